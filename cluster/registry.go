@@ -1,0 +1,6 @@
+package cluster
+
+// registry lists every method. Add new methods here.
+func registry() []Info {
+	return []Info{}
+}

@@ -1,0 +1,10 @@
+package main
+
+import (
+	"context"
+	"errors"
+)
+
+func runCluster(ctx context.Context, m *Main, args []string) error {
+	return errors.New("cluster: not implemented yet")
+}

@@ -1,0 +1,10 @@
+package main
+
+import (
+	"context"
+	"errors"
+)
+
+func runGen(ctx context.Context, m *Main, args []string) error {
+	return errors.New("gen: not implemented yet")
+}

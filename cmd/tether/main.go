@@ -1,0 +1,112 @@
+// Command tether clusters graphs and feature data with optional side
+// information (must-link / cannot-link pairs, partial labels), evaluates
+// partitions and reproduces the experiments of the sources.
+//
+// Run "tether help" for the list of subcommands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	m := NewMain()
+	if err := m.Run(ctx, os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "tether:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+// errUsage marks command-line mistakes (exit status 2).
+var errUsage = errors.New("usage")
+
+// Main is the tether program with its standard streams, so tests can run it
+// in-process: NewMain().Run(ctx, args).
+type Main struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// NewMain returns a Main wired to the process's standard streams.
+func NewMain() *Main {
+	return &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+}
+
+type command struct {
+	name, summary string
+	run           func(ctx context.Context, m *Main, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"cluster", "cluster a feature file, a graph file or generated data", runCluster},
+		{"eval", "evaluate a partition against a reference", runEval},
+		{"constraints", "generate or check constraint files", runConstraints},
+		{"gen", "write a synthetic dataset", runGen},
+		{"demo", "the main job on generated data, in a few seconds", runDemo},
+		{"methods", "list the clustering methods and their sources", runMethods},
+	}
+}
+
+// Run executes the subcommand named by args[0].
+func (m *Main) Run(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		m.usage()
+		if len(args) == 0 {
+			return fmt.Errorf("%w: no subcommand", errUsage)
+		}
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, m, args[1:])
+		}
+	}
+	m.usage()
+	return fmt.Errorf("%w: unknown subcommand %q", errUsage, args[0])
+}
+
+func (m *Main) usage() {
+	fmt.Fprintln(m.Stderr, "tether: semi-supervised (constrained) spectral clustering")
+	fmt.Fprintln(m.Stderr, "\nUsage: tether <command> [flags]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(m.Stderr, "  %-12s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(m.Stderr, "\nRun \"tether <command> -h\" for the flags of a command.")
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting.
+func (m *Main) newFlagSet(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet("tether "+name, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(m.Stderr, "Usage: tether %s\n\nFlags:\n", usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args and turns flag errors into usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}

@@ -1,0 +1,470 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrInvalid is wrapped by every error that reports an invalid graph:
+// negative, NaN or infinite weights, out-of-range indices, asymmetry.
+var ErrInvalid = errors.New("graph: invalid graph")
+
+// Graph is an undirected weighted graph on the nodes 0…n−1, stored as a
+// symmetric matrix in compressed sparse row (CSR) form. Row i lists the
+// neighbours of node i in increasing order with their weights; an edge {i,j}
+// appears in both rows i and j with the same weight. A self loop {i,i} is
+// stored once, on the diagonal, and counts once in the degree d_i = Σ_j W_ij.
+//
+// A Graph is immutable once built and safe for concurrent use.
+type Graph struct {
+	n   int
+	ptr []int     // len n+1; row i is idx[ptr[i]:ptr[i+1]]
+	idx []int32   // column indices, sorted within each row
+	w   []float64 // weights, parallel to idx
+	deg []float64 // cached degrees
+}
+
+// Edge is one weighted undirected edge.
+type Edge struct {
+	I, J int
+	W    float64
+}
+
+// N returns the number of nodes.
+func (g *Graph) N() int { return g.n }
+
+// NNZ returns the number of stored entries of the symmetric adjacency matrix:
+// twice the number of non-loop edges plus the number of self loops.
+func (g *Graph) NNZ() int { return len(g.idx) }
+
+// Row returns the neighbours of node i and the weights of the edges to them.
+// The slices alias the graph's storage and must not be modified.
+func (g *Graph) Row(i int) (idx []int32, w []float64) {
+	a, b := g.ptr[i], g.ptr[i+1]
+	return g.idx[a:b], g.w[a:b]
+}
+
+// Degree returns d_i = Σ_j W_ij.
+func (g *Graph) Degree(i int) float64 { return g.deg[i] }
+
+// Degrees returns a new slice holding the degrees d = W·1.
+func (g *Graph) Degrees() []float64 {
+	d := make([]float64, g.n)
+	copy(d, g.deg)
+	return d
+}
+
+// Volume returns vol(V) = Σ_i d_i.
+func (g *Graph) Volume() float64 {
+	var s float64
+	for _, v := range g.deg {
+		s += v
+	}
+	return s
+}
+
+// Weight returns W_ij, or 0 when there is no edge. It costs O(log deg(i)).
+func (g *Graph) Weight(i, j int) float64 {
+	idx, w := g.Row(i)
+	k := sort.Search(len(idx), func(k int) bool { return int(idx[k]) >= j })
+	if k < len(idx) && int(idx[k]) == j {
+		return w[k]
+	}
+	return 0
+}
+
+// MaxDegree returns max_i d_i (0 for an empty graph).
+func (g *Graph) MaxDegree() float64 {
+	var m float64
+	for _, v := range g.deg {
+		m = math.Max(m, v)
+	}
+	return m
+}
+
+// Edges returns every undirected edge once, with I ≤ J, in row order.
+func (g *Graph) Edges() []Edge {
+	var out []Edge
+	for i := 0; i < g.n; i++ {
+		idx, w := g.Row(i)
+		for k, j := range idx {
+			if int(j) >= i {
+				out = append(out, Edge{I: i, J: int(j), W: w[k]})
+			}
+		}
+	}
+	return out
+}
+
+// FromEdges builds a graph on n nodes from undirected edges. Each edge is
+// entered symmetrically; repeated edges (in either orientation) have their
+// weights summed. Zero-weight edges are dropped. It returns an error wrapping
+// ErrInvalid that names the offending edge when an index is out of range or a
+// weight is negative, NaN or infinite.
+//
+// Cost: O(m log m) time and O(m) memory for m edges.
+func FromEdges(n int, edges []Edge) (*Graph, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("%w: negative node count %d", ErrInvalid, n)
+	}
+	for e, ed := range edges {
+		if ed.I < 0 || ed.I >= n || ed.J < 0 || ed.J >= n {
+			return nil, fmt.Errorf("%w: edge %d (%d,%d) has a node outside [0,%d)", ErrInvalid, e, ed.I, ed.J, n)
+		}
+		if err := checkWeight(ed.W); err != nil {
+			return nil, fmt.Errorf("%w: edge %d (%d,%d): %v", ErrInvalid, e, ed.I, ed.J, err)
+		}
+	}
+	// Count entries per row.
+	cnt := make([]int, n+1)
+	for _, ed := range edges {
+		if ed.W == 0 {
+			continue
+		}
+		cnt[ed.I+1]++
+		if ed.I != ed.J {
+			cnt[ed.J+1]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		cnt[i+1] += cnt[i]
+	}
+	nnz := cnt[n]
+	idx := make([]int32, nnz)
+	w := make([]float64, nnz)
+	fill := make([]int, n)
+	copy(fill, cnt[:n])
+	for _, ed := range edges {
+		if ed.W == 0 {
+			continue
+		}
+		idx[fill[ed.I]], w[fill[ed.I]] = int32(ed.J), ed.W
+		fill[ed.I]++
+		if ed.I != ed.J {
+			idx[fill[ed.J]], w[fill[ed.J]] = int32(ed.I), ed.W
+			fill[ed.J]++
+		}
+	}
+	return compact(n, cnt, idx, w), nil
+}
+
+// FromCSR builds a graph from a CSR matrix (ptr of length n+1, column indices
+// idx and weights w). Rows need not be sorted; duplicate entries in a row are
+// summed. The matrix must be symmetric: an error wrapping ErrInvalid names the
+// first entry (i,j) whose mirror (j,i) differs by more than tol·max(|W_ij|,|W_ji|)
+// (tol = 0 asks for exact symmetry). The slices are copied.
+func FromCSR(n int, ptr []int, idx []int32, w []float64, tol float64) (*Graph, error) {
+	if len(ptr) != n+1 || ptr[0] != 0 || ptr[n] != len(idx) || len(idx) != len(w) {
+		return nil, fmt.Errorf("%w: malformed CSR arrays (n=%d, len(ptr)=%d, len(idx)=%d, len(w)=%d)", ErrInvalid, n, len(ptr), len(idx), len(w))
+	}
+	for i := 0; i < n; i++ {
+		if ptr[i+1] < ptr[i] {
+			return nil, fmt.Errorf("%w: row pointer decreases at row %d", ErrInvalid, i)
+		}
+		for k := ptr[i]; k < ptr[i+1]; k++ {
+			if idx[k] < 0 || int(idx[k]) >= n {
+				return nil, fmt.Errorf("%w: entry (%d,%d) outside [0,%d)", ErrInvalid, i, idx[k], n)
+			}
+			if err := checkWeight(w[k]); err != nil {
+				return nil, fmt.Errorf("%w: entry (%d,%d): %v", ErrInvalid, i, idx[k], err)
+			}
+		}
+	}
+	p := append([]int(nil), ptr...)
+	g := compact(n, p, append([]int32(nil), idx...), append([]float64(nil), w...))
+	if err := g.checkSymmetric(tol); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// FromDense builds a graph from a dense symmetric affinity matrix; zero
+// entries are not stored. The diagonal becomes self loops. Errors are as for
+// FromEdges.
+func FromDense(a mat.Symmetric) (*Graph, error) {
+	n := a.SymmetricDim()
+	ptr := make([]int, n+1)
+	var idx []int32
+	var w []float64
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			v := a.At(i, j)
+			if err := checkWeight(v); err != nil {
+				return nil, fmt.Errorf("%w: entry (%d,%d): %v", ErrInvalid, i, j, err)
+			}
+			if v != 0 {
+				idx = append(idx, int32(j))
+				w = append(w, v)
+			}
+		}
+		ptr[i+1] = len(idx)
+	}
+	return compact(n, ptr, idx, w), nil
+}
+
+func checkWeight(v float64) error {
+	switch {
+	case math.IsNaN(v):
+		return errors.New("weight is NaN")
+	case math.IsInf(v, 0):
+		return fmt.Errorf("weight is %v", v)
+	case v < 0:
+		return fmt.Errorf("weight %g is negative", v)
+	}
+	return nil
+}
+
+// compact sorts each row, sums duplicates, drops zeros and computes degrees.
+// ptr is modified in place.
+func compact(n int, ptr []int, idx []int32, w []float64) *Graph {
+	out := 0
+	start := 0
+	type ent struct {
+		j int32
+		w float64
+	}
+	var buf []ent
+	for i := 0; i < n; i++ {
+		a, b := start, ptr[i+1]
+		start = b
+		sorted := true
+		for k := a + 1; k < b; k++ {
+			if idx[k] <= idx[k-1] {
+				sorted = false
+				break
+			}
+		}
+		if !sorted {
+			buf = buf[:0]
+			for k := a; k < b; k++ {
+				buf = append(buf, ent{idx[k], w[k]})
+			}
+			sort.Slice(buf, func(x, y int) bool { return buf[x].j < buf[y].j })
+			for k := range buf {
+				idx[a+k], w[a+k] = buf[k].j, buf[k].w
+			}
+		}
+		rowStart := out
+		for k := a; k < b; k++ {
+			if out > rowStart && idx[out-1] == idx[k] {
+				w[out-1] += w[k]
+				continue
+			}
+			idx[out], w[out] = idx[k], w[k]
+			out++
+		}
+		// Drop zeros (may arise from explicit zeros).
+		o2 := rowStart
+		for k := rowStart; k < out; k++ {
+			if w[k] != 0 {
+				idx[o2], w[o2] = idx[k], w[k]
+				o2++
+			}
+		}
+		out = o2
+		ptr[i] = rowStart
+	}
+	ptr[n] = out
+	// ptr[i] now holds row starts; shift is already right because we wrote
+	// ptr[i] = rowStart during the loop and ptr[n] = out.
+	g := &Graph{n: n, ptr: ptr, idx: idx[:out:out], w: w[:out:out]}
+	g.deg = make([]float64, n)
+	for i := 0; i < n; i++ {
+		var s float64
+		for k := ptr[i]; k < ptr[i+1]; k++ {
+			s += w[k]
+		}
+		g.deg[i] = s
+	}
+	return g
+}
+
+func (g *Graph) checkSymmetric(tol float64) error {
+	for i := 0; i < g.n; i++ {
+		idx, w := g.Row(i)
+		for k, j := range idx {
+			if int(j) <= i {
+				continue
+			}
+			m := g.Weight(int(j), i)
+			if math.Abs(m-w[k]) > tol*math.Max(m, w[k]) {
+				return fmt.Errorf("%w: not symmetric: W[%d,%d] = %g but W[%d,%d] = %g", ErrInvalid, i, j, w[k], j, i, m)
+			}
+		}
+		// Entries (i,j) with j < i whose mirror is missing are found when
+		// scanning row j only if present there, so check them here too.
+		for k, j := range idx {
+			if int(j) < i && g.Weight(int(j), i) == 0 {
+				return fmt.Errorf("%w: not symmetric: W[%d,%d] = %g but W[%d,%d] = 0", ErrInvalid, i, j, w[k], j, i)
+			}
+		}
+	}
+	return nil
+}
+
+// Dense returns the n×n affinity matrix. It allocates n² floats: use it only
+// for small graphs and tests.
+func (g *Graph) Dense() *mat.SymDense {
+	a := mat.NewSymDense(g.n, nil)
+	for i := 0; i < g.n; i++ {
+		idx, w := g.Row(i)
+		for k, j := range idx {
+			if int(j) >= i {
+				a.SetSym(i, int(j), w[k])
+			}
+		}
+	}
+	return a
+}
+
+// Components labels the connected components: comp[i] is the component of
+// node i, numbered 0…count−1 in order of their smallest node. Cost O(n + nnz).
+func (g *Graph) Components() (comp []int, count int) {
+	comp = make([]int, g.n)
+	for i := range comp {
+		comp[i] = -1
+	}
+	stack := make([]int, 0, 64)
+	for s := 0; s < g.n; s++ {
+		if comp[s] >= 0 {
+			continue
+		}
+		comp[s] = count
+		stack = append(stack[:0], s)
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			idx, _ := g.Row(v)
+			for _, u := range idx {
+				if comp[u] < 0 {
+					comp[u] = count
+					stack = append(stack, int(u))
+				}
+			}
+		}
+		count++
+	}
+	return comp, count
+}
+
+// Isolated returns the nodes of degree zero, in increasing order. A node with
+// only a self loop is not isolated.
+func (g *Graph) Isolated() []int {
+	var out []int
+	for i, d := range g.deg {
+		if d == 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// WithSelfLoops returns a new graph with w added to every diagonal entry
+// (A ← A + wI, seed 004 §5.2). It is the documented regularization for graphs
+// with isolated nodes.
+func (g *Graph) WithSelfLoops(w float64) (*Graph, error) {
+	if err := checkWeight(w); err != nil {
+		return nil, fmt.Errorf("%w: self-loop %v", ErrInvalid, err)
+	}
+	edges := g.Edges()
+	for i := 0; i < g.n; i++ {
+		edges = append(edges, Edge{I: i, J: i, W: w})
+	}
+	return FromEdges(g.n, edges)
+}
+
+// Subgraph returns the graph induced by nodes (in the given order): node k of
+// the result is nodes[k] of g.
+func (g *Graph) Subgraph(nodes []int) (*Graph, error) {
+	pos := make(map[int]int, len(nodes))
+	for k, v := range nodes {
+		if v < 0 || v >= g.n {
+			return nil, fmt.Errorf("%w: subgraph node %d outside [0,%d)", ErrInvalid, v, g.n)
+		}
+		pos[v] = k
+	}
+	var edges []Edge
+	for k, v := range nodes {
+		idx, w := g.Row(v)
+		for t, j := range idx {
+			if q, ok := pos[int(j)]; ok && q >= k {
+				edges = append(edges, Edge{I: k, J: q, W: w[t]})
+			}
+		}
+	}
+	return FromEdges(len(nodes), edges)
+}
+
+// MulTo sets dst = W·x for n×p blocks x and dst, using up to GOMAXPROCS
+// goroutines for large graphs. dst must not alias x. Cost O(nnz·p).
+func (g *Graph) MulTo(dst, x *mat.Dense) {
+	g.spmm(dst, x, 1, nil, 0)
+}
+
+// spmm sets dst = alpha·W·x + diag(dscale)·x·beta-style update:
+// dst_i = alpha Σ_j W_ij x_j + beta·s_i·x_i where s = diag (nil means s_i = 1).
+func (g *Graph) spmm(dst, x *mat.Dense, alpha float64, diag []float64, beta float64) {
+	r, p := x.Dims()
+	if r != g.n {
+		panic(fmt.Sprintf("graph: block has %d rows, graph has %d nodes", r, g.n))
+	}
+	dr, dc := dst.Dims()
+	if dr != r || dc != p {
+		panic("graph: destination dimension mismatch")
+	}
+	xr := x.RawMatrix()
+	dm := dst.RawMatrix()
+	work := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out := dm.Data[i*dm.Stride : i*dm.Stride+p]
+			for c := range out {
+				out[c] = 0
+			}
+			for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
+				wv := g.w[k] * alpha
+				row := xr.Data[int(g.idx[k])*xr.Stride : int(g.idx[k])*xr.Stride+p]
+				for c, v := range row {
+					out[c] += wv * v
+				}
+			}
+			if beta != 0 {
+				s := beta
+				if diag != nil {
+					s *= diag[i]
+				}
+				row := xr.Data[i*xr.Stride : i*xr.Stride+p]
+				for c, v := range row {
+					out[c] += s * v
+				}
+			}
+		}
+	}
+	parallelRows(g.n, len(g.idx)*p, work)
+}
+
+// parallelRows splits [0,n) into chunks over GOMAXPROCS goroutines when the
+// work (flops) is large enough to pay for them.
+func parallelRows(n, flops int, work func(lo, hi int)) {
+	procs := runtime.GOMAXPROCS(0)
+	if procs < 2 || flops < 1<<16 || n < 2*procs {
+		work(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + procs - 1) / procs
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			work(lo, hi)
+		}(lo, hi)
+	}
+	wg.Wait()
+}
