@@ -1,0 +1,225 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/kmeans"
+)
+
+// Seed streams: every random choice of a method derives its generator from
+// Settings.Seed and one of these stream identifiers, so that changing one
+// step's consumption of randomness does not shift another's.
+const (
+	streamEigen uint64 = iota + 1
+	streamKMeans
+	streamMethod
+)
+
+func (s *Settings) orDefault() *Settings {
+	if s == nil {
+		return &Settings{}
+	}
+	return s
+}
+
+// src returns a new generator for the given stream.
+func (s *Settings) src(stream uint64) rand.Source {
+	return rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15^stream)
+}
+
+// DefaultEigenTol is the relative residual tolerance of the eigensolver
+// when Settings.EigenSettings is nil: tight enough that the embedding is
+// accurate to far below k-means' resolution, loose enough for 10⁵ nodes.
+const DefaultEigenTol = 1e-8
+
+// solve runs the eigensolver chosen by s on problem p.
+func (s *Settings) solve(ctx context.Context, p eigen.Problem) (*eigen.Result, error) {
+	es := eigen.Settings{Tol: DefaultEigenTol}
+	if s.EigenSettings != nil {
+		es = *s.EigenSettings
+	}
+	if es.Src == nil {
+		es.Src = s.src(streamEigen)
+	}
+	if es.Recorder == nil {
+		es.Recorder = s.Recorder
+	}
+	solver := s.Eigen
+	if solver == nil {
+		solver = autoSolver(p.A.Dim())
+	}
+	res, err := solver.Solve(ctx, p, &es)
+	if err != nil {
+		if errors.Is(err, eigen.ErrNoConvergence) && res != nil {
+			return res, err
+		}
+		return nil, fmt.Errorf("cluster: eigensolver: %w", err)
+	}
+	return res, nil
+}
+
+// autoSolver is the solver used when Settings.Eigen is nil.
+func autoSolver(n int) eigen.Solver {
+	if n <= DenseLimit {
+		return eigen.Dense{}
+	}
+	return eigen.Lanczos{}
+}
+
+// nullBasis returns the orthonormal basis of the null space of a Laplacian
+// of g with components comp (count of them): the vectors D^{1/2}1_C/√vol(C)
+// for L_sym (sqrtDeg true) or 1_C/√|C| for L. At most max vectors are
+// returned, for the largest components first (ties by smallest node).
+func nullBasis(g *graph.Graph, comp []int, count, max int, sqrtDeg bool) *mat.Dense {
+	size := make([]int, count)
+	for _, c := range comp {
+		size[c]++
+	}
+	order := make([]int, count)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return size[order[a]] > size[order[b]] })
+	if max > count {
+		max = count
+	}
+	col := make([]int, count)
+	for i := range col {
+		col[i] = -1
+	}
+	for j := 0; j < max; j++ {
+		col[order[j]] = j
+	}
+	n := g.N()
+	z := mat.NewDense(n, max, nil)
+	norm := make([]float64, max)
+	for i, c := range comp {
+		j := col[c]
+		if j < 0 {
+			continue
+		}
+		v := 1.0
+		if sqrtDeg {
+			v = math.Sqrt(g.Degree(i))
+		}
+		z.Set(i, j, v)
+		norm[j] += v * v
+	}
+	for i, c := range comp {
+		if j := col[c]; j >= 0 {
+			z.Set(i, j, z.At(i, j)/math.Sqrt(norm[j]))
+		}
+	}
+	return z
+}
+
+// embedding is the result of a Laplacian eigendecomposition.
+type embedding struct {
+	values   []float64  // ascending
+	vectors  *mat.Dense // n×count
+	warnings []string
+}
+
+// laplacianEmbedding returns the count smallest eigenpairs of the Laplacian
+// of the given kind (Unnormalized or Symmetric), ascending. When the graph
+// is disconnected, the exact null vectors of its components are deflated
+// (largest components first) so the solver never has to resolve a repeated
+// zero eigenvalue; a warning says so. Isolated nodes make L_sym undefined
+// and give an error wrapping graph.ErrIsolated.
+func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.LaplacianKind, count int, s *Settings) (*embedding, error) {
+	n := g.N()
+	if count < 1 || count > n {
+		return nil, fmt.Errorf("%w: %d eigenvectors requested for %d nodes", ErrInvalid, count, n)
+	}
+	op, err := graph.NewLaplacian(g, kind)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	e := &embedding{}
+	comp, nc := g.Components()
+	p := eigen.Problem{A: op, K: count, Which: eigen.Smallest}
+	if nc > 1 {
+		z := nullBasis(g, comp, nc, count, kind == graph.Symmetric)
+		_, d := z.Dims()
+		p.Deflate, p.DeflateValues = z, make([]float64, d)
+		e.warnings = append(e.warnings, fmt.Sprintf("graph has %d connected components; their indicator vectors are exact eigenvectors of eigenvalue 0", nc))
+		if nc > count {
+			e.warnings = append(e.warnings, fmt.Sprintf("more components (%d) than eigenvectors requested (%d): the embedding cannot separate all components", nc, count))
+		}
+	}
+	if p.Deflate != nil {
+		if _, d := p.Deflate.Dims(); d == count {
+			// The deflated null vectors are all that was asked for.
+			e.values, e.vectors = p.DeflateValues, p.Deflate
+			return e, nil
+		}
+	}
+	res, err := s.solve(ctx, p)
+	if err != nil {
+		if res == nil {
+			return nil, err
+		}
+		e.warnings = append(e.warnings, err.Error())
+	}
+	e.values, e.vectors = res.Values, res.Vectors
+	return e, nil
+}
+
+// embed returns the count smallest eigenpairs of L_sym of g, ascending, with
+// disconnected components deflated as in laplacianEmbedding. It is the
+// embedding of NJW (thesis Alg. 3) and FGPWC (seed 003 Alg. 1, line 3).
+func embed(ctx context.Context, g *graph.Graph, count int, s *Settings) (values []float64, vecs *mat.Dense, err error) {
+	e, err := laplacianEmbedding(ctx, g, graph.Symmetric, count, s.orDefault())
+	if err != nil {
+		return nil, nil, err
+	}
+	return e.values, e.vectors, nil
+}
+
+// normalizeRows scales every row of x to unit Euclidean length (thesis
+// Alg. 3, line 4). Zero rows are left at zero.
+func normalizeRows(x *mat.Dense) {
+	r, c := x.Dims()
+	for i := 0; i < r; i++ {
+		row := x.RawRowView(i)[:c]
+		var s float64
+		for _, v := range row {
+			s += v * v
+		}
+		if s > 0 {
+			s = 1 / math.Sqrt(s)
+			for j := range row {
+				row[j] *= s
+			}
+		}
+	}
+}
+
+// runKMeans clusters the rows of x into k groups with the settings' seed and
+// restarts (default restarts when s.Restarts is 0).
+func runKMeans(ctx context.Context, x *mat.Dense, k int, s *Settings, defRestarts int, sel func([]int) float64) (*kmeans.Result, error) {
+	r := s.Restarts
+	if r == 0 {
+		r = defRestarts
+	}
+	res, err := kmeans.Cluster(ctx, x, kmeans.Settings{
+		K:        k,
+		Restarts: r,
+		Src:      s.src(streamKMeans),
+		Select:   sel,
+		Recorder: s.Recorder,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	return res, nil
+}

@@ -1,0 +1,190 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
+)
+
+// NJW is the normalized spectral clustering of Ng, Jordan and Weiss
+// ("SPH. SC" in the thesis; thesis Alg. 3): the k eigenvectors of
+// L_sym = I − D^{-1/2} W D^{-1/2} with the smallest eigenvalues, rows
+// normalized to unit length, then k-means (thesis Alg. 4).
+//
+// Cost: one partial eigendecomposition (O(nnz·k) per Lanczos step) and
+// k-means in O(n·k²) per iteration.
+type NJW struct{}
+
+// Name returns "njw".
+func (NJW) Name() string { return "njw" }
+
+// Cluster partitions p.Graph into p.K clusters. Supervision is ignored.
+func (NJW) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	return spectral(ctx, p, s, graph.Symmetric, true, false)
+}
+
+// ShiMalik is the normalized cut of Shi and Malik (thesis Alg. 2): the first
+// k generalized eigenvectors of L u = λ D u, then k-means. The generalized
+// eigenvectors are computed as u = D^{-1/2} v from the eigenvectors v of
+// L_sym, which have the same eigenvalues (thesis §2.3.1).
+type ShiMalik struct{}
+
+// Name returns "ncut".
+func (ShiMalik) Name() string { return "ncut" }
+
+// Cluster partitions p.Graph into p.K clusters. Supervision is ignored.
+func (ShiMalik) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	return spectral(ctx, p, s, graph.Symmetric, false, true)
+}
+
+// Unnormalized is unnormalized spectral clustering (seed 004 ch. 2): the k
+// eigenvectors of L = D − W with the smallest eigenvalues, then k-means.
+type Unnormalized struct{}
+
+// Name returns "usc".
+func (Unnormalized) Name() string { return "usc" }
+
+// Cluster partitions p.Graph into p.K clusters. Supervision is ignored.
+func (Unnormalized) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	return spectral(ctx, p, s, graph.Unnormalized, false, false)
+}
+
+// spectral is the common path of the Laplacian methods: embedding, optional
+// row normalization (NJW) or D^{-1/2} scaling (Shi–Malik), k-means.
+func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.LaplacianKind, rowNorm, degScale bool) (*Result, error) {
+	start := time.Now()
+	if err := checkProblem(p, true); err != nil {
+		return nil, err
+	}
+	s = s.orDefault()
+	g := p.Graph
+	e, err := laplacianEmbedding(ctx, g, kind, p.K, s)
+	if err != nil {
+		return nil, err
+	}
+	u := e.vectors
+	if degScale {
+		n, k := u.Dims()
+		for i := 0; i < n; i++ {
+			f := 1 / math.Sqrt(g.Degree(i))
+			row := u.RawRowView(i)[:k]
+			for j := range row {
+				row[j] *= f
+			}
+		}
+	}
+	if rowNorm {
+		normalizeRows(u)
+	}
+	km, err := runKMeans(ctx, u, p.K, s, 10, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{
+		Labels:      km.Labels,
+		K:           p.K,
+		Eigenvalues: e.values,
+		Embedding:   u,
+		Objective:   km.Distortion,
+		Iterations:  km.Iterations,
+		Runtime:     time.Since(start),
+		Warnings:    e.warnings,
+	}, nil
+}
+
+// BetheHessian is Bethe Hessian spectral clustering (seed 004 §3.2, Alg. 2;
+// Saade, Krzakala and Zdeborová 2014): the k eigenvectors of H(r) with the
+// smallest eigenvalues, then k-means. H(r) is the weighted form of seed 004
+// eq. 3.6 (graph.NewBetheHessian), which for unweighted graphs is eq. 3.5
+// divided by r² − 1.
+//
+// When Problem.K is 0, k is the number of negative eigenvalues of H(r)
+// (Saade et al.), at least 1.
+type BetheHessian struct {
+	// R is the parameter r. If R is 0, r = √c with c the mean degree
+	// (graph.BetheR), optimal for the stochastic block model (seed 004 §3.2).
+	R float64
+	// MaxK caps the estimated k when Problem.K is 0. If MaxK is 0, 100 is used.
+	MaxK int
+}
+
+// Name returns "bethe".
+func (BetheHessian) Name() string { return "bethe" }
+
+// Cluster partitions p.Graph. Supervision is ignored.
+func (b BetheHessian) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	start := time.Now()
+	if err := checkProblem(p, false); err != nil {
+		return nil, err
+	}
+	s = s.orDefault()
+	g := p.Graph
+	r := b.R
+	if r == 0 {
+		r = graph.BetheR(g)
+	}
+	h, err := graph.NewBetheHessian(g, r)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	n := g.N()
+	k := p.K
+	var warnings []string
+	var res *eigen.Result
+	if k == 0 {
+		maxK := b.MaxK
+		if maxK == 0 {
+			maxK = 100
+		}
+		// Ask for a growing number of the smallest eigenvalues until one is
+		// non-negative: the count of negative ones estimates k.
+		want := min(8, n)
+		for {
+			res, err = s.solve(ctx, eigen.Problem{A: h, K: want, Which: eigen.Smallest})
+			if err != nil && res == nil {
+				return nil, err
+			}
+			neg := 0
+			for _, v := range res.Values {
+				if v < 0 {
+					neg++
+				}
+			}
+			if neg < want || want == n || want >= maxK {
+				k = max(1, min(neg, maxK))
+				break
+			}
+			want = min(2*want, n, maxK+1)
+		}
+		warnings = append(warnings, fmt.Sprintf("k = %d estimated from the negative eigenvalues of H(r), r = %.4g", k, r))
+	} else {
+		res, err = s.solve(ctx, eigen.Problem{A: h, K: k, Which: eigen.Smallest})
+		if err != nil && res == nil {
+			return nil, err
+		}
+	}
+	if err != nil {
+		warnings = append(warnings, err.Error())
+	}
+	u := mat.DenseCopyOf(res.Vectors.Slice(0, n, 0, k))
+	km, err := runKMeans(ctx, u, k, s, 10, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{
+		Labels:      km.Labels,
+		K:           k,
+		Eigenvalues: res.Values,
+		Embedding:   u,
+		Objective:   km.Distortion,
+		Iterations:  km.Iterations,
+		Runtime:     time.Since(start),
+		Warnings:    warnings,
+	}, nil
+}
