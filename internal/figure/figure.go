@@ -1,0 +1,101 @@
+// Package figure draws tether's plots with gonum/plot: scatter plots of
+// partitions and panels saved side by side as PNG.
+package figure
+
+import (
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// colour returns the colour of cluster c: colour-blind-safe Okabe–Ito
+// colours, cycling after eight clusters.
+func colour(c int) color.RGBA {
+	palette := [...]color.RGBA{
+		{0, 114, 178, 255}, {230, 159, 0, 255}, {0, 158, 115, 255}, {204, 121, 167, 255},
+		{86, 180, 233, 255}, {213, 94, 0, 255}, {240, 228, 66, 255}, {0, 0, 0, 255},
+	}
+	return palette[c%len(palette)]
+}
+
+// shape returns the glyph of cluster c: a new shape every eight clusters.
+func shape(c int) draw.GlyphDrawer {
+	shapes := [...]draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.CrossGlyph{}}
+	return shapes[(c/8)%len(shapes)]
+}
+
+// Scatter returns a plot of the first two columns of x, one colour and glyph
+// per label. x must have at least two columns and len(labels) rows.
+func Scatter(title string, x *mat.Dense, labels []int) (*plot.Plot, error) {
+	n, d := x.Dims()
+	if d < 2 {
+		return nil, fmt.Errorf("figure: scatter needs 2 columns, data has %d", d)
+	}
+	if len(labels) != n {
+		return nil, fmt.Errorf("figure: %d labels for %d points", len(labels), n)
+	}
+	groups := map[int]plotter.XYs{}
+	maxLabel := 0
+	for i, c := range labels {
+		groups[c] = append(groups[c], plotter.XY{X: x.At(i, 0), Y: x.At(i, 1)})
+		maxLabel = max(maxLabel, c)
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "x₁"
+	p.Y.Label.Text = "x₂"
+	for c := 0; c <= maxLabel; c++ {
+		pts, ok := groups[c]
+		if !ok {
+			continue
+		}
+		s, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, fmt.Errorf("figure: %w", err)
+		}
+		s.GlyphStyle.Color = colour(c)
+		s.GlyphStyle.Shape = shape(c)
+		s.GlyphStyle.Radius = vg.Points(2)
+		p.Add(s)
+		p.Legend.Add(fmt.Sprintf("cluster %d", c), s)
+	}
+	p.Legend.Top = true
+	return p, nil
+}
+
+// SavePNG draws the plots side by side, each panelWidth × height, into a PNG
+// file at path (directories are created).
+func SavePNG(path string, panelWidth, height vg.Length, plots ...*plot.Plot) error {
+	if len(plots) == 0 {
+		return fmt.Errorf("figure: nothing to draw")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("figure: %w", err)
+	}
+	img := vgimg.New(panelWidth*vg.Length(len(plots)), height)
+	dc := draw.New(img)
+	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 2,
+		PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}
+	grid := [][]*plot.Plot{plots}
+	canvases := plot.Align(grid, tiles, dc)
+	for j, p := range plots {
+		p.Draw(canvases[0][j])
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("figure: %w", err)
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		return fmt.Errorf("figure: writing %s: %w", path, err)
+	}
+	return f.Close()
+}
