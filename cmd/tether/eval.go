@@ -2,9 +2,174 @@ package main
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/metrics"
 )
 
+const evalUsage = `eval --truth FILE --pred FILE [--graph FILE] [--constraints FILE] [--json]
+
+Compares a predicted partition with a reference one and prints every figure
+of package metrics (pair counting, NMI in five normalizations, VI, purity,
+accuracy, MUC, B-cubed, CEAF, CoNLL, per-size F1), plus the violated
+constraints and the cut figures when --constraints and --graph are given.
+Entropies and VI are in nats.
+
+Label files hold one integer label per line (line i = node i) or "node
+label" pairs; -1 marks a node without a label. Nodes the reference leaves
+unlabelled are left out of the comparison; the prediction must label every
+node.`
+
+// runEval implements "tether eval".
 func runEval(ctx context.Context, m *Main, args []string) error {
-	return errors.New("eval: not implemented yet")
+	fs := m.newFlagSet("eval", evalUsage)
+	var truthPath, predPath, graphPath, consPath, sizes string
+	var asJSON bool
+	opt := metrics.Options{Unlabeled: true}
+	fs.StringVar(&truthPath, "truth", "", "reference label `file` (required)")
+	fs.StringVar(&predPath, "pred", "", "predicted label `file` (required)")
+	fs.StringVar(&graphPath, "graph", "", "graph `file` for the cut, ratio cut and Ncut (edge list, .mtx, .gml, dense .csv)")
+	fs.StringVar(&consPath, "constraints", "", "pairwise constraint `file` for the violation counts")
+	fs.BoolVar(&asJSON, "json", false, "write the report as JSON")
+	fs.StringVar(&sizes, "min-sizes", joinInts(metrics.DefaultMinSizes), "comma-separated minimum reference cluster `sizes` of the per-size F1 (seed 003 §5.2); empty for none")
+	fs.IntVar(&opt.MaxClusters, "max-clusters", metrics.DefaultMaxClusters, "skip accuracy, CEAF and CoNLL (O(k³)) above this many clusters; -1 for no limit")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: eval: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if truthPath == "" || predPath == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: eval: --truth and --pred are required", errUsage)
+	}
+	if opt.MaxClusters == 0 {
+		return fmt.Errorf("%w: eval: --max-clusters must be positive or -1", errUsage)
+	}
+	minSizes, err := parseInts(sizes)
+	if err != nil {
+		return fmt.Errorf("%w: eval: --min-sizes: %v", errUsage, err)
+	}
+	opt.MinSizes = minSizes
+
+	truth, err := readEvalLabels(truthPath)
+	if err != nil {
+		return err
+	}
+	pred, err := readEvalLabels(predPath)
+	if err != nil {
+		return err
+	}
+	if len(truth) != len(pred) {
+		return fmt.Errorf("eval: %s has %d labels but %s has %d", truthPath, len(truth), predPath, len(pred))
+	}
+	for i, p := range pred {
+		if p == constraint.Unlabeled {
+			return fmt.Errorf("eval: %s: node %d has no label (-1); the prediction must label every node", predPath, i)
+		}
+	}
+	n := len(truth)
+	if graphPath != "" {
+		if opt.Graph, err = readEvalGraph(graphPath, n); err != nil {
+			return err
+		}
+	}
+	if consPath != "" {
+		if opt.Constraints, err = constraint.ReadFile(consPath, n); err != nil {
+			return fmt.Errorf("eval: %w", err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	rep, err := metrics.Evaluate(truth, pred, &opt)
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	if asJSON {
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(rep)
+	}
+	for _, note := range rep.Notes {
+		fmt.Fprintln(m.Stderr, "eval:", note)
+	}
+	fmt.Fprintf(m.Stdout, "%d items, %d reference clusters, %d predicted clusters\n\n", rep.N, rep.TruthClusters, rep.PredClusters)
+	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "FIGURE\tVALUE\tDESCRIPTION")
+	for _, f := range rep.Figures {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, formatFigure(f.Name, f.Value), f.Description)
+	}
+	return tw.Flush()
+}
+
+// readEvalLabels reads a label file whose labels must be integers.
+func readEvalLabels(path string) ([]int, error) {
+	d, err := dataset.ReadLabelsFileOptions(path, dataset.LabelOptions{Strict: true})
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if len(d.Labels) == 0 {
+		return nil, fmt.Errorf("eval: %s: no labels", path)
+	}
+	return d.Labels, nil
+}
+
+// readEvalGraph reads a graph on n nodes: an edge list may leave the last
+// nodes out when they are isolated.
+func readEvalGraph(path string, n int) (*graph.Graph, error) {
+	d, err := dataset.ReadGraphFileOptions(path, dataset.GraphOptions{NumNodes: n})
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if d.G.N() != n {
+		return nil, fmt.Errorf("eval: %s has %d nodes but the label files have %d labels", path, d.G.N(), n)
+	}
+	return d.G, nil
+}
+
+// formatFigure prints counts as integers and other values with six
+// decimals (in exponent form when large).
+func formatFigure(name string, v float64) string {
+	switch {
+	case strings.HasSuffix(name, "_violated"):
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case math.Abs(v) >= 1e6:
+		return strconv.FormatFloat(v, 'g', 7, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 6, 64)
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// parseInts parses a comma-separated list of positive integers; "" gives an
+// empty non-nil slice.
+func parseInts(s string) ([]int, error) {
+	out := []int{}
+	if strings.TrimSpace(s) == "" {
+		return out, nil
+	}
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || v < 1 {
+			return nil, fmt.Errorf("%q is not a positive integer", strings.TrimSpace(f))
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

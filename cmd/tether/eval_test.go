@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runEvalCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+	err = m.Run(context.Background(), append([]string{"eval"}, args...))
+	return out.String(), errb.String(), err
+}
+
+func evalWriteTemp(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestEvalTable(t *testing.T) {
+	dir := t.TempDir()
+	// Luo 2005 Figure 1, key and response (a): MUC F1 = 18/19, B³ P = 64/84,
+	// CEAF_e F1 = 11/15 (worked in metrics/coref_test.go).
+	truth := evalWriteTemp(t, dir, "truth.txt", "0\n0\n0\n0\n0\n1\n1\n2\n2\n2\n2\n2\n")
+	// The prediction as "node label" pairs, in another label alphabet.
+	pred := evalWriteTemp(t, dir, "pred.txt", "# node label\n0 4\n1 4\n2 4\n3 4\n4 4\n5 9\n6 9\n7 9\n8 9\n9 9\n10 9\n11 9\n")
+	out, _, err := runEvalCLI(t, "--truth", truth, "--pred", pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "12 items, 3 reference clusters, 2 predicted clusters") {
+		t.Errorf("header: %q", strings.SplitN(out, "\n", 2)[0])
+	}
+	for _, want := range []string{"muc_f1", "0.947368", "b3_precision", "0.761905", "ceafe_f1", "0.733333", "nmi_joint", "thesis eq. 2.5.10"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestEvalJSONWithGraphAndConstraints(t *testing.T) {
+	dir := t.TempDir()
+	truth := evalWriteTemp(t, dir, "t.txt", "0\n0\n1\n1\n")
+	pred := evalWriteTemp(t, dir, "p.txt", "0\n1\n1\n1\n")
+	// Path 0–1–2–3 with weights 1, 2, 1; node 3 only appears as a target.
+	g := evalWriteTemp(t, dir, "g.txt", "0 1 1\n1 2 2\n2 3 1\n")
+	cons := evalWriteTemp(t, dir, "c.csv", "i,j,kind\n0,1,ml\n2,3,cl\n")
+	out, _, err := runEvalCLI(t, "--truth", truth, "--pred", pred, "--graph", g, "--constraints", cons, "--json", "--min-sizes", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		N       int
+		Figures []struct {
+			Name  string
+			Value float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	got := map[string]float64{}
+	for _, f := range rep.Figures {
+		got[f.Name] = f.Value
+	}
+	// By hand: the prediction splits must-link {0,1} and joins cannot-link
+	// {2,3}; its cut is W_01 = 1, Ncut = 1/1 + 1/7; the truth's cut is 2.
+	for name, want := range map[string]float64{"ml_violated": 1, "cl_violated": 1, "cut": 1, "ncut": 1 + 1.0/7, "cut_truth": 2} {
+		if v, ok := got[name]; !ok || math.Abs(v-want) > 1e-12 {
+			t.Errorf("%s = %v (present %v), want %v", name, v, ok, want)
+		}
+	}
+	if rep.N != 4 {
+		t.Errorf("n = %d", rep.N)
+	}
+}
+
+func TestEvalUnlabeledTruth(t *testing.T) {
+	dir := t.TempDir()
+	truth := evalWriteTemp(t, dir, "t.txt", "-1\n0\n0\n1\n")
+	pred := evalWriteTemp(t, dir, "p.txt", "3\n0\n0\n1\n")
+	out, stderr, err := runEvalCLI(t, "--truth", truth, "--pred", pred, "--min-sizes", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "3 items") || !strings.Contains(stderr, "1 items without a reference label") {
+		t.Errorf("stdout %q stderr %q", strings.SplitN(out, "\n", 2)[0], stderr)
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := evalWriteTemp(t, dir, "good.txt", "0\n1\n1\n")
+	short := evalWriteTemp(t, dir, "short.txt", "0\n1\n")
+	words := evalWriteTemp(t, dir, "words.txt", "0\ncat\n1\n")
+	floats := evalWriteTemp(t, dir, "floats.txt", "0\n1.5\n1\n")
+	empty := evalWriteTemp(t, dir, "empty.txt", "")
+	hole := evalWriteTemp(t, dir, "hole.txt", "0\n-1\n1\n")
+	big := evalWriteTemp(t, dir, "big.txt", "0 1\n1 2\n2 3\n3 4\n")
+	cases := []struct {
+		name  string
+		args  []string
+		usage bool
+		want  string
+	}{
+		{"no flags", nil, true, "--truth and --pred are required"},
+		{"extra argument", []string{"--truth", good, "--pred", good, "x"}, true, "unexpected argument"},
+		{"bad flag", []string{"--nope"}, true, ""},
+		{"bad sizes", []string{"--truth", good, "--pred", good, "--min-sizes", "2,x"}, true, "--min-sizes"},
+		{"lengths", []string{"--truth", good, "--pred", short}, false, "has 3 labels but"},
+		{"non-integer", []string{"--truth", good, "--pred", words}, false, "cat"},
+		{"float", []string{"--truth", floats, "--pred", good}, false, "1.5"},
+		{"empty", []string{"--truth", empty, "--pred", good}, false, "empty.txt"},
+		{"unlabelled prediction", []string{"--truth", good, "--pred", hole}, false, "node 1 has no label"},
+		{"missing file", []string{"--truth", filepath.Join(dir, "nope"), "--pred", good}, false, "nope"},
+		{"graph too large", []string{"--truth", good, "--pred", good, "--graph", big}, false, "big.txt"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runEvalCLI(t, tc.args...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if errors.Is(err, errUsage) != tc.usage {
+				t.Errorf("usage error = %v, want %v: %v", errors.Is(err, errUsage), tc.usage, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+}
