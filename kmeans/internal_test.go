@@ -1,0 +1,49 @@
+package kmeans
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestWeightedSeedLaw: with weights, k-means++ draws the first centre with
+// probability w_i/Σw and the second with probability w_j·D²(j)/Σ_m w_m·D²(m)
+// (the D² law of thesis Alg. 4 with point multiplicities w). Pearson's χ²
+// over the 12 ordered pairs of 4 points must stay below 31.26, the 0.999
+// quantile of χ²(11) (standard tables).
+func TestWeightedSeedLaw(t *testing.T) {
+	pts := []float64{0, 1, 3, 7}
+	w := []float64{0.5, 2, 1, 0.25}
+	p := &vproblem{x: pts, stride: 1, n: 4, d: 1, k: 2, w: w}
+	var wsum float64
+	for _, v := range w {
+		wsum += v
+	}
+	prob := map[[2]int]float64{}
+	for i := range pts {
+		var tot float64
+		for m := range pts {
+			tot += w[m] * (pts[m] - pts[i]) * (pts[m] - pts[i])
+		}
+		for j := range pts {
+			if j != i {
+				prob[[2]int{i, j}] = w[i] / wsum * w[j] * (pts[j] - pts[i]) * (pts[j] - pts[i]) / tot
+			}
+		}
+	}
+	const draws = 20000
+	seen := map[[2]int]int{}
+	for s := 0; s < draws; s++ {
+		idx := p.seed(rand.New(rand.NewPCG(uint64(s), 3)), 1)
+		seen[[2]int{idx[0], idx[1]}]++
+	}
+	var chi2 float64
+	for key, q := range prob {
+		e := q * draws
+		chi2 += (float64(seen[key]) - e) * (float64(seen[key]) - e) / e
+	}
+	t.Logf("χ² = %.1f", chi2)
+	if chi2 > 31.26 {
+		t.Errorf("χ² = %.1f > 31.26; counts %v", chi2, fmt.Sprint(seen))
+	}
+}
