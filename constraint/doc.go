@@ -3,4 +3,58 @@
 // constraints with optional weights, their files, consistency checks
 // (must-link closure, contradictions) and the seeded generators of the
 // experimental protocols of the sources.
+//
+// # Kinds of supervision
+//
+// Labels gives some nodes a class (Unlabeled for the others); a Set holds
+// Pairs, each a must-link or cannot-link between two nodes with an optional
+// weight for soft constraints. FromLabels and SampleFromLabels turn labels
+// into pairs (same label → must-link, different → cannot-link);
+// PartialLabels goes back through the must-link closure. LabelsToSets and
+// SetsToLabels convert to and from the label sets V_1 … V_k of seed 004.
+//
+// # Consistency
+//
+// Must-links are transitive: Closure computes the components of the
+// must-link graph by union–find, in O(n + m·α(n)) rather than the O(n³) of
+// Warshall's algorithm. Check reports the cheap contradictions — bad pairs,
+// duplicates, a pair both must-link and cannot-link, a cannot-link inside a
+// must-link component (with the chain of must-links that forces it) — and
+// Resolve applies a Policy: Reject, DropConflictingCannotLinks or Soft.
+// Whether cannot-links can all hold with k ≥ 3 clusters is graph
+// colouring, NP-complete, so Check does not try: a set it accepts may still
+// be unsatisfiable for a given k.
+//
+// # Generators
+//
+// Every generator takes a rand.Source (nil means DefaultSeed) and gives the
+// same output for the same seed; none visits all n² pairs when it samples a
+// share of them.
+//
+//	protocol                                      source                            function
+//	each pair with probability p (p = 1/n)        seed 003 §5.1, seed 000 §4.5.1    BernoulliPairs
+//	a fraction of all pairs (1%; 0–20%)           seed 000 Table 4.2, seed 002 §6   FractionPairs, UniformPairs
+//	a fraction of labelled nodes (10%; 20–80%)    seed 000 §3.4, seed 001 §5        FractionLabels
+//	label sets V_1…V_k (25/50/75% of nodes)       seed 004 eq. 4.1, §6              LabelSets
+//	uniform must-links only                       seed 000 §4.1.3, Fig. 4.3         UniformMustLinks
+//	must-links with uniformity α                  seed 000 §4.1.3, Fig. 4.4         MustLinksUniformity
+//	partitions A–D                                seed 000 Table 4.1                Table41, BlockLabels
+//	flip a fraction of labels / of pairs          seed 001 §5 (10% noisy labels)    FlipLabels, FlipPairs
+//
+// # Files
+//
+// Pairwise constraints (Read, ReadFile, Write) are text lines
+//
+//	# base=1
+//	i,j,kind[,weight]
+//
+// with kind ml or cl and an optional positive weight; '#' starts a comment,
+// and a "# base=0" or "# base=1" directive before the first constraint
+// declares the numbering of i and j (0 when absent). An explicit
+// ReadOptions.Base must agree with the directive, else reading fails: the
+// two are never silently reconciled. With ReadOptions.Names, i and j are
+// node names from the data file's id column instead. Partial labels
+// (ReadLabels, ReadLabelsFile, WriteLabels) are either node,label lines or
+// one label per line in node order, with -1, "?" or an empty field for an
+// unlabelled node. Every reader error names the file and line.
 package constraint

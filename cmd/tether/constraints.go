@@ -1,10 +1,771 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/metrics"
 )
 
+const constraintsUsage = `constraints gen|check|closure [flags]
+
+  gen      draw constraints or partial labels from reference labels with a
+           protocol of the sources (SPEC §5)
+  check    read a constraint file, print counts, must-link closure and
+           conflicts; exit status 1 on conflicts under --policy reject
+  closure  reproduce seed 000 Fig. 4.3 and 4.4: ARI and NMI of the transitive
+           closure of must-links against their number and their uniformity
+
+Run "tether constraints <command> -h" for the flags of each.`
+
+// runConstraints implements "tether constraints".
 func runConstraints(ctx context.Context, m *Main, args []string) error {
-	return errors.New("constraints: not implemented yet")
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintf(m.Stderr, "Usage: tether %s\n", constraintsUsage)
+		if len(args) == 0 {
+			return fmt.Errorf("%w: constraints: no command (gen, check or closure)", errUsage)
+		}
+		return nil
+	}
+	switch args[0] {
+	case "gen":
+		return runConstraintsGen(ctx, m, args[1:])
+	case "check":
+		return runConstraintsCheck(ctx, m, args[1:])
+	case "closure":
+		return runConstraintsClosure(ctx, m, args[1:])
+	}
+	fmt.Fprintf(m.Stderr, "Usage: tether %s\n", constraintsUsage)
+	return fmt.Errorf("%w: constraints: unknown command %q (want gen, check or closure)", errUsage, args[0])
+}
+
+// consParseArgs parses flags that may come after positional arguments
+// ("check file.csv --n 5"), returning the positional ones.
+func consParseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+const consGenUsage = `constraints gen --truth FILE --protocol P [flags] [-o out.csv]
+
+Protocols (SPEC §5):
+  pairs-1/n      each pair with probability 1/n, ML if same class else CL
+                 (FGPWC, seed 003 §5.1; seed 000 §4.5.1)
+  pairs-frac     round(rate·n(n−1)/2) distinct pairs, uniformly (seed 000
+                 Table 4.2: 1%; seed 002: 0–20%)
+  labels-frac    labels of round(rate·n) nodes (seed 000 §3.4: 10%;
+                 seed 001: 20–80%)
+  label-sets     sets V_1…V_k: round(rate·n_c) nodes of each class c, at
+                 least one (seed 004: 25/50/75%)
+  ml-uniformity  --count must-links with uniformity --alpha (seed 000
+                 §4.1.3; --count 0: the connectivity threshold
+                 Σ C(n_c,2)·ln(n_c)/n_c)
+
+--noise flips that fraction of the pairs (kinds) or of the labels. Label
+protocols write a node,label file, or all pairs among the labelled nodes with
+--pairs. Truth labels: one label per line or "node label" pairs (see
+dataset.ReadLabels); every node must have a class.`
+
+// runConstraintsGen implements "tether constraints gen".
+func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
+	fs := m.newFlagSet("constraints gen", consGenUsage)
+	var truthPath, protocol, out string
+	var rate, alpha, noise float64
+	var count, base int
+	var seed uint64
+	var asPairs bool
+	fs.StringVar(&truthPath, "truth", "", "reference label `file` (required)")
+	fs.StringVar(&protocol, "protocol", "", "pairs-1/n, pairs-frac, labels-frac, label-sets or ml-uniformity (required)")
+	fs.Float64Var(&rate, "rate", 0.1, "fraction of pairs (pairs-frac) or of nodes (labels-frac, label-sets)")
+	fs.Float64Var(&alpha, "alpha", 1, "uniformity α of ml-uniformity, in [0, 1]")
+	fs.IntVar(&count, "count", 0, "number of must-links for ml-uniformity; 0 means the connectivity threshold")
+	fs.Float64Var(&noise, "noise", 0, "fraction of constraints (or labels) to flip")
+	fs.Uint64Var(&seed, "seed", 1, "random seed")
+	fs.IntVar(&base, "base", 0, "index base of the output, 0 or 1")
+	fs.BoolVar(&asPairs, "pairs", false, "label protocols: write all pairs among the labelled nodes instead of labels")
+	fs.StringVar(&out, "o", "-", "output `file`; - for standard output")
+	pos, err := consParseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return fmt.Errorf("%w: constraints gen: unexpected argument %q", errUsage, pos[0])
+	}
+	if truthPath == "" || protocol == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: constraints gen: --truth and --protocol are required", errUsage)
+	}
+	if base != 0 && base != 1 {
+		return fmt.Errorf("%w: constraints gen: --base %d, want 0 or 1", errUsage, base)
+	}
+	truth, err := dataset.ReadLabelsFile(truthPath)
+	if err != nil {
+		return err
+	}
+	for i, c := range truth {
+		if c < 0 {
+			return fmt.Errorf("constraints gen: %s: node %d has no class; the reference must label every node", truthPath, i)
+		}
+	}
+	src := rand.NewPCG(seed, 0x7e7e)
+	var set *constraint.Set
+	var labels constraint.Labels
+	switch protocol {
+	case "pairs-1/n":
+		p := 0.0
+		if len(truth) > 0 {
+			p = 1 / float64(len(truth))
+		}
+		set, err = constraint.BernoulliPairs(truth, p, src)
+	case "pairs-frac":
+		set, err = constraint.FractionPairs(truth, rate, src)
+	case "labels-frac":
+		labels, err = constraint.FractionLabels(truth, rate, src)
+	case "label-sets":
+		var sets [][]int
+		if sets, err = constraint.LabelSets(truth, rate, src); err == nil {
+			labels, err = constraint.SetsToLabels(len(truth), sets)
+		}
+	case "ml-uniformity":
+		if count == 0 {
+			count = constraint.ConnectivityThreshold(consClassSizes(truth))
+		}
+		set, err = constraint.MustLinksUniformity(truth, count, alpha, src)
+	default:
+		return fmt.Errorf("%w: constraints gen: unknown protocol %q", errUsage, protocol)
+	}
+	if err != nil {
+		return fmt.Errorf("constraints gen: %w", err)
+	}
+	if noise != 0 {
+		if set != nil {
+			set, _, err = constraint.FlipPairs(set, noise, src)
+		} else {
+			labels, _, err = constraint.FlipLabels(labels, noise, max(len(consClassSizes(truth)), 2), src)
+		}
+		if err != nil {
+			return fmt.Errorf("constraints gen: --noise: %w", err)
+		}
+	}
+	if set == nil && asPairs {
+		set = constraint.FromLabels(labels)
+	}
+	return consWriteOutput(m, out, func(w io.Writer) error {
+		if set != nil {
+			ml, cl := set.Count()
+			fmt.Fprintf(m.Stderr, "constraints gen: %d pairs (%d must-links, %d cannot-links) on %d nodes\n", ml+cl, ml, cl, set.N)
+			return constraint.Write(w, set, base)
+		}
+		fmt.Fprintf(m.Stderr, "constraints gen: %d of %d nodes labelled\n", len(labels.Labeled()), len(labels))
+		return constraint.WriteLabels(w, labels, base)
+	})
+}
+
+// consClassSizes returns the size of each class 0…max(truth).
+func consClassSizes(truth []int) []int {
+	var sizes []int
+	for _, c := range truth {
+		for len(sizes) <= c {
+			sizes = append(sizes, 0)
+		}
+		sizes[c]++
+	}
+	return sizes
+}
+
+// consWriteOutput calls write on standard output (path "-" or "") or on a new
+// file, reporting close errors.
+func consWriteOutput(m *Main, path string, write func(io.Writer) error) error {
+	if path == "" || path == "-" {
+		return write(m.Stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+const consCheckUsage = `constraints check [--n N] [--base 0|1] [--names FILE] [--policy P] [-o out.csv] [-json] file.csv
+
+Reads a constraint file (lines i,j,ml|cl[,weight]; see package constraint)
+and prints the counts, the components of the must-link closure and every
+conflict found (duplicates, a pair both ML and CL, a cannot-link inside a
+must-link component with the chain of must-links that forces it), each
+named by file:line. Only these cheap contradictions are detected: whether
+all cannot-links can hold with k ≥ 3 clusters is NP-complete (colouring).
+Malformed lines (bad kind or index, self pair, bad weight) are errors.
+
+Policies: reject (exit status 1 when there is any conflict), drop-cl (drop
+the cannot-links that contradict must-links, and repeats), soft (keep all).
+-o writes the set kept by the policy.`
+
+// consMaxListed bounds the conflicts printed by check in text mode.
+const consMaxListed = 50
+
+// runConstraintsCheck implements "tether constraints check".
+func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
+	fs := m.newFlagSet("constraints check", consCheckUsage)
+	var n int
+	var baseFlag, namesPath, policyName, out string
+	var asJSON bool
+	fs.IntVar(&n, "n", 0, "number of nodes; 0 infers it from the largest index")
+	fs.StringVar(&baseFlag, "base", "", "index base 0 or 1; empty takes the file's \"# base=\" directive, else 0")
+	fs.StringVar(&namesPath, "names", "", "`file` of node names, one per line: the file then names nodes instead of numbering them")
+	fs.StringVar(&policyName, "policy", "reject", "reject, drop-cl or soft")
+	fs.StringVar(&out, "o", "", "write the constraints kept by the policy to this `file`")
+	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	pos, err := consParseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return fmt.Errorf("%w: constraints check: want one constraint file, got %d arguments", errUsage, len(pos))
+	}
+	if n < 0 {
+		return fmt.Errorf("%w: constraints check: --n %d is negative", errUsage, n)
+	}
+	base, err := constraint.ParseBase(baseFlag)
+	if err != nil {
+		return fmt.Errorf("%w: constraints check: --base: %v", errUsage, err)
+	}
+	policy, err := constraint.ParsePolicy(policyName)
+	if err != nil {
+		return fmt.Errorf("%w: constraints check: --policy: %v", errUsage, err)
+	}
+	opt := &constraint.ReadOptions{N: n, Base: base, File: pos[0], Policy: constraint.Soft}
+	if namesPath != "" {
+		if opt.Names, err = consReadNames(namesPath); err != nil {
+			return err
+		}
+	}
+	f, err := os.Open(pos[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	// Read everything (Soft) so that every conflict is listed, then apply
+	// the policy.
+	file, err := constraint.Read(f, opt)
+	if err != nil {
+		return err
+	}
+	rep := file.Report
+	kept, _, resolveErr := constraint.Resolve(file.Set, policy)
+	if asJSON {
+		type conflictJSON struct {
+			Kind  string            `json:"kind"`
+			Pairs []constraint.Pair `json:"pairs"`
+			Lines []int             `json:"lines"`
+			Text  string            `json:"text"`
+		}
+		type reportJSON struct {
+			File        string         `json:"file"`
+			N           int            `json:"n"`
+			Base        int            `json:"base"`
+			MustLinks   int            `json:"must_links"`
+			CannotLinks int            `json:"cannot_links"`
+			Components  int            `json:"components"`
+			Supervised  int            `json:"supervised_nodes"`
+			Largest     int            `json:"largest_component"`
+			Policy      string         `json:"policy"`
+			Kept        int            `json:"kept"`
+			Conflicts   []conflictJSON `json:"conflicts"`
+		}
+		r := reportJSON{File: pos[0], N: rep.N, Base: file.Base, MustLinks: rep.MustLinks, CannotLinks: rep.CannotLinks,
+			Components: rep.Components, Supervised: rep.Supervised, Largest: rep.Largest, Policy: policy.String(),
+			Conflicts: []conflictJSON{}}
+		if kept != nil {
+			r.Kept = len(kept.Pairs)
+		}
+		for _, c := range rep.Conflicts {
+			r.Conflicts = append(r.Conflicts, conflictJSON{Kind: c.Kind.String(), Pairs: c.Pairs, Lines: c.Lines, Text: c.Describe(pos[0])})
+		}
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	} else {
+		tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "file\t%s\n", pos[0])
+		fmt.Fprintf(tw, "nodes\t%d\n", rep.N)
+		fmt.Fprintf(tw, "index base\t%d\n", file.Base)
+		fmt.Fprintf(tw, "must-links\t%d\n", rep.MustLinks)
+		fmt.Fprintf(tw, "cannot-links\t%d\n", rep.CannotLinks)
+		fmt.Fprintf(tw, "closure components\t%d (singletons included)\n", rep.Components)
+		fmt.Fprintf(tw, "nodes in must-link components\t%d\n", rep.Supervised)
+		fmt.Fprintf(tw, "largest component\t%d\n", rep.Largest)
+		for _, k := range []constraint.ConflictKind{constraint.Duplicate, constraint.Contradiction, constraint.CannotLinkInComponent} {
+			fmt.Fprintf(tw, "%s\t%d\n", k, rep.Count(k))
+		}
+		if kept != nil {
+			fmt.Fprintf(tw, "kept under %s\t%d\n", policy, len(kept.Pairs))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for a, c := range rep.Conflicts {
+			if a == consMaxListed {
+				fmt.Fprintf(m.Stdout, "... and %d more conflicts (-json lists all)\n", len(rep.Conflicts)-a)
+				break
+			}
+			fmt.Fprintln(m.Stdout, c.Describe(pos[0]))
+		}
+	}
+	if resolveErr != nil {
+		if errors.Is(resolveErr, constraint.ErrConflict) {
+			return fmt.Errorf("constraints check: %s: %d conflicts under the reject policy", pos[0], len(rep.Conflicts))
+		}
+		return resolveErr
+	}
+	if out != "" {
+		return consWriteOutput(m, out, func(w io.Writer) error { return constraint.Write(w, kept, file.Base) })
+	}
+	return nil
+}
+
+// consReadNames reads one node name per line, ignoring a final empty line.
+func consReadNames(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var names []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		names = append(names, strings.TrimSpace(sc.Text()))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return names, nil
+}
+
+const consClosureUsage = `constraints closure [--partition A|B|C|D|all] [--reps R] [--seed S] [--counts LIST] [--alpha LIST] [--ml M] [-o DIR]
+
+Reproduces seed 000 §4.1.3: on the partitions of Table 4.1 (500 nodes each),
+draw must-links from the reference partition, take their transitive closure
+(every node touched by no must-link is its own singleton cluster) and score
+it against the reference with ARI and NMI.
+  Fig. 4.3: --counts uniform must-links.
+  Fig. 4.4: must-links with uniformity α in --alpha; their number is --ml, or
+            when --ml is 0 the connectivity threshold Σ C(n_c,2)·ln(n_c)/n_c
+            of the partition (1140 for A).
+NMI is reported with the thesis's normalization I/H(P,P̂) (joint entropy,
+eq. 2.5.10) and, in the CSV, also 2I/(H(P)+H(P̂)) (arithmetic).
+Writes closure.md and closure.csv into DIR, or the Markdown to standard
+output when -o is empty.`
+
+// closureRow is one point of Fig. 4.3 or 4.4: means and standard deviations
+// over the repetitions.
+type closureRow struct {
+	figure    string // "4.3" or "4.4"
+	partition string
+	ml        int
+	alpha     float64
+	reps      int
+	ari       consMeanSD
+	nmiJoint  consMeanSD
+	nmiArith  consMeanSD
+	comps     consMeanSD // closure components, singletons included
+}
+
+type consMeanSD struct{ mean, sd float64 }
+
+func consSummarize(v []float64) consMeanSD {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	mean := s / float64(len(v))
+	var ss float64
+	for _, x := range v {
+		ss += (x - mean) * (x - mean)
+	}
+	sd := 0.0
+	if len(v) > 1 {
+		sd = math.Sqrt(ss / float64(len(v)-1))
+	}
+	return consMeanSD{mean, sd}
+}
+
+// runConstraintsClosure implements "tether constraints closure".
+func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
+	fs := m.newFlagSet("constraints closure", consClosureUsage)
+	var partition, countsFlag, alphaFlag, outDir string
+	var reps, mlFlag int
+	var seed uint64
+	fs.StringVar(&partition, "partition", "all", "partition of Table 4.1: A, B, C, D or all")
+	fs.IntVar(&reps, "reps", 50, "repetitions per point")
+	fs.Uint64Var(&seed, "seed", 1, "random seed")
+	fs.StringVar(&countsFlag, "counts", "50,100,200,300,400,500,600,700,800,900,1000,1100,1200,1300,1400,1500,1600,1800,2000,2500,3000", "comma-separated numbers of uniform must-links (Fig. 4.3)")
+	fs.StringVar(&alphaFlag, "alpha", "0,0.01,0.02,0.05,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1", "comma-separated uniformities α (Fig. 4.4)")
+	fs.IntVar(&mlFlag, "ml", 0, "must-links per run in Fig. 4.4; 0 means the partition's connectivity threshold")
+	fs.StringVar(&outDir, "o", "", "output `directory` for closure.md and closure.csv; empty prints Markdown")
+	pos, err := consParseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return fmt.Errorf("%w: constraints closure: unexpected argument %q", errUsage, pos[0])
+	}
+	if reps < 1 {
+		return fmt.Errorf("%w: constraints closure: --reps %d, want ≥ 1", errUsage, reps)
+	}
+	if mlFlag < 0 {
+		return fmt.Errorf("%w: constraints closure: --ml %d is negative", errUsage, mlFlag)
+	}
+	parts := []string{"A", "B", "C", "D"}
+	if partition != "all" {
+		if _, err := constraint.Table41(partition); err != nil {
+			return fmt.Errorf("%w: constraints closure: --partition %q, want A, B, C, D or all", errUsage, partition)
+		}
+		parts = []string{partition}
+	}
+	counts, err := consParseInts(countsFlag)
+	if err != nil {
+		return fmt.Errorf("%w: constraints closure: --counts: %v", errUsage, err)
+	}
+	alphas, err := consParseFloats(alphaFlag)
+	if err != nil {
+		return fmt.Errorf("%w: constraints closure: --alpha: %v", errUsage, err)
+	}
+	for _, a := range alphas {
+		if !(a >= 0 && a <= 1) {
+			return fmt.Errorf("%w: constraints closure: α = %v outside [0, 1]", errUsage, a)
+		}
+	}
+	for _, c := range counts {
+		if c < 0 {
+			return fmt.Errorf("%w: constraints closure: negative must-link count %d", errUsage, c)
+		}
+	}
+
+	rows, thresholds, err := closureExperiment(ctx, parts, counts, alphas, mlFlag, reps, seed)
+	if err != nil {
+		return err
+	}
+	command := "tether constraints closure"
+	if len(args) > 0 {
+		command += " " + strings.Join(args, " ")
+	}
+	md := closureMarkdown(command, parts, rows, thresholds, reps, seed)
+	if outDir == "" {
+		_, err := io.WriteString(m.Stdout, md)
+		return err
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return err
+	}
+	mdPath, csvPath := filepath.Join(outDir, "closure.md"), filepath.Join(outDir, "closure.csv")
+	if err := os.WriteFile(mdPath, []byte(md), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(csvPath, []byte(closureCSV(command, rows)), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stderr, "constraints closure: wrote %s and %s\n", mdPath, csvPath)
+	return nil
+}
+
+// closureExperiment runs every (figure, partition, x, repetition) on the
+// available cores. Run r of point x uses the generator
+// PCG(seed, figure<<56 | partition<<48 | x<<24 | r), so results do not
+// depend on scheduling.
+func closureExperiment(ctx context.Context, parts []string, counts []int, alphas []float64, mlFlag, reps int, seed uint64) ([]closureRow, map[string]int, error) {
+	type job struct {
+		row, rep int
+		truth    []int
+		ml       int
+		alpha    float64
+		uniform  bool
+		stream   uint64
+	}
+	var rows []closureRow
+	var jobs []job
+	thresholds := map[string]int{}
+	for pi, name := range parts {
+		sizes, _ := constraint.Table41(name)
+		truth := constraint.BlockLabels(sizes)
+		total := 0
+		for _, s := range sizes {
+			total += s * (s - 1) / 2
+		}
+		thresholds[name] = constraint.ConnectivityThreshold(sizes)
+		for xi, c := range counts {
+			if c > total {
+				return nil, nil, fmt.Errorf("%w: constraints closure: %d must-links, partition %s allows %d", errUsage, c, name, total)
+			}
+			rows = append(rows, closureRow{figure: "4.3", partition: name, ml: c, alpha: 1, reps: reps})
+			for r := range reps {
+				jobs = append(jobs, job{len(rows) - 1, r, truth, c, 1, true, 3<<56 | uint64(pi)<<48 | uint64(xi)<<24 | uint64(r)})
+			}
+		}
+		ml := mlFlag
+		if ml == 0 {
+			ml = thresholds[name]
+		}
+		if ml > total {
+			return nil, nil, fmt.Errorf("%w: constraints closure: %d must-links, partition %s allows %d", errUsage, ml, name, total)
+		}
+		for xi, a := range alphas {
+			rows = append(rows, closureRow{figure: "4.4", partition: name, ml: ml, alpha: a, reps: reps})
+			for r := range reps {
+				jobs = append(jobs, job{len(rows) - 1, r, truth, ml, a, false, 4<<56 | uint64(pi)<<48 | uint64(xi)<<24 | uint64(r)})
+			}
+		}
+	}
+	type result struct{ ari, nmiJ, nmiA, comps float64 }
+	results := make([]result, len(jobs))
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for k := range next {
+				jb := jobs[k]
+				src := rand.NewPCG(seed, jb.stream)
+				var set *constraint.Set
+				var err error
+				if jb.uniform {
+					set, err = constraint.UniformMustLinks(jb.truth, jb.ml, src)
+				} else {
+					set, err = constraint.MustLinksUniformity(jb.truth, jb.ml, jb.alpha, src)
+				}
+				if err != nil {
+					errs[k] = err
+					continue
+				}
+				// The closure partition: singletons for untouched nodes.
+				comp, nc := constraint.Closure(set)
+				c, err := metrics.NewContingency(jb.truth, comp)
+				if err != nil {
+					errs[k] = err
+					continue
+				}
+				results[k] = result{c.ARI(), c.NMI(metrics.Joint), c.NMI(metrics.Arithmetic), float64(nc)}
+			}
+		})
+	}
+	for k := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, nil, fmt.Errorf("constraints closure: %w", err)
+		}
+	}
+	for ri := range rows {
+		var ari, nj, na, nc []float64
+		for k, jb := range jobs {
+			if jb.row == ri {
+				ari = append(ari, results[k].ari)
+				nj = append(nj, results[k].nmiJ)
+				na = append(na, results[k].nmiA)
+				nc = append(nc, results[k].comps)
+			}
+		}
+		rows[ri].ari, rows[ri].nmiJoint, rows[ri].nmiArith, rows[ri].comps = consSummarize(ari), consSummarize(nj), consSummarize(na), consSummarize(nc)
+	}
+	return rows, thresholds, nil
+}
+
+func closureCSV(command string, rows []closureRow) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n", command)
+	b.WriteString("figure,partition,must_links,alpha,reps,ari_mean,ari_sd,nmi_joint_mean,nmi_joint_sd,nmi_arithmetic_mean,nmi_arithmetic_sd,components_mean\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%s,%s,%d,%g,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.1f\n", r.figure, r.partition, r.ml, r.alpha, r.reps,
+			r.ari.mean, r.ari.sd, r.nmiJoint.mean, r.nmiJoint.sd, r.nmiArith.mean, r.nmiArith.sd, r.comps.mean)
+	}
+	return b.String()
+}
+
+func closureMarkdown(command string, parts []string, rows []closureRow, thresholds map[string]int, reps int, seed uint64) string {
+	var b strings.Builder
+	b.WriteString("# Transitive closure of must-links (seed 000 §4.1.3, Fig. 4.3 and 4.4)\n\n")
+	fmt.Fprintf(&b, "Generated by\n\n    %s\n\n", command)
+	b.WriteString("Partitions of thesis Table 4.1 (500 nodes each): ")
+	for a, name := range parts {
+		sizes, _ := constraint.Table41(name)
+		if a > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s = %s", name, strings.Trim(strings.ReplaceAll(fmt.Sprint(sizes), " ", "/"), "[]"))
+	}
+	b.WriteString(".\n\n")
+	fmt.Fprintf(&b, "Each point is the mean over %d repetitions (seed %d; standard deviations in closure.csv). ", reps, seed)
+	b.WriteString("The predicted partition is the transitive closure of the must-links, computed by union–find; ")
+	b.WriteString("**every node touched by no must-link is its own singleton cluster**. ")
+	b.WriteString("NMI is I/H(P,P̂), the joint-entropy normalization of the thesis (eq. 2.5.10); ")
+	b.WriteString("closure.csv also gives 2I/(H(P)+H(P̂)). ARI is eq. 2.5.9. ")
+	b.WriteString("The thesis shows both figures only as plots, without their numbers or repetition count; ")
+	b.WriteString("its text states the qualitative results compared below.\n\n")
+
+	table := func(fig string, xName string, x func(closureRow) string) {
+		byX := map[string]map[string]closureRow{}
+		var xs []string
+		for _, r := range rows {
+			if r.figure != fig {
+				continue
+			}
+			k := x(r)
+			if byX[k] == nil {
+				byX[k] = map[string]closureRow{}
+				xs = append(xs, k)
+			}
+			byX[k][r.partition] = r
+		}
+		fmt.Fprintf(&b, "| %s |", xName)
+		for _, p := range parts {
+			fmt.Fprintf(&b, " ARI %s |", p)
+		}
+		for _, p := range parts {
+			fmt.Fprintf(&b, " NMI %s |", p)
+		}
+		b.WriteString("\n|---:|")
+		b.WriteString(strings.Repeat("---:|", 2*len(parts)))
+		b.WriteString("\n")
+		for _, k := range xs {
+			fmt.Fprintf(&b, "| %s |", k)
+			for _, p := range parts {
+				fmt.Fprintf(&b, " %.3f |", byX[k][p].ari.mean)
+			}
+			for _, p := range parts {
+				fmt.Fprintf(&b, " %.3f |", byX[k][p].nmiJoint.mean)
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+
+	b.WriteString("## Fig. 4.3: against the number of uniform must-links\n\n")
+	b.WriteString("Must-links drawn uniformly without replacement among all correct must-links (pairs in one cluster).\n\n")
+	table("4.3", "must-links", func(r closureRow) string { return strconv.Itoa(r.ml) })
+	b.WriteString("Smallest number of must-links with mean ARI ≥ 0.95 / ≥ 0.99: ")
+	for a, p := range parts {
+		if a > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s %s / %s", p, firstAbove(rows, p, 0.95), firstAbove(rows, p, 0.99))
+	}
+	b.WriteString(". The thesis: ARI gets close to 1 around 1000 must-links for all partitions (Erdős–Rényi threshold ")
+	b.WriteString("5 · 228 = 1140 for clusters of 100), and in NMI \"dataset A performs better than B, while C and D report the worst results\".\n\n")
+
+	b.WriteString("## Fig. 4.4: against the uniformity α of the must-links\n\n")
+	b.WriteString("First must-link uniform among the correct ones; each next one uniform with probability α, ")
+	b.WriteString("else uniform among the remaining correct must-links sharing a node with an already chosen one. ")
+	b.WriteString("Number of must-links per run: ")
+	for a, p := range parts {
+		if a > 0 {
+			b.WriteString(", ")
+		}
+		ml := 0
+		for _, r := range rows {
+			if r.figure == "4.4" && r.partition == p {
+				ml = r.ml
+			}
+		}
+		fmt.Fprintf(&b, "%s %d", p, ml)
+	}
+	b.WriteString(" (the connectivity threshold Σ_c C(n_c,2)·ln(n_c)/n_c of each partition unless --ml is given; ")
+	b.WriteString("the thesis sets the number \"to the threshold at which the different clusters … would form connected components\").\n\n")
+	table("4.4", "α", func(r closureRow) string { return strconv.FormatFloat(r.alpha, 'g', -1, 64) })
+	b.WriteString("The thesis: \"the uniformity of the must-links greatly impacts the clustering results, this is particularly ")
+	b.WriteString("true for datasets whose cluster sizes are imbalanced. Non-uniformity degrades the clustering results\". ")
+	b.WriteString("With α = 0 every must-link after the first stays in the first one's cluster (until all its pairs are used), so the closure recovers ")
+	b.WriteString("at most that cluster and leaves every other node a singleton.\n")
+	return b.String()
+}
+
+// firstAbove returns the smallest must-link count of Fig. 4.3 at which the
+// mean ARI of partition p reaches v, or "—".
+func firstAbove(rows []closureRow, p string, v float64) string {
+	best := -1
+	for _, r := range rows {
+		if r.figure == "4.3" && r.partition == p && r.ari.mean >= v && (best < 0 || r.ml < best) {
+			best = r.ml
+		}
+	}
+	if best < 0 {
+		return "—"
+	}
+	return strconv.Itoa(best)
+}
+
+func consParseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		v, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an integer", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func consParseFloats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/constraint"
+)
+
+// runConstraintsCLI runs "tether constraints args…" in-process.
+func runConstraintsCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+	err = m.Run(context.Background(), append([]string{"constraints"}, args...))
+	return out.String(), errb.String(), err
+}
+
+func consWriteTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestConstraintsGen(t *testing.T) {
+	// 60 nodes in 3 classes of 20, one label per line.
+	var truth strings.Builder
+	for i := range 60 {
+		truth.WriteString(strconv.Itoa(i % 3))
+		truth.WriteByte('\n')
+	}
+	truthPath := consWriteTemp(t, "truth.txt", truth.String())
+	dir := t.TempDir()
+	tests := []struct {
+		name   string
+		args   []string
+		labels bool
+		count  int // expected pairs or labelled nodes; -1 = not fixed
+	}{
+		{"pairs-1/n", []string{"--protocol", "pairs-1/n"}, false, -1},
+		{"pairs-frac", []string{"--protocol", "pairs-frac", "--rate", "0.01"}, false, 18}, // round(0.01·1770)
+		{"labels-frac", []string{"--protocol", "labels-frac", "--rate", "0.1"}, true, 6},
+		{"label-sets", []string{"--protocol", "label-sets", "--rate", "0.25"}, true, 15}, // 3·round(5)
+		{"label-sets pairs", []string{"--protocol", "label-sets", "--rate", "0.25", "--pairs"}, false, 105},
+		{"ml-uniformity", []string{"--protocol", "ml-uniformity", "--alpha", "0.5", "--count", "40"}, false, 40},
+		{"noise", []string{"--protocol", "pairs-frac", "--rate", "0.1", "--noise", "0.1", "--base", "1"}, false, 177},
+	}
+	for k, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, strconv.Itoa(k)+".csv")
+			args := append([]string{"gen", "--truth", truthPath, "--seed", "3", "-o", out}, tc.args...)
+			if _, _, err := runConstraintsCLI(t, args...); err != nil {
+				t.Fatal(err)
+			}
+			if tc.labels {
+				l, err := constraint.ReadLabelsFile(out, 60)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := len(l.Labeled()); got != tc.count {
+					t.Errorf("%d labelled nodes, want %d", got, tc.count)
+				}
+				for i, c := range l {
+					if c != constraint.Unlabeled && c != i%3 {
+						t.Errorf("node %d labelled %d, truth %d", i, c, i%3)
+					}
+				}
+				return
+			}
+			s, err := constraint.ReadFile(out, 60)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.count >= 0 && len(s.Pairs) != tc.count {
+				t.Errorf("%d pairs, want %d", len(s.Pairs), tc.count)
+			}
+			wrong := 0
+			for _, p := range s.Pairs {
+				if (p.I%3 == p.J%3) != (p.Kind == constraint.MustLink) {
+					wrong++
+				}
+			}
+			want := 0
+			if tc.name == "noise" {
+				want = 18 // round(0.1·177)
+			}
+			if wrong != want {
+				t.Errorf("%d pairs disagree with the truth, want %d", wrong, want)
+			}
+		})
+	}
+	if _, _, err := runConstraintsCLI(t, "gen", "--truth", truthPath, "--protocol", "nope"); !errors.Is(err, errUsage) {
+		t.Errorf("unknown protocol: %v, want a usage error", err)
+	}
+}
+
+func TestConstraintsCheck(t *testing.T) {
+	bad := consWriteTemp(t, "c.csv", "# base=1\n1,2,ml\n2,3,ml\n3,1,cl\n4,5,cl\n")
+	out, _, err := runConstraintsCLI(t, "check", bad, "--n", "5")
+	if err == nil || !strings.Contains(err.Error(), "1 conflicts under the reject policy") {
+		t.Fatalf("reject: err %v", err)
+	}
+	for _, want := range []string{"3 (singletons included)", "cl(2,0) [" + bad + ":4] joined by ml(1,2) [" + bad + ":3], ml(0,1) [" + bad + ":2]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	clean := filepath.Join(t.TempDir(), "clean.csv")
+	if _, _, err := runConstraintsCLI(t, "check", "--policy", "drop-cl", "-o", clean, bad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := constraint.ReadFile(clean, 5)
+	if err != nil || len(s.Pairs) != 3 {
+		t.Errorf("after drop-cl: %v, %v; want 3 pairs", s, err)
+	}
+	if _, _, err := runConstraintsCLI(t, "check", "--policy", "soft", "--json", bad); err != nil {
+		t.Errorf("soft: %v", err)
+	}
+	// A malformed line is an error naming the file and line.
+	broken := consWriteTemp(t, "b.csv", "0,1,ml\n0,1,maybe\n")
+	if _, _, err := runConstraintsCLI(t, "check", broken); err == nil || !strings.Contains(err.Error(), broken+":2:") {
+		t.Errorf("malformed: %v", err)
+	}
+	// --base 0 contradicts the file's directive.
+	if _, _, err := runConstraintsCLI(t, "check", "--base", "0", bad); err == nil || !strings.Contains(err.Error(), "declares base=1") {
+		t.Errorf("base mismatch: %v", err)
+	}
+}
+
+func TestConstraintsClosure(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := runConstraintsCLI(t, "closure", "--partition", "A", "--reps", "3", "--counts", "0,3000", "--alpha", "1", "-o", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv, err := os.ReadFile(filepath.Join(dir, "closure.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "closure.md"))
+	if err != nil || !strings.Contains(string(md), "tether constraints closure --partition A") {
+		t.Fatalf("closure.md: %v\n%s", err, md)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(string(csv), "\n") {
+		f := strings.Split(line, ",")
+		if len(f) == 12 {
+			rows[f[0]+"/"+f[2]] = f
+		}
+	}
+	num := func(key string, col int) float64 {
+		f, ok := rows[key]
+		if !ok {
+			t.Fatalf("no row %s in\n%s", key, csv)
+		}
+		v, err := strconv.ParseFloat(f[col], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	// Closed forms: with no must-link every node is a singleton, so
+	// ARI = 0 and, with I = H(P) = ln 5 and H(P,P̂) = H(P̂) = ln 500, the joint
+	// NMI is ln 5 / ln 500 = 0.2590 and the arithmetic one
+	// 2 ln 5 / (ln 5 + ln 500) = 0.4115.
+	// With 3000 uniform must-links (600 per cluster of 100, far above the
+	// connectivity threshold 228) the closure is the partition: ARI = NMI = 1.
+	tests := []struct {
+		key  string
+		col  int
+		want float64
+	}{
+		{"4.3/0", 5, 0},
+		{"4.3/0", 7, math.Log(5) / math.Log(500)},
+		{"4.3/0", 9, 2 * math.Log(5) / (math.Log(5) + math.Log(500))},
+		{"4.3/0", 11, 500},
+		{"4.3/3000", 5, 1},
+		{"4.3/3000", 7, 1},
+		{"4.3/3000", 11, 5},
+	}
+	for _, tc := range tests {
+		if got := num(tc.key, tc.col); math.Abs(got-tc.want) > 1e-4 {
+			t.Errorf("%s column %d = %v, want %.4f", tc.key, tc.col, got, tc.want)
+		}
+	}
+	if _, ok := rows["4.4/1140"]; !ok {
+		t.Errorf("no Fig. 4.4 row at the threshold 1140:\n%s", csv)
+	}
+}

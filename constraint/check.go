@@ -1,0 +1,480 @@
+package constraint
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// ErrConflict is wrapped by errors reporting contradictory or repeated
+// constraints rejected under the Reject policy.
+var ErrConflict = errors.New("constraint: conflicting constraints")
+
+// ConflictKind classifies a problem found by Check.
+type ConflictKind int8
+
+const (
+	// OutOfRange: a node outside [0, N).
+	OutOfRange ConflictKind = iota + 1
+	// SelfPair: I = J.
+	SelfPair
+	// BadKind: neither MustLink nor CannotLink.
+	BadKind
+	// BadWeight: a NaN, infinite or negative weight.
+	BadWeight
+	// Duplicate: the same unordered pair with the same kind more than once.
+	Duplicate
+	// Contradiction: the same unordered pair both must-link and cannot-link.
+	Contradiction
+	// CannotLinkInComponent: a cannot-link between two nodes that a chain of
+	// must-links joins (both in one component of the must-link closure).
+	CannotLinkInComponent
+)
+
+// String returns a short lower-case name.
+func (k ConflictKind) String() string {
+	switch k {
+	case OutOfRange:
+		return "node out of range"
+	case SelfPair:
+		return "self pair"
+	case BadKind:
+		return "unknown kind"
+	case BadWeight:
+		return "bad weight"
+	case Duplicate:
+		return "duplicate"
+	case Contradiction:
+		return "must-link and cannot-link on one pair"
+	case CannotLinkInComponent:
+		return "cannot-link inside a must-link component"
+	}
+	return fmt.Sprintf("ConflictKind(%d)", int(k))
+}
+
+// invalid reports whether the conflict makes the pair unusable (as opposed
+// to a consistency problem between valid pairs).
+func (k ConflictKind) invalid() bool { return k >= OutOfRange && k <= BadWeight }
+
+// Conflict names the constraints involved in one problem.
+type Conflict struct {
+	Kind ConflictKind
+	// Index lists the positions in the checked Set.Pairs of the constraints
+	// involved: the bad pair (OutOfRange … BadWeight); the first occurrence,
+	// then the repeat (Duplicate); the must-link, then the cannot-link
+	// (Contradiction, first occurrences); the cannot-link, then the
+	// must-links of a chain joining its nodes, in order from its I to its J
+	// (CannotLinkInComponent; the chain is left out after the first
+	// MaxChains such conflicts).
+	Index []int
+	// Pairs are copies of the constraints at Index.
+	Pairs []Pair
+	// Lines are the 1-based file lines of the constraints at Index when the
+	// set was read from a file, else nil.
+	Lines []int
+}
+
+// Describe formats the conflict on one line, naming every constraint by
+// position or, when Lines is set, by file:line (file may be empty).
+func (c Conflict) Describe(file string) string {
+	var b strings.Builder
+	b.WriteString(c.Kind.String())
+	b.WriteString(": ")
+	for a, p := range c.Pairs {
+		if a > 0 {
+			if c.Kind == CannotLinkInComponent && a == 1 {
+				b.WriteString(" joined by ")
+			} else {
+				b.WriteString(", ")
+			}
+		}
+		fmt.Fprintf(&b, "%s(%d,%d)", p.Kind, p.I, p.J)
+		if p.Weight != 0 {
+			fmt.Fprintf(&b, " w=%g", p.Weight)
+		}
+		switch {
+		case c.Lines != nil && file != "":
+			fmt.Fprintf(&b, " [%s:%d]", file, c.Lines[a])
+		case c.Lines != nil:
+			fmt.Fprintf(&b, " [line %d]", c.Lines[a])
+		default:
+			fmt.Fprintf(&b, " [pair %d]", c.Index[a])
+		}
+	}
+	return b.String()
+}
+
+// String is Describe("").
+func (c Conflict) String() string { return c.Describe("") }
+
+// MaxChains bounds the number of CannotLinkInComponent conflicts for which
+// Check records the must-link chain; each chain costs up to the depth of a
+// breadth-first tree of the component.
+const MaxChains = 100
+
+// Report summarizes a constraint set and lists its conflicts.
+type Report struct {
+	// N is the number of nodes.
+	N int
+	// MustLinks and CannotLinks count the pairs of each kind as given,
+	// duplicates and bad pairs included.
+	MustLinks, CannotLinks int
+	// Components is the number of components of the must-link closure of the
+	// valid pairs, singletons included; Supervised counts the nodes in
+	// components of two or more nodes, Largest is the largest component size.
+	Components, Supervised, Largest int
+	// Conflicts lists every problem found, in the order of the pair that
+	// reveals it.
+	Conflicts []Conflict
+}
+
+// OK reports whether no conflict was found.
+func (r *Report) OK() bool { return len(r.Conflicts) == 0 }
+
+// Count returns the number of conflicts of kind k.
+func (r *Report) Count(k ConflictKind) int {
+	c := 0
+	for _, x := range r.Conflicts {
+		if x.Kind == k {
+			c++
+		}
+	}
+	return c
+}
+
+// Check looks for the cheap contradictions of a constraint set (SPEC §5):
+// pairs with a node outside [0, N), self pairs, unknown kinds, bad weights,
+// duplicate pairs (in either order), pairs that are both must-link and
+// cannot-link, and cannot-links inside a component of the must-link closure
+// (with a chain of must-links that proves it).
+//
+// It does not decide whether the constraints can all hold with k clusters:
+// with cannot-links that is a graph-colouring problem, NP-complete for
+// k ≥ 3, so a set Check accepts may still be unsatisfiable for a given k.
+// Cost: O(n + m log m) time (a sort of the pairs finds the repeats) and
+// O(n + m) memory for m pairs, plus the chains
+// (at most MaxChains of them, each at most twice the depth of a
+// breadth-first tree of its component). A nil s gives an empty report.
+func Check(s *Set) *Report {
+	if s == nil {
+		return &Report{}
+	}
+	r := &Report{N: s.N}
+	n := s.N
+	valid := make([]bool, len(s.Pairs))
+	u := newUnionFind(max(n, 0))
+	for k, p := range s.Pairs {
+		switch p.Kind {
+		case MustLink:
+			r.MustLinks++
+		case CannotLink:
+			r.CannotLinks++
+		}
+		var bad ConflictKind
+		switch {
+		case p.I < 0 || p.I >= n || p.J < 0 || p.J >= n:
+			bad = OutOfRange
+		case p.I == p.J:
+			bad = SelfPair
+		case p.Kind != MustLink && p.Kind != CannotLink:
+			bad = BadKind
+		case math.IsNaN(p.Weight) || math.IsInf(p.Weight, 0) || p.Weight < 0:
+			bad = BadWeight
+		}
+		if bad != 0 {
+			r.add(s, bad, k)
+			continue
+		}
+		valid[k] = true
+		if p.Kind == MustLink {
+			u.union(p.I, p.J)
+		}
+	}
+
+	// Duplicates and contradictions: sort the valid pairs by unordered pair,
+	// then by position, and scan each group (cheaper and more cache-friendly
+	// than a hash map for millions of pairs).
+	type entry struct {
+		key uint64 // min·n + max
+		k   int
+	}
+	entries := make([]entry, 0, len(s.Pairs))
+	for k, p := range s.Pairs {
+		if valid[k] {
+			entries = append(entries, entry{uint64(min(p.I, p.J))*uint64(n) + uint64(max(p.I, p.J)), k})
+		}
+	}
+	slices.SortFunc(entries, func(a, b entry) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.k, b.k)
+	})
+	type found struct {
+		reveal int // the position that reveals the conflict
+		kind   ConflictKind
+		idx    [2]int
+	}
+	var pairConflicts []found
+	contradicted := make([]bool, len(s.Pairs)) // cannot-links contradicted by a must-link on the same pair
+	repeatCL := make([]bool, len(s.Pairs))     // cannot-links repeating an earlier one
+	for g := 0; g < len(entries); {
+		h := g
+		first := [2]int{-1, -1} // first must-link, first cannot-link of the pair
+		for ; h < len(entries) && entries[h].key == entries[g].key; h++ {
+			k := entries[h].k
+			slot, other := 0, 1
+			if s.Pairs[k].Kind == CannotLink {
+				slot, other = 1, 0
+			}
+			if first[slot] >= 0 {
+				pairConflicts = append(pairConflicts, found{k, Duplicate, [2]int{first[slot], k}})
+				if slot == 1 {
+					repeatCL[k] = true
+				}
+				continue
+			}
+			first[slot] = k
+			if first[other] >= 0 {
+				pairConflicts = append(pairConflicts, found{k, Contradiction, first})
+				contradicted[first[1]] = true
+			}
+		}
+		g = h
+	}
+	slices.SortFunc(pairConflicts, func(a, b found) int { return cmp.Compare(a.reveal, b.reveal) })
+	for _, f := range pairConflicts {
+		r.add(s, f.kind, f.idx[0], f.idx[1])
+	}
+
+	// Cannot-links inside a must-link component.
+	var tree *mlForest
+	chains := 0
+	for k, p := range s.Pairs {
+		if !valid[k] || p.Kind != CannotLink || contradicted[k] || repeatCL[k] || u.find(p.I) != u.find(p.J) {
+			continue
+		}
+		idx := []int{k}
+		if chains < MaxChains {
+			if tree == nil {
+				tree = newMLForest(s, valid)
+			}
+			idx = append(idx, tree.chain(p.I, p.J)...)
+			chains++
+		}
+		r.add(s, CannotLinkInComponent, idx...)
+	}
+
+	comp, count := u.labels()
+	r.Components = count
+	size := make([]int, count)
+	for _, c := range comp {
+		size[c]++
+	}
+	for _, sz := range size {
+		r.Largest = max(r.Largest, sz)
+		if sz >= 2 {
+			r.Supervised += sz
+		}
+	}
+	return r
+}
+
+func (r *Report) add(s *Set, kind ConflictKind, idx ...int) {
+	c := Conflict{Kind: kind, Index: idx, Pairs: make([]Pair, len(idx))}
+	for a, k := range idx {
+		c.Pairs[a] = s.Pairs[k]
+	}
+	r.Conflicts = append(r.Conflicts, c)
+}
+
+// mlForest is a breadth-first spanning forest of the must-link graph: the
+// parent of each node and the index of the must-link to it.
+type mlForest struct {
+	parent, via, depth []int
+}
+
+func newMLForest(s *Set, valid []bool) *mlForest {
+	n := s.N
+	// CSR adjacency of the valid must-links.
+	start := make([]int, n+1)
+	for k, p := range s.Pairs {
+		if valid[k] && p.Kind == MustLink {
+			start[p.I+1]++
+			start[p.J+1]++
+		}
+	}
+	for i := range n {
+		start[i+1] += start[i]
+	}
+	adj := make([]int, start[n]) // pair indices
+	fill := append([]int(nil), start[:n]...)
+	for k, p := range s.Pairs {
+		if valid[k] && p.Kind == MustLink {
+			adj[fill[p.I]] = k
+			fill[p.I]++
+			adj[fill[p.J]] = k
+			fill[p.J]++
+		}
+	}
+	f := &mlForest{parent: make([]int, n), via: make([]int, n), depth: make([]int, n)}
+	for i := range f.parent {
+		f.parent[i] = -2 // unvisited
+	}
+	var queue []int
+	for root := range n {
+		if f.parent[root] != -2 {
+			continue
+		}
+		f.parent[root], f.via[root] = -1, -1
+		queue = append(queue[:0], root)
+		for len(queue) > 0 {
+			x := queue[0]
+			queue = queue[1:]
+			for _, k := range adj[start[x]:start[x+1]] {
+				y := s.Pairs[k].I
+				if y == x {
+					y = s.Pairs[k].J
+				}
+				if f.parent[y] == -2 {
+					f.parent[y], f.via[y], f.depth[y] = x, k, f.depth[x]+1
+					queue = append(queue, y)
+				}
+			}
+		}
+	}
+	return f
+}
+
+// chain returns the indices of the must-links on the tree path from a to b
+// (same tree), in order from a to b.
+func (f *mlForest) chain(a, b int) []int {
+	var up, down []int
+	for a != b {
+		if f.depth[a] >= f.depth[b] {
+			up = append(up, f.via[a])
+			a = f.parent[a]
+		} else {
+			down = append(down, f.via[b])
+			b = f.parent[b]
+		}
+	}
+	for x, y := 0, len(down)-1; x < y; x, y = x+1, y-1 {
+		down[x], down[y] = down[y], down[x]
+	}
+	return append(up, down...)
+}
+
+// Policy says what Resolve does with conflicts between valid constraints.
+type Policy int8
+
+const (
+	// Reject (the zero value) refuses a set with any conflict.
+	Reject Policy = iota
+	// DropConflictingCannotLinks keeps the must-links (assumed correct, as
+	// seed 000 §4.2 does), drops every cannot-link that contradicts them
+	// (same pair, or inside a must-link component), and drops repeated
+	// pairs, keeping the first occurrence.
+	DropConflictingCannotLinks
+	// Soft keeps every constraint, conflicts and repeats included, for
+	// methods that treat constraints as soft (weighted penalties rather than
+	// hard requirements); the report lists the conflicts.
+	Soft
+)
+
+// String returns the name used on the command line: "reject", "drop-cl" or
+// "soft".
+func (p Policy) String() string {
+	switch p {
+	case Reject:
+		return "reject"
+	case DropConflictingCannotLinks:
+		return "drop-cl"
+	case Soft:
+		return "soft"
+	}
+	return fmt.Sprintf("Policy(%d)", int(p))
+}
+
+// ParsePolicy is the inverse of Policy.String.
+func ParsePolicy(s string) (Policy, error) {
+	for _, p := range []Policy{Reject, DropConflictingCannotLinks, Soft} {
+		if s == p.String() {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown policy %q (want reject, drop-cl or soft)", ErrInvalid, s)
+}
+
+// Resolve checks s (see Check) and applies the policy. It returns the
+// resulting set (s itself when nothing is removed, else a new set in the
+// original order), the report on s, and an error: wrapping ErrInvalid when
+// a pair is malformed (OutOfRange … BadWeight, whatever the policy), or
+// wrapping ErrConflict under Reject when any conflict was found. The error
+// describes the first problem and the number of others. Cost as Check.
+func Resolve(s *Set, p Policy) (*Set, *Report, error) {
+	out, _, rep, err := resolve(s, p, "", nil)
+	return out, rep, err
+}
+
+// resolve is Resolve, also returning the original indices of the kept pairs
+// and filling conflict lines from lines (may be nil).
+func resolve(s *Set, p Policy, file string, lines []int) (*Set, []int, *Report, error) {
+	if p != Reject && p != DropConflictingCannotLinks && p != Soft {
+		return nil, nil, nil, fmt.Errorf("%w: unknown policy %d", ErrInvalid, p)
+	}
+	if s == nil {
+		s = &Set{}
+	}
+	rep := Check(s)
+	if lines != nil {
+		for c := range rep.Conflicts {
+			cf := &rep.Conflicts[c]
+			cf.Lines = make([]int, len(cf.Index))
+			for a, k := range cf.Index {
+				cf.Lines[a] = lines[k]
+			}
+		}
+	}
+	for _, c := range rep.Conflicts {
+		if c.Kind.invalid() {
+			return nil, nil, rep, fmt.Errorf("%w: %s%s", ErrInvalid, c.Describe(file), others(len(rep.Conflicts)))
+		}
+	}
+	if rep.OK() || p == Soft {
+		return s, nil, rep, nil
+	}
+	if p == Reject {
+		return nil, nil, rep, fmt.Errorf("%w: %s%s", ErrConflict, rep.Conflicts[0].Describe(file), others(len(rep.Conflicts)))
+	}
+	drop := make([]bool, len(s.Pairs))
+	for _, c := range rep.Conflicts {
+		switch c.Kind {
+		case Duplicate:
+			drop[c.Index[1]] = true
+		case Contradiction:
+			drop[c.Index[1]] = true
+		case CannotLinkInComponent:
+			drop[c.Index[0]] = true
+		}
+	}
+	out := &Set{N: s.N}
+	var kept []int
+	for k, pr := range s.Pairs {
+		if !drop[k] {
+			out.Pairs = append(out.Pairs, pr)
+			kept = append(kept, k)
+		}
+	}
+	return out, kept, rep, nil
+}
+
+func others(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" (and %d more)", n-1)
+}

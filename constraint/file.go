@@ -1,0 +1,552 @@
+package constraint
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// IndexBase says how node indices are numbered in a file.
+type IndexBase int8
+
+const (
+	// BaseAuto (the zero value) takes the base from the file's "# base=0" or
+	// "# base=1" directive, and 0 when there is none.
+	BaseAuto IndexBase = iota
+	// Base0 numbers nodes 0…n−1.
+	Base0
+	// Base1 numbers nodes 1…n.
+	Base1
+)
+
+// ParseBase converts "0", "1" or "" (BaseAuto) to an IndexBase.
+func ParseBase(s string) (IndexBase, error) {
+	switch s {
+	case "":
+		return BaseAuto, nil
+	case "0":
+		return Base0, nil
+	case "1":
+		return Base1, nil
+	}
+	return 0, fmt.Errorf("%w: index base %q, want 0 or 1", ErrInvalid, s)
+}
+
+// ReadOptions controls Read and ReadLabels. The zero value reads 0-based
+// integer indices (or the file's directive), infers n, and rejects conflicts.
+type ReadOptions struct {
+	// N is the number of nodes. If N is 0 it is len(Names) when Names is set,
+	// else 1 + the largest index in the file, at most MaxInferredNodes (for
+	// a one-label-per-line labels file, the number of lines).
+	N int
+	// Base is the numbering of integer indices. An explicit Base0 or Base1
+	// and a "# base=" directive in the file must agree: a file that says
+	// base=1 read with Base0 is an error, not a silent shift.
+	Base IndexBase
+	// Names, when not nil, lists the node names (the id column of the data
+	// file, node i named Names[i]); nodes in the file are then names, matched
+	// exactly after trimming spaces, and Base is ignored.
+	Names []string
+	// Policy is applied to duplicates and contradictions (see Resolve).
+	Policy Policy
+	// File names the input in error messages; "" means "input".
+	File string
+}
+
+// File is a constraint file as read by Read.
+type File struct {
+	// Set holds the constraints kept by the policy, in file order.
+	Set *Set
+	// Lines[k] is the 1-based line of Set.Pairs[k].
+	Lines []int
+	// Base is the base the integer indices were read in (0 or 1).
+	Base int
+	// Report is the consistency report of all the pairs read; its conflicts
+	// carry file lines.
+	Report *Report
+}
+
+// MaxInferredNodes bounds the number of nodes the readers infer from the
+// largest index when ReadOptions.N is 0, so that a stray large index cannot
+// make them allocate gigabytes; give N explicitly for larger graphs.
+const MaxInferredNodes = 1 << 24
+
+// maxLine is the longest line the readers accept.
+const maxLine = 1 << 20
+
+// ReadFile reads the pairwise constraint file at path on n nodes (n ≤ 0
+// infers n from the largest index, at most MaxInferredNodes) with integer
+// indices in the base of the file's directive (0 if none). Malformed lines
+// are errors naming path:line (see Read), but duplicates and contradictions
+// are kept (the Soft policy): noisy constraint sets, such as those of seed
+// 001's noisy-label experiment, are legitimate input for methods that
+// treat constraints as soft. Use Read with the Reject policy, or Check, to
+// refuse or list them.
+func ReadFile(path string, n int) (*Set, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("constraint: %w", err)
+	}
+	defer f.Close()
+	res, err := Read(f, &ReadOptions{N: max(n, 0), File: path, Policy: Soft})
+	if err != nil {
+		return nil, err
+	}
+	return res.Set, nil
+}
+
+// Read parses a pairwise constraint file. The format is text, one
+// constraint per line:
+//
+//	# comment; a line "# base=0" or "# base=1" before the first constraint
+//	# declares the index base
+//	i,j,kind[,weight]
+//
+// i and j are node indices (or names, see ReadOptions.Names), kind is ml
+// or cl (any case), and weight, when present, is a positive finite number
+// (the confidence of a soft constraint; absent means a hard constraint of
+// weight 1, stored as Weight 0). Spaces around fields are ignored, blank
+// lines skipped, and one header line "i,j,kind" or "i,j,kind,weight" is
+// allowed before the first constraint. A nil opt means the zero ReadOptions.
+//
+// Every error names the file and line: a malformed line, an unknown kind or
+// name, an index outside the nodes, a self pair, a bad weight, a base that
+// contradicts the directive, or (under the Reject policy) a duplicate or
+// contradiction, which wrap ErrConflict. Malformed input wraps ErrInvalid.
+// Cost O(file size + n).
+func Read(r io.Reader, opt *ReadOptions) (*File, error) {
+	var o ReadOptions
+	if opt != nil {
+		o = *opt
+	}
+	file := o.File
+	if file == "" {
+		file = "input"
+	}
+	lr, err := newLineReader(r, file, &o)
+	if err != nil {
+		return nil, err
+	}
+	s := &Set{}
+	var lines []int
+	maxIndex := -1
+	header := true
+	for lr.next() {
+		fields := lr.fields
+		if header {
+			header = false
+			if isHeader(fields, 3, "i", "j", "kind", "weight") {
+				continue
+			}
+		}
+		if len(fields) != 3 && len(fields) != 4 {
+			return nil, lr.errf("want i,j,kind[,weight], got %d fields", len(fields))
+		}
+		var p Pair
+		if p.I, err = lr.node(fields[0]); err != nil {
+			return nil, err
+		}
+		if p.J, err = lr.node(fields[1]); err != nil {
+			return nil, err
+		}
+		switch strings.ToLower(fields[2]) {
+		case "ml":
+			p.Kind = MustLink
+		case "cl":
+			p.Kind = CannotLink
+		default:
+			return nil, lr.errf("kind %q, want ml or cl", fields[2])
+		}
+		if len(fields) == 4 {
+			w, err := strconv.ParseFloat(fields[3], 64)
+			if err != nil || !(w > 0) || math.IsInf(w, 0) {
+				return nil, lr.errf("weight %q, want a positive finite number", fields[3])
+			}
+			p.Weight = w
+		}
+		if p.I == p.J {
+			return nil, lr.errf("self pair: node %s with itself", fields[0])
+		}
+		maxIndex = max(maxIndex, p.I, p.J)
+		s.Pairs = append(s.Pairs, p)
+		lines = append(lines, lr.line)
+	}
+	if err := lr.err(); err != nil {
+		return nil, err
+	}
+	s.N = lr.n(maxIndex + 1)
+	out, kept, rep, err := resolve(s, o.Policy, file, lines)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if kept != nil {
+		kl := make([]int, len(kept))
+		for a, k := range kept {
+			kl[a] = lines[k]
+		}
+		lines = kl
+	}
+	return &File{Set: out, Lines: lines, Base: lr.base, Report: rep}, nil
+}
+
+// isHeader reports whether fields spell a prefix of names of at least
+// minLen fields.
+func isHeader(fields []string, minLen int, names ...string) bool {
+	if len(fields) < minLen || len(fields) > len(names) {
+		return false
+	}
+	for a, f := range fields {
+		if !strings.EqualFold(f, names[a]) {
+			return false
+		}
+	}
+	return true
+}
+
+// lineReader splits a constraint or labels file into data lines, handling
+// comments, the base directive, node indices and names.
+type lineReader struct {
+	sc        *bufio.Scanner
+	file      string
+	opt       *ReadOptions
+	names     map[string]int
+	base      int
+	baseSet   bool // by option or directive
+	optBase   bool // by option
+	seenData  bool
+	keepBlank bool
+
+	line   int
+	text   string
+	fields []string
+	fail   error
+}
+
+func newLineReader(r io.Reader, file string, o *ReadOptions) (*lineReader, error) {
+	lr := &lineReader{sc: bufio.NewScanner(r), file: file, opt: o}
+	lr.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	if o.N < 0 || o.N > maxPairNodes {
+		return nil, fmt.Errorf("%w: %s: number of nodes %d outside [0, 2^31]", ErrInvalid, file, o.N)
+	}
+	switch o.Base {
+	case BaseAuto:
+	case Base0, Base1:
+		lr.base, lr.baseSet, lr.optBase = int(o.Base)-1, true, true
+	default:
+		return nil, fmt.Errorf("%w: %s: unknown index base %d", ErrInvalid, file, o.Base)
+	}
+	if o.Names != nil {
+		lr.names = make(map[string]int, len(o.Names))
+		for i, nm := range o.Names {
+			nm = strings.TrimSpace(nm)
+			if j, dup := lr.names[nm]; dup {
+				return nil, fmt.Errorf("%w: %s: node name %q used by nodes %d and %d", ErrInvalid, file, nm, j, i)
+			}
+			lr.names[nm] = i
+		}
+		if o.N != 0 && o.N != len(o.Names) {
+			return nil, fmt.Errorf("%w: %s: %d names for %d nodes", ErrInvalid, file, len(o.Names), o.N)
+		}
+	}
+	return lr, nil
+}
+
+// next advances to the next data line; blank lines are skipped unless
+// keepBlank is set.
+func (lr *lineReader) next() bool {
+	if lr.fail != nil {
+		return false
+	}
+	for lr.sc.Scan() {
+		lr.line++
+		lr.text = strings.TrimSpace(lr.sc.Text())
+		if lr.line == 1 {
+			lr.text = strings.TrimPrefix(lr.text, "\uFEFF")
+		}
+		if strings.HasPrefix(lr.text, "#") {
+			if err := lr.directive(lr.text[1:]); err != nil {
+				lr.fail = err
+				return false
+			}
+			continue
+		}
+		if lr.text == "" && !lr.keepBlank {
+			continue
+		}
+		lr.seenData = true
+		lr.fields = strings.Split(lr.text, ",")
+		for a := range lr.fields {
+			lr.fields[a] = strings.TrimSpace(lr.fields[a])
+		}
+		return true
+	}
+	return false
+}
+
+// directive handles "# base=B"; other comments are ignored.
+func (lr *lineReader) directive(c string) error {
+	key, val, ok := strings.Cut(c, "=")
+	if !ok || strings.TrimSpace(key) != "base" {
+		return nil
+	}
+	val = strings.TrimSpace(val)
+	if val != "0" && val != "1" {
+		return lr.errf("directive base=%s, want base=0 or base=1", val)
+	}
+	if lr.seenData {
+		return lr.errf("the base directive must come before the first data line")
+	}
+	b := int(val[0] - '0')
+	if lr.baseSet && b != lr.base {
+		if lr.optBase {
+			return lr.errf("the file declares base=%d but base %d was requested", b, lr.base)
+		}
+		return lr.errf("second base directive base=%d contradicts base=%d", b, lr.base)
+	}
+	lr.base, lr.baseSet = b, true
+	return nil
+}
+
+// node parses a node field: a name when Names is set, else an integer index
+// in the file's base, checked against N when N is known.
+func (lr *lineReader) node(f string) (int, error) {
+	if lr.names != nil {
+		i, ok := lr.names[f]
+		if !ok {
+			return 0, lr.errf("unknown node name %q", f)
+		}
+		return i, nil
+	}
+	v, err := strconv.Atoi(f)
+	if err != nil {
+		return 0, lr.errf("node %q is not an integer", f)
+	}
+	i := v - lr.base
+	switch {
+	case i < 0 && lr.opt.N == 0:
+		return 0, lr.errf("node %d below the index base %d", v, lr.base)
+	case i < 0 || (lr.opt.N > 0 && i >= lr.opt.N):
+		return 0, lr.errf("node %d outside %d…%d (base %d)", v, lr.base, lr.opt.N-1+lr.base, lr.base)
+	case lr.opt.N == 0 && i >= MaxInferredNodes:
+		return 0, lr.errf("node %d: more than %d nodes; give the number of nodes explicitly", v, MaxInferredNodes)
+	}
+	return i, nil
+}
+
+// n returns the number of nodes: the option, the names, or inferred.
+func (lr *lineReader) n(inferred int) int {
+	switch {
+	case lr.opt.N > 0:
+		return lr.opt.N
+	case lr.names != nil:
+		return len(lr.names)
+	}
+	return max(inferred, 0)
+}
+
+func (lr *lineReader) errf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s:%d: %s", ErrInvalid, lr.file, lr.line, fmt.Sprintf(format, args...))
+}
+
+// err returns the first error met while scanning.
+func (lr *lineReader) err() error {
+	if lr.fail != nil {
+		return lr.fail
+	}
+	if err := lr.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("%w: %s:%d: line longer than %d bytes", ErrInvalid, lr.file, lr.line+1, maxLine)
+		}
+		return fmt.Errorf("constraint: %s: %w", lr.file, err)
+	}
+	return nil
+}
+
+// Write writes s in the format of Read with indices in the given base (0 or
+// 1), starting with the directive "# base=B". Weights are written only when
+// not 0, in the shortest form that reads back exactly. The error wraps
+// ErrInvalid when base is not 0 or 1 or s fails Validate, and otherwise is
+// the writer's.
+func Write(w io.Writer, s *Set, base int) error {
+	if base != 0 && base != 1 {
+		return fmt.Errorf("%w: index base %d, want 0 or 1", ErrInvalid, base)
+	}
+	if s == nil {
+		s = &Set{}
+	}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# base=%d\n", base)
+	buf := make([]byte, 0, 64)
+	for _, p := range s.Pairs {
+		buf = strconv.AppendInt(buf[:0], int64(p.I+base), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(p.J+base), 10)
+		buf = append(buf, ',')
+		buf = append(buf, p.Kind.String()...)
+		if p.Weight != 0 {
+			buf = append(buf, ',')
+			buf = strconv.AppendFloat(buf, p.Weight, 'g', -1, 64)
+		}
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("constraint: writing constraints: %w", err)
+	}
+	return nil
+}
+
+// ReadLabelsFile reads the partial labels file at path on n nodes (n ≤ 0
+// infers n) with the default options. See ReadLabels.
+func ReadLabelsFile(path string, n int) (Labels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("constraint: %w", err)
+	}
+	defer f.Close()
+	return ReadLabels(f, &ReadOptions{N: max(n, 0), File: path})
+}
+
+// ReadLabels parses a partial labels file in one of two layouts, chosen by
+// the first data line:
+//
+//	node,label     one labelled node per line; nodes not listed are unlabelled
+//	label          one line per node, in node order
+//
+// A label is a non-negative integer, or -1, "?" or an empty field for an
+// unlabelled node. In the one-per-line layout blank lines are unlabelled
+// nodes, so the number of non-comment lines is the number of nodes. Comments
+// and the "# base=" directive are as in Read (the base applies to the node
+// field); a header line "node,label" or "label" is allowed first. A nil opt
+// means the zero ReadOptions; Policy is not used.
+//
+// Errors name the file and line and wrap ErrInvalid: a malformed or
+// negative label, a node listed twice, an index outside the nodes, a line
+// count different from a given N, or mixed layouts. Cost O(file size + n).
+func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
+	var o ReadOptions
+	if opt != nil {
+		o = *opt
+	}
+	file := o.File
+	if file == "" {
+		file = "input"
+	}
+	lr, err := newLineReader(r, file, &o)
+	if err != nil {
+		return nil, err
+	}
+	lr.keepBlank = true
+	const undecided, pairs, single = 0, 1, 2
+	layout := undecided
+	var out Labels
+	lineOf := map[int]int{}
+	maxIndex := -1
+	for lr.next() {
+		fields := lr.fields
+		if layout == undecided {
+			switch {
+			case isHeader(fields, 2, "node", "label"):
+				layout = pairs
+				continue
+			case len(fields) == 1 && strings.EqualFold(fields[0], "label"):
+				layout = single
+				continue
+			case len(fields) == 2:
+				layout = pairs
+			case len(fields) == 1:
+				layout = single
+			}
+		}
+		switch {
+		case layout == pairs && lr.text == "":
+			continue
+		case layout == pairs && len(fields) != 2:
+			return nil, lr.errf("want node,label, got %d fields", len(fields))
+		case layout == single && len(fields) != 1:
+			return nil, lr.errf("want one label per line (the first data line has one), got %d fields", len(fields))
+		case layout == undecided:
+			return nil, lr.errf("want node,label or one label per line, got %d fields", len(fields))
+		}
+		var i int
+		lab := fields[len(fields)-1]
+		if layout == pairs {
+			if i, err = lr.node(fields[0]); err != nil {
+				return nil, err
+			}
+			if prev, dup := lineOf[i]; dup {
+				return nil, lr.errf("node %s already labelled on line %d", fields[0], prev)
+			}
+			lineOf[i] = lr.line
+		} else {
+			i = len(out)
+			if o.N > 0 && i >= o.N {
+				return nil, lr.errf("more than %d label lines", o.N)
+			}
+		}
+		c, err := lr.label(lab)
+		if err != nil {
+			return nil, err
+		}
+		for len(out) <= i {
+			out = append(out, Unlabeled)
+		}
+		out[i] = c
+		maxIndex = max(maxIndex, i)
+	}
+	if err := lr.err(); err != nil {
+		return nil, err
+	}
+	n := lr.n(maxIndex + 1)
+	if layout == single && o.N > 0 && len(out) != o.N {
+		return nil, fmt.Errorf("%w: %s: %d label lines for %d nodes", ErrInvalid, file, len(out), o.N)
+	}
+	for len(out) < n {
+		out = append(out, Unlabeled)
+	}
+	return out, nil
+}
+
+// label parses a label field.
+func (lr *lineReader) label(f string) (int, error) {
+	if f == "" || f == "?" {
+		return Unlabeled, nil
+	}
+	c, err := strconv.Atoi(f)
+	if err != nil || c < Unlabeled {
+		return 0, lr.errf("label %q, want an integer ≥ 0, or -1, ? or empty for unlabelled", f)
+	}
+	return c, nil
+}
+
+// WriteLabels writes l in the node,label layout of ReadLabels with node
+// indices in the given base (0 or 1), listing the labelled nodes only,
+// after the directive "# base=B". The error wraps ErrInvalid when base is
+// not 0 or 1 or a label is below Unlabeled.
+func WriteLabels(w io.Writer, l Labels, base int) error {
+	if base != 0 && base != 1 {
+		return fmt.Errorf("%w: index base %d, want 0 or 1", ErrInvalid, base)
+	}
+	if err := l.Validate(0); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# base=%d\n", base)
+	for i, c := range l {
+		if c != Unlabeled {
+			fmt.Fprintf(bw, "%d,%d\n", i+base, c)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("constraint: writing labels: %w", err)
+	}
+	return nil
+}

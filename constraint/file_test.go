@@ -1,0 +1,263 @@
+package constraint
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestRead(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		opt   ReadOptions
+		want  []Pair
+		lines []int
+		n     int
+		err   string // substring of the error; "" means success
+	}{
+		{
+			name:  "zero based with header and comments",
+			in:    "# made by hand\ni,j,kind,weight\n0,1,ml\n\n 2 , 3 , CL , 0.5\n",
+			want:  []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 2, J: 3, Kind: CannotLink, Weight: 0.5}},
+			lines: []int{3, 5}, n: 4,
+		},
+		{
+			name: "directive base=1", in: "# base=1\n1,2,ml\n3,1,cl\n",
+			want:  []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 2, J: 0, Kind: CannotLink}},
+			lines: []int{2, 3}, n: 3,
+		},
+		{
+			name: "option base 1 agrees", in: "#base = 1\n1,2,ml\n", opt: ReadOptions{Base: Base1, N: 5},
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}}, lines: []int{2}, n: 5,
+		},
+		{
+			name: "option base 1 without directive", in: "1,2,ml\n", opt: ReadOptions{Base: Base1},
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}}, lines: []int{1}, n: 2,
+		},
+		{
+			name: "names", in: "a,c,ml\nb , a,cl\n", opt: ReadOptions{Names: []string{"a", "b", "c"}},
+			want: []Pair{{I: 0, J: 2, Kind: MustLink}, {I: 1, J: 0, Kind: CannotLink}}, lines: []int{1, 2}, n: 3,
+		},
+		{
+			name: "drop conflicting cannot-links", in: "0,1,ml\n1,2,ml\n0,2,cl\n0,1,ml\n3,4,cl\n",
+			opt:   ReadOptions{Policy: DropConflictingCannotLinks},
+			want:  []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 1, J: 2, Kind: MustLink}, {I: 3, J: 4, Kind: CannotLink}},
+			lines: []int{1, 2, 5}, n: 5,
+		},
+		{name: "empty", in: "", want: nil, n: 0},
+		{name: "directive contradicts option", in: "# base=1\n1,2,ml\n", opt: ReadOptions{Base: Base0}, err: "in.csv:1: the file declares base=1 but base 0 was requested"},
+		{name: "directive after data", in: "0,1,ml\n# base=1\n", err: "in.csv:2: the base directive"},
+		{name: "bad directive", in: "# base=2\n", err: "in.csv:1: directive base=2"},
+		{name: "bad kind", in: "0,1,ml\n0,2,must\n", err: "in.csv:2: kind \"must\""},
+		{name: "fields", in: "0,1\n", err: "in.csv:1: want i,j,kind[,weight], got 2 fields"},
+		{name: "not an index", in: "0,1,ml\nx,1,ml\n", err: "in.csv:2: node \"x\" is not an integer"},
+		{name: "out of range", in: "0,5,ml\n", opt: ReadOptions{N: 5}, err: "in.csv:1: node 5 outside 0…4 (base 0)"},
+		{name: "zero in base 1", in: "# base=1\n0,1,ml\n", err: "in.csv:2: node 0 below the index base 1"},
+		{name: "self pair", in: "\n\n2,2,cl\n", err: "in.csv:3: self pair"},
+		{name: "negative weight", in: "0,1,ml,-1\n", err: "in.csv:1: weight \"-1\""},
+		{name: "NaN weight", in: "0,1,ml,NaN\n", err: "in.csv:1: weight \"NaN\""},
+		{name: "zero weight", in: "0,1,ml,0\n", err: "in.csv:1: weight \"0\""},
+		{name: "unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.csv:1: unknown node name \"z\""},
+		{name: "huge inferred", in: "0,99999999999,ml\n", err: "in.csv:1: node 99999999999: more than"},
+		{name: "duplicate rejected", in: "0,1,ml\n1,0,ml\n", err: "duplicate: ml(0,1) [in.csv:1], ml(1,0) [in.csv:2]"},
+		{name: "contradiction rejected", in: "0,1,cl\n1,0,ml\n", err: "must-link and cannot-link on one pair: ml(1,0) [in.csv:2], cl(0,1) [in.csv:1]"},
+		{name: "cannot-link in component", in: "0,1,ml\n2,1,ml\n0,2,cl\n", err: "cl(0,2) [in.csv:3] joined by ml(0,1) [in.csv:1], ml(2,1) [in.csv:2]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := tc.opt
+			opt.File = "in.csv"
+			f, err := Read(strings.NewReader(tc.in), &opt)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				if !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrConflict) {
+					t.Errorf("error %v wraps neither ErrInvalid nor ErrConflict", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(f.Set.Pairs, tc.want) || !slices.Equal(f.Lines, tc.lines) || f.Set.N != tc.n {
+				t.Errorf("got %+v lines %v n %d\nwant %+v lines %v n %d", f.Set.Pairs, f.Lines, f.Set.N, tc.want, tc.lines, tc.n)
+			}
+		})
+	}
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	s := &Set{N: 7, Pairs: []Pair{
+		{I: 0, J: 6, Kind: MustLink}, {I: 5, J: 1, Kind: CannotLink, Weight: 0.1},
+		{I: 2, J: 3, Kind: CannotLink, Weight: 1.0 / 3},
+	}}
+	for _, base := range []int{0, 1} {
+		var buf bytes.Buffer
+		if err := Write(&buf, s, base); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read(&buf, &ReadOptions{N: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Base != base || !slices.Equal(got.Set.Pairs, s.Pairs) {
+			t.Errorf("base %d: read back %+v (base %d)", base, got.Set.Pairs, got.Base)
+		}
+	}
+	if err := Write(&bytes.Buffer{}, s, 2); err == nil {
+		t.Error("base 2: no error")
+	}
+	// ReadFile on disk, n inferred.
+	path := filepath.Join(t.TempDir(), "c.csv")
+	if err := os.WriteFile(path, []byte("# base=1\n1,7,ml\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path, 0)
+	if err != nil || got.N != 7 || !slices.Equal(got.Pairs, []Pair{{I: 0, J: 6, Kind: MustLink}}) {
+		t.Errorf("ReadFile = %+v, %v", got, err)
+	}
+	if _, err := ReadFile(path, 3); err == nil || !strings.Contains(err.Error(), path+":2:") {
+		t.Errorf("ReadFile n=3: %v, want an error at %s:2", err, path)
+	}
+	// ReadFile keeps contradictions (Soft); Read with Reject refuses them.
+	if err := os.WriteFile(path, []byte("0,1,ml\n1,0,cl\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadFile(path, 0); err != nil || len(got.Pairs) != 2 {
+		t.Errorf("ReadFile with a contradiction = %+v, %v; want both pairs", got, err)
+	}
+}
+
+func TestReadLabels(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		opt  ReadOptions
+		want Labels
+		err  string
+	}{
+		{name: "one per line", in: "1\n-1\n\n?\n0\n", want: Labels{1, -1, -1, -1, 0}},
+		{name: "one per line header", in: "# x\nlabel\n2\n0\n", want: Labels{2, 0}},
+		{name: "node,label", in: "node,label\n3,1\n0,0\n", want: Labels{0, -1, -1, 1}},
+		{name: "node,label N", in: "3,1\n0,?\n", opt: ReadOptions{N: 6}, want: Labels{-1, -1, -1, 1, -1, -1}},
+		{name: "node,label base 1", in: "# base=1\n1,4\n2,-1\n", want: Labels{4, -1}},
+		{name: "names", in: "b,1\n", opt: ReadOptions{Names: []string{"a", "b", "c"}}, want: Labels{-1, 1, -1}},
+		{name: "count mismatch", in: "1\n2\n", opt: ReadOptions{N: 3}, err: "in.txt: 2 label lines for 3 nodes"},
+		{name: "too many lines", in: "1\n2\n3\n", opt: ReadOptions{N: 2}, err: "in.txt:3: more than 2 label lines"},
+		{name: "bad label", in: "0,1\n1,x\n", err: "in.txt:2: label \"x\""},
+		{name: "negative label", in: "-2\n", err: "in.txt:1: label \"-2\""},
+		{name: "mixed", in: "1\n0,1\n", err: "in.txt:2: want one label per line"},
+		{name: "twice", in: "0,1\n\n0,1\n", err: "in.txt:3: node 0 already labelled on line 1"},
+		{name: "three fields", in: "0,1,2\n", err: "in.txt:1: want node,label or one label per line"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := tc.opt
+			opt.File = "in.txt"
+			l, err := ReadLabels(strings.NewReader(tc.in), &opt)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, ErrInvalid) {
+					t.Fatalf("error %v, want ErrInvalid containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(l, tc.want) {
+				t.Fatalf("got %v, %v; want %v", l, err, tc.want)
+			}
+		})
+	}
+	l := Labels{2, Unlabeled, 0, 1}
+	var buf bytes.Buffer
+	if err := WriteLabels(&buf, l, 1); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadLabels(&buf, &ReadOptions{N: 4})
+	if err != nil || !slices.Equal(got, l) {
+		t.Errorf("labels round trip: %v, %v", got, err)
+	}
+}
+
+func FuzzReadPairs(f *testing.F) {
+	for _, s := range []string{
+		"0,1,ml\n2,3,cl,0.5\n", "# base=1\n1,2,ML\n", "i,j,kind\n0,1,cl\n1,0,ml\n",
+		"0,1,ml\n1,2,ml\n0,2,cl\n", "\ufeff# c\n\n5,7,cl,1e-3\n", "0,0,ml\n", "a,b,ml",
+	} {
+		f.Add(s, 0, uint8(0))
+		f.Add(s, 10, uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, in string, n int, pol uint8) {
+		if n < 0 || n > 1000 {
+			return
+		}
+		p := Policy(pol % 3)
+		got, err := Read(strings.NewReader(in), &ReadOptions{N: n, Policy: p})
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrConflict) {
+				t.Fatalf("error %v wraps neither sentinel", err)
+			}
+			return
+		}
+		if err := got.Set.Validate(); err != nil {
+			t.Fatalf("accepted an invalid set: %v", err)
+		}
+		if len(got.Lines) != len(got.Set.Pairs) {
+			t.Fatalf("%d lines for %d pairs", len(got.Lines), len(got.Set.Pairs))
+		}
+		if p != Soft && !Check(got.Set).OK() {
+			t.Fatalf("policy %v left conflicts", p)
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, got.Set, got.Base); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(&buf, &ReadOptions{N: got.Set.N, Policy: Soft})
+		if err != nil {
+			t.Fatalf("re-reading written set: %v", err)
+		}
+		if !slices.Equal(back.Set.Pairs, got.Set.Pairs) {
+			t.Fatalf("round trip changed the pairs")
+		}
+	})
+}
+
+func FuzzReadLabels(f *testing.F) {
+	for _, s := range []string{"1\n-1\n\n?\n0\n", "node,label\n3,1\n", "# base=1\n1,4\n", "label\n2\n", "0,1\n1,x\n"} {
+		f.Add(s, 0)
+		f.Add(s, 6)
+	}
+	f.Fuzz(func(t *testing.T, in string, n int) {
+		if n < 0 || n > 1000 {
+			return
+		}
+		l, err := ReadLabels(strings.NewReader(in), &ReadOptions{N: n})
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		if n > 0 && len(l) != n {
+			t.Fatalf("%d labels for n = %d", len(l), n)
+		}
+		if err := l.Validate(0); err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteLabels(&buf, l, 0); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadLabels(&buf, &ReadOptions{N: len(l)})
+		if len(l) == 0 {
+			return // nothing to give N from
+		}
+		if err != nil || !slices.Equal(back, l) {
+			t.Fatalf("round trip: %v, %v; want %v", back, err, l)
+		}
+	})
+}
