@@ -1,0 +1,189 @@
+package dataset
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// The fuzz targets check that no input makes a reader panic, hang or return
+// an inconsistent result; run one with
+//
+//	go test -run='^$' -fuzz=FuzzReadCSV -fuzztime=20s ./dataset/
+//
+// Limits are lowered so that the fuzzer does not spend its time allocating.
+
+const fuzzMaxNodes = 1 << 12
+
+func checkTable(t *testing.T, tb *Table) {
+	t.Helper()
+	n, p := tb.X.Dims()
+	if n == 0 || p == 0 {
+		t.Fatalf("empty table %d×%d returned without error", n, p)
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < p; j++ {
+			if v := tb.X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("X[%d,%d] = %v", i, j, v)
+			}
+		}
+	}
+	if len(tb.Features) != p {
+		t.Fatalf("%d feature names for %d columns", len(tb.Features), p)
+	}
+	if tb.Labels != nil {
+		if len(tb.Labels) != n {
+			t.Fatalf("%d labels for %d rows", len(tb.Labels), n)
+		}
+		for _, l := range tb.Labels {
+			if l < 0 || l >= len(tb.ClassNames) {
+				t.Fatalf("label %d outside 0…%d", l, len(tb.ClassNames)-1)
+			}
+		}
+	}
+}
+
+func checkGraph(t *testing.T, d *GraphData) {
+	t.Helper()
+	g := d.G
+	if g.N() > fuzzMaxNodes {
+		t.Fatalf("%d nodes beyond MaxNodes", g.N())
+	}
+	for i := 0; i < g.N(); i++ {
+		idx, w := g.Row(i)
+		for k, j := range idx {
+			if w[k] <= 0 || math.IsNaN(w[k]) || math.IsInf(w[k], 0) {
+				t.Fatalf("W[%d,%d] = %v", i, j, w[k])
+			}
+			if g.Weight(int(j), i) != w[k] {
+				t.Fatalf("asymmetric at (%d,%d)", i, j)
+			}
+		}
+	}
+	if d.Names != nil && len(d.Names) != g.N() {
+		t.Fatalf("%d names for %d nodes", len(d.Names), g.N())
+	}
+	if d.Labels != nil && len(d.Labels) != g.N() {
+		t.Fatalf("%d labels for %d nodes", len(d.Labels), g.N())
+	}
+}
+
+func FuzzReadCSV(f *testing.F) {
+	for _, s := range []string{
+		"1,2,a\n3,4,b\n",
+		"\"Class\",\"A\"\r\n\"car\",\".28\"\r\n",
+		"h1\th2\n1\t?\n",
+		"a b c\n1 2 3\n",
+		"x;1\ny;2\n\n\n",
+		"\"a,\"\"b\",1\n",
+		"1e308,-1e308\n-1e308,1e308\n",
+		"?,?\n1,2\n",
+	} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, in string, mode uint8) {
+		opt := Options{MaxCells: 1 << 16}
+		switch mode % 4 {
+		case 1:
+			opt.LabelColumn, opt.Scale, opt.Missing = "last", ScaleMinMax, MissingImpute
+		case 2:
+			opt.LabelColumn, opt.Scale, opt.Missing = "first", ScaleZScore, MissingDrop
+		case 3:
+			opt.Header, opt.IDColumn, opt.Categorical = HeaderYes, "1", []string{"last"}
+		}
+		tb, err := ReadCSV(strings.NewReader(in), "fuzz.csv", opt)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "dataset: ") {
+				t.Fatalf("error without prefix: %v", err)
+			}
+			return
+		}
+		checkTable(t, tb)
+	})
+}
+
+func FuzzReadARFF(f *testing.F) {
+	f.Add(zooLike)
+	f.Add("@relation r\n@attribute 'a b' numeric\n@attribute c {x,'y z'}\n@data\n1,x\n% c\n?,'y z'\n")
+	f.Add("@RELATION r\r\n@ATTRIBUTE s string\r\n@ATTRIBUTE c {p,n}\r\n@DATA\r\n\"q\",p\r\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		tb, err := ReadARFF(strings.NewReader(in), "fuzz.arff", Options{MaxCells: 1 << 16, Missing: MissingImpute})
+		if err != nil {
+			return
+		}
+		checkTable(t, tb)
+	})
+}
+
+func FuzzReadEdgeList(f *testing.F) {
+	for _, s := range []string{
+		"0 1\n1 2 0.5\n",
+		"1,2\n2,3\n",
+		"# c\na b 1\nb c 2\n",
+		"source,target,weight\nx,y,1\n",
+		"0 0\n0 1\n1 0\n",
+	} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, in string, mode uint8) {
+		opt := GraphOptions{MaxNodes: fuzzMaxNodes, Base: IndexBase(mode % 3), Duplicates: DupPolicy(mode / 3 % 3), DropSelfLoops: mode&64 != 0}
+		d, err := ReadGraph(strings.NewReader(in), "fuzz.txt", EdgeList, opt)
+		if err != nil {
+			return
+		}
+		checkGraph(t, d)
+	})
+}
+
+func FuzzReadMatrixMarket(f *testing.F) {
+	for _, s := range []string{
+		"%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1\n3 3 2\n",
+		"%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n",
+		"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 3\n",
+		"%%MatrixMarket matrix coordinate real symmetric\n1000000000000 1000000000000 1000000000000\n",
+	} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, in string, sym bool) {
+		d, err := ReadGraph(strings.NewReader(in), "fuzz.mtx", MatrixMarket, GraphOptions{MaxNodes: fuzzMaxNodes, Symmetrize: sym})
+		if err != nil {
+			return
+		}
+		checkGraph(t, d)
+	})
+}
+
+func FuzzReadGML(f *testing.F) {
+	f.Add("graph [ node [ id 0 label \"a\" club \"x\" ] node [ id 1 club \"y\" ] edge [ source 0 target 1 weight 2 ] ]")
+	f.Add("# c\ngraph [\n directed 1\n node [ id 5 graphics [ x 1.5 y -2 ] club 3 ]\n]\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		d, err := ReadGraph(strings.NewReader(in), "fuzz.gml", GML, GraphOptions{MaxNodes: fuzzMaxNodes, LabelAttr: "club"})
+		if err != nil {
+			return
+		}
+		checkGraph(t, d)
+	})
+}
+
+func FuzzReadLabels(f *testing.F) {
+	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "a\nb\n", "0 8\n1 8\n"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, in string, strict bool) {
+		d, err := ReadLabels(strings.NewReader(in), "fuzz.labels", LabelOptions{Strict: strict, MaxNodes: fuzzMaxNodes})
+		if err != nil {
+			return
+		}
+		if len(d.Labels) > fuzzMaxNodes && strings.Count(in, "\n")+1 < len(d.Labels) {
+			t.Fatalf("%d labels from %d lines", len(d.Labels), strings.Count(in, "\n")+1)
+		}
+		for _, l := range d.Labels {
+			if l < Unlabeled {
+				t.Fatalf("label %d < -1", l)
+			}
+			if d.ClassNames != nil && l >= len(d.ClassNames) {
+				t.Fatalf("label %d outside %d classes", l, len(d.ClassNames))
+			}
+		}
+	})
+}

@@ -1,0 +1,274 @@
+package dataset
+
+import (
+	"strings"
+)
+
+// gmlMaxDepth bounds the nesting of GML lists, so hostile input cannot
+// exhaust the stack.
+const gmlMaxDepth = 32
+
+// gmlValue is a GML value: a number or string (text) or a list.
+type gmlValue struct {
+	text  string
+	isStr bool
+	list  []gmlPair
+	isLst bool
+	line  int
+}
+
+type gmlPair struct {
+	key string
+	val gmlValue
+}
+
+// gmlLexer splits GML text into tokens.
+type gmlLexer struct {
+	s    string
+	pos  int
+	line int
+}
+
+type gmlToken struct {
+	kind byte // 'k' key, 'n' number, 's' string, '[' , ']', 0 end
+	text string
+	line int
+}
+
+func (lx *gmlLexer) next() (gmlToken, error) {
+	s := lx.s
+	for lx.pos < len(s) {
+		c := s[lx.pos]
+		switch {
+		case c == '\n':
+			lx.line++
+			lx.pos++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			lx.pos++
+		case c == '#':
+			for lx.pos < len(s) && s[lx.pos] != '\n' {
+				lx.pos++
+			}
+		default:
+			goto tok
+		}
+	}
+	return gmlToken{line: lx.line}, nil
+tok:
+	c := s[lx.pos]
+	start, line := lx.pos, lx.line
+	switch {
+	case c == '[' || c == ']':
+		lx.pos++
+		return gmlToken{kind: c, line: line}, nil
+	case c == '"':
+		lx.pos++
+		for lx.pos < len(s) && s[lx.pos] != '"' {
+			if s[lx.pos] == '\n' {
+				lx.line++
+			}
+			lx.pos++
+		}
+		if lx.pos == len(s) {
+			return gmlToken{}, &ParseError{Line: line, Err: errorf(ErrSyntax, "unterminated string")}
+		}
+		lx.pos++
+		return gmlToken{kind: 's', text: s[start+1 : lx.pos-1], line: line}, nil
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
+		for lx.pos < len(s) && isKeyByte(s[lx.pos]) {
+			lx.pos++
+		}
+		return gmlToken{kind: 'k', text: s[start:lx.pos], line: line}, nil
+	case c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.':
+		for lx.pos < len(s) && (s[lx.pos] >= '0' && s[lx.pos] <= '9' || strings.IndexByte("+-.eE", s[lx.pos]) >= 0) {
+			lx.pos++
+		}
+		t := s[start:lx.pos]
+		if _, ok := parseNum(t); !ok {
+			return gmlToken{}, &ParseError{Line: line, Value: t, Err: errorf(ErrSyntax, "malformed number")}
+		}
+		return gmlToken{kind: 'n', text: t, line: line}, nil
+	}
+	return gmlToken{}, &ParseError{Line: line, Value: string(c), Err: errorf(ErrSyntax, "unexpected character")}
+}
+
+func isKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// parseList reads key–value pairs until ']' (depth > 0) or the end.
+func (lx *gmlLexer) parseList(depth int) ([]gmlPair, error) {
+	var out []gmlPair
+	for {
+		t, err := lx.next()
+		if err != nil {
+			return nil, err
+		}
+		switch t.kind {
+		case 0:
+			if depth > 0 {
+				return nil, &ParseError{Line: t.line, Err: errorf(ErrSyntax, "missing ']' at end of file")}
+			}
+			return out, nil
+		case ']':
+			if depth == 0 {
+				return nil, &ParseError{Line: t.line, Err: errorf(ErrSyntax, "unbalanced ']'")}
+			}
+			return out, nil
+		case 'k':
+		default:
+			return nil, &ParseError{Line: t.line, Value: t.text, Err: errorf(ErrSyntax, "expected a key")}
+		}
+		v, err := lx.next()
+		if err != nil {
+			return nil, err
+		}
+		p := gmlPair{key: t.text, val: gmlValue{line: v.line}}
+		switch v.kind {
+		case 'n':
+			p.val.text = v.text
+		case 's':
+			p.val.text, p.val.isStr = v.text, true
+		case '[':
+			if depth+1 > gmlMaxDepth {
+				return nil, &ParseError{Line: v.line, Err: errorf(ErrTooLarge, "lists nested deeper than %d", gmlMaxDepth)}
+			}
+			l, err := lx.parseList(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			p.val.list, p.val.isLst = l, true
+		default:
+			return nil, &ParseError{Line: v.line, Value: t.text, Err: errorf(ErrSyntax, "key without a value")}
+		}
+		out = append(out, p)
+	}
+}
+
+// parseGML implements the GML reader of ReadGraph.
+func parseGML(lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+	lx := &gmlLexer{s: strings.Join(lines, "\n"), line: 1}
+	top, err := lx.parseList(0)
+	if err != nil {
+		if pe, ok := err.(*ParseError); ok {
+			pe.File = name
+		}
+		return nil, err
+	}
+	var g *gmlValue
+	for k := range top {
+		if strings.EqualFold(top[k].key, "graph") && top[k].val.isLst {
+			g = &top[k].val
+			break
+		}
+	}
+	if g == nil {
+		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no \"graph [ … ]\" list")}
+	}
+	get := func(l []gmlPair, key string) (*gmlValue, bool) {
+		for k := range l {
+			if l[k].key == key && !l[k].val.isLst {
+				return &l[k].val, true
+			}
+		}
+		return nil, false
+	}
+	maxN := opt.maxNodes()
+	index := make(map[int]int)
+	var names, attrs []string
+	for _, p := range g.list {
+		if p.key != "node" || !p.val.isLst {
+			continue
+		}
+		idv, ok := get(p.val.list, "id")
+		if !ok {
+			return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(ErrSyntax, "node without id")}
+		}
+		id, ok := parseInt(idv.text)
+		if !ok || idv.isStr {
+			return nil, &ParseError{File: name, Line: idv.line, Name: "id", Value: idv.text, Err: errorf(ErrSyntax, "node id is not an integer")}
+		}
+		if _, dup := index[id]; dup {
+			return nil, &ParseError{File: name, Line: idv.line, Name: "id", Value: idv.text, Err: errorf(ErrInvalid, "node id declared twice")}
+		}
+		if len(index) >= maxN {
+			return nil, &ParseError{File: name, Line: idv.line, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes)", maxN)}
+		}
+		index[id] = len(index)
+		nm := idv.text
+		if lv, ok := get(p.val.list, "label"); ok {
+			nm = lv.text
+		}
+		names = append(names, nm)
+		if opt.LabelAttr != "" {
+			av, ok := get(p.val.list, opt.LabelAttr)
+			if !ok {
+				return nil, &ParseError{File: name, Line: p.val.line, Name: opt.LabelAttr, Value: idv.text, Err: errorf(ErrInvalid, "node has no %s attribute", quote(opt.LabelAttr))}
+			}
+			attrs = append(attrs, av.text)
+		}
+	}
+	var ents []entry
+	for _, p := range g.list {
+		if p.key != "edge" || !p.val.isLst {
+			continue
+		}
+		var ends [2]int
+		for k, key := range [2]string{"source", "target"} {
+			v, ok := get(p.val.list, key)
+			if !ok {
+				return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(ErrSyntax, "edge without %s", key)}
+			}
+			id, ok := parseInt(v.text)
+			idx, known := index[id]
+			if !ok || v.isStr || !known {
+				return nil, &ParseError{File: name, Line: v.line, Name: key, Value: v.text, Err: errorf(ErrInvalid, "not the id of a node")}
+			}
+			ends[k] = idx
+		}
+		w := 1.0
+		wk := opt.WeightAttr
+		wv, ok := (*gmlValue)(nil), false
+		if wk != "" {
+			wv, ok = get(p.val.list, wk)
+		} else if wv, ok = get(p.val.list, "weight"); ok {
+			wk = "weight"
+		} else if wv, ok = get(p.val.list, "value"); ok {
+			wk = "value"
+		}
+		if ok {
+			var err error
+			if w, err = checkWeightText(wv.text); err != nil || wv.isStr {
+				if err == nil {
+					err = errorf(ErrSyntax, "weight is a string")
+				}
+				return nil, &ParseError{File: name, Line: wv.line, Name: wk, Value: wv.text, Err: err}
+			}
+		}
+		ents = append(ents, entry{ends[0], ends[1], w, p.val.line})
+	}
+	gr, err := assemble(name, len(index), ents, opt, false)
+	if err != nil {
+		return nil, err
+	}
+	d := &GraphData{G: gr, Names: names}
+	if opt.LabelAttr != "" {
+		seen := map[string]bool{}
+		for _, a := range attrs {
+			if !seen[a] {
+				seen[a] = true
+				d.ClassNames = append(d.ClassNames, a)
+			}
+		}
+		sortLevels(d.ClassNames)
+		code := make(map[string]int, len(d.ClassNames))
+		for k, c := range d.ClassNames {
+			code[c] = k
+		}
+		d.Labels = make([]int, len(attrs))
+		for i, a := range attrs {
+			d.Labels[i] = code[a]
+		}
+	}
+	return d, nil
+}

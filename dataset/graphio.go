@@ -1,0 +1,619 @@
+package dataset
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tether-sc/tether/graph"
+)
+
+// GraphFormat names a graph file format.
+type GraphFormat int
+
+const (
+	// GraphAuto (the zero value) chooses by file extension: ".mtx" Matrix
+	// Market, ".gml" GML, ".csv" dense affinity matrix, anything else an
+	// edge list.
+	GraphAuto GraphFormat = iota
+	// EdgeList is lines "i j [w]" (see ReadGraph).
+	EdgeList
+	// MatrixMarket is a Matrix Market coordinate file.
+	MatrixMarket
+	// GML is the Graph Modelling Language.
+	GML
+	// DenseCSV is an n×n affinity matrix in delimited text.
+	DenseCSV
+)
+
+// GraphFormatFor returns the format ReadGraphFile uses for path.
+func GraphFormatFor(path string) GraphFormat {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".mtx":
+		return MatrixMarket
+	case ".gml":
+		return GML
+	case ".csv":
+		return DenseCSV
+	}
+	return EdgeList
+}
+
+// IndexBase says how edge-list node numbers map to nodes.
+type IndexBase int
+
+const (
+	// BaseAuto (the zero value) treats integer node numbers as 1-based when
+	// the smallest one is 1 (so 0 never occurs), and 0-based otherwise. A
+	// 0-based file whose node 0 has no edge is therefore misread as 1-based:
+	// set Base0 for such files.
+	BaseAuto IndexBase = iota
+	// Base0 numbers nodes from 0.
+	Base0
+	// Base1 numbers nodes from 1.
+	Base1
+)
+
+// DupPolicy says how repeated edges are combined. Edges {i,j} and {j,i}
+// are the same undirected edge, so a directed file listing both orientations
+// has a duplicate.
+type DupPolicy int
+
+const (
+	// DupMax (the zero value) keeps the largest weight: an unweighted
+	// directed graph becomes its undirected simple graph.
+	DupMax DupPolicy = iota
+	// DupSum adds the weights (as graph.FromEdges does).
+	DupSum
+	// DupError rejects the file, naming both lines.
+	DupError
+)
+
+// GraphOptions controls the graph readers. The zero value is ready to use.
+type GraphOptions struct {
+	// Base applies to integer node numbers in edge lists.
+	Base IndexBase
+	// Duplicates combines repeated edges of edge lists and repeated entries
+	// of Matrix Market files.
+	Duplicates DupPolicy
+	// DropSelfLoops discards edges {i,i}; by default they are kept as
+	// diagonal entries.
+	DropSelfLoops bool
+	// Symmetrize accepts an asymmetric Matrix Market "general" matrix or
+	// dense CSV matrix A and uses (A + Aᵀ)/2; by default asymmetry is an
+	// error. Edge lists are always symmetrized (by Duplicates).
+	Symmetrize bool
+	// SymmetryTol is the relative tolerance of the symmetry check of dense
+	// CSV and Matrix Market general matrices: |a_ij − a_ji| ≤
+	// SymmetryTol·max(a_ij, a_ji). If 0, 1e-9 is used; a negative value asks
+	// for exact symmetry.
+	SymmetryTol float64
+	// NumNodes, if positive, is the number of nodes of an edge list; node
+	// numbers must then lie below it (after the base is applied). By default
+	// it is the largest node number plus one (minus the base).
+	NumNodes int
+	// MaxNodes bounds the number of nodes, checked before allocating. If 0,
+	// DefaultMaxNodes is used.
+	MaxNodes int
+	// LabelAttr names the GML node attribute holding the ground truth (e.g.
+	// "club" for karate_club.gml). "" reads no labels.
+	LabelAttr string
+	// WeightAttr names the GML edge attribute holding the weight. If "",
+	// "weight" is used, or else "value"; edges without it weigh 1.
+	WeightAttr string
+}
+
+func (o *GraphOptions) maxNodes() int {
+	if o.MaxNodes > 0 {
+		return o.MaxNodes
+	}
+	return DefaultMaxNodes
+}
+
+func (o *GraphOptions) symTol() float64 {
+	switch {
+	case o.SymmetryTol == 0:
+		return 1e-9
+	case o.SymmetryTol < 0:
+		return 0
+	}
+	return o.SymmetryTol
+}
+
+// GraphData is a graph read from a file with what the file says about its
+// nodes.
+type GraphData struct {
+	G *graph.Graph
+	// Names[i] is the name of node i: the token of a named edge list, the
+	// GML label (or id), the header of a dense CSV. Nil when nodes are
+	// plain numbers.
+	Names []string
+	// Labels holds GML label-attribute values as classes 0…k−1 (sorted as
+	// Table.ClassNames), or is nil.
+	Labels []int
+	// ClassNames[c] is the attribute text of class c.
+	ClassNames []string
+	// Base is the index base used for an integer edge list (0 or 1).
+	Base int
+}
+
+// ReadGraphFile reads a graph with default options, choosing the format by
+// extension (see GraphAuto).
+func ReadGraphFile(path string) (*graph.Graph, error) {
+	d, err := ReadGraphFileOptions(path, GraphOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return d.G, nil
+}
+
+// ReadGraphFileOptions reads a graph and its node information, choosing the
+// format by extension.
+func ReadGraphFileOptions(path string, opt GraphOptions) (*GraphData, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	return ReadGraph(f, path, GraphFormatFor(path), opt)
+}
+
+// ReadGraph reads a graph in the given format from r; name is used in error
+// messages (and to pick the format when format is GraphAuto).
+//
+// Edge lists hold one edge "i j" or "i j w" per line, fields separated by
+// blanks or (when the first edge line has a comma) commas; blank lines and
+// lines starting with '#' or '%' are skipped. When every node token is an
+// integer, nodes are numbers (see IndexBase); otherwise every token is a
+// name and nodes are numbered in order of first appearance. A first line
+// whose third field is not a number, or whose node fields are not integers
+// while the next line's are, is a header. Edges are undirected; duplicates
+// are combined by opt.Duplicates.
+//
+// Matrix Market files must be "matrix coordinate" with field real, integer
+// or pattern (weight 1) and symmetry general or symmetric, and square.
+//
+// GML files hold graph [ node [ id … label … attr … ] edge [ source …
+// target … weight … ] ]; node ids are any distinct integers, mapped to
+// 0…n−1 in order of appearance.
+//
+// Dense CSV is an n×n non-negative matrix, optionally with a header of node
+// names.
+//
+// Weights must be finite and non-negative; zero weights are dropped. Every
+// error names the file and line.
+//
+// Cost: O(m log m) for m edges.
+func ReadGraph(r io.Reader, name string, format GraphFormat, opt GraphOptions) (*GraphData, error) {
+	if format == GraphAuto {
+		format = GraphFormatFor(name)
+	}
+	lines, err := readAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	switch format {
+	case EdgeList:
+		return parseEdgeList(lines, name, &opt)
+	case MatrixMarket:
+		return parseMatrixMarket(lines, name, &opt)
+	case GML:
+		return parseGML(lines, name, &opt)
+	case DenseCSV:
+		return parseDenseCSV(lines, name, &opt)
+	}
+	return nil, fmt.Errorf("%w: unknown graph format %d", ErrInvalid, format)
+}
+
+// entry is one edge occurrence with the line it came from.
+type entry struct {
+	i, j int
+	w    float64
+	line int
+}
+
+// checkWeight validates a weight read from a file.
+func checkWeightText(s string) (float64, error) {
+	w, ok := parseNum(s)
+	if !ok {
+		return 0, errorf(ErrSyntax, "weight is not a finite number")
+	}
+	if w < 0 {
+		return 0, errorf(ErrInvalid, "weight is negative")
+	}
+	return w, nil
+}
+
+// assemble combines entries into a graph on n nodes. When directed is
+// false, (i,j) and (j,i) are the same edge; when true (Matrix Market
+// general), both orientations must agree or be averaged.
+func assemble(name string, n int, ents []entry, opt *GraphOptions, directed bool) (*graph.Graph, error) {
+	type key struct{ lo, hi, dir int }
+	type comb struct {
+		key
+		w    float64
+		line int
+	}
+	cs := make([]comb, 0, len(ents))
+	for _, e := range ents {
+		if opt.DropSelfLoops && e.i == e.j {
+			continue
+		}
+		lo, hi, dir := e.i, e.j, 0
+		if lo > hi {
+			lo, hi, dir = hi, lo, 1
+		}
+		if !directed || lo == hi {
+			dir = 0
+		}
+		cs = append(cs, comb{key{lo, hi, dir}, e.w, e.line})
+	}
+	// Stable, so the first of repeated entries keeps its line number.
+	slices.SortStableFunc(cs, func(x, y comb) int {
+		if c := cmp.Compare(x.lo, y.lo); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.hi, y.hi); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.dir, y.dir)
+	})
+	// Combine duplicates of the same (lo, hi, dir) in place.
+	out := 0
+	for _, e := range cs {
+		if out > 0 && cs[out-1].key == e.key {
+			c := &cs[out-1]
+			switch opt.Duplicates {
+			case DupSum:
+				c.w += e.w
+				if math.IsInf(c.w, 0) {
+					return nil, &ParseError{File: name, Line: e.line, Err: errorf(ErrInvalid, "summed weight of edge (%d,%d) overflows", e.lo, e.hi)}
+				}
+			case DupError:
+				return nil, &ParseError{File: name, Line: e.line, Err: errorf(ErrInvalid, "edge (%d,%d) repeats line %d", e.lo, e.hi, c.line)}
+			default:
+				c.w = math.Max(c.w, e.w)
+			}
+			continue
+		}
+		cs[out] = e
+		out++
+	}
+	cs = cs[:out]
+	edges := make([]graph.Edge, 0, len(cs))
+	tol := opt.symTol()
+	for a := 0; a < len(cs); a++ {
+		c := cs[a]
+		if !directed || c.lo == c.hi {
+			edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: c.w})
+			continue
+		}
+		// Directed off-diagonal: pair (lo,hi,0) with (lo,hi,1).
+		w0, w1 := 0.0, 0.0
+		line := c.line
+		if c.dir == 0 {
+			w0 = c.w
+			if a+1 < len(cs) && cs[a+1].lo == c.lo && cs[a+1].hi == c.hi {
+				w1 = cs[a+1].w
+				a++
+			}
+		} else {
+			w1 = c.w
+		}
+		w := w0
+		if math.Abs(w0-w1) > tol*math.Max(w0, w1) {
+			if !opt.Symmetrize {
+				return nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (set Symmetrize to use (A+Aᵀ)/2)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1)}
+			}
+		}
+		if opt.Symmetrize {
+			w = w0/2 + w1/2
+		}
+		edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: w})
+	}
+	g, err := graph.FromEdges(n, edges)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	return g, nil
+}
+
+// parseEdgeList implements the edge-list format of ReadGraph.
+func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+	type rec struct {
+		a, b string
+		w    float64
+		line int
+	}
+	recs := make([]rec, 0, len(lines))
+	var sp splitter
+	decided := false
+	var fields []string
+	first := true
+	for ln, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if t := trimLeftBlank(l); t[0] == '#' || t[0] == '%' {
+			continue
+		}
+		if !decided {
+			sp = splitter{quotes: `"`}
+			if strings.IndexByte(l, ',') >= 0 {
+				sp.delim = ','
+			}
+			decided = true
+		}
+		var pos int
+		var err error
+		fields, pos, err = sp.split(l, fields)
+		if err != nil {
+			return nil, &ParseError{File: name, Line: ln + 1, Err: fmt.Errorf("character %d: %w", pos, err)}
+		}
+		if len(fields) < 2 || len(fields) > 3 {
+			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "%d fields, want \"i j\" or \"i j w\"", len(fields))}
+		}
+		r := rec{a: fields[0], b: fields[1], w: 1, line: ln + 1}
+		if len(fields) == 3 {
+			w, err := checkWeightText(fields[2])
+			if err != nil {
+				if first && errors.Is(err, ErrSyntax) {
+					// A header such as "source target weight".
+					first = false
+					continue
+				}
+				return nil, &ParseError{File: name, Line: ln + 1, Column: 3, Value: fields[2], Err: err}
+			}
+			r.w = w
+		}
+		first = false
+		recs = append(recs, r)
+	}
+	// A header of two non-integer names followed by integer lines.
+	if len(recs) >= 2 {
+		_, a0 := parseInt(recs[0].a)
+		_, b0 := parseInt(recs[0].b)
+		_, a1 := parseInt(recs[1].a)
+		_, b1 := parseInt(recs[1].b)
+		if !a0 && !b0 && a1 && b1 {
+			recs = recs[1:]
+		}
+	}
+	allInt := true
+	minIdx := math.MaxInt
+	for _, r := range recs {
+		a, okA := parseInt(r.a)
+		b, okB := parseInt(r.b)
+		if !okA || !okB {
+			allInt = false
+			break
+		}
+		if a < 0 || b < 0 {
+			v := r.a
+			if b < 0 {
+				v = r.b
+			}
+			return nil, &ParseError{File: name, Line: r.line, Value: v, Err: errorf(ErrInvalid, "negative node number")}
+		}
+		minIdx = min(minIdx, a, b)
+	}
+	d := &GraphData{}
+	maxN := opt.maxNodes()
+	ents := make([]entry, 0, len(recs))
+	n := 0
+	if allInt {
+		base := 0
+		switch opt.Base {
+		case Base1:
+			base = 1
+		case BaseAuto:
+			if minIdx == 1 {
+				base = 1
+			}
+		}
+		d.Base = base
+		for _, r := range recs {
+			a, _ := parseInt(r.a)
+			b, _ := parseInt(r.b)
+			for _, v := range [2]int{a, b} {
+				if v < base {
+					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number below the base %d", base)}
+				}
+				if v-base >= maxN {
+					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrTooLarge, "node number ≥ %d nodes (GraphOptions.MaxNodes)", maxN)}
+				}
+				if opt.NumNodes > 0 && v-base >= opt.NumNodes {
+					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number outside the %d nodes declared", opt.NumNodes)}
+				}
+			}
+			n = max(n, a-base+1, b-base+1)
+			ents = append(ents, entry{a - base, b - base, r.w, r.line})
+		}
+	} else {
+		id := make(map[string]int)
+		for _, r := range recs {
+			for _, s := range [2]string{r.a, r.b} {
+				if _, ok := id[s]; !ok {
+					if len(id) >= maxN {
+						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes)", maxN)}
+					}
+					id[s] = len(id)
+					d.Names = append(d.Names, s)
+				}
+			}
+			ents = append(ents, entry{id[r.a], id[r.b], r.w, r.line})
+		}
+		n = len(id)
+		if opt.NumNodes > 0 && n > opt.NumNodes {
+			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d named nodes, more than the %d declared", n, opt.NumNodes)}
+		}
+	}
+	if opt.NumNodes > 0 {
+		n = opt.NumNodes
+		if n > maxN {
+			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d", n, maxN)}
+		}
+	}
+	g, err := assemble(name, n, ents, opt, false)
+	if err != nil {
+		return nil, err
+	}
+	d.G = g
+	return d, nil
+}
+
+// parseMatrixMarket implements the Matrix Market reader of ReadGraph.
+func parseMatrixMarket(lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+	if len(lines) == 0 {
+		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "empty file")}
+	}
+	hdr := strings.Fields(strings.ToLower(lines[0]))
+	if len(hdr) != 5 || hdr[0] != "%%matrixmarket" {
+		return nil, &ParseError{File: name, Line: 1, Value: lines[0], Err: errorf(ErrSyntax, "want a header \"%%%%MatrixMarket matrix coordinate <field> <symmetry>\"")}
+	}
+	if hdr[1] != "matrix" || hdr[2] != "coordinate" {
+		return nil, &ParseError{File: name, Line: 1, Value: hdr[1] + " " + hdr[2], Err: errorf(ErrSyntax, "only \"matrix coordinate\" files are supported")}
+	}
+	field, sym := hdr[3], hdr[4]
+	switch field {
+	case "real", "integer", "pattern":
+	default:
+		return nil, &ParseError{File: name, Line: 1, Value: field, Err: errorf(ErrSyntax, "field must be real, integer or pattern")}
+	}
+	switch sym {
+	case "general", "symmetric":
+	default:
+		return nil, &ParseError{File: name, Line: 1, Value: sym, Err: errorf(ErrSyntax, "symmetry must be general or symmetric")}
+	}
+	want := 3
+	if field == "pattern" {
+		want = 2
+	}
+	sizeSeen := false
+	var rows, nnz int
+	var ents []entry
+	var fields []string
+	sp := splitter{}
+	for ln := 1; ln < len(lines); ln++ {
+		l := lines[ln]
+		if isBlank(l) {
+			continue
+		}
+		if t := trimLeftBlank(l); t[0] == '%' {
+			continue
+		}
+		fields, _, _ = sp.split(l, fields)
+		if !sizeSeen {
+			if len(fields) != 3 {
+				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrSyntax, "want the size line \"rows cols entries\"")}
+			}
+			var ok [3]bool
+			var cols int
+			rows, ok[0] = parseInt(fields[0])
+			cols, ok[1] = parseInt(fields[1])
+			nnz, ok[2] = parseInt(fields[2])
+			if !ok[0] || !ok[1] || !ok[2] || rows < 0 || cols < 0 || nnz < 0 {
+				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrSyntax, "size line must hold three non-negative integers")}
+			}
+			if rows != cols {
+				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "matrix is %d×%d, an affinity matrix must be square", rows, cols)}
+			}
+			if rows > opt.maxNodes() {
+				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d", rows, opt.maxNodes())}
+			}
+			if rows > 0 && nnz/rows > rows {
+				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "%d entries cannot fit a %d×%d matrix", nnz, rows, rows)}
+			}
+			// Never trust nnz for allocation beyond what the file can hold.
+			ents = make([]entry, 0, min(nnz, len(lines)-ln))
+			sizeSeen = true
+			continue
+		}
+		if len(fields) != want {
+			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "%d fields, want %d for a %s matrix", len(fields), want, field)}
+		}
+		if len(ents) == nnz {
+			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "more entries than the %d declared", nnz)}
+		}
+		i, okI := parseInt(fields[0])
+		j, okJ := parseInt(fields[1])
+		if !okI || i < 1 || i > rows {
+			return nil, &ParseError{File: name, Line: ln + 1, Column: 1, Value: fields[0], Err: errorf(ErrInvalid, "row index outside 1…%d", rows)}
+		}
+		if !okJ || j < 1 || j > rows {
+			return nil, &ParseError{File: name, Line: ln + 1, Column: 2, Value: fields[1], Err: errorf(ErrInvalid, "column index outside 1…%d", rows)}
+		}
+		w := 1.0
+		if want == 3 {
+			var err error
+			if w, err = checkWeightText(fields[2]); err != nil {
+				return nil, &ParseError{File: name, Line: ln + 1, Column: 3, Value: fields[2], Err: err}
+			}
+			if field == "integer" && w != math.Trunc(w) {
+				return nil, &ParseError{File: name, Line: ln + 1, Column: 3, Value: fields[2], Err: errorf(ErrSyntax, "not an integer in an integer matrix")}
+			}
+		}
+		ents = append(ents, entry{i - 1, j - 1, w, ln + 1})
+	}
+	if !sizeSeen {
+		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no size line")}
+	}
+	if len(ents) != nnz {
+		return nil, &ParseError{File: name, Line: len(lines), Err: errorf(ErrSyntax, "%d entries, the size line declares %d", len(ents), nnz)}
+	}
+	g, err := assemble(name, rows, ents, opt, sym == "general")
+	if err != nil {
+		return nil, err
+	}
+	return &GraphData{G: g, Base: 1}, nil
+}
+
+// parseDenseCSV implements the dense affinity reader of ReadGraph.
+func parseDenseCSV(lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+	topt := Options{MissingMarkers: []string{}}
+	raw, err := parseDelimited(lines, name, &topt)
+	if err != nil {
+		return nil, err
+	}
+	n := len(raw.cols)
+	if n > opt.maxNodes() {
+		return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d", n, opt.maxNodes())}
+	}
+	if len(raw.rows) != n {
+		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d rows and %d columns: an affinity matrix must be square", len(raw.rows), n)}
+	}
+	var ents []entry
+	for i, row := range raw.rows {
+		for j, s := range row {
+			w, err := checkWeightText(s)
+			if err != nil {
+				return nil, &ParseError{File: name, Line: raw.lines[i], Column: j + 1, Value: s, Err: err}
+			}
+			if w != 0 {
+				ents = append(ents, entry{i, j, w, raw.lines[i]})
+			}
+		}
+	}
+	// Every (i,j) is listed with its mirror, so duplicates cannot occur:
+	// the directed assembly checks symmetry or averages.
+	o := *opt
+	o.Duplicates = DupSum
+	g, err := assemble(name, n, ents, &o, true)
+	if err != nil {
+		return nil, err
+	}
+	d := &GraphData{G: g}
+	if raw.named {
+		for _, c := range raw.cols {
+			d.Names = append(d.Names, c.name)
+		}
+	}
+	return d, nil
+}

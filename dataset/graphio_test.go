@@ -1,0 +1,305 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/graph"
+)
+
+// dense returns the affinity matrix of g as nested slices.
+func dense(g *graph.Graph) [][]float64 {
+	n := g.N()
+	out := make([][]float64, n)
+	for i := range out {
+		out[i] = make([]float64, n)
+		for j := range out[i] {
+			out[i][j] = g.Weight(i, j)
+		}
+	}
+	return out
+}
+
+func TestReadGraph(t *testing.T) {
+	// Expected matrices are written out by hand from the input text.
+	cases := []struct {
+		name   string
+		in     string
+		format GraphFormat
+		opt    GraphOptions
+		w      [][]float64
+		names  []string
+		labels []int
+		class  []string
+		base   int
+	}{
+		{
+			name: "0-based weighted edge list with comments",
+			in:   "# c\n0 1 2.5\n% c\n1 2\n\n",
+			w:    [][]float64{{0, 2.5, 0}, {2.5, 0, 1}, {0, 1, 0}},
+		},
+		{
+			name: "1-based detected, comma separated",
+			in:   "1,2\n2,3,0.5\n",
+			w:    [][]float64{{0, 1, 0}, {1, 0, 0.5}, {0, 0.5, 0}},
+			base: 1,
+		},
+		{
+			name: "forced 0-based keeps isolated node 0",
+			in:   "1 2\n",
+			opt:  GraphOptions{Base: Base0},
+			w:    [][]float64{{0, 0, 0}, {0, 0, 1}, {0, 1, 0}},
+		},
+		{
+			name: "directed duplicates and self loop, max policy",
+			// 0→1, 1→0, 0→1 again: one undirected edge of weight max = 1.
+			in: "0 1\n1 0\n0 1\n2 2\n1 2\n",
+			w:  [][]float64{{0, 1, 0}, {1, 0, 1}, {0, 1, 1}},
+		},
+		{
+			name: "sum policy and dropped self loops",
+			in:   "0 1\n1 0 2\n2 2\n1 2\n",
+			opt:  GraphOptions{Duplicates: DupSum, DropSelfLoops: true},
+			w:    [][]float64{{0, 3, 0}, {3, 0, 1}, {0, 1, 0}},
+		},
+		{
+			name:  "named nodes with header",
+			in:    "source,target,weight\nalice,bob,2\nbob,\"carol x\",1\n",
+			w:     [][]float64{{0, 2, 0}, {2, 0, 1}, {0, 1, 0}},
+			names: []string{"alice", "bob", "carol x"},
+		},
+		{
+			name: "NumNodes adds isolated nodes",
+			in:   "0 1\n",
+			opt:  GraphOptions{NumNodes: 3},
+			w:    [][]float64{{0, 1, 0}, {1, 0, 0}, {0, 0, 0}},
+		},
+		{
+			name:   "matrix market symmetric real",
+			in:     "%%MatrixMarket matrix coordinate real symmetric\n% c\n3 3 3\n2 1 0.5\n3 2 2\n3 3 1\n",
+			format: MatrixMarket,
+			w:      [][]float64{{0, 0.5, 0}, {0.5, 0, 2}, {0, 2, 1}},
+			base:   1,
+		},
+		{
+			name:   "matrix market general symmetric pattern",
+			in:     "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n",
+			format: MatrixMarket,
+			w:      [][]float64{{0, 1}, {1, 0}},
+			base:   1,
+		},
+		{
+			name:   "matrix market general symmetrized",
+			in:     "%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 2 4\n2 1 2\n",
+			format: MatrixMarket,
+			opt:    GraphOptions{Symmetrize: true},
+			// (A + Aᵀ)/2: (4+2)/2 = 3.
+			w:    [][]float64{{0, 3}, {3, 0}},
+			base: 1,
+		},
+		{
+			name:   "GML with label attribute, weights and nested lists",
+			in:     "graph [\n directed 0\n node [ id 10 label \"a\" club \"Mr. Hi\" graphics [ x 1 ] ]\n node [ id 20 label \"b\" club \"Officer\" ]\n node [ id 5 club \"Mr. Hi\" ]\n edge [ source 10 target 20 weight 2 ]\n edge [ source 5 target 10 ]\n]\n",
+			format: GML,
+			opt:    GraphOptions{LabelAttr: "club"},
+			w:      [][]float64{{0, 2, 1}, {2, 0, 0}, {1, 0, 0}},
+			names:  []string{"a", "b", "5"},
+			labels: []int{0, 1, 0},
+			class:  []string{"Mr. Hi", "Officer"},
+		},
+		{
+			name:   "dense CSV with header",
+			in:     "a,b,c\n0,1,0\n1,0,.5\n0,0.5,0\n",
+			format: DenseCSV,
+			w:      [][]float64{{0, 1, 0}, {1, 0, 0.5}, {0, 0.5, 0}},
+			names:  []string{"a", "b", "c"},
+		},
+		{
+			name:   "dense CSV symmetrized",
+			in:     "1 2\n4 1\n",
+			format: DenseCSV,
+			opt:    GraphOptions{Symmetrize: true},
+			w:      [][]float64{{1, 3}, {3, 1}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			format := c.format
+			if format == GraphAuto {
+				format = EdgeList
+			}
+			d, err := ReadGraph(strings.NewReader(c.in), "g", format, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := dense(d.G); !reflect.DeepEqual(got, c.w) {
+				t.Errorf("W = %v, want %v", got, c.w)
+			}
+			if !reflect.DeepEqual(d.Names, c.names) {
+				t.Errorf("Names = %q, want %q", d.Names, c.names)
+			}
+			if !reflect.DeepEqual(d.Labels, c.labels) || !reflect.DeepEqual(d.ClassNames, c.class) {
+				t.Errorf("Labels = %v %q, want %v %q", d.Labels, d.ClassNames, c.labels, c.class)
+			}
+			if d.Base != c.base {
+				t.Errorf("Base = %d, want %d", d.Base, c.base)
+			}
+		})
+	}
+}
+
+func TestReadGraphErrors(t *testing.T) {
+	cases := []struct {
+		name     string
+		in       string
+		format   GraphFormat
+		opt      GraphOptions
+		sentinel error
+		parts    []string
+	}{
+		{"negative weight", "0 1 -1\n", EdgeList, GraphOptions{}, ErrInvalid, []string{"g:1", "column 3", `"-1"`, "negative"}},
+		{"bad weight", "0 1 1\n1 2 x\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:2", `"x"`}},
+		{"too many fields", "0 1 2 3\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", "4 fields"}},
+		{"huge node number", "0 99999999999\n", EdgeList, GraphOptions{}, ErrTooLarge, []string{"g:1", "99999999999"}},
+		{"node outside NumNodes", "0 5\n", EdgeList, GraphOptions{NumNodes: 3}, ErrInvalid, []string{"g:1", `"5"`}},
+		{"duplicate rejected", "0 1\n1 0\n", EdgeList, GraphOptions{Duplicates: DupError}, ErrInvalid, []string{"g:2", "repeats line 1"}},
+		{"mm absurd size", "%%MatrixMarket matrix coordinate real symmetric\n1000000000000 1000000000000 1\n1 1 1\n", MatrixMarket, GraphOptions{}, ErrTooLarge, []string{"g:2"}},
+		{"mm not square", "%%MatrixMarket matrix coordinate real general\n2 3 0\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"2×3"}},
+		{"mm asymmetric", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"g:3", "not symmetric", "Symmetrize"}},
+		{"mm index out of range", "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n3 1 1\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"g:3", `"3"`, "1…2"}},
+		{"mm too few entries", "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 1\n", MatrixMarket, GraphOptions{}, ErrSyntax, []string{"1 entries", "declares 2"}},
+		{"mm too many entries", "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n2 1 1\n2 2 1\n", MatrixMarket, GraphOptions{}, ErrSyntax, []string{"g:4", "more entries"}},
+		{"mm array", "%%MatrixMarket matrix array real general\n2 2\n", MatrixMarket, GraphOptions{}, ErrSyntax, []string{"coordinate"}},
+		{"mm complex", "%%MatrixMarket matrix coordinate complex general\n", MatrixMarket, GraphOptions{}, ErrSyntax, []string{"complex"}},
+		{"gml unknown target", "graph [ node [ id 1 ] edge [ source 1 target 2 ] ]", GML, GraphOptions{}, ErrInvalid, []string{"g:1", "target", `"2"`}},
+		{"gml missing attr", "graph [\nnode [ id 1 ]\n]", GML, GraphOptions{LabelAttr: "club"}, ErrInvalid, []string{"g:2", "club"}},
+		{"gml unbalanced", "graph [ node [ id 1 ]", GML, GraphOptions{}, ErrSyntax, []string{"missing ']'"}},
+		{"gml deep", "graph [ " + strings.Repeat("a [ ", 100), GML, GraphOptions{}, ErrTooLarge, []string{"nested"}},
+		{"gml duplicate id", "graph [ node [ id 1 ] node [ id 1 ] ]", GML, GraphOptions{}, ErrInvalid, []string{"twice"}},
+		{"dense asymmetric", "0,1\n2,0\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"not symmetric"}},
+		{"dense not square", "0,1\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"square"}},
+		{"dense negative", "0,-1\n-1,0\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"g:1", "column 2", "negative"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadGraph(strings.NewReader(c.in), "g", c.format, c.opt)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !errors.Is(err, c.sentinel) {
+				t.Errorf("error %q does not wrap %v", err, c.sentinel)
+			}
+			for _, p := range c.parts {
+				if !strings.Contains(err.Error(), p) {
+					t.Errorf("message %q lacks %q", err, p)
+				}
+			}
+		})
+	}
+}
+
+func TestGraphWriteRoundTrip(t *testing.T) {
+	g, err := graph.FromEdges(4, []graph.Edge{{I: 0, J: 1, W: 0.1}, {I: 1, J: 2, W: 3}, {I: 2, J: 2, W: 1e-7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var el, mm bytes.Buffer
+	if err := WriteEdgeList(&el, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMatrixMarket(&mm, g); err != nil {
+		t.Fatal(err)
+	}
+	a, err := ReadGraph(&el, "g.txt", EdgeList, GraphOptions{Base: Base0, NumNodes: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadGraph(&mm, "g.mtx", MatrixMarket, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := dense(g)
+	if !reflect.DeepEqual(dense(a.G), want) || !reflect.DeepEqual(dense(b.G), want) {
+		t.Errorf("round trips differ:\nedge list %v\nmtx %v\nwant %v", dense(a.G), dense(b.G), want)
+	}
+}
+
+func TestReadLabels(t *testing.T) {
+	cases := []struct {
+		name    string
+		in      string
+		opt     LabelOptions
+		labels  []int
+		classes []string
+	}{
+		{"one per line", "0\n2\n1\n-1\n", LabelOptions{}, []int{0, 2, 1, -1}, nil},
+		{"one per line with header, CRLF", "label\r\n1\r\n0\r\n", LabelOptions{}, []int{1, 0}, nil},
+		{"pairs csv", "node,label\n2,1\n0,0\n", LabelOptions{}, []int{0, -1, 1}, nil},
+		{"pairs space (Wiki_category)", "0 8\n1 8\n2 3\n", LabelOptions{}, []int{8, 8, 3}, nil},
+		{"pairs with N", "1 1\n", LabelOptions{N: 3}, []int{-1, 1, -1}, nil},
+		{"strings sorted", "b\na\nb\n", LabelOptions{}, []int{1, 0, 1}, []string{"a", "b"}},
+		{"comments and blanks", "# x\n\n1\n% y\n2\n", LabelOptions{}, []int{1, 2}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadLabels(strings.NewReader(c.in), "l", c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(d.Labels, c.labels) || !reflect.DeepEqual(d.ClassNames, c.classes) {
+				t.Errorf("got %v %q, want %v %q", d.Labels, d.ClassNames, c.labels, c.classes)
+			}
+		})
+	}
+	bad := []struct {
+		in    string
+		opt   LabelOptions
+		parts []string
+	}{
+		{"1\nx\n", LabelOptions{Strict: true}, []string{"l:2", `"x"`}},
+		{"0 1\n0 2\n", LabelOptions{}, []string{"l:2", "already labeled on line 1"}},
+		{"0 1\n1\n", LabelOptions{}, []string{"l:2", "1 fields"}},
+		{"0 1 2\n", LabelOptions{}, []string{"3 fields"}},
+		{"1\n2\n", LabelOptions{N: 3}, []string{"2 labels, want 3"}},
+		{"99999999999 1\n", LabelOptions{}, []string{"l:1", "node index"}},
+		{"-3\n", LabelOptions{Strict: true}, []string{"l:1", `"-3"`}},
+	}
+	for _, b := range bad {
+		_, err := ReadLabels(strings.NewReader(b.in), "l", b.opt)
+		if err == nil {
+			t.Errorf("%q: no error", b.in)
+			continue
+		}
+		for _, p := range b.parts {
+			if !strings.Contains(err.Error(), p) {
+				t.Errorf("%q: message %q lacks %q", b.in, err, p)
+			}
+		}
+	}
+}
+
+func TestWriteLabels(t *testing.T) {
+	var a, b bytes.Buffer
+	labels := []int{2, 0, -1}
+	if err := WriteLabels(&a, labels); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteLabelsCSV(&b, labels); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != "2\n0\n-1\n" {
+		t.Errorf("WriteLabels = %q", a.String())
+	}
+	if b.String() != "node,label\n0,2\n1,0\n2,-1\n" {
+		t.Errorf("WriteLabelsCSV = %q", b.String())
+	}
+	for _, buf := range []*bytes.Buffer{&a, &b} {
+		d, err := ReadLabels(buf, "l", LabelOptions{Strict: true})
+		if err != nil || !reflect.DeepEqual(d.Labels, labels) {
+			t.Errorf("round trip: %v %v", d, err)
+		}
+	}
+}

@@ -1,0 +1,257 @@
+package dataset
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+// Unlabeled is the label of a node without a class in label files and in
+// the result of ReadLabels. It equals constraint.Unlabeled.
+const Unlabeled = -1
+
+// DefaultMaxNodes bounds node indices in graph and label files when the
+// options leave the limit at 0: 2²⁴ nodes.
+const DefaultMaxNodes = 1 << 24
+
+// LabelOptions controls ReadLabels. The zero value accepts integer and
+// string labels.
+type LabelOptions struct {
+	// Strict rejects labels that are not integers ≥ −1 instead of mapping
+	// them to classes.
+	Strict bool
+	// N, if positive, is the number of nodes: one-column files must have N
+	// lines and pair files must not name a node ≥ N. Nodes that pair files
+	// leave out are Unlabeled.
+	N int
+	// MaxNodes bounds node indices in pair files. If 0, DefaultMaxNodes is
+	// used.
+	MaxNodes int
+}
+
+// LabelData is the content of a label file.
+type LabelData struct {
+	// Labels[i] is the class of node i, or Unlabeled.
+	Labels []int
+	// ClassNames is nil when the file holds integers. When it holds other
+	// strings, they are numbered in sorted order (numerically when they are
+	// numbers) and ClassNames[c] is the text of class c.
+	ClassNames []string
+}
+
+// ReadLabelsFile reads integer labels from the named file with the default
+// options (see ReadLabels); string labels are mapped to classes 0…k−1 in
+// sorted order.
+func ReadLabelsFile(path string) ([]int, error) {
+	d, err := ReadLabelsFileOptions(path, LabelOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return d.Labels, nil
+}
+
+// ReadLabelsFileOptions reads a label file with the given options.
+func ReadLabelsFileOptions(path string, opt LabelOptions) (*LabelData, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	return ReadLabels(f, path, opt)
+}
+
+// ReadLabels reads labels from r; name is used in error messages. Two
+// layouts are accepted, told apart by the number of fields on the first data
+// line (fields are separated by a comma, a tab, a semicolon or blanks):
+//
+//   - one field: line i (0-based, blank lines and lines starting with '#'
+//     or '%' skipped) is the label of node i;
+//   - two fields: "node label" pairs with 0-based node indices in any order;
+//     nodes not listed are Unlabeled, a node listed twice is an error.
+//
+// Labels are integers ≥ −1 (−1 = Unlabeled) or, unless opt.Strict, any
+// other strings, mapped to 0…k−1 in sorted order (see LabelData). A first
+// line whose node field (pairs) or label (one column) is not an integer
+// while the following lines hold integers is a header and is skipped.
+//
+// Cost: O(file size + n).
+func ReadLabels(r io.Reader, name string, opt LabelOptions) (*LabelData, error) {
+	lines, err := readAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	type rec struct {
+		line  int
+		node  string
+		label string
+	}
+	var recs []rec
+	width := 0
+	var sp splitter
+	for i, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if t := trimLeftBlank(l); t[0] == '#' || t[0] == '%' {
+			continue
+		}
+		if width == 0 {
+			sp = splitter{delim: detectDelimiter([]string{l}), quotes: `"`}
+		}
+		f, pos, err := sp.split(l, nil)
+		if err != nil {
+			return nil, &ParseError{File: name, Line: i + 1, Err: fmt.Errorf("character %d: %w", pos, err)}
+		}
+		if width == 0 {
+			width = len(f)
+			if width > 2 {
+				return nil, &ParseError{File: name, Line: i + 1, Err: errorf(ErrSyntax, "%d fields: want one label or a node,label pair", width)}
+			}
+		}
+		if len(f) != width {
+			return nil, &ParseError{File: name, Line: i + 1, Err: errorf(ErrSyntax, "%d fields, want %d as on the first line", len(f), width)}
+		}
+		if width == 1 {
+			recs = append(recs, rec{line: i + 1, label: f[0]})
+		} else {
+			recs = append(recs, rec{line: i + 1, node: f[0], label: f[1]})
+		}
+	}
+	// Header?
+	if len(recs) >= 2 {
+		key := func(r rec) string {
+			if width == 2 {
+				return r.node
+			}
+			return r.label
+		}
+		if _, ok := parseInt(key(recs[0])); !ok {
+			if _, ok := parseInt(key(recs[1])); ok {
+				recs = recs[1:]
+			}
+		}
+	}
+	maxNodes := opt.MaxNodes
+	if maxNodes <= 0 {
+		maxNodes = DefaultMaxNodes
+	}
+	if opt.N > 0 {
+		maxNodes = opt.N
+	}
+	// Class strings → labels.
+	allInt := true
+	for _, r := range recs {
+		if v, ok := parseInt(r.label); !ok || v < Unlabeled {
+			allInt = false
+			if opt.Strict {
+				return nil, &ParseError{File: name, Line: r.line, Column: width, Value: r.label, Err: errorf(ErrSyntax, "label is not an integer ≥ -1")}
+			}
+		}
+	}
+	var classes []string
+	code := map[string]int{}
+	if !allInt {
+		seen := map[string]bool{}
+		for _, r := range recs {
+			if !seen[r.label] {
+				seen[r.label] = true
+				classes = append(classes, r.label)
+			}
+		}
+		sortLevels(classes)
+		for k, c := range classes {
+			code[c] = k
+		}
+	}
+	labelOf := func(s string) int {
+		if allInt {
+			v, _ := parseInt(s)
+			return v
+		}
+		return code[s]
+	}
+	out := &LabelData{ClassNames: classes}
+	if width <= 1 {
+		if opt.N > 0 && len(recs) != opt.N {
+			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d labels, want %d", len(recs), opt.N)}
+		}
+		out.Labels = make([]int, len(recs))
+		for i, r := range recs {
+			out.Labels[i] = labelOf(r.label)
+		}
+		return out, nil
+	}
+	n := 0
+	for _, r := range recs {
+		v, ok := parseInt(r.node)
+		if !ok || v < 0 {
+			return nil, &ParseError{File: name, Line: r.line, Column: 1, Value: r.node, Err: errorf(ErrSyntax, "node is not a non-negative integer")}
+		}
+		if v >= maxNodes {
+			return nil, &ParseError{File: name, Line: r.line, Column: 1, Value: r.node, Err: errorf(ErrTooLarge, "node index ≥ %d", maxNodes)}
+		}
+		n = max(n, v+1)
+	}
+	if opt.N > 0 {
+		n = opt.N
+	}
+	out.Labels = make([]int, n)
+	set := make([]int, n) // line that set the node, 0 if none
+	for i := range out.Labels {
+		out.Labels[i] = Unlabeled
+	}
+	for _, r := range recs {
+		v, _ := parseInt(r.node)
+		if set[v] != 0 {
+			return nil, &ParseError{File: name, Line: r.line, Column: 1, Value: r.node, Err: errorf(ErrInvalid, "node already labeled on line %d", set[v])}
+		}
+		set[v] = r.line
+		out.Labels[v] = labelOf(r.label)
+	}
+	return out, nil
+}
+
+func trimLeftBlank(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	return s
+}
+
+// WriteLabels writes one label per line.
+func WriteLabels(w io.Writer, labels []int) error {
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	for _, l := range labels {
+		buf = strconv.AppendInt(buf[:0], int64(l), 10)
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return fmt.Errorf("dataset: writing labels: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("dataset: writing labels: %w", err)
+	}
+	return nil
+}
+
+// WriteLabelsCSV writes a "node,label" header and one 0-based node,label
+// pair per line.
+func WriteLabelsCSV(w io.Writer, labels []int) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("node,label\n")
+	var buf []byte
+	for i, l := range labels {
+		buf = strconv.AppendInt(buf[:0], int64(i), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(l), 10)
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("dataset: writing labels: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,271 @@
+package dataset
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ReadFile reads a feature table from the named file. The format is ARFF
+// for a ".arff" extension or content starting with @relation, delimited text
+// otherwise (see Options.Format). Errors name the file, line, column and
+// value at fault.
+//
+// Cost: O(file size) time; the file is held in memory while it is parsed.
+func ReadFile(path string, opt Options) (*Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	if opt.Format == FormatAuto && strings.EqualFold(filepath.Ext(path), ".arff") {
+		opt.Format = FormatARFF
+	}
+	return Read(f, path, opt)
+}
+
+// Read reads a feature table from r; name is used in error messages. See
+// ReadFile.
+func Read(r io.Reader, name string, opt Options) (*Table, error) {
+	lines, err := readAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	format := opt.Format
+	if format == FormatAuto {
+		format = FormatDelimited
+		for _, l := range lines {
+			t := strings.TrimSpace(l)
+			if t == "" || strings.HasPrefix(t, "%") {
+				continue
+			}
+			if len(t) >= 9 && strings.EqualFold(t[:9], "@relation") {
+				format = FormatARFF
+			}
+			break
+		}
+	}
+	var raw *rawTable
+	if format == FormatARFF {
+		raw, err = parseARFF(lines, name, &opt)
+	} else {
+		raw, err = parseDelimited(lines, name, &opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return raw.build(&opt)
+}
+
+// ReadCSV reads a delimited feature table (CSV, TSV, semicolon- or
+// whitespace-separated) from r, whatever opt.Format says.
+func ReadCSV(r io.Reader, name string, opt Options) (*Table, error) {
+	opt.Format = FormatDelimited
+	return Read(r, name, opt)
+}
+
+// ReadARFF reads a Weka ARFF feature table from r, whatever opt.Format
+// says. Supported: @relation, @attribute with numeric, real, integer,
+// string and {nominal} types (quoted or bare names; anything after a
+// numeric type, such as a range, is ignored), @data rows separated by commas
+// with ' or " quoting, '%' comment lines anywhere (including between data
+// rows), '?' for missing values. Date, relational and sparse ({index value})
+// rows are reported as unsupported. String attributes are one-hot encoded
+// like nominal ones unless dropped or used as the ID column.
+func ReadARFF(r io.Reader, name string, opt Options) (*Table, error) {
+	opt.Format = FormatARFF
+	return Read(r, name, opt)
+}
+
+// delimiterFor parses Options.Delimiter; ok is false for automatic
+// detection.
+func delimiterFor(s string) (d byte, ok bool, err error) {
+	switch strings.ToLower(s) {
+	case "":
+		return 0, false, nil
+	case ",", "comma":
+		return ',', true, nil
+	case "\t", "tab", `\t`:
+		return '\t', true, nil
+	case ";", "semicolon":
+		return ';', true, nil
+	case " ", "whitespace", "space":
+		return 0, true, nil
+	}
+	if len(s) == 1 && s[0] != '"' && s[0] != '\n' && s[0] != '\r' {
+		return s[0], true, nil
+	}
+	return 0, false, errorf(ErrInvalid, "unsupported delimiter %q", s)
+}
+
+// detectDelimiter implements the rule documented on Options.Delimiter.
+func detectDelimiter(lines []string) byte {
+	cands := []byte{',', '\t', ';'}
+	countOutside := func(l string, c byte) int {
+		n := 0
+		inq := false
+		for i := 0; i < len(l); i++ {
+			switch {
+			case l[i] == '"':
+				inq = !inq
+			case !inq && l[i] == c:
+				n++
+			}
+		}
+		return n
+	}
+	if len(lines) == 0 {
+		return 0
+	}
+	sample := lines
+	if len(sample) > 20 {
+		sample = sample[:20]
+	}
+	for _, c := range cands {
+		want := countOutside(sample[0], c)
+		if want == 0 {
+			continue
+		}
+		ok := true
+		for _, l := range sample[1:] {
+			if countOutside(l, c) != want {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return c
+		}
+	}
+	for _, c := range cands {
+		if countOutside(sample[0], c) > 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// parseDelimited splits delimited text into a raw table.
+func parseDelimited(lines []string, name string, opt *Options) (*rawTable, error) {
+	// Keep the data lines (not blank, not comments) with their numbers.
+	var body []string
+	var nums []int
+	for i, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if opt.Comment != "" && strings.HasPrefix(strings.TrimLeft(l, " \t"), opt.Comment) {
+			continue
+		}
+		body = append(body, l)
+		nums = append(nums, i+1)
+	}
+	if len(body) == 0 {
+		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no data")}
+	}
+	delim, fixed, err := delimiterFor(opt.Delimiter)
+	if err != nil {
+		return nil, &ParseError{File: name, Err: err}
+	}
+	if !fixed {
+		delim = detectDelimiter(body)
+	}
+	sp := splitter{delim: delim, quotes: `"`}
+	raw := &rawTable{file: name}
+	var header []string
+	width := -1
+	widthLine := 0
+	limit := opt.MaxRows
+	headerDone := opt.Header == HeaderNo
+	window := 50
+	if limit > 0 && limit+1 < window {
+		window = limit + 1
+	}
+	for k, l := range body {
+		if headerDone && limit > 0 && len(raw.rows) >= limit {
+			break
+		}
+		fields, pos, err := sp.split(l, nil)
+		if err != nil {
+			return nil, &ParseError{File: name, Line: nums[k], Err: fmt.Errorf("character %d: %w", pos, err)}
+		}
+		if width < 0 {
+			width, widthLine = len(fields), nums[k]
+		} else if len(fields) != width {
+			return nil, &ParseError{File: name, Line: nums[k], Err: errorf(ErrSyntax, "%d fields, want %d as on line %d", len(fields), width, widthLine)}
+		}
+		if !headerDone && opt.Header == HeaderYes {
+			header = fields
+			headerDone = true
+			continue
+		}
+		raw.rows = append(raw.rows, fields)
+		raw.lines = append(raw.lines, nums[k])
+		if !headerDone && len(raw.rows) >= 2 {
+			// HeaderAuto: decide once the first rows are known. A few more
+			// rows help the uniqueness rule; read up to 50.
+			if len(raw.rows) < window && k+1 < len(body) {
+				continue
+			}
+			headerDone = true
+			if looksLikeHeader(raw.rows, opt) {
+				header = raw.rows[0]
+				raw.rows = raw.rows[1:]
+				raw.lines = raw.lines[1:]
+			}
+		}
+	}
+	if !headerDone && opt.Header == HeaderAuto && len(raw.rows) >= 2 && looksLikeHeader(raw.rows, opt) {
+		header = raw.rows[0]
+		raw.rows = raw.rows[1:]
+		raw.lines = raw.lines[1:]
+	}
+	if limit > 0 && len(raw.rows) > limit {
+		raw.rows = raw.rows[:limit]
+		raw.lines = raw.lines[:limit]
+	}
+	raw.cols = make([]column, width)
+	for j := range raw.cols {
+		if header != nil {
+			raw.cols[j].name = header[j]
+		} else {
+			raw.cols[j].name = fmt.Sprintf("col%d", j+1)
+		}
+	}
+	raw.named = header != nil
+	return raw, nil
+}
+
+// looksLikeHeader applies the HeaderAuto rule to the first rows.
+func looksLikeHeader(rows [][]string, opt *Options) bool {
+	first := rows[0]
+	for _, v := range first {
+		if _, ok := parseNum(v); ok || opt.isMissing(v) {
+			return false
+		}
+	}
+	for j, v := range rows[1] {
+		if _, ok := parseNum(v); ok && j < len(first) {
+			return true
+		}
+	}
+	if len(rows) < 3 {
+		return false
+	}
+	repeats := false
+	for j, v := range first {
+		seen := make(map[string]bool, len(rows))
+		for _, row := range rows[1:] {
+			if row[j] == v {
+				return false
+			}
+			if seen[row[j]] {
+				repeats = true
+			}
+			seen[row[j]] = true
+		}
+	}
+	return repeats
+}

@@ -1,0 +1,26 @@
+package dataset
+
+// Sparse is a sparse Rows×Cols matrix in compressed sparse row form: the
+// non-zeros of row i are Val[Ptr[i]:Ptr[i+1]] in the columns
+// Idx[Ptr[i]:Ptr[i+1]], in increasing column order. It holds
+// high-dimensional data such as document–term counts, whose dense form would
+// not fit in memory.
+type Sparse struct {
+	Rows, Cols int
+	Ptr        []int
+	Idx        []int32
+	Val        []float64
+}
+
+// Dims returns the numbers of rows and columns.
+func (s *Sparse) Dims() (r, c int) { return s.Rows, s.Cols }
+
+// NNZ returns the number of stored entries.
+func (s *Sparse) NNZ() int { return len(s.Idx) }
+
+// Row returns the column indices and values of row i. The slices alias the
+// matrix and must not be modified.
+func (s *Sparse) Row(i int) ([]int32, []float64) {
+	a, b := s.Ptr[i], s.Ptr[i+1]
+	return s.Idx[a:b], s.Val[a:b]
+}

@@ -1,0 +1,12 @@
+// Package synth generates synthetic data sets with known classes: the
+// point clouds of the clustering literature (two moons, concentric and
+// interlaced circles, xor, Gaussian blobs) and graphs drawn from the sparse
+// stochastic block model of seed 004 §3.1.
+//
+// Every generator takes a rand.Source (nil means a fixed documented seed)
+// and returns the same output for the same seed. Point generators return an
+// n×d *mat.Dense and the label of each row, rows grouped by label; SBM
+// returns a *graph.Graph and the block of each node. Invalid parameters
+// (which usually come from command-line flags) are reported as errors
+// wrapping ErrInvalid, never panics.
+package synth

@@ -1,0 +1,685 @@
+package dataset
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Table is a feature table read from a file: one row per data point.
+type Table struct {
+	// X holds the n×p features after one-hot encoding, imputation and
+	// scaling. Row i is data point i in file order.
+	X *mat.Dense
+	// Labels holds the class of each row, 0…len(ClassNames)−1, or is nil
+	// when the table has no label column.
+	Labels []int
+	// ClassNames[c] is the original text of class c. Classes are numbered in
+	// the declared order of an ARFF nominal class attribute (classes that
+	// never occur are left out), otherwise in sorted order: numerically when
+	// every class is a number ("1" < "2" < "10"), else lexicographically.
+	ClassNames []string
+	// Features names the columns of X: the column name for a numeric
+	// column, "name=value" for each one-hot column of a categorical one.
+	// Columns of a file without a header are named "col1", "col2", … by
+	// their position in the file.
+	Features []string
+	// IDs holds the ID column, or is nil when none was chosen.
+	IDs []string
+}
+
+// Dims returns the number of rows and features.
+func (t *Table) Dims() (n, p int) { return t.X.Dims() }
+
+// HeaderMode says whether the first line of a delimited file names the
+// columns.
+type HeaderMode int
+
+const (
+	// HeaderAuto (the zero value) detects a header: the first row is one
+	// when none of its fields is a number and either some column that holds
+	// a number in the second row holds a non-number in the first, or (for
+	// files without numbers in the first two rows) every first-row value
+	// occurs nowhere else in its column while some column repeats values.
+	HeaderAuto HeaderMode = iota
+	// HeaderYes treats the first non-blank line as the header.
+	HeaderYes
+	// HeaderNo treats every line as data.
+	HeaderNo
+)
+
+// Scale selects the scaling applied to numeric feature columns (one-hot
+// columns are never scaled).
+type Scale int
+
+const (
+	// ScaleNone (the zero value) keeps the values as read.
+	ScaleNone Scale = iota
+	// ScaleMinMax maps each numeric column to [0,1] by (x − min)/(max − min),
+	// the preprocessing of the FGPWC experiments (seed 003 §5.1, SPEC §1).
+	// A constant column becomes 0.
+	ScaleMinMax
+	// ScaleZScore maps each numeric column to (x − mean)/sd with the
+	// population standard deviation. A constant column becomes 0.
+	ScaleZScore
+)
+
+// String returns "none", "minmax" or "zscore".
+func (s Scale) String() string {
+	switch s {
+	case ScaleNone:
+		return "none"
+	case ScaleMinMax:
+		return "minmax"
+	case ScaleZScore:
+		return "zscore"
+	}
+	return "Scale(" + strconv.Itoa(int(s)) + ")"
+}
+
+// ParseScale parses "none", "minmax" or "zscore".
+func ParseScale(s string) (Scale, error) {
+	switch strings.ToLower(s) {
+	case "", "none":
+		return ScaleNone, nil
+	case "minmax", "min-max":
+		return ScaleMinMax, nil
+	case "zscore", "z-score", "standard":
+		return ScaleZScore, nil
+	}
+	return 0, errorf(ErrInvalid, "unknown scaling %q (want none, minmax or zscore)", s)
+}
+
+// MissingPolicy says what to do with missing values.
+type MissingPolicy int
+
+const (
+	// MissingReject (the zero value) returns an error wrapping ErrMissing
+	// that names the file, line and column of the first missing value.
+	MissingReject MissingPolicy = iota
+	// MissingImpute replaces a missing numeric value by the mean of its
+	// column and a missing categorical value by its column's most frequent
+	// value (ties go to the first value in level order). Statistics are
+	// computed over the rows kept. A missing label is still an error.
+	MissingImpute
+	// MissingDrop drops every row with a missing feature or label (the ID
+	// column does not count). The FGPWC hepatitis experiment (80 of 155 rows,
+	// seed 003 Table 1) is this policy.
+	MissingDrop
+)
+
+// ParseMissingPolicy parses "reject", "impute" or "drop".
+func ParseMissingPolicy(s string) (MissingPolicy, error) {
+	switch strings.ToLower(s) {
+	case "", "reject", "error":
+		return MissingReject, nil
+	case "impute", "impute-mean", "mean":
+		return MissingImpute, nil
+	case "drop", "drop-rows":
+		return MissingDrop, nil
+	}
+	return 0, errorf(ErrInvalid, "unknown missing-value policy %q (want reject, impute or drop)", s)
+}
+
+// Format names a tabular file format.
+type Format int
+
+const (
+	// FormatAuto (the zero value) chooses ARFF for a ".arff" extension or
+	// when the first line that is neither blank nor a '%' comment starts
+	// with "@relation" (any case), delimited text otherwise.
+	FormatAuto Format = iota
+	// FormatDelimited is CSV, TSV, semicolon- or whitespace-separated text.
+	FormatDelimited
+	// FormatARFF is Weka's Attribute-Relation File Format.
+	FormatARFF
+)
+
+// DefaultMaxCells is the largest number of cells (rows × features after
+// one-hot encoding) a Table may have when Options.MaxCells is 0: 2²⁷ cells,
+// 1 GiB of float64.
+const DefaultMaxCells = 1 << 27
+
+// Options controls how a feature table is read. The zero value reads a
+// delimited file with automatic delimiter and header detection, no label
+// column (ARFF: the last attribute), no scaling, and rejects missing values.
+//
+// Column references (LabelColumn, IDColumn, Drop, Categorical) are "first",
+// "last", a 1-based column number, or a header name (exact match first, then
+// case-insensitive).
+type Options struct {
+	// Format selects the reader; the zero value detects it.
+	Format Format
+	// Delimiter separates fields: ",", "\t" (or "tab"), ";", or " " (or
+	// "whitespace": runs of spaces and tabs). "" detects it from the first
+	// lines: the first of comma, tab and semicolon that occurs the same,
+	// non-zero number of times (outside quotes) on each of the first 20
+	// lines; failing that the first of them present on the first line;
+	// failing that whitespace. Ignored for ARFF.
+	Delimiter string
+	// Header says whether the first line names the columns. Ignored for
+	// ARFF, whose names come from @attribute lines.
+	Header HeaderMode
+	// LabelColumn is the class column. "" means none for delimited files
+	// and the last attribute for ARFF; "none" means none for both.
+	LabelColumn string
+	// IDColumn is a column removed from the features and kept in Table.IDs.
+	// "" means none.
+	IDColumn string
+	// Drop lists further columns to ignore.
+	Drop []string
+	// Categorical lists columns to one-hot encode even though their values
+	// are numbers (codes). Columns with non-numeric values, and ARFF nominal
+	// and string attributes, are always categorical.
+	Categorical []string
+	// Scale is applied to numeric columns after imputation.
+	Scale Scale
+	// MissingMarkers are the field values meaning "missing", compared after
+	// unquoting and trimming. Nil means {"?", ""}.
+	MissingMarkers []string
+	// Missing is the missing-value policy.
+	Missing MissingPolicy
+	// Comment, if not empty, marks lines starting with it (after leading
+	// blanks) as comments in delimited files. ARFF comments always start
+	// with '%'.
+	Comment string
+	// MaxRows, if positive, stops reading after that many data rows (lines
+	// after them are not parsed).
+	MaxRows int
+	// MaxCells bounds rows × features after encoding. If 0,
+	// DefaultMaxCells is used.
+	MaxCells int
+}
+
+func (o *Options) isMissing(s string) bool {
+	if o.MissingMarkers == nil {
+		return s == "?" || s == ""
+	}
+	for _, m := range o.MissingMarkers {
+		if s == m {
+			return true
+		}
+	}
+	return false
+}
+
+// colKind is the declared type of a column.
+type colKind int
+
+const (
+	kindAuto colKind = iota
+	kindNumeric
+	kindNominal
+	kindString
+)
+
+type column struct {
+	name   string
+	kind   colKind
+	levels []string // declared nominal values (ARFF)
+}
+
+// rawTable is what the format readers produce: column declarations and the
+// data rows as strings.
+type rawTable struct {
+	file   string
+	cols   []column
+	named  bool // columns have real names
+	rows   [][]string
+	lines  []int
+	isARFF bool
+}
+
+// resolve finds the column referred to by ref.
+func (r *rawTable) resolve(ref, what string) (int, error) {
+	m := len(r.cols)
+	switch strings.ToLower(ref) {
+	case "first":
+		return 0, nil
+	case "last":
+		return m - 1, nil
+	}
+	if v, ok := parseInt(ref); ok {
+		if v < 1 || v > m {
+			return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "column number outside 1…%d", m)}
+		}
+		return v - 1, nil
+	}
+	if r.named {
+		for j, c := range r.cols {
+			if c.name == ref {
+				return j, nil
+			}
+		}
+		found := -1
+		for j, c := range r.cols {
+			if strings.EqualFold(c.name, ref) {
+				if found >= 0 {
+					return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "several columns match case-insensitively")}
+				}
+				found = j
+			}
+		}
+		if found >= 0 {
+			return found, nil
+		}
+		names := make([]string, 0, min(m, 20))
+		for j := 0; j < m && j < 20; j++ {
+			names = append(names, r.cols[j].name)
+		}
+		more := ""
+		if m > 20 {
+			more = ", …"
+		}
+		return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "no such column (have %s%s)", strings.Join(names, ", "), more)}
+	}
+	return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "the file has no header: use first, last or a column number")}
+}
+
+// build turns a raw table into a Table following opt.
+func (r *rawTable) build(opt *Options) (*Table, error) {
+	m := len(r.cols)
+	if m == 0 {
+		return nil, &ParseError{File: r.file, Err: errorf(ErrSyntax, "no columns")}
+	}
+	role := make([]byte, m) // 0 feature, 'l' label, 'i' id, 'd' dropped
+	label := -1
+	labelRef := opt.LabelColumn
+	if labelRef == "" && r.isARFF {
+		labelRef = "last"
+	}
+	if labelRef != "" && !strings.EqualFold(labelRef, "none") {
+		j, err := r.resolve(labelRef, "label column")
+		if err != nil {
+			return nil, err
+		}
+		label = j
+		role[j] = 'l'
+	}
+	id := -1
+	if opt.IDColumn != "" {
+		j, err := r.resolve(opt.IDColumn, "ID column")
+		if err != nil {
+			return nil, err
+		}
+		if role[j] != 0 {
+			return nil, &ParseError{File: r.file, Name: "ID column", Value: opt.IDColumn, Err: errorf(ErrInvalid, "column %d is also the label column", j+1)}
+		}
+		id = j
+		role[j] = 'i'
+	}
+	for _, ref := range opt.Drop {
+		j, err := r.resolve(ref, "dropped column")
+		if err != nil {
+			return nil, err
+		}
+		if role[j] == 'l' || role[j] == 'i' {
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrInvalid, "column %d is the label or ID column", j+1)}
+		}
+		role[j] = 'd'
+	}
+	forced := make([]bool, m)
+	for _, ref := range opt.Categorical {
+		j, err := r.resolve(ref, "categorical column")
+		if err != nil {
+			return nil, err
+		}
+		forced[j] = true
+	}
+	var feats []int
+	for j := range role {
+		if role[j] == 0 {
+			feats = append(feats, j)
+		}
+	}
+	if len(feats) == 0 {
+		return nil, &ParseError{File: r.file, Err: errorf(ErrInvalid, "no feature columns left after removing label, ID and dropped columns")}
+	}
+
+	// Missing values: reject, or choose the rows to keep.
+	keep := make([]int, 0, len(r.rows))
+	for i, row := range r.rows {
+		drop := false
+		for j, v := range row {
+			if role[j] == 'd' || role[j] == 'i' || !opt.isMissing(v) {
+				continue
+			}
+			if opt.Missing == MissingDrop {
+				drop = true
+				break
+			}
+			if opt.Missing == MissingReject || role[j] == 'l' {
+				return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: r.cols[j].name, Value: v, Err: ErrMissing}
+			}
+		}
+		if !drop {
+			keep = append(keep, i)
+		}
+	}
+	n := len(keep)
+	if n == 0 {
+		if len(r.rows) == 0 {
+			return nil, &ParseError{File: r.file, Err: errorf(ErrSyntax, "no data rows")}
+		}
+		return nil, &ParseError{File: r.file, Err: errorf(ErrMissing, "every row has a missing value")}
+	}
+
+	// Encode the feature columns.
+	type enc struct {
+		numeric bool
+		vals    []float64      // numeric values (NaN = missing) per kept row
+		levels  []string       // categorical levels in output order
+		code    map[string]int // level → index
+	}
+	encs := make([]enc, len(feats))
+	width := 0
+	for f, j := range feats {
+		c := r.cols[j]
+		e := &encs[f]
+		switch {
+		case c.kind == kindNumeric && !forced[j]:
+			e.numeric = true
+		case c.kind == kindNominal || c.kind == kindString || forced[j]:
+		default: // auto: numeric unless a value is not a number
+			e.numeric = true
+			vals := make([]float64, n)
+			firstNum, firstNon := -1, -1
+			for k, i := range keep {
+				v := r.rows[i][j]
+				if opt.isMissing(v) {
+					vals[k] = math.NaN()
+					continue
+				}
+				if x, ok := parseNum(v); ok {
+					vals[k] = x
+					if firstNum < 0 {
+						firstNum = i
+					}
+				} else if firstNon < 0 {
+					firstNon = i
+				}
+				if firstNum >= 0 && firstNon >= 0 {
+					break
+				}
+			}
+			if firstNon >= 0 && firstNum >= 0 {
+				bad, good := firstNon, firstNum
+				kind := "not a number, but"
+				if firstNon < firstNum {
+					bad, good = firstNum, firstNon
+					kind = "a number, but"
+				}
+				return nil, &ParseError{File: r.file, Line: r.lines[bad], Column: j + 1, Name: c.name, Value: r.rows[bad][j],
+					Err: errorf(ErrSyntax, "%s line %d has %s: list the column in Categorical, or fix the value", kind, r.lines[good], quote(r.rows[good][j]))}
+			}
+			if firstNon >= 0 {
+				e.numeric = false
+			} else {
+				e.vals = vals // parsed once, reused below
+			}
+		}
+		if e.numeric {
+			cnt := 0
+			if e.vals == nil {
+				e.vals = make([]float64, n)
+				for k, i := range keep {
+					v := r.rows[i][j]
+					if opt.isMissing(v) {
+						e.vals[k] = math.NaN()
+						continue
+					}
+					x, ok := parseNum(v)
+					if !ok {
+						return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: c.name, Value: v, Err: errorf(ErrSyntax, "not a number")}
+					}
+					e.vals[k] = x
+				}
+			}
+			for _, x := range e.vals {
+				if !math.IsNaN(x) {
+					cnt++
+				}
+			}
+			if cnt < n {
+				if cnt == 0 {
+					return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Err: errorf(ErrMissing, "every value of the column is missing: cannot impute")}
+				}
+				// Σ x/cnt cannot overflow, unlike (Σ x)/cnt.
+				var mean float64
+				for _, x := range e.vals {
+					if !math.IsNaN(x) {
+						mean += x / float64(cnt)
+					}
+				}
+				for k := range e.vals {
+					if math.IsNaN(e.vals[k]) {
+						e.vals[k] = mean
+					}
+				}
+			}
+			width++
+			continue
+		}
+		// Categorical.
+		count := make(map[string]int)
+		for _, i := range keep {
+			v := r.rows[i][j]
+			if !opt.isMissing(v) {
+				count[v]++
+			}
+		}
+		if len(count) == 0 {
+			return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Err: errorf(ErrMissing, "every value of the column is missing: cannot impute")}
+		}
+		if c.kind == kindNominal {
+			declared := make(map[string]bool, len(c.levels))
+			for _, l := range c.levels {
+				declared[l] = true
+				if count[l] > 0 {
+					e.levels = append(e.levels, l)
+				}
+			}
+			for _, i := range keep {
+				if v := r.rows[i][j]; !opt.isMissing(v) && !declared[v] {
+					return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: c.name, Value: v, Err: errorf(ErrSyntax, "not one of the %d declared nominal values", len(c.levels))}
+				}
+			}
+		} else {
+			for l := range count {
+				e.levels = append(e.levels, l)
+			}
+			sortLevels(e.levels)
+		}
+		e.code = make(map[string]int, len(e.levels))
+		for k, l := range e.levels {
+			e.code[l] = k
+		}
+		width += len(e.levels)
+		if width > maxCells(opt)/n {
+			return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Err: errorf(ErrTooLarge, "%d rows × ≥%d encoded features exceed %d cells (column has %d distinct values: drop it or make it the ID column)", n, width, maxCells(opt), len(e.levels))}
+		}
+	}
+	if width > maxCells(opt)/n {
+		return nil, &ParseError{File: r.file, Err: errorf(ErrTooLarge, "%d rows × %d features exceed %d cells", n, width, maxCells(opt))}
+	}
+
+	t := &Table{X: mat.NewDense(n, width, nil)}
+	col := 0
+	for f, j := range feats {
+		e := &encs[f]
+		name := r.cols[j].name
+		if e.numeric {
+			scaleColumn(e.vals, opt.Scale)
+			for k, v := range e.vals {
+				t.X.Set(k, col, v)
+			}
+			t.Features = append(t.Features, name)
+			col++
+			continue
+		}
+		mode := 0
+		if opt.Missing == MissingImpute {
+			cnt := make([]int, len(e.levels))
+			for _, i := range keep {
+				if k, ok := e.code[r.rows[i][j]]; ok {
+					cnt[k]++
+				}
+			}
+			for k := range cnt {
+				if cnt[k] > cnt[mode] {
+					mode = k
+				}
+			}
+		}
+		for k, i := range keep {
+			lv, ok := e.code[r.rows[i][j]]
+			if !ok {
+				lv = mode
+			}
+			t.X.Set(k, col+lv, 1)
+		}
+		for _, l := range e.levels {
+			t.Features = append(t.Features, name+"="+l)
+		}
+		col += len(e.levels)
+	}
+
+	if label >= 0 {
+		var levels []string
+		seen := make(map[string]bool)
+		for _, i := range keep {
+			seen[r.rows[i][label]] = true
+		}
+		if c := r.cols[label]; c.kind == kindNominal {
+			declared := make(map[string]bool, len(c.levels))
+			for _, l := range c.levels {
+				declared[l] = true
+				if seen[l] {
+					levels = append(levels, l)
+				}
+			}
+			for _, i := range keep {
+				if v := r.rows[i][label]; !declared[v] {
+					return nil, &ParseError{File: r.file, Line: r.lines[i], Column: label + 1, Name: c.name, Value: v, Err: errorf(ErrSyntax, "not one of the %d declared class values", len(c.levels))}
+				}
+			}
+		} else {
+			for l := range seen {
+				levels = append(levels, l)
+			}
+			sortLevels(levels)
+		}
+		code := make(map[string]int, len(levels))
+		for k, l := range levels {
+			code[l] = k
+		}
+		t.Labels = make([]int, n)
+		for k, i := range keep {
+			t.Labels[k] = code[r.rows[i][label]]
+		}
+		t.ClassNames = levels
+	}
+	if id >= 0 {
+		t.IDs = make([]string, n)
+		for k, i := range keep {
+			t.IDs[k] = r.rows[i][id]
+		}
+	}
+	return t, nil
+}
+
+func maxCells(opt *Options) int {
+	if opt.MaxCells > 0 {
+		return opt.MaxCells
+	}
+	return DefaultMaxCells
+}
+
+// sortLevels sorts numerically when every level is a number, otherwise
+// lexicographically.
+func sortLevels(levels []string) {
+	nums := make([]float64, len(levels))
+	allNum := true
+	for k, l := range levels {
+		v, ok := parseNum(l)
+		if !ok {
+			allNum = false
+			break
+		}
+		nums[k] = v
+	}
+	if !allNum {
+		sort.Strings(levels)
+		return
+	}
+	idx := make([]int, len(levels))
+	for k := range idx {
+		idx[k] = k
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		if nums[idx[a]] != nums[idx[b]] {
+			return nums[idx[a]] < nums[idx[b]]
+		}
+		return levels[idx[a]] < levels[idx[b]]
+	})
+	out := make([]string, len(levels))
+	for k, i := range idx {
+		out[k] = levels[i]
+	}
+	copy(levels, out)
+}
+
+// scaleColumn scales v in place.
+func scaleColumn(v []float64, s Scale) {
+	switch s {
+	case ScaleMinMax:
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, x := range v {
+			lo = math.Min(lo, x)
+			hi = math.Max(hi, x)
+		}
+		d := hi - lo
+		for k, x := range v {
+			if d > 0 && !math.IsInf(d, 0) {
+				v[k] = (x - lo) / d
+			} else if d > 0 {
+				// Range overflows float64: scale in two steps.
+				v[k] = (x/2 - lo/2) / (hi/2 - lo/2)
+			} else {
+				v[k] = 0
+			}
+		}
+	case ScaleZScore:
+		// z-scores are invariant under v → v/c; dividing by max |v| first
+		// keeps every intermediate finite.
+		var amax float64
+		for _, x := range v {
+			amax = math.Max(amax, math.Abs(x))
+		}
+		if amax == 0 {
+			return
+		}
+		for k := range v {
+			v[k] /= amax
+		}
+		var mean float64
+		for _, x := range v {
+			mean += x / float64(len(v))
+		}
+		var ss float64
+		for _, x := range v {
+			ss += (x - mean) * (x - mean) / float64(len(v))
+		}
+		sd := math.Sqrt(ss)
+		for k, x := range v {
+			if sd > 0 && !math.IsInf(sd, 0) {
+				v[k] = (x - mean) / sd
+			} else {
+				v[k] = 0
+			}
+		}
+	}
+}

@@ -1,0 +1,344 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// rows returns the rows of t.X.
+func rows(t *Table) [][]float64 {
+	n, p := t.X.Dims()
+	out := make([][]float64, n)
+	for i := range out {
+		out[i] = make([]float64, p)
+		for j := range out[i] {
+			out[i][j] = t.X.At(i, j)
+		}
+	}
+	return out
+}
+
+func closeRows(a, b [][]float64, tol float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) {
+			return false
+		}
+		for j := range a[i] {
+			if math.Abs(a[i][j]-b[i][j]) > tol {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func TestReadTable(t *testing.T) {
+	// Every expected matrix below is worked out by hand from the input.
+	cases := []struct {
+		name     string
+		in       string
+		opt      Options
+		x        [][]float64
+		labels   []int
+		classes  []string
+		features []string
+		ids      []string
+	}{
+		{
+			name:     "plain csv, label last, no final newline",
+			in:       "1,2,a\n3,4,b\n5,6,a",
+			opt:      Options{LabelColumn: "last"},
+			x:        [][]float64{{1, 2}, {3, 4}, {5, 6}},
+			labels:   []int{0, 1, 0},
+			classes:  []string{"a", "b"},
+			features: []string{"col1", "col2"},
+		},
+		{
+			name:     "label first, leading-dot numbers, CRLF, blank trailing lines",
+			in:       "1,.28,2\r\n2,-.5,3\r\n10,1e1,4\r\n\r\n\r\n",
+			opt:      Options{LabelColumn: "first"},
+			x:        [][]float64{{0.28, 2}, {-0.5, 3}, {10, 4}},
+			labels:   []int{0, 1, 2}, // numeric sort: 1 < 2 < 10
+			classes:  []string{"1", "2", "10"},
+			features: []string{"col2", "col3"},
+		},
+		{
+			name:     "quoted fields with header, label by name",
+			in:       "\"Class\",\"A/DA\",\"Max IP\"\n\"car\",\"1.5\",\"2\"\n\"adi\",\"2.5\",\"3\"\n",
+			opt:      Options{LabelColumn: "class"},
+			x:        [][]float64{{1.5, 2}, {2.5, 3}},
+			labels:   []int{1, 0},
+			classes:  []string{"adi", "car"},
+			features: []string{"A/DA", "Max IP"},
+		},
+		{
+			name:     "tab separated with header and spaces in names",
+			in:       "Hobby\tMarital status\ttarget\n2.0\t1.0\t1\n3.0\t2.0\t2\n",
+			opt:      Options{LabelColumn: "target"},
+			x:        [][]float64{{2, 1}, {3, 2}},
+			labels:   []int{0, 1},
+			classes:  []string{"1", "2"},
+			features: []string{"Hobby", "Marital status"},
+		},
+		{
+			name: "whitespace separated, id column, dropped column",
+			in:   "  r1  1.0   7  0.5\n r2 2.0 8 1.5  \n",
+			opt:  Options{IDColumn: "1", Drop: []string{"3"}},
+			x:    [][]float64{{1, 0.5}, {2, 1.5}},
+			ids:  []string{"r1", "r2"},
+			// No label column: Labels stays nil.
+			features: []string{"col2", "col4"},
+		},
+		{
+			name:     "semicolon separated",
+			in:       "1;2\n3;4\n",
+			opt:      Options{},
+			x:        [][]float64{{1, 2}, {3, 4}},
+			features: []string{"col1", "col2"},
+		},
+		{
+			name: "categorical column one-hot in sorted order",
+			in:   "x,1\ny,2\nx,3\nz,4\n",
+			opt:  Options{},
+			x: [][]float64{
+				{1, 0, 0, 1},
+				{0, 1, 0, 2},
+				{1, 0, 0, 3},
+				{0, 0, 1, 4},
+			},
+			features: []string{"col1=x", "col1=y", "col1=z", "col2"},
+		},
+		{
+			name:     "forced categorical numeric codes",
+			in:       "2,1\n1,2\n2,3\n",
+			opt:      Options{Categorical: []string{"first"}},
+			x:        [][]float64{{0, 1, 1}, {1, 0, 2}, {0, 1, 3}},
+			features: []string{"col1=1", "col1=2", "col2"},
+		},
+		{
+			name: "minmax scaling",
+			// col1 in [2,6]: (x−2)/4; col2 constant → 0.
+			in:  "2,5\n4,5\n6,5\n",
+			opt: Options{Scale: ScaleMinMax},
+			x:   [][]float64{{0, 0}, {0.5, 0}, {1, 0}},
+			// One-hot columns are never scaled; covered by the zoo test.
+			features: []string{"col1", "col2"},
+		},
+		{
+			name: "zscore scaling",
+			// col1 = 1,2,3: mean 2, population sd √(2/3).
+			in:       "1\n2\n3\n",
+			opt:      Options{Scale: ScaleZScore, Header: HeaderNo},
+			x:        [][]float64{{-1 / math.Sqrt(2.0/3)}, {0}, {1 / math.Sqrt(2.0/3)}},
+			features: []string{"col1"},
+		},
+		{
+			name: "impute mean and mode",
+			// col1 mean of 1,3 = 2; col2 mode of a,a,b = a.
+			in:       "1,a\n?,?\n3,a\n5,b\n",
+			opt:      Options{Missing: MissingImpute},
+			x:        [][]float64{{1, 1, 0}, {3, 1, 0}, {3, 1, 0}, {5, 0, 1}},
+			features: []string{"col1", "col2=a", "col2=b"},
+		},
+		{
+			name:     "drop rows with missing values",
+			in:       "h1,h2,cls\n1,,x\n2,3,y\n?,4,x\n5,6,x\n",
+			opt:      Options{Missing: MissingDrop, LabelColumn: "cls"},
+			x:        [][]float64{{2, 3}, {5, 6}},
+			labels:   []int{1, 0},
+			classes:  []string{"x", "y"},
+			features: []string{"h1", "h2"},
+		},
+		{
+			name:     "custom missing marker NA",
+			in:       "1,NA\n3,4\n",
+			opt:      Options{Missing: MissingImpute, MissingMarkers: []string{"NA"}},
+			x:        [][]float64{{1, 4}, {3, 4}},
+			features: []string{"col1", "col2"},
+		},
+		{
+			name:     "header yes on numeric names, MaxRows",
+			in:       "1,2\n3,4\n5,6\nbad line\n",
+			opt:      Options{Header: HeaderYes, MaxRows: 2},
+			x:        [][]float64{{3, 4}, {5, 6}},
+			features: []string{"1", "2"},
+		},
+		{
+			name:     "all-categorical file with header detected by uniqueness",
+			in:       "a,b,cls\nx,o,p\no,x,n\nx,x,p\n",
+			opt:      Options{LabelColumn: "cls"},
+			x:        [][]float64{{0, 1, 1, 0}, {1, 0, 0, 1}, {0, 1, 0, 1}},
+			labels:   []int{1, 0, 1},
+			classes:  []string{"n", "p"},
+			features: []string{"a=o", "a=x", "b=o", "b=x"},
+		},
+		{
+			name: "comment lines",
+			in:   "# generated\n1,2\n  # mid\n3,4\n",
+			opt:  Options{Comment: "#"},
+			x:    [][]float64{{1, 2}, {3, 4}}, features: []string{"col1", "col2"},
+		},
+		{
+			name: "quoted field with embedded delimiter and doubled quote",
+			in:   "\"a,\"\"b\",1\nc,2\n",
+			opt:  Options{IDColumn: "first"},
+			x:    [][]float64{{1}, {2}}, ids: []string{`a,"b`, "c"}, features: []string{"col2"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := Read(strings.NewReader(c.in), "t.csv", c.opt)
+			if err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			if got := rows(tb); !closeRows(got, c.x, 1e-12) {
+				t.Errorf("X = %v, want %v", got, c.x)
+			}
+			if !reflect.DeepEqual(tb.Labels, c.labels) {
+				t.Errorf("Labels = %v, want %v", tb.Labels, c.labels)
+			}
+			if !reflect.DeepEqual(tb.ClassNames, c.classes) {
+				t.Errorf("ClassNames = %q, want %q", tb.ClassNames, c.classes)
+			}
+			if !reflect.DeepEqual(tb.Features, c.features) {
+				t.Errorf("Features = %q, want %q", tb.Features, c.features)
+			}
+			if !reflect.DeepEqual(tb.IDs, c.ids) {
+				t.Errorf("IDs = %q, want %q", tb.IDs, c.ids)
+			}
+		})
+	}
+}
+
+func TestReadTableErrors(t *testing.T) {
+	cases := []struct {
+		name     string
+		in       string
+		opt      Options
+		sentinel error
+		// parts must all occur in the message.
+		parts []string
+	}{
+		{"missing value rejected", "1,2\n3,?\n", Options{}, ErrMissing, []string{"t.csv:2", "column 2", `"?"`}},
+		{"missing label even when imputing", "1,a\n2,?\n3,b\n", Options{LabelColumn: "last", Missing: MissingImpute}, ErrMissing, []string{"t.csv:2", "column 2"}},
+		{"wrong field count", "1,2\n3\n", Options{}, ErrSyntax, []string{"t.csv:2", "1 fields, want 2 as on line 1"}},
+		{"mixed column", "h\n1\n2\nx3\n", Options{}, ErrSyntax, []string{"t.csv:4", "column 1 (\"h\")", `"x3"`, "Categorical"}},
+		{"unterminated quote", "1,\"2\n", Options{}, ErrSyntax, []string{"t.csv:1", "character 3", "unterminated"}},
+		{"unknown label name", "a,b\n1,2\n", Options{LabelColumn: "c"}, ErrInvalid, []string{"label column", `"c"`, "no such column"}},
+		{"label name without header", "1,2\n3,4\n", Options{LabelColumn: "c"}, ErrInvalid, []string{"no header"}},
+		{"column number out of range", "1,2\n", Options{LabelColumn: "3"}, ErrInvalid, []string{"outside 1…2"}},
+		{"no feature left", "1,2\n", Options{LabelColumn: "1", IDColumn: "2"}, ErrInvalid, []string{"no feature columns"}},
+		{"label equals id", "1,2\n", Options{LabelColumn: "1", IDColumn: "first"}, ErrInvalid, []string{"also the label"}},
+		{"empty", "\n\n", Options{}, ErrSyntax, []string{"no data"}},
+		{"nan is not a number", "1\nNaN\n", Options{Header: HeaderNo}, ErrSyntax, []string{"t.csv:2", `"NaN"`}},
+		{"cell limit", "a\nb\nc\nd\n", Options{Header: HeaderNo, MaxCells: 8}, ErrTooLarge, []string{"distinct values"}},
+		{"all missing column imputed", "1,?\n2,?\n", Options{Missing: MissingImpute}, ErrMissing, []string{"column 2", "every value"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(c.in), "t.csv", c.opt)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !errors.Is(err, c.sentinel) {
+				t.Errorf("error %q does not wrap %v", err, c.sentinel)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "dataset: ") {
+				t.Errorf("message %q lacks the package prefix", msg)
+			}
+			for _, p := range c.parts {
+				if !strings.Contains(msg, p) {
+					t.Errorf("message %q lacks %q", msg, p)
+				}
+			}
+		})
+	}
+}
+
+const zooLike = "% comment\r\n@RELATION zoo\r\n\r\n@ATTRIBUTE animal {aardvark,bass,frog}\r\n" +
+	"@ATTRIBUTE 'has hair' {false, true}\r\n@attribute legs INTEGER [0,9]\r\n" +
+	"@attribute \"weight kg\" real\r\n@ATTRIBUTE type { mammal, bird, fish }\r\n@DATA\r\n%\r\n" +
+	"aardvark,true,4,30.5,mammal\r\n% between rows\r\nbass,false,0,?,fish\r\n" +
+	"frog,'false',4,0.1,fish\r\n%\r\n"
+
+func TestReadARFF(t *testing.T) {
+	tb, err := Read(strings.NewReader(zooLike), "zoo.arff", Options{IDColumn: "animal", Missing: MissingImpute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "weight kg" imputed with the mean of 30.5 and 0.1 = 15.3. Class
+	// numbering follows the declaration with "bird" (absent) left out.
+	want := [][]float64{
+		{0, 1, 4, 30.5},
+		{1, 0, 0, 15.3},
+		{1, 0, 4, 0.1},
+	}
+	if got := rows(tb); !closeRows(got, want, 1e-12) {
+		t.Errorf("X = %v, want %v", got, want)
+	}
+	if !reflect.DeepEqual(tb.Labels, []int{0, 1, 1}) || !reflect.DeepEqual(tb.ClassNames, []string{"mammal", "fish"}) {
+		t.Errorf("labels %v %q", tb.Labels, tb.ClassNames)
+	}
+	wantF := []string{"has hair=false", "has hair=true", "legs", "weight kg"}
+	if !reflect.DeepEqual(tb.Features, wantF) {
+		t.Errorf("Features = %q, want %q", tb.Features, wantF)
+	}
+	if !reflect.DeepEqual(tb.IDs, []string{"aardvark", "bass", "frog"}) {
+		t.Errorf("IDs = %q", tb.IDs)
+	}
+
+	// Errors name the line.
+	bad := []struct {
+		in    string
+		parts []string
+	}{
+		{"@relation r\n@attribute a {x,y}\n@data\nz\n", []string{"r.arff:4", `"z"`, "declared nominal"}},
+		{"@relation r\n@attribute a numeric\n@data\n1,2\n", []string{"r.arff:4", "2 values, want 1"}},
+		{"@relation r\n@attribute a date\n@data\n", []string{"r.arff:2", "not supported"}},
+		{"@relation r\n@attribute a numeric\n@data\n{0 1}\n", []string{"r.arff:4", "sparse"}},
+		{"@relation r\n@attribute a numeric\n@data\nabc\n", []string{"r.arff:4", `"abc"`, "not a number"}},
+		{"@relation r\n@attribute a numeric\n", []string{"no @data"}},
+	}
+	for _, b := range bad {
+		_, err := ReadARFF(strings.NewReader(b.in), "r.arff", Options{LabelColumn: "none"})
+		if err == nil {
+			t.Errorf("%q: no error", b.in)
+			continue
+		}
+		for _, p := range b.parts {
+			if !strings.Contains(err.Error(), p) {
+				t.Errorf("%q: message %q lacks %q", b.in, err, p)
+			}
+		}
+	}
+}
+
+func TestWriteCSVRoundTrip(t *testing.T) {
+	in := "f1,f2,label\n0.1,1e-300,b\n-2.5,3,a\n"
+	tb, err := Read(strings.NewReader(in), "in.csv", Options{LabelColumn: "last"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, tb); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != in {
+		t.Errorf("WriteCSV =\n%s\nwant\n%s", buf.String(), in)
+	}
+	back, err := Read(&buf, "out.csv", Options{LabelColumn: "last"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !closeRows(rows(back), rows(tb), 0) || !reflect.DeepEqual(back.Labels, tb.Labels) {
+		t.Error("round trip changed the table")
+	}
+}

@@ -1,0 +1,275 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Sentinel errors wrapped by the errors of this package, for errors.Is.
+var (
+	// ErrSyntax reports malformed text: unterminated quotes, wrong field
+	// counts, bad headers, values that are not numbers where numbers are due.
+	ErrSyntax = errors.New("dataset: syntax error")
+	// ErrMissing reports a missing value under the MissingReject policy.
+	ErrMissing = errors.New("dataset: missing value")
+	// ErrTooLarge reports a size beyond the configured limits (node counts,
+	// Matrix Market dimensions, table cells).
+	ErrTooLarge = errors.New("dataset: input too large")
+	// ErrInvalid reports content that parses but is not acceptable: negative
+	// or non-finite weights, asymmetric matrices, unknown columns.
+	ErrInvalid = errors.New("dataset: invalid input")
+)
+
+// ParseError locates a problem in a text file. Line and Column are 1-based;
+// 0 means unknown. Column counts fields (not characters) in tabular files.
+type ParseError struct {
+	File   string
+	Line   int
+	Column int
+	Name   string // column name, if known
+	Value  string // offending text, if any
+	Err    error
+}
+
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	b.WriteString("dataset: ")
+	if e.File != "" {
+		b.WriteString(e.File)
+	} else {
+		b.WriteString("<input>")
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Column > 0 {
+		fmt.Fprintf(&b, "column %d", e.Column)
+		if e.Name != "" {
+			fmt.Fprintf(&b, " (%s)", quote(e.Name))
+		}
+		b.WriteString(": ")
+	} else if e.Name != "" {
+		fmt.Fprintf(&b, "%s: ", e.Name)
+	}
+	if e.Value != "" || errors.Is(e.Err, ErrMissing) {
+		fmt.Fprintf(&b, "value %s: ", quote(e.Value))
+	}
+	msg := e.Err.Error()
+	msg = strings.TrimPrefix(msg, "dataset: ")
+	b.WriteString(msg)
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// quote quotes s for an error message, shortening long values.
+func quote(s string) string {
+	const max = 40
+	if len(s) > max {
+		r := []rune(s)
+		if len(r) > max {
+			s = string(r[:max]) + "…"
+		}
+	}
+	return strconv.Quote(s)
+}
+
+// errorf builds an error wrapping sentinel with a formatted message.
+func errorf(sentinel error, format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
+}
+
+// readAll reads r fully and splits it into lines, dropping "\r" before "\n",
+// a UTF-8 byte order mark and the empty piece after a final newline.
+func readAll(r io.Reader) ([]string, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: reading: %w", err)
+	}
+	s := strings.TrimPrefix(string(data), "\ufeff")
+	lines := strings.Split(s, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines, nil
+}
+
+// isBlank reports whether a line holds only spaces and tabs.
+func isBlank(s string) bool {
+	return strings.TrimLeft(s, " \t\r\f\v") == ""
+}
+
+// splitter splits a line into fields.
+type splitter struct {
+	// delim is the field separator; 0 means runs of spaces and tabs.
+	delim byte
+	// quotes lists the characters that may open a quoted field.
+	quotes string
+	// backslash makes '\' escape the next character inside quotes (ARFF).
+	backslash bool
+}
+
+// split appends the fields of line to dst[:0]. The error reports the
+// 1-based character position of an unterminated quote or of stray text
+// after a closing quote.
+func (sp splitter) split(line string, dst []string) ([]string, int, error) {
+	dst = dst[:0]
+	isSpace := func(c byte) bool {
+		return (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') && c != sp.delim
+	}
+	i, n := 0, len(line)
+	if sp.delim == 0 {
+		for {
+			for i < n && isSpace(line[i]) {
+				i++
+			}
+			if i == n {
+				return dst, 0, nil
+			}
+			f, j, pos, err := sp.field(line, i, isSpace)
+			if err != nil {
+				return dst, pos, err
+			}
+			dst = append(dst, f)
+			i = j
+		}
+	}
+	if isBlank(line) {
+		return dst, 0, nil
+	}
+	for {
+		for i < n && isSpace(line[i]) {
+			i++
+		}
+		f, j, pos, err := sp.field(line, i, isSpace)
+		if err != nil {
+			return dst, pos, err
+		}
+		dst = append(dst, f)
+		i = j
+		if i >= n {
+			return dst, 0, nil
+		}
+		// line[i] is the delimiter.
+		i++
+		if i == n {
+			dst = append(dst, "")
+			return dst, 0, nil
+		}
+	}
+}
+
+// field reads one field starting at i (leading spaces already skipped) and
+// returns it with the index of the delimiter (or n) that ends it.
+func (sp splitter) field(line string, i int, isSpace func(byte) bool) (string, int, int, error) {
+	n := len(line)
+	if i < n && strings.IndexByte(sp.quotes, line[i]) >= 0 {
+		q := line[i]
+		start := i
+		i++
+		var b strings.Builder
+		closed := false
+		for i < n {
+			c := line[i]
+			if sp.backslash && c == '\\' && i+1 < n {
+				b.WriteByte(line[i+1])
+				i += 2
+				continue
+			}
+			if c == q {
+				if i+1 < n && line[i+1] == q {
+					b.WriteByte(q)
+					i += 2
+					continue
+				}
+				closed = true
+				i++
+				break
+			}
+			b.WriteByte(c)
+			i++
+		}
+		if !closed {
+			return "", 0, start + 1, errorf(ErrSyntax, "unterminated quote")
+		}
+		j := i
+		for j < n && isSpace(line[j]) {
+			j++
+		}
+		if j < n && (sp.delim == 0 && j == i || sp.delim != 0 && line[j] != sp.delim) {
+			return "", 0, j + 1, errorf(ErrSyntax, "unexpected %q after closing quote", line[j])
+		}
+		return b.String(), j, 0, nil
+	}
+	start := i
+	if sp.delim == 0 {
+		for i < n && !isSpace(line[i]) {
+			i++
+		}
+		return line[start:i], i, 0, nil
+	}
+	j := strings.IndexByte(line[i:], sp.delim)
+	if j < 0 {
+		j = n
+	} else {
+		j += i
+	}
+	f := line[start:j]
+	f = strings.TrimRight(f, " \t\r\f\v")
+	return f, j, 0, nil
+}
+
+// parseNum parses a finite decimal number. "NaN", "Inf" and hexadecimal
+// forms are not numbers here.
+func parseNum(s string) (float64, bool) {
+	if s == "" || len(s) > 64 {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E') {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
+}
+
+// parseIndex parses a non-negative decimal integer of at most 18 digits.
+func parseInt(s string) (int, bool) {
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	neg := false
+	if s[0] == '-' || s[0] == '+' {
+		neg = s[0] == '-'
+		s = s[1:]
+		if s == "" {
+			return 0, false
+		}
+	}
+	v := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}

@@ -1,0 +1,139 @@
+package dataset
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/tether-sc/tether/graph"
+)
+
+// WriteCSV writes t as CSV: a header row with the feature names (and
+// "label" when t has labels), then one row per point with the features in
+// shortest round-trip form and the label last (as its class name when
+// ClassNames is set, the integer otherwise). Reading the output back with
+// Options{LabelColumn: "last"} gives the same X and Labels.
+func WriteCSV(w io.Writer, t *Table) error {
+	bw := bufio.NewWriter(w)
+	n, p := t.X.Dims()
+	names := make([]string, 0, p+1)
+	for j := 0; j < p; j++ {
+		name := fmt.Sprintf("x%d", j+1)
+		if j < len(t.Features) {
+			name = t.Features[j]
+		}
+		names = append(names, csvField(name))
+	}
+	if t.Labels != nil {
+		names = append(names, "label")
+	}
+	bw.WriteString(strings.Join(names, ","))
+	bw.WriteByte('\n')
+	var buf []byte
+	for i := 0; i < n; i++ {
+		buf = buf[:0]
+		for j := 0; j < p; j++ {
+			if j > 0 {
+				buf = append(buf, ',')
+			}
+			buf = strconv.AppendFloat(buf, t.X.At(i, j), 'g', -1, 64)
+		}
+		if t.Labels != nil {
+			buf = append(buf, ',')
+			l := t.Labels[i]
+			if l >= 0 && l < len(t.ClassNames) {
+				buf = append(buf, csvField(t.ClassNames[l])...)
+			} else {
+				buf = strconv.AppendInt(buf, int64(l), 10)
+			}
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return fmt.Errorf("dataset: writing CSV: %w", err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("dataset: writing CSV: %w", err)
+	}
+	return nil
+}
+
+// csvField quotes s when it holds a delimiter, quote or blank.
+func csvField(s string) string {
+	if s == "" || strings.ContainsAny(s, ",\"\t; \r\n") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+// WriteEdgeList writes every undirected edge of g once as "i j w" with
+// 0-based node numbers and i ≤ j, preceded by a '#' comment giving the node
+// count. ReadGraph with GraphOptions{Base: Base0, NumNodes: n} reads it back
+// exactly (weights are written in shortest round-trip form).
+func WriteEdgeList(w io.Writer, g *graph.Graph) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# %d nodes, undirected, 0-based: i j weight\n", g.N())
+	var buf []byte
+	for i := 0; i < g.N(); i++ {
+		idx, wt := g.Row(i)
+		for k, j := range idx {
+			if int(j) < i {
+				continue
+			}
+			buf = strconv.AppendInt(buf[:0], int64(i), 10)
+			buf = append(buf, ' ')
+			buf = strconv.AppendInt(buf, int64(j), 10)
+			buf = append(buf, ' ')
+			buf = strconv.AppendFloat(buf, wt[k], 'g', -1, 64)
+			buf = append(buf, '\n')
+			if _, err := bw.Write(buf); err != nil {
+				return fmt.Errorf("dataset: writing edge list: %w", err)
+			}
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("dataset: writing edge list: %w", err)
+	}
+	return nil
+}
+
+// WriteMatrixMarket writes g as a "matrix coordinate real symmetric" Matrix
+// Market file holding the lower triangle (i ≥ j), 1-based.
+func WriteMatrixMarket(w io.Writer, g *graph.Graph) error {
+	bw := bufio.NewWriter(w)
+	n := g.N()
+	nnz := 0
+	for i := 0; i < n; i++ {
+		idx, _ := g.Row(i)
+		for _, j := range idx {
+			if int(j) <= i {
+				nnz++
+			}
+		}
+	}
+	fmt.Fprintf(bw, "%%%%MatrixMarket matrix coordinate real symmetric\n%d %d %d\n", n, n, nnz)
+	var buf []byte
+	for i := 0; i < n; i++ {
+		idx, wt := g.Row(i)
+		for k, j := range idx {
+			if int(j) > i {
+				break
+			}
+			buf = strconv.AppendInt(buf[:0], int64(i+1), 10)
+			buf = append(buf, ' ')
+			buf = strconv.AppendInt(buf, int64(j)+1, 10)
+			buf = append(buf, ' ')
+			buf = strconv.AppendFloat(buf, wt[k], 'g', -1, 64)
+			buf = append(buf, '\n')
+			if _, err := bw.Write(buf); err != nil {
+				return fmt.Errorf("dataset: writing Matrix Market: %w", err)
+			}
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("dataset: writing Matrix Market: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,6 @@
+package experiment
+
+// registry lists every experiment. Add one line per experiment.
+func registry() []Experiment {
+	return []Experiment{}
+}

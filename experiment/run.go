@@ -1,0 +1,230 @@
+package experiment
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/tether-sc/tether/progress"
+)
+
+// RunOptions control Run.
+type RunOptions struct {
+	// Workers is the number of cells run at once. If 0, GOMAXPROCS.
+	Workers int
+	// CacheDir holds one cache file per experiment (<name>.jsonl). If "",
+	// nothing is cached.
+	CacheDir string
+	// Fresh ignores (and rewrites) the cache.
+	Fresh bool
+	// Recorder receives an event after each cell, with the time left
+	// estimated from the cells run so far.
+	Recorder progress.Recorder
+}
+
+// Stats says what Run did.
+type Stats struct {
+	Cells, Cached, Ran, Failed int
+	Errors                     []string // one line per failed cell
+	Elapsed                    time.Duration
+}
+
+// cacheLine is one cached cell.
+type cacheLine struct {
+	Key    string            `json:"key"`
+	Values map[string]string `json:"values"`
+}
+
+func encodeValues(v Values) map[string]string {
+	out := make(map[string]string, len(v))
+	for k, x := range v {
+		out[k] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return out
+}
+
+func decodeValues(m map[string]string) (Values, error) {
+	out := make(Values, len(m))
+	for k, s := range m {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = x
+	}
+	return out, nil
+}
+
+// readCache loads the finished cells of a cache file; a missing file is an
+// empty cache and a torn last line (from an interrupted write) is ignored.
+func readCache(path string) (map[string]Values, error) {
+	res := map[string]Values{}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return res, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<24)
+	for sc.Scan() {
+		var l cacheLine
+		if json.Unmarshal(sc.Bytes(), &l) != nil {
+			continue
+		}
+		v, err := decodeValues(l.Values)
+		if err != nil {
+			continue
+		}
+		res[l.Key] = v
+	}
+	return res, sc.Err()
+}
+
+// Run executes the cells of e not already cached, in parallel, then builds
+// and writes the report into env.OutDir. When ctx is cancelled, running cells
+// are abandoned, finished ones stay cached, and ctx.Err() is returned without
+// a report. Cells that fail are listed in Stats and left out of the report.
+func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, Stats, error) {
+	start := time.Now()
+	var st Stats
+	cells, err := e.Cells(env)
+	if err != nil {
+		return nil, st, fmt.Errorf("experiment %s: %w", e.Name, err)
+	}
+	st.Cells = len(cells)
+	seen := map[string]bool{}
+	for _, c := range cells {
+		if seen[c.Key] {
+			return nil, st, fmt.Errorf("experiment %s: duplicate cell key %q", e.Name, c.Key)
+		}
+		seen[c.Key] = true
+	}
+	results := map[string]Values{}
+	var cacheFile *os.File
+	if opt.CacheDir != "" {
+		if err := os.MkdirAll(opt.CacheDir, 0o755); err != nil {
+			return nil, st, err
+		}
+		path := filepath.Join(opt.CacheDir, e.Name+".jsonl")
+		if !opt.Fresh {
+			if results, err = readCache(path); err != nil {
+				return nil, st, fmt.Errorf("experiment %s: cache: %w", e.Name, err)
+			}
+		}
+		flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+		if opt.Fresh {
+			flags |= os.O_TRUNC
+		}
+		if cacheFile, err = os.OpenFile(path, flags, 0o644); err != nil {
+			return nil, st, err
+		}
+		defer cacheFile.Close()
+	}
+	var todo []Cell
+	for _, c := range cells {
+		if _, ok := results[c.Key]; ok {
+			st.Cached++
+			continue
+		}
+		todo = append(todo, c)
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		next = make(chan Cell)
+		t0   = time.Now()
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				v, err := runCell(ctx, c)
+				mu.Lock()
+				if err != nil {
+					if ctx.Err() == nil {
+						st.Failed++
+						st.Errors = append(st.Errors, fmt.Sprintf("%s: %v", c.Key, err))
+					}
+				} else {
+					st.Ran++
+					results[c.Key] = v
+					if cacheFile != nil {
+						b, _ := json.Marshal(cacheLine{Key: c.Key, Values: encodeValues(v)})
+						cacheFile.Write(append(b, '\n'))
+					}
+				}
+				done := st.Ran + st.Failed
+				left := time.Duration(float64(time.Since(t0)) / float64(done) * float64(len(todo)-done))
+				progress.Send(opt.Recorder, progress.Event{Stage: e.Name, Done: st.Cached + done, Total: st.Cells,
+					Message: fmt.Sprintf("ETA %s", left.Round(time.Second))})
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, c := range todo {
+		select {
+		case next <- c:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	st.Elapsed = time.Since(start)
+	if err := ctx.Err(); err != nil {
+		return nil, st, err
+	}
+	out, err := e.Report(env, results)
+	if err != nil {
+		return nil, st, fmt.Errorf("experiment %s: report: %w", e.Name, err)
+	}
+	if env.OutDir != "" {
+		if err := os.MkdirAll(env.OutDir, 0o755); err != nil {
+			return nil, st, err
+		}
+		for name, b := range out.Files {
+			if err := os.WriteFile(filepath.Join(env.OutDir, name), b, 0o644); err != nil {
+				return nil, st, err
+			}
+		}
+	}
+	return out, st, nil
+}
+
+// runCell runs one cell, turning a panic into an error so one bad cell does
+// not take the whole run down, and rejecting NaN figures.
+func runCell(ctx context.Context, c Cell) (v Values, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	v, err = c.Run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for k, x := range v {
+		if math.IsNaN(x) {
+			return nil, fmt.Errorf("figure %q is NaN", k)
+		}
+	}
+	return v, nil
+}
