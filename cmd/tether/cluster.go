@@ -2,9 +2,382 @@ package main
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/figure"
+	"github.com/tether-sc/tether/metrics"
 )
 
+// inputOptions are the flags that say where the data comes from; shared by
+// cluster and demo.
+type inputOptions struct {
+	input     string // feature table
+	graphFile string // graph file
+	gen       string // generator name
+	truthFile string // reference labels
+	table     dataset.Options
+	gopt      dataset.GraphOptions
+	labelCol  string
+	scale     string
+	missing   string
+	header    string
+	// generator parameters
+	n         int
+	genK      int
+	dim       int
+	noise     float64
+	cin, cout float64
+	selfLoops float64
+	spec      graph.Spec
+	genSeed   uint64
+}
+
+// loaded is the problem read from the inputs.
+type loaded struct {
+	name  string
+	x     *mat.Dense // features (nil for graph input)
+	g     *graph.Graph
+	truth []int // reference labels or nil
+	names []string
+}
+
+func (o *inputOptions) bind(fs *flag.FlagSet) {
+	o.spec = graph.DefaultSpec()
+	o.spec.RegisterFlags(fs)
+	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF)")
+	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
+	fs.StringVar(&o.gen, "gen", "", "generate the input: moons, circles, xor, blobs or sbm")
+	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` (one integer per line) for the summary")
+	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (ARFF: last)")
+	fs.StringVar(&o.table.IDColumn, "id", "", "id `column` to drop from the features")
+	fs.StringVar(&o.table.Delimiter, "delim", "", "field delimiter (default: detected)")
+	fs.StringVar(&o.header, "header", "auto", "header line: auto, yes or no")
+	fs.StringVar(&o.scale, "scale", "none", "numeric column scaling: none, minmax or zscore")
+	fs.StringVar(&o.missing, "missing", "reject", "missing values (? or empty): reject, impute or drop")
+	fs.StringVar(&o.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding reference labels (e.g. club)")
+	fs.IntVar(&o.n, "n", 1000, "generator: number of points")
+	fs.IntVar(&o.genK, "gen-k", 0, "generator: number of classes (default: -k, or the generator's own)")
+	fs.IntVar(&o.dim, "dim", 2, "generator: dimension (blobs)")
+	fs.Float64Var(&o.noise, "noise", 0.08, "generator: noise standard deviation (moons, circles, xor) or blob std")
+	fs.Float64Var(&o.cin, "cin", 10, "generator: SBM c_in")
+	fs.Float64Var(&o.cout, "cout", 1, "generator: SBM c_out")
+	fs.Uint64Var(&o.genSeed, "gen-seed", 1, "generator seed")
+	fs.Float64Var(&o.selfLoops, "self-loops", 0, "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
+}
+
+// load reads or generates the data and builds the graph.
+func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*loaded, error) {
+	count := 0
+	for _, s := range []string{o.input, o.graphFile, o.gen} {
+		if s != "" {
+			count++
+		}
+	}
+	if count != 1 {
+		return nil, fmt.Errorf("%w: give exactly one of -input, -graph-file and -gen", errUsage)
+	}
+	spec := o.spec
+	var err error
+	l := &loaded{}
+	switch {
+	case o.input != "":
+		l.name = o.input
+		opt := o.table
+		opt.LabelColumn = o.labelCol
+		if opt.Scale, err = dataset.ParseScale(o.scale); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if opt.Missing, err = dataset.ParseMissingPolicy(o.missing); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		switch o.header {
+		case "auto":
+		case "yes":
+			opt.Header = dataset.HeaderYes
+		case "no":
+			opt.Header = dataset.HeaderNo
+		default:
+			return nil, fmt.Errorf("%w: -header %q: want auto, yes or no", errUsage, o.header)
+		}
+		t, err := dataset.ReadFile(o.input, opt)
+		if err != nil {
+			return nil, err
+		}
+		l.x, l.truth, l.names = t.X, t.Labels, t.IDs
+	case o.graphFile != "":
+		l.name = o.graphFile
+		d, err := dataset.ReadGraphFileOptions(o.graphFile, o.gopt)
+		if err != nil {
+			return nil, err
+		}
+		l.g, l.truth, l.names = d.G, d.Labels, d.Names
+	default:
+		l.name = "generated " + o.gen
+		gk := o.genK
+		if gk == 0 {
+			gk = k
+		}
+		src := rand.NewPCG(o.genSeed, 0x6e6e)
+		switch o.gen {
+		case "moons":
+			l.x, l.truth, err = synth.Moons(o.n, o.noise, src)
+		case "circles":
+			if gk < 2 {
+				gk = 2
+			}
+			l.x, l.truth, err = synth.InterlacedCircles(o.n, gk, o.noise, src)
+		case "xor":
+			l.x, l.truth, err = synth.XOR(o.n, o.noise, src)
+		case "blobs":
+			if gk < 1 {
+				gk = 3
+			}
+			l.x, l.truth, err = synth.Blobs(o.n, gk, o.dim, o.noise, src)
+		case "sbm":
+			if gk < 1 {
+				gk = 2
+			}
+			l.g, l.truth, err = synth.SBM(o.n, gk, o.cin, o.cout, src)
+		default:
+			return nil, fmt.Errorf("%w: unknown generator %q (want moons, circles, xor, blobs or sbm)", errUsage, o.gen)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if o.truthFile != "" {
+		t, err := dataset.ReadLabelsFileOptions(o.truthFile, dataset.LabelOptions{Strict: true})
+		if err != nil {
+			return nil, err
+		}
+		l.truth = t.Labels
+	}
+	if l.g == nil {
+		done := rec.step("graph construction")
+		l.g, err = graph.Build(ctx, l.x, spec)
+		done()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if o.selfLoops > 0 {
+		if l.g, err = l.g.WithSelfLoops(o.selfLoops); err != nil {
+			return nil, err
+		}
+	}
+	if l.truth != nil && len(l.truth) != l.g.N() {
+		return nil, fmt.Errorf("reference has %d labels for %d nodes", len(l.truth), l.g.N())
+	}
+	return l, nil
+}
+
+// summary is what cluster prints after a run.
+type summary struct {
+	Input       string             `json:"input"`
+	Method      string             `json:"method"`
+	N           int                `json:"n"`
+	Edges       int                `json:"edges"`
+	Components  int                `json:"components"`
+	Isolated    int                `json:"isolated"`
+	K           int                `json:"k"`
+	Sizes       []int              `json:"sizes"`
+	Ncut        float64            `json:"ncut"`
+	Seconds     float64            `json:"seconds"`
+	Figures     map[string]float64 `json:"figures,omitempty"`
+	ViolatedML  *int               `json:"violated_ml,omitempty"`
+	ViolatedCL  *int               `json:"violated_cl,omitempty"`
+	Constraints *[2]int            `json:"constraints,omitempty"`
+	Warnings    []string           `json:"warnings,omitempty"`
+}
+
 func runCluster(ctx context.Context, m *Main, args []string) error {
-	return errors.New("cluster: not implemented yet")
+	fs := m.newFlagSet("cluster", "cluster (-input FILE | -graph-file FILE | -gen NAME) [flags]")
+	var in inputOptions
+	in.bind(fs)
+	method := fs.String("method", "njw", "clustering method (see tether methods)")
+	k := fs.Int("k", 0, "number of clusters (0: estimated by methods that can, e.g. bethe)")
+	seed := fs.Uint64("seed", 1, "seed of every random choice")
+	restarts := fs.Int("restarts", 0, "k-means restarts (0: the method's default)")
+	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight])")
+	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, -1 unknown)")
+	out := fs.String("o", "-", "write the labels to this `file` (- for standard output)")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, or the embedding)")
+	quiet := fs.Bool("quiet", false, "no progress messages")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	meth, err := cluster.New(*method)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	rec := newRecorder(m.Stderr, *quiet)
+	l, err := in.load(ctx, rec, *k)
+	if err != nil {
+		return err
+	}
+	p := &cluster.Problem{Graph: l.g, K: *k}
+	if *consFile != "" {
+		if p.Constraints, err = constraint.ReadFile(*consFile, l.g.N()); err != nil {
+			return err
+		}
+	}
+	if *partial != "" {
+		if p.Labels, err = constraint.ReadLabelsFile(*partial, l.g.N()); err != nil {
+			return err
+		}
+	}
+	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec}
+	done := rec.step("clustering")
+	t0 := time.Now()
+	res, err := meth.Cluster(ctx, p, s)
+	done()
+	if err != nil {
+		return err
+	}
+	sum, err := summarize(l, meth.Name(), p, res, time.Since(t0))
+	if err != nil {
+		return err
+	}
+	// Labels go to -o; the summary goes to stdout unless the labels do.
+	sumOut := m.Stdout
+	if *out == "-" {
+		if err := dataset.WriteLabels(m.Stdout, res.Labels); err != nil {
+			return err
+		}
+		sumOut = m.Stderr
+	} else if err := writeFile(*out, func(w io.Writer) error { return dataset.WriteLabels(w, res.Labels) }); err != nil {
+		return err
+	}
+	if *plotFile != "" {
+		if err := plotPartition(*plotFile, l, res, meth.Name()); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(sumOut)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	return printSummary(sumOut, sum)
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {
+	g := l.g
+	st := g.Stats()
+	s := &summary{
+		Input: l.name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
+		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), Warnings: res.Warnings,
+	}
+	s.Sizes = make([]int, res.K)
+	for _, c := range res.Labels {
+		if c >= 0 && c < len(s.Sizes) {
+			s.Sizes[c]++
+		}
+	}
+	nc, err := metrics.Ncut(g, res.Labels)
+	if err != nil {
+		return nil, err
+	}
+	s.Ncut = nc
+	if l.truth != nil {
+		s.Figures = map[string]float64{}
+		if v, err := metrics.ARI(l.truth, res.Labels); err == nil {
+			s.Figures["ARI"] = v
+		}
+		if v, err := metrics.NMI(l.truth, res.Labels, metrics.Arithmetic); err == nil {
+			s.Figures["NMI"] = v
+		}
+		if v, err := metrics.Accuracy(l.truth, res.Labels); err == nil {
+			s.Figures["accuracy"] = v
+		}
+	}
+	if p.Constraints != nil {
+		ml, cl := constraint.Violations(p.Constraints, res.Labels)
+		nml, ncl := p.Constraints.Count()
+		s.ViolatedML, s.ViolatedCL, s.Constraints = &ml, &cl, &[2]int{nml, ncl}
+	}
+	return s, nil
+}
+
+func printSummary(w io.Writer, s *summary) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "input\t%s\n", s.Input)
+	fmt.Fprintf(tw, "graph\t%d nodes, %d edges, %d components, %d isolated\n", s.N, s.Edges, s.Components, s.Isolated)
+	fmt.Fprintf(tw, "method\t%s, k = %d, %.3fs\n", s.Method, s.K, s.Seconds)
+	sizes := make([]string, len(s.Sizes))
+	for i, v := range s.Sizes {
+		sizes[i] = fmt.Sprint(v)
+	}
+	fmt.Fprintf(tw, "sizes\t%s\n", strings.Join(sizes, " "))
+	fmt.Fprintf(tw, "Ncut\t%.4f\n", s.Ncut)
+	names := make([]string, 0, len(s.Figures))
+	for k := range s.Figures {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		fmt.Fprintf(tw, "%s\t%.4f\n", k, s.Figures[k])
+	}
+	if s.Constraints != nil {
+		fmt.Fprintf(tw, "violated\t%d of %d must-links, %d of %d cannot-links\n", *s.ViolatedML, s.Constraints[0], *s.ViolatedCL, s.Constraints[1])
+	}
+	for _, wmsg := range s.Warnings {
+		fmt.Fprintf(tw, "warning\t%s\n", wmsg)
+	}
+	return tw.Flush()
+}
+
+// plotPartition draws the partition over the 2-D features, or over the
+// first two embedding coordinates when the data is not 2-D.
+func plotPartition(path string, l *loaded, res *cluster.Result, method string) error {
+	x := l.x
+	what := "features"
+	if x == nil || func() bool { _, d := x.Dims(); return d != 2 }() {
+		x = res.Embedding
+		what = "embedding"
+	}
+	if x == nil {
+		return fmt.Errorf("-plot: method %s returned no embedding and the input has no 2-D features", method)
+	}
+	if _, d := x.Dims(); d < 2 {
+		return fmt.Errorf("-plot: the %s has %d dimension(s), need 2", what, d)
+	}
+	p, err := figure.Scatter(fmt.Sprintf("%s, k = %d (%s)", method, res.K, what), x, res.Labels)
+	if err != nil {
+		return err
+	}
+	return figure.SavePNG(path, 5*vg.Inch, 5*vg.Inch, p)
 }

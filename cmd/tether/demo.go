@@ -2,9 +2,161 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/figure"
+	"github.com/tether-sc/tether/metrics"
 )
 
+// demoCase is one dataset of the demo.
+type demoCase struct {
+	name    string
+	x       *mat.Dense
+	g       *graph.Graph
+	truth   []int
+	k       int
+	methods []string
+	// constrained methods get pairs drawn with probability rate/n per pair.
+	constrained []string
+	rate        float64
+}
+
 func runDemo(ctx context.Context, m *Main, args []string) error {
-	return errors.New("demo: not implemented yet")
+	fs := m.newFlagSet("demo", "demo [-o DIR] [-seed S] [-quiet]")
+	outDir := fs.String("o", "tether-demo", "write the demo's figures to this `directory` (\"\" for none)")
+	seed := fs.Uint64("seed", 1, "seed of every random choice")
+	quiet := fs.Bool("quiet", false, "no progress messages")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rec := newRecorder(m.Stderr, *quiet)
+	src := func(stream uint64) rand.Source { return rand.NewPCG(*seed, stream) }
+
+	var cases []demoCase
+	x, y, err := synth.Moons(1000, 0.08, src(1))
+	if err != nil {
+		return err
+	}
+	cases = append(cases, demoCase{name: "two moons (n=1000)", x: x, truth: y, k: 2, methods: []string{"njw", "ncut", "hbisect"}})
+	x, y, err = synth.Blobs(5000, 5, 10, 1, src(2))
+	if err != nil {
+		return err
+	}
+	cases = append(cases, demoCase{name: "5 Gaussian blobs in 10-D (n=5000)", x: x, truth: y, k: 5, methods: []string{"njw", "usc"}})
+	g, y, err := synth.SBM(2000, 2, 9, 1, src(3))
+	if err != nil {
+		return err
+	}
+	cases = append(cases, demoCase{name: "sparse SBM near the threshold (n=2000, c_in=9, c_out=1)", g: g, truth: y, k: 2, methods: []string{"usc", "bethe"}})
+	x, y, err = synth.InterlacedCircles(900, 3, 0.05, src(4))
+	if err != nil {
+		return err
+	}
+	cases = append(cases, demoCase{name: "interlaced circles (n=900)", x: x, truth: y, k: 3, methods: []string{"njw"}, constrained: registered("fgpwc"), rate: 1})
+
+	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "DATA\tMETHOD\tSIDE INFORMATION\tARI\tNMI\tVIOLATED\tTIME")
+	var panels []*plot.Plot
+	for ci, c := range cases {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if c.g == nil {
+			spec := graph.DefaultSpec()
+			if c.g, err = graph.Build(ctx, c.x, spec); err != nil {
+				return err
+			}
+		}
+		var cons *constraint.Set
+		if len(c.constrained) > 0 {
+			n := c.g.N()
+			if cons, err = constraint.BernoulliPairs(c.truth, c.rate/float64(n), src(100+uint64(ci))); err != nil {
+				return err
+			}
+		}
+		run := func(name string, withCons bool) error {
+			meth, err := cluster.New(name)
+			if err != nil {
+				return err
+			}
+			p := &cluster.Problem{Graph: c.g, K: c.k}
+			side := "none"
+			if withCons {
+				p.Constraints = cons
+				ml, cl := cons.Count()
+				side = fmt.Sprintf("%d ML + %d CL pairs", ml, cl)
+			}
+			t0 := time.Now()
+			res, err := meth.Cluster(ctx, p, &cluster.Settings{Seed: *seed, Recorder: rec})
+			if err != nil {
+				return fmt.Errorf("%s on %s: %w", name, c.name, err)
+			}
+			ari, _ := metrics.ARI(c.truth, res.Labels)
+			nmi, _ := metrics.NMI(c.truth, res.Labels, metrics.Arithmetic)
+			viol := "-"
+			if cons != nil {
+				ml, cl := constraint.Violations(cons, res.Labels)
+				viol = fmt.Sprint(ml + cl)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%.3f\t%s\t%.2fs\n", c.name, name, side, ari, nmi, viol, time.Since(t0).Seconds())
+			if c.x != nil && ci == len(cases)-1 {
+				title := name
+				if withCons {
+					title += fmt.Sprintf(" + %d constraints (ARI %.2f)", len(cons.Pairs), ari)
+				} else {
+					title += fmt.Sprintf(", graph only (ARI %.2f)", ari)
+				}
+				p, err := figure.Scatter(title, c.x, res.Labels)
+				if err != nil {
+					return err
+				}
+				panels = append(panels, p)
+			}
+			return nil
+		}
+		for _, name := range c.methods {
+			if err := run(name, false); err != nil {
+				return err
+			}
+		}
+		for _, name := range c.constrained {
+			if err := run(name, true); err != nil {
+				return err
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if *outDir != "" && len(panels) > 0 {
+		path := filepath.Join(*outDir, "demo.png")
+		if err := figure.SavePNG(path, 5*vg.Inch, 5*vg.Inch, panels...); err != nil {
+			return err
+		}
+		fmt.Fprintf(m.Stdout, "\nwrote %s\n", path)
+	}
+	return nil
+}
+
+// registered returns names that are in the method registry.
+func registered(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if _, err := cluster.New(n); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -59,6 +59,7 @@ func commands() []command {
 		{"gen", "write a synthetic dataset", runGen},
 		{"demo", "the main job on generated data, in a few seconds", runDemo},
 		{"methods", "list the clustering methods and their sources", runMethods},
+		{"repro", "reproduce the published tables and figures", runRepro},
 	}
 }
 
