@@ -56,6 +56,8 @@ type loaded struct {
 	g     *graph.Graph
 	truth []int // reference labels or nil
 	names []string
+	// graphTime is the time spent building the graph from features.
+	graphTime time.Duration
 }
 
 func (o *inputOptions) bind(fs *flag.FlagSet) {
@@ -171,7 +173,9 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	}
 	if l.g == nil {
 		done := rec.step("graph construction")
+		t0 := time.Now()
 		l.g, err = graph.Build(ctx, l.x, spec)
+		l.graphTime = time.Since(t0)
 		done()
 		if err != nil {
 			return nil, err
@@ -200,6 +204,7 @@ type summary struct {
 	Sizes       []int              `json:"sizes"`
 	Ncut        float64            `json:"ncut"`
 	Seconds     float64            `json:"seconds"`
+	GraphSecs   float64            `json:"graph_seconds"`
 	Figures     map[string]float64 `json:"figures,omitempty"`
 	ViolatedML  *int               `json:"violated_ml,omitempty"`
 	ViolatedCL  *int               `json:"violated_cl,omitempty"`
@@ -299,7 +304,7 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 	st := g.Stats()
 	s := &summary{
 		Input: l.name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
-		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), Warnings: res.Warnings,
+		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), Warnings: res.Warnings,
 	}
 	s.Sizes = make([]int, res.K)
 	for _, c := range res.Labels {
@@ -336,6 +341,9 @@ func printSummary(w io.Writer, s *summary) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "input\t%s\n", s.Input)
 	fmt.Fprintf(tw, "graph\t%d nodes, %d edges, %d components, %d isolated\n", s.N, s.Edges, s.Components, s.Isolated)
+	if s.GraphSecs > 0 {
+		fmt.Fprintf(tw, "graph time\t%.3fs\n", s.GraphSecs)
+	}
 	fmt.Fprintf(tw, "method\t%s, k = %d, %.3fs\n", s.Method, s.K, s.Seconds)
 	sizes := make([]string, len(s.Sizes))
 	for i, v := range s.Sizes {
