@@ -1,0 +1,613 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/progress"
+)
+
+// Defaults of FGPWC, from seed 003 §5.1 ("no tuning") unless noted.
+const (
+	// FGPWCSigmaML is the default must-link width σ_m.
+	FGPWCSigmaML = 0.15
+	// FGPWCSigmaCL is the default cannot-link width σ_c.
+	FGPWCSigmaCL = 1.5
+	// FGPWCMThreshold is the default eigenvalue threshold for the automatic
+	// m: m = #{λ(L_sym) < 0.9} (seed 003 §5.1). The CoNLL setting (§5.2)
+	// uses 0.99.
+	FGPWCMThreshold = 0.9
+	// FGPWCMaxM caps the automatic m (our choice; the paper gives none).
+	FGPWCMaxM = 200
+	// FGPWCKTol is the default threshold of the automatic k: k = #{eigenvalues
+	// of XᵀX ≥ 1e−5} (seed 003 §5.2).
+	FGPWCKTol = 1e-5
+	// FGPWCRestarts is the default number of k-means runs (seed 003 §5.1).
+	FGPWCRestarts = 30
+	// FGPWCMaxLabelPairs caps the pairs made from partial labels.
+	FGPWCMaxLabelPairs = 100000
+)
+
+// FGPWC is Fast Gaussian PairWise Clustering (seed 003 §3 and Alg. 1;
+// thesis §4.3.2 and Alg. 14). It learns a linear map X (m×m) of the
+// spectral embedding V (n×m) so that must-linked nodes are close and
+// cannot-linked nodes are far apart in the rows of VX, by minimizing
+// seed 003 eq. (1) with per-constraint weights w_k (soft constraints,
+// constraint.Pair.W):
+//
+//	F(X) = Σ_k w_k (exp(−s_k ‖(a_k − b_k)X‖²) − q_k)² + γ‖X‖²_F,
+//
+// where a_k, b_k are the rows of V of the k-th pair, q_k = 1 and s_k = 1/σ_m
+// for a must-link, q_k = 0 and s_k = 1/σ_c for a cannot-link. The descent
+// starts at X₀ = (VᵀL_symV)^{-1/2}, the unconstrained spectral solution; the
+// partition is the k-means run (of 30) on the rows of VX* that violates the
+// fewest constraints (seed 003 §5.1).
+//
+// The embedding. V holds the eigenvectors u_2 … u_{m+1} of L_sym for the m
+// smallest non-trivial eigenvalues. Seed 003 §2 drops u_1 = D^{1/2}1/‖·‖;
+// the thesis keeps it, but u_1ᵀL_symu_1 = 0, so X₀ would contain 1/√0. We
+// drop it. On a graph with c > 1 components the null space of L_sym has
+// dimension c: we keep its c − 1 directions orthogonal to D^{1/2}1, whose
+// zero eigenvalues X₀ handles as described below, and add a warning.
+//
+// The zero value is usable; NewFGPWC returns the paper's "no tuning"
+// setting (the zero value with RowNormalize set).
+//
+// Cost, with K constraints: the embedding (m+1 eigenpairs of L_sym, never an
+// n×n matrix for large graphs), VᵀL_symV in O(nnz·m + n·m²), then O(K·m²)
+// per evaluation of F or ∇F (E = A − B is formed once; the n×m embedding is
+// not touched by the descent), then Restarts k-means runs on n×m rows.
+type FGPWC struct {
+	// M is the dimension m of the embedding. If M is 0 it is chosen as in
+	// seed 003 §5.1: the number of non-trivial eigenvalues of L_sym below
+	// MThreshold, at least 1 and at most FGPWCMaxM (200) and n − 1. The
+	// eigenvalues are computed in batches of doubling size until one reaches
+	// the threshold or the cap. M must be below n.
+	M int
+	// MThreshold is the eigenvalue threshold of the automatic m. If
+	// MThreshold is 0, FGPWCMThreshold (0.9) is used; the CoNLL setting of
+	// seed 003 §5.2 is 0.99.
+	MThreshold float64
+	// SigmaML and SigmaCL are the Gaussian widths σ_m and σ_c (s_k = 1/σ, as
+	// printed in seed 003 §3: exp(−‖·‖²/σ), not /σ²). If zero, FGPWCSigmaML
+	// (0.15) and FGPWCSigmaCL (1.5) are used. Negative values are an error.
+	SigmaML, SigmaCL float64
+	// Gamma is the regularization weight γ of eq. (1), which the paper does
+	// not give. If Gamma is 0, γ = 10⁻³·Σ_k w_k / ‖X₀‖²_F is used: the
+	// regularizer starts at 0.1% of the largest possible data term, whatever
+	// the scale of the embedding or the number of constraints. A negative
+	// Gamma means γ = 0 (no regularization).
+	Gamma float64
+	// RowNormalize scales every row of V to unit length before X₀ is
+	// computed, as in the paper's "no tuning" setting (seed 003 §5.1: "the
+	// complete spectral embedding of the graph is row normalized"). The zero
+	// value false uses the eigenvectors as they are (thesis Alg. 14);
+	// NewFGPWC sets it.
+	RowNormalize bool
+	// Optimizer is the descent: StepHalving (the zero value, seed 003 Alg.
+	// 1) or LBFGS (beyond the paper; far fewer iterations).
+	Optimizer FGPWCOptimizer
+	// MaxIter is the paper's imax: the cap on descent iterations. If MaxIter
+	// is 0, 1000 is used.
+	MaxIter int
+	// GradTol is the paper's ε, made relative: the descent stops when
+	// ‖∇F(X)‖²_F < GradTol·max(1, ‖∇F(X₀)‖²_F), so that one default fits any
+	// number of constraints. If GradTol is 0, 1e-10 is used.
+	GradTol float64
+	// KTol is the threshold of the automatic k used when Problem.K is 0:
+	// k = #{eigenvalues of X*ᵀX* ≥ KTol} (seed 003 §5.2), clamped to
+	// [1, n]. If KTol is 0, FGPWCKTol (1e-5) is used. The count depends on
+	// the scale of X, hence on γ and the embedding: it is the paper's rule,
+	// not a robust estimator.
+	KTol float64
+	// AutoTune selects σ_m and σ_c among the paper's grid (FGPWCGrid) by
+	// cross-validation on the constraints alone (see FGPWC.CrossValidate),
+	// then clusters with the winners. Beyond the paper, which tuned with the
+	// ground truth. It costs about TuneFolds·|grid| descents and k-means
+	// runs.
+	AutoTune bool
+	// TuneFolds is the number of cross-validation folds of AutoTune. If
+	// TuneFolds is 0, 5 are used (fewer when there are fewer constraints).
+	TuneFolds int
+	// MaxLabelPairs caps the constraints made from Problem.Labels: with L
+	// labelled nodes, all L(L−1)/2 pairs are used when that is at most
+	// MaxLabelPairs, otherwise each pair is kept independently with
+	// probability MaxLabelPairs/(L(L−1)/2) (constraint.SampleFromLabels,
+	// seeded by Settings.Seed). If MaxLabelPairs is 0, FGPWCMaxLabelPairs
+	// (100000) is used.
+	MaxLabelPairs int
+}
+
+// NewFGPWC returns FGPWC with the paper's "no tuning" setting (seed 003
+// §5.1): σ_m = 0.15, σ_c = 1.5, m = #{λ(L_sym) < 0.9}, row-normalized
+// embedding, step-halving descent.
+func NewFGPWC() *FGPWC {
+	return &FGPWC{SigmaML: FGPWCSigmaML, SigmaCL: FGPWCSigmaCL, MThreshold: FGPWCMThreshold, RowNormalize: true}
+}
+
+// Name returns "fgpwc".
+func (FGPWC) Name() string { return "fgpwc" }
+
+// fgpwcConfig is FGPWC with defaults applied.
+type fgpwcConfig struct {
+	m                int
+	mThreshold       float64
+	sigmaML, sigmaCL float64
+	gamma            float64 // < 0: automatic
+	maxIter          int
+	optimizer        FGPWCOptimizer
+	gradTol, kTol    float64
+	folds            int
+	maxLabelPairs    int
+}
+
+func (f FGPWC) config() (fgpwcConfig, error) {
+	c := fgpwcConfig{
+		m: f.M, mThreshold: f.MThreshold, sigmaML: f.SigmaML, sigmaCL: f.SigmaCL,
+		gamma: f.Gamma, maxIter: f.MaxIter, optimizer: f.Optimizer, gradTol: f.GradTol, kTol: f.KTol,
+		folds: f.TuneFolds, maxLabelPairs: f.MaxLabelPairs,
+	}
+	bad := func(name string, v float64) error {
+		return fmt.Errorf("%w: fgpwc: %s = %v", ErrInvalid, name, v)
+	}
+	for _, x := range []struct {
+		name string
+		v    float64
+	}{{"SigmaML", c.sigmaML}, {"SigmaCL", c.sigmaCL}, {"MThreshold", c.mThreshold}, {"GradTol", c.gradTol}, {"KTol", c.kTol}} {
+		if math.IsNaN(x.v) || math.IsInf(x.v, 0) || x.v < 0 {
+			return c, fmt.Errorf("%w, want a finite value > 0 (0 for the default)", bad(x.name, x.v))
+		}
+	}
+	if math.IsNaN(c.gamma) || math.IsInf(c.gamma, 0) {
+		return c, bad("Gamma", c.gamma)
+	}
+	if c.m < 0 {
+		return c, fmt.Errorf("%w: fgpwc: M = %d, want ≥ 0 (0 for automatic)", ErrInvalid, c.m)
+	}
+	if c.maxIter < 0 || c.folds < 0 || c.maxLabelPairs < 0 || f.TuneFolds == 1 {
+		return c, fmt.Errorf("%w: fgpwc: MaxIter = %d, TuneFolds = %d, MaxLabelPairs = %d: want ≥ 0 (and TuneFolds ≠ 1)", ErrInvalid, c.maxIter, c.folds, c.maxLabelPairs)
+	}
+	if f.Optimizer != StepHalving && f.Optimizer != LBFGS {
+		return c, fmt.Errorf("%w: fgpwc: unknown optimizer %d", ErrInvalid, int(f.Optimizer))
+	}
+	def := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.sigmaML, FGPWCSigmaML)
+	def(&c.sigmaCL, FGPWCSigmaCL)
+	def(&c.mThreshold, FGPWCMThreshold)
+	def(&c.gradTol, 1e-10)
+	def(&c.kTol, FGPWCKTol)
+	if c.gamma == 0 {
+		c.gamma = -1 // automatic, resolved once X₀ is known
+	} else if c.gamma < 0 {
+		c.gamma = 0
+	}
+	if c.maxIter == 0 {
+		c.maxIter = 1000
+	}
+	if c.folds == 0 {
+		c.folds = 5
+	}
+	if c.maxLabelPairs == 0 {
+		c.maxLabelPairs = FGPWCMaxLabelPairs
+	}
+	return c, nil
+}
+
+// fgpwcPrep is everything that does not depend on σ_m, σ_c or the
+// constraints used: the embedding, X₀ and the constraint list.
+type fgpwcPrep struct {
+	n, m     int
+	v        *mat.Dense // n×m, row-normalized if asked
+	values   []float64  // λ_2 … λ_{m+1}
+	x0       *mat.Dense
+	x0Norm2  float64
+	pairs    []constraint.Pair
+	warnings []string
+}
+
+// Cluster runs FGPWC on p (seed 003 Alg. 1). Problem.K = 0 asks for the
+// automatic k of seed 003 §5.2. Constraints come from p.Constraints and,
+// converted as described on MaxLabelPairs, from p.Labels; both may be given
+// (their union is used). k-means makes Settings.Restarts runs, 30 if it is 0
+// (seed 003 §5.1). Progress events have Stage "fgpwc" (every 10 descent
+// iterations) besides those of the eigensolver and k-means.
+//
+// Special cases: without any constraint the descent is skipped (F is then
+// γ‖X‖², minimized by the meaningless X = 0) and the result is k-means on
+// V X₀, with a warning. Only must-links is legitimate but degenerate (F is
+// 0 at X = 0, which merges all nodes; the result then depends on MaxIter),
+// and only cannot-links has no minimizer without γ: both are run, with a
+// warning. A graph with several components is handled (see FGPWC) with a
+// warning; a graph with an isolated node is refused by the eigensolver.
+//
+// Result: Labels, K, Eigenvalues = λ_2 … λ_{m+1} of L_sym (ascending),
+// Embedding = V X* (n×m), Objective = F(X*), Iterations = descent
+// iterations, Warnings. Errors wrap ErrInvalid for a bad problem or knob
+// (constraints on unknown nodes, σ < 0, M ≥ n, k > n, …), and ctx.Err()
+// on cancellation.
+func (f FGPWC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	start := time.Now()
+	s = s.orDefault()
+	cfg, err := f.config()
+	if err != nil {
+		return nil, err
+	}
+	prep, err := f.prepare(ctx, p, s, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if f.AutoTune {
+		cv, err := f.crossValidate(ctx, prep, p.K, s, cfg, FGPWCGridML(), FGPWCGridCL())
+		if err != nil {
+			return nil, err
+		}
+		cfg.sigmaML, cfg.sigmaCL = cv.SigmaML, cv.SigmaCL
+		prep.warnings = append(prep.warnings, cv.warnings...)
+		prep.warnings = append(prep.warnings, fmt.Sprintf("fgpwc: cross-validation chose σ_m = %.3g, σ_c = %.3g", cv.SigmaML, cv.SigmaCL))
+	}
+	res, err := prep.solve(ctx, prep.pairs, p.K, s, cfg, restarts(s, FGPWCRestarts), s.Seed)
+	if err != nil {
+		return nil, err
+	}
+	res.Runtime = time.Since(start)
+	return res, nil
+}
+
+func restarts(s *Settings, def int) int {
+	if s.Restarts > 0 {
+		return s.Restarts
+	}
+	return def
+}
+
+// prepare validates p, gathers the constraints and computes V and X₀.
+func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings, cfg fgpwcConfig) (*fgpwcPrep, error) {
+	if err := checkProblem(p, false); err != nil {
+		return nil, err
+	}
+	g := p.Graph
+	n := g.N()
+	if n < 2 {
+		return nil, fmt.Errorf("%w: fgpwc: the graph has %d node; the embedding needs at least 2", ErrInvalid, n)
+	}
+	if cfg.m >= n {
+		return nil, fmt.Errorf("%w: fgpwc: M = %d, want M ≤ n − 1 = %d (u_1 is dropped)", ErrInvalid, cfg.m, n-1)
+	}
+	prep := &fgpwcPrep{n: n}
+	var err error
+	prep.pairs, err = fgpwcPairs(p, cfg.maxLabelPairs, s.Seed, &prep.warnings)
+	if err != nil {
+		return nil, err
+	}
+	if iso := g.Isolated(); len(iso) > 0 {
+		return nil, fmt.Errorf("%w: fgpwc: node %d has degree 0 (%d isolated nodes), so L_sym is undefined; add self loops (graph.WithSelfLoops) or drop them", ErrInvalid, iso[0], len(iso))
+	}
+	if _, c := g.Components(); c > 1 {
+		prep.warnings = append(prep.warnings, fmt.Sprintf("fgpwc: the graph has %d connected components; the embedding keeps the %d null directions of L_sym orthogonal to D^{1/2}1 and X₀ gives them the scale of the smallest positive eigenvalue", c, c-1))
+	}
+
+	// Embedding: m+1 smallest eigenpairs, u_1 dropped.
+	var e *embedding
+	if cfg.m > 0 {
+		e, err = laplacianEmbedding(ctx, g, graph.Symmetric, cfg.m+1, s)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
+		}
+	} else {
+		e, err = fgpwcAutoEmbed(ctx, g, cfg.mThreshold, s)
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range e.warnings {
+		prep.warnings = append(prep.warnings, "fgpwc: embedding: "+w)
+	}
+	prep.values, prep.v = fgpwcDropTrivial(e.values, e.vectors, g.Degrees())
+	_, prep.m = prep.v.Dims()
+	progress.Send(s.Recorder, progress.Event{Stage: "fgpwc", Message: fmt.Sprintf("embedding of dimension m = %d", prep.m)})
+	if f.RowNormalize {
+		normalizeRows(prep.v)
+	}
+
+	// X₀ = (VᵀL_symV)^{-1/2}.
+	lsym, err := graph.NewLaplacian(g, graph.Symmetric)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: fgpwc: %w", err)
+	}
+	lv := mat.NewDense(n, prep.m, nil)
+	lsym.MulTo(lv, prep.v)
+	vtlv := mat.NewSymDense(prep.m, nil)
+	var prod mat.Dense
+	prod.Mul(prep.v.T(), lv)
+	for i := 0; i < prep.m; i++ {
+		for j := i; j < prep.m; j++ {
+			vtlv.SetSym(i, j, 0.5*(prod.At(i, j)+prod.At(j, i)))
+		}
+	}
+	var clamped int
+	prep.x0, clamped, err = fgpwcInitial(vtlv)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case clamped == prep.m:
+		prep.warnings = append(prep.warnings, "fgpwc: VᵀL_symV = 0 (the embedding holds only null vectors of L_sym): X₀ = I")
+	case clamped > 0:
+		prep.warnings = append(prep.warnings, fmt.Sprintf("fgpwc: VᵀL_symV has %d eigenvalues ≈ 0; they were raised to the smallest positive one to form X₀", clamped))
+	}
+	nx := mat.Norm(prep.x0, 2)
+	prep.x0Norm2 = nx * nx
+	return prep, nil
+}
+
+// fgpwcAutoEmbed returns the smallest eigenpairs of L_sym needed for the
+// automatic m: m = #{j ≥ 2 : λ_j < threshold}, at least 1, at most
+// FGPWCMaxM and n − 1. An iterative solver is asked for 16 non-trivial
+// pairs, then for twice as many while all returned eigenvalues are below
+// the threshold and the cap is not reached, so the total work is at most
+// about twice that of the final call. The dense solver, whose cost does not
+// depend on the count, is asked for the cap at once. The columns are
+// truncated to m + 1.
+func fgpwcAutoEmbed(ctx context.Context, g *graph.Graph, threshold float64, s *Settings) (*embedding, error) {
+	n := g.N()
+	maxM := min(FGPWCMaxM, n-1)
+	try := min(16, maxM)
+	solver := s.Eigen
+	if solver == nil {
+		solver = autoSolver(n)
+	}
+	switch solver.(type) {
+	case eigen.Dense, *eigen.Dense:
+		try = maxM
+	}
+	for {
+		e, err := laplacianEmbedding(ctx, g, graph.Symmetric, try+1, s)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
+		}
+		values := e.values
+		count := 0
+		for _, l := range values[1:] {
+			if l < threshold {
+				count++
+			}
+		}
+		if count == len(values)-1 && try < maxM {
+			try = min(2*try, maxM)
+			continue
+		}
+		m := max(count, 1)
+		e.values = values[:m+1]
+		e.vectors = mat.DenseCopyOf(e.vectors.Slice(0, n, 0, m+1))
+		return e, nil
+	}
+}
+
+// fgpwcDropTrivial removes the trivial eigenvector D^{1/2}1/‖·‖ from the
+// m+1 eigenpairs (values ascending, vecs n×(m+1) orthonormal) of L_sym and
+// returns the other m. When c0 > 1 eigenvalues are ≈ 0 (a graph with
+// several components) the solver may return any basis of the null space;
+// then the first c0 columns are projected on the complement of
+// z = D^{1/2}1/‖D^{1/2}1‖ and an orthonormal basis of the c0 − 1 dimensional
+// result is kept. Cost O(n·c0²).
+func fgpwcDropTrivial(values []float64, vecs *mat.Dense, deg []float64) ([]float64, *mat.Dense) {
+	n, cols := vecs.Dims()
+	const nullTol = 1e-8 // L_sym eigenvalues lie in [0, 2]
+	c0 := 1
+	for c0 < cols && values[c0] <= nullTol {
+		c0++
+	}
+	m := cols - 1
+	v := mat.NewDense(n, m, nil)
+	vals := make([]float64, m)
+	copy(vals, values[1:])
+	if c0 == 1 {
+		v.Copy(vecs.Slice(0, n, 1, cols))
+		return vals, v
+	}
+	z := make([]float64, n)
+	for i, d := range deg {
+		z[i] = math.Sqrt(d)
+	}
+	floats.Scale(1/floats.Norm(z, 2), z)
+	zp := mat.DenseCopyOf(vecs.Slice(0, n, 0, c0))
+	zv := mat.NewVecDense(n, z)
+	var proj mat.VecDense
+	proj.MulVec(zp.T(), zv) // zᵀZ
+	var outer mat.Dense
+	outer.Outer(1, zv, &proj)
+	zp.Sub(zp, &outer)
+	var gram mat.SymDense
+	gram.SymOuterK(1, zp.T())
+	var es mat.EigenSym
+	es.Factorize(&gram, true) // ascending; keep the c0−1 largest
+	ev := es.Values(nil)
+	var q mat.Dense
+	es.VectorsTo(&q)
+	var basis mat.Dense
+	basis.Mul(zp, q.Slice(0, c0, 1, c0))
+	for j := 0; j < c0-1; j++ {
+		sc := 1 / math.Sqrt(math.Max(ev[j+1], 1e-300))
+		for i := 0; i < n; i++ {
+			v.Set(i, j, basis.At(i, j)*sc)
+		}
+	}
+	if c0 < cols {
+		v.Slice(0, n, c0-1, m).(*mat.Dense).Copy(vecs.Slice(0, n, c0, cols))
+	}
+	return vals, v
+}
+
+// fgpwcPairs gathers the constraints of p: its pairs plus those made from
+// its labels.
+func fgpwcPairs(p *Problem, maxLabelPairs int, seed uint64, warnings *[]string) ([]constraint.Pair, error) {
+	var pairs []constraint.Pair
+	if p.Constraints != nil {
+		pairs = append(pairs, p.Constraints.Pairs...)
+	}
+	if p.Labels != nil {
+		lab := len(p.Labels.Labeled())
+		total := constraint.NumPairs(lab)
+		var set *constraint.Set
+		if total <= int64(maxLabelPairs) {
+			set = constraint.FromLabels(p.Labels)
+		} else {
+			var err error
+			set, err = constraint.SampleFromLabels(p.Labels, float64(maxLabelPairs)/float64(total), rand.NewPCG(seed, 0xf69c))
+			if err != nil {
+				return nil, fmt.Errorf("cluster: fgpwc: %w", err)
+			}
+			*warnings = append(*warnings, fmt.Sprintf("fgpwc: %d labelled nodes give %d pairs; %d were sampled (MaxLabelPairs = %d)", lab, total, len(set.Pairs), maxLabelPairs))
+		}
+		pairs = append(pairs, set.Pairs...)
+	}
+	ml, cl := 0, 0
+	for _, q := range pairs {
+		if q.Kind == constraint.MustLink {
+			ml++
+		} else {
+			cl++
+		}
+	}
+	switch {
+	case ml+cl == 0:
+		*warnings = append(*warnings, "fgpwc: no constraints: the descent is skipped and the result is k-means on V X₀ (unconstrained spectral clustering)")
+	case cl == 0:
+		*warnings = append(*warnings, fmt.Sprintf("fgpwc: only must-links (%d): F is minimized by X = 0, which merges all nodes; the result depends on MaxIter", ml))
+	case ml == 0:
+		*warnings = append(*warnings, fmt.Sprintf("fgpwc: only cannot-links (%d): F decreases as X grows and only γ bounds it", cl))
+	}
+	return pairs, nil
+}
+
+// fgpwcGamma resolves the automatic γ.
+func (prep *fgpwcPrep) gamma(cfg fgpwcConfig, pairs []constraint.Pair) float64 {
+	if cfg.gamma >= 0 {
+		return cfg.gamma
+	}
+	w := 0.0
+	for _, q := range pairs {
+		w += q.W()
+	}
+	if w == 0 || prep.x0Norm2 == 0 {
+		return 0
+	}
+	return 1e-3 * w / prep.x0Norm2
+}
+
+// solve runs the descent with the given constraints and σ's, picks k if
+// k = 0 and runs k-means.
+func (prep *fgpwcPrep) solve(ctx context.Context, pairs []constraint.Pair, k int, s *Settings, cfg fgpwcConfig, restarts int, seed uint64) (*Result, error) {
+	res, _, err := prep.fit(ctx, pairs, k, s, cfg, restarts, seed)
+	return res, err
+}
+
+// fit is solve also returning the descent's result.
+func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, s *Settings, cfg fgpwcConfig, restarts int, seed uint64) (*Result, *descentResult, error) {
+	d, err := prep.descend(ctx, pairs, s.Recorder, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := &Result{
+		Eigenvalues: append([]float64(nil), prep.values...),
+		Objective:   d.f,
+		Iterations:  d.iterations,
+		Warnings:    append([]string(nil), prep.warnings...),
+	}
+	if len(pairs) > 0 && !d.converged {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("fgpwc: descent stopped after %d iterations (%s) with ‖∇F‖² = %.3g", d.iterations, d.status, d.gradNorm2))
+	}
+	if k == 0 {
+		k = fgpwcAutoK(d.x, cfg.kTol, prep.n)
+	}
+	res.K = k
+	emb := mat.NewDense(prep.n, prep.m, nil)
+	emb.Mul(prep.v, d.x)
+	res.Embedding = emb
+	labels, err := fgpwcKMeans(ctx, emb, k, pairs, restarts, seed, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Labels = labels
+	return res, d, nil
+}
+
+// descend minimizes F from X₀ for the given constraints; without any it
+// returns X₀ (0 iterations).
+func (prep *fgpwcPrep) descend(ctx context.Context, pairs []constraint.Pair, rec progress.Recorder, cfg fgpwcConfig) (*descentResult, error) {
+	o := newFGPWCObjective(prep.v, pairs, cfg.sigmaML, cfg.sigmaCL, prep.gamma(cfg, pairs))
+	if len(pairs) == 0 {
+		return &descentResult{x: mat.DenseCopyOf(prep.x0), f: o.eval(prep.x0), converged: true, status: "no constraints"}, nil
+	}
+	g0 := mat.NewDense(prep.m, prep.m, nil)
+	o.eval(prep.x0)
+	o.gradTo(g0, prep.x0)
+	gn := mat.Norm(g0, 2)
+	tol := cfg.gradTol * math.Max(1, gn*gn)
+	return descend(ctx, o, prep.x0, cfg.optimizer, cfg.maxIter, tol, rec)
+}
+
+// fgpwcAutoK returns #{eigenvalues of XᵀX ≥ tol} clamped to [1, n]
+// (seed 003 §5.2).
+func fgpwcAutoK(x *mat.Dense, tol float64, n int) int {
+	_, m := x.Dims()
+	xtx := mat.NewSymDense(m, nil)
+	xtx.SymOuterK(1, x.T())
+	var es mat.EigenSym
+	if !es.Factorize(xtx, false) {
+		return 1
+	}
+	k := 0
+	for _, l := range es.Values(nil) {
+		if l >= tol {
+			k++
+		}
+	}
+	return min(max(k, 1), n)
+}
+
+// fgpwcKMeans runs k-means on the rows of emb and keeps the run with the
+// smallest total weight of violated constraints (seed 003 §5.1: 30 runs,
+// "select the partitions that violates a minimal number of constraints";
+// ties by distortion). seed replaces s.Seed.
+func fgpwcKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.Pair, restarts int, seed uint64, s *Settings) ([]int, error) {
+	var sel func([]int) float64
+	if len(pairs) > 0 {
+		sel = func(labels []int) float64 { return violationWeight(pairs, labels) }
+	}
+	ks := *s
+	ks.Seed, ks.Restarts = seed, restarts
+	r, err := runKMeans(ctx, emb, k, &ks, restarts, sel)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("cluster: fgpwc: %w", err)
+	}
+	return r.Labels, nil
+}
+
+// violationWeight is Σ w_k over the violated pairs.
+func violationWeight(pairs []constraint.Pair, labels []int) float64 {
+	v := 0.0
+	for _, q := range pairs {
+		same := labels[q.I] == labels[q.J]
+		if same != (q.Kind == constraint.MustLink) {
+			v += q.W()
+		}
+	}
+	return v
+}

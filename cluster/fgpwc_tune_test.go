@@ -1,0 +1,181 @@
+package cluster
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tether-sc/tether/constraint"
+)
+
+func TestFGPWCGrid(t *testing.T) {
+	// Seed 003 §5.1: σ_m in [0.01, 1], σ_c in [0.01, 2], 10 values each;
+	// the pairs with σ_m ≤ σ_c (§3) are, counting by hand for each σ_m the
+	// σ_c values 0.01, 0.2311, 0.4522, 0.6733, 0.8944, 1.1156, 1.3367,
+	// 1.5578, 1.7789, 2 that are ≥ it: 10+9+9+8+8+7+7+6+6+5 = 75.
+	ml, cl := FGPWCGridML(), FGPWCGridCL()
+	if len(ml) != 10 || len(cl) != 10 || ml[0] != 0.01 || ml[9] != 1 || cl[0] != 0.01 || cl[9] != 2 {
+		t.Fatalf("grids %v %v", ml, cl)
+	}
+	if math.Abs(ml[1]-0.12) > 1e-15 || math.Abs(cl[1]-(0.01+1.99/9)) > 1e-15 {
+		t.Errorf("grid steps: %v, %v", ml[1], cl[1])
+	}
+	g, err := fgpwcGrid(ml, cl)
+	if err != nil || len(g) != 75 {
+		t.Errorf("%d grid points (err %v), want 75", len(g), err)
+	}
+	for _, bad := range [][2][]float64{{{0}, {1}}, {{1}, {math.NaN()}}, {{2}, {1}}} {
+		if _, err := fgpwcGrid(bad[0], bad[1]); err == nil {
+			t.Errorf("grid %v × %v: no error", bad[0], bad[1])
+		}
+	}
+}
+
+func TestFGPWCFolds(t *testing.T) {
+	// Stratified folds: every pair in exactly one fold; per fold the
+	// must-link and cannot-link counts differ by at most 1 from the
+	// balanced split; same seed, same folds.
+	rnd := rand.New(rand.NewPCG(1, 1))
+	truth := make([]int, 60)
+	for i := range truth {
+		truth[i] = i % 3
+	}
+	set := fgpwcOracle(rnd, truth, 53)
+	nml, ncl := set.Count()
+	for _, folds := range []int{2, 3, 5, 53} {
+		fold := fgpwcFolds(set.Pairs, folds, 7)
+		if !slices.Equal(fold, fgpwcFolds(set.Pairs, folds, 7)) {
+			t.Errorf("folds=%d: not deterministic", folds)
+		}
+		ml := make([]int, folds)
+		cl := make([]int, folds)
+		for i, f := range fold {
+			if f < 0 || f >= folds {
+				t.Fatalf("pair %d in fold %d", i, f)
+			}
+			if set.Pairs[i].Kind == constraint.MustLink {
+				ml[f]++
+			} else {
+				cl[f]++
+			}
+		}
+		for f := 0; f < folds; f++ {
+			if ml[f] < nml/folds || ml[f] > nml/folds+1 || ml[f]+cl[f] < len(fold)/folds || ml[f]+cl[f] > len(fold)/folds+1 {
+				t.Errorf("folds=%d: fold %d has %d ML, %d CL (totals %d, %d)", folds, f, ml[f], cl[f], nml, ncl)
+			}
+		}
+	}
+}
+
+func TestFGPWCTune(t *testing.T) {
+	if testing.Short() {
+		t.Skip("75 clusterings")
+	}
+	// The paper's protocol with ARI against the implied labelling as the
+	// score. Checks: one point per grid pair (75), the winner has the
+	// highest score and its Result scores that, ties go to grid order.
+	p, _, side := fgpwcMoonsProblem(t, 150, 60, 4)
+	f := FGPWC{M: 15, RowNormalize: true, MaxIter: 200}
+	calls := 0
+	tun, err := f.Tune(context.Background(), p, &Settings{Seed: 3, Restarts: 5}, nil, nil, func(r *Result) float64 {
+		calls++
+		return fgpwcARI(t, side, r.Labels)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tun.Points) != 75 || calls != 75 {
+		t.Fatalf("%d points, %d score calls, want 75", len(tun.Points), calls)
+	}
+	best := slices.IndexFunc(tun.Points, func(pt FGPWCTunePoint) bool {
+		return slices.ContainsFunc(tun.Points, func(q FGPWCTunePoint) bool { return q.Score > pt.Score }) == false
+	})
+	if bp := tun.Points[best]; bp.SigmaML != tun.SigmaML || bp.SigmaCL != tun.SigmaCL {
+		t.Errorf("winner (%g, %g), first best point (%g, %g)", tun.SigmaML, tun.SigmaCL, bp.SigmaML, bp.SigmaCL)
+	}
+	if got := fgpwcARI(t, side, tun.Result.Labels); got != tun.Points[best].Score {
+		t.Errorf("winner's result has ARI %v, its score is %v", got, tun.Points[best].Score)
+	}
+	for _, pt := range tun.Points {
+		if pt.SigmaML > pt.SigmaCL {
+			t.Errorf("point with σ_m = %g > σ_c = %g", pt.SigmaML, pt.SigmaCL)
+		}
+	}
+	t.Logf("best ARI %.3f at σ_m = %.2f, σ_c = %.2f", tun.Points[best].Score, tun.SigmaML, tun.SigmaCL)
+}
+
+func TestFGPWCCrossValidate(t *testing.T) {
+	// Every constraint is held out exactly once, so for every grid point
+	// −Score (held-out violated weight) lies in [0, Σ w_k]; the winner has
+	// the highest Score, ties by the lowest Fit; the run is deterministic.
+	rnd := rand.New(rand.NewPCG(5, 5))
+	x, truth := fgpwcBlobs(rnd, 120, 2, 3, 6)
+	g := fgpwcKNNGraph(t, x, 10)
+	set := fgpwcOracle(rnd, truth, 40)
+	for i := range set.Pairs {
+		set.Pairs[i].Weight = 0.5 + rnd.Float64()
+	}
+	total := 0.0
+	for _, q := range set.Pairs {
+		total += q.W()
+	}
+	p := &Problem{Graph: g, K: 3, Constraints: set}
+	f := FGPWC{M: 6, RowNormalize: true, MaxIter: 100}
+	ml, cl := []float64{0.05, 0.3}, []float64{0.3, 1.5}
+	cv, err := f.CrossValidate(context.Background(), p, &Settings{Seed: 2, Restarts: 4}, ml, cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cv.Folds != 5 || len(cv.Points) != 4 || cv.Result != nil {
+		t.Fatalf("folds %d, %d points, result %v; want 5, 4, nil", cv.Folds, len(cv.Points), cv.Result)
+	}
+	for _, pt := range cv.Points {
+		if -pt.Score < 0 || -pt.Score > total+1e-9 || pt.Fit < 0 {
+			t.Errorf("point %+v: held-out weight outside [0, %g]", pt, total)
+		}
+		w := cv.Points[slices.IndexFunc(cv.Points, func(q FGPWCTunePoint) bool { return q.SigmaML == cv.SigmaML && q.SigmaCL == cv.SigmaCL })]
+		if pt.Score > w.Score || (pt.Score == w.Score && pt.Fit < w.Fit) {
+			t.Errorf("point %+v beats the winner %+v", pt, w)
+		}
+	}
+	again, err := f.CrossValidate(context.Background(), p, &Settings{Seed: 2, Restarts: 4}, ml, cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cv.Points, again.Points) {
+		t.Errorf("not deterministic:\n%v\n%v", cv.Points, again.Points)
+	}
+	t.Run("too few constraints", func(t *testing.T) {
+		one := &Problem{Graph: g, K: 3, Constraints: &constraint.Set{N: 120, Pairs: set.Pairs[:1]}}
+		cv, err := f.CrossValidate(context.Background(), one, nil, ml, cl)
+		if err != nil || cv.Folds != 0 || cv.SigmaML != FGPWCSigmaML || cv.SigmaCL != FGPWCSigmaCL {
+			t.Errorf("got %+v, %v; want defaults and 0 folds", cv, err)
+		}
+	})
+}
+
+func TestFGPWCAutoTune(t *testing.T) {
+	if testing.Short() {
+		t.Skip("375 clusterings")
+	}
+	// AutoTune on the contradicting moons: the chosen σ's must still follow
+	// the constraints (ARI vs side ≥ 0.8) and say what they chose.
+	p, _, side := fgpwcMoonsProblem(t, 150, 60, 2)
+	f := FGPWC{M: 15, RowNormalize: true, MaxIter: 200, AutoTune: true}
+	res, err := f.Cluster(context.Background(), p, &Settings{Seed: 1, Restarts: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := fgpwcARI(t, side, res.Labels)
+	t.Logf("ARI vs side %.3f; warnings %q", a, res.Warnings)
+	if a < 0.8 {
+		t.Errorf("ARI vs side = %.3f, want ≥ 0.8", a)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool {
+		return len(w) > 0 && w[:len("fgpwc: cross-validation chose")] == "fgpwc: cross-validation chose"
+	}) {
+		t.Errorf("no report of the chosen σ's: %q", res.Warnings)
+	}
+}
