@@ -1,0 +1,352 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Affinity selects how an edge's weight is computed from its two points.
+type Affinity int
+
+const (
+	// RBF is the Gaussian kernel W_ij = exp(−‖x_i − x_j‖²/(2σ²)) (thesis
+	// §2.1.2, seed 002 eq. 15), or exp(−‖x_i − x_j‖²/(σ_iσ_j)) under local
+	// scaling. Weights that underflow to 0 drop the edge.
+	RBF Affinity = iota
+	// Cosine is the cosine similarity x_i·x_j/(‖x_i‖‖x_j‖), clipped below
+	// at 0 so that weights stay non-negative (negative similarities drop the
+	// edge). A zero row has similarity 0 with every point. Neighbourhoods
+	// (k-NN, ε) are then computed on the rows scaled to unit length, where
+	// ‖u_i − u_j‖² = 2 − 2cos, so they rank pairs by cosine similarity
+	// (FGPWC paper §5.1: cosine similarity followed by k-NN sparsification).
+	Cosine
+	// Binary gives every edge weight 1 (connectivity graph).
+	Binary
+)
+
+var affinityNames = []string{"rbf", "cosine", "binary"}
+
+// String returns "rbf", "cosine" or "binary".
+func (a Affinity) String() string {
+	if a >= 0 && int(a) < len(affinityNames) {
+		return affinityNames[a]
+	}
+	return fmt.Sprintf("Affinity(%d)", int(a))
+}
+
+// Set parses a name as printed by String; it makes *Affinity a flag.Value.
+func (a *Affinity) Set(s string) error {
+	for i, name := range affinityNames {
+		if strings.EqualFold(s, name) {
+			*a = Affinity(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("graph: unknown affinity %q (want %s)", s, strings.Join(affinityNames, ", "))
+}
+
+// SigmaRule selects how the RBF scale σ is chosen.
+type SigmaRule int
+
+const (
+	// SigmaLocal is the local scaling of Zelnik-Manor & Perona (2004), used
+	// by seed 002 §6.2: σ_i is the distance from x_i to its Sigma.K-th
+	// nearest neighbour (self excluded) and W_ij = exp(−‖x_i − x_j‖²/(σ_iσ_j)).
+	// A point with σ_i = 0 (at least Sigma.K duplicates) gets the median of
+	// the positive σ_j instead.
+	SigmaLocal SigmaRule = iota
+	// SigmaMedian is the median heuristic: σ is the median of the Euclidean
+	// lengths of the candidate edges, which are all n(n−1)/2 pairs for a
+	// Full graph, the n·K directed pairs (i, j ∈ N_K(i)) for the k-NN kinds
+	// and the pairs within Eps for an ε-graph. An even count averages the two
+	// middle lengths. If the median is 0 (more than half the pairs are
+	// duplicates) the median of the positive lengths is used.
+	SigmaMedian
+	// SigmaMeanVariance sets σ² to the mean over features of the feature
+	// variances (seed 002 §6.1: "a scale parameter σ² equal to the average of
+	// the variances of database features"). Variances use the n−1
+	// denominator (MATLAB's var, numpy's var(ddof=1)).
+	SigmaMeanVariance
+	// SigmaFixed uses Sigma.Value.
+	SigmaFixed
+)
+
+// Sigma is the RBF scale rule. The zero value is local scaling with the 7th
+// neighbour, the choice of Zelnik-Manor & Perona. It is ignored for the
+// Cosine and Binary affinities.
+type Sigma struct {
+	Rule SigmaRule
+	// Value is σ for SigmaFixed; it must be positive and finite.
+	Value float64
+	// K is the neighbour rank of SigmaLocal. If K is 0, 7 is used.
+	K int
+}
+
+// DefaultLocalK is the neighbour rank of local scaling when Sigma.K is 0.
+const DefaultLocalK = 7
+
+// String returns the form accepted by Set: "local" or "local:K", "median",
+// "meanvar", or the fixed value.
+func (s Sigma) String() string {
+	switch s.Rule {
+	case SigmaLocal:
+		if s.K == 0 || s.K == DefaultLocalK {
+			return "local"
+		}
+		return "local:" + strconv.Itoa(s.K)
+	case SigmaMedian:
+		return "median"
+	case SigmaMeanVariance:
+		return "meanvar"
+	case SigmaFixed:
+		return strconv.FormatFloat(s.Value, 'g', -1, 64)
+	}
+	return fmt.Sprintf("SigmaRule(%d)", int(s.Rule))
+}
+
+// Set parses "local", "local:K", "median", "meanvar" or a positive number;
+// it makes *Sigma a flag.Value.
+func (s *Sigma) Set(v string) error {
+	switch lv := strings.ToLower(strings.TrimSpace(v)); {
+	case lv == "local":
+		*s = Sigma{Rule: SigmaLocal}
+	case strings.HasPrefix(lv, "local:"):
+		k, err := strconv.Atoi(lv[len("local:"):])
+		if err != nil || k < 1 {
+			return fmt.Errorf("graph: bad local-scaling neighbour count in %q (want local:K with K ≥ 1)", v)
+		}
+		*s = Sigma{Rule: SigmaLocal, K: k}
+	case lv == "median":
+		*s = Sigma{Rule: SigmaMedian}
+	case lv == "meanvar":
+		*s = Sigma{Rule: SigmaMeanVariance}
+	default:
+		f, err := strconv.ParseFloat(lv, 64)
+		if err != nil {
+			return fmt.Errorf("graph: σ %q is neither local[:K], median, meanvar nor a number", v)
+		}
+		if !(f > 0) || math.IsInf(f, 0) {
+			return fmt.Errorf("graph: σ = %v must be positive and finite", f)
+		}
+		*s = Sigma{Rule: SigmaFixed, Value: f}
+	}
+	return nil
+}
+
+func (s Sigma) localK() int {
+	if s.K == 0 {
+		return DefaultLocalK
+	}
+	return s.K
+}
+
+// ErrDegenerateScale is wrapped by Build's errors when a data-driven σ is 0:
+// the points (or all candidate pairs) are identical.
+var ErrDegenerateScale = errors.New("graph: degenerate RBF scale")
+
+// MeanVarianceSigma returns σ = √(mean_c var(x_{·c})) for the n×d row-major
+// data (seed 002 §6.1), with the n−1 variance denominator. For n = 1 it
+// returns 0. Cost O(nd).
+func MeanVarianceSigma(data []float64, n, d int) float64 {
+	if n < 2 || d == 0 {
+		return 0
+	}
+	var total float64
+	for c := 0; c < d; c++ {
+		var mean float64
+		for i := 0; i < n; i++ {
+			mean += data[i*d+c]
+		}
+		mean /= float64(n)
+		var ss float64
+		for i := 0; i < n; i++ {
+			t := data[i*d+c] - mean
+			ss += t * t
+		}
+		total += ss / float64(n-1)
+	}
+	return math.Sqrt(total / float64(d))
+}
+
+// medianLength returns the median of √d2 over the given squared lengths,
+// falling back to the positive ones when the median is 0. It reorders d2.
+// It returns 0 only when every length is 0 (or there are none).
+func medianLength(d2 []float64) float64 {
+	if len(d2) == 0 {
+		return 0
+	}
+	m := medianSqrt(d2)
+	if m > 0 {
+		return m
+	}
+	pos := d2[:0]
+	for _, v := range d2 {
+		if v > 0 {
+			pos = append(pos, v)
+		}
+	}
+	if len(pos) == 0 {
+		return 0
+	}
+	return medianSqrt(pos)
+}
+
+// medianSqrt is the median of √v over v (reordered), the mean of the two
+// middle values for an even count.
+func medianSqrt(v []float64) float64 {
+	n := len(v)
+	hi := selectFloat(v, n/2)
+	if n%2 == 1 {
+		return math.Sqrt(hi)
+	}
+	// The lower middle is the largest value of the first half.
+	lo := v[0]
+	for _, x := range v[:n/2] {
+		lo = max(lo, x)
+	}
+	return (math.Sqrt(lo) + math.Sqrt(hi)) / 2
+}
+
+// selectFloat reorders v so that v[k] is the k-th smallest value, with no
+// larger value before it, and returns it.
+func selectFloat(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	for hi > lo {
+		mid := lo + (hi-lo)/2
+		if v[mid] < v[lo] {
+			v[mid], v[lo] = v[lo], v[mid]
+		}
+		if v[hi] < v[lo] {
+			v[hi], v[lo] = v[lo], v[hi]
+		}
+		if v[hi] < v[mid] {
+			v[hi], v[mid] = v[mid], v[hi]
+		}
+		pivot := v[mid]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < pivot {
+				i++
+			}
+			for v[j] > pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
+}
+
+// fixZeroScales replaces σ_i = 0 by the median of the positive σ_j. It
+// returns false when all are 0.
+func fixZeroScales(sig []float64) bool {
+	var pos []float64
+	for _, s := range sig {
+		if s > 0 {
+			pos = append(pos, s)
+		}
+	}
+	if len(pos) == 0 {
+		return false
+	}
+	if len(pos) == len(sig) {
+		return true
+	}
+	sort.Float64s(pos)
+	m := pos[len(pos)/2]
+	if len(pos)%2 == 0 {
+		m = (pos[len(pos)/2-1] + m) / 2
+	}
+	for i, s := range sig {
+		if s == 0 {
+			sig[i] = m
+		}
+	}
+	return true
+}
+
+// weighter turns a squared distance (or, for Cosine, a pair) into a weight.
+type weighter struct {
+	aff   Affinity
+	inv2s float64   // 1/(2σ²) for a global σ
+	local []float64 // σ_i under local scaling, else nil
+	unit  []float64 // unit-length rows for Cosine
+	dim   int
+}
+
+// weight returns W_ij for points i ≠ j at squared distance d2. The result is
+// symmetric in (i, j) bit for bit.
+func (w *weighter) weight(i, j int, d2 float64) float64 {
+	switch w.aff {
+	case Binary:
+		return 1
+	case Cosine:
+		a := w.unit[i*w.dim : (i+1)*w.dim]
+		b := w.unit[j*w.dim : (j+1)*w.dim]
+		var s float64
+		for c, v := range a {
+			s += v * b[c]
+		}
+		return min(max(s, 0), 1)
+	}
+	if w.local != nil {
+		if d2 == 0 {
+			return 1
+		}
+		return math.Exp(-d2 / (w.local[i] * w.local[j]))
+	}
+	return math.Exp(-d2 * w.inv2s)
+}
+
+// selfWeight is the weight of a self loop {i,i}: the affinity of a point
+// with itself (1, or 0 for the zero row under Cosine).
+func (w *weighter) selfWeight(i int) float64 {
+	if w.aff == Cosine {
+		return w.weight(i, i, 0)
+	}
+	return 1
+}
+
+// unitRows returns the rows of data scaled to unit Euclidean length (zero
+// rows stay zero). Each row is first divided by its largest magnitude so
+// that the sum of squares neither overflows nor underflows.
+func unitRows(data []float64, n, d int) []float64 {
+	u := make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		row := data[i*d : (i+1)*d]
+		var m float64
+		for _, v := range row {
+			m = max(m, math.Abs(v))
+		}
+		if m == 0 {
+			continue
+		}
+		out := u[i*d : (i+1)*d]
+		var s float64
+		for c, v := range row {
+			out[c] = v / m
+			s += out[c] * out[c]
+		}
+		inv := 1 / math.Sqrt(s)
+		for c := range out {
+			out[c] *= inv
+		}
+	}
+	return u
+}

@@ -1,0 +1,649 @@
+package graph
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Kind selects which pairs of points are joined (thesis §2.1.2).
+type Kind int
+
+const (
+	// SymmetricKNN is the symmetric k-nearest-neighbour graph: {i,j} is an edge when
+	// j is among the K nearest neighbours of i or i among those of j
+	// ("either is a neighbour"). Every node has at least K neighbours.
+	SymmetricKNN Kind = iota
+	// MutualKNN keeps {i,j} only when each is among the K nearest
+	// neighbours of the other ("both"). Nodes may become isolated.
+	MutualKNN
+	// Full joins every pair of distinct points (no self loops). It stores
+	// n(n−1) weights, 12 bytes each, so Build refuses n > Spec.MaxFull.
+	Full
+	// Epsilon joins the pairs at Euclidean distance at most Spec.Eps.
+	Epsilon
+	// SklearnKNN reproduces scikit-learn's
+	// SpectralClustering(affinity="nearest_neighbors"): with C the 0/1 matrix
+	// of kneighbors_graph(X, K, include_self=True), in which every point is
+	// its own first neighbour and so has K−1 others, the graph is
+	// W = ½(C + Cᵀ) multiplied entrywise by the affinity. Edges found from
+	// one side weigh ½, mutual ones 1, and every node has a self loop of
+	// weight 1 (scikit-learn's affinity matrix has them too; scipy's
+	// csgraph.laplacian, which its spectral embedding calls, ignores the
+	// diagonal). Use it with the Binary affinity to match scikit-learn.
+	SklearnKNN
+)
+
+var kindNames = []string{"knn", "mknn", "full", "eps", "sknn"}
+
+// String returns "knn", "mknn", "full", "eps" or "sknn".
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Set parses a name as printed by String; it makes *Kind a flag.Value.
+func (k *Kind) Set(s string) error {
+	for i, name := range kindNames {
+		if strings.EqualFold(s, name) {
+			*k = Kind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("graph: unknown graph kind %q (want %s)", s, strings.Join(kindNames, ", "))
+}
+
+// DefaultK is the number of neighbours when Spec.K is 0.
+const DefaultK = 10
+
+// DefaultMaxFull is the largest n of a Full graph when Spec.MaxFull is 0:
+// 10⁴ points store 10⁸ weights, 1.2 GB.
+const DefaultMaxFull = 10000
+
+// Spec describes a graph built from feature vectors. Its zero value is the
+// default (see DefaultSpec); the command-line tool binds its fields to flags
+// with RegisterFlags.
+type Spec struct {
+	// Kind selects the edges. The zero value is SymmetricKNN.
+	Kind Kind
+	// K is the number of neighbours of the k-NN kinds, 1 ≤ K < n
+	// (K ≤ n for SklearnKNN). If K is 0, DefaultK is used.
+	K int
+	// Eps is the radius of an Epsilon graph, positive. Under the Cosine
+	// affinity it applies to the unit-length rows, where ‖u_i − u_j‖² =
+	// 2 − 2cos(x_i, x_j).
+	Eps float64
+	// Affinity selects the weights. The zero value is RBF.
+	Affinity Affinity
+	// Sigma selects the RBF scale. The zero value is local scaling with the
+	// 7th neighbour.
+	Sigma Sigma
+	// MaxFull is the largest number of points of a Full graph (and bounds an
+	// Epsilon graph to MaxFull² stored weights). If MaxFull is 0,
+	// DefaultMaxFull is used.
+	MaxFull int
+}
+
+// DefaultSpec returns the default graph: the symmetric 10-NN graph with RBF
+// weights under local scaling (σ_i = distance to the 7th neighbour). The
+// FGPWC paper does not state its σ (SPEC §1); local scaling adapts to the
+// density of each region, needs no global scale, and is what seed 002 uses
+// for its image data (§6.2). The symmetric k-NN graph keeps every node
+// connected to at least K others, so no node is isolated.
+func DefaultSpec() Spec {
+	return Spec{Kind: SymmetricKNN, K: DefaultK, Affinity: RBF, Sigma: Sigma{Rule: SigmaLocal, K: DefaultLocalK}}
+}
+
+// String describes the spec, e.g. "knn k=10 rbf sigma=local".
+func (s Spec) String() string {
+	var b strings.Builder
+	b.WriteString(s.Kind.String())
+	switch s.Kind {
+	case SymmetricKNN, MutualKNN, SklearnKNN:
+		k := s.K
+		if k == 0 {
+			k = DefaultK
+		}
+		fmt.Fprintf(&b, " k=%d", k)
+	case Epsilon:
+		fmt.Fprintf(&b, " eps=%g", s.Eps)
+	}
+	b.WriteString(" " + s.Affinity.String())
+	if s.Affinity == RBF {
+		b.WriteString(" sigma=" + s.Sigma.String())
+	}
+	return b.String()
+}
+
+// RegisterFlags binds the spec's fields to the flags -graph, -knn, -eps,
+// -affinity and -sigma of fs, with s's current values as defaults.
+func (s *Spec) RegisterFlags(fs *flag.FlagSet) {
+	fs.Var(&s.Kind, "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (scikit-learn's nearest_neighbors)")
+	fs.IntVar(&s.K, "knn", s.K, "neighbours of the k-NN graphs")
+	fs.Float64Var(&s.Eps, "eps", s.Eps, "radius of the eps graph")
+	fs.Var(&s.Affinity, "affinity", "edge weights: rbf, cosine, binary")
+	fs.Var(&s.Sigma, "sigma", "RBF scale: a number, median, meanvar, local or local:K (σ_i = distance to the K-th neighbour)")
+}
+
+// Build builds the graph that s describes on the rows of x (n points in d
+// dimensions); see Kind, Affinity and Sigma for the definitions. Distances
+// are Euclidean; neighbour searches are exact (see KNN).
+//
+// Build returns an error when x is empty or has a NaN or infinite entry
+// (naming row and column), when K, Eps, Sigma or MaxFull is out of range,
+// when a data-driven σ is 0 (wrapping ErrDegenerateScale: the points are
+// identical, so give σ explicitly), or when ctx is cancelled. Weights that
+// are 0 (RBF underflow, non-positive cosine) drop their edge, which may
+// leave isolated nodes: Graph.Stats reports them.
+//
+// Cost: the k-NN kinds cost one KNN search plus O(nK log K); Full costs
+// O(n²d) time (Dgemm tiles above 16 dimensions, in parallel) and 12·n²
+// bytes; Epsilon costs a range search and 12 bytes per stored weight.
+func Build(ctx context.Context, x *mat.Dense, s Spec) (*Graph, error) {
+	if err := checkData(x); err != nil {
+		return nil, err
+	}
+	n, d := x.Dims()
+	k := s.K
+	if k == 0 {
+		k = DefaultK
+	}
+	maxFull := s.MaxFull
+	if maxFull == 0 {
+		maxFull = DefaultMaxFull
+	}
+	if maxFull < 0 {
+		return nil, fmt.Errorf("graph: MaxFull = %d is negative", maxFull)
+	}
+	switch s.Kind {
+	case SymmetricKNN, MutualKNN:
+		if k < 1 || k >= n {
+			return nil, fmt.Errorf("graph: %v graph needs 1 ≤ K < n = %d, got K = %d", s.Kind, n, k)
+		}
+	case SklearnKNN:
+		if k < 1 || k > n {
+			return nil, fmt.Errorf("graph: %v graph needs 1 ≤ K ≤ n = %d, got K = %d", s.Kind, n, k)
+		}
+	case Epsilon:
+		if !(s.Eps > 0) || math.IsInf(s.Eps, 0) {
+			return nil, fmt.Errorf("graph: eps graph needs a positive finite radius, got Eps = %v", s.Eps)
+		}
+	case Full:
+		if n > maxFull {
+			return nil, fmt.Errorf("graph: a full graph on n = %d points stores %d weights (%.1f GB), above the limit n ≤ %d (Spec.MaxFull); use a k-NN graph",
+				n, n*(n-1), 12*float64(n)*float64(n-1)/1e9, maxFull)
+		}
+	default:
+		return nil, fmt.Errorf("graph: unknown graph kind %d", int(s.Kind))
+	}
+	if s.Affinity < RBF || s.Affinity > Binary {
+		return nil, fmt.Errorf("graph: unknown affinity %d", int(s.Affinity))
+	}
+	rbf := s.Affinity == RBF
+	if rbf {
+		switch s.Sigma.Rule {
+		case SigmaFixed:
+			if !(s.Sigma.Value > 0) || math.IsInf(s.Sigma.Value, 0) {
+				return nil, fmt.Errorf("graph: σ = %v must be positive and finite", s.Sigma.Value)
+			}
+		case SigmaLocal:
+			if lk := s.Sigma.localK(); lk < 1 || lk >= n {
+				return nil, fmt.Errorf("graph: local scaling needs 1 ≤ K < n = %d, got K = %d", n, lk)
+			}
+		case SigmaMedian, SigmaMeanVariance:
+		default:
+			return nil, fmt.Errorf("graph: unknown σ rule %d", int(s.Sigma.Rule))
+		}
+	}
+
+	b := &builder{spec: s, n: n, d: d, k: k, maxFull: maxFull, data: denseData(x)}
+	b.w.aff = s.Affinity
+	b.w.dim = d
+	b.search = b.data
+	if s.Affinity == Cosine {
+		b.w.unit = unitRows(b.data, n, d)
+		b.search = b.w.unit
+	}
+	switch s.Kind {
+	case Full:
+		return b.full(ctx)
+	case Epsilon:
+		return b.epsilon(ctx)
+	}
+	return b.knn(ctx)
+}
+
+// builder carries the state of one Build call.
+type builder struct {
+	spec    Spec
+	n, d, k int
+	maxFull int
+	data    []float64 // original rows
+	search  []float64 // rows the neighbourhoods are computed on
+	w       weighter
+}
+
+// setScale sets the weighter's σ for a global rule, given the squared
+// lengths of the candidate edges (reordered by the median rule).
+func (b *builder) setScale(cand []float64) error {
+	if b.spec.Affinity != RBF {
+		return nil
+	}
+	var sigma float64
+	switch b.spec.Sigma.Rule {
+	case SigmaFixed:
+		sigma = b.spec.Sigma.Value
+	case SigmaMedian:
+		if len(cand) == 0 {
+			return nil // no edges to weigh
+		}
+		sigma = medianLength(cand)
+		if sigma == 0 {
+			return fmt.Errorf("%w: all %d candidate edges have length 0 (identical points), so the median heuristic gives σ = 0; give σ explicitly", ErrDegenerateScale, len(cand))
+		}
+	case SigmaMeanVariance:
+		sigma = MeanVarianceSigma(b.data, b.n, b.d)
+		if sigma == 0 {
+			return fmt.Errorf("%w: every feature has variance 0 (identical points), so the mean-variance rule gives σ = 0; give σ explicitly", ErrDegenerateScale)
+		}
+	default:
+		return nil
+	}
+	if math.IsInf(sigma, 0) || math.IsNaN(sigma) {
+		return fmt.Errorf("graph: the %v rule gives σ = %v", b.spec.Sigma, sigma)
+	}
+	b.w.inv2s = 1 / (2 * sigma * sigma)
+	return nil
+}
+
+// setLocal sets the local scales σ_i = √(k-th squared neighbour distance).
+func (b *builder) setLocal(sig []float64) error {
+	for i, v := range sig {
+		sig[i] = math.Sqrt(v)
+	}
+	if !fixZeroScales(sig) {
+		return fmt.Errorf("%w: every point has at least %d duplicates, so local scaling gives σ_i = 0; give σ explicitly", ErrDegenerateScale, b.spec.Sigma.localK())
+	}
+	b.w.local = sig
+	return nil
+}
+
+func (b *builder) localRule() bool {
+	return b.spec.Affinity == RBF && b.spec.Sigma.Rule == SigmaLocal
+}
+
+// knn builds the SymmetricKNN, MutualKNN and SklearnKNN graphs.
+func (b *builder) knn(ctx context.Context) (*Graph, error) {
+	n := b.n
+	kq := b.k // neighbours that become edges
+	if b.spec.Kind == SklearnKNN {
+		kq = b.k - 1
+	}
+	ks := 0
+	if b.localRule() {
+		ks = b.spec.Sigma.localK()
+	}
+	kk := max(kq, ks)
+	var nb *Neighbors
+	if kk > 0 {
+		var err error
+		if nb, err = knnData(ctx, b.search, n, b.d, kk); err != nil {
+			return nil, err
+		}
+	}
+	if ks > 0 {
+		sig := make([]float64, n)
+		for i := range sig {
+			sig[i] = nb.Dist2[i*kk+ks-1]
+		}
+		if err := b.setLocal(sig); err != nil {
+			return nil, err
+		}
+	}
+	dj := make([]int32, n*kq)
+	dw := make([]float64, n*kq)
+	for i := 0; i < n && kq > 0; i++ {
+		copy(dj[i*kq:(i+1)*kq], nb.Index[i*kk:i*kk+kq])
+		copy(dw[i*kq:(i+1)*kq], nb.Dist2[i*kk:i*kk+kq])
+	}
+	if err := b.setScale(append([]float64(nil), dw...)); err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		for r := i * kq; r < (i+1)*kq; r++ {
+			dw[r] = b.w.weight(i, int(dj[r]), dw[r])
+		}
+	}
+	var self []float64
+	mode := symEither
+	switch b.spec.Kind {
+	case MutualKNN:
+		mode = symBoth
+	case SklearnKNN:
+		mode = symMean
+		self = make([]float64, n)
+		for i := range self {
+			self[i] = b.w.selfWeight(i)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("graph: graph construction cancelled: %w", err)
+	}
+	return symmetrize(n, kq, dj, dw, mode, self), nil
+}
+
+type symMode int
+
+const (
+	symEither symMode = iota // union, W_ij = w
+	symBoth                  // intersection
+	symMean                  // ½(A + Aᵀ)
+)
+
+// symmetrize builds the undirected graph of the directed k-NN lists
+// (i → dj[i*kq+r] with weight dw[i*kq+r]) and optional self loops.
+func symmetrize(n, kq int, dj []int32, dw []float64, mode symMode, self []float64) *Graph {
+	ptr := make([]int, n+1)
+	for i := 0; i < n; i++ {
+		ptr[i+1] += kq
+		for _, j := range dj[i*kq : (i+1)*kq] {
+			ptr[j+1]++
+		}
+		if self != nil {
+			ptr[i+1]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		ptr[i+1] += ptr[i]
+	}
+	nnz := ptr[n]
+	col := make([]int32, nnz)
+	val := make([]float64, nnz)
+	out := make([]bool, nnz) // entry comes from i's own list (else from j's)
+	fill := append([]int(nil), ptr[:n]...)
+	for i := 0; i < n; i++ {
+		for r := i * kq; r < (i+1)*kq; r++ {
+			j := dj[r]
+			p := fill[i]
+			col[p], val[p], out[p] = j, dw[r], true
+			fill[i]++
+			q := fill[j]
+			col[q], val[q] = int32(i), dw[r]
+			fill[j]++
+		}
+		if self != nil {
+			p := fill[i]
+			col[p], val[p], out[p] = int32(i), self[i], true
+			fill[i]++
+		}
+	}
+	// Sort each row by column and merge the (at most two) entries of a pair.
+	o := 0
+	start := 0
+	for i := 0; i < n; i++ {
+		a, e := start, ptr[i+1]
+		start = e
+		sort.Sort(symRow{col[a:e], val[a:e], out[a:e]})
+		rowStart := o
+		for p := a; p < e; {
+			j := col[p]
+			if int(j) == i { // self loop, entered once
+				col[o], val[o] = j, val[p]
+				o++
+				p++
+				continue
+			}
+			var wOut, wIn float64
+			var hasOut, hasIn bool
+			for ; p < e && col[p] == j; p++ {
+				if out[p] {
+					wOut, hasOut = val[p], true
+				} else {
+					wIn, hasIn = val[p], true
+				}
+			}
+			var v float64
+			switch mode {
+			case symEither:
+				v = max(wOut, wIn)
+			case symBoth:
+				if hasOut && hasIn {
+					v = max(wOut, wIn)
+				}
+			case symMean:
+				v = (wOut + wIn) / 2
+			}
+			col[o], val[o] = j, v
+			o++
+		}
+		ptr[i] = rowStart
+	}
+	ptr[n] = o
+	return compact(n, ptr, col[:o], val[:o])
+}
+
+type symRow struct {
+	col []int32
+	val []float64
+	out []bool
+}
+
+func (r symRow) Len() int           { return len(r.col) }
+func (r symRow) Less(a, b int) bool { return r.col[a] < r.col[b] }
+func (r symRow) Swap(a, b int) {
+	r.col[a], r.col[b] = r.col[b], r.col[a]
+	r.val[a], r.val[b] = r.val[b], r.val[a]
+	r.out[a], r.out[b] = r.out[b], r.out[a]
+}
+
+// epsilon builds the ε-graph.
+func (b *builder) epsilon(ctx context.Context) (*Graph, error) {
+	n := b.n
+	lists, d2, err := radiusData(ctx, b.search, n, b.d, b.spec.Eps*b.spec.Eps)
+	if err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, l := range lists {
+		total += len(l)
+	}
+	if limit := float64(b.maxFull) * float64(b.maxFull); float64(total) > limit {
+		return nil, fmt.Errorf("graph: the eps graph with Eps = %g has %d stored weights, above the limit %d² (Spec.MaxFull); use a smaller radius", b.spec.Eps, total, b.maxFull)
+	}
+	if b.localRule() {
+		ks := b.spec.Sigma.localK()
+		nb, err := knnData(ctx, b.search, n, b.d, ks)
+		if err != nil {
+			return nil, err
+		}
+		sig := make([]float64, n)
+		for i := range sig {
+			sig[i] = nb.Dist2[i*ks+ks-1]
+		}
+		if err := b.setLocal(sig); err != nil {
+			return nil, err
+		}
+	}
+	var cand []float64
+	if b.spec.Affinity == RBF && b.spec.Sigma.Rule == SigmaMedian {
+		for i, l := range lists {
+			for t, j := range l {
+				if int(j) > i {
+					cand = append(cand, d2[i][t])
+				}
+			}
+		}
+	}
+	if err := b.setScale(cand); err != nil {
+		return nil, err
+	}
+	ptr := make([]int, n+1)
+	col := make([]int32, 0, total)
+	val := make([]float64, 0, total)
+	for i, l := range lists {
+		for t, j := range l {
+			col = append(col, j)
+			val = append(val, b.w.weight(i, int(j), d2[i][t]))
+		}
+		ptr[i+1] = len(col)
+	}
+	return compact(n, ptr, col, val), nil
+}
+
+// full builds the fully connected graph. Row i stores all j ≠ i; the entry
+// (i,j) sits at i(n−1) + j − [j > i]. Each unordered pair is computed once
+// and mirrored, so the matrix is exactly symmetric.
+func (b *builder) full(ctx context.Context) (*Graph, error) {
+	n, d := b.n, b.d
+	m := n - 1
+	nnz := n * m
+	ptr := make([]int, n+1)
+	for i := range ptr {
+		ptr[i] = i * m
+	}
+	col := make([]int32, nnz)
+	val := make([]float64, nnz)
+	for i := 0; i < n; i++ {
+		row := col[i*m : (i+1)*m]
+		for j := 0; j < i; j++ {
+			row[j] = int32(j)
+		}
+		for j := i + 1; j < n; j++ {
+			row[j-1] = int32(j)
+		}
+	}
+	pos := func(i, j int) int {
+		if j > i {
+			return i*m + j - 1
+		}
+		return i*m + j
+	}
+	if n == 1 {
+		return compact(n, ptr, col, val), nil
+	}
+	set := func(i, j int, v float64) {
+		val[pos(i, j)] = v
+		val[pos(j, i)] = v
+	}
+	var err error
+	switch b.spec.Affinity {
+	case Binary:
+		for p := range val {
+			val[p] = 1
+		}
+	case Cosine:
+		u := b.w.unit
+		if d > kdMaxDim {
+			err = gramPairs(ctx, u, n, d, func(i, j int, dot float64) {
+				set(i, j, min(max(dot, 0), 1))
+			})
+		} else {
+			err = parallelChunks(ctx, n, bruteQueryBlock, func() struct{} { return struct{}{} },
+				func(_ struct{}, lo, hi int) {
+					for i := lo; i < hi; i++ {
+						for j := i + 1; j < n; j++ {
+							set(i, j, b.w.weight(i, j, 0))
+						}
+					}
+				})
+		}
+	case RBF:
+		if d > kdMaxDim {
+			cd := newCentred(b.data, n, d)
+			err = gramPairs(ctx, cd.c, n, d, func(i, j int, dot float64) {
+				v := cd.norm2[i] + cd.norm2[j] - 2*dot
+				if v <= cd.errUnit*(cd.norm2[i]+cd.norm2[j]) {
+					// Near-duplicates: the screening formula has lost
+					// all accuracy; use the exact difference.
+					v = dist2(b.data[i*d:(i+1)*d], b.data[j*d:(j+1)*d])
+				}
+				set(i, j, v)
+			})
+		} else {
+			err = parallelChunks(ctx, n, bruteQueryBlock, func() struct{} { return struct{}{} },
+				func(_ struct{}, lo, hi int) {
+					for i := lo; i < hi; i++ {
+						a := b.data[i*d : (i+1)*d]
+						for j := i + 1; j < n; j++ {
+							set(i, j, dist2(a, b.data[j*d:(j+1)*d]))
+						}
+					}
+				})
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err = b.fullScale(ctx, val, m); err != nil {
+			return nil, err
+		}
+		err = parallelChunks(ctx, n, bruteQueryBlock, func() struct{} { return struct{}{} },
+			func(_ struct{}, lo, hi int) {
+				// Each pair once, from its upper-triangle entry.
+				for i := lo; i < hi; i++ {
+					for j := i + 1; j < n; j++ {
+						set(i, j, b.w.weight(i, j, val[pos(i, j)]))
+					}
+				}
+			})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return compact(n, ptr, col, val), nil
+}
+
+// fullScale sets σ for a Full RBF graph from the squared distances in val.
+func (b *builder) fullScale(ctx context.Context, val []float64, m int) error {
+	n := b.n
+	if b.localRule() {
+		ks := b.spec.Sigma.localK()
+		sig := make([]float64, n)
+		err := parallelChunks(ctx, n, bruteQueryBlock, func() []float64 { return make([]float64, m) },
+			func(buf []float64, lo, hi int) {
+				for i := lo; i < hi; i++ {
+					copy(buf, val[i*m:(i+1)*m])
+					sig[i] = selectFloat(buf, ks-1)
+				}
+			})
+		if err != nil {
+			return err
+		}
+		return b.setLocal(sig)
+	}
+	var cand []float64
+	if b.spec.Sigma.Rule == SigmaMedian {
+		cand = make([]float64, 0, n*m/2)
+		for i := 0; i < n; i++ {
+			cand = append(cand, val[i*m+i:(i+1)*m]...) // j > i
+		}
+	}
+	return b.setScale(cand)
+}
+
+// gramPairs calls f(i, j, a_i·a_j) for every pair i < j of rows of the n×d
+// row-major a, from Dgemm tiles computed in parallel. f must be safe for
+// concurrent calls on distinct pairs.
+func gramPairs(ctx context.Context, a []float64, n, d int, f func(i, j int, dot float64)) error {
+	cd := &centred{n: n, dim: d, c: a}
+	return parallelChunks(ctx, n, bruteQueryBlock,
+		func() []float64 { return make([]float64, bruteQueryBlock*bruteRefBlock) },
+		func(buf []float64, lo, hi int) {
+			for r0 := lo; r0 < n; r0 += bruteRefBlock {
+				r1 := min(r0+bruteRefBlock, n)
+				cd.gram(buf, lo, hi, r0, r1)
+				for q := lo; q < hi; q++ {
+					g := buf[(q-lo)*bruteRefBlock:]
+					for j := max(r0, q+1); j < r1; j++ {
+						f(q, j, g[j-r0])
+					}
+				}
+			}
+		})
+}

@@ -1,0 +1,35 @@
+// Package graph builds and represents the affinity graphs that spectral
+// clustering works on.
+//
+// A Graph is an immutable undirected weighted graph stored as a symmetric
+// sparse matrix in CSR form (graph.go). Graphs come from edge lists
+// (FromEdges), CSR arrays (FromCSR), dense matrices (FromDense, the path for
+// small problems), or from feature vectors with Build, which follows the
+// catalogue of SPEC §1 (thesis §2.1.2):
+//
+//   - which pairs are joined, Kind: the symmetric k-NN graph ("either is a
+//     neighbour"), the mutual k-NN graph ("both"), the fully connected graph,
+//     the ε-graph, and scikit-learn's ½(C + Cᵀ) k-NN graph;
+//   - how they are weighted, Affinity: RBF exp(−‖x−x'‖²/2σ²), cosine
+//     similarity (clipped at 0) or binary;
+//   - how σ is chosen, Sigma: a fixed value, the median heuristic, the mean
+//     feature variance of seed 002 §6.1, or the local scaling of
+//     Zelnik-Manor & Perona (seed 002 §6.2), σ_i = distance to the K-th
+//     neighbour and W_ij = exp(−d²/(σ_iσ_j)).
+//
+// A Spec gathers these choices; its zero value is DefaultSpec (symmetric
+// 10-NN, RBF, local scaling with the 7th neighbour) and its fields are
+// flag.Values so a command-line tool can bind them (Spec.RegisterFlags).
+//
+// KNN computes exact k nearest neighbours: a kd-tree with bucket leaves up to
+// 16 dimensions, blocked brute force with BLAS Dgemm tiles above, both in
+// parallel over GOMAXPROCS goroutines. Results are deterministic: distances
+// are the same floating-point sums on every path, ties go to the smaller
+// index.
+//
+// Graph.Stats reports connected components and isolated nodes: every
+// normalized Laplacian (laplacian.go: L, L_sym, L_rw, D^{-1/2}WD^{-1/2},
+// the Bethe Hessian of seed 004) divides by degrees, so isolated nodes are an
+// error (ErrIsolated) unless regularized with Graph.WithSelfLoops (seed 004
+// §5.2).
+package graph

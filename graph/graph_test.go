@@ -1,0 +1,273 @@
+package graph
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// randGraph returns a random weighted graph on n nodes: each pair is an edge
+// with probability p, weights uniform in (0,1]; with loops, some nodes get
+// a self loop. The dense matrix is returned too.
+func randGraph(t testing.TB, n int, p float64, loops bool, seed uint64) (*Graph, *mat.SymDense) {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	a := mat.NewSymDense(n, nil)
+	var edges []Edge
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if j == i && !(loops && rng.Float64() < 0.3) {
+				continue
+			}
+			if j > i && rng.Float64() >= p {
+				continue
+			}
+			w := 1 - rng.Float64()
+			a.SetSym(i, j, w)
+			edges = append(edges, Edge{I: i, J: j, W: w})
+		}
+	}
+	g, err := FromEdges(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, a
+}
+
+func TestFromEdgesRoundTrip(t *testing.T) {
+	empty, err := FromEdges(0, nil)
+	if err != nil || empty.N() != 0 || empty.NNZ() != 0 || empty.Volume() != 0 {
+		t.Fatalf("empty graph: %v, %v", empty, err)
+	}
+	if _, c := empty.Components(); c != 0 {
+		t.Fatalf("empty graph has %d components", c)
+	}
+	for _, n := range []int{1, 2, 3, 5, 10, 70} {
+		g, a := randGraph(t, n, 0.3, true, uint64(n))
+		if !mat.Equal(g.Dense(), a) {
+			t.Fatalf("n=%d: Dense() differs from the edges", n)
+		}
+		// Edges → FromEdges is the identity.
+		h, err := FromEdges(n, g.Edges())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(h.Dense(), a) {
+			t.Fatalf("n=%d: Edges/FromEdges round trip differs", n)
+		}
+		// FromDense(Dense()) is the identity.
+		h, err = FromDense(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(h.Dense(), a) || h.NNZ() != g.NNZ() {
+			t.Fatalf("n=%d: FromDense round trip differs", n)
+		}
+		// Degrees are row sums of the dense matrix; a loop counts once.
+		for i := 0; i < n; i++ {
+			var s float64
+			for j := 0; j < n; j++ {
+				s += a.At(i, j)
+			}
+			if math.Abs(g.Degree(i)-s) > 1e-14*math.Max(1, s) {
+				t.Fatalf("n=%d: degree %d = %v, row sum %v", n, i, g.Degree(i), s)
+			}
+		}
+	}
+}
+
+func TestFromEdgesSumsAndDrops(t *testing.T) {
+	g, err := FromEdges(3, []Edge{{0, 1, 1}, {1, 0, 2}, {2, 2, 0.5}, {1, 2, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (0,1) entered twice: 1 + 2; the zero-weight edge is dropped; the loop
+	// is stored once.
+	if g.Weight(0, 1) != 3 || g.Weight(1, 0) != 3 || g.Weight(1, 2) != 0 || g.Weight(2, 2) != 0.5 {
+		t.Errorf("weights %v", g.Dense())
+	}
+	if g.NNZ() != 3 || g.Degree(2) != 0.5 || g.Volume() != 6.5 || g.MaxDegree() != 3 {
+		t.Errorf("nnz %d degree(2) %v volume %v max %v", g.NNZ(), g.Degree(2), g.Volume(), g.MaxDegree())
+	}
+}
+
+func TestFromEdgesErrors(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		n     int
+		edges []Edge
+		want  string
+	}{
+		{"negative n", -1, nil, "negative node count"},
+		{"range", 3, []Edge{{0, 3, 1}}, "edge 0 (0,3)"},
+		{"negative", 3, []Edge{{0, 1, 1}, {1, 2, -1}}, "edge 1 (1,2)"},
+		{"nan", 3, []Edge{{0, 1, math.NaN()}}, "NaN"},
+		{"inf", 3, []Edge{{0, 1, math.Inf(1)}}, "+Inf"},
+	} {
+		_, err := FromEdges(c.n, c.edges)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want ErrInvalid containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestFromCSR(t *testing.T) {
+	// Rows unsorted and with a duplicate entry (0,1) split as 0.25 + 0.75.
+	ptr := []int{0, 3, 5, 6}
+	idx := []int32{2, 1, 1, 0, 2, 1}
+	g, err := FromCSR(3, ptr, idx, []float64{0.5, 0.25, 0.75, 1, 2, 2}, 0)
+	if err == nil {
+		// Row 2 has only (2,1); (2,0) is missing while (0,2) = 0.5.
+		t.Fatalf("asymmetric CSR accepted: %v", g.Dense())
+	}
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "not symmetric") {
+		t.Fatalf("err = %v", err)
+	}
+	ptr = []int{0, 3, 5, 7}
+	idx = []int32{2, 1, 1, 0, 2, 1, 0}
+	w := []float64{0.5, 0.25, 0.75, 1, 2, 2, 0.5}
+	g, err = FromCSR(3, ptr, idx, w, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mat.NewSymDense(3, []float64{0, 1, 0.5, 1, 0, 2, 0.5, 2, 0})
+	if !mat.Equal(g.Dense(), want) {
+		t.Errorf("got %v, want %v", mat.Formatted(g.Dense()), mat.Formatted(want))
+	}
+	// The inputs are copied: changing them does not change the graph.
+	w[0] = 100
+	if g.Weight(0, 2) != 0.5 {
+		t.Error("FromCSR aliases its input")
+	}
+	// Tolerance: relative mismatch 1e-10 passes with tol 1e-9, fails with 0.
+	ptr2, idx2 := []int{0, 1, 2}, []int32{1, 0}
+	if _, err := FromCSR(2, ptr2, idx2, []float64{1, 1 + 1e-10}, 1e-9); err != nil {
+		t.Errorf("tolerance 1e-9 rejected a 1e-10 mismatch: %v", err)
+	}
+	if _, err := FromCSR(2, ptr2, idx2, []float64{1, 1 + 1e-10}, 0); err == nil {
+		t.Error("tolerance 0 accepted a mismatch")
+	}
+	for _, c := range []struct {
+		name string
+		ptr  []int
+		idx  []int32
+		w    []float64
+		want string
+	}{
+		{"malformed", []int{0, 1}, []int32{0}, []float64{1}, "malformed"},
+		{"decreasing", []int{0, 2, 1, 2}, []int32{0, 1}, []float64{1, 1}, "decreases at row 1"},
+		{"range", []int{0, 1, 1, 1}, []int32{5}, []float64{1}, "entry (0,5)"},
+		{"negative", []int{0, 1, 2, 2}, []int32{1, 0}, []float64{-1, -1}, "negative"},
+	} {
+		if _, err := FromCSR(3, c.ptr, c.idx, c.w, 0); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want ErrInvalid containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestFromDenseErrors(t *testing.T) {
+	a := mat.NewSymDense(2, []float64{0, -1, -1, 0})
+	if _, err := FromDense(a); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "entry (0,1)") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestComponentsAndIsolated(t *testing.T) {
+	// A triangle {0,1,2}, a path 3–4–5 (weights 1, 2); node 6 isolated; node 7 has only a
+	// self loop (a component of its own, not isolated).
+	edges := []Edge{{0, 1, 1}, {1, 2, 1}, {2, 0, 1}, {3, 4, 1}, {4, 5, 2}, {7, 7, 1}}
+	g, err := FromEdges(8, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, count := g.Components()
+	want := []int{0, 0, 0, 1, 1, 1, 2, 3}
+	if count != 4 {
+		t.Fatalf("count = %d, want 4", count)
+	}
+	for i := range want {
+		if comp[i] != want[i] {
+			t.Fatalf("comp = %v, want %v", comp, want)
+		}
+	}
+	if iso := g.Isolated(); len(iso) != 1 || iso[0] != 6 {
+		t.Errorf("Isolated = %v, want [6]", iso)
+	}
+	// Degrees by hand: 2, 2, 2, 1, 3, 2, 0, 1 (sum 13); 5 non-loop edges.
+	st := g.Stats()
+	if st.N != 8 || st.Edges != 5 || st.SelfLoops != 1 || st.Components != 4 || st.LargestComponent != 3 ||
+		st.MinDegree != 0 || st.MaxDegree != 3 || st.MeanDegree != 13.0/8 || st.MeanNeighbors != 10.0/8 {
+		t.Errorf("Stats = %+v", st)
+	}
+	// Path graph: one component.
+	var path []Edge
+	for i := 0; i < 99; i++ {
+		path = append(path, Edge{I: i, J: i + 1, W: 1})
+	}
+	p, _ := FromEdges(100, path)
+	if _, c := p.Components(); c != 1 {
+		t.Errorf("path: %d components", c)
+	}
+}
+
+func TestWithSelfLoopsAndSubgraph(t *testing.T) {
+	g, a := randGraph(t, 12, 0.4, true, 5)
+	h, err := g.WithSelfLoops(0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 12; i++ {
+		for j := 0; j < 12; j++ {
+			want := a.At(i, j)
+			if i == j {
+				want += 0.5
+			}
+			if h.Weight(i, j) != want {
+				t.Fatalf("W'[%d,%d] = %v, want %v", i, j, h.Weight(i, j), want)
+			}
+		}
+	}
+	if _, err := g.WithSelfLoops(-1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("negative loop weight: err = %v", err)
+	}
+	nodes := []int{7, 2, 9}
+	s, err := g.Subgraph(nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range nodes {
+		for l, u := range nodes {
+			if s.Weight(k, l) != a.At(v, u) {
+				t.Fatalf("sub[%d,%d] = %v, want W[%d,%d] = %v", k, l, s.Weight(k, l), v, u, a.At(v, u))
+			}
+		}
+	}
+	if _, err := g.Subgraph([]int{12}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("out-of-range subgraph: err = %v", err)
+	}
+}
+
+func TestMulTo(t *testing.T) {
+	// n = 800 is large enough for the parallel path.
+	for _, n := range []int{1, 5, 70, 800} {
+		g, a := randGraph(t, n, math.Min(1, 20/float64(n)), true, uint64(n)+1)
+		rng := rand.New(rand.NewPCG(1, 2))
+		x := mat.NewDense(n, 3, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < 3; j++ {
+				x.Set(i, j, rng.NormFloat64())
+			}
+		}
+		got := mat.NewDense(n, 3, nil)
+		got.Apply(func(int, int, float64) float64 { return math.NaN() }, got) // dst is overwritten
+		g.MulTo(got, x)
+		var want mat.Dense
+		want.Mul(a, x)
+		if !mat.EqualApprox(got, &want, 1e-12) {
+			t.Fatalf("n=%d: W·x differs from the dense product", n)
+		}
+	}
+}
