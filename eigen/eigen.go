@@ -3,8 +3,12 @@ package eigen
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"sort"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/progress"
@@ -12,7 +16,10 @@ import (
 
 // Operator is a real symmetric n×n linear operator known only through its
 // action on blocks of vectors. Graph Laplacians, the Bethe Hessian and dense
-// matrices (see Dense) all satisfy it.
+// matrices (see NewMatrix) all satisfy it.
+//
+// The solvers in this package pass blocks whose stride equals their column
+// count, so implementations may work on x.RawMatrix().Data directly.
 type Operator interface {
 	// Dim returns n.
 	Dim() int
@@ -30,6 +37,17 @@ const (
 	Largest
 )
 
+// String returns "Smallest" or "Largest".
+func (w Which) String() string {
+	switch w {
+	case Smallest:
+		return "Smallest"
+	case Largest:
+		return "Largest"
+	}
+	return fmt.Sprintf("Which(%d)", int(w))
+}
+
 // Problem is a symmetric eigenproblem A x = λ B x.
 type Problem struct {
 	// A is the symmetric operator. Required.
@@ -41,11 +59,15 @@ type Problem struct {
 	K int
 	// Which selects the smallest or largest eigenvalues.
 	Which Which
-	// Deflate holds known exact eigenvectors as columns (B-orthonormal when B
-	// is set), for example the component indicators of a disconnected graph's
-	// Laplacian. The solver works in their B-orthogonal complement and returns
-	// them first, with the eigenvalues in DeflateValues, counted in K. Nil
-	// means none.
+	// Deflate holds known exact eigenvectors as columns (n×d, orthonormal, or
+	// B-orthonormal when B is set), for example the normalized component
+	// indicators of a disconnected graph's Laplacian. The solver works in
+	// their (B-)orthogonal complement and returns them among the K pairs, with
+	// the eigenvalues in DeflateValues (len d ≤ K). Nil means none.
+	//
+	// The returned pairs are ordered by Which, deflated ones first among equal
+	// values; when the deflated values are the extreme ones (the usual case:
+	// the zero eigenvalues of L with Which = Smallest) they come first.
 	Deflate       *mat.Dense
 	DeflateValues []float64
 }
@@ -53,8 +75,10 @@ type Problem struct {
 // Settings controls when a solver stops and how it reports. A nil *Settings
 // means the defaults documented on each field.
 type Settings struct {
-	// Tol is the relative residual tolerance ‖Ax − λBx‖ ≤ Tol·‖A‖ for each
-	// returned pair (‖A‖ estimated by the solver). If Tol is 0, 1e-10 is used.
+	// Tol is the relative residual tolerance: a pair (λ, x) is accepted when
+	// ‖Ax − λBx‖ ≤ Tol·(‖A‖ + |λ|·‖B‖)·‖x‖, with ‖A‖ and ‖B‖ estimated by the
+	// solver (for standard problems the bound is Tol·‖A‖·‖x‖). If Tol is 0,
+	// 1e-10 is used. Tol must lie in [0, 1).
 	Tol float64
 	// MaxIter caps the solver's outer iterations (restarts for Lanczos,
 	// iterations for LOBPCG). If MaxIter is 0, a solver-specific default is used.
@@ -62,7 +86,7 @@ type Settings struct {
 	// Src is the source of randomness for starting vectors. If Src is nil a
 	// fixed seed is used, so results are reproducible by default.
 	Src rand.Source
-	// Recorder, if not nil, receives progress events.
+	// Recorder, if not nil, receives progress events (Stage "eigen").
 	Recorder progress.Recorder
 }
 
@@ -70,8 +94,8 @@ type Settings struct {
 // Smallest, descending for Largest).
 type Result struct {
 	Values  []float64
-	Vectors *mat.Dense // n×K, columns B-orthonormal
-	// Residuals[j] = ‖A v_j − λ_j B v_j‖ / ‖v_j‖.
+	Vectors *mat.Dense // n×K, columns orthonormal (B-orthonormal when B is set)
+	// Residuals[j] = ‖A v_j − λ_j B v_j‖ / ‖v_j‖, computed explicitly at the end.
 	Residuals  []float64
 	Iterations int
 	MatVecs    int // number of single-vector operator applications of A
@@ -89,3 +113,226 @@ var (
 	// ErrNotPositiveDefinite is returned when B is not positive definite.
 	ErrNotPositiveDefinite = errors.New("eigen: B is not positive definite")
 )
+
+// defaultTol is the tolerance used when Settings.Tol is 0.
+const defaultTol = 1e-10
+
+// defaultSeed seeds the PCG generator used when Settings.Src is nil.
+const defaultSeed1, defaultSeed2 = 0x7e7e5eed, 0x1a2c05
+
+// config is a resolved Settings.
+type config struct {
+	tol     float64
+	maxIter int
+	rng     *rand.Rand
+	rec     progress.Recorder
+}
+
+// resolve applies the documented defaults without modifying s.
+func (s *Settings) resolve(defMaxIter int) (config, error) {
+	c := config{tol: defaultTol, maxIter: defMaxIter}
+	var src rand.Source
+	if s != nil {
+		if math.IsNaN(s.Tol) || s.Tol < 0 || s.Tol >= 1 {
+			return c, fmt.Errorf("eigen: tolerance %v outside [0, 1)", s.Tol)
+		}
+		if s.Tol > 0 {
+			c.tol = s.Tol
+		}
+		if s.MaxIter < 0 {
+			return c, fmt.Errorf("eigen: negative MaxIter %d", s.MaxIter)
+		}
+		if s.MaxIter > 0 {
+			c.maxIter = s.MaxIter
+		}
+		src = s.Src
+		c.rec = s.Recorder
+	}
+	if src == nil {
+		src = rand.NewPCG(defaultSeed1, defaultSeed2)
+	}
+	c.rng = rand.New(src)
+	return c, nil
+}
+
+// check validates p and returns n and the number d of deflated vectors.
+// Orthonormality of Deflate is checked here for standard problems; for
+// generalized ones the solvers check QᵀBQ = I once they have BQ.
+func (p *Problem) check() (n, d int, err error) {
+	if p.A == nil {
+		return 0, 0, errors.New("eigen: Problem.A is nil")
+	}
+	n = p.A.Dim()
+	if n < 1 {
+		return 0, 0, fmt.Errorf("eigen: operator dimension %d, need at least 1", n)
+	}
+	if p.K < 1 || p.K > n {
+		return 0, 0, fmt.Errorf("eigen: K = %d outside [1, %d]", p.K, n)
+	}
+	if p.Which != Smallest && p.Which != Largest {
+		return 0, 0, fmt.Errorf("eigen: unknown %v", p.Which)
+	}
+	if p.B != nil && p.B.Dim() != n {
+		return 0, 0, fmt.Errorf("eigen: B has dimension %d, A has %d", p.B.Dim(), n)
+	}
+	if p.Deflate == nil {
+		if len(p.DeflateValues) != 0 {
+			return 0, 0, fmt.Errorf("eigen: %d DeflateValues but Deflate is nil", len(p.DeflateValues))
+		}
+		return n, 0, nil
+	}
+	r, c := p.Deflate.Dims()
+	if r != n {
+		return 0, 0, fmt.Errorf("eigen: Deflate has %d rows, operator dimension is %d", r, n)
+	}
+	if c > p.K {
+		return 0, 0, fmt.Errorf("eigen: %d deflated vectors exceed K = %d", c, p.K)
+	}
+	if len(p.DeflateValues) != c {
+		return 0, 0, fmt.Errorf("eigen: Deflate has %d columns but %d DeflateValues", c, len(p.DeflateValues))
+	}
+	for j, v := range p.DeflateValues {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, 0, fmt.Errorf("eigen: DeflateValues[%d] = %v", j, v)
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < c; j++ {
+			if v := p.Deflate.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, 0, fmt.Errorf("eigen: Deflate[%d,%d] = %v", i, j, v)
+			}
+		}
+	}
+	if p.B == nil {
+		if err := checkOrthonormal(p.Deflate, p.Deflate, "orthonormal"); err != nil {
+			return 0, 0, err
+		}
+	}
+	return n, c, nil
+}
+
+// deflTol bounds |QᵀBQ − I| entrywise for accepted Deflate blocks.
+const deflTol = 1e-8
+
+// checkOrthonormal reports whether qᵀbq = I to within deflTol.
+func checkOrthonormal(q, bq *mat.Dense, what string) error {
+	_, c := q.Dims()
+	g := mat.NewDense(c, c, nil)
+	g.Mul(q.T(), bq)
+	for i := 0; i < c; i++ {
+		for j := 0; j < c; j++ {
+			want := 0.0
+			if i == j {
+				want = 1
+			}
+			if v := g.At(i, j); !(math.Abs(v-want) <= deflTol) {
+				return fmt.Errorf("eigen: Deflate columns are not %s: (QᵀQ)[%d,%d] = %g", what, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// contiguous returns a copy of m with stride equal to its column count.
+func contiguous(m *mat.Dense) *mat.Dense {
+	r, c := m.Dims()
+	out := mat.NewDense(r, c, nil)
+	out.Copy(m)
+	return out
+}
+
+// better reports whether a comes before b in the order selected by w.
+func (w Which) better(a, b float64) bool {
+	if w == Largest {
+		return a > b
+	}
+	return a < b
+}
+
+// finish assembles the Result from the deflated pairs of p and the computed
+// pairs (vals, vecs n×len(vals)): it orders them by p.Which (stably, deflated
+// first), computes explicit residuals with apply (which multiplies by A and
+// B; b may be nil for the standard problem) and returns the result.
+func finish(p Problem, n int, vals []float64, vecs *mat.Dense, mulA, mulB func(dst, x *mat.Dense)) *Result {
+	d := len(p.DeflateValues)
+	k := d + len(vals)
+	type src struct {
+		v   float64
+		col int // < d: deflated column; ≥ d: computed column col−d
+	}
+	order := make([]src, 0, k)
+	for j, v := range p.DeflateValues {
+		order = append(order, src{v, j})
+	}
+	for j, v := range vals {
+		order = append(order, src{v, d + j})
+	}
+	sort.SliceStable(order, func(a, b int) bool { return p.Which.better(order[a].v, order[b].v) })
+	res := &Result{Values: make([]float64, k), Vectors: mat.NewDense(n, k, nil), Residuals: make([]float64, k)}
+	for j, o := range order {
+		res.Values[j] = o.v
+		var col []float64
+		if o.col < d {
+			col = mat.Col(nil, o.col, p.Deflate)
+		} else {
+			col = mat.Col(nil, o.col-d, vecs)
+		}
+		res.Vectors.SetCol(j, col)
+	}
+	if k == 0 {
+		return res
+	}
+	av := mat.NewDense(n, k, nil)
+	mulA(av, res.Vectors)
+	bv := res.Vectors
+	if mulB != nil {
+		bv = mat.NewDense(n, k, nil)
+		mulB(bv, res.Vectors)
+	}
+	a, b, x := av.RawMatrix(), bv.RawMatrix(), res.Vectors.RawMatrix()
+	num := make([]float64, k)
+	den := make([]float64, k)
+	for i := 0; i < n; i++ {
+		ar, br, xr := a.Data[i*a.Stride:i*a.Stride+k], b.Data[i*b.Stride:i*b.Stride+k], x.Data[i*x.Stride:i*x.Stride+k]
+		for j := range k {
+			r := ar[j] - res.Values[j]*br[j]
+			num[j] += r * r
+			den[j] += xr[j] * xr[j]
+		}
+	}
+	for j := range k {
+		if den[j] > 0 {
+			res.Residuals[j] = math.Sqrt(num[j] / den[j])
+		}
+	}
+	return res
+}
+
+// counted wraps op.MulTo, adding the number of columns applied to *count.
+func counted(op Operator, count *int) func(dst, x *mat.Dense) {
+	return func(dst, x *mat.Dense) {
+		_, c := x.Dims()
+		*count += c
+		op.MulTo(dst, x)
+	}
+}
+
+// randomize fills x with independent standard normal entries.
+func randomize(x []float64, rng *rand.Rand) {
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+}
+
+// generalOf returns the blas64 view of a row-major Dense.
+func generalOf(m *mat.Dense) blas64.General { return m.RawMatrix() }
+
+// finiteSlice reports whether every entry of x is finite.
+func finiteSlice(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,224 @@
+package eigen
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/progress"
+)
+
+// Matrix is a dense symmetric matrix used as an Operator, so that dense
+// problems can be handed to the iterative solvers and the Dense solver can
+// skip materialization.
+type Matrix struct {
+	a *mat.SymDense
+}
+
+// NewMatrix returns a as an Operator. The matrix is copied (O(n²)), so later
+// changes to a are not seen. MulTo costs O(n²·p) for an n×p block.
+func NewMatrix(a mat.Symmetric) *Matrix {
+	n := a.SymmetricDim()
+	s := mat.NewSymDense(n, nil)
+	s.CopySym(a)
+	return &Matrix{a: s}
+}
+
+// Dim returns n.
+func (m *Matrix) Dim() int { return m.a.SymmetricDim() }
+
+// MulTo sets dst = A·x.
+func (m *Matrix) MulTo(dst, x *mat.Dense) { dst.Mul(m.a, x) }
+
+// Dense solves eigenproblems with a full dense decomposition (LAPACK dsyev
+// through gonum's mat.EigenSym). It materializes A (and B) by applying the
+// operator to the identity, n single-vector applications, unless they are
+// *Matrix values; then it costs O(n³) time and O(n²) memory whatever K is.
+// It is exact to rounding and the right choice up to a few hundred nodes.
+//
+// A generalized problem A x = λ B x is reduced to standard form by the
+// Cholesky factorization B = LLᵀ: C = L⁻¹AL⁻ᵀ has the same eigenvalues and
+// x = L⁻ᵀy for each eigenvector y of C (Golub & Van Loan §8.7.2). When B is
+// not positive definite the error wraps ErrNotPositiveDefinite. Deflated
+// vectors Q are handled exactly: the problem is restricted to an orthonormal
+// basis Z of the complement {x : QᵀBx = 0}, found by a QR factorization of BQ.
+//
+// The zero value is ready to use. Dense ignores Settings.Tol and MaxIter.
+type Dense struct{}
+
+// Solve implements Solver.
+func (Dense) Solve(ctx context.Context, p Problem, s *Settings) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	n, d, err := p.check()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := s.resolve(1)
+	if err != nil {
+		return nil, err
+	}
+	matvecs := 0
+	a, err := materialize(p.A, &matvecs, "A")
+	if err != nil {
+		return nil, err
+	}
+	var b *mat.SymDense
+	if p.B != nil {
+		var dummy int
+		if b, err = materialize(p.B, &dummy, "B"); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	kk := p.K - d
+	vals, vecs, err := denseSolve(a, b, p.Deflate, kk, p.Which)
+	if err != nil {
+		return nil, err
+	}
+	mulA := func(dst, x *mat.Dense) { dst.Mul(a, x) }
+	var mulB func(dst, x *mat.Dense)
+	if b != nil {
+		mulB = func(dst, x *mat.Dense) { dst.Mul(b, x) }
+	}
+	res := finish(p, n, vals, vecs, mulA, mulB)
+	res.Iterations = 1
+	res.MatVecs = matvecs
+	progress.Send(cfg.rec, progress.Event{Stage: "eigen", Done: p.K, Total: p.K, Message: fmt.Sprintf("dense n=%d", n)})
+	return res, nil
+}
+
+// materialize returns the matrix of op, symmetrized as (M+Mᵀ)/2, adding the
+// number of operator applications to *count. It returns an error naming the
+// first non-finite entry.
+func materialize(op Operator, count *int, name string) (*mat.SymDense, error) {
+	if m, ok := op.(*Matrix); ok {
+		return m.a, nil
+	}
+	n := op.Dim()
+	id := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		id.Set(i, i, 1)
+	}
+	full := mat.NewDense(n, n, nil)
+	op.MulTo(full, id)
+	*count += n
+	s := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := 0.5 * (full.At(i, j) + full.At(j, i))
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("eigen: operator %s has non-finite entry %v at (%d,%d)", name, v, i, j)
+			}
+			s.SetSym(i, j, v)
+		}
+	}
+	return s, nil
+}
+
+// denseSolve returns the kk eigenpairs of (a, b) selected by which in the
+// b-orthogonal complement of the columns of q (q may be nil; b nil means the
+// identity). Vectors are returned as the columns of an n×kk matrix.
+func denseSolve(a, b *mat.SymDense, q *mat.Dense, kk int, which Which) ([]float64, *mat.Dense, error) {
+	n := a.SymmetricDim()
+	if kk == 0 {
+		return nil, nil, nil
+	}
+	// z: orthonormal basis of the complement (nil means the identity).
+	var z *mat.Dense
+	ar, br := a, b
+	if q != nil {
+		_, d := q.Dims()
+		bq := contiguous(q)
+		if b != nil {
+			bq.Mul(b, q)
+			if err := checkOrthonormal(q, bq, "B-orthonormal"); err != nil {
+				return nil, nil, err
+			}
+		}
+		var qr mat.QR
+		qr.Factorize(bq)
+		var full mat.Dense
+		qr.QTo(&full)
+		z = contiguous(full.Slice(0, n, d, n).(*mat.Dense))
+		ar = project(a, z)
+		if b != nil {
+			br = project(b, z)
+		}
+	}
+	m := ar.SymmetricDim()
+	c := ar
+	var lt blas64.Triangular
+	if br != nil {
+		var chol mat.Cholesky
+		if ok := chol.Factorize(br); !ok {
+			return nil, nil, fmt.Errorf("%w: Cholesky factorization failed (dense solver, n = %d)", ErrNotPositiveDefinite, m)
+		}
+		var l mat.TriDense
+		chol.LTo(&l)
+		lt = l.RawTriangular()
+		// c = L⁻¹ A L⁻ᵀ: solve from the left, then from the right.
+		g := mat.NewDense(m, m, nil)
+		g.Copy(ar)
+		blas64.Trsm(blas.Left, blas.NoTrans, 1, lt, g.RawMatrix())
+		blas64.Trsm(blas.Right, blas.Trans, 1, lt, g.RawMatrix())
+		c = mat.NewSymDense(m, nil)
+		for i := 0; i < m; i++ {
+			for j := i; j < m; j++ {
+				c.SetSym(i, j, 0.5*(g.At(i, j)+g.At(j, i)))
+			}
+		}
+	}
+	var es mat.EigenSym
+	if ok := es.Factorize(c, true); !ok {
+		return nil, nil, fmt.Errorf("%w: dense symmetric eigendecomposition failed (n = %d)", ErrNoConvergence, m)
+	}
+	ev := es.Values(nil)
+	var y mat.Dense
+	es.VectorsTo(&y)
+	sel := mat.NewDense(m, kk, nil)
+	vals := make([]float64, kk)
+	for j := 0; j < kk; j++ {
+		col := j
+		if which == Largest {
+			col = m - 1 - j
+		}
+		vals[j] = ev[col]
+		for i := 0; i < m; i++ {
+			sel.Set(i, j, y.At(i, col))
+		}
+	}
+	if br != nil {
+		// x = L⁻ᵀ y.
+		blas64.Trsm(blas.Left, blas.Trans, 1, lt, sel.RawMatrix())
+	}
+	if z == nil {
+		return vals, sel, nil
+	}
+	out := mat.NewDense(n, kk, nil)
+	out.Mul(z, sel)
+	return vals, out, nil
+}
+
+// project returns zᵀ a z, symmetrized.
+func project(a *mat.SymDense, z *mat.Dense) *mat.SymDense {
+	n, m := z.Dims()
+	az := mat.NewDense(n, m, nil)
+	az.Mul(a, z)
+	g := mat.NewDense(m, m, nil)
+	g.Mul(z.T(), az)
+	s := mat.NewSymDense(m, nil)
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			s.SetSym(i, j, 0.5*(g.At(i, j)+g.At(j, i)))
+		}
+	}
+	return s
+}

@@ -1,0 +1,69 @@
+// Package eigen computes a few eigenpairs of large sparse symmetric
+// eigenproblems A x = λ B x, the numerical core of spectral clustering: the
+// first k eigenvectors of L_sym (thesis Alg. 3, seed 000), of L u = λ D u
+// (Shi–Malik, thesis Alg. 2), of the Bethe Hessian H(r) (seed 004 Alg. 2)
+// and of the regularized pencils of constrained methods (seed 002 §4.3).
+//
+// A Problem says what is solved (operators A and B given only by their
+// action on blocks of vectors, K, which end of the spectrum, known
+// eigenvectors to deflate), Settings say when to stop and how to report, and
+// a Solver says how. Three solvers are provided; all pass the conformance
+// suite in eigen/eigentest.
+//
+// # Which solver
+//
+// Dense (gonum's mat.EigenSym, with a Cholesky reduction for B) costs
+// O(n³) time and O(n²) memory whatever K is, plus n operator applications
+// to materialize A. It is exact to rounding, handles every multiplicity and
+// is the right choice for n up to a few hundred (n = 400: about 0.2 s;
+// n = 1000: about 2.5 s with vectors on the reference machine), and it is the
+// fallback of the iterative solvers on tiny problems.
+//
+// Lanczos (thick-restart Lanczos with full reorthogonalization) is the
+// choice for standard problems B = I, which is what spectral clustering
+// needs most of the time (L_sym, L, the Bethe Hessian; L u = λ D u can be
+// solved as L_sym v = λ v with u = D^{-1/2} v). A Krylov method extracts the
+// extreme eigenpairs from the whole subspace built so far, so it needs fewer
+// operator applications than block methods: on the Laplacian L_sym of a
+// random sparse graph with n = 2000 and K = 8, tolerance 1e-10, it takes
+// about 400 single-vector products A·v (including the multiplicity check)
+// where unpreconditioned LOBPCG takes about 1600
+// (TestAcceptanceRandomSparse), and LOBPCG adds O(n·BlockSize²) dense work
+// per iteration on top. Full reorthogonalization
+// keeps the basis orthonormal to rounding, so residuals of 1e-10·‖A‖ are
+// reached reliably. Cost: O(nnz) per product plus O(n·NCV) for
+// reorthogonalization of each new vector, O(n·NCV) memory; the number of
+// products grows like √(spread/gap)·log(1/Tol), where gap separates the K-th
+// eigenvalue from the next one.
+//
+// LOBPCG (block locally optimal preconditioned conjugate gradient) is the
+// choice for generalized problems A x = λ B x with B positive definite given
+// only as an operator — Lanczos would need B⁻¹ — and whenever a good
+// preconditioner T ≈ A⁻¹ is available, which can cut the iteration count by
+// orders of magnitude. Cost per iteration: at most BlockSize products with
+// A, B and T each, plus O(n·BlockSize²) dense block algebra; O(n·BlockSize)
+// memory.
+//
+// # Multiplicity and deflation
+//
+// Repeated eigenvalues are common in graph problems: a graph with c
+// connected components has the eigenvalue 0 of L with multiplicity c. The
+// cheapest and most robust remedy is to deflate what is known: put the
+// normalized component indicators in Problem.Deflate (B-normalized for a
+// generalized problem) with DeflateValues zero; every solver then works in
+// their orthogonal complement. Without deflation, Dense is exact, LOBPCG
+// captures multiplicities up to its block size, and Lanczos finds missed
+// copies by a verification run from a new random vector (see Lanczos).
+//
+// # Conventions
+//
+// Results are ordered by Which (ascending for Smallest, descending for
+// Largest); vectors are orthonormal (B-orthonormal) columns; Residuals are
+// recomputed explicitly; MatVecs counts single-vector products with A (a
+// block of p vectors counts p). Starting vectors come from Settings.Src, a
+// fixed seed when nil, so the same Settings give bit-identical output.
+// Iterative solvers check the context at each restart or iteration and
+// return ctx.Err() when it is done; they report progress on Stage "eigen".
+// Invalid problems (K outside [1, n], mismatched dimensions, non-orthonormal
+// deflation vectors) are reported as errors, never panics.
+package eigen

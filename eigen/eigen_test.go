@@ -1,0 +1,310 @@
+package eigen_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/eigen/eigentest"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/progress"
+)
+
+// countingOp counts the vectors it is applied to.
+type countingOp struct {
+	eigen.Operator
+	mu sync.Mutex
+	n  int
+}
+
+func (c *countingOp) MulTo(dst, x *mat.Dense) {
+	_, p := x.Dims()
+	c.mu.Lock()
+	c.n += p
+	c.mu.Unlock()
+	c.Operator.MulTo(dst, x)
+}
+
+func randomLaplacian(t testing.TB, n int, kind graph.LaplacianKind, seed uint64) (*graph.Graph, *graph.Laplacian, []graph.Edge) {
+	edges := eigentest.RandomGraph(n, rand.New(rand.NewPCG(seed, uint64(n))))
+	g, err := graph.FromEdges(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := graph.NewLaplacian(g, kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, l, edges
+}
+
+// TestAcceptanceRandomSparse is the acceptance criterion of the eigensolver
+// issue: on a random sparse graph of a few thousand nodes, the iterative
+// solvers' K smallest eigenvalues of L_sym agree with the dense ones to 1e-8
+// (relative, or absolute below 1). The reference is gonum's values-only
+// EigenSym of the matrix built by eigentest.DenseLaplacian from the edges.
+func TestAcceptanceRandomSparse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("dense reference at n = 2000 takes seconds")
+	}
+	const n, k = 2000, 8
+	_, l, edges := randomLaplacian(t, n, graph.Symmetric, 11)
+	var es mat.EigenSym
+	if !es.Factorize(eigentest.DenseLaplacian(n, edges, graph.Symmetric), false) {
+		t.Fatal("reference EigenSym failed")
+	}
+	ref := es.Values(nil)[:k]
+	for _, c := range []struct {
+		name string
+		s    eigen.Solver
+	}{{"Lanczos", eigen.Lanczos{}}, {"LOBPCG", eigen.LOBPCG{}}} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := c.s.Solve(context.Background(), eigen.Problem{A: l, K: k}, &eigen.Settings{Tol: 1e-10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, v := range res.Values {
+				if d := math.Abs(v - ref[j]); !(d <= 1e-8*math.Max(1, math.Abs(ref[j]))) {
+					t.Errorf("λ_%d = %.15g, dense %.15g", j, v, ref[j])
+				}
+			}
+			t.Logf("%s: %d matvecs, %d iterations", c.name, res.MatVecs, res.Iterations)
+		})
+	}
+}
+
+// TestAcceptanceCliques: the unnormalized Laplacian of a disjoint union of
+// c = 10 cliques of sizes 50, 60, …, 140 has the eigenvalue 0 exactly c
+// times, then 50 (49 times); each solver must find all c zeros, with and
+// without deflating the component indicators.
+func TestAcceptanceCliques(t *testing.T) {
+	var edges []graph.Edge
+	var sizes []int
+	n := 0
+	for c := 0; c < 10; c++ {
+		sz := 50 + 10*c
+		for i := 0; i < sz; i++ {
+			for j := i + 1; j < sz; j++ {
+				edges = append(edges, graph.Edge{I: n + i, J: n + j, W: 1})
+			}
+		}
+		sizes = append(sizes, sz)
+		n += sz
+	}
+	g, err := graph.FromEdges(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := graph.NewLaplacian(g, graph.Unnormalized)
+	comp, c := g.Components()
+	q := mat.NewDense(n, c, nil)
+	for i, ci := range comp {
+		q.Set(i, ci, 1/math.Sqrt(float64(sizes[ci])))
+	}
+	k := c + 3
+	for _, s := range []eigen.Solver{eigen.Lanczos{}, eigen.LOBPCG{}} {
+		for _, deflate := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%T/deflate=%v", s, deflate), func(t *testing.T) {
+				p := eigen.Problem{A: l, K: k}
+				if deflate {
+					p.Deflate, p.DeflateValues = q, make([]float64, c)
+				}
+				res, err := s.Solve(context.Background(), p, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for j, v := range res.Values {
+					want := 0.0
+					if j >= c {
+						want = 50
+					}
+					if math.Abs(v-want) > 1e-8*math.Max(1, want) {
+						t.Errorf("λ_%d = %g, want %g", j, v, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestNoConvergence: hitting MaxIter returns ErrNoConvergence with the
+// partial result.
+func TestNoConvergence(t *testing.T) {
+	_, l, _ := randomLaplacian(t, 300, graph.Symmetric, 12)
+	for _, s := range []eigen.Solver{eigen.Lanczos{}, eigen.LOBPCG{}} {
+		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
+			res, err := s.Solve(context.Background(), eigen.Problem{A: l, K: 5}, &eigen.Settings{Tol: 1e-13, MaxIter: 1})
+			if !errors.Is(err, eigen.ErrNoConvergence) {
+				t.Fatalf("error %v, want ErrNoConvergence", err)
+			}
+			if res == nil || len(res.Values) != 5 || len(res.Residuals) != 5 {
+				t.Fatalf("partial result %+v", res)
+			}
+			for j, v := range res.Values {
+				if math.IsNaN(v) || math.IsNaN(res.Residuals[j]) {
+					t.Errorf("pair %d: value %v residual %v", j, v, res.Residuals[j])
+				}
+			}
+		})
+	}
+}
+
+// TestMatVecs: Result.MatVecs equals the number of vectors the operator was
+// applied to.
+func TestMatVecs(t *testing.T) {
+	_, l, _ := randomLaplacian(t, 300, graph.Symmetric, 13)
+	for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}} {
+		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
+			op := &countingOp{Operator: l}
+			res, err := s.Solve(context.Background(), eigen.Problem{A: op, K: 4}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.MatVecs != op.n {
+				t.Errorf("MatVecs = %d, operator saw %d vectors", res.MatVecs, op.n)
+			}
+		})
+	}
+}
+
+// TestProgress: iterative solvers report on Stage "eigen" with Total = K.
+func TestProgress(t *testing.T) {
+	_, l, _ := randomLaplacian(t, 300, graph.Symmetric, 14)
+	for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}} {
+		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
+			var mu sync.Mutex
+			var events []progress.Event
+			rec := progress.Func(func(e progress.Event) {
+				mu.Lock()
+				events = append(events, e)
+				mu.Unlock()
+			})
+			if _, err := s.Solve(context.Background(), eigen.Problem{A: l, K: 3}, &eigen.Settings{Recorder: rec}); err != nil {
+				t.Fatal(err)
+			}
+			if len(events) == 0 {
+				t.Fatal("no progress events")
+			}
+			for _, e := range events {
+				if e.Stage != "eigen" || e.Total != 3 || e.Done < 0 || e.Done > 3 {
+					t.Errorf("bad event %+v", e)
+				}
+			}
+		})
+	}
+}
+
+// nanOp returns NaN for every product.
+type nanOp struct{ n int }
+
+func (o nanOp) Dim() int { return o.n }
+func (o nanOp) MulTo(dst, x *mat.Dense) {
+	r, c := dst.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			dst.Set(i, j, math.NaN())
+		}
+	}
+}
+
+// TestNonFinite: an operator producing NaN gives an error, not NaN output.
+func TestNonFinite(t *testing.T) {
+	for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}} {
+		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
+			res, err := s.Solve(context.Background(), eigen.Problem{A: nanOp{200}, K: 3}, nil)
+			if err == nil {
+				t.Fatalf("no error, values %v", res.Values)
+			}
+		})
+	}
+}
+
+// diagOp is a diagonal operator.
+type diagOp []float64
+
+func (d diagOp) Dim() int { return len(d) }
+func (d diagOp) MulTo(dst, x *mat.Dense) {
+	_, p := x.Dims()
+	for i, v := range d {
+		for j := 0; j < p; j++ {
+			dst.Set(i, j, v*x.At(i, j))
+		}
+	}
+}
+
+// sumOp is A + D for an operator A and a diagonal D.
+type sumOp struct {
+	a eigen.Operator
+	d diagOp
+}
+
+func (s sumOp) Dim() int { return s.a.Dim() }
+func (s sumOp) MulTo(dst, x *mat.Dense) {
+	s.a.MulTo(dst, x)
+	_, p := x.Dims()
+	for i, v := range s.d {
+		for j := 0; j < p; j++ {
+			dst.Set(i, j, dst.At(i, j)+v*x.At(i, j))
+		}
+	}
+}
+
+// TestLOBPCGPreconditioner: on the badly scaled pencil (L + S) x = λ D x
+// with S = diag(10^{3u}), u uniform, the Jacobi preconditioner
+// T = diag(1/(d_i + s_i)) must give the same eigenvalues as the dense solver
+// in fewer iterations than no preconditioner.
+func TestLOBPCGPreconditioner(t *testing.T) {
+	const n, k = 500, 4
+	g, l, _ := randomLaplacian(t, n, graph.Unnormalized, 15)
+	rng := rand.New(rand.NewPCG(16, 0))
+	shift := make(diagOp, n)
+	inv := make(diagOp, n)
+	for i := range shift {
+		shift[i] = math.Pow(10, 3*rng.Float64())
+		inv[i] = 1 / (g.Degree(i) + shift[i])
+	}
+	p := eigen.Problem{A: sumOp{l, shift}, B: graph.NewDegreeMatrix(g), K: k}
+	ref, err := eigen.Dense{}.Solve(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre, err := eigen.LOBPCG{T: inv}.Solve(context.Background(), p, &eigen.Settings{Tol: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, v := range pre.Values {
+		if d := math.Abs(v - ref.Values[j]); d > 1e-8*math.Max(1, math.Abs(ref.Values[j])) {
+			t.Errorf("λ_%d = %.12g, dense %.12g", j, v, ref.Values[j])
+		}
+	}
+	// Without the preconditioner, twice the iterations must not suffice.
+	plain, err := eigen.LOBPCG{}.Solve(context.Background(), p, &eigen.Settings{Tol: 1e-9, MaxIter: 2 * pre.Iterations})
+	t.Logf("Jacobi-preconditioned: %d iterations; plain: %d iterations, error %v", pre.Iterations, plain.Iterations, err)
+	if err == nil {
+		t.Errorf("unpreconditioned LOBPCG converged in %d ≤ 2×%d iterations", plain.Iterations, pre.Iterations)
+	} else if !errors.Is(err, eigen.ErrNoConvergence) {
+		t.Error(err)
+	}
+}
+
+// TestNewMatrixCopies: NewMatrix copies its argument.
+func TestNewMatrixCopies(t *testing.T) {
+	a := mat.NewSymDense(2, []float64{2, 1, 1, 2})
+	m := eigen.NewMatrix(a)
+	a.SetSym(0, 1, 5)
+	res, err := eigen.Dense{}.Solve(context.Background(), eigen.Problem{A: m, K: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Eigenvalues of [[2,1],[1,2]] are 1 and 3.
+	if math.Abs(res.Values[0]-1) > 1e-14 || math.Abs(res.Values[1]-3) > 1e-14 {
+		t.Errorf("values %v, want [1 3]", res.Values)
+	}
+}

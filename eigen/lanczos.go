@@ -1,0 +1,455 @@
+package eigen
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/progress"
+)
+
+// Lanczos computes the K smallest or largest eigenpairs of a standard
+// symmetric problem A x = λ x by the thick-restart Lanczos method of Wu and
+// Simon (SIAM J. Matrix Anal. Appl. 22(2), 2000) with full
+// reorthogonalization. It needs only A.MulTo on single vectors. Generalized
+// problems (B ≠ nil) are rejected with an error: use LOBPCG or Dense.
+//
+// Each restart cycle extends a Krylov basis V of at most NCV vectors by
+// A·v_j followed by two passes of classical Gram–Schmidt against all previous
+// vectors (and the deflated ones), so V stays orthonormal to rounding and the
+// projected matrix T = VᵀAV is formed from the Gram–Schmidt coefficients. The
+// Ritz pairs (θ, Vy) of T have residuals |β·y_last|; when the wanted K have
+// residual ≤ Tol·‖A‖ (‖A‖ estimated by the largest |θ| seen) the run stops;
+// otherwise the basis is compressed to the best Keep Ritz vectors plus the
+// last Lanczos vector (the "thick restart") and extended again. If a new
+// vector vanishes (the Krylov space is invariant, as for the Laplacian of a
+// disjoint union of cliques) the run continues from a random vector
+// orthogonal to the basis, so no NaN or division by zero can arise.
+//
+// Repeated eigenvalues. A Krylov space built from one vector contains only
+// one direction of each eigenspace (in exact arithmetic), so single-vector
+// Lanczos can miss copies of a multiple eigenvalue. Unless
+// SkipMultiplicityCheck is set, Solve therefore verifies its answer: it runs
+// Lanczos again from a fresh random vector in the orthogonal complement of
+// the K vectors found (deflating them) and asks for the extreme eigenvalue
+// there. If that eigenvalue is beyond the K-th one found by more than
+// 100·Tol·‖A‖ (a missed copy), it replaces the K-th pair and the check is
+// repeated; otherwise the answer stands. The check stops when the candidate
+// pair has residual ≤ √Tol·‖A‖, which typically costs a fraction of the main
+// run. For the Laplacian of c disjoint cliques this finds all c zero
+// eigenvalues; deflating the known component indicators (Problem.Deflate) is
+// cheaper still and is what the clustering code does.
+//
+// Cost per restart: (NCV−Keep) applications of A plus O(n·NCV²) flops of
+// reorthogonalization and O(NCV³) for the projected eigenproblem; memory
+// n·(NCV+K+d+2) floats for d deflated vectors. When the complement is
+// smaller than about NCV the dense solver is used instead (it then costs n
+// applications of A and O(n³)).
+//
+// The zero value is ready to use.
+type Lanczos struct {
+	// NCV is the maximum dimension of the Krylov basis. If NCV is 0,
+	// max(2K+1, K+20) is used, where K counts the pairs not deflated.
+	// Values below K+2 are raised to K+2.
+	NCV int
+	// Keep is the number of Ritz vectors kept at a restart. If Keep is 0,
+	// K + (NCV−K)/2 is used. It is clamped to [K, NCV−1].
+	Keep int
+	// SkipMultiplicityCheck disables the verification run described above.
+	// Set it when repeated eigenvalues are deflated or known not to occur.
+	SkipMultiplicityCheck bool
+}
+
+// lanczosMaxIter is the default number of restarts.
+const lanczosMaxIter = 1000
+
+// Solve implements Solver. Settings.MaxIter counts restarts of the main run
+// (default 1000); the verification runs get the same budget each.
+func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	n, d, err := p.check()
+	if err != nil {
+		return nil, err
+	}
+	if p.B != nil {
+		return nil, fmt.Errorf("eigen: Lanczos solves standard problems only (B is set); use LOBPCG or Dense")
+	}
+	if l.NCV < 0 || l.Keep < 0 {
+		return nil, fmt.Errorf("eigen: negative Lanczos NCV %d or Keep %d", l.NCV, l.Keep)
+	}
+	cfg, err := s.resolve(lanczosMaxIter)
+	if err != nil {
+		return nil, err
+	}
+	kk := p.K - d
+	ncv := l.NCV
+	if ncv == 0 {
+		ncv = max(2*kk+1, kk+20)
+	}
+	ncv = max(ncv, kk+2)
+	matvecs := 0
+	mulA := counted(p.A, &matvecs)
+	if kk == 0 {
+		res := finish(p, n, nil, nil, mulA, nil)
+		res.MatVecs = matvecs
+		return res, nil
+	}
+	if n-d <= ncv+kk+1 {
+		return Dense{}.Solve(ctx, p, s)
+	}
+	r := newLanczosRun(p.A, n, d+kk, ncv, cfg.rng)
+	if d > 0 {
+		for i := 0; i < d; i++ {
+			mat.Col(r.row(i), i, p.Deflate)
+		}
+	}
+	keep := l.Keep
+	if keep == 0 {
+		keep = kk + (ncv-kk)/2
+	}
+	keep = min(max(keep, kk), ncv-1)
+	report := func(done int, msg string) {
+		progress.Send(cfg.rec, progress.Event{Stage: "eigen", Done: done + d, Total: p.K, Message: msg})
+	}
+	vals, vecs, resid, ok, err := r.solve(ctx, d, kk, keep, p.Which, cfg.tol, cfg.maxIter, nil, nil, report)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		res := finish(p, n, vals, rowsToCols(vecs, kk, n), mulA, nil)
+		res.MatVecs = matvecs + r.matvecs
+		res.Iterations = r.restarts
+		worst := slices.Max(resid)
+		return res, fmt.Errorf("%w: Lanczos reached %d restarts with largest residual %.3g > %.3g", ErrNoConvergence, cfg.maxIter, worst, cfg.tol*r.normA)
+	}
+	if !l.SkipMultiplicityCheck && n-d-kk > 0 {
+		// Verification: look for a pair beyond the kk-th found one in the
+		// complement of everything found so far.
+		start := r.next
+		for round := 0; round <= kk; round++ {
+			copy(r.v[d*n:(d+kk)*n], vecs)
+			thr := vals[kk-1]
+			cv, cx, _, found, err := r.solve(ctx, d+kk, 1, keep1(ncv), p.Which, cfg.tol, cfg.maxIter, &thr, start, report)
+			start = nil
+			if err != nil {
+				return nil, err
+			}
+			if !found {
+				break
+			}
+			// Insert the new pair in order, dropping the kk-th.
+			pos := kk - 1
+			for pos > 0 && p.Which.better(cv[0], vals[pos-1]) {
+				vals[pos] = vals[pos-1]
+				copy(vecs[pos*n:(pos+1)*n], vecs[(pos-1)*n:pos*n])
+				pos--
+			}
+			vals[pos] = cv[0]
+			copy(vecs[pos*n:(pos+1)*n], cx)
+		}
+	}
+	res := finish(p, n, vals, rowsToCols(vecs, kk, n), mulA, nil)
+	res.MatVecs = matvecs + r.matvecs
+	res.Iterations = r.restarts
+	return res, nil
+}
+
+// keep1 is the number of Ritz vectors kept when one pair is wanted.
+func keep1(ncv int) int { return max(1, (ncv-1)/2) }
+
+// rowsToCols returns the k×n row-major block x as an n×k matrix.
+func rowsToCols(x []float64, k, n int) *mat.Dense {
+	out := mat.NewDense(n, k, nil)
+	raw := out.RawMatrix()
+	for j := 0; j < k; j++ {
+		row := x[j*n : (j+1)*n]
+		for i, v := range row {
+			raw.Data[i*raw.Stride+j] = v
+		}
+	}
+	return out
+}
+
+// lanczosRun holds the workspace of thick-restart Lanczos runs on one
+// operator. The basis is stored row-wise: row i of v is the i-th vector, the
+// first `locked` rows are deflated vectors that every new vector is made
+// orthogonal to.
+type lanczosRun struct {
+	a        Operator
+	n        int
+	ncv      int
+	v        []float64 // (maxLocked+ncv+1)×n
+	t        []float64 // ncv×ncv projected matrix, symmetric
+	h, h2    []float64
+	w        []float64
+	tmp      []float64 // ncv×n, for restarts
+	xd, wd   mat.Dense // n×1 headers over a basis row and w
+	tsym     *mat.SymDense
+	es       mat.EigenSym
+	y        mat.Dense
+	rng      *rand.Rand
+	normA    float64
+	next     []float64 // Ritz vector after the kk wanted ones, from the last run
+	matvecs  int
+	restarts int
+}
+
+func newLanczosRun(a Operator, n, maxLocked, ncv int, rng *rand.Rand) *lanczosRun {
+	rows := maxLocked + ncv + 1
+	return &lanczosRun{
+		a: a, n: n, ncv: ncv,
+		v:    make([]float64, rows*n),
+		t:    make([]float64, ncv*ncv),
+		h:    make([]float64, rows),
+		h2:   make([]float64, rows),
+		w:    make([]float64, n),
+		tmp:  make([]float64, ncv*n),
+		tsym: mat.NewSymDense(ncv, nil),
+		rng:  rng,
+	}
+}
+
+func (r *lanczosRun) row(i int) []float64 { return r.v[i*r.n : (i+1)*r.n] }
+
+// orthogonalize makes x orthogonal to rows [0, m) of v by two passes of
+// classical Gram–Schmidt, storing the summed coefficients in h[:m], and
+// returns ‖x‖ afterwards.
+func (r *lanczosRun) orthogonalize(x []float64, m int) float64 {
+	h := r.h[:m]
+	clear(h)
+	if m > 0 {
+		vm := blas64.General{Rows: m, Cols: r.n, Stride: r.n, Data: r.v[:m*r.n]}
+		xv := blas64.Vector{N: r.n, Inc: 1, Data: x}
+		hv := blas64.Vector{N: m, Inc: 1, Data: r.h2[:m]}
+		for pass := 0; pass < 2; pass++ {
+			gemvRows(hv.Data, vm, x)
+			blas64.Gemv(blas.Trans, -1, vm, hv, 1, xv)
+			for i, c := range hv.Data {
+				h[i] += c
+			}
+		}
+	}
+	return blas64.Nrm2(blas64.Vector{N: r.n, Inc: 1, Data: x})
+}
+
+// randomRow fills row i with a random unit vector orthogonal to rows [0, i).
+// It returns false when no such vector can be found (the rows span ℝⁿ).
+func (r *lanczosRun) randomRow(i int) bool {
+	x := r.row(i)
+	for attempt := 0; attempt < 3; attempt++ {
+		randomize(x, r.rng)
+		before := blas64.Nrm2(blas64.Vector{N: r.n, Inc: 1, Data: x})
+		after := r.orthogonalize(x, i)
+		if after > 1e-6*before {
+			blas64.Scal(1/after, blas64.Vector{N: r.n, Inc: 1, Data: x})
+			return true
+		}
+	}
+	clear(x)
+	return false
+}
+
+// expand extends the basis rows locked+j0 … locked+m−1, filling columns
+// j0…m−1 of t, and returns the last β (the norm of the residual vector stored
+// in row locked+m) and the number of basis vectors, which is less than m only
+// if the basis came to span the whole complement.
+func (r *lanczosRun) expand(locked, j0, m int) (beta float64, size int) {
+	n := r.n
+	for j := j0; j < m; j++ {
+		x := r.row(locked + j)
+		r.xd.SetRawMatrix(blas64.General{Rows: n, Cols: 1, Stride: 1, Data: x})
+		r.wd.SetRawMatrix(blas64.General{Rows: n, Cols: 1, Stride: 1, Data: r.w})
+		r.a.MulTo(&r.wd, &r.xd)
+		r.matvecs++
+		anorm := blas64.Nrm2(blas64.Vector{N: n, Inc: 1, Data: r.w})
+		if math.IsNaN(anorm) || math.IsInf(anorm, 0) {
+			return math.NaN(), j
+		}
+		beta = r.orthogonalize(r.w, locked+j+1)
+		for i := 0; i <= j; i++ {
+			c := r.h[locked+i]
+			r.t[i*r.ncv+j] = c
+			r.t[j*r.ncv+i] = c
+		}
+		if locked+j+1 == n {
+			// The basis spans the whole space: T is exact.
+			return 0, j + 1
+		}
+		if beta <= 1e-12*max(anorm, r.normA) {
+			// Invariant subspace: continue from a random direction.
+			if !r.randomRow(locked + j + 1) {
+				return 0, j + 1
+			}
+			beta = 0
+			continue
+		}
+		next := r.row(locked + j + 1)
+		inv := 1 / beta
+		for i, v := range r.w {
+			next[i] = v * inv
+		}
+	}
+	return beta, m
+}
+
+// solve runs thick-restart Lanczos for the kk extreme pairs (by which) of A
+// restricted to the complement of rows [0, locked). It returns the values, the
+// vectors as kk rows of length n, the residual estimates and whether the run
+// converged.
+//
+// If thr is not nil the run is a verification run (kk = 1): it returns
+// ok = true only when it found a converged pair beyond *thr by more than
+// 100·tol·‖A‖, and stops with ok = false once the candidate pair is on the
+// other side with residual ≤ √tol·‖A‖.
+func (r *lanczosRun) solve(ctx context.Context, locked, kk, keep int, which Which, tol float64, maxIter int, thr *float64, start []float64, report func(int, string)) (vals, vecs, resid []float64, ok bool, err error) {
+	n := r.n
+	m := min(r.ncv, n-locked)
+	if !r.randomRow(locked) {
+		return nil, nil, nil, false, fmt.Errorf("eigen: Lanczos found no start vector outside %d deflated ones", locked)
+	}
+	if start != nil {
+		// Mix the suggested start with the random unit vector, equal weights.
+		x := r.row(locked)
+		sn := blas64.Nrm2(blas64.Vector{N: n, Inc: 1, Data: start})
+		if sn > 0 {
+			for i, v := range start {
+				x[i] += v / sn
+			}
+			if nrm := r.orthogonalize(x, locked); nrm > 0 {
+				blas64.Scal(1/nrm, blas64.Vector{N: n, Inc: 1, Data: x})
+			} else {
+				r.randomRow(locked)
+			}
+		}
+	}
+	clear(r.t)
+	kept := 0
+	order := make([]int, r.ncv)
+	resid = make([]float64, r.ncv)
+	for iter := 1; ; iter++ {
+		beta, size := r.expand(locked, kept, m)
+		if math.IsNaN(beta) {
+			return nil, nil, nil, false, fmt.Errorf("eigen: operator produced a non-finite value (Lanczos step %d)", size)
+		}
+		// Rayleigh–Ritz on T[:size,:size].
+		ts := r.tsym.RawSymmetric()
+		for i := 0; i < size; i++ {
+			for j := i; j < size; j++ {
+				ts.Data[i*ts.Stride+j] = r.t[i*r.ncv+j]
+			}
+		}
+		tview := r.tsym.SliceSym(0, size).(*mat.SymDense)
+		if !r.es.Factorize(tview, true) {
+			return nil, nil, nil, false, fmt.Errorf("%w: projected eigenproblem failed (Lanczos)", ErrNoConvergence)
+		}
+		theta := r.es.Values(nil)
+		r.y.Reset()
+		r.es.VectorsTo(&r.y)
+		for i := 0; i < size; i++ {
+			order[i] = i
+			if which == Largest {
+				order[i] = size - 1 - i
+			}
+			resid[i] = math.Abs(beta * r.y.At(size-1, i))
+		}
+		r.normA = max(r.normA, math.Abs(theta[0]), math.Abs(theta[size-1]))
+		lim := tol * r.normA
+		nconv := 0
+		for q := 0; q < kk; q++ {
+			if resid[order[q]] <= lim {
+				nconv++
+			}
+		}
+		done := nconv == kk
+		found := false
+		if thr != nil {
+			c := order[0]
+			if which.better(theta[c], *thr) && math.Abs(theta[c]-*thr) > 100*lim {
+				found = resid[c] <= lim
+				done = found
+			} else {
+				// Not beyond: accept once the candidate is resolved to
+				// √tol·‖A‖ or to a tenth of its distance from *thr.
+				done = resid[c] <= max(math.Sqrt(tol)*r.normA, 0.1*math.Abs(theta[c]-*thr))
+			}
+		}
+		stop := done || iter >= maxIter || size < m
+		if stop || (thr == nil && report != nil) {
+			worst := 0.0
+			for q := 0; q < kk; q++ {
+				worst = max(worst, resid[order[q]])
+			}
+			if thr == nil {
+				report(nconv, fmt.Sprintf("Lanczos restart %d: %d/%d converged, max residual %.2e", iter, nconv, kk, worst))
+			}
+		}
+		if stop {
+			// size < m means the basis spans the complement: T is exact.
+			k := kk
+			vals = make([]float64, k)
+			rs := make([]float64, k)
+			for q := 0; q < k; q++ {
+				vals[q] = theta[order[q]]
+				rs[q] = resid[order[q]]
+			}
+			// The next Ritz vector, if any, is kept in r.next as a
+			// starting guess for the verification run.
+			nv := min(k+1, size)
+			out := make([]float64, nv*n)
+			r.ritzVectors(out, locked, size, order[:nv])
+			r.next = nil
+			if nv > k {
+				r.next = out[k*n:]
+			}
+			out = out[:k*n]
+			r.restarts += iter
+			if thr != nil {
+				return vals, out, rs, found, nil
+			}
+			return vals, out, rs, done || size < m, nil
+		}
+		if err := ctx.Err(); err != nil {
+			r.restarts += iter
+			return nil, nil, nil, false, err
+		}
+		// Thick restart: keep the best `keep` Ritz vectors, then the residual
+		// vector (row locked+size) becomes basis vector keep.
+		r.ritzVectors(r.tmp[:keep*n], locked, size, order[:keep])
+		copy(r.v[locked*n:(locked+keep)*n], r.tmp[:keep*n])
+		copy(r.row(locked+keep), r.row(locked+size))
+		clear(r.t)
+		for q := 0; q < keep; q++ {
+			r.t[q*r.ncv+q] = theta[order[q]]
+		}
+		kept = keep
+	}
+}
+
+// ritzVectors sets the rows of dst to Σ_l y[l][c] v_{locked+l} for the
+// columns c listed in cols.
+func (r *lanczosRun) ritzVectors(dst []float64, locked, size int, cols []int) {
+	k := len(cols)
+	ys := make([]float64, k*size)
+	for q, c := range cols {
+		for l := 0; l < size; l++ {
+			ys[q*size+l] = r.y.At(l, c)
+		}
+	}
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+		blas64.General{Rows: k, Cols: size, Stride: size, Data: ys},
+		blas64.General{Rows: size, Cols: r.n, Stride: r.n, Data: r.v[locked*r.n : (locked+size)*r.n]},
+		0, blas64.General{Rows: k, Cols: r.n, Stride: r.n, Data: dst})
+}
+
+// gemvRows sets h = V·x for the rows of V.
+func gemvRows(h []float64, v blas64.General, x []float64) {
+	blas64.Gemv(blas.NoTrans, 1, v, blas64.Vector{N: len(x), Inc: 1, Data: x}, 0, blas64.Vector{N: len(h), Inc: 1, Data: h})
+}

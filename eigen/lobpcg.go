@@ -1,0 +1,657 @@
+package eigen
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/progress"
+)
+
+// LOBPCG computes the K smallest or largest eigenpairs of the generalized
+// symmetric-definite problem A x = λ B x (B symmetric positive definite,
+// nil meaning the identity) by the locally optimal block preconditioned
+// conjugate gradient method of Knyazev (SIAM J. Sci. Comput. 23(2), 2001).
+//
+// Each iteration performs a Rayleigh–Ritz step on the subspace spanned by the
+// current block X, the preconditioned residuals W = T(AX − BXΘ) of the
+// columns not yet converged and the previous search directions P. The
+// stabilizations follow Hetmaniuk & Lehoucq (J. Comput. Phys. 218, 2006) and
+// Duersch, Shao, Yang & Gu (SIAM J. Sci. Comput. 40(5), 2018):
+//   - the basis [X, P, W] is kept B-orthonormal: W is projected out of the
+//     deflated vectors, X and P twice and then orthonormalized by SVQB
+//     (Stathopoulos & Wu 2002) — a scaled eigendecomposition of WᵀBW — in
+//     which near-dependent directions are dropped instead of letting an
+//     ill-conditioned Gram matrix break the Rayleigh–Ritz step;
+//   - P is taken as the component of the new Ritz coefficients outside the
+//     new X (Duersch et al. Alg. 4), so it is B-orthogonal to X by
+//     construction and the projected problem is a standard one;
+//   - converged columns are soft-locked: they stay in X but get no new
+//     directions;
+//   - AX, BX, AP, BP are updated implicitly and recomputed explicitly before
+//     convergence is accepted.
+//
+// A block of p vectors counts p applications of A in Result.MatVecs. Cost per
+// iteration: at most BlockSize applications of A, of B and of T, plus
+// O(n·BlockSize²) flops of dense block algebra (with a constant of about 30);
+// memory about 8·n·BlockSize floats. When the complement of the deflated
+// vectors has fewer than 4·BlockSize dimensions the dense solver is used.
+//
+// If B is not positive definite on the vectors it meets, Solve returns an
+// error wrapping ErrNotPositiveDefinite. The zero value is ready to use.
+type LOBPCG struct {
+	// T is an optional symmetric positive definite preconditioner
+	// approximating A⁻¹ (or (A − σB)⁻¹ for a shift σ below the wanted
+	// eigenvalues); it is applied to blocks of residuals. Nil means none.
+	T Operator
+	// BlockSize is the number of columns of X. Extra columns beyond K speed
+	// convergence of the K-th pair. If BlockSize is 0, K + max(2, ⌈K/2⌉) is
+	// used (K counting the pairs not deflated). Values below K are raised to K.
+	BlockSize int
+}
+
+// lobpcgMaxIter is the default number of iterations.
+const lobpcgMaxIter = 1000
+
+// Solve implements Solver. Settings.MaxIter counts iterations (default 1000).
+func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	n, d, err := p.check()
+	if err != nil {
+		return nil, err
+	}
+	if l.BlockSize < 0 {
+		return nil, fmt.Errorf("eigen: negative LOBPCG BlockSize %d", l.BlockSize)
+	}
+	if l.T != nil && l.T.Dim() != n {
+		return nil, fmt.Errorf("eigen: preconditioner has dimension %d, A has %d", l.T.Dim(), n)
+	}
+	cfg, err := s.resolve(lobpcgMaxIter)
+	if err != nil {
+		return nil, err
+	}
+	kk := p.K - d
+	bs := l.BlockSize
+	if bs == 0 {
+		bs = kk + max(2, (kk+1)/2)
+	}
+	bs = max(bs, kk)
+	if n-d < 4*bs {
+		return Dense{}.Solve(ctx, p, s)
+	}
+	w := newLobpcgWork(p, n, d, bs, l.T, cfg)
+	if err := w.setupDeflation(p.Deflate); err != nil {
+		return nil, err
+	}
+	if kk == 0 {
+		res := finish(p, n, nil, nil, w.mulA, w.mulB)
+		res.MatVecs = w.matvecs
+		return res, nil
+	}
+	vals, vecs, iters, conv, err := w.run(ctx, kk)
+	if err != nil && vecs == nil {
+		return nil, err
+	}
+	res := finish(p, n, vals, vecs, w.mulA, w.mulB)
+	res.MatVecs = w.matvecs
+	res.Iterations = iters
+	if err != nil {
+		return res, err
+	}
+	if !conv {
+		return res, fmt.Errorf("%w: LOBPCG reached %d iterations with largest relative residual %.3g > %.3g", ErrNoConvergence, cfg.maxIter, slices.Max(w.rel[:kk]), cfg.tol)
+	}
+	return res, nil
+}
+
+// lobpcgWork holds the workspace. Blocks are n×c row-major; the basis S has
+// room for smax = 3·bs columns laid out as [X | P | W].
+type lobpcgWork struct {
+	a, b, t    Operator
+	mulA, mulB func(dst, x *mat.Dense)
+	n, bs, s3  int
+	which      Which
+	cfg        config
+	gen        bool // B is set
+
+	q, bq *mat.Dense // deflated vectors and B·q (bq = q when !gen)
+
+	sBuf, asBuf, bsBuf []float64 // n×s3
+	nBuf               []float64 // n×s3 scratch for updates
+	u, bu, au, tu      []float64 // n×bs contiguous blocks
+
+	theta, rel    []float64
+	normA, normB  float64
+	matvecs       int
+	iterations    int
+	newP          int // columns of P after the last Rayleigh–Ritz step
+	xnorm, rnorm  []float64
+	before, after []float64
+	es            mat.EigenSym
+	ev            mat.Dense
+}
+
+func newLobpcgWork(p Problem, n, d, bs int, t Operator, cfg config) *lobpcgWork {
+	s3 := 3 * bs
+	w := &lobpcgWork{
+		a: p.A, b: p.B, t: t, n: n, bs: bs, s3: s3, which: p.Which, cfg: cfg, gen: p.B != nil,
+		sBuf: make([]float64, n*s3), asBuf: make([]float64, n*s3), nBuf: make([]float64, n*s3),
+		u: make([]float64, n*bs), au: make([]float64, n*bs), tu: make([]float64, n*bs),
+		theta: make([]float64, s3), rel: make([]float64, bs),
+		xnorm: make([]float64, bs), rnorm: make([]float64, bs), before: make([]float64, bs), after: make([]float64, bs),
+	}
+	w.mulA = counted(p.A, &w.matvecs)
+	if w.gen {
+		w.bsBuf = make([]float64, n*s3)
+		w.bu = make([]float64, n*bs)
+		w.mulB = p.B.MulTo
+	} else {
+		w.bsBuf = w.sBuf
+		w.bu = w.u
+	}
+	return w
+}
+
+// block returns the contiguous n×c block over buf.
+func (w *lobpcgWork) block(buf []float64, c int) blas64.General {
+	return blas64.General{Rows: w.n, Cols: c, Stride: max(c, 1), Data: buf[:w.n*c]}
+}
+
+// cols returns columns [off, off+c) of an n×s3 buffer.
+func (w *lobpcgWork) cols(buf []float64, off, c int) blas64.General {
+	return blas64.General{Rows: w.n, Cols: c, Stride: w.s3, Data: buf[off:]}
+}
+
+// apply sets dst = op·src for contiguous n×c blocks.
+func (w *lobpcgWork) apply(op func(dst, x *mat.Dense), dst, src []float64, c int) {
+	var dd, sd mat.Dense
+	dd.SetRawMatrix(w.block(dst, c))
+	sd.SetRawMatrix(w.block(src, c))
+	op(&dd, &sd)
+}
+
+func (w *lobpcgWork) setupDeflation(q *mat.Dense) error {
+	if q == nil {
+		return nil
+	}
+	w.q = contiguous(q)
+	w.bq = w.q
+	if w.gen {
+		_, d := q.Dims()
+		w.bq = mat.NewDense(w.n, d, nil)
+		w.b.MulTo(w.bq, w.q)
+		if err := checkOrthonormal(w.q, w.bq, "B-orthonormal"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gemm computes c = alpha·op(a)·op(b) + beta·c.
+func gemm(ta, tb blas.Transpose, alpha float64, a, b blas64.General, beta float64, c blas64.General) {
+	if c.Rows == 0 || c.Cols == 0 {
+		return
+	}
+	if (ta == blas.NoTrans && a.Cols == 0) || (ta == blas.Trans && a.Rows == 0) {
+		if beta != 1 {
+			for i := 0; i < c.Rows; i++ {
+				row := c.Data[i*c.Stride : i*c.Stride+c.Cols]
+				for j := range row {
+					row[j] *= beta
+				}
+			}
+		}
+		return
+	}
+	blas64.Gemm(ta, tb, alpha, a, b, beta, c)
+}
+
+// colNorms sets out[j] to the Euclidean norm of column j of g.
+func colNorms(out []float64, g blas64.General) {
+	clear(out[:g.Cols])
+	for i := 0; i < g.Rows; i++ {
+		row := g.Data[i*g.Stride : i*g.Stride+g.Cols]
+		for j, v := range row {
+			out[j] += v * v
+		}
+	}
+	for j := range out[:g.Cols] {
+		out[j] = math.Sqrt(out[j])
+	}
+}
+
+// project removes from the contiguous block u (n×c) its B-components along
+// the B-orthonormal columns of v (with bv = B·v): u ← u − v(bvᵀu), and
+// updates bu likewise when updateBU is set.
+func (w *lobpcgWork) project(u, bu blas64.General, v, bv blas64.General, updateBU bool) {
+	if v.Cols == 0 || u.Cols == 0 {
+		return
+	}
+	c := blas64.General{Rows: v.Cols, Cols: u.Cols, Stride: u.Cols, Data: make([]float64, v.Cols*u.Cols)}
+	gemm(blas.Trans, blas.NoTrans, 1, bv, u, 0, c)
+	gemm(blas.NoTrans, blas.NoTrans, -1, v, c, 1, u)
+	if updateBU {
+		gemm(blas.NoTrans, blas.NoTrans, -1, bv, c, 1, bu)
+	}
+}
+
+// ortho makes the first c columns of w.u B-orthonormal and B-orthogonal to
+// the deflated vectors and to columns [0, m) of the basis S, dropping
+// directions that are numerically dependent. It sets w.bu = B·w.u and returns
+// the number of columns kept (stored contiguously in w.u, w.bu).
+//
+// A second round is done only when the first one shows cancellation (a
+// column lost more than 30% of its norm in the projection: "twice is
+// enough", Parlett §6.9), dropped a direction, or met a scaled Gram matrix
+// with condition number above 100.
+func (w *lobpcgWork) ortho(c, m int) (int, error) {
+	for round := 0; round < 2 && c > 0; round++ {
+		u := w.block(w.u, c)
+		bu := w.block(w.bu, c)
+		colNorms(w.before, u)
+		update := w.gen && round > 0
+		if w.q != nil {
+			w.project(u, bu, generalOf(w.q), generalOf(w.bq), update)
+		}
+		w.project(u, bu, w.cols(w.sBuf, 0, m), w.cols(w.bsBuf, 0, m), update)
+		if w.gen && round == 0 {
+			w.apply(w.b.MulTo, w.bu, w.u, c)
+		}
+		var (
+			err  error
+			c2   int
+			cond float64
+		)
+		if c2, cond, err = w.svqb(c); err != nil {
+			return 0, err
+		}
+		again := c2 < c || cond > 100
+		for j := 0; j < c && !again; j++ {
+			again = w.after[j] < 0.7*w.before[j]
+		}
+		c = c2
+		if !again {
+			break
+		}
+	}
+	return c, nil
+}
+
+// svqb B-orthonormalizes the first c columns of w.u (with w.bu = B·w.u) by
+// the scaled eigendecomposition of G = uᵀBu, dropping columns that lost all
+// but 1e-10 of their norm in the projection (w.before) and eigendirections
+// of the scaled Gram matrix below 1e-12·c. It returns the number of columns
+// kept and the condition number of the scaled Gram matrix on the kept
+// columns. The column norms before orthonormalization are left in w.after.
+func (w *lobpcgWork) svqb(c int) (int, float64, error) {
+	u := w.block(w.u, c)
+	bu := w.block(w.bu, c)
+	after := w.after[:c]
+	colNorms(after, u)
+	g := blas64.General{Rows: c, Cols: c, Stride: c, Data: make([]float64, c*c)}
+	gemm(blas.Trans, blas.NoTrans, 1, u, bu, 0, g)
+	var keep []int
+	for j := 0; j < c; j++ {
+		if !(after[j] > 1e-10*w.before[j]) || after[j] == 0 {
+			continue
+		}
+		gjj := g.Data[j*c+j]
+		if math.IsNaN(gjj) || math.IsInf(gjj, 0) {
+			return 0, 0, fmt.Errorf("eigen: operator produced a non-finite value (LOBPCG)")
+		}
+		if gjj <= 0 {
+			return 0, 0, fmt.Errorf("%w: xᵀBx = %.3g ≤ 0 for a nonzero x (LOBPCG)", ErrNotPositiveDefinite, gjj)
+		}
+		keep = append(keep, j)
+	}
+	k := len(keep)
+	if k == 0 {
+		return 0, 0, nil
+	}
+	dsc := make([]float64, k)
+	gs := mat.NewSymDense(k, nil)
+	for a, ja := range keep {
+		dsc[a] = 1 / math.Sqrt(g.Data[ja*c+ja])
+	}
+	for a, ja := range keep {
+		for b := a; b < k; b++ {
+			jb := keep[b]
+			v := 0.5 * (g.Data[ja*c+jb] + g.Data[jb*c+ja])
+			gs.SetSym(a, b, v*dsc[a]*dsc[b])
+		}
+	}
+	if !w.es.Factorize(gs, true) {
+		return 0, 0, fmt.Errorf("%w: Gram matrix eigendecomposition failed (LOBPCG)", ErrNoConvergence)
+	}
+	lam := w.es.Values(nil)
+	w.ev.Reset()
+	w.es.VectorsTo(&w.ev)
+	if lam[0] < -1e-8*lam[k-1] {
+		return 0, 0, fmt.Errorf("%w: B-Gram matrix has eigenvalue %.3g (LOBPCG)", ErrNotPositiveDefinite, lam[0])
+	}
+	var dirs []int
+	for i := k - 1; i >= 0; i-- {
+		if lam[i] > 1e-12*float64(k)*lam[k-1] {
+			dirs = append(dirs, i)
+		}
+	}
+	c2 := len(dirs)
+	// M (c×c2) = D Z Λ^{-1/2} restricted to kept columns/directions.
+	mm := blas64.General{Rows: c, Cols: c2, Stride: max(c2, 1), Data: make([]float64, c*max(c2, 1))}
+	for a, ja := range keep {
+		for q, i := range dirs {
+			mm.Data[ja*mm.Stride+q] = dsc[a] * w.ev.At(a, i) / math.Sqrt(lam[i])
+		}
+	}
+	tmp := w.block(w.tu, c2)
+	gemm(blas.NoTrans, blas.NoTrans, 1, u, mm, 0, tmp)
+	copy(w.u[:w.n*c2], w.tu[:w.n*c2])
+	if w.gen {
+		gemm(blas.NoTrans, blas.NoTrans, 1, bu, mm, 0, tmp)
+		copy(w.bu[:w.n*c2], w.tu[:w.n*c2])
+	}
+	return c2, lam[k-1] / math.Max(lam[0], math.SmallestNonzeroFloat64), nil
+}
+
+// putCols copies the contiguous n×c block src into columns [off, off+c) of
+// the n×s3 buffer dst.
+func (w *lobpcgWork) putCols(dst []float64, off int, src []float64, c int) {
+	for i := 0; i < w.n; i++ {
+		copy(dst[i*w.s3+off:i*w.s3+off+c], src[i*c:(i+1)*c])
+	}
+}
+
+// run iterates until the first kk columns of X converge. It returns the kk
+// values and vectors (n×kk), the iteration count and whether they converged.
+// A non-nil error with non-nil vectors is a partial result.
+func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat.Dense, iters int, conv bool, err error) {
+	n, bs := w.n, w.bs
+	// Starting block: random, B-orthonormal, orthogonal to the deflated vectors.
+	randomize(w.u[:n*bs], w.cfg.rng)
+	c, err := w.ortho(bs, 0)
+	if err != nil {
+		return nil, nil, 0, false, err
+	}
+	if c < bs {
+		return nil, nil, 0, false, fmt.Errorf("eigen: LOBPCG could not build %d independent B-orthonormal starting vectors (got %d)", bs, c)
+	}
+	w.putCols(w.sBuf, 0, w.u, bs)
+	if w.gen {
+		w.putCols(w.bsBuf, 0, w.bu, bs)
+	}
+	w.apply(w.mulA, w.au, w.u, bs)
+	w.putCols(w.asBuf, 0, w.au, bs)
+	np, nw := 0, 0 // columns of P and W in S
+	active := make([]int, 0, bs)
+	lastActive := []int(nil)
+	verified := false
+	for iter := 0; ; iter++ {
+		s := bs + np + nw
+		if err := w.rayleighRitz(s, np, lastActive); err != nil {
+			return nil, nil, iter, false, err
+		}
+		np = w.newP
+		nw = 0
+		// Residuals R = AX − BXΘ in w.u.
+		w.residuals()
+		nconv := 0
+		for j := 0; j < kk; j++ {
+			if w.rel[j] <= w.cfg.tol {
+				nconv++
+			}
+		}
+		if nconv == kk && !verified {
+			// Recompute AX and BX explicitly before accepting.
+			w.refresh()
+			w.residuals()
+			verified = true
+			nconv = 0
+			for j := 0; j < kk; j++ {
+				if w.rel[j] <= w.cfg.tol {
+					nconv++
+				}
+			}
+		}
+		progress.Send(w.cfg.rec, progress.Event{Stage: "eigen", Done: nconv, Total: kk,
+			Message: fmt.Sprintf("LOBPCG iteration %d: %d/%d converged, max relative residual %.2e", iter, nconv, kk, slices.Max(w.rel[:kk]))})
+		if nconv == kk || iter >= w.cfg.maxIter {
+			vals = slices.Clone(w.theta[:kk])
+			vecs = mat.NewDense(n, kk, nil)
+			x := vecs.RawMatrix()
+			for i := 0; i < n; i++ {
+				copy(x.Data[i*kk:(i+1)*kk], w.sBuf[i*w.s3:i*w.s3+kk])
+			}
+			return vals, vecs, iter, nconv == kk, nil
+		}
+		if verified && nconv < kk {
+			verified = false
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, nil, iter, false, err
+		}
+		// Active columns and their (preconditioned) residuals.
+		active = active[:0]
+		for j := 0; j < bs; j++ {
+			if w.rel[j] > w.cfg.tol {
+				active = append(active, j)
+			}
+		}
+		na := len(active)
+		// Gather R[:, active] into tu, then W = T·R or R into u.
+		for i := 0; i < n; i++ {
+			row := w.u[i*bs : (i+1)*bs]
+			out := w.tu[i*na : (i+1)*na]
+			for q, j := range active {
+				out[q] = row[j]
+			}
+		}
+		if w.t != nil {
+			w.apply(w.t.MulTo, w.u, w.tu, na)
+		} else {
+			copy(w.u[:n*na], w.tu[:n*na])
+		}
+		if !finiteSlice(w.u[:n*na]) {
+			return nil, nil, iter, false, fmt.Errorf("eigen: preconditioner produced a non-finite value (LOBPCG iteration %d)", iter)
+		}
+		nw, err = w.ortho(na, bs+np)
+		if err != nil {
+			return nil, nil, iter, false, err
+		}
+		if nw == 0 && np == 0 {
+			vals = slices.Clone(w.theta[:kk])
+			vecs = mat.NewDense(n, kk, nil)
+			for i := 0; i < n; i++ {
+				copy(vecs.RawMatrix().Data[i*kk:(i+1)*kk], w.sBuf[i*w.s3:i*w.s3+kk])
+			}
+			return vals, vecs, iter, false, fmt.Errorf("%w: LOBPCG stagnated at iteration %d (no new search directions), largest relative residual %.3g", ErrNoConvergence, iter, slices.Max(w.rel[:kk]))
+		}
+		w.apply(w.mulA, w.au, w.u, nw)
+		if !finiteSlice(w.au[:n*nw]) {
+			return nil, nil, iter, false, fmt.Errorf("eigen: operator produced a non-finite value (LOBPCG iteration %d)", iter)
+		}
+		off := bs + np
+		w.putCols(w.sBuf, off, w.u, nw)
+		w.putCols(w.asBuf, off, w.au, nw)
+		if w.gen {
+			w.putCols(w.bsBuf, off, w.bu, nw)
+		}
+		lastActive = append(lastActive[:0], active...)
+		w.iterations = iter + 1
+	}
+}
+
+// residuals sets w.u (n×bs) to R = AX − BXΘ, the relative residuals w.rel
+// and updates the norm estimates.
+func (w *lobpcgWork) residuals() {
+	n, bs, s3 := w.n, w.bs, w.s3
+	r := w.u
+	an := make([]float64, bs)
+	bn := make([]float64, bs)
+	clear(w.xnorm)
+	clear(w.rnorm)
+	for i := 0; i < n; i++ {
+		x := w.sBuf[i*s3 : i*s3+bs]
+		ax := w.asBuf[i*s3 : i*s3+bs]
+		bx := w.bsBuf[i*s3 : i*s3+bs]
+		out := r[i*bs : (i+1)*bs]
+		for j := range out {
+			v := ax[j] - w.theta[j]*bx[j]
+			out[j] = v
+			w.rnorm[j] += v * v
+			w.xnorm[j] += x[j] * x[j]
+			an[j] += ax[j] * ax[j]
+			bn[j] += bx[j] * bx[j]
+		}
+	}
+	for j := 0; j < bs; j++ {
+		xn := math.Sqrt(w.xnorm[j])
+		w.xnorm[j] = xn
+		w.rnorm[j] = math.Sqrt(w.rnorm[j])
+		if xn > 0 {
+			w.normA = max(w.normA, math.Sqrt(an[j])/xn)
+			w.normB = max(w.normB, math.Sqrt(bn[j])/xn)
+		}
+	}
+	for j := 0; j < bs; j++ {
+		scale := w.normA
+		if w.gen {
+			scale += math.Abs(w.theta[j]) * w.normB
+		}
+		den := w.xnorm[j] * scale
+		switch {
+		case w.rnorm[j] == 0:
+			w.rel[j] = 0
+		case den > 0:
+			w.rel[j] = w.rnorm[j] / den
+		default:
+			w.rel[j] = math.Inf(1)
+		}
+	}
+}
+
+// refresh recomputes AX and BX explicitly.
+func (w *lobpcgWork) refresh() {
+	n, bs := w.n, w.bs
+	for i := 0; i < n; i++ {
+		copy(w.tu[i*bs:(i+1)*bs], w.sBuf[i*w.s3:i*w.s3+bs])
+	}
+	w.apply(w.mulA, w.au, w.tu, bs)
+	w.putCols(w.asBuf, 0, w.au, bs)
+	if w.gen {
+		w.apply(w.b.MulTo, w.au, w.tu, bs)
+		w.putCols(w.bsBuf, 0, w.au, bs)
+	}
+}
+
+// rayleighRitz solves the projected problem on the first s columns of S
+// (B-orthonormal), replaces X by the bs Ritz vectors selected by which and P
+// by the part of the new Ritz vectors outside X for the columns listed in
+// active (the previous iteration's active set); it sets w.theta and w.newP.
+func (w *lobpcgWork) rayleighRitz(s, np int, active []int) error {
+	n, bs, s3 := w.n, w.bs, w.s3
+	sv := w.cols(w.sBuf, 0, s)
+	g := blas64.General{Rows: s, Cols: s, Stride: s, Data: make([]float64, s*s)}
+	gemm(blas.Trans, blas.NoTrans, 1, sv, w.cols(w.asBuf, 0, s), 0, g)
+	gs := mat.NewSymDense(s, nil)
+	for i := 0; i < s; i++ {
+		for j := i; j < s; j++ {
+			v := 0.5 * (g.Data[i*s+j] + g.Data[j*s+i])
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("eigen: operator produced a non-finite value (LOBPCG Rayleigh–Ritz)")
+			}
+			gs.SetSym(i, j, v)
+		}
+	}
+	if !w.es.Factorize(gs, true) {
+		return fmt.Errorf("%w: projected eigenproblem failed (LOBPCG)", ErrNoConvergence)
+	}
+	lam := w.es.Values(nil)
+	w.ev.Reset()
+	w.es.VectorsTo(&w.ev)
+	// Coefficients: columns [0, bs) select X, then P's directions.
+	nnew := bs
+	if s > bs {
+		nnew += len(active)
+	}
+	cm := make([]float64, s*nnew) // s×nnew, row-major
+	for j := 0; j < bs; j++ {
+		col := j
+		if w.which == Largest {
+			col = s - 1 - j
+		}
+		w.theta[j] = lam[col]
+		for i := 0; i < s; i++ {
+			cm[i*nnew+j] = w.ev.At(i, col)
+		}
+	}
+	newP := 0
+	if s > bs {
+		// Y = [0; C_P; C_W] restricted to active columns, made orthogonal to
+		// the X coefficients and orthonormalized (modified Gram–Schmidt with
+		// dropping).
+		y := make([]float64, s)
+		for _, j := range active {
+			for i := range s {
+				if i < bs {
+					y[i] = 0
+				} else {
+					y[i] = cm[i*nnew+j]
+				}
+			}
+			orig := math.Sqrt(dot(y, y))
+			if orig == 0 {
+				continue
+			}
+			for pass := 0; pass < 2; pass++ {
+				for q := 0; q < bs+newP; q++ {
+					var c float64
+					for i := range s {
+						c += cm[i*nnew+q] * y[i]
+					}
+					for i := range s {
+						y[i] -= c * cm[i*nnew+q]
+					}
+				}
+			}
+			nrm := math.Sqrt(dot(y, y))
+			if nrm <= 1e-8*orig {
+				continue
+			}
+			for i := range s {
+				cm[i*nnew+bs+newP] = y[i] / nrm
+			}
+			newP++
+		}
+	}
+	_ = np
+	out := bs + newP
+	cg := blas64.General{Rows: s, Cols: out, Stride: nnew, Data: cm}
+	tmp := blas64.General{Rows: n, Cols: out, Stride: s3, Data: w.nBuf}
+	bufs := [][]float64{w.sBuf, w.asBuf}
+	if w.gen {
+		bufs = append(bufs, w.bsBuf)
+	}
+	for _, buf := range bufs {
+		gemm(blas.NoTrans, blas.NoTrans, 1, w.cols(buf, 0, s), cg, 0, tmp)
+		for i := 0; i < n; i++ {
+			copy(buf[i*s3:i*s3+out], w.nBuf[i*s3:i*s3+out])
+		}
+	}
+	w.newP = newP
+	return nil
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
