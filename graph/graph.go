@@ -404,48 +404,7 @@ func (g *Graph) Subgraph(nodes []int) (*Graph, error) {
 // MulTo sets dst = W·x for n×p blocks x and dst, using up to GOMAXPROCS
 // goroutines for large graphs. dst must not alias x. Cost O(nnz·p).
 func (g *Graph) MulTo(dst, x *mat.Dense) {
-	g.spmm(dst, x, 1, nil, 0)
-}
-
-// spmm sets dst = alpha·W·x + diag(dscale)·x·beta-style update:
-// dst_i = alpha Σ_j W_ij x_j + beta·s_i·x_i where s = diag (nil means s_i = 1).
-func (g *Graph) spmm(dst, x *mat.Dense, alpha float64, diag []float64, beta float64) {
-	r, p := x.Dims()
-	if r != g.n {
-		panic(fmt.Sprintf("graph: block has %d rows, graph has %d nodes", r, g.n))
-	}
-	dr, dc := dst.Dims()
-	if dr != r || dc != p {
-		panic("graph: destination dimension mismatch")
-	}
-	xr := x.RawMatrix()
-	dm := dst.RawMatrix()
-	work := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			out := dm.Data[i*dm.Stride : i*dm.Stride+p]
-			for c := range out {
-				out[c] = 0
-			}
-			for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
-				wv := g.w[k] * alpha
-				row := xr.Data[int(g.idx[k])*xr.Stride : int(g.idx[k])*xr.Stride+p]
-				for c, v := range row {
-					out[c] += wv * v
-				}
-			}
-			if beta != 0 {
-				s := beta
-				if diag != nil {
-					s *= diag[i]
-				}
-				row := xr.Data[i*xr.Stride : i*xr.Stride+p]
-				for c, v := range row {
-					out[c] += s * v
-				}
-			}
-		}
-	}
-	parallelRows(g.n, len(g.idx)*p, work)
+	g.apply(dst, x, g.w, nil, 0, 1)
 }
 
 // parallelRows splits [0,n) into chunks over GOMAXPROCS goroutines when the

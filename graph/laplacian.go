@@ -45,7 +45,10 @@ func (k LaplacianKind) String() string {
 type Laplacian struct {
 	g    *Graph
 	kind LaplacianKind
-	dis  []float64 // D^{-1/2} (Symmetric) or D^{-1} (RandomWalk)
+	// vals are the off-diagonal weights the operator applies, parallel to
+	// the graph's storage: W_ij (Unnormalized), W_ij/√(d_i d_j) (Symmetric)
+	// or W_ij/d_i (RandomWalk), precomputed so a product is one pass.
+	vals []float64
 }
 
 // NewLaplacian returns the Laplacian of g of the given kind. For Symmetric and
@@ -55,16 +58,21 @@ func NewLaplacian(g *Graph, kind LaplacianKind) (*Laplacian, error) {
 	l := &Laplacian{g: g, kind: kind}
 	switch kind {
 	case Unnormalized:
+		l.vals = g.w
 	case Symmetric, RandomWalk:
-		l.dis = make([]float64, g.n)
 		for i, d := range g.deg {
 			if d <= 0 {
 				return nil, fmt.Errorf("%w: node %d has degree 0, so %v is undefined (add self loops or drop the node)", ErrIsolated, i, kind)
 			}
-			if kind == Symmetric {
-				l.dis[i] = 1 / math.Sqrt(d)
-			} else {
-				l.dis[i] = 1 / d
+		}
+		l.vals = make([]float64, len(g.w))
+		for i := 0; i < g.n; i++ {
+			for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
+				if kind == Symmetric {
+					l.vals[k] = g.w[k] / math.Sqrt(g.deg[i]*g.deg[g.idx[k]])
+				} else {
+					l.vals[k] = g.w[k] / g.deg[i]
+				}
 			}
 		}
 	default:
@@ -81,50 +89,11 @@ func (l *Laplacian) Kind() LaplacianKind { return l.kind }
 
 // MulTo sets dst = L·x for n×p blocks. Cost O(nnz·p).
 func (l *Laplacian) MulTo(dst, x *mat.Dense) {
-	g := l.g
-	r, p := x.Dims()
-	if r != g.n {
-		panic(fmt.Sprintf("graph: block has %d rows, graph has %d nodes", r, g.n))
+	if l.kind == Unnormalized {
+		l.g.apply(dst, x, l.vals, l.g.deg, 0, -1)
+		return
 	}
-	xr, dm := x.RawMatrix(), dst.RawMatrix()
-	work := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			out := dm.Data[i*dm.Stride : i*dm.Stride+p]
-			xi := xr.Data[i*xr.Stride : i*xr.Stride+p]
-			for c := range out {
-				out[c] = 0
-			}
-			for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
-				j := int(g.idx[k])
-				wv := g.w[k]
-				if l.kind == Symmetric {
-					wv *= l.dis[j]
-				}
-				row := xr.Data[j*xr.Stride : j*xr.Stride+p]
-				for c, v := range row {
-					out[c] += wv * v
-				}
-			}
-			switch l.kind {
-			case Unnormalized:
-				d := g.deg[i]
-				for c := range out {
-					out[c] = d*xi[c] - out[c]
-				}
-			case Symmetric:
-				s := l.dis[i]
-				for c := range out {
-					out[c] = xi[c] - s*out[c]
-				}
-			case RandomWalk:
-				s := l.dis[i]
-				for c := range out {
-					out[c] = xi[c] - s*out[c]
-				}
-			}
-		}
-	}
-	parallelRows(g.n, len(g.idx)*p, work)
+	l.g.apply(dst, x, l.vals, nil, 1, -1)
 }
 
 // NormalizedAdjacency is the operator M = D^{-1/2} W D^{-1/2} = I − L_sym,
@@ -147,16 +116,7 @@ func (a *NormalizedAdjacency) Dim() int { return a.l.g.n }
 
 // MulTo sets dst = D^{-1/2} W D^{-1/2} x.
 func (a *NormalizedAdjacency) MulTo(dst, x *mat.Dense) {
-	a.l.MulTo(dst, x)
-	dm, xr := dst.RawMatrix(), x.RawMatrix()
-	_, p := x.Dims()
-	for i := 0; i < a.l.g.n; i++ {
-		out := dm.Data[i*dm.Stride : i*dm.Stride+p]
-		xi := xr.Data[i*xr.Stride : i*xr.Stride+p]
-		for c := range out {
-			out[c] = xi[c] - out[c]
-		}
-	}
+	a.l.g.apply(dst, x, a.l.vals, nil, 0, 1)
 }
 
 // DegreeMatrix is the diagonal operator D (the right-hand side of the
@@ -246,28 +206,7 @@ func (h *BetheHessian) Dim() int { return h.g.n }
 
 // MulTo sets dst = H(r)·x. Cost O(nnz·p).
 func (h *BetheHessian) MulTo(dst, x *mat.Dense) {
-	g := h.g
-	_, p := x.Dims()
-	xr, dm := x.RawMatrix(), dst.RawMatrix()
-	work := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			out := dm.Data[i*dm.Stride : i*dm.Stride+p]
-			xi := xr.Data[i*xr.Stride : i*xr.Stride+p]
-			s := h.diag[i]
-			for c := range out {
-				out[c] = s * xi[c]
-			}
-			for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
-				wv := h.off[k]
-				j := int(g.idx[k])
-				row := xr.Data[j*xr.Stride : j*xr.Stride+p]
-				for c, v := range row {
-					out[c] += wv * v
-				}
-			}
-		}
-	}
-	parallelRows(g.n, len(g.idx)*p, work)
+	h.g.apply(dst, x, h.off, h.diag, 0, 1)
 }
 
 // Dense returns the n×n matrix of an operator by applying it to the identity.

@@ -221,6 +221,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of every random choice")
 	restarts := fs.Int("restarts", 0, "k-means restarts (0: the method's default)")
 	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight])")
+	conflicts := fs.String("conflicts", "reject", "contradictory constraints: reject, drop-cl (keep must-links) or soft (keep all)")
 	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, -1 unknown)")
 	out := fs.String("o", "-", "write the labels to this `file` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
@@ -243,8 +244,16 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	p := &cluster.Problem{Graph: l.g, K: *k}
 	if *consFile != "" {
-		if p.Constraints, err = constraint.ReadFile(*consFile, l.g.N()); err != nil {
+		policy, err := constraint.ParsePolicy(*conflicts)
+		if err != nil {
+			return fmt.Errorf("%w: -conflicts: %v", errUsage, err)
+		}
+		set, err := constraint.ReadFile(*consFile, l.g.N())
+		if err != nil {
 			return err
+		}
+		if p.Constraints, _, err = constraint.Resolve(set, policy); err != nil {
+			return fmt.Errorf("%s: %w (use -conflicts drop-cl or soft to proceed)", *consFile, err)
 		}
 	}
 	if *partial != "" {

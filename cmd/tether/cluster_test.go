@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run executes tether in-process and returns stdout, stderr and the error.
+func run(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+	err := m.Run(context.Background(), args)
+	return out.String(), errb.String(), err
+}
+
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestClusterGenerated(t *testing.T) {
+	dir := t.TempDir()
+	labels := filepath.Join(dir, "labels.txt")
+	plot := filepath.Join(dir, "plot.png")
+	out, _, err := run(t, "cluster", "-gen", "moons", "-n", "400", "-noise", "0.05", "-k", "2", "-o", labels, "-plot", plot, "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ARI", "1.0000", "Ncut", "sizes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	b, err := os.ReadFile(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n != 400 {
+		t.Errorf("labels file has %d lines, want 400", n)
+	}
+	if st, err := os.Stat(plot); err != nil || st.Size() == 0 {
+		t.Errorf("plot not written: %v", err)
+	}
+	// Labels on stdout when -o is -, the summary then on stderr.
+	out, errOut, err := run(t, "cluster", "-gen", "blobs", "-n", "300", "-k", "3", "-quiet", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out, "\n") != 300 || !strings.Contains(errOut, `"ARI"`) {
+		t.Errorf("stdout %d lines, stderr %q", strings.Count(out, "\n"), errOut)
+	}
+}
+
+func TestClusterFeatureFileAndConstraints(t *testing.T) {
+	// Two tight groups on a line; a must-link file joining them and a
+	// cannot-link splitting them again is contradictory.
+	csv := "a,b,class\n0,0,x\n0.1,0,x\n0,0.1,x\n5,5,y\n5.1,5,y\n5,5.1,y\n"
+	data := writeTemp(t, "d.csv", csv)
+	out, _, err := run(t, "cluster", "-input", data, "-label", "last", "-knn", "2", "-sigma", "median", "-k", "2", "-o", filepath.Join(t.TempDir(), "l"), "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "ARI") || !strings.Contains(out, "1.0000") {
+		t.Errorf("summary:\n%s", out)
+	}
+	bad := writeTemp(t, "c.csv", "# base=0\n0,3,ml\n0,3,cl\n")
+	_, _, err = run(t, "cluster", "-input", data, "-label", "last", "-knn", "2", "-sigma", "median", "-k", "2", "-constraints", bad, "-o", filepath.Join(t.TempDir(), "l"), "-quiet")
+	if err == nil || !strings.Contains(err.Error(), "-conflicts") {
+		t.Errorf("contradictory constraints: error %v", err)
+	}
+	_, _, err = run(t, "cluster", "-input", data, "-label", "last", "-knn", "2", "-sigma", "median", "-k", "2", "-constraints", bad, "-conflicts", "drop-cl", "-o", filepath.Join(t.TempDir(), "l"), "-quiet")
+	if err != nil {
+		t.Errorf("-conflicts drop-cl: %v", err)
+	}
+}
+
+// TestClusterBadInput checks that every kind of bad input of the brief's
+// list gives an error naming the problem, never a panic or NaN.
+func TestClusterBadInput(t *testing.T) {
+	good := "1,2\n1.1,2.1\n5,5\n5.2,5.1\n9,9\n9.1,9.2\n"
+	cases := []struct {
+		name  string
+		file  string // content of the data file, "" for none
+		ext   string
+		args  []string
+		usage bool     // a usage error (exit 2)
+		want  []string // substrings of the message
+	}{
+		{"missing value", "1,2\n?,3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "missing"}},
+		{"NaN", "1,2\nNaN,3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "NaN"}},
+		{"Inf", "1,2\n3,+Inf\n4,5\n", ".csv", nil, false, []string{"Inf"}},
+		{"ragged row", "1,2\n3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "1 fields"}},
+		{"k zero", good, ".csv", []string{"-k", "0"}, false, []string{"k = 0"}},
+		{"k above n", good, ".csv", []string{"-k", "7"}, false, []string{"k = 7", "n = 6"}},
+		{"k negative", good, ".csv", []string{"-k", "-1"}, false, []string{"k = -1"}},
+		{"unknown method", good, ".csv", []string{"-method", "nope"}, true, []string{"unknown method"}},
+		{"two inputs", good, ".csv", []string{"-gen", "moons"}, true, []string{"exactly one"}},
+		{"negative weight", "0 1 1\n1 2 -2\n", ".txt", []string{"-graph-file"}, false, []string{"negative"}},
+		{"asymmetric dense affinity", "0,1\n2,0\n", ".csv", []string{"-graph-file"}, false, []string{"symmetric"}},
+		{"isolated node", "0 1 1\n1 2 1\n3 3 0\n", ".txt", []string{"-graph-file", "-k", "2"}, false, []string{"isolated", "node 3"}},
+		{"out-of-range constraint", good, ".csv", []string{"-constraints", "cons:# base=0\n0,9,ml\n"}, false, []string{"cons.csv:2:", "node 9"}},
+		{"self-pair constraint", good, ".csv", []string{"-constraints", "cons:# base=0\n2,2,cl\n"}, false, []string{"cons.csv:2:", "self pair"}},
+		{"malformed constraint", good, ".csv", []string{"-constraints", "cons:# base=0\n0,1,maybe\n"}, false, []string{"cons.csv:2:", "maybe"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"cluster", "-quiet", "-o", filepath.Join(t.TempDir(), "l"), "-knn", "2", "-sigma", "median"}
+			hasK := false
+			extra := []string{}
+			for i := 0; i < len(tc.args); i++ {
+				a := tc.args[i]
+				switch {
+				case a == "-graph-file":
+					continue
+				case strings.HasPrefix(a, "cons:"):
+					extra = append(extra, writeTemp(t, "cons.csv", strings.TrimPrefix(a, "cons:")))
+				default:
+					if a == "-k" {
+						hasK = true
+					}
+					extra = append(extra, a)
+				}
+			}
+			path := writeTemp(t, "data"+tc.ext, tc.file)
+			if len(tc.args) > 0 && tc.args[0] == "-graph-file" {
+				args = append(args, "-graph-file", path)
+			} else {
+				args = append(args, "-input", path)
+			}
+			if !hasK {
+				args = append(args, "-k", "2")
+			}
+			args = append(args, extra...)
+			_, _, err := run(t, args...)
+			if err == nil {
+				t.Fatalf("no error for %v", args)
+			}
+			if errors.Is(err, errUsage) != tc.usage {
+				t.Errorf("usage error = %v, want %v (%v)", errors.Is(err, errUsage), tc.usage, err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestClusterDisconnectedGraphWarns(t *testing.T) {
+	g := writeTemp(t, "g.txt", "0 1 1\n1 2 1\n0 2 1\n3 4 1\n4 5 1\n3 5 1\n")
+	out, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-o", filepath.Join(t.TempDir(), "l"), "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "2 components") || !strings.Contains(out, "warning") {
+		t.Errorf("summary does not report the components:\n%s", out)
+	}
+}
+
+func TestDemoRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("demo skipped in short mode")
+	}
+	dir := t.TempDir()
+	out, _, err := run(t, "demo", "-quiet", "-o", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "bethe") || !strings.Contains(out, "demo.png") {
+		t.Errorf("demo output:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "demo.png")); err != nil {
+		t.Error(err)
+	}
+}
