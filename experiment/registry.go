@@ -2,5 +2,10 @@ package experiment
 
 // registry lists every experiment. Add one line per experiment.
 func registry() []Experiment {
-	return []Experiment{}
+	return []Experiment{
+		Closure(ClosureParams{}),
+		Table31(), Table42(),
+		Seed004Fig63(),
+		Seed004Fig646(),
+	}
 }

@@ -5,22 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
-	"github.com/tether-sc/tether/metrics"
+	"github.com/tether-sc/tether/experiment"
 )
 
 const constraintsUsage = `constraints gen|check|closure [flags]
@@ -55,25 +51,6 @@ func runConstraints(ctx context.Context, m *Main, args []string) error {
 	return fmt.Errorf("%w: constraints: unknown command %q (want gen, check or closure)", errUsage, args[0])
 }
 
-// consParseArgs parses flags that may come after positional arguments
-// ("check file.csv --n 5"), returning the positional ones.
-func consParseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
 
 const consGenUsage = `constraints gen --truth FILE --protocol P [flags] [-o out.csv]
 
@@ -113,7 +90,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	fs.IntVar(&base, "base", 0, "index base of the output, 0 or 1")
 	fs.BoolVar(&asPairs, "pairs", false, "label protocols: write all pairs among the labelled nodes instead of labels")
 	fs.StringVar(&out, "o", "-", "output `file`; - for standard output")
-	pos, err := consParseArgs(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
@@ -248,7 +225,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&policyName, "policy", "reject", "reject, drop-cl or soft")
 	fs.StringVar(&out, "o", "", "write the constraints kept by the policy to this `file`")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	pos, err := consParseArgs(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
@@ -393,39 +370,6 @@ eq. 2.5.10) and, in the CSV, also 2I/(H(P)+H(P̂)) (arithmetic).
 Writes closure.md and closure.csv into DIR, or the Markdown to standard
 output when -o is empty.`
 
-// closureRow is one point of Fig. 4.3 or 4.4: means and standard deviations
-// over the repetitions.
-type closureRow struct {
-	figure    string // "4.3" or "4.4"
-	partition string
-	ml        int
-	alpha     float64
-	reps      int
-	ari       consMeanSD
-	nmiJoint  consMeanSD
-	nmiArith  consMeanSD
-	comps     consMeanSD // closure components, singletons included
-}
-
-type consMeanSD struct{ mean, sd float64 }
-
-func consSummarize(v []float64) consMeanSD {
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	mean := s / float64(len(v))
-	var ss float64
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	sd := 0.0
-	if len(v) > 1 {
-		sd = math.Sqrt(ss / float64(len(v)-1))
-	}
-	return consMeanSD{mean, sd}
-}
-
 // runConstraintsClosure implements "tether constraints closure".
 func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("constraints closure", consClosureUsage)
@@ -439,7 +383,7 @@ func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&alphaFlag, "alpha", "0,0.01,0.02,0.05,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1", "comma-separated uniformities α (Fig. 4.4)")
 	fs.IntVar(&mlFlag, "ml", 0, "must-links per run in Fig. 4.4; 0 means the partition's connectivity threshold")
 	fs.StringVar(&outDir, "o", "", "output `directory` for closure.md and closure.csv; empty prints Markdown")
-	pos, err := consParseArgs(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}
@@ -478,264 +422,29 @@ func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 		}
 	}
 
-	rows, thresholds, err := closureExperiment(ctx, parts, counts, alphas, mlFlag, reps, seed)
-	if err != nil {
-		return err
-	}
 	command := "tether constraints closure"
 	if len(args) > 0 {
 		command += " " + strings.Join(args, " ")
 	}
-	md := closureMarkdown(command, parts, rows, thresholds, reps, seed)
+	exp := experiment.Closure(experiment.ClosureParams{Partitions: parts, Counts: counts, Alphas: alphas, ML: mlFlag, Reps: reps, Command: command})
+	env := &experiment.Env{Seed: seed, OutDir: outDir}
+	out, st, err := experiment.Run(ctx, exp, env, experiment.RunOptions{})
+	if err != nil {
+		return err
+	}
+	if st.Failed > 0 {
+		return fmt.Errorf("constraints closure: %s", strings.Join(st.Errors, "; "))
+	}
 	if outDir == "" {
-		_, err := io.WriteString(m.Stdout, md)
+		_, err := io.WriteString(m.Stdout, out.Markdown)
 		return err
 	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
+	mdPath := filepath.Join(outDir, "closure.md")
+	if err := os.WriteFile(mdPath, []byte(out.Markdown), 0o644); err != nil {
 		return err
 	}
-	mdPath, csvPath := filepath.Join(outDir, "closure.md"), filepath.Join(outDir, "closure.csv")
-	if err := os.WriteFile(mdPath, []byte(md), 0o644); err != nil {
-		return err
-	}
-	if err := os.WriteFile(csvPath, []byte(closureCSV(command, rows)), 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stderr, "constraints closure: wrote %s and %s\n", mdPath, csvPath)
+	fmt.Fprintf(m.Stderr, "constraints closure: wrote %s, closure.csv and the figures into %s\n", mdPath, outDir)
 	return nil
-}
-
-// closureExperiment runs every (figure, partition, x, repetition) on the
-// available cores. Run r of point x uses the generator
-// PCG(seed, figure<<56 | partition<<48 | x<<24 | r), so results do not
-// depend on scheduling.
-func closureExperiment(ctx context.Context, parts []string, counts []int, alphas []float64, mlFlag, reps int, seed uint64) ([]closureRow, map[string]int, error) {
-	type job struct {
-		row, rep int
-		truth    []int
-		ml       int
-		alpha    float64
-		uniform  bool
-		stream   uint64
-	}
-	var rows []closureRow
-	var jobs []job
-	thresholds := map[string]int{}
-	for pi, name := range parts {
-		sizes, _ := constraint.Table41(name)
-		truth := constraint.BlockLabels(sizes)
-		total := 0
-		for _, s := range sizes {
-			total += s * (s - 1) / 2
-		}
-		thresholds[name] = constraint.ConnectivityThreshold(sizes)
-		for xi, c := range counts {
-			if c > total {
-				return nil, nil, fmt.Errorf("%w: constraints closure: %d must-links, partition %s allows %d", errUsage, c, name, total)
-			}
-			rows = append(rows, closureRow{figure: "4.3", partition: name, ml: c, alpha: 1, reps: reps})
-			for r := range reps {
-				jobs = append(jobs, job{len(rows) - 1, r, truth, c, 1, true, 3<<56 | uint64(pi)<<48 | uint64(xi)<<24 | uint64(r)})
-			}
-		}
-		ml := mlFlag
-		if ml == 0 {
-			ml = thresholds[name]
-		}
-		if ml > total {
-			return nil, nil, fmt.Errorf("%w: constraints closure: %d must-links, partition %s allows %d", errUsage, ml, name, total)
-		}
-		for xi, a := range alphas {
-			rows = append(rows, closureRow{figure: "4.4", partition: name, ml: ml, alpha: a, reps: reps})
-			for r := range reps {
-				jobs = append(jobs, job{len(rows) - 1, r, truth, ml, a, false, 4<<56 | uint64(pi)<<48 | uint64(xi)<<24 | uint64(r)})
-			}
-		}
-	}
-	type result struct{ ari, nmiJ, nmiA, comps float64 }
-	results := make([]result, len(jobs))
-	errs := make([]error, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for k := range next {
-				jb := jobs[k]
-				src := rand.NewPCG(seed, jb.stream)
-				var set *constraint.Set
-				var err error
-				if jb.uniform {
-					set, err = constraint.UniformMustLinks(jb.truth, jb.ml, src)
-				} else {
-					set, err = constraint.MustLinksUniformity(jb.truth, jb.ml, jb.alpha, src)
-				}
-				if err != nil {
-					errs[k] = err
-					continue
-				}
-				// The closure partition: singletons for untouched nodes.
-				comp, nc := constraint.Closure(set)
-				c, err := metrics.NewContingency(jb.truth, comp)
-				if err != nil {
-					errs[k] = err
-					continue
-				}
-				results[k] = result{c.ARI(), c.NMI(metrics.Joint), c.NMI(metrics.Arithmetic), float64(nc)}
-			}
-		})
-	}
-	for k := range jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- k
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, nil, fmt.Errorf("constraints closure: %w", err)
-		}
-	}
-	for ri := range rows {
-		var ari, nj, na, nc []float64
-		for k, jb := range jobs {
-			if jb.row == ri {
-				ari = append(ari, results[k].ari)
-				nj = append(nj, results[k].nmiJ)
-				na = append(na, results[k].nmiA)
-				nc = append(nc, results[k].comps)
-			}
-		}
-		rows[ri].ari, rows[ri].nmiJoint, rows[ri].nmiArith, rows[ri].comps = consSummarize(ari), consSummarize(nj), consSummarize(na), consSummarize(nc)
-	}
-	return rows, thresholds, nil
-}
-
-func closureCSV(command string, rows []closureRow) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n", command)
-	b.WriteString("figure,partition,must_links,alpha,reps,ari_mean,ari_sd,nmi_joint_mean,nmi_joint_sd,nmi_arithmetic_mean,nmi_arithmetic_sd,components_mean\n")
-	for _, r := range rows {
-		fmt.Fprintf(&b, "%s,%s,%d,%g,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.1f\n", r.figure, r.partition, r.ml, r.alpha, r.reps,
-			r.ari.mean, r.ari.sd, r.nmiJoint.mean, r.nmiJoint.sd, r.nmiArith.mean, r.nmiArith.sd, r.comps.mean)
-	}
-	return b.String()
-}
-
-func closureMarkdown(command string, parts []string, rows []closureRow, thresholds map[string]int, reps int, seed uint64) string {
-	var b strings.Builder
-	b.WriteString("# Transitive closure of must-links (seed 000 §4.1.3, Fig. 4.3 and 4.4)\n\n")
-	fmt.Fprintf(&b, "Generated by\n\n    %s\n\n", command)
-	b.WriteString("Partitions of thesis Table 4.1 (500 nodes each): ")
-	for a, name := range parts {
-		sizes, _ := constraint.Table41(name)
-		if a > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(&b, "%s = %s", name, strings.Trim(strings.ReplaceAll(fmt.Sprint(sizes), " ", "/"), "[]"))
-	}
-	b.WriteString(".\n\n")
-	fmt.Fprintf(&b, "Each point is the mean over %d repetitions (seed %d; standard deviations in closure.csv). ", reps, seed)
-	b.WriteString("The predicted partition is the transitive closure of the must-links, computed by union–find; ")
-	b.WriteString("**every node touched by no must-link is its own singleton cluster**. ")
-	b.WriteString("NMI is I/H(P,P̂), the joint-entropy normalization of the thesis (eq. 2.5.10); ")
-	b.WriteString("closure.csv also gives 2I/(H(P)+H(P̂)). ARI is eq. 2.5.9. ")
-	b.WriteString("The thesis shows both figures only as plots, without their numbers or repetition count; ")
-	b.WriteString("its text states the qualitative results compared below.\n\n")
-
-	table := func(fig string, xName string, x func(closureRow) string) {
-		byX := map[string]map[string]closureRow{}
-		var xs []string
-		for _, r := range rows {
-			if r.figure != fig {
-				continue
-			}
-			k := x(r)
-			if byX[k] == nil {
-				byX[k] = map[string]closureRow{}
-				xs = append(xs, k)
-			}
-			byX[k][r.partition] = r
-		}
-		fmt.Fprintf(&b, "| %s |", xName)
-		for _, p := range parts {
-			fmt.Fprintf(&b, " ARI %s |", p)
-		}
-		for _, p := range parts {
-			fmt.Fprintf(&b, " NMI %s |", p)
-		}
-		b.WriteString("\n|---:|")
-		b.WriteString(strings.Repeat("---:|", 2*len(parts)))
-		b.WriteString("\n")
-		for _, k := range xs {
-			fmt.Fprintf(&b, "| %s |", k)
-			for _, p := range parts {
-				fmt.Fprintf(&b, " %.3f |", byX[k][p].ari.mean)
-			}
-			for _, p := range parts {
-				fmt.Fprintf(&b, " %.3f |", byX[k][p].nmiJoint.mean)
-			}
-			b.WriteString("\n")
-		}
-		b.WriteString("\n")
-	}
-
-	b.WriteString("## Fig. 4.3: against the number of uniform must-links\n\n")
-	b.WriteString("Must-links drawn uniformly without replacement among all correct must-links (pairs in one cluster).\n\n")
-	table("4.3", "must-links", func(r closureRow) string { return strconv.Itoa(r.ml) })
-	b.WriteString("Smallest number of must-links with mean ARI ≥ 0.95 / ≥ 0.99: ")
-	for a, p := range parts {
-		if a > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(&b, "%s %s / %s", p, firstAbove(rows, p, 0.95), firstAbove(rows, p, 0.99))
-	}
-	b.WriteString(". The thesis: ARI gets close to 1 around 1000 must-links for all partitions (Erdős–Rényi threshold ")
-	b.WriteString("5 · 228 = 1140 for clusters of 100), and in NMI \"dataset A performs better than B, while C and D report the worst results\".\n\n")
-
-	b.WriteString("## Fig. 4.4: against the uniformity α of the must-links\n\n")
-	b.WriteString("First must-link uniform among the correct ones; each next one uniform with probability α, ")
-	b.WriteString("else uniform among the remaining correct must-links sharing a node with an already chosen one. ")
-	b.WriteString("Number of must-links per run: ")
-	for a, p := range parts {
-		if a > 0 {
-			b.WriteString(", ")
-		}
-		ml := 0
-		for _, r := range rows {
-			if r.figure == "4.4" && r.partition == p {
-				ml = r.ml
-			}
-		}
-		fmt.Fprintf(&b, "%s %d", p, ml)
-	}
-	b.WriteString(" (the connectivity threshold Σ_c C(n_c,2)·ln(n_c)/n_c of each partition unless --ml is given; ")
-	b.WriteString("the thesis sets the number \"to the threshold at which the different clusters … would form connected components\").\n\n")
-	table("4.4", "α", func(r closureRow) string { return strconv.FormatFloat(r.alpha, 'g', -1, 64) })
-	b.WriteString("The thesis: \"the uniformity of the must-links greatly impacts the clustering results, this is particularly ")
-	b.WriteString("true for datasets whose cluster sizes are imbalanced. Non-uniformity degrades the clustering results\". ")
-	b.WriteString("With α = 0 every must-link after the first stays in the first one's cluster (until all its pairs are used), so the closure recovers ")
-	b.WriteString("at most that cluster and leaves every other node a singleton.\n")
-	return b.String()
-}
-
-// firstAbove returns the smallest must-link count of Fig. 4.3 at which the
-// mean ARI of partition p reaches v, or "—".
-func firstAbove(rows []closureRow, p string, v float64) string {
-	best := -1
-	for _, r := range rows {
-		if r.figure == "4.3" && r.partition == p && r.ari.mean >= v && (best < 0 || r.ml < best) {
-			best = r.ml
-		}
-	}
-	if best < 0 {
-		return "—"
-	}
-	return strconv.Itoa(best)
 }
 
 func consParseInts(s string) ([]int, error) {

@@ -25,10 +25,10 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	workers := fs.Int("workers", 0, "cells run at once (0: number of CPUs)")
 	seed := fs.Uint64("seed", 1, "base seed")
 	quiet := fs.Bool("quiet", false, "no progress messages")
-	if err := parseFlags(fs, args); err != nil {
+	names, err := parseArgs(fs, args)
+	if err != nil {
 		return err
 	}
-	names := fs.Args()
 	if len(names) == 0 {
 		fs.Usage()
 		return fmt.Errorf("%w: name an experiment, all, or list", errUsage)

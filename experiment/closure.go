@@ -1,0 +1,439 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/internal/figure"
+	"github.com/tether-sc/tether/metrics"
+)
+
+// ClosureParams configure the transitive-closure experiment of thesis
+// §4.1.3 (Fig. 4.3 and 4.4).
+type ClosureParams struct {
+	// Partitions of thesis Table 4.1 to use ("A" … "D").
+	Partitions []string
+	// Counts are the numbers of uniform must-links of Fig. 4.3.
+	Counts []int
+	// Alphas are the uniformities α of Fig. 4.4.
+	Alphas []float64
+	// ML is the number of must-links per run in Fig. 4.4; 0 means each
+	// partition's connectivity threshold Σ_c C(n_c,2)·ln(n_c)/n_c.
+	ML int
+	// Reps is the number of repetitions per point.
+	Reps int
+	// Command is the command line printed in the outputs.
+	Command string
+}
+
+// DefaultClosureParams returns the full protocol (quick: fewer points and
+// repetitions).
+func DefaultClosureParams(quick bool) ClosureParams {
+	p := ClosureParams{
+		Partitions: []string{"A", "B", "C", "D"},
+		Counts:     []int{50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400, 1500, 1600, 1800, 2000, 2500, 3000},
+		Alphas:     []float64{0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1},
+		Reps:       50,
+		Command:    "tether repro closure",
+	}
+	if quick {
+		p.Counts = []int{100, 500, 1000, 2000}
+		p.Alphas = []float64{0, 0.1, 1}
+		p.Reps = 5
+		p.Command = "tether repro -quick closure"
+	}
+	return p
+}
+
+// meanSD is a mean and a sample standard deviation.
+// closureRow is one point of Fig. 4.3 or 4.4: means and standard deviations
+// over the repetitions.
+type closureRow struct {
+	figure    string // "4.3" or "4.4"
+	partition string
+	ml        int
+	alpha     float64
+	reps      int
+	ari       meanSD
+	nmiJoint  meanSD
+	nmiArith  meanSD
+	comps     meanSD // closure components, singletons included
+}
+
+type meanSD struct{ mean, sd float64 }
+
+func summarize(v []float64) meanSD {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	mean := s / float64(len(v))
+	var ss float64
+	for _, x := range v {
+		ss += (x - mean) * (x - mean)
+	}
+	sd := 0.0
+	if len(v) > 1 {
+		sd = math.Sqrt(ss / float64(len(v)-1))
+	}
+	return meanSD{mean, sd}
+}
+
+// closurePoint is one (figure, partition, x) point before aggregation.
+type closurePoint struct {
+	row    int
+	truth  []int
+	ml     int
+	alpha  float64
+	stream uint64
+}
+
+// closurePoints lists the rows and points of the experiment, validating
+// the parameters.
+func closurePoints(p ClosureParams) ([]closureRow, []closurePoint, map[string]int, error) {
+	var rows []closureRow
+	var pts []closurePoint
+	thresholds := map[string]int{}
+	if p.Reps < 1 {
+		return nil, nil, nil, fmt.Errorf("closure: %d repetitions, want ≥ 1", p.Reps)
+	}
+	for pi, name := range p.Partitions {
+		sizes, err := constraint.Table41(name)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("closure: %w", err)
+		}
+		truth := constraint.BlockLabels(sizes)
+		total := 0
+		for _, s := range sizes {
+			total += s * (s - 1) / 2
+		}
+		thresholds[name] = constraint.ConnectivityThreshold(sizes)
+		for xi, c := range p.Counts {
+			if c < 0 || c > total {
+				return nil, nil, nil, fmt.Errorf("closure: %d must-links, partition %s allows 0…%d", c, name, total)
+			}
+			rows = append(rows, closureRow{figure: "4.3", partition: name, ml: c, alpha: 1, reps: p.Reps})
+			pts = append(pts, closurePoint{len(rows) - 1, truth, c, 1, 3<<56 | uint64(pi)<<48 | uint64(xi)<<24})
+		}
+		ml := p.ML
+		if ml == 0 {
+			ml = thresholds[name]
+		}
+		if ml < 0 || ml > total {
+			return nil, nil, nil, fmt.Errorf("closure: %d must-links, partition %s allows 0…%d", ml, name, total)
+		}
+		for xi, a := range p.Alphas {
+			if !(a >= 0 && a <= 1) {
+				return nil, nil, nil, fmt.Errorf("closure: α = %v outside [0, 1]", a)
+			}
+			rows = append(rows, closureRow{figure: "4.4", partition: name, ml: ml, alpha: a, reps: p.Reps})
+			pts = append(pts, closurePoint{len(rows) - 1, truth, ml, a, 4<<56 | uint64(pi)<<48 | uint64(xi)<<24})
+		}
+	}
+	return rows, pts, thresholds, nil
+}
+
+// Closure returns the experiment of thesis §4.1.3: must-links drawn from
+// the partitions of Table 4.1, uniformly (Fig. 4.3) or with uniformity α
+// (Fig. 4.4), their transitive closure (union–find; every node touched by
+// no must-link a singleton) scored against the partition with ARI and NMI.
+// One cell per point; repetition r of a point uses the generator
+// PCG(seed, stream|r), so results do not depend on scheduling.
+//
+// A zero ClosureParams means DefaultClosureParams(env.Quick).
+func Closure(params ClosureParams) Experiment {
+	resolve := func(env *Env) ClosureParams {
+		if params.Reps == 0 && params.Partitions == nil {
+			return DefaultClosureParams(env.Quick)
+		}
+		return params
+	}
+	return Experiment{
+		Name:   "closure",
+		Title:  "transitive closure of must-links vs their number and uniformity",
+		Source: "thesis §4.1.3, Fig. 4.3 and 4.4",
+		Cells: func(env *Env) ([]Cell, error) {
+			p := resolve(env)
+			rows, pts, _, err := closurePoints(p)
+			if err != nil {
+				return nil, err
+			}
+			var cells []Cell
+			for _, pt := range pts {
+				r := rows[pt.row]
+				key := fmt.Sprintf("%s/%s/ml=%d/alpha=%g/reps=%d/seed=%d", r.figure, r.partition, r.ml, r.alpha, p.Reps, env.Seed)
+				cells = append(cells, Cell{Key: key, Run: func(ctx context.Context) (Values, error) {
+					return closureCell(ctx, pt, r.figure == "4.3", p.Reps, env.Seed)
+				}})
+			}
+			return cells, nil
+		},
+		Report: func(env *Env, results map[string]Values) (*Output, error) {
+			p := resolve(env)
+			rows, pts, thresholds, err := closurePoints(p)
+			if err != nil {
+				return nil, err
+			}
+			for _, pt := range pts {
+				r := &rows[pt.row]
+				key := fmt.Sprintf("%s/%s/ml=%d/alpha=%g/reps=%d/seed=%d", r.figure, r.partition, r.ml, r.alpha, p.Reps, env.Seed)
+				v, ok := results[key]
+				if !ok {
+					r.reps = 0
+					continue
+				}
+				r.ari = meanSD{v["ari"], v["ari_sd"]}
+				r.nmiJoint = meanSD{v["nmi_joint"], v["nmi_joint_sd"]}
+				r.nmiArith = meanSD{v["nmi_arith"], v["nmi_arith_sd"]}
+				r.comps = meanSD{v["components"], 0}
+			}
+			out := &Output{Files: map[string][]byte{"closure.csv": []byte(closureCSV(p.Command, rows))}}
+			out.Markdown = closureMarkdown(p.Command, p.Partitions, rows, thresholds, p.Reps, env.Seed)
+			if env.OutDir != "" {
+				figs, err := closurePlots(env.OutDir, p.Partitions, rows)
+				if err != nil {
+					return nil, err
+				}
+				out.Figures = figs
+				out.Markdown += "\n"
+				for _, f := range figs {
+					out.Markdown += fmt.Sprintf("![%s](./%s)\n", f, f)
+				}
+			}
+			return out, nil
+		},
+	}
+}
+
+// closureCell runs the repetitions of one point.
+func closureCell(ctx context.Context, pt closurePoint, uniform bool, reps int, seed uint64) (Values, error) {
+	var ari, nj, na, nc []float64
+	for r := 0; r < reps; r++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		src := rand.NewPCG(seed, pt.stream|uint64(r))
+		var set *constraint.Set
+		var err error
+		if uniform {
+			set, err = constraint.UniformMustLinks(pt.truth, pt.ml, src)
+		} else {
+			set, err = constraint.MustLinksUniformity(pt.truth, pt.ml, pt.alpha, src)
+		}
+		if err != nil {
+			return nil, err
+		}
+		comp, count := constraint.Closure(set)
+		c, err := metrics.NewContingency(pt.truth, comp)
+		if err != nil {
+			return nil, err
+		}
+		ari = append(ari, c.ARI())
+		nj = append(nj, c.NMI(metrics.Joint))
+		na = append(na, c.NMI(metrics.Arithmetic))
+		nc = append(nc, float64(count))
+	}
+	a, j, m, k := summarize(ari), summarize(nj), summarize(na), summarize(nc)
+	return Values{"ari": a.mean, "ari_sd": a.sd, "nmi_joint": j.mean, "nmi_joint_sd": j.sd,
+		"nmi_arith": m.mean, "nmi_arith_sd": m.sd, "components": k.mean}, nil
+}
+
+// closurePlots draws ARI and NMI against the must-link count (Fig. 4.3) and
+// the uniformity (Fig. 4.4), one curve per partition with ± 1 sd bands.
+func closurePlots(dir string, parts []string, rows []closureRow) ([]string, error) {
+	var files []string
+	for _, fig := range []struct {
+		id, file, xlabel string
+		x                func(closureRow) float64
+	}{
+		{"4.3", "closure-fig4.3.png", "number of uniform must-links", func(r closureRow) float64 { return float64(r.ml) }},
+		{"4.4", "closure-fig4.4.png", "uniformity α", func(r closureRow) float64 { return r.alpha }},
+	} {
+		var panels []*figureChart
+		for _, metric := range []string{"ARI", "NMI (joint)"} {
+			ch := &figureChart{title: fmt.Sprintf("Fig. %s: %s of the must-link closure", fig.id, metric), xlabel: fig.xlabel, ylabel: metric}
+			for _, p := range parts {
+				var s seriesData
+				s.name = "partition " + p
+				for _, r := range rows {
+					if r.figure != fig.id || r.partition != p || r.reps == 0 {
+						continue
+					}
+					s.x = append(s.x, fig.x(r))
+					if metric == "ARI" {
+						s.y, s.e = append(s.y, r.ari.mean), append(s.e, r.ari.sd)
+					} else {
+						s.y, s.e = append(s.y, r.nmiJoint.mean), append(s.e, r.nmiJoint.sd)
+					}
+				}
+				ch.series = append(ch.series, s)
+			}
+			panels = append(panels, ch)
+		}
+		if err := savePanels(filepath.Join(dir, fig.file), panels); err != nil {
+			return nil, err
+		}
+		files = append(files, fig.file)
+	}
+	return files, nil
+}
+
+// seriesData and figureChart are the plain data of a line chart.
+type seriesData struct {
+	name    string
+	x, y, e []float64
+}
+
+type figureChart struct {
+	title, xlabel, ylabel string
+	series                []seriesData
+}
+
+// savePanels draws charts side by side into a PNG.
+func savePanels(path string, charts []*figureChart) error {
+	plots := make([]*plot.Plot, 0, len(charts))
+	for _, c := range charts {
+		lc := figure.LineChart{Title: c.title, XLabel: c.xlabel, YLabel: c.ylabel, YMin: 0, YMax: 1.02, LegendRight: true}
+		for _, s := range c.series {
+			lc.Series = append(lc.Series, figure.Series{Name: s.name, X: s.x, Y: s.y, Err: s.e})
+		}
+		p, err := figure.Lines(lc)
+		if err != nil {
+			return err
+		}
+		plots = append(plots, p)
+	}
+	return figure.SavePNG(path, 5.5*vg.Inch, 4.5*vg.Inch, plots...)
+}
+
+func closureCSV(command string, rows []closureRow) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n", command)
+	b.WriteString("figure,partition,must_links,alpha,reps,ari_mean,ari_sd,nmi_joint_mean,nmi_joint_sd,nmi_arithmetic_mean,nmi_arithmetic_sd,components_mean\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%s,%s,%d,%g,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.1f\n", r.figure, r.partition, r.ml, r.alpha, r.reps,
+			r.ari.mean, r.ari.sd, r.nmiJoint.mean, r.nmiJoint.sd, r.nmiArith.mean, r.nmiArith.sd, r.comps.mean)
+	}
+	return b.String()
+}
+
+func closureMarkdown(command string, parts []string, rows []closureRow, thresholds map[string]int, reps int, seed uint64) string {
+	var b strings.Builder
+	b.WriteString("# Transitive closure of must-links (seed 000 §4.1.3, Fig. 4.3 and 4.4)\n\n")
+	fmt.Fprintf(&b, "Generated by\n\n    %s\n\n", command)
+	b.WriteString("Partitions of thesis Table 4.1 (500 nodes each): ")
+	for a, name := range parts {
+		sizes, _ := constraint.Table41(name)
+		if a > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s = %s", name, strings.Trim(strings.ReplaceAll(fmt.Sprint(sizes), " ", "/"), "[]"))
+	}
+	b.WriteString(".\n\n")
+	fmt.Fprintf(&b, "Each point is the mean over %d repetitions (seed %d; standard deviations in closure.csv). ", reps, seed)
+	b.WriteString("The predicted partition is the transitive closure of the must-links, computed by union–find; ")
+	b.WriteString("**every node touched by no must-link is its own singleton cluster**. ")
+	b.WriteString("NMI is I/H(P,P̂), the joint-entropy normalization of the thesis (eq. 2.5.10); ")
+	b.WriteString("closure.csv also gives 2I/(H(P)+H(P̂)). ARI is eq. 2.5.9. ")
+	b.WriteString("The thesis shows both figures only as plots, without their numbers or repetition count; ")
+	b.WriteString("its text states the qualitative results compared below.\n\n")
+
+	table := func(fig string, xName string, x func(closureRow) string) {
+		byX := map[string]map[string]closureRow{}
+		var xs []string
+		for _, r := range rows {
+			if r.figure != fig {
+				continue
+			}
+			k := x(r)
+			if byX[k] == nil {
+				byX[k] = map[string]closureRow{}
+				xs = append(xs, k)
+			}
+			byX[k][r.partition] = r
+		}
+		fmt.Fprintf(&b, "| %s |", xName)
+		for _, p := range parts {
+			fmt.Fprintf(&b, " ARI %s |", p)
+		}
+		for _, p := range parts {
+			fmt.Fprintf(&b, " NMI %s |", p)
+		}
+		b.WriteString("\n|---:|")
+		b.WriteString(strings.Repeat("---:|", 2*len(parts)))
+		b.WriteString("\n")
+		for _, k := range xs {
+			fmt.Fprintf(&b, "| %s |", k)
+			for _, p := range parts {
+				fmt.Fprintf(&b, " %.3f |", byX[k][p].ari.mean)
+			}
+			for _, p := range parts {
+				fmt.Fprintf(&b, " %.3f |", byX[k][p].nmiJoint.mean)
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+
+	b.WriteString("## Fig. 4.3: against the number of uniform must-links\n\n")
+	b.WriteString("Must-links drawn uniformly without replacement among all correct must-links (pairs in one cluster).\n\n")
+	table("4.3", "must-links", func(r closureRow) string { return strconv.Itoa(r.ml) })
+	b.WriteString("Smallest number of must-links with mean ARI ≥ 0.95 / ≥ 0.99: ")
+	for a, p := range parts {
+		if a > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s %s / %s", p, firstAbove(rows, p, 0.95), firstAbove(rows, p, 0.99))
+	}
+	b.WriteString(". The thesis: ARI gets close to 1 around 1000 must-links for all partitions (Erdős–Rényi threshold ")
+	b.WriteString("5 · 228 = 1140 for clusters of 100), and in NMI \"dataset A performs better than B, while C and D report the worst results\".\n\n")
+
+	b.WriteString("## Fig. 4.4: against the uniformity α of the must-links\n\n")
+	b.WriteString("First must-link uniform among the correct ones; each next one uniform with probability α, ")
+	b.WriteString("else uniform among the remaining correct must-links sharing a node with an already chosen one. ")
+	b.WriteString("Number of must-links per run: ")
+	for a, p := range parts {
+		if a > 0 {
+			b.WriteString(", ")
+		}
+		ml := 0
+		for _, r := range rows {
+			if r.figure == "4.4" && r.partition == p {
+				ml = r.ml
+			}
+		}
+		fmt.Fprintf(&b, "%s %d", p, ml)
+	}
+	b.WriteString(" (the connectivity threshold Σ_c C(n_c,2)·ln(n_c)/n_c of each partition unless --ml is given; ")
+	b.WriteString("the thesis sets the number \"to the threshold at which the different clusters … would form connected components\").\n\n")
+	table("4.4", "α", func(r closureRow) string { return strconv.FormatFloat(r.alpha, 'g', -1, 64) })
+	b.WriteString("The thesis: \"the uniformity of the must-links greatly impacts the clustering results, this is particularly ")
+	b.WriteString("true for datasets whose cluster sizes are imbalanced. Non-uniformity degrades the clustering results\". ")
+	b.WriteString("With α = 0 every must-link after the first stays in the first one's cluster (until all its pairs are used), so the closure recovers ")
+	b.WriteString("at most that cluster and leaves every other node a singleton.\n")
+	return b.String()
+}
+
+// firstAbove returns the smallest must-link count of Fig. 4.3 at which the
+// mean ARI of partition p reaches v, or "—".
+func firstAbove(rows []closureRow, p string, v float64) string {
+	best := -1
+	for _, r := range rows {
+		if r.figure == "4.3" && r.partition == p && r.ari.mean >= v && (best < 0 || r.ml < best) {
+			best = r.ml
+		}
+	}
+	if best < 0 {
+		return "—"
+	}
+	return strconv.Itoa(best)
+}
