@@ -7,5 +7,6 @@ func registry() []Experiment {
 		Table31(), Table42(),
 		Seed004Fig63(),
 		Seed004Fig646(),
+		fgpwcTable1(),
 	}
 }

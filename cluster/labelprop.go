@@ -1,0 +1,513 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/progress"
+)
+
+// Seed streams of the label-constraint methods (see embed.go).
+const (
+	streamLabelProp uint64 = 100 + iota
+	streamPower
+	streamPairNcut
+)
+
+// LabelProp is label propagation, the harmonic-function classifier of Zhu
+// et al. ("LABEL PROP." in the thesis; seed 000 §3.1): each unlabelled node
+// takes the degree-weighted mean of its neighbours' class indicators, the
+// labelled nodes being clamped to theirs, and is assigned the class with the
+// largest score. The scores solve (seed 000 eq. 3.1.4 and 3.1.6)
+//
+//	H_u = (I − P_uu)⁻¹ P_ul Y_l = (D_uu − W_uu)⁻¹ W_ul Y_l,  P = D⁻¹W,
+//
+// where Y_l is the one-hot matrix of the known labels. The closed form
+// (the default) solves the sparse symmetric positive definite system
+// (D_uu − W_uu) H_u = W_ul Y_l by conjugate gradients with the Jacobi
+// preconditioner (the diagonal of D_uu − W_uu), one right-hand side per
+// class; no inverse and no
+// dense n×n matrix is formed. Iterative selects the thesis's Alg. 5
+// instead: H ← P H, H_l ← Y_l, repeated from a random start until H stops
+// changing; both converge to the same H (seed 000 Prop. 5).
+//
+// It needs Problem.Labels with at least one labelled node in every class
+// 0…K−1 and in every connected component of the graph (labels cannot
+// propagate between components, and D_uu − W_uu is then singular): an error
+// wrapping ErrInvalid names the class or component otherwise. Pairwise
+// constraints do not define labels and are not used.
+//
+// Result: Labels (labelled nodes keep theirs; ties go to the smaller
+// class), Embedding = H (n×K, rows of unlabelled nodes sum to 1), Objective
+// = the harmonic energy trace(HᵀLH) = ½ Σ_ij W_ij ‖H_i − H_j‖², Iterations
+// = CG iterations or Alg. 5 sweeps. No eigenvalues.
+//
+// Cost: O(nnz·K) per CG iteration (or sweep), memory O(n·K). CG needs
+// O(√κ) iterations for the condition number κ of D_uu^{-1/2}(D_uu −
+// W_uu)D_uu^{-1/2}; Alg. 5 needs O(1/(1 − ρ(P_uu))) sweeps, far more.
+type LabelProp struct {
+	// Iterative selects Alg. 5 instead of the closed form.
+	Iterative bool
+	// Tol is the stopping tolerance. Closed form: every class column
+	// satisfies ‖b − A h‖ ≤ Tol·‖b‖. Iterative: the largest change of an
+	// entry of H in one sweep is ≤ Tol. If Tol is 0, 1e-10 is used.
+	Tol float64
+	// MaxIter caps CG iterations (closed form) or sweeps (iterative); a
+	// warning is added when it is reached. If MaxIter is 0, 10000 CG
+	// iterations or 100000 sweeps are allowed.
+	MaxIter int
+}
+
+// Name returns "labelprop".
+func (LabelProp) Name() string { return "labelprop" }
+
+// Cluster classifies the unlabelled nodes of p.Graph into p.K classes.
+func (lp LabelProp) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	start := time.Now()
+	if err := checkProblem(p, true); err != nil {
+		return nil, err
+	}
+	s = s.orDefault()
+	if _, err := labelledClasses("labelprop", p); err != nil {
+		return nil, err
+	}
+	g := p.Graph
+	if err := checkSupervisedComponents(g, p.Labels); err != nil {
+		return nil, err
+	}
+	tol := lp.Tol
+	if tol == 0 {
+		tol = 1e-10
+	}
+	if !(tol > 0 && tol < 1) {
+		return nil, fmt.Errorf("%w: labelprop tolerance %v outside (0, 1)", ErrInvalid, lp.Tol)
+	}
+	if lp.MaxIter < 0 {
+		return nil, fmt.Errorf("%w: labelprop MaxIter %d is negative", ErrInvalid, lp.MaxIter)
+	}
+	var (
+		h     *mat.Dense
+		iters int
+		ok    bool
+		err   error
+	)
+	if lp.Iterative {
+		maxIter := lp.MaxIter
+		if maxIter == 0 {
+			maxIter = 100000
+		}
+		h, iters, ok, err = propagateIterative(ctx, g, p.Labels, p.K, tol, maxIter, s.src(streamLabelProp), s.Recorder)
+	} else {
+		maxIter := lp.MaxIter
+		if maxIter == 0 {
+			maxIter = 10000
+		}
+		h, iters, ok, err = propagateClosedForm(ctx, g, p.Labels, p.K, tol, maxIter, s.Recorder)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Labels:     argmaxRows(h, p.Labels),
+		K:          p.K,
+		Embedding:  h,
+		Objective:  harmonicEnergy(g, h),
+		Iterations: iters,
+	}
+	if !ok {
+		what := "conjugate gradients"
+		if lp.Iterative {
+			what = "Alg. 5 sweeps"
+		}
+		res.Warnings = append(res.Warnings, fmt.Sprintf("labelprop: %s stopped after %d iterations before reaching tolerance %g", what, iters, tol))
+	}
+	res.Runtime = time.Since(start)
+	return res, nil
+}
+
+// labelledClasses returns the labelled nodes of each class 0…p.K−1 of
+// p.Labels. It reports, wrapping ErrInvalid, a problem without labels (with
+// a hint when only pairs were given: they convert to labels only through
+// the must-link closure of ml-noa-ssc and mcl-noa-ssc) and a class without
+// any labelled node. p must have passed checkProblem.
+func labelledClasses(method string, p *Problem) ([][]int, error) {
+	if p.Labels == nil {
+		if p.Constraints != nil {
+			return nil, fmt.Errorf("%w: %s needs partial labels; pairwise constraints define labels only through the must-link closure (use ml-noa-ssc or mcl-noa-ssc)", ErrInvalid, method)
+		}
+		return nil, fmt.Errorf("%w: %s needs partial labels, none given", ErrInvalid, method)
+	}
+	members := make([][]int, p.K)
+	total := 0
+	for i, c := range p.Labels {
+		if c != constraint.Unlabeled {
+			members[c] = append(members[c], i)
+			total++
+		}
+	}
+	if total == 0 {
+		return nil, fmt.Errorf("%w: %s needs partial labels, but every node is unlabelled", ErrInvalid, method)
+	}
+	for c, m := range members {
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%w: %s: class %d of k = %d has no labelled node (every class needs at least one)", ErrInvalid, method, c, p.K)
+		}
+	}
+	return members, nil
+}
+
+// checkSupervisedComponents reports, wrapping ErrInvalid, the first
+// connected component of g (by smallest node) without a labelled node.
+func checkSupervisedComponents(g *graph.Graph, labels constraint.Labels) error {
+	comp, nc := g.Components()
+	seen := make([]bool, nc)
+	size := make([]int, nc)
+	first := make([]int, nc)
+	for c := range first {
+		first[c] = -1
+	}
+	for i, c := range comp {
+		size[c]++
+		if first[c] < 0 {
+			first[c] = i
+		}
+		if labels[i] != constraint.Unlabeled {
+			seen[c] = true
+		}
+	}
+	for c, ok := range seen {
+		if !ok {
+			return fmt.Errorf("%w: labelprop: connected component %d of %d (%d nodes, smallest node %d) has no labelled node, so labels cannot reach it (seed 000 §3.1)", ErrInvalid, c, nc, size[c], first[c])
+		}
+	}
+	return nil
+}
+
+// unlabelledIndex returns the unlabelled nodes in increasing order and pos,
+// with pos[i] the index of node i among them or −1 for labelled nodes.
+func unlabelledIndex(labels constraint.Labels) (unl, pos []int) {
+	pos = make([]int, len(labels))
+	for i, c := range labels {
+		if c == constraint.Unlabeled {
+			pos[i] = len(unl)
+			unl = append(unl, i)
+		} else {
+			pos[i] = -1
+		}
+	}
+	return unl, pos
+}
+
+// propagateClosedForm solves (D_uu − W_uu) H_u = W_ul Y_l (seed 000
+// eq. 3.1.6) by Jacobi-preconditioned conjugate gradients, the K columns
+// run side by side with their own step lengths, and returns the full n×K H
+// with H_l = Y_l. ok is false when maxIter was reached first.
+func propagateClosedForm(ctx context.Context, g *graph.Graph, labels constraint.Labels, k int, tol float64, maxIter int, rec progress.Recorder) (h *mat.Dense, iters int, ok bool, err error) {
+	n := g.N()
+	unl, pos := unlabelledIndex(labels)
+	nu := len(unl)
+	h = mat.NewDense(n, k, nil)
+	for i, c := range labels {
+		if c != constraint.Unlabeled {
+			h.Set(i, c, 1)
+		}
+	}
+	if nu == 0 {
+		return h, 0, true, nil
+	}
+	// W_uu in CSR over the unlabelled nodes (without its diagonal, which
+	// is folded into diag = d_u − W_ii), b = W_ul Y_l.
+	b := make([]float64, nu*k)
+	diag := make([]float64, nu)
+	ptr := make([]int, nu+1)
+	var idx []int32
+	var wts []float64
+	for a, i := range unl {
+		diag[a] = g.Degree(i)
+		nbr, w := g.Row(i)
+		for t, j := range nbr {
+			switch q := pos[j]; {
+			case int(j) == i:
+				diag[a] -= w[t]
+			case q >= 0:
+				idx = append(idx, int32(q))
+				wts = append(wts, w[t])
+			default:
+				b[a*k+labels[j]] += w[t]
+			}
+		}
+		ptr[a+1] = len(idx)
+	}
+	// A x = (D_uu − W_uu) x, rows in parallel.
+	mul := func(dst, x []float64) {
+		parallelRange(nu, len(idx)*k, func(lo, hi int) {
+			for a := lo; a < hi; a++ {
+				out := dst[a*k : a*k+k : a*k+k]
+				xa := x[a*k : a*k+k : a*k+k]
+				d := diag[a]
+				for c := range out {
+					out[c] = d * xa[c]
+				}
+				for t := ptr[a]; t < ptr[a+1]; t++ {
+					q := int(idx[t])
+					xq := x[q*k : q*k+k : q*k+k]
+					wv := wts[t]
+					for c, v := range xq {
+						out[c] -= wv * v
+					}
+				}
+			}
+		})
+	}
+	inv := make([]float64, nu)
+	for a, d := range diag {
+		inv[a] = 1 / d // > 0: the node has a neighbour, its component holding a label
+	}
+	x := make([]float64, nu*k)
+	r := append([]float64(nil), b...) // r = b − A·0
+	z := make([]float64, nu*k)
+	pdir := make([]float64, nu*k)
+	ap := make([]float64, nu*k)
+	bnorm := make([]float64, k)
+	rz := make([]float64, k)
+	alpha := make([]float64, k)
+	beta := make([]float64, k)
+	num := make([]float64, k)
+	rr := make([]float64, k)
+	active := make([]bool, k)
+	for a := 0; a < nu; a++ {
+		for c := 0; c < k; c++ {
+			v := r[a*k+c]
+			bnorm[c] += v * v
+			z[a*k+c] = v * inv[a]
+			rz[c] += v * z[a*k+c]
+		}
+	}
+	copy(pdir, z)
+	left := 0
+	for c := range active {
+		bnorm[c] = math.Sqrt(bnorm[c])
+		active[c] = bnorm[c] > 0
+		if active[c] {
+			left++
+		}
+	}
+	for iters = 0; left > 0; iters++ {
+		if iters == maxIter {
+			return fillUnlabelled(h, unl, x, k), iters, false, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, iters, false, err
+		}
+		mul(ap, pdir)
+		clear(num)
+		for a := 0; a < nu; a++ {
+			pa, qa := pdir[a*k:a*k+k:a*k+k], ap[a*k:a*k+k:a*k+k]
+			for c, v := range pa {
+				num[c] += v * qa[c]
+			}
+		}
+		for c := range alpha {
+			alpha[c] = 0
+			if active[c] && num[c] > 0 {
+				alpha[c] = rz[c] / num[c]
+			}
+		}
+		clear(rr)
+		for a := 0; a < nu; a++ {
+			xa, ra := x[a*k:a*k+k:a*k+k], r[a*k:a*k+k:a*k+k]
+			pa, qa := pdir[a*k:a*k+k:a*k+k], ap[a*k:a*k+k:a*k+k]
+			for c, al := range alpha {
+				xa[c] += al * pa[c]
+				ra[c] -= al * qa[c]
+				rr[c] += ra[c] * ra[c]
+			}
+		}
+		for c := 0; c < k; c++ {
+			if active[c] && (num[c] <= 0 || math.Sqrt(rr[c]) <= tol*bnorm[c]) {
+				active[c] = false
+				left--
+			}
+		}
+		if left == 0 {
+			iters++
+			break
+		}
+		clear(beta)
+		for a := 0; a < nu; a++ {
+			ra, za := r[a*k:a*k+k:a*k+k], z[a*k:a*k+k:a*k+k]
+			s := inv[a]
+			for c, v := range ra {
+				za[c] = v * s
+				beta[c] += v * za[c] // new rz for now
+			}
+		}
+		for c := range beta {
+			if active[c] {
+				beta[c], rz[c] = beta[c]/rz[c], beta[c]
+			} else {
+				beta[c] = 0
+			}
+		}
+		for a := 0; a < nu; a++ {
+			pa, za := pdir[a*k:a*k+k:a*k+k], z[a*k:a*k+k:a*k+k]
+			for c, bt := range beta {
+				if active[c] {
+					pa[c] = za[c] + bt*pa[c]
+				}
+			}
+		}
+		if iters%50 == 0 {
+			progress.Send(rec, progress.Event{Stage: "labelprop", Done: iters, Message: fmt.Sprintf("%d of %d classes left", left, k)})
+		}
+	}
+	return fillUnlabelled(h, unl, x, k), iters, true, nil
+}
+
+// fillUnlabelled copies the nu×k solution x into the unlabelled rows of h.
+func fillUnlabelled(h *mat.Dense, unl []int, x []float64, k int) *mat.Dense {
+	for a, i := range unl {
+		copy(h.RawRowView(i)[:k], x[a*k:(a+1)*k])
+	}
+	return h
+}
+
+// propagateIterative runs seed 000 Alg. 5: H starts uniform in [0,1) on
+// unlabelled rows (line 2), then H ← D⁻¹W H (line 5) and H_l ← Y_l (line 6)
+// until no entry changes by more than tol. ok is false when maxIter sweeps
+// were made first.
+func propagateIterative(ctx context.Context, g *graph.Graph, labels constraint.Labels, k int, tol float64, maxIter int, src rand.Source, rec progress.Recorder) (*mat.Dense, int, bool, error) {
+	n := g.N()
+	rng := rand.New(src)
+	cur := mat.NewDense(n, k, nil)
+	for i, c := range labels {
+		row := cur.RawRowView(i)[:k]
+		if c != constraint.Unlabeled {
+			row[c] = 1
+			continue
+		}
+		for j := range row {
+			row[j] = rng.Float64()
+		}
+	}
+	next := mat.NewDense(n, k, nil)
+	for sweep := 1; sweep <= maxIter; sweep++ {
+		if err := ctx.Err(); err != nil {
+			return nil, sweep, false, err
+		}
+		var mu sync.Mutex
+		var change float64
+		parallelRange(n, g.NNZ()*k, func(lo, hi int) {
+			var local float64
+			for i := lo; i < hi; i++ {
+				out := next.RawRowView(i)[:k]
+				if c := labels[i]; c != constraint.Unlabeled {
+					copy(out, cur.RawRowView(i)[:k])
+					continue
+				}
+				for c := range out {
+					out[c] = 0
+				}
+				idx, w := g.Row(i)
+				inv := 1 / g.Degree(i) // > 0: the component of i is supervised
+				for t, j := range idx {
+					row := cur.RawRowView(int(j))[:k]
+					wv := w[t] * inv
+					for c := range out {
+						out[c] += wv * row[c]
+					}
+				}
+				old := cur.RawRowView(i)[:k]
+				for c := range out {
+					local = math.Max(local, math.Abs(out[c]-old[c]))
+				}
+			}
+			mu.Lock()
+			change = math.Max(change, local)
+			mu.Unlock()
+		})
+		cur, next = next, cur
+		if sweep%1000 == 0 {
+			progress.Send(rec, progress.Event{Stage: "labelprop", Done: sweep, Total: maxIter, Message: fmt.Sprintf("change %.3g", change)})
+		}
+		if change <= tol {
+			return cur, sweep, true, nil
+		}
+	}
+	return cur, maxIter, false, nil
+}
+
+// argmaxRows returns, per row of h, the column of its largest entry (the
+// smallest such column on ties); labelled nodes keep their label.
+func argmaxRows(h *mat.Dense, labels constraint.Labels) []int {
+	n, k := h.Dims()
+	out := make([]int, n)
+	for i := 0; i < n; i++ {
+		if labels[i] != constraint.Unlabeled {
+			out[i] = labels[i]
+			continue
+		}
+		row := h.RawRowView(i)[:k]
+		best := 0
+		for c := 1; c < k; c++ {
+			if row[c] > row[best] {
+				best = c
+			}
+		}
+		out[i] = best
+	}
+	return out
+}
+
+// harmonicEnergy returns trace(HᵀLH) = ½ Σ_ij W_ij ‖H_i − H_j‖².
+func harmonicEnergy(g *graph.Graph, h *mat.Dense) float64 {
+	n, k := h.Dims()
+	var e float64
+	for i := 0; i < n; i++ {
+		hi := h.RawRowView(i)[:k]
+		idx, w := g.Row(i)
+		for t, j := range idx {
+			if int(j) <= i {
+				continue
+			}
+			hj := h.RawRowView(int(j))[:k]
+			var d2 float64
+			for c := range hi {
+				d := hi[c] - hj[c]
+				d2 += d * d
+			}
+			e += w[t] * d2
+		}
+	}
+	return e
+}
+
+// parallelRange splits [0,n) into GOMAXPROCS chunks run concurrently when
+// the work (flops) is large enough to pay for goroutines.
+func parallelRange(n, flops int, work func(lo, hi int)) {
+	procs := runtime.GOMAXPROCS(0)
+	if procs < 2 || flops < 1<<16 || n < 2*procs {
+		work(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n + procs - 1) / procs
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			work(lo, hi)
+		}(lo, hi)
+	}
+	wg.Wait()
+}

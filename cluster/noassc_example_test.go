@@ -1,0 +1,161 @@
+package cluster_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
+)
+
+// cliqueChain returns k cliques of 5 nodes (weight 1 inside) joined in a
+// chain by one edge of weight 0.1 between consecutive cliques.
+func cliqueChain(k int) *graph.Graph {
+	var edges []graph.Edge
+	for c := 0; c < k; c++ {
+		for i := 0; i < 5; i++ {
+			for j := i + 1; j < 5; j++ {
+				edges = append(edges, graph.Edge{I: 5*c + i, J: 5*c + j, W: 1})
+			}
+		}
+		if c > 0 {
+			edges = append(edges, graph.Edge{I: 5*c - 1, J: 5 * c, W: 0.1})
+		}
+	}
+	g, err := graph.FromEdges(5*k, edges)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// oneLabelPerClique labels the first node of every clique with its index.
+func oneLabelPerClique(k int) constraint.Labels {
+	l := make(constraint.Labels, 5*k)
+	for i := range l {
+		l[i] = constraint.Unlabeled
+	}
+	for c := 0; c < k; c++ {
+		l[5*c] = c
+	}
+	return l
+}
+
+func ExampleLabelProp() {
+	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Labels: oneLabelPerClique(3)}
+	res, err := cluster.LabelProp{}.Cluster(context.Background(), p, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Labels)
+	fmt.Printf("H[4] = %.3f %.3f %.3f\n", res.Embedding.At(4, 0), res.Embedding.At(4, 1), res.Embedding.At(4, 2))
+	// Output:
+	// [0 0 0 0 0 1 1 1 1 1 2 2 2 2 2]
+	// H[4] = 0.962 0.038 0.000
+}
+
+func ExampleMAVRO() {
+	p := &cluster.Problem{Graph: cliqueChain(2), K: 2, Labels: oneLabelPerClique(2)}
+	res, err := cluster.MAVRO{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Labels)
+	fmt.Printf("dominant eigenvalue %.4f\n", res.Eigenvalues[0])
+	// Output:
+	// [0 0 0 0 0 1 1 1 1 1]
+	// dominant eigenvalue 2.5497
+}
+
+func ExampleMavroK() {
+	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Labels: oneLabelPerClique(3)}
+	res, err := cluster.MavroK{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Labels)
+	// Output:
+	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
+}
+
+func ExampleNOASSC() {
+	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Labels: oneLabelPerClique(3)}
+	res, err := cluster.NOASSC{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Labels)
+	fmt.Printf("eigenvalues %.4f\n", res.Eigenvalues)
+	// Output:
+	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
+	// eigenvalues [2.5533 2.5453 2.5521]
+}
+
+func ExampleSpectralLearning() {
+	// A must-link inside each clique and a cannot-link across the bridges.
+	set := &constraint.Set{N: 15, Pairs: []constraint.Pair{
+		{I: 0, J: 4, Kind: constraint.MustLink},
+		{I: 4, J: 5, Kind: constraint.CannotLink},
+		{I: 9, J: 10, Kind: constraint.CannotLink},
+	}}
+	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Constraints: set}
+	res, err := cluster.SpectralLearning{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Labels)
+	// The cannot-links remove both bridges: three components, so the
+	// three largest eigenvalues of N are 1.
+	fmt.Printf("σ = %.4f\n", res.Eigenvalues)
+	// Output:
+	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
+	// σ = [1.0000 1.0000 1.0000]
+}
+
+func ExampleMCLNOASSC() {
+	// Must-links join the first two nodes of each clique; a cannot-link
+	// separates the first and second cliques' groups.
+	set := &constraint.Set{N: 15, Pairs: []constraint.Pair{
+		{I: 0, J: 1, Kind: constraint.MustLink},
+		{I: 5, J: 6, Kind: constraint.MustLink},
+		{I: 10, J: 11, Kind: constraint.MustLink},
+		{I: 1, J: 6, Kind: constraint.CannotLink},
+	}}
+	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Constraints: set}
+	res, err := cluster.MCLNOASSC{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Labels)
+	fmt.Println(res.Warnings[0])
+	// Output:
+	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
+	// mcl-noa-ssc: must-link closure: 12 groups for 15 nodes
+}
+
+func ExampleMLNOASSC() {
+	// Must-links only: each clique's first two nodes. The closure leaves 12
+	// groups; their normalized cut gives 3 clusters that label every node
+	// for NOA-SSC.
+	set := &constraint.Set{N: 15, Pairs: []constraint.Pair{
+		{I: 0, J: 1, Kind: constraint.MustLink},
+		{I: 5, J: 6, Kind: constraint.MustLink},
+		{I: 10, J: 11, Kind: constraint.MustLink},
+	}}
+	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Constraints: set}
+	res, err := cluster.MLNOASSC{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Labels)
+	// Output:
+	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
+}

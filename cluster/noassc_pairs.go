@@ -1,0 +1,241 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
+)
+
+// MLNOASSC is ML-NOA-SSC (seed 000 Alg. 8, §4.1.2): pairwise must-links
+// turned into labels, then NOA-SSC. The transitive closure of the
+// must-links partitions the nodes into m groups P (line 2–4); the groups
+// form the graph W^m = PᵀWP (line 5: W^m_ff' sums the weights between
+// groups f and f', the diagonal the weights inside a group); normalized
+// cut (Shi–Malik, thesis Alg. 2) splits W^m into K clusters Q (line 6–8);
+// and NOA-SSC runs on W with the labels PQ of every node (line 9), which
+// relaxes the must-links into soft label constraints.
+//
+// Supervision: Problem.Constraints; Problem.Labels, when given, are first
+// converted to pairs (same label → must-link, different → cannot-link;
+// only the closure and, for MCLNOASSC, the component cannot-links matter,
+// so a chain of must-links per class and one cannot-link per pair of
+// classes is used, which has the same effect in O(n + K²)). Cannot-links
+// are ignored by ML-NOA-SSC. It needs at least one pair or label; when the
+// closure leaves exactly K groups they are the labels (no cut needed), and
+// fewer than K groups is an error wrapping ErrInvalid (the must-links join
+// nodes that K clusters would have to separate).
+//
+// The embedded NOASSC holds the knobs of the final step. Result: that of
+// NOA-SSC, with a warning giving m.
+//
+// Cost: O(n + nnz + pairs) for the closure and W^m, a Shi–Malik cut of the
+// m-node graph, and NOA-SSC on W.
+type MLNOASSC struct {
+	NOASSC
+}
+
+// Name returns "ml-noa-ssc".
+func (MLNOASSC) Name() string { return "ml-noa-ssc" }
+
+// Cluster partitions p.Graph into p.K clusters.
+func (m MLNOASSC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, "ml-noa-ssc")
+}
+
+// MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
+// cannot-links also act, after the closure: W^m_ff' = 0 whenever a
+// cannot-link joins a node of group f and a node of group f' (lines 6–8),
+// so every cannot-link is propagated to all pairs of the two groups (the
+// idea of Kamvar et al. for cannot-links, seed 000 §4.1.1). A group whose
+// every link is cut this way keeps a tiny self loop (10⁻¹² of the mean
+// degree) so the cut stays defined; a warning says so. Cannot-links inside
+// one group contradict the must-links; they are skipped with a warning.
+// Everything else is as MLNOASSC.
+type MCLNOASSC struct {
+	NOASSC
+}
+
+// Name returns "mcl-noa-ssc".
+func (MCLNOASSC) Name() string { return "mcl-noa-ssc" }
+
+// Cluster partitions p.Graph into p.K clusters.
+func (m MCLNOASSC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, "mcl-noa-ssc")
+}
+
+// pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true).
+func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL bool, name string) (*Result, error) {
+	start := time.Now()
+	if err := checkProblem(p, true); err != nil {
+		return nil, err
+	}
+	s = s.orDefault()
+	set, err := supervisionPairs(name, p, true)
+	if err != nil {
+		return nil, err
+	}
+	g := p.Graph
+	n, k := g.N(), p.K
+	comp, m := constraint.Closure(set)
+	if m < k {
+		return nil, fmt.Errorf("%w: %s: the must-link closure leaves %d groups, fewer than k = %d", ErrInvalid, name, m, k)
+	}
+	var warnings []string
+	warnings = append(warnings, fmt.Sprintf("%s: must-link closure: %d groups for %d nodes", name, m, n))
+	q := make([]int, m) // cluster of each group
+	if m == k {
+		for f := range q {
+			q[f] = f
+		}
+	} else {
+		wm, w, err := componentGraph(g, set, comp, m, useCL)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: %s: %w", name, err)
+		}
+		warnings = append(warnings, w...)
+		// The cut's k-means draws from its own seed so that it does not
+		// share a random stream with NOA-SSC's k-means.
+		cs := *s
+		cs.Seed = s.Seed ^ streamPairNcut
+		cut, err := ShiMalik{}.Cluster(ctx, &Problem{Graph: wm, K: k}, &cs)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: %s: normalized cut of the group graph: %w", name, err)
+		}
+		copy(q, cut.Labels)
+	}
+	labels := make(constraint.Labels, n)
+	for i, f := range comp {
+		labels[i] = q[f]
+	}
+	res, err := inner.cluster(ctx, &Problem{Graph: g, K: k, Labels: labels}, s, name)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(warnings, res.Warnings...)
+	res.Runtime = time.Since(start)
+	return res, nil
+}
+
+// supervisionPairs returns the pairwise supervision of p: p.Constraints
+// plus, when p.Labels is set, pairs made from the labels. With compact set
+// the labels give a chain of must-links per class and one cannot-link
+// between the first nodes of each two classes, which has the closure and
+// the component cannot-links of constraint.FromLabels in O(n + K²) pairs;
+// otherwise constraint.FromLabels itself (every labelled pair). An error
+// wraps ErrInvalid when there is no supervision at all.
+func supervisionPairs(name string, p *Problem, compact bool) (*constraint.Set, error) {
+	n := p.Graph.N()
+	set := &constraint.Set{N: n}
+	if p.Constraints != nil {
+		set.Pairs = append(set.Pairs, p.Constraints.Pairs...)
+	}
+	if p.Labels != nil {
+		if compact {
+			first := map[int]int{}
+			last := map[int]int{}
+			var order []int
+			for i, c := range p.Labels {
+				if c == constraint.Unlabeled {
+					continue
+				}
+				if j, ok := last[c]; ok {
+					set.Pairs = append(set.Pairs, constraint.Pair{I: j, J: i, Kind: constraint.MustLink})
+				} else {
+					first[c] = i
+					order = append(order, c)
+				}
+				last[c] = i
+			}
+			for a := 0; a < len(order); a++ {
+				for b := a + 1; b < len(order); b++ {
+					set.Pairs = append(set.Pairs, constraint.Pair{I: first[order[a]], J: first[order[b]], Kind: constraint.CannotLink})
+				}
+			}
+		} else {
+			set.Pairs = append(set.Pairs, constraint.FromLabels(p.Labels).Pairs...)
+		}
+	}
+	if len(set.Pairs) == 0 {
+		return nil, fmt.Errorf("%w: %s needs pairwise constraints or labels, none given", ErrInvalid, name)
+	}
+	return set, nil
+}
+
+// componentGraph returns W^m = PᵀWP for the closure comp (m groups): an
+// edge {i,j} of W adds W_ij to W^m_{comp i, comp j}, and twice W_ij to the
+// self loop of a group containing both (both orientations of the symmetric
+// matrix), so the degree of group f is vol(f). With useCL, the entries
+// between groups joined by a cannot-link are dropped (seed 000 Alg. 9).
+func componentGraph(g *graph.Graph, set *constraint.Set, comp []int, m int, useCL bool) (*graph.Graph, []string, error) {
+	var warnings []string
+	cut := map[[2]int]bool{}
+	if useCL {
+		for _, ab := range constraint.ComponentCannotLinks(set, comp) {
+			cut[ab] = true
+		}
+		inside := 0
+		for _, pr := range set.Pairs {
+			if pr.Kind == constraint.CannotLink && comp[pr.I] == comp[pr.J] {
+				inside++
+			}
+		}
+		if inside > 0 {
+			warnings = append(warnings, fmt.Sprintf("%d cannot-links join nodes of one must-link group (contradictions); ignored", inside))
+		}
+	}
+	acc := map[[2]int]float64{}
+	for _, e := range g.Edges() {
+		a, b := comp[e.I], comp[e.J]
+		if a > b {
+			a, b = b, a
+		}
+		if a != b && cut[[2]int{a, b}] {
+			continue
+		}
+		w := e.W
+		if a == b && e.I != e.J {
+			w *= 2
+		}
+		acc[[2]int{a, b}] += w
+	}
+	edges := make([]graph.Edge, 0, len(acc))
+	for ab, w := range acc {
+		edges = append(edges, graph.Edge{I: ab[0], J: ab[1], W: w})
+	}
+	// Sort for a deterministic CSR build (map order is random).
+	sortEdges(edges)
+	deg := make([]float64, m)
+	for _, e := range edges {
+		deg[e.I] += e.W
+		if e.I != e.J {
+			deg[e.J] += e.W
+		}
+	}
+	mean := g.Volume() / float64(g.N())
+	isolated := 0
+	for f, d := range deg {
+		if d == 0 {
+			edges = append(edges, graph.Edge{I: f, J: f, W: 1e-12 * mean})
+			isolated++
+		}
+	}
+	if isolated > 0 && useCL {
+		warnings = append(warnings, fmt.Sprintf("%d groups lost every link to cannot-links (or had none); each keeps a self loop of 1e-12 × the mean degree", isolated))
+	}
+	wm, err := graph.FromEdges(m, edges)
+	return wm, warnings, err
+}
+
+// sortEdges orders edges by (I, J).
+func sortEdges(e []graph.Edge) {
+	slices.SortFunc(e, func(a, b graph.Edge) int {
+		if a.I != b.I {
+			return a.I - b.I
+		}
+		return a.J - b.J
+	})
+}

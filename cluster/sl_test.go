@@ -1,0 +1,104 @@
+package cluster
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/metrics"
+)
+
+// TestSpectralLearningMatchesDense builds the modified affinity and
+// N = (W + d_max I − D)/d_max of eq. 4.1.1 densely in the test and checks
+// SL's eigenvalues (the K largest of N, gonum EigenSym) and that the
+// affinity edits are exactly W_ij = 1 (must-link) and 0 (cannot-link).
+func TestSpectralLearningMatchesDense(t *testing.T) {
+	g := roRandomGraph(t, 40, 0.15, 3)
+	set := &constraint.Set{N: 40, Pairs: []constraint.Pair{
+		{I: 0, J: 1, Kind: constraint.MustLink},   // an existing edge (path)
+		{I: 3, J: 30, Kind: constraint.MustLink},  // probably a new edge
+		{I: 5, J: 6, Kind: constraint.CannotLink}, // an existing edge removed
+		{I: 7, J: 33, Kind: constraint.CannotLink},
+		{I: 30, J: 3, Kind: constraint.MustLink}, // repeated, reversed
+	}}
+	w := mat.DenseCopyOf(g.Dense())
+	for _, pr := range set.Pairs {
+		v := 1.0
+		if pr.Kind == constraint.CannotLink {
+			v = 0
+		}
+		w.Set(pr.I, pr.J, v)
+		w.Set(pr.J, pr.I, v)
+	}
+	g2, err := constrainedAffinity(g, set, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := maxAbsDiff(mat.DenseCopyOf(g2.Dense()), w); d != 0 {
+		t.Fatalf("modified affinity differs by %g", d)
+	}
+	n := 40
+	deg := make([]float64, n)
+	var dmax float64
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			deg[i] += w.At(i, j)
+		}
+		dmax = math.Max(dmax, deg[i])
+	}
+	nm := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := w.At(i, j)
+			if i == j {
+				v += dmax - deg[i]
+			}
+			nm.SetSym(i, j, v/dmax)
+		}
+	}
+	var es mat.EigenSym
+	es.Factorize(nm, false)
+	vals := es.Values(nil)
+	const k = 3
+	res, err := SpectralLearning{}.Cluster(context.Background(), &Problem{Graph: g, K: k, Constraints: set}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; j < k; j++ {
+		if want := vals[n-1-j]; math.Abs(res.Eigenvalues[j]-want) > 1e-9 {
+			t.Errorf("σ_%d = %v, dense N gives %v", j, res.Eigenvalues[j], want)
+		}
+	}
+	bad := &constraint.Set{N: 40, Pairs: []constraint.Pair{{I: 1, J: 2, Kind: constraint.MustLink}, {I: 2, J: 1, Kind: constraint.CannotLink}}}
+	if _, err := (SpectralLearning{}).Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: bad}, nil); err == nil || !contains(err.Error(), "both") {
+		t.Errorf("contradictory pair: %v", err)
+	}
+	if _, err := (SpectralLearning{}).Cluster(context.Background(), &Problem{Graph: g, K: 2}, nil); err == nil {
+		t.Error("no supervision accepted")
+	}
+}
+
+// TestSpectralLearningUsesConstraints: on two touching blobs, enough
+// constraints (all pairs among 20% labelled nodes) do not hurt, and the
+// labels path (FromLabels) gives the same result as the explicit pairs.
+func TestSpectralLearningUsesConstraints(t *testing.T) {
+	g, truth := roBlobs(t, 200, 2, 0.5, 12)
+	labels := roLabels(t, truth, 0.2, 12)
+	a, err := SpectralLearning{}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Labels: labels}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := SpectralLearning{}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: constraint.FromLabels(labels)}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalInts(a.Labels, b.Labels) {
+		t.Error("labels and their pairs give different partitions")
+	}
+	if ari, _ := metrics.ARI(truth, a.Labels); ari < 0.9 {
+		t.Errorf("ARI %v < 0.9", ari)
+	}
+}

@@ -1,0 +1,473 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset/catalog"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/metrics"
+)
+
+// ssFigure is a published mean ± standard deviation.
+type ssFigure struct{ mean, sd float64 }
+
+// ssDataset is one row of thesis (seed 000) Tables 3.1 and 4.2, which use
+// the same datasets (§4.1.3: "we reuse the datasets used in Section 3.4").
+type ssDataset struct {
+	name    string // the thesis's name
+	source  string // catalogue name, or "synth:<generator>"
+	k       int    // the thesis's k
+	t31     [4]ssFigure
+	t42     [2]ssFigure
+	missing string // why the dataset cannot be run here ("" if it can)
+	quick   bool   // part of the quick mode
+}
+
+// ssDatasets lists the rows of Tables 3.1 and 4.2 in the thesis's order,
+// with the published ARI (mean ± sd over 10 repetitions) copied from the
+// thesis text: Table 3.1 columns SPH. SC, LABEL PROP., Mavro. 2010/11,
+// NOA-SSC; Table 4.2 columns SPECTRAL LEARNING, MCL-NOA-SSC. (Table 4.2
+// lists wine before hayes-roth; the rows are matched by name.)
+var ssDatasets = []ssDataset{
+	{name: "hepatitis", source: "hepatitis", k: 2, quick: true,
+		t31: [4]ssFigure{{0.13, 0.00}, {0.06, 0.07}, {0.12, 0.11}, {0.12, 0.11}}, t42: [2]ssFigure{{0.01, 0.00}, {0.21, 0.00}}},
+	{name: "ionosphere", source: "ionosphere", k: 2,
+		t31: [4]ssFigure{{0.05, 0.00}, {0.06, 0.01}, {0.26, 0.13}, {0.26, 0.13}}, t42: [2]ssFigure{{0.00, 0.00}, {0.00, 0.00}}},
+	{name: "moons", source: "synth:moons", k: 2, quick: true,
+		t31: [4]ssFigure{{0.07, 0.00}, {0.12, 0.13}, {0.27, 0.03}, {0.27, 0.03}}, t42: [2]ssFigure{{0.06, 0.00}, {0.16, 0.00}}},
+	{name: "promoters", source: "promoters", k: 2,
+		t31: [4]ssFigure{{0.25, 0.00}, {0.01, 0.00}, {0.31, 0.09}, {0.31, 0.09}}, t42: [2]ssFigure{{-0.00, 0.00}, {0.00, 0.00}}},
+	{name: "spam", source: "spambase", k: 2,
+		t31: [4]ssFigure{{0.02, 0.00}, {0.05, 0.00}, {0.98, 0.01}, {0.98, 0.01}}, t42: [2]ssFigure{{0.00, 0.00}, {0.00, 0.00}}},
+	{name: "tic-tac-toe", source: "tic-tac-toe", k: 2,
+		t31: [4]ssFigure{{-0.00, 0.00}, {0.06, 0.01}, {0.22, 0.05}, {0.22, 0.05}}, t42: [2]ssFigure{{0.03, 0.03}, {0.00, 0.00}}},
+	{name: "wdbc", source: "wdbc", k: 2,
+		t31: [4]ssFigure{{0.71, 0.00}, {0.05, 0.01}, {0.74, 0.02}, {0.74, 0.02}}, t42: [2]ssFigure{{0.00, 0.00}, {0.86, 0.00}}},
+	{name: "xor", source: "synth:xor", k: 2, quick: true,
+		t31: [4]ssFigure{{-0.00, 0.00}, {0.18, 0.31}, {0.96, 0.11}, {0.96, 0.11}}, t42: [2]ssFigure{{-0.00, 0.00}, {0.00, 0.00}}},
+	{name: "hayes-roth", source: "hayes-roth", k: 3,
+		t31: [4]ssFigure{{-0.01, 0.00}, {0.03, 0.02}, {-0.01, 0.00}, {0.06, 0.05}}, t42: [2]ssFigure{{-0.01, 0.00}, {-0.01, 0.00}}},
+	{name: "interlaced-circles", source: "synth:interlaced", k: 3,
+		t31: [4]ssFigure{{0.12, 0.01}, {0.06, 0.08}, {0.11, 0.01}, {0.16, 0.02}}, t42: [2]ssFigure{{0.13, 0.01}, {0.18, 0.00}}},
+	{name: "iris", source: "iris", k: 3, quick: true,
+		t31: [4]ssFigure{{0.64, 0.01}, {0.08, 0.17}, {0.54, 0.03}, {0.58, 0.03}}, t42: [2]ssFigure{{0.57, 0.00}, {0.72, 0.00}}},
+	{name: "wine", source: "wine", k: 3, quick: true,
+		t31: [4]ssFigure{{0.91, 0.00}, {0.06, 0.15}, {0.81, 0.02}, {0.68, 0.08}}, t42: [2]ssFigure{{0.05, 0.14}, {0.95, 0.00}}},
+	{name: "imdb", k: 4, missing: "not in ../shared/datasets (no copy of the thesis's IMDb network was found)",
+		t31: [4]ssFigure{{0.01, 0.01}, {0.14, 0.04}, {0.00, 0.00}, {0.28, 0.02}}, t42: [2]ssFigure{{-0.00, 0.00}, {0.00, 0.00}}},
+	{name: "vehicles", source: "vehicle", k: 4,
+		t31: [4]ssFigure{{0.05, 0.00}, {0.04, 0.04}, {0.04, 0.00}, {0.12, 0.01}}, t42: [2]ssFigure{{0.00, 0.00}, {0.06, 0.01}}},
+	{name: "phoneme", k: 5, missing: "the thesis's phoneme has 5 classes; the catalogue's phoneme is the 2-class ELENA set, a different dataset",
+		t31: [4]ssFigure{{0.07, 0.00}, {0.01, 0.00}, {0.03, 0.00}, {0.69, 0.01}}, t42: [2]ssFigure{{-0.00, 0.00}, {0.82, 0.00}}},
+	{name: "webkb-cornell", source: "webkb-cornell", k: 5,
+		t31: [4]ssFigure{{0.30, 0.03}, {0.06, 0.05}, {0.32, 0.05}, {0.34, 0.07}}, t42: [2]ssFigure{{0.01, 0.00}, {0.53, 0.01}}},
+	{name: "webkb-texas", source: "webkb-texas", k: 5,
+		t31: [4]ssFigure{{0.22, 0.04}, {0.07, 0.04}, {0.24, 0.04}, {0.27, 0.06}}, t42: [2]ssFigure{{-0.02, 0.00}, {0.30, 0.00}}},
+	{name: "webkb-wisconsin", source: "webkb-wisconsin", k: 5,
+		t31: [4]ssFigure{{0.38, 0.03}, {0.04, 0.01}, {0.30, 0.05}, {0.46, 0.03}}, t42: [2]ssFigure{{0.01, 0.00}, {0.39, 0.03}}},
+	{name: "breasttissue", source: "breast-tissue", k: 6,
+		t31: [4]ssFigure{{0.33, 0.03}, {0.01, 0.03}, {0.21, 0.03}, {0.40, 0.04}}, t42: [2]ssFigure{{-0.01, 0.00}, {0.25, 0.01}}},
+	{name: "glass", source: "glass", k: 6,
+		t31: [4]ssFigure{{0.18, 0.01}, {0.02, 0.01}, {0.14, 0.02}, {0.22, 0.06}}, t42: [2]ssFigure{{0.01, 0.00}, {0.18, 0.03}}},
+	{name: "zoo", source: "zoo", k: 7, quick: true,
+		t31: [4]ssFigure{{0.61, 0.09}, {0.10, 0.14}, {0.53, 0.08}, {0.69, 0.13}}, t42: [2]ssFigure{{0.14, 0.03}, {0.68, 0.00}}},
+}
+
+// ssGraphNote documents the graphs of Tables 3.1 and 4.2 (the thesis does
+// not state them; §3.4 only says k-NN graphs, Fig. 3.2 varies their k).
+const ssGraphNote = "Graphs (the thesis does not give them; its Fig. 3.2 shows k-NN graphs): features preprocessed as the catalogue documents (continuous features min–max scaled to [0,1], nominal ones one-hot encoded), then `graph.DefaultSpec()`: the symmetric 10-NN graph (\"either is a neighbour\") with RBF weights under local scaling (σ_i = distance to the 7th neighbour). For the three webkb sets (1703 binary word features) the weights are cosine similarities instead (symmetric 10-NN). Synthetic sets: 900 points (the size of seed 003 Table 1) from `dataset/synth` with the `tether gen` default noise: moons 0.1, xor 0.2, interlaced circles (3 rings) 0.05, generated once with the experiment seed."
+
+// ssGraph is a loaded dataset with its graph.
+type ssGraph struct {
+	g      *graph.Graph
+	truth  []int
+	k      int
+	comp   []int
+	ncomp  int
+	detail string
+}
+
+// ssCache builds each dataset's graph once per process; the cells of one
+// dataset share it.
+type ssCache struct {
+	mu sync.Mutex
+	m  map[string]*ssEntry
+}
+
+type ssEntry struct {
+	once sync.Once
+	g    *ssGraph
+	err  error
+}
+
+var ssGraphs = &ssCache{m: map[string]*ssEntry{}}
+
+// get returns the graph of d under env (data root, quick size, seed).
+func (c *ssCache) get(ctx context.Context, env *Env, d ssDataset) (*ssGraph, error) {
+	key := fmt.Sprintf("%s|%s|%v|%d", d.source, env.DataRoot, env.Quick, env.Seed)
+	c.mu.Lock()
+	e, ok := c.m[key]
+	if !ok {
+		e = &ssEntry{}
+		c.m[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.g, e.err = loadSSGraph(ctx, env, d) })
+	return e.g, e.err
+}
+
+func loadSSGraph(ctx context.Context, env *Env, d ssDataset) (*ssGraph, error) {
+	spec := graph.DefaultSpec()
+	if strings.HasPrefix(d.source, "synth:") {
+		const n = 900
+		src := rand.NewPCG(env.Seed, ssHash(d.name))
+		var (
+			x     *mat.Dense
+			truth []int
+			err   error
+		)
+		switch d.source {
+		case "synth:moons":
+			x, truth, err = synth.Moons(n, 0.1, src)
+		case "synth:xor":
+			x, truth, err = synth.XOR(n, 0.2, src)
+		case "synth:interlaced":
+			x, truth, err = synth.InterlacedCircles(n, 3, 0.05, src)
+		default:
+			err = fmt.Errorf("unknown generator %q", d.source)
+		}
+		if err != nil {
+			return nil, err
+		}
+		g, err := graph.Build(ctx, x, spec)
+		if err != nil {
+			return nil, err
+		}
+		return newSSGraph(g, truth, d.k, spec.String()), nil
+	}
+	data, err := catalog.Load(d.source, env.DataRoot, nil)
+	if err != nil {
+		return nil, err
+	}
+	if data.Table == nil {
+		return nil, fmt.Errorf("%s: no feature table", d.source)
+	}
+	if strings.HasPrefix(d.source, "webkb-") {
+		spec.Affinity = graph.Cosine
+	}
+	g, err := graph.Build(ctx, data.Table.X, spec)
+	if err != nil {
+		return nil, err
+	}
+	return newSSGraph(g, data.Labels, data.K(), spec.String()), nil
+}
+
+func newSSGraph(g *graph.Graph, truth []int, k int, spec string) *ssGraph {
+	comp, nc := g.Components()
+	return &ssGraph{g: g, truth: truth, k: k, comp: comp, ncomp: nc,
+		detail: fmt.Sprintf("n = %d, %s, %d edges, %d component(s), %d isolated", g.N(), spec, g.NNZ()/2, nc, len(g.Isolated()))}
+}
+
+func ssHash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// ssLabels draws the partial labels of repetition rep: 10% of the nodes
+// uniformly at random (seed 000 §3.4), redrawn until every class and every
+// connected component of the graph has a labelled node, which label
+// propagation, the Mavroeidis methods and NOA-SSC require; the attempt
+// count is returned. After 1000 failed attempts the last draw is returned.
+func ssLabels(d *ssGraph, seed uint64, name string, rep int) (constraint.Labels, int, error) {
+	var l constraint.Labels
+	for attempt := 0; attempt < 1000; attempt++ {
+		var err error
+		l, err = constraint.FractionLabels(d.truth, 0.1, rand.NewPCG(seed, ssHash(name)+uint64(rep)*1000003+uint64(attempt)))
+		if err != nil {
+			return nil, 0, err
+		}
+		classes := make([]bool, d.k)
+		comps := make([]bool, d.ncomp)
+		for i, c := range l {
+			if c != constraint.Unlabeled {
+				classes[c] = true
+				comps[d.comp[i]] = true
+			}
+		}
+		if ssAllTrue(classes) && ssAllTrue(comps) {
+			return l, attempt + 1, nil
+		}
+	}
+	return l, 1000, nil
+}
+
+func ssAllTrue(b []bool) bool {
+	for _, v := range b {
+		if !v {
+			return false
+		}
+	}
+	return true
+}
+
+// ssReps is the number of repetitions: 10 as in the thesis, 2 in quick mode.
+func ssReps(env *Env) int {
+	if env.Quick {
+		return 2
+	}
+	return 10
+}
+
+// ssSelected returns the datasets run under env, and the missing ones:
+// those the thesis used that have no copy here, and catalogue datasets
+// whose files are absent under env.DataRoot.
+func ssSelected(env *Env) (run, missing []ssDataset) {
+	for _, d := range ssDatasets {
+		if d.missing == "" && !strings.HasPrefix(d.source, "synth:") {
+			if e, ok := catalog.Lookup(d.source); ok {
+				for _, f := range e.Files {
+					if _, err := os.Stat(filepath.Join(env.DataRoot, f)); err != nil {
+						d.missing = fmt.Sprintf("%s not found under %s", f, env.DataRoot)
+						break
+					}
+				}
+			}
+		}
+		switch {
+		case d.missing != "":
+			missing = append(missing, d)
+		case env.Quick && !d.quick:
+		default:
+			run = append(run, d)
+		}
+	}
+	return run, missing
+}
+
+// t31Methods are the columns of Table 3.1; "mavro" stands for MAVRO when
+// k = 2 and the Mavroeidis k-way method otherwise (seed 000 §3.4).
+var t31Methods = []struct{ key, title string }{
+	{"sph-sc", "SPH. SC"}, {"labelprop", "LABEL PROP."}, {"mavro", "Mavro. 2010/11"}, {"noa-ssc", "NOA-SSC"},
+}
+
+// t31Version is part of every cell key: change it when a cell's definition changes.
+const t31Version = "v1"
+
+func table31Cells(env *Env) ([]Cell, error) {
+	run, _ := ssSelected(env)
+	var cells []Cell
+	for _, d := range run {
+		for rep := 0; rep < ssReps(env); rep++ {
+			for _, m := range t31Methods {
+				d, rep, m := d, rep, m
+				cells = append(cells, Cell{
+					Key: fmt.Sprintf("%s/%s/%s/rep%d", t31Version, d.name, m.key, rep),
+					Run: func(ctx context.Context) (Values, error) { return table31Cell(ctx, env, d, m.key, rep) },
+				})
+			}
+		}
+	}
+	return cells, nil
+}
+
+func table31Cell(ctx context.Context, env *Env, d ssDataset, method string, rep int) (Values, error) {
+	sg, err := ssGraphs.get(ctx, env, d)
+	if err != nil {
+		return nil, err
+	}
+	labels, attempts, err := ssLabels(sg, env.Seed, d.name, rep)
+	if err != nil {
+		return nil, err
+	}
+	k := sg.k
+	var m cluster.Method
+	p := &cluster.Problem{Graph: sg.g, K: k, Labels: labels}
+	switch method {
+	case "sph-sc":
+		m, p.Labels = cluster.NJW{}, nil
+	case "labelprop":
+		m = cluster.LabelProp{}
+	case "mavro":
+		if k == 2 {
+			m = cluster.MAVRO{}
+		} else {
+			m = cluster.MavroK{}
+		}
+	case "noa-ssc":
+		m = cluster.NOASSC{}
+	default:
+		return nil, fmt.Errorf("unknown method %q", method)
+	}
+	s := &cluster.Settings{Seed: env.Seed*1000 + uint64(rep)}
+	t0 := time.Now()
+	res, err := m.Cluster(ctx, p, s)
+	if err != nil {
+		return nil, err
+	}
+	v := Values{"seconds": time.Since(t0).Seconds(), "attempts": float64(attempts)}
+	if v["ari"], err = metrics.ARI(sg.truth, res.Labels); err != nil {
+		return nil, err
+	}
+	if method == "mavro" && k == 2 {
+		// The thesis's claim (§3.4): MAVRO and NOA-SSC give the same partition.
+		res2, err := cluster.NOASSC{}.Cluster(ctx, p, s)
+		if err != nil {
+			return nil, err
+		}
+		same, err := metrics.ARI(res.Labels, res2.Labels)
+		if err != nil {
+			return nil, err
+		}
+		v["same_as_noassc"] = 0
+		if same == 1 {
+			v["same_as_noassc"] = 1
+		}
+	}
+	return v, nil
+}
+
+// ssMeanSD returns the mean and the sample standard deviation of xs (0 for
+// fewer than 2 values).
+func ssMeanSD(xs []float64) (float64, float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	m := s / float64(len(xs))
+	if len(xs) < 2 {
+		return m, 0
+	}
+	var q float64
+	for _, x := range xs {
+		q += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(q / float64(len(xs)-1))
+}
+
+// ssCollect gathers the values named field of the cells prefix/rep0… present
+// in results.
+func ssCollect(results map[string]Values, prefix, field string, reps int) []float64 {
+	var out []float64
+	for rep := 0; rep < reps; rep++ {
+		if v, ok := results[fmt.Sprintf("%s/rep%d", prefix, rep)]; ok {
+			if x, ok := v[field]; ok {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
+}
+
+func ssFmt(xs []float64) string {
+	if len(xs) == 0 {
+		return "—"
+	}
+	m, sd := ssMeanSD(xs)
+	return fmt.Sprintf("%.2f ± %.2f", m, sd)
+}
+
+func table31Report(env *Env, results map[string]Values) (*Output, error) {
+	run, missing := ssSelected(env)
+	reps := ssReps(env)
+	var md, csv bytes.Buffer
+	fmt.Fprintf(&md, "# Thesis Table 3.1: label constraints (seed 000 §3.4)\n\n")
+	fmt.Fprintf(&md, "Regenerate with `tether repro table3.1` (quick version: `tether repro -quick table3.1`).\n\n")
+	fmt.Fprintf(&md, "ARI (mean ± sample standard deviation over %d repetitions) of SPH. SC (NJW, thesis Alg. 3, no supervision), LABEL PROP. (closed form, eq. 3.1.4), Mavroeidis (MAVRO, Alg. 6, for k = 2; the k-way method of eq. 3.2.6–3.2.7 for k > 2) and NOA-SSC (Alg. 7, γ = 1.25), with 10%% of the nodes labelled uniformly at random in each repetition (the same labels for every method; draws are repeated until every class and every connected component has a labelled node, which the methods need). \"ours\" is this run; \"thesis\" is copied from thesis Table 3.1. k-means: thesis Alg. 4, 10 restarts.\n\n", reps)
+	fmt.Fprintf(&md, "%s\n\n", ssGraphNote)
+	fmt.Fprintf(&md, "| dataset | k | SPH. SC ours | thesis | LABEL PROP. ours | thesis | Mavro. ours | thesis | NOA-SSC ours | thesis |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&csv, "# tether repro table3.1\ndataset,k,method,reps,ari_mean,ari_sd,thesis_mean,thesis_sd,seconds_mean\n")
+	var details []string
+	atLeast, compared, twoSame, twoTotal := 0, 0, 0, 0
+	thesisAtLeast := 0
+	for _, d := range run {
+		fmt.Fprintf(&md, "| %s | %d |", d.name, d.k)
+		var means [4]float64
+		ok := true
+		for j, m := range t31Methods {
+			prefix := fmt.Sprintf("%s/%s/%s", t31Version, d.name, m.key)
+			ari := ssCollect(results, prefix, "ari", reps)
+			secs := ssCollect(results, prefix, "seconds", reps)
+			fmt.Fprintf(&md, " %s | %.2f ± %.2f |", ssFmt(ari), d.t31[j].mean, d.t31[j].sd)
+			mean, sd := ssMeanSD(ari)
+			ms, _ := ssMeanSD(secs)
+			fmt.Fprintf(&csv, "%s,%d,%s,%d,%.4f,%.4f,%.2f,%.2f,%.4f\n", d.name, d.k, m.key, len(ari), mean, sd, d.t31[j].mean, d.t31[j].sd, ms)
+			means[j] = mean
+			if len(ari) == 0 {
+				ok = false
+			}
+			if m.key == "mavro" && d.k == 2 {
+				for _, same := range ssCollect(results, prefix, "same_as_noassc", reps) {
+					twoTotal++
+					if same == 1 {
+						twoSame++
+					}
+				}
+			}
+		}
+		md.WriteString("\n")
+		if ok {
+			compared++
+			if means[3] >= means[0]-0.005 {
+				atLeast++
+			}
+			if d.t31[3].mean >= d.t31[0].mean {
+				thesisAtLeast++
+			}
+		}
+		if sg, err := ssGraphs.get(context.Background(), env, d); err == nil {
+			details = append(details, fmt.Sprintf("- %s: %s", d.name, sg.detail))
+		}
+	}
+	for _, d := range missing {
+		fmt.Fprintf(&md, "| %s | %d | — | %.2f ± %.2f | — | %.2f ± %.2f | — | %.2f ± %.2f | — | %.2f ± %.2f |\n", d.name, d.k,
+			d.t31[0].mean, d.t31[0].sd, d.t31[1].mean, d.t31[1].sd, d.t31[2].mean, d.t31[2].sd, d.t31[3].mean, d.t31[3].sd)
+	}
+	fmt.Fprintf(&md, "\nNOA-SSC is at or above SPH. SC (mean ARI, within 0.005) on %d of %d datasets here; in the thesis on %d of them.", atLeast, compared, thesisAtLeast)
+	if twoTotal > 0 {
+		fmt.Fprintf(&md, " For k = 2, MAVRO and NOA-SSC gave the same partition in %d of %d runs (the thesis states they are equivalent).", twoSame, twoTotal)
+	}
+	md.WriteString("\n")
+	if len(missing) > 0 {
+		md.WriteString("\nNot run:\n\n")
+		for _, d := range missing {
+			fmt.Fprintf(&md, "- %s: %s.\n", d.name, d.missing)
+		}
+	}
+	if env.Quick {
+		md.WriteString("\nQuick mode: only hepatitis, moons, xor, iris, wine and zoo, 2 repetitions.\n")
+	}
+	sort.Strings(details)
+	md.WriteString("\nGraphs used:\n\n" + strings.Join(details, "\n") + "\n")
+	return &Output{Markdown: md.String(), Files: map[string][]byte{"table3.1.csv": csv.Bytes()}}, nil
+}
+
+// Table31 reproduces thesis Table 3.1.
+func Table31() Experiment {
+	return Experiment{
+		Name:   "table3.1",
+		Title:  "label constraints: SPH. SC, LABEL PROP., Mavroeidis and NOA-SSC with 10% labels",
+		Source: "seed 000 Table 3.1 (§3.4)",
+		Cells:  table31Cells,
+		Report: table31Report,
+	}
+}
