@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/parallel"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -249,7 +249,7 @@ func propagateClosedForm(ctx context.Context, g *graph.Graph, labels constraint.
 	}
 	// A x = (D_uu − W_uu) x, rows in parallel.
 	mul := func(dst, x []float64) {
-		parallelRange(nu, len(idx)*k, func(lo, hi int) {
+		parallel.Range(nu, len(idx)*k, func(lo, hi int) {
 			for a := lo; a < hi; a++ {
 				out := dst[a*k : a*k+k : a*k+k]
 				xa := x[a*k : a*k+k : a*k+k]
@@ -406,7 +406,7 @@ func propagateIterative(ctx context.Context, g *graph.Graph, labels constraint.L
 		}
 		var mu sync.Mutex
 		var change float64
-		parallelRange(n, g.NNZ()*k, func(lo, hi int) {
+		parallel.Range(n, g.NNZ()*k, func(lo, hi int) {
 			var local float64
 			for i := lo; i < hi; i++ {
 				out := next.RawRowView(i)[:k]
@@ -489,25 +489,4 @@ func harmonicEnergy(g *graph.Graph, h *mat.Dense) float64 {
 		}
 	}
 	return e
-}
-
-// parallelRange splits [0,n) into GOMAXPROCS chunks run concurrently when
-// the work (flops) is large enough to pay for goroutines.
-func parallelRange(n, flops int, work func(lo, hi int)) {
-	procs := runtime.GOMAXPROCS(0)
-	if procs < 2 || flops < 1<<16 || n < 2*procs {
-		work(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	chunk := (n + procs - 1) / procs
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			work(lo, hi)
-		}(lo, hi)
-	}
-	wg.Wait()
 }

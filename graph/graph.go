@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -405,25 +403,4 @@ func (g *Graph) Subgraph(nodes []int) (*Graph, error) {
 // goroutines for large graphs. dst must not alias x. Cost O(nnz·p).
 func (g *Graph) MulTo(dst, x *mat.Dense) {
 	g.apply(dst, x, g.w, nil, 0, 1)
-}
-
-// parallelRows splits [0,n) into chunks over GOMAXPROCS goroutines when the
-// work (flops) is large enough to pay for them.
-func parallelRows(n, flops int, work func(lo, hi int)) {
-	procs := runtime.GOMAXPROCS(0)
-	if procs < 2 || flops < 1<<16 || n < 2*procs {
-		work(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	chunk := (n + procs - 1) / procs
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			work(lo, hi)
-		}(lo, hi)
-	}
-	wg.Wait()
 }

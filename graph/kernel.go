@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/internal/parallel"
 )
 
 // apply is the one sparse kernel behind every operator of this package:
@@ -41,7 +43,7 @@ func (g *Graph) apply(dst, x *mat.Dense, vals, diag []float64, diagConst, sign f
 				ds[i*dst1] = c*xs[i*xst] + sign*s
 			}
 		}
-		parallelRows(g.n, len(idx), work)
+		parallel.Range(g.n, len(idx), work)
 		return
 	}
 	work := func(lo, hi int) {
@@ -69,5 +71,5 @@ func (g *Graph) apply(dst, x *mat.Dense, vals, diag []float64, diagConst, sign f
 			}
 		}
 	}
-	parallelRows(g.n, len(idx)*p, work)
+	parallel.Range(g.n, len(idx)*p, work)
 }
