@@ -184,3 +184,27 @@ func TestDemoRuns(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestReproQuickAndList(t *testing.T) {
+	out, _, err := run(t, "repro", "list")
+	if err != nil || !strings.Contains(out, "closure") {
+		t.Fatalf("repro list: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	_, _, err = run(t, "repro", "-quick", "-quiet", "-o", dir, "-cache", filepath.Join(dir, "cache"), "closure")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "closure", "README.md"))
+	if err != nil || !strings.Contains(string(md), "tether repro -quick closure") {
+		t.Fatalf("closure README: %v\n%s", err, md)
+	}
+	for _, f := range []string{"closure.csv", "closure-fig4.3.png", "closure-fig4.4.png"} {
+		if _, err := os.Stat(filepath.Join(dir, "closure", f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, _, err := run(t, "repro", "nope"); !errors.Is(err, errUsage) {
+		t.Errorf("unknown experiment: %v", err)
+	}
+}
