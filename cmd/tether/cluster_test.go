@@ -208,3 +208,16 @@ func TestReproQuickAndList(t *testing.T) {
 		t.Errorf("unknown experiment: %v", err)
 	}
 }
+
+func TestRelink(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"![a](fig.png) and [b](./x.csv)", "![a](e/fig.png) and [b](e/x.csv)"},
+		{"[u](https://x.org/a) [h](#top) [r](/abs) [p](../up.md)", "[u](https://x.org/a) [h](#top) [r](/abs) [p](../up.md)"},
+		{"no links", "no links"},
+	}
+	for _, c := range cases {
+		if got := relink(c.in, "e"); got != c.want {
+			t.Errorf("relink(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

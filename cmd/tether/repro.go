@@ -109,9 +109,29 @@ func shiftHeadings(md, dir string) string {
 		if strings.HasPrefix(l, "#") {
 			lines[i] = "##" + l
 		}
-		lines[i] = strings.ReplaceAll(lines[i], "](./", "]("+dir+"/")
+		lines[i] = relink(lines[i], dir)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// relink prefixes the relative link targets "](target)" of a Markdown line
+// with dir/, leaving absolute URLs, anchors and rooted paths alone.
+func relink(line, dir string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(line, "](")
+		if i < 0 {
+			b.WriteString(line)
+			return b.String()
+		}
+		b.WriteString(line[:i+2])
+		line = line[i+2:]
+		target := strings.TrimPrefix(line, "./")
+		if !strings.Contains(target[:min(len(target), 8)], "://") && !strings.HasPrefix(target, "#") && !strings.HasPrefix(target, "/") && !strings.HasPrefix(target, "../") {
+			b.WriteString(dir + "/")
+			line = target
+		}
+	}
 }
 
 // revision returns the VCS revision the binary was built from, or asks git.
