@@ -1,0 +1,222 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
+)
+
+// FastGE is FAST-GE, the generalized spectral method of Cucuringu, Koutis,
+// Chawla, Miller and Peng (2016), as described in thesis §4.4.2, Alg. 15.
+// Must-links and cannot-links become graphs G_ML and G_CL whose edge (i, j)
+// has weight w_ij·d_i d_j/(d_min d_max) (w_ij the pair's weight, d the
+// degrees of W); with the demand graph K = ddᵀ/vol(V),
+//
+//	G = W + G_ML,  H = K/n + G_CL,
+//
+// and the embedding is the k generalized eigenvectors of L_G x = λ L_H x
+// with the smallest finite eigenvalues, then (Alg. 15, lines 3–6)
+// d-centred, U ← U − 1dᵀU/(1ᵀd), L_H-normalized, U ← U(UᵀL_H U)^{-1/2}, and
+// projected on the unit sphere row by row. k-means follows; the run with the
+// fewest violated constraints (by weight) is kept (thesis §4.5.1).
+//
+// The pencil (L_G, L_H) is singular: both Laplacians annihilate the
+// constant vector (and, if G ∪ H is disconnected, every component
+// indicator). We use the regularization of seed 004 Theorem 4.2.5: with Z
+// the normalized component indicators of G ∪ H — exactly the common null
+// space of two Laplacians of non-negative graphs — M = L_G + μL_H + sZZᵀ is
+// positive definite and L_H x = τ M x, τ = 1/(λ + μ), gives the wanted λ as
+// its largest τ (see solvePencil). The eigenvectors are then M-orthogonal to
+// Z, i.e. centred on each component, and line 3 re-centres them in the
+// d-inner product, as the thesis says any x + c1 is as good.
+//
+// L_H is singular in more ways than the constant vector only when a node
+// has degree 0 (K has a zero row); such graphs are rejected with an error
+// wrapping graph.ErrIsolated (the weights d_i d_j/(d_min d_max) divide by
+// d_min = 0), so add self loops (graph.Graph.WithSelfLoops) first.
+//
+// Cost: O(nnz + |S|) to build, one generalized eigensolve (dense for
+// n ≤ DenseLimit, LOBPCG otherwise) of O(nnz·k) per iteration, and k-means.
+type FastGE struct {
+	// Mu is μ of the regularization. If Mu is 0, μ = tr(L_G)/(10·tr(L_H)).
+	// The eigenvectors do not depend on μ > 0; only the conditioning does.
+	Mu float64
+}
+
+// Name returns "fast-ge".
+func (FastGE) Name() string { return "fast-ge" }
+
+// fastGERestarts is the default number of k-means restarts of the pairwise
+// methods compared in thesis Table 4.4 (§4.5.1: 30 runs, fewest violations).
+const fastGERestarts = 30
+
+// maxLabelPairs bounds the pairs made from labels by the pairwise methods.
+const maxLabelPairs = 5_000_000
+
+// Cluster partitions p.Graph into p.K clusters using p.Constraints (and the
+// pairs of p.Labels, if any). It returns an error wrapping ErrInvalid for an
+// ill-posed problem, graph.ErrIsolated for a node of degree 0, and an error
+// when the pencil has fewer than k finite eigenvalues.
+func (f FastGE) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	start := time.Now()
+	if err := checkProblem(p, true); err != nil {
+		return nil, err
+	}
+	if f.Mu < 0 || math.IsNaN(f.Mu) || math.IsInf(f.Mu, 0) {
+		return nil, fmt.Errorf("%w: fast-ge: Mu = %v, want a finite value ≥ 0", ErrInvalid, f.Mu)
+	}
+	s = s.orDefault()
+	pairs, err := pairsOf(p, "fast-ge", maxLabelPairs)
+	if err != nil {
+		return nil, err
+	}
+	g := p.Graph
+	n := g.N()
+	lg, lh, d, err := buildFastGE(g, pairs)
+	if err != nil {
+		return nil, err
+	}
+	// The union G ∪ H is connected: K joins every pair of nodes of positive
+	// degree, and all degrees are positive here.
+	comp := make([]int, n)
+	trG, trH := lg.trace(), lh.trace()
+	mu := f.Mu
+	if mu == 0 {
+		mu = trG / (10 * trH)
+	}
+	pr, err := solvePencil(ctx, lg, lh, p.K, pencilOptions{z: newCompOp(comp, 1, trG/float64(n)), mu: mu, singularL: true, definiteM: true}, s)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: fast-ge: %w", err)
+	}
+	u := pr.vectors
+	if err := fastGENormalize(u, d, lh); err != nil {
+		return nil, fmt.Errorf("cluster: fast-ge: %w", err)
+	}
+	km, err := runKMeans(ctx, u, p.K, withSeedStream(s, streamFastGE), fastGERestarts, violationSelect(pairs))
+	if err != nil {
+		return nil, err
+	}
+	return &Result{
+		Labels:      km.Labels,
+		K:           p.K,
+		Eigenvalues: pr.values,
+		Embedding:   u,
+		Objective:   km.Distortion,
+		Iterations:  km.Iterations,
+		Runtime:     time.Since(start),
+		Warnings:    pr.warnings,
+	}, nil
+}
+
+// buildFastGE returns L_G and L_H of thesis §4.4.2 (G = W + G_ML,
+// H = K/n + G_CL, K = ddᵀ/vol, constraint weights w·d_i d_j/(d_min d_max))
+// and the degrees d of W.
+func buildFastGE(g *graph.Graph, pairs []constraint.Pair) (lg, lh *formOp, d []float64, err error) {
+	n := g.N()
+	d = g.Degrees()
+	dmin, dmax, err := degreeRange(d, "fast-ge")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var ml, cl []graph.Edge
+	for _, q := range pairs {
+		e := graph.Edge{I: q.I, J: q.J, W: q.W() * d[q.I] * d[q.J] / (dmin * dmax)}
+		if q.Kind == constraint.MustLink {
+			ml = append(ml, e)
+		} else {
+			cl = append(cl, e)
+		}
+	}
+	gml, err := graph.FromEdges(n, ml)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("cluster: fast-ge: must-link graph: %w", err)
+	}
+	gcl, err := graph.FromEdges(n, cl)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("cluster: fast-ge: cannot-link graph: %w", err)
+	}
+	vol := g.Volume()
+	ag := &symOp{n: n, parts: []scaledGraph{{g, 1}, {gml, 1}}}
+	ah := &symOp{n: n, parts: []scaledGraph{{gcl, 1}}}
+	ah.addLowRank([][]float64{d}, []float64{1 / (vol * float64(n))})
+	return laplacianOf(ag), laplacianOf(ah), d, nil
+}
+
+// fastGENormalize applies lines 3–6 of thesis Alg. 15 to u in place:
+// U ← U − 1dᵀU/(1ᵀd), U ← U(UᵀL_H U)^{-1/2}, rows to unit length.
+func fastGENormalize(u *mat.Dense, d []float64, lh *formOp) error {
+	n, k := u.Dims()
+	var vol float64
+	for _, v := range d {
+		vol += v
+	}
+	for j := 0; j < k; j++ {
+		var m float64
+		for i := 0; i < n; i++ {
+			m += d[i] * u.At(i, j)
+		}
+		m /= vol
+		for i := 0; i < n; i++ {
+			u.Set(i, j, u.At(i, j)-m)
+		}
+	}
+	lu := mat.NewDense(n, k, nil)
+	lh.MulTo(lu, u)
+	gm := mat.NewDense(k, k, nil)
+	gm.Mul(u.T(), lu)
+	g := mat.NewSymDense(k, nil)
+	for a := 0; a < k; a++ {
+		for b := a; b < k; b++ {
+			g.SetSym(a, b, (gm.At(a, b)+gm.At(b, a))/2)
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(g, true) {
+		return fmt.Errorf("eigendecomposition of UᵀL_H U failed")
+	}
+	w := es.Values(nil)
+	var v mat.Dense
+	es.VectorsTo(&v)
+	isq := mat.NewDense(k, k, nil)
+	for a := 0; a < k; a++ {
+		for b := 0; b < k; b++ {
+			var t float64
+			for c := 0; c < k; c++ {
+				if !(w[c] > 0) {
+					return fmt.Errorf("UᵀL_H U is singular (eigenvalue %g): an eigenvector lies in the null space of L_H", w[c])
+				}
+				t += v.At(a, c) * v.At(b, c) / math.Sqrt(w[c])
+			}
+			isq.Set(a, b, t)
+		}
+	}
+	tmp := mat.DenseCopyOf(u)
+	u.Mul(tmp, isq)
+	normalizeRows(u)
+	return nil
+}
+
+// withSeedStream returns a copy of s whose k-means stream differs from the
+// default one by stream, so methods that share a Settings do not share
+// k-means randomness.
+func withSeedStream(s *Settings, stream uint64) *Settings {
+	ss := *s
+	ss.Seed ^= stream * 0x9e3779b97f4a7c15
+	return &ss
+}
+
+// violationSelect scores a partition by the weight of the pairs it
+// violates; nil when there are no pairs (k-means then keeps the lowest
+// distortion).
+func violationSelect(pairs []constraint.Pair) func([]int) float64 {
+	if len(pairs) == 0 {
+		return nil
+	}
+	return func(labels []int) float64 { return violationWeight(pairs, labels) }
+}

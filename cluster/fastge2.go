@@ -1,0 +1,339 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
+)
+
+// FastGE2 is FAST-GE-2.0 of Jiang, Xie and Bai (2017) as presented in
+// seed 004 §4.2, Alg. 3. With d the degrees of A and w = 1/(d_min d_max):
+//
+//	A_M = Σ_ℓ A_{M_ℓ},  (A_{M_ℓ})_ij = w d_i d_j for i, j ∈ V_ℓ        (eq. 4.2–4.3)
+//	(A_C)_ij = w d_i d_j for i ∈ V_ℓ₁, j ∈ V_ℓ₂, ℓ₁ ≠ ℓ₂               (eq. 4.6)
+//	A_K = d⁽ᴷ⁾d⁽ᴷ⁾ᵀ/Σ_p d⁽ᴷ⁾_p,  d⁽ᴷ⁾ = (A_C + A_Cᵀ)·1                  (eq. 4.7)
+//	A_N = A + A_M,  A_H = (A_C + A_Cᵀ + A_K)/n                          (eq. 4.10, 4.5)
+//
+// and the embedding is the k eigenvectors of L_N x = λ L_H x with the
+// smallest finite eigenvalues, computed from the regularized pencil of
+// Theorem 4.2.5 (K = −L_H, M = L_N + μL_H + ZSZᵀ; see solvePencil), with
+// rows and columns normalized (Alg. 3, line 4), then k-means.
+//
+// The constraint sets V_1 … V_k are the label sets of Problem.Labels
+// (constraint.LabelSets builds them; all pairs inside a set are must-links
+// and all pairs across sets cannot-links, eq. 4.1). A_M and A_C + A_Cᵀ are
+// then rank-k matrices (w d_i 1_{V_ℓ} products) applied without forming
+// them, so the cost stays O(nnz + n·k) per product however many nodes are
+// labelled. Problem.Constraints add must-link / cannot-link edges of the
+// same weights w d_i d_j (times the pair's weight) as sparse graphs; a pair
+// of Constraints and the same pair from Labels give the same L_N and L_H.
+//
+// Z is the normalized component indicators of G_N ∪ G_H, the exact common
+// null space of L_N and L_H (vectors constant on the components of both
+// graphs). A graph with a node of degree 0 is rejected (d_min = 0), as in the
+// original method; FastGE2BH adds the self loops of seed 004 §5.2.
+//
+// Cost: O(nnz + n·k) per operator product, one LOBPCG solve (dense for
+// n ≤ DenseLimit), and k-means.
+type FastGE2 struct {
+	// Mu is μ of Theorem 4.2.5. If Mu is 0, μ = tr(L_N)/(10·tr(L_H)).
+	// The eigenvectors do not depend on μ > 0.
+	Mu float64
+}
+
+// Name returns "fast-ge2".
+func (FastGE2) Name() string { return "fast-ge2" }
+
+// Cluster partitions p.Graph into p.K clusters from p.Labels and/or
+// p.Constraints. Errors wrap ErrInvalid for an ill-posed problem or no
+// cannot-link, graph.ErrIsolated for a node of degree 0.
+func (f FastGE2) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	return fastGE2{name: "fast-ge2", mu: f.Mu}.cluster(ctx, p, s)
+}
+
+// BetheVariant selects which matrices of FAST-GE-2.0 the modified method
+// of seed 004 Alg. 4 replaces by Bethe Hessians (§5.1).
+type BetheVariant int
+
+const (
+	// BetheLN replaces only L_N by H_N, case (2) of seed 004 §5.1 — the
+	// variant that works in seed 004 §6.4 ("only L_N").
+	BetheLN BetheVariant = iota
+	// BetheLH replaces only L_H by H_H, case (3).
+	BetheLH
+	// BetheBoth replaces both, case (1).
+	BetheBoth
+)
+
+// String returns "LN", "LH" or "both".
+func (v BetheVariant) String() string {
+	switch v {
+	case BetheLN:
+		return "LN"
+	case BetheLH:
+		return "LH"
+	case BetheBoth:
+		return "both"
+	}
+	return fmt.Sprintf("BetheVariant(%d)", int(v))
+}
+
+// ParseBetheVariant is the inverse of BetheVariant.String.
+func ParseBetheVariant(s string) (BetheVariant, error) {
+	for _, v := range []BetheVariant{BetheLN, BetheLH, BetheBoth} {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: unknown Bethe variant %q (want LN, LH or both)", ErrInvalid, s)
+}
+
+// FastGE2BH is the modified FAST-GE-2.0 of seed 004 ch. 5, Alg. 4: a self
+// loop of weight 1 is added to every node (A ← A + I, §5.2, so no degree is
+// 0), and L_N and/or L_H are replaced by the Bethe Hessians
+// H(r) = (r² − 1)I − rA + D of G_N and G_H (eq. 3.5 applied to their
+// weighted adjacency matrices; see betheOf). Everything else is FastGE2.
+//
+// The pencil is solved for its k smallest finite eigenvalues by
+// solvePencil: directly when the right-hand matrix is positive definite
+// (H_H usually is: G_H has small weights), through Theorem 4.2.5 when
+// M = P_N + μP_H is positive definite, and otherwise by the dense Schur
+// complement (the BetheLN variant: H_N is indefinite on the null space of
+// L_H, so no μ makes M definite and seed 004's recipe gives no iterative
+// method; n ≤ 3000 then).
+type FastGE2BH struct {
+	// Variant selects the matrices replaced; the zero value is BetheLN.
+	Variant BetheVariant
+	// R is the Bethe Hessian parameter r, shared by H_N and H_H. Seed 004
+	// §3.2 gives r = √c for the stochastic block model, c = (c_in + c_out)/2;
+	// pass it when the model is known. If R is 0, r = √c with c the mean
+	// degree of the self-looped graph A + I (graph.BetheR), which is > 1,
+	// so H(r) never degenerates to the Laplacian (H(1) = L).
+	R float64
+	// Mu is μ of Theorem 4.2.5 when that path is used. If Mu is 0,
+	// μ = |tr(P_N)|/(10·|tr(P_H)|).
+	Mu float64
+}
+
+// Name returns "fast-ge2-bh".
+func (FastGE2BH) Name() string { return "fast-ge2-bh" }
+
+// Cluster partitions p.Graph into p.K clusters; errors as FastGE2.Cluster.
+func (f FastGE2BH) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if f.Variant < BetheLN || f.Variant > BetheBoth {
+		return nil, fmt.Errorf("%w: fast-ge2-bh: unknown variant %d", ErrInvalid, int(f.Variant))
+	}
+	if f.R < 0 || math.IsNaN(f.R) || math.IsInf(f.R, 0) {
+		return nil, fmt.Errorf("%w: fast-ge2-bh: R = %v, want a finite value ≥ 0", ErrInvalid, f.R)
+	}
+	return fastGE2{name: "fast-ge2-bh", mu: f.Mu, selfLoops: true, betheN: f.Variant != BetheLH, betheH: f.Variant != BetheLN, r: f.R}.cluster(ctx, p, s)
+}
+
+// fastGE2 is the shared implementation of FastGE2 and FastGE2BH.
+type fastGE2 struct {
+	name           string
+	mu             float64
+	selfLoops      bool
+	betheN, betheH bool
+	r              float64
+}
+
+// fastGE2Graphs are the adjacency operators of G_N and G_H and the
+// partition whose indicators span the common null space of L_N and L_H.
+type fastGE2Graphs struct {
+	an, ah *symOp
+	comp   []int
+	count  int
+}
+
+// buildFastGE2 builds A_N and A_H (seed 004 eq. 4.2–4.7, 4.10) on g from
+// the label sets of labels (may be nil) and the pairs (may be empty).
+func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.Pair, name string) (*fastGE2Graphs, error) {
+	n := g.N()
+	d := g.Degrees()
+	dmin, dmax, err := degreeRange(d, name)
+	if err != nil {
+		return nil, err
+	}
+	w := 1 / (dmin * dmax)
+	uf := newUnionFind(n)
+	uf.addGraph(g)
+	var ml, cl []graph.Edge
+	for _, q := range pairs {
+		e := graph.Edge{I: q.I, J: q.J, W: q.W() * w * d[q.I] * d[q.J]}
+		if q.Kind == constraint.MustLink {
+			ml = append(ml, e)
+		} else {
+			e.W *= 2 // A_C + A_Cᵀ with A_C symmetric, as for label sets
+			cl = append(cl, e)
+		}
+		uf.union(q.I, q.J)
+	}
+	gml, err := graph.FromEdges(n, ml)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %s: must-link graph: %w", name, err)
+	}
+	gcl, err := graph.FromEdges(n, cl)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %s: cannot-link graph: %w", name, err)
+	}
+	an := &symOp{n: n, parts: []scaledGraph{{g, 1}, {gml, 1}}}
+	acc := &symOp{n: n, parts: []scaledGraph{{gcl, 1}}}
+	if labels != nil {
+		// u_ℓ = √w d ⊙ 1_{V_ℓ}: A_M = Σ u_ℓ u_ℓᵀ (eq. 4.3, diagonal
+		// included), A_C + A_Cᵀ = 2(uuᵀ − Σ u_ℓ u_ℓᵀ) with u = Σ u_ℓ.
+		sets := constraint.LabelsToSets(labels)
+		var cols [][]float64
+		u := make([]float64, n)
+		for _, set := range sets {
+			if len(set) == 0 {
+				continue
+			}
+			c := make([]float64, n)
+			for _, i := range set {
+				c[i] = math.Sqrt(w) * d[i]
+				u[i] = c[i]
+				uf.union(i, set[0])
+			}
+			cols = append(cols, c)
+		}
+		if len(cols) > 0 {
+			ones := make([]float64, len(cols))
+			for j := range ones {
+				ones[j] = 1
+			}
+			an.addLowRank(cols, ones)
+			coef := []float64{2}
+			for range cols {
+				coef = append(coef, -2)
+			}
+			acc.addLowRank(append([][]float64{u}, cols...), coef)
+		}
+	}
+	dk := acc.rowSums()
+	var volK float64
+	first := -1
+	for i, v := range dk {
+		volK += v
+		if v > 0 {
+			if first < 0 {
+				first = i
+			}
+			uf.union(i, first)
+		}
+	}
+	if !(volK > 0) {
+		return nil, fmt.Errorf("%w: %s: no cannot-link: FAST-GE-2.0 needs at least two non-empty constraint sets (or cannot-link pairs)", ErrInvalid, name)
+	}
+	m := float64(n)
+	ah := &symOp{n: n, parts: []scaledGraph{{gcl, 1 / m}}}
+	if acc.u != nil {
+		_, q := acc.u.Dims()
+		cols := make([][]float64, q)
+		coef := make([]float64, q)
+		for j := range cols {
+			cols[j] = make([]float64, n)
+			for i := range cols[j] {
+				cols[j][i] = acc.u.At(i, j)
+			}
+			coef[j] = acc.coef[j] / m
+		}
+		ah.addLowRank(cols, coef)
+	}
+	ah.addLowRank([][]float64{dk}, []float64{1 / (volK * m)})
+	comp, count := uf.labels()
+	return &fastGE2Graphs{an: an, ah: ah, comp: comp, count: count}, nil
+}
+
+func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	start := time.Now()
+	if err := checkProblem(p, true); err != nil {
+		return nil, err
+	}
+	if f.mu < 0 || math.IsNaN(f.mu) || math.IsInf(f.mu, 0) {
+		return nil, fmt.Errorf("%w: %s: Mu = %v, want a finite value ≥ 0", ErrInvalid, f.name, f.mu)
+	}
+	s = s.orDefault()
+	g := p.Graph
+	var warnings []string
+	if f.selfLoops {
+		var err error
+		if g, err = g.WithSelfLoops(1); err != nil {
+			return nil, fmt.Errorf("cluster: %s: %w", f.name, err)
+		}
+	}
+	r := f.r
+	if r == 0 {
+		r = graph.BetheR(g)
+	}
+	var pairs []constraint.Pair
+	if p.Constraints != nil {
+		pairs = p.Constraints.Pairs
+	}
+	gs, err := buildFastGE2(g, p.Labels, pairs, f.name)
+	if err != nil {
+		return nil, err
+	}
+	var pn, ph *formOp
+	if f.betheN {
+		pn = betheOf(gs.an, r)
+	} else {
+		pn = laplacianOf(gs.an)
+	}
+	if f.betheH {
+		ph = betheOf(gs.ah, r)
+	} else {
+		ph = laplacianOf(gs.ah)
+	}
+	n := g.N()
+	trN, trH := math.Abs(pn.trace()), math.Abs(ph.trace())
+	mu := f.mu
+	if mu == 0 {
+		mu = trN / (10 * trH)
+	}
+	opt := pencilOptions{mu: mu, singularL: !f.betheH}
+	if !f.betheN && !f.betheH {
+		opt.z = newCompOp(gs.comp, gs.count, trN/float64(n))
+		opt.definiteM = true
+		if gs.count > 1 {
+			warnings = append(warnings, fmt.Sprintf("%s: G_N ∪ G_H has %d components; nodes of components without constraints get a zero embedding row", f.name, gs.count))
+		}
+	}
+	pr, err := solvePencil(ctx, pn, ph, p.K, opt, s)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %s: %w", f.name, err)
+	}
+	warnings = append(warnings, pr.warnings...)
+	if pr.path == "dense" {
+		warnings = append(warnings, fmt.Sprintf("%s: P_N + μP_H is indefinite; the pencil was solved by the dense Schur complement", f.name))
+	}
+	x := pr.vectors
+	columnRowNormalize(x)
+	km, err := runKMeans(ctx, x, p.K, withSeedStream(s, streamFastGE), 10, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{
+		Labels:      km.Labels,
+		K:           p.K,
+		Eigenvalues: pr.values,
+		Embedding:   x,
+		Objective:   km.Distortion,
+		Iterations:  km.Iterations,
+		Runtime:     time.Since(start),
+		Warnings:    warnings,
+	}, nil
+}
+
+// ensure the operators satisfy eigen.Operator.
+var (
+	_ eigen.Operator = (*symOp)(nil)
+	_ eigen.Operator = (*formOp)(nil)
+	_ eigen.Operator = (*compOp)(nil)
+	_ eigen.Operator = (*comboOp)(nil)
+)

@@ -1,0 +1,966 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
+)
+
+// This file holds the operators shared by the generalized-eigenproblem
+// methods (FAST-GE, FAST-GE-2.0 and its Bethe Hessian variants): symmetric
+// matrices stored as sparse graphs plus low-rank terms, the Laplacian and
+// Bethe Hessian forms built on them, and the solver for the k smallest
+// finite eigenvalues of a singular pencil (seed 004 Theorem 4.2.5).
+
+// Seed streams of the pairwise methods (distinct from embed.go's).
+const (
+	streamFastGE uint64 = 100 + iota
+	streamSSCKA
+	streamCSCAP
+	streamCSC
+)
+
+// scaledGraph is c·W for a graph W.
+type scaledGraph struct {
+	g *graph.Graph
+	c float64
+}
+
+// symOp is the symmetric matrix A = Σ_t c_t W_t + diag(dg) + U diag(coef) Uᵀ:
+// sparse graphs plus a diagonal plus a low-rank term. It never forms A.
+// MulTo costs O(Σ nnz(W_t)·p + n·q·p) for q low-rank columns.
+type symOp struct {
+	n     int
+	parts []scaledGraph
+	dg    []float64  // nil means 0
+	u     *mat.Dense // n×q, nil means no low-rank term
+	coef  []float64  // len q
+}
+
+// Dim returns n.
+func (a *symOp) Dim() int { return a.n }
+
+// addLowRank appends the columns of u (n×q) with coefficients coef.
+func (a *symOp) addLowRank(cols [][]float64, coef []float64) {
+	if len(cols) == 0 {
+		return
+	}
+	q0 := 0
+	if a.u != nil {
+		_, q0 = a.u.Dims()
+	}
+	u := mat.NewDense(a.n, q0+len(cols), nil)
+	if a.u != nil {
+		u.Slice(0, a.n, 0, q0).(*mat.Dense).Copy(a.u)
+	}
+	for j, c := range cols {
+		u.SetCol(q0+j, c)
+	}
+	a.u = u
+	a.coef = append(a.coef, coef...)
+}
+
+// MulTo sets dst = A·x.
+func (a *symOp) MulTo(dst, x *mat.Dense) {
+	_, p := x.Dims()
+	dst.Zero()
+	if len(a.parts) > 0 {
+		tmp := mat.NewDense(a.n, p, nil)
+		for _, t := range a.parts {
+			t.g.MulTo(tmp, x)
+			dst.Add(dst, scaleBy(tmp, t.c))
+		}
+	}
+	if a.dg != nil {
+		dm, xr := dst.RawMatrix(), x.RawMatrix()
+		for i, v := range a.dg {
+			if v == 0 {
+				continue
+			}
+			out := dm.Data[i*dm.Stride : i*dm.Stride+p]
+			for c, xv := range xr.Data[i*xr.Stride : i*xr.Stride+p] {
+				out[c] += v * xv
+			}
+		}
+	}
+	if a.u != nil {
+		_, q := a.u.Dims()
+		t := mat.NewDense(q, p, nil)
+		t.Mul(a.u.T(), x)
+		for j, c := range a.coef {
+			row := t.RawRowView(j)
+			for i := range row {
+				row[i] *= c
+			}
+		}
+		tmp := mat.NewDense(a.n, p, nil)
+		tmp.Mul(a.u, t)
+		dst.Add(dst, tmp)
+	}
+}
+
+// scaleBy returns c·m, in place when c ≠ 1.
+func scaleBy(m *mat.Dense, c float64) *mat.Dense {
+	if c != 1 {
+		m.Scale(c, m)
+	}
+	return m
+}
+
+// rowSums returns A·1.
+func (a *symOp) rowSums() []float64 {
+	one := mat.NewDense(a.n, 1, nil)
+	for i := 0; i < a.n; i++ {
+		one.Set(i, 0, 1)
+	}
+	out := mat.NewDense(a.n, 1, nil)
+	a.MulTo(out, one)
+	return out.RawMatrix().Data[:a.n:a.n]
+}
+
+// diagonal returns A_ii.
+func (a *symOp) diagonal() []float64 {
+	d := make([]float64, a.n)
+	for _, t := range a.parts {
+		for i := range d {
+			d[i] += t.c * t.g.Weight(i, i)
+		}
+	}
+	for i, v := range a.dg {
+		d[i] += v
+	}
+	if a.u != nil {
+		for i := range d {
+			row := a.u.RawRowView(i)
+			for j, c := range a.coef {
+				d[i] += c * row[j] * row[j]
+			}
+		}
+	}
+	return d
+}
+
+// formOp is P = diag(pd) − β·A, with pd = α + A·1: the unnormalized
+// Laplacian L = D − A (α = 0, β = 1) or the Bethe Hessian
+// H(r) = (r² − 1)I − rA + D of seed 004 eq. 3.5 (α = r² − 1, β = r).
+type formOp struct {
+	a    *symOp
+	pd   []float64
+	beta float64
+}
+
+// laplacianOf returns L = D − A.
+func laplacianOf(a *symOp) *formOp {
+	return &formOp{a: a, pd: a.rowSums(), beta: 1}
+}
+
+// betheOf returns H(r) = (r² − 1)I − rA + D (seed 004 eq. 3.5). Eq. 3.5 is
+// stated for unweighted graphs; we apply it to the weighted adjacency
+// matrices of G_N and G_H as they are, because the weighted form (eq. 3.6)
+// needs r > max A_ij, which the constraint weights d_i d_j/(d_min d_max)
+// violate. At r = 1 it is the Laplacian.
+func betheOf(a *symOp, r float64) *formOp {
+	d := a.rowSums()
+	for i := range d {
+		d[i] += r*r - 1
+	}
+	return &formOp{a: a, pd: d, beta: r}
+}
+
+// Dim returns n.
+func (f *formOp) Dim() int { return f.a.n }
+
+// MulTo sets dst = P·x.
+func (f *formOp) MulTo(dst, x *mat.Dense) {
+	f.a.MulTo(dst, x)
+	_, p := x.Dims()
+	dm, xr := dst.RawMatrix(), x.RawMatrix()
+	for i, v := range f.pd {
+		out := dm.Data[i*dm.Stride : i*dm.Stride+p]
+		xi := xr.Data[i*xr.Stride : i*xr.Stride+p]
+		for c := range out {
+			out[c] = v*xi[c] - f.beta*out[c]
+		}
+	}
+}
+
+// trace returns Σ_i P_ii.
+func (f *formOp) trace() float64 {
+	ad := f.a.diagonal()
+	var t float64
+	for i, v := range f.pd {
+		t += v - f.beta*ad[i]
+	}
+	return t
+}
+
+// compOp is s·Z Zᵀ where the columns of Z are the normalized indicators
+// 1_C/√|C| of the components C of a partition: (ZZᵀx)_i is the mean of x
+// over i's component. Cost O(n·p).
+type compOp struct {
+	comp []int
+	size []float64
+	s    float64
+}
+
+// Dim returns n.
+func (c *compOp) Dim() int { return len(c.comp) }
+
+// MulTo sets dst = s·Z Zᵀ x.
+func (c *compOp) MulTo(dst, x *mat.Dense) {
+	_, p := x.Dims()
+	sum := make([]float64, len(c.size)*p)
+	xr, dm := x.RawMatrix(), dst.RawMatrix()
+	for i, k := range c.comp {
+		for j, v := range xr.Data[i*xr.Stride : i*xr.Stride+p] {
+			sum[k*p+j] += v
+		}
+	}
+	for i, k := range c.comp {
+		f := c.s / c.size[k]
+		out := dm.Data[i*dm.Stride : i*dm.Stride+p]
+		for j := range out {
+			out[j] = f * sum[k*p+j]
+		}
+	}
+}
+
+// basis returns Z (n×count) explicitly.
+func (c *compOp) basis() *mat.Dense {
+	z := mat.NewDense(len(c.comp), len(c.size), nil)
+	for i, k := range c.comp {
+		z.Set(i, k, 1/math.Sqrt(c.size[k]))
+	}
+	return z
+}
+
+// newCompOp returns s·ZZᵀ for the partition comp with count parts.
+func newCompOp(comp []int, count int, s float64) *compOp {
+	size := make([]float64, count)
+	for _, k := range comp {
+		size[k]++
+	}
+	return &compOp{comp: comp, size: size, s: s}
+}
+
+// comboOp is Σ_t c_t Op_t.
+type comboOp struct {
+	ops  []eigen.Operator
+	coef []float64
+}
+
+// Dim returns n.
+func (c *comboOp) Dim() int { return c.ops[0].Dim() }
+
+// MulTo sets dst = Σ_t c_t Op_t x.
+func (c *comboOp) MulTo(dst, x *mat.Dense) {
+	r, p := x.Dims()
+	c.ops[0].MulTo(dst, x)
+	scaleBy(dst, c.coef[0])
+	if len(c.ops) == 1 {
+		return
+	}
+	tmp := mat.NewDense(r, p, nil)
+	for t, op := range c.ops[1:] {
+		op.MulTo(tmp, x)
+		dst.Add(dst, scaleBy(tmp, c.coef[t+1]))
+	}
+}
+
+// unionFind is a small disjoint-set forest for component labelling.
+type unionFind []int
+
+func newUnionFind(n int) unionFind {
+	u := make(unionFind, n)
+	for i := range u {
+		u[i] = i
+	}
+	return u
+}
+
+func (u unionFind) find(x int) int {
+	for u[x] != x {
+		u[x] = u[u[x]]
+		x = u[x]
+	}
+	return x
+}
+
+func (u unionFind) union(a, b int) { u[u.find(a)] = u.find(b) }
+
+// labels numbers the sets 0…count−1 in order of their smallest node.
+func (u unionFind) labels() ([]int, int) {
+	id := make([]int, len(u))
+	for i := range id {
+		id[i] = -1
+	}
+	comp := make([]int, len(u))
+	count := 0
+	for i := range u {
+		r := u.find(i)
+		if id[r] < 0 {
+			id[r] = count
+			count++
+		}
+		comp[i] = id[r]
+	}
+	return comp, count
+}
+
+// addGraph merges the endpoints of every edge of g.
+func (u unionFind) addGraph(g *graph.Graph) {
+	for i := 0; i < g.N(); i++ {
+		idx, _ := g.Row(i)
+		for _, j := range idx {
+			u.union(i, int(j))
+		}
+	}
+}
+
+// pencilOptions controls solvePencil.
+type pencilOptions struct {
+	// z, if not nil, is s·ZZᵀ for an orthonormal basis Z of the common null
+	// space of P and L (Theorem 4.2.5).
+	z *compOp
+	// mu is μ of Theorem 4.2.5 (> 0).
+	mu float64
+	// denseLimit is the largest n for the dense Schur-complement fallback.
+	denseLimit int
+	// singularL skips the test of path 1: L is known to be singular (a
+	// Laplacian).
+	singularL bool
+	// definiteM skips the test of path 2: M is known to be positive
+	// definite (P and L Laplacians, z their common null space).
+	definiteM bool
+}
+
+// pencilResult is the outcome of solvePencil.
+type pencilResult struct {
+	values   []float64  // the k smallest finite λ, ascending
+	vectors  *mat.Dense // n×k
+	path     string     // "definite", "regularized" or "dense"
+	warnings []string
+}
+
+// pencilDenseLimit is the default largest n of the dense fallback.
+const pencilDenseLimit = 3000
+
+// errPencil is wrapped when the pencil has fewer than k finite eigenvalues
+// or cannot be solved.
+var errPencil = errors.New("cluster: generalized eigenproblem")
+
+// solvePencil returns the k smallest finite eigenvalues λ of P x = λ L x for
+// symmetric P and a symmetric L that is positive semidefinite (a Laplacian)
+// or positive definite (a Bethe Hessian of small weights), and their
+// eigenvectors. Three paths, tried in order:
+//
+//  1. definite: if L is positive definite, P x = λ L x is solved directly
+//     (eigensolver with B = L).
+//  2. regularized: seed 004 Theorem 4.2.5 (Jiang, Xie, Bai 2017): with
+//     K = −L and M = P + μL + Z S Zᵀ (Z an orthonormal basis of the common
+//     null space of P and L, S = sI), M is positive definite when P and L
+//     are Laplacians, and the finite eigenvalues map to σ = −1/(λ + μ) < 0
+//     while the n − rank(L) infinite ones map to σ = 0. The wanted λ are the
+//     k most negative σ — "largest" in seed 004 Alg. 3 means largest in
+//     magnitude, as σ_i increases with λ_i. We solve the equivalent
+//     L x = τ M x, τ = −σ = 1/(λ + μ), for the k largest τ with B = M.
+//  3. dense: if M is not positive definite (a Bethe Hessian P is indefinite
+//     on the null space of L, so no μ helps), the finite eigenvalues are
+//     those of the Schur complement of P onto the range of L, a
+//     symmetric-definite problem of size rank(L), solved densely. Only for
+//     n ≤ opt.denseLimit.
+//
+// Cost: paths 1 and 2 one iterative solve (plus one smallest-eigenvalue
+// estimate each for the definiteness tests); path 3 O(n³) time and O(n²)
+// memory.
+func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOptions, s *Settings) (*pencilResult, error) {
+	s = s.orDefault()
+	n := p.Dim()
+	if k < 1 || k > n {
+		return nil, fmt.Errorf("%w: %d eigenvectors requested for %d nodes", ErrInvalid, k, n)
+	}
+	lmin, scale := 0.0, 1.0
+	if !opt.singularL {
+		var err error
+		if lmin, scale, err = extremeEig(ctx, l, s); err != nil {
+			return nil, err
+		}
+	}
+	if lmin > 1e-9*scale {
+		res, err := genSolve(ctx, eigen.Problem{A: p, B: l, K: k, Which: eigen.Smallest}, s)
+		if err != nil && res == nil {
+			return nil, err
+		}
+		out := &pencilResult{values: res.Values, vectors: res.Vectors, path: "definite"}
+		if err != nil {
+			out.warnings = append(out.warnings, err.Error())
+		}
+		return out, nil
+	}
+	ops := []eigen.Operator{p, l}
+	coef := []float64{1, opt.mu}
+	if opt.z != nil {
+		ops = append(ops, opt.z)
+		coef = append(coef, 1)
+	}
+	m := &comboOp{ops: ops, coef: coef}
+	mmin, mscale := 1.0, 1.0
+	if !opt.definiteM {
+		var err error
+		if mmin, mscale, err = extremeEig(ctx, m, s); err != nil {
+			return nil, err
+		}
+	}
+	if mmin > 1e-9*mscale {
+		res, err := genSolve(ctx, eigen.Problem{A: l, B: m, K: k, Which: eigen.Largest}, s)
+		if err != nil && res == nil {
+			return nil, err
+		}
+		out := &pencilResult{values: make([]float64, k), vectors: res.Vectors, path: "regularized"}
+		if err != nil {
+			out.warnings = append(out.warnings, err.Error())
+		}
+		tmax := res.Values[0]
+		for j, t := range res.Values {
+			if !(t > 1e-10*tmax) {
+				return nil, fmt.Errorf("%w: only %d finite generalized eigenvalues, %d requested (too few constraints?)", errPencil, j, k)
+			}
+			out.values[j] = 1/t - opt.mu
+		}
+		return out, nil
+	}
+	limit := opt.denseLimit
+	if limit == 0 {
+		limit = pencilDenseLimit
+	}
+	if n > limit {
+		return nil, fmt.Errorf("%w: P + μL is indefinite (λ_min ≈ %.3g), so only the dense solver applies, and n = %d exceeds its limit %d", errPencil, mmin, n, limit)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	pp := p
+	if opt.z != nil {
+		// sZZᵀ turns the common null vectors into infinite eigenvalues and
+		// leaves the finite ones unchanged (their vectors can be taken ⊥ Z).
+		pp = &comboOp{ops: []eigen.Operator{p, opt.z}, coef: []float64{1, 1}}
+	}
+	vals, vecs, err := densePencil(graph.Dense(pp), graph.Dense(l), k, s)
+	if err != nil {
+		return nil, err
+	}
+	return &pencilResult{values: vals, vectors: vecs, path: "dense"}, nil
+}
+
+// extremeEig returns the smallest eigenvalue of op and a scale (the largest
+// |diagonal| entry's order, estimated as max_i |(op e_i)_i| over a probe) for
+// relative tests. Cost: one eigensolve for one pair.
+func extremeEig(ctx context.Context, op eigen.Operator, s *Settings) (lmin, scale float64, err error) {
+	res, err := s.solve(ctx, eigen.Problem{A: op, K: 1, Which: eigen.Smallest})
+	if err != nil && res == nil {
+		return 0, 0, err
+	}
+	lmin = res.Values[0]
+	// ‖op‖ estimate: one application to a fixed ±1 vector.
+	n := op.Dim()
+	x := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i++ {
+		x.Set(i, 0, float64(1-2*(i%2)))
+	}
+	y := mat.NewDense(n, 1, nil)
+	op.MulTo(y, x)
+	scale = mat.Norm(y, 2)/math.Sqrt(float64(n)) + math.Abs(lmin)
+	return lmin, scale, nil
+}
+
+// genSolve runs a generalized (or standard) symmetric problem with the
+// solver of s, or when s.Eigen is nil the dense solver for n ≤ DenseLimit
+// and LOBPCG otherwise (Lanczos does not take a B).
+func genSolve(ctx context.Context, pr eigen.Problem, s *Settings) (*eigen.Result, error) {
+	ss := *s
+	if ss.Eigen == nil {
+		if pr.A.Dim() <= DenseLimit {
+			ss.Eigen = eigen.Dense{}
+		} else {
+			ss.Eigen = eigen.LOBPCG{}
+		}
+	}
+	return ss.solve(ctx, pr)
+}
+
+// densePencil returns the k smallest finite eigenpairs of P x = λ L x for
+// dense symmetric P and positive semidefinite L, through the Schur
+// complement onto the range of L (see densePencilEig for the formulas).
+// When the null space of L restricted to its support S is spanned by 1_S —
+// always the case for the Laplacian L_H of FAST-GE-2.0, whose graph is
+// complete on S — the range basis is the Householder complement of 1_S and
+// the reduced symmetric-definite problem (S̃, QᵀL_SS Q) is solved for its k
+// smallest pairs only (dense solver up to DenseLimit, LOBPCG above), so the
+// cost is O(|S|²·|S| + |U|³) in matrix products and one LU instead of two
+// full eigendecompositions. Otherwise densePencilEig is used. s may be nil.
+func densePencil(p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense, error) {
+	n, _ := p.Dims()
+	var sup, out []int
+	for i := 0; i < n; i++ {
+		nz := false
+		for j := 0; j < n && !nz; j++ {
+			nz = l.At(i, j) != 0
+		}
+		if nz {
+			sup = append(sup, i)
+		} else {
+			out = append(out, i)
+		}
+	}
+	ns, nu := len(sup), len(out)
+	if ns < k+1 {
+		return densePencilEig(p, l, k)
+	}
+	sub := func(m *mat.Dense, rows, cols []int) *mat.Dense {
+		o := mat.NewDense(max(len(rows), 1), max(len(cols), 1), nil)
+		for a, i := range rows {
+			for b, j := range cols {
+				o.Set(a, b, m.At(i, j))
+			}
+		}
+		return o.Slice(0, len(rows), 0, len(cols)).(*mat.Dense)
+	}
+	lss := sub(l, sup, sup)
+	// L_SS 1_S must vanish (relative to ‖L_SS‖) for 1_S to be null.
+	var lnorm, rmax float64
+	for a := 0; a < ns; a++ {
+		var rs float64
+		for b := 0; b < ns; b++ {
+			v := lss.At(a, b)
+			rs += v
+			lnorm = math.Max(lnorm, math.Abs(v))
+		}
+		rmax = math.Max(rmax, math.Abs(rs))
+	}
+	if rmax > 1e-10*lnorm*float64(ns) {
+		return densePencilEig(p, l, k)
+	}
+	// Householder H = I − 2wwᵀ maps 1_S/√ns to e_1; Q = H[:, 1:].
+	w := make([]float64, ns)
+	c := 1 / math.Sqrt(float64(ns))
+	for a := range w {
+		w[a] = c
+	}
+	w[0] -= 1
+	var wn float64
+	for _, v := range w {
+		wn += v * v
+	}
+	wn = math.Sqrt(wn)
+	for a := range w {
+		w[a] /= wn
+	}
+	r := ns - 1
+	lq := mat.NewSymDense(r, nil)
+	{
+		t := hhBoth(lss, w)
+		for a := 0; a < r; a++ {
+			for b := a; b < r; b++ {
+				lq.SetSym(a, b, (t.At(a, b)+t.At(b, a))/2)
+			}
+		}
+	}
+	v0 := mat.NewDense(ns, 1, nil)
+	for a := 0; a < ns; a++ {
+		v0.Set(a, 0, c)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(lq) {
+		return densePencilEig(p, l, k)
+	}
+	pss := sub(p, sup, sup)
+	pq := hhRight(pss, w) // P_SS Q
+	prr := hhBoth(pss, w) // Qᵀ P_SS Q
+	nn := nu + 1
+	pnr := mat.NewDense(nn, r, nil)
+	pnn := mat.NewDense(nn, nn, nil)
+	var pus *mat.Dense
+	if nu > 0 {
+		pus = sub(p, out, sup)
+		pnr.Slice(0, nu, 0, r).(*mat.Dense).Copy(hhRight(pus, w))
+		pnn.Slice(0, nu, 0, nu).(*mat.Dense).Copy(sub(p, out, out))
+		t := mat.NewDense(nu, 1, nil)
+		t.Mul(pus, v0)
+		pnn.Slice(0, nu, nu, nn).(*mat.Dense).Copy(t)
+		pnn.Slice(nu, nn, 0, nu).(*mat.Dense).Copy(t.T())
+	}
+	pnr.Slice(nu, nn, 0, r).(*mat.Dense).Mul(v0.T(), pq)
+	{
+		t := mat.NewDense(ns, 1, nil)
+		t.Mul(pss, v0)
+		var v float64
+		for a := 0; a < ns; a++ {
+			v += c * t.At(a, 0)
+		}
+		pnn.Set(nu, nu, v)
+	}
+	var lu mat.LU
+	lu.Factorize(pnn)
+	if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
+		return nil, nil, fmt.Errorf("%w: P is singular on the null space of L (condition %.3g): P and L share a null vector", errPencil, cond)
+	}
+	x := mat.NewDense(nn, r, nil)
+	if err := lu.SolveTo(x, false, pnr); err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", errPencil, err)
+	}
+	corr := mat.NewDense(r, r, nil)
+	corr.Mul(pnr.T(), x)
+	prr.Sub(prr, corr)
+	st := mat.NewSymDense(r, nil)
+	for a := 0; a < r; a++ {
+		for b := a; b < r; b++ {
+			st.SetSym(a, b, (prr.At(a, b)+prr.At(b, a))/2)
+		}
+	}
+	var set *Settings
+	if len(s) > 0 {
+		set = s[0]
+	}
+	// Standard form C = R⁻ᵀ S̃ R⁻¹ with L̃ = RᵀR, applied implicitly (two
+	// triangular solves and one product per vector); a = R⁻¹y.
+	var rt mat.TriDense
+	ch.UTo(&rt)
+	cop := &cholOp{r: rt.RawTriangular(), s: mat.DenseCopyOf(st)}
+	res, err := set.orDefault().solve(context.Background(), eigen.Problem{A: cop, K: k, Which: eigen.Smallest})
+	if err != nil && res == nil {
+		return nil, nil, fmt.Errorf("%w: reduced problem: %v", errPencil, err)
+	}
+	ar := mat.DenseCopyOf(res.Vectors) // r×k; aᵀL̃a = yᵀy = 1, so xᵀLx = 1
+	blas64.Trsm(blas.Left, blas.NoTrans, 1, cop.r, ar.RawMatrix())
+	// Q·ar = H·[0; ar] = [0; ar] − 2w (w_{1:}ᵀ ar).
+	xs := mat.NewDense(ns, k, nil)
+	for j := 0; j < k; j++ {
+		var dot float64
+		for a := 0; a < r; a++ {
+			dot += w[a+1] * ar.At(a, j)
+		}
+		for a := 0; a < ns; a++ {
+			v := -2 * w[a] * dot
+			if a > 0 {
+				v += ar.At(a-1, j)
+			}
+			xs.Set(a, j, v)
+		}
+	}
+	b := mat.NewDense(nn, k, nil)
+	b.Mul(x, ar)
+	for a := 0; a < ns; a++ {
+		for j := 0; j < k; j++ {
+			xs.Set(a, j, xs.At(a, j)-c*b.At(nu, j))
+		}
+	}
+	vecs := mat.NewDense(n, k, nil)
+	for a, i := range sup {
+		vecs.SetRow(i, xs.RawRowView(a))
+	}
+	for a, i := range out {
+		for j := 0; j < k; j++ {
+			vecs.Set(i, j, -b.At(a, j))
+		}
+	}
+	return append([]float64(nil), res.Values...), vecs, nil
+}
+
+// hhRight returns (A H)[:, 1:] for H = I − 2wwᵀ: A − 2(Aw)wᵀ without its
+// first column. Cost O(m·ns).
+func hhRight(a *mat.Dense, w []float64) *mat.Dense {
+	m, ns := a.Dims()
+	out := mat.NewDense(m, ns-1, nil)
+	for i := 0; i < m; i++ {
+		row := a.RawRowView(i)
+		var aw float64
+		for b, v := range row {
+			aw += v * w[b]
+		}
+		o := out.RawRowView(i)
+		for b := 1; b < ns; b++ {
+			o[b-1] = row[b] - 2*aw*w[b]
+		}
+	}
+	return out
+}
+
+// hhBoth returns (H A H)[1:, 1:] for symmetric A and H = I − 2wwᵀ:
+// A − 2w(Aw)ᵀ − 2(Aw)wᵀ + 4(wᵀAw)wwᵀ without its first row and column.
+// Cost O(ns²).
+func hhBoth(a *mat.Dense, w []float64) *mat.Dense {
+	ns, _ := a.Dims()
+	aw := make([]float64, ns)
+	var waw float64
+	for i := 0; i < ns; i++ {
+		row := a.RawRowView(i)
+		for b, v := range row {
+			aw[i] += v * w[b]
+		}
+		waw += w[i] * aw[i]
+	}
+	out := mat.NewDense(ns-1, ns-1, nil)
+	for i := 1; i < ns; i++ {
+		row := a.RawRowView(i)
+		o := out.RawRowView(i - 1)
+		for b := 1; b < ns; b++ {
+			o[b-1] = row[b] - 2*w[i]*aw[b] - 2*aw[i]*w[b] + 4*waw*w[i]*w[b]
+		}
+	}
+	return out
+}
+
+// cholOp is C = R⁻ᵀ S R⁻¹ for an upper triangular R, applied implicitly.
+type cholOp struct {
+	r blas64.Triangular
+	s *mat.Dense
+}
+
+func (c *cholOp) Dim() int { return c.r.N }
+
+func (c *cholOp) MulTo(dst, x *mat.Dense) {
+	y := mat.DenseCopyOf(x)
+	blas64.Trsm(blas.Left, blas.NoTrans, 1, c.r, y.RawMatrix())
+	dst.Mul(c.s, y)
+	blas64.Trsm(blas.Left, blas.Trans, 1, c.r, dst.RawMatrix())
+}
+
+// densePencilEig is densePencil by full eigendecompositions: of L_SS for
+// its range and null space, and of the reduced problem. Let S be the support of L (rows with a non-zero entry) and U
+// the other nodes, and [V_R V_0] an orthonormal eigenbasis of L_SS (range,
+// null). With x_S = V_R a + V_0 b_0 and x_U = b_U, the null-space rows give
+// b = −P_nn⁻¹ P_nr a and the range rows (P_rr − P_rn P_nn⁻¹ P_nr) a = λ Λ a,
+// Λ the positive eigenvalues of L, where
+//
+//	P_rr = V_Rᵀ P_SS V_R,  P_nr = [P_US V_R; V_0ᵀ P_SS V_R],
+//	P_nn = [P_UU, P_US V_0; V_0ᵀ P_SU, V_0ᵀ P_SS V_0].
+//
+// The vectors are scaled to xᵀLx = 1. It returns an error when L has a
+// negative eigenvalue, rank(L) < k, or P_nn is singular (P and L share a
+// null vector). Cost O(|S|³ + |U|³ + |U|²·|S|) — for FAST-GE-2.0 S is the
+// set of labelled nodes.
+func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
+	n, _ := p.Dims()
+	var sup, out []int
+	for i := 0; i < n; i++ {
+		nz := false
+		for j := 0; j < n && !nz; j++ {
+			nz = l.At(i, j) != 0
+		}
+		if nz {
+			sup = append(sup, i)
+		} else {
+			out = append(out, i)
+		}
+	}
+	ns, nu := len(sup), len(out)
+	if ns < k {
+		return nil, nil, fmt.Errorf("%w: only %d finite generalized eigenvalues, %d requested (too few constraints?)", errPencil, max(ns-1, 0), k)
+	}
+	sub := func(m *mat.Dense, rows, cols []int) *mat.Dense {
+		o := mat.NewDense(max(len(rows), 1), max(len(cols), 1), nil)
+		for a, i := range rows {
+			for b, j := range cols {
+				o.Set(a, b, m.At(i, j))
+			}
+		}
+		return o.Slice(0, len(rows), 0, len(cols)).(*mat.Dense)
+	}
+	ls := mat.NewSymDense(ns, nil)
+	for a, i := range sup {
+		for b := a; b < ns; b++ {
+			j := sup[b]
+			ls.SetSym(a, b, (l.At(i, j)+l.At(j, i))/2)
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(ls, true) {
+		return nil, nil, fmt.Errorf("%w: eigendecomposition of L failed", errPencil)
+	}
+	w := es.Values(nil)
+	var v mat.Dense
+	es.VectorsTo(&v)
+	wmax := 0.0
+	for _, x := range w {
+		wmax = math.Max(wmax, math.Abs(x))
+	}
+	tol := 1e-10 * math.Max(wmax, 1e-300)
+	var rng, nul []int
+	for j, x := range w {
+		switch {
+		case x < -1e3*tol:
+			return nil, nil, fmt.Errorf("%w: L has the negative eigenvalue %g", errPencil, x)
+		case x > tol:
+			rng = append(rng, j)
+		default:
+			nul = append(nul, j)
+		}
+	}
+	r, n0 := len(rng), len(nul)
+	if r < k {
+		return nil, nil, fmt.Errorf("%w: only %d finite generalized eigenvalues, %d requested (too few constraints?)", errPencil, r, k)
+	}
+	all := make([]int, ns)
+	for j := range all {
+		all[j] = j
+	}
+	vr := sub(&v, all, rng)
+	pss := sub(p, sup, sup)
+	pssVr := mat.NewDense(ns, r, nil)
+	pssVr.Mul(pss, vr)
+	prr := mat.NewDense(r, r, nil)
+	prr.Mul(vr.T(), pssVr)
+	var b0, bu *mat.Dense // P_nn⁻¹ P_nr split into the V_0 rows and the U rows
+	var v0 *mat.Dense
+	if nn := nu + n0; nn > 0 {
+		pnr := mat.NewDense(nn, r, nil)
+		pnn := mat.NewDense(nn, nn, nil)
+		var pus *mat.Dense
+		if nu > 0 {
+			pus = sub(p, out, sup)
+			pnr.Slice(0, nu, 0, r).(*mat.Dense).Mul(pus, vr)
+			pnn.Slice(0, nu, 0, nu).(*mat.Dense).Copy(sub(p, out, out))
+		}
+		if n0 > 0 {
+			v0 = sub(&v, all, nul)
+			pnr.Slice(nu, nn, 0, r).(*mat.Dense).Mul(v0.T(), pssVr)
+			t := mat.NewDense(ns, n0, nil)
+			t.Mul(pss, v0)
+			pnn.Slice(nu, nn, nu, nn).(*mat.Dense).Mul(v0.T(), t)
+			if nu > 0 {
+				c := mat.NewDense(nu, n0, nil)
+				c.Mul(pus, v0)
+				pnn.Slice(0, nu, nu, nn).(*mat.Dense).Copy(c)
+				pnn.Slice(nu, nn, 0, nu).(*mat.Dense).Copy(c.T())
+			}
+		}
+		var lu mat.LU
+		lu.Factorize(pnn)
+		if c := lu.Cond(); math.IsInf(c, 1) || c > 1e14 {
+			return nil, nil, fmt.Errorf("%w: P is singular on the null space of L (condition %.3g): P and L share a null vector", errPencil, c)
+		}
+		x := mat.NewDense(nn, r, nil)
+		if err := lu.SolveTo(x, false, pnr); err != nil {
+			return nil, nil, fmt.Errorf("%w: %v", errPencil, err)
+		}
+		corr := mat.NewDense(r, r, nil)
+		corr.Mul(pnr.T(), x)
+		prr.Sub(prr, corr)
+		if nu > 0 {
+			bu = x.Slice(0, nu, 0, r).(*mat.Dense)
+		}
+		if n0 > 0 {
+			b0 = x.Slice(nu, nn, 0, r).(*mat.Dense)
+		}
+	}
+	// S̃ = Λ^{-1/2} S Λ^{-1/2}.
+	st := mat.NewSymDense(r, nil)
+	for a := 0; a < r; a++ {
+		for b := a; b < r; b++ {
+			val := (prr.At(a, b) + prr.At(b, a)) / 2 / math.Sqrt(w[rng[a]]*w[rng[b]])
+			st.SetSym(a, b, val)
+		}
+	}
+	var es2 mat.EigenSym
+	if !es2.Factorize(st, true) {
+		return nil, nil, fmt.Errorf("%w: eigendecomposition of the Schur complement failed", errPencil)
+	}
+	vals := es2.Values(nil)[:k:k]
+	var y mat.Dense
+	es2.VectorsTo(&y)
+	ar := mat.NewDense(r, k, nil)
+	for a := 0; a < r; a++ {
+		f := 1 / math.Sqrt(w[rng[a]])
+		for j := 0; j < k; j++ {
+			ar.Set(a, j, y.At(a, j)*f)
+		}
+	}
+	xs := mat.NewDense(ns, k, nil)
+	xs.Mul(vr, ar)
+	if b0 != nil {
+		t := mat.NewDense(n0, k, nil)
+		t.Mul(b0, ar)
+		c := mat.NewDense(ns, k, nil)
+		c.Mul(v0, t)
+		xs.Sub(xs, c)
+	}
+	vecs := mat.NewDense(n, k, nil)
+	for a, i := range sup {
+		vecs.SetRow(i, xs.RawRowView(a))
+	}
+	if bu != nil {
+		t := mat.NewDense(nu, k, nil)
+		t.Mul(bu, ar)
+		for a, i := range out {
+			row := t.RawRowView(a)
+			for j := range row {
+				vecs.Set(i, j, -row[j])
+			}
+		}
+	}
+	return append([]float64(nil), vals...), vecs, nil
+}
+
+// degreeRange returns d_min and d_max of d, or an error wrapping
+// graph.ErrIsolated naming the first node of degree 0 (the constraint
+// weights d_i d_j/(d_min d_max) divide by d_min).
+func degreeRange(d []float64, method string) (dmin, dmax float64, err error) {
+	dmin = math.Inf(1)
+	for i, v := range d {
+		if v <= 0 {
+			return 0, 0, fmt.Errorf("cluster: %s: %w: node %d has degree 0, and the constraint weights d_i d_j/(d_min d_max) divide by d_min (add self loops, seed 004 §5.2)", method, graph.ErrIsolated, i)
+		}
+		dmin = math.Min(dmin, v)
+		dmax = math.Max(dmax, v)
+	}
+	return dmin, dmax, nil
+}
+
+// pairsOf gathers the pairwise constraints of p: its pairs plus those made
+// from its labels by constraint.FromLabels (every labelled pair), which
+// costs O(L²) for L labelled nodes; more than maxLabelPairs such pairs is an
+// error.
+func pairsOf(p *Problem, method string, maxLabelPairs int64) ([]constraint.Pair, error) {
+	var pairs []constraint.Pair
+	if p.Constraints != nil {
+		pairs = append(pairs, p.Constraints.Pairs...)
+	}
+	if p.Labels != nil {
+		lab := int64(len(p.Labels.Labeled()))
+		if tot := lab * (lab - 1) / 2; tot > maxLabelPairs {
+			return nil, fmt.Errorf("%w: %s: %d labelled nodes make %d pairs, more than %d; pass a sample of pairs instead", ErrInvalid, method, lab, tot, maxLabelPairs)
+		}
+		pairs = append(pairs, constraint.FromLabels(p.Labels).Pairs...)
+	}
+	return pairs, nil
+}
+
+// columnRowNormalize scales every column of x to unit Euclidean norm and
+// then every row (seed 004 Alg. 3, line 4: "X with rows and columns
+// normalized"). Zero columns and rows are left at zero.
+func columnRowNormalize(x *mat.Dense) {
+	n, k := x.Dims()
+	for j := 0; j < k; j++ {
+		var s float64
+		for i := 0; i < n; i++ {
+			v := x.At(i, j)
+			s += v * v
+		}
+		if s > 0 {
+			s = 1 / math.Sqrt(s)
+			for i := 0; i < n; i++ {
+				x.Set(i, j, x.At(i, j)*s)
+			}
+		}
+	}
+	normalizeRows(x)
+}

@@ -1,0 +1,315 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/kmeans"
+)
+
+// KernelObjective selects the graph objective whose kernel SSCKA uses
+// (thesis Table 4.3, after Dhillon et al.).
+type KernelObjective int
+
+const (
+	// RatioAssociation: kernel σI + W + Ω, unit weights (thesis eq. 4.2.7
+	// with S = W). The zero value.
+	RatioAssociation KernelObjective = iota
+	// RatioCut: kernel σI − L + Ω, unit weights.
+	RatioCut
+	// NormalizedCut: kernel σD⁻¹ + D⁻¹(W + Ω)D⁻¹, weights d (Kulis et al.'s
+	// normalized-cut form of the penalized kernel).
+	NormalizedCut
+)
+
+// String returns "ratio-association", "ratio-cut" or "ncut".
+func (o KernelObjective) String() string {
+	switch o {
+	case RatioAssociation:
+		return "ratio-association"
+	case RatioCut:
+		return "ratio-cut"
+	case NormalizedCut:
+		return "ncut"
+	}
+	return fmt.Sprintf("KernelObjective(%d)", int(o))
+}
+
+// SSCKA is semi-supervised graph clustering by a kernel approach (Kulis,
+// Basu, Dhillon, Mooney 2005; "SSC:KA", thesis §4.2.1). The constraint
+// penalty matrix Ω has Ω_ij = Ω_ji = +w_ij for a must-link and −w_ij for a
+// cannot-link; with the cluster-size-weighted penalties of eq. 4.2.5 the
+// objective becomes the trace form of eq. 4.2.7, maximize
+// tr(Zᵀ(S + Ω)Z), which is unweighted kernel k-means with K = S + Ω. A
+// diagonal shift σI (eq. 4.2.8) makes K positive semidefinite, which
+// weighted kernel k-means (kmeans.KernelCluster, thesis Alg. 10) needs to
+// converge. The kernel is applied as a sparse graph kernel plus a sparse
+// signed penalty term (kmeans.Sum), never as an n×n matrix.
+//
+// k-means is restarted (30 times unless Settings.Restarts says otherwise)
+// and the run violating the least constraint weight is kept (thesis
+// §4.5.1).
+//
+// Cost: O(nnz + |S|) per kernel k-means iteration plus one extreme
+// eigenvalue for the automatic shift.
+type SSCKA struct {
+	// Objective selects the graph kernel S. The zero value is
+	// RatioAssociation.
+	Objective KernelObjective
+	// Penalty is the weight w of a constraint (times the pair's own weight).
+	// If Penalty is 0, the largest edge weight of the graph is used: with
+	// S = W and w = 1 on an RBF graph, a must-link counts as an edge of full
+	// affinity, the spectral-learning equivalence of thesis §4.2.1.
+	Penalty float64
+	// Shift is the diagonal shift σ of eq. 4.2.8. If Shift is 0, σ is the
+	// smallest value making the kernel positive semidefinite,
+	// max(0, −λ_min), computed by the eigensolver (a larger σ only makes
+	// points stick to their initial cluster, thesis §4.2.1). A non-zero
+	// Shift is used as given; a negative one makes the kernel indefinite, as
+	// in Kulis et al.'s experiments, and k-means may then oscillate.
+	Shift float64
+}
+
+// Name returns "sscka".
+func (SSCKA) Name() string { return "sscka" }
+
+// penaltyKernel is the sparse signed matrix S_c Ω S_c as a kmeans.Kernel
+// (S_c = diag(scale), nil meaning I) and as an eigen.Operator.
+type penaltyKernel struct {
+	m     *signedCSR
+	scale []float64
+}
+
+// Dim returns n.
+func (k *penaltyKernel) Dim() int { return k.m.n }
+
+// Diag returns 0: constraints join distinct nodes.
+func (k *penaltyKernel) Diag(int) float64 { return 0 }
+
+// ClusterSumsTo implements kmeans.Kernel in O(|S| + n·k).
+func (k *penaltyKernel) ClusterSumsTo(dst *mat.Dense, labels []int, w []float64) {
+	_, nc := dst.Dims()
+	raw := dst.RawMatrix()
+	for a := 0; a < k.m.n; a++ {
+		out := raw.Data[a*raw.Stride : a*raw.Stride+nc]
+		clear(out)
+		for t := k.m.ptr[a]; t < k.m.ptr[a+1]; t++ {
+			b := k.m.idx[t]
+			l := labels[b]
+			if l < 0 {
+				continue
+			}
+			v := k.m.w[t]
+			if w != nil {
+				v *= w[b]
+			}
+			if k.scale != nil {
+				v *= k.scale[a] * k.scale[b]
+			}
+			out[l] += v
+		}
+	}
+}
+
+// ssckaBase is the operator whose smallest eigenvalue gives the PSD shift:
+// W + Ω (ratio association), W − D + Ω (ratio cut) or
+// D^{-1/2}(W + Ω)D^{-1/2} (normalized cut; σD + W + Ω ⪰ 0 ⇔ the kernel is).
+type ssckaBase struct {
+	g     *graph.Graph
+	om    *signedCSR
+	diag  []float64 // added diagonal (−d for ratio cut), nil for none
+	scale []float64 // D^{-1/2} for normalized cut, nil for none
+}
+
+func (b *ssckaBase) Dim() int { return b.g.N() }
+
+func (b *ssckaBase) MulTo(dst, x *mat.Dense) {
+	n, p := x.Dims()
+	xs := x
+	if b.scale != nil {
+		xs = mat.DenseCopyOf(x)
+		for i := 0; i < n; i++ {
+			row := xs.RawRowView(i)
+			for c := range row {
+				row[c] *= b.scale[i]
+			}
+		}
+	}
+	b.g.MulTo(dst, xs)
+	dm, xr := dst.RawMatrix(), xs.RawMatrix()
+	for i := 0; i < n; i++ {
+		out := dm.Data[i*dm.Stride : i*dm.Stride+p]
+		for t := b.om.ptr[i]; t < b.om.ptr[i+1]; t++ {
+			j := b.om.idx[t]
+			v := b.om.w[t]
+			for c, xv := range xr.Data[j*xr.Stride : j*xr.Stride+p] {
+				out[c] += v * xv
+			}
+		}
+		if b.diag != nil {
+			for c, xv := range xr.Data[i*xr.Stride : i*xr.Stride+p] {
+				out[c] += b.diag[i] * xv
+			}
+		}
+		if b.scale != nil {
+			for c := range out {
+				out[c] *= b.scale[i]
+			}
+		}
+	}
+}
+
+// Cluster partitions p.Graph into p.K clusters using p.Constraints and the
+// pairs of p.Labels. Errors wrap ErrInvalid for an ill-posed problem and
+// graph.ErrIsolated for a node of degree 0 with the normalized-cut kernel.
+func (m SSCKA) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	start := time.Now()
+	if err := checkProblem(p, true); err != nil {
+		return nil, err
+	}
+	if m.Objective < RatioAssociation || m.Objective > NormalizedCut {
+		return nil, fmt.Errorf("%w: sscka: unknown objective %d", ErrInvalid, int(m.Objective))
+	}
+	if math.IsNaN(m.Penalty) || math.IsInf(m.Penalty, 0) || m.Penalty < 0 || math.IsNaN(m.Shift) || math.IsInf(m.Shift, 0) {
+		return nil, fmt.Errorf("%w: sscka: Penalty = %v, Shift = %v", ErrInvalid, m.Penalty, m.Shift)
+	}
+	s = s.orDefault()
+	pairs, err := pairsOf(p, "sscka", maxLabelPairs)
+	if err != nil {
+		return nil, err
+	}
+	kern, weights, sigma, warnings, err := ssckaKernelW(ctx, p.Graph, pairs, m.Objective, m.Penalty, m.Shift, s)
+	if err != nil {
+		return nil, err
+	}
+	ss := withSeedStream(s, streamSSCKA)
+	km, err := kmeans.KernelCluster(ctx, kern, weights, kmeans.Settings{
+		K:        p.K,
+		Restarts: restarts(s, fastGERestarts),
+		Src:      ss.src(streamKMeans),
+		Select:   violationSelect(pairs),
+		Recorder: s.Recorder,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("cluster: sscka: %w", err)
+	}
+	if !km.Converged {
+		warnings = append(warnings, fmt.Sprintf("sscka: kernel k-means did not converge (σ = %.4g)", sigma))
+	}
+	return &Result{
+		Labels:     km.Labels,
+		K:          p.K,
+		Objective:  km.Distortion,
+		Iterations: km.Iterations,
+		Runtime:    time.Since(start),
+		Warnings:   warnings,
+	}, nil
+}
+
+// ssckaKernel returns the kernel of SSCKA (graph kernel + penalty term),
+// the node weights (nil for unit weights) and the shift σ used.
+func ssckaKernel(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, obj KernelObjective, penalty, shift float64, s *Settings) (kmeans.Kernel, []float64, float64, error) {
+	k, w, sigma, _, err := ssckaKernelW(ctx, g, pairs, obj, penalty, shift, s)
+	return k, w, sigma, err
+}
+
+func ssckaKernelW(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, obj KernelObjective, penalty, shift float64, s *Settings) (kmeans.Kernel, []float64, float64, []string, error) {
+	n := g.N()
+	w := penalty
+	if w == 0 {
+		for i := 0; i < n; i++ {
+			_, ws := g.Row(i)
+			for _, v := range ws {
+				w = math.Max(w, v)
+			}
+		}
+		if w == 0 {
+			w = 1
+		}
+	}
+	es := make([]entry, 0, 2*len(pairs))
+	for _, q := range pairs {
+		v := w * q.W()
+		if q.Kind == constraint.CannotLink {
+			v = -v
+		}
+		es = append(es, entry{q.I, q.J, v}, entry{q.J, q.I, v})
+	}
+	om := newSignedCSR(n, es)
+	d := g.Degrees()
+	base := &ssckaBase{g: g, om: om}
+	var pen *penaltyKernel
+	var weights, invd []float64
+	switch obj {
+	case RatioAssociation:
+		pen = &penaltyKernel{m: om}
+	case RatioCut:
+		pen = &penaltyKernel{m: om}
+		base.diag = make([]float64, n)
+		for i, v := range d {
+			base.diag[i] = -v
+		}
+	case NormalizedCut:
+		invd = make([]float64, n)
+		base.scale = make([]float64, n)
+		for i, v := range d {
+			if v <= 0 {
+				return nil, nil, 0, nil, fmt.Errorf("cluster: sscka: %w: node %d has degree 0 (normalized-cut kernel)", graph.ErrIsolated, i)
+			}
+			invd[i] = 1 / v
+			base.scale[i] = 1 / math.Sqrt(v)
+		}
+		pen = &penaltyKernel{m: om, scale: invd}
+		weights = d
+	}
+	var warnings []string
+	sigma := shift
+	if sigma == 0 {
+		res, err := s.solve(ctx, eigen.Problem{A: base, K: 1, Which: eigen.Smallest})
+		if err != nil && res == nil {
+			return nil, nil, 0, nil, err
+		}
+		if err != nil {
+			warnings = append(warnings, err.Error())
+		}
+		// A relative margin keeps rounding from leaving the kernel
+		// slightly indefinite.
+		sigma = math.Max(0, -res.Values[0]) * (1 + 1e-9)
+	}
+	delta := make([]float64, n)
+	var scale []float64
+	for i := range delta {
+		switch obj {
+		case RatioAssociation:
+			delta[i] = sigma
+		case RatioCut:
+			delta[i] = sigma - d[i]
+		case NormalizedCut:
+			delta[i] = sigma * invd[i]
+		}
+	}
+	if obj == NormalizedCut {
+		scale = invd
+	}
+	gk, err := kmeans.NewGraphKernel(g, delta, scale)
+	if err != nil {
+		return nil, nil, 0, nil, fmt.Errorf("cluster: sscka: %w", err)
+	}
+	return kmeans.Sum{gk, pen}, weights, sigma, warnings, nil
+}
+
+var (
+	_ kmeans.Kernel  = (*penaltyKernel)(nil)
+	_ eigen.Operator = (*ssckaBase)(nil)
+	_ eigen.Operator = (*signedCSR)(nil)
+)
