@@ -93,6 +93,17 @@ func ParseBetheVariant(s string) (BetheVariant, error) {
 	return 0, fmt.Errorf("%w: unknown Bethe variant %q (want LN, LH or both)", ErrInvalid, s)
 }
 
+// Set parses s as ParseBetheVariant does, so a BetheVariant can be a
+// command-line flag value.
+func (v *BetheVariant) Set(s string) error {
+	p, err := ParseBetheVariant(s)
+	if err != nil {
+		return err
+	}
+	*v = p
+	return nil
+}
+
 // FastGE2BH is the modified FAST-GE-2.0 of seed 004 ch. 5, Alg. 4: a self
 // loop of weight 1 is added to every node (A ← A + I, §5.2, so no degree is
 // 0), and L_N and/or L_H are replaced by the Bethe Hessians

@@ -42,6 +42,18 @@ func (o KernelObjective) String() string {
 	return fmt.Sprintf("KernelObjective(%d)", int(o))
 }
 
+// Set parses "ratio-association", "ratio-cut" or "ncut", so a
+// KernelObjective can be a command-line flag value.
+func (o *KernelObjective) Set(s string) error {
+	for _, v := range []KernelObjective{RatioAssociation, RatioCut, NormalizedCut} {
+		if v.String() == s {
+			*o = v
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: unknown kernel objective %q (want ratio-association, ratio-cut or ncut)", ErrInvalid, s)
+}
+
 // SSCKA is semi-supervised graph clustering by a kernel approach (Kulis,
 // Basu, Dhillon, Mooney 2005; "SSC:KA", thesis §4.2.1). The constraint
 // penalty matrix Ω has Ω_ij = Ω_ji = +w_ij for a must-link and −w_ij for a

@@ -217,6 +217,8 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	var in inputOptions
 	in.bind(fs)
 	method := fs.String("method", "njw", "clustering method (see tether methods)")
+	var knobs multiFlag
+	fs.Var(&knobs, "set", "set a knob of the method, `Name=value` (repeatable), e.g. -set Gamma=0.5")
 	k := fs.Int("k", 0, "number of clusters (0: estimated by methods that can, e.g. bethe)")
 	seed := fs.Uint64("seed", 1, "seed of every random choice")
 	restarts := fs.Int("restarts", 0, "k-means restarts (0: the method's default)")
@@ -235,6 +237,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	meth, err := cluster.New(*method)
 	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if meth, err = setKnobs(meth, knobs); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	rec := newRecorder(m.Stderr, *quiet)

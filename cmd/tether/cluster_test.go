@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/tether-sc/tether/cluster"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,5 +220,31 @@ func TestRelink(t *testing.T) {
 		if got := relink(c.in, "e"); got != c.want {
 			t.Errorf("relink(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+func TestSetKnobs(t *testing.T) {
+	m, err := setKnobs(cluster.HBisection{}, []string{"alpha=0.25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.(cluster.HBisection).Alpha; got != 0.25 {
+		t.Errorf("Alpha = %v", got)
+	}
+	bh, err := setKnobs(cluster.FastGE2BH{}, []string{"Variant=LH", "R=2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := bh.(cluster.FastGE2BH); v.Variant != cluster.BetheLH || v.R != 2 {
+		t.Errorf("got %+v", v)
+	}
+	for _, bad := range []string{"nope=1", "alpha", "alpha=x"} {
+		if _, err := setKnobs(cluster.HBisection{}, []string{bad}); err == nil {
+			t.Errorf("-set %s: no error", bad)
+		}
+	}
+	// Through the CLI.
+	if _, _, err := run(t, "cluster", "-gen", "moons", "-n", "200", "-k", "2", "-method", "hbisect", "-set", "Alpha=0.3", "-quiet", "-o", filepath.Join(t.TempDir(), "l")); err != nil {
+		t.Error(err)
 	}
 }

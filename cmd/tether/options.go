@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding"
+	"flag"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/tether-sc/tether/cluster"
+)
+
+// multiFlag collects repeated -set flags.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// setKnobs returns a copy of method m with the exported fields named in
+// opts ("Name=value", names case-insensitive) set. Numbers, booleans,
+// strings and types with Set(string) or UnmarshalText are supported.
+func setKnobs(m cluster.Method, opts []string) (cluster.Method, error) {
+	if len(opts) == 0 {
+		return m, nil
+	}
+	v := reflect.ValueOf(m)
+	isPtr := v.Kind() == reflect.Pointer
+	if isPtr {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("method %s has no settable knobs", m.Name())
+	}
+	cp := reflect.New(v.Type())
+	cp.Elem().Set(v)
+	for _, o := range opts {
+		name, val, ok := strings.Cut(o, "=")
+		if !ok {
+			return nil, fmt.Errorf("-set %q: want Name=value", o)
+		}
+		f, ok := findField(cp.Elem(), name)
+		if !ok {
+			return nil, fmt.Errorf("-set %q: method %s has no knob %q (knobs: %s)", o, m.Name(), name, strings.Join(knobNames(v.Type()), ", "))
+		}
+		if err := setField(f, val); err != nil {
+			return nil, fmt.Errorf("-set %q: %v", o, err)
+		}
+	}
+	out := cp
+	if !isPtr {
+		out = cp.Elem()
+	}
+	meth, ok := out.Interface().(cluster.Method)
+	if !ok {
+		return nil, fmt.Errorf("method %s: copy is not a method", m.Name())
+	}
+	return meth, nil
+}
+
+func findField(v reflect.Value, name string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.IsExported() && strings.EqualFold(sf.Name, name) {
+			return v.Field(i), true
+		}
+		if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+			if f, ok := findField(v.Field(i), name); ok {
+				return f, true
+			}
+		}
+	}
+	return reflect.Value{}, false
+}
+
+func knobNames(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		switch {
+		case sf.Anonymous && sf.Type.Kind() == reflect.Struct:
+			out = append(out, knobNames(sf.Type)...)
+		case sf.IsExported():
+			out = append(out, sf.Name)
+		}
+	}
+	return out
+}
+
+func setField(f reflect.Value, s string) error {
+	if f.CanAddr() {
+		switch p := f.Addr().Interface().(type) {
+		case flag.Value:
+			return p.Set(s)
+		case encoding.TextUnmarshaler:
+			return p.UnmarshalText([]byte(s))
+		}
+	}
+	switch f.Kind() {
+	case reflect.Float32, reflect.Float64:
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", s)
+		}
+		f.SetFloat(x)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		x, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", s)
+		}
+		if f.OverflowInt(x) {
+			return fmt.Errorf("%d out of range", x)
+		}
+		f.SetInt(x)
+	case reflect.Bool:
+		x, err := strconv.ParseBool(s)
+		if err != nil {
+			return fmt.Errorf("%q is not a boolean", s)
+		}
+		f.SetBool(x)
+	case reflect.String:
+		f.SetString(s)
+	default:
+		return fmt.Errorf("knob of type %s cannot be set from the command line", f.Type())
+	}
+	return nil
+}
