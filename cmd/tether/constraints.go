@@ -51,7 +51,6 @@ func runConstraints(ctx context.Context, m *Main, args []string) error {
 	return fmt.Errorf("%w: constraints: unknown command %q (want gen, check or closure)", errUsage, args[0])
 }
 
-
 const consGenUsage = `constraints gen --truth FILE --protocol P [flags] [-o out.csv]
 
 Protocols (SPEC §5):
