@@ -7,6 +7,7 @@ func registry() []Experiment {
 		Table31(), Table42(),
 		Seed004Fig63(),
 		Seed004Fig646(),
+		Seed002Rate(),
 		fgpwcTable1(),
 	}
 }
