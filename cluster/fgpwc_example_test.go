@@ -37,8 +37,10 @@ func ExampleFGPWC() {
 		{{I: 6, J: 9, Kind: constraint.MustLink}, {I: 2, J: 5, Kind: constraint.CannotLink}},  // B–C together, A apart
 	} {
 		p := &cluster.Problem{Graph: threeCliques(), K: 2, Constraints: &constraint.Set{N: 12, Pairs: pairs}}
-		f := cluster.NewFGPWC() // seed 003 §5.1 "no tuning"
-		f.M = 4
+		// The paper's step-halving descent (the zero value) run to
+		// convergence: two constraints against a symmetric graph need the
+		// full descent, not the early stop of NewFGPWC (see FGPWCMaxIter).
+		f := cluster.FGPWC{M: 4, RowNormalize: true, MaxIter: 1000, FTol: -1}
 		res, err := f.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
 		if err != nil {
 			fmt.Println(err)
@@ -59,7 +61,7 @@ func ExampleFGPWC_Tune() {
 	p := &cluster.Problem{Graph: threeCliques(), K: 2, Constraints: &constraint.Set{N: 12, Pairs: []constraint.Pair{
 		{I: 1, J: 6, Kind: constraint.MustLink}, {I: 5, J: 10, Kind: constraint.CannotLink},
 	}}}
-	f := cluster.FGPWC{M: 4, RowNormalize: true}
+	f := cluster.FGPWC{M: 4, RowNormalize: true, MaxIter: 1000, FTol: -1}
 	tun, err := f.Tune(context.Background(), p, &cluster.Settings{Seed: 1, Restarts: 5}, nil, nil, func(r *cluster.Result) float64 {
 		a, _ := metrics.ARI(truth, r.Labels)
 		return a
@@ -84,7 +86,7 @@ func ExampleFGPWC_CrossValidate() {
 		)
 	}
 	p := &cluster.Problem{Graph: threeCliques(), K: 2, Constraints: &constraint.Set{N: 12, Pairs: pairs}}
-	f := cluster.FGPWC{M: 4, RowNormalize: true, TuneFolds: 4}
+	f := cluster.FGPWC{M: 4, RowNormalize: true, TuneFolds: 4, MaxIter: 1000, FTol: -1}
 	cv, err := f.CrossValidate(context.Background(), p, &cluster.Settings{Seed: 1, Restarts: 5}, []float64{0.05, 0.15}, []float64{0.5, 1.5})
 	if err != nil {
 		fmt.Println(err)
@@ -108,4 +110,34 @@ func ExampleFGPWCGridML() {
 	// Output:
 	// [0.01 0.12 0.23 0.34 0.45 0.56 0.67 0.78 0.89 1.00]
 	// [0.01 0.23 0.45 0.67 0.89 1.12 1.34 1.56 1.78 2.00]
+}
+
+// Embed computes the graph-only part once; every constraint set then costs
+// only the descent and k-means.
+func ExampleFGPWC_Embed() {
+	g := threeCliques()
+	f := cluster.FGPWC{M: 4, RowNormalize: true, MaxIter: 1000, FTol: -1}
+	basis, err := f.Embed(context.Background(), g, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("m =", basis.M())
+	f.Basis = basis
+	for _, pairs := range [][]constraint.Pair{
+		{{I: 1, J: 6, Kind: constraint.MustLink}, {I: 5, J: 10, Kind: constraint.CannotLink}},
+		{{I: 6, J: 9, Kind: constraint.MustLink}, {I: 2, J: 5, Kind: constraint.CannotLink}},
+	} {
+		p := &cluster.Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 12, Pairs: pairs}}
+		res, err := f.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(res.Labels)
+	}
+	// Output:
+	// m = 4
+	// [0 0 0 0 0 0 0 0 1 1 1 1]
+	// [0 0 0 0 1 1 1 1 1 1 1 1]
 }

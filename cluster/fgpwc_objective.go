@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/progress"
@@ -116,14 +117,11 @@ func (o *fgpwcObjective) gradTo(dst, x *mat.Dense) {
 	}
 	dst.Mul(o.e.T(), o.cy)
 	if o.gamma != 0 {
-		dst.Add(dst, scaled(2*o.gamma, x))
+		// dst += 2γx, row by row without allocating.
+		for i := 0; i < o.m; i++ {
+			floats.AddScaled(dst.RawRowView(i), 2*o.gamma, x.RawRowView(i))
+		}
 	}
-}
-
-func scaled(a float64, x mat.Matrix) *mat.Dense {
-	var d mat.Dense
-	d.Scale(a, x)
-	return &d
 }
 
 // dataTerm returns Σ_k w_k (g_k − q_k)² at the cached point: the Gaussian
@@ -218,13 +216,10 @@ const (
 	// grows, as in the paper. Every trial counts as one iteration (the
 	// paper's i).
 	StepHalving FGPWCOptimizer = iota
-	// LBFGS minimizes F from the same X₀ by limited-memory BFGS (the
-	// two-loop recursion of Nocedal & Wright, Numerical Optimization, Alg.
-	// 7.4, 10 pairs) with a backtracking Armijo line search that halves the
-	// step, so F decreases monotonically. Beyond the paper. It is
-	// implemented here rather than taken from gonum/optimize because that
-	// package pulls in golang.org/x/tools (through gonum/stat/distmv), which
-	// is not a dependency of tether.
+	// LBFGS minimizes F from the same X₀ by limited-memory BFGS: gonum's
+	// optimize.LBFGS (15 correction pairs, bisection line search under the
+	// strong Wolfe conditions) driven by optimize.Minimize. Beyond the
+	// paper. An iteration is one major iteration (one line search).
 	LBFGS
 )
 
@@ -239,31 +234,53 @@ func (o FGPWCOptimizer) String() string {
 	return fmt.Sprintf("FGPWCOptimizer(%d)", int(o))
 }
 
+// descentStop is when a descent stops: after maxIter iterations, when
+// ‖∇F‖²_F < gradTol (absolute), or when F decreased by at most
+// fTol·F over the last window accepted steps (fTol = 0 disables the test).
+type descentStop struct {
+	maxIter int
+	gradTol float64
+	fTol    float64
+	window  int
+}
+
+// flat reports whether the relative-decrease test stops the descent, given
+// F after every accepted step (trace[0] = F(X₀)).
+func (st descentStop) flat(trace []float64) bool {
+	w := st.window
+	if st.fTol <= 0 || w <= 0 || len(trace) <= w {
+		return false
+	}
+	old, f := trace[len(trace)-1-w], trace[len(trace)-1]
+	return old-f <= st.fTol*math.Abs(old)
+}
+
 // descentResult is what a minimization returns.
 type descentResult struct {
 	x          *mat.Dense
 	f          float64
 	gradNorm2  float64 // ‖∇F(x)‖²_F
 	iterations int
-	converged  bool      // ‖∇F‖² < tol reached
+	converged  bool      // stopped by the gradient or the relative-decrease test
 	trace      []float64 // F after every accepted step, starting with F(X₀)
 	status     string
 }
 
-// descend minimizes o from x0 (not modified) with the given optimizer, at
-// most maxIter iterations, stopping when ‖∇F‖²_F < tol. The context is
-// checked every iteration; rec receives an event every 10 iterations.
-func descend(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, opt FGPWCOptimizer, maxIter int, tol float64, rec progress.Recorder) (*descentResult, error) {
+// descend minimizes o from x0 (not modified) with the given optimizer until
+// st says stop. The context is checked every iteration; rec receives an
+// event every 10 iterations. Cost: O(K·m²) per evaluation of F or ∇F, one
+// of each per accepted step; nothing of size n.
+func descend(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, opt FGPWCOptimizer, st descentStop, rec progress.Recorder) (*descentResult, error) {
 	switch opt {
 	case StepHalving:
-		return descendHalving(ctx, o, x0, maxIter, tol, rec)
+		return descendHalving(ctx, o, x0, st, rec)
 	case LBFGS:
-		return descendLBFGS(ctx, o, x0, maxIter, tol, rec)
+		return descendLBFGS(ctx, o, x0, st, rec)
 	}
 	return nil, fmt.Errorf("%w: fgpwc: unknown optimizer %d", ErrInvalid, int(opt))
 }
 
-func descendHalving(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, maxIter int, tol float64, rec progress.Recorder) (*descentResult, error) {
+func descendHalving(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st descentStop, rec progress.Recorder) (*descentResult, error) {
 	m, _ := x0.Dims()
 	x := mat.DenseCopyOf(x0)
 	trial := mat.NewDense(m, m, nil)
@@ -275,11 +292,15 @@ func descendHalving(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, maxIt
 	alpha := 1.0
 	i := 0
 	for {
-		if gn*gn < tol {
+		if gn*gn < st.gradTol {
 			res.converged, res.status = true, "gradient below tolerance"
 			break
 		}
-		if i >= maxIter {
+		if st.flat(res.trace) {
+			res.converged, res.status = true, "relative decrease of F below tolerance"
+			break
+		}
+		if i >= st.maxIter {
 			res.status = "iteration limit"
 			break
 		}
@@ -305,116 +326,142 @@ func descendHalving(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, maxIt
 			alpha /= 2
 		}
 		if rec != nil && i%10 == 0 {
-			rec.Record(progress.Event{Stage: "fgpwc", Done: i, Total: maxIter, Message: fmt.Sprintf("F = %.6g, |grad|² = %.3g", f, gn*gn)})
+			rec.Record(progress.Event{Stage: "fgpwc", Done: i, Total: st.maxIter, Message: fmt.Sprintf("F = %.6g, |grad|² = %.3g", f, gn*gn)})
 		}
 	}
 	res.x, res.f, res.gradNorm2, res.iterations = x, f, gn*gn, i
 	return res, nil
 }
 
-// lbfgsStore is the number of correction pairs kept by the LBFGS optimizer.
-const lbfgsStore = 10
+// lbfgsDriver adapts the objective to gonum's optimize package: it is the
+// optimize.Problem's Func and Grad, the Converger (gradient and
+// relative-decrease tests of descentStop) and the Recorder (cancellation,
+// progress, trace).
+type lbfgsDriver struct {
+	ctx   context.Context
+	o     *fgpwcObjective
+	st    descentStop
+	rec   progress.Recorder
+	m     int
+	at    []float64 // the point o's cache holds
+	xm    *mat.Dense
+	trace []float64
+	iter  int
+	stat  string
+}
 
-func descendLBFGS(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, maxIter int, tol float64, rec progress.Recorder) (*descentResult, error) {
-	m, _ := x0.Dims()
-	dim := m * m
-	x := mat.DenseCopyOf(x0)
-	grad := mat.NewDense(m, m, nil)
-	trial := mat.NewDense(m, m, nil)
-	gradT := mat.NewDense(m, m, nil)
-	xs, gs, ts := x.RawMatrix().Data, grad.RawMatrix().Data, trial.RawMatrix().Data
-	f := o.eval(x)
-	o.gradTo(grad, x)
-	res := &descentResult{trace: []float64{f}}
+// point returns x as an m×m matrix sharing its data.
+func (d *lbfgsDriver) point(x []float64) *mat.Dense {
+	return mat.NewDense(d.m, d.m, x)
+}
 
-	sHist := make([][]float64, 0, lbfgsStore)
-	yHist := make([][]float64, 0, lbfgsStore)
-	rho := make([]float64, 0, lbfgsStore)
-	alpha := make([]float64, lbfgsStore)
-	d := make([]float64, dim)
-	i := 0
-	for {
-		gn2 := floats.Dot(gs, gs)
-		if gn2 < tol {
-			res.converged, res.status = true, "gradient below tolerance"
-			break
-		}
-		if i >= maxIter {
-			res.status = "iteration limit"
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		i++
-		// Two-loop recursion: d = −H·g.
-		copy(d, gs)
-		for j := len(sHist) - 1; j >= 0; j-- {
-			alpha[j] = rho[j] * floats.Dot(sHist[j], d)
-			floats.AddScaled(d, -alpha[j], yHist[j])
-		}
-		if h := len(sHist); h > 0 {
-			sy := 1 / rho[h-1]
-			yy := floats.Dot(yHist[h-1], yHist[h-1])
-			floats.Scale(sy/yy, d)
-		} else {
-			// First step: length at most 1, as the paper's α = 1 on −∇F.
-			floats.Scale(1/math.Max(1, math.Sqrt(gn2)), d)
-		}
-		for j := range sHist {
-			b := rho[j] * floats.Dot(yHist[j], d)
-			floats.AddScaled(d, alpha[j]-b, sHist[j])
-		}
-		floats.Scale(-1, d)
-		slope := floats.Dot(gs, d)
-		if !(slope < 0) {
-			// Not a descent direction (lost curvature): restart from −∇F.
-			sHist, yHist, rho = sHist[:0], yHist[:0], rho[:0]
-			floats.ScaleTo(d, -1/math.Max(1, math.Sqrt(gn2)), gs)
-			slope = floats.Dot(gs, d)
-		}
-		// Backtracking Armijo search, halving the step.
-		t := 1.0
-		var ft float64
-		accepted := false
-		for range 60 {
-			floats.AddScaledTo(ts, xs, t, d)
-			ft = o.eval(trial)
-			if ft <= f+1e-4*t*slope && ft < f {
-				accepted = true
-				break
-			}
-			t /= 2
-		}
-		if !accepted {
-			if len(sHist) > 0 {
-				sHist, yHist, rho = sHist[:0], yHist[:0], rho[:0]
-				continue
-			}
-			res.status = "line search failed"
-			break
-		}
-		o.gradTo(gradT, trial)
-		gts := gradT.RawMatrix().Data
-		sv := make([]float64, dim)
-		yv := make([]float64, dim)
-		floats.SubTo(sv, ts, xs)
-		floats.SubTo(yv, gts, gs)
-		if sy := floats.Dot(sv, yv); sy > 1e-12*floats.Norm(sv, 2)*floats.Norm(yv, 2) && sy > 0 {
-			if len(sHist) == lbfgsStore {
-				sHist, yHist, rho = sHist[1:], yHist[1:], rho[1:]
-			}
-			sHist, yHist, rho = append(sHist, sv), append(yHist, yv), append(rho, 1/sy)
-		}
-		x, trial = trial, x
-		grad, gradT = gradT, grad
-		xs, gs, ts = x.RawMatrix().Data, grad.RawMatrix().Data, trial.RawMatrix().Data
-		f = ft
-		res.trace = append(res.trace, f)
-		if rec != nil && i%10 == 0 {
-			rec.Record(progress.Event{Stage: "fgpwc", Done: i, Total: maxIter, Message: fmt.Sprintf("F = %.6g, |grad|² = %.3g", f, floats.Dot(gs, gs))})
+func (d *lbfgsDriver) fn(x []float64) float64 {
+	f := d.o.eval(d.point(x))
+	copy(d.at, x)
+	return f
+}
+
+func (d *lbfgsDriver) grad(g, x []float64) {
+	if !floats.Equal(d.at, x) {
+		d.fn(x)
+	}
+	d.o.gradTo(d.point(g), d.point(x))
+}
+
+// lbfgsConverger is the driver as an optimize.Converger.
+type lbfgsConverger struct{ *lbfgsDriver }
+
+func (lbfgsConverger) Init(int) {}
+
+func (d lbfgsConverger) Converged(loc *optimize.Location) optimize.Status {
+	if loc.Gradient != nil && floats.Dot(loc.Gradient, loc.Gradient) < d.st.gradTol {
+		d.stat = "gradient below tolerance"
+		return optimize.GradientThreshold
+	}
+	if d.st.flat(d.trace) {
+		d.stat = "relative decrease of F below tolerance"
+		return optimize.FunctionConvergence
+	}
+	return optimize.NotTerminated
+}
+
+// Init and Record make the driver an optimize.Recorder: it keeps the trace
+// of F at major iterations, reports progress and aborts on cancellation.
+func (d *lbfgsDriver) Init() error { return nil }
+
+func (d *lbfgsDriver) Record(loc *optimize.Location, op optimize.Operation, _ *optimize.Stats) error {
+	if err := d.ctx.Err(); err != nil {
+		return err
+	}
+	if op == optimize.MajorIteration {
+		// gonum's line-search methods announce the initial point as their
+		// first major iteration: it starts the trace and is not counted.
+		d.trace = append(d.trace, loc.F)
+		d.iter = len(d.trace) - 1
+		if d.rec != nil && d.iter%10 == 0 {
+			d.rec.Record(progress.Event{Stage: "fgpwc", Done: d.iter, Total: d.st.maxIter, Message: fmt.Sprintf("F = %.6g, |grad|² = %.3g", loc.F, floats.Dot(loc.Gradient, loc.Gradient))})
 		}
 	}
-	res.x, res.f, res.gradNorm2, res.iterations = x, f, floats.Dot(gs, gs), i
+	return nil
+}
+
+func descendLBFGS(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st descentStop, rec progress.Recorder) (*descentResult, error) {
+	m, _ := x0.Dims()
+	d := &lbfgsDriver{ctx: ctx, o: o, st: st, rec: rec, m: m, at: make([]float64, m*m)}
+	init := mat.DenseCopyOf(x0).RawMatrix().Data
+	f0 := d.fn(init)
+	g0 := make([]float64, m*m)
+	d.grad(g0, init)
+	res := &descentResult{}
+	if floats.Dot(g0, g0) < st.gradTol || st.maxIter == 0 {
+		res.x, res.f, res.gradNorm2, res.trace = mat.NewDense(m, m, init), f0, floats.Dot(g0, g0), []float64{f0}
+		res.converged, res.status = st.maxIter > 0, "gradient below tolerance"
+		if st.maxIter == 0 {
+			res.status = "iteration limit"
+		}
+		return res, nil
+	}
+	settings := &optimize.Settings{
+		InitValues:      &optimize.Location{F: f0, Gradient: g0},
+		MajorIterations: st.maxIter,
+		Converger:       lbfgsConverger{d},
+		Recorder:        d,
+	}
+	r, err := optimize.Minimize(optimize.Problem{Func: d.fn, Grad: d.grad}, init, settings, &optimize.LBFGS{})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if r == nil {
+		return nil, fmt.Errorf("cluster: fgpwc: L-BFGS: %w", err)
+	}
+	// gonum returns the best point found; an error (e.g. a line search that
+	// cannot make progress, which happens at a minimum in floating point)
+	// still leaves a usable point, reported in the status.
+	res.x = mat.NewDense(m, m, append([]float64(nil), r.X...))
+	res.f = r.F
+	g := r.Gradient
+	if g == nil {
+		g = make([]float64, m*m)
+		d.grad(g, r.X)
+	}
+	res.gradNorm2 = floats.Dot(g, g)
+	res.iterations = d.iter
+	res.trace = d.trace
+	if len(res.trace) == 0 || res.trace[0] != f0 {
+		res.trace = append([]float64{f0}, res.trace...)
+	}
+	if r.F < res.trace[len(res.trace)-1] {
+		// gonum returns the best point evaluated, which may come from the
+		// last line search.
+		res.trace = append(res.trace, r.F)
+	}
+	switch {
+	case err != nil:
+		res.status = "L-BFGS stopped: " + err.Error()
+	case r.Status == optimize.IterationLimit:
+		res.status = "iteration limit"
+	default:
+		res.converged, res.status = true, d.stat
+	}
 	return res, nil
 }

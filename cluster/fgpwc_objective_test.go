@@ -246,7 +246,7 @@ func TestFGPWCDescentMonotone(t *testing.T) {
 				rnd := rand.New(rand.NewPCG(seed, 11))
 				v, pairs, x0 := randomFGPWCProblem(rnd, 40, 6, 60, 0.2, seed%2 == 1)
 				o := newFGPWCObjective(v, pairs, 0.15, 1.5, 1e-3)
-				r, err := descend(context.Background(), o, x0, opt, 200, 1e-12, nil)
+				r, err := descend(context.Background(), o, x0, opt, descentStop{maxIter: 200, gradTol: 1e-12}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -285,11 +285,11 @@ func TestFGPWCLBFGSNotWorse(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(seed, 5))
 			v, pairs, x0 := plantedFGPWCProblem(rnd, 100, 8, 3, 80)
 			o := newFGPWCObjective(v, pairs, 0.15, 1.5, 1e-3)
-			half, err := descend(context.Background(), o, x0, StepHalving, 300, 1e-14, nil)
+			half, err := descend(context.Background(), o, x0, StepHalving, descentStop{maxIter: 300, gradTol: 1e-14}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			lb, err := descend(context.Background(), o, x0, LBFGS, 300, 1e-14, nil)
+			lb, err := descend(context.Background(), o, x0, LBFGS, descentStop{maxIter: 300, gradTol: 1e-14}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -308,7 +308,7 @@ func TestFGPWCNoConstraintsKeepsX0(t *testing.T) {
 	v, _, x0 := randomFGPWCProblem(rnd, 20, 4, 0, 1, false)
 	o := newFGPWCObjective(v, nil, 0.15, 1.5, 0)
 	for _, opt := range []FGPWCOptimizer{StepHalving, LBFGS} {
-		r, err := descend(context.Background(), o, x0, opt, 100, 1e-12, nil)
+		r, err := descend(context.Background(), o, x0, opt, descentStop{maxIter: 100, gradTol: 1e-12}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -325,7 +325,7 @@ func TestFGPWCDescentCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, opt := range []FGPWCOptimizer{StepHalving, LBFGS} {
-		if _, err := descend(ctx, o, x0, opt, 100, 0, nil); err != context.Canceled {
+		if _, err := descend(ctx, o, x0, opt, descentStop{maxIter: 100, gradTol: 0}, nil); err != context.Canceled {
 			t.Errorf("%v: err = %v, want context.Canceled", opt, err)
 		}
 	}

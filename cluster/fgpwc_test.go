@@ -237,7 +237,13 @@ func TestFGPWCLabels(t *testing.T) {
 			labels[i] = side[i]
 		}
 	}
-	res, err := NewFGPWC().Cluster(context.Background(), &Problem{Graph: p.Graph, K: 2, Labels: labels}, &Settings{Seed: 1})
+	// The side labelling contradicts the graph (it cuts both moons), so
+	// the descent must run to convergence rather than stop early: the
+	// paper's step halving, 1000 iterations. (L-BFGS run to convergence
+	// ends in a worse local minimum here.)
+	conv := NewFGPWC()
+	conv.Optimizer, conv.MaxIter, conv.FTol = StepHalving, 1000, -1
+	res, err := conv.Cluster(context.Background(), &Problem{Graph: p.Graph, K: 2, Labels: labels}, &Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,5 +541,96 @@ func TestFGPWCRegistered(t *testing.T) {
 		if info.Name == "fgpwc" && info.Supervision != Pairs {
 			t.Errorf("supervision %v, want pairs", info.Supervision)
 		}
+	}
+}
+
+func TestFGPWCLsymMul(t *testing.T) {
+	// L_sym·V from the graph's product must equal the dense L_sym (built by
+	// graph.Dense from graph.NewLaplacian, an independent path) times V.
+	for _, n := range []int{2, 5, 30} {
+		rnd := rand.New(rand.NewPCG(uint64(n), 9))
+		x := mat.NewDense(n, 2, nil)
+		v := mat.NewDense(n, 3, nil)
+		for i := 0; i < n; i++ {
+			x.Set(i, 0, rnd.NormFloat64())
+			x.Set(i, 1, rnd.NormFloat64())
+			for j := 0; j < 3; j++ {
+				v.Set(i, j, rnd.NormFloat64())
+			}
+		}
+		g, err := graph.Build(context.Background(), x, graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaFixed, Value: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lap, err := graph.NewLaplacian(g, graph.Symmetric)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want mat.Dense
+		want.Mul(graph.Dense(lap), v)
+		if got := fgpwcLsymMul(g, v); !mat.EqualApprox(got, &want, 1e-12) {
+			t.Errorf("n=%d: L_sym·V differs from the dense product", n)
+		}
+	}
+}
+
+func TestFGPWCStopFlat(t *testing.T) {
+	// The relative-decrease test on hand-made traces: F fell from
+	// trace[len−1−w] to trace[len−1] by at most fTol·|trace[len−1−w]|.
+	st := descentStop{fTol: 0.01, window: 2}
+	for _, tc := range []struct {
+		trace []float64
+		want  bool
+	}{
+		{[]float64{10, 9}, false},           // shorter than the window + 1
+		{[]float64{10, 9.99, 9.95}, true},   // 0.05 ≤ 0.1
+		{[]float64{10, 9.9, 9.89}, false},   // 0.11 > 0.1
+		{[]float64{5, 10, 9.99, 9.9}, true}, // window is the last 2 steps: 0.1 ≤ 0.1
+	} {
+		if got := st.flat(tc.trace); got != tc.want {
+			t.Errorf("flat(%v) = %v, want %v", tc.trace, got, tc.want)
+		}
+	}
+	if (descentStop{fTol: 0, window: 2}).flat([]float64{1, 1, 1}) {
+		t.Error("fTol = 0 must disable the test")
+	}
+}
+
+func TestFGPWCBasisReuse(t *testing.T) {
+	// Clustering with a precomputed Basis must give exactly the result of
+	// computing it inside Cluster; a Basis from another graph or other
+	// knobs is refused.
+	p, _, _ := fgpwcMoonsProblem(t, 200, 60, 1)
+	f := *NewFGPWC()
+	f.M = 8
+	s := &Settings{Seed: 3}
+	want, err := f.Cluster(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.Embed(context.Background(), p.Graph, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.M() != 8 || len(b.Eigenvalues()) != 8 {
+		t.Fatalf("basis m = %d, %d eigenvalues", b.M(), len(b.Eigenvalues()))
+	}
+	g := f
+	g.Basis = b
+	got, err := g.Cluster(context.Background(), p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Labels, want.Labels) || got.Objective != want.Objective {
+		t.Errorf("with Basis: F = %v, without: %v (labels equal: %v)", got.Objective, want.Objective, slices.Equal(got.Labels, want.Labels))
+	}
+	other := g
+	other.M = 9
+	if _, err := other.Cluster(context.Background(), p, s); !errors.Is(err, ErrInvalid) {
+		t.Errorf("basis with other M: err = %v, want ErrInvalid", err)
+	}
+	q, _, _ := fgpwcMoonsProblem(t, 200, 60, 2)
+	if _, err := g.Cluster(context.Background(), q, s); !errors.Is(err, ErrInvalid) {
+		t.Errorf("basis of another graph: err = %v, want ErrInvalid", err)
 	}
 }

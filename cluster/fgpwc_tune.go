@@ -121,7 +121,7 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 	err = parallelTasks(ctx, len(grid), func(i int) error {
 		c := cfg
 		c.sigmaML, c.sigmaCL = grid[i][0], grid[i][1]
-		res, err := prep.solve(ctx, prep.pairs, p.K, &quiet, c, restarts(s, FGPWCRestarts), s.Seed)
+		res, err := prep.solve(ctx, prep.pairs, p.K, &quiet, c, restarts(s, fgpwcRestarts(prep.n)), s.Seed)
 		if err != nil {
 			return err
 		}
@@ -153,7 +153,7 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 //     shuffled separately (seeded by Settings.Seed) and dealt round-robin.
 //   - For every grid point with σ_m ≤ σ_c (nil grids mean the paper's) and
 //     every fold, FGPWC is fitted on the other folds: descent from X₀, then
-//     k-means with min(Restarts, 10) runs keeping the fewest training
+//     k-means with min(Restarts, 5) runs keeping the fewest training
 //     violations.
 //   - The point's Score is minus the total weight of the held-out
 //     constraints its partitions violate; ties are broken by the held-out
@@ -208,7 +208,7 @@ func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Set
 	fit := make([]float64, len(grid)*folds)
 	quiet := *s
 	quiet.Recorder = nil
-	cvRestarts := min(restarts(s, FGPWCRestarts), 10)
+	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
 	err = parallelTasks(ctx, len(grid)*folds, func(t int) error {
 		gi, fi := t/folds, t%folds
 		c := cfg
