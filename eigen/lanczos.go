@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -198,6 +199,7 @@ type lanczosRun struct {
 	rng      *rand.Rand
 	normA    float64
 	next     []float64 // Ritz vector after the kk wanted ones, from the last run
+	part     []float64 // per-chunk partial products of project
 	matvecs  int
 	restarts int
 }
@@ -221,23 +223,84 @@ func (r *lanczosRun) row(i int) []float64 { return r.v[i*r.n : (i+1)*r.n] }
 
 // orthogonalize makes x orthogonal to rows [0, m) of v by two passes of
 // classical Gram–Schmidt, storing the summed coefficients in h[:m], and
-// returns ‖x‖ afterwards.
+// returns ‖x‖ afterwards. Large products are split over orthoChunks column
+// blocks run concurrently; the chunking does not depend on GOMAXPROCS, so
+// the result is the same on every machine.
 func (r *lanczosRun) orthogonalize(x []float64, m int) float64 {
 	h := r.h[:m]
 	clear(h)
 	if m > 0 {
-		vm := blas64.General{Rows: m, Cols: r.n, Stride: r.n, Data: r.v[:m*r.n]}
-		xv := blas64.Vector{N: r.n, Inc: 1, Data: x}
-		hv := blas64.Vector{N: m, Inc: 1, Data: r.h2[:m]}
+		c := r.h2[:m]
 		for pass := 0; pass < 2; pass++ {
-			gemvRows(hv.Data, vm, x)
-			blas64.Gemv(blas.Trans, -1, vm, hv, 1, xv)
-			for i, c := range hv.Data {
-				h[i] += c
+			r.project(c, x, m)
+			r.subtract(x, c, m)
+			for i, v := range c {
+				h[i] += v
 			}
 		}
 	}
 	return blas64.Nrm2(blas64.Vector{N: r.n, Inc: 1, Data: x})
+}
+
+// orthoChunks is the number of column blocks of the parallel Gram–Schmidt
+// products, and orthoMinWork the size m·n below which they run serially.
+const (
+	orthoChunks  = 4
+	orthoMinWork = 1 << 18
+)
+
+// block returns rows [0, m) and columns [lo, hi) of v.
+func (r *lanczosRun) block(m, lo, hi int) blas64.General {
+	return blas64.General{Rows: m, Cols: hi - lo, Stride: r.n, Data: r.v[lo : (m-1)*r.n+hi]}
+}
+
+// chunks calls f on orthoChunks column ranges covering [0, n), concurrently
+// when m·n is large.
+func (r *lanczosRun) chunks(m int, f func(q, lo, hi int)) {
+	n := r.n
+	if m*n < orthoMinWork || n < 4*orthoChunks {
+		f(0, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	size := (n + orthoChunks - 1) / orthoChunks
+	for q := 0; q < orthoChunks; q++ {
+		lo, hi := q*size, min((q+1)*size, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(q, lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+// project sets c = V·x for rows [0, m) of V.
+func (r *lanczosRun) project(c, x []float64, m int) {
+	if m*r.n < orthoMinWork || r.n < 4*orthoChunks {
+		gemvRows(c, r.block(m, 0, r.n), x)
+		return
+	}
+	if len(r.part) < orthoChunks*m {
+		r.part = make([]float64, orthoChunks*len(r.h))
+	}
+	r.chunks(m, func(q, lo, hi int) {
+		gemvRows(r.part[q*m:(q+1)*m], r.block(m, lo, hi), x[lo:hi])
+	})
+	copy(c, r.part[:m])
+	for q := 1; q < orthoChunks; q++ {
+		for i, v := range r.part[q*m : (q+1)*m] {
+			c[i] += v
+		}
+	}
+}
+
+// subtract sets x −= Vᵀ·c for rows [0, m) of V.
+func (r *lanczosRun) subtract(x, c []float64, m int) {
+	cv := blas64.Vector{N: m, Inc: 1, Data: c}
+	r.chunks(m, func(_, lo, hi int) {
+		blas64.Gemv(blas.Trans, -1, r.block(m, lo, hi), cv, 1, blas64.Vector{N: hi - lo, Inc: 1, Data: x[lo:hi]})
+	})
 }
 
 // randomRow fills row i with a random unit vector orthogonal to rows [0, i).
