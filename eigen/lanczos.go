@@ -506,10 +506,18 @@ func (r *lanczosRun) ritzVectors(dst []float64, locked, size int, cols []int) {
 			ys[q*size+l] = r.y.At(l, c)
 		}
 	}
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas64.General{Rows: k, Cols: size, Stride: size, Data: ys},
-		blas64.General{Rows: size, Cols: r.n, Stride: r.n, Data: r.v[locked*r.n : (locked+size)*r.n]},
-		0, blas64.General{Rows: k, Cols: r.n, Stride: r.n, Data: dst})
+	if k == 0 || size == 0 {
+		return
+	}
+	// Column blocks of dst are independent: split them like the
+	// Gram–Schmidt products (gonum runs this shape serially).
+	v := r.v[locked*r.n : (locked+size)*r.n]
+	r.chunks(size, func(_, lo, hi int) {
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+			blas64.General{Rows: k, Cols: size, Stride: size, Data: ys},
+			blas64.General{Rows: size, Cols: hi - lo, Stride: r.n, Data: v[lo : (size-1)*r.n+hi]},
+			0, blas64.General{Rows: k, Cols: hi - lo, Stride: r.n, Data: dst[lo : (k-1)*r.n+hi]})
+	})
 }
 
 // gemvRows sets h = V·x for the rows of V.
