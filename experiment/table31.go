@@ -116,7 +116,9 @@ type ssEntry struct {
 	err  error
 }
 
-var ssGraphs = &ssCache{m: map[string]*ssEntry{}}
+// newSSCache returns an empty cache; each Table31/Table42 experiment value
+// owns one, so nothing is shared between runs through package state.
+func newSSCache() *ssCache { return &ssCache{m: map[string]*ssEntry{}} }
 
 // get returns the graph of d under env (data root, quick size, seed).
 func (c *ssCache) get(ctx context.Context, env *Env, d ssDataset) (*ssGraph, error) {
@@ -270,7 +272,7 @@ var t31Methods = []struct{ key, title string }{
 // t31Version is part of every cell key: change it when a cell's definition changes.
 const t31Version = "v1"
 
-func table31Cells(env *Env) ([]Cell, error) {
+func table31Cells(env *Env, cache *ssCache) ([]Cell, error) {
 	run, _ := ssSelected(env)
 	var cells []Cell
 	for _, d := range run {
@@ -279,7 +281,7 @@ func table31Cells(env *Env) ([]Cell, error) {
 				d, rep, m := d, rep, m
 				cells = append(cells, Cell{
 					Key: fmt.Sprintf("%s/%s/%s/rep%d", t31Version, d.name, m.key, rep),
-					Run: func(ctx context.Context) (Values, error) { return table31Cell(ctx, env, d, m.key, rep) },
+					Run: func(ctx context.Context) (Values, error) { return table31Cell(ctx, env, cache, d, m.key, rep) },
 				})
 			}
 		}
@@ -287,8 +289,8 @@ func table31Cells(env *Env) ([]Cell, error) {
 	return cells, nil
 }
 
-func table31Cell(ctx context.Context, env *Env, d ssDataset, method string, rep int) (Values, error) {
-	sg, err := ssGraphs.get(ctx, env, d)
+func table31Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, method string, rep int) (Values, error) {
+	sg, err := cache.get(ctx, env, d)
 	if err != nil {
 		return nil, err
 	}
@@ -386,7 +388,7 @@ func ssFmt(xs []float64) string {
 	return fmt.Sprintf("%.2f ± %.2f", m, sd)
 }
 
-func table31Report(env *Env, results map[string]Values) (*Output, error) {
+func table31Report(env *Env, cache *ssCache, results map[string]Values) (*Output, error) {
 	run, missing := ssSelected(env)
 	reps := ssReps(env)
 	var md, csv bytes.Buffer
@@ -434,7 +436,7 @@ func table31Report(env *Env, results map[string]Values) (*Output, error) {
 				thesisAtLeast++
 			}
 		}
-		if sg, err := ssGraphs.get(context.Background(), env, d); err == nil {
+		if sg, err := cache.get(context.Background(), env, d); err == nil {
 			details = append(details, fmt.Sprintf("- %s: %s", d.name, sg.detail))
 		}
 	}
@@ -463,11 +465,12 @@ func table31Report(env *Env, results map[string]Values) (*Output, error) {
 
 // Table31 reproduces thesis Table 3.1.
 func Table31() Experiment {
+	cache := newSSCache()
 	return Experiment{
 		Name:   "table3.1",
 		Title:  "label constraints: SPH. SC, LABEL PROP., Mavroeidis and NOA-SSC with 10% labels",
 		Source: "seed 000 Table 3.1 (§3.4)",
-		Cells:  table31Cells,
-		Report: table31Report,
+		Cells:  func(env *Env) ([]Cell, error) { return table31Cells(env, cache) },
+		Report: func(env *Env, res map[string]Values) (*Output, error) { return table31Report(env, cache, res) },
 	}
 }

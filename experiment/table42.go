@@ -22,7 +22,7 @@ var t42Methods = []struct{ key, title string }{
 // t42Version is part of every cell key: change it when a cell's definition changes.
 const t42Version = "v1"
 
-func table42Cells(env *Env) ([]Cell, error) {
+func table42Cells(env *Env, cache *ssCache) ([]Cell, error) {
 	run, _ := ssSelected(env)
 	var cells []Cell
 	for _, d := range run {
@@ -31,7 +31,7 @@ func table42Cells(env *Env) ([]Cell, error) {
 				d, rep, m := d, rep, m
 				cells = append(cells, Cell{
 					Key: fmt.Sprintf("%s/%s/%s/rep%d", t42Version, d.name, m.key, rep),
-					Run: func(ctx context.Context) (Values, error) { return table42Cell(ctx, env, d, m.key, rep) },
+					Run: func(ctx context.Context) (Values, error) { return table42Cell(ctx, env, cache, d, m.key, rep) },
 				})
 			}
 		}
@@ -42,8 +42,8 @@ func table42Cells(env *Env) ([]Cell, error) {
 // table42Cell runs one method on 1% of all pairs drawn uniformly without
 // replacement and labelled by the ground truth (seed 000 §4.1.3; the same
 // pairs for both methods in a repetition).
-func table42Cell(ctx context.Context, env *Env, d ssDataset, method string, rep int) (Values, error) {
-	sg, err := ssGraphs.get(ctx, env, d)
+func table42Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, method string, rep int) (Values, error) {
+	sg, err := cache.get(ctx, env, d)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func table42Cell(ctx context.Context, env *Env, d ssDataset, method string, rep 
 	return v, nil
 }
 
-func table42Report(env *Env, results map[string]Values) (*Output, error) {
+func table42Report(env *Env, cache *ssCache, results map[string]Values) (*Output, error) {
 	run, missing := ssSelected(env)
 	reps := ssReps(env)
 	var md, csv bytes.Buffer
@@ -118,7 +118,7 @@ func table42Report(env *Env, results map[string]Values) (*Output, error) {
 				thesisBetter++
 			}
 		}
-		if sg, err := ssGraphs.get(context.Background(), env, d); err == nil {
+		if sg, err := cache.get(context.Background(), env, d); err == nil {
 			details = append(details, fmt.Sprintf("- %s: %s", d.name, sg.detail))
 		}
 	}
@@ -142,11 +142,12 @@ func table42Report(env *Env, results map[string]Values) (*Output, error) {
 
 // Table42 reproduces thesis Table 4.2.
 func Table42() Experiment {
+	cache := newSSCache()
 	return Experiment{
 		Name:   "table4.2",
 		Title:  "pairwise constraints: Spectral Learning vs MCL-NOA-SSC with 1% of pairs",
 		Source: "seed 000 Table 4.2 (§4.1.3)",
-		Cells:  table42Cells,
-		Report: table42Report,
+		Cells:  func(env *Env) ([]Cell, error) { return table42Cells(env, cache) },
+		Report: func(env *Env, res map[string]Values) (*Output, error) { return table42Report(env, cache, res) },
 	}
 }
