@@ -155,6 +155,9 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 		go func() {
 			defer wg.Done()
 			for c := range next {
+				if ctx.Err() != nil {
+					continue // cancelled: drain without starting new cells
+				}
 				v, err := runCell(ctx, c)
 				mu.Lock()
 				if err != nil {
