@@ -309,6 +309,9 @@ func (g *Graph) checkSymmetric(tol float64) error {
 // Dense returns the n×n affinity matrix. It allocates n² floats: use it only
 // for small graphs and tests.
 func (g *Graph) Dense() *mat.SymDense {
+	if g.n == 0 {
+		return &mat.SymDense{} // gonum has no 0×0 constructor; the zero value is empty
+	}
 	a := mat.NewSymDense(g.n, nil)
 	for i := 0; i < g.n; i++ {
 		idx, w := g.Row(i)

@@ -271,3 +271,20 @@ func TestMulTo(t *testing.T) {
 		}
 	}
 }
+
+func TestEmptyGraphDense(t *testing.T) {
+	g, err := FromEdges(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Dense().IsEmpty() {
+		t.Error("Dense of the empty graph is not empty")
+	}
+	l, err := NewLaplacian(g, Unnormalized)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Dense(l).IsEmpty() {
+		t.Error("Dense(L) of the empty graph is not empty")
+	}
+}

@@ -216,6 +216,9 @@ func Dense(op interface {
 	MulTo(dst, x *mat.Dense)
 }) *mat.Dense {
 	n := op.Dim()
+	if n == 0 {
+		return &mat.Dense{}
+	}
 	id := mat.NewDense(n, n, nil)
 	for i := 0; i < n; i++ {
 		id.Set(i, i, 1)
