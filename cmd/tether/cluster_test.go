@@ -248,3 +248,17 @@ func TestSetKnobs(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestProgressBar(t *testing.T) {
+	cases := []struct {
+		done, total int
+		want        string
+	}{
+		{0, 10, "[..........]"}, {5, 10, "[#####.....]"}, {10, 10, "[##########]"}, {12, 10, "[##########]"}, {3, 0, "[..........]"},
+	}
+	for _, c := range cases {
+		if got := bar(c.done, c.total, 10); got != c.want {
+			t.Errorf("bar(%d, %d) = %q, want %q", c.done, c.total, got, c.want)
+		}
+	}
+}

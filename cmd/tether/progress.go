@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,7 +47,7 @@ func (r *stderrRecorder) Record(e progress.Event) {
 	r.last[e.Stage] = t
 	line := fmt.Sprintf("%s: ", e.Stage)
 	if e.Total > 0 {
-		line += fmt.Sprintf("%d/%d (%.0f%%)", e.Done, e.Total, 100*float64(e.Done)/float64(e.Total))
+		line += fmt.Sprintf("%s %d/%d (%.0f%%)", bar(e.Done, e.Total, 20), e.Done, e.Total, 100*float64(e.Done)/float64(e.Total))
 	} else if e.Done > 0 {
 		line += fmt.Sprintf("%d", e.Done)
 	}
@@ -72,4 +73,13 @@ func (r *stderrRecorder) step(name string) func() {
 			r.mu.Unlock()
 		}
 	}
+}
+
+// bar draws done/total as a bar of width characters: [#####.....].
+func bar(done, total, width int) string {
+	fill := 0
+	if total > 0 {
+		fill = min(width, max(0, done*width/total))
+	}
+	return "[" + strings.Repeat("#", fill) + strings.Repeat(".", width-fill) + "]"
 }
