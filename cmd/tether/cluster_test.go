@@ -1,10 +1,13 @@
 package main
 
 import (
+	"time"
+
 	"bytes"
 	"context"
 	"errors"
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/progress"
 	"os"
 	"path/filepath"
 	"strings"
@@ -260,5 +263,36 @@ func TestProgressBar(t *testing.T) {
 		if got := bar(c.done, c.total, 10); got != c.want {
 			t.Errorf("bar(%d, %d) = %q, want %q", c.done, c.total, got, c.want)
 		}
+	}
+}
+
+func TestRecorderThrottles(t *testing.T) {
+	var buf bytes.Buffer
+	r := newRecorder(&buf, false)
+	now := time.Unix(0, 0)
+	r.now = func() time.Time { return now }
+	ev := progress.Event{Stage: "eigen", Done: 1, Total: 4}
+	r.Record(ev) // starts the stage, silent
+	now = now.Add(500 * time.Millisecond)
+	r.Record(ev) // under a second: silent
+	if buf.Len() != 0 {
+		t.Fatalf("printed before a second: %q", buf.String())
+	}
+	now = now.Add(time.Second)
+	ev.Done = 2
+	r.Record(ev)
+	if !strings.Contains(buf.String(), "eigen: [##########..........] 2/4 (50%)") {
+		t.Errorf("line %q", buf.String())
+	}
+	n := buf.Len()
+	now = now.Add(100 * time.Millisecond)
+	r.Record(ev) // within a second of the last line: silent
+	if buf.Len() != n {
+		t.Errorf("printed twice within a second")
+	}
+	q := newRecorder(&buf, true)
+	q.Record(ev)
+	if buf.Len() != n {
+		t.Error("quiet recorder printed")
 	}
 }
