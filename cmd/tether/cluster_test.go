@@ -1,17 +1,17 @@
 package main
 
 import (
-	"time"
-
 	"bytes"
 	"context"
 	"errors"
-	"github.com/tether-sc/tether/cluster"
-	"github.com/tether-sc/tether/progress"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/progress"
 )
 
 // run executes tether in-process and returns stdout, stderr and the error.
