@@ -265,28 +265,39 @@ func ssSelected(env *Env) (run, missing []ssDataset) {
 
 // t31Methods are the columns of Table 3.1; "mavro" stands for MAVRO when
 // k = 2 and the Mavroeidis k-way method otherwise (seed 000 §3.4).
-var t31Methods = []struct{ key, title string }{
+var t31Methods = []ssMethod{
 	{"sph-sc", "SPH. SC"}, {"labelprop", "LABEL PROP."}, {"mavro", "Mavro. 2010/11"}, {"noa-ssc", "NOA-SSC"},
 }
 
 // t31Version is part of every cell key: change it when a cell's definition changes.
 const t31Version = "v1"
 
-func table31Cells(env *Env, cache *ssCache) ([]Cell, error) {
-	run, _ := ssSelected(env)
+// ssMethod is a column of Table 3.1 or 4.2.
+type ssMethod struct{ key, title string }
+
+// ssCells declares one cell per (dataset, repetition, method) with key
+// "version/dataset/method/repN"; run computes a cell. Tables 3.1 and 4.2
+// share it.
+func ssCells(env *Env, version string, methods []ssMethod, run func(ctx context.Context, d ssDataset, method string, rep int) (Values, error)) []Cell {
+	datasets, _ := ssSelected(env)
 	var cells []Cell
-	for _, d := range run {
+	for _, d := range datasets {
 		for rep := 0; rep < ssReps(env); rep++ {
-			for _, m := range t31Methods {
-				d, rep, m := d, rep, m
+			for _, m := range methods {
 				cells = append(cells, Cell{
-					Key: fmt.Sprintf("%s/%s/%s/rep%d", t31Version, d.name, m.key, rep),
-					Run: func(ctx context.Context) (Values, error) { return table31Cell(ctx, env, cache, d, m.key, rep) },
+					Key: fmt.Sprintf("%s/%s/%s/rep%d", version, d.name, m.key, rep),
+					Run: func(ctx context.Context) (Values, error) { return run(ctx, d, m.key, rep) },
 				})
 			}
 		}
 	}
-	return cells, nil
+	return cells
+}
+
+func table31Cells(env *Env, cache *ssCache) ([]Cell, error) {
+	return ssCells(env, t31Version, t31Methods, func(ctx context.Context, d ssDataset, method string, rep int) (Values, error) {
+		return table31Cell(ctx, env, cache, d, method, rep)
+	}), nil
 }
 
 func table31Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, method string, rep int) (Values, error) {

@@ -15,7 +15,7 @@ import (
 )
 
 // t42Methods are the columns of thesis Table 4.2.
-var t42Methods = []struct{ key, title string }{
+var t42Methods = []ssMethod{
 	{"sl", "SPECTRAL LEARNING"}, {"mcl-noa-ssc", "MCL-NOA-SSC"},
 }
 
@@ -23,20 +23,9 @@ var t42Methods = []struct{ key, title string }{
 const t42Version = "v1"
 
 func table42Cells(env *Env, cache *ssCache) ([]Cell, error) {
-	run, _ := ssSelected(env)
-	var cells []Cell
-	for _, d := range run {
-		for rep := 0; rep < ssReps(env); rep++ {
-			for _, m := range t42Methods {
-				d, rep, m := d, rep, m
-				cells = append(cells, Cell{
-					Key: fmt.Sprintf("%s/%s/%s/rep%d", t42Version, d.name, m.key, rep),
-					Run: func(ctx context.Context) (Values, error) { return table42Cell(ctx, env, cache, d, m.key, rep) },
-				})
-			}
-		}
-	}
-	return cells, nil
+	return ssCells(env, t42Version, t42Methods, func(ctx context.Context, d ssDataset, method string, rep int) (Values, error) {
+		return table42Cell(ctx, env, cache, d, method, rep)
+	}), nil
 }
 
 // table42Cell runs one method on 1% of all pairs drawn uniformly without
