@@ -509,32 +509,12 @@ func genSolve(ctx context.Context, pr eigen.Problem, s *Settings) (*eigen.Result
 // full eigendecompositions. Otherwise densePencilEig is used. s may be nil.
 func densePencil(p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense, error) {
 	n, _ := p.Dims()
-	var sup, out []int
-	for i := 0; i < n; i++ {
-		nz := false
-		for j := 0; j < n && !nz; j++ {
-			nz = l.At(i, j) != 0
-		}
-		if nz {
-			sup = append(sup, i)
-		} else {
-			out = append(out, i)
-		}
-	}
+	sup, out := pencilSupport(l)
 	ns, nu := len(sup), len(out)
 	if ns < k+1 {
 		return densePencilEig(p, l, k)
 	}
-	sub := func(m *mat.Dense, rows, cols []int) *mat.Dense {
-		o := mat.NewDense(max(len(rows), 1), max(len(cols), 1), nil)
-		for a, i := range rows {
-			for b, j := range cols {
-				o.Set(a, b, m.At(i, j))
-			}
-		}
-		return o.Slice(0, len(rows), 0, len(cols)).(*mat.Dense)
-	}
-	lss := sub(l, sup, sup)
+	lss := subMatrix(l, sup, sup)
 	// L_SS 1_S must vanish (relative to ‖L_SS‖) for 1_S to be null.
 	var lnorm, rmax float64
 	for a := 0; a < ns; a++ {
@@ -582,7 +562,7 @@ func densePencil(p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense,
 	if !ch.Factorize(lq) {
 		return densePencilEig(p, l, k)
 	}
-	pss := sub(p, sup, sup)
+	pss := subMatrix(p, sup, sup)
 	pq := hhRight(pss, w) // P_SS Q
 	prr := hhBoth(pss, w) // Qᵀ P_SS Q
 	nn := nu + 1
@@ -590,9 +570,9 @@ func densePencil(p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense,
 	pnn := mat.NewDense(nn, nn, nil)
 	var pus *mat.Dense
 	if nu > 0 {
-		pus = sub(p, out, sup)
+		pus = subMatrix(p, out, sup)
 		pnr.Slice(0, nu, 0, r).(*mat.Dense).Copy(hhRight(pus, w))
-		pnn.Slice(0, nu, 0, nu).(*mat.Dense).Copy(sub(p, out, out))
+		pnn.Slice(0, nu, 0, nu).(*mat.Dense).Copy(subMatrix(p, out, out))
 		t := mat.NewDense(nu, 1, nil)
 		t.Mul(pus, v0)
 		pnn.Slice(0, nu, nu, nn).(*mat.Dense).Copy(t)
@@ -750,30 +730,10 @@ func (c *cholOp) MulTo(dst, x *mat.Dense) {
 // set of labelled nodes.
 func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 	n, _ := p.Dims()
-	var sup, out []int
-	for i := 0; i < n; i++ {
-		nz := false
-		for j := 0; j < n && !nz; j++ {
-			nz = l.At(i, j) != 0
-		}
-		if nz {
-			sup = append(sup, i)
-		} else {
-			out = append(out, i)
-		}
-	}
+	sup, out := pencilSupport(l)
 	ns, nu := len(sup), len(out)
 	if ns < k {
 		return nil, nil, fmt.Errorf("%w: only %d finite generalized eigenvalues, %d requested (too few constraints?)", errPencil, max(ns-1, 0), k)
-	}
-	sub := func(m *mat.Dense, rows, cols []int) *mat.Dense {
-		o := mat.NewDense(max(len(rows), 1), max(len(cols), 1), nil)
-		for a, i := range rows {
-			for b, j := range cols {
-				o.Set(a, b, m.At(i, j))
-			}
-		}
-		return o.Slice(0, len(rows), 0, len(cols)).(*mat.Dense)
 	}
 	ls := mat.NewSymDense(ns, nil)
 	for a, i := range sup {
@@ -813,8 +773,8 @@ func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 	for j := range all {
 		all[j] = j
 	}
-	vr := sub(&v, all, rng)
-	pss := sub(p, sup, sup)
+	vr := subMatrix(&v, all, rng)
+	pss := subMatrix(p, sup, sup)
 	pssVr := mat.NewDense(ns, r, nil)
 	pssVr.Mul(pss, vr)
 	prr := mat.NewDense(r, r, nil)
@@ -826,12 +786,12 @@ func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 		pnn := mat.NewDense(nn, nn, nil)
 		var pus *mat.Dense
 		if nu > 0 {
-			pus = sub(p, out, sup)
+			pus = subMatrix(p, out, sup)
 			pnr.Slice(0, nu, 0, r).(*mat.Dense).Mul(pus, vr)
-			pnn.Slice(0, nu, 0, nu).(*mat.Dense).Copy(sub(p, out, out))
+			pnn.Slice(0, nu, 0, nu).(*mat.Dense).Copy(subMatrix(p, out, out))
 		}
 		if n0 > 0 {
-			v0 = sub(&v, all, nul)
+			v0 = subMatrix(&v, all, nul)
 			pnr.Slice(nu, nn, 0, r).(*mat.Dense).Mul(v0.T(), pssVr)
 			t := mat.NewDense(ns, n0, nil)
 			t.Mul(pss, v0)
@@ -963,4 +923,34 @@ func columnRowNormalize(x *mat.Dense) {
 		}
 	}
 	normalizeRows(x)
+}
+
+// pencilSupport splits the nodes into the support S of L (rows with a
+// nonzero entry) and the rest U, in increasing order. Cost O(n²).
+func pencilSupport(l *mat.Dense) (sup, out []int) {
+	n, _ := l.Dims()
+	for i := 0; i < n; i++ {
+		nz := false
+		for j := 0; j < n && !nz; j++ {
+			nz = l.At(i, j) != 0
+		}
+		if nz {
+			sup = append(sup, i)
+		} else {
+			out = append(out, i)
+		}
+	}
+	return sup, out
+}
+
+// subMatrix returns the submatrix of m on the given rows and columns (a
+// view of a new matrix; either list may be empty).
+func subMatrix(m *mat.Dense, rows, cols []int) *mat.Dense {
+	o := mat.NewDense(max(len(rows), 1), max(len(cols), 1), nil)
+	for a, i := range rows {
+		for b, j := range cols {
+			o.Set(a, b, m.At(i, j))
+		}
+	}
+	return o.Slice(0, len(rows), 0, len(cols)).(*mat.Dense)
 }
