@@ -1,13 +1,20 @@
 package cluster
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/metrics"
 )
 
 // cscapWellConditioned returns a symmetric positive definite W (an RBF
@@ -121,5 +128,278 @@ func TestCSCAPSeparateCannotLinks(t *testing.T) {
 	}
 	if d := pwMaxAbsDiff(got, want); d > 1e-10 {
 		t.Errorf("max |Alg. 12 − explicit| = %g", d)
+	}
+}
+
+// cscapRings returns k cycles of size nodes (unit weights) joined in a chain
+// by edges of weight 0.1, the must-links (2t, 2t+1) inside every cycle and
+// a cannot-link between consecutive cycles. With the default diagonal
+// W_ii = 1 a cycle of even length has λ_min(W) = 1 + 2cos(π) = −1, and the
+// must-link vectors sum to the alternating eigenvector: UᵀWU has an
+// eigenvalue −1, so I + UᵀWU is exactly singular.
+func cscapRings(t *testing.T, size, k int) (*Problem, []int) {
+	t.Helper()
+	var es []graph.Edge
+	truth := make([]int, k*size)
+	set := &constraint.Set{N: k * size}
+	for c := 0; c < k; c++ {
+		for i := 0; i < size; i++ {
+			truth[c*size+i] = c
+			es = append(es, graph.Edge{I: c*size + i, J: c*size + (i+1)%size, W: 1})
+		}
+		for i := 0; i+1 < size; i += 2 {
+			set.Pairs = append(set.Pairs, constraint.Pair{I: c*size + i, J: c*size + i + 1, Kind: constraint.MustLink})
+		}
+		if c+1 < k {
+			es = append(es, graph.Edge{I: c * size, J: (c+1)*size + size/2, W: 0.1})
+			set.Pairs = append(set.Pairs, constraint.Pair{I: c*size + 3, J: (c+1)*size + 4, Kind: constraint.CannotLink})
+		}
+	}
+	g, err := graph.FromEdges(k*size, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Problem{Graph: g, K: k, Constraints: set}, truth
+}
+
+// cscapCosine returns a symmetric 5-NN cosine graph on n random binary
+// "documents" of d words in k classes (class c favours the words j ≡ c
+// mod k), the kind of sparse graph webkb gives, with constraints drawn
+// with probability 2/n per pair.
+func cscapCosine(t *testing.T, n, k, d int, seed uint64) (*Problem, []int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	x := mat.NewDense(n, d, nil)
+	truth := make([]int, n)
+	for i := range truth {
+		truth[i] = i % k
+		for j := 0; j < d; j++ {
+			p := 0.1
+			if j%k == truth[i] {
+				p = 0.3
+			}
+			if rng.Float64() < p {
+				x.Set(i, j, 1)
+			}
+		}
+	}
+	g, err := graph.Build(context.Background(), x, graph.Spec{Kind: graph.SymmetricKNN, K: 5, Affinity: graph.Cosine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := constraint.BernoulliPairs(truth, 2/float64(n), rand.NewPCG(seed, 9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Problem{Graph: g, K: k, Constraints: set}, truth
+}
+
+// TestCSCAPIndefiniteShift runs CSCAP on graphs whose W is indefinite and
+// on which the unrepaired propagation fails (Shift < 0), and checks that
+// the automatic shift makes them cluster and says so in a warning.
+func TestCSCAPIndefiniteShift(t *testing.T) {
+	ringsK2, truthR2 := cscapRings(t, 12, 2)
+	ringsK3, truthR3 := cscapRings(t, 12, 3)
+	cos, truthC := cscapCosine(t, 30, 3, 30, 1)
+	cases := []struct {
+		name    string
+		p       *Problem
+		truth   []int
+		failure string // substring of the error without the shift
+		minARI  float64
+	}{
+		// Separate cycles: with the constraints the answer is exact.
+		{"rings k=2 (Alg. 11)", ringsK2, truthR2, "I + UᵀWU is singular", 1},
+		{"rings k=3 (Alg. 12)", ringsK3, truthR3, "I + UᵀWU is singular", 1},
+		// Noisy classes: unconstrained spectral clustering does not find
+		// them either; 0.36 is measured (ARI of a random partition ≈ 0).
+		{"cosine 5-NN k=3 (Alg. 12)", cos, truthC, "1 + uᵀW̄u", 0.3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := CSCAP{Shift: -1}.Cluster(context.Background(), tc.p, &Settings{Seed: 1})
+			if err == nil || !strings.Contains(err.Error(), tc.failure) {
+				t.Fatalf("without the shift: error %v, want one containing %q", err, tc.failure)
+			}
+			res, err := CSCAP{}.Cluster(context.Background(), tc.p, &Settings{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ari, err := metrics.ARI(tc.truth, res.Labels)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ari < tc.minARI {
+				t.Errorf("ARI %.3f < %.2f", ari, tc.minARI)
+			}
+			w := cscapAffinity(tc.p.Graph, 0)
+			delta, _, err := cscapMinimalShift(context.Background(), w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf("δ = %.6g", delta)
+			if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], want) {
+				t.Errorf("warnings %q, want the first to report %q", res.Warnings, want)
+			}
+		})
+	}
+}
+
+// TestCSCAPMinimalShift checks δ against −λ_min(W) + τ with λ_min from an
+// independent dense eigendecomposition (mat.EigenSym with vectors, a
+// different LAPACK path from the values-only one Cluster uses) and, where
+// known, from the closed form; and checks minimality without any
+// eigenvalue: W + δI factorizes, W + (δ − 2τ)I does not.
+func TestCSCAPMinimalShift(t *testing.T) {
+	ring, _ := cscapRings(t, 8, 1)
+	cos, _ := cscapCosine(t, 40, 2, 30, 3)
+	type tc struct {
+		name string
+		w    *mat.SymDense
+		// exact is δ in closed form, with τ = 1e-8·‖W‖_∞ (NaN: not known).
+		exact float64
+	}
+	cases := []tc{
+		// Cycle C₈ with unit diagonal: eigenvalues 1 + 2cos(2πj/8), the
+		// smallest −1 (j = 4); ‖W‖_∞ = 3.
+		{"cycle C8", cscapAffinity(ring.Graph, 0), 1 + 3e-8},
+		{"cosine 5-NN", cscapAffinity(cos.Graph, 0), math.NaN()},
+		// Positive definite (λ_min ≥ 0.5): no shift.
+		{"RBF + 0.5I", cscapWellConditioned(20, 4), 0},
+		{"zero", mat.NewSymDense(3, nil), 0},
+	}
+	// Random symmetric matrices with entries in [−1, 1) over a size ladder
+	// (n = 1 draws 0.52, a positive definite 1×1; the others are indefinite
+	// or not, as drawn).
+	for _, n := range []int{1, 2, 3, 5, 10, 70} {
+		rng := rand.New(rand.NewPCG(uint64(n), 11))
+		w := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				w.SetSym(i, j, 2*rng.Float64()-1)
+			}
+		}
+		cases = append(cases, tc{fmt.Sprintf("random n=%d", n), w, math.NaN()})
+	}
+	// A singular positive semidefinite Gram matrix XXᵀ of rank 3: λ_min is
+	// 0 up to rounding, far inside the tolerance τ, so no shift.
+	rng := rand.New(rand.NewPCG(5, 11))
+	x := mat.NewDense(12, 3, nil)
+	for i := range x.RawMatrix().Data {
+		x.RawMatrix().Data[i] = rng.NormFloat64()
+	}
+	gram := mat.NewSymDense(12, nil)
+	gram.SymOuterK(1, x)
+	cases = append(cases, tc{"rank-3 Gram", gram, 0})
+
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := c.w.SymmetricDim()
+			orig := mat.NewSymDense(n, nil)
+			orig.CopySym(c.w)
+			delta, lmin, err := cscapMinimalShift(context.Background(), c.w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mat.Equal(orig, c.w) {
+				t.Fatal("w was modified")
+			}
+			tau := cscapMargin(c.w)
+			var es mat.EigenSym
+			if !es.Factorize(c.w, true) {
+				t.Fatal("EigenSym failed")
+			}
+			ref := es.Values(nil)[0]
+			want := 0.0
+			if ref < -tau {
+				want = -ref + tau
+			}
+			// Dense eigenvalues are accurate to about n·ε·‖W‖ (‖W‖ ≤ 70
+			// here); τ itself is 1e-8·‖W‖_∞.
+			const tol = 1e-12
+			if math.Abs(delta-want) > tol {
+				t.Errorf("δ = %.17g, want −λ_min + τ = %.17g (EigenSym λ_min = %v, τ = %g)", delta, want, ref, tau)
+			}
+			if !math.IsNaN(c.exact) && math.Abs(delta-c.exact) > tol {
+				t.Errorf("δ = %.17g, want %.17g (closed form)", delta, c.exact)
+			}
+			if delta == 0 {
+				if !math.IsNaN(lmin) {
+					t.Errorf("no shift but λ_min reported as %v", lmin)
+				}
+				return
+			}
+			if math.Abs(lmin-ref) > tol {
+				t.Errorf("reported λ_min = %v, EigenSym %v", lmin, ref)
+			}
+			if !cscapPositiveDefinite(c.w, delta) {
+				t.Errorf("W + δI is not positive definite")
+			}
+			if cscapPositiveDefinite(c.w, delta-2*tau) {
+				t.Errorf("W + (δ − 2τ)I is positive definite: δ is not minimal")
+			}
+		})
+	}
+}
+
+// TestCSCAPShiftLeavesPSDUnchanged checks that a positive semidefinite W
+// gives bit-identical results with the automatic shift and with the repair
+// turned off (the behaviour before the shift existed), and that a positive
+// Shift equals the same amount added through Diagonal.
+func TestCSCAPShiftLeavesPSDUnchanged(t *testing.T) {
+	w := cscapWellConditioned(40, 6)
+	g, err := graph.FromDense(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := make(constraint.Labels, 40)
+	for i := range labels {
+		labels[i] = constraint.Unlabeled
+	}
+	copy(labels, []int{0, 0, 1, 1, 2, 2})
+	set := constraint.FromLabels(labels)
+	same := func(t *testing.T, a, b *Result) {
+		t.Helper()
+		if !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Eigenvalues, b.Eigenvalues) || !slices.Equal(a.Embedding.RawMatrix().Data, b.Embedding.RawMatrix().Data) || a.Objective != b.Objective {
+			t.Errorf("results differ: labels %v / %v, eigenvalues %v / %v", a.Labels, b.Labels, a.Eigenvalues, b.Eigenvalues)
+		}
+	}
+	for _, k := range []int{2, 3} {
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			p := &Problem{Graph: g, K: k, Constraints: set}
+			auto, err := CSCAP{}.Cluster(context.Background(), p, &Settings{Seed: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			off, err := CSCAP{Shift: -1}.Cluster(context.Background(), p, &Settings{Seed: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			same(t, auto, off)
+			if len(auto.Warnings) != len(off.Warnings) {
+				t.Errorf("warnings %q, want %q", auto.Warnings, off.Warnings)
+			}
+		})
+	}
+	// A positive Shift is added as given: on a graph without self loops it
+	// equals Diagonal + Shift.
+	rings, _ := cscapRings(t, 12, 2)
+	a, err := CSCAP{Diagonal: 1, Shift: 0.75}.Cluster(context.Background(), rings, &Settings{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := CSCAP{Diagonal: 1.75, Shift: -1}.Cluster(context.Background(), rings, &Settings{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, a, b)
+}
+
+func TestCSCAPInvalidShift(t *testing.T) {
+	p, _ := cscapRings(t, 6, 2)
+	for _, s := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if _, err := (CSCAP{Shift: s}).Cluster(context.Background(), p, nil); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Shift = %v: error %v, want ErrInvalid", s, err)
+		}
 	}
 }
