@@ -2,7 +2,9 @@ package kmeans
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -45,5 +47,50 @@ func TestWeightedSeedLaw(t *testing.T) {
 	t.Logf("χ² = %.1f", chi2)
 	if chi2 > 31.26 {
 		t.Errorf("χ² = %.1f > 31.26; counts %v", chi2, fmt.Sprint(seen))
+	}
+}
+
+// TestSeedMatchesReference: seed, which forms four distances at a time,
+// draws exactly the indices of the one-distance-at-a-time k-means++ loop
+// (the reference below) for weighted and unweighted data, odd n (a partial
+// last group of four) and several goroutines.
+func TestSeedMatchesReference(t *testing.T) {
+	ref := func(p *vproblem, rnd *rand.Rand) []int {
+		minD := make([]float64, p.n)
+		for i := range minD {
+			minD[i] = math.Inf(1)
+		}
+		return d2Sample(p.n, p.k, p.w, minD, rnd, 1, nil, func(c int, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if v := sqDist(p.row(i), p.row(c)); v < minD[i] {
+					minD[i] = v
+				}
+			}
+		})
+	}
+	for _, tc := range []struct{ n, d, k int }{{1, 1, 1}, {7, 3, 4}, {501, 5, 8}, {4099, 7, 6}} {
+		for _, weighted := range []bool{false, true} {
+			r := rand.New(rand.NewPCG(uint64(tc.n), 5))
+			x := make([]float64, tc.n*tc.d)
+			for i := range x {
+				x[i] = r.NormFloat64()
+			}
+			p := &vproblem{x: x, stride: tc.d, n: tc.n, d: tc.d, k: tc.k}
+			if weighted {
+				p.w = make([]float64, tc.n)
+				for i := range p.w {
+					p.w[i] = 0.1 + r.Float64()
+				}
+			}
+			for s := uint64(0); s < 5; s++ {
+				want := ref(p, rand.New(rand.NewPCG(s, 1)))
+				for _, workers := range []int{1, 3} {
+					if got := p.seed(rand.New(rand.NewPCG(s, 1)), workers); !slices.Equal(got, want) {
+						t.Errorf("n=%d d=%d k=%d weighted=%v seed %d, %d workers: %v, want %v",
+							tc.n, tc.d, tc.k, weighted, s, workers, got, want)
+					}
+				}
+			}
+		}
 	}
 }

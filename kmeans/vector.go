@@ -100,7 +100,17 @@ func (p *vproblem) seed(rnd *rand.Rand, workers int) []int {
 	}
 	return d2Sample(p.n, p.k, p.w, minD, rnd, workers, nil, func(c int, lo, hi int) {
 		xc := p.row(c)
-		for i := lo; i < hi; i++ {
+		i := lo
+		for ; i+4 <= hi; i += 4 {
+			// Four independent sums at a time, each equal to sqDist's.
+			v0, v1, v2, v3 := sqDist4(p.row(i), xc, p.row(i+1), xc, p.row(i+2), xc, p.row(i+3), xc)
+			for t, v := range [4]float64{v0, v1, v2, v3} {
+				if v < minD[i+t] {
+					minD[i+t] = v
+				}
+			}
+		}
+		for ; i < hi; i++ {
 			if v := sqDist(p.row(i), xc); v < minD[i] {
 				minD[i] = v
 			}
