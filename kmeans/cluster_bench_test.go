@@ -11,9 +11,11 @@ import (
 // BenchmarkCluster100kx50 is the k-means of FGPWC at the size of
 // cluster.BenchmarkFGPWC100k: 10⁵ points in 50 dimensions, k = 5, 30
 // restarts, default (Chatel) update. "blobs" are 5 Gaussian blobs of
-// standard deviation 1 whose centres are 4·√2 apart (well separated
-// relative to the per-coordinate spread); "noisy" are the same blobs with
-// centres 2·√2 apart, which overlap and need more iterations.
+// standard deviation 1 whose centres are 4 or 4·√2 apart (blob 0 at the
+// origin, the others at 4 along distinct axes): well separated relative
+// to the per-coordinate spread, though each point is about √50 ≈ 7 from
+// its centre. "noisy" are the same blobs at half the separation, which
+// overlap and need more iterations.
 func BenchmarkCluster100kx50(b *testing.B) {
 	for _, c := range []struct {
 		name string
