@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/internal/parallel"
@@ -46,6 +47,7 @@ func (g *Graph) apply(dst, x *mat.Dense, vals, diag []float64, diagConst, sign f
 		parallel.Range(g.n, len(idx), work)
 		return
 	}
+	var blas gonum.Implementation
 	work := func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out := dm.Data[i*dm.Stride : i*dm.Stride+p]
@@ -55,11 +57,10 @@ func (g *Graph) apply(dst, x *mat.Dense, vals, diag []float64, diagConst, sign f
 			a, b := ptr[i], ptr[i+1]
 			vv := vals[a:b]
 			for t, j := range idx[a:b] {
-				w := vv[t]
-				row := xr.Data[int(j)*xr.Stride : int(j)*xr.Stride+p]
-				for c, v := range row {
-					out[c] += w * v
-				}
+				// Daxpy reaches gonum's vectorized kernel: several times
+				// faster than a Go loop for the block widths of the
+				// eigensolvers (p ≈ 10–100).
+				blas.Daxpy(p, vv[t], xr.Data[int(j)*xr.Stride:int(j)*xr.Stride+p], 1, out, 1)
 			}
 			c := diagConst
 			if diag != nil {
