@@ -697,9 +697,10 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 				fmt.Fprintf(&md, "\n%s is skipped on datasets with more than %d nodes (dense O(n³) computation; the full run must stay within 15 minutes).", c.title, c.maxN)
 			}
 		}
-		fmt.Fprintf(&md, "\n\n\"failed\" marks a method that returned an error on a set (the run's log has the message): CSCAP refuses most "+
-			"constraint sets on the cosine k-NN graphs, whose W is not positive semidefinite, which its Gaussian-process propagation "+
-			"(thesis eq. 4.2.12) requires; where it ran on some sets only, the count is shown.")
+		fmt.Fprintf(&md, "\n\n\"failed\" marks a method that returned an error on a set (the run's log has the message); where a "+
+			"method ran on some sets only, the count is shown. CSCAP's Gaussian-process propagation (thesis eq. 4.2.9–4.2.12) needs a "+
+			"positive semidefinite W, which neither the k-NN cosine graphs nor the RBF graphs with their strongest-edge diagonal are: "+
+			"it runs on W + δI with the smallest δ that makes W semidefinite (cluster.CSCAP.Shift; the eigenvectors are unchanged).")
 		fmt.Fprintf(&md, "\n\n")
 	}
 
