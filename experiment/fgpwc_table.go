@@ -706,18 +706,32 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 
 	// Summary figures.
 	fmt.Fprintf(&md, "## Summary\n\n")
-	win := map[string]int{}
-	var compared int
-	for _, r := range rows {
-		base := fgpwcCollect(results, r, fgpwcColumnByKey("fgpwc"), "ari", sets)
-		if base.count == 0 {
-			continue
-		}
-		compared++
-		for _, other := range []string{"njw", "sl"} {
-			o := fgpwcCollect(results, r, fgpwcColumnByKey(other), "ari", sets)
-			if o.count > 0 && base.mean > o.mean {
-				win[other]++
+	type tally struct {
+		compared int
+		win      map[string]int
+		lost     map[string][]string
+	}
+	tallies := map[string]*tally{}
+	variants := []string{"fgpwc", "fgpwc-m", "fgpwc-cv"}
+	for _, v := range variants {
+		t := &tally{win: map[string]int{}, lost: map[string][]string{}}
+		tallies[v] = t
+		for _, r := range rows {
+			base := fgpwcCollect(results, r, fgpwcColumnByKey(v), "ari", sets)
+			if base.count == 0 {
+				continue
+			}
+			t.compared++
+			for _, other := range []string{"njw", "sl"} {
+				o := fgpwcCollect(results, r, fgpwcColumnByKey(other), "ari", sets)
+				if o.count == 0 {
+					continue
+				}
+				if base.mean > o.mean {
+					t.win[other]++
+				} else {
+					t.lost[other] = append(t.lost[other], fmt.Sprintf("%s %.3f vs %.3f", r.name, base.mean, o.mean))
+				}
 			}
 		}
 	}
@@ -733,11 +747,22 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 	}
 	fmt.Fprintf(&md, "Sum of the measured times of the cells (runs and FGPWC embeddings; graph construction not included): %.0f s, "+
 		"about %.0f minutes of wall time on 2 cores.\n\n", total, total/2/60)
-	fmt.Fprintf(&md, "FGPWC without tuning has a higher mean ARI than unconstrained NJW on %d of %d datasets", win["njw"], compared)
-	if _, err := cluster.New("sl"); err == nil {
-		fmt.Fprintf(&md, " and than SL on %d of %d", win["sl"], compared)
+	_, haveSL := cluster.New("sl")
+	for _, v := range variants {
+		t := tallies[v]
+		if t.compared == 0 {
+			continue
+		}
+		fmt.Fprintf(&md, "- %s: higher mean ARI than unconstrained NJW on %d of %d datasets", fgpwcColumnByKey(v).title, t.win["njw"], t.compared)
+		if haveSL == nil {
+			fmt.Fprintf(&md, " and than SL on %d of %d", t.win["sl"], t.compared)
+			if l := t.lost["sl"]; len(l) > 0 {
+				fmt.Fprintf(&md, " (not on %s)", strings.Join(l, "; "))
+			}
+		}
+		fmt.Fprintf(&md, ".\n")
 	}
-	fmt.Fprintf(&md, ".\n\n")
+	fmt.Fprintf(&md, "\n")
 	if len(skipped) > 0 {
 		fmt.Fprintf(&md, "## Datasets of Table 1 not run\n\n")
 		for _, x := range skipped {
