@@ -36,6 +36,16 @@
 // clusters whenever k ≤ n, even with fewer than k distinct points (the
 // duplicates are then split deterministically and the distortion is 0).
 //
+// The assignment skips points whose centre provably cannot change, by the
+// triangle-inequality bounds of Hamerly (SDM 2010): an upper bound on the
+// distance to the own centre and a lower bound on the distance to every
+// other, both widened by the centre drift and by an allowance for the
+// rounding of the distance computation. A point is skipped only when its
+// own centre is strictly nearest, so labels, iterations and distortions
+// are bit-identical to the full assignment (tested on random problems with
+// ties and duplicates); on 10⁵ points in 50 dimensions with k = 5 this
+// makes a restart 2–4 times faster.
+//
 // Restarts run concurrently; every restart draws from its own generator
 // whose seed is taken from Settings.Src before any restart starts, and all
 // sums are reduced in a fixed order, so the result does not depend on the
