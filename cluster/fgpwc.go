@@ -166,6 +166,21 @@ type FGPWC struct {
 	// TuneFolds is the number of cross-validation folds of AutoTune. If
 	// TuneFolds is 0, 5 are used (fewer when there are fewer constraints).
 	TuneFolds int
+	// ScaleStart, beyond the paper, starts the descent from c·X₀ instead of
+	// X₀, with c > 0 chosen so that the median squared distance ‖(a_k −
+	// b_k)cX₀‖² of the constrained pairs equals σ_m. The σ's are absolute
+	// (seed 003 §5.1 sets them for a row-normalized embedding, "distances
+	// less than one"), but X₀ = (VᵀL_symV)^{-1/2} multiplies the directions
+	// of V by up to 1/√λ_2, so the scale of V X₀ depends on the graph: on
+	// the broad-kernel graphs of seed 002 §6.1 the median constrained
+	// squared distance at X₀ is 3.0 = 20σ_m on hepatitis and 0.44 = 3σ_m on
+	// ionosphere, where the must-link Gaussians are flat (g ≈ e^{−20} on
+	// hepatitis: F(X₀) ≈ the number of must-links and their gradient
+	// vanishes). Scaling X₀ keeps the unconstrained partition (k-means is
+	// scale invariant) and puts the typical pair where the Gaussians have
+	// slope. The automatic γ is computed with ‖cX₀‖²_F. The zero value false
+	// keeps the paper's X₀.
+	ScaleStart bool
 	// MaxLabelPairs caps the constraints made from Problem.Labels: with L
 	// labelled nodes, all L(L−1)/2 pairs are used when that is at most
 	// MaxLabelPairs, otherwise each pair is kept independently with
@@ -204,13 +219,14 @@ type fgpwcConfig struct {
 	fTol             float64
 	folds            int
 	maxLabelPairs    int
+	scaleStart       bool
 }
 
 func (f FGPWC) config() (fgpwcConfig, error) {
 	c := fgpwcConfig{
 		m: f.M, mThreshold: f.MThreshold, sigmaML: f.SigmaML, sigmaCL: f.SigmaCL,
 		gamma: f.Gamma, maxIter: f.MaxIter, optimizer: f.Optimizer, gradTol: f.GradTol, kTol: f.KTol, fTol: f.FTol,
-		folds: f.TuneFolds, maxLabelPairs: f.MaxLabelPairs,
+		folds: f.TuneFolds, maxLabelPairs: f.MaxLabelPairs, scaleStart: f.ScaleStart,
 	}
 	bad := func(name string, v float64) error {
 		return fmt.Errorf("%w: fgpwc: %s = %v", ErrInvalid, name, v)
@@ -660,8 +676,9 @@ func fgpwcPairs(p *Problem, maxLabelPairs int, seed uint64, warnings *[]string) 
 	return pairs, nil
 }
 
-// fgpwcGamma resolves the automatic γ.
-func (prep *fgpwcPrep) gamma(cfg fgpwcConfig, pairs []constraint.Pair) float64 {
+// fgpwcGamma resolves the automatic γ for a descent starting at a point
+// of squared Frobenius norm x0Norm2.
+func fgpwcGamma(cfg fgpwcConfig, pairs []constraint.Pair, x0Norm2 float64) float64 {
 	if cfg.gamma >= 0 {
 		return cfg.gamma
 	}
@@ -669,10 +686,10 @@ func (prep *fgpwcPrep) gamma(cfg fgpwcConfig, pairs []constraint.Pair) float64 {
 	for _, q := range pairs {
 		w += q.W()
 	}
-	if w == 0 || prep.x0Norm2 == 0 {
+	if w == 0 || x0Norm2 == 0 {
 		return 0
 	}
-	return 1e-3 * w / prep.x0Norm2
+	return 1e-3 * w / x0Norm2
 }
 
 // solve runs the descent with the given constraints and σ's, picks k if
@@ -715,16 +732,25 @@ func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, 
 // descend minimizes F from X₀ for the given constraints; without any it
 // returns X₀ (0 iterations).
 func (prep *fgpwcPrep) descend(ctx context.Context, pairs []constraint.Pair, rec progress.Recorder, cfg fgpwcConfig) (*descentResult, error) {
-	o := newFGPWCObjective(prep.v, pairs, cfg.sigmaML, cfg.sigmaCL, prep.gamma(cfg, pairs))
+	o := newFGPWCObjective(prep.v, pairs, cfg.sigmaML, cfg.sigmaCL, 0)
+	o.gamma = fgpwcGamma(cfg, pairs, prep.x0Norm2)
 	if len(pairs) == 0 {
 		return &descentResult{x: mat.DenseCopyOf(prep.x0), f: o.eval(prep.x0), converged: true, status: "no constraints"}, nil
 	}
+	x0 := prep.x0
+	if cfg.scaleStart {
+		if c2 := cfg.sigmaML / o.medianDist2(x0); c2 > 0 && !math.IsInf(c2, 0) && !math.IsNaN(c2) {
+			x0 = mat.NewDense(prep.m, prep.m, nil)
+			x0.Scale(math.Sqrt(c2), prep.x0)
+			o.gamma = fgpwcGamma(cfg, pairs, c2*prep.x0Norm2)
+		}
+	}
 	g0 := mat.NewDense(prep.m, prep.m, nil)
-	o.eval(prep.x0)
-	o.gradTo(g0, prep.x0)
+	o.eval(x0)
+	o.gradTo(g0, x0)
 	gn := mat.Norm(g0, 2)
 	st := descentStop{maxIter: cfg.maxIter, gradTol: cfg.gradTol * math.Max(1, gn*gn), fTol: cfg.fTol, window: FGPWCWindow}
-	return descend(ctx, o, prep.x0, cfg.optimizer, st, rec)
+	return descend(ctx, o, x0, cfg.optimizer, st, rec)
 }
 
 // fgpwcAutoK returns #{eigenvalues of XᵀX ≥ tol} clamped to [1, n]

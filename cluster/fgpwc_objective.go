@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -122,6 +123,28 @@ func (o *fgpwcObjective) gradTo(dst, x *mat.Dense) {
 			floats.AddScaled(dst.RawRowView(i), 2*o.gamma, x.RawRowView(i))
 		}
 	}
+}
+
+// medianDist2 returns the median over the constraints of ‖e_k x‖², the
+// squared distance of the k-th pair in the rows of V·x (the mean of the two
+// middle values for an even count); it overwrites the cached point. It is
+// 0 without constraints.
+func (o *fgpwcObjective) medianDist2(x *mat.Dense) float64 {
+	if o.k == 0 {
+		return 0
+	}
+	o.eval(x)
+	d := make([]float64, o.k)
+	raw := o.y.RawMatrix()
+	for k := range d {
+		row := raw.Data[k*raw.Stride : k*raw.Stride+o.m]
+		d[k] = floats.Dot(row, row)
+	}
+	sort.Float64s(d)
+	if o.k%2 == 1 {
+		return d[o.k/2]
+	}
+	return 0.5 * (d[o.k/2-1] + d[o.k/2])
 }
 
 // dataTerm returns Σ_k w_k (g_k − q_k)² at the cached point: the Gaussian
