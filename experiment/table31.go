@@ -460,10 +460,17 @@ func table31Report(env *Env, cache *ssCache, results map[string]Values) (*Output
 		fmt.Fprintf(&md, " For k = 2, MAVRO and NOA-SSC gave the same partition in %d of %d runs (the thesis states they are equivalent).", twoSame, twoTotal)
 	}
 	md.WriteString("\n")
+	ssFooter(&md, env, missing, details)
+	return &Output{Markdown: md.String(), Files: map[string][]byte{"table3.1.csv": csv.Bytes()}}, nil
+}
+
+// ssFooter ends the report of tables 3.1 and 4.2: the datasets not run,
+// the quick-mode notice and the graphs used.
+func ssFooter(md *bytes.Buffer, env *Env, missing []ssDataset, details []string) {
 	if len(missing) > 0 {
 		md.WriteString("\nNot run:\n\n")
 		for _, d := range missing {
-			fmt.Fprintf(&md, "- %s: %s.\n", d.name, d.missing)
+			fmt.Fprintf(md, "- %s: %s.\n", d.name, d.missing)
 		}
 	}
 	if env.Quick {
@@ -471,7 +478,6 @@ func table31Report(env *Env, cache *ssCache, results map[string]Values) (*Output
 	}
 	sort.Strings(details)
 	md.WriteString("\nGraphs used:\n\n" + strings.Join(details, "\n") + "\n")
-	return &Output{Markdown: md.String(), Files: map[string][]byte{"table3.1.csv": csv.Bytes()}}, nil
 }
 
 // Table31 reproduces thesis Table 3.1.

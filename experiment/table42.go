@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -115,17 +113,7 @@ func table42Report(env *Env, cache *ssCache, results map[string]Values) (*Output
 		fmt.Fprintf(&md, "| %s | %d | — | — | — | %.2f ± %.2f | — | — | %.2f ± %.2f |\n", d.name, d.k, d.t42[0].mean, d.t42[0].sd, d.t42[1].mean, d.t42[1].sd)
 	}
 	fmt.Fprintf(&md, "\nMCL-NOA-SSC is at or above Spectral Learning (mean ARI, within 0.005) on %d of %d datasets here; in the thesis on %d of them.\n", better, compared, thesisBetter)
-	if len(missing) > 0 {
-		md.WriteString("\nNot run:\n\n")
-		for _, d := range missing {
-			fmt.Fprintf(&md, "- %s: %s.\n", d.name, d.missing)
-		}
-	}
-	if env.Quick {
-		md.WriteString("\nQuick mode: only hepatitis, moons, xor, iris, wine and zoo, 2 repetitions.\n")
-	}
-	sort.Strings(details)
-	md.WriteString("\nGraphs used:\n\n" + strings.Join(details, "\n") + "\n")
+	ssFooter(&md, env, missing, details)
 	return &Output{Markdown: md.String(), Files: map[string][]byte{"table4.2.csv": csv.Bytes()}}, nil
 }
 
