@@ -588,18 +588,10 @@ func densePencil(p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense,
 		}
 		pnn.Set(nu, nu, v)
 	}
-	var lu mat.LU
-	lu.Factorize(pnn)
-	if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
-		return nil, nil, fmt.Errorf("%w: P is singular on the null space of L (condition %.3g): P and L share a null vector", errPencil, cond)
+	x, err := schurComplement(pnn, pnr, prr)
+	if err != nil {
+		return nil, nil, err
 	}
-	x := mat.NewDense(nn, r, nil)
-	if err := lu.SolveTo(x, false, pnr); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", errPencil, err)
-	}
-	corr := mat.NewDense(r, r, nil)
-	corr.Mul(pnr.T(), x)
-	prr.Sub(prr, corr)
 	st := mat.NewSymDense(r, nil)
 	for a := 0; a < r; a++ {
 		for b := a; b < r; b++ {
@@ -803,18 +795,10 @@ func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 				pnn.Slice(nu, nn, 0, nu).(*mat.Dense).Copy(c.T())
 			}
 		}
-		var lu mat.LU
-		lu.Factorize(pnn)
-		if c := lu.Cond(); math.IsInf(c, 1) || c > 1e14 {
-			return nil, nil, fmt.Errorf("%w: P is singular on the null space of L (condition %.3g): P and L share a null vector", errPencil, c)
+		x, err := schurComplement(pnn, pnr, prr)
+		if err != nil {
+			return nil, nil, err
 		}
-		x := mat.NewDense(nn, r, nil)
-		if err := lu.SolveTo(x, false, pnr); err != nil {
-			return nil, nil, fmt.Errorf("%w: %v", errPencil, err)
-		}
-		corr := mat.NewDense(r, r, nil)
-		corr.Mul(pnr.T(), x)
-		prr.Sub(prr, corr)
 		if nu > 0 {
 			bu = x.Slice(0, nu, 0, r).(*mat.Dense)
 		}
@@ -953,4 +937,26 @@ func subMatrix(m *mat.Dense, rows, cols []int) *mat.Dense {
 		}
 	}
 	return o.Slice(0, len(rows), 0, len(cols)).(*mat.Dense)
+}
+
+// schurComplement eliminates the null-space block of the pencil matrix P:
+// it solves P_nn X = P_nr and sets P_rr ← P_rr − P_nrᵀ X, the Schur
+// complement, returning X. A singular P_nn (P and L share a null vector)
+// gives an error wrapping errPencil.
+func schurComplement(pnn, pnr, prr *mat.Dense) (*mat.Dense, error) {
+	var lu mat.LU
+	lu.Factorize(pnn)
+	if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
+		return nil, fmt.Errorf("%w: P is singular on the null space of L (condition %.3g): P and L share a null vector", errPencil, cond)
+	}
+	nn, _ := pnn.Dims()
+	_, r := pnr.Dims()
+	x := mat.NewDense(nn, r, nil)
+	if err := lu.SolveTo(x, false, pnr); err != nil {
+		return nil, fmt.Errorf("%w: %v", errPencil, err)
+	}
+	corr := mat.NewDense(r, r, nil)
+	corr.Mul(pnr.T(), x)
+	prr.Sub(prr, corr)
+	return x, nil
 }
