@@ -375,9 +375,6 @@ func (r *lanczosRun) expand(locked, j0, m int) (beta float64, size int) {
 			}
 			ref := blas64.Nrm2(wv)
 			beta = r.orthogonalize(r.w, locked+j+1, ref)
-			if ref == 0 {
-				beta = 0
-			}
 			r.h[locked+j] += alpha
 			r.h[locked+j-1] += prevBeta
 		}
