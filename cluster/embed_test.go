@@ -1,0 +1,76 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
+)
+
+// TestLaplacianEmbeddingAgainstDense checks the embedding of graphs above
+// DenseLimit (where the null vectors are deflated and the nodes relabelled
+// in RCM order for the iterative solver) against the dense
+// eigendecomposition of the Laplacian of the graph as given: same
+// eigenvalues, and every returned vector an eigenvector of the original
+// Laplacian (which fails if the relabelling were not undone).
+func TestLaplacianEmbeddingAgainstDense(t *testing.T) {
+	const tol = 1e-7
+	for _, tc := range []struct {
+		n, count int
+		kind     graph.LaplacianKind
+		parts    int // connected components: blobs far apart
+	}{
+		{DenseLimit + 100, 6, graph.Symmetric, 1},
+		{DenseLimit + 100, 6, graph.Unnormalized, 1},
+		{DenseLimit + 50, 8, graph.Symmetric, 3},
+	} {
+		t.Run(fmt.Sprintf("n=%d/%v/parts=%d", tc.n, tc.kind, tc.parts), func(t *testing.T) {
+			rnd := rand.New(rand.NewPCG(uint64(tc.n), 11))
+			x, _ := fgpwcBlobs(rnd, tc.n, 2, tc.parts, 1)
+			if tc.parts > 1 {
+				// Move the blobs far apart: the 10-NN graph splits.
+				for i := 0; i < tc.n; i++ {
+					x.Set(i, 0, x.At(i, 0)+1000*float64(i%tc.parts))
+				}
+			}
+			g := fgpwcKNNGraph(t, x, 10)
+			if _, nc := g.Components(); nc != tc.parts {
+				t.Fatalf("graph has %d components, want %d", nc, tc.parts)
+			}
+			e, err := laplacianEmbedding(context.Background(), g, tc.kind, tc.count, &Settings{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lap, err := graph.NewLaplacian(g, tc.kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := eigen.Dense{}.Solve(context.Background(), eigen.Problem{A: lap, K: tc.count}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lv := mat.NewDense(tc.n, tc.count, nil)
+			lap.MulTo(lv, e.vectors)
+			for j := 0; j < tc.count; j++ {
+				if d := math.Abs(e.values[j] - ref.Values[j]); d > tol {
+					t.Errorf("λ_%d = %.12g, dense %.12g", j, e.values[j], ref.Values[j])
+				}
+				var res, nrm float64
+				for i := 0; i < tc.n; i++ {
+					r := lv.At(i, j) - e.values[j]*e.vectors.At(i, j)
+					res += r * r
+					nrm += e.vectors.At(i, j) * e.vectors.At(i, j)
+				}
+				if math.Abs(nrm-1) > tol || math.Sqrt(res) > 10*tol {
+					t.Errorf("vector %d: ‖v‖² = %.9f, ‖Lv − λv‖ = %.3g", j, nrm, math.Sqrt(res))
+				}
+			}
+		})
+	}
+}
