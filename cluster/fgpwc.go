@@ -149,7 +149,8 @@ type FGPWC struct {
 	// recomputing it, which makes re-clustering one graph with other
 	// constraint sets (interactive use, repeated experiments) cost only the
 	// descent and k-means. Cluster returns an error wrapping ErrInvalid when
-	// Basis was made for another graph or other knobs.
+	// Basis was made for another graph or other knobs, or when Imprint is
+	// set (the embedding then depends on the constraints).
 	Basis *FGPWCBasis
 	// KTol is the threshold of the automatic k used when Problem.K is 0:
 	// k = #{eigenvalues of X*ᵀX* ≥ KTol} (seed 003 §5.2), clamped to
@@ -181,6 +182,35 @@ type FGPWC struct {
 	// slope. The automatic γ is computed with ‖cX₀‖²_F. The zero value false
 	// keeps the paper's X₀.
 	ScaleStart bool
+	// Imprint, beyond the paper, computes the embedding from the graph with
+	// the constraints imprinted in it as in Spectral Learning (Kamvar, Klein
+	// and Manning 2003; SPEC §7; seed 000 §4.1.1): a must-link sets W_ij to
+	// the largest weight of the graph (an edge is added if there was none),
+	// a cannot-link sets W_ij to 0. The descent, F of seed 003 eq. (1) and
+	// the k-means step are unchanged. The paper's embedding comes from the
+	// graph alone, and its span need not contain a partition that satisfies
+	// the constraints; then no linear map X can find one. Imprinting puts
+	// the constraint information into the span, and the m and X₀ computed
+	// from the imprinted graph contain Spectral Learning's own solution
+	// (up to its Laplacian). Every pair is imprinted in full whatever its
+	// Weight (the descent still weighs it), and a pair given as both a
+	// must-link and a cannot-link is an error wrapping ErrInvalid. See
+	// fgpwc_imprint.go for details: the embedding depends on the
+	// constraints, so Basis must be nil, every Cluster call computes it
+	// (one eigensolve per constraint set), and fits on a subset of the
+	// constraints (cross-validation) re-embed with that subset imprinted.
+	// The zero value false keeps the paper's embedding.
+	Imprint bool
+	// IterCV, beyond the paper, picks the descent's iteration cap among
+	// {0, c/5, c/2, c, 2c} (c = MaxIter or its default) by cross-validation
+	// on the constraints alone, instead of using c. The cap is FGPWC's
+	// regularizer (see FGPWCMaxIter), and the default one was set on the
+	// reproduction table with the ground truth; how many steps the
+	// constraints support depends on the data and the embedding (with
+	// Imprint fewer are needed). Protocol: as CrossValidate with
+	// TuneFolds folds (FGPWCIterCVFolds = 3 if zero). See
+	// fgpwc_imprint.go. The zero value false uses c.
+	IterCV bool
 	// MaxLabelPairs caps the constraints made from Problem.Labels: with L
 	// labelled nodes, all L(L−1)/2 pairs are used when that is at most
 	// MaxLabelPairs, otherwise each pair is kept independently with
@@ -220,6 +250,8 @@ type fgpwcConfig struct {
 	folds            int
 	maxLabelPairs    int
 	scaleStart       bool
+	imprint, iterCV  bool
+	iterFolds        int
 }
 
 func (f FGPWC) config() (fgpwcConfig, error) {
@@ -227,6 +259,7 @@ func (f FGPWC) config() (fgpwcConfig, error) {
 		m: f.M, mThreshold: f.MThreshold, sigmaML: f.SigmaML, sigmaCL: f.SigmaCL,
 		gamma: f.Gamma, maxIter: f.MaxIter, optimizer: f.Optimizer, gradTol: f.GradTol, kTol: f.KTol, fTol: f.FTol,
 		folds: f.TuneFolds, maxLabelPairs: f.MaxLabelPairs, scaleStart: f.ScaleStart,
+		imprint: f.Imprint, iterCV: f.IterCV,
 	}
 	bad := func(name string, v float64) error {
 		return fmt.Errorf("%w: fgpwc: %s = %v", ErrInvalid, name, v)
@@ -280,6 +313,10 @@ func (f FGPWC) config() (fgpwcConfig, error) {
 	case c.fTol < 0:
 		c.fTol = 0
 	}
+	c.iterFolds = c.folds
+	if c.iterFolds == 0 {
+		c.iterFolds = FGPWCIterCVFolds
+	}
 	if c.folds == 0 {
 		c.folds = 5
 	}
@@ -319,11 +356,15 @@ func (b *FGPWCBasis) M() int { return b.m }
 // Eigenvalues returns λ_2 … λ_{m+1} of L_sym, ascending (a copy).
 func (b *FGPWCBasis) Eigenvalues() []float64 { return append([]float64(nil), b.values...) }
 
-// fgpwcPrep is a basis with the constraints of one problem.
+// fgpwcPrep is a basis with the constraints of one problem. With
+// FGPWC.Imprint the basis is that of the graph with pairs imprinted, and
+// imprint re-embeds for fits on other constraint sets (nil otherwise: the
+// basis serves any subset of the constraints).
 type fgpwcPrep struct {
 	*FGPWCBasis
 	pairs    []constraint.Pair
 	warnings []string
+	imprint  *fgpwcImprinter
 }
 
 // Cluster runs FGPWC on p (seed 003 Alg. 1). Problem.K = 0 asks for the
@@ -342,11 +383,11 @@ type fgpwcPrep struct {
 // warning. A graph with several components is handled (see FGPWC) with a
 // warning; a graph with an isolated node is refused by the eigensolver.
 //
-// Result: Labels, K, Eigenvalues = λ_2 … λ_{m+1} of L_sym (ascending),
-// Embedding = V X* (n×m), Objective = F(X*), Iterations = descent
-// iterations, Warnings. Errors wrap ErrInvalid for a bad problem or knob
-// (constraints on unknown nodes, σ < 0, M ≥ n, k > n, …), and ctx.Err()
-// on cancellation.
+// Result: Labels, K, Eigenvalues = λ_2 … λ_{m+1} of L_sym (ascending; of
+// the imprinted graph with Imprint), Embedding = V X* (n×m), Objective =
+// F(X*), Iterations = descent iterations, Warnings. Errors wrap ErrInvalid
+// for a bad problem or knob (constraints on unknown nodes, σ < 0, M ≥ n,
+// k > n, …), and ctx.Err() on cancellation.
 func (f FGPWC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	start := time.Now()
 	s = s.orDefault()
@@ -366,6 +407,14 @@ func (f FGPWC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, e
 		cfg.sigmaML, cfg.sigmaCL = cv.SigmaML, cv.SigmaCL
 		prep.warnings = append(prep.warnings, cv.warnings...)
 		prep.warnings = append(prep.warnings, fmt.Sprintf("fgpwc: cross-validation chose σ_m = %.3g, σ_c = %.3g", cv.SigmaML, cv.SigmaCL))
+	}
+	if cfg.iterCV {
+		it, err := prep.iterCV(ctx, p.K, s, cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.maxIter = it.maxIter
+		prep.warnings = append(prep.warnings, it.warning)
 	}
 	res, err := prep.solve(ctx, prep.pairs, p.K, s, cfg, restarts(s, fgpwcRestarts(prep.n)), s.Seed)
 	if err != nil {
@@ -398,6 +447,9 @@ func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings, cfg fgpwcCo
 	}
 	var basis *FGPWCBasis
 	if basis = f.Basis; basis != nil {
+		if cfg.imprint {
+			return nil, fmt.Errorf("%w: fgpwc: Basis holds the embedding of the plain graph, but Imprint embeds the graph with each constraint set imprinted: leave Basis nil", ErrInvalid)
+		}
 		if basis.g != p.Graph {
 			return nil, fmt.Errorf("%w: fgpwc: Basis was computed for another graph", ErrInvalid)
 		}
@@ -405,18 +457,27 @@ func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings, cfg fgpwcCo
 			return nil, fmt.Errorf("%w: fgpwc: Basis was computed with M = %d, MThreshold = %g, RowNormalize = %v; the method has M = %d, MThreshold = %g, RowNormalize = %v",
 				ErrInvalid, basis.key.m, basis.key.mThreshold, basis.key.rowNormalize, cfg.m, cfg.mThreshold, f.RowNormalize)
 		}
-	} else {
-		var err error
+	}
+	var pairWarnings []string
+	pairs, err := fgpwcPairs(p, cfg.maxLabelPairs, s.Seed, &pairWarnings)
+	if err != nil {
+		return nil, err
+	}
+	var imp *fgpwcImprinter
+	switch {
+	case cfg.imprint:
+		imp = newFGPWCImprinter(f, p.Graph, s, cfg)
+		if basis, err = imp.embed(ctx, pairs, cfg.m); err != nil {
+			return nil, err
+		}
+		imp.m = basis.m
+	case basis == nil:
 		if basis, err = f.basis(ctx, p.Graph, s, cfg); err != nil {
 			return nil, err
 		}
 	}
-	prep := &fgpwcPrep{FGPWCBasis: basis, warnings: append([]string(nil), basis.warnings...)}
-	var err error
-	prep.pairs, err = fgpwcPairs(p, cfg.maxLabelPairs, s.Seed, &prep.warnings)
-	if err != nil {
-		return nil, err
-	}
+	prep := &fgpwcPrep{FGPWCBasis: basis, pairs: pairs, imprint: imp}
+	prep.warnings = append(append(prep.warnings, basis.warnings...), pairWarnings...)
 	return prep, nil
 }
 
@@ -425,9 +486,10 @@ func (f FGPWC) basisKey(cfg fgpwcConfig) fgpwcBasisKey {
 }
 
 // Embed computes the graph-only part of FGPWC on g (see FGPWCBasis) with
-// f's M, MThreshold and RowNormalize; f.Basis is ignored. When
-// s.EigenSettings is nil the eigensolver is asked for a relative residual
-// of FGPWCEigenTol (1e-5). Errors are those of Cluster about the graph and
+// f's M, MThreshold and RowNormalize; f.Basis and f.Imprint are ignored
+// (with Imprint the embedding depends on the constraints and Cluster
+// computes it). When s.EigenSettings is nil the eigensolver is asked for
+// a relative residual of FGPWCEigenTol (1e-5). Errors are those of Cluster about the graph and
 // knobs. Cost: the m+1 smallest eigenpairs of L_sym (the iterative solver
 // above DenseLimit nodes, whatever the graph's density), then
 // VᵀL_symV in O(nnz·m + n·m²) and its eigendecomposition in O(m³).
@@ -701,12 +763,16 @@ func (prep *fgpwcPrep) solve(ctx context.Context, pairs []constraint.Pair, k int
 
 // fit is solve also returning the descent's result.
 func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, s *Settings, cfg fgpwcConfig, restarts int, seed uint64) (*Result, *descentResult, error) {
-	d, err := prep.descend(ctx, pairs, s.Recorder, cfg)
+	b, err := prep.basisFor(ctx, pairs)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := b.descend(ctx, pairs, s.Recorder, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	res := &Result{
-		Eigenvalues: append([]float64(nil), prep.values...),
+		Eigenvalues: append([]float64(nil), b.values...),
 		Objective:   d.f,
 		Iterations:  d.iterations,
 		Warnings:    append([]string(nil), prep.warnings...),
@@ -715,11 +781,11 @@ func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, 
 		res.Warnings = append(res.Warnings, fmt.Sprintf("fgpwc: descent stopped after %d iterations (%s) with ‖∇F‖² = %.3g", d.iterations, d.status, d.gradNorm2))
 	}
 	if k == 0 {
-		k = fgpwcAutoK(d.x, cfg.kTol, prep.n)
+		k = fgpwcAutoK(d.x, cfg.kTol, b.n)
 	}
 	res.K = k
-	emb := mat.NewDense(prep.n, prep.m, nil)
-	emb.Mul(prep.v, d.x)
+	emb := mat.NewDense(b.n, b.m, nil)
+	emb.Mul(b.v, d.x)
 	res.Embedding = emb
 	labels, err := fgpwcKMeans(ctx, emb, k, pairs, restarts, seed, s)
 	if err != nil {
@@ -729,23 +795,27 @@ func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, 
 	return res, d, nil
 }
 
-// descend minimizes F from X₀ for the given constraints; without any it
-// returns X₀ (0 iterations).
-func (prep *fgpwcPrep) descend(ctx context.Context, pairs []constraint.Pair, rec progress.Recorder, cfg fgpwcConfig) (*descentResult, error) {
-	o := newFGPWCObjective(prep.v, pairs, cfg.sigmaML, cfg.sigmaCL, 0)
-	o.gamma = fgpwcGamma(cfg, pairs, prep.x0Norm2)
+// descend minimizes F on the basis b from X₀ for the given constraints;
+// without any, or with an iteration cap of 0 (chosen by IterCV), it returns
+// the start point (0 iterations).
+func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec progress.Recorder, cfg fgpwcConfig) (*descentResult, error) {
+	o := newFGPWCObjective(b.v, pairs, cfg.sigmaML, cfg.sigmaCL, 0)
+	o.gamma = fgpwcGamma(cfg, pairs, b.x0Norm2)
 	if len(pairs) == 0 {
-		return &descentResult{x: mat.DenseCopyOf(prep.x0), f: o.eval(prep.x0), converged: true, status: "no constraints"}, nil
+		return &descentResult{x: mat.DenseCopyOf(b.x0), f: o.eval(b.x0), converged: true, status: "no constraints"}, nil
 	}
-	x0 := prep.x0
+	x0 := b.x0
 	if cfg.scaleStart {
 		if c2 := cfg.sigmaML / o.medianDist2(x0); c2 > 0 && !math.IsInf(c2, 0) && !math.IsNaN(c2) {
-			x0 = mat.NewDense(prep.m, prep.m, nil)
-			x0.Scale(math.Sqrt(c2), prep.x0)
-			o.gamma = fgpwcGamma(cfg, pairs, c2*prep.x0Norm2)
+			x0 = mat.NewDense(b.m, b.m, nil)
+			x0.Scale(math.Sqrt(c2), b.x0)
+			o.gamma = fgpwcGamma(cfg, pairs, c2*b.x0Norm2)
 		}
 	}
-	g0 := mat.NewDense(prep.m, prep.m, nil)
+	if cfg.maxIter == 0 {
+		return &descentResult{x: mat.DenseCopyOf(x0), f: o.eval(x0), converged: true, status: "iteration cap 0"}, nil
+	}
+	g0 := mat.NewDense(b.m, b.m, nil)
 	o.eval(x0)
 	o.gradTo(g0, x0)
 	gn := mat.Norm(g0, 2)

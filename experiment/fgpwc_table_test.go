@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -111,5 +112,77 @@ func TestFGPWCTable1Quick(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(env.OutDir, "fgpwc-table1.csv")); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestFGPWCPairedARI(t *testing.T) {
+	// A column run on fewer constraint sets (the imprinted FGPWC runs the
+	// first 2 above 500 nodes) is compared with SL on those sets only, and
+	// a set missing from either column is left out. Exact means.
+	r := fgpwcRow{name: "circles", n: 900, k: 3}
+	imp, sl := fgpwcColumnByKey("fgpwc-imprint"), fgpwcColumnByKey("sl")
+	if got := fgpwcReps(r, imp, fgpwcSets); got != 2 {
+		t.Fatalf("imprinted FGPWC runs %d sets on circles, want 2", got)
+	}
+	results := map[string]Values{}
+	for rep := 0; rep < fgpwcSets; rep++ {
+		results[fmt.Sprintf("circles/sl/%d", rep)] = Values{"ari": float64(rep)}
+	}
+	for rep := 0; rep < 3; rep++ { // a third set, outside the column's count, is ignored
+		results[fmt.Sprintf("circles/fgpwc-imprint/%d", rep)] = Values{"ari": 10 + float64(rep)}
+	}
+	for _, tc := range []struct {
+		name   string
+		drop   string
+		ma, mb float64
+		count  int
+	}{
+		{"first two sets", "", 10.5, 0.5, 2},
+		{"set 1 missing for SL", "circles/sl/1", 10, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := map[string]Values{}
+			for k, v := range results {
+				if k != tc.drop {
+					res[k] = v
+				}
+			}
+			ma, mb, count := fgpwcPairedARI(res, r, imp, sl, fgpwcSets)
+			if ma != tc.ma || mb != tc.mb || count != tc.count {
+				t.Errorf("got means %v, %v over %d sets; want %v, %v over %d", ma, mb, count, tc.ma, tc.mb, tc.count)
+			}
+		})
+	}
+	if _, _, count := fgpwcPairedARI(map[string]Values{}, r, imp, sl, fgpwcSets); count != 0 {
+		t.Errorf("no results: count %d", count)
+	}
+}
+
+func TestFGPWCImprintCell(t *testing.T) {
+	// The imprinted FGPWC cell (left out of the quick run) runs on one
+	// iris constraint set and reports m and sane figures.
+	if testing.Short() {
+		t.Skip("builds the iris graph and runs FGPWC with cross-validation (about 1 s)")
+	}
+	root := filepath.Join("..", "..", "shared", "datasets")
+	if _, err := os.Stat(filepath.Join(root, "iris")); err != nil {
+		t.Skip("datasets not available")
+	}
+	var iris fgpwcRow
+	for _, r := range fgpwcRows {
+		if r.name == "iris" {
+			iris = r
+		}
+	}
+	loader := &fgpwcLoader{root: root, seed: 1, data: map[string]*fgpwcEntry{}}
+	v, err := fgpwcRun(context.Background(), loader, iris, "fgpwc-imprint", 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Tolerances: iris is easy (NJW alone reaches 0.82); m is the count of
+	// eigenvalues below 0.9 of the imprinted graph, near the 25 of the
+	// plain graph.
+	if v["ari"] < 0.7 || v["ari"] > 1 || v["m"] < 5 || v["m"] > 60 || v["constraints"] == 0 {
+		t.Errorf("imprinted FGPWC on iris: %v", v)
 	}
 }
