@@ -77,9 +77,9 @@ func fgpwcImprint(g *graph.Graph, pairs []constraint.Pair) (*graph.Graph, []stri
 	if !(wmax > 0) {
 		return nil, nil, fmt.Errorf("%w: fgpwc: imprint: the graph has no positive weight", ErrInvalid)
 	}
-	g2, err := constrainedAffinity(g, &constraint.Set{N: g.N(), Pairs: pairs}, wmax)
+	g2, err := constrainedAffinity(g, &constraint.Set{N: g.N(), Pairs: pairs}, wmax, "fgpwc: imprint")
 	if err != nil {
-		return nil, nil, fmt.Errorf("cluster: fgpwc: imprint: %w", err)
+		return nil, nil, err
 	}
 	var cut []int
 	for _, i := range g2.Isolated() {

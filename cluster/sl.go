@@ -64,7 +64,7 @@ func (m SpectralLearning) Cluster(ctx context.Context, p *Problem, s *Settings) 
 	if err != nil {
 		return nil, err
 	}
-	g2, err := constrainedAffinity(p.Graph, set, wml)
+	g2, err := constrainedAffinity(p.Graph, set, wml, "sl")
 	if err != nil {
 		return nil, err
 	}
@@ -97,13 +97,14 @@ func (m SpectralLearning) Cluster(ctx context.Context, p *Problem, s *Settings) 
 
 // constrainedAffinity returns g with W_ij = wml for the must-links of set
 // and W_ij = 0 for its cannot-links (seed 000 §4.1.1). Repeated pairs are
-// allowed; a pair that is both must-link and cannot-link is an error.
-func constrainedAffinity(g *graph.Graph, set *constraint.Set, wml float64) (*graph.Graph, error) {
+// allowed; a pair that is both must-link and cannot-link is an error naming
+// the calling method.
+func constrainedAffinity(g *graph.Graph, set *constraint.Set, wml float64, method string) (*graph.Graph, error) {
 	kind := make(map[[2]int]constraint.Kind, len(set.Pairs))
 	for t, pr := range set.Pairs {
 		key := [2]int{min(pr.I, pr.J), max(pr.I, pr.J)}
 		if old, ok := kind[key]; ok && old != pr.Kind {
-			return nil, fmt.Errorf("%w: sl: pair %d (%d,%d) is both a must-link and a cannot-link", ErrInvalid, t, pr.I, pr.J)
+			return nil, fmt.Errorf("%w: %s: pair %d (%d,%d) is both a must-link and a cannot-link", ErrInvalid, method, t, pr.I, pr.J)
 		}
 		kind[key] = pr.Kind
 	}
@@ -131,7 +132,7 @@ func constrainedAffinity(g *graph.Graph, set *constraint.Set, wml float64) (*gra
 	}
 	g2, err := graph.FromEdges(g.N(), out)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: sl: %w", err)
+		return nil, fmt.Errorf("cluster: %s: %w", method, err)
 	}
 	return g2, nil
 }

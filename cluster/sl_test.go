@@ -33,7 +33,7 @@ func TestSpectralLearningMatchesDense(t *testing.T) {
 		w.Set(pr.I, pr.J, v)
 		w.Set(pr.J, pr.I, v)
 	}
-	g2, err := constrainedAffinity(g, set, 1)
+	g2, err := constrainedAffinity(g, set, 1, "sl")
 	if err != nil {
 		t.Fatal(err)
 	}
