@@ -218,7 +218,13 @@ func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Set
 			return err
 		}
 		viol[t] = violationWeight(test[fi], res.Labels)
-		o := newFGPWCObjective(prep.v, test[fi], FGPWCSigmaML, FGPWCSigmaCL, 0)
+		// The held-out fit uses the basis the fold was fitted on (with
+		// Imprint, the graph with the training constraints only).
+		b, err := prep.basisFor(ctx, train[fi])
+		if err != nil {
+			return err
+		}
+		o := newFGPWCObjective(b.v, test[fi], FGPWCSigmaML, FGPWCSigmaCL, 0)
 		fit[t] = o.eval(d.x)
 		return nil
 	})
