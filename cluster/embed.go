@@ -141,6 +141,8 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	if count < 1 || count > n {
 		return nil, fmt.Errorf("%w: %d eigenvectors requested for %d nodes", ErrInvalid, count, n)
 	}
+	// Built on g as given even when the solver gets a relabelled copy
+	// below, so that an error (an isolated node) names the caller's node.
 	op, err := graph.NewLaplacian(g, kind)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)

@@ -219,18 +219,7 @@ func (prep *fgpwcPrep) iterCV(ctx context.Context, k int, s *Settings, cfg fgpwc
 	if folds < 2 {
 		return fgpwcIterChoice{maxIter: cfg.maxIter, warning: fmt.Sprintf("fgpwc: %d constraints: too few to cross-validate the iteration cap; MaxIter = %d kept", len(pairs), cfg.maxIter)}, nil
 	}
-	fold := fgpwcFolds(pairs, folds, s.Seed)
-	train := make([][]constraint.Pair, folds)
-	test := make([][]constraint.Pair, folds)
-	for i, q := range pairs {
-		for f := 0; f < folds; f++ {
-			if fold[i] == f {
-				test[f] = append(test[f], q)
-			} else {
-				train[f] = append(train[f], q)
-			}
-		}
-	}
+	train, test := fgpwcSplit(pairs, folds, s.Seed)
 	quiet := *s
 	quiet.Recorder = nil
 	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)

@@ -192,18 +192,7 @@ func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Set
 		return &FGPWCTuning{SigmaML: cfg.sigmaML, SigmaCL: cfg.sigmaCL,
 			warnings: []string{fmt.Sprintf("fgpwc: %d constraints: too few to cross-validate σ_m, σ_c; defaults kept", len(pairs))}}, nil
 	}
-	fold := fgpwcFolds(pairs, folds, s.Seed)
-	train := make([][]constraint.Pair, folds)
-	test := make([][]constraint.Pair, folds)
-	for i, q := range pairs {
-		for f := 0; f < folds; f++ {
-			if fold[i] == f {
-				test[f] = append(test[f], q)
-			} else {
-				train[f] = append(train[f], q)
-			}
-		}
-	}
+	train, test := fgpwcSplit(pairs, folds, s.Seed)
 	viol := make([]float64, len(grid)*folds)
 	fit := make([]float64, len(grid)*folds)
 	quiet := *s
@@ -247,6 +236,24 @@ func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Set
 	}
 	out.SigmaML, out.SigmaCL = grid[best][0], grid[best][1]
 	return out, nil
+}
+
+// fgpwcSplit returns, for each of folds stratified folds (fgpwcFolds), the
+// pairs outside the fold (train) and inside it (test), in pair order.
+func fgpwcSplit(pairs []constraint.Pair, folds int, seed uint64) (train, test [][]constraint.Pair) {
+	fold := fgpwcFolds(pairs, folds, seed)
+	train = make([][]constraint.Pair, folds)
+	test = make([][]constraint.Pair, folds)
+	for i, q := range pairs {
+		for f := 0; f < folds; f++ {
+			if fold[i] == f {
+				test[f] = append(test[f], q)
+			} else {
+				train[f] = append(train[f], q)
+			}
+		}
+	}
+	return train, test
 }
 
 // fgpwcFolds assigns each pair to one of folds folds, stratified by kind:

@@ -238,10 +238,9 @@ func (r *lanczosRun) row(i int) []float64 { return r.v[i*r.n : (i+1)*r.n] }
 // first one cancelled more than 1 − 1/√2 of ref, the criterion of Daniel,
 // Gragg, Kaufman & Stewart (Math. Comp. 30, 1976) used by ARPACK, and the
 // first one's subtraction is skipped when every coefficient is below
-// orthoSkip·ref. Large
-// products are split over orthoChunks column blocks run concurrently; the
-// chunking does not depend on GOMAXPROCS, so the result is the same on
-// every machine.
+// orthoSkip·ref. Large products are split over orthoChunks column blocks
+// run concurrently; the chunking does not depend on GOMAXPROCS, so the
+// result is the same on every machine.
 func (r *lanczosRun) orthogonalize(x []float64, m int, ref float64) float64 {
 	h := r.h[:m]
 	clear(h)

@@ -612,9 +612,9 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 		"\"CV\" picks (σ_m, σ_c) on the paper's 10×10 grid by 3-fold cross-validation on the constraints alone (the paper's \"tuning\" "+
 		"picked them with the ground truth, an upper bound we do not reproduce); \"imprint\" (ours, beyond the paper: cluster.FGPWC.Imprint "+
 		"and IterCV) embeds the graph with the constraints imprinted as Spectral Learning does (must-link → the largest weight, cannot-link → 0; "+
-		"Kamvar et al. 2003), with the automatic m of that graph, and picks the descent's iteration cap among {0, 2, 5, 10, 20} by %d-fold "+
+		"Kamvar et al. 2003), with the automatic m of that graph, and picks the descent's iteration cap among {0, c/5, c/2, c, 2c} (c = %d) by %d-fold "+
 		"cross-validation on the constraints (every fold re-embedded with its training constraints only). NJW uses the first k eigenvectors "+
-		"of the same graph and no constraints.\n\n", cluster.FGPWCMaxIterLBFGS, cluster.FGPWCMaxM, cluster.FGPWCIterCVFolds)
+		"of the same graph and no constraints.\n\n", cluster.FGPWCMaxIterLBFGS, cluster.FGPWCMaxM, cluster.FGPWCMaxIterLBFGS, cluster.FGPWCIterCVFolds)
 	fmt.Fprintf(&md, "Budget (the whole run must stay within 15 minutes on 2 cores): datasets above %d nodes (spambase) get %d constraint sets in every column; the cross-validated FGPWC uses 3 folds (5 k-means runs per fit) and runs on the first 3 constraint sets only "+
 		"for datasets above 500 nodes, and is skipped where Table 1 has m > 100 (tic-tac-toe: m = 200) and on wiki (17 classes: about 4 minutes per constraint set); the imprinted FGPWC (four embeddings per constraint set: the set's and its three folds') runs on the first 2 constraint sets only for datasets above 500 nodes and is skipped above %d nodes (wiki, spambase); CSCAP is skipped above 1000 nodes. The column \"sets\" of the CSV gives the count behind every mean.\n\n", fgpwcBigN, fgpwcBigSets, fgpwcColumnByKey("fgpwc-imprint").maxN)
 	if len(missing) > 0 {
@@ -786,8 +786,9 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 	}
 	fmt.Fprintf(&md, "Sum of the measured times of the cells (runs and FGPWC embeddings; graph construction not included): %.0f s, "+
 		"about %.0f minutes of wall time on 2 cores.\n\n", total, total/2/60)
-	fmt.Fprintf(&md, "Every comparison below is made on the constraint sets both methods ran (the first 3 for the cross-validated and 2 for the "+
-		"imprinted FGPWC above 500 nodes), so it may differ from the means of the tables.\n\n")
+	cv, imp := fgpwcColumnByKey("fgpwc-cv"), fgpwcColumnByKey("fgpwc-imprint")
+	fmt.Fprintf(&md, "Every comparison below is made on the constraint sets both methods ran (the first %d for the cross-validated FGPWC above %d nodes, "+
+		"the first %d for the imprinted one above %d nodes), so it may differ from the means of the tables.\n\n", cv.bigSets, cv.bigN, imp.bigSets, imp.bigN)
 	_, haveSL := cluster.New("sl")
 	for _, v := range variants {
 		t := tallies[v]

@@ -58,13 +58,14 @@ func (g *Graph) RCMOrder() []int {
 	order := make([]int, 0, n)
 	seen := make([]bool, n)
 	level := make([]int, n)
-	// sweep runs a breadth-first search from root and returns a node of
-	// fewest neighbours in the deepest level, and that level's depth.
 	mark := make([]int, n) // sweep stamp, for the peripheral-node search
 	stamp := 0
+	var queue []int
+	// sweep runs a breadth-first search from root and returns a node of
+	// fewest neighbours in the deepest level, and that level's depth.
 	sweep := func(root int) (last int, depth int) {
 		stamp++
-		queue := []int{root}
+		queue = append(queue[:0], root)
 		mark[root] = stamp
 		level[root] = 0
 		for h := 0; h < len(queue); h++ {
