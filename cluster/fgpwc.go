@@ -211,6 +211,25 @@ type FGPWC struct {
 	// TuneFolds folds (FGPWCIterCVFolds = 3 if zero). See
 	// fgpwc_imprint.go. The zero value false uses c.
 	IterCV bool
+	// Laplacian, beyond the paper, selects the Laplacian whose eigenvectors
+	// form the embedding: FGPWCSymmetric (the zero value) is the paper's
+	// L_sym (seed 003 §3); FGPWCUnnormalized is L = D − W, as in Spectral
+	// Learning (Kamvar et al. 2003; SPEC §7), with X₀ = (VᵀLV)^{-1/2} and
+	// the automatic m = #{λ(L) < MThreshold·vol(G)/n} (the mean degree
+	// scales the threshold; see fgpwc_laplacian.go); FGPWCAutoLaplacian
+	// picks one of the two per problem by cross-validation on the
+	// constraints alone (the protocol of seed 003 §5.1 gives the
+	// constraints only): both are prepared and put through the selections
+	// asked for (AutoTune, IterCV), each selection scored, as those are, by
+	// the total held-out violated weight over the folds of fgpwcSplit; the
+	// Laplacian whose selected configuration scores lower wins, ties go to
+	// L_sym. Without AutoTune and IterCV the score is that of the
+	// configured knobs on the IterCV folds (TuneFolds, FGPWCIterCVFolds = 3
+	// if zero). It doubles the cost of the embedding and of the
+	// cross-validation. With FGPWCAutoLaplacian, Basis must be nil, and
+	// Embed, Tune and CrossValidate refuse it (they work on one embedding).
+	// Other values are an error wrapping ErrInvalid.
+	Laplacian FGPWCLaplacian
 	// MaxLabelPairs caps the constraints made from Problem.Labels: with L
 	// labelled nodes, all L(L−1)/2 pairs are used when that is at most
 	// MaxLabelPairs, otherwise each pair is kept independently with
@@ -252,6 +271,7 @@ type fgpwcConfig struct {
 	scaleStart       bool
 	imprint, iterCV  bool
 	iterFolds        int
+	laplacian        FGPWCLaplacian
 }
 
 func (f FGPWC) config() (fgpwcConfig, error) {
@@ -259,7 +279,7 @@ func (f FGPWC) config() (fgpwcConfig, error) {
 		m: f.M, mThreshold: f.MThreshold, sigmaML: f.SigmaML, sigmaCL: f.SigmaCL,
 		gamma: f.Gamma, maxIter: f.MaxIter, optimizer: f.Optimizer, gradTol: f.GradTol, kTol: f.KTol, fTol: f.FTol,
 		folds: f.TuneFolds, maxLabelPairs: f.MaxLabelPairs, scaleStart: f.ScaleStart,
-		imprint: f.Imprint, iterCV: f.IterCV,
+		imprint: f.Imprint, iterCV: f.IterCV, laplacian: f.Laplacian,
 	}
 	bad := func(name string, v float64) error {
 		return fmt.Errorf("%w: fgpwc: %s = %v", ErrInvalid, name, v)
@@ -280,6 +300,9 @@ func (f FGPWC) config() (fgpwcConfig, error) {
 	}
 	if c.maxIter < 0 || c.folds < 0 || c.maxLabelPairs < 0 || f.TuneFolds == 1 {
 		return c, fmt.Errorf("%w: fgpwc: MaxIter = %d, TuneFolds = %d, MaxLabelPairs = %d: want ≥ 0 (and TuneFolds ≠ 1)", ErrInvalid, c.maxIter, c.folds, c.maxLabelPairs)
+	}
+	if f.Laplacian < FGPWCSymmetric || f.Laplacian > FGPWCAutoLaplacian {
+		return c, fmt.Errorf("%w: fgpwc: unknown Laplacian %d (want FGPWCSymmetric, FGPWCUnnormalized or FGPWCAutoLaplacian)", ErrInvalid, int(f.Laplacian))
 	}
 	if f.Optimizer != StepHalving && f.Optimizer != LBFGS {
 		return c, fmt.Errorf("%w: fgpwc: unknown optimizer %d", ErrInvalid, int(f.Optimizer))
@@ -328,7 +351,8 @@ func (f FGPWC) config() (fgpwcConfig, error) {
 
 // FGPWCBasis is the graph-only part of FGPWC (seed 003 Alg. 1, lines 2–4):
 // the embedding V (n×m, row-normalized if asked), the eigenvalues λ_2 …
-// λ_{m+1} of L_sym and X₀ = (VᵀL_symV)^{-1/2}. Make it with FGPWC.Embed and
+// λ_{m+1} of the Laplacian L (L_sym, or D − W: FGPWC.Laplacian) and
+// X₀ = (VᵀLV)^{-1/2}. Make it with FGPWC.Embed and
 // pass it in FGPWC.Basis to cluster one graph with several constraint sets
 // without recomputing the eigenvectors. It is immutable and safe for
 // concurrent use.
@@ -337,7 +361,7 @@ type FGPWCBasis struct {
 	key      fgpwcBasisKey
 	n, m     int
 	v        *mat.Dense // n×m, row-normalized if asked
-	values   []float64  // λ_2 … λ_{m+1}
+	values   []float64  // λ_2 … λ_{m+1} of the basis's Laplacian
 	x0       *mat.Dense
 	x0Norm2  float64
 	warnings []string
@@ -348,13 +372,19 @@ type fgpwcBasisKey struct {
 	m            int
 	mThreshold   float64
 	rowNormalize bool
+	laplacian    FGPWCLaplacian
 }
 
 // M returns the dimension m of the embedding.
 func (b *FGPWCBasis) M() int { return b.m }
 
-// Eigenvalues returns λ_2 … λ_{m+1} of L_sym, ascending (a copy).
+// Eigenvalues returns λ_2 … λ_{m+1} of the basis's Laplacian, ascending
+// (a copy).
 func (b *FGPWCBasis) Eigenvalues() []float64 { return append([]float64(nil), b.values...) }
+
+// Laplacian returns the Laplacian the basis was computed with
+// (FGPWCSymmetric or FGPWCUnnormalized).
+func (b *FGPWCBasis) Laplacian() FGPWCLaplacian { return b.key.laplacian }
 
 // fgpwcPrep is a basis with the constraints of one problem. With
 // FGPWC.Imprint the basis is that of the graph with pairs imprinted, and
@@ -383,8 +413,9 @@ type fgpwcPrep struct {
 // warning. A graph with several components is handled (see FGPWC) with a
 // warning; a graph with an isolated node is refused by the eigensolver.
 //
-// Result: Labels, K, Eigenvalues = λ_2 … λ_{m+1} of L_sym (ascending; of
-// the imprinted graph with Imprint), Embedding = V X* (n×m), Objective =
+// Result: Labels, K, Eigenvalues = λ_2 … λ_{m+1} of the Laplacian
+// (L_sym, or D − W: see Laplacian; ascending; of the imprinted graph with
+// Imprint), Embedding = V X* (n×m), Objective =
 // F(X*), Iterations = descent iterations, Warnings. Errors wrap ErrInvalid
 // for a bad problem or knob (constraints on unknown nodes, σ < 0, M ≥ n,
 // k > n, …), and ctx.Err() on cancellation.
@@ -395,26 +426,17 @@ func (f FGPWC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	prep, err := f.prepare(ctx, p, s, cfg)
+	var prep *fgpwcPrep
+	if cfg.laplacian == FGPWCAutoLaplacian {
+		if f.Basis != nil {
+			return nil, fmt.Errorf("%w: fgpwc: Laplacian = auto embeds the graph with both Laplacians: leave Basis nil", ErrInvalid)
+		}
+		prep, cfg, err = f.chooseLaplacian(ctx, p, s, cfg)
+	} else {
+		prep, cfg, _, err = f.prepareKnobs(ctx, p, s, cfg, false)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if f.AutoTune {
-		cv, err := f.crossValidate(ctx, prep, p.K, s, cfg, FGPWCGridML(), FGPWCGridCL())
-		if err != nil {
-			return nil, err
-		}
-		cfg.sigmaML, cfg.sigmaCL = cv.SigmaML, cv.SigmaCL
-		prep.warnings = append(prep.warnings, cv.warnings...)
-		prep.warnings = append(prep.warnings, fmt.Sprintf("fgpwc: cross-validation chose σ_m = %.3g, σ_c = %.3g", cv.SigmaML, cv.SigmaCL))
-	}
-	if cfg.iterCV {
-		it, err := prep.iterCV(ctx, p.K, s, cfg)
-		if err != nil {
-			return nil, err
-		}
-		cfg.maxIter = it.maxIter
-		prep.warnings = append(prep.warnings, it.warning)
 	}
 	res, err := prep.solve(ctx, prep.pairs, p.K, s, cfg, restarts(s, fgpwcRestarts(prep.n)), s.Seed)
 	if err != nil {
@@ -445,6 +467,13 @@ func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings, cfg fgpwcCo
 	if err := checkProblem(p, false); err != nil {
 		return nil, err
 	}
+	if cfg.laplacian == FGPWCAutoLaplacian {
+		return nil, fmt.Errorf("%w: fgpwc: Laplacian = auto needs Cluster (Tune and CrossValidate work on one embedding): set FGPWCSymmetric or FGPWCUnnormalized", ErrInvalid)
+	}
+	if cfg.laplacian == FGPWCUnnormalized && cfg.m == 0 && p.K > 0 {
+		// Spectral Learning's dimension (see fgpwc_laplacian.go).
+		cfg.m = min(p.K, p.Graph.N()-1)
+	}
 	var basis *FGPWCBasis
 	if basis = f.Basis; basis != nil {
 		if cfg.imprint {
@@ -454,8 +483,8 @@ func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings, cfg fgpwcCo
 			return nil, fmt.Errorf("%w: fgpwc: Basis was computed for another graph", ErrInvalid)
 		}
 		if basis.key != f.basisKey(cfg) {
-			return nil, fmt.Errorf("%w: fgpwc: Basis was computed with M = %d, MThreshold = %g, RowNormalize = %v; the method has M = %d, MThreshold = %g, RowNormalize = %v",
-				ErrInvalid, basis.key.m, basis.key.mThreshold, basis.key.rowNormalize, cfg.m, cfg.mThreshold, f.RowNormalize)
+			return nil, fmt.Errorf("%w: fgpwc: Basis was computed with M = %d, MThreshold = %g, RowNormalize = %v, Laplacian = %v; the method has M = %d, MThreshold = %g, RowNormalize = %v, Laplacian = %v",
+				ErrInvalid, basis.key.m, basis.key.mThreshold, basis.key.rowNormalize, basis.key.laplacian, cfg.m, cfg.mThreshold, f.RowNormalize, cfg.laplacian)
 		}
 	}
 	var pairWarnings []string
@@ -482,11 +511,13 @@ func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings, cfg fgpwcCo
 }
 
 func (f FGPWC) basisKey(cfg fgpwcConfig) fgpwcBasisKey {
-	return fgpwcBasisKey{m: cfg.m, mThreshold: cfg.mThreshold, rowNormalize: f.RowNormalize}
+	return fgpwcBasisKey{m: cfg.m, mThreshold: cfg.mThreshold, rowNormalize: f.RowNormalize, laplacian: cfg.laplacian}
 }
 
 // Embed computes the graph-only part of FGPWC on g (see FGPWCBasis) with
-// f's M, MThreshold and RowNormalize; f.Basis and f.Imprint are ignored
+// f's M, MThreshold, RowNormalize and Laplacian (FGPWCAutoLaplacian is an
+// error wrapping ErrInvalid: the choice needs the constraints); f.Basis
+// and f.Imprint are ignored
 // (with Imprint the embedding depends on the constraints and Cluster
 // computes it). When s.EigenSettings is nil the eigensolver is asked for
 // a relative residual of FGPWCEigenTol (1e-5). Errors are those of Cluster about the graph and
@@ -501,6 +532,9 @@ func (f FGPWC) Embed(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 	}
 	if err := checkProblem(&Problem{Graph: g}, false); err != nil {
 		return nil, err
+	}
+	if cfg.laplacian == FGPWCAutoLaplacian {
+		return nil, fmt.Errorf("%w: fgpwc: Embed needs a fixed Laplacian (FGPWCSymmetric or FGPWCUnnormalized); Laplacian = auto chooses it from the constraints in Cluster", ErrInvalid)
 	}
 	return f.basis(ctx, g, s, cfg)
 }
@@ -518,7 +552,7 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings, cfg fgpwc
 	}
 	b := &FGPWCBasis{g: g, key: f.basisKey(cfg), n: n}
 	if _, c := g.Components(); c > 1 {
-		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: the graph has %d connected components; the embedding keeps the %d null directions of L_sym orthogonal to D^{1/2}1 and X₀ gives them the scale of the smallest positive eigenvalue", c, c-1))
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: the graph has %d connected components; the embedding keeps the %d null directions of %s orthogonal to its trivial null vector and X₀ gives them the scale of the smallest positive eigenvalue", c, c-1, cfg.laplacian.symbol()))
 	}
 	if s.EigenSettings == nil {
 		es := *s
@@ -530,12 +564,12 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings, cfg fgpwc
 	var e *embedding
 	var err error
 	if cfg.m > 0 {
-		e, err = laplacianEmbedding(ctx, g, graph.Symmetric, cfg.m+1, s)
+		e, err = laplacianEmbedding(ctx, g, cfg.laplacian.graphKind(), cfg.m+1, s)
 		if err != nil {
 			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
 		}
 	} else {
-		e, err = fgpwcAutoEmbed(ctx, g, cfg.mThreshold, s)
+		e, err = fgpwcAutoEmbedKind(ctx, g, cfg.laplacian, fgpwcMThreshold(g, cfg.laplacian, cfg.mThreshold), s)
 		if err != nil {
 			return nil, err
 		}
@@ -543,17 +577,17 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings, cfg fgpwc
 	for _, w := range e.warnings {
 		b.warnings = append(b.warnings, "fgpwc: embedding: "+w)
 	}
-	b.values, b.v = fgpwcDropTrivial(e.values, e.vectors, g.Degrees())
+	b.values, b.v = fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), cfg.laplacian))
 	_, b.m = b.v.Dims()
 	progress.Send(s.Recorder, progress.Event{Stage: "fgpwc", Message: fmt.Sprintf("embedding of dimension m = %d", b.m)})
 	if f.RowNormalize {
 		normalizeRows(b.v)
 	}
 
-	// X₀ = (VᵀL_symV)^{-1/2}, with L_symV = V − D^{-1/2}W D^{-1/2}V
-	// computed from the graph's own product (no scaled copy of W, which
-	// for a dense graph of 4600 nodes would be 170 MB).
-	lv := fgpwcLsymMul(g, b.v)
+	// X₀ = (VᵀLV)^{-1/2}, with L_symV = V − D^{-1/2}W D^{-1/2}V (or
+	// (D − W)V) computed from the graph's own product (no scaled copy of
+	// W, which for a dense graph of 4600 nodes would be 170 MB).
+	lv := fgpwcLaplacianMul(g, cfg.laplacian, b.v)
 	vtlv := mat.NewSymDense(b.m, nil)
 	var prod mat.Dense
 	prod.Mul(b.v.T(), lv)
@@ -569,9 +603,9 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings, cfg fgpwc
 	}
 	switch {
 	case clamped == b.m:
-		b.warnings = append(b.warnings, "fgpwc: VᵀL_symV = 0 (the embedding holds only null vectors of L_sym): X₀ = I")
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV = 0 (the embedding holds only null vectors of %s): X₀ = I", cfg.laplacian.symbol()))
 	case clamped > 0:
-		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀL_symV has %d eigenvalues ≈ 0; they were raised to the smallest positive one to form X₀", clamped))
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV (L = %s) has %d eigenvalues ≈ 0; they were raised to the smallest positive one to form X₀", cfg.laplacian.symbol(), clamped))
 	}
 	nx := mat.Norm(b.x0, 2)
 	b.x0Norm2 = nx * nx
@@ -607,6 +641,12 @@ func fgpwcLsymMul(g *graph.Graph, v *mat.Dense) *mat.Dense {
 // depend on the count, is asked for the cap at once. The columns are
 // truncated to m + 1.
 func fgpwcAutoEmbed(ctx context.Context, g *graph.Graph, threshold float64, s *Settings) (*embedding, error) {
+	return fgpwcAutoEmbedKind(ctx, g, FGPWCSymmetric, threshold, s)
+}
+
+// fgpwcAutoEmbedKind is fgpwcAutoEmbed for the Laplacian kind (a concrete
+// one), with an absolute threshold (fgpwcMThreshold).
+func fgpwcAutoEmbedKind(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian, threshold float64, s *Settings) (*embedding, error) {
 	n := g.N()
 	maxM := min(FGPWCMaxM, n-1)
 	try := min(16, maxM)
@@ -619,7 +659,7 @@ func fgpwcAutoEmbed(ctx context.Context, g *graph.Graph, threshold float64, s *S
 		try = maxM
 	}
 	for {
-		e, err := laplacianEmbedding(ctx, g, graph.Symmetric, try+1, s)
+		e, err := laplacianEmbedding(ctx, g, kind.graphKind(), try+1, s)
 		if err != nil {
 			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
 		}
@@ -649,8 +689,16 @@ func fgpwcAutoEmbed(ctx context.Context, g *graph.Graph, threshold float64, s *S
 // z = D^{1/2}1/‖D^{1/2}1‖ and an orthonormal basis of the c0 − 1 dimensional
 // result is kept. Cost O(n·c0²).
 func fgpwcDropTrivial(values []float64, vecs *mat.Dense, deg []float64) ([]float64, *mat.Dense) {
+	return fgpwcDropNull(values, vecs, fgpwcTrivialVector(deg, FGPWCSymmetric))
+}
+
+// fgpwcDropNull is fgpwcDropTrivial for any Laplacian, given its trivial
+// null vector z (unit length): D^{1/2}1/‖·‖ for L_sym, 1/√n for D − W.
+// Eigenvalues up to 1e-8 times the largest returned one (at least 1e-8)
+// count as null.
+func fgpwcDropNull(values []float64, vecs *mat.Dense, z []float64) ([]float64, *mat.Dense) {
 	n, cols := vecs.Dims()
-	const nullTol = 1e-8 // L_sym eigenvalues lie in [0, 2]
+	nullTol := 1e-8 * math.Max(1, values[cols-1])
 	c0 := 1
 	for c0 < cols && values[c0] <= nullTol {
 		c0++
@@ -663,11 +711,6 @@ func fgpwcDropTrivial(values []float64, vecs *mat.Dense, deg []float64) ([]float
 		v.Copy(vecs.Slice(0, n, 1, cols))
 		return vals, v
 	}
-	z := make([]float64, n)
-	for i, d := range deg {
-		z[i] = math.Sqrt(d)
-	}
-	floats.Scale(1/floats.Norm(z, 2), z)
 	zp := mat.DenseCopyOf(vecs.Slice(0, n, 0, c0))
 	zv := mat.NewVecDense(n, z)
 	var proj mat.VecDense

@@ -200,6 +200,8 @@ func fgpwcIterCandidates(c int) []int {
 // fgpwcIterChoice is the outcome of IterCV.
 type fgpwcIterChoice struct {
 	maxIter int
+	score   float64 // the winner's held-out violated weight; NaN if not validated
+	mean    float64 // the mean over the candidates; NaN if not validated
 	warning string
 }
 
@@ -214,37 +216,24 @@ type fgpwcIterChoice struct {
 // a time), plus one embedding per fold with Imprint.
 func (prep *fgpwcPrep) iterCV(ctx context.Context, k int, s *Settings, cfg fgpwcConfig) (fgpwcIterChoice, error) {
 	cands := fgpwcIterCandidates(cfg.maxIter)
-	pairs := prep.pairs
-	folds := min(cfg.iterFolds, len(pairs))
-	if folds < 2 {
-		return fgpwcIterChoice{maxIter: cfg.maxIter, warning: fmt.Sprintf("fgpwc: %d constraints: too few to cross-validate the iteration cap; MaxIter = %d kept", len(pairs), cfg.maxIter)}, nil
+	cfgs := make([]fgpwcConfig, len(cands))
+	for i, c := range cands {
+		cfgs[i] = cfg
+		cfgs[i].maxIter = c
 	}
-	train, test := fgpwcSplit(pairs, folds, s.Seed)
-	quiet := *s
-	quiet.Recorder = nil
-	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
-	viol := make([]float64, len(cands)*folds)
-	err := parallelTasks(ctx, len(cands)*folds, func(t int) error {
-		ci, fi := t/folds, t%folds
-		c := cfg
-		c.maxIter = cands[ci]
-		res, _, err := prep.fit(ctx, train[fi], k, &quiet, c, cvRestarts, s.Seed)
-		if err != nil {
-			return err
-		}
-		viol[t] = violationWeight(test[fi], res.Labels)
-		return nil
-	})
+	score, err := prep.heldOut(ctx, k, s, cfgs, cfg.iterFolds)
 	if err != nil {
 		return fgpwcIterChoice{}, err
 	}
-	score := make([]float64, len(cands))
+	if score == nil {
+		return fgpwcIterChoice{maxIter: cfg.maxIter, score: math.NaN(), mean: math.NaN(), warning: fmt.Sprintf("fgpwc: %d constraints: too few to cross-validate the iteration cap; MaxIter = %d kept", len(prep.pairs), cfg.maxIter)}, nil
+	}
+	folds := min(cfg.iterFolds, len(prep.pairs))
 	best := -1
 	var parts []string
+	mean := 0.0
 	for ci, c := range cands {
-		for fi := 0; fi < folds; fi++ {
-			score[ci] += viol[ci*folds+fi]
-		}
+		mean += score[ci] / float64(len(cands))
 		parts = append(parts, fmt.Sprintf("%d: %.4g", c, score[ci]))
 		switch {
 		case best < 0 || score[ci] < score[best]:
@@ -255,6 +244,45 @@ func (prep *fgpwcPrep) iterCV(ctx context.Context, k int, s *Settings, cfg fgpwc
 	}
 	return fgpwcIterChoice{
 		maxIter: cands[best],
+		score:   score[best],
+		mean:    mean,
 		warning: fmt.Sprintf("fgpwc: cross-validation (%d folds) chose MaxIter = %d (held-out violated weight per cap: %s)", folds, cands[best], strings.Join(parts, ", ")),
 	}, nil
+}
+
+// heldOut returns, for every configuration of cfgs, the total weight of
+// held-out constraints violated over the folds of fgpwcSplit(pairs,
+// min(folds, len(pairs)), Settings.Seed) when FGPWC is fitted on the other
+// folds (k-means with min(Restarts, 5) runs keeping the fewest training
+// violations; with Imprint every fold is re-embedded with its training
+// constraints). It returns nil when there are fewer than 2 constraints.
+// The fits run GOMAXPROCS at a time.
+func (prep *fgpwcPrep) heldOut(ctx context.Context, k int, s *Settings, cfgs []fgpwcConfig, folds int) ([]float64, error) {
+	pairs := prep.pairs
+	folds = min(folds, len(pairs))
+	if folds < 2 {
+		return nil, nil
+	}
+	train, test := fgpwcSplit(pairs, folds, s.Seed)
+	quiet := *s
+	quiet.Recorder = nil
+	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
+	viol := make([]float64, len(cfgs)*folds)
+	err := parallelTasks(ctx, len(cfgs)*folds, func(t int) error {
+		ci, fi := t/folds, t%folds
+		res, _, err := prep.fit(ctx, train[fi], k, &quiet, cfgs[ci], cvRestarts, s.Seed)
+		if err != nil {
+			return err
+		}
+		viol[t] = violationWeight(test[fi], res.Labels)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	score := make([]float64, len(cfgs))
+	for t, v := range viol {
+		score[t/folds] += v
+	}
+	return score, nil
 }
