@@ -1,0 +1,102 @@
+package eigen
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// gridLaplacian is the unnormalized Laplacian of a side×side grid graph:
+// its low end is dense (eigenvalues 4 sin²(πa/2s) + 4 sin²(πb/2s), many
+// close or double), which makes Lanczos restart many times.
+type gridLaplacian struct{ side int }
+
+func (g gridLaplacian) Dim() int { return g.side * g.side }
+
+func (g gridLaplacian) MulTo(dst, x *mat.Dense) {
+	s := g.side
+	for i := 0; i < s; i++ {
+		for j := 0; j < s; j++ {
+			u := i*s + j
+			v := 0.0
+			for _, d := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+				a, b := i+d[0], j+d[1]
+				if a >= 0 && a < s && b >= 0 && b < s {
+					v += x.At(u, 0) - x.At(a*s+b, 0)
+				}
+			}
+			dst.Set(u, 0, v)
+		}
+	}
+}
+
+// TestLanczosBasis checks the thresholded reorthogonalization of
+// lanczosRun.orthogonalize (orthoSkip) from the inside. After a long run
+// with both shortcuts taken (components left in place, components
+// subtracted row by row), every pair of vectors of the last basis
+// (deflated row, kept Ritz vectors, new Lanczos vectors, residual vector)
+// is orthogonal to 100·orthoSkip, every vector has unit norm, and the
+// values agree with the grid's closed-form eigenvalues, copies of the
+// double ones included. With orthoSkip = 1e-6 instead the test fails (the
+// run no longer reaches the tolerance 1e-10), so it guards the constant.
+func TestLanczosBasis(t *testing.T) {
+	const side, kk, ncv = 48, 24, 49
+	op := gridLaplacian{side}
+	n := op.Dim()
+	// One deflated row: the constant vector, the null space.
+	r := newLanczosRun(op, n, 1, ncv, rand.New(rand.NewPCG(3, 4)))
+	for i := range n {
+		r.v[i] = 1 / math.Sqrt(float64(n))
+	}
+	keep := kk + 8
+	vals, _, _, ok, err := r.solve(context.Background(), 1, kk, keep, Smallest, 1e-10, 1000, nil, nil, func(int, string) {})
+	if err != nil || !ok {
+		t.Fatalf("solve: ok = %v, err = %v", ok, err)
+	}
+	if r.restarts < 5 || r.skipped == 0 || r.partial == 0 {
+		t.Fatalf("the run does not exercise the shortcuts: %d restarts, %d steps skipped, %d partial", r.restarts, r.skipped, r.partial)
+	}
+	t.Logf("%d restarts, %d products, %d steps skipped, %d partial", r.restarts, r.matvecs, r.skipped, r.partial)
+	rows := 1 + ncv + 1
+	worst := 0.0
+	for i := 0; i < rows; i++ {
+		vi := blas64.Vector{N: n, Inc: 1, Data: r.row(i)}
+		for j := 0; j <= i; j++ {
+			d := blas64.Dot(vi, blas64.Vector{N: n, Inc: 1, Data: r.row(j)})
+			if i == j {
+				d--
+			}
+			worst = math.Max(worst, math.Abs(d))
+		}
+	}
+	if worst > 100*orthoSkip {
+		t.Errorf("basis: max |VᵀV − I| = %.3g, want ≤ %.3g", worst, 100*orthoSkip)
+	}
+	// Closed form: 4 sin²(πa/2s) + 4 sin²(πb/2s), a, b = 0 … s−1; the
+	// smallest (0) is deflated.
+	var exact []float64
+	for a := 0; a < side; a++ {
+		for b := 0; b < side; b++ {
+			sa, sb := math.Sin(math.Pi*float64(a)/(2*side)), math.Sin(math.Pi*float64(b)/(2*side))
+			exact = append(exact, 4*sa*sa+4*sb*sb)
+		}
+	}
+	sortFloats(exact)
+	for q, v := range vals {
+		if math.Abs(v-exact[q+1]) > 1e-9 {
+			t.Errorf("λ_%d = %.12g, want %.12g", q+2, v, exact[q+1])
+		}
+	}
+}
+
+func sortFloats(x []float64) {
+	for i := 1; i < len(x); i++ {
+		for j := i; j > 0 && x[j] < x[j-1]; j-- {
+			x[j], x[j-1] = x[j-1], x[j]
+		}
+	}
+}
