@@ -101,7 +101,8 @@ type FGPWC struct {
 	// seed 003 §5.1: the number of non-trivial eigenvalues of L_sym below
 	// MThreshold, at least 1 and at most FGPWCMaxM (200) and n − 1. The
 	// eigenvalues are computed in batches of doubling size until one reaches
-	// the threshold or the cap. M must be below n.
+	// the threshold or the cap. M must be below n. With the Laplacian
+	// D − W the automatic m is Problem.K (see Laplacian).
 	M int
 	// MThreshold is the eigenvalue threshold of the automatic m. If
 	// MThreshold is 0, FGPWCMThreshold (0.9) is used; the CoNLL setting of
@@ -214,9 +215,10 @@ type FGPWC struct {
 	// Laplacian, beyond the paper, selects the Laplacian whose eigenvectors
 	// form the embedding: FGPWCSymmetric (the zero value) is the paper's
 	// L_sym (seed 003 §3); FGPWCUnnormalized is L = D − W, as in Spectral
-	// Learning (Kamvar et al. 2003; SPEC §7), with X₀ = (VᵀLV)^{-1/2} and
-	// the automatic m = #{λ(L) < MThreshold·vol(G)/n} (the mean degree
-	// scales the threshold; see fgpwc_laplacian.go); FGPWCAutoLaplacian
+	// Learning (Kamvar et al. 2003; SPEC §7), with X₀ = (VᵀLV)^{-1/2} and,
+	// when M is 0, Spectral Learning's dimension m = Problem.K (with
+	// K = 0, or in Embed, which has no K: m = #{λ(L) < MThreshold·vol(G)/n};
+	// see fgpwc_laplacian.go for why); FGPWCAutoLaplacian
 	// picks one of the two per problem by cross-validation on the
 	// constraints alone (the protocol of seed 003 §5.1 gives the
 	// constraints only): both are prepared and put through the selections

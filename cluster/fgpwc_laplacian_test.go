@@ -243,6 +243,12 @@ func fgpwcPicked(t *testing.T, res *Result) FGPWCLaplacian {
 	t.Helper()
 	for _, w := range res.Warnings {
 		switch {
+		case strings.Contains(w, "Laplacian"):
+			t.Log(w)
+		}
+	}
+	for _, w := range res.Warnings {
+		switch {
 		case strings.Contains(w, "chose the Laplacian L = D − W"):
 			return FGPWCUnnormalized
 		case strings.Contains(w, "chose the Laplacian L_sym"), strings.Contains(w, "L_sym kept"):
@@ -267,12 +273,15 @@ func TestFGPWCAutoLaplacian(t *testing.T) {
 		prob    float64
 		imprint bool
 		iterCV  bool
+		tune    bool
 		want    FGPWCLaplacian // -1: either
 	}{
-		{"pendants, IterCV", pend, pendTruth, 0.15, false, true, FGPWCSymmetric},
-		{"pendants, no selection", pend, pendTruth, 0.15, false, false, FGPWCSymmetric},
-		{"hubs, Imprint and IterCV", hubs, hubTruth, 0.1, true, true, -1},
-		{"hubs, IterCV", hubs, hubTruth, 0.1, false, true, -1},
+		{"pendants, IterCV", pend, pendTruth, 0.15, false, true, false, FGPWCSymmetric},
+		{"pendants, no selection", pend, pendTruth, 0.15, false, false, false, FGPWCSymmetric},
+		{"pendants, AutoTune", pend, pendTruth, 0.15, false, false, true, FGPWCSymmetric},
+		{"hubs, Imprint and IterCV", hubs, hubTruth, 0.1, true, true, false, -1},
+		{"hubs, IterCV", hubs, hubTruth, 0.1, false, true, false, -1},
+		{"hubs, Imprint, AutoTune and IterCV", hubs, hubTruth, 0.1, true, true, true, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			set, err := constraint.BernoulliPairs(tc.truth, tc.prob, rand.NewPCG(11, 2))
@@ -281,7 +290,7 @@ func TestFGPWCAutoLaplacian(t *testing.T) {
 			}
 			p := &Problem{Graph: tc.g, K: 2, Constraints: set}
 			f := *NewFGPWC()
-			f.Imprint, f.IterCV, f.Laplacian = tc.imprint, tc.iterCV, FGPWCAutoLaplacian
+			f.Imprint, f.IterCV, f.AutoTune, f.TuneFolds, f.Laplacian = tc.imprint, tc.iterCV, tc.tune, 3, FGPWCAutoLaplacian
 			s := &Settings{Seed: 5}
 			res, err := f.Cluster(context.Background(), p, s)
 			if err != nil {

@@ -246,6 +246,22 @@ func TestSetKnobs(t *testing.T) {
 			t.Errorf("-set %s: no error", bad)
 		}
 	}
+	// FGPWC's Laplacian by name (cluster.FGPWCLaplacian.UnmarshalText).
+	for _, tc := range []struct {
+		in   string
+		want cluster.FGPWCLaplacian
+	}{{"sym", cluster.FGPWCSymmetric}, {"unnormalized", cluster.FGPWCUnnormalized}, {"auto", cluster.FGPWCAutoLaplacian}} {
+		fm, err := setKnobs(*cluster.NewFGPWC(), []string{"Laplacian=" + tc.in, "Imprint=true", "IterCV=true"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := fm.(cluster.FGPWC); f.Laplacian != tc.want || !f.Imprint || !f.IterCV {
+			t.Errorf("-set Laplacian=%s: got %+v", tc.in, f)
+		}
+	}
+	if _, err := setKnobs(*cluster.NewFGPWC(), []string{"Laplacian=rw"}); err == nil {
+		t.Error("-set Laplacian=rw: no error")
+	}
 	// Through the CLI.
 	if _, _, err := run(t, "cluster", "-gen", "moons", "-n", "200", "-k", "2", "-method", "hbisect", "-set", "Alpha=0.3", "-quiet", "-o", filepath.Join(t.TempDir(), "l")); err != nil {
 		t.Error(err)
