@@ -2,9 +2,11 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -72,5 +74,37 @@ func TestLaplacianEmbeddingAgainstDense(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLaplacianEmbeddingIsolatedNode checks that an isolated node is
+// refused with an error naming it in the caller's labels, both below
+// DenseLimit and above it (where the solver works on a relabelled copy),
+// for every count including one the deflated null vectors alone satisfy.
+func TestLaplacianEmbeddingIsolatedNode(t *testing.T) {
+	for _, n := range []int{50, DenseLimit + 100} {
+		const lonely = 17
+		var edges []graph.Edge
+		for i := 0; i+1 < n; i++ {
+			if i != lonely && i+1 != lonely {
+				edges = append(edges, graph.Edge{I: i, J: i + 1, W: 1})
+			}
+		}
+		edges = append(edges, graph.Edge{I: lonely - 1, J: lonely + 1, W: 1})
+		g, err := graph.FromEdges(n, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, count := range []int{1, 2, 5} {
+			_, err := laplacianEmbedding(context.Background(), g, graph.Symmetric, count, &Settings{})
+			if !errors.Is(err, graph.ErrIsolated) || !strings.Contains(err.Error(), fmt.Sprintf("node %d ", lonely)) {
+				t.Errorf("n = %d, count = %d: err = %v, want ErrIsolated naming node %d", n, count, err, lonely)
+			}
+		}
+		// The unnormalized Laplacian is defined: the isolated node is a
+		// component of its own.
+		if _, err := laplacianEmbedding(context.Background(), g, graph.Unnormalized, 3, &Settings{}); err != nil {
+			t.Errorf("n = %d, unnormalized: %v", n, err)
+		}
 	}
 }
