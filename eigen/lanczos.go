@@ -210,12 +210,12 @@ type lanczosRun struct {
 	normA    float64
 	next     []float64 // Ritz vector after the kk wanted ones, from the last run
 	part     []float64 // per-chunk partial products of project
-	big      []int     // indices of large coefficients, see large
 	matvecs  int
 	restarts int
-	// skipped and partial count the steps whose components along the
-	// basis were all left in place, or subtracted row by row (orthoSkip).
-	skipped, partial int
+	// skipped and corrected count the Lanczos steps whose rounding-level
+	// components along the basis were left in place, or subtracted
+	// (orthoSkip).
+	skipped, corrected int
 }
 
 func newLanczosRun(a Operator, n, maxLocked, ncv int, rng *rand.Rand) *lanczosRun {
@@ -241,8 +241,8 @@ func (r *lanczosRun) row(i int) []float64 { return r.v[i*r.n : (i+1)*r.n] }
 // norm of x before any projection) the second pass is made only when the
 // first one cancelled more than 1 − 1/√2 of ref, the criterion of Daniel,
 // Gragg, Kaufman & Stewart (Math. Comp. 30, 1976) used by ARPACK, and the
-// first one subtracts only the components above orthoSkip·ref (none at most
-// steps, a few at the others). Large products are split over orthoChunks column blocks
+// first one's subtraction is skipped when every coefficient is below
+// orthoSkip·ref. Large products are split over orthoChunks column blocks
 // run concurrently; the chunking does not depend on GOMAXPROCS, so the
 // result is the same on every machine.
 func (r *lanczosRun) orthogonalize(x []float64, m int, ref float64) float64 {
@@ -257,25 +257,18 @@ func (r *lanczosRun) orthogonalize(x []float64, m int, ref float64) float64 {
 	for pass := 0; pass < 2; pass++ {
 		r.project(c, x, m)
 		if ref > 0 && pass == 0 {
-			// The coefficients are added to h whether or not x is
-			// corrected along them: they are entries of VᵀAV.
-			copy(h, c)
-			big := r.large(c, ref)
-			switch {
-			case len(big) == 0:
+			if negligible(c, ref) {
+				// The coefficients are still added to h: they are
+				// entries of VᵀAV whether or not x is corrected.
 				r.skipped++
+				copy(h, c)
 				return blas64.Nrm2(xv)
-			case 2*len(big) < m:
-				r.partial++
-				r.subtractRows(x, c, big)
-			default:
-				r.subtract(x, c, m)
 			}
-		} else {
-			r.subtract(x, c, m)
-			for i, v := range c {
-				h[i] += v
-			}
+			r.corrected++
+		}
+		r.subtract(x, c, m)
+		for i, v := range c {
+			h[i] += v
 		}
 		nrm = blas64.Nrm2(xv)
 		if ref > 0 && nrm >= dgksEta*ref {
@@ -293,44 +286,30 @@ const dgksEta = 0.7071067811865476
 // recurrence has been subtracted they are rounding errors, most of them
 // 1e-13…1e-15 of ‖x‖ (K = 51 on a 2·10⁴-node graph: 1235 of 1336 steps),
 // and subtracting them costs a second sweep over the basis, the dominant
-// cost of Lanczos for many pairs. Components above it are subtracted one
-// row at a time when they are few: loss of orthogonality concentrates on a
-// few directions (Paige: along converged Ritz vectors). At 10⁵ nodes,
-// K = 48, the 1382 of 2748 steps that needed a correction had 4453
-// components above orthoSkip out of 103 637 (4%), at 10⁻¹²…10⁻⁷; with the
-// row-by-row correction (which leaves the small ones in place) 2370 of
-// 2500 steps subtract a few rows and the second sweep over the basis
-// (6.5 of 55 s CPU) is gone. Because every step
-// measures all components exactly (the projection sweep), every new vector
-// is orthogonal to the basis to orthoSkip, four orders of magnitude below
-// the tightest tolerance the clustering code asks for (TestLanczosBasis
-// checks it). A larger orthoSkip does not skip more: left in place,
-// components grow by a factor 10–100 per step (at 10⁻¹⁰, every second step
-// still needed a correction) and the eigenvectors change more.
+// cost of Lanczos for many pairs. Because every step still measures them
+// exactly (the projection sweep), the basis stays orthonormal to about
+// orthoSkip, four orders of magnitude below the tightest tolerance the
+// clustering code asks for (TestLanczosBasis checks it); steps above it
+// are corrected as before.
+//
+// Tried and measured (FGPWC100k, K = 48, 10⁵ nodes, where half the steps
+// need a correction): a larger orthoSkip does not skip more — components
+// left in place grow by a factor 10–100 per step, and at 10⁻¹⁰ every
+// second step still needed one; subtracting only the components above
+// orthoSkip, row by row, leaves the small ones to grow, so that 2370 of
+// 2500 steps then subtracted 22 rows each on average with memory-bound
+// axpys, no faster than the full sweep every second step.
 const orthoSkip = 1e-12
 
-// large returns the indices i with |c_i| > orthoSkip·ref (NaN included), in
-// increasing order, in a buffer reused by later calls.
-func (r *lanczosRun) large(c []float64, ref float64) []int {
+// negligible reports whether max_i |c_i| ≤ orthoSkip·ref.
+func negligible(c []float64, ref float64) bool {
 	lim := orthoSkip * ref
-	big := r.big[:0]
-	for i, v := range c {
+	for _, v := range c {
 		if !(math.Abs(v) <= lim) {
-			big = append(big, i)
+			return false
 		}
 	}
-	r.big = big
-	return big
-}
-
-// subtractRows sets x −= c_i·v_i for the rows i listed in rows.
-func (r *lanczosRun) subtractRows(x, c []float64, rows []int) {
-	r.chunks(len(rows), func(_, lo, hi int) {
-		xv := blas64.Vector{N: hi - lo, Inc: 1, Data: x[lo:hi]}
-		for _, i := range rows {
-			blas64.Axpy(-c[i], blas64.Vector{N: hi - lo, Inc: 1, Data: r.v[i*r.n+lo : i*r.n+hi]}, xv)
-		}
-	})
+	return true
 }
 
 // orthoChunks is the number of column blocks of the parallel Gram–Schmidt
