@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -255,6 +256,21 @@ func (o FGPWCOptimizer) String() string {
 		return "lbfgs"
 	}
 	return fmt.Sprintf("FGPWCOptimizer(%d)", int(o))
+}
+
+// Set parses "halving" (also "step-halving") or "lbfgs", so an
+// FGPWCOptimizer can be a command-line value (tether cluster -method fgpwc
+// -set Optimizer=halving).
+func (o *FGPWCOptimizer) Set(s string) error {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "halving", "step-halving", "stephalving":
+		*o = StepHalving
+	case "lbfgs", "l-bfgs":
+		*o = LBFGS
+	default:
+		return fmt.Errorf("%w: fgpwc: unknown optimizer %q (want halving or lbfgs)", ErrInvalid, s)
+	}
+	return nil
 }
 
 // descentStop is when a descent stops: after maxIter iterations, when

@@ -9,29 +9,83 @@ import (
 	"github.com/tether-sc/tether/cluster"
 )
 
+// runMethods lists the methods, or with a method name, that method and its
+// knobs (the fields -set can change, with their defaults).
 func runMethods(ctx context.Context, m *Main, args []string) error {
-	fs := m.newFlagSet("methods", "methods [-json]")
+	fs := m.newFlagSet("methods", "methods [-json] [METHOD]")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseFlags(fs, args); err != nil {
+	rest, err := parseArgs(fs, args)
+	if err != nil {
 		return err
 	}
+	type row struct {
+		Name        string `json:"name"`
+		Summary     string `json:"summary"`
+		Source      string `json:"source"`
+		Supervision string `json:"supervision"`
+		Knobs       []knob `json:"knobs,omitempty"`
+	}
 	list := cluster.Methods()
-	if *asJSON {
-		type row struct {
-			Name, Summary, Source, Supervision string
+	switch len(rest) {
+	case 0:
+	case 1:
+		var one []cluster.Info
+		for _, i := range list {
+			if i.Name == rest[0] {
+				one = append(one, i)
+			}
 		}
+		if one == nil {
+			_, err := cluster.New(rest[0])
+			return err
+		}
+		list = one
+	default:
+		return fmt.Errorf("methods: want at most one method name, got %q", rest)
+	}
+	detail := len(rest) == 1
+	if *asJSON {
 		var rows []row
 		for _, i := range list {
-			rows = append(rows, row{i.Name, i.Summary, i.Source, i.Supervision.String()})
+			r := row{Name: i.Name, Summary: i.Summary, Source: i.Source, Supervision: i.Supervision.String()}
+			if detail {
+				r.Knobs = knobsOf(i.New())
+			}
+			rows = append(rows, r)
 		}
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
+		if detail {
+			return enc.Encode(rows[0])
+		}
 		return enc.Encode(rows)
+	}
+	if detail {
+		i := list[0]
+		fmt.Fprintf(m.Stdout, "%s: %s\nsource: %s\nsupervision: %s\n\n", i.Name, i.Summary, i.Source, i.Supervision)
+		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "KNOB\tTYPE\tDEFAULT")
+		for _, k := range knobsOf(i.New()) {
+			def := k.Default
+			if !k.Settable {
+				def += " (Go only)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name, k.Type, def)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(m.Stdout, "\nSet a knob with: tether cluster -method %s -set Name=value (repeatable). A zero\nmeans the method's documented default; the Go documentation of the method's type\ndescribes every knob.\n", i.Name)
+		return nil
 	}
 	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "METHOD\tSUPERVISION\tSOURCE\tSUMMARY")
 	for _, i := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", i.Name, i.Supervision, i.Source, i.Summary)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(m.Stdout, "\n`tether methods METHOD` lists a method's knobs.")
+	return nil
 }

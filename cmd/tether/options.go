@@ -126,3 +126,75 @@ func setField(f reflect.Value, s string) error {
 	}
 	return nil
 }
+
+// knob is an exported field of a method: its name, its type as the command
+// line sees it, its value in the registered method (the default) and
+// whether -set can change it.
+type knob struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Default  string `json:"default"`
+	Settable bool   `json:"settable"`
+}
+
+// knobsOf lists the exported fields of m (fields of embedded structs
+// included), in declaration order.
+func knobsOf(m cluster.Method) []knob {
+	v := reflect.ValueOf(m)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	// A copy, so that the fields are addressable for the interface checks.
+	cp := reflect.New(v.Type()).Elem()
+	cp.Set(v)
+	return appendKnobs(nil, cp)
+}
+
+func appendKnobs(out []knob, v reflect.Value) []knob {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		f := v.Field(i)
+		switch {
+		case sf.Anonymous && sf.Type.Kind() == reflect.Struct:
+			out = appendKnobs(out, f)
+		case sf.IsExported():
+			out = append(out, describeKnob(sf.Name, f))
+		}
+	}
+	return out
+}
+
+// describeKnob says how the command line sees field f: the named types
+// with Set or UnmarshalText by their name and value, numbers, booleans and
+// strings by their kind; anything else (pointers, slices, functions) can
+// only be set from Go.
+func describeKnob(name string, f reflect.Value) knob {
+	k := knob{Name: name, Type: f.Type().String(), Settable: true}
+	switch f.Addr().Interface().(type) {
+	case flag.Value, encoding.TextUnmarshaler:
+		k.Type = f.Type().Name()
+		k.Default = fmt.Sprint(f.Interface())
+		return k
+	}
+	// The value as setField parses it (not through a String method).
+	switch f.Kind() {
+	case reflect.Float32, reflect.Float64:
+		k.Type, k.Default = "float", strconv.FormatFloat(f.Float(), 'g', -1, 64)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		k.Type, k.Default = "int", strconv.FormatInt(f.Int(), 10)
+	case reflect.Bool:
+		k.Type, k.Default = "bool", strconv.FormatBool(f.Bool())
+	case reflect.String:
+		k.Type, k.Default = "string", f.String()
+	default:
+		k.Settable = false
+		if f.IsZero() {
+			k.Default = "nil"
+		}
+	}
+	return k
+}

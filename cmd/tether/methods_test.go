@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/cluster"
+)
+
+func TestMethodsList(t *testing.T) {
+	out, _, err := run(t, "methods")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range cluster.Methods() {
+		if !strings.Contains(out, i.Name) {
+			t.Errorf("methods: %s missing", i.Name)
+		}
+	}
+}
+
+// TestMethodsKnobs checks one method's knob listing: names, the types the
+// command line sees, the registered defaults, and the fields only Go can
+// set.
+func TestMethodsKnobs(t *testing.T) {
+	out, _, err := run(t, "methods", "fgpwc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"source: seed 003", "SigmaML", "0.15", "Laplacian", "FGPWCLaplacian", "sym", "Optimizer", "lbfgs", "Basis", "(Go only)", "-set Name=value"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("methods fgpwc: %q missing in\n%s", want, out)
+		}
+	}
+	js, _, err := run(t, "methods", "-json", "sl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Name  string `json:"name"`
+		Knobs []knob `json:"knobs"`
+	}
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		t.Fatalf("methods -json sl: %v\n%s", err, js)
+	}
+	if r.Name != "sl" || len(r.Knobs) == 0 || r.Knobs[0] != (knob{Name: "MustLinkWeight", Type: "float", Default: "0", Settable: true}) {
+		t.Errorf("methods -json sl = %+v", r)
+	}
+	for _, args := range [][]string{{"methods", "nope"}, {"methods", "njw", "sl"}} {
+		if _, _, err := run(t, args...); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+}
+
+// TestKnobDefaultsRoundTrip sets every settable knob of every registered
+// method to the default the listing prints: the method must come back
+// unchanged, so the listing shows values -set accepts.
+func TestKnobDefaultsRoundTrip(t *testing.T) {
+	checked := 0
+	for _, i := range cluster.Methods() {
+		m := i.New()
+		for _, k := range knobsOf(m) {
+			if !k.Settable {
+				continue
+			}
+			got, err := setKnobs(m, []string{k.Name + "=" + k.Default})
+			if err != nil {
+				t.Errorf("%s: -set %s=%s: %v", i.Name, k.Name, k.Default, err)
+				continue
+			}
+			if !reflect.DeepEqual(got, m) {
+				t.Errorf("%s: -set %s=%s changed the method: %+v, want %+v", i.Name, k.Name, k.Default, got, m)
+			}
+			checked++
+		}
+	}
+	if checked < 50 {
+		t.Errorf("only %d knobs checked", checked)
+	}
+	// A named value that is not the default.
+	f, err := setKnobs(cluster.NewFGPWC(), []string{"Optimizer=halving"})
+	if err != nil || f.(*cluster.FGPWC).Optimizer != cluster.StepHalving {
+		t.Errorf("-set Optimizer=halving: %v, %v", f, err)
+	}
+	if _, err := setKnobs(cluster.NewFGPWC(), []string{"Optimizer=newton"}); err == nil {
+		t.Error("-set Optimizer=newton: no error")
+	}
+}
