@@ -1,0 +1,57 @@
+package cluster
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/constraint"
+)
+
+// TestFGPWCScaledRestart checks FGPWC.ScaledRestart: with at least as many
+// constraints as entries of X (K ≥ m²) the result is the better of the two
+// descents (F never above the single descent from X₀, and here strictly
+// below, with a warning naming the scaled start); with fewer it is the
+// single descent, bit for bit.
+func TestFGPWCScaledRestart(t *testing.T) {
+	const n = 2000
+	rnd := rand.New(rand.NewPCG(n, 1))
+	x, truth := fgpwcBlobs(rnd, n, 3, 5, 6)
+	g := fgpwcKNNGraph(t, x, 10)
+	set, err := constraint.BernoulliPairs(truth, 1.0/n, rand.NewPCG(n, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Problem{Graph: g, K: 5, Constraints: set}
+	for _, tc := range []struct {
+		m     int
+		lower bool // the scaled start must win
+	}{
+		{10, true},  // K ≈ 1000 ≥ 100
+		{40, false}, // K < 1600: one descent
+	} {
+		run := func(restart bool) *Result {
+			f := *NewFGPWC()
+			f.M, f.ScaledRestart = tc.m, restart
+			res, err := f.Cluster(context.Background(), p, &Settings{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		one, two := run(false), run(true)
+		scaled := slices.ContainsFunc(two.Warnings, func(w string) bool { return strings.Contains(w, "scaled start") })
+		switch {
+		case len(set.Pairs) < tc.m*tc.m:
+			if two.Objective != one.Objective || !slices.Equal(two.Labels, one.Labels) || scaled {
+				t.Errorf("m = %d, K = %d < m²: F %v vs %v, scaled start %v: want the single descent", tc.m, len(set.Pairs), two.Objective, one.Objective, scaled)
+			}
+		case two.Objective > one.Objective:
+			t.Errorf("m = %d: F = %v with the second start, %v without", tc.m, two.Objective, one.Objective)
+		case tc.lower && !(two.Objective < one.Objective && scaled):
+			t.Errorf("m = %d: F = %v vs %v, warning %v: want the scaled start to win and say so", tc.m, two.Objective, one.Objective, scaled)
+		}
+	}
+}
