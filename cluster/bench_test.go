@@ -7,6 +7,7 @@ import (
 
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/metrics"
 )
 
 // benchSink keeps benchmark results alive.
@@ -17,7 +18,7 @@ var benchSink *Result
 // affinity="nearest_neighbors", NJW with k = 5. Data generation is outside
 // the timer; graph construction and clustering are inside.
 func benchNJWBlobs(b *testing.B, n int, std float64) {
-	x, _, err := synth.Blobs(n, 5, 10, std, rand.NewPCG(1, 1))
+	x, truth, err := synth.Blobs(n, 5, 10, std, rand.NewPCG(1, 1))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -35,6 +36,12 @@ func benchNJWBlobs(b *testing.B, n int, std float64) {
 		}
 		benchSink = res
 	}
+	b.StopTimer()
+	ari, err := metrics.ARI(truth, benchSink.Labels)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(ari, "ARI")
 }
 
 func BenchmarkNJWBlobs10k(b *testing.B)  { benchNJWBlobs(b, 10_000, 1) }

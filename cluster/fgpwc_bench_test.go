@@ -84,7 +84,7 @@ func BenchmarkFGPWCSpamSized(b *testing.B) {
 		b.Run(opt.String(), func(b *testing.B) {
 			f := *NewFGPWC()
 			f.M, f.Optimizer = 20, opt
-			benchmarkFGPWC(b, p, f)
+			benchmarkFGPWC(b, p, f, truth)
 		})
 	}
 }

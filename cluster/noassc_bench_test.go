@@ -9,6 +9,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/metrics"
 )
 
 // labelBench is the benchmark problem of the label-constraint methods: the
@@ -16,9 +17,10 @@ import (
 // 10 Gaussian blobs in 5 dimensions, with 1% of the nodes labelled. Built
 // once per test binary.
 var labelBench struct {
-	once sync.Once
-	p    *Problem
-	err  error
+	once  sync.Once
+	p     *Problem
+	truth []int
+	err   error
 }
 
 var labelBenchSink *Result
@@ -42,6 +44,7 @@ func labelBenchProblem(b *testing.B) *Problem {
 			return
 		}
 		labelBench.p = &Problem{Graph: g, K: 10, Labels: labels}
+		labelBench.truth = truth
 	})
 	if labelBench.err != nil {
 		b.Fatal(labelBench.err)
@@ -65,6 +68,13 @@ func benchmarkLabelMethod(b *testing.B, m Method) {
 		}
 		labelBenchSink = res
 	}
+	b.StopTimer()
+	// Quality beside speed: the ARI against the blobs.
+	ari, err := metrics.ARI(labelBench.truth, labelBenchSink.Labels)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(ari, "ARI")
 }
 
 // BenchmarkNOASSC100k: NOA-SSC (power method, γ = 1.25) on a 10⁵-node k-NN
