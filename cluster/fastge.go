@@ -41,11 +41,20 @@ import (
 // wrapping graph.ErrIsolated (the weights d_i d_j/(d_min d_max) divide by
 // d_min = 0), so add self loops (graph.Graph.WithSelfLoops) first.
 //
-// Cost: O(nnz + |S|) to build, one generalized eigensolve (dense for
-// n ≤ DenseLimit, LOBPCG otherwise) of O(nnz·k) per iteration, and k-means.
+// Cost: O(nnz + |S|) to build, one generalized eigensolve, and k-means.
+// The eigensolve is dense for n ≤ DenseLimit. Above, when the graph is so
+// dense that a product costs about n² flops (nnz > n²·n/6000, n ≤ 6000;
+// useCholPencil) and Settings.Eigen is nil, M is formed densely and
+// factorized once, M = RᵀR (n³/3 flops, 8n² bytes), and the standard
+// problem R⁻ᵀL_H R⁻¹ y = τ y is solved by Lanczos with two triangular
+// solves per product (cholPencil): LOBPCG with B = M converges slowly there,
+// because M inherits the degree spread of the graph (spambase, d_max/d_min
+// ≈ 6·10⁴: no convergence in 1000 iterations, 200–300 s; the Cholesky path
+// takes about 10 s). Otherwise LOBPCG with B = M, O(nnz·k) per iteration.
 type FastGE struct {
-	// Mu is μ of the regularization. If Mu is 0, μ = tr(L_G)/(10·tr(L_H)).
-	// The eigenvectors do not depend on μ > 0; only the conditioning does.
+	// Mu is μ of the regularization. If Mu is 0, μ = tr(L_G)/(10·tr(L_H)),
+	// divided by cholMuFactor (100) on the dense Cholesky path. The
+	// eigenvectors do not depend on μ > 0; only the conditioning does.
 	Mu float64
 }
 
@@ -86,11 +95,15 @@ func (f FastGE) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	// degree, and all degrees are positive here.
 	comp := make([]int, n)
 	trG, trH := lg.trace(), lh.trace()
-	mu := f.Mu
-	if mu == 0 {
-		mu = trG / (10 * trH)
+	opt := pencilOptions{z: newCompOp(comp, 1, trG/float64(n)), mu: f.Mu, singularL: true, definiteM: true}
+	opt.cholesky = s.Eigen == nil && useCholPencil(n, g.NNZ()+2*len(pairs))
+	if opt.mu == 0 {
+		opt.mu = trG / (10 * trH)
+		if opt.cholesky {
+			opt.mu /= cholMuFactor
+		}
 	}
-	pr, err := solvePencil(ctx, lg, lh, p.K, pencilOptions{z: newCompOp(comp, 1, trG/float64(n)), mu: mu, singularL: true, definiteM: true}, s)
+	pr, err := solvePencil(ctx, lg, lh, p.K, opt, s)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: fast-ge: %w", err)
 	}

@@ -705,3 +705,63 @@ func TestFastGE2BHBeatsBetheOnSparseSBM(t *testing.T) {
 		t.Errorf("NMI fast-ge2-bh (LN) %.3f, Bethe Hessian %.3f", ln, bh)
 	}
 }
+
+// TestFastGECholeskyPath checks the dense Cholesky path of FAST-GE
+// (cholPencil, taken for dense graphs above DenseLimit) on a full RBF graph
+// of n = 450 nodes: the dense M it factorizes equals the operator's matrix,
+// its eigenvalues match the independent Cholesky reduction on 1⊥
+// (finitePencilDense) to 1e-8 relative, with pencil residuals
+// ‖L_G x − λ L_H x‖ ≤ 1e-7·‖L_G‖‖x‖, and FastGE gives the same partition
+// as with LOBPCG forced through Settings.Eigen.
+func TestFastGECholeskyPath(t *testing.T) {
+	const n, k = 450, 3
+	g, truth := pwBlobGraph(t, n, k, 1.5, 9)
+	set, err := constraint.UniformPairs(truth, 120, rand.NewPCG(9, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !useCholPencil(n, g.NNZ()+2*len(set.Pairs)) {
+		t.Fatalf("useCholPencil(%d, %d) = false on a full graph", n, g.NNZ())
+	}
+	if useCholPencil(DenseLimit, DenseLimit*DenseLimit) || useCholPencil(5000, 5000*20) || useCholPencil(cholDenseMaxN+1, (cholDenseMaxN+1)*(cholDenseMaxN+1)) {
+		t.Error("useCholPencil is true at or below DenseLimit, on a sparse graph, or above cholDenseMaxN")
+	}
+	lg, lh, _, err := buildFastGE(g, set.Pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp := make([]int, n)
+	mu := lg.trace() / (10 * lh.trace()) / cholMuFactor
+	z := newCompOp(comp, 1, lg.trace()/n)
+	m := &comboOp{ops: []eigen.Operator{lg, lh, z}, coef: []float64{1, mu, 1}}
+	md := make([]float64, n*n)
+	m.addDenseTo(md, 1)
+	if e := pwMaxAbsDiff(mat.NewDense(n, n, md), graph.Dense(m)); e > 1e-12*lg.trace() {
+		t.Errorf("dense M: max |Δ| = %g", e)
+	}
+	lgd, lhd := graph.Dense(lg), graph.Dense(lh)
+	want := finitePencilDense(t, lgd, lhd)[:k]
+	pr, err := solvePencil(context.Background(), lg, lh, k, pencilOptions{z: z, mu: mu, singularL: true, definiteM: true, cholesky: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pwCheckPencil(t, "cholesky", pr.values, pr.vectors, want, lgd, lhd)
+
+	p := &Problem{Graph: g, K: k, Constraints: set}
+	chol, err := FastGE{}.Cluster(context.Background(), p, &Settings{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lob, err := FastGE{}.Cluster(context.Background(), p, &Settings{Seed: 3, Eigen: eigen.LOBPCG{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range want {
+		if math.Abs(chol.Eigenvalues[j]-want[j]) > 1e-8*want[j] || math.Abs(lob.Eigenvalues[j]-want[j]) > 1e-6*want[j] {
+			t.Errorf("λ_%d: cholesky %.12g, LOBPCG %.12g, dense %.12g", j+1, chol.Eigenvalues[j], lob.Eigenvalues[j], want[j])
+		}
+	}
+	if a, err := metrics.ARI(chol.Labels, lob.Labels); err != nil || a != 1 {
+		t.Errorf("cholesky and LOBPCG partitions differ: ARI %v (%v)", a, err)
+	}
+}
