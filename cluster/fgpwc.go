@@ -887,7 +887,7 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 	if cfg.maxIter == 0 {
 		return &descentResult{x: mat.DenseCopyOf(x0), f: o.eval(x0), converged: true, status: "iteration cap 0"}, nil
 	}
-	run := func(x0 *mat.Dense) (*descentResult, error) {
+	run := func(o *fgpwcObjective, x0 *mat.Dense, rec progress.Recorder) (*descentResult, error) {
 		g0 := mat.NewDense(b.m, b.m, nil)
 		o.eval(x0)
 		o.gradTo(g0, x0)
@@ -895,20 +895,37 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 		st := descentStop{maxIter: cfg.maxIter, gradTol: cfg.gradTol * math.Max(1, gn*gn), fTol: cfg.fTol, window: FGPWCWindow}
 		return descend(ctx, o, x0, cfg.optimizer, st, rec)
 	}
-	d, err := run(x0)
-	if err != nil || !cfg.scaledRestart || cfg.scaleStart || len(pairs) < FGPWCRestartRatio*b.m*b.m {
-		return d, err
+	// FGPWC.ScaledRestart: the same objective from c·X₀ too, in parallel
+	// (each descent's products use both cores only in part), on its own
+	// copy of the objective's buffers.
+	var x1 *mat.Dense
+	var c2 float64
+	if cfg.scaledRestart && !cfg.scaleStart && len(pairs) >= FGPWCRestartRatio*b.m*b.m {
+		c2 = cfg.sigmaML / o.medianDist2(x0)
+		if c2 > 0 && !math.IsInf(c2, 0) && math.Abs(c2-1) >= 1e-3 {
+			x1 = mat.NewDense(b.m, b.m, nil)
+			x1.Scale(math.Sqrt(c2), x0)
+		}
 	}
-	// FGPWC.ScaledRestart: the same objective from c·X₀.
-	c2 := cfg.sigmaML / o.medianDist2(x0)
-	if !(c2 > 0) || math.IsInf(c2, 0) || math.Abs(c2-1) < 1e-3 {
-		return d, nil
+	if x1 == nil {
+		return run(o, x0, rec)
 	}
-	x1 := mat.NewDense(b.m, b.m, nil)
-	x1.Scale(math.Sqrt(c2), x0)
-	d1, err := run(x1)
+	o1 := newFGPWCObjective(b.v, pairs, cfg.sigmaML, cfg.sigmaCL, 0)
+	o1.gamma = o.gamma
+	var d1 *descentResult
+	var err1 error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		d1, err1 = run(o1, x1, nil)
+	}()
+	d, err := run(o, x0, rec)
+	<-done
 	if err != nil {
 		return nil, err
+	}
+	if err1 != nil {
+		return nil, err1
 	}
 	if d1.f < d.f {
 		d1.status += fmt.Sprintf(" (from the scaled start c·X₀, c² = %.3g: F = %.6g, from X₀: %.6g)", c2, d1.f, d.f)
