@@ -7,7 +7,6 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
-	"github.com/tether-sc/tether/graph"
 )
 
 var pwSink *Result
@@ -47,18 +46,7 @@ func BenchmarkPairwise500Dense(b *testing.B) {
 // the real spambase graph (d_max/d_min ≈ 6·10⁴) LOBPCG does not converge
 // in 1000 iterations (200–300 s) while the Cholesky path takes about 10 s.
 func BenchmarkFASTGESpamSized(b *testing.B) {
-	rnd := rand.New(rand.NewPCG(4600, 1))
-	x, truth := fgpwcBlobs(rnd, 4600, 10, 2, 1.5)
-	g, err := graph.Build(context.Background(), x, graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaLocal}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	set, err := constraint.BernoulliPairs(truth, 1/4600.0, rand.NewPCG(4600, 2))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := &Problem{Graph: g, K: 2, Constraints: set}
-	b.Logf("n = %d, nnz = %d, constraints = %d", g.N(), g.NNZ(), len(set.Pairs))
+	p, _ := spamSizedProblem(b)
 	for _, c := range []struct {
 		name   string
 		solver eigen.Solver

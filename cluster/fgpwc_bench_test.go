@@ -18,25 +18,44 @@ var fgpwcBenchSink *Result
 // fgpwcBenchProblem builds n points in d dimensions around k centres
 // (fgpwcBlobs), their symmetric k-NN graph with nn neighbours and RBF
 // weights, and the constraints of seed 003 §5.1 (each pair with
-// probability 1/n, about n/2 pairs).
-func fgpwcBenchProblem(b *testing.B, n, d, k, nn int, spread float64) *Problem {
-	return fgpwcBenchProblemT(b, n, d, k, nn, spread)
-}
-
-func fgpwcBenchProblemT(b testing.TB, n, d, k, nn int, spread float64) *Problem {
-	b.Helper()
+// probability 1/n, about n/2 pairs); it returns the problem and the
+// blobs' labels.
+func fgpwcBenchProblem(tb testing.TB, n, d, k, nn int, spread float64) (*Problem, []int) {
+	tb.Helper()
 	rnd := rand.New(rand.NewPCG(uint64(n), 1))
 	x, truth := fgpwcBlobs(rnd, n, d, k, spread)
-	g := fgpwcKNNGraph(b, x, nn)
+	return fgpwcPairsProblem(tb, fgpwcKNNGraph(tb, x, nn), truth, k), truth
+}
+
+// fgpwcPairsProblem is the problem on g with the constraints of seed 003
+// §5.1 drawn from truth (each pair with probability 1/n, seeded by n).
+func fgpwcPairsProblem(tb testing.TB, g *graph.Graph, truth []int, k int) *Problem {
+	tb.Helper()
+	n := len(truth)
 	set, err := constraint.BernoulliPairs(truth, 1/float64(n), rand.NewPCG(uint64(n), 2))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return &Problem{Graph: g, K: k, Constraints: set}
 }
 
-// benchmarkFGPWC runs f on p; with truth it also reports the ARI of the
-// partition against it, so that speed is never bought with quality.
+// spamSizedProblem is the problem of the spam-sized benchmarks: n = 4600
+// points (10-D blobs, 2 classes), the dense RBF graph with local scaling
+// (every pair joined: about 2.1·10⁷ stored weights), about 2300
+// constraints (p = 1/n).
+func spamSizedProblem(b *testing.B) (*Problem, []int) {
+	b.Helper()
+	rnd := rand.New(rand.NewPCG(4600, 1))
+	x, truth := fgpwcBlobs(rnd, 4600, 10, 2, 1.5)
+	g, err := graph.Build(context.Background(), x, graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaLocal}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := fgpwcPairsProblem(b, g, truth, 2)
+	b.Logf("n = %d, nnz = %d, constraints = %d", g.N(), g.NNZ(), len(p.Constraints.Pairs))
+	return p, truth
+}
+
 func benchmarkFGPWC(b *testing.B, p *Problem, f FGPWC, truth ...[]int) {
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -68,18 +87,7 @@ func benchmarkFGPWC(b *testing.B, p *Problem, f FGPWC, truth ...[]int) {
 // eigensolver, descent, 30 k-means runs. Target: < 3 s on 2 cores. The
 // graph is built outside the timer.
 func BenchmarkFGPWCSpamSized(b *testing.B) {
-	rnd := rand.New(rand.NewPCG(4600, 1))
-	x, truth := fgpwcBlobs(rnd, 4600, 10, 2, 1.5)
-	g, err := graph.Build(context.Background(), x, graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaLocal}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	set, err := constraint.BernoulliPairs(truth, 1/4600.0, rand.NewPCG(4600, 2))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := &Problem{Graph: g, K: 2, Constraints: set}
-	b.Logf("n = %d, nnz = %d, constraints = %d", g.N(), g.NNZ(), len(set.Pairs))
+	p, truth := spamSizedProblem(b)
 	for _, opt := range []FGPWCOptimizer{LBFGS, StepHalving} {
 		b.Run(opt.String(), func(b *testing.B) {
 			f := *NewFGPWC()
@@ -94,15 +102,7 @@ func BenchmarkFGPWCSpamSized(b *testing.B) {
 // (L-BFGS, ScaledRestart). Target: < 30 s end to end. It reports the ARI
 // against the blobs: 0.998 (without ScaledRestart 0.43).
 func BenchmarkFGPWC100k(b *testing.B) {
-	const n = 100000
-	rnd := rand.New(rand.NewPCG(n, 1))
-	x, truth := fgpwcBlobs(rnd, n, 3, 5, 6)
-	g := fgpwcKNNGraph(b, x, 10)
-	set, err := constraint.BernoulliPairs(truth, 1.0/n, rand.NewPCG(n, 2))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := &Problem{Graph: g, K: 5, Constraints: set}
+	p, truth := fgpwcBenchProblem(b, 100000, 3, 5, 10, 6)
 	b.Logf("n = %d, nnz = %d, constraints = %d", p.Graph.N(), p.Graph.NNZ(), len(p.Constraints.Pairs))
 	f := *NewFGPWC()
 	f.M = 50

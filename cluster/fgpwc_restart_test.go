@@ -2,12 +2,9 @@ package cluster
 
 import (
 	"context"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/tether-sc/tether/constraint"
 )
 
 // TestFGPWCScaledRestart checks FGPWC.ScaledRestart: with at least
@@ -16,15 +13,8 @@ import (
 // X₀, and here strictly below, with a warning naming the scaled start);
 // with fewer it is the single descent, bit for bit.
 func TestFGPWCScaledRestart(t *testing.T) {
-	const n = 2000
-	rnd := rand.New(rand.NewPCG(n, 1))
-	x, truth := fgpwcBlobs(rnd, n, 3, 5, 6)
-	g := fgpwcKNNGraph(t, x, 10)
-	set, err := constraint.BernoulliPairs(truth, 1.0/n, rand.NewPCG(n, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &Problem{Graph: g, K: 5, Constraints: set}
+	p, _ := fgpwcBenchProblem(t, 2000, 3, 5, 10, 6)
+	set := p.Constraints
 	for _, tc := range []struct {
 		m     int
 		lower bool // the scaled start must win
