@@ -586,6 +586,15 @@ func fmtCount(x float64) string {
 	return fmt.Sprintf("%.0f", x)
 }
 
+// fmtViol formats a mean number of violated constraints over constraint
+// sets: one decimal below 10 (a mean of 0.5 is not 0), none above.
+func fmtViol(x float64) string {
+	if x < 9.95 {
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmtCount(x)
+}
+
 func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 	rows, sets := fgpwcRowsFor(env)
 	cols, missing := fgpwcColumns(env)
@@ -656,10 +665,10 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 		mAuto := get("fgpwc", "m").mean
 		fmt.Fprintf(&md, "| %s | %d | %d | %s | %d / %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s |\n",
 			r.name, n, fgpwcClasses(r), r.sim, r.m, fmtCount(mAuto),
-			st("fgpwc"), fmtARI(r.noTune[0]), fmtCount(get("fgpwc", "violations").mean), fmtCount(r.noTune[1]),
-			st("fgpwc-m"), fmtCount(get("fgpwc-m", "violations").mean),
-			st("fgpwc-cv"), fmtCount(get("fgpwc-cv", "violations").mean),
-			st("fgpwc-auto"), fmtCount(get("fgpwc-auto", "violations").mean),
+			st("fgpwc"), fmtARI(r.noTune[0]), fmtViol(get("fgpwc", "violations").mean), fmtCount(r.noTune[1]),
+			st("fgpwc-m"), fmtViol(get("fgpwc-m", "violations").mean),
+			st("fgpwc-cv"), fmtViol(get("fgpwc-cv", "violations").mean),
+			st("fgpwc-auto"), fmtViol(get("fgpwc-auto", "violations").mean),
 			fmtARI(r.tune[0]), fmtCount(r.tune[1]),
 			st("njw"),
 			fmtSecs(get("fgpwc", "seconds").mean), fmtSecs(get("fgpwc-cv", "seconds").mean), fmtSecs(get("fgpwc-auto", "seconds").mean))
@@ -724,7 +733,7 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 				if fgpwcReps(r, c, sets) == 0 {
 					ours, viol, secs = "skipped", "", ""
 				} else if a := get("ari"); a.count > 0 {
-					ours, viol, secs = fmtARI(a.mean), fmtCount(get("violations").mean), fmtSecs(get("seconds").mean)
+					ours, viol, secs = fmtARI(a.mean), fmtViol(get("violations").mean), fmtSecs(get("seconds").mean)
 					if a.count < fgpwcReps(r, c, sets) {
 						ours += fmt.Sprintf(" (%d/%d sets)", a.count, fgpwcReps(r, c, sets))
 					}
