@@ -187,7 +187,8 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		return e, nil
 	}
 	if perm != nil {
-		z = gatherRows(z, perm)
+		// Row k of the relabelled problem is node perm[k] (z is ours).
+		z.PermuteRows(perm, false)
 	}
 	p := eigen.Problem{A: op, K: count, Which: eigen.Smallest, Deflate: z, DeflateValues: make([]float64, d)}
 	res, err := s.solve(ctx, p)
@@ -199,7 +200,8 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	}
 	e.values, e.vectors = res.Values, res.Vectors
 	if perm != nil {
-		e.vectors = scatterRows(e.vectors, perm)
+		// Back to the caller's labels: row k goes to node perm[k].
+		e.vectors.PermuteRows(perm, true)
 	}
 	return e, nil
 }
@@ -207,28 +209,6 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 // rcmMaxRow is the largest mean number of stored entries per node for which
 // laplacianEmbedding relabels the graph in RCM order.
 const rcmMaxRow = 100
-
-// gatherRows returns the matrix whose row k is row perm[k] of x: x in the
-// labels of the relabelled graph g.Permute(perm).
-func gatherRows(x *mat.Dense, perm []int) *mat.Dense {
-	r, c := x.Dims()
-	out := mat.NewDense(r, c, nil)
-	for k, v := range perm {
-		out.SetRow(k, x.RawRowView(v)[:c])
-	}
-	return out
-}
-
-// scatterRows returns the matrix whose row perm[k] is row k of x, the
-// inverse of gatherRows: x back in the caller's labels.
-func scatterRows(x *mat.Dense, perm []int) *mat.Dense {
-	r, c := x.Dims()
-	out := mat.NewDense(r, c, nil)
-	for k, v := range perm {
-		out.SetRow(v, x.RawRowView(k)[:c])
-	}
-	return out
-}
 
 // embed returns the count smallest eigenpairs of L_sym of g, ascending, with
 // disconnected components deflated as in laplacianEmbedding. It is the
