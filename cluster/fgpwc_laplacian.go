@@ -115,22 +115,20 @@ func (l FGPWCLaplacian) symbol() string {
 	return "L_sym"
 }
 
-// fgpwcLaplacianMul returns L·v for an n×m block v: L_sym·v (fgpwcLsymMul)
-// or (D − W)·v. Cost O(nnz·m).
+// fgpwcLaplacianMul returns L·v for an n×m block v: L_sym·v (fgpwcLsymMul,
+// which avoids the scaled copy of W that graph.Laplacian keeps) or
+// (D − W)·v by graph.Laplacian, which applies W's own weights. Cost
+// O(nnz·m).
 func fgpwcLaplacianMul(g *graph.Graph, kind FGPWCLaplacian, v *mat.Dense) *mat.Dense {
 	if kind != FGPWCUnnormalized {
 		return fgpwcLsymMul(g, v)
 	}
 	n, m := v.Dims()
-	deg := g.Degrees()
-	wv := mat.NewDense(n, m, nil)
-	g.MulTo(wv, v)
-	for i := 0; i < n; i++ {
-		row := wv.RawRowView(i)
-		floats.Scale(-1, row)
-		floats.AddScaled(row, deg[i], v.RawRowView(i))
-	}
-	return wv
+	lv := mat.NewDense(n, m, nil)
+	// The unnormalized Laplacian is defined for every graph: no error.
+	l, _ := graph.NewLaplacian(g, graph.Unnormalized)
+	l.MulTo(lv, v)
+	return lv
 }
 
 // fgpwcTrivialVector is the trivial null vector of the Laplacian, which
