@@ -41,7 +41,7 @@ func setKnobs(m cluster.Method, opts []string) (cluster.Method, error) {
 		}
 		f, ok := findField(cp.Elem(), name)
 		if !ok {
-			return nil, fmt.Errorf("-set %q: method %s has no knob %q (knobs: %s)", o, m.Name(), name, strings.Join(knobNames(v.Type()), ", "))
+			return nil, fmt.Errorf("-set %q: method %s has no knob %q (knobs: %s)", o, m.Name(), name, strings.Join(knobNames(m), ", "))
 		}
 		if err := setField(f, val); err != nil {
 			return nil, fmt.Errorf("-set %q: %v", o, err)
@@ -74,16 +74,11 @@ func findField(v reflect.Value, name string) (reflect.Value, bool) {
 	return reflect.Value{}, false
 }
 
-func knobNames(t reflect.Type) []string {
+// knobNames lists the names of m's knobs (knobsOf).
+func knobNames(m cluster.Method) []string {
 	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		switch {
-		case sf.Anonymous && sf.Type.Kind() == reflect.Struct:
-			out = append(out, knobNames(sf.Type)...)
-		case sf.IsExported():
-			out = append(out, sf.Name)
-		}
+	for _, k := range knobsOf(m) {
+		out = append(out, k.Name)
 	}
 	return out
 }
