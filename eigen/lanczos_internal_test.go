@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -85,18 +86,10 @@ func TestLanczosBasis(t *testing.T) {
 			exact = append(exact, 4*sa*sa+4*sb*sb)
 		}
 	}
-	sortFloats(exact)
+	slices.Sort(exact)
 	for q, v := range vals {
 		if math.Abs(v-exact[q+1]) > 1e-9 {
 			t.Errorf("λ_%d = %.12g, want %.12g", q+2, v, exact[q+1])
-		}
-	}
-}
-
-func sortFloats(x []float64) {
-	for i := 1; i < len(x); i++ {
-		for j := i; j > 0 && x[j] < x[j-1]; j-- {
-			x[j], x[j-1] = x[j-1], x[j]
 		}
 	}
 }
