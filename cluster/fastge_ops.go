@@ -644,6 +644,7 @@ func cholPencil(ctx context.Context, l, m eigen.Operator, k int, s *Settings) (*
 type cholStdOp struct {
 	r blas64.Triangular
 	a eigen.Operator
+	y mat.Dense // workspace of MulTo, reused while the block size stays
 }
 
 // Dim returns n.
@@ -651,9 +652,13 @@ func (c *cholStdOp) Dim() int { return c.r.N }
 
 // MulTo sets dst = R⁻ᵀ A R⁻¹ x.
 func (c *cholStdOp) MulTo(dst, x *mat.Dense) {
-	y := mat.DenseCopyOf(x)
-	c.solve(blas.NoTrans, y)
-	c.a.MulTo(dst, y)
+	r, p := x.Dims()
+	if yr, yp := c.y.Dims(); yr != r || yp != p {
+		c.y = *mat.NewDense(r, p, nil)
+	}
+	c.y.Copy(x)
+	c.solve(blas.NoTrans, &c.y)
+	c.a.MulTo(dst, &c.y)
 	c.solve(blas.Trans, dst)
 }
 
