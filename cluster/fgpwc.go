@@ -878,9 +878,8 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 	}
 	x0 := b.x0
 	if cfg.scaleStart {
-		if c2 := cfg.sigmaML / o.medianDist2(x0); c2 > 0 && !math.IsInf(c2, 0) && !math.IsNaN(c2) {
-			x0 = mat.NewDense(b.m, b.m, nil)
-			x0.Scale(math.Sqrt(c2), b.x0)
+		if xs, c2 := scaledStart(o, x0, cfg.sigmaML); xs != nil {
+			x0 = xs
 			o.gamma = fgpwcGamma(cfg, pairs, c2*b.x0Norm2)
 		}
 	}
@@ -901,13 +900,9 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 	var x1 *mat.Dense
 	var c2 float64
 	if cfg.scaledRestart && !cfg.scaleStart && len(pairs) >= FGPWCRestartRatio*b.m*b.m {
-		c2 = cfg.sigmaML / o.medianDist2(x0)
-		if c2 > 0 && !math.IsInf(c2, 0) && math.Abs(c2-1) >= 1e-3 {
-			x1 = mat.NewDense(b.m, b.m, nil)
-			x1.Scale(math.Sqrt(c2), x0)
-		}
+		x1, c2 = scaledStart(o, x0, cfg.sigmaML)
 	}
-	if x1 == nil {
+	if x1 == nil || math.Abs(c2-1) < 1e-3 {
 		return run(o, x0, rec)
 	}
 	o1 := newFGPWCObjective(b.v, pairs, cfg.sigmaML, cfg.sigmaCL, 0)
@@ -932,6 +927,21 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 		return d1, nil
 	}
 	return d, nil
+}
+
+// scaledStart returns c·x0 and c² with c² = σ_m / the median constrained
+// squared distance at x0 (FGPWC.ScaleStart, ScaledRestart), or nil when
+// that ratio is not a finite positive number. It overwrites o's cached
+// point.
+func scaledStart(o *fgpwcObjective, x0 *mat.Dense, sigmaML float64) (*mat.Dense, float64) {
+	c2 := sigmaML / o.medianDist2(x0)
+	if !(c2 > 0) || math.IsInf(c2, 0) {
+		return nil, 0
+	}
+	r, c := x0.Dims()
+	x := mat.NewDense(r, c, nil)
+	x.Scale(math.Sqrt(c2), x0)
+	return x, c2
 }
 
 // fgpwcAutoK returns #{eigenvalues of XᵀX ≥ tol} clamped to [1, n]
