@@ -30,7 +30,7 @@ func benchNJWBlobs(b *testing.B, n int, std float64) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := NJW{}.Cluster(ctx, &Problem{Graph: g, K: 5}, &Settings{Seed: 1})
+		res, err := Run(ctx, NJW{}, &Problem{Graph: g, K: 5}, &Settings{Seed: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -30,11 +30,11 @@ func TestBetheBeatsUnnormalizedOnSparseSBM(t *testing.T) {
 			}
 			p := &Problem{Graph: g, K: k}
 			s := &Settings{Seed: seed}
-			bh, err := BetheHessian{}.Cluster(context.Background(), p, s)
+			bh, err := Run(context.Background(), BetheHessian{}, p, s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			us, err := Unnormalized{}.Cluster(context.Background(), p, s)
+			us, err := Run(context.Background(), Unnormalized{}, p, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +59,7 @@ func TestBetheEstimatesK(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := BetheHessian{}.Cluster(context.Background(), &Problem{Graph: g}, &Settings{Seed: 1})
+		res, err := Run(context.Background(), BetheHessian{}, &Problem{Graph: g}, &Settings{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -19,19 +18,33 @@ import (
 // range, missing graph, supervision the method cannot use.
 var ErrInvalid = errors.New("cluster: invalid problem")
 
-// Problem is what is clustered: a graph, the number of clusters and the side
-// information. Methods ignore the kinds of supervision they do not use, and
-// report an error when one they require is missing.
+// Problem is what is clustered: a graph (or, for the methods that declare
+// it in Uses, feature rows or a bipartite matrix), the number of clusters
+// and the side information. Run checks it against the method's Uses before
+// the method runs, and warns about side information the method ignores.
 type Problem struct {
-	// Graph is the affinity graph. Required.
+	// Graph is the affinity graph on the n nodes. Required by every method
+	// whose Uses.Input includes GraphInput (all methods today).
 	Graph *graph.Graph
-	// K is the number of clusters, 1 ≤ K ≤ n. Methods that can estimate k
-	// (Bethe Hessian, FGPWC) do so when K is 0; others return an error.
+	// K is the number of clusters, 1 ≤ K ≤ n. K = 0 asks the method to
+	// estimate k; only methods with Uses.EstimatesK accept it.
 	K int
-	// Constraints are pairwise must-link / cannot-link constraints. Nil means none.
+	// Constraints are pairwise must-link / cannot-link constraints on the n
+	// nodes. Nil means none.
 	Constraints *constraint.Set
-	// Labels are partial labels (constraint.Unlabeled for unknown). Nil means none.
+	// Labels are partial labels of the n nodes (constraint.Unlabeled for
+	// unknown). Nil means none.
 	Labels constraint.Labels
+	// Features, if not nil, are feature rows: row i (of length d) describes
+	// node i. Methods that project features (Uses.Input has FeatureInput)
+	// require them; the others ignore them. Every entry must be finite.
+	Features *mat.Dense
+	// Bipartite, if not nil, is a nonnegative rows×cols matrix whose rows
+	// and columns are clustered together (co-clustering; Uses.Input has
+	// BipartiteInput). Node i < rows is row i and node rows + j is column
+	// j, so n = rows + cols; a Graph given beside it must have that many
+	// nodes. Every entry must be finite and ≥ 0.
+	Bipartite mat.Matrix
 }
 
 // Settings controls the computation shared by all methods: randomness,
@@ -73,35 +86,76 @@ type Result struct {
 	Objective float64
 	// Iterations counts the method's outer iterations, when it has any.
 	Iterations int
-	// Runtime is the wall-clock time of Cluster.
+	// Runtime is the wall-clock time of Run, validation included.
 	Runtime time.Duration
-	// Warnings lists non-fatal conditions (disconnected graph, more
-	// components than clusters, an eigensolver that stopped early).
+	// Warnings lists non-fatal conditions (side information the method
+	// ignores, a disconnected graph, more components than clusters, an
+	// eigensolver that stopped early).
 	Warnings []string
 }
 
 // Method is a clustering algorithm. Implementations are small structs whose
 // exported fields are the method's own knobs, with documented zero values.
+// Call them through Run, which owns the lifecycle (after gonum's
+// optimize.Minimize): it checks the Problem against Uses, applies the
+// Settings' defaults, times the run and collects warnings; a method's
+// Partition implements only its own mathematics.
 type Method interface {
 	// Name returns the registry name, for example "njw".
 	Name() string
-	// Cluster partitions p.Graph. It returns an error wrapping ErrInvalid
-	// for an ill-posed problem, and ctx.Err() when cancelled.
-	Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error)
+	// Uses declares what the method reads from a Problem.
+	Uses() Uses
+	// Partition computes the partition of a Problem that Run has checked
+	// against Uses, with non-nil Settings. It returns an error wrapping
+	// ErrInvalid for a knob out of range or a problem the method cannot
+	// solve, and ctx.Err() when cancelled. Use Run instead of calling it.
+	Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error)
 }
 
-// Supervision tells which side information a method uses.
-type Supervision int
+// Uses is what a method declares it reads from a Problem. Run rejects a
+// Problem that lacks what the method needs, and warns about side
+// information the method does not use.
+type Uses struct {
+	// Input is what the method clusters; the zero value means GraphInput.
+	Input Input
+	// Supervision is the side information the method uses (a set of
+	// flags): None, Pairs (must-link / cannot-link constraints; partial
+	// labels are converted to pairs, see MaxLabelPairs), LabelSet (partial
+	// labels), or Pairs|LabelSet.
+	Supervision Supervision
+	// EstimatesK reports that K = 0 asks the method to estimate k.
+	EstimatesK bool
+	// MinK and MaxK bound the k the method accepts besides 1 ≤ k ≤ n; 0
+	// means no bound.
+	MinK, MaxK int
+}
+
+// Input tells what a method clusters (a set of flags).
+type Input uint8
+
+const (
+	// GraphInput: Problem.Graph.
+	GraphInput Input = 1 << iota
+	// FeatureInput: Problem.Features, n×d feature rows.
+	FeatureInput
+	// BipartiteInput: Problem.Bipartite, a rows×cols matrix.
+	BipartiteInput
+)
+
+// Supervision tells which side information a method uses (a set of flags).
+type Supervision uint8
 
 const (
 	// None: unsupervised.
-	None Supervision = iota
-	// Pairs: pairwise must-link / cannot-link constraints (labels convert to pairs).
-	Pairs
+	None Supervision = 0
+	// Pairs: pairwise must-link / cannot-link constraints (labels convert
+	// to pairs).
+	Pairs Supervision = 1
 	// LabelSet: partial labels.
-	LabelSet
+	LabelSet Supervision = 2
 )
 
+// String returns "none", "pairs", "labels" or "labels+pairs".
 func (s Supervision) String() string {
 	switch s {
 	case None:
@@ -110,69 +164,8 @@ func (s Supervision) String() string {
 		return "pairs"
 	case LabelSet:
 		return "labels"
+	case Pairs | LabelSet:
+		return "labels+pairs"
 	}
-	return fmt.Sprintf("Supervision(%d)", int(s))
-}
-
-// Info describes a registered method.
-type Info struct {
-	Name        string
-	Summary     string
-	Source      string // where the method is defined in the sources
-	Supervision Supervision
-	New         func() Method // returns the method with default knobs
-}
-
-// Methods returns the registry of all methods, sorted by name. The slice is
-// built on each call.
-func Methods() []Info {
-	list := registry()
-	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-	return list
-}
-
-// New returns the method registered under name, with default knobs.
-func New(name string) (Method, error) {
-	for _, m := range registry() {
-		if m.Name == name {
-			return m.New(), nil
-		}
-	}
-	names := make([]string, 0)
-	for _, m := range Methods() {
-		names = append(names, m.Name)
-	}
-	return nil, fmt.Errorf("cluster: unknown method %q (known: %v)", name, names)
-}
-
-// checkProblem validates the parts of p common to all methods. needK says
-// whether K = 0 is an error.
-func checkProblem(p *Problem, needK bool) error {
-	if p == nil || p.Graph == nil {
-		return fmt.Errorf("%w: no graph", ErrInvalid)
-	}
-	n := p.Graph.N()
-	if n == 0 {
-		return fmt.Errorf("%w: graph has no nodes", ErrInvalid)
-	}
-	if p.K < 0 || p.K > n || (needK && p.K == 0) {
-		return fmt.Errorf("%w: k = %d, want 1 ≤ k ≤ n = %d", ErrInvalid, p.K, n)
-	}
-	if p.Constraints != nil {
-		if p.Constraints.N != n {
-			return fmt.Errorf("%w: constraints are on %d nodes, graph has %d", ErrInvalid, p.Constraints.N, n)
-		}
-		if err := p.Constraints.Validate(); err != nil {
-			return fmt.Errorf("cluster: %w", err)
-		}
-	}
-	if p.Labels != nil {
-		if len(p.Labels) != n {
-			return fmt.Errorf("%w: %d labels for %d nodes", ErrInvalid, len(p.Labels), n)
-		}
-		if err := p.Labels.Validate(p.K); err != nil {
-			return fmt.Errorf("cluster: %w", err)
-		}
-	}
-	return nil
+	return fmt.Sprintf("Supervision(%d)", uint8(s))
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -64,6 +63,9 @@ type CSC struct {
 
 // Name returns "csc".
 func (CSC) Name() string { return "csc" }
+
+// Uses declares what CSC reads from a Problem (see Run).
+func (CSC) Uses() Uses { return Uses{Supervision: Pairs} }
 
 // signedCSR is a sparse symmetric matrix with entries of any sign.
 type signedCSR struct {
@@ -134,11 +136,7 @@ func (m *signedCSR) MulTo(dst, x *mat.Dense) {
 // Cluster partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels. Without constraints it is NJW without row
 // normalization on γW, i.e. on W.
-func (c CSC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
+func (c CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	gamma := c.Gamma
 	if gamma == 0 {
 		gamma = 0.5
@@ -146,7 +144,6 @@ func (c CSC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, err
 	if !(gamma > 0 && gamma <= 1) {
 		return nil, fmt.Errorf("%w: csc: γ = %v outside (0, 1]", ErrInvalid, gamma)
 	}
-	s = s.orDefault()
 	pairs, err := pairsOf(p, "csc", maxLabelPairs)
 	if err != nil {
 		return nil, err
@@ -156,7 +153,7 @@ func (c CSC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, err
 		return nil, err
 	}
 	if p.K == 2 && !c.KMeansTwoWay {
-		return cscTwoWay(ctx, l, s, start)
+		return cscTwoWay(ctx, l, s)
 	}
 	res, err := s.solve(ctx, eigen.Problem{A: l, K: p.K, Which: eigen.Smallest})
 	if err != nil && res == nil {
@@ -170,27 +167,19 @@ func (c CSC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, err
 	if c.NormalizeRows {
 		normalizeRows(u)
 	}
-	km, err := runKMeans(ctx, u, p.K, withSeedStream(s, streamCSC), 10, nil)
+	out, err := partition(ctx, u, p.K, s.derive(streamCSC), 10, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{
-		Labels:      km.Labels,
-		K:           p.K,
-		Eigenvalues: res.Values,
-		Embedding:   u,
-		Objective:   km.Distortion,
-		Iterations:  km.Iterations,
-		Runtime:     time.Since(start),
-		Warnings:    warnings,
-	}, nil
+	out.Eigenvalues, out.Warnings = res.Values, warnings
+	return out, nil
 }
 
 // cscTwoWay is the K = 2 partition of seed 002 §5 (lines 237–240): the
 // sign of the lowest non-trivial eigenvector z of L̄_cSC (see CSC).
 // Result.Eigenvalues holds the eigenvalue of z and Result.Embedding is z
 // (n×1); Objective is the 2-means distortion of z under the partition.
-func cscTwoWay(ctx context.Context, l *signedCSR, s *Settings, start time.Time) (*Result, error) {
+func cscTwoWay(ctx context.Context, l *signedCSR, s *Settings) (*Result, error) {
 	n := l.n
 	prob := eigen.Problem{A: l, K: 2, Which: eigen.Smallest}
 	if !l.hasNegative() {
@@ -251,7 +240,6 @@ func cscTwoWay(ctx context.Context, l *signedCSR, s *Settings, start time.Time) 
 		Eigenvalues: []float64{res.Values[j]},
 		Embedding:   z,
 		Objective:   obj,
-		Runtime:     time.Since(start),
 		Warnings:    warnings,
 	}, nil
 }

@@ -84,7 +84,7 @@ func TestCSCConstraintsHelp(t *testing.T) {
 	}
 	set := constraint.FromLabels(labels)
 	ari := func(m CSC, s *constraint.Set) float64 {
-		res, err := m.Cluster(context.Background(), &Problem{Graph: g, K: 3, Constraints: s}, &Settings{Seed: 1})
+		res, err := Run(context.Background(), m, &Problem{Graph: g, K: 3, Constraints: s}, &Settings{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestCSCUnbalancedTwoWay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := m.Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Seed: 1})
+			res, err := Run(context.Background(), m, &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,7 +202,7 @@ func TestCSCTwoWayVector(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			set := &constraint.Set{N: 30, Pairs: c.pairs}
-			res, err := CSC{}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Seed: 1})
+			res, err := Run(context.Background(), CSC{}, &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -266,7 +266,7 @@ func TestCSCTwoWayOneSign(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := &constraint.Set{N: 12, Pairs: []constraint.Pair{{I: 0, J: 11, Kind: constraint.CannotLink, Weight: 1e-3}}}
-	res, err := CSC{}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Seed: 1})
+	res, err := Run(context.Background(), CSC{}, &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

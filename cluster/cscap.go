@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -89,14 +88,13 @@ type CSCAP struct {
 // Name returns "cscap".
 func (CSCAP) Name() string { return "cscap" }
 
+// Uses declares what CSCAP reads from a Problem (see Run).
+func (CSCAP) Uses() Uses { return Uses{Supervision: Pairs} }
+
 // Cluster partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels. It returns an error wrapping ErrInvalid for an
 // ill-posed problem or when the dense work would exceed MaxBytes.
-func (c CSCAP) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
+func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	epsM, epsC := c.EpsML, c.EpsCL
 	if epsM == 0 {
 		epsM = 1
@@ -107,7 +105,6 @@ func (c CSCAP) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if !(epsM > 0) || !(epsC > 0) || math.IsInf(epsM, 0) || math.IsInf(epsC, 0) || !(c.Diagonal >= 0) || math.IsInf(c.Diagonal, 0) || math.IsNaN(c.Shift) || math.IsInf(c.Shift, 0) {
 		return nil, fmt.Errorf("%w: cscap: EpsML = %v, EpsCL = %v, Diagonal = %v, Shift = %v", ErrInvalid, c.EpsML, c.EpsCL, c.Diagonal, c.Shift)
 	}
-	s = s.orDefault()
 	g := p.Graph
 	n := g.N()
 	limit := c.MaxBytes
@@ -181,20 +178,12 @@ func (c CSCAP) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, e
 			row[j] *= f
 		}
 	}
-	km, err := runKMeans(ctx, u, p.K, withSeedStream(s, streamCSCAP), fastGERestarts, violationSelect(pairs))
+	res, err := partition(ctx, u, p.K, s.derive(streamCSCAP), fastGERestarts, violationSelect(pairs))
 	if err != nil {
 		return nil, err
 	}
-	return &Result{
-		Labels:      km.Labels,
-		K:           p.K,
-		Eigenvalues: e.values,
-		Embedding:   u,
-		Objective:   km.Distortion,
-		Iterations:  km.Iterations,
-		Runtime:     time.Since(start),
-		Warnings:    append(warnings, e.warnings...),
-	}, nil
+	res.Eigenvalues, res.Warnings = e.values, append(warnings, e.warnings...)
+	return res, nil
 }
 
 // cscapMargin is τ = 1e-8·‖W‖_∞, the tolerance below which a negative

@@ -217,11 +217,11 @@ func TestCSCAPIndefiniteShift(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := CSCAP{Shift: -1}.Cluster(context.Background(), tc.p, &Settings{Seed: 1})
+			_, err := Run(context.Background(), CSCAP{Shift: -1}, tc.p, &Settings{Seed: 1})
 			if err == nil || !strings.Contains(err.Error(), tc.failure) {
 				t.Fatalf("without the shift: error %v, want one containing %q", err, tc.failure)
 			}
-			res, err := CSCAP{}.Cluster(context.Background(), tc.p, &Settings{Seed: 1})
+			res, err := Run(context.Background(), CSCAP{}, tc.p, &Settings{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -367,11 +367,11 @@ func TestCSCAPShiftLeavesPSDUnchanged(t *testing.T) {
 	for _, k := range []int{2, 3} {
 		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
 			p := &Problem{Graph: g, K: k, Constraints: set}
-			auto, err := CSCAP{}.Cluster(context.Background(), p, &Settings{Seed: 2})
+			auto, err := Run(context.Background(), CSCAP{}, p, &Settings{Seed: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
-			off, err := CSCAP{Shift: -1}.Cluster(context.Background(), p, &Settings{Seed: 2})
+			off, err := Run(context.Background(), CSCAP{Shift: -1}, p, &Settings{Seed: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -384,11 +384,11 @@ func TestCSCAPShiftLeavesPSDUnchanged(t *testing.T) {
 	// A positive Shift is added as given: on a graph without self loops it
 	// equals Diagonal + Shift.
 	rings, _ := cscapRings(t, 12, 2)
-	a, err := CSCAP{Diagonal: 1, Shift: 0.75}.Cluster(context.Background(), rings, &Settings{Seed: 2})
+	a, err := Run(context.Background(), CSCAP{Diagonal: 1, Shift: 0.75}, rings, &Settings{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := CSCAP{Diagonal: 1.75, Shift: -1}.Cluster(context.Background(), rings, &Settings{Seed: 2})
+	b, err := Run(context.Background(), CSCAP{Diagonal: 1.75, Shift: -1}, rings, &Settings{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +398,7 @@ func TestCSCAPShiftLeavesPSDUnchanged(t *testing.T) {
 func TestCSCAPInvalidShift(t *testing.T) {
 	p, _ := cscapRings(t, 6, 2)
 	for _, s := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		if _, err := (CSCAP{Shift: s}).Cluster(context.Background(), p, nil); !errors.Is(err, ErrInvalid) {
+		if _, err := Run(context.Background(), (CSCAP{Shift: s}), p, nil); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Shift = %v: error %v, want ErrInvalid", s, err)
 		}
 	}

@@ -5,36 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
-	"github.com/tether-sc/tether/kmeans"
 )
-
-// Seed streams: every random choice of a method derives its generator from
-// Settings.Seed and one of these stream identifiers, so that changing one
-// step's consumption of randomness does not shift another's.
-const (
-	streamEigen uint64 = iota + 1
-	streamKMeans
-	streamMethod
-)
-
-func (s *Settings) orDefault() *Settings {
-	if s == nil {
-		return &Settings{}
-	}
-	return s
-}
-
-// src returns a new generator for the given stream.
-func (s *Settings) src(stream uint64) rand.Source {
-	return rand.NewPCG(s.Seed, 0x9e3779b97f4a7c15^stream)
-}
 
 // DefaultEigenTol is the relative residual tolerance of the eigensolver
 // when Settings.EigenSettings is nil: tight enough that the embedding is
@@ -238,24 +215,4 @@ func normalizeRows(x *mat.Dense) {
 			}
 		}
 	}
-}
-
-// runKMeans clusters the rows of x into k groups with the settings' seed and
-// restarts (default restarts when s.Restarts is 0).
-func runKMeans(ctx context.Context, x *mat.Dense, k int, s *Settings, defRestarts int, sel func([]int) float64) (*kmeans.Result, error) {
-	r := s.Restarts
-	if r == 0 {
-		r = defRestarts
-	}
-	res, err := kmeans.Cluster(ctx, x, kmeans.Settings{
-		K:        k,
-		Restarts: r,
-		Src:      s.src(streamKMeans),
-		Select:   sel,
-		Recorder: s.Recorder,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("cluster: %w", err)
-	}
-	return res, nil
 }

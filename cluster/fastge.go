@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -61,6 +60,9 @@ type FastGE struct {
 // Name returns "fast-ge".
 func (FastGE) Name() string { return "fast-ge" }
 
+// Uses declares what FastGE reads from a Problem (see Run).
+func (FastGE) Uses() Uses { return Uses{Supervision: Pairs} }
+
 // fastGERestarts is the default number of k-means restarts of the pairwise
 // methods compared in thesis Table 4.4 (§4.5.1: 30 runs, fewest violations).
 const fastGERestarts = 30
@@ -72,15 +74,10 @@ const maxLabelPairs = 5_000_000
 // pairs of p.Labels, if any). It returns an error wrapping ErrInvalid for an
 // ill-posed problem, graph.ErrIsolated for a node of degree 0, and an error
 // when the pencil has fewer than k finite eigenvalues.
-func (f FastGE) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
+func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	if f.Mu < 0 || math.IsNaN(f.Mu) || math.IsInf(f.Mu, 0) {
 		return nil, fmt.Errorf("%w: fast-ge: Mu = %v, want a finite value ≥ 0", ErrInvalid, f.Mu)
 	}
-	s = s.orDefault()
 	pairs, err := pairsOf(p, "fast-ge", maxLabelPairs)
 	if err != nil {
 		return nil, err
@@ -111,20 +108,12 @@ func (f FastGE) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if err := fastGENormalize(u, d, lh); err != nil {
 		return nil, fmt.Errorf("cluster: fast-ge: %w", err)
 	}
-	km, err := runKMeans(ctx, u, p.K, withSeedStream(s, streamFastGE), fastGERestarts, violationSelect(pairs))
+	res, err := partition(ctx, u, p.K, s.derive(streamFastGE), fastGERestarts, violationSelect(pairs))
 	if err != nil {
 		return nil, err
 	}
-	return &Result{
-		Labels:      km.Labels,
-		K:           p.K,
-		Eigenvalues: pr.values,
-		Embedding:   u,
-		Objective:   km.Distortion,
-		Iterations:  km.Iterations,
-		Runtime:     time.Since(start),
-		Warnings:    pr.warnings,
-	}, nil
+	res.Eigenvalues, res.Warnings = pr.values, pr.warnings
+	return res, nil
 }
 
 // buildFastGE returns L_G and L_H of thesis §4.4.2 (G = W + G_ML,
@@ -213,23 +202,4 @@ func fastGENormalize(u *mat.Dense, d []float64, lh *formOp) error {
 	u.Mul(tmp, isq)
 	normalizeRows(u)
 	return nil
-}
-
-// withSeedStream returns a copy of s whose k-means stream differs from the
-// default one by stream, so methods that share a Settings do not share
-// k-means randomness.
-func withSeedStream(s *Settings, stream uint64) *Settings {
-	ss := *s
-	ss.Seed ^= stream * 0x9e3779b97f4a7c15
-	return &ss
-}
-
-// violationSelect scores a partition by the weight of the pairs it
-// violates; nil when there are no pairs (k-means then keeps the lowest
-// distortion).
-func violationSelect(pairs []constraint.Pair) func([]int) float64 {
-	if len(pairs) == 0 {
-		return nil
-	}
-	return func(labels []int) float64 { return violationWeight(pairs, labels) }
 }

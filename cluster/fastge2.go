@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
@@ -49,10 +48,13 @@ type FastGE2 struct {
 // Name returns "fast-ge2".
 func (FastGE2) Name() string { return "fast-ge2" }
 
+// Uses declares what FastGE2 reads from a Problem (see Run).
+func (FastGE2) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
+
 // Cluster partitions p.Graph into p.K clusters from p.Labels and/or
 // p.Constraints. Errors wrap ErrInvalid for an ill-posed problem or no
 // cannot-link, graph.ErrIsolated for a node of degree 0.
-func (f FastGE2) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+func (f FastGE2) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return fastGE2{name: "fast-ge2", mu: f.Mu}.cluster(ctx, p, s)
 }
 
@@ -134,8 +136,11 @@ type FastGE2BH struct {
 // Name returns "fast-ge2-bh".
 func (FastGE2BH) Name() string { return "fast-ge2-bh" }
 
+// Uses declares what FastGE2BH reads from a Problem (see Run).
+func (FastGE2BH) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
+
 // Cluster partitions p.Graph into p.K clusters; errors as FastGE2.Cluster.
-func (f FastGE2BH) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+func (f FastGE2BH) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	if f.Variant < BetheLN || f.Variant > BetheBoth {
 		return nil, fmt.Errorf("%w: fast-ge2-bh: unknown variant %d", ErrInvalid, int(f.Variant))
 	}
@@ -262,14 +267,9 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 }
 
 func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
 	if f.mu < 0 || math.IsNaN(f.mu) || math.IsInf(f.mu, 0) {
 		return nil, fmt.Errorf("%w: %s: Mu = %v, want a finite value ≥ 0", ErrInvalid, f.name, f.mu)
 	}
-	s = s.orDefault()
 	g := p.Graph
 	var warnings []string
 	if f.selfLoops {
@@ -325,20 +325,12 @@ func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	x := pr.vectors
 	columnRowNormalize(x)
-	km, err := runKMeans(ctx, x, p.K, withSeedStream(s, streamFastGE), 10, nil)
+	res, err := partition(ctx, x, p.K, s.derive(streamFastGE), 10, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{
-		Labels:      km.Labels,
-		K:           p.K,
-		Eigenvalues: pr.values,
-		Embedding:   x,
-		Objective:   km.Distortion,
-		Iterations:  km.Iterations,
-		Runtime:     time.Since(start),
-		Warnings:    warnings,
-	}, nil
+	res.Eigenvalues, res.Warnings = pr.values, warnings
+	return res, nil
 }
 
 // ensure the operators satisfy eigen.Operator.

@@ -24,7 +24,7 @@ func BenchmarkPairwise500Dense(b *testing.B) {
 		b.Run(m.Name(), func(b *testing.B) {
 			p := &Problem{Graph: g, K: 3, Constraints: set}
 			for b.Loop() {
-				res, err := m.Cluster(context.Background(), p, &Settings{Seed: 1})
+				res, err := Run(context.Background(), m, p, &Settings{Seed: 1})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -53,7 +53,7 @@ func BenchmarkFASTGESpamSized(b *testing.B) {
 	}{{"auto", nil}, {"lobpcg", eigen.LOBPCG{}}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				res, err := FastGE{}.Cluster(context.Background(), p, &Settings{Seed: 1, Restarts: 30, Eigen: c.solver})
+				res, err := Run(context.Background(), FastGE{}, p, &Settings{Seed: 1, Restarts: 30, Eigen: c.solver})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -30,7 +30,7 @@ func pwTwoCliques() (*graph.Graph, constraint.Labels, []int) {
 }
 
 func pwReport(m cluster.Method, p *cluster.Problem, truth []int) {
-	res, err := m.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	res, err := cluster.Run(context.Background(), m, p, &cluster.Settings{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -22,14 +22,6 @@ import (
 // Bethe Hessian forms built on them, and the solver for the k smallest
 // finite eigenvalues of a singular pencil (seed 004 Theorem 4.2.5).
 
-// Seed streams of the pairwise methods (distinct from embed.go's).
-const (
-	streamFastGE uint64 = 100 + iota
-	streamSSCKA
-	streamCSCAP
-	streamCSC
-)
-
 // scaledGraph is c·W for a graph W.
 type scaledGraph struct {
 	g *graph.Graph
@@ -389,11 +381,11 @@ var errPencil = errors.New("cluster: generalized eigenproblem")
 // estimate each for the definiteness tests); path 3 O(n³) time and O(n²)
 // memory.
 func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOptions, s *Settings) (*pencilResult, error) {
-	s = s.orDefault()
 	n := p.Dim()
 	if k < 1 || k > n {
 		return nil, fmt.Errorf("%w: %d eigenvectors requested for %d nodes", ErrInvalid, k, n)
 	}
+	s = s.orDefault()
 	lmin, scale := 0.0, 1.0
 	if !opt.singularL {
 		var err error

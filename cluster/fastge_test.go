@@ -579,7 +579,7 @@ func TestPairwiseMethodsRecoverBlobs(t *testing.T) {
 			if name == "fast-ge2" || name == "fast-ge2-bh" {
 				p = &Problem{Graph: g, K: k, Labels: labels}
 			}
-			a, err := m.Cluster(context.Background(), p, &Settings{Seed: 3})
+			a, err := Run(context.Background(), m, p, &Settings{Seed: 3})
 			if err != nil {
 				t.Fatalf("k=%d %s: %v", k, name, err)
 			}
@@ -590,7 +590,7 @@ func TestPairwiseMethodsRecoverBlobs(t *testing.T) {
 			if ari < 0.95 {
 				t.Errorf("k=%d %s: ARI %.3f < 0.95 (warnings %v)", k, name, ari, a.Warnings)
 			}
-			b, err := m.Cluster(context.Background(), p, &Settings{Seed: 3})
+			b, err := Run(context.Background(), m, p, &Settings{Seed: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -632,12 +632,12 @@ func TestPairwiseMethodErrors(t *testing.T) {
 		{"cscap cancelled", CSCAP{}, cancelled, &Problem{Graph: g, K: 2}, context.Canceled},
 	}
 	for _, tc := range cases {
-		if _, err := tc.m.Cluster(tc.ctx, tc.p, nil); !errors.Is(err, tc.want) {
+		if _, err := Run(tc.ctx, tc.m, tc.p, nil); !errors.Is(err, tc.want) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
 		}
 	}
 	// The memory refusal gives an estimate.
-	_, err = CSCAP{MaxBytes: 1000}.Cluster(context.Background(), &Problem{Graph: g, K: 2}, nil)
+	_, err = Run(context.Background(), CSCAP{MaxBytes: 1000}, &Problem{Graph: g, K: 2}, nil)
 	if err == nil || !pwContainsAll(err.Error(), "needs about", "2.3 KiB", "MaxBytes") {
 		t.Errorf("memory error %q lacks the estimate", err)
 	}
@@ -692,7 +692,7 @@ func TestFastGE2BHBeatsBetheOnSparseSBM(t *testing.T) {
 	labels, _ := constraint.SetsToLabels(1000, sets)
 	r := math.Sqrt(1.5)
 	nmi := func(m Method, p *Problem) float64 {
-		res, err := m.Cluster(context.Background(), p, &Settings{Seed: 1})
+		res, err := Run(context.Background(), m, p, &Settings{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -748,11 +748,11 @@ func TestFastGECholeskyPath(t *testing.T) {
 	pwCheckPencil(t, "cholesky", pr.values, pr.vectors, want, lgd, lhd)
 
 	p := &Problem{Graph: g, K: k, Constraints: set}
-	chol, err := FastGE{}.Cluster(context.Background(), p, &Settings{Seed: 3})
+	chol, err := Run(context.Background(), FastGE{}, p, &Settings{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lob, err := FastGE{}.Cluster(context.Background(), p, &Settings{Seed: 3, Eigen: eigen.LOBPCG{}})
+	lob, err := Run(context.Background(), FastGE{}, p, &Settings{Seed: 3, Eigen: eigen.LOBPCG{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -284,6 +283,9 @@ func NewFGPWC() *FGPWC {
 // Name returns "fgpwc".
 func (FGPWC) Name() string { return "fgpwc" }
 
+// Uses declares what FGPWC reads from a Problem (see Run).
+func (FGPWC) Uses() Uses { return Uses{Supervision: Pairs, EstimatesK: true} }
+
 // fgpwcConfig is FGPWC with defaults applied.
 type fgpwcConfig struct {
 	m                int
@@ -448,9 +450,7 @@ type fgpwcPrep struct {
 // F(X*), Iterations = descent iterations, Warnings. Errors wrap ErrInvalid
 // for a bad problem or knob (constraints on unknown nodes, σ < 0, M ≥ n,
 // k > n, …), and ctx.Err() on cancellation.
-func (f FGPWC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	s = s.orDefault()
+func (f FGPWC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	cfg, err := f.config()
 	if err != nil {
 		return nil, err
@@ -467,12 +467,7 @@ func (f FGPWC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	res, err := prep.solve(ctx, prep.pairs, p.K, s, cfg, restarts(s, fgpwcRestarts(prep.n)), s.Seed)
-	if err != nil {
-		return nil, err
-	}
-	res.Runtime = time.Since(start)
-	return res, nil
+	return prep.solve(ctx, prep.pairs, p.K, s, cfg, restarts(s, fgpwcRestarts(prep.n)), s.Seed)
 }
 
 // fgpwcRestarts is the default number of k-means runs for n nodes.
@@ -493,7 +488,7 @@ func restarts(s *Settings, def int) int {
 // prepare validates p, gathers the constraints and computes (or checks)
 // the basis.
 func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings, cfg fgpwcConfig) (*fgpwcPrep, error) {
-	if err := checkProblem(p, false); err != nil {
+	if err := validate(f.Name(), f.Uses(), p); err != nil {
 		return nil, err
 	}
 	if cfg.laplacian == FGPWCAutoLaplacian {
@@ -559,7 +554,7 @@ func (f FGPWC) Embed(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 	if err != nil {
 		return nil, err
 	}
-	if err := checkProblem(&Problem{Graph: g}, false); err != nil {
+	if err := validate(f.Name(), f.Uses(), &Problem{Graph: g}); err != nil {
 		return nil, err
 	}
 	if cfg.laplacian == FGPWCAutoLaplacian {
@@ -982,16 +977,4 @@ func fgpwcKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.
 		return nil, fmt.Errorf("cluster: fgpwc: %w", err)
 	}
 	return r.Labels, nil
-}
-
-// violationWeight is Σ w_k over the violated pairs.
-func violationWeight(pairs []constraint.Pair, labels []int) float64 {
-	v := 0.0
-	for _, q := range pairs {
-		same := labels[q.I] == labels[q.J]
-		if same != (q.Kind == constraint.MustLink) {
-			v += q.W()
-		}
-	}
-	return v
 }

@@ -60,7 +60,7 @@ func benchmarkFGPWC(b *testing.B, p *Problem, f FGPWC, truth ...[]int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := f.Cluster(context.Background(), p, &Settings{Seed: 1})
+		res, err := Run(context.Background(), f, p, &Settings{Seed: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -41,7 +41,7 @@ func ExampleFGPWC() {
 		// convergence: two constraints against a symmetric graph need the
 		// full descent, not the early stop of NewFGPWC (see FGPWCMaxIter).
 		f := cluster.FGPWC{M: 4, RowNormalize: true, MaxIter: 1000, FTol: -1}
-		res, err := f.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+		res, err := cluster.Run(context.Background(), f, p, &cluster.Settings{Seed: 1})
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -129,7 +129,7 @@ func ExampleFGPWC_Embed() {
 		{{I: 6, J: 9, Kind: constraint.MustLink}, {I: 2, J: 5, Kind: constraint.CannotLink}},
 	} {
 		p := &cluster.Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 12, Pairs: pairs}}
-		res, err := f.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+		res, err := cluster.Run(context.Background(), f, p, &cluster.Settings{Seed: 1})
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -74,7 +74,7 @@ func TestFGPWCImprintSpan(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := *NewFGPWC()
 			f.M, f.Imprint = 1, tc.imprint
-			res, err := f.Cluster(context.Background(), p, s)
+			res, err := Run(context.Background(), f, p, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -229,7 +229,7 @@ func TestFGPWCIterCV(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := *NewFGPWC()
 			f.M, f.IterCV, f.Imprint, f.AutoTune, f.TuneFolds = 3, true, tc.imprint, tc.autoTune, 3
-			res, err := f.Cluster(context.Background(), p, &Settings{Seed: 4})
+			res, err := Run(context.Background(), f, p, &Settings{Seed: 4})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -246,7 +246,7 @@ func TestFGPWCIterCV(t *testing.T) {
 			if chosen < 0 || res.Iterations > chosen {
 				t.Errorf("chosen cap %d (warning %q), %d iterations", chosen, res.Warnings[i], res.Iterations)
 			}
-			again, err := f.Cluster(context.Background(), p, &Settings{Seed: 4})
+			again, err := Run(context.Background(), f, p, &Settings{Seed: 4})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,7 +278,7 @@ func TestFGPWCImprintErrors(t *testing.T) {
 		{"must-link and cannot-link on one pair", FGPWC{Imprint: true}, both, "both a must-link and a cannot-link"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.f.Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: tc.set}, nil)
+			_, err := Run(context.Background(), tc.f, &Problem{Graph: g, K: 2, Constraints: tc.set}, nil)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -293,7 +293,7 @@ func TestFGPWCImprintErrors(t *testing.T) {
 	// One constraint: nothing to validate; the configured cap is kept with
 	// a warning.
 	one := &constraint.Set{N: g.N(), Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}}}
-	res, err := FGPWC{Imprint: true, IterCV: true}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: one}, nil)
+	res, err := Run(context.Background(), FGPWC{Imprint: true, IterCV: true}, &Problem{Graph: g, K: 2, Constraints: one}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

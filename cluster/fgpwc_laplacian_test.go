@@ -140,7 +140,7 @@ func TestFGPWCUnnormalizedNoConstraints(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := FGPWC{M: tc.m, Laplacian: FGPWCUnnormalized}
 			s := &Settings{Seed: 7, Eigen: eigen.Dense{}}
-			res, err := f.Cluster(context.Background(), &Problem{Graph: g, K: tc.k}, s)
+			res, err := Run(context.Background(), f, &Problem{Graph: g, K: tc.k}, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -292,11 +292,11 @@ func TestFGPWCAutoLaplacian(t *testing.T) {
 			f := *NewFGPWC()
 			f.Imprint, f.IterCV, f.AutoTune, f.TuneFolds, f.Laplacian = tc.imprint, tc.iterCV, tc.tune, 3, FGPWCAutoLaplacian
 			s := &Settings{Seed: 5}
-			res, err := f.Cluster(context.Background(), p, s)
+			res, err := Run(context.Background(), f, p, s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := f.Cluster(context.Background(), p, s)
+			again, err := Run(context.Background(), f, p, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -309,7 +309,7 @@ func TestFGPWCAutoLaplacian(t *testing.T) {
 			}
 			fixed := f
 			fixed.Laplacian = picked
-			one, err := fixed.Cluster(context.Background(), p, s)
+			one, err := Run(context.Background(), fixed, p, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -341,15 +341,15 @@ func TestFGPWCLaplacianErrors(t *testing.T) {
 		run  func() error
 		want string
 	}{
-		{"unknown kind", func() error { _, err := (FGPWC{Laplacian: 7}).Cluster(ctx, p, nil); return err }, "unknown Laplacian"},
-		{"negative kind", func() error { _, err := (FGPWC{Laplacian: -1}).Cluster(ctx, p, nil); return err }, "unknown Laplacian"},
+		{"unknown kind", func() error { _, err := Run(ctx, (FGPWC{Laplacian: 7}), p, nil); return err }, "unknown Laplacian"},
+		{"negative kind", func() error { _, err := Run(ctx, (FGPWC{Laplacian: -1}), p, nil); return err }, "unknown Laplacian"},
 		{"L_sym basis, D − W method", func() error {
-			_, err := (FGPWC{M: 3, Laplacian: FGPWCUnnormalized, Basis: sym}).Cluster(ctx, p, nil)
+			_, err := Run(ctx, (FGPWC{M: 3, Laplacian: FGPWCUnnormalized, Basis: sym}), p, nil)
 			return err
 		}, "Laplacian = sym; the method has"},
-		{"D − W basis, L_sym method", func() error { _, err := (FGPWC{M: 3, Basis: unn}).Cluster(ctx, p, nil); return err }, "Laplacian = unnormalized; the method has"},
+		{"D − W basis, L_sym method", func() error { _, err := Run(ctx, (FGPWC{M: 3, Basis: unn}), p, nil); return err }, "Laplacian = unnormalized; the method has"},
 		{"auto with a Basis", func() error {
-			_, err := (FGPWC{M: 3, Laplacian: FGPWCAutoLaplacian, Basis: sym}).Cluster(ctx, p, nil)
+			_, err := Run(ctx, (FGPWC{M: 3, Laplacian: FGPWCAutoLaplacian, Basis: sym}), p, nil)
 			return err
 		}, "leave Basis nil"},
 		{"Embed with auto", func() error { _, err := (FGPWC{Laplacian: FGPWCAutoLaplacian}).Embed(ctx, g, nil); return err }, "fixed Laplacian"},

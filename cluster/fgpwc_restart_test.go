@@ -25,7 +25,7 @@ func TestFGPWCScaledRestart(t *testing.T) {
 		run := func(restart bool) *Result {
 			f := *NewFGPWC()
 			f.M, f.ScaledRestart = tc.m, restart
-			res, err := f.Cluster(context.Background(), p, &Settings{Seed: 1})
+			res, err := Run(context.Background(), f, p, &Settings{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

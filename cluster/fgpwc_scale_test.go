@@ -55,7 +55,7 @@ func TestFGPWCScaleStart(t *testing.T) {
 			run := func(scale bool) *Result {
 				f := NewFGPWC()
 				f.M, f.SigmaML, f.SigmaCL, f.GradTol, f.ScaleStart = 6, tc.sigmaML, tc.sigmaCL, 1e300, scale
-				r, err := f.Cluster(context.Background(), p, &Settings{Seed: 1})
+				r, err := Run(context.Background(), f, p, &Settings{Seed: 1})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -99,7 +99,7 @@ func TestFGPWCNoConstraintsIsUnconstrainedSC(t *testing.T) {
 		const n = 30
 		g := fgpwcCompleteGraph(t, n, 1)
 		f := FGPWC{M: n - 1, Gamma: -1}
-		res, err := f.Cluster(context.Background(), &Problem{Graph: g, K: 3}, &Settings{Seed: 1})
+		res, err := Run(context.Background(), f, &Problem{Graph: g, K: 3}, &Settings{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,11 +143,11 @@ func TestFGPWCNoConstraintsIsUnconstrainedSC(t *testing.T) {
 		g := fgpwcKNNGraph(t, x, 15)
 		p := &Problem{Graph: g, K: 3}
 		for _, f := range []FGPWC{{M: 2}, *NewFGPWC()} {
-			fr, err := f.Cluster(context.Background(), p, &Settings{Seed: 2})
+			fr, err := Run(context.Background(), f, p, &Settings{Seed: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
-			nr, err := NJW{}.Cluster(context.Background(), p, &Settings{Seed: 2})
+			nr, err := Run(context.Background(), NJW{}, p, &Settings{Seed: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -181,14 +181,14 @@ func TestFGPWCFollowsContradictingConstraints(t *testing.T) {
 	for _, seed := range []uint64{1, 2} {
 		p, moon, side := fgpwcMoonsProblem(t, 300, 100, seed)
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			nr, err := NJW{}.Cluster(context.Background(), &Problem{Graph: p.Graph, K: 2}, nil)
+			nr, err := Run(context.Background(), NJW{}, &Problem{Graph: p.Graph, K: 2}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if a := fgpwcARI(t, moon, nr.Labels); a != 1 {
 				t.Fatalf("NJW ARI vs moons = %v: the graph does not encode the moons, the test is void", a)
 			}
-			res, err := NewFGPWC().Cluster(context.Background(), p, &Settings{Seed: 5})
+			res, err := Run(context.Background(), NewFGPWC(), p, &Settings{Seed: 5})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,11 +206,11 @@ func TestFGPWCFollowsContradictingConstraints(t *testing.T) {
 	p, _, side := fgpwcMoonsProblem(t, 300, 100, 1)
 	t.Run("L-BFGS reaches lower F", func(t *testing.T) {
 		// Same problem, same X₀: L-BFGS must end at F ≤ step halving's.
-		half, err := FGPWC{M: 30}.Cluster(context.Background(), p, &Settings{Seed: 5})
+		half, err := Run(context.Background(), FGPWC{M: 30}, p, &Settings{Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
-		lb, err := FGPWC{M: 30, Optimizer: LBFGS}.Cluster(context.Background(), p, &Settings{Seed: 5})
+		lb, err := Run(context.Background(), FGPWC{M: 30, Optimizer: LBFGS}, p, &Settings{Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +243,7 @@ func TestFGPWCLabels(t *testing.T) {
 	// ends in a worse local minimum here.)
 	conv := NewFGPWC()
 	conv.Optimizer, conv.MaxIter, conv.FTol = StepHalving, 1000, -1
-	res, err := conv.Cluster(context.Background(), &Problem{Graph: p.Graph, K: 2, Labels: labels}, &Settings{Seed: 1})
+	res, err := Run(context.Background(), conv, &Problem{Graph: p.Graph, K: 2, Labels: labels}, &Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestFGPWCLabels(t *testing.T) {
 	f := NewFGPWC()
 	f.MaxLabelPairs = 50
 	f.M = 10
-	res, err = f.Cluster(context.Background(), &Problem{Graph: p.Graph, K: 2, Labels: labels}, &Settings{Seed: 1})
+	res, err = Run(context.Background(), f, &Problem{Graph: p.Graph, K: 2, Labels: labels}, &Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestFGPWCErrors(t *testing.T) {
 		p    *Problem
 		want string // substring of the message
 	}{
-		{"nil problem", FGPWC{}, nil, "no graph"},
+		{"nil problem", FGPWC{}, nil, "no problem"},
 		{"constraint on unknown node", FGPWC{}, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 10, Pairs: []constraint.Pair{{I: 3, J: 12, Kind: constraint.MustLink}}}}, "pair 0 (3,12)"},
 		{"constraints sized for another graph", FGPWC{}, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 11}}, "constraints are on 11 nodes"},
 		{"M = n", FGPWC{M: 10}, &Problem{Graph: g, K: 2, Constraints: ml}, "M = 10, want M ≤ n − 1 = 9"},
@@ -292,7 +292,7 @@ func TestFGPWCErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := tc.f.Cluster(context.Background(), tc.p, nil)
+			_, err := Run(context.Background(), tc.f, tc.p, nil)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -324,7 +324,7 @@ func TestFGPWCDegenerateConstraintSets(t *testing.T) {
 			for i := 0; i < 10; i++ {
 				set.Pairs = append(set.Pairs, constraint.Pair{I: i, J: i + 10, Kind: tc.kind})
 			}
-			res, err := FGPWC{M: 5, MaxIter: 50}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: set}, nil)
+			res, err := Run(context.Background(), FGPWC{M: 5, MaxIter: 50}, &Problem{Graph: g, K: 2, Constraints: set}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -431,7 +431,7 @@ func TestFGPWCAutoM(t *testing.T) {
 	set := &constraint.Set{N: n, Pairs: []constraint.Pair{{I: 0, J: 50, Kind: constraint.CannotLink}, {I: 0, J: 1, Kind: constraint.MustLink}}}
 	for _, solver := range []eigen.Solver{nil, eigen.Lanczos{}} {
 		t.Run(fmt.Sprintf("%T", solver), func(t *testing.T) {
-			res, err := FGPWC{MaxIter: 20}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Eigen: solver})
+			res, err := Run(context.Background(), FGPWC{MaxIter: 20}, &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Eigen: solver})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -447,7 +447,7 @@ func TestFGPWCAutoM(t *testing.T) {
 	}
 	t.Run("CoNLL threshold", func(t *testing.T) {
 		// MThreshold 0.99: cos > 0.01 ⇒ j ≤ 24 or j ≥ 76: 48 eigenvalues.
-		res, err := FGPWC{MThreshold: 0.99, MaxIter: 20}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: set}, nil)
+		res, err := Run(context.Background(), FGPWC{MThreshold: 0.99, MaxIter: 20}, &Problem{Graph: g, K: 2, Constraints: set}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -468,7 +468,7 @@ func TestFGPWCAutoK(t *testing.T) {
 	set := fgpwcOracle(rnd, truth, 60)
 	for _, ktol := range []float64{0, 1, 100} {
 		t.Run(fmt.Sprintf("KTol=%g", ktol), func(t *testing.T) {
-			res, err := FGPWC{M: 6, KTol: ktol, MaxIter: 100}.Cluster(context.Background(), &Problem{Graph: g, Constraints: set}, nil)
+			res, err := Run(context.Background(), FGPWC{M: 6, KTol: ktol, MaxIter: 100}, &Problem{Graph: g, Constraints: set}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -506,11 +506,11 @@ func TestFGPWCDeterministicAndCancel(t *testing.T) {
 	p := &Problem{Graph: g, K: 4, Constraints: fgpwcOracle(rnd, truth, 80)}
 	for _, opt := range []FGPWCOptimizer{StepHalving, LBFGS} {
 		f := FGPWC{M: 8, Optimizer: opt, RowNormalize: true}
-		a, err := f.Cluster(context.Background(), p, &Settings{Seed: 9})
+		a, err := Run(context.Background(), f, p, &Settings{Seed: 9})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := f.Cluster(context.Background(), p, &Settings{Seed: 9})
+		b, err := Run(context.Background(), f, p, &Settings{Seed: 9})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -519,7 +519,7 @@ func TestFGPWCDeterministicAndCancel(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := f.Cluster(ctx, p, nil); !errors.Is(err, context.Canceled) {
+		if _, err := Run(ctx, f, p, nil); !errors.Is(err, context.Canceled) {
 			t.Errorf("%v: cancelled context gave %v", opt, err)
 		}
 	}
@@ -538,8 +538,8 @@ func TestFGPWCRegistered(t *testing.T) {
 		t.Errorf("registry gives %#v, want NewFGPWC()", m)
 	}
 	for _, info := range Methods() {
-		if info.Name == "fgpwc" && info.Supervision != Pairs {
-			t.Errorf("supervision %v, want pairs", info.Supervision)
+		if info.Name == "fgpwc" && info.Uses().Supervision != Pairs {
+			t.Errorf("supervision %v, want pairs", info.Uses().Supervision)
 		}
 	}
 }
@@ -604,7 +604,7 @@ func TestFGPWCBasisReuse(t *testing.T) {
 	f := *NewFGPWC()
 	f.M = 8
 	s := &Settings{Seed: 3}
-	want, err := f.Cluster(context.Background(), p, s)
+	want, err := Run(context.Background(), f, p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,7 +617,7 @@ func TestFGPWCBasisReuse(t *testing.T) {
 	}
 	g := f
 	g.Basis = b
-	got, err := g.Cluster(context.Background(), p, s)
+	got, err := Run(context.Background(), g, p, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -626,11 +626,11 @@ func TestFGPWCBasisReuse(t *testing.T) {
 	}
 	other := g
 	other.M = 9
-	if _, err := other.Cluster(context.Background(), p, s); !errors.Is(err, ErrInvalid) {
+	if _, err := Run(context.Background(), other, p, s); !errors.Is(err, ErrInvalid) {
 		t.Errorf("basis with other M: err = %v, want ErrInvalid", err)
 	}
 	q, _, _ := fgpwcMoonsProblem(t, 200, 60, 2)
-	if _, err := g.Cluster(context.Background(), q, s); !errors.Is(err, ErrInvalid) {
+	if _, err := Run(context.Background(), g, q, s); !errors.Is(err, ErrInvalid) {
 		t.Errorf("basis of another graph: err = %v, want ErrInvalid", err)
 	}
 }

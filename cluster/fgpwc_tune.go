@@ -260,7 +260,7 @@ func fgpwcSplit(pairs []constraint.Pair, folds int, seed uint64) (train, test []
 // must-links and cannot-links are shuffled separately and dealt
 // round-robin, the cannot-links continuing where the must-links stopped.
 func fgpwcFolds(pairs []constraint.Pair, folds int, seed uint64) []int {
-	rnd := rand.New(rand.NewPCG(seed, 0xf69c_0002))
+	rnd := rand.New(streamSrc(seed, streamFolds))
 	var ml, cl []int
 	for i, q := range pairs {
 		if q.Kind == constraint.MustLink {

@@ -164,7 +164,7 @@ func TestFGPWCAutoTune(t *testing.T) {
 	// the constraints (ARI vs side ≥ 0.8) and say what they chose.
 	p, _, side := fgpwcMoonsProblem(t, 150, 60, 2)
 	f := FGPWC{M: 15, RowNormalize: true, MaxIter: 200, AutoTune: true}
-	res, err := f.Cluster(context.Background(), p, &Settings{Seed: 1, Restarts: 5})
+	res, err := Run(context.Background(), f, p, &Settings{Seed: 1, Restarts: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"time"
 
 	"github.com/tether-sc/tether/graph"
 )
@@ -30,6 +29,9 @@ type HBisection struct {
 // Name returns "hbisect".
 func (HBisection) Name() string { return "hbisect" }
 
+// Uses declares what HBisection reads from a Problem (see Run).
+func (HBisection) Uses() Uses { return Uses{EstimatesK: true} }
+
 // sweep is the best Cheeger-sweep cut of a part: side[i] tells whether
 // node i of the part goes to A.
 type sweep struct {
@@ -40,12 +42,7 @@ type sweep struct {
 }
 
 // Cluster partitions p.Graph. Supervision is ignored.
-func (h HBisection) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, false); err != nil {
-		return nil, err
-	}
-	s = s.orDefault()
+func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	alpha := h.Alpha
 	if alpha == 0 {
 		alpha = 0.5
@@ -113,7 +110,7 @@ func (h HBisection) Cluster(ctx context.Context, p *Problem, s *Settings) (*Resu
 			labels[v] = c
 		}
 	}
-	return &Result{Labels: labels, K: len(parts), Iterations: len(parts) - 1, Runtime: time.Since(start)}, nil
+	return &Result{Labels: labels, K: len(parts), Iterations: len(parts) - 1}, nil
 }
 
 func minInt(x []int) int {

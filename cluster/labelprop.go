@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -14,13 +13,6 @@ import (
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/parallel"
 	"github.com/tether-sc/tether/progress"
-)
-
-// Seed streams of the label-constraint methods (see embed.go).
-const (
-	streamLabelProp uint64 = 100 + iota
-	streamPower
-	streamPairNcut
 )
 
 // LabelProp is label propagation, the harmonic-function classifier of Zhu
@@ -70,13 +62,11 @@ type LabelProp struct {
 // Name returns "labelprop".
 func (LabelProp) Name() string { return "labelprop" }
 
+// Uses declares what LabelProp reads from a Problem (see Run).
+func (LabelProp) Uses() Uses { return Uses{Supervision: LabelSet} }
+
 // Cluster classifies the unlabelled nodes of p.Graph into p.K classes.
-func (lp LabelProp) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
-	s = s.orDefault()
+func (lp LabelProp) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	if _, err := labelledClasses("labelprop", p); err != nil {
 		return nil, err
 	}
@@ -130,7 +120,6 @@ func (lp LabelProp) Cluster(ctx context.Context, p *Problem, s *Settings) (*Resu
 		}
 		res.Warnings = append(res.Warnings, fmt.Sprintf("labelprop: %s stopped after %d iterations before reaching tolerance %g", what, iters, tol))
 	}
-	res.Runtime = time.Since(start)
 	return res, nil
 }
 

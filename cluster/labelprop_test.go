@@ -195,11 +195,11 @@ func TestLabelPropFormsAgree(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			labels := roLabels(t, c.truth, c.frac, 11)
 			p := &Problem{Graph: c.g, K: c.k, Labels: labels}
-			closed, err := LabelProp{Tol: 1e-13}.Cluster(context.Background(), p, nil)
+			closed, err := Run(context.Background(), LabelProp{Tol: 1e-13}, p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			iter, err := LabelProp{Iterative: true, Tol: 1e-14, MaxIter: 1000000}.Cluster(context.Background(), p, nil)
+			iter, err := Run(context.Background(), LabelProp{Iterative: true, Tol: 1e-14, MaxIter: 1000000}, p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -260,7 +260,7 @@ func TestLabelPropPath(t *testing.T) {
 	g, _ := graph.FromEdges(5, edges)
 	labels := constraint.Labels{0, -1, -1, -1, 1}
 	for _, iterative := range []bool{false, true} {
-		res, err := LabelProp{Iterative: iterative, Tol: 1e-14}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Labels: labels}, nil)
+		res, err := Run(context.Background(), LabelProp{Iterative: iterative, Tol: 1e-14}, &Problem{Graph: g, K: 2, Labels: labels}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,7 +307,7 @@ func TestLabelPropErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := LabelProp{}.Cluster(context.Background(), c.p, nil)
+			_, err := Run(context.Background(), LabelProp{}, c.p, nil)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -334,7 +334,7 @@ func contains(s, sub string) bool {
 // classified almost perfectly (a sanity bound, not a published figure).
 func TestLabelPropBeatsChanceOnBlobs(t *testing.T) {
 	g, truth := roBlobs(t, 300, 3, 0.3, 5)
-	res, err := LabelProp{}.Cluster(context.Background(), &Problem{Graph: g, K: 3, Labels: roLabels(t, truth, 0.1, 1)}, nil)
+	res, err := Run(context.Background(), LabelProp{}, &Problem{Graph: g, K: 3, Labels: roLabels(t, truth, 0.1, 1)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -329,18 +328,18 @@ func normalizeVec(x []float64) bool {
 // largest eigenvalue, oriented so that vecᵀv_c ≥ 0, and that eigenvalue.
 // They are computed together by the power method (powerBlock) from
 // v_c/‖v_c‖ plus half a random unit vector (the supervision direction is the
-// natural hint; the random part, drawn from stream + 0x100·c, guarantees a
+// natural hint; the random part, drawn from stream id + 0x100·c, guarantees a
 // component along the answer). When useSolver is set, or a vector has not
 // converged after maxIter iterations, the eigensolver of s computes it
 // instead; the second case adds a warning naming the class.
-func dominantVectors(ctx context.Context, na *graph.NormalizedAdjacency, u []float64, vs [][]float64, gamma float64, useSolver bool, tol float64, maxIter int, s *Settings, stream uint64) (vecs *mat.Dense, vals []float64, warns []string, err error) {
+func dominantVectors(ctx context.Context, na *graph.NormalizedAdjacency, u []float64, vs [][]float64, gamma float64, useSolver bool, tol float64, maxIter int, s *Settings, id stream) (vecs *mat.Dense, vals []float64, warns []string, err error) {
 	n, k := na.Dim(), len(vs)
 	vecs = mat.NewDense(n, k, nil)
 	vals = make([]float64, k)
 	conv := make([]bool, k)
 	if !useSolver {
 		for c, v := range vs {
-			rng := rand.New(s.src(stream + 0x100*uint64(c)))
+			rng := rand.New(s.src(id + 0x100*stream(c)))
 			r := make([]float64, n)
 			for i := range r {
 				r[i] = rng.NormFloat64()
@@ -430,12 +429,11 @@ type MAVRO struct {
 // Name returns "mavro".
 func (MAVRO) Name() string { return "mavro" }
 
+// Uses declares what MAVRO reads from a Problem (see Run).
+func (MAVRO) Uses() Uses { return Uses{Supervision: LabelSet, MinK: 2, MaxK: 2} }
+
 // Cluster splits p.Graph in two.
-func (m MAVRO) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
+func (m MAVRO) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	if p.K != 2 {
 		return nil, fmt.Errorf("%w: mavro is the 2-cluster method (seed 000 Alg. 6), k = %d: use mavro-k or noa-ssc", ErrInvalid, p.K)
 	}
@@ -443,7 +441,6 @@ func (m MAVRO) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	s = s.orDefault()
 	members, err := labelledClasses("mavro", p)
 	if err != nil {
 		return nil, err
@@ -476,7 +473,6 @@ func (m MAVRO) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if _, nc := g.Components(); nc > 1 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("mavro: graph has %d connected components; the semi-supervised Fiedler vector may mix their indicators", nc))
 	}
-	res.Runtime = time.Since(start)
 	return res, nil
 }
 
@@ -536,17 +532,15 @@ type MavroK struct {
 // Name returns "mavro-k".
 func (MavroK) Name() string { return "mavro-k" }
 
+// Uses declares what MavroK reads from a Problem (see Run).
+func (MavroK) Uses() Uses { return Uses{Supervision: LabelSet} }
+
 // Cluster partitions p.Graph into p.K clusters.
-func (m MavroK) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
+func (m MavroK) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	gamma, _, _, err := rankOneKnobs("mavro-k", m.Gamma, 0, 0)
 	if err != nil {
 		return nil, err
 	}
-	s = s.orDefault()
 	members, err := labelledClasses("mavro-k", p)
 	if err != nil {
 		return nil, err
@@ -571,20 +565,12 @@ func (m MavroK) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	}
 	x := mat.DenseCopyOf(res0.Vectors)
 	normalizeRows(x)
-	km, err := runKMeans(ctx, x, p.K, s, 10, nil)
+	res, err := partition(ctx, x, p.K, s, 10, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{
-		Labels:      km.Labels,
-		K:           p.K,
-		Eigenvalues: res0.Values,
-		Embedding:   x,
-		Objective:   km.Distortion,
-		Iterations:  km.Iterations,
-		Runtime:     time.Since(start),
-		Warnings:    warnings,
-	}, nil
+	res.Eigenvalues, res.Warnings = res0.Values, warnings
+	return res, nil
 }
 
 // classVector returns v_j of seed 000 eq. 3.2.6 for the labelled nodes a of

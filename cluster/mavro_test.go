@@ -279,13 +279,13 @@ func TestMAVROEqualsNOASSCForTwoClusters(t *testing.T) {
 			}
 			p := &Problem{Graph: g, K: 2, Labels: roLabels(t, truth, 0.1, seed)}
 			s := &Settings{Seed: seed}
-			a, err := MAVRO{}.Cluster(context.Background(), p, s)
+			a, err := Run(context.Background(), MAVRO{}, p, s)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Even seeds: NOA-SSC's vector from the eigensolver (dense for
 			// n ≤ 400), independent of MAVRO's power method.
-			b, err := NOASSC{Eigensolver: seed%2 == 0}.Cluster(context.Background(), p, s)
+			b, err := Run(context.Background(), NOASSC{Eigensolver: seed%2 == 0}, p, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -302,23 +302,23 @@ func TestMAVROEqualsNOASSCForTwoClusters(t *testing.T) {
 func TestMAVROErrorsAndSolverChoice(t *testing.T) {
 	g, truth := roMoons(t, 100, 2)
 	labels := roLabels(t, truth, 0.1, 2)
-	if _, err := (MAVRO{}).Cluster(context.Background(), &Problem{Graph: g, K: 3, Labels: labels}, nil); err == nil || !contains(err.Error(), "2-cluster") {
+	if _, err := Run(context.Background(), (MAVRO{}), &Problem{Graph: g, K: 3, Labels: labels}, nil); err == nil || !contains(err.Error(), "k = 2 only") {
 		t.Errorf("k = 3: error %v", err)
 	}
-	if _, err := (MAVRO{Gamma: -1}).Cluster(context.Background(), &Problem{Graph: g, K: 2, Labels: labels}, nil); err == nil {
+	if _, err := Run(context.Background(), (MAVRO{Gamma: -1}), &Problem{Graph: g, K: 2, Labels: labels}, nil); err == nil {
 		t.Error("negative gamma accepted")
 	}
 	iso, _ := graph.FromEdges(3, []graph.Edge{{I: 0, J: 1, W: 1}})
-	if _, err := (MAVRO{}).Cluster(context.Background(), &Problem{Graph: iso, K: 2, Labels: constraint.Labels{0, 1, -1}}, nil); err == nil || !contains(err.Error(), "degree 0") {
+	if _, err := Run(context.Background(), (MAVRO{}), &Problem{Graph: iso, K: 2, Labels: constraint.Labels{0, 1, -1}}, nil); err == nil || !contains(err.Error(), "degree 0") {
 		t.Errorf("isolated node: error %v", err)
 	}
 	// Power method and Lanczos agree.
 	p := &Problem{Graph: g, K: 2, Labels: labels}
-	a, err := MAVRO{}.Cluster(context.Background(), p, nil)
+	a, err := Run(context.Background(), MAVRO{}, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := MAVRO{Eigensolver: true}.Cluster(context.Background(), p, &Settings{Eigen: eigen.Lanczos{}})
+	b, err := Run(context.Background(), MAVRO{Eigensolver: true}, p, &Settings{Eigen: eigen.Lanczos{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +326,7 @@ func TestMAVROErrorsAndSolverChoice(t *testing.T) {
 		t.Errorf("power method and Lanczos differ: λ %v vs %v", a.Eigenvalues, b.Eigenvalues)
 	}
 	// A power method cut short falls back to the eigensolver with a warning.
-	c, err := MAVRO{MaxIter: 1}.Cluster(context.Background(), p, nil)
+	c, err := Run(context.Background(), MAVRO{MaxIter: 1}, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,7 @@ func TestMAVROErrorsAndSolverChoice(t *testing.T) {
 func TestMavroK(t *testing.T) {
 	g, truth := roBlobs(t, 200, 3, 0.5, 6)
 	labels := roLabels(t, truth, 0.1, 6)
-	res, err := MavroK{}.Cluster(context.Background(), &Problem{Graph: g, K: 3, Labels: labels}, &Settings{Seed: 1})
+	res, err := Run(context.Background(), MavroK{}, &Problem{Graph: g, K: 3, Labels: labels}, &Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -62,16 +61,15 @@ type NOASSC struct {
 // Name returns "noa-ssc".
 func (NOASSC) Name() string { return "noa-ssc" }
 
+// Uses declares what NOASSC reads from a Problem (see Run).
+func (NOASSC) Uses() Uses { return Uses{Supervision: LabelSet} }
+
 // Cluster partitions p.Graph into p.K clusters.
-func (m NOASSC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+func (m NOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return m.cluster(ctx, p, s, "noa-ssc")
 }
 
 func (m NOASSC) cluster(ctx context.Context, p *Problem, s *Settings, name string) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
 	if p.K < 2 {
 		return nil, fmt.Errorf("%w: %s needs k ≥ 2 (one class against the others), k = %d", ErrInvalid, name, p.K)
 	}
@@ -79,7 +77,6 @@ func (m NOASSC) cluster(ctx context.Context, p *Problem, s *Settings, name strin
 	if err != nil {
 		return nil, err
 	}
-	s = s.orDefault()
 	members, err := labelledClasses(name, p)
 	if err != nil {
 		return nil, err
@@ -122,18 +119,14 @@ func (m NOASSC) cluster(ctx context.Context, p *Problem, s *Settings, name strin
 		res.Warnings = append(res.Warnings, name+": "+w)
 	}
 	normalizeRows(sm)
-	km, err := runKMeans(ctx, sm, k, s, 10, nil)
+	part, err := partition(ctx, sm, k, s, 10, nil)
 	if err != nil {
 		return nil, err
 	}
-	res.Labels = km.Labels
-	res.Embedding = sm
-	res.Objective = km.Distortion
-	res.Iterations = km.Iterations
+	res.Labels, res.Embedding, res.Objective, res.Iterations = part.Labels, part.Embedding, part.Objective, part.Iterations
 	if _, nc := g.Components(); nc > 1 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: graph has %d connected components; the class vectors may mix their indicators", name, nc))
 	}
-	res.Runtime = time.Since(start)
 	return res, nil
 }
 

@@ -59,7 +59,7 @@ func benchmarkLabelMethod(b *testing.B, m Method) {
 	p := labelBenchProblem(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := m.Cluster(context.Background(), p, &Settings{Seed: uint64(i)})
+		res, err := Run(context.Background(), m, p, &Settings{Seed: uint64(i)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -44,7 +44,7 @@ func oneLabelPerClique(k int) constraint.Labels {
 
 func ExampleLabelProp() {
 	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Labels: oneLabelPerClique(3)}
-	res, err := cluster.LabelProp{}.Cluster(context.Background(), p, nil)
+	res, err := cluster.Run(context.Background(), cluster.LabelProp{}, p, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -58,7 +58,7 @@ func ExampleLabelProp() {
 
 func ExampleMAVRO() {
 	p := &cluster.Problem{Graph: cliqueChain(2), K: 2, Labels: oneLabelPerClique(2)}
-	res, err := cluster.MAVRO{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	res, err := cluster.Run(context.Background(), cluster.MAVRO{}, p, &cluster.Settings{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -72,7 +72,7 @@ func ExampleMAVRO() {
 
 func ExampleMavroK() {
 	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Labels: oneLabelPerClique(3)}
-	res, err := cluster.MavroK{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	res, err := cluster.Run(context.Background(), cluster.MavroK{}, p, &cluster.Settings{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -84,7 +84,7 @@ func ExampleMavroK() {
 
 func ExampleNOASSC() {
 	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Labels: oneLabelPerClique(3)}
-	res, err := cluster.NOASSC{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	res, err := cluster.Run(context.Background(), cluster.NOASSC{}, p, &cluster.Settings{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -104,7 +104,7 @@ func ExampleSpectralLearning() {
 		{I: 9, J: 10, Kind: constraint.CannotLink},
 	}}
 	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Constraints: set}
-	res, err := cluster.SpectralLearning{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	res, err := cluster.Run(context.Background(), cluster.SpectralLearning{}, p, &cluster.Settings{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -128,7 +128,7 @@ func ExampleMCLNOASSC() {
 		{I: 1, J: 6, Kind: constraint.CannotLink},
 	}}
 	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Constraints: set}
-	res, err := cluster.MCLNOASSC{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	res, err := cluster.Run(context.Background(), cluster.MCLNOASSC{}, p, &cluster.Settings{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -150,7 +150,7 @@ func ExampleMLNOASSC() {
 		{I: 10, J: 11, Kind: constraint.MustLink},
 	}}
 	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Constraints: set}
-	res, err := cluster.MLNOASSC{}.Cluster(context.Background(), p, &cluster.Settings{Seed: 1})
+	res, err := cluster.Run(context.Background(), cluster.MLNOASSC{}, p, &cluster.Settings{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
@@ -41,8 +40,11 @@ type MLNOASSC struct {
 // Name returns "ml-noa-ssc".
 func (MLNOASSC) Name() string { return "ml-noa-ssc" }
 
+// Uses declares what MLNOASSC reads from a Problem (see Run).
+func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs} }
+
 // Cluster partitions p.Graph into p.K clusters.
-func (m MLNOASSC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return pairNOASSC(ctx, p, s, m.NOASSC, false, "ml-noa-ssc")
 }
 
@@ -62,18 +64,16 @@ type MCLNOASSC struct {
 // Name returns "mcl-noa-ssc".
 func (MCLNOASSC) Name() string { return "mcl-noa-ssc" }
 
+// Uses declares what MCLNOASSC reads from a Problem (see Run).
+func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs} }
+
 // Cluster partitions p.Graph into p.K clusters.
-func (m MCLNOASSC) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return pairNOASSC(ctx, p, s, m.NOASSC, true, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true).
 func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL bool, name string) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
-	s = s.orDefault()
 	set, err := supervisionPairs(name, p, true)
 	if err != nil {
 		return nil, err
@@ -99,9 +99,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 		warnings = append(warnings, w...)
 		// The cut's k-means draws from its own seed so that it does not
 		// share a random stream with NOA-SSC's k-means.
-		cs := *s
-		cs.Seed = s.Seed ^ streamPairNcut
-		cut, err := ShiMalik{}.Cluster(ctx, &Problem{Graph: wm, K: k}, &cs)
+		cut, err := Run(ctx, ShiMalik{}, &Problem{Graph: wm, K: k}, s.derive(streamPairNcut))
 		if err != nil {
 			return nil, fmt.Errorf("cluster: %s: normalized cut of the group graph: %w", name, err)
 		}
@@ -116,7 +114,6 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 		return nil, err
 	}
 	res.Warnings = append(warnings, res.Warnings...)
-	res.Runtime = time.Since(start)
 	return res, nil
 }
 

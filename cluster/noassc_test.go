@@ -19,7 +19,7 @@ func TestNOASSCRecoversBlobs(t *testing.T) {
 	for _, k := range []int{2, 3, 5} {
 		g, truth := roBlobs(t, 250, k, 0.4, uint64(k))
 		labels := roLabels(t, truth, 0.1, uint64(k))
-		res, err := NOASSC{}.Cluster(context.Background(), &Problem{Graph: g, K: k, Labels: labels}, &Settings{Seed: 2})
+		res, err := Run(context.Background(), NOASSC{}, &Problem{Graph: g, K: k, Labels: labels}, &Settings{Seed: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,24 +57,24 @@ func TestNOASSCRecoversBlobs(t *testing.T) {
 func TestNOASSCErrorsAndDeterminism(t *testing.T) {
 	g, truth := roBlobs(t, 120, 3, 0.5, 1)
 	labels := roLabels(t, truth, 0.1, 1)
-	if _, err := (NOASSC{}).Cluster(context.Background(), &Problem{Graph: g, K: 1, Labels: make(constraint.Labels, 120)}, nil); err == nil || !contains(err.Error(), "k ≥ 2") {
+	if _, err := Run(context.Background(), (NOASSC{}), &Problem{Graph: g, K: 1, Labels: make(constraint.Labels, 120)}, nil); err == nil || !contains(err.Error(), "k ≥ 2") {
 		t.Errorf("k = 1: %v", err)
 	}
-	if _, err := (NOASSC{}).Cluster(context.Background(), &Problem{Graph: g, K: 4, Labels: labels}, nil); err == nil || !contains(err.Error(), "class 3") {
+	if _, err := Run(context.Background(), (NOASSC{}), &Problem{Graph: g, K: 4, Labels: labels}, nil); err == nil || !contains(err.Error(), "class 3") {
 		t.Errorf("k larger than the label classes: %v", err)
 	}
 	p := &Problem{Graph: g, K: 3, Labels: labels}
-	a, err := NOASSC{}.Cluster(context.Background(), p, &Settings{Seed: 9})
+	a, err := Run(context.Background(), NOASSC{}, p, &Settings{Seed: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := NOASSC{}.Cluster(context.Background(), p, &Settings{Seed: 9})
+	b, _ := Run(context.Background(), NOASSC{}, p, &Settings{Seed: 9})
 	if !equalInts(a.Labels, b.Labels) || maxAbsDiff(a.Embedding, b.Embedding) != 0 {
 		t.Error("same seed, different result")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := (NOASSC{}).Cluster(ctx, p, nil); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, (NOASSC{}), p, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -156,7 +156,7 @@ func TestPairNOASSC(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range []Method{MLNOASSC{}, MCLNOASSC{}} {
-		res, err := m.Cluster(context.Background(), &Problem{Graph: g, K: 3, Constraints: set}, &Settings{Seed: 1})
+		res, err := Run(context.Background(), m, &Problem{Graph: g, K: 3, Constraints: set}, &Settings{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,14 +186,14 @@ func TestPairNOASSC(t *testing.T) {
 		}
 	}
 	// Errors.
-	if _, err := (MCLNOASSC{}).Cluster(context.Background(), &Problem{Graph: g, K: 3}, nil); err == nil || !contains(err.Error(), "none given") {
+	if _, err := Run(context.Background(), (MCLNOASSC{}), &Problem{Graph: g, K: 3}, nil); err == nil || !contains(err.Error(), "none given") {
 		t.Errorf("no supervision: %v", err)
 	}
 	chain := &constraint.Set{N: 300}
 	for i := 0; i+1 < 300; i++ {
 		chain.Pairs = append(chain.Pairs, constraint.Pair{I: i, J: i + 1, Kind: constraint.MustLink})
 	}
-	if _, err := (MLNOASSC{}).Cluster(context.Background(), &Problem{Graph: g, K: 3, Constraints: chain}, nil); err == nil || !contains(err.Error(), "fewer than k") {
+	if _, err := Run(context.Background(), (MLNOASSC{}), &Problem{Graph: g, K: 3, Constraints: chain}, nil); err == nil || !contains(err.Error(), "fewer than k") {
 		t.Errorf("one closure group: %v", err)
 	}
 }
@@ -211,7 +211,7 @@ func TestPairNOASSCExactClosure(t *testing.T) {
 		}
 		last[c] = i
 	}
-	res, err := MLNOASSC{}.Cluster(context.Background(), &Problem{Graph: g, K: 3, Constraints: set}, nil)
+	res, err := Run(context.Background(), MLNOASSC{}, &Problem{Graph: g, K: 3, Constraints: set}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,8 +232,8 @@ func TestLabelMethodsRegistered(t *testing.T) {
 			continue
 		}
 		found++
-		if info.Supervision != sup {
-			t.Errorf("%s: supervision %v, want %v", info.Name, info.Supervision, sup)
+		if info.Uses().Supervision != sup {
+			t.Errorf("%s: supervision %v, want %v", info.Name, info.Uses().Supervision, sup)
 		}
 		if m := info.New(); m.Name() != info.Name {
 			t.Errorf("%s: New().Name() = %q", info.Name, m.Name())

@@ -1,26 +1,64 @@
 package cluster
 
+import (
+	"fmt"
+	"sort"
+)
+
+// Info describes a registered method.
+type Info struct {
+	Name    string
+	Summary string
+	Source  string        // where the method is defined in the sources
+	New     func() Method // returns the method with default knobs
+}
+
+// Uses returns what the method declares it reads (Method.Uses).
+func (i Info) Uses() Uses { return i.New().Uses() }
+
+// Methods returns the registry of all methods, sorted by name. The slice is
+// built on each call.
+func Methods() []Info {
+	list := registry()
+	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+	return list
+}
+
+// New returns the method registered under name, with default knobs.
+func New(name string) (Method, error) {
+	for _, m := range registry() {
+		if m.Name == name {
+			return m.New(), nil
+		}
+	}
+	names := make([]string, 0)
+	for _, m := range Methods() {
+		names = append(names, m.Name)
+	}
+	return nil, fmt.Errorf("cluster: unknown method %q (known: %v)", name, names)
+}
+
 // registry lists every method. Add new methods here.
 func registry() []Info {
 	return []Info{
-		{Name: "njw", Summary: "normalized spectral clustering of Ng, Jordan and Weiss (SPH. SC)", Source: "thesis Alg. 3", Supervision: None, New: func() Method { return NJW{} }},
-		{Name: "ncut", Summary: "normalized cut of Shi and Malik, L u = λ D u", Source: "thesis Alg. 2", Supervision: None, New: func() Method { return ShiMalik{} }},
-		{Name: "usc", Summary: "unnormalized spectral clustering, L = D − W", Source: "seed 004 ch. 2", Supervision: None, New: func() Method { return Unnormalized{} }},
-		{Name: "hbisect", Summary: "hierarchical bisection by Cheeger sweeps (H. BISECTION)", Source: "thesis Alg. 1, eq. 2.3.21", Supervision: None, New: func() Method { return HBisection{} }},
-		{Name: "bethe", Summary: "Bethe Hessian spectral clustering, k estimated when not given", Source: "seed 004 §3.2, Alg. 2", Supervision: None, New: func() Method { return BetheHessian{} }},
-		{Name: "fgpwc", Summary: "Fast Gaussian PairWise Clustering: a learned linear map of the spectral embedding", Source: "seed 003 Alg. 1; thesis Alg. 14", Supervision: Pairs, New: func() Method { return NewFGPWC() }},
-		{Name: "labelprop", Summary: "label propagation (harmonic function), closed form by conjugate gradients or Alg. 5", Source: "thesis §3.1, Alg. 5, eq. 3.1.4", Supervision: LabelSet, New: func() Method { return LabelProp{} }},
-		{Name: "mavro", Summary: "Mavroeidis 2010: rank-one label supervision, power method, 2 clusters", Source: "thesis Alg. 6, eq. 3.2.4", Supervision: LabelSet, New: func() Method { return MAVRO{} }},
-		{Name: "mavro-k", Summary: "Mavroeidis 2011 k-way: per-class rank-one supervision, k smallest eigenvectors", Source: "thesis §3.2.3, eq. 3.2.6-3.2.7", Supervision: LabelSet, New: func() Method { return MavroK{} }},
-		{Name: "noa-ssc", Summary: "normalized one-against-all supervised spectral clustering", Source: "thesis Alg. 7, eq. 3.3.2-3.3.3", Supervision: LabelSet, New: func() Method { return NOASSC{} }},
-		{Name: "sl", Summary: "Spectral Learning of Kamvar et al.: W_ij = 1 for must-links, 0 for cannot-links", Source: "thesis §4.1.1, eq. 4.1.1", Supervision: Pairs, New: func() Method { return SpectralLearning{} }},
-		{Name: "ml-noa-ssc", Summary: "must-link closure, normalized cut of the group graph, then NOA-SSC", Source: "thesis Alg. 8", Supervision: Pairs, New: func() Method { return MLNOASSC{} }},
-		{Name: "mcl-noa-ssc", Summary: "ML-NOA-SSC with cannot-links cutting the group graph", Source: "thesis Alg. 9", Supervision: Pairs, New: func() Method { return MCLNOASSC{} }},
-		{Name: "sscka", Summary: "semi-supervised kernel k-means with cluster-size-weighted constraint penalties (SSC:KA)", Source: "thesis §4.2.1, eq. 4.2.5–4.2.8 (Kulis et al. 2005)", Supervision: Pairs, New: func() Method { return SSCKA{} }},
-		{Name: "cscap", Summary: "affinity propagation of constraints by a Gaussian process, then Ncut (dense)", Source: "thesis Alg. 11, 12, eq. 4.2.12 (Lu & Carreira-Perpiñán 2008)", Supervision: Pairs, New: func() Method { return CSCAP{} }},
-		{Name: "fast-ge", Summary: "generalized eigenvectors of L_G x = λ L_H x with a demand graph", Source: "thesis Alg. 15, §4.4.2 (Cucuringu et al. 2016)", Supervision: Pairs, New: func() Method { return FastGE{} }},
-		{Name: "fast-ge2", Summary: "FAST-GE-2.0: regularized pencil (L_N, L_H) from constraint sets", Source: "seed 004 §4.2, Alg. 3, Theorem 4.2.5 (Jiang, Xie, Bai 2017)", Supervision: LabelSet, New: func() Method { return FastGE2{} }},
-		{Name: "fast-ge2-bh", Summary: "modified FAST-GE-2.0 with Bethe Hessians and self loops (Variant LN, LH, both)", Source: "seed 004 ch. 5, Alg. 4", Supervision: LabelSet, New: func() Method { return FastGE2BH{} }},
-		{Name: "csc", Summary: "constrained spectral clustering on the signed Laplacian γL + (1−γ)L_Q", Source: "seed 002 §5, eq. 31–44 (Wacquet et al. 2013)", Supervision: Pairs, New: func() Method { return CSC{} }},
+		{Name: "njw", Summary: "normalized spectral clustering of Ng, Jordan and Weiss (SPH. SC)", Source: "thesis Alg. 3", New: func() Method { return NJW{} }},
+		{Name: "ncut", Summary: "normalized cut of Shi and Malik, L u = λ D u", Source: "thesis Alg. 2", New: func() Method { return ShiMalik{} }},
+		{Name: "usc", Summary: "unnormalized spectral clustering, L = D − W", Source: "seed 004 ch. 2", New: func() Method { return Unnormalized{} }},
+		{Name: "hbisect", Summary: "hierarchical bisection by Cheeger sweeps (H. BISECTION)", Source: "thesis Alg. 1, eq. 2.3.21", New: func() Method { return HBisection{} }},
+		{Name: "bethe", Summary: "Bethe Hessian spectral clustering, k estimated when not given", Source: "seed 004 §3.2, Alg. 2", New: func() Method { return BetheHessian{} }},
+		{Name: "fgpwc", Summary: "Fast Gaussian PairWise Clustering: a learned linear map of the spectral embedding", Source: "seed 003 Alg. 1; thesis Alg. 14", New: func() Method { return NewFGPWC() }},
+		{Name: "labelprop", Summary: "label propagation (harmonic function), closed form by conjugate gradients or Alg. 5", Source: "thesis §3.1, Alg. 5, eq. 3.1.4", New: func() Method { return LabelProp{} }},
+		{Name: "mavro", Summary: "Mavroeidis 2010: rank-one label supervision, power method, 2 clusters", Source: "thesis Alg. 6, eq. 3.2.4", New: func() Method { return MAVRO{} }},
+		{Name: "mavro-k", Summary: "Mavroeidis 2011 k-way: per-class rank-one supervision, k smallest eigenvectors", Source: "thesis §3.2.3, eq. 3.2.6-3.2.7", New: func() Method { return MavroK{} }},
+		{Name: "noa-ssc", Summary: "normalized one-against-all supervised spectral clustering", Source: "thesis Alg. 7, eq. 3.3.2-3.3.3", New: func() Method { return NOASSC{} }},
+		{Name: "sl", Summary: "Spectral Learning of Kamvar et al.: W_ij = 1 for must-links, 0 for cannot-links", Source: "thesis §4.1.1, eq. 4.1.1", New: func() Method { return SpectralLearning{} }},
+		{Name: "ml-noa-ssc", Summary: "must-link closure, normalized cut of the group graph, then NOA-SSC", Source: "thesis Alg. 8", New: func() Method { return MLNOASSC{} }},
+		{Name: "mcl-noa-ssc", Summary: "ML-NOA-SSC with cannot-links cutting the group graph", Source: "thesis Alg. 9", New: func() Method { return MCLNOASSC{} }},
+		{Name: "sscka", Summary: "semi-supervised kernel k-means with cluster-size-weighted constraint penalties (SSC:KA)", Source: "thesis §4.2.1, eq. 4.2.5–4.2.8 (Kulis et al. 2005)", New: func() Method { return SSCKA{} }},
+		{Name: "cscap", Summary: "affinity propagation of constraints by a Gaussian process, then Ncut (dense)", Source: "thesis Alg. 11, 12, eq. 4.2.12 (Lu & Carreira-Perpiñán 2008)", New: func() Method { return CSCAP{} }},
+		{Name: "fast-ge", Summary: "generalized eigenvectors of L_G x = λ L_H x with a demand graph", Source: "thesis Alg. 15, §4.4.2 (Cucuringu et al. 2016)", New: func() Method { return FastGE{} }},
+		{Name: "fast-ge2", Summary: "FAST-GE-2.0: regularized pencil (L_N, L_H) from constraint sets", Source: "seed 004 §4.2, Alg. 3, Theorem 4.2.5 (Jiang, Xie, Bai 2017)", New: func() Method { return FastGE2{} }},
+		{Name: "fast-ge2-bh", Summary: "modified FAST-GE-2.0 with Bethe Hessians and self loops (Variant LN, LH, both)", Source: "seed 004 ch. 5, Alg. 4", New: func() Method { return FastGE2BH{} }},
+		{Name: "csc", Summary: "constrained spectral clustering on the signed Laplacian γL + (1−γ)L_Q", Source: "seed 002 §5, eq. 31–44 (Wacquet et al. 2013)", New: func() Method { return CSC{} }},
 	}
 }

@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
@@ -46,12 +45,11 @@ type SpectralLearning struct {
 // Name returns "sl".
 func (SpectralLearning) Name() string { return "sl" }
 
+// Uses declares what SpectralLearning reads from a Problem (see Run).
+func (SpectralLearning) Uses() Uses { return Uses{Supervision: Pairs} }
+
 // Cluster partitions p.Graph into p.K clusters.
-func (m SpectralLearning) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
+func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	wml := m.MustLinkWeight
 	if wml == 0 {
 		wml = 1
@@ -59,7 +57,6 @@ func (m SpectralLearning) Cluster(ctx context.Context, p *Problem, s *Settings) 
 	if !(wml > 0) || wml > 1e300 {
 		return nil, fmt.Errorf("%w: sl: must-link weight %v must be positive and finite", ErrInvalid, m.MustLinkWeight)
 	}
-	s = s.orDefault()
 	set, err := supervisionPairs("sl", p, false)
 	if err != nil {
 		return nil, err
@@ -79,20 +76,12 @@ func (m SpectralLearning) Cluster(ctx context.Context, p *Problem, s *Settings) 
 	}
 	x := e.vectors
 	normalizeRows(x)
-	km, err := runKMeans(ctx, x, p.K, s, 10, nil)
+	res, err := partition(ctx, x, p.K, s, 10, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{
-		Labels:      km.Labels,
-		K:           p.K,
-		Eigenvalues: sigma,
-		Embedding:   x,
-		Objective:   km.Distortion,
-		Iterations:  km.Iterations,
-		Runtime:     time.Since(start),
-		Warnings:    e.warnings,
-	}, nil
+	res.Eigenvalues, res.Warnings = sigma, e.warnings
+	return res, nil
 }
 
 // constrainedAffinity returns g with W_ij = wml for the must-links of set

@@ -63,7 +63,7 @@ func TestSpectralLearningMatchesDense(t *testing.T) {
 	es.Factorize(nm, false)
 	vals := es.Values(nil)
 	const k = 3
-	res, err := SpectralLearning{}.Cluster(context.Background(), &Problem{Graph: g, K: k, Constraints: set}, nil)
+	res, err := Run(context.Background(), SpectralLearning{}, &Problem{Graph: g, K: k, Constraints: set}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,10 +73,10 @@ func TestSpectralLearningMatchesDense(t *testing.T) {
 		}
 	}
 	bad := &constraint.Set{N: 40, Pairs: []constraint.Pair{{I: 1, J: 2, Kind: constraint.MustLink}, {I: 2, J: 1, Kind: constraint.CannotLink}}}
-	if _, err := (SpectralLearning{}).Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: bad}, nil); err == nil || !contains(err.Error(), "both") {
+	if _, err := Run(context.Background(), (SpectralLearning{}), &Problem{Graph: g, K: 2, Constraints: bad}, nil); err == nil || !contains(err.Error(), "both") {
 		t.Errorf("contradictory pair: %v", err)
 	}
-	if _, err := (SpectralLearning{}).Cluster(context.Background(), &Problem{Graph: g, K: 2}, nil); err == nil {
+	if _, err := Run(context.Background(), (SpectralLearning{}), &Problem{Graph: g, K: 2}, nil); err == nil {
 		t.Error("no supervision accepted")
 	}
 }
@@ -87,11 +87,11 @@ func TestSpectralLearningMatchesDense(t *testing.T) {
 func TestSpectralLearningUsesConstraints(t *testing.T) {
 	g, truth := roBlobs(t, 200, 2, 0.5, 12)
 	labels := roLabels(t, truth, 0.2, 12)
-	a, err := SpectralLearning{}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Labels: labels}, &Settings{Seed: 1})
+	a, err := Run(context.Background(), SpectralLearning{}, &Problem{Graph: g, K: 2, Labels: labels}, &Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := SpectralLearning{}.Cluster(context.Background(), &Problem{Graph: g, K: 2, Constraints: constraint.FromLabels(labels)}, &Settings{Seed: 1})
+	b, err := Run(context.Background(), SpectralLearning{}, &Problem{Graph: g, K: 2, Constraints: constraint.FromLabels(labels)}, &Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -24,8 +23,11 @@ type NJW struct{}
 // Name returns "njw".
 func (NJW) Name() string { return "njw" }
 
+// Uses declares what NJW reads from a Problem (see Run).
+func (NJW) Uses() Uses { return Uses{} }
+
 // Cluster partitions p.Graph into p.K clusters. Supervision is ignored.
-func (NJW) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+func (NJW) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return spectral(ctx, p, s, graph.Symmetric, true, false)
 }
 
@@ -38,8 +40,11 @@ type ShiMalik struct{}
 // Name returns "ncut".
 func (ShiMalik) Name() string { return "ncut" }
 
+// Uses declares what ShiMalik reads from a Problem (see Run).
+func (ShiMalik) Uses() Uses { return Uses{} }
+
 // Cluster partitions p.Graph into p.K clusters. Supervision is ignored.
-func (ShiMalik) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+func (ShiMalik) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return spectral(ctx, p, s, graph.Symmetric, false, true)
 }
 
@@ -50,19 +55,17 @@ type Unnormalized struct{}
 // Name returns "usc".
 func (Unnormalized) Name() string { return "usc" }
 
+// Uses declares what Unnormalized reads from a Problem (see Run).
+func (Unnormalized) Uses() Uses { return Uses{} }
+
 // Cluster partitions p.Graph into p.K clusters. Supervision is ignored.
-func (Unnormalized) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+func (Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return spectral(ctx, p, s, graph.Unnormalized, false, false)
 }
 
 // spectral is the common path of the Laplacian methods: embedding, optional
 // row normalization (NJW) or D^{-1/2} scaling (Shi–Malik), k-means.
 func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.LaplacianKind, rowNorm, degScale bool) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
-	s = s.orDefault()
 	g := p.Graph
 	e, err := laplacianEmbedding(ctx, g, kind, p.K, s)
 	if err != nil {
@@ -82,20 +85,12 @@ func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.Laplacian
 	if rowNorm {
 		normalizeRows(u)
 	}
-	km, err := runKMeans(ctx, u, p.K, s, 10, nil)
+	res, err := partition(ctx, u, p.K, s, 10, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{
-		Labels:      km.Labels,
-		K:           p.K,
-		Eigenvalues: e.values,
-		Embedding:   u,
-		Objective:   km.Distortion,
-		Iterations:  km.Iterations,
-		Runtime:     time.Since(start),
-		Warnings:    e.warnings,
-	}, nil
+	res.Eigenvalues, res.Warnings = e.values, e.warnings
+	return res, nil
 }
 
 // BetheHessian is Bethe Hessian spectral clustering (seed 004 §3.2, Alg. 2;
@@ -117,13 +112,11 @@ type BetheHessian struct {
 // Name returns "bethe".
 func (BetheHessian) Name() string { return "bethe" }
 
+// Uses declares what BetheHessian reads from a Problem (see Run).
+func (BetheHessian) Uses() Uses { return Uses{EstimatesK: true} }
+
 // Cluster partitions p.Graph. Supervision is ignored.
-func (b BetheHessian) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, false); err != nil {
-		return nil, err
-	}
-	s = s.orDefault()
+func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	g := p.Graph
 	r := b.R
 	if r == 0 {
@@ -173,18 +166,10 @@ func (b BetheHessian) Cluster(ctx context.Context, p *Problem, s *Settings) (*Re
 		warnings = append(warnings, err.Error())
 	}
 	u := mat.DenseCopyOf(res.Vectors.Slice(0, n, 0, k))
-	km, err := runKMeans(ctx, u, k, s, 10, nil)
+	out, err := partition(ctx, u, k, s, 10, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{
-		Labels:      km.Labels,
-		K:           k,
-		Eigenvalues: res.Values,
-		Embedding:   u,
-		Objective:   km.Distortion,
-		Iterations:  km.Iterations,
-		Runtime:     time.Since(start),
-		Warnings:    warnings,
-	}, nil
+	out.Eigenvalues, out.Warnings = res.Values, warnings
+	return out, nil
 }

@@ -74,7 +74,7 @@ func TestRegistryMethodsRecoverPlantedCliques(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := m.Cluster(context.Background(), &Problem{Graph: g, K: len(tc.sizes)}, &Settings{Seed: 3})
+				res, err := Run(context.Background(), m, &Problem{Graph: g, K: len(tc.sizes)}, &Settings{Seed: 3})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -151,7 +151,7 @@ func TestEmbeddingsMatchDenseFormulas(t *testing.T) {
 			{"ncut", ShiMalik{}, lsym},
 			{"usc", Unnormalized{}, lun},
 		} {
-			res, err := tc.m.Cluster(context.Background(), &Problem{Graph: g, K: k}, &Settings{Seed: 1})
+			res, err := Run(context.Background(), tc.m, &Problem{Graph: g, K: k}, &Settings{Seed: 1})
 			if err != nil {
 				t.Fatalf("n=%d %s: %v", n, tc.name, err)
 			}
@@ -196,7 +196,7 @@ func TestHBisectionSweepIsBestThresholdCut(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		n := 40
 		g := randomGraph(t, n, 30, seed)
-		res, err := HBisection{}.Cluster(context.Background(), &Problem{Graph: g, K: 2}, &Settings{Seed: 1})
+		res, err := Run(context.Background(), HBisection{}, &Problem{Graph: g, K: 2}, &Settings{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,7 +265,7 @@ func TestHBisectionAlphaStops(t *testing.T) {
 	// Three cliques with weak bridges: Alg. 1 with K = 0 cuts exactly twice,
 	// because further cuts inside a clique have Ncut ≥ 0.5.
 	g, truth := plantedCliques(t, []int{12, 12, 12}, 0.05)
-	res, err := HBisection{Alpha: 0.5}.Cluster(context.Background(), &Problem{Graph: g}, nil)
+	res, err := Run(context.Background(), HBisection{Alpha: 0.5}, &Problem{Graph: g}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,14 +277,14 @@ func TestHBisectionAlphaStops(t *testing.T) {
 func TestMethodsDeterministic(t *testing.T) {
 	g := randomGraph(t, 300, 900, 9)
 	for _, info := range Methods() {
-		if info.Supervision != None {
+		if info.Uses().Supervision != None {
 			continue
 		}
-		a, err := info.New().Cluster(context.Background(), &Problem{Graph: g, K: 3}, &Settings{Seed: 42})
+		a, err := Run(context.Background(), info.New(), &Problem{Graph: g, K: 3}, &Settings{Seed: 42})
 		if err != nil {
 			t.Fatalf("%s: %v", info.Name, err)
 		}
-		b, err := info.New().Cluster(context.Background(), &Problem{Graph: g, K: 3}, &Settings{Seed: 42})
+		b, err := Run(context.Background(), info.New(), &Problem{Graph: g, K: 3}, &Settings{Seed: 42})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -325,7 +325,7 @@ func TestMethodErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = m.Cluster(tc.ctx, tc.p, nil)
+			_, err = Run(tc.ctx, m, tc.p, nil)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("error %v, want %v", err, tc.want)
 			}
@@ -343,7 +343,7 @@ func TestUnnormalizedOnIsolatedNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Unnormalized{}.Cluster(context.Background(), &Problem{Graph: g, K: 3}, nil)
+	res, err := Run(context.Background(), Unnormalized{}, &Problem{Graph: g, K: 3}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

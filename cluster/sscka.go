@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -91,6 +90,9 @@ type SSCKA struct {
 
 // Name returns "sscka".
 func (SSCKA) Name() string { return "sscka" }
+
+// Uses declares what SSCKA reads from a Problem (see Run).
+func (SSCKA) Uses() Uses { return Uses{Supervision: Pairs} }
 
 // penaltyKernel is the sparse signed matrix S_c Ω S_c as a kmeans.Kernel
 // (S_c = diag(scale), nil meaning I) and as an eigen.Operator.
@@ -181,18 +183,13 @@ func (b *ssckaBase) MulTo(dst, x *mat.Dense) {
 // Cluster partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels. Errors wrap ErrInvalid for an ill-posed problem and
 // graph.ErrIsolated for a node of degree 0 with the normalized-cut kernel.
-func (m SSCKA) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	start := time.Now()
-	if err := checkProblem(p, true); err != nil {
-		return nil, err
-	}
+func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	if m.Objective < RatioAssociation || m.Objective > NormalizedCut {
 		return nil, fmt.Errorf("%w: sscka: unknown objective %d", ErrInvalid, int(m.Objective))
 	}
 	if math.IsNaN(m.Penalty) || math.IsInf(m.Penalty, 0) || m.Penalty < 0 || math.IsNaN(m.Shift) || math.IsInf(m.Shift, 0) {
 		return nil, fmt.Errorf("%w: sscka: Penalty = %v, Shift = %v", ErrInvalid, m.Penalty, m.Shift)
 	}
-	s = s.orDefault()
 	pairs, err := pairsOf(p, "sscka", maxLabelPairs)
 	if err != nil {
 		return nil, err
@@ -201,7 +198,7 @@ func (m SSCKA) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	ss := withSeedStream(s, streamSSCKA)
+	ss := s.derive(streamSSCKA)
 	km, err := kmeans.KernelCluster(ctx, kern, weights, kmeans.Settings{
 		K:        p.K,
 		Restarts: restarts(s, fastGERestarts),
@@ -223,7 +220,6 @@ func (m SSCKA) Cluster(ctx context.Context, p *Problem, s *Settings) (*Result, e
 		K:          p.K,
 		Objective:  km.Distortion,
 		Iterations: km.Iterations,
-		Runtime:    time.Since(start),
 		Warnings:   warnings,
 	}, nil
 }

@@ -126,7 +126,7 @@ func TestSSCKAConstraintsHelp(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(s *constraint.Set) float64 {
-		res, err := SSCKA{}.Cluster(context.Background(), &Problem{Graph: g, K: 3, Constraints: s}, &Settings{Seed: 2})
+		res, err := Run(context.Background(), SSCKA{}, &Problem{Graph: g, K: 3, Constraints: s}, &Settings{Seed: 2})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,7 +50,7 @@ func TestNJWRecoversPlantedPartitions(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := NJW{}.Cluster(context.Background(), &Problem{Graph: g, K: tc.k}, &Settings{Seed: seed})
+				res, err := Run(context.Background(), NJW{}, &Problem{Graph: g, K: tc.k}, &Settings{Seed: seed})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -437,7 +437,7 @@ func fgpwcRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, method strin
 		}
 	}
 	t0 := time.Now()
-	res, err := m.Cluster(ctx, p, s)
+	res, err := cluster.Run(ctx, m, p, s)
 	if err != nil {
 		return nil, err
 	}

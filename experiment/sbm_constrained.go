@@ -175,7 +175,7 @@ func sbmRun(ctx context.Context, env *Env, n int, f sbmFigure, x float64, m sbmM
 		meth = cluster.FastGE2BH{Variant: m.variant, R: r}
 	}
 	t0 := time.Now()
-	res, err := meth.Cluster(ctx, p, &cluster.Settings{Seed: env.Seed + uint64(g)})
+	res, err := cluster.Run(ctx, meth, p, &cluster.Settings{Seed: env.Seed + uint64(g)})
 	if err != nil {
 		return nil, err
 	}

@@ -129,7 +129,7 @@ func rateCell(ctx context.Context, env *Env, ds, method string, rate float64, re
 		return nil, err
 	}
 	t0 := time.Now()
-	res, err := m.Cluster(ctx, p, &cluster.Settings{Seed: env.Seed + uint64(rep)})
+	res, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: env.Seed + uint64(rep)})
 	if err != nil {
 		return nil, err
 	}

@@ -330,7 +330,7 @@ func table31Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	}
 	s := &cluster.Settings{Seed: env.Seed*1000 + uint64(rep)}
 	t0 := time.Now()
-	res, err := m.Cluster(ctx, p, s)
+	res, err := cluster.Run(ctx, m, p, s)
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +340,7 @@ func table31Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	}
 	if method == "mavro" && k == 2 {
 		// The thesis's claim (§3.4): MAVRO and NOA-SSC give the same partition.
-		res2, err := cluster.NOASSC{}.Cluster(ctx, p, s)
+		res2, err := cluster.Run(ctx, cluster.NOASSC{}, p, s)
 		if err != nil {
 			return nil, err
 		}

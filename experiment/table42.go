@@ -49,7 +49,7 @@ func table42Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	}
 	p := &cluster.Problem{Graph: sg.g, K: sg.k, Constraints: set}
 	t0 := time.Now()
-	res, err := m.Cluster(ctx, p, &cluster.Settings{Seed: env.Seed*1000 + uint64(rep)})
+	res, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: env.Seed*1000 + uint64(rep)})
 	if err != nil {
 		return nil, err
 	}

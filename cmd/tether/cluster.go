@@ -269,7 +269,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec}
 	done := rec.step("clustering")
 	t0 := time.Now()
-	res, err := meth.Cluster(ctx, p, s)
+	res, err := cluster.Run(ctx, meth, p, s)
 	done()
 	if err != nil {
 		return err

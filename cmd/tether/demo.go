@@ -108,7 +108,7 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 				side = fmt.Sprintf("%d ML + %d CL pairs", ml, cl)
 			}
 			t0 := time.Now()
-			res, err := meth.Cluster(ctx, p, &cluster.Settings{Seed: *seed, Recorder: rec})
+			res, err := cluster.Run(ctx, meth, p, &cluster.Settings{Seed: *seed, Recorder: rec})
 			if err != nil {
 				return fmt.Errorf("%s on %s: %w", name, c.name, err)
 			}

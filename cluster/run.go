@@ -1,0 +1,194 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Run partitions p with method m: the one lifecycle every method goes
+// through, after gonum's optimize.Minimize. It checks p against m.Uses()
+// (the input the method needs, the k it accepts, the consistency of the
+// constraints and labels with the graph), replaces a nil s by the
+// documented defaults, calls m.Partition, and fills Result.Runtime. It
+// adds a warning, first in Result.Warnings, for each kind of side
+// information in p that the method does not use (constraints given to an
+// unsupervised method, for example), so that nothing is silently ignored.
+//
+// Errors wrap ErrInvalid for an ill-posed problem; a cancelled ctx gives
+// ctx.Err(). Cost: O(n + number of pairs) for the checks (O(n·d) with
+// feature rows, O(rows·cols) with a bipartite matrix), then the method's.
+func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error) {
+	start := time.Now()
+	u := m.Uses()
+	if err := validate(m.Name(), u, p); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res, err := m.Partition(ctx, p, s.orDefault())
+	if err != nil {
+		return nil, err
+	}
+	if w := ignored(m.Name(), u, p); len(w) > 0 {
+		res.Warnings = append(w, res.Warnings...)
+	}
+	res.Runtime = time.Since(start)
+	return res, nil
+}
+
+// orDefault returns s, or the zero Settings (every default) when s is nil.
+func (s *Settings) orDefault() *Settings {
+	if s == nil {
+		return &Settings{}
+	}
+	return s
+}
+
+// nodes returns the number of nodes of p: those of the graph, else
+// rows + cols of the bipartite matrix, else the feature rows.
+func (p *Problem) nodes() int {
+	switch {
+	case p.Graph != nil:
+		return p.Graph.N()
+	case p.Bipartite != nil:
+		r, c := p.Bipartite.Dims()
+		return r + c
+	case p.Features != nil:
+		r, _ := p.Features.Dims()
+		return r
+	}
+	return 0
+}
+
+// validate checks p against what the method named name declares in u.
+func validate(name string, u Uses, p *Problem) error {
+	if p == nil {
+		return fmt.Errorf("%w: %s: no problem", ErrInvalid, name)
+	}
+	in := u.Input
+	if in == 0 {
+		in = GraphInput
+	}
+	if in&GraphInput != 0 && p.Graph == nil {
+		return fmt.Errorf("%w: %s: no graph", ErrInvalid, name)
+	}
+	n := p.nodes()
+	if n == 0 {
+		return fmt.Errorf("%w: %s: the problem has no nodes", ErrInvalid, name)
+	}
+	if p.Graph != nil && p.Graph.N() != n {
+		return fmt.Errorf("%w: %s: graph has %d nodes, the problem %d", ErrInvalid, name, p.Graph.N(), n)
+	}
+	if p.Features != nil {
+		if r, _ := p.Features.Dims(); r != n {
+			return fmt.Errorf("%w: %s: %d feature rows for %d nodes", ErrInvalid, name, r, n)
+		}
+		if in&FeatureInput != 0 {
+			if err := finiteRows(p.Features); err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
+			}
+		}
+	} else if in&FeatureInput != 0 {
+		return fmt.Errorf("%w: %s projects feature rows: Problem.Features is nil", ErrInvalid, name)
+	}
+	if p.Bipartite != nil {
+		r, c := p.Bipartite.Dims()
+		if r+c != n {
+			return fmt.Errorf("%w: %s: bipartite matrix is %d×%d (%d nodes), the problem has %d nodes", ErrInvalid, name, r, c, r+c, n)
+		}
+		if in&BipartiteInput != 0 {
+			for i := 0; i < r; i++ {
+				for j := 0; j < c; j++ {
+					if v := p.Bipartite.At(i, j); !(v >= 0) || math.IsInf(v, 1) {
+						return fmt.Errorf("%w: %s: bipartite entry (%d, %d) = %v, want finite and ≥ 0", ErrInvalid, name, i, j, v)
+					}
+				}
+			}
+		}
+	} else if in&BipartiteInput != 0 {
+		return fmt.Errorf("%w: %s co-clusters a bipartite matrix: Problem.Bipartite is nil", ErrInvalid, name)
+	}
+	switch {
+	case p.K < 0 || p.K > n:
+		return fmt.Errorf("%w: %s: k = %d, want 1 ≤ k ≤ n = %d", ErrInvalid, name, p.K, n)
+	case p.K == 0 && !u.EstimatesK:
+		return fmt.Errorf("%w: %s: k = 0, want 1 ≤ k ≤ n = %d (%s does not estimate k)", ErrInvalid, name, n, name)
+	case p.K > 0 && u.MinK > 0 && p.K < u.MinK, p.K > 0 && u.MaxK > 0 && p.K > u.MaxK:
+		return fmt.Errorf("%w: %s: k = %d, the method takes %s", ErrInvalid, name, p.K, kRange(u))
+	}
+	if p.Constraints != nil {
+		if p.Constraints.N != n {
+			return fmt.Errorf("%w: %s: constraints are on %d nodes, the problem has %d", ErrInvalid, name, p.Constraints.N, n)
+		}
+		if err := p.Constraints.Validate(); err != nil {
+			return fmt.Errorf("cluster: %s: %w", name, err)
+		}
+	}
+	if p.Labels != nil {
+		if len(p.Labels) != n {
+			return fmt.Errorf("%w: %s: %d labels for %d nodes", ErrInvalid, name, len(p.Labels), n)
+		}
+		if err := p.Labels.Validate(p.K); err != nil {
+			return fmt.Errorf("cluster: %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// kRange describes the k a method accepts.
+func kRange(u Uses) string {
+	switch {
+	case u.MinK > 0 && u.MinK == u.MaxK:
+		return fmt.Sprintf("k = %d only", u.MinK)
+	case u.MinK > 0 && u.MaxK > 0:
+		return fmt.Sprintf("%d ≤ k ≤ %d", u.MinK, u.MaxK)
+	case u.MaxK > 0:
+		return fmt.Sprintf("k ≤ %d", u.MaxK)
+	}
+	return fmt.Sprintf("k ≥ %d", u.MinK)
+}
+
+// finiteRows reports the first non-finite entry of x.
+func finiteRows(x interface {
+	Dims() (int, int)
+	At(int, int) float64
+}) error {
+	r, c := x.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("feature (%d, %d) = %v, want a finite value", i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// ignored returns one warning per kind of side information in p that a
+// method using u does not read.
+func ignored(name string, u Uses, p *Problem) []string {
+	var w []string
+	what := "unsupervised"
+	if u.Supervision != None {
+		what = "it uses " + map[Supervision]string{Pairs: "pairwise constraints", LabelSet: "partial labels"}[u.Supervision]
+	}
+	hasPairs := p.Constraints != nil && len(p.Constraints.Pairs) > 0
+	hasLabels := p.Labels != nil && len(p.Labels.Labeled()) > 0
+	if hasPairs && u.Supervision&Pairs == 0 {
+		w = append(w, fmt.Sprintf("%s ignores the %d pairwise constraints (%s)", name, len(p.Constraints.Pairs), what))
+	}
+	if hasLabels && u.Supervision == None {
+		w = append(w, fmt.Sprintf("%s ignores the %d partial labels (%s)", name, len(p.Labels.Labeled()), what))
+	}
+	in := u.Input
+	if in == 0 {
+		in = GraphInput
+	}
+	if p.Bipartite != nil && in&BipartiteInput == 0 {
+		w = append(w, fmt.Sprintf("%s ignores the bipartite matrix (it clusters the graph)", name))
+	}
+	return w
+}

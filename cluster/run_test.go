@@ -1,0 +1,154 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/constraint"
+)
+
+// fixedMethod is a Method with declared Uses that returns one cluster; it
+// records the Settings it received.
+type fixedMethod struct {
+	uses Uses
+	got  **Settings
+}
+
+func (fixedMethod) Name() string { return "fixed" }
+func (m fixedMethod) Uses() Uses { return m.uses }
+func (m fixedMethod) Partition(_ context.Context, p *Problem, s *Settings) (*Result, error) {
+	if m.got != nil {
+		*m.got = s
+	}
+	return &Result{Labels: make([]int, p.nodes()), K: 1, Warnings: []string{"method warning"}}, nil
+}
+
+func TestRunValidatesAgainstUses(t *testing.T) {
+	g, _ := roMoons(t, 20, 1)
+	feat := mat.NewDense(20, 2, nil)
+	badFeat := mat.NewDense(20, 2, nil)
+	badFeat.Set(3, 1, math.NaN())
+	bip := mat.NewDense(4, 16, nil)
+	negBip := mat.NewDense(4, 16, nil)
+	negBip.Set(2, 5, -1)
+	for _, tc := range []struct {
+		name string
+		uses Uses
+		p    *Problem
+		err  string // "" for success
+	}{
+		{"nil problem", Uses{}, nil, "no problem"},
+		{"no graph", Uses{}, &Problem{K: 2}, "no graph"},
+		{"k = 0 without estimation", Uses{}, &Problem{Graph: g}, "does not estimate k"},
+		{"k = 0 estimated", Uses{EstimatesK: true}, &Problem{Graph: g}, ""},
+		{"k > n", Uses{}, &Problem{Graph: g, K: 21}, "want 1 ≤ k ≤ n = 20"},
+		{"k above MaxK", Uses{MinK: 2, MaxK: 2}, &Problem{Graph: g, K: 3}, "k = 2 only"},
+		{"k below MinK", Uses{MinK: 3}, &Problem{Graph: g, K: 2}, "k ≥ 3"},
+		{"constraints on another n", Uses{Supervision: Pairs}, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 19}}, "constraints are on 19 nodes"},
+		{"labels of another n", Uses{Supervision: LabelSet}, &Problem{Graph: g, K: 2, Labels: make(constraint.Labels, 3)}, "3 labels for 20 nodes"},
+		{"features required", Uses{Input: GraphInput | FeatureInput}, &Problem{Graph: g, K: 2}, "Problem.Features is nil"},
+		{"features of another n", Uses{}, &Problem{Graph: g, K: 2, Features: mat.NewDense(19, 2, nil)}, "19 feature rows for 20 nodes"},
+		{"non-finite feature", Uses{Input: GraphInput | FeatureInput}, &Problem{Graph: g, K: 2, Features: badFeat}, "feature (3, 1) = NaN"},
+		{"features given", Uses{Input: GraphInput | FeatureInput}, &Problem{Graph: g, K: 2, Features: feat}, ""},
+		{"bipartite required", Uses{Input: BipartiteInput}, &Problem{K: 2}, "the problem has no nodes"},
+		{"bipartite without graph", Uses{Input: BipartiteInput}, &Problem{K: 2, Bipartite: bip}, ""},
+		{"bipartite beside a graph of another n", Uses{Input: BipartiteInput}, &Problem{Graph: g, K: 2, Bipartite: mat.NewDense(4, 4, nil)}, "4×4 (8 nodes)"},
+		{"negative bipartite entry", Uses{Input: BipartiteInput}, &Problem{K: 2, Bipartite: negBip}, "entry (2, 5) = -1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(context.Background(), fixedMethod{uses: tc.uses}, tc.p, nil)
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatalf("unexpected error %v", err)
+			case tc.err != "" && (err == nil || !errors.Is(err, ErrInvalid) && !strings.Contains(err.Error(), "invalid")):
+				t.Fatalf("error %v, want one wrapping ErrInvalid mentioning %q", err, tc.err)
+			case tc.err != "" && !strings.Contains(err.Error(), tc.err):
+				t.Fatalf("error %q does not mention %q", err, tc.err)
+			}
+		})
+	}
+}
+
+func TestRunWarnsAboutIgnoredSupervision(t *testing.T) {
+	g, _ := roMoons(t, 20, 1)
+	cons := &constraint.Set{N: 20, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 0, J: 19, Kind: constraint.CannotLink}}}
+	labels := make(constraint.Labels, 20)
+	for i := range labels {
+		labels[i] = constraint.Unlabeled
+	}
+	labels[0], labels[19] = 0, 1
+	for _, tc := range []struct {
+		name string
+		sup  Supervision
+		p    *Problem
+		want []string // substrings of the driver's warnings, in order
+	}{
+		{"unsupervised, constraints", None, &Problem{Graph: g, K: 2, Constraints: cons}, []string{"fixed ignores the 2 pairwise constraints (unsupervised)"}},
+		{"unsupervised, both", None, &Problem{Graph: g, K: 2, Constraints: cons, Labels: labels}, []string{"ignores the 2 pairwise constraints", "ignores the 2 partial labels (unsupervised)"}},
+		{"labels method, constraints", LabelSet, &Problem{Graph: g, K: 2, Constraints: cons, Labels: labels}, []string{"ignores the 2 pairwise constraints (it uses partial labels)"}},
+		{"pairs method, labels converted", Pairs, &Problem{Graph: g, K: 2, Labels: labels}, nil},
+		{"both kinds", Pairs | LabelSet, &Problem{Graph: g, K: 2, Constraints: cons, Labels: labels}, nil},
+		{"empty constraint set", None, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 20}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Run(context.Background(), fixedMethod{uses: Uses{Supervision: tc.sup}}, tc.p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Warnings) != len(tc.want)+1 || res.Warnings[len(tc.want)] != "method warning" {
+				t.Fatalf("warnings %q, want %d driver warnings then the method's", res.Warnings, len(tc.want))
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(res.Warnings[i], w) {
+					t.Errorf("warning %d = %q, want it to contain %q", i, res.Warnings[i], w)
+				}
+			}
+		})
+	}
+}
+
+// Every registered unsupervised method warns, through Run, about
+// constraints it is given (issue: `tether cluster -method njw -constraints`
+// used to ignore them silently).
+func TestRegisteredMethodsWarnAboutIgnoredInput(t *testing.T) {
+	g, _ := roMoons(t, 40, 2)
+	cons := &constraint.Set{N: 40, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}}}
+	for _, info := range Methods() {
+		if info.Uses().Supervision != None {
+			continue
+		}
+		t.Run(info.Name, func(t *testing.T) {
+			res, err := Run(context.Background(), info.New(), &Problem{Graph: g, K: 2, Constraints: cons}, &Settings{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "ignores the 1 pairwise constraints") {
+				t.Errorf("warnings %q", res.Warnings)
+			}
+			if res.Runtime <= 0 {
+				t.Errorf("Runtime %v not filled", res.Runtime)
+			}
+		})
+	}
+}
+
+func TestRunPassesDefaultSettings(t *testing.T) {
+	g, _ := roMoons(t, 20, 1)
+	var got *Settings
+	if _, err := Run(context.Background(), fixedMethod{got: &got}, &Problem{Graph: g, K: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || *got != (Settings{}) {
+		t.Errorf("method received %+v, want the zero Settings", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, fixedMethod{}, &Problem{Graph: g, K: 1}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: %v", err)
+	}
+}
