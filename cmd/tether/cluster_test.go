@@ -312,3 +312,16 @@ func TestRecorderThrottles(t *testing.T) {
 		t.Error("quiet recorder printed")
 	}
 }
+
+// An unsupervised method given constraints says so instead of ignoring
+// them silently.
+func TestClusterWarnsAboutIgnoredConstraints(t *testing.T) {
+	cons := writeTemp(t, "c.csv", "0,1,ml\n0,299,cl\n")
+	out, errOut, err := run(t, "cluster", "-gen", "blobs", "-n", "300", "-k", "3", "-method", "njw", "-constraints", cons, "-quiet", "-o", filepath.Join(t.TempDir(), "l.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out+errOut, "njw ignores the 2 pairwise constraints") {
+		t.Errorf("no warning about the ignored constraints:\nstdout %s\nstderr %s", out, errOut)
+	}
+}
