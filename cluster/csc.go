@@ -133,7 +133,7 @@ func (m *signedCSR) MulTo(dst, x *mat.Dense) {
 	}
 }
 
-// Cluster partitions p.Graph into p.K clusters using p.Constraints and the
+// Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels. Without constraints it is NJW without row
 // normalization on γW, i.e. on W.
 func (c CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
@@ -144,7 +144,7 @@ func (c CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if !(gamma > 0 && gamma <= 1) {
 		return nil, fmt.Errorf("%w: csc: γ = %v outside (0, 1]", ErrInvalid, gamma)
 	}
-	pairs, err := pairsOf(p, "csc", maxLabelPairs)
+	pairs, pairWarnings, err := supervisionPairs("csc", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}
@@ -153,13 +153,18 @@ func (c CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 		return nil, err
 	}
 	if p.K == 2 && !c.KMeansTwoWay {
-		return cscTwoWay(ctx, l, s)
+		res, err := cscTwoWay(ctx, l, s)
+		if err != nil {
+			return nil, err
+		}
+		res.Warnings = append(pairWarnings, res.Warnings...)
+		return res, nil
 	}
 	res, err := s.solve(ctx, eigen.Problem{A: l, K: p.K, Which: eigen.Smallest})
 	if err != nil && res == nil {
 		return nil, err
 	}
-	var warnings []string
+	warnings := pairWarnings
 	if err != nil {
 		warnings = append(warnings, err.Error())
 	}

@@ -34,7 +34,7 @@ import (
 //
 // The method is dense by nature: W̄ is a full n×n matrix. Memory is about
 // 3·8·n² bytes (W, W̄ and the k > 2 running minimum) and time O(n²·|S|);
-// above MaxBytes Cluster refuses with an estimate.
+// above MaxBytes Partition refuses with an estimate.
 //
 // The Gaussian-process reading needs W ⪰ 0 (W is the prior covariance of
 // eq. 4.2.9, and W̄ ≻ 0 below eq. 4.2.13 relies on it). An affinity graph
@@ -75,7 +75,7 @@ type CSCAP struct {
 	// λ_min(W + δI) = τ; Result.Warnings then says so and gives λ_min and
 	// δ. A positive Shift is added as given, whatever W is. A negative
 	// Shift turns the repair off: W is used as it is, and an indefinite W
-	// usually makes Cluster fail (I + UᵀWU singular, 1 + uᵀW̄u ≤ 0, or an
+	// usually makes Partition fail (I + UᵀWU singular, 1 + uᵀW̄u ≤ 0, or an
 	// isolated node in A).
 	Shift float64
 	// Joint forces Alg. 11 (all constraints in one M) for k > 2.
@@ -91,7 +91,7 @@ func (CSCAP) Name() string { return "cscap" }
 // Uses declares what CSCAP reads from a Problem (see Run).
 func (CSCAP) Uses() Uses { return Uses{Supervision: Pairs} }
 
-// Cluster partitions p.Graph into p.K clusters using p.Constraints and the
+// Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels. It returns an error wrapping ErrInvalid for an
 // ill-posed problem or when the dense work would exceed MaxBytes.
 func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
@@ -111,7 +111,7 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if limit == 0 {
 		limit = 2 << 30
 	}
-	pairs, err := pairsOf(p, "cscap", maxLabelPairs)
+	pairs, pairWarnings, err := supervisionPairs("cscap", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		return nil, fmt.Errorf("%w: cscap: n = %d with %d constraints needs about %s for its dense n×n matrices, more than the limit of %s (CSCAP.MaxBytes)", ErrInvalid, n, len(pairs), byteSize(need), byteSize(limit))
 	}
 	w := cscapAffinity(g, c.Diagonal)
-	var warnings []string
+	warnings := pairWarnings
 	switch {
 	case c.Shift > 0:
 		cscapAddDiagonal(w, c.Shift)

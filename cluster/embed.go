@@ -216,3 +216,24 @@ func normalizeRows(x *mat.Dense) {
 		}
 	}
 }
+
+// columnRowNormalize scales every column of x to unit Euclidean norm and
+// then every row (seed 004 Alg. 3, line 4: "X with rows and columns
+// normalized"). Zero columns and rows are left at zero.
+func columnRowNormalize(x *mat.Dense) {
+	n, k := x.Dims()
+	for j := 0; j < k; j++ {
+		var s float64
+		for i := 0; i < n; i++ {
+			v := x.At(i, j)
+			s += v * v
+		}
+		if s > 0 {
+			s = 1 / math.Sqrt(s)
+			for i := 0; i < n; i++ {
+				x.Set(i, j, x.At(i, j)*s)
+			}
+		}
+	}
+	normalizeRows(x)
+}

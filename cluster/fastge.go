@@ -67,10 +67,7 @@ func (FastGE) Uses() Uses { return Uses{Supervision: Pairs} }
 // methods compared in thesis Table 4.4 (§4.5.1: 30 runs, fewest violations).
 const fastGERestarts = 30
 
-// maxLabelPairs bounds the pairs made from labels by the pairwise methods.
-const maxLabelPairs = 5_000_000
-
-// Cluster partitions p.Graph into p.K clusters using p.Constraints (and the
+// Partition partitions p.Graph into p.K clusters using p.Constraints (and the
 // pairs of p.Labels, if any). It returns an error wrapping ErrInvalid for an
 // ill-posed problem, graph.ErrIsolated for a node of degree 0, and an error
 // when the pencil has fewer than k finite eigenvalues.
@@ -78,7 +75,7 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	if f.Mu < 0 || math.IsNaN(f.Mu) || math.IsInf(f.Mu, 0) {
 		return nil, fmt.Errorf("%w: fast-ge: Mu = %v, want a finite value ≥ 0", ErrInvalid, f.Mu)
 	}
-	pairs, err := pairsOf(p, "fast-ge", maxLabelPairs)
+	pairs, pairWarnings, err := supervisionPairs("fast-ge", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +109,7 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	if err != nil {
 		return nil, err
 	}
-	res.Eigenvalues, res.Warnings = pr.values, pr.warnings
+	res.Eigenvalues, res.Warnings = pr.values, append(pairWarnings, pr.warnings...)
 	return res, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/unionfind"
 )
 
 // FastGE2 is FAST-GE-2.0 of Jiang, Xie and Bai (2017) as presented in
@@ -51,7 +52,7 @@ func (FastGE2) Name() string { return "fast-ge2" }
 // Uses declares what FastGE2 reads from a Problem (see Run).
 func (FastGE2) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
 
-// Cluster partitions p.Graph into p.K clusters from p.Labels and/or
+// Partition partitions p.Graph into p.K clusters from p.Labels and/or
 // p.Constraints. Errors wrap ErrInvalid for an ill-posed problem or no
 // cannot-link, graph.ErrIsolated for a node of degree 0.
 func (f FastGE2) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
@@ -139,7 +140,7 @@ func (FastGE2BH) Name() string { return "fast-ge2-bh" }
 // Uses declares what FastGE2BH reads from a Problem (see Run).
 func (FastGE2BH) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
 
-// Cluster partitions p.Graph into p.K clusters; errors as FastGE2.Cluster.
+// Partition partitions p.Graph into p.K clusters; errors as FastGE2.Partition.
 func (f FastGE2BH) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	if f.Variant < BetheLN || f.Variant > BetheBoth {
 		return nil, fmt.Errorf("%w: fast-ge2-bh: unknown variant %d", ErrInvalid, int(f.Variant))
@@ -177,8 +178,13 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 		return nil, err
 	}
 	w := 1 / (dmin * dmax)
-	uf := newUnionFind(n)
-	uf.addGraph(g)
+	uf := unionfind.New(n)
+	for i := 0; i < n; i++ {
+		idx, _ := g.Row(i)
+		for _, j := range idx {
+			uf.Union(i, int(j))
+		}
+	}
 	var ml, cl []graph.Edge
 	for _, q := range pairs {
 		e := graph.Edge{I: q.I, J: q.J, W: q.W() * w * d[q.I] * d[q.J]}
@@ -188,7 +194,7 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 			e.W *= 2 // A_C + A_Cᵀ with A_C symmetric, as for label sets
 			cl = append(cl, e)
 		}
-		uf.union(q.I, q.J)
+		uf.Union(q.I, q.J)
 	}
 	gml, err := graph.FromEdges(n, ml)
 	if err != nil {
@@ -214,7 +220,7 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 			for _, i := range set {
 				c[i] = math.Sqrt(w) * d[i]
 				u[i] = c[i]
-				uf.union(i, set[0])
+				uf.Union(i, set[0])
 			}
 			cols = append(cols, c)
 		}
@@ -240,7 +246,7 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 			if first < 0 {
 				first = i
 			}
-			uf.union(i, first)
+			uf.Union(i, first)
 		}
 	}
 	if !(volK > 0) {
@@ -262,7 +268,7 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 		ah.addLowRank(cols, coef)
 	}
 	ah.addLowRank([][]float64{dk}, []float64{1 / (volK * m)})
-	comp, count := uf.labels()
+	comp, count := uf.Labels()
 	return &fastGE2Graphs{an: an, ah: ah, comp: comp, count: count}, nil
 }
 

@@ -39,7 +39,7 @@ func ExampleFGPWC() {
 		p := &cluster.Problem{Graph: threeCliques(), K: 2, Constraints: &constraint.Set{N: 12, Pairs: pairs}}
 		// The paper's step-halving descent (the zero value) run to
 		// convergence: two constraints against a symmetric graph need the
-		// full descent, not the early stop of NewFGPWC (see FGPWCMaxIter).
+		// full descent, not the early stop of NewFGPWC (see fgpwcMaxIter).
 		f := cluster.FGPWC{M: 4, RowNormalize: true, MaxIter: 1000, FTol: -1}
 		res, err := cluster.Run(context.Background(), f, p, &cluster.Settings{Seed: 1})
 		if err != nil {

@@ -145,7 +145,7 @@ func TestFGPWCImprintFoldsReembed(t *testing.T) {
 	f := *NewFGPWC()
 	f.Imprint = true
 	s := (&Settings{Seed: 2}).orDefault()
-	cfg, err := f.config()
+	cfg, err := f.withDefaults()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestFGPWCIterCV(t *testing.T) {
 				t.Fatalf("no report of the chosen cap: %q", res.Warnings)
 			}
 			chosen := -1
-			for _, c := range fgpwcIterCandidates(FGPWCMaxIterLBFGS) {
+			for _, c := range fgpwcIterCandidates(fgpwcMaxIterLBFGS) {
 				if strings.Contains(res.Warnings[i], "chose MaxIter = "+strconv.Itoa(c)+" ") {
 					chosen = c
 				}

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -13,43 +12,28 @@ import (
 )
 
 // This file holds FGPWC's choice of the Laplacian of the embedding
-// (FGPWC.Laplacian), beyond the paper.
-//
-// Seed 003 §3 (Alg. 1, lines 2–4) embeds the graph with the eigenvectors of
-// L_sym = I − D^{-1/2}WD^{-1/2} and starts the descent at
-// X₀ = (VᵀL_symV)^{-1/2}. Spectral Learning (Kamvar, Klein and Manning
-// 2003; SPEC §7; seed 000 §4.1.1), on the same graphs and constraint sets
-// of the reproduction table (seed 003 §5.1), uses the eigenvectors of the
-// unnormalized L = D − W instead, and that alone is what makes it better
-// on the WebKB graphs: on webkb-cornell the row-normalized embedding of
-// D − W with m = k and no constraints has ARI 0.437, that of L_sym (NJW)
-// 0.246. Neither Laplacian is better everywhere (an FGPWC on D − W loses
-// iris: 0.75–0.83 instead of 0.89), so FGPWCAutoLaplacian picks it per
-// problem by cross-validation on the constraints alone.
+// (FGPWC.Laplacian), beyond the paper. Seed 003 §3 (Alg. 1, lines 2–4)
+// embeds the graph with the eigenvectors of L_sym = I − D^{-1/2}WD^{-1/2}
+// and starts at X₀ = (VᵀL_symV)^{-1/2}. Spectral Learning (Kamvar, Klein
+// and Manning 2003; SPEC §7; seed 000 §4.1.1) uses the unnormalized
+// L = D − W. Neither is better everywhere (docs/results/fgpwc-notes.md),
+// so FGPWCAutoLaplacian picks one per problem by cross-validation on the
+// constraints alone (fgpwc_cv.go).
 //
 // The unnormalized embedding. V holds the eigenvectors of L = D − W for
-// the m smallest non-trivial eigenvalues (the constant vector, or on a
-// graph with several components the component indicators' direction
-// 1/√n·1, is dropped as u_1 is for L_sym), row-normalized if asked,
-// X₀ = (VᵀLV)^{-1/2}, and the descent, F of seed 003 eq. (1) and the
-// k-means step are unchanged.
+// the m smallest non-trivial eigenvalues (the direction 1/√n·1 is dropped
+// as u_1 is for L_sym), row-normalized if asked, X₀ = (VᵀLV)^{-1/2}; the
+// descent, F of seed 003 eq. (1) and the k-means step are unchanged.
 //
 // The automatic m of D − W. The analogue of L_sym's rule, the count of
 // eigenvalues of L below MThreshold·d̄ (d̄ = vol(G)/n, the mean degree: L's
-// spectrum lies in [0, 2·d_max] and scales with W; on a d-regular graph
-// L = d·L_sym and the rule gives L_sym's m), is what Embed uses, having no
-// K. Cluster does not use it when K is known: the small eigenvalues of
-// D − W belong to weakly attached nodes (an absolute cut, not a normalized
-// one), so the count is large and its extra directions are noise: 124 of
-// 195 on webkb-cornell and 50 on iris (L_sym: 55 and 25), where the
-// imprinted FGPWC with IterCV on D − W reaches 0.05 and 0.88 ARI, against
-// 0.45 and 0.87 with m = K (with L_sym's count, m = 55, cornell gets
-// 0.30). Cluster
-// therefore takes Spectral Learning's own dimension, m = Problem.K (the K
-// smallest non-trivial eigenvectors; SL itself keeps the trivial one), and
-// falls back to the threshold count when K = 0. This choice was made on
-// the reproduction table (webkb-cornell and iris, 3 constraint sets, with
-// the ground truth), as FGPWCMaxIterLBFGS was.
+// spectrum scales with W; on a d-regular graph L = d·L_sym and the rule
+// gives L_sym's m), is what Embed uses, having no K. When K is known,
+// Partition takes Spectral Learning's own dimension, m = Problem.K: the
+// small eigenvalues of D − W belong to weakly attached nodes (an absolute
+// cut, not a normalized one), so the threshold count is large and its
+// extra directions are noise. This choice was made on the reproduction
+// table, with the ground truth, as the default iteration cap was.
 
 // FGPWCLaplacian selects the Laplacian whose eigenvectors FGPWC embeds the
 // graph with (FGPWC.Laplacian).
@@ -146,7 +130,7 @@ func fgpwcTrivialVector(deg []float64, kind FGPWCLaplacian) []float64 {
 	return z
 }
 
-// fgpwcMThreshold is the eigenvalue threshold of the automatic m for the
+// fgpwcDefaultMThreshold is the eigenvalue threshold of the automatic m for the
 // Laplacian kind of graph g: MThreshold for L_sym, MThreshold·vol(G)/n for
 // D − W (see the file comment).
 func fgpwcMThreshold(g *graph.Graph, kind FGPWCLaplacian, threshold float64) float64 {
@@ -154,100 +138,4 @@ func fgpwcMThreshold(g *graph.Graph, kind FGPWCLaplacian, threshold float64) flo
 		return threshold
 	}
 	return threshold * floats.Sum(g.Degrees()) / float64(g.N())
-}
-
-// fgpwcLaplacianCandidate is the outcome of the selection (AutoTune,
-// IterCV) for one Laplacian.
-type fgpwcLaplacianCandidate struct {
-	kind  FGPWCLaplacian
-	prep  *fgpwcPrep
-	cfg   fgpwcConfig
-	score float64 // held-out violated weight; NaN: not validated
-}
-
-// prepareKnobs prepares the problem for the concrete Laplacian cfg.laplacian
-// and runs the selections asked for (AutoTune, then IterCV), returning the
-// configuration to solve with and the Laplacian's cross-validation score:
-// the mean held-out violated weight over the candidates of the last
-// selection (IterCV's caps if IterCV is on, else AutoTune's grid), or
-// (heldOut set, neither on) the held-out violated weight of cfg itself on
-// the IterCV folds; NaN when nothing was validated.
-func (f FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, cfg fgpwcConfig, heldOut bool) (*fgpwcPrep, fgpwcConfig, float64, error) {
-	prep, err := f.prepare(ctx, p, s, cfg)
-	if err != nil {
-		return nil, cfg, 0, err
-	}
-	score := math.NaN()
-	if f.AutoTune {
-		cv, err := f.crossValidate(ctx, prep, p.K, s, cfg, FGPWCGridML(), FGPWCGridCL())
-		if err != nil {
-			return nil, cfg, 0, err
-		}
-		cfg.sigmaML, cfg.sigmaCL = cv.SigmaML, cv.SigmaCL
-		prep.warnings = append(prep.warnings, cv.warnings...)
-		prep.warnings = append(prep.warnings, fmt.Sprintf("fgpwc: cross-validation chose σ_m = %.3g, σ_c = %.3g", cv.SigmaML, cv.SigmaCL))
-		if cv.Folds > 0 {
-			score = 0
-			for _, pt := range cv.Points {
-				score -= pt.Score / float64(len(cv.Points))
-			}
-		}
-	}
-	if cfg.iterCV {
-		it, err := prep.iterCV(ctx, p.K, s, cfg)
-		if err != nil {
-			return nil, cfg, 0, err
-		}
-		cfg.maxIter = it.maxIter
-		prep.warnings = append(prep.warnings, it.warning)
-		score = it.mean
-	}
-	if heldOut && !f.AutoTune && !cfg.iterCV {
-		sc, err := prep.heldOut(ctx, p.K, s, []fgpwcConfig{cfg}, cfg.iterFolds)
-		if err != nil {
-			return nil, cfg, 0, err
-		}
-		score = math.NaN()
-		if sc != nil {
-			score = sc[0]
-		}
-	}
-	return prep, cfg, score, nil
-}
-
-// chooseLaplacian is FGPWCAutoLaplacian: it runs prepareKnobs for L_sym and
-// for D − W (one after the other; each runs its folds in parallel) and
-// keeps the one with the smaller score, the mean held-out violated weight
-// over the candidates of its selection (the IterCV caps). The mean, not
-// the winner's minimum: the minimum of several noisy held-out scores is
-// biased low, the more so the more the partitions vary across the
-// candidates, which favours the embedding of larger m (on webkb-cornell
-// the minimum picked L_sym, m ≈ 57, on 3 of 10 constraint sets where D − W,
-// m = 5, was better by 0.10–0.18 ARI; the mean picks D − W on all 10).
-// Ties, and the case where nothing could be validated (fewer than 2
-// constraints), go to L_sym, the paper's Laplacian. Both Laplacians see
-// the same folds (fgpwcSplit seeded by Settings.Seed).
-func (f FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings, cfg fgpwcConfig) (*fgpwcPrep, fgpwcConfig, error) {
-	kinds := []FGPWCLaplacian{FGPWCSymmetric, FGPWCUnnormalized}
-	cands := make([]fgpwcLaplacianCandidate, len(kinds))
-	for i, kind := range kinds {
-		c := cfg
-		c.laplacian = kind
-		prep, c, score, err := f.prepareKnobs(ctx, p, s, c, true)
-		if err != nil {
-			return nil, cfg, err
-		}
-		cands[i] = fgpwcLaplacianCandidate{kind: kind, prep: prep, cfg: c, score: score}
-	}
-	best := 0
-	if !math.IsNaN(cands[1].score) && !math.IsNaN(cands[0].score) && cands[1].score < cands[0].score {
-		best = 1
-	}
-	w := fmt.Sprintf("fgpwc: cross-validation chose the Laplacian %s (held-out violated weight: L_sym %.4g, D − W %.4g)", cands[best].kind.symbol(), cands[0].score, cands[1].score)
-	if math.IsNaN(cands[0].score) || math.IsNaN(cands[1].score) {
-		w = "fgpwc: too few constraints to cross-validate the Laplacian; L_sym kept"
-	}
-	prep := cands[best].prep
-	prep.warnings = append(prep.warnings, w)
-	return prep, cands[best].cfg, nil
 }

@@ -160,7 +160,7 @@ func TestFGPWCUnnormalizedNoConstraints(t *testing.T) {
 			if !fgpwcEqualUpToSigns(res.Embedding, want, 1e-5) {
 				t.Fatalf("embedding differs from V X₀ of the dense decomposition (λ %.6g, got row 0 %v, want %v)", vals[:m+2], mat.Row(nil, 0, res.Embedding), mat.Row(nil, 0, want))
 			}
-			labels, err := fgpwcKMeans(context.Background(), want, tc.k, nil, FGPWCRestarts, s.Seed, s.orDefault())
+			labels, err := fgpwcKMeans(context.Background(), want, tc.k, nil, fgpwcKMeansRuns, s.Seed, s.orDefault())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -356,7 +356,7 @@ func TestFGPWCLaplacianErrors(t *testing.T) {
 		{"CrossValidate with auto", func() error {
 			_, err := (FGPWC{Laplacian: FGPWCAutoLaplacian}).CrossValidate(ctx, p, nil, nil, nil)
 			return err
-		}, "needs Cluster"},
+		}, "needs Run"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.run()

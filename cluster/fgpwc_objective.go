@@ -148,17 +148,6 @@ func (o *fgpwcObjective) medianDist2(x *mat.Dense) float64 {
 	return 0.5 * (d[o.k/2-1] + d[o.k/2])
 }
 
-// dataTerm returns Σ_k w_k (g_k − q_k)² at the cached point: the Gaussian
-// fit without the regularizer.
-func (o *fgpwcObjective) dataTerm() float64 {
-	f := 0.0
-	for k := range o.g {
-		r := o.g[k] - o.q[k]
-		f += o.w[k] * r * r
-	}
-	return f
-}
-
 // fgpwcInitial returns X₀ = (VᵀL_symV)^{-1/2} (seed 003 §3.1, thesis eq.
 // 4.3.8) from vtlv = VᵀL_symV, by the symmetric eigendecomposition
 // vtlv = QΛQᵀ, X₀ = QΛ^{-1/2}Qᵀ. VᵀL_symV is positive semidefinite; an

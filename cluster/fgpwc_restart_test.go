@@ -8,7 +8,7 @@ import (
 )
 
 // TestFGPWCScaledRestart checks FGPWC.ScaledRestart: with at least
-// FGPWCRestartRatio constraints per entry of X (K ≥ 10·m²) the result is
+// fgpwcRestartRatio constraints per entry of X (K ≥ 10·m²) the result is
 // the better of the two descents (F never above the single descent from
 // X₀, and here strictly below, with a warning naming the scaled start);
 // with fewer it is the single descent, bit for bit.
@@ -34,7 +34,7 @@ func TestFGPWCScaledRestart(t *testing.T) {
 		one, two := run(false), run(true)
 		scaled := slices.ContainsFunc(two.Warnings, func(w string) bool { return strings.Contains(w, "scaled start") })
 		switch {
-		case len(set.Pairs) < FGPWCRestartRatio*tc.m*tc.m:
+		case len(set.Pairs) < fgpwcRestartRatio*tc.m*tc.m:
 			if two.Objective != one.Objective || !slices.Equal(two.Labels, one.Labels) || scaled {
 				t.Errorf("m = %d, K = %d < 10·m²: F %v vs %v, scaled start %v: want the single descent", tc.m, len(set.Pairs), two.Objective, one.Objective, scaled)
 			}

@@ -47,7 +47,7 @@ func TestFGPWCScaleStart(t *testing.T) {
 		sigmaML float64
 		sigmaCL float64
 	}{
-		{"paper σ, odd count", 61, FGPWCSigmaML, FGPWCSigmaCL},
+		{"paper σ, odd count", 61, fgpwcSigmaML, fgpwcSigmaCL},
 		{"other σ, even count", 80, 0.5, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

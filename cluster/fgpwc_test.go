@@ -223,8 +223,8 @@ func TestFGPWCFollowsContradictingConstraints(t *testing.T) {
 
 func TestFGPWCLabels(t *testing.T) {
 	// Partial labels (side of 15% of the nodes) convert to pairs; FGPWC
-	// must follow them as it follows the pairs. With a tiny MaxLabelPairs
-	// the pairs are sampled and a warning says so.
+	// must follow them as it follows the pairs (the sampling above
+	// MaxLabelPairs is tested in supervision_test.go).
 	if testing.Short() {
 		t.Skip("moons problem takes a few seconds")
 	}
@@ -249,16 +249,6 @@ func TestFGPWCLabels(t *testing.T) {
 	}
 	if a := fgpwcARI(t, side, res.Labels); a < 0.8 {
 		t.Errorf("ARI vs side = %.3f, want ≥ 0.8", a)
-	}
-	f := NewFGPWC()
-	f.MaxLabelPairs = 50
-	f.M = 10
-	res, err = Run(context.Background(), f, &Problem{Graph: p.Graph, K: 2, Labels: labels}, &Settings{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "were sampled") }) {
-		t.Errorf("no warning about sampled label pairs: %q", res.Warnings)
 	}
 }
 
@@ -365,7 +355,7 @@ func TestFGPWCDropTrivial(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			vals, v := fgpwcDropTrivial(e.values, e.vectors, g.Degrees())
+			vals, v := fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), FGPWCSymmetric))
 			if r, c := v.Dims(); r != 14 || c != m || len(vals) != m {
 				t.Fatalf("V is %d×%d with %d values, want 14×%d", r, c, len(vals), m)
 			}

@@ -41,7 +41,7 @@ type sweep struct {
 	ok    bool // false when the part cannot be cut
 }
 
-// Cluster partitions p.Graph. Supervision is ignored.
+// Partition partitions p.Graph. (Run warns about supervision, which it ignores.)
 func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	alpha := h.Alpha
 	if alpha == 0 {

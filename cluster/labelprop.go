@@ -65,7 +65,7 @@ func (LabelProp) Name() string { return "labelprop" }
 // Uses declares what LabelProp reads from a Problem (see Run).
 func (LabelProp) Uses() Uses { return Uses{Supervision: LabelSet} }
 
-// Cluster classifies the unlabelled nodes of p.Graph into p.K classes.
+// Partition classifies the unlabelled nodes of p.Graph into p.K classes.
 func (lp LabelProp) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	if _, err := labelledClasses("labelprop", p); err != nil {
 		return nil, err
@@ -121,37 +121,6 @@ func (lp LabelProp) Partition(ctx context.Context, p *Problem, s *Settings) (*Re
 		res.Warnings = append(res.Warnings, fmt.Sprintf("labelprop: %s stopped after %d iterations before reaching tolerance %g", what, iters, tol))
 	}
 	return res, nil
-}
-
-// labelledClasses returns the labelled nodes of each class 0…p.K−1 of
-// p.Labels. It reports, wrapping ErrInvalid, a problem without labels (with
-// a hint when only pairs were given: they convert to labels only through
-// the must-link closure of ml-noa-ssc and mcl-noa-ssc) and a class without
-// any labelled node. p must have passed checkProblem.
-func labelledClasses(method string, p *Problem) ([][]int, error) {
-	if p.Labels == nil {
-		if p.Constraints != nil {
-			return nil, fmt.Errorf("%w: %s needs partial labels; pairwise constraints define labels only through the must-link closure (use ml-noa-ssc or mcl-noa-ssc)", ErrInvalid, method)
-		}
-		return nil, fmt.Errorf("%w: %s needs partial labels, none given", ErrInvalid, method)
-	}
-	members := make([][]int, p.K)
-	total := 0
-	for i, c := range p.Labels {
-		if c != constraint.Unlabeled {
-			members[c] = append(members[c], i)
-			total++
-		}
-	}
-	if total == 0 {
-		return nil, fmt.Errorf("%w: %s needs partial labels, but every node is unlabelled", ErrInvalid, method)
-	}
-	for c, m := range members {
-		if len(m) == 0 {
-			return nil, fmt.Errorf("%w: %s: class %d of k = %d has no labelled node (every class needs at least one)", ErrInvalid, method, c, p.K)
-		}
-	}
-	return members, nil
 }
 
 // checkSupervisedComponents reports, wrapping ErrInvalid, the first

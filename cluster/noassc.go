@@ -64,7 +64,7 @@ func (NOASSC) Name() string { return "noa-ssc" }
 // Uses declares what NOASSC reads from a Problem (see Run).
 func (NOASSC) Uses() Uses { return Uses{Supervision: LabelSet} }
 
-// Cluster partitions p.Graph into p.K clusters.
+// Partition partitions p.Graph into p.K clusters.
 func (m NOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return m.cluster(ctx, p, s, "noa-ssc")
 }

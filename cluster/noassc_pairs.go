@@ -43,7 +43,7 @@ func (MLNOASSC) Name() string { return "ml-noa-ssc" }
 // Uses declares what MLNOASSC reads from a Problem (see Run).
 func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs} }
 
-// Cluster partitions p.Graph into p.K clusters.
+// Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return pairNOASSC(ctx, p, s, m.NOASSC, false, "ml-noa-ssc")
 }
@@ -67,17 +67,21 @@ func (MCLNOASSC) Name() string { return "mcl-noa-ssc" }
 // Uses declares what MCLNOASSC reads from a Problem (see Run).
 func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs} }
 
-// Cluster partitions p.Graph into p.K clusters.
+// Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return pairNOASSC(ctx, p, s, m.NOASSC, true, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true).
 func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL bool, name string) (*Result, error) {
-	set, err := supervisionPairs(name, p, true)
+	pairs, _, err := supervisionPairs(name, p, s, closurePairs)
 	if err != nil {
 		return nil, err
 	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("%w: %s needs pairwise constraints or labels, none given", ErrInvalid, name)
+	}
+	set := &constraint.Set{N: p.Graph.N(), Pairs: pairs}
 	g := p.Graph
 	n, k := g.N(), p.K
 	comp, m := constraint.Closure(set)
@@ -115,51 +119,6 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	}
 	res.Warnings = append(warnings, res.Warnings...)
 	return res, nil
-}
-
-// supervisionPairs returns the pairwise supervision of p: p.Constraints
-// plus, when p.Labels is set, pairs made from the labels. With compact set
-// the labels give a chain of must-links per class and one cannot-link
-// between the first nodes of each two classes, which has the closure and
-// the component cannot-links of constraint.FromLabels in O(n + K²) pairs;
-// otherwise constraint.FromLabels itself (every labelled pair). An error
-// wraps ErrInvalid when there is no supervision at all.
-func supervisionPairs(name string, p *Problem, compact bool) (*constraint.Set, error) {
-	n := p.Graph.N()
-	set := &constraint.Set{N: n}
-	if p.Constraints != nil {
-		set.Pairs = append(set.Pairs, p.Constraints.Pairs...)
-	}
-	if p.Labels != nil {
-		if compact {
-			first := map[int]int{}
-			last := map[int]int{}
-			var order []int
-			for i, c := range p.Labels {
-				if c == constraint.Unlabeled {
-					continue
-				}
-				if j, ok := last[c]; ok {
-					set.Pairs = append(set.Pairs, constraint.Pair{I: j, J: i, Kind: constraint.MustLink})
-				} else {
-					first[c] = i
-					order = append(order, c)
-				}
-				last[c] = i
-			}
-			for a := 0; a < len(order); a++ {
-				for b := a + 1; b < len(order); b++ {
-					set.Pairs = append(set.Pairs, constraint.Pair{I: first[order[a]], J: first[order[b]], Kind: constraint.CannotLink})
-				}
-			}
-		} else {
-			set.Pairs = append(set.Pairs, constraint.FromLabels(p.Labels).Pairs...)
-		}
-	}
-	if len(set.Pairs) == 0 {
-		return nil, fmt.Errorf("%w: %s needs pairwise constraints or labels, none given", ErrInvalid, name)
-	}
-	return set, nil
 }
 
 // componentGraph returns W^m = PᵀWP for the closure comp (m groups): an

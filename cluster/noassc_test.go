@@ -168,8 +168,10 @@ func TestPairNOASSC(t *testing.T) {
 	// constraint.FromLabels.
 	labels := roLabels(t, truth, 0.1, 4)
 	p := &Problem{Graph: g, K: 3, Labels: labels}
-	compact, _ := supervisionPairs("t", p, true)
-	full, _ := supervisionPairs("t", p, false)
+	cp, _, _ := supervisionPairs("t", p, &Settings{}, closurePairs)
+	fp, _, _ := supervisionPairs("t", p, &Settings{}, allPairs)
+	compact := &constraint.Set{N: g.N(), Pairs: cp}
+	full := &constraint.Set{N: g.N(), Pairs: fp}
 	c1, n1 := constraint.Closure(compact)
 	c2, n2 := constraint.Closure(full)
 	if n1 != n2 || !equalInts(c1, c2) {

@@ -69,3 +69,10 @@ func violationWeight(pairs []constraint.Pair, labels []int) float64 {
 	}
 	return v
 }
+
+func restarts(s *Settings, def int) int {
+	if s.Restarts > 0 {
+		return s.Restarts
+	}
+	return def
+}

@@ -48,7 +48,7 @@ func (SpectralLearning) Name() string { return "sl" }
 // Uses declares what SpectralLearning reads from a Problem (see Run).
 func (SpectralLearning) Uses() Uses { return Uses{Supervision: Pairs} }
 
-// Cluster partitions p.Graph into p.K clusters.
+// Partition partitions p.Graph into p.K clusters.
 func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	wml := m.MustLinkWeight
 	if wml == 0 {
@@ -57,10 +57,14 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 	if !(wml > 0) || wml > 1e300 {
 		return nil, fmt.Errorf("%w: sl: must-link weight %v must be positive and finite", ErrInvalid, m.MustLinkWeight)
 	}
-	set, err := supervisionPairs("sl", p, false)
+	pairs, pairWarnings, err := supervisionPairs("sl", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("%w: sl needs pairwise constraints or labels, none given", ErrInvalid)
+	}
+	set := &constraint.Set{N: p.Graph.N(), Pairs: pairs}
 	g2, err := constrainedAffinity(p.Graph, set, wml, "sl")
 	if err != nil {
 		return nil, err
@@ -80,48 +84,6 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 	if err != nil {
 		return nil, err
 	}
-	res.Eigenvalues, res.Warnings = sigma, e.warnings
+	res.Eigenvalues, res.Warnings = sigma, append(pairWarnings, e.warnings...)
 	return res, nil
-}
-
-// constrainedAffinity returns g with W_ij = wml for the must-links of set
-// and W_ij = 0 for its cannot-links (seed 000 §4.1.1). Repeated pairs are
-// allowed; a pair that is both must-link and cannot-link is an error naming
-// the calling method.
-func constrainedAffinity(g *graph.Graph, set *constraint.Set, wml float64, method string) (*graph.Graph, error) {
-	kind := make(map[[2]int]constraint.Kind, len(set.Pairs))
-	for t, pr := range set.Pairs {
-		key := [2]int{min(pr.I, pr.J), max(pr.I, pr.J)}
-		if old, ok := kind[key]; ok && old != pr.Kind {
-			return nil, fmt.Errorf("%w: %s: pair %d (%d,%d) is both a must-link and a cannot-link", ErrInvalid, method, t, pr.I, pr.J)
-		}
-		kind[key] = pr.Kind
-	}
-	edges := g.Edges()
-	out := edges[:0]
-	for _, e := range edges {
-		key := [2]int{e.I, e.J}
-		switch kind[key] {
-		case constraint.MustLink:
-			e.W = wml
-			delete(kind, key)
-		case constraint.CannotLink:
-			delete(kind, key)
-			continue
-		}
-		out = append(out, e)
-	}
-	// Must-links between nodes that were not adjacent, in pair order.
-	for _, pr := range set.Pairs {
-		key := [2]int{min(pr.I, pr.J), max(pr.I, pr.J)}
-		if kind[key] == constraint.MustLink {
-			out = append(out, graph.Edge{I: key[0], J: key[1], W: wml})
-			delete(kind, key)
-		}
-	}
-	g2, err := graph.FromEdges(g.N(), out)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: %s: %w", method, err)
-	}
-	return g2, nil
 }

@@ -26,7 +26,7 @@ func (NJW) Name() string { return "njw" }
 // Uses declares what NJW reads from a Problem (see Run).
 func (NJW) Uses() Uses { return Uses{} }
 
-// Cluster partitions p.Graph into p.K clusters. Supervision is ignored.
+// Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (NJW) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return spectral(ctx, p, s, graph.Symmetric, true, false)
 }
@@ -43,7 +43,7 @@ func (ShiMalik) Name() string { return "ncut" }
 // Uses declares what ShiMalik reads from a Problem (see Run).
 func (ShiMalik) Uses() Uses { return Uses{} }
 
-// Cluster partitions p.Graph into p.K clusters. Supervision is ignored.
+// Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (ShiMalik) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return spectral(ctx, p, s, graph.Symmetric, false, true)
 }
@@ -58,7 +58,7 @@ func (Unnormalized) Name() string { return "usc" }
 // Uses declares what Unnormalized reads from a Problem (see Run).
 func (Unnormalized) Uses() Uses { return Uses{} }
 
-// Cluster partitions p.Graph into p.K clusters. Supervision is ignored.
+// Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	return spectral(ctx, p, s, graph.Unnormalized, false, false)
 }
@@ -115,7 +115,7 @@ func (BetheHessian) Name() string { return "bethe" }
 // Uses declares what BetheHessian reads from a Problem (see Run).
 func (BetheHessian) Uses() Uses { return Uses{EstimatesK: true} }
 
-// Cluster partitions p.Graph. Supervision is ignored.
+// Partition partitions p.Graph. (Run warns about supervision, which it ignores.)
 func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	g := p.Graph
 	r := b.R

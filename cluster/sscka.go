@@ -180,7 +180,7 @@ func (b *ssckaBase) MulTo(dst, x *mat.Dense) {
 	}
 }
 
-// Cluster partitions p.Graph into p.K clusters using p.Constraints and the
+// Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels. Errors wrap ErrInvalid for an ill-posed problem and
 // graph.ErrIsolated for a node of degree 0 with the normalized-cut kernel.
 func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
@@ -190,7 +190,7 @@ func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if math.IsNaN(m.Penalty) || math.IsInf(m.Penalty, 0) || m.Penalty < 0 || math.IsNaN(m.Shift) || math.IsInf(m.Shift, 0) {
 		return nil, fmt.Errorf("%w: sscka: Penalty = %v, Shift = %v", ErrInvalid, m.Penalty, m.Shift)
 	}
-	pairs, err := pairsOf(p, "sscka", maxLabelPairs)
+	pairs, pairWarnings, err := supervisionPairs("sscka", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +220,7 @@ func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		K:          p.K,
 		Objective:  km.Distortion,
 		Iterations: km.Iterations,
-		Warnings:   warnings,
+		Warnings:   append(pairWarnings, warnings...),
 	}, nil
 }
 

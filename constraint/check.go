@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/unionfind"
 )
 
 // ErrConflict is wrapped by errors reporting contradictory or repeated
@@ -165,7 +167,7 @@ func Check(s *Set) *Report {
 	r := &Report{N: s.N}
 	n := s.N
 	valid := make([]bool, len(s.Pairs))
-	u := newUnionFind(max(n, 0))
+	u := unionfind.New(max(n, 0))
 	for k, p := range s.Pairs {
 		switch p.Kind {
 		case MustLink:
@@ -190,7 +192,7 @@ func Check(s *Set) *Report {
 		}
 		valid[k] = true
 		if p.Kind == MustLink {
-			u.union(p.I, p.J)
+			u.Union(p.I, p.J)
 		}
 	}
 
@@ -254,7 +256,7 @@ func Check(s *Set) *Report {
 	var tree *mlForest
 	chains := 0
 	for k, p := range s.Pairs {
-		if !valid[k] || p.Kind != CannotLink || contradicted[k] || repeatCL[k] || u.find(p.I) != u.find(p.J) {
+		if !valid[k] || p.Kind != CannotLink || contradicted[k] || repeatCL[k] || u.Find(p.I) != u.Find(p.J) {
 			continue
 		}
 		idx := []int{k}
@@ -268,7 +270,7 @@ func Check(s *Set) *Report {
 		r.add(s, CannotLinkInComponent, idx...)
 	}
 
-	comp, count := u.labels()
+	comp, count := u.Labels()
 	r.Components = count
 	size := make([]int, count)
 	for _, c := range comp {

@@ -3,46 +3,9 @@ package constraint
 import (
 	"fmt"
 	"slices"
+
+	"github.com/tether-sc/tether/internal/unionfind"
 )
-
-// unionFind is a disjoint-set forest with path halving and union by size:
-// a sequence of m operations on n elements costs O(n + m·α(n)).
-type unionFind struct {
-	parent []int32
-	size   []int32
-}
-
-func newUnionFind(n int) *unionFind {
-	u := &unionFind{parent: make([]int32, n), size: make([]int32, n)}
-	for i := range u.parent {
-		u.parent[i] = int32(i)
-		u.size[i] = 1
-	}
-	return u
-}
-
-func (u *unionFind) find(x int) int {
-	p := u.parent
-	for int(p[x]) != x {
-		p[x] = p[p[x]]
-		x = int(p[x])
-	}
-	return x
-}
-
-// union merges the sets of a and b and reports whether they were distinct.
-func (u *unionFind) union(a, b int) bool {
-	a, b = u.find(a), u.find(b)
-	if a == b {
-		return false
-	}
-	if u.size[a] < u.size[b] {
-		a, b = b, a
-	}
-	u.parent[b] = int32(a)
-	u.size[a] += u.size[b]
-	return true
-}
 
 // checkPair panics with a package message on a pair outside the set.
 func checkPair(fn string, s *Set, k int, p Pair) {
@@ -66,33 +29,14 @@ func Closure(s *Set) (comp []int, count int) {
 	if s == nil {
 		return nil, 0
 	}
-	u := newUnionFind(s.N)
+	u := unionfind.New(s.N)
 	for k, p := range s.Pairs {
 		if p.Kind == MustLink {
 			checkPair("Closure", s, k, p)
-			u.union(p.I, p.J)
+			u.Union(p.I, p.J)
 		}
 	}
-	return u.labels()
-}
-
-// labels numbers the sets of u in the order of their smallest element.
-func (u *unionFind) labels() (comp []int, count int) {
-	n := len(u.parent)
-	comp = make([]int, n)
-	id := make([]int, n)
-	for i := range id {
-		id[i] = -1
-	}
-	for i := range n {
-		r := u.find(i)
-		if id[r] < 0 {
-			id[r] = count
-			count++
-		}
-		comp[i] = id[r]
-	}
-	return comp, count
+	return u.Labels()
 }
 
 // PartialLabels converts pairwise constraints to partial labels through the

@@ -150,7 +150,7 @@ func TestFGPWCCrossValidate(t *testing.T) {
 	t.Run("too few constraints", func(t *testing.T) {
 		one := &Problem{Graph: g, K: 3, Constraints: &constraint.Set{N: 120, Pairs: set.Pairs[:1]}}
 		cv, err := f.CrossValidate(context.Background(), one, nil, ml, cl)
-		if err != nil || cv.Folds != 0 || cv.SigmaML != FGPWCSigmaML || cv.SigmaCL != FGPWCSigmaCL {
+		if err != nil || cv.Folds != 0 || cv.SigmaML != fgpwcSigmaML || cv.SigmaCL != fgpwcSigmaCL {
 			t.Errorf("got %+v, %v; want defaults and 0 folds", cv, err)
 		}
 	})

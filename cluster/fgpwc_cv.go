@@ -6,10 +6,30 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tether-sc/tether/constraint"
 )
+
+// This file holds all of FGPWC's cross-validation on the constraints
+// alone (beyond the paper, whose "tuning" used the ground truth): the
+// folds (fgpwcSplit: stratified by constraint kind, seeded), the held-out
+// score (the total weight of the held-out constraints a fit on the other
+// folds violates), and the three selections built on them:
+//   - σ_m and σ_c on a grid (CrossValidate, FGPWC.AutoTune);
+//   - the descent's iteration cap (FGPWC.IterCV). The cap is FGPWC's
+//     regularizer (see FGPWC.MaxIter): run longer, the O(m²) free
+//     parameters fit the few constraints and the unconstrained pairs get
+//     worse; how far the constraints support the descent depends on the
+//     data and the embedding. IterCV picks the cap among
+//     {0, c/5, c/2, c, 2c} (c = the configured cap); ties go to c, then to
+//     the smaller cap. A cap of 0 keeps X₀;
+//   - the Laplacian of the embedding (FGPWC.Laplacian = auto): both are
+//     prepared and put through the selections asked for, and the one whose
+//     selected configuration has the lower held-out score wins (ties:
+//     L_sym).
 
 // FGPWCGridML returns the σ_m grid of the paper's "tuning" setting (seed 003
 // §5.1): the interval [0.01, 1] "uniformly split in 10 equal-size parts",
@@ -89,7 +109,7 @@ func fgpwcGrid(ml, cl []float64) ([][2]float64, error) {
 //
 // The embedding and X₀ are computed once; grid points run concurrently
 // (GOMAXPROCS at a time), but score is never called concurrently. A NaN
-// score counts as −Inf. Errors are those of Cluster.
+// score counts as −Inf. Errors are those of Partition.
 func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigmaCL []float64, score func(*Result) float64) (*FGPWCTuning, error) {
 	s = s.orDefault()
 	if score == nil {
@@ -105,7 +125,7 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := f.config()
+	cfg, err := f.withDefaults()
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +140,7 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 	quiet.Recorder = nil
 	err = parallelTasks(ctx, len(grid), func(i int) error {
 		c := cfg
-		c.sigmaML, c.sigmaCL = grid[i][0], grid[i][1]
+		c.SigmaML, c.SigmaCL = grid[i][0], grid[i][1]
 		res, err := prep.solve(ctx, prep.pairs, p.K, &quiet, c, restarts(s, fgpwcRestarts(prep.n)), s.Seed)
 		if err != nil {
 			return err
@@ -131,7 +151,7 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 		if math.IsNaN(sc) {
 			sc = math.Inf(-1)
 		}
-		out.Points[i] = FGPWCTunePoint{SigmaML: c.sigmaML, SigmaCL: c.sigmaCL, Score: sc}
+		out.Points[i] = FGPWCTunePoint{SigmaML: c.SigmaML, SigmaCL: c.SigmaCL, Score: sc}
 		if best < 0 || sc > out.Points[best].Score || (sc == out.Points[best].Score && i < best) {
 			best, out.Result = i, res
 		}
@@ -170,7 +190,7 @@ func (f FGPWC) CrossValidate(ctx context.Context, p *Problem, s *Settings, sigma
 	if sigmaCL == nil {
 		sigmaCL = FGPWCGridCL()
 	}
-	cfg, err := f.config()
+	cfg, err := f.withDefaults()
 	if err != nil {
 		return nil, err
 	}
@@ -181,15 +201,15 @@ func (f FGPWC) CrossValidate(ctx context.Context, p *Problem, s *Settings, sigma
 	return f.crossValidate(ctx, prep, p.K, s, cfg, sigmaML, sigmaCL)
 }
 
-func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Settings, cfg fgpwcConfig, sigmaML, sigmaCL []float64) (*FGPWCTuning, error) {
+func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Settings, cfg FGPWC, sigmaML, sigmaCL []float64) (*FGPWCTuning, error) {
 	grid, err := fgpwcGrid(sigmaML, sigmaCL)
 	if err != nil {
 		return nil, err
 	}
 	pairs := prep.pairs
-	folds := min(cfg.folds, len(pairs))
+	folds := min(cfg.tuneFolds(), len(pairs))
 	if folds < 2 {
-		return &FGPWCTuning{SigmaML: cfg.sigmaML, SigmaCL: cfg.sigmaCL,
+		return &FGPWCTuning{SigmaML: cfg.SigmaML, SigmaCL: cfg.SigmaCL,
 			warnings: []string{fmt.Sprintf("fgpwc: %d constraints: too few to cross-validate σ_m, σ_c; defaults kept", len(pairs))}}, nil
 	}
 	train, test := fgpwcSplit(pairs, folds, s.Seed)
@@ -201,7 +221,7 @@ func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Set
 	err = parallelTasks(ctx, len(grid)*folds, func(t int) error {
 		gi, fi := t/folds, t%folds
 		c := cfg
-		c.sigmaML, c.sigmaCL = grid[gi][0], grid[gi][1]
+		c.SigmaML, c.SigmaCL = grid[gi][0], grid[gi][1]
 		res, d, err := prep.fit(ctx, train[fi], k, &quiet, c, cvRestarts, s.Seed)
 		if err != nil {
 			return err
@@ -213,7 +233,7 @@ func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Set
 		if err != nil {
 			return err
 		}
-		o := newFGPWCObjective(b.v, test[fi], FGPWCSigmaML, FGPWCSigmaCL, 0)
+		o := newFGPWCObjective(b.v, test[fi], fgpwcSigmaML, fgpwcSigmaCL, 0)
 		fit[t] = o.eval(d.x)
 		return nil
 	})
@@ -317,4 +337,197 @@ func parallelTasks(ctx context.Context, n int, task func(i int) error) error {
 		}
 	}
 	return ctx.Err()
+}
+
+// fgpwcIterCandidates returns the caps IterCV tries for a configured cap
+// c: {0, c/5, c/2, c, 2c} (integer division), ascending, without repeats.
+func fgpwcIterCandidates(c int) []int {
+	out := []int{0, c / 5, c / 2, c, 2 * c}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// fgpwcIterChoice is the outcome of IterCV.
+type fgpwcIterChoice struct {
+	maxIter int
+	score   float64 // the winner's held-out violated weight; NaN if not validated
+	mean    float64 // the mean over the candidates; NaN if not validated
+	warning string
+}
+
+// iterCV picks the descent's iteration cap by cross-validation on the
+// constraints (FGPWC.IterCV): the constraints are split into stratified
+// folds (fgpwcFolds, seeded by Settings.Seed), FGPWC is fitted on the other
+// folds for every candidate cap (k-means with min(Restarts, 5) runs keeping
+// the fewest training violations), and the cap with the smallest total
+// held-out violated weight wins; ties go to the configured cap, then to
+// the smaller one. With fewer than 2 constraints the configured cap is
+// kept. Cost: folds × candidates descents and k-means calls (GOMAXPROCS at
+// a time), plus one embedding per fold with Imprint.
+func (prep *fgpwcPrep) iterCV(ctx context.Context, k int, s *Settings, cfg FGPWC) (fgpwcIterChoice, error) {
+	cands := fgpwcIterCandidates(cfg.MaxIter)
+	cfgs := make([]FGPWC, len(cands))
+	for i, c := range cands {
+		cfgs[i] = cfg
+		cfgs[i].MaxIter = c
+	}
+	score, err := prep.heldOut(ctx, k, s, cfgs, cfg.iterFolds())
+	if err != nil {
+		return fgpwcIterChoice{}, err
+	}
+	if score == nil {
+		return fgpwcIterChoice{maxIter: cfg.MaxIter, score: math.NaN(), mean: math.NaN(), warning: fmt.Sprintf("fgpwc: %d constraints: too few to cross-validate the iteration cap; MaxIter = %d kept", len(prep.pairs), cfg.MaxIter)}, nil
+	}
+	folds := min(cfg.iterFolds(), len(prep.pairs))
+	best := -1
+	var parts []string
+	mean := 0.0
+	for ci, c := range cands {
+		mean += score[ci] / float64(len(cands))
+		parts = append(parts, fmt.Sprintf("%d: %.4g", c, score[ci]))
+		switch {
+		case best < 0 || score[ci] < score[best]:
+			best = ci
+		case score[ci] == score[best] && c == cfg.MaxIter:
+			best = ci
+		}
+	}
+	return fgpwcIterChoice{
+		maxIter: cands[best],
+		score:   score[best],
+		mean:    mean,
+		warning: fmt.Sprintf("fgpwc: cross-validation (%d folds) chose MaxIter = %d (held-out violated weight per cap: %s)", folds, cands[best], strings.Join(parts, ", ")),
+	}, nil
+}
+
+// heldOut returns, for every configuration of cfgs, the total weight of
+// held-out constraints violated over the folds of fgpwcSplit(pairs,
+// min(folds, len(pairs)), Settings.Seed) when FGPWC is fitted on the other
+// folds (k-means with min(Restarts, 5) runs keeping the fewest training
+// violations; with Imprint every fold is re-embedded with its training
+// constraints). It returns nil when there are fewer than 2 constraints.
+// The fits run GOMAXPROCS at a time.
+func (prep *fgpwcPrep) heldOut(ctx context.Context, k int, s *Settings, cfgs []FGPWC, folds int) ([]float64, error) {
+	pairs := prep.pairs
+	folds = min(folds, len(pairs))
+	if folds < 2 {
+		return nil, nil
+	}
+	train, test := fgpwcSplit(pairs, folds, s.Seed)
+	quiet := *s
+	quiet.Recorder = nil
+	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
+	viol := make([]float64, len(cfgs)*folds)
+	err := parallelTasks(ctx, len(cfgs)*folds, func(t int) error {
+		ci, fi := t/folds, t%folds
+		res, _, err := prep.fit(ctx, train[fi], k, &quiet, cfgs[ci], cvRestarts, s.Seed)
+		if err != nil {
+			return err
+		}
+		viol[t] = violationWeight(test[fi], res.Labels)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	score := make([]float64, len(cfgs))
+	for t, v := range viol {
+		score[t/folds] += v
+	}
+	return score, nil
+}
+
+// fgpwcLaplacianCandidate is the outcome of the selection (AutoTune,
+// IterCV) for one Laplacian.
+type fgpwcLaplacianCandidate struct {
+	kind  FGPWCLaplacian
+	prep  *fgpwcPrep
+	cfg   FGPWC
+	score float64 // held-out violated weight; NaN: not validated
+}
+
+// prepareKnobs prepares the problem for the concrete Laplacian cfg.Laplacian
+// and runs the selections asked for (AutoTune, then IterCV), returning the
+// configuration to solve with and the Laplacian's cross-validation score:
+// the mean held-out violated weight over the candidates of the last
+// selection (IterCV's caps if IterCV is on, else AutoTune's grid), or
+// (heldOut set, neither on) the held-out violated weight of cfg itself on
+// the IterCV folds; NaN when nothing was validated.
+func (f FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, cfg FGPWC, heldOut bool) (*fgpwcPrep, FGPWC, float64, error) {
+	prep, err := f.prepare(ctx, p, s, cfg)
+	if err != nil {
+		return nil, cfg, 0, err
+	}
+	score := math.NaN()
+	if f.AutoTune {
+		cv, err := f.crossValidate(ctx, prep, p.K, s, cfg, FGPWCGridML(), FGPWCGridCL())
+		if err != nil {
+			return nil, cfg, 0, err
+		}
+		cfg.SigmaML, cfg.SigmaCL = cv.SigmaML, cv.SigmaCL
+		prep.warnings = append(prep.warnings, cv.warnings...)
+		prep.warnings = append(prep.warnings, fmt.Sprintf("fgpwc: cross-validation chose σ_m = %.3g, σ_c = %.3g", cv.SigmaML, cv.SigmaCL))
+		if cv.Folds > 0 {
+			score = 0
+			for _, pt := range cv.Points {
+				score -= pt.Score / float64(len(cv.Points))
+			}
+		}
+	}
+	if cfg.IterCV {
+		it, err := prep.iterCV(ctx, p.K, s, cfg)
+		if err != nil {
+			return nil, cfg, 0, err
+		}
+		cfg.MaxIter = it.maxIter
+		prep.warnings = append(prep.warnings, it.warning)
+		score = it.mean
+	}
+	if heldOut && !f.AutoTune && !cfg.IterCV {
+		sc, err := prep.heldOut(ctx, p.K, s, []FGPWC{cfg}, cfg.iterFolds())
+		if err != nil {
+			return nil, cfg, 0, err
+		}
+		score = math.NaN()
+		if sc != nil {
+			score = sc[0]
+		}
+	}
+	return prep, cfg, score, nil
+}
+
+// chooseLaplacian is FGPWCAutoLaplacian: it runs prepareKnobs for L_sym and
+// for D − W (one after the other; each runs its folds in parallel) and
+// keeps the one with the smaller score, the mean held-out violated weight
+// over the candidates of its selection (the IterCV caps). The mean, not
+// the winner's minimum: the minimum of several noisy held-out scores is
+// biased low, the more so the more the partitions vary across the
+// candidates, which favours the embedding of larger m
+// (docs/results/fgpwc-notes.md).
+// Ties, and the case where nothing could be validated (fewer than 2
+// constraints), go to L_sym, the paper's Laplacian. Both Laplacians see
+// the same folds (fgpwcSplit seeded by Settings.Seed).
+func (f FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings, cfg FGPWC) (*fgpwcPrep, FGPWC, error) {
+	kinds := []FGPWCLaplacian{FGPWCSymmetric, FGPWCUnnormalized}
+	cands := make([]fgpwcLaplacianCandidate, len(kinds))
+	for i, kind := range kinds {
+		c := cfg
+		c.Laplacian = kind
+		prep, c, score, err := f.prepareKnobs(ctx, p, s, c, true)
+		if err != nil {
+			return nil, cfg, err
+		}
+		cands[i] = fgpwcLaplacianCandidate{kind: kind, prep: prep, cfg: c, score: score}
+	}
+	best := 0
+	if !math.IsNaN(cands[1].score) && !math.IsNaN(cands[0].score) && cands[1].score < cands[0].score {
+		best = 1
+	}
+	w := fmt.Sprintf("fgpwc: cross-validation chose the Laplacian %s (held-out violated weight: L_sym %.4g, D − W %.4g)", cands[best].kind.symbol(), cands[0].score, cands[1].score)
+	if math.IsNaN(cands[0].score) || math.IsNaN(cands[1].score) {
+		w = "fgpwc: too few constraints to cross-validate the Laplacian; L_sym kept"
+	}
+	prep := cands[best].prep
+	prep.warnings = append(prep.warnings, w)
+	return prep, cands[best].cfg, nil
 }

@@ -1,0 +1,162 @@
+package cluster
+
+import (
+	"fmt"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
+)
+
+// MaxLabelPairs is the limit of the one policy by which every pairwise
+// method turns partial labels into pairs (supervisionPairs). With L
+// labelled nodes, all L(L−1)/2 labelled pairs are used when that is at
+// most MaxLabelPairs; above, each pair is kept independently with
+// probability MaxLabelPairs/(L(L−1)/2) (constraint.SampleFromLabels,
+// seeded by Settings.Seed), and the Result warns. 10⁵ pairs keep FGPWC's
+// descent, O(pairs·m²) per step, within seconds; pass a sample of pairs
+// in Problem.Constraints to use another number.
+const MaxLabelPairs = 100_000
+
+// pairPolicy selects how supervisionPairs converts labels.
+type pairPolicy int
+
+const (
+	// allPairs: every labelled pair, sampled above MaxLabelPairs.
+	allPairs pairPolicy = iota
+	// closurePairs: a chain of must-links per class and one cannot-link
+	// between the first nodes of every two classes, O(L + k²) pairs with
+	// the must-link closure and the component cannot-links of all pairs.
+	// Exact for methods that use only those (ML- and MCL-NOA-SSC); never
+	// sampled.
+	closurePairs
+)
+
+// supervisionPairs returns the pairwise supervision of p: the pairs of
+// p.Constraints, then those made from p.Labels by the policy (see
+// MaxLabelPairs), and a warning when labels were sampled. The sample
+// draws from the streamLabelSample stream of s. Cost O(pairs), or O(L²)
+// to enumerate the labelled pairs.
+func supervisionPairs(method string, p *Problem, s *Settings, policy pairPolicy) ([]constraint.Pair, []string, error) {
+	var pairs []constraint.Pair
+	if p.Constraints != nil {
+		pairs = append(pairs, p.Constraints.Pairs...)
+	}
+	if p.Labels == nil {
+		return pairs, nil, nil
+	}
+	if policy == closurePairs {
+		return append(pairs, chainPairs(p.Labels)...), nil, nil
+	}
+	lab := len(p.Labels.Labeled())
+	total := constraint.NumPairs(lab)
+	if total <= MaxLabelPairs {
+		return append(pairs, constraint.FromLabels(p.Labels).Pairs...), nil, nil
+	}
+	set, err := constraint.SampleFromLabels(p.Labels, float64(MaxLabelPairs)/float64(total), s.src(streamLabelSample))
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: %s: %w", method, err)
+	}
+	w := fmt.Sprintf("%s: %d labelled nodes give %d pairs; %d were sampled (MaxLabelPairs = %d)", method, lab, total, len(set.Pairs), MaxLabelPairs)
+	return append(pairs, set.Pairs...), []string{w}, nil
+}
+
+// chainPairs returns the closurePairs form of labels: a must-link from
+// each labelled node to the previous one of its class, and a cannot-link
+// between the first nodes of every two classes, in node order.
+func chainPairs(labels constraint.Labels) []constraint.Pair {
+	var pairs []constraint.Pair
+	first := map[int]int{}
+	last := map[int]int{}
+	var order []int
+	for i, c := range labels {
+		if c == constraint.Unlabeled {
+			continue
+		}
+		if j, ok := last[c]; ok {
+			pairs = append(pairs, constraint.Pair{I: j, J: i, Kind: constraint.MustLink})
+		} else {
+			first[c] = i
+			order = append(order, c)
+		}
+		last[c] = i
+	}
+	for a := 0; a < len(order); a++ {
+		for b := a + 1; b < len(order); b++ {
+			pairs = append(pairs, constraint.Pair{I: first[order[a]], J: first[order[b]], Kind: constraint.CannotLink})
+		}
+	}
+	return pairs
+}
+
+// labelledClasses returns the labelled nodes of each class 0…p.K−1 of
+// p.Labels. It reports, wrapping ErrInvalid, a problem without labels (with
+// a hint when only pairs were given: they convert to labels only through
+// the must-link closure of ml-noa-ssc and mcl-noa-ssc) and a class without
+// any labelled node. p must have passed checkProblem.
+func labelledClasses(method string, p *Problem) ([][]int, error) {
+	if p.Labels == nil {
+		if p.Constraints != nil {
+			return nil, fmt.Errorf("%w: %s needs partial labels; pairwise constraints define labels only through the must-link closure (use ml-noa-ssc or mcl-noa-ssc)", ErrInvalid, method)
+		}
+		return nil, fmt.Errorf("%w: %s needs partial labels, none given", ErrInvalid, method)
+	}
+	members := make([][]int, p.K)
+	total := 0
+	for i, c := range p.Labels {
+		if c != constraint.Unlabeled {
+			members[c] = append(members[c], i)
+			total++
+		}
+	}
+	if total == 0 {
+		return nil, fmt.Errorf("%w: %s needs partial labels, but every node is unlabelled", ErrInvalid, method)
+	}
+	for c, m := range members {
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%w: %s: class %d of k = %d has no labelled node (every class needs at least one)", ErrInvalid, method, c, p.K)
+		}
+	}
+	return members, nil
+}
+
+// constrainedAffinity returns g with W_ij = wml for the must-links of set
+// and W_ij = 0 for its cannot-links (seed 000 §4.1.1). Repeated pairs are
+// allowed; a pair that is both must-link and cannot-link is an error naming
+// the calling method.
+func constrainedAffinity(g *graph.Graph, set *constraint.Set, wml float64, method string) (*graph.Graph, error) {
+	kind := make(map[[2]int]constraint.Kind, len(set.Pairs))
+	for t, pr := range set.Pairs {
+		key := [2]int{min(pr.I, pr.J), max(pr.I, pr.J)}
+		if old, ok := kind[key]; ok && old != pr.Kind {
+			return nil, fmt.Errorf("%w: %s: pair %d (%d,%d) is both a must-link and a cannot-link", ErrInvalid, method, t, pr.I, pr.J)
+		}
+		kind[key] = pr.Kind
+	}
+	edges := g.Edges()
+	out := edges[:0]
+	for _, e := range edges {
+		key := [2]int{e.I, e.J}
+		switch kind[key] {
+		case constraint.MustLink:
+			e.W = wml
+			delete(kind, key)
+		case constraint.CannotLink:
+			delete(kind, key)
+			continue
+		}
+		out = append(out, e)
+	}
+	// Must-links between nodes that were not adjacent, in pair order.
+	for _, pr := range set.Pairs {
+		key := [2]int{min(pr.I, pr.J), max(pr.I, pr.J)}
+		if kind[key] == constraint.MustLink {
+			out = append(out, graph.Edge{I: key[0], J: key[1], W: wml})
+			delete(kind, key)
+		}
+	}
+	g2, err := graph.FromEdges(g.N(), out)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %s: %w", method, err)
+	}
+	return g2, nil
+}
