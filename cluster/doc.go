@@ -1,7 +1,58 @@
 // Package cluster holds tether's clustering methods. Every method shares one
 // shape, after gonum's optimize.Minimize: a Problem (graph, k, constraints or
-// labels) says what is solved, *Settings say how randomness, restarts, the
+// labels; feature rows or a bipartite matrix for the methods that declare
+// them) says what is solved, *Settings say how randomness, restarts, the
 // eigensolver and progress are handled, and a Method value with exported
-// knobs says which algorithm runs. Methods are also registered by name (see
-// Methods and New) for the command-line tool.
+// knobs says which algorithm runs. Run drives every method through one
+// lifecycle: it checks the Problem against the method's Uses, applies the
+// defaults, times the run and warns about side information the method
+// ignores. Methods are also registered by name (Methods, New) for the
+// command-line tool.
+//
+// # Which method when
+//
+// By the side information you have (n nodes, nnz stored graph entries, k
+// clusters, K constraints or L labelled nodes):
+//
+//   - None. NJW (njw; thesis Alg. 3) is the default: k eigenvectors of
+//     L_sym, O(nnz·k) per Lanczos step plus k-means. ShiMalik (ncut) and
+//     Unnormalized (usc) are its relatives; HBisection (hbisect) cuts
+//     recursively and can stop by a threshold instead of k. On sparse
+//     graphs near the detectability threshold (stochastic block models,
+//     mean degree of a few) BetheHessian (bethe) succeeds where the
+//     Laplacians fail, and estimates k.
+//   - Partial labels. LabelProp (labelprop) when every class has labelled
+//     nodes and you want a classifier: O(nnz·k) per conjugate-gradient
+//     step, no eigenproblem. NOASSC (noa-ssc) and the Mavroeidis methods
+//     (mavro for k = 2, mavro-k) bias the spectral embedding toward the
+//     labels instead and keep the graph's structure where labels are
+//     scarce. FastGE2 and FastGE2BH (fast-ge2, fast-ge2-bh; seed 004) take
+//     labels and pairs together.
+//   - Must-link / cannot-link pairs. FGPWC (fgpwc; seed 003) is the
+//     default: one embedding, then a descent in O(K·m²) per step, so new
+//     constraints are cheap (FGPWC.Basis) and it scales to 10⁵ nodes; set
+//     Imprint, IterCV and Laplacian = auto to tune it from the constraints
+//     alone. SpectralLearning (sl) edits the affinity and is the simplest
+//     baseline. FastGE (fast-ge) and CSC (csc) solve a constrained
+//     eigenproblem, sparse. SSCKA (sscka) is kernel k-means with
+//     constraint penalties. CSCAP (cscap) propagates constraints through a
+//     Gaussian process and is dense, O(n²) memory and O(n³) time: up to a
+//     few thousand nodes. MLNOASSC and MCLNOASSC reduce pairs to labels
+//     through the must-link closure.
+//
+// Pairwise methods accept partial labels too (converted by one policy, see
+// MaxLabelPairs). Above DenseLimit nodes the embedding methods use the
+// iterative eigensolver and never form a dense n×n matrix, except CSCAP
+// and where a method's documentation says so.
+//
+// # Files
+//
+// One file per method (spectral.go holds NJW, ShiMalik, Unnormalized and
+// BetheHessian; fgpwc*.go is FGPWC). Shared code lives in files named for
+// what they hold: run.go (the driver), registry.go, partition.go (k-means
+// to Result, constraint-violation selection), embed.go (Laplacian
+// embeddings), operators.go (sparse-plus-low-rank operators), pencil.go
+// (generalized eigenproblems), power.go (the power method of the
+// rank-one-supervision methods), supervision.go (labels to pairs, imprinted
+// affinities, labelled classes) and seeds.go (random streams).
 package cluster
