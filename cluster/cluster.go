@@ -60,7 +60,8 @@ type Settings struct {
 	// Eigen is the eigensolver used for spectral embeddings. If nil, the dense
 	// solver is used for n ≤ DenseLimit and the iterative one otherwise.
 	Eigen eigen.Solver
-	// EigenSettings is passed to the eigensolver. Nil means its defaults.
+	// EigenSettings is passed to the eigensolver. Nil means its defaults
+	// with a relative residual tolerance of 1e-8 (FGPWC: 1e-5).
 	EigenSettings *eigen.Settings
 	// Recorder, if not nil, receives progress events.
 	Recorder progress.Recorder

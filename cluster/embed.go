@@ -13,14 +13,14 @@ import (
 	"github.com/tether-sc/tether/graph"
 )
 
-// DefaultEigenTol is the relative residual tolerance of the eigensolver
+// defaultEigenTol is the relative residual tolerance of the eigensolver
 // when Settings.EigenSettings is nil: tight enough that the embedding is
 // accurate to far below k-means' resolution, loose enough for 10⁵ nodes.
-const DefaultEigenTol = 1e-8
+const defaultEigenTol = 1e-8
 
 // solve runs the eigensolver chosen by s on problem p.
 func (s *Settings) solve(ctx context.Context, p eigen.Problem) (*eigen.Result, error) {
-	es := eigen.Settings{Tol: DefaultEigenTol}
+	es := eigen.Settings{Tol: defaultEigenTol}
 	if s.EigenSettings != nil {
 		es = *s.EigenSettings
 	}

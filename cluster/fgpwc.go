@@ -134,8 +134,8 @@ type FGPWC struct {
 	// [1, n]. If KTol is 0, 1e-5 is used. The count depends on the scale
 	// of X: it is the paper's rule, not a robust estimator.
 	KTol float64
-	// AutoTune selects σ_m and σ_c among the paper's grid (FGPWCGridML,
-	// FGPWCGridCL) by cross-validation on the constraints alone (see
+	// AutoTune selects σ_m and σ_c among the paper's grid (10 values
+	// each in [0.01, 1] and [0.01, 2]) by cross-validation on the constraints alone (see
 	// FGPWC.CrossValidate), then clusters with the winners. Beyond the
 	// paper, which tuned with the ground truth. It costs about
 	// TuneFolds·|grid| descents and k-means runs.

@@ -31,14 +31,14 @@ import (
 //     selected configuration has the lower held-out score wins (ties:
 //     L_sym).
 
-// FGPWCGridML returns the σ_m grid of the paper's "tuning" setting (seed 003
+// fgpwcGridML returns the σ_m grid of the paper's "tuning" setting (seed 003
 // §5.1): the interval [0.01, 1] "uniformly split in 10 equal-size parts",
 // read as 10 evenly spaced values 0.01, 0.12, …, 1 (both ends included).
-func FGPWCGridML() []float64 { return linspace(0.01, 1, 10) }
+func fgpwcGridML() []float64 { return linspace(0.01, 1, 10) }
 
-// FGPWCGridCL returns the σ_c grid of seed 003 §5.1: 10 evenly spaced values
+// fgpwcGridCL returns the σ_c grid of seed 003 §5.1: 10 evenly spaced values
 // of [0.01, 2], both ends included.
-func FGPWCGridCL() []float64 { return linspace(0.01, 2, 10) }
+func fgpwcGridCL() []float64 { return linspace(0.01, 2, 10) }
 
 func linspace(a, b float64, n int) []float64 {
 	x := make([]float64, n)
@@ -99,8 +99,9 @@ func fgpwcGrid(ml, cl []float64) ([][2]float64, error) {
 }
 
 // Tune is the paper's "tuning" setting (seed 003 §5.1): it clusters p for
-// every (σ_m, σ_c) of the grid with σ_m ≤ σ_c (nil grids mean FGPWCGridML
-// and FGPWCGridCL) and keeps the one whose Result has the highest score;
+// every (σ_m, σ_c) of the grid with σ_m ≤ σ_c (nil grids mean the paper's:
+// σ_m ∈ {0.01, 0.12, …, 1} and σ_c ∈ {0.01, …, 2}, 10 evenly spaced values
+// each) and keeps the one whose Result has the highest score;
 // ties go to the first in grid order. The paper scores with the ARI against
 // the ground truth, which makes the protocol an upper bound rather than a
 // usable method: see AutoTune and CrossValidate for selection from the
@@ -116,10 +117,10 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 		return nil, fmt.Errorf("%w: fgpwc: Tune needs a score function", ErrInvalid)
 	}
 	if sigmaML == nil {
-		sigmaML = FGPWCGridML()
+		sigmaML = fgpwcGridML()
 	}
 	if sigmaCL == nil {
-		sigmaCL = FGPWCGridCL()
+		sigmaCL = fgpwcGridCL()
 	}
 	grid, err := fgpwcGrid(sigmaML, sigmaCL)
 	if err != nil {
@@ -185,10 +186,10 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 func (f FGPWC) CrossValidate(ctx context.Context, p *Problem, s *Settings, sigmaML, sigmaCL []float64) (*FGPWCTuning, error) {
 	s = s.orDefault()
 	if sigmaML == nil {
-		sigmaML = FGPWCGridML()
+		sigmaML = fgpwcGridML()
 	}
 	if sigmaCL == nil {
-		sigmaCL = FGPWCGridCL()
+		sigmaCL = fgpwcGridCL()
 	}
 	cfg, err := f.withDefaults()
 	if err != nil {
@@ -460,7 +461,7 @@ func (f FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, cfg FG
 	}
 	score := math.NaN()
 	if f.AutoTune {
-		cv, err := f.crossValidate(ctx, prep, p.K, s, cfg, FGPWCGridML(), FGPWCGridCL())
+		cv, err := f.crossValidate(ctx, prep, p.K, s, cfg, fgpwcGridML(), fgpwcGridCL())
 		if err != nil {
 			return nil, cfg, 0, err
 		}

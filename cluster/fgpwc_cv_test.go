@@ -15,7 +15,7 @@ func TestFGPWCGrid(t *testing.T) {
 	// the pairs with σ_m ≤ σ_c (§3) are, counting by hand for each σ_m the
 	// σ_c values 0.01, 0.2311, 0.4522, 0.6733, 0.8944, 1.1156, 1.3367,
 	// 1.5578, 1.7789, 2 that are ≥ it: 10+9+9+8+8+7+7+6+6+5 = 75.
-	ml, cl := FGPWCGridML(), FGPWCGridCL()
+	ml, cl := fgpwcGridML(), fgpwcGridCL()
 	if len(ml) != 10 || len(cl) != 10 || ml[0] != 0.01 || ml[9] != 1 || cl[0] != 0.01 || cl[9] != 2 {
 		t.Fatalf("grids %v %v", ml, cl)
 	}
@@ -177,5 +177,25 @@ func TestFGPWCAutoTune(t *testing.T) {
 		return len(w) > 0 && w[:len("fgpwc: cross-validation chose")] == "fgpwc: cross-validation chose"
 	}) {
 		t.Errorf("no report of the chosen σ's: %q", res.Warnings)
+	}
+}
+
+// The paper's grids (seed 003 §5.1): [0.01, 1] and [0.01, 2] "uniformly
+// split", read as 10 evenly spaced values with both ends.
+func TestFGPWCGrids(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		got  []float64
+		hi   float64
+	}{{"σ_m", fgpwcGridML(), 1}, {"σ_c", fgpwcGridCL(), 2}} {
+		if len(tc.got) != 10 {
+			t.Fatalf("%s: %d values", tc.name, len(tc.got))
+		}
+		for i, v := range tc.got {
+			want := 0.01 + float64(i)*(tc.hi-0.01)/9
+			if math.Abs(v-want) > 1e-15 {
+				t.Errorf("%s[%d] = %v, want %v", tc.name, i, v, want)
+			}
+		}
 	}
 }

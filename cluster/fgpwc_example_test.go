@@ -104,14 +104,6 @@ func ExampleFGPWC_CrossValidate() {
 	// 4 folds; chosen σ_m = 0.15, σ_c = 0.50
 }
 
-func ExampleFGPWCGridML() {
-	fmt.Printf("%.2f\n", cluster.FGPWCGridML())
-	fmt.Printf("%.2f\n", cluster.FGPWCGridCL())
-	// Output:
-	// [0.01 0.12 0.23 0.34 0.45 0.56 0.67 0.78 0.89 1.00]
-	// [0.01 0.23 0.45 0.67 0.89 1.12 1.34 1.56 1.78 2.00]
-}
-
 // Embed computes the graph-only part once; every constraint set then costs
 // only the descent and k-means.
 func ExampleFGPWC_Embed() {

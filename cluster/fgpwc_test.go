@@ -528,8 +528,8 @@ func TestFGPWCRegistered(t *testing.T) {
 		t.Errorf("registry gives %#v, want NewFGPWC()", m)
 	}
 	for _, info := range Methods() {
-		if info.Name == "fgpwc" && info.Uses().Supervision != Pairs {
-			t.Errorf("supervision %v, want pairs", info.Uses().Supervision)
+		if info.Name == "fgpwc" && info.New().Uses().Supervision != Pairs {
+			t.Errorf("supervision %v, want pairs", info.New().Uses().Supervision)
 		}
 	}
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/tether-sc/tether/graph"
 )
 
-// DefaultGamma is the supervision weight γ of MAVRO, the Mavroeidis k-way
+// defaultGamma is the supervision weight γ of MAVRO, the Mavroeidis k-way
 // method and NOA-SSC when their Gamma is 0: the value of the thesis
 // experiments (seed 000 §3.4, "we simply set it to 1.25").
-const DefaultGamma = 1.25
+const defaultGamma = 1.25
 
 // twoClassVector returns the supervision vector of seed 000 eq. 3.2.4 for
 // the labelled sets a1 and a2 (both non-empty, positive degrees):
@@ -71,7 +71,7 @@ func twoClassVector(g *graph.Graph, a1, a2 []int) []float64 {
 // the gap between the two largest eigenvalues of L̄ grows, which is what the
 // supervision does (seed 000 §3.2).
 type MAVRO struct {
-	// Gamma is the supervision weight γ > 0. If Gamma is 0, DefaultGamma.
+	// Gamma is the supervision weight γ > 0. If Gamma is 0, 1.25 (seed 000 §3.4).
 	Gamma float64
 	// Tol is the power method's relative residual tolerance
 	// ‖L̄x − λx‖ ≤ Tol·λ. If Tol is 0, 1e-9 is used.
@@ -138,7 +138,7 @@ func (m MAVRO) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 // rankOneKnobs applies the defaults of MAVRO and NOA-SSC and checks them.
 func rankOneKnobs(method string, gamma, tol float64, maxIter int) (float64, float64, int, error) {
 	if gamma == 0 {
-		gamma = DefaultGamma
+		gamma = defaultGamma
 	}
 	if tol == 0 {
 		tol = 1e-9
@@ -184,7 +184,7 @@ func rankOneKnobs(method string, gamma, tol float64, maxIter int) (float64, floa
 // Cost: a partial eigendecomposition, O(nnz + K·n) per operator application,
 // and k-means.
 type MavroK struct {
-	// Gamma is the supervision weight γ > 0. If Gamma is 0, DefaultGamma.
+	// Gamma is the supervision weight γ > 0. If Gamma is 0, 1.25 (seed 000 §3.4).
 	Gamma float64
 }
 

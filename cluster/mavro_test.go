@@ -224,12 +224,12 @@ func TestPowerMethodMatchesDense(t *testing.T) {
 			u := sqrtDegreeUnit(c.g)
 			v := twoClassVector(c.g, members[0], members[1])
 			s := (&Settings{Seed: 3}).orDefault()
-			vecs, vals0, warns, err := dominantVectors(context.Background(), na, u, [][]float64{v}, DefaultGamma, false, 1e-12, 100000, s, streamPower)
+			vecs, vals0, warns, err := dominantVectors(context.Background(), na, u, [][]float64{v}, defaultGamma, false, 1e-12, 100000, s, streamPower)
 			if err != nil || len(warns) > 0 {
 				t.Fatal(err, warns)
 			}
 			vec, val := mat.Col(nil, 0, vecs), vals0[0]
-			dense := denseSupervised(c.g, [][]float64{eq324(c.g, members[0], members[1])}, DefaultGamma, 1, 1, true)
+			dense := denseSupervised(c.g, [][]float64{eq324(c.g, members[0], members[1])}, defaultGamma, 1, 1, true)
 			n := c.g.N()
 			sym := mat.NewSymDense(n, nil)
 			for a := 0; a < n; a++ {
@@ -349,7 +349,7 @@ func TestMavroK(t *testing.T) {
 	for _, m := range members {
 		vs = append(vs, classVector(g, m))
 	}
-	dense := denseSupervised(g, vs, DefaultGamma, -1, 1, false)
+	dense := denseSupervised(g, vs, defaultGamma, -1, 1, false)
 	n := g.N()
 	sym := mat.NewSymDense(n, nil)
 	for a := 0; a < n; a++ {
@@ -365,7 +365,7 @@ func TestMavroK(t *testing.T) {
 			t.Errorf("eigenvalue %d: %v, dense %v", j, res.Eigenvalues[j], vals[j])
 		}
 	}
-	if vals[0] < -DefaultGamma-1e-9 {
+	if vals[0] < -defaultGamma-1e-9 {
 		t.Errorf("smallest eigenvalue %v below −γ", vals[0])
 	}
 	if ari, _ := metrics.ARI(truth, res.Labels); ari < 0.9 {
@@ -391,7 +391,7 @@ func TestPowerBlockMatchesDense(t *testing.T) {
 		vs = append(vs, oneAgainstAll(g, members, c))
 	}
 	s := (&Settings{Seed: 4}).orDefault()
-	vecs, vals, warns, err := dominantVectors(context.Background(), na, u, vs, DefaultGamma, false, 1e-12, 100000, s, streamPower)
+	vecs, vals, warns, err := dominantVectors(context.Background(), na, u, vs, defaultGamma, false, 1e-12, 100000, s, streamPower)
 	if err != nil || len(warns) > 0 {
 		t.Fatal(err, warns)
 	}
@@ -403,7 +403,7 @@ func TestPowerBlockMatchesDense(t *testing.T) {
 				rest = append(rest, m...)
 			}
 		}
-		dense := denseSupervised(g, [][]float64{eq324(g, members[c], rest)}, DefaultGamma, 1, 1, true)
+		dense := denseSupervised(g, [][]float64{eq324(g, members[c], rest)}, defaultGamma, 1, 1, true)
 		sym := mat.NewSymDense(n, nil)
 		for a := 0; a < n; a++ {
 			for b := a; b < n; b++ {

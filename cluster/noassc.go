@@ -43,7 +43,7 @@ import (
 // Cost: K dominant-eigenvector computations (one for K = 2) sharing one
 // sparse block product per power iteration, O(nnz·K), then k-means in O(n·K²) per iteration.
 type NOASSC struct {
-	// Gamma is the supervision weight γ > 0. If Gamma is 0, DefaultGamma
+	// Gamma is the supervision weight γ > 0. If Gamma is 0, 1.25 (seed 000 §3.4)
 	// (1.25, the thesis's value).
 	Gamma float64
 	// Tol is the power method's relative residual tolerance. If Tol is 0,

@@ -36,7 +36,7 @@ func TestNOASSCRecoversBlobs(t *testing.T) {
 			}
 		}
 		for c, l := range res.Eigenvalues {
-			if l < -1e-9 || l > 2+DefaultGamma+1e-9 {
+			if l < -1e-9 || l > 2+defaultGamma+1e-9 {
 				t.Errorf("k=%d: class %d eigenvalue %v outside [0, 2+γ]", k, c, l)
 			}
 		}
@@ -234,8 +234,8 @@ func TestLabelMethodsRegistered(t *testing.T) {
 			continue
 		}
 		found++
-		if info.Uses().Supervision != sup {
-			t.Errorf("%s: supervision %v, want %v", info.Name, info.Uses().Supervision, sup)
+		if info.New().Uses().Supervision != sup {
+			t.Errorf("%s: supervision %v, want %v", info.Name, info.New().Uses().Supervision, sup)
 		}
 		if m := info.New(); m.Name() != info.Name {
 			t.Errorf("%s: New().Name() = %q", info.Name, m.Name())

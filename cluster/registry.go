@@ -13,9 +13,6 @@ type Info struct {
 	New     func() Method // returns the method with default knobs
 }
 
-// Uses returns what the method declares it reads (Method.Uses).
-func (i Info) Uses() Uses { return i.New().Uses() }
-
 // Methods returns the registry of all methods, sorted by name. The slice is
 // built on each call.
 func Methods() []Info {

@@ -119,7 +119,7 @@ func TestRegisteredMethodsWarnAboutIgnoredInput(t *testing.T) {
 	g, _ := roMoons(t, 40, 2)
 	cons := &constraint.Set{N: 40, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}}}
 	for _, info := range Methods() {
-		if info.Uses().Supervision != None {
+		if info.New().Uses().Supervision != None {
 			continue
 		}
 		t.Run(info.Name, func(t *testing.T) {

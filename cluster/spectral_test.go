@@ -277,7 +277,7 @@ func TestHBisectionAlphaStops(t *testing.T) {
 func TestMethodsDeterministic(t *testing.T) {
 	g := randomGraph(t, 300, 900, 9)
 	for _, info := range Methods() {
-		if info.Uses().Supervision != None {
+		if info.New().Uses().Supervision != None {
 			continue
 		}
 		a, err := Run(context.Background(), info.New(), &Problem{Graph: g, K: 3}, &Settings{Seed: 42})

@@ -47,7 +47,7 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 	if *asJSON {
 		var rows []row
 		for _, i := range list {
-			r := row{Name: i.Name, Summary: i.Summary, Source: i.Source, Supervision: i.Uses().Supervision.String()}
+			r := row{Name: i.Name, Summary: i.Summary, Source: i.Source, Supervision: i.New().Uses().Supervision.String()}
 			if detail {
 				r.Knobs = knobsOf(i.New())
 			}
@@ -62,7 +62,7 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 	}
 	if detail {
 		i := list[0]
-		fmt.Fprintf(m.Stdout, "%s: %s\nsource: %s\nsupervision: %s\n\n", i.Name, i.Summary, i.Source, i.Uses().Supervision)
+		fmt.Fprintf(m.Stdout, "%s: %s\nsource: %s\nsupervision: %s\n\n", i.Name, i.Summary, i.Source, i.New().Uses().Supervision)
 		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "KNOB\tTYPE\tDEFAULT")
 		for _, k := range knobsOf(i.New()) {
@@ -81,7 +81,7 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "METHOD\tSUPERVISION\tSOURCE\tSUMMARY")
 	for _, i := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", i.Name, i.Uses().Supervision, i.Source, i.Summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", i.Name, i.New().Uses().Supervision, i.Source, i.Summary)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
