@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
-	"github.com/tether-sc/tether/eigen"
-	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -280,43 +277,6 @@ func (f FGPWC) iterFolds() int {
 	return f.TuneFolds
 }
 
-// FGPWCBasis is the graph-only part of FGPWC (seed 003 Alg. 1, lines 2–4):
-// the embedding V (n×m, row-normalized if asked), the eigenvalues λ_2 …
-// λ_{m+1} of the Laplacian L (L_sym, or D − W: FGPWC.Laplacian) and
-// X₀ = (VᵀLV)^{-1/2}. Make it with FGPWC.Embed and
-// pass it in FGPWC.Basis to cluster one graph with several constraint sets
-// without recomputing the eigenvectors. It is immutable and safe for
-// concurrent use.
-type FGPWCBasis struct {
-	g        *graph.Graph
-	key      fgpwcBasisKey
-	n, m     int
-	v        *mat.Dense // n×m, row-normalized if asked
-	values   []float64  // λ_2 … λ_{m+1} of the basis's Laplacian
-	x0       *mat.Dense
-	x0Norm2  float64
-	warnings []string
-}
-
-// fgpwcBasisKey is what a basis depends on besides the graph.
-type fgpwcBasisKey struct {
-	m            int
-	mThreshold   float64
-	rowNormalize bool
-	laplacian    FGPWCLaplacian
-}
-
-// M returns the dimension m of the embedding.
-func (b *FGPWCBasis) M() int { return b.m }
-
-// Eigenvalues returns λ_2 … λ_{m+1} of the basis's Laplacian, ascending
-// (a copy).
-func (b *FGPWCBasis) Eigenvalues() []float64 { return append([]float64(nil), b.values...) }
-
-// Laplacian returns the Laplacian the basis was computed with
-// (FGPWCSymmetric or FGPWCUnnormalized).
-func (b *FGPWCBasis) Laplacian() FGPWCLaplacian { return b.key.laplacian }
-
 // fgpwcPrep is a basis with the constraints of one problem. With
 // FGPWC.Imprint the basis is that of the graph with pairs imprinted, and
 // imprint re-embeds for fits on other constraint sets (nil otherwise: the
@@ -342,9 +302,9 @@ func (f FGPWC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		if f.Basis != nil {
 			return nil, fmt.Errorf("%w: fgpwc: Laplacian = auto embeds the graph with both Laplacians: leave Basis nil", ErrInvalid)
 		}
-		prep, cfg, err = f.chooseLaplacian(ctx, p, s, cfg)
+		prep, cfg, err = cfg.chooseLaplacian(ctx, p, s)
 	} else {
-		prep, cfg, _, err = f.prepareKnobs(ctx, p, s, cfg, false)
+		prep, cfg, _, err = cfg.prepareKnobs(ctx, p, s, false)
 	}
 	if err != nil {
 		return nil, err
@@ -362,8 +322,8 @@ func fgpwcRestarts(n int) int {
 
 // prepare validates p, gathers the constraints and computes (or checks)
 // the basis.
-func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings, cfg FGPWC) (*fgpwcPrep, error) {
-	if err := validate(f.Name(), f.Uses(), p); err != nil {
+func (cfg FGPWC) prepare(ctx context.Context, p *Problem, s *Settings) (*fgpwcPrep, error) {
+	if err := validate(cfg.Name(), cfg.Uses(), p); err != nil {
 		return nil, err
 	}
 	if cfg.Laplacian == FGPWCAutoLaplacian {
@@ -374,16 +334,16 @@ func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings, cfg FGPWC) 
 		cfg.M = min(p.K, p.Graph.N()-1)
 	}
 	var basis *FGPWCBasis
-	if basis = f.Basis; basis != nil {
+	if basis = cfg.Basis; basis != nil {
 		if cfg.Imprint {
 			return nil, fmt.Errorf("%w: fgpwc: Basis holds the embedding of the plain graph, but Imprint embeds the graph with each constraint set imprinted: leave Basis nil", ErrInvalid)
 		}
 		if basis.g != p.Graph {
 			return nil, fmt.Errorf("%w: fgpwc: Basis was computed for another graph", ErrInvalid)
 		}
-		if basis.key != f.basisKey(cfg) {
+		if basis.key != cfg.basisKey() {
 			return nil, fmt.Errorf("%w: fgpwc: Basis was computed with M = %d, MThreshold = %g, RowNormalize = %v, Laplacian = %v; the method has M = %d, MThreshold = %g, RowNormalize = %v, Laplacian = %v",
-				ErrInvalid, basis.key.m, basis.key.mThreshold, basis.key.rowNormalize, basis.key.laplacian, cfg.M, cfg.MThreshold, f.RowNormalize, cfg.Laplacian)
+				ErrInvalid, basis.key.m, basis.key.mThreshold, basis.key.rowNormalize, basis.key.laplacian, cfg.M, cfg.MThreshold, cfg.RowNormalize, cfg.Laplacian)
 		}
 	}
 	pairs, pairWarnings, err := supervisionPairs("fgpwc", p, s, allPairs)
@@ -394,230 +354,19 @@ func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings, cfg FGPWC) 
 	var imp *fgpwcImprinter
 	switch {
 	case cfg.Imprint:
-		imp = newFGPWCImprinter(f, p.Graph, s, cfg)
+		imp = newFGPWCImprinter(cfg, p.Graph, s)
 		if basis, err = imp.embed(ctx, pairs, cfg.M); err != nil {
 			return nil, err
 		}
 		imp.m = basis.m
 	case basis == nil:
-		if basis, err = f.basis(ctx, p.Graph, s, cfg); err != nil {
+		if basis, err = cfg.basis(ctx, p.Graph, s); err != nil {
 			return nil, err
 		}
 	}
 	prep := &fgpwcPrep{FGPWCBasis: basis, pairs: pairs, imprint: imp}
 	prep.warnings = append(append(prep.warnings, basis.warnings...), pairWarnings...)
 	return prep, nil
-}
-
-func (f FGPWC) basisKey(cfg FGPWC) fgpwcBasisKey {
-	return fgpwcBasisKey{m: cfg.M, mThreshold: cfg.MThreshold, rowNormalize: f.RowNormalize, laplacian: cfg.Laplacian}
-}
-
-// Embed computes the graph-only part of FGPWC on g (see FGPWCBasis) with
-// f's M, MThreshold, RowNormalize and Laplacian (FGPWCAutoLaplacian is an
-// error wrapping ErrInvalid: the choice needs the constraints); f.Basis
-// and f.Imprint are ignored
-// (with Imprint the embedding depends on the constraints and Partition
-// computes it). When s.EigenSettings is nil the eigensolver is asked for
-// a relative residual of 1e-5. Errors are those of Partition about the graph and
-// knobs. Cost: the m+1 smallest eigenpairs of L_sym (the iterative solver
-// above DenseLimit nodes, whatever the graph's density), then
-// VᵀL_symV in O(nnz·m + n·m²) and its eigendecomposition in O(m³).
-func (f FGPWC) Embed(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBasis, error) {
-	s = s.orDefault()
-	cfg, err := f.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	if err := validate(f.Name(), f.Uses(), &Problem{Graph: g}); err != nil {
-		return nil, err
-	}
-	if cfg.Laplacian == FGPWCAutoLaplacian {
-		return nil, fmt.Errorf("%w: fgpwc: Embed needs a fixed Laplacian (FGPWCSymmetric or FGPWCUnnormalized); Laplacian = auto chooses it from the constraints in Run", ErrInvalid)
-	}
-	return f.basis(ctx, g, s, cfg)
-}
-
-func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings, cfg FGPWC) (*FGPWCBasis, error) {
-	n := g.N()
-	if n < 2 {
-		return nil, fmt.Errorf("%w: fgpwc: the graph has %d node; the embedding needs at least 2", ErrInvalid, n)
-	}
-	if cfg.M >= n {
-		return nil, fmt.Errorf("%w: fgpwc: M = %d, want M ≤ n − 1 = %d (u_1 is dropped)", ErrInvalid, cfg.M, n-1)
-	}
-	if iso := g.Isolated(); len(iso) > 0 {
-		return nil, fmt.Errorf("%w: fgpwc: node %d has degree 0 (%d isolated nodes), so L_sym is undefined; add self loops (graph.WithSelfLoops) or drop them", ErrInvalid, iso[0], len(iso))
-	}
-	b := &FGPWCBasis{g: g, key: f.basisKey(cfg), n: n}
-	if _, c := g.Components(); c > 1 {
-		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: the graph has %d connected components; the embedding keeps the %d null directions of %s orthogonal to its trivial null vector and X₀ gives them the scale of the smallest positive eigenvalue", c, c-1, cfg.Laplacian.symbol()))
-	}
-	if s.EigenSettings == nil {
-		es := *s
-		es.EigenSettings = &eigen.Settings{Tol: fgpwcEigenTol}
-		s = &es
-	}
-
-	// Embedding: m+1 smallest eigenpairs, u_1 dropped.
-	var e *embedding
-	var err error
-	if cfg.M > 0 {
-		e, err = laplacianEmbedding(ctx, g, cfg.Laplacian.graphKind(), cfg.M+1, s)
-		if err != nil {
-			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
-		}
-	} else {
-		e, err = fgpwcAutoEmbedKind(ctx, g, cfg.Laplacian, fgpwcMThreshold(g, cfg.Laplacian, cfg.MThreshold), s)
-		if err != nil {
-			return nil, err
-		}
-	}
-	for _, w := range e.warnings {
-		b.warnings = append(b.warnings, "fgpwc: embedding: "+w)
-	}
-	b.values, b.v = fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), cfg.Laplacian))
-	_, b.m = b.v.Dims()
-	progress.Send(s.Recorder, progress.Event{Stage: "fgpwc", Message: fmt.Sprintf("embedding of dimension m = %d", b.m)})
-	if f.RowNormalize {
-		normalizeRows(b.v)
-	}
-
-	// X₀ = (VᵀLV)^{-1/2}, with L_symV = V − D^{-1/2}W D^{-1/2}V (or
-	// (D − W)V) computed from the graph's own product (no scaled copy of
-	// W, which for a dense graph of 4600 nodes would be 170 MB).
-	lv := fgpwcLaplacianMul(g, cfg.Laplacian, b.v)
-	vtlv := mat.NewSymDense(b.m, nil)
-	var prod mat.Dense
-	prod.Mul(b.v.T(), lv)
-	for i := 0; i < b.m; i++ {
-		for j := i; j < b.m; j++ {
-			vtlv.SetSym(i, j, 0.5*(prod.At(i, j)+prod.At(j, i)))
-		}
-	}
-	var clamped int
-	b.x0, clamped, err = fgpwcInitial(vtlv)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case clamped == b.m:
-		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV = 0 (the embedding holds only null vectors of %s): X₀ = I", cfg.Laplacian.symbol()))
-	case clamped > 0:
-		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV (L = %s) has %d eigenvalues ≈ 0; they were raised to the smallest positive one to form X₀", cfg.Laplacian.symbol(), clamped))
-	}
-	nx := mat.Norm(b.x0, 2)
-	b.x0Norm2 = nx * nx
-	return b, nil
-}
-
-// fgpwcLsymMul returns L_sym·v = v − D^{-1/2}·W·D^{-1/2}·v for an n×m
-// block v. Degrees are positive (isolated nodes are refused before). Cost
-// O(nnz·m), two n×m temporaries.
-func fgpwcLsymMul(g *graph.Graph, v *mat.Dense) *mat.Dense {
-	n, m := v.Dims()
-	deg := g.Degrees()
-	scaled := mat.NewDense(n, m, nil)
-	for i := 0; i < n; i++ {
-		floats.ScaleTo(scaled.RawRowView(i), 1/math.Sqrt(deg[i]), v.RawRowView(i))
-	}
-	wv := mat.NewDense(n, m, nil)
-	g.MulTo(wv, scaled)
-	for i := 0; i < n; i++ {
-		row := wv.RawRowView(i)
-		floats.Scale(-1/math.Sqrt(deg[i]), row)
-		floats.Add(row, v.RawRowView(i))
-	}
-	return wv
-}
-
-// fgpwcAutoEmbedKind is fgpwcAutoEmbed for the Laplacian kind (a concrete
-// one), with an absolute threshold (fgpwcDefaultMThreshold).
-func fgpwcAutoEmbedKind(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian, threshold float64, s *Settings) (*embedding, error) {
-	n := g.N()
-	maxM := min(fgpwcMaxM, n-1)
-	try := min(16, maxM)
-	solver := s.Eigen
-	if solver == nil {
-		solver = autoSolver(n)
-	}
-	switch solver.(type) {
-	case eigen.Dense, *eigen.Dense:
-		try = maxM
-	}
-	for {
-		e, err := laplacianEmbedding(ctx, g, kind.graphKind(), try+1, s)
-		if err != nil {
-			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
-		}
-		values := e.values
-		count := 0
-		for _, l := range values[1:] {
-			if l < threshold {
-				count++
-			}
-		}
-		if count == len(values)-1 && try < maxM {
-			try = min(2*try, maxM)
-			continue
-		}
-		m := max(count, 1)
-		e.values = values[:m+1]
-		e.vectors = mat.DenseCopyOf(e.vectors.Slice(0, n, 0, m+1))
-		return e, nil
-	}
-}
-
-// fgpwcDropNull removes the trivial null vector z (unit length:
-// D^{1/2}1/‖·‖ for L_sym, 1/√n for D − W) from the m+1 eigenpairs (values
-// ascending, vecs n×(m+1) orthonormal) of the Laplacian and returns the
-// other m. When c0 > 1 eigenvalues are ≈ 0 (a graph with several
-// components) the solver may return any basis of the null space; then the
-// first c0 columns are projected on the complement of z and an orthonormal
-// basis of the c0 − 1 dimensional result is kept. Cost O(n·c0²).
-// Eigenvalues up to 1e-8 times the largest returned one (at least 1e-8)
-// count as null.
-func fgpwcDropNull(values []float64, vecs *mat.Dense, z []float64) ([]float64, *mat.Dense) {
-	n, cols := vecs.Dims()
-	nullTol := 1e-8 * math.Max(1, values[cols-1])
-	c0 := 1
-	for c0 < cols && values[c0] <= nullTol {
-		c0++
-	}
-	m := cols - 1
-	v := mat.NewDense(n, m, nil)
-	vals := make([]float64, m)
-	copy(vals, values[1:])
-	if c0 == 1 {
-		v.Copy(vecs.Slice(0, n, 1, cols))
-		return vals, v
-	}
-	zp := mat.DenseCopyOf(vecs.Slice(0, n, 0, c0))
-	zv := mat.NewVecDense(n, z)
-	var proj mat.VecDense
-	proj.MulVec(zp.T(), zv) // zᵀZ
-	var outer mat.Dense
-	outer.Outer(1, zv, &proj)
-	zp.Sub(zp, &outer)
-	var gram mat.SymDense
-	gram.SymOuterK(1, zp.T())
-	var es mat.EigenSym
-	es.Factorize(&gram, true) // ascending; keep the c0−1 largest
-	ev := es.Values(nil)
-	var q mat.Dense
-	es.VectorsTo(&q)
-	var basis mat.Dense
-	basis.Mul(zp, q.Slice(0, c0, 1, c0))
-	for j := 0; j < c0-1; j++ {
-		sc := 1 / math.Sqrt(math.Max(ev[j+1], 1e-300))
-		for i := 0; i < n; i++ {
-			v.Set(i, j, basis.At(i, j)*sc)
-		}
-	}
-	if c0 < cols {
-		v.Slice(0, n, c0-1, m).(*mat.Dense).Copy(vecs.Slice(0, n, c0, cols))
-	}
-	return vals, v
 }
 
 // fgpwcDegenerate returns the warnings about degenerate constraint sets:

@@ -130,7 +130,7 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 	if err != nil {
 		return nil, err
 	}
-	prep, err := f.prepare(ctx, p, s, cfg)
+	prep, err := cfg.prepare(ctx, p, s)
 	if err != nil {
 		return nil, err
 	}
@@ -195,14 +195,14 @@ func (f FGPWC) CrossValidate(ctx context.Context, p *Problem, s *Settings, sigma
 	if err != nil {
 		return nil, err
 	}
-	prep, err := f.prepare(ctx, p, s, cfg)
+	prep, err := cfg.prepare(ctx, p, s)
 	if err != nil {
 		return nil, err
 	}
-	return f.crossValidate(ctx, prep, p.K, s, cfg, sigmaML, sigmaCL)
+	return cfg.crossValidate(ctx, prep, p.K, s, sigmaML, sigmaCL)
 }
 
-func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Settings, cfg FGPWC, sigmaML, sigmaCL []float64) (*FGPWCTuning, error) {
+func (cfg FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Settings, sigmaML, sigmaCL []float64) (*FGPWCTuning, error) {
 	grid, err := fgpwcGrid(sigmaML, sigmaCL)
 	if err != nil {
 		return nil, err
@@ -454,14 +454,14 @@ type fgpwcLaplacianCandidate struct {
 // selection (IterCV's caps if IterCV is on, else AutoTune's grid), or
 // (heldOut set, neither on) the held-out violated weight of cfg itself on
 // the IterCV folds; NaN when nothing was validated.
-func (f FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, cfg FGPWC, heldOut bool) (*fgpwcPrep, FGPWC, float64, error) {
-	prep, err := f.prepare(ctx, p, s, cfg)
+func (cfg FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, heldOut bool) (*fgpwcPrep, FGPWC, float64, error) {
+	prep, err := cfg.prepare(ctx, p, s)
 	if err != nil {
 		return nil, cfg, 0, err
 	}
 	score := math.NaN()
-	if f.AutoTune {
-		cv, err := f.crossValidate(ctx, prep, p.K, s, cfg, fgpwcGridML(), fgpwcGridCL())
+	if cfg.AutoTune {
+		cv, err := cfg.crossValidate(ctx, prep, p.K, s, fgpwcGridML(), fgpwcGridCL())
 		if err != nil {
 			return nil, cfg, 0, err
 		}
@@ -484,7 +484,7 @@ func (f FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, cfg FG
 		prep.warnings = append(prep.warnings, it.warning)
 		score = it.mean
 	}
-	if heldOut && !f.AutoTune && !cfg.IterCV {
+	if heldOut && !cfg.AutoTune && !cfg.IterCV {
 		sc, err := prep.heldOut(ctx, p.K, s, []FGPWC{cfg}, cfg.iterFolds())
 		if err != nil {
 			return nil, cfg, 0, err
@@ -508,13 +508,13 @@ func (f FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, cfg FG
 // Ties, and the case where nothing could be validated (fewer than 2
 // constraints), go to L_sym, the paper's Laplacian. Both Laplacians see
 // the same folds (fgpwcSplit seeded by Settings.Seed).
-func (f FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings, cfg FGPWC) (*fgpwcPrep, FGPWC, error) {
+func (cfg FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (*fgpwcPrep, FGPWC, error) {
 	kinds := []FGPWCLaplacian{FGPWCSymmetric, FGPWCUnnormalized}
 	cands := make([]fgpwcLaplacianCandidate, len(kinds))
 	for i, kind := range kinds {
 		c := cfg
 		c.Laplacian = kind
-		prep, c, score, err := f.prepareKnobs(ctx, p, s, c, true)
+		prep, c, score, err := c.prepareKnobs(ctx, p, s, true)
 		if err != nil {
 			return nil, cfg, err
 		}

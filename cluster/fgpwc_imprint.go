@@ -81,11 +81,10 @@ func fgpwcImprint(g *graph.Graph, pairs []constraint.Pair) (*graph.Graph, []stri
 // fgpwcImprinter computes and caches the embeddings of one graph with
 // constraint sets imprinted (FGPWC.Imprint).
 type fgpwcImprinter struct {
-	f   FGPWC
 	g   *graph.Graph
 	s   *Settings // for the eigensolver; no recorder
-	cfg FGPWC
-	m   int // dimension of the full problem's basis, used for the folds
+	cfg FGPWC     // FGPWC with defaults applied
+	m   int       // dimension of the full problem's basis, used for the folds
 
 	mu    sync.Mutex
 	cache map[uint64][]*fgpwcImprintEntry
@@ -98,10 +97,10 @@ type fgpwcImprintEntry struct {
 	err   error
 }
 
-func newFGPWCImprinter(f FGPWC, g *graph.Graph, s *Settings, cfg FGPWC) *fgpwcImprinter {
+func newFGPWCImprinter(cfg FGPWC, g *graph.Graph, s *Settings) *fgpwcImprinter {
 	quiet := *s
 	quiet.Recorder = nil
-	return &fgpwcImprinter{f: f, g: g, s: &quiet, cfg: cfg, cache: map[uint64][]*fgpwcImprintEntry{}}
+	return &fgpwcImprinter{g: g, s: &quiet, cfg: cfg, cache: map[uint64][]*fgpwcImprintEntry{}}
 }
 
 // embed returns the basis of the graph with pairs imprinted, of dimension
@@ -113,7 +112,7 @@ func (im *fgpwcImprinter) embed(ctx context.Context, pairs []constraint.Pair, m 
 	}
 	cfg := im.cfg
 	cfg.M = m
-	b, err := im.f.basis(ctx, g2, im.s, cfg)
+	b, err := cfg.basis(ctx, g2, im.s)
 	if err != nil {
 		return nil, err
 	}

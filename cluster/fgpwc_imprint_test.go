@@ -149,7 +149,7 @@ func TestFGPWCImprintFoldsReembed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prep, err := f.prepare(context.Background(), &Problem{Graph: g, K: 2, Constraints: set}, s, cfg)
+	prep, err := cfg.prepare(context.Background(), &Problem{Graph: g, K: 2, Constraints: set}, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,3 +139,23 @@ func fgpwcMThreshold(g *graph.Graph, kind FGPWCLaplacian, threshold float64) flo
 	}
 	return threshold * floats.Sum(g.Degrees()) / float64(g.N())
 }
+
+// fgpwcLsymMul returns L_sym·v = v − D^{-1/2}·W·D^{-1/2}·v for an n×m
+// block v. Degrees are positive (isolated nodes are refused before). Cost
+// O(nnz·m), two n×m temporaries.
+func fgpwcLsymMul(g *graph.Graph, v *mat.Dense) *mat.Dense {
+	n, m := v.Dims()
+	deg := g.Degrees()
+	scaled := mat.NewDense(n, m, nil)
+	for i := 0; i < n; i++ {
+		floats.ScaleTo(scaled.RawRowView(i), 1/math.Sqrt(deg[i]), v.RawRowView(i))
+	}
+	wv := mat.NewDense(n, m, nil)
+	g.MulTo(wv, scaled)
+	for i := 0; i < n; i++ {
+		row := wv.RawRowView(i)
+		floats.Scale(-1/math.Sqrt(deg[i]), row)
+		floats.Add(row, v.RawRowView(i))
+	}
+	return wv
+}

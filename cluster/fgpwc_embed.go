@@ -1,0 +1,246 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/progress"
+)
+
+// This file holds the graph-only part of FGPWC (seed 003 Alg. 1, lines
+// 2–4): the embedding V of the m smallest non-trivial eigenvectors of the
+// Laplacian, its automatic dimension, and X₀ = (VᵀLV)^{-1/2}. FGPWC.Embed
+// exposes it so that one graph can be clustered with many constraint sets.
+
+// FGPWCBasis is the graph-only part of FGPWC (seed 003 Alg. 1, lines 2–4):
+// the embedding V (n×m, row-normalized if asked), the eigenvalues λ_2 …
+// λ_{m+1} of the Laplacian L (L_sym, or D − W: FGPWC.Laplacian) and
+// X₀ = (VᵀLV)^{-1/2}. Make it with FGPWC.Embed and
+// pass it in FGPWC.Basis to cluster one graph with several constraint sets
+// without recomputing the eigenvectors. It is immutable and safe for
+// concurrent use.
+type FGPWCBasis struct {
+	g        *graph.Graph
+	key      fgpwcBasisKey
+	n, m     int
+	v        *mat.Dense // n×m, row-normalized if asked
+	values   []float64  // λ_2 … λ_{m+1} of the basis's Laplacian
+	x0       *mat.Dense
+	x0Norm2  float64
+	warnings []string
+}
+
+// fgpwcBasisKey is what a basis depends on besides the graph.
+type fgpwcBasisKey struct {
+	m            int
+	mThreshold   float64
+	rowNormalize bool
+	laplacian    FGPWCLaplacian
+}
+
+// M returns the dimension m of the embedding.
+func (b *FGPWCBasis) M() int { return b.m }
+
+// Eigenvalues returns λ_2 … λ_{m+1} of the basis's Laplacian, ascending
+// (a copy).
+func (b *FGPWCBasis) Eigenvalues() []float64 { return append([]float64(nil), b.values...) }
+
+// Laplacian returns the Laplacian the basis was computed with
+// (FGPWCSymmetric or FGPWCUnnormalized).
+func (b *FGPWCBasis) Laplacian() FGPWCLaplacian { return b.key.laplacian }
+
+func (cfg FGPWC) basisKey() fgpwcBasisKey {
+	return fgpwcBasisKey{m: cfg.M, mThreshold: cfg.MThreshold, rowNormalize: cfg.RowNormalize, laplacian: cfg.Laplacian}
+}
+
+// Embed computes the graph-only part of FGPWC on g (see FGPWCBasis) with
+// f's M, MThreshold, RowNormalize and Laplacian (FGPWCAutoLaplacian is an
+// error wrapping ErrInvalid: the choice needs the constraints); f.Basis
+// and f.Imprint are ignored
+// (with Imprint the embedding depends on the constraints and Partition
+// computes it). When s.EigenSettings is nil the eigensolver is asked for
+// a relative residual of 1e-5. Errors are those of Partition about the graph and
+// knobs. Cost: the m+1 smallest eigenpairs of L_sym (the iterative solver
+// above DenseLimit nodes, whatever the graph's density), then
+// VᵀL_symV in O(nnz·m + n·m²) and its eigendecomposition in O(m³).
+func (f FGPWC) Embed(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBasis, error) {
+	s = s.orDefault()
+	cfg, err := f.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := validate(f.Name(), f.Uses(), &Problem{Graph: g}); err != nil {
+		return nil, err
+	}
+	if cfg.Laplacian == FGPWCAutoLaplacian {
+		return nil, fmt.Errorf("%w: fgpwc: Embed needs a fixed Laplacian (FGPWCSymmetric or FGPWCUnnormalized); Laplacian = auto chooses it from the constraints in Run", ErrInvalid)
+	}
+	return cfg.basis(ctx, g, s)
+}
+
+func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBasis, error) {
+	n := g.N()
+	if n < 2 {
+		return nil, fmt.Errorf("%w: fgpwc: the graph has %d node; the embedding needs at least 2", ErrInvalid, n)
+	}
+	if cfg.M >= n {
+		return nil, fmt.Errorf("%w: fgpwc: M = %d, want M ≤ n − 1 = %d (u_1 is dropped)", ErrInvalid, cfg.M, n-1)
+	}
+	if iso := g.Isolated(); len(iso) > 0 {
+		return nil, fmt.Errorf("%w: fgpwc: node %d has degree 0 (%d isolated nodes), so L_sym is undefined; add self loops (graph.WithSelfLoops) or drop them", ErrInvalid, iso[0], len(iso))
+	}
+	b := &FGPWCBasis{g: g, key: cfg.basisKey(), n: n}
+	if _, c := g.Components(); c > 1 {
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: the graph has %d connected components; the embedding keeps the %d null directions of %s orthogonal to its trivial null vector and X₀ gives them the scale of the smallest positive eigenvalue", c, c-1, cfg.Laplacian.symbol()))
+	}
+	if s.EigenSettings == nil {
+		es := *s
+		es.EigenSettings = &eigen.Settings{Tol: fgpwcEigenTol}
+		s = &es
+	}
+
+	// Embedding: m+1 smallest eigenpairs, u_1 dropped.
+	var e *embedding
+	var err error
+	if cfg.M > 0 {
+		e, err = laplacianEmbedding(ctx, g, cfg.Laplacian.graphKind(), cfg.M+1, s)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
+		}
+	} else {
+		e, err = fgpwcAutoEmbedKind(ctx, g, cfg.Laplacian, fgpwcMThreshold(g, cfg.Laplacian, cfg.MThreshold), s)
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range e.warnings {
+		b.warnings = append(b.warnings, "fgpwc: embedding: "+w)
+	}
+	b.values, b.v = fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), cfg.Laplacian))
+	_, b.m = b.v.Dims()
+	progress.Send(s.Recorder, progress.Event{Stage: "fgpwc", Message: fmt.Sprintf("embedding of dimension m = %d", b.m)})
+	if cfg.RowNormalize {
+		normalizeRows(b.v)
+	}
+
+	// X₀ = (VᵀLV)^{-1/2}, with L_symV = V − D^{-1/2}W D^{-1/2}V (or
+	// (D − W)V) computed from the graph's own product (no scaled copy of
+	// W, which for a dense graph of 4600 nodes would be 170 MB).
+	lv := fgpwcLaplacianMul(g, cfg.Laplacian, b.v)
+	vtlv := mat.NewSymDense(b.m, nil)
+	var prod mat.Dense
+	prod.Mul(b.v.T(), lv)
+	for i := 0; i < b.m; i++ {
+		for j := i; j < b.m; j++ {
+			vtlv.SetSym(i, j, 0.5*(prod.At(i, j)+prod.At(j, i)))
+		}
+	}
+	var clamped int
+	b.x0, clamped, err = fgpwcInitial(vtlv)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case clamped == b.m:
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV = 0 (the embedding holds only null vectors of %s): X₀ = I", cfg.Laplacian.symbol()))
+	case clamped > 0:
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV (L = %s) has %d eigenvalues ≈ 0; they were raised to the smallest positive one to form X₀", cfg.Laplacian.symbol(), clamped))
+	}
+	nx := mat.Norm(b.x0, 2)
+	b.x0Norm2 = nx * nx
+	return b, nil
+}
+
+// fgpwcAutoEmbedKind is fgpwcAutoEmbed for the Laplacian kind (a concrete
+// one), with an absolute threshold (fgpwcDefaultMThreshold).
+func fgpwcAutoEmbedKind(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian, threshold float64, s *Settings) (*embedding, error) {
+	n := g.N()
+	maxM := min(fgpwcMaxM, n-1)
+	try := min(16, maxM)
+	solver := s.Eigen
+	if solver == nil {
+		solver = autoSolver(n)
+	}
+	switch solver.(type) {
+	case eigen.Dense, *eigen.Dense:
+		try = maxM
+	}
+	for {
+		e, err := laplacianEmbedding(ctx, g, kind.graphKind(), try+1, s)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
+		}
+		values := e.values
+		count := 0
+		for _, l := range values[1:] {
+			if l < threshold {
+				count++
+			}
+		}
+		if count == len(values)-1 && try < maxM {
+			try = min(2*try, maxM)
+			continue
+		}
+		m := max(count, 1)
+		e.values = values[:m+1]
+		e.vectors = mat.DenseCopyOf(e.vectors.Slice(0, n, 0, m+1))
+		return e, nil
+	}
+}
+
+// fgpwcDropNull removes the trivial null vector z (unit length:
+// D^{1/2}1/‖·‖ for L_sym, 1/√n for D − W) from the m+1 eigenpairs (values
+// ascending, vecs n×(m+1) orthonormal) of the Laplacian and returns the
+// other m. When c0 > 1 eigenvalues are ≈ 0 (a graph with several
+// components) the solver may return any basis of the null space; then the
+// first c0 columns are projected on the complement of z and an orthonormal
+// basis of the c0 − 1 dimensional result is kept. Cost O(n·c0²).
+// Eigenvalues up to 1e-8 times the largest returned one (at least 1e-8)
+// count as null.
+func fgpwcDropNull(values []float64, vecs *mat.Dense, z []float64) ([]float64, *mat.Dense) {
+	n, cols := vecs.Dims()
+	nullTol := 1e-8 * math.Max(1, values[cols-1])
+	c0 := 1
+	for c0 < cols && values[c0] <= nullTol {
+		c0++
+	}
+	m := cols - 1
+	v := mat.NewDense(n, m, nil)
+	vals := make([]float64, m)
+	copy(vals, values[1:])
+	if c0 == 1 {
+		v.Copy(vecs.Slice(0, n, 1, cols))
+		return vals, v
+	}
+	zp := mat.DenseCopyOf(vecs.Slice(0, n, 0, c0))
+	zv := mat.NewVecDense(n, z)
+	var proj mat.VecDense
+	proj.MulVec(zp.T(), zv) // zᵀZ
+	var outer mat.Dense
+	outer.Outer(1, zv, &proj)
+	zp.Sub(zp, &outer)
+	var gram mat.SymDense
+	gram.SymOuterK(1, zp.T())
+	var es mat.EigenSym
+	es.Factorize(&gram, true) // ascending; keep the c0−1 largest
+	ev := es.Values(nil)
+	var q mat.Dense
+	es.VectorsTo(&q)
+	var basis mat.Dense
+	basis.Mul(zp, q.Slice(0, c0, 1, c0))
+	for j := 0; j < c0-1; j++ {
+		sc := 1 / math.Sqrt(math.Max(ev[j+1], 1e-300))
+		for i := 0; i < n; i++ {
+			v.Set(i, j, basis.At(i, j)*sc)
+		}
+	}
+	if c0 < cols {
+		v.Slice(0, n, c0-1, m).(*mat.Dense).Copy(vecs.Slice(0, n, c0, cols))
+	}
+	return vals, v
+}
