@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -280,16 +279,14 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	// Labels go to -o; the summary goes to stdout unless the labels do.
 	sumOut := m.Stdout
-	if *out == "-" {
-		if err := dataset.WriteLabels(m.Stdout, res.Labels); err != nil {
-			return err
-		}
+	if *out == "-" || *out == "" {
 		sumOut = m.Stderr
-	} else if err := writeFile(*out, func(w io.Writer) error { return dataset.WriteLabels(w, res.Labels) }); err != nil {
+	}
+	if err := m.writeOutput(ctx, *out, func(w io.Writer) error { return dataset.WriteLabels(w, res.Labels) }); err != nil {
 		return err
 	}
 	if *plotFile != "" {
-		if err := plotPartition(*plotFile, l, res, meth.Name()); err != nil {
+		if err := m.plotPartition(ctx, *plotFile, l, res, meth.Name()); err != nil {
 			return err
 		}
 	}
@@ -299,18 +296,6 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return enc.Encode(sum)
 	}
 	return printSummary(sumOut, sum)
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return f.Close()
 }
 
 func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {
@@ -384,7 +369,7 @@ func printSummary(w io.Writer, s *summary) error {
 
 // plotPartition draws the partition over the 2-D features, or over the
 // first two embedding coordinates when the data is not 2-D.
-func plotPartition(path string, l *loaded, res *cluster.Result, method string) error {
+func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *cluster.Result, method string) error {
 	x := l.x
 	what := "features"
 	if x == nil || func() bool { _, d := x.Dims(); return d != 2 }() {
@@ -401,5 +386,5 @@ func plotPartition(path string, l *loaded, res *cluster.Result, method string) e
 	if err != nil {
 		return err
 	}
-	return figure.SavePNG(path, 5*vg.Inch, 5*vg.Inch, p)
+	return m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, p) })
 }
