@@ -102,20 +102,14 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		l.name = o.input
 		opt := o.table
 		opt.LabelColumn = o.labelCol
-		if opt.Scale, err = dataset.ParseScale(o.scale); err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		if err := opt.Scale.UnmarshalText([]byte(o.scale)); err != nil {
+			return nil, fmt.Errorf("%w: -scale: %v", errUsage, err)
 		}
-		if opt.Missing, err = dataset.ParseMissingPolicy(o.missing); err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		if err := opt.Missing.UnmarshalText([]byte(o.missing)); err != nil {
+			return nil, fmt.Errorf("%w: -missing: %v", errUsage, err)
 		}
-		switch o.header {
-		case "auto":
-		case "yes":
-			opt.Header = dataset.HeaderYes
-		case "no":
-			opt.Header = dataset.HeaderNo
-		default:
-			return nil, fmt.Errorf("%w: -header %q: want auto, yes or no", errUsage, o.header)
+		if err := opt.Header.UnmarshalText([]byte(o.header)); err != nil {
+			return nil, fmt.Errorf("%w: -header: %v", errUsage, err)
 		}
 		t, err := dataset.ReadFile(o.input, opt)
 		if err != nil {
@@ -248,8 +242,8 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	p := &cluster.Problem{Graph: l.g, K: *k}
 	if *consFile != "" {
-		policy, err := constraint.ParsePolicy(*conflicts)
-		if err != nil {
+		var policy constraint.Policy
+		if err := policy.UnmarshalText([]byte(*conflicts)); err != nil {
 			return fmt.Errorf("%w: -conflicts: %v", errUsage, err)
 		}
 		set, err := constraint.ReadFile(*consFile, l.g.N())

@@ -218,12 +218,12 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	if n < 0 {
 		return fmt.Errorf("%w: constraints check: --n %d is negative", errUsage, n)
 	}
-	base, err := constraint.ParseBase(baseFlag)
-	if err != nil {
+	var base constraint.IndexBase
+	if err := base.UnmarshalText([]byte(baseFlag)); err != nil {
 		return fmt.Errorf("%w: constraints check: --base: %v", errUsage, err)
 	}
-	policy, err := constraint.ParsePolicy(policyName)
-	if err != nil {
+	var policy constraint.Policy
+	if err := policy.UnmarshalText([]byte(policyName)); err != nil {
 		return fmt.Errorf("%w: constraints check: --policy: %v", errUsage, err)
 	}
 	opt := &constraint.ReadOptions{N: n, Base: base, File: pos[0], Policy: constraint.Soft}
