@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/unionfind"
 )
 
@@ -387,28 +388,25 @@ const (
 	Soft
 )
 
+var policyNames = []string{"reject", "drop-cl", "soft"}
+
 // String returns the name used on the command line: "reject", "drop-cl" or
 // "soft".
-func (p Policy) String() string {
-	switch p {
-	case Reject:
-		return "reject"
-	case DropConflictingCannotLinks:
-		return "drop-cl"
-	case Soft:
-		return "soft"
-	}
-	return fmt.Sprintf("Policy(%d)", int(p))
-}
+func (p Policy) String() string { return enum.String("Policy", policyNames, p) }
 
-// ParsePolicy is the inverse of Policy.String.
-func ParsePolicy(s string) (Policy, error) {
-	for _, p := range []Policy{Reject, DropConflictingCannotLinks, Soft} {
-		if s == p.String() {
-			return p, nil
-		}
+// MarshalText returns the name String returns, or an error for an unknown
+// policy.
+func (p Policy) MarshalText() ([]byte, error) { return enum.Marshal("policy", policyNames, p) }
+
+// UnmarshalText sets p from the name String returns (any case). The error
+// for an unknown name wraps ErrInvalid.
+func (p *Policy) UnmarshalText(text []byte) error {
+	v, err := enum.Parse[Policy]("policy", policyNames, string(text))
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	return 0, fmt.Errorf("%w: unknown policy %q (want reject, drop-cl or soft)", ErrInvalid, s)
+	*p = v
+	return nil
 }
 
 // Resolve checks s (see Check) and applies the policy. It returns the

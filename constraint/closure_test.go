@@ -246,11 +246,6 @@ func TestResolvePolicies(t *testing.T) {
 			t.Errorf("%v: out-of-range pair gave %v, want ErrInvalid", p, err)
 		}
 	}
-	for _, name := range []string{"reject", "drop-cl", "soft"} {
-		if p, err := ParsePolicy(name); err != nil || p.String() != name {
-			t.Errorf("ParsePolicy(%q) = %v, %v", name, p, err)
-		}
-	}
 }
 
 var sinkComp []int

@@ -232,16 +232,21 @@ func ExampleFlipPairs() {
 	// Output: 3 2 true
 }
 
-func ExampleParsePolicy() {
-	p, err := constraint.ParsePolicy("drop-cl")
+func ExamplePolicy_UnmarshalText() {
+	var p constraint.Policy
+	err := p.UnmarshalText([]byte("drop-cl"))
 	fmt.Println(p == constraint.DropConflictingCannotLinks, err)
-	// Output: true <nil>
+	fmt.Println(p.UnmarshalText([]byte("lenient")))
+	// Output:
+	// true <nil>
+	// constraint: invalid constraint: unknown policy "lenient" (want reject, drop-cl or soft)
 }
 
-func ExampleParseBase() {
-	b, _ := constraint.ParseBase("1")
-	fmt.Println(b == constraint.Base1)
-	// Output: true
+func ExampleIndexBase_UnmarshalText() {
+	var b constraint.IndexBase
+	b.UnmarshalText([]byte("1"))
+	fmt.Println(b == constraint.Base1, b)
+	// Output: true 1
 }
 
 func ExampleConflict_Describe() {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/enum"
 )
 
 // IndexBase says how node indices are numbered in a file.
@@ -24,17 +26,30 @@ const (
 	Base1
 )
 
-// ParseBase converts "0", "1" or "" (BaseAuto) to an IndexBase.
-func ParseBase(s string) (IndexBase, error) {
-	switch s {
-	case "":
-		return BaseAuto, nil
-	case "0":
-		return Base0, nil
-	case "1":
-		return Base1, nil
+var baseNames = []string{"auto", "0", "1"}
+
+// String returns "auto", "0" or "1".
+func (b IndexBase) String() string { return enum.String("IndexBase", baseNames, b) }
+
+// MarshalText returns the name String returns, or an error for an unknown
+// base.
+func (b IndexBase) MarshalText() ([]byte, error) {
+	return enum.Marshal("index base", baseNames, b)
+}
+
+// UnmarshalText sets b from "auto", "0" or "1"; the empty text is BaseAuto
+// too. The error for any other text wraps ErrInvalid.
+func (b *IndexBase) UnmarshalText(text []byte) error {
+	if len(text) == 0 {
+		*b = BaseAuto
+		return nil
 	}
-	return 0, fmt.Errorf("%w: index base %q, want 0 or 1", ErrInvalid, s)
+	v, err := enum.Parse[IndexBase]("index base", baseNames, string(text))
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	*b = v
+	return nil
 }
 
 // ReadOptions controls Read and ReadLabels. The zero value reads 0-based

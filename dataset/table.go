@@ -3,10 +3,11 @@ package dataset
 import (
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/internal/enum"
 )
 
 // Table is a feature table read from a file: one row per data point.
@@ -51,6 +52,21 @@ const (
 	HeaderNo
 )
 
+var headerNames = []string{"auto", "yes", "no"}
+
+// String returns "auto", "yes" or "no".
+func (h HeaderMode) String() string { return enum.String("HeaderMode", headerNames, h) }
+
+// MarshalText returns the name String returns, or an error for an unknown
+// mode.
+func (h HeaderMode) MarshalText() ([]byte, error) { return enum.Marshal("header mode", headerNames, h) }
+
+// UnmarshalText sets h from "auto", "yes" or "no" (any case); the error for
+// another name wraps ErrInvalid.
+func (h *HeaderMode) UnmarshalText(text []byte) error {
+	return unmarshalEnum(h, "header mode", headerNames, text)
+}
+
 // Scale selects the scaling applied to numeric feature columns (one-hot
 // columns are never scaled).
 type Scale int
@@ -67,30 +83,19 @@ const (
 	ScaleZScore
 )
 
-// String returns "none", "minmax" or "zscore".
-func (s Scale) String() string {
-	switch s {
-	case ScaleNone:
-		return "none"
-	case ScaleMinMax:
-		return "minmax"
-	case ScaleZScore:
-		return "zscore"
-	}
-	return "Scale(" + strconv.Itoa(int(s)) + ")"
-}
+var scaleNames = []string{"none", "minmax", "zscore"}
 
-// ParseScale parses "none", "minmax" or "zscore".
-func ParseScale(s string) (Scale, error) {
-	switch strings.ToLower(s) {
-	case "", "none":
-		return ScaleNone, nil
-	case "minmax", "min-max":
-		return ScaleMinMax, nil
-	case "zscore", "z-score", "standard":
-		return ScaleZScore, nil
-	}
-	return 0, errorf(ErrInvalid, "unknown scaling %q (want none, minmax or zscore)", s)
+// String returns "none", "minmax" or "zscore".
+func (s Scale) String() string { return enum.String("Scale", scaleNames, s) }
+
+// MarshalText returns the name String returns, or an error for an unknown
+// scaling.
+func (s Scale) MarshalText() ([]byte, error) { return enum.Marshal("scaling", scaleNames, s) }
+
+// UnmarshalText sets s from "none", "minmax" or "zscore" (any case); the
+// error for another name wraps ErrInvalid.
+func (s *Scale) UnmarshalText(text []byte) error {
+	return unmarshalEnum(s, "scaling", scaleNames, text)
 }
 
 // MissingPolicy says what to do with missing values.
@@ -111,17 +116,32 @@ const (
 	MissingDrop
 )
 
-// ParseMissingPolicy parses "reject", "impute" or "drop".
-func ParseMissingPolicy(s string) (MissingPolicy, error) {
-	switch strings.ToLower(s) {
-	case "", "reject", "error":
-		return MissingReject, nil
-	case "impute", "impute-mean", "mean":
-		return MissingImpute, nil
-	case "drop", "drop-rows":
-		return MissingDrop, nil
+var missingNames = []string{"reject", "impute", "drop"}
+
+// String returns "reject", "impute" or "drop".
+func (m MissingPolicy) String() string { return enum.String("MissingPolicy", missingNames, m) }
+
+// MarshalText returns the name String returns, or an error for an unknown
+// policy.
+func (m MissingPolicy) MarshalText() ([]byte, error) {
+	return enum.Marshal("missing-value policy", missingNames, m)
+}
+
+// UnmarshalText sets m from "reject", "impute" or "drop" (any case); the
+// error for another name wraps ErrInvalid.
+func (m *MissingPolicy) UnmarshalText(text []byte) error {
+	return unmarshalEnum(m, "missing-value policy", missingNames, text)
+}
+
+// unmarshalEnum sets *p to the value named by text (see internal/enum),
+// wrapping the error for an unknown name in ErrInvalid.
+func unmarshalEnum[T enum.Integer](p *T, kind string, names []string, text []byte) error {
+	v, err := enum.Parse[T](kind, names, string(text))
+	if err != nil {
+		return errorf(ErrInvalid, "%v", err)
 	}
-	return 0, errorf(ErrInvalid, "unknown missing-value policy %q (want reject, impute or drop)", s)
+	*p = v
+	return nil
 }
 
 // Format names a tabular file format.

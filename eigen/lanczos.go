@@ -6,12 +6,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tether-sc/tether/internal/parallel"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -332,17 +332,11 @@ func (r *lanczosRun) chunks(m int, f func(q, lo, hi int)) {
 		f(0, 0, n)
 		return
 	}
-	var wg sync.WaitGroup
 	size := (n + orthoChunks - 1) / orthoChunks
-	for q := 0; q < orthoChunks; q++ {
-		lo, hi := q*size, min((q+1)*size, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(q, lo, hi)
-		}()
-	}
-	wg.Wait()
+	parallel.For(context.Background(), orthoChunks, 0, func(q int) error {
+		f(q, q*size, min((q+1)*size, n))
+		return nil
+	})
 }
 
 // project sets c = V·x for rows [0, m) of V.

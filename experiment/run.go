@@ -9,11 +9,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/tether-sc/tether/internal/parallel"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -140,57 +140,37 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 		}
 		todo = append(todo, c)
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	var (
-		mu   sync.Mutex
-		wg   sync.WaitGroup
-		next = make(chan Cell)
-		t0   = time.Now()
+		mu sync.Mutex // guards st, results and cacheFile
+		t0 = time.Now()
 	)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range next {
-				if ctx.Err() != nil {
-					continue // cancelled: drain without starting new cells
-				}
-				v, err := runCell(ctx, c)
-				mu.Lock()
-				if err != nil {
-					if ctx.Err() == nil {
-						st.Failed++
-						st.Errors = append(st.Errors, fmt.Sprintf("%s: %v", c.Key, err))
-					}
-				} else {
-					st.Ran++
-					results[c.Key] = v
-					if cacheFile != nil {
-						b, _ := json.Marshal(cacheLine{Key: c.Key, Values: encodeValues(v)})
-						cacheFile.Write(append(b, '\n'))
-					}
-				}
-				done := st.Ran + st.Failed
-				left := time.Duration(float64(time.Since(t0)) / float64(done) * float64(len(todo)-done))
-				progress.Send(opt.Recorder, progress.Event{Stage: e.Name, Done: st.Cached + done, Total: st.Cells,
-					Message: fmt.Sprintf("ETA %s", left.Round(time.Second))})
-				mu.Unlock()
+	// A failed cell is recorded in st and the others go on: fn never
+	// returns an error, and only cancellation stops the loop (checked
+	// below).
+	parallel.For(ctx, len(todo), opt.Workers, func(i int) error {
+		c := todo[i]
+		v, err := runCell(ctx, c)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			if ctx.Err() == nil {
+				st.Failed++
+				st.Errors = append(st.Errors, fmt.Sprintf("%s: %v", c.Key, err))
 			}
-		}()
-	}
-feed:
-	for _, c := range todo {
-		select {
-		case next <- c:
-		case <-ctx.Done():
-			break feed
+		} else {
+			st.Ran++
+			results[c.Key] = v
+			if cacheFile != nil {
+				b, _ := json.Marshal(cacheLine{Key: c.Key, Values: encodeValues(v)})
+				cacheFile.Write(append(b, '\n'))
+			}
 		}
-	}
-	close(next)
-	wg.Wait()
+		done := st.Ran + st.Failed
+		left := time.Duration(float64(time.Since(t0)) / float64(done) * float64(len(todo)-done))
+		progress.Send(opt.Recorder, progress.Event{Stage: e.Name, Done: st.Cached + done, Total: st.Cells,
+			Message: fmt.Sprintf("ETA %s", left.Round(time.Second))})
+		return nil
+	})
 	st.Elapsed = time.Since(start)
 	if err := ctx.Err(); err != nil {
 		return nil, st, err

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/enum"
 )
 
 // Affinity selects how an edge's weight is computed from its two points.
@@ -31,22 +33,15 @@ const (
 var affinityNames = []string{"rbf", "cosine", "binary"}
 
 // String returns "rbf", "cosine" or "binary".
-func (a Affinity) String() string {
-	if a >= 0 && int(a) < len(affinityNames) {
-		return affinityNames[a]
-	}
-	return fmt.Sprintf("Affinity(%d)", int(a))
-}
+func (a Affinity) String() string { return enum.String("Affinity", affinityNames, a) }
 
-// Set parses a name as printed by String; it makes *Affinity a flag.Value.
-func (a *Affinity) Set(s string) error {
-	for i, name := range affinityNames {
-		if strings.EqualFold(s, name) {
-			*a = Affinity(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("graph: unknown affinity %q (want %s)", s, strings.Join(affinityNames, ", "))
+// MarshalText returns the name String returns, or an error for an unknown
+// affinity.
+func (a Affinity) MarshalText() ([]byte, error) { return enum.Marshal("affinity", affinityNames, a) }
+
+// UnmarshalText sets a from a name String returns, in any case.
+func (a *Affinity) UnmarshalText(text []byte) error {
+	return unmarshalEnum(a, "affinity", affinityNames, text)
 }
 
 // SigmaRule selects how the RBF scale σ is chosen.
@@ -89,8 +84,8 @@ type Sigma struct {
 // DefaultLocalK is the neighbour rank of local scaling when Sigma.K is 0.
 const DefaultLocalK = 7
 
-// String returns the form accepted by Set: "local" or "local:K", "median",
-// "meanvar", or the fixed value.
+// String returns the form UnmarshalText reads: "local" or "local:K",
+// "median", "meanvar", or the fixed value.
 func (s Sigma) String() string {
 	switch s.Rule {
 	case SigmaLocal:
@@ -108,9 +103,19 @@ func (s Sigma) String() string {
 	return fmt.Sprintf("SigmaRule(%d)", int(s.Rule))
 }
 
-// Set parses "local", "local:K", "median", "meanvar" or a positive number;
-// it makes *Sigma a flag.Value.
-func (s *Sigma) Set(v string) error {
+// MarshalText returns the text String returns, or an error for an unknown
+// rule.
+func (s Sigma) MarshalText() ([]byte, error) {
+	if s.Rule < SigmaLocal || s.Rule > SigmaFixed {
+		return nil, fmt.Errorf("graph: invalid σ rule %d", int(s.Rule))
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText sets s from "local", "local:K", "median", "meanvar" (any
+// case) or a positive number.
+func (s *Sigma) UnmarshalText(text []byte) error {
+	v := string(text)
 	switch lv := strings.ToLower(strings.TrimSpace(v)); {
 	case lv == "local":
 		*s = Sigma{Rule: SigmaLocal}

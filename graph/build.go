@@ -2,13 +2,14 @@ package graph
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/internal/enum"
 )
 
 // Kind selects which pairs of points are joined (thesis §2.1.2).
@@ -42,22 +43,25 @@ const (
 var kindNames = []string{"knn", "mknn", "full", "eps", "sknn"}
 
 // String returns "knn", "mknn", "full", "eps" or "sknn".
-func (k Kind) String() string {
-	if k >= 0 && int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
+func (k Kind) String() string { return enum.String("Kind", kindNames, k) }
+
+// MarshalText returns the name String returns, or an error for an unknown
+// kind.
+func (k Kind) MarshalText() ([]byte, error) { return enum.Marshal("graph kind", kindNames, k) }
+
+// UnmarshalText sets k from a name String returns, in any case.
+func (k *Kind) UnmarshalText(text []byte) error {
+	return unmarshalEnum(k, "graph kind", kindNames, text)
 }
 
-// Set parses a name as printed by String; it makes *Kind a flag.Value.
-func (k *Kind) Set(s string) error {
-	for i, name := range kindNames {
-		if strings.EqualFold(s, name) {
-			*k = Kind(i)
-			return nil
-		}
+// unmarshalEnum sets *p to the value named by text (see internal/enum).
+func unmarshalEnum[T enum.Integer](p *T, kind string, names []string, text []byte) error {
+	v, err := enum.Parse[T](kind, names, string(text))
+	if err != nil {
+		return fmt.Errorf("graph: %w", err)
 	}
-	return fmt.Errorf("graph: unknown graph kind %q (want %s)", s, strings.Join(kindNames, ", "))
+	*p = v
+	return nil
 }
 
 // DefaultK is the number of neighbours when Spec.K is 0.
@@ -68,8 +72,9 @@ const DefaultK = 10
 const DefaultMaxFull = 10000
 
 // Spec describes a graph built from feature vectors. Its zero value is the
-// default (see DefaultSpec); the command-line tool binds its fields to flags
-// with RegisterFlags.
+// default (see DefaultSpec). Its enumerated fields read and print their
+// names (UnmarshalText, String), so a command-line tool can bind them to
+// flags.
 type Spec struct {
 	// Kind selects the edges. The zero value is SymmetricKNN.
 	Kind Kind
@@ -120,16 +125,6 @@ func (s Spec) String() string {
 		b.WriteString(" sigma=" + s.Sigma.String())
 	}
 	return b.String()
-}
-
-// RegisterFlags binds the spec's fields to the flags -graph, -knn, -eps,
-// -affinity and -sigma of fs, with s's current values as defaults.
-func (s *Spec) RegisterFlags(fs *flag.FlagSet) {
-	fs.Var(&s.Kind, "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (scikit-learn's nearest_neighbors)")
-	fs.IntVar(&s.K, "knn", s.K, "neighbours of the k-NN graphs")
-	fs.Float64Var(&s.Eps, "eps", s.Eps, "radius of the eps graph")
-	fs.Var(&s.Affinity, "affinity", "edge weights: rbf, cosine, binary")
-	fs.Var(&s.Sigma, "sigma", "RBF scale: a number, median, meanvar, local or local:K (σ_i = distance to the K-th neighbour)")
 }
 
 // Build builds the graph that s describes on the rows of x (n points in d

@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"runtime"
@@ -445,7 +444,7 @@ func TestBuildDeterministicAndCancel(t *testing.T) {
 	}
 }
 
-func TestSpecFlags(t *testing.T) {
+func TestSpecDefault(t *testing.T) {
 	s := DefaultSpec()
 	if got := s.String(); got != "knn k=10 rbf sigma=local" {
 		t.Errorf("DefaultSpec().String() = %q", got)
@@ -459,34 +458,54 @@ func TestSpecFlags(t *testing.T) {
 	if !mat.Equal(g1.Dense(), g2.Dense()) {
 		t.Error("the zero Spec and DefaultSpec build different graphs")
 	}
-	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	s.RegisterFlags(fs)
-	if err := fs.Parse([]string{"-graph", "mknn", "-knn", "15", "-affinity", "cosine", "-sigma", "local:9", "-eps", "0.5"}); err != nil {
-		t.Fatal(err)
+}
+
+// TestSpecText checks the enum convention (internal/enum): String,
+// MarshalText and UnmarshalText agree for every value, and unknown names
+// are errors listing the valid ones.
+func TestSpecText(t *testing.T) {
+	for k := range Kind(len(kindNames)) {
+		text, err := k.MarshalText()
+		var got Kind
+		if err != nil || string(text) != k.String() || got.UnmarshalText(text) != nil || got != k {
+			t.Errorf("Kind %d: text %q, %v, read back %v", k, text, err, got)
+		}
 	}
-	want := Spec{Kind: MutualKNN, K: 15, Eps: 0.5, Affinity: Cosine, Sigma: Sigma{Rule: SigmaLocal, K: 9}}
-	if s != want {
-		t.Errorf("parsed %+v, want %+v", s, want)
+	for a := range Affinity(len(affinityNames)) {
+		text, err := a.MarshalText()
+		var got Affinity
+		if err != nil || string(text) != a.String() || got.UnmarshalText(text) != nil || got != a {
+			t.Errorf("Affinity %d: text %q, %v, read back %v", a, text, err, got)
+		}
 	}
 	for _, v := range []string{"0.5", "median", "meanvar", "local", "local:3"} {
 		var sg Sigma
-		if err := sg.Set(v); err != nil || sg.String() != v {
+		if err := sg.UnmarshalText([]byte(v)); err != nil || sg.String() != v {
 			t.Errorf("Sigma round trip %q: got %q, %v", v, sg.String(), err)
+		}
+		if text, err := sg.MarshalText(); err != nil || string(text) != v {
+			t.Errorf("Sigma %q: MarshalText = %q, %v", v, text, err)
 		}
 	}
 	for _, v := range []string{"-1", "0", "nan", "inf", "local:0", "local:x", "big"} {
 		var sg Sigma
-		if err := sg.Set(v); err == nil {
-			t.Errorf("Sigma.Set(%q) accepted", v)
+		if err := sg.UnmarshalText([]byte(v)); err == nil {
+			t.Errorf("Sigma.UnmarshalText(%q) accepted", v)
 		}
 	}
 	var k Kind
-	if err := k.Set("ball"); err == nil {
-		t.Error("Kind.Set accepted an unknown name")
+	if err := k.UnmarshalText([]byte("ball")); err == nil || err.Error() != `graph: unknown graph kind "ball" (want knn, mknn, full, eps or sknn)` {
+		t.Errorf("Kind.UnmarshalText(ball): %v", err)
 	}
 	var a Affinity
-	if err := a.Set("gauss"); err == nil {
-		t.Error("Affinity.Set accepted an unknown name")
+	if err := a.UnmarshalText([]byte("gauss")); err == nil || err.Error() != `graph: unknown affinity "gauss" (want rbf, cosine or binary)` {
+		t.Errorf("Affinity.UnmarshalText(gauss): %v", err)
+	}
+	if _, err := Kind(9).MarshalText(); err == nil {
+		t.Error("Kind(9).MarshalText succeeded")
+	}
+	if _, err := (Sigma{Rule: 9}).MarshalText(); err == nil {
+		t.Error("MarshalText of an unknown σ rule succeeded")
 	}
 }
 

@@ -18,8 +18,9 @@
 //     neighbour and W_ij = exp(−d²/(σ_iσ_j)).
 //
 // A Spec gathers these choices; its zero value is DefaultSpec (symmetric
-// 10-NN, RBF, local scaling with the 7th neighbour) and its fields are
-// flag.Values so a command-line tool can bind them (Spec.RegisterFlags).
+// 10-NN, RBF, local scaling with the 7th neighbour). Kind, Affinity and
+// Sigma read and print their names (UnmarshalText, MarshalText, String), so
+// they work as command-line flags and in JSON.
 //
 // KNN computes exact k nearest neighbours: a kd-tree with bucket leaves up to
 // 16 dimensions, blocked brute force with BLAS Dgemm tiles above, both in

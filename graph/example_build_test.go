@@ -2,7 +2,6 @@ package graph_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
@@ -61,26 +60,16 @@ func ExampleBuild_sklearn() {
 	// ⎣  0    0  0.5    1⎦
 }
 
-func ExampleSpec_RegisterFlags() {
-	s := graph.DefaultSpec()
-	fs := flag.NewFlagSet("cluster", flag.ContinueOnError)
-	s.RegisterFlags(fs)
-	_ = fs.Parse([]string{"-graph", "mknn", "-knn", "15", "-sigma", "median"})
-	fmt.Println(s)
-	// Output:
-	// mknn k=15 rbf sigma=median
-}
-
 func ExampleDefaultSpec() {
 	fmt.Println(graph.DefaultSpec())
 	// Output:
 	// knn k=10 rbf sigma=local
 }
 
-func ExampleSigma_Set() {
+func ExampleSigma_UnmarshalText() {
 	var s graph.Sigma
 	for _, v := range []string{"0.5", "local:9", "meanvar", "-2"} {
-		if err := s.Set(v); err != nil {
+		if err := s.UnmarshalText([]byte(v)); err != nil {
 			fmt.Println(err)
 			continue
 		}

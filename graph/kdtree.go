@@ -3,7 +3,8 @@ package graph
 import (
 	"context"
 	"math"
-	"sync"
+
+	"github.com/tether-sc/tether/internal/parallel"
 )
 
 // kdLeafSize bounds the number of points in a kd-tree leaf: leaves hold
@@ -34,7 +35,8 @@ type kdTree struct {
 
 // newKDTree builds the tree over the n×dim row-major data. Each inner node
 // splits its points at the median of the dimension of widest spread. Cost
-// O(n·dim·log n); the top levels are built in parallel.
+// O(n·dim·log n); the subtrees above kdParallelMin points are split
+// between goroutines.
 func newKDTree(data []float64, n, dim int) *kdTree {
 	depth := 0
 	for (n+(1<<depth)-1)>>depth > kdLeafSize {
@@ -54,9 +56,27 @@ func newKDTree(data []float64, n, dim int) *kdTree {
 	for i := range t.perm {
 		t.perm[i] = int32(i)
 	}
-	var wg sync.WaitGroup
-	t.build(data, 0, 0, 0, n, &wg)
-	wg.Wait()
+	// The top levels are built level by level, the nodes of a level
+	// concurrently; from level top down, each subtree of at most
+	// kdParallelMin points is built depth-first by one goroutine. Nodes of
+	// one level own disjoint ranges of perm, set by their parents, so the
+	// tree does not depend on the scheduling.
+	t.lo[0], t.hi[0] = 0, int32(n)
+	top := 0
+	for top < depth && n>>top > kdParallelMin {
+		top++
+	}
+	for level := 0; level <= top; level++ {
+		first := 1<<level - 1
+		parallel.For(context.Background(), 1<<level, 0, func(q int) error {
+			if level < top {
+				t.build(data, first+q, level)
+			} else {
+				t.buildSubtree(data, first+q, level)
+			}
+			return nil
+		})
+	}
 	t.pts = make([]float64, n*dim)
 	for p, i := range t.perm {
 		copy(t.pts[p*dim:(p+1)*dim], data[int(i)*dim:int(i+1)*dim])
@@ -64,8 +84,24 @@ func newKDTree(data []float64, n, dim int) *kdTree {
 	return t
 }
 
-func (t *kdTree) build(data []float64, node, level, lo, hi int, wg *sync.WaitGroup) {
-	t.lo[node], t.hi[node] = int32(lo), int32(hi)
+// kdParallelMin is the number of points above which newKDTree splits the
+// work of building a subtree between goroutines.
+const kdParallelMin = 1 << 14
+
+// buildSubtree builds node and its descendants depth-first.
+func (t *kdTree) buildSubtree(data []float64, node, level int) {
+	t.build(data, node, level)
+	if level < t.depth {
+		t.buildSubtree(data, 2*node+1, level+1)
+		t.buildSubtree(data, 2*node+2, level+1)
+	}
+}
+
+// build computes node's bounding box and, above the leaves, its split and
+// its children's ranges t.lo, t.hi, reordering t.perm[lo:hi] (the node's
+// range, set by its parent).
+func (t *kdTree) build(data []float64, node, level int) {
+	lo, hi := int(t.lo[node]), int(t.hi[node])
 	dim := t.dim
 	// Bounding box of the points, and its widest dimension.
 	best, bestSpread := 0, -1.0
@@ -98,16 +134,8 @@ func (t *kdTree) build(data []float64, node, level, lo, hi int, wg *sync.WaitGro
 		split = data[int(t.perm[mid])*dim+best]
 	}
 	t.splitDim[node], t.split[node] = int32(best), split
-	if hi-lo > 1<<14 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t.build(data, 2*node+1, level+1, lo, mid, wg)
-		}()
-	} else {
-		t.build(data, 2*node+1, level+1, lo, mid, wg)
-	}
-	t.build(data, 2*node+2, level+1, mid, hi, wg)
+	t.lo[2*node+1], t.hi[2*node+1] = int32(lo), int32(mid)
+	t.lo[2*node+2], t.hi[2*node+2] = int32(mid), int32(hi)
 }
 
 // selectNth reorders idx so that idx[nth] holds the point with the nth

@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/internal/parallel"
 )
 
 // kdMaxDim is the largest dimension searched with the kd-tree; above it KNN
@@ -278,44 +277,16 @@ func (p pairSorter) Swap(a, b int) {
 }
 
 // parallelChunks runs work over [0,n) in chunks of the given size pulled by
-// up to GOMAXPROCS goroutines, each with its own state from newState. It
-// checks ctx before every chunk and returns ctx's error if it was cancelled.
+// up to GOMAXPROCS goroutines, each with its own state from newState (see
+// parallel.ForState). It stops at the first chunk that finds ctx cancelled
+// and returns ctx's error, wrapped.
 func parallelChunks[S any](ctx context.Context, n, chunk int, newState func() S, work func(s S, lo, hi int)) error {
-	procs := runtime.GOMAXPROCS(0)
 	nChunks := (n + chunk - 1) / chunk
-	if procs > nChunks {
-		procs = nChunks
-	}
-	var next atomic.Int64
-	var stopped atomic.Bool
-	run := func() {
-		s := newState()
-		for !stopped.Load() {
-			c := int(next.Add(1) - 1)
-			if c >= nChunks {
-				return
-			}
-			if ctx.Err() != nil {
-				stopped.Store(true)
-				return
-			}
-			work(s, c*chunk, min((c+1)*chunk, n))
-		}
-	}
-	if procs <= 1 {
-		run()
-	} else {
-		var wg sync.WaitGroup
-		for p := 0; p < procs; p++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				run()
-			}()
-		}
-		wg.Wait()
-	}
-	if err := ctx.Err(); err != nil {
+	err := parallel.ForState(ctx, nChunks, 0, newState, func(s S, c int) error {
+		work(s, c*chunk, min((c+1)*chunk, n))
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("graph: graph construction cancelled: %w", err)
 	}
 	return nil

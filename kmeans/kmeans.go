@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tether-sc/tether/internal/parallel"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -362,7 +363,7 @@ func runRestarts(ctx context.Context, cfg config, run func(ctx context.Context, 
 		res.Scores = make([]float64, nr)
 	}
 	var (
-		mu       sync.Mutex
+		mu       sync.Mutex // guards the fields below and res
 		best     *outcome
 		bestSc   float64
 		firstErr error
@@ -370,60 +371,46 @@ func runRestarts(ctx context.Context, cfg config, run func(ctx context.Context, 
 	)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range outer {
-		wg.Go(func() {
-			for r := range jobs {
-				rnd := rand.New(rand.NewPCG(seeds[r][0], seeds[r][1]))
-				o, err := run(ctx, rnd, inner)
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil {
-						firstErr = err
-					}
-					cancel()
-					mu.Unlock()
-					continue
-				}
-				sc := o.value
-				if cfg.sel != nil {
-					sc = cfg.sel(o.labels)
-					if math.IsNaN(sc) {
-						sc = math.Inf(1)
-					}
-					res.Scores[r] = sc
-				}
-				res.Distortions[r] = o.value
-				if best == nil || better(sc, o.value, r, bestSc, best.value, res.Restart) {
-					best, bestSc, res.Restart = o, sc, r
-				}
-				done++
-				progress.Send(cfg.rec, progress.Event{Stage: "kmeans", Done: done, Total: nr,
-					Message: fmt.Sprintf("restart %d: objective %.6g in %d iterations", r, o.value, o.iters)})
-				mu.Unlock()
+	err := parallel.For(ctx, nr, outer, func(r int) error {
+		rnd := rand.New(rand.NewPCG(seeds[r][0], seeds[r][1]))
+		o, err := run(ctx, rnd, inner)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			// Recorded before cancel, so the restarts the cancellation
+			// stops cannot report their context error first.
+			if firstErr == nil {
+				firstErr = err
 			}
-		})
-	}
-	for r := 0; r < nr; r++ {
-		select {
-		case jobs <- r:
-		case <-ctx.Done():
+			cancel()
+			return err
 		}
-		if ctx.Err() != nil {
-			break
+		sc := o.value
+		if cfg.sel != nil {
+			sc = cfg.sel(o.labels)
+			if math.IsNaN(sc) {
+				sc = math.Inf(1)
+			}
+			res.Scores[r] = sc
 		}
-	}
-	close(jobs)
-	wg.Wait()
+		res.Distortions[r] = o.value
+		// better is a total order (ties go to the lower restart), so the
+		// winner does not depend on the order the restarts finish in.
+		if best == nil || better(sc, o.value, r, bestSc, best.value, res.Restart) {
+			best, bestSc, res.Restart = o, sc, r
+		}
+		done++
+		progress.Send(cfg.rec, progress.Event{Stage: "kmeans", Done: done, Total: nr,
+			Message: fmt.Sprintf("restart %d: objective %.6g in %d iterations", r, o.value, o.iters)})
+		return nil
+	})
 	if firstErr != nil {
 		return nil, fmt.Errorf("kmeans: %w", firstErr)
 	}
-	if done < nr {
-		// Some restarts were never handed out: the caller cancelled.
-		err := parent.Err()
-		if err == nil {
-			err = context.Canceled
+	if err != nil {
+		// Some restarts were never started: the caller cancelled.
+		if perr := parent.Err(); perr != nil {
+			err = perr
 		}
 		return nil, fmt.Errorf("kmeans: %w", err)
 	}

@@ -1,8 +1,9 @@
 package kmeans
 
 import (
-	"sync"
-	"sync/atomic"
+	"context"
+
+	"github.com/tether-sc/tether/internal/parallel"
 )
 
 // blockSize is the number of points per block of work. Sums over points are
@@ -14,30 +15,12 @@ const blockSize = 2048
 func numBlocks(n int) int { return (n + blockSize - 1) / blockSize }
 
 // forBlocks calls fn(b, lo, hi) for every block b = [lo, hi) of [0, n),
-// using up to workers goroutines.
+// using up to workers goroutines (one: in order on the caller's).
 func forBlocks(n, workers int, fn func(b, lo, hi int)) {
-	nb := numBlocks(n)
-	workers = min(workers, nb)
-	if workers <= 1 {
-		for b := 0; b < nb; b++ {
-			fn(b, b*blockSize, min((b+1)*blockSize, n))
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				b := int(next.Add(1) - 1)
-				if b >= nb {
-					return
-				}
-				fn(b, b*blockSize, min((b+1)*blockSize, n))
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(context.Background(), numBlocks(n), max(workers, 1), func(b int) error {
+		fn(b, b*blockSize, min((b+1)*blockSize, n))
+		return nil
+	})
 }
 
 // sumOrdered adds the block sums in block order.

@@ -1,10 +1,13 @@
 package metrics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/tether-sc/tether/internal/parallel"
 )
 
 // Errors returned for unusable input. They are wrapped with the details
@@ -76,19 +79,18 @@ func newContingency(truth, pred []int, dense int) (*Contingency, error) {
 	}
 	var rid, cid []int32
 	var rvals, cvals []int
+	workers := 1
 	if n >= parallelMin {
-		// The two relabellings are independent: use two cores.
-		done := make(chan struct{})
-		go func() {
-			cid, cvals = relabel(pred)
-			close(done)
-		}()
-		rid, rvals = relabel(truth)
-		<-done
-	} else {
-		rid, rvals = relabel(truth)
-		cid, cvals = relabel(pred)
+		workers = 2 // the two relabellings are independent: use two cores
 	}
+	parallel.For(context.Background(), 2, workers, func(i int) error {
+		if i == 0 {
+			rid, rvals = relabel(truth)
+		} else {
+			cid, cvals = relabel(pred)
+		}
+		return nil
+	})
 	k1, k2 := len(rvals), len(cvals)
 	c := &Contingency{
 		n:         n,

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -62,7 +61,7 @@ type loaded struct {
 
 func (o *inputOptions) bind(fs *flag.FlagSet) {
 	o.spec = graph.DefaultSpec()
-	o.spec.RegisterFlags(fs)
+	bindGraphSpec(fs, &o.spec)
 	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF)")
 	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
 	fs.StringVar(&o.gen, "gen", "", "generate the input: moons, circles, xor, blobs or sbm")
@@ -103,20 +102,14 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		l.name = o.input
 		opt := o.table
 		opt.LabelColumn = o.labelCol
-		if opt.Scale, err = dataset.ParseScale(o.scale); err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		if err := opt.Scale.UnmarshalText([]byte(o.scale)); err != nil {
+			return nil, fmt.Errorf("%w: -scale: %v", errUsage, err)
 		}
-		if opt.Missing, err = dataset.ParseMissingPolicy(o.missing); err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		if err := opt.Missing.UnmarshalText([]byte(o.missing)); err != nil {
+			return nil, fmt.Errorf("%w: -missing: %v", errUsage, err)
 		}
-		switch o.header {
-		case "auto":
-		case "yes":
-			opt.Header = dataset.HeaderYes
-		case "no":
-			opt.Header = dataset.HeaderNo
-		default:
-			return nil, fmt.Errorf("%w: -header %q: want auto, yes or no", errUsage, o.header)
+		if err := opt.Header.UnmarshalText([]byte(o.header)); err != nil {
+			return nil, fmt.Errorf("%w: -header: %v", errUsage, err)
 		}
 		t, err := dataset.ReadFile(o.input, opt)
 		if err != nil {
@@ -249,8 +242,8 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	p := &cluster.Problem{Graph: l.g, K: *k}
 	if *consFile != "" {
-		policy, err := constraint.ParsePolicy(*conflicts)
-		if err != nil {
+		var policy constraint.Policy
+		if err := policy.UnmarshalText([]byte(*conflicts)); err != nil {
 			return fmt.Errorf("%w: -conflicts: %v", errUsage, err)
 		}
 		set, err := constraint.ReadFile(*consFile, l.g.N())
@@ -280,16 +273,14 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	// Labels go to -o; the summary goes to stdout unless the labels do.
 	sumOut := m.Stdout
-	if *out == "-" {
-		if err := dataset.WriteLabels(m.Stdout, res.Labels); err != nil {
-			return err
-		}
+	if *out == "-" || *out == "" {
 		sumOut = m.Stderr
-	} else if err := writeFile(*out, func(w io.Writer) error { return dataset.WriteLabels(w, res.Labels) }); err != nil {
+	}
+	if err := m.writeOutput(ctx, *out, func(w io.Writer) error { return dataset.WriteLabels(w, res.Labels) }); err != nil {
 		return err
 	}
 	if *plotFile != "" {
-		if err := plotPartition(*plotFile, l, res, meth.Name()); err != nil {
+		if err := m.plotPartition(ctx, *plotFile, l, res, meth.Name()); err != nil {
 			return err
 		}
 	}
@@ -299,18 +290,6 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return enc.Encode(sum)
 	}
 	return printSummary(sumOut, sum)
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return f.Close()
 }
 
 func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {
@@ -384,7 +363,7 @@ func printSummary(w io.Writer, s *summary) error {
 
 // plotPartition draws the partition over the 2-D features, or over the
 // first two embedding coordinates when the data is not 2-D.
-func plotPartition(path string, l *loaded, res *cluster.Result, method string) error {
+func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *cluster.Result, method string) error {
 	x := l.x
 	what := "features"
 	if x == nil || func() bool { _, d := x.Dims(); return d != 2 }() {
@@ -401,5 +380,5 @@ func plotPartition(path string, l *loaded, res *cluster.Result, method string) e
 	if err != nil {
 		return err
 	}
-	return figure.SavePNG(path, 5*vg.Inch, 5*vg.Inch, p)
+	return m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, p) })
 }

@@ -155,7 +155,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	if set == nil && asPairs {
 		set = constraint.FromLabels(labels)
 	}
-	return consWriteOutput(m, out, func(w io.Writer) error {
+	return m.writeOutput(ctx, out, func(w io.Writer) error {
 		if set != nil {
 			ml, cl := set.Count()
 			fmt.Fprintf(m.Stderr, "constraints gen: %d pairs (%d must-links, %d cannot-links) on %d nodes\n", ml+cl, ml, cl, set.N)
@@ -176,23 +176,6 @@ func consClassSizes(truth []int) []int {
 		sizes[c]++
 	}
 	return sizes
-}
-
-// consWriteOutput calls write on standard output (path "-" or "") or on a new
-// file, reporting close errors.
-func consWriteOutput(m *Main, path string, write func(io.Writer) error) error {
-	if path == "" || path == "-" {
-		return write(m.Stdout)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 const consCheckUsage = `constraints check [--n N] [--base 0|1] [--names FILE] [--policy P] [-o out.csv] [-json] file.csv
@@ -235,12 +218,12 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	if n < 0 {
 		return fmt.Errorf("%w: constraints check: --n %d is negative", errUsage, n)
 	}
-	base, err := constraint.ParseBase(baseFlag)
-	if err != nil {
+	var base constraint.IndexBase
+	if err := base.UnmarshalText([]byte(baseFlag)); err != nil {
 		return fmt.Errorf("%w: constraints check: --base: %v", errUsage, err)
 	}
-	policy, err := constraint.ParsePolicy(policyName)
-	if err != nil {
+	var policy constraint.Policy
+	if err := policy.UnmarshalText([]byte(policyName)); err != nil {
 		return fmt.Errorf("%w: constraints check: --policy: %v", errUsage, err)
 	}
 	opt := &constraint.ReadOptions{N: n, Base: base, File: pos[0], Policy: constraint.Soft}
@@ -330,7 +313,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		return resolveErr
 	}
 	if out != "" {
-		return consWriteOutput(m, out, func(w io.Writer) error { return constraint.Write(w, kept, file.Base) })
+		return m.writeOutput(ctx, out, func(w io.Writer) error { return constraint.Write(w, kept, file.Base) })
 	}
 	return nil
 }
@@ -434,12 +417,15 @@ func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 	if st.Failed > 0 {
 		return fmt.Errorf("constraints closure: %s", strings.Join(st.Errors, "; "))
 	}
-	if outDir == "" {
-		_, err := io.WriteString(m.Stdout, out.Markdown)
+	writeMD := func(w io.Writer) error {
+		_, err := io.WriteString(w, out.Markdown)
 		return err
 	}
+	if outDir == "" {
+		return m.writeOutput(ctx, "", writeMD)
+	}
 	mdPath := filepath.Join(outDir, "closure.md")
-	if err := os.WriteFile(mdPath, []byte(out.Markdown), 0o644); err != nil {
+	if err := m.writeOutput(ctx, mdPath, writeMD); err != nil {
 		return err
 	}
 	fmt.Fprintf(m.Stderr, "constraints closure: wrote %s, closure.csv and the figures into %s\n", mdPath, outDir)

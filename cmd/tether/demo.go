@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"path/filepath"
 	"text/tabwriter"
@@ -151,7 +152,7 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	}
 	if *outDir != "" && len(panels) > 0 {
 		path := filepath.Join(*outDir, "demo.png")
-		if err := figure.SavePNG(path, 5*vg.Inch, 5*vg.Inch, panels...); err != nil {
+		if err := m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, panels...) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(m.Stdout, "\nwrote %s\n", path)

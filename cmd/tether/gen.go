@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -117,7 +116,7 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	for j := 0; j < p; j++ {
 		t.Features = append(t.Features, fmt.Sprintf("x%d", j+1))
 	}
-	return genWriteTo(m, f.out, func(w io.Writer) error { return dataset.WriteCSV(w, t) })
+	return m.writeOutput(ctx, f.out, func(w io.Writer) error { return dataset.WriteCSV(w, t) })
 }
 
 // genFlagError turns generator parameter errors into usage errors.
@@ -140,7 +139,7 @@ func genSBM(ctx context.Context, m *Main, f *genFlags, k int, src rand.Source) e
 	if strings.EqualFold(filepath.Ext(f.out), ".mtx") {
 		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, g) }
 	}
-	if err := genWriteTo(m, f.out, write); err != nil {
+	if err := m.writeOutput(ctx, f.out, write); err != nil {
 		return err
 	}
 	lp := f.labels
@@ -149,7 +148,7 @@ func genSBM(ctx context.Context, m *Main, f *genFlags, k int, src rand.Source) e
 	}
 	if lp == "" {
 		fmt.Fprintln(m.Stderr, "tether gen: labels not written (use -labels FILE or -o FILE)")
-	} else if err := genWriteTo(m, lp, func(w io.Writer) error { return dataset.WriteLabels(w, labels) }); err != nil {
+	} else if err := m.writeOutput(ctx, lp, func(w io.Writer) error { return dataset.WriteLabels(w, labels) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(m.Stderr, "tether gen: SBM n=%d k=%d c_in=%g c_out=%g: %d edges; c_in−c_out = %g, threshold k√c = %.4g (%s)\n",
@@ -162,21 +161,4 @@ func genDetectability(k int, cin, cout float64) string {
 		return "detectable"
 	}
 	return "below the detectability threshold"
-}
-
-// genWriteTo runs write on the named file, or on m.Stdout when path is "" or
-// "-".
-func genWriteTo(m *Main, path string, write func(io.Writer) error) error {
-	if path == "" || path == "-" {
-		return write(m.Stdout)
-	}
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(fh); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
 }

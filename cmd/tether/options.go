@@ -9,7 +9,47 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/graph"
 )
+
+// bindGraphSpec binds the fields of s to the flags -graph, -knn, -eps,
+// -affinity and -sigma of fs, with s's current values as defaults.
+func bindGraphSpec(fs *flag.FlagSet, s *graph.Spec) {
+	fs.Var(textVar(&s.Kind), "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (scikit-learn's nearest_neighbors)")
+	fs.IntVar(&s.K, "knn", s.K, "neighbours of the k-NN graphs")
+	fs.Float64Var(&s.Eps, "eps", s.Eps, "radius of the eps graph")
+	fs.Var(textVar(&s.Affinity), "affinity", "edge weights: rbf, cosine, binary")
+	fs.Var(textVar(&s.Sigma), "sigma", "RBF scale: a number, median, meanvar, local or local:K (σ_i = distance to the K-th neighbour)")
+}
+
+// textValue makes a *T with String and UnmarshalText (the enum convention
+// of internal/enum) a flag.Value. Unlike flag.TextVar, the help then shows
+// a default only when it differs from T's zero value, as for the flag
+// package's own types.
+type textValue[T any, P interface {
+	*T
+	fmt.Stringer
+	encoding.TextUnmarshaler
+}] struct{ p P }
+
+// textVar returns p as a flag.Value for FlagSet.Var.
+func textVar[T any, P interface {
+	*T
+	fmt.Stringer
+	encoding.TextUnmarshaler
+}](p P) flag.Value {
+	return textValue[T, P]{p}
+}
+
+func (v textValue[T, P]) String() string {
+	if v.p == nil { // the zero flag.Value that PrintDefaults compares with
+		var zero T
+		return P(&zero).String()
+	}
+	return v.p.String()
+}
+
+func (v textValue[T, P]) Set(s string) error { return v.p.UnmarshalText([]byte(s)) }
 
 // multiFlag collects repeated -set flags.
 type multiFlag []string

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,7 +90,10 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 		if err := os.MkdirAll(env.OutDir, 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(env.OutDir, "README.md"), []byte(md), 0o644); err != nil {
+		if err := m.writeOutput(ctx, filepath.Join(env.OutDir, "README.md"), func(w io.Writer) error {
+			_, err := io.WriteString(w, md)
+			return err
+		}); err != nil {
 			return err
 		}
 		sections = append(sections, fmt.Sprintf("## [%s](%s/README.md): %s\n\n%s\n", e.Name, e.Name, e.Title, shiftHeadings(md, e.Name)))
@@ -101,7 +105,10 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 			"`tether repro -fresh all` recomputes every cell.\n\n"+reproDiscussion+"\n%s",
 			mode, commit, time.Since(t0).Round(time.Second), total.Cells, total.Cached, total.Ran, total.Failed, strings.Join(sections, "\n"))
 		path := filepath.Join(*out, "README.md")
-		if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+		if err := m.writeOutput(ctx, path, func(w io.Writer) error {
+			_, err := io.WriteString(w, page)
+			return err
+		}); err != nil {
 			return err
 		}
 		fmt.Fprintf(m.Stdout, "wrote %s\n", path)

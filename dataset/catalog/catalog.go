@@ -1,19 +1,19 @@
 package catalog
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/parallel"
 )
 
 // ErrUnknown is wrapped by the error Load returns for a name not in the
@@ -522,60 +522,59 @@ func cosineKNN(s *dataset.Sparse, k int) (*graph.Graph, error) {
 		}
 	}
 	nb := make([][]graph.Edge, n)
-	procs := max(1, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for p := 0; p < procs; p++ {
-		wg.Add(1)
-		go func(p int) {
-			defer wg.Done()
-			acc := make([]float64, n)
-			type cand struct {
-				j int
-				s float64
+	type cand struct {
+		j int
+		s float64
+	}
+	// Per goroutine: the dot products of row i with every row (kept zero
+	// between rows) and the k best candidates.
+	type scratch struct {
+		acc []float64
+		cs  []cand
+	}
+	parallel.ForState(context.Background(), n, 0, func() *scratch { return &scratch{acc: make([]float64, n)} },
+		func(st *scratch, i int) error {
+			if norm[i] == 0 {
+				return nil
 			}
-			var cs []cand
-			for i := p; i < n; i += procs {
-				if norm[i] == 0 {
+			acc, cs := st.acc, st.cs
+			idx, v := s.Row(i)
+			for q, j := range idx {
+				for t := tptr[j]; t < tptr[j+1]; t++ {
+					acc[trow[t]] += v[q] * tval[t]
+				}
+			}
+			// Keep the k best candidates in order (higher cosine first,
+			// then smaller index): insertion costs O(k) per candidate.
+			cs = cs[:0]
+			better := func(a, b cand) bool { return a.s > b.s || a.s == b.s && a.j < b.j }
+			for j, a := range acc {
+				if a == 0 {
 					continue
 				}
-				idx, v := s.Row(i)
-				for q, j := range idx {
-					for t := tptr[j]; t < tptr[j+1]; t++ {
-						acc[trow[t]] += v[q] * tval[t]
-					}
+				acc[j] = 0
+				if j == i {
+					continue
 				}
-				// Keep the k best candidates in order (higher cosine first,
-				// then smaller index): insertion costs O(k) per candidate.
-				cs = cs[:0]
-				better := func(a, b cand) bool { return a.s > b.s || a.s == b.s && a.j < b.j }
-				for j, a := range acc {
-					if a == 0 {
-						continue
-					}
-					acc[j] = 0
-					if j == i {
-						continue
-					}
-					c := cand{j, a / (norm[i] * norm[j])}
-					if len(cs) == k && !better(c, cs[k-1]) {
-						continue
-					}
-					if len(cs) < k {
-						cs = append(cs, c)
-					} else {
-						cs[k-1] = c
-					}
-					for q := len(cs) - 1; q > 0 && better(cs[q], cs[q-1]); q-- {
-						cs[q], cs[q-1] = cs[q-1], cs[q]
-					}
+				c := cand{j, a / (norm[i] * norm[j])}
+				if len(cs) == k && !better(c, cs[k-1]) {
+					continue
 				}
-				for _, c := range cs {
-					nb[i] = append(nb[i], graph.Edge{I: min(i, c.j), J: max(i, c.j), W: math.Min(c.s, 1)})
+				if len(cs) < k {
+					cs = append(cs, c)
+				} else {
+					cs[k-1] = c
+				}
+				for q := len(cs) - 1; q > 0 && better(cs[q], cs[q-1]); q-- {
+					cs[q], cs[q-1] = cs[q-1], cs[q]
 				}
 			}
-		}(p)
-	}
-	wg.Wait()
+			for _, c := range cs {
+				nb[i] = append(nb[i], graph.Edge{I: min(i, c.j), J: max(i, c.j), W: math.Min(c.s, 1)})
+			}
+			st.cs = cs // keep the grown buffer
+			return nil
+		})
 	var edges []graph.Edge
 	for _, e := range nb {
 		edges = append(edges, e...)

@@ -5,6 +5,7 @@ package figure
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -80,6 +81,23 @@ func SavePNG(path string, panelWidth, height vg.Length, plots ...*plot.Plot) err
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("figure: %w", err)
 	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("figure: %w", err)
+	}
+	if err := WritePNG(f, panelWidth, height, plots...); err != nil {
+		f.Close()
+		return fmt.Errorf("figure: writing %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// WritePNG draws the plots side by side, each panelWidth × height, and
+// writes them to w as a PNG image.
+func WritePNG(w io.Writer, panelWidth, height vg.Length, plots ...*plot.Plot) error {
+	if len(plots) == 0 {
+		return fmt.Errorf("figure: nothing to draw")
+	}
 	img := vgimg.New(panelWidth*vg.Length(len(plots)), height)
 	dc := draw.New(img)
 	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 2,
@@ -89,13 +107,6 @@ func SavePNG(path string, panelWidth, height vg.Length, plots ...*plot.Plot) err
 	for j, p := range plots {
 		p.Draw(canvases[0][j])
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("figure: %w", err)
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return fmt.Errorf("figure: writing %s: %w", path, err)
-	}
-	return f.Close()
+	_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
+	return err
 }

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// dirNames lists the names in dir.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func TestWriteOutputStdout(t *testing.T) {
+	for _, path := range []string{"", "-"} {
+		var stdout bytes.Buffer
+		m := &Main{Stdout: &stdout, Stderr: io.Discard}
+		err := m.writeOutput(context.Background(), path, func(w io.Writer) error {
+			_, err := io.WriteString(w, "hello\n")
+			return err
+		})
+		if err != nil || stdout.String() != "hello\n" {
+			t.Errorf("path %q: stdout %q, err %v", path, stdout.String(), err)
+		}
+	}
+}
+
+func TestWriteOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	m := &Main{Stdout: io.Discard, Stderr: io.Discard}
+	path := filepath.Join(dir, "a", "b", "out.txt") // parents are created
+	for _, content := range []string{"first\n", "second\n"} {
+		err := m.writeOutput(context.Background(), path, func(w io.Writer) error {
+			// Nothing is visible at path before write returns.
+			if _, err := os.Stat(path); content == "first\n" && err == nil {
+				t.Error("the file exists before the write finished")
+			}
+			_, err := io.WriteString(w, content)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != content {
+			t.Fatalf("read %q, %v; want %q", got, err, content)
+		}
+		if names := dirNames(t, filepath.Dir(path)); len(names) != 1 {
+			t.Errorf("directory holds %v, want only out.txt", names)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, %v; want 0644", fi.Mode(), err)
+	}
+	// The permissions of a replaced file are kept.
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.writeOutput(context.Background(), path, func(w io.Writer) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode after replacing %v, %v; want 0600", fi.Mode(), err)
+	}
+}
+
+func TestWriteOutputFailure(t *testing.T) {
+	errWrite := errors.New("disk on fire")
+	for _, c := range []struct {
+		name    string
+		old     string // existing content, "" for none
+		write   func(ctx context.Context, cancel func(), w io.Writer) error
+		wantErr error
+	}{
+		{"error mid-write", "", func(_ context.Context, _ func(), w io.Writer) error {
+			io.WriteString(w, "partial")
+			return errWrite
+		}, errWrite},
+		{"error replacing", "old\n", func(_ context.Context, _ func(), w io.Writer) error {
+			io.WriteString(w, "partial")
+			return errWrite
+		}, errWrite},
+		{"cancelled mid-write", "old\n", func(_ context.Context, cancel func(), w io.Writer) error {
+			io.WriteString(w, "partial")
+			cancel()
+			_, err := io.WriteString(w, "more")
+			return err
+		}, context.Canceled},
+		{"cancelled after write", "", func(_ context.Context, cancel func(), w io.Writer) error {
+			io.WriteString(w, "all")
+			cancel()
+			return nil
+		}, context.Canceled},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "out.csv")
+			if c.old != "" {
+				if err := os.WriteFile(path, []byte(c.old), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			m := &Main{Stdout: io.Discard, Stderr: io.Discard}
+			err := m.writeOutput(ctx, path, func(w io.Writer) error { return c.write(ctx, cancel, w) })
+			if !errors.Is(err, c.wantErr) {
+				t.Errorf("err = %v, want %v", err, c.wantErr)
+			}
+			names := dirNames(t, dir)
+			if c.old == "" {
+				if len(names) != 0 {
+					t.Errorf("directory holds %v, want nothing", names)
+				}
+				return
+			}
+			if len(names) != 1 {
+				t.Errorf("directory holds %v, want only out.csv", names)
+			}
+			if got, _ := os.ReadFile(path); string(got) != c.old {
+				t.Errorf("out.csv holds %q, want the old %q", got, c.old)
+			}
+		})
+	}
+}
+
+func TestWriteOutputSpecialFiles(t *testing.T) {
+	m := &Main{Stdout: io.Discard, Stderr: io.Discard}
+	dir := t.TempDir()
+	if err := m.writeOutput(context.Background(), dir, func(w io.Writer) error { return nil }); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("writing to a directory: err = %v", err)
+	}
+	// A device is written in place, not replaced.
+	if _, err := os.Stat(os.DevNull); err == nil {
+		if err := m.writeOutput(context.Background(), os.DevNull, func(w io.Writer) error {
+			_, err := io.WriteString(w, "gone")
+			return err
+		}); err != nil {
+			t.Errorf("writing to %s: %v", os.DevNull, err)
+		}
+	}
+	// A symbolic link is followed: its target gets the content.
+	target := filepath.Join(dir, "target.txt")
+	link := filepath.Join(dir, "link.txt")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	if err := m.writeOutput(context.Background(), link, func(w io.Writer) error {
+		_, err := io.WriteString(w, "new")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("link.txt is no longer a link: %v, %v", fi.Mode(), err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "new" {
+		t.Errorf("target holds %q, want new", got)
+	}
+}
+
+func TestOutputFlagsCreateParents(t *testing.T) {
+	// -o of gen and -o/-plot of cluster all create missing directories.
+	dir := t.TempDir()
+	data := filepath.Join(dir, "x", "y", "moons.csv")
+	var out, errb bytes.Buffer
+	m := &Main{Stdout: &out, Stderr: &errb}
+	if err := m.Run(context.Background(), []string{"gen", "moons", "-n", "60", "-o", data}); err != nil {
+		t.Fatalf("gen: %v\n%s", err, errb.String())
+	}
+	labels := filepath.Join(dir, "p", "q", "labels.txt")
+	plot := filepath.Join(dir, "r", "plot.png")
+	if err := m.Run(context.Background(), []string{"cluster", "-input", data, "-label", "last", "-k", "2", "-knn", "5",
+		"-o", labels, "-plot", plot, "-quiet"}); err != nil {
+		t.Fatalf("cluster: %v\n%s", err, errb.String())
+	}
+	for _, p := range []string{data, labels, plot} {
+		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
