@@ -8,6 +8,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/unionfind"
 )
 
@@ -73,35 +74,23 @@ const (
 	BetheBoth
 )
 
+// betheVariantNames are the names of the BetheVariant values, in order.
+var betheVariantNames = []string{"LN", "LH", "both"}
+
 // String returns "LN", "LH" or "both".
-func (v BetheVariant) String() string {
-	switch v {
-	case BetheLN:
-		return "LN"
-	case BetheLH:
-		return "LH"
-	case BetheBoth:
-		return "both"
-	}
-	return fmt.Sprintf("BetheVariant(%d)", int(v))
+func (v BetheVariant) String() string { return enum.String("BetheVariant", betheVariantNames, v) }
+
+// MarshalText returns the name of v.
+func (v BetheVariant) MarshalText() ([]byte, error) {
+	return enum.Marshal("Bethe variant", betheVariantNames, v)
 }
 
-// ParseBetheVariant is the inverse of BetheVariant.String.
-func ParseBetheVariant(s string) (BetheVariant, error) {
-	for _, v := range []BetheVariant{BetheLN, BetheLH, BetheBoth} {
-		if v.String() == s {
-			return v, nil
-		}
-	}
-	return 0, fmt.Errorf("%w: unknown Bethe variant %q (want LN, LH or both)", ErrInvalid, s)
-}
-
-// Set parses s as ParseBetheVariant does, so a BetheVariant can be a
-// command-line flag value.
-func (v *BetheVariant) Set(s string) error {
-	p, err := ParseBetheVariant(s)
+// UnmarshalText sets v from its name (LN, LH or both, any case), so that it works
+// as a command-line value (tether cluster -set Variant=…) and in JSON.
+func (v *BetheVariant) UnmarshalText(b []byte) error {
+	p, err := enum.Parse[BetheVariant]("Bethe variant", betheVariantNames, string(b))
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	*v = p
 	return nil

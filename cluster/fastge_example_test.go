@@ -75,8 +75,9 @@ func ExampleCSC() {
 	// Output: csc: ARI 1.00
 }
 
-func ExampleParseBetheVariant() {
-	v, err := cluster.ParseBetheVariant("both")
+func ExampleBetheVariant_UnmarshalText() {
+	var v cluster.BetheVariant
+	err := v.UnmarshalText([]byte("both"))
 	fmt.Println(v == cluster.BetheBoth, err)
 	// Output: true <nil>
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -659,15 +660,48 @@ func pwContainsAll(s string, subs ...string) bool {
 	return true
 }
 
-func TestParseBetheVariant(t *testing.T) {
-	for _, v := range []BetheVariant{BetheLN, BetheLH, BetheBoth} {
-		got, err := ParseBetheVariant(v.String())
+// Every enumeration of the package round-trips through its name
+// (internal/enum's convention), in any case, and an unknown name is an
+// error wrapping ErrInvalid.
+func TestEnumNamesRoundTrip(t *testing.T) {
+	type enumVal interface {
+		String() string
+		MarshalText() ([]byte, error)
+	}
+	check := func(name string, v enumVal, parse func([]byte) (enumVal, error)) {
+		t.Helper()
+		b, err := v.MarshalText()
+		if err != nil || string(b) != v.String() {
+			t.Errorf("%s %v: MarshalText %q, %v", name, v, b, err)
+		}
+		got, err := parse([]byte(strings.ToUpper(v.String())))
 		if err != nil || got != v {
-			t.Errorf("%v: got %v, %v", v, got, err)
+			t.Errorf("%s %v: parsed back as %v, %v", name, v, got, err)
 		}
 	}
-	if _, err := ParseBetheVariant("x"); !errors.Is(err, ErrInvalid) {
-		t.Errorf("unknown variant: %v", err)
+	for _, v := range []BetheVariant{BetheLN, BetheLH, BetheBoth} {
+		check("BetheVariant", v, func(b []byte) (enumVal, error) { var x BetheVariant; err := x.UnmarshalText(b); return x, err })
+	}
+	for _, v := range []KernelObjective{RatioAssociation, RatioCut, NormalizedCut} {
+		check("KernelObjective", v, func(b []byte) (enumVal, error) { var x KernelObjective; err := x.UnmarshalText(b); return x, err })
+	}
+	for _, v := range []FGPWCOptimizer{StepHalving, LBFGS} {
+		check("FGPWCOptimizer", v, func(b []byte) (enumVal, error) { var x FGPWCOptimizer; err := x.UnmarshalText(b); return x, err })
+	}
+	for _, v := range []FGPWCLaplacian{FGPWCSymmetric, FGPWCUnnormalized, FGPWCAutoLaplacian} {
+		check("FGPWCLaplacian", v, func(b []byte) (enumVal, error) { var x FGPWCLaplacian; err := x.UnmarshalText(b); return x, err })
+	}
+	var bv BetheVariant
+	var ko KernelObjective
+	var fo FGPWCOptimizer
+	var fl FGPWCLaplacian
+	for _, u := range []interface{ UnmarshalText([]byte) error }{&bv, &ko, &fo, &fl} {
+		if err := u.UnmarshalText([]byte("nope")); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `"nope" (want`) {
+			t.Errorf("%T: unknown name gives %v", u, err)
+		}
+	}
+	if s := BetheVariant(7).String(); s != "BetheVariant(7)" {
+		t.Errorf("unnamed value prints %q", s)
 	}
 }
 

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/internal/parallel"
 )
 
 // This file holds all of FGPWC's cross-validation on the constraints
@@ -139,7 +139,7 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 	var mu sync.Mutex
 	quiet := *s
 	quiet.Recorder = nil
-	err = parallelTasks(ctx, len(grid), func(i int) error {
+	err = parallel.For(ctx, len(grid), 0, func(i int) error {
 		c := cfg
 		c.SigmaML, c.SigmaCL = grid[i][0], grid[i][1]
 		res, err := prep.solve(ctx, prep.pairs, p.K, &quiet, c, restarts(s, fgpwcRestarts(prep.n)), s.Seed)
@@ -219,7 +219,7 @@ func (cfg FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *S
 	quiet := *s
 	quiet.Recorder = nil
 	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
-	err = parallelTasks(ctx, len(grid)*folds, func(t int) error {
+	err = parallel.For(ctx, len(grid)*folds, 0, func(t int) error {
 		gi, fi := t/folds, t%folds
 		c := cfg
 		c.SigmaML, c.SigmaCL = grid[gi][0], grid[gi][1]
@@ -302,44 +302,6 @@ func fgpwcFolds(pairs []constraint.Pair, folds int, seed uint64) []int {
 	return fold
 }
 
-// parallelTasks runs task(0…n−1) on GOMAXPROCS goroutines and returns the
-// first error (by task index); after an error or cancellation the remaining
-// tasks are skipped.
-func parallelTasks(ctx context.Context, n int, task func(i int) error) error {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	errs := make([]error, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					continue
-				}
-				if err := task(i); err != nil {
-					errs[i] = err
-					cancel()
-				}
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return ctx.Err()
-}
-
 // fgpwcIterCandidates returns the caps IterCV tries for a configured cap
 // c: {0, c/5, c/2, c, 2c} (integer division), ascending, without repeats.
 func fgpwcIterCandidates(c int) []int {
@@ -419,7 +381,7 @@ func (prep *fgpwcPrep) heldOut(ctx context.Context, k int, s *Settings, cfgs []F
 	quiet.Recorder = nil
 	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
 	viol := make([]float64, len(cfgs)*folds)
-	err := parallelTasks(ctx, len(cfgs)*folds, func(t int) error {
+	err := parallel.For(ctx, len(cfgs)*folds, 0, func(t int) error {
 		ci, fi := t/folds, t%folds
 		res, _, err := prep.fit(ctx, train[fi], k, &quiet, cfgs[ci], cvRestarts, s.Seed)
 		if err != nil {

@@ -3,12 +3,12 @@ package cluster
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/enum"
 )
 
 // This file holds FGPWC's choice of the Laplacian of the embedding
@@ -53,33 +53,25 @@ const (
 	FGPWCAutoLaplacian
 )
 
+// fgpwcLaplacianNames are the names of the FGPWCLaplacian values, in order.
+var fgpwcLaplacianNames = []string{"sym", "unnormalized", "auto"}
+
 // String returns "sym", "unnormalized" or "auto".
-func (l FGPWCLaplacian) String() string {
-	switch l {
-	case FGPWCSymmetric:
-		return "sym"
-	case FGPWCUnnormalized:
-		return "unnormalized"
-	case FGPWCAutoLaplacian:
-		return "auto"
-	}
-	return fmt.Sprintf("FGPWCLaplacian(%d)", int(l))
+func (v FGPWCLaplacian) String() string { return enum.String("FGPWCLaplacian", fgpwcLaplacianNames, v) }
+
+// MarshalText returns the name of v.
+func (v FGPWCLaplacian) MarshalText() ([]byte, error) {
+	return enum.Marshal("Laplacian", fgpwcLaplacianNames, v)
 }
 
-// UnmarshalText accepts "sym" (or "symmetric", "lsym"), "unnormalized"
-// (or "unnorm", "d-w") and "auto", case-insensitive, so that the command
-// line can set the knob (tether cluster -method fgpwc -set Laplacian=auto).
-func (l *FGPWCLaplacian) UnmarshalText(b []byte) error {
-	switch strings.ToLower(strings.TrimSpace(string(b))) {
-	case "sym", "symmetric", "lsym", "l_sym":
-		*l = FGPWCSymmetric
-	case "unnormalized", "unnorm", "d-w", "combinatorial":
-		*l = FGPWCUnnormalized
-	case "auto":
-		*l = FGPWCAutoLaplacian
-	default:
-		return fmt.Errorf("%w: fgpwc: unknown Laplacian %q (want sym, unnormalized or auto)", ErrInvalid, string(b))
+// UnmarshalText sets v from its name (sym, unnormalized or auto, any case), so that it works
+// as a command-line value (tether cluster -set Laplacian=…) and in JSON.
+func (v *FGPWCLaplacian) UnmarshalText(b []byte) error {
+	p, err := enum.Parse[FGPWCLaplacian]("Laplacian", fgpwcLaplacianNames, string(b))
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
+	*v = p
 	return nil
 }
 

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -236,29 +236,25 @@ const (
 	LBFGS
 )
 
+// fgpwcOptimizerNames are the names of the FGPWCOptimizer values, in order.
+var fgpwcOptimizerNames = []string{"halving", "lbfgs"}
+
 // String returns "halving" or "lbfgs".
-func (o FGPWCOptimizer) String() string {
-	switch o {
-	case StepHalving:
-		return "halving"
-	case LBFGS:
-		return "lbfgs"
-	}
-	return fmt.Sprintf("FGPWCOptimizer(%d)", int(o))
+func (v FGPWCOptimizer) String() string { return enum.String("FGPWCOptimizer", fgpwcOptimizerNames, v) }
+
+// MarshalText returns the name of v.
+func (v FGPWCOptimizer) MarshalText() ([]byte, error) {
+	return enum.Marshal("optimizer", fgpwcOptimizerNames, v)
 }
 
-// Set parses "halving" (also "step-halving") or "lbfgs", so an
-// FGPWCOptimizer can be a command-line value (tether cluster -method fgpwc
-// -set Optimizer=halving).
-func (o *FGPWCOptimizer) Set(s string) error {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "halving", "step-halving", "stephalving":
-		*o = StepHalving
-	case "lbfgs", "l-bfgs":
-		*o = LBFGS
-	default:
-		return fmt.Errorf("%w: fgpwc: unknown optimizer %q (want halving or lbfgs)", ErrInvalid, s)
+// UnmarshalText sets v from its name (halving or lbfgs, any case), so that it works
+// as a command-line value (tether cluster -set Optimizer=…) and in JSON.
+func (v *FGPWCOptimizer) UnmarshalText(b []byte) error {
+	p, err := enum.Parse[FGPWCOptimizer]("optimizer", fgpwcOptimizerNames, string(b))
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
+	*v = p
 	return nil
 }
 

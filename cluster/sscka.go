@@ -10,6 +10,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/kmeans"
 )
 
@@ -28,29 +29,28 @@ const (
 	NormalizedCut
 )
 
+// kernelObjectiveNames are the names of the KernelObjective values, in order.
+var kernelObjectiveNames = []string{"ratio-association", "ratio-cut", "ncut"}
+
 // String returns "ratio-association", "ratio-cut" or "ncut".
-func (o KernelObjective) String() string {
-	switch o {
-	case RatioAssociation:
-		return "ratio-association"
-	case RatioCut:
-		return "ratio-cut"
-	case NormalizedCut:
-		return "ncut"
-	}
-	return fmt.Sprintf("KernelObjective(%d)", int(o))
+func (v KernelObjective) String() string {
+	return enum.String("KernelObjective", kernelObjectiveNames, v)
 }
 
-// Set parses "ratio-association", "ratio-cut" or "ncut", so a
-// KernelObjective can be a command-line flag value.
-func (o *KernelObjective) Set(s string) error {
-	for _, v := range []KernelObjective{RatioAssociation, RatioCut, NormalizedCut} {
-		if v.String() == s {
-			*o = v
-			return nil
-		}
+// MarshalText returns the name of v.
+func (v KernelObjective) MarshalText() ([]byte, error) {
+	return enum.Marshal("kernel objective", kernelObjectiveNames, v)
+}
+
+// UnmarshalText sets v from its name (ratio-association, ratio-cut or ncut, any case), so that it works
+// as a command-line value (tether cluster -set Objective=…) and in JSON.
+func (v *KernelObjective) UnmarshalText(b []byte) error {
+	p, err := enum.Parse[KernelObjective]("kernel objective", kernelObjectiveNames, string(b))
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
-	return fmt.Errorf("%w: unknown kernel objective %q (want ratio-association, ratio-cut or ncut)", ErrInvalid, s)
+	*v = p
+	return nil
 }
 
 // SSCKA is semi-supervised graph clustering by a kernel approach (Kulis,
