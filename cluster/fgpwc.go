@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/internal/parallel"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -491,20 +492,18 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 	}
 	o1 := newFGPWCObjective(b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0)
 	o1.gamma = o.gamma
-	var d1 *descentResult
-	var err1 error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		d1, err1 = run(o1, x1, nil)
-	}()
-	d, err := run(o, x0, rec)
-	<-done
+	var d, d1 *descentResult
+	err := parallel.For(ctx, 2, 2, func(i int) error {
+		var err error
+		if i == 0 {
+			d, err = run(o, x0, rec)
+		} else {
+			d1, err = run(o1, x1, nil)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	if err1 != nil {
-		return nil, err1
 	}
 	if d1.f < d.f {
 		d1.status += fmt.Sprintf(" (from the scaled start c·X₀, c² = %.3g: F = %.6g, from X₀: %.6g)", c2, d1.f, d.f)
