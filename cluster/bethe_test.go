@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -69,6 +70,25 @@ func TestBetheEstimatesK(t *testing.T) {
 		}
 		if v, _ := metrics.NMI(truth, res.Labels, metrics.Arithmetic); v < 0.8 {
 			t.Errorf("k = %d: NMI %.3f, want ≥ 0.8", k, v)
+		}
+	}
+}
+
+// A graph of mean degree ≤ 1 (a perfect matching plus a path) used to make
+// the default r = 1 divide by zero in the weighted H(r); now r steps above
+// the largest weight and the components are found.
+func TestBetheSparseDefaultR(t *testing.T) {
+	g, err := graph.FromEdges(6, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 2, J: 3, W: 1}, {I: 4, J: 5, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), BetheHessian{}, &Problem{Graph: g, K: 3}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range [][2]int{{0, 1}, {2, 3}, {4, 5}} {
+		if res.Labels[pair[0]] != res.Labels[pair[1]] {
+			t.Errorf("edge %v split: labels %v", pair, res.Labels)
 		}
 	}
 }

@@ -128,7 +128,8 @@ type Uses struct {
 	EstimatesK bool
 	// MinK and MaxK bound the k the method accepts besides 1 ≤ k ≤ n; 0
 	// means no bound.
-	MinK, MaxK int
+	MinK int
+	MaxK int
 }
 
 // Input tells what a method clusters (a set of flags).

@@ -49,16 +49,16 @@ import (
 type CSC struct {
 	// Gamma is the balance γ ∈ (0, 1] between the graph and the
 	// constraints. If Gamma is 0, 0.5 is used (seed 002 §6, line 299).
-	Gamma float64
+	Gamma float64 `doc:"balance γ between graph and constraints (0: 0.5)" range:"0 | (0, 1]"`
 	// NormalizeRows scales each embedding row to unit length before
 	// k-means. Seed 002 says the projected data are normalized to unit length
 	// when describing FCSC (line 298); for cSC it is not stated, so the
 	// default is false. It does not change the sign partition of K = 2.
-	NormalizeRows bool
+	NormalizeRows bool `doc:"unit-length embedding rows before k-means"`
 	// KMeansTwoWay makes K = 2 like K > 2: k-means on the rows of the two
 	// lowest eigenvectors (SPEC.md's summary of the method) instead of the
 	// sign of one eigenvector (seed 002 §5, lines 237–240).
-	KMeansTwoWay bool
+	KMeansTwoWay bool `doc:"k-means instead of the sign split for k = 2"`
 }
 
 // Name returns "csc".

@@ -59,11 +59,12 @@ type CSCAP struct {
 	// ε = 1 and ε = 0.01 recover the classes while ε = 0.1 does not: there
 	// the posterior W̄ has small entries of both signs inside the classes,
 	// and clipping max(0, W̄) leaves a noisy affinity.
-	EpsML, EpsCL float64
+	EpsML float64 `doc:"must-link softness ε_m (0: 1)" range:"0 | [1e-12, 1e12]"`
+	EpsCL float64 `doc:"cannot-link softness ε_c (0: 1)" range:"0 | [1e-12, 1e12]"`
 	// Diagonal is W_ii for nodes without a self loop. If Diagonal is 0,
 	// max_j W_ij is used, the strongest edge at i (on an RBF graph slightly
 	// below the kernel's k(x, x) = 1).
-	Diagonal float64
+	Diagonal float64 `doc:"W_ii of nodes without a self loop (0: strongest edge)" range:"[0, 1e12]"`
 	// Shift is δ of the diagonal shift W + δI that turns an indefinite W
 	// (after the Diagonal fill) into a valid covariance for eq. 4.2.9. The
 	// shift keeps the eigenvectors of W and raises every eigenvalue by δ,
@@ -77,12 +78,12 @@ type CSCAP struct {
 	// Shift turns the repair off: W is used as it is, and an indefinite W
 	// usually makes Partition fail (I + UᵀWU singular, 1 + uᵀW̄u ≤ 0, or an
 	// isolated node in A).
-	Shift float64
+	Shift float64 `doc:"diagonal shift δ of an indefinite W (0: minimal; < 0: no repair)" range:"[-1e12, 1e12]"`
 	// Joint forces Alg. 11 (all constraints in one M) for k > 2.
-	Joint bool
+	Joint bool `doc:"all constraints in one step (Alg. 11) for k > 2"`
 	// MaxBytes is the memory limit of the dense work. If MaxBytes is 0,
 	// 2 GiB is used.
-	MaxBytes int64
+	MaxBytes int64 `doc:"memory limit of the dense work (0: 2 GiB)" range:"[0, 1e15]"`
 }
 
 // Name returns "cscap".

@@ -54,7 +54,7 @@ type FastGE struct {
 	// Mu is μ of the regularization. If Mu is 0, μ = tr(L_G)/(10·tr(L_H)),
 	// divided by cholMuFactor (100) on the dense Cholesky path. The
 	// eigenvectors do not depend on μ > 0; only the conditioning does.
-	Mu float64
+	Mu float64 `doc:"regularization μ (0: tr(L_G)/(10·tr(L_H)))" range:"0 | [1e-12, 1e12]"`
 }
 
 // Name returns "fast-ge".

@@ -44,7 +44,7 @@ import (
 type FastGE2 struct {
 	// Mu is μ of Theorem 4.2.5. If Mu is 0, μ = tr(L_N)/(10·tr(L_H)).
 	// The eigenvectors do not depend on μ > 0.
-	Mu float64
+	Mu float64 `doc:"regularization μ (0: tr(L_N)/(10·tr(L_H)))" range:"0 | [1e-12, 1e12]"`
 }
 
 // Name returns "fast-ge2".
@@ -111,16 +111,16 @@ func (v *BetheVariant) UnmarshalText(b []byte) error {
 // method; n ≤ 3000 then).
 type FastGE2BH struct {
 	// Variant selects the matrices replaced; the zero value is BetheLN.
-	Variant BetheVariant
+	Variant BetheVariant `doc:"matrices replaced by Bethe Hessians: LN, LH or both"`
 	// R is the Bethe Hessian parameter r, shared by H_N and H_H. Seed 004
 	// §3.2 gives r = √c for the stochastic block model, c = (c_in + c_out)/2;
 	// pass it when the model is known. If R is 0, r = √c with c the mean
 	// degree of the self-looped graph A + I (graph.BetheR), which is > 1,
 	// so H(r) never degenerates to the Laplacian (H(1) = L).
-	R float64
+	R float64 `doc:"Bethe Hessian parameter r (0: √(mean degree of A + I))" range:"0 | (1, 1e6]"`
 	// Mu is μ of Theorem 4.2.5 when that path is used. If Mu is 0,
 	// μ = |tr(P_N)|/(10·|tr(P_H)|).
-	Mu float64
+	Mu float64 `doc:"regularization μ (0: |tr(P_N)|/(10·|tr(P_H)|))" range:"0 | [1e-12, 1e12]"`
 }
 
 // Name returns "fast-ge2-bh".

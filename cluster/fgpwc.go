@@ -82,43 +82,44 @@ type FGPWC struct {
 	// MThreshold, at least 1 and at most 200 and n − 1, computed in
 	// batches of doubling size. M must be below n. With the Laplacian
 	// D − W the automatic m is Problem.K (see Laplacian).
-	M int
+	M int `doc:"embedding dimension m (0: #{λ(L_sym) < MThreshold}, at most 200)" range:"[0, 1e6]"`
 	// MThreshold is the eigenvalue threshold of the automatic m. If
 	// MThreshold is 0, 0.9 is used (seed 003 §5.1); the CoNLL setting of
 	// §5.2 is 0.99.
-	MThreshold float64
+	MThreshold float64 `doc:"eigenvalue threshold of the automatic m (0: 0.9)" range:"0 | (0, 2]"`
 	// SigmaML and SigmaCL are the Gaussian widths σ_m and σ_c (s_k = 1/σ, as
 	// printed in seed 003 §3: exp(−‖·‖²/σ), not /σ²). If zero, 0.15 and 1.5
 	// are used (seed 003 §5.1). Negative values are an error.
-	SigmaML, SigmaCL float64
+	SigmaML float64 `doc:"must-link Gaussian width σ_m (0: 0.15)" range:"0 | [1e-9, 1e9]"`
+	SigmaCL float64 `doc:"cannot-link Gaussian width σ_c (0: 1.5)" range:"0 | [1e-9, 1e9]"`
 	// Gamma is the regularization weight γ of eq. (1), which the paper does
 	// not give. If Gamma is 0, γ = 10⁻³·Σ_k w_k / ‖X₀‖²_F: the regularizer
 	// starts at 0.1% of the largest possible data term, whatever the scale
 	// of the embedding or the number of constraints. A negative Gamma means
 	// γ = 0.
-	Gamma float64
+	Gamma float64 `doc:"regularization γ (0: automatic; < 0: none)" range:"[-1e12, 1e12]"`
 	// RowNormalize scales every row of V to unit length before X₀ is
 	// computed, as in the paper's "no tuning" setting (seed 003 §5.1). The
 	// zero value false uses the eigenvectors as they are (thesis Alg. 14).
-	RowNormalize bool
+	RowNormalize bool `doc:"unit-length embedding rows (the paper's \"no tuning\")"`
 	// Optimizer is the descent: StepHalving (the zero value, seed 003 Alg.
 	// 1) or LBFGS (gonum's optimize.LBFGS; beyond the paper).
-	Optimizer FGPWCOptimizer
+	Optimizer FGPWCOptimizer `doc:"descent: halving (paper) or lbfgs"`
 	// MaxIter is the paper's imax: the cap on descent iterations (trial
 	// steps for StepHalving, line searches for LBFGS). If MaxIter is 0, 100
 	// are used for StepHalving and 10 for LBFGS. The paper gives none; run
 	// to convergence, the descent overfits the few constraints of the
 	// protocol of seed 003 §5.1 (thesis §4.5.1), so the cap is early
 	// stopping, chosen on the reproduction table.
-	MaxIter int
+	MaxIter int `doc:"descent iteration cap (0: 100 halving, 10 lbfgs)" range:"[0, 1e7]"`
 	// GradTol is the paper's ε, made relative: the descent stops when
 	// ‖∇F(X)‖²_F < GradTol·max(1, ‖∇F(X₀)‖²_F). If GradTol is 0, 1e-10 is
 	// used.
-	GradTol float64
+	GradTol float64 `doc:"relative gradient stop (0: 1e-10)" range:"0 | [1e-300, 1e300]"`
 	// FTol is the relative-decrease test (beyond the paper): the descent
 	// stops when F decreased by at most FTol·F over the last 10 accepted
 	// steps. If FTol is 0, 1e-3 is used; a negative FTol disables the test.
-	FTol float64
+	FTol float64 `doc:"relative decrease stop over 10 steps (0: 1e-3; < 0: off)" range:"[-1, 1)"`
 	// Basis, if not nil, is the graph-only part of the computation (V and
 	// X₀) made by FGPWC.Embed on the same graph with the same M,
 	// MThreshold, RowNormalize and Laplacian; it is used instead of
@@ -126,22 +127,22 @@ type FGPWC struct {
 	// sets costs only the descent and k-means. It is an error wrapping
 	// ErrInvalid when Basis was made for another graph or other knobs, or
 	// with Imprint or Laplacian = FGPWCAutoLaplacian.
-	Basis *FGPWCBasis
+	Basis *FGPWCBasis `doc:"precomputed embedding (Go only)"`
 	// KTol is the threshold of the automatic k used when Problem.K is 0:
 	// k = #{eigenvalues of X*ᵀX* ≥ KTol} (seed 003 §5.2), clamped to
 	// [1, n]. If KTol is 0, 1e-5 is used. The count depends on the scale
 	// of X: it is the paper's rule, not a robust estimator.
-	KTol float64
+	KTol float64 `doc:"eigenvalue threshold of the automatic k (0: 1e-5)" range:"0 | [1e-300, 1e12]"`
 	// AutoTune selects σ_m and σ_c among the paper's grid (10 values
 	// each in [0.01, 1] and [0.01, 2]) by cross-validation on the constraints alone (see
 	// FGPWC.CrossValidate), then clusters with the winners. Beyond the
 	// paper, which tuned with the ground truth. It costs about
 	// TuneFolds·|grid| descents and k-means runs.
-	AutoTune bool
+	AutoTune bool `doc:"σ_m, σ_c by cross-validation on the constraints"`
 	// TuneFolds is the number of cross-validation folds: of AutoTune (5 if
 	// TuneFolds is 0), and of IterCV and Laplacian = auto (3 if 0); fewer
 	// when there are fewer constraints. 1 is an error.
-	TuneFolds int
+	TuneFolds int `doc:"cross-validation folds (0: 5 AutoTune, 3 IterCV)" range:"0 | [2, 1e6]"`
 	// ScaleStart, beyond the paper, starts the descent from c·X₀ instead of
 	// X₀, with c > 0 chosen so that the median squared distance ‖(a_k −
 	// b_k)cX₀‖² of the constrained pairs equals σ_m: the σ's are absolute,
@@ -149,7 +150,7 @@ type FGPWC struct {
 	// the must-link Gaussians are flat their gradient vanishes. k-means is
 	// scale invariant, so the unconstrained partition is kept. The
 	// automatic γ uses ‖cX₀‖²_F. The zero value false keeps X₀.
-	ScaleStart bool
+	ScaleStart bool `doc:"descend from c·X₀ instead of X₀"`
 	// ScaledRestart, beyond the paper, runs the descent a second time from
 	// c·X₀ (c as for ScaleStart) when there are at least 10 constraints per
 	// entry of X (K ≥ 10·m²), and keeps the run of lower F; the objective
@@ -157,7 +158,7 @@ type FGPWC struct {
 	// parameter a lower F is no better partition (overfitting, see
 	// MaxIter), hence the margin. It costs one more descent. Ignored with
 	// ScaleStart. The zero value false uses X₀ only, as the paper.
-	ScaledRestart bool
+	ScaledRestart bool `doc:"second descent from c·X₀ with ≥ 10 constraints per entry of X"`
 	// Imprint, beyond the paper, computes the embedding from the graph with
 	// the constraints imprinted in it as in Spectral Learning (Kamvar, Klein
 	// and Manning 2003; SPEC §7; seed 000 §4.1.1): a must-link sets W_ij to
@@ -170,12 +171,12 @@ type FGPWC struct {
 	// the constraints: Basis must be nil, and cross-validation fits
 	// re-embed with their subset imprinted. The zero value false keeps the
 	// paper's embedding.
-	Imprint bool
+	Imprint bool `doc:"embed the graph with the constraints imprinted"`
 	// IterCV, beyond the paper, picks the descent's iteration cap among
 	// {0, c/5, c/2, c, 2c} (c = MaxIter or its default) by cross-validation
 	// on the constraints alone (fgpwc_cv.go), instead of using c. The zero
 	// value false uses c.
-	IterCV bool
+	IterCV bool `doc:"descent cap by cross-validation on the constraints"`
 	// Laplacian, beyond the paper, selects the Laplacian whose eigenvectors
 	// form the embedding: FGPWCSymmetric (the zero value) is the paper's
 	// L_sym (seed 003 §3); FGPWCUnnormalized is L = D − W, as in Spectral
@@ -187,7 +188,7 @@ type FGPWC struct {
 	// FGPWCAutoLaplacian, Basis must be nil, and Embed, Tune and
 	// CrossValidate refuse it. Other values are an error wrapping
 	// ErrInvalid.
-	Laplacian FGPWCLaplacian
+	Laplacian FGPWCLaplacian `doc:"embedding Laplacian: sym, unnormalized or auto"`
 }
 
 // NewFGPWC returns FGPWC with the knobs of the paper's "no tuning" setting
@@ -212,6 +213,9 @@ func (FGPWC) Uses() Uses { return Uses{Supervision: Pairs, EstimatesK: true} }
 // defaults depend on the problem (fgpwcGamma) or on the use (tuneFolds,
 // iterFolds).
 func (f FGPWC) withDefaults() (FGPWC, error) {
+	if err := checkKnobs(f); err != nil {
+		return f, err
+	}
 	bad := func(name string, v float64) error {
 		return fmt.Errorf("%w: fgpwc: %s = %v", ErrInvalid, name, v)
 	}

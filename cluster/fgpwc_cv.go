@@ -51,7 +51,8 @@ func linspace(a, b float64, n int) []float64 {
 
 // FGPWCTunePoint is the score of one grid point.
 type FGPWCTunePoint struct {
-	SigmaML, SigmaCL float64
+	SigmaML float64
+	SigmaCL float64
 	// Score is the callback's score (Tune), or minus the total weight of
 	// held-out violated constraints over all folds (CrossValidate). Higher
 	// is better.
@@ -67,7 +68,8 @@ type FGPWCTunePoint struct {
 // FGPWCTuning is the outcome of a grid search.
 type FGPWCTuning struct {
 	// SigmaML and SigmaCL are the winning widths.
-	SigmaML, SigmaCL float64
+	SigmaML float64
+	SigmaCL float64
 	// Result is the winner's clustering (Tune only; nil for CrossValidate).
 	Result *Result
 	// Points lists every grid point tried, in grid order (σ_m outer, σ_c

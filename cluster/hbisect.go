@@ -23,7 +23,7 @@ import (
 type HBisection struct {
 	// Alpha is the stopping threshold on Ncut(A, B) of Alg. 1. If Alpha is 0,
 	// 0.5 is used.
-	Alpha float64
+	Alpha float64 `doc:"Ncut threshold of Alg. 1 when k = 0 (0: 0.5)" range:"[0, 2]"`
 }
 
 // Name returns "hbisect".

@@ -48,15 +48,15 @@ import (
 // W_uu)D_uu^{-1/2}; Alg. 5 needs O(1/(1 − ρ(P_uu))) sweeps, far more.
 type LabelProp struct {
 	// Iterative selects Alg. 5 instead of the closed form.
-	Iterative bool
+	Iterative bool `doc:"Alg. 5's sweeps instead of the closed form by conjugate gradients"`
 	// Tol is the stopping tolerance. Closed form: every class column
 	// satisfies ‖b − A h‖ ≤ Tol·‖b‖. Iterative: the largest change of an
 	// entry of H in one sweep is ≤ Tol. If Tol is 0, 1e-10 is used.
-	Tol float64
+	Tol float64 `doc:"stopping tolerance (0: 1e-10)" range:"0 | [1e-15, 1)"`
 	// MaxIter caps CG iterations (closed form) or sweeps (iterative); a
 	// warning is added when it is reached. If MaxIter is 0, 10000 CG
 	// iterations or 100000 sweeps are allowed.
-	MaxIter int
+	MaxIter int `doc:"cap on CG iterations or sweeps (0: 10000 or 100000)" range:"[0, 1e9]"`
 }
 
 // Name returns "labelprop".

@@ -72,17 +72,17 @@ func twoClassVector(g *graph.Graph, a1, a2 []int) []float64 {
 // supervision does (seed 000 §3.2).
 type MAVRO struct {
 	// Gamma is the supervision weight γ > 0. If Gamma is 0, 1.25 (seed 000 §3.4).
-	Gamma float64
+	Gamma float64 `doc:"supervision weight γ (0: 1.25)" range:"0 | (0, 1e6]"`
 	// Tol is the power method's relative residual tolerance
 	// ‖L̄x − λx‖ ≤ Tol·λ. If Tol is 0, 1e-9 is used.
-	Tol float64
+	Tol float64 `doc:"power-method tolerance (0: 1e-10)" range:"0 | [1e-15, 1)"`
 	// MaxIter caps the power iterations. If MaxIter is 0, 3000 are allowed.
 	// When the cap is reached the vector is computed by the eigensolver of
 	// Settings instead, with a warning.
-	MaxIter int
+	MaxIter int `doc:"power-method iteration cap (0: default)" range:"[0, 1e9]"`
 	// Eigensolver computes the vector with the eigensolver of Settings
 	// (Lanczos, or dense for small n) instead of the power method.
-	Eigensolver bool
+	Eigensolver bool `doc:"the eigensolver instead of the power method"`
 }
 
 // Name returns "mavro".
@@ -185,7 +185,7 @@ func rankOneKnobs(method string, gamma, tol float64, maxIter int) (float64, floa
 // and k-means.
 type MavroK struct {
 	// Gamma is the supervision weight γ > 0. If Gamma is 0, 1.25 (seed 000 §3.4).
-	Gamma float64
+	Gamma float64 `doc:"supervision weight γ (0: 1.25)" range:"0 | (0, 1e6]"`
 }
 
 // Name returns "mavro-k".

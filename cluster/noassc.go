@@ -45,17 +45,17 @@ import (
 type NOASSC struct {
 	// Gamma is the supervision weight γ > 0. If Gamma is 0, 1.25 (seed 000 §3.4)
 	// (1.25, the thesis's value).
-	Gamma float64
+	Gamma float64 `doc:"supervision weight γ (0: 1.25)" range:"0 | (0, 1e6]"`
 	// Tol is the power method's relative residual tolerance. If Tol is 0,
 	// 1e-9 is used.
-	Tol float64
+	Tol float64 `doc:"power-method tolerance (0: 1e-10)" range:"0 | [1e-15, 1)"`
 	// MaxIter caps the power iterations per class. If MaxIter is 0, 3000
 	// are allowed; when reached, the vector is computed by the eigensolver
 	// of Settings instead, with a warning.
-	MaxIter int
+	MaxIter int `doc:"power-method iteration cap (0: default)" range:"[0, 1e9]"`
 	// Eigensolver computes the vectors with the eigensolver of Settings
 	// instead of the power method.
-	Eigensolver bool
+	Eigensolver bool `doc:"the eigensolver instead of the power method"`
 }
 
 // Name returns "noa-ssc".

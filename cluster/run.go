@@ -2,8 +2,10 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -25,6 +27,9 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 	if err := validate(m.Name(), u, p); err != nil {
 		return nil, err
 	}
+	if err := checkKnobs(m); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -32,11 +37,46 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	if err := checkResult(m.Name(), p, res); err != nil {
+		return nil, err
+	}
 	if w := ignored(m.Name(), u, p); len(w) > 0 {
 		res.Warnings = append(w, res.Warnings...)
 	}
 	res.Runtime = time.Since(start)
 	return res, nil
+}
+
+// ErrNumerical is wrapped by errors reporting a numerical failure: a
+// result whose objective or embedding is not finite, which no method
+// returns on valid input and which Run never passes on as a partition.
+var ErrNumerical = errors.New("cluster: numerical failure")
+
+// checkResult rejects a Result that is not a partition of p's nodes into
+// 0…K−1, or whose Objective or Embedding holds a NaN or an infinity.
+// Cost O(n·m) for an n×m embedding.
+func checkResult(name string, p *Problem, res *Result) error {
+	if res == nil {
+		return fmt.Errorf("%w: %s returned no result", ErrNumerical, name)
+	}
+	if math.IsNaN(res.Objective) || math.IsInf(res.Objective, 0) {
+		return fmt.Errorf("%w: %s: objective = %v; a knob or the data may be out of floating-point range", ErrNumerical, name, res.Objective)
+	}
+	if res.Embedding != nil {
+		if err := finiteRows(res.Embedding); err != nil {
+			return fmt.Errorf("%w: %s: embedding %v; a knob or the data may be out of floating-point range", ErrNumerical, name, strings.Replace(err.Error(), "feature", "entry", 1))
+		}
+	}
+	n := p.nodes()
+	if len(res.Labels) != n {
+		return fmt.Errorf("%w: %s returned %d labels for %d nodes", ErrNumerical, name, len(res.Labels), n)
+	}
+	for i, c := range res.Labels {
+		if c < 0 || c >= res.K {
+			return fmt.Errorf("%w: %s: node %d has cluster %d, want 0…%d", ErrNumerical, name, i, c, res.K-1)
+		}
+	}
+	return nil
 }
 
 // orDefault returns s, or the zero Settings (every default) when s is nil.

@@ -39,7 +39,7 @@ type SpectralLearning struct {
 	// MustLinkWeight is the affinity given to must-linked pairs. If
 	// MustLinkWeight is 0, 1 is used (seed 000 §4.1.1; the largest RBF or
 	// cosine similarity).
-	MustLinkWeight float64
+	MustLinkWeight float64 `doc:"affinity given to must-linked pairs (0: 1)" range:"0 | (0, 1e12]"`
 }
 
 // Name returns "sl".

@@ -102,11 +102,13 @@ func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.Laplacian
 // When Problem.K is 0, k is the number of negative eigenvalues of H(r)
 // (Saade et al.), at least 1.
 type BetheHessian struct {
-	// R is the parameter r. If R is 0, r = √c with c the mean degree
-	// (graph.BetheR), optimal for the stochastic block model (seed 004 §3.2).
-	R float64
+	// R is the parameter r, above 1 (and above every edge weight, which
+	// the weighted H(r) needs). If R is 0, r = √c with c the mean degree,
+	// optimal for the stochastic block model (seed 004 §3.2), or 1.01 times
+	// the largest edge weight where √c does not exceed it (graph.BetheR).
+	R float64 `doc:"Bethe Hessian parameter r (0: √(mean degree), above the largest weight)" range:"0 | (1, 1e6]"`
 	// MaxK caps the estimated k when Problem.K is 0. If MaxK is 0, 100 is used.
-	MaxK int
+	MaxK int `doc:"cap of the estimated k (0: 100)" range:"[0, 1e6]"`
 }
 
 // Name returns "bethe".

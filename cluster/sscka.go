@@ -73,19 +73,19 @@ func (v *KernelObjective) UnmarshalText(b []byte) error {
 type SSCKA struct {
 	// Objective selects the graph kernel S. The zero value is
 	// RatioAssociation.
-	Objective KernelObjective
+	Objective KernelObjective `doc:"graph kernel: ratio-association, ratio-cut or ncut"`
 	// Penalty is the weight w of a constraint (times the pair's own weight).
 	// If Penalty is 0, the largest edge weight of the graph is used: with
 	// S = W and w = 1 on an RBF graph, a must-link counts as an edge of full
 	// affinity, the spectral-learning equivalence of thesis §4.2.1.
-	Penalty float64
+	Penalty float64 `doc:"weight of a constraint (0: the largest edge weight)" range:"0 | (0, 1e12]"`
 	// Shift is the diagonal shift σ of eq. 4.2.8. If Shift is 0, σ is the
 	// smallest value making the kernel positive semidefinite,
 	// max(0, −λ_min), computed by the eigensolver (a larger σ only makes
 	// points stick to their initial cluster, thesis §4.2.1). A non-zero
 	// Shift is used as given; a negative one makes the kernel indefinite, as
 	// in Kulis et al.'s experiments, and k-means may then oscillate.
-	Shift float64
+	Shift float64 `doc:"diagonal shift σ (0: smallest making the kernel PSD; < 0: indefinite)" range:"[-1e12, 1e12]"`
 }
 
 // Name returns "sscka".

@@ -186,16 +186,27 @@ func NewBetheHessian(g *Graph, r float64) (*BetheHessian, error) {
 
 // BetheR returns the default Bethe Hessian parameter r = √c, where c is the
 // mean degree (seed 004 §3.2, the optimal value for the stochastic block
-// model). For a graph with no edges it returns 1.
+// model). The weighted H(r) of eq. 3.6 needs r > |W_ij| for every edge; when
+// √c does not exceed the largest weight (a mean degree ≤ 1 on an unweighted
+// graph, where eq. 3.6 would divide by r² − 1 = 0), BetheR returns 1.01
+// times the largest weight instead. For a graph with no edges it returns
+// 1. Cost O(nnz).
 func BetheR(g *Graph) float64 {
 	if g.n == 0 {
 		return 1
 	}
-	c := g.Volume() / float64(g.n)
-	if c <= 1 {
+	wmax := 0.0
+	for _, w := range g.w {
+		wmax = math.Max(wmax, math.Abs(w))
+	}
+	if wmax == 0 {
 		return 1
 	}
-	return math.Sqrt(c)
+	r := math.Sqrt(g.Volume() / float64(g.n))
+	if r <= wmax {
+		r = 1.01 * wmax
+	}
+	return r
 }
 
 // R returns the parameter r.

@@ -265,4 +265,17 @@ func TestBetheHessian(t *testing.T) {
 	if got := BetheR(empty); got != 1 {
 		t.Errorf("BetheR(empty) = %v, want 1", got)
 	}
+	// A perfect matching has mean degree 1: √c = 1 = the edge weight, where
+	// the weighted H(r) is undefined; BetheR steps above the weight and
+	// H(r) is then defined (it was an error before).
+	match, err := FromEdges(4, []Edge{{I: 0, J: 1, W: 1}, {I: 2, J: 3, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := BetheR(match); got != 1.01 {
+		t.Errorf("BetheR(matching) = %v, want 1.01", got)
+	}
+	if _, err := NewBetheHessian(match, BetheR(match)); err != nil {
+		t.Errorf("H(BetheR) of a matching: %v", err)
+	}
 }

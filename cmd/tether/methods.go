@@ -64,18 +64,22 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 		i := list[0]
 		fmt.Fprintf(m.Stdout, "%s: %s\nsource: %s\nsupervision: %s\n\n", i.Name, i.Summary, i.Source, i.New().Uses().Supervision)
 		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "KNOB\tTYPE\tDEFAULT")
+		fmt.Fprintln(tw, "KNOB\tTYPE\tDEFAULT\tRANGE\tDESCRIPTION")
 		for _, k := range knobsOf(i.New()) {
 			def := k.Default
 			if !k.Settable {
 				def += " (Go only)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Name, k.Type, def)
+			r := k.Range
+			if r == "" {
+				r = "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Name, k.Type, def, r, k.Doc)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		fmt.Fprintf(m.Stdout, "\nSet a knob with: tether cluster -method %s -set Name=value (repeatable). A zero\nmeans the method's documented default; the Go documentation of the method's type\ndescribes every knob.\n", i.Name)
+		fmt.Fprintf(m.Stdout, "\nSet a knob with: tether cluster -method %s -set Name=value (repeatable). A value\noutside RANGE is refused; 0 means the documented default where RANGE allows it.\n`go doc github.com/tether-sc/tether/cluster.TYPE` describes every knob in full.\n", i.Name)
 		return nil
 	}
 	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)

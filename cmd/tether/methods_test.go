@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -45,7 +46,7 @@ func TestMethodsKnobs(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &r); err != nil {
 		t.Fatalf("methods -json sl: %v\n%s", err, js)
 	}
-	if r.Name != "sl" || len(r.Knobs) == 0 || r.Knobs[0] != (knob{Name: "MustLinkWeight", Type: "float", Default: "0", Settable: true}) {
+	if r.Name != "sl" || len(r.Knobs) == 0 || r.Knobs[0] != (knob{Name: "MustLinkWeight", Type: "float", Default: "0", Settable: true, Range: "0 | (0, 1e12]", Doc: "affinity given to must-linked pairs (0: 1)"}) {
 		t.Errorf("methods -json sl = %+v", r)
 	}
 	for _, args := range [][]string{{"methods", "nope"}, {"methods", "njw", "sl"}} {
@@ -87,5 +88,27 @@ func TestKnobDefaultsRoundTrip(t *testing.T) {
 	}
 	if _, err := setKnobs(cluster.NewFGPWC(), []string{"Optimizer=newton"}); err == nil {
 		t.Error("-set Optimizer=newton: no error")
+	}
+}
+
+// Knob values outside their documented range are refused with the knob
+// named (they used to give a NaN objective and a 99/1 partition, exit 0),
+// and `tether methods NAME` shows each knob's range and description.
+func TestKnobRangesRefusedAndListed(t *testing.T) {
+	for _, set := range []string{"SigmaML=1e-320", "SigmaCL=1e-320", "Gamma=1e308", "FTol=-3"} {
+		_, _, err := run(t, "cluster", "-gen", "moons", "-n", "100", "-k", "2", "-method", "fgpwc", "-set", set, "-quiet", "-o", filepath.Join(t.TempDir(), "l.txt"))
+		name, _, _ := strings.Cut(set, "=")
+		if err == nil || !strings.Contains(err.Error(), name+" = ") || !strings.Contains(err.Error(), "outside its range") {
+			t.Errorf("-set %s: error %v", set, err)
+		}
+	}
+	out, _, err := run(t, "methods", "bethe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"RANGE", "DESCRIPTION", "0 | (1, 1e6]", "cap of the estimated k"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("methods bethe lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -170,6 +170,8 @@ type knob struct {
 	Type     string `json:"type"`
 	Default  string `json:"default"`
 	Settable bool   `json:"settable"`
+	Range    string `json:"range,omitempty"` // valid values (cluster.Knob.Range)
+	Doc      string `json:"doc"`             // one-line description
 }
 
 // knobsOf lists the exported fields of m (fields of embedded structs
@@ -185,7 +187,15 @@ func knobsOf(m cluster.Method) []knob {
 	// A copy, so that the fields are addressable for the interface checks.
 	cp := reflect.New(v.Type()).Elem()
 	cp.Set(v)
-	return appendKnobs(nil, cp)
+	out := appendKnobs(nil, cp)
+	meta := map[string]cluster.Knob{}
+	for _, k := range cluster.Knobs(m) {
+		meta[k.Name] = k
+	}
+	for i := range out {
+		out[i].Range, out[i].Doc = meta[out[i].Name].Range, meta[out[i].Name].Doc
+	}
+	return out
 }
 
 func appendKnobs(out []knob, v reflect.Value) []knob {

@@ -1,0 +1,125 @@
+package cluster
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Knob describes one knob of a method: an exported field of its struct,
+// with the one-line description of its `doc` tag and, for a number, the
+// valid values of its `range` tag. Run rejects a method whose numeric knob
+// lies outside its range before the method runs.
+//
+// A range is a list of alternatives separated by "|": a single value
+// ("0", usually "the documented default") or an interval with closed
+// ("[", "]") or open ("(", ")") ends, whose bounds may be "inf" or "-inf".
+// "0 | [1e-9, 1e9]" accepts 0 and every value from 1e-9 to 1e9; NaN and
+// infinities lie in no range (an infinite bound is always open).
+type Knob struct {
+	Name  string // field name, as tether cluster -set Name=value takes it
+	Doc   string // one-line description
+	Range string // valid values of a numeric knob; "" for others
+}
+
+// Knobs returns the knobs of m in declaration order, fields of embedded
+// structs included. m must be a struct or a pointer to one; other methods
+// have no knobs.
+func Knobs(m Method) []Knob {
+	t := reflect.TypeOf(m)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []Knob
+	for _, f := range reflect.VisibleFields(t) {
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		out = append(out, Knob{Name: f.Name, Doc: f.Tag.Get("doc"), Range: f.Tag.Get("range")})
+	}
+	return out
+}
+
+// checkKnobs returns an error wrapping ErrInvalid for the first numeric
+// knob of m whose value lies outside its range tag, or whose range tag
+// cannot be parsed (a bug of the method, reported rather than ignored).
+func checkKnobs(m Method) error {
+	v := reflect.ValueOf(m)
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return fmt.Errorf("%w: %s: nil method", ErrInvalid, m.Name())
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	for _, f := range reflect.VisibleFields(v.Type()) {
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		fv := v.FieldByIndex(f.Index)
+		var x float64
+		switch fv.Kind() {
+		case reflect.Float32, reflect.Float64:
+			x = fv.Float()
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			if fv.Type().Implements(reflect.TypeFor[fmt.Stringer]()) {
+				continue // an enumeration: checked by its method
+			}
+			x = float64(fv.Int())
+		default:
+			continue
+		}
+		r := f.Tag.Get("range")
+		ok, err := inRange(x, r)
+		if err != nil {
+			return fmt.Errorf("%w: %s: knob %s: %v", ErrInvalid, m.Name(), f.Name, err)
+		}
+		if !ok {
+			return fmt.Errorf("%w: %s: %s = %v is outside its range %s", ErrInvalid, m.Name(), f.Name, x, r)
+		}
+	}
+	return nil
+}
+
+// inRange reports whether x lies in the range r (see Knob).
+func inRange(x float64, r string) (bool, error) {
+	if strings.TrimSpace(r) == "" {
+		return false, fmt.Errorf("no range declared")
+	}
+	in := false
+	for _, alt := range strings.Split(r, "|") {
+		alt = strings.TrimSpace(alt)
+		if alt == "" {
+			return false, fmt.Errorf("empty alternative in range %q", r)
+		}
+		if c := alt[0]; c != '[' && c != '(' {
+			v, err := strconv.ParseFloat(alt, 64)
+			if err != nil {
+				return false, fmt.Errorf("bad value %q in range %q", alt, r)
+			}
+			in = in || x == v
+			continue
+		}
+		last := alt[len(alt)-1]
+		lo, hi, ok := strings.Cut(alt[1:len(alt)-1], ",")
+		if !ok || (last != ']' && last != ')') {
+			return false, fmt.Errorf("bad interval %q in range %q", alt, r)
+		}
+		a, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+		b, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+		if err1 != nil || err2 != nil || !(a <= b) {
+			return false, fmt.Errorf("bad interval %q in range %q", alt, r)
+		}
+		above := x > a || (alt[0] == '[' && x == a && !math.IsInf(a, 0))
+		below := x < b || (last == ']' && x == b && !math.IsInf(b, 0))
+		in = in || (above && below)
+	}
+	return in, nil
+}
