@@ -447,7 +447,9 @@ func descendLBFGS(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st desc
 	}
 	settings := &optimize.Settings{
 		InitValues:      &optimize.Location{F: f0, Gradient: g0},
-		MajorIterations: st.maxIter,
+		// gonum counts the start as the first major iteration: one more
+		// allows st.maxIter steps.
+		MajorIterations: st.maxIter + 1,
 		Converger:       lbfgsConverger{d},
 		Recorder:        d,
 	}
@@ -469,16 +471,18 @@ func descendLBFGS(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st desc
 		d.grad(g, r.X)
 	}
 	res.gradNorm2 = floats.Dot(g, g)
-	res.iterations = d.iter
 	res.trace = d.trace
 	if len(res.trace) == 0 || res.trace[0] != f0 {
 		res.trace = append([]float64{f0}, res.trace...)
 	}
 	if r.F < res.trace[len(res.trace)-1] {
 		// gonum returns the best point evaluated, which may come from the
-		// last line search.
+		// last line search (its last step is not announced as a major
+		// iteration).
 		res.trace = append(res.trace, r.F)
 	}
+	// One accepted step per point after the start.
+	res.iterations = len(res.trace) - 1
 	switch {
 	case err != nil:
 		res.status = "L-BFGS stopped: " + err.Error()

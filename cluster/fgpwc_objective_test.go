@@ -366,3 +366,53 @@ func plantedFGPWCProblem(rnd *rand.Rand, n, m, k, kk int) (v *mat.Dense, pairs [
 	}
 	return v, pairs, x0
 }
+
+// MaxIter counts accepted L-BFGS steps: MaxIter = 1 takes one step (it
+// used to take none, gonum counting the start as a major iteration), and
+// the reported iterations equal the cap when the descent does not stop
+// earlier (they used to be MaxIter − 2).
+func TestFGPWCLBFGSIterationCount(t *testing.T) {
+	p, _, _ := fgpwcMoonsProblem(t, 300, 200, 3)
+	prev := math.Inf(1)
+	for _, cap := range []int{1, 2, 3, 7} {
+		f := NewFGPWC()
+		f.MaxIter, f.FTol, f.ScaledRestart = cap, -1, false
+		res, err := Run(context.Background(), f, p, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Iterations != cap {
+			t.Errorf("MaxIter %d: %d iterations reported", cap, res.Iterations)
+		}
+		if !(res.Objective < prev) {
+			t.Errorf("MaxIter %d: F = %v, not below %v (fewer steps)", cap, res.Objective, prev)
+		}
+		prev = res.Objective
+	}
+	// MaxIter = 1 moved from X₀: its F is below F(X₀), which IterCV's cap 0
+	// gives.
+	x0 := fgpwcDescentAtCap(t, p, 0)
+	one := fgpwcDescentAtCap(t, p, 1)
+	if !(one.f < x0.f) {
+		t.Errorf("one step: F = %v, F(X₀) = %v", one.f, x0.f)
+	}
+}
+
+// fgpwcDescentAtCap runs the descent of NewFGPWC on p with the given cap.
+func fgpwcDescentAtCap(t *testing.T, p *Problem, cap int) *descentResult {
+	t.Helper()
+	cfg, err := NewFGPWC().withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxIter, cfg.ScaledRestart = cap, false
+	prep, err := cfg.prepare(context.Background(), p, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := prep.FGPWCBasis.descend(context.Background(), prep.pairs, nil, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

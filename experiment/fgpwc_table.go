@@ -627,7 +627,7 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 		"picks the descent's iteration cap among {0, c/5, c/2, c, 2c} (c = %d) for each by %d-fold cross-validation on the constraints (every fold "+
 		"re-embedded with its training constraints only), and keeps the Laplacian with the smaller mean held-out violated weight over the caps "+
 		"(ties: L_sym); the choice uses the constraints only, never the ground truth. NJW uses the first k eigenvectors "+
-		"of the same graph and no constraints.\n\n", 10, 200, 10, 3)
+		"of the same graph and no constraints.\n\n", 9, 200, 9, 3)
 	fmt.Fprintf(&md, "Budget (the whole run must stay within 15 minutes on 2 cores): datasets above %d nodes (spambase) get %d constraint sets in every column; the cross-validated FGPWC uses 3 folds (5 k-means runs per fit) and runs on the first 3 constraint sets only "+
 		"for datasets above 500 nodes, and is skipped where Table 1 has m > 100 (tic-tac-toe: m = 200) and on wiki (17 classes: about 4 minutes per constraint set); the automatic FGPWC (eight embeddings per constraint set: the set's and its three folds', with each Laplacian) runs on the first 2 constraint sets only for datasets above 500 nodes and is skipped above %d nodes (wiki, spambase); CSCAP is skipped above 1000 nodes. The column \"sets\" of the CSV gives the count behind every mean.\n\n", fgpwcBigN, fgpwcBigSets, fgpwcColumnByKey("fgpwc-auto").maxN)
 	if len(missing) > 0 {
