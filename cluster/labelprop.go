@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
@@ -404,8 +405,16 @@ func propagateIterative(ctx context.Context, g *graph.Graph, labels constraint.L
 	return cur, maxIter, false, nil
 }
 
+// lpTieTol is the distance below the largest score within which argmaxRows
+// counts a class as tied with it. Scores lie in [0, 1] and both modes
+// compute them to about 1e-8 or better (CG to a relative residual of Tol,
+// the sweeps to a change of Tol), so an exact tie of the harmonic function
+// is one to 1e-6, in either mode, whatever the rounding.
+const lpTieTol = 1e-6
+
 // argmaxRows returns, per row of h, the column of its largest entry (the
-// smallest such column on ties); labelled nodes keep their label.
+// smallest column within lpTieTol of it: ties go to the smaller class);
+// labelled nodes keep their label.
 func argmaxRows(h *mat.Dense, labels constraint.Labels) []int {
 	n, k := h.Dims()
 	out := make([]int, n)
@@ -415,11 +424,10 @@ func argmaxRows(h *mat.Dense, labels constraint.Labels) []int {
 			continue
 		}
 		row := h.RawRowView(i)[:k]
+		top := floats.Max(row)
 		best := 0
-		for c := 1; c < k; c++ {
-			if row[c] > row[best] {
-				best = c
-			}
+		for row[best] < top-lpTieTol {
+			best++
 		}
 		out[i] = best
 	}

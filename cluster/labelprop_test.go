@@ -349,3 +349,35 @@ func sortedCopy(x []float64) []float64 {
 	sort.Float64s(y)
 	return y
 }
+
+// Exact ties (a node as close to two classes) go to the smaller class in
+// both modes; the iterative mode used to break them by rounding.
+func TestLabelPropTiesAgreeAcrossModes(t *testing.T) {
+	for _, n := range []int{3, 5, 7, 9, 21} {
+		// A path with class 0 at one end and class 1 at the other: the
+		// middle node is tied.
+		var edges []graph.Edge
+		for i := 0; i+1 < n; i++ {
+			edges = append(edges, graph.Edge{I: i, J: i + 1, W: 1})
+		}
+		g, err := graph.FromEdges(n, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels := make(constraint.Labels, n)
+		for i := range labels {
+			labels[i] = constraint.Unlabeled
+		}
+		labels[0], labels[n-1] = 1, 0
+		p := &Problem{Graph: g, K: 2, Labels: labels}
+		for _, m := range []LabelProp{{}, {Iterative: true}} {
+			res, err := Run(context.Background(), m, p, &Settings{Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Labels[n/2]; got != 0 {
+				t.Errorf("n = %d, iterative %v: tied middle node got class %d, want 0", n, m.Iterative, got)
+			}
+		}
+	}
+}
