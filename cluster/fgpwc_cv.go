@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/progress"
 )
 
 // This file holds all of FGPWC's cross-validation on the constraints
@@ -221,7 +223,9 @@ func (cfg FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *S
 	quiet := *s
 	quiet.Recorder = nil
 	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
+	done := cvProgress(s.Recorder, "fgpwc σ cross-validation", len(grid)*folds)
 	err = parallel.For(ctx, len(grid)*folds, 0, func(t int) error {
+		defer done()
 		gi, fi := t/folds, t%folds
 		c := cfg
 		c.SigmaML, c.SigmaCL = grid[gi][0], grid[gi][1]
@@ -304,6 +308,20 @@ func fgpwcFolds(pairs []constraint.Pair, folds int, seed uint64) []int {
 	return fold
 }
 
+// cvProgress returns a function to call when one of total fits is done: it
+// sends a progress event (Stage "fgpwc-cv") to rec, if not nil. Safe for
+// concurrent use.
+func cvProgress(rec progress.Recorder, what string, total int) func() {
+	var n atomic.Int64
+	return func() {
+		if rec == nil {
+			return
+		}
+		d := int(n.Add(1))
+		rec.Record(progress.Event{Stage: "fgpwc-cv", Done: d, Total: total, Message: fmt.Sprintf("%s: fit %d of %d", what, d, total)})
+	}
+}
+
 // fgpwcIterCandidates returns the caps IterCV tries for a configured cap
 // c: {0, c/5, c/2, c, 2c} (integer division), ascending, without repeats.
 func fgpwcIterCandidates(c int) []int {
@@ -383,7 +401,9 @@ func (prep *fgpwcPrep) heldOut(ctx context.Context, k int, s *Settings, cfgs []F
 	quiet.Recorder = nil
 	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
 	viol := make([]float64, len(cfgs)*folds)
+	done := cvProgress(s.Recorder, "fgpwc cross-validation", len(cfgs)*folds)
 	err := parallel.For(ctx, len(cfgs)*folds, 0, func(t int) error {
+		defer done()
 		ci, fi := t/folds, t%folds
 		res, _, err := prep.fit(ctx, train[fi], k, &quiet, cfgs[ci], cvRestarts, s.Seed)
 		if err != nil {

@@ -5,9 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/progress"
 )
 
 func TestFGPWCGrid(t *testing.T) {
@@ -197,5 +199,33 @@ func TestFGPWCGrids(t *testing.T) {
 				t.Errorf("%s[%d] = %v, want %v", tc.name, i, v, want)
 			}
 		}
+	}
+}
+
+// Cross-validation reports one progress event per fit (it takes seconds
+// on the reproduction's datasets and used to be silent).
+func TestFGPWCCrossValidationProgress(t *testing.T) {
+	p, _, _ := fgpwcMoonsProblem(t, 200, 60, 3)
+	var mu sync.Mutex
+	var last progress.Event
+	count := 0
+	rec := progress.Func(func(e progress.Event) {
+		if e.Stage != "fgpwc-cv" {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		count++
+		if e.Done > last.Done {
+			last = e
+		}
+	})
+	f := NewFGPWC()
+	f.IterCV = true
+	if _, err := Run(context.Background(), f, p, &Settings{Seed: 1, Recorder: rec}); err != nil {
+		t.Fatal(err)
+	}
+	if count == 0 || last.Done != last.Total || count != last.Total {
+		t.Errorf("%d cross-validation events, last %+v", count, last)
 	}
 }
