@@ -11,6 +11,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -170,4 +171,15 @@ func (s Supervision) String() string {
 		return "labels+pairs"
 	}
 	return fmt.Sprintf("Supervision(%d)", uint8(s))
+}
+
+// parseEnum sets *v to the value named b among names (internal/enum's
+// convention), or returns an error wrapping ErrInvalid naming kind.
+func parseEnum[T enum.Integer](v *T, kind string, names []string, b []byte) error {
+	p, err := enum.Parse[T](kind, names, string(b))
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	*v = p
+	return nil
 }

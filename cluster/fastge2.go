@@ -88,12 +88,7 @@ func (v BetheVariant) MarshalText() ([]byte, error) {
 // UnmarshalText sets v from its name (LN, LH or both, any case), so that it works
 // as a command-line value (tether cluster -set Variant=…) and in JSON.
 func (v *BetheVariant) UnmarshalText(b []byte) error {
-	p, err := enum.Parse[BetheVariant]("Bethe variant", betheVariantNames, string(b))
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	*v = p
-	return nil
+	return parseEnum(v, "Bethe variant", betheVariantNames, b)
 }
 
 // FastGE2BH is the modified FAST-GE-2.0 of seed 004 ch. 5, Alg. 4: a self

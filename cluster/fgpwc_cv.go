@@ -116,25 +116,15 @@ func fgpwcGrid(ml, cl []float64) ([][2]float64, error) {
 // (GOMAXPROCS at a time), but score is never called concurrently. A NaN
 // score counts as −Inf. Errors are those of Partition.
 func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigmaCL []float64, score func(*Result) float64) (*FGPWCTuning, error) {
-	s = s.orDefault()
 	if score == nil {
 		return nil, fmt.Errorf("%w: fgpwc: Tune needs a score function", ErrInvalid)
 	}
-	if sigmaML == nil {
-		sigmaML = fgpwcGridML()
-	}
-	if sigmaCL == nil {
-		sigmaCL = fgpwcGridCL()
+	s = s.orDefault()
+	cfg, prep, sigmaML, sigmaCL, err := f.prepareGrid(ctx, p, s, sigmaML, sigmaCL)
+	if err != nil {
+		return nil, err
 	}
 	grid, err := fgpwcGrid(sigmaML, sigmaCL)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := f.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	prep, err := cfg.prepare(ctx, p, s)
 	if err != nil {
 		return nil, err
 	}
@@ -189,6 +179,16 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 // nothing to validate: the defaults of f are returned, with Folds = 0.
 func (f FGPWC) CrossValidate(ctx context.Context, p *Problem, s *Settings, sigmaML, sigmaCL []float64) (*FGPWCTuning, error) {
 	s = s.orDefault()
+	cfg, prep, sigmaML, sigmaCL, err := f.prepareGrid(ctx, p, s, sigmaML, sigmaCL)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.crossValidate(ctx, prep, p.K, s, sigmaML, sigmaCL)
+}
+
+// prepareGrid is the common start of Tune and CrossValidate: f with its
+// defaults, the prepared problem, and the grids (the paper's for nil).
+func (f FGPWC) prepareGrid(ctx context.Context, p *Problem, s *Settings, sigmaML, sigmaCL []float64) (FGPWC, *fgpwcPrep, []float64, []float64, error) {
 	if sigmaML == nil {
 		sigmaML = fgpwcGridML()
 	}
@@ -197,13 +197,10 @@ func (f FGPWC) CrossValidate(ctx context.Context, p *Problem, s *Settings, sigma
 	}
 	cfg, err := f.withDefaults()
 	if err != nil {
-		return nil, err
+		return cfg, nil, nil, nil, err
 	}
 	prep, err := cfg.prepare(ctx, p, s)
-	if err != nil {
-		return nil, err
-	}
-	return cfg.crossValidate(ctx, prep, p.K, s, sigmaML, sigmaCL)
+	return cfg, prep, sigmaML, sigmaCL, err
 }
 
 func (cfg FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Settings, sigmaML, sigmaCL []float64) (*FGPWCTuning, error) {

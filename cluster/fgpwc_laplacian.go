@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -67,12 +66,7 @@ func (v FGPWCLaplacian) MarshalText() ([]byte, error) {
 // UnmarshalText sets v from its name (sym, unnormalized or auto, any case), so that it works
 // as a command-line value (tether cluster -set Laplacian=…) and in JSON.
 func (v *FGPWCLaplacian) UnmarshalText(b []byte) error {
-	p, err := enum.Parse[FGPWCLaplacian]("Laplacian", fgpwcLaplacianNames, string(b))
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	*v = p
-	return nil
+	return parseEnum(v, "Laplacian", fgpwcLaplacianNames, b)
 }
 
 // graphKind is the graph package's kind of a concrete Laplacian.

@@ -250,12 +250,7 @@ func (v FGPWCOptimizer) MarshalText() ([]byte, error) {
 // UnmarshalText sets v from its name (halving or lbfgs, any case), so that it works
 // as a command-line value (tether cluster -set Optimizer=…) and in JSON.
 func (v *FGPWCOptimizer) UnmarshalText(b []byte) error {
-	p, err := enum.Parse[FGPWCOptimizer]("optimizer", fgpwcOptimizerNames, string(b))
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	*v = p
-	return nil
+	return parseEnum(v, "optimizer", fgpwcOptimizerNames, b)
 }
 
 // descentStop is when a descent stops: after maxIter iterations, when
@@ -446,7 +441,7 @@ func descendLBFGS(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st desc
 		return res, nil
 	}
 	settings := &optimize.Settings{
-		InitValues:      &optimize.Location{F: f0, Gradient: g0},
+		InitValues: &optimize.Location{F: f0, Gradient: g0},
 		// gonum counts the start as the first major iteration: one more
 		// allows st.maxIter steps.
 		MajorIterations: st.maxIter + 1,

@@ -45,12 +45,7 @@ func (v KernelObjective) MarshalText() ([]byte, error) {
 // UnmarshalText sets v from its name (ratio-association, ratio-cut or ncut, any case), so that it works
 // as a command-line value (tether cluster -set Objective=…) and in JSON.
 func (v *KernelObjective) UnmarshalText(b []byte) error {
-	p, err := enum.Parse[KernelObjective]("kernel objective", kernelObjectiveNames, string(b))
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	*v = p
-	return nil
+	return parseEnum(v, "kernel objective", kernelObjectiveNames, b)
 }
 
 // SSCKA is semi-supervised graph clustering by a kernel approach (Kulis,
