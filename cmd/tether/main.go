@@ -13,22 +13,50 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	m := NewMain()
-	if err := m.Run(ctx, os.Args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	interrupted := make(chan os.Signal, 1)
+	signal.Notify(interrupted, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-interrupted
+		// The first signal cancels the work, which stops within a second
+		// and removes any partial output; a second one kills the process
+		// (the default action, restored here).
+		signal.Stop(interrupted)
+		fmt.Fprintln(os.Stderr, "tether: interrupted, stopping (interrupt again to quit at once)")
+		cancel(errInterrupted)
+	}()
+	err := NewMain().Run(ctx, os.Args[1:])
+	os.Exit(exitCode(ctx, err, os.Stderr))
+}
+
+// errInterrupted is the cause of the context's cancellation on SIGINT or
+// SIGTERM.
+var errInterrupted = errors.New("interrupted")
+
+// exitCode prints err and returns the process's exit status: 0 on success
+// (or -h), 2 for a usage error, 130 when interrupted (whatever the command
+// returned: a command that finished its write after the signal has still
+// been interrupted), 1 otherwise.
+func exitCode(ctx context.Context, err error, stderr io.Writer) int {
+	if context.Cause(ctx) == errInterrupted {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "tether:", err)
 		}
-		fmt.Fprintln(os.Stderr, "tether:", err)
-		if errors.Is(err, errUsage) {
-			os.Exit(2)
-		}
-		os.Exit(1)
+		return 130
 	}
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, "tether:", err)
+		return 2
+	}
+	fmt.Fprintln(stderr, "tether:", err)
+	return 1
 }
 
 // errUsage marks command-line mistakes (exit status 2).
