@@ -220,7 +220,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, -1 unknown)")
 	out := fs.String("o", "-", "write the labels to this `file` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
-	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, or the embedding)")
+	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, their principal components, or the spectral layout of a graph)")
 	quiet := fs.Bool("quiet", false, "no progress messages")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -361,22 +361,14 @@ func printSummary(w io.Writer, s *summary) error {
 	return tw.Flush()
 }
 
-// plotPartition draws the partition over the 2-D features, or over the
-// first two embedding coordinates when the data is not 2-D.
+// plotPartition draws the partition over a 2-D view of the data
+// (dataView).
 func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *cluster.Result, method string) error {
-	x := l.x
-	what := "features"
-	if x == nil || func() bool { _, d := x.Dims(); return d != 2 }() {
-		x = res.Embedding
-		what = "embedding"
+	v, err := dataView(ctx, l.x, l.g)
+	if err != nil {
+		return err
 	}
-	if x == nil {
-		return fmt.Errorf("-plot: method %s returned no embedding and the input has no 2-D features", method)
-	}
-	if _, d := x.Dims(); d < 2 {
-		return fmt.Errorf("-plot: the %s has %d dimension(s), need 2", what, d)
-	}
-	p, err := figure.Scatter(fmt.Sprintf("%s, k = %d (%s)", method, res.K, what), x, res.Labels)
+	p, err := figure.ScatterAxes(fmt.Sprintf("%s, k = %d (%s)", method, res.K, v.what), v.xname, v.yname, v.x, res.Labels)
 	if err != nil {
 		return err
 	}

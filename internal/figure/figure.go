@@ -36,6 +36,11 @@ func shape(c int) draw.GlyphDrawer {
 // Scatter returns a plot of the first two columns of x, one colour and glyph
 // per label. x must have at least two columns and len(labels) rows.
 func Scatter(title string, x *mat.Dense, labels []int) (*plot.Plot, error) {
+	return ScatterAxes(title, "x₁", "x₂", x, labels)
+}
+
+// ScatterAxes is Scatter with the axis labels given.
+func ScatterAxes(title, xlabel, ylabel string, x *mat.Dense, labels []int) (*plot.Plot, error) {
 	n, d := x.Dims()
 	if d < 2 {
 		return nil, fmt.Errorf("figure: scatter needs 2 columns, data has %d", d)
@@ -51,8 +56,8 @@ func Scatter(title string, x *mat.Dense, labels []int) (*plot.Plot, error) {
 	}
 	p := plot.New()
 	p.Title.Text = title
-	p.X.Label.Text = "x₁"
-	p.Y.Label.Text = "x₂"
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
 	for c := 0; c <= maxLabel; c++ {
 		pts, ok := groups[c]
 		if !ok {

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/graph"
+)
+
+// The PCA view equals the projection on the two leading right singular
+// vectors of the centred data (an independent computation by SVD), up to
+// the sign of each axis, and the axes give the variance shares.
+func TestDataViewPCA(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	n, d := 60, 4
+	x := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			x.Set(i, j, rnd.NormFloat64()*float64(d-j)+float64(j))
+		}
+	}
+	v, err := dataView(context.Background(), x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mat.DenseCopyOf(x)
+	for j := 0; j < d; j++ {
+		var m float64
+		for i := 0; i < n; i++ {
+			m += x.At(i, j) / float64(n)
+		}
+		for i := 0; i < n; i++ {
+			c.Set(i, j, c.At(i, j)-m)
+		}
+	}
+	var svd mat.SVD
+	if !svd.Factorize(c, mat.SVDThin) {
+		t.Fatal("SVD failed")
+	}
+	var vt mat.Dense
+	svd.VTo(&vt)
+	var want mat.Dense
+	want.Mul(c, vt.Slice(0, d, 0, 2))
+	for j := 0; j < 2; j++ {
+		sign := math.Copysign(1, want.At(0, j)*v.x.At(0, j))
+		for i := 0; i < n; i++ {
+			if diff := math.Abs(v.x.At(i, j) - sign*want.At(i, j)); diff > 1e-10 {
+				t.Fatalf("row %d axis %d: %v, SVD gives %v", i, j, v.x.At(i, j), sign*want.At(i, j))
+			}
+		}
+	}
+	sv := svd.Values(nil)
+	var tot float64
+	for _, s := range sv {
+		tot += s * s
+	}
+	if want := fmt.Sprintf("PC1 (%.0f%% of the variance)", 100*sv[0]*sv[0]/tot); v.xname != want {
+		t.Errorf("x axis %q, want %q", v.xname, want)
+	}
+}
+
+// A graph of two cliques joined by one edge is laid out with the cliques
+// on either side of 0 along u₂.
+func TestDataViewSpectralLayout(t *testing.T) {
+	var edges []graph.Edge
+	for _, off := range []int{0, 6} {
+		for i := 0; i < 6; i++ {
+			for j := i + 1; j < 6; j++ {
+				edges = append(edges, graph.Edge{I: off + i, J: off + j, W: 1})
+			}
+		}
+	}
+	edges = append(edges, graph.Edge{I: 0, J: 6, W: 1})
+	g, err := graph.FromEdges(12, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := dataView(context.Background(), nil, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 6; i++ {
+		if a, b := v.x.At(i, 0), v.x.At(i+6, 0); a*b >= 0 || a*v.x.At(1, 0) <= 0 {
+			t.Errorf("node %d at %v and node %d at %v along u₂: not on either side", i, a, i+6, b)
+		}
+	}
+}
