@@ -325,3 +325,24 @@ func TestClusterWarnsAboutIgnoredConstraints(t *testing.T) {
 		t.Errorf("no warning about the ignored constraints:\nstdout %s\nstderr %s", out, errOut)
 	}
 }
+
+// repro -quick never writes into docs/results unless asked, and an explicit
+// -data that is not a directory is an error (it used to exit 0, skipping
+// every dataset).
+func TestReproQuickOutputAndMissingData(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if _, _, err := run(t, "repro", "-quick", "-quiet", "-cache", "", "closure"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, quickOut, "closure", "README.md")); err != nil {
+		t.Errorf("quick output not in %s: %v", quickOut, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "docs")); err == nil {
+		t.Error("repro -quick wrote docs/")
+	}
+	_, _, err := run(t, "repro", "-quick", "-quiet", "-cache", "", "-data", filepath.Join(dir, "nonexistent"), "closure")
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "nonexistent is not a directory") {
+		t.Errorf("-data /nonexistent: %v", err)
+	}
+}

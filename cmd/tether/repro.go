@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,9 +17,12 @@ import (
 	"github.com/tether-sc/tether/experiment"
 )
 
+// quickOut is the default output directory of repro -quick.
+const quickOut = "tether-repro-quick"
+
 func runRepro(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("repro", "repro [flags] <experiment>... | all | list")
-	quick := fs.Bool("quick", false, "smoke-test mode: fewer repetitions, smaller problems")
+	quick := fs.Bool("quick", false, "smoke-test mode: fewer repetitions, smaller problems (default -o: "+quickOut+", never docs/results)")
 	out := fs.String("o", filepath.Join("docs", "results"), "output `directory`; experiment e writes into <dir>/e/")
 	data := fs.String("data", catalog.DefaultRoot(), "benchmark datasets `directory`")
 	cache := fs.String("cache", ".tether-cache", "cache `directory` of finished cells (\"\" for none)")
@@ -33,6 +37,18 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	if len(names) == 0 {
 		fs.Usage()
 		return fmt.Errorf("%w: name an experiment, all, or list", errUsage)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *quick && !set["o"] {
+		// Quick results are smoke tests: they never replace the committed
+		// reproductions.
+		*out = quickOut
+	}
+	if set["data"] {
+		if st, err := os.Stat(*data); err != nil || !st.IsDir() {
+			return fmt.Errorf("%w: -data %s is not a directory of datasets (without -data, absent datasets are skipped)", errUsage, *data)
+		}
 	}
 	if names[0] == "list" {
 		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
