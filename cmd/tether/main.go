@@ -119,23 +119,39 @@ func (m *Main) usage() {
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
+// -h prints the full usage; a mistake prints only the error and where to
+// look (parseFlags), not the whole list of flags.
 func (m *Main) newFlagSet(name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet("tether "+name, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(m.Stderr, "Usage: tether %s\n\nFlags:\n", usage)
+		fs.SetOutput(m.Stderr)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 	return fs
 }
 
-// parseFlags parses args and turns flag errors into usage errors.
+// usageHint is the line a usage error ends with instead of the list of
+// flags.
+func usageHint(fs *flag.FlagSet) string {
+	return fmt.Sprintf("run \"%s -h\" for the flags", fs.Name())
+}
+
+// parseFlags parses args and turns flag errors into usage errors that
+// name the command's -h.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	full := fs.Usage
+	fs.Usage = func() {} // the flag package calls it on every error
+	err := fs.Parse(args)
+	fs.Usage = full
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			full()
 			return err
 		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %v (%s)", errUsage, err, usageHint(fs))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -82,5 +83,21 @@ func TestInterruptStopsWithinASecond(t *testing.T) {
 	t.Logf("stopped %v after the signal", took)
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("files left after the interrupt: %v", entries)
+	}
+}
+
+// A flag mistake prints one line naming the mistake and -h, not the 70
+// lines of flags; -h prints them.
+func TestFlagErrorsAreShort(t *testing.T) {
+	_, stderr, err := run(t, "cluster", "-bogus")
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), `-bogus (run "tether cluster -h" for the flags)`) {
+		t.Errorf("error %v", err)
+	}
+	if stderr != "" {
+		t.Errorf("stderr %q, want nothing besides the error", stderr)
+	}
+	_, stderr, err = run(t, "cluster", "-h")
+	if !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr, "-method string") {
+		t.Errorf("-h: %v, usage %q", err, stderr)
 	}
 }
