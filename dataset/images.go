@@ -249,7 +249,9 @@ func decodePGM(r *bufio.Reader, maxPix int) ([]float64, int, int, error) {
 	return out, w, h, nil
 }
 
-func isPGMSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f' }
+func isPGMSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f'
+}
 
 // pgmToken returns the next whitespace-separated token of a PGM header,
 // skipping # comments. Tokens longer than 32 bytes are an error.
