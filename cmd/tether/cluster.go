@@ -80,7 +80,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Float64Var(&o.cin, "cin", 10, "generator: SBM c_in")
 	fs.Float64Var(&o.cout, "cout", 1, "generator: SBM c_out")
 	fs.Uint64Var(&o.genSeed, "gen-seed", 1, "generator seed")
-	fs.Float64Var(&o.selfLoops, "self-loops", 0, "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
+	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
 }
 
 // load reads or generates the data and builds the graph.
@@ -212,9 +212,11 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	method := fs.String("method", "njw", "clustering method (see tether methods)")
 	var knobs multiFlag
 	fs.Var(&knobs, "set", "set a knob of the method, `Name=value` (repeatable), e.g. -set Gamma=0.5")
-	k := fs.Int("k", 0, "number of clusters (0: estimated by methods that can, e.g. bethe)")
+	k := new(int)
+	fs.Var(intIn(k, 0, 1<<30), "k", "`number` of clusters (0: estimated by methods that can, e.g. bethe)")
 	seed := fs.Uint64("seed", 1, "seed of every random choice")
-	restarts := fs.Int("restarts", 0, "k-means restarts (0: the method's default)")
+	restarts := new(int)
+	fs.Var(intIn(restarts, 0, 1<<20), "restarts", "k-means `restarts` (0: the method's default)")
 	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight])")
 	conflicts := fs.String("conflicts", "reject", "contradictory constraints: reject, drop-cl (keep must-links) or soft (keep all)")
 	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, -1 unknown)")

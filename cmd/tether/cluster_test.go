@@ -106,7 +106,7 @@ func TestClusterBadInput(t *testing.T) {
 		{"ragged row", "1,2\n3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "1 fields"}},
 		{"k zero", good, ".csv", []string{"-k", "0"}, false, []string{"k = 0"}},
 		{"k above n", good, ".csv", []string{"-k", "7"}, false, []string{"k = 7", "n = 6"}},
-		{"k negative", good, ".csv", []string{"-k", "-1"}, false, []string{"k = -1"}},
+		{"k negative", good, ".csv", []string{"-k", "-1"}, true, []string{"-k: -1 is outside [0, "}},
 		{"unknown method", good, ".csv", []string{"-method", "nope"}, true, []string{"unknown method"}},
 		{"two inputs", good, ".csv", []string{"-gen", "moons"}, true, []string{"exactly one"}},
 		{"negative weight", "0 1 1\n1 2 -2\n", ".txt", []string{"-graph-file"}, false, []string{"negative"}},

@@ -16,10 +16,69 @@ import (
 // -affinity and -sigma of fs, with s's current values as defaults.
 func bindGraphSpec(fs *flag.FlagSet, s *graph.Spec) {
 	fs.Var(textVar(&s.Kind), "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (scikit-learn's nearest_neighbors)")
-	fs.IntVar(&s.K, "knn", s.K, "neighbours of the k-NN graphs")
+	fs.Var(intIn(&s.K, 1, 1<<30), "knn", "`neighbours` of the k-NN graphs")
 	fs.Float64Var(&s.Eps, "eps", s.Eps, "radius of the eps graph")
 	fs.Var(textVar(&s.Affinity), "affinity", "edge weights: rbf, cosine, binary")
 	fs.Var(textVar(&s.Sigma), "sigma", "RBF scale: a number, median, meanvar, local or local:K (σ_i = distance to the K-th neighbour)")
+}
+
+// boundedInt is an int flag that refuses values outside [lo, hi] at parse
+// time, naming the flag's valid range (a -knn 0 used to be replaced by the
+// default without a word).
+type boundedInt struct {
+	p      *int
+	lo, hi int
+}
+
+// intIn returns p as a flag.Value accepting lo ≤ value ≤ hi.
+func intIn(p *int, lo, hi int) flag.Value { return boundedInt{p, lo, hi} }
+
+func (b boundedInt) String() string {
+	if b.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*b.p)
+}
+
+func (b boundedInt) Set(s string) error {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return fmt.Errorf("%q is not an integer", s)
+	}
+	if v < b.lo || v > b.hi {
+		return fmt.Errorf("%d is outside [%d, %d]", v, b.lo, b.hi)
+	}
+	*b.p = v
+	return nil
+}
+
+// boundedFloat is a float flag that refuses NaN, infinities and values
+// outside [lo, hi] at parse time.
+type boundedFloat struct {
+	p      *float64
+	lo, hi float64
+}
+
+// floatIn returns p as a flag.Value accepting finite lo ≤ value ≤ hi.
+func floatIn(p *float64, lo, hi float64) flag.Value { return boundedFloat{p, lo, hi} }
+
+func (b boundedFloat) String() string {
+	if b.p == nil {
+		return "0"
+	}
+	return strconv.FormatFloat(*b.p, 'g', -1, 64)
+}
+
+func (b boundedFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number", s)
+	}
+	if !(v >= b.lo && v <= b.hi) {
+		return fmt.Errorf("%v is outside [%g, %g]", v, b.lo, b.hi)
+	}
+	*b.p = v
+	return nil
 }
 
 // textValue makes a *T with String and UnmarshalText (the enum convention

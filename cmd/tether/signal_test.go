@@ -101,3 +101,16 @@ func TestFlagErrorsAreShort(t *testing.T) {
 		t.Errorf("-h: %v, usage %q", err, stderr)
 	}
 }
+
+// Out-of-range numeric flags are refused at parse time, naming the range
+// (-knn 0 used to be replaced by the default, -self-loops -1 ignored).
+func TestNumericFlagRanges(t *testing.T) {
+	for _, args := range [][]string{
+		{"-knn", "0"}, {"-knn", "-3"}, {"-self-loops", "-1"}, {"-self-loops", "NaN"}, {"-k", "-2"}, {"-restarts", "-1"},
+	} {
+		_, _, err := run(t, append([]string{"cluster", "-gen", "moons", "-quiet"}, args...)...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "is outside") && !strings.Contains(err.Error(), "not a number") {
+			t.Errorf("%v: error %v", args, err)
+		}
+	}
+}
