@@ -108,6 +108,10 @@ type GraphOptions struct {
 	// WeightAttr names the GML edge attribute holding the weight. If "",
 	// "weight" is used, or else "value"; edges without it weigh 1.
 	WeightAttr string
+	// MaxLineBytes bounds the length of a line (without its line ending);
+	// a longer line is an error wrapping ErrTooLarge. If 0,
+	// DefaultMaxLineBytes (1 MiB) is used.
+	MaxLineBytes int
 }
 
 func (o *GraphOptions) maxNodes() int {
@@ -195,9 +199,9 @@ func ReadGraph(r io.Reader, name string, format GraphFormat, opt GraphOptions) (
 	if format == GraphAuto {
 		format = GraphFormatFor(name)
 	}
-	lines, err := readAll(r)
+	lines, err := readAll(r, name, opt.MaxLineBytes)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+		return nil, err
 	}
 	switch format {
 	case EdgeList:

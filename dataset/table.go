@@ -212,6 +212,10 @@ type Options struct {
 	// MaxCells bounds rows × features after encoding. If 0,
 	// DefaultMaxCells is used.
 	MaxCells int
+	// MaxLineBytes bounds the length of a line (without its line ending);
+	// a longer line is an error wrapping ErrTooLarge. If 0,
+	// DefaultMaxLineBytes (1 MiB) is used.
+	MaxLineBytes int
 }
 
 func (o *Options) isMissing(s string) bool {
