@@ -80,6 +80,12 @@ const (
 type GraphOptions struct {
 	// Base applies to integer node numbers in edge lists.
 	Base IndexBase
+	// NamedNodes reads every node token of an edge list as a name, integers
+	// included, numbering nodes in order of first appearance (Base is then
+	// ignored). By default a file whose nodes are all integers has numbered
+	// nodes, one whose nodes are all other text has named nodes, and a mix
+	// is an error naming the first token of the other kind.
+	NamedNodes bool
 	// Duplicates combines repeated edges of edge lists and repeated entries
 	// of Matrix Market files.
 	Duplicates DupPolicy
@@ -146,6 +152,13 @@ type GraphData struct {
 	ClassNames []string
 	// Base is the index base used for an integer edge list (0 or 1).
 	Base int
+	// HeaderLine is the 1-based line number of the header line an edge
+	// list or dense CSV was found to have, or 0.
+	HeaderLine int
+	// Warnings describe what the reader changed or assumed (such as
+	// directed or repeated GML edges merged into one undirected edge); the
+	// CLI prints them to standard error.
+	Warnings []string
 }
 
 // ReadGraphFile reads a graph with default options, choosing the format by
@@ -175,11 +188,15 @@ func ReadGraphFileOptions(path string, opt GraphOptions) (*GraphData, error) {
 // Edge lists hold one edge "i j" or "i j w" per line, fields separated by
 // blanks or (when the first edge line has a comma) commas; blank lines and
 // lines starting with '#' or '%' are skipped. When every node token is an
-// integer, nodes are numbers (see IndexBase); otherwise every token is a
-// name and nodes are numbered in order of first appearance. A first line
-// whose third field is not a number, or whose node fields are not integers
-// while the next line's are, is a header. Edges are undirected; duplicates
-// are combined by opt.Duplicates.
+// integer, nodes are numbers (see IndexBase); when none is (or
+// opt.NamedNodes is set), every token is a name and nodes are numbered in
+// order of first appearance; a mix is an error. Only the first data line
+// can be a header, when none of its fields is written as a number and
+// either it has a third field or the next line's node fields are integers
+// (GraphData.HeaderLine says which line was skipped); any other line with a
+// weight that is not a finite non-negative number ("Inf", "1e400", "NaN")
+// is an error naming it. Edges are undirected; duplicates are combined by
+// opt.Duplicates.
 //
 // Matrix Market files must be "matrix coordinate" with field real, integer
 // or pattern (weight 1) and symmetry general or symmetric, and square.
@@ -329,6 +346,14 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, directed bool
 	return g, nil
 }
 
+// numberLike reports whether s is written as a number, finite or not
+// ("1e400", "Inf", "NaN" included): such a field is a bad value, never a
+// column name.
+func numberLike(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
 // parseEdgeList implements the edge-list format of ReadGraph.
 func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, error) {
 	type rec struct {
@@ -340,7 +365,7 @@ func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, 
 	var sp splitter
 	decided := false
 	var fields []string
-	first := true
+	header := 0 // line of the header, 0 if none
 	for ln, l := range lines {
 		if isBlank(l) {
 			continue
@@ -368,47 +393,63 @@ func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, 
 		if len(fields) == 3 {
 			w, err := checkWeightText(fields[2])
 			if err != nil {
-				if first && errors.Is(err, ErrSyntax) {
-					// A header such as "source target weight".
-					first = false
+				// A header such as "source target weight": only the first
+				// data line, and only when neither its node fields nor its
+				// weight field are written as numbers. "1 2 Inf" is an edge
+				// with a bad weight, not a header.
+				if len(recs) == 0 && header == 0 && !numberLike(fields[0]) && !numberLike(fields[1]) && !numberLike(fields[2]) {
+					header = ln + 1
 					continue
 				}
 				return nil, &ParseError{File: name, Line: ln + 1, Column: 3, Value: fields[2], Err: err}
 			}
 			r.w = w
 		}
-		first = false
 		recs = append(recs, r)
 	}
-	// A header of two non-integer names followed by integer lines.
-	if len(recs) >= 2 {
-		_, a0 := parseInt(recs[0].a)
-		_, b0 := parseInt(recs[0].b)
+	// A header of two names followed by integer lines.
+	if header == 0 && len(recs) >= 2 {
 		_, a1 := parseInt(recs[1].a)
 		_, b1 := parseInt(recs[1].b)
-		if !a0 && !b0 && a1 && b1 {
+		if !numberLike(recs[0].a) && !numberLike(recs[0].b) && a1 && b1 {
+			header = recs[0].line
 			recs = recs[1:]
 		}
 	}
-	allInt := true
+	// Nodes are all integers or, with NamedNodes, all names; a mixture is
+	// an error naming the first token of the other kind.
+	allInt := !opt.NamedNodes
 	minIdx := math.MaxInt
-	for _, r := range recs {
-		a, okA := parseInt(r.a)
-		b, okB := parseInt(r.b)
-		if !okA || !okB {
-			allInt = false
-			break
-		}
-		if a < 0 || b < 0 {
-			v := r.a
-			if b < 0 {
-				v = r.b
+	if allInt && len(recs) > 0 {
+		_, firstInt := parseInt(recs[0].a)
+		for _, r := range recs {
+			for _, s := range [2]string{r.a, r.b} {
+				if _, ok := parseInt(s); ok != firstInt {
+					what := "is not an integer, but"
+					if ok {
+						what = "is an integer, but"
+					}
+					return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrSyntax, "node %s line %d has node %s: mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes; tether: -named-nodes)", what, recs[0].line, quote(recs[0].a))}
+				}
 			}
-			return nil, &ParseError{File: name, Line: r.line, Value: v, Err: errorf(ErrInvalid, "negative node number")}
 		}
-		minIdx = min(minIdx, a, b)
+		allInt = firstInt
 	}
-	d := &GraphData{}
+	if allInt {
+		for _, r := range recs {
+			a, _ := parseInt(r.a)
+			b, _ := parseInt(r.b)
+			if a < 0 || b < 0 {
+				v := r.a
+				if b < 0 {
+					v = r.b
+				}
+				return nil, &ParseError{File: name, Line: r.line, Value: v, Err: errorf(ErrInvalid, "negative node number")}
+			}
+			minIdx = min(minIdx, a, b)
+		}
+	}
+	d := &GraphData{HeaderLine: header}
 	maxN := opt.maxNodes()
 	ents := make([]entry, 0, len(recs))
 	n := 0
