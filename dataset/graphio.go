@@ -203,7 +203,10 @@ func ReadGraphFileOptions(path string, opt GraphOptions) (*GraphData, error) {
 //
 // GML files hold graph [ node [ id … label … attr … ] edge [ source …
 // target … weight … ] ]; node ids are any distinct integers, mapped to
-// 0…n−1 in order of appearance.
+// 0…n−1 in order of appearance. A directed graph ("directed 1") is read as
+// undirected and repeated edges (a multigraph, or u→v with v→u) are merged
+// by opt.Duplicates; either adds a warning to GraphData.Warnings, and
+// DupError refuses repeated edges instead.
 //
 // Dense CSV is an n×n non-negative matrix, optionally with a header of node
 // names.

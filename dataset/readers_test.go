@@ -86,3 +86,47 @@ func TestEdgeListMixedIDs(t *testing.T) {
 		t.Fatalf("Names = %q, want %q", d.Names, want)
 	}
 }
+
+// TestGMLDirectedAndMultigraph: directed graphs and repeated edges used to
+// be collapsed without a word; they are read as undirected simple graphs
+// with a warning each, or refused under DupError.
+func TestGMLDirectedAndMultigraph(t *testing.T) {
+	const directed = "graph [\n directed 1\n node [ id 0 ]\n node [ id 1 ]\n node [ id 2 ]\n edge [ source 0 target 1 ]\n edge [ source 1 target 0 weight 3 ]\n edge [ source 1 target 2 ]\n]\n"
+	const multi = "graph [\n multigraph 1\n node [ id 0 ]\n node [ id 1 ]\n edge [ source 0 target 1 weight 2 ]\n edge [ source 0 target 1 weight 5 ]\n]\n"
+	const simple = "graph [\n node [ id 0 ]\n node [ id 1 ]\n edge [ source 0 target 1 ]\n]\n"
+	for _, c := range []struct {
+		name, in string
+		opt      GraphOptions
+		w01      float64
+		warnings [][]string // parts of each warning
+	}{
+		{"directed, reciprocal edge", directed, GraphOptions{}, 3, [][]string{{"g:2", "directed"}, {"g:7", "1 edge repeats", "line 6", "largest weight"}}},
+		{"multigraph, max", multi, GraphOptions{}, 5, [][]string{{"g:6", "1 edge repeats", "line 5", "largest weight"}}},
+		{"multigraph, sum", multi, GraphOptions{Duplicates: DupSum}, 7, [][]string{{"weights added"}}},
+		{"simple", simple, GraphOptions{}, 1, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadGraph(strings.NewReader(c.in), "g", GML, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := d.G.Weight(0, 1); w != c.w01 {
+				t.Errorf("W[0,1] = %v, want %v", w, c.w01)
+			}
+			if len(d.Warnings) != len(c.warnings) {
+				t.Fatalf("warnings %q, want %d", d.Warnings, len(c.warnings))
+			}
+			for k, parts := range c.warnings {
+				for _, p := range parts {
+					if !strings.Contains(d.Warnings[k], p) {
+						t.Errorf("warning %q lacks %q", d.Warnings[k], p)
+					}
+				}
+			}
+		})
+	}
+	_, err := ReadGraph(strings.NewReader(multi), "g", GML, GraphOptions{Duplicates: DupError})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "g:6") {
+		t.Fatalf("err = %v, want ErrInvalid at g:6", err)
+	}
+}

@@ -123,6 +123,9 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		if err != nil {
 			return nil, err
 		}
+		for _, w := range d.Warnings {
+			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
+		}
 		l.g, l.truth, l.names = d.G, d.Labels, d.Names
 	default:
 		l.name = "generated " + o.gen

@@ -49,3 +49,26 @@ func TestClusterNamedNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestClusterGMLWarning: reader warnings reach standard error.
+func TestClusterGMLWarning(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("graph [\n directed 1\n")
+	for i := 0; i < 6; i++ {
+		b.WriteString(" node [ id " + string(rune('0'+i)) + " ]\n")
+	}
+	for _, e := range [][2]int{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {2, 3}, {1, 0}} {
+		b.WriteString(" edge [ source " + string(rune('0'+e[0])) + " target " + string(rune('0'+e[1])) + " ]\n")
+	}
+	b.WriteString("]\n")
+	p := writeFile(t, "d.gml", b.String())
+	_, stderr, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"warning: " + p + ":2: the graph is directed", "1 edge repeats"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+}
