@@ -130,3 +130,35 @@ func TestGMLDirectedAndMultigraph(t *testing.T) {
 		t.Fatalf("err = %v, want ErrInvalid at g:6", err)
 	}
 }
+
+// TestMissingDropNamesRows: MissingDrop used to drop rows without saying
+// which; the table lists their lines and warns with the first few.
+func TestMissingDropNamesRows(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a,b\n")
+	for i := 0; i < 10; i++ {
+		if i%2 == 1 {
+			b.WriteString("?,1\n") // lines 3, 5, 7, 9, 11
+		} else {
+			b.WriteString("1,2\n")
+		}
+	}
+	b.WriteString("# c\n3,\n") // line 13 (comment on 12)
+	tb, err := ReadCSV(strings.NewReader(b.String()), "m.csv", Options{Missing: MissingDrop, Comment: "#"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{3, 5, 7, 9, 11, 13}; !reflect.DeepEqual(tb.DroppedLines, want) {
+		t.Fatalf("DroppedLines = %v, want %v", tb.DroppedLines, want)
+	}
+	if n, _ := tb.Dims(); n != 5 {
+		t.Fatalf("%d rows kept, want 5", n)
+	}
+	if len(tb.Warnings) != 1 || !strings.Contains(tb.Warnings[0], "m.csv: dropped 6 of 11 rows") || !strings.Contains(tb.Warnings[0], "lines 3, 5, 7, 9, 11 and 1 more") {
+		t.Fatalf("Warnings = %q", tb.Warnings)
+	}
+	tb, err = ReadCSV(strings.NewReader("1,2\n3,4\n"), "m.csv", Options{Missing: MissingDrop})
+	if err != nil || tb.DroppedLines != nil || tb.Warnings != nil {
+		t.Fatalf("nothing dropped: %v %v %v", err, tb.DroppedLines, tb.Warnings)
+	}
+}

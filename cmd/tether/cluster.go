@@ -116,6 +116,9 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		if err != nil {
 			return nil, err
 		}
+		for _, w := range t.Warnings {
+			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
+		}
 		l.x, l.truth, l.names = t.X, t.Labels, t.IDs
 	case o.graphFile != "":
 		l.name = o.graphFile

@@ -72,3 +72,22 @@ func TestClusterGMLWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterMissingDropWarns: -missing drop names the dropped lines on
+// stderr.
+func TestClusterMissingDropWarns(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := 0; i < 20; i++ {
+		b.WriteString(strings.Repeat("1", 1+i%3) + "," + strings.Repeat("2", 1+i%5) + "\n")
+	}
+	b.WriteString("?,3\n") // line 22
+	p := writeFile(t, "m.csv", b.String())
+	_, stderr, err := runReaders(t, "cluster", "-input", p, "-missing", "drop", "-k", "2", "-knn", "3", "-quiet", "-o", os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "dropped 1 of 21 rows with missing values (Options.Missing = MissingDrop; tether: -missing drop): line 22"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+}
