@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/enum"
 )
 
 // GraphFormat names a graph file format.
@@ -20,8 +21,8 @@ type GraphFormat int
 
 const (
 	// GraphAuto (the zero value) chooses by file extension: ".mtx" Matrix
-	// Market, ".gml" GML, ".csv" dense affinity matrix, anything else an
-	// edge list.
+	// Market, ".gml" GML, ".csv" a dense affinity matrix or an edge list by
+	// content (see ReadGraph), anything else an edge list.
 	GraphAuto GraphFormat = iota
 	// EdgeList is lines "i j [w]" (see ReadGraph).
 	EdgeList
@@ -33,7 +34,27 @@ const (
 	DenseCSV
 )
 
-// GraphFormatFor returns the format ReadGraphFile uses for path.
+var graphFormatNames = []string{"auto", "edgelist", "mtx", "gml", "dense"}
+
+// String returns "auto", "edgelist", "mtx", "gml" or "dense".
+func (f GraphFormat) String() string { return enum.String("GraphFormat", graphFormatNames, f) }
+
+// MarshalText returns the name String returns, or an error for an unknown
+// format.
+func (f GraphFormat) MarshalText() ([]byte, error) {
+	return enum.Marshal("graph format", graphFormatNames, f)
+}
+
+// UnmarshalText sets f from "auto", "edgelist", "mtx", "gml" or "dense"
+// (any case); the error for another name wraps ErrInvalid.
+func (f *GraphFormat) UnmarshalText(text []byte) error {
+	return unmarshalEnum(f, "graph format", graphFormatNames, text)
+}
+
+// GraphFormatFor returns the format ReadGraphFile uses for path by its
+// extension alone; a ".csv" file is DenseCSV here, while ReadGraph in
+// GraphAuto mode also looks at the content of a ".csv" file (see
+// DetectCSVGraph).
 func GraphFormatFor(path string) GraphFormat {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".mtx":
@@ -118,6 +139,10 @@ type GraphOptions struct {
 	// a longer line is an error wrapping ErrTooLarge. If 0,
 	// DefaultMaxLineBytes (1 MiB) is used.
 	MaxLineBytes int
+	// Format is the format of the file read by ReadGraphFileOptions. If
+	// GraphAuto, it is chosen by extension, and a ".csv" file by its
+	// content (DetectCSVGraph).
+	Format GraphFormat
 }
 
 func (o *GraphOptions) maxNodes() int {
@@ -179,11 +204,15 @@ func ReadGraphFileOptions(path string, opt GraphOptions) (*GraphData, error) {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	return ReadGraph(f, path, GraphFormatFor(path), opt)
+	return ReadGraph(f, path, opt.Format, opt)
 }
 
 // ReadGraph reads a graph in the given format from r; name is used in error
-// messages (and to pick the format when format is GraphAuto).
+// messages. When format is GraphAuto, the format is chosen by name's
+// extension (".mtx" Matrix Market, ".gml" GML, anything but ".csv" an edge
+// list), and a ".csv" file by its content: an edge list when DetectCSVGraph
+// says so, a dense matrix otherwise; a file that could be either is read as
+// a dense matrix with a warning in GraphData.Warnings.
 //
 // Edge lists hold one edge "i j" or "i j w" per line, fields separated by
 // blanks or (when the first edge line has a comma) commas; blank lines and
@@ -216,24 +245,140 @@ func ReadGraphFileOptions(path string, opt GraphOptions) (*GraphData, error) {
 //
 // Cost: O(m log m) for m edges.
 func ReadGraph(r io.Reader, name string, format GraphFormat, opt GraphOptions) (*GraphData, error) {
-	if format == GraphAuto {
-		format = GraphFormatFor(name)
+	if format < GraphAuto || format > DenseCSV {
+		return nil, fmt.Errorf("%w: unknown graph format %d", ErrInvalid, format)
 	}
 	lines, err := readAll(r, name, opt.MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}
+	var warning string
+	if format == GraphAuto {
+		format = GraphFormatFor(name)
+		if format == DenseCSV {
+			format, warning = detectCSVGraph(lines, name)
+		}
+	}
+	var d *GraphData
 	switch format {
 	case EdgeList:
-		return parseEdgeList(lines, name, &opt)
+		d, err = parseEdgeList(lines, name, &opt)
 	case MatrixMarket:
-		return parseMatrixMarket(lines, name, &opt)
+		d, err = parseMatrixMarket(lines, name, &opt)
 	case GML:
-		return parseGML(lines, name, &opt)
-	case DenseCSV:
-		return parseDenseCSV(lines, name, &opt)
+		d, err = parseGML(lines, name, &opt)
+	default:
+		d, err = parseDenseCSV(lines, name, &opt)
 	}
-	return nil, fmt.Errorf("%w: unknown graph format %d", ErrInvalid, format)
+	if err != nil {
+		if warning != "" {
+			return nil, fmt.Errorf("%w (%s)", err, warning)
+		}
+		return nil, err
+	}
+	if warning != "" {
+		d.Warnings = append([]string{warning}, d.Warnings...)
+	}
+	return d, nil
+}
+
+// DetectCSVGraph says whether delimited text holds an edge list or a dense
+// affinity matrix, the rule of ReadGraph for ".csv" files in GraphAuto mode.
+// Lines that are blank or start with '#' or '%' are skipped, and a first
+// line with no field written as a number is a header. The text is an edge
+// list when every row has the same 2 or 3 fields, the first two
+// non-negative integers (and the third written as a number), and the number
+// of rows differs from the number of columns; a dense matrix otherwise. When
+// the rows are as many as the columns and could be edges, the answer is
+// DenseCSV and ambiguous is true.
+//
+// Cost: O(size of the text).
+func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error) {
+	lines, err := readAll(r, "", 0)
+	if err != nil {
+		return DenseCSV, false, err
+	}
+	f, w := detectCSVGraph(lines, "")
+	return f, w != "", nil
+}
+
+// detectCSVGraph implements DetectCSVGraph; the warning is empty unless
+// the guess is ambiguous.
+func detectCSVGraph(lines []string, name string) (GraphFormat, string) {
+	body := make([]string, 0, min(len(lines), 64))
+	for _, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if c := trimLeftBlank(l)[0]; c == '#' || c == '%' {
+			continue
+		}
+		body = append(body, l)
+		if len(body) == 20 {
+			break
+		}
+	}
+	if len(body) == 0 {
+		return DenseCSV, ""
+	}
+	sp := splitter{delim: detectDelimiter(body), quotes: `"`}
+	var fields []string
+	rows, cols, first := 0, -1, true
+	edges := true
+	for _, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if c := trimLeftBlank(l)[0]; c == '#' || c == '%' {
+			continue
+		}
+		var err error
+		if fields, _, err = sp.split(l, fields); err != nil {
+			return DenseCSV, ""
+		}
+		if first {
+			first = false
+			header := true
+			for _, f := range fields {
+				if numberLike(f) {
+					header = false
+				}
+			}
+			if header {
+				continue
+			}
+		}
+		rows++
+		if cols < 0 {
+			cols = len(fields)
+		}
+		if len(fields) != cols {
+			return DenseCSV, ""
+		}
+		if !edges {
+			continue
+		}
+		if cols < 2 || cols > 3 {
+			edges = false
+			continue
+		}
+		a, okA := parseInt(fields[0])
+		b, okB := parseInt(fields[1])
+		if !okA || !okB || a < 0 || b < 0 || cols == 3 && !numberLike(fields[2]) {
+			edges = false
+		}
+	}
+	switch {
+	case !edges || rows == 0:
+		return DenseCSV, ""
+	case rows != cols:
+		return EdgeList, ""
+	}
+	file := name
+	if file == "" {
+		file = "<input>"
+	}
+	return DenseCSV, fmt.Sprintf("%s: %d rows of %d integer-led fields could be an edge list or a %d×%d affinity matrix; read as a matrix (to choose, set GraphOptions.Format; tether: -graph-format edgelist or dense)", file, rows, cols, rows, cols)
 }
 
 // entry is one edge occurrence with the line it came from.
@@ -635,7 +780,7 @@ func parseDenseCSV(lines []string, name string, opt *GraphOptions) (*GraphData, 
 		return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d", n, opt.maxNodes())}
 	}
 	if len(raw.rows) != n {
-		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d rows and %d columns: an affinity matrix must be square", len(raw.rows), n)}
+		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d rows and %d columns: an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format; tether: -graph-format edgelist)", len(raw.rows), n)}
 	}
 	var ents []entry
 	for i, row := range raw.rows {

@@ -162,3 +162,97 @@ func TestMissingDropNamesRows(t *testing.T) {
 		t.Fatalf("nothing dropped: %v %v %v", err, tb.DroppedLines, tb.Warnings)
 	}
 }
+
+// TestCSVGraphFormat: a ".csv" graph file used to be read as a dense matrix
+// whatever it held; in GraphAuto mode an edge list is recognised, an
+// ambiguous file is read as a matrix with a warning, and an explicit format
+// wins.
+func TestCSVGraphFormat(t *testing.T) {
+	for _, c := range []struct {
+		name, in  string
+		format    GraphFormat
+		ambiguous bool
+	}{
+		{"edge list", "0,1\n1,2\n2,3\n", EdgeList, false},
+		{"weighted edge list with header", "source,target,weight\n1,2,0.5\n2,3,1\n3,1,1\n4,1,2\n", EdgeList, false},
+		{"dense", "0,0.5,0\n0.5,0,1\n0,1,0\n", DenseCSV, false},
+		{"dense with header", "a,b,c,d\n0,1,1,1\n1,0,1,1\n1,1,0,1\n1,1,1,0\n", DenseCSV, false},
+		{"square integer matrix", "0,1,2\n1,0,3\n2,3,0\n", DenseCSV, true},
+		{"2×2 matrix", "0,1\n1,0\n", DenseCSV, true},
+		{"names", "a,b\nb,c\nc,d\n", DenseCSV, false},
+		{"empty", "", DenseCSV, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, amb, err := DetectCSVGraph(strings.NewReader(c.in))
+			if err != nil || f != c.format || amb != c.ambiguous {
+				t.Fatalf("DetectCSVGraph = %v, %v, %v; want %v, %v", f, amb, err, c.format, c.ambiguous)
+			}
+		})
+	}
+	// The edge list reads as one through the .csv name.
+	d, err := ReadGraph(strings.NewReader("1,2\n2,3\n3,1\n3,4\n"), "e.csv", GraphAuto, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.G.N() != 4 || d.Base != 1 || d.Warnings != nil {
+		t.Fatalf("n = %d, base %d, warnings %q; want 4 nodes, base 1, none", d.G.N(), d.Base, d.Warnings)
+	}
+	// Ambiguous: a matrix, with a warning naming the option and the flag.
+	d, err = ReadGraph(strings.NewReader("0,1,2\n1,0,3\n2,3,0\n"), "m.csv", GraphAuto, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.G.N() != 3 || len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "-graph-format") || !strings.Contains(d.Warnings[0], "GraphOptions.Format") {
+		t.Fatalf("n = %d, warnings %q", d.G.N(), d.Warnings)
+	}
+	// Explicit formats.
+	d, err = ReadGraph(strings.NewReader("0,1,2\n1,0,3\n2,3,0\n"), "m.csv", EdgeList, GraphOptions{})
+	if err != nil || d.G.N() != 4 || d.Warnings != nil {
+		t.Fatalf("as edge list: %v, %d nodes", err, d.G.N())
+	}
+	_, err = ReadGraph(strings.NewReader("1,2\n2,3\n3,1\n3,4\n"), "e.csv", DenseCSV, GraphOptions{})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "-graph-format edgelist") {
+		t.Fatalf("err = %v, want a square-matrix error suggesting -graph-format edgelist", err)
+	}
+	var f GraphFormat
+	if err := f.UnmarshalText([]byte("EdgeList")); err != nil || f != EdgeList {
+		t.Fatalf("UnmarshalText: %v, %v", f, err)
+	}
+	if err := f.UnmarshalText([]byte("csv")); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("UnmarshalText(csv): %v", err)
+	}
+}
+
+// FuzzDetectCSVGraph checks that the detection never panics, that an
+// ambiguous answer is DenseCSV, and that ReadGraph in auto mode reads what
+// the detection says with the format read explicitly.
+func FuzzDetectCSVGraph(f *testing.F) {
+	for _, s := range []string{"0,1\n1,2\n2,3\n", "0,1\n1,0\n", "a,b\n0,1\n1,0\n", "s t w\n1 2 3\n", "0\t1\n", "\"1\",2\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		format, amb, err := DetectCSVGraph(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		if format != EdgeList && format != DenseCSV || amb && format != DenseCSV {
+			t.Fatalf("DetectCSVGraph = %v, %v", format, amb)
+		}
+		opt := GraphOptions{MaxNodes: fuzzMaxNodes}
+		auto, errA := ReadGraph(strings.NewReader(in), "f.csv", GraphAuto, opt)
+		expl, errE := ReadGraph(strings.NewReader(in), "f.csv", format, opt)
+		if (errA == nil) != (errE == nil) {
+			t.Fatalf("auto: %v; %v: %v", errA, format, errE)
+		}
+		if errA != nil {
+			return
+		}
+		checkGraph(t, auto)
+		if auto.G.N() != expl.G.N() || auto.G.NNZ() != expl.G.NNZ() {
+			t.Fatalf("auto %d nodes %d entries, %v %d nodes %d entries", auto.G.N(), auto.G.NNZ(), format, expl.G.N(), expl.G.NNZ())
+		}
+		if amb != (len(auto.Warnings) > len(expl.Warnings)) {
+			t.Fatalf("ambiguous %v but warnings %q", amb, auto.Warnings)
+		}
+	})
+}

@@ -91,3 +91,25 @@ func TestClusterMissingDropWarns(t *testing.T) {
 		t.Errorf("stderr %q lacks %q", stderr, want)
 	}
 }
+
+// TestClusterGraphFormat: a .csv edge list is recognised, -graph-format
+// forces a reading, and a bad format names the choices.
+func TestClusterGraphFormat(t *testing.T) {
+	var b strings.Builder
+	for _, e := range [][2]int{{1, 2}, {2, 3}, {3, 1}, {4, 5}, {5, 6}, {6, 4}, {3, 4}} {
+		b.WriteString(string(rune('0'+e[0])) + "," + string(rune('0'+e[1])) + "\n")
+	}
+	p := writeFile(t, "e.csv", b.String())
+	if stdout, _, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull); err != nil || !strings.Contains(stdout, "6 nodes, 7 edges") {
+		t.Fatalf("auto: %v\n%s", err, stdout)
+	}
+	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-graph-format", "dense", "-k", "2", "-quiet", "-o", os.DevNull); err == nil || !strings.Contains(err.Error(), "square") {
+		t.Fatalf("dense: err = %v, want a square-matrix error", err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-graph-format", "edgelist", "-k", "2", "-quiet", "-o", os.DevNull); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-graph-format", "tsv", "-k", "2", "-quiet", "-o", os.DevNull); err == nil || !strings.Contains(err.Error(), "edgelist") {
+		t.Fatalf("bad format: err = %v", err)
+	}
+}
