@@ -121,6 +121,9 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
 		}
 		l.x, l.truth, l.names = t.X, t.Labels, t.IDs
+		if err := checkSize(o.input, "data row", t.X.RawMatrix().Rows, &spec); err != nil {
+			return nil, err
+		}
 	case o.graphFile != "":
 		l.name = o.graphFile
 		d, err := dataset.ReadGraphFileOptions(o.graphFile, o.gopt)
@@ -131,6 +134,9 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
 		}
 		l.g, l.truth, l.names = d.G, d.Labels, d.Names
+		if err := checkSize(o.graphFile, "node", d.G.N(), nil); err != nil {
+			return nil, err
+		}
 	default:
 		l.name = "generated " + o.gen
 		gk := o.genK

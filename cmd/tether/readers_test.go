@@ -113,3 +113,35 @@ func TestClusterGraphFormat(t *testing.T) {
 		t.Fatalf("bad format: err = %v", err)
 	}
 }
+
+// TestClusterTooFewRows: a header and one row used to fail with "knn graph
+// needs 1 ≤ K < n = 1, got K = 10"; the message now speaks of the file.
+func TestClusterTooFewRows(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		args     []string
+		parts    []string
+	}{
+		{"header only", "a,b\n", nil, []string{"h.csv has 1 data row; clustering needs at least 2"}},
+		{"one row", "a,b\n1,2\n", nil, []string{"h.csv has 1 data row; clustering needs at least 2"}},
+		{"fewer rows than K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", nil, []string{"h.csv has 5 data rows", "-knn must be at most 4, got 10"}},
+		{"fewer rows than local K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", []string{"-knn", "3"}, []string{"h.csv has 5 data rows", "-sigma local:4", "got 7"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := writeFile(t, "h.csv", c.in)
+			_, _, err := runReaders(t, append([]string{"cluster", "-input", p, "-k", "2", "-quiet", "-o", os.DevNull}, c.args...)...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, part := range c.parts {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("error %q lacks %q", err, part)
+				}
+			}
+		})
+	}
+	p := writeFile(t, "one.txt", "0 0\n")
+	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull); err == nil || !strings.Contains(err.Error(), "one.txt has 1 node; clustering needs at least 2") {
+		t.Fatalf("err = %v", err)
+	}
+}
