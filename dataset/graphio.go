@@ -479,7 +479,7 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, directed bool
 		w := w0
 		if math.Abs(w0-w1) > tol*math.Max(w0, w1) {
 			if !opt.Symmetrize {
-				return nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (set Symmetrize to use (A+Aᵀ)/2)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1)}
+				return nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize; tether: -symmetrize)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1)}
 			}
 		}
 		if opt.Symmetrize {

@@ -447,7 +447,7 @@ func (r *rawTable) build(opt *Options) (*Table, error) {
 					kind = "a number, but"
 				}
 				return nil, &ParseError{File: r.file, Line: r.lines[bad], Column: j + 1, Name: c.name, Value: r.rows[bad][j],
-					Err: errorf(ErrSyntax, "%s line %d has %s: list the column in Categorical, or fix the value", kind, r.lines[good], quote(r.rows[good][j]))}
+					Err: errorf(ErrSyntax, "%s line %d has %s: fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical %d)", kind, r.lines[good], quote(r.rows[good][j]), j+1)}
 			}
 			if firstNon >= 0 {
 				e.numeric = false

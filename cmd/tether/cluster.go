@@ -74,6 +74,16 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.missing, "missing", "reject", "missing values (? or empty): reject, impute or drop")
 	fs.StringVar(&o.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding reference labels (e.g. club)")
 	fs.Var(textVar(&o.gopt.Format), "graph-format", "format of -graph-file: auto (by extension; a .csv by content), edgelist, mtx, gml or dense")
+	fs.Func("categorical", "comma-separated `columns` of the feature file to one-hot encode although their values are numbers (first, last, 1-based numbers or header names)", func(v string) error {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c == "" {
+				return fmt.Errorf("empty column in %q", v)
+			}
+			o.table.Categorical = append(o.table.Categorical, c)
+		}
+		return nil
+	})
+	fs.BoolVar(&o.gopt.Symmetrize, "symmetrize", false, "accept an asymmetric dense or Matrix Market affinity matrix A and use (A+Aᵀ)/2")
 	fs.BoolVar(&o.gopt.NamedNodes, "named-nodes", false, "read every node of an edge list as a name, integers included (default: all integers are node numbers, all other text names, a mix an error)")
 	fs.IntVar(&o.n, "n", 1000, "generator: number of points")
 	fs.IntVar(&o.genK, "gen-k", 0, "generator: number of classes (default: -k, or the generator's own)")

@@ -145,3 +145,35 @@ func TestClusterTooFewRows(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestClusterOptionFlags: messages that asked for the Go options
+// Categorical and Symmetrize name the flags too, and the flags work.
+func TestClusterOptionFlags(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,y,code\n")
+	for i := 0; i < 12; i++ {
+		code := []string{"1", "2", "A"}[i%3]
+		b.WriteString(strings.Repeat("1", 1+i%4) + "," + strings.Repeat("3", 1+i%3) + "," + code + "\n")
+	}
+	p := writeFile(t, "c.csv", b.String())
+	_, _, err := runReaders(t, "cluster", "-input", p, "-k", "2", "-knn", "3", "-sigma", "1", "-quiet", "-o", os.DevNull)
+	if err == nil || !strings.Contains(err.Error(), "Options.Categorical") || !strings.Contains(err.Error(), "-categorical 3") {
+		t.Fatalf("err = %v, want a message naming Options.Categorical and -categorical 3", err)
+	}
+	// Listed as categorical, the column reads (and the codes are one-hot).
+	if _, _, err := runReaders(t, "cluster", "-input", p, "-categorical", "3", "-scale", "minmax", "-k", "2", "-knn", "3", "-sigma", "1", "-quiet", "-o", os.DevNull); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-input", p, "-categorical", "3,,", "-k", "2", "-quiet", "-o", os.DevNull); err == nil {
+		t.Fatal("empty column accepted")
+	}
+
+	m := writeFile(t, "a.csv", "0,1,1,0\n2,0,0,1\n1,0,0,1\n0,1,1,0\n")
+	_, _, err = runReaders(t, "cluster", "-graph-file", m, "-k", "2", "-quiet", "-o", os.DevNull)
+	if err == nil || !strings.Contains(err.Error(), "GraphOptions.Symmetrize") || !strings.Contains(err.Error(), "-symmetrize") {
+		t.Fatalf("err = %v, want a message naming GraphOptions.Symmetrize and -symmetrize", err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-graph-file", m, "-symmetrize", "-k", "2", "-quiet", "-o", os.DevNull); err != nil {
+		t.Fatal(err)
+	}
+}
