@@ -177,3 +177,26 @@ func TestClusterOptionFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestClusterOverflowUnderflow: huge features and a tiny σ are named at
+// graph construction, with the flag to change.
+func TestClusterOverflowUnderflow(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 20; i++ {
+		b.WriteString(strings.Repeat("1", 1+i%4) + "," + strings.Repeat("2", 1+i%3) + "\n")
+	}
+	ok := b.String()
+	p := writeFile(t, "big.csv", ok+"1e200,3\n")
+	_, _, err := runReaders(t, "cluster", "-input", p, "-k", "2", "-quiet", "-o", os.DevNull)
+	if err == nil || !strings.Contains(err.Error(), "row 20") || !strings.Contains(err.Error(), "-scale") {
+		t.Fatalf("err = %v, want an overflow error naming row 20 and -scale", err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-input", p, "-scale", "minmax", "-k", "2", "-quiet", "-o", os.DevNull); err != nil {
+		t.Fatal(err)
+	}
+	p = writeFile(t, "ok.csv", ok)
+	_, _, err = runReaders(t, "cluster", "-input", p, "-sigma", "1e-300", "-k", "2", "-quiet", "-o", os.DevNull)
+	if err == nil || !strings.Contains(err.Error(), "underflows to 0 with σ = 1e-300") || !strings.Contains(err.Error(), "-sigma") {
+		t.Fatalf("err = %v, want an underflow error naming σ and -sigma", err)
+	}
+}
