@@ -256,3 +256,42 @@ func FuzzDetectCSVGraph(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadDenseCSV checks the dense affinity reader: no panic, a valid
+// symmetric graph, and one node per column and per data row.
+func FuzzReadDenseCSV(f *testing.F) {
+	for _, s := range []string{
+		"0,1\n1,0\n",
+		"a,b,c\n0,0.5,0\n0.5,0,1\n0,1,0\n",
+		"0;2\n2;0\n",
+		"0 1e-300\n1e-300 0\n",
+		"0,1\n2,0\n",
+		"0,NaN\nNaN,0\n",
+		"\"x\",\"y\"\r\n0,1\r\n1,0\r\n",
+	} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, in string, sym bool) {
+		d, err := ReadGraph(strings.NewReader(in), "fuzz.csv", DenseCSV, GraphOptions{MaxNodes: fuzzMaxNodes, Symmetrize: sym})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "dataset: ") {
+				t.Fatalf("error without prefix: %v", err)
+			}
+			return
+		}
+		checkGraph(t, d)
+		rows := 0
+		lines, _ := readAll(strings.NewReader(in), "", 0)
+		for _, l := range lines {
+			if !isBlank(l) {
+				rows++
+			}
+		}
+		if d.Names != nil {
+			rows-- // the header
+		}
+		if d.G.N() != rows {
+			t.Fatalf("%d nodes from %d data rows", d.G.N(), rows)
+		}
+	})
+}

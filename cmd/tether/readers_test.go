@@ -200,3 +200,57 @@ func TestClusterOverflowUnderflow(t *testing.T) {
 		t.Fatalf("err = %v, want an underflow error naming σ and -sigma", err)
 	}
 }
+
+// FuzzMinSizes checks the -min-sizes parser: no panic, and an accepted
+// list has one positive integer per comma-separated field.
+func FuzzMinSizes(f *testing.F) {
+	for _, s := range []string{"", "1,2,5", " 3 , 4 ", "0", "-1", "2,x", ",", "99999999999999999999", "1,,2", "+3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, err := parseInts(s)
+		if err != nil {
+			return
+		}
+		if strings.TrimSpace(s) == "" {
+			if len(out) != 0 {
+				t.Fatalf("%q → %v", s, out)
+			}
+			return
+		}
+		if len(out) != strings.Count(s, ",")+1 {
+			t.Fatalf("%q → %d values", s, len(out))
+		}
+		for _, v := range out {
+			if v < 1 {
+				t.Fatalf("%q → %v", s, out)
+			}
+		}
+	})
+}
+
+// FuzzConsReadNames checks the reader of node-name files (tether
+// constraints -names): no panic, and one name per line.
+func FuzzConsReadNames(f *testing.F) {
+	for _, s := range []string{"a\nb\n", "a\r\nb", "", "\n\n", " x \n", "a\rb\r"} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, s string) {
+		p := filepath.Join(dir, "names.txt")
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names, err := consReadNames(p)
+		if err != nil {
+			return
+		}
+		want := strings.Count(s, "\n")
+		if s != "" && !strings.HasSuffix(s, "\n") {
+			want++
+		}
+		if len(names) != want {
+			t.Fatalf("%d names from %d lines", len(names), want)
+		}
+	})
+}
