@@ -122,17 +122,88 @@ func FuzzReadEdgeList(f *testing.F) {
 		"# c\na b 1\nb c 2\n",
 		"source,target,weight\nx,y,1\n",
 		"0 0\n0 1\n1 0\n",
+		"1 2 Inf\n2 3 1\n",
+		"1 2 1e400\n2 3\n",
+		"from to\n1 2\n",
+		"1 2\n2 x\n",
+		"a b 0\nb c 1\n",
 	} {
 		f.Add(s, uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, in string, mode uint8) {
-		opt := GraphOptions{MaxNodes: fuzzMaxNodes, Base: IndexBase(mode % 3), Duplicates: DupPolicy(mode / 3 % 3), DropSelfLoops: mode&64 != 0}
+		opt := GraphOptions{MaxNodes: fuzzMaxNodes, Base: IndexBase(mode % 3), Duplicates: DupPolicy(mode / 3 % 3), DropSelfLoops: mode&64 != 0, NamedNodes: mode&128 != 0}
 		d, err := ReadGraph(strings.NewReader(in), "fuzz.txt", EdgeList, opt)
 		if err != nil {
 			return
 		}
 		checkGraph(t, d)
+		checkNoLineDropped(t, in, d, &opt)
 	})
+}
+
+// checkNoLineDropped checks that every data line of an edge list (not
+// blank, not a comment, not the header) is an edge of d: a line must never
+// be skipped silently.
+func checkNoLineDropped(t *testing.T, in string, d *GraphData, opt *GraphOptions) {
+	t.Helper()
+	lines, err := readAll(strings.NewReader(in), "fuzz.txt", 0)
+	if err != nil {
+		t.Fatalf("readAll failed after ReadGraph succeeded: %v", err)
+	}
+	id := map[string]int{}
+	for i, s := range d.Names {
+		id[s] = i
+	}
+	var sp *splitter
+	for ln, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if c := trimLeftBlank(l)[0]; c == '#' || c == '%' {
+			continue
+		}
+		if sp == nil {
+			sp = &splitter{quotes: `"`}
+			if strings.IndexByte(l, ',') >= 0 {
+				sp.delim = ','
+			}
+		}
+		if ln+1 == d.HeaderLine {
+			continue
+		}
+		f, _, err := sp.split(l, nil)
+		if err != nil || len(f) < 2 || len(f) > 3 {
+			t.Fatalf("line %d %q is malformed but was accepted", ln+1, l)
+		}
+		node := func(s string) int {
+			if d.Names != nil {
+				i, ok := id[s]
+				if !ok {
+					t.Fatalf("line %d: node %q is not among the names", ln+1, s)
+				}
+				return i
+			}
+			v, ok := parseInt(s)
+			if !ok {
+				t.Fatalf("line %d: node %q is not an integer in a numbered graph", ln+1, s)
+			}
+			return v - d.Base
+		}
+		i, j := node(f[0]), node(f[1])
+		w := 1.0
+		if len(f) == 3 {
+			var ok bool
+			if w, ok = parseNum(f[2]); !ok || w < 0 {
+				t.Fatalf("line %d: weight %q accepted", ln+1, f[2])
+			}
+		}
+		if w == 0 || i == j && opt.DropSelfLoops {
+			continue
+		}
+		if i < 0 || j < 0 || i >= d.G.N() || j >= d.G.N() || d.G.Weight(i, j) <= 0 {
+			t.Fatalf("line %d %q is not an edge of the result (nodes %d, %d of %d)", ln+1, l, i, j, d.G.N())
+		}
+	}
 }
 
 func FuzzReadMatrixMarket(f *testing.F) {

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -209,6 +210,9 @@ func parseGML(lines []string, name string, opt *GraphOptions) (*GraphData, error
 		}
 	}
 	var ents []entry
+	type pair struct{ lo, hi int }
+	seen := make(map[pair]int) // first line of each undirected edge
+	repeats, firstRepeat, firstOrig := 0, 0, 0
 	for _, p := range g.list {
 		if p.key != "edge" || !p.val.isLst {
 			continue
@@ -246,12 +250,37 @@ func parseGML(lines []string, name string, opt *GraphOptions) (*GraphData, error
 			}
 		}
 		ents = append(ents, entry{ends[0], ends[1], w, p.val.line})
+		k := pair{min(ends[0], ends[1]), max(ends[0], ends[1])}
+		if l, dup := seen[k]; dup {
+			if repeats == 0 {
+				firstRepeat, firstOrig = p.val.line, l
+			}
+			repeats++
+		} else {
+			seen[k] = p.val.line
+		}
 	}
 	gr, err := assemble(name, len(index), ents, opt, false)
 	if err != nil {
 		return nil, err
 	}
 	d := &GraphData{G: gr, Names: names}
+	// Directed graphs and multigraphs are read as simple undirected graphs,
+	// as spectral clustering needs; say so rather than change them silently.
+	if v, ok := get(g.list, "directed"); ok && v.text == "1" {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: the graph is directed (directed 1); it is read as undirected, an edge u→v joining u and v both ways", name, v.line))
+	}
+	if repeats > 0 {
+		how := "the largest weight kept"
+		if opt.Duplicates == DupSum {
+			how = "their weights added"
+		}
+		what := "edges repeat"
+		if repeats == 1 {
+			what = "edge repeats"
+		}
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: %d %s an earlier edge between the same nodes (the first repeats line %d; a multigraph, or both directions of a directed edge); each set of repeats is merged into one edge with %s (GraphOptions.Duplicates; DupError refuses such files)", name, firstRepeat, repeats, what, firstOrig, how))
+	}
 	if opt.LabelAttr != "" {
 		seen := map[string]bool{}
 		for _, a := range attrs {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/enum"
 )
 
 // GraphFormat names a graph file format.
@@ -20,8 +21,8 @@ type GraphFormat int
 
 const (
 	// GraphAuto (the zero value) chooses by file extension: ".mtx" Matrix
-	// Market, ".gml" GML, ".csv" dense affinity matrix, anything else an
-	// edge list.
+	// Market, ".gml" GML, ".csv" a dense affinity matrix or an edge list by
+	// content (see ReadGraph), anything else an edge list.
 	GraphAuto GraphFormat = iota
 	// EdgeList is lines "i j [w]" (see ReadGraph).
 	EdgeList
@@ -33,7 +34,27 @@ const (
 	DenseCSV
 )
 
-// GraphFormatFor returns the format ReadGraphFile uses for path.
+var graphFormatNames = []string{"auto", "edgelist", "mtx", "gml", "dense"}
+
+// String returns "auto", "edgelist", "mtx", "gml" or "dense".
+func (f GraphFormat) String() string { return enum.String("GraphFormat", graphFormatNames, f) }
+
+// MarshalText returns the name String returns, or an error for an unknown
+// format.
+func (f GraphFormat) MarshalText() ([]byte, error) {
+	return enum.Marshal("graph format", graphFormatNames, f)
+}
+
+// UnmarshalText sets f from "auto", "edgelist", "mtx", "gml" or "dense"
+// (any case); the error for another name wraps ErrInvalid.
+func (f *GraphFormat) UnmarshalText(text []byte) error {
+	return unmarshalEnum(f, "graph format", graphFormatNames, text)
+}
+
+// GraphFormatFor returns the format ReadGraphFile uses for path by its
+// extension alone; a ".csv" file is DenseCSV here, while ReadGraph in
+// GraphAuto mode also looks at the content of a ".csv" file (see
+// DetectCSVGraph).
 func GraphFormatFor(path string) GraphFormat {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".mtx":
@@ -80,6 +101,12 @@ const (
 type GraphOptions struct {
 	// Base applies to integer node numbers in edge lists.
 	Base IndexBase
+	// NamedNodes reads every node token of an edge list as a name, integers
+	// included, numbering nodes in order of first appearance (Base is then
+	// ignored). By default a file whose nodes are all integers has numbered
+	// nodes, one whose nodes are all other text has named nodes, and a mix
+	// is an error naming the first token of the other kind.
+	NamedNodes bool
 	// Duplicates combines repeated edges of edge lists and repeated entries
 	// of Matrix Market files.
 	Duplicates DupPolicy
@@ -108,6 +135,14 @@ type GraphOptions struct {
 	// WeightAttr names the GML edge attribute holding the weight. If "",
 	// "weight" is used, or else "value"; edges without it weigh 1.
 	WeightAttr string
+	// MaxLineBytes bounds the length of a line (without its line ending);
+	// a longer line is an error wrapping ErrTooLarge. If 0,
+	// DefaultMaxLineBytes (1 MiB) is used.
+	MaxLineBytes int
+	// Format is the format of the file read by ReadGraphFileOptions. If
+	// GraphAuto, it is chosen by extension, and a ".csv" file by its
+	// content (DetectCSVGraph).
+	Format GraphFormat
 }
 
 func (o *GraphOptions) maxNodes() int {
@@ -142,6 +177,13 @@ type GraphData struct {
 	ClassNames []string
 	// Base is the index base used for an integer edge list (0 or 1).
 	Base int
+	// HeaderLine is the 1-based line number of the header line an edge
+	// list or dense CSV was found to have, or 0.
+	HeaderLine int
+	// Warnings describe what the reader changed or assumed (such as
+	// directed or repeated GML edges merged into one undirected edge); the
+	// CLI prints them to standard error.
+	Warnings []string
 }
 
 // ReadGraphFile reads a graph with default options, choosing the format by
@@ -162,27 +204,38 @@ func ReadGraphFileOptions(path string, opt GraphOptions) (*GraphData, error) {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	return ReadGraph(f, path, GraphFormatFor(path), opt)
+	return ReadGraph(f, path, opt.Format, opt)
 }
 
 // ReadGraph reads a graph in the given format from r; name is used in error
-// messages (and to pick the format when format is GraphAuto).
+// messages. When format is GraphAuto, the format is chosen by name's
+// extension (".mtx" Matrix Market, ".gml" GML, anything but ".csv" an edge
+// list), and a ".csv" file by its content: an edge list when DetectCSVGraph
+// says so, a dense matrix otherwise; a file that could be either is read as
+// a dense matrix with a warning in GraphData.Warnings.
 //
 // Edge lists hold one edge "i j" or "i j w" per line, fields separated by
 // blanks or (when the first edge line has a comma) commas; blank lines and
 // lines starting with '#' or '%' are skipped. When every node token is an
-// integer, nodes are numbers (see IndexBase); otherwise every token is a
-// name and nodes are numbered in order of first appearance. A first line
-// whose third field is not a number, or whose node fields are not integers
-// while the next line's are, is a header. Edges are undirected; duplicates
-// are combined by opt.Duplicates.
+// integer, nodes are numbers (see IndexBase); when none is (or
+// opt.NamedNodes is set), every token is a name and nodes are numbered in
+// order of first appearance; a mix is an error. Only the first data line
+// can be a header, when none of its fields is written as a number and
+// either it has a third field or the next line's node fields are integers
+// (GraphData.HeaderLine says which line was skipped); any other line with a
+// weight that is not a finite non-negative number ("Inf", "1e400", "NaN")
+// is an error naming it. Edges are undirected; duplicates are combined by
+// opt.Duplicates.
 //
 // Matrix Market files must be "matrix coordinate" with field real, integer
 // or pattern (weight 1) and symmetry general or symmetric, and square.
 //
 // GML files hold graph [ node [ id … label … attr … ] edge [ source …
 // target … weight … ] ]; node ids are any distinct integers, mapped to
-// 0…n−1 in order of appearance.
+// 0…n−1 in order of appearance. A directed graph ("directed 1") is read as
+// undirected and repeated edges (a multigraph, or u→v with v→u) are merged
+// by opt.Duplicates; either adds a warning to GraphData.Warnings, and
+// DupError refuses repeated edges instead.
 //
 // Dense CSV is an n×n non-negative matrix, optionally with a header of node
 // names.
@@ -192,24 +245,140 @@ func ReadGraphFileOptions(path string, opt GraphOptions) (*GraphData, error) {
 //
 // Cost: O(m log m) for m edges.
 func ReadGraph(r io.Reader, name string, format GraphFormat, opt GraphOptions) (*GraphData, error) {
+	if format < GraphAuto || format > DenseCSV {
+		return nil, fmt.Errorf("%w: unknown graph format %d", ErrInvalid, format)
+	}
+	lines, err := readAll(r, name, opt.MaxLineBytes)
+	if err != nil {
+		return nil, err
+	}
+	var warning string
 	if format == GraphAuto {
 		format = GraphFormatFor(name)
+		if format == DenseCSV {
+			format, warning = detectCSVGraph(lines, name)
+		}
 	}
-	lines, err := readAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %s: %w", name, err)
-	}
+	var d *GraphData
 	switch format {
 	case EdgeList:
-		return parseEdgeList(lines, name, &opt)
+		d, err = parseEdgeList(lines, name, &opt)
 	case MatrixMarket:
-		return parseMatrixMarket(lines, name, &opt)
+		d, err = parseMatrixMarket(lines, name, &opt)
 	case GML:
-		return parseGML(lines, name, &opt)
-	case DenseCSV:
-		return parseDenseCSV(lines, name, &opt)
+		d, err = parseGML(lines, name, &opt)
+	default:
+		d, err = parseDenseCSV(lines, name, &opt)
 	}
-	return nil, fmt.Errorf("%w: unknown graph format %d", ErrInvalid, format)
+	if err != nil {
+		if warning != "" {
+			return nil, fmt.Errorf("%w (%s)", err, warning)
+		}
+		return nil, err
+	}
+	if warning != "" {
+		d.Warnings = append([]string{warning}, d.Warnings...)
+	}
+	return d, nil
+}
+
+// DetectCSVGraph says whether delimited text holds an edge list or a dense
+// affinity matrix, the rule of ReadGraph for ".csv" files in GraphAuto mode.
+// Lines that are blank or start with '#' or '%' are skipped, and a first
+// line with no field written as a number is a header. The text is an edge
+// list when every row has the same 2 or 3 fields, the first two
+// non-negative integers (and the third written as a number), and the number
+// of rows differs from the number of columns; a dense matrix otherwise. When
+// the rows are as many as the columns and could be edges, the answer is
+// DenseCSV and ambiguous is true.
+//
+// Cost: O(size of the text).
+func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error) {
+	lines, err := readAll(r, "", 0)
+	if err != nil {
+		return DenseCSV, false, err
+	}
+	f, w := detectCSVGraph(lines, "")
+	return f, w != "", nil
+}
+
+// detectCSVGraph implements DetectCSVGraph; the warning is empty unless
+// the guess is ambiguous.
+func detectCSVGraph(lines []string, name string) (GraphFormat, string) {
+	body := make([]string, 0, min(len(lines), 64))
+	for _, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if c := trimLeftBlank(l)[0]; c == '#' || c == '%' {
+			continue
+		}
+		body = append(body, l)
+		if len(body) == 20 {
+			break
+		}
+	}
+	if len(body) == 0 {
+		return DenseCSV, ""
+	}
+	sp := splitter{delim: detectDelimiter(body), quotes: `"`}
+	var fields []string
+	rows, cols, first := 0, -1, true
+	edges := true
+	for _, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if c := trimLeftBlank(l)[0]; c == '#' || c == '%' {
+			continue
+		}
+		var err error
+		if fields, _, err = sp.split(l, fields); err != nil {
+			return DenseCSV, ""
+		}
+		if first {
+			first = false
+			header := true
+			for _, f := range fields {
+				if numberLike(f) {
+					header = false
+				}
+			}
+			if header {
+				continue
+			}
+		}
+		rows++
+		if cols < 0 {
+			cols = len(fields)
+		}
+		if len(fields) != cols {
+			return DenseCSV, ""
+		}
+		if !edges {
+			continue
+		}
+		if cols < 2 || cols > 3 {
+			edges = false
+			continue
+		}
+		a, okA := parseInt(fields[0])
+		b, okB := parseInt(fields[1])
+		if !okA || !okB || a < 0 || b < 0 || cols == 3 && !numberLike(fields[2]) {
+			edges = false
+		}
+	}
+	switch {
+	case !edges || rows == 0:
+		return DenseCSV, ""
+	case rows != cols:
+		return EdgeList, ""
+	}
+	file := name
+	if file == "" {
+		file = "<input>"
+	}
+	return DenseCSV, fmt.Sprintf("%s: %d rows of %d integer-led fields could be an edge list or a %d×%d affinity matrix; read as a matrix (to choose, set GraphOptions.Format; tether: -graph-format edgelist or dense)", file, rows, cols, rows, cols)
 }
 
 // entry is one edge occurrence with the line it came from.
@@ -310,7 +479,7 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, directed bool
 		w := w0
 		if math.Abs(w0-w1) > tol*math.Max(w0, w1) {
 			if !opt.Symmetrize {
-				return nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (set Symmetrize to use (A+Aᵀ)/2)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1)}
+				return nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize; tether: -symmetrize)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1)}
 			}
 		}
 		if opt.Symmetrize {
@@ -325,6 +494,14 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, directed bool
 	return g, nil
 }
 
+// numberLike reports whether s is written as a number, finite or not
+// ("1e400", "Inf", "NaN" included): such a field is a bad value, never a
+// column name.
+func numberLike(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
 // parseEdgeList implements the edge-list format of ReadGraph.
 func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, error) {
 	type rec struct {
@@ -336,7 +513,7 @@ func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, 
 	var sp splitter
 	decided := false
 	var fields []string
-	first := true
+	header := 0 // line of the header, 0 if none
 	for ln, l := range lines {
 		if isBlank(l) {
 			continue
@@ -364,47 +541,63 @@ func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, 
 		if len(fields) == 3 {
 			w, err := checkWeightText(fields[2])
 			if err != nil {
-				if first && errors.Is(err, ErrSyntax) {
-					// A header such as "source target weight".
-					first = false
+				// A header such as "source target weight": only the first
+				// data line, and only when neither its node fields nor its
+				// weight field are written as numbers. "1 2 Inf" is an edge
+				// with a bad weight, not a header.
+				if len(recs) == 0 && header == 0 && !numberLike(fields[0]) && !numberLike(fields[1]) && !numberLike(fields[2]) {
+					header = ln + 1
 					continue
 				}
 				return nil, &ParseError{File: name, Line: ln + 1, Column: 3, Value: fields[2], Err: err}
 			}
 			r.w = w
 		}
-		first = false
 		recs = append(recs, r)
 	}
-	// A header of two non-integer names followed by integer lines.
-	if len(recs) >= 2 {
-		_, a0 := parseInt(recs[0].a)
-		_, b0 := parseInt(recs[0].b)
+	// A header of two names followed by integer lines.
+	if header == 0 && len(recs) >= 2 {
 		_, a1 := parseInt(recs[1].a)
 		_, b1 := parseInt(recs[1].b)
-		if !a0 && !b0 && a1 && b1 {
+		if !numberLike(recs[0].a) && !numberLike(recs[0].b) && a1 && b1 {
+			header = recs[0].line
 			recs = recs[1:]
 		}
 	}
-	allInt := true
+	// Nodes are all integers or, with NamedNodes, all names; a mixture is
+	// an error naming the first token of the other kind.
+	allInt := !opt.NamedNodes
 	minIdx := math.MaxInt
-	for _, r := range recs {
-		a, okA := parseInt(r.a)
-		b, okB := parseInt(r.b)
-		if !okA || !okB {
-			allInt = false
-			break
-		}
-		if a < 0 || b < 0 {
-			v := r.a
-			if b < 0 {
-				v = r.b
+	if allInt && len(recs) > 0 {
+		_, firstInt := parseInt(recs[0].a)
+		for _, r := range recs {
+			for _, s := range [2]string{r.a, r.b} {
+				if _, ok := parseInt(s); ok != firstInt {
+					what := "is not an integer, but"
+					if ok {
+						what = "is an integer, but"
+					}
+					return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrSyntax, "node %s line %d has node %s: mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes; tether: -named-nodes)", what, recs[0].line, quote(recs[0].a))}
+				}
 			}
-			return nil, &ParseError{File: name, Line: r.line, Value: v, Err: errorf(ErrInvalid, "negative node number")}
 		}
-		minIdx = min(minIdx, a, b)
+		allInt = firstInt
 	}
-	d := &GraphData{}
+	if allInt {
+		for _, r := range recs {
+			a, _ := parseInt(r.a)
+			b, _ := parseInt(r.b)
+			if a < 0 || b < 0 {
+				v := r.a
+				if b < 0 {
+					v = r.b
+				}
+				return nil, &ParseError{File: name, Line: r.line, Value: v, Err: errorf(ErrInvalid, "negative node number")}
+			}
+			minIdx = min(minIdx, a, b)
+		}
+	}
+	d := &GraphData{HeaderLine: header}
 	maxN := opt.maxNodes()
 	ents := make([]entry, 0, len(recs))
 	n := 0
@@ -587,7 +780,7 @@ func parseDenseCSV(lines []string, name string, opt *GraphOptions) (*GraphData, 
 		return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d", n, opt.maxNodes())}
 	}
 	if len(raw.rows) != n {
-		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d rows and %d columns: an affinity matrix must be square", len(raw.rows), n)}
+		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d rows and %d columns: an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format; tether: -graph-format edgelist)", len(raw.rows), n)}
 	}
 	var ents []entry
 	for i, row := range raw.rows {

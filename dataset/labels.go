@@ -78,9 +78,9 @@ func ReadLabelsFileOptions(path string, opt LabelOptions) (*LabelData, error) {
 //
 // Cost: O(file size + n).
 func ReadLabels(r io.Reader, name string, opt LabelOptions) (*LabelData, error) {
-	lines, err := readAll(r)
+	lines, err := readAll(r, name, 0)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+		return nil, err
 	}
 	type rec struct {
 		line  int

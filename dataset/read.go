@@ -29,9 +29,9 @@ func ReadFile(path string, opt Options) (*Table, error) {
 // Read reads a feature table from r; name is used in error messages. See
 // ReadFile.
 func Read(r io.Reader, name string, opt Options) (*Table, error) {
-	lines, err := readAll(r)
+	lines, err := readAll(r, name, opt.MaxLineBytes)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+		return nil, err
 	}
 	format := opt.Format
 	if format == FormatAuto {

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -30,6 +31,12 @@ type Table struct {
 	Features []string
 	// IDs holds the ID column, or is nil when none was chosen.
 	IDs []string
+	// DroppedLines holds the 1-based file line numbers of the rows that the
+	// MissingDrop policy dropped, in file order, or is nil.
+	DroppedLines []int
+	// Warnings describe what the reader changed (such as dropped rows);
+	// the CLI prints them to standard error.
+	Warnings []string
 }
 
 // Dims returns the number of rows and features.
@@ -212,6 +219,10 @@ type Options struct {
 	// MaxCells bounds rows × features after encoding. If 0,
 	// DefaultMaxCells is used.
 	MaxCells int
+	// MaxLineBytes bounds the length of a line (without its line ending);
+	// a longer line is an error wrapping ErrTooLarge. If 0,
+	// DefaultMaxLineBytes (1 MiB) is used.
+	MaxLineBytes int
 }
 
 func (o *Options) isMissing(s string) bool {
@@ -361,6 +372,7 @@ func (r *rawTable) build(opt *Options) (*Table, error) {
 
 	// Missing values: reject, or choose the rows to keep.
 	keep := make([]int, 0, len(r.rows))
+	var dropped []int
 	for i, row := range r.rows {
 		drop := false
 		for j, v := range row {
@@ -377,6 +389,8 @@ func (r *rawTable) build(opt *Options) (*Table, error) {
 		}
 		if !drop {
 			keep = append(keep, i)
+		} else {
+			dropped = append(dropped, r.lines[i])
 		}
 	}
 	n := len(keep)
@@ -433,7 +447,7 @@ func (r *rawTable) build(opt *Options) (*Table, error) {
 					kind = "a number, but"
 				}
 				return nil, &ParseError{File: r.file, Line: r.lines[bad], Column: j + 1, Name: c.name, Value: r.rows[bad][j],
-					Err: errorf(ErrSyntax, "%s line %d has %s: list the column in Categorical, or fix the value", kind, r.lines[good], quote(r.rows[good][j]))}
+					Err: errorf(ErrSyntax, "%s line %d has %s: fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical %d)", kind, r.lines[good], quote(r.rows[good][j]), j+1)}
 			}
 			if firstNon >= 0 {
 				e.numeric = false
@@ -526,7 +540,10 @@ func (r *rawTable) build(opt *Options) (*Table, error) {
 		return nil, &ParseError{File: r.file, Err: errorf(ErrTooLarge, "%d rows × %d features exceed %d cells", n, width, maxCells(opt))}
 	}
 
-	t := &Table{X: mat.NewDense(n, width, nil)}
+	t := &Table{X: mat.NewDense(n, width, nil), DroppedLines: dropped}
+	if len(dropped) > 0 {
+		t.Warnings = append(t.Warnings, droppedWarning(r.file, dropped, len(r.rows)))
+	}
 	col := 0
 	for f, j := range feats {
 		e := &encs[f]
@@ -609,6 +626,27 @@ func (r *rawTable) build(opt *Options) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// droppedWarning says how many of total rows were dropped for missing
+// values and lists the lines of the first few.
+func droppedWarning(file string, lines []int, total int) string {
+	const show = 5
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: dropped %d of %d rows with missing values (Options.Missing = MissingDrop; tether: -missing drop): line", file, len(lines), total)
+	if len(lines) > 1 {
+		b.WriteString("s")
+	}
+	for k, l := range lines[:min(show, len(lines))] {
+		if k > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %d", l)
+	}
+	if len(lines) > show {
+		fmt.Fprintf(&b, " and %d more", len(lines)-show)
+	}
+	return b.String()
 }
 
 func maxCells(opt *Options) int {

@@ -85,20 +85,47 @@ func errorf(sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
 }
 
-// readAll reads r fully and splits it into lines, dropping "\r" before "\n",
-// a UTF-8 byte order mark and the empty piece after a final newline.
-func readAll(r io.Reader) ([]string, error) {
+// DefaultMaxLineBytes is the longest line, in bytes without its line
+// ending, that the readers accept when the options leave the limit at 0:
+// 1 MiB. A longer line is an error wrapping ErrTooLarge that names the line
+// and its length, instead of a field split that costs many times the line's
+// size (a 50 MB file with one line, or with line endings the reader did not
+// know, used to take gigabytes).
+const DefaultMaxLineBytes = 1 << 20
+
+// readAll reads r fully and splits it into lines. A line ends at "\n",
+// "\r\n" or a bare "\r" (classic Mac OS files); a UTF-8 byte order mark and
+// the empty piece after a final line ending are dropped. A line longer than
+// maxLine bytes (DefaultMaxLineBytes if maxLine ≤ 0) is an error wrapping
+// ErrTooLarge naming its 1-based number and length; name is the file name for
+// that error.
+//
+// Cost: O(size) time; the lines are substrings of one copy of the input, so
+// memory is the input plus one string header per line.
+func readAll(r io.Reader, name string, maxLine int) ([]string, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: reading: %w", err)
+		return nil, fmt.Errorf("dataset: %s: reading: %w", name, err)
+	}
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLineBytes
 	}
 	s := strings.TrimPrefix(string(data), "\ufeff")
-	lines := strings.Split(s, "\n")
-	if len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
+	data = nil
+	var lines []string
+	for len(s) > 0 {
+		j := strings.IndexAny(s, "\r\n")
+		end, next := j, j+1
+		if j < 0 {
+			end, next = len(s), len(s)
+		} else if s[j] == '\r' && j+1 < len(s) && s[j+1] == '\n' {
+			next = j + 2
+		}
+		if end > maxLine {
+			return nil, &ParseError{File: name, Line: len(lines) + 1, Err: errorf(ErrTooLarge, "line is %d bytes long, more than the limit of %d (is this a text file with one record per line?)", end, maxLine)}
+		}
+		lines = append(lines, s[:end])
+		s = s[next:]
 	}
 	return lines, nil
 }

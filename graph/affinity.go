@@ -289,7 +289,8 @@ func fixZeroScales(sig []float64) bool {
 // weighter turns a squared distance (or, for Cosine, a pair) into a weight.
 type weighter struct {
 	aff   Affinity
-	inv2s float64   // 1/(2σ²) for a global σ
+	inv2s float64   // 1/(2σ²) for a global σ (may be +Inf)
+	sigma float64   // the global σ, for messages
 	local []float64 // σ_i under local scaling, else nil
 	unit  []float64 // unit-length rows for Cosine
 	dim   int
@@ -315,6 +316,9 @@ func (w *weighter) weight(i, j int, d2 float64) float64 {
 			return 1
 		}
 		return math.Exp(-d2 / (w.local[i] * w.local[j]))
+	}
+	if d2 == 0 {
+		return 1 // not exp(−0·∞) = NaN when 1/(2σ²) overflows
 	}
 	return math.Exp(-d2 * w.inv2s)
 }

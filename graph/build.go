@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -132,11 +133,15 @@ func (s Spec) String() string {
 // are Euclidean; neighbour searches are exact (see KNN).
 //
 // Build returns an error when x is empty or has a NaN or infinite entry
-// (naming row and column), when K, Eps, Sigma or MaxFull is out of range,
-// when a data-driven σ is 0 (wrapping ErrDegenerateScale: the points are
-// identical, so give σ explicitly), or when ctx is cancelled. Weights that
-// are 0 (RBF underflow, non-positive cosine) drop their edge, which may
-// leave isolated nodes: Graph.Stats reports them.
+// (naming row and column), when a row is so long that squared distances
+// overflow (wrapping ErrInvalid; not for Cosine), when K, Eps, Sigma or
+// MaxFull is out of range, when a data-driven σ is 0 (wrapping
+// ErrDegenerateScale: the points are identical, so give σ explicitly), when
+// RBF weights underflowing to 0 leave a node that had neighbours without
+// any edge (wrapping ErrDegenerateScale, naming the node, its nearest
+// distance and σ; not checked for MutualKNN), or when ctx is cancelled.
+// Other weights that are 0 (some RBF underflow, non-positive cosine) drop
+// their edge, which may leave isolated nodes: Graph.Stats reports them.
 //
 // Cost: the k-NN kinds cost one KNN search plus O(nK log K); Full costs
 // O(n²d) time (Dgemm tiles above 16 dimensions, in parallel) and 12·n²
@@ -205,14 +210,112 @@ func Build(ctx context.Context, x *mat.Dense, s Spec) (*Graph, error) {
 	if s.Affinity == Cosine {
 		b.w.unit = unitRows(b.data, n, d)
 		b.search = b.w.unit
+	} else if err := checkRange(b.data, n, d); err != nil {
+		return nil, err
 	}
+	var g *Graph
+	var err error
 	switch s.Kind {
 	case Full:
-		return b.full(ctx)
+		g, err = b.full(ctx)
+		b.hasCand = func(int) bool { return n > 1 }
 	case Epsilon:
-		return b.epsilon(ctx)
+		g, err = b.epsilon(ctx)
+	default:
+		g, err = b.knn(ctx)
 	}
-	return b.knn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.checkUnderflow(g); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// checkRange returns an error wrapping ErrInvalid when a row is so long
+// that squared distances (at most 4·max‖x_i‖²) may overflow float64: they
+// would become +Inf and the weights 0 or NaN, and the failure would surface
+// far away, in the eigensolver.
+func checkRange(data []float64, n, d int) error {
+	const limit = math.MaxFloat64 / 4
+	for i := 0; i < n; i++ {
+		row := data[i*d : (i+1)*d]
+		var ss float64
+		for _, v := range row {
+			ss += v * v
+		}
+		if ss <= limit {
+			continue
+		}
+		c := 0
+		for j, v := range row {
+			if math.Abs(v) > math.Abs(row[c]) {
+				c = j
+			}
+		}
+		return fmt.Errorf("%w: row %d has squared length %g (column %d is %g), so squared distances overflow float64; scale the features (tether: -scale minmax or -scale zscore)", ErrInvalid, i, ss, c, row[c])
+	}
+	return nil
+}
+
+// checkUnderflow returns an error wrapping ErrDegenerateScale when RBF
+// weights that underflow to 0 left a node without edges although it had
+// neighbours: exp(−d²/2σ²) is 0 in float64 once d/σ exceeds about 38.6, so
+// a σ far below the distances isolates nodes that are not isolated. The
+// error names the first such node, its nearest neighbour's distance and σ.
+// Kinds where a node may legitimately have no candidate neighbour
+// (MutualKNN) are not checked; Epsilon graphs are checked against the
+// nodes within the radius.
+func (b *builder) checkUnderflow(g *Graph) error {
+	if b.spec.Affinity != RBF || b.hasCand == nil {
+		return nil
+	}
+	first, count := -1, 0
+	for i := 0; i < b.n; i++ {
+		idx, w := g.Row(i)
+		alone := true
+		for t, j := range idx {
+			if int(j) != i && w[t] > 0 {
+				alone = false
+				break
+			}
+		}
+		if alone && b.hasCand(i) {
+			if first < 0 {
+				first = i
+			}
+			count++
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	// The nearest other point, by brute force over the rows: O(nd) once.
+	i, d := first, b.d
+	near, best := -1, math.Inf(1)
+	xi := b.data[i*d : (i+1)*d]
+	for j := 0; j < b.n; j++ {
+		if j == i {
+			continue
+		}
+		var s float64
+		for c, v := range b.data[j*d : (j+1)*d] {
+			s += (v - xi[c]) * (v - xi[c])
+		}
+		if s < best {
+			near, best = j, s
+		}
+	}
+	sigma := "σ = " + strconv.FormatFloat(b.w.sigma, 'g', 4, 64)
+	if b.w.local != nil {
+		sigma = fmt.Sprintf("local σ_%d = %.4g, σ_%d = %.4g", i, b.w.local[i], near, b.w.local[near])
+	}
+	others := ""
+	if count > 1 {
+		others = fmt.Sprintf(" (and %d other nodes)", count-1)
+	}
+	return fmt.Errorf("%w: node %d%s has no edge left: the RBF weight of its nearest neighbour, node %d at distance %.4g, underflows to 0 with %s; use a larger σ (tether: -sigma with a larger number, or -sigma median)", ErrDegenerateScale, i, others, near, math.Sqrt(best), sigma)
 }
 
 // builder carries the state of one Build call.
@@ -223,6 +326,9 @@ type builder struct {
 	data    []float64 // original rows
 	search  []float64 // rows the neighbourhoods are computed on
 	w       weighter
+	// hasCand reports whether node i had a candidate neighbour before
+	// weighting (nil: unknown, no underflow check).
+	hasCand func(i int) bool
 }
 
 // setScale sets the weighter's σ for a global rule, given the squared
@@ -255,6 +361,7 @@ func (b *builder) setScale(cand []float64) error {
 		return fmt.Errorf("graph: the %v rule gives σ = %v", b.spec.Sigma, sigma)
 	}
 	b.w.inv2s = 1 / (2 * sigma * sigma)
+	b.w.sigma = sigma
 	return nil
 }
 
@@ -330,6 +437,9 @@ func (b *builder) knn(ctx context.Context) (*Graph, error) {
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("graph: graph construction cancelled: %w", err)
+	}
+	if mode != symBoth {
+		b.hasCand = func(int) bool { return kq > 0 }
 	}
 	return symmetrize(n, kq, dj, dw, mode, self), nil
 }
@@ -478,6 +588,14 @@ func (b *builder) epsilon(ctx context.Context) (*Graph, error) {
 	}
 	if err := b.setScale(cand); err != nil {
 		return nil, err
+	}
+	b.hasCand = func(i int) bool {
+		for _, j := range lists[i] {
+			if int(j) != i {
+				return true
+			}
+		}
+		return false
 	}
 	ptr := make([]int, n+1)
 	col := make([]int32, 0, total)

@@ -363,22 +363,16 @@ func TestBuildDegenerate(t *testing.T) {
 	if st := g.Stats(); st.Edges != 28 || st.MinDegree != 7 || st.MaxDegree != 7 {
 		t.Errorf("stats %v, want the complete graph K8 with unit weights", st)
 	}
-	// Underflowing RBF weights drop edges, never NaN: two far groups under
-	// a tiny σ.
+	// Underflowing RBF weights never give NaN: two far groups under a tiny
+	// σ. Only the pair {0,1} would survive (exp(−0.5)); 2 and 3 are 1 apart:
+	// exp(−5e5) = 0, so they would be isolated although they have
+	// neighbours. That used to be returned as a graph with isolated nodes
+	// (and reported later as "isolated node"); it is now an error naming
+	// node 2, its nearest neighbour's distance and σ (TestBuildUnderflow).
 	far := mat.NewDense(4, 1, []float64{0, 1e-3, 1e3, 1e3 + 1})
-	g, err = Build(context.Background(), far, Spec{Kind: Full, Sigma: Sigma{Rule: SigmaFixed, Value: 1e-3}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := g.Stats()
-	// Only the pair {0,1} survives (exp(−0.5)); 2 and 3 are 1 apart: exp(−5e5) = 0.
-	if st.Edges != 1 || st.Components != 3 || len(st.Isolated) != 2 || st.Isolated[0] != 2 || st.Isolated[1] != 3 {
-		t.Errorf("stats %+v, want one edge and isolated nodes [2 3]", st)
-	}
-	for _, v := range g.Degrees() {
-		if math.IsNaN(v) {
-			t.Fatal("NaN degree")
-		}
+	_, err = Build(context.Background(), far, Spec{Kind: Full, Sigma: Sigma{Rule: SigmaFixed, Value: 1e-3}})
+	if !errors.Is(err, ErrDegenerateScale) || !strings.Contains(err.Error(), "node 2 (and 1 other nodes)") {
+		t.Errorf("err = %v, want ErrDegenerateScale naming node 2", err)
 	}
 }
 

@@ -73,6 +73,18 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.scale, "scale", "none", "numeric column scaling: none, minmax or zscore")
 	fs.StringVar(&o.missing, "missing", "reject", "missing values (? or empty): reject, impute or drop")
 	fs.StringVar(&o.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding reference labels (e.g. club)")
+	fs.Var(textVar(&o.gopt.Format), "graph-format", "format of -graph-file: auto (by extension; a .csv by content), edgelist, mtx, gml or dense")
+	fs.Func("categorical", "comma-separated `columns` of the feature file to one-hot encode although their values are numbers (first, last, 1-based numbers or header names)", func(v string) error {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c == "" {
+				return fmt.Errorf("empty column in %q", v)
+			}
+			o.table.Categorical = append(o.table.Categorical, c)
+		}
+		return nil
+	})
+	fs.BoolVar(&o.gopt.Symmetrize, "symmetrize", false, "accept an asymmetric dense or Matrix Market affinity matrix A and use (A+Aᵀ)/2")
+	fs.BoolVar(&o.gopt.NamedNodes, "named-nodes", false, "read every node of an edge list as a name, integers included (default: all integers are node numbers, all other text names, a mix an error)")
 	fs.IntVar(&o.n, "n", 1000, "generator: number of points")
 	fs.IntVar(&o.genK, "gen-k", 0, "generator: number of classes (default: -k, or the generator's own)")
 	fs.IntVar(&o.dim, "dim", 2, "generator: dimension (blobs)")
@@ -115,14 +127,26 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		if err != nil {
 			return nil, err
 		}
+		for _, w := range t.Warnings {
+			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
+		}
 		l.x, l.truth, l.names = t.X, t.Labels, t.IDs
+		if err := checkSize(o.input, "data row", t.X.RawMatrix().Rows, &spec); err != nil {
+			return nil, err
+		}
 	case o.graphFile != "":
 		l.name = o.graphFile
 		d, err := dataset.ReadGraphFileOptions(o.graphFile, o.gopt)
 		if err != nil {
 			return nil, err
 		}
+		for _, w := range d.Warnings {
+			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
+		}
 		l.g, l.truth, l.names = d.G, d.Labels, d.Names
+		if err := checkSize(o.graphFile, "node", d.G.N(), nil); err != nil {
+			return nil, err
+		}
 	default:
 		l.name = "generated " + o.gen
 		gk := o.genK

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/tether-sc/tether/graph"
+)
+
+// checkSize says, in terms of the input file, when it is too small for
+// clustering or for the graph flags: the graph package can only name n and
+// K ("knn graph needs 1 ≤ K < n = 1"), which means little to someone whose
+// CSV had a header and one row. what is "data row" for feature tables and
+// "node" for graph files; spec is nil for graph files.
+func checkSize(name, what string, n int, spec *graph.Spec) error {
+	plural := func(n int, s string) string {
+		if n == 1 {
+			return fmt.Sprintf("%d %s", n, s)
+		}
+		return fmt.Sprintf("%d %ss", n, s)
+	}
+	if n < 2 {
+		return fmt.Errorf("%s has %s; clustering needs at least 2", name, plural(n, what))
+	}
+	if spec == nil {
+		return nil
+	}
+	k := spec.K
+	if k == 0 {
+		k = graph.DefaultK
+	}
+	switch spec.Kind {
+	case graph.SymmetricKNN, graph.MutualKNN:
+		if k >= n {
+			return fmt.Errorf("%s has %s; the %v graph joins each to its K nearest others, so -knn must be at most %d, got %d", name, plural(n, what), spec.Kind, n-1, k)
+		}
+	case graph.SklearnKNN:
+		if k > n {
+			return fmt.Errorf("%s has %s; the %v graph counts each point as its own neighbour, so -knn must be at most %d, got %d", name, plural(n, what), spec.Kind, n, k)
+		}
+	}
+	if spec.Affinity == graph.RBF && spec.Sigma.Rule == graph.SigmaLocal {
+		lk := spec.Sigma.K
+		if lk == 0 {
+			lk = graph.DefaultLocalK
+		}
+		if lk >= n {
+			return fmt.Errorf("%s has %s; local scaling takes σ_i from the K-th nearest other point, so K must be at most %d, got %d (-sigma local:%d, or a number, median or meanvar)", name, plural(n, what), n-1, lk, n-1)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runReaders runs tether with args and returns stdout, stderr and the error.
+func runReaders(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	m := NewMain()
+	m.Stdout, m.Stderr = &out, &errb
+	err := m.Run(context.Background(), args)
+	return out.String(), errb.String(), err
+}
+
+// writeFile writes content to name in a fresh temporary directory.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestClusterNamedNodes: an edge list mixing integers and names is refused
+// with a message naming the flag, and -named-nodes reads it.
+func TestClusterNamedNodes(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 5; i++ {
+		for j := i + 1; j < 5; j++ {
+			b.WriteString(strings.Join([]string{string(rune('0' + i)), string(rune('0' + j))}, " ") + "\n")
+			b.WriteString(strings.Join([]string{"x" + string(rune('0'+i)), "x" + string(rune('0'+j))}, " ") + "\n")
+		}
+	}
+	b.WriteString("4 x0\n")
+	p := writeFile(t, "g.txt", b.String())
+	_, _, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull)
+	if err == nil || !strings.Contains(err.Error(), "-named-nodes") || !strings.Contains(err.Error(), "g.txt:2") {
+		t.Fatalf("err = %v, want a mix error naming g.txt:2 and -named-nodes", err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-named-nodes", "-quiet", "-o", os.DevNull); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestClusterGMLWarning: reader warnings reach standard error.
+func TestClusterGMLWarning(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("graph [\n directed 1\n")
+	for i := 0; i < 6; i++ {
+		b.WriteString(" node [ id " + string(rune('0'+i)) + " ]\n")
+	}
+	for _, e := range [][2]int{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {2, 3}, {1, 0}} {
+		b.WriteString(" edge [ source " + string(rune('0'+e[0])) + " target " + string(rune('0'+e[1])) + " ]\n")
+	}
+	b.WriteString("]\n")
+	p := writeFile(t, "d.gml", b.String())
+	_, stderr, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"warning: " + p + ":2: the graph is directed", "1 edge repeats"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+}
+
+// TestClusterMissingDropWarns: -missing drop names the dropped lines on
+// stderr.
+func TestClusterMissingDropWarns(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := 0; i < 20; i++ {
+		b.WriteString(strings.Repeat("1", 1+i%3) + "," + strings.Repeat("2", 1+i%5) + "\n")
+	}
+	b.WriteString("?,3\n") // line 22
+	p := writeFile(t, "m.csv", b.String())
+	_, stderr, err := runReaders(t, "cluster", "-input", p, "-missing", "drop", "-k", "2", "-knn", "3", "-quiet", "-o", os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "dropped 1 of 21 rows with missing values (Options.Missing = MissingDrop; tether: -missing drop): line 22"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+}
+
+// TestClusterGraphFormat: a .csv edge list is recognised, -graph-format
+// forces a reading, and a bad format names the choices.
+func TestClusterGraphFormat(t *testing.T) {
+	var b strings.Builder
+	for _, e := range [][2]int{{1, 2}, {2, 3}, {3, 1}, {4, 5}, {5, 6}, {6, 4}, {3, 4}} {
+		b.WriteString(string(rune('0'+e[0])) + "," + string(rune('0'+e[1])) + "\n")
+	}
+	p := writeFile(t, "e.csv", b.String())
+	if stdout, _, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull); err != nil || !strings.Contains(stdout, "6 nodes, 7 edges") {
+		t.Fatalf("auto: %v\n%s", err, stdout)
+	}
+	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-graph-format", "dense", "-k", "2", "-quiet", "-o", os.DevNull); err == nil || !strings.Contains(err.Error(), "square") {
+		t.Fatalf("dense: err = %v, want a square-matrix error", err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-graph-format", "edgelist", "-k", "2", "-quiet", "-o", os.DevNull); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-graph-format", "tsv", "-k", "2", "-quiet", "-o", os.DevNull); err == nil || !strings.Contains(err.Error(), "edgelist") {
+		t.Fatalf("bad format: err = %v", err)
+	}
+}
+
+// TestClusterTooFewRows: a header and one row used to fail with "knn graph
+// needs 1 ≤ K < n = 1, got K = 10"; the message now speaks of the file.
+func TestClusterTooFewRows(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		args     []string
+		parts    []string
+	}{
+		{"header only", "a,b\n", nil, []string{"h.csv has 1 data row; clustering needs at least 2"}},
+		{"one row", "a,b\n1,2\n", nil, []string{"h.csv has 1 data row; clustering needs at least 2"}},
+		{"fewer rows than K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", nil, []string{"h.csv has 5 data rows", "-knn must be at most 4, got 10"}},
+		{"fewer rows than local K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", []string{"-knn", "3"}, []string{"h.csv has 5 data rows", "-sigma local:4", "got 7"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := writeFile(t, "h.csv", c.in)
+			_, _, err := runReaders(t, append([]string{"cluster", "-input", p, "-k", "2", "-quiet", "-o", os.DevNull}, c.args...)...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, part := range c.parts {
+				if !strings.Contains(err.Error(), part) {
+					t.Errorf("error %q lacks %q", err, part)
+				}
+			}
+		})
+	}
+	p := writeFile(t, "one.txt", "0 0\n")
+	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull); err == nil || !strings.Contains(err.Error(), "one.txt has 1 node; clustering needs at least 2") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestClusterOptionFlags: messages that asked for the Go options
+// Categorical and Symmetrize name the flags too, and the flags work.
+func TestClusterOptionFlags(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,y,code\n")
+	for i := 0; i < 12; i++ {
+		code := []string{"1", "2", "A"}[i%3]
+		b.WriteString(strings.Repeat("1", 1+i%4) + "," + strings.Repeat("3", 1+i%3) + "," + code + "\n")
+	}
+	p := writeFile(t, "c.csv", b.String())
+	_, _, err := runReaders(t, "cluster", "-input", p, "-k", "2", "-knn", "3", "-sigma", "1", "-quiet", "-o", os.DevNull)
+	if err == nil || !strings.Contains(err.Error(), "Options.Categorical") || !strings.Contains(err.Error(), "-categorical 3") {
+		t.Fatalf("err = %v, want a message naming Options.Categorical and -categorical 3", err)
+	}
+	// Listed as categorical, the column reads (and the codes are one-hot).
+	if _, _, err := runReaders(t, "cluster", "-input", p, "-categorical", "3", "-scale", "minmax", "-k", "2", "-knn", "3", "-sigma", "1", "-quiet", "-o", os.DevNull); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-input", p, "-categorical", "3,,", "-k", "2", "-quiet", "-o", os.DevNull); err == nil {
+		t.Fatal("empty column accepted")
+	}
+
+	m := writeFile(t, "a.csv", "0,1,1,0\n2,0,0,1\n1,0,0,1\n0,1,1,0\n")
+	_, _, err = runReaders(t, "cluster", "-graph-file", m, "-k", "2", "-quiet", "-o", os.DevNull)
+	if err == nil || !strings.Contains(err.Error(), "GraphOptions.Symmetrize") || !strings.Contains(err.Error(), "-symmetrize") {
+		t.Fatalf("err = %v, want a message naming GraphOptions.Symmetrize and -symmetrize", err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-graph-file", m, "-symmetrize", "-k", "2", "-quiet", "-o", os.DevNull); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestClusterOverflowUnderflow: huge features and a tiny σ are named at
+// graph construction, with the flag to change.
+func TestClusterOverflowUnderflow(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 20; i++ {
+		b.WriteString(strings.Repeat("1", 1+i%4) + "," + strings.Repeat("2", 1+i%3) + "\n")
+	}
+	ok := b.String()
+	p := writeFile(t, "big.csv", ok+"1e200,3\n")
+	_, _, err := runReaders(t, "cluster", "-input", p, "-k", "2", "-quiet", "-o", os.DevNull)
+	if err == nil || !strings.Contains(err.Error(), "row 20") || !strings.Contains(err.Error(), "-scale") {
+		t.Fatalf("err = %v, want an overflow error naming row 20 and -scale", err)
+	}
+	if _, _, err := runReaders(t, "cluster", "-input", p, "-scale", "minmax", "-k", "2", "-quiet", "-o", os.DevNull); err != nil {
+		t.Fatal(err)
+	}
+	p = writeFile(t, "ok.csv", ok)
+	_, _, err = runReaders(t, "cluster", "-input", p, "-sigma", "1e-300", "-k", "2", "-quiet", "-o", os.DevNull)
+	if err == nil || !strings.Contains(err.Error(), "underflows to 0 with σ = 1e-300") || !strings.Contains(err.Error(), "-sigma") {
+		t.Fatalf("err = %v, want an underflow error naming σ and -sigma", err)
+	}
+}
+
+// FuzzMinSizes checks the -min-sizes parser: no panic, and an accepted
+// list has one positive integer per comma-separated field.
+func FuzzMinSizes(f *testing.F) {
+	for _, s := range []string{"", "1,2,5", " 3 , 4 ", "0", "-1", "2,x", ",", "99999999999999999999", "1,,2", "+3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, err := parseInts(s)
+		if err != nil {
+			return
+		}
+		if strings.TrimSpace(s) == "" {
+			if len(out) != 0 {
+				t.Fatalf("%q → %v", s, out)
+			}
+			return
+		}
+		if len(out) != strings.Count(s, ",")+1 {
+			t.Fatalf("%q → %d values", s, len(out))
+		}
+		for _, v := range out {
+			if v < 1 {
+				t.Fatalf("%q → %v", s, out)
+			}
+		}
+	})
+}
+
+// FuzzConsReadNames checks the reader of node-name files (tether
+// constraints -names): no panic, and one name per line.
+func FuzzConsReadNames(f *testing.F) {
+	for _, s := range []string{"a\nb\n", "a\r\nb", "", "\n\n", " x \n", "a\rb\r"} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, s string) {
+		p := filepath.Join(dir, "names.txt")
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names, err := consReadNames(p)
+		if err != nil {
+			return
+		}
+		want := strings.Count(s, "\n")
+		if s != "" && !strings.HasSuffix(s, "\n") {
+			want++
+		}
+		if len(names) != want {
+			t.Fatalf("%d names from %d lines", len(names), want)
+		}
+	})
+}

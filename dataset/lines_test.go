@@ -1,0 +1,117 @@
+package dataset
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestReadAllLineEndings(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"LF", "a\nb\n", []string{"a", "b"}},
+		{"CRLF", "a\r\nb\r\n", []string{"a", "b"}},
+		{"bare CR (classic Mac)", "a\rb\r", []string{"a", "b"}},
+		{"mixed", "a\rb\r\nc\nd", []string{"a", "b", "c", "d"}},
+		{"blank lines kept", "a\r\rb", []string{"a", "", "b"}},
+		{"BOM", "\ufeffa\rb", []string{"a", "b"}},
+		{"empty", "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := readAll(strings.NewReader(tc.in), "f", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
+				t.Fatalf("lines %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestReadBareCR(t *testing.T) {
+	tb, err := ReadCSV(strings.NewReader("x,y,c\r1,2,a\r3,4,b\r5,6,a\r"), "mac.csv", Options{LabelColumn: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, p := tb.Dims(); n != 3 || p != 2 {
+		t.Fatalf("%d×%d table, want 3×2", n, p)
+	}
+}
+
+func TestLongLineIsAnError(t *testing.T) {
+	long := strings.Repeat("1,", 1<<19) + "1" // 1 MiB + 1 byte
+	in := "1,2\n" + long + "\n"
+	for _, tc := range []struct {
+		name string
+		read func() error
+	}{
+		{"table", func() error { _, err := ReadCSV(strings.NewReader(in), "big.csv", Options{}); return err }},
+		{"edge list", func() error {
+			_, err := ReadGraph(strings.NewReader(in), "big.csv", EdgeList, GraphOptions{})
+			return err
+		}},
+		{"labels", func() error { _, err := ReadLabels(strings.NewReader(in), "big.csv", LabelOptions{}); return err }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.read()
+			if !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("err = %v, want ErrTooLarge", err)
+			}
+			for _, want := range []string{"big.csv:2", "1048577 bytes"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not contain %q", err, want)
+				}
+			}
+		})
+	}
+	// A configured limit applies.
+	_, err := ReadCSV(strings.NewReader("1,2\n1,2,3,4\n"), "f", Options{MaxLineBytes: 5})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "f:2") {
+		t.Fatalf("err = %v, want ErrTooLarge on line 2", err)
+	}
+}
+
+// TestReadMemoryProportional bounds the bytes allocated to read a one-line
+// file (rejected) and a bare-CR file (8 numeric columns) by a small multiple
+// of their size: the one-line file used to be split into fields first.
+func TestReadMemoryProportional(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates tens of MB")
+	}
+	row := "0.123456,0.234567,0.345678,0.456789,0.567891,0.678912,0.789123,0.891234"
+	const size = 8 << 20
+	oneLine := strings.Repeat(row+",", size/(len(row)+1))
+	cr := strings.Repeat(row+"\r", size/(len(row)+1))
+	for _, tc := range []struct {
+		name, in string
+		budget   float64 // bytes allocated per input byte
+	}{
+		{"one line", oneLine, 4},
+		// Rows of 8 short fields: a string header per field (16 bytes per
+		// 9 input bytes), the parsed float64s and the matrix dominate.
+		{"bare CR", cr, 16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			_, err := ReadCSV(strings.NewReader(tc.in), "f.csv", Options{})
+			runtime.ReadMemStats(&after)
+			if tc.name == "one line" && !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("err = %v, want ErrTooLarge", err)
+			}
+			if tc.name == "bare CR" && err != nil {
+				t.Fatal(err)
+			}
+			per := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(tc.in))
+			t.Logf("%.1f bytes allocated per input byte", per)
+			if per > tc.budget {
+				t.Fatalf("%.1f bytes allocated per input byte, budget %v", per, tc.budget)
+			}
+		})
+	}
+}

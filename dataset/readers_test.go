@@ -1,0 +1,297 @@
+package dataset
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestEdgeListStrictHeader: only a first line with no field written as a
+// number is a header; a first edge with a non-finite weight used to be taken
+// for one and dropped, shifting the index base.
+func TestEdgeListStrictHeader(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		parts    []string
+	}{
+		{"Inf weight", "1 2 Inf\n2 3 1\n", []string{"g:1", `"Inf"`}},
+		{"overflowing weight", "1 2 1e400\n2 3 1\n", []string{"g:1", `"1e400"`}},
+		{"NaN weight", "0,1,NaN\n1,2,1\n", []string{"g:1", `"NaN"`}},
+		{"named nodes, NaN weight", "a b NaN\nb c 1\n", []string{"g:1", `"NaN"`}},
+		{"bad weight after a header", "src dst w\n1 2 x\n", []string{"g:2", `"x"`}},
+		{"numeric ids, word weight", "1 2 heavy\n2 3 1\n", []string{"g:1", `"heavy"`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadGraph(strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
+			if !errors.Is(err, ErrSyntax) {
+				t.Fatalf("err = %v, want ErrSyntax", err)
+			}
+			for _, p := range c.parts {
+				if !strings.Contains(err.Error(), p) {
+					t.Errorf("message %q lacks %q", err, p)
+				}
+			}
+		})
+	}
+	for _, c := range []struct {
+		name, in string
+		header   int
+		base     int
+		n        int
+		names    []string
+	}{
+		{"three-name header", "# c\nsource target weight\n1 2 1\n2 3 1\n", 2, 1, 3, nil},
+		{"two-name header", "from,to\n0,1\n", 1, 0, 2, nil},
+		{"named edges with header", "src dst w\na b 1\n", 1, 0, 2, []string{"a", "b"}},
+		{"named edges, no header", "a b 1\nb c 2\n", 0, 0, 3, []string{"a", "b", "c"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadGraph(strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.HeaderLine != c.header || d.Base != c.base || d.G.N() != c.n || !reflect.DeepEqual(d.Names, c.names) {
+				t.Fatalf("header %d base %d n %d names %q, want %d %d %d %q", d.HeaderLine, d.Base, d.G.N(), d.Names, c.header, c.base, c.n, c.names)
+			}
+		})
+	}
+}
+
+// TestEdgeListMixedIDs: one name among integer node numbers used to turn
+// every node into a name; it is an error unless NamedNodes asks for names.
+func TestEdgeListMixedIDs(t *testing.T) {
+	for _, c := range []struct{ name, in, line, value string }{
+		{"name after integers", "1 2\n2 3\n3 x4\n", "g:3", `"x4"`},
+		{"integer after names", "a b\nb 7\n", "g:2", `"7"`},
+		{"decimal id", "1 2\n2.5 3\n", "g:2", `"2.5"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadGraph(strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
+			if !errors.Is(err, ErrSyntax) {
+				t.Fatalf("err = %v, want ErrSyntax", err)
+			}
+			for _, p := range []string{c.line, c.value, "NamedNodes", "-named-nodes"} {
+				if !strings.Contains(err.Error(), p) {
+					t.Errorf("message %q lacks %q", err, p)
+				}
+			}
+		})
+	}
+	d, err := ReadGraph(strings.NewReader("1 2\n2 3\n3 x4\n"), "g", EdgeList, GraphOptions{NamedNodes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"1", "2", "3", "x4"}; !reflect.DeepEqual(d.Names, want) {
+		t.Fatalf("Names = %q, want %q", d.Names, want)
+	}
+}
+
+// TestGMLDirectedAndMultigraph: directed graphs and repeated edges used to
+// be collapsed without a word; they are read as undirected simple graphs
+// with a warning each, or refused under DupError.
+func TestGMLDirectedAndMultigraph(t *testing.T) {
+	const directed = "graph [\n directed 1\n node [ id 0 ]\n node [ id 1 ]\n node [ id 2 ]\n edge [ source 0 target 1 ]\n edge [ source 1 target 0 weight 3 ]\n edge [ source 1 target 2 ]\n]\n"
+	const multi = "graph [\n multigraph 1\n node [ id 0 ]\n node [ id 1 ]\n edge [ source 0 target 1 weight 2 ]\n edge [ source 0 target 1 weight 5 ]\n]\n"
+	const simple = "graph [\n node [ id 0 ]\n node [ id 1 ]\n edge [ source 0 target 1 ]\n]\n"
+	for _, c := range []struct {
+		name, in string
+		opt      GraphOptions
+		w01      float64
+		warnings [][]string // parts of each warning
+	}{
+		{"directed, reciprocal edge", directed, GraphOptions{}, 3, [][]string{{"g:2", "directed"}, {"g:7", "1 edge repeats", "line 6", "largest weight"}}},
+		{"multigraph, max", multi, GraphOptions{}, 5, [][]string{{"g:6", "1 edge repeats", "line 5", "largest weight"}}},
+		{"multigraph, sum", multi, GraphOptions{Duplicates: DupSum}, 7, [][]string{{"weights added"}}},
+		{"simple", simple, GraphOptions{}, 1, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadGraph(strings.NewReader(c.in), "g", GML, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := d.G.Weight(0, 1); w != c.w01 {
+				t.Errorf("W[0,1] = %v, want %v", w, c.w01)
+			}
+			if len(d.Warnings) != len(c.warnings) {
+				t.Fatalf("warnings %q, want %d", d.Warnings, len(c.warnings))
+			}
+			for k, parts := range c.warnings {
+				for _, p := range parts {
+					if !strings.Contains(d.Warnings[k], p) {
+						t.Errorf("warning %q lacks %q", d.Warnings[k], p)
+					}
+				}
+			}
+		})
+	}
+	_, err := ReadGraph(strings.NewReader(multi), "g", GML, GraphOptions{Duplicates: DupError})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "g:6") {
+		t.Fatalf("err = %v, want ErrInvalid at g:6", err)
+	}
+}
+
+// TestMissingDropNamesRows: MissingDrop used to drop rows without saying
+// which; the table lists their lines and warns with the first few.
+func TestMissingDropNamesRows(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a,b\n")
+	for i := 0; i < 10; i++ {
+		if i%2 == 1 {
+			b.WriteString("?,1\n") // lines 3, 5, 7, 9, 11
+		} else {
+			b.WriteString("1,2\n")
+		}
+	}
+	b.WriteString("# c\n3,\n") // line 13 (comment on 12)
+	tb, err := ReadCSV(strings.NewReader(b.String()), "m.csv", Options{Missing: MissingDrop, Comment: "#"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{3, 5, 7, 9, 11, 13}; !reflect.DeepEqual(tb.DroppedLines, want) {
+		t.Fatalf("DroppedLines = %v, want %v", tb.DroppedLines, want)
+	}
+	if n, _ := tb.Dims(); n != 5 {
+		t.Fatalf("%d rows kept, want 5", n)
+	}
+	if len(tb.Warnings) != 1 || !strings.Contains(tb.Warnings[0], "m.csv: dropped 6 of 11 rows") || !strings.Contains(tb.Warnings[0], "lines 3, 5, 7, 9, 11 and 1 more") {
+		t.Fatalf("Warnings = %q", tb.Warnings)
+	}
+	tb, err = ReadCSV(strings.NewReader("1,2\n3,4\n"), "m.csv", Options{Missing: MissingDrop})
+	if err != nil || tb.DroppedLines != nil || tb.Warnings != nil {
+		t.Fatalf("nothing dropped: %v %v %v", err, tb.DroppedLines, tb.Warnings)
+	}
+}
+
+// TestCSVGraphFormat: a ".csv" graph file used to be read as a dense matrix
+// whatever it held; in GraphAuto mode an edge list is recognised, an
+// ambiguous file is read as a matrix with a warning, and an explicit format
+// wins.
+func TestCSVGraphFormat(t *testing.T) {
+	for _, c := range []struct {
+		name, in  string
+		format    GraphFormat
+		ambiguous bool
+	}{
+		{"edge list", "0,1\n1,2\n2,3\n", EdgeList, false},
+		{"weighted edge list with header", "source,target,weight\n1,2,0.5\n2,3,1\n3,1,1\n4,1,2\n", EdgeList, false},
+		{"dense", "0,0.5,0\n0.5,0,1\n0,1,0\n", DenseCSV, false},
+		{"dense with header", "a,b,c,d\n0,1,1,1\n1,0,1,1\n1,1,0,1\n1,1,1,0\n", DenseCSV, false},
+		{"square integer matrix", "0,1,2\n1,0,3\n2,3,0\n", DenseCSV, true},
+		{"2×2 matrix", "0,1\n1,0\n", DenseCSV, true},
+		{"names", "a,b\nb,c\nc,d\n", DenseCSV, false},
+		{"empty", "", DenseCSV, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, amb, err := DetectCSVGraph(strings.NewReader(c.in))
+			if err != nil || f != c.format || amb != c.ambiguous {
+				t.Fatalf("DetectCSVGraph = %v, %v, %v; want %v, %v", f, amb, err, c.format, c.ambiguous)
+			}
+		})
+	}
+	// The edge list reads as one through the .csv name.
+	d, err := ReadGraph(strings.NewReader("1,2\n2,3\n3,1\n3,4\n"), "e.csv", GraphAuto, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.G.N() != 4 || d.Base != 1 || d.Warnings != nil {
+		t.Fatalf("n = %d, base %d, warnings %q; want 4 nodes, base 1, none", d.G.N(), d.Base, d.Warnings)
+	}
+	// Ambiguous: a matrix, with a warning naming the option and the flag.
+	d, err = ReadGraph(strings.NewReader("0,1,2\n1,0,3\n2,3,0\n"), "m.csv", GraphAuto, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.G.N() != 3 || len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "-graph-format") || !strings.Contains(d.Warnings[0], "GraphOptions.Format") {
+		t.Fatalf("n = %d, warnings %q", d.G.N(), d.Warnings)
+	}
+	// Explicit formats.
+	d, err = ReadGraph(strings.NewReader("0,1,2\n1,0,3\n2,3,0\n"), "m.csv", EdgeList, GraphOptions{})
+	if err != nil || d.G.N() != 4 || d.Warnings != nil {
+		t.Fatalf("as edge list: %v, %d nodes", err, d.G.N())
+	}
+	_, err = ReadGraph(strings.NewReader("1,2\n2,3\n3,1\n3,4\n"), "e.csv", DenseCSV, GraphOptions{})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "-graph-format edgelist") {
+		t.Fatalf("err = %v, want a square-matrix error suggesting -graph-format edgelist", err)
+	}
+	var f GraphFormat
+	if err := f.UnmarshalText([]byte("EdgeList")); err != nil || f != EdgeList {
+		t.Fatalf("UnmarshalText: %v, %v", f, err)
+	}
+	if err := f.UnmarshalText([]byte("csv")); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("UnmarshalText(csv): %v", err)
+	}
+}
+
+// FuzzDetectCSVGraph checks that the detection never panics, that an
+// ambiguous answer is DenseCSV, and that ReadGraph in auto mode reads what
+// the detection says with the format read explicitly.
+func FuzzDetectCSVGraph(f *testing.F) {
+	for _, s := range []string{"0,1\n1,2\n2,3\n", "0,1\n1,0\n", "a,b\n0,1\n1,0\n", "s t w\n1 2 3\n", "0\t1\n", "\"1\",2\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		format, amb, err := DetectCSVGraph(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		if format != EdgeList && format != DenseCSV || amb && format != DenseCSV {
+			t.Fatalf("DetectCSVGraph = %v, %v", format, amb)
+		}
+		opt := GraphOptions{MaxNodes: fuzzMaxNodes}
+		auto, errA := ReadGraph(strings.NewReader(in), "f.csv", GraphAuto, opt)
+		expl, errE := ReadGraph(strings.NewReader(in), "f.csv", format, opt)
+		if (errA == nil) != (errE == nil) {
+			t.Fatalf("auto: %v; %v: %v", errA, format, errE)
+		}
+		if errA != nil {
+			return
+		}
+		checkGraph(t, auto)
+		if auto.G.N() != expl.G.N() || auto.G.NNZ() != expl.G.NNZ() {
+			t.Fatalf("auto %d nodes %d entries, %v %d nodes %d entries", auto.G.N(), auto.G.NNZ(), format, expl.G.N(), expl.G.NNZ())
+		}
+		if amb != (len(auto.Warnings) > len(expl.Warnings)) {
+			t.Fatalf("ambiguous %v but warnings %q", amb, auto.Warnings)
+		}
+	})
+}
+
+// FuzzReadDenseCSV checks the dense affinity reader: no panic, a valid
+// symmetric graph, and one node per column and per data row.
+func FuzzReadDenseCSV(f *testing.F) {
+	for _, s := range []string{
+		"0,1\n1,0\n",
+		"a,b,c\n0,0.5,0\n0.5,0,1\n0,1,0\n",
+		"0;2\n2;0\n",
+		"0 1e-300\n1e-300 0\n",
+		"0,1\n2,0\n",
+		"0,NaN\nNaN,0\n",
+		"\"x\",\"y\"\r\n0,1\r\n1,0\r\n",
+	} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, in string, sym bool) {
+		d, err := ReadGraph(strings.NewReader(in), "fuzz.csv", DenseCSV, GraphOptions{MaxNodes: fuzzMaxNodes, Symmetrize: sym})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "dataset: ") {
+				t.Fatalf("error without prefix: %v", err)
+			}
+			return
+		}
+		checkGraph(t, d)
+		rows := 0
+		lines, _ := readAll(strings.NewReader(in), "", 0)
+		for _, l := range lines {
+			if !isBlank(l) {
+				rows++
+			}
+		}
+		if d.Names != nil {
+			rows-- // the header
+		}
+		if d.G.N() != rows {
+			t.Fatalf("%d nodes from %d data rows", d.G.N(), rows)
+		}
+	})
+}
