@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/progress"
 )
 
 // Kind selects which pairs of points are joined (thesis §2.1.2).
@@ -147,6 +148,17 @@ func (s Spec) String() string {
 // O(n²d) time (Dgemm tiles above 16 dimensions, in parallel) and 12·n²
 // bytes; Epsilon costs a range search and 12 bytes per stored weight.
 func Build(ctx context.Context, x *mat.Dense, s Spec) (*Graph, error) {
+	return BuildRecorded(ctx, x, s, nil)
+}
+
+// BuildRecorded is Build reporting progress to rec, if not nil: events of
+// Stage "graph", whose Done and Total count the items of each parallel
+// pass over the data (rows, or the leaves of the k-d tree of the neighbour
+// search), at most one event per percent of a pass.
+func BuildRecorded(ctx context.Context, x *mat.Dense, s Spec, rec progress.Recorder) (*Graph, error) {
+	if rec != nil {
+		ctx = withReporter(ctx, &reporter{rec: rec})
+	}
 	if err := checkData(x); err != nil {
 		return nil, err
 	}

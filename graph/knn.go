@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -282,8 +283,17 @@ func (p pairSorter) Swap(a, b int) {
 // and returns ctx's error, wrapped.
 func parallelChunks[S any](ctx context.Context, n, chunk int, newState func() S, work func(s S, lo, hi int)) error {
 	nChunks := (n + chunk - 1) / chunk
+	rep := reporterFrom(ctx)
+	if rep != nil {
+		rep.begin()
+	}
+	var done atomic.Int64
 	err := parallel.ForState(ctx, nChunks, 0, newState, func(s S, c int) error {
-		work(s, c*chunk, min((c+1)*chunk, n))
+		lo, hi := c*chunk, min((c+1)*chunk, n)
+		work(s, lo, hi)
+		if rep != nil {
+			rep.report(int(done.Add(int64(hi-lo))), n)
+		}
 		return nil
 	})
 	if err != nil {

@@ -191,7 +191,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	if l.g == nil {
 		done := rec.step("graph construction")
 		t0 := time.Now()
-		l.g, err = graph.Build(ctx, l.x, spec)
+		l.g, err = graph.BuildRecorded(ctx, l.x, spec, rec)
 		l.graphTime = time.Since(t0)
 		done()
 		if err != nil {
