@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -17,7 +16,6 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
@@ -171,41 +169,24 @@ type fgpwcInstance struct {
 	bases map[int]*cluster.FGPWCBasis // by M (0 = automatic)
 }
 
-// fgpwcLoader loads datasets once and keeps the last few, so that the
-// cells of one dataset (run one after the other, two at a time) share the
-// graph and the FGPWC embeddings, while the dense graphs of large data sets
-// (spambase: 250 MB) do not pile up.
+// fgpwcLoader loads datasets once and keeps the last fgpwcKeep, so that
+// the cells of one dataset (run one after the other, two at a time) share
+// the graph and the FGPWC embeddings, while the dense graphs of large data
+// sets (spambase: 250 MB) do not pile up.
 type fgpwcLoader struct {
 	root string
 	seed uint64
-	mu   sync.Mutex
-	keep []string
-	data map[string]*fgpwcEntry
-}
-
-type fgpwcEntry struct {
-	once sync.Once
-	inst *fgpwcInstance
-	err  error
+	data memo[string, *fgpwcInstance]
 }
 
 const fgpwcKeep = 3
 
+func newFGPWCLoader(root string, seed uint64) *fgpwcLoader {
+	return &fgpwcLoader{root: root, seed: seed, data: memo[string, *fgpwcInstance]{keep: fgpwcKeep}}
+}
+
 func (l *fgpwcLoader) get(ctx context.Context, r fgpwcRow) (*fgpwcInstance, error) {
-	l.mu.Lock()
-	e, ok := l.data[r.name]
-	if !ok {
-		e = &fgpwcEntry{}
-		l.data[r.name] = e
-		l.keep = append(l.keep, r.name)
-		if len(l.keep) > fgpwcKeep {
-			delete(l.data, l.keep[0])
-			l.keep = l.keep[1:]
-		}
-	}
-	l.mu.Unlock()
-	e.once.Do(func() { e.inst, e.err = fgpwcLoad(ctx, r, l.root, l.seed) })
-	return e.inst, e.err
+	return l.data.get(ctx, r.name, func(ctx context.Context) (*fgpwcInstance, error) { return fgpwcLoad(ctx, r, l.root, l.seed) })
 }
 
 // fgpwcLoad builds the graph of a row as seed 003 §5.1 describes: features
@@ -221,7 +202,7 @@ func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64) (*fgpw
 	var truth []int
 	var g *graph.Graph
 	var err error
-	src := rand.NewPCG(seed, fgpwcHash(r.name, "data"))
+	src := rand.NewPCG(seed, seedStream(r.name, "data", ""))
 	switch r.name {
 	case "moons":
 		x, truth, err = synth.Moons(r.n, 0.1, src)
@@ -288,21 +269,11 @@ func (inst *fgpwcInstance) basis(ctx context.Context, f cluster.FGPWC, s *cluste
 	return b, nil
 }
 
-// fgpwcHash mixes names into a seed stream.
-func fgpwcHash(parts ...string) uint64 {
-	h := fnv.New64a()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return h.Sum64()
-}
-
 // fgpwcConstraints is constraint set rep of a dataset: every pair with
 // probability 1/n (seed 003 §5.1), seeded by the dataset and rep only, so
 // every method sees the same sets.
 func fgpwcConstraints(truth []int, name string, rep int, seed uint64) (*constraint.Set, error) {
-	return constraint.BernoulliPairs(truth, 1/float64(len(truth)), rand.NewPCG(seed, fgpwcHash(name, "constraints", strconv.Itoa(rep))))
+	return constraint.BernoulliPairs(truth, 1/float64(len(truth)), rand.NewPCG(seed, seedStream(name, "constraints", strconv.Itoa(rep), "")))
 }
 
 func fgpwcCells(env *Env) ([]Cell, error) {
@@ -312,7 +283,7 @@ func fgpwcCells(env *Env) ([]Cell, error) {
 	if root == "" {
 		root = catalog.DefaultRoot()
 	}
-	loader := &fgpwcLoader{root: root, seed: env.Seed, data: map[string]*fgpwcEntry{}}
+	loader := newFGPWCLoader(root, env.Seed)
 	var cells []Cell
 	for _, r := range rows {
 		if !fgpwcAvailable(r, root) || r.skip != "" {
@@ -562,13 +533,8 @@ func fgpwcCollect(results map[string]Values, r fgpwcRow, c fgpwcColumn, figure s
 			}
 		}
 	}
-	if len(xs) == 0 {
-		return fgpwcStat{mean: math.NaN(), std: math.NaN()}
-	}
-	st := fgpwcStat{mean: stat.Mean(xs, nil), count: len(xs)}
-	if len(xs) > 1 {
-		st.std = stat.StdDev(xs, nil)
-	}
+	st := fgpwcStat{count: len(xs)}
+	st.mean, st.std = meanStdDev(xs)
 	return st
 }
 

@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"hash/fnv"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -106,39 +103,24 @@ type ssGraph struct {
 // ssCache builds each dataset's graph once per process; the cells of one
 // dataset share it.
 type ssCache struct {
-	mu sync.Mutex
-	m  map[string]*ssEntry
-}
-
-type ssEntry struct {
-	once sync.Once
-	g    *ssGraph
-	err  error
+	graphs memo[string, *ssGraph]
 }
 
 // newSSCache returns an empty cache; each Table31/Table42 experiment value
 // owns one, so nothing is shared between runs through package state.
-func newSSCache() *ssCache { return &ssCache{m: map[string]*ssEntry{}} }
+func newSSCache() *ssCache { return &ssCache{} }
 
 // get returns the graph of d under env (data root, quick size, seed).
 func (c *ssCache) get(ctx context.Context, env *Env, d ssDataset) (*ssGraph, error) {
 	key := fmt.Sprintf("%s|%s|%v|%d", d.source, env.DataRoot, env.Quick, env.Seed)
-	c.mu.Lock()
-	e, ok := c.m[key]
-	if !ok {
-		e = &ssEntry{}
-		c.m[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.g, e.err = loadSSGraph(ctx, env, d) })
-	return e.g, e.err
+	return c.graphs.get(ctx, key, func(ctx context.Context) (*ssGraph, error) { return loadSSGraph(ctx, env, d) })
 }
 
 func loadSSGraph(ctx context.Context, env *Env, d ssDataset) (*ssGraph, error) {
 	spec := graph.DefaultSpec()
 	if strings.HasPrefix(d.source, "synth:") {
 		const n = 900
-		src := rand.NewPCG(env.Seed, ssHash(d.name))
+		src := rand.NewPCG(env.Seed, seedStream(d.name))
 		var (
 			x     *mat.Dense
 			truth []int
@@ -186,12 +168,6 @@ func newSSGraph(g *graph.Graph, truth []int, k int, spec string) *ssGraph {
 		detail: fmt.Sprintf("n = %d, %s, %d edges, %d component(s), %d isolated", g.N(), spec, g.NNZ()/2, nc, len(g.Isolated()))}
 }
 
-func ssHash(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
-}
-
 // ssLabels draws the partial labels of repetition rep: 10% of the nodes
 // uniformly at random (seed 000 §3.4), redrawn until every class and every
 // connected component of the graph has a labelled node, which label
@@ -201,7 +177,7 @@ func ssLabels(d *ssGraph, seed uint64, name string, rep int) (constraint.Labels,
 	var l constraint.Labels
 	for attempt := 0; attempt < 1000; attempt++ {
 		var err error
-		l, err = constraint.FractionLabels(d.truth, 0.1, rand.NewPCG(seed, ssHash(name)+uint64(rep)*1000003+uint64(attempt)))
+		l, err = constraint.FractionLabels(d.truth, 0.1, rand.NewPCG(seed, seedStream(name)+uint64(rep)*1000003+uint64(attempt)))
 		if err != nil {
 			return nil, 0, err
 		}
@@ -356,27 +332,6 @@ func table31Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	return v, nil
 }
 
-// ssMeanSD returns the mean and the sample standard deviation of xs (0 for
-// fewer than 2 values).
-func ssMeanSD(xs []float64) (float64, float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	m := s / float64(len(xs))
-	if len(xs) < 2 {
-		return m, 0
-	}
-	var q float64
-	for _, x := range xs {
-		q += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(q / float64(len(xs)-1))
-}
-
 // ssCollect gathers the values named field of the cells prefix/rep0… present
 // in results.
 func ssCollect(results map[string]Values, prefix, field string, reps int) []float64 {
@@ -395,7 +350,7 @@ func ssFmt(xs []float64) string {
 	if len(xs) == 0 {
 		return "—"
 	}
-	m, sd := ssMeanSD(xs)
+	m, sd := meanStdDev(xs)
 	return fmt.Sprintf("%.2f ± %.2f", m, sd)
 }
 
@@ -421,8 +376,8 @@ func table31Report(env *Env, cache *ssCache, results map[string]Values) (*Output
 			ari := ssCollect(results, prefix, "ari", reps)
 			secs := ssCollect(results, prefix, "seconds", reps)
 			fmt.Fprintf(&md, " %s | %.2f ± %.2f |", ssFmt(ari), d.t31[j].mean, d.t31[j].sd)
-			mean, sd := ssMeanSD(ari)
-			ms, _ := ssMeanSD(secs)
+			mean, sd := meanStdDev(ari)
+			ms, _ := meanStdDev(secs)
 			fmt.Fprintf(&csv, "%s,%d,%s,%d,%.4f,%.4f,%.2f,%.2f,%.4f\n", d.name, d.k, m.key, len(ari), mean, sd, d.t31[j].mean, d.t31[j].sd, ms)
 			means[j] = mean
 			if len(ari) == 0 {
