@@ -189,6 +189,18 @@ func (l *fgpwcLoader) get(ctx context.Context, r fgpwcRow) (*fgpwcInstance, erro
 	return l.data.get(ctx, r.name, func(ctx context.Context) (*fgpwcInstance, error) { return fgpwcLoad(ctx, r, l.root, l.seed) })
 }
 
+// fgpwcSynth are the generated rows: the generator (synth.Lookup) and its
+// noise; n and k are the row's. The paper's "interlaced circles" are our
+// interlaced generator.
+var fgpwcSynth = map[string]struct {
+	gen   string
+	noise float64
+}{
+	"moons":   {"moons", 0.1},
+	"circles": {"interlaced", 0.1},
+	"xor":     {"xor", 0.3},
+}
+
 // fgpwcLoad builds the graph of a row as seed 003 §5.1 describes: features
 // min–max scaled to [0, 1], nominal ones one-hot (catalog's default
 // preprocessing); "RBF" rows get the full RBF graph, whose σ the paper does
@@ -202,15 +214,16 @@ func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64) (*fgpw
 	var truth []int
 	var g *graph.Graph
 	var err error
-	src := rand.NewPCG(seed, seedStream(r.name, "data", ""))
-	switch r.name {
-	case "moons":
-		x, truth, err = synth.Moons(r.n, 0.1, src)
-	case "circles":
-		x, truth, err = synth.InterlacedCircles(r.n, r.k, 0.1, src)
-	case "xor":
-		x, truth, err = synth.XOR(r.n, 0.3, src)
-	default:
+	if s, ok := fgpwcSynth[r.name]; ok {
+		var gen synth.Generator
+		var d *synth.Data
+		if gen, err = synth.Lookup(s.gen); err == nil {
+			d, err = gen.Generate(ctx, synth.Params{N: r.n, K: r.k, Noise: s.noise}, rand.NewPCG(seed, seedStream(r.name, "data", "")))
+		}
+		if err == nil {
+			x, truth = d.X, d.Labels
+		}
+	} else {
 		var d *catalog.Data
 		d, err = catalog.Load(r.name, root, nil)
 		if err == nil {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset/catalog"
@@ -27,9 +25,10 @@ type ssFigure struct{ mean, sd float64 }
 // ssDataset is one row of thesis (seed 000) Tables 3.1 and 4.2, which use
 // the same datasets (§4.1.3: "we reuse the datasets used in Section 3.4").
 type ssDataset struct {
-	name    string // the thesis's name
-	source  string // catalogue name, or "synth:<generator>"
-	k       int    // the thesis's k
+	name    string  // the thesis's name
+	source  string  // catalogue name, or "synth:<generator>" (synth.Lookup)
+	noise   float64 // synthetic sets: the generator's noise
+	k       int     // the thesis's k
 	t31     [4]ssFigure
 	t42     [2]ssFigure
 	missing string // why the dataset cannot be run here ("" if it can)
@@ -46,7 +45,7 @@ var ssDatasets = []ssDataset{
 		t31: [4]ssFigure{{0.13, 0.00}, {0.06, 0.07}, {0.12, 0.11}, {0.12, 0.11}}, t42: [2]ssFigure{{0.01, 0.00}, {0.21, 0.00}}},
 	{name: "ionosphere", source: "ionosphere", k: 2,
 		t31: [4]ssFigure{{0.05, 0.00}, {0.06, 0.01}, {0.26, 0.13}, {0.26, 0.13}}, t42: [2]ssFigure{{0.00, 0.00}, {0.00, 0.00}}},
-	{name: "moons", source: "synth:moons", k: 2, quick: true,
+	{name: "moons", source: "synth:moons", noise: 0.1, k: 2, quick: true,
 		t31: [4]ssFigure{{0.07, 0.00}, {0.12, 0.13}, {0.27, 0.03}, {0.27, 0.03}}, t42: [2]ssFigure{{0.06, 0.00}, {0.16, 0.00}}},
 	{name: "promoters", source: "promoters", k: 2,
 		t31: [4]ssFigure{{0.25, 0.00}, {0.01, 0.00}, {0.31, 0.09}, {0.31, 0.09}}, t42: [2]ssFigure{{-0.00, 0.00}, {0.00, 0.00}}},
@@ -56,11 +55,11 @@ var ssDatasets = []ssDataset{
 		t31: [4]ssFigure{{-0.00, 0.00}, {0.06, 0.01}, {0.22, 0.05}, {0.22, 0.05}}, t42: [2]ssFigure{{0.03, 0.03}, {0.00, 0.00}}},
 	{name: "wdbc", source: "wdbc", k: 2,
 		t31: [4]ssFigure{{0.71, 0.00}, {0.05, 0.01}, {0.74, 0.02}, {0.74, 0.02}}, t42: [2]ssFigure{{0.00, 0.00}, {0.86, 0.00}}},
-	{name: "xor", source: "synth:xor", k: 2, quick: true,
+	{name: "xor", source: "synth:xor", noise: 0.2, k: 2, quick: true,
 		t31: [4]ssFigure{{-0.00, 0.00}, {0.18, 0.31}, {0.96, 0.11}, {0.96, 0.11}}, t42: [2]ssFigure{{-0.00, 0.00}, {0.00, 0.00}}},
 	{name: "hayes-roth", source: "hayes-roth", k: 3,
 		t31: [4]ssFigure{{-0.01, 0.00}, {0.03, 0.02}, {-0.01, 0.00}, {0.06, 0.05}}, t42: [2]ssFigure{{-0.01, 0.00}, {-0.01, 0.00}}},
-	{name: "interlaced-circles", source: "synth:interlaced", k: 3,
+	{name: "interlaced-circles", source: "synth:interlaced", noise: 0.05, k: 3,
 		t31: [4]ssFigure{{0.12, 0.01}, {0.06, 0.08}, {0.11, 0.01}, {0.16, 0.02}}, t42: [2]ssFigure{{0.13, 0.01}, {0.18, 0.00}}},
 	{name: "iris", source: "iris", k: 3, quick: true,
 		t31: [4]ssFigure{{0.64, 0.01}, {0.08, 0.17}, {0.54, 0.03}, {0.58, 0.03}}, t42: [2]ssFigure{{0.57, 0.00}, {0.72, 0.00}}},
@@ -118,32 +117,22 @@ func (c *ssCache) get(ctx context.Context, env *Env, d ssDataset) (*ssGraph, err
 
 func loadSSGraph(ctx context.Context, env *Env, d ssDataset) (*ssGraph, error) {
 	spec := graph.DefaultSpec()
-	if strings.HasPrefix(d.source, "synth:") {
-		const n = 900
-		src := rand.NewPCG(env.Seed, seedStream(d.name))
-		var (
-			x     *mat.Dense
-			truth []int
-			err   error
-		)
-		switch d.source {
-		case "synth:moons":
-			x, truth, err = synth.Moons(n, 0.1, src)
-		case "synth:xor":
-			x, truth, err = synth.XOR(n, 0.2, src)
-		case "synth:interlaced":
-			x, truth, err = synth.InterlacedCircles(n, 3, 0.05, src)
-		default:
-			err = fmt.Errorf("unknown generator %q", d.source)
-		}
+	if name, ok := strings.CutPrefix(d.source, "synth:"); ok {
+		// 900 points, the row's k and noise (the tether gen defaults).
+		gen, err := synth.Lookup(name)
 		if err != nil {
 			return nil, err
 		}
-		g, err := graph.Build(ctx, x, spec)
+		p := synth.Params{N: 900, K: d.k, Noise: d.noise}
+		data, err := gen.Generate(ctx, p, rand.NewPCG(env.Seed, seedStream(d.name)))
 		if err != nil {
 			return nil, err
 		}
-		return newSSGraph(g, truth, d.k, spec.String()), nil
+		g, err := graph.Build(ctx, data.X, spec)
+		if err != nil {
+			return nil, err
+		}
+		return newSSGraph(g, data.Labels, d.k, spec.String()), nil
 	}
 	data, err := catalog.Load(d.source, env.DataRoot, nil)
 	if err != nil {
