@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
@@ -547,7 +548,16 @@ func fgpwcCollect(results map[string]Values, r fgpwcRow, c fgpwcColumn, figure s
 		}
 	}
 	st := fgpwcStat{count: len(xs)}
-	st.mean, st.std = meanStdDev(xs)
+	switch len(xs) {
+	case 0:
+		st.mean, st.std = math.NaN(), math.NaN()
+	case 1:
+		st.mean = xs[0]
+	default:
+		// nil weights (gonum's unrolled sum), as the published table was
+		// computed; meanStdDev sums in order and may differ in the last bit.
+		st.mean, st.std = stat.MeanStdDev(xs, nil)
+	}
 	return st
 }
 
