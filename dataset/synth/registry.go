@@ -38,8 +38,8 @@ type Params struct {
 	Cin, Cout float64
 }
 
-// paramNames are the parameter names in the order of the Params fields.
-var paramNames = [...]string{"n", "k", "dim", "noise", "factor", "cin", "cout"}
+// paramNames lists the parameter names in the order of the Params fields.
+const paramNames = "n, k, dim, noise, factor, cin, cout"
 
 // Get returns the parameter with the given name ("n", "k", "dim", "noise",
 // "factor", "cin" or "cout") as a float64; ok is false for another name.
@@ -97,7 +97,7 @@ func (p *Params) Set(name, value string) error {
 			}
 		}
 	default:
-		return fmt.Errorf("%w: unknown parameter %q (want one of %s)", ErrInvalid, name, strings.Join(paramNames[:], ", "))
+		return fmt.Errorf("%w: unknown parameter %q (want one of %s)", ErrInvalid, name, paramNames)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: parameter %s: %v", ErrInvalid, name, err)
@@ -143,6 +143,9 @@ type Generator struct {
 // MaxValues included, give an error wrapping ErrInvalid before anything is
 // allocated; a cancelled ctx gives ctx.Err() (sbm checks it while sampling).
 func (g Generator) Generate(ctx context.Context, p Params, src rand.Source) (*Data, error) {
+	if g.gen == nil {
+		return nil, fmt.Errorf("%w: generator %q does not come from Generators or Lookup", ErrInvalid, g.Name)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -180,6 +180,12 @@ func TestLookupUnknown(t *testing.T) {
 	}
 }
 
+func TestZeroGenerator(t *testing.T) {
+	if _, err := (Generator{Name: "mine"}).Generate(context.Background(), Params{N: 10}, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("err = %v, want ErrInvalid", err)
+	}
+}
+
 func TestParamsSet(t *testing.T) {
 	var p Params
 	for _, kv := range [][2]string{{"n", "10"}, {"k", "3"}, {"dim", "4"}, {"noise", "0.5"}, {"factor", "0.25"}, {"cin", "7"}, {"cout", "1e-1"}} {
