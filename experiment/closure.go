@@ -3,7 +3,6 @@ package experiment
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"strconv"
@@ -54,7 +53,6 @@ func DefaultClosureParams(quick bool) ClosureParams {
 	return p
 }
 
-// meanSD is a mean and a sample standard deviation.
 // closureRow is one point of Fig. 4.3 or 4.4: means and standard deviations
 // over the repetitions.
 type closureRow struct {
@@ -69,22 +67,13 @@ type closureRow struct {
 	comps     meanSD // closure components, singletons included
 }
 
+// meanSD is a mean and a sample standard deviation.
 type meanSD struct{ mean, sd float64 }
 
+// summarize returns the mean and sample standard deviation of v
+// (meanStdDev).
 func summarize(v []float64) meanSD {
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	mean := s / float64(len(v))
-	var ss float64
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	sd := 0.0
-	if len(v) > 1 {
-		sd = math.Sqrt(ss / float64(len(v)-1))
-	}
+	mean, sd := meanStdDev(v)
 	return meanSD{mean, sd}
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -171,41 +170,36 @@ type fgpwcInstance struct {
 	bases map[int]*cluster.FGPWCBasis // by M (0 = automatic)
 }
 
-// fgpwcLoader loads datasets once and keeps the last few, so that the
-// cells of one dataset (run one after the other, two at a time) share the
-// graph and the FGPWC embeddings, while the dense graphs of large data sets
-// (spambase: 250 MB) do not pile up.
+// fgpwcLoader loads datasets once and keeps the last fgpwcKeep, so that
+// the cells of one dataset (run one after the other, two at a time) share
+// the graph and the FGPWC embeddings, while the dense graphs of large data
+// sets (spambase: 250 MB) do not pile up.
 type fgpwcLoader struct {
 	root string
 	seed uint64
-	mu   sync.Mutex
-	keep []string
-	data map[string]*fgpwcEntry
-}
-
-type fgpwcEntry struct {
-	once sync.Once
-	inst *fgpwcInstance
-	err  error
+	data memo[string, *fgpwcInstance]
 }
 
 const fgpwcKeep = 3
 
+func newFGPWCLoader(root string, seed uint64) *fgpwcLoader {
+	return &fgpwcLoader{root: root, seed: seed, data: memo[string, *fgpwcInstance]{keep: fgpwcKeep}}
+}
+
 func (l *fgpwcLoader) get(ctx context.Context, r fgpwcRow) (*fgpwcInstance, error) {
-	l.mu.Lock()
-	e, ok := l.data[r.name]
-	if !ok {
-		e = &fgpwcEntry{}
-		l.data[r.name] = e
-		l.keep = append(l.keep, r.name)
-		if len(l.keep) > fgpwcKeep {
-			delete(l.data, l.keep[0])
-			l.keep = l.keep[1:]
-		}
-	}
-	l.mu.Unlock()
-	e.once.Do(func() { e.inst, e.err = fgpwcLoad(ctx, r, l.root, l.seed) })
-	return e.inst, e.err
+	return l.data.get(ctx, r.name, func(ctx context.Context) (*fgpwcInstance, error) { return fgpwcLoad(ctx, r, l.root, l.seed) })
+}
+
+// fgpwcSynth are the generated rows: the generator (synth.Lookup) and its
+// noise; n and k are the row's. The paper's "interlaced circles" are our
+// interlaced generator.
+var fgpwcSynth = map[string]struct {
+	gen   string
+	noise float64
+}{
+	"moons":   {"moons", 0.1},
+	"circles": {"interlaced", 0.1},
+	"xor":     {"xor", 0.3},
 }
 
 // fgpwcLoad builds the graph of a row as seed 003 §5.1 describes: features
@@ -221,15 +215,16 @@ func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64) (*fgpw
 	var truth []int
 	var g *graph.Graph
 	var err error
-	src := rand.NewPCG(seed, fgpwcHash(r.name, "data"))
-	switch r.name {
-	case "moons":
-		x, truth, err = synth.Moons(r.n, 0.1, src)
-	case "circles":
-		x, truth, err = synth.InterlacedCircles(r.n, r.k, 0.1, src)
-	case "xor":
-		x, truth, err = synth.XOR(r.n, 0.3, src)
-	default:
+	if s, ok := fgpwcSynth[r.name]; ok {
+		var gen synth.Generator
+		var d *synth.Data
+		if gen, err = synth.Lookup(s.gen); err == nil {
+			d, err = gen.Generate(ctx, synth.Params{N: r.n, K: r.k, Noise: s.noise}, rand.NewPCG(seed, seedStream(r.name, "data", "")))
+		}
+		if err == nil {
+			x, truth = d.X, d.Labels
+		}
+	} else {
 		var d *catalog.Data
 		d, err = catalog.Load(r.name, root, nil)
 		if err == nil {
@@ -288,21 +283,11 @@ func (inst *fgpwcInstance) basis(ctx context.Context, f cluster.FGPWC, s *cluste
 	return b, nil
 }
 
-// fgpwcHash mixes names into a seed stream.
-func fgpwcHash(parts ...string) uint64 {
-	h := fnv.New64a()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return h.Sum64()
-}
-
 // fgpwcConstraints is constraint set rep of a dataset: every pair with
 // probability 1/n (seed 003 §5.1), seeded by the dataset and rep only, so
 // every method sees the same sets.
 func fgpwcConstraints(truth []int, name string, rep int, seed uint64) (*constraint.Set, error) {
-	return constraint.BernoulliPairs(truth, 1/float64(len(truth)), rand.NewPCG(seed, fgpwcHash(name, "constraints", strconv.Itoa(rep))))
+	return constraint.BernoulliPairs(truth, 1/float64(len(truth)), rand.NewPCG(seed, seedStream(name, "constraints", strconv.Itoa(rep), "")))
 }
 
 func fgpwcCells(env *Env) ([]Cell, error) {
@@ -312,7 +297,7 @@ func fgpwcCells(env *Env) ([]Cell, error) {
 	if root == "" {
 		root = catalog.DefaultRoot()
 	}
-	loader := &fgpwcLoader{root: root, seed: env.Seed, data: map[string]*fgpwcEntry{}}
+	loader := newFGPWCLoader(root, env.Seed)
 	var cells []Cell
 	for _, r := range rows {
 		if !fgpwcAvailable(r, root) || r.skip != "" {
@@ -562,12 +547,16 @@ func fgpwcCollect(results map[string]Values, r fgpwcRow, c fgpwcColumn, figure s
 			}
 		}
 	}
-	if len(xs) == 0 {
-		return fgpwcStat{mean: math.NaN(), std: math.NaN()}
-	}
-	st := fgpwcStat{mean: stat.Mean(xs, nil), count: len(xs)}
-	if len(xs) > 1 {
-		st.std = stat.StdDev(xs, nil)
+	st := fgpwcStat{count: len(xs)}
+	switch len(xs) {
+	case 0:
+		st.mean, st.std = math.NaN(), math.NaN()
+	case 1:
+		st.mean = xs[0]
+	default:
+		// nil weights (gonum's unrolled sum), as the published table was
+		// computed; meanStdDev sums in order and may differ in the last bit.
+		st.mean, st.std = stat.MeanStdDev(xs, nil)
 	}
 	return st
 }

@@ -174,7 +174,7 @@ func TestFGPWCImprintCell(t *testing.T) {
 			iris = r
 		}
 	}
-	loader := &fgpwcLoader{root: root, seed: 1, data: map[string]*fgpwcEntry{}}
+	loader := newFGPWCLoader(root, 1)
 	v, err := fgpwcRun(context.Background(), loader, iris, "fgpwc-auto", 0, 1)
 	if err != nil {
 		t.Fatal(err)

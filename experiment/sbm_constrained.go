@@ -206,24 +206,11 @@ func sbmAggregate(env *Env, f sbmFigure, x float64, m sbmMethod, results map[str
 			t = append(t, r["seconds"])
 		}
 	}
-	st := sbmStat{count: len(v), mean: math.NaN(), sd: math.NaN()}
-	if len(v) == 0 {
-		return st
+	st := sbmStat{count: len(v)}
+	st.mean, st.sd = meanStdDev(v)
+	if len(t) > 0 {
+		st.sec, _ = meanStdDev(t)
 	}
-	var s, ss, ts float64
-	for i, a := range v {
-		s += a
-		ts += t[i]
-	}
-	st.mean = s / float64(len(v))
-	for _, a := range v {
-		ss += (a - st.mean) * (a - st.mean)
-	}
-	st.sd = 0
-	if len(v) > 1 {
-		st.sd = math.Sqrt(ss / float64(len(v)-1))
-	}
-	st.sec = ts / float64(len(v))
 	return st
 }
 

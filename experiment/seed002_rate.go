@@ -49,6 +49,7 @@ func seed002Setup(quick bool) rateSetup {
 // the constraint rate, on UCI datasets with a full Gaussian graph whose σ²
 // is the mean of the feature variances.
 func Seed002Rate() Experiment {
+	graphs := &memo[string, *rateData]{}
 	return Experiment{
 		Name:   "seed002-rate",
 		Title:  "accuracy and Rand index against the constraint rate (cSC, SL, FGPWC, SC)",
@@ -72,7 +73,7 @@ func Seed002Rate() Experiment {
 							ds, m, rate, r := ds, m, rate, r
 							cells = append(cells, Cell{
 								Key: rateKey(ds, m, rate, r, env.Seed),
-								Run: func(ctx context.Context) (Values, error) { return rateCell(ctx, env, ds, m, rate, r) },
+								Run: func(ctx context.Context) (Values, error) { return rateCell(ctx, env, graphs, ds, m, rate, r) },
 							})
 						}
 					}
@@ -90,28 +91,38 @@ func rateKey(ds, m string, rate float64, r int, seed uint64) string {
 	return fmt.Sprintf("%s/%s/rate=%g/rep=%d/seed=%d", ds, m, rate, r, seed)
 }
 
-// rateGraph is the graph of seed 002 §6.1: fully connected, Gaussian
-// weights, σ² = mean of the feature variances.
-func rateGraph(ctx context.Context, env *Env, ds string) (*graph.Graph, []int, error) {
-	d, err := catalog.Load(ds, env.DataRoot, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	if d.Table == nil {
-		return nil, nil, fmt.Errorf("%s has no feature table", ds)
-	}
-	g, err := graph.Build(ctx, d.Table.X, graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaMeanVariance}})
-	if err != nil {
-		return nil, nil, err
-	}
-	return g, d.Labels, nil
+// rateData is a dataset with its graph.
+type rateData struct {
+	g     *graph.Graph
+	truth []int
 }
 
-func rateCell(ctx context.Context, env *Env, ds, method string, rate float64, rep int) (Values, error) {
-	g, truth, err := rateGraph(ctx, env, ds)
+// rateGraph is the graph of seed 002 §6.1: fully connected, Gaussian
+// weights, σ² = mean of the feature variances. It is built once per dataset
+// and data root; the cells of the dataset share it.
+func rateGraph(ctx context.Context, env *Env, graphs *memo[string, *rateData], ds string) (*rateData, error) {
+	return graphs.get(ctx, ds+"|"+env.DataRoot, func(ctx context.Context) (*rateData, error) {
+		d, err := catalog.Load(ds, env.DataRoot, nil)
+		if err != nil {
+			return nil, err
+		}
+		if d.Table == nil {
+			return nil, fmt.Errorf("%s has no feature table", ds)
+		}
+		g, err := graph.Build(ctx, d.Table.X, graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaMeanVariance}})
+		if err != nil {
+			return nil, err
+		}
+		return &rateData{g: g, truth: d.Labels}, nil
+	})
+}
+
+func rateCell(ctx context.Context, env *Env, graphs *memo[string, *rateData], ds, method string, rate float64, rep int) (Values, error) {
+	data, err := rateGraph(ctx, env, graphs, ds)
 	if err != nil {
 		return nil, err
 	}
+	g, truth := data.g, data.truth
 	k := 0
 	for _, c := range truth {
 		k = max(k, c+1)

@@ -4,17 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"hash/fnv"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
@@ -30,9 +25,10 @@ type ssFigure struct{ mean, sd float64 }
 // ssDataset is one row of thesis (seed 000) Tables 3.1 and 4.2, which use
 // the same datasets (§4.1.3: "we reuse the datasets used in Section 3.4").
 type ssDataset struct {
-	name    string // the thesis's name
-	source  string // catalogue name, or "synth:<generator>"
-	k       int    // the thesis's k
+	name    string  // the thesis's name
+	source  string  // catalogue name, or "synth:<generator>" (synth.Lookup)
+	noise   float64 // synthetic sets: the generator's noise
+	k       int     // the thesis's k
 	t31     [4]ssFigure
 	t42     [2]ssFigure
 	missing string // why the dataset cannot be run here ("" if it can)
@@ -49,7 +45,7 @@ var ssDatasets = []ssDataset{
 		t31: [4]ssFigure{{0.13, 0.00}, {0.06, 0.07}, {0.12, 0.11}, {0.12, 0.11}}, t42: [2]ssFigure{{0.01, 0.00}, {0.21, 0.00}}},
 	{name: "ionosphere", source: "ionosphere", k: 2,
 		t31: [4]ssFigure{{0.05, 0.00}, {0.06, 0.01}, {0.26, 0.13}, {0.26, 0.13}}, t42: [2]ssFigure{{0.00, 0.00}, {0.00, 0.00}}},
-	{name: "moons", source: "synth:moons", k: 2, quick: true,
+	{name: "moons", source: "synth:moons", noise: 0.1, k: 2, quick: true,
 		t31: [4]ssFigure{{0.07, 0.00}, {0.12, 0.13}, {0.27, 0.03}, {0.27, 0.03}}, t42: [2]ssFigure{{0.06, 0.00}, {0.16, 0.00}}},
 	{name: "promoters", source: "promoters", k: 2,
 		t31: [4]ssFigure{{0.25, 0.00}, {0.01, 0.00}, {0.31, 0.09}, {0.31, 0.09}}, t42: [2]ssFigure{{-0.00, 0.00}, {0.00, 0.00}}},
@@ -59,11 +55,11 @@ var ssDatasets = []ssDataset{
 		t31: [4]ssFigure{{-0.00, 0.00}, {0.06, 0.01}, {0.22, 0.05}, {0.22, 0.05}}, t42: [2]ssFigure{{0.03, 0.03}, {0.00, 0.00}}},
 	{name: "wdbc", source: "wdbc", k: 2,
 		t31: [4]ssFigure{{0.71, 0.00}, {0.05, 0.01}, {0.74, 0.02}, {0.74, 0.02}}, t42: [2]ssFigure{{0.00, 0.00}, {0.86, 0.00}}},
-	{name: "xor", source: "synth:xor", k: 2, quick: true,
+	{name: "xor", source: "synth:xor", noise: 0.2, k: 2, quick: true,
 		t31: [4]ssFigure{{-0.00, 0.00}, {0.18, 0.31}, {0.96, 0.11}, {0.96, 0.11}}, t42: [2]ssFigure{{-0.00, 0.00}, {0.00, 0.00}}},
 	{name: "hayes-roth", source: "hayes-roth", k: 3,
 		t31: [4]ssFigure{{-0.01, 0.00}, {0.03, 0.02}, {-0.01, 0.00}, {0.06, 0.05}}, t42: [2]ssFigure{{-0.01, 0.00}, {-0.01, 0.00}}},
-	{name: "interlaced-circles", source: "synth:interlaced", k: 3,
+	{name: "interlaced-circles", source: "synth:interlaced", noise: 0.05, k: 3,
 		t31: [4]ssFigure{{0.12, 0.01}, {0.06, 0.08}, {0.11, 0.01}, {0.16, 0.02}}, t42: [2]ssFigure{{0.13, 0.01}, {0.18, 0.00}}},
 	{name: "iris", source: "iris", k: 3, quick: true,
 		t31: [4]ssFigure{{0.64, 0.01}, {0.08, 0.17}, {0.54, 0.03}, {0.58, 0.03}}, t42: [2]ssFigure{{0.57, 0.00}, {0.72, 0.00}}},
@@ -106,62 +102,37 @@ type ssGraph struct {
 // ssCache builds each dataset's graph once per process; the cells of one
 // dataset share it.
 type ssCache struct {
-	mu sync.Mutex
-	m  map[string]*ssEntry
-}
-
-type ssEntry struct {
-	once sync.Once
-	g    *ssGraph
-	err  error
+	graphs memo[string, *ssGraph]
 }
 
 // newSSCache returns an empty cache; each Table31/Table42 experiment value
 // owns one, so nothing is shared between runs through package state.
-func newSSCache() *ssCache { return &ssCache{m: map[string]*ssEntry{}} }
+func newSSCache() *ssCache { return &ssCache{} }
 
 // get returns the graph of d under env (data root, quick size, seed).
 func (c *ssCache) get(ctx context.Context, env *Env, d ssDataset) (*ssGraph, error) {
 	key := fmt.Sprintf("%s|%s|%v|%d", d.source, env.DataRoot, env.Quick, env.Seed)
-	c.mu.Lock()
-	e, ok := c.m[key]
-	if !ok {
-		e = &ssEntry{}
-		c.m[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.g, e.err = loadSSGraph(ctx, env, d) })
-	return e.g, e.err
+	return c.graphs.get(ctx, key, func(ctx context.Context) (*ssGraph, error) { return loadSSGraph(ctx, env, d) })
 }
 
 func loadSSGraph(ctx context.Context, env *Env, d ssDataset) (*ssGraph, error) {
 	spec := graph.DefaultSpec()
-	if strings.HasPrefix(d.source, "synth:") {
-		const n = 900
-		src := rand.NewPCG(env.Seed, ssHash(d.name))
-		var (
-			x     *mat.Dense
-			truth []int
-			err   error
-		)
-		switch d.source {
-		case "synth:moons":
-			x, truth, err = synth.Moons(n, 0.1, src)
-		case "synth:xor":
-			x, truth, err = synth.XOR(n, 0.2, src)
-		case "synth:interlaced":
-			x, truth, err = synth.InterlacedCircles(n, 3, 0.05, src)
-		default:
-			err = fmt.Errorf("unknown generator %q", d.source)
-		}
+	if name, ok := strings.CutPrefix(d.source, "synth:"); ok {
+		// 900 points, the row's k and noise (the tether gen defaults).
+		gen, err := synth.Lookup(name)
 		if err != nil {
 			return nil, err
 		}
-		g, err := graph.Build(ctx, x, spec)
+		p := synth.Params{N: 900, K: d.k, Noise: d.noise}
+		data, err := gen.Generate(ctx, p, rand.NewPCG(env.Seed, seedStream(d.name)))
 		if err != nil {
 			return nil, err
 		}
-		return newSSGraph(g, truth, d.k, spec.String()), nil
+		g, err := graph.Build(ctx, data.X, spec)
+		if err != nil {
+			return nil, err
+		}
+		return newSSGraph(g, data.Labels, d.k, spec.String()), nil
 	}
 	data, err := catalog.Load(d.source, env.DataRoot, nil)
 	if err != nil {
@@ -186,12 +157,6 @@ func newSSGraph(g *graph.Graph, truth []int, k int, spec string) *ssGraph {
 		detail: fmt.Sprintf("n = %d, %s, %d edges, %d component(s), %d isolated", g.N(), spec, g.NNZ()/2, nc, len(g.Isolated()))}
 }
 
-func ssHash(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
-}
-
 // ssLabels draws the partial labels of repetition rep: 10% of the nodes
 // uniformly at random (seed 000 §3.4), redrawn until every class and every
 // connected component of the graph has a labelled node, which label
@@ -201,7 +166,7 @@ func ssLabels(d *ssGraph, seed uint64, name string, rep int) (constraint.Labels,
 	var l constraint.Labels
 	for attempt := 0; attempt < 1000; attempt++ {
 		var err error
-		l, err = constraint.FractionLabels(d.truth, 0.1, rand.NewPCG(seed, ssHash(name)+uint64(rep)*1000003+uint64(attempt)))
+		l, err = constraint.FractionLabels(d.truth, 0.1, rand.NewPCG(seed, seedStream(name)+uint64(rep)*1000003+uint64(attempt)))
 		if err != nil {
 			return nil, 0, err
 		}
@@ -356,27 +321,6 @@ func table31Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	return v, nil
 }
 
-// ssMeanSD returns the mean and the sample standard deviation of xs (0 for
-// fewer than 2 values).
-func ssMeanSD(xs []float64) (float64, float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	m := s / float64(len(xs))
-	if len(xs) < 2 {
-		return m, 0
-	}
-	var q float64
-	for _, x := range xs {
-		q += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(q / float64(len(xs)-1))
-}
-
 // ssCollect gathers the values named field of the cells prefix/rep0… present
 // in results.
 func ssCollect(results map[string]Values, prefix, field string, reps int) []float64 {
@@ -395,7 +339,7 @@ func ssFmt(xs []float64) string {
 	if len(xs) == 0 {
 		return "—"
 	}
-	m, sd := ssMeanSD(xs)
+	m, sd := meanStdDev(xs)
 	return fmt.Sprintf("%.2f ± %.2f", m, sd)
 }
 
@@ -421,8 +365,8 @@ func table31Report(env *Env, cache *ssCache, results map[string]Values) (*Output
 			ari := ssCollect(results, prefix, "ari", reps)
 			secs := ssCollect(results, prefix, "seconds", reps)
 			fmt.Fprintf(&md, " %s | %.2f ± %.2f |", ssFmt(ari), d.t31[j].mean, d.t31[j].sd)
-			mean, sd := ssMeanSD(ari)
-			ms, _ := ssMeanSD(secs)
+			mean, sd := meanStdDev(ari)
+			ms, _ := meanStdDev(secs)
 			fmt.Fprintf(&csv, "%s,%d,%s,%d,%.4f,%.4f,%.2f,%.2f,%.4f\n", d.name, d.k, m.key, len(ari), mean, sd, d.t31[j].mean, d.t31[j].sd, ms)
 			means[j] = mean
 			if len(ari) == 0 {

@@ -34,7 +34,7 @@ func table42Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	if err != nil {
 		return nil, err
 	}
-	set, err := constraint.FractionPairs(sg.truth, 0.01, rand.NewPCG(env.Seed, ssHash(d.name)^0x42+uint64(rep)*7919))
+	set, err := constraint.FractionPairs(sg.truth, 0.01, rand.NewPCG(env.Seed, seedStream(d.name)^0x42+uint64(rep)*7919))
 	if err != nil {
 		return nil, err
 	}
@@ -75,17 +75,17 @@ func table42Report(env *Env, cache *ssCache, results map[string]Values) (*Output
 	better, compared, thesisBetter := 0, 0, 0
 	var details []string
 	for _, d := range run {
-		pairs, _ := ssMeanSD(ssCollect(results, fmt.Sprintf("%s/%s/%s", t42Version, d.name, t42Methods[0].key), "pairs", reps))
+		pairs, _ := meanStdDev(ssCollect(results, fmt.Sprintf("%s/%s/%s", t42Version, d.name, t42Methods[0].key), "pairs", reps))
 		fmt.Fprintf(&md, "| %s | %d | %.0f |", d.name, d.k, pairs)
 		var means [2]float64
 		ok := true
 		for j, m := range t42Methods {
 			prefix := fmt.Sprintf("%s/%s/%s", t42Version, d.name, m.key)
 			ari := ssCollect(results, prefix, "ari", reps)
-			viol, _ := ssMeanSD(ssCollect(results, prefix, "violations", reps))
-			secs, _ := ssMeanSD(ssCollect(results, prefix, "seconds", reps))
-			pm, _ := ssMeanSD(ssCollect(results, prefix, "pairs", reps))
-			mean, sd := ssMeanSD(ari)
+			viol, _ := meanStdDev(ssCollect(results, prefix, "violations", reps))
+			secs, _ := meanStdDev(ssCollect(results, prefix, "seconds", reps))
+			pm, _ := meanStdDev(ssCollect(results, prefix, "pairs", reps))
+			mean, sd := meanStdDev(ari)
 			means[j] = mean
 			if len(ari) == 0 {
 				ok = false

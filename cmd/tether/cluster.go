@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -42,10 +42,17 @@ type inputOptions struct {
 	genK      int
 	dim       int
 	noise     float64
+	factor    float64
 	cin, cout float64
 	selfLoops float64
 	spec      graph.Spec
 	genSeed   uint64
+	genOut    string
+	// flags are the parsed flags: the generator reads only those set, and
+	// -gen-seed defaults to seed, the value of -seed.
+	flags *flag.FlagSet
+	seed  uint64
+	m     *Main // where -gen-out - writes
 }
 
 // loaded is the problem read from the inputs.
@@ -64,7 +71,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	bindGraphSpec(fs, &o.spec)
 	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF)")
 	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
-	fs.StringVar(&o.gen, "gen", "", "generate the input: moons, circles, xor, blobs or sbm")
+	fs.StringVar(&o.gen, "gen", "", "generate the input: "+strings.Join(synth.Names(), ", ")+" (see tether gen -h)")
 	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` (one integer per line) for the summary")
 	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (ARFF: last)")
 	fs.StringVar(&o.table.IDColumn, "id", "", "id `column` to drop from the features")
@@ -85,13 +92,16 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	})
 	fs.BoolVar(&o.gopt.Symmetrize, "symmetrize", false, "accept an asymmetric dense or Matrix Market affinity matrix A and use (A+Aᵀ)/2")
 	fs.BoolVar(&o.gopt.NamedNodes, "named-nodes", false, "read every node of an edge list as a name, integers included (default: all integers are node numbers, all other text names, a mix an error)")
-	fs.IntVar(&o.n, "n", 1000, "generator: number of points")
+	o.flags = fs
+	fs.IntVar(&o.n, "n", synth.DefaultN, "generator: number of points or nodes")
 	fs.IntVar(&o.genK, "gen-k", 0, "generator: number of classes (default: -k, or the generator's own)")
 	fs.IntVar(&o.dim, "dim", 2, "generator: dimension (blobs)")
-	fs.Float64Var(&o.noise, "noise", 0.08, "generator: noise standard deviation (moons, circles, xor) or blob std")
+	fs.Float64Var(&o.noise, "noise", -1, "generator: noise standard deviation, or blob std (-1: the generator's default)")
+	fs.Float64Var(&o.factor, "factor", 0.5, "generator: radius of the inner circle, in (0,1) (circles)")
 	fs.Float64Var(&o.cin, "cin", 10, "generator: SBM c_in")
-	fs.Float64Var(&o.cout, "cout", 1, "generator: SBM c_out")
-	fs.Uint64Var(&o.genSeed, "gen-seed", 1, "generator seed")
+	fs.Float64Var(&o.cout, "cout", 2, "generator: SBM c_out")
+	fs.Uint64Var(&o.genSeed, "gen-seed", 0, "generator seed (default: the -seed value; tether gen -seed S makes the same data)")
+	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
 }
 
@@ -149,37 +159,39 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	default:
 		l.name = "generated " + o.gen
-		gk := o.genK
-		if gk == 0 {
-			gk = k
-		}
-		src := rand.NewPCG(o.genSeed, 0x6e6e)
-		switch o.gen {
-		case "moons":
-			l.x, l.truth, err = synth.Moons(o.n, o.noise, src)
-		case "circles":
-			if gk < 2 {
-				gk = 2
-			}
-			l.x, l.truth, err = synth.InterlacedCircles(o.n, gk, o.noise, src)
-		case "xor":
-			l.x, l.truth, err = synth.XOR(o.n, o.noise, src)
-		case "blobs":
-			if gk < 1 {
-				gk = 3
-			}
-			l.x, l.truth, err = synth.Blobs(o.n, gk, o.dim, o.noise, src)
-		case "sbm":
-			if gk < 1 {
-				gk = 2
-			}
-			l.g, l.truth, err = synth.SBM(o.n, gk, o.cin, o.cout, src)
-		default:
-			return nil, fmt.Errorf("%w: unknown generator %q (want moons, circles, xor, blobs or sbm)", errUsage, o.gen)
-		}
+		g, err := synth.Lookup(o.gen)
 		if err != nil {
+			return nil, fmt.Errorf("%w: -gen: %v", errUsage, err)
+		}
+		// The generator's defaults, overridden by the flags given; -k stands
+		// for -gen-k when only it is given. The data are those of
+		// tether gen with the same flags and seed.
+		rename := map[string]string{"k": "gen-k"}
+		if o.genK == 0 && k > 0 {
+			rename["k"] = "k"
+		}
+		p, err := genParams(g, o.flags, rename)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		seed := o.seed
+		o.flags.Visit(func(f *flag.Flag) {
+			if f.Name == "gen-seed" {
+				seed = o.genSeed
+			}
+		})
+		d, err := generate(ctx, g, p, seed)
+		if errors.Is(err, synth.ErrInvalid) {
+			return nil, fmt.Errorf("%w: -gen %s: %v", errUsage, o.gen, err)
+		} else if err != nil {
 			return nil, err
 		}
+		if o.genOut != "" {
+			if err := writeGenerated(ctx, o.m, d, o.genOut, ""); err != nil {
+				return nil, err
+			}
+		}
+		l.x, l.g, l.truth = d.X, d.Graph, d.Labels
 	}
 	if o.truthFile != "" {
 		t, err := dataset.ReadLabelsFileOptions(o.truthFile, dataset.LabelOptions{Strict: true})
@@ -262,6 +274,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	rec := newRecorder(m.Stderr, *quiet)
+	in.seed, in.m = *seed, m
 	l, err := in.load(ctx, rec, *k)
 	if err != nil {
 		return err

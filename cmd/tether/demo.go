@@ -45,32 +45,40 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	rec := newRecorder(m.Stderr, *quiet)
 	src := func(stream uint64) rand.Source { return rand.NewPCG(*seed, stream) }
 
+	// gen draws a data set from the generator registry, with the parameters
+	// given in full (the registry's defaults are not used here).
+	gen := func(name string, p synth.Params, stream uint64) (*synth.Data, error) {
+		g, err := synth.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		return g.Generate(ctx, p, src(stream))
+	}
+
 	var cases []demoCase
-	x, y, err := synth.Moons(1000, 0.08, src(1))
+	d, err := gen("moons", synth.Params{N: 1000, Noise: 0.08}, 1)
 	if err != nil {
 		return err
 	}
-	cases = append(cases, demoCase{name: "two moons (n=1000)", x: x, truth: y, k: 2, methods: []string{"njw", "ncut", "hbisect"}})
-	x, y, err = synth.Blobs(5000, 5, 10, 1, src(2))
-	if err != nil {
+	cases = append(cases, demoCase{name: "two moons (n=1000)", x: d.X, truth: d.Labels, k: 2, methods: []string{"njw", "ncut", "hbisect"}})
+	if d, err = gen("blobs", synth.Params{N: 5000, K: 5, Dim: 10, Noise: 1}, 2); err != nil {
 		return err
 	}
-	cases = append(cases, demoCase{name: "5 Gaussian blobs in 10-D (n=5000)", x: x, truth: y, k: 5, methods: []string{"njw", "usc"}})
-	g, y, err := synth.SBM(2000, 2, 9, 1, src(3))
-	if err != nil {
+	cases = append(cases, demoCase{name: "5 Gaussian blobs in 10-D (n=5000)", x: d.X, truth: d.Labels, k: 5, methods: []string{"njw", "usc"}})
+	if d, err = gen("sbm", synth.Params{N: 2000, K: 2, Cin: 9, Cout: 1}, 3); err != nil {
 		return err
 	}
-	cases = append(cases, demoCase{name: "sparse SBM near the threshold (n=2000, c_in=9, c_out=1)", g: g, truth: y, k: 2, methods: []string{"usc", "bethe"}})
+	cases = append(cases, demoCase{name: "sparse SBM near the threshold (n=2000, c_in=9, c_out=1)", g: d.Graph, truth: d.Labels, k: 2, methods: []string{"usc", "bethe"}})
 	// The showcase: on the full RBF graph of two moons (local scaling, the
 	// graph of the FGPWC reproduction table), the graph alone misleads —
 	// its smoothest cut splits both moons across the middle — and about
 	// 450 constraints (every pair with probability 1/n, seed 003 §5.1)
 	// let FGPWC with its defaults recover the moons.
-	x, y, err = synth.Moons(900, 0.1, src(4))
-	if err != nil {
+	if d, err = gen("moons", synth.Params{N: 900, Noise: 0.1}, 4); err != nil {
 		return err
 	}
-	g, err = graph.Build(ctx, x, graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaLocal}})
+	x, y := d.X, d.Labels
+	g, err := graph.Build(ctx, x, graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaLocal}})
 	if err != nil {
 		return err
 	}

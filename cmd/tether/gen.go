@@ -3,30 +3,43 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
+	"text/tabwriter"
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
 )
 
-const genUsage = `gen <moons|circles|interlaced|xor|blobs|sbm> [flags]
+// genUsage is the usage text of gen; the generator list comes from the
+// registry, so it cannot go stale.
+func genUsage() string {
+	var b strings.Builder
+	b.WriteString(`gen <name> [flags]
 
-Writes a synthetic data set with known classes.
+Writes a synthetic data set with known classes. Generators, with the
+parameters they read and their defaults:
 
-  moons, circles, interlaced, xor, blobs: CSV with a header, the features
-    x1, x2, … and the class in the last column "label" (0-based). Read it
-    back with "--label last".
-  sbm: an undirected edge list "i j 1" (0-based; Matrix Market when -o ends
-    in .mtx) and a labels file with one block per line.
+`)
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, g := range synth.Generators() {
+		fmt.Fprintf(tw, "  %s\t%s\n  \t%s\n", g.Name, g.Summary, g.DefaultString())
+	}
+	tw.Flush()
+	b.WriteString(`
+Point generators write CSV with a header, the features x1, x2, … and the
+class in the last column "label" (0-based); read it back with "--label last".
+sbm writes an undirected edge list "i j 1" (0-based; Matrix Market when -o
+ends in .mtx) and a labels file with one block per line.
 
-Defaults of -noise: moons 0.1, circles 0.05, interlaced 0.05, xor 0.2, blobs
-1 (the standard deviation of each blob). The same -seed gives the same data.`
+A flag left out takes the generator's default. The same -seed gives the same
+data here and in "tether cluster -gen".`)
+	return b.String()
+}
 
 // genFlags holds the values of the gen flags.
 type genFlags struct {
@@ -39,12 +52,12 @@ type genFlags struct {
 }
 
 func runGen(ctx context.Context, m *Main, args []string) error {
-	fs := m.newFlagSet("gen", genUsage)
+	fs := m.newFlagSet("gen", genUsage())
 	var f genFlags
-	fs.IntVar(&f.n, "n", 900, "number of points or nodes")
-	fs.IntVar(&f.k, "k", 0, "number of classes: blobs (default 3), interlaced (default 3), sbm (default 2)")
+	fs.IntVar(&f.n, "n", synth.DefaultN, "number of points or nodes")
+	fs.IntVar(&f.k, "k", 0, "number of classes: interlaced, blobs, sbm (0: the generator's default)")
 	fs.IntVar(&f.dim, "dim", 2, "blobs: dimension")
-	fs.Float64Var(&f.noise, "noise", -1, "noise standard deviation (-1: the generator's default)")
+	fs.Float64Var(&f.noise, "noise", -1, "noise standard deviation, blobs: their standard deviation (-1: the generator's default)")
 	fs.Float64Var(&f.factor, "factor", 0.5, "circles: radius of the inner circle, in (0,1)")
 	fs.Float64Var(&f.cin, "cin", 10, "sbm: c_in, p_in = c_in/n (seed 004 §3.1)")
 	fs.Float64Var(&f.cout, "cout", 2, "sbm: c_out, p_out = c_out/n")
@@ -70,53 +83,96 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	}
 	if f.kind == "" {
 		fs.Usage()
-		return fmt.Errorf("%w: gen: name a generator (moons, circles, interlaced, xor, blobs or sbm)", errUsage)
+		return fmt.Errorf("%w: gen: name a generator (%s)", errUsage, strings.Join(synth.Names(), ", "))
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	src := rand.NewPCG(f.seed, f.seed)
-	noise := func(def float64) float64 {
-		if f.noise < 0 {
-			return def
-		}
-		return f.noise
-	}
-	k := func(def int) int {
-		if f.k == 0 {
-			return def
-		}
-		return f.k
-	}
-	var x *mat.Dense
-	var labels []int
-	var err error
-	switch f.kind {
-	case "moons":
-		x, labels, err = synth.Moons(f.n, noise(0.1), src)
-	case "circles":
-		x, labels, err = synth.Circles(f.n, noise(0.05), f.factor, src)
-	case "interlaced":
-		x, labels, err = synth.InterlacedCircles(f.n, k(3), noise(0.05), src)
-	case "xor":
-		x, labels, err = synth.XOR(f.n, noise(0.2), src)
-	case "blobs":
-		x, labels, err = synth.Blobs(f.n, k(3), f.dim, noise(1), src)
-	case "sbm":
-		return genSBM(ctx, m, &f, k(2), src)
-	default:
+	g, err := synth.Lookup(f.kind)
+	if err != nil {
 		fs.Usage()
-		return fmt.Errorf("%w: gen: unknown generator %q (want moons, circles, interlaced, xor, blobs or sbm)", errUsage, f.kind)
+		return genFlagError(err)
 	}
+	p, err := genParams(g, fs, nil)
 	if err != nil {
 		return genFlagError(err)
 	}
-	_, p := x.Dims()
-	t := &dataset.Table{X: x, Labels: labels}
-	for j := 0; j < p; j++ {
-		t.Features = append(t.Features, fmt.Sprintf("x%d", j+1))
+	d, err := generate(ctx, g, p, f.seed)
+	if err != nil {
+		return genFlagError(err)
 	}
-	return m.writeOutput(ctx, f.out, func(w io.Writer) error { return dataset.WriteCSV(w, t) })
+	if err := writeGenerated(ctx, m, d, f.out, f.labels); err != nil {
+		return err
+	}
+	if g.Graph {
+		fmt.Fprintf(m.Stderr, "tether gen: SBM n=%d k=%d c_in=%g c_out=%g: %d edges; c_in−c_out = %g, threshold k√c = %.4g (%s)\n",
+			p.N, p.K, p.Cin, p.Cout, len(d.Graph.Edges()), p.Cin-p.Cout, synth.Threshold(p.K, p.Cin, p.Cout), genDetectability(p.K, p.Cin, p.Cout))
+	}
+	return nil
+}
+
+// genParams returns g's defaults overridden by the flags of fs the user set
+// (flag.FlagSet.Visit), for the parameters g reads; -k 0 and -noise -1
+// also mean the default, as they always have; other negative noise is
+// refused by the generator. flagOf renames
+// parameters whose flag is spelt differently (cluster's -gen-k for k); by
+// default a parameter's flag has its name.
+func genParams(g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) (synth.Params, error) {
+	set := map[string]*flag.Flag{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = f })
+	p := g.Defaults
+	for _, name := range g.Params {
+		fname := name
+		if alt, ok := flagOf[name]; ok {
+			fname = alt
+		}
+		if f, ok := set[fname]; ok {
+			v := f.Value.String()
+			if (name == "k" && v == "0") || (name == "noise" && v == "-1") {
+				continue // the documented "generator's default" of -k 0 and -noise -1
+			}
+			if err := p.Set(name, v); err != nil {
+				return p, fmt.Errorf("-%s: %w", fname, err)
+			}
+		}
+	}
+	return p, nil
+}
+
+// generate draws g's data with the seed of tether gen -seed and tether
+// cluster -gen-seed: rand.NewPCG(seed, seed), the source synth uses for
+// DefaultSeed. Both commands call it, so the same name, parameters and seed
+// give the same data.
+func generate(ctx context.Context, g synth.Generator, p synth.Params, seed uint64) (*synth.Data, error) {
+	return g.Generate(ctx, p, rand.NewPCG(seed, seed))
+}
+
+// writeGenerated writes generated data to out ("" or "-": standard output):
+// points as CSV with a "label" column; a graph as an edge list (Matrix
+// Market when out ends in .mtx) plus its labels to labelsPath (default: out
+// with extension .labels).
+func writeGenerated(ctx context.Context, m *Main, d *synth.Data, out, labelsPath string) error {
+	if d.Graph == nil {
+		_, cols := d.X.Dims()
+		t := &dataset.Table{X: d.X, Labels: d.Labels}
+		for j := 0; j < cols; j++ {
+			t.Features = append(t.Features, fmt.Sprintf("x%d", j+1))
+		}
+		return m.writeOutput(ctx, out, func(w io.Writer) error { return dataset.WriteCSV(w, t) })
+	}
+	write := func(w io.Writer) error { return dataset.WriteEdgeList(w, d.Graph) }
+	if strings.EqualFold(filepath.Ext(out), ".mtx") {
+		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, d.Graph) }
+	}
+	if err := m.writeOutput(ctx, out, write); err != nil {
+		return err
+	}
+	lp := labelsPath
+	if lp == "" && out != "" && out != "-" {
+		lp = strings.TrimSuffix(out, filepath.Ext(out)) + ".labels"
+	}
+	if lp == "" {
+		fmt.Fprintln(m.Stderr, "tether gen: labels not written (use -labels FILE or -o FILE)")
+		return nil
+	}
+	return m.writeOutput(ctx, lp, func(w io.Writer) error { return dataset.WriteLabels(w, d.Labels) })
 }
 
 // genFlagError turns generator parameter errors into usage errors.
@@ -125,35 +181,6 @@ func genFlagError(err error) error {
 		return fmt.Errorf("%w: gen: %v", errUsage, err)
 	}
 	return err
-}
-
-func genSBM(ctx context.Context, m *Main, f *genFlags, k int, src rand.Source) error {
-	g, labels, err := synth.SBM(f.n, k, f.cin, f.cout, src)
-	if err != nil {
-		return genFlagError(err)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	write := func(w io.Writer) error { return dataset.WriteEdgeList(w, g) }
-	if strings.EqualFold(filepath.Ext(f.out), ".mtx") {
-		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, g) }
-	}
-	if err := m.writeOutput(ctx, f.out, write); err != nil {
-		return err
-	}
-	lp := f.labels
-	if lp == "" && f.out != "" {
-		lp = strings.TrimSuffix(f.out, filepath.Ext(f.out)) + ".labels"
-	}
-	if lp == "" {
-		fmt.Fprintln(m.Stderr, "tether gen: labels not written (use -labels FILE or -o FILE)")
-	} else if err := m.writeOutput(ctx, lp, func(w io.Writer) error { return dataset.WriteLabels(w, labels) }); err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stderr, "tether gen: SBM n=%d k=%d c_in=%g c_out=%g: %d edges; c_in−c_out = %g, threshold k√c = %.4g (%s)\n",
-		f.n, k, f.cin, f.cout, len(g.Edges()), f.cin-f.cout, synth.Threshold(k, f.cin, f.cout), genDetectability(k, f.cin, f.cout))
-	return nil
 }
 
 func genDetectability(k int, cin, cout float64) string {

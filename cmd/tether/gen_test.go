@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/dataset/synth"
 )
 
 func runGenCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
@@ -101,5 +103,82 @@ func TestGenErrors(t *testing.T) {
 		if !errors.Is(err, errUsage) {
 			t.Errorf("gen %q: err = %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestGenSameAsClusterGen checks that tether gen and tether cluster -gen
+// make the same data from the same name, flags and seed: cluster -gen-out
+// writes the table it clusters, which must equal the gen output byte for
+// byte (for sbm, the edge list and the labels).
+func TestGenSameAsClusterGen(t *testing.T) {
+	cases := []struct {
+		name    string
+		gen     []string // flags of gen
+		cluster []string // the same parameters for cluster -gen
+	}{
+		{"circles", []string{"-n", "120", "-seed", "7"}, []string{"-n", "120", "-seed", "7", "-k", "2"}},
+		{"circles", []string{"-n", "120", "-factor", "0.3", "-noise", "0.01", "-seed", "8"}, []string{"-n", "120", "-factor", "0.3", "-noise", "0.01", "-gen-seed", "8", "-k", "2"}},
+		{"moons", []string{"-seed", "3"}, []string{"-seed", "3", "-k", "2"}},
+		{"interlaced", []string{"-n", "90", "-k", "3", "-seed", "2"}, []string{"-n", "90", "-k", "3", "-seed", "2"}},
+		{"interlaced", []string{"-n", "90", "-k", "4"}, []string{"-n", "90", "-gen-k", "4", "-k", "2"}},
+		{"xor", []string{"-n", "100", "-noise", "0.1", "-seed", "5"}, []string{"-n", "100", "-noise", "0.1", "-seed", "5", "-k", "2"}},
+		{"blobs", []string{"-n", "150", "-k", "4", "-dim", "3", "-seed", "9"}, []string{"-n", "150", "-k", "4", "-dim", "3", "-seed", "9"}},
+		{"sbm", []string{"-n", "300", "-k", "3", "-cin", "12", "-cout", "1", "-seed", "4"}, []string{"-n", "300", "-k", "3", "-cin", "12", "-cout", "1", "-seed", "4", "-method", "usc"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name+" "+strings.Join(c.gen, " "), func(t *testing.T) {
+			dir := t.TempDir()
+			ext := ".csv"
+			if c.name == "sbm" {
+				ext = ".txt"
+			}
+			fromGen := filepath.Join(dir, "gen"+ext)
+			fromCluster := filepath.Join(dir, "cluster"+ext)
+			if _, _, err := runGenCLI(t, append([]string{c.name, "-o", fromGen}, c.gen...)...); err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"cluster", "-gen", c.name, "-gen-out", fromCluster, "-quiet", "-o", filepath.Join(dir, "labels")}, c.cluster...)
+			if _, _, err := run(t, args...); err != nil {
+				t.Fatal(err)
+			}
+			files := [][2]string{{fromGen, fromCluster}}
+			if c.name == "sbm" {
+				files = append(files, [2]string{filepath.Join(dir, "gen.labels"), filepath.Join(dir, "cluster.labels")})
+			}
+			for _, f := range files {
+				a, err := os.ReadFile(f[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := os.ReadFile(f[1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(a) == 0 || !bytes.Equal(a, b) {
+					t.Errorf("%s (%d bytes) and %s (%d bytes) differ", filepath.Base(f[0]), len(a), filepath.Base(f[1]), len(b))
+				}
+			}
+		})
+	}
+}
+
+// TestGenHugeRefused checks that absurd sizes are usage errors, returned at
+// once instead of panicking in makeslice or exhausting memory.
+func TestGenHugeRefused(t *testing.T) {
+	for _, name := range synth.Names() {
+		t0 := time.Now()
+		_, _, err := runGenCLI(t, name, "-n", "100000000000")
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "MaxValues") {
+			t.Errorf("gen %s -n 1e11: err = %v, want a usage error", name, err)
+		}
+		if d := time.Since(t0); d > time.Second {
+			t.Errorf("gen %s -n 1e11: %v before refusing", name, d)
+		}
+	}
+	if _, _, err := run(t, "cluster", "-gen", "moons", "-n", "100000000000", "-quiet"); !errors.Is(err, errUsage) {
+		t.Errorf("cluster -gen moons -n 1e11: err = %v, want a usage error", err)
+	}
+	if _, _, err := run(t, "cluster", "-gen", "spirals", "-quiet"); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "interlaced") {
+		t.Errorf("cluster -gen spirals: err = %v, want a usage error listing the generators", err)
 	}
 }

@@ -114,3 +114,15 @@ func TestNumericFlagRanges(t *testing.T) {
 		}
 	}
 }
+
+// -noise -3 is refused (it used to be replaced by the default); -1 still
+// means the generator's default.
+func TestGenNegativeNoise(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.csv")
+	if _, _, err := run(t, "gen", "moons", "-noise", "-3", "-o", out); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "noise = -3") {
+		t.Errorf("-noise -3: %v", err)
+	}
+	if _, _, err := run(t, "gen", "moons", "-noise", "-1", "-o", out); err != nil {
+		t.Errorf("-noise -1: %v", err)
+	}
+}

@@ -8,5 +8,12 @@
 // n×d *mat.Dense and the label of each row, rows grouped by label; SBM
 // returns a *graph.Graph and the block of each node. Invalid parameters
 // (which usually come from command-line flags) are reported as errors
-// wrapping ErrInvalid, never panics.
+// wrapping ErrInvalid, never panics; so are sizes beyond MaxValues, before
+// anything is allocated.
+//
+// Generators lists the generators by name ("moons", "circles",
+// "interlaced", "xor", "blobs", "sbm") with their parameters and documented
+// defaults, and Lookup finds one: tether gen, tether cluster -gen and the
+// experiment harness all go through it, so a name means the same data
+// everywhere.
 package synth

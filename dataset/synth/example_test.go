@@ -1,6 +1,7 @@
 package synth_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 
@@ -46,4 +47,29 @@ func ExampleThreshold() {
 	fmt.Printf("%.4f %v\n", synth.Threshold(2, 5, 1), synth.Detectable(2, 5, 1))
 	// Output:
 	// 3.4641 true
+}
+
+func ExampleLookup() {
+	g, err := synth.Lookup("circles")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s: %s (%s)\n", g.Name, g.Summary, g.DefaultString())
+	p := g.Defaults
+	p.N = 200
+	d, err := g.Generate(context.Background(), p, rand.NewPCG(1, 1))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	n, dim := d.X.Dims()
+	fmt.Println(n, dim, d.Labels[0], d.Labels[199])
+
+	_, err = synth.Lookup("spirals")
+	fmt.Println(err)
+	// Output:
+	// circles: two concentric circles (scikit-learn make_circles), 2 classes (n=900 noise=0.05 factor=0.5)
+	// 200 2 0 1
+	// synth: invalid parameter: unknown generator "spirals" (known: moons, circles, interlaced, xor, blobs, sbm)
 }

@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -26,9 +27,21 @@ func newRand(src rand.Source) *rand.Rand {
 	return rand.New(src)
 }
 
-func checkPoints(name string, n int, noise float64) error {
+// MaxValues bounds the size of every generated data set, so that absurd
+// sizes (usually a typo in a flag) are refused with an error wrapping
+// ErrInvalid before anything is allocated, instead of panicking in
+// makeslice or exhausting memory: point generators allow n·dim ≤ MaxValues
+// feature values (dim = 2 except for Blobs); SBM allows n ≤ MaxValues nodes
+// and an expected number of adjacency entries 2·E[m] ≤ MaxValues. 2^28
+// float64 values take 2 GiB.
+const MaxValues = 1 << 28
+
+func checkPoints(name string, n, dim int, noise float64) error {
 	if n < 1 {
 		return fmt.Errorf("%w: %s: n = %d, want ≥ 1", ErrInvalid, name, n)
+	}
+	if dim >= 1 && n > MaxValues/dim {
+		return fmt.Errorf("%w: %s: n = %d points of dimension %d exceed MaxValues = %d values", ErrInvalid, name, n, dim, MaxValues)
 	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
 		return fmt.Errorf("%w: %s: noise = %v, want a finite value ≥ 0", ErrInvalid, name, noise)
@@ -73,7 +86,7 @@ func linspace(a, b float64, i, m int, closed bool) float64 {
 // points) use this data set without giving its generator; this is the
 // common scikit-learn definition.
 func Moons(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
-	if err := checkPoints("Moons", n, noise); err != nil {
+	if err := checkPoints("Moons", n, 2, noise); err != nil {
 		return nil, nil, err
 	}
 	rng := newRand(src)
@@ -103,7 +116,7 @@ func Moons(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
 // plus N(0, noise²) noise on each coordinate. 0 < factor < 1. A nil src means
 // rand.NewPCG(DefaultSeed, DefaultSeed).
 func Circles(n int, noise, factor float64, src rand.Source) (*mat.Dense, []int, error) {
-	if err := checkPoints("Circles", n, noise); err != nil {
+	if err := checkPoints("Circles", n, 2, noise); err != nil {
 		return nil, nil, err
 	}
 	if !(factor > 0 && factor < 1) {
@@ -140,7 +153,7 @@ func Circles(n int, noise, factor float64, src rand.Source) (*mat.Dense, []int, 
 // chain is our definition, chosen so that the classes cross and RBF graphs
 // cannot separate them by density alone.
 func InterlacedCircles(n, k int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
-	if err := checkPoints("InterlacedCircles", n, noise); err != nil {
+	if err := checkPoints("InterlacedCircles", n, 2, noise); err != nil {
 		return nil, nil, err
 	}
 	if k < 1 || k > n {
@@ -169,7 +182,7 @@ func InterlacedCircles(n, k int, noise float64, src rand.Source) (*mat.Dense, []
 // that order (the first n mod 4 groups get one more). A nil src means
 // rand.NewPCG(DefaultSeed, DefaultSeed).
 func XOR(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
-	if err := checkPoints("XOR", n, noise); err != nil {
+	if err := checkPoints("XOR", n, 2, noise); err != nil {
 		return nil, nil, err
 	}
 	rng := newRand(src)
@@ -199,17 +212,14 @@ const BlobBox = 10
 // Rows come grouped by label. A nil src means rand.NewPCG(DefaultSeed,
 // DefaultSeed).
 func Blobs(n, k, dim int, std float64, src rand.Source) (*mat.Dense, []int, error) {
-	if err := checkPoints("Blobs", n, std); err != nil {
+	if dim < 1 {
+		return nil, nil, fmt.Errorf("%w: Blobs: dim = %d, want ≥ 1", ErrInvalid, dim)
+	}
+	if err := checkPoints("Blobs", n, dim, std); err != nil {
 		return nil, nil, err
 	}
 	if k < 1 || k > n {
 		return nil, nil, fmt.Errorf("%w: Blobs: k = %d, want 1 ≤ k ≤ n = %d", ErrInvalid, k, n)
-	}
-	if dim < 1 {
-		return nil, nil, fmt.Errorf("%w: Blobs: dim = %d, want ≥ 1", ErrInvalid, dim)
-	}
-	if n > (1<<31)/dim {
-		return nil, nil, fmt.Errorf("%w: Blobs: %d×%d values are too many", ErrInvalid, n, dim)
 	}
 	rng := newRand(src)
 	centres := make([]float64, k*dim)
@@ -243,17 +253,40 @@ func Blobs(n, k, dim int, std float64, src rand.Source) (*mat.Dense, []int, erro
 // geometrically between edges (Batagelj & Brandes 2005), so it costs
 // O(n + k² + m) time for m edges and never visits the n² pairs. A nil src
 // means rand.NewPCG(DefaultSeed, DefaultSeed).
+//
+// n ≤ MaxValues, and the expected number of adjacency entries,
+// 2·E[m] ≈ n·(c_in + (k−1)c_out)/k, must not exceed MaxValues either: larger
+// requests are refused before anything is allocated. SBM is SBMContext with
+// context.Background().
 func SBM(n, k int, cin, cout float64, src rand.Source) (*graph.Graph, []int, error) {
+	return SBMContext(context.Background(), n, k, cin, cout, src)
+}
+
+// ctxEvery is how many sampling steps SBMContext takes between two checks
+// of its context.
+const ctxEvery = 1 << 12
+
+// SBMContext is SBM, checking ctx every ctxEvery sampling steps (edges or
+// block pairs) and before building the graph, so that a large graph can be
+// interrupted; it then returns ctx.Err().
+func SBMContext(ctx context.Context, n, k int, cin, cout float64, src rand.Source) (*graph.Graph, []int, error) {
 	if n < 1 || k < 1 || k > n {
 		return nil, nil, fmt.Errorf("%w: SBM: n = %d, k = %d, want 1 ≤ k ≤ n", ErrInvalid, n, k)
 	}
-	if n > math.MaxInt32 {
-		return nil, nil, fmt.Errorf("%w: SBM: n = %d is too large", ErrInvalid, n)
+	if n > MaxValues {
+		return nil, nil, fmt.Errorf("%w: SBM: n = %d nodes exceed MaxValues = %d", ErrInvalid, n, MaxValues)
 	}
 	for _, c := range []float64{cin, cout} {
 		if !(c >= 0 && c <= float64(n)) {
 			return nil, nil, fmt.Errorf("%w: SBM: c_in = %v, c_out = %v, want 0 ≤ c ≤ n = %d", ErrInvalid, cin, cout, n)
 		}
+	}
+	// Each node has about (c_in + (k−1)c_out)/k neighbours in expectation.
+	if entries := float64(n) * (cin + float64(k-1)*cout) / float64(k); entries > MaxValues {
+		return nil, nil, fmt.Errorf("%w: SBM: about %.3g expected adjacency entries (n = %d, c_in = %v, c_out = %v) exceed MaxValues = %d", ErrInvalid, entries, n, cin, cout, MaxValues)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
 	}
 	rng := newRand(src)
 	sizes := split(n, k)
@@ -281,11 +314,23 @@ func SBM(n, k int, cin, cout float64, src rand.Source) (*graph.Graph, []int, err
 		}
 		return math.Floor(math.Log1p(-rng.Float64()) / math.Log1p(-p))
 	}
+	// tick counts sampling steps and reports ctx.Err() every ctxEvery.
+	steps := 0
+	tick := func() error {
+		steps++
+		if steps%ctxEvery == 0 {
+			return ctx.Err()
+		}
+		return nil
+	}
 	for a := 0; a < k; a++ {
 		// Pairs inside block a, enumerated as (v, w) with w < v.
 		if s := sizes[a]; pin > 0 && s > 1 {
 			v, w := 1, -1
 			for v < s {
+				if err := tick(); err != nil {
+					return nil, nil, err
+				}
 				d := skip(pin)
 				if d > float64(s)*float64(s) {
 					break
@@ -308,6 +353,9 @@ func SBM(n, k int, cin, cout float64, src rand.Source) (*graph.Graph, []int, err
 			sb := sizes[b]
 			idx := -1
 			for {
+				if err := tick(); err != nil {
+					return nil, nil, err
+				}
 				d := skip(pout)
 				if float64(idx)+1+d >= total {
 					break
@@ -316,6 +364,9 @@ func SBM(n, k int, cin, cout float64, src rand.Source) (*graph.Graph, []int, err
 				edges = append(edges, graph.Edge{I: start[a] + idx/sb, J: start[b] + idx%sb, W: 1})
 			}
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
 	}
 	g, err := graph.FromEdges(n, edges)
 	if err != nil {

@@ -360,10 +360,14 @@ func TestInvalid(t *testing.T) {
 	add(XOR(-1, 0, nil))
 	add(Blobs(10, 0, 2, 1, nil))
 	add(Blobs(10, 2, 0, 1, nil))
+	add(Blobs(10, 2, 1<<40, 1, nil)) // 10·2⁴⁰ values > MaxValues
 	var g *graph.Graph
 	g, _, err := SBM(10, 2, 11, 0, nil)
 	add(g, nil, err)
 	g, _, err = SBM(10, 11, 1, 0, nil)
+	add(g, nil, err)
+	// A dense SBM: about n²/2 = 5·10⁹ expected adjacency entries > MaxValues.
+	g, _, err = SBM(100000, 2, 100000, 0, nil)
 	add(g, nil, err)
 	for i, err := range errs {
 		if !errors.Is(err, ErrInvalid) {
