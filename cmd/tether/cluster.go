@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -69,7 +70,7 @@ type loaded struct {
 func (o *inputOptions) bind(fs *flag.FlagSet) {
 	o.spec = graph.DefaultSpec()
 	bindGraphSpec(fs, &o.spec)
-	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF)")
+	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF), or a folder of .pgm/.png images with one subfolder per class")
 	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
 	fs.StringVar(&o.gen, "gen", "", "generate the input: "+strings.Join(synth.Names(), ", ")+" (see tether gen -h)")
 	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` (one integer per line) for the summary")
@@ -133,8 +134,14 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		if err := opt.Header.UnmarshalText([]byte(o.header)); err != nil {
 			return nil, fmt.Errorf("%w: -header: %v", errUsage, err)
 		}
-		t, err := dataset.ReadFile(o.input, opt)
-		if err != nil {
+		var t *dataset.Table
+		if st, err := os.Stat(o.input); err == nil && st.IsDir() {
+			// A folder of images, one subfolder per class.
+			t, err = dataset.ReadImageFolder(ctx, o.input, dataset.ImageOptions{})
+			if err != nil {
+				return nil, err
+			}
+		} else if t, err = dataset.ReadFile(o.input, opt); err != nil {
 			return nil, err
 		}
 		for _, w := range t.Warnings {

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -88,5 +92,34 @@ func TestDataViewSpectralLayout(t *testing.T) {
 		if a, b := v.x.At(i, 0), v.x.At(i+6, 0); a*b >= 0 || a*v.x.At(1, 0) <= 0 {
 			t.Errorf("node %d at %v and node %d at %v along u₂: not on either side", i, a, i+6, b)
 		}
+	}
+}
+
+// -input takes a folder of images with one subfolder per class (face
+// datasets): the classes are the reference labels.
+func TestClusterImageFolder(t *testing.T) {
+	dir := t.TempDir()
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for c, class := range []string{"dark", "light"} {
+		if err := os.MkdirAll(filepath.Join(dir, class), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 15; i++ {
+			var b bytes.Buffer
+			fmt.Fprintf(&b, "P5\n4 4\n255\n")
+			for p := 0; p < 16; p++ {
+				b.WriteByte(byte(60 + 120*c + rnd.IntN(30)))
+			}
+			if err := os.WriteFile(filepath.Join(dir, class, fmt.Sprintf("%02d.pgm", i)), b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out, _, err := run(t, "cluster", "-input", dir, "-k", "2", "-knn", "5", "-quiet", "-o", filepath.Join(t.TempDir(), "l.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "ARI") || !strings.Contains(out, "1.0000") {
+		t.Errorf("summary:\n%s", out)
 	}
 }
