@@ -78,16 +78,13 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 		}
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
-		return fmt.Errorf("%w: gen: unexpected argument %q", errUsage, fs.Arg(0))
+		return fmt.Errorf("%w: gen: unexpected argument %q (%s)", errUsage, fs.Arg(0), usageHint(fs))
 	}
 	if f.kind == "" {
-		fs.Usage()
-		return fmt.Errorf("%w: gen: name a generator (%s)", errUsage, strings.Join(synth.Names(), ", "))
+		return fmt.Errorf("%w: gen: name a generator (%s; %s)", errUsage, strings.Join(synth.Names(), ", "), usageHint(fs))
 	}
 	g, err := synth.Lookup(f.kind)
 	if err != nil {
-		fs.Usage()
 		return genFlagError(err)
 	}
 	p, err := genParams(g, fs, nil)

@@ -35,8 +35,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if len(names) == 0 {
-		fs.Usage()
-		return fmt.Errorf("%w: name an experiment, all, or list", errUsage)
+		return fmt.Errorf("%w: name an experiment, all, or list (%s)", errUsage, usageHint(fs))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
