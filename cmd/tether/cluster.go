@@ -65,7 +65,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF)")
 	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
 	fs.StringVar(&o.gen, "gen", "", "generate the input: moons, circles, xor, blobs or sbm")
-	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` (one integer per line) for the summary")
+	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` for the summary (one label per line, or node,label lines; see -h)")
 	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (ARFF: last)")
 	fs.StringVar(&o.table.IDColumn, "id", "", "id `column` to drop from the features")
 	fs.StringVar(&o.table.Delimiter, "delim", "", "field delimiter (default: detected)")
@@ -158,7 +158,14 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	}
 	if o.truthFile != "" {
-		t, err := dataset.ReadLabelsFileOptions(o.truthFile, dataset.LabelOptions{Strict: true})
+		n := len(l.truth)
+		switch {
+		case l.g != nil:
+			n = l.g.N()
+		case l.x != nil:
+			n, _ = l.x.Dims()
+		}
+		t, err := readNodeLabels(o.truthFile, n, l.names)
 		if err != nil {
 			return nil, err
 		}
@@ -217,7 +224,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	restarts := fs.Int("restarts", 0, "k-means restarts (0: the method's default)")
 	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight])")
 	conflicts := fs.String("conflicts", "reject", "contradictory constraints: reject, drop-cl (keep must-links) or soft (keep all)")
-	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, -1 unknown)")
+	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown)")
 	out := fs.String("o", "-", "write the labels to this `file` (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, their principal components, or the spectral layout of a graph)")
@@ -255,9 +262,11 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		}
 	}
 	if *partial != "" {
-		if p.Labels, err = constraint.ReadLabelsFile(*partial, l.g.N()); err != nil {
+		pl, err := readNodeLabels(*partial, l.g.N(), l.names)
+		if err != nil {
 			return err
 		}
+		p.Labels = pl.Labels
 	}
 	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec}
 	done := rec.step("clustering")
@@ -297,7 +306,7 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 	st := g.Stats()
 	s := &summary{
 		Input: l.name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
-		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), Warnings: res.Warnings,
+		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), Warnings: append([]string(nil), res.Warnings...),
 	}
 	s.Sizes = make([]int, res.K)
 	for _, c := range res.Labels {
@@ -311,15 +320,20 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 	}
 	s.Ncut = nc
 	if l.truth != nil {
+		// The figures of eval, on the same footing: nodes whose reference
+		// label is unknown are left out.
+		rep, err := metrics.Evaluate(l.truth, res.Labels, &metrics.Options{Unlabeled: true, MinSizes: []int{}})
+		if err != nil {
+			return nil, fmt.Errorf("comparing with the reference: %w", err)
+		}
 		s.Figures = map[string]float64{}
-		if v, err := metrics.ARI(l.truth, res.Labels); err == nil {
-			s.Figures["ARI"] = v
+		for name, fig := range map[string]string{"ARI": "ari", "NMI": "nmi_arithmetic", "accuracy": "accuracy"} {
+			if v, ok := rep.Get(fig); ok {
+				s.Figures[name] = v
+			}
 		}
-		if v, err := metrics.NMI(l.truth, res.Labels, metrics.Arithmetic); err == nil {
-			s.Figures["NMI"] = v
-		}
-		if v, err := metrics.Accuracy(l.truth, res.Labels); err == nil {
-			s.Figures["accuracy"] = v
+		if rep.Unlabeled > 0 {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("%d nodes without a reference label left out of the figures", rep.Unlabeled))
 		}
 	}
 	if p.Constraints != nil {

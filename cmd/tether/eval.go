@@ -23,10 +23,10 @@ accuracy, MUC, B-cubed, CEAF, CoNLL, per-size F1), plus the violated
 constraints and the cut figures when --constraints and --graph are given.
 Entropies and VI are in nats.
 
-Label files hold one integer label per line (line i = node i) or "node
-label" pairs; -1 marks a node without a label. Nodes the reference leaves
-unlabelled are left out of the comparison; the prediction must label every
-node.`
+Nodes the reference leaves unlabelled are left out of the comparison;
+the prediction must label every node.
+
+` + labelFilesHelp
 
 // runEval implements "tether eval".
 func runEval(ctx context.Context, m *Main, args []string) error {
@@ -60,11 +60,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	}
 	opt.MinSizes = minSizes
 
-	truth, err := readEvalLabels(truthPath)
-	if err != nil {
-		return err
-	}
-	pred, err := readEvalLabels(predPath)
+	truth, pred, err := readEvalPair(truthPath, predPath)
 	if err != nil {
 		return err
 	}
@@ -112,16 +108,35 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	return tw.Flush()
 }
 
-// readEvalLabels reads a label file whose labels must be integers.
-func readEvalLabels(path string) ([]int, error) {
-	d, err := dataset.ReadLabelsFileOptions(path, dataset.LabelOptions{Strict: true})
+// readEvalPair reads the reference and predicted labels files (see
+// labelFilesHelp). When both key their nodes by name the prediction is
+// mapped onto the reference's nodes; when only one does, the nodes cannot be
+// matched and the error says so.
+func readEvalPair(truthPath, predPath string) (truth, pred []int, err error) {
+	t, err := readNodeLabels(truthPath, 0, nil)
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
-	if len(d.Labels) == 0 {
-		return nil, fmt.Errorf("eval: %s: no labels", path)
+	p, err := readNodeLabels(predPath, 0, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
-	return d.Labels, nil
+	switch {
+	case t.Names != nil && p.Names != nil:
+		if p, err = readNodeLabels(predPath, len(t.Labels), t.Names); err != nil {
+			return nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
+		}
+	case t.Names != nil:
+		return nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them; give both by name or both by index", truthPath, predPath)
+	case p.Names != nil:
+		return nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them; give both by name or both by index", predPath, truthPath)
+	}
+	for path, d := range map[string]*dataset.NodeLabels{truthPath: t, predPath: p} {
+		if len(d.Labels) == 0 {
+			return nil, nil, fmt.Errorf("eval: %s: no labels", path)
+		}
+	}
+	return t.Labels, p.Labels, nil
 }
 
 // readEvalGraph reads a graph on n nodes: an edge list may leave the last

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// jsonFigure returns the named figure of an eval -json report.
+func jsonFigure(t *testing.T, out, name string) float64 {
+	t.Helper()
+	var rep struct {
+		Figures []struct {
+			Name  string  `json:"name"`
+			Value float64 `json:"value"`
+		} `json:"figures"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("eval -json: %v\n%s", err, out)
+	}
+	for _, f := range rep.Figures {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	t.Fatalf("eval -json has no %s:\n%s", name, out)
+	return 0
+}
+
+// clusterSummaryJSON reads the JSON summary cluster -json wrote to out.
+func clusterSummaryJSON(t *testing.T, out string) map[string]any {
+	t.Helper()
+	var s map[string]any
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("cluster -json: %v\n%s", err, out)
+	}
+	return s
+}
+
+// TestLabelConventionSameEverywhere reads the same reference files (class
+// names, -1, ? and empty fields for unknown classes, one- and two-column
+// layouts) with constraints gen, eval and cluster -truth, and checks that
+// cluster and eval print the same ARI: unknown nodes are skipped by both.
+func TestLabelConventionSameEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	const n = 60
+	// Blobs of 20 points: the generator's classes are 0, 1, 2 in blocks.
+	var names, withUnknown, pairs strings.Builder
+	pairs.WriteString("node,label\n")
+	for i := 0; i < n; i++ {
+		class := []string{"apple", "banana", "cherry"}[i*3/n]
+		fmt.Fprintln(&names, class)
+		switch {
+		case i%7 == 0:
+			fmt.Fprintln(&withUnknown, "-1")
+		case i%7 == 1:
+			fmt.Fprintln(&withUnknown, "?")
+		case i%11 == 2:
+			fmt.Fprintln(&withUnknown, "")
+		default:
+			fmt.Fprintln(&withUnknown, class)
+		}
+		if i%5 != 0 { // nodes left out: unknown
+			fmt.Fprintf(&pairs, "%d,%s\n", i, class)
+		}
+	}
+	full := evalWriteTemp(t, dir, "names.txt", names.String())
+	files := map[string]string{
+		"class names":    full,
+		"unknown marks":  evalWriteTemp(t, dir, "unknown.txt", withUnknown.String()),
+		"node,label":     evalWriteTemp(t, dir, "pairs.csv", pairs.String()),
+		"integer labels": evalWriteTemp(t, dir, "ints.txt", strings.NewReplacer("apple", "0", "banana", "1", "cherry", "2").Replace(withUnknown.String())),
+	}
+	// constraints gen accepts class names.
+	if _, _, err := run(t, "constraints", "gen", "-truth", full, "-protocol", "labels-frac", "-rate", "0.2", "-o", filepath.Join(dir, "partial.csv")); err != nil {
+		t.Fatalf("constraints gen: %v", err)
+	}
+	for name, truth := range files {
+		t.Run(name, func(t *testing.T) {
+			pred := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".pred")
+			out, _, err := run(t, "cluster", "-gen", "blobs", "-n", fmt.Sprint(n), "-noise", "3", "-k", "3", "-quiet",
+				"-truth", truth, "-partial-labels", filepath.Join(dir, "partial.csv"), "-method", "fgpwc", "-o", pred, "-json")
+			if err != nil {
+				t.Fatalf("cluster: %v", err)
+			}
+			sum := clusterSummaryJSON(t, out)
+			figs, _ := sum["figures"].(map[string]any)
+			ari, ok := figs["ARI"].(float64)
+			if !ok {
+				t.Fatalf("cluster -json has no ARI: %s", out)
+			}
+			evalOut, _, err := run(t, "eval", "-truth", truth, "-pred", pred, "-json")
+			if err != nil {
+				t.Fatalf("eval: %v", err)
+			}
+			if got := jsonFigure(t, evalOut, "ari"); got != ari {
+				t.Errorf("eval ARI %v, cluster ARI %v", got, ari)
+			}
+		})
+	}
+}
+
+// TestLabelFileErrorsNameFileAndLine checks that a bad partial-labels or
+// reference file is refused by every command with its name and line.
+func TestLabelFileErrorsNameFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	bad := evalWriteTemp(t, dir, "bad.txt", "0\n1\n-3\n")
+	badPairs := evalWriteTemp(t, dir, "badpairs.csv", "node,label\n0,1\n9,0\n")
+	dup := evalWriteTemp(t, dir, "dup.csv", "node,label\n0,1\n0,0\n")
+	names := evalWriteTemp(t, dir, "names.csv", "name,label\nalice,1\nbob,0\n")
+	good := evalWriteTemp(t, dir, "good.txt", "0\n1\n1\n")
+	gen := []string{"cluster", "-gen", "sbm", "-n", "8", "-cin", "4", "-cout", "1", "-k", "2", "-quiet", "-o", filepath.Join(dir, "out.csv")}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"partial below -1", append(gen[:len(gen):len(gen)], "-partial-labels", bad), "bad.txt:3"},
+		{"partial node outside", append(gen[:len(gen):len(gen)], "-partial-labels", badPairs), "badpairs.csv:3"},
+		{"partial duplicate", append(gen[:len(gen):len(gen)], "-partial-labels", dup), "dup.csv:3"},
+		{"truth names without data names", append(gen[:len(gen):len(gen)], "-truth", names), "names.csv:2"},
+		{"truth below -1", append(gen[:len(gen):len(gen)], "-truth", bad), "bad.txt:3"},
+		{"eval truth", []string{"eval", "-truth", bad, "-pred", good}, "bad.txt:3"},
+		{"eval names vs index", []string{"eval", "-truth", names, "-pred", good}, "names.csv names its nodes"},
+		{"constraints gen", []string{"constraints", "gen", "-truth", bad, "-protocol", "pairs-frac"}, "bad.txt:3"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := run(t, tc.args...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestEvalMatchesNodesByName checks that eval maps a prediction keyed by
+// node names onto the reference's nodes, whatever their order.
+func TestEvalMatchesNodesByName(t *testing.T) {
+	dir := t.TempDir()
+	truth := evalWriteTemp(t, dir, "t.csv", "name,club\nann,A\nbob,A\ncid,B\ndan,B\n")
+	pred := evalWriteTemp(t, dir, "p.csv", "name,cluster\ndan,0\nann,1\ncid,0\nbob,1\n")
+	out, _, err := run(t, "eval", "-truth", truth, "-pred", pred, "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonFigure(t, out, "ari"); got != 1 {
+		t.Errorf("ARI %v, want 1", got)
+	}
+	missing := evalWriteTemp(t, dir, "m.csv", "name,cluster\ndan,0\nann,1\neve,0\nbob,1\n")
+	if _, _, err := run(t, "eval", "-truth", truth, "-pred", missing); err == nil || !strings.Contains(err.Error(), "m.csv:4") {
+		t.Errorf("unknown name: error %v, want m.csv:4", err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
