@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -210,10 +211,14 @@ type summary struct {
 	ViolatedCL  *int               `json:"violated_cl,omitempty"`
 	Constraints *[2]int            `json:"constraints,omitempty"`
 	Warnings    []string           `json:"warnings,omitempty"`
+	// Labels and Names are set in the JSON document of -json when the
+	// labels are not written to a file.
+	Labels []int    `json:"labels,omitempty"`
+	Names  []string `json:"names,omitempty"`
 }
 
 func runCluster(ctx context.Context, m *Main, args []string) error {
-	fs := m.newFlagSet("cluster", "cluster (-input FILE | -graph-file FILE | -gen NAME) [flags]")
+	fs := m.newFlagSet("cluster", clusterUsage)
 	var in inputOptions
 	in.bind(fs)
 	method := fs.String("method", "njw", "clustering method (see tether methods)")
@@ -225,8 +230,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight])")
 	conflicts := fs.String("conflicts", "reject", "contradictory constraints: reject, drop-cl (keep must-links) or soft (keep all)")
 	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown)")
-	out := fs.String("o", "-", "write the labels to this `file` (- for standard output)")
-	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	out := fs.String("o", "-", "write the labels to this `file` as node,cluster lines (- for standard output)")
+	asJSON := fs.Bool("json", false, "print the summary as one JSON document on standard output, with the labels when -o is -")
+	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list")
 	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, their principal components, or the spectral layout of a graph)")
 	quiet := fs.Bool("quiet", false, "no progress messages")
 	if err := parseFlags(fs, args); err != nil {
@@ -280,25 +286,67 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	// Labels go to -o; the summary goes to stdout unless the labels do.
-	sumOut := m.Stdout
-	if *out == "-" || *out == "" {
-		sumOut = m.Stderr
-	}
-	if err := m.writeOutput(ctx, *out, func(w io.Writer) error { return dataset.WriteLabels(w, res.Labels) }); err != nil {
-		return err
+	if *graphOut != "" {
+		if err := m.writeGraph(ctx, *graphOut, l.g); err != nil {
+			return err
+		}
 	}
 	if *plotFile != "" {
 		if err := m.plotPartition(ctx, *plotFile, l, res, meth.Name()); err != nil {
 			return err
 		}
 	}
+	toStdout := *out == "-" || *out == ""
 	if *asJSON {
-		enc := json.NewEncoder(sumOut)
+		// One JSON document on stdout; the labels are in it unless they
+		// go to a file.
+		if toStdout {
+			sum.Labels, sum.Names = res.Labels, l.names
+		} else if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.names)); err != nil {
+			return err
+		}
+		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
 	}
+	// Labels go to -o; the summary goes to stdout unless the labels do.
+	sumOut := m.Stdout
+	if toStdout {
+		sumOut = m.Stderr
+	}
+	if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.names)); err != nil {
+		return err
+	}
 	return printSummary(sumOut, sum)
+}
+
+const clusterUsage = `cluster (-input FILE | -graph-file FILE | -gen NAME) [flags]
+
+Builds a graph (feature input), clusters it with -method and writes the
+labels to -o as "node,cluster" lines, the node being its 0-based index, or
+"name,cluster" lines with the node's name when the input names its nodes
+(-id column, graph node names); the summary goes to standard output (to
+standard error when the labels do). With -json, standard output holds one
+JSON document: the summary, plus the labels (and node names) when -o is -.
+Progress and warnings go to standard error.
+
+` + labelFilesHelp
+
+// writeClusterLabels writes labels as node,cluster lines, by name when
+// names is not nil.
+func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
+	return func(w io.Writer) error { return dataset.WriteNodeLabels(w, labels, names, nil, "cluster") }
+}
+
+// writeGraph writes g to path: Matrix Market when the name ends in .mtx or
+// .mm, else a 0-based edge list "i j weight".
+func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph) error {
+	write := func(w io.Writer) error { return dataset.WriteEdgeList(w, g) }
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".mtx", ".mm":
+		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, g) }
+	}
+	return m.writeOutput(ctx, path, write)
 }
 
 func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {

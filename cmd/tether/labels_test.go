@@ -167,3 +167,75 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestClusterLabelsFileKeysNodes checks that cluster -o writes node,cluster
+// lines, by name when the input has names, and that eval and cluster
+// -partial-labels read them back.
+func TestClusterLabelsFileKeysNodes(t *testing.T) {
+	dir := t.TempDir()
+	var csv strings.Builder
+	csv.WriteString("id,x,y\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&csv, "p%02d,%d,%d\n", i, (i/10)*10+i%3, i%2)
+	}
+	data := evalWriteTemp(t, dir, "data.csv", csv.String())
+	pred := filepath.Join(dir, "pred.csv")
+	if _, _, err := run(t, "cluster", "-input", data, "-id", "id", "-k", "3", "-knn", "5", "-quiet", "-o", pred); err != nil {
+		t.Fatal(err)
+	}
+	got := readFile(t, pred)
+	if !strings.HasPrefix(got, "name,cluster\np00,") || strings.Count(got, "\n") != 31 {
+		t.Fatalf("labels file:\n%s", got)
+	}
+	// Read back by name, as partial labels and as a reference.
+	out, _, err := run(t, "cluster", "-input", data, "-id", "id", "-k", "3", "-knn", "5", "-quiet", "-o", filepath.Join(dir, "p2.csv"),
+		"-partial-labels", pred, "-truth", pred, "-method", "fgpwc", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ari := clusterSummaryJSON(t, out)["figures"].(map[string]any)["ARI"]; ari == nil {
+		t.Errorf("no ARI against the names file: %s", out)
+	}
+	if _, _, err := run(t, "eval", "-truth", pred, "-pred", filepath.Join(dir, "p2.csv")); err != nil {
+		t.Errorf("eval of two names files: %v", err)
+	}
+}
+
+// TestClusterJSONOneDocument checks that cluster -json with -o - (or no
+// -o) writes one JSON document, labels included, to stdout, and nothing
+// but messages to stderr.
+func TestClusterJSONOneDocument(t *testing.T) {
+	for _, args := range [][]string{{}, {"-o", "-"}} {
+		out, errOut, err := run(t, append([]string{"cluster", "-gen", "blobs", "-n", "90", "-k", "3", "-json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(strings.NewReader(out))
+		var s struct {
+			N      int            `json:"n"`
+			Labels []int          `json:"labels"`
+			Fig    map[string]any `json:"figures"`
+		}
+		if err := dec.Decode(&s); err != nil {
+			t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+		}
+		if dec.More() {
+			t.Errorf("more than one JSON document on stdout")
+		}
+		if s.N != 90 || len(s.Labels) != 90 || s.Fig["ARI"] == nil {
+			t.Errorf("document: n %d, %d labels, figures %v", s.N, len(s.Labels), s.Fig)
+		}
+		if strings.Contains(errOut, "{") {
+			t.Errorf("JSON on stderr: %q", errOut)
+		}
+	}
+	// With -o FILE the labels stay out of the document.
+	dir := t.TempDir()
+	out, _, err := run(t, "cluster", "-gen", "blobs", "-n", "90", "-k", "3", "-json", "-quiet", "-o", filepath.Join(dir, "l.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, `"labels"`) {
+		t.Errorf("labels in the document although -o is a file")
+	}
+}
