@@ -1,6 +1,10 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
+
 	"github.com/tether-sc/tether/dataset"
 )
 
@@ -25,4 +29,76 @@ names its nodes.`
 // errors name the file, and the line and value when there is one.
 func readNodeLabels(path string, n int, names []string) (*dataset.NodeLabels, error) {
 	return dataset.ReadNodeLabelsFile(path, dataset.NodeLabelOptions{N: n, Names: names})
+}
+
+const labelsUsage = `labels (-input FILE -label COL | -graph-file FILE -gml-label ATTR) [-o FILE]
+
+Writes the reference labels held in a data file: the class column of a
+CSV/TSV/ARFF feature file (-label; ARFF: the last attribute unless -label
+says otherwise) or a node attribute of a GML graph (-gml-label). The output
+is "node,label" lines (0-based index), or "name,label" lines when the input
+names its nodes (-id column, GML labels), with the class text as in the
+file; nodes with a missing class get an empty label. Every command that
+reads labels reads it (cluster -truth, eval -truth, constraints gen -truth).
+
+` + labelFilesHelp
+
+// runLabels implements "tether labels".
+func runLabels(ctx context.Context, m *Main, args []string) error {
+	fs := m.newFlagSet("labels", labelsUsage)
+	var in inputOptions
+	fs.StringVar(&in.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF)")
+	fs.StringVar(&in.graphFile, "graph-file", "", "graph `file` (GML with -gml-label)")
+	fs.StringVar(&in.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number or a header name (ARFF: last)")
+	fs.StringVar(&in.table.IDColumn, "id", "", "id `column` naming the nodes")
+	fs.StringVar(&in.table.Delimiter, "delim", "", "field delimiter (default: detected)")
+	fs.StringVar(&in.header, "header", "auto", "header line: auto, yes or no")
+	fs.StringVar(&in.missing, "missing", "reject", "missing feature values (? or empty): reject, impute or drop (as for cluster)")
+	fs.StringVar(&in.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding the labels (e.g. club)")
+	out := fs.String("o", "-", "output `file` (- for standard output)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: labels: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	var labels []int
+	var names, classes []string
+	switch {
+	case (in.input == "") == (in.graphFile == ""):
+		fs.Usage()
+		return fmt.Errorf("%w: labels: give one of -input and -graph-file", errUsage)
+	case in.input != "":
+		opt := in.table
+		opt.LabelColumn = in.labelCol
+		if err := opt.Missing.UnmarshalText([]byte(in.missing)); err != nil {
+			return fmt.Errorf("%w: labels: -missing: %v", errUsage, err)
+		}
+		if err := opt.Header.UnmarshalText([]byte(in.header)); err != nil {
+			return fmt.Errorf("%w: labels: -header: %v", errUsage, err)
+		}
+		t, err := dataset.ReadFile(in.input, opt)
+		if err != nil {
+			return err
+		}
+		if t.Labels == nil {
+			return fmt.Errorf("%w: labels: %s: no label column; say which with -label (first, last, a number or a header name)", errUsage, in.input)
+		}
+		labels, names, classes = t.Labels, t.IDs, t.ClassNames
+	default:
+		if in.gopt.LabelAttr == "" {
+			return fmt.Errorf("%w: labels: -graph-file needs -gml-label, the node attribute holding the labels", errUsage)
+		}
+		d, err := dataset.ReadGraphFileOptions(in.graphFile, in.gopt)
+		if err != nil {
+			return err
+		}
+		if d.Labels == nil {
+			return fmt.Errorf("labels: %s: no node attribute %q (only GML files hold node attributes)", in.graphFile, in.gopt.LabelAttr)
+		}
+		labels, names, classes = d.Labels, d.Names, d.ClassNames
+	}
+	return m.writeOutput(ctx, *out, func(w io.Writer) error {
+		return dataset.WriteNodeLabels(w, labels, names, classes, "label")
+	})
 }

@@ -239,3 +239,67 @@ func TestClusterJSONOneDocument(t *testing.T) {
 		t.Errorf("labels in the document although -o is a file")
 	}
 }
+
+// TestLabelsCommand checks that tether labels writes the class column of a
+// CSV or ARFF file and a GML node attribute in the form every reader
+// takes, and refuses inputs without labels with a clear error.
+func TestLabelsCommand(t *testing.T) {
+	dir := t.TempDir()
+	csvFile := evalWriteTemp(t, dir, "d.csv", "x,y,species\n1,2,b\n1,3,a\n5,5,b\n")
+	arff := evalWriteTemp(t, dir, "d.arff", "@relation r\n@attribute x numeric\n@attribute c {no,yes}\n@data\n1,yes\n2,no\n")
+	gml := evalWriteTemp(t, dir, "g.gml", `graph [
+  node [ id 1 label "ann" club "A" ]
+  node [ id 2 label "bob" club "B" ]
+  node [ id 3 label "cid" club "A" ]
+  edge [ source 1 target 2 ]
+  edge [ source 2 target 3 ]
+]
+`)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"csv", []string{"-input", csvFile, "-label", "species"}, "node,label\n0,b\n1,a\n2,b\n"},
+		{"csv last", []string{"-input", csvFile, "-label", "last"}, "node,label\n0,b\n1,a\n2,b\n"},
+		{"arff", []string{"-input", arff}, "node,label\n0,yes\n1,no\n"},
+		{"gml", []string{"-graph-file", gml, "-gml-label", "club"}, "name,label\nann,A\nbob,B\ncid,A\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := run(t, append([]string{"labels"}, tc.args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != tc.want {
+				t.Errorf("wrote %q, want %q", out, tc.want)
+			}
+		})
+	}
+	// The written file is a reference for cluster and eval.
+	truth := filepath.Join(dir, "truth.csv")
+	if _, _, err := run(t, "labels", "-graph-file", gml, "-gml-label", "club", "-o", truth); err != nil {
+		t.Fatal(err)
+	}
+	pred := filepath.Join(dir, "pred.csv")
+	if _, _, err := run(t, "cluster", "-graph-file", gml, "-k", "2", "-quiet", "-truth", truth, "-o", pred); err != nil {
+		t.Fatalf("cluster -truth: %v", err)
+	}
+	if _, _, err := run(t, "eval", "-truth", truth, "-pred", pred); err != nil {
+		t.Fatalf("eval: %v", err)
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-input", csvFile}, "no label column"},
+		{[]string{"-input", csvFile, "-label", "colour"}, "colour"},
+		{[]string{"-graph-file", gml}, "-gml-label"},
+		{[]string{"-graph-file", gml, "-gml-label", "team"}, "team"},
+		{[]string{}, "one of -input and -graph-file"},
+	} {
+		if _, _, err := run(t, append([]string{"labels"}, bad.args...)...); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("labels %q: error %v, want one mentioning %q", bad.args, err, bad.want)
+		}
+	}
+}
