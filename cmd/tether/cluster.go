@@ -58,6 +58,8 @@ type loaded struct {
 	names []string
 	// graphTime is the time spent building the graph from features.
 	graphTime time.Duration
+	// warnings are printed on standard error.
+	warnings []string
 }
 
 func (o *inputOptions) bind(fs *flag.FlagSet) {
@@ -67,7 +69,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
 	fs.StringVar(&o.gen, "gen", "", "generate the input: moons, circles, xor, blobs or sbm")
 	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` for the summary (one label per line, or node,label lines; see -h)")
-	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (ARFF: last)")
+	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (default: a column named label, class, target or y, any case, else none; ARFF: last)")
 	fs.StringVar(&o.table.IDColumn, "id", "", "id `column` to drop from the features")
 	fs.StringVar(&o.table.Delimiter, "delim", "", "field delimiter (default: detected)")
 	fs.StringVar(&o.header, "header", "auto", "header line: auto, yes or no")
@@ -115,6 +117,19 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		t, err := dataset.ReadFile(o.input, opt)
 		if err != nil {
 			return nil, err
+		}
+		if o.labelCol == "" && t.Labels == nil {
+			// A column named label, class, target or y is the reference,
+			// not a feature (tether gen writes "label").
+			if col := classNamedColumn(t.Features); col != "" {
+				opt.LabelColumn = col
+				if t, err = dataset.ReadFile(o.input, opt); err != nil {
+					return nil, err
+				}
+				l.warnings = append(l.warnings, fmt.Sprintf("%s: column %q is the reference labels, not a feature (-label none makes it a feature)", o.input, col))
+			} else {
+				l.warnings = append(l.warnings, classLikeColumns(o.input, t, k, opt.Scale == dataset.ScaleNone)...)
+			}
 		}
 		l.x, l.truth, l.names = t.X, t.Labels, t.IDs
 	case o.graphFile != "":
@@ -253,6 +268,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range l.warnings {
+		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
+	}
 	p := &cluster.Problem{Graph: l.g, K: *k}
 	if *consFile != "" {
 		var policy constraint.Policy
@@ -298,6 +316,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	toStdout := *out == "-" || *out == ""
 	if *asJSON {
+		sum.Warnings = append(l.warnings, sum.Warnings...)
 		// One JSON document on stdout; the labels are in it unless they
 		// go to a file.
 		if toStdout {
