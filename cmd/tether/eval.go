@@ -15,12 +15,14 @@ import (
 	"github.com/tether-sc/tether/metrics"
 )
 
-const evalUsage = `eval --truth FILE --pred FILE [--graph FILE] [--constraints FILE] [--json]
+const evalUsage = `eval --truth FILE --pred FILE [--graph FILE] [--constraints FILE [--unconstrained]] [--json]
 
 Compares a predicted partition with a reference one and prints every figure
-of package metrics (pair counting, NMI in five normalizations, VI, purity,
-accuracy, MUC, B-cubed, CEAF, CoNLL, per-size F1), plus the violated
-constraints and the cut figures when --constraints and --graph are given.
+of package metrics (pair counting, Fowlkes-Mallows, NMI in five
+normalizations, AMI, VI, purity, accuracy, MUC, B-cubed, CEAF, CoNLL,
+per-size F1), plus the violated constraints and the cut figures when
+--constraints and --graph are given, and with --unconstrained the figures
+over what the constraints leave free.
 Entropies and VI are in nats.
 
 Nodes the reference leaves unlabelled are left out of the comparison;
@@ -39,8 +41,9 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&graphPath, "graph", "", "graph `file` for the cut, ratio cut and Ncut (edge list, .mtx, .gml, dense .csv)")
 	fs.StringVar(&consPath, "constraints", "", "pairwise constraint `file` for the violation counts")
 	fs.BoolVar(&asJSON, "json", false, "write the report as JSON")
+	fs.BoolVar(&opt.Unconstrained, "unconstrained", false, "with --constraints, also score what the constraints leave free, as the FGPWC tables do: ari_unconstrained over the pairs not in the file, ari_free and nmi_free over the nodes no constraint touches")
 	fs.StringVar(&sizes, "min-sizes", joinInts(metrics.DefaultMinSizes), "comma-separated minimum reference cluster `sizes` of the per-size F1 (seed 003 §5.2); empty for none")
-	fs.IntVar(&opt.MaxClusters, "max-clusters", metrics.DefaultMaxClusters, "skip accuracy, CEAF and CoNLL (O(k³)) above this many clusters; -1 for no limit")
+	fs.IntVar(&opt.MaxClusters, "max-clusters", metrics.DefaultMaxClusters, "skip AMI, accuracy, CEAF and CoNLL (O(n·k) to O(k³)) above this many clusters; -1 for no limit")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -50,6 +53,9 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	if truthPath == "" || predPath == "" {
 		fs.Usage()
 		return fmt.Errorf("%w: eval: --truth and --pred are required", errUsage)
+	}
+	if opt.Unconstrained && consPath == "" {
+		return fmt.Errorf("%w: eval: --unconstrained needs --constraints", errUsage)
 	}
 	if opt.MaxClusters == 0 {
 		return fmt.Errorf("%w: eval: --max-clusters must be positive or -1", errUsage)
