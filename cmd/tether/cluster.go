@@ -290,6 +290,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		if err != nil {
 			return err
 		}
+		if err := checkPartialLabels(*partial, pl, *k, l.names); err != nil {
+			return err
+		}
 		p.Labels = pl.Labels
 	}
 	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec}
@@ -344,7 +347,7 @@ const clusterUsage = `cluster (-input FILE | -graph-file FILE | -gen NAME) [flag
 Builds a graph (feature input), clusters it with -method and writes the
 labels to -o as "node,cluster" lines, the node being its 0-based index, or
 "name,cluster" lines with the node's name when the input names its nodes
-(-id column, graph node names); the summary goes to standard output (to
+(-id column, graph node names; by index if a name repeats); the summary goes to standard output (to
 standard error when the labels do). With -json, standard output holds one
 JSON document: the summary, plus the labels (and node names) when -o is -.
 Progress and warnings go to standard error.
@@ -352,9 +355,9 @@ Progress and warnings go to standard error.
 ` + labelFilesHelp
 
 // writeClusterLabels writes labels as node,cluster lines, by name when
-// names is not nil.
+// the names can key the nodes (keyNames).
 func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
-	return func(w io.Writer) error { return dataset.WriteNodeLabels(w, labels, names, nil, "cluster") }
+	return func(w io.Writer) error { return dataset.WriteNodeLabels(w, labels, keyNames(names), nil, "cluster") }
 }
 
 // writeGraph writes g to path: Matrix Market when the name ends in .mtx or

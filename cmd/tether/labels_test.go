@@ -303,3 +303,39 @@ func TestLabelsCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedNamesKeyByIndex checks that an id column with a repeated
+// name gives a labels file keyed by index, which reads back.
+func TestRepeatedNamesKeyByIndex(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("id,x\n")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&b, "n%d,%d\n", i%6, i)
+	}
+	data := evalWriteTemp(t, dir, "d.csv", b.String())
+	pred := filepath.Join(dir, "p.csv")
+	if _, _, err := run(t, "cluster", "-input", data, "-id", "id", "-k", "2", "-knn", "3", "-quiet", "-o", pred); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, pred); !strings.HasPrefix(got, "node,cluster\n0,") {
+		t.Errorf("labels file:\n%s", got)
+	}
+	if _, _, err := run(t, "cluster", "-input", data, "-id", "id", "-k", "2", "-knn", "3", "-quiet", "-o", pred, "-truth", pred); err != nil {
+		t.Errorf("read back: %v", err)
+	}
+}
+
+// TestPartialLabelsMoreClassesThanK checks that partial labels with more
+// classes than -k are refused naming the file and the node.
+func TestPartialLabelsMoreClassesThanK(t *testing.T) {
+	dir := t.TempDir()
+	names := evalWriteTemp(t, dir, "three.csv", "node,label\n0,a\n1,b\n2,c\n")
+	ints := evalWriteTemp(t, dir, "onebased.csv", "node,label\n0,1\n1,2\n")
+	args := []string{"cluster", "-gen", "sbm", "-n", "8", "-cin", "4", "-cout", "1", "-k", "2", "-quiet", "-method", "fgpwc", "-o", filepath.Join(dir, "o.csv"), "-partial-labels"}
+	for file, want := range map[string]string{names: `three.csv: 3 classes (a, b, c) for -k 2: node 2 has class "c"`, ints: "onebased.csv: node 1 has label 2, want 0…1"} {
+		if _, _, err := run(t, append(args, file)...); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want %q", err, want)
+		}
+	}
+}
