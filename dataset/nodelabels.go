@@ -102,8 +102,11 @@ func ReadNodeLabelsFile(path string, opt NodeLabelOptions) (*NodeLabels, error) 
 //
 // A first line is a header when it names its columns: a node column named
 // node, index, vertex, item, name or id, a label column named label, class,
-// cluster, truth, target, y, pred or prediction (any case), or a node or
-// label field that is not an integer followed by a line where it is.
+// cluster, truth, target, y, pred, prediction, community or club (any case),
+// or a node or label field that is not an integer followed by a line where
+// it is. A line is never a header when its node field is an integer or a
+// name of opt.Names, or when its label recurs further down (it is then a
+// class, such as a class named "y").
 //
 // Every error is a *ParseError naming the file, and the line and value
 // when there is one. Cost O(file size + n).
@@ -188,23 +191,43 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 	if err := sc.Err(); err != nil {
 		return nil, &ParseError{File: name, Line: lineNo + 1, Err: fmt.Errorf("dataset: reading: %w", err)}
 	}
-	// Header.
+	// Header. A header word that recurs as a label, or a node field that is
+	// a node name of the data, is data.
 	byName := false
 	if len(recs) > 0 {
 		h := recs[0]
+		recurs := func(label string) bool {
+			for _, r := range recs[1:] {
+				if r.label == label {
+					return true
+				}
+			}
+			return false
+		}
+		isName := func(s string) bool {
+			for _, nm := range opt.Names {
+				if strings.TrimSpace(nm) == s {
+					return true
+				}
+			}
+			return false
+		}
 		isHeader := false
 		if width == 2 {
-			isHeader = isWord(h.node, nodeHeaderWords) && !isIntText(h.node)
-			byName = isHeader && isWord(h.node, nameHeaderWords)
-			if !isHeader && isWord(h.label, labelHeaderWords) && len(recs) > 1 {
-				isHeader = true
-			}
-			if !isHeader && len(recs) > 1 && !isIntText(h.node) && isIntText(recs[1].node) {
-				isHeader = true
+			if !isIntText(h.node) && !isName(h.node) {
+				switch {
+				case isWord(h.node, nodeHeaderWords):
+					isHeader = true
+					byName = isWord(h.node, nameHeaderWords)
+				case isWord(h.label, labelHeaderWords) && !recurs(h.label):
+					isHeader = true
+				case len(recs) > 1 && isIntText(recs[1].node):
+					isHeader = true
+				}
 			}
 		} else {
-			isHeader = isWord(h.label, labelHeaderWords)
-			if !isHeader && len(recs) > 1 && !isIntText(h.label) && isIntText(recs[1].label) && !isUnknownLabel(recs[1].label) {
+			isHeader = isWord(h.label, labelHeaderWords) && !recurs(h.label)
+			if !isHeader && len(recs) > 1 && !isIntText(h.label) && isIntText(recs[1].label) && !isUnknownLabel(recs[1].label) && !recurs(h.label) {
 				isHeader = true
 			}
 		}

@@ -31,6 +31,9 @@ func TestReadNodeLabels(t *testing.T) {
 		{"names from data", "name,cluster\nbob,1\nann,0\n", NodeLabelOptions{Names: []string{"ann", "bob", "cid"}}, []int{0, 1, u}, nil, nil},
 		{"numeric names", "id,cluster\n20,1\n10,0\n", NodeLabelOptions{Names: []string{"10", "20"}}, []int{0, 1}, nil, nil},
 		{"names define nodes", "bob,x\nann,y\n", NodeLabelOptions{}, []int{0, 1}, []string{"x", "y"}, []string{"bob", "ann"}},
+		{"class named y", "y\nx\ny\n", NodeLabelOptions{}, []int{1, 0, 1}, []string{"x", "y"}, nil},
+		{"pair class named y", "5,y\n6,x\n7,y\n", NodeLabelOptions{}, []int{u, u, u, u, u, 1, 0, 1}, []string{"x", "y"}, nil},
+		{"first name before an integer name", "alice,1\n42,0\n", NodeLabelOptions{Names: []string{"42", "alice"}}, []int{0, 1}, nil, nil},
 		{"quoted names", "name,club\n\"Smith, J\",A\nann,B\n", NodeLabelOptions{}, []int{0, 1}, []string{"A", "B"}, []string{"Smith, J", "ann"}},
 	}
 	for _, tc := range cases {
