@@ -32,6 +32,12 @@ type Options struct {
 	// truth cut figures are then skipped. If false, −1 is a label like any
 	// other.
 	Unlabeled bool
+	// Unconstrained, if true and Constraints is not nil, adds the figures
+	// of the FGPWC tables (seed 003 §5.1): ari_unconstrained, the ARI over
+	// the pairs not in the constraint set (UnconstrainedARI), and
+	// ari_free and nmi_free, the ARI and NMI over the items that no
+	// constraint touches.
+	Unconstrained bool
 }
 
 // DefaultMinSizes are the class sizes used when Options.MinSizes is nil.
@@ -76,11 +82,12 @@ func (r Report) Get(name string) (float64, bool) {
 
 // Evaluate computes every figure of this package comparing pred with truth,
 // plus the graph and constraint figures that opt asks for. The figures come
-// in this order: pair counting (rand, ari, pair_*), information theory
-// (entropies and mutual information in nats, nmi_* for each Normalization,
-// vi, homogeneity, completeness, v_measure), matching (purity,
+// in this order: pair counting (rand, ari, pair_*, fowlkes_mallows),
+// information theory (entropies and mutual information in nats, nmi_* for
+// each Normalization, ami, vi, homogeneity, completeness, v_measure), matching (purity,
 // inverse_purity, accuracy), coreference (muc_*, b3_*, ceafm_f1, ceafe_*,
-// conll, class_f1_min*), constraints (ml_violated, cl_violated) and graph
+// conll, class_f1_min*), constraints (ml_violated, cl_violated, and with
+// Options.Unconstrained ari_unconstrained, ari_free, nmi_free) and graph
 // cuts (cut, ratio_cut, ncut for the prediction, *_truth for the
 // reference). Errors are those of NewContingency (computed on the
 // compared items), CutFigures and Violations. Cost O(n + nnz(W) + pairs + k³).
@@ -92,6 +99,7 @@ func Evaluate(truth, pred []int, opt *Options) (Report, error) {
 		return Report{}, fmt.Errorf("%w: %d truth labels, %d predicted labels", ErrLength, len(truth), len(pred))
 	}
 	ct, cp, skipped := truth, pred, 0
+	var kept []int // indices of the compared items when some are skipped
 	if opt.Unlabeled {
 		ct, cp = nil, nil
 		for i, t := range truth {
@@ -101,6 +109,7 @@ func Evaluate(truth, pred []int, opt *Options) (Report, error) {
 			}
 			ct = append(ct, t)
 			cp = append(cp, pred[i])
+			kept = append(kept, i)
 		}
 		if len(ct) == 0 && len(truth) > 0 {
 			return Report{}, fmt.Errorf("%w: none of the %d reference labels is known", ErrEmpty, len(truth))
@@ -126,6 +135,7 @@ func Evaluate(truth, pred []int, opt *Options) (Report, error) {
 	add("rand", c.RandIndex(), "Rand index (thesis eq. 2.5.6; seed 002 eq. 47)")
 	add("ari", c.ARI(), "adjusted Rand index (thesis eq. 2.5.9; Hubert & Arabie 1985)")
 	addPRF("pair", c.Pairwise(), "pair-counting")
+	add("fowlkes_mallows", c.FowlkesMallows(), "Fowlkes-Mallows index TP/sqrt((TP+FP)(TP+FN)) (Fowlkes & Mallows 1983)")
 
 	add("entropy_truth", c.EntropyTruth(), "entropy of the reference, nats")
 	add("entropy_pred", c.EntropyPred(), "entropy of the prediction, nats")
@@ -141,6 +151,14 @@ func Evaluate(truth, pred []int, opt *Options) (Report, error) {
 	for _, z := range Normalizations {
 		add("nmi_"+z.String(), c.NMI(z), nmiDesc[z])
 	}
+	limit := opt.MaxClusters
+	if limit == 0 {
+		limit = DefaultMaxClusters
+	}
+	align := limit < 0 || max(c.Rows(), c.Cols()) <= limit
+	if align {
+		add("ami", c.AMI(), "adjusted mutual information, arithmetic normalization (Vinh et al. 2010; scikit-learn default)")
+	}
 	add("vi", c.VI(), "variation of information, nats (thesis eq. 2.5.12; Meilă 2007)")
 	add("homogeneity", c.Homogeneity(), "homogeneity I/H(truth) (Rosenberg & Hirschberg 2007)")
 	add("completeness", c.Completeness(), "completeness I/H(pred)")
@@ -148,11 +166,6 @@ func Evaluate(truth, pred []int, opt *Options) (Report, error) {
 
 	add("purity", c.Purity(), "purity (seed 001 eq. 5.11)")
 	add("inverse_purity", c.InversePurity(), "purity with truth and prediction swapped")
-	limit := opt.MaxClusters
-	if limit == 0 {
-		limit = DefaultMaxClusters
-	}
-	align := limit < 0 || max(c.Rows(), c.Cols()) <= limit
 	if align {
 		add("accuracy", c.Accuracy(), "accuracy under the best cluster-to-class map (seed 002 eq. 45-46)")
 	}
@@ -164,7 +177,7 @@ func Evaluate(truth, pred []int, opt *Options) (Report, error) {
 		addPRF("ceafe", e, "entity-based CEAF (thesis eq. 2.5.3-2.5.4; Luo 2005)")
 		add("conll", (c.MUC().F1+c.B3().F1+e.F1)/3, "CoNLL score, mean of MUC, B-cubed and CEAF_e F1 (thesis §2.5)")
 	} else {
-		r.Notes = append(r.Notes, fmt.Sprintf("accuracy, CEAF and CoNLL skipped: %d clusters exceed the alignment limit %d", max(c.Rows(), c.Cols()), limit))
+		r.Notes = append(r.Notes, fmt.Sprintf("AMI, accuracy, CEAF and CoNLL skipped: %d clusters exceed the alignment limit %d", max(c.Rows(), c.Cols()), limit))
 	}
 	sizes := opt.MinSizes
 	if sizes == nil {
@@ -187,6 +200,11 @@ func Evaluate(truth, pred []int, opt *Options) (Report, error) {
 		nml, ncl := opt.Constraints.Count()
 		add("ml_violated", float64(ml), fmt.Sprintf("must-links split by the prediction (of %d)", nml))
 		add("cl_violated", float64(cl), fmt.Sprintf("cannot-links inside a predicted cluster (of %d)", ncl))
+		if opt.Unconstrained {
+			if err := addUnconstrained(add, &r, ct, cp, kept, opt.Constraints); err != nil {
+				return Report{}, err
+			}
+		}
 	}
 	if opt.Graph != nil {
 		p, err := CutFigures(opt.Graph, pred)
@@ -209,4 +227,57 @@ func Evaluate(truth, pred []int, opt *Options) (Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// addUnconstrained adds the figures of Options.Unconstrained for the
+// compared items truth and pred; kept maps them to the constraint set's
+// nodes (nil: the identity).
+func addUnconstrained(add func(string, float64, string), r *Report, truth, pred, kept []int, set *constraint.Set) error {
+	pos := make([]int, set.N) // position among the compared items, or −1
+	for i := range pos {
+		pos[i] = i
+		if kept != nil {
+			pos[i] = -1
+		}
+	}
+	for a, i := range kept {
+		pos[i] = a
+	}
+	sub := &constraint.Set{N: len(truth)}
+	touched := make([]bool, len(truth))
+	for _, q := range set.Pairs {
+		i, j := pos[q.I], pos[q.J]
+		if i >= 0 {
+			touched[i] = true
+		}
+		if j >= 0 {
+			touched[j] = true
+		}
+		if i >= 0 && j >= 0 {
+			sub.Pairs = append(sub.Pairs, constraint.Pair{I: i, J: j, Kind: q.Kind})
+		}
+	}
+	ari, err := UnconstrainedARI(truth, pred, sub)
+	if err != nil {
+		return err
+	}
+	add("ari_unconstrained", ari, "ARI over the pairs not in the constraint set (seed 003 §5.1; FGPWC tables)")
+	var ft, fp []int
+	for i, t := range touched {
+		if !t {
+			ft = append(ft, truth[i])
+			fp = append(fp, pred[i])
+		}
+	}
+	if len(ft) == 0 {
+		r.Notes = append(r.Notes, "ari_free and nmi_free skipped: every item is in a constraint")
+		return nil
+	}
+	c, err := NewContingency(ft, fp)
+	if err != nil {
+		return err
+	}
+	add("ari_free", c.ARI(), fmt.Sprintf("ARI over the %d items no constraint touches", len(ft)))
+	add("nmi_free", c.NMI(Arithmetic), fmt.Sprintf("NMI 2I/(H1+H2) over the %d items no constraint touches", len(ft)))
+	return nil
 }

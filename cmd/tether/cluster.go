@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -65,6 +66,8 @@ type loaded struct {
 	names []string
 	// graphTime is the time spent building the graph from features.
 	graphTime time.Duration
+	// warnings are printed on standard error.
+	warnings []string
 }
 
 func (o *inputOptions) bind(fs *flag.FlagSet) {
@@ -73,8 +76,8 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF), or a folder of .pgm/.png images with one subfolder per class")
 	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
 	fs.StringVar(&o.gen, "gen", "", "generate the input: "+strings.Join(synth.Names(), ", ")+" (see tether gen -h)")
-	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` (one integer per line) for the summary")
-	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (ARFF: last)")
+	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` for the summary (one label per line, or node,label lines; see -h)")
+	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (default: a column named label, class, target or y, any case, else none; ARFF: last)")
 	fs.StringVar(&o.table.IDColumn, "id", "", "id `column` to drop from the features")
 	fs.StringVar(&o.table.Delimiter, "delim", "", "field delimiter (default: detected)")
 	fs.StringVar(&o.header, "header", "auto", "header line: auto, yes or no")
@@ -147,6 +150,19 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		for _, w := range t.Warnings {
 			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
 		}
+		if o.labelCol == "" && t.Labels == nil {
+			// A column named label, class, target or y is the reference,
+			// not a feature (tether gen writes "label").
+			if col := classNamedColumn(t.Features); col != "" {
+				opt.LabelColumn = col
+				if t, err = dataset.ReadFile(o.input, opt); err != nil {
+					return nil, err
+				}
+				l.warnings = append(l.warnings, fmt.Sprintf("%s: column %q is the reference labels, not a feature (-label none makes it a feature)", o.input, col))
+			} else {
+				l.warnings = append(l.warnings, classLikeColumns(o.input, t, k, opt.Scale == dataset.ScaleNone)...)
+			}
+		}
 		l.x, l.truth, l.names = t.X, t.Labels, t.IDs
 		if err := checkSize(o.input, "data row", t.X.RawMatrix().Rows, &spec); err != nil {
 			return nil, err
@@ -201,7 +217,14 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		l.x, l.g, l.truth = d.X, d.Graph, d.Labels
 	}
 	if o.truthFile != "" {
-		t, err := dataset.ReadLabelsFileOptions(o.truthFile, dataset.LabelOptions{Strict: true})
+		n := len(l.truth)
+		switch {
+		case l.g != nil:
+			n = l.g.N()
+		case l.x != nil:
+			n, _ = l.x.Dims()
+		}
+		t, err := readNodeLabels(o.truthFile, n, l.names)
 		if err != nil {
 			return nil, err
 		}
@@ -246,10 +269,14 @@ type summary struct {
 	ViolatedCL  *int               `json:"violated_cl,omitempty"`
 	Constraints *[2]int            `json:"constraints,omitempty"`
 	Warnings    []string           `json:"warnings,omitempty"`
+	// Labels and Names are set in the JSON document of -json when the
+	// labels are not written to a file.
+	Labels []int    `json:"labels,omitempty"`
+	Names  []string `json:"names,omitempty"`
 }
 
 func runCluster(ctx context.Context, m *Main, args []string) error {
-	fs := m.newFlagSet("cluster", "cluster (-input FILE | -graph-file FILE | -gen NAME) [flags]")
+	fs := m.newFlagSet("cluster", clusterUsage)
 	var in inputOptions
 	in.bind(fs)
 	method := fs.String("method", "njw", "clustering method (see tether methods)")
@@ -262,9 +289,10 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	fs.Var(intIn(restarts, 0, 1<<20), "restarts", "k-means `restarts` (0: the method's default)")
 	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight])")
 	conflicts := fs.String("conflicts", "reject", "contradictory constraints: reject, drop-cl (keep must-links) or soft (keep all)")
-	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, -1 unknown)")
-	out := fs.String("o", "-", "write the labels to this `file` (- for standard output)")
-	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown)")
+	out := fs.String("o", "-", "write the labels to this `file` as node,cluster lines (- for standard output)")
+	asJSON := fs.Bool("json", false, "print the summary as one JSON document on standard output, with the labels when -o is -")
+	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list")
 	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, their principal components, or the spectral layout of a graph)")
 	quiet := fs.Bool("quiet", false, "no progress messages")
 	if err := parseFlags(fs, args); err != nil {
@@ -286,6 +314,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range l.warnings {
+		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
+	}
 	p := &cluster.Problem{Graph: l.g, K: *k}
 	if *consFile != "" {
 		var policy constraint.Policy
@@ -301,9 +332,14 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		}
 	}
 	if *partial != "" {
-		if p.Labels, err = constraint.ReadLabelsFile(*partial, l.g.N()); err != nil {
+		pl, err := readNodeLabels(*partial, l.g.N(), l.names)
+		if err != nil {
 			return err
 		}
+		if err := checkPartialLabels(*partial, pl, *k, l.names); err != nil {
+			return err
+		}
+		p.Labels = pl.Labels
 	}
 	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec}
 	done := rec.step("clustering")
@@ -317,25 +353,68 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	// Labels go to -o; the summary goes to stdout unless the labels do.
-	sumOut := m.Stdout
-	if *out == "-" || *out == "" {
-		sumOut = m.Stderr
-	}
-	if err := m.writeOutput(ctx, *out, func(w io.Writer) error { return dataset.WriteLabels(w, res.Labels) }); err != nil {
-		return err
+	if *graphOut != "" {
+		if err := m.writeGraph(ctx, *graphOut, l.g); err != nil {
+			return err
+		}
 	}
 	if *plotFile != "" {
 		if err := m.plotPartition(ctx, *plotFile, l, res, meth.Name()); err != nil {
 			return err
 		}
 	}
+	toStdout := *out == "-" || *out == ""
 	if *asJSON {
-		enc := json.NewEncoder(sumOut)
+		sum.Warnings = append(l.warnings, sum.Warnings...)
+		// One JSON document on stdout; the labels are in it unless they
+		// go to a file.
+		if toStdout {
+			sum.Labels, sum.Names = res.Labels, l.names
+		} else if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.names)); err != nil {
+			return err
+		}
+		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
 	}
+	// Labels go to -o; the summary goes to stdout unless the labels do.
+	sumOut := m.Stdout
+	if toStdout {
+		sumOut = m.Stderr
+	}
+	if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.names)); err != nil {
+		return err
+	}
 	return printSummary(sumOut, sum)
+}
+
+const clusterUsage = `cluster (-input FILE | -graph-file FILE | -gen NAME) [flags]
+
+Builds a graph (feature input), clusters it with -method and writes the
+labels to -o as "node,cluster" lines, the node being its 0-based index, or
+"name,cluster" lines with the node's name when the input names its nodes
+(-id column, graph node names; by index if a name repeats); the summary goes to standard output (to
+standard error when the labels do). With -json, standard output holds one
+JSON document: the summary, plus the labels (and node names) when -o is -.
+Progress and warnings go to standard error.
+
+` + labelFilesHelp
+
+// writeClusterLabels writes labels as node,cluster lines, by name when
+// the names can key the nodes (keyNames).
+func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
+	return func(w io.Writer) error { return dataset.WriteNodeLabels(w, labels, keyNames(names), nil, "cluster") }
+}
+
+// writeGraph writes g to path: Matrix Market when the name ends in .mtx or
+// .mm, else a 0-based edge list "i j weight".
+func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph) error {
+	write := func(w io.Writer) error { return dataset.WriteEdgeList(w, g) }
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".mtx", ".mm":
+		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, g) }
+	}
+	return m.writeOutput(ctx, path, write)
 }
 
 func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {
@@ -343,7 +422,7 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 	st := g.Stats()
 	s := &summary{
 		Input: l.name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
-		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), Warnings: res.Warnings,
+		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), Warnings: append([]string(nil), res.Warnings...),
 	}
 	s.Sizes = make([]int, res.K)
 	for _, c := range res.Labels {
@@ -357,15 +436,20 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 	}
 	s.Ncut = nc
 	if l.truth != nil {
+		// The figures of eval, on the same footing: nodes whose reference
+		// label is unknown are left out.
+		rep, err := metrics.Evaluate(l.truth, res.Labels, &metrics.Options{Unlabeled: true, MinSizes: []int{}})
+		if err != nil {
+			return nil, fmt.Errorf("comparing with the reference: %w", err)
+		}
 		s.Figures = map[string]float64{}
-		if v, err := metrics.ARI(l.truth, res.Labels); err == nil {
-			s.Figures["ARI"] = v
+		for name, fig := range map[string]string{"ARI": "ari", "NMI": "nmi_arithmetic", "accuracy": "accuracy"} {
+			if v, ok := rep.Get(fig); ok {
+				s.Figures[name] = v
+			}
 		}
-		if v, err := metrics.NMI(l.truth, res.Labels, metrics.Arithmetic); err == nil {
-			s.Figures["NMI"] = v
-		}
-		if v, err := metrics.Accuracy(l.truth, res.Labels); err == nil {
-			s.Figures["accuracy"] = v
+		if rep.Unlabeled > 0 {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("%d nodes without a reference label left out of the figures", rep.Unlabeled))
 		}
 	}
 	if p.Constraints != nil {

@@ -49,18 +49,19 @@ func TestClusterGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(b), "\n"); n != 400 {
-		t.Errorf("labels file has %d lines, want 400", n)
+	if n := strings.Count(string(b), "\n"); n != 401 || !strings.HasPrefix(string(b), "node,cluster\n0,") {
+		t.Errorf("labels file has %d lines, want the header node,cluster and 400 lines", n)
 	}
 	if st, err := os.Stat(plot); err != nil || st.Size() == 0 {
 		t.Errorf("plot not written: %v", err)
 	}
-	// Labels on stdout when -o is -, the summary then on stderr.
-	out, errOut, err := run(t, "cluster", "-gen", "blobs", "-n", "300", "-k", "3", "-quiet", "-json")
+	// Labels on stdout when -o is -, the summary then on stderr (with
+	// -json, one document on stdout: TestClusterJSONOneDocument).
+	out, errOut, err := run(t, "cluster", "-gen", "blobs", "-n", "300", "-k", "3", "-quiet")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(out, "\n") != 300 || !strings.Contains(errOut, `"ARI"`) {
+	if strings.Count(out, "\n") != 301 || !strings.Contains(errOut, "ARI") {
 		t.Errorf("stdout %d lines, stderr %q", strings.Count(out, "\n"), errOut)
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/tether-sc/tether/constraint"
-	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/experiment"
 )
 
@@ -68,8 +67,10 @@ Protocols (SPEC §5):
 
 --noise flips that fraction of the pairs (kinds) or of the labels. Label
 protocols write a node,label file, or all pairs among the labelled nodes with
---pairs. Truth labels: one label per line or "node label" pairs (see
-dataset.ReadLabels); every node must have a class.`
+--pairs. Every node of the reference must have a class; a reference that
+names its nodes gives the output in its order of nodes.
+
+` + labelFilesHelp
 
 // runConstraintsGen implements "tether constraints gen".
 func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
@@ -103,10 +104,11 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	if base != 0 && base != 1 {
 		return fmt.Errorf("%w: constraints gen: --base %d, want 0 or 1", errUsage, base)
 	}
-	truth, err := dataset.ReadLabelsFile(truthPath)
+	td, err := readNodeLabels(truthPath, 0, nil)
 	if err != nil {
-		return err
+		return fmt.Errorf("constraints gen: %w", err)
 	}
+	truth := td.Labels
 	for i, c := range truth {
 		if c < 0 {
 			return fmt.Errorf("constraints gen: %s: node %d has no class; the reference must label every node", truthPath, i)

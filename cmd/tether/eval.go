@@ -15,18 +15,20 @@ import (
 	"github.com/tether-sc/tether/metrics"
 )
 
-const evalUsage = `eval --truth FILE --pred FILE [--graph FILE] [--constraints FILE] [--json]
+const evalUsage = `eval --truth FILE --pred FILE [--graph FILE] [--constraints FILE [--unconstrained]] [--json]
 
 Compares a predicted partition with a reference one and prints every figure
-of package metrics (pair counting, NMI in five normalizations, VI, purity,
-accuracy, MUC, B-cubed, CEAF, CoNLL, per-size F1), plus the violated
-constraints and the cut figures when --constraints and --graph are given.
+of package metrics (pair counting, Fowlkes-Mallows, NMI in five
+normalizations, AMI, VI, purity, accuracy, MUC, B-cubed, CEAF, CoNLL,
+per-size F1), plus the violated constraints and the cut figures when
+--constraints and --graph are given, and with --unconstrained the figures
+over what the constraints leave free.
 Entropies and VI are in nats.
 
-Label files hold one integer label per line (line i = node i) or "node
-label" pairs; -1 marks a node without a label. Nodes the reference leaves
-unlabelled are left out of the comparison; the prediction must label every
-node.`
+Nodes the reference leaves unlabelled are left out of the comparison;
+the prediction must label every node.
+
+` + labelFilesHelp
 
 // runEval implements "tether eval".
 func runEval(ctx context.Context, m *Main, args []string) error {
@@ -39,8 +41,9 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&graphPath, "graph", "", "graph `file` for the cut, ratio cut and Ncut (edge list, .mtx, .gml, dense .csv)")
 	fs.StringVar(&consPath, "constraints", "", "pairwise constraint `file` for the violation counts")
 	fs.BoolVar(&asJSON, "json", false, "write the report as JSON")
+	fs.BoolVar(&opt.Unconstrained, "unconstrained", false, "with --constraints, also score what the constraints leave free, as the FGPWC tables do: ari_unconstrained over the pairs not in the file, ari_free and nmi_free over the nodes no constraint touches")
 	fs.StringVar(&sizes, "min-sizes", joinInts(metrics.DefaultMinSizes), "comma-separated minimum reference cluster `sizes` of the per-size F1 (seed 003 §5.2); empty for none")
-	fs.IntVar(&opt.MaxClusters, "max-clusters", metrics.DefaultMaxClusters, "skip accuracy, CEAF and CoNLL (O(k³)) above this many clusters; -1 for no limit")
+	fs.IntVar(&opt.MaxClusters, "max-clusters", metrics.DefaultMaxClusters, "skip AMI, accuracy, CEAF and CoNLL (O(n·k) to O(k³)) above this many clusters; -1 for no limit")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -51,6 +54,9 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		fs.Usage()
 		return fmt.Errorf("%w: eval: --truth and --pred are required", errUsage)
 	}
+	if opt.Unconstrained && consPath == "" {
+		return fmt.Errorf("%w: eval: --unconstrained needs --constraints", errUsage)
+	}
 	if opt.MaxClusters == 0 {
 		return fmt.Errorf("%w: eval: --max-clusters must be positive or -1", errUsage)
 	}
@@ -60,11 +66,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	}
 	opt.MinSizes = minSizes
 
-	truth, err := readEvalLabels(truthPath)
-	if err != nil {
-		return err
-	}
-	pred, err := readEvalLabels(predPath)
+	truth, pred, err := readEvalPair(truthPath, predPath)
 	if err != nil {
 		return err
 	}
@@ -112,16 +114,35 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	return tw.Flush()
 }
 
-// readEvalLabels reads a label file whose labels must be integers.
-func readEvalLabels(path string) ([]int, error) {
-	d, err := dataset.ReadLabelsFileOptions(path, dataset.LabelOptions{Strict: true})
+// readEvalPair reads the reference and predicted labels files (see
+// labelFilesHelp). When both key their nodes by name the prediction is
+// mapped onto the reference's nodes; when only one does, the nodes cannot be
+// matched and the error says so.
+func readEvalPair(truthPath, predPath string) (truth, pred []int, err error) {
+	t, err := readNodeLabels(truthPath, 0, nil)
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
-	if len(d.Labels) == 0 {
-		return nil, fmt.Errorf("eval: %s: no labels", path)
+	p, err := readNodeLabels(predPath, 0, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
-	return d.Labels, nil
+	switch {
+	case t.Names != nil && p.Names != nil:
+		if p, err = readNodeLabels(predPath, len(t.Labels), t.Names); err != nil {
+			return nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
+		}
+	case t.Names != nil:
+		return nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them; give both by name or both by index", truthPath, predPath)
+	case p.Names != nil:
+		return nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them; give both by name or both by index", predPath, truthPath)
+	}
+	for path, d := range map[string]*dataset.NodeLabels{truthPath: t, predPath: p} {
+		if len(d.Labels) == 0 {
+			return nil, nil, fmt.Errorf("eval: %s: no labels", path)
+		}
+	}
+	return t.Labels, p.Labels, nil
 }
 
 // readEvalGraph reads a graph on n nodes: an edge list may leave the last

@@ -104,8 +104,8 @@ func TestEvalErrors(t *testing.T) {
 	dir := t.TempDir()
 	good := evalWriteTemp(t, dir, "good.txt", "0\n1\n1\n")
 	short := evalWriteTemp(t, dir, "short.txt", "0\n1\n")
-	words := evalWriteTemp(t, dir, "words.txt", "0\ncat\n1\n")
-	floats := evalWriteTemp(t, dir, "floats.txt", "0\n1.5\n1\n")
+	words := evalWriteTemp(t, dir, "words.txt", "0\n-2\n1\n")
+	floats := evalWriteTemp(t, dir, "floats.txt", "0\n1 5\n1\n")
 	empty := evalWriteTemp(t, dir, "empty.txt", "")
 	hole := evalWriteTemp(t, dir, "hole.txt", "0\n-1\n1\n")
 	big := evalWriteTemp(t, dir, "big.txt", "0 1\n1 2\n2 3\n3 4\n")
@@ -120,8 +120,10 @@ func TestEvalErrors(t *testing.T) {
 		{"bad flag", []string{"--nope"}, true, ""},
 		{"bad sizes", []string{"--truth", good, "--pred", good, "--min-sizes", "2,x"}, true, "--min-sizes"},
 		{"lengths", []string{"--truth", good, "--pred", short}, false, "has 3 labels but"},
-		{"non-integer", []string{"--truth", good, "--pred", words}, false, "cat"},
-		{"float", []string{"--truth", floats, "--pred", good}, false, "1.5"},
+		// Class names ("cat", "1.5") are labels since issue 15: see
+		// TestLabelConventionSameEverywhere in labels_test.go.
+		{"below -1", []string{"--truth", good, "--pred", words}, false, "words.txt:2"},
+		{"two layouts", []string{"--truth", floats, "--pred", good}, false, "floats.txt:2"},
 		{"empty", []string{"--truth", empty, "--pred", good}, false, "empty.txt"},
 		{"unlabelled prediction", []string{"--truth", good, "--pred", hole}, false, "node 1 has no label"},
 		{"missing file", []string{"--truth", filepath.Join(dir, "nope"), "--pred", good}, false, "nope"},

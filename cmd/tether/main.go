@@ -83,6 +83,7 @@ func commands() []command {
 	return []command{
 		{"cluster", "cluster a feature file, a graph file or generated data", runCluster},
 		{"eval", "evaluate a partition against a reference", runEval},
+		{"labels", "write the reference labels held in a data or GML file", runLabels},
 		{"constraints", "generate or check constraint files", runConstraints},
 		{"gen", "write a synthetic dataset", runGen},
 		{"demo", "the main job on generated data, in a few seconds", runDemo},

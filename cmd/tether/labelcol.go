@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/tether-sc/tether/dataset"
+)
+
+// classColumnNames are the header names cluster takes for the reference
+// labels when -label is not given (any case).
+var classColumnNames = []string{"label", "class", "target", "y"}
+
+// featureColumn returns the column a feature of Table.Features comes from:
+// the name itself, or the part before "=" of a one-hot column "name=value".
+func featureColumn(f string) string {
+	if i := strings.IndexByte(f, '='); i > 0 {
+		return f[:i]
+	}
+	return f
+}
+
+// classNamedColumn returns the first column of features named as in
+// classColumnNames, or "".
+func classNamedColumn(features []string) string {
+	for _, f := range features {
+		c := featureColumn(f)
+		for _, w := range classColumnNames {
+			if strings.EqualFold(c, w) {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// classLikeColumns returns a warning for each column of t that looks like
+// class labels used as a feature: a categorical column with k levels, or
+// (k ≥ 2) a numeric column with exactly k distinct values, all integers
+// when ints is set (the values were not rescaled).
+func classLikeColumns(file string, t *dataset.Table, k int, ints bool) []string {
+	if k < 2 || t.X == nil {
+		return nil
+	}
+	n, p := t.X.Dims()
+	if n < 2*k {
+		return nil
+	}
+	var out []string
+	levels := map[string]int{}
+	var order []string
+	for j := 0; j < p && j < len(t.Features); j++ {
+		f := t.Features[j]
+		if c := featureColumn(f); c != f {
+			if levels[c] == 0 {
+				order = append(order, c)
+			}
+			levels[c]++
+			continue
+		}
+		distinct := map[float64]bool{}
+		integral := true
+		for i := 0; i < n && len(distinct) <= k; i++ {
+			v := t.X.At(i, j)
+			distinct[v] = true
+			if v != math.Trunc(v) {
+				integral = false
+			}
+		}
+		if len(distinct) == k && (integral || !ints) {
+			out = append(out, fmt.Sprintf("%s: column %q takes %d distinct values, as many as -k: if it holds the classes, say -label %s (it is used as a feature)", file, f, k, f))
+		}
+	}
+	for _, c := range order {
+		if levels[c] == k {
+			out = append(out, fmt.Sprintf("%s: column %q has %d categories, as many as -k: if it holds the classes, say -label %s (it is used as a feature)", file, c, k, c))
+		}
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tether-sc/tether/dataset"
+)
+
+// labelFilesHelp describes the labels files every command reads (cluster
+// -truth and -partial-labels, eval -truth and -pred, constraints gen
+// -truth) and the ones cluster -o and labels write.
+const labelFilesHelp = `Labels files (cluster -truth, -partial-labels and -o; eval -truth and
+-pred; constraints gen -truth; labels -o) are read one way everywhere:
+  - one label per line, line i for node i (0-based); or
+  - two columns node,label (comma, tab, semicolon or blanks): the node is
+    its 0-based index (1-based after a "# base=1" line), or its name when
+    the header says "name" or "id" or a node is not a number; names are
+    those of the input (-id column, graph node names).
+A label is an integer or a class name; -1, ? or an empty field mean the
+node's class is unknown: such nodes are left out of every figure. A first
+line such as "label", "node,label" or "name,cluster" is a header. cluster
+-o writes "node,cluster" lines (by index), or "name,cluster" when the input
+names its nodes.`
+
+// readNodeLabels reads a labels file for n nodes (n ≤ 0: inferred) with the
+// given node names (nil when the nodes have none); see labelFilesHelp. The
+// errors name the file, and the line and value when there is one.
+func readNodeLabels(path string, n int, names []string) (*dataset.NodeLabels, error) {
+	return dataset.ReadNodeLabelsFile(path, dataset.NodeLabelOptions{N: n, Names: names})
+}
+
+const labelsUsage = `labels (-input FILE -label COL | -graph-file FILE -gml-label ATTR) [-o FILE]
+
+Writes the reference labels held in a data file: the class column of a
+CSV/TSV/ARFF feature file (-label; ARFF: the last attribute unless -label
+says otherwise) or a node attribute of a GML graph (-gml-label). The output
+is "node,label" lines (0-based index), or "name,label" lines when the input
+names its nodes (-id column, GML labels), with the class text as in the
+file; nodes with a missing class get an empty label. Every command that
+reads labels reads it (cluster -truth, eval -truth, constraints gen -truth).
+
+` + labelFilesHelp
+
+// runLabels implements "tether labels".
+func runLabels(ctx context.Context, m *Main, args []string) error {
+	fs := m.newFlagSet("labels", labelsUsage)
+	var in inputOptions
+	fs.StringVar(&in.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF)")
+	fs.StringVar(&in.graphFile, "graph-file", "", "graph `file` (GML with -gml-label)")
+	fs.StringVar(&in.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number or a header name (ARFF: last)")
+	fs.StringVar(&in.table.IDColumn, "id", "", "id `column` naming the nodes")
+	fs.StringVar(&in.table.Delimiter, "delim", "", "field delimiter (default: detected)")
+	fs.StringVar(&in.header, "header", "auto", "header line: auto, yes or no")
+	fs.StringVar(&in.missing, "missing", "reject", "missing feature values (? or empty): reject, impute or drop (as for cluster)")
+	fs.StringVar(&in.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding the labels (e.g. club)")
+	out := fs.String("o", "-", "output `file` (- for standard output)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: labels: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	var labels []int
+	var names, classes []string
+	switch {
+	case (in.input == "") == (in.graphFile == ""):
+		fs.Usage()
+		return fmt.Errorf("%w: labels: give one of -input and -graph-file", errUsage)
+	case in.input != "":
+		opt := in.table
+		opt.LabelColumn = in.labelCol
+		if err := opt.Missing.UnmarshalText([]byte(in.missing)); err != nil {
+			return fmt.Errorf("%w: labels: -missing: %v", errUsage, err)
+		}
+		if err := opt.Header.UnmarshalText([]byte(in.header)); err != nil {
+			return fmt.Errorf("%w: labels: -header: %v", errUsage, err)
+		}
+		t, err := dataset.ReadFile(in.input, opt)
+		if err != nil {
+			return err
+		}
+		if t.Labels == nil {
+			return fmt.Errorf("%w: labels: %s: no label column; say which with -label (first, last, a number or a header name)", errUsage, in.input)
+		}
+		labels, names, classes = t.Labels, t.IDs, t.ClassNames
+	default:
+		if in.gopt.LabelAttr == "" {
+			return fmt.Errorf("%w: labels: -graph-file needs -gml-label, the node attribute holding the labels", errUsage)
+		}
+		d, err := dataset.ReadGraphFileOptions(in.graphFile, in.gopt)
+		if err != nil {
+			return err
+		}
+		if d.Labels == nil {
+			return fmt.Errorf("labels: %s: no node attribute %q (only GML files hold node attributes)", in.graphFile, in.gopt.LabelAttr)
+		}
+		labels, names, classes = d.Labels, d.Names, d.ClassNames
+	}
+	return m.writeOutput(ctx, *out, func(w io.Writer) error {
+		return dataset.WriteNodeLabels(w, labels, keyNames(names), classes, "label")
+	})
+}
+
+// keyNames returns names when they can key the nodes of a labels file:
+// not nil, and no name repeated or empty after trimming blanks (the readers
+// match trimmed names). Otherwise it returns nil, and the nodes are keyed
+// by index.
+func keyNames(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	for _, nm := range names {
+		nm = strings.TrimSpace(nm)
+		if nm == "" || seen[nm] {
+			return nil
+		}
+		seen[nm] = true
+	}
+	return names
+}
+
+// checkPartialLabels refuses partial labels that name more classes than
+// the k clusters asked for (k ≤ 0: not known yet), naming the file and the
+// first node out of range: integer classes must be 0…k−1 and class names
+// number at most k.
+func checkPartialLabels(path string, d *dataset.NodeLabels, k int, names []string) error {
+	if k <= 0 {
+		return nil
+	}
+	for i, c := range d.Labels {
+		if c == dataset.Unlabeled || c < k {
+			continue
+		}
+		node := fmt.Sprintf("node %d", i)
+		if i < len(names) && d.ByName {
+			node = fmt.Sprintf("node %q", names[i])
+		}
+		if d.ClassNames != nil {
+			return fmt.Errorf("%s: %d classes (%s) for -k %d: %s has class %q", path, len(d.ClassNames), strings.Join(d.ClassNames, ", "), k, node, d.ClassNames[c])
+		}
+		return fmt.Errorf("%s: %s has label %d, want 0…%d for -k %d (or -1, ? or empty when unknown)", path, node, c, k-1, k)
+	}
+	return nil
+}

@@ -1,0 +1,341 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// jsonFigure returns the named figure of an eval -json report.
+func jsonFigure(t *testing.T, out, name string) float64 {
+	t.Helper()
+	var rep struct {
+		Figures []struct {
+			Name  string  `json:"name"`
+			Value float64 `json:"value"`
+		} `json:"figures"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("eval -json: %v\n%s", err, out)
+	}
+	for _, f := range rep.Figures {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	t.Fatalf("eval -json has no %s:\n%s", name, out)
+	return 0
+}
+
+// clusterSummaryJSON reads the JSON summary cluster -json wrote to out.
+func clusterSummaryJSON(t *testing.T, out string) map[string]any {
+	t.Helper()
+	var s map[string]any
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("cluster -json: %v\n%s", err, out)
+	}
+	return s
+}
+
+// TestLabelConventionSameEverywhere reads the same reference files (class
+// names, -1, ? and empty fields for unknown classes, one- and two-column
+// layouts) with constraints gen, eval and cluster -truth, and checks that
+// cluster and eval print the same ARI: unknown nodes are skipped by both.
+func TestLabelConventionSameEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	const n = 60
+	// Blobs of 20 points: the generator's classes are 0, 1, 2 in blocks.
+	var names, withUnknown, pairs strings.Builder
+	pairs.WriteString("node,label\n")
+	for i := 0; i < n; i++ {
+		class := []string{"apple", "banana", "cherry"}[i*3/n]
+		fmt.Fprintln(&names, class)
+		switch {
+		case i%7 == 0:
+			fmt.Fprintln(&withUnknown, "-1")
+		case i%7 == 1:
+			fmt.Fprintln(&withUnknown, "?")
+		case i%11 == 2:
+			fmt.Fprintln(&withUnknown, "")
+		default:
+			fmt.Fprintln(&withUnknown, class)
+		}
+		if i%5 != 0 { // nodes left out: unknown
+			fmt.Fprintf(&pairs, "%d,%s\n", i, class)
+		}
+	}
+	full := evalWriteTemp(t, dir, "names.txt", names.String())
+	files := map[string]string{
+		"class names":    full,
+		"unknown marks":  evalWriteTemp(t, dir, "unknown.txt", withUnknown.String()),
+		"node,label":     evalWriteTemp(t, dir, "pairs.csv", pairs.String()),
+		"integer labels": evalWriteTemp(t, dir, "ints.txt", strings.NewReplacer("apple", "0", "banana", "1", "cherry", "2").Replace(withUnknown.String())),
+	}
+	// constraints gen accepts class names.
+	if _, _, err := run(t, "constraints", "gen", "-truth", full, "-protocol", "labels-frac", "-rate", "0.2", "-o", filepath.Join(dir, "partial.csv")); err != nil {
+		t.Fatalf("constraints gen: %v", err)
+	}
+	for name, truth := range files {
+		t.Run(name, func(t *testing.T) {
+			pred := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".pred")
+			out, _, err := run(t, "cluster", "-gen", "blobs", "-n", fmt.Sprint(n), "-noise", "3", "-k", "3", "-quiet",
+				"-truth", truth, "-partial-labels", filepath.Join(dir, "partial.csv"), "-method", "fgpwc", "-o", pred, "-json")
+			if err != nil {
+				t.Fatalf("cluster: %v", err)
+			}
+			sum := clusterSummaryJSON(t, out)
+			figs, _ := sum["figures"].(map[string]any)
+			ari, ok := figs["ARI"].(float64)
+			if !ok {
+				t.Fatalf("cluster -json has no ARI: %s", out)
+			}
+			evalOut, _, err := run(t, "eval", "-truth", truth, "-pred", pred, "-json")
+			if err != nil {
+				t.Fatalf("eval: %v", err)
+			}
+			if got := jsonFigure(t, evalOut, "ari"); got != ari {
+				t.Errorf("eval ARI %v, cluster ARI %v", got, ari)
+			}
+		})
+	}
+}
+
+// TestLabelFileErrorsNameFileAndLine checks that a bad partial-labels or
+// reference file is refused by every command with its name and line.
+func TestLabelFileErrorsNameFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	bad := evalWriteTemp(t, dir, "bad.txt", "0\n1\n-3\n")
+	badPairs := evalWriteTemp(t, dir, "badpairs.csv", "node,label\n0,1\n9,0\n")
+	dup := evalWriteTemp(t, dir, "dup.csv", "node,label\n0,1\n0,0\n")
+	names := evalWriteTemp(t, dir, "names.csv", "name,label\nalice,1\nbob,0\n")
+	good := evalWriteTemp(t, dir, "good.txt", "0\n1\n1\n")
+	gen := []string{"cluster", "-gen", "sbm", "-n", "8", "-cin", "4", "-cout", "1", "-k", "2", "-quiet", "-o", filepath.Join(dir, "out.csv")}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"partial below -1", append(gen[:len(gen):len(gen)], "-partial-labels", bad), "bad.txt:3"},
+		{"partial node outside", append(gen[:len(gen):len(gen)], "-partial-labels", badPairs), "badpairs.csv:3"},
+		{"partial duplicate", append(gen[:len(gen):len(gen)], "-partial-labels", dup), "dup.csv:3"},
+		{"truth names without data names", append(gen[:len(gen):len(gen)], "-truth", names), "names.csv:2"},
+		{"truth below -1", append(gen[:len(gen):len(gen)], "-truth", bad), "bad.txt:3"},
+		{"eval truth", []string{"eval", "-truth", bad, "-pred", good}, "bad.txt:3"},
+		{"eval names vs index", []string{"eval", "-truth", names, "-pred", good}, "names.csv names its nodes"},
+		{"constraints gen", []string{"constraints", "gen", "-truth", bad, "-protocol", "pairs-frac"}, "bad.txt:3"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := run(t, tc.args...)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestEvalMatchesNodesByName checks that eval maps a prediction keyed by
+// node names onto the reference's nodes, whatever their order.
+func TestEvalMatchesNodesByName(t *testing.T) {
+	dir := t.TempDir()
+	truth := evalWriteTemp(t, dir, "t.csv", "name,club\nann,A\nbob,A\ncid,B\ndan,B\n")
+	pred := evalWriteTemp(t, dir, "p.csv", "name,cluster\ndan,0\nann,1\ncid,0\nbob,1\n")
+	out, _, err := run(t, "eval", "-truth", truth, "-pred", pred, "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonFigure(t, out, "ari"); got != 1 {
+		t.Errorf("ARI %v, want 1", got)
+	}
+	missing := evalWriteTemp(t, dir, "m.csv", "name,cluster\ndan,0\nann,1\neve,0\nbob,1\n")
+	if _, _, err := run(t, "eval", "-truth", truth, "-pred", missing); err == nil || !strings.Contains(err.Error(), "m.csv:4") {
+		t.Errorf("unknown name: error %v, want m.csv:4", err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestClusterLabelsFileKeysNodes checks that cluster -o writes node,cluster
+// lines, by name when the input has names, and that eval and cluster
+// -partial-labels read them back.
+func TestClusterLabelsFileKeysNodes(t *testing.T) {
+	dir := t.TempDir()
+	var csv strings.Builder
+	csv.WriteString("id,x,y\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&csv, "p%02d,%d,%d\n", i, (i/10)*10+i%3, i%2)
+	}
+	data := evalWriteTemp(t, dir, "data.csv", csv.String())
+	pred := filepath.Join(dir, "pred.csv")
+	if _, _, err := run(t, "cluster", "-input", data, "-id", "id", "-k", "3", "-knn", "5", "-quiet", "-o", pred); err != nil {
+		t.Fatal(err)
+	}
+	got := readFile(t, pred)
+	if !strings.HasPrefix(got, "name,cluster\np00,") || strings.Count(got, "\n") != 31 {
+		t.Fatalf("labels file:\n%s", got)
+	}
+	// Read back by name, as partial labels and as a reference.
+	out, _, err := run(t, "cluster", "-input", data, "-id", "id", "-k", "3", "-knn", "5", "-quiet", "-o", filepath.Join(dir, "p2.csv"),
+		"-partial-labels", pred, "-truth", pred, "-method", "fgpwc", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ari := clusterSummaryJSON(t, out)["figures"].(map[string]any)["ARI"]; ari == nil {
+		t.Errorf("no ARI against the names file: %s", out)
+	}
+	if _, _, err := run(t, "eval", "-truth", pred, "-pred", filepath.Join(dir, "p2.csv")); err != nil {
+		t.Errorf("eval of two names files: %v", err)
+	}
+}
+
+// TestClusterJSONOneDocument checks that cluster -json with -o - (or no
+// -o) writes one JSON document, labels included, to stdout, and nothing
+// but messages to stderr.
+func TestClusterJSONOneDocument(t *testing.T) {
+	for _, args := range [][]string{{}, {"-o", "-"}} {
+		out, errOut, err := run(t, append([]string{"cluster", "-gen", "blobs", "-n", "90", "-k", "3", "-json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(strings.NewReader(out))
+		var s struct {
+			N      int            `json:"n"`
+			Labels []int          `json:"labels"`
+			Fig    map[string]any `json:"figures"`
+		}
+		if err := dec.Decode(&s); err != nil {
+			t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+		}
+		if dec.More() {
+			t.Errorf("more than one JSON document on stdout")
+		}
+		if s.N != 90 || len(s.Labels) != 90 || s.Fig["ARI"] == nil {
+			t.Errorf("document: n %d, %d labels, figures %v", s.N, len(s.Labels), s.Fig)
+		}
+		if strings.Contains(errOut, "{") {
+			t.Errorf("JSON on stderr: %q", errOut)
+		}
+	}
+	// With -o FILE the labels stay out of the document.
+	dir := t.TempDir()
+	out, _, err := run(t, "cluster", "-gen", "blobs", "-n", "90", "-k", "3", "-json", "-quiet", "-o", filepath.Join(dir, "l.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, `"labels"`) {
+		t.Errorf("labels in the document although -o is a file")
+	}
+}
+
+// TestLabelsCommand checks that tether labels writes the class column of a
+// CSV or ARFF file and a GML node attribute in the form every reader
+// takes, and refuses inputs without labels with a clear error.
+func TestLabelsCommand(t *testing.T) {
+	dir := t.TempDir()
+	csvFile := evalWriteTemp(t, dir, "d.csv", "x,y,species\n1,2,b\n1,3,a\n5,5,b\n")
+	arff := evalWriteTemp(t, dir, "d.arff", "@relation r\n@attribute x numeric\n@attribute c {no,yes}\n@data\n1,yes\n2,no\n")
+	gml := evalWriteTemp(t, dir, "g.gml", `graph [
+  node [ id 1 label "ann" club "A" ]
+  node [ id 2 label "bob" club "B" ]
+  node [ id 3 label "cid" club "A" ]
+  edge [ source 1 target 2 ]
+  edge [ source 2 target 3 ]
+]
+`)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"csv", []string{"-input", csvFile, "-label", "species"}, "node,label\n0,b\n1,a\n2,b\n"},
+		{"csv last", []string{"-input", csvFile, "-label", "last"}, "node,label\n0,b\n1,a\n2,b\n"},
+		{"arff", []string{"-input", arff}, "node,label\n0,yes\n1,no\n"},
+		{"gml", []string{"-graph-file", gml, "-gml-label", "club"}, "name,label\nann,A\nbob,B\ncid,A\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := run(t, append([]string{"labels"}, tc.args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != tc.want {
+				t.Errorf("wrote %q, want %q", out, tc.want)
+			}
+		})
+	}
+	// The written file is a reference for cluster and eval.
+	truth := filepath.Join(dir, "truth.csv")
+	if _, _, err := run(t, "labels", "-graph-file", gml, "-gml-label", "club", "-o", truth); err != nil {
+		t.Fatal(err)
+	}
+	pred := filepath.Join(dir, "pred.csv")
+	if _, _, err := run(t, "cluster", "-graph-file", gml, "-k", "2", "-quiet", "-truth", truth, "-o", pred); err != nil {
+		t.Fatalf("cluster -truth: %v", err)
+	}
+	if _, _, err := run(t, "eval", "-truth", truth, "-pred", pred); err != nil {
+		t.Fatalf("eval: %v", err)
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-input", csvFile}, "no label column"},
+		{[]string{"-input", csvFile, "-label", "colour"}, "colour"},
+		{[]string{"-graph-file", gml}, "-gml-label"},
+		{[]string{"-graph-file", gml, "-gml-label", "team"}, "team"},
+		{[]string{}, "one of -input and -graph-file"},
+	} {
+		if _, _, err := run(t, append([]string{"labels"}, bad.args...)...); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("labels %q: error %v, want one mentioning %q", bad.args, err, bad.want)
+		}
+	}
+}
+
+// TestRepeatedNamesKeyByIndex checks that an id column with a repeated
+// name gives a labels file keyed by index, which reads back.
+func TestRepeatedNamesKeyByIndex(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("id,x\n")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&b, "n%d,%d\n", i%6, i)
+	}
+	data := evalWriteTemp(t, dir, "d.csv", b.String())
+	pred := filepath.Join(dir, "p.csv")
+	if _, _, err := run(t, "cluster", "-input", data, "-id", "id", "-k", "2", "-knn", "3", "-quiet", "-o", pred); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, pred); !strings.HasPrefix(got, "node,cluster\n0,") {
+		t.Errorf("labels file:\n%s", got)
+	}
+	if _, _, err := run(t, "cluster", "-input", data, "-id", "id", "-k", "2", "-knn", "3", "-quiet", "-o", pred, "-truth", pred); err != nil {
+		t.Errorf("read back: %v", err)
+	}
+}
+
+// TestPartialLabelsMoreClassesThanK checks that partial labels with more
+// classes than -k are refused naming the file and the node.
+func TestPartialLabelsMoreClassesThanK(t *testing.T) {
+	dir := t.TempDir()
+	names := evalWriteTemp(t, dir, "three.csv", "node,label\n0,a\n1,b\n2,c\n")
+	ints := evalWriteTemp(t, dir, "onebased.csv", "node,label\n0,1\n1,2\n")
+	args := []string{"cluster", "-gen", "sbm", "-n", "8", "-cin", "4", "-cout", "1", "-k", "2", "-quiet", "-method", "fgpwc", "-o", filepath.Join(dir, "o.csv"), "-partial-labels"}
+	for file, want := range map[string]string{names: `three.csv: 3 classes (a, b, c) for -k 2: node 2 has class "c"`, ints: "onebased.csv: node 1 has label 2, want 0…1"} {
+		if _, _, err := run(t, append(args, file)...); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want %q", err, want)
+		}
+	}
+}

@@ -1,0 +1,439 @@
+package dataset
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// NodeLabelOptions controls ReadNodeLabels. The zero value infers the
+// number of nodes and accepts both layouts.
+type NodeLabelOptions struct {
+	// N, if positive, is the number of nodes: a one-column file must have N
+	// label lines and a two-column file must not name a node outside
+	// 0…N−1. If 0, N is inferred (see ReadNodeLabels).
+	N int
+	// Names, when not nil, are the names of the nodes of the data the file
+	// labels (Names[i] names node i: the ID column of a table, the node
+	// names of a graph file). A two-column file that keys nodes by name is
+	// matched against them; when Names is nil such a file defines the nodes
+	// itself, in its line order (NodeLabels.Names), unless N is positive,
+	// which is then an error.
+	Names []string
+}
+
+// NodeLabels is the content of a labels file read by ReadNodeLabels.
+type NodeLabels struct {
+	// Labels[i] is the class of node i, or Unlabeled.
+	Labels []int
+	// ClassNames is nil when the file's known labels are all integers
+	// (which are kept as they are). Otherwise every label text is a class,
+	// numbered in sorted order as Table.ClassNames (numerically when they
+	// are numbers), and ClassNames[c] is the text of class c.
+	ClassNames []string
+	// Names is set when the file keys its nodes by name and no
+	// NodeLabelOptions.Names were given: Names[i] is the name of node i, in
+	// the order of the file.
+	Names []string
+	// ByName reports that the file keys its nodes by name.
+	ByName bool
+}
+
+// nodeHeaderWords name the node column of a two-column labels file;
+// nameHeaderWords among them say that the nodes are keyed by name even when
+// the names look like numbers.
+var (
+	nodeHeaderWords  = []string{"node", "index", "vertex", "item", "name", "id", "node_name", "node_id"}
+	nameHeaderWords  = []string{"name", "id", "node_name", "node_id"}
+	labelHeaderWords = []string{"label", "labels", "class", "cluster", "truth", "target", "y", "pred", "prediction", "community", "club"}
+)
+
+func isWord(s string, words []string) bool {
+	for _, w := range words {
+		if strings.EqualFold(strings.TrimSpace(s), w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isUnknownLabel reports whether a label field marks a node without a
+// class: −1, "?" or an empty field.
+func isUnknownLabel(s string) bool {
+	return s == "" || s == "?" || s == "-1"
+}
+
+// ReadNodeLabelsFile reads the labels file at path; see ReadNodeLabels.
+func ReadNodeLabelsFile(path string, opt NodeLabelOptions) (*NodeLabels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	return ReadNodeLabels(f, path, opt)
+}
+
+// ReadNodeLabels reads the labels of nodes from r; name is the file named in
+// error messages. It is the one reader of reference labels, predicted labels
+// and partial labels of the tether command, and accepts what
+// WriteNodeLabels, WriteLabels, WriteLabelsCSV and constraint.WriteLabels
+// write. Two layouts are accepted, told apart by the number of fields on
+// the first data line (fields are separated by a comma, a tab, a semicolon
+// or blanks, detected on that line; CSV quotes are honoured):
+//
+//   - one field: the i-th data line is the label of node i. Lines starting
+//     with '#' or '%' are comments; blank lines inside the file are nodes
+//     without a label, blank lines at its end are ignored.
+//   - two fields, node and label: nodes not listed have no label, a node
+//     listed twice is an error. Nodes are 0-based integer indices (1-based
+//     after a "# base=1" directive, as constraint files have), or names:
+//     when a header names the node column "name" or "id", or when a node
+//     field is not an integer. Names are matched exactly (after trimming
+//     blanks) against opt.Names.
+//
+// A label is an integer or any other text (a class name); −1, "?" and an
+// empty field mean the node's class is unknown. When every known label is
+// an integer ≥ 0 the integers are the classes; otherwise the texts are
+// numbered as NodeLabels.ClassNames says. An integer below −1 is an error.
+//
+// A first line is a header when it names its columns: a node column named
+// node, index, vertex, item, name or id, a label column named label, class,
+// cluster, truth, target, y, pred, prediction, community or club (any case),
+// or a node or label field that is not an integer followed by a line where
+// it is. A line is never a header when its node field is an integer or a
+// name of opt.Names, or when its label recurs further down (it is then a
+// class, such as a class named "y").
+//
+// Every error is a *ParseError naming the file, and the line and value
+// when there is one. Cost O(file size + n).
+func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels, error) {
+	type rec struct {
+		line        int
+		node, label string
+	}
+	perr := func(line, col int, value string, format string, args ...any) error {
+		return &ParseError{File: name, Line: line, Column: col, Value: value, Err: errorf(ErrInvalid, format, args...)}
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	var (
+		recs     []rec
+		width    int
+		delim    rune
+		base     int
+		lineNo   int
+		blanks   []int // lines of pending blank lines (one-column layout)
+		seenData bool
+	)
+	for sc.Scan() {
+		lineNo++
+		text := sc.Text()
+		if lineNo == 1 {
+			text = strings.TrimPrefix(text, "\uFEFF")
+		}
+		t := strings.TrimSpace(text)
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "%") {
+			key, val, ok := strings.Cut(t[1:], "=")
+			if ok && strings.TrimSpace(key) == "base" {
+				val = strings.TrimSpace(val)
+				if val != "0" && val != "1" {
+					return nil, perr(lineNo, 0, val, "directive base=%s, want base=0 or base=1", val)
+				}
+				if seenData {
+					return nil, perr(lineNo, 0, "", "the base directive must come before the first data line")
+				}
+				base = int(val[0] - '0')
+			}
+			continue
+		}
+		if t == "" {
+			if width == 1 {
+				blanks = append(blanks, lineNo)
+			}
+			continue
+		}
+		if width == 0 {
+			switch d := detectDelimiter([]string{t}); d {
+			case 0:
+				delim = ' '
+			default:
+				delim = rune(d)
+			}
+		}
+		fields, err := splitLabelLine(t, delim)
+		if err != nil {
+			return nil, perr(lineNo, 0, "", "%v", err)
+		}
+		if width == 0 {
+			width = len(fields)
+			if width > 2 {
+				return nil, perr(lineNo, 0, "", "%d fields: want one label per line or node,label pairs", width)
+			}
+		}
+		if len(fields) != width {
+			return nil, perr(lineNo, 0, "", "%d fields, want %d as on the first data line", len(fields), width)
+		}
+		seenData = true
+		for _, b := range blanks {
+			recs = append(recs, rec{line: b})
+		}
+		blanks = blanks[:0]
+		if width == 1 {
+			recs = append(recs, rec{line: lineNo, label: fields[0]})
+		} else {
+			recs = append(recs, rec{line: lineNo, node: fields[0], label: fields[1]})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ParseError{File: name, Line: lineNo + 1, Err: fmt.Errorf("dataset: reading: %w", err)}
+	}
+	// Header. A header word that recurs as a label, or a node field that is
+	// a node name of the data, is data.
+	byName := false
+	if len(recs) > 0 {
+		h := recs[0]
+		recurs := func(label string) bool {
+			for _, r := range recs[1:] {
+				if r.label == label {
+					return true
+				}
+			}
+			return false
+		}
+		isName := func(s string) bool {
+			for _, nm := range opt.Names {
+				if strings.TrimSpace(nm) == s {
+					return true
+				}
+			}
+			return false
+		}
+		isHeader := false
+		if width == 2 {
+			if !isIntText(h.node) && !isName(h.node) {
+				switch {
+				case isWord(h.node, nodeHeaderWords):
+					isHeader = true
+					byName = isWord(h.node, nameHeaderWords)
+				case isWord(h.label, labelHeaderWords) && !recurs(h.label):
+					isHeader = true
+				case len(recs) > 1 && isIntText(recs[1].node):
+					isHeader = true
+				}
+			}
+		} else {
+			isHeader = isWord(h.label, labelHeaderWords) && !recurs(h.label)
+			if !isHeader && len(recs) > 1 && !isIntText(h.label) && isIntText(recs[1].label) && !isUnknownLabel(recs[1].label) && !recurs(h.label) {
+				isHeader = true
+			}
+		}
+		if isHeader {
+			recs = recs[1:]
+		}
+	}
+	// Labels.
+	allInt := true
+	for _, r := range recs {
+		if isUnknownLabel(r.label) {
+			continue
+		}
+		v, ok := parseInt(r.label)
+		if ok && v < Unlabeled {
+			return nil, perr(r.line, width, r.label, "label below -1 (-1, ? or an empty field mark a node without a class)")
+		}
+		if !ok {
+			allInt = false
+		}
+	}
+	out := &NodeLabels{}
+	code := map[string]int{}
+	if !allInt {
+		seen := map[string]bool{}
+		for _, r := range recs {
+			if !isUnknownLabel(r.label) && !seen[r.label] {
+				seen[r.label] = true
+				out.ClassNames = append(out.ClassNames, r.label)
+			}
+		}
+		sortLevels(out.ClassNames)
+		for k, c := range out.ClassNames {
+			code[c] = k
+		}
+	}
+	labelOf := func(s string) int {
+		if isUnknownLabel(s) {
+			return Unlabeled
+		}
+		if allInt {
+			v, _ := parseInt(s)
+			return v
+		}
+		return code[s]
+	}
+	if width <= 1 {
+		if opt.N > 0 && len(recs) != opt.N {
+			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d labels for %d nodes", len(recs), opt.N)}
+		}
+		out.Labels = make([]int, len(recs))
+		for i, r := range recs {
+			out.Labels[i] = labelOf(r.label)
+		}
+		return out, nil
+	}
+	if !byName {
+		for _, r := range recs {
+			if !isIntText(r.node) {
+				byName = true
+				break
+			}
+		}
+	}
+	out.ByName = byName
+	index := map[string]int{}
+	n := opt.N
+	switch {
+	case byName && opt.Names != nil:
+		for i, nm := range opt.Names {
+			nm = strings.TrimSpace(nm)
+			if _, dup := index[nm]; !dup {
+				index[nm] = i
+			}
+		}
+		if n <= 0 {
+			n = len(opt.Names)
+		}
+	case byName && opt.N > 0:
+		return nil, perr(recs[0].line, 1, recs[0].node, "the file names its nodes but the data has none (give the data an id column, or number the nodes 0…%d)", opt.N-1)
+	case byName:
+		for _, r := range recs {
+			if _, dup := index[r.node]; !dup {
+				index[r.node] = len(out.Names)
+				out.Names = append(out.Names, r.node)
+			}
+		}
+		n = len(out.Names)
+	default:
+		maxNodes := DefaultMaxNodes
+		if opt.N > 0 {
+			maxNodes = opt.N
+		}
+		for _, r := range recs {
+			v, _ := parseInt(r.node)
+			i := v - base
+			if i < 0 || i >= maxNodes {
+				if opt.N > 0 {
+					return nil, perr(r.line, 1, r.node, "node outside %d…%d (base %d)", base, opt.N-1+base, base)
+				}
+				return nil, perr(r.line, 1, r.node, "node index outside %d…%d (base %d)", base, maxNodes-1+base, base)
+			}
+			if opt.N <= 0 {
+				n = max(n, i+1)
+			}
+		}
+	}
+	out.Labels = make([]int, n)
+	set := make([]int, n) // line that labelled the node, 0 if none
+	for i := range out.Labels {
+		out.Labels[i] = Unlabeled
+	}
+	for _, r := range recs {
+		var i int
+		if byName {
+			var ok bool
+			if i, ok = index[r.node]; !ok {
+				return nil, perr(r.line, 1, r.node, "unknown node name")
+			}
+		} else {
+			v, _ := parseInt(r.node)
+			i = v - base
+		}
+		if set[i] != 0 {
+			return nil, perr(r.line, 1, r.node, "node already labelled on line %d", set[i])
+		}
+		set[i] = r.line
+		out.Labels[i] = labelOf(r.label)
+	}
+	return out, nil
+}
+
+func isIntText(s string) bool {
+	_, ok := parseInt(strings.TrimSpace(s))
+	return ok
+}
+
+// splitLabelLine splits one line of a labels file on delim (' ' means runs
+// of blanks), honouring CSV double quotes, and trims blanks around fields.
+func splitLabelLine(line string, delim rune) ([]string, error) {
+	if delim == ' ' {
+		sp := splitter{quotes: `"`}
+		f, pos, err := sp.split(line, nil)
+		if err != nil {
+			return nil, fmt.Errorf("character %d: %w", pos, err)
+		}
+		return f, nil
+	}
+	cr := csv.NewReader(strings.NewReader(line))
+	cr.Comma = delim
+	cr.TrimLeadingSpace = true
+	cr.LazyQuotes = false
+	f, err := cr.Read()
+	if err != nil {
+		return nil, err
+	}
+	for a := range f {
+		f[a] = strings.TrimSpace(f[a])
+	}
+	return f, nil
+}
+
+// WriteNodeLabels writes labels in the two-column layout of ReadNodeLabels:
+// a header "node,<column>" and one node,label line per node, the node
+// being its 0-based index, or, when names is not nil, a header
+// "name,<column>" and the node's name (quoted as CSV needs). The label is
+// the integer, or classNames[label] when classNames is not nil; unlabeled
+// nodes get an empty label field. column "" means "label". The error is the
+// writer's, or a length mismatch.
+func WriteNodeLabels(w io.Writer, labels []int, names, classNames []string, column string) error {
+	if column == "" {
+		column = "label"
+	}
+	if names != nil && len(names) != len(labels) {
+		return fmt.Errorf("dataset: %d names for %d labels", len(names), len(labels))
+	}
+	bw := bufio.NewWriter(w)
+	cw := csv.NewWriter(bw)
+	key := "node"
+	if names != nil {
+		key = "name"
+	}
+	cw.Write([]string{key, column})
+	for i, l := range labels {
+		k := strconv.Itoa(i)
+		if names != nil {
+			k = names[i]
+		}
+		v := ""
+		switch {
+		case l == Unlabeled:
+		case classNames != nil && l >= 0 && l < len(classNames):
+			v = classNames[l]
+		default:
+			v = strconv.Itoa(l)
+		}
+		if err := cw.Write([]string{k, v}); err != nil {
+			return fmt.Errorf("dataset: writing labels: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("dataset: writing labels: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("dataset: writing labels: %w", err)
+	}
+	return nil
+}

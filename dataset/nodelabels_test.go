@@ -1,0 +1,108 @@
+package dataset
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestReadNodeLabels(t *testing.T) {
+	const u = Unlabeled
+	cases := []struct {
+		name    string
+		in      string
+		opt     NodeLabelOptions
+		labels  []int
+		classes []string
+		names   []string
+	}{
+		{"one column ints", "0\n1\n1\n", NodeLabelOptions{}, []int{0, 1, 1}, nil, nil},
+		{"unknown marks", "2\n-1\n?\n\n2\n\n\n", NodeLabelOptions{}, []int{2, u, u, u, 2}, nil, nil},
+		{"class names", "setosa\nvirginica\n-1\nsetosa\n", NodeLabelOptions{}, []int{0, 1, u, 0}, []string{"setosa", "virginica"}, nil},
+		{"header word", "class\nb\na\n", NodeLabelOptions{}, []int{1, 0}, []string{"a", "b"}, nil},
+		{"numeric class names", "10\n2\n3\n", NodeLabelOptions{}, []int{10, 2, 3}, nil, nil},
+		{"mixed class names", "10\n2\nx\n", NodeLabelOptions{}, []int{0, 1, 2}, []string{"10", "2", "x"}, nil},
+		{"pairs", "node,label\n2,1\n0,0\n", NodeLabelOptions{}, []int{0, u, 1}, nil, nil},
+		{"pairs blanks", "# node label\n0 4\n3 9\n", NodeLabelOptions{N: 5}, []int{4, u, u, 9, u}, nil, nil},
+		{"pairs base 1", "# base=1\n1,0\n3,1\n", NodeLabelOptions{}, []int{0, u, 1}, nil, nil},
+		{"pairs empty label", "node,cluster\n0,\n1,1\n", NodeLabelOptions{}, []int{u, 1}, nil, nil},
+		{"names from data", "name,cluster\nbob,1\nann,0\n", NodeLabelOptions{Names: []string{"ann", "bob", "cid"}}, []int{0, 1, u}, nil, nil},
+		{"numeric names", "id,cluster\n20,1\n10,0\n", NodeLabelOptions{Names: []string{"10", "20"}}, []int{0, 1}, nil, nil},
+		{"names define nodes", "bob,x\nann,y\n", NodeLabelOptions{}, []int{0, 1}, []string{"x", "y"}, []string{"bob", "ann"}},
+		{"class named y", "y\nx\ny\n", NodeLabelOptions{}, []int{1, 0, 1}, []string{"x", "y"}, nil},
+		{"pair class named y", "5,y\n6,x\n7,y\n", NodeLabelOptions{}, []int{u, u, u, u, u, 1, 0, 1}, []string{"x", "y"}, nil},
+		{"first name before an integer name", "alice,1\n42,0\n", NodeLabelOptions{Names: []string{"42", "alice"}}, []int{0, 1}, nil, nil},
+		{"quoted names", "name,club\n\"Smith, J\",A\nann,B\n", NodeLabelOptions{}, []int{0, 1}, []string{"A", "B"}, []string{"Smith, J", "ann"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadNodeLabels(strings.NewReader(tc.in), "f", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(d.Labels, tc.labels) || !reflect.DeepEqual(d.ClassNames, tc.classes) || !reflect.DeepEqual(d.Names, tc.names) {
+				t.Errorf("got %v %q %q, want %v %q %q", d.Labels, d.ClassNames, d.Names, tc.labels, tc.classes, tc.names)
+			}
+		})
+	}
+}
+
+func TestReadNodeLabelsErrors(t *testing.T) {
+	cases := []struct {
+		name, in string
+		opt      NodeLabelOptions
+		want     string
+	}{
+		{"below -1", "0\n-2\n", NodeLabelOptions{}, "f:2: column 1: value \"-2\""},
+		{"count", "0\n1\n", NodeLabelOptions{N: 3}, "2 labels for 3 nodes"},
+		{"three fields", "0,1,2\n", NodeLabelOptions{}, "f:1"},
+		{"ragged", "0,1\n1\n", NodeLabelOptions{}, "f:2"},
+		{"outside", "0,1\n5,1\n", NodeLabelOptions{N: 3}, "f:2: column 1: value \"5\""},
+		{"negative node", "0,1\n-4,1\n", NodeLabelOptions{}, "f:2"},
+		{"duplicate", "0,1\n0,1\n", NodeLabelOptions{}, "already labelled on line 1"},
+		{"unknown name", "name,c\nann,1\nzed,0\n", NodeLabelOptions{Names: []string{"ann"}}, "f:3: column 1: value \"zed\": invalid input: unknown node name"},
+		{"names without data names", "ann,1\n", NodeLabelOptions{N: 1}, "the data has none"},
+		{"bad quote", "\"ann,1\n", NodeLabelOptions{}, "f:1"},
+		{"bad base", "# base=2\n0\n", NodeLabelOptions{}, "f:1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadNodeLabels(strings.NewReader(tc.in), "f", tc.opt)
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is not a *ParseError", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q lacks %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestWriteNodeLabelsRoundTrip checks that what WriteNodeLabels writes
+// reads back the same, by index and by name.
+func TestWriteNodeLabelsRoundTrip(t *testing.T) {
+	labels := []int{2, 0, Unlabeled, 1, 2}
+	for _, names := range [][]string{nil, {"a", "b, c", "d\"q", "10", "e"}} {
+		var buf bytes.Buffer
+		if err := WriteNodeLabels(&buf, labels, names, nil, "cluster"); err != nil {
+			t.Fatal(err)
+		}
+		d, err := ReadNodeLabels(&buf, "rt", NodeLabelOptions{N: len(labels), Names: names})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, buf.String())
+		}
+		if !reflect.DeepEqual(d.Labels, labels) {
+			t.Errorf("names %q: read %v, wrote %v", names, d.Labels, labels)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteNodeLabels(&buf, []int{1, 0, 1}, nil, []string{"setosa", "virginica"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "node,label\n0,virginica\n1,setosa\n2,virginica\n"; got != want {
+		t.Errorf("class names: wrote %q, want %q", got, want)
+	}
+}
