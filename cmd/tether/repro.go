@@ -216,4 +216,6 @@ const reproDiscussion = `## Where we differ from the papers, and why
   fresh ` + "`tether repro all`" + ` stays within an hour on a 2-core machine.
 - **Metrics.** Each section states its ARI/NMI variant (e.g. NMI with the joint-entropy normalization of
   the thesis, or 2I/(H₁+H₂) of seeds 001 and 004; FGPWC's ARI on unconstrained pairs only).
+- **FGPWC's options beyond the paper** were measured on these tables, some with their ground truth:
+  [fgpwc-notes.md](fgpwc-notes.md) (written by hand, not generated) gives the measurements behind each.
 `
