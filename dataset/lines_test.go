@@ -1,7 +1,10 @@
 package dataset
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -113,5 +116,26 @@ func TestReadMemoryProportional(t *testing.T) {
 				t.Fatalf("%.1f bytes allocated per input byte, budget %v", per, tc.budget)
 			}
 		})
+	}
+}
+
+// Names files take the same line endings as the other readers (a bare-CR
+// names file used to be read as one name) and name a too-long line.
+func TestReadNames(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "names.txt")
+	if err := os.WriteFile(p, []byte("alice\r bob \rcarol\r\ndave\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadNames(p)
+	if err != nil || strings.Join(got, ",") != "alice,bob,carol,dave" {
+		t.Errorf("names %q, %v", got, err)
+	}
+	long := filepath.Join(dir, "long.txt")
+	if err := os.WriteFile(long, append([]byte("a\n"), bytes.Repeat([]byte("x"), DefaultMaxLineBytes+1)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadNames(long); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "long.txt") {
+		t.Errorf("long line: %v", err)
 	}
 }

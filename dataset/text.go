@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -299,4 +300,24 @@ func parseInt(s string) (int, bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// ReadNames reads a file of node names, one per line, with the line
+// endings of the other readers ("\n", "\r\n" or a bare "\r") and surrounding
+// space trimmed. A line longer than DefaultMaxLineBytes is an error wrapping
+// ErrTooLarge naming the file and line. Cost O(size).
+func ReadNames(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	lines, err := readAll(f, path, 0)
+	if err != nil {
+		return nil, err
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return lines, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/experiment"
 )
 
@@ -98,8 +98,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 		return fmt.Errorf("%w: constraints gen: unexpected argument %q", errUsage, pos[0])
 	}
 	if truthPath == "" || protocol == "" {
-		fs.Usage()
-		return fmt.Errorf("%w: constraints gen: --truth and --protocol are required", errUsage)
+		return fmt.Errorf("%w: constraints gen: --truth and --protocol are required (%s)", errUsage, usageHint(fs))
 	}
 	if base != 0 && base != 1 {
 		return fmt.Errorf("%w: constraints gen: --base %d, want 0 or 1", errUsage, base)
@@ -214,8 +213,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: constraints check: want one constraint file, got %d arguments", errUsage, len(pos))
+		return fmt.Errorf("%w: constraints check: want one constraint file, got %d arguments (%s)", errUsage, len(pos), usageHint(fs))
 	}
 	if n < 0 {
 		return fmt.Errorf("%w: constraints check: --n %d is negative", errUsage, n)
@@ -322,21 +320,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 
 // consReadNames reads one node name per line, ignoring a final empty line.
 func consReadNames(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var names []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		names = append(names, strings.TrimSpace(sc.Text()))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return names, nil
+	return dataset.ReadNames(path)
 }
 
 const consClosureUsage = `constraints closure [--partition A|B|C|D|all] [--reps R] [--seed S] [--counts LIST] [--alpha LIST] [--ml M] [-o DIR]

@@ -51,8 +51,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		return fmt.Errorf("%w: eval: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	if truthPath == "" || predPath == "" {
-		fs.Usage()
-		return fmt.Errorf("%w: eval: --truth and --pred are required", errUsage)
+		return fmt.Errorf("%w: eval: --truth and --pred are required (%s)", errUsage, usageHint(fs))
 	}
 	if opt.Unconstrained && consPath == "" {
 		return fmt.Errorf("%w: eval: --unconstrained needs --constraints", errUsage)

@@ -67,8 +67,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	var names, classes []string
 	switch {
 	case (in.input == "") == (in.graphFile == ""):
-		fs.Usage()
-		return fmt.Errorf("%w: labels: give one of -input and -graph-file", errUsage)
+		return fmt.Errorf("%w: labels: give one of -input and -graph-file (%s)", errUsage, usageHint(fs))
 	case in.input != "":
 		opt := in.table
 		opt.LabelColumn = in.labelCol

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tether-sc/tether/cluster"
 )
 
 // runReaders runs tether with args and returns stdout, stderr and the error.
@@ -251,6 +253,25 @@ func FuzzConsReadNames(f *testing.F) {
 		}
 		if len(names) != want {
 			t.Fatalf("%d names from %d lines", len(names), want)
+		}
+	})
+}
+
+// FuzzSetKnobs: any -set value given to any registered method is either
+// refused with an error or yields a method of the same name; it never
+// panics. A value that parses but lies outside the knob's range is then
+// refused by cluster.Run (TestKnobRangesRefusedAndListed).
+func FuzzSetKnobs(f *testing.F) {
+	for _, s := range []string{"SigmaML=0.2", "Gamma=1e308", "MaxIter=-1", "Laplacian=auto", "Optimizer=halving", "Variant=both", "Basis=x", "nope=1", "=", "M=99999999999999999999", "Objective=ncut", "R=NaN"} {
+		f.Add(s)
+	}
+	methods := cluster.Methods()
+	f.Fuzz(func(t *testing.T, set string) {
+		for _, info := range methods {
+			m, err := setKnobs(info.New(), []string{set})
+			if err == nil && m.Name() != info.Name {
+				t.Fatalf("%s -set %q gave method %s", info.Name, set, m.Name())
+			}
 		}
 	})
 }
