@@ -232,7 +232,8 @@ func FuzzMinSizes(f *testing.F) {
 }
 
 // FuzzConsReadNames checks the reader of node-name files (tether
-// constraints -names): no panic, and one name per line.
+// constraints -names): no panic, and one name per line, lines ending at
+// "\n", "\r\n" or a bare "\r".
 func FuzzConsReadNames(f *testing.F) {
 	for _, s := range []string{"a\nb\n", "a\r\nb", "", "\n\n", " x \n", "a\rb\r"} {
 		f.Add(s)
@@ -247,8 +248,8 @@ func FuzzConsReadNames(f *testing.F) {
 		if err != nil {
 			return
 		}
-		want := strings.Count(s, "\n")
-		if s != "" && !strings.HasSuffix(s, "\n") {
+		want := strings.Count(strings.ReplaceAll(s, "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(s, "\r\n", "\n"), "\r")
+		if s != "" && !strings.HasSuffix(s, "\n") && !strings.HasSuffix(s, "\r") {
 			want++
 		}
 		if len(names) != want {
