@@ -193,7 +193,7 @@ func parseGML(lines []string, name string, opt *GraphOptions) (*GraphData, error
 			return nil, &ParseError{File: name, Line: idv.line, Name: "id", Value: idv.text, Err: errorf(ErrInvalid, "node id declared twice")}
 		}
 		if len(index) >= maxN {
-			return nil, &ParseError{File: name, Line: idv.line, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes)", maxN)}
+			return nil, &ParseError{File: name, Line: idv.line, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes; tether: -max-nodes)", maxN)}
 		}
 		index[id] = len(index)
 		nm := idv.text

@@ -620,7 +620,7 @@ func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, 
 					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number below the base %d", base)}
 				}
 				if v-base >= maxN {
-					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrTooLarge, "node number ≥ %d nodes (GraphOptions.MaxNodes)", maxN)}
+					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrTooLarge, "node number ≥ %d nodes (GraphOptions.MaxNodes; tether: -max-nodes)", maxN)}
 				}
 				if opt.NumNodes > 0 && v-base >= opt.NumNodes {
 					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number outside the %d nodes declared", opt.NumNodes)}
@@ -635,7 +635,7 @@ func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, 
 			for _, s := range [2]string{r.a, r.b} {
 				if _, ok := id[s]; !ok {
 					if len(id) >= maxN {
-						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes)", maxN)}
+						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes; tether: -max-nodes)", maxN)}
 					}
 					id[s] = len(id)
 					d.Names = append(d.Names, s)
@@ -651,7 +651,7 @@ func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, 
 	if opt.NumNodes > 0 {
 		n = opt.NumNodes
 		if n > maxN {
-			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d", n, maxN)}
+			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d (tether: -max-nodes)", n, maxN)}
 		}
 	}
 	g, err := assemble(name, n, ents, opt, false)
@@ -719,7 +719,7 @@ func parseMatrixMarket(lines []string, name string, opt *GraphOptions) (*GraphDa
 				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "matrix is %d×%d, an affinity matrix must be square", rows, cols)}
 			}
 			if rows > opt.maxNodes() {
-				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d", rows, opt.maxNodes())}
+				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d (tether: -max-nodes)", rows, opt.maxNodes())}
 			}
 			if rows > 0 && nnz/rows > rows {
 				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "%d entries cannot fit a %d×%d matrix", nnz, rows, rows)}
@@ -777,7 +777,7 @@ func parseDenseCSV(lines []string, name string, opt *GraphOptions) (*GraphData, 
 	}
 	n := len(raw.cols)
 	if n > opt.maxNodes() {
-		return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d", n, opt.maxNodes())}
+		return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d (tether: -max-nodes)", n, opt.maxNodes())}
 	}
 	if len(raw.rows) != n {
 		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d rows and %d columns: an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format; tether: -graph-format edgelist)", len(raw.rows), n)}

@@ -448,52 +448,15 @@ func fgpwcRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, method strin
 	return v, nil
 }
 
-// fgpwcUnconstrainedARI is the adjusted Rand index over the pairs of nodes
-// that are not in the constraint set (seed 003 §5.1: "results evaluated on
-// unconstrained pairs"). It classifies the n(n−1)/2 pairs by the
-// contingency table (TP: same class, same cluster; FP: different classes,
-// same cluster; FN; TN), subtracts the constrained pairs (each distinct
-// pair once) and applies the pair-counting form of the ARI (Hubert & Arabie
-// 1985; it equals metrics.ARI when no pair is removed):
-//
-//	ARI = 2(TP·TN − FN·FP) / ((TP+FN)(FN+TN) + (TP+FP)(FP+TN)).
-//
-// It returns 1 when the denominator is 0 (both partitions trivial on the
-// remaining pairs), as metrics.ARI does.
+// fgpwcUnconstrainedARI is metrics.UnconstrainedARI, the adjusted Rand
+// index over the pairs of nodes not in the constraint set (seed 003 §5.1:
+// "results evaluated on unconstrained pairs"), NaN on error.
 func fgpwcUnconstrainedARI(truth, pred []int, set *constraint.Set) float64 {
-	c, err := metrics.NewContingency(truth, pred)
+	a, err := metrics.UnconstrainedARI(truth, pred, set)
 	if err != nil {
 		return math.NaN()
 	}
-	tp, fp, fn, tn := c.PairCounts()
-	seen := make(map[[2]int]bool, len(set.Pairs))
-	for _, q := range set.Pairs {
-		i, j := q.I, q.J
-		if i > j {
-			i, j = j, i
-		}
-		if i == j || seen[[2]int{i, j}] {
-			continue
-		}
-		seen[[2]int{i, j}] = true
-		sameT, sameP := truth[i] == truth[j], pred[i] == pred[j]
-		switch {
-		case sameT && sameP:
-			tp--
-		case !sameT && sameP:
-			fp--
-		case sameT && !sameP:
-			fn--
-		default:
-			tn--
-		}
-	}
-	a, b, cc, d := float64(tp), float64(fp), float64(fn), float64(tn)
-	den := (a+cc)*(cc+d) + (a+b)*(b+d)
-	if den == 0 {
-		return 1
-	}
-	return 2 * (a*d - cc*b) / den
+	return a
 }
 
 // fgpwcColumnByKey returns the column with the given key.

@@ -189,7 +189,7 @@ func BuildRecorded(ctx context.Context, x *mat.Dense, s Spec, rec progress.Recor
 		}
 	case Full:
 		if n > maxFull {
-			return nil, fmt.Errorf("graph: a full graph on n = %d points stores %d weights (%.1f GB), above the limit n ≤ %d (Spec.MaxFull); use a k-NN graph",
+			return nil, fmt.Errorf("graph: a full graph on n = %d points stores %d weights (%.1f GB), above the limit n ≤ %d (Spec.MaxFull; tether: -max-full); use a k-NN graph",
 				n, n*(n-1), 12*float64(n)*float64(n-1)/1e9, maxFull)
 		}
 	default:
@@ -572,7 +572,7 @@ func (b *builder) epsilon(ctx context.Context) (*Graph, error) {
 		total += len(l)
 	}
 	if limit := float64(b.maxFull) * float64(b.maxFull); float64(total) > limit {
-		return nil, fmt.Errorf("graph: the eps graph with Eps = %g has %d stored weights, above the limit %d² (Spec.MaxFull); use a smaller radius", b.spec.Eps, total, b.maxFull)
+		return nil, fmt.Errorf("graph: the eps graph with Eps = %g has %d stored weights, above the limit %d² (Spec.MaxFull; tether: -max-full); use a smaller radius", b.spec.Eps, total, b.maxFull)
 	}
 	if b.localRule() {
 		ks := b.spec.Sigma.localK()

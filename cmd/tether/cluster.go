@@ -95,6 +95,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.BoolVar(&o.gopt.Symmetrize, "symmetrize", false, "accept an asymmetric dense or Matrix Market affinity matrix A and use (A+Aᵀ)/2")
+	fs.Var(intIn(&o.gopt.MaxNodes, 0, 1<<31-1), "max-nodes", "largest `number` of nodes of a graph file (0: the default limit, 2²⁴)")
 	fs.BoolVar(&o.gopt.NamedNodes, "named-nodes", false, "read every node of an edge list as a name, integers included (default: all integers are node numbers, all other text names, a mix an error)")
 	o.flags = fs
 	fs.IntVar(&o.n, "n", synth.DefaultN, "generator: number of points or nodes")

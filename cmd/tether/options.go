@@ -19,6 +19,7 @@ func bindGraphSpec(fs *flag.FlagSet, s *graph.Spec) {
 	fs.Var(intIn(&s.K, 1, 1<<30), "knn", "`neighbours` of the k-NN graphs")
 	fs.Float64Var(&s.Eps, "eps", s.Eps, "radius of the eps graph")
 	fs.Var(textVar(&s.Affinity), "affinity", "edge weights: rbf, cosine, binary")
+	fs.Var(intIn(&s.MaxFull, 0, 1<<31), "max-full", "largest `n` of a full graph, and √ of the stored weights of an eps graph (0: 10000)")
 	fs.Var(textVar(&s.Sigma), "sigma", "RBF scale: a number, median, meanvar, local or local:K (σ_i = distance to the K-th neighbour)")
 }
 
