@@ -240,19 +240,18 @@ func cspSolve(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac
 		if err != nil {
 			sol.warnings = append(sol.warnings, "csp: "+err.Error())
 		}
-		if !iterative || kk >= min(n-1, cspMaxVectors) || res.Values[len(res.Values)-1] <= 0 {
+		// The K pairs include the deflated n (μ = 0), placed by value: all
+		// feasible vectors are found once fewer than K − 1 have μ > 0.
+		if !iterative || cspPositive(res.Values) < kk-1 || kk >= min(n-1, cspMaxVectors) {
 			break
 		}
 		kk = min(n-1, 2*kk, cspMaxVectors)
 	}
-	if iterative && res.Values[len(res.Values)-1] > 0 {
-		sol.warnings = append(sol.warnings, fmt.Sprintf("csp: the %d largest μ = 1/λ are all positive; more feasible vectors may exist, and only these were compared by cost", len(res.Values)))
+	if iterative && cspPositive(res.Values) >= kk-1 {
+		sol.warnings = append(sol.warnings, fmt.Sprintf("csp: the %d largest μ = 1/λ are all positive; more feasible vectors may exist, and only these were compared by cost", kk-1))
 	}
 	// Keep μ > 0 (relative to the spectrum's scale) and check feasibility.
-	var scale float64
-	for _, v := range res.Values {
-		scale = math.Max(scale, math.Abs(v))
-	}
+	scale := cspScale(res.Values)
 	type cand struct {
 		j          int
 		lam, cost  float64
@@ -262,7 +261,7 @@ func cspSolve(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac
 	x := mat.NewDense(n, 1, nil)
 	qx := mat.NewDense(n, 1, nil)
 	for j, mu := range res.Values {
-		if !(mu > 1e-10*scale) {
+		if !(mu > 1e-10*scale) { // the same test as cspPositive
 			continue
 		}
 		x.Copy(res.Vectors.Slice(0, n, j, j+1))
@@ -305,6 +304,26 @@ func cspSolve(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac
 		sol.costs = append(sol.costs, c.cost)
 	}
 	return sol, nil
+}
+
+// cspScale returns max |μ|, the scale of the relative test μ > 0.
+func cspScale(mu []float64) float64 {
+	var scale float64
+	for _, v := range mu {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	return scale
+}
+
+// cspPositive counts the μ > 1e-10·max |μ|: the feasible eigenvalues.
+func cspPositive(mu []float64) int {
+	scale, c := cspScale(mu), 0
+	for _, v := range mu {
+		if v > 1e-10*scale {
+			c++
+		}
+	}
+	return c
 }
 
 // cspOps holds what the operators of (2) share: the graph, D^{-1/2},
