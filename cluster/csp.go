@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
@@ -51,13 +52,28 @@ import (
 // μ = 1/λ. So the feasible vectors are the eigenvectors of (2) with μ > 0,
 // the largest ones. By Sylvester's law of inertia (M is definite) their
 // number equals the number of positive eigenvalues of PBP, at most the
-// number of eigenvalues of Q̄ above α/vol (Cauchy interlacing): a handful
-// for the default α, whatever n is. A disconnected graph makes M singular
-// (every component indicator costs 0); CSP returns an error wrapping
-// ErrInvalid then: cluster the components separately.
+// number of eigenvalues of Q̄ above α/vol (Cauchy interlacing); measured:
+// 1 to 18 on the tests' graphs at AlphaFraction ≥ 0.1, 113 and 258 at
+// AlphaFraction 0.02 and 0.005 (n = 420 and 1000).
+//
+// A graph with c > 1 connected components makes L̄ singular on n^⊥: its
+// null space N₀ (dimension c − 1, spanned by Z = combinations of the
+// component vectors n_j = D^{1/2}1_j/√vol_j orthogonal to n) holds
+// vectors of cost 0, and (1) has λ = 0 there. We split v = r + a, r in the
+// range of L̄ and a = Zy ∈ N₀. For λ ≠ 0 the N₀ rows of (1) give
+// a = −Z B₀₀⁻¹ZᵀBr (B₀₀ = ZᵀBZ, c−1 × c−1), and the range rows the
+// symmetric-definite pencil P_R S P_R r = μ(L̄ + Σ_j n_j n_jᵀ) r, S =
+// B − BZ B₀₀⁻¹ ZᵀB the Schur complement (sparse plus rank c − 1) and P_R =
+// I − Σ_j n_j n_jᵀ; the c vectors n_j are deflated (μ = 0). For a
+// connected graph Z is empty and this is (2). The vectors a = Zy with y an
+// eigenvector of B₀₀ of positive eigenvalue are feasible at cost 0: they
+// come first. (Wang and Davidson keep λ > 0 only, which presumes a
+// connected graph.) A singular B₀₀ is an error wrapping ErrNumerical, more
+// than cspMaxComponents components one wrapping ErrInvalid.
 //
 // For n ≤ DenseLimit, (2) is solved completely by the dense solver; above,
-// the largest eigenpairs are computed by LOBPCG with B = M (n deflated),
+// the largest eigenpairs are computed by LOBPCG with B = M (the n_j
+// deflated),
 // never forming an n×n matrix, doubling the number requested until a
 // non-positive μ shows that all feasible vectors were found, up to
 // cspMaxVectors (a warning says when more feasible vectors may exist).
@@ -77,23 +93,31 @@ import (
 // a feasible solution with the fixed value of θ", θ a typo for α).
 // Lowering AlphaFraction admits more vectors.
 //
-// α defaults to 0.5·λ_max(Q̄)·vol (seed 002 §6.1, line 297; seed 001 §5.1.2
-// says α = λ_max(Q̄), which is outside the feasible range α < λ_max·vol
-// for the normalization vᵀv = vol, so we follow seed 002). When
+// α defaults to 0.5·λ_max(Q̄)·vol (seed 002 §6.1, line 297). Seed 001
+// §5.1.2 says α is "the largest eigenvalue of the normalized matrix Q",
+// i.e. AlphaFraction = 1/vol here, yet its Table 2 reports α up to 10²³:
+// its scale is not ours, and we follow seed 002's explicit formula.
+// λ_max(Q̄) is set by constrained nodes of small degree (Q̄_ij =
+// q_ij/√(d_i d_j)): on the benchmarks' RBF 10-NN graphs λ_max(Q̄) ≈ 10.8
+// while typical entries are 0.1–0.2, and the default α admits only vectors
+// concentrated on a few such nodes (ARI ≈ 0.01 against the blobs in
+// BenchmarkCSP1kKNN; 0.69 at AlphaFraction 0.005) — the over-weighting of
+// the constraints that seed 001 §3.2 and §5.1.2 criticize. When
 // α ≥ λ_max(PQ̄P)·vol no vector is feasible and CSP returns an error
 // wrapping ErrInvalid that names α and λ_max(Q̄). Without any constraint
 // Q̄ = 0 and the problem is ill-posed: also an error.
 //
 // Result: Labels, K, Eigenvalues the λ = 1/μ of the selected vectors in
-// increasing cost, Embedding D^{-1/2}V (n×1 for k = 2), Objective the sum
+// increasing cost (0 for null vectors), Embedding D^{-1/2}V (n×1 for k = 2), Objective the sum
 // of their costs vᵀL̄v (the relaxed constrained cut, eq. 30), Iterations
 // the k-means iterations (k > 2).
 //
 // A node of degree 0 is an error wrapping graph.ErrIsolated. Cost: one
 // extreme-eigenvalue solve of Q̄ (O(nnz(Q)) per product), then (2): O(n³)
-// for n ≤ DenseLimit, else LOBPCG at O((nnz(W) + nnz(Q) + n)·b + n·b²)
+// for n ≤ DenseLimit, else LOBPCG at O((nnz(W) + nnz(Q) + n·c)·b + n·b²)
 // per iteration for b vectors; its iteration count grows with the
-// condition number of L̄ on n^⊥, 2/λ₂(L̄). Memory O(nnz + n·b).
+// condition number of M. Memory O(nnz + n·(b + c)). Measured
+// (BenchmarkCSP10kKNN, 2 cores): n = 10⁴, 4800 pairs, 1.8 s.
 type CSP struct {
 	// AlphaFraction sets α = AlphaFraction·λ_max(Q̄)·vol. Values of 1 or
 	// more are infeasible. If AlphaFraction is 0, 0.5 is used (seed 002
@@ -175,7 +199,7 @@ func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 
 // cspSolution holds the feasible eigenvectors of (1), in increasing cost.
 type cspSolution struct {
-	values   []float64  // λ = 1/μ
+	values   []float64  // λ = 1/μ (0 for the null vectors of a disconnected graph)
 	costs    []float64  // vᵀL̄v with vᵀv = vol
 	vectors  *mat.Dense // n×len(values), vᵀv = vol, ⊥ D^{1/2}1
 	alpha    float64
@@ -184,11 +208,15 @@ type cspSolution struct {
 	warnings []string
 }
 
+// cspMaxComponents bounds the number of connected components: the null
+// space correction stores two n×(c−1) arrays.
+const cspMaxComponents = 200
+
 // cspSolve returns the feasible eigenvectors of (1) for α = frac·λ_max(Q̄)·vol
-// (see CSP), all of them when there are at most cspMaxVectors, and at least
-// want of them when they exist (the iterative path stops early once it has
-// want vectors and a non-positive μ). It returns an error wrapping
-// ErrInvalid when none is feasible.
+// (see CSP), all of them when there are fewer than cspMaxVectors, and at
+// least want of them when they exist (the iterative path stops once a
+// non-positive μ shows). It returns an error wrapping ErrInvalid when none
+// is feasible.
 func cspSolve(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac float64, want int, s *Settings) (*cspSolution, error) {
 	n := g.N()
 	deg := g.Degrees()
@@ -199,13 +227,17 @@ func cspSolve(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac
 		}
 		vol += d
 	}
-	if _, nc := g.Components(); nc > 1 {
-		return nil, fmt.Errorf("%w: csp: the graph has %d connected components; L̄ is then singular on D^{1/2}1^⊥ (each component indicator has cost 0) and FCSC is ill-posed: cluster the components separately", ErrInvalid, nc)
-	}
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w: csp: no constraints: Q̄ = 0, so FCSC has no feasible vector (λ_max(Q̄) = 0)", ErrInvalid)
 	}
-	op := newCSPOps(g, pairs, deg, vol)
+	comp, nc := g.Components()
+	if nc > cspMaxComponents {
+		return nil, fmt.Errorf("%w: csp: the graph has %d connected components, more than %d: cluster the components separately", ErrInvalid, nc, cspMaxComponents)
+	}
+	if nc >= n {
+		return nil, fmt.Errorf("%w: csp: the graph has no edge between distinct nodes", ErrInvalid)
+	}
+	op := newCSPOps(g, pairs, deg, comp, nc)
 	// λ_max(Q̄): Q̄ has a zero diagonal and a non-zero entry, so trace 0
 	// makes λ_max > 0.
 	qres, err := s.solve(ctx, eigen.Problem{A: &op.qbar, K: 1, Which: eigen.Largest})
@@ -221,18 +253,27 @@ func cspSolve(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	nv := mat.NewDense(n, 1, op.sqd)
+	// The null space of L̄ on n^⊥ (disconnected graphs): Z, BZ, B₀₀⁻¹ and
+	// the null vectors of positive vᵀBv, feasible at cost 0.
+	nullVecs, err := op.setupNull()
+	if err != nil {
+		return nil, err
+	}
+	defl := mat.NewDense(n, nc, nil)
+	for i := 0; i < n; i++ {
+		defl.Set(i, comp[i], op.sqc[i])
+	}
 	m := &cspMOp{o: op}
 	a := &cspAOp{o: op}
 	// Dense: all n pairs. Iterative: doubling until a μ ≤ 0 shows.
 	kk := n
 	iterative := s.Eigen == nil && n > DenseLimit
 	if iterative {
-		kk = min(n-1, max(2*want+2, 8))
+		kk = min(n, max(2*want+2, 8)+nc)
 	}
 	var res *eigen.Result
 	for {
-		prob := eigen.Problem{A: a, B: m, K: kk, Which: eigen.Largest, Deflate: nv, DeflateValues: []float64{0}}
+		prob := eigen.Problem{A: a, B: m, K: kk, Which: eigen.Largest, Deflate: defl, DeflateValues: make([]float64, nc)}
 		res, err = genSolve(ctx, prob, s)
 		if err != nil && res == nil {
 			return nil, err
@@ -240,66 +281,61 @@ func cspSolve(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac
 		if err != nil {
 			sol.warnings = append(sol.warnings, "csp: "+err.Error())
 		}
-		// The K pairs include the deflated n (μ = 0), placed by value: all
-		// feasible vectors are found once fewer than K − 1 have μ > 0.
-		if !iterative || cspPositive(res.Values) < kk-1 || kk >= min(n-1, cspMaxVectors) {
+		// The K pairs include the nc deflated component vectors (μ = 0),
+		// placed by value: all feasible vectors are found once fewer than
+		// K − nc have μ > 0.
+		if !iterative || cspPositive(res.Values) < kk-nc || kk >= min(n, cspMaxVectors+nc) {
 			break
 		}
-		kk = min(n-1, 2*kk, cspMaxVectors)
+		kk = min(n, 2*kk, cspMaxVectors+nc)
 	}
-	if iterative && cspPositive(res.Values) >= kk-1 {
-		sol.warnings = append(sol.warnings, fmt.Sprintf("csp: the %d largest μ = 1/λ are all positive; more feasible vectors may exist, and only these were compared by cost", kk-1))
+	if iterative && cspPositive(res.Values) >= kk-nc {
+		sol.warnings = append(sol.warnings, fmt.Sprintf("csp: the %d largest μ = 1/λ are all positive; more feasible vectors may exist, and only these were compared by cost", kk-nc))
 	}
-	// Keep μ > 0 (relative to the spectrum's scale) and check feasibility.
-	scale := cspScale(res.Values)
 	type cand struct {
-		j          int
-		lam, cost  float64
-		normFactor float64
+		lam, cost float64
+		v         []float64
 	}
 	var cs []cand
 	x := mat.NewDense(n, 1, nil)
 	qx := mat.NewDense(n, 1, nil)
+	consider := func(lam float64) {
+		nrm := mat.Norm(x, 2)
+		if nrm == 0 {
+			return
+		}
+		x.Scale(math.Sqrt(vol)/nrm, x)
+		op.qbar.MulTo(qx, x)
+		vq := mat.Dot(x.ColView(0), qx.ColView(0))
+		if vq < sol.alpha*(1-cspFeasTol) {
+			sol.warnings = append(sol.warnings, fmt.Sprintf("csp: eigenvector with λ = %.4g fails vᵀQ̄v ≥ α (%.6g < %.6g) numerically; dropped", lam, vq, sol.alpha))
+			return
+		}
+		op.lbarMul(qx, x)
+		cs = append(cs, cand{lam: lam, cost: mat.Dot(x.ColView(0), qx.ColView(0)), v: mat.Col(nil, 0, x)})
+	}
+	for _, y := range nullVecs {
+		x.SetCol(0, y)
+		consider(0)
+	}
+	scale := cspScale(res.Values)
+	t := make([]float64, nc)
 	for j, mu := range res.Values {
 		if !(mu > 1e-10*scale) { // the same test as cspPositive
 			continue
 		}
 		x.Copy(res.Vectors.Slice(0, n, j, j+1))
-		// Remove any rounding component along n (exactly 0 in theory).
-		var dot float64
-		for i := 0; i < n; i++ {
-			dot += op.sqd[i] * x.At(i, 0)
-		}
-		for i := 0; i < n; i++ {
-			x.Set(i, 0, x.At(i, 0)-dot*op.sqd[i])
-		}
-		nrm := mat.Norm(x, 2)
-		if nrm == 0 {
-			continue
-		}
-		f := math.Sqrt(vol) / nrm
-		op.qbar.MulTo(qx, x)
-		vq := mat.Dot(x.ColView(0), qx.ColView(0)) * f * f
-		if vq < sol.alpha*(1-cspFeasTol) {
-			sol.warnings = append(sol.warnings, fmt.Sprintf("csp: eigenvector with μ = %.4g fails vᵀQ̄v ≥ α (%.6g < %.6g) numerically; dropped", mu, vq, sol.alpha))
-			continue
-		}
-		op.lbarMul(qx, x)
-		cs = append(cs, cand{j: j, lam: 1 / mu, cost: mat.Dot(x.ColView(0), qx.ColView(0)) * f * f, normFactor: f})
+		op.projectOut(x, t) // rounding: exactly ⊥ every n_c in theory
+		op.addNull(x)
+		consider(1 / mu)
 	}
 	if len(cs) == 0 {
 		return nil, fmt.Errorf("%w: csp: no feasible vector: the pencil L̄v = λ(Q̄ − α/vol·I)v has no positive λ at α = %.4g (AlphaFraction %.3g of λ_max(Q̄)·vol, λ_max(Q̄) = %.4g, vol = %.4g); lower AlphaFraction", ErrInvalid, sol.alpha, frac, sol.qmax, vol)
 	}
 	sort.SliceStable(cs, func(a, b int) bool { return cs[a].cost < cs[b].cost })
 	sol.vectors = mat.NewDense(n, len(cs), nil)
-	for t, c := range cs {
-		var dot float64
-		for i := 0; i < n; i++ {
-			dot += op.sqd[i] * res.Vectors.At(i, c.j)
-		}
-		for i := 0; i < n; i++ {
-			sol.vectors.Set(i, t, (res.Vectors.At(i, c.j)-dot*op.sqd[i])*c.normFactor)
-		}
+	for j, c := range cs {
+		sol.vectors.SetCol(j, c.v)
 		sol.values = append(sol.values, c.lam)
 		sol.costs = append(sol.costs, c.cost)
 	}
@@ -326,22 +362,32 @@ func cspPositive(mu []float64) int {
 	return c
 }
 
-// cspOps holds what the operators of (2) share: the graph, D^{-1/2},
-// n = D^{1/2}1/√vol and Q̄ in sparse form, and c = α/vol.
+// cspOps holds what the operators of (2) share: the graph, D^{-1/2}, the
+// normalized component vectors n_c = D^{1/2}1_c/√vol_c, Q̄ in sparse form,
+// c = α/vol, and for a disconnected graph the null-space correction.
 type cspOps struct {
 	g    *graph.Graph
 	dis  []float64 // D^{-1/2}
-	sqd  []float64 // n = D^{1/2}1/√vol
+	comp []int     // component of each node
+	nc   int       // number of components
+	sqc  []float64 // n_c(i) = √(d_i/vol_c), c = comp[i]
 	qbar cspQbar
 	c    float64
+	// nc > 1: Z (n×(nc−1)), an orthonormal basis of span{n_c} ∩ n^⊥ (the
+	// null space of L̄ on n^⊥), BZ = (Q̄ − cI)Z and binv = (ZᵀBZ)⁻¹.
+	z, bz, binv *mat.Dense
 }
 
-func newCSPOps(g *graph.Graph, pairs []constraint.Pair, deg []float64, vol float64) *cspOps {
+func newCSPOps(g *graph.Graph, pairs []constraint.Pair, deg []float64, comp []int, nc int) *cspOps {
 	n := g.N()
-	o := &cspOps{g: g, dis: make([]float64, n), sqd: make([]float64, n)}
+	o := &cspOps{g: g, dis: make([]float64, n), comp: comp, nc: nc, sqc: make([]float64, n)}
+	volc := make([]float64, nc)
 	for i, d := range deg {
 		o.dis[i] = 1 / math.Sqrt(d)
-		o.sqd[i] = math.Sqrt(d / vol)
+		volc[comp[i]] += d
+	}
+	for i, d := range deg {
+		o.sqc[i] = math.Sqrt(d / volc[comp[i]])
 	}
 	es := make([]entry, 0, 2*len(pairs))
 	for _, q := range pairs {
@@ -356,6 +402,108 @@ func newCSPOps(g *graph.Graph, pairs []constraint.Pair, deg []float64, vol float
 	return o
 }
 
+// setupNull prepares the null-space correction of a disconnected graph and
+// returns the null vectors v = Zy (y an eigenvector of B₀₀ = ZᵀBZ of
+// positive eigenvalue), which satisfy vᵀQ̄v > α·vᵀv/vol at cost vᵀL̄v = 0.
+// It returns an error wrapping ErrNumerical when B₀₀ is singular. Cost
+// O(n·nc² + nnz(Q)·nc + nc³).
+func (o *cspOps) setupNull() ([][]float64, error) {
+	if o.nc == 1 {
+		return nil, nil
+	}
+	n, nc := len(o.dis), o.nc
+	// Householder H = I − 2wwᵀ maps s = (√(vol_c/vol))_c to e₁; its
+	// columns 2…nc span s^⊥, and Z = [n_1 … n_nc]·H[:, 1:].
+	sv := make([]float64, nc)
+	var vol float64
+	for i, di := range o.dis {
+		d := 1 / (di * di)
+		sv[o.comp[i]] += d
+		vol += d
+	}
+	for c := range sv {
+		sv[c] = math.Sqrt(sv[c] / vol)
+	}
+	w := append([]float64(nil), sv...)
+	w[0] -= 1
+	wn := floatsNorm(w)
+	h := mat.NewDense(nc, nc-1, nil)
+	for a := 0; a < nc; a++ {
+		for b := 1; b < nc; b++ {
+			v := -2 * w[a] * w[b] / (wn * wn)
+			if a == b {
+				v++
+			}
+			h.Set(a, b-1, v)
+		}
+	}
+	o.z = mat.NewDense(n, nc-1, nil)
+	for i := 0; i < n; i++ {
+		row := o.z.RawRowView(i)
+		hr := h.RawRowView(o.comp[i])
+		for j := range row {
+			row[j] = o.sqc[i] * hr[j]
+		}
+	}
+	o.bz = mat.NewDense(n, nc-1, nil)
+	o.qbar.MulTo(o.bz, o.z)
+	o.bz.Add(o.bz, scaleBy(mat.DenseCopyOf(o.z), -o.c))
+	b00 := mat.NewSymDense(nc-1, nil)
+	{
+		var t mat.Dense
+		t.Mul(o.z.T(), o.bz)
+		for a := 0; a < nc-1; a++ {
+			for b := a; b < nc-1; b++ {
+				b00.SetSym(a, b, (t.At(a, b)+t.At(b, a))/2)
+			}
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(b00, true) {
+		return nil, fmt.Errorf("%w: csp: eigendecomposition of ZᵀBZ failed", ErrNumerical)
+	}
+	beta := es.Values(nil)
+	var y mat.Dense
+	es.VectorsTo(&y)
+	bmax := math.Max(math.Abs(beta[0]), math.Abs(beta[len(beta)-1]))
+	o.binv = mat.NewDense(nc-1, nc-1, nil)
+	var null [][]float64
+	for j, b := range beta {
+		if math.Abs(b) <= 1e-12*math.Max(bmax, o.c) {
+			return nil, fmt.Errorf("%w: csp: Q̄ − α/vol·I is singular on the null space of L̄ (eigenvalue %.3g): a combination of component indicators has vᵀQ̄v = α exactly; change AlphaFraction", ErrNumerical, b)
+		}
+		yj := mat.Col(nil, j, &y)
+		for a := range yj {
+			for c := range yj {
+				o.binv.Set(a, c, o.binv.At(a, c)+yj[a]*yj[c]/b)
+			}
+		}
+		if b > 0 {
+			v := make([]float64, n)
+			for i := 0; i < n; i++ {
+				v[i] = floats.Dot(o.z.RawRowView(i), yj)
+			}
+			null = append(null, v)
+		}
+	}
+	return null, nil
+}
+
+// addNull sets x ← x − Z B₀₀⁻¹ (BZ)ᵀx: an eigenvector r of the reduced
+// pencil (range of L̄) to the eigenvector r + a of (1). Cost O(n·nc).
+func (o *cspOps) addNull(x *mat.Dense) {
+	if o.z == nil {
+		return
+	}
+	var t, u, corr mat.Dense
+	t.Mul(o.bz.T(), x)
+	u.Mul(o.binv, &t)
+	corr.Mul(o.z, &u)
+	x.Sub(x, &corr)
+}
+
+func floatsNorm(v []float64) float64 { return math.Sqrt(floats.Dot(v, v)) }
+
 // lbarMul sets dst = L̄x = x − D^{-1/2}WD^{-1/2}x. Cost O(nnz·p).
 func (o *cspOps) lbarMul(dst, x *mat.Dense) {
 	n, p := x.Dims()
@@ -367,22 +515,40 @@ func (o *cspOps) lbarMul(dst, x *mat.Dense) {
 	dst.Sub(x, dst)
 }
 
-// projectOut sets x ← (I − nnᵀ)x and returns nᵀx per column (in t).
-func (o *cspOps) projectOut(x *mat.Dense, t []float64) {
+// componentDots sets t[c·p + col] = n_cᵀ x (column col).
+func (o *cspOps) componentDots(x *mat.Dense, t []float64) {
 	n, p := x.Dims()
 	clear(t)
 	for i := 0; i < n; i++ {
-		row := x.RawRowView(i)
-		for c, v := range row {
-			t[c] += o.sqd[i] * v
+		tc := t[o.comp[i]*p : o.comp[i]*p+p]
+		for c, v := range x.RawRowView(i) {
+			tc[c] += o.sqc[i] * v
 		}
 	}
+}
+
+// addComponents sets x ← x + f·Σ_c n_c t_c.
+func (o *cspOps) addComponents(x *mat.Dense, t []float64, f float64) {
+	n, p := x.Dims()
 	for i := 0; i < n; i++ {
+		tc := t[o.comp[i]*p : o.comp[i]*p+p]
 		row := x.RawRowView(i)
-		for c := 0; c < p; c++ {
-			row[c] -= t[c] * o.sqd[i]
+		for c := range row {
+			row[c] += f * tc[c] * o.sqc[i]
 		}
 	}
+}
+
+// projectOut sets x ← (I − Σ_c n_c n_cᵀ)x, the projection onto the range
+// of L̄; t is workspace of length nc·p.
+func (o *cspOps) projectOut(x *mat.Dense, t []float64) {
+	_, p := x.Dims()
+	if len(t) < o.nc*p {
+		t = make([]float64, o.nc*p)
+	}
+	t = t[:o.nc*p]
+	o.componentDots(x, t)
+	o.addComponents(x, t, -1)
 }
 
 // scaleRows multiplies row i of x by f[i].
@@ -420,44 +586,49 @@ func (q *cspQbar) MulTo(dst, x *mat.Dense) {
 	}
 }
 
-// cspMOp is M = L̄ + nnᵀ of (2), positive definite on a connected graph.
+// cspMOp is M = L̄ + Σ_c n_c n_cᵀ of (2), positive definite (on a
+// connected graph Σ_c n_c n_cᵀ = nnᵀ).
 type cspMOp struct{ o *cspOps }
 
 // Dim returns n.
 func (m *cspMOp) Dim() int { return len(m.o.dis) }
 
-// MulTo sets dst = (L̄ + nnᵀ)x. Cost O(nnz(W)·p).
+// MulTo sets dst = (L̄ + Σ_c n_c n_cᵀ)x. Cost O(nnz(W)·p + n·p).
 func (m *cspMOp) MulTo(dst, x *mat.Dense) {
 	m.o.lbarMul(dst, x)
-	n, p := x.Dims()
-	t := make([]float64, p)
-	for i := 0; i < n; i++ {
-		for c, v := range x.RawRowView(i) {
-			t[c] += m.o.sqd[i] * v
-		}
-	}
-	for i := 0; i < n; i++ {
-		row := dst.RawRowView(i)
-		for c := range row {
-			row[c] += t[c] * m.o.sqd[i]
-		}
-	}
+	_, p := x.Dims()
+	t := make([]float64, m.o.nc*p)
+	m.o.componentDots(x, t)
+	m.o.addComponents(dst, t, 1)
 }
 
-// cspAOp is A = P(Q̄ − cI)P of (2), P = I − nnᵀ.
+// cspAOp is A = P_R S P_R of (2): P_R = I − Σ_c n_c n_cᵀ and S = B − BZ
+// B₀₀⁻¹ (BZ)ᵀ the Schur complement of B onto the range of L̄ (S = B on a
+// connected graph).
 type cspAOp struct{ o *cspOps }
 
 // Dim returns n.
 func (a *cspAOp) Dim() int { return len(a.o.dis) }
 
-// MulTo sets dst = P(Q̄ − cI)Px. Cost O(nnz(Q)·p + n·p).
+// MulTo sets dst = P_R S P_R x. Cost O(nnz(Q)·p + n·nc·p).
 func (a *cspAOp) MulTo(dst, x *mat.Dense) {
 	n, p := x.Dims()
+	o := a.o
 	y := mat.NewDense(n, p, nil)
 	y.Copy(x)
-	t := make([]float64, p)
-	a.o.projectOut(y, t)
-	a.o.qbar.MulTo(dst, y)
-	dst.Add(dst, scaleBy(y, -a.o.c))
-	a.o.projectOut(dst, t)
+	t := make([]float64, o.nc*p)
+	o.projectOut(y, t)
+	var corr mat.Dense
+	if o.z != nil {
+		var u, v mat.Dense
+		u.Mul(o.bz.T(), y)
+		v.Mul(o.binv, &u)
+		corr.Mul(o.bz, &v)
+	}
+	o.qbar.MulTo(dst, y)
+	dst.Add(dst, scaleBy(y, -o.c))
+	if o.z != nil {
+		dst.Sub(dst, &corr)
+	}
+	o.projectOut(dst, t)
 }
