@@ -49,6 +49,7 @@ const (
 	streamCSCAP                        // CSCAP's k-means
 	streamCSC                          // cSC's k-means
 	streamPairNcut                     // the Ncut of ML-/MCL-NOA-SSC's group graph
+	streamCSP                          // CSP's k-means
 )
 
 // streamSrc returns the generator of stream id under seed.
