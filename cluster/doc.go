@@ -38,7 +38,11 @@
 //     constraint penalties. CSCAP (cscap) propagates constraints through a
 //     Gaussian process and is dense, O(n²) memory and O(n³) time: up to a
 //     few thousand nodes. MLNOASSC and MCLNOASSC reduce pairs to labels
-//     through the must-link closure.
+//     through the must-link closure. CSP (csp; Wang & Davidson 2010) is
+//     the flexible constrained spectral clustering of seeds 001 and 002: a
+//     generalized eigenproblem with a constraint threshold α; its default
+//     α often admits only vectors concentrated on a few weakly connected
+//     constrained nodes, so lower AlphaFraction on graphs of uneven degree.
 //
 // Pairwise methods accept partial labels too (converted by one policy, see
 // MaxLabelPairs). Above DenseLimit nodes the embedding methods use the
