@@ -128,8 +128,10 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	var op *graph.Laplacian
 	var err error
 	if n > DenseLimit && g.NNZ() <= rcmMaxRow*n {
-		perm = g.RCMOrder()
-		gp, perr := g.Permute(perm)
+		if perm, err = g.RCMOrder(ctx); err != nil {
+			return nil, fmt.Errorf("cluster: %w", err)
+		}
+		gp, perr := g.Permute(ctx, perm)
 		if perr != nil {
 			return nil, fmt.Errorf("cluster: %w", perr)
 		}

@@ -92,7 +92,7 @@ func chainPairs(labels constraint.Labels) []constraint.Pair {
 // p.Labels. It reports, wrapping ErrInvalid, a problem without labels (with
 // a hint when only pairs were given: they convert to labels only through
 // the must-link closure of ml-noa-ssc and mcl-noa-ssc) and a class without
-// any labelled node. p must have passed checkProblem.
+// any labelled node. p must have passed Run's validation.
 func labelledClasses(method string, p *Problem) ([][]int, error) {
 	if p.Labels == nil {
 		if p.Constraints != nil {

@@ -1,19 +1,23 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
 
 // parseARFF reads the ARFF header and data rows into a raw table. See
 // ReadARFF for what is supported.
-func parseARFF(lines []string, name string, opt *Options) (*rawTable, error) {
+func parseARFF(ctx context.Context, lines []string, name string, opt *Options) (*rawTable, error) {
 	raw := &rawTable{file: name, named: true, isARFF: true}
 	inData := false
 	sawRelation := false
 	sp := splitter{delim: ',', quotes: `'"`, backslash: true}
 	var fields []string
 	for ln, l := range lines {
+		if err := poll(ctx, name, ln); err != nil {
+			return nil, err
+		}
 		lineNo := ln + 1
 		t := strings.TrimSpace(l)
 		if t == "" || t[0] == '%' {

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -28,7 +29,7 @@ func BenchmarkReadCSV5000x57(b *testing.B) {
 	b.SetBytes(int64(len(in)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		t, err := Read(strings.NewReader(in), "b.csv", Options{LabelColumn: "last", Scale: ScaleMinMax})
+		t, err := Read(context.Background(), strings.NewReader(in), "b.csv", Options{LabelColumn: "last", Scale: ScaleMinMax})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -46,7 +47,7 @@ func BenchmarkReadEdgeList100k(b *testing.B) {
 	b.SetBytes(int64(len(in)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		d, err := ReadGraph(strings.NewReader(in), "b.txt", EdgeList, GraphOptions{})
+		d, err := ReadGraph(context.Background(), strings.NewReader(in), "b.txt", EdgeList, GraphOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

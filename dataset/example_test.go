@@ -1,6 +1,7 @@
 package dataset_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -12,7 +13,7 @@ import (
 func ExampleRead() {
 	// Label first (as in wine.data), a leading-dot number, min–max scaling.
 	in := "1,14.2,.28\n2,13.2,.26\n1,13.1,.30\n"
-	t, err := dataset.Read(strings.NewReader(in), "wine.data", dataset.Options{
+	t, err := dataset.Read(context.Background(), strings.NewReader(in), "wine.data", dataset.Options{
 		LabelColumn: "first",
 		Scale:       dataset.ScaleMinMax,
 	})
@@ -34,7 +35,7 @@ func ExampleRead() {
 
 func ExampleRead_missing() {
 	// A missing value is reported with file, line, column and value.
-	_, err := dataset.Read(strings.NewReader("AGE,PROTIME\n30,?\n"), "hepatitis.data", dataset.Options{})
+	_, err := dataset.Read(context.Background(), strings.NewReader("AGE,PROTIME\n30,?\n"), "hepatitis.data", dataset.Options{})
 	fmt.Println(err)
 	// Output:
 	// dataset: hepatitis.data:2: column 2 ("PROTIME"): value "?": missing value
@@ -51,7 +52,7 @@ func ExampleReadARFF() {
 bear,true,4,mammal
 crow,false,2,bird
 `
-	t, err := dataset.ReadARFF(strings.NewReader(in), "zoo.arff", dataset.Options{IDColumn: "animal"})
+	t, err := dataset.ReadARFF(context.Background(), strings.NewReader(in), "zoo.arff", dataset.Options{IDColumn: "animal"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -64,7 +65,7 @@ crow,false,2,bird
 func ExampleReadGraph() {
 	// A directed edge list with a reciprocal link and a self loop.
 	in := "# cited citing\n1 2\n2 1\n2 3\n3 3\n"
-	d, err := dataset.ReadGraph(strings.NewReader(in), "links.txt", dataset.EdgeList, dataset.GraphOptions{DropSelfLoops: true})
+	d, err := dataset.ReadGraph(context.Background(), strings.NewReader(in), "links.txt", dataset.EdgeList, dataset.GraphOptions{DropSelfLoops: true})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -87,7 +88,7 @@ func ExampleReadGraph_gml() {
   edge [ source 0 target 1 ]
   edge [ source 0 target 2 weight 0.5 ]
 ]`
-	d, err := dataset.ReadGraph(strings.NewReader(in), "karate.gml", dataset.GML, dataset.GraphOptions{LabelAttr: "club"})
+	d, err := dataset.ReadGraph(context.Background(), strings.NewReader(in), "karate.gml", dataset.GML, dataset.GraphOptions{LabelAttr: "club"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -117,7 +118,7 @@ func ExampleWriteLabels() {
 }
 
 func ExampleWriteCSV() {
-	t, _ := dataset.Read(strings.NewReader("1,2,b\n3,4,a\n"), "in.csv", dataset.Options{LabelColumn: "last"})
+	t, _ := dataset.Read(context.Background(), strings.NewReader("1,2,b\n3,4,a\n"), "in.csv", dataset.Options{LabelColumn: "last"})
 	dataset.WriteCSV(os.Stdout, t)
 	// Output:
 	// col1,col2,label

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -91,7 +92,7 @@ func FuzzReadCSV(f *testing.F) {
 		case 3:
 			opt.Header, opt.IDColumn, opt.Categorical = HeaderYes, "1", []string{"last"}
 		}
-		tb, err := ReadCSV(strings.NewReader(in), "fuzz.csv", opt)
+		tb, err := ReadCSV(context.Background(), strings.NewReader(in), "fuzz.csv", opt)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "dataset: ") {
 				t.Fatalf("error without prefix: %v", err)
@@ -107,7 +108,7 @@ func FuzzReadARFF(f *testing.F) {
 	f.Add("@relation r\n@attribute 'a b' numeric\n@attribute c {x,'y z'}\n@data\n1,x\n% c\n?,'y z'\n")
 	f.Add("@RELATION r\r\n@ATTRIBUTE s string\r\n@ATTRIBUTE c {p,n}\r\n@DATA\r\n\"q\",p\r\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		tb, err := ReadARFF(strings.NewReader(in), "fuzz.arff", Options{MaxCells: 1 << 16, Missing: MissingImpute})
+		tb, err := ReadARFF(context.Background(), strings.NewReader(in), "fuzz.arff", Options{MaxCells: 1 << 16, Missing: MissingImpute})
 		if err != nil {
 			return
 		}
@@ -132,7 +133,7 @@ func FuzzReadEdgeList(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string, mode uint8) {
 		opt := GraphOptions{MaxNodes: fuzzMaxNodes, Base: IndexBase(mode % 3), Duplicates: DupPolicy(mode / 3 % 3), DropSelfLoops: mode&64 != 0, NamedNodes: mode&128 != 0}
-		d, err := ReadGraph(strings.NewReader(in), "fuzz.txt", EdgeList, opt)
+		d, err := ReadGraph(context.Background(), strings.NewReader(in), "fuzz.txt", EdgeList, opt)
 		if err != nil {
 			return
 		}
@@ -216,7 +217,7 @@ func FuzzReadMatrixMarket(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, in string, sym bool) {
-		d, err := ReadGraph(strings.NewReader(in), "fuzz.mtx", MatrixMarket, GraphOptions{MaxNodes: fuzzMaxNodes, Symmetrize: sym})
+		d, err := ReadGraph(context.Background(), strings.NewReader(in), "fuzz.mtx", MatrixMarket, GraphOptions{MaxNodes: fuzzMaxNodes, Symmetrize: sym})
 		if err != nil {
 			return
 		}
@@ -228,7 +229,7 @@ func FuzzReadGML(f *testing.F) {
 	f.Add("graph [ node [ id 0 label \"a\" club \"x\" ] node [ id 1 club \"y\" ] edge [ source 0 target 1 weight 2 ] ]")
 	f.Add("# c\ngraph [\n directed 1\n node [ id 5 graphics [ x 1.5 y -2 ] club 3 ]\n]\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		d, err := ReadGraph(strings.NewReader(in), "fuzz.gml", GML, GraphOptions{MaxNodes: fuzzMaxNodes, LabelAttr: "club"})
+		d, err := ReadGraph(context.Background(), strings.NewReader(in), "fuzz.gml", GML, GraphOptions{MaxNodes: fuzzMaxNodes, LabelAttr: "club"})
 		if err != nil {
 			return
 		}

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -147,7 +148,10 @@ func (lx *gmlLexer) parseList(depth int) ([]gmlPair, error) {
 }
 
 // parseGML implements the GML reader of ReadGraph.
-func parseGML(lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+func parseGML(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+	if err := poll(ctx, name, 0); err != nil {
+		return nil, err
+	}
 	lx := &gmlLexer{s: strings.Join(lines, "\n"), line: 1}
 	top, err := lx.parseList(0)
 	if err != nil {

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -188,8 +189,8 @@ type GraphData struct {
 
 // ReadGraphFile reads a graph with default options, choosing the format by
 // extension (see GraphAuto).
-func ReadGraphFile(path string) (*graph.Graph, error) {
-	d, err := ReadGraphFileOptions(path, GraphOptions{})
+func ReadGraphFile(ctx context.Context, path string) (*graph.Graph, error) {
+	d, err := ReadGraphFileOptions(ctx, path, GraphOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -198,13 +199,13 @@ func ReadGraphFile(path string) (*graph.Graph, error) {
 
 // ReadGraphFileOptions reads a graph and its node information, choosing the
 // format by extension.
-func ReadGraphFileOptions(path string, opt GraphOptions) (*GraphData, error) {
+func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*GraphData, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	return ReadGraph(f, path, opt.Format, opt)
+	return ReadGraph(ctx, f, path, opt.Format, opt)
 }
 
 // ReadGraph reads a graph in the given format from r; name is used in error
@@ -243,8 +244,9 @@ func ReadGraphFileOptions(path string, opt GraphOptions) (*GraphData, error) {
 // Weights must be finite and non-negative; zero weights are dropped. Every
 // error names the file and line.
 //
-// Cost: O(m log m) for m edges.
-func ReadGraph(r io.Reader, name string, format GraphFormat, opt GraphOptions) (*GraphData, error) {
+// Cost: O(m log m) for m edges. ctx is checked every few thousand lines; a
+// cancelled read returns ctx's error, wrapped.
+func ReadGraph(ctx context.Context, r io.Reader, name string, format GraphFormat, opt GraphOptions) (*GraphData, error) {
 	if format < GraphAuto || format > DenseCSV {
 		return nil, fmt.Errorf("%w: unknown graph format %d", ErrInvalid, format)
 	}
@@ -262,13 +264,13 @@ func ReadGraph(r io.Reader, name string, format GraphFormat, opt GraphOptions) (
 	var d *GraphData
 	switch format {
 	case EdgeList:
-		d, err = parseEdgeList(lines, name, &opt)
+		d, err = parseEdgeList(ctx, lines, name, &opt)
 	case MatrixMarket:
-		d, err = parseMatrixMarket(lines, name, &opt)
+		d, err = parseMatrixMarket(ctx, lines, name, &opt)
 	case GML:
-		d, err = parseGML(lines, name, &opt)
+		d, err = parseGML(ctx, lines, name, &opt)
 	default:
-		d, err = parseDenseCSV(lines, name, &opt)
+		d, err = parseDenseCSV(ctx, lines, name, &opt)
 	}
 	if err != nil {
 		if warning != "" {
@@ -503,7 +505,7 @@ func numberLike(s string) bool {
 }
 
 // parseEdgeList implements the edge-list format of ReadGraph.
-func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
 	type rec struct {
 		a, b string
 		w    float64
@@ -515,6 +517,9 @@ func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, 
 	var fields []string
 	header := 0 // line of the header, 0 if none
 	for ln, l := range lines {
+		if err := poll(ctx, name, ln); err != nil {
+			return nil, err
+		}
 		if isBlank(l) {
 			continue
 		}
@@ -663,7 +668,7 @@ func parseEdgeList(lines []string, name string, opt *GraphOptions) (*GraphData, 
 }
 
 // parseMatrixMarket implements the Matrix Market reader of ReadGraph.
-func parseMatrixMarket(lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
 	if len(lines) == 0 {
 		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "empty file")}
 	}
@@ -695,6 +700,9 @@ func parseMatrixMarket(lines []string, name string, opt *GraphOptions) (*GraphDa
 	var fields []string
 	sp := splitter{}
 	for ln := 1; ln < len(lines); ln++ {
+		if err := poll(ctx, name, ln); err != nil {
+			return nil, err
+		}
 		l := lines[ln]
 		if isBlank(l) {
 			continue
@@ -769,9 +777,9 @@ func parseMatrixMarket(lines []string, name string, opt *GraphOptions) (*GraphDa
 }
 
 // parseDenseCSV implements the dense affinity reader of ReadGraph.
-func parseDenseCSV(lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
 	topt := Options{MissingMarkers: []string{}}
-	raw, err := parseDelimited(lines, name, &topt)
+	raw, err := parseDelimited(ctx, lines, name, &topt)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"reflect"
 	"strings"
@@ -131,7 +132,7 @@ func TestReadGraph(t *testing.T) {
 			if format == GraphAuto {
 				format = EdgeList
 			}
-			d, err := ReadGraph(strings.NewReader(c.in), "g", format, c.opt)
+			d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g", format, c.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,7 +186,7 @@ func TestReadGraphErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadGraph(strings.NewReader(c.in), "g", c.format, c.opt)
+			_, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g", c.format, c.opt)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -213,11 +214,11 @@ func TestGraphWriteRoundTrip(t *testing.T) {
 	if err := WriteMatrixMarket(&mm, g); err != nil {
 		t.Fatal(err)
 	}
-	a, err := ReadGraph(&el, "g.txt", EdgeList, GraphOptions{Base: Base0, NumNodes: 4})
+	a, err := ReadGraph(context.Background(), &el, "g.txt", EdgeList, GraphOptions{Base: Base0, NumNodes: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := ReadGraph(&mm, "g.mtx", MatrixMarket, GraphOptions{})
+	b, err := ReadGraph(context.Background(), &mm, "g.mtx", MatrixMarket, GraphOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

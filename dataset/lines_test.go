@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -36,7 +37,7 @@ func TestReadAllLineEndings(t *testing.T) {
 }
 
 func TestReadBareCR(t *testing.T) {
-	tb, err := ReadCSV(strings.NewReader("x,y,c\r1,2,a\r3,4,b\r5,6,a\r"), "mac.csv", Options{LabelColumn: "c"})
+	tb, err := ReadCSV(context.Background(), strings.NewReader("x,y,c\r1,2,a\r3,4,b\r5,6,a\r"), "mac.csv", Options{LabelColumn: "c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +53,12 @@ func TestLongLineIsAnError(t *testing.T) {
 		name string
 		read func() error
 	}{
-		{"table", func() error { _, err := ReadCSV(strings.NewReader(in), "big.csv", Options{}); return err }},
+		{"table", func() error {
+			_, err := ReadCSV(context.Background(), strings.NewReader(in), "big.csv", Options{})
+			return err
+		}},
 		{"edge list", func() error {
-			_, err := ReadGraph(strings.NewReader(in), "big.csv", EdgeList, GraphOptions{})
+			_, err := ReadGraph(context.Background(), strings.NewReader(in), "big.csv", EdgeList, GraphOptions{})
 			return err
 		}},
 		{"labels", func() error { _, err := ReadLabels(strings.NewReader(in), "big.csv", LabelOptions{}); return err }},
@@ -72,7 +76,7 @@ func TestLongLineIsAnError(t *testing.T) {
 		})
 	}
 	// A configured limit applies.
-	_, err := ReadCSV(strings.NewReader("1,2\n1,2,3,4\n"), "f", Options{MaxLineBytes: 5})
+	_, err := ReadCSV(context.Background(), strings.NewReader("1,2\n1,2,3,4\n"), "f", Options{MaxLineBytes: 5})
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "f:2") {
 		t.Fatalf("err = %v, want ErrTooLarge on line 2", err)
 	}
@@ -102,7 +106,7 @@ func TestReadMemoryProportional(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			_, err := ReadCSV(strings.NewReader(tc.in), "f.csv", Options{})
+			_, err := ReadCSV(context.Background(), strings.NewReader(tc.in), "f.csv", Options{})
 			runtime.ReadMemStats(&after)
 			if tc.name == "one line" && !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("err = %v, want ErrTooLarge", err)

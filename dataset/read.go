@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +15,9 @@ import (
 // value at fault.
 //
 // Cost: O(file size) time; the file is held in memory while it is parsed.
-func ReadFile(path string, opt Options) (*Table, error) {
+// ctx is checked every few thousand lines; a cancelled read returns ctx's
+// error, wrapped.
+func ReadFile(ctx context.Context, path string, opt Options) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
@@ -23,12 +26,12 @@ func ReadFile(path string, opt Options) (*Table, error) {
 	if opt.Format == FormatAuto && strings.EqualFold(filepath.Ext(path), ".arff") {
 		opt.Format = FormatARFF
 	}
-	return Read(f, path, opt)
+	return Read(ctx, f, path, opt)
 }
 
 // Read reads a feature table from r; name is used in error messages. See
 // ReadFile.
-func Read(r io.Reader, name string, opt Options) (*Table, error) {
+func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, error) {
 	lines, err := readAll(r, name, opt.MaxLineBytes)
 	if err != nil {
 		return nil, err
@@ -49,21 +52,21 @@ func Read(r io.Reader, name string, opt Options) (*Table, error) {
 	}
 	var raw *rawTable
 	if format == FormatARFF {
-		raw, err = parseARFF(lines, name, &opt)
+		raw, err = parseARFF(ctx, lines, name, &opt)
 	} else {
-		raw, err = parseDelimited(lines, name, &opt)
+		raw, err = parseDelimited(ctx, lines, name, &opt)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return raw.build(&opt)
+	return raw.build(ctx, &opt)
 }
 
 // ReadCSV reads a delimited feature table (CSV, TSV, semicolon- or
 // whitespace-separated) from r, whatever opt.Format says.
-func ReadCSV(r io.Reader, name string, opt Options) (*Table, error) {
+func ReadCSV(ctx context.Context, r io.Reader, name string, opt Options) (*Table, error) {
 	opt.Format = FormatDelimited
-	return Read(r, name, opt)
+	return Read(ctx, r, name, opt)
 }
 
 // ReadARFF reads a Weka ARFF feature table from r, whatever opt.Format
@@ -74,9 +77,9 @@ func ReadCSV(r io.Reader, name string, opt Options) (*Table, error) {
 // rows), '?' for missing values. Date, relational and sparse ({index value})
 // rows are reported as unsupported. String attributes are one-hot encoded
 // like nominal ones unless dropped or used as the ID column.
-func ReadARFF(r io.Reader, name string, opt Options) (*Table, error) {
+func ReadARFF(ctx context.Context, r io.Reader, name string, opt Options) (*Table, error) {
 	opt.Format = FormatARFF
-	return Read(r, name, opt)
+	return Read(ctx, r, name, opt)
 }
 
 // delimiterFor parses Options.Delimiter; ok is false for automatic
@@ -148,11 +151,14 @@ func detectDelimiter(lines []string) byte {
 }
 
 // parseDelimited splits delimited text into a raw table.
-func parseDelimited(lines []string, name string, opt *Options) (*rawTable, error) {
+func parseDelimited(ctx context.Context, lines []string, name string, opt *Options) (*rawTable, error) {
 	// Keep the data lines (not blank, not comments) with their numbers.
 	var body []string
 	var nums []int
 	for i, l := range lines {
+		if err := poll(ctx, name, i); err != nil {
+			return nil, err
+		}
 		if isBlank(l) {
 			continue
 		}
@@ -186,6 +192,9 @@ func parseDelimited(lines []string, name string, opt *Options) (*rawTable, error
 	for k, l := range body {
 		if headerDone && limit > 0 && len(raw.rows) >= limit {
 			break
+		}
+		if err := poll(ctx, name, k); err != nil {
+			return nil, err
 		}
 		fields, pos, err := sp.split(l, nil)
 		if err != nil {

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"strings"
@@ -23,7 +24,7 @@ func TestEdgeListStrictHeader(t *testing.T) {
 		{"numeric ids, word weight", "1 2 heavy\n2 3 1\n", []string{"g:1", `"heavy"`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadGraph(strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
+			_, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
 			if !errors.Is(err, ErrSyntax) {
 				t.Fatalf("err = %v, want ErrSyntax", err)
 			}
@@ -47,7 +48,7 @@ func TestEdgeListStrictHeader(t *testing.T) {
 		{"named edges, no header", "a b 1\nb c 2\n", 0, 0, 3, []string{"a", "b", "c"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := ReadGraph(strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
+			d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +68,7 @@ func TestEdgeListMixedIDs(t *testing.T) {
 		{"decimal id", "1 2\n2.5 3\n", "g:2", `"2.5"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadGraph(strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
+			_, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
 			if !errors.Is(err, ErrSyntax) {
 				t.Fatalf("err = %v, want ErrSyntax", err)
 			}
@@ -78,7 +79,7 @@ func TestEdgeListMixedIDs(t *testing.T) {
 			}
 		})
 	}
-	d, err := ReadGraph(strings.NewReader("1 2\n2 3\n3 x4\n"), "g", EdgeList, GraphOptions{NamedNodes: true})
+	d, err := ReadGraph(context.Background(), strings.NewReader("1 2\n2 3\n3 x4\n"), "g", EdgeList, GraphOptions{NamedNodes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestGMLDirectedAndMultigraph(t *testing.T) {
 		{"simple", simple, GraphOptions{}, 1, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := ReadGraph(strings.NewReader(c.in), "g", GML, c.opt)
+			d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g", GML, c.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +126,7 @@ func TestGMLDirectedAndMultigraph(t *testing.T) {
 			}
 		})
 	}
-	_, err := ReadGraph(strings.NewReader(multi), "g", GML, GraphOptions{Duplicates: DupError})
+	_, err := ReadGraph(context.Background(), strings.NewReader(multi), "g", GML, GraphOptions{Duplicates: DupError})
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "g:6") {
 		t.Fatalf("err = %v, want ErrInvalid at g:6", err)
 	}
@@ -144,7 +145,7 @@ func TestMissingDropNamesRows(t *testing.T) {
 		}
 	}
 	b.WriteString("# c\n3,\n") // line 13 (comment on 12)
-	tb, err := ReadCSV(strings.NewReader(b.String()), "m.csv", Options{Missing: MissingDrop, Comment: "#"})
+	tb, err := ReadCSV(context.Background(), strings.NewReader(b.String()), "m.csv", Options{Missing: MissingDrop, Comment: "#"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestMissingDropNamesRows(t *testing.T) {
 	if len(tb.Warnings) != 1 || !strings.Contains(tb.Warnings[0], "m.csv: dropped 6 of 11 rows") || !strings.Contains(tb.Warnings[0], "lines 3, 5, 7, 9, 11 and 1 more") {
 		t.Fatalf("Warnings = %q", tb.Warnings)
 	}
-	tb, err = ReadCSV(strings.NewReader("1,2\n3,4\n"), "m.csv", Options{Missing: MissingDrop})
+	tb, err = ReadCSV(context.Background(), strings.NewReader("1,2\n3,4\n"), "m.csv", Options{Missing: MissingDrop})
 	if err != nil || tb.DroppedLines != nil || tb.Warnings != nil {
 		t.Fatalf("nothing dropped: %v %v %v", err, tb.DroppedLines, tb.Warnings)
 	}
@@ -190,7 +191,7 @@ func TestCSVGraphFormat(t *testing.T) {
 		})
 	}
 	// The edge list reads as one through the .csv name.
-	d, err := ReadGraph(strings.NewReader("1,2\n2,3\n3,1\n3,4\n"), "e.csv", GraphAuto, GraphOptions{})
+	d, err := ReadGraph(context.Background(), strings.NewReader("1,2\n2,3\n3,1\n3,4\n"), "e.csv", GraphAuto, GraphOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestCSVGraphFormat(t *testing.T) {
 		t.Fatalf("n = %d, base %d, warnings %q; want 4 nodes, base 1, none", d.G.N(), d.Base, d.Warnings)
 	}
 	// Ambiguous: a matrix, with a warning naming the option and the flag.
-	d, err = ReadGraph(strings.NewReader("0,1,2\n1,0,3\n2,3,0\n"), "m.csv", GraphAuto, GraphOptions{})
+	d, err = ReadGraph(context.Background(), strings.NewReader("0,1,2\n1,0,3\n2,3,0\n"), "m.csv", GraphAuto, GraphOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,11 +207,11 @@ func TestCSVGraphFormat(t *testing.T) {
 		t.Fatalf("n = %d, warnings %q", d.G.N(), d.Warnings)
 	}
 	// Explicit formats.
-	d, err = ReadGraph(strings.NewReader("0,1,2\n1,0,3\n2,3,0\n"), "m.csv", EdgeList, GraphOptions{})
+	d, err = ReadGraph(context.Background(), strings.NewReader("0,1,2\n1,0,3\n2,3,0\n"), "m.csv", EdgeList, GraphOptions{})
 	if err != nil || d.G.N() != 4 || d.Warnings != nil {
 		t.Fatalf("as edge list: %v, %d nodes", err, d.G.N())
 	}
-	_, err = ReadGraph(strings.NewReader("1,2\n2,3\n3,1\n3,4\n"), "e.csv", DenseCSV, GraphOptions{})
+	_, err = ReadGraph(context.Background(), strings.NewReader("1,2\n2,3\n3,1\n3,4\n"), "e.csv", DenseCSV, GraphOptions{})
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "-graph-format edgelist") {
 		t.Fatalf("err = %v, want a square-matrix error suggesting -graph-format edgelist", err)
 	}
@@ -239,8 +240,8 @@ func FuzzDetectCSVGraph(f *testing.F) {
 			t.Fatalf("DetectCSVGraph = %v, %v", format, amb)
 		}
 		opt := GraphOptions{MaxNodes: fuzzMaxNodes}
-		auto, errA := ReadGraph(strings.NewReader(in), "f.csv", GraphAuto, opt)
-		expl, errE := ReadGraph(strings.NewReader(in), "f.csv", format, opt)
+		auto, errA := ReadGraph(context.Background(), strings.NewReader(in), "f.csv", GraphAuto, opt)
+		expl, errE := ReadGraph(context.Background(), strings.NewReader(in), "f.csv", format, opt)
 		if (errA == nil) != (errE == nil) {
 			t.Fatalf("auto: %v; %v: %v", errA, format, errE)
 		}
@@ -272,7 +273,7 @@ func FuzzReadDenseCSV(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, in string, sym bool) {
-		d, err := ReadGraph(strings.NewReader(in), "fuzz.csv", DenseCSV, GraphOptions{MaxNodes: fuzzMaxNodes, Symmetrize: sym})
+		d, err := ReadGraph(context.Background(), strings.NewReader(in), "fuzz.csv", DenseCSV, GraphOptions{MaxNodes: fuzzMaxNodes, Symmetrize: sym})
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "dataset: ") {
 				t.Fatalf("error without prefix: %v", err)

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -310,8 +311,9 @@ func (r *rawTable) resolve(ref, what string) (int, error) {
 	return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "the file has no header: use first, last or a column number")}
 }
 
-// build turns a raw table into a Table following opt.
-func (r *rawTable) build(opt *Options) (*Table, error) {
+// build turns a raw table into a Table following opt. It checks ctx every
+// pollLines rows of each pass over the rows.
+func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 	m := len(r.cols)
 	if m == 0 {
 		return nil, &ParseError{File: r.file, Err: errorf(ErrSyntax, "no columns")}
@@ -374,6 +376,9 @@ func (r *rawTable) build(opt *Options) (*Table, error) {
 	keep := make([]int, 0, len(r.rows))
 	var dropped []int
 	for i, row := range r.rows {
+		if err := poll(ctx, r.file, i); err != nil {
+			return nil, err
+		}
 		drop := false
 		for j, v := range row {
 			if role[j] == 'd' || role[j] == 'i' || !opt.isMissing(v) {
@@ -422,6 +427,9 @@ func (r *rawTable) build(opt *Options) (*Table, error) {
 			vals := make([]float64, n)
 			firstNum, firstNon := -1, -1
 			for k, i := range keep {
+				if err := poll(ctx, r.file, k); err != nil {
+					return nil, err
+				}
 				v := r.rows[i][j]
 				if opt.isMissing(v) {
 					vals[k] = math.NaN()
@@ -460,6 +468,9 @@ func (r *rawTable) build(opt *Options) (*Table, error) {
 			if e.vals == nil {
 				e.vals = make([]float64, n)
 				for k, i := range keep {
+					if err := poll(ctx, r.file, k); err != nil {
+						return nil, err
+					}
 					v := r.rows[i][j]
 					if opt.isMissing(v) {
 						e.vals[k] = math.NaN()

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"reflect"
@@ -194,7 +195,7 @@ func TestReadTable(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tb, err := Read(strings.NewReader(c.in), "t.csv", c.opt)
+			tb, err := Read(context.Background(), strings.NewReader(c.in), "t.csv", c.opt)
 			if err != nil {
 				t.Fatalf("Read: %v", err)
 			}
@@ -243,7 +244,7 @@ func TestReadTableErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Read(strings.NewReader(c.in), "t.csv", c.opt)
+			_, err := Read(context.Background(), strings.NewReader(c.in), "t.csv", c.opt)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -270,7 +271,7 @@ const zooLike = "% comment\r\n@RELATION zoo\r\n\r\n@ATTRIBUTE animal {aardvark,b
 	"frog,'false',4,0.1,fish\r\n%\r\n"
 
 func TestReadARFF(t *testing.T) {
-	tb, err := Read(strings.NewReader(zooLike), "zoo.arff", Options{IDColumn: "animal", Missing: MissingImpute})
+	tb, err := Read(context.Background(), strings.NewReader(zooLike), "zoo.arff", Options{IDColumn: "animal", Missing: MissingImpute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +309,7 @@ func TestReadARFF(t *testing.T) {
 		{"@relation r\n@attribute a numeric\n", []string{"no @data"}},
 	}
 	for _, b := range bad {
-		_, err := ReadARFF(strings.NewReader(b.in), "r.arff", Options{LabelColumn: "none"})
+		_, err := ReadARFF(context.Background(), strings.NewReader(b.in), "r.arff", Options{LabelColumn: "none"})
 		if err == nil {
 			t.Errorf("%q: no error", b.in)
 			continue
@@ -323,7 +324,7 @@ func TestReadARFF(t *testing.T) {
 
 func TestWriteCSVRoundTrip(t *testing.T) {
 	in := "f1,f2,label\n0.1,1e-300,b\n-2.5,3,a\n"
-	tb, err := Read(strings.NewReader(in), "in.csv", Options{LabelColumn: "last"})
+	tb, err := Read(context.Background(), strings.NewReader(in), "in.csv", Options{LabelColumn: "last"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +335,7 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 	if buf.String() != in {
 		t.Errorf("WriteCSV =\n%s\nwant\n%s", buf.String(), in)
 	}
-	back, err := Read(&buf, "out.csv", Options{LabelColumn: "last"})
+	back, err := Read(context.Background(), &buf, "out.csv", Options{LabelColumn: "last"})
 	if err != nil {
 		t.Fatal(err)
 	}

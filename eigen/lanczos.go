@@ -387,7 +387,9 @@ func (r *lanczosRun) randomRow(i int) bool {
 // expand extends the basis rows locked+j0 … locked+m−1, filling columns
 // j0…m−1 of t, and returns the last β (the norm of the residual vector stored
 // in row locked+m) and the number of basis vectors, which is less than m only
-// if the basis came to span the whole complement.
+// if the basis came to span the whole complement. It checks ctx before every
+// step (one operator product and one orthogonalization, seconds at n ≈ 10⁶)
+// and returns its error when cancelled.
 //
 // The first new vector after a (thick) restart couples to every kept vector
 // and is orthogonalized by two full passes. Later ones satisfy the
@@ -396,10 +398,13 @@ func (r *lanczosRun) randomRow(i int) bool {
 // subtracted first and one full pass, repeated only when the DGKS test
 // asks for it, removes the rounding left along the other vectors: about
 // half the work of two unconditional passes.
-func (r *lanczosRun) expand(locked, j0, m int) (beta float64, size int) {
+func (r *lanczosRun) expand(ctx context.Context, locked, j0, m int) (beta float64, size int, err error) {
 	n := r.n
 	prevBeta := 0.0 // β_{j−1}, 0 after a restart from a random direction
 	for j := j0; j < m; j++ {
+		if err := ctx.Err(); err != nil {
+			return 0, j, err
+		}
 		x := r.row(locked + j)
 		r.xd.SetRawMatrix(blas64.General{Rows: n, Cols: 1, Stride: 1, Data: x})
 		r.wd.SetRawMatrix(blas64.General{Rows: n, Cols: 1, Stride: 1, Data: r.w})
@@ -408,7 +413,7 @@ func (r *lanczosRun) expand(locked, j0, m int) (beta float64, size int) {
 		wv := blas64.Vector{N: n, Inc: 1, Data: r.w}
 		anorm := blas64.Nrm2(wv)
 		if math.IsNaN(anorm) || math.IsInf(anorm, 0) {
-			return math.NaN(), j
+			return math.NaN(), j, nil
 		}
 		if j == j0 {
 			beta = r.orthogonalize(r.w, locked+j+1, 0)
@@ -430,12 +435,12 @@ func (r *lanczosRun) expand(locked, j0, m int) (beta float64, size int) {
 		}
 		if locked+j+1 == n {
 			// The basis spans the whole space: T is exact.
-			return 0, j + 1
+			return 0, j + 1, nil
 		}
 		if beta <= 1e-12*max(anorm, r.normA) {
 			// Invariant subspace: continue from a random direction.
 			if !r.randomRow(locked + j + 1) {
-				return 0, j + 1
+				return 0, j + 1, nil
 			}
 			beta, prevBeta = 0, 0
 			continue
@@ -447,7 +452,7 @@ func (r *lanczosRun) expand(locked, j0, m int) (beta float64, size int) {
 		}
 		prevBeta = beta
 	}
-	return beta, m
+	return beta, m, nil
 }
 
 // solve runs thick-restart Lanczos for the kk extreme pairs (by which) of A
@@ -485,7 +490,11 @@ func (r *lanczosRun) solve(ctx context.Context, locked, kk, keep int, which Whic
 	order := make([]int, r.ncv)
 	resid = make([]float64, r.ncv)
 	for iter := 1; ; iter++ {
-		beta, size := r.expand(locked, kept, m)
+		beta, size, err := r.expand(ctx, locked, kept, m)
+		if err != nil {
+			r.restarts += iter - 1
+			return nil, nil, nil, false, err
+		}
 		if math.IsNaN(beta) {
 			return nil, nil, nil, false, fmt.Errorf("eigen: operator produced a non-finite value (Lanczos step %d)", size)
 		}

@@ -453,7 +453,7 @@ func (b *builder) knn(ctx context.Context) (*Graph, error) {
 	if mode != symBoth {
 		b.hasCand = func(int) bool { return kq > 0 }
 	}
-	return symmetrize(n, kq, dj, dw, mode, self), nil
+	return symmetrize(ctx, n, kq, dj, dw, mode, self)
 }
 
 type symMode int
@@ -465,8 +465,10 @@ const (
 )
 
 // symmetrize builds the undirected graph of the directed k-NN lists
-// (i → dj[i*kq+r] with weight dw[i*kq+r]) and optional self loops.
-func symmetrize(n, kq int, dj []int32, dw []float64, mode symMode, self []float64) *Graph {
+// (i → dj[i*kq+r] with weight dw[i*kq+r]) and optional self loops. Cost
+// O(n·kq·log kq); ctx is checked every cancelEvery rows (the row sorts take
+// seconds at n ≈ 10⁶), and its error returned, wrapped.
+func symmetrize(ctx context.Context, n, kq int, dj []int32, dw []float64, mode symMode, self []float64) (*Graph, error) {
 	ptr := make([]int, n+1)
 	for i := 0; i < n; i++ {
 		ptr[i+1] += kq
@@ -486,6 +488,9 @@ func symmetrize(n, kq int, dj []int32, dw []float64, mode symMode, self []float6
 	out := make([]bool, nnz) // entry comes from i's own list (else from j's)
 	fill := append([]int(nil), ptr[:n]...)
 	for i := 0; i < n; i++ {
+		if i%cancelEvery == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("graph: graph construction cancelled: %w", ctx.Err())
+		}
 		for r := i * kq; r < (i+1)*kq; r++ {
 			j := dj[r]
 			p := fill[i]
@@ -505,6 +510,9 @@ func symmetrize(n, kq int, dj []int32, dw []float64, mode symMode, self []float6
 	o := 0
 	start := 0
 	for i := 0; i < n; i++ {
+		if i%cancelEvery == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("graph: graph construction cancelled: %w", ctx.Err())
+		}
 		a, e := start, ptr[i+1]
 		start = e
 		sort.Sort(symRow{col[a:e], val[a:e], out[a:e]})
@@ -543,8 +551,13 @@ func symmetrize(n, kq int, dj []int32, dw []float64, mode symMode, self []float6
 		ptr[i] = rowStart
 	}
 	ptr[n] = o
-	return compact(n, ptr, col[:o], val[:o])
+	return compact(n, ptr, col[:o], val[:o]), nil
 }
+
+// cancelEvery is how many rows the sequential O(nnz) passes of graph
+// construction process between checks of their context: a check costs
+// nanoseconds, 4096 rows of a 10-NN graph about a millisecond.
+const cancelEvery = 4096
 
 type symRow struct {
 	col []int32

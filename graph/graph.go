@@ -1,9 +1,11 @@
 package graph
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -221,6 +223,14 @@ func checkWeight(v float64) error {
 // compact sorts each row, sums duplicates, drops zeros and computes degrees.
 // ptr is modified in place.
 func compact(n int, ptr []int, idx []int32, w []float64) *Graph {
+	g, _ := compactContext(context.Background(), n, ptr, idx, w)
+	return g
+}
+
+// compactContext is compact checking ctx every cancelEvery rows (sorting
+// the rows of a relabelled graph takes seconds at 10⁶ nodes); it returns
+// ctx's error, wrapped, when cancelled.
+func compactContext(ctx context.Context, n int, ptr []int, idx []int32, w []float64) (*Graph, error) {
 	out := 0
 	start := 0
 	type ent struct {
@@ -229,6 +239,9 @@ func compact(n int, ptr []int, idx []int32, w []float64) *Graph {
 	}
 	var buf []ent
 	for i := 0; i < n; i++ {
+		if i%cancelEvery == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("graph: cancelled: %w", ctx.Err())
+		}
 		a, b := start, ptr[i+1]
 		start = b
 		sorted := true
@@ -243,7 +256,7 @@ func compact(n int, ptr []int, idx []int32, w []float64) *Graph {
 			for k := a; k < b; k++ {
 				buf = append(buf, ent{idx[k], w[k]})
 			}
-			sort.Slice(buf, func(x, y int) bool { return buf[x].j < buf[y].j })
+			slices.SortFunc(buf, func(x, y ent) int { return int(x.j) - int(y.j) })
 			for k := range buf {
 				idx[a+k], w[a+k] = buf[k].j, buf[k].w
 			}
@@ -280,7 +293,7 @@ func compact(n int, ptr []int, idx []int32, w []float64) *Graph {
 		}
 		g.deg[i] = s
 	}
-	return g
+	return g, nil
 }
 
 func (g *Graph) checkSymmetric(tol float64) error {

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"github.com/tether-sc/tether/internal/parallel"
@@ -36,8 +37,9 @@ type kdTree struct {
 // newKDTree builds the tree over the n×dim row-major data. Each inner node
 // splits its points at the median of the dimension of widest spread. Cost
 // O(n·dim·log n); the subtrees above kdParallelMin points are split
-// between goroutines.
-func newKDTree(data []float64, n, dim int) *kdTree {
+// between goroutines. It returns ctx's error, wrapped, when ctx is
+// cancelled (checked between the subtrees).
+func newKDTree(ctx context.Context, data []float64, n, dim int) (*kdTree, error) {
 	depth := 0
 	for (n+(1<<depth)-1)>>depth > kdLeafSize {
 		depth++
@@ -68,7 +70,7 @@ func newKDTree(data []float64, n, dim int) *kdTree {
 	}
 	for level := 0; level <= top; level++ {
 		first := 1<<level - 1
-		parallel.For(context.Background(), 1<<level, 0, func(q int) error {
+		err := parallel.For(ctx, 1<<level, 0, func(q int) error {
 			if level < top {
 				t.build(data, first+q, level)
 			} else {
@@ -76,12 +78,15 @@ func newKDTree(data []float64, n, dim int) *kdTree {
 			}
 			return nil
 		})
+		if err != nil {
+			return nil, fmt.Errorf("graph: k-d tree construction cancelled: %w", err)
+		}
 	}
 	t.pts = make([]float64, n*dim)
 	for p, i := range t.perm {
 		copy(t.pts[p*dim:(p+1)*dim], data[int(i)*dim:int(i+1)*dim])
 	}
-	return t
+	return t, nil
 }
 
 // kdParallelMin is the number of points above which newKDTree splits the

@@ -79,8 +79,10 @@ func knnData(ctx context.Context, data []float64, n, d, k int) (*Neighbors, erro
 	nb := &Neighbors{K: k, Index: make([]int32, n*k), Dist2: make([]float64, n*k)}
 	var err error
 	if d <= kdMaxDim && d > 0 {
-		t := newKDTree(data, n, d)
-		err = t.allKNN(ctx, k, nb)
+		var t *kdTree
+		if t, err = newKDTree(ctx, data, n, d); err == nil {
+			err = t.allKNN(ctx, k, nb)
+		}
 	} else {
 		err = bruteKNN(ctx, data, n, d, k, nb)
 	}
@@ -95,7 +97,11 @@ func knnData(ctx context.Context, data []float64, n, d, k int) (*Neighbors, erro
 // distances: the kd-tree for d ≤ 16, screened brute force above.
 func radiusData(ctx context.Context, data []float64, n, d int, r2 float64) ([][]int32, [][]float64, error) {
 	if d <= kdMaxDim && d > 0 {
-		return newKDTree(data, n, d).allRadius(ctx, r2)
+		t, err := newKDTree(ctx, data, n, d)
+		if err != nil {
+			return nil, nil, err
+		}
+		return t.allRadius(ctx, r2)
 	}
 	return bruteRadius(ctx, data, n, d, r2)
 }

@@ -34,7 +34,7 @@ func TestPermute(t *testing.T) {
 			g, a := randGraph(t, tc.n, tc.p, tc.loops, uint64(tc.n))
 			rng := rand.New(rand.NewPCG(uint64(tc.n), 3))
 			perm := rng.Perm(tc.n)
-			gp, err := g.Permute(perm)
+			gp, err := g.Permute(context.Background(), perm)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func TestPermuteBadInput(t *testing.T) {
 		{"repeat", []int{0, 1, 2, 2, 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := g.Permute(tc.perm); !errors.Is(err, ErrInvalid) {
+			if _, err := g.Permute(context.Background(), tc.perm); !errors.Is(err, ErrInvalid) {
 				t.Fatalf("error %v, want ErrInvalid", err)
 			}
 		})
@@ -155,7 +155,10 @@ func TestRCMOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := shuffled(t, tc.n, tc.link, 7)
-			order := g.RCMOrder()
+			order, err := g.RCMOrder(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
 			sorted := slices.Clone(order)
 			slices.Sort(sorted)
 			for i, v := range sorted {
@@ -163,10 +166,10 @@ func TestRCMOrder(t *testing.T) {
 					t.Fatalf("order is not a permutation of 0…%d: sorted[%d] = %d", tc.n-1, i, v)
 				}
 			}
-			if again := g.RCMOrder(); !slices.Equal(again, order) {
+			if again, _ := g.RCMOrder(context.Background()); !slices.Equal(again, order) {
 				t.Fatal("RCMOrder is not deterministic")
 			}
-			gp, err := g.Permute(order)
+			gp, err := g.Permute(context.Background(), order)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,7 +196,11 @@ func BenchmarkMulToOrder(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gp, err := g.Permute(g.RCMOrder())
+	order, err := g.RCMOrder(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	gp, err := g.Permute(context.Background(), order)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -145,7 +145,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			if err != nil {
 				return nil, err
 			}
-		} else if t, err = dataset.ReadFile(o.input, opt); err != nil {
+		} else if t, err = dataset.ReadFile(ctx, o.input, opt); err != nil {
 			return nil, err
 		}
 		for _, w := range t.Warnings {
@@ -156,7 +156,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			// not a feature (tether gen writes "label").
 			if col := classNamedColumn(t.Features); col != "" {
 				opt.LabelColumn = col
-				if t, err = dataset.ReadFile(o.input, opt); err != nil {
+				if t, err = dataset.ReadFile(ctx, o.input, opt); err != nil {
 					return nil, err
 				}
 				l.warnings = append(l.warnings, fmt.Sprintf("%s: column %q is the reference labels, not a feature (-label none makes it a feature)", o.input, col))
@@ -170,7 +170,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	case o.graphFile != "":
 		l.name = o.graphFile
-		d, err := dataset.ReadGraphFileOptions(o.graphFile, o.gopt)
+		d, err := dataset.ReadGraphFileOptions(ctx, o.graphFile, o.gopt)
 		if err != nil {
 			return nil, err
 		}

@@ -79,7 +79,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	}
 	n := len(truth)
 	if graphPath != "" {
-		if opt.Graph, err = readEvalGraph(graphPath, n); err != nil {
+		if opt.Graph, err = readEvalGraph(ctx, graphPath, n); err != nil {
 			return err
 		}
 	}
@@ -146,8 +146,8 @@ func readEvalPair(truthPath, predPath string) (truth, pred []int, err error) {
 
 // readEvalGraph reads a graph on n nodes: an edge list may leave the last
 // nodes out when they are isolated.
-func readEvalGraph(path string, n int) (*graph.Graph, error) {
-	d, err := dataset.ReadGraphFileOptions(path, dataset.GraphOptions{NumNodes: n})
+func readEvalGraph(ctx context.Context, path string, n int) (*graph.Graph, error) {
+	d, err := dataset.ReadGraphFileOptions(ctx, path, dataset.GraphOptions{NumNodes: n})
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}

@@ -39,7 +39,7 @@ func TestGenPoints(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tb, err := dataset.Read(strings.NewReader(out), "gen.csv", dataset.Options{LabelColumn: "label"})
+			tb, err := dataset.Read(context.Background(), strings.NewReader(out), "gen.csv", dataset.Options{LabelColumn: "label"})
 			if err != nil {
 				t.Fatalf("reading the output back: %v\n%s", err, out)
 			}
@@ -65,7 +65,7 @@ func TestGenSBM(t *testing.T) {
 	if !strings.Contains(stderr, "detectable") {
 		t.Errorf("stderr %q lacks the threshold report", stderr)
 	}
-	d, err := dataset.ReadGraphFileOptions(out, dataset.GraphOptions{Base: dataset.Base0, NumNodes: 200})
+	d, err := dataset.ReadGraphFileOptions(context.Background(), out, dataset.GraphOptions{Base: dataset.Base0, NumNodes: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestGenSBM(t *testing.T) {
 	if _, _, err := runGenCLI(t, "sbm", "-n", "50", "-o", mtx, "-labels", filepath.Join(dir, "l.txt")); err != nil {
 		t.Fatal(err)
 	}
-	if g, err := dataset.ReadGraphFile(mtx); err != nil || g.N() != 50 {
+	if g, err := dataset.ReadGraphFile(context.Background(), mtx); err != nil || g.N() != 50 {
 		t.Errorf("reading %s: %v", mtx, err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "l.txt")); err != nil {

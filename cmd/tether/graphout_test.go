@@ -23,7 +23,7 @@ func TestClusterGraphOutRoundTrip(t *testing.T) {
 		fmt.Fprintf(&csv, "%g,%g\n", float64(i%4)*3+0.1*float64(i%7), float64(i%3)*0.37)
 	}
 	data := evalWriteTemp(t, dir, "data.csv", csv.String())
-	tab, err := dataset.ReadFile(data, dataset.Options{})
+	tab, err := dataset.ReadFile(context.Background(), data, dataset.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestClusterGraphOutRoundTrip(t *testing.T) {
 			if _, _, err := run(t, "cluster", "-input", data, "-knn", "6", "-k", "4", "-quiet", "-o", pred, "-graph-out", path); err != nil {
 				t.Fatal(err)
 			}
-			d, err := dataset.ReadGraphFileOptions(path, dataset.GraphOptions{NumNodes: want.N()})
+			d, err := dataset.ReadGraphFileOptions(context.Background(), path, dataset.GraphOptions{NumNodes: want.N()})
 			if err != nil {
 				t.Fatal(err)
 			}

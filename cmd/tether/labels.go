@@ -77,7 +77,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		if err := opt.Header.UnmarshalText([]byte(in.header)); err != nil {
 			return fmt.Errorf("%w: labels: -header: %v", errUsage, err)
 		}
-		t, err := dataset.ReadFile(in.input, opt)
+		t, err := dataset.ReadFile(ctx, in.input, opt)
 		if err != nil {
 			return err
 		}
@@ -89,7 +89,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		if in.gopt.LabelAttr == "" {
 			return fmt.Errorf("%w: labels: -graph-file needs -gml-label, the node attribute holding the labels", errUsage)
 		}
-		d, err := dataset.ReadGraphFileOptions(in.graphFile, in.gopt)
+		d, err := dataset.ReadGraphFileOptions(ctx, in.graphFile, in.gopt)
 		if err != nil {
 			return err
 		}

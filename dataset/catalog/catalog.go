@@ -93,7 +93,7 @@ func table(file string, topt dataset.Options) func(string, *Options) (*Data, err
 	return func(root string, opt *Options) (*Data, error) {
 		o := topt
 		o.Scale = scale(opt)
-		t, err := dataset.ReadFile(filepath.Join(root, file), o)
+		t, err := dataset.ReadFile(context.Background(), filepath.Join(root, file), o)
 		if err != nil {
 			return nil, err
 		}
@@ -262,7 +262,7 @@ func loadPromoters(root string, opt *Options) (*Data, error) {
 		}
 		b.WriteByte('\n')
 	}
-	t, err := dataset.Read(strings.NewReader(b.String()), path, dataset.Options{
+	t, err := dataset.Read(context.Background(), strings.NewReader(b.String()), path, dataset.Options{
 		LabelColumn: "first", IDColumn: "2", Header: dataset.HeaderNo, Categorical: cols(3, 59), Scale: scale(opt),
 	})
 	if err != nil {
@@ -272,7 +272,7 @@ func loadPromoters(root string, opt *Options) (*Data, error) {
 }
 
 func loadKarate(root string, opt *Options) (*Data, error) {
-	g, err := dataset.ReadGraphFileOptions(filepath.Join(root, "karate/karate_club.gml"), dataset.GraphOptions{LabelAttr: "club"})
+	g, err := dataset.ReadGraphFileOptions(context.Background(), filepath.Join(root, "karate/karate_club.gml"), dataset.GraphOptions{LabelAttr: "club"})
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +284,7 @@ func loadWiki(root string, opt *Options) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := dataset.ReadGraphFileOptions(filepath.Join(root, "wiki/Wiki_edgelist.txt"), dataset.GraphOptions{
+	g, err := dataset.ReadGraphFileOptions(context.Background(), filepath.Join(root, "wiki/Wiki_edgelist.txt"), dataset.GraphOptions{
 		Base: dataset.Base0, NumNodes: len(lab.Labels), DropSelfLoops: true, Duplicates: dataset.DupMax,
 	})
 	if err != nil {
@@ -314,7 +314,7 @@ func classNumbers(labels []int) []string {
 
 func loadWebKB(root, uni string, opt *Options) (*Data, error) {
 	content := filepath.Join(root, "webkb", uni+".content")
-	t, err := dataset.ReadFile(content, dataset.Options{
+	t, err := dataset.ReadFile(context.Background(), content, dataset.Options{
 		Delimiter: "\t", Header: dataset.HeaderNo, IDColumn: "first", LabelColumn: "last", Scale: scale(opt),
 	})
 	if err != nil {

@@ -1,0 +1,109 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/internal/testctx"
+)
+
+// TestCancelInsidePasses checks that the sequential passes of graph
+// construction poll their context instead of running to the end after a
+// cancellation: the k-d tree build and the symmetrization of the k-NN
+// lists (each several seconds at 2.5·10⁶ rows, where Ctrl-C took 10–20 s
+// before they did). A context that is already cancelled at its first
+// check must stop each of them.
+func TestCancelInsidePasses(t *testing.T) {
+	const n, d, k = 5000, 2, 5
+	rng := rand.New(rand.NewPCG(1, 2))
+	data := make([]float64, n*d)
+	for i := range data {
+		data[i] = rng.NormFloat64()
+	}
+	if _, err := newKDTree(testctx.CancelAfter(0), data, n, d); !errors.Is(err, context.Canceled) {
+		t.Errorf("newKDTree: err = %v, want context.Canceled", err)
+	}
+	dj := make([]int32, n*k)
+	dw := make([]float64, n*k)
+	for i := range dj {
+		dj[i] = int32((i/k + 1 + i%k) % n)
+		dw[i] = 1
+	}
+	if _, err := symmetrize(testctx.CancelAfter(0), n, k, dj, dw, symEither, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("symmetrize: err = %v, want context.Canceled", err)
+	}
+	if g, err := symmetrize(context.Background(), n, k, dj, dw, symEither, nil); err != nil || g.N() != n {
+		t.Errorf("symmetrize without cancellation: err = %v", err)
+	}
+}
+
+// TestBuildCancelledAnywhere cancels Build at its c-th context check for
+// every c up to the number of checks of a full run: each run either
+// returns context.Canceled or, once c exceeds the checks made, a graph,
+// never another error or a partial graph.
+func TestBuildCancelledAnywhere(t *testing.T) {
+	const n = 3000
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := mat.NewDense(n, 2, nil)
+	for i := 0; i < n; i++ {
+		x.Set(i, 0, rng.NormFloat64())
+		x.Set(i, 1, rng.NormFloat64())
+	}
+	want, err := Build(context.Background(), x, DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 0; ; c++ {
+		g, err := Build(testctx.CancelAfter(c), x, DefaultSpec())
+		if err == nil {
+			if g.N() != n || g.NNZ() != want.NNZ() {
+				t.Fatalf("cancel at check %d: a graph of %d nodes and %d entries, want %d and %d", c, g.N(), g.NNZ(), n, want.NNZ())
+			}
+			if c == 0 {
+				t.Fatal("Build never checks its context")
+			}
+			return
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancel at check %d: err = %v, want context.Canceled", c, err)
+		}
+		if c > 100000 {
+			t.Fatal("Build checks its context more than 10⁵ times on 3000 rows")
+		}
+	}
+}
+
+// TestOrderCancel checks that RCMOrder and Permute poll their context
+// (several seconds each at 2.5·10⁶ nodes, where Ctrl-C waited for them).
+func TestOrderCancel(t *testing.T) {
+	const side = 100
+	var edges []Edge
+	for i := 0; i < side; i++ {
+		for j := 0; j < side; j++ {
+			if j+1 < side {
+				edges = append(edges, Edge{I: i*side + j, J: i*side + j + 1, W: 1})
+			}
+			if i+1 < side {
+				edges = append(edges, Edge{I: i*side + j, J: (i+1)*side + j, W: 1})
+			}
+		}
+	}
+	g, err := FromEdges(side*side, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.RCMOrder(testctx.CancelAfter(0)); !errors.Is(err, context.Canceled) {
+		t.Errorf("RCMOrder: err = %v, want context.Canceled", err)
+	}
+	order, err := g.RCMOrder(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Permute(testctx.CancelAfter(0), order); !errors.Is(err, context.Canceled) {
+		t.Errorf("Permute: err = %v, want context.Canceled", err)
+	}
+}
