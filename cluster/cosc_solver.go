@@ -541,4 +541,3 @@ func excessLevel(z []float64, s float64, idx []int, sg float64) float64 {
 		tau = (sum - s) / float64(k)
 	}
 }
-
