@@ -308,9 +308,13 @@ func (st *coscState) ratioDCA(ctx context.Context, f []float64, maxIter int, tol
 		}
 		lu := g.fval(u)
 		if !(lu < lam) {
-			// Cannot happen when the inner value is negative (Hein and
-			// Setzer 2011, Prop. 3.1); kept as a guard against rounding.
-			st.rejected++
+			// A negative inner value implies F_γ(u) < λ (Hein and Setzer
+			// 2011, Prop. 3.1): this is a stall at rounding level (seen:
+			// relative 10⁻¹⁵), counted as rejected only beyond 10⁻¹².
+			if !(lu <= lam*(1+1e-12)) {
+				st.rejected++
+			}
+			st.trace = append(st.trace, lu) // so that tests see it
 			break
 		}
 		copy(f, u)
