@@ -50,7 +50,11 @@ import (
 // orienting each of its connected pieces by the sign of the b-weighted
 // spectral vector f₀ (below) on its colour classes, both global
 // orientations tried, and sweeping the unconstrained super-nodes in
-// decreasing f₀: the sweep's least Ncut is λ₀. For k = 2, cannot-links
+// decreasing f₀; the sweep's best partition is then improved by greedy
+// moves of whole colour pieces and single unconstrained super-nodes
+// (improveConsistent, O(nnz) per pass), and its Ncut is λ₀. (On
+// BenchmarkCOSC10kKNN, a disconnected graph whose f₀ is a component
+// indicator, the moves take λ₀ from 0.85 to 0.0062.) For k = 2, cannot-links
 // that are not 2-colourable (an odd cycle between must-link components)
 // admit no 2-way partition: an error wrapping ErrInvalid names the
 // cannot-links of the cycle (node indices).
@@ -662,6 +666,7 @@ func (bs *coscBisector) bisect(ctx context.Context, cg *coscGraph) (inC []bool, 
 	if !found {
 		return nil, false, nil
 	}
+	lambda0 = improveConsistent(cg, col, side0)
 	qmin := math.Inf(1)
 	for _, c := range cg.cl {
 		qmin = min(qmin, c.q)
@@ -858,4 +863,95 @@ func unconstrainedSweep(cg *coscGraph, f []float64) float64 {
 	g0.gamma = 0
 	st := &coscState{g: &g0, order: make([]int, cg.n), inC: make([]bool, cg.n)}
 	return st.sweep(f, make([]bool, cg.n))
+}
+
+// coscMaxPasses bounds the passes of improveConsistent.
+const coscMaxPasses = 50
+
+// improveConsistent lowers the Ncut of the bipartition side by greedy
+// moves that keep the colouring: a unit is a connected piece of the
+// cannot-link graph (all its super-nodes change side together, so its
+// cannot-links stay cut) or a super-node without cannot-links; a unit is
+// moved when that lowers cut(C, C̄)(1/vol(C) + 1/vol(C̄)) and leaves both
+// sides of positive volume. Passes over all units repeat until none moves
+// (at most coscMaxPasses). It returns the final Ncut. O(nnz + n) per pass.
+func improveConsistent(cg *coscGraph, col *coscColouring, side []bool) float64 {
+	// Units: pieces 0…pieces−1, then one per free super-node.
+	unit := make([]int, cg.n)
+	units := col.pieces
+	for i := 0; i < cg.n; i++ {
+		if col.piece[i] >= 0 {
+			unit[i] = col.piece[i]
+		} else {
+			unit[i] = units
+			units++
+		}
+	}
+	start := make([]int, units+1)
+	for _, u := range unit {
+		start[u+1]++
+	}
+	for u := 0; u < units; u++ {
+		start[u+1] += start[u]
+	}
+	mem := make([]int, cg.n)
+	fill := append([]int(nil), start[:units]...)
+	for i, u := range unit {
+		mem[fill[u]] = i
+		fill[u]++
+	}
+	var cut, volC float64
+	for i := 0; i < cg.n; i++ {
+		if !side[i] {
+			continue
+		}
+		volC += cg.b[i]
+		for t := cg.ptr[i]; t < cg.ptr[i+1]; t++ {
+			if !side[cg.adj[t]] {
+				cut += cg.w[t]
+			}
+		}
+	}
+	ncut := func(cut, volC float64) float64 {
+		volD := cg.vol - volC
+		if !(volC > 0) || !(volD > 0) {
+			return math.Inf(1)
+		}
+		return max(cut, 0) * (1/volC + 1/volD)
+	}
+	cur := ncut(cut, volC)
+	for pass := 0; pass < coscMaxPasses; pass++ {
+		moved := false
+		for u := 0; u < units; u++ {
+			var dcut, dvol float64
+			for _, i := range mem[start[u]:start[u+1]] {
+				if side[i] {
+					dvol -= cg.b[i]
+				} else {
+					dvol += cg.b[i]
+				}
+				for t := cg.ptr[i]; t < cg.ptr[i+1]; t++ {
+					j := cg.adj[t]
+					if unit[j] == u {
+						continue
+					}
+					if side[i] != side[j] {
+						dcut -= cg.w[t]
+					} else {
+						dcut += cg.w[t]
+					}
+				}
+			}
+			if nc := ncut(cut+dcut, volC+dvol); nc < cur*(1-1e-12) {
+				for _, i := range mem[start[u]:start[u+1]] {
+					side[i] = !side[i]
+				}
+				cut, volC, cur, moved = cut+dcut, volC+dvol, nc, true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	return cur
 }
