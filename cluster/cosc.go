@@ -358,7 +358,10 @@ func (bs *coscBisector) term(nodes []int, sideA []bool, a bool) float64 {
 		}
 	}
 	var cut, vol float64
-	for v := range in {
+	for k, v := range nodes { // in node order: the sums are reproducible
+		if sideA != nil && sideA[k] != a {
+			continue
+		}
 		idx, w := bs.g.Row(v)
 		vol += bs.g.Degree(v)
 		for t, j := range idx {
