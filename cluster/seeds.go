@@ -35,6 +35,9 @@ const (
 	// streamPower: the power method's random start of class c is
 	// streamPower + 0x100·c (dominantVectors).
 	streamPower stream = 101
+	// streamCOSC: COSC's random starts of its bisection h are drawn from
+	// streamCOSC + 0x100·h.
+	streamCOSC stream = 102
 	// streamLabelSample: the pairs sampled from partial labels above
 	// MaxLabelPairs (supervision.go); PCG's stream word 0xf69c.
 	streamLabelSample stream = streamKey ^ 0xf69c
