@@ -23,13 +23,14 @@ const discreteTable = 4096
 // Discrete: exact inversion of the survival function
 // S(x) = P(X ≥ x) = ζ(α, x)/ζ(α, x_min): the draw is the x with
 // S(x+1) < v ≤ S(x) for v = 1−u ∈ (0, 1]. S is tabulated for the first 4096
-// values (binary search); beyond, the search starts at Clauset et al.'s
-// asymptotic inverse ⌊½ + ((α−1)·ζ(α, x_min)·v)^{−1/(α−1)}⌋, from
+// values (binary search); beyond, the search starts at the asymptotic
+// inverse ⌊½ + ((α−1)·ζ(α, x_min)·v)^{−1/(α−1)}⌋, from
 // ζ(α, x) = (x−½)^{1−α}/(α−1)·(1 + O(x⁻²)) (Clauset et al.'s eq. D.6 is the
 // same with ζ(α, x_min) also approximated, which is several per cent off
 // at x_min = 1), off by at most a unit or two there, and steps to the
-// exact x with ζ evaluations. Cost per draw: O(1) continuous; O(log 4096) discrete, plus a few O(max(10, α))
-// ζ evaluations with probability S(x_min+4096).
+// exact x with ζ evaluations. Cost per draw: O(1) continuous; discrete
+// O(log 4096), plus a few O(max(10, α)) ζ evaluations with probability
+// S(x_min+4096).
 type Sampler struct {
 	alpha, xmin float64
 	discrete    bool
