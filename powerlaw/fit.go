@@ -26,7 +26,7 @@ type Options struct {
 	// MaxCandidates caps the candidate x_min values: the distinct values
 	// that leave at least MinTail values, and at least two distinct ones,
 	// in the tail; when there are more, MaxCandidates of them evenly spaced
-	// in rank (the smallest always included). If MaxCandidates is 0, 200
+	// in rank (the smallest always included). If MaxCandidates is 0, 100
 	// are used.
 	MaxCandidates int
 	// Workers is the number of goroutines scanning candidates (0: GOMAXPROCS).
@@ -109,7 +109,7 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 	}
 	maxCand := o.MaxCandidates
 	if maxCand <= 0 {
-		maxCand = 200
+		maxCand = 100
 	}
 	y := sortedCopy(x)
 	n := len(y)

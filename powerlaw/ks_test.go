@@ -110,3 +110,16 @@ func TestRadixSort(t *testing.T) {
 		}
 	}
 }
+
+func TestKSUnsortedAgainstSorted(t *testing.T) {
+	// The bucketed KS against the sorted one on large samples, fitted and
+	// misfitted (a bad α makes many buckets need sorting).
+	for _, tc := range []struct{ alpha, fit float64 }{{2.5, 2.5}, {2.5, 2.49}, {1.75, 4}, {3.5, 1.2}, {2, 2}} {
+		x, _ := Sample(1<<17, tc.alpha, 1, false, rand.NewPCG(14, uint64(tc.fit*100)))
+		got := ksUnsorted(x, tc.fit, 1)
+		want := ksSorted(sortedCopy(x), tc.fit, 1)
+		if math.Abs(got-want) > 1e-15 {
+			t.Errorf("α=%v fit %v: bucketed %.17g, sorted %.17g", tc.alpha, tc.fit, got, want)
+		}
+	}
+}
