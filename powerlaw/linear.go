@@ -95,8 +95,8 @@ func LinearFit(x []float64, xmin, w float64, points int) (float64, error) {
 // the log–log plot of the histogram of x in logarithmic bins
 // [x_min·b^j, x_min·b^{j+1}), densities count/width at the geometric centres
 // (see above). Errors wrap ErrInvalid: empty x, values not finite or below
-// xmin, b ≤ 1, fewer than two non-empty bins. Cost O(n) (one logarithm per
-// value).
+// xmin, b ≤ 1, fewer than two non-empty bins. Cost O(n): one logarithm per
+// value, none for b = 2 (the binary exponent).
 func LogBinFit(x []float64, xmin, b float64) (float64, error) {
 	if err := checkTail(x, xmin, false); err != nil {
 		return 0, err
@@ -107,7 +107,15 @@ func LogBinFit(x []float64, xmin, b float64) (float64, error) {
 	lb := math.Log(b)
 	var counts []int
 	for _, v := range x {
-		j := int(math.Log(v/xmin) / lb)
+		var j int
+		if b == 2 {
+			// ⌊log₂(v/x_min)⌋ exactly, without a logarithm: v/x_min =
+			// f·2^e with f ∈ [½, 1).
+			_, e := math.Frexp(v / xmin)
+			j = e - 1
+		} else {
+			j = int(math.Log(v/xmin) / lb)
+		}
 		for j >= len(counts) {
 			counts = append(counts, 0)
 		}
