@@ -3,6 +3,7 @@ package powerlaw_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/tether-sc/tether/powerlaw"
@@ -56,4 +57,13 @@ func ExampleSampler() {
 	}
 	fmt.Println(draws)
 	// Output: [1 4 1 12 15 1 1 1]
+}
+
+func ExampleZeta() {
+	fmt.Printf("ζ(2) = %.12f (π²/6 = %.12f)\n", powerlaw.Zeta(2, 1), math.Pi*math.Pi/6)
+	// ζ(2.5, 3) = ζ(2.5) − 1 − 2^−2.5.
+	fmt.Printf("ζ(2.5, 3) = %.12f\n", powerlaw.Zeta(2.5, 3))
+	// Output:
+	// ζ(2) = 1.644934066848 (π²/6 = 1.644934066848)
+	// ζ(2.5, 3) = 0.164710561954
 }
