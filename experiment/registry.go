@@ -9,5 +9,6 @@ func registry() []Experiment {
 		Seed004Fig646(),
 		Seed002Rate(),
 		fgpwcTable1(),
+		Table51(),
 	}
 }

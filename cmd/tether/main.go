@@ -89,6 +89,7 @@ func commands() []command {
 		{"demo", "the main job on generated data, in a few seconds", runDemo},
 		{"methods", "list the clustering methods and their sources", runMethods},
 		{"repro", "reproduce the published tables and figures", runRepro},
+		{"powerlaw", "fit or sample power laws (thesis §5.1)", runPowerlaw},
 	}
 }
 

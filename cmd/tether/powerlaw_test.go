@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/powerlaw"
+)
+
+func TestPowerlawSampleAndFit(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.txt")
+	b := filepath.Join(dir, "b.txt")
+	for _, p := range []string{a, b} {
+		if _, _, err := run(t, "powerlaw", "sample", "-alpha", "2.5", "-xmin", "2", "-n", "20000", "-seed", "7", "-o", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ba, _ := os.ReadFile(a)
+	bb, _ := os.ReadFile(b)
+	if !bytes.Equal(ba, bb) {
+		t.Fatal("same seed, different files")
+	}
+	// Standard output gives the same bytes.
+	out, _, err := run(t, "powerlaw", "sample", "-alpha", "2.5", "-xmin", "2", "-n", "20000", "-seed", "7")
+	if err != nil || out != string(ba) {
+		t.Fatalf("stdout differs from -o (%v)", err)
+	}
+	other, _, _ := run(t, "powerlaw", "sample", "-alpha", "2.5", "-xmin", "2", "-n", "20000", "-seed", "8")
+	if other == out {
+		t.Fatal("another seed gave the same values")
+	}
+	// Fit with x_min given: α within 4 standard errors (1.5/√20000 ≈ 0.011).
+	js, _, err := run(t, "powerlaw", "fit", "-input", a, "-xmin", "2", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep plFitReport
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.N != 20000 || rep.NTail != 20000 || rep.Xmin != 2 || math.Abs(rep.Alpha-2.5) > 4*rep.StdErr || rep.P != nil {
+		t.Errorf("fit %+v", rep)
+	}
+	// The library's MLE on the same values (summed in another order: to
+	// rounding).
+	d, _ := dataset.ReadValuesFile(a, dataset.ValueOptions{})
+	want, _, _ := powerlaw.MLE(d.Values, 2)
+	if math.Abs(rep.Alpha-want) > 1e-12 {
+		t.Errorf("α = %v, library %v", rep.Alpha, want)
+	}
+	// Text output, x_min selected.
+	txt, _, err := run(t, "powerlaw", "fit", "-input", a)
+	if err != nil || !strings.Contains(txt, "selected by KS minimization") || !strings.Contains(txt, "continuous MLE (thesis eq. 5.1.3)") {
+		t.Errorf("text output:\n%s (%v)", txt, err)
+	}
+}
+
+func TestPowerlawDiscreteBootstrap(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sizes.txt")
+	if _, _, err := run(t, "powerlaw", "sample", "-alpha", "2.2", "-n", "500", "-discrete", "-seed", "3", "-o", p); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	for _, l := range strings.Fields(string(data)) {
+		if v, err := strconv.Atoi(l); err != nil || v < 1 {
+			t.Fatalf("discrete value %q", l)
+		}
+	}
+	args := []string{"powerlaw", "fit", "-input", p, "-discrete", "-xmin", "1", "-bootstrap", "40", "-seed", "9", "-json"}
+	o1, _, err := run(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o2, _, _ := run(t, args...)
+	if o1 != o2 {
+		t.Error("same seed, different bootstrap output")
+	}
+	var rep plFitReport
+	json.Unmarshal([]byte(o1), &rep)
+	if rep.P == nil || *rep.P <= 0.1 || rep.Bootstrap != 40 || math.Abs(rep.Alpha-2.2) > 4*rep.StdErr {
+		t.Errorf("bootstrap fit %+v", rep)
+	}
+	// Standard input.
+	var out, errb bytes.Buffer
+	m := &Main{Stdin: bytes.NewReader(data), Stdout: &out, Stderr: &errb}
+	if err := m.Run(context.Background(), []string{"powerlaw", "fit", "-input", "-", "-discrete", "-xmin", "1", "-json"}); err != nil {
+		t.Fatal(err)
+	}
+	var rep2 plFitReport
+	json.Unmarshal(out.Bytes(), &rep2)
+	if rep2.Alpha != rep.Alpha {
+		t.Errorf("stdin α = %v, file %v", rep2.Alpha, rep.Alpha)
+	}
+}
+
+func TestPowerlawBadInput(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(content), 0o644)
+		return p
+	}
+	words := file("words.txt", "3\n4\nabc\n5\n")
+	neg := file("neg.txt", "3\n# c\n-2\n")
+	frac := file("frac.txt", "3\n4.5\n")
+	nan := file("nan.txt", "3\nNaN\n")
+	few := file("few.txt", "3\n3\n")
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		usage bool
+		want  string
+	}{
+		{"no command", []string{"powerlaw"}, true, "no command"},
+		{"unknown command", []string{"powerlaw", "estimate"}, true, `unknown command "estimate"`},
+		{"fit no input", []string{"powerlaw", "fit"}, true, "-input is required"},
+		{"fit missing file", []string{"powerlaw", "fit", "-input", filepath.Join(dir, "none")}, false, "no such file"},
+		{"fit word", []string{"powerlaw", "fit", "-input", words}, false, "words.txt:3: value \"abc\""},
+		{"fit nan", []string{"powerlaw", "fit", "-input", nan}, false, "nan.txt:2: value \"NaN\""},
+		{"fit negative", []string{"powerlaw", "fit", "-input", neg}, false, "neg.txt:3: value -2: not positive"},
+		{"fit fraction discrete", []string{"powerlaw", "fit", "-input", frac, "-discrete"}, false, "frac.txt:2: value 4.5: not an integer"},
+		{"fit xmin word", []string{"powerlaw", "fit", "-input", frac, "-xmin", "low"}, true, `-xmin "low"`},
+		{"fit xmin fraction discrete", []string{"powerlaw", "fit", "-input", few, "-discrete", "-xmin", "1.5"}, true, "integer ≥ 1"},
+		{"fit xmin above data", []string{"powerlaw", "fit", "-input", few, "-xmin", "10"}, false, "no value ≥ x_min = 10"},
+		{"fit all at xmin", []string{"powerlaw", "fit", "-input", few, "-xmin", "3"}, false, "exponent is infinite"},
+		{"fit no candidate", []string{"powerlaw", "fit", "-input", few}, false, "no candidate x_min"},
+		{"fit bootstrap negative", []string{"powerlaw", "fit", "-input", few, "-bootstrap", "-1"}, true, "bootstrap"},
+		{"sample no alpha", []string{"powerlaw", "sample", "-n", "5"}, true, "-alpha and -n are required"},
+		{"sample alpha 1", []string{"powerlaw", "sample", "-alpha", "1", "-n", "5"}, true, "α = 1"},
+		{"sample huge n", []string{"powerlaw", "sample", "-alpha", "2", "-n", "1000000000000"}, true, "MaxSample"},
+		{"sample zero n", []string{"powerlaw", "sample", "-alpha", "2", "-n", "0"}, true, "-n 0"},
+		{"sample discrete xmin", []string{"powerlaw", "sample", "-alpha", "2", "-n", "5", "-discrete", "-xmin", "0.5"}, true, "x_min = 0.5"},
+		{"sample bad flag", []string{"powerlaw", "sample", "-alpha", "x"}, true, "powerlaw sample -h"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := run(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || errors.Is(err, errUsage) != tc.usage {
+				t.Errorf("err = %v, want one containing %q (usage error: %v)", err, tc.want, tc.usage)
+			}
+		})
+	}
+}
+
+func TestPowerlawSampleCancelled(t *testing.T) {
+	// An interrupted sample leaves no file behind, and an existing file is
+	// left as it was.
+	p := filepath.Join(t.TempDir(), "out.txt")
+	os.WriteFile(p, []byte("old\n"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+	err := m.Run(ctx, []string{"powerlaw", "sample", "-alpha", "2", "-n", "1000000", "-o", p})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old\n" {
+		t.Errorf("file changed to %q", b[:min(len(b), 20)])
+	}
+	entries, _ := os.ReadDir(filepath.Dir(p))
+	if len(entries) != 1 {
+		t.Errorf("%d files left in the directory", len(entries))
+	}
+	// Cancelled bootstrap.
+	in := filepath.Join(t.TempDir(), "v.txt")
+	os.WriteFile(in, []byte("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"), 0o644)
+	if err := m.Run(ctx, []string{"powerlaw", "fit", "-input", in, "-bootstrap", "10"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("bootstrap err = %v, want context.Canceled", err)
+	}
+}

@@ -1,0 +1,97 @@
+package dataset
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// DefaultMaxValues bounds the number of values ReadValues accepts when the
+// options leave the limit at 0: 2²⁸ (2 GiB of float64).
+const DefaultMaxValues = 1 << 28
+
+// ValueOptions controls ReadValues. The zero value uses the default limits.
+type ValueOptions struct {
+	// MaxValues bounds the number of values; a file with more is an error
+	// wrapping ErrTooLarge. If MaxValues is 0, DefaultMaxValues is used.
+	MaxValues int
+	// MaxLineBytes bounds the length of a line. If MaxLineBytes is 0,
+	// DefaultMaxLineBytes is used.
+	MaxLineBytes int
+}
+
+// ValueData is the content of a file of values.
+type ValueData struct {
+	// Values are the numbers in file order.
+	Values []float64
+	// Lines[i] is the 1-based line of Values[i], for error messages.
+	Lines []int
+}
+
+// ReadValuesFile reads the named file with ReadValues.
+func ReadValuesFile(path string, opt ValueOptions) (*ValueData, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	return ReadValues(f, path, opt)
+}
+
+// ReadValues reads one number per line from r (a sample of sizes, counts
+// or measurements, as `tether powerlaw fit` takes); name is used in error
+// messages. Blank lines and lines starting with '#' or '%' are skipped, and
+// so is a first line that is not a number (a header) when the next data
+// line is one. Surrounding blanks are ignored. Anything else that is not a
+// finite decimal number — a second field, "NaN", "Inf", hexadecimal — is an
+// error wrapping ErrSyntax that names the file, the line and the value (a
+// *ParseError); so is an empty file. More than MaxValues values give an
+// error wrapping ErrTooLarge. Lines end at "\n", "\r\n" or "\r".
+//
+// Cost: O(file size); the file is held in memory while it is read.
+func ReadValues(r io.Reader, name string, opt ValueOptions) (*ValueData, error) {
+	maxVals := opt.MaxValues
+	if maxVals <= 0 {
+		maxVals = DefaultMaxValues
+	}
+	lines, err := readAll(r, name, opt.MaxLineBytes)
+	if err != nil {
+		return nil, err
+	}
+	d := &ValueData{}
+	header := -1 // line index of a skipped header
+	for i, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		t := strings.Trim(l, " \t\r\f\v")
+		if t[0] == '#' || t[0] == '%' {
+			continue
+		}
+		v, ok := parseNum(t)
+		if !ok {
+			if len(d.Values) == 0 && header < 0 {
+				header = i
+				continue
+			}
+			if strings.ContainsAny(t, " \t,;") {
+				return nil, &ParseError{File: name, Line: i + 1, Value: t, Err: errorf(ErrSyntax, "want one number per line")}
+			}
+			return nil, &ParseError{File: name, Line: i + 1, Value: t, Err: errorf(ErrSyntax, "not a finite decimal number")}
+		}
+		if len(d.Values) >= maxVals {
+			return nil, &ParseError{File: name, Line: i + 1, Err: errorf(ErrTooLarge, "more than %d values", maxVals)}
+		}
+		d.Values = append(d.Values, v)
+		d.Lines = append(d.Lines, i+1)
+	}
+	if len(d.Values) == 0 {
+		if header >= 0 {
+			t := strings.Trim(lines[header], " \t\r\f\v")
+			return nil, &ParseError{File: name, Line: header + 1, Value: t, Err: errorf(ErrSyntax, "not a finite decimal number")}
+		}
+		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no values")}
+	}
+	return d, nil
+}

@@ -1,0 +1,212 @@
+package pitmanyor
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// ErrInvalid is wrapped by the errors for parameters outside θ ∈ [0, 1),
+// α > −θ, and for invalid sizes.
+var ErrInvalid = errors.New("pitmanyor: invalid input")
+
+// MaxN bounds the n of Sample (2²⁸ labels), so that an absurd size is
+// refused before anything is allocated.
+const MaxN = 1 << 28
+
+// CRP is the Pitman–Yor Chinese restaurant process CRP(α, θ) of thesis
+// §5.1.3 (see the package documentation for the seating rule).
+type CRP struct {
+	// Alpha is the concentration α > −Theta.
+	Alpha float64
+	// Theta is the discount θ ∈ [0, 1).
+	Theta float64
+}
+
+// Validate returns an error wrapping ErrInvalid unless θ ∈ [0, 1) and
+// α > −θ, both finite.
+func (c CRP) Validate() error {
+	if !(c.Theta >= 0 && c.Theta < 1) {
+		return fmt.Errorf("%w: θ = %v, want 0 ≤ θ < 1", ErrInvalid, c.Theta)
+	}
+	if !(c.Alpha > -c.Theta) || math.IsInf(c.Alpha, 1) {
+		return fmt.Errorf("%w: α = %v, want a finite α > −θ = %v", ErrInvalid, c.Alpha, -c.Theta)
+	}
+	return nil
+}
+
+// Sample seats n customers and returns their tables: labels[i] is the
+// table of customer i, tables numbered 0, 1, … in order of opening (so
+// labels[0] = 0 and a new table always gets the next number). The same src
+// state gives the same partition.
+//
+// Method: customer m+1 opens a table with probability (α + kθ)/(α + m);
+// otherwise an earlier customer is picked uniformly (table c with
+// probability n_c/m) and accepted with probability (n_c − θ)/n_c, else picked
+// again: rejection sampling, exact, whose acceptance rate (m − kθ)/m is at
+// least 1 − θ. Cost O(n/(1−θ)) expected time, O(n) memory.
+//
+// Errors wrap ErrInvalid: invalid parameters, n < 0 or n > MaxN.
+func (c CRP) Sample(n int, src rand.Source) ([]int, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if n < 0 || n > MaxN {
+		return nil, fmt.Errorf("%w: n = %d, want 0…%d (MaxN)", ErrInvalid, n, MaxN)
+	}
+	labels := make([]int, n)
+	if n == 0 {
+		return labels, nil
+	}
+	r := rand.New(src)
+	sizes := []int{1}
+	for m := 1; m < n; m++ {
+		k := len(sizes)
+		if r.Float64()*(c.Alpha+float64(m)) < c.Alpha+float64(k)*c.Theta {
+			labels[m] = k
+			sizes = append(sizes, 1)
+			continue
+		}
+		for {
+			t := labels[r.IntN(m)]
+			nc := float64(sizes[t])
+			if c.Theta == 0 || r.Float64()*nc < nc-c.Theta {
+				labels[m] = t
+				sizes[t]++
+				break
+			}
+		}
+	}
+	return labels, nil
+}
+
+// Sizes returns the cluster sizes of a partition given as labels (any
+// integers; only equality matters), in order of first appearance.
+// Cost O(n) with a map.
+func Sizes(labels []int) []int {
+	index := map[int]int{}
+	var sizes []int
+	for _, l := range labels {
+		j, ok := index[l]
+		if !ok {
+			j = len(sizes)
+			index[l] = j
+			sizes = append(sizes, 0)
+		}
+		sizes[j]++
+	}
+	return sizes
+}
+
+// LogProb returns log p(Z | α, θ) of the partition Z given as labels, as
+// printed in thesis §5.2.1 (Pitman 2006, Thm. 3.2):
+//
+//	log p(Z|α,θ) = Σ_{i=1}^{k−1} ln(α + iθ) − Σ_{i=1}^{n−1} ln(α + i) + Σ_c Σ_{i=1}^{n_c−1} ln(i − θ),
+//
+// the probability that CRP(α, θ) seats n customers in this partition (in
+// any order: the law is exchangeable). It is evaluated in closed form with
+// rising factorials [x]_m = Γ(x+m)/Γ(x) through math.Lgamma:
+// (k−1) ln θ + ln [α/θ + 1]_{k−1} (or (k−1) ln α when θ = 0)
+// − ln [α + 1]_{n−1} + Σ_c ln [1 − θ]_{n_c−1}. The empty partition has log
+// probability 0. Errors wrap ErrInvalid for invalid parameters. Cost O(n)
+// to count the sizes plus O(k) Lgamma calls.
+func (c CRP) LogProb(labels []int) (float64, error) {
+	return c.LogProbSizes(Sizes(labels))
+}
+
+// LogProbSizes is LogProb for a partition given by its cluster sizes
+// (n = Σ sizes). Errors wrap ErrInvalid for invalid parameters or a size
+// < 1. Cost O(k).
+func (c CRP) LogProbSizes(sizes []int) (float64, error) {
+	if err := c.Validate(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for i, s := range sizes {
+		if s < 1 {
+			return 0, fmt.Errorf("%w: size[%d] = %d, want ≥ 1", ErrInvalid, i, s)
+		}
+		n += s
+	}
+	k := len(sizes)
+	if k == 0 {
+		return 0, nil
+	}
+	lp := 0.0
+	if k > 1 {
+		if c.Theta == 0 {
+			lp += float64(k-1) * math.Log(c.Alpha)
+		} else {
+			lp += float64(k-1)*math.Log(c.Theta) + lnRising(c.Alpha/c.Theta+1, k-1)
+		}
+	}
+	lp -= lnRising(c.Alpha+1, n-1)
+	for _, s := range sizes {
+		lp += lnRising(1-c.Theta, s-1)
+	}
+	return lp, nil
+}
+
+// lnRising returns ln [x]_m = ln x(x+1)…(x+m−1) for x > 0, m ≥ 0: as
+// ln Γ(x+m) − ln Γ(x), except for short products and for x > 10⁷, where
+// that difference would lose digits to cancellation and the logarithms are
+// summed.
+func lnRising(x float64, m int) float64 {
+	if m <= 32 || x > 1e7 {
+		s := 0.0
+		for i := range m {
+			s += math.Log(x + float64(i))
+		}
+		return s
+	}
+	a, _ := math.Lgamma(x + float64(m))
+	b, _ := math.Lgamma(x)
+	return a - b
+}
+
+// ExpectedClusters returns E[K_n], the expected number of tables after n
+// customers. For θ > 0 it is the closed form
+//
+//	E[K_n] = (α+θ)/θ · Γ(α+θ+n)Γ(α+1) / (Γ(α+θ+1)Γ(α+n)) − α/θ
+//	       = α/θ · (Γ(α+θ+n)Γ(α) / (Γ(α+θ)Γ(α+n)) − 1)   (α ≠ 0),
+//
+// derived from the recursion E[K_{n+1}] = E[K_n] + (α + θE[K_n])/(α + n),
+// E[K_1] = 1: F_n = E[K_n] + α/θ satisfies F_{n+1} = F_n(α+θ+n)/(α+n),
+// F_1 = (α+θ)/θ. It grows as Γ(α+1)/(θΓ(α+θ))·n^θ, i.e. O(α n^θ). For
+// θ = 0 it is Σ_{i=0}^{n−1} α/(α+i) ≈ α ln(1 + n/α), and for θ < 10⁻⁶, where
+// the closed form cancels, the recursion is run. n = 0 gives 0. Errors wrap
+// ErrInvalid: invalid parameters, n < 0. Cost O(1) for θ ≥ 10⁻⁶ and
+// α < 10⁴, O(n) otherwise.
+func (c CRP) ExpectedClusters(n int) (float64, error) {
+	if err := c.Validate(); err != nil {
+		return 0, err
+	}
+	if n < 0 {
+		return 0, fmt.Errorf("%w: n = %d, want ≥ 0", ErrInvalid, n)
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	a, t := c.Alpha, c.Theta
+	if t < 1e-6 {
+		e := 1.0
+		for m := 1; m < n; m++ {
+			e += (a + t*e) / (a + float64(m))
+		}
+		return e, nil
+	}
+	// E[K_n] = (α+θ)/θ·(R − 1) + 1 with ln R = ln [α+θ+1]_{n−1} − ln [α+1]_{n−1}
+	// = Σ_{i<n−1} ln(1 + θ/(α+1+i)), summed directly when α is large (the
+	// Lgamma difference would cancel), expm1 avoiding the cancellation of
+	// R − 1.
+	var lr float64
+	if a+1 < 1e4 {
+		lr = lnRising(a+t+1, n-1) - lnRising(a+1, n-1)
+	} else {
+		for i := range n - 1 {
+			lr += math.Log1p(t / (a + 1 + float64(i)))
+		}
+	}
+	return (a+t)/t*math.Expm1(lr) + 1, nil
+}

@@ -1,0 +1,107 @@
+package powerlaw
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestFitSelectsXmin(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 0))
+	// Continuous: 20000 power-law values above 1 (α = 2.5) and 5000 uniform
+	// on (0.2, 1): the KS scan should put x_min at or above 1, where the
+	// power law holds (above it the KS distance only fluctuates, so a
+	// somewhat larger x_min is as good: Clauset et al. 2009 Fig. 5), not in
+	// the uniform body.
+	x, _ := Sample(20000, 2.5, 1, false, rand.NewPCG(12, 1))
+	for range 5000 {
+		x = append(x, 0.2+0.8*r.Float64())
+	}
+	res, err := Fit(x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Xmin < 0.97 || res.Xmin > 3 || math.Abs(res.Alpha-2.5) > 0.1 {
+		t.Errorf("continuous: x_min = %v, α = %v; want x_min in [0.97, 3] and α ≈ 2.5", res.Xmin, res.Alpha)
+	}
+	// Discrete: ζ-distributed values ≥ 5 (α = 2.5) and 3000 uniform on 1…4.
+	xd, _ := Sample(10000, 2.5, 5, true, rand.NewPCG(12, 2))
+	for range 3000 {
+		xd = append(xd, float64(1+r.IntN(4)))
+	}
+	res, err = Fit(xd, &Options{Discrete: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Xmin < 5 || res.Xmin > 15 || math.Abs(res.Alpha-2.5) > 0.15 {
+		t.Errorf("discrete: x_min = %v, α = %v; want x_min in 5…15 and α ≈ 2.5", res.Xmin, res.Alpha)
+	}
+	// With the candidates capped, the result is one of the capped ones and
+	// independent of the number of workers.
+	a, _ := Fit(x, &Options{MaxCandidates: 17, Workers: 1})
+	b, _ := Fit(x, &Options{MaxCandidates: 17, Workers: 3})
+	if *a != *b || a.Candidates != 17 {
+		t.Errorf("workers changed the fit: %+v vs %+v", a, b)
+	}
+}
+
+func TestFitFixedXmin(t *testing.T) {
+	x := []float64{0.5, 1, math.E, math.E * math.E}
+	res, err := Fit(x, &Options{Xmin: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Tail {1, e, e²}: α̂ = 2 (as in TestMLEHandComputed).
+	if res.NTail != 3 || res.N != 4 || math.Abs(res.Alpha-2) > 1e-15 {
+		t.Errorf("fit %+v, want α = 2 on 3 of 4 values", res)
+	}
+	if ks, _ := KS(x[1:], 2, 1); ks != res.KS {
+		t.Errorf("KS %v, want %v", res.KS, ks)
+	}
+}
+
+func TestGoodnessOfFit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bootstrap")
+	}
+	ctx := context.Background()
+	// A power law passes (p > 0.1), an exponential sample fails (p ≤ 0.1);
+	// Clauset et al.'s threshold. 200 replicates: p to about ±0.035.
+	x, _ := Sample(500, 2.5, 1, false, rand.NewPCG(13, 0))
+	g, err := GoodnessOfFit(ctx, x, &Options{Xmin: 1}, Bootstrap{Reps: 200, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.P <= 0.1 {
+		t.Errorf("power-law data: p = %v", g.P)
+	}
+	r := rand.New(rand.NewPCG(13, 1))
+	e := make([]float64, 500)
+	for i := range e {
+		e[i] = 1 + r.ExpFloat64()
+	}
+	ge, err := GoodnessOfFit(ctx, e, &Options{Xmin: 1}, Bootstrap{Reps: 200, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ge.P > 0.1 {
+		t.Errorf("exponential data: p = %v", ge.P)
+	}
+	// Same seed, same p whatever the workers; x_min selected per replicate.
+	a, _ := GoodnessOfFit(ctx, x, nil, Bootstrap{Reps: 20, Seed: 5, Workers: 1})
+	b, _ := GoodnessOfFit(ctx, x, nil, Bootstrap{Reps: 20, Seed: 5, Workers: 4})
+	if a.Exceed != b.Exceed || a.P != b.P {
+		t.Errorf("p = %v with 1 worker, %v with 4", a.P, b.P)
+	}
+	// Cancellation.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := GoodnessOfFit(cctx, x, nil, Bootstrap{Reps: 20}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v", err)
+	}
+	if _, err := GoodnessOfFit(ctx, x, nil, Bootstrap{Reps: -1}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("negative reps: err = %v", err)
+	}
+}

@@ -1,0 +1,101 @@
+package powerlaw
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func TestSampleContinuousDistribution(t *testing.T) {
+	// KS distance of 10⁵ draws to the law they were drawn from: under the
+	// null, P(√n·D > 1.95) ≈ 0.001 (Kolmogorov distribution).
+	for _, alpha := range []float64{1.1, 1.75, 2.5, 3.5} {
+		n := 100000
+		x, err := Sample(n, alpha, 3, false, rand.NewPCG(8, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _ := KS(x, alpha, 3)
+		if d*math.Sqrt(float64(n)) > 1.95 {
+			t.Errorf("α=%v: √n·D = %v", alpha, d*math.Sqrt(float64(n)))
+		}
+	}
+}
+
+func TestSampleDiscreteDistribution(t *testing.T) {
+	// Counts of the first values and of ranges beyond the tabulated 4096
+	// against n·p from the directly summed ζ, each within 5 binomial
+	// standard deviations.
+	for _, tc := range []struct{ alpha, xmin float64 }{{1.5, 1}, {2.5, 1}, {3.5, 5}} {
+		n := 200000
+		x, err := Sample(n, tc.alpha, tc.xmin, true, rand.NewPCG(9, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		z := zetaDirect(tc.alpha, tc.xmin, 5000)
+		check := func(lo, hi float64) { // values in [lo, hi)
+			p := (zetaDirect(tc.alpha, lo, 5000) - zetaDirect(tc.alpha, hi, 5000)) / z
+			if math.IsInf(hi, 1) {
+				p = zetaDirect(tc.alpha, lo, 5000) / z
+			}
+			c := 0
+			for _, v := range x {
+				if v >= lo && v < hi {
+					c++
+				}
+			}
+			sd := math.Sqrt(float64(n) * p * (1 - p))
+			if math.Abs(float64(c)-float64(n)*p) > 5*sd+1 {
+				t.Errorf("α=%v: %d values in [%v, %v), expected %.1f ± %.1f", tc.alpha, c, lo, hi, float64(n)*p, sd)
+			}
+		}
+		for k := tc.xmin; k < tc.xmin+5; k++ {
+			check(k, k+1)
+		}
+		check(tc.xmin+4000, tc.xmin+4200) // across the end of the table
+		check(tc.xmin+4096, tc.xmin+20000)
+		check(tc.xmin+20000, math.Inf(1))
+		for _, v := range x {
+			if v != math.Trunc(v) || v < tc.xmin {
+				t.Fatalf("draw %v is not an integer ≥ %v", v, tc.xmin)
+			}
+		}
+	}
+}
+
+func TestSampleDeterministic(t *testing.T) {
+	for _, discrete := range []bool{false, true} {
+		a, _ := Sample(1000, 2.2, 2, discrete, rand.NewPCG(10, 1))
+		b, _ := Sample(1000, 2.2, 2, discrete, rand.NewPCG(10, 1))
+		c, _ := Sample(1000, 2.2, 2, discrete, rand.NewPCG(10, 2))
+		if !slices.Equal(a, b) || slices.Equal(a, c) {
+			t.Errorf("discrete=%v: same seed must give the same sample, another seed another", discrete)
+		}
+	}
+}
+
+func TestDiscreteCDFAndPMF(t *testing.T) {
+	// Σ_{x ≤ k} pmf(x) against DiscreteCDF(k), and pmf(1) = 1/ζ(2) = 6/π².
+	if got := DiscretePMF(1, 2, 1); math.Abs(got-6/(math.Pi*math.Pi)) > 1e-14 {
+		t.Errorf("pmf(1) = %v, want 6/π²", got)
+	}
+	cum := 0.0
+	for k := 3.0; k < 60; k++ {
+		cum += DiscretePMF(k, 2.7, 3)
+		if got := DiscreteCDF(k+0.5, 2.7, 3); math.Abs(got-cum) > 1e-13 {
+			t.Fatalf("CDF(%v) = %v, Σ pmf = %v", k, got, cum)
+		}
+	}
+	// Continuous: CDF is the integral of PDF (Simpson on [2, 9], 2000 panels).
+	a, xmin := 2.3, 2.0
+	h := 7.0 / 2000
+	s := PDF(2, a, xmin) + PDF(9, a, xmin)
+	for i := 1; i < 2000; i++ {
+		w := 2.0 + float64(i%2)*2
+		s += w * PDF(2+float64(i)*h, a, xmin)
+	}
+	if got := CDF(9, a, xmin); math.Abs(got-s*h/3) > 1e-10 {
+		t.Errorf("CDF(9) = %v, ∫pdf = %v", got, s*h/3)
+	}
+}

@@ -1,0 +1,92 @@
+package powerlaw
+
+import "math"
+
+// emCoef[j-1] = B_{2j}/(2j)!, the Euler–Maclaurin coefficients (B_{2j} the
+// Bernoulli numbers: 1/6, −1/30, 1/42, −1/30, 5/66, −691/2730, 7/6,
+// −3617/510, 43867/798, −174611/330).
+var emCoef = [...]float64{
+	1.0 / 12,
+	-1.0 / 720,
+	1.0 / 30240,
+	-1.0 / 1209600,
+	1.0 / 47900160,
+	-691.0 / 1307674368000,
+	1.0 / 74724249600,
+	-3617.0 / 10670622842880000,
+	43867.0 / 5109094217170944000,
+	-174611.0 / 802857662698291200000,
+}
+
+// Zeta returns the Hurwitz zeta function ζ(s, q) = Σ_{k≥0} (k+q)^{−s} for
+// s > 1 and q > 0, the normalizing constant of the discrete power law
+// p(x) = x^{−α}/ζ(α, x_min) (Clauset, Shalizi & Newman 2009, eq. 2.3). ζ(s, 1)
+// is the Riemann zeta function. It returns NaN when s ≤ 1, q ≤ 0 or an
+// argument is NaN, and 0 when ζ underflows (q^{−s} below the smallest
+// float64).
+//
+// Method: the Euler–Maclaurin formula, summing N = max(0, ⌈max(10, s) − q⌉)
+// terms directly and the remainder at a = q + N as
+// a^{1−s}/(s−1) + a^{−s}/2 + Σ_{j=1}^{10} B_{2j}/(2j)!·s(s+1)…(s+2j−2)·a^{1−s−2j}.
+// With a ≥ max(10, s) the omitted term is below 10⁻¹⁵ relative. Cost
+// O(max(10, s)) operations.
+func Zeta(s, q float64) float64 {
+	if !(s > 1) || !(q > 0) || math.IsInf(s, 1) || math.IsInf(q, 1) {
+		return math.NaN()
+	}
+	z, _ := zetaScaled(s, q)
+	return z * math.Exp(-s*math.Log(q))
+}
+
+// zetaScaled returns ζ(s, q)·q^s and ∂ζ(s, q)/∂s·q^s for s > 1, q > 0: the
+// scaling keeps both finite when q^{−s} underflows, and their ratio is
+// ∂ ln ζ/∂s. Euler–Maclaurin as in Zeta, differentiated term by term.
+func zetaScaled(s, q float64) (z, dz float64) {
+	n := int(math.Ceil(max(10, s) - q))
+	if n < 0 {
+		n = 0
+	}
+	lq := math.Log(q)
+	for k := 0; k < n; k++ {
+		// ((q+k)/q)^{−s}
+		l := math.Log(q + float64(k))
+		t := math.Exp(-s * (l - lq))
+		z += t
+		dz -= l * t
+	}
+	a := q + float64(n)
+	la := math.Log(a)
+	base := math.Exp(-s * (la - lq)) // (a/q)^{−s}
+	// a^{1−s}/(s−1) and its s-derivative −ln a·a^{1−s}/(s−1) − a^{1−s}/(s−1)².
+	t := a * base / (s - 1)
+	z += t
+	dz += -la*t - t/(s-1)
+	// a^{−s}/2.
+	z += base / 2
+	dz -= la * base / 2
+	// Σ_j c_j·(s)_{2j−1}·a^{1−s−2j}: poch is the rising factorial
+	// s(s+1)…(s+2j−2), dlog its logarithmic derivative Σ 1/(s+i).
+	poch, dlog := s, 1/s
+	apow := base / a // a^{−s−1}
+	for j, c := range emCoef {
+		if j > 0 {
+			i := float64(2*j - 1)
+			poch *= (s + i) * (s + i + 1)
+			dlog += 1/(s+i) + 1/(s+i+1)
+			apow /= a * a
+		}
+		term := c * poch * apow
+		z += term
+		dz += term * (dlog - la)
+		if math.Abs(term) < 1e-17*z {
+			break
+		}
+	}
+	return z, dz
+}
+
+// logZeta returns ln ζ(s, q) without underflow.
+func logZeta(s, q float64) float64 {
+	z, _ := zetaScaled(s, q)
+	return math.Log(z) - s*math.Log(q)
+}
