@@ -21,6 +21,10 @@
 //     accuracy, MUC, B³, CEAF, CoNLL, violations, cuts.
 //   - dataset: readers for CSV, ARFF and graph files, and synthetic
 //     generators (dataset/synth).
+//   - powerlaw: power-law estimation (MLE, KS, x_min, bootstrap, the
+//     linear fits of thesis Table 5.1) and sampling.
+//   - pitmanyor: the Pitman–Yor process CRP(α, θ), the prior on cluster
+//     sizes of thesis ch. 5.
 //
 // The command tether (cmd/tether) exposes all of it; see the README.
 package tether

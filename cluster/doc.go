@@ -43,6 +43,12 @@
 //     generalized eigenproblem with a constraint threshold α; its default
 //     α often admits only vectors concentrated on a few weakly connected
 //     constrained nodes, so lower AlphaFraction on graphs of uneven degree.
+//     COSC (cosc; Rangapuram & Hein 2012) is the choice when cannot-links
+//     must hold exactly in a 2-way split: at k = 2 it satisfies every
+//     consistent constraint and minimizes the normalized cut through a
+//     tight nonlinear relaxation (RatioDCA, O(nnz) per inner step, 10⁴
+//     nodes in seconds); contradictory constraints are an error naming
+//     them. For k > 2 it bisects recursively and may violate constraints.
 //
 // Pairwise methods accept partial labels too (converted by one policy, see
 // MaxLabelPairs). Above DenseLimit nodes the embedding methods use the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tether-sc/tether/internal/atomicfile"
 	"github.com/tether-sc/tether/internal/parallel"
 	"github.com/tether-sc/tether/progress"
 )
@@ -184,7 +186,11 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 			return nil, st, err
 		}
 		for name, b := range out.Files {
-			if err := os.WriteFile(filepath.Join(env.OutDir, name), b, 0o644); err != nil {
+			err := atomicfile.Write(ctx, filepath.Join(env.OutDir, name), func(w io.Writer) error {
+				_, err := w.Write(b)
+				return err
+			})
+			if err != nil {
 				return nil, st, err
 			}
 		}

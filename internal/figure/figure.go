@@ -3,11 +3,10 @@
 package figure
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"io"
-	"os"
-	"path/filepath"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
@@ -15,6 +14,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/tether-sc/tether/internal/atomicfile"
 )
 
 // colour returns the colour of cluster c: colour-blind-safe Okabe–Ito
@@ -78,23 +79,19 @@ func ScatterAxes(title, xlabel, ylabel string, x *mat.Dense, labels []int) (*plo
 }
 
 // SavePNG draws the plots side by side, each panelWidth × height, into a PNG
-// file at path (directories are created).
+// file at path (directories are created), atomically (atomicfile.Write: an
+// interrupted or failed write leaves no partial file).
 func SavePNG(path string, panelWidth, height vg.Length, plots ...*plot.Plot) error {
 	if len(plots) == 0 {
 		return fmt.Errorf("figure: nothing to draw")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("figure: %w", err)
-	}
-	f, err := os.Create(path)
+	err := atomicfile.Write(context.Background(), path, func(w io.Writer) error {
+		return WritePNG(w, panelWidth, height, plots...)
+	})
 	if err != nil {
-		return fmt.Errorf("figure: %w", err)
+		return fmt.Errorf("figure: %s: %w", path, err)
 	}
-	if err := WritePNG(f, panelWidth, height, plots...); err != nil {
-		f.Close()
-		return fmt.Errorf("figure: writing %s: %w", path, err)
-	}
-	return f.Close()
+	return nil
 }
 
 // WritePNG draws the plots side by side, each panelWidth × height, and
