@@ -109,6 +109,13 @@ type CCSR struct {
 	// MaxIter caps the solver's iterations. If MaxIter is 0, 20000 are
 	// used; reaching it adds a warning.
 	MaxIter int `doc:"iteration cap of the M solve (0: 20000)" range:"[0, 1e9]"`
+	// RowNormalize, beyond Alg. 13, scales every row of F to unit length
+	// before M is fitted (as NJW, thesis Alg. 3, and FGPWC's "no tuning"
+	// setting, seed 003 §5.1, do), so that rows of low-degree nodes and of
+	// weakly attached groups, which eigenvectors of L_sym leave short or
+	// make outliers, ask no large stretch of M. The zero value false uses
+	// F as Alg. 13 does.
+	RowNormalize bool `doc:"unit-length rows of F before the fit (beyond Alg. 13)"`
 }
 
 // Name returns "ccsr".
@@ -163,6 +170,9 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		return nil, err
 	}
 	warnings = append(warnings, e.warnings...)
+	if c.RowNormalize {
+		normalizeRows(e.vectors)
+	}
 	a, b, t, w := ccsrRows(e.vectors, pairs)
 	sol, err := ccsrSolve(ctx, a, b, t, w, ccsrOptions{tol: tol, maxIter: maxIter})
 	if err != nil {
@@ -213,6 +223,7 @@ type ccsrOptions struct {
 	tol     float64 // relative KKT tolerance
 	maxIter int
 	trace   bool // record f at every accepted iterate
+	raw     bool // no whitening (tests)
 }
 
 // ccsrSolution is the result of ccsrSolve.
@@ -237,12 +248,23 @@ type ccsrOp struct {
 	ax   *mat.Dense // K×m scratch
 	db   *mat.Dense // K×m scratch
 	mm   *mat.Dense // m×m scratch
+	xd   *mat.Dense // m×m scratch: X stored in full
 }
 
 // apply sets dst_k = a_kᵀ X b_k. Cost O(K·m²).
 func (o *ccsrOp) apply(dst []float64, x *mat.SymDense) {
-	o.ax.Mul(o.a, x)
 	_, m := o.a.Dims()
+	// gonum's Dsymm is a plain loop; Dgemm on the full copy is faster.
+	if o.xd == nil {
+		o.xd = mat.NewDense(m, m, nil)
+	}
+	for i := 0; i < m; i++ {
+		row := o.xd.RawRowView(i)
+		for j := range row {
+			row[j] = x.At(i, j)
+		}
+	}
+	o.ax.Mul(o.a, o.xd)
 	for k := range dst {
 		r, s := o.ax.RawRowView(k)[:m], o.b.RawRowView(k)[:m]
 		var d float64
@@ -285,6 +307,89 @@ func (o *ccsrOp) adjoint(dst *mat.SymDense, c []float64, scale float64) {
 // f(z) − f(x) = Σ_k w_k d_k(d_k + 2r_k), d = 𝒜(z − x), r = 𝒜x − t.
 // 𝒜x is recomputed from x every ccsrRefresh accepted iterations.
 func ccsrSolve(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsrOptions) (*ccsrSolution, error) {
+	if opt.raw {
+		return ccsrSolveRaw(ctx, a, b, t, w, opt)
+	}
+	p := ccsrWhitener(a, b, w)
+	var ap, bp mat.Dense
+	ap.Mul(a, p)
+	bp.Mul(b, p)
+	sol, err := ccsrSolveRaw(ctx, &ap, &bp, t, w, opt)
+	if err != nil {
+		return nil, err
+	}
+	// M = P N P and G_M(M) = P⁺ G_N P⁺ on the range of P; recompute G
+	// in the caller's coordinates instead.
+	_, m := a.Dims()
+	var pn, mm mat.Dense
+	pn.Mul(p, sol.m)
+	mm.Mul(&pn, p)
+	out := mat.NewSymDense(m, nil)
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			out.SetSym(i, j, (mm.At(i, j)+mm.At(j, i))/2)
+		}
+	}
+	o := &ccsrOp{a: a, b: b, w: w, ax: mat.NewDense(len(t), m, nil), db: mat.NewDense(len(t), m, nil), mm: mat.NewDense(m, m, nil)}
+	ax := make([]float64, len(t))
+	o.apply(ax, out)
+	var f float64
+	for k, v := range ax {
+		r := v - t[k]
+		f += w[k] * r * r
+		ax[k] = w[k] * r
+	}
+	g := mat.NewSymDense(m, nil)
+	o.adjoint(g, ax, 2)
+	sol.m, sol.f, sol.grad = out, f, g
+	return sol, nil
+}
+
+// ccsrWhitener returns P = C^{+1/2} (the pseudo-inverse square root) of
+// the second moment C = (AᵀWA + BᵀWB)/2 of the constrained rows:
+// eigenvalues below 1e-12·λ_max(C) count as 0. Substituting M = PNP
+// whitens the rows (a_k ↦ Pa_k); the directions P maps to 0 are never
+// seen by a constraint, where M stays 0 either way.
+func ccsrWhitener(a, b *mat.Dense, w []float64) *mat.Dense {
+	kk, m := a.Dims()
+	wa := mat.DenseCopyOf(a)
+	wb := mat.DenseCopyOf(b)
+	for k := 0; k < kk; k++ {
+		s := math.Sqrt(w[k] / 2)
+		ra, rb := wa.RawRowView(k), wb.RawRowView(k)
+		for j := range ra {
+			ra[j] *= s
+			rb[j] *= s
+		}
+	}
+	c := mat.NewSymDense(m, nil)
+	c.SymRankK(c, 1, wa.T())
+	c.SymRankK(c, 1, wb.T())
+	var e mat.EigenSym
+	if !e.Factorize(c, true) {
+		panic("cluster: ccsr: symmetric eigendecomposition failed")
+	}
+	vals := e.Values(nil)
+	var v mat.Dense
+	e.VectorsTo(&v)
+	top := vals[m-1]
+	sv := mat.NewDense(m, m, nil)
+	for j, l := range vals {
+		if !(l > 1e-12*top) {
+			continue
+		}
+		s := 1 / math.Sqrt(math.Sqrt(l))
+		for i := 0; i < m; i++ {
+			sv.Set(i, j, v.At(i, j)*s)
+		}
+	}
+	p := mat.NewDense(m, m, nil)
+	p.Mul(sv, sv.T())
+	return p
+}
+
+// ccsrSolveRaw is ccsrSolve without the whitening.
+func ccsrSolveRaw(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsrOptions) (*ccsrSolution, error) {
 	kk, m := a.Dims()
 	if br, bc := b.Dims(); br != kk || bc != m || len(t) != kk || len(w) != kk {
 		panic("cluster: ccsrSolve: dimension mismatch")
@@ -483,9 +588,10 @@ func symDist2(x, y *mat.SymDense) float64 {
 }
 
 // ccsrLipschitz returns 2λ_max(T) for T(X) = Σ_k w_k⟨S_k, X⟩S_k, the
-// Hessian of f, estimated by 50 power iterations at most from a fixed
-// pseudo-random symmetric start (relative change 1e-4 stops earlier). The
-// estimate is from below; ccsrSolve's backtracking corrects it. Cost
+// Hessian of f, estimated by 30 power iterations at most from a fixed
+// pseudo-random symmetric start (relative change 1e-3 stops earlier). The
+// estimate is from below; ccsrSolve's backtracking doubles it when the
+// quadratic bound fails. Cost
 // O(K·m²) per iteration.
 func ccsrLipschitz(ctx context.Context, o *ccsrOp) (float64, error) {
 	kk, m := o.a.Dims()
@@ -499,7 +605,7 @@ func ccsrLipschitz(ctx context.Context, o *ccsrOp) (float64, error) {
 	ax := make([]float64, kk)
 	y := mat.NewSymDense(m, nil)
 	var lam float64
-	for it := 0; it < 50; it++ {
+	for it := 0; it < 30; it++ {
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
@@ -516,7 +622,7 @@ func ccsrLipschitz(ctx context.Context, o *ccsrOp) (float64, error) {
 			ax[k] *= o.w[k]
 		}
 		o.adjoint(y, ax, 1)
-		done := it > 0 && math.Abs(rq-lam) <= 1e-4*rq
+		done := it > 0 && math.Abs(rq-lam) <= 1e-3*rq
 		lam = rq
 		if done {
 			break
