@@ -277,7 +277,8 @@ func TestCCSRSolveUnconstrainedOptimum(t *testing.T) {
 // make f strictly convex, so M* is unique. Solver Tol 1e-8 (the rounding
 // floor measured here is 1.5e-9 to 3.5e-9); objectives agree to 1e-7
 // relative and matrices to 1e-4 relative (L-BFGS's gradient threshold on
-// R limits the reference), and the KKT conditions hold at 1e-6.
+// R limits the reference), the KKT conditions hold at 1e-6, and the solve
+// in the caller's coordinates (no whitening) finds the same M to 1e-5.
 func TestCCSRSolveBindingPSD(t *testing.T) {
 	for _, c := range []struct{ m, k int }{{2, 10}, {3, 12}, {4, 30}, {6, 60}} {
 		p := ccsrRandomLS(c.m, c.k, nil, 0, uint64(100+c.m))
@@ -308,22 +309,35 @@ func TestCCSRSolveBindingPSD(t *testing.T) {
 			t.Errorf("m=%d: ‖M − M_BM‖ = %g (‖M_BM‖ = %g)", c.m, diff, mat.Norm(ref, 2))
 		}
 		ccsrCheckKKT(t, p, sol.m, 1e-6)
+		// The same problem without the whitening M = PNP reaches the same
+		// (unique) minimizer.
+		raw, err := ccsrSolve(context.Background(), p.a, p.b, p.t, p.w, ccsrOptions{tol: 1e-8, maxIter: 200000, raw: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Sub(sol.m, raw.m)
+		if diff := mat.Norm(&d, 2); diff > 1e-5*mat.Norm(ref, 2) || !raw.converged {
+			t.Errorf("m=%d: ‖M − M_raw‖ = %g, raw converged %v", c.m, diff, raw.converged)
+		}
 		e.Factorize(sol.m, false)
 		t.Logf("m=%d K=%d: f %.8g (LS unconstrained %.8g), eigenvalues of M %v, %d iterations", c.m, c.k, f, ccsrRefObjective(p, ls), e.Values(nil), sol.iters)
 	}
 }
 
 // TestCCSRSolveKKTAndMonotone: on underdetermined and overdetermined
-// random instances with 0/1 targets (K from m to 10·m²), the objective of
+// random instances with 0/1 targets (K from m to 10·m²), whitened and not, the objective of
 // the accepted iterates never increases (to 1e-12 relative rounding), the
 // final objective is below the start's f(0) = Σ w t², the solver reports
 // convergence with its relative KKT residual below Tol = 1e-8 (the rounding floor
 // measured on these instances is 1e-9 to 1e-11), and the
 // KKT conditions recomputed independently hold to 1e-6.
 func TestCCSRSolveKKTAndMonotone(t *testing.T) {
-	for _, c := range []struct{ m, k int }{{1, 3}, {2, 2}, {3, 10}, {5, 5}, {10, 30}, {10, 1000}, {20, 100}} {
+	for _, c := range []struct {
+		m, k int
+		raw  bool
+	}{{1, 3, false}, {2, 2, false}, {3, 10, false}, {5, 5, false}, {10, 30, false}, {10, 1000, false}, {20, 100, false}, {3, 10, true}, {10, 30, true}, {20, 100, true}} {
 		p := ccsrRandomLS(c.m, c.k, nil, 0, uint64(200+c.m*c.k))
-		sol, err := ccsrSolve(context.Background(), p.a, p.b, p.t, p.w, ccsrOptions{tol: 1e-8, maxIter: 200000, trace: true})
+		sol, err := ccsrSolve(context.Background(), p.a, p.b, p.t, p.w, ccsrOptions{tol: 1e-8, maxIter: 200000, trace: true, raw: c.raw})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -344,7 +358,7 @@ func TestCCSRSolveKKTAndMonotone(t *testing.T) {
 			t.Errorf("m=%d K=%d: f(0) = %g (want %g), final %g", c.m, c.k, sol.trace[0], f0, sol.f)
 		}
 		ccsrCheckKKT(t, p, sol.m, 1e-6)
-		t.Logf("m=%d K=%d: f %.6g → %.6g in %d iterations (%d restarts), KKT %.2g", c.m, c.k, f0, sol.f, sol.iters, sol.restarts, sol.kkt)
+		t.Logf("m=%d K=%d raw=%v: f %.6g → %.6g in %d iterations (%d restarts), KKT %.2g", c.m, c.k, c.raw, f0, sol.f, sol.iters, sol.restarts, sol.kkt)
 	}
 }
 
@@ -387,7 +401,7 @@ func ccsrXORProblem(t testing.TB, n int, frac float64, seed uint64) (*Problem, [
 // 10% labelled nodes: 66 pairs, m = 4): the classes join opposite blobs,
 // which unconstrained k-means on the same embedding F (M = I) cannot find
 // (ARI ≤ 0.3; measured 0.245), while CCSR recovers them (ARI ≥ 0.95,
-// measured 1); with the default m = 15 on n = 400 (10% labels: 780 pairs
+// measured 1; also with RowNormalize); with the default m = 15 on n = 400 (10% labels: 780 pairs
 // for the 120 entries of M) too (measured 1). At m = 15 on n = 120 (66
 // pairs for 120 entries) the fit overfits: measured ARI 0.17.
 // (2) Two and three Gaussian blobs (pwBlobGraph, 90 nodes, std 0.6) with
@@ -411,6 +425,13 @@ func TestCCSRRecovers(t *testing.T) {
 		t.Errorf("XOR: unconstrained F: ARI %.3f > 0.3", ariU)
 	}
 	big, bigTruth := ccsrXORProblem(t, 400, 0.1, 4)
+	rn, err := Run(context.Background(), CCSR{M: 4, RowNormalize: true}, p, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ari, _ := metrics.ARI(truth, rn.Labels); ari < 0.95 {
+		t.Errorf("XOR m=4 RowNormalize: ARI %.3f < 0.95", ari)
+	}
 	for _, m := range []int{4, 0} {
 		p, truth := p, truth
 		if m == 0 {
