@@ -49,6 +49,13 @@
 //     tight nonlinear relaxation (RatioDCA, O(nnz) per inner step, 10⁴
 //     nodes in seconds); contradictory constraints are an error naming
 //     them. For k > 2 it bisects recursively and may violate constraints.
+//     CCSR (ccsr; Li, Liu & Tang 2009) learns a PSD metric M on the m
+//     smallest eigenvectors of L_sym from the constraints and clusters
+//     F·M^{1/2}: it needs must-links and suits classes that live in the
+//     span of a few smooth eigenvectors without being the graph's own
+//     clusters (XOR-like data). Keep m small against the number of pairs
+//     (fewer than m(m+1)/2 overfit); a solve costs O(K·m² + m³) per
+//     iteration. On graphs with weakly attached groups prefer FGPWC.
 //
 // Pairwise methods accept partial labels too (converted by one policy, see
 // MaxLabelPairs). Above DenseLimit nodes the embedding methods use the
