@@ -7,9 +7,12 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/parallel"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -131,7 +134,15 @@ import (
 // Cost per bisection: (Starts + 2) × outer steps × inner iterations ×
 // O(nnz + n + #constraints), plus one second eigenvector; k − 1
 // bisections for k = 2, 2k − 3 for k > 2 (both halves of each split are
-// bisected, to choose the next); memory O(nnz + n + #constraints).
+// bisected, to choose the next); memory O(nnz + n + #constraints) per
+// worker: the starts of a bisection run concurrently on every core, and
+// the result does not depend on the number of workers. Measured on a
+// fully connected RBF graph of 900 nodes (810 000 stored weights, k = 3,
+// 468 pairs, the interlaced circles of seed 003's table) with 2 busy
+// cores: 161 s with the default starts run one after the other, 72 s
+// with Starts = 2 and 26 s with the consistent and spectral starts only
+// (Starts = −1), all three reaching the same partition; all of it is the
+// inner FISTA solver.
 type COSC struct {
 	// Starts is the number of random starts of RatioDCA per bisection,
 	// besides the consistent-partition and spectral starts. If Starts is
@@ -691,17 +702,43 @@ func (bs *coscBisector) bisect(ctx context.Context, cg *coscGraph) (inC []bool, 
 	for k := 0; k < bs.cfg.starts; k++ {
 		starts = append(starts, randomVec())
 	}
-	st := newCOSCState(cg, bs.cfg.innerGap, coscMaxInner)
-	for k, f := range starts {
-		run, err := st.ratioDCA(ctx, f, bs.cfg.maxIter, coscOuterTol)
+	// The starts are independent (ratioDCA resets the dual variables), so
+	// they run concurrently, each worker on its own scratch state; the
+	// results are then taken in start order, as a sequential loop would.
+	runs := make([]*coscRun, len(starts))
+	traces := make([][]float64, len(starts))
+	var mu sync.Mutex
+	var states []*coscState
+	var done atomic.Int64
+	err = parallel.ForState(ctx, len(starts), 0, func() *coscState {
+		st := newCOSCState(cg, bs.cfg.innerGap, coscMaxInner)
+		mu.Lock()
+		states = append(states, st)
+		mu.Unlock()
+		return st
+	}, func(st *coscState, k int) error {
+		run, err := st.ratioDCA(ctx, starts[k], bs.cfg.maxIter, coscOuterTol)
 		if err != nil {
-			return nil, false, err
+			return err
 		}
+		runs[k] = run
+		if bs.traces != nil {
+			traces[k] = append([]float64(nil), st.trace...)
+		}
+		progress.Send(bs.s.Recorder, progress.Event{Stage: "cosc", Done: int(done.Add(1)), Total: len(starts), Message: fmt.Sprintf("bisection %d: F̂_γ = %.6g", id, run.fhat)})
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	for _, st := range states {
+		bs.rejected += st.rejected
+	}
+	for k, run := range runs {
 		bs.iters += run.iters
 		if bs.traces != nil {
-			*bs.traces = append(*bs.traces, append([]float64(nil), st.trace...))
+			*bs.traces = append(*bs.traces, traces[k])
 		}
-		progress.Send(bs.s.Recorder, progress.Event{Stage: "cosc", Done: k + 1, Total: len(starts), Message: fmt.Sprintf("bisection %d: F̂_γ = %.6g (best %.6g)", id, run.fhat, bestF)})
 		if math.IsInf(run.fhat, 1) {
 			continue
 		}
@@ -714,7 +751,6 @@ func (bs *coscBisector) bisect(ctx context.Context, cg *coscGraph) (inC []bool, 
 			copy(best, run.inC)
 		}
 	}
-	bs.rejected += st.rejected
 	bs.last.gamma, bs.last.lambda0, bs.last.fhat, bs.last.starts = cg.gamma, lambda0, bestF, len(starts)
 	return best, true, nil
 }
