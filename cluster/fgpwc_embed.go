@@ -156,8 +156,12 @@ func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWC
 	return b, nil
 }
 
-// fgpwcAutoEmbedKind is fgpwcAutoEmbed for the Laplacian kind (a concrete
-// one), with an absolute threshold (fgpwcDefaultMThreshold).
+// fgpwcAutoEmbedKind returns the eigenpairs of g's Laplacian of the given
+// (concrete) kind below threshold (the "no tuning" m = #{λ < threshold},
+// seed 003 §5.1, at least 1 and at most fgpwcMaxM), with the trivial
+// vector first: it asks the solver for 16 pairs, then doubles the request
+// while every pair returned is below the threshold. Cost: one partial
+// eigendecomposition per request, O(nnz·m) per Lanczos step.
 func fgpwcAutoEmbedKind(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian, threshold float64, s *Settings) (*embedding, error) {
 	n := g.N()
 	maxM := min(fgpwcMaxM, n-1)
