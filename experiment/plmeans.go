@@ -356,6 +356,7 @@ func zhouProtocol(quick bool) zsProtocol {
 	}
 	return zsProtocol{n: 1000, graphs: 5, sigmas: []float64{0.01, 0.03, 0.1, 0.2, 0.3, 0.5, 1, 10}}
 }
+
 // zsGraph draws graph g: the partition, the block matrix, then each edge
 // {i, j} (i < j) with probability B[Z_i, Z_j].
 func zsGraph(p zsProtocol, g int, seed uint64) (*graph.Graph, []int, error) {
