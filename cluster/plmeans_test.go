@@ -153,7 +153,7 @@ func TestPLMeansObjectiveMonotone(t *testing.T) {
 }
 
 // plTestGraph is a random weighted graph: two dense groups and sparse noise.
-func plTestGraph(t *testing.T, n int, seed uint64) *graph.Graph {
+func plTestGraph(t testing.TB, n int, seed uint64) *graph.Graph {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 11))
 	var e []graph.Edge
