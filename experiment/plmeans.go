@@ -4,16 +4,23 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image/color"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/figure"
 	"github.com/tether-sc/tether/metrics"
 	"github.com/tether-sc/tether/pitmanyor"
 )
@@ -216,6 +223,21 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 		}
 		md.WriteString("\n")
 	}
+	out := &Output{Files: map[string][]byte{}}
+	png := "plmeans-limits.png"
+	if err := plLimitsFigure(filepath.Join(env.OutDir, png), p, func(a, th, s float64) (float64, bool) {
+		vs := all[key{a, th, s}]
+		if len(vs) == 0 {
+			return 0, false
+		}
+		return plClassCode(vs[0], p.n), true
+	}); err != nil {
+		return nil, err
+	}
+	out.Figures = append(out.Figures, png)
+	fmt.Fprintf(&md, "![classes over (α, θ), one panel per σ](%s)\n\n", png)
+	md.WriteString("In the figure (first draw): red, every point a singleton; orange, one cluster of size > 1 plus singletons; light blue, one cluster; " +
+		"green, several clusters of size > 1. A dot marks α + 3θ < 1; claim 3 below checks that green appears only at dots.\n\n")
 	held := func(ok bool) string {
 		if ok {
 			return "**held**"
@@ -321,7 +343,9 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 		"The generating law PY(%g, %g) itself violates the bound (α + 3θ = %g): run with its own parameters, power-law means can only return one "+
 		"cluster plus singletons, as the thesis argues of Zhou et al.'s experiment.\n",
 		held(several > 0), several, len(good), len(p.alphas)*len(p.thetas)*len(p.sigs), strings.Join(good, ", "), bestNMI, bestAt, plGenAlpha, plGenTheta, plGenAlpha+3*plGenTheta)
-	return &Output{Markdown: md.String(), Files: map[string][]byte{"plmeans-limits.csv": csv.Bytes()}}, nil
+	out.Markdown = md.String()
+	out.Files["plmeans-limits.csv"] = csv.Bytes()
+	return out, nil
 }
 
 // zhou-sbm.
@@ -622,4 +646,92 @@ func zsReport(env *Env, results map[string]Values) (*Output, error) {
 			"The shift is what lets power-law means split the graph at all, and it must be weighed against σ.\n", b.mean, b.sd)
 	}
 	return &Output{Markdown: md.String(), Files: map[string][]byte{"zhou-sbm.csv": csv.Bytes()}}, nil
+}
+
+// plClassCode is the class of a partition as a number for the heat map:
+// 0 every point a singleton, 1 one cluster of size > 1 plus singletons,
+// 2 one cluster, 3 several clusters of size > 1.
+func plClassCode(v Values, n int) float64 {
+	switch {
+	case v["k"] == float64(n):
+		return 0
+	case v["k"] == 1:
+		return 2
+	case v["big"] == 1:
+		return 1
+	}
+	return 3
+}
+
+// plGrid is one σ's (α, θ) grid of class codes, indices as coordinates.
+type plGrid struct {
+	z    [][]float64 // z[θ index][α index]
+	cols int
+}
+
+func (g plGrid) Dims() (c, r int)   { return g.cols, len(g.z) }
+func (g plGrid) Z(c, r int) float64 { return g.z[r][c] }
+func (g plGrid) X(c int) float64    { return float64(c) }
+func (g plGrid) Y(r int) float64    { return float64(r) }
+
+// plPalette is the four class colours.
+type plPalette []color.Color
+
+func (p plPalette) Colors() []color.Color { return p }
+
+// plLimitsFigure draws one heat map per σ: the class of the first draw's
+// partition over (α, θ), a dot where α + 3θ < 1.
+func plLimitsFigure(path string, p plLimitsProtocol, class func(a, th, s float64) (float64, bool)) error {
+	pal := plPalette{
+		color.RGBA{R: 0xd7, G: 0x30, B: 0x27, A: 0xff}, // all singletons
+		color.RGBA{R: 0xfc, G: 0x8d, B: 0x59, A: 0xff}, // one + singletons
+		color.RGBA{R: 0x91, G: 0xbf, B: 0xdb, A: 0xff}, // one cluster
+		color.RGBA{R: 0x1a, G: 0x98, B: 0x50, A: 0xff}, // several
+	}
+	var plots []*plot.Plot
+	for _, s := range p.sigs {
+		g := plGrid{cols: len(p.alphas)}
+		var dots plotter.XYs
+		for ti, th := range p.thetas {
+			row := make([]float64, len(p.alphas))
+			for ai, a := range p.alphas {
+				c, ok := class(a, th, s)
+				if !ok {
+					c = math.NaN()
+				}
+				row[ai] = c
+				if a+3*th < 1 {
+					dots = append(dots, plotter.XY{X: float64(ai), Y: float64(ti)})
+				}
+			}
+			g.z = append(g.z, row)
+		}
+		pl := plot.New()
+		pl.Title.Text = fmt.Sprintf("σ = %g", s)
+		pl.X.Label.Text = "α"
+		pl.Y.Label.Text = "θ"
+		h := plotter.NewHeatMap(g, pal)
+		h.Min, h.Max = 0, 3
+		h.NaN = color.White
+		pl.Add(h)
+		if len(dots) > 0 {
+			sc, err := plotter.NewScatter(dots)
+			if err != nil {
+				return err
+			}
+			sc.GlyphStyle.Shape = draw.CircleGlyph{}
+			sc.GlyphStyle.Radius = vg.Points(3)
+			pl.Add(sc)
+		}
+		var xt, yt []plot.Tick
+		for ai, a := range p.alphas {
+			xt = append(xt, plot.Tick{Value: float64(ai), Label: strconv.FormatFloat(a, 'g', -1, 64)})
+		}
+		for ti, th := range p.thetas {
+			yt = append(yt, plot.Tick{Value: float64(ti), Label: strconv.FormatFloat(th, 'g', -1, 64)})
+		}
+		pl.X.Tick.Marker, pl.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
+		plots = append(plots, pl)
+	}
+	return figure.SavePNG(path, 7*vg.Centimeter, 7*vg.Centimeter, plots...)
 }
