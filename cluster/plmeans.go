@@ -254,8 +254,11 @@ func (m PLMeans) Partition(ctx context.Context, p *Problem, s *Settings) (*Resul
 		}
 	}
 	if n > 2 && 2*single > n {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: %d of %d nodes are singletons: σ = %g may be too small, or α + 3θ = %g ≥ 1 (thesis §5.2.3, eq. 5.2.8–5.2.9)",
-			single, n, par.sigma, par.alpha+3*par.theta))
+		why := fmt.Sprintf("σ = %g may be too small", par.sigma)
+		if par.alpha+3*par.theta >= 1 {
+			why += fmt.Sprintf(", and α + 3θ = %g ≥ 1 keeps singletons from merging", par.alpha+3*par.theta)
+		}
+		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: %d of %d nodes are singletons: %s (thesis §5.2.3, eq. 5.2.8–5.2.9)", single, n, why))
 	}
 	return res, nil
 }
