@@ -60,5 +60,6 @@ func registry() []Info {
 		{Name: "cosc", Summary: "constrained 1-spectral clustering: tight relaxation of the constrained Ncut, RatioDCA, recursive bisection", Source: "thesis §4.4.1, eq. 4.4.1–4.4.8 (Rangapuram & Hein 2012)", New: func() Method { return COSC{} }},
 		{Name: "csp", Summary: "flexible constrained spectral clustering (FCSC): min vᵀL̄v s.t. vᵀQ̄v ≥ α, feasible generalized eigenvectors", Source: "seed 002 §4.3, eq. 28–30; seed 001 eq. 3.7 (Wang & Davidson 2010)", New: func() Method { return CSP{} }},
 		{Name: "ccsr", Summary: "constrained clustering via spectral regularization: PSD M fitted to the constraints, k-means on F·M^{1/2}", Source: "thesis §4.3.1, Alg. 13, eq. 4.3.1–4.3.4 (Li, Liu & Tang 2009)", New: func() Method { return CCSR{} }},
+		{Name: "plmeans", Summary: "power-law means: kernel k-means regularized by the Pitman–Yor prior, k found (vector or Table 5.2 graph kernels)", Source: "thesis §5.2.2, Alg. 16, eq. 5.2.3–5.2.7 (Zhou, Zhang & Kulis 2014)", New: func() Method { return PLMeans{} }},
 	}
 }

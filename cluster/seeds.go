@@ -38,6 +38,9 @@ const (
 	// streamCOSC: COSC's random starts of its bisection h are drawn from
 	// streamCOSC + 0x100·h.
 	streamCOSC stream = 102
+	// streamPLMeans: the visiting orders of power-law means' restarts
+	// 2, 3, … (one permutation per restart, drawn in turn).
+	streamPLMeans stream = 103
 	// streamLabelSample: the pairs sampled from partial labels above
 	// MaxLabelPairs (supervision.go); PCG's stream word 0xf69c.
 	streamLabelSample stream = streamKey ^ 0xf69c

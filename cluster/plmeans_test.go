@@ -1,0 +1,622 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/graph"
+)
+
+// plTestLogPrior is ln p(Z|α,θ) as the product of the CRP's seating
+// probabilities (thesis §5.1.3): customer m+1 opens table k+1 with
+// probability (α + kθ)/(α + m) or joins table c with (n_c − θ)/(α + m).
+// Seating the clusters one after the other gives the law of the partition
+// (it is exchangeable). Written independently of pitmanyor.LogProb.
+func plTestLogPrior(alpha, theta float64, labels []int) float64 {
+	sizes := map[int]int{}
+	var order []int
+	for _, l := range labels {
+		if sizes[l] == 0 {
+			order = append(order, l)
+		}
+		sizes[l]++
+	}
+	lp, m, k := 0.0, 0, 0
+	for _, l := range order {
+		for j := 0; j < sizes[l]; j++ {
+			if m > 0 {
+				if j == 0 {
+					lp += math.Log((alpha + float64(k)*theta) / (alpha + float64(m)))
+				} else {
+					lp += math.Log((float64(j) - theta) / (alpha + float64(m)))
+				}
+			}
+			if j == 0 {
+				k++
+			}
+			m++
+		}
+	}
+	return lp
+}
+
+// plTestJ is eq. 5.2.2 on feature rows with unit weights, centroids the
+// cluster means, written directly.
+func plTestJ(x [][]float64, labels []int, alpha, theta, sigma float64) float64 {
+	mu := plTestMeans(x, labels)
+	var s float64
+	for i, l := range labels {
+		s += plTestSq(x[i], mu[l])
+	}
+	return s - sigma*plTestLogPrior(alpha, theta, labels)
+}
+
+func plTestMeans(x [][]float64, labels []int) map[int][]float64 {
+	mu, cnt := map[int][]float64{}, map[int]float64{}
+	for i, l := range labels {
+		if mu[l] == nil {
+			mu[l] = make([]float64, len(x[i]))
+		}
+		for j, v := range x[i] {
+			mu[l][j] += v
+		}
+		cnt[l]++
+	}
+	for l, m := range mu {
+		for j := range m {
+			m[j] /= cnt[l]
+		}
+	}
+	return mu
+}
+
+func plTestSq(a, b []float64) float64 {
+	var s float64
+	for j := range a {
+		s += (a[j] - b[j]) * (a[j] - b[j])
+	}
+	return s
+}
+
+// plTestBlobs returns n points in dim dimensions around k centres spread
+// by sep, with unit spread.
+func plTestBlobs(n, k, dim int, sep float64, seed uint64) [][]float64 {
+	r := rand.New(rand.NewPCG(seed, 7))
+	centres := make([][]float64, k)
+	for c := range centres {
+		centres[c] = make([]float64, dim)
+		for j := range centres[c] {
+			centres[c][j] = sep * r.NormFloat64()
+		}
+	}
+	x := make([][]float64, n)
+	for i := range x {
+		c := r.IntN(k)
+		x[i] = make([]float64, dim)
+		for j := range x[i] {
+			x[i][j] = centres[c][j] + r.NormFloat64()
+		}
+	}
+	return x
+}
+
+func plTestDense(x [][]float64) *mat.Dense {
+	m := mat.NewDense(len(x), len(x[0]), nil)
+	for i, r := range x {
+		m.SetRow(i, r)
+	}
+	return m
+}
+
+// TestPLMeansObjectiveMonotone: the objective recomputed here (means,
+// squared distances, the seating product) equals the reported one, and it
+// never increases over the sweeps.
+func TestPLMeansObjectiveMonotone(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 5, 10, 70} {
+		for _, tc := range []struct{ alpha, theta, sigma float64 }{
+			{0.5, 0.1, 1}, {1, 0.2, 1}, {0.1, 0, 5}, {2, 0.5, 0.3}, {0.05, 0.05, 20},
+		} {
+			t.Run(fmt.Sprintf("n=%d/a=%g/th=%g/s=%g", n, tc.alpha, tc.theta, tc.sigma), func(t *testing.T) {
+				x := plTestBlobs(n, 3, 2, 4, uint64(n))
+				par := plParams{alpha: tc.alpha, theta: tc.theta, sigma: tc.sigma, maxIter: 100}
+				order := make([]int, n)
+				for i := range order {
+					order[i] = i
+				}
+				run, err := plSolve(context.Background(), newPLVectors(plTestDense(x)), par, order, 0, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := plTestJ(x, run.labels, tc.alpha, tc.theta, tc.sigma)
+				if math.Abs(run.objective-want) > 1e-9*(1+math.Abs(want)) {
+					t.Errorf("objective %v, recomputed %v", run.objective, want)
+				}
+				for i := 1; i < len(run.trace); i++ {
+					if run.trace[i] > run.trace[i-1]+1e-9*(1+math.Abs(run.trace[i-1])) {
+						t.Errorf("objective rose at sweep %d: %v → %v", i, run.trace[i-1], run.trace[i])
+					}
+				}
+				if !run.converged {
+					t.Errorf("no fixed point after %d sweeps", run.sweeps)
+				}
+			})
+		}
+	}
+}
+
+// plTestGraph is a random weighted graph: two dense groups and sparse noise.
+func plTestGraph(t testing.TB, n int, seed uint64) *graph.Graph {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 11))
+	var e []graph.Edge
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			p := 0.1
+			if (i < n/2) == (j < n/2) {
+				p = 0.7
+			}
+			if r.Float64() < p || j == i+1 {
+				e = append(e, graph.Edge{I: i, J: j, W: 0.5 + r.Float64()})
+			}
+		}
+	}
+	g, err := graph.FromEdges(n, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// plTestKernelJ is eq. 5.2.2 in a kernel's feature space from the dense
+// kernel matrix K and weights w, written directly:
+// Σ_i w_i (K_ii − 2Σ_{j∈c} w_j K_ij/s_c + Σ_{j,l∈c} w_j w_l K_jl/s_c²).
+func plTestKernelJ(k *mat.Dense, w []float64, labels []int, alpha, theta, sigma float64) float64 {
+	var j float64
+	for i, li := range labels {
+		var s, a, b float64
+		for p, lp := range labels {
+			if lp != li {
+				continue
+			}
+			s += w[p]
+			a += w[p] * k.At(i, p)
+			for q, lq := range labels {
+				if lq == li {
+					b += w[p] * w[q] * k.At(p, q)
+				}
+			}
+		}
+		j += w[i] * (k.At(i, i) - 2*a/s + b/(s*s))
+	}
+	return j - sigma*plTestLogPrior(alpha, theta, labels)
+}
+
+// TestPLMeansGraphKernels: for the three kernels of thesis Table 5.2 built
+// here from the dense W (shift: the Gershgorin bound, recomputed here),
+// the reported objective equals plTestKernelJ and never increases.
+func TestPLMeansGraphKernels(t *testing.T) {
+	for _, n := range []int{3, 10, 40} {
+		g := plTestGraph(t, n, uint64(n))
+		w := g.Dense()
+		deg := make([]float64, n)
+		for i := range deg {
+			for j := 0; j < n; j++ {
+				deg[i] += w.At(i, j)
+			}
+		}
+		for _, kern := range []PLKernel{PLNormalizedCut, PLRatioAssociation, PLRatioCut} {
+			for _, sigma := range []float64{0.01, 0.3, 3} {
+				t.Run(fmt.Sprintf("n=%d/%v/s=%g", n, kern, sigma), func(t *testing.T) {
+					K := mat.NewDense(n, n, nil)
+					wt := make([]float64, n)
+					var shift float64
+					for i := 0; i < n; i++ {
+						switch kern {
+						case PLRatioAssociation:
+							shift = max(shift, deg[i]) // no self loops: d_i − 2W_ii
+						case PLRatioCut:
+							shift = max(shift, 2*deg[i])
+						case PLNormalizedCut:
+							shift = 1
+						}
+					}
+					for i := 0; i < n; i++ {
+						wt[i] = 1
+						for j := 0; j < n; j++ {
+							var v float64
+							switch kern {
+							case PLRatioAssociation:
+								v = w.At(i, j)
+							case PLRatioCut:
+								v = w.At(i, j)
+								if i == j {
+									v -= deg[i]
+								}
+							case PLNormalizedCut:
+								v = w.At(i, j) / (deg[i] * deg[j])
+							}
+							K.Set(i, j, v)
+						}
+						if kern == PLNormalizedCut {
+							wt[i] = deg[i]
+							K.Set(i, i, K.At(i, i)+shift/deg[i])
+						} else {
+							K.Set(i, i, K.At(i, i)+shift)
+						}
+					}
+					sp, err := newPLGraphKernel(g, kern, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					par := plParams{alpha: 0.3, theta: 0.1, sigma: sigma, maxIter: 100}
+					order := make([]int, n)
+					for i := range order {
+						order[i] = i
+					}
+					run, err := plSolve(context.Background(), sp, par, order, 0, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := plTestKernelJ(K, wt, run.labels, par.alpha, par.theta, par.sigma)
+					if math.Abs(run.objective-want) > 1e-9*(1+math.Abs(want)) {
+						t.Errorf("objective %v, recomputed %v", run.objective, want)
+					}
+					for i := 1; i < len(run.trace); i++ {
+						if run.trace[i] > run.trace[i-1]+1e-9*(1+math.Abs(run.trace[i-1])) {
+							t.Errorf("objective rose at sweep %d: %v → %v", i, run.trace[i-1], run.trace[i])
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestPLMeansLocalOptimum: at the result, with the centroids μ of the
+// result fixed, no single move of a point to another cluster or (from a
+// non-singleton) to a new cluster of its own lowers
+// J(Z, μ) = Σ_i ‖x_i − μ_{Z_i}‖² − σ ln p(Z), evaluated here by brute
+// force for every move: Alg. 16's fixed point.
+func TestPLMeansLocalOptimum(t *testing.T) {
+	for _, tc := range []struct {
+		n                   int
+		alpha, theta, sigma float64
+	}{
+		{12, 0.5, 0.1, 1}, {20, 0.2, 0.05, 3}, {30, 1, 0.2, 0.5}, {25, 0.05, 0, 10},
+	} {
+		t.Run(fmt.Sprintf("n=%d/a=%g/th=%g/s=%g", tc.n, tc.alpha, tc.theta, tc.sigma), func(t *testing.T) {
+			x := plTestBlobs(tc.n, 3, 2, 3, uint64(tc.n)+5)
+			res, err := Run(context.Background(), PLMeans{Kernel: PLFeatures, Alpha: tc.alpha, Theta: tc.theta, Sigma: tc.sigma}, &Problem{Features: plTestDense(x)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mu := plTestMeans(x, res.Labels)
+			jfix := func(labels []int, extra map[int][]float64) float64 {
+				var s float64
+				for i, l := range labels {
+					m := mu[l]
+					if m == nil {
+						m = extra[l]
+					}
+					s += plTestSq(x[i], m)
+				}
+				return s - tc.sigma*plTestLogPrior(tc.alpha, tc.theta, labels)
+			}
+			base := jfix(res.Labels, nil)
+			sizes := map[int]int{}
+			for _, l := range res.Labels {
+				sizes[l]++
+			}
+			for i := range x {
+				for c := 0; c <= res.K; c++ { // c = K: a new cluster
+					if c == res.Labels[i] || (c == res.K && sizes[res.Labels[i]] == 1) {
+						continue
+					}
+					z := slices.Clone(res.Labels)
+					z[i] = c
+					if v := jfix(z, map[int][]float64{res.K: x[i]}); v < base-1e-9*(1+math.Abs(base)) {
+						t.Errorf("moving %d from %d to %d lowers J(Z, μ): %v < %v", i, res.Labels[i], c, v, base)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPLMeansGlobalTiny: on tiny, well-separated inputs the result is the
+// global minimum of eq. 5.2.2 over all partitions, enumerated here
+// (restricted growth strings: Bell(7) = 877 partitions) — except in the
+// trap of thesis §5.2.3 ("trap" cases): there the first sweep makes every
+// point a singleton, and singletons cannot merge because
+// α + (k−1)θ ≥ 1 − θ, so Alg. 16 stops at all singletons although the
+// global minimum has two clusters.
+func TestPLMeansGlobalTiny(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		x                   [][]float64
+		alpha, theta, sigma float64
+		trap                bool
+	}{
+		{"two groups", [][]float64{{0}, {0.1}, {0.2}, {5}, {5.1}, {5.3}}, 0.5, 0.02, 1, false},
+		{"two groups trap", [][]float64{{0}, {0.1}, {0.2}, {5}, {5.1}, {5.3}}, 0.5, 0.1, 1, true},
+		{"three groups", [][]float64{{0, 0}, {0.2, 0}, {4, 4}, {4, 4.1}, {4.2, 4}, {-4, 4}, {-4.1, 4.1}}, 0.3, 0.05, 1, false},
+		{"one group", [][]float64{{0}, {0.1}, {0.3}, {0.35}, {0.5}}, 0.5, 0.1, 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := len(tc.x)
+			res, err := Run(context.Background(), PLMeans{Kernel: PLFeatures, Alpha: tc.alpha, Theta: tc.theta, Sigma: tc.sigma}, &Problem{Features: plTestDense(tc.x)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			best, bestZ := math.Inf(1), []int(nil)
+			z := make([]int, n)
+			var rec func(i, k int)
+			rec = func(i, k int) {
+				if i == n {
+					if v := plTestJ(tc.x, z, tc.alpha, tc.theta, tc.sigma); v < best {
+						best, bestZ = v, slices.Clone(z)
+					}
+					return
+				}
+				for c := 0; c <= k; c++ {
+					z[i] = c
+					rec(i+1, max(k, c+1))
+				}
+			}
+			z[0] = 0
+			rec(1, 1)
+			if tc.trap {
+				if res.K != n || !(res.Objective > best+1e-6) {
+					t.Errorf("trap: labels %v (J = %v), global minimum %v (J = %v); want all singletons, above the minimum", res.Labels, res.Objective, bestZ, best)
+				}
+				return
+			}
+			if !slices.Equal(res.Labels, bestZ) || math.Abs(res.Objective-best) > 1e-9*(1+math.Abs(best)) {
+				t.Errorf("labels %v (J = %v), global minimum %v (J = %v)", res.Labels, res.Objective, bestZ, best)
+			}
+		})
+	}
+}
+
+// plLinearRows is the linear kernel K = XXᵀ, dense.
+type plLinearRows struct{ x [][]float64 }
+
+func (r plLinearRows) diag(i int) float64 { return plTestDot(r.x[i], r.x[i]) }
+func (r plLinearRows) row(i int, f func(int, float64)) {
+	for b := range r.x {
+		f(b, plTestDot(r.x[i], r.x[b]))
+	}
+}
+
+func plTestDot(a, b []float64) float64 {
+	var s float64
+	for j := range a {
+		s += a[j] * b[j]
+	}
+	return s
+}
+
+// TestPLMeansKernelEqualsVector: the kernel version with the linear kernel
+// on the feature rows and unit weights gives the vector version's
+// partition, objective and number of sweeps.
+func TestPLMeansKernelEqualsVector(t *testing.T) {
+	for _, n := range []int{1, 5, 30, 80} {
+		for _, sigma := range []float64{0.05, 1, 20} {
+			t.Run(fmt.Sprintf("n=%d/s=%g", n, sigma), func(t *testing.T) {
+				x := plTestBlobs(n, 4, 3, 3, uint64(n)*3)
+				par := plParams{alpha: 0.4, theta: 0.15, sigma: sigma, maxIter: 100}
+				order := make([]int, n)
+				for i := range order {
+					order[i] = i
+				}
+				w := make([]float64, n)
+				for i := range w {
+					w[i] = 1
+				}
+				vr, err := plSolve(context.Background(), newPLVectors(plTestDense(x)), par, order, 0, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				kr, err := plSolve(context.Background(), newPLKernel(plLinearRows{x}, w), par, order, 0, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(vr.labels, kr.labels) || vr.sweeps != kr.sweeps {
+					t.Errorf("vector %v (%d sweeps), kernel %v (%d sweeps)", vr.labels, vr.sweeps, kr.labels, kr.sweeps)
+				}
+				if math.Abs(vr.objective-kr.objective) > 1e-8*(1+math.Abs(vr.objective)) {
+					t.Errorf("objective: vector %v, kernel %v", vr.objective, kr.objective)
+				}
+			})
+		}
+	}
+}
+
+// TestPLMeansSingletonBound checks thesis §5.2.3 against the objective.
+// (1) The singleton condition 5.2.8: moving x_i out of a cluster of size
+// n_c into a new cluster lowers J(Z, μ) (μ fixed, evaluated here) exactly
+// when (α + kθ) exp(‖x_i − μ_c‖²/σ) > n_c − 1 − θ. (2) Merging two
+// coincident singletons beside one big cluster (k = 3) lowers J exactly
+// when α + 3θ < 1 (eq. 5.2.9): ΔJ = σ ln((α + 2θ)/(1 − θ)). (3) PLMeans
+// itself merges two far, coincident points into one cluster exactly when
+// α + 3θ < 1.
+func TestPLMeansSingletonBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	for trial := 0; trial < 500; trial++ {
+		alpha := r.Float64()*2 - 0.05
+		theta := r.Float64() * 0.9
+		if alpha <= -theta {
+			continue
+		}
+		sigma := math.Exp(r.NormFloat64())
+		nc := 2 + r.IntN(20)
+		k := 1 + r.IntN(10)
+		// Cluster 0 has nc points; clusters 1…k−1 one point each.
+		x := make([][]float64, 0, nc+k-1)
+		for i := 0; i < nc+k-1; i++ {
+			x = append(x, []float64{r.NormFloat64() * 2})
+		}
+		labels := make([]int, len(x))
+		for i := nc; i < len(x); i++ {
+			labels[i] = i - nc + 1
+		}
+		mu := plTestMeans(x, labels)
+		jfix := func(z []int) float64 {
+			var s float64
+			for i, l := range z {
+				m, ok := mu[l]
+				if !ok {
+					m = x[i]
+				}
+				s += plTestSq(x[i], m)
+			}
+			return s - sigma*plTestLogPrior(alpha, theta, z)
+		}
+		z := slices.Clone(labels)
+		z[0] = k // point 0 to a new cluster
+		dj := jfix(z) - jfix(labels)
+		cond := (alpha+float64(k)*theta)*math.Exp(plTestSq(x[0], mu[0])/sigma) > float64(nc)-1-theta
+		if math.Abs(dj) > 1e-9 && (dj < 0) != cond {
+			t.Errorf("α=%g θ=%g σ=%g n_c=%d k=%d: ΔJ = %v, condition 5.2.8 %v", alpha, theta, sigma, nc, k, dj, cond)
+		}
+	}
+	for _, alpha := range []float64{0.05, 0.3, 0.6, 0.9, 1.5} {
+		for _, theta := range []float64{0, 0.1, 0.2, 0.3} {
+			if d := alpha + 3*theta - 1; math.Abs(d) < 1e-6 {
+				continue // the tie
+			}
+			t.Run(fmt.Sprintf("a=%g/th=%g", alpha, theta), func(t *testing.T) {
+				const m = 200
+				x := make([][]float64, m+2)
+				for i := range x {
+					x[i] = []float64{0}
+				}
+				x[m], x[m+1] = []float64{10}, []float64{10}
+				a := make([]int, m+2)
+				a[m], a[m+1] = 1, 2
+				b := slices.Clone(a)
+				b[m+1] = 1
+				sigma := 1.0
+				dj := plTestJ(x, b, alpha, theta, sigma) - plTestJ(x, a, alpha, theta, sigma)
+				if want := sigma * math.Log((alpha+2*theta)/(1-theta)); math.Abs(dj-want) > 1e-9 {
+					t.Errorf("ΔJ of the merge = %v, want σ ln((α+2θ)/(1−θ)) = %v", dj, want)
+				}
+				bound := alpha+3*theta < 1
+				if (dj < 0) != bound {
+					t.Errorf("merge lowers J: %v, α + 3θ < 1: %v", dj < 0, bound)
+				}
+				res, err := Run(context.Background(), PLMeans{Kernel: PLFeatures, Alpha: alpha, Theta: theta, Sigma: sigma}, &Problem{Features: plTestDense(x)}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				together := res.Labels[m] == res.Labels[m+1]
+				if together != bound || res.Labels[m] == res.Labels[0] {
+					t.Errorf("labels of the far points %d, %d (big cluster %d), α + 3θ < 1: %v", res.Labels[m], res.Labels[m+1], res.Labels[0], bound)
+				}
+			})
+		}
+	}
+}
+
+// TestPLMeansDeterministic: the same Settings give the same result, with
+// and without random visiting orders; a K cap is honoured.
+func TestPLMeansDeterministic(t *testing.T) {
+	x := plTestDense(plTestBlobs(60, 4, 2, 4, 3))
+	g := plTestGraph(t, 40, 4)
+	for _, tc := range []struct {
+		name string
+		m    PLMeans
+		p    *Problem
+	}{
+		{"features", PLMeans{Kernel: PLFeatures, Sigma: 2}, &Problem{Features: x}},
+		{"ncut", PLMeans{Sigma: 0.05}, &Problem{Graph: g}},
+		{"ratio-cut", PLMeans{Kernel: PLRatioCut, Sigma: 3}, &Problem{Graph: g}},
+	} {
+		for _, restarts := range []int{0, 4} {
+			t.Run(fmt.Sprintf("%s/r=%d", tc.name, restarts), func(t *testing.T) {
+				s := &Settings{Seed: 9, Restarts: restarts}
+				a, err := Run(context.Background(), tc.m, tc.p, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := Run(context.Background(), tc.m, tc.p, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(a.Labels, b.Labels) || a.Objective != b.Objective {
+					t.Errorf("two runs differ: %v (%v) and %v (%v)", a.Labels, a.Objective, b.Labels, b.Objective)
+				}
+				p := *tc.p
+				p.K = 2
+				c, err := Run(context.Background(), tc.m, &p, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.K > 2 {
+					t.Errorf("K cap 2: got %d clusters", c.K)
+				}
+			})
+		}
+	}
+}
+
+// TestPLMeansBadInput: θ ∉ [0, 1), α ≤ −θ, non-finite features, a missing
+// input and an isolated node with the ncut kernel are errors naming the
+// value; a cancelled context stops the run.
+func TestPLMeansBadInput(t *testing.T) {
+	x := plTestDense(plTestBlobs(10, 2, 2, 3, 1))
+	nan := mat.DenseCopyOf(x)
+	nan.Set(3, 1, math.NaN())
+	iso, err := graph.FromEdges(3, []graph.Edge{{I: 0, J: 1, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		m    PLMeans
+		p    *Problem
+		want error
+		msg  string
+	}{
+		{"theta=1", PLMeans{Kernel: PLFeatures, Alpha: 0.5, Theta: 1}, &Problem{Features: x}, ErrInvalid, "1"},
+		{"theta<0", PLMeans{Kernel: PLFeatures, Alpha: 0.5, Theta: -0.1}, &Problem{Features: x}, ErrInvalid, "-0.1"},
+		{"alpha=-theta", PLMeans{Kernel: PLFeatures, Alpha: -0.2, Theta: 0.2}, &Problem{Features: x}, ErrInvalid, "α = -0.2"},
+		{"alpha<-theta", PLMeans{Kernel: PLFeatures, Alpha: -0.5, Theta: 0.2}, &Problem{Features: x}, ErrInvalid, "α = -0.5"},
+		{"alpha=0 theta=0.0", PLMeans{Kernel: PLFeatures, Alpha: 0, Theta: 1e-300, Sigma: 1}, &Problem{Features: x}, nil, ""},
+		{"nan feature", PLMeans{Kernel: PLFeatures}, &Problem{Features: nan}, ErrInvalid, "NaN"},
+		{"no features", PLMeans{Kernel: PLFeatures}, &Problem{Graph: iso}, ErrInvalid, "Features"},
+		{"isolated", PLMeans{}, &Problem{Graph: iso}, graph.ErrIsolated, "node 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(context.Background(), tc.m, tc.p, nil)
+			if tc.want == nil {
+				if err != nil {
+					t.Errorf("error %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("error %v, want %v naming %q", err, tc.want, tc.msg)
+			}
+			// The method checks its parameters itself too (direct calls).
+			if tc.want == ErrInvalid && strings.HasPrefix(tc.name, "theta") || strings.HasPrefix(tc.name, "alpha<") {
+				if _, err := tc.m.Partition(context.Background(), tc.p, &Settings{}); !errors.Is(err, ErrInvalid) {
+					t.Errorf("Partition: error %v, want ErrInvalid", err)
+				}
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (PLMeans{Kernel: PLFeatures}).Partition(ctx, &Problem{Features: x}, &Settings{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
