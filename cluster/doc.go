@@ -57,6 +57,12 @@
 //     (fewer than m(m+1)/2 overfit); a solve costs O(K·m² + m³) per
 //     iteration. On graphs with weakly attached groups prefer FGPWC.
 //
+//   - A prior on cluster sizes only (thesis ch. 5). PLMeans (plmeans) is
+//     power-law means (Zhou et al.), for study: it finds k, but returns
+//     all singletons for small σ, one cluster for large σ, and never more
+//     than one cluster of size > 1 unless α + 3θ < 1 (thesis §5.2.3; the
+//     plmeans-limits reproduction); on graphs the switch is abrupt.
+//
 // Pairwise methods accept partial labels too (converted by one policy, see
 // MaxLabelPairs). Above DenseLimit nodes the embedding methods use the
 // iterative eigensolver and never form a dense n×n matrix, except CSCAP
