@@ -21,6 +21,7 @@
 //     graphs near the detectability threshold (stochastic block models,
 //     mean degree of a few) BetheHessian (bethe) succeeds where the
 //     Laplacians fail, and estimates k.
+//
 //   - Partial labels. LabelProp (labelprop) when every class has labelled
 //     nodes and you want a classifier: O(nnz·k) per conjugate-gradient
 //     step, no eigenproblem. NOASSC (noa-ssc) and the Mavroeidis methods
@@ -28,6 +29,7 @@
 //     labels instead and keep the graph's structure where labels are
 //     scarce. FastGE2 and FastGE2BH (fast-ge2, fast-ge2-bh; seed 004) take
 //     labels and pairs together.
+//
 //   - Must-link / cannot-link pairs. FGPWC (fgpwc; seed 003) is the
 //     default: one embedding, then a descent in O(K·m²) per step, so new
 //     constraints are cheap (FGPWC.Basis) and it scales to 10⁵ nodes; set
