@@ -58,6 +58,7 @@ func registry() []Info {
 		{Name: "fast-ge2-bh", Summary: "modified FAST-GE-2.0 with Bethe Hessians and self loops (Variant LN, LH, both)", Source: "seed 004 ch. 5, Alg. 4", New: func() Method { return FastGE2BH{} }},
 		{Name: "csc", Summary: "constrained spectral clustering on the signed Laplacian γL + (1−γ)L_Q", Source: "seed 002 §5, eq. 31–44 (Wacquet et al. 2013)", New: func() Method { return CSC{} }},
 		{Name: "cosc", Summary: "constrained 1-spectral clustering: tight relaxation of the constrained Ncut, RatioDCA, recursive bisection", Source: "thesis §4.4.1, eq. 4.4.1–4.4.8 (Rangapuram & Hein 2012)", New: func() Method { return COSC{} }},
+		{Name: "opplc", Summary: "one-pass power-law clustering: nodes in order link to an earlier node or start a cluster (Pitman–Yor weights, cannot-links)", Source: "thesis §5.3, Alg. 17", New: func() Method { return NewOPPLC() }},
 		{Name: "csp", Summary: "flexible constrained spectral clustering (FCSC): min vᵀL̄v s.t. vᵀQ̄v ≥ α, feasible generalized eigenvectors", Source: "seed 002 §4.3, eq. 28–30; seed 001 eq. 3.7 (Wang & Davidson 2010)", New: func() Method { return CSP{} }},
 	}
 }
