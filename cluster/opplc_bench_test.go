@@ -43,7 +43,7 @@ func BenchmarkOPPLC100k(b *testing.B) {
 		ops++
 	}
 	b.StopTimer()
-	b.ReportMetric((processCPU() - c0).Seconds()/float64(ops), "cpu-s/op")
+	b.ReportMetric((processCPU()-c0).Seconds()/float64(ops), "cpu-s/op")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 	b.ReportMetric(float64(opplcBenchSink.K), "k")
 	ari, err := metrics.ARI(truth, opplcBenchSink.Labels)
