@@ -10,5 +10,6 @@ func registry() []Experiment {
 		Seed002Rate(),
 		fgpwcTable1(),
 		Table51(),
+		OPPLCOrdered(),
 	}
 }
