@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // TestOPPLCOrderedGenerator checks the generated documents: the
