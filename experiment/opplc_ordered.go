@@ -607,24 +607,40 @@ func ooReport(env *Env, results map[string]Values) (*Output, error) {
 	// The claim.
 	md.WriteString("## The claim: OPPLC beats H. BISECTION\n\n")
 	dc, da := ooPaired(main, "opplc_conll", "hbisect_conll"), ooPaired(main, "opplc_ari", "hbisect_ari")
+	tc, ta := ooPaired(main, "opplc-thesis_conll", "hbisect_conll"), ooPaired(main, "opplc-thesis_ari", "hbisect_ari")
 	wins := 0
 	for _, v := range main {
 		if v["opplc_conll"] > v["hbisect_conll"] {
 			wins++
 		}
 	}
-	held := dc.mean-2*dc.sd > 0 && da.mean-2*da.sd > 0
-	verdict := "**not held**"
-	if held {
-		verdict = "**held**"
+	verdict := func(d meanSD) string {
+		switch {
+		case d.mean-2*d.sd > 0:
+			return "**held**"
+		case d.mean+2*d.sd < 0:
+			return "**not held** (reversed)"
+		}
+		return "**not held** (no significant difference)"
+	}
+	overall := "**not held**"
+	if dc.mean-2*dc.sd > 0 && da.mean-2*da.sd > 0 {
+		overall = "**held**"
 	}
 	fmt.Fprintf(&md, "*Thesis §5.3.1: \"OPPLC reports better results than H. BISECTION\" (CoNLL 0.821 vs 0.747, ARI 0.720 vs 0.551 on CoNLL-2012).* "+
-		"%s here, both tuned on the training documents: mean paired difference OPPLC − H. BISECTION %+.3f ± %.3f in CoNLL score and %+.3f ± %.3f in ARI "+
-		"(± two standard errors over %d documents; held means both differences exceed two standard errors); OPPLC has the higher CoNLL score on %d of %d documents. "+
-		"Against the oracle-k baselines: OPPLC − H. BISECTION (true k) %+.3f CoNLL, OPPLC − NJW (true k) %+.3f CoNLL.\n\n",
-		verdict, dc.mean, 2*dc.sd, da.mean, 2*da.sd, len(main), wins, len(main),
-		sums["opplc"].conll.mean-sums["hbisect-k"].conll.mean, sums["opplc"].conll.mean-sums["njw"].conll.mean)
-	fmt.Fprintf(&md, "The cannot-links' share: OPPLC with them %.3f CoNLL, without them %.3f.\n\n", sums["opplc"].conll.mean, sums["opplc-nocl"].conll.mean)
+		"Both tuned on the training documents, the mean paired difference OPPLC − H. BISECTION over %d test documents is %+.3f ± %.3f in CoNLL score: %s, "+
+		"and %+.3f ± %.3f in ARI: %s (± two standard errors; a verdict is held when the difference exceeds them). OPPLC has the higher CoNLL score on %d of %d documents. "+
+		"The claim as the thesis makes it, better in both figures, is %s here. "+
+		"Against the oracle-k baselines: OPPLC − H. BISECTION (true k) %+.3f CoNLL and %+.3f ARI, OPPLC − NJW (true k) %+.3f CoNLL and %+.3f ARI. "+
+		"The thesis does not say which figure its grid search maximized; ours maximizes the CoNLL score, and the thesis's own (α, θ) = (0, 0.1) gives "+
+		"OPPLC − H. BISECTION %+.3f ± %.3f in CoNLL score and %+.3f ± %.3f in ARI.\n\n",
+		len(main), dc.mean, 2*dc.sd, verdict(dc), da.mean, 2*da.sd, verdict(da), wins, len(main), overall,
+		sums["opplc"].conll.mean-sums["hbisect-k"].conll.mean, sums["opplc"].ari.mean-sums["hbisect-k"].ari.mean,
+		sums["opplc"].conll.mean-sums["njw"].conll.mean, sums["opplc"].ari.mean-sums["njw"].ari.mean,
+		tc.mean, 2*tc.sd, ta.mean, 2*ta.sd)
+	fmt.Fprintf(&md, "The cannot-links' share: OPPLC with them %.3f CoNLL, without them %.3f. They change the score little: the similarity already "+
+		"holds the attribute agreement they come from (seed 003 notes the same overlap of its automatic constraints with the features), and the "+
+		"wrong ones cost about what the right ones gain (the sweep below).\n\n", sums["opplc"].conll.mean, sums["opplc-nocl"].conll.mean)
 
 	// Fig. 3.
 	md.WriteString("## Seed 003 Fig. 3: F1 against minimum cluster size\n\n")
