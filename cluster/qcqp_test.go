@@ -54,7 +54,9 @@ func qcqpBrute(a *mat.SymDense, b []float64, c float64, u0 []float64, steps int)
 			if disc < 0 {
 				return
 			}
-			r1, r2 := (-qb-math.Sqrt(disc))/qa, (-qb+math.Sqrt(disc))/qa
+			// Roots of qa r² + 2qb r + qc without cancellation.
+			q := -(qb + math.Copysign(math.Sqrt(disc), qb))
+			r1, r2 := q/qa, qc/q
 			r = math.Inf(1)
 			for _, x := range []float64{r1, r2} {
 				if x >= 0 {
