@@ -174,4 +174,3 @@ func pairARI(truth, pred []int) float64 {
 	exp := a * b / all
 	return (both - exp) / ((a+b)/2 - exp)
 }
-
