@@ -45,6 +45,27 @@ type OPPLCOnline struct {
 	// Alpha and Theta are the Pitman–Yor parameters α and θ of f(i).
 	// Learn keeps θ in [0, ThetaMax] and α ≥ −θ + 10⁻⁹ (see Learn).
 	Alpha, Theta float64
+
+	// Sums of the parameters after every decision of Learn, for Averaged.
+	sumW            []float64
+	sumAlpha, sumTh float64
+	steps           int
+}
+
+// Averaged returns a model whose parameters are the means of (w, α, θ)
+// over every decision Learn has made so far (the averaged perceptron's
+// remedy for mistake-driven updates, which follow the last mistakes;
+// beyond the thesis), or a copy of m before any decision.
+func (m *OPPLCOnline) Averaged() *OPPLCOnline {
+	if m.steps == 0 {
+		return &OPPLCOnline{W: append([]float64(nil), m.W...), Alpha: m.Alpha, Theta: m.Theta}
+	}
+	s := float64(m.steps)
+	a := &OPPLCOnline{W: make([]float64, len(m.W)), Alpha: m.sumAlpha / s, Theta: m.sumTh / s}
+	for t := range a.W {
+		a.W[t] = m.sumW[t] / s
+	}
+	return a
 }
 
 // NewOPPLCOnline returns a learner for features of length d with w = 0,
@@ -302,6 +323,15 @@ func (m *OPPLCOnline) Learn(ctx context.Context, x PairFeatures, cl *constraint.
 					return up, err
 				}
 			}
+			if m.sumW == nil {
+				m.sumW = make([]float64, d)
+			}
+			for t := range m.W {
+				m.sumW[t] += m.W[t]
+			}
+			m.sumAlpha += m.Alpha
+			m.sumTh += m.Theta
+			m.steps++
 		}
 		if !seen {
 			c = len(st.size)
