@@ -70,6 +70,9 @@ import (
 // Result.Objective is the sum of the weights W_iĵ of the links made (the
 // weight of the forest OPPLC builds); Result.Iterations is n.
 //
+// OPPLCOnline is the variant of §5.3.2 whose scores are linear in pair
+// and node features and learned online.
+//
 // Cost: O(n + nnz + C) time, for C the number of constraint pairs, and O(n
 // + C) memory beyond the graph: one pass over the rows, reading the
 // entries j < i, and one over the cannot-links. Logarithms keep f(i) from
