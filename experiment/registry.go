@@ -11,5 +11,6 @@ func registry() []Experiment {
 		fgpwcTable1(),
 		Table51(),
 		PLMeansLimits(), ZhouSBM(),
+		OPPLCOrdered(),
 	}
 }
