@@ -64,6 +64,12 @@
 //     all singletons for small σ, one cluster for large σ, and never more
 //     than one cluster of size > 1 unless α + 3θ < 1 (thesis §5.2.3; the
 //     plmeans-limits reproduction); on graphs the switch is abrupt.
+//     OPPLC (opplc; thesis Alg. 17) is for ordered nodes (mentions in
+//     reading order): one pass links each node to its best earlier node
+//     or starts a cluster, with Pitman–Yor weights; it honours
+//     cannot-links exactly and finds k in O(nnz + constraints). W must lie
+//     in [0, 1] (Scale = max rescales). OPPLCOnline learns its scores from
+//     pair features (§5.3.2).
 //
 // Pairwise methods accept partial labels too (converted by one policy, see
 // MaxLabelPairs). Above DenseLimit nodes the embedding methods use the
