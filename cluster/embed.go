@@ -200,6 +200,34 @@ func embed(ctx context.Context, g *graph.Graph, count int, s *Settings) (values 
 	return e.values, e.vectors, nil
 }
 
+// commuteTimeScale scales column j of e.vectors (eigenvectors of L = D −
+// W) by 1/√λ_j, the commute-time embedding of thesis eq. 2.4.18 with the
+// 1/√λ correction, and sets the columns of eigenvalue ≤ 1e-9·λ_max (null
+// vectors) to 0, as the pseudo-inverse L⁺ does. It returns the number of
+// such null columns. Cost O(n·k).
+func commuteTimeScale(e *embedding) (zero int) {
+	n, k := e.vectors.Dims()
+	top := 0.0
+	for _, l := range e.values[:k] {
+		top = max(top, l)
+	}
+	scale := make([]float64, k)
+	for j, l := range e.values[:k] {
+		if l > 1e-9*top {
+			scale[j] = 1 / math.Sqrt(l)
+		} else {
+			zero++
+		}
+	}
+	for i := 0; i < n; i++ {
+		row := e.vectors.RawRowView(i)[:k]
+		for j := range row {
+			row[j] *= scale[j]
+		}
+	}
+	return zero
+}
+
 // normalizeRows scales every row of x to unit Euclidean length (thesis
 // Alg. 3, line 4). Zero rows are left at zero.
 func normalizeRows(x *mat.Dense) {

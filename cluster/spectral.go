@@ -50,7 +50,23 @@ func (ShiMalik) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 
 // Unnormalized is unnormalized spectral clustering (seed 004 ch. 2): the k
 // eigenvectors of L = D − W with the smallest eigenvalues, then k-means.
-type Unnormalized struct{}
+//
+// With CommuteTime set, k-means runs on the commute-time embedding instead
+// (thesis §2.4.2): column j of the embedding is u_j/√λ_j, so that squared
+// distances between rows, times vol(G), are the commute-time distances
+// ctd(i, j) = vol(G)(e_i − e_j)ᵀL⁺(e_i − e_j) of eq. 2.4.16 restricted to
+// the k smallest eigenpairs (all n of them give exactly eq. 2.4.16). The
+// thesis prints 1/λ_j in eq. 2.4.18; L⁺ = Σ_j u_j u_jᵀ/λ_j needs 1/√λ_j
+// (SPEC §2). Columns of eigenvalue ≈ 0 (the constant vector of each
+// connected component) get 0, as in the pseudo-inverse L⁺: between
+// components the commute time is infinite, and a warning says that the
+// distances there are L⁺'s, not commute times. Cost: that of usc plus
+// O(n·k).
+type Unnormalized struct {
+	// CommuteTime clusters the commute-time embedding u_j/√λ_j instead of
+	// the eigenvectors u_j.
+	CommuteTime bool `doc:"k-means on the commute-time embedding u_j/√λ_j (thesis §2.4.2, eq. 2.4.16–2.4.18)"`
+}
 
 // Name returns "usc".
 func (Unnormalized) Name() string { return "usc" }
@@ -59,8 +75,27 @@ func (Unnormalized) Name() string { return "usc" }
 func (Unnormalized) Uses() Uses { return Uses{} }
 
 // Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
-func (Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return spectral(ctx, p, s, graph.Unnormalized, false, false)
+func (u Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if !u.CommuteTime {
+		return spectral(ctx, p, s, graph.Unnormalized, false, false)
+	}
+	e, err := laplacianEmbedding(ctx, p.Graph, graph.Unnormalized, p.K, s)
+	if err != nil {
+		return nil, err
+	}
+	zero := commuteTimeScale(e)
+	if zero == p.K {
+		return nil, fmt.Errorf("%w: usc: CommuteTime: the %d smallest eigenvalues of L are all 0 (at least %d connected components): the commute-time embedding is empty; ask for more clusters than components", ErrInvalid, p.K, p.K)
+	}
+	if zero > 1 {
+		e.warnings = append(e.warnings, fmt.Sprintf("usc: %d connected components among the embedded eigenpairs: the commute time between them is infinite, and the embedding's distances there are those of the pseudo-inverse L⁺", zero))
+	}
+	res, err := partition(ctx, e.vectors, p.K, s, 10, nil)
+	if err != nil {
+		return nil, err
+	}
+	res.Eigenvalues, res.Warnings = e.values, e.warnings
+	return res, nil
 }
 
 // spectral is the common path of the Laplacian methods: embedding, optional
