@@ -59,5 +59,7 @@ func registry() []Info {
 		{Name: "csc", Summary: "constrained spectral clustering on the signed Laplacian γL + (1−γ)L_Q", Source: "seed 002 §5, eq. 31–44 (Wacquet et al. 2013)", New: func() Method { return CSC{} }},
 		{Name: "cosc", Summary: "constrained 1-spectral clustering: tight relaxation of the constrained Ncut, RatioDCA, recursive bisection", Source: "thesis §4.4.1, eq. 4.4.1–4.4.8 (Rangapuram & Hein 2012)", New: func() Method { return COSC{} }},
 		{Name: "csp", Summary: "flexible constrained spectral clustering (FCSC): min vᵀL̄v s.t. vᵀQ̄v ≥ α, feasible generalized eigenvectors", Source: "seed 002 §4.3, eq. 28–30; seed 001 eq. 3.7 (Wang & Davidson 2010)", New: func() Method { return CSP{} }},
+		{Name: "cpca", Summary: "constrained PCA (SSDR): top eigenvectors of XᵀL̃X, 95% of the variance, then k-means (needs features)", Source: "seed 002 §3.1, eq. 9–14 (Zhang, Zhou & Chen 2007)", New: func() Method { return CPCA{} }},
+		{Name: "clpp", Summary: "constrained locality preserving projection: XᵀL̃Xa = λXᵀD̄Xa on the graph plus ±1 constraints, then k-means (needs features)", Source: "seed 002 §3.2, eq. 15–22 (Cevikalp & Verbeek 2008)", New: func() Method { return CLPP{} }},
 	}
 }
