@@ -281,7 +281,11 @@ func rateReport(env *Env, s rateSetup, res map[string]Values) (*Output, error) {
 					}
 				}
 				b.WriteString("\n")
-				ch.Series = append(ch.Series, ser)
+				if _, raw := rateColumn(m); raw || !strings.HasSuffix(m, "-minmax") {
+					// The min–max variants are in the tables only: eight
+					// curves crowd the plot.
+					ch.Series = append(ch.Series, ser)
+				}
 			}
 			charts = append(charts, ch)
 		}
@@ -341,22 +345,23 @@ func rateMean(env *Env, s rateSetup, res map[string]Values, ds, m string, rate f
 func rateLinearFindings(env *Env, s rateSetup, res map[string]Values) string {
 	var b strings.Builder
 	b.WriteString("## Where cPCA and cLPP land\n\n")
-	b.WriteString("Accuracy (Rand index) of the linear projections at 0% and at the largest rate, against cSC and the best other ")
-	b.WriteString("seed-002 method (SC, SL, cSC) at that rate; \"worst\" counts the constraint rates above 0 at which both cPCA and ")
-	b.WriteString("cLPP are below SC, SL and cSC in accuracy and in Rand index (the paper: \"cPCA and cLPP produce the worst ")
-	b.WriteString("performances, specifically for the Wine database\", lines 328–329).\n\n")
-	b.WriteString("| dataset | dim: ours (paper) | cPCA 0% → max | cLPP 0% → max | cSC at max | best of SC/SL/cSC at max | linear worst at | cPCA / cLPP on min–max features at max |\n")
+	b.WriteString("Accuracy (Rand index) of the linear projections at 0% and at the largest rate, beside cSC at that rate; then, ")
+	b.WriteString("over the rates above 0, the rank of cPCA and cLPP among the five seed-002 methods we run (SC, SL, cPCA, cLPP, cSC; ")
+	b.WriteString("1 = best) by mean accuracy, and the rates at which both are below cSC in accuracy and in Rand index.\n\n")
+	b.WriteString("| dataset | dim: cPCA / cLPP (paper) | cPCA 0% → max | cLPP 0% → max | cSC at max | rank cPCA, cLPP of 5 | both below cSC | cPCA / cLPP on min–max features at max |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	last := s.rates[len(s.rates)-1]
 	pair := func(ds, m string, rate float64) string {
 		return fmt.Sprintf("%.3f (%.3f)", rateMean(env, s, res, ds, m, rate, "accuracy"), rateMean(env, s, res, ds, m, rate, "rand"))
 	}
+	seed002 := []string{"njw", "sl", "cpca", "clpp", "csc"}
 	type gapT struct {
 		ds  string
 		gap float64
 	}
 	var gaps []gapT
-	var heldAll, total int
+	var worstBoth, worstOne, total int
+	var worstNames, partNames, notNames []string
 	for _, ds := range s.datasets {
 		if _, err := os.Stat(filepath.Join(env.DataRoot, ds)); err != nil {
 			continue
@@ -376,44 +381,69 @@ func rateLinearFindings(env *Env, s rateSetup, res map[string]Values) string {
 		if d, ok := seed002Dims[ds]; ok {
 			paper = fmt.Sprint(d)
 		}
-		best, bestM := math.Inf(-1), ""
-		for _, m := range []string{"njw", "sl", "csc"} {
-			if a := rateMean(env, s, res, ds, m, last, "accuracy"); a > best {
-				best, bestM = a, m
-			}
-		}
-		worst, counted := 0, 0
-		var gapSum float64
+		// Means over the rates above 0, and the rates where cSC leads.
+		mean := map[string]map[string]float64{}
+		belowCSC, counted := 0, 0
 		for _, rate := range s.rates {
 			if rate == 0 {
 				continue
 			}
 			counted++
-			held := true
+			below := true
 			for _, metric := range []string{"accuracy", "rand"} {
-				lin := math.Max(rateMean(env, s, res, ds, "cpca", rate, metric), rateMean(env, s, res, ds, "clpp", rate, metric))
-				other := math.Inf(1)
-				for _, m := range []string{"njw", "sl", "csc"} {
-					other = math.Min(other, rateMean(env, s, res, ds, m, rate, metric))
+				for _, m := range seed002 {
+					if mean[m] == nil {
+						mean[m] = map[string]float64{}
+					}
+					mean[m][metric] += rateMean(env, s, res, ds, m, rate, metric)
 				}
-				held = held && lin < other
-				if metric == "accuracy" {
-					gapSum += other - lin
+				csc := rateMean(env, s, res, ds, "csc", rate, metric)
+				below = below && rateMean(env, s, res, ds, "cpca", rate, metric) < csc && rateMean(env, s, res, ds, "clpp", rate, metric) < csc
+			}
+			if below {
+				belowCSC++
+			}
+		}
+		rank := func(m string) int {
+			r := 1
+			for _, o := range seed002 {
+				if o != m && mean[o]["accuracy"] > mean[m]["accuracy"] {
+					r++
 				}
 			}
-			if held {
-				worst++
+			return r
+		}
+		// "Worst": below SC, SL and cSC in mean accuracy and Rand index.
+		worst := func(m string) bool {
+			for _, metric := range []string{"accuracy", "rand"} {
+				for _, o := range []string{"njw", "sl", "csc"} {
+					if mean[m][metric] >= mean[o][metric] {
+						return false
+					}
+				}
 			}
+			return true
 		}
 		total++
-		if worst == counted {
-			heldAll++
+		switch wp, wl := worst("cpca"), worst("clpp"); {
+		case wp && wl:
+			worstBoth++
+			worstNames = append(worstNames, ds)
+		case wp || wl:
+			worstOne++
+			partNames = append(partNames, fmt.Sprintf("%s (%s only)", ds, map[bool]string{true: "cPCA", false: "cLPP"}[wp]))
+		default:
+			notNames = append(notNames, ds)
 		}
-		gaps = append(gaps, gapT{ds, gapSum / float64(counted)})
-		fmt.Fprintf(&b, "| %s | %g / %g (%s) | %s → %s | %s → %s | %s | %s %s | %d of %d rates | %s / %s |\n", ds,
+		other := math.Inf(1)
+		for _, o := range []string{"njw", "sl", "csc"} {
+			other = math.Min(other, mean[o]["accuracy"])
+		}
+		gaps = append(gaps, gapT{ds, (other - math.Max(mean["cpca"]["accuracy"], mean["clpp"]["accuracy"])) / float64(counted)})
+		fmt.Fprintf(&b, "| %s | %g / %g (%s) | %s → %s | %s → %s | %s | %d, %d | %d of %d rates | %s / %s |\n", ds,
 			dims["cpca"], dims["clpp"], paper,
 			pair(ds, "cpca", 0), pair(ds, "cpca", last), pair(ds, "clpp", 0), pair(ds, "clpp", last),
-			pair(ds, "csc", last), bestM, pair(ds, bestM, last), worst, counted,
+			pair(ds, "csc", last), rank("cpca"), rank("clpp"), belowCSC, counted,
 			pair(ds, "cpca-minmax", last), pair(ds, "clpp-minmax", last))
 	}
 	if total == 0 {
@@ -421,19 +451,36 @@ func rateLinearFindings(env *Env, s rateSetup, res map[string]Values) string {
 	}
 	sort.Slice(gaps, func(i, j int) bool { return gaps[i].gap > gaps[j].gap })
 	b.WriteString("\n")
-	verdict := "**held**"
-	if heldAll < total {
-		verdict = fmt.Sprintf("**held on %d of %d datasets**", heldAll, total)
+	list := func(xs []string) string {
+		if len(xs) == 0 {
+			return "none"
+		}
+		return strings.Join(xs, ", ")
 	}
-	fmt.Fprintf(&b, "- \"cPCA and cLPP produce the worst performances\" (every rate above 0, accuracy and Rand index): %s.\n", verdict)
+	verdict := "**held**"
+	switch {
+	case worstBoth == 0 && worstOne == 0:
+		verdict = "**not held**"
+	case worstBoth < total:
+		verdict = "**partly held**"
+	}
+	fmt.Fprintf(&b, "- \"Globally, cPCA and cLPP produce the worst performances\" (lines 328–329; here: mean accuracy and Rand index over the rates above 0 below those of SC, SL and cSC): %s. Both worst on %s; one of them on %s; neither on %s.\n",
+		verdict, list(worstNames), list(partNames), list(notNames))
 	wine := "**not held**"
 	if gaps[0].ds == "wine" {
 		wine = "**held**"
 	}
-	fmt.Fprintf(&b, "- \"specifically for the Wine database\": the mean accuracy gap between the weakest of SC/SL/cSC and the better linear method over the rates above 0 is largest on %s (%.3f)", gaps[0].ds, gaps[0].gap)
+	fmt.Fprintf(&b, "- \"… specifically for the Wine database\": the mean accuracy by which the better linear method trails the weakest of SC, SL and cSC over the rates above 0 is largest on %s (%.3f)", gaps[0].ds, gaps[0].gap)
 	for _, g := range gaps[1:] {
 		fmt.Fprintf(&b, ", then %s (%.3f)", g.ds, g.gap)
 	}
-	fmt.Fprintf(&b, ": %s.\n\n", wine)
+	fmt.Fprintf(&b, "; negative: the linear method leads: %s.\n", wine)
+	b.WriteString("- Why cPCA hardly moves with the rate: eq. 9 averages the constraint terms (1/|C|, 1/|M|), so more pairs only ")
+	b.WriteString("sharpen the same matrix; and its directions are orthonormal, so the constraints only choose the subspace kept, ")
+	b.WriteString("without rescaling it. When that subspace holds nearly all of the data (24 of ionosphere's 34 dimensions) or one ")
+	b.WriteString("feature dominates the variance (proline in raw wine: one direction), k-means sees the same geometry at every rate. ")
+	b.WriteString("cLPP adds each constraint with weight ±1 (eq. 21) and is normalized by XᵀD̄X, which rescales the projection: ")
+	b.WriteString("it moves with the rate, up on hepatitis and ionosphere, down on raw wine, where its single direction (the paper ")
+	b.WriteString("reports 2) is the first of two discriminant-like directions and cannot separate three classes.\n\n")
 	return b.String()
 }

@@ -43,7 +43,7 @@ func TestSeed002RateQuick(t *testing.T) {
 		"| cpca | accuracy |", "| clpp | accuracy |", "| cpca | rand |", "| clpp | rand |",
 		"| cpca-minmax | accuracy |", "| clpp-minmax | rand |",
 		"## Where cPCA and cLPP land", "| wine | 1 / 1 (2) |",
-		"\"cPCA and cLPP produce the worst performances\"",
+		"\"Globally, cPCA and cLPP produce the worst performances\"",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
