@@ -281,7 +281,7 @@ func rateReport(env *Env, s rateSetup, res map[string]Values) (*Output, error) {
 					}
 				}
 				b.WriteString("\n")
-				if _, raw := rateColumn(m); raw || !strings.HasSuffix(m, "-minmax") {
+				if !strings.HasSuffix(m, "-minmax") {
 					// The min–max variants are in the tables only: eight
 					// curves crowd the plot.
 					ch.Series = append(ch.Series, ser)
