@@ -86,7 +86,9 @@ func TestEveryKnobDocumentedAndChecked(t *testing.T) {
 		labels[i] = constraint.Unlabeled
 	}
 	labels[0], labels[29] = 0, 1
-	p := &Problem{Graph: g, K: 2, Labels: labels, Constraints: &constraint.Set{N: 30, Pairs: []constraint.Pair{{I: 0, J: 29, Kind: constraint.CannotLink}}}}
+	// Feature rows for the projection methods (cpca, clpp); the others
+	// ignore them.
+	p := &Problem{Graph: g, K: 2, Labels: labels, Features: lpFeatures(30, 3, 1), Constraints: &constraint.Set{N: 30, Pairs: []constraint.Pair{{I: 0, J: 29, Kind: constraint.CannotLink}}}}
 	for _, info := range Methods() {
 		m := info.New()
 		if err := checkKnobs(m); err != nil {

@@ -56,6 +56,8 @@ const (
 	streamCSC                          // cSC's k-means
 	streamPairNcut                     // the Ncut of ML-/MCL-NOA-SSC's group graph
 	streamCSP                          // CSP's k-means
+	streamCPCA                         // cPCA's k-means
+	streamCLPP                         // cLPP's k-means
 )
 
 // streamSrc returns the generator of stream id under seed.

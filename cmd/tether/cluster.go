@@ -319,6 +319,14 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
 	}
 	p := &cluster.Problem{Graph: l.g, K: *k}
+	if meth.Uses().Input&cluster.FeatureInput != 0 {
+		// A projection method (cpca, clpp) reads the feature rows; a graph
+		// alone cannot give them.
+		if l.x == nil {
+			return fmt.Errorf("%w: -method %s projects feature rows, and %s is a graph without features: give a feature file with -input (or a point generator with -gen)", errUsage, meth.Name(), l.name)
+		}
+		p.Features = l.x
+	}
 	if *consFile != "" {
 		var policy constraint.Policy
 		if err := policy.UnmarshalText([]byte(*conflicts)); err != nil {

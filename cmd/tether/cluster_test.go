@@ -347,3 +347,31 @@ func TestReproQuickOutputAndMissingData(t *testing.T) {
 		t.Errorf("-data /nonexistent: %v", err)
 	}
 }
+
+// The projection methods (cpca, clpp) read the feature rows of -input and
+// -gen (Problem.Features), and a graph file, which has none, is refused
+// with the reason.
+func TestClusterProjectionMethodsUseFeatures(t *testing.T) {
+	// Two groups apart along b; a spreads each group widely, so that PCA's
+	// leading direction is a and must-links along a make b the cPCA one.
+	csv := "a,b,class\n0,0,x\n10,0,x\n20,0.1,x\n0,1,y\n10,1,y\n20,1.1,y\n"
+	data := writeTemp(t, "d.csv", csv)
+	cons := writeTemp(t, "c.csv", "# base=0\n0,2,ml\n3,5,ml\n0,3,cl\n")
+	for _, method := range []string{"cpca", "clpp"} {
+		out, _, err := run(t, "cluster", "-input", data, "-label", "last", "-knn", "2", "-sigma", "median", "-k", "2", "-method", method, "-set", "Dim=1", "-constraints", cons, "-o", filepath.Join(t.TempDir(), "l"), "-quiet")
+		if err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+		if !strings.Contains(out, "ARI") || !strings.Contains(out, "1.0000") {
+			t.Errorf("%s: summary:\n%s", method, out)
+		}
+		if _, _, err := run(t, "cluster", "-gen", "blobs", "-n", "200", "-k", "3", "-method", method, "-quiet", "-o", filepath.Join(t.TempDir(), "l")); err != nil {
+			t.Errorf("%s -gen blobs: %v", method, err)
+		}
+		g := writeTemp(t, "g.txt", "0 1 1\n1 2 1\n2 3 1\n3 0 1\n")
+		_, _, err = run(t, "cluster", "-graph-file", g, "-k", "2", "-method", method, "-quiet", "-o", filepath.Join(t.TempDir(), "l"))
+		if err == nil || !strings.Contains(err.Error(), "projects feature rows") || !strings.Contains(err.Error(), "-input") {
+			t.Errorf("%s on a graph file: error %v", method, err)
+		}
+	}
+}
