@@ -79,11 +79,14 @@
 // # Files
 //
 // One file per method (spectral.go holds NJW, ShiMalik, Unnormalized and
-// BetheHessian; fgpwc*.go is FGPWC). Shared code lives in files named for
-// what they hold: run.go (the driver), registry.go, partition.go (k-means
-// to Result, constraint-violation selection), embed.go (Laplacian
+// BetheHessian; fgpwc*.go is FGPWC; cosc*.go is COSC; opplc*.go and
+// qcqp.go are OPPLC and its online learning; linproj.go holds CPCA and
+// CLPP, which share their projection code). Shared code lives in files
+// named for what they hold: run.go (the driver), registry.go, knobs.go
+// (knob ranges and descriptions), partition.go (k-means to Result,
+// constraint-violation selection), embed.go (Laplacian and commute-time
 // embeddings), operators.go (sparse-plus-low-rank operators), pencil.go
 // (generalized eigenproblems), power.go (the power method of the
-// rank-one-supervision methods), supervision.go (labels to pairs, imprinted
-// affinities, labelled classes) and seeds.go (random streams).
+// rank-one-supervision methods), supervision.go (labels to pairs,
+// imprinted affinities, labelled classes) and seeds.go (random streams).
 package cluster
