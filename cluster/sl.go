@@ -40,6 +40,11 @@ type SpectralLearning struct {
 	// MustLinkWeight is 0, 1 is used (seed 000 §4.1.1; the largest RBF or
 	// cosine similarity).
 	MustLinkWeight float64 `doc:"affinity given to must-linked pairs (0: 1)" range:"0 | (0, 1e12]"`
+	// FewestViolations keeps, of the k-means runs, the one that violates
+	// the least constraint weight instead of the one of lowest distortion
+	// (Kamvar et al.'s plain k-means): the protocol of seed 003 §5.1,
+	// which the fgpwc-table1 reproduction applies to every method.
+	FewestViolations bool `doc:"keep the k-means run violating the fewest constraints, not the lowest-distortion one (seed 003 §5.1)"`
 }
 
 // Name returns "sl".
@@ -80,7 +85,11 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 	}
 	x := e.vectors
 	normalizeRows(x)
-	res, err := partition(ctx, x, p.K, s, 10, nil)
+	var sel func([]int) float64
+	if m.FewestViolations {
+		sel = violationSelect(pairs)
+	}
+	res, err := partition(ctx, x, p.K, s, 10, sel)
 	if err != nil {
 		return nil, err
 	}

@@ -433,6 +433,11 @@ func fgpwcRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, method strin
 		// where m ≥ 50 ("CCSR becomes intractable as the size of the
 		// embedding m increases", §5.1): CCSR ran with that m.
 		m = cluster.CCSR{M: min(r.m, inst.g.N()-1)}
+	case "sl":
+		// The protocol keeps, for every method, the k-means run with the
+		// fewest violated constraints (seed 003 §5.1); Kamvar et al.'s SL
+		// keeps the lowest distortion unless told otherwise.
+		m = cluster.SpectralLearning{FewestViolations: true}
 	case "cosc":
 		// Budget: on the fully connected graphs above coscBigN nodes
 		// (up to 10⁶ weights) one run with the default random starts
