@@ -59,6 +59,7 @@ func registry() []Info {
 		{Name: "csc", Summary: "constrained spectral clustering on the signed Laplacian γL + (1−γ)L_Q", Source: "seed 002 §5, eq. 31–44 (Wacquet et al. 2013)", New: func() Method { return CSC{} }},
 		{Name: "cosc", Summary: "constrained 1-spectral clustering: tight relaxation of the constrained Ncut, RatioDCA, recursive bisection", Source: "thesis §4.4.1, eq. 4.4.1–4.4.8 (Rangapuram & Hein 2012)", New: func() Method { return COSC{} }},
 		{Name: "csp", Summary: "flexible constrained spectral clustering (FCSC): min vᵀL̄v s.t. vᵀQ̄v ≥ α, feasible generalized eigenvectors", Source: "seed 002 §4.3, eq. 28–30; seed 001 eq. 3.7 (Wang & Davidson 2010)", New: func() Method { return CSP{} }},
+		{Name: "l1csc", Summary: "L1-regularized constrained spectral clustering: ADMM on the convex subproblem, D-norm renormalization, sign split, hierarchical for k > 2", Source: "seed 001 §4, Alg. 1, eq. 4.8–4.10 (Kawale & Boley 2013)", New: func() Method { return L1CSC{} }},
 		{Name: "ccsr", Summary: "constrained clustering via spectral regularization: PSD M fitted to the constraints, k-means on F·M^{1/2}", Source: "thesis §4.3.1, Alg. 13, eq. 4.3.1–4.3.4 (Li, Liu & Tang 2009)", New: func() Method { return CCSR{} }},
 	}
 }

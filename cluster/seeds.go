@@ -53,6 +53,7 @@ const (
 	streamCSC                          // cSC's k-means
 	streamPairNcut                     // the Ncut of ML-/MCL-NOA-SSC's group graph
 	streamCSP                          // CSP's k-means
+	streamL1CSC                        // L1CSC's eigensolver starts
 )
 
 // streamSrc returns the generator of stream id under seed.
