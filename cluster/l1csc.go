@@ -55,7 +55,7 @@ import (
 // system (A H⁻¹Aᵀ)ν = Ay − b. H⁻¹d and H⁻¹Dx are solved once per outer
 // step (and when ρ changes), H⁻¹ρCᵀ(ẑ − u) once per ADMM iteration, all by
 // Jacobi-preconditioned conjugate gradients on the sparse operator H
-// (relative residual 10⁻⁸, warm-started from the previous solution);
+// (relative residual RelTol/100, at most 10⁻⁸, warm-started from the previous solution);
 // nothing n×n is ever formed. ADMM stops when the primal and dual
 // residuals r = ‖Cx̂ − ẑ‖ and s = ρ‖Cᵀ(ẑ − ẑ_prev)‖ satisfy Boyd's eq. 3.12
 //
@@ -109,6 +109,10 @@ type L1CSC struct {
 	// Cut selects the normalized cut (D-weighted, the zero value) or the
 	// node cut (D = I).
 	Cut L1CSCCut `doc:"relaxed cut: ncut (D-weighted, eq. 4.8) or node (D = I)"`
+	// Starts is the number of starting vectors of Alg. 1 per bisection:
+	// the generalized eigenvectors 2, …, Starts+1 of L x = σ D x; the
+	// final vector of least J is kept. If Starts is 0, 3 are used.
+	Starts int `doc:"starts of Alg. 1 per bisection: generalized eigenvectors 2…Starts+1, least J kept (0: 3)" range:"[0, 100]"`
 	// MaxIter caps the outer steps of Alg. 1 per bisection. If MaxIter is
 	// 0, 100 are used.
 	MaxIter int `doc:"outer steps of Alg. 1 per bisection (0: 100)" range:"[0, 1e6]"`
@@ -157,7 +161,6 @@ func (L1CSC) Name() string { return "l1csc" }
 func (L1CSC) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2} }
 
 const (
-	l1cscCGTol       = 1e-8 // relative residual of the conjugate-gradient solves
 	l1cscCGMax       = 2000 // their iteration cap
 	l1cscRhoMax      = 1e4  // cap of the balanced ρ, times its start
 	l1cscBalance     = 200  // ADMM iterations during which ρ is balanced
@@ -166,12 +169,12 @@ const (
 
 // l1Config holds L1CSC's knobs with defaults applied.
 type l1Config struct {
-	lambda, mu     float64
-	node           bool
-	maxIter        int
-	outerTol       float64
-	maxInner       int
-	absTol, relTol float64
+	lambda, mu      float64
+	node            bool
+	starts, maxIter int
+	outerTol        float64
+	maxInner        int
+	absTol, relTol  float64
 }
 
 func (c L1CSC) config() (l1Config, error) {
@@ -189,6 +192,10 @@ func (c L1CSC) config() (l1Config, error) {
 	if cfg.maxIter == 0 {
 		cfg.maxIter = 100
 	}
+	cfg.starts = c.Starts
+	if cfg.starts == 0 {
+		cfg.starts = 3
+	}
 	if cfg.maxInner == 0 {
 		cfg.maxInner = 1000
 	}
@@ -199,8 +206,8 @@ func (c L1CSC) config() (l1Config, error) {
 		return cfg, fmt.Errorf("%w: l1csc: Lambda = %v, want > 0", ErrInvalid, c.Lambda)
 	case !(cfg.mu > 0) || math.IsInf(cfg.mu, 1):
 		return cfg, fmt.Errorf("%w: l1csc: Mu = %v, want > 0", ErrInvalid, c.Mu)
-	case cfg.maxIter < 0 || cfg.maxInner < 0:
-		return cfg, fmt.Errorf("%w: l1csc: MaxIter = %d and MaxInner = %d, want ≥ 0", ErrInvalid, c.MaxIter, c.MaxInner)
+	case cfg.starts < 0 || cfg.maxIter < 0 || cfg.maxInner < 0:
+		return cfg, fmt.Errorf("%w: l1csc: Starts = %d, MaxIter = %d and MaxInner = %d, want ≥ 0", ErrInvalid, c.Starts, c.MaxIter, c.MaxInner)
 	case !(cfg.outerTol > 0 && cfg.outerTol < 1):
 		return cfg, fmt.Errorf("%w: l1csc: OuterTol = %v, want in (0, 1)", ErrInvalid, c.OuterTol)
 	case !(cfg.absTol > 0 && cfg.absTol <= 1) || !(cfg.relTol > 0 && cfg.relTol <= 1):
@@ -231,7 +238,11 @@ func (c L1CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if len(pairs) == 0 {
 		warnings = append(warnings, "l1csc: no constraints: the unconstrained spectral bisection")
 	}
-	b := &l1Bisector{g: g, pairs: pairs, cfg: cfg, s: s.derive(streamL1CSC)}
+	bpairs := pairs
+	if p.K > 2 {
+		bpairs = mustLinks(pairs)
+	}
+	b := &l1Bisector{g: g, pairs: bpairs, cfg: cfg, s: s.derive(streamL1CSC)}
 	labels, got, err := recursiveBisection(ctx, n, p.K, b.split)
 	switch {
 	case err != nil:
@@ -305,27 +316,37 @@ func (bs *l1Bisector) split(ctx context.Context, nodes []int) (bisection, error)
 		return sp, nil
 	}
 	q := newL1Problem(bs.g, nodes, bs.pairs, bs.cfg.node)
-	x0, warn, err := q.spectralStart(ctx, bs.s)
+	starts := bs.cfg.starts
+	if q.p() == 0 {
+		starts = 1 // unconstrained: the Fiedler vector is optimal
+	}
+	xs, warn, err := q.spectralStarts(ctx, bs.s, starts)
 	if err != nil {
 		return sp, err
 	}
 	if id == 0 {
 		bs.warnings = append(bs.warnings, warn...)
 	}
-	run, err := q.alg1(ctx, x0, bs.cfg, func(step int, j float64, inner int) {
-		progress.Send(bs.s.Recorder, progress.Event{Stage: "l1csc", Done: step, Total: bs.cfg.maxIter, Message: fmt.Sprintf("bisection %d (%d nodes): J = %.8g after %d ADMM iterations", id, len(nodes), j, inner)})
-	})
-	if err != nil {
-		return sp, err
+	var run l1Run
+	for k, x0 := range xs {
+		r, err := q.alg1(ctx, x0, bs.cfg, func(step int, j float64, inner int) {
+			progress.Send(bs.s.Recorder, progress.Event{Stage: "l1csc", Done: step, Total: bs.cfg.maxIter, Message: fmt.Sprintf("bisection %d (%d nodes), start %d: J = %.8g after %d ADMM iterations", id, len(nodes), k+1, j, inner)})
+		})
+		if err != nil {
+			return sp, err
+		}
+		bs.iters += r.steps
+		bs.subproblems += r.subproblems
+		bs.unconverged += r.unconverged
+		if r.capped {
+			bs.capped++
+		}
+		if k == 0 || r.objective < run.objective {
+			run = r
+		}
 	}
 	if bs.onRun != nil {
 		bs.onRun(q, &run)
-	}
-	bs.iters += run.steps
-	bs.subproblems += run.subproblems
-	bs.unconverged += run.unconverged
-	if run.capped {
-		bs.capped++
 	}
 	if id == 0 {
 		bs.first = run
@@ -475,19 +496,20 @@ func (q *l1Problem) normalize(x []float64) bool {
 	return true
 }
 
-// spectralStart returns x⁰: the second generalized eigenvector of
-// L x = σ M x, centred and M-normalized. For the normalized cut it is
-// M^{-1/2}v₂, v₂ the second eigenvector of L_sym of the subgraph with self
-// loops that make its degrees M (L is unchanged by self loops); for the
-// node cut v₂ of L. For two nodes it is the only admissible direction.
-func (q *l1Problem) spectralStart(ctx context.Context, s *Settings) ([]float64, []string, error) {
+// spectralStarts returns up to count starting vectors x⁰: the generalized
+// eigenvectors 2, 3, … of L x = σ M x, each centred and M-normalized. For
+// the normalized cut they are M^{-1/2}v_i, v_i the eigenvectors of L_sym
+// of the subgraph with self loops that make its degrees M (L is unchanged
+// by self loops); for the node cut the eigenvectors of L. For two nodes
+// the only admissible direction is returned.
+func (q *l1Problem) spectralStarts(ctx context.Context, s *Settings, count int) ([][]float64, []string, error) {
 	n := q.n
-	x := make([]float64, n)
 	if n == 2 {
-		x[0], x[1] = q.m[1], -q.m[0]
+		x := []float64{q.m[1], -q.m[0]}
 		q.normalize(x)
-		return x, nil, nil
+		return [][]float64{x}, nil, nil
 	}
+	count = min(count, n-1)
 	ptr := make([]int, n+1)
 	idx := make([]int32, 0, len(q.adj)+n)
 	w := make([]float64, 0, len(q.adj)+n)
@@ -512,20 +534,27 @@ func (q *l1Problem) spectralStart(ctx context.Context, s *Settings) ([]float64, 
 	if q.node {
 		kind = graph.Unnormalized
 	}
-	e, err := laplacianEmbedding(ctx, sg, kind, 2, s)
+	e, err := laplacianEmbedding(ctx, sg, kind, count+1, s)
 	if err != nil {
 		return nil, nil, err
 	}
-	for i := range x {
-		x[i] = e.vectors.At(i, 1)
-		if kind == graph.Symmetric {
-			x[i] /= math.Sqrt(q.m[i])
+	var xs [][]float64
+	for c := 1; c <= count; c++ {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = e.vectors.At(i, c)
+			if kind == graph.Symmetric {
+				x[i] /= math.Sqrt(q.m[i])
+			}
+		}
+		if q.normalize(x) {
+			xs = append(xs, x)
 		}
 	}
-	if !q.normalize(x) {
-		return nil, nil, fmt.Errorf("%w: l1csc: the spectral start is constant on %d nodes", ErrNumerical, n)
+	if len(xs) == 0 {
+		return nil, nil, fmt.Errorf("%w: l1csc: the spectral starts are constant on %d nodes", ErrNumerical, n)
 	}
-	return x, e.warnings, nil
+	return xs, e.warnings, nil
 }
 
 // l1Run is the outcome of Alg. 1 on one problem.
@@ -699,12 +728,16 @@ func (ad *l1ADMM) hMulTo(dst, x []float64) {
 	}
 }
 
+// cgTol is the relative residual of the conjugate-gradient solves:
+// RelTol/100, at most 10⁻⁸ and at least 10⁻¹⁴.
+func (ad *l1ADMM) cgTol() float64 { return max(min(1e-8, ad.cfg.relTol/100), 1e-14) }
+
 // factor solves H h1 = d and H h2 = Mx and forms A H⁻¹ Aᵀ.
 func (ad *l1ADMM) factor() {
 	q := ad.q
 	mul := ad.hMulTo
-	solveCG(mul, ad.inv, q.m, ad.h1, l1cscCGTol, l1cscCGMax, ad.cg)
-	solveCG(mul, ad.inv, ad.a2, ad.h2, l1cscCGTol, l1cscCGMax, ad.cg)
+	solveCG(mul, ad.inv, q.m, ad.h1, ad.cgTol(), l1cscCGMax, ad.cg)
+	solveCG(mul, ad.inv, ad.a2, ad.h2, ad.cgTol(), l1cscCGMax, ad.cg)
 	ad.s11 = dot(q.m, ad.h1)
 	ad.s12 = dot(q.m, ad.h2)
 	ad.s22 = dot(ad.a2, ad.h2)
@@ -741,7 +774,7 @@ func (ad *l1ADMM) solve(ctx context.Context, x, xhat []float64) (ok, conv bool, 
 			for i := range ad.rhs {
 				ad.rhs[i] *= ad.rho
 			}
-			solveCG(ad.hMulTo, ad.inv, ad.rhs, ad.w, l1cscCGTol, l1cscCGMax, ad.cg)
+			solveCG(ad.hMulTo, ad.inv, ad.rhs, ad.w, ad.cgTol(), l1cscCGMax, ad.cg)
 			var r1, r2 float64
 			for i := range xhat {
 				xhat[i] = 2*cfg.mu*ad.h2[i] + ad.w[i]
@@ -849,4 +882,15 @@ func (ad *l1ADMM) project(x, xhat []float64) {
 	for i, m := range q.m {
 		xhat[i] -= c1*m + c2*m*x[i]
 	}
+}
+
+// mustLinks returns the must-links of pairs.
+func mustLinks(pairs []constraint.Pair) []constraint.Pair {
+	var out []constraint.Pair
+	for _, pr := range pairs {
+		if pr.Kind == constraint.MustLink {
+			out = append(out, pr)
+		}
+	}
+	return out
 }
