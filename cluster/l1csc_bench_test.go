@@ -50,3 +50,7 @@ func BenchmarkL1CSC1kKNN(b *testing.B) { benchmarkL1CSC(b, 1000) }
 
 // BenchmarkL1CSC10kKNN: n = 10⁴, about 5000 constraints.
 func BenchmarkL1CSC10kKNN(b *testing.B) { benchmarkL1CSC(b, 10000) }
+
+// BenchmarkL1CSC100kKNN: n = 10⁵, about 5·10⁴ constraints (issue 17's
+// size).
+func BenchmarkL1CSC100kKNN(b *testing.B) { benchmarkL1CSC(b, 100000) }
