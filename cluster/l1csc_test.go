@@ -887,3 +887,55 @@ func TestL1CSCBadInput(t *testing.T) {
 		}
 	})
 }
+
+// TestL1CSCFaintNode: a node joined by a weight of 10⁻⁴⁰ (an RBF outlier)
+// gets, in every start, the mean of its neighbours (here its single
+// neighbour's value) instead of the eigensolver's error times 10²⁰; Run
+// warns, and J stays of the order of the graph's cuts.
+func TestL1CSCFaintNode(t *testing.T) {
+	// Two 6-cliques joined by an edge of weight 0.2, node 12 faint.
+	var es []graph.Edge
+	truth := make([]int, 12)
+	for c := 0; c < 2; c++ {
+		for i := 0; i < 6; i++ {
+			truth[6*c+i] = c
+			for j := i + 1; j < 6; j++ {
+				es = append(es, graph.Edge{I: 6*c + i, J: 6*c + j, W: 1})
+			}
+		}
+	}
+	es = append(es, graph.Edge{I: 5, J: 6, W: 0.2}, graph.Edge{I: 0, J: 12, W: 1e-40})
+	g, err := graph.FromEdges(13, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := constraint.Labels{0, 0, -1, -1, -1, -1, 1, 1, -1, -1, -1, -1, 1}
+	set := constraint.FromLabels(labels)
+	all := make([]int, 13)
+	for i := range all {
+		all[i] = i
+	}
+	q := newL1Problem(g, all, set.Pairs, false)
+	xs, _, err := q.spectralStarts(context.Background(), &Settings{Seed: 1}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, x := range xs {
+		if math.Abs(x[12]-x[0]) > 1e-12*math.Abs(x[0]) {
+			t.Errorf("start %d: faint entry %g, want its neighbour's %g", k, x[12], x[0])
+		}
+	}
+	res, err := Run(context.Background(), L1CSC{}, &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(res.Objective < 10) {
+		t.Errorf("J = %g", res.Objective)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, ";"), "node 12 has degree") {
+		t.Errorf("no warning about node 12: %v", res.Warnings)
+	}
+	if ari, _ := metrics.ARI(truth, res.Labels[:12]); ari != 1 {
+		t.Errorf("ARI %.3f on the cliques", ari)
+	}
+}
