@@ -127,7 +127,7 @@ import (
 // Result: Labels; for k = 2 Objective is J of the final x and Embedding
 // the n×1 matrix of x; for k > 2 Objective is the k-way cut above and
 // Embedding is nil. Iterations counts the outer steps of Alg. 1 over all
-// bisections.
+// starts and bisections.
 type L1CSC struct {
 	// Lambda is λ of eq. 4.9, the weight of ‖Cx‖₁. If Lambda is 0, 1 is
 	// used; the paper selects λ in [0.1, 10]. Larger λ enforces more
