@@ -193,14 +193,6 @@ func (c COSC) config() (coscConfig, error) {
 	return cfg, nil
 }
 
-// coscSplit is the bisection of one cluster.
-type coscSplit struct {
-	nodes []int  // the cluster's nodes in p.Graph
-	sideA []bool // per entry of nodes
-	ok    bool   // false when the cluster cannot be split
-	delta float64
-}
-
 // Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels.
 func (c COSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
@@ -226,55 +218,14 @@ func (c COSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		warnings = append(warnings, fmt.Sprintf("cosc: %d nodes of degree 0 (first %d) cost nothing on either side", len(iso), iso[0]))
 	}
 	b := &coscBisector{g: g, comp: comp, pairs: pairs, cfg: cfg, s: s, exact: p.K == 2}
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	first, err := b.split(ctx, all)
-	if err != nil {
+	labels, got, err := recursiveBisection(ctx, n, p.K, b.split)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if !first.ok {
+	case labels == nil && got < 2:
 		return nil, fmt.Errorf("%w: cosc: the graph cannot be cut in two parts of positive volume (the must-link components cover it)", ErrInvalid)
-	}
-	parts := []coscSplit{first}
-	for len(parts) < p.K {
-		best := -1
-		for i, pt := range parts {
-			if pt.ok && (best < 0 || pt.delta < parts[best].delta) {
-				best = i
-			}
-		}
-		if best < 0 {
-			return nil, fmt.Errorf("%w: cosc: only %d clusters could be split for k = %d (must-link components or zero-volume parts)", ErrInvalid, len(parts), p.K)
-		}
-		pt := parts[best]
-		parts = append(parts[:best], parts[best+1:]...)
-		var a, bb []int
-		for i, v := range pt.nodes {
-			if pt.sideA[i] {
-				a = append(a, v)
-			} else {
-				bb = append(bb, v)
-			}
-		}
-		more := len(parts)+2 < p.K // another split will follow
-		for _, side := range [][]int{a, bb} {
-			sp := coscSplit{nodes: side}
-			if more {
-				if sp, err = b.split(ctx, side); err != nil {
-					return nil, err
-				}
-			}
-			parts = append(parts, sp)
-		}
-	}
-	sort.Slice(parts, func(i, j int) bool { return minInt(parts[i].nodes) < minInt(parts[j].nodes) })
-	labels := make([]int, n)
-	for k, pt := range parts {
-		for _, v := range pt.nodes {
-			labels[v] = k
-		}
+	case labels == nil:
+		return nil, fmt.Errorf("%w: cosc: only %d clusters could be split for k = %d (must-link components or zero-volume parts)", ErrInvalid, got, p.K)
 	}
 	return &Result{Labels: labels, K: p.K, Objective: kwayNcut(g, labels, p.K), Iterations: b.iters, Warnings: warnings}, nil
 }
@@ -337,8 +288,8 @@ type coscBisector struct {
 
 // split bisects the cluster nodes. Its delta is the change of the k-way
 // Ncut of p.Graph when the cluster is replaced by its two sides.
-func (bs *coscBisector) split(ctx context.Context, nodes []int) (coscSplit, error) {
-	sp := coscSplit{nodes: nodes}
+func (bs *coscBisector) split(ctx context.Context, nodes []int) (bisection, error) {
+	sp := bisection{nodes: nodes}
 	if len(nodes) < 2 {
 		return sp, nil
 	}
@@ -355,36 +306,8 @@ func (bs *coscBisector) split(ctx context.Context, nodes []int) (coscSplit, erro
 		sp.sideA[k] = inC[super[k]]
 	}
 	sp.ok = true
-	sp.delta = bs.term(nodes, sp.sideA, true) + bs.term(nodes, sp.sideA, false) - bs.term(nodes, nil, true)
+	sp.delta = splitDelta(bs.g, nodes, sp.sideA, true)
 	return sp, nil
-}
-
-// term returns cut(X, V∖X)/vol(X) on p.Graph for X the nodes (with
-// sideA[k] == a, or all when sideA is nil); 0 for zero volume.
-func (bs *coscBisector) term(nodes []int, sideA []bool, a bool) float64 {
-	in := make(map[int]bool, len(nodes))
-	for k, v := range nodes {
-		if sideA == nil || sideA[k] == a {
-			in[v] = true
-		}
-	}
-	var cut, vol float64
-	for k, v := range nodes { // in node order: the sums are reproducible
-		if sideA != nil && sideA[k] != a {
-			continue
-		}
-		idx, w := bs.g.Row(v)
-		vol += bs.g.Degree(v)
-		for t, j := range idx {
-			if !in[int(j)] {
-				cut += w[t]
-			}
-		}
-	}
-	if !(vol > 0) {
-		return 0
-	}
-	return cut / vol
 }
 
 // reduce builds the two-way problem on the subgraph induced by nodes with

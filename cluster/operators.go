@@ -339,3 +339,17 @@ func degreeRange(d []float64, method string) (dmin, dmax float64, err error) {
 	}
 	return dmin, dmax, nil
 }
+
+// dot returns aᵀb, summed in index order (OPPLC's online scores and the
+// conjugate gradients of L1CSC). Vectors of different lengths are a
+// programming error: it panics naming both lengths.
+func dot(a, b []float64) float64 {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("cluster: feature length %d, weights %d", len(b), len(a)))
+	}
+	var s float64
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}

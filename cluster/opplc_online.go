@@ -149,17 +149,6 @@ func earlierCannotLinks(n int, cl *constraint.Set) [][]int {
 	return out
 }
 
-func dot(a, b []float64) float64 {
-	if len(a) != len(b) {
-		panic(fmt.Sprintf("cluster: feature length %d, weights %d", len(b), len(a)))
-	}
-	var s float64
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
 // decide returns Alg. 17's candidate ĵ (−1 if none is admissible), its
 // score and the new-cluster score f(i), for node i in state st.
 func (m *OPPLCOnline) decide(x PairFeatures, i int, st *opplcState, cls []int) (bestJ int, best, fNew float64) {

@@ -58,6 +58,7 @@ const (
 	streamCSP                          // CSP's k-means
 	streamCPCA                         // cPCA's k-means
 	streamCLPP                         // cLPP's k-means
+	streamL1CSC                        // L1CSC's eigensolver starts
 )
 
 // streamSrc returns the generator of stream id under seed.
