@@ -85,7 +85,9 @@
 // named for what they hold: run.go (the driver), registry.go, knobs.go
 // (knob ranges and descriptions), partition.go (k-means to Result,
 // constraint-violation selection), embed.go (Laplacian and commute-time
-// embeddings), operators.go (sparse-plus-low-rank operators), pencil.go
+// embeddings), operators.go (sparse-plus-low-rank operators), bisection.go
+// (greedy recursive bisection, COSC and L1CSC), cg.go (preconditioned
+// conjugate gradients), pencil.go
 // (generalized eigenproblems), power.go (the power method of the
 // rank-one-supervision methods), supervision.go (labels to pairs,
 // imprinted affinities, labelled classes) and seeds.go (random streams).
