@@ -44,7 +44,9 @@ type Problem struct {
 	// and columns are clustered together (co-clustering; Uses.Input has
 	// BipartiteInput). Node i < rows is row i and node rows + j is column
 	// j, so n = rows + cols; a Graph given beside it must have that many
-	// nodes. Every entry must be finite and ≥ 0.
+	// nodes. Every entry must be finite and ≥ 0. A matrix with the method
+	// Row(i) ([]int32, []float64), such as *dataset.Sparse, is read only
+	// through its stored entries (O(nnz)); a dense one entry by entry.
 	Bipartite mat.Matrix
 }
 

@@ -89,8 +89,20 @@ func TestEveryKnobDocumentedAndChecked(t *testing.T) {
 	// Feature rows for the projection methods (cpca, clpp); the others
 	// ignore them.
 	p := &Problem{Graph: g, K: 2, Labels: labels, Features: lpFeatures(30, 3, 1), Constraints: &constraint.Set{N: 30, Pairs: []constraint.Pair{{I: 0, J: 29, Kind: constraint.CannotLink}}}}
+	// A 10×20 bipartite matrix (30 nodes) for the co-clustering methods.
+	bip := mat.NewDense(10, 20, nil)
+	for i := 0; i < 10; i++ {
+		for j := 0; j < 20; j++ {
+			bip.Set(i, j, float64(1+(i*7+j*3)%5))
+		}
+	}
+	pb := &Problem{Bipartite: bip, K: 2, Labels: labels, Constraints: p.Constraints}
 	for _, info := range Methods() {
 		m := info.New()
+		p := p
+		if m.Uses().Input&BipartiteInput != 0 {
+			p = pb
+		}
 		if err := checkKnobs(m); err != nil {
 			t.Errorf("%s: defaults fail their ranges: %v", info.Name, err)
 		}

@@ -64,6 +64,7 @@ func registry() []Info {
 		{Name: "ccsr", Summary: "constrained clustering via spectral regularization: PSD M fitted to the constraints, k-means on F·M^{1/2}", Source: "thesis §4.3.1, Alg. 13, eq. 4.3.1–4.3.4 (Li, Liu & Tang 2009)", New: func() Method { return CCSR{} }},
 		{Name: "plmeans", Summary: "power-law means: kernel k-means regularized by the Pitman–Yor prior, k found (vector or Table 5.2 graph kernels)", Source: "thesis §5.2.2, Alg. 16, eq. 5.2.3–5.2.7 (Zhou, Zhang & Kulis 2014)", New: func() Method { return PLMeans{} }},
 		{Name: "cpca", Summary: "constrained PCA (SSDR): top eigenvectors of XᵀL̃X, 95% of the variance, then k-means (needs features)", Source: "seed 002 §3.1, eq. 9–14 (Zhang, Zhou & Chen 2007)", New: func() Method { return CPCA{} }},
+		{Name: "cocluster", Summary: "constrained spectral co-clustering of a nonnegative rows×cols matrix: Dhillon's SVD of D₁^{-1/2}AD₂^{-1/2} with signed pairs, rows and columns clustered together", Source: "seed 001 §5.2 (Dhillon 2001)", New: func() Method { return CoCluster{} }},
 		{Name: "clpp", Summary: "constrained locality preserving projection: XᵀL̃Xa = λXᵀD̄Xa on the graph plus ±1 constraints, then k-means (needs features)", Source: "seed 002 §3.2, eq. 15–22 (Cevikalp & Verbeek 2008)", New: func() Method { return CLPP{} }},
 	}
 }

@@ -20,7 +20,8 @@ import (
 //
 // Errors wrap ErrInvalid for an ill-posed problem; a cancelled ctx gives
 // ctx.Err(). Cost: O(n + number of pairs) for the checks (O(n·d) with
-// feature rows, O(rows·cols) with a bipartite matrix), then the method's.
+// feature rows, O(rows·cols) with a dense bipartite matrix, O(nnz) with one
+// that has Row(i) ([]int32, []float64), such as dataset.Sparse), then the method's.
 func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error) {
 	start := time.Now()
 	u := m.Uses()
@@ -139,7 +140,17 @@ func validate(name string, u Uses, p *Problem) error {
 		if r+c != n {
 			return fmt.Errorf("%w: %s: bipartite matrix is %d×%d (%d nodes), the problem has %d nodes", ErrInvalid, name, r, c, r+c, n)
 		}
-		if in&BipartiteInput != 0 {
+		if sp, ok := p.Bipartite.(sparseRows); ok && in&BipartiteInput != 0 {
+			// A sparse matrix: only its stored entries can be non-zero.
+			for i := 0; i < r; i++ {
+				idx, val := sp.Row(i)
+				for q, v := range val {
+					if !(v >= 0) || math.IsInf(v, 1) {
+						return fmt.Errorf("%w: %s: bipartite entry (%d, %d) = %v, want finite and ≥ 0", ErrInvalid, name, i, idx[q], v)
+					}
+				}
+			}
+		} else if in&BipartiteInput != 0 {
 			for i := 0; i < r; i++ {
 				for j := 0; j < c; j++ {
 					if v := p.Bipartite.At(i, j); !(v >= 0) || math.IsInf(v, 1) {

@@ -1,5 +1,11 @@
 package dataset
 
+import (
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+)
+
 // Sparse is a sparse Rows×Cols matrix in compressed sparse row form: the
 // non-zeros of row i are Val[Ptr[i]:Ptr[i+1]] in the columns
 // Idx[Ptr[i]:Ptr[i+1]], in increasing column order. It holds
@@ -24,3 +30,21 @@ func (s *Sparse) Row(i int) ([]int32, []float64) {
 	a, b := s.Ptr[i], s.Ptr[i+1]
 	return s.Idx[a:b], s.Val[a:b]
 }
+
+// At returns the entry (i, j), 0 when it is not stored (a binary search in
+// row i), so that a *Sparse is a gonum mat.Matrix: it can be given as
+// cluster.Problem.Bipartite, whose methods read it row by row with Row.
+func (s *Sparse) At(i, j int) float64 {
+	if i < 0 || i >= s.Rows || j < 0 || j >= s.Cols {
+		panic(mat.ErrIndexOutOfRange)
+	}
+	idx, val := s.Row(i)
+	q := sort.Search(len(idx), func(t int) bool { return int(idx[t]) >= j })
+	if q < len(idx) && int(idx[q]) == j {
+		return val[q]
+	}
+	return 0
+}
+
+// T returns the implicit transpose of s (mat.Matrix).
+func (s *Sparse) T() mat.Matrix { return mat.Transpose{Matrix: s} }

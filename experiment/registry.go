@@ -8,6 +8,7 @@ func registry() []Experiment {
 		Seed004Fig63(),
 		Seed004Fig646(),
 		Seed002Rate(),
+		Seed001Fig4(),
 		fgpwcTable1(),
 		Table51(),
 		PLMeansLimits(), ZhouSBM(),

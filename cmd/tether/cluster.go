@@ -50,6 +50,7 @@ type inputOptions struct {
 	spec      graph.Spec
 	genSeed   uint64
 	genOut    string
+	bip       bipartiteOptions
 	// flags are the parsed flags: the generator reads only those set, and
 	// -gen-seed defaults to seed, the value of -seed.
 	flags *flag.FlagSet
@@ -68,12 +69,21 @@ type loaded struct {
 	graphTime time.Duration
 	// warnings are printed on standard error.
 	warnings []string
+	// bip is the document-by-term matrix of -bipartite (nil otherwise):
+	// nodes 0…rows−1 are its rows, rows… its columns.
+	bip  *dataset.Sparse
+	rows int
 }
 
 func (o *inputOptions) bind(fs *flag.FlagSet) {
 	o.spec = graph.DefaultSpec()
 	bindGraphSpec(fs, &o.spec)
 	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF), or a folder of .pgm/.png images with one subfolder per class")
+	fs.StringVar(&o.bip.file, "bipartite", "", "document-by-term `file` for co-clustering (-method cocluster): a \"rows cols nnz\" header, then 1-based \"row col count\" triplets (Classic3); nodes are the rows, then the columns")
+	fs.StringVar(&o.bip.rowNames, "row-names", "", "-bipartite: row (document) names `file`, one \"name\" or \"name class\" a line (the class is the reference label)")
+	fs.StringVar(&o.bip.colNames, "col-names", "", "-bipartite: column (term) names `file`, one a line")
+	fs.BoolVar(&o.bip.tfidf, "tfidf", true, "-bipartite: weight the counts by tf–idf, count·ln(rows/df) (seed 001 §5.2); false uses them as given")
+	fs.BoolVar(&o.bip.drop, "drop-empty", false, "-bipartite: drop the rows and columns without a non-zero (co-clustering needs none), renumbering the nodes kept")
 	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
 	fs.StringVar(&o.gen, "gen", "", "generate the input: "+strings.Join(synth.Names(), ", ")+" (see tether gen -h)")
 	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` for the summary (one label per line, or node,label lines; see -h)")
@@ -113,18 +123,25 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 // load reads or generates the data and builds the graph.
 func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*loaded, error) {
 	count := 0
-	for _, s := range []string{o.input, o.graphFile, o.gen} {
+	for _, s := range []string{o.input, o.graphFile, o.gen, o.bip.file} {
 		if s != "" {
 			count++
 		}
 	}
 	if count != 1 {
-		return nil, fmt.Errorf("%w: give exactly one of -input, -graph-file and -gen", errUsage)
+		return nil, fmt.Errorf("%w: give exactly one of -input, -graph-file, -gen and -bipartite", errUsage)
+	}
+	if o.bip.file == "" && (o.bip.rowNames != "" || o.bip.colNames != "") {
+		return nil, fmt.Errorf("%w: -row-names and -col-names name the rows and columns of -bipartite", errUsage)
 	}
 	spec := o.spec
 	var err error
 	l := &loaded{}
 	switch {
+	case o.bip.file != "":
+		if err := o.bip.loadBipartite(l); err != nil {
+			return nil, err
+		}
 	case o.input != "":
 		l.name = o.input
 		opt := o.table
@@ -327,6 +344,11 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		}
 		p.Features = l.x
 	}
+	if l.bip != nil {
+		p.Bipartite = l.bip
+	} else if meth.Uses().Input&cluster.BipartiteInput != 0 {
+		return fmt.Errorf("%w: -method %s co-clusters a matrix: give a document-by-term file with -bipartite", errUsage, meth.Name())
+	}
 	if *consFile != "" {
 		var policy constraint.Policy
 		if err := policy.UnmarshalText([]byte(*conflicts)); err != nil {
@@ -397,7 +419,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	return printSummary(sumOut, sum)
 }
 
-const clusterUsage = `cluster (-input FILE | -graph-file FILE | -gen NAME) [flags]
+const clusterUsage = `cluster (-input FILE | -graph-file FILE | -gen NAME | -bipartite FILE) [flags]
 
 Builds a graph (feature input), clusters it with -method and writes the
 labels to -o as "node,cluster" lines, the node being its 0-based index, or
@@ -405,6 +427,10 @@ labels to -o as "node,cluster" lines, the node being its 0-based index, or
 (-id column, graph node names; by index if a name repeats); the summary goes to standard output (to
 standard error when the labels do). With -json, standard output holds one
 JSON document: the summary, plus the labels (and node names) when -o is -.
+With -bipartite (a document-by-term matrix, for -method cocluster) the
+nodes are the documents, then the terms, and the graph is the bipartite
+one: -constraints and -partial-labels number the documents from 0 and the
+terms after them.
 Progress and warnings go to standard error.
 
 ` + labelFilesHelp

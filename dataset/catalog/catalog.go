@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/tether-sc/tether/dataset"
@@ -399,7 +398,7 @@ func loadClassic3(root string, opt *Options) (*Data, error) {
 	if k <= 0 {
 		k = 10
 	}
-	g, err := cosineKNN(tfidf(terms), k)
+	g, err := cosineKNN(dataset.TFIDF(terms), k)
 	if err != nil {
 		return nil, err
 	}
@@ -407,84 +406,30 @@ func loadClassic3(root string, opt *Options) (*Data, error) {
 }
 
 // readDocByTerm reads the "docs terms nnz" header and the 1-based
-// "doc term count" triplets, keeping the documents with row[doc−1] ≥ 0.
+// "doc term count" triplets (dataset.ReadDocTermFile), keeping the
+// documents with row[doc−1] ≥ 0 as row row[doc−1] (increasing with doc).
 func readDocByTerm(path string, row []int, n int) (*dataset.Sparse, error) {
-	raw, err := os.ReadFile(path)
+	all, err := dataset.ReadDocTermFile(path, 0)
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Split(string(raw), "\n")
-	var nd, nt, nnz int
-	if _, err := fmt.Sscan(lines[0], &nd, &nt, &nnz); err != nil {
-		return nil, fmt.Errorf("%s:1: header: %w", path, err)
+	if all.Rows != len(row) {
+		return nil, fmt.Errorf("%s:1: %d documents, documents.txt lists %d", path, all.Rows, len(row))
 	}
-	if nd != len(row) {
-		return nil, fmt.Errorf("%s:1: %d documents, documents.txt lists %d", path, nd, len(row))
-	}
-	type trip struct {
-		r, c int
-		v    float64
-	}
-	var ts []trip
-	for ln := 1; ln < len(lines); ln++ {
-		f := strings.Fields(lines[ln])
-		if len(f) == 0 {
+	s := &dataset.Sparse{Rows: n, Cols: all.Cols, Ptr: make([]int, n+1)}
+	for d, r := range row {
+		if r < 0 {
 			continue
 		}
-		if len(f) != 3 {
-			return nil, fmt.Errorf("%s:%d: %d fields, want \"doc term count\"", path, ln+1, len(f))
-		}
-		d, err := strconv.Atoi(f[0])
-		if err != nil || d < 1 || d > nd {
-			return nil, fmt.Errorf("%s:%d: document %q outside 1…%d", path, ln+1, f[0], nd)
-		}
-		t, err := strconv.Atoi(f[1])
-		if err != nil || t < 1 || t > nt {
-			return nil, fmt.Errorf("%s:%d: term %q outside 1…%d", path, ln+1, f[1], nt)
-		}
-		v, err := strconv.ParseFloat(f[2], 64)
-		if err != nil || !(v > 0) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%s:%d: count %q is not a positive number", path, ln+1, f[2])
-		}
-		if r := row[d-1]; r >= 0 {
-			ts = append(ts, trip{r, t - 1, v})
-		}
-	}
-	sort.Slice(ts, func(a, b int) bool {
-		if ts[a].r != ts[b].r {
-			return ts[a].r < ts[b].r
-		}
-		return ts[a].c < ts[b].c
-	})
-	s := &dataset.Sparse{Rows: n, Cols: nt, Ptr: make([]int, n+1)}
-	lastR, lastC := -1, -1
-	for _, t := range ts {
-		if t.r == lastR && t.c == lastC {
-			s.Val[len(s.Val)-1] += t.v
-			continue
-		}
-		s.Idx = append(s.Idx, int32(t.c))
-		s.Val = append(s.Val, t.v)
-		s.Ptr[t.r+1] = len(s.Idx)
-		lastR, lastC = t.r, t.c
+		idx, val := all.Row(d)
+		s.Idx = append(s.Idx, idx...)
+		s.Val = append(s.Val, val...)
+		s.Ptr[r+1] = len(s.Idx)
 	}
 	for i := 1; i <= n; i++ {
 		s.Ptr[i] = max(s.Ptr[i], s.Ptr[i-1])
 	}
 	return s, nil
-}
-
-// tfidf returns the tf–idf weights count·ln(N/df) of a count matrix.
-func tfidf(s *dataset.Sparse) *dataset.Sparse {
-	df := make([]int, s.Cols)
-	for _, j := range s.Idx {
-		df[j]++
-	}
-	out := &dataset.Sparse{Rows: s.Rows, Cols: s.Cols, Ptr: s.Ptr, Idx: s.Idx, Val: make([]float64, len(s.Val))}
-	for k, j := range s.Idx {
-		out.Val[k] = s.Val[k] * math.Log(float64(s.Rows)/float64(df[j]))
-	}
-	return out
 }
 
 // cosineKNN returns the symmetric k-NN graph ("either is a neighbour") of

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/tether-sc/tether/dataset"
 )
 
 // root is the shared datasets folder: ../shared/datasets from the
@@ -169,7 +171,7 @@ func TestClassic3(t *testing.T) {
 	}
 	// Brute force check of one row: the 5 neighbours chosen by node 0 are
 	// the 5 largest cosines computed directly from the tf–idf rows.
-	x := tfidf(d.Terms)
+	x := dataset.TFIDF(d.Terms)
 	dot := func(a, b int) float64 {
 		ia, va := x.Row(a)
 		ib, vb := x.Row(b)

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// bipartiteFiles writes a 6-document × 6-term count matrix in the Classic3
+// triplet format: documents 0–2 use terms 0–2, documents 3–5 terms 3–5,
+// document 2 also term 3 and document 1 term 1 once more (summed); with document names and classes, and term names.
+func bipartiteFiles(t *testing.T) (mat, docs, terms string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("6 6 20\n")
+	n := 0
+	for d := 0; d < 6; d++ {
+		for j := 0; j < 3; j++ {
+			term := j + 3*(d/3)
+			b.WriteString(strings.Join([]string{itoa(d + 1), itoa(term + 1), itoa(2 + (d+j)%2)}, " ") + "\n")
+			n++
+		}
+	}
+	b.WriteString("3 4 1\n1 1 1\n")
+	n += 2
+	if n != 20 {
+		t.Fatalf("%d triplets", n)
+	}
+	mat = writeTemp(t, "docbyterm.txt", b.String())
+	docs = writeTemp(t, "documents.txt", "med.1 med\nmed.2 med\nmed.3 med\ncran.1 cran\ncran.2 cran\ncran.3 cran\n")
+	terms = writeTemp(t, "terms.txt", "cell\nblood\ntumor\nwing\nflow\nmach\n")
+	return
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestClusterBipartite(t *testing.T) {
+	mat, docs, terms := bipartiteFiles(t)
+	labels := filepath.Join(t.TempDir(), "labels.csv")
+	out, _, err := run(t, "cluster", "-bipartite", mat, "-row-names", docs, "-col-names", terms, "-method", "cocluster", "-k", "2", "-o", labels, "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"12 nodes, 19 edges", "cocluster, k = 2", "ARI", "1.0000", "6 nodes without a reference label"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	b, err := os.ReadFile(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+		name, c, _ := strings.Cut(line, ",")
+		got[name] = c
+	}
+	if len(got) != 12 || got["med.1"] != got["tumor"] || got["cran.2"] != got["wing"] || got["med.1"] == got["cran.1"] {
+		t.Errorf("labels %v", got)
+	}
+	// Constraints number the documents from 0: cannot-link documents 2 and
+	// 0 and 1, must-link 2 and 3, weighted by γ = 0.8 (below σ₂), move
+	// document 2 (med.3) to the cran side.
+	cons := writeTemp(t, "cons.csv", "2,0,cl\n2,3,ml\n2,1,cl\n")
+	out, _, err = run(t, "cluster", "-bipartite", mat, "-row-names", docs, "-method", "cocluster", "-set", "Gamma=0.8", "-k", "2", "-constraints", cons, "-o", labels, "-quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "violated  0 of 1 must-links, 0 of 2 cannot-links") {
+		t.Errorf("constraints not satisfied:\n%s", out)
+	}
+	// -tfidf=false uses the counts; a graph method clusters the bipartite
+	// graph and warns that it ignores the matrix.
+	out, _, err = run(t, "cluster", "-bipartite", mat, "-tfidf=false", "-method", "njw", "-k", "2", "-o", labels, "-quiet")
+	if err != nil || !strings.Contains(out, "njw ignores the bipartite matrix") || !strings.Contains(out, "sizes    6 6") {
+		t.Errorf("njw on -bipartite: %v\n%s", err, out)
+	}
+}
+
+func TestClusterBipartiteErrors(t *testing.T) {
+	mat, docs, terms := bipartiteFiles(t)
+	bad := writeTemp(t, "bad.txt", "2 2 2\n1 1 1\n1 x 1\n")
+	empty := writeTemp(t, "empty.txt", "3 2 2\n1 1 1\n3 2 1\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-bipartite", bad}, "bad.txt:3: column \"x\" outside 1…2"},
+		{[]string{"-bipartite", empty}, "row 1 has degree 0"},
+		{[]string{"-bipartite", mat, "-row-names", terms + "x"}, "no such file"},
+		{[]string{"-bipartite", mat, "-row-names", writeTemp(t, "d.txt", "a\nb\n")}, "d.txt: 2 names, the matrix has 6"},
+		{[]string{"-bipartite", mat, "-row-names", writeTemp(t, "d2.txt", "a x\nb\n")}, "d2.txt:2: 1 fields, want \"name\" or \"name class\" as on line 1"},
+		{[]string{"-bipartite", mat, "-col-names", docs}, "documents.txt:1: 2 fields, want one name"},
+		{[]string{"-gen", "moons", "-row-names", docs}, "-row-names and -col-names name the rows and columns of -bipartite"},
+		{[]string{"-gen", "moons", "-n", "50"}, "-method cocluster co-clusters a matrix: give a document-by-term file with -bipartite"},
+		{[]string{"-bipartite", mat, "-gen", "moons"}, "give exactly one of"},
+	} {
+		args := append([]string{"cluster", "-method", "cocluster", "-k", "2", "-quiet", "-o", filepath.Join(t.TempDir(), "l")}, tc.args...)
+		_, _, err := run(t, args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+	// -drop-empty drops the empty document 2 (and nothing else), naming
+	// the nodes kept.
+	names := writeTemp(t, "n.txt", "a\nb\nc\n")
+	labels := filepath.Join(t.TempDir(), "l.csv")
+	_, errOut, err := run(t, "cluster", "-bipartite", empty, "-row-names", names, "-drop-empty", "-method", "cocluster", "-k", "1", "-o", labels)
+	if err != nil || !strings.Contains(errOut, "dropped 1 empty rows and 0 empty columns") {
+		t.Fatalf("-drop-empty: %v\n%s", err, errOut)
+	}
+	if b, _ := os.ReadFile(labels); !strings.Contains(string(b), "a,0\nc,0\ncol0,0\ncol1,0\n") {
+		t.Errorf("labels:\n%s", b)
+	}
+}

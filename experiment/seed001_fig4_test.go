@@ -1,0 +1,77 @@
+package experiment
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSeed001Fig4Quick runs the quick Figure 4 experiment (three
+// percentages, two repetitions; about a second) and checks the report: our
+// graph beside Table 4, every method's rows, the claims, and the CSV.
+func TestSeed001Fig4Quick(t *testing.T) {
+	root := ssDataRoot(t)
+	if _, err := os.Stat(filepath.Join(root, "classic3", "docbyterm.txt")); err != nil {
+		t.Skip("classic3 not found")
+	}
+	env := &Env{DataRoot: root, Quick: true, Seed: 1, OutDir: t.TempDir()}
+	out, st, err := Run(context.Background(), Seed001Fig4(), env, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Failed > 0 || st.Cells != 10 {
+		t.Fatalf("%d cells, %d failed: %v", st.Cells, st.Failed, st.Errors)
+	}
+	md := out.Markdown
+	for _, want := range []string{
+		"**Our graph**", "(paper 3141)", "| dhillon | purity | 0.99", "| cocluster | nmi |", "| cocluster-ml | nmi |",
+		"## The claims", "- (1) The method with must- and cannot-links", "- (2) NMI of `cocluster` grows",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "Not run") {
+		t.Error("report says not run")
+	}
+	if csv := string(out.Files["seed001-fig4.csv"]); !strings.Contains(csv, "\ncocluster,0.8,") || !strings.Contains(csv, "\ndhillon,0,") {
+		t.Errorf("CSV lacks rows:\n%s", csv)
+	}
+	if len(out.Figures) != 1 {
+		t.Errorf("figures %v", out.Figures)
+	}
+}
+
+// Without the Classic3 files the experiment has no cells and its page
+// says it was not run.
+func TestSeed001Fig4NotRun(t *testing.T) {
+	env := &Env{DataRoot: t.TempDir(), Quick: true, Seed: 1}
+	out, st, err := Run(context.Background(), Seed001Fig4(), env, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Cells != 0 || !strings.Contains(out.Markdown, "**Not run**: classic3/docbyterm.txt and classic3/documents.txt not found") {
+		t.Errorf("%d cells; report:\n%s", st.Cells, out.Markdown)
+	}
+}
+
+// The known documents are the same for every method at (known, rep),
+// differ between repetitions, and number round(p·N).
+func TestSeed001Fig4Known(t *testing.T) {
+	a, b, c := fig4Known(400, 0.2, 3, 1), fig4Known(400, 0.2, 3, 1), fig4Known(400, 0.2, 4, 1)
+	if len(a) != 80 {
+		t.Fatalf("%d known", len(a))
+	}
+	same := true
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatal("not deterministic")
+		}
+		same = same && a[i] == c[i]
+	}
+	if same {
+		t.Error("repetitions 3 and 4 drew the same documents")
+	}
+}
