@@ -12,5 +12,6 @@ func registry() []Experiment {
 		Table51(),
 		PLMeansLimits(), ZhouSBM(),
 		OPPLCOrdered(),
+		NoisyConstraints(),
 	}
 }
