@@ -504,6 +504,7 @@ func noisyReport(env *Env, results map[string]Values) (*Output, error) {
 
 	out := &Output{Files: map[string][]byte{}}
 	noisySummary(&md, results, rows, plan)
+	noisyRobust(&md, results, rows, plan)
 	figs, err := noisyFigures(env, results, rows, plan, &md)
 	if err != nil {
 		return nil, err
@@ -582,7 +583,7 @@ func noisySummary(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 		fmt.Fprintf(md, "### Density %d/n\n\n", d)
 		fmt.Fprintf(md, "| method | mean ARI clean (all datasets) | mean ARI 10%% | mean loss 10%% | worst loss 10%% | mean loss %d%% |\n|---|---:|---:|---:|---:|---:|\n", plan.rates[len(plan.rates)-1])
 		type entry struct {
-			key                          string
+			key                         string
 			clean, at10, l10, w10, lmax float64
 		}
 		var es []entry
@@ -644,7 +645,7 @@ func noisySummary(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 		// Which default methods meet it.
 		var meet []string
 		for _, m := range plan.methods {
-			if m.key == "njw" {
+			if m.key == "njw" || strings.Contains(m.key, "+") {
 				continue
 			}
 			ok := true
@@ -803,4 +804,101 @@ func noisyFailures(md *strings.Builder, results map[string]Values, rows []fgpwcR
 		fmt.Fprintf(md, "- %s: failed on %s (over all datasets and densities); causes: %s.\n", k, strings.Join(byRate, ", "), strings.Join(causes, "; "))
 	}
 	fmt.Fprintf(md, "\n")
+}
+
+// noisyRobust compares every robust variant with its base method: the
+// paired ARI difference at each rate, and what the filter removed.
+func noisyRobust(md *strings.Builder, results map[string]Values, rows []fgpwcRow, plan noisyPlan) {
+	var variants []string
+	for _, m := range plan.methods {
+		if strings.Contains(m.key, "+") {
+			variants = append(variants, m.key)
+		}
+	}
+	if len(variants) == 0 {
+		return
+	}
+	fmt.Fprintf(md, "## Robustness: the vote filter\n\n")
+	fmt.Fprintf(md, "The +vote columns run the same method on the constraints left by constraint.VoteFilter (ours, beyond the sources): "+
+		"each constraint is scored by the %d most similar other constraints, pairs (i, j) and (a, b) being as similar as "+
+		"max(W_ia·W_jb, W_ib·W_ja) on the graph (W_aa = 1), each voting with that weight for its kind; a constraint whose "+
+		"agreement is below −%.1f (at least 75%% of the vote weight for the other kind) is dropped, and then every conflict the "+
+		"transitive closure still finds (constraint.Check: a cannot-link inside a must-link component, a pair both ways) is broken by dropping its least "+
+		"agreed constraint (VoteOptions.Consistent), so COSC can run. It uses the graph and the constraints only, never the ground truth.\n\n",
+		constraint.DefaultVoteK, constraint.DefaultVoteMargin)
+	gain := func(d int, v string, rate int, rs []fgpwcRow) (float64, bool) {
+		base, _, _ := strings.Cut(v, "+")
+		var s float64
+		for _, r := range rs {
+			var xs []float64
+			for rep := 0; rep < plan.sets; rep++ {
+				a, oka := results[noisyKey(r.name, d, v, rate, rep)]
+				b, okb := results[noisyKey(r.name, d, base, rate, rep)]
+				if !oka || !okb || a["failed"] > 0 || b["failed"] > 0 {
+					continue
+				}
+				xs = append(xs, a["ari"]-b["ari"])
+			}
+			if len(xs) == 0 {
+				return nan, false
+			}
+			s += noisyStatOf(xs).mean
+		}
+		return s / float64(len(rs)), len(rs) > 0
+	}
+	for _, d := range plan.densities {
+		fmt.Fprintf(md, "### Density %d/n\n\n", d)
+		fmt.Fprintf(md, "Mean over the datasets of the paired difference ARI(method+vote) − ARI(method) (positive: the filter helps; sets where either failed are left out):\n\n| variant |")
+		for _, rate := range plan.rates {
+			fmt.Fprintf(md, " %d%% |", rate)
+		}
+		fmt.Fprintf(md, " mean ARI +vote at 10%% | failed sets (base → +vote) |\n|---|")
+		for range plan.rates {
+			fmt.Fprintf(md, "---:|")
+		}
+		fmt.Fprintf(md, "---:|---|\n")
+		for _, v := range variants {
+			base, _, _ := strings.Cut(v, "+")
+			fmt.Fprintf(md, "| %s |", v)
+			for _, rate := range plan.rates {
+				g, _ := gain(d, v, rate, rows)
+				fmt.Fprintf(md, " %s |", fmtLoss(g))
+			}
+			a10, _ := noisyMeanARI(results, rows, d, v, 10, plan.sets)
+			var fb, fv int
+			for _, r := range rows {
+				for _, rate := range plan.rates {
+					_, f1 := noisyCollect(results, r.name, d, base, rate, plan.sets, "ari")
+					_, f2 := noisyCollect(results, r.name, d, v, rate, plan.sets, "ari")
+					fb += f1
+					fv += f2
+				}
+			}
+			fmt.Fprintf(md, " %s | %d → %d |\n", fmtARI(a10), fb, fv)
+		}
+		// What the filter removed (the same for every variant: use the first).
+		fmt.Fprintf(md, "\nWhat the filter removed (over all datasets and sets):\n\n| flipped | constraints | flipped ones removed | correct ones removed |\n|---:|---:|---:|---:|\n")
+		for _, rate := range plan.rates {
+			var total, flipped, wrongRemoved, trueRemoved float64
+			for _, r := range rows {
+				for rep := 0; rep < plan.sets; rep++ {
+					x, ok := results[noisyKey(r.name, d, variants[0], rate, rep)]
+					if !ok {
+						continue
+					}
+					total += x["constraints"]
+					flipped += x["flipped"]
+					wr := x["flipped"] - x["kept_wrong"]
+					wrongRemoved += wr
+					trueRemoved += (x["constraints"] - x["kept"]) - wr
+				}
+			}
+			share := "–"
+			if flipped > 0 {
+				share = fmt.Sprintf("%.0f of %.0f (%.0f%%)", wrongRemoved, flipped, 100*wrongRemoved/flipped)
+			}
+			fmt.Fprintf(md, "| %d%% | %.0f | %s | %.0f of %.0f (%.1f%%) |\n", rate, total, share, trueRemoved, total-flipped, 100*trueRemoved/max(1, total-flipped))
+		}
+		fmt.Fprintf(md, "\n")
+	}
 }
