@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -608,6 +609,31 @@ func noisySummary(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 			fmt.Fprintf(md, "| %s | %s | %s | %s | %s | %s |\n", m.key, fmtARI(c), fmtARI(a10), fmtLoss(l10), fmtLoss(w10), fmtLoss(lmax))
 		}
 		fmt.Fprintf(md, "\nMeans over the datasets where the method ran on every set (– where it failed on a set or did not run).\n\n")
+		// Most robust: among the default methods above the NJW floor on
+		// clean constraints, the smallest mean loss at the highest rate;
+		// and the highest mean ARI at 10%.
+		var floor float64 = math.Inf(-1)
+		for _, e := range es {
+			if e.key == "njw" {
+				floor = e.clean
+			}
+		}
+		robKey, robLoss, topKey, topARI := "", math.Inf(1), "", math.Inf(-1)
+		for _, e := range es {
+			if e.key == "njw" || strings.Contains(e.key, "+") || math.IsNaN(e.clean) || math.IsNaN(e.lmax) {
+				continue
+			}
+			if e.clean > floor && e.lmax < robLoss {
+				robKey, robLoss = e.key, e.lmax
+			}
+			if !math.IsNaN(e.at10) && e.at10 > topARI {
+				topKey, topARI = e.key, e.at10
+			}
+		}
+		if robKey != "" {
+			fmt.Fprintf(md, "Most robust default method at density %d/n (smallest mean loss at %d%% among those whose mean clean ARI is above NJW's %.3f): **%s** (%+.3f). "+
+				"Highest mean ARI with 10%% flipped: **%s** (%.3f).\n\n", d, plan.rates[len(plan.rates)-1], floor, robKey, robLoss, topKey, topARI)
+		}
 		if !has10 || len(target) == 0 {
 			continue
 		}
@@ -875,6 +901,43 @@ func noisyRobust(md *strings.Builder, results map[string]Values, rows []fgpwcRow
 				}
 			}
 			fmt.Fprintf(md, " %s | %d → %d |\n", fmtARI(a10), fb, fv)
+		}
+		// The target with the filter: method+vote at 10% against
+		// the plain method on clean constraints, paired by set.
+		var tgt []fgpwcRow
+		for _, r := range rows {
+			switch r.name {
+			case "iris", "wine", "wdbc":
+				tgt = append(tgt, r)
+			}
+		}
+		if len(tgt) > 0 && slices.Contains(plan.rates, 10) {
+			fmt.Fprintf(md, "\nThe target with the filter: ARI(method, clean constraints) − ARI(method+vote, 10%% flipped), paired by set, on iris, wine and wdbc:\n\n")
+			for _, v := range variants {
+				base, _, _ := strings.Cut(v, "+")
+				var parts []string
+				held := true
+				for _, r := range tgt {
+					var xs []float64
+					for rep := 0; rep < plan.sets; rep++ {
+						a, oka := results[noisyKey(r.name, d, base, 0, rep)]
+						b, okb := results[noisyKey(r.name, d, v, 10, rep)]
+						if oka && okb && a["failed"] == 0 && b["failed"] == 0 {
+							xs = append(xs, a["ari"]-b["ari"])
+						}
+					}
+					l := noisyStatOf(xs)
+					parts = append(parts, fmt.Sprintf("%s %s", r.name, fmtLossStat(l)))
+					if l.count < plan.sets || l.mean > 0.05 {
+						held = false
+					}
+				}
+				verdict := "within 0.05 on all three"
+				if !held {
+					verdict = "not within 0.05 on all three (or failed on a set)"
+				}
+				fmt.Fprintf(md, "- %s: %s — %s.\n", v, strings.Join(parts, ", "), verdict)
+			}
 		}
 		// What the filter removed (the same for every variant: use the first).
 		fmt.Fprintf(md, "\nWhat the filter removed (over all datasets and sets):\n\n| flipped | constraints | flipped ones removed | correct ones removed |\n|---:|---:|---:|---:|\n")
