@@ -708,9 +708,10 @@ func fmtLossStat(s noisyStat) string {
 	return fmt.Sprintf("%+.3f ± %.3f", s.mean, s.std)
 }
 
-// noisyFigureMethods are the curves of the figures: NJW and the methods
-// of the fgpwc-table1 peer table, plus the robust variants.
-var noisyFigureMethods = []string{"njw", "fgpwc", "cscap", "cosc", "fast-ge", "sscka", "ccsr", "sl"}
+// noisyFigureMethods are the curves of the figures: NJW, the methods
+// with the best clean ARI, SL (the simplest), COSC (failing once the
+// constraints contradict each other) and two robust variants.
+var noisyFigureMethods = []string{"njw", "cscap", "fast-ge", "fgpwc", "csc", "sl", "cosc", "cscap+vote", "fast-ge+vote"}
 
 // noisyFigures writes one PNG per density: a panel per dataset, ARI
 // (unconstrained pairs) against the flip rate.
@@ -718,12 +719,7 @@ func noisyFigures(env *Env, results map[string]Values, rows []fgpwcRow, plan noi
 	if env.OutDir == "" || len(rows) == 0 {
 		return nil, nil
 	}
-	keys := append([]string(nil), noisyFigureMethods...)
-	for _, m := range plan.methods {
-		if strings.Contains(m.key, "+") {
-			keys = append(keys, m.key)
-		}
-	}
+	keys := noisyFigureMethods
 	var figs []string
 	for _, d := range plan.densities {
 		var panels []*figure.LineChart
