@@ -24,6 +24,14 @@ type VoteOptions struct {
 	// instead of errors, so methods that refuse contradictory sets (COSC)
 	// can run.
 	Consistent bool
+	// TwoWay asks VoteFilter to keep only constraints that one 2-way
+	// partition satisfies together (for k = 2, where cannot-links between
+	// must-link components must form a bipartite graph, which COSC
+	// requires): the kept pairs are taken in decreasing agreement (ties in
+	// order), and each one that contradicts those already taken (a
+	// must-link between nodes of opposite sides, a cannot-link between
+	// nodes of one side: an odd cycle) is dropped. It implies Consistent.
+	TwoWay bool
 }
 
 // Defaults of VoteOptions.
@@ -156,7 +164,10 @@ func VoteFilter(s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, 
 	for t := range s.Pairs {
 		drop[t] = score[t] < -margin
 	}
-	if opt.Consistent {
+	if opt.TwoWay {
+		twoWay(s, score, drop)
+	}
+	if opt.Consistent || opt.TwoWay {
 		for {
 			var idx []int // kept pairs → original index
 			sub := &Set{N: s.N}
@@ -191,4 +202,57 @@ func VoteFilter(s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, 
 		}
 	}
 	return out, dropped, nil
+}
+
+// twoWay drops (in drop) every kept pair of s that contradicts the pairs of
+// higher agreement kept before it, for a 2-way partition: a union–find with
+// parity (the side of a node relative to its root). O(m log m).
+func twoWay(s *Set, score []float64, drop []bool) {
+	order := make([]int, 0, len(s.Pairs))
+	for t := range s.Pairs {
+		if !drop[t] {
+			order = append(order, t)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case score[a] > score[b]:
+			return -1
+		case score[a] < score[b]:
+			return 1
+		}
+		return 0
+	})
+	parent := make([]int, s.N)
+	parity := make([]int8, s.N) // side relative to the parent
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(i int) (root int, side int8)
+	find = func(i int) (int, int8) {
+		if parent[i] == i {
+			return i, 0
+		}
+		r, p := find(parent[i])
+		parent[i] = r
+		parity[i] ^= p
+		return r, parity[i]
+	}
+	for _, t := range order {
+		p := s.Pairs[t]
+		want := int8(0) // must-link: same side
+		if p.Kind == CannotLink {
+			want = 1
+		}
+		ri, si := find(p.I)
+		rj, sj := find(p.J)
+		if ri == rj {
+			if si^sj != want {
+				drop[t] = true
+			}
+			continue
+		}
+		parent[ri] = rj
+		parity[ri] = si ^ sj ^ want
+	}
 }

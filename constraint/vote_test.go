@@ -105,6 +105,65 @@ func TestVoteFilterConsistent(t *testing.T) {
 	}
 }
 
+func TestVoteFilterTwoWay(t *testing.T) {
+	// With 30% flipped, the kept pairs must be satisfiable by one 2-way
+	// partition: 2-colour the nodes along the kept pairs (breadth first)
+	// and check every pair. On the clean set nothing is dropped.
+	_, sim, clean := voteToy(t)
+	if _, dropped, _ := VoteFilter(clean, sim, VoteOptions{TwoWay: true}); len(dropped) != 0 {
+		t.Errorf("clean set: dropped %v", dropped)
+	}
+	for seed := range uint64(5) {
+		noisy, _, err := FlipPairs(clean, 0.3, rand.NewPCG(seed, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := VoteFilter(noisy, sim, VoteOptions{TwoWay: true, K: 3, Margin: 1.9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		adj := make([][]Pair, out.N)
+		for _, p := range out.Pairs {
+			adj[p.I] = append(adj[p.I], p)
+			adj[p.J] = append(adj[p.J], p)
+		}
+		side := make([]int, out.N)
+		for i := range side {
+			side[i] = -1
+		}
+		for s0 := range out.N {
+			if side[s0] >= 0 {
+				continue
+			}
+			side[s0] = 0
+			queue := []int{s0}
+			for len(queue) > 0 {
+				u := queue[0]
+				queue = queue[1:]
+				for _, p := range adj[u] {
+					v := p.I + p.J - u
+					want := side[u]
+					if p.Kind == CannotLink {
+						want = 1 - want
+					}
+					if side[v] < 0 {
+						side[v] = want
+						queue = append(queue, v)
+					}
+				}
+			}
+		}
+		for _, p := range out.Pairs {
+			if (side[p.I] == side[p.J]) != (p.Kind == MustLink) {
+				t.Errorf("seed %d: kept pair %+v violated by every 2-way partition", seed, p)
+			}
+		}
+		if len(out.Pairs) < len(noisy.Pairs)/2 {
+			t.Errorf("seed %d: kept only %d of %d", seed, len(out.Pairs), len(noisy.Pairs))
+		}
+	}
+}
+
 func TestVoteEdgeCases(t *testing.T) {
 	sim := func(a, b int) float64 { return 0 }
 	// Empty and one-pair sets: no votes, agreement 0, nothing dropped.

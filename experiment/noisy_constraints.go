@@ -322,12 +322,13 @@ func noisyTrue(truth []int, p constraint.Pair) bool {
 }
 
 // noisyFilter applies a robust preprocessing to the given constraints.
-// "vote" is constraint.VoteFilter with its defaults (K = 10, margin 0.5)
-// and Consistent, on the graph's weights (RBF, in [0, 1]).
+// "vote" is constraint.VoteFilter with its defaults (K = 10, margin 0.5),
+// Consistent, and TwoWay when k = 2, on the graph's weights (RBF, in
+// [0, 1]).
 func noisyFilter(inst *fgpwcInstance, s *constraint.Set, how string) (*constraint.Set, error) {
 	switch how {
 	case "vote":
-		out, _, err := constraint.VoteFilter(s, inst.g.Weight, constraint.VoteOptions{Consistent: true})
+		out, _, err := constraint.VoteFilter(s, inst.g.Weight, constraint.VoteOptions{Consistent: true, TwoWay: inst.k == 2})
 		return out, err
 	}
 	return nil, fmt.Errorf("noisy-constraints: unknown robust variant %q", how)
@@ -845,7 +846,8 @@ func noisyRobust(md *strings.Builder, results map[string]Values, rows []fgpwcRow
 		"max(W_ia·W_jb, W_ib·W_ja) on the graph (W_aa = 1), each voting with that weight for its kind; a constraint whose "+
 		"agreement is below −%.1f (at least 75%% of the vote weight for the other kind) is dropped, and then every conflict the "+
 		"transitive closure still finds (constraint.Check: a cannot-link inside a must-link component, a pair both ways) is broken by dropping its least "+
-		"agreed constraint (VoteOptions.Consistent), so COSC can run. It uses the graph and the constraints only, never the ground truth.\n\n",
+		"agreed constraint (VoteOptions.Consistent); when k = 2 the constraints are moreover taken in decreasing agreement and each one that no 2-way "+
+		"partition can satisfy together with those taken before (an odd cycle of cannot-links between must-link components) is dropped (VoteOptions.TwoWay), so COSC can run. It uses the graph and the constraints only, never the ground truth.\n\n",
 		constraint.DefaultVoteK, constraint.DefaultVoteMargin)
 	gain := func(d int, v string, rate int, rs []fgpwcRow) (float64, bool) {
 		base, _, _ := strings.Cut(v, "+")
