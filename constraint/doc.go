@@ -25,6 +25,15 @@
 // colouring, NP-complete, so Check does not try: a set it accepts may still
 // be unsatisfiable for a given k.
 //
+// # Noisy constraints
+//
+// Vote scores each pair by the pairs most similar to it on a node
+// similarity (a graph's weights): a flipped constraint sits among
+// constraints of the other kind. VoteFilter drops the pairs the vote
+// contradicts and, with VoteOptions.Consistent, breaks the conflicts Check
+// still finds by dropping their least agreed constraint instead of failing
+// (experiment noisy-constraints measures it on every pairwise method).
+//
 // # Generators
 //
 // Every generator takes a rand.Source (nil means DefaultSeed) and gives the

@@ -172,6 +172,7 @@ func fgpwcColumns(env *Env) (cols []fgpwcColumn, missing []string) {
 // fgpwcInstance is a loaded dataset: its graph and ground truth.
 type fgpwcInstance struct {
 	g     *graph.Graph
+	x     *mat.Dense // the scaled feature rows (nil for a network)
 	truth []int
 	k     int
 	spec  string
@@ -249,7 +250,7 @@ func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64) (*fgpw
 	if err != nil {
 		return nil, err
 	}
-	inst := &fgpwcInstance{truth: truth, bases: map[int]*cluster.FGPWCBasis{}}
+	inst := &fgpwcInstance{x: x, truth: truth, bases: map[int]*cluster.FGPWCBasis{}}
 	for _, c := range truth {
 		inst.k = max(inst.k, c+1)
 	}

@@ -14,5 +14,6 @@ func registry() []Experiment {
 		PLMeansLimits(), ZhouSBM(),
 		OPPLCOrdered(),
 		seed001Fig23(),
+		NoisyConstraints(),
 	}
 }

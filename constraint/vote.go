@@ -1,0 +1,258 @@
+package constraint
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// VoteOptions configure Vote and VoteFilter.
+type VoteOptions struct {
+	// K is the number of most similar other pairs that vote on a pair. If
+	// K ≤ 0, DefaultVoteK.
+	K int
+	// Margin in (0, 2]: VoteFilter drops a pair whose agreement (see Vote)
+	// is below −Margin. If Margin ≤ 0, DefaultVoteMargin: a pair is dropped
+	// when at least 75% of its neighbours' vote weight is for the other
+	// kind.
+	Margin float64
+	// Consistent asks VoteFilter to also break every conflict that Check
+	// finds among the pairs it keeps (a cannot-link inside a must-link
+	// component, a pair both must-link and cannot-link, a repeat) by
+	// dropping, in each, the constraint with the lowest agreement, until
+	// none is left: the transitive closure's conflicts become decisions
+	// instead of errors, so methods that refuse contradictory sets (COSC)
+	// can run.
+	Consistent bool
+	// TwoWay asks VoteFilter to keep only constraints that one 2-way
+	// partition satisfies together (for k = 2, where cannot-links between
+	// must-link components must form a bipartite graph, which COSC
+	// requires): the kept pairs are taken in decreasing agreement (ties in
+	// order), and each one that contradicts those already taken (a
+	// must-link between nodes of opposite sides, a cannot-link between
+	// nodes of one side: an odd cycle) is dropped. It implies Consistent.
+	TwoWay bool
+}
+
+// Defaults of VoteOptions.
+const (
+	DefaultVoteK      = 10
+	DefaultVoteMargin = 0.5
+)
+
+// Vote scores every pair of s by how much the constraints near it agree
+// with it: a constraint-to-constraint vote, for finding wrong (flipped)
+// constraints. sim(a, b) is the similarity of nodes a and b, in [0, 1],
+// with sim(a, a) = 1 (e.g. the weight of an RBF or cosine graph); Vote
+// calls it only with a ≠ b and takes sim(a, a) = 1 itself. Two pairs
+// (i, j) and (a, b) are as similar as
+//
+//	S = max(sim(i, a)·sim(j, b), sim(i, b)·sim(j, a))
+//
+// (pairs whose endpoints are each close are close; a pair sharing a node
+// with another gets that node's similarity 1). The K pairs with the largest
+// S > 0 (the pair itself and repeats of its nodes excluded) vote with
+// weight S, +1 for a must-link and −1 for a cannot-link, and the
+// agreement of pair t is
+//
+//	a_t = y_t · Σ S·y / Σ S ∈ [−1, 1],   y_t = +1 (must-link) or −1,
+//
+// 0 when no other pair is similar at all. A flipped constraint sits among
+// constraints of the other kind (labels are locally smooth on the graph),
+// so its agreement is negative; a correct constraint that contradicts the
+// graph's clusters is not penalized as long as its neighbouring
+// constraints say the same. This is Spectral Learning's and constraint
+// propagation's smoothness assumption applied to the constraints
+// themselves, one step, leave-one-out.
+//
+// Cost: O(m²) calls of sim and O(m² log K) time for m pairs, O(m) memory:
+// meant for up to about 10⁴ constraints. K is clamped to m − 1. The error
+// wraps ErrInvalid when s fails Validate.
+func Vote(s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float64, error) {
+	if s == nil {
+		s = &Set{}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	k := opt.K
+	if k <= 0 {
+		k = DefaultVoteK
+	}
+	m := len(s.Pairs)
+	k = min(k, m-1)
+	score := make([]float64, m)
+	if k <= 0 {
+		return score, nil
+	}
+	sm := func(a, b int) float64 {
+		if a == b {
+			return 1
+		}
+		return sim(a, b)
+	}
+	type nb struct {
+		s float64
+		y float64
+	}
+	cand := make([]nb, 0, m)
+	for t, p := range s.Pairs {
+		cand = cand[:0]
+		for u, q := range s.Pairs {
+			if u == t || (min(p.I, p.J) == min(q.I, q.J) && max(p.I, p.J) == max(q.I, q.J)) {
+				continue
+			}
+			x := max(sm(p.I, q.I)*sm(p.J, q.J), sm(p.I, q.J)*sm(p.J, q.I))
+			if !(x > 0) {
+				continue
+			}
+			y := 1.0
+			if q.Kind == CannotLink {
+				y = -1
+			}
+			cand = append(cand, nb{x, y})
+		}
+		if len(cand) > k {
+			slices.SortFunc(cand, func(a, b nb) int {
+				switch {
+				case a.s > b.s:
+					return -1
+				case a.s < b.s:
+					return 1
+				}
+				return 0
+			})
+			cand = cand[:k]
+		}
+		var num, den float64
+		for _, c := range cand {
+			num += c.s * c.y
+			den += c.s
+		}
+		if den > 0 {
+			score[t] = num / den
+			if p.Kind == CannotLink {
+				score[t] = -score[t]
+			}
+		}
+	}
+	return score, nil
+}
+
+// VoteFilter returns the pairs of s that Vote does not find contradicted
+// (agreement ≥ −Margin), in their original order, and the indices in s of
+// the pairs dropped, in increasing order. With opt.Consistent it then
+// breaks the remaining conflicts (see VoteOptions.Consistent). The input
+// set is not modified. Cost: Vote's, plus, with Consistent, O(n + m log m)
+// per conflict broken.
+func VoteFilter(s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, dropped []int, err error) {
+	score, err := Vote(s, sim, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s == nil {
+		s = &Set{}
+	}
+	margin := opt.Margin
+	if margin <= 0 {
+		margin = DefaultVoteMargin
+	}
+	if margin > 2 || math.IsNaN(margin) {
+		return nil, nil, fmt.Errorf("%w: vote margin %v outside (0, 2]", ErrInvalid, opt.Margin)
+	}
+	drop := make([]bool, len(s.Pairs))
+	for t := range s.Pairs {
+		drop[t] = score[t] < -margin
+	}
+	if opt.TwoWay {
+		twoWay(s, score, drop)
+	}
+	if opt.Consistent || opt.TwoWay {
+		for {
+			var idx []int // kept pairs → original index
+			sub := &Set{N: s.N}
+			for t, p := range s.Pairs {
+				if !drop[t] {
+					sub.Pairs = append(sub.Pairs, p)
+					idx = append(idx, t)
+				}
+			}
+			rep := Check(sub)
+			if rep.OK() {
+				break
+			}
+			// Break the first conflict: drop its least agreed constraint
+			// (the first one on ties).
+			c := rep.Conflicts[0]
+			worst := idx[c.Index[0]]
+			for _, u := range c.Index[1:] {
+				if t := idx[u]; score[t] < score[worst] {
+					worst = t
+				}
+			}
+			drop[worst] = true
+		}
+	}
+	out = &Set{N: s.N}
+	for t, p := range s.Pairs {
+		if drop[t] {
+			dropped = append(dropped, t)
+		} else {
+			out.Pairs = append(out.Pairs, p)
+		}
+	}
+	return out, dropped, nil
+}
+
+// twoWay drops (in drop) every kept pair of s that contradicts the pairs of
+// higher agreement kept before it, for a 2-way partition: a union–find with
+// parity (the side of a node relative to its root). O(m log m).
+func twoWay(s *Set, score []float64, drop []bool) {
+	order := make([]int, 0, len(s.Pairs))
+	for t := range s.Pairs {
+		if !drop[t] {
+			order = append(order, t)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case score[a] > score[b]:
+			return -1
+		case score[a] < score[b]:
+			return 1
+		}
+		return 0
+	})
+	parent := make([]int, s.N)
+	parity := make([]int8, s.N) // side relative to the parent
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(i int) (root int, side int8)
+	find = func(i int) (int, int8) {
+		if parent[i] == i {
+			return i, 0
+		}
+		r, p := find(parent[i])
+		parent[i] = r
+		parity[i] ^= p
+		return r, parity[i]
+	}
+	for _, t := range order {
+		p := s.Pairs[t]
+		want := int8(0) // must-link: same side
+		if p.Kind == CannotLink {
+			want = 1
+		}
+		ri, si := find(p.I)
+		rj, sj := find(p.J)
+		if ri == rj {
+			if si^sj != want {
+				drop[t] = true
+			}
+			continue
+		}
+		parent[ri] = rj
+		parity[ri] = si ^ sj ^ want
+	}
+}

@@ -1,0 +1,96 @@
+package experiment
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/constraint"
+)
+
+// TestNoisyConstraintsNested checks the flipping protocol: the noisy sets
+// have the clean set's pairs, round(rate·m) of them flipped, and the pairs
+// flipped at a lower rate are flipped at every higher one.
+func TestNoisyConstraintsNested(t *testing.T) {
+	truth := make([]int, 200)
+	for i := range truth {
+		truth[i] = i % 3
+	}
+	var prev map[int]bool
+	for _, rate := range []int{0, 5, 10, 20} {
+		clean, noisy, flipped, err := noisyConstraints(truth, "toy", 5, rate, 2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(noisy.Pairs) != len(clean.Pairs) || len(clean.Pairs) < 100 {
+			t.Fatalf("rate %d: %d noisy pairs, %d clean", rate, len(noisy.Pairs), len(clean.Pairs))
+		}
+		now := map[int]bool{}
+		for i := range clean.Pairs {
+			c, q := clean.Pairs[i], noisy.Pairs[i]
+			if c.I != q.I || c.J != q.J {
+				t.Fatalf("rate %d: pair %d moved", rate, i)
+			}
+			if c.Kind != q.Kind {
+				now[i] = true
+			}
+			if (truth[c.I] == truth[c.J]) != (c.Kind == constraint.MustLink) {
+				t.Fatalf("clean pair %d is wrong", i)
+			}
+		}
+		want := int(float64(rate)/100*float64(len(clean.Pairs)) + 0.5)
+		if len(now) != flipped || flipped != want {
+			t.Errorf("rate %d: %d flipped, reported %d, want %d", rate, len(now), flipped, want)
+		}
+		for i := range prev {
+			if !now[i] {
+				t.Errorf("rate %d: pair %d flipped at the lower rate is not flipped", rate, i)
+			}
+		}
+		prev = now
+	}
+}
+
+func TestNoisyConstraintsQuick(t *testing.T) {
+	// The quick experiment runs end to end on iris and the page states the
+	// target's verdict, the failures and the robust columns.
+	if testing.Short() {
+		t.Skip("runs every pairwise method on iris (a few seconds)")
+	}
+	root := filepath.Join("..", "..", "shared", "datasets")
+	if _, err := os.Stat(filepath.Join(root, "iris")); err != nil {
+		t.Skip("datasets not available")
+	}
+	env := &Env{DataRoot: root, OutDir: t.TempDir(), Quick: true, Seed: 1}
+	out, st, err := Run(context.Background(), NoisyConstraints(), env, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Failed > 0 {
+		t.Fatalf("%d cells failed: %v", st.Failed, st.Errors)
+	}
+	md := out.Markdown
+	for _, want := range []string{
+		"ARI over the unconstrained pairs",
+		"| iris | cscap |",
+		"| iris | cscap+vote |",
+		"Target (issue 17)",
+		"## Failures",
+		"noisy-d1-1.png",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if !strings.Contains(md, "**held**") && !strings.Contains(md, "**not held**") {
+		t.Error("no verdict on the target")
+	}
+	if len(out.Files["noisy-constraints.csv"]) == 0 {
+		t.Error("no CSV")
+	}
+	if _, err := os.Stat(filepath.Join(env.OutDir, "noisy-d1-1.png")); err != nil {
+		t.Error(err)
+	}
+}
