@@ -81,21 +81,12 @@ func (c CPCA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	n, d := x.Dims()
+	_, d := x.Dims()
 	pairs, warnings, err := supervisionPairs(name, p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}
-	xc, _ := centreRows(x, nil)
-	cov, err := scatter(ctx, xc, nil, 1/float64(n))
-	if err != nil {
-		return nil, err
-	}
-	pca, err := eigSym(name, "covariance", cov)
-	if err != nil {
-		return nil, err
-	}
-	m, err := projDim(name, pca.values, c.Variance, c.Dim, d)
+	xc, cov, _, m, err := principal(ctx, name, x, c.Variance, c.Dim)
 	if err != nil {
 		return nil, err
 	}
@@ -257,16 +248,7 @@ func (c CLPP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		return nil, err
 	}
 	// The span of the rows and the dimension m, from the covariance.
-	xm, _ := centreRows(x, nil)
-	cov, err := scatter(ctx, xm, nil, 1/float64(n))
-	if err != nil {
-		return nil, err
-	}
-	pca, err := eigSym(name, "covariance", cov)
-	if err != nil {
-		return nil, err
-	}
-	m, err := projDim(name, pca.values, c.Variance, c.Dim, d)
+	_, _, pca, m, err := principal(ctx, name, x, c.Variance, c.Dim)
 	if err != nil {
 		return nil, err
 	}
@@ -380,6 +362,28 @@ func projFeatures(name string, p *Problem) (*mat.Dense, error) {
 
 // centreRows returns the rows of x minus their mean, weighted by w (nil:
 // uniform), and the mean. Zero total weight gives the uniform mean.
+// principal returns the centred rows of x, their covariance, its
+// eigendecomposition (ascending) and the projection dimension: the fewest
+// principal directions holding share of the variance, or dim when dim >
+// 0 (projDim). Cost O(n·d² + d³).
+func principal(ctx context.Context, name string, x *mat.Dense, share float64, dim int) (*mat.Dense, *mat.SymDense, *symEig, int, error) {
+	n, d := x.Dims()
+	xc, _ := centreRows(x, nil)
+	cov, err := scatter(ctx, xc, nil, 1/float64(n))
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	pca, err := eigSym(name, "covariance", cov)
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	m, err := projDim(name, pca.values, share, dim, d)
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	return xc, cov, pca, m, nil
+}
+
 func centreRows(x *mat.Dense, w []float64) (*mat.Dense, []float64) {
 	n, d := x.Dims()
 	mean := make([]float64, d)
