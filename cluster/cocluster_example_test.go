@@ -40,6 +40,6 @@ func ExampleCoCluster() {
 	}
 	fmt.Println("documents", res.Labels[:4], "words", res.Labels[4:])
 	// Output:
-	// documents [0 0 1 1] words [0 0 0 1 1] σ₂ = 0.8498
+	// documents [1 1 0 0] words [1 1 1 0 0] σ₂ = 0.8498
 	// documents [1 0 0 0] words [1 1 1 0 0]
 }
