@@ -307,6 +307,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	fs.Var(intIn(restarts, 0, 1<<20), "restarts", "k-means `restarts` (0: the method's default)")
 	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight])")
 	conflicts := fs.String("conflicts", "reject", "contradictory constraints: reject, drop-cl (keep must-links) or soft (keep all)")
+	vote := fs.Bool("vote-filter", false, "drop the constraints that the constraints near them on the graph contradict (constraint.VoteFilter; for files with wrong pairs, up to about 10⁴ pairs), then break remaining conflicts")
 	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown)")
 	out := fs.String("o", "-", "write the labels to this `file` as node,cluster lines (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON document on standard output, with the labels when -o is -")
@@ -357,6 +358,11 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		set, err := constraint.ReadFile(*consFile, l.g.N())
 		if err != nil {
 			return err
+		}
+		if *vote {
+			if set, err = voteFilter(m, *consFile, l.g, set, *k); err != nil {
+				return err
+			}
 		}
 		if p.Constraints, _, err = constraint.Resolve(set, policy); err != nil {
 			return fmt.Errorf("%s: %w (use -conflicts drop-cl or soft to proceed)", *consFile, err)
@@ -538,4 +544,28 @@ func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *c
 		return err
 	}
 	return m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, p) })
+}
+
+// voteFilter applies constraint.VoteFilter to the constraints of file, with
+// the graph's weights scaled to [0, 1] as the node similarity, conflicts
+// broken (and, for k = 2, the pairs no 2-way split satisfies dropped), and
+// says on stderr how many pairs it dropped.
+func voteFilter(m *Main, file string, g *graph.Graph, set *constraint.Set, k int) (*constraint.Set, error) {
+	wmax := 0.0
+	for i := 0; i < g.N(); i++ {
+		_, w := g.Row(i)
+		for _, x := range w {
+			wmax = max(wmax, x)
+		}
+	}
+	if wmax == 0 {
+		return nil, fmt.Errorf("%s: -vote-filter: the graph has no edge to compare constraints by", file)
+	}
+	sim := func(a, b int) float64 { return g.Weight(a, b) / wmax }
+	out, dropped, err := constraint.VoteFilter(set, sim, constraint.VoteOptions{Consistent: true, TwoWay: k == 2})
+	if err != nil {
+		return nil, fmt.Errorf("%s: -vote-filter: %w", file, err)
+	}
+	fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", len(dropped), len(set.Pairs), file)
+	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -373,5 +374,55 @@ func TestClusterProjectionMethodsUseFeatures(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "projects feature rows") || !strings.Contains(err.Error(), "-input") {
 			t.Errorf("%s on a graph file: error %v", method, err)
 		}
+	}
+}
+
+// TestClusterVoteFilter: a constraint file with a tenth of its pairs
+// flipped; -vote-filter reports how many it dropped, drops at least half
+// of the flipped pairs here, and the clustering still runs.
+func TestClusterVoteFilter(t *testing.T) {
+	dir := t.TempDir()
+	data, truth, cons := filepath.Join(dir, "b.csv"), filepath.Join(dir, "b.truth"), filepath.Join(dir, "b.cons")
+	for _, args := range [][]string{
+		{"gen", "blobs", "-n", "200", "-k", "2", "-seed", "3", "-o", data},
+		{"labels", "-input", data, "-label", "label", "-o", truth},
+		{"constraints", "gen", "-truth", truth, "-protocol", "pairs-1/n", "-seed", "1", "-o", cons},
+	} {
+		if _, stderr, err := run(t, args...); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr)
+		}
+	}
+	b, err := os.ReadFile(cons)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	flipped := 0
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#") || i%10 != 3 {
+			continue
+		}
+		if strings.HasSuffix(l, ",ml") {
+			lines[i] = strings.TrimSuffix(l, ",ml") + ",cl"
+		} else {
+			lines[i] = strings.TrimSuffix(l, ",cl") + ",ml"
+		}
+		flipped++
+	}
+	noisy := writeTemp(t, "noisy.cons", strings.Join(lines, "\n")+"\n")
+	_, stderr, err := run(t, "cluster", "-input", data, "-k", "2", "-method", "sl", "-constraints", noisy, "-conflicts", "soft", "-vote-filter", "-quiet", "-o", filepath.Join(dir, "pred"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var dropped, total int
+	i := strings.Index(stderr, "-vote-filter dropped ")
+	if i < 0 {
+		t.Fatalf("no -vote-filter line on stderr:\n%s", stderr)
+	}
+	if _, err := fmt.Sscanf(stderr[i:], "-vote-filter dropped %d of %d", &dropped, &total); err != nil {
+		t.Fatal(err)
+	}
+	if total != len(lines)-1 || dropped < flipped/2 {
+		t.Errorf("dropped %d of %d pairs with %d flipped; want ≥ %d of %d", dropped, total, flipped, flipped/2, len(lines)-1)
 	}
 }
