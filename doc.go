@@ -25,6 +25,8 @@
 //     linear fits of thesis Table 5.1) and sampling.
 //   - pitmanyor: the Pitman–Yor process CRP(α, θ), the prior on cluster
 //     sizes of thesis ch. 5.
+//   - experiment: the reproductions of the sources' tables and figures
+//     (tether repro), with pages in docs/results.
 //
 // The command tether (cmd/tether) exposes all of it; see the README.
 package tether
