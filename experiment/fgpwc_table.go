@@ -601,8 +601,9 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 		fmt.Fprintf(&md, "**Quick mode**: iris, wine and moons only, %d constraint sets, no cross-validated or automatic FGPWC column.\n\n", sets)
 	}
 	fmt.Fprintf(&md, "Protocol (seed 003 §5.1): for each dataset, %d constraint sets in which every pair of nodes is drawn with probability 1/n "+
-		"(must-link when the classes agree, cannot-link otherwise; the same sets for every method); every method runs k-means %d times "+
-		"and keeps the partition that violates the fewest constraints; **ARI is computed over the unconstrained pairs only** "+
+		"(must-link when the classes agree, cannot-link otherwise; the same sets for every method); every method that ends with k-means runs it %d times "+
+		"and keeps the partition that violates the fewest constraints (SL through SpectralLearning.FewestViolations; SSC:KA's kernel k-means "+
+		"keeps its lowest penalized objective, which counts the violations; COSC has no k-means); **ARI is computed over the unconstrained pairs only** "+
 		"(pair-counting ARI on the n(n−1)/2 pairs minus the constrained ones); the table shows its mean ± standard deviation over the sets, "+
 		"the mean number of violated constraints and the mean time in seconds of one run (FGPWC: descent and k-means with the "+
 		"embedding precomputed; the embedding's one-off time is in the CSV column embed; the automatic FGPWC embeds every constraint set "+
