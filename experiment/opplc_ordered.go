@@ -697,10 +697,7 @@ func ooReport(env *Env, results map[string]Values) (*Output, error) {
 		}
 		return "**not held** (no significant difference)"
 	}
-	overall := "**not held**"
-	if dc.mean-2*dc.sd > 0 && da.mean-2*da.sd > 0 {
-		overall = "**held**"
-	}
+	overall := heldIf(dc.mean-2*dc.sd > 0 && da.mean-2*da.sd > 0)
 	fmt.Fprintf(&md, "*Thesis §5.3.1: \"OPPLC reports better results than H. BISECTION\" (CoNLL 0.821 vs 0.747, ARI 0.720 vs 0.551 on CoNLL-2012).* "+
 		"Both tuned on the training documents, the mean paired difference OPPLC − H. BISECTION over %d test documents is %+.3f ± %.3f in CoNLL score: %s, "+
 		"and %+.3f ± %.3f in ARI: %s (± two standard errors; a verdict is held when the difference exceeds them). OPPLC has the higher CoNLL score on %d of %d documents. "+

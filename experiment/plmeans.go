@@ -238,12 +238,6 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 	fmt.Fprintf(&md, "![classes over (α, θ), one panel per σ](%s)\n\n", png)
 	md.WriteString("In the figure (first draw): red, every point a singleton; orange, one cluster of size > 1 plus singletons; light blue, one cluster; " +
 		"green, several clusters of size > 1. A dot marks α + 3θ < 1; claim 3 below checks that green appears only at dots.\n\n")
-	held := func(ok bool) string {
-		if ok {
-			return "**held**"
-		}
-		return "**not held**"
-	}
 	md.WriteString("## Which of the thesis's claims held\n\n")
 	// 1. σ = σ₀ gives singletons.
 	tot, nearly, totOut, nearlyOut := 0, 0, 0, 0
@@ -268,7 +262,7 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 	fmt.Fprintf(&md, "1. *Run with the σ that generated the data (σ = %g), every data point becomes a singleton.* %s where α + 3θ ≥ 1: at least 90%% of the "+
 		"points are singletons in %d of %d such runs. Where α + 3θ < 1 it holds in only %d of %d runs: there near singletons merge again "+
 		"(eq. 5.2.5, α + (k−1)θ < 1 − θ, easiest at θ = 0), so the claim as stated needs the bound to fail, as the thesis's next paragraph argues.\n",
-		plGenSigma, held(tot > 0 && nearly == tot), nearly, tot, nearlyOut, totOut)
+		plGenSigma, heldIf(tot > 0 && nearly == tot), nearly, tot, nearlyOut, totOut)
 	// 2. Large σ: one cluster.
 	big := p.sigs[len(p.sigs)-1]
 	tot, one := 0, 0
@@ -283,7 +277,7 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 		}
 	}
 	fmt.Fprintf(&md, "2. *A large σ keeps the initial single cluster* (the new-cluster score 5.2.6 grows with σ). %s at σ = %g: one cluster in %d of %d runs.\n",
-		held(tot > 0 && one == tot), big, one, tot)
+		heldIf(tot > 0 && one == tot), big, one, tot)
 	// 3. α + 3θ ≥ 1: no second cluster of size > 1.
 	tot, viol := 0, 0
 	var violWhere []string
@@ -304,7 +298,7 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 		}
 	}
 	fmt.Fprintf(&md, "3. *When α + 3θ ≥ 1 (eq. 5.2.9 fails) no cluster of size 2 or more can form besides the initial one.* %s: at most one cluster of size > 1 in %d of %d such runs",
-		held(tot > 0 && viol == 0), tot-viol, tot)
+		heldIf(tot > 0 && viol == 0), tot-viol, tot)
 	if viol > 0 {
 		fmt.Fprintf(&md, " (exceptions: %s)", strings.Join(violWhere, "; "))
 	}
@@ -342,7 +336,7 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 		"two or more clusters of size > 1; the mean NMI exceeds 0.9 at %d of the %d grid points (α, θ, σ) — %s. The best mean NMI is %.3f at %s. "+
 		"The generating law PY(%g, %g) itself violates the bound (α + 3θ = %g): run with its own parameters, power-law means can only return one "+
 		"cluster plus singletons, as the thesis argues of Zhou et al.'s experiment.\n",
-		held(several > 0), several, len(good), len(p.alphas)*len(p.thetas)*len(p.sigs), strings.Join(good, ", "), bestNMI, bestAt, plGenAlpha, plGenTheta, plGenAlpha+3*plGenTheta)
+		heldIf(several > 0), several, len(good), len(p.alphas)*len(p.thetas)*len(p.sigs), strings.Join(good, ", "), bestNMI, bestAt, plGenAlpha, plGenTheta, plGenAlpha+3*plGenTheta)
 	out.Markdown = md.String()
 	out.Files["plmeans-limits.csv"] = csv.Bytes()
 	return out, nil
@@ -629,28 +623,22 @@ func zsReport(env *Env, results map[string]Values) (*Output, error) {
 	tkm, tsm := summarize(tk), summarize(ts)
 	fmt.Fprintf(&md, "\nThe true partitions have %.1f clusters on average, %.1f of them singletons.\n\n", tkm.mean, tsm.mean)
 	md.WriteString("## Which claims held\n\n")
-	held := func(ok bool) string {
-		if ok {
-			return "**held**"
-		}
-		return "**not held**"
-	}
 	plm := best["plm"]
 	fmt.Fprintf(&md, "1. *Zhou et al.: power-law means reaches NMI 0.866 and beats normalized cuts (0.687).* %s: with their α = 1, θ = 0.2, σ by the "+
 		"E[k] rule gives NMI %.3f ± %.3f and even the best σ of the grid (%g, chosen with the ground truth) %.3f ± %.3f, against %.3f ± %.3f for Ncut "+
 		"with the true k (and %.3f ± %.3f for the Bethe Hessian, which estimates k). Our Ncut is close to the paper's power-law-means figure "+
 		"and well above its Ncut figure (0.687).\n",
-		held(plm.mean >= 0.8 && plm.mean > nn.mean), rule["plm"].mean, rule["plm"].sd, bestS["plm"], plm.mean, plm.sd, nn.mean, nn.sd, bn.mean, bn.sd)
+		heldIf(plm.mean >= 0.8 && plm.mean > nn.mean), rule["plm"].mean, rule["plm"].sd, bestS["plm"], plm.mean, plm.sd, nn.mean, nn.sd, bn.mean, bn.sd)
 	fmt.Fprintf(&md, "2. *Thesis: with α = 1 (α + 3θ = 1.6 ≥ 1) power-law means cannot produce anything but singletons* (more precisely, by eq. 5.2.9: "+
 		"one cluster plus singletons). %s: at every σ of the grid its partitions have at most one cluster of size > 1 (mean over graphs ≤ 1: %t); "+
-		"small σ gives all singletons, large σ one cluster (table).\n", held(allOneBig), allOneBig)
+		"small σ gives all singletons, large σ one cluster (table).\n", heldIf(allOneBig), allOneBig)
 	if bestK["plm"] == float64(p.n) {
 		md.WriteString("   That best value is the NMI of the all-singletons partition (k = n): power-law means found no structure at any σ.\n")
 	}
 	fmt.Fprintf(&md, "3. *Thesis: the data set is trivial and normalized cuts should find the correct partition.* %s: Ncut with the true k reaches NMI %.3f ± %.3f "+
 		"(1 is the exact partition). The true partition has many singletons (%.1f of %.1f clusters), which no cut can isolate: "+
 		"a true singleton's edges all go to other clusters (probability 0.01 each), so it is attached to one of them.\n",
-		held(nn.mean >= 0.95), nn.mean, nn.sd, tsm.mean, tkm.mean)
+		heldIf(nn.mean >= 0.95), nn.mean, nn.sd, tsm.mean, tkm.mean)
 	if b, ok := best["plm-bound"]; ok {
 		fmt.Fprintf(&md, "4. With α = 0.1, θ = 0.05 (eq. 5.2.9 satisfied) the best σ (%g, with the ground truth) gives NMI %.3f ± %.3f, the E[k] rule %.3f ± %.3f.\n",
 			bestS["plm-bound"], b.mean, b.sd, rule["plm-bound"].mean, rule["plm-bound"].sd)

@@ -393,11 +393,3 @@ func seed001Report(env *Env, s seed001Setup, res map[string]Values) (*Output, er
 	out.Files["README.md"] = []byte(out.Markdown)
 	return out, nil
 }
-
-// heldIf is "held" or "not held".
-func heldIf(ok bool) string {
-	if ok {
-		return "**held**"
-	}
-	return "**not held**"
-}

@@ -506,10 +506,7 @@ func fig4Findings(env *Env, s fig4Setup, res map[string]Values) string {
 		for i := 1; i < len(seq); i++ {
 			up = up && seq[i] >= seq[i-1]-0.005
 		}
-		v := "**not held**"
-		if up {
-			v = "**held**"
-		}
+		v := heldIf(up)
 		var parts []string
 		for i, x := range seq {
 			k := 0.0
