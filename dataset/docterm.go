@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -19,14 +18,18 @@ const DefaultMaxDocTerm = 1 << 24
 // Classic3 / Classic4 release: a header line "rows cols nnz", then nnz lines
 // "row col value" with 1-based row and column numbers and a finite value
 // ≥ 0 (a count or a weight). Entries given twice are summed; zeros are not
-// stored. Blank lines are skipped. Errors name name:line. maxNodes bounds
+// stored. Blank lines are skipped; lines end as for every reader here
+// ("\n", "\r\n" or a bare "\r", at most DefaultMaxLineBytes). Errors name
+// name:line. maxNodes bounds
 // rows + cols (0: DefaultMaxDocTerm). Cost O(nnz log nnz).
 func ReadDocTerm(r io.Reader, name string, maxNodes int) (*Sparse, error) {
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxDocTerm
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	lines, err := readAll(r, name, 0)
+	if err != nil {
+		return nil, err
+	}
 	type trip struct {
 		r, c int32
 		v    float64
@@ -34,9 +37,9 @@ func ReadDocTerm(r io.Reader, name string, maxNodes int) (*Sparse, error) {
 	var ts []trip
 	var rows, cols, nnz int
 	header, ln, count := false, 0, 0
-	for sc.Scan() {
-		ln++
-		f := strings.Fields(sc.Text())
+	for k, l := range lines {
+		ln = k + 1
+		f := strings.Fields(l)
 		if len(f) == 0 {
 			continue
 		}
@@ -83,9 +86,6 @@ func ReadDocTerm(r io.Reader, name string, maxNodes int) (*Sparse, error) {
 		if v > 0 {
 			ts = append(ts, trip{int32(i - 1), int32(j - 1), v})
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, ln+1, err)
 	}
 	if !header {
 		return nil, fmt.Errorf("%s: empty file, want a \"rows cols nnz\" header", name)

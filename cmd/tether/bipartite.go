@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/tether-sc/tether/dataset"
@@ -121,20 +119,16 @@ func numbered(prefix string, n int) []string {
 // line must then have one, and classes are numbered in order of first
 // appearance. Errors name path:line.
 func readNameFile(path string, n int, classes bool) ([]string, []int, error) {
-	f, err := os.Open(path)
+	lines, err := dataset.ReadNames(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	var names []string
 	var cls []int
 	ids := map[string]int{}
-	ln := 0
-	for sc.Scan() {
-		ln++
-		fs := strings.Fields(sc.Text())
+	for k, l := range lines {
+		ln := k + 1
+		fs := strings.Fields(l)
 		if len(fs) == 0 {
 			return nil, nil, fmt.Errorf("%s:%d: empty line, want a name", path, ln)
 		}
@@ -156,9 +150,6 @@ func readNameFile(path string, n int, classes bool) ([]string, []int, error) {
 		if len(names) > n {
 			return nil, nil, fmt.Errorf("%s:%d: more than the %d names of the matrix", path, ln, n)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s:%d: %w", path, ln+1, err)
 	}
 	if len(names) != n {
 		return nil, nil, fmt.Errorf("%s: %d names, the matrix has %d", path, len(names), n)
