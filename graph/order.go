@@ -53,7 +53,7 @@ func (g *Graph) Permute(ctx context.Context, perm []int) (*Graph, error) {
 // pseudo-peripheral node (the end of repeated breadth-first sweeps, as in
 // George & Liu's algorithm), neighbours visited by increasing number of
 // neighbours and then by label, and the whole order is reversed. Nodes
-// that are close in the graph get close labels, so g.Permute(RCMOrder())
+// that are close in the graph get close labels, so g.Permute(ctx, order)
 // has a small bandwidth and its sparse products read x almost
 // sequentially: for a 10-NN graph of 10⁵ random points a product with
 // L_sym takes about 1.6 ms instead of 2.2 ms. The order is deterministic.
