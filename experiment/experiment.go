@@ -52,6 +52,9 @@ type Output struct {
 	Files map[string][]byte
 	// Figures lists PNG files already written into OutDir by Report.
 	Figures []string
+	// Claims are the published claims this experiment checks, with their
+	// verdicts (see Claim).
+	Claims []Claim
 }
 
 // Experiment is one published table or figure to reproduce.

@@ -1,0 +1,50 @@
+package experiment
+
+// Verdict is the outcome of checking one published claim against our
+// numbers. It is decided by a rule stated in the claim's Rule field and
+// computed from the cells, never set by hand.
+type Verdict int8
+
+const (
+	// NotTestable: the claim cannot be checked with the data or methods here
+	// (Reason says why).
+	NotTestable Verdict = iota
+	// Held: our numbers satisfy the claim by its rule.
+	Held
+	// PartlyHeld: the rule holds on some of the cases the claim covers.
+	PartlyHeld
+	// NotHeld: our numbers contradict the claim by its rule.
+	NotHeld
+)
+
+var verdictNames = [...]string{"not testable", "held", "partly held", "not held"}
+
+// String returns the verdict as written in the ledger.
+func (v Verdict) String() string {
+	if v < 0 || int(v) >= len(verdictNames) {
+		return "unknown"
+	}
+	return verdictNames[v]
+}
+
+// Claim is one qualitative or quantitative statement of a source document
+// that an experiment checks. Experiments return their claims in
+// Output.Claims; `tether repro` gathers them into docs/results/CLAIMS.md and
+// each page lists its own at the top.
+type Claim struct {
+	// Source names the document and place, e.g. "seed 003 §5.2, Table 1".
+	Source string
+	// Quote is the claim in the source's words (or a faithful paraphrase,
+	// marked as such).
+	Quote string
+	// Rule is the test applied, e.g. "FGPWC's mean ARI is the highest of
+	// the row on ≥ 2/3 of the datasets".
+	Rule string
+	// Ours states our numbers behind the verdict.
+	Ours string
+	// Verdict is the outcome of Rule on Ours.
+	Verdict Verdict
+	// Reason explains a NotTestable or PartlyHeld verdict; optional
+	// otherwise.
+	Reason string
+}
