@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"encoding"
 	"fmt"
 	"math"
 	"reflect"
@@ -122,4 +123,110 @@ func inRange(x float64, r string) (bool, error) {
 		in = in || (above && below)
 	}
 	return in, nil
+}
+
+// SetKnobs returns a copy of method m with the knobs named in settings
+// ("Name=value", names case-insensitive, fields of embedded structs
+// included) set; m itself is not modified. Numbers, booleans, strings and
+// types with Set(string) or UnmarshalText are supported. The error names
+// the setting and, for an unknown name, lists m's knobs. Range checks are
+// left to Run (see Knob). Cost: O(len(settings) · fields).
+func SetKnobs(m Method, settings []string) (Method, error) {
+	if len(settings) == 0 {
+		return m, nil
+	}
+	v := reflect.ValueOf(m)
+	isPtr := v.Kind() == reflect.Pointer
+	if isPtr {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("%w: method %s has no settable knobs", ErrInvalid, m.Name())
+	}
+	cp := reflect.New(v.Type())
+	cp.Elem().Set(v)
+	for _, o := range settings {
+		name, val, ok := strings.Cut(o, "=")
+		if !ok {
+			return nil, fmt.Errorf("%w: knob setting %q: want Name=value", ErrInvalid, o)
+		}
+		f, ok := findKnob(cp.Elem(), name)
+		if !ok {
+			var names []string
+			for _, k := range Knobs(m) {
+				names = append(names, k.Name)
+			}
+			return nil, fmt.Errorf("%w: knob setting %q: method %s has no knob %q (knobs: %s)", ErrInvalid, o, m.Name(), name, strings.Join(names, ", "))
+		}
+		if err := setKnob(f, val); err != nil {
+			return nil, fmt.Errorf("%w: knob setting %q: %v", ErrInvalid, o, err)
+		}
+	}
+	out := cp
+	if !isPtr {
+		out = cp.Elem()
+	}
+	meth, ok := out.Interface().(Method)
+	if !ok {
+		return nil, fmt.Errorf("%w: method %s: copy is not a method", ErrInvalid, m.Name())
+	}
+	return meth, nil
+}
+
+// findKnob returns the exported field of v named name (any case),
+// searching embedded structs.
+func findKnob(v reflect.Value, name string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.IsExported() && strings.EqualFold(sf.Name, name) {
+			return v.Field(i), true
+		}
+		if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+			if f, ok := findKnob(v.Field(i), name); ok {
+				return f, true
+			}
+		}
+	}
+	return reflect.Value{}, false
+}
+
+// setKnob parses s into the field f.
+func setKnob(f reflect.Value, s string) error {
+	if f.CanAddr() {
+		switch p := f.Addr().Interface().(type) {
+		case interface{ Set(string) error }:
+			return p.Set(s)
+		case encoding.TextUnmarshaler:
+			return p.UnmarshalText([]byte(s))
+		}
+	}
+	switch f.Kind() {
+	case reflect.Float32, reflect.Float64:
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", s)
+		}
+		f.SetFloat(x)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		x, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", s)
+		}
+		if f.OverflowInt(x) {
+			return fmt.Errorf("%d out of range", x)
+		}
+		f.SetInt(x)
+	case reflect.Bool:
+		x, err := strconv.ParseBool(s)
+		if err != nil {
+			return fmt.Errorf("%q is not a boolean", s)
+		}
+		f.SetBool(x)
+	case reflect.String:
+		f.SetString(s)
+	default:
+		return fmt.Errorf("knob of type %s cannot be set from text", f.Type())
+	}
+	return nil
 }

@@ -211,3 +211,46 @@ func matWith(r, c, i, j int, v float64) *mat.Dense {
 	m.Set(i, j, v)
 	return m
 }
+
+func TestSetKnobs(t *testing.T) {
+	orig := NewFGPWC()
+	cases := []struct {
+		name     string
+		m        Method
+		settings []string
+		check    func(Method) bool
+		wantErr  string
+	}{
+		{"float, any case", HBisection{}, []string{"alpha=0.25"}, func(m Method) bool { return m.(HBisection).Alpha == 0.25 }, ""},
+		{"int and bool on a pointer", orig, []string{"M=7", "RowNormalize=false"}, func(m Method) bool {
+			f := m.(*FGPWC)
+			return f.M == 7 && !f.RowNormalize
+		}, ""},
+		{"enumeration by UnmarshalText", FastGE2BH{}, []string{"Variant=LH"}, func(m Method) bool { return m.(FastGE2BH).Variant.String() == "LH" }, ""},
+		{"no equals sign", HBisection{}, []string{"alpha"}, nil, "want Name=value"},
+		{"unknown knob lists the knobs", HBisection{}, []string{"beta=1"}, nil, `no knob "beta" (knobs: Alpha)`},
+		{"not a number", HBisection{}, []string{"alpha=x"}, nil, `"x" is not a number`},
+		{"not an integer", orig, []string{"M=1.5"}, nil, `"1.5" is not an integer`},
+		{"bad enumeration", FastGE2BH{}, []string{"Variant=nope"}, nil, "Variant=nope"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := SetKnobs(tc.m, tc.settings)
+			if tc.wantErr != "" {
+				if err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want ErrInvalid containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(got) {
+				t.Errorf("knobs not set: %+v", got)
+			}
+		})
+	}
+	if orig.M != NewFGPWC().M || !orig.RowNormalize {
+		t.Errorf("SetKnobs modified its argument: %+v", orig)
+	}
+}

@@ -324,7 +324,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if meth, err = setKnobs(meth, knobs); err != nil {
+	if meth, err = cluster.SetKnobs(meth, knobs); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	rec := newRecorder(m.Stderr, *quiet)

@@ -229,14 +229,14 @@ func TestRelink(t *testing.T) {
 }
 
 func TestSetKnobs(t *testing.T) {
-	m, err := setKnobs(cluster.HBisection{}, []string{"alpha=0.25"})
+	m, err := cluster.SetKnobs(cluster.HBisection{}, []string{"alpha=0.25"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := m.(cluster.HBisection).Alpha; got != 0.25 {
 		t.Errorf("Alpha = %v", got)
 	}
-	bh, err := setKnobs(cluster.FastGE2BH{}, []string{"Variant=LH", "R=2"})
+	bh, err := cluster.SetKnobs(cluster.FastGE2BH{}, []string{"Variant=LH", "R=2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestSetKnobs(t *testing.T) {
 		t.Errorf("got %+v", v)
 	}
 	for _, bad := range []string{"nope=1", "alpha", "alpha=x"} {
-		if _, err := setKnobs(cluster.HBisection{}, []string{bad}); err == nil {
+		if _, err := cluster.SetKnobs(cluster.HBisection{}, []string{bad}); err == nil {
 			t.Errorf("-set %s: no error", bad)
 		}
 	}
@@ -253,7 +253,7 @@ func TestSetKnobs(t *testing.T) {
 		in   string
 		want cluster.FGPWCLaplacian
 	}{{"sym", cluster.FGPWCSymmetric}, {"unnormalized", cluster.FGPWCUnnormalized}, {"auto", cluster.FGPWCAutoLaplacian}} {
-		fm, err := setKnobs(*cluster.NewFGPWC(), []string{"Laplacian=" + tc.in, "Imprint=true", "IterCV=true"})
+		fm, err := cluster.SetKnobs(*cluster.NewFGPWC(), []string{"Laplacian=" + tc.in, "Imprint=true", "IterCV=true"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +261,7 @@ func TestSetKnobs(t *testing.T) {
 			t.Errorf("-set Laplacian=%s: got %+v", tc.in, f)
 		}
 	}
-	if _, err := setKnobs(*cluster.NewFGPWC(), []string{"Laplacian=rw"}); err == nil {
+	if _, err := cluster.SetKnobs(*cluster.NewFGPWC(), []string{"Laplacian=rw"}); err == nil {
 		t.Error("-set Laplacian=rw: no error")
 	}
 	// Through the CLI.

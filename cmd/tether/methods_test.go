@@ -67,7 +67,7 @@ func TestKnobDefaultsRoundTrip(t *testing.T) {
 			if !k.Settable {
 				continue
 			}
-			got, err := setKnobs(m, []string{k.Name + "=" + k.Default})
+			got, err := cluster.SetKnobs(m, []string{k.Name + "=" + k.Default})
 			if err != nil {
 				t.Errorf("%s: -set %s=%s: %v", i.Name, k.Name, k.Default, err)
 				continue
@@ -82,11 +82,11 @@ func TestKnobDefaultsRoundTrip(t *testing.T) {
 		t.Errorf("only %d knobs checked", checked)
 	}
 	// A named value that is not the default.
-	f, err := setKnobs(cluster.NewFGPWC(), []string{"Optimizer=halving"})
+	f, err := cluster.SetKnobs(cluster.NewFGPWC(), []string{"Optimizer=halving"})
 	if err != nil || f.(*cluster.FGPWC).Optimizer != cluster.StepHalving {
 		t.Errorf("-set Optimizer=halving: %v, %v", f, err)
 	}
-	if _, err := setKnobs(cluster.NewFGPWC(), []string{"Optimizer=newton"}); err == nil {
+	if _, err := cluster.SetKnobs(cluster.NewFGPWC(), []string{"Optimizer=newton"}); err == nil {
 		t.Error("-set Optimizer=newton: no error")
 	}
 }

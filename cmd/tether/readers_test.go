@@ -269,7 +269,7 @@ func FuzzSetKnobs(f *testing.F) {
 	methods := cluster.Methods()
 	f.Fuzz(func(t *testing.T, set string) {
 		for _, info := range methods {
-			m, err := setKnobs(info.New(), []string{set})
+			m, err := cluster.SetKnobs(info.New(), []string{set})
 			if err == nil && m.Name() != info.Name {
 				t.Fatalf("%s -set %q gave method %s", info.Name, set, m.Name())
 			}
