@@ -1,0 +1,14 @@
+// Package job runs one clustering job described by data: a Spec (one line
+// of a JSON Lines manifest) names the input (a feature table, a graph file,
+// a catalogued benchmark dataset or a generator), the side information, the
+// method with its knobs, k and the seed; Run reads the files, builds the
+// graph, clusters through cluster.Run and returns the labels with the
+// quality figures and timings as a Result.
+//
+// It is what a batch of many small problems needs (one mention graph per
+// document, one graph per user, a parameter grid over datasets): the same
+// Spec gives the same Result whether it runs in a loop (RunAll) or on a
+// distributed engine (the nested module github.com/tether-sc/tether/beam
+// runs it in an Apache Beam DoFn). A job that fails returns a Result whose
+// Error says why; it never stops the others.
+package job

@@ -1,0 +1,180 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/metrics"
+)
+
+func TestParseSpec(t *testing.T) {
+	cases := []struct {
+		name, line, wantErr string
+	}{
+		{"generator", `{"id":"a","gen":"moons","k":2,"seed":1}`, ""},
+		{"file and knobs", `{"id":"b-1.x","input":"d.csv","label":"last","method":"fgpwc","knobs":["M=5"],"k":3,"seed":0}`, ""},
+		{"missing id", `{"gen":"moons","k":2}`, "missing id"},
+		{"path in id", `{"id":"../x","gen":"moons","k":2}`, `id "../x"`},
+		{"two inputs", `{"id":"a","gen":"moons","graph":"g.txt","k":2}`, "exactly one of"},
+		{"no input", `{"id":"a","k":2}`, "exactly one of"},
+		{"unknown field", `{"id":"a","gen":"moons","kk":2}`, `unknown field "kk"`},
+		{"negative k", `{"id":"a","gen":"moons","k":-1}`, "negative k"},
+		{"file and sample", `{"id":"a","gen":"moons","k":2,"constraints":"c.txt","sample":{"pairs":5}}`, "both from a file and sampled"},
+		{"bad fraction", `{"id":"a","gen":"moons","k":2,"sample":{"label_fraction":1.5}}`, "label_fraction"},
+		{"two values", `{"id":"a","gen":"moons","k":2} {}`, "more than one JSON value"},
+		{"not JSON", `id=a`, "invalid character"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseSpec([]byte(tc.line))
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("err = %v, want ErrSpec containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestReadManifest(t *testing.T) {
+	good := "\ufeff# a grid\n\n{\"id\":\"a\",\"gen\":\"moons\",\"k\":2}\r\n{\"id\":\"b\",\"gen\":\"circles\",\"k\":2}\n"
+	specs, err := ReadManifest(strings.NewReader(good), "m.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(specs) != 2 || specs[0].ID != "a" || specs[1].Gen != "circles" {
+		t.Fatalf("specs = %+v", specs)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"{\"id\":\"a\",\"gen\":\"moons\",\"k\":2}\n{\"id\":\"a\",\"gen\":\"moons\",\"k\":3}\n", `m.jsonl:2: job: bad spec: id "a" already used on line 1`},
+		{"\n\n{\"id\":\"a\"}\n", "m.jsonl:3: job: bad spec: job a: give exactly one of"},
+		{"{\"id\":\"a\",\"gen\":\"moons\",\"k\":2," + strings.Repeat(" ", MaxLine) + "}\n", "longer than"},
+	} {
+		_, err := ReadManifest(strings.NewReader(tc.in), "m.jsonl")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("err = %v, want %q", err, tc.want)
+		}
+	}
+}
+
+// TestRunMatchesLibrary checks a generated job against the same steps
+// taken by hand through the library: the data of synth with tether gen's
+// seed, the default k-NN graph, cluster.Run and metrics.ARI.
+func TestRunMatchesLibrary(t *testing.T) {
+	ctx := context.Background()
+	res := Run(ctx, Spec{ID: "m", Gen: "moons", GenParams: map[string]string{"n": "200", "noise": "0.08"}, GenSeed: 4, K: 2, Seed: 9}, "")
+	if res.Error != "" {
+		t.Fatal(res.Error)
+	}
+	gen, _ := synth.Lookup("moons")
+	p := gen.Defaults
+	p.N, p.Noise = 200, 0.08
+	d, err := gen.Generate(ctx, p, rand.NewPCG(4, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Build(ctx, d.X, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cluster.Run(ctx, cluster.NJW{}, &cluster.Problem{Graph: g, K: 2}, &cluster.Settings{Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res.Labels, want.Labels) {
+		t.Fatal("labels differ from the library's")
+	}
+	ari, _ := metrics.ARI(d.Labels, want.Labels)
+	if res.ARI == nil || *res.ARI != ari || res.N != 200 || res.K != 2 || res.NNZ != g.NNZ() {
+		t.Fatalf("result %+v, want ARI %v", res, ari)
+	}
+	if s := res.Sizes; len(s) != 2 || s[0]+s[1] != 200 {
+		t.Fatalf("sizes %v", s)
+	}
+}
+
+func TestRunSampledPairsDeterministic(t *testing.T) {
+	s := Spec{ID: "c", Gen: "circles", GenParams: map[string]string{"n": "150"}, Method: "fgpwc", K: 2, Seed: 3,
+		Sample: &Sample{Pairs: 60, Seed: 5}}
+	a, b := Run(context.Background(), s, ""), Run(context.Background(), s, "")
+	if a.Error != "" {
+		t.Fatal(a.Error)
+	}
+	if a.ViolatedML == nil || a.ViolatedCL == nil {
+		t.Fatal("violations not reported")
+	}
+	a.Seconds, b.Seconds, a.GraphSeconds, b.GraphSeconds = 0, 0, 0, 0
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("same spec, different results:\n%+v\n%+v", a, b)
+	}
+}
+
+func TestRunFiles(t *testing.T) {
+	dir := t.TempDir()
+	csv := "x,y,label\n0,0,a\n0.1,0,a\n0,0.1,a\n0.1,0.1,a\n5,5,b\n5.1,5,b\n5,5.1,b\n5.1,5.1,b\n"
+	if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "c.txt"), []byte("0,4,ml\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := Run(context.Background(), Spec{ID: "f", Input: "d.csv", Label: "last", KNN: 3, K: 2, Constraints: "c.txt", Method: "njw"}, dir)
+	if res.Error != "" {
+		t.Fatal(res.Error)
+	}
+	if res.ARI == nil || *res.ARI != 1 {
+		t.Errorf("ARI %v, want 1", res.ARI)
+	}
+	if len(res.Warnings) == 0 || !strings.Contains(strings.Join(res.Warnings, ";"), "constraint") {
+		t.Errorf("njw given constraints: warnings %q should name the unused input", res.Warnings)
+	}
+	if *res.ViolatedML != 1 {
+		t.Errorf("ml violations %d, want 1 (nodes 0 and 4 are in different blobs)", *res.ViolatedML)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	moons := map[string]string{"n": "100"}
+	cases := []struct {
+		name string
+		ctx  context.Context
+		spec Spec
+		want string
+	}{
+		{"missing file", context.Background(), Spec{ID: "a", Input: "nope.csv", K: 2}, "nope.csv"},
+		{"unknown method", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: moons, K: 2, Method: "kmeanz"}, "kmeanz"},
+		{"bad knob", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: moons, K: 2, Method: "fgpwc", Knobs: []string{"Zeta=1"}}, `no knob "Zeta"`},
+		{"knob out of range", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: moons, K: 2, Method: "hbisect", Knobs: []string{"Alpha=9"}}, "outside its range"},
+		{"bad generator parameter", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: map[string]string{"n": "x"}, K: 2}, "gen moons"},
+		{"unknown generator", context.Background(), Spec{ID: "a", Gen: "spirals", K: 2}, "spirals"},
+		{"k too large", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: moons, K: 500}, "k"},
+		{"sample without reference", context.Background(), Spec{ID: "a", Graph: "g.txt", K: 2, Sample: &Sample{Pairs: 3}}, "g.txt"},
+		{"cancelled", cancelled, Spec{ID: "a", Gen: "moons", GenParams: moons, K: 2}, "canceled"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Run(tc.ctx, tc.spec, t.TempDir())
+			if res.Error == "" || !strings.Contains(res.Error, tc.want) {
+				t.Fatalf("error %q, want it to mention %q", res.Error, tc.want)
+			}
+			if res.ID != "a" || res.Labels != nil || res.ARI != nil {
+				t.Fatalf("failed job keeps figures: %+v", res)
+			}
+		})
+	}
+}

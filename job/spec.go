@@ -1,0 +1,180 @@
+package job
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// ErrSpec marks a malformed Spec or manifest line.
+var ErrSpec = errors.New("job: bad spec")
+
+// MaxLine is the longest manifest line ReadManifest accepts, in bytes.
+const MaxLine = 1 << 20
+
+// Spec describes one clustering job. Exactly one of Input, Graph, Dataset
+// and Gen gives the data. Relative paths are resolved against the root
+// passed to Run (the manifest's folder for a batch).
+type Spec struct {
+	// ID names the job in results and output files; unique in a manifest.
+	// Letters, digits, '.', '-' and '_' only.
+	ID string `json:"id"`
+
+	// Input is a feature table (CSV, TSV, ARFF: dataset.ReadFile); Label
+	// names its class column ("" none, ARFF last; see dataset.Options).
+	Input string `json:"input,omitempty"`
+	Label string `json:"label,omitempty"`
+	// Graph is a graph file (edge list, .mtx, .gml, dense .csv).
+	Graph string `json:"graph,omitempty"`
+	// Dataset is a benchmark dataset of dataset/catalog, read from
+	// DataRoot (default catalog.DefaultRoot()).
+	Dataset  string `json:"dataset,omitempty"`
+	DataRoot string `json:"data_root,omitempty"`
+	// Gen is a generator of dataset/synth, with parameters by name (as
+	// tether gen spells them, e.g. {"n": "300", "noise": "0.1"}) drawn with
+	// GenSeed (tether gen -seed).
+	Gen       string            `json:"gen,omitempty"`
+	GenParams map[string]string `json:"gen_params,omitempty"`
+	GenSeed   uint64            `json:"gen_seed,omitempty"`
+
+	// KNN is the number of neighbours of the k-NN graph built from
+	// features (0: graph.DefaultSpec()).
+	KNN int `json:"knn,omitempty"`
+
+	// Constraints is a must-link/cannot-link file; Labels a partial labels
+	// file (constraint.ReadFile / ReadLabelsFile).
+	Constraints string `json:"constraints,omitempty"`
+	Labels      string `json:"labels,omitempty"`
+	// Sample draws side information from the reference labels instead of
+	// files (for grids over protocols).
+	Sample *Sample `json:"sample,omitempty"`
+
+	// Method is a registered method name (default "njw"); Knobs are its
+	// knob settings, "Name=value" (cluster.SetKnobs).
+	Method string   `json:"method,omitempty"`
+	Knobs  []string `json:"knobs,omitempty"`
+	// K is the number of clusters (0 for methods that estimate it).
+	K int `json:"k"`
+	// Seed seeds the clustering (cluster.Settings.Seed).
+	Seed uint64 `json:"seed"`
+}
+
+// Sample draws side information from the reference labels of the data.
+type Sample struct {
+	// Pairs draws this many distinct pairs uniformly, each must-link when
+	// the reference puts both nodes in one class, else cannot-link
+	// (constraint.UniformPairs).
+	Pairs int `json:"pairs,omitempty"`
+	// LabelFraction reveals the labels of this fraction of the nodes, per
+	// class (constraint.FractionLabels).
+	LabelFraction float64 `json:"label_fraction,omitempty"`
+	// Seed seeds the draw.
+	Seed uint64 `json:"seed"`
+}
+
+// Validate checks the Spec's own fields (not the files they name).
+func (s *Spec) Validate() error {
+	if s.ID == "" {
+		return fmt.Errorf("%w: missing id", ErrSpec)
+	}
+	for _, r := range s.ID {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') || s.ID == "." || s.ID == ".." {
+			return fmt.Errorf("%w: id %q: use letters, digits, '.', '-' and '_'", ErrSpec, s.ID)
+		}
+	}
+	count := 0
+	for _, v := range []string{s.Input, s.Graph, s.Dataset, s.Gen} {
+		if v != "" {
+			count++
+		}
+	}
+	if count != 1 {
+		return fmt.Errorf("%w: job %s: give exactly one of input, graph, dataset and gen", ErrSpec, s.ID)
+	}
+	if s.K < 0 || s.KNN < 0 {
+		return fmt.Errorf("%w: job %s: negative k or knn", ErrSpec, s.ID)
+	}
+	if sm := s.Sample; sm != nil {
+		if sm.Pairs < 0 || !(sm.LabelFraction >= 0 && sm.LabelFraction <= 1) {
+			return fmt.Errorf("%w: job %s: sample wants pairs ≥ 0 and label_fraction in [0, 1]", ErrSpec, s.ID)
+		}
+		if s.Constraints != "" && sm.Pairs > 0 || s.Labels != "" && sm.LabelFraction > 0 {
+			return fmt.Errorf("%w: job %s: side information both from a file and sampled", ErrSpec, s.ID)
+		}
+	}
+	return nil
+}
+
+// ParseSpec decodes one manifest line (strict: unknown fields are errors)
+// and validates it.
+func ParseSpec(line []byte) (*Spec, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	var s Spec
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrSpec, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: more than one JSON value on the line", ErrSpec)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// ReadManifest reads a JSON Lines manifest: one Spec per line; blank lines
+// and lines starting with '#' are skipped. Errors name the file (name) and
+// line, and a repeated id is an error. Cost O(size).
+func ReadManifest(r io.Reader, name string) ([]Spec, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), MaxLine)
+	var out []Spec
+	seen := map[string]int{}
+	for ln := 1; sc.Scan(); ln++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if ln == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+		}
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		s, err := ParseSpec(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
+		}
+		if prev, ok := seen[s.ID]; ok {
+			return nil, fmt.Errorf("%s:%d: %w: id %q already used on line %d", name, ln, ErrSpec, s.ID, prev)
+		}
+		seen[s.ID] = ln
+		out = append(out, *s)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s: %w: a line is longer than %d bytes", name, ErrSpec, MaxLine)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return out, nil
+}
+
+// resolve returns path relative to root unless it is absolute.
+func resolve(root, path string) string {
+	if path == "" || filepath.IsAbs(path) || root == "" {
+		return path
+	}
+	return filepath.Join(root, path)
+}
+
+// methodName returns s.Method or the default.
+func (s *Spec) methodName() string {
+	if m := strings.TrimSpace(s.Method); m != "" {
+		return m
+	}
+	return "njw"
+}
