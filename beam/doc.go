@@ -1,0 +1,15 @@
+// Package tetherbeam runs batches of tether clustering jobs on Apache Beam:
+// a pipeline reads a JSON Lines manifest of job.Spec lines, clusters each
+// job with the tether library in a DoFn (job.Run), writes each job's
+// labels to <out>/<id>.labels and one JSON line of figures and timings per
+// job to <out>/results.jsonl.
+//
+// Failures are per job: a job whose files are missing, whose method
+// refuses the problem or whose manifest line is malformed yields a result
+// line with "error" set, and the other jobs go on.
+//
+// It runs locally on Beam's Prism runner by default (loopback, no
+// services needed) and unchanged on Flink, Spark or Dataflow with the
+// usual Beam flags (see the README). It lives in a module of its own so
+// that the core tether module keeps only gonum-class dependencies.
+package tetherbeam

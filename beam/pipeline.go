@@ -1,0 +1,87 @@
+package tetherbeam
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local paths
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/tether-sc/tether/job"
+)
+
+func init() {
+	register.DoFn3x1[context.Context, string, func(string), error](&runJobFn{})
+	register.Emitter1[string]()
+}
+
+// ResultsFile is the name of the results file in the output folder.
+const ResultsFile = "results.jsonl"
+
+// Batch adds to s the transforms that run every job of the manifest file
+// (a path or glob Beam's file systems can read) and returns the
+// PCollection of result lines (JSON, one per job, in no particular order).
+// Relative paths inside the jobs are resolved against root. When out is not
+// empty, each job's labels are written to job.LabelsPath(out, id) and the
+// result lines to out/results.jsonl.
+func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
+	s = s.Scope("tether.Batch")
+	lines := textio.Read(s, manifest)
+	results := beam.ParDo(s, &runJobFn{Root: root, Out: out}, lines)
+	if out != "" {
+		textio.Write(s, filepath.Join(out, ResultsFile), results)
+	}
+	return results
+}
+
+// runJobFn clusters one manifest line.
+type runJobFn struct {
+	Root string `json:"root"`
+	Out  string `json:"out"`
+}
+
+// ProcessElement parses one manifest line, runs the job and emits its
+// result line. Blank and '#' lines emit nothing; a malformed line emits a
+// result whose error names it. Only an unwritable labels file or result
+// fails the bundle (the runner then retries it; job.Run is deterministic).
+func (f *runJobFn) ProcessElement(ctx context.Context, line string, emit func(string)) error {
+	b := bytes.TrimSpace([]byte(line))
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	if len(b) == 0 || b[0] == '#' {
+		return nil
+	}
+	var res *job.Result
+	spec, err := job.ParseSpec(b)
+	if err != nil {
+		res = &job.Result{ID: idOf(b), Error: fmt.Sprintf("manifest line %.80q: %v", line, err)}
+	} else {
+		res = job.Run(ctx, *spec, f.Root)
+	}
+	if f.Out != "" {
+		if err := job.SaveLabels(ctx, f.Out, res); err != nil {
+			return err
+		}
+	}
+	js, err := res.JSON()
+	if err != nil {
+		return fmt.Errorf("job %s: %w", res.ID, err)
+	}
+	emit(js)
+	return nil
+}
+
+// idOf returns the "id" field of a malformed line when it can be read.
+func idOf(line []byte) string {
+	var v struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(line, &v) != nil {
+		return ""
+	}
+	return v.ID
+}

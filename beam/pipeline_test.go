@@ -1,0 +1,172 @@
+package tetherbeam
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/tether-sc/tether/job"
+
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+)
+
+func TestMain(m *testing.M) {
+	ptest.MainWithDefault(m, "prism")
+}
+
+// manifest writes a manifest of 24 small jobs (generators × methods ×
+// seeds, some with sampled side information) plus two failing ones into
+// dir and returns its path and the specs.
+func manifest(t *testing.T, dir string) (string, []job.Spec) {
+	var specs []job.Spec
+	gens := []struct {
+		name string
+		k    int
+		p    map[string]string
+	}{
+		{"moons", 2, map[string]string{"n": "120"}},
+		{"circles", 2, map[string]string{"n": "120"}},
+		{"blobs", 3, map[string]string{"n": "150", "k": "3"}},
+		{"sbm", 2, map[string]string{"n": "120", "k": "2", "cin": "20", "cout": "2"}},
+	}
+	methods := []struct {
+		name   string
+		sample *job.Sample
+	}{
+		{"njw", nil},
+		{"fgpwc", &job.Sample{Pairs: 40, Seed: 7}},
+		{"labelprop", &job.Sample{LabelFraction: 0.1, Seed: 3}},
+	}
+	for _, g := range gens {
+		for _, m := range methods {
+			for seed := uint64(1); seed <= 2; seed++ {
+				specs = append(specs, job.Spec{
+					ID: fmt.Sprintf("%s-%s-%d", g.name, m.name, seed), Gen: g.name, GenParams: g.p, GenSeed: seed,
+					Method: m.name, K: g.k, Seed: seed, Sample: m.sample,
+				})
+			}
+		}
+	}
+	specs = append(specs,
+		job.Spec{ID: "missing-file", Input: "nope.csv", K: 2},
+		job.Spec{ID: "bad-method", Gen: "moons", K: 2, Method: "kmeanz"})
+	var b strings.Builder
+	b.WriteString("# tether-beam test manifest\n\n")
+	for _, s := range specs {
+		js, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(js)
+		b.WriteByte('\n')
+	}
+	b.WriteString(`{"id":"malformed","gen":"moons"` + "\n")
+	path := filepath.Join(dir, "jobs.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, specs
+}
+
+// comparable drops the timings, which differ from run to run.
+func comparable(t *testing.T, line string) map[string]any {
+	var v map[string]any
+	if err := json.Unmarshal([]byte(line), &v); err != nil {
+		t.Fatalf("result line %q: %v", line, err)
+	}
+	delete(v, "seconds")
+	delete(v, "graph_seconds")
+	return v
+}
+
+// TestBatchEqualsSequential runs the manifest on Prism and checks every
+// result line and labels file against job.RunAll run in this process.
+func TestBatchEqualsSequential(t *testing.T) {
+	dir := t.TempDir()
+	path, specs := manifest(t, dir)
+	out := filepath.Join(dir, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, s := beam.NewPipelineWithRoot()
+	Batch(s, path, dir, out)
+	if err := ptest.Run(p); err != nil {
+		t.Fatalf("pipeline: %v", err)
+	}
+
+	got := map[string]map[string]any{}
+	f, err := os.Open(filepath.Join(out, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		v := comparable(t, sc.Text())
+		id, _ := v["id"].(string)
+		if _, dup := got[id]; dup {
+			t.Fatalf("two results for job %q", id)
+		}
+		got[id] = v
+	}
+	if len(got) != len(specs)+1 {
+		t.Fatalf("%d results for %d manifest lines", len(got), len(specs)+1)
+	}
+	if e, _ := got[""]["error"].(string); !strings.Contains(e, "manifest line") {
+		t.Errorf("malformed line: error %q", e)
+	}
+
+	want := job.RunAll(context.Background(), specs, dir)
+	ok := 0
+	for _, w := range want {
+		js, err := w.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := got[w.ID]; !reflect.DeepEqual(g, comparable(t, js)) {
+			t.Errorf("job %s: pipeline %v, sequential %v", w.ID, g, comparable(t, js))
+		}
+		lp := job.LabelsPath(out, w.ID)
+		data, err := os.ReadFile(lp)
+		if w.Error != "" {
+			if err == nil {
+				t.Errorf("failed job %s wrote %s", w.ID, lp)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("job %s: %v", w.ID, err)
+		}
+		var b strings.Builder
+		if err := w.WriteLabels(&b); err != nil {
+			t.Fatal(err)
+		}
+		if string(data) != b.String() {
+			t.Errorf("job %s: labels file differs from the sequential run", w.ID)
+		}
+		ok++
+	}
+	if ok != 24 {
+		t.Errorf("%d jobs succeeded, want 24", ok)
+	}
+	var failed []string
+	for id, v := range got {
+		if _, bad := v["error"]; bad {
+			failed = append(failed, id)
+		}
+	}
+	sort.Strings(failed)
+	if !reflect.DeepEqual(failed, []string{"", "bad-method", "missing-file"}) {
+		t.Errorf("failed jobs %v", failed)
+	}
+}

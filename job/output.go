@@ -1,0 +1,46 @@
+package job
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+
+	"github.com/tether-sc/tether/internal/atomicfile"
+)
+
+// WriteLabels writes r's labels, one cluster number per line (node i on
+// line i+1), the format of tether cluster -o.
+func (r *Result) WriteLabels(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	for _, c := range r.Labels {
+		bw.WriteString(strconv.Itoa(c))
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// JSON returns r as one line of JSON (no newline).
+func (r *Result) JSON() (string, error) {
+	b, err := json.Marshal(r)
+	return string(b), err
+}
+
+// LabelsPath is where a batch writes the labels of job id under dir.
+func LabelsPath(dir, id string) string { return filepath.Join(dir, id+".labels") }
+
+// SaveLabels writes r's labels to LabelsPath(dir, r.ID) atomically (a
+// cancelled or failed write leaves no partial file). A failed job has no
+// labels and writes nothing.
+func SaveLabels(ctx context.Context, dir string, r *Result) error {
+	if r.Error != "" {
+		return nil
+	}
+	if err := atomicfile.Write(ctx, LabelsPath(dir, r.ID), r.WriteLabels); err != nil {
+		return fmt.Errorf("job %s: %w", r.ID, err)
+	}
+	return nil
+}
