@@ -839,7 +839,7 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 	if err := w.WriteAll(csvRows); err != nil {
 		return nil, err
 	}
-	out := &Output{Markdown: md.String(), Files: map[string][]byte{
+	out := &Output{Markdown: md.String(), Claims: fgpwcClaims(results, rows, peers, sets, root), Files: map[string][]byte{
 		"fgpwc-table1.csv": buf.Bytes(),
 		"README.md":        []byte(md.String()),
 	}}
