@@ -245,13 +245,19 @@ func closurePlots(dir string, parts []string, rows []closureRow) ([]string, erro
 	for _, fig := range []struct {
 		id, file, xlabel string
 		x                func(closureRow) float64
+		xbreak           float64
+		xticks           []float64
 	}{
-		{"4.3", "closure-fig4.3.png", "number of uniform must-links", func(r closureRow) float64 { return float64(r.ml) }},
-		{"4.4", "closure-fig4.4.png", "uniformity α", func(r closureRow) float64 { return r.alpha }},
+		{"4.3", "closure-fig4.3.png", "number of uniform must-links", func(r closureRow) float64 { return float64(r.ml) }, 0, nil},
+		// α ≤ 0.1, where the curves change, gets half of the axis.
+		{"4.4", "closure-fig4.4.png", "uniformity α (piecewise linear axis: α ≤ 0.1 takes the left half)", func(r closureRow) float64 { return r.alpha }, 0.1, []float64{0, 0.02, 0.05, 0.1, 0.3, 0.5, 0.7, 1}},
 	} {
 		var panels []*figureChart
 		for _, metric := range []string{"ARI", "NMI (joint)"} {
-			ch := &figureChart{title: fmt.Sprintf("Fig. %s: %s of the must-link closure", fig.id, metric), xlabel: fig.xlabel, ylabel: metric}
+			ch := &figureChart{title: fmt.Sprintf("Fig. %s: %s of the must-link closure", fig.id, metric), xlabel: fig.xlabel, ylabel: metric, xticks: fig.xticks}
+			if lo, hi := closureRange(rows, fig.id, fig.x); fig.xbreak > lo && fig.xbreak < hi {
+				ch.xbreak = fig.xbreak
+			}
 			for _, p := range parts {
 				var s seriesData
 				s.name = "partition " + p
@@ -287,13 +293,26 @@ type seriesData struct {
 type figureChart struct {
 	title, xlabel, ylabel string
 	series                []seriesData
+	xbreak                float64   // figure.LineChart.XBreak
+	xticks                []float64 // figure.LineChart.XTicks
+}
+
+// closureRange is the range of x over the rows of figure fig.
+func closureRange(rows []closureRow, fig string, x func(closureRow) float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, r := range rows {
+		if r.figure == fig && r.reps > 0 {
+			lo, hi = min(lo, x(r)), max(hi, x(r))
+		}
+	}
+	return lo, hi
 }
 
 // savePanels draws charts side by side into a PNG.
 func savePanels(path string, charts []*figureChart) error {
 	plots := make([]*plot.Plot, 0, len(charts))
 	for _, c := range charts {
-		lc := figure.LineChart{Title: c.title, XLabel: c.xlabel, YLabel: c.ylabel, YMin: 0, YMax: 1.02, LegendRight: true}
+		lc := figure.LineChart{Title: c.title, XLabel: c.xlabel, YLabel: c.ylabel, YMin: 0, YMax: 1.02, LegendRight: true, XBreak: c.xbreak, XTicks: c.xticks}
 		for _, s := range c.series {
 			lc.Series = append(lc.Series, figure.Series{Name: s.name, X: s.x, Y: s.y, Err: s.e})
 		}

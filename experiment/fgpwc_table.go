@@ -188,6 +188,10 @@ type fgpwcInstance struct {
 type fgpwcLoader struct {
 	root string
 	seed uint64
+	// spec, if not nil, gives the graph of feature data instead of the
+	// row's (the graph-sensitivity study; its argument says whether the
+	// row's own graph is a cosine one); networks are used as given.
+	spec func(cosine bool) graph.Spec
 	data memo[string, *fgpwcInstance]
 }
 
@@ -198,7 +202,7 @@ func newFGPWCLoader(root string, seed uint64) *fgpwcLoader {
 }
 
 func (l *fgpwcLoader) get(ctx context.Context, r fgpwcRow) (*fgpwcInstance, error) {
-	return l.data.get(ctx, r.name, func(ctx context.Context) (*fgpwcInstance, error) { return fgpwcLoad(ctx, r, l.root, l.seed) })
+	return l.data.get(ctx, r.name, func(ctx context.Context) (*fgpwcInstance, error) { return fgpwcLoad(ctx, r, l.root, l.seed, l.spec) })
 }
 
 // fgpwcSynth are the generated rows: the generator (synth.Lookup) and its
@@ -221,7 +225,8 @@ var fgpwcSynth = map[string]struct {
 // "Cosine" rows get the symmetric 10-NN cosine graph weighted by the
 // similarity; "Network" rows use the network. Isolated nodes get a self
 // loop of weight 1 so L_sym is defined; the same graph serves every method.
-func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64) (*fgpwcInstance, error) {
+// A non-nil override gives the graph of feature data instead.
+func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64, override func(cosine bool) graph.Spec) (*fgpwcInstance, error) {
 	var x *mat.Dense
 	var truth []int
 	var g *graph.Graph
@@ -254,7 +259,15 @@ func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64) (*fgpw
 	for _, c := range truth {
 		inst.k = max(inst.k, c+1)
 	}
-	switch r.sim {
+	sim := r.sim
+	if override != nil && sim != "Network" {
+		sim = "override"
+	}
+	switch sim {
+	case "override":
+		spec := override(r.sim == "Cosine")
+		inst.spec = spec.String()
+		g, err = graph.Build(ctx, x, spec)
 	case "RBF":
 		spec := graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaLocal}}
 		inst.spec = "full RBF, local σ (7th neighbour)"
