@@ -80,8 +80,8 @@ type LedgerEntry struct {
 	Name, Title, Source string
 	// Page is the link to the experiment's page, relative to the ledger.
 	Page string
-	// Run is false when the experiment has no ClaimsFile yet (never run
-	// into this folder since the ledger exists).
+	// Run is false when the experiment has no ClaimsFile yet (its page
+	// predates the ledger, or it was never run into this folder).
 	Run    bool
 	Claims []Claim
 }
@@ -202,7 +202,7 @@ func Ledger(entries []LedgerEntry) (string, error) {
 	b.WriteString("| experiment | source | held | partly | not held | not testable |\n|---|---|---:|---:|---:|---:|\n")
 	for _, e := range entries {
 		if !e.Run {
-			fmt.Fprintf(&b, "| [%s](%s) | %s | not run | | | |\n", e.Name, e.Page, mdCell(e.Source))
+			fmt.Fprintf(&b, "| [%s](%s) | %s | no claims file yet | | | |\n", e.Name, e.Page, mdCell(e.Source))
 			continue
 		}
 		c, _ := Count(e.Claims) // checked above
@@ -213,7 +213,7 @@ func Ledger(entries []LedgerEntry) (string, error) {
 		fmt.Fprintf(&b, "## [%s](%s): %s\n\n", e.Name, e.Page, e.Title)
 		switch {
 		case !e.Run:
-			fmt.Fprintf(&b, "Not run into this folder yet (no %s): `tether repro %s` fills it.\n\n", ClaimsFile, e.Name)
+			fmt.Fprintf(&b, "No %s in this folder: the page predates the ledger or was never run here; `tether repro %s` writes it.\n\n", ClaimsFile, e.Name)
 		case len(e.Claims) == 0:
 			b.WriteString("No claim of the sources is checked by rule on this page yet.\n\n")
 		default:

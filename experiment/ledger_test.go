@@ -87,13 +87,13 @@ func TestLedgerRendering(t *testing.T) {
 	for _, want := range []string{
 		"| held | partly held | not held | not testable | total |\n|---:|---:|---:|---:|---:|\n| 1 | 1 | 1 | 1 | 4 |",
 		"| [a](a/README.md) | thesis | 1 | 0 | 1 | 1 |",
-		"| [d](d/README.md) |  | not run |",
+		"| [d](d/README.md) |  | no claims file yet |",
 		"## [a](a/README.md): first",
 		`| thesis §1 | x \| y | r | 0.9 | **held** |`,
 		"| thesis §3 | w | r3 | – | **not testable**: no data |",
 		"| seed 3 §5 | v | r4 | 3 of 5 | **partly held**: 3 of 5 rows |",
 		"No claim of the sources is checked by rule on this page yet.",
-		"Not run into this folder yet",
+		"No claims.json in this folder",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("ledger lacks %q:\n%s", want, md)
@@ -164,7 +164,7 @@ func TestLedgerKeepsOtherExperiments(t *testing.T) {
 		"| 1 | 0 | 1 | 0 | 2 |",
 		"| [pos](pos/README.md) | pos source | 1 | 0 | 0 | 0 |",
 		"| [neg](neg/README.md) | neg source | 0 | 0 | 1 | 0 |",
-		"| [never](never/README.md) | never source | not run |",
+		"| [never](never/README.md) | never source | no claims file yet |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("ledger lacks %q:\n%s", want, md)
