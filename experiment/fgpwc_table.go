@@ -770,13 +770,17 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 	fgpwcBestSummary(&md, results, rows, cols, sets, root)
 	type tally struct {
 		compared int
-		win      map[string]int
+		win, n   map[string]int // per other column: wins, datasets compared
 		lost     map[string][]string
+	}
+	others := []string{"njw"}
+	for _, c := range peers {
+		others = append(others, c.key)
 	}
 	tallies := map[string]*tally{}
 	variants := []string{"fgpwc", "fgpwc-m", "fgpwc-cv", "fgpwc-auto"}
 	for _, v := range variants {
-		t := &tally{win: map[string]int{}, lost: map[string][]string{}}
+		t := &tally{win: map[string]int{}, n: map[string]int{}, lost: map[string][]string{}}
 		tallies[v] = t
 		for _, r := range rows {
 			base := fgpwcCollect(results, r, fgpwcColumnByKey(v), "ari", sets)
@@ -784,11 +788,12 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 				continue
 			}
 			t.compared++
-			for _, other := range []string{"njw", "sl"} {
+			for _, other := range others {
 				mb, mo, count := fgpwcPairedARI(results, r, fgpwcColumnByKey(v), fgpwcColumnByKey(other), sets)
 				if count == 0 {
 					continue
 				}
+				t.n[other]++
 				if mb > mo {
 					t.win[other]++
 				} else {
@@ -812,18 +817,20 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 	cv, imp := fgpwcColumnByKey("fgpwc-cv"), fgpwcColumnByKey("fgpwc-auto")
 	fmt.Fprintf(&md, "Every comparison below is made on the constraint sets both methods ran (the first %d for the cross-validated FGPWC above %d nodes, "+
 		"the first %d for the automatic one above %d nodes), so it may differ from the means of the tables.\n\n", cv.bigSets, cv.bigN, imp.bigSets, imp.bigN)
-	_, haveSL := cluster.New("sl")
 	for _, v := range variants {
 		t := tallies[v]
 		if t.compared == 0 {
 			continue
 		}
-		fmt.Fprintf(&md, "- %s: higher mean ARI than unconstrained NJW on %d of %d datasets", fgpwcColumnByKey(v).title, t.win["njw"], t.compared)
-		if haveSL == nil {
-			fmt.Fprintf(&md, " and than SL on %d of %d", t.win["sl"], t.compared)
-			if l := t.lost["sl"]; len(l) > 0 {
-				fmt.Fprintf(&md, " (not on %s)", strings.Join(l, "; "))
+		var parts []string
+		for _, other := range others {
+			if t.n[other] > 0 {
+				parts = append(parts, fmt.Sprintf("%s on %d of %d", fgpwcShortTitle(other), t.win[other], t.n[other]))
 			}
+		}
+		fmt.Fprintf(&md, "- %s: higher mean ARI than %s datasets", fgpwcColumnByKey(v).title, strings.Join(parts, ", "))
+		if l := t.lost["sl"]; len(l) > 0 {
+			fmt.Fprintf(&md, " (not than SL on %s)", strings.Join(l, "; "))
 		}
 		fmt.Fprintf(&md, ".\n")
 	}
