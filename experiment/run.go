@@ -95,7 +95,8 @@ func readCache(path string) (map[string]Values, error) {
 }
 
 // Run executes the cells of e not already cached, in parallel, then builds
-// and writes the report into env.OutDir. When ctx is cancelled, running cells
+// and writes the report into env.OutDir: its Files and its Claims as
+// ClaimsFile, which BuildLedger gathers into the ledger. When ctx is cancelled, running cells
 // are abandoned, finished ones stay cached, and ctx.Err() is returned without
 // a report. Cells that fail are listed in Stats and left out of the report.
 func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, Stats, error) {
@@ -185,7 +186,16 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 		if err := os.MkdirAll(env.OutDir, 0o755); err != nil {
 			return nil, st, err
 		}
+		files := map[string][]byte{}
 		for name, b := range out.Files {
+			files[name] = b
+		}
+		// The claims, for the ledger (BuildLedger), even when there are
+		// none: an empty list says the experiment ran.
+		if files[ClaimsFile], err = encodeClaims(out.Claims); err != nil {
+			return nil, st, fmt.Errorf("experiment %s: %w", e.Name, err)
+		}
+		for name, b := range files {
 			err := atomicfile.Write(ctx, filepath.Join(env.OutDir, name), func(w io.Writer) error {
 				_, err := w.Write(b)
 				return err

@@ -215,6 +215,35 @@ func TestReproQuickAndList(t *testing.T) {
 	}
 }
 
+// Every repro run rebuilds CLAIMS.md from all experiments' claims files: a
+// later run of another experiment keeps the first one's claims, and each
+// page opens with its own.
+func TestReproLedgerKeepsEarlierClaims(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"closure", "table5.1"} {
+		if _, _, err := run(t, "repro", "-quick", "-quiet", "-o", dir, "-cache", "", name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ledger, err := os.ReadFile(filepath.Join(dir, "CLAIMS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# Claims ledger", "## [closure](closure/README.md)", "Non-uniformity degrades", "## [table5.1](table5.1/README.md)",
+		"the MLE reports values very close to α", "| [fgpwc-table1](fgpwc-table1/README.md) |"} {
+		if !strings.Contains(string(ledger), want) {
+			t.Errorf("CLAIMS.md lacks %q", want)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "closure", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i, j := strings.Index(string(page), "## Published claims checked"), strings.Index(string(page), "## Fig. 4.3"); i < 0 || j < 0 || i > j {
+		t.Errorf("the closure page does not open with its claims (at %d, first section at %d)", i, j)
+	}
+}
+
 func TestRelink(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"![a](fig.png) and [b](./x.csv)", "![a](e/fig.png) and [b](e/x.csv)"},
