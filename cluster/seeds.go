@@ -60,6 +60,8 @@ const (
 	streamCLPP                          // cLPP's k-means
 	streamL1CSC                         // L1CSC's eigensolver starts
 	streamCoCluster                     // co-clustering's k-means
+	streamLabelRecover                  // the NJW partition that fills label gaps (labelrecover.go)
+	streamAuto                          // auto's candidates (auto.go)
 )
 
 // streamSrc returns the generator of stream id under seed.
