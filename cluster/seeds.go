@@ -46,6 +46,8 @@ const (
 	streamLabelSample stream = streamKey ^ 0xf69c
 	// streamFolds: FGPWC's cross-validation folds; stream word 0xf69c_0002.
 	streamFolds stream = streamKey ^ 0xf69c_0002
+	// streamAutoFolds: auto's folds of labelled nodes (auto.go).
+	streamAutoFolds stream = 104
 )
 
 // Derived-settings streams (Settings.derive).
