@@ -338,6 +338,11 @@ type descentStop struct {
 	gradTol float64
 	fTol    float64
 	window  int
+	// snaps, if not nil, are iteration caps ≤ maxIter, ascending: the
+	// descent records the point it would return if stopped at each
+	// (descentResult.snapX), so that one descent to maxIter gives the
+	// results of the descents capped at every snap (IterCV).
+	snaps []int
 }
 
 // flat reports whether the relative-decrease test stops the descent, given
@@ -360,6 +365,29 @@ type descentResult struct {
 	converged  bool      // stopped by the gradient or the relative-decrease test
 	trace      []float64 // F after every accepted step, starting with F(X₀)
 	status     string
+	// snapX[i] and snapF[i] are the point and F a descent capped at
+	// descentStop.snaps[i] iterations returns (nil without snaps).
+	snapX []*mat.Dense
+	snapF []float64
+}
+
+// snapAt records x and f for every cap of st.snaps equal to iteration i
+// not recorded yet.
+func (r *descentResult) snapAt(st descentStop, i int, x *mat.Dense, f float64) {
+	for len(r.snapX) < len(st.snaps) && st.snaps[len(r.snapX)] == i {
+		r.snapX = append(r.snapX, mat.DenseCopyOf(x))
+		r.snapF = append(r.snapF, f)
+	}
+}
+
+// fillSnaps records the final point for the caps of st.snaps the descent
+// did not reach (it stopped before them, so a descent capped there
+// returns the same point).
+func (r *descentResult) fillSnaps(st descentStop) {
+	for len(r.snapX) < len(st.snaps) {
+		r.snapX = append(r.snapX, mat.DenseCopyOf(r.x))
+		r.snapF = append(r.snapF, r.f)
+	}
 }
 
 // descend minimizes o from x0 (not modified) with the given optimizer until
@@ -388,6 +416,9 @@ func descendHalving(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st de
 	alpha := 1.0
 	i := 0
 	for {
+		// A descent capped at i iterations stops at this point, whatever
+		// the tests below say.
+		res.snapAt(st, i, x, f)
 		if gn*gn < st.gradTol {
 			res.converged, res.status = true, "gradient below tolerance"
 			break
@@ -426,6 +457,7 @@ func descendHalving(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st de
 		}
 	}
 	res.x, res.f, res.gradNorm2, res.iterations = x, f, gn*gn, i
+	res.fillSnaps(st)
 	return res, nil
 }
 
@@ -444,6 +476,7 @@ type lbfgsDriver struct {
 	trace []float64
 	iter  int
 	stat  string
+	snaps descentResult // the points at the caps of st.snaps
 }
 
 // point returns x as an m×m matrix sharing its data.
@@ -494,6 +527,9 @@ func (d *lbfgsDriver) Record(loc *optimize.Location, op optimize.Operation, _ *o
 		// first major iteration: it starts the trace and is not counted.
 		d.trace = append(d.trace, loc.F)
 		d.iter = len(d.trace) - 1
+		// gonum records only iterations that do not end the run, so a
+		// run capped here continues no further than loc.
+		d.snaps.snapAt(d.st, d.iter, mat.NewDense(d.m, d.m, loc.X), loc.F)
 		if d.rec != nil && d.iter%10 == 0 {
 			d.rec.Record(progress.Event{Stage: "fgpwc", Done: d.iter, Total: d.st.maxIter, Message: fmt.Sprintf("F = %.6g, |grad|² = %.3g", loc.F, floats.Dot(loc.Gradient, loc.Gradient))})
 		}
@@ -515,6 +551,7 @@ func descendLBFGS(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st desc
 		if st.maxIter == 0 {
 			res.status = "iteration limit"
 		}
+		res.fillSnaps(st)
 		return res, nil
 	}
 	settings := &optimize.Settings{
@@ -563,5 +600,7 @@ func descendLBFGS(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st desc
 	default:
 		res.converged, res.status = true, d.stat
 	}
+	res.snapX, res.snapF = d.snaps.snapX, d.snaps.snapF
+	res.fillSnaps(st)
 	return res, nil
 }

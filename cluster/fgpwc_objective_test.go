@@ -410,7 +410,7 @@ func fgpwcDescentAtCap(t *testing.T, p *Problem, cap int) *descentResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := prep.FGPWCBasis.descend(context.Background(), prep.pairs, nil, cfg)
+	d, err := prep.FGPWCBasis.descend(context.Background(), prep.pairs, nil, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
