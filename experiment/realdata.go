@@ -301,11 +301,7 @@ func realRun(ctx context.Context, load func(context.Context) (*realInstance, err
 	sort.Sort(sort.Reverse(sort.IntSlice(sizes)))
 	v["largest"] = float64(sizes[0]) / float64(len(res.Labels))
 	if rep, ok := res.Report.(*cluster.AutoReport); ok {
-		for i, c := range rep.Candidates {
-			if c.Name == rep.Chosen {
-				v["chosen"] = float64(i)
-			}
-		}
+		v["chose:"+rep.Chosen] = 1
 	}
 	return v, nil
 }
@@ -368,29 +364,34 @@ func realIsUnconstrained(key string) bool {
 	return false
 }
 
-// realChoices counts auto's choices over the draws of a group.
+// realChoices counts auto's choices (the figures "chose:NAME") over the
+// draws of a group, e.g. "sl×2, njw×1".
 func realChoices(results map[string]Values, name, dens string, sets int) string {
-	names := []string{}
 	count := map[string]int{}
 	for rep := 0; rep < sets; rep++ {
 		v, ok := results[realKey(name, dens, "auto", rep)]
 		if !ok || v["failed"] > 0 {
 			continue
 		}
-		// Candidate names in order: pairs supervision (see cluster.Auto).
-		cands := []string{"njw", "sl", "mcl-noa-ssc", "fgpwc-dw", "fgpwc"}
-		c := int(v["chosen"])
-		if c < 0 || c >= len(cands) {
-			continue
+		for f := range v {
+			if c, ok := strings.CutPrefix(f, "chose:"); ok {
+				count[c]++
+			}
 		}
-		if count[cands[c]] == 0 {
-			names = append(names, cands[c])
-		}
-		count[cands[c]]++
 	}
-	var parts []string
-	for _, n := range names {
-		parts = append(parts, fmt.Sprintf("%s×%d", n, count[n]))
+	names := make([]string, 0, len(count))
+	for n := range count {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(a, b int) bool {
+		if count[names[a]] != count[names[b]] {
+			return count[names[a]] > count[names[b]]
+		}
+		return names[a] < names[b]
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s×%d", n, count[n])
 	}
 	return strings.Join(parts, ", ")
 }
