@@ -44,6 +44,6 @@ func ExampleAuto() {
 	// sl           0.9833
 	// mcl-noa-ssc  0.9833
 	// fgpwc-dw     0.9000
-	// fgpwc        0.9167
+	// fgpwc        0.9667
 	// chose sl, ARI = 0.95
 }

@@ -51,7 +51,11 @@ func TestAutoScoresByHand(t *testing.T) {
 			if !c.supervised {
 				fp.Constraints = nil
 			}
-			r, err := Run(context.Background(), m, fp, s)
+			fs := s
+			if c.supervised {
+				fs = &Settings{Seed: s.Seed, Restarts: 5} // auto's fold fits
+			}
+			r, err := Run(context.Background(), m, fp, fs)
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}

@@ -16,12 +16,13 @@
 //
 //   - Not sure. Auto (auto) chooses for you from the supervision alone,
 //     never from a ground truth. Candidates, simplest first: njw
-//     (unconstrained), sl, mcl-noa-ssc, fgpwc with D − W (m = k), fgpwc;
+//     (unconstrained), sl, mcl-noa-ssc, fgpwc with D − W (m = k), fgpwc
+//     with L_sym (m = max(2k, 10)), each with its other defaults;
 //     with labels alone, labelprop and noa-ssc come after njw. Rule:
 //     3-fold cross-validation on the constraints (pairs stratified by
 //     kind; labels split by labelled node, the held-out constraints being
-//     the pairs between held-out and training labelled nodes); a
-//     candidate's score is the fraction of held-out constraints its
+//     the pairs between held-out and training labelled nodes; fold fits
+//     use at most 5 k-means restarts); a candidate's score is the fraction of held-out constraints its
 //     partitions satisfy, pooled over the folds; the highest wins, ties
 //     go to the simpler candidate. So the unconstrained NJW partition is
 //     returned unless a constrained candidate satisfies strictly more

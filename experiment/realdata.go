@@ -437,7 +437,7 @@ func realReport(env *Env, results map[string]Values) (*Output, error) {
 	fmt.Fprintf(&md, "**Before and after.** \"njw-before\" is NJW as it was before issue 19 and is cached under a key without the defaults' "+
 		"fingerprint; every other cell's key carries the fingerprint of today's defaults (zero Settings, NJW, graph.DefaultSpec: %s), "+
 		"so when the defaults change the next run recomputes them and \"njw\" becomes the reading after.\n\n", realDefaults())
-	fmt.Fprintf(&md, "**auto** (`-method auto`, cluster.Auto) chooses among njw, sl, mcl-noa-ssc, fgpwc with D − W and fgpwc by 3-fold "+
+	fmt.Fprintf(&md, "**auto** (`-method auto`, cluster.Auto) chooses among njw, sl, mcl-noa-ssc, fgpwc with D − W (m = k) and fgpwc (m = max(2k, 10)) by 3-fold "+
 		"cross-validation on the constraints alone: the fraction of held-out constraints satisfied, ties to the simpler candidate, "+
 		"so it keeps the unconstrained NJW unless a constrained candidate does strictly better.\n\n")
 	if len(absent) > 0 {
