@@ -96,6 +96,9 @@ type Result struct {
 	// ignores, a disconnected graph, more components than clusters, an
 	// eigensolver that stopped early).
 	Warnings []string
+	// Report, if not nil, is a method's account of the choices it made,
+	// encodable as JSON (auto: *AutoReport). Nil for most methods.
+	Report any
 }
 
 // Method is a clustering algorithm. Implementations are small structs whose

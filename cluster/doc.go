@@ -14,6 +14,24 @@
 // By the side information you have (n nodes, nnz stored graph entries, k
 // clusters, K constraints or L labelled nodes):
 //
+//   - Not sure. Auto (auto) chooses for you from the supervision alone,
+//     never from a ground truth. Candidates, simplest first: njw
+//     (unconstrained), sl, mcl-noa-ssc, fgpwc with D − W (m = k), fgpwc
+//     with L_sym (m = max(2k, 10)), each with its other defaults;
+//     with labels alone, labelprop and noa-ssc come after njw. Rule:
+//     3-fold cross-validation on the constraints (pairs stratified by
+//     kind; labels split by labelled node, the held-out constraints being
+//     the pairs between held-out and training labelled nodes; fold fits
+//     use at most 5 k-means restarts); a candidate's score is the fraction of held-out constraints its
+//     partitions satisfy, pooled over the folds; the highest wins, ties
+//     go to the simpler candidate. So the unconstrained NJW partition is
+//     returned unless a constrained candidate satisfies strictly more
+//     held-out constraints, and Result.Report (*AutoReport, JSON with
+//     tether cluster -json) lists every candidate's scores and why the
+//     winner won. NJW runs once and both FGPWC candidates share one
+//     embedding across the folds. Cost: 3 fits per supervised candidate
+//     plus the final fit (BenchmarkAuto3000).
+//
 //   - None. NJW (njw; thesis Alg. 3) is the default: k eigenvectors of
 //     L_sym, O(nnz·k) per Lanczos step plus k-means. ShiMalik (ncut) and
 //     Unnormalized (usc) are its relatives; HBisection (hbisect) cuts
@@ -22,9 +40,11 @@
 //     mean degree of a few) BetheHessian (bethe) succeeds where the
 //     Laplacians fail, and estimates k.
 //
-//   - Partial labels. LabelProp (labelprop) when every class has labelled
-//     nodes and you want a classifier: O(nnz·k) per conjugate-gradient
-//     step, no eigenproblem. NOASSC (noa-ssc) and the Mavroeidis methods
+//   - Partial labels. LabelProp (labelprop) when you want a classifier:
+//     O(nnz·k) per conjugate-gradient step, no eigenproblem. Where a class
+//     or a connected component has no labelled node, the label methods
+//     recover it from the NJW partition with a warning (labelrecover.go;
+//     their Strict knob refuses instead). NOASSC (noa-ssc) and the Mavroeidis methods
 //     (mavro for k = 2, mavro-k) bias the spectral embedding toward the
 //     labels instead and keep the graph's structure where labels are
 //     scarce. FastGE2 and FastGE2BH (fast-ge2, fast-ge2-bh; seed 004) take
@@ -90,5 +110,7 @@
 // conjugate gradients), pencil.go
 // (generalized eigenproblems), power.go (the power method of the
 // rank-one-supervision methods), supervision.go (labels to pairs,
-// imprinted affinities, labelled classes) and seeds.go (random streams).
+// imprinted affinities, labelled classes), labelrecover.go (the label
+// methods' recovery of unlabelled classes and components), auto.go (the
+// cross-validated choice of a method) and seeds.go (random streams).
 package cluster

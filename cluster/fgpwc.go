@@ -428,7 +428,7 @@ func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, 
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := b.descend(ctx, pairs, s.Recorder, cfg)
+	d, err := b.descend(ctx, pairs, s.Recorder, cfg, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -458,12 +458,19 @@ func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, 
 
 // descend minimizes F on the basis b from X₀ for the given constraints;
 // without any, or with an iteration cap of 0 (chosen by IterCV), it returns
-// the start point (0 iterations).
-func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec progress.Recorder, cfg FGPWC) (*descentResult, error) {
+// the start point (0 iterations). With snaps (ascending caps, the largest
+// cfg.MaxIter) the result's snapX[i] is the point descend returns with
+// cfg.MaxIter = snaps[i], from the one descent (IterCV's candidates).
+func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec progress.Recorder, cfg FGPWC, snaps []int) (*descentResult, error) {
 	o := newFGPWCObjective(b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0)
 	o.gamma = fgpwcGamma(cfg, pairs, b.x0Norm2)
+	early := func(x *mat.Dense, status string) *descentResult {
+		r := &descentResult{x: mat.DenseCopyOf(x), f: o.eval(x), converged: true, status: status}
+		r.fillSnaps(descentStop{snaps: snaps})
+		return r
+	}
 	if len(pairs) == 0 {
-		return &descentResult{x: mat.DenseCopyOf(b.x0), f: o.eval(b.x0), converged: true, status: "no constraints"}, nil
+		return early(b.x0, "no constraints"), nil
 	}
 	x0 := b.x0
 	if cfg.ScaleStart {
@@ -473,14 +480,14 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 		}
 	}
 	if cfg.MaxIter == 0 {
-		return &descentResult{x: mat.DenseCopyOf(x0), f: o.eval(x0), converged: true, status: "iteration cap 0"}, nil
+		return early(x0, "iteration cap 0"), nil
 	}
 	run := func(o *fgpwcObjective, x0 *mat.Dense, rec progress.Recorder) (*descentResult, error) {
 		g0 := mat.NewDense(b.m, b.m, nil)
 		o.eval(x0)
 		o.gradTo(g0, x0)
 		gn := mat.Norm(g0, 2)
-		st := descentStop{maxIter: cfg.MaxIter, gradTol: cfg.GradTol * math.Max(1, gn*gn), fTol: cfg.FTol, window: fgpwcWindow}
+		st := descentStop{maxIter: cfg.MaxIter, gradTol: cfg.GradTol * math.Max(1, gn*gn), fTol: cfg.FTol, window: fgpwcWindow, snaps: snaps}
 		return descend(ctx, o, x0, cfg.Optimizer, st, rec)
 	}
 	// FGPWC.ScaledRestart: the same objective from c·X₀ too, in parallel
@@ -509,8 +516,17 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 	if err != nil {
 		return nil, err
 	}
+	// Each cap keeps the lower F of the two descents so capped, as a
+	// descent with that cap would; a cap of 0 returns X₀ without the
+	// restart.
+	for i, c := range snaps {
+		if c > 0 && d1.snapF[i] < d.snapF[i] {
+			d.snapX[i], d.snapF[i] = d1.snapX[i], d1.snapF[i]
+		}
+	}
 	if d1.f < d.f {
 		d1.status += fmt.Sprintf(" (from the scaled start c·X₀, c² = %.3g: F = %.6g, from X₀: %.6g)", c2, d1.f, d.f)
+		d1.snapX, d1.snapF = d.snapX, d.snapF
 		return d1, nil
 	}
 	return d, nil

@@ -229,3 +229,58 @@ func TestFGPWCCrossValidationProgress(t *testing.T) {
 		t.Errorf("%d cross-validation events, last %+v", count, last)
 	}
 }
+
+// TestFGPWCHeldOutCaps checks the one-descent-per-fold cross-validation of
+// the iteration cap against the direct computation, one descent per cap
+// and fold (heldOut with one configuration per cap): the held-out
+// violated weights must be identical, for both optimizers, with the
+// scaled restart (m = 2: 80 training pairs ≥ 10·m², so it runs) and
+// with Imprint.
+func TestFGPWCHeldOutCaps(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(8, 8))
+	x, truth := fgpwcBlobs(rnd, 150, 2, 3, 3)
+	g := fgpwcKNNGraph(t, x, 10)
+	set := fgpwcOracle(rnd, truth, 120)
+	p := &Problem{Graph: g, K: 3, Constraints: set}
+	s := &Settings{Seed: 4, Restarts: 3}
+	for _, c := range []struct {
+		name string
+		f    FGPWC
+	}{
+		{"lbfgs", FGPWC{M: 3, RowNormalize: true, Optimizer: LBFGS, MaxIter: 9}},
+		{"lbfgs restart", FGPWC{M: 2, RowNormalize: true, Optimizer: LBFGS, MaxIter: 9, ScaledRestart: true}},
+		{"halving", FGPWC{M: 4, MaxIter: 40}},
+		{"lbfgs imprint", FGPWC{M: 2, Optimizer: LBFGS, MaxIter: 10, Imprint: true, ScaledRestart: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := c.f.withDefaults()
+			if err != nil {
+				t.Fatal(err)
+			}
+			prep, err := cfg.prepare(context.Background(), p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			caps := fgpwcIterCandidates(cfg.MaxIter)
+			got, err := prep.heldOutCaps(context.Background(), 3, s, cfg, caps, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfgs := make([]FGPWC, len(caps))
+			for i, m := range caps {
+				cfgs[i] = cfg
+				cfgs[i].MaxIter = m
+			}
+			want, err := prep.heldOut(context.Background(), 3, s, cfgs, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range caps {
+				if got[i] != want[i] {
+					t.Errorf("cap %d: one descent gives %v, a descent per cap %v", caps[i], got[i], want[i])
+				}
+			}
+			t.Logf("caps %v: held-out violated weight %v", caps, got)
+		})
+	}
+}

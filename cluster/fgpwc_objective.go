@@ -29,14 +29,23 @@ import (
 //	∇F(X) = Σ_k c_k e_kᵀ y_k + 2γX = Eᵀ diag(c) E X + 2γX,
 //	c_k = w_k · 2(g_k − q_k) · g_k · (−s_k) · 2 = −4 w_k s_k g_k (g_k − q_k).
 //
-// One value costs a K×m by m×m product (O(K·m²)); the gradient at the same
-// point one more (Eᵀ·diag(c)Y). Nothing of size n is touched.
+// In the pair form, one value costs a K×m by m×m product (O(K·m²)); the
+// gradient at the same point one more (Eᵀ·diag(c)Y). When the constrained
+// pairs touch fewer distinct nodes u than there are pairs (u < K: 15 000
+// pairs on 3000 nodes), the node form is used instead, the same numbers
+// in another order: Z = V_U X for the u rows V_U of the constrained nodes
+// (O(u·m²)), y_k = z_{i_k} − z_{j_k} (O(K·m)), and the gradient
+// V_Uᵀ G with G = Σ_k c_k (1_{i_k} − 1_{j_k}) y_k accumulated per node
+// (O(K·m + u·m²)). Nothing of size n is touched beyond the u rows.
 //
 // eval caches Y = EX and g at the point it was called with; gradTo reuses
 // them, so the calling pattern is eval(x) then optionally gradTo(dst, x).
 // An objective is not safe for concurrent use.
 type fgpwcObjective struct {
-	e        *mat.Dense // K×m
+	e        *mat.Dense // K×m (pair form; nil in the node form)
+	vu       *mat.Dense // u×m rows of V of the constrained nodes (node form)
+	ia, ib   []int32    // the pairs' rows of vu (node form)
+	z, gz    *mat.Dense // u×m scratch (node form): V_U·X and G
 	s, q, w  []float64  // per constraint
 	gamma    float64
 	k, m     int
@@ -61,13 +70,19 @@ func newFGPWCObjective(v *mat.Dense, pairs []constraint.Pair, sigmaML, sigmaCL, 
 	if kk == 0 {
 		return o
 	}
-	o.e = mat.NewDense(kk, m, nil)
 	o.y = mat.NewDense(kk, m, nil)
 	o.cy = mat.NewDense(kk, m, nil)
-	raw := o.e.RawMatrix()
+	nodes := fgpwcPairNodes(pairs)
+	if len(nodes) < kk {
+		o.nodeForm(v, pairs, nodes)
+	} else {
+		o.e = mat.NewDense(kk, m, nil)
+		raw := o.e.RawMatrix()
+		for k, p := range pairs {
+			floats.SubTo(raw.Data[k*raw.Stride:k*raw.Stride+m], v.RawRowView(p.I), v.RawRowView(p.J))
+		}
+	}
 	for k, p := range pairs {
-		row := raw.Data[k*raw.Stride : k*raw.Stride+m]
-		floats.SubTo(row, v.RawRowView(p.I), v.RawRowView(p.J))
 		o.w[k] = p.W()
 		if p.Kind == constraint.MustLink {
 			o.q[k], o.s[k] = 1, 1/sigmaML
@@ -78,12 +93,61 @@ func newFGPWCObjective(v *mat.Dense, pairs []constraint.Pair, sigmaML, sigmaCL, 
 	return o
 }
 
+// fgpwcPairNodes returns the distinct nodes of pairs, ascending.
+func fgpwcPairNodes(pairs []constraint.Pair) []int {
+	seen := make(map[int]bool, 2*len(pairs))
+	var nodes []int
+	for _, p := range pairs {
+		for _, i := range [2]int{p.I, p.J} {
+			if !seen[i] {
+				seen[i] = true
+				nodes = append(nodes, i)
+			}
+		}
+	}
+	sort.Ints(nodes)
+	return nodes
+}
+
+// nodeForm sets o up for the node form (see fgpwcObjective) on the given
+// distinct nodes of pairs.
+func (o *fgpwcObjective) nodeForm(v *mat.Dense, pairs []constraint.Pair, nodes []int) {
+	u := len(nodes)
+	pos := make(map[int]int32, u)
+	o.vu = mat.NewDense(u, o.m, nil)
+	for a, i := range nodes {
+		pos[i] = int32(a)
+		copy(o.vu.RawRowView(a), v.RawRowView(i)[:o.m])
+	}
+	o.ia, o.ib = make([]int32, len(pairs)), make([]int32, len(pairs))
+	for k, p := range pairs {
+		o.ia[k], o.ib[k] = pos[p.I], pos[p.J]
+	}
+	o.z = mat.NewDense(u, o.m, nil)
+	o.gz = mat.NewDense(u, o.m, nil)
+}
+
+// pairDiffs sets o.y = E·x: one product in the pair form; Z = V_U·x and
+// differences of its rows in the node form.
+func (o *fgpwcObjective) pairDiffs(x *mat.Dense) {
+	if o.e != nil {
+		o.y.Mul(o.e, x)
+		return
+	}
+	o.z.Mul(o.vu, x)
+	zr, yr := o.z.RawMatrix(), o.y.RawMatrix()
+	for k := 0; k < o.k; k++ {
+		a, b := int(o.ia[k]), int(o.ib[k])
+		floats.SubTo(yr.Data[k*yr.Stride:k*yr.Stride+o.m], zr.Data[a*zr.Stride:a*zr.Stride+o.m], zr.Data[b*zr.Stride:b*zr.Stride+o.m])
+	}
+}
+
 // eval returns F(x) and caches E·x and the similarities g_k.
 func (o *fgpwcObjective) eval(x *mat.Dense) float64 {
 	o.evals++
 	f := 0.0
 	if o.k > 0 {
-		o.y.Mul(o.e, x)
+		o.pairDiffs(x)
 		raw := o.y.RawMatrix()
 		for k := 0; k < o.k; k++ {
 			row := raw.Data[k*raw.Stride : k*raw.Stride+o.m]
@@ -117,7 +181,20 @@ func (o *fgpwcObjective) gradTo(dst, x *mat.Dense) {
 	for k := 0; k < o.k; k++ {
 		floats.ScaleTo(cr.Data[k*cr.Stride:k*cr.Stride+o.m], o.c[k], yr.Data[k*yr.Stride:k*yr.Stride+o.m])
 	}
-	dst.Mul(o.e.T(), o.cy)
+	if o.e != nil {
+		dst.Mul(o.e.T(), o.cy)
+	} else {
+		// G = Σ_k (1_{i_k} − 1_{j_k}) c_k y_k, then dst = V_Uᵀ G.
+		o.gz.Zero()
+		gr := o.gz.RawMatrix()
+		for k := 0; k < o.k; k++ {
+			row := cr.Data[k*cr.Stride : k*cr.Stride+o.m]
+			a, b := int(o.ia[k]), int(o.ib[k])
+			floats.Add(gr.Data[a*gr.Stride:a*gr.Stride+o.m], row)
+			floats.Sub(gr.Data[b*gr.Stride:b*gr.Stride+o.m], row)
+		}
+		dst.Mul(o.vu.T(), o.gz)
+	}
 	if o.gamma != 0 {
 		// dst += 2γx, row by row without allocating.
 		for i := 0; i < o.m; i++ {
@@ -261,6 +338,11 @@ type descentStop struct {
 	gradTol float64
 	fTol    float64
 	window  int
+	// snaps, if not nil, are iteration caps ≤ maxIter, ascending: the
+	// descent records the point it would return if stopped at each
+	// (descentResult.snapX), so that one descent to maxIter gives the
+	// results of the descents capped at every snap (IterCV).
+	snaps []int
 }
 
 // flat reports whether the relative-decrease test stops the descent, given
@@ -283,6 +365,29 @@ type descentResult struct {
 	converged  bool      // stopped by the gradient or the relative-decrease test
 	trace      []float64 // F after every accepted step, starting with F(X₀)
 	status     string
+	// snapX[i] and snapF[i] are the point and F a descent capped at
+	// descentStop.snaps[i] iterations returns (nil without snaps).
+	snapX []*mat.Dense
+	snapF []float64
+}
+
+// snapAt records x and f for every cap of st.snaps equal to iteration i
+// not recorded yet.
+func (r *descentResult) snapAt(st descentStop, i int, x *mat.Dense, f float64) {
+	for len(r.snapX) < len(st.snaps) && st.snaps[len(r.snapX)] == i {
+		r.snapX = append(r.snapX, mat.DenseCopyOf(x))
+		r.snapF = append(r.snapF, f)
+	}
+}
+
+// fillSnaps records the final point for the caps of st.snaps the descent
+// did not reach (it stopped before them, so a descent capped there
+// returns the same point).
+func (r *descentResult) fillSnaps(st descentStop) {
+	for len(r.snapX) < len(st.snaps) {
+		r.snapX = append(r.snapX, mat.DenseCopyOf(r.x))
+		r.snapF = append(r.snapF, r.f)
+	}
 }
 
 // descend minimizes o from x0 (not modified) with the given optimizer until
@@ -311,6 +416,9 @@ func descendHalving(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st de
 	alpha := 1.0
 	i := 0
 	for {
+		// A descent capped at i iterations stops at this point, whatever
+		// the tests below say.
+		res.snapAt(st, i, x, f)
 		if gn*gn < st.gradTol {
 			res.converged, res.status = true, "gradient below tolerance"
 			break
@@ -349,6 +457,7 @@ func descendHalving(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st de
 		}
 	}
 	res.x, res.f, res.gradNorm2, res.iterations = x, f, gn*gn, i
+	res.fillSnaps(st)
 	return res, nil
 }
 
@@ -367,6 +476,7 @@ type lbfgsDriver struct {
 	trace []float64
 	iter  int
 	stat  string
+	snaps descentResult // the points at the caps of st.snaps
 }
 
 // point returns x as an m×m matrix sharing its data.
@@ -417,6 +527,9 @@ func (d *lbfgsDriver) Record(loc *optimize.Location, op optimize.Operation, _ *o
 		// first major iteration: it starts the trace and is not counted.
 		d.trace = append(d.trace, loc.F)
 		d.iter = len(d.trace) - 1
+		// gonum records only iterations that do not end the run, so a
+		// run capped here continues no further than loc.
+		d.snaps.snapAt(d.st, d.iter, mat.NewDense(d.m, d.m, loc.X), loc.F)
 		if d.rec != nil && d.iter%10 == 0 {
 			d.rec.Record(progress.Event{Stage: "fgpwc", Done: d.iter, Total: d.st.maxIter, Message: fmt.Sprintf("F = %.6g, |grad|² = %.3g", loc.F, floats.Dot(loc.Gradient, loc.Gradient))})
 		}
@@ -438,6 +551,7 @@ func descendLBFGS(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st desc
 		if st.maxIter == 0 {
 			res.status = "iteration limit"
 		}
+		res.fillSnaps(st)
 		return res, nil
 	}
 	settings := &optimize.Settings{
@@ -486,5 +600,7 @@ func descendLBFGS(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st desc
 	default:
 		res.converged, res.status = true, d.stat
 	}
+	res.snapX, res.snapF = d.snaps.snapX, d.snaps.snapF
+	res.fillSnaps(st)
 	return res, nil
 }

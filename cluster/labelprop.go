@@ -33,11 +33,14 @@ import (
 // instead: H ← P H, H_l ← Y_l, repeated from a random start until H stops
 // changing; both converge to the same H (seed 000 Prop. 5).
 //
-// It needs Problem.Labels with at least one labelled node in every class
-// 0…K−1 and in every connected component of the graph (labels cannot
-// propagate between components, and D_uu − W_uu is then singular): an error
-// wrapping ErrInvalid names the class or component otherwise. Pairwise
-// constraints do not define labels and are not used.
+// It needs Problem.Labels. Labels cannot propagate between connected
+// components (D_uu − W_uu is then singular), nor create a class that has
+// no labelled node: where a class 0…K−1 or a component has no labelled
+// node, label propagation runs on the part the labels reach and the gaps
+// are filled from the NJW partition, with a warning for each
+// (labelrecover.go; beyond the source). With Strict, an error wrapping
+// ErrInvalid names the class or component instead. Pairwise constraints
+// do not define labels and are not used.
 //
 // Result: Labels (labelled nodes keep theirs; ties go to the smaller
 // class), Embedding = H (n×K, rows of unlabelled nodes sum to 1), Objective
@@ -58,6 +61,10 @@ type LabelProp struct {
 	// warning is added when it is reached. If MaxIter is 0, 10000 CG
 	// iterations or 100000 sweeps are allowed.
 	MaxIter int `doc:"cap on CG iterations or sweeps (0: 10000 or 100000)" range:"[0, 1e9]"`
+	// Strict refuses (an error wrapping ErrInvalid) a class or a connected
+	// component without a labelled node. The zero value false recovers
+	// them from the spectral embedding, with a warning (labelrecover.go).
+	Strict bool `doc:"refuse a class or component with no labelled node instead of recovering it spectrally"`
 }
 
 // Name returns "labelprop".
@@ -68,6 +75,14 @@ func (LabelProp) Uses() Uses { return Uses{Supervision: LabelSet} }
 
 // Partition classifies the unlabelled nodes of p.Graph into p.K classes.
 func (lp LabelProp) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if lp.Strict {
+		return lp.strict(ctx, p, s)
+	}
+	return recoverLabels(ctx, "labelprop", p, s, true, 1, lp.strict)
+}
+
+// strict is label propagation proper: it refuses gaps in the labels.
+func (lp LabelProp) strict(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	if _, err := labelledClasses("labelprop", p); err != nil {
 		return nil, err
 	}

@@ -307,7 +307,7 @@ func TestLabelPropErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Run(context.Background(), LabelProp{}, c.p, nil)
+			_, err := Run(context.Background(), LabelProp{Strict: true}, c.p, nil)
 			if err == nil {
 				t.Fatal("no error")
 			}

@@ -59,9 +59,11 @@ func twoClassVector(g *graph.Graph, a1, a2 []int) []float64 {
 // (the side of class 0's labelled nodes) and the others cluster 1. The
 // operator is applied as sparse plus rank two; no n×n matrix is formed.
 //
-// It needs Problem.K = 2 and Problem.Labels with both classes labelled;
-// errors wrap ErrInvalid otherwise. Nodes of degree zero make D^{-1/2}
-// undefined (error wrapping graph.ErrIsolated). On a disconnected graph the
+// It needs Problem.K = 2 and Problem.Labels. A class with no labelled
+// node, or an unlabelled node of degree zero (D^{-1/2} is undefined
+// there), is recovered from the NJW partition with a warning
+// (labelrecover.go; beyond the source); with Strict, errors wrap
+// ErrInvalid and graph.ErrIsolated instead. On a disconnected graph the
 // vector may mix the components' indicator vectors: a warning says so.
 //
 // Result: Labels, Eigenvalues = {dominant eigenvalue of L̄}, Embedding = the
@@ -83,6 +85,9 @@ type MAVRO struct {
 	// Eigensolver computes the vector with the eigensolver of Settings
 	// (Lanczos, or dense for small n) instead of the power method.
 	Eigensolver bool `doc:"the eigensolver instead of the power method"`
+	// Strict refuses a class without a labelled node and an isolated node
+	// instead of recovering them (labelrecover.go).
+	Strict bool `doc:"refuse a class with no labelled node or an isolated node instead of recovering it spectrally"`
 }
 
 // Name returns "mavro".
@@ -96,6 +101,14 @@ func (m MAVRO) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if p.K != 2 {
 		return nil, fmt.Errorf("%w: mavro is the 2-cluster method (seed 000 Alg. 6), k = %d: use mavro-k or noa-ssc", ErrInvalid, p.K)
 	}
+	if m.Strict {
+		return m.strict(ctx, p, s)
+	}
+	return recoverLabels(ctx, "mavro", p, s, false, 2, m.strict)
+}
+
+// strict is MAVRO proper: it refuses gaps in the labels.
+func (m MAVRO) strict(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	gamma, tol, maxIter, err := rankOneKnobs("mavro", m.Gamma, m.Tol, m.MaxIter)
 	if err != nil {
 		return nil, err
@@ -175,8 +188,10 @@ func rankOneKnobs(method string, gamma, tol float64, maxIter int) (float64, floa
 // no deflation trick applies and the Lanczos (or dense) solver of Settings
 // is used.
 //
-// It needs Problem.Labels with every class 0…K−1 labelled; errors wrap
-// ErrInvalid otherwise, and graph.ErrIsolated for nodes of degree zero.
+// It needs Problem.Labels. A class 0…K−1 with no labelled node, or an
+// unlabelled node of degree zero, is recovered from the NJW partition with
+// a warning (labelrecover.go; beyond the source); with Strict, errors wrap
+// ErrInvalid and graph.ErrIsolated instead.
 //
 // Result: Labels, Eigenvalues (K, ascending, possibly negative down to −γ),
 // Embedding (n×K, rows normalized), Objective = k-means distortion.
@@ -186,6 +201,9 @@ func rankOneKnobs(method string, gamma, tol float64, maxIter int) (float64, floa
 type MavroK struct {
 	// Gamma is the supervision weight γ > 0. If Gamma is 0, 1.25 (seed 000 §3.4).
 	Gamma float64 `doc:"supervision weight γ (0: 1.25)" range:"0 | (0, 1e6]"`
+	// Strict refuses a class without a labelled node and an isolated node
+	// instead of recovering them (labelrecover.go).
+	Strict bool `doc:"refuse a class with no labelled node or an isolated node instead of recovering it spectrally"`
 }
 
 // Name returns "mavro-k".
@@ -196,6 +214,14 @@ func (MavroK) Uses() Uses { return Uses{Supervision: LabelSet} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MavroK) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if m.Strict {
+		return m.strict(ctx, p, s)
+	}
+	return recoverLabels(ctx, "mavro-k", p, s, false, 1, m.strict)
+}
+
+// strict is the k-way MAVRO proper: it refuses gaps in the labels.
+func (m MavroK) strict(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	gamma, _, _, err := rankOneKnobs("mavro-k", m.Gamma, 0, 0)
 	if err != nil {
 		return nil, err

@@ -31,9 +31,11 @@ import (
 // MAVRO's, and the partition is MAVRO's sign split (seed 000 §3.4); g_2 =
 // −g_1 is then not recomputed.
 //
-// It needs Problem.K ≥ 2 and Problem.Labels with every class 0…K−1
-// labelled; errors wrap ErrInvalid otherwise, and graph.ErrIsolated for
-// nodes of degree zero. Pairwise constraints are not used (see MLNOASSC and
+// It needs Problem.K ≥ 2 and Problem.Labels. A class 0…K−1 with no
+// labelled node, or an unlabelled node of degree zero, is recovered from
+// the NJW partition with a warning (labelrecover.go; beyond the source);
+// with Strict, errors wrap ErrInvalid for the class and graph.ErrIsolated
+// for the node instead. Pairwise constraints are not used (see MLNOASSC and
 // MCLNOASSC).
 //
 // Result: Labels, Eigenvalues[c] = the dominant eigenvalue of class c's
@@ -56,6 +58,11 @@ type NOASSC struct {
 	// Eigensolver computes the vectors with the eigensolver of Settings
 	// instead of the power method.
 	Eigensolver bool `doc:"the eigensolver instead of the power method"`
+	// Strict refuses (an error wrapping ErrInvalid) a class without a
+	// labelled node, and a graph with an isolated node. The zero value
+	// false recovers them from the spectral embedding, with a warning
+	// (labelrecover.go).
+	Strict bool `doc:"refuse a class with no labelled node or an isolated node instead of recovering it spectrally"`
 }
 
 // Name returns "noa-ssc".
@@ -70,6 +77,16 @@ func (m NOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 }
 
 func (m NOASSC) cluster(ctx context.Context, p *Problem, s *Settings, name string) (*Result, error) {
+	if m.Strict || p.K < 2 {
+		return m.strict(ctx, p, s, name)
+	}
+	return recoverLabels(ctx, name, p, s, false, 2, func(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+		return m.strict(ctx, p, s, name)
+	})
+}
+
+// strict is NOA-SSC proper: it refuses gaps in the labels.
+func (m NOASSC) strict(ctx context.Context, p *Problem, s *Settings, name string) (*Result, error) {
 	if p.K < 2 {
 		return nil, fmt.Errorf("%w: %s needs k ≥ 2 (one class against the others), k = %d", ErrInvalid, name, p.K)
 	}

@@ -60,7 +60,7 @@ func TestNOASSCErrorsAndDeterminism(t *testing.T) {
 	if _, err := Run(context.Background(), (NOASSC{}), &Problem{Graph: g, K: 1, Labels: make(constraint.Labels, 120)}, nil); err == nil || !contains(err.Error(), "k ≥ 2") {
 		t.Errorf("k = 1: %v", err)
 	}
-	if _, err := Run(context.Background(), (NOASSC{}), &Problem{Graph: g, K: 4, Labels: labels}, nil); err == nil || !contains(err.Error(), "class 3") {
+	if _, err := Run(context.Background(), (NOASSC{Strict: true}), &Problem{Graph: g, K: 4, Labels: labels}, nil); err == nil || !contains(err.Error(), "class 3") {
 		t.Errorf("k larger than the label classes: %v", err)
 	}
 	p := &Problem{Graph: g, K: 3, Labels: labels}

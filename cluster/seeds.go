@@ -46,20 +46,24 @@ const (
 	streamLabelSample stream = streamKey ^ 0xf69c
 	// streamFolds: FGPWC's cross-validation folds; stream word 0xf69c_0002.
 	streamFolds stream = streamKey ^ 0xf69c_0002
+	// streamAutoFolds: auto's folds of labelled nodes (auto.go).
+	streamAutoFolds stream = 104
 )
 
 // Derived-settings streams (Settings.derive).
 const (
-	streamFastGE    stream = 100 + iota // FAST-GE and FAST-GE-2.0's k-means
-	streamSSCKA                         // SSC:KA's kernel k-means
-	streamCSCAP                         // CSCAP's k-means
-	streamCSC                           // cSC's k-means
-	streamPairNcut                      // the Ncut of ML-/MCL-NOA-SSC's group graph
-	streamCSP                           // CSP's k-means
-	streamCPCA                          // cPCA's k-means
-	streamCLPP                          // cLPP's k-means
-	streamL1CSC                         // L1CSC's eigensolver starts
-	streamCoCluster                     // co-clustering's k-means
+	streamFastGE       stream = 100 + iota // FAST-GE and FAST-GE-2.0's k-means
+	streamSSCKA                            // SSC:KA's kernel k-means
+	streamCSCAP                            // CSCAP's k-means
+	streamCSC                              // cSC's k-means
+	streamPairNcut                         // the Ncut of ML-/MCL-NOA-SSC's group graph
+	streamCSP                              // CSP's k-means
+	streamCPCA                             // cPCA's k-means
+	streamCLPP                             // cLPP's k-means
+	streamL1CSC                            // L1CSC's eigensolver starts
+	streamCoCluster                        // co-clustering's k-means
+	streamLabelRecover                     // the NJW partition that fills label gaps (labelrecover.go)
+	streamAuto                             // auto's candidates (auto.go)
 )
 
 // streamSrc returns the generator of stream id under seed.

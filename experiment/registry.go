@@ -16,5 +16,6 @@ func registry() []Experiment {
 		seed001Fig23(),
 		NoisyConstraints(),
 		GraphSensitivity(),
+		RealData(),
 	}
 }

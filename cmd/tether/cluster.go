@@ -287,6 +287,9 @@ type summary struct {
 	ViolatedCL  *int               `json:"violated_cl,omitempty"`
 	Constraints *[2]int            `json:"constraints,omitempty"`
 	Warnings    []string           `json:"warnings,omitempty"`
+	// Report is the method's account of its choices (cluster.Result.Report;
+	// -method auto: every candidate's cross-validated score), if any.
+	Report any `json:"report,omitempty"`
 	// Labels and Names are set in the JSON document of -json when the
 	// labels are not written to a file.
 	Labels []int    `json:"labels,omitempty"`
@@ -464,6 +467,7 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 	s := &summary{
 		Input: l.name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
 		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), Warnings: append([]string(nil), res.Warnings...),
+		Report: res.Report,
 	}
 	s.Sizes = make([]int, res.K)
 	for _, c := range res.Labels {
@@ -525,6 +529,15 @@ func printSummary(w io.Writer, s *summary) error {
 	}
 	if s.Constraints != nil {
 		fmt.Fprintf(tw, "violated\t%d of %d must-links, %d of %d cannot-links\n", *s.ViolatedML, s.Constraints[0], *s.ViolatedCL, s.Constraints[1])
+	}
+	if r, ok := s.Report.(*cluster.AutoReport); ok {
+		for _, c := range r.Candidates {
+			score := "failed: " + c.Error
+			if c.Error == "" {
+				score = fmt.Sprintf("%.4f held-out constraints satisfied (%.2f s)", c.Score, c.Seconds)
+			}
+			fmt.Fprintf(tw, "auto %s\t%s\n", c.Name, score)
+		}
 	}
 	for _, wmsg := range s.Warnings {
 		fmt.Fprintf(tw, "warning\t%s\n", wmsg)

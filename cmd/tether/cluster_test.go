@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -453,5 +454,47 @@ func TestClusterVoteFilter(t *testing.T) {
 	}
 	if total != len(lines)-1 || dropped < flipped/2 {
 		t.Errorf("dropped %d of %d pairs with %d flipped; want ≥ %d of %d", dropped, total, flipped, flipped/2, len(lines)-1)
+	}
+}
+
+// -method auto puts its report (every candidate's cross-validated score,
+// the choice and why) in the -json document, and lists the candidates in
+// the text summary.
+func TestClusterAutoReport(t *testing.T) {
+	var b strings.Builder
+	// The pairs only need to be valid, not true.
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%d,%d,%s\n", i, i+60, []string{"ml", "cl"}[i%2])
+	}
+	cons := writeTemp(t, "c.csv", b.String())
+	out, _, err := run(t, "cluster", "-gen", "blobs", "-n", "150", "-k", "3", "-method", "auto", "-constraints", cons, "-json", "-quiet", "-o", filepath.Join(t.TempDir(), "l.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Report struct {
+			Folds      int    `json:"folds"`
+			HeldOut    int    `json:"held_out"`
+			Chosen     string `json:"chosen"`
+			Why        string `json:"why"`
+			Candidates []struct {
+				Name  string  `json:"name"`
+				Score float64 `json:"score"`
+			} `json:"candidates"`
+		} `json:"report"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+	}
+	r := s.Report
+	if r.Folds != 3 || r.HeldOut != 60 || r.Chosen == "" || r.Why == "" || len(r.Candidates) != 5 || r.Candidates[0].Name != "njw" {
+		t.Errorf("report %+v", r)
+	}
+	text, _, err := run(t, "cluster", "-gen", "blobs", "-n", "150", "-k", "3", "-method", "auto", "-constraints", cons, "-quiet", "-o", filepath.Join(t.TempDir(), "l.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "auto njw") || !strings.Contains(text, "held-out constraints satisfied") {
+		t.Errorf("text summary lacks the candidates:\n%s", text)
 	}
 }

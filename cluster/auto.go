@@ -1,0 +1,406 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/internal/parallel"
+)
+
+// Auto chooses a method, and its key knobs, for the supervision given, by
+// cross-validation on the supervision alone (issue 19; beyond the
+// sources, which compare methods with the ground truth). It never looks
+// at anything but the graph, k and the constraints or labels.
+//
+// Candidates (autoCandidates), simplest first:
+//
+//	pairs:  njw (unconstrained), sl, mcl-noa-ssc, fgpwc with D − W (m = k),
+//	        fgpwc (NewFGPWC with L_sym, m = max(2k, 10))
+//	labels: njw (unconstrained), labelprop, noa-ssc, sl, mcl-noa-ssc,
+//	        fgpwc with D − W (m = k), fgpwc (m = max(2k, 10))
+//
+// Every candidate runs with its default knobs except FGPWC's m, fixed
+// for cost (the paper's automatic m reaches 200, and the descent costs
+// O(m²) per constrained node and step).
+//
+// Folds. Pairs (Problem.Constraints, with Problem.Labels converted as
+// every pairwise method does, see MaxLabelPairs) are split into Folds
+// folds stratified by kind (the folds of FGPWC's cross-validation,
+// seeded by Settings.Seed). Labels alone are split by labelled node,
+// stratified by class; the held-out constraints of a fold are the pairs
+// between its labelled nodes and the training ones (must-link for the
+// same label, cannot-link otherwise).
+//
+// Score. Every supervised candidate is fitted on the training part of
+// every fold, with k-means limited to 5 restarts (as in FGPWC's own
+// cross-validation); its score is the fraction of all held-out constraints (over
+// the folds) its partitions satisfy. The unconstrained NJW partition is
+// computed once and scored on the same held-out constraints. The
+// candidate with the highest score wins; ties (within 10⁻¹²) go to the
+// simpler candidate, the earlier in the list, so NJW is kept unless a
+// constrained candidate satisfies strictly more held-out constraints.
+// The winner is then run on the whole problem with Settings as given, so
+// its partition is exactly that method's with the same seed.
+//
+// Sharing. NJW runs once for all folds; both FGPWC candidates embed the
+// graph once (FGPWC.Embed) and reuse that basis in every fold and in the
+// final fit. SL and the label methods depend on the training constraints
+// and run per fold.
+//
+// Result: the winner's Result, with Report = *AutoReport (every
+// candidate's scores, the choice and why) and a first warning saying what
+// was chosen. With no supervision, or fewer supervised items than folds,
+// the result is NJW's, and the report says why. A candidate that fails
+// (a problem it cannot solve) is reported with its error and not chosen.
+//
+// Cost: (candidates − 1) × Folds fits plus one NJW and one final fit, the
+// fits GOMAXPROCS at a time; each fit is that method's cost on the
+// training part.
+type Auto struct {
+	// Folds is the number of cross-validation folds. If Folds is 0, 3 are
+	// used.
+	Folds int `doc:"cross-validation folds (0: 3)" range:"0 | [2, 50]"`
+}
+
+// AutoReport is Auto's account of its choice (Result.Report).
+type AutoReport struct {
+	// Supervision is "pairs" or "labels": what the folds split.
+	Supervision string `json:"supervision"`
+	// Folds is the number of folds (0: nothing to validate).
+	Folds int `json:"folds"`
+	// HeldOut is the number of held-out constraints over all folds.
+	HeldOut int `json:"held_out"`
+	// Rule states the scoring and tie rule.
+	Rule string `json:"rule"`
+	// Candidates lists every candidate in order of simplicity.
+	Candidates []AutoCandidate `json:"candidates"`
+	// Chosen is the winner's Name; Why says why in one sentence.
+	Chosen string `json:"chosen"`
+	Why    string `json:"why"`
+}
+
+// AutoCandidate is one candidate of Auto and its cross-validated score.
+type AutoCandidate struct {
+	// Name identifies the candidate ("fgpwc-dw" for FGPWC with D − W).
+	Name string `json:"name"`
+	// Method is the registered method, Knobs its non-default knobs.
+	Method string `json:"method"`
+	Knobs  string `json:"knobs,omitempty"`
+	// Supervised is false for the unconstrained candidate.
+	Supervised bool `json:"supervised"`
+	// Score is the fraction of held-out constraints satisfied over all
+	// folds; −1 when the candidate failed (see Error) or nothing was
+	// validated.
+	Score float64 `json:"score"`
+	// FoldScores is the fraction satisfied in each fold.
+	FoldScores []float64 `json:"fold_scores"`
+	// Seconds is the wall-clock time of the candidate's fits, summed.
+	Seconds float64 `json:"seconds"`
+	// Error, if not empty, is why the candidate could not be fitted.
+	Error string `json:"error,omitempty"`
+}
+
+// Name returns "auto".
+func (Auto) Name() string { return "auto" }
+
+// Uses declares what Auto reads from a Problem (see Run).
+func (Auto) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
+
+// autoCandidate is one entry of Auto's list.
+type autoCandidate struct {
+	name, knobs string
+	method      Method
+	supervised  bool
+	fgpwc       *FGPWC // non-nil for the FGPWC candidates: the basis is shared
+}
+
+// autoCandidates returns Auto's candidates for the supervision kind,
+// simplest first (see Auto).
+func autoCandidates(labels bool, k int) []autoCandidate {
+	dw := *NewFGPWC()
+	dw.Laplacian, dw.M = FGPWCUnnormalized, k
+	// FGPWC with L_sym at m = max(2k, 10) rather than the paper's
+	// automatic m (up to 200): the descent costs O(m²) per constrained
+	// node and step, and auto fits it four times.
+	sym := *NewFGPWC()
+	sym.M = max(2*k, 10)
+	out := []autoCandidate{{name: "njw", method: NJW{}}}
+	if labels {
+		out = append(out,
+			autoCandidate{name: "labelprop", method: LabelProp{}, supervised: true},
+			autoCandidate{name: "noa-ssc", method: NOASSC{}, supervised: true})
+	}
+	return append(out,
+		autoCandidate{name: "sl", method: SpectralLearning{}, supervised: true},
+		autoCandidate{name: "mcl-noa-ssc", method: MCLNOASSC{}, supervised: true},
+		autoCandidate{name: "fgpwc-dw", knobs: "Laplacian=unnormalized M=k", method: dw, supervised: true, fgpwc: &dw},
+		autoCandidate{name: "fgpwc", knobs: fmt.Sprintf("M=%d", sym.M), method: sym, supervised: true, fgpwc: &sym},
+	)
+}
+
+// autoFold is one fold: the training supervision and the held-out pairs.
+type autoFold struct {
+	pairs  []constraint.Pair // training pairs (pair mode)
+	labels constraint.Labels // training labels (label mode)
+	test   []constraint.Pair // held-out constraints
+}
+
+// Partition chooses a candidate by cross-validation and returns its
+// partition of p (see Auto).
+func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	folds := a.Folds
+	if folds == 0 {
+		folds = 3
+	}
+	if folds < 2 {
+		return nil, fmt.Errorf("%w: auto: Folds = %d, want ≥ 2", ErrInvalid, a.Folds)
+	}
+	quiet := *s
+	quiet.Recorder = nil
+	// The fold fits: at most 5 k-means restarts.
+	cv := quiet
+	if cv.Restarts == 0 || cv.Restarts > 5 {
+		cv.Restarts = 5
+	}
+	labelMode := (p.Constraints == nil || len(p.Constraints.Pairs) == 0) && p.Labels != nil && len(p.Labels.Labeled()) > 0
+	rep := &AutoReport{Supervision: "pairs", Rule: "score = fraction of held-out constraints satisfied, pooled over the folds; highest wins; ties (within 1e-12) go to the simpler candidate (earlier in the list), so the unconstrained NJW is kept unless a constrained candidate does strictly better"}
+	var fs []autoFold
+	var warnings []string
+	if labelMode {
+		rep.Supervision = "labels"
+		fs = autoLabelFolds(p.Labels, folds, s.Seed)
+	} else {
+		pairs, w, err := supervisionPairs("auto", p, s, allPairs)
+		if err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, w...)
+		if len(pairs) >= 2*folds {
+			train, test := fgpwcSplit(pairs, folds, s.Seed)
+			for f := range train {
+				fs = append(fs, autoFold{pairs: train[f], test: test[f]})
+			}
+		}
+	}
+	for _, f := range fs {
+		rep.HeldOut += len(f.test)
+	}
+	// The unconstrained partition, once.
+	base, err := Run(ctx, NJW{}, &Problem{Graph: p.Graph, K: p.K}, &quiet)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: auto: the unconstrained candidate: %w", err)
+	}
+	cands := autoCandidates(labelMode, p.K)
+	if len(fs) == 0 || rep.HeldOut == 0 {
+		rep.Chosen = "njw"
+		rep.Why = "too little supervision to cross-validate (fewer than 2 held-out constraints per fold): the unconstrained partition is returned"
+		for _, c := range cands {
+			rep.Candidates = append(rep.Candidates, AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1})
+		}
+		return autoResult(base, rep, warnings), nil
+	}
+	rep.Folds = len(fs)
+	// Shared FGPWC bases.
+	basisErr := make([]error, len(cands))
+	for ci, c := range cands {
+		if c.fgpwc == nil {
+			continue
+		}
+		b, err := c.fgpwc.Embed(ctx, p.Graph, &quiet)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			basisErr[ci] = err
+			continue
+		}
+		c.fgpwc.Basis = b
+		cands[ci].method = *c.fgpwc
+	}
+	nf := len(fs)
+	sat := make([]int, len(cands)*nf)
+	secs := make([]float64, len(cands)*nf)
+	fails := make([]error, len(cands)*nf)
+	for f, fd := range fs {
+		sat[f] = satisfied(fd.test, base.Labels)
+	}
+	err = parallel.For(ctx, (len(cands)-1)*nf, 0, func(t int) error {
+		ci, f := 1+t/nf, t%nf
+		c := cands[ci]
+		if basisErr[ci] != nil {
+			fails[ci*nf+f] = basisErr[ci]
+			return nil
+		}
+		fp := &Problem{Graph: p.Graph, K: p.K}
+		if labelMode {
+			fp.Labels = fs[f].labels
+		} else {
+			fp.Constraints = &constraint.Set{N: p.Graph.N(), Pairs: fs[f].pairs}
+		}
+		start := time.Now()
+		res, err := Run(ctx, c.method, fp, &cv)
+		secs[ci*nf+f] = time.Since(start).Seconds()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fails[ci*nf+f] = err
+			return nil
+		}
+		sat[ci*nf+f] = satisfied(fs[f].test, res.Labels)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	best := 0
+	for ci, c := range cands {
+		ac := AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised}
+		total := 0
+		for f := 0; f < nf; f++ {
+			if e := fails[ci*nf+f]; e != nil && ac.Error == "" {
+				ac.Error = e.Error()
+			}
+			total += sat[ci*nf+f]
+			ac.FoldScores = append(ac.FoldScores, float64(sat[ci*nf+f])/float64(max(1, len(fs[f].test))))
+			ac.Seconds += secs[ci*nf+f]
+		}
+		ac.Score = float64(total) / float64(rep.HeldOut)
+		if ac.Error != "" {
+			ac.Score, ac.FoldScores = -1, nil
+		}
+		rep.Candidates = append(rep.Candidates, ac)
+		if ac.Error == "" && ac.Score > rep.Candidates[best].Score+1e-12 {
+			best = ci
+		}
+	}
+	rep.Chosen = cands[best].name
+	var runnerUp *AutoCandidate
+	for i := range rep.Candidates {
+		c := &rep.Candidates[i]
+		if i != best && c.Error == "" && (runnerUp == nil || c.Score > runnerUp.Score) {
+			runnerUp = c
+		}
+	}
+	if best == 0 {
+		rep.Why = "no constrained candidate satisfies more held-out constraints than the unconstrained NJW partition"
+		if runnerUp != nil {
+			rep.Why += fmt.Sprintf(" (best constrained: %s, %.4f against %.4f)", runnerUp.Name, runnerUp.Score, rep.Candidates[0].Score)
+		}
+		rep.Why += ": the unconstrained partition is returned"
+		return autoResult(base, rep, warnings), nil
+	}
+	rep.Why = fmt.Sprintf("%s satisfies the most held-out constraints: %.4f (unconstrained NJW %.4f", rep.Chosen, rep.Candidates[best].Score, rep.Candidates[0].Score)
+	if runnerUp != nil && runnerUp.Name != "njw" {
+		rep.Why += fmt.Sprintf(", next %s %.4f", runnerUp.Name, runnerUp.Score)
+	}
+	rep.Why += ")"
+	res, err := Run(ctx, cands[best].method, p, s)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: auto: the chosen %s on the whole problem: %w", rep.Chosen, err)
+	}
+	return autoResult(res, rep, warnings), nil
+}
+
+// autoResult returns res with the report attached and auto's warnings
+// first.
+func autoResult(res *Result, rep *AutoReport, warnings []string) *Result {
+	out := *res
+	out.Report = rep
+	out.Warnings = append(append([]string{"auto: chose " + rep.Chosen + ": " + rep.Why}, warnings...), res.Warnings...)
+	return &out
+}
+
+// satisfied returns how many of pairs the partition labels satisfies
+// (a must-link inside one cluster, a cannot-link across two).
+func satisfied(pairs []constraint.Pair, labels []int) int {
+	n := 0
+	for _, q := range pairs {
+		if (labels[q.I] == labels[q.J]) == (q.Kind == constraint.MustLink) {
+			n++
+		}
+	}
+	return n
+}
+
+// autoLabelFolds splits the labelled nodes into folds stratified by class
+// (each class shuffled, seeded, and dealt round-robin, the next class
+// continuing where the previous stopped): fold f trains on the other
+// labels and holds out the pairs between its nodes and the training
+// labelled nodes. Cost O(L²/folds) pairs per fold for L labelled nodes.
+func autoLabelFolds(labels constraint.Labels, folds int, seed uint64) []autoFold {
+	byClass := map[int][]int{}
+	var classes []int
+	for i, c := range labels {
+		if c == constraint.Unlabeled {
+			continue
+		}
+		if _, ok := byClass[c]; !ok {
+			classes = append(classes, c)
+		}
+		byClass[c] = append(byClass[c], i)
+	}
+	sort.Ints(classes)
+	rnd := rand.New(streamSrc(seed, streamAutoFolds))
+	fold := make(map[int]int)
+	next := 0
+	for _, c := range classes {
+		idx := byClass[c]
+		rnd.Shuffle(len(idx), func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
+		for _, i := range idx {
+			fold[i] = next
+			next = (next + 1) % folds
+		}
+	}
+	if len(fold) < 2*folds {
+		return nil
+	}
+	out := make([]autoFold, folds)
+	for f := range out {
+		tr := make(constraint.Labels, len(labels))
+		var in, kept []int
+		for i, c := range labels {
+			tr[i] = constraint.Unlabeled
+			if c == constraint.Unlabeled {
+				continue
+			}
+			if fold[i] == f {
+				in = append(in, i)
+			} else {
+				tr[i] = c
+				kept = append(kept, i)
+			}
+		}
+		var test []constraint.Pair
+		for _, i := range in {
+			for _, j := range kept {
+				kind := constraint.CannotLink
+				if labels[i] == labels[j] {
+					kind = constraint.MustLink
+				}
+				test = append(test, constraint.Pair{I: min(i, j), J: max(i, j), Kind: kind})
+			}
+		}
+		out[f] = autoFold{labels: tr, test: test}
+	}
+	return out
+}
+
+// String returns the one-line form of the report.
+func (r *AutoReport) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "auto chose %s (%s, %d folds, %d held-out):", r.Chosen, r.Supervision, r.Folds, r.HeldOut)
+	for _, c := range r.Candidates {
+		if c.Error != "" {
+			fmt.Fprintf(&b, " %s failed;", c.Name)
+			continue
+		}
+		fmt.Fprintf(&b, " %s %.4f;", c.Name, c.Score)
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
