@@ -446,16 +446,21 @@ func (s *descent) join(sc *descentScratch, p int) int {
 		sc.stamp[q] = sc.tag
 		sc.h.push(s.dst[r], q)
 	}
-	for a := s.sPtr[p]; a < s.sPtr[p+1]; a++ {
-		v, nv := s.sIdx[a], s.sNew[a]
-		if nv {
+	// The stamp test is inlined here: most candidates were offered
+	// already, and the loop runs about (k + ReverseCap)² times per point.
+	stamp, tag := sc.stamp, sc.tag
+	sIdx, sNew, sPtr := s.sIdx, s.sNew, s.sPtr
+	for a := sPtr[p]; a < sPtr[p+1]; a++ {
+		v, nv := sIdx[a], sNew[a]
+		if nv && stamp[v] != tag {
 			sc.offer(s, p, v) // a new reverse neighbour
 		}
-		for b := s.sPtr[v]; b < s.sPtr[v+1]; b++ {
-			if nv || s.sNew[b] {
-				if w := s.sIdx[b]; int(w) != p {
-					sc.offer(s, p, w)
-				}
+		lo, hi := sPtr[v], sPtr[v+1]
+		ids, nws := sIdx[lo:hi], sNew[lo:hi]
+		nws = nws[:len(ids)]
+		for b, w := range ids {
+			if (nv || nws[b]) && stamp[w] != tag { // p itself is stamped
+				sc.offer(s, p, w)
 			}
 		}
 	}
