@@ -162,7 +162,9 @@ func measure(ctx context.Context, method string, n int, timeout time.Duration) r
 			r.status = "csv: " + err.Error()
 			return r
 		}
-		cmd = exec.CommandContext(ctx, "python3", "bench/sklearn_spectral.py", data, "5")
+		// Debian's interpreter, which python3-sklearn installs into (as
+		// bench/compare_sklearn.sh).
+		cmd = exec.CommandContext(ctx, "/usr/bin/python3", "bench/sklearn_spectral.py", data, "5")
 	} else {
 		cmd = exec.CommandContext(ctx, os.Args[0], "-one", method, "-size", strconv.Itoa(n))
 	}
