@@ -99,13 +99,12 @@ func (s *Search) UnmarshalText(text []byte) error {
 // ApproxMinN is the number of points from which SearchAuto searches
 // approximately (in more than ApproxMaxExactDim dimensions). Measured on 5
 // Gaussian blobs in 10-D with std 4 (the data of bench/compare_sklearn.sh)
-// on the shared 2-core machine under load: at 10⁵ points the exact 9-NN
-// search took 13.5 s and the approximate one 7.0 s, with recall@9 = 0.975
-// and NJW's ARI 0.9796 against 0.9800 (bench/results.md); the exact search
-// grows faster than n log n in 10-D (133 s at 10⁶), the approximate one
-// about linearly. Below 10⁵ points the exact search takes a few seconds at
-// most, and exact results are worth that.
-const ApproxMinN = 100_000
+// by bench/njw_million.sh on the 2-core machine (bench/results.md): at 10⁵
+// points the exact and the approximate 9-NN searches take the same time
+// (5.5 s and 5.6 s), so the exact one is kept; at 10⁶ the approximate one
+// takes 38 s (recall@9 = 0.964, NJW's ARI within 0.001 of the exact
+// graph's) where the exact one takes over 130 s.
+const ApproxMinN = 200_000
 
 // ApproxMaxExactDim is the largest dimension in which SearchAuto keeps the
 // exact search whatever n: in so few dimensions the k-d tree prunes well.
