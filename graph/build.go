@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -66,6 +67,61 @@ func unmarshalEnum[T enum.Integer](p *T, kind string, names []string, text []byt
 	return nil
 }
 
+// Search selects how the k-NN kinds find the neighbours of every point.
+type Search int
+
+const (
+	// SearchAuto searches exactly below ApproxMinN points or in at most
+	// ApproxMaxExactDim dimensions, and approximately (ApproxKNN) from
+	// there on.
+	SearchAuto Search = iota
+	// SearchExact always searches exactly (KNN).
+	SearchExact
+	// SearchApprox always searches approximately (ApproxKNN, default
+	// options, Spec.Seed).
+	SearchApprox
+)
+
+var searchNames = []string{"auto", "exact", "approx"}
+
+// String returns "auto", "exact" or "approx".
+func (s Search) String() string { return enum.String("Search", searchNames, s) }
+
+// MarshalText returns the name String returns, or an error for an unknown
+// value.
+func (s Search) MarshalText() ([]byte, error) { return enum.Marshal("k-NN search", searchNames, s) }
+
+// UnmarshalText sets s from a name String returns, in any case.
+func (s *Search) UnmarshalText(text []byte) error {
+	return unmarshalEnum(s, "k-NN search", searchNames, text)
+}
+
+// ApproxMinN is the number of points from which SearchAuto searches
+// approximately (in more than ApproxMaxExactDim dimensions). Measured on 5
+// Gaussian blobs in 10-D with std 4 (the data of bench/compare_sklearn.sh)
+// by bench/njw_million.sh on the 2-core machine (bench/results.md): at 10⁵
+// points the exact and the approximate 9-NN searches take the same time
+// (5.5 s and 5.6 s), so the exact one is kept; at 10⁶ the approximate one
+// takes 38 s (recall@9 = 0.964, NJW's ARI within 0.001 of the exact
+// graph's) where the exact one takes over 130 s.
+const ApproxMinN = 200_000
+
+// ApproxMaxExactDim is the largest dimension in which SearchAuto keeps the
+// exact search whatever n: in so few dimensions the k-d tree prunes well.
+const ApproxMaxExactDim = 4
+
+// approximate reports whether the k-NN search of n points in d dimensions
+// is approximate.
+func (s Search) approximate(n, d int) bool {
+	switch s {
+	case SearchExact:
+		return false
+	case SearchApprox:
+		return true
+	}
+	return n >= ApproxMinN && d > ApproxMaxExactDim
+}
+
 // DefaultK is the number of neighbours when Spec.K is 0.
 const DefaultK = 10
 
@@ -96,6 +152,12 @@ type Spec struct {
 	// Epsilon graph to MaxFull² stored weights). If MaxFull is 0,
 	// DefaultMaxFull is used.
 	MaxFull int
+	// Search selects exact or approximate neighbour search for the k-NN
+	// kinds. The zero value is SearchAuto.
+	Search Search
+	// Seed seeds the approximate neighbour search (see ApproxOptions.Seed);
+	// the exact searches ignore it.
+	Seed uint64
 }
 
 // DefaultSpec returns the default graph: the symmetric 10-NN graph with RBF
@@ -126,12 +188,19 @@ func (s Spec) String() string {
 	if s.Affinity == RBF {
 		b.WriteString(" sigma=" + s.Sigma.String())
 	}
+	if s.Search != SearchAuto {
+		switch s.Kind {
+		case SymmetricKNN, MutualKNN, SklearnKNN:
+			b.WriteString(" search=" + s.Search.String())
+		}
+	}
 	return b.String()
 }
 
 // Build builds the graph that s describes on the rows of x (n points in d
 // dimensions); see Kind, Affinity and Sigma for the definitions. Distances
-// are Euclidean; neighbour searches are exact (see KNN).
+// are Euclidean; neighbour searches are exact (KNN) or, for large inputs or
+// when s.Search asks, approximate (ApproxKNN; see Search).
 //
 // Build returns an error when x is empty or has a NaN or infinite entry
 // (naming row and column), when a row is so long that squared distances
@@ -156,11 +225,21 @@ func Build(ctx context.Context, x *mat.Dense, s Spec) (*Graph, error) {
 // pass over the data (rows, or the leaves of the k-d tree of the neighbour
 // search), at most one event per percent of a pass.
 func BuildRecorded(ctx context.Context, x *mat.Dense, s Spec, rec progress.Recorder) (*Graph, error) {
+	g, _, err := BuildNeighbors(ctx, x, s, rec)
+	return g, err
+}
+
+// BuildNeighbors is BuildRecorded that also returns the neighbour lists the
+// k-NN kinds searched (nil for the others): K = max(Spec.K, the local
+// scaling's K), Approximate set when the search was approximate, so that
+// the caller can measure its recall (SampleRecall). The graph and the lists
+// share no storage.
+func BuildNeighbors(ctx context.Context, x *mat.Dense, s Spec, rec progress.Recorder) (*Graph, *Neighbors, error) {
 	if rec != nil {
 		ctx = withReporter(ctx, &reporter{rec: rec})
 	}
 	if err := checkData(x); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n, d := x.Dims()
 	k := s.K
@@ -172,46 +251,49 @@ func BuildRecorded(ctx context.Context, x *mat.Dense, s Spec, rec progress.Recor
 		maxFull = DefaultMaxFull
 	}
 	if maxFull < 0 {
-		return nil, fmt.Errorf("graph: MaxFull = %d is negative", maxFull)
+		return nil, nil, fmt.Errorf("graph: MaxFull = %d is negative", maxFull)
 	}
 	switch s.Kind {
 	case SymmetricKNN, MutualKNN:
 		if k < 1 || k >= n {
-			return nil, fmt.Errorf("graph: %v graph needs 1 ≤ K < n = %d, got K = %d", s.Kind, n, k)
+			return nil, nil, fmt.Errorf("graph: %v graph needs 1 ≤ K < n = %d, got K = %d", s.Kind, n, k)
 		}
 	case SklearnKNN:
 		if k < 1 || k > n {
-			return nil, fmt.Errorf("graph: %v graph needs 1 ≤ K ≤ n = %d, got K = %d", s.Kind, n, k)
+			return nil, nil, fmt.Errorf("graph: %v graph needs 1 ≤ K ≤ n = %d, got K = %d", s.Kind, n, k)
 		}
 	case Epsilon:
 		if !(s.Eps > 0) || math.IsInf(s.Eps, 0) {
-			return nil, fmt.Errorf("graph: eps graph needs a positive finite radius, got Eps = %v", s.Eps)
+			return nil, nil, fmt.Errorf("graph: eps graph needs a positive finite radius, got Eps = %v", s.Eps)
 		}
 	case Full:
 		if n > maxFull {
-			return nil, fmt.Errorf("graph: a full graph on n = %d points stores %d weights (%.1f GB), above the limit n ≤ %d (Spec.MaxFull; tether: -max-full); use a k-NN graph",
+			return nil, nil, fmt.Errorf("graph: a full graph on n = %d points stores %d weights (%.1f GB), above the limit n ≤ %d (Spec.MaxFull; tether: -max-full); use a k-NN graph",
 				n, n*(n-1), 12*float64(n)*float64(n-1)/1e9, maxFull)
 		}
 	default:
-		return nil, fmt.Errorf("graph: unknown graph kind %d", int(s.Kind))
+		return nil, nil, fmt.Errorf("graph: unknown graph kind %d", int(s.Kind))
+	}
+	if s.Search < SearchAuto || s.Search > SearchApprox {
+		return nil, nil, fmt.Errorf("graph: unknown k-NN search %d", int(s.Search))
 	}
 	if s.Affinity < RBF || s.Affinity > Binary {
-		return nil, fmt.Errorf("graph: unknown affinity %d", int(s.Affinity))
+		return nil, nil, fmt.Errorf("graph: unknown affinity %d", int(s.Affinity))
 	}
 	rbf := s.Affinity == RBF
 	if rbf {
 		switch s.Sigma.Rule {
 		case SigmaFixed:
 			if !(s.Sigma.Value > 0) || math.IsInf(s.Sigma.Value, 0) {
-				return nil, fmt.Errorf("graph: σ = %v must be positive and finite", s.Sigma.Value)
+				return nil, nil, fmt.Errorf("graph: σ = %v must be positive and finite", s.Sigma.Value)
 			}
 		case SigmaLocal:
 			if lk := s.Sigma.localK(); lk < 1 || lk >= n {
-				return nil, fmt.Errorf("graph: local scaling needs 1 ≤ K < n = %d, got K = %d", n, lk)
+				return nil, nil, fmt.Errorf("graph: local scaling needs 1 ≤ K < n = %d, got K = %d", n, lk)
 			}
 		case SigmaMedian, SigmaMeanVariance:
 		default:
-			return nil, fmt.Errorf("graph: unknown σ rule %d", int(s.Sigma.Rule))
+			return nil, nil, fmt.Errorf("graph: unknown σ rule %d", int(s.Sigma.Rule))
 		}
 	}
 
@@ -223,7 +305,7 @@ func BuildRecorded(ctx context.Context, x *mat.Dense, s Spec, rec progress.Recor
 		b.w.unit = unitRows(b.data, n, d)
 		b.search = b.w.unit
 	} else if err := checkRange(b.data, n, d); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var g *Graph
 	var err error
@@ -237,12 +319,12 @@ func BuildRecorded(ctx context.Context, x *mat.Dense, s Spec, rec progress.Recor
 		g, err = b.knn(ctx)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := b.checkUnderflow(g); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return g, nil
+	return g, b.nb, nil
 }
 
 // checkRange returns an error wrapping ErrInvalid when a row is so long
@@ -338,6 +420,7 @@ type builder struct {
 	data    []float64 // original rows
 	search  []float64 // rows the neighbourhoods are computed on
 	w       weighter
+	nb      *Neighbors // the lists the k-NN kinds searched
 	// hasCand reports whether node i had a candidate neighbour before
 	// weighting (nil: unknown, no underflow check).
 	hasCand func(i int) bool
@@ -408,9 +491,16 @@ func (b *builder) knn(ctx context.Context) (*Graph, error) {
 	var nb *Neighbors
 	if kk > 0 {
 		var err error
-		if nb, err = knnData(ctx, b.search, n, b.d, kk); err != nil {
+		if b.spec.Search.approximate(n, b.d) {
+			o := (&ApproxOptions{Seed: b.spec.Seed}).withDefaults(kk)
+			nb, err = approxKNNData(ctx, b.search, n, b.d, kk, o)
+		} else {
+			nb, err = knnData(ctx, b.search, n, b.d, kk)
+		}
+		if err != nil {
 			return nil, err
 		}
+		b.nb = nb
 	}
 	if ks > 0 {
 		sig := make([]float64, n)
@@ -421,13 +511,28 @@ func (b *builder) knn(ctx context.Context) (*Graph, error) {
 			return nil, err
 		}
 	}
-	dj := make([]int32, n*kq)
+	// The edge lists: views of the neighbour lists when every neighbour
+	// found becomes an edge, else their first kq entries. The weights
+	// replace the distances in a new array, so the lists stay intact.
+	var dj []int32
 	dw := make([]float64, n*kq)
-	for i := 0; i < n && kq > 0; i++ {
-		copy(dj[i*kq:(i+1)*kq], nb.Index[i*kk:i*kk+kq])
-		copy(dw[i*kq:(i+1)*kq], nb.Dist2[i*kk:i*kk+kq])
+	switch {
+	case kq == 0:
+	case kq == kk:
+		dj = nb.Index
+		copy(dw, nb.Dist2)
+	default:
+		dj = make([]int32, n*kq)
+		for i := 0; i < n; i++ {
+			copy(dj[i*kq:(i+1)*kq], nb.Index[i*kk:i*kk+kq])
+			copy(dw[i*kq:(i+1)*kq], nb.Dist2[i*kk:i*kk+kq])
+		}
 	}
-	if err := b.setScale(append([]float64(nil), dw...)); err != nil {
+	cand := dw
+	if b.spec.Affinity == RBF && b.spec.Sigma.Rule == SigmaMedian {
+		cand = slices.Clone(dw) // medianLength reorders its argument
+	}
+	if err := b.setScale(cand); err != nil {
 		return nil, err
 	}
 	for i := 0; i < n; i++ {

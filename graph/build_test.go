@@ -472,6 +472,23 @@ func TestSpecText(t *testing.T) {
 			t.Errorf("Affinity %d: text %q, %v, read back %v", a, text, err, got)
 		}
 	}
+	for v := range Search(len(searchNames)) {
+		text, err := v.MarshalText()
+		var got Search
+		if err != nil || string(text) != v.String() || got.UnmarshalText(text) != nil || got != v {
+			t.Errorf("Search %d: text %q, %v, read back %v", v, text, err, got)
+		}
+	}
+	var sr Search
+	if err := sr.UnmarshalText([]byte("hnsw")); err == nil || err.Error() != `graph: unknown k-NN search "hnsw" (want auto, exact or approx)` {
+		t.Errorf("Search.UnmarshalText(hnsw): %v", err)
+	}
+	if got := (Spec{K: 5, Search: SearchApprox}).String(); got != "knn k=5 rbf sigma=local search=approx" {
+		t.Errorf("Spec.String with approximate search: %q", got)
+	}
+	if _, err := Build(context.Background(), randData(20, 2, 0, 1), Spec{Search: 7}); err == nil || !strings.Contains(err.Error(), "unknown k-NN search 7") {
+		t.Errorf("Build with Search 7: %v", err)
+	}
 	for _, v := range []string{"0.5", "median", "meanvar", "local", "local:3"} {
 		var sg Sigma
 		if err := sg.UnmarshalText([]byte(v)); err != nil || sg.String() != v {

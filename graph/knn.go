@@ -25,6 +25,10 @@ type Neighbors struct {
 	K     int
 	Index []int32
 	Dist2 []float64
+	// Approximate is set when the lists come from an approximate search
+	// (ApproxKNN): a listed neighbour may then be farther than a missed
+	// one, but every Dist2 is still the exact squared distance.
+	Approximate bool
 }
 
 // N returns the number of points.

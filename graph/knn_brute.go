@@ -169,6 +169,13 @@ func refine(cd *centred, q, k int, h *nnHeap, exact []float64, nb *Neighbors) bo
 
 // exactKNNRow computes row i of nb by exact brute force. Cost O(n·dim).
 func exactKNNRow(data []float64, n, dim, i int, h *nnHeap, nb *Neighbors) {
+	k := nb.K
+	exactKNNRowTo(data, n, dim, i, h, nb.Index[i*k:(i+1)*k], nb.Dist2[i*k:(i+1)*k])
+}
+
+// exactKNNRowTo writes the exact neighbours of point i, found by brute
+// force, to idx and d2 (of length h's capacity). Cost O(n·dim).
+func exactKNNRowTo(data []float64, n, dim, i int, h *nnHeap, idx []int32, d2 []float64) {
 	h.reset()
 	a := data[i*dim : (i+1)*dim]
 	worst := h.worst()
@@ -181,8 +188,7 @@ func exactKNNRow(data []float64, n, dim, i int, h *nnHeap, nb *Neighbors) {
 			worst = h.worst()
 		}
 	}
-	k := nb.K
-	h.sortedTo(nb.Index[i*k:(i+1)*k], nb.Dist2[i*k:(i+1)*k])
+	h.sortedTo(idx, d2)
 }
 
 // bruteRadius returns, for every point i, the points j ≠ i with

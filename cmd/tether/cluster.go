@@ -56,7 +56,17 @@ type inputOptions struct {
 	flags *flag.FlagSet
 	seed  uint64
 	m     *Main // where -gen-out - writes
+	// verbose measures the recall of an approximate k-NN search against
+	// exact search (all points up to recallExhaustiveMax, else a sample).
+	verbose bool
 }
+
+// recallExhaustiveMax is the largest n whose recall -v measures on every
+// point; above it, recallSample points are drawn.
+const (
+	recallExhaustiveMax = 100_000
+	recallSample        = 2000
+)
 
 // loaded is the problem read from the inputs.
 type loaded struct {
@@ -67,6 +77,12 @@ type loaded struct {
 	names []string
 	// graphTime is the time spent building the graph from features.
 	graphTime time.Duration
+	// search is "exact" or "approximate" when a k-NN graph was built from
+	// features; recall is its measured recall@k (-v), recallRows the
+	// points it was measured on.
+	search     string
+	recall     *float64
+	recallRows int
 	// warnings are printed on standard error.
 	warnings []string
 	// bip is the document-by-term matrix of -bipartite (nil otherwise):
@@ -251,11 +267,18 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	if l.g == nil {
 		done := rec.step("graph construction")
 		t0 := time.Now()
-		l.g, err = graph.BuildRecorded(ctx, l.x, spec, rec)
+		spec.Seed = o.seed
+		var nb *graph.Neighbors
+		l.g, nb, err = graph.BuildNeighbors(ctx, l.x, spec, rec)
 		l.graphTime = time.Since(t0)
 		done()
 		if err != nil {
 			return nil, err
+		}
+		if nb != nil {
+			if err := o.measureRecall(ctx, l, nb); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if o.selfLoops > 0 {
@@ -267,6 +290,40 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		return nil, fmt.Errorf("reference has %d labels for %d nodes", len(l.truth), l.g.N())
 	}
 	return l, nil
+}
+
+// measureRecall notes which k-NN search built the graph and, with -v,
+// measures and prints the recall of an approximate one against exact
+// search.
+func (o *inputOptions) measureRecall(ctx context.Context, l *loaded, nb *graph.Neighbors) error {
+	l.search = "exact"
+	if !nb.Approximate {
+		if o.verbose {
+			fmt.Fprintf(o.m.Stderr, "k-NN search: exact, %d neighbours of %d points (%.2fs)\n", nb.K, nb.N(), l.graphTime.Seconds())
+		}
+		return nil
+	}
+	l.search = "approximate"
+	if !o.verbose {
+		return nil
+	}
+	sample := 0
+	if nb.N() > recallExhaustiveMax {
+		sample = recallSample
+	}
+	t0 := time.Now()
+	r, rows, err := graph.SampleRecall(ctx, l.x, nb, sample, o.seed)
+	if err != nil {
+		return fmt.Errorf("measuring the k-NN recall: %w", err)
+	}
+	l.recall, l.recallRows = &r, rows
+	what := "every point"
+	if rows < nb.N() {
+		what = fmt.Sprintf("%d sampled points", rows)
+	}
+	fmt.Fprintf(o.m.Stderr, "k-NN search: approximate (NN-descent), recall@%d = %.4f against exact search on %s (search %.2fs, check %.2fs)\n",
+		nb.K, r, what, l.graphTime.Seconds(), time.Since(t0).Seconds())
+	return nil
 }
 
 // summary is what cluster prints after a run.
@@ -282,6 +339,9 @@ type summary struct {
 	Ncut        float64            `json:"ncut"`
 	Seconds     float64            `json:"seconds"`
 	GraphSecs   float64            `json:"graph_seconds"`
+	KNNSearch   string             `json:"knn_search,omitempty"`
+	KNNRecall   *float64           `json:"knn_recall,omitempty"`
+	RecallRows  int                `json:"knn_recall_points,omitempty"`
 	Figures     map[string]float64 `json:"figures,omitempty"`
 	ViolatedML  *int               `json:"violated_ml,omitempty"`
 	ViolatedCL  *int               `json:"violated_cl,omitempty"`
@@ -317,6 +377,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list")
 	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, their principal components, or the spectral layout of a graph)")
 	quiet := fs.Bool("quiet", false, "no progress messages")
+	fs.BoolVar(&in.verbose, "v", false, fmt.Sprintf("verbose: say which k-NN search built the graph and measure the recall@k of an approximate one against exact search (on every point up to %d, else on %d sampled points)", recallExhaustiveMax, recallSample))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -466,7 +527,7 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 	st := g.Stats()
 	s := &summary{
 		Input: l.name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
-		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), Warnings: append([]string(nil), res.Warnings...),
+		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), KNNSearch: l.search, KNNRecall: l.recall, RecallRows: l.recallRows, Warnings: append([]string(nil), res.Warnings...),
 		Report: res.Report,
 	}
 	s.Sizes = make([]int, res.K)

@@ -498,3 +498,40 @@ func TestClusterAutoReport(t *testing.T) {
 		t.Errorf("text summary lacks the candidates:\n%s", text)
 	}
 }
+
+// TestClusterVerboseRecall: -v names the k-NN search and, for the
+// approximate one, prints its recall against exact search, which -json
+// also reports; a bad -knn-search is a usage error naming the choices.
+func TestClusterVerboseRecall(t *testing.T) {
+	args := []string{"cluster", "-gen", "blobs", "-n", "2000", "-dim", "10", "-k", "5", "-graph", "sknn", "-affinity", "binary", "-quiet", "-v", "-o", os.DevNull}
+	_, errOut, err := run(t, append(args, "-knn-search", "approx")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "k-NN search: approximate (NN-descent), recall@9 = ") || !strings.Contains(errOut, "on every point") {
+		t.Errorf("stderr lacks the recall line:\n%s", errOut)
+	}
+	out, errOut, err := run(t, append(args, "-knn-search", "approx", "-json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum summary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	// The floor is far below the recall measured (0.99): it catches a
+	// broken search, not noise.
+	if sum.KNNSearch != "approximate" || sum.KNNRecall == nil || *sum.KNNRecall < 0.9 || sum.RecallRows != 2000 {
+		t.Errorf("JSON search %q recall %v on %d points", sum.KNNSearch, sum.KNNRecall, sum.RecallRows)
+	}
+	_, errOut, err = run(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "k-NN search: exact, 9 neighbours of 2000 points") {
+		t.Errorf("stderr lacks the exact-search line:\n%s", errOut)
+	}
+	if _, errOut, err = run(t, append(args, "-knn-search", "fast")...); err == nil || !strings.Contains(errOut+err.Error(), "approx") {
+		t.Errorf("-knn-search fast: err %v, stderr %q", err, errOut)
+	}
+}

@@ -20,6 +20,7 @@ func bindGraphSpec(fs *flag.FlagSet, s *graph.Spec) {
 	fs.Float64Var(&s.Eps, "eps", s.Eps, "radius of the eps graph")
 	fs.Var(textVar(&s.Affinity), "affinity", "edge weights: rbf, cosine, binary")
 	fs.Var(intIn(&s.MaxFull, 0, 1<<31), "max-full", "largest `n` of a full graph, and √ of the stored weights of an eps graph (0: 10000)")
+	fs.Var(textVar(&s.Search), "knn-search", fmt.Sprintf("k-NN search: auto (approximate from %d points in more than %d dimensions), exact or approx (NN-descent)", graph.ApproxMinN, graph.ApproxMaxExactDim))
 	fs.Var(textVar(&s.Sigma), "sigma", "RBF scale: a number, median, meanvar, local or local:K (σ_i = distance to the K-th neighbour)")
 }
 

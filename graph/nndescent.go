@@ -1,0 +1,565 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/internal/parallel"
+)
+
+// ApproxOptions tunes ApproxKNN. The zero value (or nil) gives the defaults.
+type ApproxOptions struct {
+	// Trees is the number of k-d trees whose leaves seed the neighbour
+	// lists: the first over the data, the others over random rotations of
+	// it, so that the leaf boundaries differ. If Trees is 0, 3 are used.
+	Trees int
+	// MaxIter bounds the NN-descent rounds. If MaxIter is 0, 12 are used.
+	MaxIter int
+	// Delta stops the descent when a round changes fewer than Delta·n·k
+	// list entries. If Delta is 0, 0.001 is used (Dong et al. use the same).
+	Delta float64
+	// ReverseCap bounds how many reverse neighbours (points that list i)
+	// join i's local neighbourhood in a round; the closest are kept. If
+	// ReverseCap is 0, k is used.
+	ReverseCap int
+	// Pool is the length of the lists the descent keeps, of which the k
+	// nearest are returned; a longer pool finds more of the true
+	// neighbours at a higher cost per round. If Pool is 0 (or below k),
+	// k + k/2 is used.
+	Pool int
+	// Seed seeds the random rotations. Every seed is valid; the result is a
+	// function of the data, k, the options and Seed only (not of
+	// GOMAXPROCS or scheduling).
+	Seed uint64
+}
+
+func (o *ApproxOptions) withDefaults(k int) ApproxOptions {
+	var r ApproxOptions
+	if o != nil {
+		r = *o
+	}
+	if r.Trees == 0 {
+		r.Trees = 3
+	}
+	if r.MaxIter == 0 {
+		r.MaxIter = 12
+	}
+	if r.Delta == 0 {
+		r.Delta = 0.001
+	}
+	if r.Pool < k {
+		r.Pool = k + k/2
+	}
+	if r.ReverseCap == 0 {
+		r.ReverseCap = k
+	}
+	return r
+}
+
+func (o ApproxOptions) check() error {
+	switch {
+	case o.Trees < 1:
+		return fmt.Errorf("graph: ApproxOptions.Trees = %d must be positive", o.Trees)
+	case o.MaxIter < 0:
+		return fmt.Errorf("graph: ApproxOptions.MaxIter = %d is negative", o.MaxIter)
+	case !(o.Delta >= 0 && o.Delta < 1):
+		return fmt.Errorf("graph: ApproxOptions.Delta = %v is outside [0, 1)", o.Delta)
+	case o.ReverseCap < 0:
+		return fmt.Errorf("graph: ApproxOptions.ReverseCap = %d is negative", o.ReverseCap)
+	}
+	return nil
+}
+
+// ApproxKNN returns approximate k nearest neighbours of every row of x
+// (n points in d dimensions) under the Euclidean distance, excluding the
+// point itself, in the layout of KNN: each row sorted by increasing squared
+// distance (computed exactly, as KNN computes it), ties by index, and
+// Neighbors.Approximate set. Recall and SampleRecall measure how many of
+// the exact neighbours it finds.
+//
+// The search is NN-descent (W. Dong, M. Charikar and K. Li, "Efficient
+// k-nearest neighbor graph construction for generic similarity measures",
+// WWW 2011, Algorithm 2: a neighbour of a neighbour is likely a
+// neighbour), started from the leaves of opt.Trees k-d trees as
+// pynndescent starts from random-projection trees: every point's list
+// begins with the nearest of its leaf mates. Each round, point u compares
+// itself with the neighbours (forward, and up to ReverseCap reverse) of
+// its neighbours, skipping pairs whose two links were both already present
+// in the previous round (the "new/old" rule of §3.2), and keeps the k
+// nearest. Every point updates only its own list from the previous round's
+// lists (a Jacobi rather than Gauss–Seidel sweep), so the rounds run on
+// every core and the result does not depend on the scheduling. Points are
+// processed in the first tree's order so that neighbours share cache lines.
+//
+// Cost: O(T·n·d·log n) for the trees, then per round O(n·c·d) with c ≈
+// (k + ReverseCap)² candidate comparisons per point in the first round and
+// far fewer later; memory about 2·n·(k+ReverseCap)·13 bytes plus one copy
+// of the data per tree being built. The descent stops after MaxIter rounds
+// or when a round changes fewer than Delta·n·k entries.
+//
+// ApproxKNN returns an error when x has a NaN or infinite entry, when
+// k < 1 or k ≥ n, when an option is out of range, or when ctx is cancelled
+// (checked between chunks of points).
+func ApproxKNN(ctx context.Context, x *mat.Dense, k int, opt *ApproxOptions) (*Neighbors, error) {
+	n, d := x.Dims()
+	if err := checkData(x); err != nil {
+		return nil, err
+	}
+	if k < 1 || k >= n {
+		return nil, fmt.Errorf("graph: k = %d nearest neighbours needs 1 ≤ k < n = %d", k, n)
+	}
+	o := opt.withDefaults(k)
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	return approxKNNData(ctx, denseData(x), n, d, k, o)
+}
+
+// descent is the state of NN-descent. Points are numbered by their
+// position in the first tree (pos), lists hold positions.
+type descent struct {
+	n, dim, k int
+	pts       []float64 // coordinates in working order
+	idx       []int32   // n·k neighbour positions, rows sorted by (dist, perm)
+	dst       []float64 // their squared distances
+	isNew     []bool    // entry entered the list in the last round
+	perm      []int32   // perm[p]: original index of position p
+	// Local neighbourhoods of a round, CSR: forward entries then the kept
+	// reverse entries of each point, with the new flags of their links.
+	sPtr  []int
+	sIdx  []int32
+	sNew  []bool
+	nIdx  []int32 // next round's lists (double buffering)
+	nDst  []float64
+	nNew  []bool
+	revIx []int32 // scratch for reverse lists
+	revD  []float64
+	revN  []bool
+}
+
+// approxKNNData is ApproxKNN on validated n×d row-major data.
+func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o ApproxOptions) (*Neighbors, error) {
+	k := min(o.Pool, n-1)
+	t, err := newKDTree(ctx, data, n, d)
+	if err != nil {
+		return nil, err
+	}
+	s := &descent{n: n, dim: d, k: k, pts: t.pts, perm: t.perm,
+		idx: make([]int32, n*k), dst: make([]float64, n*k), isNew: make([]bool, n*k)}
+	// pos[i] is the working position of original point i.
+	pos := make([]int32, n)
+	for p, i := range t.perm {
+		pos[i] = int32(p)
+	}
+	// Leaf mates of every tree, as working positions: tree 0's leaves are
+	// contiguous ranges of positions; other trees give lists.
+	leafLo, leafHi := leafRanges(t, n)
+	extra := make([][]int32, 0, o.Trees-1) // per extra tree: positions in its tree order
+	var extraLo, extraHi [][]int32
+	rng := rand.New(rand.NewPCG(o.Seed, 0x6e6e64657363)) // "nndesc"
+	for tr := 1; tr < o.Trees; tr++ {
+		rot := rotate(data, n, d, rng)
+		t2, err := newKDTree(ctx, rot, n, d)
+		if err != nil {
+			return nil, err
+		}
+		ord := make([]int32, n)
+		for q, i := range t2.perm {
+			ord[q] = pos[i]
+		}
+		lo, hi := leafRanges(t2, n)
+		extra = append(extra, ord)
+		extraLo, extraHi = append(extraLo, lo), append(extraHi, hi)
+	}
+	// where[tr][p] is the tree-order slot of position p in extra tree tr.
+	where := make([][]int32, len(extra))
+	for tr, ord := range extra {
+		w := make([]int32, n)
+		for q, p := range ord {
+			w[p] = int32(q)
+		}
+		where[tr] = w
+	}
+	err = parallelChunks(ctx, n, descentChunk,
+		func() *descentScratch { return newDescentScratch(n, k) },
+		func(sc *descentScratch, lo, hi int) {
+			for p := lo; p < hi; p++ {
+				sc.begin(p)
+				a, b := widen(int(leafLo[p]), int(leafHi[p]), k+1, n)
+				for q := a; q < b; q++ {
+					sc.offer(s, p, int32(q))
+				}
+				for tr, ord := range extra {
+					q := where[tr][p]
+					a, b := widen(int(extraLo[tr][q]), int(extraHi[tr][q]), k+1, n)
+					for _, r := range ord[a:b] {
+						sc.offer(s, p, r)
+					}
+				}
+				sc.finish(s, p, s.idx, s.dst, s.isNew, nil)
+			}
+		})
+	if err != nil {
+		return nil, err
+	}
+	extra, where, extraLo, extraHi = nil, nil, nil, nil
+	// Every entry is new in the first round.
+	for i := range s.isNew {
+		s.isNew[i] = true
+	}
+	s.nIdx = make([]int32, n*k)
+	s.nDst = make([]float64, n*k)
+	s.nNew = make([]bool, n*k)
+	for it := 0; it < o.MaxIter; it++ {
+		s.neighbourhoods(o.ReverseCap)
+		var changed atomic.Int64
+		err := parallelChunks(ctx, n, descentChunk,
+			func() *descentScratch { return newDescentScratch(n, k) },
+			func(sc *descentScratch, lo, hi int) {
+				c := 0
+				for p := lo; p < hi; p++ {
+					c += s.join(sc, p)
+				}
+				changed.Add(int64(c))
+			})
+		if err != nil {
+			return nil, err
+		}
+		s.idx, s.nIdx = s.nIdx, s.idx
+		s.dst, s.nDst = s.nDst, s.dst
+		s.isNew, s.nNew = s.nNew, s.isNew
+		if float64(changed.Load()) < o.Delta*float64(n)*float64(k) {
+			break
+		}
+	}
+	s.nIdx, s.nDst, s.nNew, s.sIdx, s.sNew = nil, nil, nil, nil, nil
+	// Back to original indices, rows in original order, sorted by
+	// (distance, original index).
+	ko := kOut
+	nb := &Neighbors{K: ko, Index: make([]int32, n*ko), Dist2: make([]float64, n*ko), Approximate: true}
+	parallel.Range(n, n*k*8, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			i := int(t.perm[p])
+			row := nb.Index[i*ko : (i+1)*ko]
+			rd := nb.Dist2[i*ko : (i+1)*ko]
+			for r, q := range s.idx[p*k : p*k+ko] {
+				row[r] = t.perm[q]
+			}
+			copy(rd, s.dst[p*k:p*k+ko])
+			sortPairs(row, rd)
+		}
+	})
+	return nb, nil
+}
+
+// descentChunk is the number of points a goroutine takes at a time.
+const descentChunk = 2048
+
+// leafRanges returns, for each tree position, the range of tree positions
+// of its leaf.
+func leafRanges(t *kdTree, n int) (lo, hi []int32) {
+	lo, hi = make([]int32, n), make([]int32, n)
+	first := t.firstLeaf()
+	for l := range t.leaves() {
+		a, b := t.lo[first+l], t.hi[first+l]
+		for p := a; p < b; p++ {
+			lo[p], hi[p] = a, b
+		}
+	}
+	return lo, hi
+}
+
+// widen grows [a, b) around itself to at least m slots within [0, n).
+func widen(a, b, m, n int) (int, int) {
+	for b-a < m {
+		if a > 0 {
+			a--
+		}
+		if b < n && b-a < m {
+			b++
+		}
+	}
+	return a, b
+}
+
+// rotate returns data·Q for a random orthogonal d×d matrix Q (the Q factor
+// of a Gaussian matrix), drawn from rng.
+func rotate(data []float64, n, d int, rng *rand.Rand) []float64 {
+	g := mat.NewDense(d, d, nil)
+	for i := range d {
+		for j := range d {
+			g.Set(i, j, rng.NormFloat64())
+		}
+	}
+	var qr mat.QR
+	qr.Factorize(g)
+	var q mat.Dense
+	qr.QTo(&q)
+	out := make([]float64, n*d)
+	x := mat.NewDense(n, d, data)
+	y := mat.NewDense(n, d, out)
+	y.Mul(x, &q)
+	return out
+}
+
+// neighbourhoods builds the local neighbourhoods of the round: for each
+// position v, its k forward entries followed by at most cap reverse entries
+// (the positions u listing v, the closest first, ties by position), each
+// with the new flag of its link. Cost O(n·k) plus the selection of
+// reverse entries.
+func (s *descent) neighbourhoods(rcap int) {
+	n, k := s.n, s.k
+	cnt := make([]int32, n+1)
+	for _, v := range s.idx {
+		cnt[v+1]++
+	}
+	for v := 0; v < n; v++ {
+		cnt[v+1] += cnt[v]
+	}
+	if s.revIx == nil {
+		s.revIx = make([]int32, n*k)
+		s.revD = make([]float64, n*k)
+		s.revN = make([]bool, n*k)
+	}
+	fill := slices.Clone(cnt[:n])
+	for u := 0; u < n; u++ {
+		for r := u * k; r < (u+1)*k; r++ {
+			v := s.idx[r]
+			f := fill[v]
+			s.revIx[f], s.revD[f], s.revN[f] = int32(u), s.dst[r], s.isNew[r]
+			fill[v]++
+		}
+	}
+	if s.sPtr == nil {
+		s.sPtr = make([]int, n+1)
+	}
+	total := 0
+	for v := 0; v < n; v++ {
+		total += k + min(int(cnt[v+1]-cnt[v]), rcap)
+		s.sPtr[v+1] = total
+	}
+	if cap(s.sIdx) < total {
+		s.sIdx = make([]int32, total)
+		s.sNew = make([]bool, total)
+	}
+	s.sIdx, s.sNew = s.sIdx[:total], s.sNew[:total]
+	parallel.Range(n, total*4, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			o := s.sPtr[v]
+			copy(s.sIdx[o:o+k], s.idx[v*k:(v+1)*k])
+			copy(s.sNew[o:o+k], s.isNew[v*k:(v+1)*k])
+			o += k
+			a, b := int(cnt[v]), int(cnt[v+1])
+			if b-a > rcap {
+				sortRev(s.revIx[a:b], s.revD[a:b], s.revN[a:b])
+				b = a + rcap
+			}
+			copy(s.sIdx[o:], s.revIx[a:b])
+			copy(s.sNew[o:], s.revN[a:b])
+		}
+	})
+}
+
+// sortRev sorts reverse entries by (distance, position).
+func sortRev(ix []int32, d []float64, nw []bool) {
+	for i := 1; i < len(ix); i++ {
+		for j := i; j > 0 && (d[j] < d[j-1] || (d[j] == d[j-1] && ix[j] < ix[j-1])); j-- {
+			d[j], d[j-1] = d[j-1], d[j]
+			ix[j], ix[j-1] = ix[j-1], ix[j]
+			nw[j], nw[j-1] = nw[j-1], nw[j]
+		}
+	}
+}
+
+// descentScratch is a goroutine's state: a heap of candidates and a stamp
+// per position marking the candidates already offered to the current point.
+type descentScratch struct {
+	h     nnHeap
+	stamp []uint32
+	tag   uint32
+	old   []int32
+}
+
+func newDescentScratch(n, k int) *descentScratch {
+	return &descentScratch{h: newNNHeap(k), stamp: make([]uint32, n), old: make([]int32, k)}
+}
+
+// begin starts the list of position p.
+func (sc *descentScratch) begin(p int) {
+	sc.tag++
+	if sc.tag == 0 { // wrapped: clear the stamps
+		clear(sc.stamp)
+		sc.tag = 1
+	}
+	sc.h.reset()
+	sc.stamp[p] = sc.tag
+}
+
+// offer proposes position q as a neighbour of p, once.
+func (sc *descentScratch) offer(s *descent, p int, q int32) {
+	if sc.stamp[q] == sc.tag {
+		return
+	}
+	sc.stamp[q] = sc.tag
+	d := s.dim
+	w := sc.h.worst()
+	if dd := dist2Bound(s.pts[p*d:(p+1)*d], s.pts[int(q)*d:int(q+1)*d], w); dd <= w {
+		sc.h.push(dd, q)
+	}
+}
+
+// finish writes the heap, sorted, as row p of (idx, dst) and flags the
+// entries that are not in old (all of them when old is nil). It returns the
+// number of flagged entries. The heap orders ties by position; rows are
+// re-sorted by original index at the end.
+func (sc *descentScratch) finish(s *descent, p int, idx []int32, dst []float64, nw []bool, old []int32) int {
+	k := s.k
+	row, rd, rn := idx[p*k:(p+1)*k], dst[p*k:(p+1)*k], nw[p*k:(p+1)*k]
+	sc.h.sortedTo(row, rd)
+	c := 0
+	for r, q := range row {
+		rn[r] = old == nil || !slices.Contains(old, q)
+		if rn[r] {
+			c++
+		}
+	}
+	return c
+}
+
+// join computes the next list of position p from the current lists: its
+// current neighbours, the members of its local neighbourhood and the
+// members of theirs, skipping the pairs joined by two old links. It
+// returns the number of new entries.
+func (s *descent) join(sc *descentScratch, p int) int {
+	k := s.k
+	sc.begin(p)
+	copy(sc.old, s.idx[p*k:(p+1)*k])
+	// The current list enters first (marked, so never re-offered).
+	for r := p * k; r < (p+1)*k; r++ {
+		q := s.idx[r]
+		sc.stamp[q] = sc.tag
+		sc.h.push(s.dst[r], q)
+	}
+	// The stamp test is inlined here: most candidates were offered
+	// already, and the loop runs about (k + ReverseCap)² times per point.
+	stamp, tag := sc.stamp, sc.tag
+	sIdx, sNew, sPtr := s.sIdx, s.sNew, s.sPtr
+	for a := sPtr[p]; a < sPtr[p+1]; a++ {
+		v, nv := sIdx[a], sNew[a]
+		if nv && stamp[v] != tag {
+			sc.offer(s, p, v) // a new reverse neighbour
+		}
+		lo, hi := sPtr[v], sPtr[v+1]
+		ids, nws := sIdx[lo:hi], sNew[lo:hi]
+		nws = nws[:len(ids)]
+		for b, w := range ids {
+			if (nv || nws[b]) && stamp[w] != tag { // p itself is stamped
+				sc.offer(s, p, w)
+			}
+		}
+	}
+	return sc.finish(s, p, s.nIdx, s.nDst, s.nNew, sc.old)
+}
+
+// Recall returns the share of exact neighbours that approx found, over the
+// rows of exact (all rows of approx, or the sampled ones: exact row r is
+// compared with approx row rows[r]; rows nil means row r). An approximate
+// neighbour counts as found when its distance does not exceed the k-th
+// exact distance of its row, so ties at the k-th distance are not counted
+// as misses. Both must have the same K. Cost O(rows·k).
+func Recall(approx, exact *Neighbors, rows []int) float64 {
+	if approx.K != exact.K {
+		panic(fmt.Sprintf("graph: Recall of %d-NN lists against %d-NN lists", approx.K, exact.K))
+	}
+	k := exact.K
+	m := exact.N()
+	if m == 0 {
+		return math.NaN()
+	}
+	found := 0
+	for r := range m {
+		i := r
+		if rows != nil {
+			i = rows[r]
+		}
+		_, ed := exact.Row(r)
+		_, ad := approx.Row(i)
+		kth := ed[k-1]
+		for _, v := range ad {
+			if v <= kth {
+				found++
+			}
+		}
+	}
+	return float64(found) / float64(m*k)
+}
+
+// SampleRecall measures the recall of nb, the k-NN lists of the rows of x,
+// against exact search: on every row when sample ≤ 0 or sample ≥ n (an
+// exact KNN, cost that of KNN), else on sample rows drawn without
+// replacement with seed (a k-d tree and one exact query per sampled row,
+// brute force above 16 dimensions: O(sample·n·d) at worst). It returns the
+// recall (see Recall) and the rows measured.
+func SampleRecall(ctx context.Context, x *mat.Dense, nb *Neighbors, sample int, seed uint64) (recall float64, rows int, err error) {
+	n, d := x.Dims()
+	if nb.N() != n {
+		return 0, 0, fmt.Errorf("graph: %d neighbour lists for %d points", nb.N(), n)
+	}
+	if err := checkData(x); err != nil {
+		return 0, 0, err
+	}
+	data := denseData(x)
+	if sample <= 0 || sample >= n {
+		ex, err := knnData(ctx, data, n, d, nb.K)
+		if err != nil {
+			return 0, 0, err
+		}
+		return Recall(nb, ex, nil), n, nil
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x726563616c6c)) // "recall"
+	pick := rng.Perm(n)[:sample]
+	slices.Sort(pick)
+	ex := &Neighbors{K: nb.K, Index: make([]int32, sample*nb.K), Dist2: make([]float64, sample*nb.K)}
+	k := nb.K
+	if d <= kdMaxDim && d > 0 {
+		t, err := newKDTree(ctx, data, n, d)
+		if err != nil {
+			return 0, 0, err
+		}
+		err = parallelChunks(ctx, sample, 64,
+			func() *kdQuery { return newKDQuery(t, k) },
+			func(s *kdQuery, lo, hi int) {
+				for r := lo; r < hi; r++ {
+					i := pick[r]
+					s.q = data[i*d : (i+1)*d]
+					s.self = int32(i)
+					s.h.reset()
+					s.skip = -1
+					clear(s.off)
+					s.knn(0, 0, 0)
+					s.h.sortedTo(ex.Index[r*k:(r+1)*k], ex.Dist2[r*k:(r+1)*k])
+				}
+			})
+		if err != nil {
+			return 0, 0, err
+		}
+	} else {
+		err := parallelChunks(ctx, sample, 8,
+			func() *nnHeap { h := newNNHeap(k); return &h },
+			func(h *nnHeap, lo, hi int) {
+				for r := lo; r < hi; r++ {
+					exactKNNRowTo(data, n, d, pick[r], h, ex.Index[r*k:(r+1)*k], ex.Dist2[r*k:(r+1)*k])
+				}
+			})
+		if err != nil {
+			return 0, 0, err
+		}
+	}
+	return Recall(nb, ex, pick), sample, nil
+}

@@ -1,0 +1,248 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestApproxKNNRecall compares ApproxKNN with the independent brute-force
+// reference bruteNeighbors on small sets: every reported distance must be
+// the exact one, rows sorted and free of the point itself and of repeats,
+// and the recall above a floor (the floors are well below the recall
+// measured, 0.99–1.00, so they catch a broken descent, not noise).
+func TestApproxKNNRecall(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		n, d, b   int
+		k         int
+		minRecall float64
+	}{
+		{"blobs n=600 d=3", 600, 3, 4, 5, 0.97},
+		{"blobs n=1500 d=10", 1500, 10, 5, 10, 0.95},
+		{"uniform n=1000 d=8", 1000, 8, 0, 10, 0.95},
+		{"blobs n=400 d=20 k=20", 400, 20, 3, 20, 0.95},
+		{"tiny n=12 k=11", 12, 2, 0, 11, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			x := randData(c.n, c.d, c.b, 5)
+			nb, err := ApproxKNN(context.Background(), x, c.k, &ApproxOptions{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !nb.Approximate || nb.K != c.k || nb.N() != c.n {
+				t.Fatalf("K=%d N=%d Approximate=%v", nb.K, nb.N(), nb.Approximate)
+			}
+			idx, d2 := bruteNeighbors(x, c.k)
+			found := 0
+			for i := 0; i < c.n; i++ {
+				row, rd := nb.Row(i)
+				seen := map[int32]bool{}
+				for r, j := range row {
+					if int(j) == i || seen[j] {
+						t.Fatalf("row %d: entry %d (%d) is the point itself or repeated", i, r, j)
+					}
+					seen[j] = true
+					if want := dist2(x.RawRowView(i), x.RawRowView(int(j))); rd[r] != want {
+						t.Fatalf("row %d: distance² to %d is %v, exact %v", i, j, rd[r], want)
+					}
+					if r > 0 && (rd[r] < rd[r-1] || (rd[r] == rd[r-1] && j < row[r-1])) {
+						t.Fatalf("row %d not sorted at %d", i, r)
+					}
+					if rd[r] <= d2[i][c.k-1] {
+						found++
+					}
+				}
+				_ = idx
+			}
+			rec := float64(found) / float64(c.n*c.k)
+			if rec < c.minRecall {
+				t.Errorf("recall %.4f < %.2f", rec, c.minRecall)
+			}
+			// Recall computes the same figure from the exact lists.
+			ex, err := KNN(context.Background(), x, c.k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Recall(nb, ex, nil); math.Abs(got-rec) > 1e-12 {
+				t.Errorf("Recall = %v, counted %v", got, rec)
+			}
+		})
+	}
+}
+
+// TestRecallHandComputed checks Recall and its tie rule on lists written by
+// hand.
+func TestRecallHandComputed(t *testing.T) {
+	exact := &Neighbors{K: 2, Index: []int32{1, 2, 0, 2, 0, 1}, Dist2: []float64{1, 4, 1, 2, 2, 4}}
+	approx := &Neighbors{K: 2, Index: []int32{2, 1, 2, 3, 1, 3}, Dist2: []float64{4, 1, 2, 2, 4, 5}}
+	// Row 0: both found; row 1: index 3 at distance 2 ties the 2nd exact
+	// distance (found); row 2: 1 found (4 ≤ 4), 3 at 5 missed: 5/6.
+	if got, want := Recall(approx, exact, nil), 5.0/6; math.Abs(got-want) > 1e-15 {
+		t.Errorf("Recall = %v, want %v", got, want)
+	}
+	// Sampled rows: exact row 0 is approx row 2.
+	sub := &Neighbors{K: 2, Index: []int32{0, 1}, Dist2: []float64{2, 4}}
+	if got := Recall(approx, sub, []int{2}); got != 0.5 {
+		t.Errorf("sampled Recall = %v, want 0.5", got)
+	}
+}
+
+// TestSampleRecall: the sampled recall is an unbiased estimate of the
+// exhaustive one; both paths (k-d tree and brute force) must agree with
+// the exhaustive figure within sampling error.
+func TestSampleRecall(t *testing.T) {
+	for _, d := range []int{6, 24} {
+		x := randData(3000, d, 6, 9)
+		nb, err := ApproxKNN(context.Background(), x, 10, &ApproxOptions{Seed: 3, MaxIter: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, rows, err := SampleRecall(context.Background(), x, nb, 0, 0)
+		if err != nil || rows != 3000 {
+			t.Fatalf("rows %d, err %v", rows, err)
+		}
+		part, rows, err := SampleRecall(context.Background(), x, nb, 500, 7)
+		if err != nil || rows != 500 {
+			t.Fatalf("rows %d, err %v", rows, err)
+		}
+		// Binomial standard error of a mean of 500 rows is below 0.02.
+		if math.Abs(all-part) > 0.05 {
+			t.Errorf("d=%d: sampled recall %.4f, exhaustive %.4f", d, part, all)
+		}
+		if all >= 1 {
+			t.Logf("d=%d: one round already exact (%.4f)", d, all)
+		}
+	}
+}
+
+func TestApproxKNNDeterministic(t *testing.T) {
+	x := randData(5000, 10, 5, 11)
+	prev := runtime.GOMAXPROCS(1)
+	a, err := ApproxKNN(context.Background(), x, 10, &ApproxOptions{Seed: 4})
+	runtime.GOMAXPROCS(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ApproxKNN(context.Background(), x, 10, &ApproxOptions{Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.Index {
+		if a.Index[i] != b.Index[i] || a.Dist2[i] != b.Dist2[i] {
+			t.Fatalf("entry %d differs between GOMAXPROCS 1 and %d", i, prev)
+		}
+	}
+}
+
+func TestApproxKNNErrors(t *testing.T) {
+	nan := randData(10, 3, 0, 1)
+	nan.Set(4, 2, math.NaN())
+	for _, c := range []struct {
+		name string
+		k    int
+		opt  *ApproxOptions
+		want string
+	}{
+		{"nan", 3, nil, "row 4, column 2"},
+		{"k=0", 0, nil, "1 ≤ k < n = 10"},
+		{"k=n", 10, nil, "1 ≤ k < n = 10"},
+		{"trees", 3, &ApproxOptions{Trees: -1}, "Trees = -1"},
+		{"delta", 3, &ApproxOptions{Delta: 2}, "Delta = 2"},
+		{"iter", 3, &ApproxOptions{MaxIter: -2}, "MaxIter = -2"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			x := randData(10, 3, 0, 1)
+			if c.name == "nan" {
+				x = nan
+			}
+			_, err := ApproxKNN(context.Background(), x, c.k, c.opt)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "graph: ") {
+				t.Fatalf("err = %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ApproxKNN(ctx, randData(3000, 5, 0, 1), 5, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v", err)
+	}
+}
+
+func benchApproxKNN(b *testing.B, n, d, k int) {
+	x := knnBenchData(n, d)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		nb, err := ApproxKNN(context.Background(), x, k, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkNeighbors = nb
+	}
+}
+
+func BenchmarkApproxKNN100k10d(b *testing.B) { benchApproxKNN(b, 100000, 10, 10) }
+func BenchmarkApproxKNN1M10d(b *testing.B)   { benchApproxKNN(b, 1000000, 10, 10) }
+
+// TestBuildApproxSearch: a graph built with the approximate search has the
+// exact weights of its edges (binary and RBF with local scaling computed
+// from the approximate lists) and nearly the edges of the exact graph; the
+// lists BuildNeighbors returns are the ones ApproxKNN returns, and
+// SearchAuto below ApproxMinN is the exact search.
+func TestBuildApproxSearch(t *testing.T) {
+	x := randData(3000, 10, 5, 21)
+	ctx := context.Background()
+	spec := Spec{Kind: SymmetricKNN, K: 10, Affinity: Binary, Search: SearchApprox, Seed: 2}
+	g, nb, err := BuildNeighbors(ctx, x, spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ApproxKNN(ctx, x, 10, &ApproxOptions{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !nb.Approximate || !slices.Equal(nb.Index, want.Index) || !slices.Equal(nb.Dist2, want.Dist2) {
+		t.Fatal("BuildNeighbors' lists differ from ApproxKNN's")
+	}
+	spec.Search = SearchExact
+	ge, nbe, err := BuildNeighbors(ctx, x, spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nbe.Approximate {
+		t.Fatal("exact lists marked approximate")
+	}
+	spec.Search = SearchAuto
+	ga, err := Build(ctx, x, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < ge.N(); i++ {
+		ac, av := ga.Row(i)
+		ec, ev := ge.Row(i)
+		if !slices.Equal(ac, ec) || !slices.Equal(av, ev) {
+			t.Fatalf("auto below ApproxMinN: row %d differs from the exact graph's", i)
+		}
+	}
+	// Shared edges: the approximate graph's edges that the exact graph has.
+	shared := 0
+	for i := 0; i < g.N(); i++ {
+		ec, _ := ge.Row(i)
+		c, v := g.Row(i)
+		for r, j := range c {
+			if v[r] != 1 {
+				t.Fatalf("edge (%d,%d) weighs %v", i, j, v[r])
+			}
+			if _, ok := slices.BinarySearch(ec, j); ok {
+				shared++
+			}
+		}
+	}
+	if f := float64(shared) / float64(ge.NNZ()); f < 0.95 {
+		t.Errorf("the approximate graph has %.3f of the exact graph's edges", f)
+	}
+}
