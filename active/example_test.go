@@ -11,8 +11,10 @@ import (
 )
 
 // Three groups of three points on a line, asked about with an oracle that
-// knows the groups: Auto explores farthest-first until it has found the
-// three groups, then asks about the point the partition is least sure of.
+// knows the groups, one question at a time: Auto asks the cores of the
+// current clusters, then farthest-first, until it has found the three
+// groups (pending groups first), then about the point the partition is
+// least sure of.
 func ExampleSuggest() {
 	x := mat.NewDense(9, 1, []float64{0, 0.1, 0.2, 5, 5.1, 5.2, 10, 10.1, 10.2})
 	truth := []int{0, 0, 0, 1, 1, 1, 2, 2, 2}
@@ -34,8 +36,8 @@ func ExampleSuggest() {
 		}
 	}
 	// Output:
-	// (0, 6) cl — node 0 is the farthest from every known group (distance 10): is it with node 6?
-	// (3, 0) cl — node 3 is the farthest from every known group (distance 5): is it with node 0?
-	// (3, 6) cl — node 3's group is not placed yet (1 of 2 known groups left): is it with the nearest one, node 6's?
-	// (5, 3) ml — node 5 lies between clusters 0 and 1 (k-means margin 0.555): is it with the nearest known group, node 3's?
+	// (6, 2) cl — cluster core 6 is the farthest from every known group (distance 9.8): is it with node 2?
+	// (4, 2) cl — node 4 is the farthest from every known group (distance 4.9): is it with node 2?
+	// (4, 6) cl — node 4's group is not placed yet (1 of 2 known groups left): is it with the nearest one, node 6's?
+	// (5, 4) ml — node 5 lies between clusters 0 and 1 (k-means margin 0.555): is it with the nearest known group, node 4's?
 }

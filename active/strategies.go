@@ -32,11 +32,17 @@ type suggester struct {
 	kn   *knowledge
 	k    int   // clusters sought, 0 when unknown
 	rank []int // a seeded permutation of the nodes: ties go to the lower rank
+	// asked holds the nodes a question of this call is about, so that the
+	// phases of Auto do not ask twice about one node.
+	asked     map[int]bool
+	pairs     map[[2]int]bool // the pairs asked in this call
+	mu        [][]float64     // centroids of Labels, once computed
+	coreNodes []int           // cores of Labels, once computed
 }
 
 func newSuggester(ctx context.Context, st State, seed uint64) *suggester {
 	n, _ := st.Embedding.Dims()
-	s := &suggester{ctx: ctx, st: st, x: st.Embedding, n: n, seed: seed, k: st.K}
+	s := &suggester{ctx: ctx, st: st, x: st.Embedding, n: n, seed: seed, k: st.K, asked: map[int]bool{}, pairs: map[[2]int]bool{}}
 	if s.k == 0 && st.Labels != nil {
 		s.k = slices.Max(st.Labels) + 1
 	}
@@ -62,25 +68,42 @@ func (s *suggester) row(i int) []float64 { return s.x.RawRowView(i) }
 // auto is the Auto strategy (documented on Auto).
 func (s *suggester) auto(count int) ([]Question, error) {
 	qs := s.pendingQuestions(count)
-	rem := count - len(qs)
-	if rem == 0 {
-		return qs, nil
+	two := s.clusters() >= 2
+	if s.k == 0 || len(s.kn.nbhd) < s.k {
+		need := count - len(qs)
+		if s.k > 0 && two {
+			need = min(need, s.k-len(s.kn.nbhd))
+		}
+		if need > 0 {
+			more, err := s.farthest(need, true)
+			if err != nil {
+				return nil, err
+			}
+			qs = append(qs, more...)
+		}
 	}
-	var more []Question
-	var err error
-	if s.k > 0 && len(s.kn.nbhd) >= s.k && s.clusters() >= 2 {
-		more, err = s.boundary(rem)
-	} else {
-		more, err = s.farthest(rem)
+	if rem := count - len(qs); rem > 0 && two {
+		more, err := s.boundary(rem)
+		if err != nil {
+			return nil, err
+		}
+		qs = append(qs, more...)
 	}
-	return append(qs, more...), err
+	if rem := count - len(qs); rem > 0 {
+		more, err := s.farthest(rem, false)
+		if err != nil {
+			return nil, err
+		}
+		qs = append(qs, more...)
+	}
+	return qs, nil
 }
 
 // explore is the Explore strategy: pending components, then farthest-first.
 func (s *suggester) explore(count int) ([]Question, error) {
 	qs := s.pendingQuestions(count)
 	if rem := count - len(qs); rem > 0 {
-		more, err := s.farthest(rem)
+		more, err := s.farthest(rem, false)
 		if err != nil {
 			return nil, err
 		}
@@ -132,8 +155,12 @@ func (s *suggester) nearestNbhd(v []float64) (int, float64) {
 	return best, math.Sqrt(bestD)
 }
 
-// farthest is farthest-first exploration (documented on Explore).
-func (s *suggester) farthest(count int) ([]Question, error) {
+// farthest is farthest-first exploration (documented on Explore). With
+// cores (Auto), the untouched cluster cores of Labels (see cores) are
+// taken first, farthest-first among themselves, and with nothing known
+// the first anchor is the core of the largest cluster instead of a random
+// node. Nodes already asked about in this call are skipped.
+func (s *suggester) farthest(count int, cores bool) ([]Question, error) {
 	const taken = -1.0
 	minD := make([]float64, s.n)
 	first := -1
@@ -141,26 +168,54 @@ func (s *suggester) farthest(count int) ([]Question, error) {
 	for _, l := range s.kn.nbhd {
 		anchors = append(anchors, s.kn.centre[l])
 	}
-	if len(anchors) == 0 {
-		// Nothing known: a seeded random untouched node is the first
-		// anchor (Basu et al. 2004 start the traversal at random).
-		var free []int
-		for i := 0; i < s.n; i++ {
-			if s.kn.untouched(i) {
-				free = append(free, i)
+	preferred := map[int]bool{}
+	if cores && s.st.Labels != nil {
+		cs, err := s.cores()
+		if err != nil {
+			return nil, err
+		}
+		size := map[int]int{}
+		for _, c := range s.st.Labels {
+			size[c]++
+		}
+		big := -1
+		for _, i := range cs {
+			if i < 0 || !s.kn.untouched(i) || s.asked[i] {
+				continue
+			}
+			preferred[i] = true
+			if big < 0 || size[s.st.Labels[i]] > size[s.st.Labels[big]] {
+				big = i
 			}
 		}
-		if len(free) < 2 {
-			return nil, nil
+		if len(anchors) == 0 && big >= 0 {
+			first = big
 		}
-		first = free[rand.New(rand.NewPCG(s.seed, streamFirst)).IntN(len(free))]
+	}
+	if len(anchors) == 0 {
+		if first < 0 {
+			// Nothing known: a seeded random untouched node is the first
+			// anchor (Basu et al. 2004 start the traversal at random).
+			var free []int
+			for i := 0; i < s.n; i++ {
+				if s.kn.untouched(i) && !s.asked[i] {
+					free = append(free, i)
+				}
+			}
+			if len(free) < 2 {
+				return nil, nil
+			}
+			first = free[rand.New(rand.NewPCG(s.seed, streamFirst)).IntN(len(free))]
+		}
 		anchors = append(anchors, s.row(first))
+		delete(preferred, first)
+		s.asked[first] = true
 	}
 	for i := 0; i < s.n; i++ {
 		if err := s.check(i); err != nil {
 			return nil, err
 		}
-		if !s.kn.untouched(i) || i == first {
+		if !s.kn.untouched(i) || i == first || s.asked[i] {
 			minD[i] = taken
 			continue
 		}
@@ -174,7 +229,7 @@ func (s *suggester) farthest(count int) ([]Question, error) {
 	for len(qs) < count {
 		best := -1
 		for i, v := range minD {
-			if v == taken {
+			if v == taken || (len(preferred) > 0 && !preferred[i]) {
 				continue
 			}
 			if best < 0 || v > minD[best] || (v == minD[best] && s.rank[i] < s.rank[best]) {
@@ -184,17 +239,22 @@ func (s *suggester) farthest(count int) ([]Question, error) {
 		if best < 0 {
 			break
 		}
+		what := "node"
+		if preferred[best] {
+			what = "cluster core"
+		}
 		dBest := math.Sqrt(minD[best])
 		minD[best] = taken
-		var j int
-		if first >= 0 {
-			j = first
-		} else {
+		delete(preferred, best)
+		s.asked[best] = true
+		j := first
+		if j < 0 {
 			l, _ := s.nearestNbhd(s.row(best))
 			j = s.kn.rep[l]
 		}
+		s.pairs[clKey(best, j)] = true
 		qs = append(qs, Question{I: best, J: j, Score: dBest,
-			Why: fmt.Sprintf("node %d is the farthest from every known group (distance %.3g): is it with node %d?", best, dBest, j)})
+			Why: fmt.Sprintf("%s %d is the farthest from every known group (distance %.3g): is it with node %d?", what, best, dBest, j)})
 		for i := 0; i < s.n; i++ {
 			if err := s.check(i); err != nil {
 				return nil, err
@@ -205,6 +265,59 @@ func (s *suggester) farthest(count int) ([]Question, error) {
 		}
 	}
 	return qs, nil
+}
+
+// cores returns, for every label c of Labels, its member nearest the
+// centroid of the cluster (ties: lower seeded rank), or −1 for an empty
+// label. Cost O(n·d); computed once per call.
+func (s *suggester) cores() ([]int, error) {
+	if s.coreNodes != nil {
+		return s.coreNodes, nil
+	}
+	mu := s.centroids()
+	core := make([]int, len(mu))
+	coreD := make([]float64, len(mu))
+	for c := range core {
+		core[c] = -1
+	}
+	for i, c := range s.st.Labels {
+		if err := s.check(i); err != nil {
+			return nil, err
+		}
+		if dd := dist2(s.row(i), mu[c]); core[c] < 0 || dd < coreD[c] || (dd == coreD[c] && s.rank[i] < s.rank[core[c]]) {
+			core[c], coreD[c] = i, dd
+		}
+	}
+	s.coreNodes = core
+	return core, nil
+}
+
+// centroids returns the mean row of every label of Labels (nil for an
+// empty label). Cost O(n·d); computed once per call.
+func (s *suggester) centroids() [][]float64 {
+	if s.mu != nil {
+		return s.mu
+	}
+	_, d := s.x.Dims()
+	kk := slices.Max(s.st.Labels) + 1
+	mu := make([][]float64, kk)
+	size := make([]int, kk)
+	for i, c := range s.st.Labels {
+		if mu[c] == nil {
+			mu[c] = make([]float64, d)
+		}
+		for j, v := range s.row(i) {
+			mu[c][j] += v
+		}
+		size[c]++
+	}
+	for c := range mu {
+		for j := range mu[c] {
+			mu[c][j] /= float64(size[c])
+		}
+	}
+	s.mu = mu
+	return mu
 }
 
 // clusters returns the number of non-empty clusters of Labels.
@@ -230,30 +343,13 @@ func (s *suggester) margins(what string) ([]margin, [][]float64, error) {
 	if s.st.Labels == nil || s.clusters() < 2 {
 		return nil, nil, fmt.Errorf("%w: the %s strategy needs State.Labels with at least two clusters", ErrInvalid, what)
 	}
-	_, d := s.x.Dims()
-	kk := slices.Max(s.st.Labels) + 1
-	mu := make([][]float64, kk)
-	size := make([]int, kk)
-	for i, c := range s.st.Labels {
-		if mu[c] == nil {
-			mu[c] = make([]float64, d)
-		}
-		for j, v := range s.row(i) {
-			mu[c][j] += v
-		}
-		size[c]++
-	}
-	for c := range mu {
-		for j := range mu[c] {
-			mu[c][j] /= float64(size[c])
-		}
-	}
+	mu := s.centroids()
 	var ms []margin
 	for i := 0; i < s.n; i++ {
 		if err := s.check(i); err != nil {
 			return nil, nil, err
 		}
-		if !s.kn.untouched(i) {
+		if !s.kn.untouched(i) || s.asked[i] {
 			continue
 		}
 		a, b := -1, -1
@@ -289,7 +385,6 @@ func (s *suggester) boundary(count int) ([]Question, error) {
 		return nil, err
 	}
 	var qs []Question
-	asked := map[[2]int]bool{}
 	for _, m := range ms {
 		if len(qs) == count {
 			break
@@ -305,7 +400,7 @@ func (s *suggester) boundary(count int) ([]Question, error) {
 				if err := s.check(t); err != nil {
 					return nil, err
 				}
-				if c != m.b || t == m.i || s.kn.implied(m.i, t) || asked[clKey(m.i, t)] {
+				if c != m.b || t == m.i || s.kn.implied(m.i, t) || s.pairs[clKey(m.i, t)] {
 					continue
 				}
 				if dd := dist2(s.row(m.i), s.row(t)); j < 0 || dd < dj || (dd == dj && s.rank[t] < s.rank[j]) {
@@ -318,7 +413,8 @@ func (s *suggester) boundary(count int) ([]Question, error) {
 			q.J = j
 			q.Why = fmt.Sprintf("node %d lies between clusters %d and %d (k-means margin %.3g): is it with node %d, its nearest node in cluster %d?", m.i, m.a, m.b, m.m, j, m.b)
 		}
-		asked[clKey(q.I, q.J)] = true
+		s.pairs[clKey(q.I, q.J)] = true
+		s.asked[q.I] = true
 		qs = append(qs, q)
 	}
 	return qs, nil
@@ -329,7 +425,7 @@ func (s *suggester) similarity(count int) ([]Question, error) {
 	if s.st.SigmaML <= 0 {
 		return nil, fmt.Errorf("%w: the similarity strategy needs State.SigmaML > 0 (FGPWC's σ_m)", ErrInvalid)
 	}
-	ms, mu, err := s.margins("similarity")
+	ms, _, err := s.margins("similarity")
 	if err != nil {
 		return nil, err
 	}
@@ -338,18 +434,9 @@ func (s *suggester) similarity(count int) ([]Question, error) {
 	for _, l := range s.kn.nbhd {
 		partners = append(partners, s.kn.rep[l])
 	}
-	core := make([]int, len(mu))
-	coreD := make([]float64, len(mu))
-	for c := range core {
-		core[c] = -1
-	}
-	for i, c := range s.st.Labels {
-		if err := s.check(i); err != nil {
-			return nil, err
-		}
-		if dd := dist2(s.row(i), mu[c]); core[c] < 0 || dd < coreD[c] || (dd == coreD[c] && s.rank[i] < s.rank[core[c]]) {
-			core[c], coreD[c] = i, dd
-		}
+	core, err := s.cores()
+	if err != nil {
+		return nil, err
 	}
 	for _, c := range core {
 		if c >= 0 && !slices.Contains(partners, c) {
@@ -383,15 +470,14 @@ func (s *suggester) similarity(count int) ([]Question, error) {
 		return cmp.Compare(s.rank[x.i], s.rank[y.i])
 	})
 	var qs []Question
-	asked := map[[2]int]bool{}
 	for _, c := range cs {
 		if len(qs) == count {
 			break
 		}
-		if asked[clKey(c.i, c.j)] {
+		if s.pairs[clKey(c.i, c.j)] {
 			continue
 		}
-		asked[clKey(c.i, c.j)] = true
+		s.pairs[clKey(c.i, c.j)] = true
 		qs = append(qs, Question{I: c.i, J: c.j, Score: c.sc,
 			Why: fmt.Sprintf("the learned similarity of nodes %d and %d is %.2f: the model is unsure", c.i, c.j, c.p)})
 	}
