@@ -20,11 +20,21 @@ const (
 	// Consolidate (SDM 2004) with an uncertainty-driven consolidation:
 	//  1. pending components first (see the package doc), one question
 	//     each, nearest neighbourhood first;
-	//  2. while there are fewer neighbourhoods than clusters (State.K, or
-	//     the number of clusters in State.Labels; with no Labels and K = 0
-	//     always), Explore's farthest-first points;
-	//  3. then Boundary's smallest-margin points, each asked against the
-	//     nearest neighbourhood.
+	//  2. while there are λ < k neighbourhoods (k = State.K, or the number
+	//     of clusters in State.Labels; with neither, always), exploration:
+	//     the untouched cluster cores of Labels (the member of each cluster
+	//     nearest its centroid; with nothing known, the core of the largest
+	//     cluster is the first anchor), then Explore's farthest-first
+	//     nodes, each against the nearest neighbourhood; at most k − λ such
+	//     questions per call when Labels has two clusters or more, since
+	//     their answers decide the next ones;
+	//  3. the rest of the Count: Boundary's smallest-margin nodes, each
+	//     asked against the nearest neighbourhood (or, before any, against
+	//     its nearest node across the boundary); farthest-first nodes when
+	//     Labels has fewer than two clusters.
+	// Cores come before farthest-first points because farthest-first
+	// alone asks about outliers first. The Score and Why of each question
+	// are those of the phase that chose it.
 	Auto Strategy = iota
 	// Explore is farthest-first exploration (Basu et al. 2004, Explore
 	// phase): pending components first (as Auto), then the untouched node
