@@ -17,5 +17,6 @@ func registry() []Experiment {
 		NoisyConstraints(),
 		GraphSensitivity(),
 		RealData(),
+		Active(),
 	}
 }
