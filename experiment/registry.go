@@ -5,6 +5,7 @@ func registry() []Experiment {
 	return []Experiment{
 		Closure(ClosureParams{}),
 		Table31(), Table42(),
+		Seed004Fig61(), Seed004Fig62(),
 		Seed004Fig63(),
 		Seed004Fig646(),
 		Seed002Rate(),

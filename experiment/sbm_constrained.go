@@ -44,6 +44,20 @@ type sbmFigure struct {
 	cin      func(x float64) (cin, cout float64)
 	methods  []sbmMethod
 	fracAxis bool // x is the label share (Fig. 6.3): methods take frac = x
+	// graphs, if positive, is the number of graphs per point of this
+	// figure instead of sbmConfig.graphs (Fig. 6.1 is cheap: 10 as published).
+	graphs int
+	// noThreshold leaves out the threshold line (Fig. 6.1: every point is
+	// above it; the page says where it lies).
+	noThreshold bool
+}
+
+// graphsPer returns the number of graphs per point of f under cfg.
+func (f sbmFigure) graphsPer(cfg sbmConfig) int {
+	if f.graphs > 0 && cfg.graphs > 1 {
+		return f.graphs
+	}
+	return cfg.graphs
 }
 
 // sbmConfig is the size of a run.
@@ -121,7 +135,7 @@ func sbmCells(env *Env, figs []sbmFigure) []Cell {
 				if f.fracAxis && !m.supervised && xi > 0 {
 					continue
 				}
-				for g := 0; g < cfg.graphs; g++ {
+				for g := 0; g < f.graphsPer(cfg); g++ {
 					f, x, m, g := f, x, m, g
 					cells = append(cells, Cell{
 						Key: sbmKey(f, cfg.n, x, m, g),
@@ -200,7 +214,7 @@ func sbmAggregate(env *Env, f sbmFigure, x float64, m sbmMethod, results map[str
 		xk = f.xs[0]
 	}
 	var v, t []float64
-	for g := 0; g < cfg.graphs; g++ {
+	for g := 0; g < f.graphsPer(cfg); g++ {
 		if r, ok := results[sbmKey(f, cfg.n, xk, m, g)]; ok {
 			v = append(v, r["nmi"])
 			t = append(t, r["seconds"])
@@ -227,9 +241,11 @@ func sbmReport(env *Env, results map[string]Values, name, intro string, figs []s
 		thr := synth.Threshold(f.k, cin, cout)
 		fmt.Fprintf(&md, "\n### %s (k = %d)\n\n", strings.Replace(f.name, "fig", "Fig. ", 1), f.k)
 		if f.fracAxis {
-			fmt.Fprintf(&md, "n = %d, c_in = %g, c_out = %g (c_in − c_out = %g, threshold k√c = %.3f); NMI mean ± sd over %d graph(s) per point.\n\n", cfg.n, cin, cout, cin-cout, thr, cfg.graphs)
+			fmt.Fprintf(&md, "n = %d, c_in = %g, c_out = %g (c_in − c_out = %g, threshold k√c = %.3f); NMI mean ± sd over %d graph(s) per point.\n\n", cfg.n, cin, cout, cin-cout, thr, f.graphsPer(cfg))
+		} else if f.noThreshold {
+			fmt.Fprintf(&md, "n = %d, c_out = %g; NMI mean ± sd over %d graph(s) per point.\n\n", cfg.n, cout, f.graphsPer(cfg))
 		} else {
-			fmt.Fprintf(&md, "n = %d, c_in + c_out = 3, threshold k√c = %.3f (c = 1.5); NMI mean ± sd over %d graph(s) per point.\n\n", cfg.n, thr, cfg.graphs)
+			fmt.Fprintf(&md, "n = %d, c_in + c_out = 3, threshold k√c = %.3f (c = 1.5); NMI mean ± sd over %d graph(s) per point.\n\n", cfg.n, thr, f.graphsPer(cfg))
 		}
 		md.WriteString("| " + f.xLabel + " |")
 		for _, m := range f.methods {
@@ -275,7 +291,7 @@ func sbmReport(env *Env, results map[string]Values, name, intro string, figs []s
 			Title:  fmt.Sprintf("seed 004 %s: NMI, k = %d, n = %d", strings.Replace(f.name, "fig", "Fig. ", 1), f.k, cfg.n),
 			XLabel: f.xLabel, YLabel: "NMI (2I/(H₁+H₂))", Series: series, YMin: 0, YMax: 1,
 		}
-		if !f.fracAxis {
+		if !f.fracAxis && !f.noThreshold {
 			chart.VLines = []plotfig.VLine{{X: thr, Label: fmt.Sprintf("threshold k√c = %.2f", thr)}}
 		}
 		p, err := plotfig.Lines(chart)
