@@ -5,7 +5,7 @@ func registry() []Experiment {
 	return []Experiment{
 		Closure(ClosureParams{}),
 		Table31(), Table42(),
-		ThesisFig32(), ThesisFig33(),
+		ThesisFig32(), ThesisFig33(), ThesisFig46(),
 		Seed004Fig61(), Seed004Fig62(),
 		Seed004Fig63(),
 		Seed004Fig646(),
