@@ -285,6 +285,9 @@ type seriesData struct {
 type figureChart struct {
 	title, xlabel, ylabel string
 	series                []seriesData
+	// distinct marks every point and dashes every other curve, so curves
+	// that coincide stay distinguishable.
+	distinct bool
 }
 
 // savePanels draws charts side by side into a PNG.
@@ -292,8 +295,8 @@ func savePanels(path string, charts []*figureChart) error {
 	plots := make([]*plot.Plot, 0, len(charts))
 	for _, c := range charts {
 		lc := figure.LineChart{Title: c.title, XLabel: c.xlabel, YLabel: c.ylabel, YMin: 0, YMax: 1.02, LegendRight: true}
-		for _, s := range c.series {
-			lc.Series = append(lc.Series, figure.Series{Name: s.name, X: s.x, Y: s.y, Err: s.e})
+		for i, s := range c.series {
+			lc.Series = append(lc.Series, figure.Series{Name: s.name, X: s.x, Y: s.y, Err: s.e, Marked: c.distinct, Dashed: c.distinct && i%2 == 1})
 		}
 		p, err := figure.Lines(lc)
 		if err != nil {

@@ -460,6 +460,7 @@ func fig62Report(env *Env, ds map[string]*fig62Data, results map[string]Values) 
 		var fx, fy [2][]float64
 		for j, m := range fig62Methods {
 			ser[j].Name = fmt.Sprintf("%s (%s)", m.label, rd.label)
+			ser[j].Marked, ser[j].Dashed = true, rd.key == "raw"
 			meanAt[rd.key+"/"+m.key] = map[int]float64{}
 		}
 		for _, nc := range counts {

@@ -231,7 +231,7 @@ func fig32Report(env *Env, lf *labelFigures, zoo ssDataset, results map[string]V
 
 // labelChart is the chart of one panel of Figs. 3.2–3.3.
 func labelChart(title, xlabel string, xs []float64, curves map[string]*labelCurve) *figureChart {
-	ch := &figureChart{title: title, xlabel: xlabel, ylabel: "ARI"}
+	ch := &figureChart{title: title, xlabel: xlabel, ylabel: "ARI", distinct: true}
 	for _, m := range t31Methods {
 		c := curves[m.key]
 		ch.series = append(ch.series, seriesData{name: m.title, x: xs, y: c.mean, e: c.sd})

@@ -222,7 +222,7 @@ func fig46Report(env *Env, inst *fgpwcInstance, results map[string]Values) (*Out
 		for i, c := range counts {
 			xs[i] = float64(c)
 		}
-		ch := &figureChart{title: "Thesis Fig. 4.6: circles", xlabel: "number of constraints", ylabel: "ARI (unconstrained pairs)"}
+		ch := &figureChart{title: "Thesis Fig. 4.6: circles", xlabel: "number of constraints", ylabel: "ARI (unconstrained pairs)", distinct: true}
 		for _, m := range fig46Methods {
 			c := curves[m.key]
 			ch.series = append(ch.series, seriesData{name: m.label, x: xs, y: c.mean, e: c.sd})

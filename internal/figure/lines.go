@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Series is one curve of a line chart: points (X[i], Y[i]) joined in order,
@@ -17,6 +18,11 @@ type Series struct {
 	Name string
 	X, Y []float64
 	Err  []float64
+	// Dashed draws the curve dashed; Marked puts a glyph (ring,
+	// triangle, square, cross, plus, … by series index) on every
+	// point and in the legend. Use them so that curves lying on top of
+	// each other stay distinguishable.
+	Dashed, Marked bool
 }
 
 // VLine is a vertical reference line, e.g. a detectability threshold.
@@ -95,8 +101,21 @@ func Lines(c LineChart) (*plot.Plot, error) {
 		l.Color = col
 		l.Width = vg.Points(1.5)
 		l.Dashes = dashes(s)
+		if ser.Dashed {
+			l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		}
 		p.Add(l)
-		p.Legend.Add(ser.Name, l)
+		if ser.Marked {
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, fmt.Errorf("figure: %w", err)
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: marker(s)}
+			p.Add(sc)
+			p.Legend.Add(ser.Name, l, sc)
+		} else {
+			p.Legend.Add(ser.Name, l)
+		}
 	}
 	if c.YMin < c.YMax {
 		ylo, yhi = c.YMin, c.YMax
@@ -119,6 +138,15 @@ func Lines(c LineChart) (*plot.Plot, error) {
 		}
 	}
 	return p, nil
+}
+
+// marker returns the glyph of series s for Series.Marked: a different
+// shape for each of the first seven series; the first five are hollow or
+// open, so that a glyph drawn on top of another leaves both visible.
+func marker(s int) draw.GlyphDrawer {
+	shapes := [...]draw.GlyphDrawer{draw.RingGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.CrossGlyph{},
+		draw.PlusGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}}
+	return shapes[s%len(shapes)]
 }
 
 // dashes returns the dash pattern of series s: solid for the first eight,
