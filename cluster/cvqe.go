@@ -13,9 +13,11 @@ import (
 
 // CVQE is the constrained vector quantization error k-means of Davidson
 // and Ravi (2005, "Clustering with constraints: feasibility issues and the
-// k-means algorithm", SDM, §5), the non-spectral peer of FAST-GE-2.0 in
-// seed 004 §6.3 (Fig. 6.2). It clusters feature rows, not a graph. With
-// g(i) the cluster of row x_i, μ_j the centroids and h(j) the index of the
+// k-means algorithm", SDM; the objective and its two steps are restated as
+// eq. 7.6–7.7 in Davidson's chapter of "Text Mining: Classification,
+// Clustering, and Applications", 2009), the non-spectral peer of
+// FAST-GE-2.0 in seed 004 §6.3 (Fig. 6.2). It clusters feature rows, not
+// a graph. With g(i) the cluster of row x_i, μ_j the centroids and h(j) the index of the
 // centroid nearest to μ_j other than itself, it minimizes
 //
 //	CVQE = Σ_j CVQE_j,
@@ -23,14 +25,14 @@ import (
 //	       + ½ Σ_{ML (a,b): g(a)=j ≠ g(b)} w_ab ‖μ_j − μ_{g(b)}‖²
 //	       + ½ Σ_{CL (a,b): g(a)=g(b)=j} w_ab ‖μ_j − μ_{h(j)}‖²
 //
-// (Davidson & Ravi's CVQE_j; a violated must-link costs the distance
-// between the two centroids, a violated cannot-link the distance from the
+// (Davidson & Ravi's CVQE_j, eq. 7.6 of the chapter; a violated must-link
+// costs the distance between the two centroids, a violated cannot-link the distance from the
 // shared centroid to its nearest other centroid; a pair's penalty is
 // charged to the cluster of its first node a; w_ab is the pair's weight,
 // 1 in the paper). Each iteration alternates their two steps:
 //
-//   - assignment: a row in no constraint goes to its nearest centroid;
-//     then, for each pair (a, b) in order, (g(a), g(b)) is the (i, j)
+//   - assignment (eq. 7.7 of the chapter): a row in no constraint goes to
+//     its nearest centroid; then, for each pair (a, b) in order, (g(a), g(b)) is the (i, j)
 //     minimizing ‖x_a − μ_i‖² + ‖x_b − μ_j‖² + w·[i ≠ j]‖μ_i − μ_j‖² for a
 //     must-link, or + w·[i = j]‖μ_i − μ_{h(i)}‖² for a cannot-link, over
 //     all k² combinations (a node in several pairs keeps its last choice);

@@ -13,9 +13,9 @@ import (
 	"github.com/tether-sc/tether/metrics"
 )
 
-// cvqeRef is the test's own transcription of Davidson & Ravi's (2005, §5)
-// objective: Σ_j CVQE_j with CVQE_j = ½Σ‖x_i − μ_j‖² over the rows of
-// cluster j, plus ½w‖μ_j − μ_{g(b)}‖² per violated must-link (a, b) with
+// cvqeRef is the test's own transcription of Davidson & Ravi's (2005)
+// objective (eq. 7.6 of Davidson's 2009 chapter): Σ_j CVQE_j with
+// CVQE_j = ½Σ‖x_i − μ_j‖² over the rows of cluster j, plus ½w‖μ_j − μ_{g(b)}‖² per violated must-link (a, b) with
 // g(a) = j and ½w‖μ_j − μ_{h(j)}‖² per violated cannot-link with
 // g(a) = g(b) = j, h(j) the nearest other centroid. It returns the per-
 // cluster terms; only cluster j's terms are counted in term j.
