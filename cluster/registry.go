@@ -66,6 +66,7 @@ func registry() []Info {
 		{Name: "plmeans", Summary: "power-law means: kernel k-means regularized by the Pitman–Yor prior, k found (vector or Table 5.2 graph kernels)", Source: "thesis §5.2.2, Alg. 16, eq. 5.2.3–5.2.7 (Zhou, Zhang & Kulis 2014)", New: func() Method { return PLMeans{} }},
 		{Name: "cpca", Summary: "constrained PCA (SSDR): top eigenvectors of XᵀL̃X, 95% of the variance, then k-means (needs features)", Source: "seed 002 §3.1, eq. 9–14 (Zhang, Zhou & Chen 2007)", New: func() Method { return CPCA{} }},
 		{Name: "cocluster", Summary: "constrained spectral co-clustering of a nonnegative rows×cols matrix: Dhillon's SVD of D₁^{-1/2}AD₂^{-1/2} with signed pairs, rows and columns clustered together", Source: "seed 001 §5.2 (Dhillon 2001)", New: func() Method { return CoCluster{} }},
+		{Name: "cvqe", Summary: "constrained vector quantization error k-means: violated pairs cost centroid distances, pairs assigned jointly (needs features)", Source: "seed 004 §6.3 (Davidson & Ravi 2005)", New: func() Method { return CVQE{} }},
 		{Name: "clpp", Summary: "constrained locality preserving projection: XᵀL̃Xa = λXᵀD̄Xa on the graph plus ±1 constraints, then k-means (needs features)", Source: "seed 002 §3.2, eq. 15–22 (Cevikalp & Verbeek 2008)", New: func() Method { return CLPP{} }},
 	}
 }

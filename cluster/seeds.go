@@ -41,6 +41,8 @@ const (
 	// streamPLMeans: the visiting orders of power-law means' restarts
 	// 2, 3, … (one permutation per restart, drawn in turn).
 	streamPLMeans stream = 103
+	// streamCVQE: CVQE's k-means++ seedings, one per restart, drawn in turn.
+	streamCVQE stream = 104
 	// streamLabelSample: the pairs sampled from partial labels above
 	// MaxLabelPairs (supervision.go); PCG's stream word 0xf69c.
 	streamLabelSample stream = streamKey ^ 0xf69c

@@ -295,6 +295,9 @@ type figureChart struct {
 	series                []seriesData
 	xbreak                float64   // figure.LineChart.XBreak
 	xticks                []float64 // figure.LineChart.XTicks
+	// distinct marks every point and dashes every other curve, so curves
+	// that coincide stay distinguishable.
+	distinct bool
 }
 
 // closureRange is the range of x over the rows of figure fig.
@@ -313,8 +316,8 @@ func savePanels(path string, charts []*figureChart) error {
 	plots := make([]*plot.Plot, 0, len(charts))
 	for _, c := range charts {
 		lc := figure.LineChart{Title: c.title, XLabel: c.xlabel, YLabel: c.ylabel, YMin: 0, YMax: 1.02, LegendRight: true, XBreak: c.xbreak, XTicks: c.xticks}
-		for _, s := range c.series {
-			lc.Series = append(lc.Series, figure.Series{Name: s.name, X: s.x, Y: s.y, Err: s.e})
+		for i, s := range c.series {
+			lc.Series = append(lc.Series, figure.Series{Name: s.name, X: s.x, Y: s.y, Err: s.e, Marked: c.distinct, Dashed: c.distinct && i%2 == 1})
 		}
 		p, err := figure.Lines(lc)
 		if err != nil {

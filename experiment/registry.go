@@ -5,7 +5,9 @@ func registry() []Experiment {
 	return []Experiment{
 		Closure(ClosureParams{}),
 		Table31(), Table42(),
-		Seed004Fig63(),
+		ThesisFig32(), ThesisFig33(), ThesisFig46(),
+		Seed004Fig61(), Seed004Fig62(),
+		Seed004Fig63(), Seed004Labels25(),
 		Seed004Fig646(),
 		Seed002Rate(),
 		Seed001Fig4(),

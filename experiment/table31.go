@@ -119,6 +119,17 @@ func (c *ssCache) get(ctx context.Context, env *Env, d ssDataset) (*ssGraph, err
 	return c.graphs.get(ctx, key, func(ctx context.Context) (*ssGraph, error) { return loadSSGraph(ctx, env, d, c.spec) })
 }
 
+// loadSSGraphSpec is loadSSGraph with the graph spec given (the webkb rows
+// still switch to cosine weights): thesis Fig. 3.2 varies its K.
+func loadSSGraphSpec(ctx context.Context, env *Env, d ssDataset, spec graph.Spec) (*ssGraph, error) {
+	return loadSSGraph(ctx, env, d, func(cosine bool) graph.Spec {
+		if cosine {
+			spec.Affinity = graph.Cosine
+		}
+		return spec
+	})
+}
+
 // loadSSGraph loads d and builds its graph: graph.DefaultSpec() (cosine
 // weights for the webkb sets), or override(cosine) when not nil.
 func loadSSGraph(ctx context.Context, env *Env, d ssDataset, override func(cosine bool) graph.Spec) (*ssGraph, error) {
@@ -173,10 +184,16 @@ func newSSGraph(g *graph.Graph, truth []int, k int, spec string) *ssGraph {
 // propagation, the Mavroeidis methods and NOA-SSC require; the attempt
 // count is returned. After 1000 failed attempts the last draw is returned.
 func ssLabels(d *ssGraph, seed uint64, name string, rep int) (constraint.Labels, int, error) {
+	return ssLabelsFrac(d, seed, name, rep, 0.1)
+}
+
+// ssLabelsFrac is ssLabels with a share frac of labelled nodes; name
+// names the random stream (thesis Fig. 3.3 gives each share its own).
+func ssLabelsFrac(d *ssGraph, seed uint64, name string, rep int, frac float64) (constraint.Labels, int, error) {
 	var l constraint.Labels
 	for attempt := 0; attempt < 1000; attempt++ {
 		var err error
-		l, err = constraint.FractionLabels(d.truth, 0.1, rand.NewPCG(seed, seedStream(name)+uint64(rep)*1000003+uint64(attempt)))
+		l, err = constraint.FractionLabels(d.truth, frac, rand.NewPCG(seed, seedStream(name)+uint64(rep)*1000003+uint64(attempt)))
 		if err != nil {
 			return nil, 0, err
 		}
@@ -284,6 +301,13 @@ func table31Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	if err != nil {
 		return nil, err
 	}
+	return ssLabelCell(ctx, env, sg, labels, attempts, method, rep)
+}
+
+// ssLabelCell runs one label-constraint method of Table 3.1 (and thesis
+// Figs. 3.2–3.3) on sg with the given partial labels: its ARI over all
+// nodes, seconds, and the label draw's attempt count.
+func ssLabelCell(ctx context.Context, env *Env, sg *ssGraph, labels constraint.Labels, attempts int, method string, rep int) (Values, error) {
 	k := sg.k
 	var m cluster.Method
 	p := &cluster.Problem{Graph: sg.g, K: k, Labels: labels}

@@ -19,6 +19,11 @@ type Series struct {
 	Name string
 	X, Y []float64
 	Err  []float64
+	// Dashed draws the curve dashed; Marked puts a glyph (ring,
+	// triangle, square, cross, plus, … by series index) on every
+	// point and in the legend. Use them so that curves lying on top of
+	// each other stay distinguishable.
+	Dashed, Marked bool
 }
 
 // VLine is a vertical reference line, e.g. a detectability threshold.
@@ -179,9 +184,12 @@ func Lines(c LineChart) (*plot.Plot, error) {
 		l.Color = col
 		l.Width = vg.Points(1.5)
 		l.Dashes = dashes(s)
+		if ser.Dashed {
+			l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		}
 		p.Add(l)
 		thumbs := []plot.Thumbnailer{l}
-		if len(pts) <= 30 {
+		if len(pts) <= 30 || ser.Marked {
 			sc, err := plotter.NewScatter(pts)
 			if err != nil {
 				return nil, fmt.Errorf("figure: %w", err)

@@ -13,6 +13,7 @@ func TestLinesWritesPNG(t *testing.T) {
 		Series: []Series{
 			{Name: "a", X: []float64{0, 1, 2}, Y: []float64{0, 0.5, 1}, Err: []float64{0.1, 0.1, 0.2}},
 			{Name: "b", X: []float64{0, 1, 2}, Y: []float64{1, math.NaN(), 0}},
+			{Name: "c", X: []float64{0, 1, 2}, Y: []float64{1, 0.5, 0}, Dashed: true, Marked: true},
 		},
 		VLines: []VLine{{X: 1.5, Label: "threshold"}},
 		YMin:   0, YMax: 1,
