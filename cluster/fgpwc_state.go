@@ -53,13 +53,26 @@ type FGPWCWarm struct {
 }
 
 // NewState computes the basis of f on g (FGPWC.Embed, with s) and returns
-// a state that clusters g with any constraints. f.Basis is replaced by the
-// new basis; f.Imprint and f.Laplacian = FGPWCAutoLaplacian, whose
+// a state that clusters g with any constraints. If f.Basis is not nil it
+// is used instead (it must have been made by Embed on g with f's M,
+// MThreshold, RowNormalize and Laplacian, else the error wraps
+// ErrInvalid), so a state with other descent knobs costs nothing to make.
+// f.Imprint and f.Laplacian = FGPWCAutoLaplacian, whose
 // embedding depends on the constraints, are errors wrapping ErrInvalid.
 // Cost: that of Embed (the m+1 smallest eigenpairs of the Laplacian).
 func (f FGPWC) NewState(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCState, error) {
 	if f.Imprint {
 		return nil, fmt.Errorf("%w: fgpwc: a state reuses the embedding of the plain graph, but Imprint embeds the graph with the constraints imprinted", ErrInvalid)
+	}
+	if b := f.Basis; b != nil {
+		cfg, err := f.withDefaults()
+		if err != nil {
+			return nil, err
+		}
+		if b.g != g || b.key != cfg.basisKey() {
+			return nil, fmt.Errorf("%w: fgpwc: NewState: Basis was computed for another graph or other embedding knobs", ErrInvalid)
+		}
+		return &FGPWCState{f: f, g: g}, nil
 	}
 	b, err := f.Embed(ctx, g, s)
 	if err != nil {
