@@ -22,8 +22,8 @@ import (
 	"github.com/tether-sc/tether/active"
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
-	"github.com/tether-sc/tether/metrics"
 	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/metrics"
 )
 
 const testAddr = "127.0.0.1:8080"
@@ -128,9 +128,9 @@ func TestHostAndOrigin(t *testing.T) {
 		{testAddr, "localhost:8080", "", 200},
 		{testAddr, testAddr, "http://127.0.0.1:8080", 200},
 		{testAddr, testAddr, "http://localhost:8080", 200},
-		{testAddr, "evil.example:8080", "", 403},      // DNS rebinding
-		{testAddr, "127.0.0.1:9999", "", 403},         // another port
-		{testAddr, "127.0.0.2:8080", "", 403},         // another address
+		{testAddr, "evil.example:8080", "", 403}, // DNS rebinding
+		{testAddr, "127.0.0.1:9999", "", 403},    // another port
+		{testAddr, "127.0.0.2:8080", "", 403},    // another address
 		{testAddr, testAddr, "http://evil.example", 403},
 		{testAddr, testAddr, "https://127.0.0.1:8080", 403},
 		{testAddr, testAddr, "null", 403},
