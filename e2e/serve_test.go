@@ -1,0 +1,178 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/tether-sc/tether/internal/server"
+)
+
+var screenshot = flag.String("screenshot", "", "write a screenshot of the page after the must-link to this `file` (docs/serve.png)")
+
+// browser returns a chromedp context on headless Chromium, or skips the
+// test when no Chromium is installed.
+func browser(t *testing.T) (context.Context, context.CancelFunc) {
+	t.Helper()
+	var path string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			path = p
+			break
+		}
+	}
+	if path == "" {
+		t.Skip("no chromium installed (CI installs Debian's chromium)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.WindowSize(1280, 800),
+	)
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, tcancel := context.WithTimeout(ctx, 2*time.Minute)
+	return ctx, func() { tcancel(); cancel(); acancel() }
+}
+
+// TestMustLinkInBrowser loads generated two moons in the page, clicks two
+// points that the partition separates although they share a moon, adds a
+// must-link, and checks that the partition changes and that the ARI shown
+// is the API's.
+func TestMustLinkInBrowser(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	sctx, scancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx, l) }()
+	defer func() { scancel(); <-done }()
+	base := "http://" + l.Addr().String()
+
+	ctx, cancel := browser(t)
+	defer cancel()
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(`body[data-ready="1"]`),
+		chromedp.SetValue(`#gen-n`, "600"),
+		chromedp.Click(`#gen-load`),
+		chromedp.WaitVisible(`body[data-partitions="1"]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`window.tether.state.labels`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`window.tether.state.truth`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before) != 600 || len(truth) != 600 {
+		t.Fatalf("%d labels, %d reference labels, want 600", len(before), len(truth))
+	}
+	// Two points of the same moon in different clusters (the must-link
+	// the partition violates most visibly): the first such pair in order.
+	pi, pj := -1, -1
+	for i := 0; i < 600 && pi < 0; i++ {
+		for j := i + 1; j < 600; j++ {
+			if truth[i] == truth[j] && before[i] != before[j] {
+				pi, pj = i, j
+				break
+			}
+		}
+	}
+	if pi < 0 {
+		t.Fatal("the first partition equals the moons: nothing for a must-link to change")
+	}
+	click := func(i int) chromedp.Action[chromedp.Void] {
+		return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			xy, err := chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { const p = window.tether.toScreen(%d), r = document.getElementById("plot").getBoundingClientRect(); return [p[0] + r.left, p[1] + r.top]; })()`, i))(ctx, tg)
+			if err != nil {
+				return chromedp.Void{}, err
+			}
+			return chromedp.MouseClickXY(xy[0], xy[1])(ctx, tg)
+		}
+	}
+	if err := chromedp.Do(ctx, click(pi), click(pj)); err != nil {
+		t.Fatal(err)
+	}
+	pair, err := chromedp.Run(ctx, chromedp.Text(`#pair`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#ml`), chromedp.WaitVisible(`body[data-partitions="2"]`)); err != nil {
+		t.Fatal(err)
+	}
+	after, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`window.tether.state.labels`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ariShown, err := chromedp.Run(ctx, chromedp.Text(`#ari`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.tether.state.id`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("nodes %d and %d", pi, pj); pair != want {
+		// A click may land on a neighbour drawn at the same place.
+		t.Logf("clicked %q, aimed at %s", pair, want)
+	}
+	changed := 0
+	for i := range after {
+		if after[i] != before[i] {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Errorf("the partition did not change after the must-link")
+	}
+	// The ARI on the page is the API's, to the 4 decimals shown.
+	resp, err := http.Get(base + "/api/sessions/" + sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var info struct {
+		Constraints int `json:"constraints"`
+		Last        struct {
+			Labels  []int              `json:"labels"`
+			Figures map[string]float64 `json:"figures"`
+		} `json:"last"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Constraints != 1 {
+		t.Errorf("the API holds %d constraints, want 1", info.Constraints)
+	}
+	if want := fmt.Sprintf("%.4f", info.Last.Figures["ARI"]); ariShown != want {
+		t.Errorf("page shows ARI %s, the API %s", ariShown, want)
+	}
+	t.Logf("%s: %d nodes changed cluster; ARI %s", pair, changed, ariShown)
+	if *screenshot != "" {
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
