@@ -37,13 +37,22 @@ func fgpwcStateProblem(t *testing.T) (*Problem, []int) {
 	return &Problem{Graph: g, K: 3, Constraints: fgpwcOracle(rnd, truth, 30)}, truth
 }
 
+// stateFGPWC is NewFGPWC with m = 12, for the tests that compare the state
+// with Run whatever the quality (the automatic m makes each run several
+// times slower; TestFGPWCStateWarm, which needs the quality, keeps it).
+func stateFGPWC() *FGPWC {
+	f := NewFGPWC()
+	f.M = 12
+	return f
+}
+
 func TestFGPWCStateColdEqualsRun(t *testing.T) {
 	// The zero FGPWCWarm must give exactly what a fresh Run (which embeds
 	// the graph itself) gives, call after call, as the constraints grow.
 	p, truth := fgpwcStateProblem(t)
 	ctx := context.Background()
 	s := &Settings{Seed: 3}
-	st, err := NewFGPWC().NewState(ctx, p.Graph, s)
+	st, err := stateFGPWC().NewState(ctx, p.Graph, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +60,7 @@ func TestFGPWCStateColdEqualsRun(t *testing.T) {
 	for step, count := range []int{0, 1, 5, 30, 60} {
 		q := *p
 		q.Constraints = &constraint.Set{N: p.Graph.N(), Pairs: fgpwcOracle(rnd, truth, count+1).Pairs[:count]}
-		want, err := Run(ctx, NewFGPWC(), &q, s)
+		want, err := Run(ctx, stateFGPWC(), &q, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,21 +160,37 @@ func hamming(a, b []int) int {
 func TestFGPWCStateErrors(t *testing.T) {
 	p, _ := fgpwcStateProblem(t)
 	ctx := context.Background()
-	f := NewFGPWC()
+	f := stateFGPWC()
 	f.Imprint = true
 	if _, err := f.NewState(ctx, p.Graph, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Imprint: err = %v, want ErrInvalid", err)
 	}
-	f = NewFGPWC()
+	f = stateFGPWC()
 	f.Laplacian = FGPWCAutoLaplacian
 	if _, err := f.NewState(ctx, p.Graph, nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("auto Laplacian: err = %v, want ErrInvalid", err)
 	}
-	st, err := NewFGPWC().NewState(ctx, p.Graph, nil)
+	st, err := stateFGPWC().NewState(ctx, p.Graph, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A state from an existing basis shares it; a basis of other knobs or
+	// another graph is refused.
+	f = stateFGPWC()
+	f.Basis = st.Basis()
+	if st2, err := f.NewState(ctx, p.Graph, nil); err != nil || st2.Basis() != st.Basis() {
+		t.Errorf("NewState with the basis: err = %v, shared = %v", err, err == nil && st2.Basis() == st.Basis())
+	}
+	f.M = st.Basis().M() + 1
+	if _, err := f.NewState(ctx, p.Graph, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("basis of another M: err = %v, want ErrInvalid", err)
+	}
 	other, _ := fgpwcStateProblem(t)
+	f = stateFGPWC()
+	f.Basis = st.Basis()
+	if _, err := f.NewState(ctx, other.Graph, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("basis of another graph: err = %v, want ErrInvalid", err)
+	}
 	if _, err := st.Cluster(ctx, other, nil, FGPWCWarm{}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("another graph: err = %v, want ErrInvalid", err)
 	}

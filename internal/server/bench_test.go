@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -72,8 +74,30 @@ func BenchmarkRecluster100k(b *testing.B) { benchmarkRecluster(b, 100000) }
 func ExampleServer() {
 	// A server for the address it will be bound to; every request must
 	// name that address in its Host header (DNS-rebinding protection).
+	// s.Serve(ctx, listener) serves until ctx is cancelled; here the
+	// handler is called directly.
 	s := New(Config{}, "127.0.0.1:8080")
-	_ = s // s.Serve(ctx, listener) serves until ctx is cancelled.
-	fmt.Println("ok")
-	// Output: ok
+	do := func(method, path, body string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, path, strings.NewReader(body))
+		r.Host = "127.0.0.1:8080"
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		return w
+	}
+	var info struct{ ID string }
+	json.Unmarshal(do("POST", "/api/sessions", "").Body.Bytes(), &info)
+	do("POST", "/api/sessions/"+info.ID+"/data", `{"generate":{"name":"blobs","seed":1,"params":{"n":300,"k":3}}}`)
+	do("POST", "/api/sessions/"+info.ID+"/constraints", `{"pairs":[{"i":0,"j":1,"kind":"cl"}]}`)
+	var r ClusterReply
+	json.Unmarshal(do("POST", "/api/sessions/"+info.ID+"/cluster", `{"k":3,"seed":1}`).Body.Bytes(), &r)
+	fmt.Printf("k = %d, %d labels, violated %d of %d cannot-links\n", r.K, len(r.Labels), r.ViolatedCL, r.Constraints[1])
+	w := do("GET", "/api/methods", "")
+	r2 := httptest.NewRequest("GET", "/api/methods", nil) // Host example.com: refused
+	w2 := httptest.NewRecorder()
+	s.ServeHTTP(w2, r2)
+	fmt.Println(w.Code, w2.Code)
+	// Output:
+	// k = 3, 300 labels, violated 0 of 1 cannot-links
+	// 200 403
 }
