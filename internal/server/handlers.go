@@ -345,6 +345,7 @@ func (s *Server) setData(ctx context.Context, ss *session, d *Dataset, src Sourc
 		}
 	}
 	ss.data, ss.source, ss.view, ss.what = d, src, view, what
+	s.sessions.charge(ss, n)
 	ss.pairs, ss.last, ss.lastEmb = nil, nil, nil
 	ss.state, ss.stateKey, ss.basisKey = st, key+" initial", basisKeyOf(f)
 	return nil

@@ -40,7 +40,10 @@ type Config struct {
 	// 64 MiB. MaxBody bounds other request bodies; 0 means 1 MiB.
 	MaxUpload, MaxBody int64
 	// MaxNodes bounds the nodes of a session's data; 0 means 200 000.
-	MaxNodes int
+	// MaxTotalNodes bounds the nodes of all sessions together (the least
+	// recently used sessions are dropped beyond it); 0 means 10⁶, at
+	// least MaxNodes.
+	MaxNodes, MaxTotalNodes int
 	// MaxConstraints bounds a session's constraints; 0 means 100 000.
 	MaxConstraints int
 	// MaxSessions bounds the live sessions (the least recently used one is
@@ -86,6 +89,8 @@ func New(cfg Config, addr string) *Server {
 		}
 	}
 	defi(&cfg.MaxNodes, 200000)
+	defi(&cfg.MaxTotalNodes, 1000000)
+	cfg.MaxTotalNodes = max(cfg.MaxTotalNodes, cfg.MaxNodes)
 	defi(&cfg.MaxConstraints, 100000)
 	defi(&cfg.MaxSessions, 64)
 	defi(&cfg.Workers, runtime.GOMAXPROCS(0))
@@ -96,7 +101,7 @@ func New(cfg Config, addr string) *Server {
 	if cfg.Spec == (graph.Spec{}) {
 		cfg.Spec = graph.DefaultSpec()
 	}
-	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers)}
+	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers)}
 	s.routes()
 	return s
 }

@@ -201,6 +201,10 @@ func TestSessionFlow(t *testing.T) {
 		t.Fatalf("after delete: %+v", cons.Pairs)
 	}
 	var warm ClusterReply
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1, WarmDescent: true}, &warm, 200)
+	if warm.Mode != "warm" || len(warm.Labels) != 300 {
+		t.Fatalf("warm descent: mode %q", warm.Mode)
+	}
 	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, &warm, 200)
 	if warm.Mode != "warm" || warm.Constraints != [2]int{1, 1} || warm.ViolatedML+warm.ViolatedCL > 2 {
 		t.Fatalf("warm cluster: mode %q, constraints %v", warm.Mode, warm.Constraints)
@@ -397,7 +401,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestStoreEviction(t *testing.T) {
-	st := newStore(2, time.Minute)
+	st := newStore(2, 1000, time.Minute)
 	now := time.Unix(0, 0)
 	st.now = func() time.Time { return now }
 	a, _ := st.create()
@@ -414,6 +418,24 @@ func TestStoreEviction(t *testing.T) {
 		t.Errorf("idle sessions kept: %d left", st.len())
 	}
 	_ = c
+	// The node budget: charging a session evicts the least recently used
+	// others until all fit.
+	now = now.Add(time.Second)
+	x, _ := st.create()
+	now = now.Add(time.Second)
+	y, _ := st.create()
+	st.charge(x, 600)
+	st.charge(y, 300)
+	if st.len() != 2 {
+		t.Fatalf("%d sessions, want 2 within the budget", st.len())
+	}
+	st.charge(y, 500)
+	if _, ok := st.get(x.id); ok {
+		t.Errorf("session over the node budget kept")
+	}
+	if _, ok := st.get(y.id); !ok {
+		t.Errorf("the charged session was evicted")
+	}
 }
 
 func TestServeShutdown(t *testing.T) {

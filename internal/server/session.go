@@ -23,6 +23,7 @@ type session struct {
 
 	mu       sync.Mutex
 	lastUsed time.Time // guarded by the store's lock
+	nodes    int       // nodes of its data, guarded by the store's lock
 
 	data   *Dataset
 	source Source
@@ -39,17 +40,43 @@ type session struct {
 }
 
 // store holds the sessions, evicting those idle for longer than idle and,
-// when max sessions exist, the least recently used one.
+// when max sessions exist or their data exceed maxNodes nodes in all, the
+// least recently used ones.
 type store struct {
-	mu   sync.Mutex
-	m    map[string]*session
-	max  int
-	idle time.Duration
-	now  func() time.Time
+	mu       sync.Mutex
+	m        map[string]*session
+	max      int
+	maxNodes int
+	idle     time.Duration
+	now      func() time.Time
 }
 
-func newStore(max int, idle time.Duration) *store {
-	return &store{m: map[string]*session{}, max: max, idle: idle, now: time.Now}
+func newStore(max, maxNodes int, idle time.Duration) *store {
+	return &store{m: map[string]*session{}, max: max, maxNodes: maxNodes, idle: idle, now: time.Now}
+}
+
+// charge records that s now holds n nodes and evicts the least recently
+// used other sessions until all hold at most maxNodes nodes. Memory per
+// node is bounded (the graph's k-NN rows, the basis' m columns, the
+// embedding), so this bounds the server's memory.
+func (st *store) charge(s *session, n int) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s.nodes = n
+	for {
+		total := 0
+		var oldest *session
+		for _, x := range st.m {
+			total += x.nodes
+			if x != s && x.nodes > 0 && (oldest == nil || x.lastUsed.Before(oldest.lastUsed)) {
+				oldest = x
+			}
+		}
+		if total <= st.maxNodes || oldest == nil {
+			return
+		}
+		delete(st.m, oldest.id)
+	}
 }
 
 // create adds a new empty session.
