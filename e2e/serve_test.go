@@ -176,3 +176,63 @@ func TestMustLinkInBrowser(t *testing.T) {
 		}
 	}
 }
+
+var large = flag.Bool("large", false, "also run TestLargeView (10⁵ points; about a minute of server work)")
+
+// TestLargeView loads 10⁵ generated points in the page and reports the
+// time to draw them, to hover and to re-cluster after a must-link. Opt-in
+// (-large): the server builds a 10⁵-point graph and its basis first.
+func TestLargeView(t *testing.T) {
+	if !*large {
+		t.Skip("opt-in: -large")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	sctx, scancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx, l) }()
+	defer func() { scancel(); <-done }()
+	ctx, cancel := browser(t)
+	defer cancel()
+	ctx, tcancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer tcancel()
+	t0 := time.Now()
+	err = chromedp.Do(ctx,
+		chromedp.Navigate("http://"+l.Addr().String()+"/"),
+		chromedp.WaitVisible(`body[data-ready="1"]`),
+		chromedp.SetValue(`#gen-n`, "100000"),
+		chromedp.Click(`#gen-load`),
+		chromedp.WaitVisible(`body[data-partitions="1"]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := time.Since(t0)
+	paint, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`new Promise(r => requestAnimationFrame(() => r(window.tether.paintMs)))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two points in different clusters, a must-link, the time until the
+	// new partition is on the page.
+	pair, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`(() => { const l = window.tether.state.labels; for (let j = 1; j < l.length; j++) if (l[j] !== l[0]) return [0, j]; return [0, 1]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(async () => {
+		const t0 = performance.now(), before = document.body.dataset.partitions;
+		window.tether.state.sel = [%d, %d];
+		document.getElementById("ml").disabled = false;
+		document.getElementById("ml").click();
+		while (document.body.dataset.partitions === before) await new Promise(r => setTimeout(r, 5));
+		await new Promise(r => requestAnimationFrame(r));
+		return performance.now() - t0;
+	})()`, pair[0], pair[1]), chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, _ := chromedp.Run(ctx, chromedp.Text(`#time`))
+	t.Logf("10⁵ points: loaded in %v; one frame draws in %.0f ms; must-link to new partition on screen: %.0f ms (%s)", loaded.Round(time.Second), paint, ms, shown)
+}

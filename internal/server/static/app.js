@@ -57,35 +57,53 @@ function computeBounds() {
 
 // toScreen returns the CSS-pixel position of node i on the canvas.
 function toScreen(i) {
+  const pos = positions();
+  return [pos[2 * i], pos[2 * i + 1]];
+}
+
+// positions returns the CSS-pixel positions of all nodes (x₀, y₀, x₁, …),
+// recomputed after a pan, zoom or resize: one pass over the points.
+function positions() {
+  if (st.pos && !st.posDirty) return st.pos;
   const b = st.bounds, r = canvas.getBoundingClientRect(), pad = 20;
   const s = Math.min((r.width - 2 * pad) / (b.x1 - b.x0), (r.height - 2 * pad) / (b.y1 - b.y0)) * st.zoom;
-  const cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2;
-  return [r.width / 2 + (st.xy[2 * i] - cx) * s + st.panX, r.height / 2 - (st.xy[2 * i + 1] - cy) * s + st.panY];
+  const cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2, ox = r.width / 2 + st.panX, oy = r.height / 2 + st.panY;
+  if (!st.pos || st.pos.length !== 2 * st.n) st.pos = new Float32Array(2 * st.n);
+  const pos = st.pos, xy = st.xy;
+  for (let i = 0; i < st.n; i++) {
+    pos[2 * i] = ox + (xy[2 * i] - cx) * s;
+    pos[2 * i + 1] = oy - (xy[2 * i + 1] - cy) * s;
+  }
+  st.posDirty = false; st.grid = null;
+  return pos;
 }
 
 // buildGrid indexes the points' screen positions in 8-pixel cells so that
-// hover and click cost O(points nearby), not O(n).
-function buildGrid() {
-  if (!st.n) { st.grid = null; return; }
-  const cell = 8, grid = new Map(), pos = new Float32Array(2 * st.n);
+// hover and click cost O(points nearby), not O(n); it is rebuilt only
+// when the view moved and the mouse needs it.
+function buildGrid() { st.posDirty = true; st.grid = null; }
+function grid() {
+  if (!st.n) return null;
+  const pos = positions();
+  if (st.grid) return st.grid;
+  const cell = 8, cells = new Map();
   for (let i = 0; i < st.n; i++) {
-    const [x, y] = toScreen(i);
-    pos[2 * i] = x; pos[2 * i + 1] = y;
-    const key = Math.floor(x / cell) + "," + Math.floor(y / cell);
-    let a = grid.get(key);
-    if (!a) grid.set(key, a = []);
+    const key = Math.floor(pos[2 * i] / cell) * 1048576 + Math.floor(pos[2 * i + 1] / cell);
+    let a = cells.get(key);
+    if (!a) cells.set(key, a = []);
     a.push(i);
   }
-  st.grid = { cell, grid, pos };
+  return st.grid = { cell, cells, pos };
 }
 
 function nearest(x, y, radius) {
-  if (!st.grid) return -1;
-  const { cell, grid, pos } = st.grid;
+  const g = grid();
+  if (!g) return -1;
+  const { cell, cells, pos } = g;
   let best = -1, bd = radius * radius;
   const cx = Math.floor(x / cell), cy = Math.floor(y / cell), r = Math.ceil(radius / cell);
   for (let gx = cx - r; gx <= cx + r; gx++) for (let gy = cy - r; gy <= cy + r; gy++) {
-    const a = grid.get(gx + "," + gy);
+    const a = cells.get(gx * 1048576 + gy);
     if (!a) continue;
     for (const i of a) {
       const dx = pos[2 * i] - x, dy = pos[2 * i + 1] - y, d = dx * dx + dy * dy;
@@ -104,23 +122,28 @@ function draw() {
 }
 
 function paint() {
+  const t0 = performance.now();
+  paintPoints();
+  window.tether.paintMs = performance.now() - t0;
+}
+
+function paintPoints() {
   const d = window.devicePixelRatio || 1;
   ctx.setTransform(d, 0, 0, d, 0, 0);
   ctx.clearRect(0, 0, canvas.width, canvas.height);
-  if (!st.n || !st.grid) return;
-  const pos = st.grid.pos, size = st.n > 20000 ? 2 : st.n > 3000 ? 3 : 5, h = size / 2;
+  if (!st.n) return;
+  const pos = positions(), size = st.n > 20000 ? 2 : st.n > 3000 ? 3 : 5, h = size / 2;
   // One path per colour: few state changes, fast at 10⁵ points.
-  const byColour = new Map();
-  for (let i = 0; i < st.n; i++) {
-    const c = st.labels ? st.labels[i] % palette.length : -1;
-    let a = byColour.get(c);
-    if (!a) byColour.set(c, a = []);
-    a.push(i);
-  }
-  for (const [c, a] of byColour) {
-    ctx.fillStyle = c < 0 ? "#888" : palette[c];
+  const colours = st.labels ? palette.length : 1, w = canvas.width / d, hh = canvas.height / d;
+  for (let c = 0; c < colours; c++) {
+    ctx.fillStyle = st.labels ? palette[c] : "#888";
     ctx.beginPath();
-    for (const i of a) ctx.rect(pos[2 * i] - h, pos[2 * i + 1] - h, size, size);
+    for (let i = 0; i < st.n; i++) {
+      if (st.labels && st.labels[i] % palette.length !== c) continue;
+      const x = pos[2 * i], y = pos[2 * i + 1];
+      if (x < -h || y < -h || x > w + h || y > hh + h) continue;
+      ctx.rect(x - h, y - h, size, size);
+    }
     ctx.fill();
   }
   // Constraints as lines (the last 2000).
@@ -211,7 +234,7 @@ function inPolygon(x, y, poly) {
 function finishLasso() {
   const poly = st.lasso; st.lasso = null;
   if (!poly || poly.length < 3) { draw(); return; }
-  const pos = st.grid.pos, g = [];
+  const pos = positions(), g = [];
   for (let i = 0; i < st.n; i++) if (inPolygon(pos[2 * i], pos[2 * i + 1], poly)) g.push(i);
   st.group = g.length ? g : null;
   $("lasso-info").textContent = g.length + " points";
