@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -485,4 +486,42 @@ func FuzzUpload(f *testing.F) {
 			t.Fatalf("status %d: %s", code, b)
 		}
 	})
+}
+
+func TestConcurrentSessions(t *testing.T) {
+	// Sessions are isolated: four clients, two on one session, add
+	// constraints and re-cluster at once; each session ends with exactly
+	// its own constraints and a partition of its own data.
+	s := newTest(t, Config{})
+	ids := []string{newSession(t, s, 150), newSession(t, s, 200), newSession(t, s, 250)}
+	var wg sync.WaitGroup
+	for c, id := range append(ids, ids[0]) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 5 {
+				body, _ := json.Marshal(constraintsBody{Pairs: []pairJSON{{I: c, J: 100 + 10*c + k, Kind: "ml"}}})
+				if code, b := call(t, s, "POST", "/api/sessions/"+id+"/constraints", "application/json", body); code != 200 {
+					t.Errorf("client %d: constraints %d %s", c, code, b)
+					return
+				}
+				if code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", []byte(`{"k":2}`)); code != 200 {
+					t.Errorf("client %d: cluster %d %s", c, code, b)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for k, id := range ids {
+		var info sessionInfo
+		callJSON(t, s, "GET", "/api/sessions/"+id, nil, &info, 200)
+		want := 5
+		if k == 0 {
+			want = 10
+		}
+		if info.Constraints != want || info.Last == nil || len(info.Last.Labels) != info.N {
+			t.Errorf("session %d: %d constraints (want %d), n %d", k, info.Constraints, want, info.N)
+		}
+	}
 }
