@@ -575,8 +575,12 @@ func (s *Server) handleSuggest(w http.ResponseWriter, r *http.Request, ss *sessi
 		s.fail(w, fmt.Errorf("%w: count = %d, want 0…100", errBadInput, req.Count))
 		return
 	}
-	if ss.last == nil || ss.lastEmb == nil {
+	switch {
+	case ss.last == nil:
 		s.fail(w, fmt.Errorf("%w: cluster first: suggestions are chosen from the current partition and its embedding", errConflict))
+		return
+	case ss.lastEmb == nil:
+		s.fail(w, fmt.Errorf("%w: method %s gives no embedding to choose suggestions from: cluster with fgpwc first", errConflict, ss.last.Method))
 		return
 	}
 	release, err := s.acquire(r.Context())
