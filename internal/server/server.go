@@ -122,29 +122,46 @@ func (s *Server) routes() {
 		}
 		files.ServeHTTP(w, r)
 	})
-	mux.HandleFunc("GET /api/methods", s.handleMethods)
-	mux.HandleFunc("GET /api/generators", s.handleGenerators)
-	mux.HandleFunc("POST /api/sessions", s.handleCreate)
-	mux.HandleFunc("GET /api/sessions/{id}", s.withSession(s.handleInfo))
-	mux.HandleFunc("DELETE /api/sessions/{id}", s.handleDelete)
-	mux.HandleFunc("POST /api/sessions/{id}/data", s.withSession(s.handleData))
-	mux.HandleFunc("GET /api/sessions/{id}/points", s.withSession(s.handlePoints))
-	mux.HandleFunc("GET /api/sessions/{id}/constraints", s.withSession(s.handleGetConstraints))
-	mux.HandleFunc("PUT /api/sessions/{id}/constraints", s.withSession(s.handlePutConstraints))
-	mux.HandleFunc("POST /api/sessions/{id}/constraints", s.withSession(s.handleAddConstraints))
-	mux.HandleFunc("DELETE /api/sessions/{id}/constraints", s.withSession(s.handleClearConstraints))
-	mux.HandleFunc("DELETE /api/sessions/{id}/constraints/{i}/{j}", s.withSession(s.handleDeleteConstraint))
-	mux.HandleFunc("POST /api/sessions/{id}/cluster", s.withSession(s.handleCluster))
-	mux.HandleFunc("POST /api/sessions/{id}/suggest", s.withSession(s.handleSuggest))
-	mux.HandleFunc("GET /api/sessions/{id}/export/labels", s.withSession(s.handleExportLabels))
-	mux.HandleFunc("GET /api/sessions/{id}/export/constraints", s.withSession(s.handleExportConstraints))
-	mux.HandleFunc("GET /api/sessions/{id}/export/summary", s.withSession(s.handleExportSummary))
-	mux.HandleFunc("GET /api/sessions/{id}/save", s.withSession(s.handleSave))
-	mux.HandleFunc("POST /api/sessions/{id}/load", s.withSession(s.handleLoad))
+	for _, r := range s.apiRoutes() {
+		mux.HandleFunc(r.pattern, r.handler)
+	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Errorf("no API endpoint %s %s (see docs/api.md)", r.Method, r.URL.Path))
 	})
 	s.mux = mux
+}
+
+// route is one endpoint of the API: its ServeMux pattern ("METHOD path")
+// and handler.
+type route struct {
+	pattern string
+	handler http.HandlerFunc
+}
+
+// apiRoutes lists the API's endpoints, each documented in docs/api.md
+// (TestAPIDocCoversRoutes).
+func (s *Server) apiRoutes() []route {
+	return []route{
+		{"GET /api/methods", s.handleMethods},
+		{"GET /api/generators", s.handleGenerators},
+		{"POST /api/sessions", s.handleCreate},
+		{"GET /api/sessions/{id}", s.withSession(s.handleInfo)},
+		{"DELETE /api/sessions/{id}", s.handleDelete},
+		{"POST /api/sessions/{id}/data", s.withSession(s.handleData)},
+		{"GET /api/sessions/{id}/points", s.withSession(s.handlePoints)},
+		{"GET /api/sessions/{id}/constraints", s.withSession(s.handleGetConstraints)},
+		{"PUT /api/sessions/{id}/constraints", s.withSession(s.handlePutConstraints)},
+		{"POST /api/sessions/{id}/constraints", s.withSession(s.handleAddConstraints)},
+		{"DELETE /api/sessions/{id}/constraints", s.withSession(s.handleClearConstraints)},
+		{"DELETE /api/sessions/{id}/constraints/{i}/{j}", s.withSession(s.handleDeleteConstraint)},
+		{"POST /api/sessions/{id}/cluster", s.withSession(s.handleCluster)},
+		{"POST /api/sessions/{id}/suggest", s.withSession(s.handleSuggest)},
+		{"GET /api/sessions/{id}/export/labels", s.withSession(s.handleExportLabels)},
+		{"GET /api/sessions/{id}/export/constraints", s.withSession(s.handleExportConstraints)},
+		{"GET /api/sessions/{id}/export/summary", s.withSession(s.handleExportSummary)},
+		{"GET /api/sessions/{id}/save", s.withSession(s.handleSave)},
+		{"POST /api/sessions/{id}/load", s.withSession(s.handleLoad)},
+	}
 }
 
 // acquire takes one of the Workers tokens, or fails when ctx ends first.

@@ -525,3 +525,34 @@ func TestConcurrentSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIDocCoversRoutes checks that docs/api.md has a heading naming
+// each endpoint's method and path.
+func TestAPIDocCoversRoutes(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "api.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var headings []string
+	for _, l := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(l, "### ") {
+			headings = append(headings, l)
+		}
+	}
+	for _, r := range New(Config{}, testAddr).apiRoutes() {
+		method, path, _ := strings.Cut(r.pattern, " ")
+		found := false
+		for _, h := range headings {
+			for _, part := range strings.Split(strings.TrimPrefix(h, "### "), " and ") {
+				// "GET /a/b" or "GET, PUT /a/b".
+				methods, p, _ := strings.Cut(part, " /")
+				if strings.Contains(methods, method) && "/"+p == path {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("docs/api.md has no heading for %s", r.pattern)
+		}
+	}
+}
