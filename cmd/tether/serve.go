@@ -36,7 +36,7 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 		}
 		fmt.Fprintf(m.Stderr, "tether serve: warning: listening on %s, reachable from other machines; the server has no authentication\n", *addr)
 	}
-	cfg := server.Config{DataRoot: *dataRoot, SetKnobs: setKnobs, Spec: in.spec, MaxNodes: *maxNodes}
+	cfg := server.Config{DataRoot: *dataRoot, Spec: in.spec, MaxNodes: *maxNodes}
 	if in.input != "" || in.graphFile != "" || in.gen != "" || in.bip.file != "" {
 		if in.bip.file != "" {
 			return fmt.Errorf("%w: tether serve does not load -bipartite matrices", errUsage)

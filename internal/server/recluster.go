@@ -18,7 +18,8 @@ type ClusterRequest struct {
 	Method string `json:"method"`
 	// K is the number of clusters; 0 lets methods that can estimate it.
 	K int `json:"k"`
-	// Knobs set the method's knobs by name, as tether cluster -set does.
+	// Knobs set the method's knobs by name (cluster.SetKnobs, as tether
+	// cluster -set does).
 	Knobs map[string]string `json:"knobs,omitempty"`
 	// Seed seeds every random choice.
 	Seed uint64 `json:"seed"`
@@ -83,13 +84,8 @@ func (s *Server) method(req *ClusterRequest, n int) (cluster.Method, string, err
 	for i, k := range names {
 		set[i] = k + "=" + req.Knobs[k]
 	}
-	if len(set) > 0 {
-		if s.cfg.SetKnobs == nil {
-			return nil, "", fmt.Errorf("%w: this server sets no knobs", errBadInput)
-		}
-		if m, err = s.cfg.SetKnobs(m, set); err != nil {
-			return nil, "", fmt.Errorf("%w: %w", errBadInput, err)
-		}
+	if m, err = cluster.SetKnobs(m, set); err != nil {
+		return nil, "", fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	if f, ok := fgpwcOf(m); ok {
 		if _, given := req.Knobs["M"]; !given && f.M == 0 {

@@ -33,9 +33,6 @@ type Config struct {
 	// Spec builds the graph of feature rows; the zero value means
 	// graph.DefaultSpec(), as tether cluster.
 	Spec graph.Spec
-	// SetKnobs sets a method's knobs from "Name=value" strings (tether
-	// cluster's -set); nil refuses knobs.
-	SetKnobs func(cluster.Method, []string) (cluster.Method, error)
 	// MaxUpload bounds an uploaded file or loaded session (bytes); 0 means
 	// 64 MiB. MaxBody bounds other request bodies; 0 means 1 MiB.
 	MaxUpload, MaxBody int64

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,38 +28,8 @@ import (
 
 const testAddr = "127.0.0.1:8080"
 
-// testKnobs is a SetKnobs for tests: it sets FGPWC's M and MaxIter and
-// panics on the knob "Panic" (to test recovery). tether serve passes
-// tether cluster's -set parser instead.
-func testKnobs(m cluster.Method, set []string) (cluster.Method, error) {
-	f, ok := fgpwcOf(m)
-	if !ok {
-		return nil, fmt.Errorf("test knobs: only fgpwc")
-	}
-	for _, kv := range set {
-		name, v, _ := strings.Cut(kv, "=")
-		x, err := strconv.Atoi(v)
-		switch {
-		case name == "Panic":
-			panic("test panic")
-		case err != nil:
-			return nil, fmt.Errorf("knob %s: %q is not an integer", name, v)
-		case name == "M":
-			f.M = x
-		case name == "MaxIter":
-			f.MaxIter = x
-		default:
-			return nil, fmt.Errorf("no knob %q", name)
-		}
-	}
-	return f, nil
-}
-
 func newTest(t testing.TB, cfg Config) *Server {
 	t.Helper()
-	if cfg.SetKnobs == nil {
-		cfg.SetKnobs = testKnobs
-	}
 	if cfg.Log == nil {
 		cfg.Log = log.New(io.Discard, "", 0)
 	}
@@ -166,7 +135,8 @@ func TestLimitsAndRecovery(t *testing.T) {
 		t.Errorf("streamed upload over MaxUpload: status %d, want 413: %s", w.Code, w.Body)
 	}
 	// A panicking handler answers 500 and the server goes on.
-	code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", []byte(`{"knobs":{"Panic":"1"}}`))
+	s.mux.HandleFunc("GET /api/test-panic", func(http.ResponseWriter, *http.Request) { panic("test panic") })
+	code, b := call(t, s, "GET", "/api/test-panic", "", nil)
 	if code != http.StatusInternalServerError || !strings.Contains(string(b), "test panic") {
 		t.Errorf("panic: status %d body %s, want 500 naming the panic", code, b)
 	}
