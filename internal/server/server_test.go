@@ -497,11 +497,21 @@ func TestConcurrentSessions(t *testing.T) {
 }
 
 // TestAPIDocCoversRoutes checks that docs/api.md has a heading naming
-// each endpoint's method and path.
+// each endpoint's method and path, and docs/openapi.json an operation.
 func TestAPIDocCoversRoutes(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "api.md"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	var openapi struct {
+		Paths map[string]map[string]any `json:"paths"`
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &openapi); err != nil {
+		t.Fatalf("docs/openapi.json: %v", err)
 	}
 	var headings []string
 	for _, l := range strings.Split(string(doc), "\n") {
@@ -523,6 +533,9 @@ func TestAPIDocCoversRoutes(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("docs/api.md has no heading for %s", r.pattern)
+		}
+		if op, ok := openapi.Paths[path][strings.ToLower(method)]; !ok || op == nil {
+			t.Errorf("docs/openapi.json has no %s", r.pattern)
 		}
 	}
 }
