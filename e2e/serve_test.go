@@ -236,3 +236,61 @@ func TestLargeView(t *testing.T) {
 	shown, _ := chromedp.Run(ctx, chromedp.Text(`#time`))
 	t.Logf("10⁵ points: loaded in %v; one frame draws in %.0f ms; must-link to new partition on screen: %.0f ms (%s)", loaded.Round(time.Second), paint, ms, shown)
 }
+
+// TestPaint100k draws 10⁵ points with 5 clusters in the page (no server
+// computation: the points are handed to the page's drawing code) and
+// reports the time of one full frame, of the first hover lookup (which
+// builds the grid) and of a pan frame. The budget is that of an
+// interactive page: a frame well under 100 ms on CI hardware.
+func TestPaint100k(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	sctx, scancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx, l) }()
+	defer func() { scancel(); <-done }()
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+l.Addr().String()+"/"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	times, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+		const n = 100000, xy = new Float64Array(2 * n), labels = new Array(n);
+		let s = 1;
+		const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+		for (let i = 0; i < n; i++) { labels[i] = i % 5; xy[2 * i] = labels[i] * 3 + rnd(); xy[2 * i + 1] = rnd() * 4; }
+		const T = window.tether;
+		let t0 = performance.now();
+		T.show(Array.from(xy), labels);
+		const first = performance.now() - t0;
+		t0 = performance.now();
+		T.paint();
+		const frame = performance.now() - t0;
+		t0 = performance.now();
+		const hit = T.nearest(300, 300, 8);
+		const hover = performance.now() - t0;
+		t0 = performance.now();
+		T.nearest(310, 300, 8);
+		const hover2 = performance.now() - t0;
+		T.state.panX += 15; T.buildGrid();
+		t0 = performance.now();
+		T.paint();
+		const pan = performance.now() - t0;
+		return [first, frame, hover, hover2, pan, hit];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("10⁵ points: first draw %.0f ms, frame %.0f ms, first hover (grid) %.0f ms, next hover %.2f ms, pan frame %.0f ms",
+		times[0], times[1], times[2], times[3], times[4])
+	// Generous bound: a frame of 10⁵ points takes tens of ms; 1 s would
+	// mean the page is unusable.
+	for k, name := range []string{"first draw", "frame", "first hover", "next hover", "pan frame"} {
+		if times[k] > 1000 {
+			t.Errorf("%s took %.0f ms at 10⁵ points", name, times[k])
+		}
+	}
+}
