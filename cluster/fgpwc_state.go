@@ -88,6 +88,10 @@ func (st *FGPWCState) Basis() *FGPWCBasis { return st.f.Basis }
 // Method returns the FGPWC method the state runs, with its Basis set.
 func (st *FGPWCState) Method() FGPWC { return st.f }
 
+// Warm reports whether the next call can warm-start: a previous call
+// left its X* and partition (and FGPWC.AutoTune and IterCV are off).
+func (st *FGPWCState) Warm() bool { return st.prevX != nil && !st.f.AutoTune && !st.f.IterCV }
+
 // Reset forgets the previous call: the next warm call starts cold.
 func (st *FGPWCState) Reset() { st.prevX, st.prevL, st.prevK = nil, nil, 0 }
 
@@ -108,7 +112,7 @@ func (st *FGPWCState) Cluster(ctx context.Context, p *Problem, s *Settings, w FG
 	if p == nil || p.Graph != st.g {
 		return nil, fmt.Errorf("%w: fgpwc: the state was made for another graph", ErrInvalid)
 	}
-	warm := (w.Descent || w.KMeans) && st.prevX != nil && !st.f.AutoTune && !st.f.IterCV
+	warm := (w.Descent || w.KMeans) && st.Warm()
 	var res *Result
 	var x *mat.Dense
 	var err error

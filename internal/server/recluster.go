@@ -164,7 +164,7 @@ func (s *Server) recluster(ctx context.Context, ss *session, req ClusterRequest)
 		switch {
 		case embedded:
 			mode = "embed"
-		case w.KMeans && ss.last != nil && ss.lastReq.K == req.K:
+		case w.KMeans && st.Warm() && ss.last != nil && ss.lastReq.K == req.K:
 			mode = "warm"
 		}
 		if mode != "warm" {

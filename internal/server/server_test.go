@@ -226,6 +226,15 @@ func TestSessionFlow(t *testing.T) {
 	if !slices.Equal(other.Last.Labels, cold.Labels) {
 		t.Errorf("loaded session's partition differs from the saved one's (cold)")
 	}
+	// Another seed makes a new state on the same basis: cold first, then
+	// warm again.
+	for _, want := range []string{"basis", "warm"} {
+		var r ClusterReply
+		callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 2}, &r, 200)
+		if r.Mode != want {
+			t.Errorf("seed 2: mode %q, want %q", r.Mode, want)
+		}
+	}
 	callJSON(t, s, "DELETE", base+"/constraints", nil, &cons, 200)
 	if len(cons.Pairs) != 0 {
 		t.Errorf("clear: %+v", cons.Pairs)
