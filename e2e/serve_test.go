@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/tether-sc/tether/internal/server"
@@ -166,6 +167,56 @@ func TestMustLinkInBrowser(t *testing.T) {
 		t.Errorf("page shows ARI %s, the API %s", ariShown, want)
 	}
 	t.Logf("%s: %d nodes changed cluster; ARI %s", pair, changed, ariShown)
+
+	// Lasso: shift-drag a square around the canvas centre, "All
+	// together" (a must-link star), then Undo.
+	rect, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.getElementById("plot").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cx, cy, h := rect[0]+rect[2]/2, rect[1]+rect[3]/2, rect[3]/6
+	shift := chromedp.ButtonModifiers(chromedp.ModifierShift)
+	lasso := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, cx-h, cy-h, chromedp.ButtonLeft, shift)}
+	for _, c := range [][2]float64{{cx + h, cy - h}, {cx + h, cy + h}, {cx - h, cy + h}, {cx - h, cy - h}} {
+		lasso = append(lasso, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, c[0], c[1], chromedp.ButtonLeft, shift))
+	}
+	lasso = append(lasso, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, cx-h, cy-h, chromedp.ButtonLeft, shift))
+	if err := chromedp.Do(ctx, lasso...); err != nil {
+		t.Fatal(err)
+	}
+	group, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.tether.state.group ? window.tether.state.group.length : 0`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if group < 2 {
+		t.Fatalf("the lasso caught %d points", group)
+	}
+	countConstraints := func() int {
+		resp, err := http.Get(base + "/api/sessions/" + sid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var in struct {
+			Constraints int `json:"constraints"`
+		}
+		json.NewDecoder(resp.Body).Decode(&in)
+		return in.Constraints
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#together`), chromedp.WaitVisible(`body[data-partitions="3"]`)); err != nil {
+		t.Fatal(err)
+	}
+	// The star adds group − 1 must-links, fewer if one repeats the pair
+	// already there.
+	if got := countConstraints(); got < group-1 || got > group {
+		t.Errorf("after \"all together\" on %d points: %d constraints, want %d or %d", group, got, group-1, group)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#undo`), chromedp.WaitVisible(`body[data-partitions="4"]`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := countConstraints(); got != 1 {
+		t.Errorf("after undo: %d constraints, want 1", got)
+	}
 	if *screenshot != "" {
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		if err != nil {
