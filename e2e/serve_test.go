@@ -174,14 +174,17 @@ func TestMustLinkInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cx, cy, h := rect[0]+rect[2]/2, rect[1]+rect[3]/2, rect[3]/6
+	h := rect[3] / 6
 	shift := chromedp.ButtonModifiers(chromedp.ModifierShift)
-	lasso := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, cx-h, cy-h, chromedp.ButtonLeft, shift)}
-	for _, c := range [][2]float64{{cx + h, cy - h}, {cx + h, cy + h}, {cx - h, cy + h}, {cx - h, cy - h}} {
-		lasso = append(lasso, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, c[0], c[1], chromedp.ButtonLeft, shift))
+	lassoAt := func(cx, cy float64) error {
+		steps := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, cx-h, cy-h, chromedp.ButtonLeft, shift)}
+		for _, c := range [][2]float64{{cx + h, cy - h}, {cx + h, cy + h}, {cx - h, cy + h}, {cx - h, cy - h}} {
+			steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, c[0], c[1], chromedp.ButtonLeft, shift))
+		}
+		steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, cx-h, cy-h, chromedp.ButtonLeft, shift))
+		return chromedp.Do(ctx, steps...)
 	}
-	lasso = append(lasso, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, cx-h, cy-h, chromedp.ButtonLeft, shift))
-	if err := chromedp.Do(ctx, lasso...); err != nil {
+	if err := lassoAt(rect[0]+rect[2]/2, rect[1]+rect[3]/2); err != nil {
 		t.Fatal(err)
 	}
 	group, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.tether.state.group ? window.tether.state.group.length : 0`))
@@ -216,6 +219,23 @@ func TestMustLinkInBrowser(t *testing.T) {
 	}
 	if got := countConstraints(); got != 1 {
 		t.Errorf("after undo: %d constraints, want 1", got)
+	}
+	// "This label" twice, on the left and right thirds, each a new label:
+	// the second group gets a cannot-link to the first.
+	for k, x := range []float64{rect[0] + rect[2]/4, rect[0] + 3*rect[2]/4} {
+		if err := lassoAt(x, rect[1]+rect[3]/2); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(`#this-label`), chromedp.WaitVisible(fmt.Sprintf(`body[data-partitions="%d"]`, 5+k))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cls, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.tether.state.pairs.filter(p => p.kind === "cl").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cls != 1 {
+		t.Errorf("two labels from the lasso: %d cannot-links, want 1", cls)
 	}
 	if *screenshot != "" {
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))

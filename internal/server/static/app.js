@@ -309,6 +309,7 @@ function renderGroups() {
   const s = $("label-of"); s.textContent = "";
   st.groups.forEach((g, k) => s.add(new Option("label " + (k + 1), k)));
   s.add(new Option("new label", st.groups.length));
+  s.value = st.groups.length; // a new label unless the person picks one
 }
 
 // ---- clustering -------------------------------------------------------------
