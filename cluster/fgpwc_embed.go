@@ -50,6 +50,11 @@ func (b *FGPWCBasis) M() int { return b.m }
 // (a copy).
 func (b *FGPWCBasis) Eigenvalues() []float64 { return append([]float64(nil), b.values...) }
 
+// Vectors returns a copy of the embedding V (n×m, row-normalized when
+// the basis was made with FGPWC.RowNormalize): column j holds u_{j+2}.
+// Cost O(n·m).
+func (b *FGPWCBasis) Vectors() *mat.Dense { return mat.DenseCopyOf(b.v) }
+
 // Laplacian returns the Laplacian the basis was computed with
 // (FGPWCSymmetric or FGPWCUnnormalized).
 func (b *FGPWCBasis) Laplacian() FGPWCLaplacian { return b.key.laplacian }

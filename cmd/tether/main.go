@@ -88,6 +88,7 @@ func commands() []command {
 		{"gen", "write a synthetic dataset", runGen},
 		{"demo", "the main job on generated data, in a few seconds", runDemo},
 		{"methods", "list the clustering methods and their sources", runMethods},
+		{"serve", "the interactive web page and JSON API (local)", runServe},
 		{"repro", "reproduce the published tables and figures", runRepro},
 		{"powerlaw", "fit or sample power laws (thesis §5.1)", runPowerlaw},
 	}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+
+	"github.com/tether-sc/tether/internal/server"
+)
+
+// runServe is tether serve: the web page and JSON API of internal/server
+// on a local address, until the context is cancelled (Ctrl-C).
+func runServe(ctx context.Context, m *Main, args []string) error {
+	fs := m.newFlagSet("serve", serveUsage)
+	var in inputOptions
+	in.bind(fs)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen `address` host:port (port 0: any free port); a non-loopback host exposes the server to the network and needs -public")
+	public := fs.Bool("public", false, "allow an -addr that is not a loopback address")
+	dataRoot := fs.String("data", "", "`folder` whose files the API may load by relative path (none by default; nothing outside it is readable)")
+	seed := fs.Uint64("seed", 1, "seed of the generator of -gen")
+	maxNodes := fs.Int("max-nodes-session", 200000, "largest `number` of nodes of a session's data")
+	quiet := fs.Bool("quiet", false, "no progress messages")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return fmt.Errorf("%w: -addr %q: %v", errUsage, *addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		if !*public {
+			return fmt.Errorf("%w: -addr %s is not a loopback address: anyone who can reach it could use the server; add -public to mean it", errUsage, *addr)
+		}
+		fmt.Fprintf(m.Stderr, "tether serve: warning: listening on %s, reachable from other machines; the server has no authentication\n", *addr)
+	}
+	cfg := server.Config{DataRoot: *dataRoot, Spec: in.spec, MaxNodes: *maxNodes}
+	if in.input != "" || in.graphFile != "" || in.gen != "" || in.bip.file != "" {
+		if in.bip.file != "" {
+			return fmt.Errorf("%w: tether serve does not load -bipartite matrices", errUsage)
+		}
+		in.seed, in.m = *seed, m
+		l, err := in.load(ctx, newRecorder(m.Stderr, *quiet), 0)
+		if err != nil {
+			return err
+		}
+		for _, w := range l.warnings {
+			fmt.Fprintln(m.Stderr, "tether serve: warning:", w)
+		}
+		cfg.Initial = &server.Dataset{Name: l.name, X: l.x, Graph: l.g, Truth: l.truth, Names: l.names, Warnings: l.warnings}
+		cfg.InitialSource = server.Source{Initial: true}
+	}
+	lis, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := server.New(cfg, lis.Addr().String())
+	fmt.Fprintf(m.Stdout, "http://%s/\n", lis.Addr())
+	fmt.Fprintln(m.Stderr, "tether serve: press Ctrl-C to stop")
+	return srv.Serve(ctx, lis)
+}
+
+const serveUsage = `serve [-addr 127.0.0.1:8080] [-data DIR] [-input FILE | -graph-file FILE | -gen NAME] [flags]
+
+Starts the interactive page and the JSON API (docs/api.md) on -addr and
+prints its URL on standard output. Open it in a browser: load or generate
+data, click two points to add a must-link or cannot-link, and the page
+re-clusters at once (FGPWC reuses its spectral basis). With -input,
+-graph-file or -gen every new session starts with that data, read with the
+options of tether cluster. Ctrl-C stops the server gracefully.`

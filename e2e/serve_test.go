@@ -1,0 +1,367 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/tether-sc/tether/internal/server"
+)
+
+var screenshot = flag.String("screenshot", "", "write a screenshot of the page after the must-link to this `file` (docs/serve.png)")
+
+// browser returns a chromedp context on headless Chromium, or skips the
+// test when no Chromium is installed.
+func browser(t *testing.T) (context.Context, context.CancelFunc) {
+	t.Helper()
+	var path string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			path = p
+			break
+		}
+	}
+	if path == "" {
+		t.Skip("no chromium installed (CI installs Debian's chromium)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.WindowSize(1280, 800),
+	)
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, tcancel := context.WithTimeout(ctx, 2*time.Minute)
+	return ctx, func() { tcancel(); cancel(); acancel() }
+}
+
+// TestMustLinkInBrowser loads generated two moons in the page, clicks two
+// points that the partition separates although they share a moon, adds a
+// must-link, and checks that the partition changes and that the ARI shown
+// is the API's.
+func TestMustLinkInBrowser(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	sctx, scancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx, l) }()
+	defer func() { scancel(); <-done }()
+	base := "http://" + l.Addr().String()
+
+	ctx, cancel := browser(t)
+	defer cancel()
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(`body[data-ready="1"]`),
+		chromedp.SetValue(`#gen-n`, "600"),
+		chromedp.Click(`#gen-load`),
+		chromedp.WaitVisible(`body[data-partitions="1"]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`window.tether.state.labels`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`window.tether.state.truth`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before) != 600 || len(truth) != 600 {
+		t.Fatalf("%d labels, %d reference labels, want 600", len(before), len(truth))
+	}
+	// Two points of the same moon in different clusters (the must-link
+	// the partition violates most visibly): the first such pair in order.
+	pi, pj := -1, -1
+	for i := 0; i < 600 && pi < 0; i++ {
+		for j := i + 1; j < 600; j++ {
+			if truth[i] == truth[j] && before[i] != before[j] {
+				pi, pj = i, j
+				break
+			}
+		}
+	}
+	if pi < 0 {
+		t.Fatal("the first partition equals the moons: nothing for a must-link to change")
+	}
+	click := func(i int) chromedp.Action[chromedp.Void] {
+		return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+			xy, err := chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { const p = window.tether.toScreen(%d), r = document.getElementById("plot").getBoundingClientRect(); return [p[0] + r.left, p[1] + r.top]; })()`, i))(ctx, tg)
+			if err != nil {
+				return chromedp.Void{}, err
+			}
+			return chromedp.MouseClickXY(xy[0], xy[1])(ctx, tg)
+		}
+	}
+	if err := chromedp.Do(ctx, click(pi), click(pj)); err != nil {
+		t.Fatal(err)
+	}
+	pair, err := chromedp.Run(ctx, chromedp.Text(`#pair`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#ml`), chromedp.WaitVisible(`body[data-partitions="2"]`)); err != nil {
+		t.Fatal(err)
+	}
+	after, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`window.tether.state.labels`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ariShown, err := chromedp.Run(ctx, chromedp.Text(`#ari`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.tether.state.id`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("nodes %d and %d", pi, pj); pair != want {
+		// A click may land on a neighbour drawn at the same place.
+		t.Logf("clicked %q, aimed at %s", pair, want)
+	}
+	changed := 0
+	for i := range after {
+		if after[i] != before[i] {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Errorf("the partition did not change after the must-link")
+	}
+	// The ARI on the page is the API's, to the 4 decimals shown.
+	resp, err := http.Get(base + "/api/sessions/" + sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var info struct {
+		Constraints int `json:"constraints"`
+		Last        struct {
+			Labels  []int              `json:"labels"`
+			Figures map[string]float64 `json:"figures"`
+		} `json:"last"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Constraints != 1 {
+		t.Errorf("the API holds %d constraints, want 1", info.Constraints)
+	}
+	if want := fmt.Sprintf("%.4f", info.Last.Figures["ARI"]); ariShown != want {
+		t.Errorf("page shows ARI %s, the API %s", ariShown, want)
+	}
+	t.Logf("%s: %d nodes changed cluster; ARI %s", pair, changed, ariShown)
+
+	// Lasso: shift-drag a square around the canvas centre, "All
+	// together" (a must-link star), then Undo.
+	rect, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.getElementById("plot").getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := rect[3] / 6
+	shift := chromedp.ButtonModifiers(chromedp.ModifierShift)
+	lassoAt := func(cx, cy float64) error {
+		steps := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, cx-h, cy-h, chromedp.ButtonLeft, shift)}
+		for _, c := range [][2]float64{{cx + h, cy - h}, {cx + h, cy + h}, {cx - h, cy + h}, {cx - h, cy - h}} {
+			steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, c[0], c[1], chromedp.ButtonLeft, shift))
+		}
+		steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, cx-h, cy-h, chromedp.ButtonLeft, shift))
+		return chromedp.Do(ctx, steps...)
+	}
+	if err := lassoAt(rect[0]+rect[2]/2, rect[1]+rect[3]/2); err != nil {
+		t.Fatal(err)
+	}
+	group, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.tether.state.group ? window.tether.state.group.length : 0`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if group < 2 {
+		t.Fatalf("the lasso caught %d points", group)
+	}
+	countConstraints := func() int {
+		resp, err := http.Get(base + "/api/sessions/" + sid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var in struct {
+			Constraints int `json:"constraints"`
+		}
+		json.NewDecoder(resp.Body).Decode(&in)
+		return in.Constraints
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#together`), chromedp.WaitVisible(`body[data-partitions="3"]`)); err != nil {
+		t.Fatal(err)
+	}
+	// The star adds group − 1 must-links, fewer if one repeats the pair
+	// already there.
+	if got := countConstraints(); got < group-1 || got > group {
+		t.Errorf("after \"all together\" on %d points: %d constraints, want %d or %d", group, got, group-1, group)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#undo`), chromedp.WaitVisible(`body[data-partitions="4"]`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := countConstraints(); got != 1 {
+		t.Errorf("after undo: %d constraints, want 1", got)
+	}
+	// "This label" twice, on the left and right thirds, each a new label:
+	// the second group gets a cannot-link to the first.
+	for k, x := range []float64{rect[0] + rect[2]/4, rect[0] + 3*rect[2]/4} {
+		if err := lassoAt(x, rect[1]+rect[3]/2); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(`#this-label`), chromedp.WaitVisible(fmt.Sprintf(`body[data-partitions="%d"]`, 5+k))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cls, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.tether.state.pairs.filter(p => p.kind === "cl").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cls != 1 {
+		t.Errorf("two labels from the lasso: %d cannot-links, want 1", cls)
+	}
+	if *screenshot != "" {
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(*screenshot, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var large = flag.Bool("large", false, "also run TestLargeView (10⁵ points; about a minute of server work)")
+
+// TestLargeView loads 10⁵ generated points in the page and reports the
+// time to draw them, to hover and to re-cluster after a must-link. Opt-in
+// (-large): the server builds a 10⁵-point graph and its basis first.
+func TestLargeView(t *testing.T) {
+	if !*large {
+		t.Skip("opt-in: -large")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	sctx, scancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx, l) }()
+	defer func() { scancel(); <-done }()
+	ctx, cancel := browser(t)
+	defer cancel()
+	ctx, tcancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer tcancel()
+	t0 := time.Now()
+	err = chromedp.Do(ctx,
+		chromedp.Navigate("http://"+l.Addr().String()+"/"),
+		chromedp.WaitVisible(`body[data-ready="1"]`),
+		chromedp.SetValue(`#gen-n`, "100000"),
+		chromedp.Click(`#gen-load`),
+		chromedp.WaitVisible(`body[data-partitions="1"]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := time.Since(t0)
+	paint, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`new Promise(r => requestAnimationFrame(() => r(window.tether.paintMs)))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two points in different clusters, a must-link, the time until the
+	// new partition is on the page.
+	pair, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`(() => { const l = window.tether.state.labels; for (let j = 1; j < l.length; j++) if (l[j] !== l[0]) return [0, j]; return [0, 1]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(async () => {
+		const t0 = performance.now(), before = document.body.dataset.partitions;
+		window.tether.state.sel = [%d, %d];
+		document.getElementById("ml").disabled = false;
+		document.getElementById("ml").click();
+		while (document.body.dataset.partitions === before) await new Promise(r => setTimeout(r, 5));
+		await new Promise(r => requestAnimationFrame(r));
+		return performance.now() - t0;
+	})()`, pair[0], pair[1]), chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, _ := chromedp.Run(ctx, chromedp.Text(`#time`))
+	t.Logf("10⁵ points: loaded in %v; one frame draws in %.0f ms; must-link to new partition on screen: %.0f ms (%s)", loaded.Round(time.Second), paint, ms, shown)
+}
+
+// TestPaint100k draws 10⁵ points with 5 clusters in the page (no server
+// computation: the points are handed to the page's drawing code) and
+// reports the time of one full frame, of the first hover lookup (which
+// builds the grid) and of a pan frame. The budget is that of an
+// interactive page: a frame well under 100 ms on CI hardware.
+func TestPaint100k(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	sctx, scancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx, l) }()
+	defer func() { scancel(); <-done }()
+	ctx, cancel := browser(t)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+l.Addr().String()+"/"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	times, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+		const n = 100000, xy = new Float64Array(2 * n), labels = new Array(n);
+		let s = 1;
+		const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+		for (let i = 0; i < n; i++) { labels[i] = i % 5; xy[2 * i] = labels[i] * 3 + rnd(); xy[2 * i + 1] = rnd() * 4; }
+		const T = window.tether;
+		let t0 = performance.now();
+		T.show(Array.from(xy), labels);
+		const first = performance.now() - t0;
+		t0 = performance.now();
+		T.paint();
+		const frame = performance.now() - t0;
+		t0 = performance.now();
+		const hit = T.nearest(300, 300, 8);
+		const hover = performance.now() - t0;
+		t0 = performance.now();
+		T.nearest(310, 300, 8);
+		const hover2 = performance.now() - t0;
+		T.state.panX += 15; T.buildGrid();
+		t0 = performance.now();
+		T.paint();
+		const pan = performance.now() - t0;
+		return [first, frame, hover, hover2, pan, hit];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("10⁵ points: first draw %.0f ms, frame %.0f ms, first hover (grid) %.0f ms, next hover %.2f ms, pan frame %.0f ms",
+		times[0], times[1], times[2], times[3], times[4])
+	// Generous bound: a frame of 10⁵ points takes tens of ms; 1 s would
+	// mean the page is unusable.
+	for k, name := range []string{"first draw", "frame", "first hover", "next hover", "pan frame"} {
+		if times[k] > 1000 {
+			t.Errorf("%s took %.0f ms at 10⁵ points", name, times[k])
+		}
+	}
+}

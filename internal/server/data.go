@@ -1,0 +1,231 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
+)
+
+// Dataset is what a session clusters: feature rows (X, from which Graph is
+// built) or a graph alone, with optional reference labels and node names.
+type Dataset struct {
+	Name  string
+	X     *mat.Dense   // n×d features, nil for a graph file
+	Graph *graph.Graph // required
+	Truth []int        // reference labels (−1: unknown), or nil
+	Names []string     // node names, or nil
+	// Warnings are what the readers changed or assumed.
+	Warnings []string
+}
+
+// Source says where a session's data came from, so that a saved session
+// can be loaded again: exactly one of Initial, Generate, File and Upload
+// is set.
+type Source struct {
+	// Initial is the data the server was started with (tether serve
+	// -input, -graph-file or -gen).
+	Initial  bool             `json:"initial,omitempty"`
+	Generate *GenerateRequest `json:"generate,omitempty"`
+	// File is a path relative to the -data root.
+	File string `json:"file,omitempty"`
+	// Upload is the content of an uploaded file.
+	Upload  string      `json:"upload,omitempty"`
+	Options ReadOptions `json:"options"`
+}
+
+// GenerateRequest names a generator of dataset/synth (tether gen) with its
+// parameters; a missing parameter takes the generator's default.
+type GenerateRequest struct {
+	Name   string             `json:"name"`
+	Params map[string]float64 `json:"params,omitempty"`
+	Seed   uint64             `json:"seed"`
+}
+
+// ReadOptions are the reader options of tether cluster that an upload or a
+// file can set (the flags of the same names).
+type ReadOptions struct {
+	// Name is the file name: its extension chooses the reader.
+	Name string `json:"name,omitempty"`
+	// Kind is "features" (CSV, TSV, ARFF), "graph" (edge list, .mtx,
+	// .gml, dense .csv) or "" (by extension: .mtx, .gml, .edges, .txt
+	// with two or three columns... see kindOf).
+	Kind      string `json:"kind,omitempty"`
+	Label     string `json:"label,omitempty"`
+	ID        string `json:"id,omitempty"`
+	Delim     string `json:"delim,omitempty"`
+	Header    string `json:"header,omitempty"`
+	Scale     string `json:"scale,omitempty"`
+	Missing   string `json:"missing,omitempty"`
+	GMLLabel  string `json:"gml_label,omitempty"`
+	Symmetric bool   `json:"symmetrize,omitempty"`
+}
+
+// errBadInput marks errors that come from the data or the request (HTTP
+// 400).
+var errBadInput = errors.New("bad input")
+
+// kindOf returns "graph" or "features" for the file name, as tether
+// cluster chooses between -graph-file and -input by the flag: here the
+// extension decides (.mtx, .mm, .gml, .edges, .el: graph) unless Kind is
+// given.
+func (o ReadOptions) kindOf() (string, error) {
+	switch o.Kind {
+	case "features", "graph":
+		return o.Kind, nil
+	case "":
+	default:
+		return "", fmt.Errorf("%w: kind %q, want features or graph", errBadInput, o.Kind)
+	}
+	switch strings.ToLower(filepath.Ext(o.Name)) {
+	case ".mtx", ".mm", ".gml", ".edges", ".el":
+		return "graph", nil
+	}
+	return "features", nil
+}
+
+// readData parses a file's content with the readers of tether cluster
+// and builds the graph of feature rows with spec. maxNodes bounds the
+// number of rows or nodes.
+func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spec, maxNodes int) (*Dataset, error) {
+	kind, err := o.kindOf()
+	if err != nil {
+		return nil, err
+	}
+	name := o.Name
+	if name == "" {
+		name = "upload"
+	}
+	d := &Dataset{Name: name}
+	if kind == "graph" {
+		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes}
+		gd, err := dataset.ReadGraph(ctx, bytes.NewReader(content), name, dataset.GraphAuto, gopt)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", errBadInput, err)
+		}
+		d.Graph, d.Truth, d.Names, d.Warnings = gd.G, gd.Labels, gd.Names, gd.Warnings
+		return d, nil
+	}
+	opt := dataset.Options{LabelColumn: o.Label, IDColumn: o.ID, Delimiter: o.Delim, MaxRows: maxNodes + 1}
+	if strings.EqualFold(filepath.Ext(name), ".arff") {
+		opt.Format = dataset.FormatARFF
+	}
+	for _, f := range []struct {
+		flag, v string
+		u       interface{ UnmarshalText([]byte) error }
+	}{{"header", o.Header, &opt.Header}, {"scale", o.Scale, &opt.Scale}, {"missing", o.Missing, &opt.Missing}} {
+		if f.v == "" {
+			continue
+		}
+		if err := f.u.UnmarshalText([]byte(f.v)); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", errBadInput, f.flag, err)
+		}
+	}
+	t, err := dataset.Read(ctx, bytes.NewReader(content), name, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errBadInput, err)
+	}
+	if o.Label == "" && t.Labels == nil {
+		// tether cluster's rule: a column named label, class, target or y
+		// is the reference, not a feature.
+		for _, f := range t.Features {
+			c, _, _ := strings.Cut(f, "=") // one-hot columns are "col=value"
+			if isClassName(c) {
+				opt.LabelColumn = c
+				if t, err = dataset.Read(ctx, bytes.NewReader(content), name, opt); err != nil {
+					return nil, fmt.Errorf("%w: %w", errBadInput, err)
+				}
+				d.Warnings = append(d.Warnings, fmt.Sprintf("%s: column %q is the reference labels, not a feature (label=none makes it a feature)", name, c))
+				break
+			}
+		}
+	}
+	d.Warnings = append(d.Warnings, t.Warnings...)
+	if n, _ := t.X.Dims(); n > maxNodes {
+		return nil, fmt.Errorf("%w: %s has more than %d rows, this server's limit", errBadInput, name, maxNodes)
+	}
+	d.X, d.Truth, d.Names = t.X, t.Labels, t.IDs
+	if d.Graph, err = graph.Build(ctx, d.X, spec); err != nil {
+		return nil, fmt.Errorf("%w: %s: building the graph: %w", errBadInput, name, err)
+	}
+	return d, nil
+}
+
+func isClassName(c string) bool {
+	for _, w := range []string{"label", "class", "target", "y"} {
+		if strings.EqualFold(c, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// generateData runs a generator of dataset/synth as tether gen does (same
+// parameters and seed, same data) and builds the graph of its points.
+func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, maxNodes int) (*Dataset, error) {
+	g, err := synth.Lookup(req.Name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errBadInput, err)
+	}
+	p := g.Defaults
+	for name, v := range req.Params {
+		if err := p.Set(name, fmt.Sprint(v)); err != nil {
+			return nil, fmt.Errorf("%w: generator %s: %w", errBadInput, req.Name, err)
+		}
+	}
+	if p.N > maxNodes {
+		return nil, fmt.Errorf("%w: generator %s: n = %d exceeds this server's limit of %d nodes", errBadInput, req.Name, p.N, maxNodes)
+	}
+	sd, err := g.Generate(ctx, p, rand.NewPCG(req.Seed, req.Seed))
+	if err != nil {
+		return nil, fmt.Errorf("%w: generator %s: %w", errBadInput, req.Name, err)
+	}
+	d := &Dataset{Name: "generated " + req.Name, X: sd.X, Graph: sd.Graph, Truth: sd.Labels}
+	if d.Graph == nil {
+		if d.Graph, err = graph.Build(ctx, d.X, spec); err != nil {
+			return nil, fmt.Errorf("%w: building the graph: %w", errBadInput, err)
+		}
+	}
+	return d, nil
+}
+
+// readRooted reads the file at rel under root, refusing absolute paths,
+// ".." elements and symbolic links that leave the root (os.Root). limit
+// bounds its size.
+func readRooted(root, rel string, limit int64) ([]byte, error) {
+	if root == "" {
+		return nil, fmt.Errorf("%w: this server has no -data root: upload the file instead", errBadInput)
+	}
+	if rel == "" || filepath.IsAbs(rel) || !filepath.IsLocal(rel) {
+		return nil, fmt.Errorf("%w: file %q: want a relative path inside the -data root", errBadInput, rel)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("opening the -data root: %w", err)
+	}
+	defer r.Close()
+	f, err := r.Open(rel)
+	if err != nil {
+		return nil, fmt.Errorf("%w: file %q: %w", errBadInput, rel, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: file %q: %w", errBadInput, rel, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%w: file %q is larger than %d bytes", errBadInput, rel, limit)
+	}
+	return b, nil
+}

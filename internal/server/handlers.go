@@ -1,0 +1,740 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/tether-sc/tether/active"
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/dataset/synth"
+)
+
+// This file holds the API handlers; docs/api.md documents each with an
+// example.
+
+// writeJSON writes v as JSON with the given status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// errorReply is the body of every error: {"error": "..."}.
+type errorReply struct {
+	Error string `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, err error) {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, errBadInput.Error()+": ")
+	msg = strings.TrimPrefix(msg, errConflict.Error()+": ")
+	writeJSON(w, status, errorReply{Error: msg})
+}
+
+// fail maps err to its status: 400 bad input, 409 conflict, 413 too
+// large, 501 not implemented, 503 cancelled (the client left or the
+// server is stopping), 500 otherwise.
+func (s *Server) fail(w http.ResponseWriter, err error) {
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body exceeds the limit of %d bytes", tooBig.Limit))
+	case errors.Is(err, errBadInput):
+		writeError(w, http.StatusBadRequest, err)
+	case errors.Is(err, errConflict):
+		writeError(w, http.StatusConflict, err)
+	case errors.Is(err, active.ErrNotImplemented):
+		writeError(w, http.StatusNotImplemented, fmt.Errorf("suggestions are not available yet: %w", err))
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		writeError(w, http.StatusServiceUnavailable, err)
+	default:
+		s.logf("tether serve: %v", err)
+		writeError(w, http.StatusInternalServerError, err)
+	}
+}
+
+// decode reads a JSON body into v, refusing unknown fields and trailing
+// data.
+func decode(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return err
+		}
+		if errors.Is(err, io.EOF) {
+			return fmt.Errorf("%w: empty body, want a JSON document", errBadInput)
+		}
+		return fmt.Errorf("%w: JSON body: %w", errBadInput, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: JSON body: data after the document", errBadInput)
+	}
+	return nil
+}
+
+// withSession looks up the session named in the path and runs h under its
+// lock.
+func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ss, ok := s.sessions.get(r.PathValue("id"))
+		if !ok {
+			writeError(w, http.StatusNotFound, fmt.Errorf("no session %q (sessions idle for %v are dropped)", r.PathValue("id"), s.cfg.IdleTimeout))
+			return
+		}
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		h(w, r, ss)
+	}
+}
+
+// methodInfo describes a method for the page's picker.
+type methodInfo struct {
+	Name    string         `json:"name"`
+	Summary string         `json:"summary"`
+	Source  string         `json:"source"`
+	Fast    bool           `json:"fast"` // re-clusters with the reused basis
+	Knobs   []cluster.Knob `json:"knobs"`
+}
+
+func (s *Server) handleMethods(w http.ResponseWriter, r *http.Request) {
+	var out []methodInfo
+	for _, info := range cluster.Methods() {
+		m := info.New()
+		if m.Uses().Input&cluster.BipartiteInput != 0 {
+			continue
+		}
+		_, fast := fgpwcOf(m)
+		out = append(out, methodInfo{Name: info.Name, Summary: info.Summary, Source: info.Source, Fast: fast, Knobs: cluster.Knobs(m)})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+type generatorInfo struct {
+	Name     string             `json:"name"`
+	Summary  string             `json:"summary"`
+	Graph    bool               `json:"graph"`
+	Defaults map[string]float64 `json:"defaults"`
+}
+
+func (s *Server) handleGenerators(w http.ResponseWriter, r *http.Request) {
+	var out []generatorInfo
+	for _, g := range synth.Generators() {
+		gi := generatorInfo{Name: g.Name, Summary: g.Summary, Graph: g.Graph, Defaults: map[string]float64{}}
+		for _, p := range g.Params {
+			gi.Defaults[p], _ = g.Defaults.Get(p)
+		}
+		out = append(out, gi)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// sessionInfo is the reply of session creation and GET /api/sessions/{id}.
+type sessionInfo struct {
+	ID          string        `json:"id"`
+	Name        string        `json:"name,omitempty"`
+	N           int           `json:"n"`
+	Edges       int           `json:"edges"`
+	HasTruth    bool          `json:"has_truth"`
+	Constraints int           `json:"constraints"`
+	Warnings    []string      `json:"warnings,omitempty"`
+	Last        *ClusterReply `json:"last,omitempty"`
+}
+
+func (ss *session) info() sessionInfo {
+	in := sessionInfo{ID: ss.id, Constraints: len(ss.pairs), Last: ss.last}
+	if d := ss.data; d != nil {
+		in.Name, in.N, in.Edges, in.HasTruth, in.Warnings = d.Name, d.Graph.N(), d.Graph.Stats().Edges, d.Truth != nil, d.Warnings
+	}
+	return in
+}
+
+func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+	ss, err := s.sessions.create()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if s.cfg.Initial != nil {
+		release, err := s.acquire(r.Context())
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		defer release()
+		if err := s.setData(r.Context(), ss, s.cfg.Initial, s.cfg.InitialSource); err != nil {
+			s.sessions.delete(ss.id)
+			s.fail(w, err)
+			return
+		}
+	}
+	writeJSON(w, http.StatusCreated, ss.info())
+}
+
+func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, ss *session) {
+	writeJSON(w, http.StatusOK, ss.info())
+}
+
+func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
+	if !s.sessions.delete(r.PathValue("id")) {
+		writeError(w, http.StatusNotFound, fmt.Errorf("no session %q", r.PathValue("id")))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// dataRequest is the JSON body of POST …/data: a generated data set or a
+// file under the -data root.
+type dataRequest struct {
+	Generate *GenerateRequest `json:"generate,omitempty"`
+	File     string           `json:"file,omitempty"`
+	Options  ReadOptions      `json:"options"`
+}
+
+// handleData loads data: a JSON body asks for a generated set or a file
+// under the -data root; any other body is the content of an uploaded file,
+// with the reader options in the query (name, kind, label, id, delim,
+// header, scale, missing, gml_label, symmetrize).
+func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session) {
+	var src Source
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct == "application/json" {
+		var req dataRequest
+		if err := decode(r, &req); err != nil {
+			s.fail(w, err)
+			return
+		}
+		if (req.Generate != nil) == (req.File != "") {
+			s.fail(w, fmt.Errorf("%w: give exactly one of generate and file (or upload the file as the body)", errBadInput))
+			return
+		}
+		src = Source{Generate: req.Generate, File: req.File, Options: req.Options}
+		if src.File != "" && src.Options.Name == "" {
+			src.Options.Name = src.File
+		}
+	} else {
+		q := r.URL.Query()
+		o := ReadOptions{Name: q.Get("name"), Kind: q.Get("kind"), Label: q.Get("label"), ID: q.Get("id"), Delim: q.Get("delim"),
+			Header: q.Get("header"), Scale: q.Get("scale"), Missing: q.Get("missing"), GMLLabel: q.Get("gml_label")}
+		if v := q.Get("symmetrize"); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				s.fail(w, fmt.Errorf("%w: symmetrize=%q is not a boolean", errBadInput, v))
+				return
+			}
+			o.Symmetric = b
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		if len(body) == 0 {
+			s.fail(w, fmt.Errorf("%w: empty upload", errBadInput))
+			return
+		}
+		src = Source{Upload: string(body), Options: o}
+	}
+	release, err := s.acquire(r.Context())
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	defer release()
+	d, err := s.loadSource(r.Context(), &src)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if err := s.setData(r.Context(), ss, d, src); err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ss.info())
+}
+
+// loadSource reads or generates the data src describes.
+func (s *Server) loadSource(ctx context.Context, src *Source) (*Dataset, error) {
+	set := 0
+	for _, b := range []bool{src.Initial, src.Generate != nil, src.File != "", src.Upload != ""} {
+		if b {
+			set++
+		}
+	}
+	if set != 1 {
+		return nil, fmt.Errorf("%w: a data source has exactly one of initial, generate, file and upload", errBadInput)
+	}
+	switch {
+	case src.Initial:
+		if s.cfg.Initial == nil {
+			return nil, fmt.Errorf("%w: this server was started without data (-input, -graph-file or -gen)", errBadInput)
+		}
+		return s.cfg.Initial, nil
+	case src.Generate != nil:
+		return generateData(ctx, src.Generate, s.cfg.Spec, s.cfg.MaxNodes)
+	case src.File != "":
+		b, err := readRooted(s.cfg.DataRoot, src.File, s.cfg.MaxUpload)
+		if err != nil {
+			return nil, err
+		}
+		return readData(ctx, b, src.Options, s.cfg.Spec, s.cfg.MaxNodes)
+	}
+	return readData(ctx, []byte(src.Upload), src.Options, s.cfg.Spec, s.cfg.MaxNodes)
+}
+
+// setData makes d the session's data: constraints and partition are
+// cleared, FGPWC's basis with the default knobs is computed (it gives the
+// 2-D view when the features are not 2-D) and kept for re-clustering.
+func (s *Server) setData(ctx context.Context, ss *session, d *Dataset, src Source) error {
+	n := d.Graph.N()
+	if n > s.cfg.MaxNodes {
+		return fmt.Errorf("%w: %s has %d nodes, this server's limit is %d", errBadInput, d.Name, n, s.cfg.MaxNodes)
+	}
+	if n < 3 {
+		return fmt.Errorf("%w: %s has %d nodes; clustering needs at least 3", errBadInput, d.Name, n)
+	}
+	if d.Truth != nil && len(d.Truth) != n {
+		return fmt.Errorf("%w: %s: %d reference labels for %d nodes", errBadInput, d.Name, len(d.Truth), n)
+	}
+	m, key, err := s.method(&ClusterRequest{}, n)
+	if err != nil {
+		return err
+	}
+	f, _ := fgpwcOf(m)
+	if d == s.cfg.Initial {
+		if f.Basis, err = s.initialBasis(ctx, f); err != nil {
+			return err
+		}
+	}
+	st, err := f.NewState(ctx, d.Graph, &cluster.Settings{})
+	if err != nil {
+		return fmt.Errorf("%w: %s: the spectral embedding: %w", errBadInput, d.Name, err)
+	}
+	view := make([]float64, 2*n)
+	what := "features"
+	if _, dim := dims(d); dim == 2 {
+		for i := 0; i < n; i++ {
+			view[2*i], view[2*i+1] = d.X.At(i, 0), d.X.At(i, 1)
+		}
+	} else {
+		v := st.Basis().Vectors()
+		_, mm := v.Dims()
+		for i := 0; i < n; i++ {
+			view[2*i] = v.At(i, 0)
+			if mm > 1 {
+				view[2*i+1] = v.At(i, 1)
+			}
+		}
+		what = "spectral embedding (u₂, u₃ of L_sym, rows normalized)"
+		if d.X == nil {
+			what = "spectral layout of the graph (u₂, u₃ of L_sym, rows normalized)"
+		}
+	}
+	ss.data, ss.source, ss.view, ss.what = d, src, view, what
+	s.sessions.charge(ss, n)
+	ss.pairs, ss.last, ss.lastEmb = nil, nil, nil
+	ss.state, ss.stateKey, ss.basisKey = st, key+" initial", basisKeyOf(f)
+	return nil
+}
+
+// initialBasis computes the basis of the -input data once and shares it
+// between sessions (a basis is immutable).
+func (s *Server) initialBasis(ctx context.Context, f cluster.FGPWC) (*cluster.FGPWCBasis, error) {
+	s.initMu.Lock()
+	defer s.initMu.Unlock()
+	if s.initBasis == nil {
+		b, err := f.Embed(ctx, s.cfg.Initial.Graph, &cluster.Settings{})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: the spectral embedding: %w", errBadInput, s.cfg.Initial.Name, err)
+		}
+		s.initBasis = b
+	}
+	return s.initBasis, nil
+}
+
+func dims(d *Dataset) (int, int) {
+	if d.X == nil {
+		return d.Graph.N(), 0
+	}
+	return d.X.Dims()
+}
+
+// pointsReply is the body of GET …/points.
+type pointsReply struct {
+	Name  string    `json:"name"`
+	N     int       `json:"n"`
+	View  string    `json:"view"`
+	XY    []float64 `json:"xy"` // x₀, y₀, x₁, y₁, …
+	Names []string  `json:"names,omitempty"`
+	Truth []int     `json:"truth,omitempty"`
+}
+
+func (s *Server) handlePoints(w http.ResponseWriter, r *http.Request, ss *session) {
+	if ss.data == nil {
+		s.fail(w, fmt.Errorf("%w: no data loaded in this session", errConflict))
+		return
+	}
+	writeJSON(w, http.StatusOK, pointsReply{Name: ss.data.Name, N: ss.data.Graph.N(), View: ss.what, XY: ss.view, Names: ss.data.Names, Truth: ss.data.Truth})
+}
+
+// pairJSON is a constraint as the API spells it.
+type pairJSON struct {
+	I      int     `json:"i"`
+	J      int     `json:"j"`
+	Kind   string  `json:"kind"` // "ml" or "cl"
+	Weight float64 `json:"weight,omitempty"`
+}
+
+type constraintsBody struct {
+	Pairs []pairJSON `json:"pairs"`
+}
+
+func toJSON(pairs []constraint.Pair) constraintsBody {
+	out := constraintsBody{Pairs: make([]pairJSON, len(pairs))}
+	for k, p := range pairs {
+		out.Pairs[k] = pairJSON{I: p.I, J: p.J, Kind: p.Kind.String(), Weight: p.Weight}
+	}
+	return out
+}
+
+// parsePairs checks pairs against n nodes.
+func parsePairs(in []pairJSON, n int) ([]constraint.Pair, error) {
+	out := make([]constraint.Pair, len(in))
+	for k, p := range in {
+		var kind constraint.Kind
+		switch strings.ToLower(p.Kind) {
+		case "ml", "must-link", "mustlink":
+			kind = constraint.MustLink
+		case "cl", "cannot-link", "cannotlink":
+			kind = constraint.CannotLink
+		default:
+			return nil, fmt.Errorf("%w: pair %d (%d,%d): kind %q, want ml or cl", errBadInput, k, p.I, p.J, p.Kind)
+		}
+		out[k] = constraint.Pair{I: p.I, J: p.J, Kind: kind, Weight: p.Weight}
+	}
+	set := &constraint.Set{N: n, Pairs: out}
+	if err := set.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", errBadInput, err)
+	}
+	return out, nil
+}
+
+// addPairs adds pairs to the session's constraints; a pair already
+// constrained (in either order) takes its new kind and weight.
+func (s *Server) addPairs(ss *session, pairs []constraint.Pair) error {
+	index := make(map[[2]int]int, len(ss.pairs))
+	key := func(p constraint.Pair) [2]int { return [2]int{min(p.I, p.J), max(p.I, p.J)} }
+	for k, p := range ss.pairs {
+		index[key(p)] = k
+	}
+	out := append([]constraint.Pair(nil), ss.pairs...)
+	for _, p := range pairs {
+		if k, ok := index[key(p)]; ok {
+			out[k] = p
+			continue
+		}
+		index[key(p)] = len(out)
+		out = append(out, p)
+	}
+	if len(out) > s.cfg.MaxConstraints {
+		return fmt.Errorf("%w: %d constraints exceed this server's limit of %d per session", errBadInput, len(out), s.cfg.MaxConstraints)
+	}
+	ss.pairs = out
+	return nil
+}
+
+func (s *Server) constraintsInput(w http.ResponseWriter, r *http.Request, ss *session) ([]constraint.Pair, bool) {
+	if ss.data == nil {
+		s.fail(w, fmt.Errorf("%w: no data loaded in this session", errConflict))
+		return nil, false
+	}
+	var body constraintsBody
+	if err := decode(r, &body); err != nil {
+		s.fail(w, err)
+		return nil, false
+	}
+	pairs, err := parsePairs(body.Pairs, ss.data.Graph.N())
+	if err != nil {
+		s.fail(w, err)
+		return nil, false
+	}
+	return pairs, true
+}
+
+func (s *Server) handleGetConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
+	writeJSON(w, http.StatusOK, toJSON(ss.pairs))
+}
+
+func (s *Server) handlePutConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
+	pairs, ok := s.constraintsInput(w, r, ss)
+	if !ok {
+		return
+	}
+	old := ss.pairs
+	ss.pairs = nil
+	if err := s.addPairs(ss, pairs); err != nil {
+		ss.pairs = old
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toJSON(ss.pairs))
+}
+
+func (s *Server) handleAddConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
+	pairs, ok := s.constraintsInput(w, r, ss)
+	if !ok {
+		return
+	}
+	if err := s.addPairs(ss, pairs); err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toJSON(ss.pairs))
+}
+
+func (s *Server) handleClearConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
+	ss.pairs = nil
+	writeJSON(w, http.StatusOK, toJSON(ss.pairs))
+}
+
+func (s *Server) handleDeleteConstraint(w http.ResponseWriter, r *http.Request, ss *session) {
+	i, err1 := strconv.Atoi(r.PathValue("i"))
+	j, err2 := strconv.Atoi(r.PathValue("j"))
+	if err1 != nil || err2 != nil {
+		s.fail(w, fmt.Errorf("%w: want node numbers in /constraints/{i}/{j}, got %q and %q", errBadInput, r.PathValue("i"), r.PathValue("j")))
+		return
+	}
+	for k, p := range ss.pairs {
+		if (p.I == i && p.J == j) || (p.I == j && p.J == i) {
+			ss.pairs = append(ss.pairs[:k:k], ss.pairs[k+1:]...)
+			writeJSON(w, http.StatusOK, toJSON(ss.pairs))
+			return
+		}
+	}
+	writeError(w, http.StatusNotFound, fmt.Errorf("no constraint between nodes %d and %d", i, j))
+}
+
+func (s *Server) handleCluster(w http.ResponseWriter, r *http.Request, ss *session) {
+	var req ClusterRequest
+	if err := decode(r, &req); err != nil {
+		s.fail(w, err)
+		return
+	}
+	if req.K < 0 {
+		s.fail(w, fmt.Errorf("%w: k = %d, want ≥ 0", errBadInput, req.K))
+		return
+	}
+	release, err := s.acquire(r.Context())
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	defer release()
+	reply, err := s.recluster(r.Context(), ss, req)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, reply)
+}
+
+// suggestRequest is the body of POST …/suggest.
+type suggestRequest struct {
+	Count int    `json:"count"`
+	Seed  uint64 `json:"seed"`
+}
+
+type questionJSON struct {
+	I     int     `json:"i"`
+	J     int     `json:"j"`
+	Score float64 `json:"score"`
+	Why   string  `json:"why"`
+}
+
+func (s *Server) handleSuggest(w http.ResponseWriter, r *http.Request, ss *session) {
+	var req suggestRequest
+	if err := decode(r, &req); err != nil {
+		s.fail(w, err)
+		return
+	}
+	if req.Count < 0 || req.Count > 100 {
+		s.fail(w, fmt.Errorf("%w: count = %d, want 0…100", errBadInput, req.Count))
+		return
+	}
+	switch {
+	case ss.last == nil:
+		s.fail(w, fmt.Errorf("%w: cluster first: suggestions are chosen from the current partition and its embedding", errConflict))
+		return
+	case ss.lastEmb == nil:
+		s.fail(w, fmt.Errorf("%w: method %s gives no embedding to choose suggestions from: cluster with fgpwc first", errConflict, ss.last.Method))
+		return
+	}
+	release, err := s.acquire(r.Context())
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	defer release()
+	n := ss.data.Graph.N()
+	qs, err := active.Suggest(r.Context(), active.State{Embedding: ss.lastEmb, Labels: ss.last.Labels, Constraints: &constraint.Set{N: n, Pairs: ss.pairs}},
+		active.Options{Count: req.Count, Seed: req.Seed})
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	out := make([]questionJSON, len(qs))
+	for k, q := range qs {
+		out[k] = questionJSON{I: q.I, J: q.J, Score: q.Score, Why: q.Why}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"questions": out})
+}
+
+// uniqueNames returns names if they can key the nodes (all non-empty and
+// distinct), else nil.
+func uniqueNames(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	for _, nm := range names {
+		nm = strings.TrimSpace(nm)
+		if nm == "" || seen[nm] {
+			return nil
+		}
+		seen[nm] = true
+	}
+	return names
+}
+
+func (s *Server) needPartition(w http.ResponseWriter, ss *session) bool {
+	if ss.last == nil {
+		s.fail(w, fmt.Errorf("%w: no partition yet: cluster first", errConflict))
+		return false
+	}
+	return true
+}
+
+// attachment writes body with a download name.
+func attachment(w http.ResponseWriter, ctype, name string, body []byte) {
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	w.Write(body)
+}
+
+func (s *Server) handleExportLabels(w http.ResponseWriter, r *http.Request, ss *session) {
+	if !s.needPartition(w, ss) {
+		return
+	}
+	var b bytes.Buffer
+	if err := dataset.WriteNodeLabels(&b, ss.last.Labels, uniqueNames(ss.data.Names), nil, "cluster"); err != nil {
+		s.fail(w, err)
+		return
+	}
+	attachment(w, "text/csv; charset=utf-8", "labels.csv", b.Bytes())
+}
+
+func (s *Server) handleExportConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
+	if ss.data == nil {
+		s.fail(w, fmt.Errorf("%w: no data loaded in this session", errConflict))
+		return
+	}
+	var b bytes.Buffer
+	if err := constraint.Write(&b, &constraint.Set{N: ss.data.Graph.N(), Pairs: ss.pairs}, 0); err != nil {
+		s.fail(w, err)
+		return
+	}
+	attachment(w, "text/csv; charset=utf-8", "constraints.csv", b.Bytes())
+}
+
+// summaryReply is the JSON summary export.
+type summaryReply struct {
+	Input string `json:"input"`
+	N     int    `json:"n"`
+	*ClusterReply
+	Request ClusterRequest `json:"request"`
+	Names   []string       `json:"names,omitempty"`
+}
+
+func (s *Server) handleExportSummary(w http.ResponseWriter, r *http.Request, ss *session) {
+	if !s.needPartition(w, ss) {
+		return
+	}
+	b, _ := json.MarshalIndent(summaryReply{Input: ss.data.Name, N: ss.data.Graph.N(), ClusterReply: ss.last, Request: ss.lastReq, Names: ss.data.Names}, "", "  ")
+	attachment(w, "application/json", "summary.json", b)
+}
+
+// savedSession is the document of …/save and …/load.
+type savedSession struct {
+	Version     int             `json:"tether_session"`
+	Source      Source          `json:"source"`
+	Constraints []pairJSON      `json:"constraints"`
+	Request     *ClusterRequest `json:"request,omitempty"`
+}
+
+func (s *Server) handleSave(w http.ResponseWriter, r *http.Request, ss *session) {
+	if ss.data == nil {
+		s.fail(w, fmt.Errorf("%w: no data loaded in this session", errConflict))
+		return
+	}
+	doc := savedSession{Version: 1, Source: ss.source, Constraints: toJSON(ss.pairs).Pairs}
+	if ss.last != nil {
+		req := ss.lastReq
+		doc.Request = &req
+	}
+	b, _ := json.Marshal(doc)
+	attachment(w, "application/json", "session.json", b)
+}
+
+func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, ss *session) {
+	var doc savedSession
+	if err := decode(r, &doc); err != nil {
+		s.fail(w, err)
+		return
+	}
+	if doc.Version != 1 {
+		s.fail(w, fmt.Errorf("%w: tether_session = %d, want 1", errBadInput, doc.Version))
+		return
+	}
+	release, err := s.acquire(r.Context())
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	defer release()
+	d, err := s.loadSource(r.Context(), &doc.Source)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	pairs, err := parsePairs(doc.Constraints, d.Graph.N())
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if err := s.setData(r.Context(), ss, d, doc.Source); err != nil {
+		s.fail(w, err)
+		return
+	}
+	if err := s.addPairs(ss, pairs); err != nil {
+		s.fail(w, err)
+		return
+	}
+	if doc.Request != nil {
+		if _, err := s.recluster(r.Context(), ss, *doc.Request); err != nil {
+			s.fail(w, err)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, ss.info())
+}

@@ -1,0 +1,106 @@
+package server
+
+import (
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+)
+
+// This file holds the middleware every request goes through: panic
+// recovery, the Host and Origin checks against DNS rebinding, and the
+// request-size limit.
+
+// guard wraps h with panic recovery, the Host and Origin checks and the
+// body limit.
+func (s *Server) guard(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.logf("tether serve: panic serving %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
+				writeError(w, http.StatusInternalServerError, fmt.Errorf("internal error: %v", v))
+			}
+		}()
+		if !s.hostAllowed(r.Host) {
+			writeError(w, http.StatusForbidden, fmt.Errorf("host %q is not the address this server is bound to", r.Host))
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(o) {
+			writeError(w, http.StatusForbidden, fmt.Errorf("origin %q is not this server", o))
+			return
+		}
+		limit := s.cfg.MaxBody
+		if isUpload(r) {
+			limit = s.cfg.MaxUpload
+		}
+		if r.ContentLength > limit {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, limit))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// isUpload reports whether r may carry a data file (the larger limit).
+func isUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && (strings.HasSuffix(r.URL.Path, "/data") || strings.HasSuffix(r.URL.Path, "/load"))
+}
+
+// hostAllowed reports whether the Host header names the bound address:
+// the same host and port, "localhost" for a loopback address, or, when
+// bound to all interfaces (an explicit choice), any IP literal with the
+// bound port. A DNS name other than localhost is refused whatever it
+// resolves to: that is the DNS-rebinding attack.
+func (s *Server) hostAllowed(host string) bool {
+	h, port, err := net.SplitHostPort(host)
+	if err != nil {
+		h, port = host, "80"
+	}
+	bh, bport, err := net.SplitHostPort(s.addr)
+	if err != nil || port != bport {
+		return false
+	}
+	h = strings.Trim(h, "[]")
+	if strings.EqualFold(h, bh) {
+		return true
+	}
+	bip := net.ParseIP(bh)
+	ip := net.ParseIP(h)
+	switch {
+	case bip == nil:
+		return false
+	case strings.EqualFold(h, "localhost"):
+		return bip.IsLoopback()
+	case ip == nil:
+		return false
+	case bip.IsUnspecified():
+		return true
+	}
+	return ip.Equal(bip)
+}
+
+// originAllowed reports whether an Origin header is this server.
+func (s *Server) originAllowed(origin string) bool {
+	rest, ok := strings.CutPrefix(origin, "http://")
+	if !ok || strings.ContainsAny(rest, "/?#@") {
+		return false
+	}
+	if !strings.Contains(rest, ":") {
+		rest += ":80"
+	}
+	return s.hostAllowed(rest)
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.cfg.Log != nil {
+		s.cfg.Log.Printf(format, args...)
+		return
+	}
+	log.Printf(format, args...)
+}

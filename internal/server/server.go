@@ -1,0 +1,209 @@
+package server
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"net"
+	"net/http"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/graph"
+)
+
+//go:embed static
+var static embed.FS
+
+// Config configures a Server. The zero value of each field means the
+// default documented on it.
+type Config struct {
+	// DataRoot is the only folder whose files the API may read (the -data
+	// flag); "" means none.
+	DataRoot string
+	// Initial, if not nil, is loaded into every new session (tether serve
+	// -input), with InitialSource describing it for saved sessions.
+	Initial       *Dataset
+	InitialSource Source
+	// Spec builds the graph of feature rows; the zero value means
+	// graph.DefaultSpec(), as tether cluster.
+	Spec graph.Spec
+	// MaxUpload bounds an uploaded file or loaded session (bytes); 0 means
+	// 64 MiB. MaxBody bounds other request bodies; 0 means 1 MiB.
+	MaxUpload, MaxBody int64
+	// MaxNodes bounds the nodes of a session's data; 0 means 200 000.
+	// MaxTotalNodes bounds the nodes of all sessions together (the least
+	// recently used sessions are dropped beyond it); 0 means 10⁶, at
+	// least MaxNodes.
+	MaxNodes, MaxTotalNodes int
+	// MaxConstraints bounds a session's constraints; 0 means 100 000.
+	MaxConstraints int
+	// MaxSessions bounds the live sessions (the least recently used one is
+	// dropped beyond it); 0 means 64. IdleTimeout drops sessions unused
+	// for that long; 0 means 1 hour.
+	MaxSessions int
+	IdleTimeout time.Duration
+	// Workers bounds the requests computing at once (loading, clustering,
+	// suggesting); 0 means GOMAXPROCS.
+	Workers int
+	// FGPWCM is FGPWC's embedding dimension when the M knob is not given;
+	// 0 means 32.
+	FGPWCM int
+	// Log receives panics and errors; nil means the log package's default.
+	Log *log.Logger
+}
+
+// Server is tether serve's HTTP handler with its sessions.
+type Server struct {
+	cfg      Config
+	addr     string // the bound host:port the Host header must name
+	sessions *store
+	work     chan struct{} // Workers tokens
+	mux      *http.ServeMux
+
+	initMu    sync.Mutex
+	initBasis *cluster.FGPWCBasis // basis of Config.Initial, shared
+}
+
+// New returns a server that will accept requests addressed to addr
+// (host:port, as bound: Serve passes the listener's address).
+func New(cfg Config, addr string) *Server {
+	def := func(v *int64, d int64) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&cfg.MaxUpload, 64<<20)
+	def(&cfg.MaxBody, 1<<20)
+	defi := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defi(&cfg.MaxNodes, 200000)
+	defi(&cfg.MaxTotalNodes, 1000000)
+	cfg.MaxTotalNodes = max(cfg.MaxTotalNodes, cfg.MaxNodes)
+	defi(&cfg.MaxConstraints, 100000)
+	defi(&cfg.MaxSessions, 64)
+	defi(&cfg.Workers, runtime.GOMAXPROCS(0))
+	defi(&cfg.FGPWCM, 32)
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = time.Hour
+	}
+	if cfg.Spec == (graph.Spec{}) {
+		cfg.Spec = graph.DefaultSpec()
+	}
+	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers)}
+	s.routes()
+	return s
+}
+
+// ServeHTTP serves the page and the API, through the Host/Origin checks,
+// the size limits and panic recovery.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.guard(s.mux).ServeHTTP(w, r) }
+
+func (s *Server) routes() {
+	mux := http.NewServeMux()
+	sub, _ := fs.Sub(static, "static")
+	files := http.FileServerFS(sub)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("method %s not allowed on %s", r.Method, r.URL.Path))
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+	for _, r := range s.apiRoutes() {
+		mux.HandleFunc(r.pattern, r.handler)
+	}
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Errorf("no API endpoint %s %s (see docs/api.md)", r.Method, r.URL.Path))
+	})
+	s.mux = mux
+}
+
+// route is one endpoint of the API: its ServeMux pattern ("METHOD path")
+// and handler.
+type route struct {
+	pattern string
+	handler http.HandlerFunc
+}
+
+// apiRoutes lists the API's endpoints, each documented in docs/api.md
+// (TestAPIDocCoversRoutes).
+func (s *Server) apiRoutes() []route {
+	return []route{
+		{"GET /api/methods", s.handleMethods},
+		{"GET /api/generators", s.handleGenerators},
+		{"POST /api/sessions", s.handleCreate},
+		{"GET /api/sessions/{id}", s.withSession(s.handleInfo)},
+		{"DELETE /api/sessions/{id}", s.handleDelete},
+		{"POST /api/sessions/{id}/data", s.withSession(s.handleData)},
+		{"GET /api/sessions/{id}/points", s.withSession(s.handlePoints)},
+		{"GET /api/sessions/{id}/constraints", s.withSession(s.handleGetConstraints)},
+		{"PUT /api/sessions/{id}/constraints", s.withSession(s.handlePutConstraints)},
+		{"POST /api/sessions/{id}/constraints", s.withSession(s.handleAddConstraints)},
+		{"DELETE /api/sessions/{id}/constraints", s.withSession(s.handleClearConstraints)},
+		{"DELETE /api/sessions/{id}/constraints/{i}/{j}", s.withSession(s.handleDeleteConstraint)},
+		{"POST /api/sessions/{id}/cluster", s.withSession(s.handleCluster)},
+		{"POST /api/sessions/{id}/suggest", s.withSession(s.handleSuggest)},
+		{"GET /api/sessions/{id}/export/labels", s.withSession(s.handleExportLabels)},
+		{"GET /api/sessions/{id}/export/constraints", s.withSession(s.handleExportConstraints)},
+		{"GET /api/sessions/{id}/export/summary", s.withSession(s.handleExportSummary)},
+		{"GET /api/sessions/{id}/save", s.withSession(s.handleSave)},
+		{"POST /api/sessions/{id}/load", s.withSession(s.handleLoad)},
+	}
+}
+
+// acquire takes one of the Workers tokens, or fails when ctx ends first.
+func (s *Server) acquire(ctx context.Context) (func(), error) {
+	select {
+	case s.work <- struct{}{}:
+		return func() { <-s.work }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Serve accepts connections on l until ctx is cancelled, then shuts down
+// gracefully: it stops accepting, cancels the requests' contexts and
+// waits up to 5 seconds for them to return. The server must have been made
+// with l's address (New(cfg, l.Addr().String())).
+func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	base, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hs := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      10 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return base },
+		ErrorLog:          s.cfg.Log,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(l) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	cancel() // running computations stop within a second
+	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer scancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+		return fmt.Errorf("tether serve: shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

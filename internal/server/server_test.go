@@ -1,0 +1,550 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tether-sc/tether/active"
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/metrics"
+)
+
+const testAddr = "127.0.0.1:8080"
+
+func newTest(t testing.TB, cfg Config) *Server {
+	t.Helper()
+	if cfg.Log == nil {
+		cfg.Log = log.New(io.Discard, "", 0)
+	}
+	return New(cfg, testAddr)
+}
+
+// call runs one request through the server's full handler and returns the
+// status and body.
+func call(t testing.TB, s *Server, method, path, ctype string, body []byte, hdr ...string) (int, []byte) {
+	t.Helper()
+	r := httptest.NewRequest(method, path, bytes.NewReader(body))
+	r.Host = testAddr
+	if ctype != "" {
+		r.Header.Set("Content-Type", ctype)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i] == "Host" {
+			r.Host = hdr[i+1]
+			continue
+		}
+		r.Header.Set(hdr[i], hdr[i+1])
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	return w.Code, w.Body.Bytes()
+}
+
+func callJSON(t testing.TB, s *Server, method, path string, in, out any, want int) {
+	t.Helper()
+	var body []byte
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, b := call(t, s, method, path, "application/json", body)
+	if code != want {
+		t.Fatalf("%s %s: status %d, want %d: %s", method, path, code, want, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, path, err, b)
+		}
+	}
+}
+
+// newSession creates a session holding moons (n points, seed 1).
+func newSession(t testing.TB, s *Server, n int) string {
+	t.Helper()
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	callJSON(t, s, "POST", "/api/sessions/"+info.ID+"/data", map[string]any{"generate": map[string]any{"name": "moons", "seed": 1, "params": map[string]float64{"n": float64(n)}}}, &info, http.StatusOK)
+	if info.N != n || !info.HasTruth {
+		t.Fatalf("session info %+v, want %d nodes with a reference", info, n)
+	}
+	return info.ID
+}
+
+func TestHostAndOrigin(t *testing.T) {
+	for _, c := range []struct {
+		addr, host, origin string
+		want               int
+	}{
+		{testAddr, testAddr, "", 200},
+		{testAddr, "localhost:8080", "", 200},
+		{testAddr, testAddr, "http://127.0.0.1:8080", 200},
+		{testAddr, testAddr, "http://localhost:8080", 200},
+		{testAddr, "evil.example:8080", "", 403}, // DNS rebinding
+		{testAddr, "127.0.0.1:9999", "", 403},    // another port
+		{testAddr, "127.0.0.2:8080", "", 403},    // another address
+		{testAddr, testAddr, "http://evil.example", 403},
+		{testAddr, testAddr, "https://127.0.0.1:8080", 403},
+		{testAddr, testAddr, "null", 403},
+		{testAddr, testAddr, "http://127.0.0.1:8080@evil", 403},
+		{"0.0.0.0:8080", "192.168.1.5:8080", "", 200}, // -public: IP literals
+		{"0.0.0.0:8080", "evil.example:8080", "", 403},
+		{"0.0.0.0:8080", "localhost:8080", "", 403},
+		{"[::1]:8080", "[::1]:8080", "", 200},
+		{"[::1]:8080", "localhost:8080", "", 200},
+	} {
+		s := New(Config{}, c.addr)
+		code, body := call(t, s, "GET", "/api/methods", "", nil, "Host", c.host, "Origin", c.origin)
+		if code != c.want {
+			t.Errorf("bound %s, Host %q, Origin %q: status %d, want %d (%s)", c.addr, c.host, c.origin, code, c.want, body)
+		}
+	}
+}
+
+func TestLimitsAndRecovery(t *testing.T) {
+	s := newTest(t, Config{MaxBody: 64, MaxUpload: 128})
+	id := newSession(t, s, 100)
+	big := []byte(`{"pairs":[` + strings.Repeat(`{"i":0,"j":1,"kind":"ml"},`, 10) + `{"i":0,"j":1,"kind":"ml"}]}`)
+	if code, b := call(t, s, "POST", "/api/sessions/"+id+"/constraints", "application/json", big); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("body over MaxBody: status %d, want 413: %s", code, b)
+	}
+	// Without Content-Length (chunked): MaxBytesReader stops the read.
+	r := httptest.NewRequest("POST", "/api/sessions/"+id+"/data?name=x.csv", io.MultiReader(bytes.NewReader(make([]byte, 100)), bytes.NewReader(make([]byte, 100))))
+	r.Host, r.ContentLength = testAddr, -1
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if w.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("streamed upload over MaxUpload: status %d, want 413: %s", w.Code, w.Body)
+	}
+	// A panicking handler answers 500 and the server goes on.
+	s.mux.HandleFunc("GET /api/test-panic", func(http.ResponseWriter, *http.Request) { panic("test panic") })
+	code, b := call(t, s, "GET", "/api/test-panic", "", nil)
+	if code != http.StatusInternalServerError || !strings.Contains(string(b), "test panic") {
+		t.Errorf("panic: status %d body %s, want 500 naming the panic", code, b)
+	}
+	callJSON(t, s, "POST", "/api/sessions/"+id+"/cluster", map[string]any{"k": 2}, nil, http.StatusOK)
+}
+
+func TestSessionFlow(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 300)
+	base := "/api/sessions/" + id
+	var pts pointsReply
+	callJSON(t, s, "GET", base+"/points", nil, &pts, 200)
+	if pts.N != 300 || len(pts.XY) != 600 || len(pts.Truth) != 300 || pts.View != "features" {
+		t.Fatalf("points: n %d, %d coordinates, %d truth, view %q", pts.N, len(pts.XY), len(pts.Truth), pts.View)
+	}
+	var first ClusterReply
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, &first, 200)
+	if first.Mode != "basis" || len(first.Labels) != 300 || first.Figures["ARI"] == 0 && first.Figures["NMI"] == 0 {
+		t.Fatalf("first cluster: mode %q, %d labels, figures %v", first.Mode, len(first.Labels), first.Figures)
+	}
+	// Constraints: add (a repeated pair takes its new kind), get, delete one.
+	var cons constraintsBody
+	callJSON(t, s, "POST", base+"/constraints", constraintsBody{Pairs: []pairJSON{{I: 0, J: 1, Kind: "cl"}, {I: 2, J: 3, Kind: "ml"}}}, &cons, 200)
+	callJSON(t, s, "POST", base+"/constraints", constraintsBody{Pairs: []pairJSON{{I: 1, J: 0, Kind: "ml"}, {I: 4, J: 5, Kind: "cl", Weight: 0.5}}}, &cons, 200)
+	want := []pairJSON{{I: 1, J: 0, Kind: "ml"}, {I: 2, J: 3, Kind: "ml"}, {I: 4, J: 5, Kind: "cl", Weight: 0.5}}
+	callJSON(t, s, "GET", base+"/constraints", nil, &cons, 200)
+	if !slices.Equal(cons.Pairs, want) {
+		t.Fatalf("constraints %+v, want %+v", cons.Pairs, want)
+	}
+	callJSON(t, s, "DELETE", base+"/constraints/3/2", nil, &cons, 200)
+	callJSON(t, s, "DELETE", base+"/constraints/3/2", nil, nil, 404)
+	if len(cons.Pairs) != 2 {
+		t.Fatalf("after delete: %+v", cons.Pairs)
+	}
+	var warm ClusterReply
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1, WarmDescent: true}, &warm, 200)
+	if warm.Mode != "warm" || len(warm.Labels) != 300 {
+		t.Fatalf("warm descent: mode %q", warm.Mode)
+	}
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, &warm, 200)
+	if warm.Mode != "warm" || warm.Constraints != [2]int{1, 1} || warm.ViolatedML+warm.ViolatedCL > 2 {
+		t.Fatalf("warm cluster: mode %q, constraints %v", warm.Mode, warm.Constraints)
+	}
+	// The figures are those of metrics on the returned labels (checked in
+	// TestClusterMatchesRun); here: exports.
+	code, labels := call(t, s, "GET", base+"/export/labels", "", nil)
+	got, err := dataset.ReadNodeLabels(bytes.NewReader(labels), "labels.csv", dataset.NodeLabelOptions{N: 300})
+	if code != 200 || err != nil || !slices.Equal(got.Labels, warm.Labels) {
+		t.Fatalf("export labels: status %d, err %v: %.80s", code, err, labels)
+	}
+	code, cfile := call(t, s, "GET", base+"/export/constraints", "", nil)
+	if code != 200 || string(cfile) != "# base=0\n1,0,ml\n4,5,cl,0.5\n" {
+		t.Fatalf("export constraints: %d %q", code, cfile)
+	}
+	var sum summaryReply
+	callJSON(t, s, "GET", base+"/export/summary", nil, &sum, 200)
+	if sum.N != 300 || !slices.Equal(sum.Labels, warm.Labels) || sum.Request.K != 2 {
+		t.Fatalf("summary %+v", sum)
+	}
+	// Suggest: the strategies of package active may not exist yet.
+	code, b := call(t, s, "POST", base+"/suggest", "application/json", []byte(`{"count":3,"seed":1}`))
+	switch {
+	case code == http.StatusNotImplemented && strings.Contains(string(b), active.ErrNotImplemented.Error()):
+	case code == http.StatusOK && strings.Contains(string(b), `"questions"`):
+	default:
+		t.Errorf("suggest: status %d: %s", code, b)
+	}
+	// Save, then load into a fresh session: same data, constraints and
+	// (same request, seed) partition.
+	code, saved := call(t, s, "GET", base+"/save", "", nil)
+	if code != 200 {
+		t.Fatalf("save: %d %s", code, saved)
+	}
+	var other sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &other, 201)
+	code, b = call(t, s, "POST", "/api/sessions/"+other.ID+"/load", "application/json", saved)
+	if code != 200 {
+		t.Fatalf("load: %d %s", code, b)
+	}
+	json.Unmarshal(b, &other)
+	if other.Constraints != 2 || other.Last == nil {
+		t.Fatalf("loaded %+v", other)
+	}
+	// The loaded session clustered cold; ours warm: compare a cold run.
+	var cold ClusterReply
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1, Cold: true}, &cold, 200)
+	if !slices.Equal(other.Last.Labels, cold.Labels) {
+		t.Errorf("loaded session's partition differs from the saved one's (cold)")
+	}
+	// Another seed makes a new state on the same basis: cold first, then
+	// warm again.
+	for _, want := range []string{"basis", "warm"} {
+		var r ClusterReply
+		callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 2}, &r, 200)
+		if r.Mode != want {
+			t.Errorf("seed 2: mode %q, want %q", r.Mode, want)
+		}
+	}
+	callJSON(t, s, "DELETE", base+"/constraints", nil, &cons, 200)
+	if len(cons.Pairs) != 0 {
+		t.Errorf("clear: %+v", cons.Pairs)
+	}
+	callJSON(t, s, "GET", base, nil, nil, 200)
+	callJSON(t, s, "DELETE", base, nil, nil, 204)
+	callJSON(t, s, "GET", base, nil, nil, 404)
+	callJSON(t, s, "DELETE", base, nil, nil, 404)
+	var ms []methodInfo
+	callJSON(t, s, "GET", "/api/methods", nil, &ms, 200)
+	var gs []generatorInfo
+	callJSON(t, s, "GET", "/api/generators", nil, &gs, 200)
+	if len(ms) < 5 || len(gs) < 5 {
+		t.Errorf("%d methods, %d generators", len(ms), len(gs))
+	}
+	if code, b := call(t, s, "GET", "/", "", nil); code != 200 || !bytes.Contains(b, []byte("<canvas")) {
+		t.Errorf("page: status %d", code)
+	}
+	if code, _ := call(t, s, "POST", "/", "", nil); code != http.StatusMethodNotAllowed {
+		t.Errorf("POST /: status %d, want 405", code)
+	}
+}
+
+func TestClusterMatchesRun(t *testing.T) {
+	// The API's cold partition is cluster.Run's with the same knobs (the
+	// server's M = 32) and seed; warm calls reuse the basis. The figures
+	// are recomputed here from metrics.
+	s := newTest(t, Config{})
+	id := newSession(t, s, 400)
+	base := "/api/sessions/" + id
+	pairs := []pairJSON{{I: 0, J: 399, Kind: "cl"}, {I: 10, J: 20, Kind: "ml"}, {I: 390, J: 380, Kind: "ml"}, {I: 5, J: 395, Kind: "cl"}}
+	callJSON(t, s, "PUT", base+"/constraints", constraintsBody{Pairs: pairs}, nil, 200)
+	var got ClusterReply
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 7, Cold: true}, &got, 200)
+	ss, _ := s.sessions.get(id)
+	f := cluster.NewFGPWC()
+	f.M = 32
+	set, _ := parsePairs(pairs, 400)
+	p := &cluster.Problem{Graph: ss.data.Graph, K: 2}
+	p.Constraints = &constraint.Set{N: 400, Pairs: set}
+	want, err := cluster.Run(context.Background(), f, p, &cluster.Settings{Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Labels, want.Labels) {
+		t.Fatalf("API labels differ from cluster.Run's")
+	}
+	ari, _ := metrics.ARI(ss.data.Truth, want.Labels)
+	if d := got.Figures["ARI"] - ari; d > 1e-12 || d < -1e-12 {
+		t.Errorf("ARI %v, metrics.ARI %v", got.Figures["ARI"], ari)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	root := t.TempDir()
+	var okCSV strings.Builder
+	okCSV.WriteString("x,y,label\n")
+	for i := range 12 {
+		fmt.Fprintf(&okCSV, "%d,%d,%c\n", 5*(i%2), i, 'a'+i%2)
+	}
+	os.WriteFile(filepath.Join(root, "ok.csv"), []byte(okCSV.String()), 0o644)
+	outside := filepath.Join(t.TempDir(), "secret.csv")
+	os.WriteFile(outside, []byte("1,2\n3,4\n"), 0o644)
+	os.Symlink(outside, filepath.Join(root, "link.csv"))
+	s := newTest(t, Config{DataRoot: root, MaxNodes: 1000})
+	id := newSession(t, s, 100)
+	var empty sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &empty, 201)
+	base := "/api/sessions/" + id
+	// The CLI's reader error for a bad CSV, word for word.
+	badCSV := "x,y\n1,2\n3,abc\n"
+	_, csvErr := dataset.Read(context.Background(), strings.NewReader(badCSV), "bad.csv", dataset.Options{MaxRows: 1001})
+	if csvErr == nil {
+		t.Fatal("dataset.Read accepted the bad CSV")
+	}
+	for _, c := range []struct {
+		name, method, path, ctype, body string
+		want                            int
+		msg                             string
+	}{
+		{"no session", "GET", "/api/sessions/nope", "", "", 404, "no session"},
+		{"no endpoint", "GET", "/api/nope", "", "", 404, "no API endpoint"},
+		{"bad JSON", "POST", base + "/cluster", "application/json", "{", 400, "JSON body"},
+		{"empty JSON", "POST", base + "/cluster", "application/json", "", 400, "empty body"},
+		{"unknown field", "POST", base + "/cluster", "application/json", `{"kk":2}`, 400, "unknown field"},
+		{"trailing data", "POST", base + "/cluster", "application/json", `{} {}`, 400, "after the document"},
+		{"negative k", "POST", base + "/cluster", "application/json", `{"k":-1}`, 400, "k = -1"},
+		{"k too large", "POST", base + "/cluster", "application/json", `{"k":1000}`, 400, "1000"},
+		{"unknown method", "POST", base + "/cluster", "application/json", `{"method":"nope"}`, 400, "nope"},
+		{"bad knob", "POST", base + "/cluster", "application/json", `{"knobs":{"M":"x"}}`, 400, "not an integer"},
+		{"knob out of range", "POST", base + "/cluster", "application/json", `{"knobs":{"M":"100"}}`, 400, "M = 100"},
+		{"no data: cluster", "POST", "/api/sessions/" + empty.ID + "/cluster", "application/json", `{}`, 409, "no data"},
+		{"no data: points", "GET", "/api/sessions/" + empty.ID + "/points", "", "", 409, "no data"},
+		{"no data: constraints", "POST", "/api/sessions/" + empty.ID + "/constraints", "application/json", `{"pairs":[]}`, 409, "no data"},
+		{"no partition: labels", "GET", base + "/export/labels", "", "", 409, "cluster first"},
+		{"no partition: summary", "GET", base + "/export/summary", "", "", 409, "cluster first"},
+		{"no partition: suggest", "POST", base + "/suggest", "application/json", `{}`, 409, "cluster first"},
+		{"suggest count", "POST", base + "/suggest", "application/json", `{"count":-1}`, 400, "count"},
+		{"no data: save", "GET", "/api/sessions/" + empty.ID + "/save", "", "", 409, "no data"},
+		{"pair out of range", "POST", base + "/constraints", "application/json", `{"pairs":[{"i":0,"j":100,"kind":"ml"}]}`, 400, "outside [0,100)"},
+		{"self pair", "POST", base + "/constraints", "application/json", `{"pairs":[{"i":3,"j":3,"kind":"ml"}]}`, 400, "itself"},
+		{"bad kind", "PUT", base + "/constraints", "application/json", `{"pairs":[{"i":0,"j":1,"kind":"maybe"}]}`, 400, "want ml or cl"},
+		{"bad weight", "POST", base + "/constraints", "application/json", `{"pairs":[{"i":0,"j":1,"kind":"ml","weight":-1}]}`, 400, "weight"},
+		{"bad delete", "DELETE", base + "/constraints/a/1", "", "", 400, "node numbers"},
+		{"both sources", "POST", base + "/data", "application/json", `{"generate":{"name":"moons"},"file":"ok.csv"}`, 400, "exactly one"},
+		{"unknown generator", "POST", base + "/data", "application/json", `{"generate":{"name":"nope"}}`, 400, "nope"},
+		{"generator parameter", "POST", base + "/data", "application/json", `{"generate":{"name":"moons","params":{"zz":1}}}`, 400, "zz"},
+		{"too many nodes", "POST", base + "/data", "application/json", `{"generate":{"name":"moons","params":{"n":5000}}}`, 400, "limit"},
+		{"traversal", "POST", base + "/data", "application/json", `{"file":"../secret.csv"}`, 400, "inside the -data root"},
+		{"absolute", "POST", base + "/data", "application/json", `{"file":"` + outside + `"}`, 400, "inside the -data root"},
+		{"symlink out", "POST", base + "/data", "application/json", `{"file":"link.csv"}`, 400, "link.csv"},
+		{"missing file", "POST", base + "/data", "application/json", `{"file":"none.csv"}`, 400, "none.csv"},
+		{"empty upload", "POST", base + "/data?name=a.csv", "text/csv", "", 400, "empty upload"},
+		{"bad CSV", "POST", base + "/data?name=bad.csv", "text/csv", badCSV, 400, csvErr.Error()},
+		{"bad graph", "POST", base + "/data?name=g.edges", "text/plain", "0 1 1\n1 2 NaN\n", 400, "g.edges"},
+		{"bad kind option", "POST", base + "/data?name=a.csv&kind=tree", "text/csv", "1,2\n", 400, "kind"},
+		{"bad scale option", "POST", base + "/data?name=a.csv&scale=huge", "text/csv", "1,2\n", 400, "scale"},
+		{"bad symmetrize", "POST", base + "/data?name=a.mtx&symmetrize=maybe", "text/plain", "x", 400, "symmetrize"},
+		{"tiny data", "POST", base + "/data?name=a.csv", "text/csv", "1,2\n3,4\n", 400, "knn graph needs"},
+		{"load version", "POST", base + "/load", "application/json", `{"tether_session":2}`, 400, "want 1"},
+		{"load no source", "POST", base + "/load", "application/json", `{"tether_session":1}`, 400, "exactly one"},
+		{"load initial", "POST", base + "/load", "application/json", `{"tether_session":1,"source":{"initial":true}}`, 400, "without data"},
+		{"wrong method", "GET", base + "/cluster", "", "", 404, "no API endpoint GET"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, b := call(t, s, c.method, c.path, c.ctype, []byte(c.body))
+			if code != c.want {
+				t.Fatalf("status %d, want %d: %s", code, c.want, b)
+			}
+			if c.msg != "" {
+				var e errorReply
+				if err := json.Unmarshal(b, &e); err != nil || !strings.Contains(e.Error, c.msg) {
+					t.Errorf("error %q (%v), want it to contain %q", b, err, c.msg)
+				}
+			}
+		})
+	}
+	// The good file under the root loads, with the label column found.
+	var info sessionInfo
+	callJSON(t, s, "POST", base+"/data", map[string]any{"file": "ok.csv", "options": map[string]string{"header": "yes"}}, &info, 200)
+	if info.N != 12 || !info.HasTruth {
+		t.Errorf("ok.csv: %+v", info)
+	}
+}
+
+func TestStoreEviction(t *testing.T) {
+	st := newStore(2, 1000, time.Minute)
+	now := time.Unix(0, 0)
+	st.now = func() time.Time { return now }
+	a, _ := st.create()
+	now = now.Add(time.Second)
+	b, _ := st.create()
+	now = now.Add(time.Second)
+	st.get(a.id) // a is now the most recently used
+	c, _ := st.create()
+	if _, ok := st.get(b.id); ok {
+		t.Errorf("least recently used session kept beyond MaxSessions")
+	}
+	now = now.Add(2 * time.Minute)
+	if _, ok := st.get(a.id); ok || st.len() != 0 {
+		t.Errorf("idle sessions kept: %d left", st.len())
+	}
+	_ = c
+	// The node budget: charging a session evicts the least recently used
+	// others until all fit.
+	now = now.Add(time.Second)
+	x, _ := st.create()
+	now = now.Add(time.Second)
+	y, _ := st.create()
+	st.charge(x, 600)
+	st.charge(y, 300)
+	if st.len() != 2 {
+		t.Fatalf("%d sessions, want 2 within the budget", st.len())
+	}
+	st.charge(y, 500)
+	if _, ok := st.get(x.id); ok {
+		t.Errorf("session over the node budget kept")
+	}
+	if _, ok := st.get(y.id); !ok {
+		t.Errorf("the charged session was evicted")
+	}
+}
+
+func TestServeShutdown(t *testing.T) {
+	// A live server on a free loopback port: it answers, refuses a foreign
+	// Host, and Serve returns soon after its context is cancelled.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{}, l.Addr().String())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, l) }()
+	resp, err := http.Get("http://" + l.Addr().String() + "/api/generators")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("status %d", resp.StatusCode)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(6 * time.Second):
+		t.Fatal("Serve did not return after cancellation")
+	}
+}
+
+// FuzzUpload feeds arbitrary files to the upload path: every answer is
+// 200, 400 or 413, never a panic (500) or a hang.
+func FuzzUpload(f *testing.F) {
+	f.Add([]byte("x,y\n0,0\n1,1\n2,2\n3,3\n"), "a.csv")
+	f.Add([]byte("@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n3,p\n"), "a.arff")
+	f.Add([]byte("0 1 1\n1 2 1\n2 0 1\n"), "g.edges")
+	f.Add([]byte("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1\n3 2 1\n"), "g.mtx")
+	f.Add([]byte("graph [ node [ id 1 ] node [ id 2 ] node [ id 3 ] edge [ source 1 target 2 ] edge [ source 2 target 3 ] ]"), "g.gml")
+	s := newTest(f, Config{MaxNodes: 300, MaxUpload: 1 << 16})
+	var info sessionInfo
+	callJSON(f, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	f.Fuzz(func(t *testing.T, body []byte, name string) {
+		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name="+url.QueryEscape(name), "application/octet-stream", body)
+		if code != 200 && code != 400 && code != 413 {
+			t.Fatalf("status %d: %s", code, b)
+		}
+	})
+}
+
+func TestConcurrentSessions(t *testing.T) {
+	// Sessions are isolated: four clients, two on one session, add
+	// constraints and re-cluster at once; each session ends with exactly
+	// its own constraints and a partition of its own data.
+	s := newTest(t, Config{})
+	ids := []string{newSession(t, s, 150), newSession(t, s, 200), newSession(t, s, 250)}
+	var wg sync.WaitGroup
+	for c, id := range append(ids, ids[0]) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 5 {
+				body, _ := json.Marshal(constraintsBody{Pairs: []pairJSON{{I: c, J: 100 + 10*c + k, Kind: "ml"}}})
+				if code, b := call(t, s, "POST", "/api/sessions/"+id+"/constraints", "application/json", body); code != 200 {
+					t.Errorf("client %d: constraints %d %s", c, code, b)
+					return
+				}
+				if code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", []byte(`{"k":2}`)); code != 200 {
+					t.Errorf("client %d: cluster %d %s", c, code, b)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for k, id := range ids {
+		var info sessionInfo
+		callJSON(t, s, "GET", "/api/sessions/"+id, nil, &info, 200)
+		want := 5
+		if k == 0 {
+			want = 10
+		}
+		if info.Constraints != want || info.Last == nil || len(info.Last.Labels) != info.N {
+			t.Errorf("session %d: %d constraints (want %d), n %d", k, info.Constraints, want, info.N)
+		}
+	}
+}
+
+// TestAPIDocCoversRoutes checks that docs/api.md has a heading naming
+// each endpoint's method and path, and docs/openapi.json an operation.
+func TestAPIDocCoversRoutes(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "api.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var openapi struct {
+		Paths map[string]map[string]any `json:"paths"`
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &openapi); err != nil {
+		t.Fatalf("docs/openapi.json: %v", err)
+	}
+	var headings []string
+	for _, l := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(l, "### ") {
+			headings = append(headings, l)
+		}
+	}
+	for _, r := range New(Config{}, testAddr).apiRoutes() {
+		method, path, _ := strings.Cut(r.pattern, " ")
+		found := false
+		for _, h := range headings {
+			for _, part := range strings.Split(strings.TrimPrefix(h, "### "), " and ") {
+				// "GET /a/b" or "GET, PUT /a/b".
+				methods, p, _ := strings.Cut(part, " /")
+				if strings.Contains(methods, method) && "/"+p == path {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("docs/api.md has no heading for %s", r.pattern)
+		}
+		if op, ok := openapi.Paths[path][strings.ToLower(method)]; !ok || op == nil {
+			t.Errorf("docs/openapi.json has no %s", r.pattern)
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+)
+
+// session is one person's work: the data, the constraints, the last
+// partition and the FGPWC state that makes re-clustering fast. Sessions
+// share nothing; each is used under its own lock. Its size is bounded by
+// Config.MaxNodes (the data, the basis of at most n×(FGPWCM) values) and
+// Config.MaxConstraints.
+type session struct {
+	id string
+
+	mu       sync.Mutex
+	lastUsed time.Time // guarded by the store's lock
+	nodes    int       // nodes of its data, guarded by the store's lock
+
+	data   *Dataset
+	source Source
+	view   []float64 // x₀, y₀, x₁, y₁, … (2n values)
+	what   string    // what the view shows
+	pairs  []constraint.Pair
+
+	state    *cluster.FGPWCState // nil until FGPWC runs
+	stateKey string              // the knobs state was made with
+	basisKey string              // the embedding knobs of state's basis
+	last     *ClusterReply
+	lastEmb  *mat.Dense // embedding of the last partition, for suggestions
+	lastReq  ClusterRequest
+}
+
+// store holds the sessions, evicting those idle for longer than idle and,
+// when max sessions exist or their data exceed maxNodes nodes in all, the
+// least recently used ones.
+type store struct {
+	mu       sync.Mutex
+	m        map[string]*session
+	max      int
+	maxNodes int
+	idle     time.Duration
+	now      func() time.Time
+}
+
+func newStore(max, maxNodes int, idle time.Duration) *store {
+	return &store{m: map[string]*session{}, max: max, maxNodes: maxNodes, idle: idle, now: time.Now}
+}
+
+// charge records that s now holds n nodes and evicts the least recently
+// used other sessions until all hold at most maxNodes nodes. Memory per
+// node is bounded (the graph's k-NN rows, the basis' m columns, the
+// embedding), so this bounds the server's memory.
+func (st *store) charge(s *session, n int) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s.nodes = n
+	for {
+		total := 0
+		var oldest *session
+		for _, x := range st.m {
+			total += x.nodes
+			if x != s && x.nodes > 0 && (oldest == nil || x.lastUsed.Before(oldest.lastUsed)) {
+				oldest = x
+			}
+		}
+		if total <= st.maxNodes || oldest == nil {
+			return
+		}
+		delete(st.m, oldest.id)
+	}
+}
+
+// create adds a new empty session.
+func (st *store) create() (*session, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, fmt.Errorf("session id: %w", err)
+	}
+	s := &session{id: hex.EncodeToString(b[:])}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.now()
+	st.evictLocked(now)
+	if len(st.m) >= st.max {
+		var oldest *session
+		for _, x := range st.m {
+			if oldest == nil || x.lastUsed.Before(oldest.lastUsed) {
+				oldest = x
+			}
+		}
+		delete(st.m, oldest.id)
+	}
+	s.lastUsed = now
+	st.m[s.id] = s
+	return s, nil
+}
+
+// get returns the session and marks it used.
+func (st *store) get(id string) (*session, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.now()
+	st.evictLocked(now)
+	s, ok := st.m[id]
+	if ok {
+		s.lastUsed = now
+	}
+	return s, ok
+}
+
+func (st *store) delete(id string) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	_, ok := st.m[id]
+	delete(st.m, id)
+	return ok
+}
+
+func (st *store) len() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return len(st.m)
+}
+
+// evictLocked drops the sessions idle since before now − idle. A request
+// already holding an evicted session finishes with it; the memory goes
+// when it returns.
+func (st *store) evictLocked(now time.Time) {
+	for id, s := range st.m {
+		if now.Sub(s.lastUsed) > st.idle {
+			delete(st.m, id)
+		}
+	}
+}

@@ -1,0 +1,455 @@
+// tether serve's page: a canvas scatter of the session's points coloured
+// by cluster, constraints by clicks and lasso, undo/redo, and the JSON API
+// of docs/api.md. No dependencies; works offline.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+  "#393b79", "#ad494a", "#8ca252", "#de9ed6", "#e7ba52", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363"];
+
+const st = {
+  id: null, n: 0, xy: null, names: null, truth: null, view: "",
+  labels: null, pairs: [], undo: [], redo: [],
+  sel: [], lasso: null, group: null, groups: [], // groups: lasso labels, each a list of nodes
+  zoom: 1, panX: 0, panY: 0, bounds: null, grid: null,
+  busy: false, pending: false, last: null, methods: [],
+};
+
+async function api(method, path, body, raw) {
+  const opt = { method, headers: {} };
+  if (body !== undefined) {
+    if (raw) { opt.body = body; } else { opt.body = JSON.stringify(body); opt.headers["Content-Type"] = "application/json"; }
+  }
+  const r = await fetch("/api/" + path, opt);
+  const text = await r.text();
+  let v = null;
+  try { v = text ? JSON.parse(text) : null; } catch (e) { v = text; }
+  if (!r.ok) { const err = new Error(v && v.error ? v.error : r.status + " " + text); err.status = r.status; throw err; }
+  return v;
+}
+const sapi = (method, path, body, raw) => api(method, "sessions/" + st.id + (path ? "/" + path : ""), body, raw);
+
+function status(msg) { $("status").textContent = msg || ""; }
+
+// ---- view transform -------------------------------------------------------
+
+const canvas = $("plot");
+const ctx = canvas.getContext("2d");
+
+function resize() {
+  const r = canvas.getBoundingClientRect(), d = window.devicePixelRatio || 1;
+  canvas.width = Math.max(1, Math.round(r.width * d));
+  canvas.height = Math.max(1, Math.round(r.height * d));
+  buildGrid();
+  draw();
+}
+
+function computeBounds() {
+  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  for (let i = 0; i < st.n; i++) {
+    const x = st.xy[2 * i], y = st.xy[2 * i + 1];
+    if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+  }
+  if (!(x1 > x0)) { x0 -= 1; x1 += 1; }
+  if (!(y1 > y0)) { y0 -= 1; y1 += 1; }
+  st.bounds = { x0, x1, y0, y1 };
+}
+
+// toScreen returns the CSS-pixel position of node i on the canvas.
+function toScreen(i) {
+  const pos = positions();
+  return [pos[2 * i], pos[2 * i + 1]];
+}
+
+// positions returns the CSS-pixel positions of all nodes (x₀, y₀, x₁, …),
+// recomputed after a pan, zoom or resize: one pass over the points.
+function positions() {
+  if (st.pos && !st.posDirty) return st.pos;
+  const b = st.bounds, r = canvas.getBoundingClientRect(), pad = 20;
+  const s = Math.min((r.width - 2 * pad) / (b.x1 - b.x0), (r.height - 2 * pad) / (b.y1 - b.y0)) * st.zoom;
+  const cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2, ox = r.width / 2 + st.panX, oy = r.height / 2 + st.panY;
+  if (!st.pos || st.pos.length !== 2 * st.n) st.pos = new Float32Array(2 * st.n);
+  const pos = st.pos, xy = st.xy;
+  for (let i = 0; i < st.n; i++) {
+    pos[2 * i] = ox + (xy[2 * i] - cx) * s;
+    pos[2 * i + 1] = oy - (xy[2 * i + 1] - cy) * s;
+  }
+  st.posDirty = false; st.grid = null;
+  return pos;
+}
+
+// buildGrid indexes the points' screen positions in 8-pixel cells so that
+// hover and click cost O(points nearby), not O(n); it is rebuilt only
+// when the view moved and the mouse needs it.
+function buildGrid() { st.posDirty = true; st.grid = null; }
+function grid() {
+  if (!st.n) return null;
+  const pos = positions();
+  if (st.grid) return st.grid;
+  const cell = 8, cells = new Map();
+  for (let i = 0; i < st.n; i++) {
+    const key = Math.floor(pos[2 * i] / cell) * 1048576 + Math.floor(pos[2 * i + 1] / cell);
+    let a = cells.get(key);
+    if (!a) cells.set(key, a = []);
+    a.push(i);
+  }
+  return st.grid = { cell, cells, pos };
+}
+
+function nearest(x, y, radius) {
+  const g = grid();
+  if (!g) return -1;
+  const { cell, cells, pos } = g;
+  let best = -1, bd = radius * radius;
+  const cx = Math.floor(x / cell), cy = Math.floor(y / cell), r = Math.ceil(radius / cell);
+  for (let gx = cx - r; gx <= cx + r; gx++) for (let gy = cy - r; gy <= cy + r; gy++) {
+    const a = cells.get(gx * 1048576 + gy);
+    if (!a) continue;
+    for (const i of a) {
+      const dx = pos[2 * i] - x, dy = pos[2 * i + 1] - y, d = dx * dx + dy * dy;
+      if (d <= bd) { bd = d; best = i; }
+    }
+  }
+  return best;
+}
+
+// ---- drawing --------------------------------------------------------------
+
+let frame = 0;
+function draw() {
+  if (frame) return;
+  frame = requestAnimationFrame(() => { frame = 0; paint(); });
+}
+
+function paint() {
+  const t0 = performance.now();
+  paintPoints();
+  window.tether.paintMs = performance.now() - t0;
+}
+
+function paintPoints() {
+  const d = window.devicePixelRatio || 1;
+  ctx.setTransform(d, 0, 0, d, 0, 0);
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  if (!st.n) return;
+  const pos = positions(), size = st.n > 20000 ? 2 : st.n > 3000 ? 3 : 5, h = size / 2;
+  // One path per colour: few state changes, fast at 10⁵ points.
+  const colours = st.labels ? palette.length : 1, w = canvas.width / d, hh = canvas.height / d;
+  for (let c = 0; c < colours; c++) {
+    ctx.fillStyle = st.labels ? palette[c] : "#888";
+    ctx.beginPath();
+    for (let i = 0; i < st.n; i++) {
+      if (st.labels && st.labels[i] % palette.length !== c) continue;
+      const x = pos[2 * i], y = pos[2 * i + 1];
+      if (x < -h || y < -h || x > w + h || y > hh + h) continue;
+      ctx.rect(x - h, y - h, size, size);
+    }
+    ctx.fill();
+  }
+  // Constraints as lines (the last 2000).
+  ctx.lineWidth = 1.2;
+  for (const p of st.pairs.slice(-2000)) {
+    ctx.strokeStyle = p.kind === "ml" ? "rgba(0,150,90,.8)" : "rgba(200,40,40,.8)";
+    ctx.setLineDash(p.kind === "ml" ? [] : [4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(pos[2 * p.i], pos[2 * p.i + 1]);
+    ctx.lineTo(pos[2 * p.j], pos[2 * p.j + 1]);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  ctx.strokeStyle = "#000";
+  ctx.lineWidth = 2;
+  for (const i of st.sel) { ctx.beginPath(); ctx.arc(pos[2 * i], pos[2 * i + 1], 7, 0, 2 * Math.PI); ctx.stroke(); }
+  if (st.group) {
+    ctx.strokeStyle = "rgba(0,0,0,.5)"; ctx.lineWidth = 1;
+    for (const i of st.group) { ctx.beginPath(); ctx.arc(pos[2 * i], pos[2 * i + 1], 4, 0, 2 * Math.PI); ctx.stroke(); }
+  }
+  if (st.lasso && st.lasso.length > 1) {
+    ctx.strokeStyle = "#333"; ctx.setLineDash([3, 3]);
+    ctx.beginPath(); ctx.moveTo(st.lasso[0][0], st.lasso[0][1]);
+    for (const [x, y] of st.lasso) ctx.lineTo(x, y);
+    ctx.closePath(); ctx.stroke(); ctx.setLineDash([]);
+  }
+}
+
+// ---- mouse ----------------------------------------------------------------
+
+let drag = null;
+canvas.addEventListener("mousedown", (e) => {
+  const r = canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+  drag = { x, y, x0: x, y0: y, moved: false, lasso: e.shiftKey };
+  if (drag.lasso) st.lasso = [[x, y]];
+});
+window.addEventListener("mousemove", (e) => {
+  const r = canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+  if (drag) {
+    if (Math.abs(x - drag.x0) + Math.abs(y - drag.y0) > 3) drag.moved = true;
+    if (drag.lasso) { st.lasso.push([x, y]); draw(); }
+    else if (drag.moved) { st.panX += x - drag.x; st.panY += y - drag.y; drag.x = x; drag.y = y; buildGrid(); draw(); }
+    return;
+  }
+  if (e.target !== canvas) { $("tip").hidden = true; return; }
+  const i = nearest(x, y, 8), tip = $("tip");
+  if (i < 0) { tip.hidden = true; return; }
+  const name = st.names ? " · " + st.names[i] : "";
+  const c = st.labels ? " · cluster " + st.labels[i] : "";
+  const t = st.truth ? " · reference " + st.truth[i] : "";
+  tip.textContent = "node " + i + name + c + t;
+  tip.style.left = (x + 12) + "px"; tip.style.top = (y + 12) + "px"; tip.hidden = false;
+});
+window.addEventListener("mouseup", (e) => {
+  if (!drag) return;
+  const d = drag; drag = null;
+  if (d.lasso) { finishLasso(); return; }
+  if (d.moved) return;
+  const i = nearest(d.x0, d.y0, 8);
+  if (i >= 0) pick(i);
+});
+canvas.addEventListener("wheel", (e) => {
+  e.preventDefault();
+  const r = canvas.getBoundingClientRect(), x = e.clientX - r.left - r.width / 2, y = e.clientY - r.top - r.height / 2;
+  const f = Math.exp(-e.deltaY * 0.0015);
+  st.panX = x - (x - st.panX) * f; st.panY = y - (y - st.panY) * f; st.zoom *= f;
+  buildGrid(); draw();
+}, { passive: false });
+
+function pick(i) {
+  if (st.sel.length === 2) st.sel = [];
+  if (st.sel[0] === i) st.sel = []; else st.sel.push(i);
+  const [a, b] = st.sel;
+  $("pair").textContent = st.sel.length === 0 ? "click two points" : st.sel.length === 1 ? "node " + a + ": click another" : "nodes " + a + " and " + b;
+  $("ml").disabled = $("cl").disabled = st.sel.length !== 2;
+  draw();
+}
+
+function inPolygon(x, y, poly) {
+  let inside = false;
+  for (let a = 0, b = poly.length - 1; a < poly.length; b = a++) {
+    const [xa, ya] = poly[a], [xb, yb] = poly[b];
+    if ((ya > y) !== (yb > y) && x < (xb - xa) * (y - ya) / (yb - ya) + xa) inside = !inside;
+  }
+  return inside;
+}
+
+function finishLasso() {
+  const poly = st.lasso; st.lasso = null;
+  if (!poly || poly.length < 3) { draw(); return; }
+  const pos = positions(), g = [];
+  for (let i = 0; i < st.n; i++) if (inPolygon(pos[2 * i], pos[2 * i + 1], poly)) g.push(i);
+  st.group = g.length ? g : null;
+  $("lasso-info").textContent = g.length + " points";
+  $("together").disabled = $("this-label").disabled = g.length < 2 && !(g.length === 1 && st.groups.length);
+  draw();
+}
+
+// ---- constraints, undo/redo -------------------------------------------------
+
+const sameKey = (p) => Math.min(p.i, p.j) + "," + Math.max(p.i, p.j);
+
+// change replaces the constraint list with next (undoable), sends it and
+// re-clusters.
+async function change(next) {
+  st.undo.push(st.pairs); st.redo = [];
+  await setPairs(next);
+}
+
+async function setPairs(next) {
+  st.pairs = next;
+  renderPairs();
+  try {
+    const r = await sapi("PUT", "constraints", { pairs: next });
+    st.pairs = r.pairs;
+    renderPairs();
+    await recluster();
+  } catch (e) { status(e.message); }
+}
+
+function addPairs(add) {
+  const m = new Map(st.pairs.map((p) => [sameKey(p), p]));
+  for (const p of add) m.set(sameKey(p), p);
+  return change([...m.values()]);
+}
+
+function renderPairs() {
+  $("undo").disabled = !st.undo.length; $("redo").disabled = !st.redo.length;
+  $("ncons").textContent = st.pairs.length ? "(" + st.pairs.length + ")" : "";
+  const ol = $("cons"); ol.textContent = "";
+  st.pairs.slice(-200).forEach((p) => {
+    const li = document.createElement("li");
+    li.innerHTML = '<span class="' + p.kind + '">' + p.kind + "</span> " + p.i + " – " + p.j + " ";
+    const b = document.createElement("button"); b.textContent = "delete";
+    b.onclick = () => change(st.pairs.filter((q) => q !== p));
+    li.appendChild(b); ol.appendChild(li);
+  });
+  draw();
+}
+
+$("ml").onclick = () => { const [i, j] = st.sel; pick(i); pick(i); addPairs([{ i, j, kind: "ml" }]); };
+$("cl").onclick = () => { const [i, j] = st.sel; pick(i); pick(i); addPairs([{ i, j, kind: "cl" }]); };
+$("undo").onclick = () => { if (st.undo.length) { st.redo.push(st.pairs); setPairs(st.undo.pop()); } };
+$("redo").onclick = () => { if (st.redo.length) { st.undo.push(st.pairs); setPairs(st.redo.pop()); } };
+$("clear").onclick = () => { st.groups = []; renderGroups(); change([]); };
+
+// The lasso: "all together" chains the group by must-links to its first
+// point; "this label" does the same and adds a cannot-link from it to the
+// first point of every other labelled group (a label is a group).
+function star(g) { return g.slice(1).map((j) => ({ i: g[0], j, kind: "ml" })); }
+$("together").onclick = () => { const g = st.group; st.group = null; addPairs(star(g)); lassoDone(); };
+$("this-label").onclick = () => {
+  const g = st.group; st.group = null;
+  let idx = +$("label-of").value;
+  if (idx >= st.groups.length) { st.groups.push([g[0]]); idx = st.groups.length - 1; }
+  const head = st.groups[idx][0], members = [head, ...g.filter((i) => i !== head)];
+  const add = star(members);
+  st.groups.forEach((o, k) => { if (k !== idx) add.push({ i: head, j: o[0], kind: "cl" }); });
+  renderGroups(); addPairs(add); lassoDone();
+};
+function lassoDone() { $("lasso-info").textContent = "shift-drag around points"; $("together").disabled = $("this-label").disabled = true; }
+function renderGroups() {
+  const s = $("label-of"); s.textContent = "";
+  st.groups.forEach((g, k) => s.add(new Option("label " + (k + 1), k)));
+  s.add(new Option("new label", st.groups.length));
+  s.value = st.groups.length; // a new label unless the person picks one
+}
+
+// ---- clustering -------------------------------------------------------------
+
+function request() {
+  const knobs = {};
+  for (const inp of $("knobs").querySelectorAll("input")) if (inp.value.trim() !== "") knobs[inp.dataset.knob] = inp.value.trim();
+  return { method: $("method").value, k: +$("k").value || 0, seed: 1, knobs };
+}
+
+// recluster asks for a new partition; a request made while one runs is
+// merged into one follow-up.
+async function recluster() {
+  if (!st.id || !st.n) return;
+  if (st.busy) { st.pending = true; return; }
+  st.busy = true;
+  const t0 = performance.now();
+  try {
+    const r = await sapi("POST", "cluster", request());
+    st.labels = r.labels; st.last = r;
+    const f = r.figures || {};
+    $("ari").textContent = f.ARI !== undefined ? f.ARI.toFixed(4) : "–";
+    $("nmi").textContent = f.NMI !== undefined ? f.NMI.toFixed(4) : "–";
+    $("violations").textContent = r.violated_ml + " of " + r.constraints[0] + " ml, " + r.violated_cl + " of " + r.constraints[1] + " cl";
+    $("sizes").textContent = r.sizes.join(" ");
+    $("time").textContent = r.ms.toFixed(0) + " ms server (" + r.mode + "), " + (performance.now() - t0).toFixed(0) + " ms total";
+    document.body.dataset.partitions = (+(document.body.dataset.partitions || 0) + 1).toString();
+    status(r.warnings && r.warnings.length ? r.warnings.join("\n") : "");
+    draw();
+  } catch (e) { status(e.message); }
+  st.busy = false;
+  if (st.pending) { st.pending = false; recluster(); }
+}
+$("recluster").onclick = () => recluster();
+$("method").onchange = () => { renderKnobs(); recluster(); };
+
+// The main knobs of each method shown in the bar (all others through the
+// API); an empty box means the default.
+const mainKnobs = { fgpwc: ["M", "SigmaML", "SigmaCL", "MaxIter"] };
+function renderKnobs() {
+  const m = st.methods.find((x) => x.name === $("method").value), box = $("knobs");
+  box.textContent = "";
+  if (!m) return;
+  const names = mainKnobs[m.name] || (m.knobs || []).filter((k) => k.range).slice(0, 3).map((k) => k.name);
+  for (const k of (m.knobs || []).filter((k) => names.includes(k.name))) {
+    const l = document.createElement("label"); l.title = k.doc;
+    l.append(k.name + " ");
+    const inp = document.createElement("input"); inp.dataset.knob = k.name; inp.placeholder = "default";
+    inp.onchange = () => recluster();
+    l.appendChild(inp); box.appendChild(l);
+  }
+}
+
+// ---- data -----------------------------------------------------------------
+
+async function loadPoints() {
+  const p = await sapi("GET", "points");
+  st.n = p.n; st.xy = p.xy; st.names = p.names || null; st.truth = p.truth || null; st.view = p.view;
+  st.labels = null; st.sel = []; st.group = null; st.groups = []; st.undo = []; st.redo = [];
+  st.zoom = 1; st.panX = st.panY = 0;
+  const c = await sapi("GET", "constraints");
+  st.pairs = c.pairs;
+  computeBounds(); buildGrid(); renderPairs(); renderGroups();
+  $("help").textContent = p.name + " · " + p.n + " points · view: " + p.view + " · click two points: must-link/cannot-link · shift-drag: lasso · wheel: zoom · drag: pan";
+  for (const [id, path] of [["x-labels", "export/labels"], ["x-cons", "export/constraints"], ["x-summary", "export/summary"], ["x-save", "save"]])
+    $(id).href = "/api/sessions/" + st.id + "/" + path;
+  await recluster();
+}
+
+async function busyDo(msg, f) {
+  status(msg);
+  try { await f(); status(""); } catch (e) { status(e.message); }
+}
+
+$("gen-load").onclick = () => busyDo("generating…", async () => {
+  const g = st.gens.find((x) => x.name === $("gen").value);
+  const params = {};
+  if (g && "n" in g.defaults) params.n = +$("gen-n").value;
+  await sapi("POST", "data", { generate: { name: $("gen").value, seed: +$("gen-seed").value, params } });
+  await loadPoints();
+});
+$("upload").onchange = (e) => busyDo("reading…", async () => {
+  const f = e.target.files[0]; if (!f) return;
+  const q = new URLSearchParams({ name: f.name });
+  if ($("upload-kind").value) q.set("kind", $("upload-kind").value);
+  await sapi("POST", "data?" + q, await f.arrayBuffer(), true);
+  await loadPoints();
+});
+$("load").onchange = (e) => busyDo("loading session…", async () => {
+  const f = e.target.files[0]; if (!f) return;
+  await sapi("POST", "load", await f.text(), true);
+  await loadPoints();
+});
+
+// ---- Ask me -------------------------------------------------------------------
+
+$("ask").onclick = async () => {
+  const ol = $("questions"); ol.textContent = "";
+  try {
+    const r = await sapi("POST", "suggest", { count: 5, seed: st.pairs.length });
+    for (const q of r.questions) {
+      const li = document.createElement("li");
+      li.textContent = q.i + " – " + q.j + " ";
+      li.title = q.why;
+      for (const kind of ["ml", "cl"]) {
+        const b = document.createElement("button"); b.textContent = kind === "ml" ? "together" : "apart";
+        b.onclick = () => { li.remove(); addPairs([{ i: q.i, j: q.j, kind }]); };
+        li.appendChild(b);
+      }
+      li.onmouseenter = () => { st.sel = [q.i, q.j]; draw(); };
+      ol.appendChild(li);
+    }
+    if (!r.questions.length) ol.textContent = "no question to ask";
+  } catch (e) { ol.textContent = e.message; }
+};
+
+// ---- start ----------------------------------------------------------------------
+
+async function start() {
+  window.addEventListener("resize", resize);
+  const [methods, gens] = await Promise.all([api("GET", "methods"), api("GET", "generators")]);
+  st.methods = methods; st.gens = gens;
+  for (const m of methods) $("method").add(new Option(m.name + (m.fast ? " (fast)" : ""), m.name, m.name === "fgpwc", m.name === "fgpwc"));
+  for (const g of gens) $("gen").add(new Option(g.name, g.name, g.name === "moons", g.name === "moons"));
+  renderKnobs(); renderGroups();
+  const s = await api("POST", "sessions");
+  st.id = s.id;
+  resize();
+  if (s.n) await loadPoints();
+  document.body.dataset.ready = "1";
+}
+
+// Hooks for the end-to-end test (e2e/): screen position of a node and the
+// last partition.
+// show draws the given points and labels without a session (tests
+// measure drawing and hovering at 10⁵ points with it).
+function show(xy, labels) {
+  st.n = xy.length / 2; st.xy = xy; st.labels = labels; st.pairs = []; st.sel = [];
+  st.zoom = 1; st.panX = st.panY = 0;
+  computeBounds(); buildGrid(); paint();
+}
+window.tether = { toScreen, state: st, show, paint, nearest, buildGrid };
+start().catch((e) => status(e.message));
