@@ -176,7 +176,7 @@ func (st *FGPWCState) warm(ctx context.Context, p *Problem, s *Settings, w FGPWC
 	if w.Descent && len(pairs) > 0 && cfg.MaxIter > 0 {
 		d, err = b.descendFrom(ctx, pairs, st.prevX, cfg)
 	} else {
-		d, err = b.descend(ctx, pairs, s.Recorder, cfg)
+		d, err = b.descend(ctx, pairs, s.Recorder, cfg, nil)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -43,7 +43,7 @@ func writeError(w http.ResponseWriter, status int, err error) {
 }
 
 // fail maps err to its status: 400 bad input, 409 conflict, 413 too
-// large, 501 not implemented, 503 cancelled (the client left or the
+// large, 503 cancelled (the client left or the
 // server is stopping), 500 otherwise.
 func (s *Server) fail(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
@@ -54,8 +54,8 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusBadRequest, err)
 	case errors.Is(err, errConflict):
 		writeError(w, http.StatusConflict, err)
-	case errors.Is(err, active.ErrNotImplemented):
-		writeError(w, http.StatusNotImplemented, fmt.Errorf("suggestions are not available yet: %w", err))
+	case errors.Is(err, active.ErrInvalid):
+		writeError(w, http.StatusBadRequest, err)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		writeError(w, http.StatusServiceUnavailable, err)
 	default:
@@ -556,6 +556,9 @@ func (s *Server) handleCluster(w http.ResponseWriter, r *http.Request, ss *sessi
 type suggestRequest struct {
 	Count int    `json:"count"`
 	Seed  uint64 `json:"seed"`
+	// Strategy is one of package active's strategies by name (auto,
+	// explore, boundary, similarity, random); "" means auto.
+	Strategy active.Strategy `json:"strategy"`
 }
 
 type questionJSON struct {
@@ -590,8 +593,8 @@ func (s *Server) handleSuggest(w http.ResponseWriter, r *http.Request, ss *sessi
 	}
 	defer release()
 	n := ss.data.Graph.N()
-	qs, err := active.Suggest(r.Context(), active.State{Embedding: ss.lastEmb, Labels: ss.last.Labels, Constraints: &constraint.Set{N: n, Pairs: ss.pairs}},
-		active.Options{Count: req.Count, Seed: req.Seed})
+	qs, err := active.Suggest(r.Context(), active.State{Embedding: ss.lastEmb, Labels: ss.last.Labels, K: ss.lastReq.K, Constraints: &constraint.Set{N: n, Pairs: ss.pairs}},
+		active.Options{Count: req.Count, Seed: req.Seed, Strategy: req.Strategy})
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -19,7 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tether-sc/tether/active"
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
@@ -196,13 +195,27 @@ func TestSessionFlow(t *testing.T) {
 	if sum.N != 300 || !slices.Equal(sum.Labels, warm.Labels) || sum.Request.K != 2 {
 		t.Fatalf("summary %+v", sum)
 	}
-	// Suggest: the strategies of package active may not exist yet.
-	code, b := call(t, s, "POST", base+"/suggest", "application/json", []byte(`{"count":3,"seed":1}`))
-	switch {
-	case code == http.StatusNotImplemented && strings.Contains(string(b), active.ErrNotImplemented.Error()):
-	case code == http.StatusOK && strings.Contains(string(b), `"questions"`):
-	default:
-		t.Errorf("suggest: status %d: %s", code, b)
+	// Suggest: three questions, none already answered; a named strategy;
+	// an unknown one is a 400 naming it.
+	var sug struct {
+		Questions []questionJSON `json:"questions"`
+	}
+	callJSON(t, s, "POST", base+"/suggest", map[string]any{"count": 3, "seed": 1}, &sug, 200)
+	if len(sug.Questions) != 3 {
+		t.Errorf("suggest: %+v", sug)
+	}
+	for _, q := range sug.Questions {
+		if q.I == q.J || (min(q.I, q.J) == 0 && max(q.I, q.J) == 1) || (min(q.I, q.J) == 4 && max(q.I, q.J) == 5) {
+			t.Errorf("suggested an answered or degenerate pair %+v", q)
+		}
+	}
+	callJSON(t, s, "POST", base+"/suggest", map[string]any{"count": 2, "seed": 1, "strategy": "boundary"}, &sug, 200)
+	if len(sug.Questions) != 2 {
+		t.Errorf("suggest boundary: %+v", sug)
+	}
+	code, b := call(t, s, "POST", base+"/suggest", "application/json", []byte(`{"strategy":"oracle"}`))
+	if code != http.StatusBadRequest || !strings.Contains(string(b), "oracle") {
+		t.Errorf("unknown strategy: status %d: %s", code, b)
 	}
 	// Save, then load into a fresh session: same data, constraints and
 	// (same request, seed) partition.
