@@ -49,6 +49,13 @@ type Laplacian struct {
 	// the graph's storage: W_ij (Unnormalized), W_ij/√(d_i d_j) (Symmetric)
 	// or W_ij/d_i (RandomWalk), precomputed so a product is one pass.
 	vals []float64
+	// Regularization (NewRegularizedLaplacian): tau, the regularized
+	// degrees d + τ (nil without), and the rank-one term c·u vᵀ of a
+	// complete regularization (u nil without).
+	tau  float64
+	deg  []float64
+	c    float64
+	u, v []float64
 }
 
 // NewLaplacian returns the Laplacian of g of the given kind. For Symmetric and
@@ -94,6 +101,7 @@ func (l *Laplacian) MulTo(dst, x *mat.Dense) {
 		return
 	}
 	l.g.apply(dst, x, l.vals, nil, 1, -1)
+	l.mulRankOne(dst, x)
 }
 
 // NormalizedAdjacency is the operator M = D^{-1/2} W D^{-1/2} = I − L_sym,
