@@ -79,7 +79,7 @@ func (u Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	if !u.CommuteTime {
 		return spectral(ctx, p, s, graph.Unnormalized, false, false)
 	}
-	e, err := laplacianEmbedding(ctx, p.Graph, graph.Unnormalized, p.K, s)
+	e, err := laplacianEmbedding(ctx, p.Graph, graph.Unnormalized, p.K, exactLaplacian, s)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func (u Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*
 // row normalization (NJW) or D^{-1/2} scaling (Shi–Malik), k-means.
 func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.LaplacianKind, rowNorm, degScale bool) (*Result, error) {
 	g := p.Graph
-	e, err := laplacianEmbedding(ctx, g, kind, p.K, s)
+	e, err := laplacianEmbedding(ctx, g, kind, p.K, p.Regularize, s)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.Laplacian
 	if degScale {
 		n, k := u.Dims()
 		for i := 0; i < n; i++ {
-			f := 1 / math.Sqrt(g.Degree(i))
+			f := 1 / math.Sqrt(e.deg[i])
 			row := u.RawRowView(i)[:k]
 			for j := range row {
 				row[j] *= f

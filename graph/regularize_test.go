@@ -148,8 +148,9 @@ func TestParseRegularization(t *testing.T) {
 
 // TestTauFor checks the auto rule on graphs whose statistics are known in
 // closed form: a cycle (all degrees 2, CV 0), a star on 20 nodes (degrees
-// 19 and nineteen 1s: mean 1.9, std 18/√20·…; CV ≈ 2.07 computed below by
-// hand) and two disjoint edges (2 components).
+// 19 and nineteen 1s, CV computed below by hand), two disjoint edges (2
+// components of 2 nodes) and the cycle plus a disjoint edge (a component of
+// 2 nodes among 22: below n/(4k) = 2.75 for k = 2).
 func TestTauFor(t *testing.T) {
 	var cycle, star []Edge
 	for i := 0; i < 20; i++ {
@@ -161,6 +162,7 @@ func TestTauFor(t *testing.T) {
 	gc, _ := FromEdges(20, cycle)
 	gs, _ := FromEdges(20, star)
 	gd, _ := FromEdges(4, []Edge{{0, 1, 1}, {2, 3, 1}})
+	gt, _ := FromEdges(22, append(cycle, Edge{20, 21, 1}))
 	// Star: mean = 38/20 = 1.9; variance = (17.1² + 19·0.9²)/20 = 15.39.
 	wantCV := math.Sqrt(15.39) / 1.9
 	if cv := DegreeCV(gs); math.Abs(cv-wantCV) > 1e-12 {
@@ -169,17 +171,23 @@ func TestTauFor(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		g    *Graph
+		k    int
 		r    Regularization
 		want float64
 	}{
-		{"cycle auto", gc, Regularization{}, 0},
-		{"star auto", gs, Regularization{}, 1.9},
-		{"disjoint auto", gd, Regularization{}, 1},
-		{"cycle on", gc, Regularization{Mode: RegOn}, 2},
-		{"cycle on τ", gc, Regularization{Mode: RegOn, Tau: 0.5}, 0.5},
-		{"star none", gs, Regularization{Mode: RegNone}, 0},
+		{"cycle auto", gc, 2, Regularization{}, 0},
+		{"star auto", gs, 2, Regularization{}, 1.9},
+		{"disjoint auto k=1", gd, 1, Regularization{}, 1},
+		{"disjoint auto k=2", gd, 2, Regularization{}, 0},
+		{"disjoint auto k=0", gd, 0, Regularization{}, 1},
+		{"cycle+edge auto k=2", gt, 2, Regularization{}, 42.0 / 22},
+		{"cycle+edge auto k=1", gt, 1, Regularization{}, 42.0 / 22},
+		{"cycle+edge none", gt, 2, Regularization{Mode: RegNone}, 0},
+		{"cycle on", gc, 2, Regularization{Mode: RegOn}, 2},
+		{"cycle on τ", gc, 2, Regularization{Mode: RegOn, Tau: 0.5}, 0.5},
+		{"star none", gs, 2, Regularization{Mode: RegNone}, 0},
 	} {
-		if got := tc.r.TauFor(tc.g); math.Abs(got-tc.want) > 1e-12 {
+		if got := tc.r.TauFor(tc.g, tc.k); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: τ = %v, want %v", tc.name, got, tc.want)
 		}
 	}

@@ -47,6 +47,8 @@ type inputOptions struct {
 	factor    float64
 	cin, cout float64
 	selfLoops float64
+	// regularize is the -regularize option of the normalized Laplacians.
+	regularize graph.Regularization
 	spec      graph.Spec
 	genSeed   uint64
 	genOut    string
@@ -118,6 +120,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Uint64Var(&o.genSeed, "gen-seed", 0, "generator seed (default: the -seed value; tether gen -seed S makes the same data)")
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
+	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)")
 }
 
 // load reads or generates the data and builds the graph.
@@ -336,7 +339,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	for _, w := range l.warnings {
 		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
 	}
-	p := &cluster.Problem{Graph: l.g, K: *k}
+	p := &cluster.Problem{Graph: l.g, K: *k, Regularize: in.regularize}
 	if meth.Uses().Input&cluster.FeatureInput != 0 {
 		// A projection method (cpca, clpp) reads the feature rows; a graph
 		// alone cannot give them.
