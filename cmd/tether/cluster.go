@@ -49,10 +49,10 @@ type inputOptions struct {
 	selfLoops float64
 	// regularize is the -regularize option of the normalized Laplacians.
 	regularize graph.Regularization
-	spec      graph.Spec
-	genSeed   uint64
-	genOut    string
-	bip       bipartiteOptions
+	spec       graph.Spec
+	genSeed    uint64
+	genOut     string
+	bip        bipartiteOptions
 	// flags are the parsed flags: the generator reads only those set, and
 	// -gen-seed defaults to seed, the value of -seed.
 	flags *flag.FlagSet
