@@ -46,6 +46,7 @@ type inputOptions struct {
 	noise     float64
 	factor    float64
 	cin, cout float64
+	gamma     float64
 	selfLoops float64
 	// regularize is the -regularize option of the normalized Laplacians.
 	regularize graph.Regularization
@@ -117,6 +118,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Float64Var(&o.factor, "factor", 0.5, "generator: radius of the inner circle, in (0,1) (circles)")
 	fs.Float64Var(&o.cin, "cin", 10, "generator: SBM c_in")
 	fs.Float64Var(&o.cout, "cout", 2, "generator: SBM c_out")
+	fs.Float64Var(&o.gamma, "gamma", 2.5, "generator: DC-SBM power-law exponent of the degree propensities (> 2; 0: none)")
 	fs.Uint64Var(&o.genSeed, "gen-seed", 0, "generator seed (default: the -seed value; tether gen -seed S makes the same data)")
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
