@@ -9,6 +9,7 @@ import (
 
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/enum"
 )
 
 // NJW is the normalized spectral clustering of Ng, Jordan and Weiss
@@ -136,12 +137,24 @@ func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.Laplacian
 //
 // When Problem.K is 0, k is the number of negative eigenvalues of H(r)
 // (Saade et al.), at least 1.
+//
+// The parameter r comes from R, else from Rule: √c (seed 004 §3.2, right
+// for the SBM) or √ρ̂ with ρ̂ = Σd²/Σd − 1, the non-backtracking spectral
+// radius of a degree-heterogeneous graph (Saade et al. 2014; Le & Levina
+// 2015; Dall'Amico, Couillet & Tremblay 2019, 2021). With √c, the hubs of a
+// heterogeneous graph give negative eigenvalues of their own (localized
+// on them), so the estimated k is far too large; √ρ̂ removes them
+// (docs/results/kestimate measures both).
 type BetheHessian struct {
 	// R is the parameter r, above 1 (and above every edge weight, which
 	// the weighted H(r) needs). If R is 0, r = √c with c the mean degree,
 	// optimal for the stochastic block model (seed 004 §3.2), or 1.01 times
 	// the largest edge weight where √c does not exceed it (graph.BetheR).
-	R float64 `doc:"Bethe Hessian parameter r (0: √(mean degree), above the largest weight)" range:"0 | (1, 1e6]"`
+	R float64 `doc:"Bethe Hessian parameter r (0: from Rule)" range:"0 | (1, 1e6]"`
+	// Rule chooses r when R is 0: BetheRuleMean (the zero value), r = √c
+	// with c the mean degree (graph.BetheR), or BetheRuleNB, r = √ρ̂
+	// (graph.BetheRNonBacktracking).
+	Rule BetheRule `doc:"r when R is 0: mean (√ mean degree, seed 004 §3.2) or nb (√(Σd²/Σd − 1), Saade et al. 2014, Dall'Amico et al. 2019)"`
 	// MaxK caps the estimated k when Problem.K is 0. If MaxK is 0, 100 is used.
 	MaxK int `doc:"cap of the estimated k (0: 100)" range:"[0, 1e6]"`
 }
@@ -155,9 +168,12 @@ func (BetheHessian) Uses() Uses { return Uses{EstimatesK: true} }
 // Partition partitions p.Graph. (Run warns about supervision, which it ignores.)
 func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	g := p.Graph
+	if b.Rule < BetheRuleMean || b.Rule > BetheRuleNB {
+		return nil, fmt.Errorf("%w: bethe: unknown Rule %d", ErrInvalid, int(b.Rule))
+	}
 	r := b.R
 	if r == 0 {
-		r = graph.BetheR(g)
+		r = b.Rule.R(g)
 	}
 	h, err := graph.NewBetheHessian(g, r)
 	if err != nil {
@@ -209,4 +225,37 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	}
 	out.Eigenvalues, out.Warnings = res.Values, warnings
 	return out, nil
+}
+
+// BetheRule chooses the Bethe Hessian parameter r from the graph.
+type BetheRule int
+
+const (
+	// BetheRuleMean is r = √c, c the mean degree (seed 004 §3.2;
+	// graph.BetheR).
+	BetheRuleMean BetheRule = iota
+	// BetheRuleNB is r = √ρ̂, ρ̂ = Σd²/Σd − 1 (graph.BetheRNonBacktracking).
+	BetheRuleNB
+)
+
+// betheRuleNames are the names of the BetheRule values, in order.
+var betheRuleNames = []string{"mean", "nb"}
+
+// String returns "mean" or "nb".
+func (v BetheRule) String() string { return enum.String("BetheRule", betheRuleNames, v) }
+
+// MarshalText returns the name of v.
+func (v BetheRule) MarshalText() ([]byte, error) { return enum.Marshal("Rule", betheRuleNames, v) }
+
+// UnmarshalText sets v from its name (mean or nb, any case), for tether
+// cluster -set Rule=nb and JSON.
+func (v *BetheRule) UnmarshalText(b []byte) error { return parseEnum(v, "Rule", betheRuleNames, b) }
+
+// R returns the rule's r for g (graph.BetheR or
+// graph.BetheRNonBacktracking). Cost O(n + nnz).
+func (v BetheRule) R(g *graph.Graph) float64 {
+	if v == BetheRuleNB {
+		return graph.BetheRNonBacktracking(g)
+	}
+	return graph.BetheR(g)
 }

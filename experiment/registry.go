@@ -15,5 +15,6 @@ func registry() []Experiment {
 		OPPLCOrdered(),
 		seed001Fig23(),
 		NoisyConstraints(),
+		KEstimate(), Regularize(),
 	}
 }
