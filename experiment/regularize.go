@@ -116,6 +116,9 @@ func regKey(r regRow, method string, rep int) string {
 func regCells(env *Env) ([]Cell, error) {
 	var cells []Cell
 	for _, r := range regRows(env.Quick) {
+		if r.group != "dcsbm" && !fgpwcAvailable(fgpwcRow{name: r.catalogName}, env.DataRoot) {
+			continue // absent datasets are reported as not run
+		}
 		reps := max(r.reps, 1)
 		for rep := 0; rep < reps; rep++ {
 			for _, m := range regMethods {

@@ -192,3 +192,43 @@ func TestTauFor(t *testing.T) {
 		}
 	}
 }
+
+// TestBetheRNonBacktracking checks r = √(Σd²/Σd − 1) on graphs with closed
+// forms: a d-regular graph gives √(d − 1) (the non-backtracking matrix of
+// a d-regular graph has spectral radius d − 1 exactly), the star K_{1,m}
+// gives √((m − 1)/2) (Σd² = m² + m, Σd = 2m), and graphs whose estimate
+// does not exceed the largest weight fall back to 1.01 times it.
+func TestBetheRNonBacktracking(t *testing.T) {
+	var cycle, k5, star []Edge
+	for i := 0; i < 12; i++ {
+		cycle = append(cycle, Edge{i, (i + 1) % 12, 1})
+	}
+	for i := 0; i < 5; i++ {
+		for j := i + 1; j < 5; j++ {
+			k5 = append(k5, Edge{i, j, 1})
+		}
+	}
+	for i := 1; i <= 9; i++ {
+		star = append(star, Edge{0, i, 1})
+	}
+	gc, _ := FromEdges(12, cycle)
+	gk, _ := FromEdges(5, k5)
+	gs, _ := FromEdges(10, star)
+	gm, _ := FromEdges(4, []Edge{{0, 1, 1}, {2, 3, 1}})
+	empty, _ := FromEdges(3, nil)
+	for _, tc := range []struct {
+		name string
+		g    *Graph
+		want float64
+	}{
+		{"cycle (2-regular: ρ = 1, at the weight)", gc, 1.01},
+		{"K5 (4-regular)", gk, math.Sqrt(3)},
+		{"star K_{1,9}", gs, 2},
+		{"matching", gm, 1.01},
+		{"empty", empty, 1},
+	} {
+		if got := BetheRNonBacktracking(tc.g); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: r = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
