@@ -81,7 +81,8 @@ const autoDegreeCV = 0.75
 // NeedsRegularization reports whether RegAuto regularizes g when k
 // clusters are sought (k < 1 counts as 1), and why ("" when not):
 //
-//   - g has more than k connected components, or one smaller than n/(4k)
+//   - g has an isolated node (the plain L_sym is undefined), more than k
+//     connected components, or one smaller than n/(4k)
 //     nodes: such a component would take an eigenvector of eigenvalue 0,
 //     hence a cluster, of its own ("components too small to matter");
 //   - the coefficient of variation of its degrees exceeds 0.75 (see
@@ -94,6 +95,9 @@ func NeedsRegularization(g *Graph, k int) (bool, string) {
 		return false, ""
 	}
 	k = max(k, 1)
+	if iso := g.Isolated(); len(iso) > 0 {
+		return true, fmt.Sprintf("%d isolated nodes (the plain L_sym is undefined)", len(iso))
+	}
 	comp, nc := g.Components()
 	if nc > k {
 		return true, fmt.Sprintf("%d connected components for %d clusters", nc, k)

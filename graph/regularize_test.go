@@ -163,6 +163,9 @@ func TestTauFor(t *testing.T) {
 	gs, _ := FromEdges(20, star)
 	gd, _ := FromEdges(4, []Edge{{0, 1, 1}, {2, 3, 1}})
 	gt, _ := FromEdges(22, append(cycle, Edge{20, 21, 1}))
+	// A triangle plus an isolated node: one component of 1 node, not
+	// below n/(4k) = 0.5 for k = 2, but L_sym is undefined there.
+	gi, _ := FromEdges(4, []Edge{{0, 1, 1}, {1, 2, 1}, {0, 2, 1}})
 	// Star: mean = 38/20 = 1.9; variance = (17.1² + 19·0.9²)/20 = 15.39.
 	wantCV := math.Sqrt(15.39) / 1.9
 	if cv := DegreeCV(gs); math.Abs(cv-wantCV) > 1e-12 {
@@ -183,6 +186,7 @@ func TestTauFor(t *testing.T) {
 		{"cycle+edge auto k=2", gt, 2, Regularization{}, 42.0 / 22},
 		{"cycle+edge auto k=1", gt, 1, Regularization{}, 42.0 / 22},
 		{"cycle+edge none", gt, 2, Regularization{Mode: RegNone}, 0},
+		{"triangle+isolated auto k=2", gi, 2, Regularization{}, 1.5},
 		{"cycle on", gc, 2, Regularization{Mode: RegOn}, 2},
 		{"cycle on τ", gc, 2, Regularization{Mode: RegOn, Tau: 0.5}, 0.5},
 		{"star none", gs, 2, Regularization{Mode: RegNone}, 0},

@@ -426,3 +426,30 @@ func TestClusterVoteFilter(t *testing.T) {
 		t.Errorf("dropped %d of %d pairs with %d flipped; want ≥ %d of %d", dropped, total, flipped, flipped/2, len(lines)-1)
 	}
 }
+
+// TestClusterRegularize checks -regularize on a graph the plain L_sym
+// refuses (node 6 is isolated): none gives the ErrIsolated error, the
+// default (auto) regularizes and says so, a bad value is a usage error.
+func TestClusterRegularize(t *testing.T) {
+	g := writeTemp(t, "g.txt", "0 1 1\n1 2 1\n0 2 1\n3 4 1\n4 5 1\n3 5 1\n2 3 0.1\n6 6 0\n")
+	labels := filepath.Join(t.TempDir(), "l")
+	if _, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-regularize", "none", "-o", labels, "-quiet"); err == nil || !strings.Contains(err.Error(), "isolated") {
+		t.Errorf("-regularize none: err = %v, want the isolated-node error", err)
+	}
+	for _, reg := range []string{"", "auto", "mean", "2.5", "mean+complete"} {
+		args := []string{"cluster", "-graph-file", g, "-k", "2", "-o", labels, "-quiet"}
+		if reg != "" {
+			args = append(args, "-regularize", reg)
+		}
+		out, _, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("-regularize %q: %v", reg, err)
+		}
+		if !strings.Contains(out, "regularized") {
+			t.Errorf("-regularize %q: no regularization warning:\n%s", reg, out)
+		}
+	}
+	if _, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-regularize", "lots", "-o", labels, "-quiet"); !errors.Is(err, errUsage) {
+		t.Errorf("-regularize lots: err = %v, want a usage error", err)
+	}
+}
