@@ -22,6 +22,18 @@
 //     mean degree of a few) BetheHessian (bethe) succeeds where the
 //     Laplacians fail, and estimates k.
 //
+//     Sparse networks with hubs, isolated nodes or many tiny components
+//     (citation, web and social graphs) defeat the plain L_sym: tiny
+//     components and dangling trees take the smallest eigenvalues, and NJW
+//     returns one giant cluster. Problem.Regularize (graph.Regularization)
+//     replaces the degrees by d + τ in the k-way embeddings of NJW, Ncut,
+//     cSC-AP and CCSR (Qin & Rohe 2013); its default, RegAuto, does so with
+//     τ = the mean degree on exactly such graphs (graph.NeedsRegularization)
+//     and leaves k-NN graphs of feature sets alone. Components too small to
+//     be clusters then take no eigenvector of their own: their nodes join
+//     the clusters their few links lean to. docs/results/regularize has the
+//     measurement.
+//
 //   - Partial labels. LabelProp (labelprop) when every class has labelled
 //     nodes and you want a classifier: O(nnz·k) per conjugate-gradient
 //     step, no eigenproblem. NOASSC (noa-ssc) and the Mavroeidis methods
