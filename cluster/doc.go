@@ -30,9 +30,11 @@
 //     cSC-AP and CCSR (Qin & Rohe 2013); its default, RegAuto, does so with
 //     τ = the mean degree on exactly such graphs (graph.NeedsRegularization)
 //     and leaves k-NN graphs of feature sets alone. Components too small to
-//     be clusters then take no eigenvector of their own: their nodes join
-//     the clusters their few links lean to. docs/results/regularize has the
-//     measurement.
+//     be clusters then take no eigenvector of their own. Their nodes have
+//     no link to the big component, so nothing places them: k-means puts
+//     their near-zero embedding rows in whichever cluster is nearest, and
+//     figures computed on the whole node set count them as they fall.
+//     docs/results/regularize has the measurement.
 //
 //   - Partial labels. LabelProp (labelprop) when every class has labelled
 //     nodes and you want a classifier: O(nnz·k) per conjugate-gradient
