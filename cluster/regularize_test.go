@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/metrics"
@@ -175,4 +176,36 @@ func TestRegularizedBigPlusTiny(t *testing.T) {
 	if s[len(s)-1] < big {
 		t.Errorf("unregularized NJW: cluster sizes %v, expected one cluster holding the big component", s)
 	}
+}
+
+// benchNJWRegularized times NJW (k = 3) on a DC-SBM graph with self loops
+// of weight 1 (so the plain L_sym is defined too), plain against
+// regularized, to measure what the regularization costs per run.
+func benchNJWRegularized(b *testing.B, n int, gamma float64, reg graph.Regularization) {
+	cin := 3 * 10 / 1.2
+	g0, _, _, err := synth.DCSBM(n, 3, cin, 0.1*cin, gamma, rand.NewPCG(1, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := g0.WithSelfLoops(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := &Problem{Graph: g, K: 3, Regularize: reg}
+	b.ResetTimer()
+	for range b.N {
+		res, err := Run(context.Background(), NJW{}, p, &Settings{Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchSink = res
+	}
+}
+
+func BenchmarkNJWDCSBM100kPlain(b *testing.B) {
+	benchNJWRegularized(b, 100_000, 2.5, graph.Regularization{Mode: graph.RegNone})
+}
+
+func BenchmarkNJWDCSBM100kRegularized(b *testing.B) {
+	benchNJWRegularized(b, 100_000, 2.5, graph.Regularization{Mode: graph.RegOn})
 }
