@@ -276,7 +276,7 @@ func table31Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	}
 	k := sg.k
 	var m cluster.Method
-	p := &cluster.Problem{Graph: sg.g, K: k, Labels: labels}
+	p := &cluster.Problem{Graph: sg.g, K: k, Labels: labels, Regularize: publishedLaplacian}
 	switch method {
 	case "sph-sc":
 		m, p.Labels = cluster.NJW{}, nil
