@@ -113,7 +113,8 @@ func TestClusterBadInput(t *testing.T) {
 		{"two inputs", good, ".csv", []string{"-gen", "moons"}, true, []string{"exactly one"}},
 		{"negative weight", "0 1 1\n1 2 -2\n", ".txt", []string{"-graph-file"}, false, []string{"negative"}},
 		{"asymmetric dense affinity", "0,1\n2,0\n", ".csv", []string{"-graph-file"}, false, []string{"symmetric"}},
-		{"isolated node", "0 1 1\n1 2 1\n3 3 0\n", ".txt", []string{"-graph-file", "-k", "2"}, false, []string{"isolated", "node 3"}},
+		// Without regularization; the default regularizes (TestClusterRegularize).
+		{"isolated node", "0 1 1\n1 2 1\n3 3 0\n", ".txt", []string{"-graph-file", "-k", "2", "-regularize", "none"}, false, []string{"isolated", "node 3"}},
 		{"out-of-range constraint", good, ".csv", []string{"-constraints", "cons:# base=0\n0,9,ml\n"}, false, []string{"cons.csv:2:", "node 9"}},
 		{"self-pair constraint", good, ".csv", []string{"-constraints", "cons:# base=0\n2,2,cl\n"}, false, []string{"cons.csv:2:", "self pair"}},
 		{"malformed constraint", good, ".csv", []string{"-constraints", "cons:# base=0\n0,1,maybe\n"}, false, []string{"cons.csv:2:", "maybe"}},
