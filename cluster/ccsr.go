@@ -186,7 +186,7 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if ml == 0 {
 		return nil, fmt.Errorf("%w: ccsr: no must-link among the %d constraints: M = 0 fits every cannot-link target t = 0 exactly, and F·M^{1/2} = 0 cannot be clustered", ErrInvalid, len(pairs))
 	}
-	e, err := laplacianEmbedding(ctx, p.Graph, graph.Symmetric, m, s)
+	e, err := laplacianEmbedding(ctx, p.Graph, graph.Symmetric, m, p.Regularize, s)
 	if err != nil {
 		return nil, err
 	}

@@ -80,7 +80,7 @@ func BenchmarkCCSRSolve(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(n, 1))
 	x, truth := fgpwcBlobs(rnd, n, 5, 4, 2)
 	g := fgpwcKNNGraph(b, x, 10)
-	e, err := laplacianEmbedding(context.Background(), g, graph.Symmetric, 50, &Settings{})
+	e, err := laplacianEmbedding(context.Background(), g, graph.Symmetric, 50, exactLaplacian, &Settings{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -48,6 +48,16 @@ type Problem struct {
 	// Row(i) ([]int32, []float64), such as *dataset.Sparse, is read only
 	// through its stored entries (O(nnz)); a dense one entry by entry.
 	Bipartite mat.Matrix
+	// Regularize is the regularization of the normalized Laplacians L_sym
+	// and L_rw that the k-way spectral embeddings build from Graph (NJW,
+	// Ncut, cSC-AP, CCSR; see graph.Regularization): degrees d + τ, and
+	// optionally τ/n added to every weight. The zero value, RegAuto,
+	// regularizes with τ = the mean degree the graphs with more than one
+	// connected component or heterogeneous degrees
+	// (graph.NeedsRegularization) and leaves the others exact. The
+	// bisection methods and FGPWC always use the exact Laplacian (their
+	// objectives are stated on it); so do the unnormalized Laplacians.
+	Regularize graph.Regularization
 }
 
 // Settings controls the computation shared by all methods: randomness,

@@ -65,7 +65,7 @@ func TestCommuteTimeEmbedding(t *testing.T) {
 			if err := lp.Inverse(lj); err != nil {
 				t.Fatal(err)
 			}
-			e, err := laplacianEmbedding(context.Background(), g, graph.Unnormalized, n, &Settings{})
+			e, err := laplacianEmbedding(context.Background(), g, graph.Unnormalized, n, exactLaplacian, &Settings{})
 			if err != nil {
 				t.Fatal(err)
 			}

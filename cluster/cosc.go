@@ -708,7 +708,7 @@ func (bs *coscBisector) spectral(ctx context.Context, cg *coscGraph) ([]float64,
 	if err != nil {
 		return nil, nil
 	}
-	e, err := laplacianEmbedding(ctx, mg, graph.Symmetric, 2, bs.s)
+	e, err := laplacianEmbedding(ctx, mg, graph.Symmetric, 2, exactLaplacian, bs.s)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -167,13 +167,13 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if err != nil {
 		return nil, fmt.Errorf("cluster: cscap: %w", err)
 	}
-	e, err := laplacianEmbedding(ctx, ga, graph.Symmetric, p.K, s)
+	e, err := laplacianEmbedding(ctx, ga, graph.Symmetric, p.K, p.Regularize, s)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: cscap: normalized cut of the propagated affinity: %w", err)
 	}
 	u := e.vectors
 	for i := 0; i < n; i++ {
-		f := 1 / math.Sqrt(ga.Degree(i))
+		f := 1 / math.Sqrt(e.deg[i])
 		row := u.RawRowView(i)
 		for j := range row {
 			row[j] *= f

@@ -40,6 +40,20 @@
 //     mean degree of a few) BetheHessian (bethe) succeeds where the
 //     Laplacians fail, and estimates k.
 //
+//     Sparse networks with hubs, isolated nodes or many tiny components
+//     (citation, web and social graphs) defeat the plain L_sym: tiny
+//     components and dangling trees take the smallest eigenvalues, and NJW
+//     returns one giant cluster. Problem.Regularize (graph.Regularization)
+//     replaces the degrees by d + τ in the k-way embeddings of NJW, Ncut,
+//     cSC-AP and CCSR (Qin & Rohe 2013); its default, RegAuto, does so with
+//     τ = the mean degree on exactly such graphs (graph.NeedsRegularization)
+//     and leaves k-NN graphs of feature sets alone. Components too small to
+//     be clusters then take no eigenvector of their own. Their nodes have
+//     no link to the big component, so nothing places them: k-means puts
+//     their near-zero embedding rows in whichever cluster is nearest, and
+//     figures computed on the whole node set count them as they fall.
+//     docs/results/regularize has the measurement.
+//
 //   - Partial labels. LabelProp (labelprop) when you want a classifier:
 //     O(nnz·k) per conjugate-gradient step, no eigenproblem. Where a class
 //     or a connected component has no labelled node, the label methods

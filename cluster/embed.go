@@ -103,20 +103,50 @@ func nullBasis(g *graph.Graph, comp []int, count, max int, sqrtDeg bool) *mat.De
 type embedding struct {
 	values   []float64  // ascending
 	vectors  *mat.Dense // n×count
+	deg      []float64  // the degrees the Laplacian normalizes by: d, or d + τ when regularized
+	tau      float64    // the regularization τ applied (0: none)
 	warnings []string
 }
 
+// exactLaplacian is the regularization of the methods whose mathematics
+// needs the exact Laplacian: the bisections (COSC, hierarchical bisection,
+// L1CSC), whose objective is the Ncut value itself (a component split off
+// has Ncut 0, the optimum), FGPWC, whose objective F(X) is stated on L_sym
+// (seed 003 eq. 6), and the unnormalized Laplacians, which have no degree
+// normalization to regularize.
+var exactLaplacian = graph.Regularization{Mode: graph.RegNone}
+
 // laplacianEmbedding returns the count smallest eigenpairs of the Laplacian
-// of the given kind (Unnormalized or Symmetric), ascending. When the graph
-// is disconnected, the exact null vectors of its components are deflated
-// (largest components first) so the solver never has to resolve a repeated
-// zero eigenvalue; a warning says so. For a connected graph the single null
-// vector is deflated too. Isolated nodes make L_sym undefined
-// and give an error wrapping graph.ErrIsolated.
-func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.LaplacianKind, count int, s *Settings) (*embedding, error) {
+// of the given kind (Unnormalized or Symmetric), ascending.
+//
+// For Symmetric, reg selects the regularized L_sym,τ (graph.Regularization;
+// by default, RegAuto, for disconnected graphs and graphs of heterogeneous
+// degrees): its degrees are d + τ, so isolated nodes are accepted and small
+// components and dangling trees no longer take the smallest eigenvalues
+// (Qin & Rohe 2013; Zhang & Rohe 2018); a warning gives τ and the reason.
+// Only the complete form (τ/n added to every W_ij) has a known null vector,
+// D_τ^{1/2}1, which is deflated.
+//
+// Without regularization, when the graph is disconnected, the exact null
+// vectors of its components are deflated (largest components first) so the
+// solver never has to resolve a repeated zero eigenvalue; a warning says
+// so. For a connected graph the single null vector is deflated too.
+// Isolated nodes make L_sym undefined and give an error wrapping
+// graph.ErrIsolated.
+func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.LaplacianKind, count int, reg graph.Regularization, s *Settings) (*embedding, error) {
 	n := g.N()
 	if count < 1 || count > n {
 		return nil, fmt.Errorf("%w: %d eigenvectors requested for %d nodes", ErrInvalid, count, n)
+	}
+	if err := reg.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	tau := 0.0
+	if kind != graph.Unnormalized {
+		tau = reg.TauFor(g, count)
+	}
+	newOp := func(h *graph.Graph) (*graph.Laplacian, error) {
+		return graph.NewRegularizedLaplacian(h, kind, tau, reg.Complete && tau > 0)
 	}
 	// Above DenseLimit the iterative solver's sparse products matter:
 	// relabel the nodes of sparse graphs (at most rcmMaxRow stored entries
@@ -135,41 +165,74 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		if perr != nil {
 			return nil, fmt.Errorf("cluster: %w", perr)
 		}
-		if op, err = graph.NewLaplacian(gp, kind); err != nil {
+		if op, err = newOp(gp); err != nil {
 			// Rebuilt on g as given, so that the error (an isolated
 			// node) names the caller's node, not the relabelled one.
-			_, err = graph.NewLaplacian(g, kind)
+			_, err = newOp(g)
 		}
 	} else {
-		op, err = graph.NewLaplacian(g, kind)
+		op, err = newOp(g)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
-	e := &embedding{}
-	comp, nc := g.Components()
-	// The null vectors are known exactly (one per component: 1_C for L,
-	// D^{1/2}1_C for L_sym), so the solver never computes them, even for a
-	// connected graph: one pair fewer for Lanczos, and an exact first
-	// eigenvector.
-	z := nullBasis(g, comp, nc, count, kind == graph.Symmetric)
-	_, d := z.Dims()
-	if nc > 1 {
-		e.warnings = append(e.warnings, fmt.Sprintf("graph has %d connected components; their indicator vectors are exact eigenvectors of eigenvalue 0", nc))
-		if nc > count {
-			e.warnings = append(e.warnings, fmt.Sprintf("more components (%d) than eigenvectors requested (%d): the embedding cannot separate all components", nc, count))
+	e := &embedding{deg: g.Degrees(), tau: tau}
+	var z *mat.Dense
+	if tau > 0 {
+		for i := range e.deg {
+			e.deg[i] += tau
 		}
+		why := "by request"
+		if reg.Mode == graph.RegAuto {
+			_, why = graph.NeedsRegularization(g, count)
+		}
+		form := "d + τ"
+		if reg.Complete {
+			form = "d + τ and τ/n added to every W_ij"
+		}
+		e.warnings = append(e.warnings, fmt.Sprintf("%v regularized (%s), τ = %.4g: %s", kind, form, tau, why))
+		if reg.Complete {
+			// W_τ1 = D_τ1: D_τ^{1/2}1 is the exact null vector.
+			z = mat.NewDense(n, 1, nil)
+			var nrm float64
+			for _, d := range e.deg {
+				nrm += d
+			}
+			for i, d := range e.deg {
+				z.Set(i, 0, math.Sqrt(d/nrm))
+			}
+		}
+	} else {
+		comp, nc := g.Components()
+		// The null vectors are known exactly (one per component: 1_C for L,
+		// D^{1/2}1_C for L_sym), so the solver never computes them, even for
+		// a connected graph: one pair fewer for Lanczos, and an exact first
+		// eigenvector.
+		z = nullBasis(g, comp, nc, count, kind == graph.Symmetric)
+		if nc > 1 {
+			e.warnings = append(e.warnings, fmt.Sprintf("graph has %d connected components; their indicator vectors are exact eigenvectors of eigenvalue 0", nc))
+			if nc > count {
+				e.warnings = append(e.warnings, fmt.Sprintf("more components (%d) than eigenvectors requested (%d): the embedding cannot separate all components", nc, count))
+			}
+		}
+	}
+	d := 0
+	if z != nil {
+		_, d = z.Dims()
 	}
 	if d == count {
 		// The deflated null vectors are all that was asked for.
 		e.values, e.vectors = make([]float64, d), z
 		return e, nil
 	}
-	if perm != nil {
+	if perm != nil && z != nil {
 		// Row k of the relabelled problem is node perm[k] (z is ours).
 		z.PermuteRows(perm, false)
 	}
-	p := eigen.Problem{A: op, K: count, Which: eigen.Smallest, Deflate: z, DeflateValues: make([]float64, d)}
+	p := eigen.Problem{A: op, K: count, Which: eigen.Smallest}
+	if z != nil {
+		p.Deflate, p.DeflateValues = z, make([]float64, d)
+	}
 	res, err := s.solve(ctx, p)
 	if err != nil {
 		if res == nil {
@@ -193,7 +256,7 @@ const rcmMaxRow = 100
 // disconnected components deflated as in laplacianEmbedding. It is the
 // embedding of NJW (thesis Alg. 3) and FGPWC (seed 003 Alg. 1, line 3).
 func embed(ctx context.Context, g *graph.Graph, count int, s *Settings) (values []float64, vecs *mat.Dense, err error) {
-	e, err := laplacianEmbedding(ctx, g, graph.Symmetric, count, s.orDefault())
+	e, err := laplacianEmbedding(ctx, g, graph.Symmetric, count, exactLaplacian, s.orDefault())
 	if err != nil {
 		return nil, nil, err
 	}

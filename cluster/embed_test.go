@@ -45,7 +45,7 @@ func TestLaplacianEmbeddingAgainstDense(t *testing.T) {
 			if _, nc := g.Components(); nc != tc.parts {
 				t.Fatalf("graph has %d components, want %d", nc, tc.parts)
 			}
-			e, err := laplacianEmbedding(context.Background(), g, tc.kind, tc.count, &Settings{})
+			e, err := laplacianEmbedding(context.Background(), g, tc.kind, tc.count, exactLaplacian, &Settings{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,14 +96,14 @@ func TestLaplacianEmbeddingIsolatedNode(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, count := range []int{1, 2, 5} {
-			_, err := laplacianEmbedding(context.Background(), g, graph.Symmetric, count, &Settings{})
+			_, err := laplacianEmbedding(context.Background(), g, graph.Symmetric, count, exactLaplacian, &Settings{})
 			if !errors.Is(err, graph.ErrIsolated) || !strings.Contains(err.Error(), fmt.Sprintf("node %d ", lonely)) {
 				t.Errorf("n = %d, count = %d: err = %v, want ErrIsolated naming node %d", n, count, err, lonely)
 			}
 		}
 		// The unnormalized Laplacian is defined: the isolated node is a
 		// component of its own.
-		if _, err := laplacianEmbedding(context.Background(), g, graph.Unnormalized, 3, &Settings{}); err != nil {
+		if _, err := laplacianEmbedding(context.Background(), g, graph.Unnormalized, 3, exactLaplacian, &Settings{}); err != nil {
 			t.Errorf("n = %d, unnormalized: %v", n, err)
 		}
 	}

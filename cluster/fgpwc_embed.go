@@ -113,7 +113,7 @@ func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWC
 	var e *embedding
 	var err error
 	if cfg.M > 0 {
-		e, err = laplacianEmbedding(ctx, g, cfg.Laplacian.graphKind(), cfg.M+1, s)
+		e, err = laplacianEmbedding(ctx, g, cfg.Laplacian.graphKind(), cfg.M+1, exactLaplacian, s)
 		if err != nil {
 			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
 		}
@@ -180,7 +180,7 @@ func fgpwcAutoEmbedKind(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian
 		try = maxM
 	}
 	for {
-		e, err := laplacianEmbedding(ctx, g, kind.graphKind(), try+1, s)
+		e, err := laplacianEmbedding(ctx, g, kind.graphKind(), try+1, exactLaplacian, s)
 		if err != nil {
 			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
 		}

@@ -351,7 +351,7 @@ func TestFGPWCDropTrivial(t *testing.T) {
 	const m = 6
 	for _, solver := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}} {
 		t.Run(fmt.Sprintf("%T", solver), func(t *testing.T) {
-			e, err := laplacianEmbedding(context.Background(), g, graph.Symmetric, m+1, &Settings{Eigen: solver})
+			e, err := laplacianEmbedding(context.Background(), g, graph.Symmetric, m+1, exactLaplacian, &Settings{Eigen: solver})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -146,7 +146,7 @@ func bestSweep(ctx context.Context, g *graph.Graph, nodes []int, s *Settings) (s
 	if sub.Volume() == 0 {
 		return sw, nil
 	}
-	e, err := laplacianEmbedding(ctx, sub, graph.Symmetric, 2, s)
+	e, err := laplacianEmbedding(ctx, sub, graph.Symmetric, 2, exactLaplacian, s)
 	if err != nil {
 		return sw, err
 	}

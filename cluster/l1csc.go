@@ -575,7 +575,7 @@ func (q *l1Problem) spectralStarts(ctx context.Context, s *Settings, count int) 
 	if q.node {
 		kind = graph.Unnormalized
 	}
-	e, err := laplacianEmbedding(ctx, sg, kind, count+1, s)
+	e, err := laplacianEmbedding(ctx, sg, kind, count+1, exactLaplacian, s)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -102,8 +102,11 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 		}
 		warnings = append(warnings, w...)
 		// The cut's k-means draws from its own seed so that it does not
-		// share a random stream with NOA-SSC's k-means.
-		cut, err := Run(ctx, ShiMalik{}, &Problem{Graph: wm, K: k}, s.derive(streamPairNcut))
+		// share a random stream with NOA-SSC's k-means. The cut is the
+		// exact Ncut of the group graph (seed 000 Alg. 8, lines 6–8), never regularized:
+		// W^m is built here, not given, and its group sizes make its
+		// degrees heterogeneous by construction.
+		cut, err := Run(ctx, ShiMalik{}, &Problem{Graph: wm, K: k, Regularize: exactLaplacian}, s.derive(streamPairNcut))
 		if err != nil {
 			return nil, fmt.Errorf("cluster: %s: normalized cut of the group graph: %w", name, err)
 		}

@@ -116,6 +116,9 @@ func validate(name string, u Uses, p *Problem) error {
 	if in&GraphInput != 0 && p.Graph == nil {
 		return fmt.Errorf("%w: %s: no graph", ErrInvalid, name)
 	}
+	if err := p.Regularize.Validate(); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
+	}
 	n := p.nodes()
 	if n == 0 {
 		return fmt.Errorf("%w: %s: the problem has no nodes", ErrInvalid, name)

@@ -74,7 +74,7 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 	if err != nil {
 		return nil, err
 	}
-	e, err := laplacianEmbedding(ctx, g2, graph.Unnormalized, p.K, s)
+	e, err := laplacianEmbedding(ctx, g2, graph.Unnormalized, p.K, exactLaplacian, s)
 	if err != nil {
 		return nil, err
 	}

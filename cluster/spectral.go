@@ -9,6 +9,7 @@ import (
 
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/enum"
 )
 
 // NJW is the normalized spectral clustering of Ng, Jordan and Weiss
@@ -79,7 +80,7 @@ func (u Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	if !u.CommuteTime {
 		return spectral(ctx, p, s, graph.Unnormalized, false, false)
 	}
-	e, err := laplacianEmbedding(ctx, p.Graph, graph.Unnormalized, p.K, s)
+	e, err := laplacianEmbedding(ctx, p.Graph, graph.Unnormalized, p.K, exactLaplacian, s)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func (u Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*
 // row normalization (NJW) or D^{-1/2} scaling (Shi–Malik), k-means.
 func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.LaplacianKind, rowNorm, degScale bool) (*Result, error) {
 	g := p.Graph
-	e, err := laplacianEmbedding(ctx, g, kind, p.K, s)
+	e, err := laplacianEmbedding(ctx, g, kind, p.K, p.Regularize, s)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +111,7 @@ func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.Laplacian
 	if degScale {
 		n, k := u.Dims()
 		for i := 0; i < n; i++ {
-			f := 1 / math.Sqrt(g.Degree(i))
+			f := 1 / math.Sqrt(e.deg[i])
 			row := u.RawRowView(i)[:k]
 			for j := range row {
 				row[j] *= f
@@ -136,12 +137,24 @@ func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.Laplacian
 //
 // When Problem.K is 0, k is the number of negative eigenvalues of H(r)
 // (Saade et al.), at least 1.
+//
+// The parameter r comes from R, else from Rule: √c (seed 004 §3.2, right
+// for the SBM) or √ρ̂ with ρ̂ = Σd²/Σd − 1, the non-backtracking spectral
+// radius of a degree-heterogeneous graph (Saade et al. 2014; Le & Levina
+// 2015; Dall'Amico, Couillet & Tremblay 2019, 2021). With √c, the hubs of a
+// heterogeneous graph give negative eigenvalues of their own (localized
+// on them), so the estimated k is far too large; √ρ̂ removes them
+// (docs/results/kestimate measures both).
 type BetheHessian struct {
 	// R is the parameter r, above 1 (and above every edge weight, which
 	// the weighted H(r) needs). If R is 0, r = √c with c the mean degree,
 	// optimal for the stochastic block model (seed 004 §3.2), or 1.01 times
 	// the largest edge weight where √c does not exceed it (graph.BetheR).
-	R float64 `doc:"Bethe Hessian parameter r (0: √(mean degree), above the largest weight)" range:"0 | (1, 1e6]"`
+	R float64 `doc:"Bethe Hessian parameter r (0: from Rule)" range:"0 | (1, 1e6]"`
+	// Rule chooses r when R is 0: BetheRuleMean (the zero value), r = √c
+	// with c the mean degree (graph.BetheR), BetheRuleNB, r = √ρ̂
+	// (graph.BetheRNonBacktracking), or BetheRuleZeta (see there).
+	Rule BetheRule `doc:"r when R is 0: mean (√ mean degree, seed 004 §3.2), nb (√(Σd²/Σd − 1), Saade et al. 2014, Le & Levina 2015) or zeta (nb's k, then eigenvector p of H(ζ_p), Dall'Amico et al. 2019)"`
 	// MaxK caps the estimated k when Problem.K is 0. If MaxK is 0, 100 is used.
 	MaxK int `doc:"cap of the estimated k (0: 100)" range:"[0, 1e6]"`
 }
@@ -155,9 +168,12 @@ func (BetheHessian) Uses() Uses { return Uses{EstimatesK: true} }
 // Partition partitions p.Graph. (Run warns about supervision, which it ignores.)
 func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	g := p.Graph
+	if b.Rule < BetheRuleMean || b.Rule > BetheRuleZeta {
+		return nil, fmt.Errorf("%w: bethe: unknown Rule %d", ErrInvalid, int(b.Rule))
+	}
 	r := b.R
 	if r == 0 {
-		r = graph.BetheR(g)
+		r = b.Rule.R(g)
 	}
 	h, err := graph.NewBetheHessian(g, r)
 	if err != nil {
@@ -203,10 +219,151 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 		warnings = append(warnings, err.Error())
 	}
 	u := mat.DenseCopyOf(res.Vectors.Slice(0, n, 0, k))
+	values := res.Values
+	if b.Rule == BetheRuleZeta && b.R == 0 {
+		var zeta []float64
+		if u, zeta, err = betheZetaEmbedding(ctx, g, k, r, s); err != nil {
+			return nil, err
+		}
+		normalizeRows(u)
+		values = zeta
+		warnings = append(warnings, fmt.Sprintf("eigenvector p taken from H(ζ_p), λ_p(H(ζ_p)) = 0: ζ = %.4g", zeta))
+	}
 	out, err := partition(ctx, u, k, s, 10, nil)
 	if err != nil {
 		return nil, err
 	}
-	out.Eigenvalues, out.Warnings = res.Values, warnings
+	out.Eigenvalues, out.Warnings = values, warnings
 	return out, nil
+}
+
+// betheZetaTol is the relative width of the bracket at which the search
+// for ζ_p stops.
+const betheZetaTol = 1e-3
+
+// betheZetaEmbedding returns the embedding of Dall'Amico, Couillet &
+// Tremblay (2019, Alg. 1): for p = 1…k, the p-th eigenvector of H(ζ_p),
+// where ζ_p ∈ (1, rmax] is the r at which the p-th smallest eigenvalue of
+// H(r) vanishes (for a DC-SBM, ζ = (c_in + c_out)/(c_in − c_out) makes the
+// informative eigenvector independent of the degree propensities θ). It
+// also returns the ζ_p. λ_p(H(r)) ≥ 0 near r = 1 (H(1) is the Laplacian)
+// and λ_p(H(rmax)) < 0 for the informative p; since λ_p ≤ λ_{p+1} for every
+// r, the roots are ordered, ζ_p ≤ ζ_{p+1}, and each evaluation of the k
+// smallest eigenvalues at one r narrows the brackets of every p. A p whose
+// eigenvalue is not negative at rmax takes ζ_p = rmax. Bisection to a
+// relative width of 10⁻³. Cost: about k·log₂(10³) evaluations of the k
+// smallest eigenpairs of H(r) in the worst case, far fewer when the roots
+// are close, each O(nnz·k) per Lanczos step.
+func betheZetaEmbedding(ctx context.Context, g *graph.Graph, k int, rmax float64, s *Settings) (*mat.Dense, []float64, error) {
+	n := g.N()
+	wmax := 0.0
+	for i := 0; i < n; i++ {
+		_, w := g.Row(i)
+		for _, v := range w {
+			wmax = math.Max(wmax, v)
+		}
+	}
+	rmin := math.Nextafter(math.Max(wmax, 1), math.Inf(1)) * (1 + 1e-9)
+	lo := make([]float64, k)
+	hi := make([]float64, k)
+	for p := range lo {
+		lo[p], hi[p] = rmin, rmax
+	}
+	u := mat.NewDense(n, k, nil)
+	have := make([]bool, k)
+	eval := func(r float64) (*eigen.Result, error) {
+		h, err := graph.NewBetheHessian(g, r)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: %w", err)
+		}
+		res, err := s.solve(ctx, eigen.Problem{A: h, K: k, Which: eigen.Smallest})
+		if err != nil && res == nil {
+			return nil, err
+		}
+		for q, v := range res.Values[:k] {
+			if v >= 0 {
+				lo[q] = math.Max(lo[q], r)
+			} else {
+				hi[q] = math.Min(hi[q], r)
+			}
+		}
+		return res, nil
+	}
+	top, err := eval(rmax)
+	if err != nil {
+		return nil, nil, err
+	}
+	for p := 0; p < k; p++ {
+		if top.Values[p] >= 0 {
+			// Not negative at rmax: no root in the range.
+			u.SetCol(p, mat.Col(nil, p, top.Vectors))
+			have[p], lo[p], hi[p] = true, rmax, rmax
+		}
+	}
+	for p := 0; p < k; p++ {
+		if have[p] {
+			continue
+		}
+		var last *eigen.Result
+		var lastR float64
+		for hi[p]-lo[p] > betheZetaTol*hi[p] {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			r := (lo[p] + hi[p]) / 2
+			res, err := eval(r)
+			if err != nil {
+				return nil, nil, err
+			}
+			last, lastR = res, r
+		}
+		mid := (lo[p] + hi[p]) / 2
+		if last == nil || lastR != mid {
+			if last, err = eval(mid); err != nil {
+				return nil, nil, err
+			}
+		}
+		u.SetCol(p, mat.Col(nil, p, last.Vectors))
+		lo[p], hi[p] = mid, mid
+	}
+	return u, lo, nil
+}
+
+// BetheRule chooses the Bethe Hessian parameter r from the graph.
+type BetheRule int
+
+const (
+	// BetheRuleMean is r = √c, c the mean degree (seed 004 §3.2;
+	// graph.BetheR).
+	BetheRuleMean BetheRule = iota
+	// BetheRuleNB is r = √ρ̂, ρ̂ = Σd²/Σd − 1 (graph.BetheRNonBacktracking).
+	BetheRuleNB
+	// BetheRuleZeta estimates k with r = √ρ̂ as BetheRuleNB, then embeds
+	// with the eigenvector p of H(ζ_p), ζ_p the r at which the p-th
+	// eigenvalue vanishes (Dall'Amico, Couillet & Tremblay 2019, Alg. 1),
+	// rows normalized: insensitive to the degree heterogeneity of a
+	// DC-SBM. It costs one bracketed root search per eigenvector.
+	BetheRuleZeta
+)
+
+// betheRuleNames are the names of the BetheRule values, in order.
+var betheRuleNames = []string{"mean", "nb", "zeta"}
+
+// String returns "mean", "nb" or "zeta".
+func (v BetheRule) String() string { return enum.String("BetheRule", betheRuleNames, v) }
+
+// MarshalText returns the name of v.
+func (v BetheRule) MarshalText() ([]byte, error) { return enum.Marshal("Rule", betheRuleNames, v) }
+
+// UnmarshalText sets v from its name (mean, nb or zeta, any case), for
+// tether cluster -set Rule=nb and JSON.
+func (v *BetheRule) UnmarshalText(b []byte) error { return parseEnum(v, "Rule", betheRuleNames, b) }
+
+// R returns the rule's r for g (graph.BetheR or
+// graph.BetheRNonBacktracking). Cost O(n + nnz).
+func (v BetheRule) R(g *graph.Graph) float64 {
+	if v == BetheRuleNB || v == BetheRuleZeta {
+		return graph.BetheRNonBacktracking(g)
+	}
+	return graph.BetheR(g)
 }

@@ -315,8 +315,11 @@ func TestMethodErrors(t *testing.T) {
 		{"k zero", "njw", context.Background(), &Problem{Graph: g}, ErrInvalid},
 		{"k negative", "usc", context.Background(), &Problem{Graph: g, K: -1}, ErrInvalid},
 		{"k above n", "ncut", context.Background(), &Problem{Graph: g, K: 11}, ErrInvalid},
-		{"isolated node njw", "njw", context.Background(), &Problem{Graph: iso, K: 2}, graph.ErrIsolated},
-		{"isolated node ncut", "ncut", context.Background(), &Problem{Graph: iso, K: 2}, graph.ErrIsolated},
+		// Without regularization; the default (RegAuto) regularizes a
+		// graph with an isolated node and accepts it (TestRegularizedEmbedding).
+		{"isolated node njw", "njw", context.Background(), &Problem{Graph: iso, K: 2, Regularize: graph.Regularization{Mode: graph.RegNone}}, graph.ErrIsolated},
+		{"isolated node ncut", "ncut", context.Background(), &Problem{Graph: iso, K: 2, Regularize: graph.Regularization{Mode: graph.RegNone}}, graph.ErrIsolated},
+		{"bad regularization", "njw", context.Background(), &Problem{Graph: g, K: 2, Regularize: graph.Regularization{Mode: graph.RegOn, Tau: -1}}, ErrInvalid},
 		{"cancelled", "njw", cancelled, &Problem{Graph: randomGraph(t, 600, 600, 1), K: 2}, context.Canceled},
 	}
 	for _, tc := range cases {

@@ -301,15 +301,6 @@ func activeReport(env *Env, results map[string]Values) (*Output, error) {
 	if env.Quick {
 		fmt.Fprintf(&md, "**Quick mode**: iris only, FGPWC only, auto and random, %d seeds, %d questions.\n\n", plan.reps, plan.budget)
 	}
-	fmt.Fprintf(&md, "## Claims\n\n")
-	for _, c := range out.Claims {
-		fmt.Fprintf(&md, "- *%s* (%s) — **%s**. Rule: %s. Ours: %s.", c.Quote, c.Source, c.Verdict, c.Rule, c.Ours)
-		if c.Reason != "" {
-			fmt.Fprintf(&md, " %s.", strings.ToUpper(c.Reason[:1])+c.Reason[1:])
-		}
-		fmt.Fprintf(&md, "\n")
-	}
-	fmt.Fprintf(&md, "\n")
 
 	var methods []string
 	for _, m := range plan.methods {

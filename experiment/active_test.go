@@ -89,7 +89,7 @@ func TestActiveQuick(t *testing.T) {
 	if st.Failed > 0 {
 		t.Fatalf("%d cells failed: %v", st.Failed, st.Errors)
 	}
-	for _, want := range []string{"## Claims", "### fgpwc, iris", "| auto |", "| random |", "active-fgpwc.png", "ARI is over all nodes"} {
+	for _, want := range []string{"### fgpwc, iris", "| auto |", "| random |", "active-fgpwc.png", "ARI is over all nodes"} {
 		if !strings.Contains(out.Markdown, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -551,15 +551,6 @@ func realReport(env *Env, results map[string]Values) (*Output, error) {
 		}
 		claims = append(claims, c)
 	}
-	md.WriteString("## Claims\n\n| claim | rule | ours | verdict |\n|---|---|---|---|\n")
-	for _, c := range claims {
-		verdict := c.Verdict.String()
-		if c.Reason != "" {
-			verdict += " (" + c.Reason + ")"
-		}
-		fmt.Fprintf(&md, "| %s | %s | %s | **%s** |\n", c.Quote, c.Rule, c.Ours, verdict)
-	}
-	md.WriteString("\n")
 
 	// Table 1: unconstrained.
 	md.WriteString("## Unconstrained (mean ARI; largest cluster share of NJW)\n\n| dataset | n | k |")

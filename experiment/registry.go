@@ -20,5 +20,6 @@ func registry() []Experiment {
 		GraphSensitivity(),
 		RealData(),
 		Active(),
+		KEstimate(), Regularize(),
 	}
 }

@@ -167,7 +167,7 @@ func sbmRun(ctx context.Context, env *Env, n int, f sbmFigure, x float64, m sbmM
 		return nil, err
 	}
 	r := math.Sqrt((cin + cout) / 2) // seed 004 §3.2: r = √c, c the mean of c_in and c_out
-	p := &cluster.Problem{Graph: gr, K: f.k}
+	p := &cluster.Problem{Graph: gr, K: f.k, Regularize: publishedLaplacian}
 	var meth cluster.Method
 	switch {
 	case m.key == "usc":
@@ -362,7 +362,6 @@ func Seed004Fig63() Experiment {
 				return nil, err
 			}
 			out.Claims = fig63Claims(env, figs[0], results)
-			out.Markdown = claimsSection(out.Claims) + out.Markdown
 			return out, nil
 		},
 	}
@@ -410,7 +409,6 @@ func Seed004Fig646() Experiment {
 				return nil, err
 			}
 			out.Claims = fig646Claims(env, figs, results)
-			out.Markdown = claimsSection(out.Claims) + out.Markdown
 			return out, nil
 		},
 	}

@@ -79,7 +79,6 @@ func Seed004Fig61() Experiment {
 				return nil, err
 			}
 			out.Claims = fig61Claims(env, figs[0], results)
-			out.Markdown = claimsSection(out.Claims) + out.Markdown
 			return out, nil
 		},
 	}
@@ -174,24 +173,6 @@ func verdictAll(ok, total int) Verdict {
 		return PartlyHeld
 	}
 	return NotHeld
-}
-
-// claimsSection renders claims as the Markdown list at the top of a page.
-func claimsSection(claims []Claim) string {
-	if len(claims) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("## Published claims checked\n\n")
-	for _, c := range claims {
-		fmt.Fprintf(&b, "- **%s** — %s: \"%s\"\n  Rule: %s. Ours: %s.", c.Verdict, c.Source, c.Quote, c.Rule, c.Ours)
-		if c.Reason != "" {
-			fmt.Fprintf(&b, " (%s)", c.Reason)
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("\n")
-	return b.String()
 }
 
 // Fig. 6.2.
@@ -538,7 +519,7 @@ func fig62Report(env *Env, ds map[string]*fig62Data, results map[string]Values) 
 	}
 	md.WriteString("\nAll figures are in `fig6.2.csv` (mean and sd of the NMI over the draws, failed runs, mean seconds per run).\n")
 	out.Claims = fig62Claims(counts, meanAt, sds, slopes, "z")
-	out.Markdown = claimsSection(out.Claims) + md.String()
+	out.Markdown = md.String()
 	return out, nil
 }
 

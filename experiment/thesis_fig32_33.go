@@ -225,7 +225,7 @@ func fig32Report(env *Env, lf *labelFigures, zoo ssDataset, results map[string]V
 	}
 	md.WriteString("\nAll figures are in `fig3.2.csv`.\n")
 	out.Claims = fig32Claims(ks, curves)
-	out.Markdown = claimsSection(out.Claims) + md.String()
+	out.Markdown = md.String()
 	return out, nil
 }
 
@@ -417,7 +417,7 @@ func fig33Report(env *Env, results map[string]Values) (*Output, error) {
 	}
 	md.WriteString("\nAll figures are in `fig3.3.csv`.\n")
 	out.Claims = fig33Claims(fracs, all)
-	out.Markdown = claimsSection(out.Claims) + md.String()
+	out.Markdown = md.String()
 	return out, nil
 }
 

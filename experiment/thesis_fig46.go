@@ -66,7 +66,9 @@ func ThesisFig46() Experiment {
 	var data memo[string, *fgpwcInstance]
 	load := func(ctx context.Context, env *Env) (*fgpwcInstance, error) {
 		r := fig46Row(env)
-		return data.get(ctx, fmt.Sprint(r.n, env.Seed), func(ctx context.Context) (*fgpwcInstance, error) { return fgpwcLoad(ctx, r, env.DataRoot, env.Seed, nil) })
+		return data.get(ctx, fmt.Sprint(r.n, env.Seed), func(ctx context.Context) (*fgpwcInstance, error) {
+			return fgpwcLoad(ctx, r, env.DataRoot, env.Seed, nil)
+		})
 	}
 	return Experiment{
 		Name:   "thesis-fig4.6",
@@ -235,7 +237,7 @@ func fig46Report(env *Env, inst *fgpwcInstance, results map[string]Values) (*Out
 	}
 	md.WriteString("\nAll figures are in `fig4.6.csv`.\n")
 	out.Claims = fig46Claims(counts, curves)
-	out.Markdown = claimsSection(out.Claims) + md.String()
+	out.Markdown = md.String()
 	return out, nil
 }
 

@@ -41,5 +41,10 @@
 // normalized Laplacian (laplacian.go: L, L_sym, L_rw, D^{-1/2}WD^{-1/2},
 // the Bethe Hessian of seed 004) divides by degrees, so isolated nodes are an
 // error (ErrIsolated) unless regularized with Graph.WithSelfLoops (seed 004
-// §5.2).
+// §5.2) or by a Regularization (regularize.go): the regularized L_sym,τ and
+// L_rw,τ replace the degrees by d + τ (Qin & Rohe 2013), optionally adding
+// τ/n to every weight as an implicit rank-one term (Amini et al. 2013).
+// NeedsRegularization is the rule of the default (RegAuto): isolated nodes,
+// components too small to be clusters, or heterogeneous degrees.
+// BetheRNonBacktracking is the Bethe Hessian's r for heterogeneous degrees.
 package graph

@@ -46,11 +46,14 @@ type inputOptions struct {
 	noise     float64
 	factor    float64
 	cin, cout float64
+	gamma     float64
 	selfLoops float64
-	spec      graph.Spec
-	genSeed   uint64
-	genOut    string
-	bip       bipartiteOptions
+	// regularize is the -regularize option of the normalized Laplacians.
+	regularize graph.Regularization
+	spec       graph.Spec
+	genSeed    uint64
+	genOut     string
+	bip        bipartiteOptions
 	// flags are the parsed flags: the generator reads only those set, and
 	// -gen-seed defaults to seed, the value of -seed.
 	flags *flag.FlagSet
@@ -131,9 +134,11 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Float64Var(&o.factor, "factor", 0.5, "generator: radius of the inner circle, in (0,1) (circles)")
 	fs.Float64Var(&o.cin, "cin", 10, "generator: SBM c_in")
 	fs.Float64Var(&o.cout, "cout", 2, "generator: SBM c_out")
+	fs.Float64Var(&o.gamma, "gamma", 2.5, "generator: DC-SBM power-law exponent of the degree propensities (> 2; 0: none)")
 	fs.Uint64Var(&o.genSeed, "gen-seed", 0, "generator seed (default: the -seed value; tether gen -seed S makes the same data)")
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
+	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)")
 }
 
 // load reads or generates the data and builds the graph.
@@ -400,7 +405,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	for _, w := range l.warnings {
 		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
 	}
-	p := &cluster.Problem{Graph: l.g, K: *k}
+	p := &cluster.Problem{Graph: l.g, K: *k, Regularize: in.regularize}
 	if meth.Uses().Input&cluster.FeatureInput != 0 {
 		// A projection method (cpca, clpp) reads the feature rows; a graph
 		// alone cannot give them.

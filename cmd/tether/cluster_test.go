@@ -114,7 +114,8 @@ func TestClusterBadInput(t *testing.T) {
 		{"two inputs", good, ".csv", []string{"-gen", "moons"}, true, []string{"exactly one"}},
 		{"negative weight", "0 1 1\n1 2 -2\n", ".txt", []string{"-graph-file"}, false, []string{"negative"}},
 		{"asymmetric dense affinity", "0,1\n2,0\n", ".csv", []string{"-graph-file"}, false, []string{"symmetric"}},
-		{"isolated node", "0 1 1\n1 2 1\n3 3 0\n", ".txt", []string{"-graph-file", "-k", "2"}, false, []string{"isolated", "node 3"}},
+		// Without regularization; the default regularizes (TestClusterRegularize).
+		{"isolated node", "0 1 1\n1 2 1\n3 3 0\n", ".txt", []string{"-graph-file", "-k", "2", "-regularize", "none"}, false, []string{"isolated", "node 3"}},
 		{"out-of-range constraint", good, ".csv", []string{"-constraints", "cons:# base=0\n0,9,ml\n"}, false, []string{"cons.csv:2:", "node 9"}},
 		{"self-pair constraint", good, ".csv", []string{"-constraints", "cons:# base=0\n2,2,cl\n"}, false, []string{"cons.csv:2:", "self pair"}},
 		{"malformed constraint", good, ".csv", []string{"-constraints", "cons:# base=0\n0,1,maybe\n"}, false, []string{"cons.csv:2:", "maybe"}},
@@ -533,5 +534,32 @@ func TestClusterVerboseRecall(t *testing.T) {
 	}
 	if _, errOut, err = run(t, append(args, "-knn-search", "fast")...); err == nil || !strings.Contains(errOut+err.Error(), "approx") {
 		t.Errorf("-knn-search fast: err %v, stderr %q", err, errOut)
+	}
+}
+
+// TestClusterRegularize checks -regularize on a graph the plain L_sym
+// refuses (node 6 is isolated): none gives the ErrIsolated error, the
+// default (auto) regularizes and says so, a bad value is a usage error.
+func TestClusterRegularize(t *testing.T) {
+	g := writeTemp(t, "g.txt", "0 1 1\n1 2 1\n0 2 1\n3 4 1\n4 5 1\n3 5 1\n2 3 0.1\n6 6 0\n")
+	labels := filepath.Join(t.TempDir(), "l")
+	if _, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-regularize", "none", "-o", labels, "-quiet"); err == nil || !strings.Contains(err.Error(), "isolated") {
+		t.Errorf("-regularize none: err = %v, want the isolated-node error", err)
+	}
+	for _, reg := range []string{"", "auto", "mean", "2.5", "mean+complete"} {
+		args := []string{"cluster", "-graph-file", g, "-k", "2", "-o", labels, "-quiet"}
+		if reg != "" {
+			args = append(args, "-regularize", reg)
+		}
+		out, _, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("-regularize %q: %v", reg, err)
+		}
+		if !strings.Contains(out, "regularized") {
+			t.Errorf("-regularize %q: no regularization warning:\n%s", reg, out)
+		}
+	}
+	if _, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-regularize", "lots", "-o", labels, "-quiet"); !errors.Is(err, errUsage) {
+		t.Errorf("-regularize lots: err = %v, want a usage error", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
 )
 
 // genUsage is the usage text of gen; the generator list comes from the
@@ -33,7 +34,7 @@ parameters they read and their defaults:
 	b.WriteString(`
 Point generators write CSV with a header, the features x1, x2, … and the
 class in the last column "label" (0-based); read it back with "--label last".
-sbm writes an undirected edge list "i j 1" (0-based; Matrix Market when -o
+sbm and dcsbm write an undirected edge list "i j 1" (0-based; Matrix Market when -o
 ends in .mtx) and a labels file with one block per line.
 
 A flag left out takes the generator's default. The same -seed gives the same
@@ -46,6 +47,7 @@ type genFlags struct {
 	n, k, dim     int
 	noise, factor float64
 	cin, cout     float64
+	gamma         float64
 	seed          uint64
 	out, labels   string
 	kind          string
@@ -61,6 +63,7 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	fs.Float64Var(&f.factor, "factor", 0.5, "circles: radius of the inner circle, in (0,1)")
 	fs.Float64Var(&f.cin, "cin", 10, "sbm: c_in, p_in = c_in/n (seed 004 §3.1)")
 	fs.Float64Var(&f.cout, "cout", 2, "sbm: c_out, p_out = c_out/n")
+	fs.Float64Var(&f.gamma, "gamma", 2.5, "dcsbm: power-law exponent of the degree propensities θ (> 2; 0: none, a plain SBM in Poisson form)")
 	fs.Uint64Var(&f.seed, "seed", synth.DefaultSeed, "random seed")
 	fs.StringVar(&f.out, "o", "", "output file (default standard output)")
 	fs.StringVar(&f.labels, "labels", "", "sbm: labels file (default: the -o file with extension .labels)")
@@ -98,7 +101,11 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	if err := writeGenerated(ctx, m, d, f.out, f.labels); err != nil {
 		return err
 	}
-	if g.Graph {
+	if g.Name == "dcsbm" {
+		st := d.Graph.Stats()
+		fmt.Fprintf(m.Stderr, "tether gen: DC-SBM n=%d k=%d c_in=%g c_out=%g gamma=%g: %d edges, mean degree %.4g, max %.4g, degree CV %.3g, %d components (largest %d)\n",
+			p.N, p.K, p.Cin, p.Cout, p.Gamma, st.Edges, st.MeanDegree, st.MaxDegree, graph.DegreeCV(d.Graph), st.Components, st.LargestComponent)
+	} else if g.Graph {
 		fmt.Fprintf(m.Stderr, "tether gen: SBM n=%d k=%d c_in=%g c_out=%g: %d edges; c_in−c_out = %g, threshold k√c = %.4g (%s)\n",
 			p.N, p.K, p.Cin, p.Cout, len(d.Graph.Edges()), p.Cin-p.Cout, synth.Threshold(p.K, p.Cin, p.Cout), genDetectability(p.K, p.Cin, p.Cout))
 	}

@@ -71,5 +71,5 @@ func ExampleLookup() {
 	// Output:
 	// circles: two concentric circles (scikit-learn make_circles), 2 classes (n=900 noise=0.05 factor=0.5)
 	// 200 2 0 1
-	// synth: invalid parameter: unknown generator "spirals" (known: moons, circles, interlaced, xor, blobs, sbm)
+	// synth: invalid parameter: unknown generator "spirals" (known: moons, circles, interlaced, xor, blobs, sbm, dcsbm)
 }

@@ -33,16 +33,21 @@ type Params struct {
 	// Factor is the radius of the inner circle, in (0, 1) (circles).
 	// Parameter "factor".
 	Factor float64
-	// Cin and Cout set p_in = Cin/N and p_out = Cout/N (sbm, seed 004 §3.1).
+	// Cin and Cout set p_in = Cin/N and p_out = Cout/N (sbm, seed 004 §3.1;
+	// dcsbm, times θ_iθ_j).
 	// Parameters "cin" and "cout".
 	Cin, Cout float64
+	// Gamma is the power-law exponent of the degree propensities (dcsbm):
+	// 0 for none (a plain SBM), else > 2; smaller is more heterogeneous.
+	// Parameter "gamma".
+	Gamma float64
 }
 
 // paramNames lists the parameter names in the order of the Params fields.
-const paramNames = "n, k, dim, noise, factor, cin, cout"
+const paramNames = "n, k, dim, noise, factor, cin, cout, gamma"
 
 // Get returns the parameter with the given name ("n", "k", "dim", "noise",
-// "factor", "cin" or "cout") as a float64; ok is false for another name.
+// "factor", "cin", "cout" or "gamma") as a float64; ok is false for another name.
 func (p Params) Get(name string) (v float64, ok bool) {
 	switch name {
 	case "n":
@@ -59,6 +64,8 @@ func (p Params) Get(name string) (v float64, ok bool) {
 		return p.Cin, true
 	case "cout":
 		return p.Cout, true
+	case "gamma":
+		return p.Gamma, true
 	}
 	return 0, false
 }
@@ -82,7 +89,7 @@ func (p *Params) Set(name, value string) error {
 				p.Dim = v
 			}
 		}
-	case "noise", "factor", "cin", "cout":
+	case "noise", "factor", "cin", "cout", "gamma":
 		var v float64
 		if v, err = strconv.ParseFloat(value, 64); err == nil {
 			switch name {
@@ -92,6 +99,8 @@ func (p *Params) Set(name, value string) error {
 				p.Factor = v
 			case "cin":
 				p.Cin = v
+			case "gamma":
+				p.Gamma = v
 			default:
 				p.Cout = v
 			}
@@ -138,7 +147,7 @@ type Generator struct {
 // Generate draws a data set with parameters p from src (nil means
 // rand.NewPCG(DefaultSeed, DefaultSeed)). It calls the generator function
 // of the same name (Moons, Circles, InterlacedCircles, XOR, Blobs,
-// SBMContext) with the fields g.Params names, so the same p and seed give
+// SBMContext, DCSBMContext) with the fields g.Params names, so the same p and seed give
 // the same data as that function. Invalid parameters, sizes beyond
 // MaxValues included, give an error wrapping ErrInvalid before anything is
 // allocated; a cancelled ctx gives ctx.Err() (sbm checks it while sampling).
@@ -168,7 +177,7 @@ func (g Generator) DefaultString() string {
 const DefaultN = 900
 
 // Generators returns the generators, in a fresh slice on each call: moons,
-// circles (concentric), interlaced, xor, blobs and sbm.
+// circles (concentric), interlaced, xor, blobs, sbm and dcsbm.
 func Generators() []Generator {
 	points := func(f func(p Params, src rand.Source) (*mat.Dense, []int, error)) func(context.Context, Params, rand.Source) (*Data, error) {
 		return func(_ context.Context, p Params, src rand.Source) (*Data, error) {
@@ -233,6 +242,20 @@ func Generators() []Generator {
 			Graph:    true,
 			gen: func(ctx context.Context, p Params, src rand.Source) (*Data, error) {
 				g, labels, err := SBMContext(ctx, p.N, p.K, p.Cin, p.Cout, src)
+				if err != nil {
+					return nil, err
+				}
+				return &Data{Graph: g, Labels: labels}, nil
+			},
+		},
+		{
+			Name:     "dcsbm",
+			Summary:  "degree-corrected SBM graph (Karrer & Newman 2011), k blocks, power-law degree propensities of exponent gamma (0: none), mean degree (cin + (k−1)cout)/k",
+			Params:   []string{"n", "k", "cin", "cout", "gamma"},
+			Defaults: Params{N: DefaultN, K: 2, Cin: 10, Cout: 2, Gamma: 2.5},
+			Graph:    true,
+			gen: func(ctx context.Context, p Params, src rand.Source) (*Data, error) {
+				g, labels, _, err := DCSBMContext(ctx, p.N, p.K, p.Cin, p.Cout, p.Gamma, src)
 				if err != nil {
 					return nil, err
 				}

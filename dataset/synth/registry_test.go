@@ -54,6 +54,7 @@ func TestRegistry(t *testing.T) {
 		"xor":        {2, 2},
 		"blobs":      {2, 3},
 		"sbm":        {0, 2},
+		"dcsbm":      {0, 2},
 	}
 	gens := Generators()
 	if len(gens) != len(want) {
@@ -126,7 +127,7 @@ func TestRegistry(t *testing.T) {
 // way, so the registry and the functions give the same data.
 func TestRegistryMatchesFunctions(t *testing.T) {
 	ctx := context.Background()
-	p := Params{N: 101, K: 4, Dim: 3, Noise: 0.3, Factor: 0.4, Cin: 8, Cout: 1.5}
+	p := Params{N: 101, K: 4, Dim: 3, Noise: 0.3, Factor: 0.4, Cin: 8, Cout: 1.5, Gamma: 3}
 	direct := map[string]func(src rand.Source) (*Data, error){
 		"moons": func(src rand.Source) (*Data, error) {
 			x, l, err := Moons(101, 0.3, src)
@@ -150,6 +151,10 @@ func TestRegistryMatchesFunctions(t *testing.T) {
 		},
 		"sbm": func(src rand.Source) (*Data, error) {
 			g, l, err := SBM(101, 4, 8, 1.5, src)
+			return &Data{Graph: g, Labels: l}, err
+		},
+		"dcsbm": func(src rand.Source) (*Data, error) {
+			g, l, _, err := DCSBM(101, 4, 8, 1.5, 3, src)
 			return &Data{Graph: g, Labels: l}, err
 		},
 	}
@@ -188,12 +193,12 @@ func TestZeroGenerator(t *testing.T) {
 
 func TestParamsSet(t *testing.T) {
 	var p Params
-	for _, kv := range [][2]string{{"n", "10"}, {"k", "3"}, {"dim", "4"}, {"noise", "0.5"}, {"factor", "0.25"}, {"cin", "7"}, {"cout", "1e-1"}} {
+	for _, kv := range [][2]string{{"n", "10"}, {"k", "3"}, {"dim", "4"}, {"noise", "0.5"}, {"factor", "0.25"}, {"cin", "7"}, {"cout", "1e-1"}, {"gamma", "2.5"}} {
 		if err := p.Set(kv[0], kv[1]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want := Params{N: 10, K: 3, Dim: 4, Noise: 0.5, Factor: 0.25, Cin: 7, Cout: 0.1}
+	want := Params{N: 10, K: 3, Dim: 4, Noise: 0.5, Factor: 0.25, Cin: 7, Cout: 0.1, Gamma: 2.5}
 	if p != want {
 		t.Errorf("p = %+v, want %+v", p, want)
 	}

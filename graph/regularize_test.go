@@ -1,0 +1,238 @@
+package graph
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestRegularizedLaplacianDense checks the operators against the matrices
+// of their definitions built densely here, entry by entry:
+// D_τ = diag(d + τ), W_τ = W (+ τ/n everywhere when complete),
+// L_sym,τ = I − D_τ^{-1/2} W_τ D_τ^{-1/2}, L_rw,τ = I − D_τ^{-1} W_τ.
+// The graphs include an isolated node (randGraph without self loops, plus
+// one extra node), which the unregularized operators refuse.
+func TestRegularizedLaplacianDense(t *testing.T) {
+	for _, n := range []int{2, 3, 5, 10, 40} {
+		g0, _ := randGraph(t, n, 0.3, false, uint64(n)+11)
+		// One more node, isolated.
+		g, err := FromEdges(n+1, g0.Edges())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := g.Dense()
+		m := n + 1
+		for _, kind := range []LaplacianKind{Symmetric, RandomWalk} {
+			for _, complete := range []bool{false, true} {
+				for _, tau := range []float64{0.25, 3} {
+					l, err := NewRegularizedLaplacian(g, kind, tau, complete)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := Dense(l)
+					d := make([]float64, m)
+					wt := mat.NewDense(m, m, nil)
+					for i := 0; i < m; i++ {
+						for j := 0; j < m; j++ {
+							w := a.At(i, j)
+							if complete {
+								w += tau / float64(m)
+							}
+							wt.Set(i, j, w)
+							d[i] += a.At(i, j)
+						}
+						d[i] += tau
+					}
+					for i := 0; i < m; i++ {
+						for j := 0; j < m; j++ {
+							want := -wt.At(i, j) / d[i]
+							if kind == Symmetric {
+								want = -wt.At(i, j) / math.Sqrt(d[i]*d[j])
+							}
+							if i == j {
+								want++
+							}
+							if diff := math.Abs(got.At(i, j) - want); diff > 1e-13 {
+								t.Fatalf("n=%d %v τ=%v complete=%v: L[%d,%d] = %v, want %v", m, kind, tau, complete, i, j, got.At(i, j), want)
+							}
+						}
+					}
+					if complete && kind == Symmetric {
+						// Closed form: W_τ1 = D_τ1, so D_τ^{1/2}1 is a null vector.
+						x := mat.NewDense(m, 1, nil)
+						for i := range d {
+							x.Set(i, 0, math.Sqrt(d[i]))
+						}
+						y := mat.NewDense(m, 1, nil)
+						l.MulTo(y, x)
+						if nrm := mat.Norm(y, 2); nrm > 1e-12*math.Sqrt(float64(m)) {
+							t.Errorf("n=%d: ‖L_sym,τ D_τ^{1/2}1‖ = %g, want 0", m, nrm)
+						}
+					}
+					if got := l.Degrees(); math.Abs(got[m-1]-tau) > 0 {
+						t.Errorf("isolated node's regularized degree %v, want τ = %v", got[m-1], tau)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestRegularizedLaplacianErrors(t *testing.T) {
+	g, _ := connectedGraph(t, 5, 3)
+	for _, tc := range []struct {
+		name string
+		kind LaplacianKind
+		tau  float64
+	}{
+		{"negative", Symmetric, -1},
+		{"nan", Symmetric, math.NaN()},
+		{"inf", RandomWalk, math.Inf(1)},
+		{"unnormalized", Unnormalized, 1},
+	} {
+		if _, err := NewRegularizedLaplacian(g, tc.kind, tc.tau, false); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: err = %v, want ErrInvalid", tc.name, err)
+		}
+	}
+	// τ = 0 is the plain operator: isolated nodes are still refused.
+	iso, err := FromEdges(3, []Edge{{0, 1, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewRegularizedLaplacian(iso, Symmetric, 0, false); !errors.Is(err, ErrIsolated) {
+		t.Errorf("τ = 0 with an isolated node: err = %v, want ErrIsolated", err)
+	}
+}
+
+func TestParseRegularization(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Regularization
+		str  string
+		bad  bool
+	}{
+		{in: "auto", want: Regularization{}, str: "auto"},
+		{in: "", want: Regularization{}, str: "auto"},
+		{in: "none", want: Regularization{Mode: RegNone}, str: "none"},
+		{in: "0", want: Regularization{Mode: RegNone}, str: "none"},
+		{in: "mean", want: Regularization{Mode: RegOn}, str: "mean"},
+		{in: "2.5", want: Regularization{Mode: RegOn, Tau: 2.5}, str: "2.5"},
+		{in: "mean+complete", want: Regularization{Mode: RegOn, Complete: true}, str: "mean+complete"},
+		{in: "Auto+Complete", want: Regularization{Complete: true}, str: "auto+complete"},
+		{in: "-1", bad: true},
+		{in: "NaN", bad: true},
+		{in: "inf", bad: true},
+		{in: "lots", bad: true},
+	} {
+		got, err := ParseRegularization(tc.in)
+		if tc.bad {
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("%q: err = %v, want ErrInvalid", tc.in, err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: got %+v, %v; want %+v", tc.in, got, err, tc.want)
+			continue
+		}
+		if s := got.String(); s != tc.str {
+			t.Errorf("%q: String() = %q, want %q", tc.in, s, tc.str)
+		}
+		if err := got.Validate(); err != nil {
+			t.Errorf("%q: Validate: %v", tc.in, err)
+		}
+	}
+}
+
+// TestTauFor checks the auto rule on graphs whose statistics are known in
+// closed form: a cycle (all degrees 2, CV 0), a star on 20 nodes (degrees
+// 19 and nineteen 1s, CV computed below by hand), two disjoint edges (2
+// components of 2 nodes) and the cycle plus a disjoint edge (a component of
+// 2 nodes among 22: below n/(4k) = 2.75 for k = 2).
+func TestTauFor(t *testing.T) {
+	var cycle, star []Edge
+	for i := 0; i < 20; i++ {
+		cycle = append(cycle, Edge{i, (i + 1) % 20, 1})
+		if i > 0 {
+			star = append(star, Edge{0, i, 1})
+		}
+	}
+	gc, _ := FromEdges(20, cycle)
+	gs, _ := FromEdges(20, star)
+	gd, _ := FromEdges(4, []Edge{{0, 1, 1}, {2, 3, 1}})
+	gt, _ := FromEdges(22, append(cycle, Edge{20, 21, 1}))
+	// A triangle plus an isolated node: one component of 1 node, not
+	// below n/(4k) = 0.5 for k = 2, but L_sym is undefined there.
+	gi, _ := FromEdges(4, []Edge{{0, 1, 1}, {1, 2, 1}, {0, 2, 1}})
+	// Star: mean = 38/20 = 1.9; variance = (17.1² + 19·0.9²)/20 = 15.39.
+	wantCV := math.Sqrt(15.39) / 1.9
+	if cv := DegreeCV(gs); math.Abs(cv-wantCV) > 1e-12 {
+		t.Errorf("star CV = %v, want %v", cv, wantCV)
+	}
+	for _, tc := range []struct {
+		name string
+		g    *Graph
+		k    int
+		r    Regularization
+		want float64
+	}{
+		{"cycle auto", gc, 2, Regularization{}, 0},
+		{"star auto", gs, 2, Regularization{}, 1.9},
+		{"disjoint auto k=1", gd, 1, Regularization{}, 1},
+		{"disjoint auto k=2", gd, 2, Regularization{}, 0},
+		{"disjoint auto k=0", gd, 0, Regularization{}, 1},
+		{"cycle+edge auto k=2", gt, 2, Regularization{}, 42.0 / 22},
+		{"cycle+edge auto k=1", gt, 1, Regularization{}, 42.0 / 22},
+		{"cycle+edge none", gt, 2, Regularization{Mode: RegNone}, 0},
+		{"triangle+isolated auto k=2", gi, 2, Regularization{}, 1.5},
+		{"cycle on", gc, 2, Regularization{Mode: RegOn}, 2},
+		{"cycle on τ", gc, 2, Regularization{Mode: RegOn, Tau: 0.5}, 0.5},
+		{"star none", gs, 2, Regularization{Mode: RegNone}, 0},
+	} {
+		if got := tc.r.TauFor(tc.g, tc.k); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: τ = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestBetheRNonBacktracking checks r = √(Σd²/Σd − 1) on graphs with closed
+// forms: a d-regular graph gives √(d − 1) (the non-backtracking matrix of
+// a d-regular graph has spectral radius d − 1 exactly), the star K_{1,m}
+// gives √((m − 1)/2) (Σd² = m² + m, Σd = 2m), and graphs whose estimate
+// does not exceed the largest weight fall back to 1.01 times it.
+func TestBetheRNonBacktracking(t *testing.T) {
+	var cycle, k5, star []Edge
+	for i := 0; i < 12; i++ {
+		cycle = append(cycle, Edge{i, (i + 1) % 12, 1})
+	}
+	for i := 0; i < 5; i++ {
+		for j := i + 1; j < 5; j++ {
+			k5 = append(k5, Edge{i, j, 1})
+		}
+	}
+	for i := 1; i <= 9; i++ {
+		star = append(star, Edge{0, i, 1})
+	}
+	gc, _ := FromEdges(12, cycle)
+	gk, _ := FromEdges(5, k5)
+	gs, _ := FromEdges(10, star)
+	gm, _ := FromEdges(4, []Edge{{0, 1, 1}, {2, 3, 1}})
+	empty, _ := FromEdges(3, nil)
+	for _, tc := range []struct {
+		name string
+		g    *Graph
+		want float64
+	}{
+		{"cycle (2-regular: ρ = 1, at the weight)", gc, 1.01},
+		{"K5 (4-regular)", gk, math.Sqrt(3)},
+		{"star K_{1,9}", gs, 2},
+		{"matching", gm, 1.01},
+		{"empty", empty, 1},
+	} {
+		if got := BetheRNonBacktracking(tc.g); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: r = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
