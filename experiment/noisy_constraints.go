@@ -55,11 +55,12 @@ type noisyMethod struct {
 
 // noisyMethods are every registered method whose Uses().Supervision has
 // Pairs and which takes a graph (cpca and clpp get the feature rows as
-// well), then NJW and the robust variants (the +vote columns: the same
-// method on the constraints left by constraint.VoteFilter). l1csc is not
-// in the list yet: its runs take 1–17 s on these fully connected graphs
-// (seed001-fig2-3), about 20 more minutes for the study; seed001-fig2-3
-// has its result with 10% of the constraints flipped on wine.
+// well), then NJW and the variants: cscap-novote (CSCAP without its
+// default vote weights, CSCAP.NoVote: CSCAP's default before issue 17)
+// and the +vote columns (the same method on the constraints left by
+// constraint.VoteFilter; cscap+vote runs CSCAP{NoVote} on them). l1csc
+// is left out of quick mode (1–17 s per run on these fully connected
+// graphs).
 var noisyMethods = []noisyMethod{
 	{key: "njw", quick: true},
 	{key: "sl", quick: true},
@@ -78,7 +79,9 @@ var noisyMethods = []noisyMethod{
 	{key: "opplc", quick: true},
 	{key: "cpca", quick: true},
 	{key: "clpp", quick: true},
-	{key: "cscap+vote", quick: true},
+	{key: "l1csc"},
+	{key: "cscap-novote", maxN: 1000, quick: true},
+	{key: "cscap+vote", maxN: 1000, quick: true},
 	{key: "fast-ge+vote", quick: true},
 	{key: "fgpwc+vote", quick: true},
 	{key: "csc+vote", quick: true},
@@ -132,7 +135,7 @@ func noisyPlanFor(env *Env) noisyPlan {
 		if env.Quick && !m.quick {
 			continue
 		}
-		if base, _, _ := strings.Cut(m.key, "+"); base != "njw" {
+		if base := noisyRegistered(m.key); base != "njw" {
 			if _, err := cluster.New(base); err != nil {
 				p.missing = append(p.missing, base)
 				continue
@@ -141,6 +144,32 @@ func noisyPlanFor(env *Env) noisyPlan {
 		p.methods = append(p.methods, m)
 	}
 	return p
+}
+
+// noisyRegistered returns the registered method behind a column key:
+// the key without its "+variant" or "-novote" suffix.
+func noisyRegistered(key string) string {
+	base, _, _ := strings.Cut(key, "+")
+	return strings.TrimSuffix(base, "-novote")
+}
+
+// noisyVariant reports whether a column is a variant of a method rather
+// than a method with its default knobs (the +vote columns and
+// cscap-novote): variants are left out of the "best default method"
+// verdicts.
+func noisyVariant(key string) bool {
+	return strings.Contains(key, "+") || strings.HasSuffix(key, "-novote")
+}
+
+// noisyBase returns the column a +vote variant is compared with: the same
+// method without the filter, with the same knobs (cscap+vote runs
+// CSCAP{NoVote}, so its base is cscap-novote).
+func noisyBase(v string) string {
+	base, _, _ := strings.Cut(v, "+")
+	if base == "cscap" {
+		return "cscap-novote"
+	}
+	return base
 }
 
 // noisyKey is a cell's key. NJW ignores the constraints: it runs at rate 0
@@ -253,8 +282,12 @@ func noisyMethodFor(key string, n int) (cluster.Method, error) {
 			c.Starts = -1
 		}
 		return c, nil
+	case "cscap-novote", "cscap+vote":
+		// The +vote column filters first and then runs CSCAP without its
+		// own vote weights, so that it measures VoteFilter alone.
+		return cluster.CSCAP{NoVote: true}, nil
 	}
-	return cluster.New(key)
+	return cluster.New(noisyRegistered(key))
 }
 
 // noisyRun runs one method on one (possibly flipped) constraint set.
@@ -287,7 +320,7 @@ func noisyRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, d int, key s
 		}
 		v["kept_wrong"] = float64(wrong)
 	}
-	m, err := noisyMethodFor(base, inst.g.N())
+	m, err := noisyMethodFor(key, inst.g.N())
 	if err != nil {
 		return nil, err
 	}
@@ -535,7 +568,7 @@ func noisyReport(env *Env, results map[string]Values) (*Output, error) {
 func noisyMethodList(plan noisyPlan) string {
 	var ks []string
 	for _, m := range plan.methods {
-		if m.key != "njw" && !strings.Contains(m.key, "+") {
+		if m.key != "njw" && !noisyVariant(m.key) {
 			ks = append(ks, m.key)
 		}
 	}
@@ -626,7 +659,7 @@ func noisySummary(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 		}
 		robKey, robLoss, topKey, topARI := "", math.Inf(1), "", math.Inf(-1)
 		for _, e := range es {
-			if e.key == "njw" || strings.Contains(e.key, "+") || math.IsNaN(e.clean) || math.IsNaN(e.lmax) {
+			if e.key == "njw" || noisyVariant(e.key) || math.IsNaN(e.clean) || math.IsNaN(e.lmax) {
 				continue
 			}
 			if e.clean > floor && e.lmax < robLoss {
@@ -648,7 +681,7 @@ func noisySummary(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 		// excluded) loses at most 0.05 at 10% on each of the three.
 		bestKey, bestARI := "", math.Inf(-1)
 		for _, m := range plan.methods {
-			if m.key == "njw" || strings.Contains(m.key, "+") {
+			if m.key == "njw" || noisyVariant(m.key) {
 				continue
 			}
 			c, ok := noisyMeanARI(results, target, d, m.key, 0, plan.sets)
@@ -674,7 +707,7 @@ func noisySummary(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 		// Which default methods meet it.
 		var meet []string
 		for _, m := range plan.methods {
-			if m.key == "njw" || strings.Contains(m.key, "+") {
+			if m.key == "njw" || noisyVariant(m.key) {
 				continue
 			}
 			ok := true
@@ -852,7 +885,7 @@ func noisyRobust(md *strings.Builder, results map[string]Values, rows []fgpwcRow
 		"partition can satisfy together with those taken before (an odd cycle of cannot-links between must-link components) is dropped (VoteOptions.TwoWay), so COSC can run. It uses the graph and the constraints only, never the ground truth.\n\n",
 		constraint.DefaultVoteK, constraint.DefaultVoteMargin)
 	gain := func(d int, v string, rate int, rs []fgpwcRow) (float64, bool) {
-		base, _, _ := strings.Cut(v, "+")
+		base := noisyBase(v)
 		var s float64
 		for _, r := range rs {
 			var xs []float64
@@ -883,7 +916,7 @@ func noisyRobust(md *strings.Builder, results map[string]Values, rows []fgpwcRow
 		}
 		fmt.Fprintf(md, "---:|---|\n")
 		for _, v := range variants {
-			base, _, _ := strings.Cut(v, "+")
+			base := noisyBase(v)
 			fmt.Fprintf(md, "| %s |", v)
 			for _, rate := range plan.rates {
 				g, _ := gain(d, v, rate, rows)
@@ -913,7 +946,7 @@ func noisyRobust(md *strings.Builder, results map[string]Values, rows []fgpwcRow
 		if len(tgt) > 0 && slices.Contains(plan.rates, 10) {
 			fmt.Fprintf(md, "\nThe target with the filter: ARI(method, clean constraints) − ARI(method+vote, 10%% flipped), paired by set, on iris, wine and wdbc:\n\n")
 			for _, v := range variants {
-				base, _, _ := strings.Cut(v, "+")
+				base := noisyBase(v)
 				var parts []string
 				held := true
 				for _, r := range tgt {
