@@ -817,6 +817,10 @@ func noisyDefault(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 		}
 	}
 	fmt.Fprintf(md, "\n")
+	for _, c := range claims {
+		fmt.Fprintf(md, "- Cost on clean sets (%s): **%s** — %s.\n", c.Rule, c.Verdict, c.Ours)
+	}
+	fmt.Fprintf(md, "\n")
 	return claims
 }
 

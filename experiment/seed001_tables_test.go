@@ -3,6 +3,7 @@ package experiment
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,9 +33,7 @@ func TestSeed001TablesVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Claims) != 4 {
-		t.Fatalf("%d claims, want 4", len(out.Claims))
-	}
+	checkClaims(t, out, 4)
 	for i, want := range []Verdict{Held, PartlyHeld, NotTestable, NotTestable} {
 		if got := out.Claims[i].Verdict; got != want {
 			t.Errorf("claim %d (%s): %v, want %v (ours: %s)", i, out.Claims[i].Source, got, want, out.Claims[i].Ours)
@@ -55,6 +54,31 @@ func TestVerdictOf(t *testing.T) {
 	}{{0, 0, NotTestable}, {0, 3, NotHeld}, {1, 3, PartlyHeld}, {3, 3, Held}} {
 		if got := verdictOf(c.ok, c.total); got != c.want {
 			t.Errorf("verdictOf(%d, %d) = %v, want %v", c.ok, c.total, got, c.want)
+		}
+	}
+}
+
+// checkClaims fails unless out has at least min claims, each with a
+// source, a quote and a rule, a Reason when not testable, and each held
+// or not-held verdict written on the page as the page writes verdicts
+// ("**held**", "**not held**", "**partly held**").
+func checkClaims(t *testing.T, out *Output, min int) {
+	t.Helper()
+	if len(out.Claims) < min {
+		t.Fatalf("%d claims, want at least %d", len(out.Claims), min)
+	}
+	for i, c := range out.Claims {
+		if c.Source == "" || c.Quote == "" || c.Rule == "" {
+			t.Errorf("claim %d incomplete: %+v", i, c)
+		}
+		if c.Verdict == NotTestable {
+			if c.Reason == "" {
+				t.Errorf("claim %d not testable without a reason", i)
+			}
+			continue
+		}
+		if w := "**" + c.Verdict.String() + "**"; !strings.Contains(out.Markdown, w) {
+			t.Errorf("claim %d is %s but the page never says %s", i, c.Verdict, w)
 		}
 	}
 }
