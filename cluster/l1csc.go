@@ -162,6 +162,10 @@ type L1CSC struct {
 	// RelTol is the relative tolerance of the ADMM residuals. If RelTol is
 	// 0, 1e-5 is used.
 	RelTol float64 `doc:"relative ADMM residual tolerance (0: 1e-5)" range:"0 | [1e-15, 1]"`
+
+	// jacobi selects the Jacobi preconditioner instead of forestPrec
+	// (unexported: for the benchmarks that compare the two).
+	jacobi bool
 }
 
 // L1CSCCut selects the cut of L1CSC's relaxation (seed 001 eq. 4.8).
@@ -215,7 +219,7 @@ type l1Config struct {
 }
 
 func (c L1CSC) config() (l1Config, error) {
-	cfg := l1Config{lambda: c.Lambda, mu: c.Mu, node: c.Cut == L1CSCNodeCut, maxIter: c.MaxIter, outerTol: c.OuterTol, maxInner: c.MaxInner, absTol: c.AbsTol, relTol: c.RelTol}
+	cfg := l1Config{lambda: c.Lambda, mu: c.Mu, node: c.Cut == L1CSCNodeCut, maxIter: c.MaxIter, outerTol: c.OuterTol, maxInner: c.MaxInner, absTol: c.AbsTol, relTol: c.RelTol, jacobi: c.jacobi}
 	def := func(v *float64, d float64) {
 		if *v == 0 {
 			*v = d

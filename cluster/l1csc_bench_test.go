@@ -18,7 +18,10 @@ var l1cscBenchSink *Result
 // It reports the ARI against the blobs, the objective J (eq. 4.9), the
 // violated constraints and the outer steps. The problem is built outside
 // the timer.
-func benchmarkL1CSC(b *testing.B, n int) {
+func benchmarkL1CSC(b *testing.B, n int) { benchmarkL1CSCWith(b, n, L1CSC{}) }
+
+// benchmarkL1CSCWith is benchmarkL1CSC with the method m.
+func benchmarkL1CSCWith(b *testing.B, n int, m L1CSC) {
 	p, truth := fgpwcBenchProblem(b, n, 2, 2, 10, 2)
 	if iso := p.Graph.Isolated(); len(iso) > 0 {
 		// RBF weights can underflow to 0 (one node at n = 10⁵), which
@@ -35,7 +38,7 @@ func benchmarkL1CSC(b *testing.B, n int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := Run(context.Background(), L1CSC{}, p, &Settings{Seed: 1})
+		res, err := Run(context.Background(), m, p, &Settings{Seed: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -61,6 +64,11 @@ func BenchmarkL1CSC1kKNN(b *testing.B) { benchmarkL1CSC(b, 1000) }
 
 // BenchmarkL1CSC10kKNN: n = 10⁴, about 5000 constraints.
 func BenchmarkL1CSC10kKNN(b *testing.B) { benchmarkL1CSC(b, 10000) }
+
+// BenchmarkL1CSC10kKNNJacobi is BenchmarkL1CSC10kKNN with the Jacobi
+// preconditioner of the conjugate gradients instead of the spanning-forest
+// one (forestPrec): compare the two with benchstat.
+func BenchmarkL1CSC10kKNNJacobi(b *testing.B) { benchmarkL1CSCWith(b, 10000, L1CSC{jacobi: true}) }
 
 // BenchmarkL1CSC100kKNN: n = 10⁵, about 5·10⁴ constraints (issue 17's
 // size).
