@@ -817,6 +817,35 @@ func noisyDefault(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 		}
 	}
 	fmt.Fprintf(md, "\n")
+	if has("cscap+vote") {
+		// Soft weights against the hard filter, on the same sets.
+		for _, d := range plan.densities {
+			var parts []string
+			for _, rate := range plan.rates {
+				var sum float64
+				var cnt int
+				for _, r := range rows {
+					var xs []float64
+					for rep := 0; rep < plan.sets; rep++ {
+						a, oka := results[noisyKey(r.name, d, "cscap", rate, rep)]
+						b, okb := results[noisyKey(r.name, d, "cscap+vote", rate, rep)]
+						if oka && okb && a["failed"] == 0 && b["failed"] == 0 {
+							xs = append(xs, a["ari"]-b["ari"])
+						}
+					}
+					if len(xs) > 0 {
+						sum += noisyStatOf(xs).mean
+						cnt++
+					}
+				}
+				if cnt > 0 {
+					parts = append(parts, fmt.Sprintf("%d%%: %+.3f", rate, sum/float64(cnt)))
+				}
+			}
+			fmt.Fprintf(md, "Soft weights against the hard filter at density %d/n: mean over the datasets of the paired ARI(cscap) − ARI(cscap+vote): %s "+
+				"(positive: the soft default is better).\n\n", d, strings.Join(parts, ", "))
+		}
+	}
 	for _, c := range claims {
 		fmt.Fprintf(md, "- Cost on clean sets (%s): **%s** — %s.\n", c.Rule, c.Verdict, c.Ours)
 	}
