@@ -1,5 +1,7 @@
 package cluster
 
+import "github.com/tether-sc/tether/internal/unionfind"
+
 // forestPrec is the spanning-forest preconditioner of the L1-CSC
 // subproblem's system H = L + 2μM + ρCᵀC (seed 001 eq. 4.10, through the
 // ADMM x̂-update; see L1CSC). Once ρ grows, ρCᵀC dominates H and the
@@ -36,26 +38,14 @@ type forestPrec struct {
 // newForestPrec builds the spanning forest of the constraint rows
 // (ci, cj, cs, cw as in l1Problem) on n nodes.
 func newForestPrec(n int, ci, cj []int32, cs, cw []float64) *forestPrec {
-	uf := make([]int32, n)
-	for i := range uf {
-		uf[i] = int32(i)
-	}
-	find := func(i int32) int32 {
-		for uf[i] != i {
-			uf[i] = uf[uf[i]]
-			i = uf[i]
-		}
-		return i
-	}
+	uf := unionfind.New(n)
 	// Adjacency of the forest (CSR, built from the kept rows).
 	deg := make([]int, n+1)
 	var kept []int
 	for r := range ci {
-		a, b := find(ci[r]), find(cj[r])
-		if a == b {
+		if !uf.Union(int(ci[r]), int(cj[r])) {
 			continue
 		}
-		uf[a] = b
 		kept = append(kept, r)
 		deg[ci[r]+1]++
 		deg[cj[r]+1]++
