@@ -13,11 +13,13 @@ func newCGWork(n int) *cgWork {
 
 // solveCG solves A x = b for a symmetric positive definite A, given only
 // its product mul(dst, x) (dst = A·x), by conjugate gradients with the
-// Jacobi preconditioner inv (inv[i] = 1/A_ii), starting from the x given
+// symmetric positive definite preconditioner prec (prec(dst, r) sets
+// dst = P⁻¹r; see jacobiPrec and forestPrec), starting from the x given
 // (a warm start). It stops when ‖b − A x‖ ≤ tol·‖b‖ or after maxIter
 // iterations, and returns the iterations done and whether the tolerance
-// was met. A zero b gives x = 0. Cost: one product and O(n) per iteration.
-func solveCG(mul func(dst, x []float64), inv, b, x []float64, tol float64, maxIter int, w *cgWork) (int, bool) {
+// was met. A zero b gives x = 0. Cost: one product, one application of
+// prec and O(n) per iteration.
+func solveCG(mul func(dst, x []float64), prec func(dst, r []float64), b, x []float64, tol float64, maxIter int, w *cgWork) (int, bool) {
 	r, z, p, ap := w.r, w.z, w.p, w.ap
 	bn := math.Sqrt(dot(b, b))
 	if bn == 0 {
@@ -34,11 +36,8 @@ func solveCG(mul func(dst, x []float64), inv, b, x []float64, tol float64, maxIt
 	if rn <= tol*bn {
 		return 0, true
 	}
-	var rz float64
-	for i := range z {
-		z[i] = inv[i] * r[i]
-		rz += r[i] * z[i]
-	}
+	prec(z, r)
+	rz := dot(r, z)
 	copy(p, z)
 	for it := 1; it <= maxIter; it++ {
 		mul(ap, p)
@@ -56,11 +55,8 @@ func solveCG(mul func(dst, x []float64), inv, b, x []float64, tol float64, maxIt
 		if math.Sqrt(rr) <= tol*bn {
 			return it, true
 		}
-		var rzNew float64
-		for i := range z {
-			z[i] = inv[i] * r[i]
-			rzNew += r[i] * z[i]
-		}
+		prec(z, r)
+		rzNew := dot(r, z)
 		beta := rzNew / rz
 		rz = rzNew
 		for i := range p {
@@ -68,4 +64,13 @@ func solveCG(mul func(dst, x []float64), inv, b, x []float64, tol float64, maxIt
 		}
 	}
 	return maxIter, false
+}
+
+// jacobiPrec returns the preconditioner dst = inv ⊙ r (inv[i] = 1/A_ii).
+func jacobiPrec(inv []float64) func(dst, r []float64) {
+	return func(dst, r []float64) {
+		for i, v := range r {
+			dst[i] = inv[i] * v
+		}
+	}
 }

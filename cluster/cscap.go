@@ -81,6 +81,17 @@ type CSCAP struct {
 	Shift float64 `doc:"diagonal shift δ of an indefinite W (0: minimal; < 0: no repair)" range:"[-1e12, 1e12]"`
 	// Joint forces Alg. 11 (all constraints in one M) for k > 2.
 	Joint bool `doc:"all constraints in one step (Alg. 11) for k > 2"`
+	// NoVote turns off the default down-weighting of contradicted
+	// constraints. By default (ours, beyond the sources; issue 17), when
+	// there are at least VoteMinPairs constraints, each one's weight is
+	// scaled by constraint.VoteWeights on the affinity W (its softness ε
+	// divided by √f): a constraint that the constraints near it on the
+	// graph contradict (agreement a < 0) counts less, and one with a ≤ −½
+	// (at least 75% of its neighbours' vote weight for the other kind) is
+	// left out. It makes CSCAP robust to wrong constraints (with 10% of
+	// them flipped, docs/results/noisy-constraints) at a small cost on
+	// clean ones. Cost O(m²) affinity look-ups for m constraints.
+	NoVote bool `doc:"use every constraint at full weight (no vote down-weighting of contradicted ones)"`
 	// MaxBytes is the memory limit of the dense work. If MaxBytes is 0,
 	// 2 GiB is used.
 	MaxBytes int64 `doc:"memory limit of the dense work (0: 2 GiB)" range:"[0, 1e15]"`
@@ -121,6 +132,13 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	w := cscapAffinity(g, c.Diagonal)
 	warnings := pairWarnings
+	if !c.NoVote {
+		var vw []string
+		if pairs, vw, err = votePairs("cscap", "CSCAP.NoVote", n, pairs, denseSim(w)); err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, vw...)
+	}
 	switch {
 	case c.Shift > 0:
 		cscapAddDiagonal(w, c.Shift)
@@ -257,6 +275,21 @@ func cscapPositiveDefinite(w *mat.SymDense, delta float64) bool {
 		w.SetSym(i, i, v)
 	}
 	return ok
+}
+
+// denseSim returns the similarity w_ab/max for a ≠ b, with max the largest
+// off-diagonal entry of w when it exceeds 1 (and 1 otherwise), so that the
+// values lie in [0, 1] as constraint.Vote expects of a nonnegative
+// affinity. O(n²) once, O(1) per call.
+func denseSim(w *mat.SymDense) func(a, b int) float64 {
+	n := w.SymmetricDim()
+	scale := 1.0
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			scale = math.Max(scale, w.At(i, j))
+		}
+	}
+	return func(a, b int) float64 { return math.Max(0, w.At(a, b)) / scale }
 }
 
 // cscapAddDiagonal adds δ to every diagonal entry of w.

@@ -73,7 +73,9 @@
 //     eigenproblem, sparse. SSCKA (sscka) is kernel k-means with
 //     constraint penalties. CSCAP (cscap) propagates constraints through a
 //     Gaussian process and is dense, O(n²) memory and O(n³) time: up to a
-//     few thousand nodes. MLNOASSC and MCLNOASSC reduce pairs to labels
+//     few thousand nodes; by default it down-weights the constraints that
+//     the constraints near them contradict (constraint.VoteWeights), which
+//     makes it robust to a share of wrong constraints. MLNOASSC and MCLNOASSC reduce pairs to labels
 //     through the must-link closure. CSP (csp; Wang & Davidson 2010) is
 //     the flexible constrained spectral clustering of seeds 001 and 002: a
 //     generalized eigenproblem with a constraint threshold α; its default

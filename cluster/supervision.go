@@ -17,6 +17,45 @@ import (
 // in Problem.Constraints to use another number.
 const MaxLabelPairs = 100_000
 
+// VoteMinPairs is the number of pairwise constraints from which the
+// methods that down-weight contradicted constraints by default (CSCAP,
+// see CSCAP.NoVote) do so: with fewer, each constraint has too few
+// neighbours for constraint.Vote to tell a wrong one from a correct
+// one that is merely isolated, and every constraint is used at full
+// weight. 30 is three times Vote's default K = 10 (ours, not tuned on
+// any result table).
+const VoteMinPairs = 30
+
+// votePairs returns pairs with their weights scaled by
+// constraint.VoteWeights (default K and Margin) on the node similarity
+// sim, in [0, 1], and a warning saying how many were down-weighted and
+// how many left out; pairs unchanged when there are fewer than
+// VoteMinPairs. n is the number of nodes. Cost O(m²) calls of sim for m
+// pairs (see constraint.Vote).
+func votePairs(method, knob string, n int, pairs []constraint.Pair, sim func(a, b int) float64) ([]constraint.Pair, []string, error) {
+	if len(pairs) < VoteMinPairs {
+		return pairs, nil, nil
+	}
+	out, f, err := constraint.VoteWeights(&constraint.Set{N: n, Pairs: pairs}, sim, constraint.VoteOptions{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: %s: vote weights of the constraints: %w", method, err)
+	}
+	var soft, zero int
+	for _, x := range f {
+		switch {
+		case x == 0:
+			zero++
+		case x < 1:
+			soft++
+		}
+	}
+	if soft+zero == 0 {
+		return out.Pairs, nil, nil
+	}
+	w := fmt.Sprintf("%s: %d of %d constraints contradicted by the constraints near them on the graph: %d down-weighted, %d left out (constraint.VoteWeights; set %s to use every constraint at full weight)", method, soft+zero, len(pairs), soft, zero, knob)
+	return out.Pairs, []string{w}, nil
+}
+
 // pairPolicy selects how supervisionPairs converts labels.
 type pairPolicy int
 

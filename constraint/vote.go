@@ -256,3 +256,49 @@ func twoWay(s *Set, score []float64, drop []bool) {
 		parity[ri] = si ^ sj ^ want
 	}
 }
+
+// VoteWeights is the soft form of VoteFilter: instead of dropping the
+// pairs the vote contradicts, it scales each pair's weight by
+//
+//	f(a) = clamp(1 + a/Margin, 0, 1),
+//
+// where a is the pair's agreement (see Vote): a pair whose neighbours
+// agree with it or are split evenly (a ≥ 0) keeps its weight, one with
+// a ≤ −Margin (the pairs VoteFilter drops) gets weight 0 and is left out,
+// and the weight falls linearly in between. Down-weighting rather than
+// dropping keeps a correct constraint that merely sits near wrong ones
+// (ours, beyond the sources; issue 17).
+//
+// It returns the pairs kept (f > 0), in their original order, with
+// Weight = f·W(), and f for every pair of s. opt.Consistent and
+// opt.TwoWay are ignored (they are decisions between pairs, not weights).
+// The input set is not modified. Cost: Vote's, O(m²) calls of sim. The
+// error wraps ErrInvalid when s fails Validate or Margin lies outside
+// (0, 2].
+func VoteWeights(s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, factor []float64, err error) {
+	margin := opt.Margin
+	if margin <= 0 {
+		margin = DefaultVoteMargin
+	}
+	if margin > 2 || math.IsNaN(margin) {
+		return nil, nil, fmt.Errorf("%w: vote margin %v outside (0, 2]", ErrInvalid, opt.Margin)
+	}
+	score, err := Vote(s, sim, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s == nil {
+		s = &Set{}
+	}
+	out = &Set{N: s.N}
+	factor = make([]float64, len(s.Pairs))
+	for t, p := range s.Pairs {
+		f := min(1, max(0, 1+score[t]/margin))
+		factor[t] = f
+		if f > 0 {
+			p.Weight = f * p.W()
+			out.Pairs = append(out.Pairs, p)
+		}
+	}
+	return out, factor, nil
+}

@@ -183,3 +183,88 @@ func TestVoteEdgeCases(t *testing.T) {
 		t.Error("invalid set accepted")
 	}
 }
+
+func TestVoteWeightsHandComputed(t *testing.T) {
+	// TestVoteHandComputed's three pairs, agreements −1, 0.1/0.9, 0.3/0.7
+	// (computed by hand there); the first pair weighs 2. f(a) = clamp(1 +
+	// a/Margin, 0, 1).
+	w := map[[2]int]float64{{0, 1}: 0.5, {0, 2}: 0.2, {1, 2}: 0.4}
+	sim := func(a, b int) float64 { return w[[2]int{min(a, b), max(a, b)}] }
+	s := &Set{N: 3, Pairs: []Pair{{I: 0, J: 1, Kind: MustLink, Weight: 2}, {I: 0, J: 2, Kind: CannotLink}, {I: 1, J: 2, Kind: CannotLink}}}
+	for _, tc := range []struct {
+		margin     float64
+		wantFactor []float64
+		wantWeight []float64 // weights of the kept pairs, in order
+	}{
+		// Margin 0.5 (default): a = −1 gives 0, the pair is left out.
+		{0, []float64{0, 1, 1}, []float64{1, 1}},
+		// Margin 2: f = 1 − 1/2 = 0.5 for the first pair, weight 2·0.5.
+		{2, []float64{0.5, 1, 1}, []float64{1, 1, 1}},
+		// Margin 1.25: f = 1 − 1/1.25 = 0.2, weight 0.4.
+		{1.25, []float64{0.2, 1, 1}, []float64{0.4, 1, 1}},
+	} {
+		out, f, err := VoteWeights(s, sim, VoteOptions{Margin: tc.margin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tc.wantFactor {
+			if math.Abs(f[i]-tc.wantFactor[i]) > 1e-12 {
+				t.Errorf("margin %v: factor[%d] = %v, want %v", tc.margin, i, f[i], tc.wantFactor[i])
+			}
+		}
+		if len(out.Pairs) != len(tc.wantWeight) {
+			t.Fatalf("margin %v: kept %d pairs, want %d", tc.margin, len(out.Pairs), len(tc.wantWeight))
+		}
+		for i, p := range out.Pairs {
+			if math.Abs(p.W()-tc.wantWeight[i]) > 1e-12 {
+				t.Errorf("margin %v: kept pair %d weighs %v, want %v", tc.margin, i, p.W(), tc.wantWeight[i])
+			}
+		}
+	}
+	if s.Pairs[0].Weight != 2 {
+		t.Error("input set modified")
+	}
+	if _, _, err := VoteWeights(s, sim, VoteOptions{Margin: 2.5}); err == nil {
+		t.Error("margin 2.5 accepted")
+	}
+}
+
+func TestVoteWeightsMatchesFilter(t *testing.T) {
+	// The pairs VoteWeights leaves out are those VoteFilter drops (no pair
+	// of the toy has agreement exactly −Margin), and the flipped pairs are
+	// among them; on the clean set every weight stays 1.
+	_, sim, clean := voteToy(t)
+	out, f, err := VoteWeights(clean, sim, VoteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Pairs) != len(clean.Pairs) || slices.ContainsFunc(f, func(x float64) bool { return x != 1 }) {
+		t.Errorf("clean set: factors %v", f)
+	}
+	noisy, flipped, err := FlipPairs(clean, 0.1, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, f, err = VoteWeights(noisy, sim, VoteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dropped, err := VoteFilter(noisy, sim, VoteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zero []int
+	for t, x := range f {
+		if x == 0 {
+			zero = append(zero, t)
+		}
+	}
+	if !slices.Equal(zero, dropped) {
+		t.Errorf("weight 0 for %v, VoteFilter drops %v", zero, dropped)
+	}
+	for _, t0 := range flipped {
+		if f[t0] != 0 {
+			t.Errorf("flipped pair %d keeps factor %v", t0, f[t0])
+		}
+	}
+}

@@ -71,6 +71,7 @@ func TestNoisyConstraintsQuick(t *testing.T) {
 	if st.Failed > 0 {
 		t.Fatalf("%d cells failed: %v", st.Failed, st.Errors)
 	}
+	checkClaims(t, out, 1)
 	md := out.Markdown
 	for _, want := range []string{
 		"ARI over the unconstrained pairs",

@@ -15,7 +15,7 @@ func registry() []Experiment {
 		Table51(),
 		PLMeansLimits(), ZhouSBM(),
 		OPPLCOrdered(),
-		seed001Fig23(),
+		seed001Fig23(), seed001Tables(),
 		NoisyConstraints(),
 		GraphSensitivity(),
 		RealData(),

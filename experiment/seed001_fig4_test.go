@@ -24,6 +24,7 @@ func TestSeed001Fig4Quick(t *testing.T) {
 	if st.Failed > 0 || st.Cells != 10 {
 		t.Fatalf("%d cells, %d failed: %v", st.Cells, st.Failed, st.Errors)
 	}
+	checkClaims(t, out, 3)
 	md := out.Markdown
 	for _, want := range []string{
 		"**Our graph**", "(paper 3141)", "| dhillon | purity | 0.99", "| cocluster | nmi |", "| cocluster-ml | nmi |",

@@ -63,6 +63,7 @@ func TestSeed001Quick(t *testing.T) {
 	if st.Failed > 0 {
 		t.Fatalf("%d cells failed: %v", st.Failed, st.Errors)
 	}
+	checkClaims(t, out, 1)
 	if !strings.Contains(out.Markdown, "## Claims") || !strings.Contains(out.Markdown, "held**") {
 		t.Fatalf("page without claims:\n%s", out.Markdown)
 	}

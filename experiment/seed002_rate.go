@@ -235,7 +235,8 @@ func rateReport(env *Env, s rateSetup, res map[string]Values) (*Output, error) {
 	b.WriteString("constraint set at a given rate and repetition. FCSC is `csp` (Wang & Davidson 2010, seed 002 §4.3, α = 0.5·λ_max(Q̄)·vol as §6.1 ")
 	b.WriteString("states): where no K-way solution is feasible at that α the cell is counted as infeasible, as seed 002 reports for K > 2, ")
 	b.WriteString("and shown as — when no repetition was feasible. Dermatology and Ecoli are not in ../shared/datasets.\n\n")
-	b.WriteString(rateLinearFindings(env, s, res))
+	findings, claims := rateLinearFindings(env, s, res)
+	b.WriteString(findings)
 	var files []string
 	csv := [][]string{{"dataset", "method", "rate", "accuracy_mean", "accuracy_sd", "rand_mean", "rand_sd", "seconds_mean", "reps"}}
 	for _, ds := range s.datasets {
@@ -330,7 +331,7 @@ func rateReport(env *Env, s rateSetup, res map[string]Values) (*Output, error) {
 	for _, row := range csv {
 		c.WriteString(strings.Join(row, ",") + "\n")
 	}
-	return &Output{Markdown: b.String(), Files: map[string][]byte{"seed002-rate.csv": []byte(c.String())}, Figures: files}, nil
+	return &Output{Markdown: b.String(), Files: map[string][]byte{"seed002-rate.csv": []byte(c.String())}, Figures: files, Claims: claims}, nil
 }
 
 // ratef formats a figure of the rate experiment with four decimals.
@@ -360,7 +361,7 @@ func rateMean(env *Env, s rateSetup, res map[string]Values, ds, m string, rate f
 // rateLinearFindings is the section that places cPCA and cLPP against
 // seed 002's statements (lines 328–329 and 337–339) and against cSC, from
 // the finished cells.
-func rateLinearFindings(env *Env, s rateSetup, res map[string]Values) string {
+func rateLinearFindings(env *Env, s rateSetup, res map[string]Values) (string, []Claim) {
 	var b strings.Builder
 	b.WriteString("## Where cPCA and cLPP land\n\n")
 	b.WriteString("Accuracy (Rand index) of the linear projections at 0% and at the largest rate, beside cSC at that rate; then, ")
@@ -465,7 +466,7 @@ func rateLinearFindings(env *Env, s rateSetup, res map[string]Values) string {
 			pair(ds, "cpca-minmax", last), pair(ds, "clpp-minmax", last))
 	}
 	if total == 0 {
-		return ""
+		return "", nil
 	}
 	sort.Slice(gaps, func(i, j int) bool { return gaps[i].gap > gaps[j].gap })
 	b.WriteString("\n")
@@ -475,19 +476,30 @@ func rateLinearFindings(env *Env, s rateSetup, res map[string]Values) string {
 		}
 		return strings.Join(xs, ", ")
 	}
-	verdict := "**held**"
+	c1 := Claim{Source: "seed 002 §6.1, lines 328–329 (Figs. 1–2)", Quote: "Globally, cPCA and cLPP produce the worst performances",
+		Rule: "on each available dataset, cPCA's and cLPP's mean accuracy and mean Rand index over the rates above 0 are below those of SC, SL and cSC; held on every dataset, partly held on some",
+		Ours: fmt.Sprintf("both worst on %s; one of them on %s; neither on %s", list(worstNames), list(partNames), list(notNames)), Verdict: Held}
 	switch {
 	case worstBoth == 0 && worstOne == 0:
-		verdict = "**not held**"
+		c1.Verdict = NotHeld
 	case worstBoth < total:
-		verdict = "**partly held**"
+		c1.Verdict = PartlyHeld
 	}
+	verdict := "**" + c1.Verdict.String() + "**"
 	fmt.Fprintf(&b, "- \"Globally, cPCA and cLPP produce the worst performances\" (lines 328–329; here: mean accuracy and Rand index over the rates above 0 below those of SC, SL and cSC): %s. Both worst on %s; one of them on %s; neither on %s.\n",
 		verdict, list(worstNames), list(partNames), list(notNames))
-	wine := "**not held**"
-	if gaps[0].ds == "wine" {
-		wine = "**held**"
+	c2 := Claim{Source: "seed 002 §6.1, lines 328–329", Quote: "… specifically for the Wine database",
+		Rule:    "the mean accuracy gap by which the better of cPCA and cLPP trails the weakest of SC, SL and cSC (rates above 0) is largest on wine",
+		Verdict: NotHeld}
+	var gapParts []string
+	for _, g := range gaps {
+		gapParts = append(gapParts, fmt.Sprintf("%s %.3f", g.ds, g.gap))
 	}
+	c2.Ours = strings.Join(gapParts, ", ")
+	if gaps[0].ds == "wine" {
+		c2.Verdict = Held
+	}
+	wine := "**" + c2.Verdict.String() + "**"
 	fmt.Fprintf(&b, "- \"… specifically for the Wine database\": the mean accuracy by which the better linear method trails the weakest of SC, SL and cSC over the rates above 0 is largest on %s (%.3f)", gaps[0].ds, gaps[0].gap)
 	for _, g := range gaps[1:] {
 		fmt.Fprintf(&b, ", then %s (%.3f)", g.ds, g.gap)
@@ -500,5 +512,5 @@ func rateLinearFindings(env *Env, s rateSetup, res map[string]Values) string {
 	b.WriteString("cLPP adds each constraint with weight ±1 (eq. 21) and is normalized by XᵀD̄X, which rescales the projection: ")
 	b.WriteString("it moves with the rate, up on hepatitis and ionosphere, down on raw wine, where its single direction (the paper ")
 	b.WriteString("reports 2) is the first of two discriminant-like directions and cannot separate three classes.\n\n")
-	return b.String()
+	return b.String(), []Claim{c1, c2}
 }
