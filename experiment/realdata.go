@@ -271,10 +271,10 @@ func realRun(ctx context.Context, load func(context.Context) (*realInstance, err
 	var m cluster.Method
 	switch key {
 	case "njw-before":
-		// NJW before issue 19: today's NJW on the graph as given. When the
-		// graph side of the issue makes regularization the default, this
-		// must switch it off explicitly; its cached cells keep the reading.
+		// NJW before issue 19: the plain L_sym, regularization off (the
+		// default became graph.RegAuto with issue 19).
 		m = cluster.NJW{}
+		p.Regularize = graph.Regularization{Mode: graph.RegNone}
 	default:
 		if m, err = cluster.New(key); err != nil {
 			return nil, err
