@@ -431,7 +431,7 @@ func realReport(env *Env, results map[string]Values) (*Output, error) {
 		"ARI over all nodes against the catalogue's classes; k is the number of classes. Constraints: **1/n** draws every pair with "+
 		"probability 1/n (seed 003 §5.1, about n/2 pairs), **5n** draws 5n distinct pairs uniformly; %d draws per dataset "+
 		"(1 above %d nodes), the same draws for every method. \"fails\": the method returned an error on every draw "+
-		"(on graphs with isolated nodes every method built on D^{-1/2} refuses until the graph side of issue 19 lands). "+
+		"(on graphs with isolated nodes the methods built on D^{-1/2} refuse, except NJW, Ncut, cSC-AP and CCSR, whose embeddings the default regularization reaches). "+
 		"cosc and l1csc are left out (1–17 s per run on these graphs).\n\n",
 		graph.DefaultSpec(), realSets, realBigN)
 	fmt.Fprintf(&md, "**Before and after.** \"njw-before\" is NJW as it was before issue 19 and is cached under a key without the defaults' "+
