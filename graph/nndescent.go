@@ -18,6 +18,8 @@ type ApproxOptions struct {
 	// Trees is the number of k-d trees whose leaves seed the neighbour
 	// lists: the first over the data, the others over random rotations of
 	// it, so that the leaf boundaries differ. If Trees is 0, 3 are used.
+	// At least 2 are required: from one tree's leaves NN-descent stays
+	// inside them (recall@10 about 0.12 on 10⁴ blobs).
 	Trees int
 	// MaxIter bounds the NN-descent rounds. If MaxIter is 0, 12 are used.
 	MaxIter int
@@ -64,8 +66,8 @@ func (o *ApproxOptions) withDefaults(k int) ApproxOptions {
 
 func (o ApproxOptions) check() error {
 	switch {
-	case o.Trees < 1:
-		return fmt.Errorf("graph: ApproxOptions.Trees = %d must be positive", o.Trees)
+	case o.Trees < 2:
+		return fmt.Errorf("graph: ApproxOptions.Trees = %d: at least 2 k-d trees are needed (one tree's leaves trap NN-descent)", o.Trees)
 	case o.MaxIter < 0:
 		return fmt.Errorf("graph: ApproxOptions.MaxIter = %d is negative", o.MaxIter)
 	case !(o.Delta >= 0 && o.Delta < 1):

@@ -152,6 +152,7 @@ func TestApproxKNNErrors(t *testing.T) {
 		{"k=0", 0, nil, "1 ≤ k < n = 10"},
 		{"k=n", 10, nil, "1 ≤ k < n = 10"},
 		{"trees", 3, &ApproxOptions{Trees: -1}, "Trees = -1"},
+		{"one tree", 3, &ApproxOptions{Trees: 1}, "at least 2 k-d trees"},
 		{"delta", 3, &ApproxOptions{Delta: 2}, "Delta = 2"},
 		{"iter", 3, &ApproxOptions{MaxIter: -2}, "MaxIter = -2"},
 	} {
