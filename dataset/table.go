@@ -752,3 +752,31 @@ func scaleColumn(v []float64, s Scale) {
 		}
 	}
 }
+
+// classColumnNames are the header names ClassNamedColumn recognizes as
+// the reference labels (any case): tether gen writes "label".
+var classColumnNames = [...]string{"label", "class", "target", "y"}
+
+// FeatureColumn returns the column a feature of Table.Features comes from:
+// the name itself, or the part before "=" of a one-hot column "name=value".
+func FeatureColumn(f string) string {
+	if i := strings.IndexByte(f, '='); i > 0 {
+		return f[:i]
+	}
+	return f
+}
+
+// ClassNamedColumn returns the first column of features (Table.Features)
+// label, class, target or y (any case), or "": the column tether cluster
+// and tether serve take as the reference labels when none is given. Cost O(len(features)).
+func ClassNamedColumn(features []string) string {
+	for _, f := range features {
+		c := FeatureColumn(f)
+		for _, w := range classColumnNames {
+			if strings.EqualFold(c, w) {
+				return c
+			}
+		}
+	}
+	return ""
+}

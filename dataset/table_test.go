@@ -343,3 +343,21 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 		t.Error("round trip changed the table")
 	}
 }
+
+func TestClassNamedColumn(t *testing.T) {
+	for _, tc := range []struct {
+		features []string
+		want     string
+	}{
+		{[]string{"x1", "x2", "label"}, "label"},
+		{[]string{"Class=a", "Class=b", "x"}, "Class"},
+		{[]string{"x", "TARGET"}, "TARGET"},
+		{[]string{"y", "class"}, "y"},
+		{[]string{"labels", "classy", "=y"}, ""},
+		{nil, ""},
+	} {
+		if got := ClassNamedColumn(tc.features); got != tc.want {
+			t.Errorf("ClassNamedColumn(%q) = %q, want %q", tc.features, got, tc.want)
+		}
+	}
+}

@@ -192,7 +192,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		if o.labelCol == "" && t.Labels == nil {
 			// A column named label, class, target or y is the reference,
 			// not a feature (tether gen writes "label").
-			if col := classNamedColumn(t.Features); col != "" {
+			if col := dataset.ClassNamedColumn(t.Features); col != "" {
 				opt.LabelColumn = col
 				if t, err = dataset.ReadFile(ctx, o.input, opt); err != nil {
 					return nil, err

@@ -3,37 +3,9 @@ package main
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/tether-sc/tether/dataset"
 )
-
-// classColumnNames are the header names cluster takes for the reference
-// labels when -label is not given (any case).
-var classColumnNames = []string{"label", "class", "target", "y"}
-
-// featureColumn returns the column a feature of Table.Features comes from:
-// the name itself, or the part before "=" of a one-hot column "name=value".
-func featureColumn(f string) string {
-	if i := strings.IndexByte(f, '='); i > 0 {
-		return f[:i]
-	}
-	return f
-}
-
-// classNamedColumn returns the first column of features named as in
-// classColumnNames, or "".
-func classNamedColumn(features []string) string {
-	for _, f := range features {
-		c := featureColumn(f)
-		for _, w := range classColumnNames {
-			if strings.EqualFold(c, w) {
-				return c
-			}
-		}
-	}
-	return ""
-}
 
 // classLikeColumns returns a warning for each column of t that looks like
 // class labels used as a feature: a categorical column with k levels, or
@@ -52,7 +24,7 @@ func classLikeColumns(file string, t *dataset.Table, k int, ints bool) []string 
 	var order []string
 	for j := 0; j < p && j < len(t.Features); j++ {
 		f := t.Features[j]
-		if c := featureColumn(f); c != f {
+		if c := dataset.FeatureColumn(f); c != f {
 			if levels[c] == 0 {
 				order = append(order, c)
 			}

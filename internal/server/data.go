@@ -139,16 +139,12 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	if o.Label == "" && t.Labels == nil {
 		// tether cluster's rule: a column named label, class, target or y
 		// is the reference, not a feature.
-		for _, f := range t.Features {
-			c, _, _ := strings.Cut(f, "=") // one-hot columns are "col=value"
-			if isClassName(c) {
-				opt.LabelColumn = c
-				if t, err = dataset.Read(ctx, bytes.NewReader(content), name, opt); err != nil {
-					return nil, fmt.Errorf("%w: %w", errBadInput, err)
-				}
-				d.Warnings = append(d.Warnings, fmt.Sprintf("%s: column %q is the reference labels, not a feature (label=none makes it a feature)", name, c))
-				break
+		if c := dataset.ClassNamedColumn(t.Features); c != "" {
+			opt.LabelColumn = c
+			if t, err = dataset.Read(ctx, bytes.NewReader(content), name, opt); err != nil {
+				return nil, fmt.Errorf("%w: %w", errBadInput, err)
 			}
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: column %q is the reference labels, not a feature (label=none makes it a feature)", name, c))
 		}
 	}
 	d.Warnings = append(d.Warnings, t.Warnings...)
@@ -160,15 +156,6 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 		return nil, fmt.Errorf("%w: %s: building the graph: %w", errBadInput, name, err)
 	}
 	return d, nil
-}
-
-func isClassName(c string) bool {
-	for _, w := range []string{"label", "class", "target", "y"} {
-		if strings.EqualFold(c, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // generateData runs a generator of dataset/synth as tether gen does (same
