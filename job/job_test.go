@@ -162,7 +162,7 @@ func TestRunErrors(t *testing.T) {
 		{"knob out of range", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: moons, K: 2, Method: "hbisect", Knobs: []string{"Alpha=9"}}, "outside its range"},
 		{"bad generator parameter", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: map[string]string{"n": "x"}, K: 2}, "gen moons"},
 		{"unknown generator", context.Background(), Spec{ID: "a", Gen: "spirals", K: 2}, "spirals"},
-		{"k too large", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: moons, K: 500}, "k"},
+		{"k too large", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: moons, K: 500}, "k = 500, want 1 ≤ k ≤ n = 100"},
 		{"sample without reference", context.Background(), Spec{ID: "a", Graph: "g.txt", K: 2, Sample: &Sample{Pairs: 3}}, "g.txt"},
 		{"cancelled", cancelled, Spec{ID: "a", Gen: "moons", GenParams: moons, K: 2}, "canceled"},
 	}
