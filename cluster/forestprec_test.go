@@ -70,7 +70,7 @@ func TestForestPrecSolvesItsMatrix(t *testing.T) {
 		rho  float64
 	}{{1, 0, 1}, {2, 1, 1}, {3, 2, 10}, {5, 3, 1e3}, {10, 6, 1e4}, {70, 40, 1e2}, {70, 200, 1e3}} {
 		q := forestCase(tc.n, tc.p, uint64(tc.n*1000+tc.p))
-		ad := newL1ADMM(q, l1Config{mu: 1, relTol: 1e-5})
+		ad := newL1ADMM(q, l1Config{mu: 1, relTol: 1e-5, solver: l1SolveCG})
 		ad.rho = tc.rho
 		ad.setPreconditioner()
 		n := q.n
@@ -150,7 +150,7 @@ func TestForestPrecCGMatchesJacobi(t *testing.T) {
 		var sols [2][]float64
 		var its [2]int
 		for k, jac := range []bool{false, true} {
-			ad := newL1ADMM(q, l1Config{mu: 1, relTol: 1e-5, jacobi: jac})
+			ad := newL1ADMM(q, l1Config{mu: 1, relTol: 1e-5, jacobi: jac, solver: l1SolveCG})
 			ad.rho = tc.rho
 			ad.setPreconditioner()
 			x := make([]float64, tc.n)
@@ -161,7 +161,7 @@ func TestForestPrecCGMatchesJacobi(t *testing.T) {
 			sols[k], its[k] = x, it
 		}
 		// Dense reference.
-		ad := newL1ADMM(q, l1Config{mu: 1})
+		ad := newL1ADMM(q, l1Config{mu: 1, solver: l1SolveCG})
 		ad.rho = tc.rho
 		hm := mat.NewDense(tc.n, tc.n, nil)
 		e := make([]float64, tc.n)
@@ -195,10 +195,11 @@ func TestForestPrecCGMatchesJacobi(t *testing.T) {
 }
 
 func TestForestPrecAlg1MatchesJacobi(t *testing.T) {
-	// Alg. 1 from the same start with either preconditioner: the
-	// conjugate-gradient solves agree to their tolerance, so the final J
-	// agrees closely (ADMM's stopping rule lets them differ a little) and
-	// the sides agree but for a few nodes near 0.
+	// Alg. 1 from the same start with either preconditioner of the
+	// conjugate gradients, and with the dense Cholesky factor of H
+	// (l1Chol): the solves agree to their tolerance, so the final J agrees
+	// closely (ADMM's stopping rule lets them differ a little) and the
+	// sides agree but for a few nodes near 0.
 	rng := rand.New(rand.NewPCG(21, 4))
 	x, truth := fgpwcBlobs(rng, 300, 2, 2, 2)
 	g := fgpwcKNNGraph(t, x, 10)
@@ -217,25 +218,31 @@ func TestForestPrecAlg1MatchesJacobi(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var runs [2]l1Run
-	for k, jac := range []bool{false, true} {
-		cfg := l1Config{lambda: 1, mu: 1, maxIter: 100, outerTol: 1e-4, maxInner: 1000, absTol: 1e-7, relTol: 1e-5, jacobi: jac}
+	names := []string{"forest", "jacobi", "cholesky"}
+	var runs [3]l1Run
+	for k := range names {
+		cfg := l1Config{lambda: 1, mu: 1, maxIter: 100, outerTol: 1e-4, maxInner: 1000, absTol: 1e-7, relTol: 1e-5, jacobi: k == 1, solver: l1SolveCG}
+		if k == 2 {
+			cfg.solver = l1SolveChol
+		}
 		runs[k], err = q.alg1(context.Background(), xs[0], cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	jf, jj := runs[0].objective, runs[1].objective
-	if math.Abs(jf-jj) > 1e-3*math.Abs(jj) {
-		t.Errorf("J: forest %.10g, Jacobi %.10g", jf, jj)
-	}
-	var differ int
-	for i := range runs[0].x {
-		if (runs[0].x[i] > 0) != (runs[1].x[i] > 0) {
-			differ++
+	for k := 1; k < len(runs); k++ {
+		jf, jk := runs[0].objective, runs[k].objective
+		if math.Abs(jf-jk) > 1e-3*math.Abs(jk) {
+			t.Errorf("J: forest %.10g, %s %.10g", jf, names[k], jk)
 		}
-	}
-	if differ > 3 {
-		t.Errorf("%d of %d nodes change side between the preconditioners", differ, len(all))
+		var differ int
+		for i := range runs[0].x {
+			if (runs[0].x[i] > 0) != (runs[k].x[i] > 0) {
+				differ++
+			}
+		}
+		if differ > 3 {
+			t.Errorf("%d of %d nodes change side between forest and %s", differ, len(all), names[k])
+		}
 	}
 }

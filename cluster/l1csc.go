@@ -166,6 +166,9 @@ type L1CSC struct {
 	// jacobi selects the Jacobi preconditioner instead of forestPrec
 	// (unexported: for the benchmarks that compare the two).
 	jacobi bool
+	// solver forces the linear solver of the x̂-update (unexported: for
+	// the tests and benchmarks that compare them).
+	solver l1Solver
 }
 
 // L1CSCCut selects the cut of L1CSC's relaxation (seed 001 eq. 4.8).
@@ -216,10 +219,22 @@ type l1Config struct {
 	// jacobi selects the Jacobi preconditioner instead of forestPrec
 	// (tests and benchmarks compare the two).
 	jacobi bool
+	// solver chooses the x̂-update's linear solver (tests and benchmarks
+	// compare them); the zero value chooses by size (l1UseDense).
+	solver l1Solver
 }
 
+// l1Solver selects the linear solver of the ADMM x̂-update.
+type l1Solver int
+
+const (
+	l1SolveAuto l1Solver = iota // l1UseDense decides
+	l1SolveCG                   // preconditioned conjugate gradients
+	l1SolveChol                 // dense Cholesky (l1Chol)
+)
+
 func (c L1CSC) config() (l1Config, error) {
-	cfg := l1Config{lambda: c.Lambda, mu: c.Mu, node: c.Cut == L1CSCNodeCut, maxIter: c.MaxIter, outerTol: c.OuterTol, maxInner: c.MaxInner, absTol: c.AbsTol, relTol: c.RelTol, jacobi: c.jacobi}
+	cfg := l1Config{lambda: c.Lambda, mu: c.Mu, node: c.Cut == L1CSCNodeCut, maxIter: c.MaxIter, outerTol: c.OuterTol, maxInner: c.MaxInner, absTol: c.AbsTol, relTol: c.RelTol, jacobi: c.jacobi, solver: c.solver}
 	def := func(v *float64, d float64) {
 		if *v == 0 {
 			*v = d
@@ -742,6 +757,7 @@ type l1ADMM struct {
 
 	ldiag, cdiag  []float64 // diagonals of L and CᵀC
 	hdiag, inv    []float64 // diagonal of H and its inverse (Jacobi)
+	chol          *l1Chol   // dense factor of H, or nil: conjugate gradients
 	forest        *forestPrec
 	prec          func(dst, r []float64) // preconditioner of H
 	a2            []float64              // M·x
@@ -754,6 +770,7 @@ type l1ADMM struct {
 	cgIters       int     // conjugate-gradient iterations over all solves
 	scale         float64 // σ = 1/√(Σ M_ii)
 	rhoMax        float64 // cap of the balanced ρ
+	factors       int     // dense factorizations
 }
 
 func newL1ADMM(q *l1Problem, cfg l1Config) *l1ADMM {
@@ -782,32 +799,53 @@ func newL1ADMM(q *l1Problem, cfg l1Config) *l1ADMM {
 		ad.rho = 1
 	}
 	ad.rhoMax = l1cscRhoMax * ad.rho
-	if cfg.jacobi {
-		ad.prec = jacobiPrec(ad.inv)
-	} else {
-		ad.forest = newForestPrec(n, q.ci, q.cj, q.cs, q.cw)
-		ad.prec = ad.forest.solveTo
+	if cfg.solver == l1SolveChol || cfg.solver == l1SolveAuto && l1UseDense(n, len(q.adj), p) {
+		ad.chol = newL1Chol(n)
 	}
 	ad.setPreconditioner()
 	return ad
 }
 
-// setPreconditioner refreshes the preconditioner of H for the current ρ:
-// the spanning-forest preconditioner (forestPrec) by default, Jacobi when
-// l1Config.jacobi is set. O(n).
+// setPreconditioner prepares the solves with H for the current ρ: the
+// dense factor (l1Chol, O(n² + nnz + p + n³/3)) when the size asks for
+// it, otherwise the preconditioner of the conjugate gradients, the
+// spanning-forest one (forestPrec) by default, Jacobi when
+// l1Config.jacobi is set (O(n)). If the dense factorization fails (H not
+// numerically positive definite), the conjugate gradients take over.
 func (ad *l1ADMM) setPreconditioner() {
 	for i := range ad.inv {
 		ad.hdiag[i] = ad.ldiag[i] + 2*ad.cfg.mu*ad.q.m[i] + ad.rho*ad.cdiag[i]
 		ad.inv[i] = 1 / ad.hdiag[i]
+	}
+	if ad.chol != nil {
+		ad.factors++
+		if ad.chol.factor(ad.q, ad.cfg.mu, ad.rho) {
+			return
+		}
+		ad.chol = nil
+	}
+	if ad.prec == nil {
+		if ad.cfg.jacobi {
+			ad.prec = jacobiPrec(ad.inv)
+		} else {
+			q := ad.q
+			ad.forest = newForestPrec(q.n, q.ci, q.cj, q.cs, q.cw)
+			ad.prec = ad.forest.solveTo
+		}
 	}
 	if ad.forest != nil {
 		ad.forest.factor(ad.hdiag, ad.rho)
 	}
 }
 
-// cgSolve solves H x = b by preconditioned conjugate gradients from the x
-// given, counting the iterations.
+// cgSolve solves H x = b: by the dense factor when there is one, else by
+// preconditioned conjugate gradients from the x given, counting the
+// iterations.
 func (ad *l1ADMM) cgSolve(b, x []float64) {
+	if ad.chol != nil {
+		ad.chol.solveTo(x, b)
+		return
+	}
 	it, _ := solveCG(ad.hMulTo, ad.prec, b, x, ad.cgTol(), l1cscCGMax, ad.cg)
 	ad.cgIters += it
 }

@@ -365,7 +365,8 @@ func l1SubproblemDense(t *testing.T, d *l1Dense, x []float64, lambda, mu float64
 // an independent dense dual solver (l1SubproblemDense), and (3) satisfies
 // the KKT conditions component-wise: P x̂ − 2μMx + Aᵀν + Cᵀω = 0 (P = L +
 // 2μM) with ω_r = λ·sign((Cx̂)_r) where (Cx̂)_r ≠ 0 and |ω_r| ≤ λ where
-// (Cx̂)_r = 0, ν and the free ω found by dense least squares.
+// (Cx̂)_r = 0, ν and the free ω found by dense least squares; with either
+// linear solver of the x̂-update (conjugate gradients, dense Cholesky).
 func TestL1CSCSubproblemKKT(t *testing.T) {
 	for _, c := range []struct {
 		n, p       int
@@ -376,56 +377,58 @@ func TestL1CSCSubproblemKKT(t *testing.T) {
 		{9, 4, true, 1, 1}, {12, 5, false, 0.3, 0.25}, {12, 6, true, 3, 0.25},
 		{12, 6, false, 0.03, 1}, {10, 5, true, 10, 2},
 	} {
-		t.Run(fmt.Sprintf("n%d_p%d_node%v_l%v_mu%v", c.n, c.p, c.node, c.lambda, c.mu), func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(uint64(c.n*100+c.p), 7))
-			g := l1RandomGraph(t, c.n, 0.35, false, rng)
-			pairs := l1RandomPairs(c.n, c.p, false, rng)
-			all := make([]int, c.n)
-			for i := range all {
-				all[i] = i
-			}
-			q := newL1Problem(g, all, pairs, c.node)
-			d := newL1Dense(g, all, pairs, c.node)
-			x := make([]float64, c.n)
-			for i := range x {
-				x[i] = rng.NormFloat64()
-			}
-			if !q.normalize(x) {
-				t.Fatal("normalize failed")
-			}
-			cfg := l1Config{lambda: c.lambda, mu: c.mu, maxInner: 200000, absTol: 1e-10, relTol: 1e-10}
-			ad := newL1ADMM(q, cfg)
-			ad.warmStart(x)
-			xhat := make([]float64, c.n)
-			ok, conv, err := ad.solve(context.Background(), x, xhat)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !conv {
-				t.Errorf("ADMM did not meet its tolerances in %d iterations", ad.iters)
-			}
-			if !ok {
-				t.Logf("no descent from a random start (x̂ = x is optimal?)")
-			}
-			// (1) Feasibility.
-			var r1, r2 float64
-			for i, v := range xhat {
-				r1 += d.m[i] * v
-				r2 += d.m[i] * x[i] * v
-			}
-			if math.Abs(r1) > 1e-10 || math.Abs(r2-1) > 1e-10 {
-				t.Errorf("dᵀx̂ = %g, (Mx)ᵀx̂ − 1 = %g", r1, r2-1)
-			}
-			// (2) Against the independent solver. Tolerance: the ADMM
-			// stopping rule at 1e-12 and the dual solver's 1e-15 moves
-			// leave errors far below 1e-6 of ‖x̂‖.
-			ref := l1SubproblemDense(t, d, x, c.lambda, c.mu)
-			if e := l1MaxDiff(xhat, ref); e > 1e-6*l1Norm2(ref) {
-				t.Errorf("ADMM and dense dual solutions differ by %g (‖x̂‖ = %g)", e, l1Norm2(ref))
-			}
-			// (3) KKT.
-			l1CheckKKT(t, d, x, xhat, c.lambda, c.mu)
-		})
+		for _, solver := range []l1Solver{l1SolveCG, l1SolveChol} {
+			t.Run(fmt.Sprintf("n%d_p%d_node%v_l%v_mu%v_%s", c.n, c.p, c.node, c.lambda, c.mu, solver), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(uint64(c.n*100+c.p), 7))
+				g := l1RandomGraph(t, c.n, 0.35, false, rng)
+				pairs := l1RandomPairs(c.n, c.p, false, rng)
+				all := make([]int, c.n)
+				for i := range all {
+					all[i] = i
+				}
+				q := newL1Problem(g, all, pairs, c.node)
+				d := newL1Dense(g, all, pairs, c.node)
+				x := make([]float64, c.n)
+				for i := range x {
+					x[i] = rng.NormFloat64()
+				}
+				if !q.normalize(x) {
+					t.Fatal("normalize failed")
+				}
+				cfg := l1Config{lambda: c.lambda, mu: c.mu, maxInner: 200000, absTol: 1e-10, relTol: 1e-10, solver: solver}
+				ad := newL1ADMM(q, cfg)
+				ad.warmStart(x)
+				xhat := make([]float64, c.n)
+				ok, conv, err := ad.solve(context.Background(), x, xhat)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !conv {
+					t.Errorf("ADMM did not meet its tolerances in %d iterations", ad.iters)
+				}
+				if !ok {
+					t.Logf("no descent from a random start (x̂ = x is optimal?)")
+				}
+				// (1) Feasibility.
+				var r1, r2 float64
+				for i, v := range xhat {
+					r1 += d.m[i] * v
+					r2 += d.m[i] * x[i] * v
+				}
+				if math.Abs(r1) > 1e-10 || math.Abs(r2-1) > 1e-10 {
+					t.Errorf("dᵀx̂ = %g, (Mx)ᵀx̂ − 1 = %g", r1, r2-1)
+				}
+				// (2) Against the independent solver. Tolerance: the ADMM
+				// stopping rule at 1e-12 and the dual solver's 1e-15 moves
+				// leave errors far below 1e-6 of ‖x̂‖.
+				ref := l1SubproblemDense(t, d, x, c.lambda, c.mu)
+				if e := l1MaxDiff(xhat, ref); e > 1e-6*l1Norm2(ref) {
+					t.Errorf("ADMM and dense dual solutions differ by %g (‖x̂‖ = %g)", e, l1Norm2(ref))
+				}
+				// (3) KKT.
+				l1CheckKKT(t, d, x, xhat, c.lambda, c.mu)
+			})
+		}
 	}
 }
 
@@ -490,7 +493,8 @@ func l1CheckKKT(t *testing.T, d *l1Dense, x, xhat []float64, lambda, mu float64)
 // TestL1CSCDescent: the objective J(x) = ½xᵀLx + λ‖Cx‖₁ of eq. 4.9,
 // recomputed from the dense matrices at every iterate of Alg. 1, is
 // non-increasing (the Theorem of §4.3), equals the recorded trace, and
-// every iterate satisfies dᵀx = 0 and xᵀDx = 1.
+// every iterate satisfies dᵀx = 0 and xᵀDx = 1; with either linear solver
+// of the x̂-update.
 func TestL1CSCDescent(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -506,63 +510,65 @@ func TestL1CSCDescent(t *testing.T) {
 		{"blobs_node_l10_noisy", 100, 50, true, 10, 0.2},
 		{"random_ncut_l1", 40, 20, false, 1, 0.5},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.p)))
-			var g *graph.Graph
-			var pairs []constraint.Pair
-			if strings.HasPrefix(c.name, "random") {
-				g = l1RandomGraph(t, c.n, 0.2, false, rng)
-				pairs = l1RandomPairs(c.n, c.p, false, rng)
-			} else {
-				x, truth := fgpwcBlobs(rng, c.n, 2, 2, 2)
-				g = fgpwcKNNGraph(t, x, 8)
-				pairs = coscRandomPairs(rng, truth, c.p).Pairs
-				for i := range pairs {
-					if rng.Float64() < c.noise {
-						pairs[i].Kind = 1 - pairs[i].Kind
+		for _, solver := range []l1Solver{l1SolveCG, l1SolveChol} {
+			t.Run(c.name+"_"+solver.String(), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.p)))
+				var g *graph.Graph
+				var pairs []constraint.Pair
+				if strings.HasPrefix(c.name, "random") {
+					g = l1RandomGraph(t, c.n, 0.2, false, rng)
+					pairs = l1RandomPairs(c.n, c.p, false, rng)
+				} else {
+					x, truth := fgpwcBlobs(rng, c.n, 2, 2, 2)
+					g = fgpwcKNNGraph(t, x, 8)
+					pairs = coscRandomPairs(rng, truth, c.p).Pairs
+					for i := range pairs {
+						if rng.Float64() < c.noise {
+							pairs[i].Kind = 1 - pairs[i].Kind
+						}
 					}
 				}
-			}
-			all := make([]int, c.n)
-			for i := range all {
-				all[i] = i
-			}
-			q := newL1Problem(g, all, pairs, c.node)
-			d := newL1Dense(g, all, pairs, c.node)
-			xs, _, err := q.spectralStarts(context.Background(), &Settings{Seed: 1}, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg := l1Config{lambda: c.lambda, mu: 1, maxIter: 40, outerTol: 1e-12, maxInner: 1000, absTol: 1e-7, relTol: 1e-5}
-			run, err := q.alg1Keep(context.Background(), xs[0], cfg, nil, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if run.steps < 2 {
-				t.Errorf("only %d steps: the test exercises nothing", run.steps)
-			}
-			prev := math.Inf(1)
-			for k, x := range run.iterates {
-				j := d.objective(x, c.lambda)
-				// Tolerance: J is a sum of O(n + p) terms of size ~J.
-				if math.Abs(j-run.trace[k]) > 1e-10*(1+j) {
-					t.Errorf("step %d: recorded J = %.15g, dense J = %.15g", k, run.trace[k], j)
+				all := make([]int, c.n)
+				for i := range all {
+					all[i] = i
 				}
-				if j > prev+1e-12*math.Abs(prev) {
-					t.Errorf("step %d: J rose from %.15g to %.15g", k, prev, j)
+				q := newL1Problem(g, all, pairs, c.node)
+				d := newL1Dense(g, all, pairs, c.node)
+				xs, _, err := q.spectralStarts(context.Background(), &Settings{Seed: 1}, 1)
+				if err != nil {
+					t.Fatal(err)
 				}
-				prev = j
-				var dx, xdx float64
-				for i, v := range x {
-					dx += d.m[i] * v
-					xdx += d.m[i] * v * v
+				cfg := l1Config{lambda: c.lambda, mu: 1, maxIter: 40, outerTol: 1e-12, maxInner: 1000, absTol: 1e-7, relTol: 1e-5, solver: solver}
+				run, err := q.alg1Keep(context.Background(), xs[0], cfg, nil, true)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if math.Abs(dx) > 1e-9 || math.Abs(xdx-1) > 1e-12 {
-					t.Errorf("step %d: dᵀx = %g, xᵀDx − 1 = %g", k, dx, xdx-1)
+				if run.steps < 2 {
+					t.Errorf("only %d steps: the test exercises nothing", run.steps)
 				}
-			}
-			t.Logf("%d steps, J %.6g → %.6g, %d ADMM iterations", run.steps, run.trace[0], run.trace[len(run.trace)-1], run.inner)
-		})
+				prev := math.Inf(1)
+				for k, x := range run.iterates {
+					j := d.objective(x, c.lambda)
+					// Tolerance: J is a sum of O(n + p) terms of size ~J.
+					if math.Abs(j-run.trace[k]) > 1e-10*(1+j) {
+						t.Errorf("step %d: recorded J = %.15g, dense J = %.15g", k, run.trace[k], j)
+					}
+					if j > prev+1e-12*math.Abs(prev) {
+						t.Errorf("step %d: J rose from %.15g to %.15g", k, prev, j)
+					}
+					prev = j
+					var dx, xdx float64
+					for i, v := range x {
+						dx += d.m[i] * v
+						xdx += d.m[i] * v * v
+					}
+					if math.Abs(dx) > 1e-9 || math.Abs(xdx-1) > 1e-12 {
+						t.Errorf("step %d: dᵀx = %g, xᵀDx − 1 = %g", k, dx, xdx-1)
+					}
+				}
+				t.Logf("%d steps, J %.6g → %.6g, %d ADMM iterations", run.steps, run.trace[0], run.trace[len(run.trace)-1], run.inner)
+			})
+		}
 	}
 }
 
