@@ -64,10 +64,17 @@ import (
 // L + 2μD + ρCᵀC (positive definite: 2μD is) with the two rows of A:
 // x̂ = y − H⁻¹Aᵀν, y = H⁻¹(2μDx + ρCᵀ(ẑ − u)), ν the solution of the 2×2
 // system (A H⁻¹Aᵀ)ν = Ay − b. H⁻¹d and H⁻¹Dx are solved once per outer
-// step (and when ρ changes), H⁻¹ρCᵀ(ẑ − u) once per ADMM iteration, all by
-// preconditioned conjugate gradients on the sparse operator H (relative
-// residual RelTol/10, warm-started from the previous solution); nothing
-// n×n is ever formed. The preconditioner keeps H's diagonal and the
+// step (and when ρ changes), H⁻¹ρCᵀ(ẑ − u) once per ADMM iteration. H is
+// fixed while ρ is, so when it is at least a quarter full and n ≤ 2000
+// (l1UseDense: the full RBF graphs of the UCI reproductions) the solves
+// use its dense Cholesky factor (l1Chol: n³/3 flops when ρ changes, 2n²
+// per solve, 8n² bytes), exact to rounding; on wdbc's noisy-constraints
+// cells (n = 569, 1400 constraints) that is 8× faster than the conjugate
+// gradients, which needed 8 products with H per solve
+// (BenchmarkL1CSCWDBCDense). Otherwise nothing n×n is formed: the solves
+// are preconditioned conjugate gradients on the sparse operator H
+// (relative residual RelTol/10, warm-started from the previous solution),
+// and the preconditioner keeps H's diagonal and the
 // couplings of the constraints of a spanning forest of the constraint
 // graph, factored exactly in O(n) (forestPrec): once ρ has grown, ρCᵀC
 // dominates H, and Jacobi alone needed thousands of iterations per solve
@@ -85,11 +92,13 @@ import (
 // does not improve on x̂ = x, ADMM resumes with tolerances ten times
 // tighter, twice at most. ẑ and u are warm-started across outer steps
 // (ẑ/γ, as step 5 of Alg. 1 does). Cost per ADMM iteration:
-// O(nnz + p) times (1 + the conjugate-gradient iterations); per outer step
+// O(nnz + p) times (1 + the conjugate-gradient iterations), or O(n² + p)
+// with the dense factor; per outer step
 // that times the ADMM iterations (most of them in the first outer step:
 // 100–500, then a few); per bisection that times the outer steps and
 // Starts, plus one eigenproblem for Starts + 1 vectors; memory
-// O(nnz + n + p) besides the eigensolver's.
+// O(nnz + n + p) besides the eigensolver's, plus n² floats with the dense
+// factor.
 //
 // # Clusters
 //
