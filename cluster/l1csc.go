@@ -137,8 +137,9 @@ import (
 // 10⁻¹² of the mean (an RBF outlier) leaves its entry of x almost free in
 // the D-norm, and a warning says so; its entry of each start is repaired
 // (repairFaint), without which the eigensolver's error, amplified by
-// D_ii^{-1/2}, dominates J and the ADMM tolerances (BenchmarkL1CSC10kKNN
-// has a node of degree 2·10⁻³⁵: ARI 0.002 and J 10⁷ without the repair).
+// D_ii^{-1/2}, dominates J and the ADMM tolerances (the graph of
+// BenchmarkL1CSC10kKNN, before l1AttachFaint joins its outliers, has a
+// node of degree 2·10⁻³⁵: ARI 0.002 and J 10⁷ without the repair).
 //
 // Result: Labels; for k = 2 Objective is J of the final x and Embedding
 // the n×1 matrix of x; for k > 2 Objective is the k-way cut above and
