@@ -26,11 +26,13 @@ import (
 // The basis V grows by blocks of BlockSize vectors: the last block X is
 // multiplied by A in one block product (graph operators read the matrix once
 // for the whole block, on both cores), and A·X is orthogonalized against all
-// of V (and the deflated vectors) by two passes of block classical
-// Gram–Schmidt, C = VᵀW then W −= V·C, each a matrix–matrix product (BLAS
-// dgemm) split over row blocks run concurrently, followed by a
-// rank-revealing orthonormalization of the block (SVQB, from the
-// eigendecomposition of WᵀW). The Gram–Schmidt coefficients give the
+// of V (and the deflated vectors) by block classical Gram–Schmidt, C = VᵀW
+// then W −= V·C, each a matrix–matrix product (BLAS dgemm) split over row
+// blocks run concurrently, followed by a rank-revealing orthonormalization
+// of the block (SVQB, from the eigendecomposition of WᵀW). The components
+// along the last two blocks (the block three-term recurrence) are removed
+// first, so that one full pass usually passes the DGKS test; a second one
+// is made when it does not. The Gram–Schmidt coefficients give the
 // projected matrix H = VᵀAV; the Ritz pairs (θ, Vy) of H have residuals
 // ‖R·y_last‖, where R couples V to the next block. When the wanted K have
 // residual ≤ Tol·‖A‖ (‖A‖ estimated by the largest |θ| and ‖AX‖ seen) the run
@@ -51,10 +53,10 @@ import (
 // deflation (Problem.Deflate).
 //
 // Cost per restart, with a basis of NCV vectors and p = BlockSize: (NCV −
-// Keep) applications of A in blocks of p; about 8·n·NCV flops of
-// Gram–Schmidt per new vector, all in dgemm (twice the flops of
-// single-vector Lanczos' mostly one-pass gemv, but compute-bound rather
-// than bound by memory bandwidth, and run on two cores);
+// Keep) applications of A in blocks of p; 4·n·NCV flops of Gram–Schmidt
+// per new vector for one pass, 8·n·NCV for two, all in dgemm (compute-bound,
+// where single-vector Lanczos' gemv is bound by memory bandwidth, and run
+// on two cores);
 // 2·n·NCV·Keep flops for the Ritz vectors of the restart and O(NCV³) for
 // the projected eigenproblem. Memory: n·(d + NCV + p) floats for the basis
 // and deflated vectors plus n·4p of work blocks. When the complement of the
@@ -234,7 +236,9 @@ func rowChunks(n, width int, f func(q, lo, hi int)) {
 }
 
 // innerTo sets c (a.Cols×b.Cols, contiguous) to aᵀb for n-row blocks a and
-// b, summing per-row-block partial products in a fixed order.
+// b, summing per-row-block partial products in a fixed order. Give the
+// wider block as b: gonum's kernel for this shape runs one vectorized axpy
+// of length b.Cols per row and column of a.
 func innerTo(c []float64, a, b blas64.General) {
 	m, k := a.Cols, b.Cols
 	if m == 0 || k == 0 {
@@ -265,14 +269,7 @@ func mulAdd(dst blas64.General, alpha float64, a blas64.General, c []float64, be
 		return
 	}
 	if a.Cols == 0 {
-		if beta != 1 {
-			for i := 0; i < dst.Rows; i++ {
-				row := dst.Data[i*dst.Stride : i*dst.Stride+dst.Cols]
-				for j := range row {
-					row[j] *= beta
-				}
-			}
-		}
+		scaleRows(dst, beta)
 		return
 	}
 	cm := blas64.General{Rows: a.Cols, Cols: dst.Cols, Stride: dst.Cols, Data: c}
@@ -281,15 +278,54 @@ func mulAdd(dst blas64.General, alpha float64, a blas64.General, c []float64, be
 	})
 }
 
+// mulAddT sets dst = alpha·a·ctᵀ + beta·dst for an n-row block a and a
+// small contiguous dst.Cols×a.Cols matrix ct. For a narrow dst (a block of
+// p vectors) and a wide a (the basis) this form runs dot products of length
+// a.Cols, where mulAdd would run axpys of length p.
+func mulAddT(dst blas64.General, alpha float64, a blas64.General, ct []float64, beta float64) {
+	if dst.Cols == 0 {
+		return
+	}
+	if a.Cols == 0 {
+		scaleRows(dst, beta)
+		return
+	}
+	cm := blas64.General{Rows: dst.Cols, Cols: a.Cols, Stride: a.Cols, Data: ct}
+	rowChunks(a.Rows, a.Cols+dst.Cols, func(_, lo, hi int) {
+		blas64.Gemm(blas.NoTrans, blas.Trans, alpha, rowsOf(a, lo, hi), cm, beta, rowsOf(dst, lo, hi))
+	})
+}
+
+// scaleRows multiplies g by beta.
+func scaleRows(g blas64.General, beta float64) {
+	if beta == 1 {
+		return
+	}
+	for i := 0; i < g.Rows; i++ {
+		row := g.Data[i*g.Stride : i*g.Stride+g.Cols]
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
 // orthoBlock makes the contiguous block r.w orthonormal and orthogonal to
 // basis columns [0, upto), leaving the result in r.w. It returns the
 // coefficients c (upto×p) and r (p×p) with W_in = V·c + W_out·r, up to
 // directions of relative norm below blockDrop, which are replaced by random
-// unit vectors with zero rows in r. Each pass is block classical
-// Gram–Schmidt followed by SVQB; two passes are made, and more (at most
-// five) while a pass had to replace a direction. ok is false when no
-// independent replacement could be found (the basis spans the space).
-func (r *blockRun) orthoBlock(upto int, scale float64) (c, rr []float64, ok bool) {
+// unit vectors with zero rows in r. ok is false when no independent
+// replacement could be found (the basis spans the space).
+//
+// When local > 0 the components along the last local columns (the two
+// blocks of the block three-term recurrence, Zhou & Saad 2008 §2) are
+// removed first. Then each pass is block classical Gram–Schmidt against all
+// upto columns followed by SVQB. After the local step one full pass is
+// enough when it passes the DGKS test of Daniel, Gragg, Kaufman & Stewart
+// (Math. Comp. 30, 1976) column by column — no column lost more than
+// 1 − 1/√2 of its norm — and the block is well conditioned (see svqb);
+// otherwise passes are repeated (at most five), as they are while a pass
+// had to replace a direction.
+func (r *blockRun) orthoBlock(upto, local int, scale float64) (c, rr []float64, ok bool) {
 	p := r.p
 	c = make([]float64, upto*p)
 	rr = make([]float64, p*p)
@@ -297,11 +333,29 @@ func (r *blockRun) orthoBlock(upto int, scale float64) (c, rr []float64, ok bool
 		rr[i*p+i] = 1
 	}
 	ck := make([]float64, upto*p)
+	ckT := make([]float64, upto*p)
 	before := make([]float64, p)
 	tmpC := make([]float64, upto*p)
 	rk := make([]float64, p*p)
 	tmpR := make([]float64, p*p)
 	vb := r.cols(0, upto)
+	onePass := false
+	if local > 0 && local < upto {
+		// The block-tridiagonal part first: W −= V_loc·(V_locᵀW) for the
+		// last local columns, so that the full pass below measures the
+		// rounding-level remainder relative to what is left.
+		lo := upto - local
+		vl := r.cols(lo, local)
+		clT := make([]float64, p*local)
+		innerTo(clT, r.blockOf(r.w), vl)
+		mulAddT(r.blockOf(r.w), -1, vl, clT, 1)
+		for i := 0; i < local; i++ {
+			for q := 0; q < p; q++ {
+				c[(lo+i)*p+q] += clT[q*local+i]
+			}
+		}
+		onePass = true
+	}
 	for pass := 0; pass < 5; pass++ {
 		w := r.blockOf(r.w) // svqb swaps r.w and r.q
 		ref := scale
@@ -310,8 +364,14 @@ func (r *blockRun) orthoBlock(upto int, scale float64) (c, rr []float64, ok bool
 		}
 		colNorms(before, w)
 		if upto > 0 {
-			innerTo(ck, vb, w)
-			mulAdd(w, -1, vb, ck, 1)
+			// ckᵀ = WᵀV, W −= V·ck, in the shapes gonum runs fastest.
+			innerTo(ckT, w, vb)
+			mulAddT(w, -1, vb, ckT, 1)
+			for i := 0; i < upto; i++ {
+				for q := 0; q < p; q++ {
+					ck[i*p+q] = ckT[q*upto+i]
+				}
+			}
 		}
 		replaced, clean, err := r.svqb(rk, ref, before)
 		if err != nil {
@@ -332,7 +392,7 @@ func (r *blockRun) orthoBlock(upto int, scale float64) (c, rr []float64, ok bool
 			blas64.General{Rows: p, Cols: p, Stride: p, Data: rr}, 0,
 			blas64.General{Rows: p, Cols: p, Stride: p, Data: tmpR})
 		copy(rr, tmpR)
-		if pass >= 1 && !replaced && clean {
+		if (pass >= 1 || onePass) && !replaced && clean {
 			return c, rr, true
 		}
 	}
@@ -344,10 +404,11 @@ func (r *blockRun) orthoBlock(upto int, scale float64) (c, rr []float64, ok bool
 // equals the new W times rk. Directions with √λ ≤ blockDrop·ref are replaced
 // by random unit vectors (not yet orthogonal to anything) and their rows of
 // rk set to zero; replaced reports whether that happened. clean reports that
-// the pass was accurate enough to be the last one: no column lost more than
-// half its norm (before, the column norms before the projection) and the
-// Gram matrix of the kept directions has condition number at most 10, so the
-// result is orthonormal to about 100 ulps (SVQB's error grows like κ(W)²).
+// the pass was accurate enough to be the last one: every column kept at
+// least 1/√2 of its norm (before, the column norms before the projection)
+// and the Gram matrix of the kept directions has condition number at most
+// 10, so the result is orthonormal to about 100 ulps (SVQB's error grows
+// like κ(W)²).
 func (r *blockRun) svqb(rk []float64, ref float64, before []float64) (replaced, clean bool, err error) {
 	p, n := r.p, r.n
 	g := make([]float64, p*p)
@@ -399,7 +460,7 @@ func (r *blockRun) svqb(rk []float64, ref float64, before []float64) (replaced, 
 	r.w, r.q = r.q, r.w
 	clean = true
 	for j := 0; j < p; j++ {
-		if !(g[j*p+j] >= 0.25*before[j]*before[j]) {
+		if !(g[j*p+j] >= 0.5*before[j]*before[j]) {
 			clean = false
 		}
 	}
@@ -443,6 +504,7 @@ func (r *blockRun) getBlock(dst []float64, lo int) {
 func (r *blockRun) extend(ctx context.Context, s int) (int, bool, error) {
 	n, p, d, mh := r.n, r.p, r.d, r.mh
 	var xd, wd mat.Dense
+	s0 := s
 	for s < r.ncv {
 		if err := ctx.Err(); err != nil {
 			return s, false, err
@@ -461,7 +523,12 @@ func (r *blockRun) extend(ctx context.Context, s int) (int, bool, error) {
 			scale = max(scale, nrm)
 			r.normA = max(r.normA, nrm)
 		}
-		c, rr, ok := r.orthoBlock(d+s+p, scale)
+		local := 2 * p
+		if s == s0 {
+			// The first block of a cycle couples to every kept vector.
+			local = 0
+		}
+		c, rr, ok := r.orthoBlock(d+s+p, local, scale)
 		if c == nil {
 			return s, false, fmt.Errorf("eigen: BlockLanczos could not orthonormalize a block (basis size %d)", s)
 		}
@@ -496,7 +563,7 @@ func (r *blockRun) solve(ctx context.Context, kk, keep int, which Which, tol flo
 	n, p, d, m := r.n, r.p, r.d, r.mh
 	// Starting block: random, orthonormal, orthogonal to the deflated vectors.
 	randomize(r.w, r.rng)
-	if _, _, good := r.orthoBlock(d, 0); !good {
+	if _, _, good := r.orthoBlock(d, 0, 0); !good {
 		return nil, nil, 0, false, fmt.Errorf("eigen: BlockLanczos found no %d independent start vectors outside %d deflated ones", p, d)
 	}
 	r.putBlock(d, r.w)

@@ -7,7 +7,7 @@
 // A Problem says what is solved (operators A and B given only by their
 // action on blocks of vectors, K, which end of the spectrum, known
 // eigenvectors to deflate), Settings say when to stop and how to report, and
-// a Solver says how. Three solvers are provided; all pass the conformance
+// a Solver says how. Four solvers are provided; all pass the conformance
 // suite in eigen/eigentest.
 //
 // # Which solver
@@ -36,6 +36,21 @@
 // products grows like √(spread/gap)·log(1/Tol), where gap separates the K-th
 // eigenvalue from the next one.
 //
+// BlockLanczos (thick-restart block Lanczos, the symmetric block
+// Krylov–Schur method) is the choice for standard problems when many
+// eigenpairs are wanted (tens, as for FGPWC's m = 50 embedding) or when
+// the wanted eigenvalues come in tight clusters or with multiplicities up
+// to its block size. It needs more products than Lanczos but applies A to
+// blocks (a graph product reads the matrix once per block) and does its
+// Gram–Schmidt as matrix–matrix products (dgemm) on both cores, where
+// Lanczos' is memory-bound and serial per vector; and a block of p vectors
+// converges at a rate set by the gap to the p-th next eigenvalue, so a
+// cluster of close eigenvalues does not stall it the way it stalls
+// single-vector Lanczos, whose restart count around a cluster varies
+// erratically with rounding. BLOCKNUMBERS Cost per new vector:
+// about 8·n·NCV flops of dgemm Gram–Schmidt plus a share of the restart's
+// 2·n·NCV·Keep; memory n·(NCV + 2p + d) floats.
+//
 // LOBPCG (block locally optimal preconditioned conjugate gradient) is the
 // choice for generalized problems A x = λ B x with B positive definite given
 // only as an operator — Lanczos would need B⁻¹ — and whenever a good
@@ -52,8 +67,9 @@
 // normalized component indicators in Problem.Deflate (B-normalized for a
 // generalized problem) with DeflateValues zero; every solver then works in
 // their orthogonal complement. Without deflation, Dense is exact, LOBPCG
-// captures multiplicities up to its block size, and Lanczos finds missed
-// copies by a verification run from a new random vector (see Lanczos).
+// and BlockLanczos capture multiplicities up to their block size, and
+// Lanczos finds missed copies by a verification run from a new random
+// vector (see Lanczos).
 //
 // # Conventions
 //
