@@ -113,7 +113,7 @@ func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWC
 	var e *embedding
 	var err error
 	if cfg.M > 0 {
-		e, err = laplacianEmbedding(ctx, g, cfg.Laplacian.graphKind(), cfg.M+1, exactLaplacian, s.fgpwcSolver(n, cfg.M+1))
+		e, err = laplacianEmbedding(ctx, g, cfg.Laplacian.graphKind(), cfg.M+1, exactLaplacian, s)
 		if err != nil {
 			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
 		}
@@ -180,7 +180,7 @@ func fgpwcAutoEmbedKind(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian
 		try = maxM
 	}
 	for {
-		e, err := laplacianEmbedding(ctx, g, kind.graphKind(), try+1, exactLaplacian, s.fgpwcSolver(n, try+1))
+		e, err := laplacianEmbedding(ctx, g, kind.graphKind(), try+1, exactLaplacian, s)
 		if err != nil {
 			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
 		}
@@ -252,26 +252,4 @@ func fgpwcDropNull(values []float64, vecs *mat.Dense, z []float64) ([]float64, *
 		v.Slice(0, n, c0-1, m).(*mat.Dense).Copy(vecs.Slice(0, n, c0, cols))
 	}
 	return vals, v
-}
-
-// fgpwcBlockMin is the number of eigenpairs from which FGPWC's embedding
-// uses eigen.BlockLanczos instead of the default solver (see fgpwcSolver).
-const fgpwcBlockMin = 24
-
-// fgpwcSolver returns s, or a copy of it that asks for eigen.BlockLanczos
-// when s names no solver, the graph is above DenseLimit nodes and count ≥
-// fgpwcBlockMin eigenpairs are wanted. For the tens of eigenvectors of
-// FGPWC's embedding (m = 50 in seed 003 §5) single-vector Lanczos spends
-// most of its time in memory-bound Gram–Schmidt and resolves the clusters
-// of close eigenvalues of a k-NN graph's Laplacian only after a number of
-// restarts that varies erratically with rounding; the block solver's
-// Gram–Schmidt runs in dgemm on both cores and a block of 8 resolves such
-// clusters directly.
-func (s *Settings) fgpwcSolver(n, count int) *Settings {
-	if s.Eigen != nil || n <= DenseLimit || count < fgpwcBlockMin {
-		return s
-	}
-	c := *s
-	c.Eigen = eigen.BlockLanczos{}
-	return &c
 }
