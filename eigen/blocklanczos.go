@@ -50,7 +50,10 @@ import (
 // disjoint union of cliques) the lost directions are replaced by random
 // vectors orthogonal to the basis, so that every eigenspace is eventually
 // reached; multiplicities above BlockSize are still best handled by
-// deflation (Problem.Deflate).
+// deflation (Problem.Deflate). Without clusters a block costs more products
+// than single-vector Lanczos for the same accuracy: for FGPWC's 48
+// eigenvectors of a 10⁵-node k-NN graph it took 5711 products and 108 s
+// where Lanczos took 2724 and 26 s (package doc, "Which solver").
 //
 // Cost per restart, with a basis of NCV vectors and p = BlockSize: (NCV −
 // Keep) applications of A in blocks of p; 4·n·NCV flops of Gram–Schmidt
