@@ -74,8 +74,8 @@ type BlockLanczos struct {
 	// raised to 1 and lowered to K when out of [1, K].
 	BlockSize int
 	// NCV is the maximum dimension of the basis (without the deflated
-	// vectors and the next block). If NCV is 0, max(2K, Keep + 20p) is
-	// used: a cycle must add many blocks, since the degree of the Krylov
+	// vectors and the next block). If NCV is 0, max(2K, Keep + min(20p,
+	// K + 32)) is used: a cycle must add many blocks, since the degree of the Krylov
 	// polynomial a cycle builds is the number of blocks it adds (with
 	// Lanczos' NCV = 2K + 1 and blocks of 8, K = 51 took 6835 products and
 	// 168 restarts where Lanczos took 1427 and 32). It is raised to at
@@ -176,7 +176,7 @@ func (l BlockLanczos) shape(kk int) (bs, ncv, keep int) {
 	keep = max(keep, kk)
 	ncv = l.NCV
 	if ncv == 0 {
-		ncv = max(2*kk, keep+20*bs)
+		ncv = max(2*kk, keep+min(20*bs, kk+32))
 	}
 	ncv = max(ncv, kk+bs)
 	keep = min(keep, ncv-bs)
