@@ -57,7 +57,9 @@
 // products, 70 restarts and 108 s. Block Gram–Schmidt costs 4·n·NCV flops
 // per new vector per pass in dgemm, where Lanczos' gemv mostly only
 // measures the rounding-level components and skips the subtraction.
-// Memory n·(NCV + 2p + d) floats, with NCV about Keep + 20p.
+// For K = 6 at 10⁵ nodes (BenchmarkEigen100k) it is 4–14 times slower
+// than Lanczos. Memory n·(NCV + 2p + d) floats, with NCV about
+// Keep + min(20p, K + 32).
 //
 // LOBPCG (block locally optimal preconditioned conjugate gradient) is the
 // choice for generalized problems A x = λ B x with B positive definite given
