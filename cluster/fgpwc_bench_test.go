@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/metrics"
 )
@@ -57,10 +58,16 @@ func spamSizedProblem(b *testing.B) (*Problem, []int) {
 }
 
 func benchmarkFGPWC(b *testing.B, p *Problem, f FGPWC, truth ...[]int) {
+	benchmarkFGPWCWith(b, p, f, nil, truth...)
+}
+
+// benchmarkFGPWCWith is benchmarkFGPWC with the given eigensolver (nil:
+// the default choice).
+func benchmarkFGPWCWith(b *testing.B, p *Problem, f FGPWC, solver eigen.Solver, truth ...[]int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := Run(context.Background(), f, p, &Settings{Seed: 1})
+		res, err := Run(context.Background(), f, p, &Settings{Seed: 1, Eigen: solver})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -107,6 +114,26 @@ func BenchmarkFGPWC100k(b *testing.B) {
 	f := *NewFGPWC()
 	f.M = 50
 	benchmarkFGPWC(b, p, f, truth)
+}
+
+// BenchmarkFGPWC100kSolver is BenchmarkFGPWC100k with the embedding's
+// eigensolver named: single-vector Lanczos (the default) against
+// BlockLanczos with its defaults (blocks of 4, NCV = 140 for the 48 pairs
+// not deflated) and with NCV = 150.
+func BenchmarkFGPWC100kSolver(b *testing.B) {
+	p, truth := fgpwcBenchProblem(b, 100000, 3, 5, 10, 6)
+	f := *NewFGPWC()
+	f.M = 50
+	for _, c := range []struct {
+		name string
+		s    eigen.Solver
+	}{
+		{"Lanczos", eigen.Lanczos{}},
+		{"BlockLanczos", eigen.BlockLanczos{}},
+		{"BlockLanczos4", eigen.BlockLanczos{BlockSize: 4, NCV: 150}},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchmarkFGPWCWith(b, p, f, c.s, truth) })
+	}
 }
 
 // BenchmarkFGPWCObjective measures one evaluation of F and ∇F, the hot

@@ -73,6 +73,7 @@ func BenchmarkEigen100k(b *testing.B) {
 		for _, tol := range []float64{1e-6, 1e-8} {
 			b.Run(fmt.Sprintf("communities=%d/tol=%g/Lanczos", c, tol), func(b *testing.B) { benchmarkSolver(b, eigen.Lanczos{}, 100000, c, tol) })
 			b.Run(fmt.Sprintf("communities=%d/tol=%g/LOBPCG", c, tol), func(b *testing.B) { benchmarkSolver(b, eigen.LOBPCG{}, 100000, c, tol) })
+			b.Run(fmt.Sprintf("communities=%d/tol=%g/BlockLanczos", c, tol), func(b *testing.B) { benchmarkSolver(b, eigen.BlockLanczos{}, 100000, c, tol) })
 		}
 	}
 }
@@ -86,7 +87,8 @@ func BenchmarkDense400(b *testing.B) {
 // 2·10⁴-node planted graph, the shape of FGPWC's m = 50 embedding, where
 // restarts (Ritz vectors, O(n·NCV·Keep)) and reorthogonalization (O(n·NCV)
 // per step) dominate the cost rather than products with A. keep=default is
-// Lanczos' own choice, keep=77 the former default K + (NCV−K)/2.
+// Lanczos' own choice, keep=77 the former default K + (NCV−K)/2; block is
+// BlockLanczos with its defaults on the same problem.
 func BenchmarkLanczosManyPairs(b *testing.B) {
 	g := plantedGraph(20000, 5, 10, 0.9, 1)
 	op, err := graph.NewLaplacian(g, graph.Symmetric)
@@ -110,4 +112,15 @@ func BenchmarkLanczosManyPairs(b *testing.B) {
 			b.ReportMetric(float64(benchSink.Iterations), "restarts/op")
 		})
 	}
+	b.Run("block", func(b *testing.B) {
+		for b.Loop() {
+			res, err := eigen.BlockLanczos{}.Solve(context.Background(), eigen.Problem{A: op, K: 51}, &eigen.Settings{Tol: 1e-8})
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchSink = res
+		}
+		b.ReportMetric(float64(benchSink.MatVecs), "matvecs/op")
+		b.ReportMetric(float64(benchSink.Iterations), "restarts/op")
+	})
 }

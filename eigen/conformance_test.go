@@ -12,3 +12,6 @@ func TestLanczosConformance(t *testing.T) {
 	eigentest.Run(t, eigen.Lanczos{}, eigentest.StandardOnly())
 }
 func TestLOBPCGConformance(t *testing.T) { eigentest.Run(t, eigen.LOBPCG{}) }
+func TestBlockLanczosConformance(t *testing.T) {
+	eigentest.Run(t, eigen.BlockLanczos{}, eigentest.StandardOnly())
+}

@@ -7,7 +7,7 @@
 // A Problem says what is solved (operators A and B given only by their
 // action on blocks of vectors, K, which end of the spectrum, known
 // eigenvectors to deflate), Settings say when to stop and how to report, and
-// a Solver says how. Three solvers are provided; all pass the conformance
+// a Solver says how. Four solvers are provided; all pass the conformance
 // suite in eigen/eigentest.
 //
 // # Which solver
@@ -36,6 +36,31 @@
 // products grows like √(spread/gap)·log(1/Tol), where gap separates the K-th
 // eigenvalue from the next one.
 //
+// BlockLanczos (thick-restart block Lanczos, the symmetric block
+// Krylov–Schur method) is the choice for standard problems whose wanted
+// eigenvalues come in tight clusters or with multiplicities up to its block
+// size, when deflation is not possible: a block of p vectors converges at a
+// rate set by the gap to the p-th next eigenvalue, so a cluster does not
+// stall it the way it stalls single-vector Lanczos, whose restart count
+// around a cluster varies erratically with rounding, and it needs no
+// verification run. It applies A to blocks (a graph product reads the
+// matrix once per block) and does its Gram–Schmidt as matrix–matrix
+// products (dgemm) on both cores. It is not faster than Lanczos for many
+// pairs on this code's BLAS (gonum's, pure Go: 4–6 GFlop/s on two cores for
+// these shapes), measured on a loaded 2-core machine: for K = 51 of L_sym
+// on a 2·10⁴-node planted graph, tolerance 1e-8 (BenchmarkLanczosManyPairs),
+// Lanczos took 1427 products, 32 restarts and about 5 s of CPU, BlockLanczos
+// 2115 products, 25 restarts and about 15 s; for FGPWC's 48 vectors on a
+// 2·10⁴-node 10-NN graph (tolerance 1e-5) 1105 products and 4.2–4.8 s
+// against 1299 products and 8.3 s, and on the 10⁵-node graph of
+// BenchmarkFGPWC100k 2724 products, 69 restarts and 26 s against 5711
+// products, 70 restarts and 108 s. Block Gram–Schmidt costs 4·n·NCV flops
+// per new vector per pass in dgemm, where Lanczos' gemv mostly only
+// measures the rounding-level components and skips the subtraction.
+// For K = 6 at 10⁵ nodes (BenchmarkEigen100k) it is 4–14 times slower
+// than Lanczos. Memory n·(NCV + 2p + d) floats, with NCV about
+// Keep + min(20p, K + 32).
+//
 // LOBPCG (block locally optimal preconditioned conjugate gradient) is the
 // choice for generalized problems A x = λ B x with B positive definite given
 // only as an operator — Lanczos would need B⁻¹ — and whenever a good
@@ -52,8 +77,9 @@
 // normalized component indicators in Problem.Deflate (B-normalized for a
 // generalized problem) with DeflateValues zero; every solver then works in
 // their orthogonal complement. Without deflation, Dense is exact, LOBPCG
-// captures multiplicities up to its block size, and Lanczos finds missed
-// copies by a verification run from a new random vector (see Lanczos).
+// and BlockLanczos capture multiplicities up to their block size, and
+// Lanczos finds missed copies by a verification run from a new random
+// vector (see Lanczos).
 //
 // # Conventions
 //

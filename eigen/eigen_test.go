@@ -109,7 +109,7 @@ func TestAcceptanceCliques(t *testing.T) {
 		q.Set(i, ci, 1/math.Sqrt(float64(sizes[ci])))
 	}
 	k := c + 3
-	for _, s := range []eigen.Solver{eigen.Lanczos{}, eigen.LOBPCG{}} {
+	for _, s := range []eigen.Solver{eigen.Lanczos{}, eigen.LOBPCG{}, eigen.BlockLanczos{}} {
 		for _, deflate := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%T/deflate=%v", s, deflate), func(t *testing.T) {
 				p := eigen.Problem{A: l, K: k}
@@ -138,7 +138,7 @@ func TestAcceptanceCliques(t *testing.T) {
 // partial result.
 func TestNoConvergence(t *testing.T) {
 	_, l, _ := randomLaplacian(t, 300, graph.Symmetric, 12)
-	for _, s := range []eigen.Solver{eigen.Lanczos{}, eigen.LOBPCG{}} {
+	for _, s := range []eigen.Solver{eigen.Lanczos{}, eigen.LOBPCG{}, eigen.BlockLanczos{}} {
 		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
 			res, err := s.Solve(context.Background(), eigen.Problem{A: l, K: 5}, &eigen.Settings{Tol: 1e-13, MaxIter: 1})
 			if !errors.Is(err, eigen.ErrNoConvergence) {
@@ -160,7 +160,7 @@ func TestNoConvergence(t *testing.T) {
 // applied to.
 func TestMatVecs(t *testing.T) {
 	_, l, _ := randomLaplacian(t, 300, graph.Symmetric, 13)
-	for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}} {
+	for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}, eigen.BlockLanczos{}} {
 		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
 			op := &countingOp{Operator: l}
 			res, err := s.Solve(context.Background(), eigen.Problem{A: op, K: 4}, nil)
@@ -177,7 +177,7 @@ func TestMatVecs(t *testing.T) {
 // TestProgress: iterative solvers report on Stage "eigen" with Total = K.
 func TestProgress(t *testing.T) {
 	_, l, _ := randomLaplacian(t, 300, graph.Symmetric, 14)
-	for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}} {
+	for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}, eigen.BlockLanczos{}} {
 		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
 			var mu sync.Mutex
 			var events []progress.Event
@@ -216,7 +216,7 @@ func (o nanOp) MulTo(dst, x *mat.Dense) {
 
 // TestNonFinite: an operator producing NaN gives an error, not NaN output.
 func TestNonFinite(t *testing.T) {
-	for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}} {
+	for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}, eigen.BlockLanczos{}} {
 		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
 			res, err := s.Solve(context.Background(), eigen.Problem{A: nanOp{200}, K: 3}, nil)
 			if err == nil {

@@ -102,3 +102,31 @@ func ExampleNewMatrix() {
 	// Output:
 	// λ = 3.000000, v₀v₁ = 0.500000
 }
+
+// The Laplacian of the cycle on 100 nodes has the eigenvalues
+// 2 − 2cos(2πj/100), each twice except 0: a block of two vectors
+// resolves the pairs at once.
+func ExampleBlockLanczos() {
+	var edges []graph.Edge
+	for i := 0; i < 100; i++ {
+		edges = append(edges, graph.Edge{I: i, J: (i + 1) % 100, W: 1})
+	}
+	g, err := graph.FromEdges(100, edges)
+	if err != nil {
+		panic(err)
+	}
+	l, _ := graph.NewLaplacian(g, graph.Unnormalized)
+	res, err := eigen.BlockLanczos{BlockSize: 2}.Solve(context.Background(), eigen.Problem{A: l, K: 5}, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, v := range res.Values {
+		fmt.Printf("%.8f\n", tidy(v))
+	}
+	// Output:
+	// 0.00000000
+	// 0.00394654
+	// 0.00394654
+	// 0.01577060
+	// 0.01577060
+}
