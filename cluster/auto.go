@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/parallel"
 )
 
@@ -205,10 +206,13 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		return autoResult(base, rep, warnings), nil
 	}
 	rep.Folds = len(fs)
-	// Shared FGPWC bases.
+	// Shared FGPWC bases, on the graph as given: not when Run clusters
+	// only its core (isolated nodes or small components, core.go), where
+	// each fold embeds the core itself.
 	basisErr := make([]error, len(cands))
+	whole := p.Disconnected == DisconnectedStrict || len(graph.Core(p.Graph, p.K)) == p.Graph.N()
 	for ci, c := range cands {
-		if c.fgpwc == nil {
+		if c.fgpwc == nil || !whole {
 			continue
 		}
 		b, err := c.fgpwc.Embed(ctx, p.Graph, &quiet)
@@ -236,7 +240,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			fails[ci*nf+f] = basisErr[ci]
 			return nil
 		}
-		fp := &Problem{Graph: p.Graph, K: p.K}
+		fp := &Problem{Graph: p.Graph, K: p.K, Disconnected: p.Disconnected}
 		if labelMode {
 			fp.Labels = fs[f].labels
 		} else {

@@ -58,6 +58,14 @@ type Problem struct {
 	// bisection methods and FGPWC always use the exact Laplacian (their
 	// objectives are stated on it); so do the unnormalized Laplacians.
 	Regularize graph.Regularization
+	// Disconnected is what Run does, for the methods that declare
+	// Uses.Core, with a graph that has isolated nodes or connected
+	// components too small to be clusters (graph.SmallComponent). The zero
+	// value, DisconnectedAttach, clusters the core of the graph and
+	// attaches the other nodes by their labels, must-links and edges, with
+	// a warning (core.go states the rule); DisconnectedStrict gives the
+	// method the whole graph, which those built on D^{-1/2} refuse.
+	Disconnected Disconnected
 }
 
 // Settings controls the computation shared by all methods: randomness,
@@ -146,6 +154,11 @@ type Uses struct {
 	// means no bound.
 	MinK int
 	MaxK int
+	// Core reports that the method cannot cluster a graph with isolated
+	// nodes or small components as it is (its operator divides by degrees,
+	// or each component takes a cluster): Run then gives it the core of
+	// the graph and attaches the other nodes (core.go; Problem.Disconnected).
+	Core bool
 }
 
 // Input tells what a method clusters (a set of flags).

@@ -65,7 +65,7 @@ type CSC struct {
 func (CSC) Name() string { return "csc" }
 
 // Uses declares what CSC reads from a Problem (see Run).
-func (CSC) Uses() Uses { return Uses{Supervision: Pairs} }
+func (CSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // signedCSR is a sparse symmetric matrix with entries of any sign.
 type signedCSR struct {

@@ -54,6 +54,22 @@
 //     figures computed on the whole node set count them as they fall.
 //     docs/results/regularize has the measurement.
 //
+//     The methods that cannot cluster such a graph as it is (their
+//     operators divide by degrees without regularization, or each
+//     component takes one of their K clusters: FGPWC, SL, ML-/MCL-NOA-SSC,
+//     FAST-GE, FAST-GE-2.0, CSP, cSC, L1-CSC, and power-law means and
+//     SSC:KA with the normalized-cut kernel) declare Uses.Core, and Run
+//     applies one rule for them (core.go): the method clusters the core of
+//     the graph (graph.Core: the components of at least n/(4k) nodes, the
+//     threshold of the regularization), and every other node is attached
+//     in rounds by its label, else its must-links, else the weight of its
+//     edges to nodes already placed, the heaviest cluster not holding one
+//     of its cannot-link partners winning; a node with no link to any
+//     placed node joins the largest allowed cluster, and its small
+//     component follows it. A warning counts the nodes attached each way;
+//     Problem.Disconnected = DisconnectedStrict (tether cluster
+//     -disconnected strict) restores the refusal.
+//
 //   - Partial labels. LabelProp (labelprop) when you want a classifier:
 //     O(nnz·k) per conjugate-gradient step, no eigenproblem. Where a class
 //     or a connected component has no labelled node, the label methods

@@ -61,7 +61,7 @@ type FastGE struct {
 func (FastGE) Name() string { return "fast-ge" }
 
 // Uses declares what FastGE reads from a Problem (see Run).
-func (FastGE) Uses() Uses { return Uses{Supervision: Pairs} }
+func (FastGE) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // fastGERestarts is the default number of k-means restarts of the pairwise
 // methods compared in thesis Table 4.4 (§4.5.1: 30 runs, fewest violations).

@@ -51,7 +51,7 @@ type FastGE2 struct {
 func (FastGE2) Name() string { return "fast-ge2" }
 
 // Uses declares what FastGE2 reads from a Problem (see Run).
-func (FastGE2) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
+func (FastGE2) Uses() Uses { return Uses{Supervision: Pairs | LabelSet, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters from p.Labels and/or
 // p.Constraints. Errors wrap ErrInvalid for an ill-posed problem or no

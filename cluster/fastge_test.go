@@ -620,13 +620,15 @@ func TestPairwiseMethodErrors(t *testing.T) {
 		p    *Problem
 		want error
 	}{
-		{"fast-ge isolated", FastGE{}, context.Background(), &Problem{Graph: iso, K: 2}, graph.ErrIsolated},
-		{"fast-ge2 isolated", FastGE2{}, context.Background(), &Problem{Graph: iso, K: 2, Labels: []int{0, 1, -1, -1}}, graph.ErrIsolated},
+		// Strict: by default Run clusters the core and attaches node 3
+		// (core.go, TestRegistryMethodsOnDisconnectedGraph).
+		{"fast-ge isolated", FastGE{}, context.Background(), &Problem{Graph: iso, K: 2, Disconnected: DisconnectedStrict}, graph.ErrIsolated},
+		{"fast-ge2 isolated", FastGE2{}, context.Background(), &Problem{Graph: iso, K: 2, Labels: []int{0, 1, -1, -1}, Disconnected: DisconnectedStrict}, graph.ErrIsolated},
 		{"fast-ge2 no cannot-link", FastGE2{}, context.Background(), &Problem{Graph: g, K: 2, Constraints: onlyML}, ErrInvalid},
 		{"fast-ge2-bh bad variant", FastGE2BH{Variant: 7}, context.Background(), &Problem{Graph: g, K: 2}, ErrInvalid},
-		{"csc isolated", CSC{}, context.Background(), &Problem{Graph: iso, K: 2}, graph.ErrIsolated},
+		{"csc isolated", CSC{}, context.Background(), &Problem{Graph: iso, K: 2, Disconnected: DisconnectedStrict}, graph.ErrIsolated},
 		{"csc gamma", CSC{Gamma: 2}, context.Background(), &Problem{Graph: g, K: 2}, ErrInvalid},
-		{"sscka ncut isolated", SSCKA{Objective: NormalizedCut}, context.Background(), &Problem{Graph: iso, K: 2}, graph.ErrIsolated},
+		{"sscka ncut isolated", SSCKA{Objective: NormalizedCut}, context.Background(), &Problem{Graph: iso, K: 2, Disconnected: DisconnectedStrict}, graph.ErrIsolated},
 		{"cscap memory", CSCAP{MaxBytes: 1000}, context.Background(), &Problem{Graph: g, K: 2}, ErrInvalid},
 		{"k zero", SSCKA{}, context.Background(), &Problem{Graph: g}, ErrInvalid},
 		{"sscka cancelled", SSCKA{}, cancelled, &Problem{Graph: g, K: 2}, context.Canceled},

@@ -205,7 +205,7 @@ func NewFGPWC() *FGPWC {
 func (FGPWC) Name() string { return "fgpwc" }
 
 // Uses declares what FGPWC reads from a Problem (see Run).
-func (FGPWC) Uses() Uses { return Uses{Supervision: Pairs, EstimatesK: true} }
+func (FGPWC) Uses() Uses { return Uses{Supervision: Pairs, EstimatesK: true, Core: true} }
 
 // withDefaults returns a copy of f with the documented defaults of its
 // zero-valued knobs applied, or an error wrapping ErrInvalid naming a knob
@@ -292,6 +292,11 @@ type fgpwcPrep struct {
 	warnings []string
 	imprint  *fgpwcImprinter
 }
+
+// wholeGraph reports that f must see the graph as given: a precomputed
+// Basis is the embedding of the whole graph, so Run's core rule (core.go)
+// does not apply.
+func (f FGPWC) wholeGraph() bool { return f.Basis != nil }
 
 // Partition runs FGPWC on p (seed 003 Alg. 1): the embedding (or Basis),
 // the descent and k-means, as documented on FGPWC. Errors wrap ErrInvalid

@@ -277,7 +277,8 @@ func TestFGPWCErrors(t *testing.T) {
 		{"negative k", FGPWC{}, &Problem{Graph: g, K: -1, Constraints: ml}, "k = -1"},
 		{"unknown optimizer", FGPWC{Optimizer: 7}, &Problem{Graph: g, K: 2, Constraints: ml}, "unknown optimizer 7"},
 		{"one fold", FGPWC{TuneFolds: 1}, &Problem{Graph: g, K: 2, Constraints: ml}, "TuneFolds = 1"},
-		{"isolated node", FGPWC{}, &Problem{Graph: isolated, K: 2}, "node 3 has degree 0"},
+		// Strict: by default Run clusters the core and attaches node 3 (core.go).
+		{"isolated node", FGPWC{}, &Problem{Graph: isolated, K: 2, Disconnected: DisconnectedStrict}, "node 3 has degree 0"},
 		{"label out of range", FGPWC{}, &Problem{Graph: g, K: 2, Labels: constraint.Labels{0, 1, 2, -1, -1, -1, -1, -1, -1, -1}}, "node 2 has label 2"},
 	}
 	for _, tc := range cases {

@@ -212,7 +212,7 @@ func (c *L1CSCCut) UnmarshalText(b []byte) error { return parseEnum(c, "cut", l1
 func (L1CSC) Name() string { return "l1csc" }
 
 // Uses declares what L1CSC reads from a Problem (see Run).
-func (L1CSC) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2} }
+func (L1CSC) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2, Core: true} }
 
 const (
 	l1cscCGMax       = 2000 // their iteration cap

@@ -853,7 +853,8 @@ func TestL1CSCBadInput(t *testing.T) {
 		{"maxinner", L1CSC{MaxInner: -1}, &Problem{Graph: g, K: 2, Constraints: set}, "MaxInner = -1"},
 		{"reltol", L1CSC{RelTol: 2}, &Problem{Graph: g, K: 2, Constraints: set}, "RelTol = 2"},
 		{"k1", L1CSC{}, &Problem{Graph: g, K: 1, Constraints: set}, "k = 1"},
-		{"isolated", L1CSC{}, &Problem{Graph: iso, K: 2, Constraints: set11}, "node 10 has degree 0"},
+		// Strict: by default Run clusters the core and attaches node 10 (core.go).
+		{"isolated", L1CSC{}, &Problem{Graph: iso, K: 2, Constraints: set11, Disconnected: DisconnectedStrict}, "node 10 has degree 0"},
 		{"no-edge", L1CSC{}, &Problem{Graph: empty, K: 2}, "no edge"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -41,7 +41,7 @@ type MLNOASSC struct {
 func (MLNOASSC) Name() string { return "ml-noa-ssc" }
 
 // Uses declares what MLNOASSC reads from a Problem (see Run).
-func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs} }
+func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
@@ -65,7 +65,7 @@ type MCLNOASSC struct {
 func (MCLNOASSC) Name() string { return "mcl-noa-ssc" }
 
 // Uses declares what MCLNOASSC reads from a Problem (see Run).
-func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs} }
+func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {

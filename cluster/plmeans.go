@@ -157,7 +157,9 @@ func (m PLMeans) Uses() Uses {
 	if m.Kernel == PLFeatures {
 		return Uses{Input: FeatureInput, EstimatesK: true}
 	}
-	return Uses{EstimatesK: true}
+	// The normalized-cut kernel divides by degrees: a graph with isolated
+	// nodes goes through Run's core rule (core.go).
+	return Uses{EstimatesK: true, Core: m.Kernel == PLNormalizedCut}
 }
 
 // plParams are the resolved knobs.

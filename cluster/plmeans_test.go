@@ -593,7 +593,8 @@ func TestPLMeansBadInput(t *testing.T) {
 		{"alpha=0 theta=0.0", PLMeans{Kernel: PLFeatures, Alpha: 0, Theta: 1e-300, Sigma: 1}, &Problem{Features: x}, nil, ""},
 		{"nan feature", PLMeans{Kernel: PLFeatures}, &Problem{Features: nan}, ErrInvalid, "NaN"},
 		{"no features", PLMeans{Kernel: PLFeatures}, &Problem{Graph: iso}, ErrInvalid, "Features"},
-		{"isolated", PLMeans{}, &Problem{Graph: iso}, graph.ErrIsolated, "node 2"},
+		// Strict: by default Run clusters the core and attaches node 2 (core.go).
+		{"isolated", PLMeans{}, &Problem{Graph: iso, Disconnected: DisconnectedStrict}, graph.ErrIsolated, "node 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Run(context.Background(), tc.m, tc.p, nil)

@@ -17,6 +17,11 @@ import (
 // adds a warning, first in Result.Warnings, for each kind of side
 // information in p that the method does not use (constraints given to an
 // unsupervised method, for example), so that nothing is silently ignored.
+// For a method that declares Uses.Core, a graph with isolated nodes or
+// components too small to be clusters is handled by one rule (core.go):
+// the method clusters the core of the graph and the other nodes are
+// attached by their labels, must-links and edges, with a warning, unless
+// p.Disconnected is DisconnectedStrict.
 //
 // Errors wrap ErrInvalid for an ill-posed problem; a cancelled ctx gives
 // ctx.Err(). Cost: O(n + number of pairs) for the checks (O(n·d) with
@@ -34,7 +39,7 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := m.Partition(ctx, p, s.orDefault())
+	res, err := partitionCore(ctx, m, u, p, s.orDefault())
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +120,9 @@ func validate(name string, u Uses, p *Problem) error {
 	}
 	if in&GraphInput != 0 && p.Graph == nil {
 		return fmt.Errorf("%w: %s: no graph", ErrInvalid, name)
+	}
+	if p.Disconnected > DisconnectedStrict {
+		return fmt.Errorf("%w: %s: unknown disconnected-graph rule %v", ErrInvalid, name, p.Disconnected)
 	}
 	if err := p.Regularize.Validate(); err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)

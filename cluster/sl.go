@@ -51,7 +51,7 @@ type SpectralLearning struct {
 func (SpectralLearning) Name() string { return "sl" }
 
 // Uses declares what SpectralLearning reads from a Problem (see Run).
-func (SpectralLearning) Uses() Uses { return Uses{Supervision: Pairs} }
+func (SpectralLearning) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {

@@ -87,7 +87,11 @@ type SSCKA struct {
 func (SSCKA) Name() string { return "sscka" }
 
 // Uses declares what SSCKA reads from a Problem (see Run).
-func (SSCKA) Uses() Uses { return Uses{Supervision: Pairs} }
+func (m SSCKA) Uses() Uses {
+	// The normalized-cut kernel divides by degrees: a graph with isolated
+	// nodes goes through Run's core rule (core.go).
+	return Uses{Supervision: Pairs, Core: m.Objective == NormalizedCut}
+}
 
 // penaltyKernel is the sparse signed matrix S_c Ω S_c as a kmeans.Kernel
 // (S_c = diag(scale), nil meaning I) and as an eigen.Operator.

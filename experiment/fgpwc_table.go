@@ -411,7 +411,7 @@ func fgpwcRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, method strin
 		return nil, err
 	}
 	s := &cluster.Settings{Seed: seed + uint64(rep), Restarts: fgpwcRestarts}
-	p := &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set, Regularize: publishedLaplacian}
+	p := &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 	var m cluster.Method
 	var emb time.Duration
 	switch method {

@@ -324,7 +324,7 @@ func noisyRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, d int, key s
 	if err != nil {
 		return nil, err
 	}
-	p := &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: given, Features: inst.x, Regularize: publishedLaplacian}
+	p := &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: given, Features: inst.x, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 	if base == "njw" {
 		p.Constraints = nil
 	}

@@ -352,7 +352,7 @@ func ooTrain(ctx context.Context, p ooParams, seed uint64) (*ooModel, error) {
 	mean := func(meth cluster.Method, useCL bool) (float64, error) {
 		var s float64
 		for i, d := range docs {
-			pr := &cluster.Problem{Graph: graphs[i], Regularize: publishedLaplacian}
+			pr := &cluster.Problem{Graph: graphs[i], Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 			if useCL {
 				pr.Constraints = d.cons
 			}
@@ -539,7 +539,7 @@ func ooCell(ctx context.Context, p ooParams, seed uint64, i int, model func(cont
 			}
 		} else {
 			mm, trueK := meth.make(m)
-			pr := &cluster.Problem{Graph: g, Regularize: publishedLaplacian}
+			pr := &cluster.Problem{Graph: g, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 			if trueK {
 				pr.K = k
 			}
@@ -581,7 +581,7 @@ func ooSweepCell(ctx context.Context, p ooParams, seed uint64, i int, e float64,
 	}
 	v := Values{"cl": float64(len(doc.cons.Pairs)), "clwrong": float64(doc.clWrong)}
 	for _, useCL := range []bool{true, false} {
-		pr := &cluster.Problem{Graph: g, Regularize: publishedLaplacian}
+		pr := &cluster.Problem{Graph: g, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 		key := "opplc-nocl_"
 		if useCL {
 			pr.Constraints, key = doc.cons, "opplc_"

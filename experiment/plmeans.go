@@ -463,7 +463,7 @@ func zsCell(ctx context.Context, p zsProtocol, g int, method string, sigma float
 	}
 	k := slices.Max(truth) + 1
 	var m cluster.Method
-	prob := &cluster.Problem{Graph: gr, Regularize: publishedLaplacian}
+	prob := &cluster.Problem{Graph: gr, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 	switch method {
 	case "ncut":
 		m, prob.K = cluster.ShiMalik{}, k

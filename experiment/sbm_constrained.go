@@ -167,7 +167,7 @@ func sbmRun(ctx context.Context, env *Env, n int, f sbmFigure, x float64, m sbmM
 		return nil, err
 	}
 	r := math.Sqrt((cin + cout) / 2) // seed 004 §3.2: r = √c, c the mean of c_in and c_out
-	p := &cluster.Problem{Graph: gr, K: f.k, Regularize: publishedLaplacian}
+	p := &cluster.Problem{Graph: gr, K: f.k, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 	var meth cluster.Method
 	switch {
 	case m.key == "usc":

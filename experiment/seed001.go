@@ -226,7 +226,7 @@ func seed001Cell(ctx context.Context, env *Env, graphs *memo[string, *seed001Dat
 		return nil, err
 	}
 	t0 := time.Now()
-	res, err := cluster.Run(ctx, m, &cluster.Problem{Graph: data.g, K: 2, Constraints: set, Regularize: publishedLaplacian}, &cluster.Settings{Seed: env.Seed + uint64(rep)})
+	res, err := cluster.Run(ctx, m, &cluster.Problem{Graph: data.g, K: 2, Constraints: set, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}, &cluster.Settings{Seed: env.Seed + uint64(rep)})
 	if err != nil {
 		return nil, err
 	}

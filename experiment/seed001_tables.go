@@ -127,7 +127,7 @@ func seed001TablesCell(ctx context.Context, env *Env, graphs *memo[string, *seed
 		return nil, fmt.Errorf("seed001-tables2-3: unknown method %q", method)
 	}
 	t0 := time.Now()
-	res, err := cluster.Run(ctx, m, &cluster.Problem{Graph: data.g, K: 2, Constraints: set}, &cluster.Settings{Seed: env.Seed + uint64(rep)})
+	res, err := cluster.Run(ctx, m, &cluster.Problem{Graph: data.g, K: 2, Constraints: set, Disconnected: publishedDisconnected}, &cluster.Settings{Seed: env.Seed + uint64(rep)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -169,7 +169,7 @@ func rateCell(ctx context.Context, env *Env, graphs *memo[string, *rateData], ds
 	for _, c := range truth {
 		k = max(k, c+1)
 	}
-	p := &cluster.Problem{Graph: g, K: k, Regularize: publishedLaplacian}
+	p := &cluster.Problem{Graph: g, K: k, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 	// The same constraint set for every method at a given (rate, rep).
 	src := rand.NewPCG(env.Seed, uint64(rep)<<32|uint64(rate*1e6))
 	if rate > 0 {

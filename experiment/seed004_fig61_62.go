@@ -370,7 +370,7 @@ func fig62Run(ctx context.Context, env *Env, d *fig62Data, nc int, method string
 	if err != nil {
 		return nil, err
 	}
-	p := &cluster.Problem{Graph: d.g, K: 2, Labels: labels, Features: d.x}
+	p := &cluster.Problem{Graph: d.g, K: 2, Labels: labels, Features: d.x, Disconnected: publishedDisconnected}
 	var m cluster.Method
 	switch method {
 	case "fast-ge2":

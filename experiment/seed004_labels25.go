@@ -116,7 +116,7 @@ func l25Run(ctx context.Context, env *Env, variant string, x float64, g int) (Va
 	case "rdefault":
 		m.R = 0
 	}
-	res, err := cluster.Run(ctx, m, &cluster.Problem{Graph: gr, K: 2, Labels: labels}, &cluster.Settings{Seed: env.Seed + uint64(g)})
+	res, err := cluster.Run(ctx, m, &cluster.Problem{Graph: gr, K: 2, Labels: labels, Disconnected: publishedDisconnected}, &cluster.Settings{Seed: env.Seed + uint64(g)})
 	if err != nil {
 		return nil, err
 	}

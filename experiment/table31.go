@@ -310,7 +310,7 @@ func table31Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 func ssLabelCell(ctx context.Context, env *Env, sg *ssGraph, labels constraint.Labels, attempts int, method string, rep int) (Values, error) {
 	k := sg.k
 	var m cluster.Method
-	p := &cluster.Problem{Graph: sg.g, K: k, Labels: labels, Regularize: publishedLaplacian}
+	p := &cluster.Problem{Graph: sg.g, K: k, Labels: labels, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 	switch method {
 	case "sph-sc":
 		m, p.Labels = cluster.NJW{}, nil

@@ -122,7 +122,7 @@ func table42Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	default:
 		return nil, fmt.Errorf("unknown method %q", method)
 	}
-	p := &cluster.Problem{Graph: sg.g, K: sg.k, Constraints: set, Regularize: publishedLaplacian}
+	p := &cluster.Problem{Graph: sg.g, K: sg.k, Constraints: set, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 	t0 := time.Now()
 	res, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: env.Seed*1000 + uint64(rep)})
 	if err != nil {

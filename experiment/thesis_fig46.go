@@ -118,7 +118,7 @@ func fig46Run(ctx context.Context, env *Env, inst *fgpwcInstance, count int, met
 		labels, _ = constraint.Closure(set)
 	} else {
 		s := &cluster.Settings{Seed: env.Seed + uint64(rep), Restarts: fgpwcRestarts}
-		p := &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}
+		p := &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set, Disconnected: publishedDisconnected}
 		var m cluster.Method
 		switch method {
 		case "fgpwc":

@@ -108,7 +108,7 @@ func NeedsRegularization(g *Graph, k int) (bool, string) {
 			size[c]++
 		}
 		small := slices.Min(size)
-		if 4*k*small < g.n {
+		if SmallComponent(small, g.n, k) {
 			return true, fmt.Sprintf("a connected component of %d nodes, below n/(4k) = %.4g", small, float64(g.n)/float64(4*k))
 		}
 	}

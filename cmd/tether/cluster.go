@@ -50,10 +50,13 @@ type inputOptions struct {
 	selfLoops float64
 	// regularize is the -regularize option of the normalized Laplacians.
 	regularize graph.Regularization
-	spec       graph.Spec
-	genSeed    uint64
-	genOut     string
-	bip        bipartiteOptions
+	// disconnected is the -disconnected rule of the methods that refuse
+	// isolated nodes (cluster.Problem.Disconnected).
+	disconnected cluster.Disconnected
+	spec         graph.Spec
+	genSeed      uint64
+	genOut       string
+	bip          bipartiteOptions
 	// flags are the parsed flags: the generator reads only those set, and
 	// -gen-seed defaults to seed, the value of -seed.
 	flags *flag.FlagSet
@@ -139,6 +142,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
 	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)")
+	fs.Var(textVar(&o.disconnected), "disconnected", "graphs with isolated nodes or components below n/(4k) nodes, for the methods that cannot cluster them as they are (fgpwc, sl, ml-/mcl-noa-ssc, fast-ge, fast-ge2, csp, csc, l1csc, plmeans, sscka with the ncut kernel): attach (cluster the core, attach the other nodes by labels, must-links and edges, with a warning) or strict (refuse, as before)")
 }
 
 // load reads or generates the data and builds the graph.
@@ -405,7 +409,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	for _, w := range l.warnings {
 		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
 	}
-	p := &cluster.Problem{Graph: l.g, K: *k, Regularize: in.regularize}
+	p := &cluster.Problem{Graph: l.g, K: *k, Regularize: in.regularize, Disconnected: in.disconnected}
 	if meth.Uses().Input&cluster.FeatureInput != 0 {
 		// A projection method (cpca, clpp) reads the feature rows; a graph
 		// alone cannot give them.

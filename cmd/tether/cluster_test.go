@@ -537,6 +537,30 @@ func TestClusterVerboseRecall(t *testing.T) {
 	}
 }
 
+// TestClusterDisconnected checks -disconnected on a graph with an isolated
+// node (6): fgpwc clusters the core and says how node 6 was attached by
+// default; strict gives the isolated-node error; a bad value is a usage
+// error.
+func TestClusterDisconnected(t *testing.T) {
+	g := writeTemp(t, "g.txt", "0 1 1\n1 2 1\n0 2 1\n3 4 1\n4 5 1\n3 5 1\n2 3 0.1\n6 6 0\n")
+	cons := writeTemp(t, "c.txt", "0,1,ml\n3,4,ml\n0,3,cl\n")
+	labels := filepath.Join(t.TempDir(), "l")
+	base := []string{"cluster", "-method", "fgpwc", "-graph-file", g, "-constraints", cons, "-k", "2", "-o", labels}
+	out, _, err := run(t, base...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "attached the 1 other node") {
+		t.Errorf("no attachment warning:\n%s", out)
+	}
+	if _, _, err := run(t, append(base, "-disconnected", "strict")...); err == nil || !strings.Contains(err.Error(), "degree 0") {
+		t.Errorf("-disconnected strict: err = %v, want the isolated-node error", err)
+	}
+	if _, _, err := run(t, append(base, "-disconnected", "drop")...); !errors.Is(err, errUsage) {
+		t.Errorf("-disconnected drop: err = %v, want a usage error", err)
+	}
+}
+
 // TestClusterRegularize checks -regularize on a graph the plain L_sym
 // refuses (node 6 is isolated): none gives the ErrIsolated error, the
 // default (auto) regularizes and says so, a bad value is a usage error.
