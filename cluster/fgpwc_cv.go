@@ -553,6 +553,15 @@ func (cfg FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, held
 // the same folds (fgpwcSplit seeded by Settings.Seed).
 func (cfg FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (*fgpwcPrep, FGPWC, error) {
 	kinds := []FGPWCLaplacian{FGPWCSymmetric, FGPWCUnnormalized}
+	if cfg.M == 0 && cfg.MaxM == 0 {
+		// The cap of the cross-validated automatic m (FGPWC.MaxM), fixed
+		// here while cfg.Laplacian still says auto.
+		pairs, _, err := supervisionPairs("fgpwc", p, s, allPairs)
+		if err != nil {
+			return nil, cfg, err
+		}
+		cfg.MaxM = fgpwcAutoMaxM(cfg, pairs)
+	}
 	cands := make([]fgpwcLaplacianCandidate, len(kinds))
 	for i, kind := range kinds {
 		c := cfg

@@ -284,3 +284,59 @@ func TestFGPWCHeldOutCaps(t *testing.T) {
 		})
 	}
 }
+
+func TestFGPWCAutoMaxM(t *testing.T) {
+	// FGPWC.MaxM = 0: 200, or under cross-validation
+	// ⌊√(2·10⁷ / min(u, K))⌋; the expected values are worked by hand.
+	chain := func(k int) []constraint.Pair { // k pairs on k+1 nodes
+		out := make([]constraint.Pair, k)
+		for i := range out {
+			out[i] = constraint.Pair{I: i, J: i + 1, Kind: constraint.MustLink}
+		}
+		return out
+	}
+	star := func(k int) []constraint.Pair { // k pairs on k+1 nodes, one hub
+		out := make([]constraint.Pair, k)
+		for i := range out {
+			out[i] = constraint.Pair{I: 0, J: i + 1, Kind: constraint.CannotLink}
+		}
+		return out
+	}
+	ring := func(n, d int) []constraint.Pair { // n·d pairs on n nodes
+		var out []constraint.Pair
+		for s := 1; s <= d; s++ {
+			for i := 0; i < n; i++ {
+				j := (i + s) % n
+				out = append(out, constraint.Pair{I: min(i, j), J: max(i, j), Kind: constraint.MustLink})
+			}
+		}
+		return out
+	}
+	cv := FGPWC{IterCV: true}
+	for _, c := range []struct {
+		name  string
+		cfg   FGPWC
+		pairs []constraint.Pair
+		want  int
+	}{
+		{"no cross-validation", FGPWC{}, chain(3000), 200},
+		{"IterCV, no pairs", cv, nil, 200},
+		// min(u, K) = 500: √40000 = 200.
+		{"IterCV, 500 pairs", cv, chain(500), 200},
+		// min(u, K) = 501 (u = 502): √39920.2 = 199.8.
+		{"IterCV, 501 pairs", cv, chain(501), 199},
+		// 15 000 pairs on 3000 nodes (BenchmarkFGPWCAuto3000's shape):
+		// √(2e7/3000) = 81.6.
+		{"IterCV, 15000 pairs on 3000 nodes", cv, ring(3000, 5), 81},
+		// K = 2000 < u = 2001: √(2e7/2000) = 100.
+		{"AutoTune, 2000 pairs", FGPWC{AutoTune: true}, star(2000), 100},
+		// √(2e7/80000) = √250 = 15.8.
+		{"Laplacian auto, 80000 pairs", FGPWC{Laplacian: FGPWCAutoLaplacian}, chain(80000), 15},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := fgpwcAutoMaxM(c.cfg, c.pairs); got != c.want {
+				t.Errorf("cap %d, want %d", got, c.want)
+			}
+		})
+	}
+}

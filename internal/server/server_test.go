@@ -273,7 +273,7 @@ func TestSessionFlow(t *testing.T) {
 
 func TestClusterMatchesRun(t *testing.T) {
 	// The API's cold partition is cluster.Run's with the same knobs (the
-	// server's M = 32) and seed; warm calls reuse the basis. The figures
+	// server's M = 2k = 4) and seed; warm calls reuse the basis. The figures
 	// are recomputed here from metrics.
 	s := newTest(t, Config{})
 	id := newSession(t, s, 400)
@@ -284,7 +284,7 @@ func TestClusterMatchesRun(t *testing.T) {
 	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 7, Cold: true}, &got, 200)
 	ss, _ := s.sessions.get(id)
 	f := cluster.NewFGPWC()
-	f.M = 32
+	f.M = 4
 	set, _ := parsePairs(pairs, 400)
 	p := &cluster.Problem{Graph: ss.data.Graph, K: 2}
 	p.Constraints = &constraint.Set{N: 400, Pairs: set}
