@@ -340,3 +340,39 @@ func TestFGPWCAutoMaxM(t *testing.T) {
 		})
 	}
 }
+
+func TestFGPWCAutoMaxMPaths(t *testing.T) {
+	// End to end. With the protocol of seed 003 §5.1 (K ≈ n/2 pairs) the
+	// cross-validated automatic FGPWC is unchanged by the cap: MaxM = 0
+	// gives exactly the result of MaxM = 200, the cap before it existed.
+	// An explicit MaxM below the automatic count bounds m.
+	ctx := context.Background()
+	p, _, _ := fgpwcMoonsProblem(t, 300, 150, 4)
+	auto := *NewFGPWC()
+	auto.Imprint, auto.IterCV, auto.Laplacian = true, true, FGPWCAutoLaplacian
+	old := auto
+	old.MaxM = 200
+	a, err := Run(ctx, auto, p, &Settings{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Run(ctx, old, p, &Settings{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Labels, b.Labels) || a.Objective != b.Objective || len(a.Eigenvalues) != len(b.Eigenvalues) || !slices.Equal(a.Warnings, b.Warnings) {
+		t.Errorf("MaxM = 0 and MaxM = 200 differ: m %d and %d, F %v and %v", len(a.Eigenvalues), len(b.Eigenvalues), a.Objective, b.Objective)
+	}
+	sym := *NewFGPWC()
+	sym.IterCV = true
+	for _, c := range []int{3, 7} {
+		sym.MaxM = c
+		res, err := Run(ctx, sym, p, &Settings{Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Eigenvalues) != c {
+			t.Errorf("MaxM = %d: m = %d", c, len(res.Eigenvalues))
+		}
+	}
+}
