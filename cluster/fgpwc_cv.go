@@ -541,7 +541,7 @@ func (cfg FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, held
 }
 
 // chooseLaplacian is FGPWCAutoLaplacian: it runs prepareKnobs for L_sym and
-// for D − W (one after the other; each runs its folds in parallel) and
+// for D − W (concurrently; each runs its folds in parallel) and
 // keeps the one with the smaller score, the mean held-out violated weight
 // over the candidates of its selection (the IterCV caps). The mean, not
 // the winner's minimum: the minimum of several noisy held-out scores is
@@ -563,14 +563,20 @@ func (cfg FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (
 		cfg.MaxM = fgpwcAutoMaxM(cfg, pairs)
 	}
 	cands := make([]fgpwcLaplacianCandidate, len(kinds))
-	for i, kind := range kinds {
+	// Both at once: D − W (m = k) is cheap and would otherwise wait for
+	// L_sym; the results do not depend on the order.
+	err := parallel.For(ctx, len(kinds), len(kinds), func(i int) error {
 		c := cfg
-		c.Laplacian = kind
+		c.Laplacian = kinds[i]
 		prep, c, score, err := c.prepareKnobs(ctx, p, s, true)
 		if err != nil {
-			return nil, cfg, err
+			return err
 		}
-		cands[i] = fgpwcLaplacianCandidate{kind: kind, prep: prep, cfg: c, score: score}
+		cands[i] = fgpwcLaplacianCandidate{kind: kinds[i], prep: prep, cfg: c, score: score}
+		return nil
+	})
+	if err != nil {
+		return nil, cfg, err
 	}
 	best := 0
 	if !math.IsNaN(cands[1].score) && !math.IsNaN(cands[0].score) && cands[1].score < cands[0].score {
