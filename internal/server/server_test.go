@@ -561,3 +561,22 @@ func TestAPIDocCoversRoutes(t *testing.T) {
 		}
 	}
 }
+
+func TestFGPWCServerM(t *testing.T) {
+	// Config.FGPWCM: a positive value wins; 0 means 2k, 32 for the
+	// automatic k; always within [1, n − 1]. Expected values by hand.
+	for _, c := range []struct{ cfgM, k, n, want int }{
+		{0, 2, 300, 4},
+		{0, 5, 1000, 10},
+		{0, 0, 1000, 32},
+		{0, 0, 20, 19},
+		{0, 3, 5, 4},
+		{16, 2, 300, 16},
+		{16, 0, 300, 16},
+		{0, 1, 2, 1},
+	} {
+		if got := fgpwcServerM(c.cfgM, c.k, c.n); got != c.want {
+			t.Errorf("fgpwcServerM(%d, k = %d, n = %d) = %d, want %d", c.cfgM, c.k, c.n, got, c.want)
+		}
+	}
+}
