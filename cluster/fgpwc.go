@@ -19,14 +19,17 @@ const (
 	fgpwcSigmaCL           = 1.5
 	fgpwcDefaultMThreshold = 0.9
 	fgpwcMaxM              = 200 // cap of the automatic m (ours; the paper gives none)
-	fgpwcKTol              = 1e-5
-	fgpwcFTol              = 1e-3
-	fgpwcWindow            = 10   // accepted steps over which FTol is measured
-	fgpwcEigenTol          = 1e-5 // eigensolver tolerance when Settings.EigenSettings is nil
-	fgpwcMaxIter           = 100  // StepHalving's iteration cap
-	fgpwcMaxIterLBFGS      = 9    // LBFGS's iteration cap (accepted steps)
-	fgpwcRestartRatio      = 10   // constraints per entry of X from which ScaledRestart runs
-	fgpwcIterCVFolds       = 3
+	// fgpwcCVEvalBudget bounds the multiply-adds of one value of F,
+	// min(u, K)·m², when the automatic m is cross-validated (FGPWC.MaxM).
+	fgpwcCVEvalBudget = 2e7
+	fgpwcKTol         = 1e-5
+	fgpwcFTol         = 1e-3
+	fgpwcWindow       = 10   // accepted steps over which FTol is measured
+	fgpwcEigenTol     = 1e-5 // eigensolver tolerance when Settings.EigenSettings is nil
+	fgpwcMaxIter      = 100  // StepHalving's iteration cap
+	fgpwcMaxIterLBFGS = 9    // LBFGS's iteration cap (accepted steps)
+	fgpwcRestartRatio = 10   // constraints per entry of X from which ScaledRestart runs
+	fgpwcIterCVFolds  = 3
 	// k-means runs (seed 003 §5.1: 30), fewer above fgpwcLargeN nodes,
 	// where each run costs O(n·m·k) per Lloyd iteration.
 	fgpwcKMeansRuns      = 30
@@ -79,10 +82,22 @@ const (
 type FGPWC struct {
 	// M is the dimension m of the embedding. If M is 0 it is chosen as in
 	// seed 003 §5.1: the number of non-trivial eigenvalues of L_sym below
-	// MThreshold, at least 1 and at most 200 and n − 1, computed in
+	// MThreshold, at least 1 and at most MaxM and n − 1, computed in
 	// batches of doubling size. M must be below n. With the Laplacian
 	// D − W the automatic m is Problem.K (see Laplacian).
-	M int `doc:"embedding dimension m (0: #{λ(L_sym) < MThreshold}, at most 200)" range:"[0, 1e6]"`
+	M int `doc:"embedding dimension m (0: #{λ(L_sym) < MThreshold}, at most MaxM)" range:"[0, 1e6]"`
+	// MaxM caps the automatic m (M = 0; ours, the paper gives no cap). If
+	// MaxM is 0 the cap is 200, lowered when the automatic m is
+	// cross-validated (IterCV, AutoTune or Laplacian = auto, without
+	// Basis) to ⌊√(2·10⁷ / min(u, K))⌋ for K constraints touching u
+	// distinct nodes: one value of F then costs at most 2·10⁷
+	// multiply-adds (see fgpwcObjective), and the cross-validation pays
+	// an embedding of m+1 eigenpairs and a descent per fold and
+	// candidate. With the protocol of seed 003 §5.1 (K ≈ n/2 ≤ 500 pairs
+	// on the datasets of its Table 1) the cap stays 200; with 15 000 pairs
+	// on 3000 nodes it is 81 (issue 19's budget, BenchmarkFGPWCAuto3000;
+	// docs/results/fgpwc-notes.md).
+	MaxM int `doc:"cap of the automatic m (0: 200, lower when cross-validated)" range:"[0, 1e6]"`
 	// MThreshold is the eigenvalue threshold of the automatic m. If
 	// MThreshold is 0, 0.9 is used (seed 003 §5.1); the CoNLL setting of
 	// §5.2 is 0.99.
@@ -362,6 +377,9 @@ func (cfg FGPWC) prepare(ctx context.Context, p *Problem, s *Settings) (*fgpwcPr
 	}
 	pairWarnings = append(pairWarnings, fgpwcDegenerate(pairs)...)
 	var imp *fgpwcImprinter
+	if basis == nil && cfg.M == 0 && cfg.MaxM == 0 {
+		cfg.MaxM = fgpwcAutoMaxM(cfg, pairs)
+	}
 	switch {
 	case cfg.Imprint:
 		imp = newFGPWCImprinter(cfg, p.Graph, s)
@@ -377,6 +395,19 @@ func (cfg FGPWC) prepare(ctx context.Context, p *Problem, s *Settings) (*fgpwcPr
 	prep := &fgpwcPrep{FGPWCBasis: basis, pairs: pairs, imprint: imp}
 	prep.warnings = append(append(prep.warnings, basis.warnings...), pairWarnings...)
 	return prep, nil
+}
+
+// fgpwcAutoMaxM returns the cap of the automatic m for cfg (with MaxM =
+// 0) and the problem's constraints: fgpwcMaxM, lowered when the m is
+// cross-validated to ⌊√(fgpwcCVEvalBudget / min(u, K))⌋ (at least 1),
+// K = len(pairs) and u their distinct nodes (see FGPWC.MaxM). Cost
+// O(K) (a set of the nodes).
+func fgpwcAutoMaxM(cfg FGPWC, pairs []constraint.Pair) int {
+	if !cfg.IterCV && !cfg.AutoTune && cfg.Laplacian != FGPWCAutoLaplacian || len(pairs) == 0 {
+		return fgpwcMaxM
+	}
+	rows := min(len(fgpwcPairNodes(pairs)), len(pairs))
+	return max(1, min(fgpwcMaxM, int(math.Sqrt(fgpwcCVEvalBudget/float64(rows)))))
 }
 
 // fgpwcDegenerate returns the warnings about degenerate constraint sets:

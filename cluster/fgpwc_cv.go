@@ -541,7 +541,7 @@ func (cfg FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, held
 }
 
 // chooseLaplacian is FGPWCAutoLaplacian: it runs prepareKnobs for L_sym and
-// for D − W (one after the other; each runs its folds in parallel) and
+// for D − W (concurrently; each runs its folds in parallel) and
 // keeps the one with the smaller score, the mean held-out violated weight
 // over the candidates of its selection (the IterCV caps). The mean, not
 // the winner's minimum: the minimum of several noisy held-out scores is
@@ -553,15 +553,30 @@ func (cfg FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, held
 // the same folds (fgpwcSplit seeded by Settings.Seed).
 func (cfg FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (*fgpwcPrep, FGPWC, error) {
 	kinds := []FGPWCLaplacian{FGPWCSymmetric, FGPWCUnnormalized}
-	cands := make([]fgpwcLaplacianCandidate, len(kinds))
-	for i, kind := range kinds {
-		c := cfg
-		c.Laplacian = kind
-		prep, c, score, err := c.prepareKnobs(ctx, p, s, true)
+	if cfg.M == 0 && cfg.MaxM == 0 {
+		// The cap of the cross-validated automatic m (FGPWC.MaxM), fixed
+		// here while cfg.Laplacian still says auto.
+		pairs, _, err := supervisionPairs("fgpwc", p, s, allPairs)
 		if err != nil {
 			return nil, cfg, err
 		}
-		cands[i] = fgpwcLaplacianCandidate{kind: kind, prep: prep, cfg: c, score: score}
+		cfg.MaxM = fgpwcAutoMaxM(cfg, pairs)
+	}
+	cands := make([]fgpwcLaplacianCandidate, len(kinds))
+	// Both at once: D − W (m = k) is cheap and would otherwise wait for
+	// L_sym; the results do not depend on the order.
+	err := parallel.For(ctx, len(kinds), len(kinds), func(i int) error {
+		c := cfg
+		c.Laplacian = kinds[i]
+		prep, c, score, err := c.prepareKnobs(ctx, p, s, true)
+		if err != nil {
+			return err
+		}
+		cands[i] = fgpwcLaplacianCandidate{kind: kinds[i], prep: prep, cfg: c, score: score}
+		return nil
+	})
+	if err != nil {
+		return nil, cfg, err
 	}
 	best := 0
 	if !math.IsNaN(cands[1].score) && !math.IsNaN(cands[0].score) && cands[1].score < cands[0].score {

@@ -284,3 +284,95 @@ func TestFGPWCHeldOutCaps(t *testing.T) {
 		})
 	}
 }
+
+func TestFGPWCAutoMaxM(t *testing.T) {
+	// FGPWC.MaxM = 0: 200, or under cross-validation
+	// ⌊√(2·10⁷ / min(u, K))⌋; the expected values are worked by hand.
+	chain := func(k int) []constraint.Pair { // k pairs on k+1 nodes
+		out := make([]constraint.Pair, k)
+		for i := range out {
+			out[i] = constraint.Pair{I: i, J: i + 1, Kind: constraint.MustLink}
+		}
+		return out
+	}
+	star := func(k int) []constraint.Pair { // k pairs on k+1 nodes, one hub
+		out := make([]constraint.Pair, k)
+		for i := range out {
+			out[i] = constraint.Pair{I: 0, J: i + 1, Kind: constraint.CannotLink}
+		}
+		return out
+	}
+	ring := func(n, d int) []constraint.Pair { // n·d pairs on n nodes
+		var out []constraint.Pair
+		for s := 1; s <= d; s++ {
+			for i := 0; i < n; i++ {
+				j := (i + s) % n
+				out = append(out, constraint.Pair{I: min(i, j), J: max(i, j), Kind: constraint.MustLink})
+			}
+		}
+		return out
+	}
+	cv := FGPWC{IterCV: true}
+	for _, c := range []struct {
+		name  string
+		cfg   FGPWC
+		pairs []constraint.Pair
+		want  int
+	}{
+		{"no cross-validation", FGPWC{}, chain(3000), 200},
+		{"IterCV, no pairs", cv, nil, 200},
+		// min(u, K) = 500: √40000 = 200.
+		{"IterCV, 500 pairs", cv, chain(500), 200},
+		// min(u, K) = 501 (u = 502): √39920.2 = 199.8.
+		{"IterCV, 501 pairs", cv, chain(501), 199},
+		// 15 000 pairs on 3000 nodes (BenchmarkFGPWCAuto3000's shape):
+		// √(2e7/3000) = 81.6.
+		{"IterCV, 15000 pairs on 3000 nodes", cv, ring(3000, 5), 81},
+		// K = 2000 < u = 2001: √(2e7/2000) = 100.
+		{"AutoTune, 2000 pairs", FGPWC{AutoTune: true}, star(2000), 100},
+		// √(2e7/80000) = √250 = 15.8.
+		{"Laplacian auto, 80000 pairs", FGPWC{Laplacian: FGPWCAutoLaplacian}, chain(80000), 15},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := fgpwcAutoMaxM(c.cfg, c.pairs); got != c.want {
+				t.Errorf("cap %d, want %d", got, c.want)
+			}
+		})
+	}
+}
+
+func TestFGPWCAutoMaxMPaths(t *testing.T) {
+	// End to end. With the protocol of seed 003 §5.1 (K ≈ n/2 pairs) the
+	// cross-validated automatic FGPWC is unchanged by the cap: MaxM = 0
+	// gives exactly the result of MaxM = 200, the cap before it existed.
+	// An explicit MaxM below the automatic count bounds m.
+	ctx := context.Background()
+	p, _, _ := fgpwcMoonsProblem(t, 300, 150, 4)
+	auto := *NewFGPWC()
+	auto.Imprint, auto.IterCV, auto.Laplacian = true, true, FGPWCAutoLaplacian
+	old := auto
+	old.MaxM = 200
+	a, err := Run(ctx, auto, p, &Settings{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Run(ctx, old, p, &Settings{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Labels, b.Labels) || a.Objective != b.Objective || len(a.Eigenvalues) != len(b.Eigenvalues) || !slices.Equal(a.Warnings, b.Warnings) {
+		t.Errorf("MaxM = 0 and MaxM = 200 differ: m %d and %d, F %v and %v", len(a.Eigenvalues), len(b.Eigenvalues), a.Objective, b.Objective)
+	}
+	sym := *NewFGPWC()
+	sym.IterCV = true
+	for _, c := range []int{3, 7} {
+		sym.MaxM = c
+		res, err := Run(ctx, sym, p, &Settings{Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Eigenvalues) != c {
+			t.Errorf("MaxM = %d: m = %d", c, len(res.Eigenvalues))
+		}
+	}
+}

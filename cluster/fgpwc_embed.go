@@ -37,7 +37,7 @@ type FGPWCBasis struct {
 
 // fgpwcBasisKey is what a basis depends on besides the graph.
 type fgpwcBasisKey struct {
-	m            int
+	m, maxM      int
 	mThreshold   float64
 	rowNormalize bool
 	laplacian    FGPWCLaplacian
@@ -60,7 +60,7 @@ func (b *FGPWCBasis) Vectors() *mat.Dense { return mat.DenseCopyOf(b.v) }
 func (b *FGPWCBasis) Laplacian() FGPWCLaplacian { return b.key.laplacian }
 
 func (cfg FGPWC) basisKey() fgpwcBasisKey {
-	return fgpwcBasisKey{m: cfg.M, mThreshold: cfg.MThreshold, rowNormalize: cfg.RowNormalize, laplacian: cfg.Laplacian}
+	return fgpwcBasisKey{m: cfg.M, maxM: cfg.MaxM, mThreshold: cfg.MThreshold, rowNormalize: cfg.RowNormalize, laplacian: cfg.Laplacian}
 }
 
 // Embed computes the graph-only part of FGPWC on g (see FGPWCBasis) with
@@ -118,7 +118,11 @@ func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWC
 			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
 		}
 	} else {
-		e, err = fgpwcAutoEmbedKind(ctx, g, cfg.Laplacian, fgpwcMThreshold(g, cfg.Laplacian, cfg.MThreshold), s)
+		maxM := cfg.MaxM
+		if maxM == 0 {
+			maxM = fgpwcMaxM
+		}
+		e, err = fgpwcAutoEmbedKind(ctx, g, cfg.Laplacian, fgpwcMThreshold(g, cfg.Laplacian, cfg.MThreshold), maxM, s)
 		if err != nil {
 			return nil, err
 		}
@@ -163,13 +167,13 @@ func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWC
 
 // fgpwcAutoEmbedKind returns the eigenpairs of g's Laplacian of the given
 // (concrete) kind below threshold (the "no tuning" m = #{λ < threshold},
-// seed 003 §5.1, at least 1 and at most fgpwcMaxM), with the trivial
+// seed 003 §5.1, at least 1 and at most capM, FGPWC.MaxM), with the trivial
 // vector first: it asks the solver for 16 pairs, then doubles the request
 // while every pair returned is below the threshold. Cost: one partial
 // eigendecomposition per request, O(nnz·m) per Lanczos step.
-func fgpwcAutoEmbedKind(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian, threshold float64, s *Settings) (*embedding, error) {
+func fgpwcAutoEmbedKind(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian, threshold float64, capM int, s *Settings) (*embedding, error) {
 	n := g.N()
-	maxM := min(fgpwcMaxM, n-1)
+	maxM := min(capM, n-1)
 	try := min(16, maxM)
 	solver := s.Eigen
 	if solver == nil {

@@ -310,7 +310,14 @@ func (s *Server) setData(ctx context.Context, ss *session, d *Dataset, src Sourc
 	if d.Truth != nil && len(d.Truth) != n {
 		return fmt.Errorf("%w: %s: %d reference labels for %d nodes", errBadInput, d.Name, len(d.Truth), n)
 	}
-	m, key, err := s.method(&ClusterRequest{}, n)
+	// The basis the first request will most likely use: k = the number
+	// of reference classes when there are any (FGPWC's m = 2k, see
+	// fgpwcServerM), else the automatic k.
+	classes := map[int]bool{}
+	for _, c := range d.Truth {
+		classes[c] = true
+	}
+	m, key, err := s.method(&ClusterRequest{K: len(classes)}, n)
 	if err != nil {
 		return err
 	}

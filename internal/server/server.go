@@ -51,8 +51,9 @@ type Config struct {
 	// Workers bounds the requests computing at once (loading, clustering,
 	// suggesting); 0 means GOMAXPROCS.
 	Workers int
-	// FGPWCM is FGPWC's embedding dimension when the M knob is not given;
-	// 0 means 32.
+	// FGPWCM is FGPWC's embedding dimension when the M knob is not given.
+	// If FGPWCM is 0 it is 2k for the request's k (at most n − 1), or 32
+	// when k is automatic (K = 0); see Server.method.
 	FGPWCM int
 	// Log receives panics and errors; nil means the log package's default.
 	Log *log.Logger
@@ -91,7 +92,7 @@ func New(cfg Config, addr string) *Server {
 	defi(&cfg.MaxConstraints, 100000)
 	defi(&cfg.MaxSessions, 64)
 	defi(&cfg.Workers, runtime.GOMAXPROCS(0))
-	defi(&cfg.FGPWCM, 32)
+	cfg.FGPWCM = max(cfg.FGPWCM, 0)
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = time.Hour
 	}

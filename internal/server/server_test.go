@@ -273,7 +273,7 @@ func TestSessionFlow(t *testing.T) {
 
 func TestClusterMatchesRun(t *testing.T) {
 	// The API's cold partition is cluster.Run's with the same knobs (the
-	// server's M = 32) and seed; warm calls reuse the basis. The figures
+	// server's M = 2k = 4) and seed; warm calls reuse the basis. The figures
 	// are recomputed here from metrics.
 	s := newTest(t, Config{})
 	id := newSession(t, s, 400)
@@ -284,7 +284,7 @@ func TestClusterMatchesRun(t *testing.T) {
 	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 7, Cold: true}, &got, 200)
 	ss, _ := s.sessions.get(id)
 	f := cluster.NewFGPWC()
-	f.M = 32
+	f.M = 4
 	set, _ := parsePairs(pairs, 400)
 	p := &cluster.Problem{Graph: ss.data.Graph, K: 2}
 	p.Constraints = &constraint.Set{N: 400, Pairs: set}
@@ -558,6 +558,25 @@ func TestAPIDocCoversRoutes(t *testing.T) {
 		}
 		if op, ok := openapi.Paths[path][strings.ToLower(method)]; !ok || op == nil {
 			t.Errorf("docs/openapi.json has no %s", r.pattern)
+		}
+	}
+}
+
+func TestFGPWCServerM(t *testing.T) {
+	// Config.FGPWCM: a positive value wins; 0 means 2k, 32 for the
+	// automatic k; always within [1, n − 1]. Expected values by hand.
+	for _, c := range []struct{ cfgM, k, n, want int }{
+		{0, 2, 300, 4},
+		{0, 5, 1000, 10},
+		{0, 0, 1000, 32},
+		{0, 0, 20, 19},
+		{0, 3, 5, 4},
+		{16, 2, 300, 16},
+		{16, 0, 300, 16},
+		{0, 1, 2, 1},
+	} {
+		if got := fgpwcServerM(c.cfgM, c.k, c.n); got != c.want {
+			t.Errorf("fgpwcServerM(%d, k = %d, n = %d) = %d, want %d", c.cfgM, c.k, c.n, got, c.want)
 		}
 	}
 }
