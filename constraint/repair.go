@@ -14,19 +14,26 @@ import (
 // graph with the cannot-links as terminal pairs, where a cannot-link may
 // also be dropped itself (correlation clustering's repair of an
 // inconsistent ML/CL graph; NP-hard in general: Garg, Vazirani &
-// Yannakakis 1996, Bansal, Blum & Chawla 2004). Repair solves it one
+// Yannakakis 1996, Bansal, Blum & Chawla 2004). Repair works one
 // contradiction at a time, which is exact for a single one:
 //
 //  1. Take the contradicted cannot-link (a, b) of largest weight (ties:
-//     first in s). Compute a minimum a–b cut of the must-links of the
+//     first in s). Compute a minimum a–b cut C of the must-links of the
 //     component holding a and b, each must-link an undirected edge of
-//     capacity W (Edmonds–Karp max-flow; parallel must-links add).
-//  2. If the cut weighs less than the cannot-link, drop the cut's
-//     must-links; otherwise (ties included) drop the cannot-link: one
-//     constraint rather than several of equal total weight.
+//     capacity W (Edmonds–Karp max-flow; parallel must-links add); S is
+//     a's side of it.
+//  2. Dropping C resolves every contradicted cannot-link with one end in
+//     S and the other in the rest of the component, (a, b) among them.
+//     If C weighs less than those cannot-links together, drop C;
+//     otherwise (ties included) drop (a, b) alone.
 //  3. Repeat until no cannot-link lies inside a component; then restore
 //     every dropped constraint, heaviest first, whose return leaves the
 //     set consistent, so no dropped constraint is superfluous.
+//
+// Step 2 weighs the cut against all it resolves, not against (a, b)
+// alone: when a few wrong must-links join two classes that many
+// cannot-links separate, dropping those cannot-links one by one, each
+// lighter than the cut, would cost far more than the cut.
 //
 // When only one cannot-link contradicts the must-links the dropped weight
 // is the minimum, min(W_cl, min cut); with several it is a feasible,
@@ -64,8 +71,14 @@ func Repair(s *Set) ([]int, error) {
 			break
 		}
 		cl := s.Pairs[worst]
-		cut, weight := s.minMustLinkCut(drop, comp, cl.I, cl.J)
-		if weight < cl.W() {
+		cut, weight, side := s.minMustLinkCut(drop, comp, cl.I, cl.J)
+		var resolved float64
+		for t, p := range s.Pairs {
+			if !drop[t] && p.Kind == CannotLink && comp[p.I] == comp[cl.I] && comp[p.J] == comp[cl.I] && side[p.I] != side[p.J] {
+				resolved += p.W()
+			}
+		}
+		if weight < resolved {
 			for _, t := range cut {
 				drop[t] = true
 			}
@@ -147,10 +160,11 @@ func (s *Set) consistentWithout(drop []bool, uf unionFind) bool {
 
 // minMustLinkCut returns a minimum a–b cut of the kept must-links inside
 // the component of a and b (comp: component roots), as indices into
-// s.Pairs, and its weight: Edmonds–Karp on the component's must-link
-// graph, every must-link two opposite arcs of capacity W, then the
-// must-links leaving the nodes reachable from a in the residual graph.
-func (s *Set) minMustLinkCut(drop []bool, comp []int, a, b int) ([]int, float64) {
+// s.Pairs, its weight, and the side of every node (true: a's side S, the
+// nodes reachable from a in the residual graph; false elsewhere):
+// Edmonds–Karp on the component's must-link graph, every must-link two
+// opposite arcs of capacity W, then the must-links leaving S.
+func (s *Set) minMustLinkCut(drop []bool, comp []int, a, b int) ([]int, float64, []bool) {
 	root := comp[a]
 	local := map[int]int{}
 	id := func(i int) int {
@@ -234,6 +248,10 @@ func (s *Set) minMustLinkCut(drop []bool, comp []int, a, b int) ([]int, float64)
 			}
 		}
 	}
+	side := make([]bool, s.N)
+	for i, u := range local {
+		side[i] = prevNode[u] >= 0
+	}
 	slices.Sort(cut)
-	return slices.Compact(cut), weight
+	return slices.Compact(cut), weight, side
 }

@@ -118,6 +118,13 @@ func TestRepairHandBuilt(t *testing.T) {
 		{"pair both ways", 2, []Pair{ml(0, 1, 0.5), cl(0, 1, 1)}, []int{0}},
 		// A chain 0-1-2-3 with its weakest link 1–2 (0.2) and cannot-links
 		// 0–3 and 0–2 (weight 1 each): cutting 1–2 resolves both.
+		// Two must-link triangles 0-1-2 and 3-4-5 (weight 2) joined by
+		// two bridges (2–3, 1–4: the minimum cut, weight 2) and separated
+		// by three cannot-links (0–3, 0–5, 2–5): the cut resolves all
+		// three (weight 3), so the bridges go, not the cannot-links one
+		// at a time (each lighter than the cut).
+		{"cut weighed against every cannot-link it resolves", 6, []Pair{ml(0, 1, 2), ml(1, 2, 2), ml(0, 2, 2), ml(3, 4, 2), ml(4, 5, 2), ml(3, 5, 2),
+			ml(2, 3, 1), ml(1, 4, 1), cl(0, 3, 1), cl(0, 5, 1), cl(2, 5, 1)}, []int{6, 7}},
 		{"one cut resolves two contradictions", 4, []Pair{ml(0, 1, 1), ml(1, 2, 0.2), ml(2, 3, 1), cl(0, 3, 1), cl(0, 2, 1)}, []int{1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
