@@ -33,8 +33,9 @@ import (
 // screened: pairs that the constraints near them on the graph contradict
 // are left out (constraint.VoteWeights, VoteFilter's default K = 10 and
 // margin ½), and every cannot-link left inside a must-link component is
-// resolved by dropping the lighter of it and a minimum cut of the
-// must-links between its ends (constraint.Repair; see screenPairs). One
+// resolved by dropping a minimum cut of the must-links between its ends
+// when it weighs less than the contradicted cannot-links it resolves, or
+// else that cannot-link (constraint.Repair; see screenPairs). One
 // wrong must-link otherwise merges two classes for good: with 10% of the
 // constraints flipped at 5 pairs per node, MCL-NOA-SSC lost 0.35–0.57 ARI
 // (docs/results/noisy-constraints). The cannot-links thus also act in
@@ -102,7 +103,7 @@ func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen bool, name string) (*Result, error) {
 	var warnings []string
 	if screen && p.Constraints != nil {
-		kept, w, err := screenPairs(name, knobName(name), p.Graph, p.Constraints.Pairs)
+		kept, w, err := screenPairs(ctx, name, knobName(name), p.Graph, p.Constraints.Pairs)
 		if err != nil {
 			return nil, err
 		}

@@ -53,7 +53,7 @@ func TestScreenRemovesFlippedMustLink(t *testing.T) {
 	if len(s.Pairs) < VoteMinPairs {
 		t.Fatalf("%d pairs, below VoteMinPairs = %d: the screen would not run", len(s.Pairs), VoteMinPairs)
 	}
-	kept, w, err := screenPairs("mcl-noa-ssc", "MCLNOASSC.NoScreen", g, s.Pairs)
+	kept, w, err := screenPairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoScreen", g, s.Pairs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestScreenIsVoteThenRepair(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		drop, err := constraint.Repair(voted)
+		drop, err := constraint.Repair(context.Background(), voted)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +118,7 @@ func TestScreenIsVoteThenRepair(t *testing.T) {
 				want = append(want, q)
 			}
 		}
-		got, _, err := screenPairs("ml-noa-ssc", "MLNOASSC.NoScreen", p.Graph, p.Constraints.Pairs)
+		got, _, err := screenPairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoScreen", p.Graph, p.Constraints.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}

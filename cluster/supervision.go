@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -68,9 +69,10 @@ func votePairs(method, knob string, n int, pairs []constraint.Pair, sim func(a, 
 //     least 75% of their neighbours' vote weight for the other kind) are
 //     left out;
 //  2. the repair: constraint.Repair drops, for each cannot-link still
-//     inside a must-link component, the lightest of that cannot-link and
-//     a minimum cut of the must-links separating its ends, weights being
-//     the vote's (exact for one contradiction; no constant to choose).
+//     inside a must-link component, a minimum cut of the must-links
+//     separating its ends when it weighs less than the contradicted
+//     cannot-links it resolves, else that cannot-link, weights being the
+//     vote's (exact for one contradiction; no constant to choose).
 //
 // Below VoteMinPairs pairs nothing is done (too few to vote). It returns
 // the pairs kept, in order, with their vote weights, and a warning naming
@@ -78,7 +80,7 @@ func votePairs(method, knob string, n int, pairs []constraint.Pair, sim func(a, 
 // restricted to the graph's neighbourhoods (VoteOptions.Neighbours:
 // O(Σ_t Σ_{a ∈ N[i_t]} pairs at a) weight look-ups of O(log deg) each,
 // O(m²) on a complete graph), plus Repair's.
-func screenPairs(method, knob string, g *graph.Graph, pairs []constraint.Pair) ([]constraint.Pair, []string, error) {
+func screenPairs(ctx context.Context, method, knob string, g *graph.Graph, pairs []constraint.Pair) ([]constraint.Pair, []string, error) {
 	if len(pairs) < VoteMinPairs {
 		return pairs, nil, nil
 	}
@@ -107,7 +109,7 @@ func screenPairs(method, knob string, g *graph.Graph, pairs []constraint.Pair) (
 			soft++
 		}
 	}
-	cut, err := constraint.Repair(voted)
+	cut, err := constraint.Repair(ctx, voted)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cluster: %s: repair of contradicted constraints: %w", method, err)
 	}

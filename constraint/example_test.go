@@ -1,6 +1,7 @@
 package constraint_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -271,7 +272,7 @@ func ExampleRepair() {
 		{I: 2, J: 3, Kind: constraint.MustLink},
 		{I: 0, J: 3, Kind: constraint.CannotLink},
 	}}
-	drop, err := constraint.Repair(s)
+	drop, err := constraint.Repair(context.Background(), s)
 	if err != nil {
 		panic(err)
 	}

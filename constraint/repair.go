@@ -2,6 +2,7 @@ package constraint
 
 import (
 	"cmp"
+	"context"
 	"slices"
 )
 
@@ -44,9 +45,13 @@ import (
 // Cost: O(m·α(n)) per contradiction resolved to find it, plus the
 // max-flow on its component, O(V·E²) at worst for V nodes and E
 // must-links there (a few augmenting paths in practice), plus O(d·m) for
-// the restore pass over d dropped pairs; O(n + m) memory. The error
-// wraps ErrInvalid when s fails Validate.
-func Repair(s *Set) ([]int, error) {
+// the restore pass over d dropped pairs; O(n + m) memory. The worst
+// case measured, 15 000 pairs with 10% flipped and no screening before
+// (one component, 2937 pairs dropped), takes about 6.5 s
+// (BenchmarkRepair15k); ctx is checked between contradictions, each a
+// few milliseconds there. The error wraps ErrInvalid when s fails
+// Validate, or is ctx.Err() when ctx ends first.
+func Repair(ctx context.Context, s *Set) ([]int, error) {
 	if s == nil {
 		return nil, nil
 	}
@@ -57,6 +62,9 @@ func Repair(s *Set) ([]int, error) {
 	drop := make([]bool, m)
 	uf := newUnionFind(s.N)
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		comp := s.mustLinkComponents(drop, uf)
 		worst := -1
 		for t, p := range s.Pairs {
@@ -95,6 +103,9 @@ func Repair(s *Set) ([]int, error) {
 	}
 	slices.SortStableFunc(dropped, func(a, b int) int { return cmp.Compare(s.Pairs[b].W(), s.Pairs[a].W()) })
 	for _, t := range dropped {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		drop[t] = false
 		if !s.consistentWithout(drop, uf) {
 			drop[t] = true

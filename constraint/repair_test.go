@@ -1,6 +1,8 @@
 package constraint
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -129,7 +131,7 @@ func TestRepairHandBuilt(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Set{N: tc.n, Pairs: tc.pairs}
-			got, err := Repair(s)
+			got, err := Repair(context.Background(), s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +174,7 @@ func TestRepairBruteForce(t *testing.T) {
 				bad++
 			}
 		}
-		got, err := Repair(s)
+		got, err := Repair(context.Background(), s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,5 +256,58 @@ func TestVoteNeighboursSameScores(t *testing.T) {
 		if nonzero < len(full)/2 {
 			t.Errorf("seed %d: only %d of %d scores nonzero: the test graph is too sparse to compare", seed, nonzero, len(full))
 		}
+	}
+}
+
+// repairSink keeps benchmark results alive.
+var repairSink []int
+
+// BenchmarkRepair15k is the worst case of the NOA-SSC screen's repair at
+// the size of cluster's BenchmarkAuto3000: 15 000 pairs on 3000 nodes in
+// 3 classes with 10% flipped and no vote before it, so the wrong
+// must-links merge everything into one component that thousands of
+// cannot-links contradict.
+func BenchmarkRepair15k(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	truth := make([]int, 3000)
+	for i := range truth {
+		truth[i] = rng.IntN(3)
+	}
+	s := &Set{N: len(truth)}
+	for len(s.Pairs) < 15000 {
+		i, j := rng.IntN(len(truth)), rng.IntN(len(truth))
+		if i == j {
+			continue
+		}
+		ml := truth[i] == truth[j]
+		if rng.Float64() < 0.1 {
+			ml = !ml
+		}
+		k := CannotLink
+		if ml {
+			k = MustLink
+		}
+		s.Pairs = append(s.Pairs, Pair{I: i, J: j, Kind: k})
+	}
+	b.ResetTimer()
+	for range b.N {
+		d, err := Repair(context.Background(), s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		repairSink = d
+	}
+	b.ReportMetric(float64(len(repairSink)), "dropped")
+}
+
+func TestRepairCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s := &Set{N: 3, Pairs: []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 1, J: 2, Kind: MustLink}, {I: 0, J: 2, Kind: CannotLink}}}
+	if _, err := Repair(ctx, s); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if _, err := Repair(context.Background(), &Set{N: 2, Pairs: []Pair{{I: 0, J: 0, Kind: MustLink}}}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("self pair: err = %v, want ErrInvalid", err)
 	}
 }
