@@ -32,9 +32,10 @@ type VoteOptions struct {
 	// must-link between nodes of opposite sides, a cannot-link between
 	// nodes of one side: an odd cycle) is dropped. It implies Consistent.
 	TwoWay bool
-	// Neighbours, when not nil, lists for each node a the nodes b ≠ a with
-	// sim(a, b) > 0 (a sparse graph's row, e.g. graph.Graph.Row's first
-	// result); sim must be 0 for every other b ≠ a. Vote then examines
+	// Neighbours, when not nil, lists for each node a at least every node
+	// b ≠ a with sim(a, b) > 0 (a sparse graph's row, e.g. graph.Graph.Row's
+	// first result; extra nodes, and a itself, are harmless): sim must be
+	// 0 for every b ≠ a not listed. Vote then examines
 	// only the pairs that can be similar to each pair — those with an end
 	// in the closed neighbourhood of each of its ends — instead of all m,
 	// with the same scores: O(Σ_t Σ_{a ∈ N[i_t]} pairs at a) sim calls
