@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
+	"slices"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
@@ -54,6 +56,85 @@ func votePairs(method, knob string, n int, pairs []constraint.Pair, sim func(a, 
 	}
 	w := fmt.Sprintf("%s: %d of %d constraints contradicted by the constraints near them on the graph: %d down-weighted, %d left out (constraint.VoteWeights; set %s to use every constraint at full weight)", method, soft+zero, len(pairs), soft, zero, knob)
 	return out.Pairs, []string{w}, nil
+}
+
+// screenPairs is the constraint screen of ML- and MCL-NOA-SSC (ours,
+// beyond the sources; issue 17), applied to the pairs before the
+// must-link closure, where one wrong must-link merges two classes:
+//
+//  1. the vote: each pair's weight is scaled by constraint.VoteWeights
+//     with VoteFilter's default K = 10 and margin ½ (the constants CSCAP
+//     uses, fixed before any noisy-constraint result), on the
+//     similarity W_ab / max(1, max W) of g; pairs with agreement ≤ −½ (at
+//     least 75% of their neighbours' vote weight for the other kind) are
+//     left out;
+//  2. the repair: constraint.Repair drops, for each cannot-link still
+//     inside a must-link component, a minimum cut of the must-links
+//     separating its ends when it weighs less than the contradicted
+//     cannot-links it resolves, else that cannot-link, weights being the
+//     vote's (exact for one contradiction; no constant to choose).
+//
+// Below VoteMinPairs pairs nothing is done (too few to vote). It returns
+// the pairs kept, in order, with their vote weights, and a warning naming
+// knob when any pair was left out or down-weighted. Cost: constraint.Vote
+// restricted to the graph's neighbourhoods (VoteOptions.Neighbours:
+// O(Σ_t Σ_{a ∈ N[i_t]} pairs at a) weight look-ups of O(log deg) each,
+// O(m²) on a complete graph), plus Repair's.
+func screenPairs(ctx context.Context, method, knob string, g *graph.Graph, pairs []constraint.Pair) ([]constraint.Pair, []string, error) {
+	if len(pairs) < VoteMinPairs {
+		return pairs, nil, nil
+	}
+	n := g.N()
+	scale := 1.0
+	for i := 0; i < n; i++ {
+		idx, w := g.Row(i)
+		for k, j := range idx {
+			if int(j) != i {
+				scale = max(scale, w[k])
+			}
+		}
+	}
+	sim := func(a, b int) float64 { return max(0, g.Weight(a, b)) / scale }
+	nbr := func(a int) []int32 { idx, _ := g.Row(a); return idx }
+	voted, f, err := constraint.VoteWeights(&constraint.Set{N: n, Pairs: pairs}, sim, constraint.VoteOptions{Neighbours: nbr})
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
+	}
+	var soft, zero int
+	for _, x := range f {
+		switch {
+		case x == 0:
+			zero++
+		case x < 1:
+			soft++
+		}
+	}
+	cut, err := constraint.Repair(ctx, voted)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: %s: repair of contradicted constraints: %w", method, err)
+	}
+	var cutML, cutCL int
+	for _, t := range cut {
+		if voted.Pairs[t].Kind == constraint.MustLink {
+			cutML++
+		} else {
+			cutCL++
+		}
+	}
+	out := voted.Pairs
+	if len(cut) > 0 {
+		out = make([]constraint.Pair, 0, len(voted.Pairs)-len(cut))
+		for t, p := range voted.Pairs {
+			if _, found := slices.BinarySearch(cut, t); !found {
+				out = append(out, p)
+			}
+		}
+	}
+	if soft+zero+len(cut) == 0 {
+		return out, nil, nil
+	}
+	w := fmt.Sprintf("%s: constraint screen: of %d constraints, %d contradicted by the constraints near them on the graph (%d down-weighted, %d left out; constraint.VoteWeights), and %d must-links and %d cannot-links left out to resolve contradictions of the closure (constraint.Repair); set %s to use every constraint", method, len(pairs), soft+zero, soft, zero, cutML, cutCL, knob)
+	return out, []string{w}, nil
 }
 
 // pairPolicy selects how supervisionPairs converts labels.

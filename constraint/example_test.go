@@ -1,6 +1,7 @@
 package constraint_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -258,4 +259,27 @@ func ExampleConflict_Describe() {
 	}
 	fmt.Println(f.Report.Conflicts[0].Describe("c.csv"))
 	// Output: cannot-link inside a must-link component: cl(2,0) [c.csv:3] joined by ml(1,2) [c.csv:2], ml(0,1) [c.csv:1]
+}
+
+// Repair resolves a contradiction of the transitive closure: the
+// must-links 0–1–2–3 put 0 and 3 in one component, against the
+// cannot-link 0–3. The weakest must-link (1–2, weight 0.2) weighs less
+// than the cannot-link, so it is the one dropped.
+func ExampleRepair() {
+	s := &constraint.Set{N: 4, Pairs: []constraint.Pair{
+		{I: 0, J: 1, Kind: constraint.MustLink},
+		{I: 1, J: 2, Kind: constraint.MustLink, Weight: 0.2},
+		{I: 2, J: 3, Kind: constraint.MustLink},
+		{I: 0, J: 3, Kind: constraint.CannotLink},
+	}}
+	drop, err := constraint.Repair(context.Background(), s)
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range drop {
+		p := s.Pairs[t]
+		fmt.Printf("drop %s %d–%d\n", p.Kind, p.I, p.J)
+	}
+	// Output:
+	// drop ml 1–2
 }

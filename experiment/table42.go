@@ -118,7 +118,11 @@ func table42Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	case "sl":
 		m = cluster.SpectralLearning{}
 	case "mcl-noa-ssc":
-		m = cluster.MCLNOASSC{}
+		// The thesis's algorithm (Alg. 9) as published, as this page
+		// reproduces its table: without the default constraint screen
+		// (issue 17), like the plain Laplacian of publishedLaplacian. The
+		// oracle constraints here are clean.
+		m = cluster.MCLNOASSC{NoScreen: true}
 	default:
 		return nil, fmt.Errorf("unknown method %q", method)
 	}
