@@ -28,25 +28,25 @@ import (
 // fewer than K groups is an error wrapping ErrInvalid (the must-links join
 // nodes that K clusters would have to separate).
 //
-// Before the closure (ours, beyond the sources; issue 17), contradictions
-// are repaired: every cannot-link left inside a must-link component is
+// With Screen (ours, beyond the sources; issue 17), when
+// Problem.Constraints holds at least VoteMinPairs pairs, they are
+// screened before the closure: pairs that the constraints near them on the graph contradict
+// are left out (constraint.VoteWeights, VoteFilter's default K = 10 and
+// margin ½), and every cannot-link left inside a must-link component is
 // resolved by dropping a minimum cut of the must-links between its ends
 // when it weighs less than the contradicted cannot-links it resolves, or
-// else that cannot-link (constraint.Repair; see screenPairs). One wrong
-// must-link otherwise merges two classes for good: with 10% of the
+// else that cannot-link (constraint.Repair; see screenPairs). One
+// wrong must-link otherwise merges two classes for good: with 10% of the
 // constraints flipped at 5 pairs per node, MCL-NOA-SSC lost 0.35–0.57 ARI
-// (docs/results/noisy-constraints). Consistent constraints are never
-// changed by the repair, so correct supervision costs nothing. The knob
-// Vote adds, from VoteMinPairs pairs on, a vote before the repair: pairs
-// that the constraints near them on the graph contradict are
-// down-weighted or left out (constraint.VoteWeights, VoteFilter's default
-// K = 10 and margin ½). It removes more wrong must-links but also correct
-// ones that disagree with the graph (up to 0.34 ARI lost on clean real
-// data at 5n pairs, docs/results/realdata), so it is not the default. The
-// cannot-links thus also act in ML-NOA-SSC's screen, though not in its
-// cut. Pairs made from Problem.Labels are not screened (they are
-// consistent by construction).
-// NoScreen restores the algorithm as published.
+// (docs/results/noisy-constraints). The cannot-links thus also act in
+// ML-NOA-SSC's screen, though not in its cut. Pairs made from
+// Problem.Labels are not screened (they are consistent by construction).
+// The screen is not the default: it also leaves out correct constraints
+// that contradict the graph, which cost up to 0.34 ARI on clean real data
+// at 5n pairs (docs/results/realdata, first run of issue 17's screen), so
+// by default the algorithm is as published; MCL-NOA-SSC then warns when
+// cannot-links fall inside a must-link group (a sign of wrong
+// constraints) and names the knob.
 //
 // The embedded NOASSC holds the knobs of the final step. Result: that of
 // NOA-SSC, with a warning giving m (and one from the screen when it left
@@ -58,12 +58,10 @@ import (
 // max-flow per contradiction.
 type MLNOASSC struct {
 	NOASSC
-	// NoScreen uses every constraint as given, as seed 000 Alg. 8 does:
-	// no vote screen and no contradiction repair before the closure.
-	NoScreen bool `doc:"use every constraint as given (no vote screen or contradiction repair before the must-link closure)"`
-	// Vote adds the vote screen (constraint.VoteWeights) before the
-	// contradiction repair, from VoteMinPairs constraints on.
-	Vote bool `doc:"also leave out or down-weight constraints contradicted by the constraints near them on the graph, before the repair (removes more wrong must-links, and some correct ones)"`
+	// Screen screens the constraints before the closure (the vote, then
+	// the contradiction repair; see above). Off: every constraint is used
+	// as given, as seed 000 Alg. 8 does.
+	Screen bool `doc:"screen the constraints before the must-link closure: leave out those the constraints near them on the graph contradict, then repair contradictions by minimum must-link cuts (robust to wrong constraints; may drop correct ones that contradict the graph)"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -74,7 +72,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, !m.NoScreen, m.Vote, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -85,17 +83,15 @@ func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Resu
 // every link is cut this way keeps a tiny self loop (10⁻¹² of the mean
 // degree) so the cut stays defined; a warning says so. Cannot-links inside
 // one group contradict the must-links; they are skipped with a warning.
-// Everything else is as MLNOASSC, including the default repair of
-// contradicted constraints (NoScreen turns it off, Vote adds the vote);
-// after the repair no cannot-link lies inside a group.
+// Everything else is as MLNOASSC, including the optional screen of the
+// constraints (Screen); after the screen's repair no cannot-link lies
+// inside a group.
 type MCLNOASSC struct {
 	NOASSC
-	// NoScreen uses every constraint as given, as seed 000 Alg. 9 does:
-	// no vote screen and no contradiction repair before the closure.
-	NoScreen bool `doc:"use every constraint as given (no vote screen or contradiction repair before the must-link closure)"`
-	// Vote adds the vote screen (constraint.VoteWeights) before the
-	// contradiction repair, from VoteMinPairs constraints on.
-	Vote bool `doc:"also leave out or down-weight constraints contradicted by the constraints near them on the graph, before the repair (removes more wrong must-links, and some correct ones)"`
+	// Screen screens the constraints before the closure (the vote, then
+	// the contradiction repair; see above). Off: every constraint is used
+	// as given, as seed 000 Alg. 9 does.
+	Screen bool `doc:"screen the constraints before the must-link closure: leave out those the constraints near them on the graph contradict, then repair contradictions by minimum must-link cuts (robust to wrong constraints; may drop correct ones that contradict the graph)"`
 }
 
 // Name returns "mcl-noa-ssc".
@@ -106,16 +102,15 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, !m.NoScreen, m.Vote, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
-// constraints of p screened first when screen is set (screenPairs, with
-// the vote when vote is set).
-func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, vote bool, name string) (*Result, error) {
+// constraints of p screened first when screen is set (screenPairs).
+func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen bool, name string) (*Result, error) {
 	var warnings []string
 	if screen && p.Constraints != nil {
-		kept, w, err := screenPairs(ctx, name, knobName(name), p.Graph, p.Constraints.Pairs, vote)
+		kept, w, err := screenPairs(ctx, name, knobName(name), p.Graph, p.Constraints.Pairs)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +140,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 			q[f] = f
 		}
 	} else {
-		wm, w, err := componentGraph(g, set, comp, m, useCL)
+		wm, w, err := componentGraph(g, set, comp, m, useCL, knobName(name))
 		if err != nil {
 			return nil, fmt.Errorf("cluster: %s: %w", name, err)
 		}
@@ -173,12 +168,12 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	return res, nil
 }
 
-// knobName is the NoScreen knob of the method named name, for warnings.
+// knobName is the Screen knob of the method named name, for warnings.
 func knobName(name string) string {
 	if name == "ml-noa-ssc" {
-		return "MLNOASSC.NoScreen"
+		return "MLNOASSC.Screen"
 	}
-	return "MCLNOASSC.NoScreen"
+	return "MCLNOASSC.Screen"
 }
 
 // componentGraph returns W^m = PᵀWP for the closure comp (m groups): an
@@ -186,7 +181,7 @@ func knobName(name string) string {
 // self loop of a group containing both (both orientations of the symmetric
 // matrix), so the degree of group f is vol(f). With useCL, the entries
 // between groups joined by a cannot-link are dropped (seed 000 Alg. 9).
-func componentGraph(g *graph.Graph, set *constraint.Set, comp []int, m int, useCL bool) (*graph.Graph, []string, error) {
+func componentGraph(g *graph.Graph, set *constraint.Set, comp []int, m int, useCL bool, knob string) (*graph.Graph, []string, error) {
 	var warnings []string
 	cut := map[[2]int]bool{}
 	if useCL {
@@ -200,7 +195,7 @@ func componentGraph(g *graph.Graph, set *constraint.Set, comp []int, m int, useC
 			}
 		}
 		if inside > 0 {
-			warnings = append(warnings, fmt.Sprintf("%d cannot-links join nodes of one must-link group (contradictions); ignored", inside))
+			warnings = append(warnings, fmt.Sprintf("%d cannot-links join nodes of one must-link group (contradictions: some constraints are wrong); ignored; %s screens the constraints first", inside, knob))
 		}
 	}
 	acc := map[[2]int]float64{}

@@ -99,7 +99,7 @@ func TestComponentGraph(t *testing.T) {
 	comp, m := constraint.Closure(set)
 	w := g.Dense()
 	for _, useCL := range []bool{false, true} {
-		wm, _, err := componentGraph(g, set, comp, m, useCL)
+		wm, _, err := componentGraph(g, set, comp, m, useCL, "MCLNOASSC.Screen")
 		if err != nil {
 			t.Fatal(err)
 		}

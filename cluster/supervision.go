@@ -62,34 +62,51 @@ func votePairs(method, knob string, n int, pairs []constraint.Pair, sim func(a, 
 // beyond the sources; issue 17), applied to the pairs before the
 // must-link closure, where one wrong must-link merges two classes:
 //
-//  1. the vote, only when vote is set and there are at least
-//     VoteMinPairs pairs: each pair's weight is scaled by
-//     constraint.VoteWeights with VoteFilter's default K = 10 and margin ½
-//     (the constants CSCAP uses, fixed before any noisy-constraint
-//     result), on the similarity W_ab / max(1, max W) of g; pairs with
-//     agreement ≤ −½ (at least 75% of their neighbours' vote weight for
-//     the other kind) are left out;
-//  2. the repair, always: constraint.Repair drops, for each cannot-link
-//     still inside a must-link component, a minimum cut of the must-links
+//  1. the vote: each pair's weight is scaled by constraint.VoteWeights
+//     with VoteFilter's default K = 10 and margin ½ (the constants CSCAP
+//     uses, fixed before any noisy-constraint result), on the
+//     similarity W_ab / max(1, max W) of g; pairs with agreement ≤ −½ (at
+//     least 75% of their neighbours' vote weight for the other kind) are
+//     left out;
+//  2. the repair: constraint.Repair drops, for each cannot-link still
+//     inside a must-link component, a minimum cut of the must-links
 //     separating its ends when it weighs less than the contradicted
 //     cannot-links it resolves, else that cannot-link, weights being the
-//     pairs' (or the vote's); exact for one contradiction, no constant to
-//     choose, and the identity on consistent constraints.
+//     vote's (exact for one contradiction; no constant to choose).
 //
-// It returns the pairs kept, in order, with their weights, and a warning
-// naming knob when any pair was left out or down-weighted. Cost: Repair's
-// (a max-flow per contradiction; O(pairs) when there is none), plus with
-// the vote constraint.Vote restricted to the graph's neighbourhoods
-// (VoteOptions.Neighbours: O(Σ_t Σ_{a ∈ N[i_t]} pairs at a) weight
-// look-ups of O(log deg) each, O(m²) on a complete graph).
-func screenPairs(ctx context.Context, method, knob string, g *graph.Graph, pairs []constraint.Pair, vote bool) ([]constraint.Pair, []string, error) {
+// Below VoteMinPairs pairs nothing is done (too few to vote). It returns
+// the pairs kept, in order, with their vote weights, and a warning naming
+// knob when any pair was left out or down-weighted. Cost: constraint.Vote
+// restricted to the graph's neighbourhoods (VoteOptions.Neighbours:
+// O(Σ_t Σ_{a ∈ N[i_t]} pairs at a) weight look-ups of O(log deg) each,
+// O(m²) on a complete graph), plus Repair's.
+func screenPairs(ctx context.Context, method, knob string, g *graph.Graph, pairs []constraint.Pair) ([]constraint.Pair, []string, error) {
+	if len(pairs) < VoteMinPairs {
+		return pairs, nil, nil
+	}
 	n := g.N()
-	voted := &constraint.Set{N: n, Pairs: pairs}
+	scale := 1.0
+	for i := 0; i < n; i++ {
+		idx, w := g.Row(i)
+		for k, j := range idx {
+			if int(j) != i {
+				scale = max(scale, w[k])
+			}
+		}
+	}
+	sim := func(a, b int) float64 { return max(0, g.Weight(a, b)) / scale }
+	nbr := func(a int) []int32 { idx, _ := g.Row(a); return idx }
+	voted, f, err := constraint.VoteWeights(&constraint.Set{N: n, Pairs: pairs}, sim, constraint.VoteOptions{Neighbours: nbr})
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
+	}
 	var soft, zero int
-	if vote && len(pairs) >= VoteMinPairs {
-		var err error
-		if voted, soft, zero, err = screenVote(method, g, pairs); err != nil {
-			return nil, nil, err
+	for _, x := range f {
+		switch {
+		case x == 0:
+			zero++
+		case x < 1:
+			soft++
 		}
 	}
 	cut, err := constraint.Repair(ctx, voted)
@@ -116,7 +133,7 @@ func screenPairs(ctx context.Context, method, knob string, g *graph.Graph, pairs
 	if soft+zero+len(cut) == 0 {
 		return out, nil, nil
 	}
-	w := fmt.Sprintf("%s: constraint screen: of %d constraints, %d contradicted by the constraints near them on the graph (%d down-weighted, %d left out; constraint.VoteWeights), and %d must-links and %d cannot-links left out to resolve contradictions of the closure (constraint.Repair); set %s to use every constraint", method, len(pairs), soft+zero, soft, zero, cutML, cutCL, knob)
+	w := fmt.Sprintf("%s: constraint screen: of %d constraints, %d contradicted by the constraints near them on the graph (%d down-weighted, %d left out; constraint.VoteWeights), and %d must-links and %d cannot-links left out to resolve contradictions of the closure (constraint.Repair); %s = false uses every constraint", method, len(pairs), soft+zero, soft, zero, cutML, cutCL, knob)
 	return out, []string{w}, nil
 }
 
@@ -262,34 +279,4 @@ func constrainedAffinity(g *graph.Graph, set *constraint.Set, wml float64, metho
 		return nil, fmt.Errorf("cluster: %s: %w", method, err)
 	}
 	return g2, nil
-}
-
-// screenVote is step 1 of screenPairs: the vote on pairs over g, with the
-// number of pairs down-weighted (soft) and left out (zero).
-func screenVote(method string, g *graph.Graph, pairs []constraint.Pair) (voted *constraint.Set, soft, zero int, err error) {
-	n := g.N()
-	scale := 1.0
-	for i := 0; i < n; i++ {
-		idx, w := g.Row(i)
-		for k, j := range idx {
-			if int(j) != i {
-				scale = max(scale, w[k])
-			}
-		}
-	}
-	sim := func(a, b int) float64 { return max(0, g.Weight(a, b)) / scale }
-	nbr := func(a int) []int32 { idx, _ := g.Row(a); return idx }
-	voted, f, err := constraint.VoteWeights(&constraint.Set{N: n, Pairs: pairs}, sim, constraint.VoteOptions{Neighbours: nbr})
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
-	}
-	for _, x := range f {
-		switch {
-		case x == 0:
-			zero++
-		case x < 1:
-			soft++
-		}
-	}
-	return voted, soft, zero, nil
 }

@@ -118,11 +118,9 @@ func table42Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	case "sl":
 		m = cluster.SpectralLearning{}
 	case "mcl-noa-ssc":
-		// The thesis's algorithm (Alg. 9) as published, as this page
-		// reproduces its table: without the default constraint screen
-		// (issue 17), like the plain Laplacian of publishedLaplacian. The
-		// oracle constraints here are clean.
-		m = cluster.MCLNOASSC{NoScreen: true}
+		// The thesis's algorithm (Alg. 9) as published (the default:
+		// issue 17's constraint screen is the Screen knob).
+		m = cluster.MCLNOASSC{}
 	default:
 		return nil, fmt.Errorf("unknown method %q", method)
 	}
