@@ -276,8 +276,10 @@ const reproDiscussion = `## Where we differ from the papers, and why
   implementations and seeds are unknown. Constraint sets and labelled nodes are drawn with fixed seeds,
   so every figure here is reproducible bit for bit, but it is one draw of the protocol: standard
   deviations are given wherever the protocol repeats.
-- **Budgets.** Some experiments use fewer repetitions than the papers (stated in each section) so that a
-  fresh ` + "`tether repro all`" + ` stays within an hour on a 2-core machine.
+- **Budgets.** Some experiments use fewer repetitions than the papers (stated in each section) to keep a
+  fresh ` + "`tether repro -fresh all`" + ` near an hour on a 2-core machine. ` + "`tether repro -estimate all`" + `
+  estimates that time from the cells' recorded times; [fresh-run.md](fresh-run.md) gives the last
+  estimate, per experiment, and what still stands in the way.
 - **Metrics.** Each section states its ARI/NMI variant (e.g. NMI with the joint-entropy normalization of
   the thesis, or 2I/(H₁+H₂) of seeds 001 and 004; FGPWC's ARI on unconstrained pairs only).
 - **FGPWC's options beyond the paper** were measured on these tables, some with their ground truth:
