@@ -40,10 +40,22 @@ type Stats struct {
 	Elapsed                    time.Duration
 }
 
-// cacheLine is one cached cell.
+// cacheLine is one cached cell. Elapsed is the wall time of the cell's
+// Run in seconds, measured by Run for every cell (0 in lines written
+// before it was recorded); it sits beside the values, not among them, so a
+// cell's figures mean the same whatever the runner measures, and Estimate
+// reads it.
 type cacheLine struct {
-	Key    string            `json:"key"`
-	Values map[string]string `json:"values"`
+	Key     string            `json:"key"`
+	Values  map[string]string `json:"values"`
+	Elapsed float64           `json:"elapsed,omitempty"`
+}
+
+// cachedCell is a cell read from the cache: its figures and the seconds
+// its Run took (0 when not recorded).
+type cachedCell struct {
+	values  Values
+	elapsed float64
 }
 
 func encodeValues(v Values) map[string]string {
@@ -66,10 +78,25 @@ func decodeValues(m map[string]string) (Values, error) {
 	return out, nil
 }
 
-// readCache loads the finished cells of a cache file; a missing file is an
-// empty cache and a torn last line (from an interrupted write) is ignored.
+// readCache loads the figures of the finished cells of a cache file (see
+// readCacheCells).
 func readCache(path string) (map[string]Values, error) {
-	res := map[string]Values{}
+	cells, err := readCacheCells(path)
+	if err != nil {
+		return nil, err
+	}
+	res := make(map[string]Values, len(cells))
+	for k, c := range cells {
+		res[k] = c.values
+	}
+	return res, nil
+}
+
+// readCacheCells loads the finished cells of a cache file; a missing file
+// is an empty cache and a torn last line (from an interrupted write) is
+// ignored. A key written twice keeps its last line.
+func readCacheCells(path string) (map[string]cachedCell, error) {
+	res := map[string]cachedCell{}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return res, nil
@@ -89,7 +116,7 @@ func readCache(path string) (map[string]Values, error) {
 		if err != nil {
 			continue
 		}
-		res[l.Key] = v
+		res[l.Key] = cachedCell{values: v, elapsed: l.Elapsed}
 	}
 	return res, sc.Err()
 }
@@ -152,7 +179,9 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 	// below).
 	parallel.For(ctx, len(todo), opt.Workers, func(i int) error {
 		c := todo[i]
+		t := time.Now()
 		v, err := runCell(ctx, c)
+		elapsed := time.Since(t).Seconds()
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
@@ -164,7 +193,7 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 			st.Ran++
 			results[c.Key] = v
 			if cacheFile != nil {
-				b, _ := json.Marshal(cacheLine{Key: c.Key, Values: encodeValues(v)})
+				b, _ := json.Marshal(cacheLine{Key: c.Key, Values: encodeValues(v), Elapsed: elapsed})
 				cacheFile.Write(append(b, '\n'))
 			}
 		}

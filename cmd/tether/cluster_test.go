@@ -217,6 +217,41 @@ func TestReproQuickAndList(t *testing.T) {
 	}
 }
 
+// repro -estimate reads the cache a run wrote and prints each cell's
+// experiment with its measured cells; it runs nothing and writes no page.
+func TestReproEstimate(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	if _, _, err := run(t, "repro", "-quick", "-quiet", "-o", dir, "-cache", cache, "closure"); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := run(t, "repro", "-quick", "-estimate", "-o", filepath.Join(dir, "none"), "-cache", cache, "closure", "table5.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// closure: every quick cell measured, none untimed; table5.1 never ran:
+	// all untimed.
+	var closure, table []string
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.Fields(l)
+		if len(f) == 8 && f[0] == "closure" {
+			closure = f
+		}
+		if len(f) == 8 && f[0] == "table5.1" {
+			table = f
+		}
+	}
+	if closure == nil || closure[1] != closure[3] || closure[5] != "0" || table == nil || table[2] != "0" || table[1] != table[5] {
+		t.Errorf("estimate table:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none")); !os.IsNotExist(err) {
+		t.Errorf("-estimate wrote output: %v", err)
+	}
+	if _, _, err := run(t, "repro", "-estimate", "-cache", "", "closure"); !errors.Is(err, errUsage) {
+		t.Errorf("-estimate without a cache: %v", err)
+	}
+}
+
 // Every repro run rebuilds CLAIMS.md from all experiments' claims files: a
 // later run of another experiment keeps the first one's claims, and each
 // page opens with its own.
