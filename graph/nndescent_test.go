@@ -315,3 +315,29 @@ func TestApproxKNNDeltaStops(t *testing.T) {
 		t.Errorf("Delta 0.05 ran %d rounds, Delta 1e-6 ran %d", loose, tight)
 	}
 }
+
+// TestDist2f32Bound compares the float32 distance of the descent with the
+// float64 dist2 of the same coordinates (relative error within a few
+// float32 roundings per term) and checks its early exit: above bound it
+// returns some value above bound.
+func TestDist2f32Bound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, d := range []int{1, 3, 4, 5, 8, 10, 17} {
+		for rep := 0; rep < 50; rep++ {
+			a, b := make([]float32, d), make([]float32, d)
+			a64, b64 := make([]float64, d), make([]float64, d)
+			for c := range a {
+				a[c], b[c] = float32(10*rng.NormFloat64()), float32(10*rng.NormFloat64())
+				a64[c], b64[c] = float64(a[c]), float64(b[c])
+			}
+			want := dist2(a64, b64)
+			got := dist2f32Bound(a, b, float32(math.Inf(1)))
+			if tol := 4 * float64(d) * 0x1p-24 * want; math.Abs(float64(got)-want) > tol {
+				t.Fatalf("d=%d: %v, float64 %v", d, got, want)
+			}
+			if bound := float32(want / 2); dist2f32Bound(a, b, bound) <= bound {
+				t.Fatalf("d=%d: early exit returned %v ≤ bound %v", d, dist2f32Bound(a, b, bound), bound)
+			}
+		}
+	}
+}
