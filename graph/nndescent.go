@@ -116,8 +116,9 @@ func (o ApproxOptions) check() error {
 //
 // Cost: O(T·n·d·log n) for the trees, then per round O(n·c·d) with c ≈
 // (k + ReverseCap)² candidate comparisons per point in the first round and
-// far fewer later; memory about 2·n·(k+ReverseCap)·13 bytes plus one copy
-// of the data per tree being built. The descent stops after MaxIter rounds
+// far fewer later; memory about 2·n·(k+ReverseCap)·13 bytes, n·d·4 bytes
+// for the float32 coordinates, plus two copies of the data per tree being
+// built (rotated and in tree order). The descent stops after MaxIter rounds
 // or when a round changes fewer than Delta·n·k entries.
 //
 // ApproxKNN returns an error when x has a NaN or infinite entry, when
