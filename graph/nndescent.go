@@ -46,7 +46,8 @@ type ApproxOptions struct {
 	Seed uint64
 
 	// trace, when set (by tests), is called after each round with the
-	// round number and the number of list entries it changed.
+	// round number (from 0) and the number of list entries it changed,
+	// and before the rounds with -2 (trees built) and -1 (lists started).
 	trace func(round int, changed int64)
 }
 
