@@ -99,12 +99,12 @@ func (s *Search) UnmarshalText(text []byte) error {
 // ApproxMinN is the number of points from which SearchAuto searches
 // approximately (in more than ApproxMaxExactDim dimensions). Measured on 5
 // Gaussian blobs in 10-D with std 4 (the data of bench/compare_sklearn.sh)
-// by bench/njw_million.sh on the 2-core machine (bench/results.md): at 10⁵
-// points the exact and the approximate 9-NN searches take the same time
-// (5.5 s and 5.6 s), so the exact one is kept; at 10⁶ the approximate one
-// takes 38 s (recall@9 = 0.964, NJW's ARI within 0.001 of the exact
-// graph's) where the exact one takes over 130 s.
-const ApproxMinN = 200_000
+// with `tether cluster` on the 2-core machine: at 10⁵ points the
+// approximate 9-NN search takes 4.4 s where the exact one takes 12.4 s
+// (a loaded machine; NJW's ARI 0.9795 against 0.9800), and at 10⁶ the
+// exact one takes over 130 s (bench/results.md). Below 10⁵ points the
+// exact search stays the default: it takes under a second there.
+const ApproxMinN = 100_000
 
 // ApproxMaxExactDim is the largest dimension in which SearchAuto keeps the
 // exact search whatever n: in so few dimensions the k-d tree prunes well.

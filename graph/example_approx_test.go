@@ -33,5 +33,5 @@ func ExampleApproxKNN() {
 	}
 	fmt.Printf("approximate: %v, recall@10 on %d points: %.3f\n", nb.Approximate, rows, r)
 	// Output:
-	// approximate: true, recall@10 on 2000 points: 0.998
+	// approximate: true, recall@10 on 2000 points: 0.999
 }

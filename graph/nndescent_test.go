@@ -1,9 +1,11 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -245,5 +247,97 @@ func TestBuildApproxSearch(t *testing.T) {
 	}
 	if f := float64(shared) / float64(ge.NNZ()); f < 0.95 {
 		t.Errorf("the approximate graph has %.3f of the exact graph's edges", f)
+	}
+}
+
+// TestSelectRev compares the bounded selection of reverse links with a
+// full sort by (distance, position), on lists with many ties.
+func TestSelectRev(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct{ n, m int }{{1, 1}, {5, 5}, {6, 5}, {40, 9}, {200, 3}, {17, 1}} {
+		for rep := 0; rep < 20; rep++ {
+			ix := make([]int32, c.n)
+			d := make([]float64, c.n)
+			nw := make([]bool, c.n)
+			for i := range ix {
+				ix[i], d[i] = int32(rng.IntN(1000)), float64(rng.IntN(4))
+				nw[i] = ix[i]%2 == 0
+			}
+			type e struct {
+				ix int32
+				d  float64
+			}
+			want := make([]e, c.n)
+			for i := range want {
+				want[i] = e{ix[i], d[i]}
+			}
+			slices.SortFunc(want, func(a, b e) int {
+				if a.d != b.d {
+					return cmp.Compare(a.d, b.d)
+				}
+				return cmp.Compare(a.ix, b.ix)
+			})
+			selectRev(ix, d, nw, c.m)
+			for r := 0; r < min(c.m, c.n); r++ {
+				if ix[r] != want[r].ix || d[r] != want[r].d || nw[r] != (ix[r]%2 == 0) {
+					t.Fatalf("n=%d m=%d: entry %d is (%d, %v), want (%d, %v)", c.n, c.m, r, ix[r], d[r], want[r].ix, want[r].d)
+				}
+			}
+		}
+	}
+}
+
+// TestApproxKNNDeltaStops: a larger Delta stops the descent after fewer
+// rounds, and every round but the last changed at least Delta·n·k entries
+// (the early termination rule).
+func TestApproxKNNDeltaStops(t *testing.T) {
+	x := randData(4000, 10, 5, 8)
+	rounds := func(delta float64) int {
+		var changes []int64
+		o := &ApproxOptions{Seed: 1, Delta: delta, trace: func(r int, c int64) {
+			if r >= 0 {
+				changes = append(changes, c)
+			}
+		}}
+		if _, err := ApproxKNN(context.Background(), x, 10, o); err != nil {
+			t.Fatal(err)
+		}
+		pool := float64(x.RawMatrix().Rows * 15) // n·Pool, Pool = 10 + 10/2
+		for r, c := range changes[:len(changes)-1] {
+			if float64(c) < delta*pool {
+				t.Errorf("Delta %v: round %d changed %d < %v entries but the descent went on", delta, r, c, delta*pool)
+			}
+		}
+		return len(changes)
+	}
+	loose, tight := rounds(0.05), rounds(1e-6)
+	if loose >= tight {
+		t.Errorf("Delta 0.05 ran %d rounds, Delta 1e-6 ran %d", loose, tight)
+	}
+}
+
+// TestDist2f32Bound compares the float32 distance of the descent with the
+// float64 dist2 of the same coordinates (relative error within a few
+// float32 roundings per term) and checks its early exit: above bound it
+// returns some value above bound.
+func TestDist2f32Bound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, d := range []int{1, 3, 4, 5, 8, 10, 17} {
+		for rep := 0; rep < 50; rep++ {
+			a, b := make([]float32, d), make([]float32, d)
+			a64, b64 := make([]float64, d), make([]float64, d)
+			for c := range a {
+				a[c], b[c] = float32(10*rng.NormFloat64()), float32(10*rng.NormFloat64())
+				a64[c], b64[c] = float64(a[c]), float64(b[c])
+			}
+			want := dist2(a64, b64)
+			got := dist2f32Bound(a, b, float32(math.Inf(1)))
+			if tol := 4 * float64(d) * 0x1p-24 * want; math.Abs(float64(got)-want) > tol {
+				t.Fatalf("d=%d: %v, float64 %v", d, got, want)
+			}
+			if bound := float32(want / 2); dist2f32Bound(a, b, bound) <= bound {
+				t.Fatalf("d=%d: early exit returned %v ≤ bound %v", d, dist2f32Bound(a, b, bound), bound)
+			}
+		}
 	}
 }
