@@ -42,15 +42,7 @@ func votePairs(method, knob string, n int, pairs []constraint.Pair, sim func(a, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("cluster: %s: vote weights of the constraints: %w", method, err)
 	}
-	var soft, zero int
-	for _, x := range f {
-		switch {
-		case x == 0:
-			zero++
-		case x < 1:
-			soft++
-		}
-	}
+	soft, zero := countVoted(f)
 	if soft+zero == 0 {
 		return out.Pairs, nil, nil
 	}
@@ -100,15 +92,7 @@ func screenPairs(ctx context.Context, method, knob string, g *graph.Graph, pairs
 	if err != nil {
 		return nil, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
 	}
-	var soft, zero int
-	for _, x := range f {
-		switch {
-		case x == 0:
-			zero++
-		case x < 1:
-			soft++
-		}
-	}
+	soft, zero := countVoted(f)
 	cut, err := constraint.Repair(ctx, voted)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cluster: %s: repair of contradicted constraints: %w", method, err)
@@ -279,4 +263,18 @@ func constrainedAffinity(g *graph.Graph, set *constraint.Set, wml float64, metho
 		return nil, fmt.Errorf("cluster: %s: %w", method, err)
 	}
 	return g2, nil
+}
+
+// countVoted counts the vote factors f of constraint.VoteWeights that
+// down-weight a constraint (0 < f < 1: soft) or leave it out (f = 0).
+func countVoted(f []float64) (soft, zero int) {
+	for _, x := range f {
+		switch {
+		case x == 0:
+			zero++
+		case x < 1:
+			soft++
+		}
+	}
+	return soft, zero
 }

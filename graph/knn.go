@@ -163,25 +163,31 @@ func dist2(a, b []float64) float64 {
 // meaningless. Partial sums of non-negative terms never decrease in floating
 // point, so the comparison with bound is exact.
 func dist2Bound(a, b []float64, bound float64) float64 {
+	return dist2BoundOf(a, b, bound)
+}
+
+// dist2BoundOf is dist2Bound for float32 or float64 coordinates, summed in
+// the precision of T and in index order, four terms at a time.
+func dist2BoundOf[T float32 | float64](a, b []T, bound T) T {
 	b = b[:len(a)]
-	var s float64
+	var s T
 	c := 0
 	for ; c+4 <= len(a); c += 4 {
 		t0 := a[c] - b[c]
 		t1 := a[c+1] - b[c+1]
 		t2 := a[c+2] - b[c+2]
 		t3 := a[c+3] - b[c+3]
-		s += float64(t0 * t0)
-		s += float64(t1 * t1)
-		s += float64(t2 * t2)
-		s += float64(t3 * t3)
+		s += T(t0 * t0)
+		s += T(t1 * t1)
+		s += T(t2 * t2)
+		s += T(t3 * t3)
 		if s > bound {
 			return s
 		}
 	}
 	for ; c < len(a); c++ {
 		t := a[c] - b[c]
-		s += float64(t * t)
+		s += T(t * t)
 	}
 	return s
 }

@@ -500,27 +500,7 @@ func (sc *descentScratch) offer(s *descent, p int, q int32) {
 // memory traffic of float64 coordinates); the distances it returns are
 // recomputed exactly at the end.
 func dist2f32Bound(a, b []float32, bound float32) float32 {
-	b = b[:len(a)]
-	var s float32
-	c := 0
-	for ; c+4 <= len(a); c += 4 {
-		t0 := a[c] - b[c]
-		t1 := a[c+1] - b[c+1]
-		t2 := a[c+2] - b[c+2]
-		t3 := a[c+3] - b[c+3]
-		s += float32(t0 * t0)
-		s += float32(t1 * t1)
-		s += float32(t2 * t2)
-		s += float32(t3 * t3)
-		if s > bound {
-			return s
-		}
-	}
-	for ; c < len(a); c++ {
-		t := a[c] - b[c]
-		s += float32(t * t)
-	}
-	return s
+	return dist2BoundOf(a, b, bound)
 }
 
 // finish writes the heap, sorted, as row p of (idx, dst) and flags the
