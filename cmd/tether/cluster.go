@@ -7,14 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tether-sc/tether/cluster"
@@ -22,6 +20,7 @@ import (
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/internal/figure"
 	"github.com/tether-sc/tether/metrics"
 )
@@ -71,13 +70,10 @@ const (
 	recallSample        = 2000
 )
 
-// loaded is the problem read from the inputs.
+// loaded is the data read from the inputs, with what cluster reports of
+// the graph's construction.
 type loaded struct {
-	name  string
-	x     *mat.Dense // features (nil for graph input)
-	g     *graph.Graph
-	truth []int // reference labels or nil
-	names []string
+	*input.Data
 	// graphTime is the time spent building the graph from features.
 	graphTime time.Duration
 	// search is "exact" or "approximate" when a k-NN graph was built from
@@ -86,12 +82,6 @@ type loaded struct {
 	search     string
 	recall     *float64
 	recallRows int
-	// warnings are printed on standard error.
-	warnings []string
-	// bip is the document-by-term matrix of -bipartite (nil otherwise):
-	// nodes 0…rows−1 are its rows, rows… its columns.
-	bip  *dataset.Sparse
-	rows int
 }
 
 func (o *inputOptions) bind(fs *flag.FlagSet) {
@@ -141,7 +131,8 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)")
 }
 
-// load reads or generates the data and builds the graph.
+// load reads or generates the data and builds the graph (package input,
+// the loader tether serve's API and package job share).
 func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*loaded, error) {
 	count := 0
 	for _, s := range []string{o.input, o.graphFile, o.gen, o.bip.file} {
@@ -160,11 +151,10 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	l := &loaded{}
 	switch {
 	case o.bip.file != "":
-		if err := o.bip.loadBipartite(l); err != nil {
+		if l.Data, err = o.bip.loadBipartite(); err != nil {
 			return nil, err
 		}
 	case o.input != "":
-		l.name = o.input
 		opt := o.table
 		opt.LabelColumn = o.labelCol
 		if err := opt.Scale.UnmarshalText([]byte(o.scale)); err != nil {
@@ -176,51 +166,23 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		if err := opt.Header.UnmarshalText([]byte(o.header)); err != nil {
 			return nil, fmt.Errorf("%w: -header: %v", errUsage, err)
 		}
-		var t *dataset.Table
-		if st, err := os.Stat(o.input); err == nil && st.IsDir() {
-			// A folder of images, one subfolder per class.
-			t, err = dataset.ReadImageFolder(ctx, o.input, dataset.ImageOptions{})
-			if err != nil {
-				return nil, err
-			}
-		} else if t, err = dataset.ReadFile(ctx, o.input, opt); err != nil {
+		if l.Data, err = input.ReadTableFile(ctx, o.input, opt); err != nil {
 			return nil, err
 		}
-		for _, w := range t.Warnings {
-			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
+		if o.labelCol == "" && l.Truth == nil {
+			l.Warnings = append(l.Warnings, classLikeColumns(o.input, l.X, l.Features, k, opt.Scale == dataset.ScaleNone)...)
 		}
-		if o.labelCol == "" && t.Labels == nil {
-			// A column named label, class, target or y is the reference,
-			// not a feature (tether gen writes "label").
-			if col := dataset.ClassNamedColumn(t.Features); col != "" {
-				opt.LabelColumn = col
-				if t, err = dataset.ReadFile(ctx, o.input, opt); err != nil {
-					return nil, err
-				}
-				l.warnings = append(l.warnings, fmt.Sprintf("%s: column %q is the reference labels, not a feature (-label none makes it a feature)", o.input, col))
-			} else {
-				l.warnings = append(l.warnings, classLikeColumns(o.input, t, k, opt.Scale == dataset.ScaleNone)...)
-			}
-		}
-		l.x, l.truth, l.names = t.X, t.Labels, t.IDs
-		if err := checkSize(o.input, "data row", t.X.RawMatrix().Rows, &spec); err != nil {
+		if err := checkSize(o.input, "data row", l.N(), &spec); err != nil {
 			return nil, err
 		}
 	case o.graphFile != "":
-		l.name = o.graphFile
-		d, err := dataset.ReadGraphFileOptions(ctx, o.graphFile, o.gopt)
-		if err != nil {
+		if l.Data, err = input.ReadGraphFile(ctx, o.graphFile, o.gopt); err != nil {
 			return nil, err
 		}
-		for _, w := range d.Warnings {
-			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
-		}
-		l.g, l.truth, l.names = d.G, d.Labels, d.Names
-		if err := checkSize(o.graphFile, "node", d.G.N(), nil); err != nil {
+		if err := checkSize(o.graphFile, "node", l.N(), nil); err != nil {
 			return nil, err
 		}
 	default:
-		l.name = "generated " + o.gen
 		g, err := synth.Lookup(o.gen)
 		if err != nil {
 			return nil, fmt.Errorf("%w: -gen: %v", errUsage, err)
@@ -242,39 +204,27 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 				seed = o.genSeed
 			}
 		})
-		d, err := generate(ctx, g, p, seed)
-		if errors.Is(err, synth.ErrInvalid) {
-			return nil, fmt.Errorf("%w: -gen %s: %v", errUsage, o.gen, err)
+		if l.Data, err = input.Generate(ctx, g, p, seed); errors.Is(err, synth.ErrInvalid) {
+			return nil, fmt.Errorf("%w: -%v", errUsage, err)
 		} else if err != nil {
 			return nil, err
 		}
 		if o.genOut != "" {
-			if err := writeGenerated(ctx, o.m, d, o.genOut, ""); err != nil {
+			if err := writeGenerated(ctx, o.m, l.Data, o.genOut, ""); err != nil {
 				return nil, err
 			}
 		}
-		l.x, l.g, l.truth = d.X, d.Graph, d.Labels
 	}
 	if o.truthFile != "" {
-		n := len(l.truth)
-		switch {
-		case l.g != nil:
-			n = l.g.N()
-		case l.x != nil:
-			n, _ = l.x.Dims()
-		}
-		t, err := readNodeLabels(o.truthFile, n, l.names)
-		if err != nil {
+		if err := l.ReadTruth(o.truthFile); err != nil {
 			return nil, err
 		}
-		l.truth = t.Labels
 	}
-	if l.g == nil {
+	if l.Graph == nil {
 		done := rec.step("graph construction")
 		t0 := time.Now()
 		spec.Seed = o.seed
-		var nb *graph.Neighbors
-		l.g, nb, err = graph.BuildNeighbors(ctx, l.x, spec, rec)
+		nb, err := l.BuildGraph(ctx, spec, rec)
 		l.graphTime = time.Since(t0)
 		done()
 		if err != nil {
@@ -287,12 +237,12 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	}
 	if o.selfLoops > 0 {
-		if l.g, err = l.g.WithSelfLoops(o.selfLoops); err != nil {
+		if l.Graph, err = l.Graph.WithSelfLoops(o.selfLoops); err != nil {
 			return nil, err
 		}
 	}
-	if l.truth != nil && len(l.truth) != l.g.N() {
-		return nil, fmt.Errorf("reference has %d labels for %d nodes", len(l.truth), l.g.N())
+	if err := l.Check(); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -317,7 +267,7 @@ func (o *inputOptions) measureRecall(ctx context.Context, l *loaded, nb *graph.N
 		sample = recallSample
 	}
 	t0 := time.Now()
-	r, rows, err := graph.SampleRecall(ctx, l.x, nb, sample, o.seed)
+	r, rows, err := graph.SampleRecall(ctx, l.X, nb, sample, o.seed)
 	if err != nil {
 		return fmt.Errorf("measuring the k-NN recall: %w", err)
 	}
@@ -402,50 +352,33 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range l.warnings {
+	for _, w := range l.Warnings {
 		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
 	}
-	p := &cluster.Problem{Graph: l.g, K: *k, Regularize: in.regularize}
-	if meth.Uses().Input&cluster.FeatureInput != 0 {
-		// A projection method (cpca, clpp) reads the feature rows; a graph
-		// alone cannot give them.
-		if l.x == nil {
-			return fmt.Errorf("%w: -method %s projects feature rows, and %s is a graph without features: give a feature file with -input (or a point generator with -gen)", errUsage, meth.Name(), l.name)
-		}
-		p.Features = l.x
+	p, err := input.NewProblem(l.Data, meth, *k)
+	switch {
+	case errors.Is(err, input.ErrNoFeatures):
+		return fmt.Errorf("%w: -%v: give a feature file with -input (or a point generator with -gen)", errUsage, err)
+	case errors.Is(err, input.ErrNoBipartite):
+		return fmt.Errorf("%w: -%v: give a document-by-term file with -bipartite", errUsage, err)
+	case err != nil:
+		return err
 	}
-	if l.bip != nil {
-		p.Bipartite = l.bip
-	} else if meth.Uses().Input&cluster.BipartiteInput != 0 {
-		return fmt.Errorf("%w: -method %s co-clusters a matrix: give a document-by-term file with -bipartite", errUsage, meth.Name())
-	}
+	p.Regularize = in.regularize
+	sup := input.Supervision{Constraints: *consFile, Vote: *vote, Labels: *partial}
 	if *consFile != "" {
-		var policy constraint.Policy
-		if err := policy.UnmarshalText([]byte(*conflicts)); err != nil {
+		if err := sup.Conflicts.UnmarshalText([]byte(*conflicts)); err != nil {
 			return fmt.Errorf("%w: -conflicts: %v", errUsage, err)
 		}
-		set, err := constraint.ReadFile(*consFile, l.g.N())
-		if err != nil {
-			return err
-		}
-		if *vote {
-			if set, err = voteFilter(m, *consFile, l.g, set, *k); err != nil {
-				return err
-			}
-		}
-		if p.Constraints, _, err = constraint.Resolve(set, policy); err != nil {
-			return fmt.Errorf("%s: %w (use -conflicts drop-cl or soft to proceed)", *consFile, err)
-		}
 	}
-	if *partial != "" {
-		pl, err := readNodeLabels(*partial, l.g.N(), l.names)
-		if err != nil {
-			return err
-		}
-		if err := checkPartialLabels(*partial, pl, *k, l.names); err != nil {
-			return err
-		}
-		p.Labels = pl.Labels
+	added, err := sup.AddTo(p, l.Data)
+	if errors.Is(err, constraint.ErrConflict) {
+		return fmt.Errorf("%w (use -conflicts drop-cl or soft to proceed)", err)
+	} else if err != nil {
+		return err
+	}
+	if *vote && *consFile != "" {
+		fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", added.VoteDropped, added.Constraints, *consFile)
 	}
 	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec}
 	done := rec.step("clustering")
@@ -460,7 +393,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if *graphOut != "" {
-		if err := m.writeGraph(ctx, *graphOut, l.g); err != nil {
+		if err := m.writeGraph(ctx, *graphOut, l.Graph); err != nil {
 			return err
 		}
 	}
@@ -471,12 +404,12 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	toStdout := *out == "-" || *out == ""
 	if *asJSON {
-		sum.Warnings = append(l.warnings, sum.Warnings...)
+		sum.Warnings = append(l.Warnings, sum.Warnings...)
 		// One JSON document on stdout; the labels are in it unless they
 		// go to a file.
 		if toStdout {
-			sum.Labels, sum.Names = res.Labels, l.names
-		} else if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.names)); err != nil {
+			sum.Labels, sum.Names = res.Labels, l.Names
+		} else if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.Names)); err != nil {
 			return err
 		}
 		enc := json.NewEncoder(m.Stdout)
@@ -488,7 +421,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if toStdout {
 		sumOut = m.Stderr
 	}
-	if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.names)); err != nil {
+	if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.Names)); err != nil {
 		return err
 	}
 	return printSummary(sumOut, sum)
@@ -528,10 +461,10 @@ func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph) erro
 }
 
 func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {
-	g := l.g
+	g := l.Graph
 	st := g.Stats()
 	s := &summary{
-		Input: l.name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
+		Input: l.Name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
 		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), KNNSearch: l.search, KNNRecall: l.recall, RecallRows: l.recallRows, Warnings: append([]string(nil), res.Warnings...),
 		Report: res.Report,
 	}
@@ -546,10 +479,10 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 		return nil, err
 	}
 	s.Ncut = nc
-	if l.truth != nil {
+	if l.Truth != nil {
 		// The figures of eval, on the same footing: nodes whose reference
 		// label is unknown are left out.
-		rep, err := metrics.Evaluate(l.truth, res.Labels, &metrics.Options{Unlabeled: true, MinSizes: []int{}})
+		rep, err := metrics.Evaluate(l.Truth, res.Labels, &metrics.Options{Unlabeled: true, MinSizes: []int{}})
 		if err != nil {
 			return nil, fmt.Errorf("comparing with the reference: %w", err)
 		}
@@ -614,7 +547,7 @@ func printSummary(w io.Writer, s *summary) error {
 // plotPartition draws the partition over a 2-D view of the data
 // (dataView).
 func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *cluster.Result, method string) error {
-	v, err := dataView(ctx, l.x, l.g)
+	v, err := dataView(ctx, l.X, l.Graph)
 	if err != nil {
 		return err
 	}
@@ -623,28 +556,4 @@ func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *c
 		return err
 	}
 	return m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, p) })
-}
-
-// voteFilter applies constraint.VoteFilter to the constraints of file, with
-// the graph's weights scaled to [0, 1] as the node similarity, conflicts
-// broken (and, for k = 2, the pairs no 2-way split satisfies dropped), and
-// says on stderr how many pairs it dropped.
-func voteFilter(m *Main, file string, g *graph.Graph, set *constraint.Set, k int) (*constraint.Set, error) {
-	wmax := 0.0
-	for i := 0; i < g.N(); i++ {
-		_, w := g.Row(i)
-		for _, x := range w {
-			wmax = max(wmax, x)
-		}
-	}
-	if wmax == 0 {
-		return nil, fmt.Errorf("%s: -vote-filter: the graph has no edge to compare constraints by", file)
-	}
-	sim := func(a, b int) float64 { return g.Weight(a, b) / wmax }
-	out, dropped, err := constraint.VoteFilter(set, sim, constraint.VoteOptions{Consistent: true, TwoWay: k == 2})
-	if err != nil {
-		return nil, fmt.Errorf("%s: -vote-filter: %w", file, err)
-	}
-	fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", len(dropped), len(set.Pairs), file)
-	return out, nil
 }

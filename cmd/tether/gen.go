@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -14,6 +13,7 @@ import (
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/input"
 )
 
 // genUsage is the usage text of gen; the generator list comes from the
@@ -94,9 +94,11 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return genFlagError(err)
 	}
-	d, err := generate(ctx, g, p, f.seed)
-	if err != nil {
-		return genFlagError(err)
+	d, err := input.Generate(ctx, g, p, f.seed)
+	if errors.Is(err, synth.ErrInvalid) {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	} else if err != nil {
+		return err
 	}
 	if err := writeGenerated(ctx, m, d, f.out, f.labels); err != nil {
 		return err
@@ -140,22 +142,14 @@ func genParams(g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) (s
 	return p, nil
 }
 
-// generate draws g's data with the seed of tether gen -seed and tether
-// cluster -gen-seed: rand.NewPCG(seed, seed), the source synth uses for
-// DefaultSeed. Both commands call it, so the same name, parameters and seed
-// give the same data.
-func generate(ctx context.Context, g synth.Generator, p synth.Params, seed uint64) (*synth.Data, error) {
-	return g.Generate(ctx, p, rand.NewPCG(seed, seed))
-}
-
 // writeGenerated writes generated data to out ("" or "-": standard output):
 // points as CSV with a "label" column; a graph as an edge list (Matrix
 // Market when out ends in .mtx) plus its labels to labelsPath (default: out
 // with extension .labels).
-func writeGenerated(ctx context.Context, m *Main, d *synth.Data, out, labelsPath string) error {
+func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath string) error {
 	if d.Graph == nil {
 		_, cols := d.X.Dims()
-		t := &dataset.Table{X: d.X, Labels: d.Labels}
+		t := &dataset.Table{X: d.X, Labels: d.Truth}
 		for j := 0; j < cols; j++ {
 			t.Features = append(t.Features, fmt.Sprintf("x%d", j+1))
 		}
@@ -176,7 +170,7 @@ func writeGenerated(ctx context.Context, m *Main, d *synth.Data, out, labelsPath
 		fmt.Fprintln(m.Stderr, "tether gen: labels not written (use -labels FILE or -o FILE)")
 		return nil
 	}
-	return m.writeOutput(ctx, lp, func(w io.Writer) error { return dataset.WriteLabels(w, d.Labels) })
+	return m.writeOutput(ctx, lp, func(w io.Writer) error { return dataset.WriteLabels(w, d.Truth) })
 }
 
 // genFlagError turns generator parameter errors into usage errors.

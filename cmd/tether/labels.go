@@ -118,27 +118,3 @@ func keyNames(names []string) []string {
 	}
 	return names
 }
-
-// checkPartialLabels refuses partial labels that name more classes than
-// the k clusters asked for (k ≤ 0: not known yet), naming the file and the
-// first node out of range: integer classes must be 0…k−1 and class names
-// number at most k.
-func checkPartialLabels(path string, d *dataset.NodeLabels, k int, names []string) error {
-	if k <= 0 {
-		return nil
-	}
-	for i, c := range d.Labels {
-		if c == dataset.Unlabeled || c < k {
-			continue
-		}
-		node := fmt.Sprintf("node %d", i)
-		if i < len(names) && d.ByName {
-			node = fmt.Sprintf("node %q", names[i])
-		}
-		if d.ClassNames != nil {
-			return fmt.Errorf("%s: %d classes (%s) for -k %d: %s has class %q", path, len(d.ClassNames), strings.Join(d.ClassNames, ", "), k, node, d.ClassNames[c])
-		}
-		return fmt.Errorf("%s: %s has label %d, want 0…%d for -k %d (or -1, ? or empty when unknown)", path, node, c, k-1, k)
-	}
-	return nil
-}

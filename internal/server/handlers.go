@@ -17,6 +17,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/input"
 )
 
 // This file holds the API handlers; docs/api.md documents each with an
@@ -268,7 +269,7 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 }
 
 // loadSource reads or generates the data src describes.
-func (s *Server) loadSource(ctx context.Context, src *Source) (*Dataset, error) {
+func (s *Server) loadSource(ctx context.Context, src *Source) (*input.Data, error) {
 	set := 0
 	for _, b := range []bool{src.Initial, src.Generate != nil, src.File != "", src.Upload != ""} {
 		if b {
@@ -299,7 +300,7 @@ func (s *Server) loadSource(ctx context.Context, src *Source) (*Dataset, error) 
 // setData makes d the session's data: constraints and partition are
 // cleared, FGPWC's basis with the default knobs is computed (it gives the
 // 2-D view when the features are not 2-D) and kept for re-clustering.
-func (s *Server) setData(ctx context.Context, ss *session, d *Dataset, src Source) error {
+func (s *Server) setData(ctx context.Context, ss *session, d *input.Data, src Source) error {
 	n := d.Graph.N()
 	if n > s.cfg.MaxNodes {
 		return fmt.Errorf("%w: %s has %d nodes, this server's limit is %d", errBadInput, d.Name, n, s.cfg.MaxNodes)
@@ -307,8 +308,8 @@ func (s *Server) setData(ctx context.Context, ss *session, d *Dataset, src Sourc
 	if n < 3 {
 		return fmt.Errorf("%w: %s has %d nodes; clustering needs at least 3", errBadInput, d.Name, n)
 	}
-	if d.Truth != nil && len(d.Truth) != n {
-		return fmt.Errorf("%w: %s: %d reference labels for %d nodes", errBadInput, d.Name, len(d.Truth), n)
+	if err := d.Check(); err != nil {
+		return fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	m, key, err := s.method(&ClusterRequest{}, n)
 	if err != nil {
@@ -366,7 +367,7 @@ func (s *Server) initialBasis(ctx context.Context, f cluster.FGPWC) (*cluster.FG
 	return s.initBasis, nil
 }
 
-func dims(d *Dataset) (int, int) {
+func dims(d *input.Data) (int, int) {
 	if d.X == nil {
 		return d.Graph.N(), 0
 	}
