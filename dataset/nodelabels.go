@@ -294,8 +294,13 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 	}
 	out.ByName = byName
 	index := map[string]int{}
-	n := opt.N
+	n := max(opt.N, 0)
 	switch {
+	case len(recs) == 0:
+		// A header alone labels no node.
+		if n == 0 {
+			n = len(opt.Names)
+		}
 	case byName && opt.Names != nil:
 		for i, nm := range opt.Names {
 			nm = strings.TrimSpace(nm)
