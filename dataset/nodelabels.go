@@ -395,6 +395,23 @@ func splitLabelLine(line string, delim rune) ([]string, error) {
 	return f, nil
 }
 
+// KeyNames returns names when they can key the nodes of a labels file
+// (WriteNodeLabels): not nil, and no name empty or repeated after trimming
+// blanks, as ReadNodeLabels matches trimmed names. Otherwise it returns
+// nil, and the nodes are keyed by index. tether cluster -o, tether labels
+// and the labels export of tether serve write with it. Cost O(len(names)).
+func KeyNames(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	for _, nm := range names {
+		nm = strings.TrimSpace(nm)
+		if nm == "" || seen[nm] {
+			return nil
+		}
+		seen[nm] = true
+	}
+	return names
+}
+
 // WriteNodeLabels writes labels in the two-column layout of ReadNodeLabels:
 // a header "node,<column>" and one node,label line per node, the node
 // being its 0-based index, or, when names is not nil, a header

@@ -110,3 +110,22 @@ func TestWriteNodeLabelsRoundTrip(t *testing.T) {
 		t.Errorf("class names: wrote %q, want %q", got, want)
 	}
 }
+
+func TestKeyNames(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		names []string
+		want  []string
+	}{
+		{"nil", nil, nil},
+		{"distinct", []string{"a", "b", " c"}, []string{"a", "b", " c"}},
+		{"repeated after trimming", []string{"a", "b", "a "}, nil},
+		{"empty", []string{"a", " ", "b"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := KeyNames(tc.names); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("KeyNames(%q) = %q, want %q", tc.names, got, tc.want)
+			}
+		})
+	}
+}

@@ -28,15 +28,17 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// writeFile writes content to name under a fresh temporary folder and
-// returns its path.
-func writeFile(t *testing.T, name, content string) string {
+// tempFiles writes files (name → content) into a fresh temporary folder
+// and returns the folder.
+func tempFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
+	dir := t.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return p
+	return dir
 }
 
 // TestReadTable checks the class-column rule and that reader errors pass
@@ -95,7 +97,7 @@ func TestReadTable(t *testing.T) {
 // TestReadTableFileSameAsContent: a file and its content read the same.
 func TestReadTableFileSameAsContent(t *testing.T) {
 	const content = "id,x,label\np,0,a\nq,1,b\nr,2,a\n"
-	p := writeFile(t, "t.csv", content)
+	p := filepath.Join(tempFiles(t, map[string]string{"t.csv": content}), "t.csv")
 	opt := dataset.Options{IDColumn: "id"}
 	a, err := ReadTableFile(context.Background(), p, opt)
 	if err != nil {
@@ -151,7 +153,7 @@ func TestReadGraph(t *testing.T) {
 			}
 		})
 	}
-	p := writeFile(t, "g.edges", "0 1 1\n1 2 0.5\n")
+	p := filepath.Join(tempFiles(t, map[string]string{"g.edges": "0 1 1\n1 2 0.5\n"}), "g.edges")
 	d, err := ReadGraphFile(context.Background(), p, dataset.GraphOptions{})
 	if err != nil || d.N() != 3 || d.Name != p {
 		t.Fatalf("ReadGraphFile: %+v, %v", d, err)
@@ -298,7 +300,7 @@ func TestReadTruth(t *testing.T) {
 		{"unknown name", "name,label\nz,x\n", []string{"a", "b", "c"}, nil, `dataset: t.labels:2: column 1: value "z": invalid input: unknown node name`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := writeFile(t, "t.labels", tc.content)
+			p := filepath.Join(tempFiles(t, map[string]string{"t.labels": tc.content}), "t.labels")
 			d := &Data{Name: "g", Graph: g, Names: tc.names}
 			err := d.ReadTruth(p)
 			if got := strings.ReplaceAll(errText(err), p, "t.labels"); got != tc.wantErr {
@@ -393,15 +395,13 @@ func TestSupervision(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := tempFiles(t, map[string]string{"c.txt": tc.cons, "l.txt": tc.labs})
 			s := Supervision{Conflicts: tc.policy}
 			if tc.cons != "" {
 				s.Constraints = filepath.Join(dir, "c.txt")
-				os.WriteFile(s.Constraints, []byte(tc.cons), 0o644)
 			}
 			if tc.labs != "" {
 				s.Labels = filepath.Join(dir, "l.txt")
-				os.WriteFile(s.Labels, []byte(tc.labs), 0o644)
 			}
 			p := &cluster.Problem{Graph: g, K: tc.k}
 			a, err := s.AddTo(p, &Data{Name: "g", Graph: g, Names: names})
@@ -433,9 +433,7 @@ func TestSupervision(t *testing.T) {
 // pair dropped; a graph without edges has nothing to vote with.
 func TestVoteFilter(t *testing.T) {
 	g := twoTriangles(t)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "c.txt")
-	os.WriteFile(file, []byte("0,1,ml\n1,2,ml\n0,2,cl\n3,4,ml\n4,5,ml\n0,4,cl\n1,5,cl\n"), 0o644)
+	file := filepath.Join(tempFiles(t, map[string]string{"c.txt": "0,1,ml\n1,2,ml\n0,2,cl\n3,4,ml\n4,5,ml\n0,4,cl\n1,5,cl\n"}), "c.txt")
 	p := &cluster.Problem{Graph: g, K: 2}
 	a, err := Supervision{Constraints: file, Vote: true}.AddTo(p, &Data{Name: "g", Graph: g})
 	if err != nil {

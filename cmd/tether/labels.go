@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/tether-sc/tether/dataset"
 )
@@ -99,22 +98,6 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		labels, names, classes = d.Labels, d.Names, d.ClassNames
 	}
 	return m.writeOutput(ctx, *out, func(w io.Writer) error {
-		return dataset.WriteNodeLabels(w, labels, keyNames(names), classes, "label")
+		return dataset.WriteNodeLabels(w, labels, dataset.KeyNames(names), classes, "label")
 	})
-}
-
-// keyNames returns names when they can key the nodes of a labels file:
-// not nil, and no name repeated or empty after trimming blanks (the readers
-// match trimmed names). Otherwise it returns nil, and the nodes are keyed
-// by index.
-func keyNames(names []string) []string {
-	seen := make(map[string]bool, len(names))
-	for _, nm := range names {
-		nm = strings.TrimSpace(nm)
-		if nm == "" || seen[nm] {
-			return nil
-		}
-		seen[nm] = true
-	}
-	return names
 }

@@ -607,20 +607,6 @@ func (s *Server) handleSuggest(w http.ResponseWriter, r *http.Request, ss *sessi
 	writeJSON(w, http.StatusOK, map[string]any{"questions": out})
 }
 
-// uniqueNames returns names if they can key the nodes (all non-empty and
-// distinct), else nil.
-func uniqueNames(names []string) []string {
-	seen := make(map[string]bool, len(names))
-	for _, nm := range names {
-		nm = strings.TrimSpace(nm)
-		if nm == "" || seen[nm] {
-			return nil
-		}
-		seen[nm] = true
-	}
-	return names
-}
-
 func (s *Server) needPartition(w http.ResponseWriter, ss *session) bool {
 	if ss.last == nil {
 		s.fail(w, fmt.Errorf("%w: no partition yet: cluster first", errConflict))
@@ -641,7 +627,7 @@ func (s *Server) handleExportLabels(w http.ResponseWriter, r *http.Request, ss *
 		return
 	}
 	var b bytes.Buffer
-	if err := dataset.WriteNodeLabels(&b, ss.last.Labels, uniqueNames(ss.data.Names), nil, "cluster"); err != nil {
+	if err := dataset.WriteNodeLabels(&b, ss.last.Labels, dataset.KeyNames(ss.data.Names), nil, "cluster"); err != nil {
 		s.fail(w, err)
 		return
 	}
