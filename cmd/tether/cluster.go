@@ -446,7 +446,9 @@ Progress and warnings go to standard error.
 // writeClusterLabels writes labels as node,cluster lines, by name when
 // the names can key the nodes (dataset.KeyNames).
 func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
-	return func(w io.Writer) error { return dataset.WriteNodeLabels(w, labels, dataset.KeyNames(names), nil, "cluster") }
+	return func(w io.Writer) error {
+		return dataset.WriteNodeLabels(w, labels, dataset.KeyNames(names), nil, "cluster")
+	}
 }
 
 // writeGraph writes g to path: Matrix Market when the name ends in .mtx or
