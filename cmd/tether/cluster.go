@@ -38,14 +38,9 @@ type inputOptions struct {
 	scale     string
 	missing   string
 	header    string
-	// generator parameters
-	n         int
-	genK      int
-	dim       int
-	noise     float64
-	factor    float64
-	cin, cout float64
-	gamma     float64
+	// genK is -gen-k; the other generator parameters are read from flags
+	// (genParams).
+	genK      *int
 	selfLoops float64
 	// regularize is the -regularize option of the normalized Laplacians.
 	regularize graph.Regularization
@@ -117,14 +112,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Var(intIn(&o.gopt.MaxNodes, 0, 1<<31-1), "max-nodes", "largest `number` of nodes of a graph file (0: the default limit, 2²⁴)")
 	fs.BoolVar(&o.gopt.NamedNodes, "named-nodes", false, "read every node of an edge list as a name, integers included (default: all integers are node numbers, all other text names, a mix an error)")
 	o.flags = fs
-	fs.IntVar(&o.n, "n", synth.DefaultN, "generator: number of points or nodes")
-	fs.IntVar(&o.genK, "gen-k", 0, "generator: number of classes (default: -k, or the generator's own)")
-	fs.IntVar(&o.dim, "dim", 2, "generator: dimension (blobs)")
-	fs.Float64Var(&o.noise, "noise", -1, "generator: noise standard deviation, or blob std (-1: the generator's default)")
-	fs.Float64Var(&o.factor, "factor", 0.5, "generator: radius of the inner circle, in (0,1) (circles)")
-	fs.Float64Var(&o.cin, "cin", 10, "generator: SBM c_in")
-	fs.Float64Var(&o.cout, "cout", 2, "generator: SBM c_out")
-	fs.Float64Var(&o.gamma, "gamma", 2.5, "generator: DC-SBM power-law exponent of the degree propensities (> 2; 0: none)")
+	o.genK = bindGenParams(fs, "generator: ", "gen-k", "number of classes (default: -k, or the generator's own)")
 	fs.Uint64Var(&o.genSeed, "gen-seed", 0, "generator seed (default: the -seed value; tether gen -seed S makes the same data)")
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
@@ -191,7 +179,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		// for -gen-k when only it is given. The data are those of
 		// tether gen with the same flags and seed.
 		rename := map[string]string{"k": "gen-k"}
-		if o.genK == 0 && k > 0 {
+		if *o.genK == 0 && k > 0 {
 			rename["k"] = "k"
 		}
 		p, err := genParams(g, o.flags, rename)

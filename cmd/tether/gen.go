@@ -42,28 +42,36 @@ data here and in "tether cluster -gen".`)
 	return b.String()
 }
 
-// genFlags holds the values of the gen flags.
+// genFlags holds the values of the gen flags other than the generator
+// parameters, which genParams reads from the flag set.
 type genFlags struct {
-	n, k, dim     int
-	noise, factor float64
-	cin, cout     float64
-	gamma         float64
-	seed          uint64
-	out, labels   string
-	kind          string
+	seed        uint64
+	out, labels string
+	kind        string
+}
+
+// bindGenParams defines on fs the flags of the generator parameters that
+// genParams reads: -n, -dim, -noise, -factor, -cin, -cout, -gamma, and the
+// number of classes as -kName, described by kHelp; prefix starts every
+// description. It returns the number of classes flag's value; the others
+// are read back from fs, only when set. tether gen and tether cluster -gen
+// both bind them here.
+func bindGenParams(fs *flag.FlagSet, prefix, kName, kHelp string) *int {
+	k := fs.Int(kName, 0, prefix+kHelp)
+	fs.Int("n", synth.DefaultN, prefix+"number of points or nodes")
+	fs.Int("dim", 2, prefix+"dimension (blobs)")
+	fs.Float64("noise", -1, prefix+"noise standard deviation, blobs: their standard deviation (-1: the generator's default)")
+	fs.Float64("factor", 0.5, prefix+"radius of the inner circle, in (0,1) (circles)")
+	fs.Float64("cin", 10, prefix+"SBM c_in, p_in = c_in/n (seed 004 §3.1)")
+	fs.Float64("cout", 2, prefix+"SBM c_out, p_out = c_out/n")
+	fs.Float64("gamma", 2.5, prefix+"DC-SBM power-law exponent of the degree propensities θ (> 2; 0: none, a plain SBM in Poisson form)")
+	return k
 }
 
 func runGen(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("gen", genUsage())
 	var f genFlags
-	fs.IntVar(&f.n, "n", synth.DefaultN, "number of points or nodes")
-	fs.IntVar(&f.k, "k", 0, "number of classes: interlaced, blobs, sbm (0: the generator's default)")
-	fs.IntVar(&f.dim, "dim", 2, "blobs: dimension")
-	fs.Float64Var(&f.noise, "noise", -1, "noise standard deviation, blobs: their standard deviation (-1: the generator's default)")
-	fs.Float64Var(&f.factor, "factor", 0.5, "circles: radius of the inner circle, in (0,1)")
-	fs.Float64Var(&f.cin, "cin", 10, "sbm: c_in, p_in = c_in/n (seed 004 §3.1)")
-	fs.Float64Var(&f.cout, "cout", 2, "sbm: c_out, p_out = c_out/n")
-	fs.Float64Var(&f.gamma, "gamma", 2.5, "dcsbm: power-law exponent of the degree propensities θ (> 2; 0: none, a plain SBM in Poisson form)")
+	bindGenParams(fs, "", "k", "number of classes: interlaced, blobs, sbm (0: the generator's default)")
 	fs.Uint64Var(&f.seed, "seed", synth.DefaultSeed, "random seed")
 	fs.StringVar(&f.out, "o", "", "output file (default standard output)")
 	fs.StringVar(&f.labels, "labels", "", "sbm: labels file (default: the -o file with extension .labels)")
