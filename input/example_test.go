@@ -55,3 +55,23 @@ func Example() {
 	// partial:   [0 -1 -1 1 -1 -1]
 	// clusters:  [0 0 0 1 1 1]
 }
+
+// ExampleGenParams draws the data of tether gen blobs -n 60 -k 3 -seed 5,
+// as tether cluster -gen, tether serve and job do.
+func ExampleGenParams() {
+	g, p, err := input.GenParams("blobs", map[string]string{"n": "60", "k": "3"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	d, err := input.Generate(context.Background(), g, p, 5)
+	if err != nil {
+		log.Fatal(err)
+	}
+	n, dim := d.X.Dims()
+	fmt.Println(d.Name, n, dim, len(d.Truth), d.Graph == nil)
+	_, _, err = input.GenParams("blobs", map[string]string{"n": "many"})
+	fmt.Println(err)
+	// Output:
+	// generated blobs 60 2 60 true
+	// gen blobs: synth: invalid parameter: parameter n: strconv.Atoi: parsing "many": invalid syntax
+}
