@@ -385,7 +385,7 @@ func TestSupervision(t *testing.T) {
 		{name: "soft keeps all", cons: conflict, policy: constraint.Soft, k: 2, wantPairs: 3},
 		{name: "drop-cl", cons: conflict, policy: constraint.DropConflictingCannotLinks, k: 2, wantPairs: 2},
 		{name: "reject", cons: conflict, policy: constraint.Reject, k: 2,
-			wantErr: "c.txt: constraint: conflicting constraints: must-link and cannot-link on one pair: ml(0,1) [pair 0], cl(0,1) [pair 1]", wantSentinl: constraint.ErrConflict},
+			wantErr: "c.txt: constraint: conflicting constraints: must-link and cannot-link on one pair: ml(0,1) [c.txt:1], cl(0,1) [c.txt:2]", wantSentinl: constraint.ErrConflict},
 		{name: "bad index", cons: "0,9,ml\n", k: 2, wantErr: "constraint: invalid constraint: c.txt:1: node 9 outside 0…5 (base 0)"},
 		{name: "labels by index", labs: "0,1\n4,0\n", k: 2, wantLabels: constraint.Labels{1, -1, -1, -1, 0, -1}},
 		{name: "labels by name", labs: "name,label\nf,x\na,y\n", k: 2, wantLabels: constraint.Labels{1, -1, -1, -1, -1, 0}},

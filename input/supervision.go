@@ -42,25 +42,35 @@ type Added struct {
 // p.Labels on p.Graph's nodes, the partial labels matched against d's node
 // names and checked against p.K. Errors name the file, and the line, node
 // and value when there is one; a conflict refused by s.Conflicts wraps
-// constraint.ErrConflict. Cost: O(file sizes + n), plus VoteFilter's.
+// constraint.ErrConflict and names the lines of the pairs in conflict
+// (after the vote filter, their order in the file). Cost: O(file sizes +
+// n), plus VoteFilter's.
 func (s Supervision) AddTo(p *cluster.Problem, d *Data) (Added, error) {
 	var a Added
 	n := p.Graph.N()
 	if s.Constraints != "" {
-		set, err := constraint.ReadFile(s.Constraints, n)
+		// Read applies the policy itself when it can, so that a refused
+		// conflict names the lines of the file; the vote filter breaks
+		// conflicts first, so with it the file is read whole (Soft).
+		policy := s.Conflicts
+		if s.Vote {
+			policy = constraint.Soft
+		}
+		f, err := readConstraints(s.Constraints, n, policy)
 		if err != nil {
 			return a, err
 		}
-		a.Constraints = len(set.Pairs)
+		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
+		p.Constraints = f.Set
 		if s.Vote {
-			before := len(set.Pairs)
-			if set, err = VoteFilter(p.Graph, set, p.K); err != nil {
+			set, err := VoteFilter(p.Graph, f.Set, p.K)
+			if err != nil {
 				return a, fmt.Errorf("%s: %w", s.Constraints, err)
 			}
-			a.VoteDropped = before - len(set.Pairs)
-		}
-		if p.Constraints, _, err = constraint.Resolve(set, s.Conflicts); err != nil {
-			return a, fmt.Errorf("%s: %w", s.Constraints, err)
+			a.VoteDropped = len(f.Set.Pairs) - len(set.Pairs)
+			if p.Constraints, _, err = constraint.Resolve(set, s.Conflicts); err != nil {
+				return a, fmt.Errorf("%s: %w", s.Constraints, err)
+			}
 		}
 	}
 	if s.Labels != "" {
@@ -71,6 +81,17 @@ func (s Supervision) AddTo(p *cluster.Problem, d *Data) (Added, error) {
 		p.Labels = l
 	}
 	return a, nil
+}
+
+// readConstraints reads the constraints file at path on n nodes under
+// policy (constraint.Read: errors name path and line).
+func readConstraints(path string, n int, policy constraint.Policy) (*constraint.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("constraint: %w", err)
+	}
+	defer f.Close()
+	return constraint.Read(f, &constraint.ReadOptions{N: n, File: path, Policy: policy})
 }
 
 // VoteFilter applies constraint.VoteFilter to set with the weights of g,
