@@ -21,6 +21,10 @@
 //     accuracy, MUC, B³, CEAF, CoNLL, violations, cuts.
 //   - dataset: readers for CSV, ARFF and graph files, and synthetic
 //     generators (dataset/synth).
+//   - input: the one loader of a clustering job — data or graph file,
+//     generator or benchmark, reference labels, graph construction,
+//     constraints and partial labels — into a cluster.Problem, shared by
+//     tether cluster, tether serve and the batch package job.
 //   - powerlaw: power-law estimation (MLE, KS, x_min, bootstrap, the
 //     linear fits of thesis Table 5.1) and sampling.
 //   - pitmanyor: the Pitman–Yor process CRP(α, θ), the prior on cluster

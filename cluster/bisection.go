@@ -55,14 +55,7 @@ func recursiveBisection(ctx context.Context, n, k int, split func(context.Contex
 		}
 		pt := parts[best]
 		parts = append(parts[:best], parts[best+1:]...)
-		var a, b []int
-		for i, v := range pt.nodes {
-			if pt.sideA[i] {
-				a = append(a, v)
-			} else {
-				b = append(b, v)
-			}
-		}
+		a, b := sides(pt.nodes, pt.sideA)
 		more := len(parts)+2 < k // another split will follow
 		for _, side := range [][]int{a, b} {
 			sp := bisection{nodes: side}
@@ -82,6 +75,19 @@ func recursiveBisection(ctx context.Context, n, k int, split func(context.Contex
 		}
 	}
 	return labels, k, nil
+}
+
+// sides returns the nodes whose entry of sideA is true (side A) and the
+// others (side B), in the order of nodes. Cost O(len(nodes)).
+func sides(nodes []int, sideA []bool) (a, b []int) {
+	for i, v := range nodes {
+		if sideA[i] {
+			a = append(a, v)
+		} else {
+			b = append(b, v)
+		}
+	}
+	return a, b
 }
 
 // cutTerm returns cut(X, V∖X)/size(X) on g for X the nodes with

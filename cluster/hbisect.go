@@ -83,14 +83,7 @@ func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Re
 		}
 		pt := parts[best]
 		parts = append(parts[:best], parts[best+1:]...)
-		var a, b []int
-		for i, v := range pt.nodes {
-			if pt.sideA[i] {
-				a = append(a, v)
-			} else {
-				b = append(b, v)
-			}
-		}
+		a, b := sides(pt.nodes, pt.sideA)
 		for _, side := range [][]int{a, b} {
 			sw, err := bestSweep(ctx, g, side, s)
 			if err != nil {

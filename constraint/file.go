@@ -135,18 +135,11 @@ func ReadFile(path string, n int) (*Set, error) {
 // contradiction, which wrap ErrConflict. Malformed input wraps ErrInvalid.
 // Cost O(file size + n).
 func Read(r io.Reader, opt *ReadOptions) (*File, error) {
-	var o ReadOptions
-	if opt != nil {
-		o = *opt
-	}
-	file := o.File
-	if file == "" {
-		file = "input"
-	}
-	lr, err := newLineReader(r, file, &o)
+	lr, err := newLineReader(r, opt)
 	if err != nil {
 		return nil, err
 	}
+	o, file := lr.opt, lr.file
 	s := &Set{}
 	var lines []int
 	maxIndex := -1
@@ -242,7 +235,18 @@ type lineReader struct {
 	fail   error
 }
 
-func newLineReader(r io.Reader, file string, o *ReadOptions) (*lineReader, error) {
+// newLineReader returns a reader of the data lines of r with the options
+// opt (nil: the zero ReadOptions), which it copies; lr.file names the
+// input in errors: opt.File, or "input".
+func newLineReader(r io.Reader, opt *ReadOptions) (*lineReader, error) {
+	o := &ReadOptions{}
+	if opt != nil {
+		*o = *opt
+	}
+	file := o.File
+	if file == "" {
+		file = "input"
+	}
 	lr := &lineReader{sc: bufio.NewScanner(r), file: file, opt: o}
 	lr.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	if o.N < 0 || o.N > maxPairNodes {
@@ -447,18 +451,11 @@ func ReadLabelsFile(path string, n int) (Labels, error) {
 // negative label, a node listed twice, an index outside the nodes, a line
 // count different from a given N, or mixed layouts. Cost O(file size + n).
 func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
-	var o ReadOptions
-	if opt != nil {
-		o = *opt
-	}
-	file := o.File
-	if file == "" {
-		file = "input"
-	}
-	lr, err := newLineReader(r, file, &o)
+	lr, err := newLineReader(r, opt)
 	if err != nil {
 		return nil, err
 	}
+	o, file := lr.opt, lr.file
 	lr.keepBlank = true
 	const undecided, pairs, single = 0, 1, 2
 	layout := undecided

@@ -294,8 +294,13 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 	}
 	out.ByName = byName
 	index := map[string]int{}
-	n := opt.N
+	n := max(opt.N, 0)
 	switch {
+	case len(recs) == 0:
+		// A header alone labels no node.
+		if n == 0 {
+			n = len(opt.Names)
+		}
 	case byName && opt.Names != nil:
 		for i, nm := range opt.Names {
 			nm = strings.TrimSpace(nm)
@@ -388,6 +393,23 @@ func splitLabelLine(line string, delim rune) ([]string, error) {
 		f[a] = strings.TrimSpace(f[a])
 	}
 	return f, nil
+}
+
+// KeyNames returns names when they can key the nodes of a labels file
+// (WriteNodeLabels): not nil, and no name empty or repeated after trimming
+// blanks, as ReadNodeLabels matches trimmed names. Otherwise it returns
+// nil, and the nodes are keyed by index. tether cluster -o, tether labels
+// and the labels export of tether serve write with it. Cost O(len(names)).
+func KeyNames(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	for _, nm := range names {
+		nm = strings.TrimSpace(nm)
+		if nm == "" || seen[nm] {
+			return nil
+		}
+		seen[nm] = true
+	}
+	return names
 }
 
 // WriteNodeLabels writes labels in the two-column layout of ReadNodeLabels:

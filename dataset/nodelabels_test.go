@@ -28,6 +28,10 @@ func TestReadNodeLabels(t *testing.T) {
 		{"pairs blanks", "# node label\n0 4\n3 9\n", NodeLabelOptions{N: 5}, []int{4, u, u, 9, u}, nil, nil},
 		{"pairs base 1", "# base=1\n1,0\n3,1\n", NodeLabelOptions{}, []int{0, u, 1}, nil, nil},
 		{"pairs empty label", "node,cluster\n0,\n1,1\n", NodeLabelOptions{}, []int{u, 1}, nil, nil},
+		// A header alone labels no node (found by input.FuzzReadPartialLabels:
+		// "name," with N set used to index the first of no records).
+		{"header alone, N", "name,\n", NodeLabelOptions{N: 3}, []int{u, u, u}, nil, nil},
+		{"header alone, names", "name,label\n", NodeLabelOptions{Names: []string{"a", "b"}}, []int{u, u}, nil, nil},
 		{"names from data", "name,cluster\nbob,1\nann,0\n", NodeLabelOptions{Names: []string{"ann", "bob", "cid"}}, []int{0, 1, u}, nil, nil},
 		{"numeric names", "id,cluster\n20,1\n10,0\n", NodeLabelOptions{Names: []string{"10", "20"}}, []int{0, 1}, nil, nil},
 		{"names define nodes", "bob,x\nann,y\n", NodeLabelOptions{}, []int{0, 1}, []string{"x", "y"}, []string{"bob", "ann"}},
@@ -104,5 +108,24 @@ func TestWriteNodeLabelsRoundTrip(t *testing.T) {
 	}
 	if got, want := buf.String(), "node,label\n0,virginica\n1,setosa\n2,virginica\n"; got != want {
 		t.Errorf("class names: wrote %q, want %q", got, want)
+	}
+}
+
+func TestKeyNames(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		names []string
+		want  []string
+	}{
+		{"nil", nil, nil},
+		{"distinct", []string{"a", "b", " c"}, []string{"a", "b", " c"}},
+		{"repeated after trimming", []string{"a", "b", "a "}, nil},
+		{"empty", []string{"a", " ", "b"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := KeyNames(tc.names); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("KeyNames(%q) = %q, want %q", tc.names, got, tc.want)
+			}
+		})
 	}
 }

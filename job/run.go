@@ -4,17 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"sort"
 	"time"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/catalog"
-	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -65,30 +62,6 @@ func run(ctx context.Context, s *Spec, root string, res *Result) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	t0 := time.Now()
-	x, g, truth, err := load(ctx, s, root)
-	if err != nil {
-		return err
-	}
-	if g == nil {
-		spec := graph.DefaultSpec()
-		if s.KNN > 0 {
-			spec.K = s.KNN
-		}
-		if g, err = graph.Build(ctx, x, spec); err != nil {
-			return err
-		}
-	}
-	n := g.N()
-	if truth != nil && len(truth) != n {
-		return fmt.Errorf("reference has %d labels for %d nodes", len(truth), n)
-	}
-	p := &cluster.Problem{Graph: g, K: s.K, Features: x}
-	if err := side(s, root, truth, p); err != nil {
-		return err
-	}
-	res.GraphSeconds = time.Since(t0).Seconds()
-
 	m, err := cluster.New(s.methodName())
 	if err != nil {
 		return err
@@ -96,23 +69,55 @@ func run(ctx context.Context, s *Spec, root string, res *Result) error {
 	if m, err = cluster.SetKnobs(m, s.Knobs); err != nil {
 		return err
 	}
+	t0 := time.Now()
+	d, err := load(ctx, s, root)
+	if err != nil {
+		return err
+	}
+	spec := graph.DefaultSpec()
+	if s.KNN > 0 {
+		spec.K = s.KNN
+	}
+	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
+		return err
+	}
+	if err := d.Check(); err != nil {
+		return err
+	}
+	p, err := input.NewProblem(d, m, s.K)
+	if err != nil {
+		return err
+	}
+	// Constraint files are kept as read (the Soft policy): noisy sets are
+	// legitimate input for the methods that treat constraints as soft.
+	sup := input.Supervision{Constraints: resolve(root, s.Constraints), Conflicts: constraint.Soft, Labels: resolve(root, s.Labels)}
+	if _, err := sup.AddTo(p, d); err != nil {
+		return err
+	}
+	if err := sample(s, d.Truth, p); err != nil {
+		return err
+	}
+	res.GraphSeconds = time.Since(t0).Seconds()
+
 	out, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: s.Seed})
 	if err != nil {
 		return err
 	}
-	res.N, res.NNZ, res.K = n, g.NNZ(), out.K
-	res.Labels, res.Objective, res.Warnings = out.Labels, out.Objective, out.Warnings
+	n := d.Graph.N()
+	res.N, res.NNZ, res.K = n, d.Graph.NNZ(), out.K
+	res.Labels, res.Objective = out.Labels, out.Objective
+	res.Warnings = append(append([]string(nil), d.Warnings...), out.Warnings...)
 	res.Seconds = out.Runtime.Seconds()
 	res.Sizes = make([]int, out.K)
 	for _, c := range out.Labels {
 		res.Sizes[c]++
 	}
-	if truth != nil {
-		ari, err := metrics.ARI(truth, out.Labels)
+	if d.Truth != nil {
+		ari, err := metrics.ARI(d.Truth, out.Labels)
 		if err != nil {
 			return err
 		}
-		nmi, err := metrics.NMI(truth, out.Labels, metrics.Arithmetic)
+		nmi, err := metrics.NMI(d.Truth, out.Labels, metrics.Arithmetic)
 		if err != nil {
 			return err
 		}
@@ -125,74 +130,33 @@ func run(ctx context.Context, s *Spec, root string, res *Result) error {
 	return nil
 }
 
-// load reads or generates the data: features x (or nil), a graph g (or nil
-// when it is to be built from x) and the reference labels (or nil).
-func load(ctx context.Context, s *Spec, root string) (x *mat.Dense, g *graph.Graph, truth []int, err error) {
+// load reads or generates the data of s with package input, the loader of
+// tether cluster and tether serve: the same file gives the same data,
+// warnings and errors.
+func load(ctx context.Context, s *Spec, root string) (*input.Data, error) {
 	switch {
 	case s.Input != "":
-		t, err := dataset.ReadFile(ctx, resolve(root, s.Input), dataset.Options{LabelColumn: s.Label})
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		return t.X, nil, t.Labels, nil
+		return input.ReadTableFile(ctx, resolve(root, s.Input), dataset.Options{LabelColumn: s.Label})
 	case s.Graph != "":
-		d, err := dataset.ReadGraphFileOptions(ctx, resolve(root, s.Graph), dataset.GraphOptions{})
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		return nil, d.G, d.Labels, nil
+		return input.ReadGraphFile(ctx, resolve(root, s.Graph), dataset.GraphOptions{})
 	case s.Dataset != "":
 		dr := s.DataRoot
 		if dr == "" {
 			dr = catalog.DefaultRoot()
 		}
-		d, err := catalog.Load(s.Dataset, resolve(root, dr), nil)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if d.Table != nil {
-			return d.Table.X, nil, d.Labels, nil
-		}
-		return nil, d.Graph.G, d.Labels, nil
+		return input.ReadCatalog(s.Dataset, resolve(root, dr))
 	default:
-		gen, err := synth.Lookup(s.Gen)
+		g, p, err := input.GenParams(s.Gen, s.GenParams)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
-		p := gen.Defaults
-		names := make([]string, 0, len(s.GenParams))
-		for k := range s.GenParams {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if err := p.Set(k, s.GenParams[k]); err != nil {
-				return nil, nil, nil, fmt.Errorf("gen %s: %w", s.Gen, err)
-			}
-		}
-		// The seed of tether gen -seed (cmd/tether generate).
-		d, err := gen.Generate(ctx, p, rand.NewPCG(s.GenSeed, s.GenSeed))
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("gen %s: %w", s.Gen, err)
-		}
-		return d.X, d.Graph, d.Labels, nil
+		return input.Generate(ctx, g, p, s.GenSeed)
 	}
 }
 
-// side fills p's constraints and labels from files or by sampling.
-func side(s *Spec, root string, truth []int, p *cluster.Problem) error {
-	n := p.Graph.N()
-	var err error
-	if s.Constraints != "" {
-		if p.Constraints, err = constraint.ReadFile(resolve(root, s.Constraints), n); err != nil {
-			return err
-		}
-	}
-	if s.Labels != "" {
-		if p.Labels, err = constraint.ReadLabelsFile(resolve(root, s.Labels), n); err != nil {
-			return err
-		}
-	}
+// sample draws the side information of s.Sample from the reference labels
+// truth into p.
+func sample(s *Spec, truth []int, p *cluster.Problem) error {
 	sm := s.Sample
 	if sm == nil || (sm.Pairs == 0 && sm.LabelFraction == 0) {
 		return nil
@@ -200,6 +164,7 @@ func side(s *Spec, root string, truth []int, p *cluster.Problem) error {
 	if truth == nil {
 		return fmt.Errorf("%w: job %s: sample needs reference labels and the data have none", ErrSpec, s.ID)
 	}
+	var err error
 	src := rand.NewPCG(sm.Seed, 0x6a6f62) // "job"
 	if sm.Pairs > 0 {
 		if p.Constraints, err = constraint.UniformPairs(truth, sm.Pairs, src); err != nil {

@@ -25,8 +25,11 @@ type Spec struct {
 	// Letters, digits, '.', '-' and '_' only.
 	ID string `json:"id"`
 
-	// Input is a feature table (CSV, TSV, ARFF: dataset.ReadFile); Label
-	// names its class column ("" none, ARFF last; see dataset.Options).
+	// Input is a feature table (CSV, TSV, ARFF) or a folder of images
+	// (input.ReadTableFile); Label names its class column: "" means a
+	// column named label, class, target or y if there is one (ARFF: the
+	// last attribute), "none" means none (see input.ReadTable and
+	// dataset.Options).
 	Input string `json:"input,omitempty"`
 	Label string `json:"label,omitempty"`
 	// Graph is a graph file (edge list, .mtx, .gml, dense .csv).
@@ -46,8 +49,10 @@ type Spec struct {
 	// features (0: graph.DefaultSpec()).
 	KNN int `json:"knn,omitempty"`
 
-	// Constraints is a must-link/cannot-link file; Labels a partial labels
-	// file (constraint.ReadFile / ReadLabelsFile).
+	// Constraints is a must-link/cannot-link file, kept as read (the Soft
+	// policy); Labels a partial labels file, by index or by node name
+	// (input.Supervision, as tether cluster -constraints and
+	// -partial-labels read them).
 	Constraints string `json:"constraints,omitempty"`
 	Labels      string `json:"labels,omitempty"`
 	// Sample draws side information from the reference labels instead of

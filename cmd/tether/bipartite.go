@@ -6,6 +6,7 @@ import (
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/input"
 )
 
 // bipartiteOptions are the flags of a document-by-term input (-bipartite).
@@ -17,16 +18,17 @@ type bipartiteOptions struct {
 	drop     bool // drop empty rows and columns
 }
 
-// loadBipartite reads the triplet file of o into l: the matrix (tf–idf
+// loadBipartite reads the triplet file of o: the matrix (tf–idf
 // weighted unless -tfidf=false), its bipartite graph on rows + cols nodes
 // (documents first, then terms, edge weight the matrix entry), the node
 // names and, when the documents file has a class column, the reference
 // labels of the documents (terms have none).
-func (o *bipartiteOptions) loadBipartite(l *loaded) error {
+func (o *bipartiteOptions) loadBipartite() (*input.Data, error) {
 	s, err := dataset.ReadDocTermFile(o.file, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	l := &input.Data{Name: o.file}
 	if o.tfidf {
 		s = dataset.TFIDF(s)
 	}
@@ -35,12 +37,12 @@ func (o *bipartiteOptions) loadBipartite(l *loaded) error {
 	var classes []int
 	if o.rowNames != "" {
 		if rowNames, classes, err = readNameFile(o.rowNames, r, true); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if o.colNames != "" {
 		if colNames, _, err = readNameFile(o.colNames, c, false); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if rowNames != nil || colNames != nil {
@@ -50,13 +52,13 @@ func (o *bipartiteOptions) loadBipartite(l *loaded) error {
 		if colNames == nil {
 			colNames = numbered("col", c)
 		}
-		l.names = append(rowNames, colNames...)
+		l.Names = append(rowNames, colNames...)
 	}
 	if classes != nil {
-		l.truth = make([]int, r+c)
-		copy(l.truth, classes)
+		l.Truth = make([]int, r+c)
+		copy(l.Truth, classes)
 		for j := r; j < r+c; j++ {
-			l.truth[j] = -1
+			l.Truth[j] = -1
 		}
 	}
 	if o.drop {
@@ -68,16 +70,16 @@ func (o *bipartiteOptions) loadBipartite(l *loaded) error {
 		}
 		sub, cols := s.SelectRows(keep)
 		if sub.Rows < r || sub.Cols < c {
-			l.warnings = append(l.warnings, fmt.Sprintf("%s: -drop-empty dropped %d empty rows and %d empty columns; nodes are the %d rows, then the %d columns kept", o.file, r-sub.Rows, c-sub.Cols, sub.Rows, sub.Cols))
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: -drop-empty dropped %d empty rows and %d empty columns; nodes are the %d rows, then the %d columns kept", o.file, r-sub.Rows, c-sub.Cols, sub.Rows, sub.Cols))
 			nodes := append([]int(nil), keep...)
 			for _, j := range cols {
 				nodes = append(nodes, r+j)
 			}
-			if l.names != nil {
-				l.names = pick(l.names, nodes)
+			if l.Names != nil {
+				l.Names = pick(l.Names, nodes)
 			}
-			if l.truth != nil {
-				l.truth = pick(l.truth, nodes)
+			if l.Truth != nil {
+				l.Truth = pick(l.Truth, nodes)
 			}
 			s, r, c = sub, sub.Rows, sub.Cols
 		}
@@ -89,11 +91,11 @@ func (o *bipartiteOptions) loadBipartite(l *loaded) error {
 			edges = append(edges, graph.Edge{I: i, J: r + int(j), W: val[q]})
 		}
 	}
-	if l.g, err = graph.FromEdges(r+c, edges); err != nil {
-		return fmt.Errorf("%s: %w", o.file, err)
+	if l.Graph, err = graph.FromEdges(r+c, edges); err != nil {
+		return nil, fmt.Errorf("%s: %w", o.file, err)
 	}
-	l.bip, l.name, l.rows = s, o.file, r
-	return nil
+	l.Bipartite = s
+	return l, nil
 }
 
 // pick returns x[nodes[0]], x[nodes[1]], ….

@@ -7,14 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tether-sc/tether/cluster"
@@ -22,6 +20,7 @@ import (
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/internal/figure"
 	"github.com/tether-sc/tether/metrics"
 )
@@ -39,14 +38,9 @@ type inputOptions struct {
 	scale     string
 	missing   string
 	header    string
-	// generator parameters
-	n         int
-	genK      int
-	dim       int
-	noise     float64
-	factor    float64
-	cin, cout float64
-	gamma     float64
+	// genK is -gen-k; the other generator parameters are read from flags
+	// (genParams).
+	genK      *int
 	selfLoops float64
 	// regularize is the -regularize option of the normalized Laplacians.
 	regularize graph.Regularization
@@ -74,13 +68,10 @@ const (
 	recallSample        = 2000
 )
 
-// loaded is the problem read from the inputs.
+// loaded is the data read from the inputs, with what cluster reports of
+// the graph's construction.
 type loaded struct {
-	name  string
-	x     *mat.Dense // features (nil for graph input)
-	g     *graph.Graph
-	truth []int // reference labels or nil
-	names []string
+	*input.Data
 	// graphTime is the time spent building the graph from features.
 	graphTime time.Duration
 	// search is "exact" or "approximate" when a k-NN graph was built from
@@ -89,12 +80,6 @@ type loaded struct {
 	search     string
 	recall     *float64
 	recallRows int
-	// warnings are printed on standard error.
-	warnings []string
-	// bip is the document-by-term matrix of -bipartite (nil otherwise):
-	// nodes 0…rows−1 are its rows, rows… its columns.
-	bip  *dataset.Sparse
-	rows int
 }
 
 func (o *inputOptions) bind(fs *flag.FlagSet) {
@@ -130,14 +115,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Var(intIn(&o.gopt.MaxNodes, 0, 1<<31-1), "max-nodes", "largest `number` of nodes of a graph file (0: the default limit, 2²⁴)")
 	fs.BoolVar(&o.gopt.NamedNodes, "named-nodes", false, "read every node of an edge list as a name, integers included (default: all integers are node numbers, all other text names, a mix an error)")
 	o.flags = fs
-	fs.IntVar(&o.n, "n", synth.DefaultN, "generator: number of points or nodes")
-	fs.IntVar(&o.genK, "gen-k", 0, "generator: number of classes (default: -k, or the generator's own)")
-	fs.IntVar(&o.dim, "dim", 2, "generator: dimension (blobs)")
-	fs.Float64Var(&o.noise, "noise", -1, "generator: noise standard deviation, or blob std (-1: the generator's default)")
-	fs.Float64Var(&o.factor, "factor", 0.5, "generator: radius of the inner circle, in (0,1) (circles)")
-	fs.Float64Var(&o.cin, "cin", 10, "generator: SBM c_in")
-	fs.Float64Var(&o.cout, "cout", 2, "generator: SBM c_out")
-	fs.Float64Var(&o.gamma, "gamma", 2.5, "generator: DC-SBM power-law exponent of the degree propensities (> 2; 0: none)")
+	o.genK = bindGenParams(fs, "generator: ", "gen-k", "number of classes (default: -k, or the generator's own)")
 	fs.Uint64Var(&o.genSeed, "gen-seed", 0, "generator seed (default: the -seed value; tether gen -seed S makes the same data)")
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
@@ -145,7 +123,8 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Var(textVar(&o.disconnected), "disconnected", "graphs with isolated nodes or components below n/(4k) nodes, for the methods that cannot cluster them as they are (fgpwc, sl, ml-/mcl-noa-ssc, fast-ge, fast-ge2, csp, csc, l1csc, plmeans, sscka with the ncut kernel): attach (cluster the core, attach the other nodes by labels, must-links and edges, with a warning) or strict (refuse, as before)")
 }
 
-// load reads or generates the data and builds the graph.
+// load reads or generates the data and builds the graph (package input,
+// the loader tether serve's API and package job share).
 func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*loaded, error) {
 	count := 0
 	for _, s := range []string{o.input, o.graphFile, o.gen, o.bip.file} {
@@ -164,11 +143,10 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	l := &loaded{}
 	switch {
 	case o.bip.file != "":
-		if err := o.bip.loadBipartite(l); err != nil {
+		if l.Data, err = o.bip.loadBipartite(); err != nil {
 			return nil, err
 		}
 	case o.input != "":
-		l.name = o.input
 		opt := o.table
 		opt.LabelColumn = o.labelCol
 		if err := opt.Scale.UnmarshalText([]byte(o.scale)); err != nil {
@@ -180,51 +158,23 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		if err := opt.Header.UnmarshalText([]byte(o.header)); err != nil {
 			return nil, fmt.Errorf("%w: -header: %v", errUsage, err)
 		}
-		var t *dataset.Table
-		if st, err := os.Stat(o.input); err == nil && st.IsDir() {
-			// A folder of images, one subfolder per class.
-			t, err = dataset.ReadImageFolder(ctx, o.input, dataset.ImageOptions{})
-			if err != nil {
-				return nil, err
-			}
-		} else if t, err = dataset.ReadFile(ctx, o.input, opt); err != nil {
+		if l.Data, err = input.ReadTableFile(ctx, o.input, opt); err != nil {
 			return nil, err
 		}
-		for _, w := range t.Warnings {
-			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
+		if o.labelCol == "" && l.Truth == nil {
+			l.Warnings = append(l.Warnings, classLikeColumns(o.input, l.X, l.Features, k, opt.Scale == dataset.ScaleNone)...)
 		}
-		if o.labelCol == "" && t.Labels == nil {
-			// A column named label, class, target or y is the reference,
-			// not a feature (tether gen writes "label").
-			if col := dataset.ClassNamedColumn(t.Features); col != "" {
-				opt.LabelColumn = col
-				if t, err = dataset.ReadFile(ctx, o.input, opt); err != nil {
-					return nil, err
-				}
-				l.warnings = append(l.warnings, fmt.Sprintf("%s: column %q is the reference labels, not a feature (-label none makes it a feature)", o.input, col))
-			} else {
-				l.warnings = append(l.warnings, classLikeColumns(o.input, t, k, opt.Scale == dataset.ScaleNone)...)
-			}
-		}
-		l.x, l.truth, l.names = t.X, t.Labels, t.IDs
-		if err := checkSize(o.input, "data row", t.X.RawMatrix().Rows, &spec); err != nil {
+		if err := checkSize(o.input, "data row", l.N(), &spec); err != nil {
 			return nil, err
 		}
 	case o.graphFile != "":
-		l.name = o.graphFile
-		d, err := dataset.ReadGraphFileOptions(ctx, o.graphFile, o.gopt)
-		if err != nil {
+		if l.Data, err = input.ReadGraphFile(ctx, o.graphFile, o.gopt); err != nil {
 			return nil, err
 		}
-		for _, w := range d.Warnings {
-			fmt.Fprintf(rec.w, "tether: warning: %s\n", w)
-		}
-		l.g, l.truth, l.names = d.G, d.Labels, d.Names
-		if err := checkSize(o.graphFile, "node", d.G.N(), nil); err != nil {
+		if err := checkSize(o.graphFile, "node", l.N(), nil); err != nil {
 			return nil, err
 		}
 	default:
-		l.name = "generated " + o.gen
 		g, err := synth.Lookup(o.gen)
 		if err != nil {
 			return nil, fmt.Errorf("%w: -gen: %v", errUsage, err)
@@ -233,7 +183,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		// for -gen-k when only it is given. The data are those of
 		// tether gen with the same flags and seed.
 		rename := map[string]string{"k": "gen-k"}
-		if o.genK == 0 && k > 0 {
+		if *o.genK == 0 && k > 0 {
 			rename["k"] = "k"
 		}
 		p, err := genParams(g, o.flags, rename)
@@ -246,39 +196,27 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 				seed = o.genSeed
 			}
 		})
-		d, err := generate(ctx, g, p, seed)
-		if errors.Is(err, synth.ErrInvalid) {
-			return nil, fmt.Errorf("%w: -gen %s: %v", errUsage, o.gen, err)
+		if l.Data, err = input.Generate(ctx, g, p, seed); errors.Is(err, synth.ErrInvalid) {
+			return nil, fmt.Errorf("%w: -%v", errUsage, err)
 		} else if err != nil {
 			return nil, err
 		}
 		if o.genOut != "" {
-			if err := writeGenerated(ctx, o.m, d, o.genOut, ""); err != nil {
+			if err := writeGenerated(ctx, o.m, l.Data, o.genOut, ""); err != nil {
 				return nil, err
 			}
 		}
-		l.x, l.g, l.truth = d.X, d.Graph, d.Labels
 	}
 	if o.truthFile != "" {
-		n := len(l.truth)
-		switch {
-		case l.g != nil:
-			n = l.g.N()
-		case l.x != nil:
-			n, _ = l.x.Dims()
-		}
-		t, err := readNodeLabels(o.truthFile, n, l.names)
-		if err != nil {
+		if err := l.ReadTruth(o.truthFile); err != nil {
 			return nil, err
 		}
-		l.truth = t.Labels
 	}
-	if l.g == nil {
+	if l.Graph == nil {
 		done := rec.step("graph construction")
 		t0 := time.Now()
 		spec.Seed = o.seed
-		var nb *graph.Neighbors
-		l.g, nb, err = graph.BuildNeighbors(ctx, l.x, spec, rec)
+		nb, err := l.BuildGraph(ctx, spec, rec)
 		l.graphTime = time.Since(t0)
 		done()
 		if err != nil {
@@ -291,12 +229,12 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	}
 	if o.selfLoops > 0 {
-		if l.g, err = l.g.WithSelfLoops(o.selfLoops); err != nil {
+		if l.Graph, err = l.Graph.WithSelfLoops(o.selfLoops); err != nil {
 			return nil, err
 		}
 	}
-	if l.truth != nil && len(l.truth) != l.g.N() {
-		return nil, fmt.Errorf("reference has %d labels for %d nodes", len(l.truth), l.g.N())
+	if err := l.Check(); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -321,7 +259,7 @@ func (o *inputOptions) measureRecall(ctx context.Context, l *loaded, nb *graph.N
 		sample = recallSample
 	}
 	t0 := time.Now()
-	r, rows, err := graph.SampleRecall(ctx, l.x, nb, sample, o.seed)
+	r, rows, err := graph.SampleRecall(ctx, l.X, nb, sample, o.seed)
 	if err != nil {
 		return fmt.Errorf("measuring the k-NN recall: %w", err)
 	}
@@ -406,50 +344,33 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range l.warnings {
+	for _, w := range l.Warnings {
 		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
 	}
-	p := &cluster.Problem{Graph: l.g, K: *k, Regularize: in.regularize, Disconnected: in.disconnected}
-	if meth.Uses().Input&cluster.FeatureInput != 0 {
-		// A projection method (cpca, clpp) reads the feature rows; a graph
-		// alone cannot give them.
-		if l.x == nil {
-			return fmt.Errorf("%w: -method %s projects feature rows, and %s is a graph without features: give a feature file with -input (or a point generator with -gen)", errUsage, meth.Name(), l.name)
-		}
-		p.Features = l.x
+	p, err := input.NewProblem(l.Data, meth, *k)
+	switch {
+	case errors.Is(err, input.ErrNoFeatures):
+		return fmt.Errorf("%w: -%v: give a feature file with -input (or a point generator with -gen)", errUsage, err)
+	case errors.Is(err, input.ErrNoBipartite):
+		return fmt.Errorf("%w: -%v: give a document-by-term file with -bipartite", errUsage, err)
+	case err != nil:
+		return err
 	}
-	if l.bip != nil {
-		p.Bipartite = l.bip
-	} else if meth.Uses().Input&cluster.BipartiteInput != 0 {
-		return fmt.Errorf("%w: -method %s co-clusters a matrix: give a document-by-term file with -bipartite", errUsage, meth.Name())
-	}
+	p.Regularize, p.Disconnected = in.regularize, in.disconnected
+	sup := input.Supervision{Constraints: *consFile, Vote: *vote, Labels: *partial}
 	if *consFile != "" {
-		var policy constraint.Policy
-		if err := policy.UnmarshalText([]byte(*conflicts)); err != nil {
+		if err := sup.Conflicts.UnmarshalText([]byte(*conflicts)); err != nil {
 			return fmt.Errorf("%w: -conflicts: %v", errUsage, err)
 		}
-		set, err := constraint.ReadFile(*consFile, l.g.N())
-		if err != nil {
-			return err
-		}
-		if *vote {
-			if set, err = voteFilter(m, *consFile, l.g, set, *k); err != nil {
-				return err
-			}
-		}
-		if p.Constraints, _, err = constraint.Resolve(set, policy); err != nil {
-			return fmt.Errorf("%s: %w (use -conflicts drop-cl or soft to proceed)", *consFile, err)
-		}
 	}
-	if *partial != "" {
-		pl, err := readNodeLabels(*partial, l.g.N(), l.names)
-		if err != nil {
-			return err
-		}
-		if err := checkPartialLabels(*partial, pl, *k, l.names); err != nil {
-			return err
-		}
-		p.Labels = pl.Labels
+	added, err := sup.AddTo(p, l.Data)
+	if errors.Is(err, constraint.ErrConflict) {
+		return fmt.Errorf("%w (use -conflicts drop-cl or soft to proceed)", err)
+	} else if err != nil {
+		return err
+	}
+	if *vote && *consFile != "" {
+		fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", added.VoteDropped, added.Constraints, *consFile)
 	}
 	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec}
 	done := rec.step("clustering")
@@ -464,7 +385,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if *graphOut != "" {
-		if err := m.writeGraph(ctx, *graphOut, l.g); err != nil {
+		if err := m.writeGraph(ctx, *graphOut, l.Graph); err != nil {
 			return err
 		}
 	}
@@ -475,12 +396,12 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	toStdout := *out == "-" || *out == ""
 	if *asJSON {
-		sum.Warnings = append(l.warnings, sum.Warnings...)
+		sum.Warnings = append(l.Warnings, sum.Warnings...)
 		// One JSON document on stdout; the labels are in it unless they
 		// go to a file.
 		if toStdout {
-			sum.Labels, sum.Names = res.Labels, l.names
-		} else if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.names)); err != nil {
+			sum.Labels, sum.Names = res.Labels, l.Names
+		} else if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.Names)); err != nil {
 			return err
 		}
 		enc := json.NewEncoder(m.Stdout)
@@ -492,7 +413,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if toStdout {
 		sumOut = m.Stderr
 	}
-	if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.names)); err != nil {
+	if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.Names)); err != nil {
 		return err
 	}
 	return printSummary(sumOut, sum)
@@ -515,9 +436,11 @@ Progress and warnings go to standard error.
 ` + labelFilesHelp
 
 // writeClusterLabels writes labels as node,cluster lines, by name when
-// the names can key the nodes (keyNames).
+// the names can key the nodes (dataset.KeyNames).
 func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
-	return func(w io.Writer) error { return dataset.WriteNodeLabels(w, labels, keyNames(names), nil, "cluster") }
+	return func(w io.Writer) error {
+		return dataset.WriteNodeLabels(w, labels, dataset.KeyNames(names), nil, "cluster")
+	}
 }
 
 // writeGraph writes g to path: Matrix Market when the name ends in .mtx or
@@ -532,10 +455,10 @@ func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph) erro
 }
 
 func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {
-	g := l.g
+	g := l.Graph
 	st := g.Stats()
 	s := &summary{
-		Input: l.name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
+		Input: l.Name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
 		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), KNNSearch: l.search, KNNRecall: l.recall, RecallRows: l.recallRows, Warnings: append([]string(nil), res.Warnings...),
 		Report: res.Report,
 	}
@@ -550,10 +473,10 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 		return nil, err
 	}
 	s.Ncut = nc
-	if l.truth != nil {
+	if l.Truth != nil {
 		// The figures of eval, on the same footing: nodes whose reference
 		// label is unknown are left out.
-		rep, err := metrics.Evaluate(l.truth, res.Labels, &metrics.Options{Unlabeled: true, MinSizes: []int{}})
+		rep, err := metrics.Evaluate(l.Truth, res.Labels, &metrics.Options{Unlabeled: true, MinSizes: []int{}})
 		if err != nil {
 			return nil, fmt.Errorf("comparing with the reference: %w", err)
 		}
@@ -618,7 +541,7 @@ func printSummary(w io.Writer, s *summary) error {
 // plotPartition draws the partition over a 2-D view of the data
 // (dataView).
 func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *cluster.Result, method string) error {
-	v, err := dataView(ctx, l.x, l.g)
+	v, err := dataView(ctx, l.X, l.Graph)
 	if err != nil {
 		return err
 	}
@@ -627,28 +550,4 @@ func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *c
 		return err
 	}
 	return m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, p) })
-}
-
-// voteFilter applies constraint.VoteFilter to the constraints of file, with
-// the graph's weights scaled to [0, 1] as the node similarity, conflicts
-// broken (and, for k = 2, the pairs no 2-way split satisfies dropped), and
-// says on stderr how many pairs it dropped.
-func voteFilter(m *Main, file string, g *graph.Graph, set *constraint.Set, k int) (*constraint.Set, error) {
-	wmax := 0.0
-	for i := 0; i < g.N(); i++ {
-		_, w := g.Row(i)
-		for _, x := range w {
-			wmax = max(wmax, x)
-		}
-	}
-	if wmax == 0 {
-		return nil, fmt.Errorf("%s: -vote-filter: the graph has no edge to compare constraints by", file)
-	}
-	sim := func(a, b int) float64 { return g.Weight(a, b) / wmax }
-	out, dropped, err := constraint.VoteFilter(set, sim, constraint.VoteOptions{Consistent: true, TwoWay: k == 2})
-	if err != nil {
-		return nil, fmt.Errorf("%s: -vote-filter: %w", file, err)
-	}
-	fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", len(dropped), len(set.Pairs), file)
-	return out, nil
 }

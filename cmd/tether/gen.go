@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -14,6 +13,7 @@ import (
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/input"
 )
 
 // genUsage is the usage text of gen; the generator list comes from the
@@ -42,28 +42,36 @@ data here and in "tether cluster -gen".`)
 	return b.String()
 }
 
-// genFlags holds the values of the gen flags.
+// genFlags holds the values of the gen flags other than the generator
+// parameters, which genParams reads from the flag set.
 type genFlags struct {
-	n, k, dim     int
-	noise, factor float64
-	cin, cout     float64
-	gamma         float64
-	seed          uint64
-	out, labels   string
-	kind          string
+	seed        uint64
+	out, labels string
+	kind        string
+}
+
+// bindGenParams defines on fs the flags of the generator parameters that
+// genParams reads: -n, -dim, -noise, -factor, -cin, -cout, -gamma, and the
+// number of classes as -kName, described by kHelp; prefix starts every
+// description. It returns the number of classes flag's value; the others
+// are read back from fs, only when set. tether gen and tether cluster -gen
+// both bind them here.
+func bindGenParams(fs *flag.FlagSet, prefix, kName, kHelp string) *int {
+	k := fs.Int(kName, 0, prefix+kHelp)
+	fs.Int("n", synth.DefaultN, prefix+"number of points or nodes")
+	fs.Int("dim", 2, prefix+"dimension (blobs)")
+	fs.Float64("noise", -1, prefix+"noise standard deviation, blobs: their standard deviation (-1: the generator's default)")
+	fs.Float64("factor", 0.5, prefix+"radius of the inner circle, in (0,1) (circles)")
+	fs.Float64("cin", 10, prefix+"SBM c_in, p_in = c_in/n (seed 004 §3.1)")
+	fs.Float64("cout", 2, prefix+"SBM c_out, p_out = c_out/n")
+	fs.Float64("gamma", 2.5, prefix+"DC-SBM power-law exponent of the degree propensities θ (> 2; 0: none, a plain SBM in Poisson form)")
+	return k
 }
 
 func runGen(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("gen", genUsage())
 	var f genFlags
-	fs.IntVar(&f.n, "n", synth.DefaultN, "number of points or nodes")
-	fs.IntVar(&f.k, "k", 0, "number of classes: interlaced, blobs, sbm (0: the generator's default)")
-	fs.IntVar(&f.dim, "dim", 2, "blobs: dimension")
-	fs.Float64Var(&f.noise, "noise", -1, "noise standard deviation, blobs: their standard deviation (-1: the generator's default)")
-	fs.Float64Var(&f.factor, "factor", 0.5, "circles: radius of the inner circle, in (0,1)")
-	fs.Float64Var(&f.cin, "cin", 10, "sbm: c_in, p_in = c_in/n (seed 004 §3.1)")
-	fs.Float64Var(&f.cout, "cout", 2, "sbm: c_out, p_out = c_out/n")
-	fs.Float64Var(&f.gamma, "gamma", 2.5, "dcsbm: power-law exponent of the degree propensities θ (> 2; 0: none, a plain SBM in Poisson form)")
+	bindGenParams(fs, "", "k", "number of classes: interlaced, blobs, sbm (0: the generator's default)")
 	fs.Uint64Var(&f.seed, "seed", synth.DefaultSeed, "random seed")
 	fs.StringVar(&f.out, "o", "", "output file (default standard output)")
 	fs.StringVar(&f.labels, "labels", "", "sbm: labels file (default: the -o file with extension .labels)")
@@ -94,9 +102,11 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return genFlagError(err)
 	}
-	d, err := generate(ctx, g, p, f.seed)
-	if err != nil {
-		return genFlagError(err)
+	d, err := input.Generate(ctx, g, p, f.seed)
+	if errors.Is(err, synth.ErrInvalid) {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	} else if err != nil {
+		return err
 	}
 	if err := writeGenerated(ctx, m, d, f.out, f.labels); err != nil {
 		return err
@@ -140,22 +150,14 @@ func genParams(g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) (s
 	return p, nil
 }
 
-// generate draws g's data with the seed of tether gen -seed and tether
-// cluster -gen-seed: rand.NewPCG(seed, seed), the source synth uses for
-// DefaultSeed. Both commands call it, so the same name, parameters and seed
-// give the same data.
-func generate(ctx context.Context, g synth.Generator, p synth.Params, seed uint64) (*synth.Data, error) {
-	return g.Generate(ctx, p, rand.NewPCG(seed, seed))
-}
-
 // writeGenerated writes generated data to out ("" or "-": standard output):
 // points as CSV with a "label" column; a graph as an edge list (Matrix
 // Market when out ends in .mtx) plus its labels to labelsPath (default: out
 // with extension .labels).
-func writeGenerated(ctx context.Context, m *Main, d *synth.Data, out, labelsPath string) error {
+func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath string) error {
 	if d.Graph == nil {
 		_, cols := d.X.Dims()
-		t := &dataset.Table{X: d.X, Labels: d.Labels}
+		t := &dataset.Table{X: d.X, Labels: d.Truth}
 		for j := 0; j < cols; j++ {
 			t.Features = append(t.Features, fmt.Sprintf("x%d", j+1))
 		}
@@ -176,7 +178,7 @@ func writeGenerated(ctx context.Context, m *Main, d *synth.Data, out, labelsPath
 		fmt.Fprintln(m.Stderr, "tether gen: labels not written (use -labels FILE or -o FILE)")
 		return nil
 	}
-	return m.writeOutput(ctx, lp, func(w io.Writer) error { return dataset.WriteLabels(w, d.Labels) })
+	return m.writeOutput(ctx, lp, func(w io.Writer) error { return dataset.WriteLabels(w, d.Truth) })
 }
 
 // genFlagError turns generator parameter errors into usage errors.

@@ -4,26 +4,29 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/tether-sc/tether/dataset"
 )
 
-// classLikeColumns returns a warning for each column of t that looks like
-// class labels used as a feature: a categorical column with k levels, or
-// (k ≥ 2) a numeric column with exactly k distinct values, all integers
-// when ints is set (the values were not rescaled).
-func classLikeColumns(file string, t *dataset.Table, k int, ints bool) []string {
-	if k < 2 || t.X == nil {
+// classLikeColumns returns a warning for each column of x (named by
+// features) that looks like class labels used as a feature: a categorical
+// column with k levels, or (k ≥ 2) a numeric column with exactly k
+// distinct values, all integers when ints is set (the values were not
+// rescaled).
+func classLikeColumns(file string, x *mat.Dense, features []string, k int, ints bool) []string {
+	if k < 2 || x == nil {
 		return nil
 	}
-	n, p := t.X.Dims()
+	n, p := x.Dims()
 	if n < 2*k {
 		return nil
 	}
 	var out []string
 	levels := map[string]int{}
 	var order []string
-	for j := 0; j < p && j < len(t.Features); j++ {
-		f := t.Features[j]
+	for j := 0; j < p && j < len(features); j++ {
+		f := features[j]
 		if c := dataset.FeatureColumn(f); c != f {
 			if levels[c] == 0 {
 				order = append(order, c)
@@ -34,7 +37,7 @@ func classLikeColumns(file string, t *dataset.Table, k int, ints bool) []string 
 		distinct := map[float64]bool{}
 		integral := true
 		for i := 0; i < n && len(distinct) <= k; i++ {
-			v := t.X.At(i, j)
+			v := x.At(i, j)
 			distinct[v] = true
 			if v != math.Trunc(v) {
 				integral = false

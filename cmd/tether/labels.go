@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/tether-sc/tether/dataset"
 )
@@ -99,46 +98,6 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		labels, names, classes = d.Labels, d.Names, d.ClassNames
 	}
 	return m.writeOutput(ctx, *out, func(w io.Writer) error {
-		return dataset.WriteNodeLabels(w, labels, keyNames(names), classes, "label")
+		return dataset.WriteNodeLabels(w, labels, dataset.KeyNames(names), classes, "label")
 	})
-}
-
-// keyNames returns names when they can key the nodes of a labels file:
-// not nil, and no name repeated or empty after trimming blanks (the readers
-// match trimmed names). Otherwise it returns nil, and the nodes are keyed
-// by index.
-func keyNames(names []string) []string {
-	seen := make(map[string]bool, len(names))
-	for _, nm := range names {
-		nm = strings.TrimSpace(nm)
-		if nm == "" || seen[nm] {
-			return nil
-		}
-		seen[nm] = true
-	}
-	return names
-}
-
-// checkPartialLabels refuses partial labels that name more classes than
-// the k clusters asked for (k ≤ 0: not known yet), naming the file and the
-// first node out of range: integer classes must be 0…k−1 and class names
-// number at most k.
-func checkPartialLabels(path string, d *dataset.NodeLabels, k int, names []string) error {
-	if k <= 0 {
-		return nil
-	}
-	for i, c := range d.Labels {
-		if c == dataset.Unlabeled || c < k {
-			continue
-		}
-		node := fmt.Sprintf("node %d", i)
-		if i < len(names) && d.ByName {
-			node = fmt.Sprintf("node %q", names[i])
-		}
-		if d.ClassNames != nil {
-			return fmt.Errorf("%s: %d classes (%s) for -k %d: %s has class %q", path, len(d.ClassNames), strings.Join(d.ClassNames, ", "), k, node, d.ClassNames[c])
-		}
-		return fmt.Errorf("%s: %s has label %d, want 0…%d for -k %d (or -1, ? or empty when unknown)", path, node, c, k-1, k)
-	}
-	return nil
 }

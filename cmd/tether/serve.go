@@ -46,10 +46,10 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 		if err != nil {
 			return err
 		}
-		for _, w := range l.warnings {
+		for _, w := range l.Warnings {
 			fmt.Fprintln(m.Stderr, "tether serve: warning:", w)
 		}
-		cfg.Initial = &server.Dataset{Name: l.name, X: l.x, Graph: l.g, Truth: l.truth, Names: l.names, Warnings: l.warnings}
+		cfg.Initial = l.Data
 		cfg.InitialSource = server.Source{Initial: true}
 	}
 	lis, err := net.Listen("tcp", *addr)

@@ -1,34 +1,18 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/tether-sc/tether/dataset"
-	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/input"
 )
-
-// Dataset is what a session clusters: feature rows (X, from which Graph is
-// built) or a graph alone, with optional reference labels and node names.
-type Dataset struct {
-	Name  string
-	X     *mat.Dense   // n×d features, nil for a graph file
-	Graph *graph.Graph // required
-	Truth []int        // reference labels (−1: unknown), or nil
-	Names []string     // node names, or nil
-	// Warnings are what the readers changed or assumed.
-	Warnings []string
-}
 
 // Source says where a session's data came from, so that a saved session
 // can be loaded again: exactly one of Initial, Generate, File and Upload
@@ -96,9 +80,9 @@ func (o ReadOptions) kindOf() (string, error) {
 }
 
 // readData parses a file's content with the readers of tether cluster
-// and builds the graph of feature rows with spec. maxNodes bounds the
-// number of rows or nodes.
-func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spec, maxNodes int) (*Dataset, error) {
+// (package input) and builds the graph of feature rows with spec.
+// maxNodes bounds the number of rows or nodes.
+func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spec, maxNodes int) (*input.Data, error) {
 	kind, err := o.kindOf()
 	if err != nil {
 		return nil, err
@@ -107,20 +91,15 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	if name == "" {
 		name = "upload"
 	}
-	d := &Dataset{Name: name}
 	if kind == "graph" {
 		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes}
-		gd, err := dataset.ReadGraph(ctx, bytes.NewReader(content), name, dataset.GraphAuto, gopt)
+		d, err := input.ReadGraph(ctx, content, name, gopt)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errBadInput, err)
 		}
-		d.Graph, d.Truth, d.Names, d.Warnings = gd.G, gd.Labels, gd.Names, gd.Warnings
 		return d, nil
 	}
 	opt := dataset.Options{LabelColumn: o.Label, IDColumn: o.ID, Delimiter: o.Delim, MaxRows: maxNodes + 1}
-	if strings.EqualFold(filepath.Ext(name), ".arff") {
-		opt.Format = dataset.FormatARFF
-	}
 	for _, f := range []struct {
 		flag, v string
 		u       interface{ UnmarshalText([]byte) error }
@@ -132,57 +111,40 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 			return nil, fmt.Errorf("%w: %s: %v", errBadInput, f.flag, err)
 		}
 	}
-	t, err := dataset.Read(ctx, bytes.NewReader(content), name, opt)
+	d, err := input.ReadTable(ctx, content, name, opt)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
-	if o.Label == "" && t.Labels == nil {
-		// tether cluster's rule: a column named label, class, target or y
-		// is the reference, not a feature.
-		if c := dataset.ClassNamedColumn(t.Features); c != "" {
-			opt.LabelColumn = c
-			if t, err = dataset.Read(ctx, bytes.NewReader(content), name, opt); err != nil {
-				return nil, fmt.Errorf("%w: %w", errBadInput, err)
-			}
-			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: column %q is the reference labels, not a feature (label=none makes it a feature)", name, c))
-		}
-	}
-	d.Warnings = append(d.Warnings, t.Warnings...)
-	if n, _ := t.X.Dims(); n > maxNodes {
+	if n := d.N(); n > maxNodes {
 		return nil, fmt.Errorf("%w: %s has more than %d rows, this server's limit", errBadInput, name, maxNodes)
 	}
-	d.X, d.Truth, d.Names = t.X, t.Labels, t.IDs
-	if d.Graph, err = graph.Build(ctx, d.X, spec); err != nil {
-		return nil, fmt.Errorf("%w: %s: building the graph: %w", errBadInput, name, err)
+	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
+		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	return d, nil
 }
 
 // generateData runs a generator of dataset/synth as tether gen does (same
-// parameters and seed, same data) and builds the graph of its points.
-func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, maxNodes int) (*Dataset, error) {
-	g, err := synth.Lookup(req.Name)
+// parameters and seed, same data: input.Generate) and builds the graph of
+// its points.
+func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, maxNodes int) (*input.Data, error) {
+	params := make(map[string]string, len(req.Params))
+	for name, v := range req.Params {
+		params[name] = fmt.Sprint(v)
+	}
+	g, p, err := input.GenParams(req.Name, params)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
-	}
-	p := g.Defaults
-	for name, v := range req.Params {
-		if err := p.Set(name, fmt.Sprint(v)); err != nil {
-			return nil, fmt.Errorf("%w: generator %s: %w", errBadInput, req.Name, err)
-		}
 	}
 	if p.N > maxNodes {
 		return nil, fmt.Errorf("%w: generator %s: n = %d exceeds this server's limit of %d nodes", errBadInput, req.Name, p.N, maxNodes)
 	}
-	sd, err := g.Generate(ctx, p, rand.NewPCG(req.Seed, req.Seed))
+	d, err := input.Generate(ctx, g, p, req.Seed)
 	if err != nil {
-		return nil, fmt.Errorf("%w: generator %s: %w", errBadInput, req.Name, err)
+		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
-	d := &Dataset{Name: "generated " + req.Name, X: sd.X, Graph: sd.Graph, Truth: sd.Labels}
-	if d.Graph == nil {
-		if d.Graph, err = graph.Build(ctx, d.X, spec); err != nil {
-			return nil, fmt.Errorf("%w: building the graph: %w", errBadInput, err)
-		}
+	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
+		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	return d, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/input"
 )
 
 // This file holds the API handlers; docs/api.md documents each with an
@@ -268,7 +269,7 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 }
 
 // loadSource reads or generates the data src describes.
-func (s *Server) loadSource(ctx context.Context, src *Source) (*Dataset, error) {
+func (s *Server) loadSource(ctx context.Context, src *Source) (*input.Data, error) {
 	set := 0
 	for _, b := range []bool{src.Initial, src.Generate != nil, src.File != "", src.Upload != ""} {
 		if b {
@@ -299,7 +300,7 @@ func (s *Server) loadSource(ctx context.Context, src *Source) (*Dataset, error) 
 // setData makes d the session's data: constraints and partition are
 // cleared, FGPWC's basis with the default knobs is computed (it gives the
 // 2-D view when the features are not 2-D) and kept for re-clustering.
-func (s *Server) setData(ctx context.Context, ss *session, d *Dataset, src Source) error {
+func (s *Server) setData(ctx context.Context, ss *session, d *input.Data, src Source) error {
 	n := d.Graph.N()
 	if n > s.cfg.MaxNodes {
 		return fmt.Errorf("%w: %s has %d nodes, this server's limit is %d", errBadInput, d.Name, n, s.cfg.MaxNodes)
@@ -307,8 +308,8 @@ func (s *Server) setData(ctx context.Context, ss *session, d *Dataset, src Sourc
 	if n < 3 {
 		return fmt.Errorf("%w: %s has %d nodes; clustering needs at least 3", errBadInput, d.Name, n)
 	}
-	if d.Truth != nil && len(d.Truth) != n {
-		return fmt.Errorf("%w: %s: %d reference labels for %d nodes", errBadInput, d.Name, len(d.Truth), n)
+	if err := d.Check(); err != nil {
+		return fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	// The basis the first request will most likely use: k = the number
 	// of reference classes when there are any (FGPWC's m = 2k, see
@@ -373,7 +374,7 @@ func (s *Server) initialBasis(ctx context.Context, f cluster.FGPWC) (*cluster.FG
 	return s.initBasis, nil
 }
 
-func dims(d *Dataset) (int, int) {
+func dims(d *input.Data) (int, int) {
 	if d.X == nil {
 		return d.Graph.N(), 0
 	}
@@ -613,20 +614,6 @@ func (s *Server) handleSuggest(w http.ResponseWriter, r *http.Request, ss *sessi
 	writeJSON(w, http.StatusOK, map[string]any{"questions": out})
 }
 
-// uniqueNames returns names if they can key the nodes (all non-empty and
-// distinct), else nil.
-func uniqueNames(names []string) []string {
-	seen := make(map[string]bool, len(names))
-	for _, nm := range names {
-		nm = strings.TrimSpace(nm)
-		if nm == "" || seen[nm] {
-			return nil
-		}
-		seen[nm] = true
-	}
-	return names
-}
-
 func (s *Server) needPartition(w http.ResponseWriter, ss *session) bool {
 	if ss.last == nil {
 		s.fail(w, fmt.Errorf("%w: no partition yet: cluster first", errConflict))
@@ -647,7 +634,7 @@ func (s *Server) handleExportLabels(w http.ResponseWriter, r *http.Request, ss *
 		return
 	}
 	var b bytes.Buffer
-	if err := dataset.WriteNodeLabels(&b, ss.last.Labels, uniqueNames(ss.data.Names), nil, "cluster"); err != nil {
+	if err := dataset.WriteNodeLabels(&b, ss.last.Labels, dataset.KeyNames(ss.data.Names), nil, "cluster"); err != nil {
 		s.fail(w, err)
 		return
 	}

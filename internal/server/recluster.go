@@ -9,6 +9,7 @@ import (
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -162,15 +163,13 @@ func (s *Server) recluster(ctx context.Context, ss *session, req ClusterRequest)
 	if err != nil {
 		return nil, err
 	}
-	p := &cluster.Problem{Graph: ss.data.Graph, K: req.K, Constraints: &constraint.Set{N: n, Pairs: append([]constraint.Pair(nil), ss.pairs...)}}
-	if u := m.Uses(); u.Input&cluster.FeatureInput != 0 {
-		if ss.data.X == nil {
-			return nil, fmt.Errorf("%w: method %s projects feature rows, and %s is a graph", errBadInput, m.Name(), ss.data.Name)
-		}
-		p.Features = ss.data.X
-	} else if u.Input&cluster.BipartiteInput != 0 {
-		return nil, fmt.Errorf("%w: method %s co-clusters a document-by-term matrix, which tether serve does not load", errBadInput, m.Name())
+	p, err := input.NewProblem(ss.data, m, req.K)
+	if errors.Is(err, input.ErrNoBipartite) {
+		return nil, fmt.Errorf("%w: %w, which tether serve does not load", errBadInput, err)
+	} else if err != nil {
+		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
+	p.Constraints = &constraint.Set{N: n, Pairs: append([]constraint.Pair(nil), ss.pairs...)}
 	set := &cluster.Settings{Seed: req.Seed}
 	var res *cluster.Result
 	mode := "run"

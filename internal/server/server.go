@@ -15,6 +15,7 @@ import (
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/input"
 )
 
 //go:embed static
@@ -28,7 +29,7 @@ type Config struct {
 	DataRoot string
 	// Initial, if not nil, is loaded into every new session (tether serve
 	// -input), with InitialSource describing it for saved sessions.
-	Initial       *Dataset
+	Initial       *input.Data
 	InitialSource Source
 	// Spec builds the graph of feature rows; the zero value means
 	// graph.DefaultSpec(), as tether cluster.

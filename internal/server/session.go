@@ -11,6 +11,7 @@ import (
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/input"
 )
 
 // session is one person's work: the data, the constraints, the last
@@ -25,7 +26,7 @@ type session struct {
 	lastUsed time.Time // guarded by the store's lock
 	nodes    int       // nodes of its data, guarded by the store's lock
 
-	data   *Dataset
+	data   *input.Data
 	source Source
 	view   []float64 // x₀, y₀, x₁, y₁, … (2n values)
 	what   string    // what the view shows

@@ -1,0 +1,273 @@
+package input
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/dataset/catalog"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/progress"
+)
+
+// Data is what a job clusters: feature rows (X, from which Graph is built)
+// or a graph alone, with optional reference labels and node names.
+type Data struct {
+	// Name names the data in messages: the file name, "generated moons",
+	// or the catalog name.
+	Name string
+	// X holds the n×d feature rows, nil for a graph file.
+	X *mat.Dense
+	// Features names the columns of X when a table gave them
+	// (dataset.Table.Features: one-hot columns are "name=value"), or nil.
+	Features []string
+	// Graph is the affinity graph on the n nodes; nil until BuildGraph
+	// builds it from X.
+	Graph *graph.Graph
+	// Truth holds the reference labels (dataset.Unlabeled: unknown), or nil.
+	Truth []int
+	// Names holds the node names (a table's id column, a graph file's node
+	// names), or nil.
+	Names []string
+	// Bipartite is the rows×cols document-by-term matrix of a co-clustering
+	// input (nodes 0…rows−1 its rows, rows… its columns), nil otherwise.
+	Bipartite *dataset.Sparse
+	// Warnings say what the readers changed or assumed, in order.
+	Warnings []string
+}
+
+// N returns the number of nodes of d: those of its graph, else its feature
+// rows, else the rows and columns of its bipartite matrix, else its
+// reference labels.
+func (d *Data) N() int {
+	switch {
+	case d.Graph != nil:
+		return d.Graph.N()
+	case d.X != nil:
+		n, _ := d.X.Dims()
+		return n
+	case d.Bipartite != nil:
+		r, c := d.Bipartite.Dims()
+		return r + c
+	}
+	return len(d.Truth)
+}
+
+// ReadTable reads a feature table from content; name names it in errors
+// and a ".arff" extension chooses the ARFF reader (as dataset.ReadFile
+// does). The class column is opt.LabelColumn; when that is "" and the file
+// has no class column of its own (ARFF: the last attribute), a column
+// named label, class, target or y (dataset.ClassNamedColumn) holds the
+// reference labels rather than a feature, and a warning says so: that is
+// what tether gen writes. LabelColumn "none" makes such a column a
+// feature.
+//
+// Errors are those of dataset.Read: they name the file, line, column and
+// value at fault. Cost: O(len(content)) per parse, two parses when the
+// class column is found by name.
+func ReadTable(ctx context.Context, content []byte, name string, opt dataset.Options) (*Data, error) {
+	if opt.Format == dataset.FormatAuto && strings.EqualFold(filepath.Ext(name), ".arff") {
+		opt.Format = dataset.FormatARFF
+	}
+	return readTable(name, opt, func(o dataset.Options) (*dataset.Table, error) {
+		return dataset.Read(ctx, bytes.NewReader(content), name, o)
+	})
+}
+
+// ReadTableFile reads the feature table at path as ReadTable does, or,
+// when path is a folder, its .pgm/.png images with one subfolder per class
+// (dataset.ReadImageFolder; opt is then unused). Cost: O(file size) per
+// parse.
+func ReadTableFile(ctx context.Context, path string, opt dataset.Options) (*Data, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		t, err := dataset.ReadImageFolder(ctx, path, dataset.ImageOptions{})
+		if err != nil {
+			return nil, err
+		}
+		return tableData(path, t), nil
+	}
+	return readTable(path, opt, func(o dataset.Options) (*dataset.Table, error) {
+		return dataset.ReadFile(ctx, path, o)
+	})
+}
+
+// readTable reads a table with read and applies the class-column rule of
+// ReadTable.
+func readTable(name string, opt dataset.Options, read func(dataset.Options) (*dataset.Table, error)) (*Data, error) {
+	t, err := read(opt)
+	if err != nil {
+		return nil, err
+	}
+	var note string
+	if opt.LabelColumn == "" && t.Labels == nil {
+		if c := dataset.ClassNamedColumn(t.Features); c != "" {
+			opt.LabelColumn = c
+			if t, err = read(opt); err != nil {
+				return nil, err
+			}
+			note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (label column none makes it a feature)", name, c)
+		}
+	}
+	d := tableData(name, t)
+	if note != "" {
+		d.Warnings = append(d.Warnings, note)
+	}
+	return d, nil
+}
+
+// ReadGraph reads a graph from content (edge list, Matrix Market, GML or a
+// dense affinity CSV, chosen by name's extension and, for .csv, by
+// content: dataset.ReadGraph with dataset.GraphAuto), with the reference
+// labels of opt.LabelAttr and the node names the file gives. Errors name
+// the file, line and value. Cost O(len(content) + n + edges).
+func ReadGraph(ctx context.Context, content []byte, name string, opt dataset.GraphOptions) (*Data, error) {
+	gd, err := dataset.ReadGraph(ctx, bytes.NewReader(content), name, dataset.GraphAuto, opt)
+	if err != nil {
+		return nil, err
+	}
+	return graphData(name, gd), nil
+}
+
+// ReadGraphFile reads the graph file at path as ReadGraph does
+// (dataset.ReadGraphFileOptions; opt.Format, if set, overrides the
+// extension). Cost O(file size + n + edges).
+func ReadGraphFile(ctx context.Context, path string, opt dataset.GraphOptions) (*Data, error) {
+	gd, err := dataset.ReadGraphFileOptions(ctx, path, opt)
+	if err != nil {
+		return nil, err
+	}
+	return graphData(path, gd), nil
+}
+
+func tableData(name string, t *dataset.Table) *Data {
+	return &Data{Name: name, X: t.X, Features: t.Features, Truth: t.Labels, Names: t.IDs, Warnings: t.Warnings}
+}
+
+func graphData(name string, gd *dataset.GraphData) *Data {
+	return &Data{Name: name, Graph: gd.G, Truth: gd.Labels, Names: gd.Names, Warnings: gd.Warnings}
+}
+
+// GenParams returns the generator of dataset/synth called name and its
+// parameters: the generator's defaults, overridden by params (by name, as
+// tether gen spells them, e.g. {"n": "300", "noise": "0.1"}). The
+// parameters are set in sorted order, so that a request with several bad
+// ones always names the same one. Errors name the generator and the
+// parameter, and wrap synth.ErrInvalid for a bad value.
+func GenParams(name string, params map[string]string) (synth.Generator, synth.Params, error) {
+	g, err := synth.Lookup(name)
+	if err != nil {
+		return g, synth.Params{}, err
+	}
+	p := g.Defaults
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := p.Set(k, params[k]); err != nil {
+			return g, p, fmt.Errorf("gen %s: %w", name, err)
+		}
+	}
+	return g, p, nil
+}
+
+// Generate draws the data of generator g with parameters p and the seed of
+// tether gen -seed: the source rand.NewPCG(seed, seed), which synth uses
+// for its DefaultSeed. tether gen, tether cluster -gen, tether serve and
+// job all call it, so the same name, parameters and seed give the same
+// data. Point generators give X and no graph; graph generators a graph.
+// Errors name the generator and wrap synth.ErrInvalid for parameters the
+// generator refuses. Cost: the generator's.
+func Generate(ctx context.Context, g synth.Generator, p synth.Params, seed uint64) (*Data, error) {
+	sd, err := g.Generate(ctx, p, rand.NewPCG(seed, seed))
+	if err != nil {
+		return nil, fmt.Errorf("gen %s: %w", g.Name, err)
+	}
+	return &Data{Name: "generated " + g.Name, X: sd.X, Graph: sd.Graph, Truth: sd.Labels}, nil
+}
+
+// ReadCatalog reads the benchmark data set called name of dataset/catalog
+// from the folder root ("" means catalog.DefaultRoot()) with its
+// documented preprocessing: its feature rows when it has them (the graph
+// is then built from them), else its graph, with the ground truth. Errors
+// wrap catalog.ErrUnknown for an unknown name.
+func ReadCatalog(name, root string) (*Data, error) {
+	if root == "" {
+		root = catalog.DefaultRoot()
+	}
+	cd, err := catalog.Load(name, root, nil)
+	if err != nil {
+		return nil, err
+	}
+	var d *Data
+	if cd.Table != nil {
+		d = tableData(name, cd.Table)
+	} else {
+		d = graphData(name, cd.Graph)
+	}
+	d.Truth = cd.Labels
+	return d, nil
+}
+
+// ReadTruth replaces d's reference labels with those of the labels file
+// at path (dataset.ReadNodeLabelsFile: one label a line, or node,label
+// lines keyed by index or by d.Names), one for each of d's N() nodes.
+// Errors name the file, and the line and value when there is one. Cost
+// O(file size + n).
+func (d *Data) ReadTruth(path string) error {
+	t, err := dataset.ReadNodeLabelsFile(path, dataset.NodeLabelOptions{N: d.N(), Names: d.Names})
+	if err != nil {
+		return err
+	}
+	d.Truth = t.Labels
+	return nil
+}
+
+// BuildGraph builds d.Graph from the feature rows d.X with spec
+// (graph.BuildNeighbors), reporting progress to rec (nil: none), unless d
+// already has a graph. It returns the neighbour lists of a k-NN search,
+// with which the caller can measure the recall of an approximate one
+// (graph.SampleRecall), and nil when the graph was given or is not a
+// k-NN graph. Errors name the data. Cost: graph.BuildNeighbors, O(n log n ·
+// d) for an exact k-NN graph of low-dimensional points, O(n²·d) for a full
+// one.
+func (d *Data) BuildGraph(ctx context.Context, spec graph.Spec, rec progress.Recorder) (*graph.Neighbors, error) {
+	if d.Graph != nil {
+		return nil, nil
+	}
+	if d.X == nil {
+		return nil, fmt.Errorf("%s: no graph and no feature rows to build one from", d.Name)
+	}
+	g, nb, err := graph.BuildNeighbors(ctx, d.X, spec, rec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: building the graph: %w", d.Name, err)
+	}
+	d.Graph = g
+	return nb, nil
+}
+
+// Check reports whether d is ready to cluster: it has a graph, and as
+// many reference labels and names as nodes (when it has them). Cost O(1).
+func (d *Data) Check() error {
+	if d.Graph == nil {
+		return fmt.Errorf("%s: no graph (build it with BuildGraph)", d.Name)
+	}
+	n := d.Graph.N()
+	if d.Truth != nil && len(d.Truth) != n {
+		return fmt.Errorf("%s: reference has %d labels for %d nodes", d.Name, len(d.Truth), n)
+	}
+	if d.Names != nil && len(d.Names) != n {
+		return fmt.Errorf("%s: %d node names for %d nodes", d.Name, len(d.Names), n)
+	}
+	return nil
+}

@@ -1,0 +1,458 @@
+package input
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
+)
+
+// errText returns err's message, or "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// tempFiles writes files (name → content) into a fresh temporary folder
+// and returns the folder.
+func tempFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestReadTable checks the class-column rule and that reader errors pass
+// through unchanged. Expected values are read off the inputs: the labels
+// are the class texts numbered in sorted order (dataset.Table), the
+// messages are those of the rule and of dataset.ParseError.
+func TestReadTable(t *testing.T) {
+	const blobs = "u,v,label\n0,0,b\n0,1,a\n5,5,b\n"
+	cases := []struct {
+		name, file, content string
+		label               string
+		wantCols            int
+		wantTruth           []int
+		wantWarnings        []string
+		wantErr             string
+	}{
+		{name: "class-named column", file: "d.csv", content: blobs, wantCols: 2, wantTruth: []int{1, 0, 1},
+			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column none makes it a feature)`}},
+		{name: "any case", file: "d.csv", content: "a,Class\n1,0\n2,1\n", wantCols: 1, wantTruth: []int{0, 1},
+			wantWarnings: []string{`d.csv: column "Class" is the reference labels, not a feature (label column none makes it a feature)`}},
+		{name: "named column", file: "d.csv", content: blobs, label: "label", wantCols: 2, wantTruth: []int{1, 0, 1}},
+		{name: "label none", file: "d.csv", content: blobs, label: "none", wantCols: 4}, // u, v, label=a, label=b
+		// "y" is a class name: the rule takes it even beside x.
+		{name: "x and y", file: "d.csv", content: "x,y\n0,0\n1,1\n", wantCols: 1, wantTruth: []int{0, 1},
+			wantWarnings: []string{`d.csv: column "y" is the reference labels, not a feature (label column none makes it a feature)`}},
+		{name: "no class column", file: "d.csv", content: "u,v\n0,0\n1,1\n", wantCols: 2},
+		{name: "arff by extension", file: "d.arff", content: "% comment\n@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n", wantCols: 1, wantTruth: []int{0, 1}},
+		{name: "missing value", file: "m.csv", content: "u,v\n0,0\n1,?\n", wantErr: `dataset: m.csv:3: column 2 ("v"): value "?": missing value`},
+		{name: "bad label column", file: "d.csv", content: blobs, label: "zz", wantErr: `dataset: d.csv: label column: value "zz": invalid input: no such column (have u, v, label)`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadTable(context.Background(), []byte(tc.content), tc.file, dataset.Options{LabelColumn: tc.label})
+			if errText(err) != tc.wantErr {
+				t.Fatalf("err = %v, want %q", err, tc.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if _, c := d.X.Dims(); c != tc.wantCols || len(d.Features) != c {
+				t.Errorf("%d columns (%q), want %d", c, d.Features, tc.wantCols)
+			}
+			if !reflect.DeepEqual(d.Truth, tc.wantTruth) {
+				t.Errorf("truth %v, want %v", d.Truth, tc.wantTruth)
+			}
+			if !reflect.DeepEqual(d.Warnings, tc.wantWarnings) {
+				t.Errorf("warnings %q, want %q", d.Warnings, tc.wantWarnings)
+			}
+			if d.Name != tc.file || d.Graph != nil {
+				t.Errorf("name %q, graph %v", d.Name, d.Graph)
+			}
+		})
+	}
+}
+
+// TestReadTableFileSameAsContent: a file and its content read the same.
+func TestReadTableFileSameAsContent(t *testing.T) {
+	const content = "id,x,label\np,0,a\nq,1,b\nr,2,a\n"
+	p := filepath.Join(tempFiles(t, map[string]string{"t.csv": content}), "t.csv")
+	opt := dataset.Options{IDColumn: "id"}
+	a, err := ReadTableFile(context.Background(), p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadTable(context.Background(), []byte(content), p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("file %+v, content %+v", a, b)
+	}
+	if want := []string{"p", "q", "r"}; !reflect.DeepEqual(a.Names, want) {
+		t.Errorf("names %q, want %q", a.Names, want)
+	}
+	if _, err := ReadTableFile(context.Background(), filepath.Join(t.TempDir(), "none.csv"), opt); err == nil || !strings.Contains(err.Error(), "none.csv") {
+		t.Errorf("missing file: err = %v, want it to name none.csv", err)
+	}
+}
+
+func TestReadGraph(t *testing.T) {
+	const gml = "graph [ node [ id 1 label \"a\" club \"x\" ] node [ id 2 label \"b\" club \"y\" ] node [ id 3 label \"c\" club \"x\" ] edge [ source 1 target 2 ] edge [ source 2 target 3 ] ]"
+	cases := []struct {
+		name, file, content string
+		opt                 dataset.GraphOptions
+		wantN, wantEdges    int
+		wantTruth           []int
+		wantNames           []string
+		wantErr             string
+	}{
+		{name: "edge list", file: "g.edges", content: "0 1 1\n1 2 0.5\n", wantN: 3, wantEdges: 2},
+		{name: "gml with labels", file: "g.gml", content: gml, opt: dataset.GraphOptions{LabelAttr: "club"}, wantN: 3, wantEdges: 2,
+			wantTruth: []int{0, 1, 0}, wantNames: []string{"a", "b", "c"}},
+		{name: "bad weight", file: "g.edges", content: "0 1 1\n1 2 NaN\n", wantErr: `dataset: g.edges:2: column 3: value "NaN": syntax error: weight is not a finite number`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadGraph(context.Background(), []byte(tc.content), tc.file, tc.opt)
+			if errText(err) != tc.wantErr {
+				t.Fatalf("err = %v, want %q", err, tc.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if d.N() != tc.wantN || d.Graph.Stats().Edges != tc.wantEdges || d.X != nil {
+				t.Errorf("n %d, %d edges, want %d, %d", d.N(), d.Graph.Stats().Edges, tc.wantN, tc.wantEdges)
+			}
+			if !reflect.DeepEqual(d.Truth, tc.wantTruth) || !reflect.DeepEqual(d.Names, tc.wantNames) {
+				t.Errorf("truth %v names %q, want %v %q", d.Truth, d.Names, tc.wantTruth, tc.wantNames)
+			}
+			if nb, err := d.BuildGraph(context.Background(), graph.DefaultSpec(), nil); nb != nil || err != nil {
+				t.Errorf("BuildGraph on a graph: %v, %v; want nothing done", nb, err)
+			}
+		})
+	}
+	p := filepath.Join(tempFiles(t, map[string]string{"g.edges": "0 1 1\n1 2 0.5\n"}), "g.edges")
+	d, err := ReadGraphFile(context.Background(), p, dataset.GraphOptions{})
+	if err != nil || d.N() != 3 || d.Name != p {
+		t.Fatalf("ReadGraphFile: %+v, %v", d, err)
+	}
+}
+
+// TestGenParams: defaults overridden by name, the first bad parameter in
+// sorted order named whatever the map order, and Generate's data those of
+// the generator drawn with rand.NewPCG(seed, seed) (tether gen -seed).
+func TestGenParams(t *testing.T) {
+	cases := []struct {
+		name, gen string
+		params    map[string]string
+		wantErr   string
+	}{
+		{"unknown generator", "spirals", nil, "synth: invalid parameter: unknown generator \"spirals\" (known: " + strings.Join(synth.Names(), ", ") + ")"},
+		{"bad value", "moons", map[string]string{"n": "x"}, `gen moons: synth: invalid parameter: parameter n: strconv.Atoi: parsing "x": invalid syntax`},
+		{"first bad in sorted order", "moons", map[string]string{"noise": "y", "n": "x", "zz": "1"}, `gen moons: synth: invalid parameter: parameter n: strconv.Atoi: parsing "x": invalid syntax`},
+		{"unknown parameter", "moons", map[string]string{"zz": "1"}, `gen moons: synth: invalid parameter: unknown parameter "zz" (want one of n, k, dim, noise, factor, cin, cout, gamma)`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// Map order is random: 20 calls see several orders.
+			for range 20 {
+				_, _, err := GenParams(tc.gen, tc.params)
+				if errText(err) != tc.wantErr {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+			}
+		})
+	}
+	ctx := context.Background()
+	g, p, err := GenParams("moons", map[string]string{"n": "40", "noise": "0.05"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.N != 40 || p.Noise != 0.05 || p.K != g.Defaults.K {
+		t.Fatalf("params %+v", p)
+	}
+	d, err := Generate(ctx, g, p, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := g.Generate(ctx, p, rand.NewPCG(7, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(d.X, want.X) || !reflect.DeepEqual(d.Truth, want.Labels) || d.Name != "generated moons" || d.Graph != nil {
+		t.Fatal("Generate differs from the generator with seed (7, 7)")
+	}
+	p.Noise = -3
+	if _, err := Generate(ctx, g, p, 7); !errors.Is(err, synth.ErrInvalid) || !strings.HasPrefix(err.Error(), "gen moons: ") {
+		t.Errorf("negative noise: err = %v, want synth.ErrInvalid named gen moons", err)
+	}
+}
+
+// TestBuildGraph compares the graph built from three points with the full
+// RBF graph worked by hand: w_ij = exp(−‖x_i − x_j‖² / (2σ²)), σ = 1.
+func TestBuildGraph(t *testing.T) {
+	x := mat.NewDense(3, 2, []float64{0, 0, 1, 0, 0, 2})
+	d := &Data{Name: "p.csv", X: x}
+	spec := graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaFixed, Value: 1}}
+	if _, err := d.BuildGraph(context.Background(), spec, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		i, j int
+		want float64
+	}{{0, 1, math.Exp(-0.5)}, {0, 2, math.Exp(-2)}, {1, 2, math.Exp(-2.5)}} {
+		if got := d.Graph.Weight(c.i, c.j); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("w(%d,%d) = %v, want %v", c.i, c.j, got, c.want)
+		}
+	}
+	nb, err := (&Data{Name: "q", X: mat.NewDense(4, 1, []float64{0, 1, 2, 3})}).BuildGraph(context.Background(), graph.Spec{Kind: graph.SymmetricKNN, K: 2, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaFixed, Value: 1}}, nil)
+	if err != nil || nb == nil || nb.K != 2 || nb.N() != 4 {
+		t.Errorf("k-NN graph: neighbours %+v, err %v; want the 2-NN lists of 4 points", nb, err)
+	}
+	for _, tc := range []struct {
+		name string
+		d    *Data
+		want string
+	}{
+		{"no input", &Data{Name: "e"}, "e: no graph and no feature rows to build one from"},
+		{"too few rows", &Data{Name: "two.csv", X: mat.NewDense(2, 1, []float64{0, 1})}, "two.csv: building the graph: graph: knn graph needs 1 ≤ K < n = 2, got K = 10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := tc.d.BuildGraph(context.Background(), graph.DefaultSpec(), nil); errText(err) != tc.want {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	big := mat.NewDense(2000, 2, nil)
+	for i := range 2000 {
+		big.Set(i, 0, float64(i))
+	}
+	if _, err := (&Data{Name: "b", X: big}).BuildGraph(ctx, graph.DefaultSpec(), nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v, want context.Canceled", err)
+	}
+}
+
+// path3 is the graph 0 – 1 – 2.
+func path3(t *testing.T) *graph.Graph {
+	t.Helper()
+	g, err := graph.FromEdges(3, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 1, J: 2, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestCheck(t *testing.T) {
+	g := path3(t)
+	for _, tc := range []struct {
+		name string
+		d    *Data
+		want string
+	}{
+		{"ok", &Data{Name: "g", Graph: g, Truth: []int{0, 0, 1}, Names: []string{"a", "b", "c"}}, ""},
+		{"no graph", &Data{Name: "g"}, "g: no graph (build it with BuildGraph)"},
+		{"short reference", &Data{Name: "g", Graph: g, Truth: []int{0, 1}}, "g: reference has 2 labels for 3 nodes"},
+		{"names", &Data{Name: "g", Graph: g, Names: []string{"a"}}, "g: 1 node names for 3 nodes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.d.Check(); errText(err) != tc.want {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestReadTruth(t *testing.T) {
+	g := path3(t)
+	for _, tc := range []struct {
+		name, content string
+		names         []string
+		want          []int
+		wantErr       string
+	}{
+		{"one a line", "1\n0\n-1\n", nil, []int{1, 0, -1}, ""},
+		{"by name", "name,label\nc,x\na,y\n", []string{"a", "b", "c"}, []int{1, -1, 0}, ""},
+		{"too few lines", "1\n0\n", nil, nil, "dataset: t.labels: invalid input: 2 labels for 3 nodes"},
+		{"unknown name", "name,label\nz,x\n", []string{"a", "b", "c"}, nil, `dataset: t.labels:2: column 1: value "z": invalid input: unknown node name`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(tempFiles(t, map[string]string{"t.labels": tc.content}), "t.labels")
+			d := &Data{Name: "g", Graph: g, Names: tc.names}
+			err := d.ReadTruth(p)
+			if got := strings.ReplaceAll(errText(err), p, "t.labels"); got != tc.wantErr {
+				t.Fatalf("err = %q, want %q", got, tc.wantErr)
+			}
+			if err == nil && !reflect.DeepEqual(d.Truth, tc.want) {
+				t.Errorf("truth %v, want %v", d.Truth, tc.want)
+			}
+		})
+	}
+}
+
+func TestNewProblem(t *testing.T) {
+	g := path3(t)
+	x := mat.NewDense(3, 1, []float64{0, 1, 2})
+	bip := &dataset.Sparse{Rows: 1, Cols: 2, Ptr: []int{0, 2}, Idx: []int32{0, 1}, Val: []float64{1, 1}}
+	for _, tc := range []struct {
+		name     string
+		d        *Data
+		method   string
+		features bool
+		want     string
+		sentinel error
+	}{
+		{"graph method on features", &Data{Name: "p", X: x, Graph: g}, "njw", false, "", nil},
+		{"projection on features", &Data{Name: "p", X: x, Graph: g}, "cpca", true, "", nil},
+		{"projection on a graph", &Data{Name: "g.txt", Graph: g}, "cpca", false, "method cpca projects feature rows, and g.txt is a graph without features", ErrNoFeatures},
+		{"co-clustering without a matrix", &Data{Name: "p", X: x, Graph: g}, "cocluster", false, "method cocluster co-clusters a matrix", ErrNoBipartite},
+		{"co-clustering", &Data{Name: "b", Graph: g, Bipartite: bip}, "cocluster", false, "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := cluster.New(tc.method)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := NewProblem(tc.d, m, 2)
+			if errText(err) != tc.want || (tc.sentinel != nil && !errors.Is(err, tc.sentinel)) {
+				t.Fatalf("err = %v, want %q wrapping %v", err, tc.want, tc.sentinel)
+			}
+			if err != nil {
+				return
+			}
+			if p.Graph != g || p.K != 2 || (p.Features != nil) != tc.features || (p.Bipartite != nil) != (tc.d.Bipartite != nil) {
+				t.Errorf("problem %+v", p)
+			}
+		})
+	}
+}
+
+// twoTriangles is two triangles {0,1,2} and {3,4,5} joined by the weak
+// edge 2 – 3.
+func twoTriangles(t *testing.T) *graph.Graph {
+	t.Helper()
+	var e []graph.Edge
+	for _, c := range [][3]int{{0, 1, 2}, {3, 4, 5}} {
+		e = append(e, graph.Edge{I: c[0], J: c[1], W: 1}, graph.Edge{I: c[0], J: c[2], W: 1}, graph.Edge{I: c[1], J: c[2], W: 1})
+	}
+	e = append(e, graph.Edge{I: 2, J: 3, W: 0.01})
+	g, err := graph.FromEdges(6, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestSupervision(t *testing.T) {
+	g := twoTriangles(t)
+	names := []string{"a", "b", "c", "d", "e", "f"}
+	// 0,1 ml and 0,1 cl contradict each other (constraint.Check).
+	conflict := "0,1,ml\n0,1,cl\n3,4,ml\n"
+	cases := []struct {
+		name        string
+		cons, labs  string
+		policy      constraint.Policy
+		k           int
+		wantPairs   int
+		wantLabels  constraint.Labels
+		wantErr     string
+		wantSentinl error
+	}{
+		{name: "none", k: 2},
+		{name: "soft keeps all", cons: conflict, policy: constraint.Soft, k: 2, wantPairs: 3},
+		{name: "drop-cl", cons: conflict, policy: constraint.DropConflictingCannotLinks, k: 2, wantPairs: 2},
+		{name: "reject", cons: conflict, policy: constraint.Reject, k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: must-link and cannot-link on one pair: ml(0,1) [c.txt:1], cl(0,1) [c.txt:2]", wantSentinl: constraint.ErrConflict},
+		{name: "bad index", cons: "0,9,ml\n", k: 2, wantErr: "constraint: invalid constraint: c.txt:1: node 9 outside 0…5 (base 0)"},
+		{name: "labels by index", labs: "0,1\n4,0\n", k: 2, wantLabels: constraint.Labels{1, -1, -1, -1, 0, -1}},
+		{name: "labels by name", labs: "name,label\nf,x\na,y\n", k: 2, wantLabels: constraint.Labels{1, -1, -1, -1, -1, 0}},
+		{name: "label out of range", labs: "0,1\n4,2\n", k: 2, wantErr: "l.txt: node 4 has label 2, want 0…1 for -k 2 (or -1, ? or empty when unknown)"},
+		{name: "too many classes", labs: "name,label\na,p\nb,q\nc,r\n", k: 2, wantErr: `l.txt: 3 classes (p, q, r) for -k 2: node "c" has class "r"`},
+		{name: "k unknown", labs: "0,7\n", k: 0, wantLabels: constraint.Labels{7, -1, -1, -1, -1, -1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := tempFiles(t, map[string]string{"c.txt": tc.cons, "l.txt": tc.labs})
+			s := Supervision{Conflicts: tc.policy}
+			if tc.cons != "" {
+				s.Constraints = filepath.Join(dir, "c.txt")
+			}
+			if tc.labs != "" {
+				s.Labels = filepath.Join(dir, "l.txt")
+			}
+			p := &cluster.Problem{Graph: g, K: tc.k}
+			a, err := s.AddTo(p, &Data{Name: "g", Graph: g, Names: names})
+			if got := strings.ReplaceAll(errText(err), dir+string(filepath.Separator), ""); got != tc.wantErr {
+				t.Fatalf("err = %q, want %q", got, tc.wantErr)
+			}
+			if tc.wantSentinl != nil && !errors.Is(err, tc.wantSentinl) {
+				t.Errorf("err = %v does not wrap %v", err, tc.wantSentinl)
+			}
+			if err != nil {
+				return
+			}
+			got := 0
+			if p.Constraints != nil {
+				got = len(p.Constraints.Pairs)
+			}
+			if got != tc.wantPairs || (tc.cons != "" && a.Constraints != strings.Count(tc.cons, "\n")) {
+				t.Errorf("%d pairs kept, %d read; want %d kept", got, a.Constraints, tc.wantPairs)
+			}
+			if !reflect.DeepEqual(p.Labels, tc.wantLabels) {
+				t.Errorf("labels %v, want %v", p.Labels, tc.wantLabels)
+			}
+		})
+	}
+}
+
+// TestVoteFilter: on two triangles, the cannot-link 0,2 inside a triangle
+// is contradicted by the must-links 0,1 and 1,2 around it, and is the one
+// pair dropped; a graph without edges has nothing to vote with.
+func TestVoteFilter(t *testing.T) {
+	g := twoTriangles(t)
+	file := filepath.Join(tempFiles(t, map[string]string{"c.txt": "0,1,ml\n1,2,ml\n0,2,cl\n3,4,ml\n4,5,ml\n0,4,cl\n1,5,cl\n"}), "c.txt")
+	p := &cluster.Problem{Graph: g, K: 2}
+	a, err := Supervision{Constraints: file, Vote: true}.AddTo(p, &Data{Name: "g", Graph: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Constraints != 7 || a.VoteDropped != 1 || len(p.Constraints.Pairs) != 6 {
+		t.Fatalf("read %d, dropped %d, kept %d; want 7, 1, 6", a.Constraints, a.VoteDropped, len(p.Constraints.Pairs))
+	}
+	for _, q := range p.Constraints.Pairs {
+		if q.I == 0 && q.J == 2 {
+			t.Fatalf("the contradicted pair 0,2 is kept: %v", p.Constraints.Pairs)
+		}
+	}
+	empty, err := graph.FromEdges(6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Supervision{Constraints: file, Vote: true}.AddTo(&cluster.Problem{Graph: empty, K: 2}, &Data{Name: "e", Graph: empty})
+	if want := file + ": vote filter: the graph has no edge to compare constraints by"; errText(err) != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+}

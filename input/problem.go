@@ -1,0 +1,57 @@
+package input
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tether-sc/tether/cluster"
+)
+
+// The errors of NewProblem wrap these, so that a front end can say how to
+// give the input the method lacks.
+var (
+	// ErrNoFeatures: the method projects feature rows and the data are a
+	// graph.
+	ErrNoFeatures = errors.New("input: the method needs feature rows")
+	// ErrNoBipartite: the method co-clusters a matrix and the data are not
+	// one.
+	ErrNoBipartite = errors.New("input: the method needs a bipartite matrix")
+)
+
+// lackError is an error whose message is msg, wrapping a sentinel that
+// does not show in the message.
+type lackError struct {
+	msg string
+	err error
+}
+
+func (e *lackError) Error() string { return e.msg }
+func (e *lackError) Unwrap() error { return e.err }
+
+// NewProblem returns the problem of clustering d into k clusters (0: the
+// method estimates k) with m: d's graph, its feature rows when m projects
+// them (cluster.FeatureInput) and its bipartite matrix when it has one.
+// Supervision is added by Supervision.AddTo. d must have passed Check.
+//
+// The errors say which input m lacks: "method NAME projects feature rows,
+// and DATA is a graph without features" wrapping ErrNoFeatures, "method
+// NAME co-clusters a matrix" wrapping ErrNoBipartite; a front end adds
+// how to give it. Cost O(1).
+func NewProblem(d *Data, m cluster.Method, k int) (*cluster.Problem, error) {
+	p := &cluster.Problem{Graph: d.Graph, K: k}
+	in := m.Uses().Input
+	if in&cluster.FeatureInput != 0 {
+		// A projection method (cpca, clpp) reads the feature rows; a graph
+		// alone cannot give them.
+		if d.X == nil {
+			return nil, &lackError{fmt.Sprintf("method %s projects feature rows, and %s is a graph without features", m.Name(), d.Name), ErrNoFeatures}
+		}
+		p.Features = d.X
+	}
+	if d.Bipartite != nil {
+		p.Bipartite = d.Bipartite
+	} else if in&cluster.BipartiteInput != 0 {
+		return nil, &lackError{fmt.Sprintf("method %s co-clusters a matrix", m.Name()), ErrNoBipartite}
+	}
+	return p, nil
+}

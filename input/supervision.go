@@ -1,0 +1,172 @@
+package input
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/graph"
+)
+
+// Supervision names the side information of a job: files of pairwise
+// constraints and of partial labels. The zero value is no supervision.
+type Supervision struct {
+	// Constraints is a pairwise constraints file ("i,j,ml|cl[,weight]"
+	// lines, constraint.ReadFile), "" for none.
+	Constraints string
+	// Conflicts says what happens to contradictory or repeated constraints
+	// (constraint.Resolve). The zero value, constraint.Reject, refuses
+	// them; constraint.Soft keeps every pair as read.
+	Conflicts constraint.Policy
+	// Vote, if true, first drops the constraints that the constraints near
+	// them on the graph contradict (VoteFilter).
+	Vote bool
+	// Labels is a partial labels file (ReadPartialLabels), "" for none.
+	Labels string
+}
+
+// Added says what Supervision.AddTo read.
+type Added struct {
+	// Constraints is the number of pairs read from the constraints file.
+	Constraints int
+	// VoteDropped is the number of them the vote filter dropped.
+	VoteDropped int
+}
+
+// AddTo reads the files of s into p for the data d: p.Constraints and
+// p.Labels on p.Graph's nodes, the partial labels matched against d's node
+// names and checked against p.K. Errors name the file, and the line, node
+// and value when there is one; a conflict refused by s.Conflicts wraps
+// constraint.ErrConflict and names the lines of the pairs in conflict
+// (after the vote filter, their order in the file). Cost: O(file sizes +
+// n), plus VoteFilter's.
+func (s Supervision) AddTo(p *cluster.Problem, d *Data) (Added, error) {
+	var a Added
+	n := p.Graph.N()
+	if s.Constraints != "" {
+		// Read applies the policy itself when it can, so that a refused
+		// conflict names the lines of the file; the vote filter breaks
+		// conflicts first, so with it the file is read whole (Soft).
+		policy := s.Conflicts
+		if s.Vote {
+			policy = constraint.Soft
+		}
+		f, err := readConstraints(s.Constraints, n, policy)
+		if err != nil {
+			return a, err
+		}
+		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
+		p.Constraints = f.Set
+		if s.Vote {
+			set, err := VoteFilter(p.Graph, f.Set, p.K)
+			if err != nil {
+				return a, fmt.Errorf("%s: %w", s.Constraints, err)
+			}
+			a.VoteDropped = len(f.Set.Pairs) - len(set.Pairs)
+			if p.Constraints, _, err = constraint.Resolve(set, s.Conflicts); err != nil {
+				return a, fmt.Errorf("%s: %w", s.Constraints, err)
+			}
+		}
+	}
+	if s.Labels != "" {
+		l, err := ReadPartialLabelsFile(s.Labels, n, p.K, d.Names)
+		if err != nil {
+			return a, err
+		}
+		p.Labels = l
+	}
+	return a, nil
+}
+
+// readConstraints reads the constraints file at path on n nodes under
+// policy (constraint.Read: errors name path and line).
+func readConstraints(path string, n int, policy constraint.Policy) (*constraint.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("constraint: %w", err)
+	}
+	defer f.Close()
+	return constraint.Read(f, &constraint.ReadOptions{N: n, File: path, Policy: policy})
+}
+
+// VoteFilter applies constraint.VoteFilter to set with the weights of g,
+// scaled to [0, 1] by the largest, as the node similarity; conflicts are
+// broken and, for k = 2, the pairs no 2-way split satisfies dropped
+// (constraint.VoteOptions Consistent and TwoWay). It is meant for files
+// with wrong pairs, up to about 10⁴ pairs. Cost O(nnz(g)) plus
+// constraint.VoteFilter's.
+func VoteFilter(g *graph.Graph, set *constraint.Set, k int) (*constraint.Set, error) {
+	wmax := 0.0
+	for i := 0; i < g.N(); i++ {
+		_, w := g.Row(i)
+		for _, x := range w {
+			wmax = max(wmax, x)
+		}
+	}
+	if wmax == 0 {
+		return nil, errors.New("vote filter: the graph has no edge to compare constraints by")
+	}
+	sim := func(a, b int) float64 { return g.Weight(a, b) / wmax }
+	out, _, err := constraint.VoteFilter(set, sim, constraint.VoteOptions{Consistent: true, TwoWay: k == 2})
+	if err != nil {
+		return nil, fmt.Errorf("vote filter: %w", err)
+	}
+	return out, nil
+}
+
+// ReadPartialLabelsFile reads the partial labels file at path; see
+// ReadPartialLabels.
+func ReadPartialLabelsFile(path string, n, k int, names []string) (constraint.Labels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	return ReadPartialLabels(f, path, n, k, names)
+}
+
+// ReadPartialLabels reads the partial labels of n nodes from r (name names
+// it in errors) in the layouts of dataset.ReadNodeLabels — one label a
+// line, or node,label lines keyed by index or by names (nil when the nodes
+// have none); −1, ? or an empty field for an unknown class — and refuses
+// labels that name more classes than the k clusters asked for (k ≤ 0: not
+// known yet): integer classes must be 0…k−1 and class names number at most
+// k. Errors name the file and the line, node and value at fault. Cost
+// O(size of r + n).
+func ReadPartialLabels(r io.Reader, name string, n, k int, names []string) (constraint.Labels, error) {
+	d, err := dataset.ReadNodeLabels(r, name, dataset.NodeLabelOptions{N: n, Names: names})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkClasses(name, d, k, names); err != nil {
+		return nil, err
+	}
+	return d.Labels, nil
+}
+
+// checkClasses refuses labels d with more classes than k (k ≤ 0: any),
+// naming the file and the first node out of range.
+func checkClasses(path string, d *dataset.NodeLabels, k int, names []string) error {
+	if k <= 0 {
+		return nil
+	}
+	for i, c := range d.Labels {
+		if c == dataset.Unlabeled || c < k {
+			continue
+		}
+		node := fmt.Sprintf("node %d", i)
+		if i < len(names) && d.ByName {
+			node = fmt.Sprintf("node %q", names[i])
+		}
+		if d.ClassNames != nil {
+			return fmt.Errorf("%s: %d classes (%s) for -k %d: %s has class %q", path, len(d.ClassNames), strings.Join(d.ClassNames, ", "), k, node, d.ClassNames[c])
+		}
+		return fmt.Errorf("%s: %s has label %d, want 0…%d for -k %d (or -1, ? or empty when unknown)", path, node, c, k-1, k)
+	}
+	return nil
+}
