@@ -396,18 +396,18 @@ func (g *Graph) WithSelfLoops(w float64) (*Graph, error) {
 // Subgraph returns the graph induced by nodes (in the given order): node k of
 // the result is nodes[k] of g.
 func (g *Graph) Subgraph(nodes []int) (*Graph, error) {
-	pos := make(map[int]int, len(nodes))
+	pos := make([]int, g.n) // position in nodes + 1; 0: not in the subgraph
 	for k, v := range nodes {
 		if v < 0 || v >= g.n {
 			return nil, fmt.Errorf("%w: subgraph node %d outside [0,%d)", ErrInvalid, v, g.n)
 		}
-		pos[v] = k
+		pos[v] = k + 1
 	}
 	var edges []Edge
 	for k, v := range nodes {
 		idx, w := g.Row(v)
 		for t, j := range idx {
-			if q, ok := pos[int(j)]; ok && q >= k {
+			if q := pos[j] - 1; q >= k {
 				edges = append(edges, Edge{I: k, J: q, W: w[t]})
 			}
 		}
