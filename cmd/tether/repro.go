@@ -279,7 +279,8 @@ const reproDiscussion = `## Where we differ from the papers, and why
 - **Budgets.** Some experiments use fewer repetitions than the papers (stated in each section) to keep a
   fresh ` + "`tether repro -fresh all`" + ` near an hour on a 2-core machine. ` + "`tether repro -estimate all`" + `
   estimates that time from the cells' recorded times; [fresh-run.md](fresh-run.md) gives the last
-  estimate, per experiment, and what still stands in the way.
+  real fresh run (1 h 07 min on a shared machine, 2026-11-27), per experiment, and what still stands in
+  the way of the hour.
 - **Metrics.** Each section states its ARI/NMI variant (e.g. NMI with the joint-entropy normalization of
   the thesis, or 2I/(H₁+H₂) of seeds 001 and 004; FGPWC's ARI on unconstrained pairs only).
 - **FGPWC's options beyond the paper** were measured on these tables, some with their ground truth:
