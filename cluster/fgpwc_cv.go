@@ -138,7 +138,7 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 	err = parallel.For(ctx, len(grid), 0, func(i int) error {
 		c := cfg
 		c.SigmaML, c.SigmaCL = grid[i][0], grid[i][1]
-		res, err := prep.solve(ctx, prep.pairs, p.K, &quiet, c, restarts(s, fgpwcRestarts(prep.n)), s.Seed)
+		res, err := prep.solve(ctx, prep.pairs, p.K, &quiet, c, restarts(s, fgpwcKMeansRuns), s.Seed)
 		if err != nil {
 			return err
 		}
@@ -221,7 +221,7 @@ func (cfg FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *S
 	fit := make([]float64, len(grid)*folds)
 	quiet := *s
 	quiet.Recorder = nil
-	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
+	cvRestarts := min(restarts(s, fgpwcKMeansRuns), 5)
 	done := cvProgress(s.Recorder, "fgpwc σ cross-validation", len(grid)*folds)
 	err = parallel.For(ctx, len(grid)*folds, 0, func(t int) error {
 		defer done()
@@ -393,7 +393,7 @@ func (prep *fgpwcPrep) heldOut(ctx context.Context, k int, s *Settings, cfgs []F
 	train, test := fgpwcSplit(pairs, folds, s.Seed)
 	quiet := *s
 	quiet.Recorder = nil
-	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
+	cvRestarts := min(restarts(s, fgpwcKMeansRuns), 5)
 	viol := make([]float64, len(cfgs)*folds)
 	done := cvProgress(s.Recorder, "fgpwc cross-validation", len(cfgs)*folds)
 	err := parallel.For(ctx, len(cfgs)*folds, 0, func(t int) error {
@@ -432,7 +432,7 @@ func (prep *fgpwcPrep) heldOutCaps(ctx context.Context, k int, s *Settings, cfg 
 	train, test := fgpwcSplit(pairs, folds, s.Seed)
 	quiet := *s
 	quiet.Recorder = nil
-	cvRestarts := min(restarts(s, fgpwcRestarts(prep.n)), 5)
+	cvRestarts := min(restarts(s, fgpwcKMeansRuns), 5)
 	top := cfg
 	top.MaxIter = caps[len(caps)-1]
 	bases := make([]*FGPWCBasis, folds)

@@ -198,7 +198,7 @@ func (st *FGPWCState) warm(ctx context.Context, p *Problem, s *Settings, w FGPWC
 	if w.KMeans && st.prevK == k {
 		res.Labels, err = warmKMeans(ctx, emb, k, pairs, st.prevL, w.Restarts, s)
 	} else {
-		res.Labels, err = fgpwcKMeans(ctx, emb, k, pairs, restarts(s, fgpwcRestarts(b.n)), s.Seed, s)
+		res.Labels, err = fgpwcKMeans(ctx, emb, k, pairs, restarts(s, fgpwcKMeansRuns), s.Seed, s)
 	}
 	if err != nil {
 		return nil, nil, err

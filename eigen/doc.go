@@ -61,6 +61,18 @@
 // than Lanczos. Memory n·(NCV + 2p + d) floats, with NCV about
 // Keep + min(20p, K + 32).
 //
+// Tried and not kept (2026-11-27, FGPWC's 51 pairs): Chebyshev-filtered
+// subspace iteration (Zhou & Saad 2007; degree 16, blocks of K + ⌈K/4⌉)
+// passed the conformance suite but took 14.3 s against Lanczos' 13.3 s on
+// BenchmarkFGPWC100k, and 5–8 times Lanczos' products at 2·10⁴ nodes;
+// Lanczos on a Chebyshev filter p(A) needed 3.4 times fewer steps (726
+// against 2465 at 10⁵ nodes) when its cut was set from the known λ_52,
+// but every cheap rigorous bound of the cut (the K-th Ritz value after one
+// Lanczos cycle: 0.92 against λ_51 = 0.029 at 2·10⁴) left it slower than
+// Lanczos. What did pay is structural: the Laplacian of a disconnected
+// graph is block diagonal, and the clustering code solves large ones
+// component by component (cluster's componentEmbedding).
+//
 // LOBPCG (block locally optimal preconditioned conjugate gradient) is the
 // choice for generalized problems A x = λ B x with B positive definite given
 // only as an operator — Lanczos would need B⁻¹ — and whenever a good
