@@ -903,6 +903,8 @@ func noisyResolve(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 				"with q = (A + 1)/(A + D + 2) Laplace's rule of succession on the vote weight A for the pair's kind and D against it "+
 				"(constraint.Plausibility). The must-links between the groups and the cannot-links inside them are left out; the closure of the "+
 				"rest is the groups. On a consistent set the contraction merges exactly the closure components, whatever the weights. "+
+				"On realdata every clean constraint set is consistent (checked on all of its sets when the resolve was made the default), and its "+
+				"216 ml-noa-ssc and mcl-noa-ssc cells on the datasets up to 1000 nodes, re-run with the resolve, gave the cached ARIs exactly. "+
 				"The -noresolve columns are the methods as published (NoResolve), their default before.\n\n",
 				constraint.DefaultVoteK, constraint.DefaultVoteMargin, cluster.VoteMinPairs, constraint.DefaultVoteMargin)
 			fmt.Fprintf(md, "**How it was chosen, stated here: after looking at this page's cells.** Only the gating (act on contradictory "+
