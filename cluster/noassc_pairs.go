@@ -65,14 +65,14 @@ import (
 //
 // The embedded NOASSC holds the knobs of the final step. Result: that of
 // NOA-SSC, with a warning giving m (and one from the screen when it left
-// out or down-weighted a pair).
+// out or down-weighted a pair, or from the resolve when it acted).
 //
 // Cost: O(n + nnz + pairs) for the closure and W^m, a Shi–Malik cut of the
 // m-node graph, and NOA-SSC on W; the screen adds the vote's weight
 // look-ups over neighbouring pairs (O(pairs²) on a complete graph) and a
 // max-flow per contradiction. The resolve costs O(n + pairs·α(n)) to find
 // the constraints consistent; when they are not, the vote's look-ups,
-// CSCAP's O(n³) (n ≤ 1000) and the contraction's O((n + pairs) log pairs).
+// CSCAP's O(n³) (n ≤ 1000) and the contraction's O(n + pairs·log n·log pairs).
 type MLNOASSC struct {
 	NOASSC
 	// Screen screens the constraints before the closure (the vote, then

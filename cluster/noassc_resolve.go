@@ -47,7 +47,7 @@ const resolveEpsilon = 1e-9
 // It returns the pairs kept, in order and with their weights as given,
 // and a warning naming knob when it changed anything. Cost: O(n + m·α(n))
 // for consistent pairs; otherwise the vote (see screenPairs), CSCAP
-// (O(n³)) and the contraction (O((n + m) log m)).
+// (O(n³)) and the contraction (O(n + m·log n·log m)).
 func resolvePairs(ctx context.Context, method, knob string, p *Problem, s *Settings, pairs []constraint.Pair) ([]constraint.Pair, []string, error) {
 	g := p.Graph
 	n := g.N()

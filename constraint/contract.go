@@ -33,9 +33,10 @@ import (
 // Bansal, Blum and Chawla 2004), with no guarantee of the optimum.
 //
 // Cost: O(n + m·α(n)) to test consistency; when s is not consistent,
-// O((n + m) log m) time for m pairs (merging the smaller group's
-// neighbours into the larger's; a heap of candidate merges), O(n + m)
-// memory. ctx is checked every 1024 merges. The error wraps ErrInvalid
+// O(n + m·log n·log m) time for m pairs (a group's neighbour weights move
+// into the other's only when it has fewer nodes, so each entry moves at
+// most log₂ n times, each move a heap push), O(n + m·log n) memory for the
+// heap of candidate merges. ctx is checked every 1024 merges. The error wraps ErrInvalid
 // when s fails Validate, or is ctx.Err().
 func Contract(ctx context.Context, s *Set) ([]int, error) {
 	if s == nil {
