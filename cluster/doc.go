@@ -92,11 +92,16 @@
 //     few thousand nodes; by default it down-weights the constraints that
 //     the constraints near them contradict (constraint.VoteWeights), which
 //     makes it robust to a share of wrong constraints. MLNOASSC and MCLNOASSC reduce pairs to labels
-//     through the must-link closure; with Screen, from VoteMinPairs pairs
-//     on, they first screen them (the same vote, then constraint.Repair's
-//     minimum cuts of contradicted must-link components), as one wrong
-//     must-link merges two classes; not the default, as it also drops
-//     correct constraints that contradict the graph. CSP (csp; Wang & Davidson 2010) is
+//     through the must-link closure, where one wrong must-link merges two
+//     classes; by default, when the pairs contradict each other (a
+//     cannot-link inside a must-link component), they first resolve them
+//     (the same vote, the must-links a CSCAP reference separates, then
+//     constraint.Contract's correlation clustering of the signed
+//     constraint graph) and use consistent pairs as given (NoResolve: as
+//     published); with Screen they screen the pairs whether or not they
+//     contradict each other (the vote, then constraint.Repair's minimum
+//     cuts), which also drops correct constraints that contradict the
+//     graph. CSP (csp; Wang & Davidson 2010) is
 //     the flexible constrained spectral clustering of seeds 001 and 002: a
 //     generalized eigenproblem with a constraint threshold α; its default
 //     α often admits only vectors concentrated on a few weakly connected

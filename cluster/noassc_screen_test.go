@@ -79,14 +79,14 @@ func TestScreenRemovesFlippedMustLink(t *testing.T) {
 	}
 	// End to end: as published, the wrong must-link merges the two
 	// cliques' closures into one group, fewer than k = 2 (an error);
-	// screened, both methods recover the cliques.
+	// screened, or resolved by default, both methods recover the cliques.
 	p := &Problem{Graph: g, K: 2, Constraints: s}
-	for _, m := range []Method{MCLNOASSC{}, MLNOASSC{}} {
+	for _, m := range []Method{MCLNOASSC{NoResolve: true}, MLNOASSC{NoResolve: true}} {
 		if _, err := Run(context.Background(), m, p, &Settings{Seed: 1}); !errors.Is(err, ErrInvalid) {
-			t.Errorf("%s without the screen: err = %v, want the closure's ErrInvalid", m.Name(), err)
+			t.Errorf("%s as published: err = %v, want the closure's ErrInvalid", m.Name(), err)
 		}
 	}
-	for _, m := range []Method{MCLNOASSC{Screen: true}, MLNOASSC{Screen: true}} {
+	for _, m := range []Method{MCLNOASSC{Screen: true}, MLNOASSC{Screen: true}, MCLNOASSC{}, MLNOASSC{}} {
 		r, err := Run(context.Background(), m, p, &Settings{Seed: 1})
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name(), err)
@@ -132,10 +132,11 @@ func TestScreenIsVoteThenRepair(t *testing.T) {
 }
 
 func TestScreenNeedsEnoughPairs(t *testing.T) {
-	// Below VoteMinPairs the constraints are used as given: Screen and the
-	// default give the same labels and the same warnings.
+	// Below VoteMinPairs the screen uses the constraints as given: Screen
+	// and the published method (NoResolve) give the same labels and the
+	// same warnings.
 	p, _, _ := cscapVoteCase(t, 4, VoteMinPairs-1, 0.2)
-	for _, pair := range [][2]Method{{MCLNOASSC{Screen: true}, MCLNOASSC{}}, {MLNOASSC{Screen: true}, MLNOASSC{}}} {
+	for _, pair := range [][2]Method{{MCLNOASSC{Screen: true}, MCLNOASSC{NoResolve: true}}, {MLNOASSC{Screen: true}, MLNOASSC{NoResolve: true}}} {
 		a, err := Run(context.Background(), pair[0], p, &Settings{Seed: 4})
 		if err != nil {
 			t.Fatal(err)
@@ -145,7 +146,7 @@ func TestScreenNeedsEnoughPairs(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Warnings, b.Warnings) {
-			t.Errorf("%s: Screen and the default differ below VoteMinPairs", pair[0].Name())
+			t.Errorf("%s: Screen and NoResolve differ below VoteMinPairs", pair[0].Name())
 		}
 	}
 }
@@ -166,7 +167,7 @@ func TestScreenRobustness(t *testing.T) {
 			m   Method
 			p   *Problem
 			sum *float64
-		}{{MCLNOASSC{Screen: true}, p, &on}, {MCLNOASSC{}, p, &off}, {MCLNOASSC{Screen: true}, pc, &clean}, {MCLNOASSC{}, pc, &cleanOff}} {
+		}{{MCLNOASSC{Screen: true}, p, &on}, {MCLNOASSC{NoResolve: true}, p, &off}, {MCLNOASSC{Screen: true}, pc, &clean}, {MCLNOASSC{NoResolve: true}, pc, &cleanOff}} {
 			r, err := Run(context.Background(), c.m, c.p, s)
 			if err != nil {
 				if errors.Is(err, ErrInvalid) { // the closure merged classes: ARI 0

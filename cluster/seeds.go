@@ -58,18 +58,19 @@ const (
 
 // Derived-settings streams (Settings.derive).
 const (
-	streamFastGE       stream = 100 + iota // FAST-GE and FAST-GE-2.0's k-means
-	streamSSCKA                            // SSC:KA's kernel k-means
-	streamCSCAP                            // CSCAP's k-means
-	streamCSC                              // cSC's k-means
-	streamPairNcut                         // the Ncut of ML-/MCL-NOA-SSC's group graph
-	streamCSP                              // CSP's k-means
-	streamCPCA                             // cPCA's k-means
-	streamCLPP                             // cLPP's k-means
-	streamL1CSC                            // L1CSC's eigensolver starts
-	streamCoCluster                        // co-clustering's k-means
-	streamLabelRecover                     // the NJW partition that fills label gaps (labelrecover.go)
-	streamAuto                             // auto's candidates (auto.go)
+	streamFastGE        stream = 100 + iota // FAST-GE and FAST-GE-2.0's k-means
+	streamSSCKA                             // SSC:KA's kernel k-means
+	streamCSCAP                             // CSCAP's k-means
+	streamCSC                               // cSC's k-means
+	streamPairNcut                          // the Ncut of ML-/MCL-NOA-SSC's group graph
+	streamCSP                               // CSP's k-means
+	streamCPCA                              // cPCA's k-means
+	streamCLPP                              // cLPP's k-means
+	streamL1CSC                             // L1CSC's eigensolver starts
+	streamCoCluster                         // co-clustering's k-means
+	streamLabelRecover                      // the NJW partition that fills label gaps (labelrecover.go)
+	streamAuto                              // auto's candidates (auto.go)
+	streamPairReference                     // the reference CSCAP of ML-/MCL-NOA-SSC's resolve (noassc_resolve.go)
 )
 
 // streamSrc returns the generator of stream id under seed.

@@ -79,11 +79,29 @@ const (
 // graph, only the pairs near each pair are examined (see VoteOptions). K is clamped to m − 1. The error
 // wraps ErrInvalid when s fails Validate.
 func Vote(s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float64, error) {
+	num, den, err := voteMasses(s, sim, opt)
+	if err != nil {
+		return nil, err
+	}
+	score := make([]float64, len(num))
+	for t := range score {
+		if den[t] > 0 {
+			score[t] = num[t] / den[t]
+		}
+	}
+	return score, nil
+}
+
+// voteMasses returns, for every pair t of s, den[t] = Σ S over the K
+// pairs that vote on it and num[t] = y_t·Σ S·y (the vote weight for its
+// kind minus that for the other kind), as Vote defines them; Vote is
+// num/den.
+func voteMasses(s *Set, sim func(a, b int) float64, opt VoteOptions) (num, den []float64, err error) {
 	if s == nil {
 		s = &Set{}
 	}
 	if err := s.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	k := opt.K
 	if k <= 0 {
@@ -91,9 +109,9 @@ func Vote(s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float64, error
 	}
 	m := len(s.Pairs)
 	k = min(k, m-1)
-	score := make([]float64, m)
+	num, den = make([]float64, m), make([]float64, m)
 	if k <= 0 {
-		return score, nil
+		return num, den, nil
 	}
 	sm := func(a, b int) float64 {
 		if a == b {
@@ -172,19 +190,15 @@ func Vote(s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float64, error
 			})
 			cand = cand[:k]
 		}
-		var num, den float64
 		for _, c := range cand {
-			num += c.s * c.y
-			den += c.s
+			num[t] += c.s * c.y
+			den[t] += c.s
 		}
-		if den > 0 {
-			score[t] = num / den
-			if p.Kind == CannotLink {
-				score[t] = -score[t]
-			}
+		if p.Kind == CannotLink {
+			num[t] = -num[t]
 		}
 	}
-	return score, nil
+	return num, den, nil
 }
 
 // VoteFilter returns the pairs of s that Vote does not find contradicted
@@ -349,4 +363,29 @@ func VoteWeights(s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set,
 		}
 	}
 	return out, factor, nil
+}
+
+// Plausibility estimates, for every pair of s, the probability that it is
+// right from the constraints near it: with A and D the vote weight of the
+// K pairs most similar to it (as in Vote) for its kind and for the other
+// kind, it is Laplace's rule of succession
+//
+//	q = (A + 1) / (A + D + 2),
+//
+// the posterior mean of a uniform prior on the chance that a neighbouring
+// pair agrees, each neighbour counting as one observation scaled by its
+// similarity S ∈ [0, 1] (ours, beyond the sources; issue 17). A pair no
+// other pair is similar to gets ½; one whose K neighbours are all of its
+// kind at similarity 1 gets (K + 1)/(K + 2). The agreement of Vote is
+// a = (A − D)/(A + D). Cost and errors as Vote.
+func Plausibility(s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float64, error) {
+	num, den, err := voteMasses(s, sim, opt)
+	if err != nil {
+		return nil, err
+	}
+	q := make([]float64, len(num))
+	for t := range q {
+		q[t] = ((den[t]+num[t])/2 + 1) / (den[t] + 2)
+	}
+	return q, nil
 }

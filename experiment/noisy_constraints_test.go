@@ -78,6 +78,8 @@ func TestNoisyConstraintsQuick(t *testing.T) {
 		"| iris | cscap |",
 		"| iris | cscap+vote |",
 		"Target (issue 17)",
+		"| iris | mcl-noa-ssc-noresolve |",
+		"Robust by default: the NOA-SSC resolve",
 		"## Failures",
 		"noisy-d1-1.png",
 	} {
@@ -93,5 +95,28 @@ func TestNoisyConstraintsQuick(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(env.OutDir, "noisy-d1-1.png")); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestNoisyKeyVersion(t *testing.T) {
+	// The columns whose default changed (the NOA-SSC resolve) carry a
+	// version in their keys; the published columns (-noresolve) and the
+	// others do not, and the -noresolve columns are variants of the
+	// registered methods.
+	for _, c := range []struct{ method, want string }{
+		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve/f10/0"},
+		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve/f10/0"},
+		{"mcl-noa-ssc-noresolve", "iris/d5/mcl-noa-ssc-noresolve/f10/0"},
+		{"mcl-noa-ssc-screen", "iris/d5/mcl-noa-ssc-screen/f10/0"},
+		{"cscap", "iris/d5/cscap/f10/0"},
+	} {
+		if got := noisyKey("iris", 5, c.method, 10, 0); got != c.want {
+			t.Errorf("noisyKey(%s) = %s, want %s", c.method, got, c.want)
+		}
+	}
+	for _, k := range []string{"ml-noa-ssc-noresolve", "mcl-noa-ssc-noresolve"} {
+		if !noisyVariant(k) || noisyRegistered(k) != strings.TrimSuffix(k, "-noresolve") {
+			t.Errorf("%s: variant %v, registered %s", k, noisyVariant(k), noisyRegistered(k))
+		}
 	}
 }

@@ -118,9 +118,10 @@ func table42Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	case "sl":
 		m = cluster.SpectralLearning{}
 	case "mcl-noa-ssc":
-		// The thesis's algorithm (Alg. 9) as published (the default:
-		// issue 17's constraint screen is the Screen knob).
-		m = cluster.MCLNOASSC{}
+		// The thesis's algorithm (Alg. 9) as published (NoResolve; the
+		// constraints come from the ground truth and are consistent, so
+		// the default resolve of issue 17 would not act on them either).
+		m = cluster.MCLNOASSC{NoResolve: true}
 	default:
 		return nil, fmt.Errorf("unknown method %q", method)
 	}

@@ -1,0 +1,169 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
+)
+
+// resolveReferenceMaxN is the largest graph on which the resolve of ML-
+// and MCL-NOA-SSC computes its reference partition (CSCAP, dense: O(n³)
+// time, 3·8·n² bytes), the limit at which fgpwc-table1 and
+// noisy-constraints skip CSCAP. Above it the reference step is left out.
+const resolveReferenceMaxN = 1000
+
+// resolveEpsilon is the weight, in the contraction, of a pair whose
+// plausibility is at most ½ (log-odds ≤ 0): a positive infinitesimal, so
+// that such a must-link still joins two groups that no cannot-link keeps
+// apart, and never outweighs a pair with evidence for it.
+const resolveEpsilon = 1e-9
+
+// resolvePairs is the default resolve of ML- and MCL-NOA-SSC (ours,
+// beyond the sources; issue 17), applied before the must-link closure when
+// the pairs contradict each other (a cannot-link joins two nodes of one
+// must-link component). Consistent pairs are returned as they are, so
+// the methods are as published on them. Otherwise:
+//
+//  1. the vote (from VoteMinPairs pairs on): every pair that
+//     constraint.VoteWeights gives weight 0 (agreement ≤ −½: at least 75%
+//     of its neighbours' vote weight for the other kind) is left out, as
+//     in the Screen, and each other pair gets the plausibility q of
+//     constraint.Plausibility (Laplace's rule on the same vote);
+//  2. the reference (n ≤ resolveReferenceMaxN): CSCAP with its defaults
+//     (it down-weights contradicted pairs itself) partitions the graph
+//     with the given pairs, and every must-link whose ends it separates
+//     is left out: a wrong must-link merges two classes in the closure,
+//     while a wrong cannot-link only keeps two groups apart, so only
+//     must-links are checked against it;
+//  3. the contraction: constraint.Contract clusters the rest, each pair
+//     weighing its log-odds max(0, log q/(1 − q)) plus resolveEpsilon
+//     (1 with fewer than VoteMinPairs pairs), and the must-links between
+//     its groups and the cannot-links inside one are left out, so that no
+//     contradiction is left.
+//
+// It returns the pairs kept, in order and with their weights as given,
+// and a warning naming knob when it changed anything. Cost: O(n + m·α(n))
+// for consistent pairs; otherwise the vote (see screenPairs), CSCAP
+// (O(n³)) and the contraction (O(n + m·log n·log m)).
+func resolvePairs(ctx context.Context, method, knob string, p *Problem, s *Settings, pairs []constraint.Pair) ([]constraint.Pair, []string, error) {
+	g := p.Graph
+	n := g.N()
+	set := &constraint.Set{N: n, Pairs: pairs}
+	if consistentPairs(set) {
+		return pairs, nil, nil
+	}
+	keep := make([]bool, len(pairs))
+	weight := make([]float64, len(pairs))
+	for t := range keep {
+		keep[t], weight[t] = true, 1
+	}
+	var voted, referred int
+	if len(pairs) >= VoteMinPairs {
+		sim, nbr := graphSim(g)
+		opt := constraint.VoteOptions{Neighbours: nbr}
+		_, f, err := constraint.VoteWeights(set, sim, opt)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
+		}
+		q, err := constraint.Plausibility(set, sim, opt)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cluster: %s: plausibility of the constraints: %w", method, err)
+		}
+		for t := range pairs {
+			if f[t] == 0 {
+				keep[t] = false
+				voted++
+			}
+			weight[t] = max(0, math.Log(q[t]/(1-q[t]))) + resolveEpsilon
+		}
+	}
+	var warnings []string
+	if n <= resolveReferenceMaxN {
+		ref, err := Run(ctx, CSCAP{}, &Problem{Graph: g, K: p.K, Constraints: set, Regularize: p.Regularize}, s.derive(streamPairReference))
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, nil, ctx.Err()
+		case err != nil:
+			warnings = append(warnings, fmt.Sprintf("%s: resolve: the reference partition (cscap) failed, so no must-link was checked against it: %v", method, err))
+		default:
+			for t, pr := range pairs {
+				if keep[t] && pr.Kind == constraint.MustLink && ref.Labels[pr.I] != ref.Labels[pr.J] {
+					keep[t] = false
+					referred++
+				}
+			}
+		}
+	}
+	rest := &constraint.Set{N: n}
+	var idx []int
+	for t, pr := range pairs {
+		if keep[t] {
+			pr.Weight = weight[t]
+			rest.Pairs = append(rest.Pairs, pr)
+			idx = append(idx, t)
+		}
+	}
+	drop, err := constraint.Contract(ctx, rest)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: %s: contraction of contradicted constraints: %w", method, err)
+	}
+	var cutML, cutCL int
+	for _, u := range drop {
+		keep[idx[u]] = false
+		if rest.Pairs[u].Kind == constraint.MustLink {
+			cutML++
+		} else {
+			cutCL++
+		}
+	}
+	out := make([]constraint.Pair, 0, len(pairs))
+	for t, pr := range pairs {
+		if keep[t] {
+			out = append(out, pr)
+		}
+	}
+	warnings = append(warnings, fmt.Sprintf("%s: the %d constraints contradict each other; resolved by leaving out %d that the constraints near them contradict (constraint.VoteWeights), %d must-links whose ends a reference partition (cscap) separates, and %d must-links and %d cannot-links by contraction (constraint.Contract); %s uses every constraint as given", method, len(pairs), voted, referred, cutML, cutCL, knob))
+	return out, warnings, nil
+}
+
+// consistentPairs reports whether no cannot-link of s joins two nodes of
+// one must-link component (repeated pairs are not contradictions). O(n +
+// m·α(n)).
+func consistentPairs(s *constraint.Set) bool {
+	comp, _ := constraint.Closure(s)
+	for _, pr := range s.Pairs {
+		if pr.Kind == constraint.CannotLink && comp[pr.I] == comp[pr.J] {
+			return false
+		}
+	}
+	return true
+}
+
+// graphSim returns the similarity W_ab / max(1, max W) of g, in [0, 1],
+// and its neighbour lists, for constraint.Vote on a sparse graph.
+func graphSim(g *graph.Graph) (sim func(a, b int) float64, nbr func(a int) []int32) {
+	scale := 1.0
+	for i := 0; i < g.N(); i++ {
+		idx, w := g.Row(i)
+		for k, j := range idx {
+			if int(j) != i {
+				scale = max(scale, w[k])
+			}
+		}
+	}
+	sim = func(a, b int) float64 { return max(0, g.Weight(a, b)) / scale }
+	nbr = func(a int) []int32 { idx, _ := g.Row(a); return idx }
+	return sim, nbr
+}
+
+// resolveKnob is the NoResolve knob of the method named name, for
+// warnings.
+func resolveKnob(name string) string {
+	if name == "ml-noa-ssc" {
+		return "MLNOASSC.NoResolve"
+	}
+	return "MCLNOASSC.NoResolve"
+}
