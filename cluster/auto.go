@@ -23,9 +23,9 @@ import (
 //
 //	unconstrained: njw, ncut, usc, bethe (with the k given)
 //	labels alone:  labelprop, noa-ssc, mavro-k
-//	pairs:         sl, ml-noa-ssc, mcl-noa-ssc, sscka, csc, fast-ge,
-//	               fast-ge2, fast-ge2-bh (n ≤ 1000), cscap (n ≤ 1000),
-//	               fgpwc-dw (FGPWC with D − W, m = k),
+//	pairs:         sl, ml-noa-ssc, mcl-noa-ssc, sscka, csc,
+//	               fast-ge, fast-ge2, fast-ge2-bh, cscap (these four
+//	               only when n ≤ 1000), fgpwc-dw (FGPWC with D − W, m = k),
 //	               fgpwc (NewFGPWC with L_sym, m = max(2k, 10))
 //
 // The rule that makes this list: every registered method that clusters
@@ -34,10 +34,18 @@ import (
 // labels alone, the label methods too, the pairwise ones converting the
 // labels, see MaxLabelPairs) and whose fit costs about one sparse
 // eigensolve or one kernel k-means: O(nnz + K) per operator product and
-// O(k) vectors, then k-means. The dense methods, O(n²) memory and O(n³)
-// time (cscap, and fast-ge2-bh, whose default variant solves a dense
-// Schur complement), run only when n ≤ autoDenseMaxN = 1000. Left out by
-// the rule: cosc and l1csc (nonlinear relaxations iterated to convergence
+// O(k) vectors, then k-means. Four candidates cost more and run only
+// when n ≤ autoCostlyMaxN = 1000 (the limit the real-data experiment
+// applies to cscap): the dense ones, O(n²) memory and O(n³) time (cscap,
+// and fast-ge2-bh, whose default variant solves a dense Schur
+// complement), and fast-ge and fast-ge2, whose generalized eigenproblem
+// is dense up to DenseLimit and above it solved by LOBPCG on a pencil
+// that converges slowly (measured on the problem of BenchmarkAuto3000,
+// 5 clusters and 10n/3 training pairs, one fit with 5 k-means restarts:
+// fast-ge 1.2 s at n = 1000 and 9.3 s at n = 2000, fast-ge2 1.6 s and
+// 8.0 s, fast-ge2-bh 3.4 s and 14 s, cscap 5.1 s and 34 s; about 10 s
+// each for fast-ge and fast-ge2 at n = 3000, twice auto's whole budget
+// of 5 s there). Left out by the rule: cosc and l1csc (nonlinear relaxations iterated to convergence
 // with many operator products per step: seconds per fit on graphs of a
 // few hundred nodes), csp (dense up to DenseLimit, and above it up to 64
 // generalized eigenpairs whatever k is), ccsr (a semidefinite fit of up to
@@ -80,7 +88,7 @@ import (
 // saying what was chosen. With no supervision, or fewer supervised items
 // than folds, the result is NJW's, and the report says why. A candidate
 // that fails (a problem it cannot solve) is reported with its error and
-// not chosen; a dense candidate left out because n > 1000 is reported
+// not chosen; a costly candidate left out because n > 1000 is reported
 // with Skipped set. If every candidate fails, Auto fails.
 //
 // Cost: one fit of each unconstrained candidate, Folds fits of each
@@ -93,10 +101,11 @@ type Auto struct {
 	Folds int `doc:"cross-validation folds (0: 3)" range:"0 | [2, 50]"`
 }
 
-// autoDenseMaxN is the largest n for which Auto tries the dense
-// candidates (O(n²) memory, O(n³) time): the limit the real-data
-// experiment already applies to cscap.
-const autoDenseMaxN = 1000
+// autoCostlyMaxN is the largest n for which Auto tries its costly
+// candidates (the dense cscap and fast-ge2-bh, and fast-ge and fast-ge2;
+// see Auto): the limit the real-data experiment already applies to
+// cscap.
+const autoCostlyMaxN = 1000
 
 // AutoReport is Auto's account of its choice (Result.Report).
 type AutoReport struct {
@@ -136,7 +145,7 @@ type AutoCandidate struct {
 	// Error, if not empty, is why the candidate could not be fitted.
 	Error string `json:"error,omitempty"`
 	// Skipped, if not empty, says why the candidate was not tried (a
-	// dense candidate above 1000 nodes).
+	// costly candidate above 1000 nodes).
 	Skipped string `json:"skipped,omitempty"`
 }
 
@@ -168,12 +177,14 @@ func autoCandidates(labels bool, n, k int) []autoCandidate {
 	sup := func(name string, m Method) autoCandidate {
 		return autoCandidate{name: name, method: m, supervised: true}
 	}
-	dense := func(c autoCandidate) autoCandidate {
-		if n > autoDenseMaxN {
-			c.skip = fmt.Sprintf("dense (O(n²) memory, O(n³) time): tried only up to %d nodes, n = %d", autoDenseMaxN, n)
+	costly := func(c autoCandidate, why string) autoCandidate {
+		if n > autoCostlyMaxN {
+			c.skip = fmt.Sprintf("%s: tried only up to %d nodes, n = %d", why, autoCostlyMaxN, n)
 		}
 		return c
 	}
+	const pencil = "a generalized eigenproblem by LOBPCG above DenseLimit, about 10 s per fit at 3000 nodes"
+	const dense = "dense (O(n²) memory, O(n³) time)"
 	out := []autoCandidate{
 		{name: "njw", method: NJW{}},
 		{name: "ncut", method: ShiMalik{}},
@@ -189,10 +200,10 @@ func autoCandidates(labels bool, n, k int) []autoCandidate {
 		sup("mcl-noa-ssc", MCLNOASSC{}),
 		sup("sscka", SSCKA{}),
 		sup("csc", CSC{}),
-		sup("fast-ge", FastGE{}),
-		sup("fast-ge2", FastGE2{}),
-		dense(sup("fast-ge2-bh", FastGE2BH{})),
-		dense(sup("cscap", CSCAP{})),
+		costly(sup("fast-ge", FastGE{}), pencil),
+		costly(sup("fast-ge2", FastGE2{}), pencil),
+		costly(sup("fast-ge2-bh", FastGE2BH{}), dense),
+		costly(sup("cscap", CSCAP{}), dense),
 		autoCandidate{name: "fgpwc-dw", knobs: "Laplacian=unnormalized M=k", method: dw, supervised: true, fgpwc: &dw},
 		autoCandidate{name: "fgpwc", knobs: fmt.Sprintf("M=%d", sym.M), method: sym, supervised: true, fgpwc: &sym},
 	)

@@ -351,7 +351,7 @@ func TestAutoKeepsBestUnconstrained(t *testing.T) {
 // to the registry later fails this test until it is placed. Candidates
 // cluster the graph alone into the k given (Uses: graph input, no MaxK),
 // read the supervision of the mode, come in the documented order (the
-// tie order), and the dense ones are skipped above 1000 nodes exactly.
+// tie order), and the costly ones are skipped above 1000 nodes exactly.
 func TestAutoCandidateRule(t *testing.T) {
 	leftOut := map[string]string{
 		"auto":      "itself",
@@ -368,7 +368,7 @@ func TestAutoCandidateRule(t *testing.T) {
 		"cvqe":      "feature rows",
 		"cocluster": "a bipartite matrix",
 	}
-	dense := map[string]bool{"cscap": true, "fast-ge2-bh": true}
+	costly := map[string]bool{"cscap": true, "fast-ge2-bh": true, "fast-ge": true, "fast-ge2": true}
 	for _, tc := range []struct {
 		name   string
 		labels bool
@@ -396,7 +396,7 @@ func TestAutoCandidateRule(t *testing.T) {
 				case c.supervised && u.Supervision&Pairs == 0 && !(tc.labels && u.Supervision&LabelSet != 0):
 					t.Errorf("%s: supervision %v does not read the mode's supervision", c.name, u.Supervision)
 				}
-				if want := dense[c.name] && tc.n > autoDenseMaxN; (c.skip != "") != want {
+				if want := costly[c.name] && tc.n > autoCostlyMaxN; (c.skip != "") != want {
 					t.Errorf("%s at n = %d: skipped %q, want skipped %v", c.name, tc.n, c.skip, want)
 				}
 			}

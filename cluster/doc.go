@@ -18,13 +18,14 @@
 //     never from a ground truth. Candidates, simplest first: the
 //     unconstrained njw, ncut, usc and bethe (k given); with labels alone,
 //     labelprop, noa-ssc and mavro-k; then sl, ml-noa-ssc, mcl-noa-ssc,
-//     sscka, csc, fast-ge, fast-ge2, fast-ge2-bh and cscap (these two
-//     dense: up to 1000 nodes), fgpwc with D − W (m = k) and fgpwc with
-//     L_sym (m = max(2k, 10)), each with its other defaults. The rule:
-//     every method that clusters the graph alone into the k given, reads
-//     the supervision and fits in about one sparse eigensolve or kernel
-//     k-means (cosc, l1csc, csp and ccsr are left out for cost; Auto's
-//     documentation gives the reasons). Choice: 3-fold cross-validation
+//     sscka, csc, fast-ge, fast-ge2, fast-ge2-bh and cscap (these four
+//     only up to 1000 nodes: dense, or a slowly converging pencil), fgpwc
+//     with D − W (m = k) and fgpwc with L_sym (m = max(2k, 10)), each with
+//     its other defaults. The rule: every method that clusters the graph
+//     alone into the k given, reads the supervision and fits in about one
+//     sparse eigensolve or kernel k-means (cosc, l1csc, csp and ccsr are
+//     left out for cost; Auto's documentation gives the reasons and the
+//     measured costs). Choice: 3-fold cross-validation
 //     on the constraints (pairs stratified by kind; labels split by
 //     labelled node, the held-out constraints being the pairs between
 //     held-out and training labelled nodes; fold fits use at most 5
