@@ -18,16 +18,44 @@ import (
 // sources, which compare methods with the ground truth). It never looks
 // at anything but the graph, k and the constraints or labels.
 //
-// Candidates (autoCandidates), simplest first:
+// Candidates (autoCandidates), in this order, which is the order of the
+// tie rule (simplest first):
 //
-//	pairs:  njw (unconstrained), sl, mcl-noa-ssc, fgpwc with D − W (m = k),
-//	        fgpwc (NewFGPWC with L_sym, m = max(2k, 10))
-//	labels: njw (unconstrained), labelprop, noa-ssc, sl, mcl-noa-ssc,
-//	        fgpwc with D − W (m = k), fgpwc (m = max(2k, 10))
+//	unconstrained: njw, ncut, usc, bethe (with the k given)
+//	labels alone:  labelprop, noa-ssc, mavro-k
+//	pairs:         sl, ml-noa-ssc, mcl-noa-ssc, sscka, csc,
+//	               fast-ge, fast-ge2, fast-ge2-bh, cscap (these four
+//	               only when n ≤ 1000), fgpwc-dw (FGPWC with D − W, m = k),
+//	               fgpwc (NewFGPWC with L_sym, m = max(2k, 10))
 //
-// Every candidate runs with its default knobs except FGPWC's m, fixed
-// for cost (the paper's automatic m reaches 200, and the descent costs
-// O(m²) per constrained node and step).
+// The rule that makes this list: every registered method that clusters
+// the graph alone (no feature rows or matrix) into exactly the k given,
+// reads the supervision given (with pairs, the pairwise methods; with
+// labels alone, the label methods too, the pairwise ones converting the
+// labels, see MaxLabelPairs) and whose fit costs about one sparse
+// eigensolve or one kernel k-means: O(nnz + K) per operator product and
+// O(k) vectors, then k-means. Four candidates cost more and run only
+// when n ≤ autoCostlyMaxN = 1000 (the limit the real-data experiment
+// applies to cscap): the dense ones, O(n²) memory and O(n³) time (cscap,
+// and fast-ge2-bh, whose default variant solves a dense Schur
+// complement), and fast-ge and fast-ge2, whose generalized eigenproblem
+// is dense up to DenseLimit and above it solved by LOBPCG on a pencil
+// that converges slowly (measured on the problem of BenchmarkAuto3000,
+// 5 clusters and 10n/3 training pairs, one fit with 5 k-means restarts:
+// fast-ge 1.2 s at n = 1000 and 9.3 s at n = 2000, fast-ge2 1.6 s and
+// 8.0 s, fast-ge2-bh 3.4 s and 14 s, cscap 5.1 s and 34 s; about 10 s
+// each for fast-ge and fast-ge2 at n = 3000, twice auto's whole budget
+// of 5 s there). Left out by the rule: cosc and l1csc (nonlinear relaxations iterated to convergence
+// with many operator products per step: seconds per fit on graphs of a
+// few hundred nodes), csp (dense up to DenseLimit, and above it up to 64
+// generalized eigenpairs whatever k is), ccsr (a semidefinite fit of up to
+// 20 000 iterations, their count growing with the conditioning of the
+// embedding), opplc and plmeans (they find k themselves; opplc is for
+// ordered nodes), mavro (k = 2 only; mavro-k is its k-way form) and the
+// methods of feature rows or matrices (cpca, clpp, cvqe, cocluster).
+// Every candidate runs with its default knobs except FGPWC's m, fixed for
+// cost (the paper's automatic m reaches 200, and the descent costs O(m²)
+// per constrained node and step).
 //
 // Folds. Pairs (Problem.Constraints, with Problem.Labels converted as
 // every pairwise method does, see MaxLabelPairs) are split into Folds
@@ -39,34 +67,45 @@ import (
 //
 // Score. Every supervised candidate is fitted on the training part of
 // every fold, with k-means limited to 5 restarts (as in FGPWC's own
-// cross-validation); its score is the fraction of all held-out constraints (over
-// the folds) its partitions satisfy. The unconstrained NJW partition is
-// computed once and scored on the same held-out constraints. The
-// candidate with the highest score wins; ties (within 10⁻¹²) go to the
-// simpler candidate, the earlier in the list, so NJW is kept unless a
-// constrained candidate satisfies strictly more held-out constraints.
-// The winner is then run on the whole problem with Settings as given, so
-// its partition is exactly that method's with the same seed.
+// cross-validation); its score is the fraction of all held-out constraints
+// (over the folds) its partitions satisfy. Each unconstrained candidate
+// is computed once, on the whole graph with Settings as given, and scored
+// on the same held-out constraints. The candidate with the highest score
+// wins; ties (within 10⁻¹²) go to the simpler candidate, the earlier in
+// the list, so an unconstrained partition is kept unless a constrained
+// candidate satisfies strictly more held-out constraints. A supervised
+// winner is then run on the whole problem with Settings as given, so its
+// partition is exactly that method's with the same seed; an unconstrained
+// winner's partition is the one already computed.
 //
-// Sharing. NJW runs once for all folds; both FGPWC candidates embed the
-// graph once (FGPWC.Embed) and reuse that basis in every fold and in the
-// final fit. SL and the label methods depend on the training constraints
-// and run per fold.
+// Sharing. The unconstrained candidates run once for all folds; both
+// FGPWC candidates embed the graph once (FGPWC.Embed) and reuse that
+// basis in every fold and in the final fit. The other supervised
+// candidates depend on the training constraints and run per fold.
 //
 // Result: the winner's Result, with Report = *AutoReport (every
-// candidate's scores, the choice and why) and a first warning saying what
-// was chosen. With no supervision, or fewer supervised items than folds,
-// the result is NJW's, and the report says why. A candidate that fails
-// (a problem it cannot solve) is reported with its error and not chosen.
+// candidate's scores and seconds, the choice and why) and a first warning
+// saying what was chosen. With no supervision, or fewer supervised items
+// than folds, the result is NJW's, and the report says why. A candidate
+// that fails (a problem it cannot solve) is reported with its error and
+// not chosen; a costly candidate left out because n > 1000 is reported
+// with Skipped set. If every candidate fails, Auto fails.
 //
-// Cost: (candidates − 1) × Folds fits plus one NJW and one final fit, the
-// fits GOMAXPROCS at a time; each fit is that method's cost on the
-// training part.
+// Cost: one fit of each unconstrained candidate, Folds fits of each
+// supervised one and one final fit, GOMAXPROCS at a time; each fit is
+// that method's cost on the training part. BenchmarkAuto3000 measures it
+// (3000 nodes, 15 000 pairs).
 type Auto struct {
 	// Folds is the number of cross-validation folds. If Folds is 0, 3 are
 	// used.
 	Folds int `doc:"cross-validation folds (0: 3)" range:"0 | [2, 50]"`
 }
+
+// autoCostlyMaxN is the largest n for which Auto tries its costly
+// candidates (the dense cscap and fast-ge2-bh, and fast-ge and fast-ge2;
+// see Auto): the limit the real-data experiment already applies to
+// cscap.
+const autoCostlyMaxN = 1000
 
 // AutoReport is Auto's account of its choice (Result.Report).
 type AutoReport struct {
@@ -92,18 +131,22 @@ type AutoCandidate struct {
 	// Method is the registered method, Knobs its non-default knobs.
 	Method string `json:"method"`
 	Knobs  string `json:"knobs,omitempty"`
-	// Supervised is false for the unconstrained candidate.
+	// Supervised is false for the unconstrained candidates.
 	Supervised bool `json:"supervised"`
 	// Score is the fraction of held-out constraints satisfied over all
-	// folds; −1 when the candidate failed (see Error) or nothing was
-	// validated.
+	// folds; −1 when the candidate failed (see Error), was skipped or
+	// nothing was validated.
 	Score float64 `json:"score"`
 	// FoldScores is the fraction satisfied in each fold.
 	FoldScores []float64 `json:"fold_scores"`
-	// Seconds is the wall-clock time of the candidate's fits, summed.
+	// Seconds is the wall-clock time of the candidate's fits, summed (an
+	// unconstrained candidate's one fit on the whole graph).
 	Seconds float64 `json:"seconds"`
 	// Error, if not empty, is why the candidate could not be fitted.
 	Error string `json:"error,omitempty"`
+	// Skipped, if not empty, says why the candidate was not tried (a
+	// costly candidate above 1000 nodes).
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // Name returns "auto".
@@ -118,11 +161,12 @@ type autoCandidate struct {
 	method      Method
 	supervised  bool
 	fgpwc       *FGPWC // non-nil for the FGPWC candidates: the basis is shared
+	skip        string // non-empty: not tried, and why
 }
 
-// autoCandidates returns Auto's candidates for the supervision kind,
-// simplest first (see Auto).
-func autoCandidates(labels bool, k int) []autoCandidate {
+// autoCandidates returns Auto's candidates for the supervision kind on n
+// nodes and k clusters, in the order of the tie rule (see Auto).
+func autoCandidates(labels bool, n, k int) []autoCandidate {
 	dw := *NewFGPWC()
 	dw.Laplacian, dw.M = FGPWCUnnormalized, k
 	// FGPWC with L_sym at m = max(2k, 10) rather than the paper's
@@ -130,15 +174,36 @@ func autoCandidates(labels bool, k int) []autoCandidate {
 	// node and step, and auto fits it four times.
 	sym := *NewFGPWC()
 	sym.M = max(2*k, 10)
-	out := []autoCandidate{{name: "njw", method: NJW{}}}
+	sup := func(name string, m Method) autoCandidate {
+		return autoCandidate{name: name, method: m, supervised: true}
+	}
+	costly := func(c autoCandidate, why string) autoCandidate {
+		if n > autoCostlyMaxN {
+			c.skip = fmt.Sprintf("%s: tried only up to %d nodes, n = %d", why, autoCostlyMaxN, n)
+		}
+		return c
+	}
+	const pencil = "a generalized eigenproblem by LOBPCG above DenseLimit, about 10 s per fit at 3000 nodes"
+	const dense = "dense (O(n²) memory, O(n³) time)"
+	out := []autoCandidate{
+		{name: "njw", method: NJW{}},
+		{name: "ncut", method: ShiMalik{}},
+		{name: "usc", method: Unnormalized{}},
+		{name: "bethe", method: BetheHessian{}},
+	}
 	if labels {
-		out = append(out,
-			autoCandidate{name: "labelprop", method: LabelProp{}, supervised: true},
-			autoCandidate{name: "noa-ssc", method: NOASSC{}, supervised: true})
+		out = append(out, sup("labelprop", LabelProp{}), sup("noa-ssc", NOASSC{}), sup("mavro-k", MavroK{}))
 	}
 	return append(out,
-		autoCandidate{name: "sl", method: SpectralLearning{}, supervised: true},
-		autoCandidate{name: "mcl-noa-ssc", method: MCLNOASSC{}, supervised: true},
+		sup("sl", SpectralLearning{}),
+		sup("ml-noa-ssc", MLNOASSC{}),
+		sup("mcl-noa-ssc", MCLNOASSC{}),
+		sup("sscka", SSCKA{}),
+		sup("csc", CSC{}),
+		costly(sup("fast-ge", FastGE{}), pencil),
+		costly(sup("fast-ge2", FastGE2{}), pencil),
+		costly(sup("fast-ge2-bh", FastGE2BH{}), dense),
+		costly(sup("cscap", CSCAP{}), dense),
 		autoCandidate{name: "fgpwc-dw", knobs: "Laplacian=unnormalized M=k", method: dw, supervised: true, fgpwc: &dw},
 		autoCandidate{name: "fgpwc", knobs: fmt.Sprintf("M=%d", sym.M), method: sym, supervised: true, fgpwc: &sym},
 	)
@@ -150,6 +215,9 @@ type autoFold struct {
 	labels constraint.Labels // training labels (label mode)
 	test   []constraint.Pair // held-out constraints
 }
+
+// autoRule is AutoReport.Rule.
+const autoRule = "score = fraction of held-out constraints satisfied, pooled over the folds; highest wins; ties (within 1e-12) go to the simpler candidate (earlier in the list), so an unconstrained partition (njw, ncut, usc, bethe) is kept unless a constrained candidate does strictly better"
 
 // Partition chooses a candidate by cross-validation and returns its
 // partition of p (see Auto).
@@ -169,7 +237,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		cv.Restarts = 5
 	}
 	labelMode := (p.Constraints == nil || len(p.Constraints.Pairs) == 0) && p.Labels != nil && len(p.Labels.Labeled()) > 0
-	rep := &AutoReport{Supervision: "pairs", Rule: "score = fraction of held-out constraints satisfied, pooled over the folds; highest wins; ties (within 1e-12) go to the simpler candidate (earlier in the list), so the unconstrained NJW is kept unless a constrained candidate does strictly better"}
+	rep := &AutoReport{Supervision: "pairs", Rule: autoRule}
 	var fs []autoFold
 	var warnings []string
 	if labelMode {
@@ -191,17 +259,19 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	for _, f := range fs {
 		rep.HeldOut += len(f.test)
 	}
-	// The unconstrained partition, once.
-	base, err := Run(ctx, NJW{}, &Problem{Graph: p.Graph, K: p.K}, &quiet)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: auto: the unconstrained candidate: %w", err)
-	}
-	cands := autoCandidates(labelMode, p.K)
+	// The unconstrained problem: the graph, k and how the graph is
+	// treated, without the supervision.
+	bare := &Problem{Graph: p.Graph, K: p.K, Regularize: p.Regularize, Disconnected: p.Disconnected}
+	cands := autoCandidates(labelMode, p.Graph.N(), p.K)
 	if len(fs) == 0 || rep.HeldOut == 0 {
+		base, err := Run(ctx, NJW{}, bare, &quiet)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: auto: the unconstrained candidate: %w", err)
+		}
 		rep.Chosen = "njw"
 		rep.Why = "too little supervision to cross-validate (fewer than 2 held-out constraints per fold): the unconstrained partition is returned"
 		for _, c := range cands {
-			rep.Candidates = append(rep.Candidates, AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1})
+			rep.Candidates = append(rep.Candidates, AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Skipped: c.skip})
 		}
 		return autoResult(base, rep, warnings), nil
 	}
@@ -226,28 +296,46 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		c.fgpwc.Basis = b
 		cands[ci].method = *c.fgpwc
 	}
+	// The tasks: one per unconstrained candidate (its partition of the
+	// whole graph, slot 0 of its row), one per supervised candidate and
+	// fold.
+	type task struct{ ci, f int }
+	var tasks []task
+	for ci, c := range cands {
+		switch {
+		case c.skip != "":
+		case !c.supervised:
+			tasks = append(tasks, task{ci, 0})
+		default:
+			for f := range fs {
+				tasks = append(tasks, task{ci, f})
+			}
+		}
+	}
 	nf := len(fs)
-	sat := make([]int, len(cands)*nf)
+	labels := make([][]int, len(cands)*nf)
 	secs := make([]float64, len(cands)*nf)
 	fails := make([]error, len(cands)*nf)
-	for f, fd := range fs {
-		sat[f] = satisfied(fd.test, base.Labels)
-	}
-	err = parallel.For(ctx, (len(cands)-1)*nf, 0, func(t int) error {
-		ci, f := 1+t/nf, t%nf
+	whole0 := make([]*Result, len(cands)) // the unconstrained partitions
+	err := parallel.For(ctx, len(tasks), 0, func(t int) error {
+		ci, f := tasks[t].ci, tasks[t].f
 		c := cands[ci]
 		if basisErr[ci] != nil {
 			fails[ci*nf+f] = basisErr[ci]
 			return nil
 		}
-		fp := &Problem{Graph: p.Graph, K: p.K, Disconnected: p.Disconnected}
-		if labelMode {
-			fp.Labels = fs[f].labels
-		} else {
-			fp.Constraints = &constraint.Set{N: p.Graph.N(), Pairs: fs[f].pairs}
+		fp, fset := bare, &quiet
+		if c.supervised {
+			q := *bare
+			if labelMode {
+				q.Labels = fs[f].labels
+			} else {
+				q.Constraints = &constraint.Set{N: p.Graph.N(), Pairs: fs[f].pairs}
+			}
+			fp, fset = &q, &cv
 		}
 		start := time.Now()
-		res, err := Run(ctx, c.method, fp, &cv)
+		res, err := Run(ctx, c.method, fp, fset)
 		secs[ci*nf+f] = time.Since(start).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -256,54 +344,77 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			fails[ci*nf+f] = err
 			return nil
 		}
-		sat[ci*nf+f] = satisfied(fs[f].test, res.Labels)
+		if !c.supervised {
+			whole0[ci] = res
+		}
+		labels[ci*nf+f] = res.Labels
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	best := 0
+	best := -1
 	for ci, c := range cands {
-		ac := AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised}
+		ac := AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Skipped: c.skip}
+		if c.skip != "" {
+			rep.Candidates = append(rep.Candidates, ac)
+			continue
+		}
 		total := 0
 		for f := 0; f < nf; f++ {
-			if e := fails[ci*nf+f]; e != nil && ac.Error == "" {
-				ac.Error = e.Error()
+			slot := ci*nf + f
+			if !c.supervised {
+				slot = ci * nf // one partition for every fold
 			}
-			total += sat[ci*nf+f]
-			ac.FoldScores = append(ac.FoldScores, float64(sat[ci*nf+f])/float64(max(1, len(fs[f].test))))
-			ac.Seconds += secs[ci*nf+f]
+			if e := fails[slot]; e != nil {
+				if ac.Error == "" {
+					ac.Error = e.Error()
+				}
+				continue
+			}
+			sat := satisfied(fs[f].test, labels[slot])
+			total += sat
+			ac.FoldScores = append(ac.FoldScores, float64(sat)/float64(max(1, len(fs[f].test))))
+			if c.supervised || f == 0 {
+				ac.Seconds += secs[slot]
+			}
 		}
-		ac.Score = float64(total) / float64(rep.HeldOut)
-		if ac.Error != "" {
-			ac.Score, ac.FoldScores = -1, nil
+		if ac.Error == "" {
+			ac.Score = float64(total) / float64(rep.HeldOut)
+		} else {
+			ac.FoldScores = nil
 		}
 		rep.Candidates = append(rep.Candidates, ac)
-		if ac.Error == "" && ac.Score > rep.Candidates[best].Score+1e-12 {
+		if ac.Error == "" && (best < 0 || ac.Score > rep.Candidates[best].Score+1e-12) {
 			best = ci
 		}
 	}
+	if best < 0 {
+		return nil, fmt.Errorf("cluster: auto: every candidate failed (%s: %s)", rep.Candidates[0].Name, rep.Candidates[0].Error)
+	}
 	rep.Chosen = cands[best].name
-	var runnerUp *AutoCandidate
+	// The best of the other kind (constrained against unconstrained), for
+	// the one-sentence reason.
+	var other *AutoCandidate
 	for i := range rep.Candidates {
 		c := &rep.Candidates[i]
-		if i != best && c.Error == "" && (runnerUp == nil || c.Score > runnerUp.Score) {
-			runnerUp = c
+		if c.Supervised != cands[best].supervised && c.Error == "" && c.Skipped == "" && (other == nil || c.Score > other.Score) {
+			other = c
 		}
 	}
-	if best == 0 {
-		rep.Why = "no constrained candidate satisfies more held-out constraints than the unconstrained NJW partition"
-		if runnerUp != nil {
-			rep.Why += fmt.Sprintf(" (best constrained: %s, %.4f against %.4f)", runnerUp.Name, runnerUp.Score, rep.Candidates[0].Score)
+	win := rep.Candidates[best]
+	if !cands[best].supervised {
+		rep.Why = fmt.Sprintf("no constrained candidate satisfies more held-out constraints than the unconstrained %s partition (%.4f", win.Name, win.Score)
+		if other != nil {
+			rep.Why += fmt.Sprintf("; best constrained: %s, %.4f", other.Name, other.Score)
 		}
-		rep.Why += ": the unconstrained partition is returned"
-		return autoResult(base, rep, warnings), nil
+		rep.Why += "): the unconstrained partition is returned"
+		return autoResult(whole0[best], rep, warnings), nil
 	}
-	rep.Why = fmt.Sprintf("%s satisfies the most held-out constraints: %.4f (unconstrained NJW %.4f", rep.Chosen, rep.Candidates[best].Score, rep.Candidates[0].Score)
-	if runnerUp != nil && runnerUp.Name != "njw" {
-		rep.Why += fmt.Sprintf(", next %s %.4f", runnerUp.Name, runnerUp.Score)
+	rep.Why = fmt.Sprintf("%s satisfies the most held-out constraints: %.4f", rep.Chosen, win.Score)
+	if other != nil {
+		rep.Why += fmt.Sprintf(" (best unconstrained: %s, %.4f)", other.Name, other.Score)
 	}
-	rep.Why += ")"
 	res, err := Run(ctx, cands[best].method, p, s)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: auto: the chosen %s on the whole problem: %w", rep.Chosen, err)
@@ -400,6 +511,10 @@ func (r *AutoReport) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "auto chose %s (%s, %d folds, %d held-out):", r.Chosen, r.Supervision, r.Folds, r.HeldOut)
 	for _, c := range r.Candidates {
+		if c.Skipped != "" {
+			fmt.Fprintf(&b, " %s skipped;", c.Name)
+			continue
+		}
 		if c.Error != "" {
 			fmt.Fprintf(&b, " %s failed;", c.Name)
 			continue

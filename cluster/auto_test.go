@@ -5,103 +5,167 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 )
 
-// TestAutoScoresByHand recomputes every candidate's score independently:
-// the folds are rebuilt with fgpwcSplit, each candidate is run through Run
-// on the training pairs, and the held-out pairs it satisfies are counted
-// here; the report must match, the choice must be the highest score (ties
-// to the earlier), and the result must be the chosen method's own Run on
-// the whole problem with the same Settings.
-func TestAutoScoresByHand(t *testing.T) {
-	g, truth := roBlobs(t, 150, 3, 1.4, 7)
-	set, err := constraint.UniformPairs(truth, 120, rand.NewPCG(7, 7))
-	if err != nil {
-		t.Fatal(err)
+// autoByHand recomputes Auto's scores on pair supervision independently
+// of auto.go: the folds are rebuilt with fgpwcSplit, each unconstrained
+// candidate is run once through Run on the graph alone with s, each
+// supervised one on every fold's training pairs with auto's fold
+// settings (at most 5 k-means restarts), and the held-out pairs each
+// partition satisfies are counted here. It returns the scores (−1 for a
+// skipped or failed candidate) and the index of the expected winner
+// (highest score, ties to the earlier).
+func autoByHand(t *testing.T, p *Problem, s *Settings) (scores []float64, best int) {
+	t.Helper()
+	train, test := fgpwcSplit(p.Constraints.Pairs, 3, s.Seed)
+	held := 0
+	for _, q := range test {
+		held += len(q)
 	}
-	p := &Problem{Graph: g, K: 3, Constraints: set}
-	s := &Settings{Seed: 11}
-	res, err := Run(context.Background(), Auto{}, p, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, ok := res.Report.(*AutoReport)
-	if !ok {
-		t.Fatalf("Report is %T, want *AutoReport", res.Report)
-	}
-	if rep.Folds != 3 || rep.HeldOut != 120 || rep.Supervision != "pairs" {
-		t.Fatalf("report folds %d, held out %d, supervision %s; want 3, 120, pairs", rep.Folds, rep.HeldOut, rep.Supervision)
-	}
-	train, test := fgpwcSplit(set.Pairs, 3, s.Seed)
-	cands := autoCandidates(false, 3)
-	if len(rep.Candidates) != len(cands) {
-		t.Fatalf("%d candidates reported, want %d", len(rep.Candidates), len(cands))
-	}
-	best := 0
-	for ci, c := range cands {
-		m := c.method
-		total := 0
-		for f := range train {
-			fp := &Problem{Graph: g, K: 3, Constraints: &constraint.Set{N: g.N(), Pairs: train[f]}}
-			if !c.supervised {
-				fp.Constraints = nil
-			}
-			fs := s
-			if c.supervised {
-				fs = &Settings{Seed: s.Seed, Restarts: 5} // auto's fold fits
-			}
-			r, err := Run(context.Background(), m, fp, fs)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			for _, q := range test[f] {
-				if (r.Labels[q.I] == r.Labels[q.J]) == (q.Kind == constraint.MustLink) {
-					total++
+	best = -1
+	for _, c := range autoCandidates(false, p.Graph.N(), p.K) {
+		score := -1.0
+		if c.skip == "" {
+			total, failed := 0, false
+			var whole []int
+			for f := range train {
+				labels := whole
+				if c.supervised || whole == nil {
+					fp := &Problem{Graph: p.Graph, K: p.K}
+					fs := s
+					if c.supervised {
+						fp.Constraints = &constraint.Set{N: p.Graph.N(), Pairs: train[f]}
+						fs = &Settings{Seed: s.Seed, Restarts: 5} // auto's fold fits
+					}
+					r, err := Run(context.Background(), c.method, fp, fs)
+					if err != nil {
+						failed = true
+						break
+					}
+					labels = r.Labels
+					if !c.supervised {
+						whole = labels
+					}
+				}
+				for _, q := range test[f] {
+					if (labels[q.I] == labels[q.J]) == (q.Kind == constraint.MustLink) {
+						total++
+					}
 				}
 			}
+			if !failed {
+				score = float64(total) / float64(held)
+			}
 		}
-		want := float64(total) / 120
-		got := rep.Candidates[ci]
-		// FGPWC reuses one basis in auto; the basis is the same numbers as
-		// its own embedding, so the counts agree exactly.
-		if got.Name != c.name || math.Abs(got.Score-want) > 1e-12 {
-			t.Errorf("candidate %d: %s score %v, recomputed %s %v", ci, got.Name, got.Score, c.name, want)
-		}
-		if want > rep.Candidates[best].Score+1e-12 {
-			best = ci
+		scores = append(scores, score)
+		if score >= 0 && (best < 0 || score > scores[best]+1e-12) {
+			best = len(scores) - 1
 		}
 	}
-	if rep.Chosen != cands[best].name {
-		t.Errorf("chose %s, the highest score is %s's", rep.Chosen, cands[best].name)
-	}
-	direct, err := Run(context.Background(), cands[best].method, p, s)
+	return scores, best
+}
+
+// TestAutoScoresByHand checks every candidate's score against autoByHand
+// on small problems whose winners differ (a supervised one on two moons,
+// where NJW cuts across the moons; the unconstrained NJW on separated
+// blobs and on two cliques, where every candidate ties), and that the result is the chosen
+// method's own Run on the whole problem with the same Settings.
+func TestAutoScoresByHand(t *testing.T) {
+	blobs, truth := roBlobs(t, 150, 3, 1.4, 7)
+	blobPairs, err := constraint.UniformPairs(truth, 120, rand.NewPCG(7, 7))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range direct.Labels {
-		if direct.Labels[i] != res.Labels[i] {
-			t.Fatalf("node %d: auto %d, %s run directly %d", i, res.Labels[i], rep.Chosen, direct.Labels[i])
-		}
+	x, mtruth, err := synth.Moons(150, 0.12, rand.NewPCG(5, 6))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.HasPrefix(res.Warnings[0], "auto: chose "+rep.Chosen) {
-		t.Errorf("first warning %q does not say what was chosen", res.Warnings[0])
+	moons, err := graph.Build(context.Background(), x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := json.Marshal(rep); err != nil {
-		t.Errorf("report does not encode as JSON: %v", err)
+	moonPairs, err := constraint.UniformPairs(mtruth, 60, rand.NewPCG(5, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cliques, ctruth := autoTwoCliques(t)
+	cliquePairs, err := constraint.UniformPairs(ctruth, 30, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		p    *Problem
+		seed uint64
+	}{
+		{"blobs", &Problem{Graph: blobs, K: 3, Constraints: blobPairs}, 11},
+		{"moons", &Problem{Graph: moons, K: 2, Constraints: moonPairs}, 1},
+		{"cliques", &Problem{Graph: cliques, K: 2, Constraints: cliquePairs}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Settings{Seed: tc.seed}
+			res, err := Run(context.Background(), Auto{}, tc.p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, ok := res.Report.(*AutoReport)
+			if !ok {
+				t.Fatalf("Report is %T, want *AutoReport", res.Report)
+			}
+			K := len(tc.p.Constraints.Pairs)
+			if rep.Folds != 3 || rep.HeldOut != K || rep.Supervision != "pairs" {
+				t.Fatalf("report folds %d, held out %d, supervision %s; want 3, %d, pairs", rep.Folds, rep.HeldOut, rep.Supervision, K)
+			}
+			scores, best := autoByHand(t, tc.p, s)
+			cands := autoCandidates(false, tc.p.Graph.N(), tc.p.K)
+			if len(rep.Candidates) != len(cands) {
+				t.Fatalf("%d candidates reported, want %d", len(rep.Candidates), len(cands))
+			}
+			for ci, c := range cands {
+				got := rep.Candidates[ci]
+				// FGPWC reuses one basis in auto; the basis is the same
+				// numbers as its own embedding, so the counts agree exactly.
+				if got.Name != c.name || math.Abs(got.Score-scores[ci]) > 1e-12 {
+					t.Errorf("candidate %d: %s score %v, recomputed %s %v", ci, got.Name, got.Score, c.name, scores[ci])
+				}
+			}
+			if rep.Chosen != cands[best].name {
+				t.Fatalf("chose %s, the highest score is %s's: %s", rep.Chosen, cands[best].name, rep)
+			}
+			fp, fs := tc.p, s
+			if !cands[best].supervised {
+				fp = &Problem{Graph: tc.p.Graph, K: tc.p.K}
+			}
+			direct, err := Run(context.Background(), cands[best].method, fp, fs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range direct.Labels {
+				if direct.Labels[i] != res.Labels[i] {
+					t.Fatalf("node %d: auto %d, %s run directly %d", i, res.Labels[i], rep.Chosen, direct.Labels[i])
+				}
+			}
+			if !strings.HasPrefix(res.Warnings[0], "auto: chose "+rep.Chosen) {
+				t.Errorf("first warning %q does not say what was chosen", res.Warnings[0])
+			}
+			if _, err := json.Marshal(rep); err != nil {
+				t.Errorf("report does not encode as JSON: %v", err)
+			}
+		})
 	}
 }
 
-// TestAutoKeepsUnconstrained checks the tie rule: on two 10-cliques
-// joined by one weak edge, NJW's partition is the two cliques, and
-// constraints drawn from that partition are all satisfied by it (score 1).
-// No candidate can score more, so the tie keeps NJW, and the report says
-// that no constrained candidate did better.
-func TestAutoKeepsUnconstrained(t *testing.T) {
+// autoTwoCliques returns two 10-cliques joined by one weak edge and the
+// cliques as the truth.
+func autoTwoCliques(t *testing.T) (*graph.Graph, []int) {
+	t.Helper()
 	var edges []graph.Edge
 	for a := 0; a < 2; a++ {
 		for i := 0; i < 10; i++ {
@@ -119,6 +183,16 @@ func TestAutoKeepsUnconstrained(t *testing.T) {
 	for i := 10; i < 20; i++ {
 		truth[i] = 1
 	}
+	return g, truth
+}
+
+// TestAutoKeepsUnconstrained checks the tie rule: on two 10-cliques
+// joined by one weak edge, NJW's partition is the two cliques, and
+// constraints drawn from that partition are all satisfied by it (score 1).
+// No candidate can score more, so the tie keeps NJW, and the report says
+// that no constrained candidate did better.
+func TestAutoKeepsUnconstrained(t *testing.T) {
+	g, truth := autoTwoCliques(t)
 	set, err := constraint.UniformPairs(truth, 30, rand.NewPCG(1, 1))
 	if err != nil {
 		t.Fatal(err)
@@ -157,8 +231,8 @@ func TestAutoLabelsAndEdgeCases(t *testing.T) {
 		}
 		want += size * (L - size)
 	}
-	if rep.Supervision != "labels" || rep.HeldOut != want || rep.Candidates[1].Name != "labelprop" {
-		t.Errorf("supervision %s, held out %d (want %d), second candidate %s", rep.Supervision, rep.HeldOut, want, rep.Candidates[1].Name)
+	if rep.Supervision != "labels" || rep.HeldOut != want || rep.Candidates[4].Name != "labelprop" {
+		t.Errorf("supervision %s, held out %d (want %d), fifth candidate %s (want labelprop, after the four unconstrained)", rep.Supervision, rep.HeldOut, want, rep.Candidates[4].Name)
 	}
 	none, err := Run(context.Background(), Auto{}, &Problem{Graph: g, K: 3}, &Settings{Seed: 2})
 	if err != nil {
@@ -169,5 +243,254 @@ func TestAutoLabelsAndEdgeCases(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Auto{Folds: 1}, &Problem{Graph: g, K: 3, Labels: labels}, nil); err == nil {
 		t.Error("Folds = 1 accepted")
+	}
+}
+
+// TestAutoKeepsBestUnconstrained: when the constraints are every pair
+// among 20 nodes, drawn from the partition of one unconstrained method,
+// that method satisfies every held-out pair (score 1), and so does any
+// earlier unconstrained candidate whose partition agrees on those pairs;
+// nothing scores more, so the winner must be the first unconstrained
+// candidate that satisfies all the pairs (counted here, by brute force),
+// and auto must return its partition of the whole graph. On two moons
+// (noise 0.05) the Bethe Hessian's partition differs from the three
+// Laplacians' (ARI 0.08 against NJW's), so bethe must win with its own
+// pairs, and NJW with usc's (the same partition as NJW's there); on two
+// cliques every method agrees, so NJW must.
+func TestAutoKeepsBestUnconstrained(t *testing.T) {
+	ctx := context.Background()
+	x, _, err := synth.Moons(150, 0.05, rand.NewPCG(1, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	moons, err := graph.Build(ctx, x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cliques, _ := autoTwoCliques(t)
+	for _, tc := range []struct {
+		name string
+		g    *graph.Graph
+		from Method // the partition the constraints are drawn from
+		want string
+	}{
+		{"moons/bethe", moons, BetheHessian{}, "bethe"},
+		// usc's partition of these moons is NJW's: the tie goes to njw.
+		{"moons/usc", moons, Unnormalized{}, "njw"},
+		{"cliques/njw", cliques, NJW{}, "njw"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Settings{Seed: 3}
+			bare := &Problem{Graph: tc.g, K: 2}
+			src, err := Run(ctx, tc.from, bare, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes := rand.New(rand.NewPCG(3, 3)).Perm(tc.g.N())[:20]
+			var pairs []constraint.Pair
+			for a, i := range nodes {
+				for _, j := range nodes[a+1:] {
+					kind := constraint.CannotLink
+					if src.Labels[i] == src.Labels[j] {
+						kind = constraint.MustLink
+					}
+					pairs = append(pairs, constraint.Pair{I: min(i, j), J: max(i, j), Kind: kind})
+				}
+			}
+			// The first unconstrained candidate that satisfies every pair.
+			want := ""
+			for _, c := range autoCandidates(false, tc.g.N(), 2)[:4] {
+				r, err := Run(ctx, c.method, bare, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if satisfied(pairs, r.Labels) == len(pairs) {
+					want = c.name
+					break
+				}
+			}
+			if tc.want != "" && want != tc.want {
+				t.Fatalf("the first unconstrained partition satisfying every pair is %q, the test expects %q", want, tc.want)
+			}
+			res, err := Run(ctx, Auto{}, &Problem{Graph: tc.g, K: 2, Constraints: &constraint.Set{N: tc.g.N(), Pairs: pairs}}, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := res.Report.(*AutoReport)
+			if rep.Chosen != want {
+				t.Fatalf("chose %s, want %s: %s", rep.Chosen, want, rep)
+			}
+			for _, c := range rep.Candidates {
+				if c.Score > 1 || (c.Name == want && c.Score != 1) {
+					t.Errorf("%s score %v", c.Name, c.Score)
+				}
+			}
+			m, err := New(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			direct, err := Run(ctx, m, bare, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range direct.Labels {
+				if direct.Labels[i] != res.Labels[i] {
+					t.Fatalf("node %d: auto %d, %s run directly %d", i, res.Labels[i], want, direct.Labels[i])
+				}
+			}
+			if !strings.Contains(rep.Why, "unconstrained "+want+" partition") {
+				t.Errorf("why = %q", rep.Why)
+			}
+		})
+	}
+}
+
+// TestAutoCandidateRule checks the candidate list against the rule stated
+// on Auto, method by method over the registry: every registered method is
+// either a candidate or left out for a stated reason, so a method added
+// to the registry later fails this test until it is placed. Candidates
+// cluster the graph alone into the k given (Uses: graph input, no MaxK),
+// read the supervision of the mode, come in the documented order (the
+// tie order), and the costly ones are skipped above 1000 nodes exactly.
+func TestAutoCandidateRule(t *testing.T) {
+	leftOut := map[string]string{
+		"auto":      "itself",
+		"hbisect":   "unconstrained, stops by a threshold (k given: one of the four Laplacian/Bethe methods)",
+		"cosc":      "cost: a nonlinear relaxation iterated to convergence",
+		"l1csc":     "cost: ADMM iterated to convergence",
+		"csp":       "cost: up to 64 generalized eigenpairs whatever k is",
+		"ccsr":      "cost: a semidefinite fit of up to 20 000 iterations",
+		"opplc":     "finds k itself; for ordered nodes",
+		"plmeans":   "finds k itself",
+		"mavro":     "k = 2 only (mavro-k is its k-way form)",
+		"cpca":      "feature rows",
+		"clpp":      "feature rows",
+		"cvqe":      "feature rows",
+		"cocluster": "a bipartite matrix",
+	}
+	costly := map[string]bool{"cscap": true, "fast-ge2-bh": true, "fast-ge": true, "fast-ge2": true}
+	for _, tc := range []struct {
+		name   string
+		labels bool
+		n      int
+		want   []string
+	}{
+		{"pairs/small", false, 1000, []string{"njw", "ncut", "usc", "bethe", "sl", "ml-noa-ssc", "mcl-noa-ssc", "sscka", "csc", "fast-ge", "fast-ge2", "fast-ge2-bh", "cscap", "fgpwc-dw", "fgpwc"}},
+		{"pairs/large", false, 1001, []string{"njw", "ncut", "usc", "bethe", "sl", "ml-noa-ssc", "mcl-noa-ssc", "sscka", "csc", "fast-ge", "fast-ge2", "fast-ge2-bh", "cscap", "fgpwc-dw", "fgpwc"}},
+		{"labels/small", true, 30, []string{"njw", "ncut", "usc", "bethe", "labelprop", "noa-ssc", "mavro-k", "sl", "ml-noa-ssc", "mcl-noa-ssc", "sscka", "csc", "fast-ge", "fast-ge2", "fast-ge2-bh", "cscap", "fgpwc-dw", "fgpwc"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cands := autoCandidates(tc.labels, tc.n, 4)
+			var names []string
+			methods := map[string]bool{}
+			for _, c := range cands {
+				names = append(names, c.name)
+				methods[c.method.Name()] = true
+				u := c.method.Uses()
+				if u.Input != 0 && u.Input != GraphInput || u.MaxK != 0 {
+					t.Errorf("%s: Uses %+v: not a graph method for every k", c.name, u)
+				}
+				switch {
+				case !c.supervised && u.Supervision != None:
+					t.Errorf("%s: unconstrained candidate with supervision %v", c.name, u.Supervision)
+				case c.supervised && u.Supervision&Pairs == 0 && !(tc.labels && u.Supervision&LabelSet != 0):
+					t.Errorf("%s: supervision %v does not read the mode's supervision", c.name, u.Supervision)
+				}
+				if want := costly[c.name] && tc.n > autoCostlyMaxN; (c.skip != "") != want {
+					t.Errorf("%s at n = %d: skipped %q, want skipped %v", c.name, tc.n, c.skip, want)
+				}
+			}
+			if strings.Join(names, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("candidates\n%v\nwant\n%v", names, tc.want)
+			}
+			for _, info := range Methods() {
+				_, out := leftOut[info.Name]
+				switch {
+				case methods[info.Name] && out:
+					t.Errorf("%s is a candidate and left out", info.Name)
+				case !methods[info.Name] && !out && (tc.labels || info.New().Uses().Supervision&Pairs != 0 || info.New().Uses().Supervision == None):
+					t.Errorf("%s is neither a candidate nor left out for a reason", info.Name)
+				}
+			}
+		})
+	}
+}
+
+// TestAutoDeterministic: for a fixed seed the choice, every score and the
+// partition are the same whatever the number of workers (the folds run
+// GOMAXPROCS at a time), and a run with one candidate failing on every
+// fold (DisconnectedStrict with an isolated node: the methods built on
+// D^{-1/2} refuse it) reports the failures with score −1 and chooses among
+// the others.
+func TestAutoDeterministic(t *testing.T) {
+	g, truth := roBlobs(t, 120, 3, 2.2, 5)
+	set, err := constraint.UniformPairs(truth, 90, rand.NewPCG(5, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same blobs with node 0 cut off.
+	var edges []graph.Edge
+	for i := 0; i < g.N(); i++ {
+		idx, w := g.Row(i)
+		for a, j := range idx {
+			if i < int(j) && i != 0 {
+				edges = append(edges, graph.Edge{I: i, J: int(j), W: w[a]})
+			}
+		}
+	}
+	cut, err := graph.FromEdges(g.N(), edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		p    *Problem
+		fail bool // some candidate must fail
+	}{
+		{"blobs", &Problem{Graph: g, K: 3, Constraints: set}, false},
+		{"isolated-strict", &Problem{Graph: cut, K: 3, Constraints: set, Disconnected: DisconnectedStrict}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var first *Result
+			for _, procs := range []int{1, 2, 1} {
+				old := runtime.GOMAXPROCS(procs)
+				res, err := Run(context.Background(), Auto{}, tc.p, &Settings{Seed: 9})
+				runtime.GOMAXPROCS(old)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep := res.Report.(*AutoReport)
+				failed := 0
+				for _, c := range rep.Candidates {
+					if c.Error != "" {
+						failed++
+						if c.Score != -1 || c.Name == rep.Chosen {
+							t.Errorf("failed candidate %s: score %v, chosen %s", c.Name, c.Score, rep.Chosen)
+						}
+					}
+				}
+				if (failed > 0) != tc.fail {
+					t.Errorf("%d candidates failed: %s", failed, rep)
+				}
+				if first == nil {
+					first = res
+					continue
+				}
+				r0 := first.Report.(*AutoReport)
+				if rep.Chosen != r0.Chosen {
+					t.Fatalf("GOMAXPROCS %d: chose %s, before %s", procs, rep.Chosen, r0.Chosen)
+				}
+				for i, c := range rep.Candidates {
+					if c.Score != r0.Candidates[i].Score || c.Error != r0.Candidates[i].Error {
+						t.Errorf("GOMAXPROCS %d: %s score %v (%q), before %v (%q)", procs, c.Name, c.Score, c.Error, r0.Candidates[i].Score, r0.Candidates[i].Error)
+					}
+				}
+				for i := range res.Labels {
+					if res.Labels[i] != first.Labels[i] {
+						t.Fatalf("GOMAXPROCS %d: node %d in cluster %d, before %d", procs, i, res.Labels[i], first.Labels[i])
+					}
+				}
+			}
+		})
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 // The realdata study: the njw-before key carries no fingerprint of the
 // defaults (it keeps the reading from before issue 19), every other key
-// does; without datasets there are no cells and the report says so, with
+// does; auto's column carries its revision; without datasets there are no cells and the report says so, with
 // every claim not testable.
 func TestRealDataKeysAndEmptyReport(t *testing.T) {
 	fp := realDefaults()
@@ -16,6 +16,16 @@ func TestRealDataKeysAndEmptyReport(t *testing.T) {
 	}
 	if k := realKey("wiki", "1/n", "auto", 2); !strings.HasSuffix(k, "/"+fp) || !strings.Contains(k, "/2/") {
 		t.Errorf("auto key %q lacks the draw or the fingerprint %s", k, fp)
+	}
+	// The revised column (auto's complete candidate set) has keys of its
+	// own, which differ from the cells cached before the revision; the
+	// other columns keep theirs. The old key is written out here.
+	old := "iris/1/n/auto/0/" + fp
+	if k := realKey("iris", "1/n", "auto", 0); k == old || !strings.Contains(k, "/auto@") {
+		t.Errorf("auto key %q: want a revised column key, not %q", k, old)
+	}
+	if k := realKey("iris", "1/n", "sl", 0); k != "iris/1/n/sl/0/"+fp {
+		t.Errorf("sl key %q changed", k)
 	}
 	env := &Env{DataRoot: t.TempDir(), Quick: true}
 	var loads memo[string, *realInstance]

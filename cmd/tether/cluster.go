@@ -525,8 +525,13 @@ func printSummary(w io.Writer, s *summary) error {
 	}
 	if r, ok := s.Report.(*cluster.AutoReport); ok {
 		for _, c := range r.Candidates {
-			score := "failed: " + c.Error
-			if c.Error == "" {
+			var score string
+			switch {
+			case c.Skipped != "":
+				score = "skipped: " + c.Skipped
+			case c.Error != "":
+				score = "failed: " + c.Error
+			default:
 				score = fmt.Sprintf("%.4f held-out constraints satisfied (%.2f s)", c.Score, c.Seconds)
 			}
 			fmt.Fprintf(tw, "auto %s\t%s\n", c.Name, score)

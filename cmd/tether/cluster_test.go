@@ -523,7 +523,7 @@ func TestClusterAutoReport(t *testing.T) {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
 	}
 	r := s.Report
-	if r.Folds != 3 || r.HeldOut != 60 || r.Chosen == "" || r.Why == "" || len(r.Candidates) != 5 || r.Candidates[0].Name != "njw" {
+	if r.Folds != 3 || r.HeldOut != 60 || r.Chosen == "" || r.Why == "" || len(r.Candidates) != 15 || r.Candidates[0].Name != "njw" {
 		t.Errorf("report %+v", r)
 	}
 	text, _, err := run(t, "cluster", "-gen", "blobs", "-n", "150", "-k", "3", "-method", "auto", "-constraints", cons, "-quiet", "-o", filepath.Join(t.TempDir(), "l.csv"))
