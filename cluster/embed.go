@@ -145,8 +145,11 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	if kind != graph.Unnormalized {
 		tau = reg.TauFor(g, count)
 	}
-	if tau == 0 && n >= componentSplitMinN {
-		if comp, nc := g.Components(); nc > 1 && count > nc && (kind == graph.Unnormalized || len(g.Isolated()) == 0) {
+	var comp []int
+	nc := 0
+	if tau == 0 {
+		comp, nc = g.Components()
+		if n >= componentSplitMinN && nc > 1 && count > nc && (kind == graph.Unnormalized || len(g.Isolated()) == 0) {
 			return componentEmbedding(ctx, g, kind, count, comp, nc, s)
 		}
 	}
@@ -208,7 +211,6 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 			}
 		}
 	} else {
-		comp, nc := g.Components()
 		// The null vectors are known exactly (one per component: 1_C for L,
 		// D^{1/2}1_C for L_sym), so the solver never computes them, even for
 		// a connected graph: one pair fewer for Lanczos, and an exact first
