@@ -957,7 +957,7 @@ func noisyCleanCost(md *strings.Builder, results map[string]Values, rows []fgpwc
 		}
 		return noisyStatOf(xs)
 	}
-	fmt.Fprintf(md, "Paired differences ARI(%s) − ARI(%s), mean ± sd over the sets (positive: %s help), and the loss of each at 10%%:\n\n", def, old, what)
+	fmt.Fprintf(md, "Paired differences ARI(%s) − ARI(%s), mean ± sd over the sets (positive: %s helps), and the loss of each at 10%%:\n\n", def, old, what)
 	fmt.Fprintf(md, "| density | dataset | at 0%% (cost on clean sets) | at 5%% | at 10%% | at 20%% | loss 10%%: %s | loss 10%%: %s |\n|---|---|---:|---:|---:|---:|---:|---:|\n", def, old)
 	var claims []Claim
 	for _, d := range plan.densities {
