@@ -263,8 +263,13 @@ func Lines(c LineChart) (*plot.Plot, error) {
 
 // dashes returns the dash pattern of series s: solid, dashed, dotted and
 // dash-dotted in turn, so that curves lying on one another stay visible.
+//
+// Colours cycle every eight series, so the dash and the glyph advance once
+// more per cycle: series s and s + 8 share a colour but never a dash or a
+// glyph (up to 32 series no two look alike), and the first eight series
+// are drawn as before.
 func dashes(s int) []vg.Length {
-	switch s % 4 {
+	switch (s + s/8) % 4 {
 	case 1:
 		return []vg.Length{vg.Points(6), vg.Points(3)}
 	case 2:
@@ -279,5 +284,5 @@ func dashes(s int) []vg.Length {
 func marker(s int) draw.GlyphDrawer {
 	glyphs := [...]draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.CrossGlyph{},
 		draw.RingGlyph{}, draw.PlusGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}}
-	return glyphs[s%len(glyphs)]
+	return glyphs[(s+s/8)%len(glyphs)]
 }

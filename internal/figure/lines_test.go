@@ -1,6 +1,8 @@
 package figure
 
 import (
+	"fmt"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -97,5 +99,23 @@ func TestLinesLegendAvoidsCurvesAndBreak(t *testing.T) {
 	c.XBreak = 2
 	if _, err := Lines(c); err == nil {
 		t.Error("break outside the x range accepted")
+	}
+}
+
+// TestSeriesStylesDistinct checks that no two of the first 32 series share
+// colour, dash and glyph (before, series s and s + 8 were identical).
+func TestSeriesStylesDistinct(t *testing.T) {
+	type style struct {
+		c color.RGBA
+		d string
+		g string
+	}
+	seen := map[style]int{}
+	for s := 0; s < 32; s++ {
+		st := style{colour(s), fmt.Sprint(dashes(s)), fmt.Sprintf("%T", marker(s))}
+		if prev, ok := seen[st]; ok {
+			t.Fatalf("series %d and %d look alike", prev, s)
+		}
+		seen[st] = s
 	}
 }
