@@ -72,8 +72,8 @@ import (
 // than cspMaxComponents components one wrapping ErrInvalid.
 //
 // For n ≤ DenseLimit, (2) is solved completely by the dense solver; above,
-// the largest eigenpairs are computed by LOBPCG with B = M (the n_j
-// deflated),
+// the largest eigenpairs are computed, by the dense solver up to
+// cspDenseMax nodes and by LOBPCG with B = M beyond (the n_j deflated),
 // never forming an n×n matrix, doubling the number requested until a
 // non-positive μ shows that all feasible vectors were found, up to
 // cspMaxVectors (a warning says when more feasible vectors may exist; where
@@ -149,6 +149,14 @@ func (CSP) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2, Core: true} }
 // algebra costs O(n·b²) per iteration; measured on BenchmarkCSP1kKNN at
 // AlphaFraction 0.005 (258 feasible vectors), 11 s for the 64 largest.
 const cspMaxVectors = 64
+
+// cspDenseMax is the largest n for which the doubling's generalized
+// eigenproblems (of K ≤ cspMaxVectors + c pairs) are solved by eigen.Dense
+// rather than LOBPCG: a dense reduction and K inverse iterations cost
+// O(n³) whatever K, and at n = 1000 with K = 65 take 3.6 s against
+// LOBPCG's 10.2 s (BenchmarkCSP1kKNN/alpha=0.005, the same vectors: equal
+// ARI and cost).
+const cspDenseMax = 1200
 
 // cspFeasTol is the relative tolerance of the feasibility check
 // vᵀQ̄v ≥ α(1 − cspFeasTol) applied to each vector of μ > 0.
@@ -237,12 +245,14 @@ const cspMaxComponents = 200
 // (feasibleCount) and starts the doubling at its last step (cspJump), which
 // saves the earlier solves without changing the result.
 func cspSolve(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac float64, want int, s *Settings) (*cspSolution, error) {
-	return cspSolveCount(ctx, g, pairs, frac, want, s, true)
+	return cspSolveCount(ctx, g, pairs, frac, want, s, true, cspDenseMax)
 }
 
 // cspSolveCount is cspSolve; with count false the doubling starts from its
-// first step, as it did before feasibleCount (the tests compare the two).
-func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac float64, want int, s *Settings, count bool) (*cspSolution, error) {
+// first step, as it did before feasibleCount (the tests compare the two),
+// and its solves are dense up to denseMax nodes (cspDenseMax; the tests
+// pass 0 to reach LOBPCG on small graphs).
+func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac float64, want int, s *Settings, count bool, denseMax int) (*cspSolution, error) {
 	n := g.N()
 	deg := g.Degrees()
 	var vol float64
@@ -306,9 +316,17 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 	}
 	var res *eigen.Result
 	var solveWarnings []string
+	// Up to cspDenseMax nodes the doubling's solves are dense (the same
+	// K pairs, to rounding).
+	ss := s
+	if iterative && n <= denseMax {
+		ss = &Settings{}
+		*ss = *s
+		ss.Eigen = eigen.Dense{}
+	}
 	for {
 		prob := eigen.Problem{A: a, B: m, K: kk, Which: eigen.Largest, Deflate: defl, DeflateValues: make([]float64, nc)}
-		res, err = genSolve(ctx, prob, s)
+		res, err = genSolve(ctx, prob, ss)
 		if err != nil && res == nil {
 			return nil, err
 		}

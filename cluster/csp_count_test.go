@@ -166,11 +166,11 @@ func TestCSPCountSameResult(t *testing.T) {
 		if testing.Short() && frac == 0.02 {
 			continue
 		}
-		a, err := cspSolveCount(context.Background(), p.Graph, p.Constraints.Pairs, frac, 1, &Settings{Seed: 3}, true)
+		a, err := cspSolveCount(context.Background(), p.Graph, p.Constraints.Pairs, frac, 1, &Settings{Seed: 3}, true, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := cspSolveCount(context.Background(), p.Graph, p.Constraints.Pairs, frac, 1, &Settings{Seed: 3}, false)
+		b, err := cspSolveCount(context.Background(), p.Graph, p.Constraints.Pairs, frac, 1, &Settings{Seed: 3}, false, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -451,31 +451,35 @@ func TestCSPSparseMatchesDense(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sparse, err := cspSolve(context.Background(), p.Graph, pairs, c.frac, 1, &Settings{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(dense.values) != c.feasible {
-			t.Fatalf("frac %v: %d feasible vectors, measured %d", c.frac, len(dense.values), c.feasible)
-		}
-		compare := len(dense.values)
-		if c.feasible >= cspMaxVectors {
-			compare = 1
-			if len(sparse.values) != cspMaxVectors || len(sparse.warnings) == 0 || !strings.Contains(sparse.warnings[0], "more feasible vectors may exist") {
-				t.Errorf("frac %v: %d vectors on the sparse path, warnings %v", c.frac, len(sparse.values), sparse.warnings)
+		// The doubling with LOBPCG, and with the dense solver (the default
+		// up to cspDenseMax nodes).
+		for _, denseMax := range []int{0, cspDenseMax} {
+			sparse, err := cspSolveCount(context.Background(), p.Graph, pairs, c.frac, 1, &Settings{}, true, denseMax)
+			if err != nil {
+				t.Fatal(err)
 			}
-		} else if len(sparse.values) != len(dense.values) {
-			t.Fatalf("frac %v: %d feasible vectors on the sparse path, %d dense (warnings %v)", c.frac, len(sparse.values), len(dense.values), sparse.warnings)
-		}
-		for j := 0; j < compare; j++ {
-			if d := math.Abs(sparse.values[j] - dense.values[j]); d > 1e-6*dense.values[j] {
-				t.Errorf("frac %v: λ_%d = %.10g sparse, %.10g dense", c.frac, j, sparse.values[j], dense.values[j])
+			if len(dense.values) != c.feasible {
+				t.Fatalf("frac %v: %d feasible vectors, measured %d", c.frac, len(dense.values), c.feasible)
 			}
-			if d := math.Abs(sparse.costs[j] - dense.costs[j]); d > 1e-6*dense.costs[j] {
-				t.Errorf("frac %v: cost_%d = %.10g sparse, %.10g dense", c.frac, j, sparse.costs[j], dense.costs[j])
+			compare := len(dense.values)
+			if c.feasible >= cspMaxVectors {
+				compare = 1
+				if len(sparse.values) != cspMaxVectors || len(sparse.warnings) == 0 || !strings.Contains(sparse.warnings[0], "more feasible vectors may exist") {
+					t.Errorf("frac %v: %d vectors on the sparse path, warnings %v", c.frac, len(sparse.values), sparse.warnings)
+				}
+			} else if len(sparse.values) != len(dense.values) {
+				t.Fatalf("frac %v: %d feasible vectors on the sparse path, %d dense (warnings %v)", c.frac, len(sparse.values), len(dense.values), sparse.warnings)
 			}
-			if cs := cspCos(sparse.vectors, j, dense.vectors, j); cs < 1-1e-6 {
-				t.Errorf("frac %v: vector %d: |cos| = %.10f", c.frac, j, cs)
+			for j := 0; j < compare; j++ {
+				if d := math.Abs(sparse.values[j] - dense.values[j]); d > 1e-6*dense.values[j] {
+					t.Errorf("frac %v: λ_%d = %.10g sparse, %.10g dense", c.frac, j, sparse.values[j], dense.values[j])
+				}
+				if d := math.Abs(sparse.costs[j] - dense.costs[j]); d > 1e-6*dense.costs[j] {
+					t.Errorf("frac %v: cost_%d = %.10g sparse, %.10g dense", c.frac, j, sparse.costs[j], dense.costs[j])
+				}
+				if cs := cspCos(sparse.vectors, j, dense.vectors, j); cs < 1-1e-6 {
+					t.Errorf("frac %v (denseMax %d): vector %d: |cos| = %.10f", c.frac, denseMax, j, cs)
+				}
 			}
 		}
 		if c.frac != 0.5 {
@@ -585,7 +589,8 @@ func TestCSPDisconnected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sparse, err := cspSolve(context.Background(), kg, p.Constraints.Pairs, 0.5, 1, &Settings{})
+	// LOBPCG (denseMax 0), the path of graphs above cspDenseMax.
+	sparse, err := cspSolveCount(context.Background(), kg, p.Constraints.Pairs, 0.5, 1, &Settings{}, true, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

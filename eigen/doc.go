@@ -12,12 +12,14 @@
 //
 // # Which solver
 //
-// Dense (gonum's mat.EigenSym, with a Cholesky reduction for B) costs
-// O(n³) time and O(n²) memory whatever K is, plus n operator applications
-// to materialize A. It is exact to rounding, handles every multiplicity and
-// is the right choice for n up to a few hundred (n = 400: about 0.2 s;
-// n = 1000: about 2.5 s with vectors on the reference machine), and it is the
-// fallback of the iterative solvers on tiny problems.
+// Dense (a Cholesky reduction for B; for K ≤ n/2 a tridiagonal reduction,
+// the eigenvalues alone and K vectors by inverse iteration, as LAPACK
+// dsyevx; for more, gonum's mat.EigenSym) costs O(n³) time and O(n²)
+// memory whatever K is, plus n operator applications to materialize A. It
+// is exact to rounding, handles every multiplicity and is the right choice
+// for n up to a few hundred (n = 400, K = 10: about 0.06 s, against 0.23 s
+// for all vectors by dsyev: BenchmarkSymSelect), and it is the fallback of
+// the iterative solvers on tiny problems.
 //
 // Lanczos (thick-restart Lanczos with full reorthogonalization) is the
 // choice for standard problems B = I, which is what spectral clustering
