@@ -48,7 +48,7 @@ import (
 // of 5 s there). Left out by the rule: cosc and l1csc (nonlinear relaxations iterated to convergence
 // with many operator products per step: seconds per fit on graphs of a
 // few hundred nodes), csp (dense up to DenseLimit, and above it up to 64
-// generalized eigenpairs whatever k is, dense up to 1200 nodes), ccsr (a semidefinite fit of up to
+// generalized eigenpairs whatever k is, dense for many pairs up to 2000 nodes), ccsr (a semidefinite fit of up to
 // 20 000 iterations, their count growing with the conditioning of the
 // embedding), opplc and plmeans (they find k themselves; opplc is for
 // ordered nodes), mavro (k = 2 only; mavro-k is its k-way form) and the

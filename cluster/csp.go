@@ -72,8 +72,9 @@ import (
 // than cspMaxComponents components one wrapping ErrInvalid.
 //
 // For n ≤ DenseLimit, (2) is solved completely by the dense solver; above,
-// the largest eigenpairs are computed, by the dense solver up to
-// cspDenseMax nodes and by LOBPCG with B = M beyond (the n_j deflated),
+// the largest eigenpairs are computed by LOBPCG with B = M (the n_j
+// deflated; by the dense solver when at least cspDenseMinK pairs are
+// wanted on at most cspDenseMax nodes),
 // never forming an n×n matrix, doubling the number requested until a
 // non-positive μ shows that all feasible vectors were found, up to
 // cspMaxVectors (a warning says when more feasible vectors may exist; where
@@ -150,13 +151,20 @@ func (CSP) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2, Core: true} }
 // AlphaFraction 0.005 (258 feasible vectors), 11 s for the 64 largest.
 const cspMaxVectors = 64
 
-// cspDenseMax is the largest n for which the doubling's generalized
-// eigenproblems (of K ≤ cspMaxVectors + c pairs) are solved by eigen.Dense
-// rather than LOBPCG: a dense reduction and K inverse iterations cost
-// O(n³) whatever K, and at n = 1000 with K = 65 take 3.6 s against
-// LOBPCG's 10.2 s (BenchmarkCSP1kKNN/alpha=0.005, the same vectors: equal
-// ARI and cost).
-const cspDenseMax = 1200
+// cspDenseMax and cspDenseMinK: the doubling's generalized eigenproblems
+// of K ≥ cspDenseMinK pairs on graphs of up to cspDenseMax nodes are
+// solved by eigen.Dense rather than LOBPCG. The dense reduction costs
+// O(n³) whatever K; LOBPCG's Rayleigh–Ritz grows as n·K² per iteration.
+// Measured on fgpwcBenchProblem's 10-NN graphs (the same vectors to
+// rounding: equal costs to 1e-7): n = 500, K = 65: 0.24 s dense against
+// 4.1 s; n = 1000, K = 65: 1.3 s against 10.2 s
+// (BenchmarkCSP1kKNN/alpha=0.005); n = 2000, K = 48: 11 s against 27 s;
+// but K ≤ 9 at n = 1000: 1.2–1.3 s against 0.13–0.17 s, and n = 3000,
+// K = 8: 48 s against 7 s.
+const (
+	cspDenseMax  = 2000
+	cspDenseMinK = 32
+)
 
 // cspFeasTol is the relative tolerance of the feasibility check
 // vᵀQ̄v ≥ α(1 − cspFeasTol) applied to each vector of μ > 0.
@@ -250,8 +258,8 @@ func cspSolve(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac
 
 // cspSolveCount is cspSolve; with count false the doubling starts from its
 // first step, as it did before feasibleCount (the tests compare the two),
-// and its solves are dense up to denseMax nodes (cspDenseMax; the tests
-// pass 0 to reach LOBPCG on small graphs).
+// and its solves of at least cspDenseMinK pairs are dense up to denseMax
+// nodes (cspDenseMax; the tests pass 0 to reach LOBPCG on small graphs).
 func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, frac float64, want int, s *Settings, count bool, denseMax int) (*cspSolution, error) {
 	n := g.N()
 	deg := g.Degrees()
@@ -316,16 +324,16 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 	}
 	var res *eigen.Result
 	var solveWarnings []string
-	// Up to cspDenseMax nodes the doubling's solves are dense (the same
-	// K pairs, to rounding).
-	ss := s
-	if iterative && n <= denseMax {
-		ss = &Settings{}
-		*ss = *s
-		ss.Eigen = eigen.Dense{}
-	}
+	// Solves of many pairs on graphs of up to denseMax nodes are dense
+	// (the same K pairs, to rounding).
+	dense := *s
+	dense.Eigen = eigen.Dense{}
 	for {
 		prob := eigen.Problem{A: a, B: m, K: kk, Which: eigen.Largest, Deflate: defl, DeflateValues: make([]float64, nc)}
+		ss := s
+		if iterative && n <= denseMax && kk >= cspDenseMinK {
+			ss = &dense
+		}
 		res, err = genSolve(ctx, prob, ss)
 		if err != nil && res == nil {
 			return nil, err

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -110,11 +111,15 @@ func TestSpectralLearningUsesConstraints(t *testing.T) {
 // lowest-distortion run; with the cannot-links inside one clique, some
 // seed shows the knob picking a run with strictly fewer violations.
 func TestSpectralLearningFewestViolations(t *testing.T) {
+	// Clique weights in [0.7, 1.3] (seeded): with unit weights the third
+	// eigenvector lies in a 17-dimensional eigenspace and is whatever
+	// basis vector the eigensolver returns.
 	var edges []graph.Edge
+	rng := rand.New(rand.NewPCG(21, 22))
 	for b := 0; b < 2; b++ {
 		for i := 0; i < 10; i++ {
 			for j := i + 1; j < 10; j++ {
-				edges = append(edges, graph.Edge{I: 10*b + i, J: 10*b + j, W: 1})
+				edges = append(edges, graph.Edge{I: 10*b + i, J: 10*b + j, W: 0.7 + 0.6*rng.Float64()})
 			}
 		}
 	}
@@ -128,7 +133,7 @@ func TestSpectralLearningFewestViolations(t *testing.T) {
 		{I: 10, J: 11, Kind: constraint.CannotLink}, {I: 12, J: 13, Kind: constraint.CannotLink},
 	}}
 	strict := 0
-	for seed := uint64(1); seed <= 8; seed++ {
+	for seed := uint64(1); seed <= 16; seed++ {
 		p := &Problem{Graph: g, K: 3, Constraints: set}
 		s := &Settings{Seed: seed, Restarts: 20}
 		plain, err := Run(context.Background(), SpectralLearning{}, p, s)
@@ -145,6 +150,7 @@ func TestSpectralLearningFewestViolations(t *testing.T) {
 		}
 		if vf < vp {
 			strict++
+			t.Logf("seed %d: %v < %v", seed, vf, vp)
 		}
 	}
 	if strict == 0 {

@@ -132,15 +132,14 @@ func materialize(op Operator, count *int, name string) (*mat.SymDense, error) {
 // b-orthogonal complement of the columns of q (q may be nil; b nil means the
 // identity). Vectors are returned as the columns of an n×kk matrix.
 func denseSolve(a, b *mat.SymDense, q *mat.Dense, kk int, which Which) ([]float64, *mat.Dense, error) {
-	n := a.SymmetricDim()
 	if kk == 0 {
 		return nil, nil, nil
 	}
-	// z: orthonormal basis of the complement (nil means the identity).
-	var z *mat.Dense
+	// z: orthonormal basis of the complement (nil means the identity),
+	// held as the Householder reflectors of a QR factorization of BQ.
+	var z *complementBasis
 	ar, br := a, b
 	if q != nil {
-		_, d := q.Dims()
 		bq := contiguous(q)
 		if b != nil {
 			bq.Mul(b, q)
@@ -148,14 +147,10 @@ func denseSolve(a, b *mat.SymDense, q *mat.Dense, kk int, which Which) ([]float6
 				return nil, nil, err
 			}
 		}
-		var qr mat.QR
-		qr.Factorize(bq)
-		var full mat.Dense
-		qr.QTo(&full)
-		z = contiguous(full.Slice(0, n, d, n).(*mat.Dense))
-		ar = project(a, z)
+		z = newComplementBasis(bq)
+		ar = z.project(a)
 		if b != nil {
-			br = project(b, z)
+			br = z.project(b)
 		}
 	}
 	m := ar.SymmetricDim()
@@ -216,23 +211,5 @@ func denseSolve(a, b *mat.SymDense, q *mat.Dense, kk int, which Which) ([]float6
 	if z == nil {
 		return vals, sel, nil
 	}
-	out := mat.NewDense(n, kk, nil)
-	out.Mul(z, sel)
-	return vals, out, nil
-}
-
-// project returns zᵀ a z, symmetrized.
-func project(a *mat.SymDense, z *mat.Dense) *mat.SymDense {
-	n, m := z.Dims()
-	az := mat.NewDense(n, m, nil)
-	az.Mul(a, z)
-	g := mat.NewDense(m, m, nil)
-	g.Mul(z.T(), az)
-	s := mat.NewSymDense(m, nil)
-	for i := 0; i < m; i++ {
-		for j := i; j < m; j++ {
-			s.SetSym(i, j, 0.5*(g.At(i, j)+g.At(j, i)))
-		}
-	}
-	return s
+	return vals, z.lift(sel), nil
 }

@@ -1,0 +1,83 @@
+package eigen
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// explicitProject returns zᵀ·a·z by matrix products (the reference).
+func explicitProject(a *mat.SymDense, z *mat.Dense) *mat.Dense {
+	var az, g mat.Dense
+	az.Mul(a, z)
+	g.Mul(z.T(), &az)
+	return &g
+}
+
+// TestComplementBasis checks the implicit complement basis against the
+// explicit Z = Q[:, d:] of gonum's mat.QR (the same Householder
+// factorization, formed by QTo): ZᵀAZ and Z·y agree to 1e-12, Z is
+// orthogonal to Y, and d = 0-like cases (a zero reflector) are handled.
+func TestComplementBasis(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, c := range []struct{ n, d int }{{2, 1}, {5, 2}, {40, 1}, {40, 3}, {97, 7}} {
+		y := mat.NewDense(c.n, c.d, nil)
+		for i := 0; i < c.n; i++ {
+			for j := 0; j < c.d; j++ {
+				y.Set(i, j, rng.NormFloat64())
+			}
+		}
+		if c.n == 2 {
+			y.Set(1, 0, 0) // τ = 0: the reflector is the identity
+		}
+		a := mat.NewSymDense(c.n, nil)
+		for i := 0; i < c.n; i++ {
+			for j := i; j < c.n; j++ {
+				a.SetSym(i, j, rng.NormFloat64())
+			}
+		}
+		var qr mat.QR
+		qr.Factorize(y)
+		var full mat.Dense
+		qr.QTo(&full)
+		z := mat.DenseCopyOf(full.Slice(0, c.n, c.d, c.n))
+		h := newComplementBasis(y)
+		m := c.n - c.d
+		if m == 0 {
+			continue
+		}
+		got := h.project(a)
+		want := explicitProject(a, z)
+		for i := 0; i < m; i++ {
+			for j := 0; j < m; j++ {
+				if d := math.Abs(got.At(i, j) - want.At(i, j)); d > 1e-12*float64(c.n) {
+					t.Fatalf("n=%d d=%d: ZᵀAZ[%d,%d] = %v, explicit %v", c.n, c.d, i, j, got.At(i, j), want.At(i, j))
+				}
+			}
+		}
+		yy := mat.NewDense(m, 3, nil)
+		for i := 0; i < m; i++ {
+			for j := 0; j < 3; j++ {
+				yy.Set(i, j, rng.NormFloat64())
+			}
+		}
+		lifted := h.lift(yy)
+		var ref mat.Dense
+		ref.Mul(z, yy)
+		for i := 0; i < c.n; i++ {
+			for j := 0; j < 3; j++ {
+				if d := math.Abs(lifted.At(i, j) - ref.At(i, j)); d > 1e-12*float64(c.n) {
+					t.Fatalf("n=%d d=%d: Z·y[%d,%d] = %v, explicit %v", c.n, c.d, i, j, lifted.At(i, j), ref.At(i, j))
+				}
+			}
+		}
+		// The lifted vectors are orthogonal to Y.
+		var yt mat.Dense
+		yt.Mul(y.T(), lifted)
+		if n := mat.Norm(&yt, math.Inf(1)); n > 1e-12*float64(c.n)*mat.Norm(y, 2) {
+			t.Fatalf("n=%d d=%d: |Yᵀ·Z·y| = %g", c.n, c.d, n)
+		}
+	}
+}
