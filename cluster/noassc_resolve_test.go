@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/constraint"
-	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -81,25 +80,7 @@ func TestResolveFewPairs(t *testing.T) {
 	// of the rest is consistent; so is the contraction of all 14 (chains
 	// of +1, then −5 + 1 between them). Only 2–7 is left out.
 	const h = 5
-	var edges []graph.Edge
-	for c := range 2 {
-		for i := range h {
-			for j := i + 1; j < h; j++ {
-				edges = append(edges, graph.Edge{I: c*h + i, J: c*h + j, W: 1})
-			}
-		}
-	}
-	edges = append(edges, graph.Edge{I: 0, J: h, W: 0.01})
-	g, err := graph.FromEdges(2*h, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &constraint.Set{N: 2 * h}
-	for c := range 2 {
-		for i := 1; i < h; i++ {
-			s.Pairs = append(s.Pairs, constraint.Pair{I: c*h + i - 1, J: c*h + i, Kind: constraint.MustLink})
-		}
-	}
+	g, _, s := twoCliqueChains(t, h)
 	for i := range h {
 		s.Pairs = append(s.Pairs, constraint.Pair{I: i, J: h + i, Kind: constraint.CannotLink})
 	}

@@ -19,6 +19,20 @@ import (
 func twoCliques(t *testing.T) (*graph.Graph, []int, *constraint.Set) {
 	t.Helper()
 	const h = 12
+	g, truth, s := twoCliqueChains(t, h)
+	for i := range 10 {
+		s.Pairs = append(s.Pairs, constraint.Pair{I: i, J: h + i, Kind: constraint.CannotLink},
+			constraint.Pair{I: i, J: h + 1 + i, Kind: constraint.CannotLink})
+	}
+	s.Pairs = append(s.Pairs, constraint.Pair{I: 5, J: 2*h - 1, Kind: constraint.MustLink})
+	return g, truth, s
+}
+
+// twoCliqueChains returns two cliques of h nodes (weight 1 inside, one
+// edge 0–h of weight 0.01 across), their truth (0 for the first h nodes),
+// and the chains of must-links (i−1, i) inside each clique.
+func twoCliqueChains(t *testing.T, h int) (*graph.Graph, []int, *constraint.Set) {
+	t.Helper()
 	var edges []graph.Edge
 	truth := make([]int, 2*h)
 	for c := range 2 {
@@ -40,11 +54,6 @@ func twoCliques(t *testing.T) (*graph.Graph, []int, *constraint.Set) {
 			s.Pairs = append(s.Pairs, constraint.Pair{I: c*h + i - 1, J: c*h + i, Kind: constraint.MustLink})
 		}
 	}
-	for i := range 10 {
-		s.Pairs = append(s.Pairs, constraint.Pair{I: i, J: h + i, Kind: constraint.CannotLink},
-			constraint.Pair{I: i, J: h + 1 + i, Kind: constraint.CannotLink})
-	}
-	s.Pairs = append(s.Pairs, constraint.Pair{I: 5, J: 2*h - 1, Kind: constraint.MustLink})
 	return g, truth, s
 }
 
