@@ -488,8 +488,22 @@ func (sc *descentScratch) offer(s *descent, p int, q int32) {
 	}
 	sc.stamp[q] = sc.tag
 	d := s.dim
+	sc.try(s, s.pts[p*d:(p+1)*d], q)
+}
+
+// try offers position q, not yet offered, to the heap of the point with
+// coordinates xp: it computes their float32 squared distance, stopping
+// early above the heap's worst entry, and pushes q if it is not worse.
+// Cost O(d) plus O(log k) for a push.
+func (sc *descentScratch) try(s *descent, xp []float32, q int32) {
 	w := float32(sc.h.worst()) // exact: the heap holds float32 values or +Inf
-	if dd := dist2f32Bound(s.pts[p*d:(p+1)*d], s.pts[int(q)*d:int(q+1)*d], w); dd <= w {
+	var dd float32
+	if d := s.dim; d == 10 {
+		dd = dist2f32x10Bound(xp, s.pts[int(q)*10:int(q)*10+10], w)
+	} else {
+		dd = dist2f32Bound(xp, s.pts[int(q)*d:int(q+1)*d], w)
+	}
+	if dd <= w {
 		sc.h.push(float64(dd), q)
 	}
 }
@@ -501,6 +515,36 @@ func (sc *descentScratch) offer(s *descent, p int, q int32) {
 // recomputed exactly at the end.
 func dist2f32Bound(a, b []float32, bound float32) float32 {
 	return dist2BoundOf(a, b, bound)
+}
+
+// dist2f32x10Bound is dist2f32Bound for 10-D points (a and b of length at
+// least 10; the first 10 coordinates count), written out for the fixed
+// dimension: the same terms summed in the same order with the same early
+// exits (after 4 and 8 terms), so it returns exactly dist2f32Bound's
+// value, without the loop and with one bounds check per operand. Cost:
+// 10 subtractions, multiplications and additions at most.
+func dist2f32x10Bound(a, b []float32, bound float32) float32 {
+	a, b = a[:10:10], b[:10:10]
+	t0, t1, t2, t3 := a[0]-b[0], a[1]-b[1], a[2]-b[2], a[3]-b[3]
+	s := float32(t0 * t0)
+	s += float32(t1 * t1)
+	s += float32(t2 * t2)
+	s += float32(t3 * t3)
+	if s > bound {
+		return s
+	}
+	t0, t1, t2, t3 = a[4]-b[4], a[5]-b[5], a[6]-b[6], a[7]-b[7]
+	s += float32(t0 * t0)
+	s += float32(t1 * t1)
+	s += float32(t2 * t2)
+	s += float32(t3 * t3)
+	if s > bound {
+		return s
+	}
+	t0, t1 = a[8]-b[8], a[9]-b[9]
+	s += float32(t0 * t0)
+	s += float32(t1 * t1)
+	return s
 }
 
 // finish writes the heap, sorted, as row p of (idx, dst) and flags the
@@ -541,11 +585,13 @@ func (s *descent) join(sc *descentScratch, p int) int {
 	// A pair joined by two old links is skipped: through an old link v,
 	// only the new part of v's neighbourhood is scanned.
 	sIdx, sMid, sPtr := s.sIdx, s.sMid, s.sPtr
+	xp := s.pts[p*s.dim : (p+1)*s.dim]
 	for a := sPtr[p]; a < sPtr[p+1]; a++ {
 		v := sIdx[a]
 		nv := a < sMid[p]
 		if nv && stamp[v] != tag {
-			sc.offer(s, p, v) // a new reverse neighbour
+			stamp[v] = tag
+			sc.try(s, xp, v) // a new reverse neighbour
 		}
 		lo, hi := sPtr[v], sPtr[v+1]
 		if !nv {
@@ -553,7 +599,8 @@ func (s *descent) join(sc *descentScratch, p int) int {
 		}
 		for _, w := range sIdx[lo:hi] {
 			if stamp[w] != tag { // p itself is stamped
-				sc.offer(s, p, w)
+				stamp[w] = tag
+				sc.try(s, xp, w)
 			}
 		}
 	}

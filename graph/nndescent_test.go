@@ -341,3 +341,43 @@ func TestDist2f32Bound(t *testing.T) {
 		}
 	}
 }
+
+// TestDist2f32x10Bound checks the 10-D distance against a plain float32
+// loop over the coordinates in index order (bit for bit when the sum does
+// not exceed the bound, the descent's ranking depends on it), its early
+// exits (above bound it returns a value above bound, at every threshold
+// between the partial sums), and that only the first 10 coordinates of
+// longer slices count.
+func TestDist2f32x10Bound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for rep := 0; rep < 2000; rep++ {
+		a, b := make([]float32, 12), make([]float32, 12)
+		for c := range a {
+			a[c], b[c] = float32(10*rng.NormFloat64()), float32(10*rng.NormFloat64())
+		}
+		if rep%7 == 0 {
+			copy(b, a[:5]) // small partial sums
+		}
+		var want float32
+		var partial [10]float32
+		for c := 0; c < 10; c++ {
+			x := a[c] - b[c]
+			want += float32(x * x) // no fused multiply-add
+			partial[c] = want
+		}
+		if got := dist2f32x10Bound(a, b, float32(math.Inf(1))); got != want {
+			t.Fatalf("rep %d: %v, plain loop %v", rep, got, want)
+		}
+		if got := dist2f32x10Bound(a, b, want); got != want {
+			t.Fatalf("rep %d: bound = distance gave %v, want %v", rep, got, want)
+		}
+		for _, bound := range []float32{0, partial[2], partial[3], partial[6], partial[8], want / 2, math.Nextafter32(want, 0)} {
+			if bound >= want {
+				continue
+			}
+			if got := dist2f32x10Bound(a, b, bound); got <= bound {
+				t.Fatalf("rep %d: bound %v: returned %v ≤ bound (distance %v)", rep, bound, got, want)
+			}
+		}
+	}
+}
