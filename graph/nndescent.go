@@ -118,8 +118,9 @@ func (o ApproxOptions) check() error {
 // Cost: O(T·n·d·log n) for the trees, then per round O(n·c·d) with c ≈
 // (k + ReverseCap)² candidate comparisons per point in the first round and
 // far fewer later; memory about 2·n·(k+ReverseCap)·13 bytes, n·d·4 bytes
-// for the float32 coordinates, plus two copies of the data per tree being
-// built (rotated and in tree order). The descent stops after MaxIter rounds
+// for the float32 coordinates, plus n·d·4 bytes for the rotated copy that
+// the other trees partition in place (the trees keep only their leaves:
+// no split values or boxes). The descent stops after MaxIter rounds
 // or when a round changes fewer than Delta·n·k entries.
 //
 // ApproxKNN returns an error when x has a NaN or infinite entry, when
@@ -166,16 +167,18 @@ type descent struct {
 // approxKNNData is ApproxKNN on validated n×d row-major data.
 func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o ApproxOptions) (*Neighbors, error) {
 	k := min(o.Pool, n-1)
-	t, err := newKDTree(ctx, data, n, d)
+	// Tree 0 partitions a float32 copy of the data, which it leaves in
+	// tree order: the descent's working coordinates.
+	pts := make([]float32, n*d)
+	for i, v := range data {
+		pts[i] = float32(v)
+	}
+	t, err := newKDLeaves(ctx, pts, n, d)
 	if err != nil {
 		return nil, err
 	}
-	s := &descent{n: n, dim: d, k: k, pts: make([]float32, n*d), perm: t.perm,
+	s := &descent{n: n, dim: d, k: k, pts: pts, perm: t.perm,
 		idx: make([]int32, n*k), dst: make([]float64, n*k), isNew: make([]bool, n*k)}
-	for i, v := range t.pts {
-		s.pts[i] = float32(v)
-	}
-	t.pts = nil
 	// pos[i] is the working position of original point i.
 	pos := make([]int32, n)
 	for p, i := range t.perm {
@@ -183,13 +186,14 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 	}
 	// Leaf mates of every tree, as working positions: tree 0's leaves are
 	// contiguous ranges of positions; other trees give lists.
-	leafLo, leafHi := leafRanges(t, n)
+	leafLo, leafHi := t.ranges()
 	extra := make([][]int32, 0, o.Trees-1) // per extra tree: positions in its tree order
 	var extraLo, extraHi [][]int32
 	rng := rand.New(rand.NewPCG(o.Seed, 0x6e6e64657363)) // "nndesc"
+	var rot []float32
 	for tr := 1; tr < o.Trees; tr++ {
-		rot := rotate(data, n, d, rng)
-		t2, err := newKDTree(ctx, rot, n, d)
+		rot = rotate32(data, n, d, rng, rot)
+		t2, err := newKDLeaves(ctx, rot, n, d)
 		if err != nil {
 			return nil, err
 		}
@@ -197,10 +201,11 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 		for q, i := range t2.perm {
 			ord[q] = pos[i]
 		}
-		lo, hi := leafRanges(t2, n)
+		lo, hi := t2.ranges()
 		extra = append(extra, ord)
 		extraLo, extraHi = append(extraLo, lo), append(extraHi, hi)
 	}
+	rot = nil
 	if o.trace != nil {
 		o.trace(-2, 0)
 	}
@@ -298,20 +303,6 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 // descentChunk is the number of points a goroutine takes at a time.
 const descentChunk = 2048
 
-// leafRanges returns, for each tree position, the range of tree positions
-// of its leaf.
-func leafRanges(t *kdTree, n int) (lo, hi []int32) {
-	lo, hi = make([]int32, n), make([]int32, n)
-	first := t.firstLeaf()
-	for l := range t.leaves() {
-		a, b := t.lo[first+l], t.hi[first+l]
-		for p := a; p < b; p++ {
-			lo[p], hi[p] = a, b
-		}
-	}
-	return lo, hi
-}
-
 // widen grows [a, b) around itself to at least m slots within [0, n).
 func widen(a, b, m, n int) (int, int) {
 	for b-a < m {
@@ -325,9 +316,12 @@ func widen(a, b, m, n int) (int, int) {
 	return a, b
 }
 
-// rotate returns data·Q for a random orthogonal d×d matrix Q (the Q factor
-// of a Gaussian matrix), drawn from rng.
-func rotate(data []float64, n, d int, rng *rand.Rand) []float64 {
+// rotate32 returns data·Q rounded to float32, in out when it has room,
+// for a random orthogonal d×d matrix Q (the Q factor of a Gaussian
+// matrix) drawn from rng. Each entry is summed in float64 in a fixed order,
+// so the result does not depend on the scheduling. Cost O(n·d²), split
+// between goroutines.
+func rotate32(data []float64, n, d int, rng *rand.Rand, out []float32) []float32 {
 	g := mat.NewDense(d, d, nil)
 	for i := range d {
 		for j := range d {
@@ -338,10 +332,31 @@ func rotate(data []float64, n, d int, rng *rand.Rand) []float64 {
 	qr.Factorize(g)
 	var q mat.Dense
 	qr.QTo(&q)
-	out := make([]float64, n*d)
-	x := mat.NewDense(n, d, data)
-	y := mat.NewDense(n, d, out)
-	y.Mul(x, &q)
+	// Column j of Q, contiguous: qt[j*d+c] = Q[c][j].
+	qt := make([]float64, d*d)
+	for c := range d {
+		for j := range d {
+			qt[j*d+c] = q.At(c, j)
+		}
+	}
+	if cap(out) < n*d {
+		out = make([]float32, n*d)
+	}
+	out = out[:n*d]
+	parallel.Range(n, n*d*d, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			x := data[i*d : (i+1)*d]
+			y := out[i*d : (i+1)*d]
+			for j := range y {
+				col := qt[j*d : (j+1)*d]
+				var v float64
+				for c, xc := range x {
+					v += float64(xc * col[c]) // no fused multiply-add
+				}
+				y[j] = float32(v)
+			}
+		}
+	})
 	return out
 }
 
