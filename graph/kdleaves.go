@@ -17,7 +17,9 @@ type kdLeaves struct {
 // newKDLeaves partitions the n points of pts (n×dim, row-major) as the
 // leaves of a balanced kd-tree with newKDTree's shape (depth, median
 // splits at lo+(hi-lo)/2, leaves of kdLeafSize/2 to kdLeafSize points),
-// each inner node split at the median of its widest dimension. It reorders
+// each inner node split at the median of its widest dimension: on float64
+// data the same partition as newKDTree's (the same spreads and the same
+// swaps of Hoare's selection), but with the rows themselves moved. It reorders
 // the rows of pts in place into tree order, so every pass (the spread of a
 // node, the selection of its median) reads and swaps contiguous memory
 // instead of reaching the rows through an index array; on return row p of
@@ -25,7 +27,7 @@ type kdLeaves struct {
 // pts; the subtrees above kdParallelMin points are split between
 // goroutines, and the result does not depend on the scheduling. It returns
 // ctx's error, wrapped, when ctx is cancelled (checked between levels).
-func newKDLeaves(ctx context.Context, pts []float32, n, dim int) (*kdLeaves, error) {
+func newKDLeaves[T float32 | float64](ctx context.Context, pts []T, n, dim int) (*kdLeaves, error) {
 	depth := 0
 	for (n+(1<<depth)-1)>>depth > kdLeafSize {
 		depth++
@@ -45,9 +47,9 @@ func newKDLeaves(ctx context.Context, pts []float32, n, dim int) (*kdLeaves, err
 	for level := 0; level <= top; level++ {
 		err := parallel.For(ctx, len(lo), 0, func(q int) error {
 			if level < top {
-				lv.split(pts, dim, lo[q], hi[q])
+				kdSplit(lv, pts, dim, lo[q], hi[q])
 			} else {
-				lv.subtree(pts, dim, lo[q], hi[q], depth-level)
+				kdSubtree(lv, pts, dim, lo[q], hi[q], depth-level)
 			}
 			return nil
 		})
@@ -78,28 +80,28 @@ func newKDLeaves(ctx context.Context, pts []float32, n, dim int) (*kdLeaves, err
 	return lv, nil
 }
 
-// subtree splits [lo, hi) and its descendants down to levels more levels,
-// depth-first.
-func (lv *kdLeaves) subtree(pts []float32, dim, lo, hi, levels int) {
+// kdSubtree splits [lo, hi) and its descendants down to levels more
+// levels, depth-first.
+func kdSubtree[T float32 | float64](lv *kdLeaves, pts []T, dim, lo, hi, levels int) {
 	if levels == 0 {
 		return
 	}
-	mid := lv.split(pts, dim, lo, hi)
-	lv.subtree(pts, dim, lo, mid, levels-1)
-	lv.subtree(pts, dim, mid, hi, levels-1)
+	mid := kdSplit(lv, pts, dim, lo, hi)
+	kdSubtree(lv, pts, dim, lo, mid, levels-1)
+	kdSubtree(lv, pts, dim, mid, hi, levels-1)
 }
 
-// split reorders rows [lo, hi) of pts (and perm alike) so that the row at
+// kdSplit reorders rows [lo, hi) of pts (and lv.perm alike) so that the row at
 // mid = lo+(hi-lo)/2 holds the median of the widest dimension, none larger
 // before it and none smaller after it, and returns mid. Cost O((hi-lo)·dim).
-func (lv *kdLeaves) split(pts []float32, dim, lo, hi int) int {
+func kdSplit[T float32 | float64](lv *kdLeaves, pts []T, dim, lo, hi int) int {
 	mid := lo + (hi-lo)/2
 	if dim == 0 || hi-lo < 2 {
 		return mid
 	}
 	rows := pts[lo*dim : hi*dim]
-	mins := make([]float32, dim)
-	maxs := make([]float32, dim)
+	mins := make([]T, dim)
+	maxs := make([]T, dim)
 	copy(mins, rows[:dim])
 	copy(maxs, rows[:dim])
 	for r := dim; r < len(rows); r += dim {
@@ -109,7 +111,7 @@ func (lv *kdLeaves) split(pts []float32, dim, lo, hi int) int {
 			maxs[c] = max(maxs[c], v)
 		}
 	}
-	best, bestSpread := 0, float32(-1)
+	best, bestSpread := 0, T(-1)
 	for c := range mins {
 		if s := maxs[c] - mins[c]; s > bestSpread {
 			best, bestSpread = c, s
@@ -124,8 +126,8 @@ func (lv *kdLeaves) split(pts []float32, dim, lo, hi int) int {
 // row nth holds the nth smallest coordinate c, with no larger coordinate
 // before it and no smaller one after it (Hoare's selection with a
 // median-of-three pivot). Expected cost O(len(idx)·dim).
-func selectNthRows(pts []float32, idx []int32, nth, dim, c int) {
-	key := func(p int) float32 { return pts[p*dim+c] }
+func selectNthRows[T float32 | float64](pts []T, idx []int32, nth, dim, c int) {
+	key := func(p int) T { return pts[p*dim+c] }
 	swap := func(a, b int) {
 		ra, rb := pts[a*dim:a*dim+dim], pts[b*dim:b*dim+dim]
 		for i := range ra {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -17,88 +18,34 @@ import (
 // at every inner node, recomputed from the original coordinates of its
 // points, no point left of the median rule's split exceeds a point right of
 // it in the node's widest dimension. Inputs include duplicates (a coarse
-// grid) and sizes around the parallel threshold.
+// grid) and sizes around the parallel threshold, in float32 and float64;
+// on float64 data the order is also newKDTree's.
 func TestKDLeaves(t *testing.T) {
 	for _, c := range []struct{ n, d int }{{1, 3}, {2, 2}, {31, 4}, {33, 4}, {500, 1}, {1000, 10}, {3 * kdParallelMin, 3}, {5000, 0}} {
 		rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.d)))
-		orig := make([]float32, c.n*c.d)
+		orig := make([]float64, c.n*c.d)
 		for i := range orig {
 			if c.n == 1000 {
-				orig[i] = float32(rng.IntN(4)) // many ties
+				orig[i] = float64(rng.IntN(4)) // many ties
 			} else {
-				orig[i] = float32(rng.NormFloat64())
+				orig[i] = float64(float32(rng.NormFloat64()))
 			}
 		}
-		pts := append([]float32(nil), orig...)
-		lv, err := newKDLeaves(context.Background(), pts, c.n, c.d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seen := make([]bool, c.n)
-		for p, i := range lv.perm {
-			if seen[i] {
-				t.Fatalf("n=%d: index %d twice", c.n, i)
+		lv := checkKDLeaves(t, orig, c.n, c.d)
+		if c.d > 0 {
+			tr, err := newKDTree(context.Background(), orig, c.n, c.d)
+			if err != nil {
+				t.Fatal(err)
 			}
-			seen[i] = true
-			for k := 0; k < c.d; k++ {
-				if pts[p*c.d+k] != orig[int(i)*c.d+k] {
-					t.Fatalf("n=%d: row %d is not point %d", c.n, p, i)
-				}
+			if !slices.Equal(tr.perm, lv.perm) {
+				t.Errorf("n=%d d=%d: order differs from newKDTree's", c.n, c.d)
 			}
 		}
-		b := lv.bounds
-		if b[0] != 0 || int(b[len(b)-1]) != c.n {
-			t.Fatalf("n=%d: leaves span [%d, %d)", c.n, b[0], b[len(b)-1])
+		orig32 := make([]float32, len(orig))
+		for i, v := range orig {
+			orig32[i] = float32(v)
 		}
-		for l := 0; l+1 < len(b); l++ {
-			if sz := b[l+1] - b[l]; sz > kdLeafSize || (len(b) > 2 && sz < kdLeafSize/2) {
-				t.Fatalf("n=%d: leaf %d has %d points", c.n, l, sz)
-			}
-		}
-		lo, hi := lv.ranges()
-		for p := range lo {
-			if !(lo[p] <= int32(p) && int32(p) < hi[p]) {
-				t.Fatalf("n=%d: position %d not in its leaf range [%d, %d)", c.n, p, lo[p], hi[p])
-			}
-		}
-		// The split property, node by node.
-		levels := 0
-		for 1<<levels < len(b)-1 {
-			levels++
-		}
-		var check func(lo, hi, lvl int)
-		check = func(lo, hi, lvl int) {
-			if lvl == levels || c.d == 0 {
-				return
-			}
-			mid := lo + (hi-lo)/2
-			best, spread := 0, -1.0
-			for k := 0; k < c.d; k++ {
-				mn, mx := math.Inf(1), math.Inf(-1)
-				for _, i := range lv.perm[lo:hi] {
-					v := float64(orig[int(i)*c.d+k])
-					mn, mx = math.Min(mn, v), math.Max(mx, v)
-				}
-				if mx-mn > spread {
-					best, spread = k, mx-mn
-				}
-			}
-			leftMax, rightMin := math.Inf(-1), math.Inf(1)
-			for p := lo; p < hi; p++ {
-				v := float64(orig[int(lv.perm[p])*c.d+best])
-				if p < mid {
-					leftMax = math.Max(leftMax, v)
-				} else {
-					rightMin = math.Min(rightMin, v)
-				}
-			}
-			if leftMax > rightMin {
-				t.Fatalf("n=%d: node [%d, %d) splits dimension %d with left max %v > right min %v", c.n, lo, hi, best, leftMax, rightMin)
-			}
-			check(lo, mid, lvl+1)
-			check(mid, hi, lvl+1)
-		}
-		check(0, c.n, 0)
+		checkKDLeaves(t, orig32, c.n, c.d)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -107,16 +54,92 @@ func TestKDLeaves(t *testing.T) {
 	}
 }
 
-// TestRotate32 compares rotate32 with gonum's product data·Q for the same
-// Q (drawn from an identically seeded generator), within float32
-// rounding, and checks that it preserves distances (Q orthogonal); a
-// reused output buffer gives the same values.
-func TestRotate32(t *testing.T) {
+// checkKDLeaves runs newKDLeaves on a copy of orig and checks the result
+// as TestKDLeaves describes.
+func checkKDLeaves[T float32 | float64](t *testing.T, orig []T, n, d int) *kdLeaves {
+	t.Helper()
+	pts := slices.Clone(orig)
+	lv, err := newKDLeaves(context.Background(), pts, n, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make([]bool, n)
+	for p, i := range lv.perm {
+		if seen[i] {
+			t.Fatalf("n=%d: index %d twice", n, i)
+		}
+		seen[i] = true
+		for k := 0; k < d; k++ {
+			if pts[p*d+k] != orig[int(i)*d+k] {
+				t.Fatalf("n=%d: row %d is not point %d", n, p, i)
+			}
+		}
+	}
+	b := lv.bounds
+	if b[0] != 0 || int(b[len(b)-1]) != n {
+		t.Fatalf("n=%d: leaves span [%d, %d)", n, b[0], b[len(b)-1])
+	}
+	for l := 0; l+1 < len(b); l++ {
+		if sz := b[l+1] - b[l]; sz > kdLeafSize || (len(b) > 2 && sz < kdLeafSize/2) {
+			t.Fatalf("n=%d: leaf %d has %d points", n, l, sz)
+		}
+	}
+	lo, hi := lv.ranges()
+	for p := range lo {
+		if !(lo[p] <= int32(p) && int32(p) < hi[p]) {
+			t.Fatalf("n=%d: position %d not in its leaf range [%d, %d)", n, p, lo[p], hi[p])
+		}
+	}
+	// The split property, node by node.
+	levels := 0
+	for 1<<levels < len(b)-1 {
+		levels++
+	}
+	var check func(lo, hi, lvl int)
+	check = func(lo, hi, lvl int) {
+		if lvl == levels || d == 0 {
+			return
+		}
+		mid := lo + (hi-lo)/2
+		best, spread := 0, -1.0
+		for k := 0; k < d; k++ {
+			mn, mx := math.Inf(1), math.Inf(-1)
+			for _, i := range lv.perm[lo:hi] {
+				v := float64(orig[int(i)*d+k])
+				mn, mx = math.Min(mn, v), math.Max(mx, v)
+			}
+			if mx-mn > spread {
+				best, spread = k, mx-mn
+			}
+		}
+		leftMax, rightMin := math.Inf(-1), math.Inf(1)
+		for p := lo; p < hi; p++ {
+			v := float64(orig[int(lv.perm[p])*d+best])
+			if p < mid {
+				leftMax = math.Max(leftMax, v)
+			} else {
+				rightMin = math.Min(rightMin, v)
+			}
+		}
+		if leftMax > rightMin {
+			t.Fatalf("n=%d: node [%d, %d) splits dimension %d with left max %v > right min %v", n, lo, hi, best, leftMax, rightMin)
+		}
+		check(lo, mid, lvl+1)
+		check(mid, hi, lvl+1)
+	}
+	check(0, n, 0)
+	return lv
+}
+
+// TestRotate compares rotate with a plain triple loop applying the same Q
+// (drawn from an identically seeded generator), and checks that it
+// preserves distances (Q orthogonal).
+func TestRotate(t *testing.T) {
 	n, d := 300, 10
 	x := randData(n, d, 3, 9)
 	data := denseData(x)
-	got := rotate32(data, n, d, rand.New(rand.NewPCG(1, 2)), nil)
-	// The same Q, independently applied.
+	got := make([]float64, n*d)
+	rotate(data, n, d, rand.New(rand.NewPCG(1, 2)), got)
 	rng := rand.New(rand.NewPCG(1, 2))
 	g := mat.NewDense(d, d, nil)
 	for i := range d {
@@ -126,31 +149,24 @@ func TestRotate32(t *testing.T) {
 	}
 	var qr mat.QR
 	qr.Factorize(g)
-	var q, want mat.Dense
+	var q mat.Dense
 	qr.QTo(&q)
-	want.Mul(x, &q)
 	for i := range n {
 		for j := range d {
-			if w := want.At(i, j); math.Abs(float64(got[i*d+j])-w) > 1e-6*(1+math.Abs(w)) {
-				t.Fatalf("(%d, %d): %v, gonum %v", i, j, got[i*d+j], w)
+			var w float64
+			for c := range d {
+				w += data[i*d+c] * q.At(c, j)
+			}
+			if math.Abs(got[i*d+j]-w) > 1e-12*(1+math.Abs(w)) {
+				t.Fatalf("(%d, %d): %v, plain loop %v", i, j, got[i*d+j], w)
 			}
 		}
 	}
 	for i := 1; i < n; i++ {
-		var dr float64
-		for j := range d {
-			v := float64(got[i*d+j] - got[j])
-			dr += v * v
-		}
+		dr := dist2(got[i*d:(i+1)*d], got[:d])
 		dx := dist2(data[i*d:(i+1)*d], data[:d])
-		if math.Abs(dr-dx) > 1e-5*(1+dx) {
+		if math.Abs(dr-dx) > 1e-10*(1+dx) {
 			t.Fatalf("row %d: squared distance to row 0 %v after rotation, %v before", i, dr, dx)
-		}
-	}
-	again := rotate32(data, n, d, rand.New(rand.NewPCG(1, 2)), make([]float32, 0, n*d+5))
-	for i := range got {
-		if again[i] != got[i] {
-			t.Fatalf("entry %d: %v with a reused buffer, %v", i, again[i], got[i])
 		}
 	}
 }

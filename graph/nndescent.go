@@ -118,8 +118,8 @@ func (o ApproxOptions) check() error {
 // Cost: O(T·n·d·log n) for the trees, then per round O(n·c·d) with c ≈
 // (k + ReverseCap)² candidate comparisons per point in the first round and
 // far fewer later; memory about 2·n·(k+ReverseCap)·13 bytes, n·d·4 bytes
-// for the float32 coordinates, plus n·d·4 bytes for the rotated copy that
-// the other trees partition in place (the trees keep only their leaves:
+// for the float32 coordinates, plus n·d·8 bytes for the copy of the data
+// (then of its rotations) that the trees partition in place (the trees keep only their leaves:
 // no split values or boxes). The descent stops after MaxIter rounds
 // or when a round changes fewer than Delta·n·k entries.
 //
@@ -167,15 +167,17 @@ type descent struct {
 // approxKNNData is ApproxKNN on validated n×d row-major data.
 func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o ApproxOptions) (*Neighbors, error) {
 	k := min(o.Pool, n-1)
-	// Tree 0 partitions a float32 copy of the data, which it leaves in
-	// tree order: the descent's working coordinates.
-	pts := make([]float32, n*d)
-	for i, v := range data {
-		pts[i] = float32(v)
-	}
-	t, err := newKDLeaves(ctx, pts, n, d)
+	// Tree 0 partitions a copy of the data, which it leaves in tree order:
+	// rounded to float32, the descent's working coordinates. The copy is
+	// then reused for the rotations the other trees partition.
+	buf := slices.Clone(data)
+	t, err := newKDLeaves(ctx, buf, n, d)
 	if err != nil {
 		return nil, err
+	}
+	pts := make([]float32, n*d)
+	for i, v := range buf {
+		pts[i] = float32(v)
 	}
 	s := &descent{n: n, dim: d, k: k, pts: pts, perm: t.perm,
 		idx: make([]int32, n*k), dst: make([]float64, n*k), isNew: make([]bool, n*k)}
@@ -190,10 +192,9 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 	extra := make([][]int32, 0, o.Trees-1) // per extra tree: positions in its tree order
 	var extraLo, extraHi [][]int32
 	rng := rand.New(rand.NewPCG(o.Seed, 0x6e6e64657363)) // "nndesc"
-	var rot []float32
 	for tr := 1; tr < o.Trees; tr++ {
-		rot = rotate32(data, n, d, rng, rot)
-		t2, err := newKDLeaves(ctx, rot, n, d)
+		rotate(data, n, d, rng, buf)
+		t2, err := newKDLeaves(ctx, buf, n, d)
 		if err != nil {
 			return nil, err
 		}
@@ -205,7 +206,7 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 		extra = append(extra, ord)
 		extraLo, extraHi = append(extraLo, lo), append(extraHi, hi)
 	}
-	rot = nil
+	buf = nil
 	if o.trace != nil {
 		o.trace(-2, 0)
 	}
@@ -316,12 +317,10 @@ func widen(a, b, m, n int) (int, int) {
 	return a, b
 }
 
-// rotate32 returns data·Q rounded to float32, in out when it has room,
-// for a random orthogonal d×d matrix Q (the Q factor of a Gaussian
-// matrix) drawn from rng. Each entry is summed in float64 in a fixed order,
-// so the result does not depend on the scheduling. Cost O(n·d²), split
-// between goroutines.
-func rotate32(data []float64, n, d int, rng *rand.Rand, out []float32) []float32 {
+// rotate sets out (n×d, row-major) to data·Q for a random orthogonal d×d
+// matrix Q (the Q factor of a Gaussian matrix) drawn from rng. Cost
+// O(n·d²).
+func rotate(data []float64, n, d int, rng *rand.Rand, out []float64) {
 	g := mat.NewDense(d, d, nil)
 	for i := range d {
 		for j := range d {
@@ -332,32 +331,9 @@ func rotate32(data []float64, n, d int, rng *rand.Rand, out []float32) []float32
 	qr.Factorize(g)
 	var q mat.Dense
 	qr.QTo(&q)
-	// Column j of Q, contiguous: qt[j*d+c] = Q[c][j].
-	qt := make([]float64, d*d)
-	for c := range d {
-		for j := range d {
-			qt[j*d+c] = q.At(c, j)
-		}
-	}
-	if cap(out) < n*d {
-		out = make([]float32, n*d)
-	}
-	out = out[:n*d]
-	parallel.Range(n, n*d*d, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			x := data[i*d : (i+1)*d]
-			y := out[i*d : (i+1)*d]
-			for j := range y {
-				col := qt[j*d : (j+1)*d]
-				var v float64
-				for c, xc := range x {
-					v += float64(xc * col[c]) // no fused multiply-add
-				}
-				y[j] = float32(v)
-			}
-		}
-	})
-	return out
+	x := mat.NewDense(n, d, data)
+	y := mat.NewDense(n, d, out[:n*d])
+	y.Mul(x, &q)
 }
 
 // neighbourhoods builds the local neighbourhoods of the round: for each
