@@ -181,16 +181,18 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 	}
 	s := &descent{n: n, dim: d, k: k, pts: pts, perm: t.perm,
 		idx: make([]int32, n*k), dst: make([]float64, n*k), isNew: make([]bool, n*k)}
+	// Every point's list starts as the nearest of its leaf mates in every
+	// tree (the lists are heaps until all the trees are seen), tree by
+	// tree as they are built.
+	cnt := make([]int32, n)
+	if err := s.seed(ctx, nil, t.bounds, cnt); err != nil {
+		return nil, err
+	}
 	// pos[i] is the working position of original point i.
 	pos := make([]int32, n)
 	for p, i := range t.perm {
 		pos[i] = int32(p)
 	}
-	// Leaf mates of every tree, as working positions: tree 0's leaves are
-	// contiguous ranges of positions; other trees give lists.
-	leafLo, leafHi := t.ranges()
-	extra := make([][]int32, 0, o.Trees-1) // per extra tree: positions in its tree order
-	var extraLo, extraHi [][]int32
 	rng := rand.New(rand.NewPCG(o.Seed, 0x6e6e64657363)) // "nndesc"
 	for tr := 1; tr < o.Trees; tr++ {
 		rotate(data, n, d, rng, buf)
@@ -198,50 +200,23 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 		if err != nil {
 			return nil, err
 		}
-		ord := make([]int32, n)
-		for q, i := range t2.perm {
+		ord := t2.perm // positions in tree tr's order
+		for q, i := range ord {
 			ord[q] = pos[i]
 		}
-		lo, hi := t2.ranges()
-		extra = append(extra, ord)
-		extraLo, extraHi = append(extraLo, lo), append(extraHi, hi)
+		if err := s.seed(ctx, ord, t2.bounds, cnt); err != nil {
+			return nil, err
+		}
 	}
-	buf = nil
+	buf, pos, cnt = nil, nil, nil
 	if o.trace != nil {
 		o.trace(-2, 0)
 	}
-	// where[tr][p] is the tree-order slot of position p in extra tree tr.
-	where := make([][]int32, len(extra))
-	for tr, ord := range extra {
-		w := make([]int32, n)
-		for q, p := range ord {
-			w[p] = int32(q)
+	parallel.Range(n, n*k*4, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			sortPairs(s.idx[p*k:(p+1)*k], s.dst[p*k:(p+1)*k])
 		}
-		where[tr] = w
-	}
-	err = parallelChunks(ctx, n, descentChunk,
-		func() *descentScratch { return newDescentScratch(n, k) },
-		func(sc *descentScratch, lo, hi int) {
-			for p := lo; p < hi; p++ {
-				sc.begin(p)
-				a, b := widen(int(leafLo[p]), int(leafHi[p]), k+1, n)
-				for q := a; q < b; q++ {
-					sc.offer(s, p, int32(q))
-				}
-				for tr, ord := range extra {
-					q := where[tr][p]
-					a, b := widen(int(extraLo[tr][q]), int(extraHi[tr][q]), k+1, n)
-					for _, r := range ord[a:b] {
-						sc.offer(s, p, r)
-					}
-				}
-				sc.finish(s, p, s.idx, s.dst, s.isNew, nil)
-			}
-		})
-	if err != nil {
-		return nil, err
-	}
-	extra, where, extraLo, extraHi = nil, nil, nil, nil
+	})
 	if o.trace != nil {
 		o.trace(-1, 0)
 	}
@@ -303,6 +278,103 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 
 // descentChunk is the number of points a goroutine takes at a time.
 const descentChunk = 2048
+
+// seedLeafChunk is the number of leaves a goroutine seeds at a time.
+const seedLeafChunk = 64
+
+// seed offers every point the members of its leaf (widened to k+1 slots)
+// in one tree: leaf ℓ holds the tree slots [bounds[ℓ], bounds[ℓ+1]), slot
+// q being position ord[q] (position q when ord is nil). The lists s.idx,
+// s.dst are max-heaps of cnt[p] entries, kept once offered (dedup by a
+// scan of the ≤ k entries, done only for candidates that would enter).
+// Each pair of leaf mates is measured once and offered to both (the
+// distance is symmetric bit for bit), and a leaf's rows are read once per
+// leaf rather than once per member. The heaps end holding the k nearest
+// candidates by (distance, position) whatever the order of the offers, so
+// the lists do not depend on the scheduling. Cost O(n·m·d) for leaves of
+// m points; leaves run in parallel (they are disjoint), the trees in turn.
+func (s *descent) seed(ctx context.Context, ord []int32, bounds []int32, cnt []int32) error {
+	n, k, d := s.n, s.k, s.dim
+	at := func(q int) int32 {
+		if ord == nil {
+			return int32(q)
+		}
+		return ord[q]
+	}
+	leaves := len(bounds) - 1
+	return parallelChunks(ctx, leaves, seedLeafChunk,
+		func() *[]int32 { b := make([]int32, 0, 2*kdLeafSize+k+1); return &b },
+		func(mb *[]int32, l0, l1 int) {
+			for l := l0; l < l1; l++ {
+				a, b := int(bounds[l]), int(bounds[l+1])
+				wa, wb := widen(a, b, k+1, n)
+				// Members first, then the widening slots (offered one way).
+				m := (*mb)[:0]
+				for q := a; q < b; q++ {
+					m = append(m, at(q))
+				}
+				for q := wa; q < wb; q++ {
+					if q < a || q >= b {
+						m = append(m, at(q))
+					}
+				}
+				*mb = m
+				for i, p := range m[:b-a] {
+					xp := s.pts[int(p)*d : int(p+1)*d]
+					for j, q := range m[i+1:] {
+						wp := s.heapWorst(p, cnt)
+						bound := wp
+						inLeaf := i+1+j < b-a
+						if inLeaf {
+							bound = max(bound, s.heapWorst(q, cnt))
+						}
+						dd := s.dist32(xp, q, float32(bound))
+						if float64(dd) > bound {
+							continue
+						}
+						s.heapOffer(p, q, float64(dd), cnt)
+						if inLeaf {
+							s.heapOffer(q, p, float64(dd), cnt)
+						}
+					}
+				}
+			}
+		})
+}
+
+// heapWorst returns the distance a candidate must not exceed to enter
+// position p's heap (+Inf until it holds k entries).
+func (s *descent) heapWorst(p int32, cnt []int32) float64 {
+	if int(cnt[p]) < s.k {
+		return math.Inf(1)
+	}
+	return s.dst[int(p)*s.k]
+}
+
+// heapOffer pushes (dd, q) onto position p's heap unless q is there
+// already. Cost O(k).
+func (s *descent) heapOffer(p, q int32, dd float64, cnt []int32) {
+	k := s.k
+	h := nnHeap{d: s.dst[int(p)*k : int(p+1)*k], idx: s.idx[int(p)*k : int(p+1)*k], n: int(cnt[p])}
+	if h.n == k && (dd > h.d[0] || (dd == h.d[0] && q > h.idx[0])) {
+		return
+	}
+	if slices.Contains(h.idx[:h.n], q) {
+		return
+	}
+	h.push(dd, q)
+	cnt[p] = int32(h.n)
+}
+
+// dist32 is the float32 squared distance from xp to position q, or some
+// value above bound once a partial sum exceeds it (dist2f32x10Bound in
+// 10-D, dist2f32Bound otherwise). Cost O(d).
+func (s *descent) dist32(xp []float32, q int32, bound float32) float32 {
+	if d := s.dim; d != 10 {
+		return dist2f32Bound(xp, s.pts[int(q)*d:int(q+1)*d], bound)
+	}
+	return dist2f32x10Bound(xp, s.pts[int(q)*10:int(q)*10+10], bound)
+}
 
 // widen grows [a, b) around itself to at least m slots within [0, n).
 func widen(a, b, m, n int) (int, int) {
@@ -472,29 +544,13 @@ func (sc *descentScratch) begin(p int) {
 	sc.stamp[p] = sc.tag
 }
 
-// offer proposes position q as a neighbour of p, once.
-func (sc *descentScratch) offer(s *descent, p int, q int32) {
-	if sc.stamp[q] == sc.tag {
-		return
-	}
-	sc.stamp[q] = sc.tag
-	d := s.dim
-	sc.try(s, s.pts[p*d:(p+1)*d], q)
-}
-
 // try offers position q, not yet offered, to the heap of the point with
 // coordinates xp: it computes their float32 squared distance, stopping
 // early above the heap's worst entry, and pushes q if it is not worse.
 // Cost O(d) plus O(log k) for a push.
 func (sc *descentScratch) try(s *descent, xp []float32, q int32) {
 	w := float32(sc.h.worst()) // exact: the heap holds float32 values or +Inf
-	var dd float32
-	if d := s.dim; d == 10 {
-		dd = dist2f32x10Bound(xp, s.pts[int(q)*10:int(q)*10+10], w)
-	} else {
-		dd = dist2f32Bound(xp, s.pts[int(q)*d:int(q+1)*d], w)
-	}
-	if dd <= w {
+	if dd := s.dist32(xp, q, w); dd <= w {
 		sc.h.push(float64(dd), q)
 	}
 }

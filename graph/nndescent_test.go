@@ -381,3 +381,107 @@ func TestDist2f32x10Bound(t *testing.T) {
 		}
 	}
 }
+
+// TestDescentSeed checks the leaf seeding against brute force: after
+// seeding from several partitions (contiguous leaves, permuted ones, and
+// leaves smaller than k+1 that are widened), each point's list is the k
+// nearest of its candidates (its leaf mates in every partition, widened to
+// k+1 slots, itself excluded) by (float32 distance, position), computed
+// by a plain loop and a sort.
+func TestDescentSeed(t *testing.T) {
+	for _, c := range []struct{ n, d, k int }{{300, 10, 7}, {200, 3, 5}, {64, 2, 12}} {
+		rng := rand.New(rand.NewPCG(uint64(c.n), 3))
+		s := &descent{n: c.n, dim: c.d, k: c.k, pts: make([]float32, c.n*c.d),
+			idx: make([]int32, c.n*c.k), dst: make([]float64, c.n*c.k)}
+		for i := range s.pts {
+			s.pts[i] = float32(rng.IntN(20)) / 4 // ties
+		}
+		// Partitions: ord (nil: identity) and leaf bounds.
+		type part struct{ ord, bounds []int32 }
+		var parts []part
+		for tr := 0; tr < 3; tr++ {
+			var ord []int32
+			if tr > 0 {
+				ord = make([]int32, c.n)
+				for i, v := range rng.Perm(c.n) {
+					ord[i] = int32(v)
+				}
+			}
+			bounds := []int32{0}
+			for int(bounds[len(bounds)-1]) < c.n {
+				size := 1 + rng.IntN(2*c.k) // some below k+1
+				bounds = append(bounds, int32(min(c.n, int(bounds[len(bounds)-1])+size)))
+			}
+			parts = append(parts, part{ord, bounds})
+		}
+		cnt := make([]int32, c.n)
+		for _, pt := range parts {
+			if err := s.seed(context.Background(), pt.ord, pt.bounds, cnt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for p := 0; p < c.n; p++ {
+			cand := map[int32]bool{}
+			for _, pt := range parts {
+				slot := func(q int) int32 {
+					if pt.ord == nil {
+						return int32(q)
+					}
+					return pt.ord[q]
+				}
+				for l := 0; l+1 < len(pt.bounds); l++ {
+					a, b := int(pt.bounds[l]), int(pt.bounds[l+1])
+					in := false
+					for q := a; q < b; q++ {
+						in = in || slot(q) == int32(p)
+					}
+					if !in {
+						continue
+					}
+					for b-a < c.k+1 { // widen as documented
+						if a > 0 {
+							a--
+						}
+						if b < c.n && b-a < c.k+1 {
+							b++
+						}
+					}
+					for q := a; q < b; q++ {
+						if slot(q) != int32(p) {
+							cand[slot(q)] = true
+						}
+					}
+				}
+			}
+			type nd struct {
+				d float32
+				q int32
+			}
+			var all []nd
+			for q := range cand {
+				var sum float32
+				for j := 0; j < c.d; j++ {
+					x := s.pts[p*c.d+j] - s.pts[int(q)*c.d+j]
+					sum += float32(x * x)
+				}
+				all = append(all, nd{sum, q})
+			}
+			slices.SortFunc(all, func(a, b nd) int {
+				if a.d != b.d {
+					return cmp.Compare(a.d, b.d)
+				}
+				return cmp.Compare(a.q, b.q)
+			})
+			if int(cnt[p]) != c.k {
+				t.Fatalf("n=%d: point %d holds %d entries, want %d", c.n, p, cnt[p], c.k)
+			}
+			row, rd := slices.Clone(s.idx[p*c.k:(p+1)*c.k]), slices.Clone(s.dst[p*c.k:(p+1)*c.k])
+			sortPairs(row, rd)
+			for r := range row {
+				if row[r] != all[r].q || rd[r] != float64(all[r].d) {
+					t.Fatalf("n=%d: point %d entry %d = (%d, %v), brute force (%d, %v)", c.n, p, r, row[r], rd[r], all[r].q, all[r].d)
+				}
+			}
+		}
+	}
+}
