@@ -520,28 +520,38 @@ func selectRev(ix []int32, d []float64, nw []bool, m int) {
 	}
 }
 
-// descentScratch is a goroutine's state: a heap of candidates and a stamp
-// per position marking the candidates already offered to the current point.
+// descentScratch is a goroutine's state: a heap of candidates, its worst
+// distance w (in float32, exact), and one bit per position marking the
+// candidates already offered to the current point (n/8 bytes, so that the
+// marks stay in the core's cache, where n 4-byte stamps at 10⁶ points did
+// not), with the list of the marked positions to clear them.
 type descentScratch struct {
-	h     nnHeap
-	stamp []uint32
-	tag   uint32
-	old   []int32
+	h      nnHeap
+	w      float32
+	marks  []uint64
+	marked []int32
+	old    []int32
 }
 
 func newDescentScratch(n, k int) *descentScratch {
-	return &descentScratch{h: newNNHeap(k), stamp: make([]uint32, n), old: make([]int32, k)}
+	return &descentScratch{h: newNNHeap(k), marks: make([]uint64, (n+63)/64), old: make([]int32, k)}
 }
 
-// begin starts the list of position p.
+// begin starts the list of position p: it clears the marks of the previous
+// point (O(marked)) and marks p.
 func (sc *descentScratch) begin(p int) {
-	sc.tag++
-	if sc.tag == 0 { // wrapped: clear the stamps
-		clear(sc.stamp)
-		sc.tag = 1
+	for _, q := range sc.marked {
+		sc.marks[q>>6] = 0
 	}
+	sc.marked = sc.marked[:0]
 	sc.h.reset()
-	sc.stamp[p] = sc.tag
+	sc.mark(int32(p))
+}
+
+// mark marks position q as offered.
+func (sc *descentScratch) mark(q int32) {
+	sc.marks[q>>6] |= 1 << (q & 63)
+	sc.marked = append(sc.marked, q)
 }
 
 // try offers position q, not yet offered, to the heap of the point with
@@ -549,9 +559,9 @@ func (sc *descentScratch) begin(p int) {
 // early above the heap's worst entry, and pushes q if it is not worse.
 // Cost O(d) plus O(log k) for a push.
 func (sc *descentScratch) try(s *descent, xp []float32, q int32) {
-	w := float32(sc.h.worst()) // exact: the heap holds float32 values or +Inf
-	if dd := s.dist32(xp, q, w); dd <= w {
+	if dd := s.dist32(xp, q, sc.w); dd <= sc.w {
 		sc.h.push(float64(dd), q)
+		sc.w = float32(sc.h.worst()) // exact: the heap holds float32 values or +Inf
 	}
 }
 
@@ -623,12 +633,13 @@ func (s *descent) join(sc *descentScratch, p int) int {
 	// The current list enters first (marked, so never re-offered).
 	for r := p * k; r < (p+1)*k; r++ {
 		q := s.idx[r]
-		sc.stamp[q] = sc.tag
+		sc.mark(q)
 		sc.h.push(s.dst[r], q)
 	}
-	// The stamp test is inlined here: most candidates were offered
+	sc.w = float32(sc.h.worst())
+	// The mark test is inlined here: most candidates were offered
 	// already, and the loop runs about (k + ReverseCap)² times per point.
-	stamp, tag := sc.stamp, sc.tag
+	marks := sc.marks
 	// A pair joined by two old links is skipped: through an old link v,
 	// only the new part of v's neighbourhood is scanned.
 	sIdx, sMid, sPtr := s.sIdx, s.sMid, s.sPtr
@@ -636,8 +647,8 @@ func (s *descent) join(sc *descentScratch, p int) int {
 	for a := sPtr[p]; a < sPtr[p+1]; a++ {
 		v := sIdx[a]
 		nv := a < sMid[p]
-		if nv && stamp[v] != tag {
-			stamp[v] = tag
+		if nv && marks[v>>6]&(1<<(v&63)) == 0 {
+			sc.mark(v)
 			sc.try(s, xp, v) // a new reverse neighbour
 		}
 		lo, hi := sPtr[v], sPtr[v+1]
@@ -645,8 +656,8 @@ func (s *descent) join(sc *descentScratch, p int) int {
 			hi = sMid[v]
 		}
 		for _, w := range sIdx[lo:hi] {
-			if stamp[w] != tag { // p itself is stamped
-				stamp[w] = tag
+			if marks[w>>6]&(1<<(w&63)) == 0 { // p itself is marked
+				sc.mark(w)
 				sc.try(s, xp, w)
 			}
 		}
