@@ -151,10 +151,10 @@ type descent struct {
 	isNew     []bool    // entry entered the list in the last round
 	perm      []int32   // perm[p]: original index of position p
 	// Local neighbourhoods of a round, CSR: the forward entries and the
-	// kept reverse entries of point v are sIdx[sPtr[v]:sPtr[v+1]], those
-	// whose link is new first (up to sMid[v]), then the old ones.
-	sPtr  []int
-	sMid  []int
+	// kept reverse entries of point v are sIdx[sOff[2v]:sOff[2v+2]], those
+	// whose link is new first (up to sOff[2v+1]), then the old ones. The
+	// three offsets a join reads for v are adjacent (one cache line).
+	sOff  []int
 	sIdx  []int32
 	nIdx  []int32 // next round's lists (double buffering)
 	nDst  []float64
@@ -412,13 +412,19 @@ func rotate(data []float64, n, d int, rng *rand.Rand, out []float64) {
 // position v, its k forward entries followed by at most cap reverse entries
 // (the positions u listing v, the closest first, ties by position), each
 // with the new flag of its link. Cost O(n·k) plus the selection of
-// reverse entries.
+// reverse entries, split between goroutines: the reverse lists are counted
+// and filled with atomic slot counters, so the order of a list below cap
+// entries depends on the scheduling, but the join uses each neighbourhood
+// as a set (its new and its old part) and selectRev's choice does not
+// depend on the order, so the lists the descent returns do not.
 func (s *descent) neighbourhoods(rcap int) {
 	n, k := s.n, s.k
 	cnt := make([]int32, n+1)
-	for _, v := range s.idx {
-		cnt[v+1]++
-	}
+	parallel.Range(n, n*k, func(lo, hi int) {
+		for _, v := range s.idx[lo*k : hi*k] {
+			atomic.AddInt32(&cnt[v+1], 1)
+		}
+	})
 	for v := 0; v < n; v++ {
 		cnt[v+1] += cnt[v]
 	}
@@ -428,22 +434,21 @@ func (s *descent) neighbourhoods(rcap int) {
 		s.revN = make([]bool, n*k)
 	}
 	fill := slices.Clone(cnt[:n])
-	for u := 0; u < n; u++ {
-		for r := u * k; r < (u+1)*k; r++ {
-			v := s.idx[r]
-			f := fill[v]
-			s.revIx[f], s.revD[f], s.revN[f] = int32(u), s.dst[r], s.isNew[r]
-			fill[v]++
+	parallel.Range(n, n*k, func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			for r := u * k; r < (u+1)*k; r++ {
+				f := atomic.AddInt32(&fill[s.idx[r]], 1) - 1
+				s.revIx[f], s.revD[f], s.revN[f] = int32(u), s.dst[r], s.isNew[r]
+			}
 		}
-	}
-	if s.sPtr == nil {
-		s.sPtr = make([]int, n+1)
-		s.sMid = make([]int, n)
+	})
+	if s.sOff == nil {
+		s.sOff = make([]int, 2*n+1)
 	}
 	total := 0
 	for v := 0; v < n; v++ {
 		total += k + min(int(cnt[v+1]-cnt[v]), rcap)
-		s.sPtr[v+1] = total
+		s.sOff[2*v+2] = total
 	}
 	if cap(s.sIdx) < total {
 		s.sIdx = make([]int32, total)
@@ -458,7 +463,7 @@ func (s *descent) neighbourhoods(rcap int) {
 			}
 			fwd, fwdNew := s.idx[v*k:(v+1)*k], s.isNew[v*k:(v+1)*k]
 			rev, revNew := s.revIx[a:b], s.revN[a:b]
-			m := s.sPtr[v]
+			m := s.sOff[2*v]
 			for _, f := range fwdNew {
 				if f {
 					m++
@@ -469,8 +474,8 @@ func (s *descent) neighbourhoods(rcap int) {
 					m++
 				}
 			}
-			s.sMid[v] = m
-			wn, wo := s.sPtr[v], m
+			s.sOff[2*v+1] = m
+			wn, wo := s.sOff[2*v], m
 			for r, q := range fwd {
 				if fwdNew[r] {
 					s.sIdx[wn] = q
@@ -642,18 +647,20 @@ func (s *descent) join(sc *descentScratch, p int) int {
 	marks := sc.marks
 	// A pair joined by two old links is skipped: through an old link v,
 	// only the new part of v's neighbourhood is scanned.
-	sIdx, sMid, sPtr := s.sIdx, s.sMid, s.sPtr
+	sIdx, sOff := s.sIdx, s.sOff
 	xp := s.pts[p*s.dim : (p+1)*s.dim]
-	for a := sPtr[p]; a < sPtr[p+1]; a++ {
+	mid := sOff[2*p+1]
+	for a := sOff[2*p]; a < sOff[2*p+2]; a++ {
 		v := sIdx[a]
-		nv := a < sMid[p]
+		nv := a < mid
 		if nv && marks[v>>6]&(1<<(v&63)) == 0 {
 			sc.mark(v)
 			sc.try(s, xp, v) // a new reverse neighbour
 		}
-		lo, hi := sPtr[v], sPtr[v+1]
+		o := sOff[2*int(v) : 2*int(v)+3]
+		lo, hi := o[0], o[2]
 		if !nv {
-			hi = sMid[v]
+			hi = o[1]
 		}
 		for _, w := range sIdx[lo:hi] {
 			if marks[w>>6]&(1<<(w&63)) == 0 { // p itself is marked
