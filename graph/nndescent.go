@@ -185,7 +185,7 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 	// tree (the lists are heaps until all the trees are seen), tree by
 	// tree as they are built.
 	cnt := make([]int32, n)
-	if err := s.seed(ctx, nil, t.bounds, cnt); err != nil {
+	if err := s.seed(ctx, nil, t.bounds, cnt, true); err != nil {
 		return nil, err
 	}
 	// pos[i] is the working position of original point i.
@@ -204,7 +204,7 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 		for q, i := range ord {
 			ord[q] = pos[i]
 		}
-		if err := s.seed(ctx, ord, t2.bounds, cnt); err != nil {
+		if err := s.seed(ctx, ord, t2.bounds, cnt, false); err != nil {
 			return nil, err
 		}
 	}
@@ -291,9 +291,12 @@ const seedLeafChunk = 64
 // distance is symmetric bit for bit), and a leaf's rows are read once per
 // leaf rather than once per member. The heaps end holding the k nearest
 // candidates by (distance, position) whatever the order of the offers, so
-// the lists do not depend on the scheduling. Cost O(n·m·d) for leaves of
+// the lists do not depend on the scheduling. Within one tree a point is
+// offered each candidate once (only a leaf's members receive offers, from
+// distinct slots), so fresh, set when the heaps start empty, skips the
+// duplicate check. Cost O(n·m·d) for leaves of
 // m points; leaves run in parallel (they are disjoint), the trees in turn.
-func (s *descent) seed(ctx context.Context, ord []int32, bounds []int32, cnt []int32) error {
+func (s *descent) seed(ctx context.Context, ord []int32, bounds []int32, cnt []int32, fresh bool) error {
 	n, k, d := s.n, s.k, s.dim
 	at := func(q int) int32 {
 		if ord == nil {
@@ -332,9 +335,9 @@ func (s *descent) seed(ctx context.Context, ord []int32, bounds []int32, cnt []i
 						if float64(dd) > bound {
 							continue
 						}
-						s.heapOffer(p, q, float64(dd), cnt)
+						s.heapOffer(p, q, float64(dd), cnt, fresh)
 						if inLeaf {
-							s.heapOffer(q, p, float64(dd), cnt)
+							s.heapOffer(q, p, float64(dd), cnt, fresh)
 						}
 					}
 				}
@@ -352,14 +355,15 @@ func (s *descent) heapWorst(p int32, cnt []int32) float64 {
 }
 
 // heapOffer pushes (dd, q) onto position p's heap unless q is there
-// already. Cost O(k).
-func (s *descent) heapOffer(p, q int32, dd float64, cnt []int32) {
+// already; fresh skips that check (no candidate is offered twice within
+// one tree). Cost O(k).
+func (s *descent) heapOffer(p, q int32, dd float64, cnt []int32, fresh bool) {
 	k := s.k
 	h := nnHeap{d: s.dst[int(p)*k : int(p+1)*k], idx: s.idx[int(p)*k : int(p+1)*k], n: int(cnt[p])}
 	if h.n == k && (dd > h.d[0] || (dd == h.d[0] && q > h.idx[0])) {
 		return
 	}
-	if slices.Contains(h.idx[:h.n], q) {
+	if !fresh && slices.Contains(h.idx[:h.n], q) {
 		return
 	}
 	h.push(dd, q)

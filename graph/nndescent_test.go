@@ -415,8 +415,8 @@ func TestDescentSeed(t *testing.T) {
 			parts = append(parts, part{ord, bounds})
 		}
 		cnt := make([]int32, c.n)
-		for _, pt := range parts {
-			if err := s.seed(context.Background(), pt.ord, pt.bounds, cnt); err != nil {
+		for tr, pt := range parts {
+			if err := s.seed(context.Background(), pt.ord, pt.bounds, cnt, tr == 0); err != nil {
 				t.Fatal(err)
 			}
 		}
