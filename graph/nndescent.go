@@ -535,11 +535,10 @@ type descentScratch struct {
 	w      float32
 	marks  []uint64
 	marked []int32
-	old    []int32
 }
 
 func newDescentScratch(n, k int) *descentScratch {
-	return &descentScratch{h: newNNHeap(k), marks: make([]uint64, (n+63)/64), old: make([]int32, k)}
+	return &descentScratch{h: newNNHeap(k), marks: make([]uint64, (n+63)/64)}
 }
 
 // begin starts the list of position p: it clears the marks of the previous
@@ -639,16 +638,24 @@ func dist2f32x10Bound(a, b []float32, bound float32) float32 {
 }
 
 // finish writes the heap, sorted, as row p of (idx, dst) and flags the
-// entries that are not in old (all of them when old is nil). It returns the
-// number of flagged entries. The heap orders ties by position; rows are
-// re-sorted by original index at the end.
-func (sc *descentScratch) finish(s *descent, p int, idx []int32, dst []float64, nw []bool, old []int32) int {
+// entries that are not in the current row p of (s.idx, s.dst). It returns
+// the number of flagged entries. Both rows are sorted by (distance,
+// position), and an entry kept from the current row keeps its distance,
+// so one merge-like pass finds them: O(k) rather than O(k²). The heap
+// orders ties by position; rows are re-sorted by original index at the
+// end.
+func (sc *descentScratch) finish(s *descent, p int, idx []int32, dst []float64, nw []bool) int {
 	k := s.k
 	row, rd, rn := idx[p*k:(p+1)*k], dst[p*k:(p+1)*k], nw[p*k:(p+1)*k]
+	old, od := s.idx[p*k:(p+1)*k], s.dst[p*k:(p+1)*k]
 	sc.h.sortedTo(row, rd)
-	c := 0
+	c, o := 0, 0
 	for r, q := range row {
-		rn[r] = old == nil || !slices.Contains(old, q)
+		d := rd[r]
+		for o < k && (od[o] < d || (od[o] == d && old[o] < q)) {
+			o++
+		}
+		rn[r] = !(o < k && od[o] == d && old[o] == q)
 		if rn[r] {
 			c++
 		}
@@ -663,7 +670,6 @@ func (sc *descentScratch) finish(s *descent, p int, idx []int32, dst []float64, 
 func (s *descent) join(sc *descentScratch, p int) int {
 	k := s.k
 	sc.begin(p)
-	copy(sc.old, s.idx[p*k:(p+1)*k])
 	// The current list enters first (marked, so never re-offered).
 	for r := p * k; r < (p+1)*k; r++ {
 		q := s.idx[r]
@@ -698,7 +704,7 @@ func (s *descent) join(sc *descentScratch, p int) int {
 			}
 		}
 	}
-	return sc.finish(s, p, s.nIdx, s.nDst, s.nNew, sc.old)
+	return sc.finish(s, p, s.nIdx, s.nDst, s.nNew)
 }
 
 // Recall returns the share of exact neighbours that approx found, over the

@@ -485,3 +485,51 @@ func TestDescentSeed(t *testing.T) {
 		}
 	}
 }
+
+// TestDescentFinish checks finish's new flags against a plain membership
+// test: random current rows (sorted by distance, then position, with
+// ties), a heap mixing kept entries (same distances) and new ones.
+func TestDescentFinish(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n, k = 40, 6
+	for rep := 0; rep < 500; rep++ {
+		s := &descent{n: n, k: k, idx: make([]int32, n*k), dst: make([]float64, n*k)}
+		p := rng.IntN(n)
+		perm := slices.DeleteFunc(rng.Perm(n), func(q int) bool { return q == p })
+		dist := make([]float64, n)
+		for q := range dist {
+			dist[q] = float64(rng.IntN(5)) // many ties
+		}
+		old := make([]int32, 0, k)
+		for _, q := range perm[:k] {
+			old = append(old, int32(q))
+		}
+		row, rd := s.idx[p*k:(p+1)*k], s.dst[p*k:(p+1)*k]
+		copy(row, old)
+		for r, q := range row {
+			rd[r] = dist[q]
+		}
+		sortPairs(row, rd)
+		sc := newDescentScratch(n, k)
+		sc.begin(p)
+		a := rng.IntN(k)
+		for _, q := range perm[a : a+k+rng.IntN(4)] { // k kept or new entries at least
+			sc.h.push(dist[q], int32(q))
+		}
+		nIdx, nDst, nNew := make([]int32, n*k), make([]float64, n*k), make([]bool, n*k)
+		c := sc.finish(s, p, nIdx, nDst, nNew)
+		want := 0
+		for r := p * k; r < (p+1)*k; r++ {
+			isNew := !slices.Contains(old, nIdx[r])
+			if isNew {
+				want++
+			}
+			if nNew[r] != isNew {
+				t.Fatalf("rep %d: entry %d (%d) flagged %v, want %v", rep, r-p*k, nIdx[r], nNew[r], isNew)
+			}
+		}
+		if c != want {
+			t.Fatalf("rep %d: %d new, want %d", rep, c, want)
+		}
+	}
+}
