@@ -677,20 +677,22 @@ func (s *descent) join(sc *descentScratch, p int) int {
 		sc.h.push(s.dst[r], q)
 	}
 	sc.w = float32(sc.h.worst())
-	// The mark test is inlined here: most candidates were offered
-	// already, and the loop runs about (k + ReverseCap)² times per point.
+	// First the candidates are collected (marked once each, in the list
+	// sc.marked after p and its current entries), then measured in one
+	// tight loop: the loads of their coordinates, which miss the cache at
+	// 10⁶ points, then overlap instead of waiting behind the scan. The mark
+	// test is inlined: the scan runs about (k + ReverseCap)² times per
+	// point, and most candidates were marked already.
 	marks := sc.marks
 	// A pair joined by two old links is skipped: through an old link v,
 	// only the new part of v's neighbourhood is scanned.
 	sIdx, sOff := s.sIdx, s.sOff
-	xp := s.pts[p*s.dim : (p+1)*s.dim]
 	mid := sOff[2*p+1]
 	for a := sOff[2*p]; a < sOff[2*p+2]; a++ {
 		v := sIdx[a]
 		nv := a < mid
 		if nv && marks[v>>6]&(1<<(v&63)) == 0 {
-			sc.mark(v)
-			sc.try(s, xp, v) // a new reverse neighbour
+			sc.mark(v) // a new reverse neighbour
 		}
 		o := sOff[2*int(v) : 2*int(v)+3]
 		lo, hi := o[0], o[2]
@@ -700,9 +702,12 @@ func (s *descent) join(sc *descentScratch, p int) int {
 		for _, w := range sIdx[lo:hi] {
 			if marks[w>>6]&(1<<(w&63)) == 0 { // p itself is marked
 				sc.mark(w)
-				sc.try(s, xp, w)
 			}
 		}
+	}
+	xp := s.pts[p*s.dim : (p+1)*s.dim]
+	for _, w := range sc.marked[k+1:] {
+		sc.try(s, xp, w)
 	}
 	return sc.finish(s, p, s.nIdx, s.nDst, s.nNew)
 }
