@@ -118,8 +118,9 @@ func (o ApproxOptions) check() error {
 // Cost: O(T·n·d·log n) for the trees, then per round O(n·c·d) with c ≈
 // (k + ReverseCap)² candidate comparisons per point in the first round and
 // far fewer later; memory about 2·n·(k+ReverseCap)·13 bytes, n·d·4 bytes
-// for the float32 coordinates, plus two copies of the data per tree being
-// built (rotated and in tree order). The descent stops after MaxIter rounds
+// for the float32 coordinates, plus n·d·8 bytes for the copy of the data
+// (then of its rotations) that the trees partition in place (the trees keep only their leaves:
+// no split values or boxes). The descent stops after MaxIter rounds
 // or when a round changes fewer than Delta·n·k entries.
 //
 // ApproxKNN returns an error when x has a NaN or infinite entry, when
@@ -150,10 +151,10 @@ type descent struct {
 	isNew     []bool    // entry entered the list in the last round
 	perm      []int32   // perm[p]: original index of position p
 	// Local neighbourhoods of a round, CSR: the forward entries and the
-	// kept reverse entries of point v are sIdx[sPtr[v]:sPtr[v+1]], those
-	// whose link is new first (up to sMid[v]), then the old ones.
-	sPtr  []int
-	sMid  []int
+	// kept reverse entries of point v are sIdx[sOff[2v]:sOff[2v+2]], those
+	// whose link is new first (up to sOff[2v+1]), then the old ones. The
+	// three offsets a join reads for v are adjacent (one cache line).
+	sOff  []int
 	sIdx  []int32
 	nIdx  []int32 // next round's lists (double buffering)
 	nDst  []float64
@@ -166,76 +167,56 @@ type descent struct {
 // approxKNNData is ApproxKNN on validated n×d row-major data.
 func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o ApproxOptions) (*Neighbors, error) {
 	k := min(o.Pool, n-1)
-	t, err := newKDTree(ctx, data, n, d)
+	// Tree 0 partitions a copy of the data, which it leaves in tree order:
+	// rounded to float32, the descent's working coordinates. The copy is
+	// then reused for the rotations the other trees partition.
+	buf := slices.Clone(data)
+	t, err := newKDLeaves(ctx, buf, n, d)
 	if err != nil {
 		return nil, err
 	}
-	s := &descent{n: n, dim: d, k: k, pts: make([]float32, n*d), perm: t.perm,
-		idx: make([]int32, n*k), dst: make([]float64, n*k), isNew: make([]bool, n*k)}
-	for i, v := range t.pts {
-		s.pts[i] = float32(v)
+	pts := make([]float32, n*d)
+	for i, v := range buf {
+		pts[i] = float32(v)
 	}
-	t.pts = nil
+	s := &descent{n: n, dim: d, k: k, pts: pts, perm: t.perm,
+		idx: make([]int32, n*k), dst: make([]float64, n*k), isNew: make([]bool, n*k)}
+	// Every point's list starts as the nearest of its leaf mates in every
+	// tree (the lists are heaps until all the trees are seen), tree by
+	// tree as they are built.
+	cnt := make([]int32, n)
+	if err := s.seed(ctx, nil, t.bounds, cnt, true); err != nil {
+		return nil, err
+	}
 	// pos[i] is the working position of original point i.
 	pos := make([]int32, n)
 	for p, i := range t.perm {
 		pos[i] = int32(p)
 	}
-	// Leaf mates of every tree, as working positions: tree 0's leaves are
-	// contiguous ranges of positions; other trees give lists.
-	leafLo, leafHi := leafRanges(t, n)
-	extra := make([][]int32, 0, o.Trees-1) // per extra tree: positions in its tree order
-	var extraLo, extraHi [][]int32
 	rng := rand.New(rand.NewPCG(o.Seed, 0x6e6e64657363)) // "nndesc"
 	for tr := 1; tr < o.Trees; tr++ {
-		rot := rotate(data, n, d, rng)
-		t2, err := newKDTree(ctx, rot, n, d)
+		rotate(data, n, d, rng, buf)
+		t2, err := newKDLeaves(ctx, buf, n, d)
 		if err != nil {
 			return nil, err
 		}
-		ord := make([]int32, n)
-		for q, i := range t2.perm {
+		ord := t2.perm // positions in tree tr's order
+		for q, i := range ord {
 			ord[q] = pos[i]
 		}
-		lo, hi := leafRanges(t2, n)
-		extra = append(extra, ord)
-		extraLo, extraHi = append(extraLo, lo), append(extraHi, hi)
+		if err := s.seed(ctx, ord, t2.bounds, cnt, false); err != nil {
+			return nil, err
+		}
 	}
+	buf, pos, cnt = nil, nil, nil
 	if o.trace != nil {
 		o.trace(-2, 0)
 	}
-	// where[tr][p] is the tree-order slot of position p in extra tree tr.
-	where := make([][]int32, len(extra))
-	for tr, ord := range extra {
-		w := make([]int32, n)
-		for q, p := range ord {
-			w[p] = int32(q)
+	parallel.Range(n, n*k*4, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			sortPairs(s.idx[p*k:(p+1)*k], s.dst[p*k:(p+1)*k])
 		}
-		where[tr] = w
-	}
-	err = parallelChunks(ctx, n, descentChunk,
-		func() *descentScratch { return newDescentScratch(n, k) },
-		func(sc *descentScratch, lo, hi int) {
-			for p := lo; p < hi; p++ {
-				sc.begin(p)
-				a, b := widen(int(leafLo[p]), int(leafHi[p]), k+1, n)
-				for q := a; q < b; q++ {
-					sc.offer(s, p, int32(q))
-				}
-				for tr, ord := range extra {
-					q := where[tr][p]
-					a, b := widen(int(extraLo[tr][q]), int(extraHi[tr][q]), k+1, n)
-					for _, r := range ord[a:b] {
-						sc.offer(s, p, r)
-					}
-				}
-				sc.finish(s, p, s.idx, s.dst, s.isNew, nil)
-			}
-		})
-	if err != nil {
-		return nil, err
-	}
-	extra, where, extraLo, extraHi = nil, nil, nil, nil
+	})
 	if o.trace != nil {
 		o.trace(-1, 0)
 	}
@@ -298,18 +279,105 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 // descentChunk is the number of points a goroutine takes at a time.
 const descentChunk = 2048
 
-// leafRanges returns, for each tree position, the range of tree positions
-// of its leaf.
-func leafRanges(t *kdTree, n int) (lo, hi []int32) {
-	lo, hi = make([]int32, n), make([]int32, n)
-	first := t.firstLeaf()
-	for l := range t.leaves() {
-		a, b := t.lo[first+l], t.hi[first+l]
-		for p := a; p < b; p++ {
-			lo[p], hi[p] = a, b
+// seedLeafChunk is the number of leaves a goroutine seeds at a time.
+const seedLeafChunk = 64
+
+// seed offers every point the members of its leaf (widened to k+1 slots)
+// in one tree: leaf ℓ holds the tree slots [bounds[ℓ], bounds[ℓ+1]), slot
+// q being position ord[q] (position q when ord is nil). The lists s.idx,
+// s.dst are max-heaps of cnt[p] entries, kept once offered (dedup by a
+// scan of the ≤ k entries, done only for candidates that would enter).
+// Each pair of leaf mates is measured once and offered to both (the
+// distance is symmetric bit for bit), and a leaf's rows are read once per
+// leaf rather than once per member. The heaps end holding the k nearest
+// candidates by (distance, position) whatever the order of the offers, so
+// the lists do not depend on the scheduling. Within one tree a point is
+// offered each candidate once (only a leaf's members receive offers, from
+// distinct slots), so fresh, set when the heaps start empty, skips the
+// duplicate check. Cost O(n·m·d) for leaves of
+// m points; leaves run in parallel (they are disjoint), the trees in turn.
+func (s *descent) seed(ctx context.Context, ord []int32, bounds []int32, cnt []int32, fresh bool) error {
+	n, k, d := s.n, s.k, s.dim
+	at := func(q int) int32 {
+		if ord == nil {
+			return int32(q)
 		}
+		return ord[q]
 	}
-	return lo, hi
+	leaves := len(bounds) - 1
+	return parallelChunks(ctx, leaves, seedLeafChunk,
+		func() *[]int32 { b := make([]int32, 0, 2*kdLeafSize+k+1); return &b },
+		func(mb *[]int32, l0, l1 int) {
+			for l := l0; l < l1; l++ {
+				a, b := int(bounds[l]), int(bounds[l+1])
+				wa, wb := widen(a, b, k+1, n)
+				// Members first, then the widening slots (offered one way).
+				m := (*mb)[:0]
+				for q := a; q < b; q++ {
+					m = append(m, at(q))
+				}
+				for q := wa; q < wb; q++ {
+					if q < a || q >= b {
+						m = append(m, at(q))
+					}
+				}
+				*mb = m
+				for i, p := range m[:b-a] {
+					xp := s.pts[int(p)*d : int(p+1)*d]
+					for j, q := range m[i+1:] {
+						wp := s.heapWorst(p, cnt)
+						bound := wp
+						inLeaf := i+1+j < b-a
+						if inLeaf {
+							bound = max(bound, s.heapWorst(q, cnt))
+						}
+						dd := s.dist32(xp, q, float32(bound))
+						if float64(dd) > bound {
+							continue
+						}
+						s.heapOffer(p, q, float64(dd), cnt, fresh)
+						if inLeaf {
+							s.heapOffer(q, p, float64(dd), cnt, fresh)
+						}
+					}
+				}
+			}
+		})
+}
+
+// heapWorst returns the distance a candidate must not exceed to enter
+// position p's heap (+Inf until it holds k entries).
+func (s *descent) heapWorst(p int32, cnt []int32) float64 {
+	if int(cnt[p]) < s.k {
+		return math.Inf(1)
+	}
+	return s.dst[int(p)*s.k]
+}
+
+// heapOffer pushes (dd, q) onto position p's heap unless q is there
+// already; fresh skips that check (no candidate is offered twice within
+// one tree). Cost O(k).
+func (s *descent) heapOffer(p, q int32, dd float64, cnt []int32, fresh bool) {
+	k := s.k
+	h := nnHeap{d: s.dst[int(p)*k : int(p+1)*k], idx: s.idx[int(p)*k : int(p+1)*k], n: int(cnt[p])}
+	if h.n == k && (dd > h.d[0] || (dd == h.d[0] && q > h.idx[0])) {
+		return
+	}
+	if !fresh && slices.Contains(h.idx[:h.n], q) {
+		return
+	}
+	h.push(dd, q)
+	cnt[p] = int32(h.n)
+}
+
+// dist32 is the float32 squared distance from xp to position q, or some
+// value above bound once a partial sum exceeds it (dist2f32x10Bound in
+// 10-D, dist2f32Bound otherwise). Cost O(d).
+func (s *descent) dist32(xp []float32, q int32, bound float32) float32 {
+	if d := s.dim; d != 10 {
+		return dist2f32Bound(xp, s.pts[int(q)*d:int(q+1)*d], bound)
+	}
+	return dist2f32x10Bound(xp, s.pts[int(q)*10:int(q)*10+10], bound)
 }
 
 // widen grows [a, b) around itself to at least m slots within [0, n).
@@ -325,9 +393,10 @@ func widen(a, b, m, n int) (int, int) {
 	return a, b
 }
 
-// rotate returns data·Q for a random orthogonal d×d matrix Q (the Q factor
-// of a Gaussian matrix), drawn from rng.
-func rotate(data []float64, n, d int, rng *rand.Rand) []float64 {
+// rotate sets out (n×d, row-major) to data·Q for a random orthogonal d×d
+// matrix Q (the Q factor of a Gaussian matrix) drawn from rng. Cost
+// O(n·d²).
+func rotate(data []float64, n, d int, rng *rand.Rand, out []float64) {
 	g := mat.NewDense(d, d, nil)
 	for i := range d {
 		for j := range d {
@@ -338,24 +407,32 @@ func rotate(data []float64, n, d int, rng *rand.Rand) []float64 {
 	qr.Factorize(g)
 	var q mat.Dense
 	qr.QTo(&q)
-	out := make([]float64, n*d)
 	x := mat.NewDense(n, d, data)
-	y := mat.NewDense(n, d, out)
+	y := mat.NewDense(n, d, out[:n*d])
 	y.Mul(x, &q)
-	return out
 }
 
 // neighbourhoods builds the local neighbourhoods of the round: for each
 // position v, its k forward entries followed by at most cap reverse entries
 // (the positions u listing v, the closest first, ties by position), each
 // with the new flag of its link. Cost O(n·k) plus the selection of
-// reverse entries.
+// reverse entries. The reverse lists are counted and filled by every
+// goroutine over all the lists, each keeping only the targets v of its own
+// range: every goroutine reads all n·k entries (sequentially) but writes
+// only its share, in increasing u as a serial pass would, so the result
+// does not depend on the scheduling. (Filling with atomic slot counters
+// shared by the cores was measured 4× slower in CPU than a serial pass at
+// 10⁶ points: the cores contend for the counters' cache lines.)
 func (s *descent) neighbourhoods(rcap int) {
 	n, k := s.n, s.k
 	cnt := make([]int32, n+1)
-	for _, v := range s.idx {
-		cnt[v+1]++
-	}
+	parallel.Range(n, n*k, func(lo, hi int) {
+		for _, v := range s.idx {
+			if int(v) >= lo && int(v) < hi {
+				cnt[v+1]++
+			}
+		}
+	})
 	for v := 0; v < n; v++ {
 		cnt[v+1] += cnt[v]
 	}
@@ -365,22 +442,24 @@ func (s *descent) neighbourhoods(rcap int) {
 		s.revN = make([]bool, n*k)
 	}
 	fill := slices.Clone(cnt[:n])
-	for u := 0; u < n; u++ {
-		for r := u * k; r < (u+1)*k; r++ {
-			v := s.idx[r]
-			f := fill[v]
-			s.revIx[f], s.revD[f], s.revN[f] = int32(u), s.dst[r], s.isNew[r]
-			fill[v]++
+	parallel.Range(n, n*k, func(lo, hi int) {
+		for u := 0; u < n; u++ {
+			for r := u * k; r < (u+1)*k; r++ {
+				if v := s.idx[r]; int(v) >= lo && int(v) < hi {
+					f := fill[v]
+					s.revIx[f], s.revD[f], s.revN[f] = int32(u), s.dst[r], s.isNew[r]
+					fill[v]++
+				}
+			}
 		}
-	}
-	if s.sPtr == nil {
-		s.sPtr = make([]int, n+1)
-		s.sMid = make([]int, n)
+	})
+	if s.sOff == nil {
+		s.sOff = make([]int, 2*n+1)
 	}
 	total := 0
 	for v := 0; v < n; v++ {
 		total += k + min(int(cnt[v+1]-cnt[v]), rcap)
-		s.sPtr[v+1] = total
+		s.sOff[2*v+2] = total
 	}
 	if cap(s.sIdx) < total {
 		s.sIdx = make([]int32, total)
@@ -395,7 +474,7 @@ func (s *descent) neighbourhoods(rcap int) {
 			}
 			fwd, fwdNew := s.idx[v*k:(v+1)*k], s.isNew[v*k:(v+1)*k]
 			rev, revNew := s.revIx[a:b], s.revN[a:b]
-			m := s.sPtr[v]
+			m := s.sOff[2*v]
 			for _, f := range fwdNew {
 				if f {
 					m++
@@ -406,8 +485,8 @@ func (s *descent) neighbourhoods(rcap int) {
 					m++
 				}
 			}
-			s.sMid[v] = m
-			wn, wo := s.sPtr[v], m
+			s.sOff[2*v+1] = m
+			wn, wo := s.sOff[2*v], m
 			for r, q := range fwd {
 				if fwdNew[r] {
 					s.sIdx[wn] = q
@@ -457,40 +536,76 @@ func selectRev(ix []int32, d []float64, nw []bool, m int) {
 	}
 }
 
-// descentScratch is a goroutine's state: a heap of candidates and a stamp
-// per position marking the candidates already offered to the current point.
+// descentScratch is a goroutine's state: a heap of candidates, its worst
+// distance w (in float32, exact), and one bit per position marking the
+// candidates already offered to the current point (n/8 bytes, so that the
+// marks stay in the core's cache, where n 4-byte stamps at 10⁶ points did
+// not), with the list of the marked positions to clear them.
 type descentScratch struct {
-	h     nnHeap
-	stamp []uint32
-	tag   uint32
-	old   []int32
+	h      nnHeap
+	w      float32
+	marks  []uint64
+	marked []int32
 }
 
 func newDescentScratch(n, k int) *descentScratch {
-	return &descentScratch{h: newNNHeap(k), stamp: make([]uint32, n), old: make([]int32, k)}
+	return &descentScratch{h: newNNHeap(k), marks: make([]uint64, (n+63)/64)}
 }
 
-// begin starts the list of position p.
+// begin starts the list of position p: it clears the marks of the previous
+// point (O(marked)) and marks p.
 func (sc *descentScratch) begin(p int) {
-	sc.tag++
-	if sc.tag == 0 { // wrapped: clear the stamps
-		clear(sc.stamp)
-		sc.tag = 1
+	for _, q := range sc.marked {
+		sc.marks[q>>6] = 0
 	}
+	sc.marked = sc.marked[:0]
 	sc.h.reset()
-	sc.stamp[p] = sc.tag
+	sc.mark(int32(p))
 }
 
-// offer proposes position q as a neighbour of p, once.
-func (sc *descentScratch) offer(s *descent, p int, q int32) {
-	if sc.stamp[q] == sc.tag {
-		return
+// mark marks position q as offered.
+func (sc *descentScratch) mark(q int32) {
+	sc.marks[q>>6] |= 1 << (q & 63)
+	sc.marked = append(sc.marked, q)
+}
+
+// try offers position q, not yet offered, to the heap of the point with
+// coordinates xp: it computes their float32 squared distance, stopping
+// early above the heap's worst entry, and pushes q if it is not worse.
+// In 10-D the distance is dist2f32x10Bound written inline (the same terms,
+// order and exits; the join calls try about 10⁸ times at 10⁶ points, and
+// the two calls it saves cost more than a tenth of the distances).
+// Cost O(d) plus O(log k) for a push.
+func (sc *descentScratch) try(s *descent, xp []float32, q int32) {
+	w := sc.w
+	var dd float32
+	if s.dim == 10 {
+		a, b := xp[:10:10], s.pts[int(q)*10:int(q)*10+10:int(q)*10+10]
+		t0, t1, t2, t3 := a[0]-b[0], a[1]-b[1], a[2]-b[2], a[3]-b[3]
+		dd = float32(t0 * t0)
+		dd += float32(t1 * t1)
+		dd += float32(t2 * t2)
+		dd += float32(t3 * t3)
+		if dd > w {
+			return
+		}
+		t0, t1, t2, t3 = a[4]-b[4], a[5]-b[5], a[6]-b[6], a[7]-b[7]
+		dd += float32(t0 * t0)
+		dd += float32(t1 * t1)
+		dd += float32(t2 * t2)
+		dd += float32(t3 * t3)
+		if dd > w {
+			return
+		}
+		t0, t1 = a[8]-b[8], a[9]-b[9]
+		dd += float32(t0 * t0)
+		dd += float32(t1 * t1)
+	} else {
+		dd = s.dist32(xp, q, w)
 	}
-	sc.stamp[q] = sc.tag
-	d := s.dim
-	w := float32(sc.h.worst()) // exact: the heap holds float32 values or +Inf
-	if dd := dist2f32Bound(s.pts[p*d:(p+1)*d], s.pts[int(q)*d:int(q+1)*d], w); dd <= w {
+	if dd <= w {
 		sc.h.push(float64(dd), q)
+		sc.w = float32(sc.h.worst()) // exact: the heap holds float32 values or +Inf
 	}
 }
 
@@ -503,17 +618,55 @@ func dist2f32Bound(a, b []float32, bound float32) float32 {
 	return dist2BoundOf(a, b, bound)
 }
 
+// dist2f32x10Bound is dist2f32Bound for 10-D points (a and b of length at
+// least 10; the first 10 coordinates count), written out for the fixed
+// dimension: the same terms summed in the same order with the same early
+// exits (after 4 and 8 terms), so it returns exactly dist2f32Bound's
+// value, without the loop and with one bounds check per operand. Cost:
+// 10 subtractions, multiplications and additions at most.
+func dist2f32x10Bound(a, b []float32, bound float32) float32 {
+	a, b = a[:10:10], b[:10:10]
+	t0, t1, t2, t3 := a[0]-b[0], a[1]-b[1], a[2]-b[2], a[3]-b[3]
+	s := float32(t0 * t0)
+	s += float32(t1 * t1)
+	s += float32(t2 * t2)
+	s += float32(t3 * t3)
+	if s > bound {
+		return s
+	}
+	t0, t1, t2, t3 = a[4]-b[4], a[5]-b[5], a[6]-b[6], a[7]-b[7]
+	s += float32(t0 * t0)
+	s += float32(t1 * t1)
+	s += float32(t2 * t2)
+	s += float32(t3 * t3)
+	if s > bound {
+		return s
+	}
+	t0, t1 = a[8]-b[8], a[9]-b[9]
+	s += float32(t0 * t0)
+	s += float32(t1 * t1)
+	return s
+}
+
 // finish writes the heap, sorted, as row p of (idx, dst) and flags the
-// entries that are not in old (all of them when old is nil). It returns the
-// number of flagged entries. The heap orders ties by position; rows are
-// re-sorted by original index at the end.
-func (sc *descentScratch) finish(s *descent, p int, idx []int32, dst []float64, nw []bool, old []int32) int {
+// entries that are not in the current row p of (s.idx, s.dst). It returns
+// the number of flagged entries. Both rows are sorted by (distance,
+// position), and an entry kept from the current row keeps its distance,
+// so one merge-like pass finds them: O(k) rather than O(k²). The heap
+// orders ties by position; rows are re-sorted by original index at the
+// end.
+func (sc *descentScratch) finish(s *descent, p int, idx []int32, dst []float64, nw []bool) int {
 	k := s.k
 	row, rd, rn := idx[p*k:(p+1)*k], dst[p*k:(p+1)*k], nw[p*k:(p+1)*k]
+	old, od := s.idx[p*k:(p+1)*k], s.dst[p*k:(p+1)*k]
 	sc.h.sortedTo(row, rd)
-	c := 0
+	c, o := 0, 0
 	for r, q := range row {
-		rn[r] = old == nil || !slices.Contains(old, q)
+		d := rd[r]
+		for o < k && (od[o] < d || (od[o] == d && old[o] < q)) {
+			o++
+		}
+		rn[r] = !(o < k && od[o] == d && old[o] == q)
 		if rn[r] {
 			c++
 		}
@@ -528,36 +681,46 @@ func (sc *descentScratch) finish(s *descent, p int, idx []int32, dst []float64, 
 func (s *descent) join(sc *descentScratch, p int) int {
 	k := s.k
 	sc.begin(p)
-	copy(sc.old, s.idx[p*k:(p+1)*k])
 	// The current list enters first (marked, so never re-offered).
 	for r := p * k; r < (p+1)*k; r++ {
 		q := s.idx[r]
-		sc.stamp[q] = sc.tag
+		sc.mark(q)
 		sc.h.push(s.dst[r], q)
 	}
-	// The stamp test is inlined here: most candidates were offered
-	// already, and the loop runs about (k + ReverseCap)² times per point.
-	stamp, tag := sc.stamp, sc.tag
+	sc.w = float32(sc.h.worst())
+	// First the candidates are collected (marked once each, in the list
+	// sc.marked after p and its current entries), then measured in one
+	// tight loop: the loads of their coordinates, which miss the cache at
+	// 10⁶ points, then overlap instead of waiting behind the scan. The mark
+	// test is inlined: the scan runs about (k + ReverseCap)² times per
+	// point, and most candidates were marked already.
+	marks := sc.marks
 	// A pair joined by two old links is skipped: through an old link v,
 	// only the new part of v's neighbourhood is scanned.
-	sIdx, sMid, sPtr := s.sIdx, s.sMid, s.sPtr
-	for a := sPtr[p]; a < sPtr[p+1]; a++ {
+	sIdx, sOff := s.sIdx, s.sOff
+	mid := sOff[2*p+1]
+	for a := sOff[2*p]; a < sOff[2*p+2]; a++ {
 		v := sIdx[a]
-		nv := a < sMid[p]
-		if nv && stamp[v] != tag {
-			sc.offer(s, p, v) // a new reverse neighbour
+		nv := a < mid
+		if nv && marks[v>>6]&(1<<(v&63)) == 0 {
+			sc.mark(v) // a new reverse neighbour
 		}
-		lo, hi := sPtr[v], sPtr[v+1]
+		o := sOff[2*int(v) : 2*int(v)+3]
+		lo, hi := o[0], o[2]
 		if !nv {
-			hi = sMid[v]
+			hi = o[1]
 		}
 		for _, w := range sIdx[lo:hi] {
-			if stamp[w] != tag { // p itself is stamped
-				sc.offer(s, p, w)
+			if marks[w>>6]&(1<<(w&63)) == 0 { // p itself is marked
+				sc.mark(w)
 			}
 		}
 	}
-	return sc.finish(s, p, s.nIdx, s.nDst, s.nNew, sc.old)
+	xp := s.pts[p*s.dim : (p+1)*s.dim]
+	for _, w := range sc.marked[k+1:] {
+		sc.try(s, xp, w)
+	}
+	return sc.finish(s, p, s.nIdx, s.nDst, s.nNew)
 }
 
 // Recall returns the share of exact neighbours that approx found, over the

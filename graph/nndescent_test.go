@@ -341,3 +341,195 @@ func TestDist2f32Bound(t *testing.T) {
 		}
 	}
 }
+
+// TestDist2f32x10Bound checks the 10-D distance against a plain float32
+// loop over the coordinates in index order (bit for bit when the sum does
+// not exceed the bound, the descent's ranking depends on it), its early
+// exits (above bound it returns a value above bound, at every threshold
+// between the partial sums), and that only the first 10 coordinates of
+// longer slices count.
+func TestDist2f32x10Bound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for rep := 0; rep < 2000; rep++ {
+		a, b := make([]float32, 12), make([]float32, 12)
+		for c := range a {
+			a[c], b[c] = float32(10*rng.NormFloat64()), float32(10*rng.NormFloat64())
+		}
+		if rep%7 == 0 {
+			copy(b, a[:5]) // small partial sums
+		}
+		var want float32
+		var partial [10]float32
+		for c := 0; c < 10; c++ {
+			x := a[c] - b[c]
+			want += float32(x * x) // no fused multiply-add
+			partial[c] = want
+		}
+		if got := dist2f32x10Bound(a, b, float32(math.Inf(1))); got != want {
+			t.Fatalf("rep %d: %v, plain loop %v", rep, got, want)
+		}
+		if got := dist2f32x10Bound(a, b, want); got != want {
+			t.Fatalf("rep %d: bound = distance gave %v, want %v", rep, got, want)
+		}
+		for _, bound := range []float32{0, partial[2], partial[3], partial[6], partial[8], want / 2, math.Nextafter32(want, 0)} {
+			if bound >= want {
+				continue
+			}
+			if got := dist2f32x10Bound(a, b, bound); got <= bound {
+				t.Fatalf("rep %d: bound %v: returned %v ≤ bound (distance %v)", rep, bound, got, want)
+			}
+		}
+	}
+}
+
+// TestDescentSeed checks the leaf seeding against brute force: after
+// seeding from several partitions (contiguous leaves, permuted ones, and
+// leaves smaller than k+1 that are widened), each point's list is the k
+// nearest of its candidates (its leaf mates in every partition, widened to
+// k+1 slots, itself excluded) by (float32 distance, position), computed
+// by a plain loop and a sort.
+func TestDescentSeed(t *testing.T) {
+	for _, c := range []struct{ n, d, k int }{{300, 10, 7}, {200, 3, 5}, {64, 2, 12}} {
+		rng := rand.New(rand.NewPCG(uint64(c.n), 3))
+		s := &descent{n: c.n, dim: c.d, k: c.k, pts: make([]float32, c.n*c.d),
+			idx: make([]int32, c.n*c.k), dst: make([]float64, c.n*c.k)}
+		for i := range s.pts {
+			s.pts[i] = float32(rng.IntN(20)) / 4 // ties
+		}
+		// Partitions: ord (nil: identity) and leaf bounds.
+		type part struct{ ord, bounds []int32 }
+		var parts []part
+		for tr := 0; tr < 3; tr++ {
+			var ord []int32
+			if tr > 0 {
+				ord = make([]int32, c.n)
+				for i, v := range rng.Perm(c.n) {
+					ord[i] = int32(v)
+				}
+			}
+			bounds := []int32{0}
+			for int(bounds[len(bounds)-1]) < c.n {
+				size := 1 + rng.IntN(2*c.k) // some below k+1
+				bounds = append(bounds, int32(min(c.n, int(bounds[len(bounds)-1])+size)))
+			}
+			parts = append(parts, part{ord, bounds})
+		}
+		cnt := make([]int32, c.n)
+		for tr, pt := range parts {
+			if err := s.seed(context.Background(), pt.ord, pt.bounds, cnt, tr == 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for p := 0; p < c.n; p++ {
+			cand := map[int32]bool{}
+			for _, pt := range parts {
+				slot := func(q int) int32 {
+					if pt.ord == nil {
+						return int32(q)
+					}
+					return pt.ord[q]
+				}
+				for l := 0; l+1 < len(pt.bounds); l++ {
+					a, b := int(pt.bounds[l]), int(pt.bounds[l+1])
+					in := false
+					for q := a; q < b; q++ {
+						in = in || slot(q) == int32(p)
+					}
+					if !in {
+						continue
+					}
+					for b-a < c.k+1 { // widen as documented
+						if a > 0 {
+							a--
+						}
+						if b < c.n && b-a < c.k+1 {
+							b++
+						}
+					}
+					for q := a; q < b; q++ {
+						if slot(q) != int32(p) {
+							cand[slot(q)] = true
+						}
+					}
+				}
+			}
+			type nd struct {
+				d float32
+				q int32
+			}
+			var all []nd
+			for q := range cand {
+				var sum float32
+				for j := 0; j < c.d; j++ {
+					x := s.pts[p*c.d+j] - s.pts[int(q)*c.d+j]
+					sum += float32(x * x)
+				}
+				all = append(all, nd{sum, q})
+			}
+			slices.SortFunc(all, func(a, b nd) int {
+				if a.d != b.d {
+					return cmp.Compare(a.d, b.d)
+				}
+				return cmp.Compare(a.q, b.q)
+			})
+			if int(cnt[p]) != c.k {
+				t.Fatalf("n=%d: point %d holds %d entries, want %d", c.n, p, cnt[p], c.k)
+			}
+			row, rd := slices.Clone(s.idx[p*c.k:(p+1)*c.k]), slices.Clone(s.dst[p*c.k:(p+1)*c.k])
+			sortPairs(row, rd)
+			for r := range row {
+				if row[r] != all[r].q || rd[r] != float64(all[r].d) {
+					t.Fatalf("n=%d: point %d entry %d = (%d, %v), brute force (%d, %v)", c.n, p, r, row[r], rd[r], all[r].q, all[r].d)
+				}
+			}
+		}
+	}
+}
+
+// TestDescentFinish checks finish's new flags against a plain membership
+// test: random current rows (sorted by distance, then position, with
+// ties), a heap mixing kept entries (same distances) and new ones.
+func TestDescentFinish(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n, k = 40, 6
+	for rep := 0; rep < 500; rep++ {
+		s := &descent{n: n, k: k, idx: make([]int32, n*k), dst: make([]float64, n*k)}
+		p := rng.IntN(n)
+		perm := slices.DeleteFunc(rng.Perm(n), func(q int) bool { return q == p })
+		dist := make([]float64, n)
+		for q := range dist {
+			dist[q] = float64(rng.IntN(5)) // many ties
+		}
+		old := make([]int32, 0, k)
+		for _, q := range perm[:k] {
+			old = append(old, int32(q))
+		}
+		row, rd := s.idx[p*k:(p+1)*k], s.dst[p*k:(p+1)*k]
+		copy(row, old)
+		for r, q := range row {
+			rd[r] = dist[q]
+		}
+		sortPairs(row, rd)
+		sc := newDescentScratch(n, k)
+		sc.begin(p)
+		a := rng.IntN(k)
+		for _, q := range perm[a : a+k+rng.IntN(4)] { // k kept or new entries at least
+			sc.h.push(dist[q], int32(q))
+		}
+		nIdx, nDst, nNew := make([]int32, n*k), make([]float64, n*k), make([]bool, n*k)
+		c := sc.finish(s, p, nIdx, nDst, nNew)
+		want := 0
+		for r := p * k; r < (p+1)*k; r++ {
+			isNew := !slices.Contains(old, nIdx[r])
+			if isNew {
+				want++
+			}
+			if nNew[r] != isNew {
+				t.Fatalf("rep %d: entry %d (%d) flagged %v, want %v", rep, r-p*k, nIdx[r], nNew[r], isNew)
+			}
+		}
+		if c != want {
+			t.Fatalf("rep %d: %d new, want %d", rep, c, want)
+		}
+	}
+}
