@@ -53,6 +53,15 @@ func symSelect(a *mat.SymDense, kk int, which Which) (vals []float64, vecs *mat.
 	if kk <= 0 || kk > m {
 		return nil, nil, false
 	}
+	// gonum's Dsterf (v0.17.0) panics when it rescales a block of T whose
+	// norm lies outside [√safmin/ε², √safmax/3] (it passes the diagonal to
+	// Dlascl as a column with stride n): such matrices, and any other
+	// panic of the LAPACK routines, go to the caller's dsyev instead.
+	defer func() {
+		if r := recover(); r != nil {
+			vals, vecs, ok = nil, nil, false
+		}
+	}()
 	var impl gonum.Implementation
 	// Step 1: the upper triangle of a, reduced in place.
 	w := make([]float64, m*m)
@@ -69,7 +78,18 @@ func symSelect(a *mat.SymDense, kk int, which Which) (vals []float64, vecs *mat.
 	impl.Dsytrd(blas.Upper, m, w, m, d, e, tau, work, len(work))
 	e = e[:m-1]
 
-	// Step 2: the eigenvalues of T, increasing.
+	// Step 2: the eigenvalues of T, increasing (not through Dsterf's
+	// rescaling branch: see above).
+	var tnorm float64
+	for i := 0; i < m; i++ {
+		tnorm = max(tnorm, math.Abs(d[i]))
+		if i < m-1 {
+			tnorm = max(tnorm, math.Abs(e[i]))
+		}
+	}
+	if tnorm > math.Sqrt(math.MaxFloat64)/3 || (tnorm > 0 && tnorm < math.Sqrt(0x1p-1022)/(0x1p-53*0x1p-53)) {
+		return nil, nil, false
+	}
 	ev := append([]float64(nil), d...)
 	e2 := append([]float64(nil), e...)
 	if !impl.Dsterf(m, ev, e2) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -93,6 +94,17 @@ func symSelectCases() []struct {
 	}
 	add("diagonal-ties", d)
 	add("zero", mat.NewSymDense(50, nil))
+	// Norms outside gonum Dsterf's safe range (its rescaling panics):
+	// symSelect declines and denseSolve falls back to dsyev.
+	for _, f := range []float64{1e160, 1e-160} {
+		b := mat.NewSymDense(40, nil)
+		for i := 0; i < 40; i++ {
+			for j := i; j < 40; j++ {
+				b.SetSym(i, j, f*rng.NormFloat64())
+			}
+		}
+		add(fmt.Sprintf("scaled%g", f), b)
+	}
 	return out
 }
 
@@ -124,7 +136,16 @@ func TestSymSelect(t *testing.T) {
 			}
 			for _, which := range []Which{Smallest, Largest} {
 				vals, vecs, ok := symSelect(a, kk, which)
-				if !ok {
+				if strings.HasPrefix(tc.name, "scaled") {
+					// Declined, without a panic: denseSolve's dsyev.
+					if ok {
+						t.Errorf("%s kk=%d %v: symSelect did not decline", tc.name, kk, which)
+					}
+					var err error
+					if vals, vecs, err = denseSolve(a, nil, nil, kk, which); err != nil {
+						t.Fatalf("%s: %v", tc.name, err)
+					}
+				} else if !ok {
 					t.Errorf("%s kk=%d %v: not ok", tc.name, kk, which)
 					continue
 				}
