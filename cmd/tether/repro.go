@@ -277,10 +277,10 @@ const reproDiscussion = `## Where we differ from the papers, and why
   so every figure here is reproducible bit for bit, but it is one draw of the protocol: standard
   deviations are given wherever the protocol repeats.
 - **Budgets.** Some experiments use fewer repetitions than the papers (stated in each section) to keep a
-  fresh ` + "`tether repro -fresh all`" + ` near an hour on a 2-core machine. ` + "`tether repro -estimate all`" + `
-  estimates that time from the cells' recorded times; [fresh-run.md](fresh-run.md) gives the last
-  real fresh run (1 h 07 min on a shared machine, 2026-11-27), per experiment, and what still stands in
-  the way of the hour.
+  fresh ` + "`tether repro -fresh all`" + ` within an hour on a 2-core machine. ` + "`tether repro -estimate all`" + `
+  estimates that time from the cells' recorded times; [fresh-run.md](fresh-run.md) gives the real fresh
+  runs (the last: 54 min 43 s on the idle machine, 2026-11-27), per experiment, and the cells that
+  dominate them.
 - **Metrics.** Each section states its ARI/NMI variant (e.g. NMI with the joint-entropy normalization of
   the thesis, or 2I/(H₁+H₂) of seeds 001 and 004; FGPWC's ARI on unconstrained pairs only).
 - **FGPWC's options beyond the paper** were measured on these tables, some with their ground truth:
