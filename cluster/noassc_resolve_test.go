@@ -60,15 +60,7 @@ func TestResolvePlantedMustLink(t *testing.T) {
 	if len(w) != 1 {
 		t.Errorf("warnings %q, want one", w)
 	}
-	for _, m := range []Method{MCLNOASSC{}, MLNOASSC{}} {
-		r, err := Run(context.Background(), m, p, &Settings{Seed: 1})
-		if err != nil {
-			t.Fatalf("%s: %v", m.Name(), err)
-		}
-		if ari, _ := metrics.ARI(truth, r.Labels); ari != 1 {
-			t.Errorf("%s: ARI %v, want 1", m.Name(), ari)
-		}
-	}
+	wantExact(t, p, truth, MCLNOASSC{}, MLNOASSC{})
 }
 
 func TestResolveFewPairs(t *testing.T) {

@@ -95,7 +95,14 @@ func TestScreenRemovesFlippedMustLink(t *testing.T) {
 			t.Errorf("%s as published: err = %v, want the closure's ErrInvalid", m.Name(), err)
 		}
 	}
-	for _, m := range []Method{MCLNOASSC{Screen: true}, MLNOASSC{Screen: true}, MCLNOASSC{}, MLNOASSC{}} {
+	wantExact(t, p, truth, MCLNOASSC{Screen: true}, MLNOASSC{Screen: true}, MCLNOASSC{}, MLNOASSC{})
+}
+
+// wantExact runs each method on p (seed 1) and requires ARI 1 against
+// truth.
+func wantExact(t *testing.T, p *Problem, truth []int, methods ...Method) {
+	t.Helper()
+	for _, m := range methods {
 		r, err := Run(context.Background(), m, p, &Settings{Seed: 1})
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name(), err)

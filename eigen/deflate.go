@@ -106,30 +106,10 @@ func (h *complementBasis) lift(y *mat.Dense) *mat.Dense {
 	out := mat.NewDense(n, k, nil)
 	out.Slice(d, n, 0, k).(*mat.Dense).Copy(y)
 	raw := out.RawMatrix()
-	v := make([]float64, n)
 	s := make([]float64, k)
 	for i := d - 1; i >= 0; i-- {
-		t := h.tau[i]
-		if t == 0 {
-			continue
-		}
-		h.reflector(i, v)
-		// s = τ·vᵀX; X ← X − v·s.
-		clear(s)
-		for r := i; r < n; r++ {
-			row := raw.Data[r*raw.Stride : r*raw.Stride+k]
-			for c, x := range row {
-				s[c] += v[r] * x
-			}
-		}
-		for c := range s {
-			s[c] *= t
-		}
-		for r := i; r < n; r++ {
-			row := raw.Data[r*raw.Stride : r*raw.Stride+k]
-			for c := range row {
-				row[c] -= v[r] * s[c]
-			}
+		if h.tau[i] != 0 {
+			reflectRows(raw.Data, raw.Stride, k, i, h.qr, d, i, i+1, n, h.tau[i], s)
 		}
 	}
 	return out

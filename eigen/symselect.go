@@ -78,15 +78,23 @@ func symSelect(a *mat.SymDense, kk int, which Which) (vals []float64, vecs *mat.
 	impl.Dsytrd(blas.Upper, m, w, m, d, e, tau, work, len(work))
 	e = e[:m-1]
 
-	// Step 2: the eigenvalues of T, increasing (not through Dsterf's
-	// rescaling branch: see above).
-	var tnorm float64
+	// ‖T‖₁ (= ‖T‖∞, T symmetric) and its largest entry.
+	var norm, tnorm float64
 	for i := 0; i < m; i++ {
-		tnorm = max(tnorm, math.Abs(d[i]))
+		s := math.Abs(d[i])
+		tnorm = max(tnorm, s)
+		if i > 0 {
+			s += math.Abs(e[i-1])
+		}
 		if i < m-1 {
+			s += math.Abs(e[i])
 			tnorm = max(tnorm, math.Abs(e[i]))
 		}
+		norm = max(norm, s)
 	}
+
+	// Step 2: the eigenvalues of T, increasing (not through Dsterf's
+	// rescaling branch: see above).
 	if tnorm > math.Sqrt(math.MaxFloat64)/3 || (tnorm > 0 && tnorm < math.Sqrt(0x1p-1022)/(0x1p-53*0x1p-53)) {
 		return nil, nil, false
 	}
@@ -101,18 +109,6 @@ func symSelect(a *mat.SymDense, kk int, which Which) (vals []float64, vecs *mat.
 		lo = m - kk
 	}
 
-	// ‖T‖₁ (= ‖T‖∞, T symmetric).
-	var norm float64
-	for i := 0; i < m; i++ {
-		s := math.Abs(d[i])
-		if i > 0 {
-			s += math.Abs(e[i-1])
-		}
-		if i < m-1 {
-			s += math.Abs(e[i])
-		}
-		norm = max(norm, s)
-	}
 	eps := 0x1p-52
 	ortol := 1e-3 * norm
 	pertol := 10 * eps * norm
@@ -186,10 +182,18 @@ func symSelect(a *mat.SymDense, kk int, which Which) (vals []float64, vecs *mat.
 		}
 		cols[c] = append([]float64(nil), x...)
 	}
+	// Columns in denseSolve's order: increasing value for Smallest,
+	// decreasing for Largest.
+	vals = make([]float64, kk)
 	raw2 := y.RawMatrix()
 	for c, q := range cols {
+		col := c
+		if which == Largest {
+			col = kk - 1 - c
+		}
+		vals[col] = ev[lo+c]
 		for i, v := range q {
-			raw2.Data[i*raw2.Stride+c] = v
+			raw2.Data[i*raw2.Stride+col] = v
 		}
 	}
 
@@ -197,47 +201,41 @@ func symSelect(a *mat.SymDense, kk int, which Which) (vals []float64, vecs *mat.
 	// v[i] = 1, v[0:i] = w[0:i, i+1] (gonum's Dsytrd, upper): H_0 first.
 	row := make([]float64, kk)
 	for i := 0; i < m-1; i++ {
-		t := tau[i]
-		if t == 0 {
-			continue
-		}
-		// row = vᵀ·Y over rows 0..i.
-		copy(row, raw2.Data[i*raw2.Stride:i*raw2.Stride+kk])
-		for r := 0; r < i; r++ {
-			v := w[r*m+i+1]
-			yr := raw2.Data[r*raw2.Stride : r*raw2.Stride+kk]
-			for j, yv := range yr {
-				row[j] += v * yv
-			}
-		}
-		for j := range row {
-			row[j] *= t
-		}
-		yi := raw2.Data[i*raw2.Stride : i*raw2.Stride+kk]
-		for j := range yi {
-			yi[j] -= row[j]
-		}
-		for r := 0; r < i; r++ {
-			v := w[r*m+i+1]
-			yr := raw2.Data[r*raw2.Stride : r*raw2.Stride+kk]
-			for j := range yr {
-				yr[j] -= v * row[j]
-			}
+		if tau[i] != 0 {
+			reflectRows(raw2.Data, raw2.Stride, kk, i, w, m, i+1, 0, i, tau[i], row)
 		}
 	}
-
-	// denseSolve's order: increasing for Smallest, decreasing for Largest.
-	vals = make([]float64, kk)
-	if which == Largest {
-		vecs = mat.NewDense(m, kk, nil)
-		for j := 0; j < kk; j++ {
-			vals[j] = ev[m-1-j]
-			vecs.Slice(0, m, j, j+1).(*mat.Dense).Copy(y.Slice(0, m, kk-1-j, kk-j))
-		}
-		return vals, vecs, true
-	}
-	copy(vals, ev[:kk])
 	return vals, y, true
+}
+
+// reflectRows applies H = I − τ·v·vᵀ from the left to the row-major block
+// y (k columns, row stride ys), where v is 1 at row p, v_r = a[r·as + col]
+// for r in [lo, hi) (p outside it), and 0 elsewhere: the Householder
+// reflectors of Dsytrd and Dgeqrf, read in place. s is scratch of length
+// k. O((hi − lo + 1)·k).
+func reflectRows(y []float64, ys, k, p int, a []float64, as, col, lo, hi int, tau float64, s []float64) {
+	// s = τ·vᵀy: row p first, then the others in increasing order.
+	copy(s, y[p*ys:p*ys+k])
+	for r := lo; r < hi; r++ {
+		v := a[r*as+col]
+		for j, x := range y[r*ys : r*ys+k] {
+			s[j] += v * x
+		}
+	}
+	for j := range s {
+		s[j] *= tau
+	}
+	yp := y[p*ys : p*ys+k]
+	for j := range yp {
+		yp[j] -= s[j]
+	}
+	for r := lo; r < hi; r++ {
+		v := a[r*as+col]
+		yr := y[r*ys : r*ys+k]
+		for j := range yr {
+			yr[j] -= v * s[j]
+		}
+	}
 }
 
 // unit scales x to unit norm; false if x is zero or not finite.
