@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -245,6 +246,11 @@ func (r *lanczosRun) row(i int) []float64 { return r.v[i*r.n : (i+1)*r.n] }
 // orthoSkip·ref. Large products are split over orthoChunks column blocks
 // run concurrently; the chunking does not depend on GOMAXPROCS, so the
 // result is the same on every machine.
+//
+// With ref < 0, ref is ‖x‖ computed here, concurrently with the first
+// projection (both only read x), and the DGKS test applies as for ref > 0.
+// When the subtraction is skipped, x is unchanged and ref is returned as
+// its norm.
 func (r *lanczosRun) orthogonalize(x []float64, m int, ref float64) float64 {
 	h := r.h[:m]
 	clear(h)
@@ -255,14 +261,18 @@ func (r *lanczosRun) orthogonalize(x []float64, m int, ref float64) float64 {
 	c := r.h2[:m]
 	var nrm float64
 	for pass := 0; pass < 2; pass++ {
-		r.project(c, x, m)
+		if ref < 0 {
+			concurrently(r.n, func() { ref = blas64.Nrm2(xv) }, func() { r.project(c, x, m) })
+		} else {
+			r.project(c, x, m)
+		}
 		if ref > 0 && pass == 0 {
 			if negligible(c, ref) {
 				// The coefficients are still added to h: they are
 				// entries of VᵀAV whether or not x is corrected.
 				r.skipped++
 				copy(h, c)
-				return blas64.Nrm2(xv)
+				return ref
 			}
 			r.corrected++
 		}
@@ -411,20 +421,30 @@ func (r *lanczosRun) expand(ctx context.Context, locked, j0, m int) (beta float6
 		r.a.MulTo(&r.wd, &r.xd)
 		r.matvecs++
 		wv := blas64.Vector{N: n, Inc: 1, Data: r.w}
-		anorm := blas64.Nrm2(wv)
-		if math.IsNaN(anorm) || math.IsInf(anorm, 0) {
-			return math.NaN(), j, nil
-		}
+		next := r.row(locked + j + 1)
+		var anorm float64
+		src := next // the new vector before its normalization
 		if j == j0 {
-			beta = r.orthogonalize(r.w, locked+j+1, 0)
-		} else {
-			alpha := blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: x}, wv)
-			blas64.Axpy(-alpha, blas64.Vector{N: n, Inc: 1, Data: x}, wv)
-			if prevBeta != 0 {
-				blas64.Axpy(-prevBeta, blas64.Vector{N: n, Inc: 1, Data: r.row(locked + j - 1)}, wv)
+			anorm = blas64.Nrm2(wv)
+			if math.IsNaN(anorm) || math.IsInf(anorm, 0) {
+				return math.NaN(), j, nil
 			}
-			ref := blas64.Nrm2(wv)
-			beta = r.orthogonalize(r.w, locked+j+1, ref)
+			beta = r.orthogonalize(r.w, locked+j+1, 0)
+			src = r.w
+		} else {
+			// ‖w‖ is needed only for the tests below: it is computed
+			// while α = xᵀw and the recurrence w − αx − β_{j−1}v_{j−1},
+			// written to the next row, are (w is only read), and the
+			// norm of the latter with the first projection.
+			var alpha float64
+			concurrently(n, func() { anorm = blas64.Nrm2(wv) }, func() {
+				alpha = blas64.Dot(blas64.Vector{N: n, Inc: 1, Data: x}, wv)
+				recurrence(next, r.w, x, r.row(locked+j-1), alpha, prevBeta)
+			})
+			if math.IsNaN(anorm) || math.IsInf(anorm, 0) {
+				return math.NaN(), j, nil
+			}
+			beta = r.orthogonalize(next, locked+j+1, -1)
 			r.h[locked+j] += alpha
 			r.h[locked+j-1] += prevBeta
 		}
@@ -445,14 +465,63 @@ func (r *lanczosRun) expand(ctx context.Context, locked, j0, m int) (beta float6
 			beta, prevBeta = 0, 0
 			continue
 		}
-		next := r.row(locked + j + 1)
-		inv := 1 / beta
-		for i, v := range r.w {
-			next[i] = v * inv
-		}
+		scaleTo(next, src, 1/beta)
 		prevBeta = beta
 	}
 	return beta, m, nil
+}
+
+// lanczosConcurrentMin is the vector length from which the vector
+// operations of a Lanczos step run on two goroutines or in parallel
+// chunks: below it they take microseconds.
+const lanczosConcurrentMin = 1 << 15
+
+// concurrently calls f and g, on two goroutines when n is at least
+// lanczosConcurrentMin, and returns when both have. Each runs sequentially
+// as written, so the results are those of calling f then g.
+func concurrently(n int, f, g func()) {
+	if n < lanczosConcurrentMin {
+		f()
+		g()
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Go(f)
+	g()
+	wg.Wait()
+}
+
+// scaleTo sets dst = s·src elementwise (dst may be src), in parallel
+// chunks for long vectors. Cost O(n).
+func scaleTo(dst, src []float64, s float64) {
+	parallel.Range(len(dst), len(dst), func(lo, hi int) {
+		d := dst[lo:hi]
+		for i, v := range src[lo:hi] {
+			d[i] = v * s
+		}
+	})
+}
+
+// recurrence sets dst = w − α·x − β·v elementwise, the three-term
+// recurrence of a Lanczos step, in parallel chunks for long vectors. The
+// operations and roundings are those of two axpy calls (w + (−α)·x, then
+// + (−β)·v; a term with a zero coefficient is skipped, as Daxpy does),
+// which the explicit conversions keep from being fused. Cost O(n).
+func recurrence(dst, w, x, v []float64, alpha, beta float64) {
+	a, b := -alpha, -beta
+	parallel.Range(len(dst), 2*len(dst), func(lo, hi int) {
+		d, xs, vs := dst[lo:hi], x[lo:hi], v[lo:hi]
+		for i, wi := range w[lo:hi] {
+			t := wi
+			if a != 0 {
+				t = float64(t + float64(a*xs[i]))
+			}
+			if b != 0 {
+				t = float64(t + float64(b*vs[i]))
+			}
+			d[i] = t
+		}
+	})
 }
 
 // solve runs thick-restart Lanczos for the kk extreme pairs (by which) of A

@@ -4,14 +4,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/tether-sc/tether/internal/parallel"
 )
 
 // Permute returns g with its nodes relabelled: node k of the result is node
 // perm[k] of g. perm must be a permutation of 0…n−1. Weights, degrees and
 // the spectrum are unchanged (the adjacency matrix becomes PᵀWP); sparse
 // products with the result touch memory in the order of perm, which is
-// what RCMOrder improves. Cost O(nnz log(max row length)); ctx is checked
-// every few thousand rows and its error returned, wrapped.
+// what RCMOrder improves. Cost O(nnz log(max row length)), rows in
+// parallel; ctx is checked every few thousand rows and its error returned,
+// wrapped.
 func (g *Graph) Permute(ctx context.Context, perm []int) (*Graph, error) {
 	if len(perm) != g.n {
 		return nil, fmt.Errorf("%w: permutation of length %d for %d nodes", ErrInvalid, len(perm), g.n)
@@ -30,21 +33,51 @@ func (g *Graph) Permute(ctx context.Context, perm []int) (*Graph, error) {
 		inv[v] = int32(k)
 	}
 	ptr := make([]int, g.n+1)
-	idx := make([]int32, len(g.idx))
-	w := make([]float64, len(g.w))
 	for k, v := range perm {
-		if k%cancelEvery == 0 && ctx.Err() != nil {
-			return nil, fmt.Errorf("graph: relabelling cancelled: %w", ctx.Err())
-		}
-		a, b := g.ptr[v], g.ptr[v+1]
-		ptr[k+1] = ptr[k] + b - a
-		for t := a; t < b; t++ {
-			idx[ptr[k]+t-a] = inv[g.idx[t]]
-			w[ptr[k]+t-a] = g.w[t]
-		}
+		ptr[k+1] = ptr[k] + g.ptr[v+1] - g.ptr[v]
 	}
-	// compact sorts every row; no duplicates or zeros can arise.
-	return compactContext(ctx, g.n, ptr, idx, w)
+	h := &Graph{n: g.n, ptr: ptr, idx: make([]int32, len(g.idx)), w: make([]float64, len(g.w)), deg: make([]float64, g.n)}
+	// Rows are independent: blocks of cancelEvery rows run in parallel.
+	// Row k is row perm[k] of g with its columns relabelled, sorted (g has
+	// no duplicate or zero entries, so none arise), and its degree summed
+	// in the sorted order, as compact sums it; the result does not depend
+	// on the scheduling.
+	type ent struct {
+		j int32
+		w float64
+	}
+	blocks := (g.n + cancelEvery - 1) / cancelEvery
+	err := parallel.ForState(ctx, blocks, 0, func() *[]ent { return new([]ent) }, func(buf *[]ent, c int) error {
+		for k := c * cancelEvery; k < min((c+1)*cancelEvery, g.n); k++ {
+			v := perm[k]
+			b := (*buf)[:0]
+			cols, ws := g.idx[g.ptr[v]:g.ptr[v+1]], g.w[g.ptr[v]:g.ptr[v+1]]
+			sorted := true
+			for t, j := range cols {
+				e := ent{inv[j], ws[t]}
+				if len(b) > 0 && e.j < b[len(b)-1].j {
+					sorted = false
+				}
+				b = append(b, e)
+			}
+			if !sorted {
+				slices.SortFunc(b, func(x, y ent) int { return int(x.j) - int(y.j) })
+			}
+			out, wo := h.idx[ptr[k]:ptr[k+1]], h.w[ptr[k]:ptr[k+1]]
+			var d float64
+			for t, e := range b {
+				out[t], wo[t] = e.j, e.w
+				d += e.w
+			}
+			h.deg[k] = d
+			*buf = b
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("graph: relabelling cancelled: %w", err)
+	}
+	return h, nil
 }
 
 // RCMOrder returns the reverse Cuthill–McKee ordering of g (George & Liu,
@@ -63,41 +96,47 @@ func (g *Graph) RCMOrder(ctx context.Context) ([]int, error) {
 	n := g.n
 	order := make([]int, 0, n)
 	seen := make([]bool, n)
-	level := make([]int, n)
-	mark := make([]int, n) // sweep stamp, for the peripheral-node search
-	stamp := 0
-	var queue []int
+	level := make([]int32, n)
+	mark := make([]int32, n) // sweep stamp, for the peripheral-node search
+	var stamp int32
+	var queue []int32
 	visits := 0 // nodes dequeued since the last check of ctx
 	// sweep runs a breadth-first search from root and returns a node of
 	// fewest neighbours in the deepest level, and that level's depth.
 	sweep := func(root int) (last int, depth int) {
 		stamp++
-		queue = append(queue[:0], root)
+		queue = append(queue[:0], int32(root))
 		mark[root] = stamp
 		level[root] = 0
 		for h := 0; h < len(queue); h++ {
 			visits++
 			v := queue[h]
-			idx, _ := g.Row(v)
-			for _, j := range idx {
-				if u := int(j); mark[u] != stamp {
+			lv := level[v] + 1
+			for _, u := range g.idx[g.ptr[v]:g.ptr[v+1]] {
+				if mark[u] != stamp {
 					mark[u] = stamp
-					level[u] = level[v] + 1
+					level[u] = lv
 					queue = append(queue, u)
 				}
 			}
 		}
-		// The last node of minimal degree in the deepest level.
-		depth = level[queue[len(queue)-1]]
-		last = queue[len(queue)-1]
-		for _, v := range queue {
-			if level[v] == depth && g.neighbours(v) < g.neighbours(last) {
+		// A node of fewest neighbours in the deepest level (which ends
+		// the queue): the last node of the queue if it is one, else the
+		// first in the queue.
+		end := int(queue[len(queue)-1])
+		d := level[end]
+		last = end
+		for h := len(queue) - 1; h >= 0 && level[queue[h]] == d; h-- {
+			if v := int(queue[h]); g.neighbours(v) <= g.neighbours(last) {
 				last = v
 			}
 		}
-		return last, depth
+		if g.neighbours(end) == g.neighbours(last) {
+			last = end
+		}
+		return last, int(d)
 	}
-	var nb []int
+	var nb []uint64
 	cancelled := func() error {
 		if visits < cancelEvery {
 			return nil
@@ -135,21 +174,19 @@ func (g *Graph) RCMOrder(ctx context.Context) ([]int, error) {
 				}
 			}
 			v := order[h]
-			idx, _ := g.Row(v)
+			// The unseen neighbours by (number of neighbours, label):
+			// sorted as keys holding both.
 			nb = nb[:0]
-			for _, j := range idx {
-				if u := int(j); !seen[u] {
+			for _, u := range g.idx[g.ptr[v]:g.ptr[v+1]] {
+				if !seen[u] {
 					seen[u] = true
-					nb = append(nb, u)
+					nb = append(nb, uint64(g.neighbours(int(u)))<<32|uint64(u))
 				}
 			}
-			slices.SortFunc(nb, func(a, b int) int {
-				if da, db := g.neighbours(a), g.neighbours(b); da != db {
-					return da - db
-				}
-				return a - b
-			})
-			order = append(order, nb...)
+			slices.Sort(nb)
+			for _, key := range nb {
+				order = append(order, int(uint32(key)))
+			}
 		}
 	}
 	slices.Reverse(order)

@@ -221,3 +221,183 @@ func BenchmarkMulToOrder(b *testing.B) {
 		})
 	}
 }
+
+// TestPermuteMatchesEdges checks Permute on graphs large enough for its
+// parallel row blocks against the graph built from the relabelled edge
+// list (FromEdges sorts and sums each row itself): the same columns,
+// weights and degrees, bit for bit.
+func TestPermuteMatchesEdges(t *testing.T) {
+	for _, n := range []int{5000, 20000} {
+		rng := rand.New(rand.NewPCG(uint64(n), 9))
+		var edges []Edge
+		for i := 0; i < n; i++ {
+			for c := 0; c < 4; c++ {
+				edges = append(edges, Edge{I: i, J: rng.IntN(n), W: rng.Float64() + 0.1})
+			}
+		}
+		g, err := FromEdges(n, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perm := rng.Perm(n)
+		inv := make([]int, n)
+		for k, v := range perm {
+			inv[v] = k
+		}
+		relabelled := make([]Edge, 0, g.NNZ())
+		for i := 0; i < n; i++ {
+			idx, w := g.Row(i)
+			for t, j := range idx {
+				if int(j) >= i { // each edge once; FromEdges symmetrizes
+					relabelled = append(relabelled, Edge{I: inv[i], J: inv[j], W: w[t]})
+				}
+			}
+		}
+		want, err := FromEdges(n, relabelled)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := g.Permute(context.Background(), perm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.ptr, want.ptr) || !slices.Equal(got.idx, want.idx) || !slices.Equal(got.w, want.w) || !slices.Equal(got.deg, want.deg) {
+			t.Fatalf("n=%d: Permute differs from the graph of the relabelled edges", n)
+		}
+	}
+}
+
+// rcmReference is RCMOrder written plainly (George & Liu §4.3, as
+// documented there): breadth-first sweeps for a pseudo-peripheral node,
+// neighbours sorted by a comparison of (number of neighbours, label).
+func rcmReference(g *Graph) []int {
+	n := g.N()
+	var order []int
+	seen := make([]bool, n)
+	bfs := func(root int) (levels [][]int) {
+		lv := map[int]bool{root: true}
+		cur := []int{root}
+		for len(cur) > 0 {
+			levels = append(levels, cur)
+			var next []int
+			for _, v := range cur {
+				idx, _ := g.Row(v)
+				for _, j := range idx {
+					if !lv[int(j)] {
+						lv[int(j)] = true
+						next = append(next, int(j))
+					}
+				}
+			}
+			cur = next
+		}
+		return levels
+	}
+	// far is the node of fewest neighbours in the deepest level: the last
+	// one of the level if it has that number, else the first that has.
+	far := func(levels [][]int) (int, int) {
+		deep := levels[len(levels)-1]
+		best := deep[len(deep)-1]
+		for _, v := range deep {
+			if g.neighbours(v) < g.neighbours(best) {
+				best = v
+			}
+		}
+		return best, len(levels) - 1
+	}
+	for s := 0; s < n; s++ {
+		if seen[s] {
+			continue
+		}
+		root := s
+		f, depth := far(bfs(root))
+		for it := 0; it < 8; it++ {
+			f2, d2 := far(bfs(f))
+			if d2 <= depth {
+				break
+			}
+			root, f, depth = f, f2, d2
+		}
+		head := len(order)
+		order = append(order, root)
+		seen[root] = true
+		for h := head; h < len(order); h++ {
+			idx, _ := g.Row(order[h])
+			var nb []int
+			for _, j := range idx {
+				if !seen[j] {
+					seen[j] = true
+					nb = append(nb, int(j))
+				}
+			}
+			slices.SortFunc(nb, func(a, b int) int {
+				if da, db := g.neighbours(a), g.neighbours(b); da != db {
+					return da - db
+				}
+				return a - b
+			})
+			order = append(order, nb...)
+		}
+	}
+	slices.Reverse(order)
+	return order
+}
+
+// TestRCMOrderMatchesReference compares RCMOrder with rcmReference on
+// random graphs with many ties in the number of neighbours, several
+// components and isolated nodes.
+func TestRCMOrderMatchesReference(t *testing.T) {
+	for _, tc := range []struct {
+		n, deg int
+	}{{1, 0}, {30, 1}, {200, 2}, {1000, 3}, {3000, 5}} {
+		rng := rand.New(rand.NewPCG(uint64(tc.n), 11))
+		var edges []Edge
+		for i := 0; i < tc.n; i++ {
+			for c := 0; c < tc.deg; c++ {
+				// Local links (long paths, deep levels) and a few long ones.
+				j := min(tc.n-1, i+1+rng.IntN(3))
+				if rng.IntN(20) == 0 {
+					j = rng.IntN(tc.n)
+				}
+				if j != i && rng.IntN(10) > 0 {
+					edges = append(edges, Edge{I: i, J: j, W: 1})
+				}
+			}
+		}
+		g, err := FromEdges(tc.n, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := g.RCMOrder(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := rcmReference(g); !slices.Equal(got, want) {
+			t.Fatalf("n=%d: RCMOrder differs from the reference", tc.n)
+		}
+	}
+	// Grids with shuffled labels: deepest levels of many nodes with the
+	// same number of neighbours.
+	for _, side := range [][2]int{{3, 3}, {5, 4}, {12, 12}, {7, 30}} {
+		for seed := uint64(0); seed < 5; seed++ {
+			r, c := side[0], side[1]
+			g := shuffled(t, r*c, func(i int) []int {
+				var out []int
+				if i%c < c-1 {
+					out = append(out, i+1)
+				}
+				if i+c < r*c {
+					out = append(out, i+c)
+				}
+				return out
+			}, seed)
+			got, err := g.RCMOrder(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := rcmReference(g); !slices.Equal(got, want) {
+				t.Fatalf("%d×%d grid, seed %d: RCMOrder differs from the reference", r, c, seed)
+			}
+		}
+	}
+}
