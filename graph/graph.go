@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -28,6 +29,13 @@ type Graph struct {
 	idx []int32   // column indices, sorted within each row
 	w   []float64 // weights, parallel to idx
 	deg []float64 // cached degrees
+	// comps caches Components, computed on first use (a graph is
+	// immutable, and is read by several goroutines at once).
+	comps struct {
+		once  sync.Once
+		comp  []int
+		count int
+	}
 }
 
 // Edge is one weighted undirected edge.
@@ -338,8 +346,17 @@ func (g *Graph) Dense() *mat.SymDense {
 }
 
 // Components labels the connected components: comp[i] is the component of
-// node i, numbered 0…count−1 in order of their smallest node. Cost O(n + nnz).
+// node i, numbered 0…count−1 in order of their smallest node. comp is the
+// caller's to modify. Cost O(n + nnz) on the first call, which caches the
+// result, and O(n) for the copy on later calls (at 10⁶ nodes 0.3 s
+// against 3 ms; a clustering asks for the components up to three times).
 func (g *Graph) Components() (comp []int, count int) {
+	g.comps.once.Do(func() { g.comps.comp, g.comps.count = g.components() })
+	return slices.Clone(g.comps.comp), g.comps.count
+}
+
+// components computes Components. Cost O(n + nnz).
+func (g *Graph) components() (comp []int, count int) {
 	comp = make([]int, g.n)
 	for i := range comp {
 		comp[i] = -1

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -183,15 +185,23 @@ func TestComponentsAndIsolated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	comp, count := g.Components()
 	want := []int{0, 0, 0, 1, 1, 1, 2, 3}
-	if count != 4 {
-		t.Fatalf("count = %d, want 4", count)
+	// Components caches its result: concurrent first calls agree, and a
+	// caller modifying its copy does not change later answers.
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			comp, count := g.Components()
+			if count != 4 || !slices.Equal(comp, want) {
+				t.Errorf("comp = %v (%d), want %v (4)", comp, count, want)
+			}
+			comp[0] = 99
+		})
 	}
-	for i := range want {
-		if comp[i] != want[i] {
-			t.Fatalf("comp = %v, want %v", comp, want)
-		}
+	wg.Wait()
+	comp, count := g.Components()
+	if count != 4 || !slices.Equal(comp, want) {
+		t.Fatalf("comp = %v (%d), want %v (4)", comp, count, want)
 	}
 	if iso := g.Isolated(); len(iso) != 1 || iso[0] != 6 {
 		t.Errorf("Isolated = %v, want [6]", iso)
