@@ -248,11 +248,11 @@ func cscapMinimalShift(ctx context.Context, w *mat.SymDense) (delta, lmin float6
 	if err := ctx.Err(); err != nil {
 		return 0, 0, err
 	}
-	var es mat.EigenSym
-	if !es.Factorize(w, false) {
-		return 0, 0, fmt.Errorf("cluster: cscap: eigenvalues of W (n = %d) for the positive semidefinite shift: %w", w.SymmetricDim(), eigen.ErrNoConvergence)
+	vals, err := eigen.SymValues(w)
+	if err != nil {
+		return 0, 0, fmt.Errorf("cluster: cscap: eigenvalues of W (n = %d) for the positive semidefinite shift: %w", w.SymmetricDim(), err)
 	}
-	lmin = es.Values(nil)[0]
+	lmin = vals[0]
 	delta = math.Max(0, -lmin) + tau
 	if !cscapPositiveDefinite(w, delta) {
 		return 0, 0, fmt.Errorf("cluster: cscap: W + δI with δ = %g (λ_min(W) = %g) is not numerically positive definite; set CSCAP.Shift", delta, lmin)

@@ -291,6 +291,12 @@ func TestCSCAPMinimalShift(t *testing.T) {
 	gram := mat.NewSymDense(12, nil)
 	gram.SymOuterK(1, x)
 	cases = append(cases, tc{"rank-3 Gram", gram, 0})
+	// Two components, one of them with weights of 1e-130: gonum's
+	// values-only EigenSym panicked on the tiny block (eigen.SymValues).
+	// λ_min = −1 (the edge of weight 1), so δ = 1 + τ with τ = 1e-8.
+	const tiny = 1e-130
+	blocks := mat.NewSymDense(4, []float64{0, 1, 0, 0, 1, 0, 0, 0, 0, 0, tiny, 0.5 * tiny, 0, 0, 0.5 * tiny, tiny})
+	cases = append(cases, tc{"tiny component", blocks, 1 + 1e-8})
 
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/internal/parallel"
 	"github.com/tether-sc/tether/progress"
 )
@@ -582,12 +583,12 @@ func fgpwcAutoK(x *mat.Dense, tol float64, n int) int {
 	_, m := x.Dims()
 	xtx := mat.NewSymDense(m, nil)
 	xtx.SymOuterK(1, x.T())
-	var es mat.EigenSym
-	if !es.Factorize(xtx, false) {
+	vals, err := eigen.SymValues(xtx)
+	if err != nil {
 		return 1
 	}
 	k := 0
-	for _, l := range es.Values(nil) {
+	for _, l := range vals {
 		if l >= tol {
 			k++
 		}
