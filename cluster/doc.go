@@ -30,12 +30,14 @@
 //     labelled node, the held-out constraints being the pairs between
 //     held-out and training labelled nodes; fold fits use at most 5
 //     k-means restarts); a candidate's score is the fraction of held-out
-//     constraints its partitions satisfy, pooled over the folds; the
-//     highest wins, ties go to the simpler candidate. So an unconstrained
-//     partition is returned unless a constrained candidate satisfies
-//     strictly more held-out constraints, and Result.Report (*AutoReport,
-//     JSON with tether cluster -json) lists every candidate's scores and
-//     seconds and why the winner won. The unconstrained candidates run
+//     constraints its partitions satisfy, pooled over the folds; within
+//     each kind the highest wins, ties go to the simpler candidate. The
+//     best unconstrained partition is returned unless the best
+//     constrained candidate satisfies significantly more of the same
+//     held-out constraints (McNemar's paired test, b − c > Z·√(b + c),
+//     Auto.Z), and Result.Report (*AutoReport, JSON with tether cluster
+//     -json) lists every candidate's scores, b, c and seconds and why the
+//     winner won. The unconstrained candidates run
 //     once (not per fold) and both FGPWC candidates share one embedding
 //     across the folds. Cost: 3 fits per supervised candidate plus the
 //     final fit (BenchmarkAuto3000).

@@ -21,5 +21,6 @@ func registry() []Experiment {
 		RealData(),
 		Active(),
 		KEstimate(), Regularize(),
+		AutoDev(),
 	}
 }

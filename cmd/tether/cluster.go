@@ -533,6 +533,9 @@ func printSummary(w io.Writer, s *summary) error {
 				score = "failed: " + c.Error
 			default:
 				score = fmt.Sprintf("%.4f held-out constraints satisfied (%.2f s)", c.Score, c.Seconds)
+				if c.Supervised && r.Baseline != "" {
+					score += fmt.Sprintf("; against %s: b = %d, c = %d, McNemar z = %.2f", r.Baseline, c.B, c.C, c.McNemar)
+				}
 			}
 			fmt.Fprintf(tw, "auto %s\t%s\n", c.Name, score)
 		}

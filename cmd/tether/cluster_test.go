@@ -513,9 +513,13 @@ func TestClusterAutoReport(t *testing.T) {
 			HeldOut    int    `json:"held_out"`
 			Chosen     string `json:"chosen"`
 			Why        string `json:"why"`
+			Baseline   string `json:"baseline"`
 			Candidates []struct {
-				Name  string  `json:"name"`
-				Score float64 `json:"score"`
+				Name       string  `json:"name"`
+				Score      float64 `json:"score"`
+				Supervised bool    `json:"supervised"`
+				B          *int    `json:"b"`
+				C          *int    `json:"c"`
 			} `json:"candidates"`
 		} `json:"report"`
 	}
@@ -526,11 +530,15 @@ func TestClusterAutoReport(t *testing.T) {
 	if r.Folds != 3 || r.HeldOut != 60 || r.Chosen == "" || r.Why == "" || len(r.Candidates) != 15 || r.Candidates[0].Name != "njw" {
 		t.Errorf("report %+v", r)
 	}
+	// McNemar's counts against the baseline are in the JSON.
+	if r.Baseline == "" || len(r.Candidates) == 15 && (r.Candidates[5].B == nil || r.Candidates[5].C == nil || !r.Candidates[5].Supervised) {
+		t.Errorf("report lacks the baseline or a constrained candidate's b and c: %+v", r)
+	}
 	text, _, err := run(t, "cluster", "-gen", "blobs", "-n", "150", "-k", "3", "-method", "auto", "-constraints", cons, "-quiet", "-o", filepath.Join(t.TempDir(), "l.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text, "auto njw") || !strings.Contains(text, "held-out constraints satisfied") {
+	if !strings.Contains(text, "auto njw") || !strings.Contains(text, "held-out constraints satisfied") || !strings.Contains(text, "McNemar z") {
 		t.Errorf("text summary lacks the candidates:\n%s", text)
 	}
 }
