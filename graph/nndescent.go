@@ -150,10 +150,12 @@ type descent struct {
 	dst       []float64 // their squared distances in float32 arithmetic
 	isNew     []bool    // entry entered the list in the last round
 	perm      []int32   // perm[p]: original index of position p
-	// Local neighbourhoods of a round, CSR: the forward entries and the
-	// kept reverse entries of point v are sIdx[sOff[2v]:sOff[2v+2]], those
-	// whose link is new first (up to sOff[2v+1]), then the old ones. The
-	// three offsets a join reads for v are adjacent (one cache line).
+	// Local neighbourhoods of a round: the forward entries and the kept
+	// reverse entries of point v, each once, are sIdx[sOff[3v]:sOff[3v+2]],
+	// those whose link is new first (up to sOff[3v+1]), then the old ones;
+	// v's slots end where v+1's begin, sOff[3v+3], and are not all used
+	// when v lists some of its reverse neighbours. The three offsets a join
+	// reads for v are adjacent (one cache line).
 	sOff  []int
 	sIdx  []int32
 	nIdx  []int32 // next round's lists (double buffering)
@@ -413,9 +415,14 @@ func rotate(data []float64, n, d int, rng *rand.Rand, out []float64) {
 }
 
 // neighbourhoods builds the local neighbourhoods of the round: for each
-// position v, its k forward entries followed by at most cap reverse entries
-// (the positions u listing v, the closest first, ties by position), each
-// with the new flag of its link. Cost O(n·k) plus the selection of
+// position v, its k forward entries and at most cap reverse entries (the
+// positions u listing v, the closest first, ties by position), each with
+// the new flag of its link. A reverse entry that v lists too (u and v list
+// each other: about half the pairs on 10⁶ blobs) is kept once, as the
+// forward entry, new if either link is: the join through u then scans u's
+// neighbourhood once instead of twice (its whole neighbourhood when either
+// link is new, as the two scans did), so the candidates are the same and
+// the scans fewer. Cost O(n·k·cap) plus the selection of
 // reverse entries. The reverse lists are counted and filled by every
 // goroutine over all the lists, each keeping only the targets v of its own
 // range: every goroutine reads all n·k entries (sequentially) but writes
@@ -454,41 +461,53 @@ func (s *descent) neighbourhoods(rcap int) {
 		}
 	})
 	if s.sOff == nil {
-		s.sOff = make([]int, 2*n+1)
+		s.sOff = make([]int, 3*n)
 	}
 	total := 0
 	for v := 0; v < n; v++ {
+		s.sOff[3*v] = total
 		total += k + min(int(cnt[v+1]-cnt[v]), rcap)
-		s.sOff[2*v+2] = total
 	}
 	if cap(s.sIdx) < total {
 		s.sIdx = make([]int32, total)
 	}
 	s.sIdx = s.sIdx[:total]
 	parallel.Range(n, total*4, func(lo, hi int) {
+		fn := make([]bool, k)
+		dup := make([]bool, rcap)
 		for v := lo; v < hi; v++ {
 			a, b := int(cnt[v]), int(cnt[v+1])
 			if b-a > rcap {
 				selectRev(s.revIx[a:b], s.revD[a:b], s.revN[a:b], rcap)
 				b = a + rcap
 			}
-			fwd, fwdNew := s.idx[v*k:(v+1)*k], s.isNew[v*k:(v+1)*k]
+			fwd := s.idx[v*k : (v+1)*k]
 			rev, revNew := s.revIx[a:b], s.revN[a:b]
-			m := s.sOff[2*v]
-			for _, f := range fwdNew {
+			// A reverse entry that v lists too joins its forward entry,
+			// new if either link is.
+			copy(fn, s.isNew[v*k:(v+1)*k])
+			for r, q := range rev {
+				i := slices.Index(fwd, q)
+				dup[r] = i >= 0
+				if i >= 0 && revNew[r] {
+					fn[i] = true
+				}
+			}
+			m := s.sOff[3*v]
+			for _, f := range fn {
 				if f {
 					m++
 				}
 			}
-			for _, f := range revNew {
-				if f {
+			for r, f := range revNew {
+				if f && !dup[r] {
 					m++
 				}
 			}
-			s.sOff[2*v+1] = m
-			wn, wo := s.sOff[2*v], m
+			s.sOff[3*v+1] = m
+			wn, wo := s.sOff[3*v], m
 			for r, q := range fwd {
-				if fwdNew[r] {
+				if fn[r] {
 					s.sIdx[wn] = q
 					wn++
 				} else {
@@ -497,6 +516,9 @@ func (s *descent) neighbourhoods(rcap int) {
 				}
 			}
 			for r, q := range rev {
+				if dup[r] {
+					continue
+				}
 				if revNew[r] {
 					s.sIdx[wn] = q
 					wn++
@@ -505,6 +527,7 @@ func (s *descent) neighbourhoods(rcap int) {
 					wo++
 				}
 			}
+			s.sOff[3*v+2] = wo
 		}
 	})
 }
@@ -698,14 +721,14 @@ func (s *descent) join(sc *descentScratch, p int) int {
 	// A pair joined by two old links is skipped: through an old link v,
 	// only the new part of v's neighbourhood is scanned.
 	sIdx, sOff := s.sIdx, s.sOff
-	mid := sOff[2*p+1]
-	for a := sOff[2*p]; a < sOff[2*p+2]; a++ {
+	mid := sOff[3*p+1]
+	for a := sOff[3*p]; a < sOff[3*p+2]; a++ {
 		v := sIdx[a]
 		nv := a < mid
 		if nv && marks[v>>6]&(1<<(v&63)) == 0 {
 			sc.mark(v) // a new reverse neighbour
 		}
-		o := sOff[2*int(v) : 2*int(v)+3]
+		o := sOff[3*int(v) : 3*int(v)+3]
 		lo, hi := o[0], o[2]
 		if !nv {
 			hi = o[1]
