@@ -160,7 +160,7 @@ func ApproxKNN(ctx context.Context, x *mat.Dense, k int, opt *ApproxOptions) (*N
 type descent struct {
 	n, dim, k int
 	pts       []float32 // coordinates in working order, rounded to float32
-	idx       []int32   // n·k neighbour positions, rows sorted by (dist, perm)
+	idx       []int32   // n·k neighbour positions, rows sorted by (dist, position)
 	dst       []float64 // their squared distances in float32 arithmetic
 	isNew     []bool    // entry entered the list in the last round
 	perm      []int32   // perm[p]: original index of position p
