@@ -486,50 +486,173 @@ func TestDescentSeed(t *testing.T) {
 	}
 }
 
-// TestDescentFinish checks finish's new flags against a plain membership
+// TestFlagNew checks flagNew's new flags against a plain membership
 // test: random current rows (sorted by distance, then position, with
-// ties), a heap mixing kept entries (same distances) and new ones.
-func TestDescentFinish(t *testing.T) {
+// ties), and next rows mixing kept entries (same distances) and new ones.
+func TestFlagNew(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	const n, k = 40, 6
 	for rep := 0; rep < 500; rep++ {
-		s := &descent{n: n, k: k, idx: make([]int32, n*k), dst: make([]float64, n*k)}
-		p := rng.IntN(n)
-		perm := slices.DeleteFunc(rng.Perm(n), func(q int) bool { return q == p })
+		perm := rng.Perm(n)
 		dist := make([]float64, n)
 		for q := range dist {
 			dist[q] = float64(rng.IntN(5)) // many ties
 		}
-		old := make([]int32, 0, k)
-		for _, q := range perm[:k] {
-			old = append(old, int32(q))
+		row := func(qs []int) ([]int32, []float64) {
+			idx, d := make([]int32, len(qs)), make([]float64, len(qs))
+			for r, q := range qs {
+				idx[r], d[r] = int32(q), dist[q]
+			}
+			sortPairs(idx, d)
+			return idx[:k], d[:k]
 		}
-		row, rd := s.idx[p*k:(p+1)*k], s.dst[p*k:(p+1)*k]
-		copy(row, old)
-		for r, q := range row {
-			rd[r] = dist[q]
-		}
-		sortPairs(row, rd)
-		sc := newDescentScratch(n, k)
-		sc.begin(p)
+		old, od := row(perm[:k])
 		a := rng.IntN(k)
-		for _, q := range perm[a : a+k+rng.IntN(4)] { // k kept or new entries at least
-			sc.h.push(dist[q], int32(q))
-		}
-		nIdx, nDst, nNew := make([]int32, n*k), make([]float64, n*k), make([]bool, n*k)
-		c := sc.finish(s, p, nIdx, nDst, nNew)
+		next, nd := row(perm[a : a+k+rng.IntN(4)]) // kept or new entries
+		nw := make([]bool, k)
+		c := flagNew(old, od, next, nd, nw)
 		want := 0
-		for r := p * k; r < (p+1)*k; r++ {
-			isNew := !slices.Contains(old, nIdx[r])
+		for r, q := range next {
+			isNew := !slices.Contains(old, q)
 			if isNew {
 				want++
 			}
-			if nNew[r] != isNew {
-				t.Fatalf("rep %d: entry %d (%d) flagged %v, want %v", rep, r-p*k, nIdx[r], nNew[r], isNew)
+			if nw[r] != isNew {
+				t.Fatalf("rep %d: entry %d (%d) flagged %v, want %v", rep, r, q, nw[r], isNew)
 			}
 		}
 		if c != want {
 			t.Fatalf("rep %d: %d new, want %d", rep, c, want)
+		}
+	}
+}
+
+// TestDescentRound checks one round of the local join (neighbourhoods,
+// then round) against brute force on random lists: each point's local
+// neighbourhood is its forward entries and its ReverseCap closest reverse
+// ones, a link new if any of its entries is; a point's candidates are the
+// points sharing a neighbourhood with it through at least one new link,
+// and the neighbourhood's owner when their link is new; its next list is
+// the k nearest of its current list and its candidates by (float32
+// distance, position), computed by a plain loop and a sort, and its new
+// flags mark the entries not in the current list. The largest case spans
+// several batches (joinBatch) and offer buckets.
+func TestDescentRound(t *testing.T) {
+	type nd struct {
+		d float32
+		q int32
+	}
+	byDist := func(a, b nd) int {
+		if a.d != b.d {
+			return cmp.Compare(a.d, b.d)
+		}
+		return cmp.Compare(a.q, b.q)
+	}
+	for _, c := range []struct{ n, d, k, rcap int }{{300, 10, 7, 6}, {200, 3, 5, 12}, {90_000, 3, 4, 3}} {
+		rng := rand.New(rand.NewPCG(uint64(c.n), 9))
+		n, k := c.n, c.k
+		s := &descent{n: n, dim: c.d, k: k, pts: make([]float32, n*c.d),
+			idx: make([]int32, n*k), dst: make([]float64, n*k), isNew: make([]bool, n*k),
+			nIdx: make([]int32, n*k), nDst: make([]float64, n*k), nNew: make([]bool, n*k)}
+		for i := range s.pts {
+			s.pts[i] = float32(rng.IntN(40)) / 4 // ties
+		}
+		dist := func(p, q int32) float32 {
+			var sum float32
+			for j := 0; j < c.d; j++ {
+				x := s.pts[int(p)*c.d+j] - s.pts[int(q)*c.d+j]
+				sum += float32(x * x)
+			}
+			return sum
+		}
+		// Random current lists of nearby positions, sorted.
+		for p := 0; p < n; p++ {
+			row := s.idx[p*k : (p+1)*k]
+			for r := range row {
+				for {
+					q := int32(max(0, min(n-1, p+rng.IntN(41)-20)))
+					if q != int32(p) && !slices.Contains(row[:r], q) {
+						row[r] = q
+						break
+					}
+				}
+				s.dst[p*k+r] = float64(dist(int32(p), row[r]))
+				s.isNew[p*k+r] = rng.IntN(3) == 0
+			}
+			sortPairs(row, s.dst[p*k:(p+1)*k])
+		}
+		// Brute force: links of each neighbourhood, new if any entry is.
+		links := make([]map[int32]bool, n)
+		for v := range links {
+			links[v] = map[int32]bool{}
+		}
+		rev := make([][]nd, n)
+		revNew := map[[2]int32]bool{}
+		for u := 0; u < n; u++ {
+			for r := u * k; r < (u+1)*k; r++ {
+				v := s.idx[r]
+				links[u][v] = links[u][v] || s.isNew[r]
+				rev[v] = append(rev[v], nd{float32(s.dst[r]), int32(u)})
+				revNew[[2]int32{v, int32(u)}] = s.isNew[r]
+			}
+		}
+		for v := range rev {
+			slices.SortFunc(rev[v], byDist)
+			for _, e := range rev[v][:min(len(rev[v]), c.rcap)] {
+				links[v][e.q] = links[v][e.q] || revNew[[2]int32{int32(v), e.q}]
+			}
+		}
+		cand := make([]map[int32]bool, n)
+		for p := range cand {
+			cand[p] = map[int32]bool{}
+		}
+		for v, l := range links {
+			for a, na := range l {
+				if na {
+					cand[v][a], cand[a][int32(v)] = true, true
+				}
+				for b, nb := range l {
+					if a != b && (na || nb) {
+						cand[a][b] = true
+					}
+				}
+			}
+		}
+		s.neighbourhoods(c.rcap)
+		var pool []*joinScratch
+		changed, err := s.round(context.Background(), &pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := int64(0)
+		for p := 0; p < n; p++ {
+			old := s.idx[p*k : (p+1)*k]
+			var all []nd
+			for _, q := range old {
+				all = append(all, nd{dist(int32(p), q), q})
+			}
+			for q := range cand[p] {
+				if !slices.Contains(old, q) {
+					all = append(all, nd{dist(int32(p), q), q})
+				}
+			}
+			slices.SortFunc(all, byDist)
+			for r := 0; r < k; r++ {
+				got := nd{float32(s.nDst[p*k+r]), s.nIdx[p*k+r]}
+				if got != all[r] || s.nDst[p*k+r] != float64(got.d) {
+					t.Fatalf("n=%d: point %d entry %d = %v, brute force %v", n, p, r, got, all[r])
+				}
+				isNew := !slices.Contains(old, got.q)
+				if s.nNew[p*k+r] != isNew {
+					t.Fatalf("n=%d: point %d entry %d flagged %v, want %v", n, p, r, s.nNew[p*k+r], isNew)
+				}
+				if isNew {
+					want++
+				}
+			}
+		}
+		if changed != want {
+			t.Errorf("n=%d: round reports %d new entries, counted %d", n, changed, want)
 		}
 	}
 }
