@@ -33,8 +33,8 @@
 // deterministically; Recall and SampleRecall measure it against exact
 // search. Spec.Search chooses: SearchAuto (the default) is exact below
 // ApproxMinN points or in at most ApproxMaxExactDim dimensions, and
-// approximate beyond (at 10⁶ points in 10-D: 38 s with recall@9 = 0.964
-// against 147 s exact; bench/results.md). BuildNeighbors returns the lists
+// approximate beyond (at 10⁶ points in 10-D: 19–25 s with recall@9 =
+// 0.975 against 147 s exact; bench/results.md). BuildNeighbors returns the lists
 // a k-NN graph was built from, for such a check.
 //
 // Graph.Stats reports connected components and isolated nodes: every
