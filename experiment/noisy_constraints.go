@@ -326,7 +326,19 @@ func noisyRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, d int, key s
 	if err != nil {
 		return nil, err
 	}
-	clean, noisy, flipped, err := noisyConstraints(inst.truth, r.name, d, rate, rep, seed)
+	m, err := noisyMethodFor(key, inst.g.N())
+	if err != nil {
+		return nil, err
+	}
+	return noisyRunOn(ctx, inst, r.name, d, key, m, rate, rep, seed)
+}
+
+// noisyRunOn runs method m (the column key: its "+variant" and whether it
+// is NJW) on constraint set rep of dataset name at density d, rate%
+// flipped, on the graph of inst (noisyRun's protocol, shared by
+// noisy-dev).
+func noisyRunOn(ctx context.Context, inst *fgpwcInstance, name string, d int, key string, m cluster.Method, rate, rep int, seed uint64) (Values, error) {
+	clean, noisy, flipped, err := noisyConstraints(inst.truth, name, d, rate, rep, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -349,10 +361,6 @@ func noisyRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, d int, key s
 			}
 		}
 		v["kept_wrong"] = float64(wrong)
-	}
-	m, err := noisyMethodFor(key, inst.g.N())
-	if err != nil {
-		return nil, err
 	}
 	p := &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: given, Features: inst.x, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
 	if base == "njw" {
