@@ -44,22 +44,24 @@ func TestResolveConsistentUnchanged(t *testing.T) {
 func TestResolvePlantedMustLink(t *testing.T) {
 	// twoCliques (noassc_screen_test.go): 43 pairs, one flipped must-link
 	// between the cliques. Hand-worked: its 20 nearest pairs (across) are
-	// all cannot-links, so the vote leaves it out; CSCAP separates the
-	// cliques, so no correct must-link is checked out; the rest is
+	// all cannot-links, so the vote leaves it out; the reference (FAST-GE
+	// or CSCAP) separates the cliques, so no correct must-link is checked out; the rest is
 	// consistent, so the contraction drops nothing. Every other pair is
 	// kept, and both methods recover the cliques (as published, the
 	// closure has one group for k = 2: an error).
 	g, truth, s := twoCliques(t)
 	p := &Problem{Graph: g, K: 2, Constraints: s}
-	got, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceCSCAP, p, &Settings{Seed: 1}, s.Pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := s.Pairs[:len(s.Pairs)-1]; !slices.Equal(got, want) {
-		t.Errorf("kept %d pairs, want the %d correct ones", len(got), len(want))
-	}
-	if len(w) != 1 {
-		t.Errorf("warnings %q, want one", w)
+	for _, ref := range []ResolveReference{ReferenceFastGE, ReferenceCSCAP} {
+		got, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, p, &Settings{Seed: 1}, s.Pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := s.Pairs[:len(s.Pairs)-1]; !slices.Equal(got, want) {
+			t.Errorf("Reference %s: kept %d pairs, want the %d correct ones", ref, len(got), len(want))
+		}
+		if len(w) != 1 {
+			t.Errorf("Reference %s: warnings %q, want one", ref, w)
+		}
 	}
 	wantExact(t, p, truth, MCLNOASSC{}, MLNOASSC{})
 }
@@ -68,8 +70,8 @@ func TestResolveFewPairs(t *testing.T) {
 	// Below VoteMinPairs there is no vote and every pair weighs 1: two
 	// cliques of 5 nodes (weight 1 inside, 0.01 across on one edge),
 	// chains of must-links inside (8), cannot-links (i, 5+i) (5) and a
-	// wrong must-link 2–7: 14 pairs. Hand-worked: CSCAP separates the
-	// cliques (the wrong must-link's ends included), and the contraction
+	// wrong must-link 2–7: 14 pairs. Hand-worked: the reference (FAST-GE
+	// or CSCAP) separates the cliques (the wrong must-link's ends included), and the contraction
 	// of the rest is consistent; so is the contraction of all 14 (chains
 	// of +1, then −5 + 1 between them). Only 2–7 is left out.
 	const h = 5
@@ -82,12 +84,14 @@ func TestResolveFewPairs(t *testing.T) {
 		t.Fatal("the case must stay below VoteMinPairs")
 	}
 	p := &Problem{Graph: g, K: 2, Constraints: s}
-	got, _, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", ReferenceCSCAP, p, &Settings{Seed: 2}, s.Pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := s.Pairs[:len(s.Pairs)-1]; !slices.Equal(got, want) {
-		t.Errorf("kept %d pairs, want the %d correct ones", len(got), len(want))
+	for _, ref := range []ResolveReference{ReferenceFastGE, ReferenceCSCAP} {
+		got, _, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", ref, p, &Settings{Seed: 2}, s.Pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := s.Pairs[:len(s.Pairs)-1]; !slices.Equal(got, want) {
+			t.Errorf("Reference %s: kept %d pairs, want the %d correct ones", ref, len(got), len(want))
+		}
 	}
 	drop, err := constraint.Contract(context.Background(), s)
 	if err != nil {
@@ -201,7 +205,7 @@ func TestResolveReference(t *testing.T) {
 }
 
 func TestResolveReferenceText(t *testing.T) {
-	for i, name := range []string{"cscap", "fast-ge", "none"} {
+	for i, name := range []string{"fast-ge", "cscap", "none"} {
 		var v ResolveReference
 		if err := v.UnmarshalText([]byte(strings.ToUpper(name))); err != nil || v != ResolveReference(i) || v.String() != name {
 			t.Errorf("%q: parsed %v (%d), %v", name, v, int(v), err)
