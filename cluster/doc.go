@@ -113,7 +113,8 @@
 //     through the must-link closure, where one wrong must-link merges two
 //     classes; by default, when the pairs contradict each other (a
 //     cannot-link inside a must-link component), they first resolve them
-//     (the same vote, the must-links a CSCAP reference separates, then
+//     (the same vote, the must-links a reference partition separates:
+//     FAST-GE unless Reference says otherwise, then
 //     constraint.Contract's correlation clustering of the signed
 //     constraint graph) and use consistent pairs as given (NoResolve: as
 //     published); with Screen they screen the pairs whether or not they

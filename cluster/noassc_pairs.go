@@ -52,8 +52,10 @@ import (
 // then exactly as published. Contradictory ones are cleaned in three
 // steps (resolvePairs): the pairs that the constraints near them on the
 // graph contradict are left out (the vote of the screen); on graphs of
-// at most 1000 nodes, so are the must-links whose ends CSCAP (with its
-// defaults) separates, a reference partition; and the rest is clustered
+// at most 1000 nodes, so are the must-links whose ends a reference
+// partition separates (Reference: FAST-GE with its defaults unless set,
+// chosen on generated data, docs/results/noisy-dev; CSCAP before);
+// and the rest is clustered
 // by greedy additive edge contraction on the signed constraint graph,
 // each pair weighing its log-odds of being right (constraint.Contract,
 // constraint.Plausibility), which leaves out the must-links between the
@@ -72,7 +74,8 @@ import (
 // look-ups over neighbouring pairs (O(pairs²) on a complete graph) and a
 // max-flow per contradiction. The resolve costs O(n + pairs·α(n)) to find
 // the constraints consistent; when they are not, the vote's look-ups,
-// CSCAP's O(n³) (n ≤ 1000) and the contraction's O(n + pairs·log n·log pairs).
+// the reference (FAST-GE by default; CSCAP O(n³); n ≤ 1000) and the
+// contraction's O(n + pairs·log n·log pairs).
 type MLNOASSC struct {
 	NOASSC
 	// Screen screens the constraints before the closure (the vote, then
@@ -84,6 +87,10 @@ type MLNOASSC struct {
 	// contradictory constraints are resolved before the closure (see
 	// above); consistent ones are used as given either way.
 	NoResolve bool `doc:"use the constraints as given even when they contradict each other (as published); by default contradictory constraints are resolved before the must-link closure (vote, reference partition, contraction)"`
+	// Reference is the reference partition of the resolve (step 2 above):
+	// ReferenceFastGE (the zero value), ReferenceCSCAP, or ReferenceNone
+	// to leave that step out. It acts only when the resolve does.
+	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: fast-ge (FAST-GE, default; chosen on docs/results/noisy-dev), cscap (CSCAP, the default before) or none"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -94,7 +101,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -120,6 +127,10 @@ type MCLNOASSC struct {
 	// contradictory constraints are resolved before the closure (see
 	// MLNOASSC); consistent ones are used as given either way.
 	NoResolve bool `doc:"use the constraints as given even when they contradict each other (as published); by default contradictory constraints are resolved before the must-link closure (vote, reference partition, contraction)"`
+	// Reference is the reference partition of the resolve (see MLNOASSC):
+	// ReferenceFastGE (the zero value), ReferenceCSCAP, or ReferenceNone
+	// to leave that step out. It acts only when the resolve does.
+	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: fast-ge (FAST-GE, default; chosen on docs/results/noisy-dev), cscap (CSCAP, the default before) or none"`
 }
 
 // Name returns "mcl-noa-ssc".
@@ -130,14 +141,17 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
 // constraints of p screened first when screen is set (screenPairs), or
 // else resolved when resolve is set and they contradict each other
-// (resolvePairs).
-func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, name string) (*Result, error) {
+// (resolvePairs, with reference partition ref).
+func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, name string) (*Result, error) {
+	if err := ref.check(name); err != nil {
+		return nil, err
+	}
 	var warnings []string
 	if (screen || resolve) && p.Constraints != nil {
 		var kept []constraint.Pair
@@ -146,7 +160,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 		if screen {
 			kept, w, err = screenPairs(ctx, name, knobName(name), p.Graph, p.Constraints.Pairs)
 		} else {
-			kept, w, err = resolvePairs(ctx, name, resolveKnob(name), p, s, p.Constraints.Pairs)
+			kept, w, err = resolvePairs(ctx, name, resolveKnob(name), ref, p, s, p.Constraints.Pairs)
 		}
 		if err != nil {
 			return nil, err

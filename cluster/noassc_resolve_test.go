@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tether-sc/tether/constraint"
@@ -16,7 +17,7 @@ func TestResolveConsistentUnchanged(t *testing.T) {
 	// (NoResolve), and resolvePairs returns the pairs as given.
 	for _, seed := range []uint64{1, 2, 3} {
 		p, _, _ := cscapVoteCase(t, seed, 150, 0)
-		got, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", p, &Settings{Seed: seed}, p.Constraints.Pairs)
+		got, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceCSCAP, p, &Settings{Seed: seed}, p.Constraints.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,22 +44,24 @@ func TestResolveConsistentUnchanged(t *testing.T) {
 func TestResolvePlantedMustLink(t *testing.T) {
 	// twoCliques (noassc_screen_test.go): 43 pairs, one flipped must-link
 	// between the cliques. Hand-worked: its 20 nearest pairs (across) are
-	// all cannot-links, so the vote leaves it out; CSCAP separates the
-	// cliques, so no correct must-link is checked out; the rest is
+	// all cannot-links, so the vote leaves it out; the reference (FAST-GE
+	// or CSCAP) separates the cliques, so no correct must-link is checked out; the rest is
 	// consistent, so the contraction drops nothing. Every other pair is
 	// kept, and both methods recover the cliques (as published, the
 	// closure has one group for k = 2: an error).
 	g, truth, s := twoCliques(t)
 	p := &Problem{Graph: g, K: 2, Constraints: s}
-	got, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", p, &Settings{Seed: 1}, s.Pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := s.Pairs[:len(s.Pairs)-1]; !slices.Equal(got, want) {
-		t.Errorf("kept %d pairs, want the %d correct ones", len(got), len(want))
-	}
-	if len(w) != 1 {
-		t.Errorf("warnings %q, want one", w)
+	for _, ref := range []ResolveReference{ReferenceFastGE, ReferenceCSCAP} {
+		got, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, p, &Settings{Seed: 1}, s.Pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := s.Pairs[:len(s.Pairs)-1]; !slices.Equal(got, want) {
+			t.Errorf("Reference %s: kept %d pairs, want the %d correct ones", ref, len(got), len(want))
+		}
+		if len(w) != 1 {
+			t.Errorf("Reference %s: warnings %q, want one", ref, w)
+		}
 	}
 	wantExact(t, p, truth, MCLNOASSC{}, MLNOASSC{})
 }
@@ -67,8 +70,8 @@ func TestResolveFewPairs(t *testing.T) {
 	// Below VoteMinPairs there is no vote and every pair weighs 1: two
 	// cliques of 5 nodes (weight 1 inside, 0.01 across on one edge),
 	// chains of must-links inside (8), cannot-links (i, 5+i) (5) and a
-	// wrong must-link 2–7: 14 pairs. Hand-worked: CSCAP separates the
-	// cliques (the wrong must-link's ends included), and the contraction
+	// wrong must-link 2–7: 14 pairs. Hand-worked: the reference (FAST-GE
+	// or CSCAP) separates the cliques (the wrong must-link's ends included), and the contraction
 	// of the rest is consistent; so is the contraction of all 14 (chains
 	// of +1, then −5 + 1 between them). Only 2–7 is left out.
 	const h = 5
@@ -81,12 +84,14 @@ func TestResolveFewPairs(t *testing.T) {
 		t.Fatal("the case must stay below VoteMinPairs")
 	}
 	p := &Problem{Graph: g, K: 2, Constraints: s}
-	got, _, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", p, &Settings{Seed: 2}, s.Pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := s.Pairs[:len(s.Pairs)-1]; !slices.Equal(got, want) {
-		t.Errorf("kept %d pairs, want the %d correct ones", len(got), len(want))
+	for _, ref := range []ResolveReference{ReferenceFastGE, ReferenceCSCAP} {
+		got, _, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", ref, p, &Settings{Seed: 2}, s.Pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := s.Pairs[:len(s.Pairs)-1]; !slices.Equal(got, want) {
+			t.Errorf("Reference %s: kept %d pairs, want the %d correct ones", ref, len(got), len(want))
+		}
 	}
 	drop, err := constraint.Contract(context.Background(), s)
 	if err != nil {
@@ -148,5 +153,70 @@ func TestResolveRobustness(t *testing.T) {
 	t.Logf("mean ARI at 10%% flipped: default (resolve) %.3f, published %.3f; on clean pairs %.3f", def, off, clean)
 	if def < off+0.05 {
 		t.Errorf("the default %.3f is not 0.05 above the published %.3f", def, off)
+	}
+}
+
+func TestResolveReference(t *testing.T) {
+	// Two cliques of 5 (twoCliqueChains: must-link chains inside), a
+	// cannot-link 0–2 inside the first (it contradicts the chain 0–1–2, so
+	// the resolve acts) and a wrong must-link 2–7 across, which no
+	// cannot-link contradicts: 10 pairs, below VoteMinPairs (no vote).
+	// Hand-worked: the contraction never leaves 2–7 out (its groups have
+	// no cannot-link between them), so with Reference none it is kept;
+	// a reference that separates the cliques (both CSCAP and FAST-GE do:
+	// the cliques are joined by one edge of weight 0.01) leaves it out.
+	const h = 5
+	g, _, s := twoCliqueChains(t, h)
+	s.Pairs = append(s.Pairs,
+		constraint.Pair{I: 0, J: 2, Kind: constraint.CannotLink},
+		constraint.Pair{I: 2, J: 7, Kind: constraint.MustLink})
+	wrong := s.Pairs[len(s.Pairs)-1]
+	p := &Problem{Graph: g, K: 2, Constraints: s}
+	for _, tc := range []struct {
+		ref  ResolveReference
+		kept bool
+	}{{ReferenceCSCAP, false}, {ReferenceFastGE, false}, {ReferenceNone, true}} {
+		got, w, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", tc.ref, p, &Settings{Seed: 1}, s.Pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(got, wrong) != tc.kept {
+			t.Errorf("Reference %s: must-link 2–7 kept = %v, want %v (warnings %q)", tc.ref, !tc.kept, tc.kept, w)
+		}
+		// The knob reaches the resolve through both methods, whose
+		// warning counts the must-links the reference left out.
+		want := "1 must-links whose ends a reference partition (" + tc.ref.String() + ") separates"
+		if tc.kept {
+			want = "0" + want[1:]
+		}
+		for _, m := range []Method{MLNOASSC{Reference: tc.ref}, MCLNOASSC{Reference: tc.ref}} {
+			r, err := Run(context.Background(), m, p, &Settings{Seed: 1})
+			if err != nil {
+				t.Fatalf("%s, Reference %s: %v", m.Name(), tc.ref, err)
+			}
+			if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
+				t.Errorf("%s, Reference %s: no warning with %q in %q", m.Name(), tc.ref, want, r.Warnings)
+			}
+		}
+	}
+	if _, err := Run(context.Background(), MLNOASSC{Reference: ReferenceNone + 1}, p, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown Reference: error %v, want ErrInvalid", err)
+	}
+}
+
+func TestResolveReferenceText(t *testing.T) {
+	for i, name := range []string{"fast-ge", "cscap", "none"} {
+		var v ResolveReference
+		if err := v.UnmarshalText([]byte(strings.ToUpper(name))); err != nil || v != ResolveReference(i) || v.String() != name {
+			t.Errorf("%q: parsed %v (%d), %v", name, v, int(v), err)
+		}
+		m, err := SetKnobs(MCLNOASSC{}, []string{"Reference=" + name})
+		if err != nil || m.(MCLNOASSC).Reference != ResolveReference(i) {
+			t.Errorf("SetKnobs Reference=%s: %v, %v", name, m, err)
+		}
+	}
+	var v ResolveReference
+	if err := v.UnmarshalText([]byte("njw")); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown name: error %v, want ErrInvalid", err)
 	}
 }

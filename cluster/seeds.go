@@ -70,7 +70,7 @@ const (
 	streamCoCluster                         // co-clustering's k-means
 	streamLabelRecover                      // the NJW partition that fills label gaps (labelrecover.go)
 	streamAuto                              // auto's candidates (auto.go)
-	streamPairReference                     // the reference CSCAP of ML-/MCL-NOA-SSC's resolve (noassc_resolve.go)
+	streamPairReference                     // the reference partition (FAST-GE by default) of ML-/MCL-NOA-SSC's resolve (noassc_resolve.go)
 )
 
 // streamSrc returns the generator of stream id under seed.

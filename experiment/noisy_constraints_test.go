@@ -99,13 +99,14 @@ func TestNoisyConstraintsQuick(t *testing.T) {
 }
 
 func TestNoisyKeyVersion(t *testing.T) {
-	// The columns whose default changed (the NOA-SSC resolve) carry a
+	// The columns whose default changed (the NOA-SSC resolve, then its
+	// reference: FAST-GE since noisy-dev) carry a
 	// version in their keys; the published columns (-noresolve) and the
 	// others do not, and the -noresolve columns are variants of the
 	// registered methods.
 	for _, c := range []struct{ method, want string }{
-		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve/f10/0"},
-		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve/f10/0"},
+		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve-fastge/f10/0"},
+		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve-fastge/f10/0"},
 		{"mcl-noa-ssc-noresolve", "iris/d5/mcl-noa-ssc-noresolve/f10/0"},
 		{"mcl-noa-ssc-screen", "iris/d5/mcl-noa-ssc-screen/f10/0"},
 		{"cscap", "iris/d5/cscap/f10/0"},

@@ -1,0 +1,464 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
+)
+
+// The development suite of the resolve's reference partition (issue 17,
+// beyond the sources): MLNOASSC.Reference and MCLNOASSC.Reference, the
+// method whose separated must-links the default resolve of contradictory
+// constraints leaves out, is chosen here, on generated data only, so that
+// iris, wine and wdbc (on which the resolve was designed, see the
+// noisy-constraints page) are not used to choose it. The candidates and
+// the criterion (noisyDevRefs, noisyDevPick) were fixed and committed
+// before the suite was run.
+
+// noisyDevRow is one generated feature set: a synth generator with its
+// parameters and an optional transform of the points.
+type noisyDevRow struct {
+	name string
+	gen  string
+	p    synth.Params
+	// aniso, if not nil, is a dim×dim matrix A: the points become X·A
+	// (anisotropic blobs).
+	aniso []float64
+	// keep, if not nil, is the share of each class kept (its first
+	// points): unequal class sizes.
+	keep []float64
+}
+
+// noisyDevRows: nine feature sets of 150–600 points, k from 2 to 5;
+// blobs with light to heavy overlap (BlobBox 10, centres uniform in
+// [−10, 10]^dim), anisotropic and unequal-size blobs, moons, circles and
+// interlaced circles. None is a dataset of noisy-constraints (its moons
+// and xor are other draws with other sizes).
+var noisyDevRows = []noisyDevRow{
+	{name: "blobs-n300-k3-d2-s2", gen: "blobs", p: synth.Params{N: 300, K: 3, Dim: 2, Noise: 2}},
+	{name: "blobs-n400-k4-d2-s3", gen: "blobs", p: synth.Params{N: 400, K: 4, Dim: 2, Noise: 3}},
+	{name: "blobs-n500-k5-d5-s2.5", gen: "blobs", p: synth.Params{N: 500, K: 5, Dim: 5, Noise: 2.5}},
+	{name: "blobs-n200-k2-d2-s4", gen: "blobs", p: synth.Params{N: 200, K: 2, Dim: 2, Noise: 4}},
+	{name: "aniso-blobs-n300-k3-s1.5", gen: "blobs", p: synth.Params{N: 300, K: 3, Dim: 2, Noise: 1.5}, aniso: []float64{1, 0.8, 0, 0.3}},
+	{name: "unequal-blobs-n310-k3-d3-s2", gen: "blobs", p: synth.Params{N: 600, K: 3, Dim: 3, Noise: 2}, keep: []float64{1, 0.4, 0.15}},
+	{name: "moons-n400-e0.12", gen: "moons", p: synth.Params{N: 400, Noise: 0.12}},
+	{name: "circles-n300-e0.06", gen: "circles", p: synth.Params{N: 300, Noise: 0.06, Factor: 0.5}},
+	{name: "interlaced-n450-k3-e0.1", gen: "interlaced", p: synth.Params{N: 450, K: 3, Noise: 0.1}},
+}
+
+// noisyDevRefs are the candidate references, in the order of the
+// tie-break: cscap (the default before this suite) first.
+var noisyDevRefs = []cluster.ResolveReference{cluster.ReferenceCSCAP, cluster.ReferenceFastGE, cluster.ReferenceNone}
+
+// noisyDevDensity and noisyDevRate: the criterion's density (5/n, where
+// the resolve acts) and flipped share (10%, the issue's target).
+const (
+	noisyDevDensity = 5
+	noisyDevRate    = 10
+)
+
+// noisyDevCleanFloor is the criterion's constraint: a candidate whose
+// mean clean ARI is more than 0.02 below NoResolve's on a dev dataset is
+// excluded.
+const noisyDevCleanFloor = -0.02
+
+// noisyDevRev names the definition of the cells; change it to recompute.
+const noisyDevRev = "v1"
+
+// NoisyDev is the development suite of the resolve's reference.
+func NoisyDev() Experiment {
+	var loads memo[string, *fgpwcInstance]
+	return Experiment{
+		Name:   "noisy-dev",
+		Title:  "Development suite of ML-/MCL-NOA-SSC's resolve reference (cscap, fast-ge, none) on generated feature sets, 10% of the pairs flipped at 5/n",
+		Source: "issue 17 (beyond the sources)",
+		Cells: func(env *Env) ([]Cell, error) {
+			return noisyDevCells(env, &loads)
+		},
+		Report: noisyDevReport,
+	}
+}
+
+func noisyDevRowsFor(env *Env) []noisyDevRow {
+	if env.Quick {
+		return []noisyDevRow{noisyDevRows[0], noisyDevRows[6]}
+	}
+	return noisyDevRows
+}
+
+func noisyDevSets(env *Env) int {
+	if env.Quick {
+		return 2
+	}
+	return noisySets
+}
+
+// noisyDevColumns are the columns of one method ("ml-noa-ssc" or
+// "mcl-noa-ssc"): one per candidate reference, then NoResolve.
+func noisyDevColumns(method string) []string {
+	var cols []string
+	for _, r := range noisyDevRefs {
+		cols = append(cols, method+"/ref="+r.String())
+	}
+	return append(cols, method+"-noresolve")
+}
+
+// noisyDevMethod returns the method of a column.
+func noisyDevMethod(col string) (cluster.Method, error) {
+	base, ref, ok := strings.Cut(col, "/ref=")
+	var r cluster.ResolveReference
+	if ok {
+		if err := r.UnmarshalText([]byte(ref)); err != nil {
+			return nil, err
+		}
+	}
+	switch base {
+	case "ml-noa-ssc":
+		return cluster.MLNOASSC{Reference: r}, nil
+	case "mcl-noa-ssc":
+		return cluster.MCLNOASSC{Reference: r}, nil
+	case "ml-noa-ssc-noresolve":
+		return cluster.MLNOASSC{NoResolve: true}, nil
+	case "mcl-noa-ssc-noresolve":
+		return cluster.MCLNOASSC{NoResolve: true}, nil
+	}
+	return nil, fmt.Errorf("noisy-dev: unknown column %q", col)
+}
+
+func noisyDevKey(name, col string, rate, rep int) string {
+	return fmt.Sprintf("%s/d%d/%s/f%d/%d/%s", name, noisyDevDensity, col, rate, rep, noisyDevRev)
+}
+
+// noisyDevLoad generates a row's points, min–max scales each feature to
+// [0, 1] and builds noisy-constraints' graph (the full RBF graph with
+// local σ, fgpwcLoad's "RBF").
+func noisyDevLoad(ctx context.Context, r noisyDevRow, seed uint64) (*fgpwcInstance, error) {
+	gen, err := synth.Lookup(r.gen)
+	if err != nil {
+		return nil, err
+	}
+	d, err := gen.Generate(ctx, r.p, rand.NewPCG(seed, seedStream("noisy-dev", r.name)))
+	if err != nil {
+		return nil, err
+	}
+	x, truth := d.X, d.Labels
+	if r.aniso != nil {
+		_, dim := x.Dims()
+		var y mat.Dense
+		y.Mul(x, mat.NewDense(dim, dim, r.aniso))
+		x = &y
+	}
+	if r.keep != nil {
+		x, truth = noisyDevSubsample(x, truth, r.keep)
+	}
+	x = minMaxScaled(x)
+	inst := &fgpwcInstance{x: x, truth: truth, spec: "full RBF, local σ (7th neighbour)", bases: map[int]*cluster.FGPWCBasis{}}
+	for _, c := range truth {
+		inst.k = max(inst.k, c+1)
+	}
+	spec := graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaLocal}}
+	if inst.g, err = graph.Build(ctx, x, spec); err != nil {
+		return nil, err
+	}
+	if len(inst.g.Isolated()) > 0 {
+		if inst.g, err = inst.g.WithSelfLoops(1); err != nil {
+			return nil, err
+		}
+	}
+	return inst, nil
+}
+
+// noisyDevSubsample keeps the first ⌈keep[c]·n_c⌉ points of each class c.
+func noisyDevSubsample(x *mat.Dense, truth []int, keep []float64) (*mat.Dense, []int) {
+	size := map[int]int{}
+	for _, c := range truth {
+		size[c]++
+	}
+	seen := map[int]int{}
+	var rows []int
+	for i, c := range truth {
+		if seen[c] < int(math.Ceil(keep[c]*float64(size[c]))) {
+			rows = append(rows, i)
+		}
+		seen[c]++
+	}
+	_, dim := x.Dims()
+	y := mat.NewDense(len(rows), dim, nil)
+	lab := make([]int, len(rows))
+	for t, i := range rows {
+		y.SetRow(t, x.RawRowView(i))
+		lab[t] = truth[i]
+	}
+	return y, lab
+}
+
+// minMaxScaled returns x with each column mapped affinely onto [0, 1]
+// (a constant column onto 0).
+func minMaxScaled(x *mat.Dense) *mat.Dense {
+	n, dim := x.Dims()
+	y := mat.NewDense(n, dim, nil)
+	for j := 0; j < dim; j++ {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := 0; i < n; i++ {
+			lo, hi = min(lo, x.At(i, j)), max(hi, x.At(i, j))
+		}
+		for i := 0; i < n; i++ {
+			if hi > lo {
+				y.Set(i, j, (x.At(i, j)-lo)/(hi-lo))
+			}
+		}
+	}
+	return y
+}
+
+func noisyDevCells(env *Env, loads *memo[string, *fgpwcInstance]) ([]Cell, error) {
+	var cells []Cell
+	for _, r := range noisyDevRowsFor(env) {
+		r := r
+		for _, method := range []string{"mcl-noa-ssc", "ml-noa-ssc"} {
+			for _, col := range noisyDevColumns(method) {
+				for _, rate := range []int{0, noisyDevRate} {
+					for rep := 0; rep < noisyDevSets(env); rep++ {
+						col, rate, rep := col, rate, rep
+						cells = append(cells, Cell{Key: noisyDevKey(r.name, col, rate, rep), Run: func(ctx context.Context) (Values, error) {
+							inst, err := loads.get(ctx, r.name, func(ctx context.Context) (*fgpwcInstance, error) {
+								return noisyDevLoad(ctx, r, env.Seed)
+							})
+							if err != nil {
+								return nil, err
+							}
+							m, err := noisyDevMethod(col)
+							if err != nil {
+								return nil, err
+							}
+							return noisyRunOn(ctx, inst, r.name, noisyDevDensity, col, m, rate, rep, env.Seed)
+						}})
+					}
+				}
+			}
+		}
+	}
+	return cells, nil
+}
+
+// noisyDevScore is one column's summary over the dev datasets.
+type noisyDevScore struct {
+	worst, mean float64 // max and mean over datasets of the mean loss at 10%
+	clean       float64 // min over datasets of mean ARI(0%) − NoResolve's
+	failed      int     // cells that failed (either rate)
+	seconds     float64 // total seconds at 10%
+	loss        []float64
+	ran         bool // every dataset has a loss
+}
+
+// noisyDevScoreOf summarizes column col: the loss of a dataset is
+// noisyLoss's (paired ARI(0%) − ARI(10%) on the unconstrained pairs,
+// over the sets where both ran), as the noisy-constraints page computes
+// it.
+func noisyDevScoreOf(results map[string]Values, rows []noisyDevRow, sets int, col, noresolve string) noisyDevScore {
+	sc := noisyDevScore{worst: math.Inf(-1), clean: math.Inf(1), ran: true}
+	for _, r := range rows {
+		var loss, cost []float64
+		for rep := 0; rep < sets; rep++ {
+			a, oka := results[noisyDevKey(r.name, col, 0, rep)]
+			b, okb := results[noisyDevKey(r.name, col, noisyDevRate, rep)]
+			c, okc := results[noisyDevKey(r.name, noresolve, 0, rep)]
+			for _, v := range []Values{a, b} {
+				if v != nil && v["failed"] > 0 {
+					sc.failed++
+				}
+			}
+			if okb && b["failed"] == 0 {
+				sc.seconds += b["seconds"]
+			}
+			if oka && okb && a["failed"] == 0 && b["failed"] == 0 {
+				loss = append(loss, a["ari"]-b["ari"])
+			}
+			if oka && okc && a["failed"] == 0 && c["failed"] == 0 {
+				cost = append(cost, a["ari"]-c["ari"])
+			}
+		}
+		if len(loss) == 0 {
+			sc.ran = false
+			sc.loss = append(sc.loss, nan)
+			continue
+		}
+		l := noisyStatOf(loss).mean
+		sc.loss = append(sc.loss, l)
+		sc.worst = max(sc.worst, l)
+		sc.mean += l / float64(len(rows))
+		if len(cost) > 0 {
+			sc.clean = min(sc.clean, noisyStatOf(cost).mean)
+		}
+	}
+	return sc
+}
+
+// noisyDevPick applies the criterion fixed before the suite was run, to
+// MCL-NOA-SSC's scores in the order of noisyDevRefs: a candidate is
+// eligible when every dataset has a loss, its clean cost against
+// NoResolve is ≥ noisyDevCleanFloor on every dataset, and no more of its
+// cells failed than cscap's; among the eligible, primary the smallest
+// worst loss, secondary the smallest mean loss, both compared as printed
+// (rounded to 0.001), then the earlier in noisyDevRefs (cscap, the
+// default before). It returns the index into noisyDevRefs, or −1 when
+// none is eligible.
+func noisyDevPick(sc []noisyDevScore) int {
+	best := -1
+	r3 := func(x float64) float64 { return math.Round(x * 1000) }
+	for i, s := range sc {
+		if !s.ran || s.clean < noisyDevCleanFloor || s.failed > sc[0].failed {
+			continue
+		}
+		if best < 0 || r3(s.worst) < r3(sc[best].worst) || (r3(s.worst) == r3(sc[best].worst) && r3(s.mean) < r3(sc[best].mean)) {
+			best = i
+		}
+	}
+	return best
+}
+
+func noisyDevReport(env *Env, results map[string]Values) (*Output, error) {
+	rows := noisyDevRowsFor(env)
+	sets := noisyDevSets(env)
+	var md strings.Builder
+	fmt.Fprintf(&md, "# Development suite of the resolve's reference partition (issue 17)\n\n")
+	fmt.Fprintf(&md, "Regenerated by\n\n    flock /work/bench.lock go run ./cmd/tether repro noisy-dev\n\n")
+	if env.Quick {
+		fmt.Fprintf(&md, "**Quick mode**: two datasets, two constraint sets.\n\n")
+	}
+	md.WriteString("**Why.** By default ML-NOA-SSC and MCL-NOA-SSC resolve contradictory constraints before the must-link closure " +
+		"(cluster/noassc_resolve.go): a vote, then a *reference partition* whose separated must-links are left out, then a contraction. " +
+		"The reference was CSCAP with its defaults. Its steps were settled by trying variants on the 5/n cells of iris, wine and wdbc of the " +
+		"[noisy-constraints](../noisy-constraints/README.md) page, where FAST-GE as the reference did better on iris and worse on wine; " +
+		"choosing it there would have tuned it on the page's own cells. So the reference is now a knob (MLNOASSC.Reference, " +
+		"MCLNOASSC.Reference: cscap, fast-ge or none), and its default is chosen here, on generated data only: no real dataset " +
+		"(iris, wine, wdbc, ionosphere or any other) is used.\n\n")
+	var names []string
+	for _, r := range noisyDevRefs {
+		names = append(names, r.String())
+	}
+	fmt.Fprintf(&md, "**Fixed and committed before the suite was run.** Candidates, in the order of the tie-break: %s "+
+		"(none leaves the reference step out: only the vote and the contraction act). Criterion, on MCL-NOA-SSC (the best default "+
+		"pairwise method at 5/n on the noisy-constraints page) at density %d/n: **primary**, the worst (largest over the dev datasets) "+
+		"mean loss ARI(clean) − ARI(%d%% flipped); **constraint**, the clean cost, mean ARI at 0%% minus that of NoResolve (the method as "+
+		"published), must be ≥ %.2f on every dev dataset (it is 0 by construction: clean constraints never contradict each other, and the "+
+		"resolve acts only on contradictory sets), and no more of the candidate's cells may fail than cscap's; **secondary**, the mean "+
+		"loss over the dev datasets; both compared as printed (to 0.001); **then** the earlier candidate (cscap, the default before). "+
+		"ML-NOA-SSC is reported, not used to choose.\n\n", strings.Join(names, ", "), noisyDevDensity, noisyDevRate, noisyDevCleanFloor)
+	fmt.Fprintf(&md, "**Suite.** %d generated feature sets (dataset/synth, seeded): blobs with light to heavy overlap (centres uniform in "+
+		"[−10, 10]^dim, the name gives n, k, the dimension and the standard deviation), anisotropic blobs (the points times "+
+		"A = [[1, 0.8], [0, 0.3]]), unequal-size blobs (600 points in three classes, of which 100%%, 40%% and 15%% are kept: 200, 80 "+
+		"and 30), moons, circles (inner radius 0.5) and interlaced circles; 150–600 points, k from 2 to 5. The protocol of "+
+		"noisy-constraints and its code: features min–max scaled to [0, 1], the full RBF graph with local σ (7th neighbour); %d "+
+		"constraint sets per dataset, every pair drawn with probability %d/n and labelled by the ground truth, then %d%% of them "+
+		"flipped (ML ↔ CL; noisyConstraints' seeded permutation); %d k-means runs, fewest violations kept; ARI over the pairs of "+
+		"nodes not in the constraint set, the loss paired over the sets where both rates ran, as on that page.\n\n",
+		len(rows), sets, noisyDevDensity, noisyDevRate, noisyRestarts)
+
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	head := []string{"method", "column", "worst_loss", "mean_loss", "min_clean_cost", "failed", "seconds_at_10"}
+	for _, r := range rows {
+		head = append(head, "loss_"+r.name)
+	}
+	w.Write(head)
+	pick := -1
+	scores := map[string]noisyDevScore{}
+	for _, method := range []string{"mcl-noa-ssc", "ml-noa-ssc"} {
+		cols := noisyDevColumns(method)
+		noresolve := cols[len(cols)-1]
+		var sc []noisyDevScore
+		for _, col := range cols {
+			s := noisyDevScoreOf(results, rows, sets, col, noresolve)
+			scores[col] = s
+			if col != noresolve {
+				sc = append(sc, s)
+			}
+			rec := []string{method, col, fmt.Sprintf("%.4f", s.worst), fmt.Sprintf("%.4f", s.mean), fmt.Sprintf("%.4f", s.clean), strconv.Itoa(s.failed), fmt.Sprintf("%.2f", s.seconds)}
+			for _, l := range s.loss {
+				rec = append(rec, fmt.Sprintf("%.4f", l))
+			}
+			w.Write(rec)
+		}
+		p := noisyDevPick(sc)
+		if method == "mcl-noa-ssc" {
+			pick = p
+		}
+		fmt.Fprintf(&md, "## Totals: %s (%d datasets, %d sets each, density %d/n, %d%% flipped)\n\n", method, len(rows), sets, noisyDevDensity, noisyDevRate)
+		md.WriteString("| reference | worst loss | mean loss | min clean cost vs NoResolve | failed cells | seconds at 10% |\n|---|---:|---:|---:|---:|---:|\n")
+		for i, col := range cols {
+			s := scores[col]
+			label := col
+			if i < len(noisyDevRefs) {
+				label = noisyDevRefs[i].String()
+				if method == "mcl-noa-ssc" && i == pick {
+					label += " **(chosen)**"
+				}
+			} else {
+				label = "NoResolve (as published)"
+			}
+			fmt.Fprintf(&md, "| %s | %s | %s | %s | %d | %.1f |\n", label, noisyDevFmt(s.worst, s.ran), noisyDevFmt(s.mean, s.ran), noisyDevFmt(s.clean, s.ran), s.failed, s.seconds)
+		}
+		md.WriteString("\n")
+	}
+	w.Flush()
+	if pick < 0 {
+		md.WriteString("**No candidate is eligible**: the default is left as it was.\n\n")
+	} else {
+		chosen := noisyDevRefs[pick]
+		fmt.Fprintf(&md, "The criterion picks **%s**. The default (the zero value of cluster.ResolveReference) is %s: ", chosen, cluster.ResolveReference(0))
+		if chosen == cluster.ResolveReference(0) {
+			md.WriteString("the default is the reference picked here.\n\n")
+		} else {
+			md.WriteString("**the default differs from the reference picked here**.\n\n")
+		}
+	}
+	fmt.Fprintf(&md, "## Per dataset: mean loss ARI(0%%) − ARI(%d%%) over the sets\n\n| dataset | n | k |", noisyDevRate)
+	var allCols []string
+	for _, method := range []string{"mcl-noa-ssc", "ml-noa-ssc"} {
+		allCols = append(allCols, noisyDevColumns(method)...)
+	}
+	for _, col := range allCols {
+		fmt.Fprintf(&md, " %s |", col)
+	}
+	md.WriteString("\n|---|---:|---:|")
+	for range allCols {
+		md.WriteString("---:|")
+	}
+	md.WriteString("\n")
+	for i, r := range rows {
+		n, k := r.p.N, max(r.p.K, 2)
+		if r.keep != nil {
+			n = 0
+			per := r.p.N / r.p.K
+			for _, f := range r.keep {
+				n += int(math.Ceil(f * float64(per)))
+			}
+		}
+		fmt.Fprintf(&md, "| %s | %d | %d |", r.name, n, k)
+		for _, col := range allCols {
+			fmt.Fprintf(&md, " %s |", noisyDevFmt(scores[col].loss[i], !math.IsNaN(scores[col].loss[i])))
+		}
+		md.WriteString("\n")
+	}
+	md.WriteString("\nPer column and dataset: [noisy-dev.csv](noisy-dev.csv).\n")
+	return &Output{Markdown: md.String(), Files: map[string][]byte{"noisy-dev.csv": buf.Bytes()}}, nil
+}
+
+func noisyDevFmt(x float64, ok bool) string {
+	if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%+.3f", x)
+}
