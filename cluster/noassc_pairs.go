@@ -53,8 +53,8 @@ import (
 // steps (resolvePairs): the pairs that the constraints near them on the
 // graph contradict are left out (the vote of the screen); on graphs of
 // at most 1000 nodes, so are the must-links whose ends a reference
-// partition separates (Reference: FAST-GE with its defaults unless set,
-// chosen on generated data, docs/results/noisy-dev; CSCAP before);
+// partition separates (Reference: CSCAP with its defaults unless set;
+// see ResolveReference for why not noisy-dev's pick, FAST-GE);
 // and the rest is clustered
 // by greedy additive edge contraction on the signed constraint graph,
 // each pair weighing its log-odds of being right (constraint.Contract,
@@ -74,7 +74,8 @@ import (
 // look-ups over neighbouring pairs (O(pairs²) on a complete graph) and a
 // max-flow per contradiction. The resolve costs O(n + pairs·α(n)) to find
 // the constraints consistent; when they are not, the vote's look-ups,
-// the reference (FAST-GE by default; CSCAP O(n³); n ≤ 1000) and the
+// the reference (CSCAP by default, O(n³); FAST-GE one generalized
+// eigensolve; n ≤ 1000) and the
 // contraction's O(n + pairs·log n·log pairs).
 type MLNOASSC struct {
 	NOASSC
@@ -88,9 +89,9 @@ type MLNOASSC struct {
 	// above); consistent ones are used as given either way.
 	NoResolve bool `doc:"use the constraints as given even when they contradict each other (as published); by default contradictory constraints are resolved before the must-link closure (vote, reference partition, contraction)"`
 	// Reference is the reference partition of the resolve (step 2 above):
-	// ReferenceFastGE (the zero value), ReferenceCSCAP, or ReferenceNone
+	// ReferenceCSCAP (the zero value), ReferenceFastGE, or ReferenceNone
 	// to leave that step out. It acts only when the resolve does.
-	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: fast-ge (FAST-GE, default; chosen on docs/results/noisy-dev), cscap (CSCAP, the default before) or none"`
+	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default), fast-ge (FAST-GE, docs/results/noisy-dev's pick) or none"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -128,9 +129,9 @@ type MCLNOASSC struct {
 	// MLNOASSC); consistent ones are used as given either way.
 	NoResolve bool `doc:"use the constraints as given even when they contradict each other (as published); by default contradictory constraints are resolved before the must-link closure (vote, reference partition, contraction)"`
 	// Reference is the reference partition of the resolve (see MLNOASSC):
-	// ReferenceFastGE (the zero value), ReferenceCSCAP, or ReferenceNone
+	// ReferenceCSCAP (the zero value), ReferenceFastGE, or ReferenceNone
 	// to leave that step out. It acts only when the resolve does.
-	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: fast-ge (FAST-GE, default; chosen on docs/results/noisy-dev), cscap (CSCAP, the default before) or none"`
+	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default), fast-ge (FAST-GE, docs/results/noisy-dev's pick) or none"`
 }
 
 // Name returns "mcl-noa-ssc".

@@ -205,7 +205,7 @@ func TestResolveReference(t *testing.T) {
 }
 
 func TestResolveReferenceText(t *testing.T) {
-	for i, name := range []string{"fast-ge", "cscap", "none"} {
+	for i, name := range []string{"cscap", "fast-ge", "none"} {
 		var v ResolveReference
 		if err := v.UnmarshalText([]byte(strings.ToUpper(name))); err != nil || v != ResolveReference(i) || v.String() != name {
 			t.Errorf("%q: parsed %v (%d), %v", name, v, int(v), err)

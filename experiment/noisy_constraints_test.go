@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
 )
 
@@ -99,20 +100,37 @@ func TestNoisyConstraintsQuick(t *testing.T) {
 }
 
 func TestNoisyKeyVersion(t *testing.T) {
-	// The columns whose default changed (the NOA-SSC resolve, then its
-	// reference: FAST-GE since noisy-dev) carry a
-	// version in their keys; the published columns (-noresolve) and the
-	// others do not, and the -noresolve columns are variants of the
-	// registered methods.
+	// The columns whose default changed (the NOA-SSC resolve, with CSCAP
+	// as its reference) carry a version in their keys; the published
+	// columns (-noresolve), the -fastge ones (FAST-GE as the reference,
+	// noisy-dev's pick) and the others do not, and those columns are
+	// variants of the registered methods.
 	for _, c := range []struct{ method, want string }{
-		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve-fastge/f10/0"},
-		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve-fastge/f10/0"},
+		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve/f10/0"},
+		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve/f10/0"},
 		{"mcl-noa-ssc-noresolve", "iris/d5/mcl-noa-ssc-noresolve/f10/0"},
+		{"mcl-noa-ssc-fastge", "iris/d5/mcl-noa-ssc-fastge/f10/0"},
 		{"mcl-noa-ssc-screen", "iris/d5/mcl-noa-ssc-screen/f10/0"},
 		{"cscap", "iris/d5/cscap/f10/0"},
 	} {
 		if got := noisyKey("iris", 5, c.method, 10, 0); got != c.want {
 			t.Errorf("noisyKey(%s) = %s, want %s", c.method, got, c.want)
+		}
+	}
+	for _, k := range []string{"ml-noa-ssc-fastge", "mcl-noa-ssc-fastge"} {
+		m, err := noisyMethodFor(k, 100)
+		if err != nil || !noisyVariant(k) || noisyRegistered(k) != strings.TrimSuffix(k, "-fastge") {
+			t.Errorf("%s: variant %v, registered %s, %v", k, noisyVariant(k), noisyRegistered(k), err)
+		}
+		ref := cluster.ResolveReference(-1)
+		switch v := m.(type) {
+		case cluster.MLNOASSC:
+			ref = v.Reference
+		case cluster.MCLNOASSC:
+			ref = v.Reference
+		}
+		if ref != cluster.ReferenceFastGE {
+			t.Errorf("%s: method %#v, want Reference fast-ge", k, m)
 		}
 	}
 	for _, k := range []string{"ml-noa-ssc-noresolve", "mcl-noa-ssc-noresolve"} {
