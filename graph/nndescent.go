@@ -662,6 +662,13 @@ func (s *descent) round(ctx context.Context, pool *[]*joinScratch) (int64, error
 	})
 	nb := (n + 1<<joinBucketShift - 1) >> joinBucketShift
 	var mu sync.Mutex
+	// One progress pass per round, advanced batch by batch (the batches'
+	// own chunk loops report nothing).
+	rep := reporterFrom(ctx)
+	if rep != nil {
+		rep.begin()
+		ctx = withReporter(ctx, nil)
+	}
 	for b0 := 0; b0 < n; b0 += joinBatch {
 		b1 := min(n, b0+joinBatch)
 		used := 0
@@ -698,6 +705,9 @@ func (s *descent) round(ctx context.Context, pool *[]*joinScratch) (int64, error
 		})
 		for _, sc := range scs {
 			sc.offers = sc.offers[:0]
+		}
+		if rep != nil {
+			rep.report(b1, n)
 		}
 	}
 	var changed atomic.Int64
