@@ -40,7 +40,7 @@ type noisyDevRow struct {
 	keep []float64
 }
 
-// noisyDevRows: nine feature sets of 150–600 points, k from 2 to 5;
+// noisyDevRows: nine feature sets of 200–500 points, k from 2 to 5;
 // blobs with light to heavy overlap (BlobBox 10, centres uniform in
 // [−10, 10]^dim), anisotropic and unequal-size blobs, moons, circles and
 // interlaced circles. None is a dataset of noisy-constraints (its moons
@@ -359,7 +359,7 @@ func noisyDevReport(env *Env, results map[string]Values) (*Output, error) {
 	fmt.Fprintf(&md, "**Suite.** %d generated feature sets (dataset/synth, seeded): blobs with light to heavy overlap (centres uniform in "+
 		"[−10, 10]^dim, the name gives n, k, the dimension and the standard deviation), anisotropic blobs (the points times "+
 		"A = [[1, 0.8], [0, 0.3]]), unequal-size blobs (600 points in three classes, of which 100%%, 40%% and 15%% are kept: 200, 80 "+
-		"and 30), moons, circles (inner radius 0.5) and interlaced circles; 150–600 points, k from 2 to 5. The protocol of "+
+		"and 30), moons, circles (inner radius 0.5) and interlaced circles; 200–500 points, k from 2 to 5. The protocol of "+
 		"noisy-constraints and its code: features min–max scaled to [0, 1], the full RBF graph with local σ (7th neighbour); %d "+
 		"constraint sets per dataset, every pair drawn with probability %d/n and labelled by the ground truth, then %d%% of them "+
 		"flipped (ML ↔ CL; noisyConstraints' seeded permutation); %d k-means runs, fewest violations kept; ARI over the pairs of "+
