@@ -496,9 +496,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			for f := 0; f < nf; f++ {
 				lab := labels[ci*nf+f]
 				for _, q := range fs[f].test {
-					must := q.Kind == constraint.MustLink
-					sc := (lab[q.I] == lab[q.J]) == must
-					sb := (base[q.I] == base[q.J]) == must
+					sc, sb := pairSatisfied(q, lab), pairSatisfied(q, base)
 					switch {
 					case sc && !sb:
 						ac.B++
@@ -556,11 +554,17 @@ func autoResult(res *Result, rep *AutoReport, warnings []string) *Result {
 func satisfied(pairs []constraint.Pair, labels []int) int {
 	n := 0
 	for _, q := range pairs {
-		if (labels[q.I] == labels[q.J]) == (q.Kind == constraint.MustLink) {
+		if pairSatisfied(q, labels) {
 			n++
 		}
 	}
 	return n
+}
+
+// pairSatisfied reports whether labels satisfy q: its ends together for a
+// must-link, apart for a cannot-link.
+func pairSatisfied(q constraint.Pair, labels []int) bool {
+	return (labels[q.I] == labels[q.J]) == (q.Kind == constraint.MustLink)
 }
 
 // autoLabelFolds splits the labelled nodes into folds stratified by class

@@ -701,6 +701,19 @@ func sortLevels(levels []string) {
 	copy(levels, out)
 }
 
+// ScaleColumns scales every column of x in place as Options.Scale scales
+// a table's numeric columns (ScaleMinMax: onto [0, 1], a constant column
+// onto 0). Cost O(n·d).
+func ScaleColumns(x *mat.Dense, s Scale) {
+	n, d := x.Dims()
+	col := make([]float64, n)
+	for j := 0; j < d; j++ {
+		mat.Col(col, j, x)
+		scaleColumn(col, s)
+		x.SetCol(j, col)
+	}
+}
+
 // scaleColumn scales v in place.
 func scaleColumn(v []float64, s Scale) {
 	switch s {

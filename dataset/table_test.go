@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // rows returns the rows of t.X.
@@ -359,5 +361,34 @@ func TestClassNamedColumn(t *testing.T) {
 		if got := ClassNamedColumn(tc.features); got != tc.want {
 			t.Errorf("ClassNamedColumn(%q) = %q, want %q", tc.features, got, tc.want)
 		}
+	}
+}
+
+// TestScaleColumns: min–max scaling of a matrix by hand (a constant
+// column onto 0), and z-scores with mean 0 and unit population variance.
+func TestScaleColumns(t *testing.T) {
+	x := mat.NewDense(3, 3, []float64{
+		2, 5, -1,
+		4, 5, 0,
+		6, 5, 3,
+	})
+	ScaleColumns(x, ScaleMinMax)
+	want := []float64{0, 0, 0, 0.5, 0, 0.25, 1, 0, 1}
+	for i, v := range x.RawMatrix().Data {
+		if math.Abs(v-want[i]) > 1e-15 {
+			t.Fatalf("min–max: %v, want %v", x.RawMatrix().Data, want)
+		}
+	}
+	z := mat.NewDense(4, 1, []float64{1, 2, 3, 4})
+	ScaleColumns(z, ScaleZScore)
+	var m, v float64
+	for _, e := range z.RawMatrix().Data {
+		m += e / 4
+	}
+	for _, e := range z.RawMatrix().Data {
+		v += (e - m) * (e - m) / 4
+	}
+	if math.Abs(m) > 1e-15 || math.Abs(v-1) > 1e-12 {
+		t.Fatalf("z-scores %v: mean %g, variance %g", z.RawMatrix().Data, m, v)
 	}
 }

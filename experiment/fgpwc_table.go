@@ -255,17 +255,25 @@ func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64, overri
 	if err != nil {
 		return nil, err
 	}
-	inst := &fgpwcInstance{x: x, truth: truth, bases: map[int]*cluster.FGPWCBasis{}}
-	for _, c := range truth {
-		inst.k = max(inst.k, c+1)
-	}
 	sim := r.sim
 	if override != nil && sim != "Network" {
 		sim = "override"
 	}
+	return fgpwcInstanceOf(ctx, x, truth, g, sim, func() graph.Spec { return override(r.sim == "Cosine") })
+}
+
+// fgpwcInstanceOf is the instance of feature rows x (or network g) with
+// classes truth, on the graph sim names ("RBF", "Cosine", "Network", or
+// "override": the spec override returns), as fgpwcLoad describes.
+func fgpwcInstanceOf(ctx context.Context, x *mat.Dense, truth []int, g *graph.Graph, sim string, override func() graph.Spec) (*fgpwcInstance, error) {
+	inst := &fgpwcInstance{x: x, truth: truth, bases: map[int]*cluster.FGPWCBasis{}}
+	for _, c := range truth {
+		inst.k = max(inst.k, c+1)
+	}
+	var err error
 	switch sim {
 	case "override":
-		spec := override(r.sim == "Cosine")
+		spec := override()
 		inst.spec = spec.String()
 		g, err = graph.Build(ctx, x, spec)
 	case "RBF":

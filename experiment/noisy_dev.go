@@ -13,8 +13,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
-	"github.com/tether-sc/tether/graph"
 )
 
 // The development suite of the resolve's reference partition (issue 17,
@@ -162,21 +162,8 @@ func noisyDevLoad(ctx context.Context, r noisyDevRow, seed uint64) (*fgpwcInstan
 	if r.keep != nil {
 		x, truth = noisyDevSubsample(x, truth, r.keep)
 	}
-	x = minMaxScaled(x)
-	inst := &fgpwcInstance{x: x, truth: truth, spec: "full RBF, local σ (7th neighbour)", bases: map[int]*cluster.FGPWCBasis{}}
-	for _, c := range truth {
-		inst.k = max(inst.k, c+1)
-	}
-	spec := graph.Spec{Kind: graph.Full, Affinity: graph.RBF, Sigma: graph.Sigma{Rule: graph.SigmaLocal}}
-	if inst.g, err = graph.Build(ctx, x, spec); err != nil {
-		return nil, err
-	}
-	if len(inst.g.Isolated()) > 0 {
-		if inst.g, err = inst.g.WithSelfLoops(1); err != nil {
-			return nil, err
-		}
-	}
-	return inst, nil
+	dataset.ScaleColumns(x, dataset.ScaleMinMax) // x is ours: generated, or a product or subsample of it
+	return fgpwcInstanceOf(ctx, x, truth, nil, "RBF", nil)
 }
 
 // noisyDevSubsample keeps the first ⌈keep[c]·n_c⌉ points of each class c.
@@ -201,25 +188,6 @@ func noisyDevSubsample(x *mat.Dense, truth []int, keep []float64) (*mat.Dense, [
 		lab[t] = truth[i]
 	}
 	return y, lab
-}
-
-// minMaxScaled returns x with each column mapped affinely onto [0, 1]
-// (a constant column onto 0).
-func minMaxScaled(x *mat.Dense) *mat.Dense {
-	n, dim := x.Dims()
-	y := mat.NewDense(n, dim, nil)
-	for j := 0; j < dim; j++ {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for i := 0; i < n; i++ {
-			lo, hi = min(lo, x.At(i, j)), max(hi, x.At(i, j))
-		}
-		for i := 0; i < n; i++ {
-			if hi > lo {
-				y.Set(i, j, (x.At(i, j)-lo)/(hi-lo))
-			}
-		}
-	}
-	return y
 }
 
 func noisyDevCells(env *Env, loads *memo[string, *fgpwcInstance]) ([]Cell, error) {
