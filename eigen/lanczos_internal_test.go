@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"testing"
 
@@ -165,43 +164,5 @@ func TestRecurrenceMatchesAxpy(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// diagOp is the diagonal operator diag(d).
-type diagOp []float64
-
-func (d diagOp) Dim() int { return len(d) }
-func (d diagOp) MulTo(dst, x *mat.Dense) {
-	_, p := x.Dims()
-	for i, v := range d {
-		for c := 0; c < p; c++ {
-			dst.Set(i, c, v*x.At(i, c))
-		}
-	}
-}
-
-// TestLanczosSameOnOneCore: on a problem long enough for the step's
-// concurrent and chunked vector passes (n = 100 000, a diagonal operator
-// with a random spectrum below three separated values), the eigenpairs are the same bit for bit with
-// one and with two threads.
-func TestLanczosSameOnOneCore(t *testing.T) {
-	rng := rand.New(rand.NewPCG(4, 4))
-	a := make(diagOp, 100000)
-	for i := range a {
-		a[i] = rng.Float64() / 2
-	}
-	a[7], a[500], a[90000] = 1, 0.9, 0.8 // the 3 largest, well apart
-	solve := func(procs int) *Result {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		res, err := Lanczos{}.Solve(context.Background(), Problem{A: a, K: 3, Which: Largest}, &Settings{Tol: 1e-8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	one, two := solve(1), solve(2)
-	if !slices.Equal(one.Values, two.Values) || !slices.Equal(one.Vectors.RawMatrix().Data, two.Vectors.RawMatrix().Data) || one.MatVecs != two.MatVecs {
-		t.Fatalf("GOMAXPROCS 1 and 2 differ: values %v and %v, %d and %d products", one.Values, two.Values, one.MatVecs, two.MatVecs)
 	}
 }
