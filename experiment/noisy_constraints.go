@@ -243,7 +243,48 @@ func noisyCells(env *Env) ([]Cell, error) {
 			}
 		}
 	}
+	if !env.Quick {
+		for _, r := range plan.rows {
+			if !fgpwcAvailable(r, root) || !noisyTargetRow(r.name) {
+				continue
+			}
+			for _, d := range plan.densities {
+				key := noisyReplicated[d]
+				for _, rate := range []int{0, 10} {
+					for rep := plan.sets; rep < plan.sets+noisyReplicationSets; rep++ {
+						r, d, rate, rep := r, d, rate, rep
+						cells = append(cells, Cell{
+							Key: noisyKey(r.name, d, key, rate, rep),
+							Run: func(ctx context.Context) (Values, error) {
+								return noisyRun(ctx, loader, r, d, key, rate, rep, env.Seed)
+							},
+						})
+					}
+				}
+			}
+		}
+	}
 	return cells, nil
+}
+
+// noisyReplicationSets is the number of further constraint sets, not used
+// by the tables (sets noisySets, …, noisySets+29 of the same generator),
+// on which issue 17's target is measured again for the method the
+// target's rule names at each density (noisyReplicated), at 0% and 10%
+// flipped, on iris, wine and wdbc. Fixed before these cells were computed
+// (see noisyReplication): with 5 sets the 5/n loss on iris (0.058) was
+// within one standard error (≈ 0.013) of the target's 0.05.
+const noisyReplicationSets = 30
+
+// noisyReplicated is the method replicated at each density: the target
+// rule's pick on this page when the replication was set up (the default
+// method with the highest mean clean ARI on iris, wine and wdbc). The
+// report says so if the rule now names another.
+var noisyReplicated = map[int]string{1: "cscap", 5: "mcl-noa-ssc"}
+
+// noisyTargetRow reports whether a dataset is one of the target's three.
+func noisyTargetRow(name string) bool {
+	return name == "iris" || name == "wine" || name == "wdbc"
 }
 
 // noisyConstraints returns constraint set rep of a dataset at density d
@@ -457,11 +498,16 @@ func noisyCollect(results map[string]Values, name string, d int, key string, rat
 // noisyLoss returns the paired loss ARI(clean) − ARI(rate) over the sets
 // where both ran.
 func noisyLoss(results map[string]Values, name string, d int, key string, rate, sets int, fig string) noisyStat {
+	return noisyLossOver(results, name, d, key, rate, 0, sets, fig)
+}
+
+// noisyLossOver is noisyLoss over the sets from, …, to−1.
+func noisyLossOver(results map[string]Values, name string, d int, key string, rate, from, to int, fig string) noisyStat {
 	if key == "njw" {
 		return noisyStatOf([]float64{0})
 	}
 	var xs []float64
-	for rep := 0; rep < sets; rep++ {
+	for rep := from; rep < to; rep++ {
 		a, oka := results[noisyKey(name, d, key, 0, rep)]
 		b, okb := results[noisyKey(name, d, key, rate, rep)]
 		if !oka || !okb || a["failed"] > 0 || b["failed"] > 0 {
@@ -790,8 +836,60 @@ func noisySummary(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 		} else {
 			fmt.Fprintf(md, " No method loses at most 0.05 on all three.\n\n")
 		}
+		if plan.sets == noisySets {
+			claims = append(claims, noisyReplication(md, results, target, d, bestKey, plan.sets))
+		}
 	}
 	return claims
+}
+
+// noisyReplication writes the replication of issue 17's target at density
+// d (noisyReplicationSets further constraint sets; fixed, with its rule,
+// before its cells were computed) and returns its claim. bestKey is the
+// method the target's rule names on the tables' sets.
+func noisyReplication(md *strings.Builder, results map[string]Values, target []fgpwcRow, d int, bestKey string, sets int) Claim {
+	key := noisyReplicated[d]
+	from, to := sets, sets+noisyReplicationSets
+	c := Claim{Source: "issue 17, Done means (ours; replication on 30 further sets)",
+		Quote: "With 10% of the constraints flipped, tether's best default pairwise method loses at most 0.05 ARI on iris, wine and wdbc, against clean constraints.",
+		Rule: fmt.Sprintf("at density %d/n, the method the target's rule names (%s when the replication was fixed) on constraint sets %d–%d, "+
+			"which the tables do not use: mean paired loss ARI(clean) − ARI(10%% flipped) ≤ 0.05 on each of iris, wine and wdbc", d, key, from, to-1)}
+	fmt.Fprintf(md, "**Replication at density %d/n** (fixed before its cells were computed: %d further constraint sets, %d–%d, of the same "+
+		"generator, for %s at 0%% and 10%% flipped on iris, wine and wdbc; the verdict is the target's rule on these sets alone). ", d, noisyReplicationSets, from, to-1, key)
+	var parts []string
+	held, ran := true, true
+	for _, r := range target {
+		l := noisyLossOver(results, r.name, d, key, 10, from, to, "ari")
+		all := noisyLossOver(results, r.name, d, key, 10, 0, to, "ari")
+		se := math.NaN()
+		if l.count > 1 {
+			se = l.std / math.Sqrt(float64(l.count))
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (SE %.3f, %d sets; all %d sets: %+.3f)", r.name, fmtLossStat(l), se, l.count, all.count, all.mean))
+		if l.count < noisyReplicationSets {
+			ran = false
+		}
+		if l.count == 0 || l.mean > 0.05 {
+			held = false
+		}
+	}
+	c.Ours = fmt.Sprintf("%s, loss at 10%%: %s", key, strings.Join(parts, ", "))
+	switch {
+	case bestKey != key:
+		c.Verdict, c.Reason = NotTestable, fmt.Sprintf("the target's rule now names %s, not the replicated %s", bestKey, key)
+	case !ran:
+		c.Verdict, c.Reason = NotTestable, "some of the replication's cells failed or did not run"
+	case held:
+		c.Verdict = Held
+	default:
+		c.Verdict = NotHeld
+	}
+	fmt.Fprintf(md, "Loss of %s at 10%%: %s. Verdict: %s", key, strings.Join(parts, ", "), c.Verdict)
+	if c.Reason != "" {
+		fmt.Fprintf(md, " (%s)", c.Reason)
+	}
+	md.WriteString(".\n\n")
+	return c
 }
 
 // noisyDefault compares the robust defaults with the methods without

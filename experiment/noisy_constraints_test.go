@@ -139,3 +139,38 @@ func TestNoisyKeyVersion(t *testing.T) {
 		}
 	}
 }
+
+// The replication's loss is over its own sets only, paired by set, and
+// its verdict needs every target dataset at most 0.05; a rule that now
+// names another method makes it not testable.
+func TestNoisyReplication(t *testing.T) {
+	res := map[string]Values{}
+	target := []fgpwcRow{{name: "iris"}, {name: "wine"}, {name: "wdbc"}}
+	for _, r := range target {
+		for rep := 0; rep < noisySets+noisyReplicationSets; rep++ {
+			loss := 0.04
+			if rep < noisySets {
+				loss = 0.5 // the tables' sets must not count
+			}
+			if r.name == "wdbc" && rep >= noisySets {
+				loss = 0.06
+			}
+			res[noisyKey(r.name, 5, "mcl-noa-ssc", 0, rep)] = Values{"ari": 1}
+			res[noisyKey(r.name, 5, "mcl-noa-ssc", 10, rep)] = Values{"ari": 1 - loss}
+		}
+	}
+	var md strings.Builder
+	c := noisyReplication(&md, res, target, 5, "mcl-noa-ssc", noisySets)
+	if c.Verdict != NotHeld || !strings.Contains(c.Ours, "wdbc +0.060") || !strings.Contains(c.Ours, "iris +0.040") {
+		t.Errorf("verdict %v, ours %q", c.Verdict, c.Ours)
+	}
+	for rep := noisySets; rep < noisySets+noisyReplicationSets; rep++ {
+		res[noisyKey("wdbc", 5, "mcl-noa-ssc", 10, rep)] = Values{"ari": 0.96}
+	}
+	if c := noisyReplication(&md, res, target, 5, "mcl-noa-ssc", noisySets); c.Verdict != Held {
+		t.Errorf("all at most 0.05: verdict %v, ours %q", c.Verdict, c.Ours)
+	}
+	if c := noisyReplication(&md, res, target, 5, "cscap", noisySets); c.Verdict != NotTestable {
+		t.Errorf("another method named: verdict %v", c.Verdict)
+	}
+}

@@ -232,7 +232,45 @@ func realCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {
 			}
 		}
 	}
+	if !env.Quick && realHasAuto(plan) {
+		for _, r := range plan.rows {
+			e, _ := catalog.Lookup(r.name)
+			if !realAvailable(r.name, root) || e.N > realBigN {
+				continue
+			}
+			load := func(ctx context.Context) (*realInstance, error) {
+				return loads.get(ctx, r.name, func(ctx context.Context) (*realInstance, error) {
+					return realLoad(ctx, r, root)
+				})
+			}
+			for rep := realSets; rep < realSets+realReplicationSets; rep++ {
+				rep := rep
+				cells = append(cells, Cell{Key: realKey(r.name, "1/n", "auto", rep), Run: func(ctx context.Context) (Values, error) {
+					return realRun(ctx, load, r.name, "1/n", "auto", rep, env.Seed)
+				}})
+			}
+		}
+	}
 	return cells, nil
+}
+
+// realReplicationSets is the number of further pairs-1/n draws (draws
+// realSets, …, realSets+9 of the same generator, not used by the tables)
+// on which auto runs again on every dataset of at most realBigN nodes, so
+// that issue 19's two targets are measured once more on draws that played
+// no part in any choice. Fixed, with the rules of its claims, before its
+// cells were computed: auto@c3 had failed target (a) on five datasets by
+// margins that one of three draws could explain.
+const realReplicationSets = 10
+
+// realHasAuto reports whether the plan runs auto.
+func realHasAuto(plan realPlan) bool {
+	for _, m := range plan.methods {
+		if m.key == "auto" {
+			return true
+		}
+	}
+	return false
 }
 
 // realLoad reads a dataset and builds its graph.
@@ -344,12 +382,17 @@ func (s realStat) String() string {
 
 // realCollect returns the mean of figure fig over the draws of a group.
 func realCollect(results map[string]Values, name, dens, key string, sets int, fig string) realStat {
+	return realCollectOver(results, name, dens, key, 0, sets, fig)
+}
+
+// realCollectOver is realCollect over the draws from, …, to−1.
+func realCollectOver(results map[string]Values, name, dens, key string, from, to int, fig string) realStat {
 	var st realStat
 	var xs, ts []float64
 	if key == "njw-before" || realIsUnconstrained(key) {
-		dens, sets = "none", 1
+		dens, from, to = "none", 0, 1
 	}
-	for rep := 0; rep < sets; rep++ {
+	for rep := from; rep < to; rep++ {
 		v, ok := results[realKey(name, dens, key, rep)]
 		if !ok {
 			continue
@@ -381,8 +424,13 @@ func realIsUnconstrained(key string) bool {
 // realChoices counts auto's choices (the figures "chose:NAME") over the
 // draws of a group, e.g. "sl×2, njw×1".
 func realChoices(results map[string]Values, name, dens string, sets int) string {
+	return realChoicesOver(results, name, dens, 0, sets)
+}
+
+// realChoicesOver is realChoices over the draws from, …, to−1.
+func realChoicesOver(results map[string]Values, name, dens string, from, to int) string {
 	count := map[string]int{}
-	for rep := 0; rep < sets; rep++ {
+	for rep := from; rep < to; rep++ {
 		v, ok := results[realKey(name, dens, "auto", rep)]
 		if !ok || v["failed"] > 0 {
 			continue
@@ -492,89 +540,13 @@ func realReport(env *Env, results map[string]Values) (*Output, error) {
 	}
 
 	// Claims first.
-	type cmp struct {
-		name           string
-		auto, best     float64
-		bestName       string
-		ok, beats, ran bool
-	}
-	var cmps []cmp
+	var cmps []realCmp
 	for _, r := range rows {
-		c := cmp{name: r.name}
-		a := realCollect(results, r.name, "1/n", "auto", sets(r.name), "ari")
-		c.best = math.Inf(-1)
-		for _, m := range unc {
-			if m.key == "njw-before" {
-				continue
-			}
-			st := realCollect(results, r.name, "none", m.key, 1, "ari")
-			if st.n > 0 && st.mean > c.best {
-				c.best, c.bestName = st.mean, m.key
-			}
-		}
-		if a.n > 0 && !math.IsInf(c.best, -1) {
-			c.ran, c.auto = true, a.mean
-			c.ok = c.auto >= c.best-0.01
-			c.beats = c.auto > c.best+0.01
-		}
-		cmps = append(cmps, c)
+		cmps = append(cmps, realCompare(results, r.name, unc, realCollect(results, r.name, "1/n", "auto", sets(r.name), "ari")))
 	}
-	var ran, okN, beatN int
-	var notOK, beats []string
-	for _, c := range cmps {
-		if !c.ran {
-			continue
-		}
-		ran++
-		if c.ok {
-			okN++
-		} else {
-			notOK = append(notOK, fmt.Sprintf("%s (auto %.3f, %s %.3f)", c.name, c.auto, c.bestName, c.best))
-		}
-		if c.beats {
-			beatN++
-			beats = append(beats, c.name)
-		}
-	}
-	excluded := len(cmps) - ran
-	var claims []Claim
-	{
-		v := NotTestable
-		reason := ""
-		switch {
-		case ran == 0:
-			reason = "auto or every unconstrained method failed on every dataset"
-		case okN == ran:
-			v = Held
-		case 2*okN >= ran:
-			v = PartlyHeld
-			reason = "held on at least half of the datasets"
-		default:
-			v = NotHeld
-		}
-		ours := fmt.Sprintf("within 0.01 on %d of %d datasets where both ran (%d excluded: a method failed)", okN, ran, excluded)
-		if len(notOK) > 0 {
-			ours += "; below on " + strings.Join(notOK, ", ")
-		}
-		claims = append(claims, Claim{Source: "issue 19, Done means", Quote: "auto is never more than 0.01 ARI below the best unconstrained method on the same graph (pairs-1/n)",
-			Rule: "mean ARI of auto over the draws ≥ (best mean ARI of njw, ncut, usc, bethe) − 0.01 on every dataset where both ran: held; on at least half: partly held; else not held",
-			Ours: ours, Verdict: v, Reason: reason})
-	}
-	{
-		v := NotTestable
-		reason := ""
-		if ran > 0 {
-			v = NotHeld
-			if 3*beatN >= 2*ran {
-				v = Held
-			}
-		} else {
-			reason = "auto or every unconstrained method failed on every dataset"
-		}
-		claims = append(claims, Claim{Source: "issue 19, Done means", Quote: "auto beats the best unconstrained method by more than 0.01 ARI on at least 2/3 of the datasets (pairs-1/n)",
-			Rule: "count the datasets where auto's mean ARI > best unconstrained mean ARI + 0.01; held if the count ≥ 2/3 of the datasets where both ran",
-			Ours: fmt.Sprintf("%d of %d (%s)", beatN, ran, strings.Join(beats, ", ")), Verdict: v, Reason: reason})
-	}
+	t := realTargetsOf(cmps)
+	claims := t.claims("issue 19, Done means", "over the draws")
+	okN, beatN, ran, notOK := t.okN, t.beatN, t.ran, t.notOK
 	for _, r := range rows {
 		if r.name != "wiki" {
 			continue
@@ -597,6 +569,9 @@ func realReport(env *Env, results map[string]Values) (*Output, error) {
 	}
 
 	realSignificance(&md, okN, beatN, ran, notOK)
+	if !env.Quick && realHasAuto(plan) {
+		claims = append(claims, realReplication(&md, results, rows, unc)...)
+	}
 
 	// Table 1: unconstrained.
 	md.WriteString("## Unconstrained (mean ARI; largest cluster share of NJW)\n\n| dataset | n | k |")
@@ -754,4 +729,167 @@ func realSignificance(md *strings.Builder, okN, beatN, ran int, notOK []string) 
 	} else {
 		md.WriteString("**fails**.\n\n")
 	}
+}
+
+// realCmp compares auto's mean ARI on one dataset with the best
+// unconstrained method's.
+type realCmp struct {
+	name           string
+	auto, best     float64
+	bestName       string
+	ok, beats, ran bool
+}
+
+// realCompare compares auto's figure a on dataset name with the best of
+// the unconstrained columns unc (njw-before left out).
+func realCompare(results map[string]Values, name string, unc []realMethod, a realStat) realCmp {
+	c := realCmp{name: name, best: math.Inf(-1)}
+	for _, m := range unc {
+		if m.key == "njw-before" {
+			continue
+		}
+		st := realCollect(results, name, "none", m.key, 1, "ari")
+		if st.n > 0 && st.mean > c.best {
+			c.best, c.bestName = st.mean, m.key
+		}
+	}
+	if a.n > 0 && !math.IsInf(c.best, -1) {
+		c.ran, c.auto = true, a.mean
+		c.ok = c.auto >= c.best-0.01
+		c.beats = c.auto > c.best+0.01
+	}
+	return c
+}
+
+// realTargets counts issue 19's two pairs-1/n targets over a set of
+// comparisons.
+type realTargets struct {
+	ran, okN, beatN, excluded int
+	notOK, beats              []string
+}
+
+func realTargetsOf(cmps []realCmp) realTargets {
+	var t realTargets
+	for _, c := range cmps {
+		if !c.ran {
+			continue
+		}
+		t.ran++
+		if c.ok {
+			t.okN++
+		} else {
+			t.notOK = append(t.notOK, fmt.Sprintf("%s (auto %.3f, %s %.3f)", c.name, c.auto, c.bestName, c.best))
+		}
+		if c.beats {
+			t.beatN++
+			t.beats = append(t.beats, c.name)
+		}
+	}
+	t.excluded = len(cmps) - t.ran
+	return t
+}
+
+// claims returns the two targets' claims; over says which draws auto's
+// mean is taken over.
+func (t realTargets) claims(source, over string) []Claim {
+	var claims []Claim
+	overB := " " + over
+	if over == "over the draws" {
+		overB = "" // the main claim's rule as it was first written
+	}
+	{
+		v := NotTestable
+		reason := ""
+		switch {
+		case t.ran == 0:
+			reason = "auto or every unconstrained method failed on every dataset"
+		case t.okN == t.ran:
+			v = Held
+		case 2*t.okN >= t.ran:
+			v = PartlyHeld
+			reason = "held on at least half of the datasets"
+		default:
+			v = NotHeld
+		}
+		ours := fmt.Sprintf("within 0.01 on %d of %d datasets where both ran (%d excluded: a method failed)", t.okN, t.ran, t.excluded)
+		if len(t.notOK) > 0 {
+			ours += "; below on " + strings.Join(t.notOK, ", ")
+		}
+		claims = append(claims, Claim{Source: source, Quote: "auto is never more than 0.01 ARI below the best unconstrained method on the same graph (pairs-1/n)",
+			Rule: "mean ARI of auto " + over + " ≥ (best mean ARI of njw, ncut, usc, bethe) − 0.01 on every dataset where both ran: held; on at least half: partly held; else not held",
+			Ours: ours, Verdict: v, Reason: reason})
+	}
+	{
+		v := NotTestable
+		reason := ""
+		if t.ran > 0 {
+			v = NotHeld
+			if 3*t.beatN >= 2*t.ran {
+				v = Held
+			}
+		} else {
+			reason = "auto or every unconstrained method failed on every dataset"
+		}
+		claims = append(claims, Claim{Source: source, Quote: "auto beats the best unconstrained method by more than 0.01 ARI on at least 2/3 of the datasets (pairs-1/n)",
+			Rule: "count the datasets where auto's mean ARI" + overB + " > best unconstrained mean ARI + 0.01; held if the count ≥ 2/3 of the datasets where both ran",
+			Ours: fmt.Sprintf("%d of %d (%s)", t.beatN, t.ran, strings.Join(t.beats, ", ")), Verdict: v, Reason: reason})
+	}
+	return claims
+}
+
+// realReplication writes the replication of issue 19's pairs-1/n targets
+// on realReplicationSets further draws (fixed, with its rules, before its
+// cells were computed) and returns its claims.
+func realReplication(md *strings.Builder, results map[string]Values, rows []realRow, unc []realMethod) []Claim {
+	from, to := realSets, realSets+realReplicationSets
+	over := fmt.Sprintf("over draws %d–%d", from, to-1)
+	fmt.Fprintf(md, "## Replication of the pairs-1/n targets on %d further draws\n\n", realReplicationSets)
+	fmt.Fprintf(md, "Fixed, with its rules, before its cells were computed: auto (@%s, today's default) runs again at pairs 1/n on draws %d–%d "+
+		"of the same generator (the tables use draws 0–%d) on every dataset of at most %d nodes; the three larger ones (wiki, spambase, "+
+		"phoneme: one draw above, 3–5 s per auto run) are left out. The unconstrained methods do not depend on the draws: they are the "+
+		"runs above. Each target's rule is applied to auto's mean over the %d new draws alone; the column \"all\" pools them with the "+
+		"table's. Why: auto@%s failed target (a) on five datasets by margins that one draw of three could explain, and more draws "+
+		"measure that without changing auto or tuning anything.\n\n", realRevision["auto"], from, to-1, realSets-1, realBigN, realReplicationSets, realRevision["auto"])
+	md.WriteString("| dataset | best unconstrained | auto, draws 0–2 | auto, new draws (mean ± sd) | auto, all | (a) within 0.01 | (b) above by 0.01 | auto chose (new draws) |\n|---|---|---:|---:|---:|---|---|---|\n")
+	var cmps []realCmp
+	for _, r := range rows {
+		e, _ := catalog.Lookup(r.name)
+		if e.N > realBigN {
+			continue
+		}
+		var xs []float64
+		for rep := from; rep < to; rep++ {
+			if v, ok := results[realKey(r.name, "1/n", "auto", rep)]; ok && v["failed"] == 0 {
+				xs = append(xs, v["ari"])
+			}
+		}
+		st := realCollectOver(results, r.name, "1/n", "auto", from, to, "ari")
+		c := realCompare(results, r.name, unc, st)
+		cmps = append(cmps, c)
+		old := realCollectOver(results, r.name, "1/n", "auto", 0, realSets, "ari")
+		all := realCollectOver(results, r.name, "1/n", "auto", 0, to, "ari")
+		_, sd := meanStdDev(xs)
+		yes := func(b bool) string {
+			if !c.ran {
+				return "–"
+			}
+			if b {
+				return "yes"
+			}
+			return "**no**"
+		}
+		newS := "–"
+		if st.n > 0 {
+			newS = fmt.Sprintf("%.3f ± %.3f (%d)", st.mean, sd, st.n)
+		}
+		fmt.Fprintf(md, "| %s | %.3f (%s) | %s | %s | %s | %s | %s | %s |\n", r.name, c.best, c.bestName, old, newS, all, yes(c.ok), yes(c.beats), realChoicesOver(results, r.name, "1/n", from, to))
+	}
+	t := realTargetsOf(cmps)
+	claims := t.claims("issue 19, Done means (replication on 10 further draws)", over)
+	fmt.Fprintf(md, "\nOn the new draws: (a) within 0.01 of the best unconstrained method on **%d of %d** datasets", t.okN, t.ran)
+	if len(t.notOK) > 0 {
+		fmt.Fprintf(md, " (below on %s)", strings.Join(t.notOK, ", "))
+	}
+	fmt.Fprintf(md, ", verdict %s; (b) more than 0.01 above it on **%d of %d**, verdict %s.\n\n", claims[0].Verdict, t.beatN, t.ran, claims[1].Verdict)
+	return claims
 }

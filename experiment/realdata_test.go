@@ -59,3 +59,45 @@ func TestRealChoices(t *testing.T) {
 		t.Errorf("choices %q, want \"sl×2, njw×1\"", got)
 	}
 }
+
+// The replication uses only draws realSets, … of auto, against the one
+// run of each unconstrained method; its verdicts follow the targets'
+// rules: here iris is within 0.01 (0.80 vs 0.805) but not above,
+// karate below (0.70 vs 0.88), so (a) is partly held and (b) not held.
+// Draws 0–2 (auto 0.99) must not count.
+func TestRealReplication(t *testing.T) {
+	res := map[string]Values{}
+	unc := []realMethod{{key: "njw-before", unconstrained: true}, {key: "njw", unconstrained: true}, {key: "bethe", unconstrained: true}}
+	res[realKey("iris", "none", "njw", 0)] = Values{"ari": 0.805}
+	res[realKey("iris", "none", "bethe", 0)] = Values{"ari": 0.7}
+	res[realKey("iris", "none", "njw-before", 0)] = Values{"ari": 0.95} // not a candidate
+	res[realKey("karate", "none", "njw", 0)] = Values{"ari": 0.88}
+	for rep := 0; rep < realSets+realReplicationSets; rep++ {
+		iris, karate := 0.80, 0.70
+		if rep < realSets {
+			iris, karate = 0.99, 0.99
+		}
+		if rep == realSets {
+			iris = 0.70 // a bad draw: the mean over 10 is 0.79
+		}
+		if rep == realSets+1 {
+			iris = 0.90 // … back to 0.80
+		}
+		res[realKey("iris", "1/n", "auto", rep)] = Values{"ari": iris, "chose:sl": 1}
+		res[realKey("karate", "1/n", "auto", rep)] = Values{"ari": karate}
+	}
+	var md strings.Builder
+	claims := realReplication(&md, res, []realRow{{"karate", true}, {"iris", false}}, unc)
+	if len(claims) != 2 {
+		t.Fatalf("%d claims, want 2", len(claims))
+	}
+	if claims[0].Verdict != PartlyHeld || !strings.Contains(claims[0].Ours, "within 0.01 on 1 of 2") || !strings.Contains(claims[0].Ours, "karate (auto 0.700, njw 0.880)") {
+		t.Errorf("target (a): %v, %q", claims[0].Verdict, claims[0].Ours)
+	}
+	if claims[1].Verdict != NotHeld || !strings.HasPrefix(claims[1].Ours, "0 of 2") {
+		t.Errorf("target (b): %v, %q", claims[1].Verdict, claims[1].Ours)
+	}
+	if !strings.Contains(md.String(), "| iris | 0.805 (njw) | 0.990 | 0.800 ± 0.047 (10) |") {
+		t.Errorf("replication table:\n%s", md.String())
+	}
+}
