@@ -11,6 +11,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/parallel"
 )
 
@@ -68,18 +69,39 @@ import (
 //
 // Score. Every supervised candidate is fitted on the training part of
 // every fold, with k-means limited to 5 restarts (as in FGPWC's own
-// cross-validation); its score is the fraction of all held-out constraints
-// (over the folds) its partitions satisfy. Each unconstrained candidate
-// is computed once, on the whole graph with Settings as given, and scored
-// on the same held-out constraints.
+// cross-validation), and scored on the held-out constraints of all the
+// folds together; each unconstrained candidate is computed once, on the
+// whole graph with Settings as given, and scored on the same held-out
+// constraints. Auto.Score says how (AutoDefaultScore when zero):
+//
+//   - AutoScoreSatisfied: the fraction of the held-out constraints its
+//     partitions satisfy;
+//   - AutoScorePairARI: the adjusted Rand index of the 2×2 table of the
+//     held-out pairs (ours, beyond the sources): with tp the must-links
+//     satisfied, fn those violated, fp the cannot-links violated and tn
+//     those satisfied,
+//
+//     ARI = 2(tp·tn − fn·fp) / ((tp + fn)(fn + tn) + (tp + fp)(fp + tn)),
+//
+//     which is Hubert and Arabie's ARI written over pairs of nodes (the
+//     pair confusion matrix): on the held-out pairs of a uniform sample of
+//     pairs, such as the pairs-1/n protocol's, it estimates the ARI of
+//     the partition against the classes; and on all pairs it is that ARI
+//     exactly. Unlike the fraction satisfied, which the more numerous
+//     cannot-links dominate when the classes are many or unequal, it
+//     rewards must-links kept and cannot-links kept apart alike, corrected
+//     for chance. When the held-out pairs lack one kind (no must-link or
+//     no cannot-link) the table says nothing of chance, and the fraction
+//     satisfied is the score.
 //
 // Choice. Within each kind (unconstrained, constrained) the candidate
 // with the highest score is the best; ties (within 10⁻¹²) go to the
 // simpler candidate, the earlier in the list. The best constrained
 // candidate replaces the best unconstrained one (the baseline) only when
-// its advantage on the same held-out constraints is significant by
-// McNemar's paired test: with b the held-out constraints the constrained
-// candidate satisfies and the baseline does not, and c the reverse, when
+// its score is higher and (with a threshold Z > 0) its advantage on the
+// same held-out constraints is significant by McNemar's paired test: with
+// b the held-out constraints the constrained candidate satisfies and the
+// baseline does not, and c the reverse, when
 //
 //	b − c > Z·√(b + c)
 //
@@ -123,6 +145,104 @@ type Auto struct {
 	// any b > c replaces (the rule before the test, the same as a
 	// threshold of 0).
 	Z float64 `doc:"McNemar threshold: a constrained winner needs b − c > Z·√(b + c) against the best unconstrained (0: AutoDefaultZ; −1: any b > c)" range:"-1 | [0, 100]"`
+	// Score is how a candidate is scored on the held-out constraints
+	// (see Auto): AutoScoreSatisfied or AutoScorePairARI; the zero value
+	// AutoScoreDefault is AutoDefaultScore.
+	Score AutoScore `doc:"held-out score: satisfied (fraction of held-out constraints satisfied), pair-ari (ARI of the held-out pairs' 2×2 table) or default (AutoDefaultScore)"`
+}
+
+// AutoScore is how Auto scores a candidate on the held-out constraints.
+type AutoScore int
+
+const (
+	// AutoScoreDefault is AutoDefaultScore (the zero value).
+	AutoScoreDefault AutoScore = iota
+	// AutoScoreSatisfied is the fraction of held-out constraints
+	// satisfied.
+	AutoScoreSatisfied
+	// AutoScorePairARI is the adjusted Rand index of the held-out pairs'
+	// 2×2 table (must-link/cannot-link against together/apart).
+	AutoScorePairARI
+)
+
+// AutoDefaultScore is the score Auto uses when Auto.Score is zero: the
+// fraction satisfied, Auto's score since it was written.
+const AutoDefaultScore = AutoScoreSatisfied
+
+var autoScoreNames = []string{"default", "satisfied", "pair-ari"}
+
+// String returns "default", "satisfied" or "pair-ari".
+func (v AutoScore) String() string { return enum.String("AutoScore", autoScoreNames, v) }
+
+// MarshalText returns the name of v.
+func (v AutoScore) MarshalText() ([]byte, error) { return enum.Marshal("Score", autoScoreNames, v) }
+
+// UnmarshalText sets v from its name (default, satisfied or pair-ari, any
+// case), for tether cluster -set Score=pair-ari and JSON.
+func (v *AutoScore) UnmarshalText(b []byte) error {
+	return parseEnum(v, "Score", autoScoreNames, b)
+}
+
+// score returns the score in use (see Auto.Score), or an error wrapping
+// ErrInvalid for an unknown value.
+func (a Auto) score() (AutoScore, error) {
+	switch a.Score {
+	case AutoScoreDefault:
+		return AutoDefaultScore, nil
+	case AutoScoreSatisfied, AutoScorePairARI:
+		return a.Score, nil
+	}
+	return 0, fmt.Errorf("%w: auto: unknown Score %d", ErrInvalid, int(a.Score))
+}
+
+// autoPairTable counts the held-out pairs by kind and by whether labels
+// keep their ends together: tp must-links together, fn must-links apart,
+// fp cannot-links together, tn cannot-links apart.
+type autoPairTable struct{ tp, fn, fp, tn int }
+
+func (t *autoPairTable) add(pairs []constraint.Pair, labels []int) {
+	for _, q := range pairs {
+		together := labels[q.I] == labels[q.J]
+		switch {
+		case q.Kind == constraint.MustLink && together:
+			t.tp++
+		case q.Kind == constraint.MustLink:
+			t.fn++
+		case together:
+			t.fp++
+		default:
+			t.tn++
+		}
+	}
+}
+
+// satisfied returns the fraction of the pairs satisfied (0 for none).
+func (t autoPairTable) satisfied() float64 {
+	return float64(t.tp+t.tn) / float64(max(1, t.tp+t.fn+t.fp+t.tn))
+}
+
+// ari returns the adjusted Rand index of the table, 2(tp·tn − fn·fp) /
+// ((tp + fn)(fn + tn) + (tp + fp)(fp + tn)) (see Auto), or the fraction
+// satisfied when the pairs lack a kind; 1 when nothing disagrees and the
+// denominator is 0.
+func (t autoPairTable) ari() float64 {
+	if t.tp+t.fn == 0 || t.fp+t.tn == 0 {
+		return t.satisfied()
+	}
+	tp, fn, fp, tn := float64(t.tp), float64(t.fn), float64(t.fp), float64(t.tn)
+	den := (tp+fn)*(fn+tn) + (tp+fp)*(fp+tn)
+	if den == 0 {
+		return 1
+	}
+	return 2 * (tp*tn - fn*fp) / den
+}
+
+// of returns the table's score under sc.
+func (t autoPairTable) of(sc AutoScore) float64 {
+	if sc == AutoScorePairARI {
+		return t.ari()
+	}
+	return t.satisfied()
 }
 
 // AutoDefaultZ is the threshold Auto uses when Auto.Z is 0, chosen on the
@@ -179,6 +299,8 @@ type AutoReport struct {
 	HeldOut int `json:"held_out"`
 	// Rule states the scoring, tie and significance rule.
 	Rule string `json:"rule"`
+	// Score is the score in use ("satisfied" or "pair-ari").
+	Score AutoScore `json:"score"`
 	// Z is the threshold of McNemar's test in use (see Auto.Z; 0: the
 	// test was off, any b > c).
 	Z float64 `json:"z"`
@@ -202,11 +324,14 @@ type AutoCandidate struct {
 	Knobs  string `json:"knobs,omitempty"`
 	// Supervised is false for the unconstrained candidates.
 	Supervised bool `json:"supervised"`
-	// Score is the fraction of held-out constraints satisfied over all
-	// folds; −1 when the candidate failed (see Error), was skipped or
-	// nothing was validated.
+	// Score is the candidate's score on the held-out constraints of all
+	// folds (AutoReport.Score says which); −1 when the candidate failed
+	// (see Error), was skipped or nothing was validated.
 	Score float64 `json:"score"`
-	// FoldScores is the fraction satisfied in each fold.
+	// Satisfied is the fraction of the held-out constraints satisfied
+	// over all folds (the score with AutoScoreSatisfied); −1 as Score.
+	Satisfied float64 `json:"satisfied"`
+	// FoldScores is the score in each fold.
 	FoldScores []float64 `json:"fold_scores"`
 	// B and C compare a constrained candidate with the Baseline on the
 	// held-out constraints, over all folds: B counts those it satisfies
@@ -294,12 +419,16 @@ type autoFold struct {
 }
 
 // autoRule returns AutoReport.Rule for threshold z.
-func autoRule(z float64) string {
-	const score = "score = fraction of held-out constraints satisfied, pooled over the folds; within each kind the highest wins, ties (within 1e-12) to the simpler candidate (earlier in the list); "
-	if z == 0 {
-		return score + "the best constrained candidate replaces the best unconstrained one (njw, ncut, usc, bethe) when it satisfies strictly more held-out constraints (b > c; McNemar's test off)"
+func autoRule(z float64, sc AutoScore) string {
+	score := "score = fraction of held-out constraints satisfied, pooled over the folds"
+	if sc == AutoScorePairARI {
+		score = "score = adjusted Rand index of the held-out pairs' 2×2 table (must-link or cannot-link against together or apart), pooled over the folds (the fraction satisfied when the held-out pairs lack a kind)"
 	}
-	return score + fmt.Sprintf("the best constrained candidate replaces the best unconstrained one (njw, ncut, usc, bethe) only when McNemar's paired test on the held-out constraints is significant: b − c > %.3g·√(b + c), b = constraints it satisfies and the unconstrained one does not, c = the reverse", z)
+	score += "; within each kind the highest wins, ties (within 1e-12) to the simpler candidate (earlier in the list); "
+	if z == 0 {
+		return score + "the best constrained candidate replaces the best unconstrained one (njw, ncut, usc, bethe) when its score is strictly higher (McNemar's test off)"
+	}
+	return score + fmt.Sprintf("the best constrained candidate replaces the best unconstrained one (njw, ncut, usc, bethe) only when its score is higher and McNemar's paired test on the held-out constraints is significant: b − c > %.3g·√(b + c), b = constraints it satisfies and the unconstrained one does not, c = the reverse", z)
 }
 
 // Partition chooses a candidate by cross-validation and returns its
@@ -319,8 +448,12 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if cv.Restarts == 0 || cv.Restarts > 5 {
 		cv.Restarts = 5
 	}
+	sc, err := a.score()
+	if err != nil {
+		return nil, err
+	}
 	labelMode := (p.Constraints == nil || len(p.Constraints.Pairs) == 0) && p.Labels != nil && len(p.Labels.Labeled()) > 0
-	rep := &AutoReport{Supervision: "pairs", Rule: autoRule(a.z()), Z: a.z()}
+	rep := &AutoReport{Supervision: "pairs", Rule: autoRule(a.z(), sc), Z: a.z(), Score: sc}
 	var fs []autoFold
 	var warnings []string
 	if labelMode {
@@ -400,7 +533,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	secs := make([]float64, len(cands)*nf)
 	fails := make([]error, len(cands)*nf)
 	whole0 := make([]*Result, len(cands)) // the unconstrained partitions
-	err := parallel.For(ctx, len(tasks), 0, func(t int) error {
+	err = parallel.For(ctx, len(tasks), 0, func(t int) error {
 		ci, f := tasks[t].ci, tasks[t].f
 		c := cands[ci]
 		if basisErr[ci] != nil {
@@ -439,12 +572,12 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	// Scores, and the best candidate of each kind (ties to the earlier).
 	bestU, bestC := -1, -1
 	for ci, c := range cands {
-		ac := AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Skipped: c.skip}
+		ac := AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Satisfied: -1, Skipped: c.skip}
 		if c.skip != "" {
 			rep.Candidates = append(rep.Candidates, ac)
 			continue
 		}
-		total := 0
+		var total autoPairTable
 		for f := 0; f < nf; f++ {
 			slot := ci*nf + f
 			if !c.supervised {
@@ -456,15 +589,16 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 				}
 				continue
 			}
-			sat := satisfied(fs[f].test, labels[slot])
-			total += sat
-			ac.FoldScores = append(ac.FoldScores, float64(sat)/float64(max(1, len(fs[f].test))))
+			var t autoPairTable
+			t.add(fs[f].test, labels[slot])
+			total.tp, total.fn, total.fp, total.tn = total.tp+t.tp, total.fn+t.fn, total.fp+t.fp, total.tn+t.tn
+			ac.FoldScores = append(ac.FoldScores, t.of(sc))
 			if c.supervised || f == 0 {
 				ac.Seconds += secs[slot]
 			}
 		}
 		if ac.Error == "" {
-			ac.Score = float64(total) / float64(rep.HeldOut)
+			ac.Score, ac.Satisfied = total.of(sc), total.satisfied()
 		} else {
 			ac.FoldScores = nil
 		}
@@ -517,20 +651,26 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			return autoResult(whole0[bestU], rep, warnings), nil
 		}
 		w := rep.Candidates[bestC]
-		if !autoSignificant(w.B, w.C, z) {
+		higher := w.Score > u.Score+1e-12
+		if !higher || (z > 0 && !autoSignificant(w.B, w.C, z)) {
 			rep.Chosen = u.Name
-			if w.B > w.C {
-				rep.Why = fmt.Sprintf("the best constrained candidate, %s, satisfies more held-out constraints than the unconstrained %s partition (%.4f against %.4f), but not significantly (b = %d, c = %d: b − c = %d ≤ %.3g·√(b + c) = %.2f): the unconstrained partition is returned",
-					w.Name, u.Name, w.Score, u.Score, w.B, w.C, w.B-w.C, z, z*math.Sqrt(float64(w.B+w.C)))
-			} else {
-				rep.Why = fmt.Sprintf("no constrained candidate satisfies more held-out constraints than the unconstrained %s partition (%.4f; best constrained: %s, %.4f): the unconstrained partition is returned", u.Name, u.Score, w.Name, w.Score)
+			switch {
+			case higher:
+				rep.Why = fmt.Sprintf("the best constrained candidate, %s, %s than the unconstrained %s partition (%.4f against %.4f), but not significantly (b = %d, c = %d: b − c = %d ≤ %.3g·√(b + c) = %.2f): the unconstrained partition is returned",
+					w.Name, autoMore(sc), u.Name, w.Score, u.Score, w.B, w.C, w.B-w.C, z, z*math.Sqrt(float64(w.B+w.C)))
+			default:
+				rep.Why = fmt.Sprintf("no constrained candidate %s than the unconstrained %s partition (%.4f; best constrained: %s, %.4f): the unconstrained partition is returned", autoMore(sc), u.Name, u.Score, w.Name, w.Score)
 			}
 			return autoResult(whole0[bestU], rep, warnings), nil
 		}
-		rep.Why = fmt.Sprintf("%s satisfies the most held-out constraints: %.4f (best unconstrained: %s, %.4f), significantly (b = %d, c = %d: b − c = %d > %.3g·√(b + c) = %.2f)",
-			w.Name, w.Score, u.Name, u.Score, w.B, w.C, w.B-w.C, z, z*math.Sqrt(float64(w.B+w.C)))
+		rep.Why = fmt.Sprintf("%s %s: %.4f (best unconstrained: %s, %.4f)", w.Name, autoMost(sc), w.Score, u.Name, u.Score)
+		if z > 0 {
+			rep.Why += fmt.Sprintf(", significantly (b = %d, c = %d: b − c = %d > %.3g·√(b + c) = %.2f)", w.B, w.C, w.B-w.C, z, z*math.Sqrt(float64(w.B+w.C)))
+		} else {
+			rep.Why += fmt.Sprintf(" (b = %d, c = %d; McNemar's test off)", w.B, w.C)
+		}
 	} else {
-		rep.Why = fmt.Sprintf("%s satisfies the most held-out constraints: %.4f (every unconstrained candidate failed)", rep.Candidates[bestC].Name, rep.Candidates[bestC].Score)
+		rep.Why = fmt.Sprintf("%s %s: %.4f (every unconstrained candidate failed)", rep.Candidates[bestC].Name, autoMost(sc), rep.Candidates[bestC].Score)
 	}
 	rep.Chosen = cands[bestC].name
 	res, err := Run(ctx, cands[bestC].method, p, s)
@@ -538,6 +678,22 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		return nil, fmt.Errorf("cluster: auto: the chosen %s on the whole problem: %w", rep.Chosen, err)
 	}
 	return autoResult(res, rep, warnings), nil
+}
+
+// autoMore and autoMost word a comparison of scores under sc for
+// AutoReport.Why.
+func autoMore(sc AutoScore) string {
+	if sc == AutoScorePairARI {
+		return "scores higher on the held-out pairs (ARI of their 2×2 table)"
+	}
+	return "satisfies more held-out constraints"
+}
+
+func autoMost(sc AutoScore) string {
+	if sc == AutoScorePairARI {
+		return "scores highest on the held-out pairs (ARI of their 2×2 table)"
+	}
+	return "satisfies the most held-out constraints"
 }
 
 // autoResult returns res with the report attached and auto's warnings

@@ -532,7 +532,10 @@ func printSummary(w io.Writer, s *summary) error {
 			case c.Error != "":
 				score = "failed: " + c.Error
 			default:
-				score = fmt.Sprintf("%.4f held-out constraints satisfied (%.2f s)", c.Score, c.Seconds)
+				score = fmt.Sprintf("%.4f held-out constraints satisfied (%.2f s)", c.Satisfied, c.Seconds)
+				if r.Score == cluster.AutoScorePairARI {
+					score = fmt.Sprintf("%.4f held-out pair ARI, %.4f satisfied (%.2f s)", c.Score, c.Satisfied, c.Seconds)
+				}
 				if c.Supervised && r.Baseline != "" {
 					score += fmt.Sprintf("; against %s: b = %d, c = %d, McNemar z = %.2f", r.Baseline, c.B, c.C, c.McNemar)
 				}

@@ -1,0 +1,221 @@
+package cluster
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/metrics"
+)
+
+// On all pairs of nodes, the held-out table's ARI is the adjusted Rand
+// index of the partition against the classes: checked against
+// metrics.ARI (the contingency-table formula, computed independently) on
+// random partitions, a partition equal to the classes, one cluster, all
+// singletons and unequal classes.
+func TestAutoPairTableARIMatchesARI(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	random := func(n, k int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = rnd.IntN(k)
+		}
+		return out
+	}
+	unequal := make([]int, 40)
+	for i := range unequal {
+		switch {
+		case i < 28:
+			unequal[i] = 0
+		case i < 36:
+			unequal[i] = 1
+		default:
+			unequal[i] = 2
+		}
+	}
+	singletons := make([]int, 40)
+	for i := range singletons {
+		singletons[i] = i
+	}
+	cases := []struct {
+		name        string
+		truth, pred []int
+	}{
+		{"random k=3 against k=4", random(40, 3), random(40, 4)},
+		{"random k=5 against k=2", random(60, 5), random(60, 2)},
+		{"equal", unequal, unequal},
+		{"one cluster", unequal, make([]int, 40)},
+		{"singletons", unequal, singletons},
+		{"unequal against random", unequal, random(40, 3)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := len(c.truth)
+			var pairs []constraint.Pair
+			for i := 0; i < n; i++ {
+				for j := i + 1; j < n; j++ {
+					kind := constraint.CannotLink
+					if c.truth[i] == c.truth[j] {
+						kind = constraint.MustLink
+					}
+					pairs = append(pairs, constraint.Pair{I: i, J: j, Kind: kind})
+				}
+			}
+			var tab autoPairTable
+			tab.add(pairs, c.pred)
+			want, err := metrics.ARI(c.truth, c.pred)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tab.ari(); math.Abs(got-want) > 1e-12 {
+				t.Errorf("table ARI %v, metrics.ARI %v (table %+v)", got, want, tab)
+			}
+			if got, want := tab.satisfied(), float64(satisfied(pairs, c.pred))/float64(len(pairs)); math.Abs(got-want) > 1e-15 {
+				t.Errorf("satisfied %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// Hand-computed tables: the formula, the fallback to the fraction
+// satisfied when a kind is missing, and no disagreement.
+func TestAutoPairTableByHand(t *testing.T) {
+	cases := []struct {
+		tab      autoPairTable
+		ari, sat float64
+	}{
+		// 2(3·5 − 1·1) / ((3+1)(1+5) + (3+1)(1+5)) = 28/48.
+		{autoPairTable{tp: 3, fn: 1, fp: 1, tn: 5}, 28.0 / 48, 0.8},
+		// Everything together: 2(0 − 0)/… = 0, though 4 of 10 are satisfied.
+		{autoPairTable{tp: 4, fn: 0, fp: 6, tn: 0}, 0, 0.4},
+		// No must-link held out: the fraction satisfied.
+		{autoPairTable{fp: 1, tn: 3}, 0.75, 0.75},
+		// No cannot-link held out: the fraction satisfied.
+		{autoPairTable{tp: 2, fn: 2}, 0.5, 0.5},
+		// Perfect agreement.
+		{autoPairTable{tp: 2, tn: 7}, 1, 1},
+		// Perfect disagreement: 2(0 − 2·7)/((0+2)(2+0) + (0+7)(7+0)) = −28/53.
+		{autoPairTable{fn: 2, fp: 7}, -28.0 / 53, 0},
+	}
+	for _, c := range cases {
+		if got := c.tab.ari(); math.Abs(got-c.ari) > 1e-15 {
+			t.Errorf("%+v: ARI %v, want %v", c.tab, got, c.ari)
+		}
+		if got := c.tab.satisfied(); math.Abs(got-c.sat) > 1e-15 {
+			t.Errorf("%+v: satisfied %v, want %v", c.tab, got, c.sat)
+		}
+		if c.tab.of(AutoScorePairARI) != c.tab.ari() || c.tab.of(AutoScoreSatisfied) != c.tab.satisfied() {
+			t.Errorf("%+v: of() does not select the score", c.tab)
+		}
+	}
+}
+
+// Auto with Score = pair-ari: every candidate's score is recomputed here
+// from its partitions (the unconstrained ones run directly, the
+// supervised ones on each fold's training pairs), both the pair ARI and
+// the fraction satisfied; the winner is the highest score (ties to the
+// earlier), the constrained one only when strictly above the best
+// unconstrained one. Names, the zero value and unknown values of the knob
+// are checked too.
+func TestAutoPairARIScore(t *testing.T) {
+	ctx := context.Background()
+	x, truth, err := synth.Blobs(120, 3, 2, 1.5, rand.NewPCG(8, 9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Build(ctx, x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := constraint.BernoulliPairs(truth, 2/float64(len(truth)), rand.NewPCG(8, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Problem{Graph: g, K: 3, Constraints: set}
+	s := &Settings{Seed: 2}
+	res, err := Run(ctx, Auto{Score: AutoScorePairARI}, p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report.(*AutoReport)
+	if rep.Score != AutoScorePairARI || !strings.Contains(rep.Rule, "adjusted Rand index") {
+		t.Fatalf("report score %v, rule %q", rep.Score, rep.Rule)
+	}
+	train, test := fgpwcSplit(set.Pairs, 3, s.Seed)
+	cands := autoCandidates(false, g.N(), 3)
+	bestU, bestC := -1, -1
+	for ci, c := range cands {
+		ac := rep.Candidates[ci]
+		if c.skip != "" || c.fgpwc != nil {
+			continue // the FGPWC candidates share a basis inside auto
+		}
+		var tab autoPairTable
+		if !c.supervised {
+			r, err := Run(ctx, c.method, &Problem{Graph: g, K: 3}, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for f := range test {
+				tab.add(test[f], r.Labels)
+			}
+		} else {
+			for f := range train {
+				r, err := Run(ctx, c.method, &Problem{Graph: g, K: 3, Constraints: &constraint.Set{N: g.N(), Pairs: train[f]}}, &Settings{Seed: s.Seed, Restarts: 5})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tab.add(test[f], r.Labels)
+			}
+		}
+		if math.Abs(ac.Score-tab.ari()) > 1e-12 || math.Abs(ac.Satisfied-tab.satisfied()) > 1e-12 {
+			t.Errorf("%s: score %v, satisfied %v; recomputed %v, %v", c.name, ac.Score, ac.Satisfied, tab.ari(), tab.satisfied())
+		}
+	}
+	for ci, c := range cands {
+		ac := rep.Candidates[ci]
+		if ac.Score < -0.5 && ac.Error == "" && ac.Skipped == "" {
+			t.Errorf("%s: no score", c.name)
+		}
+		if ac.Error != "" || ac.Skipped != "" {
+			continue
+		}
+		best := &bestU
+		if c.supervised {
+			best = &bestC
+		}
+		if *best < 0 || ac.Score > rep.Candidates[*best].Score+1e-12 {
+			*best = ci
+		}
+	}
+	want := cands[bestU].name
+	if bestC >= 0 && rep.Candidates[bestC].Score > rep.Candidates[bestU].Score+1e-12 {
+		want = cands[bestC].name
+	}
+	if rep.Chosen != want {
+		t.Errorf("chose %s, want %s (%s)", rep.Chosen, want, rep)
+	}
+	if !strings.Contains(rep.Why, "held-out pairs") {
+		t.Errorf("why %q does not name the pair score", rep.Why)
+	}
+
+	// The zero value is the default; names parse in any case; an unknown
+	// value is refused.
+	var sc AutoScore
+	if got, _ := (Auto{}).score(); got != AutoDefaultScore || sc.String() != "default" {
+		t.Errorf("zero value: %v (%s), want AutoDefaultScore %v", got, sc, AutoDefaultScore)
+	}
+	if err := sc.UnmarshalText([]byte("Pair-ARI")); err != nil || sc != AutoScorePairARI {
+		t.Errorf("parse Pair-ARI: %v, %v", sc, err)
+	}
+	if err := sc.UnmarshalText([]byte("fraction")); err == nil {
+		t.Error("parse fraction: no error")
+	}
+	if _, err := Run(ctx, Auto{Score: 7}, p, s); err == nil || !strings.Contains(err.Error(), "unknown Score") {
+		t.Errorf("Score 7: error %v", err)
+	}
+}
