@@ -76,6 +76,7 @@ import (
 //
 //   - AutoScoreSatisfied: the fraction of the held-out constraints its
 //     partitions satisfy;
+//
 //   - AutoScorePairARI: the adjusted Rand index of the 2×2 table of the
 //     held-out pairs (ours, beyond the sources): with tp the must-links
 //     satisfied, fn those violated, fp the cannot-links violated and tn

@@ -168,6 +168,20 @@ func noisyDevLoad(ctx context.Context, r noisyDevRow, seed uint64) (*fgpwcInstan
 
 // noisyDevSubsample keeps the first ⌈keep[c]·n_c⌉ points of each class c.
 func noisyDevSubsample(x *mat.Dense, truth []int, keep []float64) (*mat.Dense, []int) {
+	rows := keepPerClass(truth, keep)
+	_, dim := x.Dims()
+	y := mat.NewDense(len(rows), dim, nil)
+	lab := make([]int, len(rows))
+	for t, i := range rows {
+		y.SetRow(t, x.RawRowView(i))
+		lab[t] = truth[i]
+	}
+	return y, lab
+}
+
+// keepPerClass returns, in order, the indices of the first
+// ⌈keep[c]·n_c⌉ items of each class c (n_c its size).
+func keepPerClass(truth []int, keep []float64) []int {
 	size := map[int]int{}
 	for _, c := range truth {
 		size[c]++
@@ -180,14 +194,7 @@ func noisyDevSubsample(x *mat.Dense, truth []int, keep []float64) (*mat.Dense, [
 		}
 		seen[c]++
 	}
-	_, dim := x.Dims()
-	y := mat.NewDense(len(rows), dim, nil)
-	lab := make([]int, len(rows))
-	for t, i := range rows {
-		y.SetRow(t, x.RawRowView(i))
-		lab[t] = truth[i]
-	}
-	return y, lab
+	return rows
 }
 
 func noisyDevCells(env *Env, loads *memo[string, *fgpwcInstance]) ([]Cell, error) {

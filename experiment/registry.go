@@ -21,6 +21,6 @@ func registry() []Experiment {
 		RealData(),
 		Active(),
 		KEstimate(), Regularize(),
-		AutoDev(), NoisyDev(),
+		AutoDev(), NoisyDev(), AutoScoreDev(),
 	}
 }

@@ -1,0 +1,58 @@
+package experiment
+
+import (
+	"context"
+	"testing"
+)
+
+// The criterion: most datasets within 0.01 first, then most above, then
+// the earlier score (the default before).
+func TestAutoScoreDevPick(t *testing.T) {
+	cases := []struct {
+		within, above []int
+		want          int
+	}{
+		{[]int{30, 31}, []int{10, 5}, 1},
+		{[]int{31, 31}, []int{10, 11}, 1},
+		{[]int{31, 31}, []int{11, 11}, 0},
+		{[]int{32, 31}, []int{0, 20}, 0},
+	}
+	for _, c := range cases {
+		if got := autoScoreDevPick(c.within, c.above); got != c.want {
+			t.Errorf("within %v above %v: pick %d, want %d", c.within, c.above, got, c.want)
+		}
+	}
+}
+
+// The rows with unequal classes keep the stated shares: the largest
+// class holds 47–72% of the nodes (the page says so), every class keeps at
+// least one node, and the graph has one node per label.
+func TestAutoScoreDevUnequalRows(t *testing.T) {
+	ctx := context.Background()
+	for _, r := range autoScoreDevRows {
+		if r.keep == nil {
+			continue
+		}
+		inst, err := autoScoreDevLoad(ctx, r, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		if inst.g.N() != len(inst.truth) {
+			t.Fatalf("%s: %d nodes, %d labels", r.name, inst.g.N(), len(inst.truth))
+		}
+		size := make([]int, inst.k)
+		for _, c := range inst.truth {
+			size[c]++
+		}
+		big := 0
+		for c, s := range size {
+			if s == 0 {
+				t.Errorf("%s: class %d is empty", r.name, c)
+			}
+			big = max(big, s)
+		}
+		if share := float64(big) / float64(len(inst.truth)); share < 0.47 || share > 0.72 {
+			t.Errorf("%s: largest class %.3f of the nodes, outside the stated 47–72%%", r.name, share)
+		}
+	}
+}
