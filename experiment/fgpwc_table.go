@@ -335,8 +335,16 @@ func fgpwcCells(env *Env) ([]Cell, error) {
 		if !fgpwcAvailable(r, root) || r.skip != "" {
 			continue
 		}
-		for _, c := range cols {
-			for rep := 0; rep < fgpwcReps(r, c, sets); rep++ {
+		// Constraint set by constraint set, every column of a set before
+		// the next set: the cells of one column share its FGPWC basis
+		// (inst.basis, computed once under a lock), and with the sets of
+		// a column declared one after the other the second worker waited
+		// for the first's basis (spambase: 80 s idle).
+		for rep := 0; rep < sets; rep++ {
+			for _, c := range cols {
+				if rep >= fgpwcReps(r, c, sets) {
+					continue
+				}
 				r, c, rep := r, c, rep
 				cells = append(cells, Cell{
 					Key: fmt.Sprintf("%s/%s/%d", r.name, c.key, rep),
