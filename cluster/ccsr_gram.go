@@ -41,14 +41,18 @@ type ccsrGram struct {
 
 // newCCSRGram forms H and h from the K×m rows a and b, the targets t and
 // the weights w, in blocks of 256 constraints (H += S_blkᵀ S_blk with the
-// rows of S_blk scaled by √w_k). Cost O(K·p²/2) time, O(p² + 256·p) memory.
-func newCCSRGram(a, b *mat.Dense, t, w []float64) *ccsrGram {
+// rows of S_blk scaled by √w_k). Cost O(K·p²/2) time, O(p² + 256·p)
+// memory; ctx is checked between blocks.
+func newCCSRGram(ctx context.Context, a, b *mat.Dense, t, w []float64) (*ccsrGram, error) {
 	kk, m := a.Dims()
 	p := m * (m + 1) / 2
 	g := &ccsrGram{m: m, h: mat.NewSymDense(p, nil), hv: make([]float64, p), x: make([]float64, p), y: make([]float64, p)}
 	const blk = 256
 	s := mat.NewDense(min(blk, max(kk, 1)), p, nil)
 	for lo := 0; lo < kk; lo += blk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		hi := min(lo+blk, kk)
 		for k := lo; k < hi; k++ {
 			row := s.RawRowView(k - lo)
@@ -71,7 +75,7 @@ func newCCSRGram(a, b *mat.Dense, t, w []float64) *ccsrGram {
 		sub := s.Slice(0, hi-lo, 0, p)
 		g.h.SymRankK(g.h, 1, sub.T())
 	}
-	return g
+	return g, nil
 }
 
 // coef sets v to the coefficients of X.
@@ -120,16 +124,6 @@ func (g *ccsrGram) toMatrix(dst *mat.SymDense, v []float64, c float64) {
 	}
 }
 
-// dot returns v·(coefficients of X).
-func (g *ccsrGram) dot(v []float64, x *mat.SymDense) float64 {
-	g.coef(g.x, x)
-	var s float64
-	for c, u := range v {
-		s += u * g.x[c]
-	}
-	return s
-}
-
 // ccsrSolveGram is ccsrSolveRaw on the Gram form (ccsrGram): the same
 // restarted FISTA, backtracking, restart and stopping rules, and the same
 // start, with every map of the constraints replaced by the Gram matrix:
@@ -150,7 +144,10 @@ func ccsrSolveGram(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccs
 		}
 		return f
 	}
-	gram := newCCSRGram(a, b, t, w)
+	gram, err := newCCSRGram(ctx, a, b, t, w)
+	if err != nil {
+		return nil, err
+	}
 	p := len(gram.hv)
 	// G(0) = −2·(matrix of h).
 	g := mat.NewSymDense(m, nil)

@@ -17,7 +17,10 @@ import (
 func TestCCSRGramPieces(t *testing.T) {
 	for _, c := range []struct{ m, k int }{{1, 4}, {3, 10}, {6, 50}, {15, 300}} {
 		p := ccsrRandomLS(c.m, c.k, nil, 0, uint64(7*c.m+c.k))
-		gram := newCCSRGram(p.a, p.b, p.t, p.w)
+		gram, err := newCCSRGram(context.Background(), p.a, p.b, p.t, p.w)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rnd := rand.New(rand.NewPCG(uint64(c.m), 3))
 		x, d := mat.NewSymDense(c.m, nil), mat.NewSymDense(c.m, nil)
 		for i := 0; i < c.m; i++ {
@@ -56,7 +59,9 @@ func TestCCSRGramPieces(t *testing.T) {
 		for k := range p.t {
 			c0 += p.w[k] * p.t[k] * p.t[k]
 		}
-		fGram := gram.quad(x) - 2*gram.dot(gram.hv, x) + c0
+		xv := make([]float64, len(gram.hv))
+		gram.coef(xv, x)
+		fGram := gram.quad(x) - 2*dotVec(gram.hv, xv) + c0
 		if fRef := ccsrRefObjective(p, x); math.Abs(fGram-fRef) > 1e-10*fRef {
 			t.Errorf("m=%d K=%d: f from H = %v, entry by entry %v", c.m, c.k, fGram, fRef)
 		}
