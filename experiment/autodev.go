@@ -144,20 +144,7 @@ func autoDevCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) 
 				return autoDevLoad(ctx, r, env.Seed)
 			})
 		}
-		for _, m := range autoDevUnconstrained {
-			m := m
-			cells = append(cells, Cell{Key: autoDevKey(r.name, m, 0), Run: func(ctx context.Context) (Values, error) {
-				inst, err := load(ctx)
-				if err != nil {
-					return nil, err
-				}
-				meth, err := cluster.New(m)
-				if err != nil {
-					return nil, err
-				}
-				return autoDevFit(ctx, meth, &cluster.Problem{Graph: inst.g, K: inst.k}, inst.truth, env.Seed)
-			}})
-		}
+		cells = append(cells, autoDevUnconstrainedCells(func(m string) string { return autoDevKey(r.name, m, 0) }, load, env.Seed)...)
 		for rep := 0; rep < autoDevSets(env, r.p.N); rep++ {
 			rep := rep
 			cells = append(cells, Cell{Key: autoDevKey(r.name, "auto", rep), Run: func(ctx context.Context) (Values, error) {
@@ -170,6 +157,28 @@ func autoDevCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) 
 		}
 	}
 	return cells, nil
+}
+
+// autoDevUnconstrainedCells returns one cell per unconstrained candidate of
+// auto (autoDevUnconstrained) on the dataset load returns, keyed by key:
+// the method with its defaults on the graph and k, its ARI and seconds.
+func autoDevUnconstrainedCells(key func(method string) string, load func(context.Context) (*realInstance, error), seed uint64) []Cell {
+	var cells []Cell
+	for _, m := range autoDevUnconstrained {
+		m := m
+		cells = append(cells, Cell{Key: key(m), Run: func(ctx context.Context) (Values, error) {
+			inst, err := load(ctx)
+			if err != nil {
+				return nil, err
+			}
+			meth, err := cluster.New(m)
+			if err != nil {
+				return nil, err
+			}
+			return autoDevFit(ctx, meth, &cluster.Problem{Graph: inst.g, K: inst.k}, inst.truth, seed)
+		}})
+	}
+	return cells
 }
 
 // autoDevFit runs one method and returns its ARI and seconds.

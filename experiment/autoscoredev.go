@@ -139,20 +139,7 @@ func autoScoreDevCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, er
 				return autoScoreDevLoad(ctx, r, env.Seed)
 			})
 		}
-		for _, m := range autoDevUnconstrained {
-			m := m
-			cells = append(cells, Cell{Key: autoScoreDevKey(r.name, m, 0), Run: func(ctx context.Context) (Values, error) {
-				inst, err := load(ctx)
-				if err != nil {
-					return nil, err
-				}
-				meth, err := cluster.New(m)
-				if err != nil {
-					return nil, err
-				}
-				return autoDevFit(ctx, meth, &cluster.Problem{Graph: inst.g, K: inst.k}, inst.truth, env.Seed)
-			}})
-		}
+		cells = append(cells, autoDevUnconstrainedCells(func(m string) string { return autoScoreDevKey(r.name, m, 0) }, load, env.Seed)...)
 		for _, sc := range autoScoreDevScores {
 			for rep := 0; rep < autoDevSets(env, r.p.N); rep++ {
 				sc, rep := sc, rep
