@@ -332,7 +332,8 @@ type AutoCandidate struct {
 	Supervised bool `json:"supervised"`
 	// Score is the candidate's score on the held-out constraints of all
 	// folds (AutoReport.Score says which); −1 when the candidate failed
-	// (see Error), was skipped or nothing was validated.
+	// (see Error), was skipped or nothing was validated (the pair ARI can
+	// itself be negative: Error and Skipped say which).
 	Score float64 `json:"score"`
 	// Satisfied is the fraction of the held-out constraints satisfied
 	// over all folds (the score with AutoScoreSatisfied); −1 as Score.
@@ -493,7 +494,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		rep.Chosen = "njw"
 		rep.Why = "too little supervision to cross-validate (fewer than 2 held-out constraints per fold): the unconstrained partition is returned"
 		for _, c := range cands {
-			rep.Candidates = append(rep.Candidates, AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Skipped: c.skip})
+			rep.Candidates = append(rep.Candidates, AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Satisfied: -1, Skipped: c.skip})
 		}
 		return autoResult(base, rep, warnings), nil
 	}
@@ -630,7 +631,9 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		base := labels[bestU*nf]
 		for ci, c := range cands {
 			ac := &rep.Candidates[ci]
-			if !c.supervised || ac.Score < 0 {
+			// A candidate without a score failed or was skipped (a
+			// negative Score is a valid pair ARI, not the sentinel −1).
+			if !c.supervised || ac.Error != "" || ac.Skipped != "" {
 				continue
 			}
 			for f := 0; f < nf; f++ {

@@ -219,3 +219,55 @@ func TestAutoPairARIScore(t *testing.T) {
 		t.Errorf("Score 7: error %v", err)
 	}
 }
+
+// With the pair ARI a candidate's score can be negative; its McNemar
+// counts must still be taken (they were skipped as if it had failed):
+// for every scored constrained candidate, b − c equals the difference of
+// the satisfied counts against the baseline. The instance (three
+// separated blobs, pairs 1/n) has constrained candidates with negative
+// held-out ARI.
+func TestAutoPairARINegativeScoreCounts(t *testing.T) {
+	ctx := context.Background()
+	x, truth, err := synth.Blobs(200, 3, 2, 1, rand.NewPCG(2, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Build(ctx, x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := constraint.BernoulliPairs(truth, 1/float64(len(truth)), rand.NewPCG(2, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, Auto{Score: AutoScorePairARI}, &Problem{Graph: g, K: 3, Constraints: set}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report.(*AutoReport)
+	var base *AutoCandidate
+	for i := range rep.Candidates {
+		if rep.Candidates[i].Name == rep.Baseline {
+			base = &rep.Candidates[i]
+		}
+	}
+	if base == nil {
+		t.Fatalf("no baseline: %s", rep)
+	}
+	negative := 0
+	for _, c := range rep.Candidates {
+		if !c.Supervised || c.Error != "" || c.Skipped != "" {
+			continue
+		}
+		if c.Score < 0 {
+			negative++
+		}
+		want := (c.Satisfied - base.Satisfied) * float64(rep.HeldOut)
+		if math.Abs(float64(c.B-c.C)-want) > 1e-9 {
+			t.Errorf("%s (score %.4f): b − c = %d, satisfied counts differ by %v", c.Name, c.Score, c.B-c.C, want)
+		}
+	}
+	if negative == 0 {
+		t.Fatalf("no constrained candidate with a negative pair ARI: the instance no longer tests the case (%s)", rep)
+	}
+}
