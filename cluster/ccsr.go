@@ -285,11 +285,50 @@ type ccsrSolution struct {
 // constraints and its scratch space.
 type ccsrOp struct {
 	a, b *mat.Dense // K×m
-	w    []float64
+	t, w []float64
+	res  []float64  // K scratch: w_k(𝒜x_k − t_k)
 	ax   *mat.Dense // K×m scratch
 	db   *mat.Dense // K×m scratch
 	mm   *mat.Dense // m×m scratch
 	xd   *mat.Dense // m×m scratch: X stored in full
+}
+
+// newCCSROp returns the map of the K constraints with rows a, b (K×m),
+// targets t and weights w, with its scratch space.
+func newCCSROp(a, b *mat.Dense, t, w []float64) *ccsrOp {
+	kk, m := a.Dims()
+	return &ccsrOp{a: a, b: b, t: t, w: w, res: make([]float64, kk), ax: mat.NewDense(kk, m, nil), db: mat.NewDense(kk, m, nil), mm: mat.NewDense(m, m, nil)}
+}
+
+// objective returns f = Σ_k w_k(ax_k − t_k)² for ax = 𝒜X. O(K).
+func (o *ccsrOp) objective(ax []float64) float64 {
+	var f float64
+	for k, v := range ax {
+		r := v - o.t[k]
+		f += o.w[k] * r * r
+	}
+	return f
+}
+
+// gradient sets g = 2Σ_k w_k(ax_k − t_k)S_k for ax = 𝒜X. O(K·m²).
+func (o *ccsrOp) gradient(g *mat.SymDense, ax []float64) {
+	for k, v := range ax {
+		o.res[k] = o.w[k] * (v - o.t[k])
+	}
+	o.adjoint(g, o.res, 2)
+}
+
+// finish sets sol's M = x and its f, G and relative KKT residual, all
+// computed from the constraints themselves (ax is K scratch, g and step
+// m×m scratch), and marks it converged when that residual is at most tol.
+func (o *ccsrOp) finish(sol *ccsrSolution, x *mat.SymDense, ax []float64, g, step *mat.SymDense, proj *psdProjector, lip, scale, tol float64) {
+	o.apply(ax, x)
+	o.gradient(g, ax)
+	sol.m, sol.f, sol.grad, sol.lip = x, o.objective(ax), g, lip
+	sol.kkt = ccsrKKT(x, ax, o.gradient, mat.NewSymDense(x.SymmetricDim(), nil), proj, step, lip) / scale
+	if sol.kkt <= tol {
+		sol.converged, sol.stalled = true, false
+	}
 }
 
 // apply sets dst_k = a_kᵀ X b_k. Cost O(K·m²).
@@ -371,18 +410,12 @@ func ccsrSolve(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsrOpt
 			out.SetSym(i, j, (mm.At(i, j)+mm.At(j, i))/2)
 		}
 	}
-	o := &ccsrOp{a: a, b: b, w: w, ax: mat.NewDense(len(t), m, nil), db: mat.NewDense(len(t), m, nil), mm: mat.NewDense(m, m, nil)}
+	o := newCCSROp(a, b, t, w)
 	ax := make([]float64, len(t))
 	o.apply(ax, out)
-	var f float64
-	for k, v := range ax {
-		r := v - t[k]
-		f += w[k] * r * r
-		ax[k] = w[k] * r
-	}
 	g := mat.NewSymDense(m, nil)
-	o.adjoint(g, ax, 2)
-	sol.m, sol.f, sol.grad = out, f, g
+	o.gradient(g, ax)
+	sol.m, sol.f, sol.grad = out, o.objective(ax), g
 	return sol, nil
 }
 
@@ -438,23 +471,8 @@ func ccsrSolveRaw(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsr
 	if opt.form == ccsrFormGram || (opt.form == ccsrFormAuto && !opt.raw && ccsrUseGram(kk, m)) {
 		return ccsrSolveGram(ctx, a, b, t, w, opt)
 	}
-	o := &ccsrOp{a: a, b: b, w: w, ax: mat.NewDense(kk, m, nil), db: mat.NewDense(kk, m, nil), mm: mat.NewDense(m, m, nil)}
-	obj := func(ax []float64) float64 {
-		var f float64
-		for k, v := range ax {
-			r := v - t[k]
-			f += w[k] * r * r
-		}
-		return f
-	}
-	res := make([]float64, kk)
-	// grad sets g = 2Σ w_k (ax_k − t_k) S_k.
-	grad := func(g *mat.SymDense, ax []float64) {
-		for k, v := range ax {
-			res[k] = w[k] * (v - t[k])
-		}
-		o.adjoint(g, res, 2)
-	}
+	o := newCCSROp(a, b, t, w)
+	obj, grad := o.objective, o.gradient
 	g0 := mat.NewSymDense(m, nil)
 	zero := make([]float64, kk)
 	grad(g0, zero)
@@ -570,13 +588,7 @@ func ccsrSolveRaw(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsr
 			}
 		}
 	}
-	o.apply(ax, x)
-	grad(g, ax)
-	sol.m, sol.f, sol.grad, sol.lip = x, obj(ax), g, lip
-	sol.kkt = ccsrKKT(x, ax, grad, mat.NewSymDense(m, nil), proj, step, lip) / scale
-	if !sol.converged && sol.kkt <= opt.tol {
-		sol.converged, sol.stalled = true, false
-	}
+	o.finish(sol, x, ax, g, step, proj, lip, scale, opt.tol)
 	return sol, nil
 }
 
@@ -636,10 +648,26 @@ func symDist2(x, y *mat.SymDense) float64 {
 // Hessian of f, estimated by 30 power iterations at most from a fixed
 // pseudo-random symmetric start (relative change 1e-3 stops earlier). The
 // estimate is from below; ccsrSolve's backtracking doubles it when the
-// quadratic bound fails. Cost
-// O(K·m²) per iteration.
+// quadratic bound fails. Cost O(K·m²) per iteration.
 func ccsrLipschitz(ctx context.Context, o *ccsrOp) (float64, error) {
 	kk, m := o.a.Dims()
+	ax := make([]float64, kk)
+	return ccsrPowerLipschitz(ctx, m, func(y, x *mat.SymDense) float64 {
+		o.apply(ax, x)
+		// Rayleigh quotient ⟨X, T X⟩ = Σ w ⟨S_k, X⟩².
+		var rq float64
+		for k, v := range ax {
+			rq += o.w[k] * v * v
+			ax[k] *= o.w[k]
+		}
+		o.adjoint(y, ax, 1)
+		return rq
+	})
+}
+
+// ccsrPowerLipschitz runs the power iterations of ccsrLipschitz on m×m
+// symmetric matrices; tx sets y = T(X) for a unit X and returns ⟨X, TX⟩.
+func ccsrPowerLipschitz(ctx context.Context, m int, tx func(y, x *mat.SymDense) float64) (float64, error) {
 	x := mat.NewSymDense(m, nil)
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < m; i++ {
@@ -647,7 +675,6 @@ func ccsrLipschitz(ctx context.Context, o *ccsrOp) (float64, error) {
 			x.SetSym(i, j, rnd.NormFloat64())
 		}
 	}
-	ax := make([]float64, kk)
 	y := mat.NewSymDense(m, nil)
 	var lam float64
 	for it := 0; it < 30; it++ {
@@ -659,14 +686,7 @@ func ccsrLipschitz(ctx context.Context, o *ccsrOp) (float64, error) {
 			break
 		}
 		x.ScaleSym(1/nx, x)
-		o.apply(ax, x)
-		// Rayleigh quotient ⟨X, T X⟩ = Σ w ⟨S_k, X⟩².
-		var rq float64
-		for k, v := range ax {
-			rq += o.w[k] * v * v
-			ax[k] *= o.w[k]
-		}
-		o.adjoint(y, ax, 1)
+		rq := tx(y, x)
 		done := it > 0 && math.Abs(rq-lam) <= 1e-3*rq
 		lam = rq
 		if done {

@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -135,15 +134,7 @@ func (g *ccsrGram) toMatrix(dst *mat.SymDense, v []float64, c float64) {
 // to form H, then O(p² + m³) per iteration; ccsrUseGram says when.
 func ccsrSolveGram(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsrOptions) (*ccsrSolution, error) {
 	kk, m := a.Dims()
-	o := &ccsrOp{a: a, b: b, w: w, ax: mat.NewDense(kk, m, nil), db: mat.NewDense(kk, m, nil), mm: mat.NewDense(m, m, nil)}
-	obj := func(ax []float64) float64 {
-		var f float64
-		for k, v := range ax {
-			r := v - t[k]
-			f += w[k] * r * r
-		}
-		return f
-	}
+	o := newCCSROp(a, b, t, w)
 	gram, err := newCCSRGram(ctx, a, b, t, w)
 	if err != nil {
 		return nil, err
@@ -155,7 +146,7 @@ func ccsrSolveGram(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccs
 	scale := symNorm(g)
 	if scale == 0 {
 		zero := make([]float64, kk)
-		return &ccsrSolution{m: mat.NewSymDense(m, nil), f: obj(zero), grad: g, converged: true}, nil
+		return &ccsrSolution{m: mat.NewSymDense(m, nil), f: o.objective(zero), grad: g, converged: true}, nil
 	}
 	lip, err := ccsrGramLipschitz(ctx, gram)
 	if err != nil {
@@ -163,13 +154,6 @@ func ccsrSolveGram(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccs
 	}
 	proj := newPSDProjector(m)
 	ax := make([]float64, kk)
-	res := make([]float64, kk)
-	grad := func(gg *mat.SymDense, ax []float64) {
-		for k, v := range ax {
-			res[k] = w[k] * (v - t[k])
-		}
-		o.adjoint(gg, res, 2)
-	}
 	gf := mat.NewSymDense(m, nil)
 	x, y, z := mat.NewSymDense(m, nil), mat.NewSymDense(m, nil), mat.NewSymDense(m, nil)
 	rx, ry := make([]float64, p), make([]float64, p) // Hx − h, Hy − h
@@ -240,7 +224,7 @@ func ccsrSolveGram(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccs
 			// the iterate itself, from the constraints (O(K·m²), as the
 			// residual reported below).
 			o.apply(ax, x)
-			if r := ccsrKKT(x, ax, grad, gf, proj, step, lip); r <= opt.tol*scale {
+			if r := ccsrKKT(x, ax, o.gradient, gf, proj, step, lip); r <= opt.tol*scale {
 				sol.converged = true
 				break
 			}
@@ -248,56 +232,20 @@ func ccsrSolveGram(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccs
 	}
 	// f and G at the result from the constraints themselves, and the KKT
 	// residual from that G, as ccsrSolveRaw reports them.
-	o.apply(ax, x)
-	grad(gf, ax)
-	sol.m, sol.f, sol.grad, sol.lip = x, obj(ax), gf, lip
-	sol.kkt = ccsrKKT(x, ax, grad, mat.NewSymDense(m, nil), proj, step, lip) / scale
-	if sol.kkt <= opt.tol {
-		sol.converged, sol.stalled = true, false
-	}
+	o.finish(sol, x, ax, gf, step, proj, lip, scale, opt.tol)
 	return sol, nil
 }
 
-// ccsrGramLipschitz is ccsrLipschitz on the Gram form: the same start and
-// power iterations on T(X) = Σ_k w_k⟨S_k, X⟩S_k, the matrix of Hx.
-// Cost O(p²) per iteration.
+// ccsrGramLipschitz is ccsrLipschitz on the Gram form: the same power
+// iterations on T(X) = Σ_k w_k⟨S_k, X⟩S_k, the matrix of Hx, with
+// ⟨X, TX⟩ = xᵀHx. Cost O(p²) per iteration.
 func ccsrGramLipschitz(ctx context.Context, gram *ccsrGram) (float64, error) {
-	m := gram.m
-	p := len(gram.hv)
-	x := mat.NewSymDense(m, nil)
-	rnd := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < m; i++ {
-		for j := i; j < m; j++ {
-			x.SetSym(i, j, rnd.NormFloat64())
-		}
-	}
-	y := mat.NewSymDense(m, nil)
-	hx := make([]float64, p)
-	var lam float64
-	for it := 0; it < 30; it++ {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		nx := symNorm(x)
-		if nx == 0 {
-			break
-		}
-		x.ScaleSym(1/nx, x)
-		// Rayleigh quotient ⟨X, T X⟩ = xᵀHx.
+	hx := make([]float64, len(gram.hv))
+	return ccsrPowerLipschitz(ctx, gram.m, func(y, x *mat.SymDense) float64 {
 		rq := gram.quad(x)
-		gram.coef(gram.y, x)
-		u := mat.NewVecDense(p, hx)
-		u.MulVec(gram.h, mat.NewVecDense(p, gram.y))
+		// gram.quad left Hx in its scratch gram.y.
+		copy(hx, gram.y)
 		gram.toMatrix(y, hx, 1)
-		done := it > 0 && math.Abs(rq-lam) <= 1e-3*rq
-		lam = rq
-		if done {
-			break
-		}
-		x, y = y, x
-	}
-	if !(lam > 0) {
-		lam = 1
-	}
-	return 2 * lam, nil
+		return rq
+	})
 }

@@ -39,7 +39,7 @@ func TestCCSRGramPieces(t *testing.T) {
 			t.Errorf("m=%d K=%d: dᵀHd = %v, Σ w⟨S,D⟩² = %v", c.m, c.k, got, want)
 		}
 		// The gradient.
-		o := &ccsrOp{a: p.a, b: p.b, w: p.w, ax: mat.NewDense(c.k, c.m, nil), db: mat.NewDense(c.k, c.m, nil), mm: mat.NewDense(c.m, c.m, nil)}
+		o := newCCSROp(p.a, p.b, p.t, p.w)
 		ax := make([]float64, c.k)
 		o.apply(ax, x)
 		for k := range ax {
