@@ -714,18 +714,6 @@ func autoResult(res *Result, rep *AutoReport, warnings []string) *Result {
 	return &out
 }
 
-// satisfied returns how many of pairs the partition labels satisfies
-// (a must-link inside one cluster, a cannot-link across two).
-func satisfied(pairs []constraint.Pair, labels []int) int {
-	n := 0
-	for _, q := range pairs {
-		if pairSatisfied(q, labels) {
-			n++
-		}
-	}
-	return n
-}
-
 // pairSatisfied reports whether labels satisfy q: its ends together for a
 // must-link, apart for a cannot-link.
 func pairSatisfied(q constraint.Pair, labels []int) bool {

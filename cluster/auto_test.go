@@ -656,3 +656,15 @@ func TestAutoSignificance(t *testing.T) {
 		}
 	})
 }
+
+// satisfied (for the tests: auto counts with autoPairTable) returns how many of pairs the partition labels satisfies
+// (a must-link inside one cluster, a cannot-link across two).
+func satisfied(pairs []constraint.Pair, labels []int) int {
+	n := 0
+	for _, q := range pairs {
+		if pairSatisfied(q, labels) {
+			n++
+		}
+	}
+	return n
+}
