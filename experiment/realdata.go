@@ -361,7 +361,8 @@ func realRun(ctx context.Context, load func(context.Context) (*realInstance, err
 // realStat is a figure over the draws of a cell group.
 type realStat struct {
 	mean   float64
-	n      int // draws that ran
+	sd     float64 // standard deviation over the draws that ran
+	n      int     // draws that ran
 	failed int
 	secs   float64 // mean seconds over the draws that ran
 }
@@ -406,7 +407,7 @@ func realCollectOver(results map[string]Values, name, dens, key string, from, to
 	}
 	st.n = len(xs)
 	if st.n > 0 {
-		st.mean, _ = meanStdDev(xs)
+		st.mean, st.sd = meanStdDev(xs)
 		st.secs, _ = meanStdDev(ts)
 	}
 	return st
@@ -857,18 +858,11 @@ func realReplication(md *strings.Builder, results map[string]Values, rows []real
 		if e.N > realBigN {
 			continue
 		}
-		var xs []float64
-		for rep := from; rep < to; rep++ {
-			if v, ok := results[realKey(r.name, "1/n", "auto", rep)]; ok && v["failed"] == 0 {
-				xs = append(xs, v["ari"])
-			}
-		}
 		st := realCollectOver(results, r.name, "1/n", "auto", from, to, "ari")
 		c := realCompare(results, r.name, unc, st)
 		cmps = append(cmps, c)
 		old := realCollectOver(results, r.name, "1/n", "auto", 0, realSets, "ari")
 		all := realCollectOver(results, r.name, "1/n", "auto", 0, to, "ari")
-		_, sd := meanStdDev(xs)
 		yes := func(b bool) string {
 			if !c.ran {
 				return "–"
@@ -880,7 +874,7 @@ func realReplication(md *strings.Builder, results map[string]Values, rows []real
 		}
 		newS := "–"
 		if st.n > 0 {
-			newS = fmt.Sprintf("%.3f ± %.3f (%d)", st.mean, sd, st.n)
+			newS = fmt.Sprintf("%.3f ± %.3f (%d)", st.mean, st.sd, st.n)
 		}
 		fmt.Fprintf(md, "| %s | %.3f (%s) | %s | %s | %s | %s | %s | %s |\n", r.name, c.best, c.bestName, old, newS, all, yes(c.ok), yes(c.beats), realChoicesOver(results, r.name, "1/n", from, to))
 	}
