@@ -65,6 +65,14 @@ import (
 // resolved. Results with 10% of the constraints flipped:
 // docs/results/noisy-constraints.
 //
+// After the resolve acted, a refinement moves single nodes to lower the
+// PCKMeans energy of the partition in NJW's embedding of the graph, with
+// every given constraint as a soft penalty of weight λ (Refine; see
+// refinePairs): it puts back the nodes that a wrong must-link the resolve
+// kept had carried into another class, and lets the correct must-links it
+// left out act again. Consistent constraints are not refined. The
+// cannot-links thus also act in ML-NOA-SSC's refinement.
+//
 // The embedded NOASSC holds the knobs of the final step. Result: that of
 // NOA-SSC, with a warning giving m (and one from the screen when it left
 // out or down-weighted a pair, or from the resolve when it acted).
@@ -92,6 +100,11 @@ type MLNOASSC struct {
 	// ReferenceCSCAP (the zero value), ReferenceFastGE, or ReferenceNone
 	// to leave that step out. It acts only when the resolve does.
 	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default), fast-ge (FAST-GE, docs/results/noisy-dev's pick) or none"`
+	// Refine is the weight λ of a violated constraint in the refinement
+	// that follows the resolve when it acted (refinePairs), relative to a
+	// node's typical squared distance to its centroid: 0 means
+	// RefineDefault, −1 turns the refinement off.
+	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid in NJW's embedding (0: cluster.RefineDefault; −1: no refinement)" range:"-1 | [0, 1e6]"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -102,7 +115,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, m.Refine, "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -132,6 +145,11 @@ type MCLNOASSC struct {
 	// ReferenceCSCAP (the zero value), ReferenceFastGE, or ReferenceNone
 	// to leave that step out. It acts only when the resolve does.
 	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default), fast-ge (FAST-GE, docs/results/noisy-dev's pick) or none"`
+	// Refine is the weight λ of a violated constraint in the refinement
+	// that follows the resolve when it acted (refinePairs), relative to a
+	// node's typical squared distance to its centroid: 0 means
+	// RefineDefault, −1 turns the refinement off.
+	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid in NJW's embedding (0: cluster.RefineDefault; −1: no refinement)" range:"-1 | [0, 1e6]"`
 }
 
 // Name returns "mcl-noa-ssc".
@@ -142,18 +160,23 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, m.Refine, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
 // constraints of p screened first when screen is set (screenPairs), or
 // else resolved when resolve is set and they contradict each other
 // (resolvePairs, with reference partition ref).
-func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, name string) (*Result, error) {
+func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine float64, name string) (*Result, error) {
 	if err := ref.check(name); err != nil {
 		return nil, err
 	}
+	if err := refineCheck(name, refine); err != nil {
+		return nil, err
+	}
 	var warnings []string
+	given := p // the constraints as given, for the refinement
+	refined := false
 	if (screen || resolve) && p.Constraints != nil {
 		var kept []constraint.Pair
 		var w []string
@@ -167,6 +190,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 			return nil, err
 		}
 		warnings = append(warnings, w...)
+		refined = !screen && !consistentPairs(given.Constraints) // the resolve acted
 		q := *p
 		q.Constraints = &constraint.Set{N: p.Constraints.N, Pairs: kept}
 		p = &q
@@ -215,6 +239,24 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	res, err := inner.cluster(ctx, &Problem{Graph: g, K: k, Labels: labels}, s, name)
 	if err != nil {
 		return nil, err
+	}
+	if lambda, on := refineLambda(refine); on && refined {
+		x, w, err := refineEmbedding(ctx, given, s)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: %s: refinement: %w", name, err)
+		}
+		warnings = append(warnings, w...)
+		out, sweeps, moves, err := refinePairs(ctx, x, res.Labels, k, given.Constraints.Pairs, lambda)
+		if err != nil {
+			return nil, err
+		}
+		note := ""
+		if sweeps == refineMaxSweeps {
+			note = fmt.Sprintf(" (stopped at %d sweeps)", refineMaxSweeps)
+		}
+		warnings = append(warnings, fmt.Sprintf("%s: refinement with every given constraint as a penalty of weight %g moved %d nodes in %d sweeps%s (%s.Refine = −1 turns it off)", name, lambda, moves, sweeps, note, refineKnobOwner(name)))
+		res.Labels = out
+		res.Objective = 0 // the distortion was NOA-SSC's, before the moves
 	}
 	res.Warnings = append(warnings, res.Warnings...)
 	return res, nil
@@ -301,4 +343,13 @@ func sortEdges(e []graph.Edge) {
 		}
 		return a.J - b.J
 	})
+}
+
+// refineKnobOwner is the type holding the Refine knob of the method named
+// name, for warnings.
+func refineKnobOwner(name string) string {
+	if name == "ml-noa-ssc" {
+		return "MLNOASSC"
+	}
+	return "MCLNOASSC"
 }

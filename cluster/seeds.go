@@ -70,7 +70,8 @@ const (
 	streamCoCluster                         // co-clustering's k-means
 	streamLabelRecover                      // the NJW partition that fills label gaps (labelrecover.go)
 	streamAuto                              // auto's candidates (auto.go)
-	streamPairReference                     // the reference partition (FAST-GE by default) of ML-/MCL-NOA-SSC's resolve (noassc_resolve.go)
+	streamPairReference                     // the reference partition (CSCAP by default) of ML-/MCL-NOA-SSC's resolve (noassc_resolve.go)
+	streamPairRefine                        // the embedding of ML-/MCL-NOA-SSC's refinement (noassc_refine.go)
 )
 
 // streamSrc returns the generator of stream id under seed.

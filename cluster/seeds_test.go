@@ -27,7 +27,7 @@ func TestStreamIDsDistinct(t *testing.T) {
 		seen[id] = name
 	}
 	derived := []stream{streamFastGE, streamSSCKA, streamCSCAP, streamCSC, streamPairNcut, streamCSP,
-		streamCPCA, streamCLPP, streamL1CSC, streamCoCluster, streamLabelRecover, streamAuto, streamPairReference}
+		streamCPCA, streamCLPP, streamL1CSC, streamCoCluster, streamLabelRecover, streamAuto, streamPairReference, streamPairRefine}
 	dseen := map[stream]int{}
 	for i, id := range derived {
 		if j, ok := dseen[id]; ok {

@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"testing"
+
+	"github.com/tether-sc/tether/cluster"
 )
 
 // The criterion fixed before the suite was run (noisyDevPick), on
@@ -53,5 +55,38 @@ func TestNoisyDevRows(t *testing.T) {
 		if r.p.N < 150 || r.p.N > 600 {
 			t.Errorf("%s: n = %d", r.name, r.p.N)
 		}
+	}
+}
+
+// The refine columns run the method with that λ and the default
+// reference; the reference columns keep the refinement off, as when their
+// cells were computed; −1 names the cscap reference's column.
+func TestNoisyDevRefineColumns(t *testing.T) {
+	for _, tc := range []struct {
+		col  string
+		want cluster.Method
+	}{
+		{"mcl-noa-ssc/refine=8", cluster.MCLNOASSC{Refine: 8}},
+		{"ml-noa-ssc/refine=16", cluster.MLNOASSC{Refine: 16}},
+		{"mcl-noa-ssc/ref=cscap", cluster.MCLNOASSC{Refine: -1}},
+		{"ml-noa-ssc/ref=fast-ge", cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1}},
+		{"mcl-noa-ssc-noresolve", cluster.MCLNOASSC{NoResolve: true}},
+	} {
+		got, err := noisyDevMethod(tc.col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("%s: %#v, want %#v", tc.col, got, tc.want)
+		}
+	}
+	if got := noisyDevRefineColumn("mcl-noa-ssc", -1); got != "mcl-noa-ssc/ref=cscap" {
+		t.Errorf("λ = −1: column %q", got)
+	}
+	if got := noisyDevRefineColumn("ml-noa-ssc", 4); got != "ml-noa-ssc/refine=4" {
+		t.Errorf("λ = 4: column %q", got)
+	}
+	if noisyDevRefines[0] != -1 {
+		t.Errorf("the first candidate (the tie-break's) is %g, want −1 (off)", noisyDevRefines[0])
 	}
 }
