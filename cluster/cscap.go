@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
@@ -53,7 +55,15 @@ import (
 // Cost beyond the propagation: one Cholesky factorization of W
 // (O(n³/3)) to test W ⪰ 0 and, when W is indefinite, the eigenvalues of W
 // by a dense decomposition (O(4n³/3)) and a second factorization to
-// confirm the shifted matrix.
+// confirm the shifted matrix (work on the graph alone, which Auto does
+// once for all its fits, see cscapPrior). The propagation itself, for q
+// constraints in the Woodbury system (all of them for k = 2 or Joint, the
+// must-links otherwise): q³/3 flops to factorize I + UᵀWU, 2q²n to solve
+// it for WU's n columns (on all cores) and 2n²q for the product, so above
+// q ≈ n it exceeds the O(n³) work on W: with n = 950 and q = 4750 (5n
+// pairs, k = 2) one fit takes about 10 s on the 2-core machine, against
+// 0.9 s with q = n (BenchmarkAuto950's problem); Alg. 12 adds n²·n_c/2
+// comparisons for n_c cannot-links.
 type CSCAP struct {
 	// EpsML and EpsCL are ε_m and ε_c, the softness of must-links and
 	// cannot-links (→ 0: hard constraints). If zero, 1 is used: the
@@ -93,7 +103,10 @@ type CSCAP struct {
 	// (at least 75% of its neighbours' vote weight for the other kind) is
 	// left out. It makes CSCAP robust to wrong constraints (with 10% of
 	// them flipped, docs/results/noisy-constraints) at a small cost on
-	// clean ones. Cost O(m²) affinity look-ups for m constraints.
+	// clean ones. Cost: the affinity look-ups between each constraint and
+	// the constraints with an end next to one of its ends on the graph
+	// (constraint.VoteOptions.Neighbours), O(m²) for m constraints only on
+	// a dense graph.
 	NoVote bool `doc:"use every constraint at full weight (no vote down-weighting of contradicted ones)"`
 	// MaxBytes is the memory limit of the dense work. If MaxBytes is 0,
 	// 2 GiB is used.
@@ -411,31 +424,27 @@ func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*ma
 			wu.Set(i, t, coef[t]*(w.At(i, pr.I)+sign[t]*w.At(i, pr.J)))
 		}
 	}
-	// C = I + UᵀWU: row t of Uᵀ(WU) is c_t (WU[i,:] ± WU[j,:]).
-	cm := mat.NewSymDense(q, nil)
-	for t, pr := range pairs {
-		for u := t; u < q; u++ {
-			v := coef[t] * (wu.At(pr.I, u) + sign[t]*wu.At(pr.J, u))
-			if t == u {
-				v++
-			}
-			cm.SetSym(t, u, v)
-		}
-	}
+	cm := woodburySystem(wu, pairs, coef, sign)
 	x := mat.NewDense(q, n, nil)
-	var ch mat.Cholesky
-	if ch.Factorize(cm) {
-		// As ch.SolveTo(x, wu.T()), which refuses a condition number
-		// above mat.ConditionTolerance, with the columns of the right-hand
-		// side solved on all cores (cholSolveColumns).
-		if cond := ch.Cond(); cond > mat.ConditionTolerance {
+	// C = UᵀU by Cholesky in place, the numbers mat.Cholesky.Factorize
+	// computes on a copy of C (C's norm, lapack64.Potrf, lapack64.Pocon's
+	// condition estimate) without a second q×q matrix; like
+	// mat.Cholesky.SolveTo, a condition number above
+	// mat.ConditionTolerance is refused. The columns of the right-hand
+	// side are solved on all cores (cholSolveColumns).
+	sym := cm.RawSymmetric()
+	work := make([]float64, 3*q)
+	norm := lapack64.Lansy(lapack.MaxRowSum, sym, work)
+	if _, ok := lapack64.Potrf(sym); ok {
+		if cond := 1 / lapack64.Pocon(sym, norm, work, make([]int, q)); cond > mat.ConditionTolerance {
 			return nil, fmt.Errorf("cluster: cscap: solving I + UᵀWU: %w", mat.Condition(cond))
 		}
 		x.Copy(wu.T())
-		cholSolveColumns(ch.RawU().(*mat.TriDense).RawTriangular(), x.RawMatrix())
+		cholSolveColumns(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: q, Stride: sym.Stride, Data: sym.Data}, x.RawMatrix())
 	} else {
+		// Potrf stopped part way through C: build it again.
 		var lu mat.LU
-		lu.Factorize(cm)
+		lu.Factorize(woodburySystem(wu, pairs, coef, sign))
 		if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
 			return nil, fmt.Errorf("cluster: cscap: I + UᵀWU is singular (condition %.3g): W is far from positive semidefinite", cond)
 		}
@@ -451,6 +460,24 @@ func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*ma
 		}
 	}
 	return out, nil
+}
+
+// woodburySystem returns C = I + UᵀWU of woodbury from WU and U's
+// columns c_t(e_i ± e_j): row t of Uᵀ(WU) is c_t (WU[i,:] ± WU[j,:]).
+// O(q²) for q pairs.
+func woodburySystem(wu *mat.Dense, pairs []constraint.Pair, coef, sign []float64) *mat.SymDense {
+	q := len(pairs)
+	cm := mat.NewSymDense(q, nil)
+	for t, pr := range pairs {
+		for u := t; u < q; u++ {
+			v := coef[t] * (wu.At(pr.I, u) + sign[t]*wu.At(pr.J, u))
+			if t == u {
+				v++
+			}
+			cm.SetSym(t, u, v)
+		}
+	}
+	return cm
 }
 
 // cholSolveColumns overwrites b with A⁻¹b for A = UᵀU, u the upper

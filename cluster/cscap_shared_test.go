@@ -230,3 +230,91 @@ func TestAutoManyPairsByHand(t *testing.T) {
 		})
 	}
 }
+
+// woodburyByMat is woodbury as it was written before the in-place
+// factorization and the column-parallel solve: mat.Cholesky on a copy of
+// C, its SolveTo, and mat.LU when C is not positive definite.
+func woodburyByMat(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
+	n, q := w.SymmetricDim(), len(pairs)
+	out := mat.NewSymDense(n, nil)
+	out.CopySym(w)
+	wu := mat.NewDense(n, q, nil)
+	sign, coef := make([]float64, q), make([]float64, q)
+	for t, pr := range pairs {
+		sign[t], coef[t] = -1, math.Sqrt(pr.W())/epsM
+		if pr.Kind == constraint.CannotLink {
+			sign[t], coef[t] = 1, math.Sqrt(pr.W())/epsC
+		}
+		for i := 0; i < n; i++ {
+			wu.Set(i, t, coef[t]*(w.At(i, pr.I)+sign[t]*w.At(i, pr.J)))
+		}
+	}
+	cm := woodburySystem(wu, pairs, coef, sign)
+	x := mat.NewDense(q, n, nil)
+	var ch mat.Cholesky
+	if ch.Factorize(cm) {
+		if err := ch.SolveTo(x, wu.T()); err != nil {
+			return nil, err
+		}
+	} else {
+		var lu mat.LU
+		lu.Factorize(cm)
+		if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
+			return nil, fmt.Errorf("singular (condition %.3g)", cond)
+		}
+		if err := lu.SolveTo(x, false, wu.T()); err != nil {
+			return nil, err
+		}
+	}
+	corr := mat.NewDense(n, n, nil)
+	corr.Mul(wu, x)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			out.SetSym(i, j, w.At(i, j)-(corr.At(i, j)+corr.At(j, i))/2)
+		}
+	}
+	return out, nil
+}
+
+// TestWoodburyInPlaceIdentical checks woodbury (C factorized in place, the
+// solve split by columns) against woodburyByMat with tolerance 0: on the
+// shifted prior of a 10-NN graph with 5 pairs per node (positive definite
+// C, more pairs than nodes), on the unshifted indefinite prior (C not
+// positive definite: the LU path), and with small ε (large entries).
+func TestWoodburyInPlaceIdentical(t *testing.T) {
+	p, _ := autoBlobsProblem(t, 200, 2, 1000)
+	shifted, err := CSCAP{}.newPrior(context.Background(), p.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := cscapAffinity(p.Graph, 0)
+	pairs := p.Constraints.Pairs
+	for _, tc := range []struct {
+		name       string
+		w          *mat.SymDense
+		pairs      []constraint.Pair
+		epsM, epsC float64
+	}{
+		{"shifted, 1000 pairs", shifted.w, pairs, 1, 1},
+		{"shifted, 150 pairs", shifted.w, pairs[:150], 1, 1},
+		{"unshifted, 1000 pairs", raw, pairs, 1, 1},
+		{"shifted, ε = 0.01", shifted.w, pairs[:300], 0.01, 0.02},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, gerr := woodbury(tc.w, tc.pairs, tc.epsM, tc.epsC)
+			want, werr := woodburyByMat(tc.w, tc.pairs, tc.epsM, tc.epsC)
+			if (gerr != nil) != (werr != nil) {
+				t.Fatalf("error %v, by mat.Cholesky %v", gerr, werr)
+			}
+			if gerr != nil {
+				t.Logf("both fail: %v", gerr)
+				return
+			}
+			if !mat.Equal(got, want) {
+				var d mat.Dense
+				d.Sub(got, want)
+				t.Errorf("max |difference| = %g, want 0", mat.Norm(&d, math.Inf(1)))
+			}
+		})
+	}
+}
