@@ -126,11 +126,12 @@ type CSCAP struct {
 // W before the shift. Read only once made, so the fits of Auto's folds
 // share one.
 type cscapPrior struct {
-	g           *graph.Graph // the graph it was made for
-	w           *mat.SymDense
-	sim         func(a, b int) float64 // denseSim of W before the shift (called with a ≠ b only)
-	nbr         func(a int) []int32    // the graph's rows: every b ≠ a with sim(a, b) > 0
-	delta, lmin float64                // the automatic shift (Shift = 0) and λ_min(W) (NaN if not computed)
+	g               *graph.Graph // the graph it was made for
+	diagonal, shift float64      // and the knobs
+	w               *mat.SymDense
+	sim             func(a, b int) float64 // denseSim of W before the shift (called with a ≠ b only)
+	nbr             func(a int) []int32    // the graph's rows: every b ≠ a with sim(a, b) > 0
+	delta, lmin     float64                // the automatic shift (Shift = 0) and λ_min(W) (NaN if not computed)
 }
 
 // newPrior returns the cscapPrior of g under c's Diagonal and Shift. The
@@ -140,7 +141,7 @@ type cscapPrior struct {
 // cscapMinimalShift); 8·n² bytes, plus 8·n² during the shift's tests.
 func (c CSCAP) newPrior(ctx context.Context, g *graph.Graph) (*cscapPrior, error) {
 	w := cscapAffinity(g, c.Diagonal)
-	pr := &cscapPrior{g: g, w: w, lmin: math.NaN()}
+	pr := &cscapPrior{g: g, diagonal: c.Diagonal, shift: c.Shift, w: w, lmin: math.NaN()}
 	// The vote reads off-diagonal entries only (constraint.Vote takes
 	// sim(a, a) = 1 itself), which the shift leaves unchanged.
 	pr.sim = denseSim(w)
@@ -195,7 +196,7 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		return nil, fmt.Errorf("%w: cscap: n = %d with %d constraints needs about %s for its dense n×n matrices, more than the limit of %s (CSCAP.MaxBytes)", ErrInvalid, n, len(pairs), byteSize(need), byteSize(limit))
 	}
 	pr := c.prior
-	if pr == nil || pr.g != g {
+	if pr == nil || pr.g != g || pr.diagonal != c.Diagonal || pr.shift != c.Shift {
 		if pr, err = c.newPrior(ctx, g); err != nil {
 			return nil, err
 		}
@@ -209,7 +210,7 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		}
 		warnings = append(warnings, vw...)
 	}
-	if pr.delta > 0 && c.Shift == 0 {
+	if pr.delta > 0 {
 		warnings = append(warnings, fmt.Sprintf("cscap: W is not positive semidefinite (λ_min = %.6g), as the Gaussian-process prior of thesis eq. 4.2.9 requires; used W + δI with δ = %.6g (eigenvectors unchanged, eigenvalues raised by δ; set CSCAP.Shift to choose δ)", pr.lmin, pr.delta))
 	}
 	var ml, cl []constraint.Pair
