@@ -38,8 +38,10 @@ import (
 // rank-one Woodbury update), and A = max(0, min_c W̄ᶜ) entrywise.
 //
 // The method is dense by nature: W̄ is a full n×n matrix. Memory is about
-// 3·8·n² bytes (W, W̄ and the k > 2 running minimum) and time O(n²·|S|);
-// above MaxBytes Partition refuses with an estimate.
+// 3·8·n² bytes (W, W̄ and the k > 2 running minimum) plus the |S|×|S|
+// system and two n×|S| blocks (cscapBytes), and time O(|S|³/3 + n·|S|² +
+// n²·|S|) (see the cost below); above MaxBytes Partition refuses with an
+// estimate.
 //
 // The Gaussian-process reading needs W ⪰ 0 (W is the prior covariance of
 // eq. 4.2.9, and W̄ ≻ 0 below eq. 4.2.13 relies on it). An affinity graph
