@@ -121,8 +121,12 @@ import (
 //
 // Sharing. The unconstrained candidates run once for all folds; both
 // FGPWC candidates embed the graph once (FGPWC.Embed) and reuse that
-// basis in every fold and in the final fit. The other supervised
-// candidates depend on the training constraints and run per fold.
+// basis in every fold and in the final fit, and cscap computes its dense
+// prior W and the shift that makes it positive semidefinite (a dense
+// eigenvalue decomposition) once for its folds and final fit. The rest of
+// the supervised candidates' work depends on the training constraints
+// and runs per fold. Sharing changes no result: each fit computes what
+// it would compute alone.
 //
 // Result: the winner's Result, with Report = *AutoReport (every
 // candidate's scores and seconds, the choice and why) and a first warning
@@ -135,7 +139,12 @@ import (
 // Cost: one fit of each unconstrained candidate, Folds fits of each
 // supervised one and one final fit, GOMAXPROCS at a time; each fit is
 // that method's cost on the training part. BenchmarkAuto3000 measures it
-// (3000 nodes, 15 000 pairs).
+// (3000 nodes, 15 000 pairs). Below autoCostlyMaxN the costly candidates
+// run and cscap's cost grows as the cube of the number of pairs (its
+// Woodbury system, see CSCAP): BenchmarkAuto950 (950 nodes, k = 2, 4750
+// pairs) takes about 26 s on the 2-core machine, of which about 11 s
+// are cscap's final fit on all 4750 pairs (cscap wins there;
+// bench/results.md).
 type Auto struct {
 	// Folds is the number of cross-validation folds. If Folds is 0, 3 are
 	// used.
@@ -370,6 +379,7 @@ type autoCandidate struct {
 	method      Method
 	supervised  bool
 	fgpwc       *FGPWC // non-nil for the FGPWC candidates: the basis is shared
+	cscap       *CSCAP // non-nil for cscap: its prior on the graph is shared
 	skip        string // non-empty: not tried, and why
 }
 
@@ -412,7 +422,7 @@ func autoCandidates(labels bool, n, k int) []autoCandidate {
 		costly(sup("fast-ge", FastGE{}), pencil),
 		costly(sup("fast-ge2", FastGE2{}), pencil),
 		costly(sup("fast-ge2-bh", FastGE2BH{}), dense),
-		costly(sup("cscap", CSCAP{}), dense),
+		costly(autoCandidate{name: "cscap", method: CSCAP{}, supervised: true, cscap: &CSCAP{}}, dense),
 		autoCandidate{name: "fgpwc-dw", knobs: "Laplacian=unnormalized M=k", method: dw, supervised: true, fgpwc: &dw},
 		autoCandidate{name: "fgpwc", knobs: fmt.Sprintf("M=%d", sym.M), method: sym, supervised: true, fgpwc: &sym},
 	)
@@ -518,6 +528,24 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		}
 		c.fgpwc.Basis = b
 		cands[ci].method = *c.fgpwc
+	}
+	// CSCAP's work on the graph alone (the dense prior and its shift,
+	// cscapPrior), once for its folds and final fit; it clusters the
+	// graph as given (no core rule). If it fails, every fit redoes it and
+	// fails the same way, reported as that candidate's error.
+	for ci, c := range cands {
+		if c.cscap == nil || c.skip != "" {
+			continue
+		}
+		pr, err := c.cscap.newPrior(ctx, p.Graph)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		c.cscap.prior = pr
+		cands[ci].method = *c.cscap
 	}
 	// The tasks: one per unconstrained candidate (its partition of the
 	// whole graph, slot 0 of its row), one per supervised candidate and

@@ -15,12 +15,20 @@ import (
 // 15 000 pairs drawn uniformly without replacement from the blobs' labels
 // (5n, the "5n pairs"). It returns the problem and the blobs.
 func autoBenchProblem(tb testing.TB) (*Problem, []int) {
+	return autoBlobsProblem(tb, 3000, 5, 5*3000)
+}
+
+// autoBlobsProblem returns n points in k Gaussian blobs in 3-D (spread
+// 2.5), their symmetric 10-NN graph with RBF weights and the given number
+// of pairs drawn uniformly without replacement from the blobs' labels,
+// seeded by n (autoBenchProblem's problem for n = 3000, k = 5 and 15 000
+// pairs), and the blobs.
+func autoBlobsProblem(tb testing.TB, n, k, pairs int) (*Problem, []int) {
 	tb.Helper()
-	const n, k = 3000, 5
-	rnd := rand.New(rand.NewPCG(3000, 19))
+	rnd := rand.New(rand.NewPCG(uint64(n), 19))
 	x, truth := fgpwcBlobs(rnd, n, 3, k, 2.5)
 	g := fgpwcKNNGraph(tb, x, 10)
-	set, err := constraint.UniformPairs(truth, 5*n, rand.NewPCG(3000, 20))
+	set, err := constraint.UniformPairs(truth, pairs, rand.NewPCG(uint64(n), 20))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -48,6 +56,24 @@ var autoBenchSink *AutoReport
 // partition against the blobs.
 func BenchmarkAuto3000(b *testing.B) {
 	p, truth := autoBenchProblem(b)
+	benchmarkAuto(b, p, truth)
+}
+
+// BenchmarkAuto950 is -method auto below autoCostlyMaxN, where its costly
+// candidates (fast-ge, fast-ge2, fast-ge2-bh, cscap) run, on
+// autoBlobsProblem with 950 nodes, 2 blobs and 4750 pairs (5n): the size
+// of realdata's tic-tac-toe at 5n (958 nodes, k = 2, 4790 pairs), without
+// its dataset. cscap's Woodbury system is then 4750×4750 on the whole
+// problem (about 3200 pairs in a fold's training part). It reports the
+// ARI of the chosen partition against the blobs.
+func BenchmarkAuto950(b *testing.B) {
+	p, truth := autoBlobsProblem(b, 950, 2, 5*950)
+	benchmarkAuto(b, p, truth)
+}
+
+// benchmarkAuto runs Auto{} with Settings{Seed: 1} on p, keeps the last
+// report in autoBenchSink and logs every candidate's seconds.
+func benchmarkAuto(b *testing.B, p *Problem, truth []int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	var res *Result

@@ -5,11 +5,16 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/parallel"
 )
 
 // CSCAP is constrained spectral clustering through affinity propagation
@@ -33,8 +38,10 @@ import (
 // rank-one Woodbury update), and A = max(0, min_c W̄ᶜ) entrywise.
 //
 // The method is dense by nature: W̄ is a full n×n matrix. Memory is about
-// 3·8·n² bytes (W, W̄ and the k > 2 running minimum) and time O(n²·|S|);
-// above MaxBytes Partition refuses with an estimate.
+// 3·8·n² bytes (W, W̄ and the k > 2 running minimum) plus the |S|×|S|
+// system and two n×|S| blocks (cscapBytes), and time O(|S|³/3 + n·|S|² +
+// n²·|S|) (see the cost below); above MaxBytes Partition refuses with an
+// estimate.
 //
 // The Gaussian-process reading needs W ⪰ 0 (W is the prior covariance of
 // eq. 4.2.9, and W̄ ≻ 0 below eq. 4.2.13 relies on it). An affinity graph
@@ -50,7 +57,15 @@ import (
 // Cost beyond the propagation: one Cholesky factorization of W
 // (O(n³/3)) to test W ⪰ 0 and, when W is indefinite, the eigenvalues of W
 // by a dense decomposition (O(4n³/3)) and a second factorization to
-// confirm the shifted matrix.
+// confirm the shifted matrix (work on the graph alone, which Auto does
+// once for all its fits, see cscapPrior). The propagation itself, for q
+// constraints in the Woodbury system (all of them for k = 2 or Joint, the
+// must-links otherwise): q³/3 flops to factorize I + UᵀWU, 2q²n to solve
+// it for WU's n columns (on all cores) and 2n²q for the product, so above
+// q ≈ n it exceeds the O(n³) work on W: with n = 950 and q = 4750 (5n
+// pairs, k = 2) one fit takes about 10 s on the 2-core machine, against
+// 0.9 s with q = n (BenchmarkAuto950's problem); Alg. 12 adds n²·n_c/2
+// comparisons for n_c cannot-links.
 type CSCAP struct {
 	// EpsML and EpsCL are ε_m and ε_c, the softness of must-links and
 	// cannot-links (→ 0: hard constraints). If zero, 1 is used: the
@@ -90,11 +105,63 @@ type CSCAP struct {
 	// (at least 75% of its neighbours' vote weight for the other kind) is
 	// left out. It makes CSCAP robust to wrong constraints (with 10% of
 	// them flipped, docs/results/noisy-constraints) at a small cost on
-	// clean ones. Cost O(m²) affinity look-ups for m constraints.
+	// clean ones. Cost: the affinity look-ups between each constraint and
+	// the constraints with an end next to one of its ends on the graph
+	// (constraint.VoteOptions.Neighbours), O(m²) for m constraints only on
+	// a dense graph.
 	NoVote bool `doc:"use every constraint at full weight (no vote down-weighting of contradicted ones)"`
 	// MaxBytes is the memory limit of the dense work. If MaxBytes is 0,
 	// 2 GiB is used.
 	MaxBytes int64 `doc:"memory limit of the dense work (0: 2 GiB)" range:"[0, 1e15]"`
+
+	// prior, when not nil and made for the graph being clustered, is the
+	// work on the graph alone that Partition would otherwise redo (see
+	// cscapPrior): Auto computes it once for its folds and final fit.
+	// Unexported, unlike FGPWC.Basis: it is a cache with nothing to set.
+	prior *cscapPrior
+}
+
+// cscapPrior is the part of CSCAP's work that depends on the graph and the
+// knobs Diagonal and Shift alone, not on the constraints: the dense prior
+// W with its missing diagonal filled (cscapAffinity) and shifted by δ
+// (W + δI, see CSCAP.Shift), and the vote's similarity and neighbours on
+// W before the shift. Read only once made, so the fits of Auto's folds
+// share one.
+type cscapPrior struct {
+	g               *graph.Graph // the graph it was made for
+	diagonal, shift float64      // and the knobs
+	w               *mat.SymDense
+	sim             func(a, b int) float64 // denseSim of W before the shift (called with a ≠ b only)
+	nbr             func(a int) []int32    // the graph's rows: every b ≠ a with sim(a, b) > 0
+	delta, lmin     float64                // the automatic shift (Shift = 0) and λ_min(W) (NaN if not computed)
+}
+
+// newPrior returns the cscapPrior of g under c's Diagonal and Shift. The
+// error is cscapMinimalShift's. Cost: O(n²) and, with Shift = 0, one
+// O(n³/3) Cholesky factorization, and when W is indefinite a dense
+// eigenvalue decomposition and a second factorization (see
+// cscapMinimalShift); 8·n² bytes, plus 8·n² during the shift's tests.
+func (c CSCAP) newPrior(ctx context.Context, g *graph.Graph) (*cscapPrior, error) {
+	w := cscapAffinity(g, c.Diagonal)
+	pr := &cscapPrior{g: g, diagonal: c.Diagonal, shift: c.Shift, w: w, lmin: math.NaN()}
+	// The vote reads off-diagonal entries only (constraint.Vote takes
+	// sim(a, a) = 1 itself), which the shift leaves unchanged.
+	pr.sim = denseSim(w)
+	pr.nbr = func(a int) []int32 { idx, _ := g.Row(a); return idx }
+	switch {
+	case c.Shift > 0:
+		cscapAddDiagonal(w, c.Shift)
+	case c.Shift == 0:
+		delta, lmin, err := cscapMinimalShift(ctx, w)
+		if err != nil {
+			return nil, err
+		}
+		if delta > 0 {
+			cscapAddDiagonal(w, delta)
+			pr.delta, pr.lmin = delta, lmin
+		}
+	}
+	return pr, nil
 }
 
 // Name returns "cscap".
@@ -130,27 +197,23 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if need := cscapBytes(n, len(pairs)); need > limit {
 		return nil, fmt.Errorf("%w: cscap: n = %d with %d constraints needs about %s for its dense n×n matrices, more than the limit of %s (CSCAP.MaxBytes)", ErrInvalid, n, len(pairs), byteSize(need), byteSize(limit))
 	}
-	w := cscapAffinity(g, c.Diagonal)
+	pr := c.prior
+	if pr == nil || pr.g != g || pr.diagonal != c.Diagonal || pr.shift != c.Shift {
+		if pr, err = c.newPrior(ctx, g); err != nil {
+			return nil, err
+		}
+	}
+	w := pr.w
 	warnings := pairWarnings
 	if !c.NoVote {
 		var vw []string
-		if pairs, vw, err = votePairs("cscap", "CSCAP.NoVote", n, pairs, denseSim(w)); err != nil {
+		if pairs, vw, err = votePairs("cscap", "CSCAP.NoVote", n, pairs, pr.sim, pr.nbr); err != nil {
 			return nil, err
 		}
 		warnings = append(warnings, vw...)
 	}
-	switch {
-	case c.Shift > 0:
-		cscapAddDiagonal(w, c.Shift)
-	case c.Shift == 0:
-		delta, lmin, err := cscapMinimalShift(ctx, w)
-		if err != nil {
-			return nil, err
-		}
-		if delta > 0 {
-			cscapAddDiagonal(w, delta)
-			warnings = append(warnings, fmt.Sprintf("cscap: W is not positive semidefinite (λ_min = %.6g), as the Gaussian-process prior of thesis eq. 4.2.9 requires; used W + δI with δ = %.6g (eigenvectors unchanged, eigenvalues raised by δ; set CSCAP.Shift to choose δ)", lmin, delta))
-		}
+	if pr.delta > 0 {
+		warnings = append(warnings, fmt.Sprintf("cscap: W is not positive semidefinite (λ_min = %.6g), as the Gaussian-process prior of thesis eq. 4.2.9 requires; used W + δI with δ = %.6g (eigenvectors unchanged, eigenvalues raised by δ; set CSCAP.Shift to choose δ)", pr.lmin, pr.delta))
 	}
 	var ml, cl []constraint.Pair
 	for _, q := range pairs {
@@ -364,26 +427,27 @@ func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*ma
 			wu.Set(i, t, coef[t]*(w.At(i, pr.I)+sign[t]*w.At(i, pr.J)))
 		}
 	}
-	// C = I + UᵀWU: row t of Uᵀ(WU) is c_t (WU[i,:] ± WU[j,:]).
-	cm := mat.NewSymDense(q, nil)
-	for t, pr := range pairs {
-		for u := t; u < q; u++ {
-			v := coef[t] * (wu.At(pr.I, u) + sign[t]*wu.At(pr.J, u))
-			if t == u {
-				v++
-			}
-			cm.SetSym(t, u, v)
-		}
-	}
+	cm := woodburySystem(wu, pairs, coef, sign)
 	x := mat.NewDense(q, n, nil)
-	var ch mat.Cholesky
-	if ch.Factorize(cm) {
-		if err := ch.SolveTo(x, wu.T()); err != nil {
-			return nil, fmt.Errorf("cluster: cscap: solving I + UᵀWU: %w", err)
+	// C = UᵀU by Cholesky in place, the numbers mat.Cholesky.Factorize
+	// computes on a copy of C (C's norm, lapack64.Potrf, lapack64.Pocon's
+	// condition estimate) without a second q×q matrix; like
+	// mat.Cholesky.SolveTo, a condition number above
+	// mat.ConditionTolerance is refused. The columns of the right-hand
+	// side are solved on all cores (cholSolveColumns).
+	sym := cm.RawSymmetric()
+	work := make([]float64, 3*q)
+	norm := lapack64.Lansy(lapack.MaxRowSum, sym, work)
+	if _, ok := lapack64.Potrf(sym); ok {
+		if cond := 1 / lapack64.Pocon(sym, norm, work, make([]int, q)); cond > mat.ConditionTolerance {
+			return nil, fmt.Errorf("cluster: cscap: solving I + UᵀWU: %w", mat.Condition(cond))
 		}
+		x.Copy(wu.T())
+		cholSolveColumns(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: q, Stride: sym.Stride, Data: sym.Data}, x.RawMatrix())
 	} else {
+		// Potrf stopped part way through C: build it again.
 		var lu mat.LU
-		lu.Factorize(cm)
+		lu.Factorize(woodburySystem(wu, pairs, coef, sign))
 		if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
 			return nil, fmt.Errorf("cluster: cscap: I + UᵀWU is singular (condition %.3g): W is far from positive semidefinite", cond)
 		}
@@ -401,9 +465,51 @@ func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*ma
 	return out, nil
 }
 
-// cannotLinkMax returns T[a,b] = max_c z_c(a) z_c(b) over the cannot-links
-// c, with z_c = W̄ᵐu_c/√(1 + u_cᵀW̄ᵐu_c) (Alg. 12, lines 4–7: min_c W̄ᶜ =
-// W̄ᵐ − T), or nil when there is none. Cost O(n²·n_c).
+// woodburySystem returns C = I + UᵀWU of woodbury from WU and U's
+// columns c_t(e_i ± e_j): row t of Uᵀ(WU) is c_t (WU[i,:] ± WU[j,:]).
+// O(q²) for q pairs.
+func woodburySystem(wu *mat.Dense, pairs []constraint.Pair, coef, sign []float64) *mat.SymDense {
+	q := len(pairs)
+	cm := mat.NewSymDense(q, nil)
+	for t, pr := range pairs {
+		for u := t; u < q; u++ {
+			v := coef[t] * (wu.At(pr.I, u) + sign[t]*wu.At(pr.J, u))
+			if t == u {
+				v++
+			}
+			cm.SetSym(t, u, v)
+		}
+	}
+	return cm
+}
+
+// cholSolveColumns overwrites b with A⁻¹b for A = UᵀU, u the upper
+// Cholesky factor (lapack64.Potrs), splitting the columns of b into one
+// contiguous block per core. Each column's solve is the same sequence of
+// operations as in one Potrs call on all of b (gonum's Dtrsm updates rows
+// by axpy, column by column independently), so the result is identical
+// to it, bit for bit; only the wall time changes. Cost 2·m²·nrhs flops
+// for m×m A, nrhs = b's columns.
+func cholSolveColumns(u blas64.Triangular, b blas64.General) {
+	blocks := parallel.Workers(0, b.Cols)
+	width := (b.Cols + blocks - 1) / blocks
+	// fn never fails and the context is never cancelled.
+	_ = parallel.For(context.Background(), blocks, blocks, func(i int) error {
+		c0 := i * width
+		if c0 >= b.Cols {
+			return nil
+		}
+		lapack64.Potrs(u, blas64.General{Rows: b.Rows, Cols: min(width, b.Cols-c0), Stride: b.Stride, Data: b.Data[c0:]})
+		return nil
+	})
+}
+
+// cannotLinkMax returns the upper triangle (b ≥ a) of T[a,b] = max_c
+// z_c(a) z_c(b) over the cannot-links c, with z_c = W̄ᵐu_c/√(1 +
+// u_cᵀW̄ᵐu_c) (Alg. 12, lines 4–7: min_c W̄ᶜ = W̄ᵐ − T), or nil when there
+// is none. T is symmetric (z_c(a) z_c(b) = z_c(b) z_c(a) exactly), and
+// clipSym reads only that triangle; the entries below the diagonal are
+// left at −∞. Cost O(n²·n_c/2).
 func cannotLinkMax(wm *mat.SymDense, cl []constraint.Pair, epsC float64) (*mat.Dense, error) {
 	if len(cl) == 0 {
 		return nil, nil
@@ -430,8 +536,8 @@ func cannotLinkMax(wm *mat.SymDense, cl []constraint.Pair, epsC float64) (*mat.D
 		raw := t.RawMatrix()
 		for a := 0; a < n; a++ {
 			za := z[a]
-			row := raw.Data[a*raw.Stride : a*raw.Stride+n]
-			for b, zb := range z {
+			row := raw.Data[a*raw.Stride+a : a*raw.Stride+n]
+			for b, zb := range z[a:] {
 				if v := za * zb; v > row[b] {
 					row[b] = v
 				}

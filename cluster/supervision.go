@@ -32,13 +32,17 @@ const VoteMinPairs = 30
 // constraint.VoteWeights (default K and Margin) on the node similarity
 // sim, in [0, 1], and a warning saying how many were down-weighted and
 // how many left out; pairs unchanged when there are fewer than
-// VoteMinPairs. n is the number of nodes. Cost O(m²) calls of sim for m
-// pairs (see constraint.Vote).
-func votePairs(method, knob string, n int, pairs []constraint.Pair, sim func(a, b int) float64) ([]constraint.Pair, []string, error) {
+// VoteMinPairs. n is the number of nodes. nbr, when not nil, lists for
+// each node every other node of positive similarity
+// (constraint.VoteOptions.Neighbours): the scores are the same, and only
+// the pairs near each pair are examined. Cost O(m²) calls of sim for m
+// pairs without nbr; with nbr, O(Σ_t Σ_{a ∈ N[i_t]} pairs at a) (see
+// constraint.Vote).
+func votePairs(method, knob string, n int, pairs []constraint.Pair, sim func(a, b int) float64, nbr func(a int) []int32) ([]constraint.Pair, []string, error) {
 	if len(pairs) < VoteMinPairs {
 		return pairs, nil, nil
 	}
-	out, f, err := constraint.VoteWeights(&constraint.Set{N: n, Pairs: pairs}, sim, constraint.VoteOptions{})
+	out, f, err := constraint.VoteWeights(&constraint.Set{N: n, Pairs: pairs}, sim, constraint.VoteOptions{Neighbours: nbr})
 	if err != nil {
 		return nil, nil, fmt.Errorf("cluster: %s: vote weights of the constraints: %w", method, err)
 	}
