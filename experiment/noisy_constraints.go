@@ -91,6 +91,7 @@ var noisyMethods = []noisyMethod{
 	{key: "mcl-noa-ssc-noresolve", quick: true},
 	{key: "ml-noa-ssc-fastge", quick: true},
 	{key: "mcl-noa-ssc-fastge", quick: true},
+	{key: "mcl-noa-ssc-refine", quick: true},
 	{key: "cscap+vote", maxN: 1000, quick: true},
 	{key: "fast-ge+vote", quick: true},
 	{key: "fgpwc+vote", quick: true},
@@ -158,10 +159,10 @@ func noisyPlanFor(env *Env) noisyPlan {
 
 // noisyRegistered returns the registered method behind a column key:
 // the key without its "+variant", "-novote", "-screen", "-noresolve" or
-// "-fastge" suffix.
+// "-fastge" or "-refine" suffix.
 func noisyRegistered(key string) string {
 	base, _, _ := strings.Cut(key, "+")
-	for _, suffix := range []string{"-novote", "-screen", "-noresolve", "-fastge"} {
+	for _, suffix := range []string{"-novote", "-screen", "-noresolve", "-fastge", "-refine"} {
 		base = strings.TrimSuffix(base, suffix)
 	}
 	return base
@@ -169,10 +170,10 @@ func noisyRegistered(key string) string {
 
 // noisyVariant reports whether a column is a variant of a method rather
 // than a method with its default knobs (the +vote columns, cscap-novote
-// the -screen, -noresolve and -fastge columns): variants are left out of
+// the -screen, -noresolve, -fastge and -refine columns): variants are left out of
 // the "best default method" verdicts.
 func noisyVariant(key string) bool {
-	return strings.Contains(key, "+") || strings.HasSuffix(key, "-novote") || strings.HasSuffix(key, "-screen") || strings.HasSuffix(key, "-noresolve") || strings.HasSuffix(key, "-fastge")
+	return strings.Contains(key, "+") || strings.HasSuffix(key, "-novote") || strings.HasSuffix(key, "-screen") || strings.HasSuffix(key, "-noresolve") || strings.HasSuffix(key, "-fastge") || strings.HasSuffix(key, "-refine")
 }
 
 // noisyBase returns the column a +vote variant is compared with: the same
@@ -365,9 +366,18 @@ func noisyMethodFor(key string, n int) (cluster.Method, error) {
 		return cluster.MLNOASSC{Reference: cluster.ReferenceFastGE}, nil
 	case "mcl-noa-ssc-fastge":
 		return cluster.MCLNOASSC{Reference: cluster.ReferenceFastGE}, nil
+	case "mcl-noa-ssc-refine":
+		return cluster.MCLNOASSC{Refine: noisyRefineLambda}, nil
 	}
 	return cluster.New(noisyRegistered(key))
 }
+
+// noisyRefineLambda is the weight λ of the mcl-noa-ssc-refine column
+// (MCLNOASSC.Refine): the best mean loss of MCL-NOA-SSC on the noisy-dev
+// suite, whose criterion (the worst loss first) kept the refinement off
+// by default. The column reports what the refinement does here; nothing
+// is chosen by it.
+const noisyRefineLambda = 8
 
 // noisyRun runs one method on one (possibly flipped) constraint set.
 func noisyRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, d int, key string, rate, rep int, seed uint64) (Values, error) {
@@ -1039,6 +1049,7 @@ func noisyResolve(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 				"not an independent test of the design; ionosphere, moons and xor, the rates 5%% and 20%% and density 1/n were not looked at before "+
 				"the choice.\n\n")
 			noisyReference(md, results, rows, plan)
+			noisyRefine(md, results, rows, plan)
 		}
 		claims = append(claims, noisyCleanCost(md, results, rows, plan, key, key+"-noresolve",
 			fmt.Sprintf("%s's default resolve of contradictory constraints costs little on clean constraints (paraphrase of the aim: robustness should not be bought with clean accuracy).", key), "the resolve")...)
@@ -1075,6 +1086,42 @@ func noisyReference(md *strings.Builder, results map[string]Values, rows []fgpwc
 			fmt.Fprintf(md, "| %d/n | %s |", d, r.name)
 			for _, key := range []string{"mcl-noa-ssc", "mcl-noa-ssc-fastge", "ml-noa-ssc", "ml-noa-ssc-fastge"} {
 				fmt.Fprintf(md, " %s |", noisyLoss(results, r.name, d, key, 10, plan.sets, "ari"))
+			}
+			md.WriteString("\n")
+		}
+	}
+	md.WriteString("\n")
+}
+
+// noisyRefine reports the refinement after the resolve (MCLNOASSC.Refine,
+// off by default): why it is not the default, and MCL-NOA-SSC's loss with
+// and without it (the mcl-noa-ssc-refine column, λ = noisyRefineLambda)
+// at every flipped rate, dataset and density.
+func noisyRefine(md *strings.Builder, results map[string]Values, rows []fgpwcRow, plan noisyPlan) {
+	if !slices.ContainsFunc(plan.methods, func(m noisyMethod) bool { return m.key == "mcl-noa-ssc-refine" }) {
+		return
+	}
+	fmt.Fprintf(md, "**The refinement (opt-in, not the default).** After the resolve acted, MCL-NOA-SSC can move single nodes to lower "+
+		"the PCKMeans energy of its partition in NJW's embedding of the graph, every given constraint a soft penalty of weight λ "+
+		"(knob Refine; cluster/noassc_refine.go): the resolve keeps some wrong must-links and leaves out correct ones, and the penalty "+
+		"lets the constraints near each node outvote them. Whether it becomes the default was decided on generated data only, by the "+
+		"[noisy-dev](../noisy-dev/README.md) suite's criterion fixed before its refine columns ran (worst mean loss at 5/n with 10%% "+
+		"flipped over nine generated sets, then the mean loss): it **kept the refinement off** (worst loss 0.329 off, 0.341–0.362 with "+
+		"λ = 4, 8, 16; mean loss 0.155 off, 0.117 with λ = 8). The mcl-noa-ssc-refine column runs it with λ = %d, the best mean loss "+
+		"there; it was computed after that choice, and is reported, not used to choose. Loss ARI(clean) − ARI(flipped), mean ± standard "+
+		"deviation over the sets (on clean sets the two columns are equal by construction: consistent constraints are not refined).\n\n", noisyRefineLambda)
+	md.WriteString("| density | dataset | default, 5% | refine, 5% | default, 10% | refine, 10% | default, 20% | refine, 20% |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, d := range plan.densities {
+		for _, r := range rows {
+			fmt.Fprintf(md, "| %d/n | %s |", d, r.name)
+			for _, rate := range []int{5, 10, 20} {
+				for _, key := range []string{"mcl-noa-ssc", "mcl-noa-ssc-refine"} {
+					if !slices.Contains(plan.rates, rate) {
+						md.WriteString(" – |")
+						continue
+					}
+					fmt.Fprintf(md, " %s |", noisyLoss(results, r.name, d, key, rate, plan.sets, "ari"))
+				}
 			}
 			md.WriteString("\n")
 		}

@@ -495,7 +495,7 @@ func noisyDevFmt(x float64, ok bool) string {
 func noisyDevRefineReport(md *strings.Builder, w *csv.Writer, results map[string]Values, rows []noisyDevRow, sets int, scores map[string]noisyDevScore) int {
 	pick := -1
 	md.WriteString("## The refinement after the resolve (Refine)\n\n")
-	fmt.Fprintf(md, "Since this section, ML-NOA-SSC and MCL-NOA-SSC refine their partition when the resolve acted: single nodes move "+
+	fmt.Fprintf(md, "ML-NOA-SSC and MCL-NOA-SSC can refine their partition when the resolve acted (knob Refine): single nodes move "+
 		"to lower the PCKMeans energy in NJW's embedding of the graph, every given constraint a penalty of weight λ, in units of a "+
 		"node's typical squared distance to its centroid (cluster/noassc_refine.go). **Fixed before these columns ran**: the candidates "+
 		"λ ∈ {%s} (−1: off, the resolve alone, which is the cscap reference's column above), the criterion of the reference "+
@@ -543,7 +543,11 @@ func noisyDevRefineReport(md *strings.Builder, w *csv.Writer, results map[string
 	switch {
 	case pick < 0:
 		md.WriteString("**No candidate is eligible**: the refinement's default is left as it was.\n\n")
-	case noisyDevRefines[pick] == cluster.RefineDefault || (noisyDevRefines[pick] < 0 && cluster.RefineDefault < 0):
+	case noisyDevRefines[pick] < 0 && cluster.RefineDefault < 0:
+		md.WriteString("The criterion picks **−1: no refinement**, and cluster.RefineDefault is −1: the refinement is a knob to turn " +
+			"on, not a default. What it does on real data is reported, not used to choose, on the " +
+			"[noisy-constraints](../noisy-constraints/README.md) page (the mcl-noa-ssc-refine column, λ = 8, the best mean loss here).\n\n")
+	case noisyDevRefines[pick] == cluster.RefineDefault:
 		fmt.Fprintf(md, "The criterion picks **λ = %g**, and cluster.RefineDefault is that value.\n\n", noisyDevRefines[pick])
 	default:
 		fmt.Fprintf(md, "The criterion picks **λ = %g**, but cluster.RefineDefault is %g: **the default differs from the pick**.\n\n", noisyDevRefines[pick], cluster.RefineDefault)
