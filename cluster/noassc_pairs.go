@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 )
@@ -105,9 +107,14 @@ type MLNOASSC struct {
 	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default), fast-ge (FAST-GE, docs/results/noisy-dev's pick) or none"`
 	// Refine is the weight λ of a violated constraint in the refinement
 	// that follows the resolve when it acted (refinePairs), relative to a
-	// node's typical squared distance to its centroid: 0 means
-	// RefineDefault, −1 turns the refinement off.
-	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid in NJW's embedding (0: cluster.RefineDefault; −1: no refinement)" range:"-1 | [0, 1e6]"`
+	// node's typical squared distance to its centroid in the reference
+	// partition's embedding (see RefineNJW): 0 means RefineDefault, −1
+	// turns the refinement off.
+	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid (0: cluster.RefineDefault; −1: no refinement)" range:"-1 | [0, 1e6]"`
+	// RefineNJW measures the refinement's distances in NJW's embedding of
+	// the graph even when the resolve's reference partition has an
+	// embedding (by default the reference's is used; see refinePairs).
+	RefineNJW bool `doc:"measure the refinement's distances in NJW's embedding of the graph instead of the resolve's reference partition's"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -118,7 +125,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, m.Refine, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW}, "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -150,9 +157,14 @@ type MCLNOASSC struct {
 	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default), fast-ge (FAST-GE, docs/results/noisy-dev's pick) or none"`
 	// Refine is the weight λ of a violated constraint in the refinement
 	// that follows the resolve when it acted (refinePairs), relative to a
-	// node's typical squared distance to its centroid: 0 means
-	// RefineDefault, −1 turns the refinement off.
-	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid in NJW's embedding (0: cluster.RefineDefault; −1: no refinement)" range:"-1 | [0, 1e6]"`
+	// node's typical squared distance to its centroid in the reference
+	// partition's embedding (see RefineNJW): 0 means RefineDefault, −1
+	// turns the refinement off.
+	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid (0: cluster.RefineDefault; −1: no refinement)" range:"-1 | [0, 1e6]"`
+	// RefineNJW measures the refinement's distances in NJW's embedding of
+	// the graph even when the resolve's reference partition has an
+	// embedding (by default the reference's is used; see refinePairs).
+	RefineNJW bool `doc:"measure the refinement's distances in NJW's embedding of the graph instead of the resolve's reference partition's"`
 }
 
 // Name returns "mcl-noa-ssc".
@@ -163,23 +175,24 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, m.Refine, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW}, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
 // constraints of p screened first when screen is set (screenPairs), or
 // else resolved when resolve is set and they contradict each other
 // (resolvePairs, with reference partition ref).
-func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine float64, name string) (*Result, error) {
+func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, name string) (*Result, error) {
 	if err := ref.check(name); err != nil {
 		return nil, err
 	}
-	if err := refineCheck(name, refine); err != nil {
+	if err := refineCheck(name, refine.lambda); err != nil {
 		return nil, err
 	}
 	var warnings []string
 	given := p // the constraints as given, for the refinement
 	refined := false
+	var refRes *Result // the resolve's reference partition, if it made one
 	if (screen || resolve) && p.Constraints != nil {
 		var kept []constraint.Pair
 		var w []string
@@ -187,7 +200,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 		if screen {
 			kept, w, err = screenPairs(ctx, name, knobName(name), p.Graph, p.Constraints.Pairs)
 		} else {
-			kept, w, err = resolvePairs(ctx, name, resolveKnob(name), ref, p, s, p.Constraints.Pairs)
+			kept, refRes, w, err = resolvePairs(ctx, name, resolveKnob(name), ref, p, s, p.Constraints.Pairs)
 		}
 		if err != nil {
 			return nil, err
@@ -243,12 +256,18 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	if err != nil {
 		return nil, err
 	}
-	if lambda, on := refineLambda(refine); on && refined {
-		x, w, err := refineEmbedding(ctx, given, s)
-		if err != nil {
-			return nil, fmt.Errorf("cluster: %s: refinement: %w", name, err)
+	if lambda, on := refineLambda(refine.lambda); on && refined {
+		x, space := (*mat.Dense)(nil), "NJW's embedding of the graph"
+		if refRes != nil && refRes.Embedding != nil && !refine.njw {
+			x, space = refRes.Embedding, fmt.Sprintf("the reference partition's (%s) embedding", ref)
+		} else {
+			var w []string
+			var err error
+			if x, w, err = refineEmbedding(ctx, given, s); err != nil {
+				return nil, fmt.Errorf("cluster: %s: refinement: %w", name, err)
+			}
+			warnings = append(warnings, w...)
 		}
-		warnings = append(warnings, w...)
 		out, sweeps, moves, err := refinePairs(ctx, x, res.Labels, k, given.Constraints.Pairs, lambda)
 		if err != nil {
 			return nil, err
@@ -257,7 +276,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 		if sweeps == refineMaxSweeps {
 			note = fmt.Sprintf(" (stopped at %d sweeps)", refineMaxSweeps)
 		}
-		warnings = append(warnings, fmt.Sprintf("%s: refinement with every given constraint as a penalty of weight %g moved %d nodes in %d sweeps%s (%s.Refine = −1 turns it off)", name, lambda, moves, sweeps, note, refineKnobOwner(name)))
+		warnings = append(warnings, fmt.Sprintf("%s: refinement in %s with every given constraint as a penalty of weight %g moved %d nodes in %d sweeps%s (%s.Refine = −1 turns it off)", name, space, lambda, moves, sweeps, note, refineKnobOwner(name)))
 		res.Labels = out
 		res.Objective = 0 // the distortion was NOA-SSC's, before the moves
 	}
@@ -355,4 +374,11 @@ func refineKnobOwner(name string) string {
 		return "MLNOASSC"
 	}
 	return "MCLNOASSC"
+}
+
+// refineKnobs are the refinement's knobs of ML- and MCL-NOA-SSC: Refine
+// and RefineNJW.
+type refineKnobs struct {
+	lambda float64
+	njw    bool
 }

@@ -67,7 +67,11 @@ func refineEmbedding(ctx context.Context, p *Problem, s *Settings) (*mat.Dense, 
 // acts. The refinement looks at every constraint given, as a soft
 // penalty, and moves single nodes: it lowers, by iterated conditional
 // modes (Besag 1986), the energy of PCKMeans (Basu, Banerjee and Mooney
-// 2004, eq. 1) in the rows x of refineEmbedding,
+// 2004, eq. 1) in the rows x of an embedding: by default that of the
+// resolve's reference partition (CSCAP's, which the resolve computed with
+// every given constraint, vote-weighted), else (RefineNJW, or no
+// reference: ReferenceNone, or more than resolveReferenceMaxN nodes)
+// refineEmbedding's, the graph's alone,
 //
 //	E(l) = Σ_i ‖x_i − c_{l_i}‖² / s + λ Σ_pairs w·[the pair is violated],
 //
@@ -86,9 +90,9 @@ func refineEmbedding(ctx context.Context, p *Problem, s *Settings) (*mat.Dense, 
 // one; a correct must-link the resolve left out counts again as a
 // penalty. With λ large the constraints dominate, with λ small the graph.
 //
-// It returns the labels, the number of sweeps and of moves. Cost: one
-// k-eigenvector embedding, then O(n·k·m + |pairs|·k) per sweep for m = k
-// columns.
+// It returns the labels, the number of sweeps and of moves. Cost
+// O(n·k·m + |pairs|·k) per sweep for m columns of x (m = k), plus NJW's
+// embedding (one k-eigenvector solve) when the reference's is not used.
 func refinePairs(ctx context.Context, x *mat.Dense, labels []int, k int, pairs []constraint.Pair, lambda float64) (out []int, sweeps, moves int, err error) {
 	n, m := x.Dims()
 	type link struct {

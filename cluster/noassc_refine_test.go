@@ -254,6 +254,27 @@ func TestNOASSCRefineOnlyWhenContradicted(t *testing.T) {
 		if got := run(contradictory, -1); refineWarned(got.Warnings) {
 			t.Errorf("useCL %v: Refine −1, yet a refinement warning", useCL)
 		}
+		// The space: the reference's embedding by default, NJW's with
+		// RefineNJW or without a reference.
+		for _, sp := range []struct {
+			m    Method
+			want string
+		}{
+			{MCLNOASSC{Refine: 8}, "the reference partition's (cscap) embedding"},
+			{MCLNOASSC{Refine: 8, RefineNJW: true}, "NJW's embedding"},
+			{MCLNOASSC{Refine: 8, Reference: ReferenceNone}, "NJW's embedding"},
+			{MLNOASSC{Refine: 8, Reference: ReferenceFastGE}, "the reference partition's (fast-ge) embedding"},
+		} {
+			q := *p
+			q.Constraints = contradictory
+			res, err := Run(context.Background(), sp.m, &q, &Settings{Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "refinement in "+sp.want) }) {
+				t.Errorf("%#v: no refinement warning naming %q: %q", sp.m, sp.want, res.Warnings)
+			}
+		}
 	}
 }
 

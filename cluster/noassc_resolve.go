@@ -111,19 +111,20 @@ const resolveEpsilon = 1e-9
 //     contradiction is left.
 //
 // It returns the pairs kept, in order and with their weights as given,
-// and a warning naming knob when it changed anything. Cost: O(n + m·α(n))
+// the reference's result (nil when step 2 did not run or failed), and a
+// warning naming knob when it changed anything. Cost: O(n + m·α(n))
 // for consistent pairs; otherwise the vote (see screenPairs), the
 // reference (FAST-GE: one generalized eigensolve; CSCAP: O(n³)) and the
 // contraction (O(n + m·log n·log m)).
-func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference, p *Problem, s *Settings, pairs []constraint.Pair) ([]constraint.Pair, []string, error) {
+func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference, p *Problem, s *Settings, pairs []constraint.Pair) ([]constraint.Pair, *Result, []string, error) {
 	if err := ref.check(method); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	g := p.Graph
 	n := g.N()
 	set := &constraint.Set{N: n, Pairs: pairs}
 	if consistentPairs(set) {
-		return pairs, nil, nil
+		return pairs, nil, nil, nil
 	}
 	keep := make([]bool, len(pairs))
 	weight := make([]float64, len(pairs))
@@ -136,11 +137,11 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 		opt := constraint.VoteOptions{Neighbours: nbr}
 		_, f, err := constraint.VoteWeights(set, sim, opt)
 		if err != nil {
-			return nil, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
+			return nil, nil, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
 		}
 		q, err := constraint.Plausibility(set, sim, opt)
 		if err != nil {
-			return nil, nil, fmt.Errorf("cluster: %s: plausibility of the constraints: %w", method, err)
+			return nil, nil, nil, fmt.Errorf("cluster: %s: plausibility of the constraints: %w", method, err)
 		}
 		for t := range pairs {
 			if f[t] == 0 {
@@ -151,14 +152,16 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 		}
 	}
 	var warnings []string
+	var refRes *Result
 	if rm := ref.method(); rm != nil && n <= resolveReferenceMaxN {
 		res, err := Run(ctx, rm, &Problem{Graph: g, K: p.K, Constraints: set, Regularize: p.Regularize}, s.derive(streamPairReference))
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return nil, nil, ctx.Err()
+			return nil, nil, nil, ctx.Err()
 		case err != nil:
 			warnings = append(warnings, fmt.Sprintf("%s: resolve: the reference partition (%s) failed, so no must-link was checked against it: %v", method, ref, err))
 		default:
+			refRes = res
 			for t, pr := range pairs {
 				if keep[t] && pr.Kind == constraint.MustLink && res.Labels[pr.I] != res.Labels[pr.J] {
 					keep[t] = false
@@ -178,7 +181,7 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 	}
 	drop, err := constraint.Contract(ctx, rest)
 	if err != nil {
-		return nil, nil, fmt.Errorf("cluster: %s: contraction of contradicted constraints: %w", method, err)
+		return nil, nil, nil, fmt.Errorf("cluster: %s: contraction of contradicted constraints: %w", method, err)
 	}
 	var cutML, cutCL int
 	for _, u := range drop {
@@ -196,7 +199,7 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 		}
 	}
 	warnings = append(warnings, fmt.Sprintf("%s: the %d constraints contradict each other; resolved by leaving out %d that the constraints near them contradict (constraint.VoteWeights), %d must-links whose ends a reference partition (%s) separates, and %d must-links and %d cannot-links by contraction (constraint.Contract); %s uses every constraint as given", method, len(pairs), voted, referred, ref, cutML, cutCL, knob))
-	return out, warnings, nil
+	return out, refRes, warnings, nil
 }
 
 // consistentPairs reports whether no cannot-link of s joins two nodes of

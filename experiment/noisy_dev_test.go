@@ -58,16 +58,19 @@ func TestNoisyDevRows(t *testing.T) {
 	}
 }
 
-// The refine columns run the method with that λ and the default
-// reference; the reference columns keep the refinement off, as when their
-// cells were computed; −1 names the cscap reference's column.
+// The refine columns run the method with that λ, the default reference
+// and the round's space; the reference columns keep the refinement off,
+// as when their cells were computed; −1 names the cscap reference's
+// column.
 func TestNoisyDevRefineColumns(t *testing.T) {
 	for _, tc := range []struct {
 		col  string
 		want cluster.Method
 	}{
-		{"mcl-noa-ssc/refine=8", cluster.MCLNOASSC{Refine: 8}},
-		{"ml-noa-ssc/refine=16", cluster.MLNOASSC{Refine: 16}},
+		{"mcl-noa-ssc/refine=8", cluster.MCLNOASSC{Refine: 8, RefineNJW: true}},
+		{"ml-noa-ssc/refine=16", cluster.MLNOASSC{Refine: 16, RefineNJW: true}},
+		{"mcl-noa-ssc/refine-ref=2", cluster.MCLNOASSC{Refine: 2}},
+		{"ml-noa-ssc/refine-ref=4", cluster.MLNOASSC{Refine: 4}},
 		{"mcl-noa-ssc/ref=cscap", cluster.MCLNOASSC{Refine: -1}},
 		{"ml-noa-ssc/ref=fast-ge", cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1}},
 		{"mcl-noa-ssc-noresolve", cluster.MCLNOASSC{NoResolve: true}},
@@ -80,13 +83,16 @@ func TestNoisyDevRefineColumns(t *testing.T) {
 			t.Errorf("%s: %#v, want %#v", tc.col, got, tc.want)
 		}
 	}
-	if got := noisyDevRefineColumn("mcl-noa-ssc", -1); got != "mcl-noa-ssc/ref=cscap" {
+	r1, r2 := noisyDevRefineRounds[0], noisyDevRefineRounds[1]
+	if got := r1.column("mcl-noa-ssc", -1); got != "mcl-noa-ssc/ref=cscap" {
 		t.Errorf("λ = −1: column %q", got)
 	}
-	if got := noisyDevRefineColumn("ml-noa-ssc", 4); got != "ml-noa-ssc/refine=4" {
-		t.Errorf("λ = 4: column %q", got)
+	if got := r2.column("ml-noa-ssc", 4); got != "ml-noa-ssc/refine-ref=4" {
+		t.Errorf("round 2, λ = 4: column %q", got)
 	}
-	if noisyDevRefines[0] != -1 {
-		t.Errorf("the first candidate (the tie-break's) is %g, want −1 (off)", noisyDevRefines[0])
+	for i, r := range noisyDevRefineRounds {
+		if r.lambdas[0] != -1 {
+			t.Errorf("round %d: the first candidate (the tie-break's) is %g, want −1 (off)", i+1, r.lambdas[0])
+		}
 	}
 }
