@@ -67,16 +67,16 @@ import (
 // resolved. Results with 10% of the constraints flipped:
 // docs/results/noisy-constraints.
 //
-// With Refine ≥ 0 (off by default, RefineDefault), after the resolve
+// By default (ours, beyond the sources; issue 17), after the resolve
 // acted, a refinement moves single nodes to lower the PCKMeans energy of
-// the partition in NJW's embedding of the graph, with every given
-// constraint as a soft penalty of weight λ (see refinePairs): it puts
-// back nodes that a wrong must-link the resolve kept had carried into
-// another class, and lets the correct must-links it left out act again.
-// Consistent constraints are not refined. The cannot-links also act in
-// ML-NOA-SSC's refinement. On generated data it lowered the mean loss
-// with 10% of the constraints flipped by a quarter but raised the worst
-// one (docs/results/noisy-dev), so it is not the default.
+// the partition in the reference partition's embedding, with every given
+// constraint as a soft penalty of weight λ = RefineDefault (Refine; see
+// refinePairs): it puts back nodes that a wrong must-link the resolve
+// kept had carried into another class, and lets the correct must-links it
+// left out act again. Consistent constraints are not refined, so the
+// method stays as published on them. The cannot-links also act in
+// ML-NOA-SSC's refinement. Refine = −1 turns it off; λ was chosen on
+// generated data only (docs/results/noisy-dev).
 //
 // The embedded NOASSC holds the knobs of the final step. Result: that of
 // NOA-SSC, with a warning giving m (and one from the screen when it left

@@ -101,13 +101,17 @@ func TestNoisyConstraintsQuick(t *testing.T) {
 
 func TestNoisyKeyVersion(t *testing.T) {
 	// The columns whose default changed (the NOA-SSC resolve, with CSCAP
-	// as its reference) carry a version in their keys; the published
-	// columns (-noresolve), the -fastge ones (FAST-GE as the reference,
-	// noisy-dev's pick) and the others do not, and those columns are
-	// variants of the registered methods.
+	// as its reference, then its refinement) carry a version in their
+	// keys; the -norefine columns are the cells from before the
+	// refinement, under their old keys; the published columns
+	// (-noresolve), the -fastge ones (FAST-GE as the reference, noisy-dev's
+	// pick) and the others carry none, and those columns are variants of
+	// the registered methods.
 	for _, c := range []struct{ method, want string }{
-		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve/f10/0"},
-		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve/f10/0"},
+		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve-refine/f10/0"},
+		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve-refine/f10/0"},
+		{"mcl-noa-ssc-norefine", "iris/d5/mcl-noa-ssc@resolve/f10/0"},
+		{"ml-noa-ssc-norefine", "iris/d5/ml-noa-ssc@resolve/f10/0"},
 		{"mcl-noa-ssc-noresolve", "iris/d5/mcl-noa-ssc-noresolve/f10/0"},
 		{"mcl-noa-ssc-fastge", "iris/d5/mcl-noa-ssc-fastge/f10/0"},
 		{"mcl-noa-ssc-screen", "iris/d5/mcl-noa-ssc-screen/f10/0"},
@@ -136,6 +140,26 @@ func TestNoisyKeyVersion(t *testing.T) {
 	for _, k := range []string{"ml-noa-ssc-noresolve", "mcl-noa-ssc-noresolve"} {
 		if !noisyVariant(k) || noisyRegistered(k) != strings.TrimSuffix(k, "-noresolve") {
 			t.Errorf("%s: variant %v, registered %s", k, noisyVariant(k), noisyRegistered(k))
+		}
+	}
+	// The columns computed before the refinement keep it off; the
+	// -refine column is noisy-dev's first round (NJW's space).
+	for _, c := range []struct {
+		key  string
+		want cluster.Method
+	}{
+		{"ml-noa-ssc-fastge", cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1}},
+		{"mcl-noa-ssc-norefine", cluster.MCLNOASSC{Refine: -1}},
+		{"ml-noa-ssc-norefine", cluster.MLNOASSC{Refine: -1}},
+		{"mcl-noa-ssc-refine", cluster.MCLNOASSC{Refine: noisyRefineLambda, RefineNJW: true}},
+		{"mcl-noa-ssc", cluster.MCLNOASSC{}},
+	} {
+		m, err := noisyMethodFor(c.key, 100)
+		if err != nil || m != c.want {
+			t.Errorf("%s: %#v, want %#v (%v)", c.key, m, c.want, err)
+		}
+		if c.key != "mcl-noa-ssc" && (!noisyVariant(c.key) || noisyRegistered(c.key) == c.key) {
+			t.Errorf("%s: variant %v, registered %s", c.key, noisyVariant(c.key), noisyRegistered(c.key))
 		}
 	}
 }
