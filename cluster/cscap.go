@@ -39,9 +39,9 @@ import (
 //
 // The method is dense by nature: W̄ is a full n×n matrix. Memory is about
 // 3·8·n² bytes (W, W̄ and the k > 2 running minimum) plus the |S|×|S|
-// system and two n×|S| blocks (cscapBytes), and time O(|S|³/3 + n·|S|² +
-// n²·|S|) (see the cost below); above MaxBytes Partition refuses with an
-// estimate.
+// system and two n×|S| blocks, or three more n×n matrices when |S| is
+// large (cscapBytes), and time O(min(|S|³/3 + n·|S|² + n²·|S|, n³)) (see
+// the cost below); above MaxBytes Partition refuses with an estimate.
 //
 // The Gaussian-process reading needs W ⪰ 0 (W is the prior covariance of
 // eq. 4.2.9, and W̄ ≻ 0 below eq. 4.2.13 relies on it). An affinity graph
@@ -59,13 +59,14 @@ import (
 // by a dense decomposition (O(4n³/3)) and a second factorization to
 // confirm the shifted matrix (work on the graph alone, which Auto does
 // once for all its fits, see cscapPrior). The propagation itself, for q
-// constraints in the Woodbury system (all of them for k = 2 or Joint, the
-// must-links otherwise): q³/3 flops to factorize I + UᵀWU, 2q²n to solve
-// it for WU's n columns (on all cores) and 2n²q for the product, so above
-// q ≈ n it exceeds the O(n³) work on W: with n = 950 and q = 4750 (5n
-// pairs, k = 2) one fit takes about 10 s on the 2-core machine, against
-// 0.9 s with q = n (BenchmarkAuto950's problem); Alg. 12 adds n²·n_c/2
-// comparisons for n_c cannot-links.
+// constraints (all of them for k = 2 or Joint, the must-links otherwise),
+// takes the cheaper of two exact forms (cscapPropagate): the Woodbury
+// system, q³/3 flops to factorize I + UᵀWU, 2q²n to solve it for WU's n
+// columns (on all cores) and 2n²q for the product, or, once q exceeds
+// about 0.6·n, the n×n system I + WUUᵀ (8n³/3 flops, cscapDirect): with
+// n = 950 and q = 4750 (5n pairs, k = 2) one fit took about 10 s in the
+// Woodbury form on the 2-core machine. Alg. 12 adds n²·n_c/2 comparisons
+// for n_c cannot-links.
 type CSCAP struct {
 	// EpsML and EpsCL are ε_m and ε_c, the softness of must-links and
 	// cannot-links (→ 0: hard constraints). If zero, 1 is used: the
@@ -225,13 +226,13 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	var a *mat.SymDense
 	if p.K <= 2 || c.Joint {
-		wb, err := woodbury(w, pairs, epsM, epsC)
+		wb, err := cscapPropagate(w, pairs, epsM, epsC)
 		if err != nil {
 			return nil, err
 		}
 		a = clipSym(wb, nil)
 	} else {
-		wm, err := woodbury(w, ml, epsM, epsC)
+		wm, err := cscapPropagate(w, ml, epsM, epsC)
 		if err != nil {
 			return nil, err
 		}
@@ -362,10 +363,15 @@ func cscapAddDiagonal(w *mat.SymDense, delta float64) {
 	}
 }
 
-// cscapBytes estimates the memory of CSCAP: three n×n float64 matrices, the
-// n×|S| block WU and the |S|×|S| system.
+// cscapBytes estimates the memory of CSCAP: three n×n float64 matrices,
+// and for the propagation (cscapPropagate) the n×|S| blocks WU and its
+// solve and the |S|×|S| system of the Woodbury form, or three more n×n
+// matrices for the direct form.
 func cscapBytes(n, q int) int64 {
 	nn, qq := int64(n), int64(q)
+	if cscapDirectCheaper(n, q) {
+		return 8 * 6 * nn * nn
+	}
 	return 8 * (3*nn*nn + 2*nn*qq + qq*qq)
 }
 
