@@ -140,11 +140,10 @@ import (
 // supervised one and one final fit, GOMAXPROCS at a time; each fit is
 // that method's cost on the training part. BenchmarkAuto3000 measures it
 // (3000 nodes, 15 000 pairs). Below autoCostlyMaxN the costly candidates
-// run and cscap's cost grows as the cube of the number of pairs (its
-// Woodbury system, see CSCAP): BenchmarkAuto950 (950 nodes, k = 2, 4750
-// pairs) takes about 26 s on the 2-core machine, of which about 11 s
-// are cscap's final fit on all 4750 pairs (cscap wins there;
-// bench/results.md).
+// run; cscap's propagation costs O(min(q³, n³)) for q pairs (see CSCAP):
+// BenchmarkAuto950 (950 nodes, k = 2, 4750 pairs) takes about 6.7 s on
+// the 2-core machine (26 s when cscap solved its q×q Woodbury system
+// whatever q; bench/results.md).
 type Auto struct {
 	// Folds is the number of cross-validation folds. If Folds is 0, 3 are
 	// used.
