@@ -425,10 +425,7 @@ func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*ma
 	sign := make([]float64, q)
 	coef := make([]float64, q)
 	for t, pr := range pairs {
-		sign[t], coef[t] = -1, math.Sqrt(pr.W())/epsM
-		if pr.Kind == constraint.CannotLink {
-			sign[t], coef[t] = 1, math.Sqrt(pr.W())/epsC
-		}
+		sign[t], coef[t] = cscapColumn(pr, epsM, epsC)
 		for i := 0; i < n; i++ {
 			wu.Set(i, t, coef[t]*(w.At(i, pr.I)+sign[t]*w.At(i, pr.J)))
 		}

@@ -54,10 +54,7 @@ func cscapDirect(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (
 	raw := a.RawMatrix()
 	for t := range pairs {
 		pr := pairs[t]
-		sign, coef := -1.0, math.Sqrt(pr.W())/epsM
-		if pr.Kind == constraint.CannotLink {
-			sign, coef = 1, math.Sqrt(pr.W())/epsC
-		}
+		sign, coef := cscapColumn(pr, epsM, epsC)
 		c2 := coef * coef
 		for r := 0; r < n; r++ {
 			v := c2 * (w.At(r, pr.I) + sign*w.At(r, pr.J))
@@ -84,4 +81,14 @@ func cscapDirect(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (
 		}
 	}
 	return out, nil
+}
+
+// cscapColumn returns the sign and scale of column t of U for pair pr:
+// U's column is coef·(e_i + sign·e_j), coef = √w_t/ε_m and sign −1 for a
+// must-link, √w_t/ε_c and +1 for a cannot-link (thesis eq. 4.2.12).
+func cscapColumn(pr constraint.Pair, epsM, epsC float64) (sign, coef float64) {
+	if pr.Kind == constraint.CannotLink {
+		return 1, math.Sqrt(pr.W()) / epsC
+	}
+	return -1, math.Sqrt(pr.W()) / epsM
 }

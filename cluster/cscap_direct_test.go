@@ -16,18 +16,7 @@ func TestCSCAPDirectMatchesWoodbury(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, tc := range []struct{ n, q int }{{15, 5}, {15, 40}, {30, 150}, {12, 0}} {
 		w := cscapWellConditioned(tc.n, uint64(tc.n+tc.q))
-		var pairs []constraint.Pair
-		for len(pairs) < tc.q {
-			i, j := rng.IntN(tc.n), rng.IntN(tc.n)
-			if i == j {
-				continue
-			}
-			kind := constraint.MustLink
-			if rng.IntN(2) == 0 {
-				kind = constraint.CannotLink
-			}
-			pairs = append(pairs, constraint.Pair{I: i, J: j, Kind: kind, Weight: 0.5 + rng.Float64()})
-		}
+		pairs := randomWeightedPairs(rng, tc.n, tc.q)
 		for _, eps := range [][2]float64{{1, 1}, {0.3, 0.5}} {
 			got, err := cscapDirect(w, pairs, eps[0], eps[1])
 			if err != nil {

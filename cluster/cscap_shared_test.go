@@ -241,10 +241,7 @@ func woodburyByMat(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64)
 	wu := mat.NewDense(n, q, nil)
 	sign, coef := make([]float64, q), make([]float64, q)
 	for t, pr := range pairs {
-		sign[t], coef[t] = -1, math.Sqrt(pr.W())/epsM
-		if pr.Kind == constraint.CannotLink {
-			sign[t], coef[t] = 1, math.Sqrt(pr.W())/epsC
-		}
+		sign[t], coef[t] = cscapColumn(pr, epsM, epsC)
 		for i := 0; i < n; i++ {
 			wu.Set(i, t, coef[t]*(w.At(i, pr.I)+sign[t]*w.At(i, pr.J)))
 		}

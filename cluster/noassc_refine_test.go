@@ -74,8 +74,14 @@ func randomRefineProblem(rng *rand.Rand, n, m, k, np int) (*mat.Dense, []int, []
 		lab[i] = i % k
 	}
 	rng.Shuffle(n, func(a, b int) { lab[a], lab[b] = lab[b], lab[a] })
+	return x, lab, randomWeightedPairs(rng, n, np)
+}
+
+// randomWeightedPairs returns count random pairs of distinct nodes in
+// 0…n−1, of either kind with equal odds, with weights in [0.5, 1.5).
+func randomWeightedPairs(rng *rand.Rand, n, count int) []constraint.Pair {
 	var pairs []constraint.Pair
-	for len(pairs) < np {
+	for len(pairs) < count {
 		i, j := rng.IntN(n), rng.IntN(n)
 		if i == j {
 			continue
@@ -86,7 +92,7 @@ func randomRefineProblem(rng *rand.Rand, n, m, k, np int) (*mat.Dense, []int, []
 		}
 		pairs = append(pairs, constraint.Pair{I: i, J: j, Kind: kind, Weight: 0.5 + rng.Float64()})
 	}
-	return x, lab, pairs
+	return pairs
 }
 
 // The refinement never raises the energy, and where it stops no single
