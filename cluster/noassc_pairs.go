@@ -76,7 +76,9 @@ import (
 // left out act again. Consistent constraints are not refined, so the
 // method stays as published on them. The cannot-links also act in
 // ML-NOA-SSC's refinement. Refine = −1 turns it off; λ was chosen on
-// generated data only (docs/results/noisy-dev).
+// generated data only (docs/results/noisy-dev). After a refinement the
+// Result's Embedding is still NOA-SSC's and its Objective is 0 (the
+// distortion was that of the labels before the moves).
 //
 // The embedded NOASSC holds the knobs of the final step. Result: that of
 // NOA-SSC, with a warning giving m (and one from the screen when it left
