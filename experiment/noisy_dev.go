@@ -548,7 +548,7 @@ func noisyDevRefineReport(md *strings.Builder, w *csv.Writer, results map[string
 			"on sets 0–2 of this suite; no real dataset ran with the refinement before its pick.\n\n",
 		"**Round 2: distances in the embedding of the resolve's reference partition** (CSCAP's, which the resolve computes anyway; the " +
 			"default space since this round). Set up after round 1 kept the refinement off: round 1 raised the worst loss on the anisotropic " +
-			"and heavily overlapping blobs, where NJW's embedding misleads, and CSCAP's, which uses the constraints, does not; λ = 4 and 8 " +
+			"and heavily overlapping blobs, where NJW's embedding misleads; CSCAP's uses the constraints too. λ = 4 and 8 " +
 			"in this space were tried on sets 0–2 before the round was fixed. Round 1's λ = 8 had by then also been run on the real datasets " +
 			"of noisy-constraints (reported there, not used here).\n\n",
 	}
