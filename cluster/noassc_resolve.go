@@ -135,13 +135,10 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 	if len(pairs) >= VoteMinPairs {
 		sim, nbr := graphSim(g)
 		opt := constraint.VoteOptions{Neighbours: nbr}
-		_, f, err := constraint.VoteWeights(set, sim, opt)
+		// VoteWeights' factors and Plausibility's q from one vote.
+		f, q, err := constraint.VoteEvidence(set, sim, opt)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
-		}
-		q, err := constraint.Plausibility(set, sim, opt)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("cluster: %s: plausibility of the constraints: %w", method, err)
 		}
 		for t := range pairs {
 			if f[t] == 0 {

@@ -338,31 +338,79 @@ func twoWay(s *Set, score []float64, drop []bool) {
 // error wraps ErrInvalid when s fails Validate or Margin lies outside
 // (0, 2].
 func VoteWeights(s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, factor []float64, err error) {
-	margin := opt.Margin
-	if margin <= 0 {
-		margin = DefaultVoteMargin
+	margin, err := voteMargin(opt)
+	if err != nil {
+		return nil, nil, err
 	}
-	if margin > 2 || math.IsNaN(margin) {
-		return nil, nil, fmt.Errorf("%w: vote margin %v outside (0, 2]", ErrInvalid, opt.Margin)
-	}
-	score, err := Vote(s, sim, opt)
+	num, den, err := voteMasses(s, sim, opt)
 	if err != nil {
 		return nil, nil, err
 	}
 	if s == nil {
 		s = &Set{}
 	}
+	factor = voteFactors(num, den, margin)
 	out = &Set{N: s.N}
-	factor = make([]float64, len(s.Pairs))
 	for t, p := range s.Pairs {
-		f := min(1, max(0, 1+score[t]/margin))
-		factor[t] = f
-		if f > 0 {
+		if f := factor[t]; f > 0 {
 			p.Weight = f * p.W()
 			out.Pairs = append(out.Pairs, p)
 		}
 	}
 	return out, factor, nil
+}
+
+// voteMargin returns opt's Margin, DefaultVoteMargin if unset, or an
+// error wrapping ErrInvalid outside (0, 2].
+func voteMargin(opt VoteOptions) (float64, error) {
+	margin := opt.Margin
+	if margin <= 0 {
+		margin = DefaultVoteMargin
+	}
+	if margin > 2 || math.IsNaN(margin) {
+		return 0, fmt.Errorf("%w: vote margin %v outside (0, 2]", ErrInvalid, opt.Margin)
+	}
+	return margin, nil
+}
+
+// voteFactors returns VoteWeights's f(a) = clamp(1 + a/margin, 0, 1) for
+// the agreements a = num/den (0 where den = 0) of voteMasses.
+func voteFactors(num, den []float64, margin float64) []float64 {
+	factor := make([]float64, len(num))
+	for t := range factor {
+		var a float64
+		if den[t] > 0 {
+			a = num[t] / den[t]
+		}
+		factor[t] = min(1, max(0, 1+a/margin))
+	}
+	return factor
+}
+
+// votePlausibility returns Plausibility's (A + 1)/(A + D + 2) from
+// voteMasses' num = A − D and den = A + D.
+func votePlausibility(num, den []float64) []float64 {
+	q := make([]float64, len(num))
+	for t := range q {
+		q[t] = ((den[t]+num[t])/2 + 1) / (den[t] + 2)
+	}
+	return q
+}
+
+// VoteEvidence returns, from one computation of the vote, the factors of
+// VoteWeights (for every pair of s) and the probabilities of
+// Plausibility: the same numbers as the two calls, at the cost of one
+// (Vote's). Errors as VoteWeights.
+func VoteEvidence(s *Set, sim func(a, b int) float64, opt VoteOptions) (factor, q []float64, err error) {
+	margin, err := voteMargin(opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	num, den, err := voteMasses(s, sim, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return voteFactors(num, den, margin), votePlausibility(num, den), nil
 }
 
 // Plausibility estimates, for every pair of s, the probability that it is
@@ -383,9 +431,5 @@ func Plausibility(s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float6
 	if err != nil {
 		return nil, err
 	}
-	q := make([]float64, len(num))
-	for t := range q {
-		q[t] = ((den[t]+num[t])/2 + 1) / (den[t] + 2)
-	}
-	return q, nil
+	return votePlausibility(num, den), nil
 }

@@ -1,6 +1,7 @@
 package constraint
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -266,5 +267,36 @@ func TestVoteWeightsMatchesFilter(t *testing.T) {
 		if f[t0] != 0 {
 			t.Errorf("flipped pair %d keeps factor %v", t0, f[t0])
 		}
+	}
+}
+
+// VoteEvidence gives exactly VoteWeights' factors and Plausibility's
+// probabilities, with and without Neighbours and for several margins, and
+// refuses a margin out of range as VoteWeights does.
+func TestVoteEvidenceMatchesBoth(t *testing.T) {
+	_, sim, clean := voteToy(t)
+	noisy, _, err := FlipPairs(clean, 0.2, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []VoteOptions{{}, {Margin: 0.25}, {Margin: 2, K: 3}} {
+		f, q, err := VoteEvidence(noisy, sim, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, wf, err := VoteWeights(noisy, sim, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wq, err := Plausibility(noisy, sim, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(f, wf) || !slices.Equal(q, wq) {
+			t.Errorf("%+v: VoteEvidence differs from VoteWeights/Plausibility", opt)
+		}
+	}
+	if _, _, err := VoteEvidence(noisy, sim, VoteOptions{Margin: 3}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("margin 3: err %v, want ErrInvalid", err)
 	}
 }
