@@ -188,9 +188,6 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	if err := ref.check(name); err != nil {
 		return nil, err
 	}
-	if err := refineCheck(name, refine.lambda); err != nil {
-		return nil, err
-	}
 	var warnings []string
 	given := p // the constraints as given, for the refinement
 	refined := false
@@ -259,28 +256,11 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 		return nil, err
 	}
 	if lambda, on := refineLambda(refine.lambda); on && refined {
-		x, space := (*mat.Dense)(nil), "NJW's embedding of the graph"
-		if refRes != nil && refRes.Embedding != nil && !refine.njw {
-			x, space = refRes.Embedding, fmt.Sprintf("the reference partition's (%s) embedding", ref)
-		} else {
-			var w []string
-			var err error
-			if x, w, err = refineEmbedding(ctx, given, s); err != nil {
-				return nil, fmt.Errorf("cluster: %s: refinement: %w", name, err)
-			}
-			warnings = append(warnings, w...)
-		}
-		out, sweeps, moves, err := refinePairs(ctx, x, res.Labels, k, given.Constraints.Pairs, lambda)
+		w, err := pairRefine(ctx, name, ref, refRes, refine.njw, lambda, given, s, res)
 		if err != nil {
 			return nil, err
 		}
-		note := ""
-		if sweeps == refineMaxSweeps {
-			note = fmt.Sprintf(" (stopped at %d sweeps)", refineMaxSweeps)
-		}
-		warnings = append(warnings, fmt.Sprintf("%s: refinement in %s with every given constraint as a penalty of weight %g moved %d nodes in %d sweeps%s (%s.Refine = −1 turns it off)", name, space, lambda, moves, sweeps, note, refineKnobOwner(name)))
-		res.Labels = out
-		res.Objective = 0 // the distortion was NOA-SSC's, before the moves
+		warnings = append(warnings, w...)
 	}
 	res.Warnings = append(warnings, res.Warnings...)
 	return res, nil
@@ -383,4 +363,36 @@ func refineKnobOwner(name string) string {
 type refineKnobs struct {
 	lambda float64
 	njw    bool
+}
+
+// pairRefine applies the refinement (refinePairs) with weight lambda to
+// res, the partition of ML- or MCL-NOA-SSC after a resolve, with every
+// constraint of given: in the embedding of the resolve's reference
+// partition refRes (made with ref) when it has one and njw is off, else
+// in NJW's (refineEmbedding). It sets res.Labels and res.Objective (0:
+// the distortion was of the labels before the moves) and returns the
+// warnings.
+func pairRefine(ctx context.Context, name string, ref ResolveReference, refRes *Result, njw bool, lambda float64, given *Problem, s *Settings, res *Result) ([]string, error) {
+	var warnings []string
+	x, space := (*mat.Dense)(nil), "NJW's embedding of the graph"
+	if refRes != nil && refRes.Embedding != nil && !njw {
+		x, space = refRes.Embedding, fmt.Sprintf("the reference partition's (%s) embedding", ref)
+	} else {
+		var err error
+		if x, warnings, err = refineEmbedding(ctx, given, s); err != nil {
+			return nil, fmt.Errorf("cluster: %s: refinement: %w", name, err)
+		}
+	}
+	out, sweeps, moves, err := refinePairs(ctx, x, res.Labels, given.K, given.Constraints.Pairs, lambda)
+	if err != nil {
+		return nil, err
+	}
+	note := ""
+	if sweeps == refineMaxSweeps {
+		note = fmt.Sprintf(" (stopped at %d sweeps)", refineMaxSweeps)
+	}
+	warnings = append(warnings, fmt.Sprintf("%s: refinement in %s with every given constraint as a penalty of weight %g moved %d nodes in %d sweeps%s (%s.Refine = −1 turns it off)", name, space, lambda, moves, sweeps, note, refineKnobOwner(name)))
+	res.Labels = out
+	res.Objective = 0
+	return warnings, nil
 }

@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"context"
-	"fmt"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -34,15 +33,6 @@ func refineLambda(v float64) (float64, bool) {
 		v = RefineDefault
 	}
 	return v, v >= 0
-}
-
-// refineCheck returns an error wrapping ErrInvalid for a knob value that
-// is neither −1 nor in [0, ∞).
-func refineCheck(method string, v float64) error {
-	if v != -1 && !(v >= 0) {
-		return fmt.Errorf("%w: %s: Refine = %g, want −1 or ≥ 0", ErrInvalid, method, v)
-	}
-	return nil
 }
 
 // refineEmbedding returns the rows the refinement measures distances in:
