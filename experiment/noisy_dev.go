@@ -74,6 +74,7 @@ type noisyDevRefineRound struct {
 	lambdas []float64
 	njw     bool   // distances in NJW's embedding (RefineNJW), else the reference's
 	infix   string // the columns' "/refine…=" part
+	intro   string // the round's paragraph on the page
 }
 
 // noisyDevRefineRounds: round 1 measured distances in NJW's embedding of
@@ -87,8 +88,13 @@ type noisyDevRefineRound struct {
 // before round 1's pick, and the real runs of round 1's λ = 8 (reported
 // on noisy-constraints) were seen before round 2 was set up.
 var noisyDevRefineRounds = []noisyDevRefineRound{
-	{lambdas: []float64{-1, 4, 8, 16}, njw: true, infix: "/refine="},
-	{lambdas: []float64{-1, 2, 4, 8}, infix: "/refine-ref="},
+	{lambdas: []float64{-1, 4, 8, 16}, njw: true, infix: "/refine=", intro: "**Round 1: distances in NJW's embedding of the graph** (RefineNJW). Its grid was set after trying λ ∈ {0.25, 1, 4, 8, 16, 64} " +
+		"on sets 0–2 of this suite; no real dataset ran with the refinement before its pick.\n\n"},
+	{lambdas: []float64{-1, 2, 4, 8}, infix: "/refine-ref=", intro: "**Round 2: distances in the embedding of the resolve's reference partition** (CSCAP's, which the resolve computes anyway; the " +
+		"default space since this round). Set up after round 1 kept the refinement off: round 1 raised the worst loss on the anisotropic " +
+		"and heavily overlapping blobs, where NJW's embedding misleads; CSCAP's uses the constraints too. λ = 4 and 8 " +
+		"in this space were tried on sets 0–2 before the round was fixed. Round 1's λ = 8 had by then also been run on the real datasets " +
+		"of noisy-constraints (reported there, not used here).\n\n"},
 }
 
 // noisyDevRefineMethods are the methods the refinement's columns run:
@@ -543,19 +549,10 @@ func noisyDevRefineReport(md *strings.Builder, w *csv.Writer, results map[string
 		"when both rounds were decided (worst / mean loss: round 1 0.248 / 0.132 off, 0.201 / 0.080, 0.215 / 0.075, 0.215 / 0.085 with " +
 		"λ = 4, 8, 16; round 2 0.228 / 0.098, 0.192 / 0.087, 0.254 / 0.078 with λ = 2, 4, 8), and were then left out of the suite to " +
 		"keep `tether repro -fresh all` within its hour.\n\n")
-	intro := []string{
-		"**Round 1: distances in NJW's embedding of the graph** (RefineNJW). Its grid was set after trying λ ∈ {0.25, 1, 4, 8, 16, 64} " +
-			"on sets 0–2 of this suite; no real dataset ran with the refinement before its pick.\n\n",
-		"**Round 2: distances in the embedding of the resolve's reference partition** (CSCAP's, which the resolve computes anyway; the " +
-			"default space since this round). Set up after round 1 kept the refinement off: round 1 raised the worst loss on the anisotropic " +
-			"and heavily overlapping blobs, where NJW's embedding misleads; CSCAP's uses the constraints too. λ = 4 and 8 " +
-			"in this space were tried on sets 0–2 before the round was fixed. Round 1's λ = 8 had by then also been run on the real datasets " +
-			"of noisy-constraints (reported there, not used here).\n\n",
-	}
 	var pick float64
 	picked := false
 	for ri, round := range noisyDevRefineRounds {
-		md.WriteString(intro[ri])
+		md.WriteString(round.intro)
 		p := noisyDevRefineTables(md, w, results, rows, sets, scores, round)
 		if p < 0 {
 			fmt.Fprintf(md, "Round %d: **no candidate is eligible**.\n\n", ri+1)
