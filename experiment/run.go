@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,7 +28,10 @@ type RunOptions struct {
 	// CacheDir holds one cache file per experiment (<name>.jsonl). If "",
 	// nothing is cached.
 	CacheDir string
-	// Fresh ignores (and rewrites) the cache.
+	// Fresh ignores the cache and recomputes every cell. The new cache is
+	// written beside the old one and replaces it only when every cell has
+	// run: a cancelled fresh run leaves the old cache as it was (and drops
+	// the cells it recomputed).
 	Fresh bool
 	// Recorder receives an event after each cell, with the time left
 	// estimated from the cells run so far.
@@ -142,25 +147,36 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 		seen[c.Key] = true
 	}
 	results := map[string]Values{}
-	var cacheFile *os.File
+	var (
+		cacheFile *os.File
+		freshPath string // the new cache file of a fresh run, "" otherwise
+	)
 	if opt.CacheDir != "" {
 		if err := os.MkdirAll(opt.CacheDir, 0o755); err != nil {
 			return nil, st, err
 		}
 		path := filepath.Join(opt.CacheDir, e.Name+".jsonl")
-		if !opt.Fresh {
-			if results, err = readCache(path); err != nil {
-				return nil, st, fmt.Errorf("experiment %s: cache: %w", e.Name, err)
-			}
-		}
 		flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
 		if opt.Fresh {
-			flags |= os.O_TRUNC
+			// A fresh run writes beside the cache and replaces it only when
+			// every cell has run (freshDone): an interrupted fresh run
+			// leaves the old cache whole.
+			freshPath = path + ".fresh"
+			flags = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+		} else if results, err = readCache(path); err != nil {
+			return nil, st, fmt.Errorf("experiment %s: cache: %w", e.Name, err)
 		}
-		if cacheFile, err = os.OpenFile(path, flags, 0o644); err != nil {
+		if cacheFile, err = os.OpenFile(cmp.Or(freshPath, path), flags, 0o644); err != nil {
 			return nil, st, err
 		}
-		defer cacheFile.Close()
+		defer func() {
+			// Close is idempotent for our purpose: freshDone closes first
+			// and a second Close only reports os.ErrClosed.
+			cacheFile.Close()
+			if freshPath != "" {
+				os.Remove(freshPath) // gone already after a rename
+			}
+		}()
 	}
 	var todo []Cell
 	for _, c := range cells {
@@ -207,6 +223,11 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
+	if freshPath != "" {
+		if err := freshDone(cacheFile, freshPath); err != nil {
+			return nil, st, fmt.Errorf("experiment %s: cache: %w", e.Name, err)
+		}
+	}
 	out, err := e.Report(env, results)
 	if err != nil {
 		return nil, st, fmt.Errorf("experiment %s: report: %w", e.Name, err)
@@ -235,6 +256,20 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 		}
 	}
 	return out, st, nil
+}
+
+// freshDone makes the finished cache file f of a fresh run, written at
+// freshPath, the experiment's cache: it flushes f to disk and renames it
+// over the cache (freshPath without ".fresh"), so a reader sees the old
+// cache or the new one, never a part.
+func freshDone(f *os.File, freshPath string) error {
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(freshPath, strings.TrimSuffix(freshPath, ".fresh"))
 }
 
 // runCell runs one cell, turning a panic into an error so one bad cell does

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 )
@@ -91,6 +93,50 @@ func TestRunCancelKeepsFinishedCells(t *testing.T) {
 	}
 	if st.Cached != 9 || calls.Load() != 11 {
 		t.Errorf("resume: cached %d (want 9), ran %d cells (want 11)", st.Cached, calls.Load())
+	}
+}
+
+// A cancelled fresh run must leave the old cache whole: an earlier version
+// truncated it on open, so an interrupted `tether repro -fresh` lost every
+// cell it had not yet recomputed.
+func TestRunFreshCancelKeepsOldCache(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "counting.jsonl")
+	var calls atomic.Int64
+	if _, _, err := Run(context.Background(), countingExperiment(20, &calls, -1, nil), &Env{}, RunOptions{CacheDir: dir, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, _, err = Run(ctx, countingExperiment(20, &calls, 10, cancel), &Env{}, RunOptions{CacheDir: dir, Workers: 1, Fresh: true})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(before) {
+		t.Errorf("cancelled fresh run changed the cache: %d bytes before, %d after", len(before), len(after))
+	}
+	if _, err := os.Stat(path + ".fresh"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("cancelled fresh run left %s.fresh behind (stat: %v)", path, err)
+	}
+	// A fresh run that finishes replaces the cache: its lines are the 19
+	// cells that succeed, recomputed (a resume then runs only cell 3).
+	calls.Store(0)
+	if _, _, err := Run(context.Background(), countingExperiment(20, &calls, -1, nil), &Env{}, RunOptions{CacheDir: dir, Workers: 1, Fresh: true}); err != nil {
+		t.Fatal(err)
+	}
+	cells, err := readCacheCells(path)
+	if err != nil || len(cells) != 19 || calls.Load() != 20 {
+		t.Errorf("finished fresh run: %d cached cells (want 19), %d calls (want 20), err %v", len(cells), calls.Load(), err)
+	}
+	if _, err := os.Stat(path + ".fresh"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("finished fresh run left %s.fresh behind (stat: %v)", path, err)
 	}
 }
 

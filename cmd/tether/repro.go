@@ -26,7 +26,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	out := fs.String("o", filepath.Join("docs", "results"), "output `directory`; experiment e writes into <dir>/e/")
 	data := fs.String("data", catalog.DefaultRoot(), "benchmark datasets `directory`")
 	cache := fs.String("cache", ".tether-cache", "cache `directory` of finished cells (\"\" for none)")
-	fresh := fs.Bool("fresh", false, "ignore the cache and recompute every cell")
+	fresh := fs.Bool("fresh", false, "ignore the cache and recompute every cell; the cache is replaced only when all have run (Ctrl-C leaves it as it was)")
 	workers := fs.Int("workers", 0, "cells run at once (0: number of CPUs)")
 	seed := fs.Uint64("seed", 1, "base seed")
 	quiet := fs.Bool("quiet", false, "no progress messages")
