@@ -117,6 +117,11 @@ type MLNOASSC struct {
 	// the graph even when the resolve's reference partition has an
 	// embedding (by default the reference's is used; see refinePairs).
 	RefineNJW bool `doc:"measure the refinement's distances in NJW's embedding of the graph instead of the resolve's reference partition's"`
+	// RefineCV chooses the refinement for the problem at hand by
+	// cross-validation on the constraints (refineCV): the refinement that
+	// Refine and RefineNJW set is kept unless another weight or space (or
+	// none) satisfies significantly more held-out constraints.
+	RefineCV bool `doc:"choose the refinement by 5-fold cross-validation on the given constraints: the one Refine and RefineNJW set is kept unless another weight, space or none satisfies significantly more held-out constraints (McNemar, z > 1.645)"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -127,7 +132,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW}, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, m.RefineCV}, "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -167,6 +172,11 @@ type MCLNOASSC struct {
 	// the graph even when the resolve's reference partition has an
 	// embedding (by default the reference's is used; see refinePairs).
 	RefineNJW bool `doc:"measure the refinement's distances in NJW's embedding of the graph instead of the resolve's reference partition's"`
+	// RefineCV chooses the refinement for the problem at hand by
+	// cross-validation on the constraints (refineCV): the refinement that
+	// Refine and RefineNJW set is kept unless another weight or space (or
+	// none) satisfies significantly more held-out constraints.
+	RefineCV bool `doc:"choose the refinement by 5-fold cross-validation on the given constraints: the one Refine and RefineNJW set is kept unless another weight, space or none satisfies significantly more held-out constraints (McNemar, z > 1.645)"`
 }
 
 // Name returns "mcl-noa-ssc".
@@ -177,21 +187,62 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW}, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, m.RefineCV}, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
 // constraints of p screened first when screen is set (screenPairs), or
 // else resolved when resolve is set and they contradict each other
-// (resolvePairs, with reference partition ref).
+// (resolvePairs, with reference partition ref), and then refined when the
+// resolve acted (pairRefine; its λ and space chosen by refineCV when
+// refine.cv is set).
 func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, name string) (*Result, error) {
+	fit, err := pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, ref, name)
+	if err != nil {
+		return nil, err
+	}
+	res, warnings := fit.res, fit.warnings
+	if fit.resolved {
+		var njw *mat.Dense // NJW's embedding, computed at most once
+		if refine.cv {
+			var w []string
+			refine, njw, w, err = refineCV(ctx, name, p, s, inner, useCL, ref, refine, refineCVFolds)
+			if err != nil {
+				return nil, err
+			}
+			warnings = append(warnings, w...)
+		}
+		if lambda, on := refineLambda(refine.lambda); on {
+			w, err := pairRefine(ctx, name, ref, fit.ref, refine.njw, njw, lambda, p, s, res)
+			if err != nil {
+				return nil, err
+			}
+			warnings = append(warnings, w...)
+		}
+	}
+	res.Warnings = append(warnings, res.Warnings...)
+	return res, nil
+}
+
+// pairFit is what pairNOASSCFit returns: the partition of NOA-SSC before
+// any refinement, with the warnings so far (res.Warnings are NOA-SSC's
+// own), the resolve's reference partition (nil when it made none), and
+// whether the resolve acted.
+type pairFit struct {
+	res      *Result
+	ref      *Result
+	resolved bool
+	warnings []string
+}
+
+// pairNOASSCFit is pairNOASSC up to NOA-SSC: the screen or the resolve,
+// the closure, the cut of the group graph and NOA-SSC, without the
+// refinement.
+func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, name string) (*pairFit, error) {
 	if err := ref.check(name); err != nil {
 		return nil, err
 	}
-	var warnings []string
-	given := p // the constraints as given, for the refinement
-	refined := false
-	var refRes *Result // the resolve's reference partition, if it made one
+	fit := &pairFit{}
 	if (screen || resolve) && p.Constraints != nil {
 		var kept []constraint.Pair
 		var w []string
@@ -199,13 +250,12 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 		if screen {
 			kept, w, err = screenPairs(ctx, name, knobName(name), p.Graph, p.Constraints.Pairs)
 		} else {
-			kept, refRes, w, err = resolvePairs(ctx, name, resolveKnob(name), ref, p, s, p.Constraints.Pairs)
+			kept, fit.ref, fit.resolved, w, err = resolvePairs(ctx, name, resolveKnob(name), ref, p, s, p.Constraints.Pairs)
 		}
 		if err != nil {
 			return nil, err
 		}
-		warnings = append(warnings, w...)
-		refined = !screen && !consistentPairs(given.Constraints) // the resolve acted
+		fit.warnings = append(fit.warnings, w...)
 		q := *p
 		q.Constraints = &constraint.Set{N: p.Constraints.N, Pairs: kept}
 		p = &q
@@ -224,7 +274,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	if m < k {
 		return nil, fmt.Errorf("%w: %s: the must-link closure leaves %d groups, fewer than k = %d", ErrInvalid, name, m, k)
 	}
-	warnings = append(warnings, fmt.Sprintf("%s: must-link closure: %d groups for %d nodes", name, m, n))
+	fit.warnings = append(fit.warnings, fmt.Sprintf("%s: must-link closure: %d groups for %d nodes", name, m, n))
 	q := make([]int, m) // cluster of each group
 	if m == k {
 		for f := range q {
@@ -235,7 +285,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 		if err != nil {
 			return nil, fmt.Errorf("cluster: %s: %w", name, err)
 		}
-		warnings = append(warnings, w...)
+		fit.warnings = append(fit.warnings, w...)
 		// The cut's k-means draws from its own seed so that it does not
 		// share a random stream with NOA-SSC's k-means. The cut is the
 		// exact Ncut of the group graph (seed 000 Alg. 8, lines 6–8), never regularized:
@@ -251,19 +301,10 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	for i, f := range comp {
 		labels[i] = q[f]
 	}
-	res, err := inner.cluster(ctx, &Problem{Graph: g, K: k, Labels: labels}, s, name)
-	if err != nil {
+	if fit.res, err = inner.cluster(ctx, &Problem{Graph: g, K: k, Labels: labels}, s, name); err != nil {
 		return nil, err
 	}
-	if lambda, on := refineLambda(refine.lambda); on && refined {
-		w, err := pairRefine(ctx, name, ref, refRes, refine.njw, lambda, given, s, res)
-		if err != nil {
-			return nil, err
-		}
-		warnings = append(warnings, w...)
-	}
-	res.Warnings = append(warnings, res.Warnings...)
-	return res, nil
+	return fit, nil
 }
 
 // knobName is the Screen knob of the method named name, for warnings.
@@ -358,30 +399,25 @@ func refineKnobOwner(name string) string {
 	return "MCLNOASSC"
 }
 
-// refineKnobs are the refinement's knobs of ML- and MCL-NOA-SSC: Refine
-// and RefineNJW.
+// refineKnobs are the refinement's knobs of ML- and MCL-NOA-SSC: Refine,
+// RefineNJW and RefineCV.
 type refineKnobs struct {
 	lambda float64
 	njw    bool
+	cv     bool
 }
 
 // pairRefine applies the refinement (refinePairs) with weight lambda to
 // res, the partition of ML- or MCL-NOA-SSC after a resolve, with every
 // constraint of given: in the embedding of the resolve's reference
 // partition refRes (made with ref) when it has one and njw is off, else
-// in NJW's (refineEmbedding). It sets res.Labels and res.Objective (0:
-// the distortion was of the labels before the moves) and returns the
-// warnings.
-func pairRefine(ctx context.Context, name string, ref ResolveReference, refRes *Result, njw bool, lambda float64, given *Problem, s *Settings, res *Result) ([]string, error) {
-	var warnings []string
-	x, space := (*mat.Dense)(nil), "NJW's embedding of the graph"
-	if refRes != nil && refRes.Embedding != nil && !njw {
-		x, space = refRes.Embedding, fmt.Sprintf("the reference partition's (%s) embedding", ref)
-	} else {
-		var err error
-		if x, warnings, err = refineEmbedding(ctx, given, s); err != nil {
-			return nil, fmt.Errorf("cluster: %s: refinement: %w", name, err)
-		}
+// in NJW's (refineEmbedding; njwX when not nil, which must be it). It
+// sets res.Labels and res.Objective (0: the distortion was of the labels
+// before the moves) and returns the warnings.
+func pairRefine(ctx context.Context, name string, ref ResolveReference, refRes *Result, njw bool, njwX *mat.Dense, lambda float64, given *Problem, s *Settings, res *Result) ([]string, error) {
+	x, space, warnings, err := refineSpace(ctx, ref, refRes, njw, njwX, given, s)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %s: refinement: %w", name, err)
 	}
 	out, sweeps, moves, err := refinePairs(ctx, x, res.Labels, given.K, given.Constraints.Pairs, lambda)
 	if err != nil {
@@ -395,4 +431,20 @@ func pairRefine(ctx context.Context, name string, ref ResolveReference, refRes *
 	res.Labels = out
 	res.Objective = 0
 	return warnings, nil
+}
+
+// refineSpace returns the rows the refinement measures distances in, and
+// their name: the embedding of the reference partition refRes (made with
+// ref) when it has one and njw is off, else NJW's embedding of the graph
+// (njwX when not nil, else refineEmbedding's, with its warnings).
+func refineSpace(ctx context.Context, ref ResolveReference, refRes *Result, njw bool, njwX *mat.Dense, p *Problem, s *Settings) (*mat.Dense, string, []string, error) {
+	if refRes != nil && refRes.Embedding != nil && !njw {
+		return refRes.Embedding, fmt.Sprintf("the reference partition's (%s) embedding", ref), nil, nil
+	}
+	const space = "NJW's embedding of the graph"
+	if njwX != nil {
+		return njwX, space, nil, nil
+	}
+	x, w, err := refineEmbedding(ctx, p, s)
+	return x, space, w, err
 }

@@ -111,20 +111,21 @@ const resolveEpsilon = 1e-9
 //     contradiction is left.
 //
 // It returns the pairs kept, in order and with their weights as given,
-// the reference's result (nil when step 2 did not run or failed), and a
-// warning naming knob when it changed anything. Cost: O(n + m·α(n))
+// the reference's result (nil when step 2 did not run or failed), whether
+// it acted (the pairs contradict each other), and a warning naming knob
+// when it changed anything. Cost: O(n + m·α(n))
 // for consistent pairs; otherwise the vote (see screenPairs), the
 // reference (FAST-GE: one generalized eigensolve; CSCAP: O(n³)) and the
 // contraction (O(n + m·log n·log m)).
-func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference, p *Problem, s *Settings, pairs []constraint.Pair) ([]constraint.Pair, *Result, []string, error) {
+func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference, p *Problem, s *Settings, pairs []constraint.Pair) (kept []constraint.Pair, refRes *Result, acted bool, warnings []string, err error) {
 	if err := ref.check(method); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, false, nil, err
 	}
 	g := p.Graph
 	n := g.N()
 	set := &constraint.Set{N: n, Pairs: pairs}
 	if consistentPairs(set) {
-		return pairs, nil, nil, nil
+		return pairs, nil, false, nil, nil
 	}
 	keep := make([]bool, len(pairs))
 	weight := make([]float64, len(pairs))
@@ -138,7 +139,7 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 		// VoteWeights' factors and Plausibility's q from one vote.
 		f, q, err := constraint.VoteEvidence(set, sim, opt)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
+			return nil, nil, false, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
 		}
 		for t := range pairs {
 			if f[t] == 0 {
@@ -148,13 +149,11 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 			weight[t] = max(0, math.Log(q[t]/(1-q[t]))) + resolveEpsilon
 		}
 	}
-	var warnings []string
-	var refRes *Result
 	if rm := ref.method(); rm != nil && n <= resolveReferenceMaxN {
-		res, err := Run(ctx, rm, &Problem{Graph: g, K: p.K, Constraints: set, Regularize: p.Regularize}, s.derive(streamPairReference))
+		res, err := referencePartition(ctx, rm, p, set, s)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return nil, nil, nil, ctx.Err()
+			return nil, nil, false, nil, ctx.Err()
 		case err != nil:
 			warnings = append(warnings, fmt.Sprintf("%s: resolve: the reference partition (%s) failed, so no must-link was checked against it: %v", method, ref, err))
 		default:
@@ -178,7 +177,7 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 	}
 	drop, err := constraint.Contract(ctx, rest)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("cluster: %s: contraction of contradicted constraints: %w", method, err)
+		return nil, nil, false, nil, fmt.Errorf("cluster: %s: contraction of contradicted constraints: %w", method, err)
 	}
 	var cutML, cutCL int
 	for _, u := range drop {
@@ -196,7 +195,13 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 		}
 	}
 	warnings = append(warnings, fmt.Sprintf("%s: the %d constraints contradict each other; resolved by leaving out %d that the constraints near them contradict (constraint.VoteWeights), %d must-links whose ends a reference partition (%s) separates, and %d must-links and %d cannot-links by contraction (constraint.Contract); %s uses every constraint as given", method, len(pairs), voted, referred, ref, cutML, cutCL, knob))
-	return out, refRes, warnings, nil
+	return out, refRes, true, warnings, nil
+}
+
+// referencePartition runs the reference method rm of the resolve with its
+// defaults on p's graph and the pairs of set, with its own stream of s.
+func referencePartition(ctx context.Context, rm Method, p *Problem, set *constraint.Set, s *Settings) (*Result, error) {
+	return Run(ctx, rm, &Problem{Graph: p.Graph, K: p.K, Constraints: set, Regularize: p.Regularize}, s.derive(streamPairReference))
 }
 
 // consistentPairs reports whether no cannot-link of s joins two nodes of

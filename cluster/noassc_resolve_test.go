@@ -17,7 +17,7 @@ func TestResolveConsistentUnchanged(t *testing.T) {
 	// (NoResolve), and resolvePairs returns the pairs as given.
 	for _, seed := range []uint64{1, 2, 3} {
 		p, _, _ := cscapVoteCase(t, seed, 150, 0)
-		got, _, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceCSCAP, p, &Settings{Seed: seed}, p.Constraints.Pairs)
+		got, _, _, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceCSCAP, p, &Settings{Seed: seed}, p.Constraints.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestResolvePlantedMustLink(t *testing.T) {
 	g, truth, s := twoCliques(t)
 	p := &Problem{Graph: g, K: 2, Constraints: s}
 	for _, ref := range []ResolveReference{ReferenceFastGE, ReferenceCSCAP} {
-		got, _, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, p, &Settings{Seed: 1}, s.Pairs)
+		got, _, _, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, p, &Settings{Seed: 1}, s.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestResolveFewPairs(t *testing.T) {
 	}
 	p := &Problem{Graph: g, K: 2, Constraints: s}
 	for _, ref := range []ResolveReference{ReferenceFastGE, ReferenceCSCAP} {
-		got, _, _, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", ref, p, &Settings{Seed: 2}, s.Pairs)
+		got, _, _, _, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", ref, p, &Settings{Seed: 2}, s.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,7 +176,7 @@ func TestResolveReference(t *testing.T) {
 		ref  ResolveReference
 		kept bool
 	}{{ReferenceCSCAP, false}, {ReferenceFastGE, false}, {ReferenceNone, true}} {
-		got, _, w, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", tc.ref, p, &Settings{Seed: 1}, s.Pairs)
+		got, _, _, w, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", tc.ref, p, &Settings{Seed: 1}, s.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}

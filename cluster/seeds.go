@@ -72,6 +72,7 @@ const (
 	streamAuto                              // auto's candidates (auto.go)
 	streamPairReference                     // the reference partition (CSCAP by default) of ML-/MCL-NOA-SSC's resolve (noassc_resolve.go)
 	streamPairRefine                        // the embedding of ML-/MCL-NOA-SSC's refinement (noassc_refine.go)
+	streamPairRefineCV                      // the folds of ML-/MCL-NOA-SSC's refinement cross-validation (noassc_refine_cv.go)
 )
 
 // streamSrc returns the generator of stream id under seed.
