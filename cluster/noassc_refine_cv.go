@@ -173,16 +173,7 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 			}
 		}
 	}
-	best := 1
-	for ci := 2; ci < len(cands); ci++ {
-		if score[ci] > score[best] {
-			best = ci
-		}
-	}
-	pick := 0
-	if heldOut > 0 && float64(b[best]-c[best]) > refineCVZ*math.Sqrt(float64(b[best]+c[best])) {
-		pick = best
-	}
+	best, pick := refineCVPick(score, b, c)
 	if failed > 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: refinement cross-validation: %d of %d folds failed and were left out", name, failed, folds))
 	}
@@ -196,6 +187,27 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 	warnings = append(warnings, fmt.Sprintf("%s: refinement chosen by %d-fold cross-validation on the constraints: %s (incumbent %s; best challenger %s, b = %d, c = %d against it; held-out pairs satisfied of %d: %s)",
 		name, folds, cands[pick], cands[0], cands[best], b[best], c[best], heldOut, sb.String()))
 	return cands[pick], njw, warnings, nil
+}
+
+// refineCVPick applies refineCV's choice to the scores of the candidates
+// (index 0 the incumbent) and their McNemar counts b and c against it: the
+// best challenger is the one with the highest score (ties to the lower
+// index), and it is picked when b − c > refineCVZ·√(b + c), else the
+// incumbent (0). With no challenger, best and pick are 0.
+func refineCVPick(score, b, c []int) (best, pick int) {
+	if len(score) < 2 {
+		return 0, 0
+	}
+	best = 1
+	for ci := 2; ci < len(score); ci++ {
+		if score[ci] > score[best] {
+			best = ci
+		}
+	}
+	if float64(b[best]-c[best]) > refineCVZ*math.Sqrt(float64(b[best]+c[best])) {
+		return best, best
+	}
+	return best, 0
 }
 
 // refineCVFold fits one fold of refineCV on the training pairs of q and
