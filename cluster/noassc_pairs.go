@@ -75,8 +75,13 @@ import (
 // kept had carried into another class, and lets the correct must-links it
 // left out act again. Consistent constraints are not refined, so the
 // method stays as published on them. The cannot-links also act in
-// ML-NOA-SSC's refinement. Refine = −1 turns it off; λ was chosen on
-// generated data only (docs/results/noisy-dev). After a refinement the
+// ML-NOA-SSC's refinement. λ was chosen on generated data only
+// (docs/results/noisy-dev). By default (RefineCVDefault, noisy-dev's
+// round 3) that refinement is only the incumbent: 5-fold cross-validation
+// on the given constraints (refineCV) replaces it by another λ, NJW's
+// embedding or no refinement when that satisfies significantly more
+// held-out constraints. RefineFixed uses Refine and RefineNJW as set;
+// with it, Refine = −1 turns the refinement off. After a refinement the
 // Result's Embedding is still NOA-SSC's and its Objective is 0 (the
 // distortion was that of the labels before the moves).
 //
@@ -117,11 +122,12 @@ type MLNOASSC struct {
 	// the graph even when the resolve's reference partition has an
 	// embedding (by default the reference's is used; see refinePairs).
 	RefineNJW bool `doc:"measure the refinement's distances in NJW's embedding of the graph instead of the resolve's reference partition's"`
-	// RefineCV chooses the refinement for the problem at hand by
-	// cross-validation on the constraints (refineCV): the refinement that
-	// Refine and RefineNJW set is kept unless another weight or space (or
-	// none) satisfies significantly more held-out constraints.
-	RefineCV bool `doc:"choose the refinement by 5-fold cross-validation on the given constraints: the one Refine and RefineNJW set is kept unless another weight, space or none satisfies significantly more held-out constraints (McNemar, z > 1.645)"`
+	// RefineFixed uses the refinement that Refine and RefineNJW set as it
+	// is. By default (RefineCVDefault) it is only the incumbent of a
+	// cross-validation on the constraints (refineCV), kept unless another
+	// weight or space (or none) satisfies significantly more held-out
+	// constraints.
+	RefineFixed bool `doc:"use the refinement Refine and RefineNJW set as it is; by default it is kept only unless 5-fold cross-validation on the given constraints finds another weight, space or none that satisfies significantly more held-out constraints (McNemar, z > 1.645)"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -132,7 +138,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, m.RefineCV}, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, RefineCVDefault && !m.RefineFixed}, "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -172,11 +178,12 @@ type MCLNOASSC struct {
 	// the graph even when the resolve's reference partition has an
 	// embedding (by default the reference's is used; see refinePairs).
 	RefineNJW bool `doc:"measure the refinement's distances in NJW's embedding of the graph instead of the resolve's reference partition's"`
-	// RefineCV chooses the refinement for the problem at hand by
-	// cross-validation on the constraints (refineCV): the refinement that
-	// Refine and RefineNJW set is kept unless another weight or space (or
-	// none) satisfies significantly more held-out constraints.
-	RefineCV bool `doc:"choose the refinement by 5-fold cross-validation on the given constraints: the one Refine and RefineNJW set is kept unless another weight, space or none satisfies significantly more held-out constraints (McNemar, z > 1.645)"`
+	// RefineFixed uses the refinement that Refine and RefineNJW set as it
+	// is. By default (RefineCVDefault) it is only the incumbent of a
+	// cross-validation on the constraints (refineCV), kept unless another
+	// weight or space (or none) satisfies significantly more held-out
+	// constraints.
+	RefineFixed bool `doc:"use the refinement Refine and RefineNJW set as it is; by default it is kept only unless 5-fold cross-validation on the given constraints finds another weight, space or none that satisfies significantly more held-out constraints (McNemar, z > 1.645)"`
 }
 
 // Name returns "mcl-noa-ssc".
@@ -187,7 +194,7 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, m.RefineCV}, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, RefineCVDefault && !m.RefineFixed}, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
@@ -400,7 +407,8 @@ func refineKnobOwner(name string) string {
 }
 
 // refineKnobs are the refinement's knobs of ML- and MCL-NOA-SSC: Refine,
-// RefineNJW and RefineCV.
+// RefineNJW, and whether refineCV chooses (RefineCVDefault unless
+// RefineFixed).
 type refineKnobs struct {
 	lambda float64
 	njw    bool

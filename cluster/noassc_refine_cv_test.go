@@ -71,9 +71,9 @@ func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
 	for _, useCL := range []bool{false, true} {
 		method := func(k refineKnobs) Method {
 			if useCL {
-				return MCLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineCV: k.cv}
+				return MCLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineFixed: !k.cv}
 			}
-			return MLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineCV: k.cv}
+			return MLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineFixed: !k.cv}
 		}
 		q := *p
 		q.Constraints = set
@@ -163,33 +163,33 @@ func b2i(b bool) int {
 	return 0
 }
 
-// With consistent constraints nothing is refined, so RefineCV changes
-// nothing; and the same seed gives the same partition.
+// With consistent constraints nothing is refined, so the cross-validation
+// changes nothing; and the same seed gives the same partition.
 func TestRefineCVConsistentAndDeterministic(t *testing.T) {
 	p, truth := refineTestProblem(t)
 	q := *p
 	q.Constraints = refineCVNoisyPairs(truth, 200, 0, 5)
-	off, err := Run(context.Background(), MCLNOASSC{}, &q, &Settings{Seed: 2})
+	off, err := Run(context.Background(), MCLNOASSC{RefineFixed: true}, &q, &Settings{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	on, err := Run(context.Background(), MCLNOASSC{RefineCV: true}, &q, &Settings{Seed: 2})
+	on, err := Run(context.Background(), MCLNOASSC{}, &q, &Settings{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(off.Labels, on.Labels) || refineWarned(on.Warnings) {
-		t.Errorf("consistent constraints: RefineCV changed the labels or refined (%q)", on.Warnings)
+		t.Errorf("consistent constraints: the cross-validation changed the labels or refined (%q)", on.Warnings)
 	}
 	q.Constraints = refineCVNoisyPairs(truth, 200, 0.2, 5)
-	a, err := Run(context.Background(), MCLNOASSC{RefineCV: true}, &q, &Settings{Seed: 2})
+	a, err := Run(context.Background(), MCLNOASSC{}, &q, &Settings{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Run(context.Background(), MCLNOASSC{RefineCV: true}, &q, &Settings{Seed: 2})
+	b, err := Run(context.Background(), MCLNOASSC{}, &q, &Settings{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Warnings, b.Warnings) {
-		t.Error("RefineCV: same seed, different result")
+		t.Error("cross-validated refinement: same seed, different result")
 	}
 }

@@ -234,9 +234,9 @@ func TestNOASSCRefineOnlyWhenContradicted(t *testing.T) {
 	for _, useCL := range []bool{false, true} {
 		method := func(refine float64) Method {
 			if useCL {
-				return MCLNOASSC{Refine: refine}
+				return MCLNOASSC{Refine: refine, RefineFixed: true}
 			}
-			return MLNOASSC{Refine: refine}
+			return MLNOASSC{Refine: refine, RefineFixed: true}
 		}
 		run := func(set *constraint.Set, refine float64) *Result {
 			q := *p
@@ -266,10 +266,10 @@ func TestNOASSCRefineOnlyWhenContradicted(t *testing.T) {
 			m    Method
 			want string
 		}{
-			{MCLNOASSC{Refine: 8}, "the reference partition's (cscap) embedding"},
-			{MCLNOASSC{Refine: 8, RefineNJW: true}, "NJW's embedding"},
-			{MCLNOASSC{Refine: 8, Reference: ReferenceNone}, "NJW's embedding"},
-			{MLNOASSC{Refine: 8, Reference: ReferenceFastGE}, "the reference partition's (fast-ge) embedding"},
+			{MCLNOASSC{RefineFixed: true, Refine: 8}, "the reference partition's (cscap) embedding"},
+			{MCLNOASSC{RefineFixed: true, Refine: 8, RefineNJW: true}, "NJW's embedding"},
+			{MCLNOASSC{RefineFixed: true, Refine: 8, Reference: ReferenceNone}, "NJW's embedding"},
+			{MLNOASSC{RefineFixed: true, Refine: 8, Reference: ReferenceFastGE}, "the reference partition's (fast-ge) embedding"},
 		} {
 			q := *p
 			q.Constraints = contradictory

@@ -94,6 +94,8 @@ var noisyMethods = []noisyMethod{
 	{key: "ml-noa-ssc-norefine", quick: true},
 	{key: "mcl-noa-ssc-norefine", quick: true},
 	{key: "mcl-noa-ssc-refine", quick: true},
+	{key: "ml-noa-ssc-fixedrefine", quick: true},
+	{key: "mcl-noa-ssc-fixedrefine", quick: true},
 	{key: "cscap+vote", maxN: 1000, quick: true},
 	{key: "fast-ge+vote", quick: true},
 	{key: "fgpwc+vote", quick: true},
@@ -161,10 +163,10 @@ func noisyPlanFor(env *Env) noisyPlan {
 
 // noisyRegistered returns the registered method behind a column key:
 // the key without its "+variant", "-novote", "-screen", "-noresolve" or
-// "-fastge", "-norefine" or "-refine" suffix.
+// "-fastge", "-norefine", "-refine" or "-fixedrefine" suffix.
 func noisyRegistered(key string) string {
 	base, _, _ := strings.Cut(key, "+")
-	for _, suffix := range []string{"-novote", "-screen", "-noresolve", "-fastge", "-norefine", "-refine"} {
+	for _, suffix := range []string{"-novote", "-screen", "-noresolve", "-fastge", "-norefine", "-refine", "-fixedrefine"} {
 		base = strings.TrimSuffix(base, suffix)
 	}
 	return base
@@ -172,10 +174,10 @@ func noisyRegistered(key string) string {
 
 // noisyVariant reports whether a column is a variant of a method rather
 // than a method with its default knobs (the +vote columns, cscap-novote
-// the -screen, -noresolve, -fastge, -norefine and -refine columns): variants are left out of
+// the -screen, -noresolve, -fastge, -norefine, -refine and -fixedrefine columns): variants are left out of
 // the "best default method" verdicts.
 func noisyVariant(key string) bool {
-	return strings.Contains(key, "+") || strings.HasSuffix(key, "-novote") || strings.HasSuffix(key, "-screen") || strings.HasSuffix(key, "-noresolve") || strings.HasSuffix(key, "-fastge") || strings.HasSuffix(key, "-norefine") || strings.HasSuffix(key, "-refine")
+	return strings.Contains(key, "+") || strings.HasSuffix(key, "-novote") || strings.HasSuffix(key, "-screen") || strings.HasSuffix(key, "-noresolve") || strings.HasSuffix(key, "-fastge") || strings.HasSuffix(key, "-norefine") || strings.HasSuffix(key, "-refine") || strings.HasSuffix(key, "-fixedrefine")
 }
 
 // noisyBase returns the column a +vote variant is compared with: the same
@@ -212,12 +214,22 @@ func noisyKey(name string, dens int, method string, rate, rep int) string {
 // chosen by noisy-dev's second round) their cells carry the version
 // "resolve-refine", and their cells before it, the resolve alone, are the
 // -norefine columns' (noisyKeyAlias).
-var noisyKeyVersion = map[string]string{"ml-noa-ssc": "resolve-refine", "mcl-noa-ssc": "resolve-refine"}
+//
+// Since noisy-dev's third round made the refinement's cross-validation
+// their default (cluster.RefineCVDefault) their cells carry the version
+// "resolve-refine-cv", and their cells before it, the fixed λ, are the
+// -fixedrefine columns' (noisyKeyAlias).
+var noisyKeyVersion = map[string]string{"ml-noa-ssc": "resolve-refine-cv", "mcl-noa-ssc": "resolve-refine-cv"}
 
 // noisyKeyAlias names the cached cells of a column computed under another
 // column's name: the -norefine columns (Refine = −1) are the default
-// columns' cells from before the refinement, keyed "…@resolve".
-var noisyKeyAlias = map[string]string{"ml-noa-ssc-norefine": "ml-noa-ssc@resolve", "mcl-noa-ssc-norefine": "mcl-noa-ssc@resolve"}
+// columns' cells from before the refinement, keyed "…@resolve", and the
+// -fixedrefine columns (RefineFixed) those from before its
+// cross-validation, keyed "…@resolve-refine".
+var noisyKeyAlias = map[string]string{
+	"ml-noa-ssc-norefine": "ml-noa-ssc@resolve", "mcl-noa-ssc-norefine": "mcl-noa-ssc@resolve",
+	"ml-noa-ssc-fixedrefine": "ml-noa-ssc@resolve-refine", "mcl-noa-ssc-fixedrefine": "mcl-noa-ssc@resolve-refine",
+}
 
 // noisyRuns reports whether method m runs on row r.
 func noisyRuns(r fgpwcRow, m noisyMethod) bool {
@@ -377,15 +389,19 @@ func noisyMethodFor(key string, n int) (cluster.Method, error) {
 	case "mcl-noa-ssc-noresolve":
 		return cluster.MCLNOASSC{NoResolve: true}, nil
 	case "ml-noa-ssc-fastge": // computed before the refinement: it stays off
-		return cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1}, nil
+		return cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1, RefineFixed: true}, nil
 	case "mcl-noa-ssc-fastge":
-		return cluster.MCLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1}, nil
+		return cluster.MCLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1, RefineFixed: true}, nil
 	case "ml-noa-ssc-norefine":
-		return cluster.MLNOASSC{Refine: -1}, nil
+		return cluster.MLNOASSC{Refine: -1, RefineFixed: true}, nil
 	case "mcl-noa-ssc-norefine":
-		return cluster.MCLNOASSC{Refine: -1}, nil
+		return cluster.MCLNOASSC{Refine: -1, RefineFixed: true}, nil
 	case "mcl-noa-ssc-refine":
-		return cluster.MCLNOASSC{Refine: noisyRefineLambda, RefineNJW: true}, nil
+		return cluster.MCLNOASSC{Refine: noisyRefineLambda, RefineNJW: true, RefineFixed: true}, nil
+	case "ml-noa-ssc-fixedrefine": // the default before noisy-dev's round 3
+		return cluster.MLNOASSC{RefineFixed: true}, nil
+	case "mcl-noa-ssc-fixedrefine":
+		return cluster.MCLNOASSC{RefineFixed: true}, nil
 	}
 	return cluster.New(noisyRegistered(key))
 }

@@ -101,15 +101,18 @@ func TestNoisyConstraintsQuick(t *testing.T) {
 
 func TestNoisyKeyVersion(t *testing.T) {
 	// The columns whose default changed (the NOA-SSC resolve, with CSCAP
-	// as its reference, then its refinement) carry a version in their
-	// keys; the -norefine columns are the cells from before the
-	// refinement, under their old keys; the published columns
+	// as its reference, then its refinement, then the refinement's
+	// cross-validation) carry a version in their keys; the -norefine and
+	// -fixedrefine columns are the cells from before the refinement and
+	// before its cross-validation, under their old keys; the published columns
 	// (-noresolve), the -fastge ones (FAST-GE as the reference, noisy-dev's
 	// pick) and the others carry none, and those columns are variants of
 	// the registered methods.
 	for _, c := range []struct{ method, want string }{
-		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve-refine/f10/0"},
-		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve-refine/f10/0"},
+		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve-refine-cv/f10/0"},
+		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve-refine-cv/f10/0"},
+		{"mcl-noa-ssc-fixedrefine", "iris/d5/mcl-noa-ssc@resolve-refine/f10/0"},
+		{"ml-noa-ssc-fixedrefine", "iris/d5/ml-noa-ssc@resolve-refine/f10/0"},
 		{"mcl-noa-ssc-norefine", "iris/d5/mcl-noa-ssc@resolve/f10/0"},
 		{"ml-noa-ssc-norefine", "iris/d5/ml-noa-ssc@resolve/f10/0"},
 		{"mcl-noa-ssc-noresolve", "iris/d5/mcl-noa-ssc-noresolve/f10/0"},
@@ -148,10 +151,12 @@ func TestNoisyKeyVersion(t *testing.T) {
 		key  string
 		want cluster.Method
 	}{
-		{"ml-noa-ssc-fastge", cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1}},
-		{"mcl-noa-ssc-norefine", cluster.MCLNOASSC{Refine: -1}},
-		{"ml-noa-ssc-norefine", cluster.MLNOASSC{Refine: -1}},
-		{"mcl-noa-ssc-refine", cluster.MCLNOASSC{Refine: noisyRefineLambda, RefineNJW: true}},
+		{"ml-noa-ssc-fastge", cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1, RefineFixed: true}},
+		{"mcl-noa-ssc-norefine", cluster.MCLNOASSC{Refine: -1, RefineFixed: true}},
+		{"ml-noa-ssc-norefine", cluster.MLNOASSC{Refine: -1, RefineFixed: true}},
+		{"mcl-noa-ssc-refine", cluster.MCLNOASSC{Refine: noisyRefineLambda, RefineNJW: true, RefineFixed: true}},
+		{"mcl-noa-ssc-fixedrefine", cluster.MCLNOASSC{RefineFixed: true}},
+		{"ml-noa-ssc-fixedrefine", cluster.MLNOASSC{RefineFixed: true}},
 		{"mcl-noa-ssc", cluster.MCLNOASSC{}},
 	} {
 		m, err := noisyMethodFor(c.key, 100)

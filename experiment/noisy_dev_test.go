@@ -67,13 +67,14 @@ func TestNoisyDevRefineColumns(t *testing.T) {
 		col  string
 		want cluster.Method
 	}{
-		{"mcl-noa-ssc/refine=8", cluster.MCLNOASSC{Refine: 8, RefineNJW: true}},
-		{"ml-noa-ssc/refine=16", cluster.MLNOASSC{Refine: 16, RefineNJW: true}},
-		{"mcl-noa-ssc/refine-ref=2", cluster.MCLNOASSC{Refine: 2}},
-		{"ml-noa-ssc/refine-ref=4", cluster.MLNOASSC{Refine: 4}},
-		{"mcl-noa-ssc/ref=cscap", cluster.MCLNOASSC{Refine: -1}},
-		{"ml-noa-ssc/ref=fast-ge", cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1}},
+		{"mcl-noa-ssc/refine=8", cluster.MCLNOASSC{Refine: 8, RefineNJW: true, RefineFixed: true}},
+		{"ml-noa-ssc/refine=16", cluster.MLNOASSC{Refine: 16, RefineNJW: true, RefineFixed: true}},
+		{"mcl-noa-ssc/refine-ref=2", cluster.MCLNOASSC{Refine: 2, RefineFixed: true}},
+		{"ml-noa-ssc/refine-ref=4", cluster.MLNOASSC{Refine: 4, RefineFixed: true}},
+		{"mcl-noa-ssc/ref=cscap", cluster.MCLNOASSC{Refine: -1, RefineFixed: true}},
+		{"ml-noa-ssc/ref=fast-ge", cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1, RefineFixed: true}},
 		{"mcl-noa-ssc-noresolve", cluster.MCLNOASSC{NoResolve: true}},
+		{noisyDevCVColumn, cluster.MCLNOASSC{}},
 	} {
 		got, err := noisyDevMethod(tc.col)
 		if err != nil {
