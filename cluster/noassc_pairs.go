@@ -204,7 +204,7 @@ func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 // resolve acted (pairRefine; its λ and space chosen by refineCV when
 // refine.cv is set).
 func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, name string) (*Result, error) {
-	fit, err := pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, ref, name)
+	fit, err := pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, ref, nil, name)
 	if err != nil {
 		return nil, err
 	}
@@ -244,8 +244,9 @@ type pairFit struct {
 
 // pairNOASSCFit is pairNOASSC up to NOA-SSC: the screen or the resolve,
 // the closure, the cut of the group graph and NOA-SSC, without the
-// refinement.
-func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, name string) (*pairFit, error) {
+// refinement. refm, when not nil, is the resolve's reference method (see
+// resolvePairs).
+func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refm Method, name string) (*pairFit, error) {
 	if err := ref.check(name); err != nil {
 		return nil, err
 	}
@@ -257,7 +258,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, inner NOASSC, u
 		if screen {
 			kept, w, err = screenPairs(ctx, name, knobName(name), p.Graph, p.Constraints.Pairs)
 		} else {
-			kept, fit.ref, fit.resolved, w, err = resolvePairs(ctx, name, resolveKnob(name), ref, p, s, p.Constraints.Pairs)
+			kept, fit.ref, fit.resolved, w, err = resolvePairs(ctx, name, resolveKnob(name), ref, refm, p, s, p.Constraints.Pairs)
 		}
 		if err != nil {
 			return nil, err

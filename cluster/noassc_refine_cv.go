@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -129,6 +130,16 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 			return refineKnobs{}, nil, nil, fmt.Errorf("cluster: %s: refinement cross-validation: %w", name, err)
 		}
 	}
+	// The folds' references share CSCAP's work on the graph alone (its
+	// prior; the same partitions, as in Auto).
+	var refm Method
+	if ref == ReferenceCSCAP && p.Graph.N() <= resolveReferenceMaxN {
+		if pr, err := (CSCAP{}).newPrior(ctx, p.Graph); err == nil {
+			refm = CSCAP{prior: pr}
+		} else if ctx.Err() != nil {
+			return refineKnobs{}, nil, nil, ctx.Err()
+		}
+	}
 	sf := *s
 	if sf.Restarts == 0 || sf.Restarts > refineCVRestarts {
 		sf.Restarts = refineCVRestarts
@@ -153,7 +164,7 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 		}
 		q := *p
 		q.Constraints = &constraint.Set{N: p.Constraints.N, Pairs: train}
-		sat, err := refineCVFold(ctx, &q, &sf, inner, useCL, ref, name, cands, njw, test)
+		sat, err := refineCVFold(ctx, &q, &sf, inner, useCL, ref, refm, name, cands, njw, test)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return refineKnobs{}, nil, nil, ctx.Err()
@@ -218,13 +229,13 @@ func refineCVPick(score, b, c []int) (best, pick int) {
 // refineCVFold fits one fold of refineCV on the training pairs of q and
 // returns, per candidate, whether its refined partition satisfies each
 // held-out pair of test.
-func refineCVFold(ctx context.Context, q *Problem, s *Settings, inner NOASSC, useCL bool, ref ResolveReference, name string, cands []refineKnobs, njw *mat.Dense, test []constraint.Pair) ([][]bool, error) {
-	fit, err := pairNOASSCFit(ctx, q, s, inner, useCL, false, true, ref, name)
+func refineCVFold(ctx context.Context, q *Problem, s *Settings, inner NOASSC, useCL bool, ref ResolveReference, refm Method, name string, cands []refineKnobs, njw *mat.Dense, test []constraint.Pair) ([][]bool, error) {
+	fit, err := pairNOASSCFit(ctx, q, s, inner, useCL, false, true, ref, refm, name)
 	if err != nil {
 		return nil, err
 	}
 	if fit.ref == nil && !refineAllNJW(cands) {
-		if fit.ref, err = refineCVReference(ctx, ref, q, s); err != nil {
+		if fit.ref, err = refineCVReference(ctx, ref, refm, q, s); err != nil {
 			return nil, err
 		}
 	}
@@ -272,13 +283,14 @@ func refineNoneNJW(cands []refineKnobs) bool {
 // refineCVReference is the reference partition a fold of refineCV
 // refines in when its training pairs are consistent (the resolve then
 // made none): ref run on them as the resolve would (referencePartition),
-// or nil when the resolve would not run one (ReferenceNone, or more than
+// (refm in place of ref's method when not nil, as in resolvePairs), or
+// nil when the resolve would not run one (ReferenceNone, or more than
 // resolveReferenceMaxN nodes; the candidates then use NJW's embedding).
 // A failure of the reference is not an error: the fold then uses NJW's
 // embedding, as the final refinement does when the resolve's reference
 // failed.
-func refineCVReference(ctx context.Context, ref ResolveReference, q *Problem, s *Settings) (*Result, error) {
-	rm := ref.method()
+func refineCVReference(ctx context.Context, ref ResolveReference, refm Method, q *Problem, s *Settings) (*Result, error) {
+	rm := cmp.Or(refm, ref.method())
 	if rm == nil || q.Graph.N() > resolveReferenceMaxN {
 		return nil, nil
 	}

@@ -1,9 +1,11 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
@@ -110,6 +112,10 @@ const resolveEpsilon = 1e-9
 //     its groups and the cannot-links inside one are left out, so that no
 //     contradiction is left.
 //
+// refm, when not nil, is the reference method to run in place of
+// ref.method(): ref's method with work shared between fits (refineCV's
+// folds share CSCAP's prior), giving the same partition.
+//
 // It returns the pairs kept, in order and with their weights as given,
 // the reference's result (nil when step 2 did not run or failed), whether
 // it acted (the pairs contradict each other), and a warning naming knob
@@ -117,7 +123,7 @@ const resolveEpsilon = 1e-9
 // for consistent pairs; otherwise the vote (see screenPairs), the
 // reference (FAST-GE: one generalized eigensolve; CSCAP: O(n³)) and the
 // contraction (O(n + m·log n·log m)).
-func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference, p *Problem, s *Settings, pairs []constraint.Pair) (kept []constraint.Pair, refRes *Result, acted bool, warnings []string, err error) {
+func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference, refm Method, p *Problem, s *Settings, pairs []constraint.Pair) (kept []constraint.Pair, refRes *Result, acted bool, warnings []string, err error) {
 	if err := ref.check(method); err != nil {
 		return nil, nil, false, nil, err
 	}
@@ -149,7 +155,7 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 			weight[t] = max(0, math.Log(q[t]/(1-q[t]))) + resolveEpsilon
 		}
 	}
-	if rm := ref.method(); rm != nil && n <= resolveReferenceMaxN {
+	if rm := cmp.Or(refm, ref.method()); rm != nil && n <= resolveReferenceMaxN {
 		res, err := referencePartition(ctx, rm, p, set, s)
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -218,10 +224,18 @@ func consistentPairs(s *constraint.Set) bool {
 }
 
 // graphSim returns the similarity W_ab / max(1, max W) of g, in [0, 1],
-// and its neighbour lists, for constraint.Vote on a sparse graph.
+// and its neighbour lists, for constraint.Vote on a sparse graph. On a
+// complete graph (every row holds every other node, as a full RBF graph
+// does) the similarity is read from a dense n×n table and the neighbour
+// lists are nil: constraint.Vote then scans every pair in order, which
+// is the same set of pairs in the same order as the neighbours' scan, so
+// the votes are the same to the last bit, without a binary search per
+// look-up or a sort of the candidates per pair. Cost: O(nnz), plus 8·n²
+// bytes on a complete graph.
 func graphSim(g *graph.Graph) (sim func(a, b int) float64, nbr func(a int) []int32) {
+	n := g.N()
 	scale := 1.0
-	for i := 0; i < g.N(); i++ {
+	for i := 0; i < n; i++ {
 		idx, w := g.Row(i)
 		for k, j := range idx {
 			if int(j) != i {
@@ -229,9 +243,41 @@ func graphSim(g *graph.Graph) (sim func(a, b int) float64, nbr func(a int) []int
 			}
 		}
 	}
+	if completeRows(g) {
+		table := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			idx, w := g.Row(i)
+			for k, j := range idx {
+				table[i*n+int(j)] = max(0, w[k]) / scale
+			}
+		}
+		return func(a, b int) float64 { return table[a*n+b] }, nil
+	}
 	sim = func(a, b int) float64 { return max(0, g.Weight(a, b)) / scale }
 	nbr = func(a int) []int32 { idx, _ := g.Row(a); return idx }
 	return sim, nbr
+}
+
+// completeRows reports whether every row of g holds every other node (a
+// complete graph, such as a full RBF graph), with more than one node: a
+// constraint.Vote over pairs then gives the same votes with nil
+// neighbour lists (a scan of every pair in order) as with g's rows. O(n).
+func completeRows(g *graph.Graph) bool {
+	n := g.N()
+	if n < 2 {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		idx, _ := g.Row(i)
+		others := len(idx)
+		if _, found := slices.BinarySearch(idx, int32(i)); found {
+			others--
+		}
+		if others != n-1 {
+			return false
+		}
+	}
+	return true
 }
 
 // resolveKnob is the NoResolve knob of the method named name, for

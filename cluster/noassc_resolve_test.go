@@ -3,11 +3,14 @@ package cluster
 import (
 	"context"
 	"errors"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -17,7 +20,7 @@ func TestResolveConsistentUnchanged(t *testing.T) {
 	// (NoResolve), and resolvePairs returns the pairs as given.
 	for _, seed := range []uint64{1, 2, 3} {
 		p, _, _ := cscapVoteCase(t, seed, 150, 0)
-		got, _, _, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceCSCAP, p, &Settings{Seed: seed}, p.Constraints.Pairs)
+		got, _, _, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceCSCAP, nil, p, &Settings{Seed: seed}, p.Constraints.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +55,7 @@ func TestResolvePlantedMustLink(t *testing.T) {
 	g, truth, s := twoCliques(t)
 	p := &Problem{Graph: g, K: 2, Constraints: s}
 	for _, ref := range []ResolveReference{ReferenceFastGE, ReferenceCSCAP} {
-		got, _, _, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, p, &Settings{Seed: 1}, s.Pairs)
+		got, _, _, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, nil, p, &Settings{Seed: 1}, s.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +88,7 @@ func TestResolveFewPairs(t *testing.T) {
 	}
 	p := &Problem{Graph: g, K: 2, Constraints: s}
 	for _, ref := range []ResolveReference{ReferenceFastGE, ReferenceCSCAP} {
-		got, _, _, _, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", ref, p, &Settings{Seed: 2}, s.Pairs)
+		got, _, _, _, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", ref, nil, p, &Settings{Seed: 2}, s.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,7 +179,7 @@ func TestResolveReference(t *testing.T) {
 		ref  ResolveReference
 		kept bool
 	}{{ReferenceCSCAP, false}, {ReferenceFastGE, false}, {ReferenceNone, true}} {
-		got, _, _, w, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", tc.ref, p, &Settings{Seed: 1}, s.Pairs)
+		got, _, _, w, err := resolvePairs(context.Background(), "ml-noa-ssc", "MLNOASSC.NoResolve", tc.ref, nil, p, &Settings{Seed: 1}, s.Pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,5 +221,71 @@ func TestResolveReferenceText(t *testing.T) {
 	var v ResolveReference
 	if err := v.UnmarshalText([]byte("njw")); !errors.Is(err, ErrInvalid) {
 		t.Errorf("unknown name: error %v, want ErrInvalid", err)
+	}
+}
+
+// graphSim's dense table and full scan on a complete graph give the votes
+// of the sparse look-up and neighbour scan (the form used on other
+// graphs) exactly, and so does its sparse form on a k-NN graph.
+func TestGraphSimCompleteMatchesSparse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 60
+	x := make([][2]float64, n)
+	truth := make([]int, n)
+	for i := range x {
+		truth[i] = i % 3
+		x[i] = [2]float64{float64(truth[i]) + rng.NormFloat64()*0.6, rng.NormFloat64() * 0.6}
+	}
+	var full []graph.Edge
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			d := (x[i][0]-x[j][0])*(x[i][0]-x[j][0]) + (x[i][1]-x[j][1])*(x[i][1]-x[j][1])
+			full = append(full, graph.Edge{I: i, J: j, W: 3 * math.Exp(-d)})
+		}
+	}
+	complete, err := graph.FromEdges(n, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var some []graph.Edge
+	for _, e := range full {
+		if (e.I+e.J)%3 != 0 {
+			some = append(some, e)
+		}
+	}
+	sparse, err := graph.FromEdges(n, some)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := refineCVNoisyPairs(truth, 200, 0.15, 9)
+	for _, tc := range []struct {
+		name    string
+		g       *graph.Graph
+		wantNil bool
+	}{{"complete", complete, true}, {"sparse", sparse, false}} {
+		sim, nbr := graphSim(tc.g)
+		if (nbr == nil) != tc.wantNil {
+			t.Errorf("%s: neighbour lists nil = %v, want %v", tc.name, nbr == nil, tc.wantNil)
+		}
+		// The reference: a look-up of every weight and the graph's rows.
+		scale := 1.0
+		for _, e := range tc.g.Edges() {
+			if e.I != e.J {
+				scale = math.Max(scale, e.W)
+			}
+		}
+		refSim := func(a, b int) float64 { return math.Max(0, tc.g.Weight(a, b)) / scale }
+		refNbr := func(a int) []int32 { idx, _ := tc.g.Row(a); return idx }
+		f, q, err := constraint.VoteEvidence(set, sim, constraint.VoteOptions{Neighbours: nbr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rf, rq, err := constraint.VoteEvidence(set, refSim, constraint.VoteOptions{Neighbours: refNbr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(f, rf) || !slices.Equal(q, rq) {
+			t.Errorf("%s: votes differ from the sparse look-up's", tc.name)
+		}
 	}
 }

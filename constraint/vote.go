@@ -119,14 +119,11 @@ func voteMasses(s *Set, sim func(a, b int) float64, opt VoteOptions) (num, den [
 		}
 		return sim(a, b)
 	}
-	type nb struct {
-		s float64
-		y float64
-	}
 	cand := make([]nb, 0, m)
-	var at [][]int32 // pairs at each node (with Neighbours)
-	var seen []int   // seen[u] = t+1 once pair u is a candidate of t
-	var us []int     // candidate pairs of t, increasing
+	top := make([]nb, 0, k+1) // topVotes' buffer
+	var at [][]int32          // pairs at each node (with Neighbours)
+	var seen []int            // seen[u] = t+1 once pair u is a candidate of t
+	var us []int              // candidate pairs of t, increasing
 	if opt.Neighbours != nil {
 		at = make([][]int32, s.N)
 		for u, q := range s.Pairs {
@@ -178,19 +175,25 @@ func voteMasses(s *Set, sim func(a, b int) float64, opt VoteOptions) (num, den [
 				consider(u)
 			}
 		}
+		votes := cand
 		if len(cand) > k {
-			slices.SortFunc(cand, func(a, b nb) int {
-				switch {
-				case a.s > b.s:
-					return -1
-				case a.s < b.s:
-					return 1
-				}
-				return 0
-			})
-			cand = cand[:k]
+			votes = topVotes(cand, top[:0], k)
+			if votes == nil {
+				// Ties among the largest: the full sort (pdqsort, not
+				// stable) decides which tied pairs vote, in which order.
+				slices.SortFunc(cand, func(a, b nb) int {
+					switch {
+					case a.s > b.s:
+						return -1
+					case a.s < b.s:
+						return 1
+					}
+					return 0
+				})
+				votes = cand[:k]
+			}
 		}
-		for _, c := range cand {
+		for _, c := range votes {
 			num[t] += c.s * c.y
 			den[t] += c.s
 		}
@@ -199,6 +202,52 @@ func voteMasses(s *Set, sim func(a, b int) float64, opt VoteOptions) (num, den [
 		}
 	}
 	return num, den, nil
+}
+
+// nb is a candidate voter of voteMasses: its similarity S and its kind
+// y (+1 must-link, −1 cannot-link).
+type nb struct {
+	s float64
+	y float64
+}
+
+// topVotes returns, in buf, the k candidates with the largest s in
+// decreasing order of s, as the first k of cand sorted by decreasing s
+// (1 ≤ k < len(cand)), or nil when two of the k + 1 largest values of s
+// are equal (in the sorted order): then which tied candidate votes, and the order of the sum,
+// depend on the sort's handling of ties, and the caller sorts. Without
+// ties the k largest in decreasing order are unique, so the votes equal
+// the sort's to the last bit. cand is not modified. O(len(cand)·k) in the
+// worst case, O(len(cand)) when most candidates are below the k-th.
+func topVotes(cand, buf []nb, k int) []nb {
+	buf = buf[:0]
+	// buf holds the largest seen so far, decreasing, at most k + 1 of
+	// them (the (k+1)-th to detect a tie at the boundary).
+	// A candidate at or below the (k+1)-th cannot vote, and a tie of it
+	// with the (k+1)-th does not matter; a tie at the k-th place shows in
+	// buf at the end, since buf[k] only grows.
+	for _, c := range cand {
+		if len(buf) == k+1 && c.s <= buf[k].s {
+			continue
+		}
+		i := len(buf)
+		if i < k+1 {
+			buf = append(buf, c)
+		} else {
+			i = k
+		}
+		for i > 0 && buf[i-1].s < c.s {
+			buf[i] = buf[i-1]
+			i--
+		}
+		buf[i] = c
+	}
+	for i := 1; i <= k; i++ {
+		if buf[i].s == buf[i-1].s {
+			return nil
+		}
+	}
+	return buf[:k]
 }
 
 // VoteFilter returns the pairs of s that Vote does not find contradicted

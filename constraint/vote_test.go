@@ -300,3 +300,57 @@ func TestVoteEvidenceMatchesBoth(t *testing.T) {
 		t.Errorf("margin 3: err %v, want ErrInvalid", err)
 	}
 }
+
+// topVotes against the full sort it replaces: on random candidates with
+// and without ties, either it reports a tie (nil) or its votes are the
+// first k of the sorted candidates, element for element; and it reports
+// a tie exactly when two of the k + 1 largest values are equal.
+func TestTopVotesMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ties, exact := 0, 0
+	for trial := 0; trial < 3000; trial++ {
+		m := 2 + rng.IntN(60)
+		k := 1 + rng.IntN(m-1)
+		levels := 1 + rng.IntN(2*m) // few levels: many ties
+		cand := make([]nb, m)
+		for i := range cand {
+			cand[i] = nb{s: float64(1+rng.IntN(levels)) / float64(levels), y: float64(1 - 2*rng.IntN(2))}
+		}
+		orig := slices.Clone(cand)
+		got := topVotes(cand, make([]nb, 0, k+1), k)
+		if !slices.Equal(cand, orig) {
+			t.Fatal("topVotes modified its input")
+		}
+		sorted := slices.Clone(cand)
+		slices.SortFunc(sorted, func(a, b nb) int {
+			switch {
+			case a.s > b.s:
+				return -1
+			case a.s < b.s:
+				return 1
+			}
+			return 0
+		})
+		distinct := true
+		for i := 1; i <= k; i++ {
+			distinct = distinct && sorted[i].s != sorted[i-1].s
+		}
+		if got == nil {
+			ties++
+			if distinct {
+				t.Fatalf("trial %d: tie reported, but the %d largest are distinct: %v", trial, k+1, sorted[:k+1])
+			}
+			continue
+		}
+		exact++
+		if !distinct {
+			t.Fatalf("trial %d: no tie reported, but the %d largest are %v", trial, k+1, sorted[:k+1])
+		}
+		if !slices.Equal(got, sorted[:k]) {
+			t.Fatalf("trial %d: votes %v, sort's %v", trial, got, sorted[:k])
+		}
+	}
+	if ties == 0 || exact == 0 {
+		t.Errorf("the test exercised ties %d and exact %d times; both should occur", ties, exact)
+	}
+}
