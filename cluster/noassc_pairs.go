@@ -80,8 +80,9 @@ import (
 // round 3) that refinement is only the incumbent: 5-fold cross-validation
 // on the given constraints (refineCV) replaces it by another λ, NJW's
 // embedding or no refinement when that satisfies significantly more
-// held-out constraints. RefineFixed uses Refine and RefineNJW as set;
-// with it, Refine = −1 turns the refinement off. After a refinement the
+// held-out constraints. Setting Refine or RefineNJW fixes the refinement
+// (Refine = −1 turns it off), and RefineFixed fixes the default one.
+// After a refinement the
 // Result's Embedding is still NOA-SSC's and its Objective is 0 (the
 // distortion was that of the labels before the moves).
 //
@@ -115,19 +116,22 @@ type MLNOASSC struct {
 	// Refine is the weight λ of a violated constraint in the refinement
 	// that follows the resolve when it acted (refinePairs), relative to a
 	// node's typical squared distance to its centroid in the reference
-	// partition's embedding (see RefineNJW): 0 means RefineDefault, −1
-	// turns the refinement off.
-	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid (0: cluster.RefineDefault; −1: no refinement)" range:"-1 | [0, 1e6]"`
+	// partition's embedding (see RefineNJW): 0 means RefineDefault, or the
+	// cross-validation's choice (see RefineFixed); −1 turns the
+	// refinement off.
+	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid (0: cluster.RefineDefault, or another chosen by cross-validation unless RefineFixed; −1: no refinement)" range:"-1 | [0, 1e6]"`
 	// RefineNJW measures the refinement's distances in NJW's embedding of
 	// the graph even when the resolve's reference partition has an
 	// embedding (by default the reference's is used; see refinePairs).
 	RefineNJW bool `doc:"measure the refinement's distances in NJW's embedding of the graph instead of the resolve's reference partition's"`
-	// RefineFixed uses the refinement that Refine and RefineNJW set as it
-	// is. By default (RefineCVDefault) it is only the incumbent of a
-	// cross-validation on the constraints (refineCV), kept unless another
-	// weight or space (or none) satisfies significantly more held-out
-	// constraints.
-	RefineFixed bool `doc:"use the refinement Refine and RefineNJW set as it is; by default it is kept only unless 5-fold cross-validation on the given constraints finds another weight, space or none that satisfies significantly more held-out constraints (McNemar, z > 1.645)"`
+	// RefineFixed uses the default refinement (λ = RefineDefault in the
+	// reference partition's embedding) as it is. By default
+	// (RefineCVDefault), when Refine and RefineNJW are not set, that
+	// refinement is only the incumbent of a cross-validation on the
+	// constraints (refineCV), kept unless another weight or space (or
+	// none) satisfies significantly more held-out constraints. Setting
+	// Refine or RefineNJW fixes the refinement too.
+	RefineFixed bool `doc:"use the default refinement (λ = cluster.RefineDefault) as it is; by default, with Refine and RefineNJW unset, 5-fold cross-validation on the given constraints replaces it by another weight, space or none when that satisfies significantly more held-out constraints (McNemar, z > 1.645); setting Refine or RefineNJW also fixes it"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -138,7 +142,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, RefineCVDefault && !m.RefineFixed}, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, refineByCV(m.Refine, m.RefineNJW, m.RefineFixed)}, "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -171,19 +175,22 @@ type MCLNOASSC struct {
 	// Refine is the weight λ of a violated constraint in the refinement
 	// that follows the resolve when it acted (refinePairs), relative to a
 	// node's typical squared distance to its centroid in the reference
-	// partition's embedding (see RefineNJW): 0 means RefineDefault, −1
-	// turns the refinement off.
-	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid (0: cluster.RefineDefault; −1: no refinement)" range:"-1 | [0, 1e6]"`
+	// partition's embedding (see RefineNJW): 0 means RefineDefault, or the
+	// cross-validation's choice (see RefineFixed); −1 turns the
+	// refinement off.
+	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid (0: cluster.RefineDefault, or another chosen by cross-validation unless RefineFixed; −1: no refinement)" range:"-1 | [0, 1e6]"`
 	// RefineNJW measures the refinement's distances in NJW's embedding of
 	// the graph even when the resolve's reference partition has an
 	// embedding (by default the reference's is used; see refinePairs).
 	RefineNJW bool `doc:"measure the refinement's distances in NJW's embedding of the graph instead of the resolve's reference partition's"`
-	// RefineFixed uses the refinement that Refine and RefineNJW set as it
-	// is. By default (RefineCVDefault) it is only the incumbent of a
-	// cross-validation on the constraints (refineCV), kept unless another
-	// weight or space (or none) satisfies significantly more held-out
-	// constraints.
-	RefineFixed bool `doc:"use the refinement Refine and RefineNJW set as it is; by default it is kept only unless 5-fold cross-validation on the given constraints finds another weight, space or none that satisfies significantly more held-out constraints (McNemar, z > 1.645)"`
+	// RefineFixed uses the default refinement (λ = RefineDefault in the
+	// reference partition's embedding) as it is. By default
+	// (RefineCVDefault), when Refine and RefineNJW are not set, that
+	// refinement is only the incumbent of a cross-validation on the
+	// constraints (refineCV), kept unless another weight or space (or
+	// none) satisfies significantly more held-out constraints. Setting
+	// Refine or RefineNJW fixes the refinement too.
+	RefineFixed bool `doc:"use the default refinement (λ = cluster.RefineDefault) as it is; by default, with Refine and RefineNJW unset, 5-fold cross-validation on the given constraints replaces it by another weight, space or none when that satisfies significantly more held-out constraints (McNemar, z > 1.645); setting Refine or RefineNJW also fixes it"`
 }
 
 // Name returns "mcl-noa-ssc".
@@ -194,7 +201,7 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, RefineCVDefault && !m.RefineFixed}, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, refineByCV(m.Refine, m.RefineNJW, m.RefineFixed)}, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
@@ -405,6 +412,13 @@ func refineKnobOwner(name string) string {
 		return "MLNOASSC"
 	}
 	return "MCLNOASSC"
+}
+
+// refineByCV reports whether the refinement is chosen by refineCV: by
+// default (RefineCVDefault), unless the knobs fix it (RefineFixed, or
+// Refine or RefineNJW set).
+func refineByCV(refine float64, njw, fixed bool) bool {
+	return RefineCVDefault && !fixed && refine == 0 && !njw
 }
 
 // refineKnobs are the refinement's knobs of ML- and MCL-NOA-SSC: Refine,

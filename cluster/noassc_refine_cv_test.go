@@ -163,6 +163,36 @@ func b2i(b bool) int {
 	return 0
 }
 
+// Setting Refine fixes the refinement: Refine = −1 turns it off even on
+// contradicted constraints, and Refine = 8 is used as set, without a
+// cross-validation.
+func TestRefineSetFixesIt(t *testing.T) {
+	p, truth := refineTestProblem(t)
+	q := *p
+	q.Constraints = refineCVNoisyPairs(truth, 300, 0.15, 11)
+	for _, tc := range []struct {
+		m         Method
+		cv, fixed bool // a cross-validation warning, a refinement warning
+	}{
+		{MCLNOASSC{}, true, true},
+		{MCLNOASSC{Refine: -1}, false, false},
+		{MLNOASSC{Refine: -1}, false, false},
+		{MCLNOASSC{Refine: 8}, false, true},
+		{MCLNOASSC{RefineNJW: true}, false, true},
+		{MCLNOASSC{RefineFixed: true}, false, true},
+	} {
+		res, err := Run(context.Background(), tc.m, &q, &Settings{Seed: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cv := slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "cross-validation") })
+		refined := slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "refinement in ") })
+		if cv != tc.cv || (refined != tc.fixed && !tc.cv) {
+			t.Errorf("%#v: cross-validation %v (want %v), refinement %v (want %v): %q", tc.m, cv, tc.cv, refined, tc.fixed, res.Warnings)
+		}
+	}
+}
+
 // With consistent constraints nothing is refined, so the cross-validation
 // changes nothing; and the same seed gives the same partition.
 func TestRefineCVConsistentAndDeterministic(t *testing.T) {

@@ -100,14 +100,14 @@ var noisyDevRefineRounds = []noisyDevRefineRound{
 // noisyDevCVColumn is round 3's candidate: MCL-NOA-SSC with its
 // refinement chosen per problem by cross-validation on the constraints
 // (then the knob RefineCV; since round 3 picked it, the default, which
-// MCLNOASSC.RefineFixed turns off), against the fixed λ of round 2 (λ = 2
+// MCLNOASSC.RefineFixed, or setting Refine, turns off), against the fixed λ of round 2 (λ = 2
 // in the reference's embedding), whose column it is compared with.
 const noisyDevCVColumn = "mcl-noa-ssc/refine-cv"
 
 // noisyDevCVIntro is round 3's paragraph on the page, written before its
 // columns ran.
 const noisyDevCVIntro = "**Round 3: the refinement chosen per problem by cross-validation on the constraints** (RefineCV, a knob " +
-	"when the round was fixed; the default since it was picked, which the knob RefineFixed turns off; cluster/noassc_refine_cv.go). Issue 17 suggests \"soft constraint weights learned by constraint cross-validation\". " +
+	"when the round was fixed; the default since it was picked, which RefineFixed, or setting Refine or RefineNJW, turns off; cluster/noassc_refine_cv.go). Issue 17 suggests \"soft constraint weights learned by constraint cross-validation\". " +
 	"The constraints are split into 5 folds; on each fold's training pairs the method runs (resolve, closure, NOA-SSC, 5 k-means " +
 	"restarts) and every candidate refinement refines it (off; λ = 2, 4, 8 in the reference's embedding; λ = 4, 8, 16 in NJW's); " +
 	"each is scored by the held-out pairs its partitions satisfy. Held-out pairs are flipped as often as the others, so they " +
