@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
@@ -158,4 +159,41 @@ func ExampleMLNOASSC() {
 	fmt.Println(res.Labels)
 	// Output:
 	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
+}
+
+// Contradictory constraints: a wrong must-link (node 2 with node 7, of
+// two cliques) sits among correct ones that say otherwise. By default the
+// constraints are resolved (the wrong must-link is left out), and the
+// refinement, chosen by cross-validation on the constraints, may move
+// single nodes; the warnings say what was done.
+func ExampleMCLNOASSC_contradictory() {
+	var pairs []constraint.Pair
+	for c := 0; c < 3; c++ {
+		for i := 0; i < 4; i++ {
+			pairs = append(pairs, constraint.Pair{I: 5*c + i, J: 5*c + i + 1, Kind: constraint.MustLink})
+		}
+	}
+	for _, ab := range [][2]int{{0, 5}, {1, 6}, {3, 8}, {4, 9}, {0, 10}, {5, 10}, {2, 12}, {7, 13}} {
+		pairs = append(pairs, constraint.Pair{I: ab[0], J: ab[1], Kind: constraint.CannotLink})
+	}
+	pairs = append(pairs, constraint.Pair{I: 2, J: 7, Kind: constraint.MustLink}) // wrong
+	p := &cluster.Problem{Graph: cliqueChain(3), K: 3, Constraints: &constraint.Set{N: 15, Pairs: pairs}}
+	res, err := cluster.Run(context.Background(), cluster.MCLNOASSC{}, p, &cluster.Settings{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Labels)
+	for _, w := range res.Warnings {
+		if i := strings.Index(w, " ("); i > 0 && strings.Contains(w, "cross-validation") {
+			w = w[:i] // the scores follow
+		}
+		fmt.Println(w)
+	}
+	// Output:
+	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
+	// mcl-noa-ssc: the 21 constraints contradict each other; resolved by leaving out 0 that the constraints near them contradict (constraint.VoteWeights), 1 must-links whose ends a reference partition (cscap) separates, and 0 must-links and 0 cannot-links by contraction (constraint.Contract); MCLNOASSC.NoResolve uses every constraint as given
+	// mcl-noa-ssc: must-link closure: 3 groups for 15 nodes
+	// mcl-noa-ssc: refinement chosen by 5-fold cross-validation on the constraints: λ=2
+	// mcl-noa-ssc: refinement in the reference partition's (cscap) embedding with every given constraint as a penalty of weight 2 moved 0 nodes in 1 sweeps (MCLNOASSC.Refine = −1 turns it off)
 }
