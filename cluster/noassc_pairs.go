@@ -97,7 +97,10 @@ import (
 // the constraints consistent; when they are not, the vote's look-ups,
 // the reference (CSCAP by default, O(n³); FAST-GE one generalized
 // eigensolve; n ≤ 1000) and the
-// contraction's O(n + pairs·log n·log pairs).
+// contraction's O(n + pairs·log n·log pairs); then the refinement's
+// cross-validation (refineCV): five such fits on 4/5 of the pairs with 5
+// k-means restarts, one NJW embedding and 35 refinements (about 3–5 times
+// the resolved fit).
 type MLNOASSC struct {
 	NOASSC
 	// Screen screens the constraints before the closure (the vote, then
