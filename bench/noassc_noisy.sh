@@ -9,7 +9,7 @@
 # cross-validation) and BenchmarkMCLNOASSCNoisy500Fixed (the fixed
 # refinement) in turn, ROUNDS times, one iteration each, every run under
 # /usr/bin/time -v for its peak RSS and CPU time; benchstat compares them.
-# The benchmark is new, so the working tree's cluster/noassc_bench_test.go
+# The benchmark is new, so the working tree's cluster/noassc_noisy_bench_test.go
 # is copied into the base tree. Run it under the bench lock:
 #
 #	flock /work/bench.lock bench/noassc_noisy.sh [BASE] [ROUNDS]
@@ -25,7 +25,7 @@ mkdir -p "$out"
 src=$(mktemp -d)
 trap 'rm -rf "$src"' EXIT
 git archive "$base" | tar -x -C "$src"
-cp cluster/noassc_bench_test.go "$src/cluster/"
+cp cluster/noassc_noisy_bench_test.go "$src/cluster/"
 (cd "$src" && go test -c -o "$OLDPWD/$out/cluster-noassc-old.test" ./cluster)
 go test -c -o "$out/cluster-noassc-new.test" ./cluster
 : > "$out/noassc-old.txt"
