@@ -181,15 +181,7 @@ func voteMasses(s *Set, sim func(a, b int) float64, opt VoteOptions) (num, den [
 			if votes == nil {
 				// Ties among the largest: the full sort (pdqsort, not
 				// stable) decides which tied pairs vote, in which order.
-				slices.SortFunc(cand, func(a, b nb) int {
-					switch {
-					case a.s > b.s:
-						return -1
-					case a.s < b.s:
-						return 1
-					}
-					return 0
-				})
+				slices.SortFunc(cand, nbDesc)
 				votes = cand[:k]
 			}
 		}
@@ -209,6 +201,18 @@ func voteMasses(s *Set, sim func(a, b int) float64, opt VoteOptions) (num, den [
 type nb struct {
 	s float64
 	y float64
+}
+
+// nbDesc orders candidates by decreasing s (ties equal), the order of
+// voteMasses' sort.
+func nbDesc(a, b nb) int {
+	switch {
+	case a.s > b.s:
+		return -1
+	case a.s < b.s:
+		return 1
+	}
+	return 0
 }
 
 // topVotes returns, in buf, the k candidates with the largest s in

@@ -322,15 +322,7 @@ func TestTopVotesMatchesSort(t *testing.T) {
 			t.Fatal("topVotes modified its input")
 		}
 		sorted := slices.Clone(cand)
-		slices.SortFunc(sorted, func(a, b nb) int {
-			switch {
-			case a.s > b.s:
-				return -1
-			case a.s < b.s:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(sorted, nbDesc)
 		distinct := true
 		for i := 1; i <= k; i++ {
 			distinct = distinct && sorted[i].s != sorted[i-1].s

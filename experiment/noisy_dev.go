@@ -347,6 +347,15 @@ type noisyDevScore struct {
 	ran         bool // every dataset has a loss
 }
 
+// record is the CSV row of column col of method with score s.
+func (s noisyDevScore) record(method, col string) []string {
+	rec := []string{method, col, fmt.Sprintf("%.4f", s.worst), fmt.Sprintf("%.4f", s.mean), fmt.Sprintf("%.4f", s.clean), strconv.Itoa(s.failed), fmt.Sprintf("%.2f", s.seconds)}
+	for _, l := range s.loss {
+		rec = append(rec, fmt.Sprintf("%.4f", l))
+	}
+	return rec
+}
+
 // noisyDevScoreOf summarizes column col: the loss of a dataset is
 // noisyLoss's (paired ARI(0%) − ARI(10%) on the unconstrained pairs,
 // over the sets where both ran), as the noisy-constraints page computes
@@ -470,11 +479,7 @@ func noisyDevReport(env *Env, results map[string]Values) (*Output, error) {
 			if col != noresolve {
 				sc = append(sc, s)
 			}
-			rec := []string{method, col, fmt.Sprintf("%.4f", s.worst), fmt.Sprintf("%.4f", s.mean), fmt.Sprintf("%.4f", s.clean), strconv.Itoa(s.failed), fmt.Sprintf("%.2f", s.seconds)}
-			for _, l := range s.loss {
-				rec = append(rec, fmt.Sprintf("%.4f", l))
-			}
-			w.Write(rec)
+			w.Write(s.record(method, col))
 		}
 		p := noisyDevPick(sc)
 		if method == "mcl-noa-ssc" {
@@ -625,11 +630,7 @@ func noisyDevCVReport(md *strings.Builder, w *csv.Writer, results map[string]Val
 		if !seen {
 			s = noisyDevScoreOf(results, rows, sets, col, method+"-noresolve")
 			scores[col] = s
-			rec := []string{method, col, fmt.Sprintf("%.4f", s.worst), fmt.Sprintf("%.4f", s.mean), fmt.Sprintf("%.4f", s.clean), strconv.Itoa(s.failed), fmt.Sprintf("%.2f", s.seconds)}
-			for _, x := range s.loss {
-				rec = append(rec, fmt.Sprintf("%.4f", x))
-			}
-			w.Write(rec)
+			w.Write(s.record(method, col))
 		}
 		sc = append(sc, s)
 	}
@@ -671,11 +672,7 @@ func noisyDevRefineTables(md *strings.Builder, w *csv.Writer, results map[string
 			if !ok {
 				s = noisyDevScoreOf(results, rows, sets, col, noresolve)
 				scores[col] = s
-				rec := []string{method, col, fmt.Sprintf("%.4f", s.worst), fmt.Sprintf("%.4f", s.mean), fmt.Sprintf("%.4f", s.clean), strconv.Itoa(s.failed), fmt.Sprintf("%.2f", s.seconds)}
-				for _, x := range s.loss {
-					rec = append(rec, fmt.Sprintf("%.4f", x))
-				}
-				w.Write(rec)
+				w.Write(s.record(method, col))
 			}
 			sc = append(sc, s)
 		}
