@@ -88,7 +88,8 @@ import (
 //
 // The embedded NOASSC holds the knobs of the final step. Result: that of
 // NOA-SSC, with a warning giving m (and one from the screen when it left
-// out or down-weighted a pair, or from the resolve when it acted).
+// out or down-weighted a pair, or from the resolve when it acted), and
+// Report = *RefineReport when the refinement's cross-validation ran.
 //
 // Cost: O(n + nnz + pairs) for the closure and W^m, a Shi–Malik cut of the
 // m-node graph, and NOA-SSC on W; the screen adds the vote's weight
@@ -223,11 +224,13 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 		var njw *mat.Dense // NJW's embedding, computed at most once
 		if refine.cv {
 			var w []string
-			refine, njw, w, err = refineCV(ctx, name, p, s, inner, useCL, ref, refine, refineCVFolds)
+			var rep *RefineReport
+			refine, njw, rep, w, err = refineCV(ctx, name, p, s, inner, useCL, ref, refine, refineCVFolds)
 			if err != nil {
 				return nil, err
 			}
 			warnings = append(warnings, w...)
+			res.Report = rep
 		}
 		if lambda, on := refineLambda(refine.lambda); on {
 			w, err := pairRefine(ctx, name, ref, fit.ref, refine.njw, njw, lambda, p, s, res)

@@ -25,6 +25,33 @@ import (
 // cells.
 const RefineCVDefault = true
 
+// RefineReport is ML- and MCL-NOA-SSC's account of the cross-validation
+// that chose their refinement (Result.Report, when it ran; see refineCV).
+type RefineReport struct {
+	// Incumbent is the refinement the knobs set ("λ=2"), Chosen the one
+	// used, Challenger the best other; each "off", "λ=…" or "λ=… (NJW)".
+	Incumbent  string `json:"incumbent"`
+	Chosen     string `json:"chosen"`
+	Challenger string `json:"challenger"`
+	// B counts the held-out pairs the challenger satisfies and the
+	// incumbent does not, C the reverse (McNemar's test, z > 1.645).
+	B int `json:"b"`
+	C int `json:"c"`
+	// HeldOut is the number of held-out pairs over the folds that ran,
+	// FoldsFailed the folds left out.
+	HeldOut     int `json:"held_out"`
+	FoldsFailed int `json:"folds_failed"`
+	// Candidates are every setting with its held-out pairs satisfied, the
+	// incumbent first.
+	Candidates []RefineScore `json:"candidates"`
+}
+
+// RefineScore is one candidate of RefineReport.
+type RefineScore struct {
+	Setting   string `json:"setting"`
+	Satisfied int    `json:"satisfied"`
+}
+
 // refineCVFolds is the number of folds of refineCV.
 const refineCVFolds = 5
 
@@ -52,6 +79,19 @@ func refineCandidates() []refineKnobs {
 		{lambda: 2}, {lambda: 4}, {lambda: 8},
 		{lambda: 4, njw: true}, {lambda: 8, njw: true}, {lambda: 16, njw: true},
 	}
+}
+
+// RefineCVSettings names the settings a cross-validation with the default
+// incumbent (λ = RefineDefault in the reference's embedding) compares, in
+// the order of RefineReport.Candidates.
+func RefineCVSettings() []string {
+	names := []string{refineKnobs{}.String()}
+	for _, c := range refineCandidates() {
+		if c.canonical() != (refineKnobs{}).canonical() {
+			names = append(names, c.String())
+		}
+	}
+	return names
 }
 
 // canonical returns c with λ resolved (0 → RefineDefault), the space
@@ -109,13 +149,14 @@ func (c refineKnobs) String() string {
 // A fold whose fit fails with ErrInvalid (for example a closure with
 // fewer than k groups) is left out, with a warning; with no fold left the
 // incumbent stays. It returns the setting chosen, NJW's embedding when
-// it computed it, and a warning giving every candidate's score.
+// it computed it, the account of the choice (RefineReport), and a
+// warning giving every candidate's score.
 //
 // Cost: folds runs of pairNOASSCFit on (folds − 1)/folds of the pairs
 // (each with the vote, reference and contraction when its training pairs
 // contradict each other, or a reference alone when they do not), one NJW
 // embedding, and 7·folds refinements (O(n·k² + pairs·k) per sweep).
-func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner NOASSC, useCL bool, ref ResolveReference, incumbent refineKnobs, folds int) (refineKnobs, *mat.Dense, []string, error) {
+func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner NOASSC, useCL bool, ref ResolveReference, incumbent refineKnobs, folds int) (refineKnobs, *mat.Dense, *RefineReport, []string, error) {
 	cands := []refineKnobs{incumbent.canonical()}
 	for _, c := range refineCandidates() {
 		if c = c.canonical(); c != cands[0] {
@@ -127,7 +168,7 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 	if !refineNoneNJW(cands) {
 		var err error
 		if njw, warnings, err = refineEmbedding(ctx, p, s); err != nil {
-			return refineKnobs{}, nil, nil, fmt.Errorf("cluster: %s: refinement cross-validation: %w", name, err)
+			return refineKnobs{}, nil, nil, nil, fmt.Errorf("cluster: %s: refinement cross-validation: %w", name, err)
 		}
 	}
 	// The folds' references share CSCAP's work on the graph alone (its
@@ -137,7 +178,7 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 		if pr, err := (CSCAP{}).newPrior(ctx, p.Graph); err == nil {
 			refm = CSCAP{prior: pr}
 		} else if ctx.Err() != nil {
-			return refineKnobs{}, nil, nil, ctx.Err()
+			return refineKnobs{}, nil, nil, nil, ctx.Err()
 		}
 	}
 	sf := *s
@@ -167,12 +208,12 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 		sat, err := refineCVFold(ctx, &q, &sf, inner, useCL, ref, refm, name, cands, njw, test)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return refineKnobs{}, nil, nil, ctx.Err()
+			return refineKnobs{}, nil, nil, nil, ctx.Err()
 		case err != nil && errors.Is(err, ErrInvalid):
 			failed++
 			continue
 		case err != nil:
-			return refineKnobs{}, nil, nil, fmt.Errorf("cluster: %s: refinement cross-validation, fold %d: %w", name, f+1, err)
+			return refineKnobs{}, nil, nil, nil, fmt.Errorf("cluster: %s: refinement cross-validation, fold %d: %w", name, f+1, err)
 		}
 		heldOut += len(test)
 		for ci := range cands {
@@ -193,16 +234,19 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 	if failed > 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: refinement cross-validation: %d of %d folds failed and were left out", name, failed, folds))
 	}
+	rep := &RefineReport{Incumbent: cands[0].String(), Chosen: cands[pick].String(), Challenger: cands[best].String(),
+		B: b[best], C: c[best], HeldOut: heldOut, FoldsFailed: failed}
 	var sb strings.Builder
 	for ci, cand := range cands {
 		if ci > 0 {
 			sb.WriteString(", ")
 		}
 		fmt.Fprintf(&sb, "%s %d", cand, score[ci])
+		rep.Candidates = append(rep.Candidates, RefineScore{Setting: cand.String(), Satisfied: score[ci]})
 	}
 	warnings = append(warnings, fmt.Sprintf("%s: refinement chosen by %d-fold cross-validation on the constraints: %s (incumbent %s; best challenger %s, b = %d, c = %d against it; held-out pairs satisfied of %d: %s)",
 		name, folds, cands[pick], cands[0], cands[best], b[best], c[best], heldOut, sb.String()))
-	return cands[pick], njw, warnings, nil
+	return cands[pick], njw, rep, warnings, nil
 }
 
 // refineCVPick applies refineCV's choice to the scores of the candidates

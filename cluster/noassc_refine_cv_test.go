@@ -149,9 +149,23 @@ func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
 				t.Errorf("useCL %v: %s scored %d (found %v), independent count %d", useCL, cands[ci], g, ok, score[ci])
 			}
 		}
-		_, pick := refineCVPick(score, b, c)
+		best, pick := refineCVPick(score, b, c)
 		if want := fmt.Sprintf("constraints: %s (incumbent", cands[pick]); !strings.Contains(line, want) {
 			t.Errorf("useCL %v: want %q in %q", useCL, want, line)
+		}
+		// The Result's report says the same.
+		rep, ok := res.Report.(*RefineReport)
+		if !ok {
+			t.Fatalf("useCL %v: Report %T, want *RefineReport", useCL, res.Report)
+		}
+		if rep.Chosen != cands[pick].String() || rep.Incumbent != cands[0].String() || rep.Challenger != cands[best].String() ||
+			rep.B != b[best] || rep.C != c[best] || rep.HeldOut != heldOut || rep.FoldsFailed != 0 || len(rep.Candidates) != len(cands) {
+			t.Errorf("useCL %v: report %+v", useCL, rep)
+		}
+		for ci, sc := range rep.Candidates {
+			if ci < len(cands) && (sc.Setting != cands[ci].String() || sc.Satisfied != score[ci]) {
+				t.Errorf("useCL %v: report candidate %d %+v, independent %s %d", useCL, ci, sc, cands[ci], score[ci])
+			}
 		}
 	}
 }
@@ -207,7 +221,7 @@ func TestRefineCVConsistentAndDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(off.Labels, on.Labels) || refineWarned(on.Warnings) {
+	if !slices.Equal(off.Labels, on.Labels) || refineWarned(on.Warnings) || on.Report != nil {
 		t.Errorf("consistent constraints: the cross-validation changed the labels or refined (%q)", on.Warnings)
 	}
 	q.Constraints = refineCVNoisyPairs(truth, 200, 0.2, 5)

@@ -219,7 +219,10 @@ func noisyKey(name string, dens int, method string, rate, rep int) string {
 // their default (cluster.RefineCVDefault) their cells carry the version
 // "resolve-refine-cv", and their cells before it, the fixed λ, are the
 // -fixedrefine columns' (noisyKeyAlias).
-var noisyKeyVersion = map[string]string{"ml-noa-ssc": "resolve-refine-cv", "mcl-noa-ssc": "resolve-refine-cv"}
+//
+// Version "resolve-refine-cv2" has the same figures as "resolve-refine-cv"
+// and records the cross-validation's choice (refine_choice).
+var noisyKeyVersion = map[string]string{"ml-noa-ssc": "resolve-refine-cv2", "mcl-noa-ssc": "resolve-refine-cv2"}
 
 // noisyKeyAlias names the cached cells of a column computed under another
 // column's name: the -norefine columns (Refine = −1) are the default
@@ -468,6 +471,11 @@ func noisyRunOn(ctx context.Context, inst *fgpwcInstance, name string, d int, ke
 		return v, nil
 	}
 	v["seconds"] = time.Since(t0).Seconds()
+	if rep, ok := res.Report.(*cluster.RefineReport); ok {
+		// The refinement the cross-validation chose: its index in
+		// cluster.RefineCVSettings (0: the default λ kept).
+		v["refine_choice"] = float64(slices.Index(cluster.RefineCVSettings(), rep.Chosen))
+	}
 	all, err := metrics.ARI(inst.truth, res.Labels)
 	if err != nil {
 		return nil, err
@@ -1179,6 +1187,46 @@ func noisyRefine(md *strings.Builder, results map[string]Values, rows []fgpwcRow
 				}
 			}
 			md.WriteString("\n")
+		}
+	}
+	md.WriteString("\n")
+	noisyRefineChoices(md, results, rows, plan)
+}
+
+// noisyRefineChoices lists, per density, flipped rate and dataset, what
+// the default's cross-validation chose in the sets where it ran
+// (refine_choice, an index into cluster.RefineCVSettings).
+func noisyRefineChoices(md *strings.Builder, results map[string]Values, rows []fgpwcRow, plan noisyPlan) {
+	names := cluster.RefineCVSettings()
+	md.WriteString("What the cross-validation chose (mcl-noa-ssc, the default): in how many sets it ran (the constraints contradicted " +
+		"each other), and the refinement it chose there; " + names[0] + " is the default kept.\n\n")
+	md.WriteString("| density | flipped | dataset | sets where it ran | chosen |\n|---|---|---|---:|---|\n")
+	for _, d := range plan.densities {
+		for _, rate := range plan.rates {
+			if rate == 0 {
+				continue
+			}
+			for _, r := range rows {
+				count := map[int]int{}
+				ran := 0
+				for rep := 0; rep < plan.sets; rep++ {
+					v, ok := results[noisyKey(r.name, d, "mcl-noa-ssc", rate, rep)]
+					if !ok {
+						continue
+					}
+					if c, ok := v["refine_choice"]; ok {
+						ran++
+						count[int(c)]++
+					}
+				}
+				var parts []string
+				for i, name := range names {
+					if count[i] > 0 {
+						parts = append(parts, fmt.Sprintf("%s ×%d", name, count[i]))
+					}
+				}
+				fmt.Fprintf(md, "| %d/n | %d%% | %s | %d of %d | %s |\n", d, rate, r.name, ran, plan.sets, strings.Join(parts, ", "))
+			}
 		}
 	}
 	md.WriteString("\n")

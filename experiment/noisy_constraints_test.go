@@ -109,8 +109,8 @@ func TestNoisyKeyVersion(t *testing.T) {
 	// pick) and the others carry none, and those columns are variants of
 	// the registered methods.
 	for _, c := range []struct{ method, want string }{
-		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve-refine-cv/f10/0"},
-		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve-refine-cv/f10/0"},
+		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve-refine-cv2/f10/0"},
+		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve-refine-cv2/f10/0"},
 		{"mcl-noa-ssc-fixedrefine", "iris/d5/mcl-noa-ssc@resolve-refine/f10/0"},
 		{"ml-noa-ssc-fixedrefine", "iris/d5/ml-noa-ssc@resolve-refine/f10/0"},
 		{"mcl-noa-ssc-norefine", "iris/d5/mcl-noa-ssc@resolve/f10/0"},
