@@ -211,7 +211,7 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	warnings := pairWarnings
 	if !c.NoVote {
 		var vw []string
-		if pairs, vw, err = votePairs("cscap", "CSCAP.NoVote", n, pairs, pr.sim, pr.nbr); err != nil {
+		if pairs, vw, err = votePairs(ctx, "cscap", "CSCAP.NoVote", n, pairs, pr.sim, pr.nbr); err != nil {
 			return nil, err
 		}
 		warnings = append(warnings, vw...)

@@ -76,11 +76,11 @@ func TestCSCAPVoteNeighboursIdentical(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := p.Graph.N()
-		full, fw, err := votePairs("cscap", "CSCAP.NoVote", n, p.Constraints.Pairs, pr.sim, nil)
+		full, fw, err := votePairs(context.Background(), "cscap", "CSCAP.NoVote", n, p.Constraints.Pairs, pr.sim, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		near, nw, err := votePairs("cscap", "CSCAP.NoVote", n, p.Constraints.Pairs, pr.sim, pr.nbr)
+		near, nw, err := votePairs(context.Background(), "cscap", "CSCAP.NoVote", n, p.Constraints.Pairs, pr.sim, pr.nbr)
 		if err != nil {
 			t.Fatal(err)
 		}

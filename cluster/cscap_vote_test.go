@@ -31,7 +31,7 @@ func TestCSCAPVoteWeightsAsPreprocessing(t *testing.T) {
 	// in [0, 1], so denseSim does not rescale), label for label.
 	for _, seed := range []uint64{1, 2, 3} {
 		p, _, _ := cscapVoteCase(t, seed, 80, 0.15)
-		set, f, err := constraint.VoteWeights(p.Constraints, p.Graph.Weight, constraint.VoteOptions{})
+		set, f, err := constraint.VoteWeights(context.Background(), p.Constraints, p.Graph.Weight, constraint.VoteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -143,7 +143,7 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 		sim, nbr := graphSim(g)
 		opt := constraint.VoteOptions{Neighbours: nbr}
 		// VoteWeights' factors and Plausibility's q from one vote.
-		f, q, err := constraint.VoteEvidence(set, sim, opt)
+		f, q, err := constraint.VoteEvidence(ctx, set, sim, opt)
 		if err != nil {
 			return nil, nil, false, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
 		}

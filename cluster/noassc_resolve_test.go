@@ -276,11 +276,11 @@ func TestGraphSimCompleteMatchesSparse(t *testing.T) {
 		}
 		refSim := func(a, b int) float64 { return math.Max(0, tc.g.Weight(a, b)) / scale }
 		refNbr := func(a int) []int32 { idx, _ := tc.g.Row(a); return idx }
-		f, q, err := constraint.VoteEvidence(set, sim, constraint.VoteOptions{Neighbours: nbr})
+		f, q, err := constraint.VoteEvidence(context.Background(), set, sim, constraint.VoteOptions{Neighbours: nbr})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rf, rq, err := constraint.VoteEvidence(set, refSim, constraint.VoteOptions{Neighbours: refNbr})
+		rf, rq, err := constraint.VoteEvidence(context.Background(), set, refSim, constraint.VoteOptions{Neighbours: refNbr})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -120,7 +120,7 @@ func TestScreenIsVoteThenRepair(t *testing.T) {
 	// rescaling), then constraint.Repair on its pairs.
 	for _, seed := range []uint64{1, 2, 3} {
 		p, _, _ := cscapVoteCase(t, seed, 120, 0.15)
-		voted, _, err := constraint.VoteWeights(p.Constraints, p.Graph.Weight, constraint.VoteOptions{})
+		voted, _, err := constraint.VoteWeights(context.Background(), p.Constraints, p.Graph.Weight, constraint.VoteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,11 +38,11 @@ const VoteMinPairs = 30
 // the pairs near each pair are examined. Cost O(m²) calls of sim for m
 // pairs without nbr; with nbr, O(Σ_t Σ_{a ∈ N[i_t]} pairs at a) (see
 // constraint.Vote).
-func votePairs(method, knob string, n int, pairs []constraint.Pair, sim func(a, b int) float64, nbr func(a int) []int32) ([]constraint.Pair, []string, error) {
+func votePairs(ctx context.Context, method, knob string, n int, pairs []constraint.Pair, sim func(a, b int) float64, nbr func(a int) []int32) ([]constraint.Pair, []string, error) {
 	if len(pairs) < VoteMinPairs {
 		return pairs, nil, nil
 	}
-	out, f, err := constraint.VoteWeights(&constraint.Set{N: n, Pairs: pairs}, sim, constraint.VoteOptions{Neighbours: nbr})
+	out, f, err := constraint.VoteWeights(ctx, &constraint.Set{N: n, Pairs: pairs}, sim, constraint.VoteOptions{Neighbours: nbr})
 	if err != nil {
 		return nil, nil, fmt.Errorf("cluster: %s: vote weights of the constraints: %w", method, err)
 	}
@@ -92,7 +92,7 @@ func screenPairs(ctx context.Context, method, knob string, g *graph.Graph, pairs
 	}
 	sim := func(a, b int) float64 { return max(0, g.Weight(a, b)) / scale }
 	nbr := func(a int) []int32 { idx, _ := g.Row(a); return idx }
-	voted, f, err := constraint.VoteWeights(&constraint.Set{N: n, Pairs: pairs}, sim, constraint.VoteOptions{Neighbours: nbr})
+	voted, f, err := constraint.VoteWeights(ctx, &constraint.Set{N: n, Pairs: pairs}, sim, constraint.VoteOptions{Neighbours: nbr})
 	if err != nil {
 		return nil, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
 	}

@@ -194,7 +194,7 @@ func TestPlausibility(t *testing.T) {
 		{I: 0, J: 3, Kind: MustLink}, {I: 1, J: 4, Kind: MustLink}, {I: 2, J: 5, Kind: MustLink},
 		{I: 0, J: 4, Kind: CannotLink},
 	}}
-	q, err := Plausibility(s, sim, VoteOptions{})
+	q, err := Plausibility(context.Background(), s, sim, VoteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestPlausibility(t *testing.T) {
 		}
 	}
 	// A pair no other pair is similar to gets ½.
-	q, err = Plausibility(&Set{N: 6, Pairs: []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 3, J: 4, Kind: CannotLink}}}, sim, VoteOptions{})
+	q, err = Plausibility(context.Background(), &Set{N: 6, Pairs: []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 3, J: 4, Kind: CannotLink}}}, sim, VoteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -236,11 +236,11 @@ func TestVoteNeighboursSameScores(t *testing.T) {
 		}
 		sim := func(a, b int) float64 { return w[[2]int{a, b}] }
 		s := randomSet(n, 150, 0.4, seed)
-		full, err := Vote(s, sim, VoteOptions{})
+		full, err := Vote(context.Background(), s, sim, VoteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sparse, err := Vote(s, sim, VoteOptions{Neighbours: func(a int) []int32 { return nbr[a] }})
+		sparse, err := Vote(context.Background(), s, sim, VoteOptions{Neighbours: func(a int) []int32 { return nbr[a] }})
 		if err != nil {
 			t.Fatal(err)
 		}

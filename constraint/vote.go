@@ -1,6 +1,7 @@
 package constraint
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -77,9 +78,10 @@ const (
 // Cost: O(m²) calls of sim and O(m² log K) time for m pairs, O(m) memory:
 // meant for up to about 10⁴ constraints; with opt.Neighbours on a sparse
 // graph, only the pairs near each pair are examined (see VoteOptions). K is clamped to m − 1. The error
-// wraps ErrInvalid when s fails Validate.
-func Vote(s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float64, error) {
-	num, den, err := voteMasses(s, sim, opt)
+// wraps ErrInvalid when s fails Validate, and is ctx.Err() when ctx is
+// cancelled (checked every 256 pairs).
+func Vote(ctx context.Context, s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float64, error) {
+	num, den, err := voteMasses(ctx, s, sim, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +98,7 @@ func Vote(s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float64, error
 // pairs that vote on it and num[t] = y_t·Σ S·y (the vote weight for its
 // kind minus that for the other kind), as Vote defines them; Vote is
 // num/den.
-func voteMasses(s *Set, sim func(a, b int) float64, opt VoteOptions) (num, den []float64, err error) {
+func voteMasses(ctx context.Context, s *Set, sim func(a, b int) float64, opt VoteOptions) (num, den []float64, err error) {
 	if s == nil {
 		s = &Set{}
 	}
@@ -133,6 +135,11 @@ func voteMasses(s *Set, sim func(a, b int) float64, opt VoteOptions) (num, den [
 		seen = make([]int, m)
 	}
 	for t, p := range s.Pairs {
+		if t%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+		}
 		cand = cand[:0]
 		consider := func(u int) {
 			q := s.Pairs[u]
@@ -260,8 +267,8 @@ func topVotes(cand, buf []nb, k int) []nb {
 // breaks the remaining conflicts (see VoteOptions.Consistent). The input
 // set is not modified. Cost: Vote's, plus, with Consistent, O(n + m log m)
 // per conflict broken.
-func VoteFilter(s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, dropped []int, err error) {
-	score, err := Vote(s, sim, opt)
+func VoteFilter(ctx context.Context, s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, dropped []int, err error) {
+	score, err := Vote(ctx, s, sim, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -390,12 +397,12 @@ func twoWay(s *Set, score []float64, drop []bool) {
 // The input set is not modified. Cost: Vote's, O(m²) calls of sim. The
 // error wraps ErrInvalid when s fails Validate or Margin lies outside
 // (0, 2].
-func VoteWeights(s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, factor []float64, err error) {
+func VoteWeights(ctx context.Context, s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, factor []float64, err error) {
 	margin, err := voteMargin(opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	num, den, err := voteMasses(s, sim, opt)
+	num, den, err := voteMasses(ctx, s, sim, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -454,12 +461,12 @@ func votePlausibility(num, den []float64) []float64 {
 // VoteWeights (for every pair of s) and the probabilities of
 // Plausibility: the same numbers as the two calls, at the cost of one
 // (Vote's). Errors as VoteWeights.
-func VoteEvidence(s *Set, sim func(a, b int) float64, opt VoteOptions) (factor, q []float64, err error) {
+func VoteEvidence(ctx context.Context, s *Set, sim func(a, b int) float64, opt VoteOptions) (factor, q []float64, err error) {
 	margin, err := voteMargin(opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	num, den, err := voteMasses(s, sim, opt)
+	num, den, err := voteMasses(ctx, s, sim, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -479,8 +486,8 @@ func VoteEvidence(s *Set, sim func(a, b int) float64, opt VoteOptions) (factor, 
 // other pair is similar to gets ½; one whose K neighbours are all of its
 // kind at similarity 1 gets (K + 1)/(K + 2). The agreement of Vote is
 // a = (A − D)/(A + D). Cost and errors as Vote.
-func Plausibility(s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float64, error) {
-	num, den, err := voteMasses(s, sim, opt)
+func Plausibility(ctx context.Context, s *Set, sim func(a, b int) float64, opt VoteOptions) ([]float64, error) {
+	num, den, err := voteMasses(ctx, s, sim, opt)
 	if err != nil {
 		return nil, err
 	}

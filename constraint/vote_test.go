@@ -1,6 +1,7 @@
 package constraint
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -37,7 +38,7 @@ func TestVoteHandComputed(t *testing.T) {
 	w := map[[2]int]float64{{0, 1}: 0.5, {0, 2}: 0.2, {1, 2}: 0.4}
 	sim := func(a, b int) float64 { return w[[2]int{min(a, b), max(a, b)}] }
 	s := &Set{N: 3, Pairs: []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 0, J: 2, Kind: CannotLink}, {I: 1, J: 2, Kind: CannotLink}}}
-	got, err := Vote(s, sim, VoteOptions{})
+	got, err := Vote(context.Background(), s, sim, VoteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestVoteFilterFindsFlipped(t *testing.T) {
 	// A few flipped constraints among clean ones: VoteFilter drops exactly
 	// those, and on the clean set it drops nothing (no cost without noise).
 	truth, sim, clean := voteToy(t)
-	if out, dropped, err := VoteFilter(clean, sim, VoteOptions{}); err != nil || len(dropped) != 0 || len(out.Pairs) != len(clean.Pairs) {
+	if out, dropped, err := VoteFilter(context.Background(), clean, sim, VoteOptions{}); err != nil || len(dropped) != 0 || len(out.Pairs) != len(clean.Pairs) {
 		t.Fatalf("clean set: dropped %v (err %v)", dropped, err)
 	}
 	noisy, flipped, err := FlipPairs(clean, 0.1, rand.NewPCG(1, 1))
@@ -70,7 +71,7 @@ func TestVoteFilterFindsFlipped(t *testing.T) {
 	if len(flipped) < 3 {
 		t.Fatalf("only %d flipped of %d", len(flipped), len(clean.Pairs))
 	}
-	out, dropped, err := VoteFilter(noisy, sim, VoteOptions{})
+	out, dropped, err := VoteFilter(context.Background(), noisy, sim, VoteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestVoteFilterConsistent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, dropped, err := VoteFilter(noisy, sim, VoteOptions{Consistent: true, K: 3, Margin: 1.9})
+		out, dropped, err := VoteFilter(context.Background(), noisy, sim, VoteOptions{Consistent: true, K: 3, Margin: 1.9})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +112,7 @@ func TestVoteFilterTwoWay(t *testing.T) {
 	// partition: 2-colour the nodes along the kept pairs (breadth first)
 	// and check every pair. On the clean set nothing is dropped.
 	_, sim, clean := voteToy(t)
-	if _, dropped, _ := VoteFilter(clean, sim, VoteOptions{TwoWay: true}); len(dropped) != 0 {
+	if _, dropped, _ := VoteFilter(context.Background(), clean, sim, VoteOptions{TwoWay: true}); len(dropped) != 0 {
 		t.Errorf("clean set: dropped %v", dropped)
 	}
 	for seed := range uint64(5) {
@@ -119,7 +120,7 @@ func TestVoteFilterTwoWay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, _, err := VoteFilter(noisy, sim, VoteOptions{TwoWay: true, K: 3, Margin: 1.9})
+		out, _, err := VoteFilter(context.Background(), noisy, sim, VoteOptions{TwoWay: true, K: 3, Margin: 1.9})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +170,7 @@ func TestVoteEdgeCases(t *testing.T) {
 	sim := func(a, b int) float64 { return 0 }
 	// Empty and one-pair sets: no votes, agreement 0, nothing dropped.
 	for _, s := range []*Set{nil, {N: 2}, {N: 2, Pairs: []Pair{{I: 0, J: 1, Kind: CannotLink}}}} {
-		out, dropped, err := VoteFilter(s, sim, VoteOptions{})
+		out, dropped, err := VoteFilter(context.Background(), s, sim, VoteOptions{})
 		if err != nil || len(dropped) != 0 {
 			t.Errorf("%v: dropped %v, err %v", s, dropped, err)
 		}
@@ -177,10 +178,10 @@ func TestVoteEdgeCases(t *testing.T) {
 			t.Errorf("%v: kept %d", s, len(out.Pairs))
 		}
 	}
-	if _, _, err := VoteFilter(&Set{N: 2}, sim, VoteOptions{Margin: 3}); err == nil {
+	if _, _, err := VoteFilter(context.Background(), &Set{N: 2}, sim, VoteOptions{Margin: 3}); err == nil {
 		t.Error("margin 3 accepted")
 	}
-	if _, err := Vote(&Set{N: 1, Pairs: []Pair{{I: 0, J: 3}}}, sim, VoteOptions{}); err == nil {
+	if _, err := Vote(context.Background(), &Set{N: 1, Pairs: []Pair{{I: 0, J: 3}}}, sim, VoteOptions{}); err == nil {
 		t.Error("invalid set accepted")
 	}
 }
@@ -204,7 +205,7 @@ func TestVoteWeightsHandComputed(t *testing.T) {
 		// Margin 1.25: f = 1 − 1/1.25 = 0.2, weight 0.4.
 		{1.25, []float64{0.2, 1, 1}, []float64{0.4, 1, 1}},
 	} {
-		out, f, err := VoteWeights(s, sim, VoteOptions{Margin: tc.margin})
+		out, f, err := VoteWeights(context.Background(), s, sim, VoteOptions{Margin: tc.margin})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +226,7 @@ func TestVoteWeightsHandComputed(t *testing.T) {
 	if s.Pairs[0].Weight != 2 {
 		t.Error("input set modified")
 	}
-	if _, _, err := VoteWeights(s, sim, VoteOptions{Margin: 2.5}); err == nil {
+	if _, _, err := VoteWeights(context.Background(), s, sim, VoteOptions{Margin: 2.5}); err == nil {
 		t.Error("margin 2.5 accepted")
 	}
 }
@@ -235,7 +236,7 @@ func TestVoteWeightsMatchesFilter(t *testing.T) {
 	// of the toy has agreement exactly −Margin), and the flipped pairs are
 	// among them; on the clean set every weight stays 1.
 	_, sim, clean := voteToy(t)
-	out, f, err := VoteWeights(clean, sim, VoteOptions{})
+	out, f, err := VoteWeights(context.Background(), clean, sim, VoteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,11 +247,11 @@ func TestVoteWeightsMatchesFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, f, err = VoteWeights(noisy, sim, VoteOptions{})
+	_, f, err = VoteWeights(context.Background(), noisy, sim, VoteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, dropped, err := VoteFilter(noisy, sim, VoteOptions{})
+	_, dropped, err := VoteFilter(context.Background(), noisy, sim, VoteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,15 +281,15 @@ func TestVoteEvidenceMatchesBoth(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, opt := range []VoteOptions{{}, {Margin: 0.25}, {Margin: 2, K: 3}} {
-		f, q, err := VoteEvidence(noisy, sim, opt)
+		f, q, err := VoteEvidence(context.Background(), noisy, sim, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, wf, err := VoteWeights(noisy, sim, opt)
+		_, wf, err := VoteWeights(context.Background(), noisy, sim, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wq, err := Plausibility(noisy, sim, opt)
+		wq, err := Plausibility(context.Background(), noisy, sim, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +297,7 @@ func TestVoteEvidenceMatchesBoth(t *testing.T) {
 			t.Errorf("%+v: VoteEvidence differs from VoteWeights/Plausibility", opt)
 		}
 	}
-	if _, _, err := VoteEvidence(noisy, sim, VoteOptions{Margin: 3}); !errors.Is(err, ErrInvalid) {
+	if _, _, err := VoteEvidence(context.Background(), noisy, sim, VoteOptions{Margin: 3}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("margin 3: err %v, want ErrInvalid", err)
 	}
 }
@@ -344,5 +345,31 @@ func TestTopVotesMatchesSort(t *testing.T) {
 	}
 	if ties == 0 || exact == 0 {
 		t.Errorf("the test exercised ties %d and exact %d times; both should occur", ties, exact)
+	}
+}
+
+// A cancelled context stops the vote: every entry point returns ctx.Err().
+func TestVoteCancelled(t *testing.T) {
+	s := &Set{N: 50}
+	for i := 0; i+1 < 50; i++ {
+		s.Pairs = append(s.Pairs, Pair{I: i, J: i + 1, Kind: MustLink})
+	}
+	sim := func(a, b int) float64 { return 0.5 }
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Vote(ctx, s, sim, VoteOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Vote: %v, want context.Canceled", err)
+	}
+	if _, _, err := VoteFilter(ctx, s, sim, VoteOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("VoteFilter: %v, want context.Canceled", err)
+	}
+	if _, _, err := VoteWeights(ctx, s, sim, VoteOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("VoteWeights: %v, want context.Canceled", err)
+	}
+	if _, _, err := VoteEvidence(ctx, s, sim, VoteOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("VoteEvidence: %v, want context.Canceled", err)
+	}
+	if _, err := Plausibility(ctx, s, sim, VoteOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Plausibility: %v, want context.Canceled", err)
 	}
 }

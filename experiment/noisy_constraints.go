@@ -446,7 +446,7 @@ func noisyRunOn(ctx context.Context, inst *fgpwcInstance, name string, d int, ke
 	v["conflicts"] = float64(len(rep0.Conflicts))
 	t0 := time.Now()
 	if robust != "" {
-		if given, err = noisyFilter(inst, noisy, robust); err != nil {
+		if given, err = noisyFilter(ctx, inst, noisy, robust); err != nil {
 			return nil, err
 		}
 		v["kept"] = float64(len(given.Pairs))
@@ -498,10 +498,10 @@ func noisyTrue(truth []int, p constraint.Pair) bool {
 // "vote" is constraint.VoteFilter with its defaults (K = 10, margin 0.5),
 // Consistent, and TwoWay when k = 2, on the graph's weights (RBF, in
 // [0, 1]).
-func noisyFilter(inst *fgpwcInstance, s *constraint.Set, how string) (*constraint.Set, error) {
+func noisyFilter(ctx context.Context, inst *fgpwcInstance, s *constraint.Set, how string) (*constraint.Set, error) {
 	switch how {
 	case "vote":
-		out, _, err := constraint.VoteFilter(s, inst.g.Weight, constraint.VoteOptions{Consistent: true, TwoWay: inst.k == 2})
+		out, _, err := constraint.VoteFilter(ctx, s, inst.g.Weight, constraint.VoteOptions{Consistent: true, TwoWay: inst.k == 2})
 		return out, err
 	}
 	return nil, fmt.Errorf("noisy-constraints: unknown robust variant %q", how)

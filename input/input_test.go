@@ -404,7 +404,7 @@ func TestSupervision(t *testing.T) {
 				s.Labels = filepath.Join(dir, "l.txt")
 			}
 			p := &cluster.Problem{Graph: g, K: tc.k}
-			a, err := s.AddTo(p, &Data{Name: "g", Graph: g, Names: names})
+			a, err := s.AddTo(context.Background(), p, &Data{Name: "g", Graph: g, Names: names})
 			if got := strings.ReplaceAll(errText(err), dir+string(filepath.Separator), ""); got != tc.wantErr {
 				t.Fatalf("err = %q, want %q", got, tc.wantErr)
 			}
@@ -435,7 +435,7 @@ func TestVoteFilter(t *testing.T) {
 	g := twoTriangles(t)
 	file := filepath.Join(tempFiles(t, map[string]string{"c.txt": "0,1,ml\n1,2,ml\n0,2,cl\n3,4,ml\n4,5,ml\n0,4,cl\n1,5,cl\n"}), "c.txt")
 	p := &cluster.Problem{Graph: g, K: 2}
-	a, err := Supervision{Constraints: file, Vote: true}.AddTo(p, &Data{Name: "g", Graph: g})
+	a, err := Supervision{Constraints: file, Vote: true}.AddTo(context.Background(), p, &Data{Name: "g", Graph: g})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +451,7 @@ func TestVoteFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Supervision{Constraints: file, Vote: true}.AddTo(&cluster.Problem{Graph: empty, K: 2}, &Data{Name: "e", Graph: empty})
+	_, err = Supervision{Constraints: file, Vote: true}.AddTo(context.Background(), &cluster.Problem{Graph: empty, K: 2}, &Data{Name: "e", Graph: empty})
 	if want := file + ": vote filter: the graph has no edge to compare constraints by"; errText(err) != want {
 		t.Errorf("err = %v, want %q", err, want)
 	}

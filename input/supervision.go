@@ -1,6 +1,7 @@
 package input
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -45,7 +46,7 @@ type Added struct {
 // constraint.ErrConflict and names the lines of the pairs in conflict
 // (after the vote filter, their order in the file). Cost: O(file sizes +
 // n), plus VoteFilter's.
-func (s Supervision) AddTo(p *cluster.Problem, d *Data) (Added, error) {
+func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Added, error) {
 	var a Added
 	n := p.Graph.N()
 	if s.Constraints != "" {
@@ -63,7 +64,7 @@ func (s Supervision) AddTo(p *cluster.Problem, d *Data) (Added, error) {
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
 		p.Constraints = f.Set
 		if s.Vote {
-			set, err := VoteFilter(p.Graph, f.Set, p.K)
+			set, err := VoteFilter(ctx, p.Graph, f.Set, p.K)
 			if err != nil {
 				return a, fmt.Errorf("%s: %w", s.Constraints, err)
 			}
@@ -100,7 +101,7 @@ func readConstraints(path string, n int, policy constraint.Policy) (*constraint.
 // (constraint.VoteOptions Consistent and TwoWay). It is meant for files
 // with wrong pairs, up to about 10⁴ pairs. Cost O(nnz(g)) plus
 // constraint.VoteFilter's.
-func VoteFilter(g *graph.Graph, set *constraint.Set, k int) (*constraint.Set, error) {
+func VoteFilter(ctx context.Context, g *graph.Graph, set *constraint.Set, k int) (*constraint.Set, error) {
 	wmax := 0.0
 	for i := 0; i < g.N(); i++ {
 		_, w := g.Row(i)
@@ -112,7 +113,7 @@ func VoteFilter(g *graph.Graph, set *constraint.Set, k int) (*constraint.Set, er
 		return nil, errors.New("vote filter: the graph has no edge to compare constraints by")
 	}
 	sim := func(a, b int) float64 { return g.Weight(a, b) / wmax }
-	out, _, err := constraint.VoteFilter(set, sim, constraint.VoteOptions{Consistent: true, TwoWay: k == 2})
+	out, _, err := constraint.VoteFilter(ctx, set, sim, constraint.VoteOptions{Consistent: true, TwoWay: k == 2})
 	if err != nil {
 		return nil, fmt.Errorf("vote filter: %w", err)
 	}

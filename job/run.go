@@ -91,7 +91,7 @@ func run(ctx context.Context, s *Spec, root string, res *Result) error {
 	// Constraint files are kept as read (the Soft policy): noisy sets are
 	// legitimate input for the methods that treat constraints as soft.
 	sup := input.Supervision{Constraints: resolve(root, s.Constraints), Conflicts: constraint.Soft, Labels: resolve(root, s.Labels)}
-	if _, err := sup.AddTo(p, d); err != nil {
+	if _, err := sup.AddTo(ctx, p, d); err != nil {
 		return err
 	}
 	if err := sample(s, d.Truth, p); err != nil {

@@ -363,7 +363,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 			return fmt.Errorf("%w: -conflicts: %v", errUsage, err)
 		}
 	}
-	added, err := sup.AddTo(p, l.Data)
+	added, err := sup.AddTo(ctx, p, l.Data)
 	if errors.Is(err, constraint.ErrConflict) {
 		return fmt.Errorf("%w (use -conflicts drop-cl or soft to proceed)", err)
 	} else if err != nil {
