@@ -15,7 +15,8 @@ import (
 
 // RefineCVDefault says whether ML- and MCL-NOA-SSC choose their
 // refinement by cross-validation on the constraints (refineCV) by
-// default (their knob RefineFixed turns it off). It was decided by round
+// default (RefineFixed, or setting Refine or RefineNJW, fixes the
+// refinement instead). It was decided by round
 // 3 of docs/results/noisy-dev, fixed before its columns ran: on generated
 // data only, cross-validation against the fixed λ = RefineDefault, by
 // the criterion of the earlier rounds (worst mean loss of MCL-NOA-SSC
@@ -28,7 +29,7 @@ const RefineCVDefault = true
 // RefineReport is ML- and MCL-NOA-SSC's account of the cross-validation
 // that chose their refinement (Result.Report, when it ran; see refineCV).
 type RefineReport struct {
-	// Incumbent is the refinement the knobs set ("λ=2"), Chosen the one
+	// Incumbent is the default refinement ("λ=2"), Chosen the one
 	// used, Challenger the best other; each "off", "λ=…" or "λ=… (NJW)".
 	Incumbent  string `json:"incumbent"`
 	Chosen     string `json:"chosen"`
@@ -120,10 +121,10 @@ func (c refineKnobs) String() string {
 // refineCV chooses the refinement of ML- or MCL-NOA-SSC (refinePairs) for
 // the problem p by cross-validation on its constraints (ours, beyond the
 // sources; issue 17 asks for "soft constraint weights learned by
-// constraint cross-validation"). The incumbent is the refinement the
-// knobs set (Refine, RefineNJW: by default λ = RefineDefault in the
-// reference partition's embedding); the challengers are
-// refineCandidates.
+// constraint cross-validation"). The incumbent is the refinement given
+// (pairNOASSC gives the default, λ = RefineDefault in the reference
+// partition's embedding: refineCV runs only when the knobs leave the
+// refinement unset); the challengers are refineCandidates.
 //
 // Folds. The pairs are split into folds folds stratified by kind
 // (fgpwcFolds, with its own stream of s). On each fold's training pairs
