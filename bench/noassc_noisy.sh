@@ -7,10 +7,9 @@
 # cross-validated refinement without them) and of the working tree run
 # BenchmarkMCLNOASSCNoisy500 (the default: refinement chosen by
 # cross-validation) and BenchmarkMCLNOASSCNoisy500Fixed (the fixed
-# refinement) in turn, ROUNDS times, one iteration each, every run under
-# /usr/bin/time -v for its peak RSS and CPU time; benchstat compares them.
-# The benchmark is new, so the working tree's cluster/noassc_noisy_bench_test.go
-# is copied into the base tree. Run it under the bench lock:
+# refinement) in turn, ROUNDS times (bench/ab.sh). The benchmark is new,
+# so the working tree's cluster/noassc_noisy_bench_test.go is copied into
+# the base tree. Run it under the bench lock:
 #
 #	flock /work/bench.lock bench/noassc_noisy.sh [BASE] [ROUNDS]
 #
@@ -18,28 +17,4 @@
 # benchstat table on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-base="${1:-58847b7}"
-rounds="${2:-5}"
-out=bench/out
-mkdir -p "$out"
-src=$(mktemp -d)
-trap 'rm -rf "$src"' EXIT
-git archive "$base" | tar -x -C "$src"
-cp cluster/noassc_noisy_bench_test.go "$src/cluster/"
-(cd "$src" && go test -c -o "$OLDPWD/$out/cluster-noassc-old.test" ./cluster)
-go test -c -o "$out/cluster-noassc-new.test" ./cluster
-: > "$out/noassc-old.txt"
-: > "$out/noassc-new.txt"
-: > "$out/noassc-rss.txt"
-for r in $(seq "$rounds"); do
-  for v in old new; do
-    for b in MCLNOASSCNoisy500 MCLNOASSCNoisy500Fixed; do
-      /usr/bin/time -v -o "$out/time.tmp" "$out/cluster-noassc-$v.test" -test.run '^$' \
-        -test.bench "^Benchmark$b\$" -test.count 1 -test.benchtime 1x >> "$out/noassc-$v.txt"
-      echo "$v $b round $r: peak RSS $(grep 'Maximum resident' "$out/time.tmp" | awk '{print $NF}') kB," \
-        "CPU $(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.1f", s}' "$out/time.tmp") s" >> "$out/noassc-rss.txt"
-    done
-  done
-done
-rm -f "$out/time.tmp"
-"${BENCHSTAT:-benchstat}" "$out/noassc-old.txt" "$out/noassc-new.txt"
+COPY=cluster/noassc_noisy_bench_test.go exec bench/ab.sh noassc "${1:-58847b7}" "${2:-5}" MCLNOASSCNoisy500 MCLNOASSCNoisy500Fixed
