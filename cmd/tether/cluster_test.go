@@ -543,6 +543,42 @@ func TestClusterAutoReport(t *testing.T) {
 	}
 }
 
+// ML- and MCL-NOA-SSC put the cross-validation that chose their
+// refinement in the -json document when the constraints contradict each
+// other (a must-link path with a cannot-link across it).
+func TestClusterRefineReport(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%d,%d,%s\n", i, i+60, []string{"ml", "cl"}[i%2])
+	}
+	b.WriteString("0,1,ml\n1,2,ml\n0,2,cl\n")
+	cons := writeTemp(t, "c.csv", b.String())
+	for _, method := range []string{"mcl-noa-ssc", "ml-noa-ssc"} {
+		out, stderr, err := run(t, "cluster", "-gen", "blobs", "-n", "150", "-k", "3", "-method", method, "-constraints", cons, "-conflicts", "soft", "-json", "-quiet", "-o", filepath.Join(t.TempDir(), "l.csv"))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", method, err, stderr)
+		}
+		var s struct {
+			Report struct {
+				Incumbent  string `json:"incumbent"`
+				Chosen     string `json:"chosen"`
+				HeldOut    int    `json:"held_out"`
+				Candidates []struct {
+					Setting   string `json:"setting"`
+					Satisfied int    `json:"satisfied"`
+				} `json:"candidates"`
+			} `json:"report"`
+		}
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatalf("%s: stdout is not JSON: %v\n%s", method, err, out)
+		}
+		r := s.Report
+		if r.Incumbent != "λ=2" || r.Chosen == "" || r.HeldOut != 63 || len(r.Candidates) != 7 || r.Candidates[0].Setting != "λ=2" {
+			t.Errorf("%s: report %+v", method, r)
+		}
+	}
+}
+
 // TestClusterVerboseRecall: -v names the k-NN search and, for the
 // approximate one, prints its recall against exact search, which -json
 // also reports; a bad -knn-search is a usage error naming the choices.
