@@ -398,18 +398,12 @@ func twoWay(s *Set, score []float64, drop []bool) {
 // error wraps ErrInvalid when s fails Validate or Margin lies outside
 // (0, 2].
 func VoteWeights(ctx context.Context, s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, factor []float64, err error) {
-	margin, err := voteMargin(opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	num, den, err := voteMasses(ctx, s, sim, opt)
-	if err != nil {
+	if factor, _, err = VoteEvidence(ctx, s, sim, opt); err != nil {
 		return nil, nil, err
 	}
 	if s == nil {
 		s = &Set{}
 	}
-	factor = voteFactors(num, den, margin)
 	out = &Set{N: s.N}
 	for t, p := range s.Pairs {
 		if f := factor[t]; f > 0 {

@@ -296,6 +296,22 @@ func TestVoteEvidenceMatchesBoth(t *testing.T) {
 		if !slices.Equal(f, wf) || !slices.Equal(q, wq) {
 			t.Errorf("%+v: VoteEvidence differs from VoteWeights/Plausibility", opt)
 		}
+		// VoteWeights now reads its factors from VoteEvidence, so check
+		// them against the documented f = clamp(1 + a/margin, 0, 1) on
+		// Vote's agreements a, written out here.
+		a, err := Vote(context.Background(), noisy, sim, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		margin := opt.Margin
+		if margin == 0 {
+			margin = DefaultVoteMargin
+		}
+		for i := range a {
+			if want := math.Min(1, math.Max(0, 1+a[i]/margin)); f[i] != want {
+				t.Errorf("%+v: pair %d factor %v, want clamp(1 + %v/%v) = %v", opt, i, f[i], a[i], margin, want)
+			}
+		}
 	}
 	if _, _, err := VoteEvidence(context.Background(), noisy, sim, VoteOptions{Margin: 3}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("margin 3: err %v, want ErrInvalid", err)

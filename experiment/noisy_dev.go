@@ -191,6 +191,25 @@ func noisyDevColumns(method string) []string {
 	return append(cols, method+"-noresolve")
 }
 
+// noisyDevAllColumns are every column of method that the suite runs: the
+// references' and NoResolve (noisyDevColumns), then, for the methods of
+// noisyDevRefineMethods, each refinement round's λ other than off, and
+// for MCL-NOA-SSC round 3's cross-validated column.
+func noisyDevAllColumns(method string) []string {
+	cols := noisyDevColumns(method)
+	if slices.Contains(noisyDevRefineMethods, method) {
+		for _, round := range noisyDevRefineRounds {
+			for _, l := range round.lambdas[1:] {
+				cols = append(cols, round.column(method, l))
+			}
+		}
+	}
+	if method == "mcl-noa-ssc" {
+		cols = append(cols, noisyDevCVColumn)
+	}
+	return cols
+}
+
 // noisyDevMethod returns the method of a column.
 func noisyDevMethod(col string) (cluster.Method, error) {
 	if col == noisyDevCVColumn {
@@ -301,18 +320,7 @@ func noisyDevCells(env *Env, loads *memo[string, *fgpwcInstance]) ([]Cell, error
 	for _, r := range noisyDevRowsFor(env) {
 		r := r
 		for _, method := range []string{"mcl-noa-ssc", "ml-noa-ssc"} {
-			cols := noisyDevColumns(method)
-			for _, round := range noisyDevRefineRounds {
-				for _, l := range round.lambdas[1:] {
-					if slices.Contains(noisyDevRefineMethods, method) {
-						cols = append(cols, round.column(method, l))
-					}
-				}
-			}
-			if method == "mcl-noa-ssc" {
-				cols = append(cols, noisyDevCVColumn)
-			}
-			for _, col := range cols {
+			for _, col := range noisyDevAllColumns(method) {
 				for _, rate := range []int{0, noisyDevRate} {
 					for rep := 0; rep < noisyDevSets(env); rep++ {
 						col, rate, rep := col, rate, rep
@@ -522,17 +530,7 @@ func noisyDevReport(env *Env, results map[string]Values) (*Output, error) {
 	fmt.Fprintf(&md, "## Per dataset: mean loss ARI(0%%) − ARI(%d%%) over the sets\n\n| dataset | n | k |", noisyDevRate)
 	var allCols []string
 	for _, method := range []string{"mcl-noa-ssc", "ml-noa-ssc"} {
-		allCols = append(allCols, noisyDevColumns(method)...)
-		for _, round := range noisyDevRefineRounds {
-			for _, l := range round.lambdas[1:] {
-				if slices.Contains(noisyDevRefineMethods, method) {
-					allCols = append(allCols, round.column(method, l))
-				}
-			}
-		}
-		if method == "mcl-noa-ssc" {
-			allCols = append(allCols, noisyDevCVColumn)
-		}
+		allCols = append(allCols, noisyDevAllColumns(method)...)
 	}
 	for _, col := range allCols {
 		fmt.Fprintf(&md, " %s |", col)
