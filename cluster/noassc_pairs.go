@@ -136,6 +136,14 @@ type MLNOASSC struct {
 	// none) satisfies significantly more held-out constraints. Setting
 	// Refine or RefineNJW fixes the refinement too.
 	RefineFixed bool `doc:"use the default refinement (λ = cluster.RefineDefault) as it is; by default, with Refine and RefineNJW unset, 5-fold cross-validation on the given constraints replaces it by another weight, space or none when that satisfies significantly more held-out constraints (McNemar, z > 1.645); setting Refine or RefineNJW also fixes it"`
+	// ReferenceCV lets the refinement's cross-validation (refineCV)
+	// choose the resolve's reference partition too: each fold resolves
+	// with Reference and with the other of CSCAP and FAST-GE, and the
+	// refinements of both compete, Reference's default refinement the
+	// incumbent. It acts only when the refinement is chosen by
+	// cross-validation and the graph has at most 1000 nodes (where the
+	// resolve computes a reference).
+	ReferenceCV bool `doc:"choose the resolve's reference partition (Reference, or the other of cscap and fast-ge) together with the refinement by the refinement's cross-validation on the constraints (only when that cross-validation runs; up to 1000 nodes)"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -146,7 +154,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, refineByCV(m.Refine, m.RefineNJW, m.RefineFixed)}, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, m.ReferenceCV), "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -195,6 +203,14 @@ type MCLNOASSC struct {
 	// none) satisfies significantly more held-out constraints. Setting
 	// Refine or RefineNJW fixes the refinement too.
 	RefineFixed bool `doc:"use the default refinement (λ = cluster.RefineDefault) as it is; by default, with Refine and RefineNJW unset, 5-fold cross-validation on the given constraints replaces it by another weight, space or none when that satisfies significantly more held-out constraints (McNemar, z > 1.645); setting Refine or RefineNJW also fixes it"`
+	// ReferenceCV lets the refinement's cross-validation (refineCV)
+	// choose the resolve's reference partition too: each fold resolves
+	// with Reference and with the other of CSCAP and FAST-GE, and the
+	// refinements of both compete, Reference's default refinement the
+	// incumbent. It acts only when the refinement is chosen by
+	// cross-validation and the graph has at most 1000 nodes (where the
+	// resolve computes a reference).
+	ReferenceCV bool `doc:"choose the resolve's reference partition (Reference, or the other of cscap and fast-ge) together with the refinement by the refinement's cross-validation on the constraints (only when that cross-validation runs; up to 1000 nodes)"`
 }
 
 // Name returns "mcl-noa-ssc".
@@ -205,7 +221,7 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobs{m.Refine, m.RefineNJW, refineByCV(m.Refine, m.RefineNJW, m.RefineFixed)}, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, m.ReferenceCV), "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
@@ -219,26 +235,39 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	if err != nil {
 		return nil, err
 	}
-	res, warnings := fit.res, fit.warnings
-	if fit.resolved {
-		var njw *mat.Dense // NJW's embedding, computed at most once
-		if refine.cv {
-			var w []string
-			var rep *RefineReport
-			refine, njw, rep, w, err = refineCV(ctx, name, p, s, inner, useCL, ref, refine, refineCVFolds)
-			if err != nil {
+	if !fit.resolved {
+		fit.res.Warnings = append(fit.warnings, fit.res.Warnings...)
+		return fit.res, nil
+	}
+	var njw *mat.Dense // NJW's embedding, computed at most once
+	var cvWarnings []string
+	var rep *RefineReport
+	if refine.cv {
+		refs := refineReferences(ref, refine.refCV, p.Graph.N())
+		var cand refineCand
+		cand, njw, rep, cvWarnings, err = refineCV(ctx, name, p, s, inner, useCL, refs, refine, refineCVFolds)
+		if err != nil {
+			return nil, err
+		}
+		if cand.ref != ref {
+			// The chosen candidate resolves with another reference.
+			if fit, err = pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, cand.ref, nil, name); err != nil {
 				return nil, err
 			}
-			warnings = append(warnings, w...)
-			res.Report = rep
+			ref = cand.ref
 		}
-		if lambda, on := refineLambda(refine.lambda); on {
-			w, err := pairRefine(ctx, name, ref, fit.ref, refine.njw, njw, lambda, p, s, res)
-			if err != nil {
-				return nil, err
-			}
-			warnings = append(warnings, w...)
+		refine = cand.knobs
+	}
+	res, warnings := fit.res, append(fit.warnings, cvWarnings...)
+	if rep != nil {
+		res.Report = rep
+	}
+	if lambda, on := refineLambda(refine.lambda); on {
+		w, err := pairRefine(ctx, name, ref, fit.ref, refine.njw, njw, lambda, p, s, res)
+		if err != nil {
+			return nil, err
 		}
+		warnings = append(warnings, w...)
 	}
 	res.Warnings = append(warnings, res.Warnings...)
 	return res, nil
@@ -428,12 +457,19 @@ func refineByCV(refine float64, njw, fixed bool) bool {
 }
 
 // refineKnobs are the refinement's knobs of ML- and MCL-NOA-SSC: Refine,
-// RefineNJW, and whether refineCV chooses (RefineCVDefault unless
-// RefineFixed).
+// RefineNJW, whether refineCV chooses (RefineCVDefault unless
+// RefineFixed), and whether it chooses the resolve's reference too
+// (ReferenceCV).
 type refineKnobs struct {
 	lambda float64
 	njw    bool
 	cv     bool
+	refCV  bool
+}
+
+// refineKnobsOf gathers the refinement's knobs of ML- or MCL-NOA-SSC.
+func refineKnobsOf(refine float64, njw, fixed, refCV bool) refineKnobs {
+	return refineKnobs{lambda: refine, njw: njw, cv: refineByCV(refine, njw, fixed), refCV: refCV}
 }
 
 // pairRefine applies the refinement (refinePairs) with weight lambda to

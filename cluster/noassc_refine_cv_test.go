@@ -68,17 +68,18 @@ var refineCVScoresRe = regexp.MustCompile(`held-out pairs satisfied of (\d+): (.
 func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
 	p, truth := refineTestProblem(t)
 	set := refineCVNoisyPairs(truth, 300, 0.15, 11)
-	for _, useCL := range []bool{false, true} {
-		method := func(k refineKnobs) Method {
+	for _, tc := range []struct{ useCL, refCV bool }{{false, false}, {true, false}, {true, true}} {
+		useCL := tc.useCL
+		method := func(k refineKnobs, ref ResolveReference) Method {
 			if useCL {
-				return MCLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineFixed: !k.cv}
+				return MCLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineFixed: !k.cv, ReferenceCV: k.refCV, Reference: ref}
 			}
-			return MLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineFixed: !k.cv}
+			return MLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineFixed: !k.cv, ReferenceCV: k.refCV, Reference: ref}
 		}
 		q := *p
 		q.Constraints = set
 		s := &Settings{Seed: 4, Restarts: 10}
-		res, err := Run(context.Background(), method(refineKnobs{cv: true}), &q, s)
+		res, err := Run(context.Background(), method(refineKnobs{cv: true, refCV: tc.refCV}, ReferenceCSCAP), &q, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,8 +104,24 @@ func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
 			got[part[:i]] = v
 		}
 		// The independent computation.
-		cands := append([]refineKnobs{{lambda: RefineDefault}}, refineCandidates()...)
-		cands = slices.Delete(cands, 2, 3) // λ = 2 is the incumbent, listed once
+		// With ReferenceCV, the same list again with FAST-GE's
+		// reference, named with it.
+		type cand struct {
+			knobs refineKnobs
+			ref   ResolveReference
+			name  string
+		}
+		var cands []cand
+		ks := append([]refineKnobs{{lambda: RefineDefault}}, refineCandidates()...)
+		ks = slices.Delete(ks, 2, 3) // λ = 2 is the incumbent, listed once
+		for _, k := range ks {
+			cands = append(cands, cand{k, ReferenceCSCAP, k.String()})
+		}
+		if tc.refCV {
+			for _, k := range refineCandidates() {
+				cands = append(cands, cand{k, ReferenceFastGE, "fast-ge: " + k.String()})
+			}
+		}
 		fold := fgpwcFolds(set.Pairs, refineCVFolds, s.derive(streamPairRefineCV).Seed)
 		sat := make([][]bool, len(cands))
 		heldOut := 0
@@ -124,7 +141,7 @@ func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
 				t.Fatalf("fold %d: training pairs consistent; the test needs every fold contradicted", f)
 			}
 			for ci, c := range cands {
-				r, err := Run(context.Background(), method(c), &tq, &Settings{Seed: 4, Restarts: refineCVRestarts})
+				r, err := Run(context.Background(), method(c.knobs, c.ref), &tq, &Settings{Seed: 4, Restarts: refineCVRestarts})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -145,12 +162,12 @@ func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
 				b[ci] += b2i(ok && !sat[0][t])
 				c[ci] += b2i(!ok && sat[0][t])
 			}
-			if g, ok := got[cands[ci].String()]; !ok || g != score[ci] {
-				t.Errorf("useCL %v: %s scored %d (found %v), independent count %d", useCL, cands[ci], g, ok, score[ci])
+			if g, ok := got[cands[ci].name]; !ok || g != score[ci] {
+				t.Errorf("useCL %v refCV %v: %s scored %d (found %v), independent count %d", useCL, tc.refCV, cands[ci].name, g, ok, score[ci])
 			}
 		}
 		best, pick := refineCVPick(score, b, c)
-		if want := fmt.Sprintf("constraints: %s (incumbent", cands[pick]); !strings.Contains(line, want) {
+		if want := fmt.Sprintf("constraints: %s (incumbent", cands[pick].name); !strings.Contains(line, want) {
 			t.Errorf("useCL %v: want %q in %q", useCL, want, line)
 		}
 		// The Result's report says the same.
@@ -158,13 +175,13 @@ func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
 		if !ok {
 			t.Fatalf("useCL %v: Report %T, want *RefineReport", useCL, res.Report)
 		}
-		if rep.Chosen != cands[pick].String() || rep.Incumbent != cands[0].String() || rep.Challenger != cands[best].String() ||
+		if rep.Chosen != cands[pick].name || rep.Incumbent != cands[0].name || rep.Challenger != cands[best].name || rep.Reference != cands[pick].ref.String() ||
 			rep.B != b[best] || rep.C != c[best] || rep.HeldOut != heldOut || rep.FoldsFailed != 0 || len(rep.Candidates) != len(cands) {
 			t.Errorf("useCL %v: report %+v", useCL, rep)
 		}
 		for ci, sc := range rep.Candidates {
-			if ci < len(cands) && (sc.Setting != cands[ci].String() || sc.Satisfied != score[ci]) {
-				t.Errorf("useCL %v: report candidate %d %+v, independent %s %d", useCL, ci, sc, cands[ci], score[ci])
+			if ci < len(cands) && (sc.Setting != cands[ci].name || sc.Satisfied != score[ci]) {
+				t.Errorf("useCL %v: report candidate %d %+v, independent %s %d", useCL, ci, sc, cands[ci].name, score[ci])
 			}
 		}
 	}
@@ -236,4 +253,53 @@ func TestRefineCVConsistentAndDeterministic(t *testing.T) {
 	if !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Warnings, b.Warnings) {
 		t.Error("cross-validated refinement: same seed, different result")
 	}
+}
+
+// With ReferenceCV, a chosen candidate of the other reference is the
+// method run with that reference and refinement fixed (pairNOASSC refits
+// the resolve with it): searched over noise draws until the choice falls
+// on FAST-GE's reference, which the test needs at least once.
+func TestReferenceCVRefitsWithTheChosenReference(t *testing.T) {
+	p, truth := refineTestProblem(t)
+	for seed := uint64(1); seed <= 40; seed++ {
+		q := *p
+		q.Constraints = refineCVNoisyPairs(truth, 300, 0.15, seed)
+		s := &Settings{Seed: 4, Restarts: 10}
+		res, err := Run(context.Background(), MCLNOASSC{ReferenceCV: true}, &q, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := res.Report.(*RefineReport)
+		if rep.Reference != ReferenceFastGE.String() {
+			continue
+		}
+		name, _ := strings.CutPrefix(rep.Chosen, "fast-ge: ")
+		var k refineKnobs
+		for _, c := range refineCandidates() {
+			if c.String() == name {
+				k = c
+			}
+		}
+		if k.String() != name {
+			t.Fatalf("seed %d: chosen %q is no candidate", seed, rep.Chosen)
+		}
+		want, err := Run(context.Background(), MCLNOASSC{Reference: ReferenceFastGE, Refine: k.lambda, RefineNJW: k.njw, RefineFixed: true}, &q, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(res.Labels, want.Labels) {
+			t.Errorf("seed %d: chose %s, labels differ from the method run with it", seed, rep.Chosen)
+		}
+		// The warnings describe the resolve with FAST-GE's reference.
+		found := false
+		for _, w := range res.Warnings {
+			found = found || strings.Contains(w, "reference partition (fast-ge) separates")
+		}
+		if !found {
+			t.Errorf("seed %d: no resolve with fast-ge's reference in the warnings: %q", seed, res.Warnings)
+		}
+		t.Logf("seed %d: chose %s", seed, rep.Chosen)
+		return
+	}
+	t.Fatal("no draw chose FAST-GE's reference; the test needs one")
 }

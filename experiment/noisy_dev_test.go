@@ -75,6 +75,7 @@ func TestNoisyDevRefineColumns(t *testing.T) {
 		{"ml-noa-ssc/ref=fast-ge", cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1, RefineFixed: true}},
 		{"mcl-noa-ssc-noresolve", cluster.MCLNOASSC{NoResolve: true}},
 		{noisyDevCVColumn, cluster.MCLNOASSC{}},
+		{noisyDevRefCVColumn, cluster.MCLNOASSC{ReferenceCV: true}},
 	} {
 		got, err := noisyDevMethod(tc.col)
 		if err != nil {
