@@ -164,8 +164,9 @@ func ExampleMLNOASSC() {
 // Contradictory constraints: a wrong must-link (node 2 with node 7, of
 // two cliques) sits among correct ones that say otherwise. By default the
 // constraints are resolved (the wrong must-link is left out), and the
-// refinement, chosen by cross-validation on the constraints, may move
-// single nodes; the warnings say what was done.
+// refinement, chosen by cross-validation on the constraints together
+// with the resolve's reference partition, may move single nodes; the
+// warnings say what was done.
 func ExampleMCLNOASSC_contradictory() {
 	var pairs []constraint.Pair
 	for c := 0; c < 3; c++ {
@@ -194,6 +195,6 @@ func ExampleMCLNOASSC_contradictory() {
 	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
 	// mcl-noa-ssc: the 21 constraints contradict each other; resolved by leaving out 0 that the constraints near them contradict (constraint.VoteWeights), 1 must-links whose ends a reference partition (cscap) separates, and 0 must-links and 0 cannot-links by contraction (constraint.Contract); MCLNOASSC.NoResolve uses every constraint as given
 	// mcl-noa-ssc: must-link closure: 3 groups for 15 nodes
-	// mcl-noa-ssc: refinement chosen by 5-fold cross-validation on the constraints: λ=2
+	// mcl-noa-ssc: reference and refinement chosen by 5-fold cross-validation on the constraints: λ=2
 	// mcl-noa-ssc: refinement in the reference partition's (cscap) embedding with every given constraint as a penalty of weight 2 moved 0 nodes in 1 sweeps (MCLNOASSC.Refine = −1 turns it off)
 }

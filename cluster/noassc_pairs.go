@@ -136,14 +136,16 @@ type MLNOASSC struct {
 	// none) satisfies significantly more held-out constraints. Setting
 	// Refine or RefineNJW fixes the refinement too.
 	RefineFixed bool `doc:"use the default refinement (λ = cluster.RefineDefault) as it is; by default, with Refine and RefineNJW unset, 5-fold cross-validation on the given constraints replaces it by another weight, space or none when that satisfies significantly more held-out constraints (McNemar, z > 1.645); setting Refine or RefineNJW also fixes it"`
-	// ReferenceCV lets the refinement's cross-validation (refineCV)
-	// choose the resolve's reference partition too: each fold resolves
-	// with Reference and with the other of CSCAP and FAST-GE, and the
-	// refinements of both compete, Reference's default refinement the
-	// incumbent. It acts only when the refinement is chosen by
-	// cross-validation and the graph has at most 1000 nodes (where the
-	// resolve computes a reference).
-	ReferenceCV bool `doc:"choose the resolve's reference partition (Reference, or the other of cscap and fast-ge) together with the refinement by the refinement's cross-validation on the constraints (only when that cross-validation runs; up to 1000 nodes)"`
+	// ReferenceFixed keeps the resolve's reference partition as
+	// Reference says. By default (ReferenceCVDefault), when Reference is
+	// not set, the refinement's cross-validation (refineCV; see
+	// RefineFixed) chooses it too: each fold resolves with CSCAP's
+	// reference and with FAST-GE's, and the refinements of both compete,
+	// CSCAP's default refinement the incumbent. It acts only when the
+	// refinement is chosen by cross-validation and the graph has at most
+	// 1000 nodes (where the resolve computes a reference). Setting
+	// Reference to fast-ge or none fixes it too.
+	ReferenceFixed bool `doc:"keep the resolve's reference partition (Reference) as it is; by default, with Reference unset, the refinement's cross-validation also chooses between CSCAP's and FAST-GE's references (only when that cross-validation runs; up to 1000 nodes); setting Reference also fixes it"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -154,7 +156,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, m.ReferenceCV), "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -203,14 +205,16 @@ type MCLNOASSC struct {
 	// none) satisfies significantly more held-out constraints. Setting
 	// Refine or RefineNJW fixes the refinement too.
 	RefineFixed bool `doc:"use the default refinement (λ = cluster.RefineDefault) as it is; by default, with Refine and RefineNJW unset, 5-fold cross-validation on the given constraints replaces it by another weight, space or none when that satisfies significantly more held-out constraints (McNemar, z > 1.645); setting Refine or RefineNJW also fixes it"`
-	// ReferenceCV lets the refinement's cross-validation (refineCV)
-	// choose the resolve's reference partition too: each fold resolves
-	// with Reference and with the other of CSCAP and FAST-GE, and the
-	// refinements of both compete, Reference's default refinement the
-	// incumbent. It acts only when the refinement is chosen by
-	// cross-validation and the graph has at most 1000 nodes (where the
-	// resolve computes a reference).
-	ReferenceCV bool `doc:"choose the resolve's reference partition (Reference, or the other of cscap and fast-ge) together with the refinement by the refinement's cross-validation on the constraints (only when that cross-validation runs; up to 1000 nodes)"`
+	// ReferenceFixed keeps the resolve's reference partition as
+	// Reference says. By default (ReferenceCVDefault), when Reference is
+	// not set, the refinement's cross-validation (refineCV; see
+	// RefineFixed) chooses it too: each fold resolves with CSCAP's
+	// reference and with FAST-GE's, and the refinements of both compete,
+	// CSCAP's default refinement the incumbent. It acts only when the
+	// refinement is chosen by cross-validation and the graph has at most
+	// 1000 nodes (where the resolve computes a reference). Setting
+	// Reference to fast-ge or none fixes it too.
+	ReferenceFixed bool `doc:"keep the resolve's reference partition (Reference) as it is; by default, with Reference unset, the refinement's cross-validation also chooses between CSCAP's and FAST-GE's references (only when that cross-validation runs; up to 1000 nodes); setting Reference also fixes it"`
 }
 
 // Name returns "mcl-noa-ssc".
@@ -221,7 +225,7 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, m.ReferenceCV), "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
@@ -231,7 +235,10 @@ func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 // resolve acted (pairRefine; its λ and space chosen by refineCV when
 // refine.cv is set).
 func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, name string) (*Result, error) {
-	fit, err := pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, ref, nil, name)
+	// The fits share CSCAP's prior and, for the fit again with another
+	// reference, the vote on the pairs.
+	sh := &resolveShare{prior: &priorMemo{}, vote: &voteMemo{}}
+	fit, err := pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, ref, sh, name)
 	if err != nil {
 		return nil, err
 	}
@@ -245,13 +252,13 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	if refine.cv {
 		refs := refineReferences(ref, refine.refCV, p.Graph.N())
 		var cand refineCand
-		cand, njw, rep, cvWarnings, err = refineCV(ctx, name, p, s, inner, useCL, refs, refine, refineCVFolds)
+		cand, njw, rep, cvWarnings, err = refineCV(ctx, name, p, s, inner, useCL, refs, refine, refineCVFolds, sh)
 		if err != nil {
 			return nil, err
 		}
 		if cand.ref != ref {
 			// The chosen candidate resolves with another reference.
-			if fit, err = pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, cand.ref, nil, name); err != nil {
+			if fit, err = pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, cand.ref, sh, name); err != nil {
 				return nil, err
 			}
 			ref = cand.ref
@@ -286,9 +293,9 @@ type pairFit struct {
 
 // pairNOASSCFit is pairNOASSC up to NOA-SSC: the screen or the resolve,
 // the closure, the cut of the group graph and NOA-SSC, without the
-// refinement. refm, when not nil, is the resolve's reference method (see
-// resolvePairs).
-func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refm Method, name string) (*pairFit, error) {
+// refinement. sh, when not nil, is work shared with other fits of the
+// problem (see resolvePairs).
+func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, sh *resolveShare, name string) (*pairFit, error) {
 	if err := ref.check(name); err != nil {
 		return nil, err
 	}
@@ -300,7 +307,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, inner NOASSC, u
 		if screen {
 			kept, w, err = screenPairs(ctx, name, knobName(name), p.Graph, p.Constraints.Pairs)
 		} else {
-			kept, fit.ref, fit.resolved, w, err = resolvePairs(ctx, name, resolveKnob(name), ref, refm, p, s, p.Constraints.Pairs)
+			kept, fit.ref, fit.resolved, w, err = resolvePairs(ctx, name, resolveKnob(name), ref, sh, p, s, p.Constraints.Pairs)
 		}
 		if err != nil {
 			return nil, err
@@ -459,12 +466,19 @@ func refineByCV(refine float64, njw, fixed bool) bool {
 // refineKnobs are the refinement's knobs of ML- and MCL-NOA-SSC: Refine,
 // RefineNJW, whether refineCV chooses (RefineCVDefault unless
 // RefineFixed), and whether it chooses the resolve's reference too
-// (ReferenceCV).
+// (referenceByCV).
 type refineKnobs struct {
 	lambda float64
 	njw    bool
 	cv     bool
 	refCV  bool
+}
+
+// referenceByCV reports whether the refinement's cross-validation
+// chooses the resolve's reference too: by default (ReferenceCVDefault),
+// unless the knobs fix it (ReferenceFixed, or Reference set).
+func referenceByCV(ref ResolveReference, fixed bool) bool {
+	return ReferenceCVDefault && !fixed && ref == ReferenceCSCAP
 }
 
 // refineKnobsOf gathers the refinement's knobs of ML- or MCL-NOA-SSC.

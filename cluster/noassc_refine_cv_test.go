@@ -72,9 +72,9 @@ func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
 		useCL := tc.useCL
 		method := func(k refineKnobs, ref ResolveReference) Method {
 			if useCL {
-				return MCLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineFixed: !k.cv, ReferenceCV: k.refCV, Reference: ref}
+				return MCLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineFixed: !k.cv, ReferenceFixed: !k.refCV, Reference: ref}
 			}
-			return MLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineFixed: !k.cv, ReferenceCV: k.refCV, Reference: ref}
+			return MLNOASSC{Refine: k.lambda, RefineNJW: k.njw, RefineFixed: !k.cv, ReferenceFixed: !k.refCV, Reference: ref}
 		}
 		q := *p
 		q.Constraints = set
@@ -104,7 +104,7 @@ func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
 			got[part[:i]] = v
 		}
 		// The independent computation.
-		// With ReferenceCV, the same list again with FAST-GE's
+		// With the reference chosen too, the same list again with FAST-GE's
 		// reference, named with it.
 		type cand struct {
 			knobs refineKnobs
@@ -255,7 +255,7 @@ func TestRefineCVConsistentAndDeterministic(t *testing.T) {
 	}
 }
 
-// With ReferenceCV, a chosen candidate of the other reference is the
+// By default (ReferenceCVDefault), a chosen candidate of the other reference is the
 // method run with that reference and refinement fixed (pairNOASSC refits
 // the resolve with it): searched over noise draws until the choice falls
 // on FAST-GE's reference, which the test needs at least once.
@@ -265,7 +265,7 @@ func TestReferenceCVRefitsWithTheChosenReference(t *testing.T) {
 		q := *p
 		q.Constraints = refineCVNoisyPairs(truth, 300, 0.15, seed)
 		s := &Settings{Seed: 4, Restarts: 10}
-		res, err := Run(context.Background(), MCLNOASSC{ReferenceCV: true}, &q, s)
+		res, err := Run(context.Background(), MCLNOASSC{}, &q, s)
 		if err != nil {
 			t.Fatal(err)
 		}

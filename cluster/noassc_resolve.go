@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -112,9 +111,9 @@ const resolveEpsilon = 1e-9
 //     its groups and the cannot-links inside one are left out, so that no
 //     contradiction is left.
 //
-// refm, when not nil, is the reference method to run in place of
-// ref.method(): ref's method with work shared between fits (refineCV's
-// folds share CSCAP's prior), giving the same partition.
+// sh, when not nil, holds work shared with other fits of the problem
+// (resolveShare: CSCAP's prior, and the vote when an earlier fit voted on
+// the same pairs), giving the same result.
 //
 // It returns the pairs kept, in order and with their weights as given,
 // the reference's result (nil when step 2 did not run or failed), whether
@@ -123,7 +122,7 @@ const resolveEpsilon = 1e-9
 // for consistent pairs; otherwise the vote (see screenPairs), the
 // reference (FAST-GE: one generalized eigensolve; CSCAP: O(n³)) and the
 // contraction (O(n + m·log n·log m)).
-func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference, refm Method, p *Problem, s *Settings, pairs []constraint.Pair) (kept []constraint.Pair, refRes *Result, acted bool, warnings []string, err error) {
+func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference, sh *resolveShare, p *Problem, s *Settings, pairs []constraint.Pair) (kept []constraint.Pair, refRes *Result, acted bool, warnings []string, err error) {
 	if err := ref.check(method); err != nil {
 		return nil, nil, false, nil, err
 	}
@@ -133,29 +132,21 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 	if consistentPairs(set) {
 		return pairs, nil, false, nil, nil
 	}
-	keep := make([]bool, len(pairs))
-	weight := make([]float64, len(pairs))
-	for t := range keep {
-		keep[t], weight[t] = true, 1
+	var vote *voteMemo
+	if sh != nil && sh.vote != nil && sh.vote.done {
+		vote = sh.vote
+	} else if vote, err = resolveVote(ctx, method, g, set); err != nil {
+		return nil, nil, false, nil, err
+	} else if sh != nil && sh.vote != nil {
+		*sh.vote = *vote
 	}
-	var voted, referred int
-	if len(pairs) >= VoteMinPairs {
-		sim, nbr := graphSim(g)
-		opt := constraint.VoteOptions{Neighbours: nbr}
-		// VoteWeights' factors and Plausibility's q from one vote.
-		f, q, err := constraint.VoteEvidence(ctx, set, sim, opt)
-		if err != nil {
-			return nil, nil, false, nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
-		}
-		for t := range pairs {
-			if f[t] == 0 {
-				keep[t] = false
-				voted++
-			}
-			weight[t] = max(0, math.Log(q[t]/(1-q[t]))) + resolveEpsilon
-		}
+	keep, weight, voted := slices.Clone(vote.keep), vote.weight, vote.voted
+	var referred int
+	rm, err := sh.referenceMethod(ctx, ref, g)
+	if err != nil {
+		return nil, nil, false, nil, err
 	}
-	if rm := cmp.Or(refm, ref.method()); rm != nil && n <= resolveReferenceMaxN {
+	if rm != nil && n <= resolveReferenceMaxN {
 		res, err := referencePartition(ctx, rm, p, set, s)
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -202,6 +193,37 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 	}
 	warnings = append(warnings, fmt.Sprintf("%s: the %d constraints contradict each other; resolved by leaving out %d that the constraints near them contradict (constraint.VoteWeights), %d must-links whose ends a reference partition (%s) separates, and %d must-links and %d cannot-links by contraction (constraint.Contract); %s uses every constraint as given", method, len(pairs), voted, referred, ref, cutML, cutCL, knob))
 	return out, refRes, true, warnings, nil
+}
+
+// resolveVote is step 1 of resolvePairs on the pairs of set (from
+// VoteMinPairs pairs on; fewer keep every pair at weight 1): the pairs
+// constraint.VoteWeights gives weight 0 are left out, and every pair gets
+// its contraction weight max(0, log q/(1 − q)) + resolveEpsilon, q its
+// plausibility. Cost: the vote's (see screenPairs).
+func resolveVote(ctx context.Context, method string, g *graph.Graph, set *constraint.Set) (*voteMemo, error) {
+	pairs := set.Pairs
+	v := &voteMemo{done: true, keep: make([]bool, len(pairs)), weight: make([]float64, len(pairs))}
+	for t := range v.keep {
+		v.keep[t], v.weight[t] = true, 1
+	}
+	if len(pairs) < VoteMinPairs {
+		return v, nil
+	}
+	sim, nbr := graphSim(g)
+	opt := constraint.VoteOptions{Neighbours: nbr}
+	// VoteWeights' factors and Plausibility's q from one vote.
+	f, q, err := constraint.VoteEvidence(ctx, set, sim, opt)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %s: vote on the constraints: %w", method, err)
+	}
+	for t := range pairs {
+		if f[t] == 0 {
+			v.keep[t] = false
+			v.voted++
+		}
+		v.weight[t] = max(0, math.Log(q[t]/(1-q[t]))) + resolveEpsilon
+	}
+	return v, nil
 }
 
 // referencePartition runs the reference method rm of the resolve with its

@@ -289,3 +289,51 @@ func TestGraphSimCompleteMatchesSparse(t *testing.T) {
 		}
 	}
 }
+
+// A resolve that shares its work (resolveShare: CSCAP's prior, and the
+// vote of an earlier resolve of the same pairs with the other reference)
+// gives exactly what a resolve sharing nothing gives: the pairs kept, the
+// reference's labels and the warnings. Contradicted pairs (15% flipped)
+// on the refinement tests' problem, with both orders of the references.
+func TestResolveShareChangesNothing(t *testing.T) {
+	p, truth := refineTestProblem(t)
+	set := refineCVNoisyPairs(truth, 300, 0.15, 5)
+	s := &Settings{Seed: 3}
+	for _, order := range [][]ResolveReference{{ReferenceCSCAP, ReferenceFastGE}, {ReferenceFastGE, ReferenceCSCAP}} {
+		sh := &resolveShare{prior: &priorMemo{}, vote: &voteMemo{}}
+		for i, ref := range order {
+			got, gotRef, _, gotW, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, sh, p, s, set.Pairs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wantRef, _, wantW, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, nil, p, s, set.Pairs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sh.vote.done || (ref == ReferenceCSCAP && sh.prior.m == nil) {
+				t.Fatalf("%v, %s: nothing shared (vote %v, prior %v)", order, ref, sh.vote.done, sh.prior.m)
+			}
+			if !slices.Equal(got, want) || !slices.Equal(gotW, wantW) || !slices.Equal(gotRef.Labels, wantRef.Labels) {
+				t.Errorf("%v, resolve %d (%s): shared %d pairs kept, unshared %d; warnings %q against %q", order, i, ref, len(got), len(want), gotW, wantW)
+			}
+		}
+	}
+	// The shared vote is the one of those pairs: a memo filled by other
+	// pairs would change the result, which the check above would see.
+	other := refineCVNoisyPairs(truth, 300, 0.15, 6)
+	sh := &resolveShare{vote: &voteMemo{}}
+	if _, _, _, _, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceFastGE, sh, p, s, other.Pairs); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _, _, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceFastGE, sh, p, s, set.Pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, _, _, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceFastGE, nil, p, s, set.Pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(got, want) {
+		t.Error("a vote memo of other pairs gave the same result: the test cannot see a wrong share")
+	}
+}

@@ -109,8 +109,10 @@ func TestNoisyKeyVersion(t *testing.T) {
 	// pick) and the others carry none, and those columns are variants of
 	// the registered methods.
 	for _, c := range []struct{ method, want string }{
-		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve-refine-cv2/f10/0"},
-		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve-refine-cv2/f10/0"},
+		{"mcl-noa-ssc", "iris/d5/mcl-noa-ssc@resolve-refine-cv-ref/f10/0"},
+		{"ml-noa-ssc", "iris/d5/ml-noa-ssc@resolve-refine-cv-ref/f10/0"},
+		{"mcl-noa-ssc-fixedref", "iris/d5/mcl-noa-ssc@resolve-refine-cv2/f10/0"},
+		{"ml-noa-ssc-fixedref", "iris/d5/ml-noa-ssc@resolve-refine-cv2/f10/0"},
 		{"mcl-noa-ssc-fixedrefine", "iris/d5/mcl-noa-ssc@resolve-refine/f10/0"},
 		{"ml-noa-ssc-fixedrefine", "iris/d5/ml-noa-ssc@resolve-refine/f10/0"},
 		{"mcl-noa-ssc-norefine", "iris/d5/mcl-noa-ssc@resolve/f10/0"},
@@ -157,6 +159,8 @@ func TestNoisyKeyVersion(t *testing.T) {
 		{"mcl-noa-ssc-refine", cluster.MCLNOASSC{Refine: noisyRefineLambda, RefineNJW: true, RefineFixed: true}},
 		{"mcl-noa-ssc-fixedrefine", cluster.MCLNOASSC{RefineFixed: true}},
 		{"ml-noa-ssc-fixedrefine", cluster.MLNOASSC{RefineFixed: true}},
+		{"mcl-noa-ssc-fixedref", cluster.MCLNOASSC{ReferenceFixed: true}},
+		{"ml-noa-ssc-fixedref", cluster.MLNOASSC{ReferenceFixed: true}},
 		{"mcl-noa-ssc", cluster.MCLNOASSC{}},
 	} {
 		m, err := noisyMethodFor(c.key, 100)

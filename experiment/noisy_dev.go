@@ -121,14 +121,14 @@ const noisyDevCVIntro = "**Round 3: the refinement chosen per problem by cross-v
 
 // noisyDevRefCVColumn is round 4's candidate: MCL-NOA-SSC whose
 // refinement's cross-validation also chooses the resolve's reference
-// (the knob ReferenceCV), against round 3's pick (noisyDevCVColumn, the
-// default).
+// (then the knob ReferenceCV; since round 4 picked it, the default, which
+// ReferenceFixed turns off), against round 3's pick (noisyDevCVColumn).
 const noisyDevRefCVColumn = "mcl-noa-ssc/refine-cv-ref"
 
 // noisyDevRefCVIntro is round 4's paragraph on the page, written and
 // committed before its columns ran.
 const noisyDevRefCVIntro = "**Round 4: the resolve's reference chosen per problem, with the refinement, by the same cross-validation** " +
-	"(ReferenceCV, a knob when the round was fixed; cluster/noassc_refine_cv.go). Why: the first table of this page picked FAST-GE " +
+	"(ReferenceCV, a knob when the round was fixed; the default since it was picked, which ReferenceFixed, or setting Reference, turns off; cluster/noassc_refine_cv.go). Why: the first table of this page picked FAST-GE " +
 	"as the reference (worst loss 0.260 against CSCAP's 0.329), while on the real datasets of noisy-constraints FAST-GE did worse " +
 	"on wine, wdbc and ionosphere and better on iris (the -fastge columns there), so CSCAP stayed the default; choosing per " +
 	"problem, from the constraints alone, could take the better of the two on each. Each fold of round 3's cross-validation now " +
@@ -235,9 +235,9 @@ func noisyDevAllColumns(method string) []string {
 func noisyDevMethod(col string) (cluster.Method, error) {
 	switch col {
 	case noisyDevCVColumn:
-		return cluster.MCLNOASSC{}, nil // the cross-validation is the default since round 3
+		return cluster.MCLNOASSC{ReferenceFixed: true}, nil // the cross-validation is the default since round 3, with CSCAP's reference until round 4
 	case noisyDevRefCVColumn:
-		return cluster.MCLNOASSC{ReferenceCV: true}, nil
+		return cluster.MCLNOASSC{}, nil // the choice of reference is the default since round 4
 	}
 	for _, round := range noisyDevRefineRounds {
 		base, l, ok := strings.Cut(col, round.infix)

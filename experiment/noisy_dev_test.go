@@ -74,8 +74,8 @@ func TestNoisyDevRefineColumns(t *testing.T) {
 		{"mcl-noa-ssc/ref=cscap", cluster.MCLNOASSC{Refine: -1, RefineFixed: true}},
 		{"ml-noa-ssc/ref=fast-ge", cluster.MLNOASSC{Reference: cluster.ReferenceFastGE, Refine: -1, RefineFixed: true}},
 		{"mcl-noa-ssc-noresolve", cluster.MCLNOASSC{NoResolve: true}},
-		{noisyDevCVColumn, cluster.MCLNOASSC{}},
-		{noisyDevRefCVColumn, cluster.MCLNOASSC{ReferenceCV: true}},
+		{noisyDevCVColumn, cluster.MCLNOASSC{ReferenceFixed: true}},
+		{noisyDevRefCVColumn, cluster.MCLNOASSC{}},
 	} {
 		got, err := noisyDevMethod(tc.col)
 		if err != nil {

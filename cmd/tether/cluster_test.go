@@ -544,7 +544,7 @@ func TestClusterAutoReport(t *testing.T) {
 }
 
 // ML- and MCL-NOA-SSC put the cross-validation that chose their
-// refinement in the -json document when the constraints contradict each
+// refinement and reference in the -json document when the constraints contradict each
 // other (a must-link path with a cannot-link across it).
 func TestClusterRefineReport(t *testing.T) {
 	var b strings.Builder
@@ -562,6 +562,7 @@ func TestClusterRefineReport(t *testing.T) {
 			Report struct {
 				Incumbent  string `json:"incumbent"`
 				Chosen     string `json:"chosen"`
+				Reference  string `json:"reference"`
 				HeldOut    int    `json:"held_out"`
 				Candidates []struct {
 					Setting   string `json:"setting"`
@@ -573,7 +574,10 @@ func TestClusterRefineReport(t *testing.T) {
 			t.Fatalf("%s: stdout is not JSON: %v\n%s", method, err, out)
 		}
 		r := s.Report
-		if r.Incumbent != "λ=2" || r.Chosen == "" || r.HeldOut != 63 || len(r.Candidates) != 7 || r.Candidates[0].Setting != "λ=2" {
+		// 14 candidates: 7 refinements with CSCAP's reference and 7 with
+		// FAST-GE's (the reference is chosen too by default).
+		if r.Incumbent != "λ=2" || r.Chosen == "" || r.HeldOut != 63 || len(r.Candidates) != 14 || r.Candidates[0].Setting != "λ=2" ||
+			r.Candidates[7].Setting != "fast-ge: off" || (r.Reference != "cscap" && r.Reference != "fast-ge") {
 			t.Errorf("%s: report %+v", method, r)
 		}
 	}

@@ -1,0 +1,73 @@
+package cluster
+
+import (
+	"context"
+
+	"github.com/tether-sc/tether/graph"
+)
+
+// resolveShare is work that the fits of one ML- or MCL-NOA-SSC problem
+// share (pairNOASSC's fit, refineCV's folds, and the fit again with the
+// reference the cross-validation chose): CSCAP's prior on the graph
+// (built on first use, for every fit), and the resolve's vote on one set
+// of pairs (the fits that resolve the same pairs with different
+// references). Sharing changes no result: the prior gives the same
+// partitions as CSCAP{} (cscap_shared_test.go), and the vote is a
+// function of the graph and the pairs alone. A nil *resolveShare, or nil
+// fields, share nothing. Not safe for concurrent use: the fits run one
+// after another.
+type resolveShare struct {
+	prior *priorMemo
+	vote  *voteMemo
+}
+
+// priorMemo holds CSCAP's prior of one graph once built.
+type priorMemo struct {
+	done bool
+	m    Method // CSCAP with the prior, or nil when it could not be made
+}
+
+// voteMemo holds the resolve's vote on one set of pairs once computed:
+// which pairs it keeps, their contraction weights, and how many it left
+// out (see resolvePairs, step 1).
+type voteMemo struct {
+	done   bool
+	keep   []bool
+	weight []float64
+	voted  int
+}
+
+// forFold returns the share of a fit on other pairs (a fold's training
+// pairs): the same prior, a new vote.
+func (sh *resolveShare) forFold() *resolveShare {
+	out := &resolveShare{vote: &voteMemo{}}
+	if sh != nil {
+		out.prior = sh.prior
+	}
+	return out
+}
+
+// referenceMethod returns the method of the resolve's reference ref on g:
+// CSCAP with the shared prior when ref is CSCAP and the share holds one
+// (built here on first use), else ref's own method (nil for
+// ReferenceNone). A prior that cannot be made is not an error here (the
+// reference then runs as CSCAP{} and reports it), unless ctx is done.
+func (sh *resolveShare) referenceMethod(ctx context.Context, ref ResolveReference, g *graph.Graph) (Method, error) {
+	if ref != ReferenceCSCAP || sh == nil || sh.prior == nil || g.N() > resolveReferenceMaxN {
+		return ref.method(), nil
+	}
+	if !sh.prior.done {
+		pr, err := (CSCAP{}).newPrior(ctx, g)
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		sh.prior.done = true
+		if err == nil {
+			sh.prior.m = CSCAP{prior: pr}
+		}
+	}
+	if sh.prior.m == nil {
+		return ref.method(), nil
+	}
+	return sh.prior.m, nil
+}
