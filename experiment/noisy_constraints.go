@@ -1083,7 +1083,8 @@ func noisyResolve(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 				"from the ground truth), give exactly the published method's result, so the resolve cannot cost anything on them. Contradictory ones "+
 				"go through three steps (cluster/noassc_resolve.go): (1) the vote of the screen below (constraint.VoteWeights, K = %d, margin %.1f, "+
 				"from %d constraints on): a constraint with agreement ≤ −%.1f is left out; (2) a reference partition, on graphs of at most 1000 nodes: "+
-				"CSCAP with its defaults (which down-weights contradicted constraints itself; knob Reference: cscap, fast-ge or none, see below) "+
+				"CSCAP with its defaults (which down-weights contradicted constraints itself; knob Reference: cscap, fast-ge or none, see below; "+
+				"since noisy-dev's fourth round the refinement's cross-validation chooses between CSCAP's and FAST-GE's by default) "+
 				"partitions the graph with the given constraints, and every "+
 				"must-link whose ends it separates is left out (a wrong must-link merges two classes in the closure, a wrong cannot-link only keeps "+
 				"two groups apart, so only must-links are checked; above 1000 nodes, CSCAP's dense O(n³) limit in these studies, the step is skipped); (3) the "+
