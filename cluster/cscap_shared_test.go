@@ -137,12 +137,13 @@ func TestCholSolveColumnsIdentical(t *testing.T) {
 
 // TestCannotLinkMaxUpperTriangle checks cannotLinkMax's upper triangle
 // against T[a,b] = max_c z_c(a) z_c(b) computed here over every entry,
-// with tolerance 0, and that clipSym of it equals clipSym of the full T.
+// one cannot-link at a time, with tolerance 0, and that clipSym of it
+// equals clipSym of the full T, with 600 cannot-links.
 func TestCannotLinkMaxUpperTriangle(t *testing.T) {
 	w := cscapWellConditioned(40, 3)
 	rnd := rand.New(rand.NewPCG(3, 4))
 	var cl []constraint.Pair
-	for len(cl) < 25 {
+	for len(cl) < 600 {
 		i, j := rnd.IntN(40), rnd.IntN(40)
 		if i != j {
 			cl = append(cl, constraint.Pair{I: min(i, j), J: max(i, j), Kind: constraint.CannotLink, Weight: 0.5 + rnd.Float64()})
@@ -313,5 +314,25 @@ func TestWoodburyInPlaceIdentical(t *testing.T) {
 				t.Errorf("max |difference| = %g, want 0", mat.Norm(&d, math.Inf(1)))
 			}
 		})
+	}
+}
+
+// BenchmarkCannotLinkMax500: Alg. 12's running maximum on 500 nodes with
+// 600 cannot-links (noisy-constraints' size at 5/n on wdbc).
+func BenchmarkCannotLinkMax500(b *testing.B) {
+	w := cscapWellConditioned(500, 3)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	var cl []constraint.Pair
+	for len(cl) < 600 {
+		i, j := rnd.IntN(500), rnd.IntN(500)
+		if i != j {
+			cl = append(cl, constraint.Pair{I: min(i, j), J: max(i, j), Kind: constraint.CannotLink})
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := cannotLinkMax(w, cl, 0.7); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
