@@ -141,14 +141,7 @@ func TestCholSolveColumnsIdentical(t *testing.T) {
 // equals clipSym of the full T, with 600 cannot-links.
 func TestCannotLinkMaxUpperTriangle(t *testing.T) {
 	w := cscapWellConditioned(40, 3)
-	rnd := rand.New(rand.NewPCG(3, 4))
-	var cl []constraint.Pair
-	for len(cl) < 600 {
-		i, j := rnd.IntN(40), rnd.IntN(40)
-		if i != j {
-			cl = append(cl, constraint.Pair{I: min(i, j), J: max(i, j), Kind: constraint.CannotLink, Weight: 0.5 + rnd.Float64()})
-		}
-	}
+	cl := randomCannotLinks(40, 600)
 	const ec = 0.7
 	got, err := cannotLinkMax(w, cl, ec)
 	if err != nil {
@@ -321,18 +314,25 @@ func TestWoodburyInPlaceIdentical(t *testing.T) {
 // 600 cannot-links (noisy-constraints' size at 5/n on wdbc).
 func BenchmarkCannotLinkMax500(b *testing.B) {
 	w := cscapWellConditioned(500, 3)
-	rnd := rand.New(rand.NewPCG(3, 4))
-	var cl []constraint.Pair
-	for len(cl) < 600 {
-		i, j := rnd.IntN(500), rnd.IntN(500)
-		if i != j {
-			cl = append(cl, constraint.Pair{I: min(i, j), J: max(i, j), Kind: constraint.CannotLink})
-		}
-	}
+	cl := randomCannotLinks(500, 600)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := cannotLinkMax(w, cl, 0.7); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// randomCannotLinks draws count cannot-links between distinct nodes of n
+// (I < J), with weights in [0.5, 1.5), from a fixed stream.
+func randomCannotLinks(n, count int) []constraint.Pair {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	var cl []constraint.Pair
+	for len(cl) < count {
+		i, j := rnd.IntN(n), rnd.IntN(n)
+		if i != j {
+			cl = append(cl, constraint.Pair{I: min(i, j), J: max(i, j), Kind: constraint.CannotLink, Weight: 0.5 + rnd.Float64()})
+		}
+	}
+	return cl
 }

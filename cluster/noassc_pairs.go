@@ -55,9 +55,9 @@ import (
 // steps (resolvePairs): the pairs that the constraints near them on the
 // graph contradict are left out (the vote of the screen); on graphs of
 // at most 1000 nodes, so are the must-links whose ends a reference
-// partition separates (Reference: CSCAP with its defaults unless set;
-// see ResolveReference for why not noisy-dev's pick, FAST-GE);
-// and the rest is clustered
+// partition separates (Reference: CSCAP with its defaults, or FAST-GE
+// when the refinement's cross-validation below picks it; see
+// ResolveReference and ReferenceFixed); and the rest is clustered
 // by greedy additive edge contraction on the signed constraint graph,
 // each pair weighing its log-odds of being right (constraint.Contract,
 // constraint.Plausibility), which leaves out the must-links between the
@@ -81,8 +81,12 @@ import (
 // on the given constraints (refineCV) replaces it by another λ, NJW's
 // embedding or no refinement when that satisfies significantly more
 // held-out constraints. Setting Refine or RefineNJW fixes the refinement
-// (Refine = −1 turns it off), and RefineFixed fixes the default one.
-// After a refinement the
+// (Refine = −1 turns it off), and RefineFixed fixes the default one. By
+// default (ReferenceCVDefault, noisy-dev's round 4) the same
+// cross-validation also chooses the resolve's reference: each fold
+// resolves with CSCAP's reference and with FAST-GE's, and the
+// refinements of both compete (ReferenceFixed, or setting Reference,
+// keeps Reference's). After a refinement the
 // Result's Embedding is still NOA-SSC's and its Objective is 0 (the
 // distortion was that of the labels before the moves).
 //
@@ -99,9 +103,11 @@ import (
 // the reference (CSCAP by default, O(n³); FAST-GE one generalized
 // eigensolve; n ≤ 1000) and the
 // contraction's O(n + pairs·log n·log pairs); then the refinement's
-// cross-validation (refineCV): five such fits on 4/5 of the pairs with 5
-// k-means restarts, one NJW embedding and 35 refinements (about 3–5 times
-// the resolved fit).
+// cross-validation (refineCV): five such fits per reference (two by
+// default) on 4/5 of the pairs with 5 k-means restarts, sharing CSCAP's
+// prior and each fold's vote, one NJW embedding and 35 refinements per
+// reference, and the fit again when FAST-GE's reference is chosen (about
+// 5–8 times the resolved fit).
 type MLNOASSC struct {
 	NOASSC
 	// Screen screens the constraints before the closure (the vote, then
@@ -116,7 +122,7 @@ type MLNOASSC struct {
 	// Reference is the reference partition of the resolve (step 2 above):
 	// ReferenceCSCAP (the zero value), ReferenceFastGE, or ReferenceNone
 	// to leave that step out. It acts only when the resolve does.
-	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default), fast-ge (FAST-GE, docs/results/noisy-dev's pick) or none"`
+	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default; then cross-validation may pick FAST-GE instead unless ReferenceFixed), fast-ge (FAST-GE) or none; setting fast-ge or none fixes it"`
 	// Refine is the weight λ of a violated constraint in the refinement
 	// that follows the resolve when it acted (refinePairs), relative to a
 	// node's typical squared distance to its centroid in the reference
@@ -185,7 +191,7 @@ type MCLNOASSC struct {
 	// Reference is the reference partition of the resolve (see MLNOASSC):
 	// ReferenceCSCAP (the zero value), ReferenceFastGE, or ReferenceNone
 	// to leave that step out. It acts only when the resolve does.
-	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default), fast-ge (FAST-GE, docs/results/noisy-dev's pick) or none"`
+	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default; then cross-validation may pick FAST-GE instead unless ReferenceFixed), fast-ge (FAST-GE) or none; setting fast-ge or none fixes it"`
 	// Refine is the weight λ of a violated constraint in the refinement
 	// that follows the resolve when it acted (refinePairs), relative to a
 	// node's typical squared distance to its centroid in the reference
@@ -233,7 +239,9 @@ func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 // else resolved when resolve is set and they contradict each other
 // (resolvePairs, with reference partition ref), and then refined when the
 // resolve acted (pairRefine; its λ and space chosen by refineCV when
-// refine.cv is set).
+// refine.cv is set, and the resolve's reference with them when
+// refine.refCV is set, the method then resolving again with the chosen
+// reference). Its fits share work through one resolveShare.
 func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, name string) (*Result, error) {
 	// The fits share CSCAP's prior and, for the fit again with another
 	// reference, the vote on the pairs.

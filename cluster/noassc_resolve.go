@@ -28,7 +28,10 @@ const resolveReferenceMaxN = 1000
 // none's 0.364), but on the real datasets of noisy-constraints FAST-GE
 // did worse at 5/n on wine, wdbc and ionosphere (and better on iris), so
 // CSCAP was kept: a choice made with those cells in view, which the
-// noisy-constraints page states with both references' figures.
+// noisy-constraints page states with both references' figures. Since
+// noisy-dev's round 4 the refinement's cross-validation chooses between
+// CSCAP and FAST-GE per problem by default (ReferenceCVDefault; see
+// MLNOASSC.ReferenceFixed); this value is then the incumbent's.
 type ResolveReference int
 
 const (

@@ -299,17 +299,19 @@ func TestResolveShareChangesNothing(t *testing.T) {
 	p, truth := refineTestProblem(t)
 	set := refineCVNoisyPairs(truth, 300, 0.15, 5)
 	s := &Settings{Seed: 3}
+	resolve := func(ref ResolveReference, sh *resolveShare, pairs []constraint.Pair) ([]constraint.Pair, *Result, []string) {
+		t.Helper()
+		kept, refRes, _, w, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, sh, p, s, pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return kept, refRes, w
+	}
 	for _, order := range [][]ResolveReference{{ReferenceCSCAP, ReferenceFastGE}, {ReferenceFastGE, ReferenceCSCAP}} {
 		sh := &resolveShare{prior: &priorMemo{}, vote: &voteMemo{}}
 		for i, ref := range order {
-			got, gotRef, _, gotW, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, sh, p, s, set.Pairs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, wantRef, _, wantW, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ref, nil, p, s, set.Pairs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got, gotRef, gotW := resolve(ref, sh, set.Pairs)
+			want, wantRef, wantW := resolve(ref, nil, set.Pairs)
 			if !sh.vote.done || (ref == ReferenceCSCAP && sh.prior.m == nil) {
 				t.Fatalf("%v, %s: nothing shared (vote %v, prior %v)", order, ref, sh.vote.done, sh.prior.m)
 			}
@@ -322,17 +324,9 @@ func TestResolveShareChangesNothing(t *testing.T) {
 	// pairs would change the result, which the check above would see.
 	other := refineCVNoisyPairs(truth, 300, 0.15, 6)
 	sh := &resolveShare{vote: &voteMemo{}}
-	if _, _, _, _, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceFastGE, sh, p, s, other.Pairs); err != nil {
-		t.Fatal(err)
-	}
-	got, _, _, _, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceFastGE, sh, p, s, set.Pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _, _, _, err := resolvePairs(context.Background(), "mcl-noa-ssc", "MCLNOASSC.NoResolve", ReferenceFastGE, nil, p, s, set.Pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resolve(ReferenceFastGE, sh, other.Pairs)
+	got, _, _ := resolve(ReferenceFastGE, sh, set.Pairs)
+	want, _, _ := resolve(ReferenceFastGE, nil, set.Pairs)
 	if slices.Equal(got, want) {
 		t.Error("a vote memo of other pairs gave the same result: the test cannot see a wrong share")
 	}
