@@ -368,12 +368,13 @@ func cscapAddDiagonal(w *mat.SymDense, delta float64) {
 
 // cscapBytes estimates the memory of CSCAP: three n×n float64 matrices,
 // and for the propagation (cscapPropagate) the n×|S| blocks WU and its
-// solve and the |S|×|S| system of the Woodbury form, or three more n×n
-// matrices for the direct form.
+// solve and the |S|×|S| system of the Woodbury form, or one more n×n
+// matrix for the direct form (its system, whose storage then holds the
+// result, is one of the three; the factorization's copy is the fourth).
 func cscapBytes(n, q int) int64 {
 	nn, qq := int64(n), int64(q)
 	if cscapDirectCheaper(n, q) {
-		return 8 * 6 * nn * nn
+		return 8 * 4 * nn * nn
 	}
 	return 8 * (3*nn*nn + 2*nn*qq + qq*qq)
 }

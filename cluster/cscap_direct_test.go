@@ -68,3 +68,58 @@ func TestCSCAPPropagateForm(t *testing.T) {
 		}
 	}
 }
+
+// cscapDirect's in-place solve and symmetrization give the same matrix,
+// to the last bit, as the same steps on separate matrices: its system
+// (cscapDirectSystem, checked here against I + W·UUᵀ formed by matrix
+// products, to rounding) factorized by mat.LU, solved into a new matrix
+// and symmetrized entry by entry into a new one.
+func TestCSCAPDirectInPlaceMatchesSeparate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, tc := range []struct{ n, q int }{{15, 40}, {40, 200}} {
+		w := cscapWellConditioned(tc.n, uint64(tc.n))
+		pairs := randomWeightedPairs(rng, tc.n, tc.q)
+		got, err := cscapDirect(w, pairs, 0.3, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := tc.n
+		a := cscapDirectSystem(w, pairs, 0.3, 0.5)
+		// The system against I + W·(UUᵀ), U's columns from cscapColumn.
+		u := mat.NewDense(n, len(pairs), nil)
+		for t, pr := range pairs {
+			sign, coef := cscapColumn(pr, 0.3, 0.5)
+			u.Set(pr.I, t, coef)
+			u.Set(pr.J, t, sign*coef)
+		}
+		var m, b mat.Dense
+		m.Mul(u, u.T())
+		b.Mul(w, &m)
+		for i := 0; i < n; i++ {
+			b.Set(i, i, b.At(i, i)+1)
+		}
+		if !mat.EqualApprox(a, &b, 1e-12) {
+			t.Errorf("n %d, q %d: cscapDirectSystem is not I + W·UUᵀ", tc.n, tc.q)
+		}
+		// The separate-matrix steps, with tolerance 0.
+		var lu mat.LU
+		lu.Factorize(a)
+		var x mat.Dense
+		if err := lu.SolveTo(&x, false, w); err != nil {
+			t.Fatal(err)
+		}
+		want := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				want.SetSym(i, j, (x.At(i, j)+x.At(j, i))/2)
+			}
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if got.At(i, j) != want.At(i, j) {
+					t.Fatalf("n %d, q %d: entry (%d, %d) %v, separate steps %v", tc.n, tc.q, i, j, got.At(i, j), want.At(i, j))
+				}
+			}
+		}
+	}
+}
