@@ -39,8 +39,8 @@ import (
 //
 // The method is dense by nature: W̄ is a full n×n matrix. Memory is about
 // 3·8·n² bytes (W, W̄ and the k > 2 running minimum) plus the |S|×|S|
-// system and two n×|S| blocks, or three more n×n matrices when |S| is
-// large (cscapBytes), and time O(min(|S|³/3 + n·|S|² + n²·|S|, n³)) (see
+// system and two n×|S| blocks, or one more n×n matrix when |S| is large
+// (the direct form's factorization; cscapBytes), and time O(min(|S|³/3 + n·|S|² + n²·|S|, n³)) (see
 // the cost below); above MaxBytes Partition refuses with an estimate.
 //
 // The Gaussian-process reading needs W ⪰ 0 (W is the prior covariance of
