@@ -99,9 +99,10 @@ var noisyDevRefineRounds = []noisyDevRefineRound{
 
 // noisyDevCVColumn is round 3's candidate: MCL-NOA-SSC with its
 // refinement chosen per problem by cross-validation on the constraints
-// (then the knob RefineCV; since round 3 picked it, the default, which
-// MCLNOASSC.RefineFixed, or setting Refine, turns off), against the fixed λ of round 2 (λ = 2
-// in the reference's embedding), whose column it is compared with.
+// and CSCAP's reference (then the knob RefineCV; from round 3's pick to
+// round 4's the default; MCLNOASSC{ReferenceFixed: true} since), against
+// the fixed λ of round 2 (λ = 2 in the reference's embedding), whose
+// column it is compared with; round 4's incumbent.
 const noisyDevCVColumn = "mcl-noa-ssc/refine-cv"
 
 // noisyDevCVIntro is round 3's paragraph on the page, written before its
