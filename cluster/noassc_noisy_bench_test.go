@@ -16,26 +16,34 @@ import (
 // vote on a complete graph and (by default) the refinement's
 // cross-validation all act.
 func benchNoisyNOASSC(b *testing.B, n int, m Method) {
-	rnd := rand.New(rand.NewPCG(7, 8))
-	x, truth := fgpwcBlobs(rnd, n, 5, 3, 3)
-	spec := graph.DefaultSpec()
-	spec.Kind = graph.Full
-	g, err := graph.Build(context.Background(), x, spec)
-	if err != nil {
-		b.Fatal(err)
-	}
-	clean := fgpwcOracle(rnd, truth, 5*(n-1)/2)
-	noisy, _, err := constraint.FlipPairs(clean, 0.1, rand.NewPCG(7, 9))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := &Problem{Graph: g, K: 3, Constraints: noisy}
+	p := noisyNOASSCProblem(b, n)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := Run(context.Background(), m, p, &Settings{Seed: 1, Restarts: 30}); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// noisyNOASSCProblem is benchNoisyNOASSC's problem: n points of 3
+// overlapping blobs in 5 dimensions, the full RBF graph with local σ, every
+// pair drawn with probability 5/n and 10% of them flipped.
+func noisyNOASSCProblem(tb testing.TB, n int) *Problem {
+	tb.Helper()
+	rnd := rand.New(rand.NewPCG(7, 8))
+	x, truth := fgpwcBlobs(rnd, n, 5, 3, 3)
+	spec := graph.DefaultSpec()
+	spec.Kind = graph.Full
+	g, err := graph.Build(context.Background(), x, spec)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	clean := fgpwcOracle(rnd, truth, 5*(n-1)/2)
+	noisy, _, err := constraint.FlipPairs(clean, 0.1, rand.NewPCG(7, 9))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &Problem{Graph: g, K: 3, Constraints: noisy}
 }
 
 // 500 nodes, about 1250 pairs, 10% flipped: MCL-NOA-SSC with its

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tether-sc/tether/constraint"
 )
@@ -302,4 +304,38 @@ func TestReferenceCVRefitsWithTheChosenReference(t *testing.T) {
 		return
 	}
 	t.Fatal("no draw chose FAST-GE's reference; the test needs one")
+}
+
+// Cancelling MCL-NOA-SSC at points spread over its run (contradicted
+// constraints on 300 nodes: the resolve, then the cross-validation's
+// folds with both references, then the refit) returns context.Canceled
+// soon after: the folds, the references and the vote all watch the
+// context. The bound, 1 s after the cancel, is the brief's for Ctrl-C.
+func TestRefineCVCancelledMidway(t *testing.T) {
+	p := noisyNOASSCProblem(t, 300)
+	t0 := time.Now()
+	if _, err := Run(context.Background(), MCLNOASSC{}, p, &Settings{Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	full := time.Since(t0)
+	for _, frac := range []float64{0.1, 0.35, 0.6} {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := Run(ctx, MCLNOASSC{}, p, &Settings{Seed: 1})
+			done <- err
+		}()
+		time.Sleep(time.Duration(frac * float64(full)))
+		cancel()
+		t1 := time.Now()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("cancel at %.0f%% of %v: error %v, want context.Canceled", 100*frac, full, err)
+			}
+			t.Logf("cancel at %.0f%% of %v: returned %v after it", 100*frac, full, time.Since(t1))
+		case <-time.After(time.Second):
+			t.Fatalf("cancel at %.0f%% of %v: still running 1 s after it", 100*frac, full)
+		}
+	}
 }
