@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Noisy constraints on the CLI's default graph (an observation for
 # planning, not a study): 900 points of 3 blobs (tether gen blobs, seed 3),
-# the default 10-NN graph, about 2.5 pairs per node (pairs-frac 0.0055,
-# 2225 pairs, noisy-constraints' 5/n density) drawn from the blobs with constraint seeds 1-3, clean and
-# with 10% flipped; ARI of MCL-NOA-SSC (default, ReferenceFixed, NoResolve),
-# CSCAP and NJW. noisy-constraints measures full RBF graphs only. Run it
-# from the repository under the bench lock:
+# the default 10-NN graph, about 2.5 pairs per node (pairs-frac 0.0055:
+# 2225 pairs, noisy-constraints' 5/n density) drawn from the blobs with
+# constraint seeds 1-3, clean and with 10% flipped; ARI of MCL-NOA-SSC
+# (default, ReferenceFixed, NoResolve), CSCAP and NJW. noisy-constraints
+# measures full RBF graphs only. Run it from the repository under the
+# bench lock:
 #
 #	flock /work/bench.lock bench/noisy_knn.sh
 set -euo pipefail
