@@ -106,8 +106,8 @@ import (
 // cross-validation (refineCV): five such fits per reference (two by
 // default) on 4/5 of the pairs with 5 k-means restarts, sharing CSCAP's
 // prior and each fold's vote, one NJW embedding and 35 refinements per
-// reference, and the fit again when FAST-GE's reference is chosen (about
-// 5–8 times the resolved fit).
+// reference, run before the final fit, which then uses the reference
+// chosen (about 5 times the resolved fit).
 type MLNOASSC struct {
 	NOASSC
 	// Screen screens the constraints before the closure (the vote, then
@@ -238,42 +238,39 @@ func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 // constraints of p screened first when screen is set (screenPairs), or
 // else resolved when resolve is set and they contradict each other
 // (resolvePairs, with reference partition ref), and then refined when the
-// resolve acted (pairRefine; its λ and space chosen by refineCV when
-// refine.cv is set, and the resolve's reference with them when
-// refine.refCV is set, the method then resolving again with the chosen
-// reference). Its fits share work through one resolveShare.
+// resolve acted (pairRefine). When refine.cv is set and the resolve will
+// act, refineCV first chooses the refinement's λ and space, and the
+// resolve's reference with them when refine.refCV is set, so that the
+// method is fitted once, with the reference chosen. Its fits share work
+// through one resolveShare.
 func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, name string) (*Result, error) {
-	// The fits share CSCAP's prior and, for the fit again with another
-	// reference, the vote on the pairs.
-	sh := &resolveShare{prior: &priorMemo{}, vote: &voteMemo{}}
+	if err := ref.check(name); err != nil {
+		return nil, err
+	}
+	// The folds and the final fit share CSCAP's prior (each fold shares
+	// its vote too; see refineCV).
+	sh := &resolveShare{prior: &priorMemo{}}
+	var njw *mat.Dense // NJW's embedding, computed at most once
+	var cvWarnings []string
+	var rep *RefineReport
+	if refine.cv && resolve && !screen && p.Constraints != nil && !consistentPairs(p.Constraints) {
+		refs := refineReferences(ref, refine.refCV, p.Graph.N())
+		cand, x, r, w, err := refineCV(ctx, name, p, s, inner, useCL, refs, refine, refineCVFolds, sh)
+		if err != nil {
+			return nil, err
+		}
+		ref, refine, njw, rep, cvWarnings = cand.ref, cand.knobs, x, r, w
+	}
 	fit, err := pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, ref, sh, name)
 	if err != nil {
 		return nil, err
 	}
+	res, warnings := fit.res, fit.warnings
 	if !fit.resolved {
-		fit.res.Warnings = append(fit.warnings, fit.res.Warnings...)
-		return fit.res, nil
+		res.Warnings = append(warnings, res.Warnings...)
+		return res, nil
 	}
-	var njw *mat.Dense // NJW's embedding, computed at most once
-	var cvWarnings []string
-	var rep *RefineReport
-	if refine.cv {
-		refs := refineReferences(ref, refine.refCV, p.Graph.N())
-		var cand refineCand
-		cand, njw, rep, cvWarnings, err = refineCV(ctx, name, p, s, inner, useCL, refs, refine, refineCVFolds, sh)
-		if err != nil {
-			return nil, err
-		}
-		if cand.ref != ref {
-			// The chosen candidate resolves with another reference.
-			if fit, err = pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, cand.ref, sh, name); err != nil {
-				return nil, err
-			}
-			ref = cand.ref
-		}
-		refine = cand.knobs
-	}
-	res, warnings := fit.res, append(fit.warnings, cvWarnings...)
+	warnings = append(warnings, cvWarnings...)
 	if rep != nil {
 		res.Report = rep
 	}

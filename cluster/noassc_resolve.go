@@ -135,13 +135,9 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 	if consistentPairs(set) {
 		return pairs, nil, false, nil, nil
 	}
-	var vote *voteMemo
-	if sh != nil && sh.vote != nil && sh.vote.done {
-		vote = sh.vote
-	} else if vote, err = resolveVote(ctx, method, g, set); err != nil {
+	vote, err := sh.voteOn(ctx, method, g, set)
+	if err != nil {
 		return nil, nil, false, nil, err
-	} else if sh != nil && sh.vote != nil {
-		*sh.vote = *vote
 	}
 	keep, weight, voted := slices.Clone(vote.keep), vote.weight, vote.voted
 	var referred int

@@ -3,15 +3,15 @@ package cluster
 import (
 	"context"
 
+	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 )
 
 // resolveShare is work that the fits of one ML- or MCL-NOA-SSC problem
-// share (pairNOASSC's fit, refineCV's folds, and the fit again with the
-// reference the cross-validation chose): CSCAP's prior on the graph
-// (built on first use, for every fit), and the resolve's vote on one set
-// of pairs (the fits that resolve the same pairs with different
-// references). Sharing changes no result: the prior gives the same
+// share (refineCV's folds and pairNOASSC's final fit): CSCAP's prior on
+// the graph (built on first use, for every fit), and the resolve's vote
+// on one set of pairs (a fold resolves its training pairs with each
+// reference). Sharing changes no result: the prior gives the same
 // partitions as CSCAP{} (cscap_shared_test.go), and the vote is a
 // function of the graph and the pairs alone. A nil *resolveShare, or nil
 // fields, share nothing. Not safe for concurrent use: the fits run one
@@ -45,6 +45,21 @@ func (sh *resolveShare) forFold() *resolveShare {
 		out.prior = sh.prior
 	}
 	return out
+}
+
+// voteOn returns the resolve's vote on the pairs of set (resolveVote):
+// the share's when it holds one, else computed, and kept in the share
+// when it has room for one. The share's vote must be of these pairs
+// (forFold gives each fold its own).
+func (sh *resolveShare) voteOn(ctx context.Context, method string, g *graph.Graph, set *constraint.Set) (*voteMemo, error) {
+	if sh != nil && sh.vote != nil && sh.vote.done {
+		return sh.vote, nil
+	}
+	v, err := resolveVote(ctx, method, g, set)
+	if err == nil && sh != nil && sh.vote != nil {
+		*sh.vote = *v
+	}
+	return v, err
 }
 
 // referenceMethod returns the method of the resolve's reference ref on g:

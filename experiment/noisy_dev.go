@@ -704,18 +704,16 @@ func noisyDevCVReport(md *strings.Builder, w *csv.Writer, results map[string]Val
 		switch {
 		case p < 0:
 			fmt.Fprintf(md, "Round %d: **no candidate is eligible**.\n\n", round.number)
-			ok = false
 		case !ok:
 			fmt.Fprintf(md, "Round %d compares %s with the earlier round's pick, which is not the default: its pick does not apply.\n\n", round.number, round.what[1])
 		case (p == 1) == round.defaultsTo:
 			fmt.Fprintf(md, "Round %d picks **%s**, and the default follows it (%s = %t).\n\n", round.number, round.what[p], round.constName, round.defaultsTo)
 		default:
 			fmt.Fprintf(md, "Round %d picks **%s**. **The default differs (%s = %t).**\n\n", round.number, round.what[p], round.constName, round.defaultsTo)
-			ok = false
 		}
-		// The next round compares with this round's pick, which must be
-		// the default.
-		ok = ok && p == 1 == round.defaultsTo
+		// The next round compares with this round's pick, which must
+		// exist and be the default.
+		ok = ok && p >= 0 && (p == 1) == round.defaultsTo
 	}
 }
 
