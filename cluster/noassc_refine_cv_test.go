@@ -257,11 +257,12 @@ func TestRefineCVConsistentAndDeterministic(t *testing.T) {
 	}
 }
 
-// By default (ReferenceCVDefault), a chosen candidate of the other reference is the
-// method run with that reference and refinement fixed (pairNOASSC refits
-// the resolve with it): searched over noise draws until the choice falls
-// on FAST-GE's reference, which the test needs at least once.
-func TestReferenceCVRefitsWithTheChosenReference(t *testing.T) {
+// By default (ReferenceCVDefault), a chosen candidate of the other
+// reference is the method run with that reference and refinement fixed
+// (pairNOASSC fits once, with the reference chosen): searched over noise
+// draws until the choice falls on FAST-GE's reference, which the test
+// needs at least once.
+func TestReferenceCVUsesTheChosenReference(t *testing.T) {
 	p, truth := refineTestProblem(t)
 	for seed := uint64(1); seed <= 40; seed++ {
 		q := *p
