@@ -152,6 +152,13 @@ type MLNOASSC struct {
 	// 1000 nodes (where the resolve computes a reference). Setting
 	// Reference to fast-ge or none fixes it too.
 	ReferenceFixed bool `doc:"keep the resolve's reference partition (Reference) as it is; by default, with Reference unset, the refinement's cross-validation also chooses between CSCAP's and FAST-GE's references (only when that cross-validation runs; up to 1000 nodes); setting Reference also fixes it"`
+	// VoteHops is the node similarity of the resolve's vote on a sparse
+	// graph (VoteHopsAct: a k-NN graph, not a full RBF one): 1, the
+	// graph's weights; 2, the two-step similarity (Ŵ + I)², which lets
+	// pairs vote on each other through a common neighbour of their ends
+	// (twoStepSim); 0 means VoteHopsDefault. On a dense graph the vote
+	// reads the graph's weights either way.
+	VoteHops int `doc:"node similarity of the resolve's vote on a sparse graph (rows with at most a quarter of the nodes, e.g. k-NN): 1 the graph's weights, 2 two steps, (Ŵ + I)² (0: cluster.VoteHopsDefault); a denser graph always uses its weights" range:"0 | [1, 2]"`
 }
 
 // Name returns "ml-noa-ssc".
@@ -162,7 +169,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -221,6 +228,13 @@ type MCLNOASSC struct {
 	// 1000 nodes (where the resolve computes a reference). Setting
 	// Reference to fast-ge or none fixes it too.
 	ReferenceFixed bool `doc:"keep the resolve's reference partition (Reference) as it is; by default, with Reference unset, the refinement's cross-validation also chooses between CSCAP's and FAST-GE's references (only when that cross-validation runs; up to 1000 nodes); setting Reference also fixes it"`
+	// VoteHops is the node similarity of the resolve's vote on a sparse
+	// graph (VoteHopsAct: a k-NN graph, not a full RBF one): 1, the
+	// graph's weights; 2, the two-step similarity (Ŵ + I)², which lets
+	// pairs vote on each other through a common neighbour of their ends
+	// (twoStepSim); 0 means VoteHopsDefault. On a dense graph the vote
+	// reads the graph's weights either way.
+	VoteHops int `doc:"node similarity of the resolve's vote on a sparse graph (rows with at most a quarter of the nodes, e.g. k-NN): 1 the graph's weights, 2 two steps, (Ŵ + I)² (0: cluster.VoteHopsDefault); a denser graph always uses its weights" range:"0 | [1, 2]"`
 }
 
 // Name returns "mcl-noa-ssc".
@@ -231,7 +245,7 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
@@ -242,14 +256,21 @@ func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 // act, refineCV first chooses the refinement's λ and space, and the
 // resolve's reference with them when refine.refCV is set, so that the
 // method is fitted once, with the reference chosen. Its fits share work
-// through one resolveShare.
-func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, name string) (*Result, error) {
+// through one resolveShare; the resolve's votes read the node similarity
+// of hops (MLNOASSC.VoteHops; 0 means VoteHopsDefault).
+func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, hops int, name string) (*Result, error) {
 	if err := ref.check(name); err != nil {
 		return nil, err
 	}
-	// The folds and the final fit share CSCAP's prior (each fold shares
-	// its vote too; see refineCV).
-	sh := &resolveShare{prior: &priorMemo{}}
+	if hops == 0 {
+		hops = VoteHopsDefault
+	}
+	if hops < 1 || hops > 2 {
+		return nil, fmt.Errorf("%w: %s: VoteHops %d outside [1, 2]", ErrInvalid, name, hops)
+	}
+	// The folds and the final fit share CSCAP's prior and the vote's
+	// similarity (each fold shares its vote too; see refineCV).
+	sh := &resolveShare{prior: &priorMemo{}, sim: &simMemo{}, hops: hops}
 	var njw *mat.Dense // NJW's embedding, computed at most once
 	var cvWarnings []string
 	var rep *RefineReport

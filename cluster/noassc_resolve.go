@@ -195,11 +195,12 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 }
 
 // resolveVote is step 1 of resolvePairs on the pairs of set (from
-// VoteMinPairs pairs on; fewer keep every pair at weight 1): the pairs
+// VoteMinPairs pairs on; fewer keep every pair at weight 1), with the node
+// similarity sim and neighbour lists nbr of voteSimilarity: the pairs
 // constraint.VoteWeights gives weight 0 are left out, and every pair gets
 // its contraction weight max(0, log q/(1 − q)) + resolveEpsilon, q its
 // plausibility. Cost: the vote's (see screenPairs).
-func resolveVote(ctx context.Context, method string, g *graph.Graph, set *constraint.Set) (*voteMemo, error) {
+func resolveVote(ctx context.Context, method string, sim func(a, b int) float64, nbr func(a int) []int32, set *constraint.Set) (*voteMemo, error) {
 	pairs := set.Pairs
 	v := &voteMemo{done: true, keep: make([]bool, len(pairs)), weight: make([]float64, len(pairs))}
 	for t := range v.keep {
@@ -208,7 +209,6 @@ func resolveVote(ctx context.Context, method string, g *graph.Graph, set *constr
 	if len(pairs) < VoteMinPairs {
 		return v, nil
 	}
-	sim, nbr := graphSim(g)
 	opt := constraint.VoteOptions{Neighbours: nbr}
 	// VoteWeights' factors and Plausibility's q from one vote.
 	f, q, err := constraint.VoteEvidence(ctx, set, sim, opt)

@@ -11,14 +11,27 @@ import (
 // share (refineCV's folds and pairNOASSC's final fit): CSCAP's prior on
 // the graph (built on first use, for every fit), and the resolve's vote
 // on one set of pairs (a fold resolves its training pairs with each
-// reference). Sharing changes no result: the prior gives the same
-// partitions as CSCAP{} (cscap_shared_test.go), and the vote is a
-// function of the graph and the pairs alone. A nil *resolveShare, or nil
-// fields, share nothing. Not safe for concurrent use: the fits run one
-// after another.
+// reference), and the node similarity the votes read (voteSimilarity,
+// built once for the graph). Sharing changes no result: the prior gives
+// the same partitions as CSCAP{} (cscap_shared_test.go), and the vote is
+// a function of the graph, the pairs and hops alone. A nil
+// *resolveShare, or nil fields, share nothing (and vote with
+// VoteHopsDefault). Not safe for concurrent use: the fits run one after
+// another.
 type resolveShare struct {
 	prior *priorMemo
 	vote  *voteMemo
+	sim   *simMemo
+	// hops is the vote's similarity (see MLNOASSC.VoteHops), resolved: 1
+	// or 2.
+	hops int
+}
+
+// simMemo holds the vote's node similarity of one graph once built.
+type simMemo struct {
+	done bool
+	sim  func(a, b int) float64
+	nbr  func(a int) []int32
 }
 
 // priorMemo holds CSCAP's prior of one graph once built.
@@ -42,9 +55,28 @@ type voteMemo struct {
 func (sh *resolveShare) forFold() *resolveShare {
 	out := &resolveShare{vote: &voteMemo{}}
 	if sh != nil {
-		out.prior = sh.prior
+		out.prior, out.sim, out.hops = sh.prior, sh.sim, sh.hops
 	}
 	return out
+}
+
+// similarity returns the node similarity and neighbour lists the vote
+// reads on g (voteSimilarity with the share's hops, VoteHopsDefault for a
+// nil share): the share's when it holds them, else built, and kept when
+// the share has room.
+func (sh *resolveShare) similarity(g *graph.Graph) (func(a, b int) float64, func(a int) []int32) {
+	hops := VoteHopsDefault
+	if sh != nil && sh.hops != 0 {
+		hops = sh.hops
+	}
+	if sh != nil && sh.sim != nil && sh.sim.done {
+		return sh.sim.sim, sh.sim.nbr
+	}
+	sim, nbr := voteSimilarity(g, hops)
+	if sh != nil && sh.sim != nil {
+		*sh.sim = simMemo{done: true, sim: sim, nbr: nbr}
+	}
+	return sim, nbr
 }
 
 // voteOn returns the resolve's vote on the pairs of set (resolveVote):
@@ -55,7 +87,8 @@ func (sh *resolveShare) voteOn(ctx context.Context, method string, g *graph.Grap
 	if sh != nil && sh.vote != nil && sh.vote.done {
 		return sh.vote, nil
 	}
-	v, err := resolveVote(ctx, method, g, set)
+	sim, nbr := sh.similarity(g)
+	v, err := resolveVote(ctx, method, sim, nbr, set)
 	if err == nil && sh != nil && sh.vote != nil {
 		*sh.vote = *v
 	}

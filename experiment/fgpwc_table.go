@@ -177,8 +177,13 @@ type fgpwcInstance struct {
 	k     int
 	spec  string
 	note  string
-	mu    sync.Mutex
-	bases map[int]*cluster.FGPWCBasis // by M (0 = automatic)
+	// libDefaults gives the instance's problems the library's default
+	// Laplacian regularization and disconnected-graph rule (the zero
+	// values of cluster.Problem's, as `tether cluster` uses) instead of
+	// the published ones (noisy-dev's round 5; noisyRunOn).
+	libDefaults bool
+	mu          sync.Mutex
+	bases       map[int]*cluster.FGPWCBasis // by M (0 = automatic)
 }
 
 // fgpwcLoader loads datasets once and keeps the last fgpwcKeep, so that

@@ -20,6 +20,7 @@ import (
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset/catalog"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/figure"
 	"github.com/tether-sc/tether/metrics"
 )
@@ -477,6 +478,9 @@ func noisyRunOn(ctx context.Context, inst *fgpwcInstance, name string, d int, ke
 		v["kept_wrong"] = float64(wrong)
 	}
 	p := &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: given, Features: inst.x, Regularize: publishedLaplacian, Disconnected: publishedDisconnected}
+	if inst.libDefaults {
+		p.Regularize, p.Disconnected = graph.Regularization{}, cluster.DisconnectedAttach
+	}
 	if base == "njw" {
 		p.Constraints = nil
 	}

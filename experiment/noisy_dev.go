@@ -16,6 +16,7 @@ import (
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
 )
 
 // The development suite of the resolve's reference partition (issue 17,
@@ -39,6 +40,21 @@ type noisyDevRow struct {
 	// keep, if not nil, is the share of each class kept (its first
 	// points): unequal class sizes.
 	keep []float64
+	// knn puts the row on the CLI's default graph (graph.DefaultSpec: the
+	// symmetric 10-NN graph, RBF weights with local σ) with the library's
+	// default Laplacian and disconnected-graph rule, instead of the full
+	// RBF graph with the published ones (round 5). The points and the
+	// constraint sets are the row's without it.
+	knn bool
+}
+
+// key is the row's name in cell keys: its name, with "@knn10" on the
+// default graph.
+func (r noisyDevRow) key() string {
+	if r.knn {
+		return r.name + "@knn10"
+	}
+	return r.name
 }
 
 // noisyDevRows: nine feature sets of 200–500 points, k from 2 to 5;
@@ -239,6 +255,10 @@ func noisyDevMethod(col string) (cluster.Method, error) {
 		return cluster.MCLNOASSC{ReferenceFixed: true}, nil // the cross-validation is the default since round 3, with CSCAP's reference until round 4
 	case noisyDevRefCVColumn:
 		return cluster.MCLNOASSC{}, nil // the choice of reference is the default since round 4
+	case noisyDevHopsColumns[0]:
+		return cluster.MCLNOASSC{VoteHops: 1}, nil
+	case noisyDevHopsColumns[1]:
+		return cluster.MCLNOASSC{VoteHops: 2}, nil
 	}
 	for _, round := range noisyDevRefineRounds {
 		base, l, ok := strings.Cut(col, round.infix)
@@ -285,7 +305,7 @@ func noisyDevKey(name, col string, rate, rep int) string {
 
 // noisyDevLoad generates a row's points, min–max scales each feature to
 // [0, 1] and builds noisy-constraints' graph (the full RBF graph with
-// local σ, fgpwcLoad's "RBF").
+// local σ, fgpwcLoad's "RBF"), or the CLI's default graph for a knn row.
 func noisyDevLoad(ctx context.Context, r noisyDevRow, seed uint64) (*fgpwcInstance, error) {
 	gen, err := synth.Lookup(r.gen)
 	if err != nil {
@@ -306,6 +326,14 @@ func noisyDevLoad(ctx context.Context, r noisyDevRow, seed uint64) (*fgpwcInstan
 		x, truth = noisyDevSubsample(x, truth, r.keep)
 	}
 	dataset.ScaleColumns(x, dataset.ScaleMinMax) // x is ours: generated, or a product or subsample of it
+	if r.knn {
+		inst, err := fgpwcInstanceOf(ctx, x, truth, nil, "override", graph.DefaultSpec)
+		if err != nil {
+			return nil, err
+		}
+		inst.libDefaults = true
+		return inst, nil
+	}
 	return fgpwcInstanceOf(ctx, x, truth, nil, "RBF", nil)
 }
 
@@ -342,26 +370,35 @@ func keepPerClass(truth []int, keep []float64) []int {
 
 func noisyDevCells(env *Env, loads *memo[string, *fgpwcInstance]) ([]Cell, error) {
 	var cells []Cell
+	cell := func(r noisyDevRow, col string, rate, rep int) Cell {
+		return Cell{Key: noisyDevKey(r.key(), col, rate, rep), Run: func(ctx context.Context) (Values, error) {
+			inst, err := loads.get(ctx, r.key(), func(ctx context.Context) (*fgpwcInstance, error) {
+				return noisyDevLoad(ctx, r, env.Seed)
+			})
+			if err != nil {
+				return nil, err
+			}
+			m, err := noisyDevMethod(col)
+			if err != nil {
+				return nil, err
+			}
+			return noisyRunOn(ctx, inst, r.name, noisyDevDensity, col, m, rate, rep, env.Seed)
+		}}
+	}
+	for _, r := range noisyDevKNNRowsFor(env) {
+		for _, cr := range noisyDevHopsCells() {
+			for rep := 0; rep < noisyDevSets(env); rep++ {
+				cells = append(cells, cell(r, cr.col, cr.rate, rep))
+			}
+		}
+	}
 	for _, r := range noisyDevRowsFor(env) {
 		r := r
 		for _, method := range []string{"mcl-noa-ssc", "ml-noa-ssc"} {
 			for _, col := range noisyDevAllColumns(method) {
 				for _, rate := range []int{0, noisyDevRate} {
 					for rep := 0; rep < noisyDevSets(env); rep++ {
-						col, rate, rep := col, rate, rep
-						cells = append(cells, Cell{Key: noisyDevKey(r.name, col, rate, rep), Run: func(ctx context.Context) (Values, error) {
-							inst, err := loads.get(ctx, r.name, func(ctx context.Context) (*fgpwcInstance, error) {
-								return noisyDevLoad(ctx, r, env.Seed)
-							})
-							if err != nil {
-								return nil, err
-							}
-							m, err := noisyDevMethod(col)
-							if err != nil {
-								return nil, err
-							}
-							return noisyRunOn(ctx, inst, r.name, noisyDevDensity, col, m, rate, rep, env.Seed)
-						}})
+						cells = append(cells, cell(r, col, rate, rep))
 					}
 				}
 			}
@@ -398,9 +435,9 @@ func noisyDevScoreOf(results map[string]Values, rows []noisyDevRow, sets int, co
 	for _, r := range rows {
 		var loss, cost []float64
 		for rep := 0; rep < sets; rep++ {
-			a, oka := results[noisyDevKey(r.name, col, 0, rep)]
-			b, okb := results[noisyDevKey(r.name, col, noisyDevRate, rep)]
-			c, okc := results[noisyDevKey(r.name, noresolve, 0, rep)]
+			a, oka := results[noisyDevKey(r.key(), col, 0, rep)]
+			b, okb := results[noisyDevKey(r.key(), col, noisyDevRate, rep)]
+			c, okc := results[noisyDevKey(r.key(), noresolve, 0, rep)]
 			for _, v := range []Values{a, b} {
 				if v != nil && v["failed"] > 0 {
 					sc.failed++
@@ -553,6 +590,7 @@ func noisyDevReport(env *Env, results map[string]Values) (*Output, error) {
 		}
 	}
 	noisyDevRefineReport(&md, w, results, rows, sets, scores)
+	noisyDevHopsReport(&md, w, env, results)
 	w.Flush()
 	fmt.Fprintf(&md, "## Per dataset: mean loss ARI(0%%) − ARI(%d%%) over the sets\n\n| dataset | n | k |", noisyDevRate)
 	var allCols []string

@@ -1,6 +1,9 @@
 package experiment
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
@@ -95,6 +98,60 @@ func TestNoisyDevRefineColumns(t *testing.T) {
 	for i, r := range noisyDevRefineRounds {
 		if r.lambdas[0] != -1 {
 			t.Errorf("round %d: the first candidate (the tie-break's) is %g, want −1 (off)", i+1, r.lambdas[0])
+		}
+	}
+}
+
+// Round 5 changes nothing but its own rows: every RBF graph of this
+// suite, and of noisy-constraints when its datasets are present, is
+// dense, so VoteHops does not act on them (cluster.VoteHopsAct); it acts
+// on the round's 10-NN graphs, whose problems take the library's
+// defaults.
+func TestNoisyDevHopsOnlyActsOnKNNRows(t *testing.T) {
+	ctx := context.Background()
+	for _, r := range noisyDevRows {
+		inst, err := noisyDevLoad(ctx, r, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cluster.VoteHopsAct(inst.g) || inst.libDefaults {
+			t.Errorf("%s: VoteHops acts on the RBF graph %v, library defaults %v", r.name, cluster.VoteHopsAct(inst.g), inst.libDefaults)
+		}
+		r.knn = true
+		inst, err = noisyDevLoad(ctx, r, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cluster.VoteHopsAct(inst.g) || !inst.libDefaults {
+			t.Errorf("%s: VoteHops acts on the 10-NN graph %v, library defaults %v", r.key(), cluster.VoteHopsAct(inst.g), inst.libDefaults)
+		}
+	}
+	root := filepath.Join("..", "..", "shared", "datasets")
+	if _, err := os.Stat(filepath.Join(root, "iris", "iris.csv")); err != nil {
+		t.Log("noisy-constraints' datasets not found; only the generated rows checked")
+		return
+	}
+	for _, r := range noisyRows {
+		inst, err := fgpwcLoad(ctx, r, root, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cluster.VoteHopsAct(inst.g) {
+			t.Errorf("noisy-constraints %s: VoteHops acts on the RBF graph", r.name)
+		}
+	}
+}
+
+// Round 5's columns run MCL-NOA-SSC with VoteHops 1 and 2, every other
+// knob at its default.
+func TestNoisyDevHopsColumns(t *testing.T) {
+	for i, col := range noisyDevHopsColumns {
+		m, err := noisyDevMethod(col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (cluster.MCLNOASSC{VoteHops: i + 1}); m != want {
+			t.Errorf("%s: %+v, want %+v", col, m, want)
 		}
 	}
 }
