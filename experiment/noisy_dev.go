@@ -590,7 +590,7 @@ func noisyDevReport(env *Env, results map[string]Values) (*Output, error) {
 		}
 	}
 	noisyDevRefineReport(&md, w, results, rows, sets, scores)
-	noisyDevHopsReport(&md, w, env, results)
+	noisyDevHopsReport(&md, w, env, results, scores)
 	w.Flush()
 	fmt.Fprintf(&md, "## Per dataset: mean loss ARI(0%%) − ARI(%d%%) over the sets\n\n| dataset | n | k |", noisyDevRate)
 	var allCols []string

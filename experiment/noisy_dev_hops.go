@@ -99,8 +99,9 @@ const noisyDevHopsIntro = "## Round 5: the vote's similarity on the CLI's defaul
 // noisyDevHopsReport writes round 5: the table of both candidates and
 // NoResolve on the knn rows, MCL-NOA-SSC's pick by noisyDevPick
 // (VoteHops = 1 first), whether cluster.VoteHopsDefault follows it, and
-// the loss per row; the columns' rows go to the CSV with their row key.
-func noisyDevHopsReport(md *strings.Builder, w *csv.Writer, env *Env, results map[string]Values) {
+// the loss per row, beside round 4's column on the RBF graphs (from
+// scores); the columns' rows go to the CSV with their row key.
+func noisyDevHopsReport(md *strings.Builder, w *csv.Writer, env *Env, results map[string]Values, scores map[string]noisyDevScore) {
 	rows := noisyDevKNNRowsFor(env)
 	sets := noisyDevSets(env)
 	res := noisyDevHopsAliases(results, rows, sets)
@@ -132,6 +133,10 @@ func noisyDevHopsReport(md *strings.Builder, w *csv.Writer, env *Env, results ma
 		fmt.Fprintf(md, "Round 5 picks **VoteHops = %d**, and the default follows it (cluster.VoteHopsDefault = %d).\n\n", pick+1, cluster.VoteHopsDefault)
 	default:
 		fmt.Fprintf(md, "Round 5 picks **VoteHops = %d**. **The default differs (cluster.VoteHopsDefault = %d).**\n\n", pick+1, cluster.VoteHopsDefault)
+	}
+	if rbf, ok := scores[noisyDevRefCVColumn]; ok {
+		fmt.Fprintf(md, "For comparison, the same default on the same sets' full RBF graphs (round 4's column): worst loss %s, mean %s.\n\n",
+			noisyDevFmt(rbf.worst, rbf.ran), noisyDevFmt(rbf.mean, rbf.ran))
 	}
 	md.WriteString("Per dataset, on the default 10-NN graph: mean loss ARI(0%) − ARI(10%) over the sets, and the mean clean ARI " +
 		"(the same for the three columns).\n\n| dataset | clean ARI | VoteHops = 1 | VoteHops = 2 | NoResolve |\n|---|---:|---:|---:|---:|\n")
