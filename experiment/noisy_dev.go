@@ -556,21 +556,20 @@ func noisyDevReport(env *Env, results map[string]Values) (*Output, error) {
 			pick = p
 		}
 		fmt.Fprintf(&md, "## Totals: %s (%d datasets, %d sets each, density %d/n, %d%% flipped)\n\n", method, len(rows), sets, noisyDevDensity, noisyDevRate)
-		md.WriteString("| reference | worst loss | mean loss | min clean cost vs NoResolve | failed cells | seconds at 10% |\n|---|---:|---:|---:|---:|---:|\n")
+		var labels []string
+		var all []noisyDevScore
 		for i, col := range cols {
-			s := scores[col]
-			label := col
+			label := "NoResolve (as published)"
 			if i < len(noisyDevRefs) {
 				label = noisyDevRefs[i].String()
-				if method == "mcl-noa-ssc" && i == pick {
-					label += " **(chosen)**"
-				}
-			} else {
-				label = "NoResolve (as published)"
 			}
-			fmt.Fprintf(&md, "| %s | %s | %s | %s | %d | %.1f |\n", label, noisyDevFmt(s.worst, s.ran), noisyDevFmt(s.mean, s.ran), noisyDevFmt(s.clean, s.ran), s.failed, s.seconds)
+			labels, all = append(labels, label), append(all, scores[col])
 		}
-		md.WriteString("\n")
+		chosen := -1
+		if method == "mcl-noa-ssc" {
+			chosen = pick
+		}
+		noisyDevTable(&md, "reference", labels, all, chosen)
 	}
 	w.Flush()
 	if pick < 0 {
@@ -622,6 +621,21 @@ func noisyDevReport(env *Env, results map[string]Values) (*Output, error) {
 	}
 	md.WriteString("\nPer column and dataset: [noisy-dev.csv](noisy-dev.csv).\n")
 	return &Output{Markdown: md.String(), Files: map[string][]byte{"noisy-dev.csv": buf.Bytes()}}, nil
+}
+
+// noisyDevTable writes a table of candidates' scores under the header
+// (the first column's name): one row per label, the row chosen (an index,
+// −1 for none) marked, then a blank line.
+func noisyDevTable(md *strings.Builder, header string, labels []string, sc []noisyDevScore, chosen int) {
+	fmt.Fprintf(md, "| %s | worst loss | mean loss | min clean cost vs NoResolve | failed cells | seconds at 10%% |\n|---|---:|---:|---:|---:|---:|\n", header)
+	for i, label := range labels {
+		if i == chosen {
+			label += " **(chosen)**"
+		}
+		s := sc[i]
+		fmt.Fprintf(md, "| %s | %s | %s | %s | %d | %.1f |\n", label, noisyDevFmt(s.worst, s.ran), noisyDevFmt(s.mean, s.ran), noisyDevFmt(s.clean, s.ran), s.failed, s.seconds)
+	}
+	md.WriteString("\n")
 }
 
 func noisyDevFmt(x float64, ok bool) string {
@@ -730,15 +744,7 @@ func noisyDevCVReport(md *strings.Builder, w *csv.Writer, results map[string]Val
 		}
 		p := noisyDevPick(sc)
 		fmt.Fprintf(md, "%s (%d datasets, %d sets each, density %d/n, %d%% flipped)\n\n", method, len(rows), sets, noisyDevDensity, noisyDevRate)
-		fmt.Fprintf(md, "| %s | worst loss | mean loss | min clean cost vs NoResolve | failed cells | seconds at 10%% |\n|---|---:|---:|---:|---:|---:|\n", round.header)
-		for i, label := range round.labels {
-			if i == p {
-				label += " **(chosen)**"
-			}
-			s := sc[i]
-			fmt.Fprintf(md, "| %s | %s | %s | %s | %d | %.1f |\n", label, noisyDevFmt(s.worst, s.ran), noisyDevFmt(s.mean, s.ran), noisyDevFmt(s.clean, s.ran), s.failed, s.seconds)
-		}
-		md.WriteString("\n")
+		noisyDevTable(md, round.header, round.labels[:], sc, p)
 		switch {
 		case p < 0:
 			fmt.Fprintf(md, "Round %d: **no candidate is eligible**.\n\n", round.number)
@@ -763,7 +769,6 @@ func noisyDevRefineTables(md *strings.Builder, w *csv.Writer, results map[string
 		noresolve := method + "-noresolve"
 		var sc []noisyDevScore
 		fmt.Fprintf(md, "%s (%d datasets, %d sets each, density %d/n, %d%% flipped)\n\n", method, len(rows), sets, noisyDevDensity, noisyDevRate)
-		md.WriteString("| λ | worst loss | mean loss | min clean cost vs NoResolve | failed cells | seconds at 10% |\n|---|---:|---:|---:|---:|---:|\n")
 		for _, l := range round.lambdas {
 			col := round.column(method, l)
 			s, ok := scores[col]
@@ -778,18 +783,19 @@ func noisyDevRefineTables(md *strings.Builder, w *csv.Writer, results map[string
 		if method == "mcl-noa-ssc" {
 			pick = p
 		}
-		for i, l := range round.lambdas {
+		var labels []string
+		for _, l := range round.lambdas {
 			label := strconv.FormatFloat(l, 'g', -1, 64)
 			if l < 0 {
 				label = "−1 (off)"
 			}
-			if method == "mcl-noa-ssc" && i == pick {
-				label += " **(chosen)**"
-			}
-			s := sc[i]
-			fmt.Fprintf(md, "| %s | %s | %s | %s | %d | %.1f |\n", label, noisyDevFmt(s.worst, s.ran), noisyDevFmt(s.mean, s.ran), noisyDevFmt(s.clean, s.ran), s.failed, s.seconds)
+			labels = append(labels, label)
 		}
-		md.WriteString("\n")
+		chosen := -1
+		if method == "mcl-noa-ssc" {
+			chosen = pick
+		}
+		noisyDevTable(md, "λ", labels, sc, chosen)
 	}
 	return pick
 }

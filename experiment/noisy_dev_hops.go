@@ -117,15 +117,7 @@ func noisyDevHopsReport(md *strings.Builder, w *csv.Writer, env *Env, results ma
 	}
 	pick := noisyDevPick(sc[:2])
 	fmt.Fprintf(md, "mcl-noa-ssc on the default 10-NN graph (%d datasets, %d sets each, density %d/n, %d%% flipped)\n\n", len(rows), sets, noisyDevDensity, noisyDevRate)
-	md.WriteString("| vote similarity | worst loss | mean loss | min clean cost vs NoResolve | failed cells | seconds at 10% |\n|---|---:|---:|---:|---:|---:|\n")
-	for i, label := range labels {
-		if i == pick {
-			label += " **(chosen)**"
-		}
-		s := sc[i]
-		fmt.Fprintf(md, "| %s | %s | %s | %s | %d | %.1f |\n", label, noisyDevFmt(s.worst, s.ran), noisyDevFmt(s.mean, s.ran), noisyDevFmt(s.clean, s.ran), s.failed, s.seconds)
-	}
-	md.WriteString("\n")
+	noisyDevTable(md, "vote similarity", labels, sc, pick)
 	switch {
 	case pick < 0:
 		md.WriteString("Round 5: **no candidate is eligible**; cluster.VoteHopsDefault is left as it was.\n\n")
