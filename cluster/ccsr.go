@@ -462,7 +462,9 @@ func ccsrWhitener(a, b *mat.Dense, w []float64) *mat.Dense {
 	return p
 }
 
-// ccsrSolveRaw is ccsrSolve without the whitening.
+// ccsrSolveRaw is ccsrSolve without the whitening: ccsrFISTA on the K
+// constraints themselves (ccsrRawModel), or on their Gram form
+// (ccsrSolveGram) when ccsrUseGram says so.
 func ccsrSolveRaw(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsrOptions) (*ccsrSolution, error) {
 	kk, m := a.Dims()
 	if br, bc := b.Dims(); br != kk || bc != m || len(t) != kk || len(w) != kk {
@@ -472,58 +474,81 @@ func ccsrSolveRaw(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsr
 		return ccsrSolveGram(ctx, a, b, t, w, opt)
 	}
 	o := newCCSROp(a, b, t, w)
-	obj, grad := o.objective, o.gradient
 	g0 := mat.NewSymDense(m, nil)
 	zero := make([]float64, kk)
-	grad(g0, zero)
+	o.gradient(g0, zero)
 	scale := symNorm(g0)
 	if scale == 0 {
 		// f is minimized by M = 0: every target is 0 (or no pair).
-		return &ccsrSolution{m: mat.NewSymDense(m, nil), f: obj(zero), grad: g0, converged: true}, nil
+		return &ccsrSolution{m: mat.NewSymDense(m, nil), f: o.objective(zero), grad: g0, converged: true}, nil
 	}
 	lip, err := ccsrLipschitz(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	proj := newPSDProjector(m)
+	fm := &ccsrRawModel{o: o, t: t, w: w, ax: make([]float64, kk), yOff: make([]float64, kk), ay: make([]float64, kk), d: make([]float64, kk), scratch: mat.NewSymDense(m, nil)}
+	return ccsrFISTA(ctx, fm, o, m, lip, scale, o.objective(fm.ax), opt)
+}
 
+// ccsrModel is how ccsrFISTA evaluates f and its gradient G: from the K
+// constraints (ccsrRawModel) or from their Gram form (ccsrGramModel).
+// Each form tracks what it needs about the iterate x and the extrapolated
+// point y between the calls, which come in the order of ccsrFISTA.
+type ccsrModel interface {
+	// gradAt sets g = G(y).
+	gradAt(g, y *mat.SymDense)
+	// stepQuad returns Σ_k w_k⟨S_k, Δ⟩² for the step Δ = z − y, the exact
+	// f(z) − f(y) − ⟨G(y), z − y⟩.
+	stepQuad(step *mat.SymDense) float64
+	// change returns f(z) − f(x) for the z of the last stepQuad.
+	change(z, x *mat.SymDense) float64
+	// restart says that y was reset to x.
+	restart()
+	// accept says that the z of the last change became the iterate x,
+	// and that y = x + β(x − x_previous).
+	accept(x *mat.SymDense, beta float64)
+	// kkt returns L‖X − Π₊(X − G(X)/L)‖_F at the iterate x, using step as
+	// scratch.
+	kkt(x *mat.SymDense, proj *psdProjector, step *mat.SymDense, lip float64) float64
+}
+
+// ccsrFISTA minimizes f over the PSD cone from M = 0 by FISTA (Beck and
+// Teboulle 2009) with backtracking on L (doubled until the exact
+// quadratic model lies below L/2‖z − y‖²) and adaptive restart
+// (O'Donoghue and Candès 2015: when f would rise, the momentum is
+// dropped and the step taken again from x; when a plain step would
+// rise, the rise is rounding and the descent stops, stalled). It stops
+// when the gradient map at y is small and the KKT residual at x confirms
+// it (≤ opt.tol·scale), or after opt.maxIter iterations; o.finish then
+// reports f, G and the residual at the result from the constraints. lip
+// is the starting L (ccsrLipschitz), fx = f(0). Cost per iteration: one
+// gradient, one projection per backtracking step (an m×m
+// eigendecomposition), and fm's updates.
+func ccsrFISTA(ctx context.Context, fm ccsrModel, o *ccsrOp, m int, lip, scale, fx float64, opt ccsrOptions) (*ccsrSolution, error) {
+	proj := newPSDProjector(m)
 	x, y, z := mat.NewSymDense(m, nil), mat.NewSymDense(m, nil), mat.NewSymDense(m, nil)
-	ax := make([]float64, kk)   // 𝒜x
-	yOff := make([]float64, kk) // 𝒜(y − x)
-	ay := make([]float64, kk)   // 𝒜y = 𝒜x + 𝒜(y − x)
-	d := make([]float64, kk)    // 𝒜(z − y), then 𝒜(z − x)
 	g := mat.NewSymDense(m, nil)
 	step := mat.NewSymDense(m, nil)
-	fx := obj(ax)
 	sol := &ccsrSolution{}
 	if opt.trace {
 		sol.trace = append(sol.trace, fx)
 	}
 	tk := 1.0
 	momentum := false // y ≠ x
-	accepted := 0
 	for sol.iters < opt.maxIter {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		sol.iters++
-		for k := range ay {
-			ay[k] = ax[k] + yOff[k]
-		}
-		grad(g, ay)
+		fm.gradAt(g, y)
 		var gm float64
 		for {
 			// z = Π₊(y − G/L); accept L when the exact quadratic model
-			// f(z) − f(y) − ⟨G, z − y⟩ = Σ w (𝒜(z − y))² lies below
-			// the bound L/2‖z − y‖².
+			// f(z) − f(y) − ⟨G, z − y⟩ lies below the bound L/2‖z − y‖².
 			axpySym(step, y, -1/lip, g)
 			proj.project(z, step)
 			axpySym(step, z, -1, y)
-			o.apply(d, step)
-			var quad float64
-			for k, v := range d {
-				quad += w[k] * v * v
-			}
+			quad := fm.stepQuad(step)
 			dist := symNorm(step)
 			if quad <= lip/2*dist*dist*(1+1e-10) {
 				gm = lip * dist
@@ -531,12 +556,7 @@ func ccsrSolveRaw(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsr
 			}
 			lip *= 2
 		}
-		// d = 𝒜(z − x) and f(z) − f(x).
-		var df float64
-		for k := range d {
-			d[k] += yOff[k]
-			df += w[k] * d[k] * (d[k] + 2*(ax[k]-t[k]))
-		}
+		df := fm.change(z, x)
 		if df > 0 {
 			if !momentum {
 				// A plain projected-gradient step with a valid L cannot
@@ -549,9 +569,7 @@ func ccsrSolveRaw(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsr
 			sol.restarts++
 			tk, momentum = 1, false
 			y.CopySym(x)
-			for k := range yOff {
-				yOff[k] = 0
-			}
+			fm.restart()
 			continue
 		}
 		tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
@@ -563,17 +581,7 @@ func ccsrSolveRaw(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsr
 			}
 		}
 		x, z = z, x
-		accepted++
-		if accepted%ccsrRefresh == 0 {
-			o.apply(ax, x)
-		} else {
-			for k := range ax {
-				ax[k] += d[k]
-			}
-		}
-		for k := range yOff {
-			yOff[k] = beta * d[k]
-		}
+		fm.accept(x, beta)
 		fx += df
 		tk, momentum = tn, beta != 0
 		if opt.trace {
@@ -582,14 +590,81 @@ func ccsrSolveRaw(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccsr
 		if gm <= opt.tol*scale {
 			// The gradient map at y is small: check the KKT residual at
 			// the iterate itself.
-			if r := ccsrKKT(x, ax, grad, g, proj, step, lip); r <= opt.tol*scale {
+			if r := fm.kkt(x, proj, step, lip); r <= opt.tol*scale {
 				sol.converged = true
 				break
 			}
 		}
 	}
-	o.finish(sol, x, ax, g, step, proj, lip, scale, opt.tol)
+	// f and G at the result from the constraints themselves, and the KKT
+	// residual from that G.
+	o.finish(sol, x, make([]float64, o.a.RawMatrix().Rows), g, step, proj, lip, scale, opt.tol)
 	return sol, nil
+}
+
+// ccsrRawModel is ccsrFISTA's f from the K constraints: it tracks 𝒜x
+// (updated by differences, recomputed every ccsrRefresh accepted
+// iterations) and 𝒜(y − x), so that every evaluation costs one
+// application of 𝒜 (O(K·m²)).
+type ccsrRawModel struct {
+	o        *ccsrOp
+	t, w     []float64
+	ax       []float64 // 𝒜x
+	yOff     []float64 // 𝒜(y − x)
+	ay       []float64 // 𝒜y = 𝒜x + 𝒜(y − x)
+	d        []float64 // 𝒜(z − y), then 𝒜(z − x)
+	scratch  *mat.SymDense
+	accepted int
+}
+
+func (r *ccsrRawModel) gradAt(g, _ *mat.SymDense) {
+	for k := range r.ay {
+		r.ay[k] = r.ax[k] + r.yOff[k]
+	}
+	r.o.gradient(g, r.ay)
+}
+
+func (r *ccsrRawModel) stepQuad(step *mat.SymDense) float64 {
+	r.o.apply(r.d, step)
+	var quad float64
+	for k, v := range r.d {
+		quad += r.w[k] * v * v
+	}
+	return quad
+}
+
+func (r *ccsrRawModel) change(_, _ *mat.SymDense) float64 {
+	// d = 𝒜(z − x) and f(z) − f(x).
+	var df float64
+	for k := range r.d {
+		r.d[k] += r.yOff[k]
+		df += r.w[k] * r.d[k] * (r.d[k] + 2*(r.ax[k]-r.t[k]))
+	}
+	return df
+}
+
+func (r *ccsrRawModel) restart() {
+	for k := range r.yOff {
+		r.yOff[k] = 0
+	}
+}
+
+func (r *ccsrRawModel) accept(x *mat.SymDense, beta float64) {
+	r.accepted++
+	if r.accepted%ccsrRefresh == 0 {
+		r.o.apply(r.ax, x)
+	} else {
+		for k := range r.ax {
+			r.ax[k] += r.d[k]
+		}
+	}
+	for k := range r.yOff {
+		r.yOff[k] = beta * r.d[k]
+	}
+}
+
+func (r *ccsrRawModel) kkt(x *mat.SymDense, proj *psdProjector, step *mat.SymDense, lip float64) float64 {
+	return ccsrKKT(x, r.ax, r.o.gradient, r.scratch, proj, step, lip)
 }
 
 // ccsrRefresh is the number of accepted iterations after which ccsrSolve

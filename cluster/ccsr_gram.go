@@ -152,88 +152,50 @@ func ccsrSolveGram(ctx context.Context, a, b *mat.Dense, t, w []float64, opt ccs
 	if err != nil {
 		return nil, err
 	}
-	proj := newPSDProjector(m)
-	ax := make([]float64, kk)
-	gf := mat.NewSymDense(m, nil)
-	x, y, z := mat.NewSymDense(m, nil), mat.NewSymDense(m, nil), mat.NewSymDense(m, nil)
-	rx, ry := make([]float64, p), make([]float64, p) // Hx − h, Hy − h
-	gram.resid(rx, x)
-	step, delta := mat.NewSymDense(m, nil), mat.NewSymDense(m, nil)
-	hd := make([]float64, p)
 	fx := float64(0)
 	for k := range t {
 		fx += w[k] * t[k] * t[k]
 	}
-	sol := &ccsrSolution{}
-	if opt.trace {
-		sol.trace = append(sol.trace, fx)
-	}
-	tk := 1.0
-	momentum := false
-	for sol.iters < opt.maxIter {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		sol.iters++
-		gram.resid(ry, y)
-		gram.toMatrix(g, ry, 2)
-		var gm float64
-		for {
-			axpySym(step, y, -1/lip, g)
-			proj.project(z, step)
-			axpySym(step, z, -1, y)
-			quad := gram.quad(step)
-			dist := symNorm(step)
-			if quad <= lip/2*dist*dist*(1+1e-10) {
-				gm = lip * dist
-				break
-			}
-			lip *= 2
-		}
-		// f(z) − f(x) = Δᵀ(HΔ + 2(Hx − h)), Δ = z − x.
-		axpySym(delta, z, -1, x)
-		gram.coef(hd, delta)
-		df := gram.quad(delta) + 2*dotVec(rx, hd)
-		if df > 0 {
-			if !momentum {
-				sol.stalled = true
-				break
-			}
-			sol.restarts++
-			tk, momentum = 1, false
-			y.CopySym(x)
-			continue
-		}
-		tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
-		beta := (tk - 1) / tn
-		for i := 0; i < m; i++ {
-			for j := i; j < m; j++ {
-				zv := z.At(i, j)
-				y.SetSym(i, j, zv+beta*(zv-x.At(i, j)))
-			}
-		}
-		x, z = z, x
-		gram.resid(rx, x)
-		fx += df
-		tk, momentum = tn, beta != 0
-		if opt.trace {
-			sol.trace = append(sol.trace, fx)
-		}
-		if gm <= opt.tol*scale {
-			// The gradient map at y is small: check the KKT residual at
-			// the iterate itself, from the constraints (O(K·m²), as the
-			// residual reported below).
-			o.apply(ax, x)
-			if r := ccsrKKT(x, ax, o.gradient, gf, proj, step, lip); r <= opt.tol*scale {
-				sol.converged = true
-				break
-			}
-		}
-	}
-	// f and G at the result from the constraints themselves, and the KKT
-	// residual from that G, as ccsrSolveRaw reports them.
-	o.finish(sol, x, ax, gf, step, proj, lip, scale, opt.tol)
-	return sol, nil
+	fm := &ccsrGramModel{gram: gram, o: o, ax: make([]float64, kk), gf: mat.NewSymDense(m, nil), rx: make([]float64, p), ry: make([]float64, p), delta: mat.NewSymDense(m, nil), hd: make([]float64, p)}
+	gram.resid(fm.rx, mat.NewSymDense(m, nil))
+	return ccsrFISTA(ctx, fm, o, m, lip, scale, fx, opt)
+}
+
+// ccsrGramModel is ccsrFISTA's f from the Gram form: it tracks Hx − h,
+// so that every evaluation costs O(p²), p = m(m+1)/2; the KKT check at
+// the iterate goes back to the constraints (O(K·m²)), as the residual
+// reported.
+type ccsrGramModel struct {
+	gram   *ccsrGram
+	o      *ccsrOp
+	ax     []float64
+	gf     *mat.SymDense
+	rx, ry []float64 // Hx − h, Hy − h
+	delta  *mat.SymDense
+	hd     []float64
+}
+
+func (r *ccsrGramModel) gradAt(g, y *mat.SymDense) {
+	r.gram.resid(r.ry, y)
+	r.gram.toMatrix(g, r.ry, 2)
+}
+
+func (r *ccsrGramModel) stepQuad(step *mat.SymDense) float64 { return r.gram.quad(step) }
+
+func (r *ccsrGramModel) change(z, x *mat.SymDense) float64 {
+	// f(z) − f(x) = Δᵀ(HΔ + 2(Hx − h)), Δ = z − x.
+	axpySym(r.delta, z, -1, x)
+	r.gram.coef(r.hd, r.delta)
+	return r.gram.quad(r.delta) + 2*dotVec(r.rx, r.hd)
+}
+
+func (r *ccsrGramModel) restart() {}
+
+func (r *ccsrGramModel) accept(x *mat.SymDense, _ float64) { r.gram.resid(r.rx, x) }
+
+func (r *ccsrGramModel) kkt(x *mat.SymDense, proj *psdProjector, step *mat.SymDense, lip float64) float64 {
+	r.o.apply(r.ax, x)
+	return ccsrKKT(x, r.ax, r.o.gradient, r.gf, proj, step, lip)
 }
 
 // ccsrGramLipschitz is ccsrLipschitz on the Gram form: the same power
