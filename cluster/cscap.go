@@ -516,43 +516,65 @@ func cholSolveColumns(u blas64.Triangular, b blas64.General) {
 // u_cᵀW̄ᵐu_c) (Alg. 12, lines 4–7: min_c W̄ᶜ = W̄ᵐ − T), or nil when there
 // is none. T is symmetric (z_c(a) z_c(b) = z_c(b) z_c(a) exactly), and
 // clipSym reads only that triangle; the entries below the diagonal are
-// left at −∞. Cost O(n²·n_c/2).
+// left at −∞. The z_c are formed cannotLinkChunk at a time, in order,
+// and the rows of T are updated in parallel, row a by worker a mod the
+// workers (the triangle's rows shorten with a, so this spreads the work
+// evenly); every entry still sees the cannot-links in their order, so T
+// is the same, bit for bit, as one cannot-link at a time on one core.
+// Cost O(n²·n_c/2) time, 8·n·cannotLinkChunk bytes besides T.
 func cannotLinkMax(wm *mat.SymDense, cl []constraint.Pair, epsC float64) (*mat.Dense, error) {
 	if len(cl) == 0 {
 		return nil, nil
 	}
 	n := wm.SymmetricDim()
 	t := mat.NewDense(n, n, nil)
-	for i := range t.RawMatrix().Data {
-		t.RawMatrix().Data[i] = math.Inf(-1)
+	raw := t.RawMatrix()
+	for i := range raw.Data {
+		raw.Data[i] = math.Inf(-1)
 	}
-	z := make([]float64, n)
-	for _, pr := range cl {
-		c := math.Sqrt(pr.W()) / epsC
-		for i := 0; i < n; i++ {
-			z[i] = c * (wm.At(i, pr.I) + wm.At(i, pr.J))
-		}
-		beta := 1 + c*(z[pr.I]+z[pr.J])
-		if !(beta > 0) {
-			return nil, fmt.Errorf("cluster: cscap: cannot-link (%d,%d): 1 + uᵀW̄u = %g ≤ 0 (W is not positive semidefinite)", pr.I, pr.J, beta)
-		}
-		f := 1 / math.Sqrt(beta)
-		for i := range z {
-			z[i] *= f
-		}
-		raw := t.RawMatrix()
-		for a := 0; a < n; a++ {
-			za := z[a]
-			row := raw.Data[a*raw.Stride+a : a*raw.Stride+n]
-			for b, zb := range z[a:] {
-				if v := za * zb; v > row[b] {
-					row[b] = v
-				}
+	chunk := min(cannotLinkChunk, len(cl))
+	zs := make([]float64, chunk*n)
+	workers := parallel.Workers(0, n)
+	for c0 := 0; c0 < len(cl); c0 += chunk {
+		part := cl[c0:min(len(cl), c0+chunk)]
+		for q, pr := range part {
+			z := zs[q*n : (q+1)*n]
+			c := math.Sqrt(pr.W()) / epsC
+			for i := 0; i < n; i++ {
+				z[i] = c * (wm.At(i, pr.I) + wm.At(i, pr.J))
+			}
+			beta := 1 + c*(z[pr.I]+z[pr.J])
+			if !(beta > 0) {
+				return nil, fmt.Errorf("cluster: cscap: cannot-link (%d,%d): 1 + uᵀW̄u = %g ≤ 0 (W is not positive semidefinite)", pr.I, pr.J, beta)
+			}
+			f := 1 / math.Sqrt(beta)
+			for i := range z {
+				z[i] *= f
 			}
 		}
+		// fn never fails and the context is never cancelled.
+		_ = parallel.For(context.Background(), workers, workers, func(w int) error {
+			for a := w; a < n; a += workers {
+				row := raw.Data[a*raw.Stride+a : a*raw.Stride+n]
+				for q := range part {
+					z := zs[q*n : (q+1)*n]
+					za := z[a]
+					for b, zb := range z[a:] {
+						if v := za * zb; v > row[b] {
+							row[b] = v
+						}
+					}
+				}
+			}
+			return nil
+		})
 	}
 	return t, nil
 }
+
+// cannotLinkChunk is the number of cannot-links whose z_c cannotLinkMax
+// forms before updating T with them.
+const cannotLinkChunk = 64
 
 // clipSym returns max(0, W̄ − T) entrywise (T nil means 0).
 func clipSym(wb *mat.SymDense, t *mat.Dense) *mat.SymDense {
