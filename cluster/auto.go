@@ -372,6 +372,23 @@ func (Auto) Name() string { return "auto" }
 // Uses declares what Auto reads from a Problem (see Run).
 func (Auto) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
 
+// autoSharePrior gives CSCAP{}'s prior pr to the ML- and MCL-NOA-SSC
+// candidates of cands, whose resolve runs CSCAP{} as its reference on
+// contradictory constraints (MLNOASSC.prior): every fold and the final
+// fit then skip building it.
+func autoSharePrior(cands []autoCandidate, pr *cscapPrior) {
+	for i, c := range cands {
+		switch m := c.method.(type) {
+		case MLNOASSC:
+			m.prior = pr
+			cands[i].method = m
+		case MCLNOASSC:
+			m.prior = pr
+			cands[i].method = m
+		}
+	}
+}
+
 // autoCandidate is one entry of Auto's list.
 type autoCandidate struct {
 	name, knobs string
@@ -545,6 +562,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		}
 		c.cscap.prior = pr
 		cands[ci].method = *c.cscap
+		autoSharePrior(cands, pr)
 	}
 	// The tasks: one per unconstrained candidate (its partition of the
 	// whole graph, slot 0 of its row), one per supervised candidate and

@@ -336,3 +336,74 @@ func randomCannotLinks(n, count int) []constraint.Pair {
 	}
 	return cl
 }
+
+// ML- and MCL-NOA-SSC given CSCAP{}'s prior of the graph (as Auto gives
+// them its cscap candidate's) return exactly what they return without it
+// on contradictory constraints, where the resolve runs CSCAP as its
+// reference in every fold; a prior of another graph, or made with other
+// knobs, is ignored; and Auto hands its prior to both candidates.
+func TestNOASSCSharedPriorIdentical(t *testing.T) {
+	ctx := context.Background()
+	p, _, _ := cscapVoteCase(t, 5, 160, 0.15)
+	if consistentPairs(p.Constraints) {
+		t.Fatal("the case's pairs are consistent: the resolve would not run")
+	}
+	pr, err := (CSCAP{}).newPrior(ctx, p.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _, _ := cscapVoteCase(t, 6, 160, 0.15)
+	prOther, err := (CSCAP{}).newPrior(ctx, other.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prShift, err := (CSCAP{Shift: 0.5}).newPrior(ctx, p.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		plain     Method
+		withPrior func(*cscapPrior) Method
+	}{
+		{"ml-noa-ssc", MLNOASSC{}, func(q *cscapPrior) Method { return MLNOASSC{prior: q} }},
+		{"mcl-noa-ssc", MCLNOASSC{}, func(q *cscapPrior) Method { return MCLNOASSC{prior: q} }},
+	} {
+		want, err := Run(ctx, tc.plain, p, &Settings{Seed: 3, Restarts: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []*cscapPrior{pr, prOther, prShift} {
+			got, err := Run(ctx, tc.withPrior(q), p, &Settings{Seed: 3, Restarts: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.Labels, want.Labels) || !slices.Equal(got.Warnings, want.Warnings) {
+				t.Errorf("%s: with a shared prior (own graph %v) the result differs", tc.name, q == pr)
+			}
+		}
+	}
+	// Auto's candidates: the prior reaches both NOA-SSC methods and no
+	// other.
+	cands := autoCandidates(false, p.Graph.N(), p.K)
+	autoSharePrior(cands, pr)
+	got := 0
+	for _, c := range cands {
+		switch m := c.method.(type) {
+		case MLNOASSC:
+			got += boolInt(m.prior == pr)
+		case MCLNOASSC:
+			got += boolInt(m.prior == pr)
+		}
+	}
+	if got != 2 {
+		t.Errorf("the prior reached %d NOA-SSC candidates, want 2", got)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -159,6 +159,13 @@ type MLNOASSC struct {
 	// (twoStepSim); 0 means VoteHopsDefault. On a dense graph the vote
 	// reads the graph's weights either way.
 	VoteHops int `doc:"node similarity of the resolve's vote on a sparse graph (rows with at most a quarter of the nodes, e.g. k-NN): 1 the graph's weights, 2 two steps, (Ŵ + I)² (0: cluster.VoteHopsDefault); a denser graph always uses its weights" range:"0 | [1, 2]"`
+
+	// prior, when not nil and made by CSCAP{} for the graph being
+	// clustered, is the resolve's CSCAP reference's work on the graph
+	// alone (cscapPrior), which every fit would otherwise build once:
+	// Auto shares its cscap candidate's with its folds. A cache with
+	// nothing to set.
+	prior *cscapPrior
 }
 
 // Name returns "ml-noa-ssc".
@@ -169,7 +176,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, m.prior, "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -235,6 +242,13 @@ type MCLNOASSC struct {
 	// (twoStepSim); 0 means VoteHopsDefault. On a dense graph the vote
 	// reads the graph's weights either way.
 	VoteHops int `doc:"node similarity of the resolve's vote on a sparse graph (rows with at most a quarter of the nodes, e.g. k-NN): 1 the graph's weights, 2 two steps, (Ŵ + I)² (0: cluster.VoteHopsDefault); a denser graph always uses its weights" range:"0 | [1, 2]"`
+
+	// prior, when not nil and made by CSCAP{} for the graph being
+	// clustered, is the resolve's CSCAP reference's work on the graph
+	// alone (cscapPrior), which every fit would otherwise build once:
+	// Auto shares its cscap candidate's with its folds. A cache with
+	// nothing to set.
+	prior *cscapPrior
 }
 
 // Name returns "mcl-noa-ssc".
@@ -245,7 +259,7 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, m.prior, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
@@ -256,9 +270,11 @@ func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 // act, refineCV first chooses the refinement's λ and space, and the
 // resolve's reference with them when refine.refCV is set, so that the
 // method is fitted once, with the reference chosen. Its fits share work
-// through one resolveShare; the resolve's votes read the node similarity
-// of hops (MLNOASSC.VoteHops; 0 means VoteHopsDefault).
-func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, hops int, name string) (*Result, error) {
+// through one resolveShare, which starts with prior (CSCAP{}'s work on the
+// graph, when made for p.Graph; see MLNOASSC.prior) when given; the
+// resolve's votes read the node similarity of hops (MLNOASSC.VoteHops; 0
+// means VoteHopsDefault).
+func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, hops int, prior *cscapPrior, name string) (*Result, error) {
 	if err := ref.check(name); err != nil {
 		return nil, err
 	}
@@ -271,6 +287,9 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	// The folds and the final fit share CSCAP's prior and the vote's
 	// similarity (each fold shares its vote too; see refineCV).
 	sh := &resolveShare{prior: &priorMemo{}, sim: &simMemo{}, hops: hops}
+	if def := (CSCAP{}); prior != nil && prior.g == p.Graph && prior.diagonal == def.Diagonal && prior.shift == def.Shift {
+		sh.prior = &priorMemo{done: true, m: CSCAP{prior: prior}}
+	}
 	var njw *mat.Dense // NJW's embedding, computed at most once
 	var cvWarnings []string
 	var rep *RefineReport
