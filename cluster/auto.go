@@ -372,18 +372,21 @@ func (Auto) Name() string { return "auto" }
 // Uses declares what Auto reads from a Problem (see Run).
 func (Auto) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
 
-// autoSharePrior gives CSCAP{}'s prior pr to the ML- and MCL-NOA-SSC
-// candidates of cands, whose resolve runs CSCAP{} as its reference on
-// contradictory constraints (MLNOASSC.prior): every fold and the final
-// fit then skip building it.
-func autoSharePrior(cands []autoCandidate, pr *cscapPrior) {
+// autoShareNOASSC prepares the ML- and MCL-NOA-SSC candidates of cands
+// to share work on contradictory constraints, where their resolve runs a
+// reference partition in every fit: CSCAP{}'s prior pr when not nil
+// (MLNOASSC.prior; Auto's cscap candidate's), and one referenceCache for
+// both (MLNOASSC.refs), since they resolve the same pairs with the same
+// settings.
+func autoShareNOASSC(cands []autoCandidate, pr *cscapPrior) {
+	refs := &referenceCache{}
 	for i, c := range cands {
 		switch m := c.method.(type) {
 		case MLNOASSC:
-			m.prior = pr
+			m.prior, m.refs = pr, refs
 			cands[i].method = m
 		case MCLNOASSC:
-			m.prior = pr
+			m.prior, m.refs = pr, refs
 			cands[i].method = m
 		}
 	}
@@ -549,6 +552,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	// cscapPrior), once for its folds and final fit; it clusters the
 	// graph as given (no core rule). If it fails, every fit redoes it and
 	// fails the same way, reported as that candidate's error.
+	var prior *cscapPrior
 	for ci, c := range cands {
 		if c.cscap == nil || c.skip != "" {
 			continue
@@ -562,8 +566,9 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		}
 		c.cscap.prior = pr
 		cands[ci].method = *c.cscap
-		autoSharePrior(cands, pr)
+		prior = pr
 	}
+	autoShareNOASSC(cands, prior)
 	// The tasks: one per unconstrained candidate (its partition of the
 	// whole graph, slot 0 of its row), one per supervised candidate and
 	// fold.

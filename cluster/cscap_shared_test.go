@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -386,18 +387,21 @@ func TestNOASSCSharedPriorIdentical(t *testing.T) {
 	// Auto's candidates: the prior reaches both NOA-SSC methods and no
 	// other.
 	cands := autoCandidates(false, p.Graph.N(), p.K)
-	autoSharePrior(cands, pr)
+	autoShareNOASSC(cands, pr)
 	got := 0
+	var refs []*referenceCache
 	for _, c := range cands {
 		switch m := c.method.(type) {
 		case MLNOASSC:
 			got += boolInt(m.prior == pr)
+			refs = append(refs, m.refs)
 		case MCLNOASSC:
 			got += boolInt(m.prior == pr)
+			refs = append(refs, m.refs)
 		}
 	}
-	if got != 2 {
-		t.Errorf("the prior reached %d NOA-SSC candidates, want 2", got)
+	if got != 2 || len(refs) != 2 || refs[0] == nil || refs[0] != refs[1] {
+		t.Errorf("the prior reached %d NOA-SSC candidates (want 2), reference caches %v (want one, shared)", got, refs)
 	}
 }
 
@@ -406,4 +410,70 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// ML- and MCL-NOA-SSC sharing one referenceCache, run concurrently (as
+// in Auto), return exactly what each returns alone; the second method
+// computes no reference partition of its own (every one it needs is in
+// the cache already); and a partition whose computation was cancelled is
+// computed again for a caller whose context is live.
+func TestReferenceCacheShared(t *testing.T) {
+	ctx := context.Background()
+	p, _, _ := cscapVoteCase(t, 7, 160, 0.15)
+	if consistentPairs(p.Constraints) {
+		t.Fatal("the case's pairs are consistent: the resolve would not run")
+	}
+	s := &Settings{Seed: 2, Restarts: 3}
+	wantML, err := Run(ctx, MLNOASSC{}, p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMCL, err := Run(ctx, MCLNOASSC{}, p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := &referenceCache{}
+	var ml, mcl *Result
+	var errML, errMCL error
+	var wg sync.WaitGroup
+	wg.Go(func() { ml, errML = Run(ctx, MLNOASSC{refs: refs}, p, s) })
+	wg.Go(func() { mcl, errMCL = Run(ctx, MCLNOASSC{refs: refs}, p, s) })
+	wg.Wait()
+	if errML != nil || errMCL != nil {
+		t.Fatal(errML, errMCL)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want *Result
+	}{{"ml-noa-ssc", ml, wantML}, {"mcl-noa-ssc", mcl, wantMCL}} {
+		if !slices.Equal(c.got.Labels, c.want.Labels) || !slices.Equal(c.got.Warnings, c.want.Warnings) {
+			t.Errorf("%s: with a shared reference cache the result differs", c.name)
+		}
+	}
+	// Sequentially: MCL-NOA-SSC after ML-NOA-SSC adds no partition.
+	seq := &referenceCache{}
+	if _, err := Run(ctx, MLNOASSC{refs: seq}, p, s); err != nil {
+		t.Fatal(err)
+	}
+	n := len(seq.m)
+	if n == 0 {
+		t.Fatal("ML-NOA-SSC put no reference partition in the cache")
+	}
+	if _, err := Run(ctx, MCLNOASSC{refs: seq}, p, s); err != nil {
+		t.Fatal(err)
+	}
+	if len(seq.m) != n {
+		t.Errorf("MCL-NOA-SSC computed %d reference partitions of its own, want 0", len(seq.m)-n)
+	}
+	// A cancelled computation is not handed to a live caller.
+	cc := &referenceCache{}
+	set := p.Constraints
+	key := referenceKey(ReferenceFastGE, p, set, s)
+	done := make(chan struct{})
+	close(done)
+	cc.m = map[string]*referenceEntry{key: {done: done, err: context.Canceled}}
+	res, err := cc.partition(ctx, ReferenceFastGE, FastGE{}, p, set, s)
+	if err != nil || res == nil {
+		t.Errorf("after a cancelled computation: %v, %v; want the partition", res, err)
+	}
 }

@@ -166,6 +166,10 @@ type MLNOASSC struct {
 	// Auto shares its cscap candidate's with its folds. A cache with
 	// nothing to set.
 	prior *cscapPrior
+	// refs, when not nil, shares the resolve's reference partitions with
+	// other methods' fits of the same problem (referenceCache): Auto
+	// gives its ML- and MCL-NOA-SSC candidates one.
+	refs *referenceCache
 }
 
 // Name returns "ml-noa-ssc".
@@ -176,7 +180,7 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, m.prior, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, m.prior, m.refs, "ml-noa-ssc")
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -249,6 +253,10 @@ type MCLNOASSC struct {
 	// Auto shares its cscap candidate's with its folds. A cache with
 	// nothing to set.
 	prior *cscapPrior
+	// refs, when not nil, shares the resolve's reference partitions with
+	// other methods' fits of the same problem (referenceCache): Auto
+	// gives its ML- and MCL-NOA-SSC candidates one.
+	refs *referenceCache
 }
 
 // Name returns "mcl-noa-ssc".
@@ -259,7 +267,7 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, m.prior, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, m.prior, m.refs, "mcl-noa-ssc")
 }
 
 // pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
@@ -271,10 +279,11 @@ func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 // resolve's reference with them when refine.refCV is set, so that the
 // method is fitted once, with the reference chosen. Its fits share work
 // through one resolveShare, which starts with prior (CSCAP{}'s work on the
-// graph, when made for p.Graph; see MLNOASSC.prior) when given; the
-// resolve's votes read the node similarity of hops (MLNOASSC.VoteHops; 0
-// means VoteHopsDefault).
-func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, hops int, prior *cscapPrior, name string) (*Result, error) {
+// graph, when made for p.Graph; see MLNOASSC.prior) when given, and takes
+// its reference partitions from refs (shared with other methods; nil:
+// none) when given; the resolve's votes read the node similarity of hops
+// (MLNOASSC.VoteHops; 0 means VoteHopsDefault).
+func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, hops int, prior *cscapPrior, refs *referenceCache, name string) (*Result, error) {
 	if err := ref.check(name); err != nil {
 		return nil, err
 	}
@@ -286,7 +295,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	}
 	// The folds and the final fit share CSCAP's prior and the vote's
 	// similarity (each fold shares its vote too; see refineCV).
-	sh := &resolveShare{prior: &priorMemo{}, sim: &simMemo{}, hops: hops}
+	sh := &resolveShare{prior: &priorMemo{}, sim: &simMemo{}, hops: hops, refs: refs}
 	if def := (CSCAP{}); prior != nil && prior.g == p.Graph && prior.diagonal == def.Diagonal && prior.shift == def.Shift {
 		sh.prior = &priorMemo{done: true, m: CSCAP{prior: prior}}
 	}

@@ -412,7 +412,7 @@ func refineCVReference(ctx context.Context, ref ResolveReference, sh *resolveSha
 	if rm == nil || q.Graph.N() > resolveReferenceMaxN {
 		return nil, nil
 	}
-	res, err := referencePartition(ctx, rm, q, q.Constraints, s)
+	res, err := sh.referencePartition(ctx, ref, rm, q, q.Constraints, s)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

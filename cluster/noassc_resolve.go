@@ -146,7 +146,7 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 		return nil, nil, false, nil, err
 	}
 	if rm != nil && n <= resolveReferenceMaxN {
-		res, err := referencePartition(ctx, rm, p, set, s)
+		res, err := sh.referencePartition(ctx, ref, rm, p, set, s)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil, nil, false, nil, ctx.Err()

@@ -2,6 +2,12 @@ package cluster
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
@@ -22,6 +28,9 @@ type resolveShare struct {
 	prior *priorMemo
 	vote  *voteMemo
 	sim   *simMemo
+	// refs, when not nil, holds reference partitions across methods
+	// (MLNOASSC.refs): safe for concurrent use, unlike the rest.
+	refs *referenceCache
 	// hops is the vote's similarity (see MLNOASSC.VoteHops), resolved: 1
 	// or 2.
 	hops int
@@ -55,7 +64,7 @@ type voteMemo struct {
 func (sh *resolveShare) forFold() *resolveShare {
 	out := &resolveShare{vote: &voteMemo{}}
 	if sh != nil {
-		out.prior, out.sim, out.hops = sh.prior, sh.sim, sh.hops
+		out.prior, out.sim, out.hops, out.refs = sh.prior, sh.sim, sh.hops, sh.refs
 	}
 	return out
 }
@@ -118,4 +127,87 @@ func (sh *resolveShare) referenceMethod(ctx context.Context, ref ResolveReferenc
 		return ref.method(), nil
 	}
 	return sh.prior.m, nil
+}
+
+// referencePartition returns the resolve's reference partition by rm (the
+// method of reference ref) on p's graph and the pairs of set:
+// referencePartition's, from the share's cache when it holds one.
+func (sh *resolveShare) referencePartition(ctx context.Context, ref ResolveReference, rm Method, p *Problem, set *constraint.Set, s *Settings) (*Result, error) {
+	if sh == nil || sh.refs == nil {
+		return referencePartition(ctx, rm, p, set, s)
+	}
+	return sh.refs.partition(ctx, ref, rm, p, set, s)
+}
+
+// referenceCache holds the resolve's reference partitions for the fits of
+// several methods of one problem: Auto's ML- and MCL-NOA-SSC candidates
+// resolve the same pairs of each fold with the same settings, and their
+// resolves differ only after the reference (MCL-NOA-SSC's cannot-links
+// act on the group graph), so each reference partition is computed once
+// for both. A partition is keyed by everything it is computed from (the
+// reference, the graph, k, the regularization, the pairs with their
+// weights, and the settings), and shared read-only. Safe for concurrent
+// use: the candidates run in parallel, and a fit that needs a partition
+// another is computing waits for it.
+type referenceCache struct {
+	mu sync.Mutex
+	m  map[string]*referenceEntry
+}
+
+// referenceEntry is one partition of a referenceCache: done is closed
+// once res and err are set.
+type referenceEntry struct {
+	done chan struct{}
+	res  *Result
+	err  error
+}
+
+// partition returns referencePartition(ctx, rm, p, set, s), computed by
+// the first caller with its key and shared with the others. A failure by
+// cancellation is not shared with a caller whose ctx is live: it computes
+// the partition itself.
+func (c *referenceCache) partition(ctx context.Context, ref ResolveReference, rm Method, p *Problem, set *constraint.Set, s *Settings) (*Result, error) {
+	key := referenceKey(ref, p, set, s)
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*referenceEntry{}
+	}
+	e, found := c.m[key]
+	if !found {
+		e = &referenceEntry{done: make(chan struct{})}
+		c.m[key] = e
+	}
+	c.mu.Unlock()
+	if !found {
+		e.res, e.err = referencePartition(ctx, rm, p, set, s)
+		close(e.done)
+		return e.res, e.err
+	}
+	select {
+	case <-e.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if e.err != nil && ctx.Err() == nil && (errors.Is(e.err, context.Canceled) || errors.Is(e.err, context.DeadlineExceeded)) {
+		return referencePartition(ctx, rm, p, set, s)
+	}
+	return e.res, e.err
+}
+
+// referenceKey is the key of a reference partition in a referenceCache:
+// the reference, the graph (its identity), k, the regularization, the
+// settings, and every pair with its kind and weight, in order.
+func referenceKey(ref ResolveReference, p *Problem, set *constraint.Set, s *Settings) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d|%p|%d|%v|%d|%d|%T%v|%p|%d|", ref, p.Graph, p.K, p.Regularize, s.Seed, s.Restarts, s.Eigen, s.Eigen, s.EigenSettings, set.N)
+	var buf [8]byte
+	for _, pr := range set.Pairs {
+		binary.LittleEndian.PutUint32(buf[:4], uint32(pr.I))
+		binary.LittleEndian.PutUint32(buf[4:], uint32(pr.J))
+		b.Write(buf[:])
+		b.WriteByte(byte(pr.Kind))
+		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(pr.Weight))
+		b.Write(buf[:])
+	}
+	return b.String()
 }
