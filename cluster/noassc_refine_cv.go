@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/internal/parallel"
 )
 
 // RefineCVDefault says whether ML- and MCL-NOA-SSC choose their
@@ -248,7 +249,20 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 	b := make([]int, len(cands)) // held-out pairs the candidate satisfies and the incumbent does not
 	c := make([]int, len(cands)) // the reverse
 	heldOut, failed := 0, 0
-	for f := 0; f < folds; f++ {
+	// The folds run in parallel. What they share is built first (CSCAP's
+	// prior, the vote's similarity; the reference cache is safe for
+	// concurrent use), each fold has its own vote memo, and the outcomes
+	// are read in fold order: the same result as one fold after another.
+	if err := sh.prepareShared(ctx, refs, p.Graph); err != nil {
+		return refineCand{}, nil, nil, nil, err
+	}
+	type outcome struct {
+		test []constraint.Pair
+		sat  [][]bool
+		err  error
+	}
+	out := make([]outcome, folds)
+	err := parallel.For(ctx, folds, 0, func(f int) error {
 		var train, test []constraint.Pair
 		for t, pr := range pairs {
 			if fold[t] == f {
@@ -258,7 +272,7 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 			}
 		}
 		if len(test) == 0 {
-			continue
+			return nil
 		}
 		q := *p
 		q.Constraints = &constraint.Set{N: p.Constraints.N, Pairs: train}
@@ -266,7 +280,17 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 		// (its prior; the same partitions, as in Auto), and each fold's
 		// resolves share its vote.
 		sat, err := refineCVFold(ctx, &q, &sf, inner, useCL, refs, sh.forFold(), name, cands, njw, test)
-		switch {
+		out[f] = outcome{test: test, sat: sat, err: err}
+		return nil
+	})
+	if err != nil {
+		return refineCand{}, nil, nil, nil, err
+	}
+	for f, o := range out {
+		if len(o.test) == 0 {
+			continue
+		}
+		switch err := o.err; {
 		case err != nil && ctx.Err() != nil:
 			return refineCand{}, nil, nil, nil, ctx.Err()
 		case err != nil && errors.Is(err, ErrInvalid):
@@ -275,7 +299,8 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 		case err != nil:
 			return refineCand{}, nil, nil, nil, fmt.Errorf("cluster: %s: refinement cross-validation, fold %d: %w", name, f+1, err)
 		}
-		heldOut += len(test)
+		sat := o.sat
+		heldOut += len(o.test)
 		for ci := range cands {
 			for t, ok := range sat[ci] {
 				if ok {

@@ -129,6 +129,25 @@ func (sh *resolveShare) referenceMethod(ctx context.Context, ref ResolveReferenc
 	return sh.prior.m, nil
 }
 
+// prepareShared builds, once, what the fits of sh's forFold shares read
+// (CSCAP's prior when refs include CSCAP, and the vote's similarity), so
+// that fits on other pairs can then run in parallel: forFold's shares
+// only read these, and each has its own vote memo. The error is ctx's.
+func (sh *resolveShare) prepareShared(ctx context.Context, refs []ResolveReference, g *graph.Graph) error {
+	if sh == nil {
+		return nil
+	}
+	for _, r := range refs {
+		if r == ReferenceCSCAP {
+			if _, err := sh.referenceMethod(ctx, r, g); err != nil {
+				return err
+			}
+		}
+	}
+	sh.similarity(g)
+	return nil
+}
+
 // referencePartition returns the resolve's reference partition by rm (the
 // method of reference ref) on p's graph and the pairs of set:
 // referencePartition's, from the share's cache when it holds one.
