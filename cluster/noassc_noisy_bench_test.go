@@ -47,9 +47,15 @@ func noisyNOASSCProblem(tb testing.TB, n int) *Problem {
 }
 
 // 500 nodes, about 1250 pairs, 10% flipped: MCL-NOA-SSC with its
-// defaults (resolve, refinement chosen by cross-validation) and with the
-// fixed refinement.
+// defaults (resolve, refinement and reference chosen by
+// cross-validation), with the fixed refinement, and with both fixed (no
+// cross-validation: the resolve, one fit, the refinement).
 func BenchmarkMCLNOASSCNoisy500(b *testing.B) { benchNoisyNOASSC(b, 500, MCLNOASSC{}) }
+
 func BenchmarkMCLNOASSCNoisy500Fixed(b *testing.B) {
 	benchNoisyNOASSC(b, 500, MCLNOASSC{RefineFixed: true})
+}
+
+func BenchmarkMCLNOASSCNoisy500BothFixed(b *testing.B) {
+	benchNoisyNOASSC(b, 500, MCLNOASSC{RefineFixed: true, ReferenceFixed: true})
 }

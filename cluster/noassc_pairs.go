@@ -104,10 +104,11 @@ import (
 // eigensolve; n ≤ 1000) and the
 // contraction's O(n + pairs·log n·log pairs); then the refinement's
 // cross-validation (refineCV): five such fits per reference (two by
-// default) on 4/5 of the pairs with 5 k-means restarts, sharing CSCAP's
-// prior and each fold's vote, one NJW embedding and 35 refinements per
-// reference, run before the final fit, which then uses the reference
-// chosen (about 5 times the resolved fit).
+// default) on 4/5 of the pairs with 5 k-means restarts, the folds in
+// parallel, sharing CSCAP's prior and each fold's vote, one NJW embedding
+// and 35 refinements per reference, run before the final fit, which then
+// uses the reference chosen (about 4 times the resolved fit's wall time
+// on 2 cores; BenchmarkMCLNOASSCNoisy500 against …BothFixed).
 type MLNOASSC struct {
 	NOASSC
 	// Screen screens the constraints before the closure (the vote, then
