@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -296,5 +297,66 @@ func TestEmptyGraphDense(t *testing.T) {
 	}
 	if !Dense(l).IsEmpty() {
 		t.Error("Dense(L) of the empty graph is not empty")
+	}
+}
+
+// apply's loop for narrow blocks (axpyRowsSmall) gives the sums of
+// gonum's Daxpy bit for bit, for every width below applyAxpyMin, with
+// zero, negative and negative-zero weights and entries, and infinite
+// entries met only by zero weights.
+func TestAxpyRowsSmallMatchesDaxpy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var blas gonum.Implementation
+	const rows, nnz = 50, 40
+	for p := 1; p < applyAxpyMin; p++ {
+		stride := p + 2
+		data := make([]float64, rows*stride)
+		for i := range data {
+			switch rng.IntN(10) {
+			case 0:
+				data[i] = 0
+			case 1:
+				data[i] = math.Copysign(0, -1)
+			default:
+				data[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(7)-3))
+			}
+		}
+		vv := make([]float64, nnz)
+		idx := make([]int32, nnz)
+		for t := range vv {
+			idx[t] = int32(rng.IntN(rows))
+			switch rng.IntN(8) {
+			case 0:
+				vv[t] = 0
+			case 1:
+				vv[t] = math.Copysign(0, -1)
+			default:
+				vv[t] = rng.NormFloat64()
+			}
+		}
+		// Row 0 holds infinities, reached only with zero weights: Daxpy
+		// skips a zero factor, where 0·∞ would give NaN.
+		for c := 0; c < p; c++ {
+			data[c] = math.Inf(1)
+		}
+		for t := 0; t < nnz; t += 5 {
+			idx[t] = 0
+		}
+		for t := range vv {
+			if idx[t] == 0 {
+				vv[t] = math.Copysign(0, float64(t%2)-0.5)
+			}
+		}
+		got := make([]float64, p)
+		axpyRowsSmall(got, vv, idx, data, stride)
+		want := make([]float64, p)
+		for t, j := range idx {
+			blas.Daxpy(p, vv[t], data[int(j)*stride:int(j)*stride+p], 1, want, 1)
+		}
+		for c := range got {
+			if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+				t.Fatalf("p=%d, column %d: %v, Daxpy gives %v", p, c, got[c], want[c])
+			}
+		}
 	}
 }
