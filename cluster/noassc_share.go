@@ -22,8 +22,10 @@ import (
 // the same partitions as CSCAP{} (cscap_shared_test.go), and the vote is
 // a function of the graph, the pairs and hops alone. A nil
 // *resolveShare, or nil fields, share nothing (and vote with
-// VoteHopsDefault). Not safe for concurrent use: the fits run one after
-// another.
+// VoteHopsDefault). Not safe for concurrent use as such: refineCV's
+// folds, which run in parallel, each take their own (forFold) after
+// prepareShared has built what they share, which they then only read;
+// refs alone is safe for concurrent use.
 type resolveShare struct {
 	prior *priorMemo
 	vote  *voteMemo
