@@ -205,7 +205,9 @@ func refineReferences(ref ResolveReference, choose bool, n int) []ResolveReferen
 // embedding of the fold's reference partition (the resolve's, or, when
 // the training pairs are consistent and the resolve made none, the
 // reference method run on them), or NJW's embedding of the graph
-// (computed once for all folds and the final refinement).
+// (computed once for all folds and the final refinement). The folds run
+// in parallel (GOMAXPROCS at a time), their outcomes read in fold order,
+// so the choice is the same as one fold after another.
 //
 // Score and choice. A candidate's score is the number of held-out pairs
 // its partitions satisfy, over all folds. A wrong constraint is as likely
