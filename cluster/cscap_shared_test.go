@@ -354,7 +354,8 @@ func randomCannotLinks(n, count int) []constraint.Pair {
 // them its cscap candidate's) return exactly what they return without it
 // on contradictory constraints, where the resolve runs CSCAP as its
 // reference in every fold; a prior of another graph, or made with other
-// knobs, is ignored; and Auto hands its prior to both candidates.
+// knobs, changes nothing either (pairNOASSC does not take it, and CSCAP
+// would not use it); and Auto hands its prior to both candidates.
 func TestNOASSCSharedPriorIdentical(t *testing.T) {
 	ctx := context.Background()
 	p, _, _ := cscapVoteCase(t, 5, 160, 0.15)

@@ -255,7 +255,7 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 	// prior, the vote's similarity; the reference cache is safe for
 	// concurrent use), each fold has its own vote memo, and the outcomes
 	// are read in fold order: the same result as one fold after another.
-	if err := sh.prepareShared(ctx, refs, p.Graph); err != nil {
+	if err := sh.prepareShared(ctx, refs, p.Graph, len(pairs)); err != nil {
 		return refineCand{}, nil, nil, nil, err
 	}
 	type outcome struct {

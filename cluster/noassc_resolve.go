@@ -195,8 +195,9 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 }
 
 // resolveVote is step 1 of resolvePairs on the pairs of set (from
-// VoteMinPairs pairs on; fewer keep every pair at weight 1), with the node
-// similarity sim and neighbour lists nbr of voteSimilarity: the pairs
+// VoteMinPairs pairs on; fewer keep every pair at weight 1, and sim and
+// nbr are not read), with the node similarity sim and neighbour lists nbr
+// of voteSimilarity: the pairs
 // constraint.VoteWeights gives weight 0 are left out, and every pair gets
 // its contraction weight max(0, log q/(1 − q)) + resolveEpsilon, q its
 // plausibility. Cost: the vote's (see screenPairs).

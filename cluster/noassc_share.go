@@ -98,7 +98,13 @@ func (sh *resolveShare) voteOn(ctx context.Context, method string, g *graph.Grap
 	if sh != nil && sh.vote != nil && sh.vote.done {
 		return sh.vote, nil
 	}
-	sim, nbr := sh.similarity(g)
+	// Fewer than VoteMinPairs pairs are not voted on: no similarity then
+	// (on a complete graph it is an n×n table).
+	var sim func(a, b int) float64
+	var nbr func(a int) []int32
+	if len(set.Pairs) >= VoteMinPairs {
+		sim, nbr = sh.similarity(g)
+	}
 	v, err := resolveVote(ctx, method, sim, nbr, set)
 	if err == nil && sh != nil && sh.vote != nil {
 		*sh.vote = *v
@@ -132,10 +138,12 @@ func (sh *resolveShare) referenceMethod(ctx context.Context, ref ResolveReferenc
 }
 
 // prepareShared builds, once, what the fits of sh's forFold shares read
-// (CSCAP's prior when refs include CSCAP, and the vote's similarity), so
-// that fits on other pairs can then run in parallel: forFold's shares
-// only read these, and each has its own vote memo. The error is ctx's.
-func (sh *resolveShare) prepareShared(ctx context.Context, refs []ResolveReference, g *graph.Graph) error {
+// (CSCAP's prior when refs include CSCAP, and the vote's similarity when
+// the pairs, of which each fold takes a part, are enough to be voted on),
+// so that fits on parts of them can then run in parallel: forFold's
+// shares only read these, and each has its own vote memo. The error is
+// ctx's.
+func (sh *resolveShare) prepareShared(ctx context.Context, refs []ResolveReference, g *graph.Graph, pairs int) error {
 	if sh == nil {
 		return nil
 	}
@@ -146,7 +154,9 @@ func (sh *resolveShare) prepareShared(ctx context.Context, refs []ResolveReferen
 			}
 		}
 	}
-	sh.similarity(g)
+	if pairs >= VoteMinPairs {
+		sh.similarity(g)
+	}
 	return nil
 }
 

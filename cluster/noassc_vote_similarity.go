@@ -112,8 +112,8 @@ func twoStepSim(g *graph.Graph) (sim func(a, b int) float64, nbr func(a int) []i
 		// each off-diagonal A_ic gives A_ic·(A_cb, with A_cc = 1).
 		add(int32(i), 1)
 		for t, c := range aIdx[i] {
-			add(c, aVal[i][t]) // A_ii·A_ic
 			v := aVal[i][t]
+			add(c, v) // A_ii·A_ic
 			add(c, v) // A_ic·A_cc
 			for u, b := range aIdx[c] {
 				add(b, v*aVal[c][u])

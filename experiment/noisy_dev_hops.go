@@ -143,17 +143,8 @@ func noisyDevHopsReport(md *strings.Builder, w *csv.Writer, env *Env, results ma
 		if len(clean) > 0 {
 			c = noisyStatOf(clean).mean
 		}
-		fmt.Fprintf(md, "| %s | %s | %s | %s | %s |\n", r.name, noisyDevFmtPlain(c), noisyDevFmt(sc[0].loss[i], !math.IsNaN(sc[0].loss[i])),
+		fmt.Fprintf(md, "| %s | %s | %s | %s | %s |\n", r.name, fmtARI(c), noisyDevFmt(sc[0].loss[i], !math.IsNaN(sc[0].loss[i])),
 			noisyDevFmt(sc[1].loss[i], !math.IsNaN(sc[1].loss[i])), noisyDevFmt(sc[2].loss[i], !math.IsNaN(sc[2].loss[i])))
 	}
 	md.WriteString("\n")
-}
-
-// noisyDevFmtPlain formats x to three decimals, "–" when it is not a
-// number.
-func noisyDevFmtPlain(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "–"
-	}
-	return fmt.Sprintf("%.3f", x)
 }
