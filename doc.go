@@ -29,6 +29,13 @@
 //     linear fits of thesis Table 5.1) and sampling.
 //   - pitmanyor: the Pitman–Yor process CRP(α, θ), the prior on cluster
 //     sizes of thesis ch. 5.
+//   - active: which pairwise question to ask a person next (tether
+//     serve's "Ask me").
+//   - job: one clustering job described by data (a JSON Lines manifest
+//     line), the unit of the Apache Beam pipeline of the nested module
+//     beam.
+//   - progress: how long computations report progress to a Recorder the
+//     caller supplies; the library never prints.
 //   - experiment: the reproductions of the sources' tables and figures
 //     (tether repro), with pages in docs/results.
 //

@@ -52,9 +52,10 @@ type Problem struct {
 	// and L_rw that the k-way spectral embeddings build from Graph (NJW,
 	// Ncut, cSC-AP, CCSR; see graph.Regularization): degrees d + τ, and
 	// optionally τ/n added to every weight. The zero value, RegAuto,
-	// regularizes with τ = the mean degree the graphs with more than one
-	// connected component or heterogeneous degrees
-	// (graph.NeedsRegularization) and leaves the others exact. The
+	// regularizes, with τ = the mean degree, the graphs with isolated
+	// nodes, more than k connected components, one below n/(4k) nodes or
+	// heterogeneous degrees (graph.NeedsRegularization) and leaves the
+	// others exact. The
 	// bisection methods and FGPWC always use the exact Laplacian (their
 	// objectives are stated on it); so do the unnormalized Laplacians.
 	Regularize graph.Regularization

@@ -30,14 +30,16 @@
 //     labelled node, the held-out constraints being the pairs between
 //     held-out and training labelled nodes; fold fits use at most 5
 //     k-means restarts); a candidate's score is the fraction of held-out
-//     constraints its partitions satisfy, pooled over the folds; within
-//     each kind the highest wins, ties go to the simpler candidate. The
-//     best unconstrained partition is returned unless the best
-//     constrained candidate satisfies significantly more of the same
-//     held-out constraints (McNemar's paired test, b − c > Z·√(b + c),
-//     Auto.Z), and Result.Report (*AutoReport, JSON with tether cluster
-//     -json) lists every candidate's scores, b, c and seconds and why the
-//     winner won. The unconstrained candidates run
+//     constraints its partitions satisfy, pooled over the folds (with
+//     Auto.Score = pair-ari, the ARI of the held-out pairs' 2×2 table);
+//     within each kind the highest wins, ties go to the simpler candidate.
+//     The best unconstrained partition is returned unless the best
+//     constrained candidate scores strictly higher (the default,
+//     AutoDefaultZ = 0) or, with Auto.Z > 0, also satisfies significantly
+//     more of the same held-out constraints (McNemar's paired test,
+//     b − c > Z·√(b + c)); Result.Report (*AutoReport, JSON with tether
+//     cluster -json) lists every candidate's scores, b, c and seconds and
+//     why the winner won. The unconstrained candidates run
 //     once (not per fold) and both FGPWC candidates share one embedding
 //     across the folds. Cost: 3 fits per supervised candidate plus the
 //     final fit (BenchmarkAuto3000).
@@ -57,7 +59,9 @@
 //     replaces the degrees by d + τ in the k-way embeddings of NJW, Ncut,
 //     cSC-AP and CCSR (Qin & Rohe 2013); its default, RegAuto, does so with
 //     τ = the mean degree on exactly such graphs (graph.NeedsRegularization)
-//     and leaves k-NN graphs of feature sets alone. Components too small to
+//     and leaves most k-NN graphs of feature sets alone (of the 21 feature
+//     sets in docs/results/regularize, it regularizes spambase and the four
+//     WebKB word graphs). Components too small to
 //     be clusters then take no eigenvector of their own. Their nodes have
 //     no link to the big component, so nothing places them: k-means puts
 //     their near-zero embedding rows in whichever cluster is nearest, and
@@ -114,9 +118,12 @@
 //     classes; by default, when the pairs contradict each other (a
 //     cannot-link inside a must-link component), they first resolve them
 //     (the same vote, the must-links a reference partition separates:
-//     FAST-GE unless Reference says otherwise, then
+//     CSCAP's, or FAST-GE's where cross-validation on the constraints
+//     prefers it, unless Reference or ReferenceFixed says otherwise, then
 //     constraint.Contract's correlation clustering of the signed
-//     constraint graph) and use consistent pairs as given (NoResolve: as
+//     constraint graph), then refine the partition with every constraint
+//     as a soft penalty (Refine, chosen by the same cross-validation unless
+//     RefineFixed), and use consistent pairs as given (NoResolve: as
 //     published); with Screen they screen the pairs whether or not they
 //     contradict each other (the vote, then constraint.Repair's minimum
 //     cuts), which also drops correct constraints that contradict the
@@ -138,6 +145,19 @@
 //     clusters (XOR-like data). Keep m small against the number of pairs
 //     (fewer than m(m+1)/2 overfit); a solve costs O(K·m² + m³) per
 //     iteration. On graphs with weakly attached groups prefer FGPWC.
+//     L1CSC (l1csc; seed 001, Kawale & Boley 2013) penalizes violated
+//     pairs by λ‖Cx‖₁ instead of enforcing them, a convex subproblem by
+//     ADMM per step; it splits by sign (k > 2 by bisection with
+//     must-links only). CPCA and CLPP (cpca, clpp; seed 002 §3) project
+//     feature rows on constrained directions and run k-means, and CVQE
+//     (cvqe; Davidson & Ravi 2005) is k-means whose objective charges
+//     violated pairs: the non-spectral peers of the sources, which need
+//     Problem.Features.
+//
+//   - A nonnegative rows×cols matrix (documents × words). CoCluster
+//     (cocluster; seed 001 §5.2, Dhillon 2001) clusters rows and columns
+//     together from the SVD of D₁^{-1/2}AD₂^{-1/2}, with pairs on rows or
+//     columns as a signed term; it needs Problem.Bipartite.
 //
 //   - A prior on cluster sizes only (thesis ch. 5). PLMeans (plmeans) is
 //     power-law means (Zhou et al.), for study: it finds k, but returns

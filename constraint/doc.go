@@ -33,6 +33,11 @@
 // contradicts and, with VoteOptions.Consistent, breaks the conflicts Check
 // still finds by dropping their least agreed constraint instead of failing
 // (experiment noisy-constraints measures it on every pairwise method).
+// VoteWeights is its soft form (weights scaled down instead of pairs
+// dropped; CSCAP's default), Plausibility turns the vote into each pair's
+// probability of being right, and Repair (minimum must-link cuts) and
+// Contract (greedy additive edge contraction of the signed constraint graph)
+// choose constraints to drop so that the rest are consistent.
 //
 // # Generators
 //

@@ -1,7 +1,7 @@
 // Package dataset reads and writes the data tether clusters: feature tables
 // (CSV, TSV, whitespace-separated text, Weka ARFF), graphs (weighted edge
 // lists, Matrix Market coordinate files, GML, dense affinity CSV) and label
-// files (one integer per line, or node,label pairs).
+// files (one label per line, or node,label pairs).
 //
 // # Feature tables
 //
@@ -26,9 +26,13 @@
 //
 // # Labels
 //
-// ReadLabels reads one label per line or node,label pairs; WriteLabels writes
-// one integer per line. Label −1 (constraint.Unlabeled) marks an unlabeled
-// node.
+// ReadNodeLabels is the one reader of the tether command's label files
+// (reference, predicted and partial labels): one label per line, or
+// node,label pairs keyed by 0-based index or by node name; a label is an
+// integer or a class name, and −1, "?" or an empty field marks a node whose
+// class is unknown. ReadLabels reads the same layouts keyed by index only;
+// WriteLabels writes one integer per line. Label −1 (constraint.Unlabeled)
+// marks an unlabeled node.
 //
 // # Errors
 //

@@ -3,9 +3,9 @@
 // dataset/catalog, with reference labels, pairwise constraints and partial
 // labels — and sets up the cluster.Problem.
 //
-// It is the one loader of tether's three front ends: tether cluster and
-// tether serve (cmd/tether), the HTTP API of internal/server and the batch
-// package job (used by the Beam pipeline). The same file therefore gives
+// It is the one loader of tether's three front ends: tether cluster
+// (cmd/tether), tether serve (the HTTP API of internal/server) and the
+// batch package job (used by the Beam pipeline). The same file therefore gives
 // the same data, the same warnings and the same errors — naming the file,
 // line, node and value — whichever front end reads it.
 //

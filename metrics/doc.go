@@ -20,17 +20,20 @@
 //
 //   - pair counting: Rand index (thesis eq. 2.5.6), adjusted Rand index
 //     (thesis eq. 2.5.9, Hubert & Arabie 1985), pairwise precision, recall
-//     and F1;
+//     and F1, Fowlkes–Mallows index;
 //   - information theory: entropies, mutual information, NMI with five named
-//     normalizations (Normalization), variation of information (thesis eq.
-//     2.5.12, Meilă 2007), homogeneity, completeness and V-measure;
+//     normalizations (Normalization), adjusted mutual information (AMI),
+//     variation of information (thesis eq. 2.5.12, Meilă 2007),
+//     homogeneity, completeness and V-measure;
 //   - matching: purity (seed 001 eq. 5.11), accuracy under the best
 //     cluster-to-class mapping (seed 002 eq. 45–46);
 //   - coreference: MUC, B³, CEAF_m, CEAF_e and the CoNLL score (thesis
 //     §2.5, eq. 2.5.1–2.5.4), per-class micro-averaged F1 by reference
 //     cluster size (seed 003 §5.2);
-//   - side information: violated must-links and cannot-links, cut, ratio cut
-//     and normalized cut of a partition on a graph (thesis eq. 2.3.2–2.3.3).
+//   - side information: violated must-links and cannot-links, ARI over the
+//     pairs the constraints leave free (UnconstrainedARI, as the FGPWC tables
+//     report it), cut, ratio cut and normalized cut of a partition on a graph
+//     (thesis eq. 2.3.2–2.3.3).
 //
 // Logarithms are natural: entropies, mutual information and the variation
 // of information are in nats (divide by ln 2 for bits). Normalized figures

@@ -120,7 +120,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
 	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)")
-	fs.Var(textVar(&o.disconnected), "disconnected", "graphs with isolated nodes or components below n/(4k) nodes, for the methods that cannot cluster them as they are (fgpwc, sl, ml-/mcl-noa-ssc, fast-ge, fast-ge2, csp, csc, l1csc, plmeans, sscka with the ncut kernel): attach (cluster the core, attach the other nodes by labels, must-links and edges, with a warning) or strict (refuse, as before)")
+	fs.Var(textVar(&o.disconnected), "disconnected", "graphs with isolated nodes or components below n/(4k) nodes, for the methods that cannot cluster them as they are (fgpwc, sl, ml-/mcl-noa-ssc, fast-ge, fast-ge2, csp, csc, l1csc, and plmeans and sscka with the ncut kernel): attach (cluster the core, attach the other nodes by labels, must-links and edges, with a warning) or strict (refuse, as before)")
 }
 
 // load reads or generates the data and builds the graph (package input,
@@ -424,9 +424,10 @@ const clusterUsage = `cluster (-input FILE | -graph-file FILE | -gen NAME | -bip
 Builds a graph (feature input), clusters it with -method and writes the
 labels to -o as "node,cluster" lines, the node being its 0-based index, or
 "name,cluster" lines with the node's name when the input names its nodes
-(-id column, graph node names; by index if a name repeats); the summary goes to standard output (to
-standard error when the labels do). With -json, standard output holds one
-JSON document: the summary, plus the labels (and node names) when -o is -.
+(-id column, graph node names; by index if a name repeats); the summary
+goes to standard output (to standard error when the labels do). With
+-json, standard output holds one JSON document: the summary, plus the
+labels (and node names) when -o is -.
 With -bipartite (a document-by-term matrix, for -method cocluster) the
 nodes are the documents, then the terms, and the graph is the bipartite
 one: -constraints and -partial-labels number the documents from 0 and the

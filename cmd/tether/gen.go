@@ -71,10 +71,10 @@ func bindGenParams(fs *flag.FlagSet, prefix, kName, kHelp string) *int {
 func runGen(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("gen", genUsage())
 	var f genFlags
-	bindGenParams(fs, "", "k", "number of classes: interlaced, blobs, sbm (0: the generator's default)")
+	bindGenParams(fs, "", "k", "number of classes: interlaced, blobs, sbm, dcsbm (0: the generator's default)")
 	fs.Uint64Var(&f.seed, "seed", synth.DefaultSeed, "random seed")
 	fs.StringVar(&f.out, "o", "", "output file (default standard output)")
-	fs.StringVar(&f.labels, "labels", "", "sbm: labels file (default: the -o file with extension .labels)")
+	fs.StringVar(&f.labels, "labels", "", "sbm, dcsbm: labels file (default: the -o file with extension .labels)")
 
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		f.kind, args = args[0], args[1:]
