@@ -523,7 +523,7 @@ func realReport(env *Env, results map[string]Values) (*Output, error) {
 		"above by 0.01 (webkb-washington and spambase join, hayes-roth leaves) and one fewer within 0.01 (webkb-washington and wine "+
 		"are now within; karate, webkb-texas and webkb-wisconsin fall below, each by one or two draws where another candidate "+
 		"satisfied a few more of the held-out pairs: karate has about 6 per fold at 1/n); auto's mean ARI over the 21 datasets "+
-		"0.365 → 0.440 at 1/n and 0.698 → 0.849 at 5n. It costs more: up to 34 s per run (tic-tac-toe at 5n, where the four "+
+		"0.365 → 0.439 at 1/n and 0.698 → 0.849 at 5n. It costs more: up to 34 s per run (tic-tac-toe at 5n, where the four "+
 		"costly candidates run on 958 nodes with 4790 pairs) against at most 9 s before (wiki); since CSCAP solves an n×n system instead "+
 		"of its q×q Woodbury system when q is large (cluster/cscap_direct.go; this page recomputed with it: the same figures), about 10 s. "+
 		"The significance rule below came after.\n\n")
