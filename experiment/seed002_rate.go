@@ -56,7 +56,7 @@ func Seed002Rate() Experiment {
 	graphs := &memo[string, *rateData]{}
 	return Experiment{
 		Name:   "seed002-rate",
-		Title:  "accuracy and Rand index against the constraint rate (cSC, SL, cPCA, cLPP, FGPWC, SC)",
+		Title:  "accuracy and Rand index against the constraint rate (cSC, SL, cPCA, cLPP, FCSC as CSP, FGPWC, SC)",
 		Source: "seed 002 §6.1, Figures 1–2",
 		Cells: func(env *Env) ([]Cell, error) {
 			s := seed002Setup(env.Quick)
