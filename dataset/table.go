@@ -440,6 +440,10 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 					if firstNum < 0 {
 						firstNum = i
 					}
+				} else if numberLike(v) {
+					// NaN, Inf, 1e400: a bad number, not a category.
+					return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: c.name, Value: v,
+						Err: errorf(ErrSyntax, "not a finite decimal number (a missing value is written ? or left empty)")}
 				} else if firstNon < 0 {
 					firstNon = i
 				}
