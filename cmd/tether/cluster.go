@@ -320,6 +320,18 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
+	ins := []pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}, {"-bipartite", in.bip.file}, {"-row-names", in.bip.rowNames},
+		{"-col-names", in.bip.colNames}, {"-truth", in.truthFile}, {"-constraints", *consFile}, {"-partial-labels", *partial}}
+	outs := []pathFlag{{"-o", *out}, {"-graph-out", *graphOut}, {"-plot", *plotFile}}
+	if *out == "" {
+		outs[0].path = "-"
+	}
+	if g, err := synth.Lookup(in.gen); err == nil && in.genOut != "" {
+		outs = append(outs, generatedOutputs(g, "-gen-out", in.genOut, "", "")...)
+	}
+	if err := checkOutputs(ins, outs); err != nil {
+		return err
+	}
 	meth, err := cluster.New(*method)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
