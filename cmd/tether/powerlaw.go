@@ -195,7 +195,7 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 	var discrete bool
 	var seed uint64
 	var out string
-	fs.Float64Var(&alpha, "alpha", 0, "exponent α > 1 (required)")
+	fs.Float64Var(&alpha, "alpha", 0, fmt.Sprintf("exponent α > 1 (required; at most %d with -discrete)", powerlaw.MaxAlpha))
 	fs.Float64Var(&xmin, "xmin", 1, "lower bound x_min > 0 (an integer ≥ 1 with -discrete)")
 	fs.IntVar(&n, "n", 0, fmt.Sprintf("number of values, 1…%d (required)", powerlaw.MaxSample))
 	fs.BoolVar(&discrete, "discrete", false, "draw integers from the discrete power law")
@@ -232,6 +232,10 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 				}
 			}
 			v := s.Draw(r)
+			if math.IsInf(v, 0) {
+				p := math.Exp((alpha - 1) * (math.Log(xmin) - math.Log(math.MaxFloat64)))
+				return fmt.Errorf("powerlaw sample: value %d is +Inf: with α = %v and x_min = %v, P(X > %.3g) ≈ %.3g, beyond the float64 range; use a larger α or a smaller x_min", i+1, alpha, xmin, math.MaxFloat64, p)
+			}
 			if discrete {
 				buf = strconv.AppendFloat(buf[:0], v, 'f', 0, 64)
 			} else {

@@ -142,6 +142,7 @@ func TestPowerlawBadInput(t *testing.T) {
 		{"sample zero n", []string{"powerlaw", "sample", "-alpha", "2", "-n", "0"}, true, "-n 0"},
 		{"sample discrete xmin", []string{"powerlaw", "sample", "-alpha", "2", "-n", "5", "-discrete", "-xmin", "0.5"}, true, "x_min = 0.5"},
 		{"sample bad flag", []string{"powerlaw", "sample", "-alpha", "x"}, true, "powerlaw sample -h"},
+		{"sample discrete alpha above MaxAlpha", []string{"powerlaw", "sample", "-alpha", "1e300", "-n", "5", "-discrete"}, true, "MaxAlpha"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := run(t, tc.args...)
@@ -177,5 +178,27 @@ func TestPowerlawSampleCancelled(t *testing.T) {
 	os.WriteFile(in, []byte("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"), 0o644)
 	if err := m.Run(ctx, []string{"powerlaw", "fit", "-input", in, "-bootstrap", "10"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("bootstrap err = %v, want context.Canceled", err)
+	}
+}
+
+// TestPowerlawSampleBeyondFloat64: draws beyond the float64 range (α near
+// 1: with α = 1.01 and x_min = 1, P(X > 1.8·10³⁰⁸) ≈ 8·10⁻⁴) are an error
+// naming the value and the chance, not "+Inf" lines with exit status 0;
+// nothing is written.
+func TestPowerlawSampleBeyondFloat64(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"-alpha", "1.01", "-n", "20000"},
+		{"-alpha", "1.0000001", "-n", "10", "-discrete"},
+		{"-alpha", "2", "-n", "100", "-xmin", "1e308"},
+	} {
+		p := filepath.Join(dir, "v.txt")
+		_, _, err := run(t, append([]string{"powerlaw", "sample", "-o", p}, args...)...)
+		if err == nil || !strings.Contains(err.Error(), "+Inf") || !strings.Contains(err.Error(), "float64") {
+			t.Errorf("%v: err = %v, want one naming +Inf and float64", args, err)
+		}
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%v: %s written", args, p)
+		}
 	}
 }
