@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -111,53 +112,77 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 		return fmt.Errorf("constraints gen: %w", err)
 	}
 	truth := td.Labels
+	if len(truth) == 0 {
+		return fmt.Errorf("constraints gen: %s: no labels", truthPath)
+	}
 	for i, c := range truth {
 		if c < 0 {
 			return fmt.Errorf("constraints gen: %s: node %d has no class; the reference must label every node", truthPath, i)
 		}
 	}
-	src := rand.NewPCG(seed, 0x7e7e)
-	var set *constraint.Set
-	var labels constraint.Labels
 	switch protocol {
-	case "pairs-1/n":
-		p := 0.0
-		if len(truth) > 0 {
-			p = 1 / float64(len(truth))
-		}
-		set, err = constraint.BernoulliPairs(truth, p, src)
+	case "pairs-1/n", "labels-frac", "label-sets":
 	case "pairs-frac":
-		set, err = constraint.FractionPairs(truth, rate, src)
-	case "labels-frac":
-		labels, err = constraint.FractionLabels(truth, rate, src)
-	case "label-sets":
-		var sets [][]int
-		if sets, err = constraint.LabelSets(truth, rate, src); err == nil {
-			labels, err = constraint.SetsToLabels(len(truth), sets)
+		if rate >= 0 && rate <= 1 { // else FractionPairs names the bad rate
+			if err := consCheckPairs(int64(math.Round(rate * float64(constraint.NumPairs(len(truth)))))); err != nil {
+				return err
+			}
 		}
 	case "ml-uniformity":
 		if count == 0 {
 			count = constraint.ConnectivityThreshold(consClassSizes(truth))
 		}
-		set, err = constraint.MustLinksUniformity(truth, count, alpha, src)
+		if err := consCheckPairs(int64(count)); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("%w: constraints gen: unknown protocol %q", errUsage, protocol)
 	}
-	if err != nil {
-		return fmt.Errorf("constraints gen: %w", err)
-	}
-	if noise != 0 {
-		if set != nil {
-			set, _, err = constraint.FlipPairs(set, noise, src)
-		} else {
-			labels, _, err = constraint.FlipLabels(labels, noise, max(len(consClassSizes(truth)), 2), src)
+	src := rand.NewPCG(seed, 0x7e7e)
+	var set *constraint.Set
+	var labels constraint.Labels
+	// The generators do not poll a context (seconds at 10⁶ nodes):
+	// untilDone returns as soon as ctx is cancelled.
+	err = untilDone(ctx, func() error {
+		var err error
+		switch protocol {
+		case "pairs-1/n":
+			set, err = constraint.BernoulliPairs(truth, 1/float64(len(truth)), src)
+		case "pairs-frac":
+			set, err = constraint.FractionPairs(truth, rate, src)
+		case "labels-frac":
+			labels, err = constraint.FractionLabels(truth, rate, src)
+		case "label-sets":
+			var sets [][]int
+			if sets, err = constraint.LabelSets(truth, rate, src); err == nil {
+				labels, err = constraint.SetsToLabels(len(truth), sets)
+			}
+		case "ml-uniformity":
+			set, err = constraint.MustLinksUniformity(truth, count, alpha, src)
 		}
 		if err != nil {
-			return fmt.Errorf("constraints gen: --noise: %w", err)
+			return fmt.Errorf("constraints gen: %w", err)
 		}
-	}
-	if set == nil && asPairs {
-		set = constraint.FromLabels(labels)
+		if noise != 0 {
+			if set != nil {
+				set, _, err = constraint.FlipPairs(set, noise, src)
+			} else {
+				labels, _, err = constraint.FlipLabels(labels, noise, max(len(consClassSizes(truth)), 2), src)
+			}
+			if err != nil {
+				return fmt.Errorf("constraints gen: --noise: %w", err)
+			}
+		}
+		if set == nil && asPairs {
+			if err := consCheckPairs(constraint.NumPairs(len(labels.Labeled()))); err != nil {
+				return err
+			}
+			set = constraint.FromLabels(labels)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return m.writeOutput(ctx, out, func(w io.Writer) error {
 		if set != nil {
@@ -168,6 +193,36 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintf(m.Stderr, "constraints gen: %d of %d nodes labelled\n", len(labels.Labeled()), len(labels))
 		return constraint.WriteLabels(w, labels, base)
 	})
+}
+
+// consMaxPairs bounds the pairs constraints gen draws: they are held in
+// memory (32 bytes each) before the file is written, so 2²⁶ pairs take 2
+// GiB, and a rate meant for hundreds of nodes asked of millions (pairs-frac
+// -rate 0.001 on 2·10⁶ nodes: 2·10⁹ pairs) ran out of memory.
+const consMaxPairs = 1 << 26
+
+// consCheckPairs refuses to draw more than consMaxPairs pairs.
+func consCheckPairs(n int64) error {
+	if n > consMaxPairs {
+		return fmt.Errorf("constraints gen: %d pairs requested, at most %d are drawn (lower --rate or --count)", n, consMaxPairs)
+	}
+	return nil
+}
+
+// untilDone runs f in a goroutine and waits for it to return or for ctx to
+// be cancelled, whichever comes first, returning f's error or ctx's. It is
+// for library calls that do not poll a context: an interrupted command
+// then returns at once, and the process exits with f still running; f must
+// not write anything the caller reads after a cancellation.
+func untilDone(ctx context.Context, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // consClassSizes returns the size of each class 0…max(truth).
