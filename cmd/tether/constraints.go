@@ -377,8 +377,28 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 }
 
 // consReadNames reads one node name per line, ignoring a final empty line.
+// An empty file, an empty name or a repeated one is an error naming the
+// file and line (node i is the name on line i+1, so none can be missing or
+// stand for two nodes).
 func consReadNames(path string) ([]string, error) {
-	return dataset.ReadNames(path)
+	names, err := dataset.ReadNames(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: no names", path)
+	}
+	line := make(map[string]int, len(names))
+	for i, nm := range names {
+		if nm == "" {
+			return nil, fmt.Errorf("%s:%d: empty name", path, i+1)
+		}
+		if l, ok := line[nm]; ok {
+			return nil, fmt.Errorf("%s:%d: name %q repeats line %d", path, i+1, nm, l)
+		}
+		line[nm] = i + 1
+	}
+	return names, nil
 }
 
 const consClosureUsage = `constraints closure [--partition A|B|C|D|all] [--reps R] [--seed S] [--counts LIST] [--alpha LIST] [--ml M] [-o DIR]

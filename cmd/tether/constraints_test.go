@@ -258,3 +258,25 @@ func TestConstraintsGenInterrupted(t *testing.T) {
 		t.Errorf("%s written", out)
 	}
 }
+
+// TestConstraintsCheckBadNames: a -names file that is empty, has a blank
+// line or repeats a name is an error naming that file and line; a repeat
+// used to be reported against the constraint file, and an empty names
+// file made every name "not an integer".
+func TestConstraintsCheckBadNames(t *testing.T) {
+	cons := consWriteTemp(t, "c.csv", "a,b,ml\nc,d,cl\n")
+	for _, c := range []struct {
+		names string
+		want  string
+	}{
+		{"", "names.txt: no names"},
+		{"a\nb\na\nd\n", `names.txt:3: name "a" repeats line 1`},
+		{"a\n\nc\nd\n", "names.txt:2: empty name"},
+	} {
+		names := consWriteTemp(t, "names.txt", c.names)
+		_, _, err := runConstraintsCLI(t, "check", "-names", names, cons)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("names %q: err = %v, want one containing %q", c.names, err, c.want)
+		}
+	}
+}
