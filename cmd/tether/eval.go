@@ -56,8 +56,8 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	if opt.Unconstrained && consPath == "" {
 		return fmt.Errorf("%w: eval: --unconstrained needs --constraints", errUsage)
 	}
-	if opt.MaxClusters == 0 {
-		return fmt.Errorf("%w: eval: --max-clusters must be positive or -1", errUsage)
+	if opt.MaxClusters == 0 || opt.MaxClusters < -1 {
+		return fmt.Errorf("%w: eval: --max-clusters must be positive or -1, got %d", errUsage, opt.MaxClusters)
 	}
 	minSizes, err := parseInts(sizes)
 	if err != nil {
