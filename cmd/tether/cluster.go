@@ -196,7 +196,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	}
 	if o.truthFile != "" {
-		if err := l.ReadTruth(o.truthFile); err != nil {
+		if err := untilDone(ctx, func() error { return l.ReadTruth(o.truthFile) }); err != nil {
 			return nil, err
 		}
 	}
@@ -359,7 +359,13 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	p.Regularize, p.Disconnected = in.regularize, in.disconnected
 	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial}
-	added, err := sup.AddTo(ctx, p, l.Data)
+	// The constraint and labels readers poll no context (seconds at 10⁶
+	// pairs): untilDone returns as soon as ctx is cancelled.
+	var added input.Added
+	err = untilDone(ctx, func() (err error) {
+		added, err = sup.AddTo(ctx, p, l.Data)
+		return err
+	})
 	if errors.Is(err, constraint.ErrConflict) {
 		return fmt.Errorf("%w (use -conflicts drop-cl or soft to proceed)", err)
 	} else if err != nil {

@@ -280,13 +280,21 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	}
 	defer f.Close()
 	// Read everything (Soft) so that every conflict is listed, then apply
-	// the policy.
-	file, err := constraint.Read(f, opt)
-	if err != nil {
+	// the policy. Neither polls a context (seconds at 10⁶ pairs):
+	// untilDone returns as soon as ctx is cancelled.
+	var file *constraint.File
+	var kept *constraint.Set
+	var resolveErr error
+	if err := untilDone(ctx, func() (err error) {
+		if file, err = constraint.Read(f, opt); err != nil {
+			return err
+		}
+		kept, _, resolveErr = constraint.Resolve(file.Set, policy)
+		return nil
+	}); err != nil {
 		return err
 	}
 	rep := file.Report
-	kept, _, resolveErr := constraint.Resolve(file.Set, policy)
 	if asJSON {
 		type conflictJSON struct {
 			Kind  string            `json:"kind"`
