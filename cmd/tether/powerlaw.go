@@ -115,13 +115,17 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 	}
 	var d *dataset.ValueData
 	name := input
-	if input == "-" {
-		name = "<stdin>"
-		d, err = dataset.ReadValues(m.Stdin, name, dataset.ValueOptions{})
-	} else {
-		d, err = dataset.ReadValuesFile(input, dataset.ValueOptions{})
-	}
-	if err != nil {
+	// The reader and powerlaw.Fit poll no context (seconds at 10⁶ values):
+	// untilDone returns as soon as ctx is cancelled.
+	if err := untilDone(ctx, func() (err error) {
+		if input == "-" {
+			name = "<stdin>"
+			d, err = dataset.ReadValues(m.Stdin, name, dataset.ValueOptions{})
+		} else {
+			d, err = dataset.ReadValuesFile(input, dataset.ValueOptions{})
+		}
+		return err
+	}); err != nil {
 		return err
 	}
 	for i, v := range d.Values {
@@ -142,8 +146,10 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 		res = g.Fit
 		rep.Bootstrap, rep.Seed, rep.P = boot, seed, &g.P
 	} else {
-		res, err = powerlaw.Fit(d.Values, &opt)
-		if err != nil {
+		if err := untilDone(ctx, func() (err error) {
+			res, err = powerlaw.Fit(d.Values, &opt)
+			return err
+		}); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
