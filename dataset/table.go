@@ -283,6 +283,11 @@ func (r *rawTable) resolve(ref, what string) (int, error) {
 	if r.named {
 		for j, c := range r.cols {
 			if c.name == ref {
+				for k := j + 1; k < m; k++ {
+					if r.cols[k].name == ref {
+						return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "columns %d and %d are both named %q: give the column's number", j+1, k+1, ref)}
+					}
+				}
 				return j, nil
 			}
 		}

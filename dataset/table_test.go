@@ -237,6 +237,8 @@ func TestReadTableErrors(t *testing.T) {
 		{"unknown label name", "a,b\n1,2\n", Options{LabelColumn: "c"}, ErrInvalid, []string{"label column", `"c"`, "no such column"}},
 		{"label name without header", "1,2\n3,4\n", Options{LabelColumn: "c"}, ErrInvalid, []string{"no header"}},
 		{"column number out of range", "1,2\n", Options{LabelColumn: "3"}, ErrInvalid, []string{"outside 1…2"}},
+		{"label name of two columns", "x,x,c\n1,5,a\n2,6,b\n", Options{LabelColumn: "x"}, ErrInvalid, []string{"label column", `"x"`, "columns 1 and 2 are both named"}},
+		{"id name of two columns", "x,x,c\n1,5,a\n2,6,b\n", Options{LabelColumn: "c", IDColumn: "x"}, ErrInvalid, []string{"ID column", "columns 1 and 2 are both named"}},
 		{"no feature left", "1,2\n", Options{LabelColumn: "1", IDColumn: "2"}, ErrInvalid, []string{"no feature columns"}},
 		{"label equals id", "1,2\n", Options{LabelColumn: "1", IDColumn: "first"}, ErrInvalid, []string{"also the label"}},
 		{"empty", "\n\n", Options{}, ErrSyntax, []string{"no data"}},
