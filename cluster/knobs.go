@@ -156,7 +156,11 @@ func SetKnobs(m Method, settings []string) (Method, error) {
 			for _, k := range Knobs(m) {
 				names = append(names, k.Name)
 			}
-			return nil, fmt.Errorf("%w: knob setting %q: method %s has no knob %q (knobs: %s)", ErrInvalid, o, m.Name(), name, strings.Join(names, ", "))
+			list := "knobs: " + strings.Join(names, ", ")
+			if len(names) == 0 {
+				list = "it has no knobs" // not "(knobs: )"
+			}
+			return nil, fmt.Errorf("%w: knob setting %q: method %s has no knob %q (%s)", ErrInvalid, o, m.Name(), name, list)
 		}
 		if err := setKnob(f, val); err != nil {
 			return nil, fmt.Errorf("%w: knob setting %q: %v", ErrInvalid, o, err)

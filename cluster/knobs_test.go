@@ -229,6 +229,7 @@ func TestSetKnobs(t *testing.T) {
 		{"enumeration by UnmarshalText", FastGE2BH{}, []string{"Variant=LH"}, func(m Method) bool { return m.(FastGE2BH).Variant.String() == "LH" }, ""},
 		{"no equals sign", HBisection{}, []string{"alpha"}, nil, "want Name=value"},
 		{"unknown knob lists the knobs", HBisection{}, []string{"beta=1"}, nil, `no knob "beta" (knobs: Alpha)`},
+		{"a method without knobs says so", NJW{}, []string{"Gamma=1"}, nil, `method njw has no knob "Gamma" (it has no knobs)`},
 		{"not a number", HBisection{}, []string{"alpha=x"}, nil, `"x" is not a number`},
 		{"not an integer", orig, []string{"M=1.5"}, nil, `"1.5" is not an integer`},
 		{"bad enumeration", FastGE2BH{}, []string{"Variant=nope"}, nil, "Variant=nope"},

@@ -2,6 +2,7 @@ package constraint
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -249,6 +250,7 @@ func newLineReader(r io.Reader, opt *ReadOptions) (*lineReader, error) {
 	}
 	lr := &lineReader{sc: bufio.NewScanner(r), file: file, opt: o}
 	lr.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	lr.sc.Split(scanLines)
 	if o.N < 0 || o.N > maxPairNodes {
 		return nil, fmt.Errorf("%w: %s: number of nodes %d outside [0, 2^31]", ErrInvalid, file, o.N)
 	}
@@ -273,6 +275,26 @@ func newLineReader(r io.Reader, opt *ReadOptions) (*lineReader, error) {
 		}
 	}
 	return lr, nil
+}
+
+// scanLines is bufio.ScanLines with the line endings of package dataset's
+// readers: "\n", "\r\n" or a bare "\r" (classic Mac OS files).
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	i := bytes.IndexAny(data, "\r\n")
+	switch {
+	case i >= 0 && data[i] == '\n':
+		return i + 1, data[:i], nil
+	case i >= 0 && i+1 < len(data):
+		if data[i+1] == '\n' {
+			return i + 2, data[:i], nil
+		}
+		return i + 1, data[:i], nil
+	case i >= 0 && atEOF:
+		return i + 1, data[:i], nil
+	case i < 0 && atEOF && len(data) > 0:
+		return len(data), data, nil
+	}
+	return 0, nil, nil // more data, or none at all
 }
 
 // next advances to the next data line; blank lines are skipped unless

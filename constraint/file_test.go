@@ -27,6 +27,14 @@ func TestRead(t *testing.T) {
 			lines: []int{3, 5}, n: 4,
 		},
 		{
+			// Line endings as dataset's readers take them: a bare-CR file
+			// was one line of 5 fields.
+			name:  "bare CR and CRLF line endings",
+			in:    "# base=0\r0,1,ml\r2,3,cl\r\n1,2,ml\r",
+			want:  []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 2, J: 3, Kind: CannotLink}, {I: 1, J: 2, Kind: MustLink}},
+			lines: []int{2, 3, 4}, n: 4,
+		},
+		{
 			name: "directive base=1", in: "# base=1\n1,2,ml\n3,1,cl\n",
 			want:  []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 2, J: 0, Kind: CannotLink}},
 			lines: []int{2, 3}, n: 3,

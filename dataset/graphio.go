@@ -278,10 +278,40 @@ func ReadGraph(ctx context.Context, r io.Reader, name string, format GraphFormat
 		}
 		return nil, err
 	}
+	if err := checkSums(d, name, format); err != nil {
+		return nil, err
+	}
 	if warning != "" {
 		d.Warnings = append([]string{warning}, d.Warnings...)
 	}
 	return d, nil
+}
+
+// checkSums refuses finite weights whose degrees, or whose volume Σ_i d_i,
+// exceed the float64 range (weights near 1e308): every method divides by
+// them, and failed far from the cause ("eigen: Deflate[0,0] = NaN"). The
+// node is named as in the file. Cost O(n).
+func checkSums(d *GraphData, name string, format GraphFormat) error {
+	g := d.G
+	vol := 0.0
+	for i := 0; i < g.N(); i++ {
+		deg := g.Degree(i)
+		if math.IsInf(deg, 0) {
+			node := strconv.Itoa(i + d.Base)
+			switch {
+			case d.Names != nil:
+				node = d.Names[i]
+			case format == MatrixMarket:
+				node = strconv.Itoa(i + 1)
+			}
+			return &ParseError{File: name, Err: errorf(ErrInvalid, "the weights of node %s sum beyond the float64 range (its degree is +Inf): scale the weights down", node)}
+		}
+		vol += deg
+	}
+	if math.IsInf(vol, 0) {
+		return &ParseError{File: name, Err: errorf(ErrInvalid, "all the weights (the volume, Σ of the degrees) sum beyond the float64 range: scale the weights down")}
+	}
+	return nil
 }
 
 // DetectCSVGraph says whether delimited text holds an edge list or a dense

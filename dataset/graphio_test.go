@@ -183,6 +183,14 @@ func TestReadGraphErrors(t *testing.T) {
 		{"dense asymmetric", "0,1\n2,0\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"not symmetric"}},
 		{"dense not square", "0,1\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"square"}},
 		{"dense negative", "0,-1\n-1,0\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"g:1", "column 2", "negative"}},
+		// Finite weights whose sums overflow: every method divides by the
+		// degrees or the volume, which would be +Inf.
+		{"degree overflows", "0 1 1e308\n1 2 1e308\n2 3 1\n", EdgeList, GraphOptions{}, ErrInvalid, []string{"g:", "node 1", "sum beyond"}},
+		{"volume overflows", "0 1 1e308\n", EdgeList, GraphOptions{}, ErrInvalid, []string{"g:", "all the weights", "sum beyond"}},
+		{"named degree overflows", "a b 1e308\nb c 1e308\n", EdgeList, GraphOptions{}, ErrInvalid, []string{"node b", "sum beyond"}},
+		{"mm degree overflows", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1e308\n3 2 1e308\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"node 2", "sum beyond"}},
+		{"dense degree overflows", "0,1e308,1e308\n1e308,0,0\n1e308,0,0\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"node 0", "sum beyond"}},
+		{"gml degree overflows", "graph [ node [ id 7 ] node [ id 8 ] node [ id 9 ] edge [ source 7 target 8 weight 1e308 ] edge [ source 8 target 9 weight 1e308 ] ]", GML, GraphOptions{}, ErrInvalid, []string{"node 8", "sum beyond"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

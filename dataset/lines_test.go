@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -141,5 +142,74 @@ func TestReadNames(t *testing.T) {
 	}
 	if _, err := ReadNames(long); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "long.txt") {
 		t.Errorf("long line: %v", err)
+	}
+}
+
+// endless is an io.Reader repeating b, as /dev/zero, /dev/urandom or a pipe
+// that never closes would, and counting the bytes it gave; it ends after
+// endlessCap bytes so that a reader that does not stop fails the test
+// instead of exhausting memory.
+type endless struct {
+	b    []byte
+	read int
+}
+
+const endlessCap = 64 << 20
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.read >= endlessCap {
+		return 0, io.EOF
+	}
+	p = p[:min(len(p), endlessCap-e.read)]
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], e.b)
+	}
+	e.read += n
+	return n, nil
+}
+
+// TestReadStopsOnBinaryOrEndlessLine: a NUL byte (binary data: no format
+// here holds one) and a line past the limit stop the read at once, so that
+// an endless input (-input /dev/zero, /dev/urandom) is an error naming the
+// line instead of reading until memory runs out (it was read whole first).
+func TestReadStopsOnBinaryOrEndlessLine(t *testing.T) {
+	ctx := context.Background()
+	readers := []struct {
+		name string
+		read func(r io.Reader) error
+	}{
+		{"table", func(r io.Reader) error { _, err := ReadCSV(ctx, r, "f", Options{}); return err }},
+		{"graph", func(r io.Reader) error { _, err := ReadGraph(ctx, r, "f", EdgeList, GraphOptions{}); return err }},
+		{"values", func(r io.Reader) error { _, err := ReadValues(r, "f", ValueOptions{}); return err }},
+		{"labels", func(r io.Reader) error { _, err := ReadLabels(r, "f", LabelOptions{}); return err }},
+	}
+	for _, tc := range []struct {
+		name  string
+		b     []byte
+		want  error
+		texts []string
+	}{
+		{"NUL bytes (/dev/zero)", []byte{0}, ErrSyntax, []string{"f:1", "NUL byte", "not a text file"}},
+		{"binary after text lines", []byte("1 2\n3 4\n\x00\xff\x10"), ErrSyntax, []string{"f:3", "NUL byte"}},
+		{"endless line", []byte("1,"), ErrTooLarge, []string{"f:1", "longer than the limit of 1048576 bytes"}},
+	} {
+		for _, rd := range readers {
+			t.Run(tc.name+"/"+rd.name, func(t *testing.T) {
+				src := &endless{b: tc.b}
+				err := rd.read(src)
+				if !errors.Is(err, tc.want) {
+					t.Fatalf("err = %v, want %v", err, tc.want)
+				}
+				for _, w := range tc.texts {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q lacks %q", err, w)
+					}
+				}
+				if src.read > 8*DefaultMaxLineBytes {
+					t.Errorf("read %d bytes before stopping", src.read)
+				}
+			})
+		}
 	}
 }

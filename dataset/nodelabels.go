@@ -83,7 +83,9 @@ func ReadNodeLabelsFile(path string, opt NodeLabelOptions) (*NodeLabels, error) 
 // WriteNodeLabels, WriteLabels, WriteLabelsCSV and constraint.WriteLabels
 // write. Two layouts are accepted, told apart by the number of fields on
 // the first data line (fields are separated by a comma, a tab, a semicolon
-// or blanks, detected on that line; CSV quotes are honoured):
+// or blanks, detected on that line; CSV quotes are honoured; lines end as
+// for the other readers, at "\n", "\r\n" or a bare "\r", and a NUL byte or
+// a line longer than DefaultMaxLineBytes is an error):
 //
 //   - one field: the i-th data line is the label of node i. Lines starting
 //     with '#' or '%' are comments; blank lines inside the file are nodes
@@ -118,8 +120,10 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 	perr := func(line, col int, value string, format string, args ...any) error {
 		return &ParseError{File: name, Line: line, Column: col, Value: value, Err: errorf(ErrInvalid, format, args...)}
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	lines, err := readAll(r, name, 0)
+	if err != nil {
+		return nil, err
+	}
 	var (
 		recs     []rec
 		width    int
@@ -129,12 +133,8 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 		blanks   []int // lines of pending blank lines (one-column layout)
 		seenData bool
 	)
-	for sc.Scan() {
+	for _, text := range lines {
 		lineNo++
-		text := sc.Text()
-		if lineNo == 1 {
-			text = strings.TrimPrefix(text, "\uFEFF")
-		}
 		t := strings.TrimSpace(text)
 		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "%") {
 			key, val, ok := strings.Cut(t[1:], "=")
@@ -187,9 +187,6 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 		} else {
 			recs = append(recs, rec{line: lineNo, node: fields[0], label: fields[1]})
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &ParseError{File: name, Line: lineNo + 1, Err: fmt.Errorf("dataset: reading: %w", err)}
 	}
 	// Header. A header word that recurs as a label, or a node field that is
 	// a node name of the data, is data.

@@ -70,6 +70,10 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"names without data names", "ann,1\n", NodeLabelOptions{N: 1}, "the data has none"},
 		{"bad quote", "\"ann,1\n", NodeLabelOptions{}, "f:1"},
 		{"bad base", "# base=2\n0\n", NodeLabelOptions{}, "f:1"},
+		// As the other readers: the line limit by name (it was
+		// "bufio.Scanner: token too long"), and binary data.
+		{"long line", "0\n" + strings.Repeat("1", DefaultMaxLineBytes+1) + "\n", NodeLabelOptions{}, "f:2: input too large: line is 1048577 bytes long"},
+		{"binary", "0\n1\n\x00\x01", NodeLabelOptions{}, "f:3: syntax error: NUL byte"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,5 +131,16 @@ func TestKeyNames(t *testing.T) {
 				t.Errorf("KeyNames(%q) = %q, want %q", tc.names, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestReadNodeLabelsLineEndings: labels files take the line endings of the
+// other readers; a bare-CR file (classic Mac OS) was one line of 60 fields.
+func TestReadNodeLabelsLineEndings(t *testing.T) {
+	for _, in := range []string{"0\r1\r1\r", "0\r\n1\r\n1", "\ufeff0\n1\n1\n", "node,label\r0,0\r1,1\r2,1\r"} {
+		d, err := ReadNodeLabels(strings.NewReader(in), "f", NodeLabelOptions{N: 3})
+		if err != nil || len(d.Labels) != 3 || d.Labels[0] != 0 || d.Labels[1] != 1 || d.Labels[2] != 1 {
+			t.Errorf("%q: %+v, %v; want 0 1 1", in, d, err)
+		}
 	}
 }

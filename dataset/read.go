@@ -251,8 +251,8 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 func looksLikeHeader(rows [][]string, opt *Options) bool {
 	first := rows[0]
 	for _, v := range first {
-		if _, ok := parseNum(v); ok || opt.isMissing(v) {
-			return false
+		if numberLike(v) || opt.isMissing(v) {
+			return false // a number, finite or not ("Inf", "1e400"), is data
 		}
 	}
 	for j, v := range rows[1] {

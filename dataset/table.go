@@ -283,6 +283,11 @@ func (r *rawTable) resolve(ref, what string) (int, error) {
 	if r.named {
 		for j, c := range r.cols {
 			if c.name == ref {
+				for k := j + 1; k < m; k++ {
+					if r.cols[k].name == ref {
+						return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "columns %d and %d are both named %q: give the column's number", j+1, k+1, ref)}
+					}
+				}
 				return j, nil
 			}
 		}
@@ -440,6 +445,10 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 					if firstNum < 0 {
 						firstNum = i
 					}
+				} else if numberLike(v) {
+					// NaN, Inf, 1e400: a bad number, not a category.
+					return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: c.name, Value: v,
+						Err: errorf(ErrSyntax, "not a finite decimal number (a missing value is written ? or left empty)")}
 				} else if firstNon < 0 {
 					firstNon = i
 				}

@@ -237,10 +237,19 @@ func TestReadTableErrors(t *testing.T) {
 		{"unknown label name", "a,b\n1,2\n", Options{LabelColumn: "c"}, ErrInvalid, []string{"label column", `"c"`, "no such column"}},
 		{"label name without header", "1,2\n3,4\n", Options{LabelColumn: "c"}, ErrInvalid, []string{"no header"}},
 		{"column number out of range", "1,2\n", Options{LabelColumn: "3"}, ErrInvalid, []string{"outside 1…2"}},
+		{"label name of two columns", "x,x,c\n1,5,a\n2,6,b\n", Options{LabelColumn: "x"}, ErrInvalid, []string{"label column", `"x"`, "columns 1 and 2 are both named"}},
+		{"id name of two columns", "x,x,c\n1,5,a\n2,6,b\n", Options{LabelColumn: "c", IDColumn: "x"}, ErrInvalid, []string{"ID column", "columns 1 and 2 are both named"}},
 		{"no feature left", "1,2\n", Options{LabelColumn: "1", IDColumn: "2"}, ErrInvalid, []string{"no feature columns"}},
 		{"label equals id", "1,2\n", Options{LabelColumn: "1", IDColumn: "first"}, ErrInvalid, []string{"also the label"}},
 		{"empty", "\n\n", Options{}, ErrSyntax, []string{"no data"}},
 		{"nan is not a number", "1\nNaN\n", Options{Header: HeaderNo}, ErrSyntax, []string{"t.csv:2", `"NaN"`}},
+		// Values written as numbers that are not finite are bad values
+		// wherever they are: never a header (the row was dropped), never
+		// the levels of a categorical column, and the error names them.
+		{"first row Inf is not a header", "Inf\n1\n2\n", Options{}, ErrSyntax, []string{"t.csv:1", `"Inf"`, "not a finite decimal number"}},
+		{"NaN before numbers", "1,NaN\n2,3\n4,5\n", Options{}, ErrSyntax, []string{"t.csv:1", "column 2", `"NaN"`, "not a finite decimal number"}},
+		{"overflow before numbers", "x,y\n1,1e400\n2,3\n", Options{}, ErrSyntax, []string{"t.csv:2", `column 2 ("y")`, `"1e400"`, "not a finite decimal number"}},
+		{"column of NaN", "x,y\n1,NaN\n2,NaN\n3,nan\n", Options{}, ErrSyntax, []string{"t.csv:2", `column 2 ("y")`, `"NaN"`, "not a finite decimal number"}},
 		{"cell limit", "a\nb\nc\nd\n", Options{Header: HeaderNo, MaxCells: 8}, ErrTooLarge, []string{"distinct values"}},
 		{"all missing column imputed", "1,?\n2,?\n", Options{Missing: MissingImpute}, ErrMissing, []string{"column 2", "every value"}},
 	}

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -100,17 +101,28 @@ const DefaultMaxLineBytes = 1 << 20
 // the empty piece after a final line ending are dropped. A line longer than
 // maxLine bytes (DefaultMaxLineBytes if maxLine ≤ 0) is an error wrapping
 // ErrTooLarge naming its 1-based number and length; name is the file name for
-// that error.
+// that error. A NUL byte is an error wrapping ErrSyntax naming its line: no
+// format read here holds one, and binary data does.
+//
+// Both are detected while reading, which stops there: an input without end
+// (-input /dev/zero, /dev/urandom) is refused after about one line's limit
+// instead of filling the memory (it used to be read whole first).
 //
 // Cost: O(size) time; the lines are substrings of one copy of the input, so
 // memory is the input plus one string header per line.
 func readAll(r io.Reader, name string, maxLine int) ([]string, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %s: reading: %w", name, err)
-	}
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
+	}
+	tr := &textReader{r: r, maxLine: maxLine}
+	data, err := io.ReadAll(tr)
+	switch {
+	case errors.Is(err, errNUL):
+		return nil, &ParseError{File: name, Line: lineOf(data), Err: errorf(ErrSyntax, "NUL byte at byte %d: binary data, not a text file (UTF-16 text must be saved as UTF-8)", len(data)+1)}
+	case errors.Is(err, errLongLine):
+		return nil, &ParseError{File: name, Line: lineOf(data[:len(data)-tr.run]), Err: errorf(ErrTooLarge, "line is longer than the limit of %d bytes (is this a text file with one record per line?)", maxLine)}
+	case err != nil:
+		return nil, fmt.Errorf("dataset: %s: reading: %w", name, err)
 	}
 	s := strings.TrimPrefix(string(data), "\ufeff")
 	data = nil
@@ -130,6 +142,42 @@ func readAll(r io.Reader, name string, maxLine int) ([]string, error) {
 		s = s[next:]
 	}
 	return lines, nil
+}
+
+// textReader passes r's bytes on until a NUL byte (errNUL, the bytes
+// before it passed) or a run of more than maxLine bytes without a line
+// ending (errLongLine; run holds the length of the run read).
+type textReader struct {
+	r       io.Reader
+	maxLine int
+	run     int // bytes read since the last line ending
+}
+
+var (
+	errNUL      = errors.New("NUL byte")
+	errLongLine = errors.New("line too long")
+)
+
+func (t *textReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if i := bytes.IndexByte(p[:n], 0); i >= 0 {
+		return i, errNUL
+	}
+	if j := bytes.LastIndexAny(p[:n], "\r\n"); j >= 0 {
+		t.run = n - 1 - j
+	} else {
+		t.run += n
+	}
+	if t.run > t.maxLine {
+		return n, errLongLine
+	}
+	return n, err
+}
+
+// lineOf returns the 1-based number of the line that starts right after b,
+// with the line endings of readAll.
+func lineOf(b []byte) int {
+	return 1 + bytes.Count(b, []byte("\n")) + bytes.Count(b, []byte("\r")) - bytes.Count(b, []byte("\r\n"))
 }
 
 // pollLines is how many lines the parsers read between checks of their

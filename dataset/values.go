@@ -42,8 +42,8 @@ func ReadValuesFile(path string, opt ValueOptions) (*ValueData, error) {
 // ReadValues reads one number per line from r (a sample of sizes, counts
 // or measurements, as `tether powerlaw fit` takes); name is used in error
 // messages. Blank lines and lines starting with '#' or '%' are skipped, and
-// so is a first line that is not a number (a header) when the next data
-// line is one. Surrounding blanks are ignored. Anything else that is not a
+// so is a first line none of whose fields is written as a number (a
+// header) when the next data line is one. Surrounding blanks are ignored. Anything else that is not a
 // finite decimal number — a second field, "NaN", "Inf", hexadecimal — is an
 // error wrapping ErrSyntax that names the file, the line and the value (a
 // *ParseError); so is an empty file. More than MaxValues values give an
@@ -71,7 +71,7 @@ func ReadValues(r io.Reader, name string, opt ValueOptions) (*ValueData, error) 
 		}
 		v, ok := parseNum(t)
 		if !ok {
-			if len(d.Values) == 0 && header < 0 {
+			if len(d.Values) == 0 && header < 0 && !hasNumberField(t) {
 				header = i
 				continue
 			}
@@ -94,4 +94,16 @@ func ReadValues(r io.Reader, name string, opt ValueOptions) (*ValueData, error) 
 		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no values")}
 	}
 	return d, nil
+}
+
+// hasNumberField reports whether a field of line (split at blanks, commas
+// and semicolons) is written as a number, finite or not (numberLike): such a
+// line is data with a bad value, never a header to skip.
+func hasNumberField(line string) bool {
+	for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == ';' }) {
+		if numberLike(f) {
+			return true
+		}
+	}
+	return false
 }

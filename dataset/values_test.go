@@ -28,6 +28,14 @@ func TestReadValues(t *testing.T) {
 		{"only header", "abc\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "abc"`},
 		{"two headers", "a\nb\n1\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:2: value "b"`},
 		{"empty", "", ValueOptions{}, nil, nil, ErrSyntax, "no values"},
+		// A first line written as numbers is a bad value, never a header
+		// that would drop it silently.
+		{"first nan", "NaN\n1\n2\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "NaN": syntax error: not a finite decimal number`},
+		{"first inf", "-Inf\n1\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "-Inf"`},
+		{"first overflow", "1e400\n1\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "1e400"`},
+		{"first two numbers", "1,2\n3\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "1,2": syntax error: want one number per line`},
+		{"first two numbers blank", "1 2\n3\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "1 2"`},
+		{"header with words", "cluster size\n3\n", ValueOptions{}, []float64{3}, []int{2}, nil, ""},
 		{"too many", "1\n2\n3\n", ValueOptions{MaxValues: 2}, nil, nil, ErrTooLarge, "f.txt:3: input too large: more than 2 values"},
 		{"long line", "1\n" + strings.Repeat("1", 20) + "\n", ValueOptions{MaxLineBytes: 10}, nil, nil, ErrTooLarge, "f.txt:2: input too large"},
 	} {

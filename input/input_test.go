@@ -392,6 +392,21 @@ func TestSupervision(t *testing.T) {
 		{name: "label out of range", labs: "0,1\n4,2\n", k: 2, wantErr: "l.txt: node 4 has label 2, want 0…1 for -k 2 (or -1, ? or empty when unknown)"},
 		{name: "too many classes", labs: "name,label\na,p\nb,q\nc,r\n", k: 2, wantErr: `l.txt: 3 classes (p, q, r) for -k 2: node "c" has class "r"`},
 		{name: "k unknown", labs: "0,7\n", k: 0, wantLabels: constraint.Labels{7, -1, -1, -1, -1, -1}},
+		// Pairs that contradict the partial labels are conflicts too (they
+		// went to the method, which failed far from the cause or used
+		// both).
+		{name: "must-link across classes", cons: "3,5,ml\n0,4,ml\n", labs: "0,1\n4,0\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: ml(0,4) [c.txt:2] joins nodes labelled 1 and 0 in l.txt", wantSentinl: constraint.ErrConflict},
+		{name: "cannot-link within a class", cons: "0,4,cl\n", labs: "0,1\n4,1\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: cl(0,4) [c.txt:1] separates nodes both labelled 1 in l.txt", wantSentinl: constraint.ErrConflict},
+		{name: "must-link chain across classes", cons: "0,1,ml\n1,4,ml\n", labs: "0,1\n4,0\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: the must-links join node 0, labelled 1, and node 4, labelled 0 in l.txt", wantSentinl: constraint.ErrConflict},
+		{name: "cannot-link between components of a class", cons: "0,1,ml\n4,5,ml\n1,5,cl\n", labs: "0,1\n4,1\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: cl(1,5) [c.txt:3] separates the must-link components of nodes 0 and 4, both labelled 1 in l.txt", wantSentinl: constraint.ErrConflict},
+		{name: "soft keeps pairs contradicting labels", cons: "0,4,ml\n", labs: "0,1\n4,0\n", policy: constraint.Soft, k: 2,
+			wantPairs: 1, wantLabels: constraint.Labels{1, -1, -1, -1, 0, -1}},
+		{name: "pairs agreeing with labels", cons: "0,1,ml\n0,4,cl\n", labs: "0,1\n4,0\n", k: 2,
+			wantPairs: 2, wantLabels: constraint.Labels{1, -1, -1, -1, 0, -1}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

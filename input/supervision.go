@@ -12,6 +12,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/unionfind"
 )
 
 // Supervision names the side information of a job: files of pairwise
@@ -44,11 +45,14 @@ type Added struct {
 // names and checked against p.K. Errors name the file, and the line, node
 // and value when there is one; a conflict refused by s.Conflicts wraps
 // constraint.ErrConflict and names the lines of the pairs in conflict
-// (after the vote filter, their order in the file). Cost: O(file sizes +
+// (after the vote filter, their order in the file). Under the Reject
+// policy, pairs that contradict the partial labels are conflicts too
+// (labelConflict). Cost: O(file sizes +
 // n), plus VoteFilter's.
 func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Added, error) {
 	var a Added
 	n := p.Graph.N()
+	var lines []int // file lines of p.Constraints.Pairs, nil after the vote
 	if s.Constraints != "" {
 		// Read applies the policy itself when it can, so that a refused
 		// conflict names the lines of the file; the vote filter breaks
@@ -62,13 +66,14 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			return a, err
 		}
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
-		p.Constraints = f.Set
+		p.Constraints, lines = f.Set, f.Lines
 		if s.Vote {
 			set, err := VoteFilter(ctx, p.Graph, f.Set, p.K)
 			if err != nil {
 				return a, fmt.Errorf("%s: %w", s.Constraints, err)
 			}
 			a.VoteDropped = len(f.Set.Pairs) - len(set.Pairs)
+			lines = nil
 			if p.Constraints, _, err = constraint.Resolve(set, s.Conflicts); err != nil {
 				return a, fmt.Errorf("%s: %w", s.Constraints, err)
 			}
@@ -81,7 +86,68 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		}
 		p.Labels = l
 	}
+	if s.Conflicts == constraint.Reject && p.Constraints != nil && p.Labels != nil {
+		if err := labelConflict(p.Constraints, lines, s.Constraints, p.Labels, s.Labels); err != nil {
+			return a, fmt.Errorf("%s: %w", s.Constraints, err)
+		}
+	}
 	return a, nil
+}
+
+// labelConflict reports, wrapping constraint.ErrConflict, the first pair of
+// set (read from consFile; lines[k] is the line of pair k, nil if unknown)
+// that contradicts the partial labels read from labFile: a must-link, or a
+// chain of them, joining nodes of two classes, or a cannot-link between
+// nodes, or must-link components, of one class. Such pairs are refused
+// under the Reject policy as contradictory pairs are (constraint.Check);
+// the methods used to get both the pairs and the labels. Cost O(pairs + n).
+func labelConflict(set *constraint.Set, lines []int, consFile string, labels constraint.Labels, labFile string) error {
+	at := func(k int) string {
+		if lines == nil {
+			return ""
+		}
+		return fmt.Sprintf(" [%s:%d]", consFile, lines[k])
+	}
+	for k, q := range set.Pairs {
+		a, b := labels[q.I], labels[q.J]
+		switch {
+		case a == constraint.Unlabeled || b == constraint.Unlabeled:
+		case q.Kind == constraint.MustLink && a != b:
+			return fmt.Errorf("%w: %s(%d,%d)%s joins nodes labelled %d and %d in %s", constraint.ErrConflict, q.Kind, q.I, q.J, at(k), a, b, labFile)
+		case q.Kind == constraint.CannotLink && a == b:
+			return fmt.Errorf("%w: %s(%d,%d)%s separates nodes both labelled %d in %s", constraint.ErrConflict, q.Kind, q.I, q.J, at(k), a, labFile)
+		}
+	}
+	uf := unionfind.New(len(labels))
+	for _, q := range set.Pairs {
+		if q.Kind == constraint.MustLink {
+			uf.Union(q.I, q.J)
+		}
+	}
+	first := make(map[int]int) // component root → its first labelled node
+	for i, c := range labels {
+		if c == constraint.Unlabeled {
+			continue
+		}
+		r := uf.Find(i)
+		j, ok := first[r]
+		if !ok {
+			first[r] = i
+		} else if labels[j] != c {
+			return fmt.Errorf("%w: the must-links join node %d, labelled %d, and node %d, labelled %d in %s", constraint.ErrConflict, j, labels[j], i, c, labFile)
+		}
+	}
+	for k, q := range set.Pairs {
+		if q.Kind != constraint.CannotLink {
+			continue
+		}
+		i, ok1 := first[uf.Find(q.I)]
+		j, ok2 := first[uf.Find(q.J)]
+		if ok1 && ok2 && labels[i] == labels[j] {
+			return fmt.Errorf("%w: %s(%d,%d)%s separates the must-link components of nodes %d and %d, both labelled %d in %s", constraint.ErrConflict, q.Kind, q.I, q.J, at(k), i, j, labels[i], labFile)
+		}
+	}
+	return nil
 }
 
 // readConstraints reads the constraints file at path on n nodes under

@@ -39,14 +39,19 @@ type Sampler struct {
 }
 
 // NewSampler returns a sampler of the power law with exponent alpha > 1 and
-// lower bound xmin > 0 (an integer ≥ 1 when discrete). Errors wrap
-// ErrInvalid. Cost O(1) continuous, O(4096 + max(10, α)) discrete.
+// lower bound xmin > 0 (an integer ≥ 1 when discrete; the discrete law
+// also wants alpha ≤ MaxAlpha, as the fits do, since each ζ(α, x) costs
+// O(α)). Errors wrap ErrInvalid. Cost O(1) continuous, O(4096 + max(10, α))
+// discrete.
 func NewSampler(alpha, xmin float64, discrete bool) (*Sampler, error) {
 	if err := checkLaw(alpha, xmin); err != nil {
 		return nil, err
 	}
 	if err := checkXmin(xmin, discrete); err != nil {
 		return nil, err
+	}
+	if discrete && alpha > MaxAlpha {
+		return nil, fmt.Errorf("%w: α = %v above MaxAlpha = %d for the discrete law (ζ(α, x) costs O(α) operations; with such an α nearly every draw is x_min)", ErrInvalid, alpha, MaxAlpha)
 	}
 	s := &Sampler{alpha: alpha, xmin: xmin, discrete: discrete}
 	if discrete {

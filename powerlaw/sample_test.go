@@ -1,9 +1,11 @@
 package powerlaw
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -97,5 +99,29 @@ func TestDiscreteCDFAndPMF(t *testing.T) {
 	}
 	if got := CDF(9, a, xmin); math.Abs(got-s*h/3) > 1e-10 {
 		t.Errorf("CDF(9) = %v, ∫pdf = %v", got, s*h/3)
+	}
+}
+
+// TestNewSamplerDiscreteAlphaLimit: the discrete sampler refuses α above
+// MaxAlpha. Its ζ evaluations cost O(α) each, so α = 10¹⁰ ran for more
+// than ten minutes (deaf to Ctrl-C), and at α = 10³⁰⁰ the table broke
+// down and every draw was 4096 instead of x_min. The continuous sampler,
+// O(1), takes any finite α > 1.
+func TestNewSamplerDiscreteAlphaLimit(t *testing.T) {
+	if _, err := NewSampler(MaxAlpha, 1, true); err != nil {
+		t.Errorf("α = MaxAlpha: %v", err)
+	}
+	for _, alpha := range []float64{MaxAlpha + 1, 1e300} {
+		if _, err := NewSampler(alpha, 1, true); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "MaxAlpha") {
+			t.Errorf("discrete α = %g: err = %v, want ErrInvalid naming MaxAlpha", alpha, err)
+		}
+		s, err := NewSampler(alpha, 2, false)
+		if err != nil {
+			t.Errorf("continuous α = %g: %v", alpha, err)
+			continue
+		}
+		if x := s.Draw(rand.New(rand.NewPCG(1, 2))); !(x >= 2 && x < 3) {
+			t.Errorf("continuous α = %g: drew %v, want about x_min = 2", alpha, x)
+		}
 	}
 }

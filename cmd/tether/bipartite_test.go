@@ -115,3 +115,40 @@ func TestClusterBipartiteErrors(t *testing.T) {
 		t.Errorf("labels:\n%s", b)
 	}
 }
+
+// FuzzReadNameFile checks the reader of -row-names and -col-names: no
+// panic, and on success exactly n non-empty names, with a class for each
+// when classes are read and there are any.
+func FuzzReadNameFile(f *testing.F) {
+	for _, s := range []string{"a\nb\nc\n", "a x\nb y\nc x\n", "a\r\nb\rc", "", "\n\n\n", "a x\nb\nc x\n", "a b c\n"} {
+		f.Add(s, 3, true)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, s string, n int, classes bool) {
+		if n < 0 || n > 100 {
+			return
+		}
+		p := filepath.Join(dir, "names.txt")
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names, cls, err := readNameFile(p, n, classes)
+		if err != nil {
+			if !strings.Contains(err.Error(), p) {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		if len(names) != n {
+			t.Fatalf("%d names, want %d", len(names), n)
+		}
+		for _, nm := range names {
+			if nm == "" {
+				t.Fatal("empty name")
+			}
+		}
+		if cls != nil && (!classes || len(cls) != n) {
+			t.Fatalf("%d classes for %d names (classes %v)", len(cls), n, classes)
+		}
+	})
+}

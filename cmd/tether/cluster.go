@@ -35,9 +35,6 @@ type inputOptions struct {
 	table     dataset.Options
 	gopt      dataset.GraphOptions
 	labelCol  string
-	scale     string
-	missing   string
-	header    string
 	// genK is -gen-k; the other generator parameters are read from flags
 	// (genParams).
 	genK      *int
@@ -97,9 +94,9 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (default: a column named label, class, target or y, any case, else none; ARFF: last)")
 	fs.StringVar(&o.table.IDColumn, "id", "", "id `column` to drop from the features")
 	fs.StringVar(&o.table.Delimiter, "delim", "", "field delimiter (default: detected)")
-	fs.StringVar(&o.header, "header", "auto", "header line: auto, yes or no")
-	fs.StringVar(&o.scale, "scale", "none", "numeric column scaling: none, minmax or zscore")
-	fs.StringVar(&o.missing, "missing", "reject", "missing values (? or empty): reject, impute or drop")
+	fs.Var(textVar(&o.table.Header), "header", "header line: auto (the default), yes or no")
+	fs.Var(textVar(&o.table.Scale), "scale", "numeric column scaling: none (the default), minmax or zscore")
+	fs.Var(textVar(&o.table.Missing), "missing", "missing values (? or empty): reject (the default), impute or drop")
 	fs.StringVar(&o.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding reference labels (e.g. club)")
 	fs.Var(textVar(&o.gopt.Format), "graph-format", "format of -graph-file: auto (by extension; a .csv by content), edgelist, mtx, gml or dense")
 	fs.Func("categorical", "comma-separated `columns` of the feature file to one-hot encode although their values are numbers (first, last, 1-based numbers or header names)", func(v string) error {
@@ -149,15 +146,6 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	case o.input != "":
 		opt := o.table
 		opt.LabelColumn = o.labelCol
-		if err := opt.Scale.UnmarshalText([]byte(o.scale)); err != nil {
-			return nil, fmt.Errorf("%w: -scale: %v", errUsage, err)
-		}
-		if err := opt.Missing.UnmarshalText([]byte(o.missing)); err != nil {
-			return nil, fmt.Errorf("%w: -missing: %v", errUsage, err)
-		}
-		if err := opt.Header.UnmarshalText([]byte(o.header)); err != nil {
-			return nil, fmt.Errorf("%w: -header: %v", errUsage, err)
-		}
 		if l.Data, err = input.ReadTableFile(ctx, o.input, opt); err != nil {
 			return nil, err
 		}
@@ -208,7 +196,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	}
 	if o.truthFile != "" {
-		if err := l.ReadTruth(o.truthFile); err != nil {
+		if err := untilDone(ctx, func() error { return l.ReadTruth(o.truthFile) }); err != nil {
 			return nil, err
 		}
 	}
@@ -316,7 +304,8 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	restarts := new(int)
 	fs.Var(intIn(restarts, 0, 1<<20), "restarts", "k-means `restarts` (0: the method's default)")
 	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight])")
-	conflicts := fs.String("conflicts", "reject", "contradictory constraints: reject, drop-cl (keep must-links) or soft (keep all)")
+	var conflicts constraint.Policy
+	fs.Var(textVar(&conflicts), "conflicts", "contradictory constraints: reject (the default), drop-cl (keep must-links) or soft (keep all)")
 	vote := fs.Bool("vote-filter", false, "drop the constraints that the constraints near them on the graph contradict (constraint.VoteFilter; for files with wrong pairs, up to about 10⁴ pairs), then break remaining conflicts")
 	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown)")
 	out := fs.String("o", "-", "write the labels to this `file` as node,cluster lines (- for standard output)")
@@ -330,6 +319,18 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	ins := []pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}, {"-bipartite", in.bip.file}, {"-row-names", in.bip.rowNames},
+		{"-col-names", in.bip.colNames}, {"-truth", in.truthFile}, {"-constraints", *consFile}, {"-partial-labels", *partial}}
+	outs := []pathFlag{{"-o", *out}, {"-graph-out", *graphOut}, {"-plot", *plotFile}}
+	if *out == "" {
+		outs[0].path = "-"
+	}
+	if g, err := synth.Lookup(in.gen); err == nil && in.genOut != "" {
+		outs = append(outs, generatedOutputs(g, "-gen-out", in.genOut, "", "")...)
+	}
+	if err := checkOutputs(ins, outs); err != nil {
+		return err
 	}
 	meth, err := cluster.New(*method)
 	if err != nil {
@@ -357,13 +358,14 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	p.Regularize, p.Disconnected = in.regularize, in.disconnected
-	sup := input.Supervision{Constraints: *consFile, Vote: *vote, Labels: *partial}
-	if *consFile != "" {
-		if err := sup.Conflicts.UnmarshalText([]byte(*conflicts)); err != nil {
-			return fmt.Errorf("%w: -conflicts: %v", errUsage, err)
-		}
-	}
-	added, err := sup.AddTo(ctx, p, l.Data)
+	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial}
+	// The constraint and labels readers poll no context (seconds at 10⁶
+	// pairs): untilDone returns as soon as ctx is cancelled.
+	var added input.Added
+	err = untilDone(ctx, func() (err error) {
+		added, err = sup.AddTo(ctx, p, l.Data)
+		return err
+	})
 	if errors.Is(err, constraint.ErrConflict) {
 		return fmt.Errorf("%w (use -conflicts drop-cl or soft to proceed)", err)
 	} else if err != nil {

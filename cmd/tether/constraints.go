@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -103,58 +104,85 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	if base != 0 && base != 1 {
 		return fmt.Errorf("%w: constraints gen: --base %d, want 0 or 1", errUsage, base)
 	}
+	if err := checkOutputs([]pathFlag{{"-truth", truthPath}}, []pathFlag{{"-o", out}}); err != nil {
+		return err
+	}
 	td, err := readNodeLabels(truthPath, 0, nil)
 	if err != nil {
 		return fmt.Errorf("constraints gen: %w", err)
 	}
 	truth := td.Labels
+	if len(truth) == 0 {
+		return fmt.Errorf("constraints gen: %s: no labels", truthPath)
+	}
 	for i, c := range truth {
 		if c < 0 {
 			return fmt.Errorf("constraints gen: %s: node %d has no class; the reference must label every node", truthPath, i)
 		}
 	}
-	src := rand.NewPCG(seed, 0x7e7e)
-	var set *constraint.Set
-	var labels constraint.Labels
 	switch protocol {
-	case "pairs-1/n":
-		p := 0.0
-		if len(truth) > 0 {
-			p = 1 / float64(len(truth))
-		}
-		set, err = constraint.BernoulliPairs(truth, p, src)
+	case "pairs-1/n", "labels-frac", "label-sets":
 	case "pairs-frac":
-		set, err = constraint.FractionPairs(truth, rate, src)
-	case "labels-frac":
-		labels, err = constraint.FractionLabels(truth, rate, src)
-	case "label-sets":
-		var sets [][]int
-		if sets, err = constraint.LabelSets(truth, rate, src); err == nil {
-			labels, err = constraint.SetsToLabels(len(truth), sets)
+		if rate >= 0 && rate <= 1 { // else FractionPairs names the bad rate
+			if err := consCheckPairs(int64(math.Round(rate * float64(constraint.NumPairs(len(truth)))))); err != nil {
+				return err
+			}
 		}
 	case "ml-uniformity":
 		if count == 0 {
 			count = constraint.ConnectivityThreshold(consClassSizes(truth))
 		}
-		set, err = constraint.MustLinksUniformity(truth, count, alpha, src)
+		if err := consCheckPairs(int64(count)); err != nil {
+			return err
+		}
 	default:
 		return fmt.Errorf("%w: constraints gen: unknown protocol %q", errUsage, protocol)
 	}
-	if err != nil {
-		return fmt.Errorf("constraints gen: %w", err)
-	}
-	if noise != 0 {
-		if set != nil {
-			set, _, err = constraint.FlipPairs(set, noise, src)
-		} else {
-			labels, _, err = constraint.FlipLabels(labels, noise, max(len(consClassSizes(truth)), 2), src)
+	src := rand.NewPCG(seed, 0x7e7e)
+	var set *constraint.Set
+	var labels constraint.Labels
+	// The generators do not poll a context (seconds at 10⁶ nodes):
+	// untilDone returns as soon as ctx is cancelled.
+	err = untilDone(ctx, func() error {
+		var err error
+		switch protocol {
+		case "pairs-1/n":
+			set, err = constraint.BernoulliPairs(truth, 1/float64(len(truth)), src)
+		case "pairs-frac":
+			set, err = constraint.FractionPairs(truth, rate, src)
+		case "labels-frac":
+			labels, err = constraint.FractionLabels(truth, rate, src)
+		case "label-sets":
+			var sets [][]int
+			if sets, err = constraint.LabelSets(truth, rate, src); err == nil {
+				labels, err = constraint.SetsToLabels(len(truth), sets)
+			}
+		case "ml-uniformity":
+			set, err = constraint.MustLinksUniformity(truth, count, alpha, src)
 		}
 		if err != nil {
-			return fmt.Errorf("constraints gen: --noise: %w", err)
+			return fmt.Errorf("constraints gen: %w", err)
 		}
-	}
-	if set == nil && asPairs {
-		set = constraint.FromLabels(labels)
+		if noise != 0 {
+			if set != nil {
+				set, _, err = constraint.FlipPairs(set, noise, src)
+			} else {
+				labels, _, err = constraint.FlipLabels(labels, noise, max(len(consClassSizes(truth)), 2), src)
+			}
+			if err != nil {
+				return fmt.Errorf("constraints gen: --noise: %w", err)
+			}
+		}
+		if set == nil && asPairs {
+			if err := consCheckPairs(constraint.NumPairs(len(labels.Labeled()))); err != nil {
+				return err
+			}
+			set = constraint.FromLabels(labels)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return m.writeOutput(ctx, out, func(w io.Writer) error {
 		if set != nil {
@@ -165,6 +193,20 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintf(m.Stderr, "constraints gen: %d of %d nodes labelled\n", len(labels.Labeled()), len(labels))
 		return constraint.WriteLabels(w, labels, base)
 	})
+}
+
+// consMaxPairs bounds the pairs constraints gen draws: they are held in
+// memory (32 bytes each) before the file is written, so 2²⁶ pairs take 2
+// GiB, and a rate meant for hundreds of nodes asked of millions (pairs-frac
+// -rate 0.001 on 2·10⁶ nodes: 2·10⁹ pairs) ran out of memory.
+const consMaxPairs = 1 << 26
+
+// consCheckPairs refuses to draw more than consMaxPairs pairs.
+func consCheckPairs(n int64) error {
+	if n > consMaxPairs {
+		return fmt.Errorf("constraints gen: %d pairs requested, at most %d are drawn (lower --rate or --count)", n, consMaxPairs)
+	}
+	return nil
 }
 
 // consClassSizes returns the size of each class 0…max(truth).
@@ -238,13 +280,21 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	}
 	defer f.Close()
 	// Read everything (Soft) so that every conflict is listed, then apply
-	// the policy.
-	file, err := constraint.Read(f, opt)
-	if err != nil {
+	// the policy. Neither polls a context (seconds at 10⁶ pairs):
+	// untilDone returns as soon as ctx is cancelled.
+	var file *constraint.File
+	var kept *constraint.Set
+	var resolveErr error
+	if err := untilDone(ctx, func() (err error) {
+		if file, err = constraint.Read(f, opt); err != nil {
+			return err
+		}
+		kept, _, resolveErr = constraint.Resolve(file.Set, policy)
+		return nil
+	}); err != nil {
 		return err
 	}
 	rep := file.Report
-	kept, _, resolveErr := constraint.Resolve(file.Set, policy)
 	if asJSON {
 		type conflictJSON struct {
 			Kind  string            `json:"kind"`
@@ -319,8 +369,28 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 }
 
 // consReadNames reads one node name per line, ignoring a final empty line.
+// An empty file, an empty name or a repeated one is an error naming the
+// file and line (node i is the name on line i+1, so none can be missing or
+// stand for two nodes).
 func consReadNames(path string) ([]string, error) {
-	return dataset.ReadNames(path)
+	names, err := dataset.ReadNames(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: no names", path)
+	}
+	line := make(map[string]int, len(names))
+	for i, nm := range names {
+		if nm == "" {
+			return nil, fmt.Errorf("%s:%d: empty name", path, i+1)
+		}
+		if l, ok := line[nm]; ok {
+			return nil, fmt.Errorf("%s:%d: name %q repeats line %d", path, i+1, nm, l)
+		}
+		line[nm] = i + 1
+	}
+	return names, nil
 }
 
 const consClosureUsage = `constraints closure [--partition A|B|C|D|all] [--reps R] [--seed S] [--counts LIST] [--alpha LIST] [--ml M] [-o DIR]

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tether-sc/tether/constraint"
 )
@@ -195,5 +198,111 @@ func TestConstraintsClosure(t *testing.T) {
 	}
 	if _, ok := rows["4.4/1140"]; !ok {
 		t.Errorf("no Fig. 4.4 row at the threshold 1140:\n%s", csv)
+	}
+}
+
+// TestConstraintsGenRefusals: an empty reference is an error (it wrote "0
+// pairs on 0 nodes" and exited 0), and so is a request for more pairs than
+// consMaxPairs, before any is drawn: the pairs are held in memory, 32
+// bytes each, so pairs-frac -rate 0.001 on 2·10⁶ nodes (2·10⁹ pairs) ran
+// out of memory.
+func TestConstraintsGenRefusals(t *testing.T) {
+	empty := consWriteTemp(t, "empty.txt", "")
+	one := consWriteTemp(t, "one.txt", strings.Repeat("0\n", 12000)) // 7.2·10⁷ pairs
+	out := filepath.Join(t.TempDir(), "c.csv")
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-truth", empty, "-protocol", "pairs-frac"}, []string{"empty.txt", "no labels"}},
+		{[]string{"-truth", one, "-protocol", "pairs-frac", "-rate", "1"}, []string{"71994000 pairs", "at most"}},
+		{[]string{"-truth", one, "-protocol", "ml-uniformity", "-count", "71000000"}, []string{"71000000 pairs", "at most"}},
+		{[]string{"-truth", one, "-protocol", "labels-frac", "-rate", "1", "-pairs"}, []string{"71994000 pairs", "at most"}},
+	} {
+		_, _, err := runConstraintsCLI(t, append([]string{"gen", "-o", out}, c.args...)...)
+		if err == nil {
+			t.Errorf("%v: no error", c.args)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: error %q lacks %q", c.args, err, w)
+			}
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%v: %s written", c.args, out)
+		}
+	}
+}
+
+// TestConstraintsGenInterrupted: the generators do not poll a context, and
+// must-links at the connectivity threshold of 2·10⁶ nodes took 21 s to
+// stop after Ctrl-C; the command now returns as soon as it is cancelled.
+func TestConstraintsGenInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws must-links for a second in the background")
+	}
+	truth := consWriteTemp(t, "two.txt", strings.Repeat("0\n1\n", 100000)) // threshold ≈ 1.2·10⁶ must-links
+	out := filepath.Join(t.TempDir(), "c.csv")
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
+	t0 := time.Now()
+	err := m.Run(ctx, []string{"constraints", "gen", "-truth", truth, "-protocol", "ml-uniformity", "-alpha", "0.5", "-o", out})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want the context's", err)
+	}
+	if d := time.Since(t0); d > 500*time.Millisecond {
+		t.Errorf("returned %v after the start, 50 ms after which it was cancelled", d)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s written", out)
+	}
+}
+
+// TestConstraintsCheckBadNames: a -names file that is empty, has a blank
+// line or repeats a name is an error naming that file and line; a repeat
+// used to be reported against the constraint file, and an empty names
+// file made every name "not an integer".
+func TestConstraintsCheckBadNames(t *testing.T) {
+	cons := consWriteTemp(t, "c.csv", "a,b,ml\nc,d,cl\n")
+	for _, c := range []struct {
+		names string
+		want  string
+	}{
+		{"", "names.txt: no names"},
+		{"a\nb\na\nd\n", `names.txt:3: name "a" repeats line 1`},
+		{"a\n\nc\nd\n", "names.txt:2: empty name"},
+	} {
+		names := consWriteTemp(t, "names.txt", c.names)
+		_, _, err := runConstraintsCLI(t, "check", "-names", names, cons)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("names %q: err = %v, want one containing %q", c.names, err, c.want)
+		}
+	}
+}
+
+// TestConstraintsCheckInterrupted: constraint.Read and the conflict check
+// poll no context; on 6·10⁶ pairs check took 4-5 s to stop after Ctrl-C.
+// It now returns as soon as it is cancelled.
+func TestConstraintsCheckInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 10⁶ pairs in the background")
+	}
+	var b strings.Builder
+	for i := range 1000000 {
+		fmt.Fprintf(&b, "%d,%d,ml\n", i, i+1)
+	}
+	file := consWriteTemp(t, "c.csv", b.String())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
+	t0 := time.Now()
+	err := m.Run(ctx, []string{"constraints", "check", file})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want the context's", err)
+	}
+	if d := time.Since(t0); d > 300*time.Millisecond {
+		t.Errorf("returned %v after the start, 20 ms after which it was cancelled", d)
 	}
 }

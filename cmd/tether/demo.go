@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"text/tabwriter"
 	"time"
@@ -41,6 +42,12 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	quiet := fs.Bool("quiet", false, "no progress messages")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: demo: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if fi, err := os.Stat(*outDir); *outDir != "" && err == nil && !fi.IsDir() {
+		return fmt.Errorf("%w: demo: -o %s is not a folder", errUsage, *outDir)
 	}
 	rec := newRecorder(m.Stderr, *quiet)
 	src := func(stream uint64) rand.Source { return rand.NewPCG(*seed, stream) }

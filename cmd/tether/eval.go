@@ -56,8 +56,8 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	if opt.Unconstrained && consPath == "" {
 		return fmt.Errorf("%w: eval: --unconstrained needs --constraints", errUsage)
 	}
-	if opt.MaxClusters == 0 {
-		return fmt.Errorf("%w: eval: --max-clusters must be positive or -1", errUsage)
+	if opt.MaxClusters == 0 || opt.MaxClusters < -1 {
+		return fmt.Errorf("%w: eval: --max-clusters must be positive or -1, got %d", errUsage, opt.MaxClusters)
 	}
 	minSizes, err := parseInts(sizes)
 	if err != nil {
@@ -65,8 +65,13 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	}
 	opt.MinSizes = minSizes
 
-	truth, pred, err := readEvalPair(truthPath, predPath)
-	if err != nil {
+	// The labels reader and the figures poll no context (seconds at 10⁷
+	// labels): untilDone returns as soon as ctx is cancelled.
+	var truth, pred []int
+	if err := untilDone(ctx, func() (err error) {
+		truth, pred, err = readEvalPair(truthPath, predPath)
+		return err
+	}); err != nil {
 		return err
 	}
 	if len(truth) != len(pred) {
@@ -91,9 +96,14 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	rep, err := metrics.Evaluate(truth, pred, &opt)
-	if err != nil {
-		return fmt.Errorf("eval: %w", err)
+	var rep metrics.Report
+	if err := untilDone(ctx, func() (err error) {
+		if rep, err = metrics.Evaluate(truth, pred, &opt); err != nil {
+			return fmt.Errorf("eval: %w", err)
+		}
+		return nil
+	}); err != nil {
+		return err
 	}
 	if asJSON {
 		enc := json.NewEncoder(m.Stdout)

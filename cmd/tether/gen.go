@@ -102,6 +102,9 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return genFlagError(err)
 	}
+	if err := checkOutputs(nil, generatedOutputs(g, "-o", f.out, "-labels", f.labels)); err != nil {
+		return err
+	}
 	d, err := input.Generate(ctx, g, p, f.seed)
 	if errors.Is(err, synth.ErrInvalid) {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -170,15 +173,45 @@ func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath
 	if err := m.writeOutput(ctx, out, write); err != nil {
 		return err
 	}
-	lp := labelsPath
-	if lp == "" && out != "" && out != "-" {
-		lp = strings.TrimSuffix(out, filepath.Ext(out)) + ".labels"
-	}
+	lp := generatedLabelsPath(out, labelsPath)
 	if lp == "" {
 		fmt.Fprintln(m.Stderr, "tether gen: labels not written (use -labels FILE or -o FILE)")
 		return nil
 	}
 	return m.writeOutput(ctx, lp, func(w io.Writer) error { return dataset.WriteLabels(w, d.Truth) })
+}
+
+// generatedLabelsPath is the file of writeGenerated's labels of a graph:
+// labelsPath, else out with extension .labels when out is a file, else ""
+// (none written).
+func generatedLabelsPath(out, labelsPath string) string {
+	if labelsPath == "" && out != "" && out != "-" {
+		return strings.TrimSuffix(out, filepath.Ext(out)) + ".labels"
+	}
+	return labelsPath
+}
+
+// generatedOutputs lists the files writeGenerated writes for generator g
+// (checkOutputs): out, named by outFlag ("" is standard output), and for a
+// graph its labels, labelsPath of flag labelsFlag or by default the file
+// beside out.
+func generatedOutputs(g synth.Generator, outFlag, out, labelsFlag, labelsPath string) []pathFlag {
+	outs := []pathFlag{{outFlag, out}}
+	if out == "" {
+		outs[0].path = "-"
+	}
+	if g.Graph {
+		flag := labelsFlag
+		if labelsPath == "" {
+			flag = "the labels of " + outFlag
+			if labelsFlag != "" {
+				flag = labelsFlag
+			}
+			flag += " (by default " + outFlag + " with extension .labels)"
+		}
+		outs = append(outs, pathFlag{flag, generatedLabelsPath(out, labelsPath)})
+	}
+	return outs
 }
 
 // genFlagError turns generator parameter errors into usage errors.

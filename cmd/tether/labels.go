@@ -52,8 +52,8 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&in.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number or a header name (ARFF: last)")
 	fs.StringVar(&in.table.IDColumn, "id", "", "id `column` naming the nodes")
 	fs.StringVar(&in.table.Delimiter, "delim", "", "field delimiter (default: detected)")
-	fs.StringVar(&in.header, "header", "auto", "header line: auto, yes or no")
-	fs.StringVar(&in.missing, "missing", "reject", "missing feature values (? or empty): reject, impute or drop (as for cluster)")
+	fs.Var(textVar(&in.table.Header), "header", "header line: auto (the default), yes or no")
+	fs.Var(textVar(&in.table.Missing), "missing", "missing feature values (? or empty): reject (the default), impute or drop (as for cluster)")
 	fs.StringVar(&in.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding the labels (e.g. club)")
 	out := fs.String("o", "-", "output `file` (- for standard output)")
 	if err := parseFlags(fs, args); err != nil {
@@ -61,6 +61,9 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: labels: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if err := checkOutputs([]pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}}, []pathFlag{{"-o", *out}}); err != nil {
+		return err
 	}
 	var labels []int
 	var names, classes []string
@@ -70,12 +73,6 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	case in.input != "":
 		opt := in.table
 		opt.LabelColumn = in.labelCol
-		if err := opt.Missing.UnmarshalText([]byte(in.missing)); err != nil {
-			return fmt.Errorf("%w: labels: -missing: %v", errUsage, err)
-		}
-		if err := opt.Header.UnmarshalText([]byte(in.header)); err != nil {
-			return fmt.Errorf("%w: labels: -header: %v", errUsage, err)
-		}
 		t, err := dataset.ReadFile(ctx, in.input, opt)
 		if err != nil {
 			return err

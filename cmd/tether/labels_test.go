@@ -321,7 +321,7 @@ func TestRepeatedNamesKeyByIndex(t *testing.T) {
 	if got := readFile(t, pred); !strings.HasPrefix(got, "node,cluster\n0,") {
 		t.Errorf("labels file:\n%s", got)
 	}
-	if _, _, err := run(t, "cluster", "-input", data, "-id", "id", "-k", "2", "-knn", "3", "-quiet", "-o", pred, "-truth", pred); err != nil {
+	if _, _, err := run(t, "cluster", "-input", data, "-id", "id", "-k", "2", "-knn", "3", "-quiet", "-o", filepath.Join(dir, "p2.csv"), "-truth", pred); err != nil {
 		t.Errorf("read back: %v", err)
 	}
 }

@@ -59,6 +59,22 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	return 1
 }
 
+// untilDone runs f in a goroutine and waits for it to return or for ctx to
+// be cancelled, whichever comes first, returning f's error or ctx's. It is
+// for library calls that do not poll a context: an interrupted command
+// then returns at once, and the process exits with f still running; f must
+// not write anything the caller reads after a cancellation.
+func untilDone(ctx context.Context, f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // errUsage marks command-line mistakes (exit status 2).
 var errUsage = errors.New("usage")
 

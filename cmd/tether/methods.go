@@ -37,11 +37,11 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 		}
 		if one == nil {
 			_, err := cluster.New(rest[0])
-			return err
+			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 		list = one
 	default:
-		return fmt.Errorf("methods: want at most one method name, got %q", rest)
+		return fmt.Errorf("%w: methods: want at most one method name, got %q", errUsage, rest)
 	}
 	detail := len(rest) == 1
 	if *asJSON {

@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tether-sc/tether/cluster"
 )
@@ -110,5 +112,30 @@ func TestKnobRangesRefusedAndListed(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("methods bethe lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestMethodsBadArguments: an unknown method name and two names are usage
+// errors (exit status 2), as for every other command; they exited 1.
+func TestMethodsBadArguments(t *testing.T) {
+	for _, args := range [][]string{{"methods", "nope"}, {"methods", "njw", "fgpwc"}} {
+		if _, _, err := run(t, args...); !errors.Is(err, errUsage) {
+			t.Errorf("%v: err = %v, want a usage error", args, err)
+		}
+	}
+}
+
+// TestDemoOutputNotAFolder: -o naming a file is a usage error before the
+// demo runs; it ran every case (seconds) and then failed with "stat
+// f/demo.png: not a directory".
+func TestDemoOutputNotAFolder(t *testing.T) {
+	f := writeTemp(t, "f.txt", "x\n")
+	t0 := time.Now()
+	_, _, err := run(t, "demo", "-quiet", "-o", f)
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "-o") {
+		t.Errorf("err = %v, want a usage error naming -o", err)
+	}
+	if d := time.Since(t0); d > time.Second {
+		t.Errorf("refused after %v", d)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"io"
 	"strings"
@@ -59,6 +60,40 @@ func TestBindGraphSpecHelp(t *testing.T) {
 			if strings.Contains(buf.String(), w) {
 				t.Errorf("help has %q:\n%s", w, buf.String())
 			}
+		}
+	}
+}
+
+// TestEnumFlagsCheckedWhenUnused: a misspelt value of an enum flag is a
+// usage error naming the flag even when the input makes no use of it (a
+// graph file takes no -scale, a run without -constraints no -conflicts);
+// such values used to be checked only when used, and silently ignored
+// otherwise.
+func TestEnumFlagsCheckedWhenUnused(t *testing.T) {
+	dir := t.TempDir()
+	g := writeTemp(t, "g.txt", "0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n2 3\n")
+	gml := writeTemp(t, "g.gml", "graph [ node [ id 1 club \"a\" ] node [ id 2 club \"b\" ] edge [ source 1 target 2 ] ]")
+	out := []string{"-o", dir + "/l", "-quiet"}
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"cluster", "-graph-file", g, "-k", "2", "-scale", "minmaxx"}, "-scale"},
+		{[]string{"cluster", "-graph-file", g, "-k", "2", "-missing", "ignore"}, "-missing"},
+		{[]string{"cluster", "-graph-file", g, "-k", "2", "-header", "maybe"}, "-header"},
+		{[]string{"cluster", "-graph-file", g, "-k", "2", "-conflicts", "drop"}, "-conflicts"},
+		{[]string{"labels", "-graph-file", gml, "-gml-label", "club", "-header", "maybe"}, "-header"},
+		{[]string{"labels", "-graph-file", gml, "-gml-label", "club", "-missing", "ignore"}, "-missing"},
+	} {
+		args := c.args
+		if args[0] == "cluster" {
+			args = append(args, out...)
+		} else {
+			args = append(args, "-o", dir+"/labels")
+		}
+		_, _, err := run(t, args...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.flag) {
+			t.Errorf("%v: err = %v, want a usage error naming %s", args, err, c.flag)
 		}
 	}
 }

@@ -198,3 +198,72 @@ func TestOutputFlagsCreateParents(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputCollisions: an output flag naming a file the command reads, or
+// the file of another of its outputs, is a usage error before anything is
+// written, instead of one file silently replacing the other (gen sbm -o
+// g.labels wrote the graph, then its labels over it).
+func TestOutputCollisions(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.csv")
+	truth := filepath.Join(dir, "t.txt")
+	csv := "x,y\n0,0\n0.1,0\n0,0.1\n5,5\n5.1,5\n5,5.1\n"
+	for _, c := range []struct {
+		name  string
+		args  []string
+		flags []string // named in the message
+	}{
+		{"gen -o is the default labels file", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "g.labels")}, []string{"-o", "-labels"}},
+		{"gen -o and -labels", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "g.txt"), "-labels", filepath.Join(dir, "g.txt")}, []string{"-o", "-labels"}},
+		{"gen both to stdout", []string{"gen", "sbm", "-n", "20", "-labels", "-"}, []string{"-o", "-labels"}},
+		{"cluster -o is -input", []string{"cluster", "-input", data, "-k", "2", "-knn", "2", "-sigma", "median", "-o", data}, []string{"-o", "-input"}},
+		{"cluster -o is -truth", []string{"cluster", "-input", data, "-k", "2", "-knn", "2", "-sigma", "median", "-truth", truth, "-o", truth}, []string{"-o", "-truth"}},
+		{"cluster -o is -graph-out", []string{"cluster", "-input", data, "-k", "2", "-knn", "2", "-sigma", "median", "-o", filepath.Join(dir, "out"), "-graph-out", filepath.Join(dir, "out")}, []string{"-o", "-graph-out"}},
+		{"cluster -plot is -o, spelt otherwise", []string{"cluster", "-input", data, "-k", "2", "-knn", "2", "-sigma", "median", "-o", filepath.Join(dir, "p.png"), "-plot", filepath.Join(dir, ".", "p.png")}, []string{"-o", "-plot"}},
+		{"cluster -gen-out labels is -o", []string{"cluster", "-gen", "sbm", "-n", "20", "-k", "2", "-gen-out", filepath.Join(dir, "s.txt"), "-o", filepath.Join(dir, "s.labels")}, []string{"-o", "-gen-out"}},
+		{"labels -o is -input", []string{"labels", "-input", data, "-label", "last", "-o", data}, []string{"-o", "-input"}},
+		{"constraints gen -o is -truth", []string{"constraints", "gen", "-truth", truth, "-protocol", "pairs-frac", "-o", truth}, []string{"-o", "-truth"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.WriteFile(data, []byte(csv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(truth, []byte("0\n0\n0\n1\n1\n1\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := dirNames(t, dir)
+			_, _, err := run(t, append(c.args, "-quiet")[:len(c.args)+quietArg(c.args)]...)
+			if !errors.Is(err, errUsage) {
+				t.Fatalf("%v: err = %v, want a usage error", c.args, err)
+			}
+			for _, f := range c.flags {
+				if !strings.Contains(err.Error(), f) {
+					t.Errorf("error %q does not name %s", err, f)
+				}
+			}
+			if after := dirNames(t, dir); strings.Join(after, ",") != strings.Join(before, ",") {
+				t.Errorf("files %v after the error, want %v", after, before)
+			}
+			for p, want := range map[string]string{data: csv, truth: "0\n0\n0\n1\n1\n1\n"} {
+				if b, _ := os.ReadFile(p); string(b) != want {
+					t.Errorf("%s was changed", p)
+				}
+			}
+		})
+	}
+	// Devices may be shared: both outputs to /dev/null.
+	if _, err := os.Stat(os.DevNull); err == nil {
+		_, _, err := run(t, "cluster", "-input", data, "-k", "2", "-knn", "2", "-sigma", "median", "-quiet", "-o", os.DevNull, "-graph-out", os.DevNull)
+		if err != nil {
+			t.Errorf("-o and -graph-out %s: %v", os.DevNull, err)
+		}
+	}
+}
+
+// quietArg is 1 when the command takes -quiet (cluster), else 0.
+func quietArg(args []string) int {
+	if args[0] == "cluster" {
+		return 1
+	}
+	return 0
+}

@@ -115,13 +115,17 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 	}
 	var d *dataset.ValueData
 	name := input
-	if input == "-" {
-		name = "<stdin>"
-		d, err = dataset.ReadValues(m.Stdin, name, dataset.ValueOptions{})
-	} else {
-		d, err = dataset.ReadValuesFile(input, dataset.ValueOptions{})
-	}
-	if err != nil {
+	// The reader and powerlaw.Fit poll no context (seconds at 10⁶ values):
+	// untilDone returns as soon as ctx is cancelled.
+	if err := untilDone(ctx, func() (err error) {
+		if input == "-" {
+			name = "<stdin>"
+			d, err = dataset.ReadValues(m.Stdin, name, dataset.ValueOptions{})
+		} else {
+			d, err = dataset.ReadValuesFile(input, dataset.ValueOptions{})
+		}
+		return err
+	}); err != nil {
 		return err
 	}
 	for i, v := range d.Values {
@@ -142,8 +146,10 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 		res = g.Fit
 		rep.Bootstrap, rep.Seed, rep.P = boot, seed, &g.P
 	} else {
-		res, err = powerlaw.Fit(d.Values, &opt)
-		if err != nil {
+		if err := untilDone(ctx, func() (err error) {
+			res, err = powerlaw.Fit(d.Values, &opt)
+			return err
+		}); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
@@ -195,7 +201,7 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 	var discrete bool
 	var seed uint64
 	var out string
-	fs.Float64Var(&alpha, "alpha", 0, "exponent α > 1 (required)")
+	fs.Float64Var(&alpha, "alpha", 0, fmt.Sprintf("exponent α > 1 (required; at most %d with -discrete)", powerlaw.MaxAlpha))
 	fs.Float64Var(&xmin, "xmin", 1, "lower bound x_min > 0 (an integer ≥ 1 with -discrete)")
 	fs.IntVar(&n, "n", 0, fmt.Sprintf("number of values, 1…%d (required)", powerlaw.MaxSample))
 	fs.BoolVar(&discrete, "discrete", false, "draw integers from the discrete power law")
@@ -232,6 +238,10 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 				}
 			}
 			v := s.Draw(r)
+			if math.IsInf(v, 0) {
+				p := math.Exp((alpha - 1) * (math.Log(xmin) - math.Log(math.MaxFloat64)))
+				return fmt.Errorf("powerlaw sample: value %d is +Inf: with α = %v and x_min = %v, P(X > %.3g) ≈ %.3g, beyond the float64 range; use a larger α or a smaller x_min", i+1, alpha, xmin, math.MaxFloat64, p)
+			}
 			if discrete {
 				buf = strconv.AppendFloat(buf[:0], v, 'f', 0, 64)
 			} else {

@@ -233,7 +233,7 @@ func FuzzMinSizes(f *testing.F) {
 
 // FuzzConsReadNames checks the reader of node-name files (tether
 // constraints -names): no panic, and one name per line, lines ending at
-// "\n", "\r\n" or a bare "\r".
+// "\n", "\r\n" or a bare "\r", each non-empty and distinct.
 func FuzzConsReadNames(f *testing.F) {
 	for _, s := range []string{"a\nb\n", "a\r\nb", "", "\n\n", " x \n", "a\rb\r"} {
 		f.Add(s)
@@ -254,6 +254,13 @@ func FuzzConsReadNames(f *testing.F) {
 		}
 		if len(names) != want {
 			t.Fatalf("%d names from %d lines", len(names), want)
+		}
+		seen := map[string]bool{}
+		for _, nm := range names {
+			if nm == "" || seen[nm] {
+				t.Fatalf("name %q empty or repeated in %q", nm, names)
+			}
+			seen[nm] = true
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 
 	"github.com/tether-sc/tether/internal/server"
 )
@@ -18,7 +19,9 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	public := fs.Bool("public", false, "allow an -addr that is not a loopback address")
 	dataRoot := fs.String("data", "", "`folder` whose files the API may load by relative path (none by default; nothing outside it is readable)")
 	seed := fs.Uint64("seed", 1, "seed of the generator of -gen")
-	maxNodes := fs.Int("max-nodes-session", 200000, "largest `number` of nodes of a session's data")
+	maxNodes := new(int)
+	*maxNodes = 200000
+	fs.Var(intIn(maxNodes, 1, 1<<31-1), "max-nodes-session", "largest `number` of nodes of a session's data")
 	quiet := fs.Bool("quiet", false, "no progress messages")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -35,6 +38,13 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 			return fmt.Errorf("%w: -addr %s is not a loopback address: anyone who can reach it could use the server; add -public to mean it", errUsage, *addr)
 		}
 		fmt.Fprintf(m.Stderr, "tether serve: warning: listening on %s, reachable from other machines; the server has no authentication\n", *addr)
+	}
+	if *dataRoot != "" {
+		if fi, err := os.Stat(*dataRoot); err != nil {
+			return fmt.Errorf("%w: -data: %v", errUsage, err)
+		} else if !fi.IsDir() {
+			return fmt.Errorf("%w: -data %s: not a folder", errUsage, *dataRoot)
+		}
 	}
 	cfg := server.Config{DataRoot: *dataRoot, Spec: in.spec, MaxNodes: *maxNodes}
 	if in.input != "" || in.graphFile != "" || in.gen != "" || in.bip.file != "" {

@@ -24,10 +24,16 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"-addr", "nonsense"}, "-addr"},
 		{[]string{"-bipartite", "x.txt"}, "bipartite"},
 		{[]string{"extra"}, "unexpected argument"},
+		// Checked before the server starts (they were not: it served).
+		{[]string{"-addr", "127.0.0.1:0", "-data", "/nonexistent/tether-data"}, "-data"},
+		{[]string{"-addr", "127.0.0.1:0", "-max-nodes-session", "-1"}, "-max-nodes-session"},
+		{[]string{"-addr", "127.0.0.1:0", "-scale", "minmaxx"}, "-scale"},
 	} {
 		var stderr strings.Builder
 		m := &Main{Stdout: &strings.Builder{}, Stderr: &stderr}
-		err := m.Run(context.Background(), append([]string{"serve"}, c.args...))
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err := m.Run(ctx, append([]string{"serve"}, c.args...))
+		cancel()
 		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("serve %v: err = %v, want a usage error naming %q", c.args, err, c.msg)
 		}
