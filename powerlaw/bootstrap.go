@@ -3,6 +3,7 @@ package powerlaw
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 
@@ -30,7 +31,20 @@ type GOF struct {
 	// own fit is at least Fit.KS; Exceed is their number, Reps the total.
 	P            float64
 	Exceed, Reps int
+	// Unfitted counts the synthetic data sets that could not be fitted
+	// (for example every tail value equal to x_min); each is counted in
+	// Exceed, as a set as far from a power law as one can be.
+	Unfitted int
+	// Redrawn counts the synthetic tail values that the fitted law drew
+	// beyond the largest float64 (when α is close to 1) and that were
+	// drawn again (see GoodnessOfFit).
+	Redrawn int
 }
+
+// maxOverflow is the largest probability that one draw of the fitted law
+// exceeds the largest float64 for which GoodnessOfFit still redraws such
+// values; beyond it the law cannot be represented and it returns an error.
+const maxOverflow = 0.5
 
 // GoodnessOfFit fits x with Fit and returns the p-value of the power-law
 // hypothesis by the semi-parametric bootstrap of Clauset et al. (2009,
@@ -40,6 +54,15 @@ type GOF struct {
 // the same way as x (with x_min selected again when opt.Xmin is 0), and
 // its KS distance compared with the observed one. Clauset et al. rule the
 // power law out when P ≤ 0.1.
+//
+// A fitted α close to 1 gives a tail so heavy that a draw can exceed the
+// largest float64, P(X > M) = (M/x_min)^{1−α} for the continuous law. Such a
+// value is drawn again: the synthetic sets follow the law conditioned on
+// being representable, as the observed values are (GOF.Redrawn counts them;
+// before, the set failed to fit and counted as exceeding, which pushed P
+// towards "plausible"). When that probability is above ½, GoodnessOfFit
+// returns an error wrapping ErrInvalid instead; for the continuous MLE of
+// finite data it is at most 1/e, since α̂ − 1 ≥ 1/ln(M/x_min).
 //
 // Replicates run in parallel (Bootstrap.Workers) and stop when ctx is
 // cancelled, returning ctx's error. Errors of Fit are returned as they are.
@@ -64,6 +87,9 @@ func GoodnessOfFit(ctx context.Context, x []float64, opt *Options, b Bootstrap) 
 	if err != nil {
 		return nil, err
 	}
+	if pInf := math.Exp((1 - f.Alpha) * (math.Log(math.MaxFloat64) - math.Log(f.Xmin))); pInf > maxOverflow {
+		return nil, fmt.Errorf("%w: the fitted power law (α = %.6g, x_min = %g) draws a value beyond the largest float64 with probability %.3g: the bootstrap cannot represent it", ErrInvalid, f.Alpha, f.Xmin, pInf)
+	}
 	var body []float64
 	for _, v := range x {
 		if v < f.Xmin {
@@ -73,7 +99,8 @@ func GoodnessOfFit(ctx context.Context, x []float64, opt *Options, b Bootstrap) 
 	sort.Float64s(body) // independent of the input order
 	inner := o
 	inner.Workers = 1
-	exceed := make([]bool, reps)
+	exceed, unfitted := make([]bool, reps), make([]bool, reps)
+	redrawn := make([]int, reps)
 	n := len(x)
 	pTail := float64(f.NTail) / float64(n)
 	err = parallel.ForState(ctx, reps, b.Workers, func() []float64 { return make([]float64, n) },
@@ -81,7 +108,12 @@ func GoodnessOfFit(ctx context.Context, x []float64, opt *Options, b Bootstrap) 
 			r := rand.New(rand.NewPCG(b.Seed, uint64(rep)))
 			for i := range syn {
 				if len(body) == 0 || r.Float64() < pTail {
-					syn[i] = s.Draw(r)
+					v := s.Draw(r)
+					for math.IsInf(v, 1) { // at most ½ per draw (checked above)
+						redrawn[rep]++
+						v = s.Draw(r)
+					}
+					syn[i] = v
 				} else {
 					syn[i] = body[r.IntN(len(body))]
 				}
@@ -93,7 +125,7 @@ func GoodnessOfFit(ctx context.Context, x []float64, opt *Options, b Bootstrap) 
 				}
 				// A synthetic set that cannot be fitted (e.g. all tail values
 				// equal x_min) is as far from a power law as one can be.
-				exceed[rep] = true
+				exceed[rep], unfitted[rep] = true, true
 				return nil
 			}
 			exceed[rep] = g.KS >= f.KS
@@ -102,11 +134,16 @@ func GoodnessOfFit(ctx context.Context, x []float64, opt *Options, b Bootstrap) 
 	if err != nil {
 		return nil, err
 	}
-	k := 0
-	for _, e := range exceed {
-		if e {
-			k++
+	out := &GOF{Fit: f, Reps: reps}
+	for rep := range exceed {
+		if exceed[rep] {
+			out.Exceed++
 		}
+		if unfitted[rep] {
+			out.Unfitted++
+		}
+		out.Redrawn += redrawn[rep]
 	}
-	return &GOF{Fit: f, P: float64(k) / float64(reps), Exceed: k, Reps: reps}, nil
+	out.P = float64(out.Exceed) / float64(reps)
+	return out, nil
 }

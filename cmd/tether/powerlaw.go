@@ -76,6 +76,11 @@ type plFitReport struct {
 	Bootstrap    int      `json:"bootstrap,omitempty"`
 	Seed         uint64   `json:"seed,omitempty"`
 	P            *float64 `json:"p,omitempty"`
+	// Unfitted and Redrawn are powerlaw.GOF's: synthetic sets that could
+	// not be fitted (counted as exceeding), and tail values drawn beyond
+	// the largest float64 and drawn again.
+	Unfitted int `json:"unfitted,omitempty"`
+	Redrawn  int `json:"redrawn,omitempty"`
 }
 
 // runPowerlawFit implements "tether powerlaw fit".
@@ -145,6 +150,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 		}
 		res = g.Fit
 		rep.Bootstrap, rep.Seed, rep.P = boot, seed, &g.P
+		rep.Unfitted, rep.Redrawn = g.Unfitted, g.Redrawn
 	} else {
 		if err := untilDone(ctx, func() (err error) {
 			res, err = powerlaw.Fit(d.Values, &opt)
@@ -181,6 +187,12 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 			verdict = "the power law is ruled out (p ≤ 0.1)"
 		}
 		fmt.Fprintf(tw, "p\t%.3f\t%d bootstrap replicates, seed %d: %s\n", *rep.P, boot, seed, verdict)
+		if rep.Unfitted > 0 {
+			fmt.Fprintf(tw, "unfitted\t%d\tsynthetic sets that could not be fitted, counted as exceeding\n", rep.Unfitted)
+		}
+		if rep.Redrawn > 0 {
+			fmt.Fprintf(tw, "redrawn\t%d\tsynthetic values beyond the largest float64, drawn again (α close to 1)\n", rep.Redrawn)
+		}
 	}
 	return tw.Flush()
 }
