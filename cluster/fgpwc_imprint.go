@@ -40,7 +40,7 @@ import (
 // L_sym undefined; it gets a self loop of the must-link weight, with a
 // warning. A pair that is both a must-link and a cannot-link is an error
 // wrapping ErrInvalid. Cost O(nnz + pairs).
-func fgpwcImprint(g *graph.Graph, pairs []constraint.Pair) (*graph.Graph, []string, error) {
+func fgpwcImprint(ctx context.Context, g *graph.Graph, pairs []constraint.Pair) (*graph.Graph, []string, error) {
 	if len(pairs) == 0 {
 		return g, nil, nil
 	}
@@ -54,7 +54,7 @@ func fgpwcImprint(g *graph.Graph, pairs []constraint.Pair) (*graph.Graph, []stri
 	if !(wmax > 0) {
 		return nil, nil, fmt.Errorf("%w: fgpwc: imprint: the graph has no positive weight", ErrInvalid)
 	}
-	g2, err := constrainedAffinity(g, &constraint.Set{N: g.N(), Pairs: pairs}, wmax, "fgpwc: imprint")
+	g2, err := constrainedAffinity(ctx, g, &constraint.Set{N: g.N(), Pairs: pairs}, wmax, "fgpwc: imprint")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,7 +106,7 @@ func newFGPWCImprinter(cfg FGPWC, g *graph.Graph, s *Settings) *fgpwcImprinter {
 // embed returns the basis of the graph with pairs imprinted, of dimension
 // m (0: automatic, as FGPWC.M).
 func (im *fgpwcImprinter) embed(ctx context.Context, pairs []constraint.Pair, m int) (*FGPWCBasis, error) {
-	g2, warns, err := fgpwcImprint(im.g, pairs)
+	g2, warns, err := fgpwcImprint(ctx, im.g, pairs)
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 		return nil, fmt.Errorf("%w: sl needs pairwise constraints or labels, none given", ErrInvalid)
 	}
 	set := &constraint.Set{N: p.Graph.N(), Pairs: pairs}
-	g2, err := constrainedAffinity(p.Graph, set, wml, "sl")
+	g2, err := constrainedAffinity(ctx, p.Graph, set, wml, "sl")
 	if err != nil {
 		return nil, err
 	}
