@@ -86,3 +86,36 @@ func TestZetaInvalid(t *testing.T) {
 		t.Errorf("logZeta(500, 100) = %v, want finite", got)
 	}
 }
+
+// TestZetaLargeExponent: above zetaShortcutS the direct sum stops when its
+// rest is negligible, so ζ(10¹⁰, 1) returns at once (it took time
+// proportional to s), and the scaled values ζ(s, q)·q^s, which stay finite
+// where q^{−s} underflows, agree with a direct sum of the terms
+// ((q+k)/q)^{−s} = exp(−s·log1p(k/q)) (independent of the Euler–Maclaurin
+// code).
+func TestZetaLargeExponent(t *testing.T) {
+	direct := func(s, q float64) (z, dz float64) {
+		for k := 0; k < 10_000_000; k++ {
+			l := math.Log(q + float64(k))
+			tk := math.Exp(-s * math.Log1p(float64(k)/q))
+			z += tk
+			dz -= l * tk
+			if tk < 1e-20*z {
+				break
+			}
+		}
+		return z, dz
+	}
+	for _, tc := range []struct{ s, q float64 }{
+		{1e10, 1}, {1e10, 1e9}, {1e6, 1}, {1500, 1}, {1500, 1000}, {2000, 1e4}, {1e5, 3e4}, {1001, 900},
+	} {
+		z, dz := zetaScaled(tc.s, tc.q)
+		wz, wdz := direct(tc.s, tc.q)
+		if math.Abs(z-wz) > 1e-14*wz || math.Abs(dz-wdz) > 1e-13*math.Abs(wdz) {
+			t.Errorf("ζ(%g, %g)·q^s = %.17g, ∂ = %.17g; direct sums %.17g, %.17g", tc.s, tc.q, z, dz, wz, wdz)
+		}
+	}
+	if got := Zeta(1e10, 1); got != 1 {
+		t.Errorf("ζ(1e10, 1) = %v, want 1", got)
+	}
+}
