@@ -16,7 +16,9 @@ import (
 // documented defaults, calls m.Partition, and fills Result.Runtime. It
 // adds a warning, first in Result.Warnings, for each kind of side
 // information in p that the method does not use (constraints given to an
-// unsupervised method, for example), so that nothing is silently ignored.
+// unsupervised method, for example), so that nothing is silently ignored,
+// and a last one when the partition has collapsed (one cluster holding at
+// least 90% of the nodes while k ≥ 2; see collapsed).
 // For a method that declares Uses.Core, a graph with isolated nodes or
 // components too small to be clusters is handled by one rule (core.go):
 // the method clusters the core of the graph and the other nodes are
@@ -49,8 +51,42 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 	if w := ignored(m.Name(), u, p); len(w) > 0 {
 		res.Warnings = append(w, res.Warnings...)
 	}
+	if w := collapsed(m.Name(), res); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	res.Runtime = time.Since(start)
 	return res, nil
+}
+
+// collapsedShare is the share of the nodes in one cluster from which Run
+// warns that a partition into k ≥ 2 clusters may have collapsed.
+const collapsedShare = 0.9
+
+// collapsed returns a warning when the largest cluster of res holds at
+// least collapsedShare of its n ≥ 20 nodes while res.K ≥ 2: the classic
+// failure of spectral methods on sparse or disconnected graphs (one giant
+// cluster and a few tiny ones; issue 19), which a user without ground truth
+// cannot see in the labels. Classes that unequal are possible, so it is a
+// warning, not an error. Cost O(n + k).
+func collapsed(name string, res *Result) string {
+	n := len(res.Labels)
+	if res.K < 2 || n < 20 {
+		return ""
+	}
+	sizes := make([]int, res.K)
+	for _, c := range res.Labels {
+		sizes[c]++
+	}
+	big := 0
+	for c, sz := range sizes {
+		if sz > sizes[big] {
+			big = c
+		}
+	}
+	if share := float64(sizes[big]) / float64(n); share >= collapsedShare {
+		return fmt.Sprintf("%s: cluster %d holds %.1f%% of the %d nodes and the other %d clusters %d: unless the classes are that unequal, the partition has collapsed: try another method or graph (on sparse graphs regularization helps the spectral methods: Problem.Regularize, tether cluster -regularize)", name, big, 100*share, n, res.K-1, n-sizes[big])
+	}
+	return ""
 }
 
 // ErrNumerical is wrapped by errors reporting a numerical failure: a

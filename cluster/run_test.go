@@ -152,3 +152,72 @@ func TestRunPassesDefaultSettings(t *testing.T) {
 		t.Errorf("cancelled context: %v", err)
 	}
 }
+
+// TestRunWarnsAboutCollapsedPartition: Run warns when one cluster of a
+// partition into k ≥ 2 holds at least 90% of n ≥ 20 nodes (the silent
+// "one giant cluster" of issue 19), and not otherwise.
+func TestRunWarnsAboutCollapsedPartition(t *testing.T) {
+	g, _ := roMoons(t, 40, 1)
+	// labels with big nodes in cluster 0 and the rest spread over 1…k−1.
+	labels := func(n, big, k int) []int {
+		l := make([]int, n)
+		for i := big; i < n; i++ {
+			l[i] = 1 + (i-big)%(k-1)
+		}
+		return l
+	}
+	for _, tc := range []struct {
+		name   string
+		labels []int
+		k      int
+		want   string // "" for no warning
+	}{
+		{"36 of 40 in one of 2", labels(40, 36, 2), 2, "holds 90.0% of the 40 nodes and the other 1 clusters 4"},
+		{"35 of 40", labels(40, 35, 2), 2, ""},
+		{"39 of 40 in one of 5", labels(40, 39, 5), 5, "holds 97.5% of the 40 nodes and the other 4 clusters 1"},
+		{"one cluster asked", make([]int, 40), 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := labelsMethod{labels: tc.labels, k: tc.k}
+			res, err := Run(context.Background(), m, &Problem{Graph: g, K: tc.k}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "has collapsed") {
+					got = w
+				}
+			}
+			switch {
+			case tc.want == "" && got != "":
+				t.Errorf("unexpected warning %q", got)
+			case tc.want != "" && !strings.Contains(got, tc.want):
+				t.Errorf("warning %q, want it to contain %q", got, tc.want)
+			}
+		})
+	}
+	// Fewer than 20 nodes (12, all in one of 2 clusters): no warning.
+	g10, _ := roMoons(t, 12, 1)
+	res, err := Run(context.Background(), labelsMethod{labels: labels(12, 12, 2), k: 2}, &Problem{Graph: g10, K: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "has collapsed") {
+			t.Errorf("12 nodes: warning %q", w)
+		}
+	}
+}
+
+// labelsMethod is a Method returning the given labels as a partition into k.
+type labelsMethod struct {
+	labels []int
+	k      int
+}
+
+func (labelsMethod) Name() string { return "labels" }
+func (labelsMethod) Uses() Uses   { return Uses{} }
+func (m labelsMethod) Partition(_ context.Context, p *Problem, _ *Settings) (*Result, error) {
+	return &Result{Labels: append([]int(nil), m.labels...), K: m.k}, nil
+}
