@@ -38,8 +38,10 @@ CSV/TSV/ARFF feature file (-label; ARFF: the last attribute unless -label
 says otherwise) or a node attribute of a GML graph (-gml-label). The output
 is "node,label" lines (0-based index), or "name,label" lines when the input
 names its nodes (-id column, GML labels), with the class text as in the
-file; nodes with a missing class get an empty label. Every command that
-reads labels reads it (cluster -truth, eval -truth, constraints gen -truth).
+file. A row whose class is missing (? or empty) is an error, or is left out
+with -missing drop, as cluster leaves it out (so node numbers match); a GML
+node without the attribute is an error. Every command that reads labels
+reads the output (cluster -truth, eval -truth, constraints gen -truth).
 
 ` + labelFilesHelp
 
