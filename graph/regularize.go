@@ -120,8 +120,30 @@ func NeedsRegularization(g *Graph, k int) (bool, string) {
 
 // DegreeCV returns the coefficient of variation std(d)/mean(d) of the
 // degrees of g (population standard deviation), 0 for a graph without
-// edges. Cost O(n).
+// edges. When the sums overflow (degrees near the largest float64) it is
+// computed again from the degrees scaled by their mean, which gives the
+// same value without overflow. Cost O(n).
 func DegreeCV(g *Graph) float64 {
+	cv := degreeCV(g)
+	if !math.IsInf(cv, 0) && !math.IsNaN(cv) {
+		return cv
+	}
+	n := float64(g.n)
+	var mean float64
+	for _, d := range g.deg {
+		mean += d / n
+	}
+	var v float64
+	for _, d := range g.deg {
+		r := d/mean - 1
+		v += r * r
+	}
+	return math.Sqrt(v / n)
+}
+
+// degreeCV is DegreeCV by the plain sums, which overflow for degrees near
+// the largest float64.
+func degreeCV(g *Graph) float64 {
 	if g.n == 0 {
 		return 0
 	}

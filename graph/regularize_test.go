@@ -171,6 +171,22 @@ func TestTauFor(t *testing.T) {
 	if cv := DegreeCV(gs); math.Abs(cv-wantCV) > 1e-12 {
 		t.Errorf("star CV = %v, want %v", cv, wantCV)
 	}
+	// The same star with weights 10³⁰⁶: the plain sums of squares overflow
+	// (the CV printed +Inf), the coefficient of variation is unchanged.
+	var heavy []Edge
+	for _, e := range star {
+		heavy = append(heavy, Edge{e.I, e.J, 1e306})
+	}
+	gh, err := FromEdges(20, heavy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain := degreeCV(gh); !math.IsInf(plain, 0) && !math.IsNaN(plain) {
+		t.Errorf("the plain sums do not overflow (%v): the case is not reached", plain)
+	}
+	if cv := DegreeCV(gh); math.Abs(cv-wantCV) > 1e-12 {
+		t.Errorf("star CV with weights 1e306 = %v, want %v", cv, wantCV)
+	}
 	for _, tc := range []struct {
 		name string
 		g    *Graph
