@@ -150,7 +150,8 @@ func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, ma
 }
 
 // readRooted reads the file at rel under root, refusing absolute paths,
-// ".." elements and symbolic links that leave the root (os.Root). limit
+// ".." elements, symbolic links that leave the root (os.Root) and what is
+// not a regular file (a FIFO would block, a device never end). limit
 // bounds its size.
 func readRooted(root, rel string, limit int64) ([]byte, error) {
 	if root == "" {
@@ -164,11 +165,18 @@ func readRooted(root, rel string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("opening the -data root: %w", err)
 	}
 	defer r.Close()
-	f, err := r.Open(rel)
+	f, err := r.OpenFile(rel, openFlags, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%w: file %q: %w", errBadInput, rel, err)
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("%w: file %q: %w", errBadInput, rel, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: file %q is not a regular file (%v)", errBadInput, rel, fi.Mode().Type())
+	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("%w: file %q: %w", errBadInput, rel, err)
