@@ -81,6 +81,12 @@ func fgpwcServerM(cfgM, k, n int) int {
 	return max(1, min(m, n-1))
 }
 
+// maxFGPWCM bounds the FGPWC knobs M and MaxM a request may set: the
+// basis holds n·M values and its eigensolve costs O(n·M²) per iteration
+// (M = 2999 on n = 3000 ran for minutes, past the client's departure).
+// It is package cluster's cap of the automatic m.
+const maxFGPWCM = 200
+
 // method resolves req to a method with its knobs, and its canonical key.
 func (s *Server) method(req *ClusterRequest, n int) (cluster.Method, string, error) {
 	name := req.Method
@@ -104,6 +110,9 @@ func (s *Server) method(req *ClusterRequest, n int) (cluster.Method, string, err
 		return nil, "", fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	if f, ok := fgpwcOf(m); ok {
+		if f.M > maxFGPWCM || f.MaxM > maxFGPWCM {
+			return nil, "", fmt.Errorf("%w: fgpwc M = %d, MaxM = %d: this server's limit is %d (the cap of the automatic m): the basis holds n·M values", errBadInput, f.M, f.MaxM, maxFGPWCM)
+		}
 		if _, given := req.Knobs["M"]; !given && f.M == 0 {
 			// Interactive default (ours): m = 2k instead of the paper's
 			// #{λ < 0.9}, which reaches the cap of 200 on k-NN graphs of

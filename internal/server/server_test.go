@@ -580,3 +580,31 @@ func TestFGPWCServerM(t *testing.T) {
 		}
 	}
 }
+
+func TestFGPWCMLimit(t *testing.T) {
+	// An M (or MaxM) of n − 1 is within the knob's range, but its basis
+	// holds n·M values and its eigensolve ran for minutes without
+	// noticing a cancelled request (n = 3000, M = 2999): the server
+	// refuses more than the library's automatic cap of 200.
+	s := newTest(t, Config{})
+	id := newSession(t, s, 300)
+	for _, c := range []struct {
+		knobs map[string]string
+		want  int
+	}{
+		{map[string]string{"M": "201"}, http.StatusBadRequest},
+		{map[string]string{"M": "299"}, http.StatusBadRequest},
+		{map[string]string{"M": "0", "MaxM": "299"}, http.StatusBadRequest},
+		{map[string]string{"M": "8"}, http.StatusOK},
+		{map[string]string{"M": "0", "MaxM": "200"}, http.StatusOK},
+	} {
+		body, _ := json.Marshal(ClusterRequest{K: 2, Knobs: c.knobs})
+		code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", body)
+		if code != c.want {
+			t.Errorf("knobs %v: status %d, want %d: %s", c.knobs, code, c.want, b)
+		}
+		if c.want == http.StatusBadRequest && !strings.Contains(string(b), "limit") {
+			t.Errorf("knobs %v: error %s, want it to name the limit", c.knobs, b)
+		}
+	}
+}
