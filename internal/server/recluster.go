@@ -233,9 +233,11 @@ func (s *Server) recluster(ctx context.Context, ss *session, req ClusterRequest)
 // (HTTP 409).
 var errConflict = errors.New("conflict")
 
-// classify marks the library's invalid-problem errors as bad input.
+// classify marks the library's invalid-problem errors as bad input, and
+// its numerical failures too: no method returns one on valid input, so
+// the request's knobs, weights or data are out of floating-point range.
 func classify(err error) error {
-	if errors.Is(err, cluster.ErrInvalid) {
+	if errors.Is(err, cluster.ErrInvalid) || errors.Is(err, cluster.ErrNumerical) {
 		return fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	return err

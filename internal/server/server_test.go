@@ -608,3 +608,20 @@ func TestFGPWCMLimit(t *testing.T) {
 		}
 	}
 }
+
+func TestNumericalFailureIsBadInput(t *testing.T) {
+	// Weights of 1e308 pass constraint validation but overflow FGPWC's
+	// objective: the library's numerical failure is the input's fault
+	// (no method returns one on valid input), a 400, not a 500.
+	s := newTest(t, Config{})
+	id := newSession(t, s, 100)
+	base := "/api/sessions/" + id
+	callJSON(t, s, "POST", base+"/constraints", map[string]any{"pairs": []map[string]any{{"i": 0, "j": 1, "kind": "ml", "weight": 1e308}, {"i": 0, "j": 2, "kind": "cl", "weight": 1e308}}}, nil, http.StatusOK)
+	for _, cold := range []bool{false, true} {
+		body, _ := json.Marshal(ClusterRequest{K: 2, Cold: cold})
+		code, b := call(t, s, "POST", base+"/cluster", "application/json", body)
+		if code != http.StatusBadRequest || !strings.Contains(string(b), "floating-point range") {
+			t.Errorf("cold %v: status %d body %s, want 400 explaining the numerical failure", cold, code, b)
+		}
+	}
+}
