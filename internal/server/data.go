@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
 )
@@ -127,10 +129,11 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 // generateData runs a generator of dataset/synth as tether gen does (same
 // parameters and seed, same data: input.Generate) and builds the graph of
 // its points.
-func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, maxNodes int) (*input.Data, error) {
+// budget (in nodes, see cost) bounds its features before they are drawn.
+func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, maxNodes, budget int) (*input.Data, error) {
 	params := make(map[string]string, len(req.Params))
 	for name, v := range req.Params {
-		params[name] = fmt.Sprint(v)
+		params[name] = strconv.FormatFloat(v, 'f', -1, 64) // 1000000, not 1e+06
 	}
 	g, p, err := input.GenParams(req.Name, params)
 	if err != nil {
@@ -138,6 +141,9 @@ func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, ma
 	}
 	if p.N > maxNodes {
 		return nil, fmt.Errorf("%w: generator %s: n = %d exceeds this server's limit of %d nodes", errBadInput, req.Name, p.N, maxNodes)
+	}
+	if dim := min(max(p.Dim, 2), synth.MaxValues+1); !g.Graph && cost(p.N, p.N*dim, 0) > budget {
+		return nil, fmt.Errorf("%w: generator %s: n = %d points of dimension %d count as %d nodes, beyond this server's budget of %d", errBadInput, req.Name, p.N, p.Dim, cost(p.N, p.N*dim, 0), budget)
 	}
 	d, err := input.Generate(ctx, g, p, req.Seed)
 	if err != nil {

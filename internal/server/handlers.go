@@ -286,7 +286,7 @@ func (s *Server) loadSource(ctx context.Context, src *Source) (*input.Data, erro
 		}
 		return s.cfg.Initial, nil
 	case src.Generate != nil:
-		return generateData(ctx, src.Generate, s.cfg.Spec, s.cfg.MaxNodes)
+		return generateData(ctx, src.Generate, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes)
 	case src.File != "":
 		b, err := readRooted(s.cfg.DataRoot, src.File, s.cfg.MaxUpload)
 		if err != nil {
@@ -310,6 +310,16 @@ func (s *Server) setData(ctx context.Context, ss *session, d *input.Data, src So
 	}
 	if err := d.Check(); err != nil {
 		return fmt.Errorf("%w: %w", errBadInput, err)
+	}
+	// The features and an upload's text count too (the -input data are
+	// shared by the sessions: only their nodes count).
+	c := n
+	if d != s.cfg.Initial {
+		_, dim := dims(d)
+		c = cost(n, n*dim, len(src.Upload))
+	}
+	if c > s.cfg.MaxTotalNodes {
+		return fmt.Errorf("%w: %s: its %d nodes, features and text count as %d nodes, beyond this server's budget of %d", errBadInput, d.Name, n, c, s.cfg.MaxTotalNodes)
 	}
 	// The basis the first request will most likely use: k = the number
 	// of reference classes when there are any (FGPWC's m = 2k, see
@@ -353,7 +363,7 @@ func (s *Server) setData(ctx context.Context, ss *session, d *input.Data, src So
 		}
 	}
 	ss.data, ss.source, ss.view, ss.what = d, src, view, what
-	s.sessions.charge(ss, n)
+	s.sessions.charge(ss, c)
 	ss.pairs, ss.last, ss.lastEmb = nil, nil, nil
 	ss.state, ss.stateKey, ss.basisKey = st, key+" initial", basisKeyOf(f)
 	return nil

@@ -625,3 +625,40 @@ func TestNumericalFailureIsBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestSessionMemoryBudget(t *testing.T) {
+	// The node budget also counts what a session holds besides its graph:
+	// a 4-node upload of 57 MiB kept its 57 MiB of text while counting 4
+	// nodes, so 64 sessions could hold 3.6 GiB; blobs of 50 points in
+	// 10⁴ dimensions hold 4 MB of features for 50 nodes.
+	s := newTest(t, Config{MaxNodes: 1000, MaxTotalNodes: 1000})
+	upload := strings.Repeat("# "+strings.Repeat("x", 1000)+"\n", 520) + "0 1 1\n1 2 1\n2 3 1\n3 0 1\n"
+	var ids []string
+	for range 2 {
+		var info sessionInfo
+		callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name=g.edges", "text/plain", []byte(upload))
+		if code != http.StatusOK {
+			t.Fatalf("upload: status %d: %s", code, b)
+		}
+		ids = append(ids, info.ID)
+	}
+	if code, _ := call(t, s, "GET", "/api/sessions/"+ids[0], "", nil); code != http.StatusNotFound {
+		t.Errorf("two uploads of 510 KiB each kept within a budget of 1000 nodes (1000 KiB): status %d, want 404 for the older", code)
+	}
+	for _, c := range []struct {
+		name string
+		gen  map[string]any
+		want int
+	}{
+		{"wide blobs", map[string]any{"name": "blobs", "params": map[string]float64{"n": 50, "dim": 10000}}, http.StatusBadRequest},
+		{"huge blobs", map[string]any{"name": "blobs", "params": map[string]float64{"n": 3, "dim": 80000000}}, http.StatusBadRequest},
+		{"blobs", map[string]any{"name": "blobs", "params": map[string]float64{"n": 50, "dim": 10}}, http.StatusOK},
+	} {
+		body, _ := json.Marshal(map[string]any{"generate": c.gen})
+		code, b := call(t, s, "POST", "/api/sessions/"+ids[1]+"/data", "application/json", body)
+		if code != c.want || (c.want != http.StatusOK && !strings.Contains(string(b), "budget")) {
+			t.Errorf("%s: status %d, want %d (naming the budget): %s", c.name, code, c.want, b)
+		}
+	}
+}

@@ -56,7 +56,21 @@ func newStore(max, maxNodes int, idle time.Duration) *store {
 	return &store{m: map[string]*session{}, max: max, maxNodes: maxNodes, idle: idle, now: time.Now}
 }
 
-// charge records that s now holds n nodes and evicts the least recently
+// nodeBytes is roughly the memory of one node of a session (its k-NN
+// rows, basis row, view and embedding): the unit in which cost counts
+// what else a session holds against the node budget.
+const nodeBytes = 1 << 10
+
+// cost is what a session holding n nodes, the given number of feature
+// values and the text of an upload counts against the node budget
+// (Config.MaxTotalNodes): its nodes, plus the values (8 bytes each) and
+// the text in units of nodeBytes.
+func cost(n, values, text int) int {
+	extra := (int64(values)*8 + int64(text) + nodeBytes - 1) / nodeBytes
+	return n + int(min(extra, 1<<40))
+}
+
+// charge records that s now holds n nodes (see cost) and evicts the least recently
 // used other sessions until all hold at most maxNodes nodes. Memory per
 // node is bounded (the graph's k-NN rows, the basis' m columns, the
 // embedding), so this bounds the server's memory.
