@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -788,17 +789,31 @@ func FeatureColumn(f string) string {
 	return f
 }
 
-// ClassNamedColumn returns the first column of features (Table.Features)
-// label, class, target or y (any case), or "": the column tether cluster
-// and tether serve take as the reference labels when none is given. Cost O(len(features)).
+// ClassNamedColumn returns the column of features (Table.Features) that
+// tether cluster and tether serve take as the reference labels when none is
+// given: one named label, else class, else target, else y (any case; the
+// first in file order within a name), or "" when there is none. A table
+// with a "y" and a "label" column takes "label", the more specific name.
+// Cost O(len(features)).
 func ClassNamedColumn(features []string) string {
-	for _, f := range features {
-		c := FeatureColumn(f)
-		for _, w := range classColumnNames {
-			if strings.EqualFold(c, w) {
-				return c
+	if c := ClassNamedColumns(features); len(c) > 0 {
+		return c[0]
+	}
+	return ""
+}
+
+// ClassNamedColumns returns every distinct column of features named
+// label, class, target or y (any case), in that order of names, the
+// first being ClassNamedColumn's. Cost O(len(features)).
+func ClassNamedColumns(features []string) []string {
+	var out []string
+	for _, w := range classColumnNames {
+		for _, f := range features {
+			c := FeatureColumn(f)
+			if strings.EqualFold(c, w) && !slices.Contains(out, c) {
+				out = append(out, c)
 			}
 		}
 	}
-	return ""
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -363,13 +364,18 @@ func TestClassNamedColumn(t *testing.T) {
 		{[]string{"x1", "x2", "label"}, "label"},
 		{[]string{"Class=a", "Class=b", "x"}, "Class"},
 		{[]string{"x", "TARGET"}, "TARGET"},
-		{[]string{"y", "class"}, "y"},
+		{[]string{"y", "class"}, "class"},      // by name: class before y
+		{[]string{"y", "x", "label"}, "label"}, // label, the most specific, wherever it is
 		{[]string{"labels", "classy", "=y"}, ""},
 		{nil, ""},
 	} {
 		if got := ClassNamedColumn(tc.features); got != tc.want {
 			t.Errorf("ClassNamedColumn(%q) = %q, want %q", tc.features, got, tc.want)
 		}
+	}
+	got := ClassNamedColumns([]string{"y", "Class=a", "Class=b", "x", "LABEL", "target"})
+	if want := []string{"LABEL", "Class", "target", "y"}; !slices.Equal(got, want) {
+		t.Errorf("ClassNamedColumns = %q, want %q", got, want)
 	}
 }
 

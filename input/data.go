@@ -66,7 +66,7 @@ func (d *Data) N() int {
 // and a ".arff" extension chooses the ARFF reader (as dataset.ReadFile
 // does). The class column is opt.LabelColumn; when that is "" and the file
 // has no class column of its own (ARFF: the last attribute), a column
-// named label, class, target or y (dataset.ClassNamedColumn) holds the
+// named label, else class, target or y (dataset.ClassNamedColumn) holds the
 // reference labels rather than a feature, and a warning says so: that is
 // what tether gen writes. LabelColumn "none" makes such a column a
 // feature.
@@ -109,12 +109,16 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 	}
 	var note string
 	if opt.LabelColumn == "" && t.Labels == nil {
-		if c := dataset.ClassNamedColumn(t.Features); c != "" {
+		if cs := dataset.ClassNamedColumns(t.Features); len(cs) > 0 {
+			c := cs[0]
 			opt.LabelColumn = c
 			if t, err = read(opt); err != nil {
 				return nil, err
 			}
 			note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (label column none makes it a feature)", name, c)
+			if len(cs) > 1 {
+				note += fmt.Sprintf("; %q stays a feature (label column %s takes it instead)", strings.Join(cs[1:], `", "`), cs[1])
+			}
 		}
 	}
 	d := tableData(name, t)

@@ -91,7 +91,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
 	fs.StringVar(&o.gen, "gen", "", "generate the input: "+strings.Join(synth.Names(), ", ")+" (see tether gen -h)")
 	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` for the summary (one label per line, or node,label lines; see -h)")
-	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (default: a column named label, class, target or y, any case, else none; ARFF: last)")
+	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (default: a column named label, else class, target or y, any case, else none; ARFF: last)")
 	fs.StringVar(&o.table.IDColumn, "id", "", "id `column` to drop from the features")
 	fs.StringVar(&o.table.Delimiter, "delim", "", "field delimiter (default: detected)")
 	fs.Var(textVar(&o.table.Header), "header", "header line: auto (the default), yes or no")
