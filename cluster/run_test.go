@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
 )
 
 // fixedMethod is a Method with declared Uses that returns one cluster; it
@@ -255,6 +256,27 @@ func TestRunInvalidSupervisionWrapsErrInvalid(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "fixed") {
 				t.Errorf("error %q does not name the method and %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRunSingleNode: a graph of one node and no edge, k = 1, has one
+// partition; the normalized-Laplacian methods refused it (isolated node)
+// because RegAuto skipped graphs below 2 nodes.
+func TestRunSingleNode(t *testing.T) {
+	g, err := graph.FromEdges(1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []Method{NJW{}, ShiMalik{}, Unnormalized{}} {
+		t.Run(m.Name(), func(t *testing.T) {
+			res, err := Run(context.Background(), m, &Problem{Graph: g, K: 1}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Labels) != 1 || res.Labels[0] != 0 || res.K != 1 {
+				t.Errorf("labels %v, k = %d", res.Labels, res.K)
 			}
 		})
 	}
