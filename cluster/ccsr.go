@@ -550,11 +550,16 @@ func ccsrFISTA(ctx context.Context, fm ccsrModel, o *ccsrOp, m int, lip, scale, 
 			axpySym(step, z, -1, y)
 			quad := fm.stepQuad(step)
 			dist := symNorm(step)
-			if quad <= lip/2*dist*dist*(1+1e-10) {
+			if dist == 0 || quad <= lip/2*dist*dist*(1+1e-10) {
+				// dist = 0: z = y, a fixed point of the step, whatever
+				// rounding leaves in quad.
 				gm = lip * dist
 				break
 			}
 			lip *= 2
+			if math.IsInf(lip, 1) {
+				return nil, fmt.Errorf("%w: ccsr: the step bound L overflowed in the backtracking of iteration %d (constraint weights or graph weights out of floating-point range?)", ErrNumerical, sol.iters)
+			}
 		}
 		df := fm.change(z, x)
 		if df > 0 {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -559,5 +560,57 @@ func TestCCSRMaxIterWarns(t *testing.T) {
 	}
 	if !found || res.Iterations != 2 {
 		t.Errorf("warnings %v, iterations %d", res.Warnings, res.Iterations)
+	}
+}
+
+// TestCCSRTinyWeightsTerminate: constraint weights near the floating-point
+// floor made the backtracking of ccsrFISTA double L forever (a step z = y
+// of norm 0 with a rounding residue in the quadratic model), a hang that
+// ignored ctx. Run must return: a partition, or an error wrapping
+// ErrInvalid or ErrNumerical.
+func TestCCSRTinyWeightsTerminate(t *testing.T) {
+	path := func(n int) *graph.Graph {
+		var e []graph.Edge
+		for i := 1; i < n; i++ {
+			e = append(e, graph.Edge{I: i - 1, J: i, W: 1})
+		}
+		g, err := graph.FromEdges(n, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	tiny := func(n int, w float64) *constraint.Set {
+		return &constraint.Set{N: n, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink, Weight: w}, {I: 0, J: n - 1, Kind: constraint.CannotLink, Weight: w}}}
+	}
+	g10, _ := pwBlobGraph(t, 10, 2, 0.6, 5)
+	for _, c := range []struct {
+		name string
+		p    *Problem
+	}{
+		{"n=2 w=1e-300", &Problem{Graph: path(2), K: 2, Constraints: tiny(2, 1e-300)}},
+		{"n=3 k=3 w=1e-300", &Problem{Graph: path(3), K: 3, Constraints: tiny(3, 1e-300)}},
+		{"blobs w=1e-300", &Problem{Graph: g10, K: 2, Constraints: tiny(10, 1e-300)}},
+		{"blobs w=1e-200", &Problem{Graph: g10, K: 2, Constraints: tiny(10, 1e-200)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			type out struct {
+				res *Result
+				err error
+			}
+			ch := make(chan out, 1)
+			go func() {
+				res, err := Run(context.Background(), CCSR{}, c.p, &Settings{Seed: 1})
+				ch <- out{res, err}
+			}()
+			select {
+			case o := <-ch:
+				if o.err != nil && !errors.Is(o.err, ErrInvalid) && !errors.Is(o.err, ErrNumerical) {
+					t.Errorf("error %v, want a partition or one wrapping ErrInvalid or ErrNumerical", o.err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Run did not return within 10 s")
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -308,5 +309,57 @@ func TestCSCTwoWaySkipsNearTrivialVector(t *testing.T) {
 		if ari < 0.8 || cl > 2 {
 			t.Errorf("seed %d: ARI %.3f with %d of 20 cannot-links violated", seed, ari, cl)
 		}
+	}
+}
+
+// TestCSCZeroSignedDegreeMessage: a node whose edges and cannot-links
+// cancel in W_cSC (γW_ij = (1−γ)w) has signed degree 0; the error said it
+// had "no edge and no constraint", which misleads. It must say they cancel
+// (and still wrap graph.ErrIsolated); a truly bare node keeps the old text.
+func TestCSCZeroSignedDegreeMessage(t *testing.T) {
+	complete := func(n int) *graph.Graph {
+		var e []graph.Edge
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				e = append(e, graph.Edge{I: i, J: j, W: 1})
+			}
+		}
+		g, err := graph.FromEdges(n, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	allCL := func(n int) *constraint.Set {
+		s := &constraint.Set{N: n}
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				s.Pairs = append(s.Pairs, constraint.Pair{I: i, J: j, Kind: constraint.CannotLink})
+			}
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name string
+		g    *graph.Graph
+		cons *constraint.Set
+		want string
+	}{
+		{"n=2 edge and cannot-link", complete(2), allCL(2), "node 0 has signed degree 0: its edges γW_ij and its constraints ±(1−γ)w cancel (γ = 0.5)"},
+		{"complete n=6 all cannot-links", complete(6), allCL(6), "node 0 has signed degree 0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Run(context.Background(), CSC{}, &Problem{Graph: c.g, K: 2, Constraints: c.cons}, nil)
+			if !errors.Is(err, graph.ErrIsolated) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one wrapping graph.ErrIsolated mentioning %q", err, c.want)
+			}
+		})
+	}
+	bare, err := graph.FromEdges(3, []graph.Edge{{I: 0, J: 1, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newCSCLaplacian(bare, nil, 0.5); err == nil || !strings.Contains(err.Error(), "node 2 has no edge and no constraint") {
+		t.Errorf("bare node: error %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -355,5 +356,51 @@ func TestCVQEErrors(t *testing.T) {
 	cancel()
 	if _, err := Run(ctx, CVQE{}, &Problem{Features: x, K: 2}, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// TestCVQEWarnsAboutEmptyClusters: a cluster left without a row (a
+// centroid keeps its place, nothing is nearest to it) is not refilled, so
+// fewer than k clusters can come back; Run must not return them silently.
+func TestCVQEWarnsAboutEmptyClusters(t *testing.T) {
+	constant := mat.NewDense(6, 3, nil)
+	for i := 0; i < 6; i++ {
+		for j := 0; j < 3; j++ {
+			constant.Set(i, j, 5)
+		}
+	}
+	two := mat.NewDense(2, 2, []float64{0, 0, 3, 1})
+	spread := mat.NewDense(6, 1, []float64{0, 1, 2, 10, 11, 12})
+	ml := &constraint.Set{N: 2, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}}}
+	for _, c := range []struct {
+		name  string
+		p     *Problem
+		empty bool
+	}{
+		{"constant rows k=2", &Problem{Features: constant, K: 2}, true},
+		{"constant rows k=6", &Problem{Features: constant, K: 6}, true},
+		{"n=2 must-linked k=2", &Problem{Features: two, K: 2, Constraints: ml}, true},
+		{"two groups k=2", &Problem{Features: spread, K: 2}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Run(context.Background(), CVQE{}, c.p, &Settings{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			used := map[int]bool{}
+			for _, l := range res.Labels {
+				used[l] = true
+			}
+			warned := false
+			for _, w := range res.Warnings {
+				warned = warned || strings.Contains(w, "clusters are non-empty")
+			}
+			if got := len(used) < res.K; got != c.empty {
+				t.Fatalf("labels %v: %d non-empty of k = %d, want empty clusters %v", res.Labels, len(used), res.K, c.empty)
+			}
+			if warned != c.empty {
+				t.Errorf("labels %v, warnings %q: warned %v, want %v", res.Labels, res.Warnings, warned, c.empty)
+			}
+		})
 	}
 }

@@ -124,8 +124,11 @@ func buildFastGE(g *graph.Graph, pairs []constraint.Pair) (lg, lh *formOp, d []f
 		return nil, nil, nil, err
 	}
 	var ml, cl []graph.Edge
-	for _, q := range pairs {
+	for t, q := range pairs {
 		e := graph.Edge{I: q.I, J: q.J, W: q.W() * d[q.I] * d[q.J] / (dmin * dmax)}
+		if math.IsInf(e.W, 0) || math.IsNaN(e.W) {
+			return nil, nil, nil, fmt.Errorf("%w: fast-ge: pair %d (%d,%d): its weight w·d_i d_j/(d_min d_max) = %v·%v·%v/(%v·%v) is %v: the graph or constraint weights are out of floating-point range", ErrNumerical, t, q.I, q.J, q.W(), d[q.I], d[q.J], dmin, dmax, e.W)
+		}
 		if q.Kind == constraint.MustLink {
 			ml = append(ml, e)
 		} else {

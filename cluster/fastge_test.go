@@ -801,3 +801,42 @@ func TestFastGECholeskyPath(t *testing.T) {
 		t.Errorf("cholesky and LOBPCG partitions differ: ARI %v (%v)", a, err)
 	}
 }
+
+// TestFastGEConstraintWeightOverflow: the scaled constraint weight
+// w·d_i d_j/(d_min d_max) of finite, valid inputs can overflow; the error
+// blamed graph.FromEdges ("invalid graph: weight is +Inf"), as if the input
+// were ill-formed. It must wrap ErrNumerical and name the pair.
+func TestFastGEConstraintWeightOverflow(t *testing.T) {
+	heavy, err := graph.FromEdges(4, []graph.Edge{{I: 0, J: 1, W: 1e300}, {I: 1, J: 2, W: 1}, {I: 2, J: 3, W: 1e-300}, {I: 0, J: 3, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := graph.FromEdges(4, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 1, J: 2, W: 1}, {I: 2, J: 3, W: 1}, {I: 0, J: 3, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		g    *graph.Graph
+		pair constraint.Pair
+		want string
+	}{
+		{"heavy degrees, must-link", heavy, constraint.Pair{I: 0, J: 1, Kind: constraint.MustLink}, "pair 0 (0,1)"},
+		{"heavy degrees, cannot-link", heavy, constraint.Pair{I: 1, J: 0, Kind: constraint.CannotLink}, "pair 0 (1,0)"},
+		{"huge constraint weight", plain, constraint.Pair{I: 0, J: 2, Kind: constraint.MustLink, Weight: math.MaxFloat64}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := &Problem{Graph: c.g, K: 2, Constraints: &constraint.Set{N: 4, Pairs: []constraint.Pair{c.pair}}}
+			_, err := Run(context.Background(), FastGE{}, p, nil)
+			if c.want == "" {
+				if err != nil && !errors.Is(err, ErrNumerical) && !errors.Is(err, ErrInvalid) {
+					t.Fatalf("error %v, want none or one wrapping ErrNumerical or ErrInvalid", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrNumerical) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one wrapping ErrNumerical naming %q", err, c.want)
+			}
+		})
+	}
+}

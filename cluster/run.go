@@ -222,7 +222,7 @@ func validate(name string, u Uses, p *Problem) error {
 			return fmt.Errorf("%w: %s: constraints are on %d nodes, the problem has %d", ErrInvalid, name, p.Constraints.N, n)
 		}
 		if err := p.Constraints.Validate(); err != nil {
-			return fmt.Errorf("cluster: %s: %w", name, err)
+			return fmt.Errorf("%w: %s: %w", ErrInvalid, name, err)
 		}
 	}
 	if p.Labels != nil {
@@ -230,7 +230,7 @@ func validate(name string, u Uses, p *Problem) error {
 			return fmt.Errorf("%w: %s: %d labels for %d nodes", ErrInvalid, name, len(p.Labels), n)
 		}
 		if err := p.Labels.Validate(p.K); err != nil {
-			return fmt.Errorf("cluster: %s: %w", name, err)
+			return fmt.Errorf("%w: %s: %w", ErrInvalid, name, err)
 		}
 	}
 	return nil

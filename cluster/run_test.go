@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
 )
 
 // fixedMethod is a Method with declared Uses that returns one cluster; it
@@ -220,4 +221,63 @@ func (labelsMethod) Name() string { return "labels" }
 func (labelsMethod) Uses() Uses   { return Uses{} }
 func (m labelsMethod) Partition(_ context.Context, p *Problem, _ *Settings) (*Result, error) {
 	return &Result{Labels: append([]int(nil), m.labels...), K: m.k}, nil
+}
+
+// TestRunInvalidSupervisionWrapsErrInvalid: a bad pair or label is an
+// ill-posed problem, so Run's error wraps cluster.ErrInvalid (as its doc
+// says) as well as constraint.ErrInvalid; it wrapped only the latter.
+func TestRunInvalidSupervisionWrapsErrInvalid(t *testing.T) {
+	g, _ := roMoons(t, 20, 1)
+	labels := func(i, c int) constraint.Labels {
+		l := make(constraint.Labels, 20)
+		for j := range l {
+			l[j] = constraint.Unlabeled
+		}
+		l[i] = c
+		return l
+	}
+	pairs := func(p constraint.Pair) *constraint.Set { return &constraint.Set{N: 20, Pairs: []constraint.Pair{p}} }
+	for _, tc := range []struct {
+		name string
+		p    *Problem
+		want string
+	}{
+		{"pair (i, i)", &Problem{Graph: g, K: 2, Constraints: pairs(constraint.Pair{I: 3, J: 3, Kind: constraint.MustLink})}, "pair 0 (3,3)"},
+		{"node out of range", &Problem{Graph: g, K: 2, Constraints: pairs(constraint.Pair{I: 3, J: 20, Kind: constraint.CannotLink})}, "pair 0 (3,20)"},
+		{"negative weight", &Problem{Graph: g, K: 2, Constraints: pairs(constraint.Pair{I: 3, J: 4, Kind: constraint.MustLink, Weight: -1})}, "weight -1"},
+		{"unknown kind", &Problem{Graph: g, K: 2, Constraints: pairs(constraint.Pair{I: 3, J: 4})}, "unknown kind 0"},
+		{"label ≥ k", &Problem{Graph: g, K: 2, Labels: labels(5, 2)}, "node 5 has label 2"},
+		{"negative label", &Problem{Graph: g, K: 2, Labels: labels(5, -3)}, "node 5 has label -3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(context.Background(), fixedMethod{uses: Uses{Supervision: Pairs | LabelSet}}, tc.p, nil)
+			if !errors.Is(err, ErrInvalid) || !errors.Is(err, constraint.ErrInvalid) {
+				t.Fatalf("error %v, want one wrapping cluster.ErrInvalid and constraint.ErrInvalid", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "fixed") {
+				t.Errorf("error %q does not name the method and %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRunSingleNode: a graph of one node and no edge, k = 1, has one
+// partition; the normalized-Laplacian methods refused it (isolated node)
+// because RegAuto skipped graphs below 2 nodes.
+func TestRunSingleNode(t *testing.T) {
+	g, err := graph.FromEdges(1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []Method{NJW{}, ShiMalik{}, Unnormalized{}} {
+		t.Run(m.Name(), func(t *testing.T) {
+			res, err := Run(context.Background(), m, &Problem{Graph: g, K: 1}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Labels) != 1 || res.Labels[0] != 0 || res.K != 1 {
+				t.Errorf("labels %v, k = %d", res.Labels, res.K)
+			}
+		})
+	}
 }

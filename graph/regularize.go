@@ -91,7 +91,7 @@ const autoDegreeCV = 0.75
 //
 // Cost O(n + nnz).
 func NeedsRegularization(g *Graph, k int) (bool, string) {
-	if g.n < 2 {
+	if g.n < 1 {
 		return false, ""
 	}
 	k = max(k, 1)

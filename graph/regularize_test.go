@@ -166,6 +166,10 @@ func TestTauFor(t *testing.T) {
 	// A triangle plus an isolated node: one component of 1 node, not
 	// below n/(4k) = 0.5 for k = 2, but L_sym is undefined there.
 	gi, _ := FromEdges(4, []Edge{{0, 1, 1}, {1, 2, 1}, {0, 2, 1}})
+	// One node: isolated without a self loop (L_sym undefined, like any
+	// isolated node), not with one.
+	g1, _ := FromEdges(1, nil)
+	g1l, _ := FromEdges(1, []Edge{{0, 0, 2}})
 	// Star: mean = 38/20 = 1.9; variance = (17.1² + 19·0.9²)/20 = 15.39.
 	wantCV := math.Sqrt(15.39) / 1.9
 	if cv := DegreeCV(gs); math.Abs(cv-wantCV) > 1e-12 {
@@ -203,6 +207,8 @@ func TestTauFor(t *testing.T) {
 		{"cycle+edge auto k=1", gt, 1, Regularization{}, 42.0 / 22},
 		{"cycle+edge none", gt, 2, Regularization{Mode: RegNone}, 0},
 		{"triangle+isolated auto k=2", gi, 2, Regularization{}, 1.5},
+		{"one isolated node auto k=1", g1, 1, Regularization{}, 1},
+		{"one node with a loop auto k=1", g1l, 1, Regularization{}, 0},
 		{"cycle on", gc, 2, Regularization{Mode: RegOn}, 2},
 		{"cycle on τ", gc, 2, Regularization{Mode: RegOn, Tau: 0.5}, 0.5},
 		{"star none", gs, 2, Regularization{Mode: RegNone}, 0},
