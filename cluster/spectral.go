@@ -194,7 +194,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 		for {
 			res, err = s.solve(ctx, eigen.Problem{A: h, K: want, Which: eigen.Smallest})
 			if err != nil && res == nil {
-				return nil, err
+				return nil, fmt.Errorf("cluster: bethe: %w", err)
 			}
 			neg := 0
 			for _, v := range res.Values {
@@ -212,7 +212,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	} else {
 		res, err = s.solve(ctx, eigen.Problem{A: h, K: k, Which: eigen.Smallest})
 		if err != nil && res == nil {
-			return nil, err
+			return nil, fmt.Errorf("cluster: bethe: %w", err)
 		}
 	}
 	if err != nil {
