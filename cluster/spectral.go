@@ -145,6 +145,12 @@ func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.Laplacian
 // heterogeneous graph give negative eigenvalues of their own (localized
 // on them), so the estimated k is far too large; √ρ̂ removes them
 // (docs/results/kestimate measures both).
+//
+// It is meant for sparse graphs of the SBM kind. On the CLI's default
+// 10-NN graph of overlapping feature points it can put nearly every node
+// in one cluster: 99.9% of 10⁵ 2-D blob points with k = 5, where NJW gets
+// ARI 0.72 (bench/results.md, "-method auto at 10⁵ nodes"); Run then
+// warns that the partition has collapsed.
 type BetheHessian struct {
 	// R is the parameter r, above 1 (and above every edge weight, which
 	// the weighted H(r) needs). If R is 0, r = √c with c the mean degree,
