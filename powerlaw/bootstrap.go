@@ -87,7 +87,7 @@ func GoodnessOfFit(ctx context.Context, x []float64, opt *Options, b Bootstrap) 
 	if err != nil {
 		return nil, err
 	}
-	if pInf := math.Exp((1 - f.Alpha) * (math.Log(math.MaxFloat64) - math.Log(f.Xmin))); pInf > maxOverflow {
+	if pInf := s.OverflowProb(); pInf > maxOverflow {
 		return nil, fmt.Errorf("%w: the fitted power law (α = %.6g, x_min = %g) draws a value beyond the largest float64 with probability %.3g: the bootstrap cannot represent it", ErrInvalid, f.Alpha, f.Xmin, pInf)
 	}
 	var body []float64

@@ -40,8 +40,9 @@ type Sampler struct {
 
 // NewSampler returns a sampler of the power law with exponent alpha > 1 and
 // lower bound xmin > 0 (an integer ≥ 1 when discrete; the discrete law
-// also wants alpha ≤ MaxAlpha, as the fits do, since each ζ(α, x) costs
-// O(α)). Errors wrap ErrInvalid. Cost O(1) continuous, O(4096 + max(10, α))
+// also wants alpha ≤ MaxAlpha, the fits' limit: far above it its survival
+// table underflows, and α = 10³⁰⁰ drew x_min + 4095 every time). Errors
+// wrap ErrInvalid. Cost O(1) continuous, O(4096 + max(10, α))
 // discrete.
 func NewSampler(alpha, xmin float64, discrete bool) (*Sampler, error) {
 	if err := checkLaw(alpha, xmin); err != nil {
@@ -51,7 +52,7 @@ func NewSampler(alpha, xmin float64, discrete bool) (*Sampler, error) {
 		return nil, err
 	}
 	if discrete && alpha > MaxAlpha {
-		return nil, fmt.Errorf("%w: α = %v above MaxAlpha = %d for the discrete law (ζ(α, x) costs O(α) operations; with such an α nearly every draw is x_min)", ErrInvalid, alpha, MaxAlpha)
+		return nil, fmt.Errorf("%w: α = %v above MaxAlpha = %d for the discrete law (with such an α nearly every draw is x_min)", ErrInvalid, alpha, MaxAlpha)
 	}
 	s := &Sampler{alpha: alpha, xmin: xmin, discrete: discrete}
 	if discrete {
@@ -70,6 +71,14 @@ func NewSampler(alpha, xmin float64, discrete bool) (*Sampler, error) {
 		}
 	}
 	return s, nil
+}
+
+// OverflowProb returns the probability that one draw exceeds the largest
+// float64 M, (M/x_min)^{1−α} (for the discrete law, the same tail
+// approximately): a draw beyond M is +Inf. It is not negligible only for α
+// close to 1 (about e⁻¹ for α = 1 + 1/ln(M/x_min)). Cost O(1).
+func (s *Sampler) OverflowProb() float64 {
+	return math.Exp((1 - s.alpha) * (math.Log(math.MaxFloat64) - math.Log(s.xmin)))
 }
 
 // survival returns S(x) = ζ(α, x)/ζ(α, x_min) for an integer x ≥ x_min.

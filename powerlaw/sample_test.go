@@ -125,3 +125,31 @@ func TestNewSamplerDiscreteAlphaLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestOverflowProb: P(X > M) = (M/x_min)^{1−α} by math.Pow, and the share of
+// +Inf draws in a large sample at α close to 1 matches it.
+func TestOverflowProb(t *testing.T) {
+	for _, tc := range []struct{ alpha, xmin float64 }{{1.011, 1}, {1.002, 3}, {2.5, 1}} {
+		s, err := NewSampler(tc.alpha, tc.xmin, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := math.Pow(math.MaxFloat64/tc.xmin, 1-tc.alpha)
+		if got := s.OverflowProb(); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("α = %v: OverflowProb = %v, want %v", tc.alpha, got, want)
+		}
+	}
+	s, _ := NewSampler(1.002, 1, false)
+	r := rand.New(rand.NewPCG(5, 6))
+	const n = 20000
+	inf := 0
+	for i := 0; i < n; i++ {
+		if math.IsInf(s.Draw(r), 1) {
+			inf++
+		}
+	}
+	// p ≈ 0.242; binomial standard error ≈ 0.003, tolerance 5 of them.
+	if p := s.OverflowProb(); math.Abs(float64(inf)/n-p) > 5*math.Sqrt(p*(1-p)/n) {
+		t.Errorf("share of +Inf draws %v, OverflowProb %v", float64(inf)/n, p)
+	}
+}

@@ -251,8 +251,7 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 			}
 			v := s.Draw(r)
 			if math.IsInf(v, 0) {
-				p := math.Exp((alpha - 1) * (math.Log(xmin) - math.Log(math.MaxFloat64)))
-				return fmt.Errorf("powerlaw sample: value %d is +Inf: with α = %v and x_min = %v, P(X > %.3g) ≈ %.3g, beyond the float64 range; use a larger α or a smaller x_min", i+1, alpha, xmin, math.MaxFloat64, p)
+				return fmt.Errorf("powerlaw sample: value %d is +Inf: with α = %v and x_min = %v, P(X > %.3g) ≈ %.3g, beyond the float64 range; use a larger α or a smaller x_min", i+1, alpha, xmin, math.MaxFloat64, s.OverflowProb())
 			}
 			if discrete {
 				buf = strconv.AppendFloat(buf[:0], v, 'f', 0, 64)
