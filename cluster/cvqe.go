@@ -129,24 +129,10 @@ func (c CVQE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if capped > 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: %d of %d runs stopped at MaxIter = %d before the assignment repeated", name, capped, restarts, maxIter))
 	}
-	if used := cvqeClusters(best.g, k); used < k {
+	if used := nonEmptyClusters(best.g, k); used < k {
 		warnings = append(warnings, fmt.Sprintf("%s: only %d of the k = %d clusters are non-empty (identical rows or must-links leave the others without a row)", name, used, k))
 	}
 	return &Result{Labels: best.g, K: k, Objective: best.obj, Iterations: best.iters, Warnings: warnings}, nil
-}
-
-// cvqeClusters returns the number of non-empty clusters of labels in
-// 0…k−1. O(n + k).
-func cvqeClusters(labels []int, k int) int {
-	seen := make([]bool, k)
-	used := 0
-	for _, c := range labels {
-		if !seen[c] {
-			seen[c] = true
-			used++
-		}
-	}
-	return used
 }
 
 // cvqeSameLabels reports whether a and b are equal.

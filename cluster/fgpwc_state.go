@@ -239,7 +239,7 @@ func warmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.P
 		return sel(r.Labels)
 	}
 	var best *kmeans.Result
-	if nonEmpty(prev, k) {
+	if nonEmptyClusters(prev, k) == k {
 		r, err := kmeans.Cluster(ctx, emb, kmeans.Settings{K: k, Init: prev})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -265,21 +265,4 @@ func warmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.P
 		return fgpwcKMeans(ctx, emb, k, pairs, 1, s.Seed, s)
 	}
 	return best.Labels, nil
-}
-
-// nonEmpty reports whether labels is a partition into exactly k non-empty
-// clusters 0…k−1.
-func nonEmpty(labels []int, k int) bool {
-	seen := make([]bool, k)
-	c := 0
-	for _, l := range labels {
-		if l < 0 || l >= k {
-			return false
-		}
-		if !seen[l] {
-			seen[l] = true
-			c++
-		}
-	}
-	return c == k
 }

@@ -76,3 +76,20 @@ func restarts(s *Settings, def int) int {
 	}
 	return def
 }
+
+// nonEmptyClusters returns the number of non-empty clusters of labels among
+// 0…k−1, or −1 when a label lies outside that range. O(n + k).
+func nonEmptyClusters(labels []int, k int) int {
+	seen := make([]bool, k)
+	used := 0
+	for _, l := range labels {
+		if l < 0 || l >= k {
+			return -1
+		}
+		if !seen[l] {
+			seen[l] = true
+			used++
+		}
+	}
+	return used
+}
