@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -298,9 +299,7 @@ func newCSCLaplacian(g *graph.Graph, pairs []constraint.Pair, gamma float64) (*s
 			es = append(es, entry{i, int(j), gamma * w[t]})
 		}
 	}
-	linked := make([]bool, n)
 	for _, q := range pairs {
-		linked[q.I], linked[q.J] = true, true
 		v := (1 - gamma) * q.W()
 		if q.Kind == constraint.CannotLink {
 			v = -v
@@ -315,7 +314,7 @@ func newCSCLaplacian(g *graph.Graph, pairs []constraint.Pair, gamma float64) (*s
 			d += math.Abs(m.w[t])
 		}
 		if d <= 0 {
-			if g.Degree(i) > 0 || linked[i] {
+			if g.Degree(i) > 0 || slices.ContainsFunc(pairs, func(q constraint.Pair) bool { return q.I == i || q.J == i }) {
 				return nil, fmt.Errorf("cluster: csc: %w: node %d has signed degree 0: its edges γW_ij and its constraints ±(1−γ)w cancel (γ = %v)", graph.ErrIsolated, i, gamma)
 			}
 			return nil, fmt.Errorf("cluster: csc: %w: node %d has no edge and no constraint, so its signed degree is 0", graph.ErrIsolated, i)
