@@ -13,13 +13,19 @@ import (
 	"github.com/tether-sc/tether/progress"
 )
 
+// FGPWCDefaultMaxM is the cap of FGPWC's automatic m when MaxM is 0 (ours;
+// the paper gives none): the basis holds n·m values and its eigensolve
+// costs O(n·m²) per iteration. tether serve also bounds the M and MaxM a
+// request may set by it.
+const FGPWCDefaultMaxM = 200
+
 // Defaults of FGPWC, from seed 003 §5.1 ("no tuning") unless noted; each
 // is documented on the knob it fills.
 const (
 	fgpwcSigmaML           = 0.15
 	fgpwcSigmaCL           = 1.5
 	fgpwcDefaultMThreshold = 0.9
-	fgpwcMaxM              = 200 // cap of the automatic m (ours; the paper gives none)
+	fgpwcMaxM              = FGPWCDefaultMaxM
 	// fgpwcCVEvalBudget bounds the multiply-adds of one value of F,
 	// min(u, K)·m², when the automatic m is cross-validated (FGPWC.MaxM).
 	fgpwcCVEvalBudget = 2e7

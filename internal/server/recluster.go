@@ -82,10 +82,9 @@ func fgpwcServerM(cfgM, k, n int) int {
 }
 
 // maxFGPWCM bounds the FGPWC knobs M and MaxM a request may set: the
-// basis holds n·M values and its eigensolve costs O(n·M²) per iteration
-// (M = 2999 on n = 3000 ran for minutes, past the client's departure).
-// It is package cluster's cap of the automatic m.
-const maxFGPWCM = 200
+// cap of the automatic m (M = 2999 on n = 3000 ran for minutes, past the
+// client's departure).
+const maxFGPWCM = cluster.FGPWCDefaultMaxM
 
 // method resolves req to a method with its knobs, and its canonical key.
 func (s *Server) method(req *ClusterRequest, n int) (cluster.Method, string, error) {
