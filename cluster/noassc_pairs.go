@@ -181,7 +181,12 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, false, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, m.prior, m.refs, "ml-noa-ssc")
+	return pairNOASSC(ctx, p, s, pairOpts{
+		name: "ml-noa-ssc", inner: m.NOASSC, useCL: false,
+		screen: m.Screen, resolve: !m.NoResolve, ref: m.Reference,
+		refine: refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)),
+		hops:   m.VoteHops, prior: m.prior, refs: m.refs,
+	})
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -268,50 +273,72 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, m.NOASSC, true, m.Screen, !m.NoResolve, m.Reference, refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)), m.VoteHops, m.prior, m.refs, "mcl-noa-ssc")
+	return pairNOASSC(ctx, p, s, pairOpts{
+		name: "mcl-noa-ssc", inner: m.NOASSC, useCL: true,
+		screen: m.Screen, resolve: !m.NoResolve, ref: m.Reference,
+		refine: refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)),
+		hops:   m.VoteHops, prior: m.prior, refs: m.refs,
+	})
 }
 
-// pairNOASSC is Alg. 8 (useCL false) and Alg. 9 (useCL true), with the
-// constraints of p screened first when screen is set (screenPairs), or
-// else resolved when resolve is set and they contradict each other
-// (resolvePairs, with reference partition ref), and then refined when the
-// resolve acted (pairRefine). When refine.cv is set and the resolve will
-// act, refineCV first chooses the refinement's λ and space, and the
-// resolve's reference with them when refine.refCV is set, so that the
+// pairOpts is what the two pairwise NOA-SSC methods pass to pairNOASSC:
+// the method's name (for errors and warnings), the NOA-SSC of the final
+// step, whether the cannot-links act in the cut (Alg. 9) and the knobs
+// of MLNOASSC and MCLNOASSC, resolved (resolve is !NoResolve; refine
+// holds Refine, RefineNJW, RefineFixed and whether cross-validation
+// chooses the reference), with their shared caches.
+type pairOpts struct {
+	name            string
+	inner           NOASSC
+	useCL           bool // Alg. 9 (MCL-NOA-SSC) rather than Alg. 8
+	screen, resolve bool
+	ref             ResolveReference
+	refine          refineKnobs
+	hops            int             // VoteHops; 0 means VoteHopsDefault
+	prior           *cscapPrior     // see MLNOASSC.prior; nil: none
+	refs            *referenceCache // see MLNOASSC.refs; nil: none
+}
+
+// pairNOASSC is Alg. 8 (o.useCL false) and Alg. 9 (o.useCL true), with
+// the constraints of p screened first when o.screen is set (screenPairs),
+// or else resolved when o.resolve is set and they contradict each other
+// (resolvePairs, with reference partition o.ref), and then refined when
+// the resolve acted (pairRefine). When o.refine.cv is set and the resolve
+// will act, refineCV first chooses the refinement's λ and space, and the
+// resolve's reference with them when o.refine.refCV is set, so that the
 // method is fitted once, with the reference chosen. Its fits share work
-// through one resolveShare, which starts with prior (CSCAP{}'s work on the
-// graph, when made for p.Graph; see MLNOASSC.prior) when given, and takes
-// its reference partitions from refs (shared with other methods; nil:
-// none) when given; the resolve's votes read the node similarity of hops
-// (MLNOASSC.VoteHops; 0 means VoteHopsDefault).
-func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, refine refineKnobs, hops int, prior *cscapPrior, refs *referenceCache, name string) (*Result, error) {
-	if err := ref.check(name); err != nil {
+// through one resolveShare, which starts with o.prior (CSCAP{}'s work on
+// the graph, when made for p.Graph) when given, and takes its reference
+// partitions from o.refs (shared with other methods) when given; the
+// resolve's votes read the node similarity of o.hops.
+func pairNOASSC(ctx context.Context, p *Problem, s *Settings, o pairOpts) (*Result, error) {
+	if err := o.ref.check(o.name); err != nil {
 		return nil, err
 	}
-	if hops == 0 {
-		hops = VoteHopsDefault
+	if o.hops == 0 {
+		o.hops = VoteHopsDefault
 	}
-	if hops < 1 || hops > 2 {
-		return nil, fmt.Errorf("%w: %s: VoteHops %d outside [1, 2]", ErrInvalid, name, hops)
+	if o.hops < 1 || o.hops > 2 {
+		return nil, fmt.Errorf("%w: %s: VoteHops %d outside [1, 2]", ErrInvalid, o.name, o.hops)
 	}
 	// The folds and the final fit share CSCAP's prior and the vote's
 	// similarity (each fold shares its vote too; see refineCV).
-	sh := &resolveShare{prior: &priorMemo{}, sim: &simMemo{}, hops: hops, refs: refs}
-	if def := (CSCAP{}); prior != nil && prior.g == p.Graph && prior.diagonal == def.Diagonal && prior.shift == def.Shift {
-		sh.prior = &priorMemo{done: true, m: CSCAP{prior: prior}}
+	sh := &resolveShare{prior: &priorMemo{}, sim: &simMemo{}, hops: o.hops, refs: o.refs}
+	if def := (CSCAP{}); o.prior != nil && o.prior.g == p.Graph && o.prior.diagonal == def.Diagonal && o.prior.shift == def.Shift {
+		sh.prior = &priorMemo{done: true, m: CSCAP{prior: o.prior}}
 	}
 	var njw *mat.Dense // NJW's embedding, computed at most once
 	var cvWarnings []string
 	var rep *RefineReport
-	if refine.cv && resolve && !screen && p.Constraints != nil && !consistentPairs(p.Constraints) {
-		refs := refineReferences(ref, refine.refCV, p.Graph.N())
-		cand, x, r, w, err := refineCV(ctx, name, p, s, inner, useCL, refs, refine, refineCVFolds, sh)
+	if o.refine.cv && o.resolve && !o.screen && p.Constraints != nil && !consistentPairs(p.Constraints) {
+		refs := refineReferences(o.ref, o.refine.refCV, p.Graph.N())
+		cand, x, r, w, err := refineCV(ctx, o, p, s, refs, refineCVFolds, sh)
 		if err != nil {
 			return nil, err
 		}
-		ref, refine, njw, rep, cvWarnings = cand.ref, cand.knobs, x, r, w
+		o.ref, o.refine, njw, rep, cvWarnings = cand.ref, cand.knobs, x, r, w
 	}
-	fit, err := pairNOASSCFit(ctx, p, s, inner, useCL, screen, resolve, ref, sh, name)
+	fit, err := pairNOASSCFit(ctx, p, s, o, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -324,8 +351,8 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useC
 	if rep != nil {
 		res.Report = rep
 	}
-	if lambda, on := refineLambda(refine.lambda); on {
-		w, err := pairRefine(ctx, name, ref, fit.ref, refine.njw, njw, lambda, p, s, res)
+	if lambda, on := refineLambda(o.refine.lambda); on {
+		w, err := pairRefine(ctx, o.name, o.ref, fit.ref, o.refine.njw, njw, lambda, p, s, res)
 		if err != nil {
 			return nil, err
 		}
@@ -348,21 +375,23 @@ type pairFit struct {
 
 // pairNOASSCFit is pairNOASSC up to NOA-SSC: the screen or the resolve,
 // the closure, the cut of the group graph and NOA-SSC, without the
-// refinement. sh, when not nil, is work shared with other fits of the
-// problem (see resolvePairs).
-func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, inner NOASSC, useCL, screen, resolve bool, ref ResolveReference, sh *resolveShare, name string) (*pairFit, error) {
-	if err := ref.check(name); err != nil {
+// refinement (o.refine and o.hops are not read: the votes' similarity is
+// sh's). sh, when not nil, is work shared with other fits of the problem
+// (see resolvePairs).
+func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh *resolveShare) (*pairFit, error) {
+	name := o.name
+	if err := o.ref.check(name); err != nil {
 		return nil, err
 	}
 	fit := &pairFit{}
-	if (screen || resolve) && p.Constraints != nil {
+	if (o.screen || o.resolve) && p.Constraints != nil {
 		var kept []constraint.Pair
 		var w []string
 		var err error
-		if screen {
+		if o.screen {
 			kept, w, err = screenPairs(ctx, name, knobName(name), p.Graph, p.Constraints.Pairs)
 		} else {
-			kept, fit.ref, fit.resolved, w, err = resolvePairs(ctx, name, resolveKnob(name), ref, sh, p, s, p.Constraints.Pairs)
+			kept, fit.ref, fit.resolved, w, err = resolvePairs(ctx, name, resolveKnob(name), o.ref, sh, p, s, p.Constraints.Pairs)
 		}
 		if err != nil {
 			return nil, err
@@ -393,7 +422,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, inner NOASSC, u
 			q[f] = f
 		}
 	} else {
-		wm, w, err := componentGraph(g, set, comp, m, useCL, resolveKnob(name))
+		wm, w, err := componentGraph(g, set, comp, m, o.useCL, resolveKnob(name))
 		if err != nil {
 			return nil, fmt.Errorf("cluster: %s: %w", name, err)
 		}
@@ -413,7 +442,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, inner NOASSC, u
 	for i, f := range comp {
 		labels[i] = q[f]
 	}
-	if fit.res, err = inner.cluster(ctx, &Problem{Graph: g, K: k, Labels: labels}, s, name); err != nil {
+	if fit.res, err = o.inner.cluster(ctx, &Problem{Graph: g, K: k, Labels: labels}, s, name); err != nil {
 		return nil, err
 	}
 	return fit, nil

@@ -190,7 +190,7 @@ func refineReferences(ref ResolveReference, choose bool, n int) []ResolveReferen
 // sources; issue 17 asks for "soft constraint weights learned by
 // constraint cross-validation"), and, when refs holds more than one
 // reference (by default; see ReferenceFixed and refineReferences), the resolve's reference
-// partition with it. The incumbent is the refinement given with refs[0]
+// partition with it. The incumbent is the refinement o.refine with refs[0]
 // (pairNOASSC gives the default, λ = RefineDefault in the reference
 // partition's embedding, with the knob's reference: refineCV runs only
 // when the knobs leave the refinement unset); the challengers are
@@ -231,8 +231,9 @@ func refineReferences(ref ResolveReference, choose bool, n int) []ResolveReferen
 // pairs contradict each other, or a reference alone when they do not),
 // one NJW embedding, and 7·folds·len(refs) refinements (O(n·k² + pairs·k)
 // per sweep).
-func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner NOASSC, useCL bool, refs []ResolveReference, incumbent refineKnobs, folds int, sh *resolveShare) (refineCand, *mat.Dense, *RefineReport, []string, error) {
-	cands := refineCVCandidates(refs, incumbent)
+func refineCV(ctx context.Context, o pairOpts, p *Problem, s *Settings, refs []ResolveReference, folds int, sh *resolveShare) (refineCand, *mat.Dense, *RefineReport, []string, error) {
+	name := o.name
+	cands := refineCVCandidates(refs, o.refine)
 	var njw *mat.Dense
 	var warnings []string
 	if !refineNoneNJW(cands) {
@@ -281,7 +282,7 @@ func refineCV(ctx context.Context, name string, p *Problem, s *Settings, inner N
 		// The folds' references share CSCAP's work on the graph alone
 		// (its prior; the same partitions, as in Auto), and each fold's
 		// resolves share its vote.
-		sat, err := refineCVFold(ctx, &q, &sf, inner, useCL, refs, sh.forFold(), name, cands, njw, test)
+		sat, err := refineCVFold(ctx, &q, &sf, o, refs, sh.forFold(), cands, njw, test)
 		out[f] = outcome{test: test, sat: sat, err: err}
 		return nil
 	})
@@ -366,10 +367,12 @@ func refineCVPick(score, b, c []int) (best, pick int) {
 // once per reference of refs (sharing sh, the fold's), and returns, per
 // candidate, whether its refined partition satisfies each held-out pair
 // of test.
-func refineCVFold(ctx context.Context, q *Problem, s *Settings, inner NOASSC, useCL bool, refs []ResolveReference, sh *resolveShare, name string, cands []refineCand, njw *mat.Dense, test []constraint.Pair) ([][]bool, error) {
+func refineCVFold(ctx context.Context, q *Problem, s *Settings, o pairOpts, refs []ResolveReference, sh *resolveShare, cands []refineCand, njw *mat.Dense, test []constraint.Pair) ([][]bool, error) {
 	sat := make([][]bool, len(cands))
 	for _, ref := range refs {
-		fit, err := pairNOASSCFit(ctx, q, s, inner, useCL, false, true, ref, sh, name)
+		fo := o
+		fo.screen, fo.resolve, fo.ref = false, true, ref
+		fit, err := pairNOASSCFit(ctx, q, s, fo, sh)
 		if err != nil {
 			return nil, err
 		}
