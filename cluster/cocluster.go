@@ -224,13 +224,22 @@ func newBipartite(m mat.Matrix) (*bipartite, error) {
 	if len(b.idx) == 0 {
 		return nil, fmt.Errorf("%w: cocluster: the %d×%d matrix is all zero", ErrInvalid, r, c)
 	}
+	// The entries are finite, so an infinite degree is the sum of a row
+	// or column overflowing: a numerical failure, which rescaling the
+	// matrix avoids, not an empty row or column.
 	for i, d := range b.d1 {
-		if !(d > 0) || math.IsInf(d, 0) {
+		if math.IsInf(d, 0) {
+			return nil, fmt.Errorf("%w: cocluster: row %d's degree (the sum of its entries) overflowed to %v: the entries are out of floating-point range; divide the matrix by its largest entry", ErrNumerical, i, d)
+		}
+		if !(d > 0) {
 			return nil, fmt.Errorf("%w: cocluster: row %d has degree %v: every row needs a positive entry (drop empty rows)", ErrInvalid, i, d)
 		}
 	}
 	for j, d := range b.d2 {
-		if !(d > 0) || math.IsInf(d, 0) {
+		if math.IsInf(d, 0) {
+			return nil, fmt.Errorf("%w: cocluster: column %d's degree (the sum of its entries) overflowed to %v: the entries are out of floating-point range; divide the matrix by its largest entry", ErrNumerical, j, d)
+		}
+		if !(d > 0) {
 			return nil, fmt.Errorf("%w: cocluster: column %d has degree %v: every column needs a positive entry (drop empty columns)", ErrInvalid, j, d)
 		}
 	}

@@ -310,6 +310,9 @@ func TestCoClusterBadInput(t *testing.T) {
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want ErrInvalid with %q", tc.name, err, tc.want)
 		}
+		if strings.Contains(err.Error(), "overflowed") {
+			t.Errorf("%s: error %v speaks of an overflow", tc.name, err)
+		}
 		// Partition's own checks, without Run's.
 		if tc.name == "negative" || tc.name == "negative sparse" {
 			if _, err := (CoCluster{}).Partition(ctx, &Problem{Bipartite: tc.m, K: 2}, &Settings{}); !errors.Is(err, ErrInvalid) {
@@ -427,5 +430,38 @@ func TestCoClusterOperatorDense(t *testing.T) {
 	wx.Mul(&want, x)
 	if !mat.EqualApprox(got, &wx, 1e-12) {
 		t.Errorf("operator differs from the dense P(S + γQ)P − shift·qqᵀ")
+	}
+}
+
+// A row or column whose finite entries sum past the largest float64 has
+// an infinite degree: that is an overflow, reported with ErrNumerical and
+// the advice to rescale, not ErrInvalid's "drop empty rows" (which the
+// error said before). 1e308 + 1e308 = +Inf in float64.
+func TestCoClusterDegreeOverflow(t *testing.T) {
+	bigRow := coBlocks(6, 8, 2, 1) // rows 0–2 × columns 0–3 and rows 3–5 × columns 4–7
+	bigRow.Set(1, 0, 1e308)
+	bigRow.Set(1, 1, 1e308)
+	bigCol := coBlocks(6, 8, 2, 1)
+	bigCol.Set(0, 2, 1e308)
+	bigCol.Set(2, 2, 1e308)
+	for _, tc := range []struct {
+		name string
+		m    mat.Matrix
+		want string
+	}{
+		{"row", bigRow, "row 1's degree (the sum of its entries) overflowed to +Inf"},
+		{"row sparse", toSparse(bigRow), "row 1's degree (the sum of its entries) overflowed to +Inf"},
+		{"column", bigCol, "column 2's degree (the sum of its entries) overflowed to +Inf"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(context.Background(), CoCluster{}, &Problem{Bipartite: tc.m, K: 2}, nil)
+			if !errors.Is(err, ErrNumerical) || errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v, want one wrapping ErrNumerical, not ErrInvalid", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tc.want) || !strings.Contains(msg, "divide the matrix by its largest entry") || strings.Contains(msg, "drop empty") {
+				t.Errorf("error %q, want %q and the advice to rescale", msg, tc.want)
+			}
+		})
 	}
 }

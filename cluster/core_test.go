@@ -64,6 +64,20 @@ func disconnectedProblem(t testing.TB) (*Problem, constraint.Labels, *constraint
 	return &Problem{Graph: g, K: 2, Features: x, Bipartite: b}, labels, cons
 }
 
+// supervised returns a copy of base with the supervision a method using u
+// reads: the constraints cons for a method of pairs (those that take pairs
+// or labels get the pairs), else the labels, else none.
+func supervised(base *Problem, u Uses, labels constraint.Labels, cons *constraint.Set) *Problem {
+	p := *base
+	if u.Supervision&Pairs != 0 {
+		p.Constraints = cons
+	}
+	if u.Supervision&LabelSet != 0 && u.Supervision&Pairs == 0 {
+		p.Labels = labels
+	}
+	return &p
+}
+
 // Every registered method returns a full partition of a graph with isolated
 // nodes and a small component, and says what it did with them. The methods
 // with Uses.Core go through Run's rule (core.go); the others handle such
@@ -97,14 +111,7 @@ func TestRegistryMethodsOnDisconnectedGraph(t *testing.T) {
 		t.Run(info.Name, func(t *testing.T) {
 			m := info.New()
 			u := m.Uses()
-			p := *base
-			if u.Supervision&Pairs != 0 {
-				p.Constraints = cons
-			}
-			if u.Supervision&LabelSet != 0 && u.Supervision&Pairs == 0 {
-				p.Labels = labels
-			}
-			res, err := Run(context.Background(), m, &p, &Settings{Seed: 1})
+			res, err := Run(context.Background(), m, supervised(base, u, labels, cons), &Settings{Seed: 1})
 			if err != nil {
 				t.Fatalf("error %v", err)
 			}

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -266,6 +267,9 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	res, err := partition(ctx, u, p.K, s.derive(streamCSCAP), fastGERestarts, violationSelect(pairs))
 	if err != nil {
+		if errors.Is(err, ErrNumerical) {
+			return nil, fmt.Errorf("cluster: cscap: eigenvectors of the propagated affinity W̄: %w", err)
+		}
 		return nil, err
 	}
 	res.Eigenvalues, res.Warnings = e.values, append(warnings, e.warnings...)
@@ -447,7 +451,7 @@ func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*ma
 	norm := lapack64.Lansy(lapack.MaxRowSum, sym, work)
 	if _, ok := lapack64.Potrf(sym); ok {
 		if cond := 1 / lapack64.Pocon(sym, norm, work, make([]int, q)); cond > mat.ConditionTolerance {
-			return nil, fmt.Errorf("cluster: cscap: solving I + UᵀWU: %w", mat.Condition(cond))
+			return nil, fmt.Errorf("%w: cscap: solving I + UᵀWU (Woodbury update of W by the %d pairs): %w", ErrNumerical, q, mat.Condition(cond))
 		}
 		x.Copy(wu.T())
 		cholSolveColumns(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: q, Stride: sym.Stride, Data: sym.Data}, x.RawMatrix())
@@ -456,10 +460,10 @@ func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*ma
 		var lu mat.LU
 		lu.Factorize(woodburySystem(wu, pairs, coef, sign))
 		if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
-			return nil, fmt.Errorf("cluster: cscap: I + UᵀWU is singular (condition %.3g): W is far from positive semidefinite", cond)
+			return nil, fmt.Errorf("%w: cscap: I + UᵀWU is singular (condition %.3g): W is far from positive semidefinite", ErrNumerical, cond)
 		}
 		if err := lu.SolveTo(x, false, wu.T()); err != nil {
-			return nil, fmt.Errorf("cluster: cscap: solving I + UᵀWU: %w", err)
+			return nil, fmt.Errorf("%w: cscap: solving I + UᵀWU (Woodbury update of W by the %d pairs): %w", ErrNumerical, q, err)
 		}
 	}
 	corr := mat.NewDense(n, n, nil)

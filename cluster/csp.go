@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -270,6 +271,9 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 		}
 		vol += d
 	}
+	if math.IsInf(vol, 1) {
+		return nil, fmt.Errorf("%w: csp: the volume Σd_i overflowed to %v: the graph's weights are out of floating-point range", ErrNumerical, vol)
+	}
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w: csp: no constraints: Q̄ = 0, so FCSC has no feasible vector (λ_max(Q̄) = 0)", ErrInvalid)
 	}
@@ -285,13 +289,24 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 	// makes λ_max > 0.
 	qres, err := s.solve(ctx, eigen.Problem{A: &op.qbar, K: 1, Which: eigen.Largest})
 	if err != nil && qres == nil {
+		if errors.Is(err, ErrNumerical) {
+			return nil, fmt.Errorf("cluster: csp: λ_max(Q̄), Q̄ = D^{-1/2}QD^{-1/2}: %w", err)
+		}
 		return nil, err
+	}
+	if !(qres.Values[0] > 0) {
+		// Q̄ has a zero diagonal, so λ_max(Q̄) ≥ max |Q̄_ij| > 0 unless
+		// every entry w/√(d_i d_j) underflowed to 0.
+		return nil, fmt.Errorf("%w: csp: λ_max(Q̄) = %v for %d pairs: the entries w/√(d_i d_j) of Q̄ = D^{-1/2}QD^{-1/2} underflowed (constraint weights or degrees out of floating-point range)", ErrNumerical, qres.Values[0], len(pairs))
 	}
 	sol := &cspSolution{qmax: qres.Values[0], vol: vol}
 	if err != nil {
 		sol.warnings = append(sol.warnings, "csp: λ_max(Q̄): "+err.Error())
 	}
 	sol.alpha = frac * sol.qmax * vol
+	if math.IsInf(sol.alpha, 0) {
+		return nil, fmt.Errorf("%w: csp: α = AlphaFraction·λ_max(Q̄)·vol = %v·%v·%v overflowed: the graph or constraint weights are out of floating-point range", ErrNumerical, frac, sol.qmax, vol)
+	}
 	op.c = sol.alpha / vol
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -336,6 +351,9 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 		}
 		res, err = genSolve(ctx, prob, ss)
 		if err != nil && res == nil {
+			if errors.Is(err, ErrNumerical) {
+				return nil, fmt.Errorf("cluster: csp: the pencil of L̄ and Q̄ − α/vol·I (α = %.4g, vol = %.4g): %w", sol.alpha, vol, err)
+			}
 			return nil, err
 		}
 		if skipped > 0 {

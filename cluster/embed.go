@@ -18,7 +18,10 @@ import (
 // accurate to far below k-means' resolution, loose enough for 10⁵ nodes.
 const defaultEigenTol = 1e-8
 
-// solve runs the eigensolver chosen by s on problem p.
+// solve runs the eigensolver chosen by s on problem p. An operator that
+// holds a NaN or an infinity (eigen.ErrNonFinite) gives an error wrapping
+// ErrNumerical as well: the problem's inputs are finite, so its entries
+// overflowed.
 func (s *Settings) solve(ctx context.Context, p eigen.Problem) (*eigen.Result, error) {
 	es := eigen.Settings{Tol: defaultEigenTol}
 	if s.EigenSettings != nil {
@@ -38,6 +41,10 @@ func (s *Settings) solve(ctx context.Context, p eigen.Problem) (*eigen.Result, e
 	if err != nil {
 		if errors.Is(err, eigen.ErrNoConvergence) && res != nil {
 			return res, err
+		}
+		if errors.Is(err, eigen.ErrNonFinite) {
+			// The operator overflowed: Run's inputs are finite.
+			return nil, fmt.Errorf("%w: eigensolver: %w", ErrNumerical, err)
 		}
 		return nil, fmt.Errorf("cluster: eigensolver: %w", err)
 	}

@@ -162,6 +162,9 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 		return nil, err
 	}
 	w := 1 / (dmin * dmax)
+	if math.IsInf(w, 0) || w == 0 {
+		return nil, fmt.Errorf("%w: %s: the constraint scale 1/(d_min d_max) = 1/(%v·%v) is %v: the graph's weights are out of floating-point range", ErrNumerical, name, dmin, dmax, w)
+	}
 	uf := unionfind.New(n)
 	for i := 0; i < n; i++ {
 		idx, _ := g.Row(i)
@@ -170,8 +173,11 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 		}
 	}
 	var ml, cl []graph.Edge
-	for _, q := range pairs {
+	for t, q := range pairs {
 		e := graph.Edge{I: q.I, J: q.J, W: q.W() * w * d[q.I] * d[q.J]}
+		if math.IsInf(e.W, 0) || math.IsNaN(e.W) {
+			return nil, fmt.Errorf("%w: %s: pair %d (%d,%d): its weight w·d_i d_j/(d_min d_max) = %v·%v·%v/(%v·%v) is %v: the graph or constraint weights are out of floating-point range", ErrNumerical, name, t, q.I, q.J, q.W(), d[q.I], d[q.J], dmin, dmax, e.W)
+		}
 		if q.Kind == constraint.MustLink {
 			ml = append(ml, e)
 		} else {
@@ -232,6 +238,9 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 			}
 			uf.Union(i, first)
 		}
+	}
+	if math.IsInf(volK, 0) || math.IsNaN(volK) {
+		return nil, fmt.Errorf("%w: %s: the volume of the cannot-link graph G_C overflowed to %v: the graph or constraint weights are out of floating-point range", ErrNumerical, name, volK)
 	}
 	if !(volK > 0) {
 		return nil, fmt.Errorf("%w: %s: no cannot-link: FAST-GE-2.0 needs at least two non-empty constraint sets (or cannot-link pairs)", ErrInvalid, name)

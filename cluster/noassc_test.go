@@ -57,7 +57,9 @@ func TestNOASSCRecoversBlobs(t *testing.T) {
 func TestNOASSCErrorsAndDeterminism(t *testing.T) {
 	g, truth := roBlobs(t, 120, 3, 0.5, 1)
 	labels := roLabels(t, truth, 0.1, 1)
-	if _, err := Run(context.Background(), (NOASSC{}), &Problem{Graph: g, K: 1, Labels: make(constraint.Labels, 120)}, nil); err == nil || !contains(err.Error(), "k ≥ 2") {
+	// Run answers k = 1 itself (TestRunKOneIsOneCluster); the method
+	// refuses it.
+	if _, err := (NOASSC{}).Partition(context.Background(), &Problem{Graph: g, K: 1, Labels: make(constraint.Labels, 120)}, &Settings{}); !errors.Is(err, ErrInvalid) || !contains(err.Error(), "k ≥ 2") {
 		t.Errorf("k = 1: %v", err)
 	}
 	if _, err := Run(context.Background(), (NOASSC{Strict: true}), &Problem{Graph: g, K: 4, Labels: labels}, nil); err == nil || !contains(err.Error(), "class 3") {

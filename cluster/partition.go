@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -27,7 +28,9 @@ func partition(ctx context.Context, x *mat.Dense, k int, s *Settings, defRestart
 }
 
 // runKMeans clusters the rows of x into k groups with the settings' seed and
-// restarts (defRestarts when s.Restarts is 0); sel as for partition.
+// restarts (defRestarts when s.Restarts is 0); sel as for partition. When
+// k-means fails on an x holding a NaN or an infinity, the error wraps
+// ErrNumerical: the embedding overflowed (checked on the error path only).
 func runKMeans(ctx context.Context, x *mat.Dense, k int, s *Settings, defRestarts int, sel func([]int) float64) (*kmeans.Result, error) {
 	r := s.Restarts
 	if r == 0 {
@@ -41,6 +44,10 @@ func runKMeans(ctx context.Context, x *mat.Dense, k int, s *Settings, defRestart
 		Recorder: s.Recorder,
 	})
 	if err != nil {
+		if ferr := finiteRows(x); ferr != nil {
+			// The embedding, computed from finite inputs, overflowed.
+			return nil, fmt.Errorf("%w: the embedding clustered by k-means has a %s: %w", ErrNumerical, strings.Replace(ferr.Error(), "feature", "non-finite entry", 1), err)
+		}
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
 	return res, nil

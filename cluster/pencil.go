@@ -49,7 +49,9 @@ type pencilResult struct {
 const pencilDenseLimit = 3000
 
 // errPencil is wrapped when the pencil has fewer than k finite eigenvalues
-// or cannot be solved.
+// or cannot be solved. Fewer than k finite eigenvalues (too few
+// constraints for k: rank L_H < k) is the caller's problem, so that error
+// wraps ErrInvalid as well.
 var errPencil = errors.New("cluster: generalized eigenproblem")
 
 // solvePencil returns the k smallest finite eigenvalues λ of P x = λ L x for
@@ -132,7 +134,7 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 		tmax := res.Values[0]
 		for j, t := range res.Values {
 			if !(t > 1e-10*tmax) {
-				return nil, fmt.Errorf("%w: only %d finite generalized eigenvalues, %d requested (too few constraints, or constraints that contradict each other?)", errPencil, j, k)
+				return nil, fmt.Errorf("%w: %w: only %d finite generalized eigenvalues, %d requested (too few constraints, or constraints that contradict each other?)", ErrInvalid, errPencil, j, k)
 			}
 			out.values[j] = 1/t - opt.mu
 		}
@@ -536,7 +538,7 @@ func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 	sup, out := pencilSupport(l)
 	ns, nu := len(sup), len(out)
 	if ns < k {
-		return nil, nil, fmt.Errorf("%w: only %d finite generalized eigenvalues, %d requested (too few constraints, or constraints that contradict each other?)", errPencil, max(ns-1, 0), k)
+		return nil, nil, fmt.Errorf("%w: %w: only %d finite generalized eigenvalues, %d requested (too few constraints, or constraints that contradict each other?)", ErrInvalid, errPencil, max(ns-1, 0), k)
 	}
 	ls := mat.NewSymDense(ns, nil)
 	for a, i := range sup {
@@ -570,7 +572,7 @@ func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 	}
 	r, n0 := len(rng), len(nul)
 	if r < k {
-		return nil, nil, fmt.Errorf("%w: only %d finite generalized eigenvalues, %d requested (too few constraints, or constraints that contradict each other?)", errPencil, r, k)
+		return nil, nil, fmt.Errorf("%w: %w: only %d finite generalized eigenvalues, %d requested (too few constraints, or constraints that contradict each other?)", ErrInvalid, errPencil, r, k)
 	}
 	all := make([]int, ns)
 	for j := range all {

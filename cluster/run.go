@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/tether-sc/tether/graph"
 )
 
 // Run partitions p with method m: the one lifecycle every method goes
@@ -23,10 +25,14 @@ import (
 // components too small to be clusters is handled by one rule (core.go):
 // the method clusters the core of the graph and the other nodes are
 // attached by their labels, must-links and edges, with a warning, unless
-// p.Disconnected is DisconnectedStrict.
+// p.Disconnected is DisconnectedStrict. With p.K = 1 (after the checks)
+// no method is called: the result is the one partition into one cluster,
+// with no diagnostics.
 //
-// Errors wrap ErrInvalid for an ill-posed problem; a cancelled ctx gives
-// ctx.Err(). Cost: O(n + number of pairs) for the checks (O(n·d) with
+// Errors wrap ErrInvalid for an ill-posed problem, a node of degree 0 the
+// method cannot take included (those wrap graph.ErrIsolated as well; see
+// isolatedInvalid), and ErrNumerical for a numerical failure; a cancelled
+// ctx gives ctx.Err(). Cost: O(n + number of pairs) for the checks (O(n·d) with
 // feature rows, O(rows·cols) with a dense bipartite matrix, O(nnz) with one
 // that has Row(i) ([]int32, []float64), such as dataset.Sparse), then the method's.
 func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error) {
@@ -41,9 +47,18 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if p.K == 1 {
+		// One cluster has one partition: no method is asked for it, so
+		// that k = 1 is answered alike by every method that admits it,
+		// on any graph (an edgeless one included).
+		res := &Result{Labels: make([]int, p.nodes()), K: 1}
+		res.Warnings = ignored(m.Name(), u, p)
+		res.Runtime = time.Since(start)
+		return res, nil
+	}
 	res, err := partitionCore(ctx, m, u, p, s.orDefault())
 	if err != nil {
-		return nil, err
+		return nil, isolatedInvalid(m.Name(), u, p, err)
 	}
 	if err := checkResult(m.Name(), p, res); err != nil {
 		return nil, err
@@ -56,6 +71,41 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 	}
 	res.Runtime = time.Since(start)
 	return res, nil
+}
+
+// isolatedInvalid returns err, wrapped in ErrInvalid too when it wraps
+// graph.ErrIsolated and not ErrInvalid: a method refused a node of degree
+// 0 (or, for csc, of signed degree 0), where D^{-1/2} or D^{-1} is
+// undefined. The node comes from the caller's graph, so the problem is
+// invalid for the method, not a numerical failure of it; the CLI and the
+// server then answer it as the caller's error. The message keeps err's,
+// which names the node, and says why the core rule (core.go) did not set
+// the node aside and what to do. This is the one place where that
+// classification is made, for every method: those that declare Uses.Core
+// reach it on a graph where fewer than max(k, 2) nodes have an edge (the
+// core is then every node) or with DisconnectedStrict, the label methods
+// on a labelled isolated node. Cost O(n) on the error path only.
+func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
+	if !errors.Is(err, graph.ErrIsolated) || errors.Is(err, ErrInvalid) {
+		return err
+	}
+	why := ""
+	if g := p.Graph; g != nil {
+		linked := 0
+		for i := 0; i < g.N(); i++ {
+			if g.Degree(i) != 0 {
+				linked++
+			}
+		}
+		switch {
+		case linked == g.N():
+		case u.Core && p.Disconnected == DisconnectedStrict:
+			why = "; Problem.Disconnected = strict (-disconnected strict) gives the method the nodes of degree 0"
+		case u.Core && linked < max(p.K, 2):
+			why = fmt.Sprintf("; the core rule keeps every node, since only %d of the %d nodes have an edge, fewer than max(k, 2) = %d", linked, g.N(), max(p.K, 2))
+		}
+	}
+	return fmt.Errorf("%w: %w%s: add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the node, or use a method that regularizes it (njw, ncut, cscap, ccsr)", ErrInvalid, err, why)
 }
 
 // collapsedShare is the share of the nodes in one cluster from which Run

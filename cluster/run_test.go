@@ -141,7 +141,7 @@ func TestRegisteredMethodsWarnAboutIgnoredInput(t *testing.T) {
 func TestRunPassesDefaultSettings(t *testing.T) {
 	g, _ := roMoons(t, 20, 1)
 	var got *Settings
-	if _, err := Run(context.Background(), fixedMethod{got: &got}, &Problem{Graph: g, K: 1}, nil); err != nil {
+	if _, err := Run(context.Background(), fixedMethod{got: &got}, &Problem{Graph: g, K: 2}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got == nil || *got != (Settings{}) {

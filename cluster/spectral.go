@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -180,6 +181,9 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	r := b.R
 	if r == 0 {
 		r = b.Rule.R(g)
+		if math.IsInf(r, 0) || math.IsNaN(r) {
+			return nil, fmt.Errorf("%w: bethe: r = %v from the degrees (Rule %v) overflowed: the graph's weights are out of floating-point range", ErrNumerical, r, b.Rule)
+		}
 	}
 	h, err := graph.NewBetheHessian(g, r)
 	if err != nil {
@@ -200,7 +204,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 		for {
 			res, err = s.solve(ctx, eigen.Problem{A: h, K: want, Which: eigen.Smallest})
 			if err != nil && res == nil {
-				return nil, fmt.Errorf("cluster: bethe: %w", err)
+				return nil, betheSolveError(r, err)
 			}
 			neg := 0
 			for _, v := range res.Values {
@@ -218,7 +222,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	} else {
 		res, err = s.solve(ctx, eigen.Problem{A: h, K: k, Which: eigen.Smallest})
 		if err != nil && res == nil {
-			return nil, fmt.Errorf("cluster: bethe: %w", err)
+			return nil, betheSolveError(r, err)
 		}
 	}
 	if err != nil {
@@ -241,6 +245,15 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	}
 	out.Eigenvalues, out.Warnings = values, warnings
 	return out, nil
+}
+
+// betheSolveError wraps the eigensolver's error err on H(r) for Partition,
+// saying which operator overflowed when err wraps ErrNumerical.
+func betheSolveError(r float64, err error) error {
+	if errors.Is(err, ErrNumerical) {
+		return fmt.Errorf("cluster: bethe: H(r) = (r²−1)I − rA + D, r = %.4g, overflowed (r² or r·w_ij out of floating-point range): %w", r, err)
+	}
+	return fmt.Errorf("cluster: bethe: %w", err)
 }
 
 // betheZetaTol is the relative width of the bracket at which the search

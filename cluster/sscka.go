@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -292,6 +293,9 @@ func ssckaKernelW(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, 
 	if sigma == 0 {
 		res, err := s.solve(ctx, eigen.Problem{A: base, K: 1, Which: eigen.Smallest})
 		if err != nil && res == nil {
+			if errors.Is(err, ErrNumerical) {
+				return nil, nil, 0, nil, fmt.Errorf("cluster: sscka: smallest eigenvalue of the kernel before its shift σ (W + Ω, penalty weight %.4g): %w", w, err)
+			}
 			return nil, nil, 0, nil, err
 		}
 		if err != nil {
@@ -318,6 +322,11 @@ func ssckaKernelW(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, 
 	}
 	gk, err := kmeans.NewGraphKernel(g, delta, scale)
 	if err != nil {
+		for i, v := range delta {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return nil, nil, 0, nil, fmt.Errorf("%w: sscka: the kernel's diagonal shift at node %d is %v (σ = %v, d_i = %v): the graph or constraint weights are out of floating-point range: %w", ErrNumerical, i, v, sigma, d[i], err)
+			}
+		}
 		return nil, nil, 0, nil, fmt.Errorf("cluster: sscka: %w", err)
 	}
 	return kmeans.Sum{gk, pen}, weights, sigma, warnings, nil

@@ -429,7 +429,7 @@ func (r *blockRun) svqb(rk []float64, ref float64, before []float64) (replaced, 
 		for j := i; j < p; j++ {
 			v := 0.5 * (g[i*p+j] + g[j*p+i])
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return false, false, fmt.Errorf("eigen: operator produced a non-finite value (BlockLanczos)")
+				return false, false, fmt.Errorf("%w produced by the operator (BlockLanczos)", ErrNonFinite)
 			}
 			gs.SetSym(i, j, v)
 		}
@@ -525,7 +525,7 @@ func (r *blockRun) extend(ctx context.Context, s int) (int, bool, error) {
 		r.a.MulTo(&wd, &xd)
 		r.matvecs += p
 		if !finiteSlice(r.w) {
-			return s, false, fmt.Errorf("eigen: operator produced a non-finite value (BlockLanczos, basis size %d)", s)
+			return s, false, fmt.Errorf("%w produced by the operator (BlockLanczos, basis size %d)", ErrNonFinite, s)
 		}
 		scale := r.normA
 		for j := 0; j < p; j++ {

@@ -1,6 +1,8 @@
 package eigen
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -79,5 +81,37 @@ func TestComplementBasis(t *testing.T) {
 		if n := mat.Norm(&yt, math.Inf(1)); n > 1e-12*float64(c.n)*mat.Norm(y, 2) {
 			t.Fatalf("n=%d d=%d: |Yᵀ·Z·y| = %g", c.n, c.d, n)
 		}
+	}
+}
+
+// scaledOp is the operator s·I, for an s out of floating-point range.
+type scaledOp struct {
+	n int
+	s float64
+}
+
+func (o scaledOp) Dim() int { return o.n }
+func (o scaledOp) MulTo(dst, x *mat.Dense) {
+	dst.Scale(o.s, x)
+}
+
+// A NaN or an infinity in the operator or the deflated vectors gives an
+// error wrapping ErrNonFinite, which callers (cluster) report as a
+// numerical failure of their operator.
+func TestNonFiniteWrapsErrNonFinite(t *testing.T) {
+	defl := mat.NewDense(3, 1, []float64{math.NaN(), 0, 0})
+	for _, tc := range []struct {
+		name string
+		p    Problem
+	}{
+		{"operator NaN", Problem{A: scaledOp{3, math.NaN()}, K: 1, Which: Smallest}},
+		{"operator Inf", Problem{A: scaledOp{3, math.Inf(1)}, K: 1, Which: Smallest}},
+		{"deflate NaN", Problem{A: scaledOp{3, 1}, K: 1, Which: Smallest, Deflate: defl, DeflateValues: []float64{0}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := (Dense{}).Solve(context.Background(), tc.p, nil); !errors.Is(err, ErrNonFinite) {
+				t.Errorf("error %v, want one wrapping ErrNonFinite", err)
+			}
+		})
 	}
 }

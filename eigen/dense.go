@@ -120,7 +120,7 @@ func materialize(op Operator, count *int, name string) (*mat.SymDense, error) {
 		for j := i; j < n; j++ {
 			v := 0.5 * (full.At(i, j) + full.At(j, i))
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("eigen: operator %s has non-finite entry %v at (%d,%d)", name, v, i, j)
+				return nil, fmt.Errorf("%w: operator %s has entry %v at (%d,%d)", ErrNonFinite, name, v, i, j)
 			}
 			s.SetSym(i, j, v)
 		}

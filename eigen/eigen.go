@@ -112,6 +112,12 @@ var (
 	ErrNoConvergence = errors.New("eigen: no convergence")
 	// ErrNotPositiveDefinite is returned when B is not positive definite.
 	ErrNotPositiveDefinite = errors.New("eigen: B is not positive definite")
+	// ErrNonFinite is returned (wrapped) when an operator, the deflated
+	// vectors or the iteration hold a NaN or an infinity: the operator's
+	// entries or their products are out of floating-point range (weights
+	// near 1e±300, for example), a numerical failure of the caller's
+	// operator rather than of the solver.
+	ErrNonFinite = errors.New("eigen: non-finite value")
 )
 
 // defaultTol is the tolerance used when Settings.Tol is 0.
@@ -193,13 +199,13 @@ func (p *Problem) check() (n, d int, err error) {
 	}
 	for j, v := range p.DeflateValues {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, 0, fmt.Errorf("eigen: DeflateValues[%d] = %v", j, v)
+			return 0, 0, fmt.Errorf("%w: DeflateValues[%d] = %v", ErrNonFinite, j, v)
 		}
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < c; j++ {
 			if v := p.Deflate.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, 0, fmt.Errorf("eigen: Deflate[%d,%d] = %v", i, j, v)
+				return 0, 0, fmt.Errorf("%w: Deflate[%d,%d] = %v", ErrNonFinite, i, j, v)
 			}
 		}
 	}

@@ -574,7 +574,7 @@ func (r *lanczosRun) solve(ctx context.Context, locked, kk, keep int, which Whic
 			return nil, nil, nil, false, err
 		}
 		if math.IsNaN(beta) {
-			return nil, nil, nil, false, fmt.Errorf("eigen: operator produced a non-finite value (Lanczos step %d)", size)
+			return nil, nil, nil, false, fmt.Errorf("%w produced by the operator (Lanczos step %d)", ErrNonFinite, size)
 		}
 		// Rayleigh–Ritz on T[:size,:size].
 		ts := r.tsym.RawSymmetric()

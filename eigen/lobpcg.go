@@ -304,7 +304,7 @@ func (w *lobpcgWork) svqb(c int) (int, float64, error) {
 		}
 		gjj := g.Data[j*c+j]
 		if math.IsNaN(gjj) || math.IsInf(gjj, 0) {
-			return 0, 0, fmt.Errorf("eigen: operator produced a non-finite value (LOBPCG)")
+			return 0, 0, fmt.Errorf("%w produced by the operator (LOBPCG)", ErrNonFinite)
 		}
 		if gjj <= 0 {
 			return 0, 0, fmt.Errorf("%w: xᵀBx = %.3g ≤ 0 for a nonzero x (LOBPCG)", ErrNotPositiveDefinite, gjj)
@@ -458,7 +458,7 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 			copy(w.u[:n*na], w.tu[:n*na])
 		}
 		if !finiteSlice(w.u[:n*na]) {
-			return nil, nil, iter, false, fmt.Errorf("eigen: preconditioner produced a non-finite value (LOBPCG iteration %d)", iter)
+			return nil, nil, iter, false, fmt.Errorf("%w produced by the preconditioner (LOBPCG iteration %d)", ErrNonFinite, iter)
 		}
 		nw, err = w.ortho(na, bs+np)
 		if err != nil {
@@ -474,7 +474,7 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 		}
 		w.apply(w.mulA, w.au, w.u, nw)
 		if !finiteSlice(w.au[:n*nw]) {
-			return nil, nil, iter, false, fmt.Errorf("eigen: operator produced a non-finite value (LOBPCG iteration %d)", iter)
+			return nil, nil, iter, false, fmt.Errorf("%w produced by the operator (LOBPCG iteration %d)", ErrNonFinite, iter)
 		}
 		off := bs + np
 		w.putCols(w.sBuf, off, w.u, nw)
@@ -564,7 +564,7 @@ func (w *lobpcgWork) rayleighRitz(s, np int, active []int) error {
 		for j := i; j < s; j++ {
 			v := 0.5 * (g.Data[i*s+j] + g.Data[j*s+i])
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("eigen: operator produced a non-finite value (LOBPCG Rayleigh–Ritz)")
+				return fmt.Errorf("%w produced by the operator (LOBPCG Rayleigh–Ritz)", ErrNonFinite)
 			}
 			gs.SetSym(i, j, v)
 		}

@@ -1,0 +1,171 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
+)
+
+// isolatedProblem returns a problem on the n-node graph of edges (unit
+// weights) with k clusters, the labels and the constraints that
+// supervised hands out: node c labelled c for c < k, a cannot-link 0–1 and
+// a must-link 0–2. Every problem has feature rows (two separated groups,
+// for cpca, cvqe, clpp); only a method that co-clusters gets the
+// ⌊n/2⌋×⌈n/2⌉ positive bipartite matrix, so that Run warns about no
+// ignored input.
+func isolatedProblem(t *testing.T, n int, edges [][2]int, k int, u Uses) *Problem {
+	t.Helper()
+	var es []graph.Edge
+	for _, e := range edges {
+		es = append(es, graph.Edge{I: e[0], J: e[1], W: 1})
+	}
+	g, err := graph.FromEdges(n, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mat.NewDense(n, 2, nil)
+	for i := 0; i < n; i++ {
+		x.Set(i, 0, float64(i%2)*5+0.1*float64(i))
+		x.Set(i, 1, 0.3*float64(i%3))
+	}
+	labels := make(constraint.Labels, n)
+	for i := range labels {
+		labels[i] = constraint.Unlabeled
+		if i < k {
+			labels[i] = i
+		}
+	}
+	cons := &constraint.Set{N: n, Pairs: []constraint.Pair{
+		{I: 0, J: 1, Kind: constraint.CannotLink}, {I: 0, J: 2, Kind: constraint.MustLink},
+	}}
+	base := &Problem{Graph: g, K: k, Features: x}
+	if u.Input&BipartiteInput != 0 {
+		r := n / 2
+		b := mat.NewDense(r, n-r, nil)
+		for i := 0; i < r; i++ {
+			for j := 0; j < n-r; j++ {
+				b.Set(i, j, 1+float64((i+j)%2))
+			}
+		}
+		base.Bipartite = b
+	}
+	return supervised(base, u, labels, cons)
+}
+
+// runRecover is Run with a panic turned into an error, so that a table
+// over every method reports a panic as that method's failure.
+func runRecover(m Method, p *Problem) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return Run(context.Background(), m, p, &Settings{Seed: 1})
+}
+
+// On graphs where a node of degree 0 cannot be set aside, every registered
+// method returns a partition or an error wrapping ErrInvalid: never an
+// unclassified error (which the CLI and the server report as internal) and
+// never a panic. The methods listed in isolated refuse the node of degree
+// 0 itself: their error wraps both ErrInvalid and graph.ErrIsolated (Run's
+// isolatedInvalid), names a node and says what to do. The lists are the
+// methods whose operators divide by degrees (D^{-1/2}, D^{-1} or
+// d_min) and that reach such a node: on the edgeless graph the core rule
+// keeps every node (no node has an edge); with one isolated node and
+// k = n − 1 the core is the path, so only k, too large for several
+// methods, is refused; with k = n the core rule keeps every node again.
+func TestIsolatedNodeErrorsAreInvalid(t *testing.T) {
+	path := [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}} // nodes 0–4; node 5 isolated
+	degreeDivisors := []string{"csc", "csp", "fast-ge", "fast-ge2", "mavro-k", "noa-ssc", "plmeans"}
+	for _, tc := range []struct {
+		name     string
+		n        int
+		edges    [][2]int
+		k        int
+		isolated []string // methods refusing with ErrInvalid and graph.ErrIsolated
+	}{
+		{"edgeless n=5 k=2", 5, nil, 2, append([]string{"mavro", "ml-noa-ssc", "mcl-noa-ssc"}, degreeDivisors...)},
+		{"isolated node k=n-1", 6, path, 5, nil},
+		{"isolated node k=n", 6, path, 6, degreeDivisors},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, info := range Methods() {
+				t.Run(info.Name, func(t *testing.T) {
+					m := info.New()
+					p := isolatedProblem(t, tc.n, tc.edges, tc.k, m.Uses())
+					res, err := runRecover(m, p)
+					wantIsolated := slices.Contains(tc.isolated, info.Name)
+					switch {
+					case wantIsolated && (!errors.Is(err, ErrInvalid) || !errors.Is(err, graph.ErrIsolated)):
+						t.Fatalf("error %v, want one wrapping ErrInvalid and graph.ErrIsolated", err)
+					case wantIsolated:
+						if msg := err.Error(); !strings.Contains(msg, "node ") || !strings.Contains(msg, "add self loops") || !strings.Contains(msg, "drop the node") {
+							t.Errorf("error %q does not name the node and say what to do", msg)
+						}
+					case errors.Is(err, graph.ErrIsolated):
+						t.Fatalf("error %v wraps graph.ErrIsolated; add %s to the list if the refusal is right", err, info.Name)
+					case err != nil && !errors.Is(err, ErrInvalid):
+						t.Fatalf("unclassified error %v", err)
+					case err == nil:
+						if len(res.Labels) != tc.n {
+							t.Fatalf("%d labels for %d nodes", len(res.Labels), tc.n)
+						}
+						for i, c := range res.Labels {
+							if c < 0 || c >= res.K {
+								t.Fatalf("node %d in cluster %d of %d", i, c, res.K)
+							}
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// With k = 1, Run answers the one partition without calling the method:
+// every method that admits k = 1 returns all nodes in cluster 0 with no
+// warning, on graphs whose nodes of degree 0 several methods refuse for
+// k ≥ 2 (csc, fast-ge, fast-ge2, ml-/mcl-noa-ssc and plmeans did for
+// k = 1 too); the methods that declare MinK ≥ 2 refuse it with ErrInvalid
+// on every graph.
+func TestRunKOneIsOneCluster(t *testing.T) {
+	minK2 := []string{"ccsr", "cosc", "csp", "cvqe", "l1csc", "mavro"}
+	for _, tc := range []struct {
+		name  string
+		n     int
+		edges [][2]int
+	}{
+		{"edgeless n=5", 5, nil},
+		{"isolated node", 6, [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}}},
+		{"path", 5, [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, info := range Methods() {
+				t.Run(info.Name, func(t *testing.T) {
+					m := info.New()
+					res, err := runRecover(m, isolatedProblem(t, tc.n, tc.edges, 1, m.Uses()))
+					if slices.Contains(minK2, info.Name) {
+						if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "k = 1, the method takes") {
+							t.Fatalf("error %v, want ErrInvalid for k below MinK", err)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if res.K != 1 || !slices.Equal(res.Labels, make([]int, tc.n)) || len(res.Warnings) != 0 {
+						t.Errorf("K = %d, labels %v, warnings %q; want one cluster, no warning", res.K, res.Labels, res.Warnings)
+					}
+				})
+			}
+		})
+	}
+}

@@ -1,0 +1,74 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
+)
+
+// Finite, valid inputs whose weights are near 1e±300 overflow inside the
+// methods; each such failure must wrap ErrNumerical (the CLI and the
+// server report it as a numerical failure, not as the caller's error or an
+// unclassified internal one) and name the method and what overflowed.
+// Every case failed before with a clear message that wrapped neither
+// ErrNumerical nor ErrInvalid (or, for csp's underflow and fast-ge2's
+// scale, with ErrInvalid and the wrong advice).
+func TestOverflowWrapsErrNumerical(t *testing.T) {
+	// The graphs: 4-cycles with weights 1e300 and 1e-300 mixed (heavy), all
+	// 1e-300 (tiny), and two 1.7e308/1e308 triangles joined by a unit edge
+	// (huge: the degrees themselves overflow to +Inf).
+	heavy := []graph.Edge{{I: 0, J: 1, W: 1e300}, {I: 1, J: 2, W: 1}, {I: 2, J: 3, W: 1e-300}, {I: 0, J: 3, W: 1}}
+	tiny := []graph.Edge{{I: 0, J: 1, W: 1e-300}, {I: 1, J: 2, W: 1e-300}, {I: 2, J: 3, W: 1e-300}, {I: 0, J: 3, W: 1e-300}}
+	huge := []graph.Edge{{I: 0, J: 1, W: 1.7e308}, {I: 1, J: 2, W: 1.7e308}, {I: 0, J: 2, W: 1e308}, {I: 3, J: 4, W: 1e308}, {I: 4, J: 5, W: 1e308}, {I: 3, J: 5, W: 1e308}, {I: 2, J: 3, W: 1}}
+	mixed := []graph.Edge{{I: 0, J: 1, W: 1e300}, {I: 1, J: 2, W: 1e-300}, {I: 0, J: 2, W: 1e300}, {I: 3, J: 4, W: 1e-300}, {I: 4, J: 5, W: 1e300}, {I: 3, J: 5, W: 1}, {I: 2, J: 3, W: 1}}
+	for _, tc := range []struct {
+		name   string
+		method Method
+		edges  []graph.Edge
+		w      float64 // weight of the two constraints (0: 1)
+		want   string  // what overflowed, in the message
+	}{
+		{"bethe H(r)", BetheHessian{}, heavy, 0, "bethe: H(r) = (r²−1)I − rA + D"},
+		{"bethe r", BetheHessian{}, huge, 0, "bethe: r = +Inf from the degrees"},
+		{"sscka kernel", SSCKA{}, heavy, 1e300, "sscka: smallest eigenvalue of the kernel"},
+		{"sscka shift", SSCKA{}, mixed, 0, "sscka: the kernel's diagonal shift at node 0 is +Inf"},
+		{"csp α", CSP{}, heavy, 1e300, "csp: α = AlphaFraction·λ_max(Q̄)·vol"},
+		{"csp Q̄ underflow", CSP{}, heavy, 1e-300, "csp: λ_max(Q̄) = 0 for 2 pairs"},
+		{"csp volume", CSP{}, huge, 0, "csp: the volume Σd_i overflowed"},
+		{"cscap Woodbury", CSCAP{}, heavy, 0, "cscap: solving I + UᵀWU"},
+		{"cscap embedding", CSCAP{}, tiny, 0, "cscap: normalized cut of the propagated affinity"},
+		{"fast-ge2 pair", FastGE2{}, heavy, 1e300, "fast-ge2: pair 1 (0,1): its weight"},
+		{"fast-ge2 scale", FastGE2{}, tiny, 0, "fast-ge2: the constraint scale 1/(d_min d_max)"},
+		{"fast-ge2-bh operator", FastGE2BH{}, heavy, 0, "fast-ge2-bh: cluster: numerical failure: eigensolver"},
+		{"fast-ge2-bh pair", FastGE2BH{}, heavy, 1e300, "fast-ge2-bh: pair 1 (0,1): its weight"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			for _, e := range tc.edges {
+				n = max(n, e.I+1, e.J+1)
+			}
+			g, err := graph.FromEdges(n, tc.edges)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &Problem{Graph: g, K: 2}
+			if tc.method.Uses().Supervision&Pairs != 0 {
+				p.Constraints = &constraint.Set{N: n, Pairs: []constraint.Pair{
+					{I: 0, J: n - 1, Kind: constraint.CannotLink, Weight: tc.w},
+					{I: 0, J: 1, Kind: constraint.MustLink, Weight: tc.w},
+				}}
+			}
+			_, err = Run(context.Background(), tc.method, p, &Settings{Seed: 1})
+			if !errors.Is(err, ErrNumerical) || errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v, want one wrapping ErrNumerical (and not ErrInvalid)", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q, want it to say %q", err, tc.want)
+			}
+		})
+	}
+}
