@@ -129,9 +129,6 @@ func (c CVQE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if capped > 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: %d of %d runs stopped at MaxIter = %d before the assignment repeated", name, capped, restarts, maxIter))
 	}
-	if used := nonEmptyClusters(best.g, k); used < k {
-		warnings = append(warnings, fmt.Sprintf("%s: only %d of the k = %d clusters are non-empty (identical rows or must-links leave the others without a row)", name, used, k))
-	}
 	return &Result{Labels: best.g, K: k, Objective: best.obj, Iterations: best.iters, Warnings: warnings}, nil
 }
 

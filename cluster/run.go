@@ -19,8 +19,9 @@ import (
 // adds a warning, first in Result.Warnings, for each kind of side
 // information in p that the method does not use (constraints given to an
 // unsupervised method, for example), so that nothing is silently ignored,
-// and a last one when the partition has collapsed (one cluster holding at
-// least 90% of the nodes while k ≥ 2; see collapsed).
+// and last ones when some of the k clusters are empty (emptyClusters) and
+// when the partition has collapsed (one cluster holding at least 90% of
+// the nodes while k ≥ 2; see collapsed).
 // For a method that declares Uses.Core, a graph with isolated nodes or
 // components too small to be clusters is handled by one rule (core.go):
 // the method clusters the core of the graph and the other nodes are
@@ -66,6 +67,9 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 	if w := ignored(m.Name(), u, p); len(w) > 0 {
 		res.Warnings = append(w, res.Warnings...)
 	}
+	if w := emptyClusters(m.Name(), res); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	if w := collapsed(m.Name(), res); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
@@ -106,6 +110,19 @@ func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
 		}
 	}
 	return fmt.Errorf("%w: %w%s: add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the node, or use a method that regularizes it (njw, ncut, cscap, ccsr)", ErrInvalid, err, why)
+}
+
+// emptyClusters returns a warning when some of the clusters 0…res.K−1 of
+// res hold no node: a partition into fewer clusters than asked, which the
+// labels alone do not show. It happens when k exceeds the structure the
+// input allows (identical feature rows, must-links joining the nodes, a
+// graph with fewer than k parts for the method to find). One check for
+// every method, so that none needs its own. Cost O(n + k).
+func emptyClusters(name string, res *Result) string {
+	if used := nonEmptyClusters(res.Labels, res.K); used < res.K {
+		return fmt.Sprintf("%s: only %d of the k = %d clusters are non-empty (identical rows, must-links or the graph leave the others without a node): ask for fewer clusters", name, used, res.K)
+	}
+	return ""
 }
 
 // collapsedShare is the share of the nodes in one cluster from which Run

@@ -281,3 +281,36 @@ func TestRunSingleNode(t *testing.T) {
 		})
 	}
 }
+
+// Run warns when a method returns fewer non-empty clusters than k, for
+// every method (emptyClusters): labelsMethod returns the labels given,
+// with K = 3.
+func TestRunWarnsAboutEmptyClusters(t *testing.T) {
+	g, err := graph.FromEdges(6, pathEdges(6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		labels []int
+		warn   bool
+	}{
+		{"all used", []int{0, 0, 1, 1, 2, 2}, false},
+		{"cluster 1 empty", []int{0, 0, 0, 2, 2, 2}, true},
+		{"only cluster 2", []int{2, 2, 2, 2, 2, 2}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Run(context.Background(), labelsMethod{tc.labels, 3}, &Problem{Graph: g, K: 3}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := false
+			for _, w := range res.Warnings {
+				warned = warned || strings.Contains(w, "clusters are non-empty")
+			}
+			if warned != tc.warn {
+				t.Errorf("warnings %q: warned %v, want %v", res.Warnings, warned, tc.warn)
+			}
+		})
+	}
+}
