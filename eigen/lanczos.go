@@ -144,8 +144,7 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 	if n-d <= ncv+kk+1 {
 		return Dense{}.Solve(ctx, p, s)
 	}
-	r := newLanczosRun(p.A, n, d+kk, ncv, cfg.rng)
-	r.maxNCV = max(l.MaxNCV, ncv)
+	r := newLanczosRun(p.A, n, d+kk, ncv, max(l.MaxNCV, ncv), cfg.rng)
 	if d > 0 {
 		for i := 0; i < d; i++ {
 			mat.Col(r.row(i), i, p.Deflate)
@@ -249,11 +248,16 @@ type lanczosRun struct {
 	skipped, corrected int
 }
 
-func newLanczosRun(a Operator, n, maxLocked, ncv int, rng *rand.Rand) *lanczosRun {
+// newLanczosRun allocates the workspace for a basis of ncv vectors that
+// grow may extend to maxNCV: the basis has room for all of them from the
+// start, so growing copies nothing, and the rows never reached are never
+// written (the memory of a large allocation becomes resident only when
+// touched).
+func newLanczosRun(a Operator, n, maxLocked, ncv, maxNCV int, rng *rand.Rand) *lanczosRun {
 	rows := maxLocked + ncv + 1
 	return &lanczosRun{
-		a: a, n: n, ncv: ncv, maxNCV: ncv, locked: maxLocked,
-		v:    make([]float64, rows*n),
+		a: a, n: n, ncv: ncv, maxNCV: max(maxNCV, ncv), locked: maxLocked,
+		v:    make([]float64, rows*n, (maxLocked+max(maxNCV, ncv)+1)*n),
 		t:    make([]float64, ncv*ncv),
 		h:    make([]float64, rows),
 		h2:   make([]float64, rows),
@@ -275,7 +279,7 @@ func (r *lanczosRun) grow(ncv2 int) {
 		return
 	}
 	rows := r.locked + ncv2 + 1
-	r.v = append(r.v, make([]float64, rows*r.n-len(r.v))...)
+	r.v = r.v[:rows*r.n] // zero: allocated with this capacity, never written
 	r.h = make([]float64, rows)
 	r.h2 = make([]float64, rows)
 	r.t = make([]float64, ncv2*ncv2)
