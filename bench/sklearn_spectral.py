@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Time scikit-learn's SpectralClustering on a CSV written by `tether gen`.
 
-Usage: sklearn_spectral.py FILE.csv K
+Usage: sklearn_spectral.py FILE.csv K [SOLVER]
 The file has a header, feature columns, and the label column last.
 Prints one JSON object: seconds (fit only, after loading), ARI, peak RSS.
-Uses affinity="nearest_neighbors", n_neighbors=10, eigen_solver="lobpcg",
-the configuration the tether benchmark compares against.
+Uses affinity="nearest_neighbors", n_neighbors=10 and eigen_solver SOLVER
+(default "lobpcg", the configuration the tether benchmark compares
+against; "arpack" and "amg" are scikit-learn's others).
 """
 import json
 import resource
@@ -20,6 +21,7 @@ from sklearn.metrics import adjusted_rand_score
 
 def main():
     path, k = sys.argv[1], int(sys.argv[2])
+    solver = sys.argv[3] if len(sys.argv) > 3 else "lobpcg"
     data = np.loadtxt(path, delimiter=",", skiprows=1)
     x, y = data[:, :-1], data[:, -1].astype(int)
     t0 = time.perf_counter()
@@ -27,7 +29,7 @@ def main():
         n_clusters=k,
         affinity="nearest_neighbors",
         n_neighbors=10,
-        eigen_solver="lobpcg",
+        eigen_solver=solver,
         assign_labels="kmeans",
         random_state=0,
         n_jobs=2,
@@ -36,7 +38,7 @@ def main():
     secs = time.perf_counter() - t0
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps({
-        "tool": "scikit-learn " + sklearn.__version__,
+        "tool": "scikit-learn " + sklearn.__version__ + ", " + solver,
         "n": int(x.shape[0]),
         "seconds": secs,
         "ari": adjusted_rand_score(y, labels),

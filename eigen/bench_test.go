@@ -3,9 +3,13 @@ package eigen_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
 )
@@ -123,4 +127,94 @@ func BenchmarkLanczosManyPairs(b *testing.B) {
 		b.ReportMetric(float64(benchSink.MatVecs), "matvecs/op")
 		b.ReportMetric(float64(benchSink.Iterations), "restarts/op")
 	})
+}
+
+// knn2DProblem returns the eigenproblem of NJW on n points of 5 overlapping
+// Gaussian blobs in 2 dimensions (synth.Blobs, standard deviation 1, as
+// `tether gen blobs -k 5`) under the CLI's default graph (graph.DefaultSpec:
+// symmetric 10-NN, RBF weights with local scaling), as cluster's
+// laplacianEmbedding poses it: L_sym of the graph relabelled in RCM order,
+// K = 5, the null vectors D^{1/2}1_C/√vol(C) of its components deflated
+// (one at n ≥ 2·10⁴, two at 10³, as cluster does). The eigenvalues near 0 of
+// such a 2-D graph grow like j/n (at n = 10⁵: λ₂…λ₇ = 2.3e-6, 1.0e-5,
+// 8.0e-5, 1.23e-4, 1.52e-4, 1.96e-4), so the wanted ones are separated
+// from the rest by a relative gap of about 10⁻⁵: the hard case for Krylov
+// solvers.
+func knn2DProblem(tb testing.TB, n int) eigen.Problem {
+	x, _, err := synth.Blobs(n, 5, 2, 1, rand.NewPCG(1, 1))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx := context.Background()
+	g, err := graph.Build(ctx, x, graph.DefaultSpec())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	perm, err := g.RCMOrder(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if g, err = g.Permute(ctx, perm); err != nil {
+		tb.Fatal(err)
+	}
+	op, err := graph.NewLaplacian(g, graph.Symmetric)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	comp, nc := g.Components()
+	if nc >= 5 {
+		tb.Fatalf("2-D blobs graph has %d components, want at most 4", nc)
+	}
+	z := mat.NewDense(n, nc, nil)
+	vol := make([]float64, nc)
+	for i, d := range g.Degrees() {
+		vol[comp[i]] += d
+	}
+	for i, d := range g.Degrees() {
+		z.Set(i, comp[i], math.Sqrt(d/vol[comp[i]]))
+	}
+	return eigen.Problem{A: op, K: 5, Deflate: z, DeflateValues: make([]float64, nc)}
+}
+
+// BenchmarkLanczos2DKNN: NJW's eigenproblem on a 2-D 10-NN graph
+// (knn2DProblem) at tolerance 1e-8 (cluster's default), by Lanczos with a
+// fixed basis (maxncv=0, NCV = 24 for the 4 pairs not deflated) and with
+// a basis that grows to MaxNCV while the run has not converged; planted is
+// the easy problem of BenchmarkEigen100k (6 communities, K = 6), where
+// growth should cost nothing.
+func BenchmarkLanczos2DKNN(b *testing.B) {
+	for _, n := range []int{20000, 100000} {
+		p := knn2DProblem(b, n)
+		for _, maxNCV := range []int{0, 64} {
+			b.Run(fmt.Sprintf("n=%d/maxncv=%d", n, maxNCV), func(b *testing.B) {
+				for b.Loop() {
+					res, err := eigen.Lanczos{MaxNCV: maxNCV}.Solve(context.Background(), p, &eigen.Settings{Tol: 1e-8})
+					if err != nil {
+						b.Fatal(err)
+					}
+					benchSink = res
+				}
+				b.ReportMetric(float64(benchSink.MatVecs), "matvecs/op")
+				b.ReportMetric(float64(benchSink.Iterations), "restarts/op")
+			})
+		}
+	}
+	g := plantedGraph(100000, 6, 10, 0.9, 1)
+	op, err := graph.NewLaplacian(g, graph.Symmetric)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, maxNCV := range []int{0, 64} {
+		b.Run(fmt.Sprintf("planted/maxncv=%d", maxNCV), func(b *testing.B) {
+			for b.Loop() {
+				res, err := eigen.Lanczos{MaxNCV: maxNCV}.Solve(context.Background(), eigen.Problem{A: op, K: 6}, &eigen.Settings{Tol: 1e-8})
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchSink = res
+			}
+			b.ReportMetric(float64(benchSink.MatVecs), "matvecs/op")
+			b.ReportMetric(float64(benchSink.Iterations), "restarts/op")
+		})
+	}
 }

@@ -52,7 +52,7 @@ func TestLanczosBasis(t *testing.T) {
 	op := gridLaplacian{side}
 	n := op.Dim()
 	// One deflated row: the constant vector, the null space.
-	r := newLanczosRun(op, n, 1, ncv, rand.New(rand.NewPCG(3, 4)))
+	r := newLanczosRun(op, n, 1, ncv, ncv, rand.New(rand.NewPCG(3, 4)))
 	for i := range n {
 		r.v[i] = 1 / math.Sqrt(float64(n))
 	}
