@@ -96,7 +96,12 @@ func TestHostAndOrigin(t *testing.T) {
 		{testAddr, testAddr, "", 200},
 		{testAddr, "localhost:8080", "", 200},
 		{testAddr, testAddr, "http://127.0.0.1:8080", 200},
-		{testAddr, testAddr, "http://localhost:8080", 200},
+		{testAddr, "localhost:8080", "http://localhost:8080", 200},
+		{testAddr, "LocalHost:8080", "http://localhost:8080", 200},
+		// The Origin must be the Host the request names (the page's own
+		// origin), not merely another name of this server.
+		{testAddr, testAddr, "http://localhost:8080", 403},
+		{testAddr, "localhost:8080", "http://127.0.0.1:8080", 403},
 		{testAddr, "evil.example:8080", "", 403}, // DNS rebinding
 		{testAddr, "127.0.0.1:9999", "", 403},    // another port
 		{testAddr, "127.0.0.2:8080", "", 403},    // another address
@@ -105,15 +110,29 @@ func TestHostAndOrigin(t *testing.T) {
 		{testAddr, testAddr, "null", 403},
 		{testAddr, testAddr, "http://127.0.0.1:8080@evil", 403},
 		{"0.0.0.0:8080", "192.168.1.5:8080", "", 200}, // -public: IP literals
+		{"0.0.0.0:8080", "192.168.1.5:8080", "http://192.168.1.5:8080", 200},
 		{"0.0.0.0:8080", "evil.example:8080", "", 403},
 		{"0.0.0.0:8080", "localhost:8080", "", 403},
+		// -public: an IP-literal Origin on the bound port that is not the
+		// Host (a page served from another address of this machine, or
+		// another machine's server on the same port) was accepted.
+		{"0.0.0.0:8080", "192.168.1.5:8080", "http://10.0.0.7:8080", 403},
+		{"0.0.0.0:8080", "192.168.1.5:8080", "http://127.0.0.1:8080", 403},
+		{"0.0.0.0:8080", "192.168.1.5:8080", "http://192.168.1.5:9090", 403},
+		{"0.0.0.0:80", "192.168.1.5", "http://192.168.1.5", 200}, // port 80 implied on both
+		{"0.0.0.0:80", "192.168.1.5:80", "http://192.168.1.5", 200},
+		{"0.0.0.0:80", "192.168.1.5", "http://192.168.1.6", 403},
 		{"[::1]:8080", "[::1]:8080", "", 200},
+		{"[::1]:8080", "[::1]:8080", "http://[::1]:8080", 200},
 		{"[::1]:8080", "localhost:8080", "", 200},
+		{"[::1]:8080", "localhost:8080", "http://[::1]:8080", 403},
+		{"[::]:8080", "[::1]:8080", "http://[::2]:8080", 403},
+		{"[::]:8080", "[::1]:8080", "http://[::1]:8080", 200},
 	} {
 		s := New(Config{}, c.addr)
 		code, body := call(t, s, "GET", "/api/methods", "", nil, "Host", c.host, "Origin", c.origin)
 		if code != c.want {
-			t.Errorf("bound %s, Host %q, Origin %q: status %d, want %d (%s)", c.addr, c.host, c.origin, code, c.want, body)
+			t.Errorf("bound %s, Host %q, Origin %q: status %d, want %d (%.100s)", c.addr, c.host, c.origin, code, c.want, body)
 		}
 	}
 }
