@@ -86,8 +86,11 @@ func decode(r *http.Request, v any) error {
 	return nil
 }
 
-// withSession looks up the session named in the path and runs h under its
-// lock.
+// withSession looks up the session named in the path, reads the request's
+// whole body (within guard's limit) and runs h under the session's lock
+// with that body. The body is read before the lock is taken: a client
+// sending it slowly blocks only its own request, not the session's others
+// for up to the server's read timeout.
 func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ss, ok := s.sessions.get(r.PathValue("id"))
@@ -95,10 +98,37 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 			writeError(w, http.StatusNotFound, fmt.Errorf("no session %q (sessions idle for %v are dropped)", r.PathValue("id"), s.cfg.IdleTimeout))
 			return
 		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			var tooBig *http.MaxBytesError
+			if !errors.As(err, &tooBig) {
+				err = fmt.Errorf("%w: reading the request body: %w", errBadInput, err)
+			}
+			s.fail(w, err)
+			return
+		}
+		r.Body = &bufferedBody{Reader: bytes.NewReader(body), data: body}
 		ss.mu.Lock()
 		defer ss.mu.Unlock()
 		h(w, r, ss)
 	}
+}
+
+// bufferedBody is a request body withSession has read in full.
+type bufferedBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+func (*bufferedBody) Close() error { return nil }
+
+// readBody returns r's whole body, without a copy when withSession has
+// read it already.
+func readBody(r *http.Request) ([]byte, error) {
+	if b, ok := r.Body.(*bufferedBody); ok && b.Len() == len(b.data) {
+		return b.data, nil
+	}
+	return io.ReadAll(r.Body)
 }
 
 // methodInfo describes a method for the page's picker.
@@ -239,7 +269,7 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 			}
 			o.Symmetric = b
 		}
-		body, err := io.ReadAll(r.Body)
+		body, err := readBody(r)
 		if err != nil {
 			s.fail(w, err)
 			return

@@ -681,3 +681,76 @@ func TestSessionMemoryBudget(t *testing.T) {
 		}
 	}
 }
+
+// signalReader is a reader that closes started on its first Read.
+type signalReader struct {
+	io.Reader
+	once    sync.Once
+	started chan struct{}
+}
+
+func (r *signalReader) Read(p []byte) (int, error) {
+	r.once.Do(func() { close(r.started) })
+	return r.Reader.Read(p)
+}
+
+func TestSlowBodyDoesNotHoldSession(t *testing.T) {
+	// A client that sends its body slowly (here: never, until the test
+	// ends it) blocks only its own request: the session's other requests
+	// go on. The body was read under the session's lock, so a slow upload
+	// held it up to the server's 2-minute read timeout.
+	s := newTest(t, Config{})
+	id := newSession(t, s, 100)
+	base := "/api/sessions/" + id
+	for _, c := range []struct {
+		name, path, ctype string
+	}{
+		{"upload", base + "/data?name=a.csv", "text/csv"},
+		{"JSON data", base + "/data", "application/json"},
+		{"load", base + "/load", "application/json"},
+		{"constraints", base + "/constraints", "application/json"},
+		{"cluster", base + "/cluster", "application/json"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			body := &signalReader{Reader: pr, started: make(chan struct{})}
+			r := httptest.NewRequest("POST", c.path, body)
+			r.Host, r.ContentLength = testAddr, -1
+			r.Header.Set("Content-Type", c.ctype)
+			w := httptest.NewRecorder()
+			slow := make(chan struct{})
+			go func() {
+				defer close(slow)
+				s.ServeHTTP(w, r)
+			}()
+			<-body.started
+			done := make(chan int, 1)
+			go func() {
+				code, _ := call(t, s, "GET", base, "", nil)
+				done <- code
+			}()
+			blocked := false
+			select {
+			case code := <-done:
+				if code != http.StatusOK {
+					t.Errorf("GET %s during a slow %s: status %d, want 200", base, c.name, code)
+				}
+			case <-time.After(10 * time.Second):
+				t.Errorf("GET %s blocked for 10 s behind a slow %s", base, c.name)
+				blocked = true
+			}
+			pw.CloseWithError(io.ErrUnexpectedEOF)
+			select {
+			case <-slow:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("slow %s did not return after its body failed", c.name)
+			}
+			if blocked {
+				<-done
+			}
+			if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "reading the request body") {
+				t.Errorf("slow %s whose body failed: status %d, want 400 naming the body: %s", c.name, w.Code, w.Body)
+			}
+		})
+	}
+}
