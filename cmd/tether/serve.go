@@ -22,12 +22,16 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	maxNodes := new(int)
 	*maxNodes = 200000
 	fs.Var(intIn(maxNodes, 1, 1<<31-1), "max-nodes-session", "largest `number` of nodes of a session's data")
+	computeTimeout := fs.Duration("compute-timeout", server.DefaultComputeTimeout, "longest `duration` of one request's computation (loading, clustering, suggesting); beyond it the work stops and the request gets 503")
 	quiet := fs.Bool("quiet", false, "no progress messages")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if *computeTimeout <= 0 {
+		return fmt.Errorf("%w: -compute-timeout %v: want a positive duration such as 2m or 30s", errUsage, *computeTimeout)
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
@@ -46,7 +50,7 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 			return fmt.Errorf("%w: -data %s: not a folder", errUsage, *dataRoot)
 		}
 	}
-	cfg := server.Config{DataRoot: *dataRoot, Spec: in.spec, MaxNodes: *maxNodes}
+	cfg := server.Config{DataRoot: *dataRoot, Spec: in.spec, MaxNodes: *maxNodes, ComputeTimeout: *computeTimeout}
 	if in.input != "" || in.graphFile != "" || in.gen != "" || in.bip.file != "" {
 		if in.bip.file != "" {
 			return fmt.Errorf("%w: tether serve does not load -bipartite matrices", errUsage)
@@ -79,4 +83,6 @@ prints its URL on standard output. Open it in a browser: load or generate
 data, click two points to add a must-link or cannot-link, and the page
 re-clusters at once (FGPWC reuses its spectral basis). With -input,
 -graph-file or -gen every new session starts with that data, read with the
-options of tether cluster. Ctrl-C stops the server gracefully.`
+options of tether cluster. A request's computation stops after
+-compute-timeout (2m by default) with an error naming the limit. Ctrl-C
+stops the server gracefully.`

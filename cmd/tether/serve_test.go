@@ -28,6 +28,9 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"-addr", "127.0.0.1:0", "-data", "/nonexistent/tether-data"}, "-data"},
 		{[]string{"-addr", "127.0.0.1:0", "-max-nodes-session", "-1"}, "-max-nodes-session"},
 		{[]string{"-addr", "127.0.0.1:0", "-scale", "minmaxx"}, "-scale"},
+		{[]string{"-addr", "127.0.0.1:0", "-compute-timeout", "0s"}, "-compute-timeout"},
+		{[]string{"-addr", "127.0.0.1:0", "-compute-timeout", "-1m"}, "-compute-timeout"},
+		{[]string{"-addr", "127.0.0.1:0", "-compute-timeout", "soon"}, "-compute-timeout"},
 	} {
 		var stderr strings.Builder
 		m := &Main{Stdout: &strings.Builder{}, Stderr: &stderr}

@@ -40,12 +40,13 @@ func writeError(w http.ResponseWriter, status int, err error) {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, errBadInput.Error()+": ")
 	msg = strings.TrimPrefix(msg, errConflict.Error()+": ")
+	msg = strings.TrimPrefix(msg, errComputeTimeout.Error()+": ")
 	writeJSON(w, status, errorReply{Error: msg})
 }
 
 // fail maps err to its status: 400 bad input, 409 conflict, 413 too
-// large, 503 cancelled (the client left or the
-// server is stopping), 500 otherwise.
+// large, 503 past the compute time limit or cancelled (the client left or
+// the server is stopping), 500 otherwise.
 func (s *Server) fail(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
 	switch {
@@ -57,6 +58,8 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusConflict, err)
 	case errors.Is(err, active.ErrInvalid):
 		writeError(w, http.StatusBadRequest, err)
+	case errors.Is(err, errComputeTimeout):
+		writeError(w, http.StatusServiceUnavailable, err)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		writeError(w, http.StatusServiceUnavailable, err)
 	default:
@@ -86,8 +89,11 @@ func decode(r *http.Request, v any) error {
 	return nil
 }
 
-// withSession looks up the session named in the path and runs h under its
-// lock.
+// withSession looks up the session named in the path, reads the request's
+// whole body (within guard's limit) and runs h under the session's lock
+// with that body. The body is read before the lock is taken: a client
+// sending it slowly blocks only its own request, not the session's others
+// for up to the server's read timeout.
 func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ss, ok := s.sessions.get(r.PathValue("id"))
@@ -95,10 +101,37 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 			writeError(w, http.StatusNotFound, fmt.Errorf("no session %q (sessions idle for %v are dropped)", r.PathValue("id"), s.cfg.IdleTimeout))
 			return
 		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			var tooBig *http.MaxBytesError
+			if !errors.As(err, &tooBig) {
+				err = fmt.Errorf("%w: reading the request body: %w", errBadInput, err)
+			}
+			s.fail(w, err)
+			return
+		}
+		r.Body = &bufferedBody{Reader: bytes.NewReader(body), data: body}
 		ss.mu.Lock()
 		defer ss.mu.Unlock()
 		h(w, r, ss)
 	}
+}
+
+// bufferedBody is a request body withSession has read in full.
+type bufferedBody struct {
+	*bytes.Reader
+	data []byte
+}
+
+func (*bufferedBody) Close() error { return nil }
+
+// readBody returns r's whole body, without a copy when withSession has
+// read it already.
+func readBody(r *http.Request) ([]byte, error) {
+	if b, ok := r.Body.(*bufferedBody); ok && b.Len() == len(b.data) {
+		return b.data, nil
+	}
+	return io.ReadAll(r.Body)
 }
 
 // methodInfo describes a method for the page's picker.
@@ -171,13 +204,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if s.cfg.Initial != nil {
-		release, err := s.acquire(r.Context())
+		err := s.compute(r.Context(), func(ctx context.Context) error {
+			return s.setData(ctx, ss, s.cfg.Initial, s.cfg.InitialSource)
+		})
 		if err != nil {
-			s.fail(w, err)
-			return
-		}
-		defer release()
-		if err := s.setData(r.Context(), ss, s.cfg.Initial, s.cfg.InitialSource); err != nil {
 			s.sessions.delete(ss.id)
 			s.fail(w, err)
 			return
@@ -239,7 +269,7 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 			}
 			o.Symmetric = b
 		}
-		body, err := io.ReadAll(r.Body)
+		body, err := readBody(r)
 		if err != nil {
 			s.fail(w, err)
 			return
@@ -250,18 +280,14 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 		}
 		src = Source{Upload: string(body), Options: o}
 	}
-	release, err := s.acquire(r.Context())
+	err := s.compute(r.Context(), func(ctx context.Context) error {
+		d, err := s.loadSource(ctx, &src)
+		if err != nil {
+			return err
+		}
+		return s.setData(ctx, ss, d, src)
+	})
 	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	defer release()
-	d, err := s.loadSource(r.Context(), &src)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	if err := s.setData(r.Context(), ss, d, src); err != nil {
 		s.fail(w, err)
 		return
 	}
@@ -556,13 +582,12 @@ func (s *Server) handleCluster(w http.ResponseWriter, r *http.Request, ss *sessi
 		s.fail(w, fmt.Errorf("%w: k = %d, want ≥ 0", errBadInput, req.K))
 		return
 	}
-	release, err := s.acquire(r.Context())
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	defer release()
-	reply, err := s.recluster(r.Context(), ss, req)
+	var reply *ClusterReply
+	err := s.compute(r.Context(), func(ctx context.Context) error {
+		var err error
+		reply, err = s.recluster(ctx, ss, req)
+		return err
+	})
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -604,15 +629,14 @@ func (s *Server) handleSuggest(w http.ResponseWriter, r *http.Request, ss *sessi
 		s.fail(w, fmt.Errorf("%w: method %s gives no embedding to choose suggestions from: cluster with fgpwc first", errConflict, ss.last.Method))
 		return
 	}
-	release, err := s.acquire(r.Context())
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	defer release()
 	n := ss.data.Graph.N()
-	qs, err := active.Suggest(r.Context(), active.State{Embedding: ss.lastEmb, Labels: ss.last.Labels, K: ss.lastReq.K, Constraints: &constraint.Set{N: n, Pairs: ss.pairs}},
-		active.Options{Count: req.Count, Seed: req.Seed, Strategy: req.Strategy})
+	var qs []active.Question
+	err := s.compute(r.Context(), func(ctx context.Context) error {
+		var err error
+		qs, err = active.Suggest(ctx, active.State{Embedding: ss.lastEmb, Labels: ss.last.Labels, K: ss.lastReq.K, Constraints: &constraint.Set{N: n, Pairs: ss.pairs}},
+			active.Options{Count: req.Count, Seed: req.Seed, Strategy: req.Strategy})
+		return err
+	})
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -713,35 +737,29 @@ func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, ss *session)
 		s.fail(w, fmt.Errorf("%w: tether_session = %d, want 1", errBadInput, doc.Version))
 		return
 	}
-	release, err := s.acquire(r.Context())
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	defer release()
-	d, err := s.loadSource(r.Context(), &doc.Source)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	pairs, err := parsePairs(doc.Constraints, d.Graph.N())
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	if err := s.setData(r.Context(), ss, d, doc.Source); err != nil {
-		s.fail(w, err)
-		return
-	}
-	if err := s.addPairs(ss, pairs); err != nil {
-		s.fail(w, err)
-		return
-	}
-	if doc.Request != nil {
-		if _, err := s.recluster(r.Context(), ss, *doc.Request); err != nil {
-			s.fail(w, err)
-			return
+	err := s.compute(r.Context(), func(ctx context.Context) error {
+		d, err := s.loadSource(ctx, &doc.Source)
+		if err != nil {
+			return err
 		}
+		pairs, err := parsePairs(doc.Constraints, d.Graph.N())
+		if err != nil {
+			return err
+		}
+		if err := s.setData(ctx, ss, d, doc.Source); err != nil {
+			return err
+		}
+		if err := s.addPairs(ss, pairs); err != nil {
+			return err
+		}
+		if doc.Request != nil {
+			_, err = s.recluster(ctx, ss, *doc.Request)
+		}
+		return err
+	})
+	if err != nil {
+		s.fail(w, err)
+		return
 	}
 	writeJSON(w, http.StatusOK, ss.info())
 }

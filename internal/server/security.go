@@ -30,8 +30,8 @@ func (s *Server) guard(h http.Handler) http.Handler {
 			writeError(w, http.StatusForbidden, fmt.Errorf("host %q is not the address this server is bound to", r.Host))
 			return
 		}
-		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(o) {
-			writeError(w, http.StatusForbidden, fmt.Errorf("origin %q is not this server", o))
+		if o := r.Header.Get("Origin"); o != "" && !s.originAllowed(o, r.Host) {
+			writeError(w, http.StatusForbidden, fmt.Errorf("origin %q is not this server's page at %q", o, r.Host))
 			return
 		}
 		limit := s.cfg.MaxBody
@@ -85,16 +85,35 @@ func (s *Server) hostAllowed(host string) bool {
 	return ip.Equal(bip)
 }
 
-// originAllowed reports whether an Origin header is this server.
-func (s *Server) originAllowed(origin string) bool {
+// originAllowed reports whether an Origin header is this server's page
+// as the request reaches it: an http origin with no path or user
+// whose host and port are those of the Host header (port 80 implied on
+// either side; host names compared without case), and allowed as a Host
+// itself. A page's own requests always match: a browser sends its page's
+// origin, and Host from the same URL. Another name or address of this
+// server (localhost for 127.0.0.1, another interface's IP under -public)
+// is another origin, so it is refused.
+func (s *Server) originAllowed(origin, host string) bool {
 	rest, ok := strings.CutPrefix(origin, "http://")
-	if !ok || strings.ContainsAny(rest, "/?#@") {
+	if !ok || rest == "" || strings.ContainsAny(rest, "/?#@") {
 		return false
 	}
-	if !strings.Contains(rest, ":") {
-		rest += ":80"
+	oh, oport := splitHostPort(rest)
+	hh, hport := splitHostPort(host)
+	if oh == "" || !strings.EqualFold(oh, hh) || oport != hport {
+		return false
 	}
-	return s.hostAllowed(rest)
+	return s.hostAllowed(net.JoinHostPort(oh, oport))
+}
+
+// splitHostPort splits a Host header or an origin's host[:port] into the
+// host, without the brackets of an IPv6 literal, and the port, "80" when
+// none is given.
+func splitHostPort(hostport string) (host, port string) {
+	if h, p, err := net.SplitHostPort(hostport); err == nil {
+		return h, p
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(hostport, "["), "]"), "80"
 }
 
 func (s *Server) logf(format string, args ...any) {

@@ -52,6 +52,11 @@ type Config struct {
 	// Workers bounds the requests computing at once (loading, clustering,
 	// suggesting); 0 means GOMAXPROCS.
 	Workers int
+	// ComputeTimeout bounds the computation of one request (loading,
+	// clustering, suggesting), counted from when it gets one of the
+	// Workers: beyond it the work is cancelled, its worker freed, and the
+	// request answered 503 naming the limit. 0 means DefaultComputeTimeout.
+	ComputeTimeout time.Duration
 	// FGPWCM is FGPWC's embedding dimension when the M knob is not given.
 	// If FGPWCM is 0 it is 2k for the request's k (at most n − 1), or 32
 	// when k is automatic (K = 0); see Server.method.
@@ -59,6 +64,13 @@ type Config struct {
 	// Log receives panics and errors; nil means the log package's default.
 	Log *log.Logger
 }
+
+// DefaultComputeTimeout is Config.ComputeTimeout's default: the work of
+// one request stops after 2 minutes, well past an interactive
+// re-clustering (milliseconds on 10⁴ nodes, docs/serve-load.md) and the
+// first embedding of the largest session (200 000 nodes), and before the
+// server's 10-minute write timeout.
+const DefaultComputeTimeout = 2 * time.Minute
 
 // Server is tether serve's HTTP handler with its sessions.
 type Server struct {
@@ -96,6 +108,9 @@ func New(cfg Config, addr string) *Server {
 	cfg.FGPWCM = max(cfg.FGPWCM, 0)
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = time.Hour
+	}
+	if cfg.ComputeTimeout <= 0 {
+		cfg.ComputeTimeout = DefaultComputeTimeout
 	}
 	if cfg.Spec == (graph.Spec{}) {
 		cfg.Spec = graph.DefaultSpec()
@@ -171,6 +186,32 @@ func (s *Server) acquire(ctx context.Context) (func(), error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// errComputeTimeout marks a request whose computation ran past
+// Config.ComputeTimeout (HTTP 503).
+var errComputeTimeout = errors.New("compute time limit")
+
+// compute runs job holding one of the Workers tokens, under a context that
+// ends with ctx (the client left, the server is stopping) or after
+// Config.ComputeTimeout, whichever comes first; the library's long work
+// returns soon after its context ends, and the token is freed when job
+// returns. The limit counts from when the token is taken: the wait for one
+// ends with ctx. A job the limit stopped fails with errComputeTimeout,
+// naming the limit and how to raise it.
+func (s *Server) compute(ctx context.Context, job func(context.Context) error) error {
+	release, err := s.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	jctx, cancel := context.WithTimeoutCause(ctx, s.cfg.ComputeTimeout, errComputeTimeout)
+	defer cancel()
+	err = job(jctx)
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(jctx), errComputeTimeout) {
+		return fmt.Errorf("%w: this request's computation ran past the server's limit of %v and was stopped: ask for less (a smaller data set, k or M, or a faster method), or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout)
+	}
+	return err
 }
 
 // Serve accepts connections on l until ctx is cancelled, then shuts down

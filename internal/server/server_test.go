@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -96,7 +97,12 @@ func TestHostAndOrigin(t *testing.T) {
 		{testAddr, testAddr, "", 200},
 		{testAddr, "localhost:8080", "", 200},
 		{testAddr, testAddr, "http://127.0.0.1:8080", 200},
-		{testAddr, testAddr, "http://localhost:8080", 200},
+		{testAddr, "localhost:8080", "http://localhost:8080", 200},
+		{testAddr, "LocalHost:8080", "http://localhost:8080", 200},
+		// The Origin must be the Host the request names (the page's own
+		// origin), not merely another name of this server.
+		{testAddr, testAddr, "http://localhost:8080", 403},
+		{testAddr, "localhost:8080", "http://127.0.0.1:8080", 403},
 		{testAddr, "evil.example:8080", "", 403}, // DNS rebinding
 		{testAddr, "127.0.0.1:9999", "", 403},    // another port
 		{testAddr, "127.0.0.2:8080", "", 403},    // another address
@@ -105,15 +111,29 @@ func TestHostAndOrigin(t *testing.T) {
 		{testAddr, testAddr, "null", 403},
 		{testAddr, testAddr, "http://127.0.0.1:8080@evil", 403},
 		{"0.0.0.0:8080", "192.168.1.5:8080", "", 200}, // -public: IP literals
+		{"0.0.0.0:8080", "192.168.1.5:8080", "http://192.168.1.5:8080", 200},
 		{"0.0.0.0:8080", "evil.example:8080", "", 403},
 		{"0.0.0.0:8080", "localhost:8080", "", 403},
+		// -public: an IP-literal Origin on the bound port that is not the
+		// Host (a page served from another address of this machine, or
+		// another machine's server on the same port) was accepted.
+		{"0.0.0.0:8080", "192.168.1.5:8080", "http://10.0.0.7:8080", 403},
+		{"0.0.0.0:8080", "192.168.1.5:8080", "http://127.0.0.1:8080", 403},
+		{"0.0.0.0:8080", "192.168.1.5:8080", "http://192.168.1.5:9090", 403},
+		{"0.0.0.0:80", "192.168.1.5", "http://192.168.1.5", 200}, // port 80 implied on both
+		{"0.0.0.0:80", "192.168.1.5:80", "http://192.168.1.5", 200},
+		{"0.0.0.0:80", "192.168.1.5", "http://192.168.1.6", 403},
 		{"[::1]:8080", "[::1]:8080", "", 200},
+		{"[::1]:8080", "[::1]:8080", "http://[::1]:8080", 200},
 		{"[::1]:8080", "localhost:8080", "", 200},
+		{"[::1]:8080", "localhost:8080", "http://[::1]:8080", 403},
+		{"[::]:8080", "[::1]:8080", "http://[::2]:8080", 403},
+		{"[::]:8080", "[::1]:8080", "http://[::1]:8080", 200},
 	} {
 		s := New(Config{}, c.addr)
 		code, body := call(t, s, "GET", "/api/methods", "", nil, "Host", c.host, "Origin", c.origin)
 		if code != c.want {
-			t.Errorf("bound %s, Host %q, Origin %q: status %d, want %d (%s)", c.addr, c.host, c.origin, code, c.want, body)
+			t.Errorf("bound %s, Host %q, Origin %q: status %d, want %d (%.100s)", c.addr, c.host, c.origin, code, c.want, body)
 		}
 	}
 }
@@ -660,5 +680,222 @@ func TestSessionMemoryBudget(t *testing.T) {
 		if code != c.want || (c.want != http.StatusOK && !strings.Contains(string(b), "budget")) {
 			t.Errorf("%s: status %d, want %d (naming the budget): %s", c.name, code, c.want, b)
 		}
+	}
+}
+
+// signalReader is a reader that closes started on its first Read.
+type signalReader struct {
+	io.Reader
+	once    sync.Once
+	started chan struct{}
+}
+
+func (r *signalReader) Read(p []byte) (int, error) {
+	r.once.Do(func() { close(r.started) })
+	return r.Reader.Read(p)
+}
+
+func TestSlowBodyDoesNotHoldSession(t *testing.T) {
+	// A client that sends its body slowly (here: never, until the test
+	// ends it) blocks only its own request: the session's other requests
+	// go on. The body was read under the session's lock, so a slow upload
+	// held it up to the server's 2-minute read timeout.
+	s := newTest(t, Config{})
+	id := newSession(t, s, 100)
+	base := "/api/sessions/" + id
+	for _, c := range []struct {
+		name, path, ctype string
+	}{
+		{"upload", base + "/data?name=a.csv", "text/csv"},
+		{"JSON data", base + "/data", "application/json"},
+		{"load", base + "/load", "application/json"},
+		{"constraints", base + "/constraints", "application/json"},
+		{"cluster", base + "/cluster", "application/json"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			body := &signalReader{Reader: pr, started: make(chan struct{})}
+			r := httptest.NewRequest("POST", c.path, body)
+			r.Host, r.ContentLength = testAddr, -1
+			r.Header.Set("Content-Type", c.ctype)
+			w := httptest.NewRecorder()
+			slow := make(chan struct{})
+			go func() {
+				defer close(slow)
+				s.ServeHTTP(w, r)
+			}()
+			<-body.started
+			done := make(chan int, 1)
+			go func() {
+				code, _ := call(t, s, "GET", base, "", nil)
+				done <- code
+			}()
+			blocked := false
+			select {
+			case code := <-done:
+				if code != http.StatusOK {
+					t.Errorf("GET %s during a slow %s: status %d, want 200", base, c.name, code)
+				}
+			case <-time.After(10 * time.Second):
+				t.Errorf("GET %s blocked for 10 s behind a slow %s", base, c.name)
+				blocked = true
+			}
+			pw.CloseWithError(io.ErrUnexpectedEOF)
+			select {
+			case <-slow:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("slow %s did not return after its body failed", c.name)
+			}
+			if blocked {
+				<-done
+			}
+			if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "reading the request body") {
+				t.Errorf("slow %s whose body failed: status %d, want 400 naming the body: %s", c.name, w.Code, w.Body)
+			}
+		})
+	}
+}
+
+func TestComputeTimeout(t *testing.T) {
+	// Each computing endpoint runs under Config.ComputeTimeout. A limit of
+	// 1 ms is far below the jobs here (measured on a 2-core machine: a
+	// fresh FGPWC basis with M = 40 on 2000 nodes ≈ 130 ms; generating
+	// and embedding 5000 points ≈ 60 ms): they stop with a 503 naming the
+	// limit and the flag that raises it, the session keeps its data, and
+	// the only worker is free again for the next request.
+	s := newTest(t, Config{Workers: 1})
+	id := newSession(t, s, 2000) // loaded under the default limit
+	base := "/api/sessions/" + id
+	fresh := ClusterRequest{K: 2, Seed: 1, Cold: true, Knobs: map[string]string{"M": "40"}}
+	gen := map[string]any{"name": "moons", "seed": 2, "params": map[string]float64{"n": 5000}}
+	s.cfg.ComputeTimeout = time.Millisecond // no request is running
+	for _, c := range []struct {
+		name, path string
+		body       any
+	}{
+		{"cluster", base + "/cluster", fresh},
+		{"data", base + "/data", map[string]any{"generate": gen}},
+		{"load", base + "/load", map[string]any{"tether_session": 1, "source": map[string]any{"generate": gen}, "request": fresh}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			body, _ := json.Marshal(c.body)
+			code, b := call(t, s, "POST", c.path, "application/json", body)
+			var e errorReply
+			json.Unmarshal(b, &e)
+			if code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "limit of 1ms") || !strings.Contains(e.Error, "-compute-timeout") {
+				t.Errorf("status %d, error %q; want 503 naming the limit of 1ms and -compute-timeout", code, e.Error)
+			}
+			if busy := len(s.work); busy != 0 {
+				t.Errorf("%d workers still taken after the limit", busy)
+			}
+		})
+	}
+	var info sessionInfo
+	callJSON(t, s, "GET", base, nil, &info, http.StatusOK)
+	if info.N != 2000 {
+		t.Errorf("session holds %d nodes after stopped loads, want its 2000", info.N)
+	}
+	s.cfg.ComputeTimeout = DefaultComputeTimeout
+	var r ClusterReply
+	callJSON(t, s, "POST", base+"/cluster", fresh, &r, http.StatusOK)
+	if r.Mode != "embed" || len(r.Labels) != 2000 {
+		t.Errorf("after the limit: mode %q, %d labels, want a fresh basis and 2000 labels", r.Mode, len(r.Labels))
+	}
+}
+
+// addBlockingRoute adds POST /api/sessions/{id}/test-block to s: under the
+// session's lock and through s.compute, a job that runs until its context
+// ends and then sends the context's error on stopped.
+func addBlockingRoute(s *Server, stopped chan<- error) {
+	s.mux.HandleFunc("POST /api/sessions/{id}/test-block", s.withSession(func(w http.ResponseWriter, r *http.Request, ss *session) {
+		err := s.compute(r.Context(), func(ctx context.Context) error {
+			<-ctx.Done()
+			stopped <- ctx.Err()
+			return ctx.Err()
+		})
+		s.fail(w, err)
+	}))
+}
+
+// waitWorkers waits up to 10 s for s to have busy workers taken.
+func waitWorkers(t *testing.T, s *Server, busy int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); len(s.work) != busy; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d workers taken after 10 s, want %d", len(s.work), busy)
+		}
+	}
+}
+
+func TestComputeTimeoutStopsJob(t *testing.T) {
+	// A job that would run forever is cancelled at the limit: 503 naming
+	// it, the job's context ended by its deadline, the worker freed.
+	s := newTest(t, Config{Workers: 1, ComputeTimeout: 50 * time.Millisecond})
+	stopped := make(chan error, 1)
+	addBlockingRoute(s, stopped)
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	for range 2 { // the second run needs the worker the first one freed
+		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/test-block", "application/json", []byte(`{}`))
+		if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "limit of 50ms") {
+			t.Errorf("status %d: %s; want 503 naming the limit of 50ms", code, b)
+		}
+		if err := <-stopped; !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("job's context ended with %v, want its deadline", err)
+		}
+		waitWorkers(t, s, 0)
+	}
+}
+
+func TestClientDisconnectStopsJob(t *testing.T) {
+	// A client that leaves cancels its request's job (net/http cancels
+	// the request's context when the connection closes, once the body has
+	// been read) and frees its worker, well before the compute limit.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{Workers: 1, ComputeTimeout: time.Hour, Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	stopped := make(chan error, 1)
+	addBlockingRoute(s, stopped)
+	sctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(sctx, l) }()
+	defer func() {
+		stop()
+		<-served
+	}()
+	url := "http://" + l.Addr().String()
+	resp, err := http.Post(url+"/api/sessions", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info sessionInfo
+	json.NewDecoder(resp.Body).Decode(&info)
+	resp.Body.Close()
+	cctx, leave := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(cctx, "POST", url+"/api/sessions/"+info.ID+"/test-block", strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	waitWorkers(t, s, 1)
+	leave()
+	select {
+	case err := <-stopped:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("job's context ended with %v, want cancelled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the job ran on 10 s after its client left")
+	}
+	waitWorkers(t, s, 0)
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("client: %v, want its cancellation", err)
 	}
 }
