@@ -2,7 +2,6 @@ package constraint
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/textline"
 )
 
 // IndexBase says how node indices are numbered in a file.
@@ -93,7 +93,7 @@ type File struct {
 const MaxInferredNodes = 1 << 24
 
 // maxLine is the longest line the readers accept.
-const maxLine = 1 << 20
+const maxLine = textline.DefaultMaxBytes
 
 // ReadFile reads the pairwise constraint file at path on n nodes (n ≤ 0
 // infers n from the largest index, at most MaxInferredNodes) with integer
@@ -250,7 +250,7 @@ func newLineReader(r io.Reader, opt *ReadOptions) (*lineReader, error) {
 	}
 	lr := &lineReader{sc: bufio.NewScanner(r), file: file, opt: o}
 	lr.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	lr.sc.Split(scanLines)
+	lr.sc.Split(textline.Split)
 	if o.N < 0 || o.N > maxPairNodes {
 		return nil, fmt.Errorf("%w: %s: number of nodes %d outside [0, 2^31]", ErrInvalid, file, o.N)
 	}
@@ -277,26 +277,6 @@ func newLineReader(r io.Reader, opt *ReadOptions) (*lineReader, error) {
 	return lr, nil
 }
 
-// scanLines is bufio.ScanLines with the line endings of package dataset's
-// readers: "\n", "\r\n" or a bare "\r" (classic Mac OS files).
-func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	i := bytes.IndexAny(data, "\r\n")
-	switch {
-	case i >= 0 && data[i] == '\n':
-		return i + 1, data[:i], nil
-	case i >= 0 && i+1 < len(data):
-		if data[i+1] == '\n' {
-			return i + 2, data[:i], nil
-		}
-		return i + 1, data[:i], nil
-	case i >= 0 && atEOF:
-		return i + 1, data[:i], nil
-	case i < 0 && atEOF && len(data) > 0:
-		return len(data), data, nil
-	}
-	return 0, nil, nil // more data, or none at all
-}
-
 // next advances to the next data line; blank lines are skipped unless
 // keepBlank is set.
 func (lr *lineReader) next() bool {
@@ -307,7 +287,7 @@ func (lr *lineReader) next() bool {
 		lr.line++
 		lr.text = strings.TrimSpace(lr.sc.Text())
 		if lr.line == 1 {
-			lr.text = strings.TrimPrefix(lr.text, "\uFEFF")
+			lr.text = strings.TrimPrefix(lr.text, textline.BOM)
 		}
 		if strings.HasPrefix(lr.text, "#") {
 			if err := lr.directive(lr.text[1:]); err != nil {

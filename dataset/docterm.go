@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -26,7 +27,7 @@ func ReadDocTerm(r io.Reader, name string, maxNodes int) (*Sparse, error) {
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxDocTerm
 	}
-	lines, err := readAll(r, name, 0)
+	lines, err := readAll(context.Background(), r, name, 0)
 	if err != nil {
 		return nil, err
 	}

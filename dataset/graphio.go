@@ -250,7 +250,7 @@ func ReadGraph(ctx context.Context, r io.Reader, name string, format GraphFormat
 	if format < GraphAuto || format > DenseCSV {
 		return nil, fmt.Errorf("%w: unknown graph format %d", ErrInvalid, format)
 	}
-	lines, err := readAll(r, name, opt.MaxLineBytes)
+	lines, err := readAll(ctx, r, name, opt.MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +326,7 @@ func checkSums(d *GraphData, name string, format GraphFormat) error {
 //
 // Cost: O(size of the text).
 func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error) {
-	lines, err := readAll(r, "", 0)
+	lines, err := readAll(context.Background(), r, "", 0)
 	if err != nil {
 		return DenseCSV, false, err
 	}

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -78,7 +79,7 @@ func ReadLabelsFileOptions(path string, opt LabelOptions) (*LabelData, error) {
 //
 // Cost: O(file size + n).
 func ReadLabels(r io.Reader, name string, opt LabelOptions) (*LabelData, error) {
-	lines, err := readAll(r, name, 0)
+	lines, err := readAll(context.Background(), r, name, 0)
 	if err != nil {
 		return nil, err
 	}

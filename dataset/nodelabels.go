@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -120,7 +121,7 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 	perr := func(line, col int, value string, format string, args ...any) error {
 		return &ParseError{File: name, Line: line, Column: col, Value: value, Err: errorf(ErrInvalid, format, args...)}
 	}
-	lines, err := readAll(r, name, 0)
+	lines, err := readAll(context.Background(), r, name, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func ReadFile(ctx context.Context, path string, opt Options) (*Table, error) {
 // Read reads a feature table from r; name is used in error messages. See
 // ReadFile.
 func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, error) {
-	lines, err := readAll(r, name, opt.MaxLineBytes)
+	lines, err := readAll(ctx, r, name, opt.MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}

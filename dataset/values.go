@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -55,7 +56,7 @@ func ReadValues(r io.Reader, name string, opt ValueOptions) (*ValueData, error) 
 	if maxVals <= 0 {
 		maxVals = DefaultMaxValues
 	}
-	lines, err := readAll(r, name, opt.MaxLineBytes)
+	lines, err := readAll(context.Background(), r, name, opt.MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}
