@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/inputfile"
 )
 
 // GraphFormat names a graph file format.
@@ -200,7 +200,7 @@ func ReadGraphFile(ctx context.Context, path string) (*graph.Graph, error) {
 // ReadGraphFileOptions reads a graph and its node information, choosing the
 // format by extension.
 func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*GraphData, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}

@@ -5,8 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
+
+	"github.com/tether-sc/tether/internal/inputfile"
 )
 
 // Unlabeled is the label of a node without a class in label files and in
@@ -55,7 +56,7 @@ func ReadLabelsFile(path string) ([]int, error) {
 
 // ReadLabelsFileOptions reads a label file with the given options.
 func ReadLabelsFileOptions(path string, opt LabelOptions) (*LabelData, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(context.Background(), path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}

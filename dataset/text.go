@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/textline"
 )
 
@@ -329,14 +329,21 @@ func parseInt(s string) (int, bool) {
 // ReadNames reads a file of node names, one per line, with the line
 // endings of the other readers ("\n", "\r\n" or a bare "\r") and surrounding
 // space trimmed. A line longer than DefaultMaxLineBytes is an error wrapping
-// ErrTooLarge naming the file and line. Cost O(size).
+// ErrTooLarge naming the file and line. Cost O(size). It is
+// ReadNamesContext with a context that is never cancelled.
 func ReadNames(path string) ([]string, error) {
-	f, err := os.Open(path)
+	return ReadNamesContext(context.Background(), path)
+}
+
+// ReadNamesContext is ReadNames checking ctx while the file is opened and
+// read; a cancelled read returns ctx's error, wrapped.
+func ReadNamesContext(ctx context.Context, path string) ([]string, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	lines, err := readAll(context.Background(), f, path, 0)
+	lines, err := readAll(ctx, f, path, 0)
 	if err != nil {
 		return nil, err
 	}

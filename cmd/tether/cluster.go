@@ -140,7 +140,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	l := &loaded{}
 	switch {
 	case o.bip.file != "":
-		if l.Data, err = o.bip.loadBipartite(); err != nil {
+		if l.Data, err = o.bip.loadBipartite(ctx); err != nil {
 			return nil, err
 		}
 	case o.input != "":
@@ -196,7 +196,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	}
 	if o.truthFile != "" {
-		if err := untilDone(ctx, func() error { return l.ReadTruth(o.truthFile) }); err != nil {
+		if err := l.ReadTruth(ctx, o.truthFile); err != nil {
 			return nil, err
 		}
 	}
@@ -359,7 +359,8 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	p.Regularize, p.Disconnected = in.regularize, in.disconnected
 	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial}
-	// The constraint and labels readers poll no context (seconds at 10⁶
+	// The constraint and labels readers poll ctx, but the resolution of
+	// conflicts and the check against the labels do not (seconds at 10⁶
 	// pairs): untilDone returns as soon as ctx is cancelled.
 	var added input.Added
 	err = untilDone(ctx, func() (err error) {
