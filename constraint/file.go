@@ -2,16 +2,17 @@ package constraint
 
 import (
 	"bufio"
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/textline"
 )
 
 // IndexBase says how node indices are numbered in a file.
@@ -92,8 +93,12 @@ type File struct {
 // make them allocate gigabytes; give N explicitly for larger graphs.
 const MaxInferredNodes = 1 << 24
 
+// pollLines is how many lines the readers read between checks of their
+// context.
+const pollLines = 4096
+
 // maxLine is the longest line the readers accept.
-const maxLine = 1 << 20
+const maxLine = textline.DefaultMaxBytes
 
 // ReadFile reads the pairwise constraint file at path on n nodes (n ≤ 0
 // infers n from the largest index, at most MaxInferredNodes) with integer
@@ -102,21 +107,34 @@ const maxLine = 1 << 20
 // are kept (the Soft policy): noisy constraint sets, such as those of seed
 // 001's noisy-label experiment, are legitimate input for methods that
 // treat constraints as soft. Use Read with the Reject policy, or Check, to
-// refuse or list them.
+// refuse or list them. It is ReadFileContext with a context that is never
+// cancelled.
 func ReadFile(path string, n int) (*Set, error) {
-	f, err := os.Open(path)
+	return ReadFileContext(context.Background(), path, n)
+}
+
+// ReadFileContext is ReadFile checking ctx while the file is opened (a FIFO
+// without a writer is waited for until ctx is cancelled) and read (see
+// ReadContext).
+func ReadFileContext(ctx context.Context, path string, n int) (*Set, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("constraint: %w", err)
 	}
 	defer f.Close()
-	res, err := Read(f, &ReadOptions{N: max(n, 0), File: path, Policy: Soft})
+	res, err := ReadContext(ctx, f, &ReadOptions{N: max(n, 0), File: path, Policy: Soft})
 	if err != nil {
 		return nil, err
 	}
 	return res.Set, nil
 }
 
-// Read parses a pairwise constraint file. The format is text, one
+// Read is ReadContext with a context that is never cancelled.
+func Read(r io.Reader, opt *ReadOptions) (*File, error) {
+	return ReadContext(context.Background(), r, opt)
+}
+
+// ReadContext parses a pairwise constraint file. The format is text, one
 // constraint per line:
 //
 //	# comment; a line "# base=0" or "# base=1" before the first constraint
@@ -134,9 +152,10 @@ func ReadFile(path string, n int) (*Set, error) {
 // name, an index outside the nodes, a self pair, a bad weight, a base that
 // contradicts the directive, or (under the Reject policy) a duplicate or
 // contradiction, which wrap ErrConflict. Malformed input wraps ErrInvalid.
-// Cost O(file size + n).
-func Read(r io.Reader, opt *ReadOptions) (*File, error) {
-	lr, err := newLineReader(r, opt)
+// Cost O(file size + n). ctx is checked every few thousand lines; a
+// cancelled read returns ctx's error, wrapped with the file and line.
+func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, error) {
+	lr, err := newLineReader(ctx, r, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -220,6 +239,7 @@ func isHeader(fields []string, minLen int, names ...string) bool {
 // lineReader splits a constraint or labels file into data lines, handling
 // comments, the base directive, node indices and names.
 type lineReader struct {
+	ctx       context.Context
 	sc        *bufio.Scanner
 	file      string
 	opt       *ReadOptions
@@ -239,7 +259,7 @@ type lineReader struct {
 // newLineReader returns a reader of the data lines of r with the options
 // opt (nil: the zero ReadOptions), which it copies; lr.file names the
 // input in errors: opt.File, or "input".
-func newLineReader(r io.Reader, opt *ReadOptions) (*lineReader, error) {
+func newLineReader(ctx context.Context, r io.Reader, opt *ReadOptions) (*lineReader, error) {
 	o := &ReadOptions{}
 	if opt != nil {
 		*o = *opt
@@ -248,9 +268,9 @@ func newLineReader(r io.Reader, opt *ReadOptions) (*lineReader, error) {
 	if file == "" {
 		file = "input"
 	}
-	lr := &lineReader{sc: bufio.NewScanner(r), file: file, opt: o}
+	lr := &lineReader{ctx: ctx, sc: bufio.NewScanner(r), file: file, opt: o}
 	lr.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	lr.sc.Split(scanLines)
+	lr.sc.Split(textline.Split)
 	if o.N < 0 || o.N > maxPairNodes {
 		return nil, fmt.Errorf("%w: %s: number of nodes %d outside [0, 2^31]", ErrInvalid, file, o.N)
 	}
@@ -277,26 +297,6 @@ func newLineReader(r io.Reader, opt *ReadOptions) (*lineReader, error) {
 	return lr, nil
 }
 
-// scanLines is bufio.ScanLines with the line endings of package dataset's
-// readers: "\n", "\r\n" or a bare "\r" (classic Mac OS files).
-func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	i := bytes.IndexAny(data, "\r\n")
-	switch {
-	case i >= 0 && data[i] == '\n':
-		return i + 1, data[:i], nil
-	case i >= 0 && i+1 < len(data):
-		if data[i+1] == '\n' {
-			return i + 2, data[:i], nil
-		}
-		return i + 1, data[:i], nil
-	case i >= 0 && atEOF:
-		return i + 1, data[:i], nil
-	case i < 0 && atEOF && len(data) > 0:
-		return len(data), data, nil
-	}
-	return 0, nil, nil // more data, or none at all
-}
-
 // next advances to the next data line; blank lines are skipped unless
 // keepBlank is set.
 func (lr *lineReader) next() bool {
@@ -304,10 +304,16 @@ func (lr *lineReader) next() bool {
 		return false
 	}
 	for lr.sc.Scan() {
+		if lr.line%pollLines == 0 {
+			if err := lr.ctx.Err(); err != nil {
+				lr.fail = fmt.Errorf("constraint: %s: reading stopped at line %d: %w", lr.file, lr.line+1, err)
+				return false
+			}
+		}
 		lr.line++
 		lr.text = strings.TrimSpace(lr.sc.Text())
 		if lr.line == 1 {
-			lr.text = strings.TrimPrefix(lr.text, "\uFEFF")
+			lr.text = strings.TrimPrefix(lr.text, textline.BOM)
 		}
 		if strings.HasPrefix(lr.text, "#") {
 			if err := lr.directive(lr.text[1:]); err != nil {
@@ -448,7 +454,7 @@ func Write(w io.Writer, s *Set, base int) error {
 // ReadLabelsFile reads the partial labels file at path on n nodes (n ≤ 0
 // infers n) with the default options. See ReadLabels.
 func ReadLabelsFile(path string, n int) (Labels, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(context.Background(), path)
 	if err != nil {
 		return nil, fmt.Errorf("constraint: %w", err)
 	}
@@ -473,7 +479,7 @@ func ReadLabelsFile(path string, n int) (Labels, error) {
 // negative label, a node listed twice, an index outside the nodes, a line
 // count different from a given N, or mixed layouts. Cost O(file size + n).
 func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
-	lr, err := newLineReader(r, opt)
+	lr, err := newLineReader(context.Background(), r, opt)
 	if err != nil {
 		return nil, err
 	}

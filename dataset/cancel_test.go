@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tether-sc/tether/internal/testctx"
 )
@@ -70,5 +72,59 @@ func TestReadersCancel(t *testing.T) {
 		if _, err := ReadGraph(context.Background(), strings.NewReader(tc.text), tc.name, tc.format, GraphOptions{}); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 		}
+	}
+}
+
+// TestReadersStopMidRead cancels the context of every reader the tether
+// command uses while it reads an input that never ends (a pipe whose
+// writer never stops): each returns ctx's error naming the input, having
+// read little after the cancellation. readAll used to read to the end of
+// its input before looking at ctx.
+func TestReadersStopMidRead(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		read       func(ctx context.Context, r io.Reader) error
+	}{
+		{"table", "1,2\n", func(ctx context.Context, r io.Reader) error {
+			_, err := Read(ctx, r, "in", Options{})
+			return err
+		}},
+		{"edge list", "1 2\n", func(ctx context.Context, r io.Reader) error {
+			_, err := ReadGraph(ctx, r, "in", EdgeList, GraphOptions{})
+			return err
+		}},
+		{"values", "1\n", func(ctx context.Context, r io.Reader) error {
+			_, err := ReadValuesContext(ctx, r, "in", ValueOptions{})
+			return err
+		}},
+		{"node labels", "1\n", func(ctx context.Context, r io.Reader) error {
+			_, err := ReadNodeLabelsContext(ctx, r, "in", NodeLabelOptions{})
+			return err
+		}},
+		{"doc-term", "1 1 1\n", func(ctx context.Context, r io.Reader) error {
+			_, err := ReadDocTermContext(ctx, r, "in", 0)
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			src := &testctx.Endless{Line: tc.line, After: 1 << 20, Cancel: cancel}
+			done := make(chan error, 1)
+			go func() { done <- tc.read(ctx, src) }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(time.Minute):
+				// Not a speed check: a reader that ignores ctx never returns.
+				t.Fatal("the reader did not return")
+			}
+			if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "in") {
+				t.Fatalf("err = %v, want context.Canceled naming the input", err)
+			}
+			if src.AfterCancel > 1<<20 {
+				t.Errorf("read %d bytes after the cancellation", src.AfterCancel)
+			}
+		})
 	}
 }

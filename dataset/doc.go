@@ -34,6 +34,17 @@
 // WriteLabels writes one integer per line. Label −1 (constraint.Unlabeled)
 // marks an unlabeled node.
 //
+// # Cancellation
+//
+// The readers that take a context (ReadFile, Read, ReadGraph, and the
+// XContext variants of ReadNodeLabels, ReadValues, ReadDocTerm and
+// ReadNames, whose plain forms use a context that is never cancelled)
+// check it while the input is read and every few thousand lines while it
+// is parsed, and return its error, wrapped with the file and line reached.
+// Their file forms open a FIFO without a writer by waiting for one until
+// the context is cancelled, and end a blocked read of a pipe on
+// cancellation (internal/inputfile).
+//
 // # Errors
 //
 // Nothing read from a file panics: every problem is returned as an error

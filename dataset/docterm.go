@@ -1,20 +1,22 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/inputfile"
 )
 
 // DefaultMaxDocTerm is the largest rows + cols ReadDocTerm accepts when
 // its limit is 0.
 const DefaultMaxDocTerm = 1 << 24
 
-// ReadDocTerm reads a document-by-term matrix in the triplet format of the
+// ReadDocTermContext reads a document-by-term matrix in the triplet format of the
 // Classic3 / Classic4 release: a header line "rows cols nnz", then nnz lines
 // "row col value" with 1-based row and column numbers and a finite value
 // ≥ 0 (a count or a weight). Entries given twice are summed; zeros are not
@@ -22,11 +24,14 @@ const DefaultMaxDocTerm = 1 << 24
 // ("\n", "\r\n" or a bare "\r", at most DefaultMaxLineBytes). Errors name
 // name:line. maxNodes bounds
 // rows + cols (0: DefaultMaxDocTerm). Cost O(nnz log nnz).
-func ReadDocTerm(r io.Reader, name string, maxNodes int) (*Sparse, error) {
+//
+// ctx is checked while r is read and every few thousand lines; a cancelled
+// read returns ctx's error, wrapped.
+func ReadDocTermContext(ctx context.Context, r io.Reader, name string, maxNodes int) (*Sparse, error) {
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxDocTerm
 	}
-	lines, err := readAll(r, name, 0)
+	lines, err := readAll(ctx, r, name, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -38,6 +43,9 @@ func ReadDocTerm(r io.Reader, name string, maxNodes int) (*Sparse, error) {
 	var rows, cols, nnz int
 	header, ln, count := false, 0, 0
 	for k, l := range lines {
+		if err := poll(ctx, name, k); err != nil {
+			return nil, err
+		}
 		ln = k + 1
 		f := strings.Fields(l)
 		if len(f) == 0 {
@@ -120,14 +128,28 @@ func ReadDocTerm(r io.Reader, name string, maxNodes int) (*Sparse, error) {
 	return s, nil
 }
 
-// ReadDocTermFile reads the triplet file path (see ReadDocTerm).
+// ReadDocTerm is ReadDocTermContext with a context that is never
+// cancelled.
+func ReadDocTerm(r io.Reader, name string, maxNodes int) (*Sparse, error) {
+	return ReadDocTermContext(context.Background(), r, name, maxNodes)
+}
+
+// ReadDocTermFile reads the triplet file path (see ReadDocTerm). It is
+// ReadDocTermFileContext with a context that is never cancelled.
 func ReadDocTermFile(path string, maxNodes int) (*Sparse, error) {
-	f, err := os.Open(path)
+	return ReadDocTermFileContext(context.Background(), path, maxNodes)
+}
+
+// ReadDocTermFileContext reads the triplet file path (see
+// ReadDocTermContext). A FIFO without a writer is waited for until ctx is
+// cancelled.
+func ReadDocTermFileContext(ctx context.Context, path string, maxNodes int) (*Sparse, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadDocTerm(f, path, maxNodes)
+	return ReadDocTermContext(ctx, f, path, maxNodes)
 }
 
 // TFIDF returns the tf–idf weights count·ln(N/df) of a document-by-term

@@ -147,7 +147,7 @@ func FuzzReadEdgeList(f *testing.F) {
 // be skipped silently.
 func checkNoLineDropped(t *testing.T, in string, d *GraphData, opt *GraphOptions) {
 	t.Helper()
-	lines, err := readAll(strings.NewReader(in), "fuzz.txt", 0)
+	lines, err := readAll(context.Background(), strings.NewReader(in), "fuzz.txt", 0)
 	if err != nil {
 		t.Fatalf("readAll failed after ReadGraph succeeded: %v", err)
 	}

@@ -264,7 +264,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 			seen[k] = p.val.line
 		}
 	}
-	gr, err := assemble(name, len(index), ents, opt, false)
+	gr, err := assemble(name, len(index), ents, opt, undirected)
 	if err != nil {
 		return nil, err
 	}

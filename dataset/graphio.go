@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/inputfile"
 )
 
 // GraphFormat names a graph file format.
@@ -109,7 +109,8 @@ type GraphOptions struct {
 	// is an error naming the first token of the other kind.
 	NamedNodes bool
 	// Duplicates combines repeated edges of edge lists and repeated entries
-	// of Matrix Market files.
+	// of Matrix Market files (an entry of a symmetric Matrix Market file
+	// given in both triangles is not a repeat: see ReadGraph).
 	Duplicates DupPolicy
 	// DropSelfLoops discards edges {i,i}; by default they are kept as
 	// diagonal entries.
@@ -200,7 +201,7 @@ func ReadGraphFile(ctx context.Context, path string) (*graph.Graph, error) {
 // ReadGraphFileOptions reads a graph and its node information, choosing the
 // format by extension.
 func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*GraphData, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
@@ -229,7 +230,11 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // opt.Duplicates.
 //
 // Matrix Market files must be "matrix coordinate" with field real, integer
-// or pattern (weight 1) and symmetry general or symmetric, and square.
+// or pattern (weight 1) and symmetry general or symmetric, and square. A
+// symmetric file may give an entry in both triangles, (i,j) and (j,i): it
+// counts once when both values agree (within SymmetryTol), and different
+// values are an error naming both lines and both values (whatever
+// Symmetrize says).
 //
 // GML files hold graph [ node [ id … label … attr … ] edge [ source …
 // target … weight … ] ]; node ids are any distinct integers, mapped to
@@ -250,7 +255,7 @@ func ReadGraph(ctx context.Context, r io.Reader, name string, format GraphFormat
 	if format < GraphAuto || format > DenseCSV {
 		return nil, fmt.Errorf("%w: unknown graph format %d", ErrInvalid, format)
 	}
-	lines, err := readAll(r, name, opt.MaxLineBytes)
+	lines, err := readAll(ctx, r, name, opt.MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +331,7 @@ func checkSums(d *GraphData, name string, format GraphFormat) error {
 //
 // Cost: O(size of the text).
 func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error) {
-	lines, err := readAll(r, "", 0)
+	lines, err := readAll(context.Background(), r, "", 0)
 	if err != nil {
 		return DenseCSV, false, err
 	}
@@ -432,15 +437,41 @@ func checkWeightText(s string) (float64, error) {
 	return w, nil
 }
 
-// assemble combines entries into a graph on n nodes. When directed is
-// false, (i,j) and (j,i) are the same edge; when true (Matrix Market
-// general), both orientations must agree or be averaged.
-func assemble(name string, n int, ents []entry, opt *GraphOptions, directed bool) (*graph.Graph, error) {
+// orientations says how assemble treats entries (i,j) and (j,i).
+type orientations int8
+
+const (
+	// undirected: (i,j) and (j,i) are the same edge, combined by
+	// GraphOptions.Duplicates (edge lists, GML).
+	undirected orientations = iota
+	// directed: the two are the entries of a matrix that must be symmetric
+	// (within GraphOptions.SymmetryTol) or averaged (Symmetrize): Matrix
+	// Market general, dense CSV.
+	directed
+	// mirrored: the two are one entry of a symmetric matrix given in both
+	// triangles (Matrix Market symmetric): accepted once when their values
+	// agree (within SymmetryTol), an error naming both lines and values
+	// otherwise, whatever Symmetrize says.
+	mirrored
+)
+
+// assemble combines entries into a graph on n nodes, pairing (i,j) with
+// (j,i) as how says. Repeats of (i,j) in one orientation are combined by
+// opt.Duplicates first.
+func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientations) (*graph.Graph, error) {
+	isDirected := how != undirected
 	type key struct{ lo, hi, dir int }
 	type comb struct {
 		key
 		w    float64
 		line int
+	}
+	// at returns the 1-based (row, column) of c as the file gives it.
+	at := func(c comb) (int, int) {
+		if c.dir == 1 {
+			return c.hi + 1, c.lo + 1
+		}
+		return c.lo + 1, c.hi + 1
 	}
 	cs := make([]comb, 0, len(ents))
 	for _, e := range ents {
@@ -451,7 +482,7 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, directed bool
 		if lo > hi {
 			lo, hi, dir = hi, lo, 1
 		}
-		if !directed || lo == hi {
+		if !isDirected || lo == hi {
 			dir = 0
 		}
 		cs = append(cs, comb{key{lo, hi, dir}, e.w, e.line})
@@ -492,7 +523,7 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, directed bool
 	tol := opt.symTol()
 	for a := 0; a < len(cs); a++ {
 		c := cs[a]
-		if !directed || c.lo == c.hi {
+		if !isDirected || c.lo == c.hi {
 			edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: c.w})
 			continue
 		}
@@ -503,10 +534,32 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, directed bool
 			w0 = c.w
 			if a+1 < len(cs) && cs[a+1].lo == c.lo && cs[a+1].hi == c.hi {
 				w1 = cs[a+1].w
+				if how == mirrored {
+					// One entry given in both triangles.
+					m := cs[a+1]
+					if math.Abs(w0-w1) > tol*math.Max(w0, w1) {
+						first, second := c, m
+						if m.line < c.line {
+							first, second = m, c
+						}
+						fi, fj := at(first)
+						si, sj := at(second)
+						return nil, &ParseError{File: name, Line: second.line, Err: errorf(ErrInvalid, "entry (%d,%d) = %g on line %d and its mirror (%d,%d) = %g on line %d differ: a symmetric matrix may give an entry in both triangles only with one value",
+							fi, fj, first.w, first.line, si, sj, second.w, second.line)}
+					}
+					edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: w0})
+					a++
+					continue
+				}
 				a++
 			}
 		} else {
 			w1 = c.w
+		}
+		if how == mirrored {
+			// In one triangle only: the entry and its mirror.
+			edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: c.w})
+			continue
 		}
 		w := w0
 		if math.Abs(w0-w1) > tol*math.Max(w0, w1) {
@@ -689,7 +742,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d (tether: -max-nodes)", n, maxN)}
 		}
 	}
-	g, err := assemble(name, n, ents, opt, false)
+	g, err := assemble(name, n, ents, opt, undirected)
 	if err != nil {
 		return nil, err
 	}
@@ -799,7 +852,11 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 	if len(ents) != nnz {
 		return nil, &ParseError{File: name, Line: len(lines), Err: errorf(ErrSyntax, "%d entries, the size line declares %d", len(ents), nnz)}
 	}
-	g, err := assemble(name, rows, ents, opt, sym == "general")
+	how := mirrored
+	if sym == "general" {
+		how = directed
+	}
+	g, err := assemble(name, rows, ents, opt, how)
 	if err != nil {
 		return nil, err
 	}
@@ -836,7 +893,7 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 	// the directed assembly checks symmetry or averages.
 	o := *opt
 	o.Duplicates = DupSum
-	g, err := assemble(name, n, ents, &o, true)
+	g, err := assemble(name, n, ents, &o, directed)
 	if err != nil {
 		return nil, err
 	}

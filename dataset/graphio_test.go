@@ -86,6 +86,23 @@ func TestReadGraph(t *testing.T) {
 			base:   1,
 		},
 		{
+			// An entry in both triangles with one value counts once, even
+			// under DupSum; a repeat in one triangle is a duplicate (sum).
+			name:   "matrix market symmetric, both triangles agree",
+			in:     "%%MatrixMarket matrix coordinate real symmetric\n3 3 5\n2 1 0.5\n1 2 0.5\n3 2 2\n3 2 1\n2 3 3\n",
+			format: MatrixMarket,
+			opt:    GraphOptions{Duplicates: DupSum},
+			w:      [][]float64{{0, 0.5, 0}, {0.5, 0, 3}, {0, 3, 0}},
+			base:   1,
+		},
+		{
+			name:   "matrix market symmetric pattern, both triangles",
+			in:     "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 2\n2 1\n1 2\n",
+			format: MatrixMarket,
+			w:      [][]float64{{0, 1}, {1, 0}},
+			base:   1,
+		},
+		{
 			name:   "matrix market general symmetric pattern",
 			in:     "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n",
 			format: MatrixMarket,
@@ -167,6 +184,11 @@ func TestReadGraphErrors(t *testing.T) {
 		{"huge node number", "0 99999999999\n", EdgeList, GraphOptions{}, ErrTooLarge, []string{"g:1", "99999999999"}},
 		{"node outside NumNodes", "0 5\n", EdgeList, GraphOptions{NumNodes: 3}, ErrInvalid, []string{"g:1", `"5"`}},
 		{"duplicate rejected", "0 1\n1 0\n", EdgeList, GraphOptions{Duplicates: DupError}, ErrInvalid, []string{"g:2", "repeats line 1"}},
+		// The larger value used to be kept silently.
+		{"mm symmetric, triangles differ", "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n2 1 0.5\n3 3 1\n1 2 0.7\n", MatrixMarket, GraphOptions{}, ErrInvalid,
+			[]string{"g:5", "(2,1) = 0.5 on line 3", "(1,2) = 0.7 on line 5", "differ"}},
+		{"mm symmetric, triangles differ, upper first", "%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n1 2 4\n2 1 3\n", MatrixMarket, GraphOptions{Symmetrize: true}, ErrInvalid,
+			[]string{"g:4", "(1,2) = 4 on line 3", "(2,1) = 3 on line 4"}},
 		{"mm absurd size", "%%MatrixMarket matrix coordinate real symmetric\n1000000000000 1000000000000 1\n1 1 1\n", MatrixMarket, GraphOptions{}, ErrTooLarge, []string{"g:2"}},
 		{"mm not square", "%%MatrixMarket matrix coordinate real general\n2 3 0\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"2×3"}},
 		{"mm asymmetric", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"g:3", "not symmetric", "Symmetrize"}},

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/internal/inputfile"
 )
 
 // ImageOptions controls ReadImageFolder. The zero value means the
@@ -92,7 +94,7 @@ func ReadImageFolder(ctx context.Context, dir string, opt ImageOptions) (*Table,
 			}
 			rel := class + "/" + name
 			path := filepath.Join(dir, class, name)
-			pix, iw, ih, err := readGreyImage(path, maxPix)
+			pix, iw, ih, err := readGreyImage(ctx, path, maxPix)
 			if err != nil {
 				return nil, err
 			}
@@ -132,8 +134,8 @@ func isImageName(name string) bool {
 
 // readGreyImage returns the pixels of a PGM or PNG file in [0, 1],
 // row-major, and its width and height.
-func readGreyImage(path string, maxPix int) ([]float64, int, int, error) {
-	f, err := os.Open(path)
+func readGreyImage(ctx context.Context, path string, maxPix int) ([]float64, int, int, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("dataset: %w", err)
 	}

@@ -2,10 +2,12 @@ package dataset
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
+
+	"github.com/tether-sc/tether/internal/inputfile"
 )
 
 // Unlabeled is the label of a node without a class in label files and in
@@ -54,7 +56,7 @@ func ReadLabelsFile(path string) ([]int, error) {
 
 // ReadLabelsFileOptions reads a label file with the given options.
 func ReadLabelsFileOptions(path string, opt LabelOptions) (*LabelData, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(context.Background(), path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
@@ -78,7 +80,7 @@ func ReadLabelsFileOptions(path string, opt LabelOptions) (*LabelData, error) {
 //
 // Cost: O(file size + n).
 func ReadLabels(r io.Reader, name string, opt LabelOptions) (*LabelData, error) {
-	lines, err := readAll(r, name, 0)
+	lines, err := readAll(context.Background(), r, name, 0)
 	if err != nil {
 		return nil, err
 	}

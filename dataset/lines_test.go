@@ -12,31 +12,6 @@ import (
 	"testing"
 )
 
-func TestReadAllLineEndings(t *testing.T) {
-	for _, tc := range []struct {
-		name, in string
-		want     []string
-	}{
-		{"LF", "a\nb\n", []string{"a", "b"}},
-		{"CRLF", "a\r\nb\r\n", []string{"a", "b"}},
-		{"bare CR (classic Mac)", "a\rb\r", []string{"a", "b"}},
-		{"mixed", "a\rb\r\nc\nd", []string{"a", "b", "c", "d"}},
-		{"blank lines kept", "a\r\rb", []string{"a", "", "b"}},
-		{"BOM", "\ufeffa\rb", []string{"a", "b"}},
-		{"empty", "", nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := readAll(strings.NewReader(tc.in), "f", 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
-				t.Fatalf("lines %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestReadBareCR(t *testing.T) {
 	tb, err := ReadCSV(context.Background(), strings.NewReader("x,y,c\r1,2,a\r3,4,b\r5,6,a\r"), "mac.csv", Options{LabelColumn: "c"})
 	if err != nil {

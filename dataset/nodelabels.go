@@ -2,12 +2,14 @@ package dataset
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/inputfile"
 )
 
 // NodeLabelOptions controls ReadNodeLabels. The zero value infers the
@@ -68,16 +70,30 @@ func isUnknownLabel(s string) bool {
 }
 
 // ReadNodeLabelsFile reads the labels file at path; see ReadNodeLabels.
+// It is ReadNodeLabelsFileContext with a context that is never cancelled.
 func ReadNodeLabelsFile(path string, opt NodeLabelOptions) (*NodeLabels, error) {
-	f, err := os.Open(path)
+	return ReadNodeLabelsFileContext(context.Background(), path, opt)
+}
+
+// ReadNodeLabelsFileContext reads the labels file at path; see
+// ReadNodeLabelsContext. A FIFO without a writer is waited for until ctx is
+// cancelled.
+func ReadNodeLabelsFileContext(ctx context.Context, path string, opt NodeLabelOptions) (*NodeLabels, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	return ReadNodeLabels(f, path, opt)
+	return ReadNodeLabelsContext(ctx, f, path, opt)
 }
 
-// ReadNodeLabels reads the labels of nodes from r; name is the file named in
+// ReadNodeLabels is ReadNodeLabelsContext with a context that is never
+// cancelled.
+func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels, error) {
+	return ReadNodeLabelsContext(context.Background(), r, name, opt)
+}
+
+// ReadNodeLabelsContext reads the labels of nodes from r; name is the file named in
 // error messages. It is the one reader of reference labels, predicted labels
 // and partial labels of the tether command, and accepts what
 // WriteNodeLabels, WriteLabels, WriteLabelsCSV and constraint.WriteLabels
@@ -111,8 +127,10 @@ func ReadNodeLabelsFile(path string, opt NodeLabelOptions) (*NodeLabels, error) 
 // class, such as a class named "y").
 //
 // Every error is a *ParseError naming the file, and the line and value
-// when there is one. Cost O(file size + n).
-func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels, error) {
+// when there is one. Cost O(file size + n). ctx is checked while r is read
+// and every few thousand lines; a cancelled read returns ctx's error,
+// wrapped.
+func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels, error) {
 	type rec struct {
 		line        int
 		node, label string
@@ -120,7 +138,7 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 	perr := func(line, col int, value string, format string, args ...any) error {
 		return &ParseError{File: name, Line: line, Column: col, Value: value, Err: errorf(ErrInvalid, format, args...)}
 	}
-	lines, err := readAll(r, name, 0)
+	lines, err := readAll(ctx, r, name, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -134,6 +152,9 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 		seenData bool
 	)
 	for _, text := range lines {
+		if err := poll(ctx, name, lineNo); err != nil {
+			return nil, err
+		}
 		lineNo++
 		t := strings.TrimSpace(text)
 		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "%") {

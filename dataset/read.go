@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/inputfile"
 )
 
 // ReadFile reads a feature table from the named file. The format is ARFF
@@ -18,7 +19,7 @@ import (
 // ctx is checked every few thousand lines; a cancelled read returns ctx's
 // error, wrapped.
 func ReadFile(ctx context.Context, path string, opt Options) (*Table, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
@@ -32,7 +33,7 @@ func ReadFile(ctx context.Context, path string, opt Options) (*Table, error) {
 // Read reads a feature table from r; name is used in error messages. See
 // ReadFile.
 func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, error) {
-	lines, err := readAll(r, name, opt.MaxLineBytes)
+	lines, err := readAll(ctx, r, name, opt.MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -282,7 +282,7 @@ func FuzzReadDenseCSV(f *testing.F) {
 		}
 		checkGraph(t, d)
 		rows := 0
-		lines, _ := readAll(strings.NewReader(in), "", 0)
+		lines, _ := readAll(context.Background(), strings.NewReader(in), "", 0)
 		for _, l := range lines {
 			if !isBlank(l) {
 				rows++

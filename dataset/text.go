@@ -1,15 +1,16 @@
 package dataset
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/textline"
 )
 
 // Sentinel errors wrapped by the errors of this package, for errors.Is.
@@ -94,90 +95,46 @@ func errorf(sentinel error, format string, args ...any) error {
 // and its length, instead of a field split that costs many times the line's
 // size (a 50 MB file with one line, or with line endings the reader did not
 // know, used to take gigabytes).
-const DefaultMaxLineBytes = 1 << 20
+const DefaultMaxLineBytes = textline.DefaultMaxBytes
 
-// readAll reads r fully and splits it into lines. A line ends at "\n",
-// "\r\n" or a bare "\r" (classic Mac OS files); a UTF-8 byte order mark and
-// the empty piece after a final line ending are dropped. A line longer than
-// maxLine bytes (DefaultMaxLineBytes if maxLine ≤ 0) is an error wrapping
-// ErrTooLarge naming its 1-based number and length; name is the file name for
-// that error. A NUL byte is an error wrapping ErrSyntax naming its line: no
+// readAll reads r fully and splits it into lines by the rule of package
+// textline: a line ends at "\n", "\r\n" or a bare "\r" (classic Mac OS
+// files); a UTF-8 byte order mark and the empty piece after a final line
+// ending are dropped. A line longer than maxLine bytes
+// (DefaultMaxLineBytes if maxLine ≤ 0) is an error wrapping ErrTooLarge
+// naming its 1-based number and length; name is the file name for that
+// error. A NUL byte is an error wrapping ErrSyntax naming its line: no
 // format read here holds one, and binary data does.
 //
 // Both are detected while reading, which stops there: an input without end
 // (-input /dev/zero, /dev/urandom) is refused after about one line's limit
-// instead of filling the memory (it used to be read whole first).
+// instead of filling the memory (it used to be read whole first). ctx is
+// checked before every read of r: an endless pipe stops when ctx is
+// cancelled, with ctx's error wrapped, naming the file and the line reached.
 //
 // Cost: O(size) time; the lines are substrings of one copy of the input, so
 // memory is the input plus one string header per line.
-func readAll(r io.Reader, name string, maxLine int) ([]string, error) {
+func readAll(ctx context.Context, r io.Reader, name string, maxLine int) ([]string, error) {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
-	tr := &textReader{r: r, maxLine: maxLine}
+	tr := &textline.Reader{R: r, Ctx: ctx, Max: maxLine}
 	data, err := io.ReadAll(tr)
 	switch {
-	case errors.Is(err, errNUL):
-		return nil, &ParseError{File: name, Line: lineOf(data), Err: errorf(ErrSyntax, "NUL byte at byte %d: binary data, not a text file (UTF-16 text must be saved as UTF-8)", len(data)+1)}
-	case errors.Is(err, errLongLine):
-		return nil, &ParseError{File: name, Line: lineOf(data[:len(data)-tr.run]), Err: errorf(ErrTooLarge, "line is longer than the limit of %d bytes (is this a text file with one record per line?)", maxLine)}
+	case errors.Is(err, textline.ErrNUL):
+		return nil, &ParseError{File: name, Line: textline.Number(data), Err: errorf(ErrSyntax, "NUL byte at byte %d: binary data, not a text file (UTF-16 text must be saved as UTF-8)", len(data)+1)}
+	case errors.Is(err, textline.ErrLong):
+		return nil, &ParseError{File: name, Line: textline.Number(data[:len(data)-tr.Run]), Err: errorf(ErrTooLarge, "line is longer than the limit of %d bytes (is this a text file with one record per line?)", maxLine)}
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return nil, fmt.Errorf("dataset: %s: reading stopped at line %d: %w", name, textline.Number(data), err)
 	case err != nil:
 		return nil, fmt.Errorf("dataset: %s: reading: %w", name, err)
 	}
-	s := strings.TrimPrefix(string(data), "\ufeff")
-	data = nil
-	var lines []string
-	for len(s) > 0 {
-		j := strings.IndexAny(s, "\r\n")
-		end, next := j, j+1
-		if j < 0 {
-			end, next = len(s), len(s)
-		} else if s[j] == '\r' && j+1 < len(s) && s[j+1] == '\n' {
-			next = j + 2
-		}
-		if end > maxLine {
-			return nil, &ParseError{File: name, Line: len(lines) + 1, Err: errorf(ErrTooLarge, "line is %d bytes long, more than the limit of %d (is this a text file with one record per line?)", end, maxLine)}
-		}
-		lines = append(lines, s[:end])
-		s = s[next:]
+	lines, long, length := textline.Lines(string(data), maxLine)
+	if long > 0 {
+		return nil, &ParseError{File: name, Line: long, Err: errorf(ErrTooLarge, "line is %d bytes long, more than the limit of %d (is this a text file with one record per line?)", length, maxLine)}
 	}
 	return lines, nil
-}
-
-// textReader passes r's bytes on until a NUL byte (errNUL, the bytes
-// before it passed) or a run of more than maxLine bytes without a line
-// ending (errLongLine; run holds the length of the run read).
-type textReader struct {
-	r       io.Reader
-	maxLine int
-	run     int // bytes read since the last line ending
-}
-
-var (
-	errNUL      = errors.New("NUL byte")
-	errLongLine = errors.New("line too long")
-)
-
-func (t *textReader) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if i := bytes.IndexByte(p[:n], 0); i >= 0 {
-		return i, errNUL
-	}
-	if j := bytes.LastIndexAny(p[:n], "\r\n"); j >= 0 {
-		t.run = n - 1 - j
-	} else {
-		t.run += n
-	}
-	if t.run > t.maxLine {
-		return n, errLongLine
-	}
-	return n, err
-}
-
-// lineOf returns the 1-based number of the line that starts right after b,
-// with the line endings of readAll.
-func lineOf(b []byte) int {
-	return 1 + bytes.Count(b, []byte("\n")) + bytes.Count(b, []byte("\r")) - bytes.Count(b, []byte("\r\n"))
 }
 
 // pollLines is how many lines the parsers read between checks of their
@@ -372,14 +329,21 @@ func parseInt(s string) (int, bool) {
 // ReadNames reads a file of node names, one per line, with the line
 // endings of the other readers ("\n", "\r\n" or a bare "\r") and surrounding
 // space trimmed. A line longer than DefaultMaxLineBytes is an error wrapping
-// ErrTooLarge naming the file and line. Cost O(size).
+// ErrTooLarge naming the file and line. Cost O(size). It is
+// ReadNamesContext with a context that is never cancelled.
 func ReadNames(path string) ([]string, error) {
-	f, err := os.Open(path)
+	return ReadNamesContext(context.Background(), path)
+}
+
+// ReadNamesContext is ReadNames checking ctx while the file is opened and
+// read; a cancelled read returns ctx's error, wrapped.
+func ReadNamesContext(ctx context.Context, path string) ([]string, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	lines, err := readAll(f, path, 0)
+	lines, err := readAll(ctx, f, path, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,10 +1,12 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/inputfile"
 )
 
 // DefaultMaxValues bounds the number of values ReadValues accepts when the
@@ -29,17 +31,29 @@ type ValueData struct {
 	Lines []int
 }
 
-// ReadValuesFile reads the named file with ReadValues.
+// ReadValuesFile reads the named file with ReadValues. It is
+// ReadValuesFileContext with a context that is never cancelled.
 func ReadValuesFile(path string, opt ValueOptions) (*ValueData, error) {
-	f, err := os.Open(path)
+	return ReadValuesFileContext(context.Background(), path, opt)
+}
+
+// ReadValuesFileContext reads the named file with ReadValuesContext. A
+// FIFO without a writer is waited for until ctx is cancelled.
+func ReadValuesFileContext(ctx context.Context, path string, opt ValueOptions) (*ValueData, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	return ReadValues(f, path, opt)
+	return ReadValuesContext(ctx, f, path, opt)
 }
 
-// ReadValues reads one number per line from r (a sample of sizes, counts
+// ReadValues is ReadValuesContext with a context that is never cancelled.
+func ReadValues(r io.Reader, name string, opt ValueOptions) (*ValueData, error) {
+	return ReadValuesContext(context.Background(), r, name, opt)
+}
+
+// ReadValuesContext reads one number per line from r (a sample of sizes, counts
 // or measurements, as `tether powerlaw fit` takes); name is used in error
 // messages. Blank lines and lines starting with '#' or '%' are skipped, and
 // so is a first line none of whose fields is written as a number (a
@@ -49,19 +63,24 @@ func ReadValuesFile(path string, opt ValueOptions) (*ValueData, error) {
 // *ParseError); so is an empty file. More than MaxValues values give an
 // error wrapping ErrTooLarge. Lines end at "\n", "\r\n" or "\r".
 //
-// Cost: O(file size); the file is held in memory while it is read.
-func ReadValues(r io.Reader, name string, opt ValueOptions) (*ValueData, error) {
+// Cost: O(file size); the file is held in memory while it is read. ctx is
+// checked while r is read and every few thousand lines; a cancelled read
+// returns ctx's error, wrapped.
+func ReadValuesContext(ctx context.Context, r io.Reader, name string, opt ValueOptions) (*ValueData, error) {
 	maxVals := opt.MaxValues
 	if maxVals <= 0 {
 		maxVals = DefaultMaxValues
 	}
-	lines, err := readAll(r, name, opt.MaxLineBytes)
+	lines, err := readAll(ctx, r, name, opt.MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}
 	d := &ValueData{}
 	header := -1 // line index of a skipped header
 	for i, l := range lines {
+		if err := poll(ctx, name, i); err != nil {
+			return nil, err
+		}
 		if isBlank(l) {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/tether-sc/tether/dataset/catalog"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -85,15 +87,38 @@ func ReadTable(ctx context.Context, content []byte, name string, opt dataset.Opt
 
 // ReadTableFile reads the feature table at path as ReadTable does, or,
 // when path is a folder, its .pgm/.png images with one subfolder per class
-// (dataset.ReadImageFolder; opt is then unused). Cost: O(file size) per
-// parse.
+// (dataset.ReadImageFolder; opt is then unused). A path that is not a
+// regular file (a FIFO, /dev/stdin, a shell's <(cmd)) is read once: its
+// bytes are kept for the second parse. Cost: O(file size) per parse.
 func ReadTableFile(ctx context.Context, path string, opt dataset.Options) (*Data, error) {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	st, err := os.Stat(path)
+	if err == nil && st.IsDir() {
 		t, err := dataset.ReadImageFolder(ctx, path, dataset.ImageOptions{})
 		if err != nil {
 			return nil, err
 		}
 		return tableData(path, t), nil
+	}
+	if err == nil && !st.Mode().IsRegular() {
+		// A pipe yields its bytes once (a second open of a FIFO waited for
+		// a writer that never came).
+		f, err := inputfile.Open(ctx, path)
+		if err != nil {
+			return nil, fmt.Errorf("dataset: %w", err)
+		}
+		defer f.Close()
+		if opt.Format == dataset.FormatAuto && strings.EqualFold(filepath.Ext(path), ".arff") {
+			opt.Format = dataset.FormatARFF
+		}
+		var kept bytes.Buffer
+		read := false
+		return readTable(path, opt, func(o dataset.Options) (*dataset.Table, error) {
+			if read {
+				return dataset.Read(ctx, bytes.NewReader(kept.Bytes()), path, o)
+			}
+			read = true
+			return dataset.Read(ctx, io.TeeReader(f, &kept), path, o)
+		})
 	}
 	return readTable(path, opt, func(o dataset.Options) (*dataset.Table, error) {
 		return dataset.ReadFile(ctx, path, o)
@@ -227,9 +252,10 @@ func ReadCatalog(name, root string) (*Data, error) {
 // at path (dataset.ReadNodeLabelsFile: one label a line, or node,label
 // lines keyed by index or by d.Names), one for each of d's N() nodes.
 // Errors name the file, and the line and value when there is one. Cost
-// O(file size + n).
-func (d *Data) ReadTruth(path string) error {
-	t, err := dataset.ReadNodeLabelsFile(path, dataset.NodeLabelOptions{N: d.N(), Names: d.Names})
+// O(file size + n). ctx is checked while the file is opened (a FIFO
+// without a writer is waited for until ctx is cancelled) and read.
+func (d *Data) ReadTruth(ctx context.Context, path string) error {
+	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: d.N(), Names: d.Names})
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if p.Labels, err = input.ReadPartialLabels(strings.NewReader("0,0\n3,1\n"), "partial.txt", d.N(), p.K, d.Names); err != nil {
+	if p.Labels, err = input.ReadPartialLabels(context.Background(), strings.NewReader("0,0\n3,1\n"), "partial.txt", d.N(), p.K, d.Names); err != nil {
 		log.Fatal(err)
 	}
 	res, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: 1})

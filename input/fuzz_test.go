@@ -25,7 +25,7 @@ func FuzzReadPartialLabels(f *testing.F) {
 				names = nil
 			}
 		}
-		l, err := ReadPartialLabels(strings.NewReader(in), "fuzz.labels", n, k, names)
+		l, err := ReadPartialLabels(context.Background(), strings.NewReader(in), "fuzz.labels", n, k, names)
 		if err != nil {
 			if !strings.Contains(err.Error(), "fuzz.labels") {
 				t.Fatalf("error does not name the file: %v", err)

@@ -306,7 +306,7 @@ func TestReadTruth(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(tempFiles(t, map[string]string{"t.labels": tc.content}), "t.labels")
 			d := &Data{Name: "g", Graph: g, Names: tc.names}
-			err := d.ReadTruth(p)
+			err := d.ReadTruth(context.Background(), p)
 			if got := strings.ReplaceAll(errText(err), p, "t.labels"); got != tc.wantErr {
 				t.Fatalf("err = %q, want %q", got, tc.wantErr)
 			}

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/unionfind"
 )
 
@@ -61,7 +61,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		if s.Vote {
 			policy = constraint.Soft
 		}
-		f, err := readConstraints(s.Constraints, n, policy)
+		f, err := readConstraints(ctx, s.Constraints, n, policy)
 		if err != nil {
 			return a, err
 		}
@@ -80,7 +80,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		}
 	}
 	if s.Labels != "" {
-		l, err := ReadPartialLabelsFile(s.Labels, n, p.K, d.Names)
+		l, err := ReadPartialLabelsFile(ctx, s.Labels, n, p.K, d.Names)
 		if err != nil {
 			return a, err
 		}
@@ -151,14 +151,14 @@ func labelConflict(set *constraint.Set, lines []int, consFile string, labels con
 }
 
 // readConstraints reads the constraints file at path on n nodes under
-// policy (constraint.Read: errors name path and line).
-func readConstraints(path string, n int, policy constraint.Policy) (*constraint.File, error) {
-	f, err := os.Open(path)
+// policy (constraint.ReadContext: errors name path and line).
+func readConstraints(ctx context.Context, path string, n int, policy constraint.Policy) (*constraint.File, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("constraint: %w", err)
 	}
 	defer f.Close()
-	return constraint.Read(f, &constraint.ReadOptions{N: n, File: path, Policy: policy})
+	return constraint.ReadContext(ctx, f, &constraint.ReadOptions{N: n, File: path, Policy: policy})
 }
 
 // VoteFilter applies constraint.VoteFilter to set with the weights of g,
@@ -188,13 +188,13 @@ func VoteFilter(ctx context.Context, g *graph.Graph, set *constraint.Set, k int)
 
 // ReadPartialLabelsFile reads the partial labels file at path; see
 // ReadPartialLabels.
-func ReadPartialLabelsFile(path string, n, k int, names []string) (constraint.Labels, error) {
-	f, err := os.Open(path)
+func ReadPartialLabelsFile(ctx context.Context, path string, n, k int, names []string) (constraint.Labels, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	return ReadPartialLabels(f, path, n, k, names)
+	return ReadPartialLabels(ctx, f, path, n, k, names)
 }
 
 // ReadPartialLabels reads the partial labels of n nodes from r (name names
@@ -204,9 +204,10 @@ func ReadPartialLabelsFile(path string, n, k int, names []string) (constraint.La
 // labels that name more classes than the k clusters asked for (k ≤ 0: not
 // known yet): integer classes must be 0…k−1 and class names number at most
 // k. Errors name the file and the line, node and value at fault. Cost
-// O(size of r + n).
-func ReadPartialLabels(r io.Reader, name string, n, k int, names []string) (constraint.Labels, error) {
-	d, err := dataset.ReadNodeLabels(r, name, dataset.NodeLabelOptions{N: n, Names: names})
+// O(size of r + n). ctx is checked while r is read; a cancelled read
+// returns ctx's error, wrapped.
+func ReadPartialLabels(ctx context.Context, r io.Reader, name string, n, k int, names []string) (constraint.Labels, error) {
+	d, err := dataset.ReadNodeLabelsContext(ctx, r, name, dataset.NodeLabelOptions{N: n, Names: names})
 	if err != nil {
 		return nil, err
 	}

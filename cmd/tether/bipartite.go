@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -23,8 +24,8 @@ type bipartiteOptions struct {
 // (documents first, then terms, edge weight the matrix entry), the node
 // names and, when the documents file has a class column, the reference
 // labels of the documents (terms have none).
-func (o *bipartiteOptions) loadBipartite() (*input.Data, error) {
-	s, err := dataset.ReadDocTermFile(o.file, 0)
+func (o *bipartiteOptions) loadBipartite(ctx context.Context) (*input.Data, error) {
+	s, err := dataset.ReadDocTermFileContext(ctx, o.file, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -36,12 +37,12 @@ func (o *bipartiteOptions) loadBipartite() (*input.Data, error) {
 	var rowNames, colNames []string
 	var classes []int
 	if o.rowNames != "" {
-		if rowNames, classes, err = readNameFile(o.rowNames, r, true); err != nil {
+		if rowNames, classes, err = readNameFile(ctx, o.rowNames, r, true); err != nil {
 			return nil, err
 		}
 	}
 	if o.colNames != "" {
-		if colNames, _, err = readNameFile(o.colNames, c, false); err != nil {
+		if colNames, _, err = readNameFile(ctx, o.colNames, c, false); err != nil {
 			return nil, err
 		}
 	}
@@ -120,8 +121,8 @@ func numbered(prefix string, n int) []string {
 // the line's class (the Classic3 documents.txt form "name class"); every
 // line must then have one, and classes are numbered in order of first
 // appearance. Errors name path:line.
-func readNameFile(path string, n int, classes bool) ([]string, []int, error) {
-	lines, err := dataset.ReadNames(path)
+func readNameFile(ctx context.Context, path string, n int, classes bool) ([]string, []int, error) {
+	lines, err := dataset.ReadNamesContext(ctx, path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -132,7 +133,7 @@ func FuzzReadNameFile(f *testing.F) {
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		names, cls, err := readNameFile(p, n, classes)
+		names, cls, err := readNameFile(context.Background(), p, n, classes)
 		if err != nil {
 			if !strings.Contains(err.Error(), p) {
 				t.Fatalf("error does not name the file: %v", err)

@@ -135,12 +135,15 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	if o.bip.file == "" && (o.bip.rowNames != "" || o.bip.colNames != "") {
 		return nil, fmt.Errorf("%w: -row-names and -col-names name the rows and columns of -bipartite", errUsage)
 	}
+	if err := o.checkApplies(); err != nil {
+		return nil, err
+	}
 	spec := o.spec
 	var err error
 	l := &loaded{}
 	switch {
 	case o.bip.file != "":
-		if l.Data, err = o.bip.loadBipartite(); err != nil {
+		if l.Data, err = o.bip.loadBipartite(ctx); err != nil {
 			return nil, err
 		}
 	case o.input != "":
@@ -196,7 +199,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	}
 	if o.truthFile != "" {
-		if err := untilDone(ctx, func() error { return l.ReadTruth(o.truthFile) }); err != nil {
+		if err := l.ReadTruth(ctx, o.truthFile); err != nil {
 			return nil, err
 		}
 	}
@@ -225,6 +228,50 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		return nil, err
 	}
 	return l, nil
+}
+
+// graphFlags are the flags that say how the graph is built from features.
+func graphFlags() []string {
+	return []string{"graph", "knn", "eps", "affinity", "max-full", "knn-search", "sigma"}
+}
+
+// checkApplies refuses, as a usage error, a flag the user set that has no
+// effect with the input given: generator flags without -gen or that the
+// generator does not read, and graph construction flags when the input is
+// a graph (-graph-file, -bipartite, a graph generator).
+func (o *inputOptions) checkApplies() error {
+	source := ""
+	switch {
+	case o.graphFile != "":
+		source = "-graph-file (the file is the graph)"
+	case o.bip.file != "":
+		source = "-bipartite (the graph is the document-by-term matrix)"
+	}
+	if o.gen == "" {
+		for _, name := range append(genParamNames(), "gen-seed", "gen-out") {
+			if name == "k" {
+				name = "gen-k"
+			}
+			if isSet(o.flags, name) {
+				return fmt.Errorf("%w: -%s is a parameter of -gen and does not apply without it", errUsage, name)
+			}
+		}
+	} else if g, err := synth.Lookup(o.gen); err == nil {
+		if err := unusedGenFlag(g, o.flags, map[string]string{"k": "gen-k"}); err != nil {
+			return err
+		}
+		if g.Graph {
+			source = "-gen " + g.Name + " (it generates a graph)"
+		}
+	}
+	if source != "" {
+		for _, name := range graphFlags() {
+			if isSet(o.flags, name) {
+				return fmt.Errorf("%w: -%s builds the graph from features and does not apply to %s", errUsage, name, source)
+			}
+		}
+	}
+	return nil
 }
 
 // measureRecall notes which k-NN search built the graph and, with -v,
@@ -359,7 +406,8 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	p.Regularize, p.Disconnected = in.regularize, in.disconnected
 	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial}
-	// The constraint and labels readers poll no context (seconds at 10⁶
+	// The constraint and labels readers poll ctx, but the resolution of
+	// conflicts and the check against the labels do not (seconds at 10⁶
 	// pairs): untilDone returns as soon as ctx is cancelled.
 	var added input.Added
 	err = untilDone(ctx, func() (err error) {

@@ -122,7 +122,7 @@ func TestClusterBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			args := []string{"cluster", "-quiet", "-o", filepath.Join(t.TempDir(), "l"), "-knn", "2", "-sigma", "median"}
+			args := []string{"cluster", "-quiet", "-o", filepath.Join(t.TempDir(), "l")}
 			hasK := false
 			extra := []string{}
 			for i := 0; i < len(tc.args); i++ {
@@ -143,7 +143,9 @@ func TestClusterBadInput(t *testing.T) {
 			if len(tc.args) > 0 && tc.args[0] == "-graph-file" {
 				args = append(args, "-graph-file", path)
 			} else {
-				args = append(args, "-input", path)
+				// Graph flags apply to features only (a usage error with a
+				// graph file).
+				args = append(args, "-input", path, "-knn", "2", "-sigma", "median")
 			}
 			if !hasK {
 				args = append(args, "-k", "2")

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/experiment"
+	"github.com/tether-sc/tether/internal/inputfile"
 )
 
 const constraintsUsage = `constraints gen|check|closure [flags]
@@ -107,7 +107,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	if err := checkOutputs([]pathFlag{{"-truth", truthPath}}, []pathFlag{{"-o", out}}); err != nil {
 		return err
 	}
-	td, err := readNodeLabels(truthPath, 0, nil)
+	td, err := readNodeLabels(ctx, truthPath, 0, nil)
 	if err != nil {
 		return fmt.Errorf("constraints gen: %w", err)
 	}
@@ -270,25 +270,25 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	}
 	opt := &constraint.ReadOptions{N: n, Base: base, File: pos[0], Policy: constraint.Soft}
 	if namesPath != "" {
-		if opt.Names, err = consReadNames(namesPath); err != nil {
+		if opt.Names, err = consReadNames(ctx, namesPath); err != nil {
 			return err
 		}
 	}
-	f, err := os.Open(pos[0])
+	f, err := inputfile.Open(ctx, pos[0])
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	// Read everything (Soft) so that every conflict is listed, then apply
-	// the policy. Neither polls a context (seconds at 10⁶ pairs):
+	// the policy. Resolve polls no context (seconds at 10⁶ pairs):
 	// untilDone returns as soon as ctx is cancelled.
-	var file *constraint.File
+	file, err := constraint.ReadContext(ctx, f, opt)
+	if err != nil {
+		return err
+	}
 	var kept *constraint.Set
 	var resolveErr error
-	if err := untilDone(ctx, func() (err error) {
-		if file, err = constraint.Read(f, opt); err != nil {
-			return err
-		}
+	if err := untilDone(ctx, func() error {
 		kept, _, resolveErr = constraint.Resolve(file.Set, policy)
 		return nil
 	}); err != nil {
@@ -372,8 +372,8 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 // An empty file, an empty name or a repeated one is an error naming the
 // file and line (node i is the name on line i+1, so none can be missing or
 // stand for two nodes).
-func consReadNames(path string) ([]string, error) {
-	names, err := dataset.ReadNames(path)
+func consReadNames(ctx context.Context, path string) ([]string, error) {
+	names, err := dataset.ReadNamesContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}

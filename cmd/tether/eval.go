@@ -65,13 +65,8 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	}
 	opt.MinSizes = minSizes
 
-	// The labels reader and the figures poll no context (seconds at 10⁷
-	// labels): untilDone returns as soon as ctx is cancelled.
-	var truth, pred []int
-	if err := untilDone(ctx, func() (err error) {
-		truth, pred, err = readEvalPair(truthPath, predPath)
-		return err
-	}); err != nil {
+	truth, pred, err := readEvalPair(ctx, truthPath, predPath)
+	if err != nil {
 		return err
 	}
 	if len(truth) != len(pred) {
@@ -89,13 +84,15 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		}
 	}
 	if consPath != "" {
-		if opt.Constraints, err = constraint.ReadFile(consPath, n); err != nil {
+		if opt.Constraints, err = constraint.ReadFileContext(ctx, consPath, n); err != nil {
 			return fmt.Errorf("eval: %w", err)
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	// The figures poll no context (seconds at 10⁷ labels): untilDone
+	// returns as soon as ctx is cancelled.
 	var rep metrics.Report
 	if err := untilDone(ctx, func() (err error) {
 		if rep, err = metrics.Evaluate(truth, pred, &opt); err != nil {
@@ -127,18 +124,18 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 // labelFilesHelp). When both key their nodes by name the prediction is
 // mapped onto the reference's nodes; when only one does, the nodes cannot be
 // matched and the error says so.
-func readEvalPair(truthPath, predPath string) (truth, pred []int, err error) {
-	t, err := readNodeLabels(truthPath, 0, nil)
+func readEvalPair(ctx context.Context, truthPath, predPath string) (truth, pred []int, err error) {
+	t, err := readNodeLabels(ctx, truthPath, 0, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
-	p, err := readNodeLabels(predPath, 0, nil)
+	p, err := readNodeLabels(ctx, predPath, 0, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	switch {
 	case t.Names != nil && p.Names != nil:
-		if p, err = readNodeLabels(predPath, len(t.Labels), t.Names); err != nil {
+		if p, err = readNodeLabels(ctx, predPath, len(t.Labels), t.Names); err != nil {
 			return nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
 		}
 	case t.Names != nil:

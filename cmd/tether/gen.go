@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -98,6 +99,12 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return genFlagError(err)
 	}
+	if err := unusedGenFlag(g, fs, nil); err != nil {
+		return err
+	}
+	if isSet(fs, "labels") && !g.Graph {
+		return fmt.Errorf("%w: gen: -labels does not apply to %s: a point generator writes the labels in the \"label\" column of its CSV (-labels names the labels file of sbm and dcsbm)", errUsage, g.Name)
+	}
 	p, err := genParams(g, fs, nil)
 	if err != nil {
 		return genFlagError(err)
@@ -151,6 +158,46 @@ func genParams(g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) (s
 		}
 	}
 	return p, nil
+}
+
+// genParamNames are the parameters whose flags bindGenParams defines,
+// each flag spelt as its parameter except k in cluster (-gen-k).
+func genParamNames() []string {
+	return []string{"n", "k", "dim", "noise", "factor", "cin", "cout", "gamma"}
+}
+
+// isSet reports whether the user gave the flag name (flag.FlagSet.Visit).
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// unusedGenFlag returns a usage error naming the first generator parameter
+// flag of fs the user set that g does not read (a flag given with no
+// effect), nil if there is none. flagOf renames as for genParams.
+func unusedGenFlag(g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) error {
+	flagName := func(name string) string {
+		if alt, ok := flagOf[name]; ok {
+			return alt
+		}
+		return name
+	}
+	for _, name := range genParamNames() {
+		if !isSet(fs, flagName(name)) || slices.Contains(g.Params, name) {
+			continue
+		}
+		why := "it has no such parameter"
+		if name == "k" {
+			why = "its number of classes is fixed"
+		}
+		reads := make([]string, len(g.Params))
+		for i, p := range g.Params {
+			reads[i] = "-" + flagName(p)
+		}
+		return fmt.Errorf("%w: -%s does not apply to %s: %s (it reads %s)", errUsage, flagName(name), g.Name, why, strings.Join(reads, ", "))
+	}
+	return nil
 }
 
 // writeGenerated writes generated data to out ("" or "-": standard output):

@@ -182,3 +182,53 @@ func TestGenHugeRefused(t *testing.T) {
 		t.Errorf("cluster -gen spirals: err = %v, want a usage error listing the generators", err)
 	}
 }
+
+// A flag the user set that would have no effect is a usage error naming
+// it and why (they were ignored silently); the same flags where they apply
+// still work.
+func TestFlagsThatDoNotApply(t *testing.T) {
+	dir := t.TempDir()
+	graphFile := filepath.Join(dir, "sbm.txt")
+	if _, _, err := run(t, "gen", "sbm", "-n", "60", "-o", graphFile); err != nil {
+		t.Fatal(err)
+	}
+	points := filepath.Join(dir, "moons.csv")
+	if _, _, err := run(t, "gen", "moons", "-n", "60", "-o", points); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		args []string
+		want string // "" for success
+	}{
+		{[]string{"gen", "moons", "-k", "3", "-o", out}, "-k does not apply to moons: its number of classes is fixed"},
+		{[]string{"gen", "xor", "-k", "2", "-o", out}, "-k does not apply to xor"},
+		{[]string{"gen", "circles", "-k", "4", "-o", out}, "-k does not apply to circles"},
+		{[]string{"gen", "moons", "-cin", "3", "-o", out}, "-cin does not apply to moons: it has no such parameter"},
+		{[]string{"gen", "moons", "-labels", out + ".labels", "-o", out}, "-labels does not apply to moons"},
+		{[]string{"gen", "blobs", "-k", "4", "-o", out}, ""},
+		{[]string{"gen", "sbm", "-n", "60", "-labels", out + ".labels", "-o", out}, ""},
+		{[]string{"cluster", "-graph-file", graphFile, "-knn", "5", "-quiet", "-o", out}, "-knn builds the graph from features and does not apply to -graph-file"},
+		{[]string{"cluster", "-graph-file", graphFile, "-sigma", "median", "-quiet", "-o", out}, "-sigma builds the graph"},
+		{[]string{"cluster", "-graph-file", graphFile, "-graph", "full", "-quiet", "-o", out}, "-graph builds the graph"},
+		{[]string{"cluster", "-gen", "sbm", "-n", "60", "-affinity", "cosine", "-quiet", "-o", out}, "-affinity builds the graph from features and does not apply to -gen sbm"},
+		{[]string{"cluster", "-gen", "moons", "-n", "60", "-gen-k", "3", "-quiet", "-o", out}, "-gen-k does not apply to moons"},
+		{[]string{"cluster", "-input", points, "-n", "60", "-quiet", "-o", out}, "-n is a parameter of -gen and does not apply without it"},
+		{[]string{"cluster", "-graph-file", graphFile, "-gen-seed", "3", "-quiet", "-o", out}, "-gen-seed is a parameter of -gen"},
+		{[]string{"cluster", "-gen", "moons", "-n", "60", "-k", "2", "-knn", "5", "-quiet", "-o", out}, ""},
+		{[]string{"cluster", "-graph-file", graphFile, "-k", "2", "-quiet", "-o", out}, ""},
+	} {
+		t.Run(strings.Join(tc.args[:3], " "), func(t *testing.T) {
+			_, _, err := run(t, tc.args...)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("%v: %v", tc.args, err)
+				}
+				return
+			}
+			if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("%v: error %v, want a usage error containing %q", tc.args, err, tc.want)
+			}
+		})
+	}
+}

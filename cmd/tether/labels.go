@@ -26,9 +26,10 @@ names its nodes.`
 
 // readNodeLabels reads a labels file for n nodes (n ≤ 0: inferred) with the
 // given node names (nil when the nodes have none); see labelFilesHelp. The
-// errors name the file, and the line and value when there is one.
-func readNodeLabels(path string, n int, names []string) (*dataset.NodeLabels, error) {
-	return dataset.ReadNodeLabelsFile(path, dataset.NodeLabelOptions{N: n, Names: names})
+// errors name the file, and the line and value when there is one; a
+// cancelled ctx stops the open and the read.
+func readNodeLabels(ctx context.Context, path string, n int, names []string) (*dataset.NodeLabels, error) {
+	return dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names})
 }
 
 const labelsUsage = `labels (-input FILE -label COL | -graph-file FILE -gml-label ATTR) [-o FILE]

@@ -120,17 +120,18 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 	}
 	var d *dataset.ValueData
 	name := input
-	// The reader and powerlaw.Fit poll no context (seconds at 10⁶ values):
-	// untilDone returns as soon as ctx is cancelled.
-	if err := untilDone(ctx, func() (err error) {
-		if input == "-" {
-			name = "<stdin>"
-			d, err = dataset.ReadValues(m.Stdin, name, dataset.ValueOptions{})
-		} else {
-			d, err = dataset.ReadValuesFile(input, dataset.ValueOptions{})
+	if input == "-" {
+		// The reader polls ctx, but a read of standard input (a terminal,
+		// a pipe whose writer is slow) cannot be interrupted: untilDone
+		// returns as soon as ctx is cancelled.
+		name = "<stdin>"
+		if err := untilDone(ctx, func() (err error) {
+			d, err = dataset.ReadValuesContext(ctx, m.Stdin, name, dataset.ValueOptions{})
+			return err
+		}); err != nil {
+			return err
 		}
-		return err
-	}); err != nil {
+	} else if d, err = dataset.ReadValuesFileContext(ctx, input, dataset.ValueOptions{}); err != nil {
 		return err
 	}
 	for i, v := range d.Values {
@@ -152,6 +153,8 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 		rep.Bootstrap, rep.Seed, rep.P = boot, seed, &g.P
 		rep.Unfitted, rep.Redrawn = g.Unfitted, g.Redrawn
 	} else {
+		// powerlaw.Fit polls no context (seconds at 10⁶ values):
+		// untilDone returns as soon as ctx is cancelled.
 		if err := untilDone(ctx, func() (err error) {
 			res, err = powerlaw.Fit(d.Values, &opt)
 			return err

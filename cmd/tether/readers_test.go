@@ -244,7 +244,7 @@ func FuzzConsReadNames(f *testing.F) {
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		names, err := consReadNames(p)
+		names, err := consReadNames(context.Background(), p)
 		if err != nil {
 			return
 		}

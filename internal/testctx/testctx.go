@@ -37,3 +37,37 @@ func (c *countdown) Err() error {
 }
 
 func (c *countdown) Done() <-chan struct{} { return c.done }
+
+// Endless is an io.Reader that repeats Line forever, as a pipe whose
+// writer never stops would, and calls Cancel (once) when it has given
+// After bytes; Read counts the bytes given before and after that call, so
+// that a test can check that a reader stops soon after a cancellation
+// mid-read, without timing. A reader that does not poll its context never
+// returns: run it with a watchdog.
+type Endless struct {
+	Line   string
+	After  int
+	Cancel func()
+	// Given is the number of bytes given; AfterCancel those given after
+	// Cancel was called.
+	Given, AfterCancel int
+	cancelled          bool
+}
+
+func (e *Endless) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		k := e.Given % len(e.Line)
+		c := copy(p[n:], e.Line[k:])
+		n += c
+		e.Given += c
+		if e.cancelled {
+			e.AfterCancel += c
+		}
+	}
+	if !e.cancelled && e.Given >= e.After {
+		e.cancelled = true
+		e.Cancel()
+	}
+	return n, nil
+}

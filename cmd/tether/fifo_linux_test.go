@@ -1,0 +1,166 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mkfifo makes a FIFO in a fresh folder.
+func mkfifo(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	return p
+}
+
+// hasReader reports whether a process has the FIFO open for reading (or
+// is blocked opening it): a writer's open without blocking then succeeds,
+// and fails with ENXIO otherwise.
+func hasReader(p string) bool {
+	w, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	w.Close()
+	return true
+}
+
+// Every input file of every command may be a FIFO nobody writes to: the
+// command returns within a second of the cancellation (Ctrl-C) with the
+// context's error, and nothing of it is left reading or opening the FIFO.
+// os.Open blocked in the open system call, which Ctrl-C does not
+// interrupt.
+func TestFIFOWithoutWriterCancels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits on FIFOs")
+	}
+	labels := writeTemp(t, "labels.txt", "0\n0\n1\n1\n")
+	for _, tc := range []struct {
+		name string
+		args func(fifo string) []string
+	}{
+		{"cluster -input", func(f string) []string { return []string{"cluster", "-input", f, "-quiet"} }},
+		{"cluster -graph-file", func(f string) []string { return []string{"cluster", "-graph-file", f, "-quiet"} }},
+		{"cluster -bipartite", func(f string) []string { return []string{"cluster", "-bipartite", f, "-method", "cocluster", "-quiet"} }},
+		{"cluster -truth", func(f string) []string {
+			return []string{"cluster", "-gen", "moons", "-n", "60", "-truth", f, "-quiet"}
+		}},
+		{"cluster -constraints", func(f string) []string {
+			return []string{"cluster", "-gen", "moons", "-n", "60", "-constraints", f, "-quiet"}
+		}},
+		{"cluster -partial-labels", func(f string) []string {
+			return []string{"cluster", "-gen", "moons", "-n", "60", "-partial-labels", f, "-quiet"}
+		}},
+		{"eval -truth", func(f string) []string { return []string{"eval", "-truth", f, "-pred", labels} }},
+		{"eval -pred", func(f string) []string { return []string{"eval", "-truth", labels, "-pred", f} }},
+		{"labels -input", func(f string) []string { return []string{"labels", "-input", f, "-label", "last"} }},
+		{"constraints check", func(f string) []string { return []string{"constraints", "check", f, "-n", "4"} }},
+		{"constraints gen -truth", func(f string) []string {
+			return []string{"constraints", "gen", "-truth", f, "-protocol", "pairs-frac", "-rate", "0.5"}
+		}},
+		{"powerlaw fit -input", func(f string) []string { return []string{"powerlaw", "fit", "-input", f} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fifo := mkfifo(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var out bytes.Buffer
+			m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}
+			done := make(chan error, 1)
+			go func() { done <- m.Run(ctx, tc.args(fifo)) }()
+			// No writer may open the FIFO to check that the command waits
+			// on it: the command would see the writer come and go (an
+			// empty file).
+			time.Sleep(300 * time.Millisecond)
+			cancel()
+			sent := time.Now()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the command did not return within 10 s of the cancellation")
+			}
+			took := time.Since(sent)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			// The requirement is one second (the FIFO's writer is polled
+			// for ten times a second); the margin absorbs a loaded machine.
+			if took > 2*time.Second {
+				t.Errorf("returned %v after the cancellation, want < 1 s", took)
+			}
+			// Nothing is left blocked in open or reading the FIFO (untilDone
+			// used to return while a goroutine stayed blocked in open).
+			for deadline := time.Now().Add(2 * time.Second); hasReader(fifo); time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("a reader of the FIFO is left after the command returned")
+				}
+			}
+		})
+	}
+}
+
+// Pipes keep working: a FIFO whose writer comes after the command started,
+// and an anonymous pipe reached by a path (as -input <(cmd) and
+// /dev/stdin give).
+func TestFIFOWithWriter(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "moons.csv")
+	if _, _, err := run(t, "gen", "moons", "-n", "60", "-o", data); err != nil {
+		t.Fatal(err)
+	}
+	content, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := run(t, "cluster", "-input", data, "-quiet", "-k", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T) string
+	}{
+		{"FIFO, late writer", func(t *testing.T) string {
+			fifo := mkfifo(t)
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				os.WriteFile(fifo, content, 0)
+			}()
+			return fifo
+		}},
+		{"anonymous pipe", func(t *testing.T) string {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close() })
+			go func() {
+				w.Write(content)
+				w.Close()
+			}()
+			return fmt.Sprintf("/proc/self/fd/%d", r.Fd())
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, stderr, err := run(t, "cluster", "-input", tc.setup(t), "-quiet", "-k", "2")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			if got != want {
+				t.Errorf("labels differ from those of the file:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
