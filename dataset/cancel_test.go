@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tether-sc/tether/internal/testctx"
 )
@@ -107,24 +106,7 @@ func TestReadersStopMidRead(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			src := &testctx.Endless{Line: tc.line, After: 1 << 20, Cancel: cancel}
-			done := make(chan error, 1)
-			go func() { done <- tc.read(ctx, src) }()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(time.Minute):
-				// Not a speed check: a reader that ignores ctx never returns.
-				t.Fatal("the reader did not return")
-			}
-			if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "in") {
-				t.Fatalf("err = %v, want context.Canceled naming the input", err)
-			}
-			if src.AfterCancel > 1<<20 {
-				t.Errorf("read %d bytes after the cancellation", src.AfterCancel)
-			}
+			testctx.StopsMidRead(t, tc.line, "in", tc.read)
 		})
 	}
 }

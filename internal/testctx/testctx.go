@@ -6,8 +6,13 @@ package testctx
 
 import (
 	"context"
+	"errors"
+	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"testing"
+	"time"
 )
 
 // CancelAfter returns a context whose Err returns nil for the first n calls
@@ -70,4 +75,31 @@ func (e *Endless) Read(p []byte) (int, error) {
 		e.Cancel()
 	}
 	return n, nil
+}
+
+// StopsMidRead runs read on an Endless input of line that cancels read's
+// context after 1 MiB, and fails t unless read returns an error wrapping
+// context.Canceled whose message names name, having taken at most another
+// MiB after the cancellation. The watchdog of one minute is not a speed
+// check: a reader that ignores its context never returns.
+func StopsMidRead(t testing.TB, line, name string, read func(ctx context.Context, r io.Reader) error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const limit = 1 << 20
+	src := &Endless{Line: line, After: limit, Cancel: cancel}
+	done := make(chan error, 1)
+	go func() { done <- read(ctx, src) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the reader did not return")
+	}
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), name) {
+		t.Fatalf("err = %v, want context.Canceled naming %q", err, name)
+	}
+	if src.AfterCancel > limit {
+		t.Errorf("read %d bytes after the cancellation", src.AfterCancel)
+	}
 }
