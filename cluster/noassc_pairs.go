@@ -181,12 +181,19 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, pairOpts{
-		name: "ml-noa-ssc", inner: m.NOASSC, useCL: false,
+	return pairNOASSC(ctx, p, s, m.opts("ml-noa-ssc", false))
+}
+
+// opts returns m's knobs as pairNOASSC takes them, for the method name
+// (Alg. 9 with useCL); MCLNOASSC, whose fields are MLNOASSC's, converts
+// itself to use it.
+func (m MLNOASSC) opts(name string, useCL bool) pairOpts {
+	return pairOpts{
+		name: name, inner: m.NOASSC, useCL: useCL,
 		screen: m.Screen, resolve: !m.NoResolve, ref: m.Reference,
 		refine: refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)),
 		hops:   m.VoteHops, prior: m.prior, refs: m.refs,
-	})
+	}
 }
 
 // MCLNOASSC is MCL-NOA-SSC (seed 000 Alg. 9): ML-NOA-SSC in which the
@@ -273,12 +280,7 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	return pairNOASSC(ctx, p, s, pairOpts{
-		name: "mcl-noa-ssc", inner: m.NOASSC, useCL: true,
-		screen: m.Screen, resolve: !m.NoResolve, ref: m.Reference,
-		refine: refineKnobsOf(m.Refine, m.RefineNJW, m.RefineFixed, referenceByCV(m.Reference, m.ReferenceFixed)),
-		hops:   m.VoteHops, prior: m.prior, refs: m.refs,
-	})
+	return pairNOASSC(ctx, p, s, MLNOASSC(m).opts("mcl-noa-ssc", true))
 }
 
 // pairOpts is what the two pairwise NOA-SSC methods pass to pairNOASSC:
