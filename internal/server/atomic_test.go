@@ -132,6 +132,8 @@ func TestFailedRequestsLeaveSession(t *testing.T) {
 		// The load is refused in its final re-clustering.
 		{"load, unknown method", "/load", load(ClusterRequest{Method: "nosuch", K: 2}), nil, 0, http.StatusBadRequest},
 		// The load is stopped in its final re-clustering.
+		{"load, k > n", "/load", load(ClusterRequest{K: 5000}), nil, 0, http.StatusBadRequest},
+		{"load, k < 0", "/load", load(ClusterRequest{K: -1}), nil, 0, http.StatusBadRequest},
 		{"load, compute limit", "/load", load(fresh), nil, time.Millisecond, http.StatusServiceUnavailable},
 		{"load, client gone", "/load", load(fresh), cancelled, 0, http.StatusServiceUnavailable},
 		{"load, too many constraints", "/load", map[string]any{"tether_session": 1, "source": map[string]any{"initial": true},
@@ -141,7 +143,9 @@ func TestFailedRequestsLeaveSession(t *testing.T) {
 		{"cluster, other seed, client gone", "/cluster", ClusterRequest{K: 2, Seed: 2}, cancelled, 0, http.StatusServiceUnavailable},
 		{"cluster, cold, client gone", "/cluster", ClusterRequest{K: 2, Seed: 1, Cold: true}, cancelled, 0, http.StatusServiceUnavailable},
 		{"cluster, fresh basis, compute limit", "/cluster", fresh, nil, time.Millisecond, http.StatusServiceUnavailable},
+		{"cluster, k > n", "/cluster", ClusterRequest{K: 301}, nil, 0, http.StatusBadRequest},
 		{"data, compute limit", "/data", map[string]any{"generate": gen}, nil, time.Millisecond, http.StatusServiceUnavailable},
+		{"data, client gone", "/data", map[string]any{"generate": gen}, cancelled, 0, http.StatusServiceUnavailable},
 		// Adding four to the two constraints exceeds MaxConstraints = 5.
 		{"constraints, too many", "/constraints", map[string]any{"pairs": []map[string]any{{"i": 0, "j": 2, "kind": "ml"}, {"i": 0, "j": 3, "kind": "ml"}, {"i": 0, "j": 4, "kind": "ml"}, {"i": 0, "j": 5, "kind": "ml"}}}, nil, 0, http.StatusBadRequest},
 		{"PUT constraints, too many", "/constraints", map[string]any{"pairs": []map[string]any{{"i": 0, "j": 1, "kind": "ml"}, {"i": 0, "j": 2, "kind": "ml"}, {"i": 0, "j": 3, "kind": "ml"}, {"i": 0, "j": 4, "kind": "ml"}, {"i": 0, "j": 5, "kind": "ml"}, {"i": 0, "j": 6, "kind": "ml"}}}, nil, 0, http.StatusBadRequest},

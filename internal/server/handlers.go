@@ -52,16 +52,18 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	switch {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body exceeds the limit of %d bytes", tooBig.Limit))
+	case errors.Is(err, errComputeTimeout):
+		writeError(w, http.StatusServiceUnavailable, err)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		// Before bad input: a reader or generator stopped by the
+		// cancellation wraps its error as bad input too.
+		writeError(w, http.StatusServiceUnavailable, err)
 	case errors.Is(err, errBadInput):
 		writeError(w, http.StatusBadRequest, err)
 	case errors.Is(err, errConflict):
 		writeError(w, http.StatusConflict, err)
 	case errors.Is(err, active.ErrInvalid):
 		writeError(w, http.StatusBadRequest, err)
-	case errors.Is(err, errComputeTimeout):
-		writeError(w, http.StatusServiceUnavailable, err)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		writeError(w, http.StatusServiceUnavailable, err)
 	default:
 		s.logf("tether serve: %v", err)
 		writeError(w, http.StatusInternalServerError, err)

@@ -170,6 +170,12 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	}
 	t0 := time.Now()
 	n := ss.data.Graph.N()
+	if req.K < 0 || req.K > n {
+		// Before the FGPWC basis, whose m = 2k (fgpwcServerM) would
+		// otherwise be n − 1 and run to the compute limit before
+		// cluster.Run refused k.
+		return nil, fmt.Errorf("%w: k = %d, want 0 ≤ k ≤ n = %d", errBadInput, req.K, n)
+	}
 	m, key, err := s.method(&req, n)
 	if err != nil {
 		return nil, err
