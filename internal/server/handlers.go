@@ -322,7 +322,7 @@ func (s *Server) loadSource(ctx context.Context, src *Source) (*input.Data, erro
 	case src.Generate != nil:
 		return generateData(ctx, src.Generate, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes)
 	case src.File != "":
-		b, err := readRooted(s.cfg.DataRoot, src.File, s.cfg.MaxUpload)
+		b, err := readRooted(ctx, s.cfg.DataRoot, src.File, s.cfg.MaxUpload)
 		if err != nil {
 			return nil, err
 		}
