@@ -257,7 +257,7 @@ func (o *inputOptions) checkApplies() error {
 			}
 		}
 	} else if g, err := synth.Lookup(o.gen); err == nil {
-		if err := unusedGenFlag(g, o.flags, map[string]string{"k": "gen-k"}); err != nil {
+		if err := unusedGenFlag("", g, o.flags, map[string]string{"k": "gen-k"}); err != nil {
 			return err
 		}
 		if g.Graph {
@@ -376,7 +376,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if g, err := synth.Lookup(in.gen); err == nil && in.genOut != "" {
 		outs = append(outs, generatedOutputs(g, "-gen-out", in.genOut, "", "")...)
 	}
-	if err := checkOutputs(ins, outs); err != nil {
+	if err := checkOutputs("", ins, outs); err != nil {
 		return err
 	}
 	meth, err := cluster.New(*method)

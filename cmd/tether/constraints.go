@@ -104,7 +104,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	if base != 0 && base != 1 {
 		return fmt.Errorf("%w: constraints gen: --base %d, want 0 or 1", errUsage, base)
 	}
-	if err := checkOutputs([]pathFlag{{"-truth", truthPath}}, []pathFlag{{"-o", out}}); err != nil {
+	if err := checkOutputs("constraints gen", []pathFlag{{"-truth", truthPath}}, []pathFlag{{"-o", out}}); err != nil {
 		return err
 	}
 	td, err := readNodeLabels(ctx, truthPath, 0, nil)

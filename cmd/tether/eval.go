@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -12,6 +15,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -129,13 +133,14 @@ func readEvalPair(ctx context.Context, truthPath, predPath string) (truth, pred 
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
-	p, err := readNodeLabels(ctx, predPath, 0, nil)
+	readPred := labelsRereader(ctx, predPath)
+	p, err := readPred(0, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	switch {
 	case t.Names != nil && p.Names != nil:
-		if p, err = readNodeLabels(ctx, predPath, len(t.Labels), t.Names); err != nil {
+		if p, err = readPred(len(t.Labels), t.Names); err != nil {
 			return nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
 		}
 	case t.Names != nil:
@@ -149,6 +154,37 @@ func readEvalPair(ctx context.Context, truthPath, predPath string) (truth, pred 
 		}
 	}
 	return t.Labels, p.Labels, nil
+}
+
+// labelsRereader returns a function that reads the labels file at path
+// as readNodeLabels does, as many times as called. A path that is not a
+// regular file (a FIFO, /dev/stdin, a shell's <(cmd)) is read once: its
+// bytes are kept for the next calls (a second open of a FIFO waited for a
+// writer that never came; a pipe read again is empty).
+func labelsRereader(ctx context.Context, path string) func(n int, names []string) (*dataset.NodeLabels, error) {
+	if st, err := os.Stat(path); err != nil || st.Mode().IsRegular() {
+		return func(n int, names []string) (*dataset.NodeLabels, error) {
+			return readNodeLabels(ctx, path, n, names)
+		}
+	}
+	var kept []byte
+	read := false
+	return func(n int, names []string) (*dataset.NodeLabels, error) {
+		opt := dataset.NodeLabelOptions{N: n, Names: names}
+		if read {
+			return dataset.ReadNodeLabelsContext(ctx, bytes.NewReader(kept), path, opt)
+		}
+		read = true
+		f, err := inputfile.Open(ctx, path)
+		if err != nil {
+			return nil, fmt.Errorf("dataset: %w", err)
+		}
+		defer f.Close()
+		var buf bytes.Buffer
+		l, err := dataset.ReadNodeLabelsContext(ctx, io.TeeReader(f, &buf), path, opt)
+		kept = buf.Bytes()
+		return l, err
+	}
 }
 
 // readEvalGraph reads a graph on n nodes: an edge list may leave the last

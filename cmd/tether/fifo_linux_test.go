@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -160,6 +161,71 @@ func TestFIFOWithWriter(t *testing.T) {
 			}
 			if got != want {
 				t.Errorf("labels differ from those of the file:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// eval reads -pred twice when both files name their nodes (once to learn
+// that, once mapped onto the reference's names): a pipe yields its bytes
+// once, so they are kept. The second open of a FIFO waited for a writer
+// that never came, and an anonymous pipe read the second time was empty.
+func TestEvalPredPipeReadOnce(t *testing.T) {
+	truth := writeTemp(t, "truth.csv", "name,label\na,0\nb,0\nc,1\nd,1\n")
+	// The prediction lists the nodes in another order, with the
+	// clusters' numbers swapped: the same partition (ARI 1) only when it
+	// is mapped by name.
+	pred := "name,cluster\nd,0\nc,0\nb,1\na,1\n"
+	want, _, err := run(t, "eval", "-truth", truth, "-pred", writeTemp(t, "pred.csv", pred), "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Figures []struct {
+			Name  string
+			Value float64
+		}
+	}
+	if err := json.Unmarshal([]byte(want), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Figures {
+		if f.Name == "ari" && f.Value != 1 {
+			t.Fatalf("the regular file gives ARI %v, want 1 (mapped by name)", f.Value)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T) string
+	}{
+		{"FIFO", func(t *testing.T) string {
+			fifo := mkfifo(t)
+			go os.WriteFile(fifo, []byte(pred), 0) // one writer, once
+			return fifo
+		}},
+		{"anonymous pipe", func(t *testing.T) string {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close() })
+			go func() {
+				w.WriteString(pred)
+				w.Close()
+			}()
+			return fmt.Sprintf("/proc/self/fd/%d", r.Fd())
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var out, errb bytes.Buffer
+			m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+			if err := m.Run(ctx, []string{"eval", "-truth", truth, "-pred", tc.setup(t), "-json"}); err != nil {
+				t.Fatalf("%v\n%s", err, errb.String())
+			}
+			if out.String() != want {
+				t.Errorf("report differs from the regular file's:\n%s\nwant\n%s", out.String(), want)
 			}
 		})
 	}

@@ -99,7 +99,7 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return genFlagError(err)
 	}
-	if err := unusedGenFlag(g, fs, nil); err != nil {
+	if err := unusedGenFlag("gen", g, fs, nil); err != nil {
 		return err
 	}
 	if isSet(fs, "labels") && !g.Graph {
@@ -109,12 +109,12 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return genFlagError(err)
 	}
-	if err := checkOutputs(nil, generatedOutputs(g, "-o", f.out, "-labels", f.labels)); err != nil {
+	if err := checkOutputs("gen", nil, generatedOutputs(g, "-o", f.out, "-labels", f.labels)); err != nil {
 		return err
 	}
 	d, err := input.Generate(ctx, g, p, f.seed)
 	if errors.Is(err, synth.ErrInvalid) {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return fmt.Errorf("%w: %v", errUsage, err) // it names "gen <generator>"
 	} else if err != nil {
 		return err
 	}
@@ -175,8 +175,9 @@ func isSet(fs *flag.FlagSet, name string) bool {
 
 // unusedGenFlag returns a usage error naming the first generator parameter
 // flag of fs the user set that g does not read (a flag given with no
-// effect), nil if there is none. flagOf renames as for genParams.
-func unusedGenFlag(g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) error {
+// effect), nil if there is none. flagOf renames as for genParams; cmd
+// prefixes the error (see usagef).
+func unusedGenFlag(cmd string, g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) error {
 	flagName := func(name string) string {
 		if alt, ok := flagOf[name]; ok {
 			return alt
@@ -195,7 +196,7 @@ func unusedGenFlag(g synth.Generator, fs *flag.FlagSet, flagOf map[string]string
 		for i, p := range g.Params {
 			reads[i] = "-" + flagName(p)
 		}
-		return fmt.Errorf("%w: -%s does not apply to %s: %s (it reads %s)", errUsage, flagName(name), g.Name, why, strings.Join(reads, ", "))
+		return usagef(cmd, "-%s does not apply to %s: %s (it reads %s)", flagName(name), g.Name, why, strings.Join(reads, ", "))
 	}
 	return nil
 }

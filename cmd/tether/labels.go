@@ -65,7 +65,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: labels: unexpected argument %q", errUsage, fs.Arg(0))
 	}
-	if err := checkOutputs([]pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}}, []pathFlag{{"-o", *out}}); err != nil {
+	if err := checkOutputs("labels", []pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}}, []pathFlag{{"-o", *out}}); err != nil {
 		return err
 	}
 	var labels []int

@@ -78,6 +78,18 @@ func untilDone(ctx context.Context, f func() error) error {
 // errUsage marks command-line mistakes (exit status 2).
 var errUsage = errors.New("usage")
 
+// usagef returns a usage error with the message of format and args, after
+// "cmd: " when cmd is not "". The subcommands name themselves in their
+// usage errors (eval, labels, constraints, gen, demo, methods), except
+// cluster, serve, repro and powerlaw fit and sample, whose errors carry no
+// prefix; helpers shared between commands take the caller's cmd.
+func usagef(cmd, format string, args ...any) error {
+	if cmd != "" {
+		format = cmd + ": " + format
+	}
+	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+}
+
 // Main is the tether program with its standard streams, so tests can run it
 // in-process: NewMain().Run(ctx, args).
 type Main struct {

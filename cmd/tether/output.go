@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -36,8 +35,8 @@ type pathFlag struct{ flag, path string }
 // the same absolute path, or to one existing regular file (a link);
 // devices such as /dev/null may be shared. An empty path is an unset flag;
 // "-" is standard output, which two outputs cannot share. Call it before
-// reading or writing anything.
-func checkOutputs(ins, outs []pathFlag) error {
+// reading or writing anything. cmd prefixes the error (see usagef).
+func checkOutputs(cmd string, ins, outs []pathFlag) error {
 	for a, o := range outs {
 		if o.path == "" {
 			continue
@@ -45,9 +44,9 @@ func checkOutputs(ins, outs []pathFlag) error {
 		for _, q := range outs[:a] {
 			if q.path != "" && samePath(o.path, q.path) {
 				if o.path == "-" {
-					return fmt.Errorf("%w: %s and %s both write to standard output; give one of them a file", errUsage, q.flag, o.flag)
+					return usagef(cmd, "%s and %s both write to standard output; give one of them a file", q.flag, o.flag)
 				}
-				return fmt.Errorf("%w: %s and %s both write %s; the second would replace the first", errUsage, q.flag, o.flag, o.path)
+				return usagef(cmd, "%s and %s both write %s; the second would replace the first", q.flag, o.flag, o.path)
 			}
 		}
 		if o.path == "-" {
@@ -55,7 +54,7 @@ func checkOutputs(ins, outs []pathFlag) error {
 		}
 		for _, in := range ins {
 			if in.path != "" && in.path != "-" && samePath(o.path, in.path) {
-				return fmt.Errorf("%w: %s %s is the file of %s: writing it would replace the input", errUsage, o.flag, o.path, in.flag)
+				return usagef(cmd, "%s %s is the file of %s: writing it would replace the input", o.flag, o.path, in.flag)
 			}
 		}
 	}

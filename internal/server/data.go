@@ -158,8 +158,10 @@ func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, ma
 // readRooted reads the file at rel under root, refusing absolute paths,
 // ".." elements, symbolic links that leave the root (os.Root) and what is
 // not a regular file (a FIFO would block, a device never end). limit
-// bounds its size.
-func readRooted(root, rel string, limit int64) ([]byte, error) {
+// bounds its size. ctx is checked before every read of the file (a large
+// file on a slow disk or network file system stops when the request is
+// cancelled), and its error returned, naming the file.
+func readRooted(ctx context.Context, root, rel string, limit int64) ([]byte, error) {
 	if root == "" {
 		return nil, fmt.Errorf("%w: this server has no -data root: upload the file instead", errBadInput)
 	}
@@ -183,7 +185,10 @@ func readRooted(root, rel string, limit int64) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: file %q is not a regular file (%v)", errBadInput, rel, fi.Mode().Type())
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	b, err := io.ReadAll(io.LimitReader(ctxReader{ctx, f}, limit+1))
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return nil, fmt.Errorf("file %q: reading stopped after %d bytes: %w", rel, len(b), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: file %q: %w", errBadInput, rel, err)
 	}
@@ -191,4 +196,18 @@ func readRooted(root, rel string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: file %q is larger than %d bytes", errBadInput, rel, limit)
 	}
 	return b, nil
+}
+
+// ctxReader passes r's bytes on, returning ctx's error instead of reading
+// once ctx is cancelled.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

@@ -52,16 +52,18 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	switch {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body exceeds the limit of %d bytes", tooBig.Limit))
+	case errors.Is(err, errComputeTimeout):
+		writeError(w, http.StatusServiceUnavailable, err)
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		// Before bad input: a reader or generator stopped by the
+		// cancellation wraps its error as bad input too.
+		writeError(w, http.StatusServiceUnavailable, err)
 	case errors.Is(err, errBadInput):
 		writeError(w, http.StatusBadRequest, err)
 	case errors.Is(err, errConflict):
 		writeError(w, http.StatusConflict, err)
 	case errors.Is(err, active.ErrInvalid):
 		writeError(w, http.StatusBadRequest, err)
-	case errors.Is(err, errComputeTimeout):
-		writeError(w, http.StatusServiceUnavailable, err)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		writeError(w, http.StatusServiceUnavailable, err)
 	default:
 		s.logf("tether serve: %v", err)
 		writeError(w, http.StatusInternalServerError, err)
@@ -204,14 +206,17 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if s.cfg.Initial != nil {
-		err := s.compute(r.Context(), func(ctx context.Context) error {
-			return s.setData(ctx, ss, s.cfg.Initial, s.cfg.InitialSource)
+		var next sessionState
+		err := s.compute(r.Context(), func(ctx context.Context) (err error) {
+			next, err = s.newData(ctx, s.cfg.Initial, s.cfg.InitialSource)
+			return err
 		})
 		if err != nil {
 			s.sessions.delete(ss.id)
 			s.fail(w, err)
 			return
 		}
+		s.commit(ss, next)
 	}
 	writeJSON(w, http.StatusCreated, ss.info())
 }
@@ -280,17 +285,20 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 		}
 		src = Source{Upload: string(body), Options: o}
 	}
+	var next sessionState
 	err := s.compute(r.Context(), func(ctx context.Context) error {
 		d, err := s.loadSource(ctx, &src)
 		if err != nil {
 			return err
 		}
-		return s.setData(ctx, ss, d, src)
+		next, err = s.newData(ctx, d, src)
+		return err
 	})
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
+	s.commit(ss, next)
 	writeJSON(w, http.StatusOK, ss.info())
 }
 
@@ -314,7 +322,7 @@ func (s *Server) loadSource(ctx context.Context, src *Source) (*input.Data, erro
 	case src.Generate != nil:
 		return generateData(ctx, src.Generate, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes)
 	case src.File != "":
-		b, err := readRooted(s.cfg.DataRoot, src.File, s.cfg.MaxUpload)
+		b, err := readRooted(ctx, s.cfg.DataRoot, src.File, s.cfg.MaxUpload)
 		if err != nil {
 			return nil, err
 		}
@@ -323,19 +331,20 @@ func (s *Server) loadSource(ctx context.Context, src *Source) (*input.Data, erro
 	return readData(ctx, []byte(src.Upload), src.Options, s.cfg.Spec, s.cfg.MaxNodes)
 }
 
-// setData makes d the session's data: constraints and partition are
-// cleared, FGPWC's basis with the default knobs is computed (it gives the
-// 2-D view when the features are not 2-D) and kept for re-clustering.
-func (s *Server) setData(ctx context.Context, ss *session, d *input.Data, src Source) error {
+// newData returns the state of a session holding d, read from src, without
+// constraints or partition, for commit: FGPWC's basis with the default
+// knobs is computed (it gives the 2-D view when the features are not 2-D)
+// and kept for re-clustering.
+func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessionState, error) {
 	n := d.Graph.N()
 	if n > s.cfg.MaxNodes {
-		return fmt.Errorf("%w: %s has %d nodes, this server's limit is %d", errBadInput, d.Name, n, s.cfg.MaxNodes)
+		return sessionState{}, fmt.Errorf("%w: %s has %d nodes, this server's limit is %d", errBadInput, d.Name, n, s.cfg.MaxNodes)
 	}
 	if n < 3 {
-		return fmt.Errorf("%w: %s has %d nodes; clustering needs at least 3", errBadInput, d.Name, n)
+		return sessionState{}, fmt.Errorf("%w: %s has %d nodes; clustering needs at least 3", errBadInput, d.Name, n)
 	}
 	if err := d.Check(); err != nil {
-		return fmt.Errorf("%w: %w", errBadInput, err)
+		return sessionState{}, fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	// The features and an upload's text count too (the -input data are
 	// shared by the sessions: only their nodes count).
@@ -345,7 +354,7 @@ func (s *Server) setData(ctx context.Context, ss *session, d *input.Data, src So
 		c = cost(n, n*dim, len(src.Upload))
 	}
 	if c > s.cfg.MaxTotalNodes {
-		return fmt.Errorf("%w: %s: its %d nodes, features and text count as %d nodes, beyond this server's budget of %d", errBadInput, d.Name, n, c, s.cfg.MaxTotalNodes)
+		return sessionState{}, fmt.Errorf("%w: %s: its %d nodes, features and text count as %d nodes, beyond this server's budget of %d", errBadInput, d.Name, n, c, s.cfg.MaxTotalNodes)
 	}
 	// The basis the first request will most likely use: k = the number
 	// of reference classes when there are any (FGPWC's m = 2k, see
@@ -356,17 +365,17 @@ func (s *Server) setData(ctx context.Context, ss *session, d *input.Data, src So
 	}
 	m, key, err := s.method(&ClusterRequest{K: len(classes)}, n)
 	if err != nil {
-		return err
+		return sessionState{}, err
 	}
 	f, _ := fgpwcOf(m)
 	if d == s.cfg.Initial {
 		if f.Basis, err = s.initialBasis(ctx, f); err != nil {
-			return err
+			return sessionState{}, err
 		}
 	}
 	st, err := f.NewState(ctx, d.Graph, &cluster.Settings{})
 	if err != nil {
-		return fmt.Errorf("%w: %s: the spectral embedding: %w", errBadInput, d.Name, err)
+		return sessionState{}, fmt.Errorf("%w: %s: the spectral embedding: %w", errBadInput, d.Name, err)
 	}
 	view := make([]float64, 2*n)
 	what := "features"
@@ -388,11 +397,19 @@ func (s *Server) setData(ctx context.Context, ss *session, d *input.Data, src So
 			what = "spectral layout of the graph (u₂, u₃ of L_sym, rows normalized)"
 		}
 	}
-	ss.data, ss.source, ss.view, ss.what = d, src, view, what
-	s.sessions.charge(ss, c)
-	ss.pairs, ss.last, ss.lastEmb = nil, nil, nil
-	ss.state, ss.stateKey, ss.basisKey = st, key+" initial", basisKeyOf(f)
-	return nil
+	return sessionState{data: d, source: src, cost: c, view: view, what: what,
+		state: st, stateKey: key + " initial", basisKey: basisKeyOf(f)}, nil
+}
+
+// commit makes next the state of ss, charging its data against the node
+// budget when they changed (which may evict other sessions). The session's
+// lock is held. Every request that changes a session computes the new
+// state aside and commits it only when all of its work succeeded.
+func (s *Server) commit(ss *session, next sessionState) {
+	if next.data != ss.data || next.cost != ss.cost {
+		s.sessions.charge(ss, next.cost)
+	}
+	ss.sessionState = next
 }
 
 // initialBasis computes the basis of the -input data once and shares it
@@ -477,15 +494,15 @@ func parsePairs(in []pairJSON, n int) ([]constraint.Pair, error) {
 	return out, nil
 }
 
-// addPairs adds pairs to the session's constraints; a pair already
+// mergePairs returns old with pairs added, in a new slice; a pair already
 // constrained (in either order) takes its new kind and weight.
-func (s *Server) addPairs(ss *session, pairs []constraint.Pair) error {
-	index := make(map[[2]int]int, len(ss.pairs))
+func (s *Server) mergePairs(old, pairs []constraint.Pair) ([]constraint.Pair, error) {
+	index := make(map[[2]int]int, len(old))
 	key := func(p constraint.Pair) [2]int { return [2]int{min(p.I, p.J), max(p.I, p.J)} }
-	for k, p := range ss.pairs {
+	for k, p := range old {
 		index[key(p)] = k
 	}
-	out := append([]constraint.Pair(nil), ss.pairs...)
+	out := append([]constraint.Pair(nil), old...)
 	for _, p := range pairs {
 		if k, ok := index[key(p)]; ok {
 			out[k] = p
@@ -495,10 +512,9 @@ func (s *Server) addPairs(ss *session, pairs []constraint.Pair) error {
 		out = append(out, p)
 	}
 	if len(out) > s.cfg.MaxConstraints {
-		return fmt.Errorf("%w: %d constraints exceed this server's limit of %d per session", errBadInput, len(out), s.cfg.MaxConstraints)
+		return nil, fmt.Errorf("%w: %d constraints exceed this server's limit of %d per session", errBadInput, len(out), s.cfg.MaxConstraints)
 	}
-	ss.pairs = out
-	return nil
+	return out, nil
 }
 
 func (s *Server) constraintsInput(w http.ResponseWriter, r *http.Request, ss *session) ([]constraint.Pair, bool) {
@@ -528,13 +544,12 @@ func (s *Server) handlePutConstraints(w http.ResponseWriter, r *http.Request, ss
 	if !ok {
 		return
 	}
-	old := ss.pairs
-	ss.pairs = nil
-	if err := s.addPairs(ss, pairs); err != nil {
-		ss.pairs = old
+	out, err := s.mergePairs(nil, pairs)
+	if err != nil {
 		s.fail(w, err)
 		return
 	}
+	ss.pairs = out
 	writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 }
 
@@ -543,10 +558,12 @@ func (s *Server) handleAddConstraints(w http.ResponseWriter, r *http.Request, ss
 	if !ok {
 		return
 	}
-	if err := s.addPairs(ss, pairs); err != nil {
+	out, err := s.mergePairs(ss.pairs, pairs)
+	if err != nil {
 		s.fail(w, err)
 		return
 	}
+	ss.pairs = out
 	writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 }
 
@@ -583,15 +600,17 @@ func (s *Server) handleCluster(w http.ResponseWriter, r *http.Request, ss *sessi
 		return
 	}
 	var reply *ClusterReply
+	next := ss.sessionState
 	err := s.compute(r.Context(), func(ctx context.Context) error {
 		var err error
-		reply, err = s.recluster(ctx, ss, req)
+		reply, err = s.recluster(ctx, &next, req)
 		return err
 	})
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
+	s.commit(ss, next)
 	writeJSON(w, http.StatusOK, reply)
 }
 
@@ -737,6 +756,10 @@ func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, ss *session)
 		s.fail(w, fmt.Errorf("%w: tether_session = %d, want 1", errBadInput, doc.Version))
 		return
 	}
+	// The new state is built aside: a load stopped anywhere (bad input,
+	// the compute time limit in the final re-clustering, the client gone)
+	// leaves the session as it was.
+	var next sessionState
 	err := s.compute(r.Context(), func(ctx context.Context) error {
 		d, err := s.loadSource(ctx, &doc.Source)
 		if err != nil {
@@ -746,14 +769,14 @@ func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, ss *session)
 		if err != nil {
 			return err
 		}
-		if err := s.setData(ctx, ss, d, doc.Source); err != nil {
+		if next, err = s.newData(ctx, d, doc.Source); err != nil {
 			return err
 		}
-		if err := s.addPairs(ss, pairs); err != nil {
+		if next.pairs, err = s.mergePairs(nil, pairs); err != nil {
 			return err
 		}
 		if doc.Request != nil {
-			_, err = s.recluster(ctx, ss, *doc.Request)
+			_, err = s.recluster(ctx, &next, *doc.Request)
 		}
 		return err
 	})
@@ -761,5 +784,6 @@ func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, ss *session)
 		s.fail(w, err)
 		return
 	}
+	s.commit(ss, next)
 	writeJSON(w, http.StatusOK, ss.info())
 }

@@ -134,10 +134,10 @@ func basisKeyOf(f cluster.FGPWC) string {
 	return fmt.Sprintf("M=%d MaxM=%d MThreshold=%g RowNormalize=%v Laplacian=%v", f.M, f.MaxM, f.MThreshold, f.RowNormalize, f.Laplacian)
 }
 
-// fgpwcState returns the session's FGPWC state for f, making one when the
-// knobs changed (reusing the basis when only descent knobs did), and
-// whether the basis was computed now. The session's lock is held.
-func (s *Server) fgpwcState(ctx context.Context, ss *session, f cluster.FGPWC, key string, seed uint64) (*cluster.FGPWCState, bool, error) {
+// fgpwcState returns next's FGPWC state for f, making one when the knobs
+// changed (reusing the basis when only descent knobs did) and setting it in
+// next, and whether the basis was computed now.
+func (s *Server) fgpwcState(ctx context.Context, ss *sessionState, f cluster.FGPWC, key string, seed uint64) (*cluster.FGPWCState, bool, error) {
 	if ss.state != nil && ss.stateKey == key {
 		return ss.state, false, nil
 	}
@@ -156,17 +156,26 @@ func (s *Server) fgpwcState(ctx context.Context, ss *session, f cluster.FGPWC, k
 	return st, embedded, nil
 }
 
-// recluster partitions the session's data with req and its constraints.
-// FGPWC (without Imprint or Laplacian = auto, whose embeddings depend on
-// the constraints) reuses the session's basis and warm-starts k-means from
-// the last partition; other methods go through cluster.Run. The session's
-// lock is held.
-func (s *Server) recluster(ctx context.Context, ss *session, req ClusterRequest) (*ClusterReply, error) {
+// recluster partitions the data of ss with req and its constraints, and
+// records the partition and the FGPWC state in ss, a copy of the session's
+// state for Server.commit. FGPWC (without Imprint or Laplacian = auto,
+// whose embeddings depend on the constraints) reuses the basis and
+// warm-starts k-means from the last partition; other methods go through
+// cluster.Run. The FGPWC state ss shares with the session changes only
+// when this succeeds (FGPWCState.Cluster keeps the new X* and labels only
+// then): call it last and commit ss when it succeeds.
+func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterRequest) (*ClusterReply, error) {
 	if ss.data == nil {
 		return nil, fmt.Errorf("%w: no data loaded in this session", errConflict)
 	}
 	t0 := time.Now()
 	n := ss.data.Graph.N()
+	if req.K < 0 || req.K > n {
+		// Before the FGPWC basis, whose m = 2k (fgpwcServerM) would
+		// otherwise be n − 1 and run to the compute limit before
+		// cluster.Run refused k.
+		return nil, fmt.Errorf("%w: k = %d, want 0 ≤ k ≤ n = %d", errBadInput, req.K, n)
+	}
 	m, key, err := s.method(&req, n)
 	if err != nil {
 		return nil, err
@@ -196,7 +205,10 @@ func (s *Server) recluster(ctx context.Context, ss *session, req ClusterRequest)
 			mode = "warm"
 		}
 		if mode != "warm" {
-			st.Reset()
+			// The zero FGPWCWarm runs cold without forgetting the
+			// state's last call (st.Reset would, even if this call then
+			// fails).
+			w = cluster.FGPWCWarm{}
 		}
 		res, err = st.Cluster(ctx, p, set, w)
 		if err != nil {

@@ -26,8 +26,22 @@ type session struct {
 	lastUsed time.Time // guarded by the store's lock
 	nodes    int       // nodes of its data, guarded by the store's lock
 
+	// sessionState is guarded by mu. A request that changes it works on a
+	// copy and puts the copy back (Server.commit) only when everything it
+	// had to do succeeded: a request that fails (bad input, past the
+	// compute time limit, its client gone, the server stopping) leaves the
+	// session as it was.
+	sessionState
+}
+
+// sessionState is what a session holds between requests. Its values are
+// replaced, never changed in place (the pairs slice is copied on write,
+// a *cluster.FGPWCState changes only by a successful FGPWCState.Cluster),
+// so a shallow copy is a snapshot.
+type sessionState struct {
 	data   *input.Data
 	source Source
+	cost   int       // what data counts against the node budget (see cost)
 	view   []float64 // x₀, y₀, x₁, y₁, … (2n values)
 	what   string    // what the view shows
 	pairs  []constraint.Pair
