@@ -191,7 +191,9 @@ func (f *luFactors) solveContext(ctx context.Context, dst *mat.Dense, b mat.Matr
 // checked before each block of nb (32) columns of the tridiagonalization,
 // the O(4n³/3) part; a is left unchanged. A matrix whose largest entry
 // dsyev would scale (outside about [1e-146, 1e146]), or on which the
-// iteration fails, is passed to eigen.SymValues, whose error it returns.
+// iteration fails or panics (gonum's Dsterf on some tridiagonal matrices
+// that split into blocks), is passed to eigen.SymValues, whose error it
+// returns; that second decomposition does not poll.
 // Cost O(4n³/3) flops, about 4n²·nb per poll; one n×n copy.
 func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
 	if err := ctx.Err(); err != nil {
@@ -214,9 +216,13 @@ func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
 	}
 	// Dsytrd, upper triangle, with the workspace dsyev gives it (n·nb, so
 	// nb is not reduced).
-	w := make([]float64, n)
-	e, tau := make([]float64, n), make([]float64, n)
 	nb := lapackImpl.Ilaenv(1, "DSYTRD", "U", n, -1, -1, -1)
+	// e is as long as dsyev's workspace, (nb+2)·n, which it passes
+	// whole to Dsterf; gonum's Dsterf can index e beyond that (its Dlascl
+	// on e takes n as leading dimension) and panic, as in eigen.SymValues,
+	// which then computes the values with the vectors: the same fallback.
+	w := make([]float64, n)
+	e, tau := make([]float64, max(1, (nb+2)*n)), make([]float64, n)
 	nx := n
 	if 1 < nb && nb < n {
 		if nx = max(nb, lapackImpl.Ilaenv(3, "DSYTRD", "U", n, -1, -1, -1)); nx >= n {
@@ -243,10 +249,20 @@ func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if !lapackImpl.Dsterf(n, w, e) {
+	if ok, panicked := dsterf(n, w, e); panicked || !ok {
 		return eigen.SymValues(a)
 	}
 	return w, nil
+}
+
+// dsterf is lapackImpl.Dsterf with a panic reported instead of raised.
+func dsterf(n int, d, e []float64) (ok, panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			ok, panicked = false, true
+		}
+	}()
+	return lapackImpl.Dsterf(n, d, e), false
 }
 
 // mulBlock is the number of rows of the product mulContext computes

@@ -165,8 +165,8 @@ func TestLUContextMatchesLU(t *testing.T) {
 // symValuesContext gives eigen.SymValues' eigenvalues bit for bit, on
 // sizes below and above gonum's crossover to the blocked
 // tridiagonalization (32 columns per block, unblocked below 128), on a
-// positive definite and an indefinite matrix, leaves a unchanged, and
-// stops at a cancelled poll.
+// positive definite and an indefinite matrix and one on which gonum's
+// Dsterf panics, leaves a unchanged, and stops at a cancelled poll.
 func TestSymValuesContextMatchesSymValues(t *testing.T) {
 	for _, n := range []int{1, 2, 7, 64, 129, 200, 333} {
 		for _, shift := range []float64{0, -float64(n) / 8} {
@@ -191,6 +191,18 @@ func TestSymValuesContextMatchesSymValues(t *testing.T) {
 				t.Errorf("n = %d: a changed", n)
 			}
 		}
+	}
+	// The matrix on which gonum's values-only Dsterf panics (a block of
+	// weights 1e-130; TestCSCAPMinimalShift): the fallback gives the same
+	// values as eigen.SymValues.
+	const tiny = 1e-130
+	blocks := mat.NewSymDense(4, []float64{0, 1, 0, 0, 1, 0, 0, 0, 0, 0, tiny, 0.5 * tiny, 0, 0, 0.5 * tiny, tiny})
+	want, err := eigen.SymValues(blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := symValuesContext(context.Background(), blocks); err != nil || !slices.Equal(got, want) {
+		t.Errorf("tiny block: %v (error %v), eigen.SymValues %v", got, err, want)
 	}
 	if _, err := symValuesContext(newPollCtx(3), randomSPD(333, 1)); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
