@@ -13,7 +13,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
-	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/parallel"
 )
@@ -207,6 +206,9 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		if pr, err = c.newPrior(ctx, g); err != nil {
 			return nil, err
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
 	w := pr.w
 	warnings := pairWarnings
@@ -230,17 +232,20 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	var a *mat.SymDense
 	if p.K <= 2 || c.Joint {
-		wb, err := cscapPropagate(w, pairs, epsM, epsC)
+		wb, err := cscapPropagate(ctx, w, pairs, epsM, epsC)
 		if err != nil {
 			return nil, err
 		}
 		a = clipSym(wb, nil)
 	} else {
-		wm, err := cscapPropagate(w, ml, epsM, epsC)
+		wm, err := cscapPropagate(ctx, w, ml, epsM, epsC)
 		if err != nil {
 			return nil, err
 		}
-		corr, err := cannotLinkMax(wm, cl, epsC)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		corr, err := cannotLinkMax(ctx, wm, cl, epsC)
 		if err != nil {
 			return nil, err
 		}
@@ -313,39 +318,42 @@ func cscapMinimalShift(ctx context.Context, w *mat.SymDense) (delta, lmin float6
 	if tau == 0 {
 		return 0, math.NaN(), nil // W = 0
 	}
-	if cscapPositiveDefinite(w, tau) {
-		return 0, math.NaN(), nil
+	if ok, err := cscapPositiveDefinite(ctx, w, tau); err != nil || ok {
+		return 0, math.NaN(), err
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, 0, err
 	}
-	vals, err := eigen.SymValues(w)
+	vals, err := symValuesContext(ctx, w)
 	if err != nil {
 		return 0, 0, fmt.Errorf("cluster: cscap: eigenvalues of W (n = %d) for the positive semidefinite shift: %w", w.SymmetricDim(), err)
 	}
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
+	}
 	lmin = vals[0]
 	delta = math.Max(0, -lmin) + tau
-	if !cscapPositiveDefinite(w, delta) {
+	if ok, err := cscapPositiveDefinite(ctx, w, delta); err != nil {
+		return 0, 0, err
+	} else if !ok {
 		return 0, 0, fmt.Errorf("cluster: cscap: W + δI with δ = %g (λ_min(W) = %g) is not numerically positive definite; set CSCAP.Shift", delta, lmin)
 	}
 	return delta, lmin, nil
 }
 
 // cscapPositiveDefinite reports whether the Cholesky factorization of
-// W + δI succeeds. w is restored exactly.
-func cscapPositiveDefinite(w *mat.SymDense, delta float64) bool {
+// W + δI succeeds (potrfContext on a copy of the upper triangle, the
+// factorization mat.Cholesky.Factorize performs, polling ctx between
+// blocks). w is left unchanged. The error is ctx.Err().
+func cscapPositiveDefinite(ctx context.Context, w *mat.SymDense, delta float64) (bool, error) {
 	n := w.SymmetricDim()
-	diag := make([]float64, n)
-	for i := range diag {
-		diag[i] = w.At(i, i)
-		w.SetSym(i, i, diag[i]+delta)
+	raw := w.RawSymmetric()
+	buf := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		copy(buf[i*n+i:(i+1)*n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
+		buf[i*n+i] += delta
 	}
-	var ch mat.Cholesky
-	ok := ch.Factorize(w)
-	for i, v := range diag {
-		w.SetSym(i, i, v)
-	}
-	return ok
+	return potrfContext(ctx, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: max(1, n), Data: buf})
 }
 
 // denseSim returns the similarity w_ab/max for a ≠ b, with max the largest
@@ -420,7 +428,9 @@ func cscapAffinity(g *graph.Graph, diag float64) *mat.SymDense {
 // woodbury returns W̄ = W − WU(I + UᵀWU)⁻¹UᵀW for the factor U of M
 // (thesis eq. 4.2.12): column t of U is (e_i − e_j)√w_t/ε_m for a must-link
 // and (e_i + e_j)√w_t/ε_c for a cannot-link. Cost O(n·|S| + |S|³ + n²·|S|).
-func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
+// ctx is checked between the blocks of the factorization (potrfContext),
+// of the solve (cholSolveColumns) and of the product (mulContext).
+func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
 	n := w.SymmetricDim()
 	q := len(pairs)
 	out := mat.NewSymDense(n, nil)
@@ -438,6 +448,9 @@ func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*ma
 			wu.Set(i, t, coef[t]*(w.At(i, pr.I)+sign[t]*w.At(i, pr.J)))
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	cm := woodburySystem(wu, pairs, coef, sign)
 	x := mat.NewDense(q, n, nil)
 	// C = UᵀU by Cholesky in place, the numbers mat.Cholesky.Factorize
@@ -449,12 +462,18 @@ func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*ma
 	sym := cm.RawSymmetric()
 	work := make([]float64, 3*q)
 	norm := lapack64.Lansy(lapack.MaxRowSum, sym, work)
-	if _, ok := lapack64.Potrf(sym); ok {
+	ok, err := potrfContext(ctx, sym)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		if cond := 1 / lapack64.Pocon(sym, norm, work, make([]int, q)); cond > mat.ConditionTolerance {
 			return nil, fmt.Errorf("%w: cscap: solving I + UᵀWU (Woodbury update of W by the %d pairs): %w", ErrNumerical, q, mat.Condition(cond))
 		}
 		x.Copy(wu.T())
-		cholSolveColumns(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: q, Stride: sym.Stride, Data: sym.Data}, x.RawMatrix())
+		if err := cholSolveColumns(ctx, blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: q, Stride: sym.Stride, Data: sym.Data}, x.RawMatrix()); err != nil {
+			return nil, err
+		}
 	} else {
 		// Potrf stopped part way through C: build it again.
 		var lu mat.LU
@@ -466,8 +485,13 @@ func woodbury(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*ma
 			return nil, fmt.Errorf("%w: cscap: solving I + UᵀWU (Woodbury update of W by the %d pairs): %w", ErrNumerical, q, err)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	corr := mat.NewDense(n, n, nil)
-	corr.Mul(wu, x)
+	if err := mulContext(ctx, corr, wu, x); err != nil {
+		return nil, err
+	}
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			out.SetSym(i, j, w.At(i, j)-(corr.At(i, j)+corr.At(j, i))/2)
@@ -495,25 +519,31 @@ func woodburySystem(wu *mat.Dense, pairs []constraint.Pair, coef, sign []float64
 }
 
 // cholSolveColumns overwrites b with A⁻¹b for A = UᵀU, u the upper
-// Cholesky factor (lapack64.Potrs), splitting the columns of b into one
-// contiguous block per core. Each column's solve is the same sequence of
+// Cholesky factor (lapack64.Potrs), in blocks of at most cholSolveWidth
+// contiguous columns handed out to the cores (parallel.For, which checks
+// ctx before each block). Each column's solve is the same sequence of
 // operations as in one Potrs call on all of b (gonum's Dtrsm updates rows
 // by axpy, column by column independently), so the result is identical
-// to it, bit for bit; only the wall time changes. Cost 2·m²·nrhs flops
-// for m×m A, nrhs = b's columns.
-func cholSolveColumns(u blas64.Triangular, b blas64.General) {
-	blocks := parallel.Workers(0, b.Cols)
-	width := (b.Cols + blocks - 1) / blocks
-	// fn never fails and the context is never cancelled.
-	_ = parallel.For(context.Background(), blocks, blocks, func(i int) error {
+// to it, bit for bit; only the wall time changes. The error is ctx.Err(),
+// b then left part way. Cost 2·m²·nrhs flops for m×m A, nrhs = b's
+// columns, 2·m²·cholSolveWidth per block.
+func cholSolveColumns(ctx context.Context, u blas64.Triangular, b blas64.General) error {
+	w := parallel.Workers(0, b.Cols)
+	width := max(1, min(cholSolveWidth, (b.Cols+w-1)/w))
+	blocks := (b.Cols + width - 1) / width
+	if err := parallel.For(ctx, blocks, 0, func(i int) error {
 		c0 := i * width
-		if c0 >= b.Cols {
-			return nil
-		}
 		lapack64.Potrs(u, blas64.General{Rows: b.Rows, Cols: min(width, b.Cols-c0), Stride: b.Stride, Data: b.Data[c0:]})
 		return nil
-	})
+	}); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
+
+// cholSolveWidth is the largest number of columns cholSolveColumns solves
+// in one block.
+const cholSolveWidth = 128
 
 // cannotLinkMax returns the upper triangle (b ≥ a) of T[a,b] = max_c
 // z_c(a) z_c(b) over the cannot-links c, with z_c = W̄ᵐu_c/√(1 +
@@ -526,8 +556,9 @@ func cholSolveColumns(u blas64.Triangular, b blas64.General) {
 // evenly), four cannot-links per pass over a row; every entry still sees
 // the cannot-links in their order, with the same strict comparisons, so
 // T is the same, bit for bit, as one cannot-link at a time on one core.
-// Cost O(n²·n_c/2) time, 8·n·cannotLinkChunk bytes besides T.
-func cannotLinkMax(wm *mat.SymDense, cl []constraint.Pair, epsC float64) (*mat.Dense, error) {
+// Cost O(n²·n_c/2) time, 8·n·cannotLinkChunk bytes besides T. ctx is
+// checked before each chunk of cannot-links.
+func cannotLinkMax(ctx context.Context, wm *mat.SymDense, cl []constraint.Pair, epsC float64) (*mat.Dense, error) {
 	if len(cl) == 0 {
 		return nil, nil
 	}
@@ -541,6 +572,9 @@ func cannotLinkMax(wm *mat.SymDense, cl []constraint.Pair, epsC float64) (*mat.D
 	zs := make([]float64, chunk*n)
 	workers := parallel.Workers(0, n)
 	for c0 := 0; c0 < len(cl); c0 += chunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		part := cl[c0:min(len(cl), c0+chunk)]
 		for q, pr := range part {
 			z := zs[q*n : (q+1)*n]

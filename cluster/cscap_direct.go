@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -14,12 +15,13 @@ import (
 // the Woodbury form (woodbury: a q×q system, q³/3 + 2q²n + 2n²q) or the
 // direct form (cscapDirect: an n×n system, 8n³/3), which wins once q
 // exceeds about 0.6·n. The two agree to rounding
-// (TestCSCAPDirectMatchesWoodbury).
-func cscapPropagate(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
+// (TestCSCAPDirectMatchesWoodbury). ctx is checked between the dense
+// steps (see cscapDirect and woodbury), which cannot be interrupted.
+func cscapPropagate(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
 	if cscapDirectCheaper(w.SymmetricDim(), len(pairs)) {
-		return cscapDirect(w, pairs, epsM, epsC)
+		return cscapDirect(ctx, w, pairs, epsM, epsC)
 	}
-	return woodbury(w, pairs, epsM, epsC)
+	return woodbury(ctx, w, pairs, epsM, epsC)
 }
 
 // cscapDirectCheaper reports whether the direct form of the propagation
@@ -41,8 +43,10 @@ func cscapDirectCheaper(n, q int) bool {
 // factorization's copy of it), whatever q, against woodbury's q³/3 + 2q²n + 2n²q: at n = 950
 // and q = 4750 (5n pairs) about 40× fewer flops. An ill-conditioned
 // system (condition above 1e14, W far from positive semidefinite) is an
-// error, as in woodbury's LU fallback.
-func cscapDirect(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
+// error, as in woodbury's LU fallback. ctx is checked between the blocks
+// of the factorization and of the solve (luFactorContext, solveContext:
+// the numbers of mat.LU).
+func cscapDirect(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
 	n := w.SymmetricDim()
 	if len(pairs) == 0 {
 		out := mat.NewSymDense(n, nil)
@@ -51,9 +55,11 @@ func cscapDirect(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (
 	}
 	a := cscapDirectSystem(w, pairs, epsM, epsC)
 	raw := a.RawMatrix()
-	var lu mat.LU
-	lu.Factorize(a)
-	if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
+	lu, err := luFactorContext(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	if cond := lu.cond; math.IsInf(cond, 1) || cond > 1e14 {
 		return nil, fmt.Errorf("cluster: cscap: I + WUUᵀ is singular (condition %.3g): W is far from positive semidefinite", cond)
 	}
 	// The factorization holds its own copy of A, so A's storage takes the
@@ -61,7 +67,10 @@ func cscapDirect(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (
 	// once; (x + x)/2 = x on the diagonal), the result: two n×n matrices
 	// beside W instead of four, the same values.
 	x := mat.NewDense(n, n, raw.Data)
-	if err := lu.SolveTo(x, false, w); err != nil {
+	if err := lu.solveContext(ctx, x, w); err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("cluster: cscap: solving I + WUUᵀ: %w", err)
 	}
 	for i := 0; i < n; i++ {

@@ -97,11 +97,11 @@ func TestCSCAPVoteNeighboursIdentical(t *testing.T) {
 // TestCholSolveColumnsIdentical checks cholSolveColumns against
 // mat.Cholesky.SolveTo (one lapack64.Potrs on all columns) with tolerance
 // 0 on random positive definite systems of sizes {1, 2, 3, 5, 10, 70} with
-// 1, 3 and 71 right-hand sides.
+// 1, 3, 71 and 2·cholSolveWidth + 5 right-hand sides.
 func TestCholSolveColumnsIdentical(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 11))
 	for _, m := range []int{1, 2, 3, 5, 10, 70} {
-		for _, nrhs := range []int{1, 3, 71} {
+		for _, nrhs := range []int{1, 3, 71, 2*cholSolveWidth + 5} {
 			t.Run(fmt.Sprintf("m=%d/nrhs=%d", m, nrhs), func(t *testing.T) {
 				g := mat.NewDense(m, m, nil)
 				for i := range g.RawMatrix().Data {
@@ -125,7 +125,7 @@ func TestCholSolveColumnsIdentical(t *testing.T) {
 					t.Fatal(err)
 				}
 				got := mat.DenseCopyOf(b)
-				cholSolveColumns(ch.RawU().(*mat.TriDense).RawTriangular(), got.RawMatrix())
+				_ = cholSolveColumns(context.Background(), ch.RawU().(*mat.TriDense).RawTriangular(), got.RawMatrix())
 				if !mat.Equal(got, want) {
 					var d mat.Dense
 					d.Sub(got, want)
@@ -154,7 +154,7 @@ func cannotLinkMaxCheck(t *testing.T, count int) {
 	w := cscapWellConditioned(40, 3)
 	cl := randomCannotLinks(40, count)
 	const ec = 0.7
-	got, err := cannotLinkMax(w, cl, ec)
+	got, err := cannotLinkMax(context.Background(), w, cl, ec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func TestWoodburyInPlaceIdentical(t *testing.T) {
 		{"shifted, ε = 0.01", shifted.w, pairs[:300], 0.01, 0.02},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, gerr := woodbury(tc.w, tc.pairs, tc.epsM, tc.epsC)
+			got, gerr := woodbury(context.Background(), tc.w, tc.pairs, tc.epsM, tc.epsC)
 			want, werr := woodburyByMat(tc.w, tc.pairs, tc.epsM, tc.epsC)
 			if (gerr != nil) != (werr != nil) {
 				t.Fatalf("error %v, by mat.Cholesky %v", gerr, werr)
@@ -330,7 +330,7 @@ func BenchmarkCannotLinkMax500(b *testing.B) {
 	cl := randomCannotLinks(500, 600)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := cannotLinkMax(w, cl, 0.7); err != nil {
+		if _, err := cannotLinkMax(context.Background(), w, cl, 0.7); err != nil {
 			b.Fatal(err)
 		}
 	}

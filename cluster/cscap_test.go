@@ -81,7 +81,7 @@ func TestCSCAPWoodburyMatchesExplicitInverse(t *testing.T) {
 		{I: 0, J: 14, Kind: constraint.CannotLink},
 	}
 	for _, eps := range [][2]float64{{1, 1}, {0.3, 0.5}, {0.05, 0.1}} {
-		got, err := woodbury(w, pairs, eps[0], eps[1])
+		got, err := woodbury(context.Background(), w, pairs, eps[0], eps[1])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,11 +101,11 @@ func TestCSCAPSeparateCannotLinks(t *testing.T) {
 	ml := []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 5, J: 6, Kind: constraint.MustLink}}
 	cl := []constraint.Pair{{I: 0, J: 5, Kind: constraint.CannotLink}, {I: 2, J: 8, Kind: constraint.CannotLink}, {I: 6, J: 10, Kind: constraint.CannotLink, Weight: 3}}
 	const em, ec = 0.2, 0.3
-	wm, err := woodbury(w, ml, em, ec)
+	wm, err := woodbury(context.Background(), w, ml, em, ec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmax, err := cannotLinkMax(wm, cl, ec)
+	tmax, err := cannotLinkMax(context.Background(), wm, cl, ec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,10 +338,10 @@ func TestCSCAPMinimalShift(t *testing.T) {
 			if math.Abs(lmin-ref) > tol {
 				t.Errorf("reported λ_min = %v, EigenSym %v", lmin, ref)
 			}
-			if !cscapPositiveDefinite(c.w, delta) {
+			if ok, _ := cscapPositiveDefinite(context.Background(), c.w, delta); !ok {
 				t.Errorf("W + δI is not positive definite")
 			}
-			if cscapPositiveDefinite(c.w, delta-2*tau) {
+			if ok, _ := cscapPositiveDefinite(context.Background(), c.w, delta-2*tau); ok {
 				t.Errorf("W + (δ − 2τ)I is positive definite: δ is not minimal")
 			}
 		})

@@ -310,7 +310,7 @@ func TestPencilTheorem425(t *testing.T) {
 			lnz.Set(i, j, lnz.At(i, j)+s/float64(n))
 		}
 	}
-	vals, vecs, err := densePencil(lnz, lh, kk)
+	vals, vecs, err := densePencil(context.Background(), lnz, lh, kk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +396,7 @@ func TestPencilIterativeMatchesDense(t *testing.T) {
 		t.Fatal(err)
 	}
 	lnd := graph.Dense(&comboOp{ops: []eigen.Operator{ln, newCompOp(gs.comp, gs.count, 1)}, coef: []float64{1, 1}})
-	want, _, err := densePencil(lnd, graph.Dense(lh), 3)
+	want, _, err := densePencil(context.Background(), lnd, graph.Dense(lh), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +423,7 @@ func TestDensePencilIndefinite(t *testing.T) {
 	p := graph.Dense(betheOf(gs.an, 2))
 	l := graph.Dense(laplacianOf(gs.ah))
 	const k = 3
-	vals, vecs, err := densePencil(p, l, k)
+	vals, vecs, err := densePencil(context.Background(), p, l, k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +457,7 @@ func TestDensePencilIndefinite(t *testing.T) {
 		}
 	}
 	// The full-eigendecomposition route gives the same pairs.
-	ve, vece, err := densePencilEig(p, l, k)
+	ve, vece, err := densePencilEig(context.Background(), p, l, k)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/eigen"
@@ -156,7 +155,7 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 		// leaves the finite ones unchanged (their vectors can be taken ⊥ Z).
 		pp = &comboOp{ops: []eigen.Operator{p, opt.z}, coef: []float64{1, 1}}
 	}
-	vals, vecs, err := densePencil(graph.Dense(pp), graph.Dense(l), k, s)
+	vals, vecs, err := densePencil(ctx, graph.Dense(pp), graph.Dense(l), k, s)
 	if err != nil {
 		return nil, err
 	}
@@ -230,8 +229,8 @@ func useCholPencil(n, nnz int) bool {
 // thousands of products where this needs one O(n³/3) factorization and a
 // few dozen O(n²) solves. It returns an error wrapping errPencil when M is
 // not numerically positive definite. Memory: one n×n array. ctx is checked
-// before and after the factorization, which cannot be interrupted (about
-// 8 s at n = 4600 on 2 cores).
+// between the blocks of the factorization (potrfContext; about 8 s in all
+// at n = 4600 on 2 cores) and by the eigensolver.
 func cholPencil(ctx context.Context, l, m eigen.Operator, k int, s *Settings) (*eigen.Result, error) {
 	n := m.Dim()
 	ma, ok := m.(denseAdder)
@@ -244,11 +243,10 @@ func cholPencil(ctx context.Context, l, m eigen.Operator, k int, s *Settings) (*
 		return nil, err
 	}
 	r := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: buf}
-	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: buf}); !ok {
-		return nil, fmt.Errorf("%w: M = P + μL + sZZᵀ is not numerically positive definite (Cholesky failed)", errPencil)
-	}
-	if err := ctx.Err(); err != nil {
+	if ok, err := potrfContext(ctx, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: buf}); err != nil {
 		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("%w: M = P + μL + sZZᵀ is not numerically positive definite (Cholesky failed)", errPencil)
 	}
 	op := &cholStdOp{r: r, a: l}
 	res, err := s.orDefault().solve(ctx, eigen.Problem{A: op, K: k, Which: eigen.Largest})
@@ -320,12 +318,12 @@ func genSolve(ctx context.Context, pr eigen.Problem, s *Settings) (*eigen.Result
 // smallest pairs only (dense solver up to DenseLimit, LOBPCG above), so the
 // cost is O(|S|²·|S| + |U|³) in matrix products and one LU instead of two
 // full eigendecompositions. Otherwise densePencilEig is used. s may be nil.
-func densePencil(p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense, error) {
+func densePencil(ctx context.Context, p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense, error) {
 	n, _ := p.Dims()
 	sup, out := pencilSupport(l)
 	ns, nu := len(sup), len(out)
 	if ns < k+1 {
-		return densePencilEig(p, l, k)
+		return densePencilEig(ctx, p, l, k)
 	}
 	lss := subMatrix(l, sup, sup)
 	// L_SS 1_S must vanish (relative to ‖L_SS‖) for 1_S to be null.
@@ -340,7 +338,7 @@ func densePencil(p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense,
 		rmax = math.Max(rmax, math.Abs(rs))
 	}
 	if rmax > 1e-10*lnorm*float64(ns) {
-		return densePencilEig(p, l, k)
+		return densePencilEig(ctx, p, l, k)
 	}
 	// Householder H = I − 2wwᵀ maps 1_S/√ns to e_1; Q = H[:, 1:].
 	w := make([]float64, ns)
@@ -371,13 +369,24 @@ func densePencil(p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense,
 	for a := 0; a < ns; a++ {
 		v0.Set(a, 0, c)
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(lq) {
-		return densePencilEig(p, l, k)
+	// L̃ = RᵀR: the factorization mat.Cholesky.Factorize performs, on a
+	// copy of the upper triangle, polling ctx between blocks.
+	rbuf := make([]float64, r*r)
+	lraw := lq.RawSymmetric()
+	for a := 0; a < r; a++ {
+		copy(rbuf[a*r+a:(a+1)*r], lraw.Data[a*lraw.Stride+a:a*lraw.Stride+r])
+	}
+	if ok, err := potrfContext(ctx, blas64.Symmetric{Uplo: blas.Upper, N: r, Stride: r, Data: rbuf}); err != nil {
+		return nil, nil, err
+	} else if !ok {
+		return densePencilEig(ctx, p, l, k)
 	}
 	pss := subMatrix(p, sup, sup)
 	pq := hhRight(pss, w) // P_SS Q
 	prr := hhBoth(pss, w) // Qᵀ P_SS Q
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	nn := nu + 1
 	pnr := mat.NewDense(nn, r, nil)
 	pnn := mat.NewDense(nn, nn, nil)
@@ -405,6 +414,9 @@ func densePencil(p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense,
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	st := mat.NewSymDense(r, nil)
 	for a := 0; a < r; a++ {
 		for b := a; b < r; b++ {
@@ -417,11 +429,12 @@ func densePencil(p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense,
 	}
 	// Standard form C = R⁻ᵀ S̃ R⁻¹ with L̃ = RᵀR, applied implicitly (two
 	// triangular solves and one product per vector); a = R⁻¹y.
-	var rt mat.TriDense
-	ch.UTo(&rt)
-	cop := &cholOp{r: rt.RawTriangular(), s: mat.DenseCopyOf(st)}
-	res, err := set.orDefault().solve(context.Background(), eigen.Problem{A: cop, K: k, Which: eigen.Smallest})
+	cop := &cholOp{r: blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: r, Stride: r, Data: rbuf}, s: mat.DenseCopyOf(st)}
+	res, err := set.orDefault().solve(ctx, eigen.Problem{A: cop, K: k, Which: eigen.Smallest})
 	if err != nil && res == nil {
+		if ctx.Err() != nil {
+			return nil, nil, err
+		}
 		return nil, nil, fmt.Errorf("%w: reduced problem: %v", errPencil, err)
 	}
 	ar := mat.DenseCopyOf(res.Vectors) // r×k; aᵀL̃a = yᵀy = 1, so xᵀLx = 1
@@ -533,7 +546,7 @@ func (c *cholOp) MulTo(dst, x *mat.Dense) {
 // negative eigenvalue, rank(L) < k, or P_nn is singular (P and L share a
 // null vector). Cost O(|S|³ + |U|³ + |U|²·|S|) — for FAST-GE-2.0 S is the
 // set of labelled nodes.
-func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
+func densePencilEig(ctx context.Context, p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 	n, _ := p.Dims()
 	sup, out := pencilSupport(l)
 	ns, nu := len(sup), len(out)
@@ -554,6 +567,9 @@ func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 	w := es.Values(nil)
 	var v mat.Dense
 	es.VectorsTo(&v)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	wmax := 0.0
 	for _, x := range w {
 		wmax = math.Max(wmax, math.Abs(x))
@@ -584,6 +600,9 @@ func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 	pssVr.Mul(pss, vr)
 	prr := mat.NewDense(r, r, nil)
 	prr.Mul(vr.T(), pssVr)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	var b0, bu *mat.Dense // P_nn⁻¹ P_nr split into the V_0 rows and the U rows
 	var v0 *mat.Dense
 	if nn := nu + n0; nn > 0 {
@@ -612,6 +631,9 @@ func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		if nu > 0 {
 			bu = x.Slice(0, nu, 0, r).(*mat.Dense)
 		}
@@ -634,6 +656,9 @@ func densePencilEig(p, l *mat.Dense, k int) ([]float64, *mat.Dense, error) {
 	vals := es2.Values(nil)[:k:k]
 	var y mat.Dense
 	es2.VectorsTo(&y)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	ar := mat.NewDense(r, k, nil)
 	for a := 0; a < r; a++ {
 		f := 1 / math.Sqrt(w[rng[a]])

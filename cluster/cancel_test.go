@@ -1,0 +1,127 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// pollPoints returns the poll counts at which TestCancelAtEveryPoll cancels a
+// run that polls p times: every count up to 16, then counts growing by
+// half up to p (about 20 more for p = 10⁵).
+func pollPoints(p int64) []int64 {
+	var out []int64
+	for n := int64(1); n <= p; {
+		out = append(out, n)
+		if n < 16 {
+			n++
+		} else {
+			n = n * 3 / 2
+		}
+	}
+	if len(out) > 0 && out[len(out)-1] != p {
+		out = append(out, p)
+	}
+	return out
+}
+
+// Every registered method, cancelled at any of its polls of ctx, returns
+// from Run with an error wrapping context.Canceled and no result: no loop
+// or step swallows a cancellation, goes on to a result, or turns it into
+// another error. The problem (cancelProblem, n = 600) is above DenseLimit,
+// so that the iterative eigensolvers, the k-means restarts and the dense
+// pencil of fast-ge2-bh (n ≤ 3000) are the paths taken, as on real data.
+// The poll count of an uncancelled run is measured first, twice: runs on
+// several cores can poll a few times more or less, and the cancellation
+// points stop at the smaller count. Deterministic: the context flips at
+// its N-th Err call (pollCtx), with no timer.
+//
+// minPolls holds a floor under the poll counts of the methods whose dense
+// steps were made to poll (densectx.go): their counts before, at n = 600,
+// were 61 (cscap: no poll inside its Cholesky tests, eigenvalues of W and
+// propagation) and 68 (fast-ge2-bh: none in its dense pencil), against
+// 144 and 291 now; a floor halfway fails if those polls are lost.
+func TestCancelAtEveryPoll(t *testing.T) {
+	n := 600
+	if testing.Short() {
+		n = 450
+	}
+	minPolls := map[string]int64{"cscap": 100, "fast-ge2-bh": 180}
+	for _, info := range Methods() {
+		t.Run(info.Name, func(t *testing.T) {
+			m := info.New()
+			p := cancelProblem(t, n, m.Uses())
+			s := &Settings{Seed: 1}
+			polls := int64(-1)
+			for range 2 {
+				ctx := newPollCtx(0)
+				if _, err := Run(ctx, m, p, s); err != nil {
+					t.Fatalf("uncancelled run: %v", err)
+				}
+				if c := ctx.calls.Load(); polls < 0 || c < polls {
+					polls = c
+				}
+			}
+			t.Logf("%d polls", polls)
+			if floor := minPolls[info.Name]; !testing.Short() && polls < floor {
+				t.Errorf("%d polls of ctx in an uncancelled run, want ≥ %d: a dense step no longer polls", polls, floor)
+			}
+			for _, k := range pollPoints(polls) {
+				ctx := newPollCtx(k)
+				res, err := Run(ctx, m, p, s)
+				if !errors.Is(err, context.Canceled) || res != nil {
+					t.Fatalf("cancelled at poll %d of %d: result %v, error %v; want no result and an error wrapping context.Canceled", k, polls, res != nil, err)
+				}
+			}
+		})
+	}
+}
+
+// Cancelling a slow run returns within a bound measured by the wall
+// clock, for the methods whose dense steps used to ignore a cancel for
+// tens of seconds (fast-ge2-bh: the dense Schur-complement pencil, 27 s at
+// n = 3000; cscap: the Cholesky tests, the eigenvalues of W and the
+// propagation, 20 s) and a representative set of the others with runs of
+// seconds (csp, l1csc, fgpwc). Each is cancelled early and, for the dense
+// ones, again in a later phase. The sizes give a full run of 3–30 s on 2
+// shared cores (TestCancelLatencyDiagnostic), the bound of 1.5 s is 5–50
+// times the latencies measured there, for a loaded machine. About 15 s in
+// all; skipped under -short.
+func TestCancelStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("wall-clock cancellation test; TestCancelAtEveryPoll is the deterministic one")
+	}
+	const bound = 1500 * time.Millisecond
+	for _, tc := range []struct {
+		method string
+		n      int
+		delays []time.Duration
+	}{
+		{"fast-ge2-bh", 2500, []time.Duration{300 * time.Millisecond, 3 * time.Second}},
+		{"cscap", 2000, []time.Duration{300 * time.Millisecond, 3 * time.Second}},
+		{"csp", 3000, []time.Duration{300 * time.Millisecond}},
+		{"l1csc", 3000, []time.Duration{300 * time.Millisecond}},
+		{"fgpwc", 3000, []time.Duration{300 * time.Millisecond}},
+	} {
+		t.Run(tc.method, func(t *testing.T) {
+			m, err := New(tc.method)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := cancelProblem(t, tc.n, m.Uses())
+			for _, d := range tc.delays {
+				lat, cancelled, err := cancelLatency(m, p, &Settings{Seed: 1}, d)
+				switch {
+				case !cancelled:
+					t.Fatalf("finished before the cancel at %v (error %v): the size is too small to test", d, err)
+				case !errors.Is(err, context.Canceled):
+					t.Fatalf("error %v after the cancel at %v, want context.Canceled", err, d)
+				case lat > bound:
+					t.Errorf("returned %v after the cancel at %v, want ≤ %v", lat, d, bound)
+				}
+				t.Logf("cancelled at %v: returned %v later", d, lat)
+			}
+		})
+	}
+}

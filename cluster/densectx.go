@@ -1,0 +1,288 @@
+package cluster
+
+import (
+	"context"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/gonum"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/eigen"
+)
+
+// Dense factorizations that poll a context. A single LAPACK call on an
+// n×n matrix cannot be interrupted and takes seconds for n in the
+// thousands (about 3 s for a Cholesky factorization at n = 3000 on 2
+// cores); the functions here perform the same blocked algorithm as
+// gonum's, with the same calls in the same order, and check ctx between
+// blocks, so that the numbers are identical, bit for bit
+// (TestPotrfContextMatchesPotrf, TestLUContextMatchesLU,
+// TestSymValuesContextMatchesSymValues), and a
+// cancellation is seen after one block of work.
+
+// lapackImpl is the implementation lapack64 uses by default (tether never
+// calls lapack64.Use).
+var lapackImpl gonum.Implementation
+
+// potrfContext computes the Cholesky factorization A = UᵀU of the
+// symmetric positive definite a in place (upper triangle), as
+// lapack64.Potrf does for an upper blas64.Symmetric: gonum's blocked
+// Dpotrf, one block column of nb (64) at a time, with ctx checked before
+// each. It returns ok = false when a is not positive definite, and
+// ctx.Err() (a left part way) when cancelled. Cost n³/3 flops, about
+// n²·nb per poll.
+func potrfContext(ctx context.Context, a blas64.Symmetric) (ok bool, err error) {
+	if a.Uplo != blas.Upper {
+		panic("cluster: potrfContext: lower triangle")
+	}
+	n, lda := a.N, max(1, a.Stride)
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	if n == 0 {
+		return true, nil
+	}
+	nb := lapackImpl.Ilaenv(1, "DPOTRF", string(blas.Upper), n, -1, -1, -1)
+	if nb <= 1 || n <= nb {
+		return lapackImpl.Dpotf2(blas.Upper, n, a.Data, lda), nil
+	}
+	bi := blas64.Implementation()
+	d := a.Data
+	for j := 0; j < n; j += nb {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		jb := min(nb, n-j)
+		bi.Dsyrk(blas.Upper, blas.Trans, jb, j,
+			-1, d[j:], lda,
+			1, d[j*lda+j:], lda)
+		if !lapackImpl.Dpotf2(blas.Upper, jb, d[j*lda+j:], lda) {
+			return false, nil
+		}
+		if j+jb < n {
+			bi.Dgemm(blas.Trans, blas.NoTrans, jb, n-j-jb, j,
+				-1, d[j:], lda, d[j+jb:], lda,
+				1, d[j*lda+j+jb:], lda)
+			bi.Dtrsm(blas.Left, blas.Upper, blas.Trans, blas.NonUnit, jb, n-j-jb,
+				1, d[j*lda+j:], lda,
+				d[j*lda+j+jb:], lda)
+		}
+	}
+	return true, ctx.Err()
+}
+
+// luSolveBlock is the number of right-hand sides luFactors.solveContext
+// solves between two polls.
+const luSolveBlock = 128
+
+// luFactors is the LU factorization with partial pivoting P A = L U of a
+// square matrix, as mat.LU holds it after Factorize: the packed factors,
+// the row swaps, whether A is nonsingular, and the condition number in
+// the max-row-sum norm (mat.CondNorm).
+type luFactors struct {
+	lu    blas64.General
+	swaps []int
+	ok    bool
+	cond  float64
+}
+
+// luFactorContext factorizes a copy of the n×n a as mat.LU.Factorize does
+// (lapack64.Lange for ‖A‖, gonum's blocked Dgetrf one block column of nb
+// (64) at a time with ctx checked before each, lapack64.Gecon for the
+// condition number), so that the factors and the condition number are
+// the same, bit for bit. The error is ctx.Err(). Cost 2n³/3 flops, about
+// 2n²·nb per poll; one n×n copy.
+func luFactorContext(ctx context.Context, a *mat.Dense) (*luFactors, error) {
+	n, c := a.Dims()
+	if n != c {
+		panic(mat.ErrSquare)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f := &luFactors{lu: blas64.General{Rows: n, Cols: n, Stride: max(1, n), Data: make([]float64, n*n)}, swaps: make([]int, n)}
+	mat.NewDense(n, n, f.lu.Data).Copy(a)
+	work := make([]float64, 4*n)
+	anorm := lapack64.Lange(mat.CondNorm, f.lu, work)
+	d, lda, ipiv := f.lu.Data, f.lu.Stride, f.swaps
+	nb := lapackImpl.Ilaenv(1, "DGETRF", " ", n, n, -1, -1)
+	if nb <= 1 || n <= nb {
+		f.ok = lapackImpl.Dgetf2(n, n, d, lda, ipiv)
+	} else {
+		bi := blas64.Implementation()
+		f.ok = true
+		for j := 0; j < n; j += nb {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			jb := min(n-j, nb)
+			if !lapackImpl.Dgetf2(n-j, jb, d[j*lda+j:], lda, ipiv[j:j+jb]) {
+				f.ok = false
+			}
+			for i := j; i <= min(n-1, j+jb-1); i++ {
+				ipiv[i] = j + ipiv[i]
+			}
+			lapackImpl.Dlaswp(j, d, lda, j, j+jb-1, ipiv[:j+jb], 1)
+			if j+jb < n {
+				lapackImpl.Dlaswp(n-j-jb, d[j+jb:], lda, j, j+jb-1, ipiv[:j+jb], 1)
+				bi.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit,
+					jb, n-j-jb, 1,
+					d[j*lda+j:], lda,
+					d[j*lda+j+jb:], lda)
+				bi.Dgemm(blas.NoTrans, blas.NoTrans, n-j-jb, n-j-jb, jb, -1,
+					d[(j+jb)*lda+j:], lda,
+					d[j*lda+j+jb:], lda,
+					1, d[(j+jb)*lda+j+jb:], lda)
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f.cond = 1 / lapack64.Gecon(mat.CondNorm, f.lu, anorm, work, make([]int, n))
+	return f, nil
+}
+
+// solveContext sets dst = A⁻¹b, as mat.LU.SolveTo(dst, false, b) does
+// (lapack64.Getrs), luSolveBlock columns at a time with ctx checked
+// before each block: each column's solve (row swaps and two triangular
+// solves, gonum's Dtrsm updating the rows column by column independently)
+// is the same sequence of operations whatever the other columns, so dst
+// is the same, bit for bit. dst must be n×(columns of b) and not share b's
+// storage. The error is SolveTo's (mat.Condition for a singular or
+// ill-conditioned A) or ctx.Err(). Cost 2n² flops per column,
+// 2n²·luSolveBlock per poll.
+func (f *luFactors) solveContext(ctx context.Context, dst *mat.Dense, b mat.Matrix) error {
+	if !f.ok {
+		return mat.Condition(math.Inf(1))
+	}
+	r, c := b.Dims()
+	for c0 := 0; c0 < c; c0 += luSolveBlock {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		w := min(luSolveBlock, c-c0)
+		blk := dst.Slice(0, r, c0, c0+w).(*mat.Dense)
+		for i := 0; i < r; i++ {
+			row := blk.RawRowView(i)
+			for j := range row {
+				row[j] = b.At(i, c0+j)
+			}
+		}
+		lapack64.Getrs(blas.NoTrans, f.lu, blk.RawMatrix(), f.swaps)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if f.cond > mat.ConditionTolerance {
+		return mat.Condition(f.cond)
+	}
+	return nil
+}
+
+// symValuesContext returns the eigenvalues of the symmetric a in
+// ascending order, those of eigen.SymValues bit for bit (mat.EigenSym
+// without vectors: LAPACK dsyev, that is gonum's blocked Householder
+// tridiagonalization Dsytrd and the QL/QR iteration Dsterf), with ctx
+// checked before each block of nb (32) columns of the tridiagonalization,
+// the O(4n³/3) part; a is left unchanged. A matrix whose largest entry
+// dsyev would scale (outside about [1e-146, 1e146]), or on which the
+// iteration fails or panics (gonum's Dsterf on some tridiagonal matrices
+// that split into blocks), is passed to eigen.SymValues, whose error it
+// returns; that second decomposition does not poll.
+// Cost O(4n³/3) flops, about 4n²·nb per poll; one n×n copy.
+func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	n := a.SymmetricDim()
+	if n <= 1 {
+		return eigen.SymValues(a)
+	}
+	sd := mat.NewSymDense(n, nil)
+	sd.CopySym(a)
+	raw := sd.RawSymmetric()
+	d, lda := raw.Data, raw.Stride
+	// dsyev's scaling bounds (dlamchS = 2^-1022, dlamchP = 2^-52).
+	smlnum := 0x1p-1022 / 0x1p-52
+	rmin, rmax := math.Sqrt(smlnum), math.Sqrt(1/smlnum)
+	work := make([]float64, n)
+	if anrm := lapackImpl.Dlansy(lapack.MaxAbs, blas.Upper, n, d, lda, work); !(anrm >= rmin && anrm <= rmax) {
+		return eigen.SymValues(a)
+	}
+	// Dsytrd, upper triangle, with the workspace dsyev gives it (n·nb, so
+	// nb is not reduced).
+	nb := lapackImpl.Ilaenv(1, "DSYTRD", "U", n, -1, -1, -1)
+	// e is as long as dsyev's workspace, (nb+2)·n, which it passes
+	// whole to Dsterf; gonum's Dsterf can index e beyond that (its Dlascl
+	// on e takes n as leading dimension) and panic, as in eigen.SymValues,
+	// which then computes the values with the vectors: the same fallback.
+	w := make([]float64, n)
+	e, tau := make([]float64, max(1, (nb+2)*n)), make([]float64, n)
+	nx := n
+	if 1 < nb && nb < n {
+		if nx = max(nb, lapackImpl.Ilaenv(3, "DSYTRD", "U", n, -1, -1, -1)); nx >= n {
+			nx = n
+		}
+	} else {
+		nb = 1
+	}
+	kk := n - ((n-nx+nb-1)/nb)*nb
+	bi := blas64.Implementation()
+	wk := make([]float64, n*nb)
+	for i := n - nb; i >= kk; i -= nb {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		lapackImpl.Dlatrd(blas.Upper, i+nb, nb, d, lda, e, tau, wk, nb)
+		bi.Dsyr2k(blas.Upper, blas.NoTrans, i, nb, -1, d[i:], lda, wk, nb, 1, d, lda)
+		for j := i; j < i+nb; j++ {
+			d[(j-1)*lda+j] = e[j-1]
+			w[j] = d[j*lda+j]
+		}
+	}
+	lapackImpl.Dsytd2(blas.Upper, kk, d, lda, w, e, tau)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if ok, panicked := dsterf(n, w, e); panicked || !ok {
+		return eigen.SymValues(a)
+	}
+	return w, nil
+}
+
+// dsterf is lapackImpl.Dsterf with a panic reported instead of raised.
+func dsterf(n int, d, e []float64) (ok, panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			ok, panicked = false, true
+		}
+	}()
+	return lapackImpl.Dsterf(n, d, e), false
+}
+
+// mulBlock is the number of rows of the product mulContext computes
+// between two polls.
+const mulBlock = 256
+
+// mulContext sets dst = a·b, as dst.Mul(a, b) does for dense a, b and an
+// r×c dst of the right shape, mulBlock rows of dst at a time with ctx
+// checked before each block. gonum's Dgemm adds the terms a_il·b_lj of
+// each entry in the order of l whatever the blocking (one axpy per l), so
+// dst is the same, bit for bit. The error is ctx.Err(). Cost 2·r·c·k
+// flops for an r×k a, 2·mulBlock·c·k per poll.
+func mulContext(ctx context.Context, dst, a, b *mat.Dense) error {
+	r, k := a.Dims()
+	for r0 := 0; r0 < r; r0 += mulBlock {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r1 := min(r, r0+mulBlock)
+		dst.Slice(r0, r1, 0, dst.RawMatrix().Cols).(*mat.Dense).Mul(a.Slice(r0, r1, 0, k), b)
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,240 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/eigen"
+)
+
+// pollCtx is a context that counts the calls of its Err method and is
+// cancelled from the limit-th call on (never when limit is 0): the
+// limit-th poll, whichever goroutine makes it, returns context.Canceled, and
+// so does every later one; Done is closed at that moment. It makes a
+// cancellation at a given point of a computation deterministic: no timer,
+// no scheduler involved.
+type pollCtx struct {
+	context.Context
+	limit int64
+	calls atomic.Int64
+	once  sync.Once
+	done  chan struct{}
+}
+
+func newPollCtx(limit int64) *pollCtx {
+	return &pollCtx{Context: context.Background(), limit: limit, done: make(chan struct{})}
+}
+
+func (c *pollCtx) Done() <-chan struct{} { return c.done }
+
+func (c *pollCtx) Err() error {
+	if k := c.calls.Add(1); c.limit > 0 && k >= c.limit {
+		c.once.Do(func() { close(c.done) })
+		return context.Canceled
+	}
+	return nil
+}
+
+// randomSPD returns BᵀB + I for an n×n B of uniform entries (fixed seed).
+func randomSPD(n int, seed uint64) *mat.SymDense {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	b := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			b.Set(i, j, rng.Float64()-0.5)
+		}
+	}
+	a := mat.NewSymDense(n, nil)
+	a.SymOuterK(1, b.T())
+	for i := 0; i < n; i++ {
+		a.SetSym(i, i, a.At(i, i)+1)
+	}
+	return a
+}
+
+// potrfContext gives the factor of lapack64.Potrf bit for bit, on sizes
+// below, at and above gonum's block size 64 (one block, unblocked path;
+// several blocks, the last one partial), reports an indefinite matrix, and
+// stops at a cancelled poll.
+func TestPotrfContextMatchesPotrf(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 64, 65, 200, 301} {
+		a := randomSPD(n, uint64(n))
+		want := mat.NewSymDense(n, nil)
+		want.CopySym(a)
+		if _, ok := lapack64.Potrf(want.RawSymmetric()); !ok {
+			t.Fatalf("n = %d: Potrf failed", n)
+		}
+		got := mat.NewSymDense(n, nil)
+		got.CopySym(a)
+		ok, err := potrfContext(context.Background(), got.RawSymmetric())
+		if !ok || err != nil {
+			t.Fatalf("n = %d: ok = %v, error %v", n, ok, err)
+		}
+		if !slices.Equal(got.RawSymmetric().Data, want.RawSymmetric().Data) {
+			t.Errorf("n = %d: factor differs from lapack64.Potrf", n)
+		}
+	}
+	// Indefinite: a negative diagonal entry in the last block.
+	a := randomSPD(200, 7)
+	a.SetSym(150, 150, -1e6)
+	if ok, err := potrfContext(context.Background(), a.RawSymmetric()); ok || err != nil {
+		t.Errorf("indefinite: ok = %v, error %v; want false, nil", ok, err)
+	}
+	// One block of 64 columns per poll: 301 columns take 5 polls before
+	// the blocks and one after; cancelled at the third, the factorization
+	// stops.
+	ctx := newPollCtx(3)
+	ok, err := potrfContext(ctx, randomSPD(301, 3).RawSymmetric())
+	if ok || !errors.Is(err, context.Canceled) || ctx.calls.Load() != 3 {
+		t.Errorf("cancelled: ok = %v, error %v after %d polls; want context.Canceled at poll 3", ok, err, ctx.calls.Load())
+	}
+	ctx = newPollCtx(0)
+	if _, err := potrfContext(ctx, randomSPD(301, 3).RawSymmetric()); err != nil || ctx.calls.Load() != 7 {
+		t.Errorf("%d polls (error %v), want 7", ctx.calls.Load(), err)
+	}
+}
+
+// luFactorContext and solveContext give mat.LU's condition number and
+// solution bit for bit, below and above gonum's block size 64, with fewer,
+// as many and more right-hand sides than luSolveBlock and a symmetric
+// right-hand side as cscapDirect's W, and stop at a cancelled poll.
+func TestLUContextMatchesLU(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 5))
+	for _, n := range []int{1, 3, 64, 150} {
+		a := mat.NewDense(n, n, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				a.Set(i, j, rng.NormFloat64())
+			}
+		}
+		var lu mat.LU
+		lu.Factorize(a)
+		f, err := luFactorContext(context.Background(), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.cond != lu.Cond() {
+			t.Errorf("n = %d: condition %v, mat.LU %v", n, f.cond, lu.Cond())
+		}
+		for _, cols := range []int{1, 100, luSolveBlock, 2*luSolveBlock + 3} {
+			b := mat.NewDense(n, cols, nil)
+			for i := 0; i < n; i++ {
+				for j := 0; j < cols; j++ {
+					b.Set(i, j, rng.NormFloat64())
+				}
+			}
+			var want mat.Dense
+			werr := lu.SolveTo(&want, false, b)
+			got := mat.NewDense(n, cols, nil)
+			if err := f.solveContext(context.Background(), got, b); (err == nil) != (werr == nil) {
+				t.Fatalf("n = %d: error %v, mat.LU %v", n, err, werr)
+			}
+			if !slices.Equal(got.RawMatrix().Data, want.RawMatrix().Data) {
+				t.Errorf("n = %d, %d right-hand sides: solution differs from mat.LU", n, cols)
+			}
+		}
+		s := randomSPD(n, 9)
+		var want mat.Dense
+		werr := lu.SolveTo(&want, false, s)
+		got := mat.NewDense(n, n, nil)
+		if err := f.solveContext(context.Background(), got, s); (err == nil) != (werr == nil) || !slices.Equal(got.RawMatrix().Data, want.RawMatrix().Data) {
+			t.Errorf("n = %d, symmetric right-hand side: error %v (mat.LU %v) or solution differs", n, err, werr)
+		}
+	}
+	a := randomSPD(300, 2)
+	if _, err := luFactorContext(newPollCtx(3), mat.DenseCopyOf(a)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled factorization: error %v, want context.Canceled", err)
+	}
+	f, err := luFactorContext(context.Background(), mat.DenseCopyOf(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.solveContext(newPollCtx(2), mat.NewDense(300, 300, nil), a); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled solve: error %v, want context.Canceled", err)
+	}
+}
+
+// symValuesContext gives eigen.SymValues' eigenvalues bit for bit, on
+// sizes below and above gonum's crossover to the blocked
+// tridiagonalization (32 columns per block, unblocked below 128), on a
+// positive definite and an indefinite matrix and one on which gonum's
+// Dsterf panics, leaves a unchanged, and stops at a cancelled poll.
+func TestSymValuesContextMatchesSymValues(t *testing.T) {
+	for _, n := range []int{1, 2, 7, 64, 129, 200, 333} {
+		for _, shift := range []float64{0, -float64(n) / 8} {
+			a := randomSPD(n, uint64(n)+3)
+			for i := 0; i < n; i++ {
+				a.SetSym(i, i, a.At(i, i)+shift)
+			}
+			orig := mat.NewSymDense(n, nil)
+			orig.CopySym(a)
+			want, err := eigen.SymValues(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := symValuesContext(context.Background(), a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("n = %d, shift %v: eigenvalues differ from eigen.SymValues", n, shift)
+			}
+			if !mat.Equal(a, orig) {
+				t.Errorf("n = %d: a changed", n)
+			}
+		}
+	}
+	// The matrix on which gonum's values-only Dsterf panics (a block of
+	// weights 1e-130; TestCSCAPMinimalShift): the fallback gives the same
+	// values as eigen.SymValues.
+	const tiny = 1e-130
+	blocks := mat.NewSymDense(4, []float64{0, 1, 0, 0, 1, 0, 0, 0, 0, 0, tiny, 0.5 * tiny, 0, 0, 0.5 * tiny, tiny})
+	want, err := eigen.SymValues(blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := symValuesContext(context.Background(), blocks); err != nil || !slices.Equal(got, want) {
+		t.Errorf("tiny block: %v (error %v), eigen.SymValues %v", got, err, want)
+	}
+	if _, err := symValuesContext(newPollCtx(3), randomSPD(333, 1)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
+	}
+}
+
+// mulContext gives mat.Dense.Mul's product bit for bit, on shapes below
+// and above gonum's parallel Dgemm blocks (64) and mulBlock, and stops at
+// a cancelled poll.
+func TestMulContextMatchesMul(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 7))
+	fill := func(r, c int) *mat.Dense {
+		m := mat.NewDense(r, c, nil)
+		for i := range m.RawMatrix().Data {
+			m.RawMatrix().Data[i] = rng.NormFloat64()
+		}
+		return m
+	}
+	for _, sh := range [][3]int{{1, 1, 1}, {3, 5, 2}, {70, 65, 130}, {300, 200, 100}, {600, 130, 517}} {
+		a, b := fill(sh[0], sh[1]), fill(sh[1], sh[2])
+		var want mat.Dense
+		want.Mul(a, b)
+		got := mat.NewDense(sh[0], sh[2], nil)
+		if err := mulContext(context.Background(), got, a, b); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.RawMatrix().Data, want.RawMatrix().Data) {
+			t.Errorf("%v: product differs from Mul", sh)
+		}
+	}
+	a, b := fill(600, 10), fill(10, 10)
+	if err := mulContext(newPollCtx(2), mat.NewDense(600, 10, nil), a, b); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
+	}
+}
