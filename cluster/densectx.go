@@ -24,9 +24,10 @@ import (
 // TestSymValuesContextMatchesSymValues), and a
 // cancellation is seen after one block of work.
 
-// lapackImpl is the implementation lapack64 uses by default (tether never
-// calls lapack64.Use).
-var lapackImpl gonum.Implementation
+// lapackImpl returns the implementation lapack64 uses by default (tether
+// never calls lapack64.Use), a zero-size value: a function, so that the
+// package holds no variable.
+func lapackImpl() gonum.Implementation { return gonum.Implementation{} }
 
 // potrfContext computes the Cholesky factorization A = UᵀU of the
 // symmetric positive definite a in place (upper triangle), as
@@ -46,9 +47,9 @@ func potrfContext(ctx context.Context, a blas64.Symmetric) (ok bool, err error) 
 	if n == 0 {
 		return true, nil
 	}
-	nb := lapackImpl.Ilaenv(1, "DPOTRF", string(blas.Upper), n, -1, -1, -1)
+	nb := lapackImpl().Ilaenv(1, "DPOTRF", string(blas.Upper), n, -1, -1, -1)
 	if nb <= 1 || n <= nb {
-		return lapackImpl.Dpotf2(blas.Upper, n, a.Data, lda), nil
+		return lapackImpl().Dpotf2(blas.Upper, n, a.Data, lda), nil
 	}
 	bi := blas64.Implementation()
 	d := a.Data
@@ -60,7 +61,7 @@ func potrfContext(ctx context.Context, a blas64.Symmetric) (ok bool, err error) 
 		bi.Dsyrk(blas.Upper, blas.Trans, jb, j,
 			-1, d[j:], lda,
 			1, d[j*lda+j:], lda)
-		if !lapackImpl.Dpotf2(blas.Upper, jb, d[j*lda+j:], lda) {
+		if !lapackImpl().Dpotf2(blas.Upper, jb, d[j*lda+j:], lda) {
 			return false, nil
 		}
 		if j+jb < n {
@@ -109,9 +110,9 @@ func luFactorContext(ctx context.Context, a *mat.Dense) (*luFactors, error) {
 	work := make([]float64, 4*n)
 	anorm := lapack64.Lange(mat.CondNorm, f.lu, work)
 	d, lda, ipiv := f.lu.Data, f.lu.Stride, f.swaps
-	nb := lapackImpl.Ilaenv(1, "DGETRF", " ", n, n, -1, -1)
+	nb := lapackImpl().Ilaenv(1, "DGETRF", " ", n, n, -1, -1)
 	if nb <= 1 || n <= nb {
-		f.ok = lapackImpl.Dgetf2(n, n, d, lda, ipiv)
+		f.ok = lapackImpl().Dgetf2(n, n, d, lda, ipiv)
 	} else {
 		bi := blas64.Implementation()
 		f.ok = true
@@ -120,15 +121,15 @@ func luFactorContext(ctx context.Context, a *mat.Dense) (*luFactors, error) {
 				return nil, err
 			}
 			jb := min(n-j, nb)
-			if !lapackImpl.Dgetf2(n-j, jb, d[j*lda+j:], lda, ipiv[j:j+jb]) {
+			if !lapackImpl().Dgetf2(n-j, jb, d[j*lda+j:], lda, ipiv[j:j+jb]) {
 				f.ok = false
 			}
 			for i := j; i <= min(n-1, j+jb-1); i++ {
 				ipiv[i] = j + ipiv[i]
 			}
-			lapackImpl.Dlaswp(j, d, lda, j, j+jb-1, ipiv[:j+jb], 1)
+			lapackImpl().Dlaswp(j, d, lda, j, j+jb-1, ipiv[:j+jb], 1)
 			if j+jb < n {
-				lapackImpl.Dlaswp(n-j-jb, d[j+jb:], lda, j, j+jb-1, ipiv[:j+jb], 1)
+				lapackImpl().Dlaswp(n-j-jb, d[j+jb:], lda, j, j+jb-1, ipiv[:j+jb], 1)
 				bi.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit,
 					jb, n-j-jb, 1,
 					d[j*lda+j:], lda,
@@ -211,12 +212,12 @@ func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
 	smlnum := 0x1p-1022 / 0x1p-52
 	rmin, rmax := math.Sqrt(smlnum), math.Sqrt(1/smlnum)
 	work := make([]float64, n)
-	if anrm := lapackImpl.Dlansy(lapack.MaxAbs, blas.Upper, n, d, lda, work); !(anrm >= rmin && anrm <= rmax) {
+	if anrm := lapackImpl().Dlansy(lapack.MaxAbs, blas.Upper, n, d, lda, work); !(anrm >= rmin && anrm <= rmax) {
 		return eigen.SymValues(a)
 	}
 	// Dsytrd, upper triangle, with the workspace dsyev gives it (n·nb, so
 	// nb is not reduced).
-	nb := lapackImpl.Ilaenv(1, "DSYTRD", "U", n, -1, -1, -1)
+	nb := lapackImpl().Ilaenv(1, "DSYTRD", "U", n, -1, -1, -1)
 	// e is as long as dsyev's workspace, (nb+2)·n, which it passes
 	// whole to Dsterf; gonum's Dsterf can index e beyond that (its Dlascl
 	// on e takes n as leading dimension) and panic, as in eigen.SymValues,
@@ -225,7 +226,7 @@ func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
 	e, tau := make([]float64, max(1, (nb+2)*n)), make([]float64, n)
 	nx := n
 	if 1 < nb && nb < n {
-		if nx = max(nb, lapackImpl.Ilaenv(3, "DSYTRD", "U", n, -1, -1, -1)); nx >= n {
+		if nx = max(nb, lapackImpl().Ilaenv(3, "DSYTRD", "U", n, -1, -1, -1)); nx >= n {
 			nx = n
 		}
 	} else {
@@ -238,14 +239,14 @@ func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		lapackImpl.Dlatrd(blas.Upper, i+nb, nb, d, lda, e, tau, wk, nb)
+		lapackImpl().Dlatrd(blas.Upper, i+nb, nb, d, lda, e, tau, wk, nb)
 		bi.Dsyr2k(blas.Upper, blas.NoTrans, i, nb, -1, d[i:], lda, wk, nb, 1, d, lda)
 		for j := i; j < i+nb; j++ {
 			d[(j-1)*lda+j] = e[j-1]
 			w[j] = d[j*lda+j]
 		}
 	}
-	lapackImpl.Dsytd2(blas.Upper, kk, d, lda, w, e, tau)
+	lapackImpl().Dsytd2(blas.Upper, kk, d, lda, w, e, tau)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -255,14 +256,14 @@ func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
 	return w, nil
 }
 
-// dsterf is lapackImpl.Dsterf with a panic reported instead of raised.
+// dsterf is lapackImpl().Dsterf with a panic reported instead of raised.
 func dsterf(n int, d, e []float64) (ok, panicked bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			ok, panicked = false, true
 		}
 	}()
-	return lapackImpl.Dsterf(n, d, e), false
+	return lapackImpl().Dsterf(n, d, e), false
 }
 
 // mulBlock is the number of rows of the product mulContext computes
