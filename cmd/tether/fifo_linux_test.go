@@ -141,18 +141,7 @@ func TestFIFOWithWriter(t *testing.T) {
 			}()
 			return fifo
 		}},
-		{"anonymous pipe", func(t *testing.T) string {
-			r, w, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { r.Close() })
-			go func() {
-				w.Write(content)
-				w.Close()
-			}()
-			return fmt.Sprintf("/proc/self/fd/%d", r.Fd())
-		}},
+		{"anonymous pipe", func(t *testing.T) string { return pipeWith(t, content) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, stderr, err := run(t, "cluster", "-input", tc.setup(t), "-quiet", "-k", "2")
@@ -203,18 +192,7 @@ func TestEvalPredPipeReadOnce(t *testing.T) {
 			go os.WriteFile(fifo, []byte(pred), 0) // one writer, once
 			return fifo
 		}},
-		{"anonymous pipe", func(t *testing.T) string {
-			r, w, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { r.Close() })
-			go func() {
-				w.WriteString(pred)
-				w.Close()
-			}()
-			return fmt.Sprintf("/proc/self/fd/%d", r.Fd())
-		}},
+		{"anonymous pipe", func(t *testing.T) string { return pipeWith(t, []byte(pred)) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -229,4 +207,21 @@ func TestEvalPredPipeReadOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pipeWith returns the /proc/self/fd path of the read end of an anonymous
+// pipe (as the shell's <(cmd) gives) to which a goroutine writes content
+// once, then closes; the read end is closed when the test ends.
+func pipeWith(t *testing.T, content []byte) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	go func() {
+		w.Write(content)
+		w.Close()
+	}()
+	return fmt.Sprintf("/proc/self/fd/%d", r.Fd())
 }
