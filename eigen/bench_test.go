@@ -230,7 +230,7 @@ func BenchmarkLanczos2DKNN(b *testing.B) {
 // of graph.Multigrid (σ = 1e-5, the hierarchy built inside the timer), the
 // solver cluster hands such problems to, against Lanczos with MaxNCV = 64.
 func BenchmarkMultigrid2DKNN(b *testing.B) {
-	for _, n := range []int{20000, 100000} {
+	for _, n := range []int{20000, 50000, 100000} {
 		p, g := knn2DGraphProblem(b, n)
 		b.Run(fmt.Sprintf("n=%d/lobpcg-mg", n), func(b *testing.B) {
 			for b.Loop() {

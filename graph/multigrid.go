@@ -166,10 +166,15 @@ func (m *Multigrid) MulTo(dst, x *mat.Dense) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.width != p {
+		// Sized for the widest block seen: LOBPCG's active columns
+		// shrink as pairs converge.
 		for l := range m.levels {
 			lv := &m.levels[l]
 			nl := len(lv.minv)
-			lv.b, lv.x, lv.r = make([]float64, nl*p), make([]float64, nl*p), make([]float64, nl*p)
+			if cap(lv.b) < nl*p {
+				lv.b, lv.x, lv.r = make([]float64, nl*p), make([]float64, nl*p), make([]float64, nl*p)
+			}
+			lv.b, lv.x, lv.r = lv.b[:nl*p], lv.x[:nl*p], lv.r[:nl*p]
 		}
 		m.width = p
 	}
