@@ -141,6 +141,12 @@ func BenchmarkLanczosManyPairs(b *testing.B) {
 // from the rest by a relative gap of about 10⁻⁵: the hard case for Krylov
 // solvers.
 func knn2DProblem(tb testing.TB, n int) eigen.Problem {
+	p, _ := knn2DGraphProblem(tb, n)
+	return p
+}
+
+// knn2DGraphProblem is knn2DProblem with the relabelled graph.
+func knn2DGraphProblem(tb testing.TB, n int) (eigen.Problem, *graph.Graph) {
 	x, _, err := synth.Blobs(n, 5, 2, 1, rand.NewPCG(1, 1))
 	if err != nil {
 		tb.Fatal(err)
@@ -173,7 +179,7 @@ func knn2DProblem(tb testing.TB, n int) eigen.Problem {
 	for i, d := range g.Degrees() {
 		z.Set(i, comp[i], math.Sqrt(d/vol[comp[i]]))
 	}
-	return eigen.Problem{A: op, K: 5, Deflate: z, DeflateValues: make([]float64, nc)}
+	return eigen.Problem{A: op, K: 5, Deflate: z, DeflateValues: make([]float64, nc)}, g
 }
 
 // BenchmarkLanczos2DKNN: NJW's eigenproblem on a 2-D 10-NN graph
@@ -215,6 +221,42 @@ func BenchmarkLanczos2DKNN(b *testing.B) {
 			}
 			b.ReportMetric(float64(benchSink.MatVecs), "matvecs/op")
 			b.ReportMetric(float64(benchSink.Iterations), "restarts/op")
+		})
+	}
+}
+
+// BenchmarkMultigrid2DKNN: NJW's eigenproblem on a 2-D 10-NN graph
+// (knn2DProblem, tolerance 1e-8) by LOBPCG preconditioned with a V-cycle
+// of graph.Multigrid (σ = 1e-5, the hierarchy built inside the timer), the
+// solver cluster hands such problems to, against Lanczos with MaxNCV = 64.
+func BenchmarkMultigrid2DKNN(b *testing.B) {
+	for _, n := range []int{20000, 50000, 100000} {
+		p, g := knn2DGraphProblem(b, n)
+		b.Run(fmt.Sprintf("n=%d/lobpcg-mg", n), func(b *testing.B) {
+			for b.Loop() {
+				mg, err := graph.NewMultigrid(context.Background(), g, 1e-5)
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := eigen.LOBPCG{T: mg}.Solve(context.Background(), p, &eigen.Settings{Tol: 1e-8})
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchSink = res
+			}
+			b.ReportMetric(float64(benchSink.MatVecs), "matvecs/op")
+			b.ReportMetric(float64(benchSink.Iterations), "iters/op")
+		})
+		b.Run(fmt.Sprintf("n=%d/lanczos", n), func(b *testing.B) {
+			for b.Loop() {
+				res, err := eigen.Lanczos{MaxNCV: 64}.Solve(context.Background(), p, &eigen.Settings{Tol: 1e-8})
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchSink = res
+			}
+			b.ReportMetric(float64(benchSink.MatVecs), "matvecs/op")
+			b.ReportMetric(float64(benchSink.Iterations), "iters/op")
 		})
 	}
 }

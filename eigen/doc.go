@@ -81,7 +81,14 @@
 // preconditioner T ≈ A⁻¹ is available, which can cut the iteration count by
 // orders of magnitude. Cost per iteration: at most BlockSize products with
 // A, B and T each, plus O(n·BlockSize²) dense block algebra; O(n·BlockSize)
-// memory.
+// memory. For L_sym of a graph, graph.Multigrid is such a T (a V-cycle over
+// heavy-edge matchings approximating (L_sym + σI)⁻¹): on NJW's problem for
+// 10⁵ 2-D points (K = 5, one deflated, tolerance 1e-8, wanted eigenvalues
+// 2e-6…1.2e-4 with relative gaps near 1e-5) it takes 18 iterations and 119
+// products with A where Lanczos takes 1623 products, about 4 s against 6–7 s
+// (BenchmarkMultigrid2DKNN; at 2·10⁴ nodes it is slower than Lanczos, at
+// 5·10⁴ about even); the clustering code hands such problems on graphs of
+// 10⁵ nodes or more to it when Lanczos has not converged within 8 restarts.
 //
 // # Multiplicity and deflation
 //

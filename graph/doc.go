@@ -47,4 +47,10 @@
 // NeedsRegularization is the rule of the default (RegAuto): isolated nodes,
 // components too small to be clusters, or heterogeneous degrees.
 // BetheRNonBacktracking is the Bethe Hessian's r for heterogeneous degrees.
+//
+// Graph.Coarsen merges the pairs of a heavy-edge matching (the coarse graph
+// is the Galerkin projection of the Laplacian pencil), and Multigrid stacks
+// such levels into a V-cycle approximating (L_sym + σI)⁻¹, a preconditioner
+// for eigen.LOBPCG on graphs whose small eigenvalues are too close for
+// Krylov methods (the k-NN graphs of 2-D point clouds; multigrid.go).
 package graph
