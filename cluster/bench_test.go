@@ -22,11 +22,17 @@ var benchSink *Result
 // affinity="nearest_neighbors", NJW with k = 5. Data generation is outside
 // the timer; graph construction and clustering are inside.
 func benchNJWBlobs(b *testing.B, n int, std float64) {
-	x, truth, err := synth.Blobs(n, 5, 10, std, rand.NewPCG(1, 1))
+	benchNJW(b, n, 10, std, graph.Spec{Kind: graph.SklearnKNN, K: 10, Affinity: graph.Binary})
+}
+
+// benchNJW times graph construction with spec and NJW (k = 5) on n points
+// of 5 Gaussian blobs in dim dimensions with standard deviation std
+// (synth.Blobs, seed 1), and reports the ARI against the blobs.
+func benchNJW(b *testing.B, n, dim int, std float64, spec graph.Spec) {
+	x, truth, err := synth.Blobs(n, 5, dim, std, rand.NewPCG(1, 1))
 	if err != nil {
 		b.Fatal(err)
 	}
-	spec := graph.Spec{Kind: graph.SklearnKNN, K: 10, Affinity: graph.Binary}
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -63,31 +69,7 @@ func BenchmarkNJWBlobsOverlap100k(b *testing.B) { benchNJWBlobs(b, 100_000, 4) }
 // the eigensolve dominates, its small eigengaps (λ ∝ j/n on a 2-D graph)
 // making Lanczos restart hundreds of times. Graph construction and
 // clustering are inside the timer.
-func BenchmarkNJW2D100k(b *testing.B) {
-	x, truth, err := synth.Blobs(100_000, 5, 2, 1, rand.NewPCG(1, 1))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		g, err := graph.Build(ctx, x, graph.DefaultSpec())
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := Run(ctx, NJW{}, &Problem{Graph: g, K: 5}, &Settings{Seed: 1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		benchSink = res
-	}
-	b.StopTimer()
-	ari, err := metrics.ARI(truth, benchSink.Labels)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(ari, "ARI")
-}
+func BenchmarkNJW2D100k(b *testing.B) { benchNJW(b, 100_000, 2, 1, graph.DefaultSpec()) }
 
 // TestMultigridNJW2D: on NJW's problem for 10⁵ 2-D blob points (the CLI's
 // default graph, as BenchmarkNJW2D100k), the default path (Lanczos for 8
