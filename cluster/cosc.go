@@ -207,7 +207,7 @@ func (c COSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	g := p.Graph
 	n := g.N()
 	if !(g.Volume() > 0) {
-		return nil, fmt.Errorf("%w: cosc: the graph has no edge", ErrInvalid)
+		return nil, fmt.Errorf("%w: %w: cosc: the graph has no edge, so node 0 and every other node has degree 0: add self loops (graph.WithSelfLoops, tether cluster -self-loops) or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated)
 	}
 	set := &constraint.Set{N: n, Pairs: pairs}
 	if err := coscContradictions(set); err != nil {

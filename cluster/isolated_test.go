@@ -84,7 +84,7 @@ func runRecover(m Method, p *Problem) (res *Result, err error) {
 // methods, is refused; with k = n the core rule keeps every node again.
 func TestIsolatedNodeErrorsAreInvalid(t *testing.T) {
 	path := [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 4}} // nodes 0–4; node 5 isolated
-	degreeDivisors := []string{"csc", "csp", "fast-ge", "fast-ge2", "mavro-k", "noa-ssc", "plmeans"}
+	degreeDivisors := []string{"csc", "csp", "fast-ge", "fast-ge2", "fgpwc", "l1csc", "mavro-k", "noa-ssc", "plmeans"}
 	for _, tc := range []struct {
 		name     string
 		n        int
@@ -92,7 +92,7 @@ func TestIsolatedNodeErrorsAreInvalid(t *testing.T) {
 		k        int
 		isolated []string // methods refusing with ErrInvalid and graph.ErrIsolated
 	}{
-		{"edgeless n=5 k=2", 5, nil, 2, append([]string{"mavro", "ml-noa-ssc", "mcl-noa-ssc"}, degreeDivisors...)},
+		{"edgeless n=5 k=2", 5, nil, 2, append([]string{"cosc", "mavro", "ml-noa-ssc", "mcl-noa-ssc"}, degreeDivisors...)},
 		{"isolated node k=n-1", 6, path, 5, nil},
 		{"isolated node k=n", 6, path, 6, degreeDivisors},
 	} {
