@@ -68,13 +68,15 @@ func fgpwcOf(m cluster.Method) (cluster.FGPWC, bool) {
 
 // fgpwcServerM is the server's FGPWC dimension when the M knob is not
 // given: cfgM if positive, else 2k, or 32 for the automatic k (k = 0),
-// at most n − 1 (see Config.FGPWCM).
+// at most n − 1 (see Config.FGPWCM). 2k is capped at maxFGPWCM, the
+// limit on a requested M, but never below k: a large k must not build a
+// basis wider than a request may ask for (k = 150 made it 300 wide).
 func fgpwcServerM(cfgM, k, n int) int {
 	m := cfgM
 	switch {
 	case m > 0:
 	case k > 0:
-		m = 2 * k
+		m = min(2*k, max(k, maxFGPWCM))
 	default:
 		m = 32
 	}

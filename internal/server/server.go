@@ -58,8 +58,9 @@ type Config struct {
 	// request answered 503 naming the limit. 0 means DefaultComputeTimeout.
 	ComputeTimeout time.Duration
 	// FGPWCM is FGPWC's embedding dimension when the M knob is not given.
-	// If FGPWCM is 0 it is 2k for the request's k (at most n − 1), or 32
-	// when k is automatic (K = 0); see Server.method.
+	// If FGPWCM is 0 it is 2k for the request's k (at most 200 unless k
+	// is larger, and at most n − 1), or 32 when k is automatic (K = 0);
+	// see Server.method and fgpwcServerM.
 	FGPWCM int
 	// Log receives panics and errors; nil means the log package's default.
 	Log *log.Logger
