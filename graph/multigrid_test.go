@@ -44,6 +44,25 @@ func nullVectors(g *graph.Graph) *mat.Dense {
 	return z
 }
 
+// njwProblem returns NJW's eigenproblem on the L_sym of the 2-D blob
+// graph of n points: the 4 smallest pairs beyond the null vectors, which
+// are deflated; with the Laplacian and the multigrid V-cycle for LOBPCG.
+func njwProblem(t *testing.T, n int) (*graph.Laplacian, *graph.Multigrid, eigen.Problem) {
+	t.Helper()
+	g := blobGraph2D(t, n)
+	op, err := graph.NewLaplacian(g, graph.Symmetric)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mg, err := graph.NewMultigrid(context.Background(), g, 1e-5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := nullVectors(g)
+	_, d := z.Dims()
+	return op, mg, eigen.Problem{A: op, K: d + 4, Deflate: z, DeflateValues: make([]float64, d)}
+}
+
 func TestCoarsenGalerkin(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 10, 70, 1000} {
 		var g *graph.Graph
@@ -176,20 +195,9 @@ func TestMultigridLOBPCGMatchesDense(t *testing.T) {
 		sizes = sizes[:1]
 	}
 	for _, n := range sizes {
-		g := blobGraph2D(t, n)
-		op, err := graph.NewLaplacian(g, graph.Symmetric)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mg, err := graph.NewMultigrid(context.Background(), g, 1e-5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		z := nullVectors(g)
-		_, d := z.Dims()
-		k := d + 4
-		res, err := eigen.LOBPCG{T: mg}.Solve(context.Background(),
-			eigen.Problem{A: op, K: k, Deflate: z, DeflateValues: make([]float64, d)}, &eigen.Settings{Tol: tol})
+		op, mg, p := njwProblem(t, n)
+		k := p.K
+		res, err := eigen.LOBPCG{T: mg}.Solve(context.Background(), p, &eigen.Settings{Tol: tol})
 		if err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
@@ -256,18 +264,7 @@ func TestMultigridLOBPCGMatchesLanczos(t *testing.T) {
 		t.Skip("2·10⁴-node eigensolves")
 	}
 	const n, tol = 20000, 1e-8
-	g := blobGraph2D(t, n)
-	op, err := graph.NewLaplacian(g, graph.Symmetric)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mg, err := graph.NewMultigrid(context.Background(), g, 1e-5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	z := nullVectors(g)
-	_, d := z.Dims()
-	p := eigen.Problem{A: op, K: d + 4, Deflate: z, DeflateValues: make([]float64, d)}
+	_, mg, p := njwProblem(t, n)
 	got, err := eigen.LOBPCG{T: mg}.Solve(context.Background(), p, &eigen.Settings{Tol: tol})
 	if err != nil {
 		t.Fatal(err)
