@@ -12,7 +12,10 @@
 #	COPY="cluster/x_bench_test.go" flock /work/bench.lock bench/ab.sh NAME BASE ROUNDS Bench1 [Bench2 ...]
 #
 # Output: bench/out/NAME-{old,new}.txt, bench/out/NAME-rss.txt and the
-# benchstat table on stdout.
+# benchstat table on stdout. benchstat is found on PATH or in $BENCHSTAT;
+# a fresh machine needs it installed first:
+#
+#	go install golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name="$1"
@@ -43,4 +46,10 @@ for r in $(seq "$rounds"); do
   done
 done
 rm -f "$out/time.tmp"
-"${BENCHSTAT:-benchstat}" "$out/$name-old.txt" "$out/$name-new.txt"
+bs=${BENCHSTAT:-benchstat}
+if command -v "$bs" >/dev/null; then
+  "$bs" "$out/$name-old.txt" "$out/$name-new.txt"
+else
+  echo "ab.sh: $bs not found (see the header to install it); the raw results are in $out/$name-{old,new}.txt" >&2
+  exit 1
+fi
