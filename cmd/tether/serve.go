@@ -22,7 +22,7 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	maxNodes := new(int)
 	*maxNodes = 200000
 	fs.Var(intIn(maxNodes, 1, 1<<31-1), "max-nodes-session", "largest `number` of nodes of a session's data")
-	computeTimeout := fs.Duration("compute-timeout", server.DefaultComputeTimeout, "longest `duration` of one request's computation (loading, clustering, suggesting); beyond it the work stops and the request gets 503")
+	computeTimeout := fs.Duration("compute-timeout", server.DefaultComputeTimeout, "longest `duration` of one request's computation (loading, clustering, suggesting), and of its wait for a free worker; beyond it the work stops (or never starts) and the request gets 503")
 	quiet := fs.Bool("quiet", false, "no progress messages")
 	if err := parseFlags(fs, args); err != nil {
 		return err

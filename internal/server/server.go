@@ -197,12 +197,18 @@ var errComputeTimeout = errors.New("compute time limit")
 // ends with ctx (the client left, the server is stopping) or after
 // Config.ComputeTimeout, whichever comes first; the library's long work
 // returns soon after its context ends, and the token is freed when job
-// returns. The limit counts from when the token is taken: the wait for one
-// ends with ctx. A job the limit stopped fails with errComputeTimeout,
-// naming the limit and how to raise it.
+// returns. The limit counts from when the token is taken; the wait for a
+// token is bounded by the same limit, so that a request queued behind
+// busy workers gets an answer too. A job the limit stopped, or a wait it
+// ended, fails with errComputeTimeout, naming the limit and what to do.
 func (s *Server) compute(ctx context.Context, job func(context.Context) error) error {
-	release, err := s.acquire(ctx)
+	wctx, wcancel := context.WithTimeoutCause(ctx, s.cfg.ComputeTimeout, errComputeTimeout)
+	release, err := s.acquire(wctx)
+	wcancel()
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(context.Cause(wctx), errComputeTimeout) {
+			return fmt.Errorf("%w: all %d of the server's workers stayed busy for the limit of %v, so this request did not start: try again later, or restart tether serve with a larger -compute-timeout", errComputeTimeout, cap(s.work), s.cfg.ComputeTimeout)
+		}
 		return err
 	}
 	defer release()

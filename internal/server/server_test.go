@@ -851,6 +851,36 @@ func TestComputeTimeoutStopsJob(t *testing.T) {
 	}
 }
 
+func TestComputeTimeoutBoundsWorkerWait(t *testing.T) {
+	// With every worker busy, a request waits for one at most the compute
+	// limit, then gets 503 saying so; once a worker is free the same
+	// request runs (here, to its own limit).
+	s := newTest(t, Config{Workers: 1, ComputeTimeout: 50 * time.Millisecond})
+	stopped := make(chan error, 1)
+	addBlockingRoute(s, stopped)
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	s.work <- struct{}{} // the one worker, busy
+	code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/test-block", "application/json", []byte(`{}`))
+	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "workers stayed busy") || !strings.Contains(string(b), "limit of 50ms") {
+		t.Errorf("status %d: %s; want 503 saying the workers stayed busy for the limit of 50ms", code, b)
+	}
+	select {
+	case err := <-stopped:
+		t.Fatalf("the job ran (%v) though no worker was free", err)
+	default:
+	}
+	<-s.work
+	code, b = call(t, s, "POST", "/api/sessions/"+info.ID+"/test-block", "application/json", []byte(`{}`))
+	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "ran past the server's limit") {
+		t.Errorf("status %d: %s; want the job's own limit", code, b)
+	}
+	if err := <-stopped; !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("job's context ended with %v, want its deadline", err)
+	}
+	waitWorkers(t, s, 0)
+}
+
 func TestClientDisconnectStopsJob(t *testing.T) {
 	// A client that leaves cancels its request's job (net/http cancels
 	// the request's context when the connection closes, once the body has
