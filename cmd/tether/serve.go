@@ -23,6 +23,8 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	*maxNodes = 200000
 	fs.Var(intIn(maxNodes, 1, 1<<31-1), "max-nodes-session", "largest `number` of nodes of a session's data")
 	computeTimeout := fs.Duration("compute-timeout", server.DefaultComputeTimeout, "longest `duration` of one request's computation (loading, clustering, suggesting), and of its wait for a free worker; beyond it the work stops (or never starts) and the request gets 503")
+	var origins multiFlag
+	fs.Var(&origins, "allow-origin", "a further `origin` (https://host[:port]) whose pages may call the API, e.g. a reverse proxy's (repeatable; the server's own page always may)")
 	quiet := fs.Bool("quiet", false, "no progress messages")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -50,7 +52,15 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 			return fmt.Errorf("%w: -data %s: not a folder", errUsage, *dataRoot)
 		}
 	}
-	cfg := server.Config{DataRoot: *dataRoot, Spec: in.spec, MaxNodes: *maxNodes, ComputeTimeout: *computeTimeout}
+	var allow []string
+	for _, o := range origins {
+		a, err := server.ParseOrigin(o)
+		if err != nil {
+			return fmt.Errorf("%w: -allow-origin: %v", errUsage, err)
+		}
+		allow = append(allow, a)
+	}
+	cfg := server.Config{DataRoot: *dataRoot, Spec: in.spec, MaxNodes: *maxNodes, ComputeTimeout: *computeTimeout, AllowOrigins: allow}
 	if in.input != "" || in.graphFile != "" || in.gen != "" || in.bip.file != "" {
 		if in.bip.file != "" {
 			return fmt.Errorf("%w: tether serve does not load -bipartite matrices", errUsage)

@@ -31,6 +31,8 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"-addr", "127.0.0.1:0", "-compute-timeout", "0s"}, "-compute-timeout"},
 		{[]string{"-addr", "127.0.0.1:0", "-compute-timeout", "-1m"}, "-compute-timeout"},
 		{[]string{"-addr", "127.0.0.1:0", "-compute-timeout", "soon"}, "-compute-timeout"},
+		{[]string{"-addr", "127.0.0.1:0", "-allow-origin", "tether.example.org"}, "-allow-origin"},
+		{[]string{"-addr", "127.0.0.1:0", "-allow-origin", "https://x/path"}, "-allow-origin"},
 	} {
 		var stderr strings.Builder
 		m := &Main{Stdout: &strings.Builder{}, Stderr: &stderr}

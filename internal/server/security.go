@@ -85,7 +85,30 @@ func (s *Server) hostAllowed(host string) bool {
 	return ip.Equal(bip)
 }
 
-// originAllowed reports whether an Origin header is this server's page
+// ParseOrigin checks that o is a bare origin for Config.AllowOrigins:
+// http:// or https:// then a host with an optional port, and nothing else
+// (no path, query, fragment or user), returning it without a trailing
+// slash.
+func ParseOrigin(o string) (string, error) {
+	o = strings.TrimSuffix(o, "/")
+	rest, ok := strings.CutPrefix(o, "http://")
+	if !ok {
+		rest, ok = strings.CutPrefix(o, "https://")
+	}
+	if !ok {
+		return "", fmt.Errorf("origin %q: want http:// or https:// and a host, e.g. https://tether.example.org", o)
+	}
+	if rest == "" || strings.ContainsAny(rest, "/?#@ ") {
+		return "", fmt.Errorf("origin %q: want only a host and an optional port after the scheme", o)
+	}
+	if h, _ := splitHostPort(rest); h == "" {
+		return "", fmt.Errorf("origin %q: no host", o)
+	}
+	return o, nil
+}
+
+// originAllowed reports whether an Origin header is one of
+// Config.AllowOrigins or this server's page
 // as the request reaches it: an http origin with no path or user
 // whose host and port are those of the Host header (port 80 implied on
 // either side; host names compared without case), and allowed as a Host
@@ -94,6 +117,11 @@ func (s *Server) hostAllowed(host string) bool {
 // server (localhost for 127.0.0.1, another interface's IP under -public)
 // is another origin, so it is refused.
 func (s *Server) originAllowed(origin, host string) bool {
+	for _, a := range s.cfg.AllowOrigins {
+		if strings.EqualFold(origin, a) {
+			return true
+		}
+	}
 	rest, ok := strings.CutPrefix(origin, "http://")
 	if !ok || rest == "" || strings.ContainsAny(rest, "/?#@") {
 		return false

@@ -52,6 +52,13 @@ type Config struct {
 	// Workers bounds the requests computing at once (loading, clustering,
 	// suggesting); 0 means GOMAXPROCS.
 	Workers int
+	// AllowOrigins lists further origins, "http://host[:port]" or
+	// "https://host[:port]", whose pages may call the API, as a reverse
+	// proxy in front of the server needs (the browser then names the
+	// proxy's origin while Host is the server's). Each must be a bare
+	// origin (no path, query or user), compared without case; see
+	// ParseOrigin. The Host check still applies to every request.
+	AllowOrigins []string
 	// ComputeTimeout bounds the computation of one request (loading,
 	// clustering, suggesting), counted from when it gets one of the
 	// Workers: beyond it the work is cancelled, its worker freed, and the

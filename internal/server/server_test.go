@@ -138,6 +138,49 @@ func TestHostAndOrigin(t *testing.T) {
 	}
 }
 
+func TestAllowOrigins(t *testing.T) {
+	// A reverse proxy's origin, listed, may call the API although it is
+	// not the Host; anything else stays refused, and the Host check
+	// still applies.
+	s := New(Config{AllowOrigins: []string{"https://tether.example.org"}, Log: log.New(io.Discard, "", 0)}, testAddr)
+	for _, c := range []struct {
+		host, origin string
+		want         int
+	}{
+		{testAddr, "https://tether.example.org", 200},
+		{testAddr, "https://TETHER.example.org", 200},
+		{testAddr, "http://" + testAddr, 200}, // the server's own page still works
+		{testAddr, "http://tether.example.org", 403},
+		{testAddr, "https://tether.example.org:8443", 403},
+		{testAddr, "https://evil.example", 403},
+		{"evil.example:8080", "https://tether.example.org", 403}, // Host still checked
+	} {
+		code, body := call(t, s, "GET", "/api/methods", "", nil, "Host", c.host, "Origin", c.origin)
+		if code != c.want {
+			t.Errorf("Host %q, Origin %q: status %d, want %d (%.100s)", c.host, c.origin, code, c.want, body)
+		}
+	}
+	for _, c := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"https://tether.example.org", "https://tether.example.org", true},
+		{"http://proxy:8080/", "http://proxy:8080", true},
+		{"https://[::1]:8443", "https://[::1]:8443", true},
+		{"tether.example.org", "", false},
+		{"ftp://x", "", false},
+		{"https://", "", false},
+		{"https://x/path", "", false},
+		{"https://user@x", "", false},
+		{"https://x?q", "", false},
+	} {
+		got, err := ParseOrigin(c.in)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseOrigin(%q) = %q, %v; want %q, ok %v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
 func TestLimitsAndRecovery(t *testing.T) {
 	s := newTest(t, Config{MaxBody: 64, MaxUpload: 128})
 	id := newSession(t, s, 100)
