@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -100,24 +99,19 @@ func ReadTableFile(ctx context.Context, path string, opt dataset.Options) (*Data
 		return tableData(path, t), nil
 	}
 	if err == nil && !st.Mode().IsRegular() {
-		// A pipe yields its bytes once (a second open of a FIFO waited for
-		// a writer that never came).
-		f, err := inputfile.Open(ctx, path)
-		if err != nil {
-			return nil, fmt.Errorf("dataset: %w", err)
-		}
-		defer f.Close()
+		// A pipe yields its bytes once: the second parse reads them again
+		// from the first's (inputfile.Replay).
+		rp := inputfile.NewReplay(ctx, path)
+		defer rp.Close()
 		if opt.Format == dataset.FormatAuto && strings.EqualFold(filepath.Ext(path), ".arff") {
 			opt.Format = dataset.FormatARFF
 		}
-		var kept bytes.Buffer
-		read := false
 		return readTable(path, opt, func(o dataset.Options) (*dataset.Table, error) {
-			if read {
-				return dataset.Read(ctx, bytes.NewReader(kept.Bytes()), path, o)
+			r, err := rp.Reader()
+			if err != nil {
+				return nil, fmt.Errorf("dataset: %w", err)
 			}
-			read = true
-			return dataset.Read(ctx, io.TeeReader(f, &kept), path, o)
+			return dataset.Read(ctx, r, path, o)
 		})
 	}
 	return readTable(path, opt, func(o dataset.Options) (*dataset.Table, error) {

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strconv"
@@ -133,7 +131,22 @@ func readEvalPair(ctx context.Context, truthPath, predPath string) (truth, pred 
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
-	readPred := labelsRereader(ctx, predPath)
+	readPred := func(n int, names []string) (*dataset.NodeLabels, error) {
+		return readNodeLabels(ctx, predPath, n, names)
+	}
+	if st, err := os.Stat(predPath); err == nil && !st.Mode().IsRegular() {
+		// A pipe yields its bytes once: a second read (by name, below)
+		// reads them again from the first's (inputfile.Replay).
+		rp := inputfile.NewReplay(ctx, predPath)
+		defer rp.Close()
+		readPred = func(n int, names []string) (*dataset.NodeLabels, error) {
+			r, err := rp.Reader()
+			if err != nil {
+				return nil, fmt.Errorf("dataset: %w", err)
+			}
+			return dataset.ReadNodeLabelsContext(ctx, r, predPath, dataset.NodeLabelOptions{N: n, Names: names})
+		}
+	}
 	p, err := readPred(0, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
@@ -154,37 +167,6 @@ func readEvalPair(ctx context.Context, truthPath, predPath string) (truth, pred 
 		}
 	}
 	return t.Labels, p.Labels, nil
-}
-
-// labelsRereader returns a function that reads the labels file at path
-// as readNodeLabels does, as many times as called. A path that is not a
-// regular file (a FIFO, /dev/stdin, a shell's <(cmd)) is read once: its
-// bytes are kept for the next calls (a second open of a FIFO waited for a
-// writer that never came; a pipe read again is empty).
-func labelsRereader(ctx context.Context, path string) func(n int, names []string) (*dataset.NodeLabels, error) {
-	if st, err := os.Stat(path); err != nil || st.Mode().IsRegular() {
-		return func(n int, names []string) (*dataset.NodeLabels, error) {
-			return readNodeLabels(ctx, path, n, names)
-		}
-	}
-	var kept []byte
-	read := false
-	return func(n int, names []string) (*dataset.NodeLabels, error) {
-		opt := dataset.NodeLabelOptions{N: n, Names: names}
-		if read {
-			return dataset.ReadNodeLabelsContext(ctx, bytes.NewReader(kept), path, opt)
-		}
-		read = true
-		f, err := inputfile.Open(ctx, path)
-		if err != nil {
-			return nil, fmt.Errorf("dataset: %w", err)
-		}
-		defer f.Close()
-		var buf bytes.Buffer
-		l, err := dataset.ReadNodeLabelsContext(ctx, io.TeeReader(f, &buf), path, opt)
-		kept = buf.Bytes()
-		return l, err
-	}
 }
 
 // readEvalGraph reads a graph on n nodes: an edge list may leave the last
