@@ -86,8 +86,9 @@ func TestCancelAtEveryPoll(t *testing.T) {
 // seconds (csp, l1csc, fgpwc). Each is cancelled early and, for the dense
 // ones, again in a later phase. The sizes give a full run of 3–30 s on 2
 // shared cores (TestCancelLatencyDiagnostic), the bound of 1.5 s is 5–50
-// times the latencies measured there, for a loaded machine. About 15 s in
-// all; skipped under -short.
+// times the latencies measured there, for a loaded machine. A run that
+// ends before its cancel (a faster machine) is logged, not failed: it
+// says nothing about latency. About 15 s in all; skipped under -short.
 func TestCancelStops(t *testing.T) {
 	if testing.Short() {
 		t.Skip("wall-clock cancellation test; TestCancelAtEveryPoll is the deterministic one")
@@ -110,17 +111,29 @@ func TestCancelStops(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := cancelProblem(t, tc.n, m.Uses())
+			tested := 0
 			for _, d := range tc.delays {
 				lat, cancelled, err := cancelLatency(m, p, &Settings{Seed: 1}, d)
+				if cancelled {
+					tested++
+				}
 				switch {
+				case !cancelled && err != nil:
+					t.Fatalf("uncancelled run before the cancel at %v: %v", d, err)
 				case !cancelled:
-					t.Fatalf("finished before the cancel at %v (error %v): the size is too small to test", d, err)
+					// A faster machine than this one: the run ended first,
+					// which says nothing about its latency.
+					t.Logf("finished before the cancel at %v: not tested at this delay", d)
+					continue
 				case !errors.Is(err, context.Canceled):
 					t.Fatalf("error %v after the cancel at %v, want context.Canceled", err, d)
 				case lat > bound:
 					t.Errorf("returned %v after the cancel at %v, want ≤ %v", lat, d, bound)
 				}
 				t.Logf("cancelled at %v: returned %v later", d, lat)
+			}
+			if tested == 0 {
+				t.Skipf("every run finished before its cancel: n = %d is too small on this machine", tc.n)
 			}
 		})
 	}

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tether-sc/tether/constraint"
 )
@@ -310,33 +309,40 @@ func TestReferenceCVUsesTheChosenReference(t *testing.T) {
 // Cancelling MCL-NOA-SSC at points spread over its run (contradicted
 // constraints on 300 nodes: the resolve, then the cross-validation's
 // folds with both references, then the refit) returns context.Canceled
-// soon after: the folds, the references and the vote all watch the
-// context. The bound, 1 s after the cancel, is the brief's for Ctrl-C.
+// and no result: the folds, the references and the vote all watch the
+// context. Deterministic: the context flips at its N-th Err call
+// (pollCtx), at 10%, 35% and 60% of the polls of an uncancelled run, and
+// after the flip the run may poll only a few more times (maxAfter) before
+// it returns. (An earlier version slept for fractions of a timed run; on a
+// loaded CI machine the timed run was slower than the later ones, which
+// finished before the cancel.) The wall-clock bound of Ctrl-C is
+// TestCancelStops's.
 func TestRefineCVCancelledMidway(t *testing.T) {
 	p := noisyNOASSCProblem(t, 300)
-	t0 := time.Now()
-	if _, err := Run(context.Background(), MCLNOASSC{}, p, &Settings{Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	full := time.Since(t0)
-	for _, frac := range []float64{0.1, 0.35, 0.6} {
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() {
-			_, err := Run(ctx, MCLNOASSC{}, p, &Settings{Seed: 1})
-			done <- err
-		}()
-		time.Sleep(time.Duration(frac * float64(full)))
-		cancel()
-		t1 := time.Now()
-		select {
-		case err := <-done:
-			if !errors.Is(err, context.Canceled) {
-				t.Errorf("cancel at %.0f%% of %v: error %v, want context.Canceled", 100*frac, full, err)
-			}
-			t.Logf("cancel at %.0f%% of %v: returned %v after it", 100*frac, full, time.Since(t1))
-		case <-time.After(time.Second):
-			t.Fatalf("cancel at %.0f%% of %v: still running 1 s after it", 100*frac, full)
+	const maxAfter = 64
+	polls := int64(-1)
+	for range 2 {
+		ctx := newPollCtx(0)
+		if _, err := Run(ctx, MCLNOASSC{}, p, &Settings{Seed: 1}); err != nil {
+			t.Fatal(err)
 		}
+		if c := ctx.calls.Load(); polls < 0 || c < polls {
+			polls = c
+		}
+	}
+	if polls < 100 {
+		t.Fatalf("%d polls of ctx in an uncancelled run; the folds no longer poll", polls)
+	}
+	for _, frac := range []float64{0.1, 0.35, 0.6} {
+		k := int64(frac * float64(polls))
+		ctx := newPollCtx(k)
+		res, err := Run(ctx, MCLNOASSC{}, p, &Settings{Seed: 1})
+		if !errors.Is(err, context.Canceled) || res != nil {
+			t.Errorf("cancel at poll %d of %d: result %v, error %v; want no result and context.Canceled", k, polls, res != nil, err)
+		}
+		if after := ctx.calls.Load() - k; after > maxAfter {
+			t.Errorf("cancel at poll %d of %d: %d more polls before returning, want ≤ %d", k, polls, after, maxAfter)
+		}
+		t.Logf("cancel at poll %d of %d: %d more polls", k, polls, ctx.calls.Load()-k)
 	}
 }

@@ -252,7 +252,7 @@ func TestConstraintsGenInterrupted(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want the context's", err)
 	}
-	if d := time.Since(t0); d > 500*time.Millisecond {
+	if d := time.Since(t0); d > time.Second {
 		t.Errorf("returned %v after the start, 50 ms after which it was cancelled", d)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
@@ -302,7 +302,7 @@ func TestConstraintsCheckInterrupted(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want the context's", err)
 	}
-	if d := time.Since(t0); d > 300*time.Millisecond {
+	if d := time.Since(t0); d > time.Second {
 		t.Errorf("returned %v after the start, 20 ms after which it was cancelled", d)
 	}
 }

@@ -165,7 +165,7 @@ func TestEvalInterrupted(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want the context's", err)
 	}
-	if d := time.Since(t0); d > 500*time.Millisecond {
+	if d := time.Since(t0); d > time.Second {
 		t.Errorf("returned %v after the start, 50 ms after which it was cancelled", d)
 	}
 }

@@ -235,7 +235,7 @@ func TestPowerlawFitInterrupted(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want the context's", err)
 	}
-	if d := time.Since(t0); d > 300*time.Millisecond {
+	if d := time.Since(t0); d > time.Second {
 		t.Errorf("returned %v after the start, 20 ms after which it was cancelled", d)
 	}
 }
