@@ -207,70 +207,11 @@ func (m MLNOASSC) opts(name string, useCL bool) pairOpts {
 // Everything else is as MLNOASSC, including the default resolve of
 // contradictory constraints (NoResolve) and the optional screen (Screen);
 // after either no cannot-link lies inside a group.
-type MCLNOASSC struct {
-	NOASSC
-	// Screen screens the constraints before the closure (the vote, then
-	// the contradiction repair; see above), whether or not they contradict
-	// each other. Off: the default resolve (see NoResolve).
-	Screen bool `doc:"screen the constraints before the must-link closure: leave out those the constraints near them on the graph contradict, then repair contradictions by minimum must-link cuts (robust to wrong constraints; may drop correct ones that contradict the graph)"`
-	// NoResolve uses the constraints as given even when they contradict
-	// each other, as seed 000 Alg. 9 does (cannot-links inside a must-link
-	// group are then ignored, with a warning). Off (the default):
-	// contradictory constraints are resolved before the closure (see
-	// MLNOASSC); consistent ones are used as given either way.
-	NoResolve bool `doc:"use the constraints as given even when they contradict each other (as published); by default contradictory constraints are resolved before the must-link closure (vote, reference partition, contraction)"`
-	// Reference is the reference partition of the resolve (see MLNOASSC):
-	// ReferenceCSCAP (the zero value), ReferenceFastGE, or ReferenceNone
-	// to leave that step out. It acts only when the resolve does.
-	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default; then cross-validation may pick FAST-GE instead unless ReferenceFixed), fast-ge (FAST-GE) or none; setting fast-ge or none fixes it"`
-	// Refine is the weight λ of a violated constraint in the refinement
-	// that follows the resolve when it acted (refinePairs), relative to a
-	// node's typical squared distance to its centroid in the reference
-	// partition's embedding (see RefineNJW): 0 means RefineDefault, or the
-	// cross-validation's choice (see RefineFixed); −1 turns the
-	// refinement off.
-	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid (0: cluster.RefineDefault, or another chosen by cross-validation unless RefineFixed; −1: no refinement)" range:"-1 | [0, 1e6]"`
-	// RefineNJW measures the refinement's distances in NJW's embedding of
-	// the graph even when the resolve's reference partition has an
-	// embedding (by default the reference's is used; see refinePairs).
-	RefineNJW bool `doc:"measure the refinement's distances in NJW's embedding of the graph instead of the resolve's reference partition's"`
-	// RefineFixed uses the default refinement (λ = RefineDefault in the
-	// reference partition's embedding) as it is. By default
-	// (RefineCVDefault), when Refine and RefineNJW are not set, that
-	// refinement is only the incumbent of a cross-validation on the
-	// constraints (refineCV), kept unless another weight or space (or
-	// none) satisfies significantly more held-out constraints. Setting
-	// Refine or RefineNJW fixes the refinement too.
-	RefineFixed bool `doc:"use the default refinement (λ = cluster.RefineDefault) as it is; by default, with Refine and RefineNJW unset, 5-fold cross-validation on the given constraints replaces it by another weight, space or none when that satisfies significantly more held-out constraints (McNemar, z > 1.645); setting Refine or RefineNJW also fixes it"`
-	// ReferenceFixed keeps the resolve's reference partition as
-	// Reference says. By default (ReferenceCVDefault), when Reference is
-	// not set, the refinement's cross-validation (refineCV; see
-	// RefineFixed) chooses it too: each fold resolves with CSCAP's
-	// reference and with FAST-GE's, and the refinements of both compete,
-	// CSCAP's default refinement the incumbent. It acts only when the
-	// refinement is chosen by cross-validation and the graph has at most
-	// 1000 nodes (where the resolve computes a reference). Setting
-	// Reference to fast-ge or none fixes it too.
-	ReferenceFixed bool `doc:"keep the resolve's reference partition (Reference) as it is; by default, with Reference unset, the refinement's cross-validation also chooses between CSCAP's and FAST-GE's references (only when that cross-validation runs; up to 1000 nodes); setting Reference also fixes it"`
-	// VoteHops is the node similarity of the resolve's vote on a sparse
-	// graph (VoteHopsAct: a k-NN graph, not a full RBF one): 1, the
-	// graph's weights; 2, the two-step similarity (Ŵ + I)², which lets
-	// pairs vote on each other through a common neighbour of their ends
-	// (twoStepSim); 0 means VoteHopsDefault. On a dense graph the vote
-	// reads the graph's weights either way.
-	VoteHops int `doc:"node similarity of the resolve's vote on a sparse graph (rows with at most a quarter of the nodes, e.g. k-NN): 1 the graph's weights, 2 two steps, (Ŵ + I)² (0: cluster.VoteHopsDefault); a denser graph always uses its weights" range:"0 | [1, 2]"`
-
-	// prior, when not nil and made by CSCAP{} for the graph being
-	// clustered, is the resolve's CSCAP reference's work on the graph
-	// alone (cscapPrior), which every fit would otherwise build once:
-	// Auto shares its cscap candidate's with its folds. A cache with
-	// nothing to set.
-	prior *cscapPrior
-	// refs, when not nil, shares the resolve's reference partitions with
-	// other methods' fits of the same problem (referenceCache): Auto
-	// gives its ML- and MCL-NOA-SSC candidates one.
-	refs *referenceCache
-}
+//
+// Its knobs are MLNOASSC's (the same fields, documented there), except
+// that with NoResolve the cannot-links inside a must-link group are
+// ignored, with a warning. MLNOASSC(m) converts one to the other.
+type MCLNOASSC MLNOASSC
 
 // Name returns "mcl-noa-ssc".
 func (MCLNOASSC) Name() string { return "mcl-noa-ssc" }
