@@ -582,6 +582,10 @@ func printSummary(w io.Writer, s *summary) error {
 				score = "skipped: " + c.Skipped
 			case c.Error != "":
 				score = "failed: " + c.Error
+			case r.HeldOut == 0:
+				// Too little supervision to cross-validate: the report's
+				// −1 scores mean "not scored", not a fraction.
+				score = "not scored: no held-out constraints"
 			default:
 				score = fmt.Sprintf("%.4f held-out constraints satisfied (%.2f s)", c.Satisfied, c.Seconds)
 				if r.Score == cluster.AutoScorePairARI {

@@ -545,6 +545,28 @@ func TestClusterAutoReport(t *testing.T) {
 	}
 }
 
+// -method auto without enough supervision to cross-validate says its
+// candidates were not scored, instead of printing the report's −1 as a
+// fraction of held-out constraints satisfied.
+func TestClusterAutoNotScored(t *testing.T) {
+	text, _, err := run(t, "cluster", "-gen", "blobs", "-n", "150", "-k", "3", "-method", "auto", "-quiet", "-o", filepath.Join(t.TempDir(), "l.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "auto ") {
+			lines++
+			if !strings.Contains(l, "not scored: no held-out constraints") || strings.Contains(l, "-1.0000") {
+				t.Errorf("candidate line of an unscored auto run: %q", l)
+			}
+		}
+	}
+	if lines == 0 {
+		t.Errorf("no candidate lines in the summary:\n%s", text)
+	}
+}
+
 // ML- and MCL-NOA-SSC put the cross-validation that chose their
 // refinement and reference in the -json document when the constraints contradict each
 // other (a must-link path with a cannot-link across it).
