@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -905,8 +906,8 @@ func TestComputeTimeoutBoundsWorkerWait(t *testing.T) {
 	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
 	s.work <- struct{}{} // the one worker, busy
 	code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/test-block", "application/json", []byte(`{}`))
-	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "workers stayed busy") || !strings.Contains(string(b), "limit of 50ms") {
-		t.Errorf("status %d: %s; want 503 saying the workers stayed busy for the limit of 50ms", code, b)
+	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "while waiting for a free worker") || !strings.Contains(string(b), "limit of 50ms") {
+		t.Errorf("status %d: %s; want 503 saying the limit of 50ms came while waiting for a free worker", code, b)
 	}
 	select {
 	case err := <-stopped:
@@ -915,11 +916,91 @@ func TestComputeTimeoutBoundsWorkerWait(t *testing.T) {
 	}
 	<-s.work
 	code, b = call(t, s, "POST", "/api/sessions/"+info.ID+"/test-block", "application/json", []byte(`{}`))
-	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "ran past the server's limit") {
-		t.Errorf("status %d: %s; want the job's own limit", code, b)
+	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "limit of 50ms while computing") {
+		t.Errorf("status %d: %s; want 503 saying the limit of 50ms came while computing", code, b)
 	}
 	if err := <-stopped; !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("job's context ended with %v, want its deadline", err)
+	}
+	waitWorkers(t, s, 0)
+}
+
+func TestComputeTimeoutCoversWaitAndRun(t *testing.T) {
+	// One deadline, set when the request asks to compute, covers its wait
+	// for a worker and its run: a request that waits W for the only
+	// worker, with a job that would run forever, is stopped at the limit,
+	// not at W + the limit (the wait and the run each had the limit).
+	// The job's deadline is checked against the instants the test saw
+	// (deterministic unless the handler stalls for W between them); the
+	// reply's time with W of slack, which the old W + limit cannot meet.
+	const limit, wait = 600 * time.Millisecond, 400 * time.Millisecond
+	s := newTest(t, Config{Workers: 1, ComputeTimeout: limit})
+	type run struct {
+		deadline time.Time
+		err      error
+	}
+	asked := make(chan time.Time, 1)
+	ran := make(chan run, 1)
+	s.mux.HandleFunc("POST /api/sessions/{id}/test-deadline", s.withSession(func(w http.ResponseWriter, r *http.Request, ss *session) {
+		asked <- time.Now()
+		err := s.compute(r.Context(), func(ctx context.Context) error {
+			d, _ := ctx.Deadline()
+			<-ctx.Done()
+			ran <- run{d, ctx.Err()}
+			return ctx.Err()
+		})
+		s.fail(w, err)
+	}))
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+
+	s.work <- struct{}{} // the one worker, busy
+	type reply struct {
+		code int
+		body []byte
+		at   time.Time
+	}
+	replied := make(chan reply, 1)
+	go func() {
+		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/test-deadline", "application/json", []byte(`{}`))
+		replied <- reply{code, b, time.Now()}
+	}()
+	t0 := <-asked
+	time.Sleep(wait)
+	freed := time.Now()
+	<-s.work // the request takes the worker with limit − W left
+
+	var got reply
+	select {
+	case got = <-replied:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no reply 10 s after the worker was freed")
+	}
+	var job run
+	select {
+	case job = <-ran:
+	default:
+		t.Fatalf("the job never ran (status %d: %s); want it started once the worker was free", got.code, got.body)
+	}
+	if !errors.Is(job.err, context.DeadlineExceeded) {
+		t.Errorf("job's context ended with %v, want its deadline", job.err)
+	}
+	if job.deadline.Before(t0.Add(limit)) || !job.deadline.Before(freed.Add(limit)) {
+		t.Errorf("job's deadline %v after the request asked to compute, want the limit %v from then (before %v, when the worker was freed + the limit)",
+			job.deadline.Sub(t0), limit, freed.Add(limit).Sub(t0))
+	}
+	if d := got.at.Sub(t0); d < limit || d >= wait+limit {
+		t.Errorf("reply %v after the request asked to compute, want about the limit %v (at least it, and before the wait + the limit %v)", d, limit, wait+limit)
+	}
+	var e errorReply
+	json.Unmarshal(got.body, &e)
+	if got.code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "limit of 600ms while computing") {
+		t.Errorf("status %d, error %q; want 503 saying the limit of 600ms came while computing", got.code, e.Error)
+	}
+	if m := regexp.MustCompile(`after (\S+) waiting for a free worker`).FindStringSubmatch(e.Error); m == nil {
+		t.Errorf("error %q does not say how long the request waited", e.Error)
+	} else if w, err := time.ParseDuration(m[1]); err != nil || w < wait/2 || w >= limit {
+		t.Errorf("error says the request waited %s, want about %v", m[1], wait)
 	}
 	waitWorkers(t, s, 0)
 }
