@@ -804,6 +804,96 @@ func TestSlowBodyDoesNotHoldSession(t *testing.T) {
 	}
 }
 
+// stuckWriter is an http.ResponseWriter whose client does not read: its
+// first Write closes writing and blocks until release is closed.
+type stuckWriter struct {
+	header           http.Header
+	code             int
+	body             bytes.Buffer
+	once             sync.Once
+	writing, release chan struct{}
+}
+
+func (w *stuckWriter) Header() http.Header { return w.header }
+
+func (w *stuckWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+func (w *stuckWriter) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.writing) })
+	<-w.release
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
+
+func TestSlowReaderDoesNotHoldSession(t *testing.T) {
+	// A client that reads its reply slowly (here: not at all, until the
+	// test lets it) blocks only its own request: the session's other
+	// requests go on. The reply was written under the session's lock, so
+	// a client not reading the points of a large session held it up to
+	// the server's 10-minute write timeout.
+	s := newTest(t, Config{})
+	id := newSession(t, s, 100)
+	base := "/api/sessions/" + id
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, nil, http.StatusOK)
+	for _, c := range []struct {
+		name, method, path string
+		body               string
+	}{
+		{"info", "GET", base, ""},
+		{"points", "GET", base + "/points", ""},
+		{"cluster", "POST", base + "/cluster", `{"k":2,"seed":1}`},
+		{"constraints", "POST", base + "/constraints", `{"pairs":[{"i":0,"j":1,"kind":"ml"}]}`},
+		{"export labels", "GET", base + "/export/labels", ""},
+		{"save", "GET", base + "/save", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := httptest.NewRequest(c.method, c.path, strings.NewReader(c.body))
+			r.Host = testAddr
+			r.Header.Set("Content-Type", "application/json")
+			w := &stuckWriter{header: http.Header{}, writing: make(chan struct{}), release: make(chan struct{})}
+			slow := make(chan struct{})
+			go func() {
+				defer close(slow)
+				s.ServeHTTP(w, r)
+			}()
+			select {
+			case <-w.writing:
+			case <-slow:
+				t.Fatalf("%s %s returned without writing its reply", c.method, c.path)
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s %s wrote no reply in 10 s", c.method, c.path)
+			}
+			done := make(chan int, 1)
+			go func() {
+				code, _ := call(t, s, "GET", base, "", nil)
+				done <- code
+			}()
+			blocked := false
+			select {
+			case code := <-done:
+				if code != http.StatusOK {
+					t.Errorf("GET %s while a %s reply is unread: status %d, want 200", base, c.name, code)
+				}
+			case <-time.After(10 * time.Second):
+				t.Errorf("GET %s blocked for 10 s behind an unread %s reply", base, c.name)
+				blocked = true
+			}
+			close(w.release)
+			<-slow
+			if blocked {
+				<-done
+			}
+			if w.code != http.StatusOK || w.body.Len() == 0 {
+				t.Errorf("unread %s reply, once read: status %d, %d bytes, want 200 and a body: %s", c.name, w.code, w.body.Len(), w.body.String())
+			}
+		})
+	}
+}
+
 func TestComputeTimeout(t *testing.T) {
 	// Each computing endpoint runs under Config.ComputeTimeout. A limit of
 	// 1 ms is far below the jobs here (measured on a 2-core machine: a
