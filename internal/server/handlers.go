@@ -93,11 +93,12 @@ func decode(r *http.Request, v any) error {
 
 // withSession looks up the session named in the path, reads the request's
 // whole body (within guard's limit) and runs h under the session's lock
-// with that body. The body is read before the lock is taken, and h's reply
-// is held in memory (heldReply) and sent after the lock is released: a
-// client sending its body or reading its reply slowly blocks only its own
-// request, not the session's others for up to the server's read or write
-// timeout.
+// with that body; a request whose context ends (its client left, the
+// server is stopping) while it waits for the lock gets 503 without it. The
+// body is read before the lock is taken, and h's reply is held in memory
+// (heldReply) and sent after the lock is released: a client sending its
+// body or reading its reply slowly blocks only its own request, not the
+// session's others for up to the server's read or write timeout.
 func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ss, ok := s.sessions.get(r.PathValue("id"))
@@ -115,9 +116,12 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 			return
 		}
 		r.Body = &bufferedBody{Reader: bytes.NewReader(body), data: body}
+		if err := ss.mu.LockContext(r.Context()); err != nil {
+			s.fail(w, fmt.Errorf("waiting for the session's other requests: %w", err))
+			return
+		}
 		reply := heldReply{header: w.Header()}
 		func() {
-			ss.mu.Lock()
 			defer ss.mu.Unlock()
 			h(&reply, r, ss)
 		}()

@@ -894,6 +894,65 @@ func TestSlowReaderDoesNotHoldSession(t *testing.T) {
 	}
 }
 
+func TestSessionWaitEndsWithContext(t *testing.T) {
+	// A request waiting for its session's lock (held here by the test, as
+	// by another request computing) stops waiting when its context ends
+	// (its client left, the server is stopping): 503, without the lock and
+	// without changing the session. It waited for its turn, however long.
+	s := newTest(t, Config{})
+	id := newSession(t, s, 100)
+	base := "/api/sessions/" + id
+	ss, ok := s.sessions.get(id)
+	if !ok {
+		t.Fatal("no session")
+	}
+	for _, c := range []struct {
+		name, method, path, body string
+	}{
+		{"info", "GET", base, ""},
+		{"constraints", "POST", base + "/constraints", `{"pairs":[{"i":0,"j":1,"kind":"ml"}]}`},
+		{"cluster", "POST", base + "/cluster", `{"k":2,"seed":1}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ss.mu.Lock() // another request's turn
+			ctx, leave := context.WithCancel(context.Background())
+			r := httptest.NewRequestWithContext(ctx, c.method, c.path, strings.NewReader(c.body))
+			r.Host = testAddr
+			r.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				s.ServeHTTP(w, r)
+			}()
+			select {
+			case <-done:
+				t.Fatalf("%s returned (status %d: %s) while its session was held", c.name, w.Code, w.Body)
+			case <-time.After(50 * time.Millisecond): // waiting, or not yet: either way leave() ends it
+			}
+			leave()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				ss.mu.Unlock()
+				<-done
+				t.Fatalf("%s waited on for its session 10 s after its context ended", c.name)
+			}
+			ss.mu.Unlock() // the lock was still the test's
+			if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "waiting for the session") {
+				t.Errorf("%s whose context ended while waiting: status %d, want 503 naming the wait: %s", c.name, w.Code, w.Body)
+			}
+		})
+	}
+	var cs constraintsBody
+	callJSON(t, s, "GET", base+"/constraints", nil, &cs, http.StatusOK)
+	var info sessionInfo
+	callJSON(t, s, "GET", base, nil, &info, http.StatusOK)
+	if len(cs.Pairs) != 0 || info.Last != nil {
+		t.Errorf("after requests that left while waiting: %d constraints, partition %v; want the session as it was", len(cs.Pairs), info.Last != nil)
+	}
+}
+
 func TestComputeTimeout(t *testing.T) {
 	// Each computing endpoint runs under Config.ComputeTimeout. A limit of
 	// 1 ms is far below the jobs here (measured on a 2-core machine: a
