@@ -79,8 +79,14 @@ type Config struct {
 // wait for a worker and its work together stop after 2 minutes, well past
 // an interactive re-clustering (milliseconds on 10⁴ nodes,
 // docs/serve-load.md) and the first embedding of the largest session
-// (200 000 nodes), and before the server's 10-minute write timeout.
+// (200 000 nodes).
 const DefaultComputeTimeout = 2 * time.Minute
+
+// writeTimeout is the time a reply has to be written, counted from its
+// first byte (replyWriter), not from the request's arrival: a reply given
+// after a long wait and computation (a larger -compute-timeout, a queue
+// of the session's requests) still has that long to be written.
+const writeTimeout = 10 * time.Minute
 
 // Server is tether serve's HTTP handler with its sessions.
 type Server struct {
@@ -89,6 +95,8 @@ type Server struct {
 	sessions *store
 	work     chan struct{} // Workers tokens
 	mux      *http.ServeMux
+	// writeTimeout is the constant writeTimeout (tests shorten it).
+	writeTimeout time.Duration
 
 	initMu    sync.Mutex
 	initBasis *cluster.FGPWCBasis // basis of Config.Initial, shared
@@ -125,7 +133,7 @@ func New(cfg Config, addr string) *Server {
 	if cfg.Spec == (graph.Spec{}) {
 		cfg.Spec = graph.DefaultSpec()
 	}
-	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers)}
+	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout}
 	s.routes()
 	return s
 }
@@ -253,7 +261,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
-		WriteTimeout:      10 * time.Minute,
+		WriteTimeout:      s.writeTimeout, // then counted again from the reply's first byte (replyWriter)
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return base },

@@ -1154,6 +1154,54 @@ func TestComputeTimeoutCoversWaitAndRun(t *testing.T) {
 	waitWorkers(t, s, 0)
 }
 
+func TestReplyAfterWriteTimeout(t *testing.T) {
+	// A reply given after longer than http.Server's write timeout (counted
+	// from the request's arrival) still reaches the client: the 503 of a
+	// compute limit beyond it (tether serve -compute-timeout 10m against
+	// the 10-minute write timeout; here 600 ms against 150 ms) was cut
+	// off, the client seeing the connection end without a reply.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 600 * time.Millisecond
+	s := New(Config{Workers: 1, ComputeTimeout: limit, Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	s.writeTimeout = limit / 4
+	stopped := make(chan error, 1)
+	addBlockingRoute(s, stopped)
+	sctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(sctx, l) }()
+	defer func() {
+		stop()
+		<-served
+	}()
+	url := "http://" + l.Addr().String()
+	resp, err := http.Post(url+"/api/sessions", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info sessionInfo
+	json.NewDecoder(resp.Body).Decode(&info)
+	resp.Body.Close()
+	start := time.Now()
+	resp, err = http.Post(url+"/api/sessions/"+info.ID+"/test-block", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatalf("reply after %v (write timeout %v, compute limit %v): %v", time.Since(start), s.writeTimeout, limit, err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(b), "limit of 600ms while computing") {
+		t.Errorf("status %d: %s; want 503 saying the limit of 600ms came while computing", resp.StatusCode, b)
+	}
+	if d := time.Since(start); d < limit {
+		t.Errorf("reply after %v, before the compute limit %v", d, limit)
+	}
+	if err := <-stopped; !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("job's context ended with %v, want its deadline", err)
+	}
+}
+
 func TestClientDisconnectStopsJob(t *testing.T) {
 	// A client that leaves cancels its request's job (net/http cancels
 	// the request's context when the connection closes, once the body has
