@@ -454,9 +454,12 @@ func (s *Server) commit(ss *session, next sessionState) {
 }
 
 // initialBasis computes the basis of the -input data once and shares it
-// between sessions (a basis is immutable).
+// between sessions (a basis is immutable). A request that finds another
+// computing it waits while its own ctx lasts (its compute deadline).
 func (s *Server) initialBasis(ctx context.Context, f cluster.FGPWC) (*cluster.FGPWCBasis, error) {
-	s.initMu.Lock()
+	if err := s.initMu.LockContext(ctx); err != nil {
+		return nil, fmt.Errorf("waiting for the basis of %s, which another request is computing: %w", s.cfg.Initial.Name, err)
+	}
 	defer s.initMu.Unlock()
 	if s.initBasis == nil {
 		b, err := f.Embed(ctx, s.cfg.Initial.Graph, &cluster.Settings{})

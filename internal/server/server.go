@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -98,7 +97,7 @@ type Server struct {
 	// writeTimeout is the constant writeTimeout (tests shorten it).
 	writeTimeout time.Duration
 
-	initMu    sync.Mutex
+	initMu    ctxLock             // held while initBasis is computed
 	initBasis *cluster.FGPWCBasis // basis of Config.Initial, shared
 }
 
@@ -133,7 +132,7 @@ func New(cfg Config, addr string) *Server {
 	if cfg.Spec == (graph.Spec{}) {
 		cfg.Spec = graph.DefaultSpec()
 	}
-	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout}
+	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout, initMu: newCtxLock()}
 	s.routes()
 	return s
 }
@@ -203,6 +202,41 @@ func (s *Server) acquire(ctx context.Context) (func(), error) {
 		return func() { <-s.work }, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+}
+
+// ctxLock is a mutex whose wait can also end with a context
+// (LockContext): a request waiting for its session, or for the -input
+// data's basis another request is computing, stops waiting when its
+// client leaves, the server stops or its compute deadline passes. Make one
+// with newCtxLock.
+type ctxLock struct{ ch chan struct{} }
+
+func newCtxLock() ctxLock { return ctxLock{ch: make(chan struct{}, 1)} }
+
+// Lock waits for the lock.
+func (l ctxLock) Lock() { l.ch <- struct{}{} }
+
+// LockContext waits for the lock until ctx ends; it fails with ctx's error,
+// without the lock, if ctx has ended.
+func (l ctxLock) LockContext(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case l.ch <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Unlock releases the lock, which must be held.
+func (l ctxLock) Unlock() {
+	select {
+	case <-l.ch:
+	default:
+		panic("server: unlock of an unlocked ctxLock")
 	}
 }
 

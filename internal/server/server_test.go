@@ -24,6 +24,7 @@ import (
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -1152,6 +1153,55 @@ func TestComputeTimeoutCoversWaitAndRun(t *testing.T) {
 		t.Errorf("error says the request waited %s, want about %v", m[1], wait)
 	}
 	waitWorkers(t, s, 0)
+}
+
+func TestInitialBasisWaitBounded(t *testing.T) {
+	// A new session of the server's own data (tether serve -input) whose
+	// basis another request is computing (here: the test holds its lock)
+	// waits for it only until its compute deadline: 503 at the limit,
+	// saying it was computing, its worker freed. It waited, holding its
+	// worker, until the other request's own deadline, however far.
+	initial, err := generateData(context.Background(), &GenerateRequest{Name: "moons", Seed: 7, Params: map[string]float64{"n": 100}}, graph.DefaultSpec(), 200000, 1000000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 300 * time.Millisecond
+	s := newTest(t, Config{Workers: 1, ComputeTimeout: limit, Initial: initial, InitialSource: Source{Initial: true}})
+	s.initMu.Lock() // another request computing the basis
+	type reply struct {
+		code int
+		body []byte
+	}
+	replied := make(chan reply, 1)
+	start := time.Now()
+	go func() {
+		code, b := call(t, s, "POST", "/api/sessions", "", nil)
+		replied <- reply{code, b}
+	}()
+	var got reply
+	select {
+	case got = <-replied:
+	case <-time.After(10 * time.Second):
+		s.initMu.Unlock()
+		<-replied
+		t.Fatalf("no reply 10 s after a new session started waiting for the basis (limit %v)", limit)
+	}
+	if d := time.Since(start); d < limit {
+		t.Errorf("reply after %v, before the limit %v", d, limit)
+	}
+	if got.code != http.StatusServiceUnavailable || !strings.Contains(string(got.body), "limit of 300ms while computing") {
+		t.Errorf("status %d: %s; want 503 saying the limit of 300ms came while computing", got.code, got.body)
+	}
+	waitWorkers(t, s, 0)
+	if n := s.sessions.len(); n != 0 {
+		t.Errorf("%d sessions after a failed creation, want 0", n)
+	}
+	s.initMu.Unlock()
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	if info.N != 100 {
+		t.Errorf("new session after the basis was free: %d nodes, want the initial 100", info.N)
+	}
 }
 
 func TestReplyAfterWriteTimeout(t *testing.T) {

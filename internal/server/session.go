@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -23,7 +22,7 @@ import (
 type session struct {
 	id string
 
-	mu       sessionLock
+	mu       ctxLock
 	lastUsed time.Time // guarded by the store's lock
 	nodes    int       // nodes of its data, guarded by the store's lock
 
@@ -33,41 +32,6 @@ type session struct {
 	// compute time limit, its client gone, the server stopping) leaves the
 	// session as it was.
 	sessionState
-}
-
-// sessionLock is a session's mutex, whose wait can also end with a
-// request's context (LockContext): a request queued behind the session's
-// others leaves the queue when its client leaves or the server stops,
-// instead of waiting for its turn only to find its context ended. Make one
-// with newSessionLock.
-type sessionLock struct{ ch chan struct{} }
-
-func newSessionLock() sessionLock { return sessionLock{ch: make(chan struct{}, 1)} }
-
-// Lock waits for the lock.
-func (l sessionLock) Lock() { l.ch <- struct{}{} }
-
-// LockContext waits for the lock until ctx ends; it fails with ctx's error,
-// without the lock, if ctx has ended.
-func (l sessionLock) LockContext(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	select {
-	case l.ch <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// Unlock releases the lock, which must be held.
-func (l sessionLock) Unlock() {
-	select {
-	case <-l.ch:
-	default:
-		panic("server: unlock of an unlocked session")
-	}
 }
 
 // sessionState is what a session holds between requests. Its values are
@@ -150,7 +114,7 @@ func (st *store) create() (*session, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, fmt.Errorf("session id: %w", err)
 	}
-	s := &session{id: hex.EncodeToString(b[:]), mu: newSessionLock()}
+	s := &session{id: hex.EncodeToString(b[:]), mu: newCtxLock()}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	now := st.now()
