@@ -93,9 +93,12 @@ func decode(r *http.Request, v any) error {
 
 // withSession looks up the session named in the path, reads the request's
 // whole body (within guard's limit) and runs h under the session's lock
-// with that body. The body is read before the lock is taken: a client
-// sending it slowly blocks only its own request, not the session's others
-// for up to the server's read timeout.
+// with that body; a request whose context ends (its client left, the
+// server is stopping) while it waits for the lock gets 503 without it. The
+// body is read before the lock is taken, and h's reply is held in memory
+// (heldReply) and sent after the lock is released: a client sending its
+// body or reading its reply slowly blocks only its own request, not the
+// session's others for up to the server's read or write timeout.
 func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ss, ok := s.sessions.get(r.PathValue("id"))
@@ -113,10 +116,48 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 			return
 		}
 		r.Body = &bufferedBody{Reader: bytes.NewReader(body), data: body}
-		ss.mu.Lock()
-		defer ss.mu.Unlock()
-		h(w, r, ss)
+		if err := ss.mu.LockContext(r.Context()); err != nil {
+			s.fail(w, fmt.Errorf("waiting for the session's other requests: %w", err))
+			return
+		}
+		reply := heldReply{header: w.Header()}
+		func() {
+			defer ss.mu.Unlock()
+			h(&reply, r, ss)
+		}()
+		reply.send(w)
 	}
+}
+
+// heldReply is an http.ResponseWriter that keeps the status and body in
+// memory, for withSession to send once the session's lock is released. Its
+// header is the real reply's (sent only with the status). A reply is at
+// most what the session holds (the points of MaxNodes nodes, an export):
+// megabytes.
+type heldReply struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (h *heldReply) Header() http.Header { return h.header }
+
+func (h *heldReply) WriteHeader(status int) {
+	if h.status == 0 {
+		h.status = status
+	}
+}
+
+func (h *heldReply) Write(p []byte) (int, error) {
+	h.WriteHeader(http.StatusOK)
+	return h.body.Write(p)
+}
+
+// send writes the held reply to w.
+func (h *heldReply) send(w http.ResponseWriter) {
+	h.WriteHeader(http.StatusOK)
+	w.WriteHeader(h.status)
+	w.Write(h.body.Bytes())
 }
 
 // bufferedBody is a request body withSession has read in full.
@@ -413,9 +454,12 @@ func (s *Server) commit(ss *session, next sessionState) {
 }
 
 // initialBasis computes the basis of the -input data once and shares it
-// between sessions (a basis is immutable).
+// between sessions (a basis is immutable). A request that finds another
+// computing it waits while its own ctx lasts (its compute deadline).
 func (s *Server) initialBasis(ctx context.Context, f cluster.FGPWC) (*cluster.FGPWCBasis, error) {
-	s.initMu.Lock()
+	if err := s.initMu.LockContext(ctx); err != nil {
+		return nil, fmt.Errorf("waiting for the basis of %s, which another request is computing: %w", s.cfg.Initial.Name, err)
+	}
 	defer s.initMu.Unlock()
 	if s.initBasis == nil {
 		b, err := f.Embed(ctx, s.cfg.Initial.Graph, &cluster.Settings{})

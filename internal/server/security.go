@@ -7,16 +7,18 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"time"
 )
 
 // This file holds the middleware every request goes through: panic
 // recovery, the Host and Origin checks against DNS rebinding, and the
 // request-size limit.
 
-// guard wraps h with panic recovery, the Host and Origin checks and the
-// body limit.
+// guard wraps h with panic recovery, the Host and Origin checks, the
+// body limit and the reply's own write deadline (replyWriter).
 func (s *Server) guard(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w := &replyWriter{ResponseWriter: rw, timeout: s.writeTimeout}
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -42,10 +44,43 @@ func (s *Server) guard(h http.Handler) http.Handler {
 			writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, limit))
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		r.Body = http.MaxBytesReader(rw, r.Body, limit)
 		h.ServeHTTP(w, r)
 	})
 }
+
+// replyWriter sets the connection's write deadline to timeout from the
+// reply's first byte (its status line), so that the time a request spent
+// before replying (reading its body, waiting for its session and a worker,
+// computing up to the compute limit) does not use up the time to write the
+// reply: http.Server's WriteTimeout counts from the request's arrival, and
+// a 503 at a compute limit near it was cut off unsent.
+type replyWriter struct {
+	http.ResponseWriter
+	timeout time.Duration
+	started bool
+}
+
+func (w *replyWriter) start() {
+	if !w.started {
+		w.started = true
+		// Not supported by httptest's recorder: nothing to extend.
+		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.timeout))
+	}
+}
+
+func (w *replyWriter) WriteHeader(status int) {
+	w.start()
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *replyWriter) Write(p []byte) (int, error) {
+	w.start()
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap returns the underlying writer, for http.ResponseController.
+func (w *replyWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // isUpload reports whether r may carry a data file (the larger limit).
 func isUpload(r *http.Request) bool {

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -59,10 +58,12 @@ type Config struct {
 	// origin (no path, query or user), compared without case; see
 	// ParseOrigin. The Host check still applies to every request.
 	AllowOrigins []string
-	// ComputeTimeout bounds the computation of one request (loading,
-	// clustering, suggesting), counted from when it gets one of the
-	// Workers: beyond it the work is cancelled, its worker freed, and the
-	// request answered 503 naming the limit. 0 means DefaultComputeTimeout.
+	// ComputeTimeout bounds the time one request (loading, clustering,
+	// suggesting) spends waiting for one of the Workers and computing, in
+	// all: one deadline, set when the request asks to compute, covers both.
+	// A request still waiting at the deadline never starts; one computing is
+	// cancelled and its worker freed; either is answered 503 naming the
+	// phase and the limit. 0 means DefaultComputeTimeout.
 	ComputeTimeout time.Duration
 	// FGPWCM is FGPWC's embedding dimension when the M knob is not given.
 	// If FGPWCM is 0 it is 2k for the request's k (at most 200 unless k
@@ -73,12 +74,18 @@ type Config struct {
 	Log *log.Logger
 }
 
-// DefaultComputeTimeout is Config.ComputeTimeout's default: the work of
-// one request stops after 2 minutes, well past an interactive
-// re-clustering (milliseconds on 10⁴ nodes, docs/serve-load.md) and the
-// first embedding of the largest session (200 000 nodes), and before the
-// server's 10-minute write timeout.
+// DefaultComputeTimeout is Config.ComputeTimeout's default: one request's
+// wait for a worker and its work together stop after 2 minutes, well past
+// an interactive re-clustering (milliseconds on 10⁴ nodes,
+// docs/serve-load.md) and the first embedding of the largest session
+// (200 000 nodes).
 const DefaultComputeTimeout = 2 * time.Minute
+
+// writeTimeout is the time a reply has to be written, counted from its
+// first byte (replyWriter), not from the request's arrival: a reply given
+// after a long wait and computation (a larger -compute-timeout, a queue
+// of the session's requests) still has that long to be written.
+const writeTimeout = 10 * time.Minute
 
 // Server is tether serve's HTTP handler with its sessions.
 type Server struct {
@@ -87,8 +94,10 @@ type Server struct {
 	sessions *store
 	work     chan struct{} // Workers tokens
 	mux      *http.ServeMux
+	// writeTimeout is the constant writeTimeout (tests shorten it).
+	writeTimeout time.Duration
 
-	initMu    sync.Mutex
+	initMu    ctxLock             // held while initBasis is computed
 	initBasis *cluster.FGPWCBasis // basis of Config.Initial, shared
 }
 
@@ -123,7 +132,7 @@ func New(cfg Config, addr string) *Server {
 	if cfg.Spec == (graph.Spec{}) {
 		cfg.Spec = graph.DefaultSpec()
 	}
-	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers)}
+	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout, initMu: newCtxLock()}
 	s.routes()
 	return s
 }
@@ -196,34 +205,81 @@ func (s *Server) acquire(ctx context.Context) (func(), error) {
 	}
 }
 
-// errComputeTimeout marks a request whose computation ran past
-// Config.ComputeTimeout (HTTP 503).
+// ctxLock is a mutex whose wait can also end with a context
+// (LockContext): a request waiting for its session, or for the -input
+// data's basis another request is computing, stops waiting when its
+// client leaves, the server stops or its compute deadline passes. Make one
+// with newCtxLock.
+type ctxLock struct{ ch chan struct{} }
+
+func newCtxLock() ctxLock { return ctxLock{ch: make(chan struct{}, 1)} }
+
+// Lock waits for the lock.
+func (l ctxLock) Lock() { l.ch <- struct{}{} }
+
+// LockContext waits for the lock until ctx ends; it fails with ctx's error,
+// without the lock, if ctx has ended.
+func (l ctxLock) LockContext(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case l.ch <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Unlock releases the lock, which must be held.
+func (l ctxLock) Unlock() {
+	select {
+	case <-l.ch:
+	default:
+		panic("server: unlock of an unlocked ctxLock")
+	}
+}
+
+// errComputeTimeout marks a request that reached Config.ComputeTimeout
+// waiting for a worker or computing (HTTP 503).
 var errComputeTimeout = errors.New("compute time limit")
 
 // compute runs job holding one of the Workers tokens, under a context that
-// ends with ctx (the client left, the server is stopping) or after
-// Config.ComputeTimeout, whichever comes first; the library's long work
-// returns soon after its context ends, and the token is freed when job
-// returns. The limit counts from when the token is taken; the wait for a
-// token is bounded by the same limit, so that a request queued behind
-// busy workers gets an answer too. A job the limit stopped, or a wait it
-// ended, fails with errComputeTimeout, naming the limit and what to do.
+// ends with ctx (the client left, the server is stopping) or at the
+// request's compute deadline, whichever comes first; the library's long
+// work returns soon after its context ends, and the token is freed when
+// job returns.
+//
+// The deadline is set once, when compute is called (the request is
+// admitted: its body read and its session held), Config.ComputeTimeout
+// later, and both the wait for a token and the job run under it: a request
+// that waited W for a worker has the limit − W left to compute, so no
+// request spends longer than the limit in both together. A request that
+// reaches the deadline fails with errComputeTimeout, its message saying in
+// which phase (waiting for a worker, so the job never started, or
+// computing, so the job was stopped), the limit and what to do.
 func (s *Server) compute(ctx context.Context, job func(context.Context) error) error {
-	wctx, wcancel := context.WithTimeoutCause(ctx, s.cfg.ComputeTimeout, errComputeTimeout)
-	release, err := s.acquire(wctx)
-	wcancel()
+	admitted := time.Now()
+	dctx, cancel := context.WithDeadlineCause(ctx, admitted.Add(s.cfg.ComputeTimeout), errComputeTimeout)
+	defer cancel()
+	release, err := s.acquire(dctx)
+	if err == nil && dctx.Err() != nil {
+		// The token and the deadline came together (select chose the
+		// token): no time is left to compute.
+		release()
+		err = dctx.Err()
+	}
 	if err != nil {
-		if ctx.Err() == nil && errors.Is(context.Cause(wctx), errComputeTimeout) {
-			return fmt.Errorf("%w: all %d of the server's workers stayed busy for the limit of %v, so this request did not start: try again later, or restart tether serve with a larger -compute-timeout", errComputeTimeout, cap(s.work), s.cfg.ComputeTimeout)
+		if ctx.Err() == nil && errors.Is(context.Cause(dctx), errComputeTimeout) {
+			return fmt.Errorf("%w: this request reached the server's limit of %v while waiting for a free worker (all %d stayed busy), so it did not start: try again later, or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout, cap(s.work))
 		}
 		return err
 	}
 	defer release()
-	jctx, cancel := context.WithTimeoutCause(ctx, s.cfg.ComputeTimeout, errComputeTimeout)
-	defer cancel()
-	err = job(jctx)
-	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(jctx), errComputeTimeout) {
-		return fmt.Errorf("%w: this request's computation ran past the server's limit of %v and was stopped: ask for less (a smaller data set, k or M, or a faster method), or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout)
+	waited := time.Since(admitted)
+	err = job(dctx)
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(dctx), errComputeTimeout) {
+		return fmt.Errorf("%w: this request reached the server's limit of %v while computing (after %v waiting for a free worker) and was stopped: ask for less (a smaller data set, k or M, or a faster method), or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout, waited.Round(time.Millisecond))
 	}
 	return err
 }
@@ -239,7 +295,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
-		WriteTimeout:      10 * time.Minute,
+		WriteTimeout:      s.writeTimeout, // then counted again from the reply's first byte (replyWriter)
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return base },

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -803,6 +805,155 @@ func TestSlowBodyDoesNotHoldSession(t *testing.T) {
 	}
 }
 
+// stuckWriter is an http.ResponseWriter whose client does not read: its
+// first Write closes writing and blocks until release is closed.
+type stuckWriter struct {
+	header           http.Header
+	code             int
+	body             bytes.Buffer
+	once             sync.Once
+	writing, release chan struct{}
+}
+
+func (w *stuckWriter) Header() http.Header { return w.header }
+
+func (w *stuckWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+func (w *stuckWriter) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.writing) })
+	<-w.release
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
+
+func TestSlowReaderDoesNotHoldSession(t *testing.T) {
+	// A client that reads its reply slowly (here: not at all, until the
+	// test lets it) blocks only its own request: the session's other
+	// requests go on. The reply was written under the session's lock, so
+	// a client not reading the points of a large session held it up to
+	// the server's 10-minute write timeout.
+	s := newTest(t, Config{})
+	id := newSession(t, s, 100)
+	base := "/api/sessions/" + id
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, nil, http.StatusOK)
+	for _, c := range []struct {
+		name, method, path string
+		body               string
+	}{
+		{"info", "GET", base, ""},
+		{"points", "GET", base + "/points", ""},
+		{"cluster", "POST", base + "/cluster", `{"k":2,"seed":1}`},
+		{"constraints", "POST", base + "/constraints", `{"pairs":[{"i":0,"j":1,"kind":"ml"}]}`},
+		{"export labels", "GET", base + "/export/labels", ""},
+		{"save", "GET", base + "/save", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := httptest.NewRequest(c.method, c.path, strings.NewReader(c.body))
+			r.Host = testAddr
+			r.Header.Set("Content-Type", "application/json")
+			w := &stuckWriter{header: http.Header{}, writing: make(chan struct{}), release: make(chan struct{})}
+			slow := make(chan struct{})
+			go func() {
+				defer close(slow)
+				s.ServeHTTP(w, r)
+			}()
+			select {
+			case <-w.writing:
+			case <-slow:
+				t.Fatalf("%s %s returned without writing its reply", c.method, c.path)
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s %s wrote no reply in 10 s", c.method, c.path)
+			}
+			done := make(chan int, 1)
+			go func() {
+				code, _ := call(t, s, "GET", base, "", nil)
+				done <- code
+			}()
+			blocked := false
+			select {
+			case code := <-done:
+				if code != http.StatusOK {
+					t.Errorf("GET %s while a %s reply is unread: status %d, want 200", base, c.name, code)
+				}
+			case <-time.After(10 * time.Second):
+				t.Errorf("GET %s blocked for 10 s behind an unread %s reply", base, c.name)
+				blocked = true
+			}
+			close(w.release)
+			<-slow
+			if blocked {
+				<-done
+			}
+			if w.code != http.StatusOK || w.body.Len() == 0 {
+				t.Errorf("unread %s reply, once read: status %d, %d bytes, want 200 and a body: %s", c.name, w.code, w.body.Len(), w.body.String())
+			}
+		})
+	}
+}
+
+func TestSessionWaitEndsWithContext(t *testing.T) {
+	// A request waiting for its session's lock (held here by the test, as
+	// by another request computing) stops waiting when its context ends
+	// (its client left, the server is stopping): 503, without the lock and
+	// without changing the session. It waited for its turn, however long.
+	s := newTest(t, Config{})
+	id := newSession(t, s, 100)
+	base := "/api/sessions/" + id
+	ss, ok := s.sessions.get(id)
+	if !ok {
+		t.Fatal("no session")
+	}
+	for _, c := range []struct {
+		name, method, path, body string
+	}{
+		{"info", "GET", base, ""},
+		{"constraints", "POST", base + "/constraints", `{"pairs":[{"i":0,"j":1,"kind":"ml"}]}`},
+		{"cluster", "POST", base + "/cluster", `{"k":2,"seed":1}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ss.mu.Lock() // another request's turn
+			ctx, leave := context.WithCancel(context.Background())
+			r := httptest.NewRequestWithContext(ctx, c.method, c.path, strings.NewReader(c.body))
+			r.Host = testAddr
+			r.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				s.ServeHTTP(w, r)
+			}()
+			select {
+			case <-done:
+				t.Fatalf("%s returned (status %d: %s) while its session was held", c.name, w.Code, w.Body)
+			case <-time.After(50 * time.Millisecond): // waiting, or not yet: either way leave() ends it
+			}
+			leave()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				ss.mu.Unlock()
+				<-done
+				t.Fatalf("%s waited on for its session 10 s after its context ended", c.name)
+			}
+			ss.mu.Unlock() // the lock was still the test's
+			if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "waiting for the session") {
+				t.Errorf("%s whose context ended while waiting: status %d, want 503 naming the wait: %s", c.name, w.Code, w.Body)
+			}
+		})
+	}
+	var cs constraintsBody
+	callJSON(t, s, "GET", base+"/constraints", nil, &cs, http.StatusOK)
+	var info sessionInfo
+	callJSON(t, s, "GET", base, nil, &info, http.StatusOK)
+	if len(cs.Pairs) != 0 || info.Last != nil {
+		t.Errorf("after requests that left while waiting: %d constraints, partition %v; want the session as it was", len(cs.Pairs), info.Last != nil)
+	}
+}
+
 func TestComputeTimeout(t *testing.T) {
 	// Each computing endpoint runs under Config.ComputeTimeout. A limit of
 	// 1 ms is far below the jobs here (measured on a 2-core machine: a
@@ -905,8 +1056,8 @@ func TestComputeTimeoutBoundsWorkerWait(t *testing.T) {
 	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
 	s.work <- struct{}{} // the one worker, busy
 	code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/test-block", "application/json", []byte(`{}`))
-	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "workers stayed busy") || !strings.Contains(string(b), "limit of 50ms") {
-		t.Errorf("status %d: %s; want 503 saying the workers stayed busy for the limit of 50ms", code, b)
+	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "while waiting for a free worker") || !strings.Contains(string(b), "limit of 50ms") {
+		t.Errorf("status %d: %s; want 503 saying the limit of 50ms came while waiting for a free worker", code, b)
 	}
 	select {
 	case err := <-stopped:
@@ -915,13 +1066,190 @@ func TestComputeTimeoutBoundsWorkerWait(t *testing.T) {
 	}
 	<-s.work
 	code, b = call(t, s, "POST", "/api/sessions/"+info.ID+"/test-block", "application/json", []byte(`{}`))
-	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "ran past the server's limit") {
-		t.Errorf("status %d: %s; want the job's own limit", code, b)
+	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "limit of 50ms while computing") {
+		t.Errorf("status %d: %s; want 503 saying the limit of 50ms came while computing", code, b)
 	}
 	if err := <-stopped; !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("job's context ended with %v, want its deadline", err)
 	}
 	waitWorkers(t, s, 0)
+}
+
+func TestComputeTimeoutCoversWaitAndRun(t *testing.T) {
+	// One deadline, set when the request asks to compute, covers its wait
+	// for a worker and its run: a request that waits W for the only
+	// worker, with a job that would run forever, is stopped at the limit,
+	// not at W + the limit (the wait and the run each had the limit).
+	// The job's deadline is checked against the instants the test saw
+	// (deterministic unless the handler stalls for W between them); the
+	// reply's time with W of slack, which the old W + limit cannot meet.
+	const limit, wait = 600 * time.Millisecond, 400 * time.Millisecond
+	s := newTest(t, Config{Workers: 1, ComputeTimeout: limit})
+	type run struct {
+		deadline time.Time
+		err      error
+	}
+	asked := make(chan time.Time, 1)
+	ran := make(chan run, 1)
+	s.mux.HandleFunc("POST /api/sessions/{id}/test-deadline", s.withSession(func(w http.ResponseWriter, r *http.Request, ss *session) {
+		asked <- time.Now()
+		err := s.compute(r.Context(), func(ctx context.Context) error {
+			d, _ := ctx.Deadline()
+			<-ctx.Done()
+			ran <- run{d, ctx.Err()}
+			return ctx.Err()
+		})
+		s.fail(w, err)
+	}))
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+
+	s.work <- struct{}{} // the one worker, busy
+	type reply struct {
+		code int
+		body []byte
+		at   time.Time
+	}
+	replied := make(chan reply, 1)
+	go func() {
+		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/test-deadline", "application/json", []byte(`{}`))
+		replied <- reply{code, b, time.Now()}
+	}()
+	t0 := <-asked
+	time.Sleep(wait)
+	freed := time.Now()
+	<-s.work // the request takes the worker with limit − W left
+
+	var got reply
+	select {
+	case got = <-replied:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no reply 10 s after the worker was freed")
+	}
+	var job run
+	select {
+	case job = <-ran:
+	default:
+		t.Fatalf("the job never ran (status %d: %s); want it started once the worker was free", got.code, got.body)
+	}
+	if !errors.Is(job.err, context.DeadlineExceeded) {
+		t.Errorf("job's context ended with %v, want its deadline", job.err)
+	}
+	if job.deadline.Before(t0.Add(limit)) || !job.deadline.Before(freed.Add(limit)) {
+		t.Errorf("job's deadline %v after the request asked to compute, want the limit %v from then (before %v, when the worker was freed + the limit)",
+			job.deadline.Sub(t0), limit, freed.Add(limit).Sub(t0))
+	}
+	if d := got.at.Sub(t0); d < limit || d >= wait+limit {
+		t.Errorf("reply %v after the request asked to compute, want about the limit %v (at least it, and before the wait + the limit %v)", d, limit, wait+limit)
+	}
+	var e errorReply
+	json.Unmarshal(got.body, &e)
+	if got.code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "limit of 600ms while computing") {
+		t.Errorf("status %d, error %q; want 503 saying the limit of 600ms came while computing", got.code, e.Error)
+	}
+	if m := regexp.MustCompile(`after (\S+) waiting for a free worker`).FindStringSubmatch(e.Error); m == nil {
+		t.Errorf("error %q does not say how long the request waited", e.Error)
+	} else if w, err := time.ParseDuration(m[1]); err != nil || w < wait/2 || w >= limit {
+		t.Errorf("error says the request waited %s, want about %v", m[1], wait)
+	}
+	waitWorkers(t, s, 0)
+}
+
+func TestInitialBasisWaitBounded(t *testing.T) {
+	// A new session of the server's own data (tether serve -input) whose
+	// basis another request is computing (here: the test holds its lock)
+	// waits for it only until its compute deadline: 503 at the limit,
+	// saying it was computing, its worker freed. It waited, holding its
+	// worker, until the other request's own deadline, however far.
+	initial, err := generateData(context.Background(), &GenerateRequest{Name: "moons", Seed: 7, Params: map[string]float64{"n": 100}}, graph.DefaultSpec(), 200000, 1000000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 300 * time.Millisecond
+	s := newTest(t, Config{Workers: 1, ComputeTimeout: limit, Initial: initial, InitialSource: Source{Initial: true}})
+	s.initMu.Lock() // another request computing the basis
+	type reply struct {
+		code int
+		body []byte
+	}
+	replied := make(chan reply, 1)
+	start := time.Now()
+	go func() {
+		code, b := call(t, s, "POST", "/api/sessions", "", nil)
+		replied <- reply{code, b}
+	}()
+	var got reply
+	select {
+	case got = <-replied:
+	case <-time.After(10 * time.Second):
+		s.initMu.Unlock()
+		<-replied
+		t.Fatalf("no reply 10 s after a new session started waiting for the basis (limit %v)", limit)
+	}
+	if d := time.Since(start); d < limit {
+		t.Errorf("reply after %v, before the limit %v", d, limit)
+	}
+	if got.code != http.StatusServiceUnavailable || !strings.Contains(string(got.body), "limit of 300ms while computing") {
+		t.Errorf("status %d: %s; want 503 saying the limit of 300ms came while computing", got.code, got.body)
+	}
+	waitWorkers(t, s, 0)
+	if n := s.sessions.len(); n != 0 {
+		t.Errorf("%d sessions after a failed creation, want 0", n)
+	}
+	s.initMu.Unlock()
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	if info.N != 100 {
+		t.Errorf("new session after the basis was free: %d nodes, want the initial 100", info.N)
+	}
+}
+
+func TestReplyAfterWriteTimeout(t *testing.T) {
+	// A reply given after longer than http.Server's write timeout (counted
+	// from the request's arrival) still reaches the client: the 503 of a
+	// compute limit beyond it (tether serve -compute-timeout 10m against
+	// the 10-minute write timeout; here 600 ms against 150 ms) was cut
+	// off, the client seeing the connection end without a reply.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = 600 * time.Millisecond
+	s := New(Config{Workers: 1, ComputeTimeout: limit, Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	s.writeTimeout = limit / 4
+	stopped := make(chan error, 1)
+	addBlockingRoute(s, stopped)
+	sctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(sctx, l) }()
+	defer func() {
+		stop()
+		<-served
+	}()
+	url := "http://" + l.Addr().String()
+	resp, err := http.Post(url+"/api/sessions", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info sessionInfo
+	json.NewDecoder(resp.Body).Decode(&info)
+	resp.Body.Close()
+	start := time.Now()
+	resp, err = http.Post(url+"/api/sessions/"+info.ID+"/test-block", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatalf("reply after %v (write timeout %v, compute limit %v): %v", time.Since(start), s.writeTimeout, limit, err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(b), "limit of 600ms while computing") {
+		t.Errorf("status %d: %s; want 503 saying the limit of 600ms came while computing", resp.StatusCode, b)
+	}
+	if d := time.Since(start); d < limit {
+		t.Errorf("reply after %v, before the compute limit %v", d, limit)
+	}
+	if err := <-stopped; !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("job's context ended with %v, want its deadline", err)
+	}
 }
 
 func TestClientDisconnectStopsJob(t *testing.T) {

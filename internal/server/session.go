@@ -22,7 +22,7 @@ import (
 type session struct {
 	id string
 
-	mu       sync.Mutex
+	mu       ctxLock
 	lastUsed time.Time // guarded by the store's lock
 	nodes    int       // nodes of its data, guarded by the store's lock
 
@@ -114,7 +114,7 @@ func (st *store) create() (*session, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, fmt.Errorf("session id: %w", err)
 	}
-	s := &session{id: hex.EncodeToString(b[:])}
+	s := &session{id: hex.EncodeToString(b[:]), mu: newCtxLock()}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	now := st.now()
