@@ -33,9 +33,16 @@ class APIError(Exception):
 
 
 class Client:
-    """The server at base (e.g. "http://127.0.0.1:8080/")."""
+    """The server at base (e.g. "http://127.0.0.1:8080/").
 
-    def __init__(self, base, timeout=120):
+    timeout is the socket timeout in seconds. The server sends nothing
+    until its reply, and answers 503 when a request reaches its
+    -compute-timeout (2 minutes by default, counted once the request's
+    body is read and its session free), so the default leaves a minute
+    more for the reply to arrive: raise both together.
+    """
+
+    def __init__(self, base, timeout=180):
         self.base = base.rstrip("/") + "/api/"
         self.timeout = timeout
 
