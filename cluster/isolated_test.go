@@ -76,7 +76,10 @@ func runRecover(m Method, p *Problem) (res *Result, err error) {
 // unclassified error (which the CLI and the server report as internal) and
 // never a panic. The methods listed in isolated refuse the node of degree
 // 0 itself: their error wraps both ErrInvalid and graph.ErrIsolated (Run's
-// isolatedInvalid), names a node and says what to do. The lists are the
+// isolatedInvalid), names a node and says what to do, once ("self loops"
+// at most once: Run's advice was added to messages that gave it already,
+// those of the graph package's Laplacians and of fast-ge's weights). The
+// lists are the
 // methods whose operators divide by degrees (D^{-1/2}, D^{-1} or
 // d_min) and that reach such a node: on the edgeless graph the core rule
 // keeps every node (no node has an edge); with one isolated node and
@@ -109,6 +112,9 @@ func TestIsolatedNodeErrorsAreInvalid(t *testing.T) {
 					case wantIsolated:
 						if msg := err.Error(); !strings.Contains(msg, "node ") || !strings.Contains(msg, "add self loops") || !strings.Contains(msg, "drop the node") {
 							t.Errorf("error %q does not name the node and say what to do", msg)
+						}
+						if msg := err.Error(); strings.Count(msg, "self loops") > 1 {
+							t.Errorf("error %q gives the self-loop advice %d times", msg, strings.Count(msg, "self loops"))
 						}
 					case errors.Is(err, graph.ErrIsolated):
 						t.Fatalf("error %v wraps graph.ErrIsolated; add %s to the list if the refusal is right", err, info.Name)

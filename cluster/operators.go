@@ -327,12 +327,13 @@ func (c *comboOp) addDenseTo(m []float64, f float64) {
 
 // degreeRange returns d_min and d_max of d, or an error wrapping
 // graph.ErrIsolated naming the first node of degree 0 (the constraint
-// weights d_i d_j/(d_min d_max) divide by d_min).
+// weights d_i d_j/(d_min d_max) divide by d_min); Run adds what to do
+// (isolatedInvalid).
 func degreeRange(d []float64, method string) (dmin, dmax float64, err error) {
 	dmin = math.Inf(1)
 	for i, v := range d {
 		if v <= 0 {
-			return 0, 0, fmt.Errorf("cluster: %s: %w: node %d has degree 0, and the constraint weights d_i d_j/(d_min d_max) divide by d_min (add self loops, seed 004 §5.2)", method, graph.ErrIsolated, i)
+			return 0, 0, fmt.Errorf("cluster: %s: %w: node %d has degree 0, and the constraint weights d_i d_j/(d_min d_max) of seed 004 §5.2 divide by d_min", method, graph.ErrIsolated, i)
 		}
 		dmin = math.Min(dmin, v)
 		dmax = math.Max(dmax, v)

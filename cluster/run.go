@@ -84,7 +84,11 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 // invalid for the method, not a numerical failure of it; the CLI and the
 // server then answer it as the caller's error. The message keeps err's,
 // which names the node, and says why the core rule (core.go) did not set
-// the node aside and what to do. This is the one place where that
+// the node aside and what to do, once: when err's message advises self
+// loops already (the graph package's Laplacians do, "add self loops or
+// drop the node"), only how to add them and the methods that regularize
+// the node are added. Methods whose own error wraps ErrInvalid (cosc,
+// fgpwc, l1csc) say what to do themselves. This is the one place where that
 // classification is made, for every method: those that declare Uses.Core
 // reach it on a graph where fewer than max(k, 2) nodes have an edge (the
 // core is then every node) or with DisconnectedStrict, the label methods
@@ -109,7 +113,11 @@ func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
 			why = fmt.Sprintf("; the core rule keeps every node, since only %d of the %d nodes have an edge, fewer than max(k, 2) = %d", linked, g.N(), max(p.K, 2))
 		}
 	}
-	return fmt.Errorf("%w: %w%s: add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the node, or use a method that regularizes it (njw, ncut, cscap, ccsr)", ErrInvalid, err, why)
+	advice := "add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the node, or use a method that regularizes it (njw, ncut, cscap, ccsr)"
+	if strings.Contains(err.Error(), "self loops") {
+		advice = "graph.WithSelfLoops and tether cluster -self-loops add them, or use a method that regularizes the node (njw, ncut, cscap, ccsr)"
+	}
+	return fmt.Errorf("%w: %w%s: %s", ErrInvalid, err, why, advice)
 }
 
 // emptyClusters returns a warning when some of the clusters 0…res.K−1 of

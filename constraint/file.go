@@ -452,18 +452,31 @@ func Write(w io.Writer, s *Set, base int) error {
 }
 
 // ReadLabelsFile reads the partial labels file at path on n nodes (n ≤ 0
-// infers n) with the default options. See ReadLabels.
+// infers n) with the default options. See ReadLabels. It is
+// ReadLabelsFileContext with a context that is never cancelled.
 func ReadLabelsFile(path string, n int) (Labels, error) {
-	f, err := inputfile.Open(context.Background(), path)
+	return ReadLabelsFileContext(context.Background(), path, n)
+}
+
+// ReadLabelsFileContext is ReadLabelsFile checking ctx while the file is
+// opened (a FIFO without a writer is waited for until ctx is cancelled)
+// and read (see ReadLabelsContext).
+func ReadLabelsFileContext(ctx context.Context, path string, n int) (Labels, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("constraint: %w", err)
 	}
 	defer f.Close()
-	return ReadLabels(f, &ReadOptions{N: max(n, 0), File: path})
+	return ReadLabelsContext(ctx, f, &ReadOptions{N: max(n, 0), File: path})
 }
 
-// ReadLabels parses a partial labels file in one of two layouts, chosen by
-// the first data line:
+// ReadLabels is ReadLabelsContext with a context that is never cancelled.
+func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
+	return ReadLabelsContext(context.Background(), r, opt)
+}
+
+// ReadLabelsContext parses a partial labels file in one of two layouts,
+// chosen by the first data line:
 //
 //	node,label     one labelled node per line; nodes not listed are unlabelled
 //	label          one line per node, in node order
@@ -478,8 +491,10 @@ func ReadLabelsFile(path string, n int) (Labels, error) {
 // Errors name the file and line and wrap ErrInvalid: a malformed or
 // negative label, a node listed twice, an index outside the nodes, a line
 // count different from a given N, or mixed layouts. Cost O(file size + n).
-func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
-	lr, err := newLineReader(context.Background(), r, opt)
+// ctx is checked every few thousand lines; a cancelled read returns ctx's
+// error, wrapped with the file and line.
+func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labels, error) {
+	lr, err := newLineReader(ctx, r, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -96,6 +96,10 @@ func TestReadersStopMidRead(t *testing.T) {
 			_, err := ReadValuesContext(ctx, r, "in", ValueOptions{})
 			return err
 		}},
+		{"labels", "1\n", func(ctx context.Context, r io.Reader) error {
+			_, err := ReadLabelsContext(ctx, r, "in", LabelOptions{})
+			return err
+		}},
 		{"node labels", "1\n", func(ctx context.Context, r io.Reader) error {
 			_, err := ReadNodeLabelsContext(ctx, r, "in", NodeLabelOptions{})
 			return err

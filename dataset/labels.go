@@ -45,26 +45,46 @@ type LabelData struct {
 
 // ReadLabelsFile reads integer labels from the named file with the default
 // options (see ReadLabels); string labels are mapped to classes 0…k−1 in
-// sorted order.
+// sorted order. It is ReadLabelsFileContext with a context that is never
+// cancelled.
 func ReadLabelsFile(path string) ([]int, error) {
-	d, err := ReadLabelsFileOptions(path, LabelOptions{})
+	return ReadLabelsFileContext(context.Background(), path)
+}
+
+// ReadLabelsFileContext is ReadLabelsFile checking ctx while the file is
+// opened and read (see ReadLabelsFileOptionsContext).
+func ReadLabelsFileContext(ctx context.Context, path string) ([]int, error) {
+	d, err := ReadLabelsFileOptionsContext(ctx, path, LabelOptions{})
 	if err != nil {
 		return nil, err
 	}
 	return d.Labels, nil
 }
 
-// ReadLabelsFileOptions reads a label file with the given options.
+// ReadLabelsFileOptions reads a label file with the given options. It is
+// ReadLabelsFileOptionsContext with a context that is never cancelled.
 func ReadLabelsFileOptions(path string, opt LabelOptions) (*LabelData, error) {
-	f, err := inputfile.Open(context.Background(), path)
+	return ReadLabelsFileOptionsContext(context.Background(), path, opt)
+}
+
+// ReadLabelsFileOptionsContext reads a label file with the given options;
+// see ReadLabelsContext. A FIFO without a writer is waited for until ctx is
+// cancelled.
+func ReadLabelsFileOptionsContext(ctx context.Context, path string, opt LabelOptions) (*LabelData, error) {
+	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
-	return ReadLabels(f, path, opt)
+	return ReadLabelsContext(ctx, f, path, opt)
 }
 
-// ReadLabels reads labels from r; name is used in error messages. Two
+// ReadLabels is ReadLabelsContext with a context that is never cancelled.
+func ReadLabels(r io.Reader, name string, opt LabelOptions) (*LabelData, error) {
+	return ReadLabelsContext(context.Background(), r, name, opt)
+}
+
+// ReadLabelsContext reads labels from r; name is used in error messages. Two
 // layouts are accepted, told apart by the number of fields on the first data
 // line (fields are separated by a comma, a tab, a semicolon or blanks):
 //
@@ -78,9 +98,10 @@ func ReadLabelsFileOptions(path string, opt LabelOptions) (*LabelData, error) {
 // line whose node field (pairs) or label (one column) is not an integer
 // while the following lines hold integers is a header and is skipped.
 //
-// Cost: O(file size + n).
-func ReadLabels(r io.Reader, name string, opt LabelOptions) (*LabelData, error) {
-	lines, err := readAll(context.Background(), r, name, 0)
+// Cost: O(file size + n). ctx is checked while r is read and every few
+// thousand lines; a cancelled read returns ctx's error, wrapped.
+func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelOptions) (*LabelData, error) {
+	lines, err := readAll(ctx, r, name, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +114,9 @@ func ReadLabels(r io.Reader, name string, opt LabelOptions) (*LabelData, error) 
 	width := 0
 	var sp splitter
 	for i, l := range lines {
+		if err := poll(ctx, name, i); err != nil {
+			return nil, err
+		}
 		if isBlank(l) {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -224,4 +225,61 @@ func pipeWith(t *testing.T, content []byte) string {
 		w.Close()
 	}()
 	return fmt.Sprintf("/proc/self/fd/%d", r.Fd())
+}
+
+// powerlaw fit -input - on a standard input that is a pipe whose writer is
+// connected but silent: the command returns within a second of the
+// cancellation, with the context's error naming <stdin>, and leaves
+// nothing reading standard input (untilDone returned while a goroutine
+// stayed blocked in the read, and took the data written afterwards).
+// Standard input is a blocking descriptor, as os.Stdin is, which the
+// runtime does not poll and no read deadline interrupts.
+func TestPowerlawFitStdinPipeCancels(t *testing.T) {
+	var p [2]int
+	if err := syscall.Pipe(p[:]); err != nil {
+		t.Fatal(err)
+	}
+	stdin, w := os.NewFile(uintptr(p[0]), "stdin"), os.NewFile(uintptr(p[1]), "writer")
+	defer stdin.Close()
+	defer w.Close()
+	if _, err := w.WriteString("1\n2\n"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m := &Main{Stdin: stdin, Stdout: io.Discard, Stderr: io.Discard}
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx, []string{"powerlaw", "fit", "-input", "-"}) }()
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	sent := time.Now()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the command did not return within 10 s of the cancellation")
+	}
+	// The requirement is one second; the margin absorbs a loaded machine.
+	if took := time.Since(sent); took > 2*time.Second {
+		t.Errorf("returned %v after the cancellation, want < 1 s", took)
+	}
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "<stdin>") {
+		t.Fatalf("err = %v, want context.Canceled naming <stdin>", err)
+	}
+	// What is written now is for the next reader of standard input.
+	w.WriteString("5\n")
+	w.Close()
+	got := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(stdin)
+		got <- string(b)
+	}()
+	select {
+	case s := <-got:
+		if s != "5\n" {
+			t.Errorf("standard input read %q after the command returned, want %q (a reader of the command took it)", s, "5\n")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("standard input was not readable within 10 s")
+	}
 }

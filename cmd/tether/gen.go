@@ -38,8 +38,11 @@ class in the last column "label" (0-based); read it back with "--label last".
 sbm and dcsbm write an undirected edge list "i j 1" (0-based; Matrix Market when -o
 ends in .mtx) and a labels file with one block per line.
 
-A flag left out takes the generator's default. The same -seed gives the same
-data here and in "tether cluster -gen".`)
+A flag left out takes the generator's default, and so does -k 0 or -noise -1,
+on any generator; another value of a parameter the generator does not read
+(-k on moons, xor and circles, whose number of classes is fixed; -noise on sbm
+and dcsbm) is refused. The same -seed gives the same data here and in
+"tether cluster -gen".`)
 	return b.String()
 }
 
@@ -61,7 +64,7 @@ func bindGenParams(fs *flag.FlagSet, prefix, kName, kHelp string) *int {
 	k := fs.Int(kName, 0, prefix+kHelp)
 	fs.Int("n", synth.DefaultN, prefix+"number of points or nodes")
 	fs.Int("dim", 2, prefix+"dimension (blobs)")
-	fs.Float64("noise", -1, prefix+"noise standard deviation, blobs: their standard deviation (-1: the generator's default)")
+	fs.Float64("noise", -1, prefix+"noise standard deviation, blobs: their standard deviation (-1: the generator's default; sbm and dcsbm accept only -1)")
 	fs.Float64("factor", 0.5, prefix+"radius of the inner circle, in (0,1) (circles)")
 	fs.Float64("cin", 10, prefix+"SBM c_in, p_in = c_in/n (seed 004 §3.1)")
 	fs.Float64("cout", 2, prefix+"SBM c_out, p_out = c_out/n")
@@ -72,7 +75,7 @@ func bindGenParams(fs *flag.FlagSet, prefix, kName, kHelp string) *int {
 func runGen(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("gen", genUsage())
 	var f genFlags
-	bindGenParams(fs, "", "k", "number of classes: interlaced, blobs, sbm, dcsbm (0: the generator's default)")
+	bindGenParams(fs, "", "k", "number of classes: interlaced, blobs, sbm, dcsbm (0: the generator's default; the others' number is fixed, and they accept only 0)")
 	fs.Uint64Var(&f.seed, "seed", synth.DefaultSeed, "random seed")
 	fs.StringVar(&f.out, "o", "", "output file (default standard output)")
 	fs.StringVar(&f.labels, "labels", "", "sbm, dcsbm: labels file (default: the -o file with extension .labels)")
@@ -149,8 +152,8 @@ func genParams(g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) (s
 		}
 		if f, ok := set[fname]; ok {
 			v := f.Value.String()
-			if (name == "k" && v == "0") || (name == "noise" && v == "-1") {
-				continue // the documented "generator's default" of -k 0 and -noise -1
+			if isDefaultValue(name, v) {
+				continue
 			}
 			if err := p.Set(name, v); err != nil {
 				return p, fmt.Errorf("-%s: %w", fname, err)
@@ -158,6 +161,15 @@ func genParams(g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) (s
 		}
 	}
 	return p, nil
+}
+
+// isDefaultValue reports whether v, the value of the flag of parameter
+// name, is the documented "generator's default" of -k 0 and -noise -1. It
+// stands for the default of any generator, those without the parameter
+// included (they take it as the flag left out), so a flag given with it
+// never lacks an effect (unusedGenFlag).
+func isDefaultValue(name, v string) bool {
+	return (name == "k" && v == "0") || (name == "noise" && v == "-1")
 }
 
 // genParamNames are the parameters whose flags bindGenParams defines,
@@ -175,8 +187,12 @@ func isSet(fs *flag.FlagSet, name string) bool {
 
 // unusedGenFlag returns a usage error naming the first generator parameter
 // flag of fs the user set that g does not read (a flag given with no
-// effect), nil if there is none. flagOf renames as for genParams; cmd
-// prefixes the error (see usagef).
+// effect), nil if there is none. A flag set to the generator's default
+// (isDefaultValue: -k 0 on moons, xor and circles, whose number of classes
+// is fixed; -noise -1 on sbm and dcsbm) is not one: it asks for nothing
+// the generator does not do. Any other value is, -k 2 on moons included:
+// the generators do not declare their fixed number of classes. flagOf
+// renames as for genParams; cmd prefixes the error (see usagef).
 func unusedGenFlag(cmd string, g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) error {
 	flagName := func(name string) string {
 		if alt, ok := flagOf[name]; ok {
@@ -185,18 +201,19 @@ func unusedGenFlag(cmd string, g synth.Generator, fs *flag.FlagSet, flagOf map[s
 		return name
 	}
 	for _, name := range genParamNames() {
-		if !isSet(fs, flagName(name)) || slices.Contains(g.Params, name) {
+		f := fs.Lookup(flagName(name))
+		if !isSet(fs, flagName(name)) || slices.Contains(g.Params, name) || isDefaultValue(name, f.Value.String()) {
 			continue
 		}
-		why := "it has no such parameter"
+		why, hint := "it has no such parameter", ""
 		if name == "k" {
-			why = "its number of classes is fixed"
+			why, hint = "its number of classes is fixed", "; leave -"+flagName(name)+" out or give 0, the generator's default"
 		}
 		reads := make([]string, len(g.Params))
 		for i, p := range g.Params {
 			reads[i] = "-" + flagName(p)
 		}
-		return usagef(cmd, "-%s does not apply to %s: %s (it reads %s)", flagName(name), g.Name, why, strings.Join(reads, ", "))
+		return usagef(cmd, "-%s does not apply to %s: %s (it reads %s)%s", flagName(name), g.Name, why, strings.Join(reads, ", "), hint)
 	}
 	return nil
 }

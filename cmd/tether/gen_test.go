@@ -183,6 +183,34 @@ func TestGenHugeRefused(t *testing.T) {
 	}
 }
 
+// -k 0 and -noise -1 are the generator's defaults, on any generator: the
+// data are those written without the flag.
+func TestGenDefaultValues(t *testing.T) {
+	for _, tc := range []struct {
+		gen  string
+		flag []string
+	}{
+		{"moons", []string{"-k", "0"}},
+		{"blobs", []string{"-k", "0"}},
+		{"sbm", []string{"-noise", "-1"}},
+		{"moons", []string{"-noise", "-1"}},
+	} {
+		t.Run(tc.gen+strings.Join(tc.flag, " "), func(t *testing.T) {
+			want, _, err := run(t, "gen", tc.gen, "-n", "60")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := run(t, append([]string{"gen", tc.gen, "-n", "60"}, tc.flag...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("%v changes the data", tc.flag)
+			}
+		})
+	}
+}
+
 // A flag the user set that would have no effect is a usage error naming
 // it and why (they were ignored silently); the same flags where they apply
 // still work.
@@ -207,6 +235,16 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 		{[]string{"gen", "moons", "-cin", "3", "-o", out}, "gen: -cin does not apply to moons: it has no such parameter"},
 		{[]string{"gen", "moons", "-labels", out + ".labels", "-o", out}, "gen: -labels does not apply to moons"},
 		{[]string{"gen", "blobs", "-k", "4", "-o", out}, ""},
+		// -k 0 and -noise -1 mean "the generator's default" for every
+		// generator, so they never lack an effect (-k 0 was refused on
+		// moons, xor and circles, -noise -1 on sbm and dcsbm).
+		{[]string{"gen", "moons", "-k", "0", "-o", out}, ""},
+		{[]string{"gen", "xor", "-k", "0", "-o", out}, ""},
+		{[]string{"gen", "circles", "-k", "0", "-o", out}, ""},
+		{[]string{"gen", "sbm", "-n", "60", "-noise", "-1", "-o", out}, ""},
+		{[]string{"gen", "dcsbm", "-n", "60", "-noise", "-1", "-o", out}, ""},
+		{[]string{"gen", "sbm", "-n", "60", "-noise", "0.5", "-o", out}, "gen: -noise does not apply to sbm: it has no such parameter"},
+		{[]string{"cluster", "-gen", "moons", "-n", "60", "-gen-k", "0", "-k", "2", "-quiet", "-o", out}, ""},
 		{[]string{"gen", "sbm", "-n", "60", "-labels", out + ".labels", "-o", out}, ""},
 		{[]string{"gen", "sbm", "-n", "60", "-labels", out, "-o", out}, "gen: -o and -labels both write"},
 		{[]string{"cluster", "-graph-file", graphFile, "-knn", "5", "-quiet", "-o", out}, "-knn builds the graph from features and does not apply to -graph-file"},

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -82,7 +83,8 @@ var errUsage = errors.New("usage")
 // "cmd: " when cmd is not "". The subcommands name themselves in their
 // usage errors (eval, labels, constraints, gen, demo, methods), except
 // cluster, serve, repro and powerlaw fit and sample, whose errors carry no
-// prefix; helpers shared between commands take the caller's cmd.
+// prefix but for flag errors (parseFlags names every command); helpers
+// shared between commands take the caller's cmd.
 func usagef(cmd, format string, args ...any) error {
 	if cmd != "" {
 		format = cmd + ": " + format
@@ -170,8 +172,11 @@ func usageHint(fs *flag.FlagSet) string {
 	return fmt.Sprintf("run \"%s -h\" for the flags", fs.Name())
 }
 
-// parseFlags parses args and turns flag errors into usage errors that
-// name the command's -h.
+// parseFlags parses args and turns flag errors (an unknown flag, a value
+// its flag cannot parse) into usage errors that name the command, as
+// usagef does ("usage: gen: invalid value …"), and its -h. The flag
+// package prints nothing (newFlagSet discards its output and the usage is
+// silenced here): the error is printed once, by the caller.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	full := fs.Usage
 	fs.Usage = func() {} // the flag package calls it on every error
@@ -182,7 +187,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 			full()
 			return err
 		}
-		return fmt.Errorf("%w: %v (%s)", errUsage, err, usageHint(fs))
+		return usagef(strings.TrimPrefix(fs.Name(), "tether "), "%v (%s)", err, usageHint(fs))
 	}
 	return nil
 }

@@ -9,10 +9,12 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"text/tabwriter"
 
 	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/powerlaw"
 )
 
@@ -121,14 +123,17 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 	var d *dataset.ValueData
 	name := input
 	if input == "-" {
-		// The reader polls ctx, but a read of standard input (a terminal,
-		// a pipe whose writer is slow) cannot be interrupted: untilDone
-		// returns as soon as ctx is cancelled.
+		// The reader polls ctx, and the cancellation ends a read of
+		// standard input that waits for data (a terminal, a pipe whose
+		// writer is slow), as it does for the files (inputfile).
 		name = "<stdin>"
-		if err := untilDone(ctx, func() (err error) {
-			d, err = dataset.ReadValuesContext(ctx, m.Stdin, name, dataset.ValueOptions{})
-			return err
-		}); err != nil {
+		r := m.Stdin
+		if f, ok := r.(*os.File); ok {
+			in := inputfile.Reopen(ctx, f)
+			defer in.Close()
+			r = in
+		}
+		if d, err = dataset.ReadValuesContext(ctx, r, name, dataset.ValueOptions{}); err != nil {
 			return err
 		}
 	} else if d, err = dataset.ReadValuesFileContext(ctx, input, dataset.ValueOptions{}); err != nil {

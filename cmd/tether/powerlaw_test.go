@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/internal/testctx"
 	"github.com/tether-sc/tether/powerlaw"
 )
 
@@ -238,4 +239,16 @@ func TestPowerlawFitInterrupted(t *testing.T) {
 	if d := time.Since(t0); d > time.Second {
 		t.Errorf("returned %v after the start, 20 ms after which it was cancelled", d)
 	}
+}
+
+// powerlaw fit -input - reads standard input polling its context, as the
+// other readers do: cancelled while values keep coming (a pipe whose
+// writer never stops), it returns the reader's error naming <stdin> soon
+// after, having read little more. It used to leave the read to a goroutine
+// (untilDone) and return the bare context error.
+func TestPowerlawFitStdinStopsMidRead(t *testing.T) {
+	testctx.StopsMidRead(t, "1.5\n", "<stdin>", func(ctx context.Context, r io.Reader) error {
+		m := &Main{Stdin: r, Stdout: io.Discard, Stderr: io.Discard}
+		return m.Run(ctx, []string{"powerlaw", "fit", "-input", "-"})
+	})
 }

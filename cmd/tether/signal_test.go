@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -99,6 +100,85 @@ func TestFlagErrorsAreShort(t *testing.T) {
 	_, stderr, err = run(t, "cluster", "-h")
 	if !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr, "-method string") {
 		t.Errorf("-h: %v, usage %q", err, stderr)
+	}
+}
+
+// A flag mistake — an unknown flag, a value its flag cannot parse — is a
+// usage error (exit status 2) that names the subcommand as its other usage
+// errors do ("usage: gen: …"), for every subcommand, and nothing else is
+// printed: the flag package's own message and usage text go nowhere, and
+// the caller prints the error once (exitCode). The flag errors used to
+// carry no subcommand name ("usage: flag provided but not defined: …").
+func TestFlagErrorsNameTheSubcommand(t *testing.T) {
+	// Commands that hold commands of their own; every other command of
+	// commands() parses flags itself. A new group must be listed here
+	// (its "-bogus" would be an unknown command, failing the test).
+	groups := map[string][]string{
+		"constraints": {"gen", "check", "closure"},
+		"powerlaw":    {"fit", "sample"},
+	}
+	// badValue gives each subcommand a flag with a value it cannot parse.
+	badValue := map[string][]string{
+		"cluster":             {"-k", "abc"},
+		"eval":                {"-max-clusters", "x"},
+		"labels":              {"-header", "maybe"},
+		"constraints gen":     {"-alpha", "x"},
+		"constraints check":   {"-n", "x"},
+		"constraints closure": {"-reps", "x"},
+		"gen":                 {"moons", "-n", "abc"},
+		"demo":                {"-seed", "x"},
+		"methods":             {"-json=x"},
+		"serve":               {"-compute-timeout", "x"},
+		"repro":               {"-workers", "x"},
+		"powerlaw fit":        {"-bootstrap", "x"},
+		"powerlaw sample":     {"-alpha", "x"},
+	}
+	var leaves []string
+	for _, c := range commands() {
+		if sub, ok := groups[c.name]; ok {
+			for _, s := range sub {
+				leaves = append(leaves, c.name+" "+s)
+			}
+			continue
+		}
+		leaves = append(leaves, c.name)
+	}
+	for _, name := range leaves {
+		bad, ok := badValue[name]
+		if !ok {
+			t.Errorf("%s: no flag with a bad value in the table", name)
+			continue
+		}
+		cmd := strings.Fields(name)
+		for _, tc := range []struct {
+			what string
+			args []string
+			want string
+		}{
+			{"unknown flag", append(slices.Clone(cmd), "-bogus"), "flag provided but not defined: -bogus"},
+			{"bad value", append(slices.Clone(cmd), bad...), "invalid "},
+		} {
+			t.Run(name+"/"+tc.what, func(t *testing.T) {
+				_, stderr, err := run(t, tc.args...)
+				if !errors.Is(err, errUsage) {
+					t.Fatalf("%v: error %v, want a usage error", tc.args, err)
+				}
+				prefix := "usage: " + name + ": "
+				if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, tc.want) || !strings.Contains(msg, `(run "tether `+name+` -h" for the flags)`) {
+					t.Errorf("%v: error %q, want %q… containing %q and the -h hint", tc.args, msg, prefix, tc.want)
+				}
+				if stderr != "" {
+					t.Errorf("%v: stderr %q, want nothing besides the error", tc.args, stderr)
+				}
+				var printed bytes.Buffer
+				if code := exitCode(context.Background(), err, &printed); code != 2 {
+					t.Errorf("%v: exit status %d, want 2", tc.args, code)
+				}
+				if got := strings.Count(printed.String(), err.Error()); got != 1 || printed.String() != "tether: "+err.Error()+"\n" {
+					t.Errorf("%v: printed %q, the message %d times, want it once", tc.args, printed.String(), got)
+				}
+			})
+		}
 	}
 }
 

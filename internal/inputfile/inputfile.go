@@ -12,6 +12,9 @@
 // devices are opened as os.Open opens them. Where the operating system
 // lacks what this needs (anything but Linux), Open is os.Open plus the
 // read deadline.
+//
+// Reopen does the same for a file the process already has open (standard
+// input), which it opens anew where its reads could wait.
 package inputfile
 
 import (
@@ -29,11 +32,18 @@ const pollInterval = 100 * time.Millisecond
 type File struct {
 	*os.File
 	stop func() bool
+	// keep is set when File is the caller's file (Reopen): Close leaves
+	// it open.
+	keep bool
 }
 
-// Close stops watching the context and closes the file.
+// Close stops watching the context and closes the file, unless it is the
+// file given to Reopen, which stays open.
 func (f *File) Close() error {
 	f.stop()
+	if f.keep {
+		return nil
+	}
 	return f.File.Close()
 }
 
@@ -47,10 +57,36 @@ func Open(ctx context.Context, path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return watch(ctx, f), nil
+}
+
+// watch returns f as a File whose reads end once ctx is cancelled.
+func watch(ctx context.Context, f *os.File) *File {
 	stop := context.AfterFunc(ctx, func() {
 		// Regular files have no deadline (os.ErrNoDeadline): their reads
 		// do not wait.
 		_ = f.SetReadDeadline(time.Unix(1, 0))
 	})
-	return &File{File: f, stop: stop}, nil
+	return &File{File: f, stop: stop}
+}
+
+// Reopen returns a File reading what f reads — standard input, typically,
+// which a command gets open — such that, as with Open, a read waiting for
+// data ends with an error (os.ErrDeadlineExceeded) once ctx is cancelled.
+// f itself may not allow it: os.Stdin is a blocking descriptor that the
+// runtime does not poll and that no read deadline interrupts. So on Linux
+// a pipe, FIFO or device (a terminal) is opened anew through
+// /proc/self/fd, without blocking: a new open file description, which the
+// runtime polls, reading the same data, and leaving f's flags (which a
+// shell shares) alone. Anything else is read through f itself, whose
+// reads are then not interrupted (the readers still check ctx between
+// reads): a regular file, whose reads do not wait and whose offset the
+// caller may have moved; a socket, which /proc cannot open again; any
+// file where /proc/self/fd is missing. Close the File when done: it closes
+// what Reopen opened, never f. Cost: a stat and an open system call.
+func Reopen(ctx context.Context, f *os.File) *File {
+	if g := reopen(f); g != nil {
+		return watch(ctx, g)
+	}
+	return &File{File: f, stop: func() bool { return true }, keep: true}
 }

@@ -167,3 +167,86 @@ func TestReadStopsOnCancel(t *testing.T) {
 		t.Fatal("the read did not return within 5 s of the cancellation")
 	}
 }
+
+// blockingPipe returns the ends of a pipe as os.NewFile makes them of
+// inherited descriptors (os.Stdin): blocking, not polled by the runtime,
+// so that no read deadline ends their reads.
+func blockingPipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	var p [2]int
+	if err := syscall.Pipe(p[:]); err != nil {
+		t.Fatal(err)
+	}
+	r, w = os.NewFile(uintptr(p[0]), "r"), os.NewFile(uintptr(p[1]), "w")
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return r, w
+}
+
+// Reopen of a blocking pipe (standard input): its data pass, a read
+// waiting for more ends soon after the cancellation, and closing the
+// File leaves the pipe open, its later data for the next reader.
+func TestReopenPipe(t *testing.T) {
+	r, w := blockingPipe(t)
+	if err := r.SetReadDeadline(time.Now()); !errors.Is(err, os.ErrNoDeadline) {
+		t.Fatalf("the pipe takes a deadline (%v): it does not stand for os.Stdin", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := Reopen(ctx, r)
+	w.WriteString("first\n")
+	buf := make([]byte, 64)
+	if n, err := f.Read(buf); err != nil || string(buf[:n]) != "first\n" {
+		t.Fatalf("first read %q, %v", buf[:n], err)
+	}
+	time.AfterFunc(200*time.Millisecond, cancel)
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.Read(buf)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("err = %v, want os.ErrDeadlineExceeded", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the read did not return within 5 s of the cancellation")
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("next\n")
+	w.Close()
+	if b, err := io.ReadAll(r); err != nil || string(b) != "next\n" {
+		t.Fatalf("after Close the pipe reads %q, %v; want %q", b, err, "next\n")
+	}
+}
+
+// Reopen of a regular file reads it from where it stands (a shell's
+// "{ read header; cmd; } < file" has moved it), and closing the File
+// leaves it open.
+func TestReopenRegularFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f.txt")
+	if err := os.WriteFile(p, []byte("header\n1\n2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer orig.Close()
+	if _, err := orig.Seek(int64(len("header\n")), io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	f := Reopen(context.Background(), orig)
+	b, err := io.ReadAll(f)
+	if err != nil || string(b) != "1\n2\n" {
+		t.Fatalf("read %q, %v; want %q", b, err, "1\n2\n")
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := orig.Seek(0, io.SeekStart); err != nil {
+		t.Fatalf("the file was closed: %v", err)
+	}
+}

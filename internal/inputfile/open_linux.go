@@ -91,3 +91,29 @@ func waitWriter(ctx context.Context, f *os.File) error {
 		}
 	}
 }
+
+// reopen opens f's file anew through /proc/self/fd when it is a pipe, a
+// FIFO or a device (see Reopen): read-only, without blocking (the open of
+// a FIFO does not wait for a writer, whom f's opener waited for, and the
+// runtime polls the descriptor) and without making a terminal the
+// process's controlling one. It returns nil for other files and when the
+// open fails (a socket, no /proc).
+func reopen(f *os.File) *os.File {
+	st, err := f.Stat()
+	if err != nil || st.Mode()&(fs.ModeNamedPipe|fs.ModeDevice) == 0 {
+		return nil
+	}
+	rc, err := f.SyscallConn() // f.Fd would make a polled f blocking
+	if err != nil {
+		return nil
+	}
+	var path string
+	if err := rc.Control(func(fd uintptr) { path = fmt.Sprintf("/proc/self/fd/%d", fd) }); err != nil {
+		return nil
+	}
+	g, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil
+	}
+	return g
+}
