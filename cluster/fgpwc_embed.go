@@ -97,7 +97,7 @@ func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWC
 		return nil, fmt.Errorf("%w: fgpwc: M = %d, want M ≤ n − 1 = %d (u_1 is dropped)", ErrInvalid, cfg.M, n-1)
 	}
 	if iso := g.Isolated(); len(iso) > 0 {
-		return nil, fmt.Errorf("%w: %w: fgpwc: node %d has degree 0 (%d isolated nodes), so L_sym is undefined; add self loops (graph.WithSelfLoops, tether cluster -self-loops) or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated, iso[0], len(iso))
+		return nil, fmt.Errorf("%w: %w: fgpwc: node %d has degree 0 (%s), so L_sym is undefined; add self loops (graph.WithSelfLoops, tether cluster -self-loops) or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated, iso[0], plural(len(iso), "isolated node", "isolated nodes"))
 	}
 	b := &FGPWCBasis{g: g, key: cfg.basisKey(), n: n}
 	if _, c := g.Components(); c > 1 {
