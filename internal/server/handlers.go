@@ -101,13 +101,15 @@ func decode(r *http.Request, v any) error {
 // request, not the session's others for up to the server's read or write
 // timeout.
 //
-// Once its body is read the request is admitted: its compute deadline,
-// Config.ComputeTimeout later, starts (compute runs under the same one),
-// and it waits for the session's lock while that deadline and its context
-// last. A request that finds maxWaiting others already waiting for the
-// session is refused at once (503), and one still waiting at its deadline
-// or whose context ends (its client left, the server is stopping) gets 503
-// without the lock.
+// A body that would take the bodies held by such requests past
+// s.bodyBudget is refused at once (503); the body counts until h returns.
+// Once its body is read and counted the request is admitted: its compute
+// deadline, Config.ComputeTimeout later, starts (compute runs under the
+// same one), and it waits for the session's lock while that deadline and
+// its context last. A request that finds maxWaiting others already
+// waiting for the session is refused at once (503), and one still waiting
+// at its deadline or whose context ends (its client left, the server is
+// stopping) gets 503 without the lock.
 func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ss, ok := s.sessions.get(r.PathValue("id"))
@@ -124,6 +126,12 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 			s.fail(w, err)
 			return
 		}
+		unhold, err := s.holdBody(int64(len(body)))
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		defer unhold()
 		adm := admission{at: time.Now()}
 		ctx, cancel := context.WithDeadlineCause(r.Context(), adm.at.Add(s.cfg.ComputeTimeout), errComputeTimeout)
 		defer cancel()
@@ -139,6 +147,7 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 			defer ss.mu.Unlock()
 			h(&reply, hr, ss)
 		}()
+		unhold() // the body is no longer used
 		reply.send(w)
 	}
 }

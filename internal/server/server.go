@@ -10,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -34,7 +36,10 @@ type Config struct {
 	// graph.DefaultSpec(), as tether cluster.
 	Spec graph.Spec
 	// MaxUpload bounds an uploaded file or loaded session (bytes); 0 means
-	// 64 MiB. MaxBody bounds other request bodies; 0 means 1 MiB.
+	// 64 MiB. MaxBody bounds other request bodies; 0 means 1 MiB. The
+	// bodies of a session's requests the server holds at once, read and
+	// not yet done with, add up to at most 5 × MaxUpload (see
+	// Server.bodyBudget).
 	MaxUpload, MaxBody int64
 	// MaxNodes bounds the nodes of a session's data; 0 means 200 000.
 	// MaxTotalNodes bounds the nodes of all sessions together (the least
@@ -101,6 +106,11 @@ const writeTimeout = 10 * time.Minute
 // those before it.
 const maxWaiting = 4
 
+// bodyBudgetUploads is the number of uploads of Config.MaxUpload bytes
+// the bodies held at once may add up to (Server.bodyBudget): one session's
+// holder and its maxWaiting waiting requests.
+const bodyBudgetUploads = maxWaiting + 1
+
 // Server is tether serve's HTTP handler with its sessions.
 type Server struct {
 	cfg      Config
@@ -110,6 +120,26 @@ type Server struct {
 	mux      *http.ServeMux
 	// writeTimeout is the constant writeTimeout (tests shorten it).
 	writeTimeout time.Duration
+
+	// bodyBudget bounds the bytes of the request bodies held at once by
+	// requests that have read theirs (withSession) and not yet left their
+	// session: waiting for it, for a worker, or being worked on; bodyHeld
+	// counts them. A request whose body does not fit is answered 503 at
+	// once, its body dropped. bodyBudget is bodyBudgetUploads ×
+	// Config.MaxUpload, 320 MiB by default: a single body always fits.
+	//
+	// The other limits do not bound these bodies: a session has at most
+	// one request running and maxWaiting waiting, but a request keeps its
+	// session when the session is evicted (MaxSessions, MaxTotalNodes), so
+	// a client creating sessions can have any number of queues, each held
+	// up to ComputeTimeout; and even 64 sessions × 5 requests × 64 MiB is
+	// 20 GiB. Not counted: a body being read (each connection reads at
+	// most its limit, within the server's 2-minute read timeout; the
+	// number of connections is not bounded), a ReadAll buffer's slack
+	// beyond the body (at most about a quarter more), and the replies held
+	// for sending (heldReply).
+	bodyBudget int64
+	bodyHeld   atomic.Int64
 
 	initMu    ctxLock             // held while initBasis is computed
 	initBasis *cluster.FGPWCBasis // basis of Config.Initial, shared
@@ -146,7 +176,8 @@ func New(cfg Config, addr string) *Server {
 	if cfg.Spec == (graph.Spec{}) {
 		cfg.Spec = graph.DefaultSpec()
 	}
-	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout, initMu: newCtxLock()}
+	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout,
+		bodyBudget: bodyBudgetUploads * cfg.MaxUpload, initMu: newCtxLock()}
 	s.routes()
 	return s
 }
@@ -340,6 +371,19 @@ func (s *Server) compute(ctx context.Context, job func(context.Context) error) e
 		return fmt.Errorf("%w: this request reached the server's limit of %v while computing (after waiting %s) and was stopped: ask for less (a smaller data set, k or M, or a faster method), or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout, before)
 	}
 	return err
+}
+
+// holdBody counts a body of n bytes against bodyBudget, failing with
+// errBusy, without counting it, if it does not fit. The returned function
+// uncounts it (once, however often it is called).
+func (s *Server) holdBody(n int64) (func(), error) {
+	if held := s.bodyHeld.Add(n); held > s.bodyBudget {
+		s.bodyHeld.Add(-n)
+		return nil, fmt.Errorf("%w: the server already holds %d bytes of request bodies waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish",
+			errBusy, held-n, n, s.bodyBudget)
+	}
+	var once sync.Once
+	return func() { once.Do(func() { s.bodyHeld.Add(-n) }) }, nil
 }
 
 // Serve accepts connections on l until ctx is cancelled, then shuts down

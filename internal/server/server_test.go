@@ -1337,6 +1337,100 @@ func TestSessionQueueBounded(t *testing.T) {
 	}
 }
 
+func TestBodyBudget(t *testing.T) {
+	// The bodies held by requests waiting for their sessions or being
+	// worked on add up to at most bodyBudget, 5 × MaxUpload: with that
+	// much held (here: four uploads of MaxUpload bytes waiting for one
+	// session, one for another, both held by the test as by earlier
+	// requests), a request with a body is refused at once, on any
+	// session, with 503 saying so, while one without a body goes on; the
+	// held requests keep their places and run once their sessions are
+	// free, and uncount their bodies.
+	const maxUpload = 1000
+	s := newTest(t, Config{MaxUpload: maxUpload})
+	if s.bodyBudget != 5*maxUpload {
+		t.Fatalf("body budget %d, want 5 × MaxUpload = %d", s.bodyBudget, 5*maxUpload)
+	}
+	sessions := make([]*session, 3)
+	for k := range sessions {
+		var info sessionInfo
+		callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+		sessions[k], _ = s.sessions.get(info.ID)
+	}
+	upload := bytes.Repeat([]byte("1,2\n"), maxUpload/4)
+	codes := make(chan int, 5)
+	unlock := make([]func(), 2)
+	for k, waiting := range []int32{maxWaiting, 1} { // the first two sessions: 5 uploads
+		ss := sessions[k]
+		ss.mu.Lock() // an earlier request's turn
+		unlock[k] = sync.OnceFunc(ss.mu.Unlock)
+		defer unlock[k]()
+		for range waiting {
+			go func() {
+				code, _ := call(t, s, "POST", "/api/sessions/"+ss.id+"/data?name=a.csv", "text/csv", upload)
+				codes <- code
+			}()
+		}
+		waitFor(t, fmt.Sprintf("%d uploads waiting for session %d", waiting, k), func() bool { return ss.waiting.Load() == waiting })
+	}
+	if held := s.bodyHeld.Load(); held != 5*maxUpload {
+		t.Fatalf("%d body bytes held by 5 waiting uploads of %d, want %d", held, maxUpload, 5*maxUpload)
+	}
+	free := "/api/sessions/" + sessions[2].id
+	for _, c := range []struct {
+		name, method, path, ctype, body string
+		want                            int
+	}{
+		{"upload", "POST", free + "/data?name=b.csv", "text/csv", "1,2\n3,4\n5,6\n", http.StatusServiceUnavailable},
+		{"constraints", "POST", free + "/constraints", "application/json", `{"pairs":[]}`, http.StatusServiceUnavailable},
+		{"info", "GET", free, "", "", http.StatusOK},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			type reply struct {
+				code int
+				body []byte
+			}
+			replied := make(chan reply, 1)
+			go func() {
+				code, b := call(t, s, c.method, c.path, c.ctype, []byte(c.body))
+				replied <- reply{code, b}
+			}()
+			var got reply
+			select {
+			case got = <-replied:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s: no reply in 10 s", c.name)
+			}
+			var e errorReply
+			json.Unmarshal(got.body, &e)
+			want := fmt.Sprintf("the server already holds %d bytes of request bodies waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish", 5*maxUpload, len(c.body), 5*maxUpload)
+			if got.code != c.want || (c.want == http.StatusServiceUnavailable && e.Error != want) {
+				t.Errorf("status %d, error %q; want %d", got.code, e.Error, c.want)
+				if c.want == http.StatusServiceUnavailable {
+					t.Errorf("want the error %q", want)
+				}
+			}
+			if held := s.bodyHeld.Load(); held != 5*maxUpload {
+				t.Errorf("%d body bytes held after the reply, want the waiting uploads' %d", held, 5*maxUpload)
+			}
+		})
+	}
+	for _, u := range unlock {
+		u()
+	}
+	for range 5 {
+		if code := <-codes; code == http.StatusServiceUnavailable {
+			t.Errorf("a held upload, once its session was free: status %d, want it run", code)
+		}
+	}
+	if held := s.bodyHeld.Load(); held != 0 {
+		t.Errorf("%d body bytes held after every request returned, want 0", held)
+	}
+	if code, b := call(t, s, "POST", free+"/data?name=c.csv", "text/csv", upload); code == http.StatusServiceUnavailable {
+		t.Errorf("an upload of MaxUpload bytes once nothing is held: status %d: %s", code, b)
+	}
+}
+
 func TestInitialBasisWaitBounded(t *testing.T) {
 	// A new session of the server's own data (tether serve -input) whose
 	// basis another request is computing (here: the test holds its lock)
