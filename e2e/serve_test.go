@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -236,6 +237,61 @@ func TestMustLinkInBrowser(t *testing.T) {
 	}
 	if cls != 1 {
 		t.Errorf("two labels from the lasso: %d cannot-links, want 1", cls)
+	}
+	// Quick clicks: three undos and three redos in one go, each a change
+	// while the first PUT is in flight. The page sends one PUT at a time,
+	// the latest list last (the server lets only 4 requests wait for a
+	// session): no error, and the server ends with the page's list, the
+	// one before the clicks.
+	want, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.tether.state.pairs.length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Count the PUTs and how many are in flight at once.
+	const countPuts = `(() => {
+		const f = window.fetch, c = window.putCount = { sent: 0, now: 0, most: 0 };
+		window.fetch = async (u, o) => {
+			const put = o && o.method === "PUT";
+			if (put) { c.sent++; c.now++; c.most = Math.max(c.most, c.now); }
+			try { return await f(u, o); } finally { if (put) c.now--; }
+		};
+		return true;
+	})()`
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](countPuts)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(["undo", "undo", "undo", "redo", "redo", "redo"].forEach((id) => document.getElementById(id).click()), true)`)); err != nil {
+		t.Fatal(err)
+	}
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		idle, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = window.tether.state; return !s.syncing && !s.busy && !s.pending; })()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if idle {
+			break
+		}
+		if time.Since(start) > 20*time.Second {
+			t.Fatal("the page still sends or re-clusters 20 s after the clicks")
+		}
+	}
+	page, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.tether.state.pairs.length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := countConstraints(); page != want || got != want || strings.Contains(msg, "503") || strings.Contains(msg, "waiting") {
+		t.Errorf("after quick undo/redo clicks: page %d pairs, server %d, want %d; status %q", page, got, want, msg)
+	}
+	puts, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[window.putCount.sent, window.putCount.most]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if puts[0] != 2 || puts[1] != 1 {
+		t.Errorf("six quick changes sent %d PUTs, at most %d at once; want 2 (the first, then the latest list), one at a time", puts[0], puts[1])
 	}
 	if *screenshot != "" {
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))

@@ -22,7 +22,7 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	maxNodes := new(int)
 	*maxNodes = 200000
 	fs.Var(intIn(maxNodes, 1, 1<<31-1), "max-nodes-session", "largest `number` of nodes of a session's data")
-	computeTimeout := fs.Duration("compute-timeout", server.DefaultComputeTimeout, "longest `duration` one request may spend waiting for a free worker and computing (loading, clustering, suggesting), both together; beyond it the work stops (or never starts) and the request gets 503")
+	computeTimeout := fs.Duration("compute-timeout", server.DefaultComputeTimeout, "longest `duration` one request may spend, once its body is read, waiting for its session's earlier requests, waiting for a free worker and computing (loading, clustering, suggesting), all together; beyond it the work stops (or never starts) and the request gets 503")
 	var origins multiFlag
 	fs.Var(&origins, "allow-origin", "a further `origin` (https://host[:port]) whose pages may call the API, e.g. a reverse proxy's (repeatable; the server's own page always may)")
 	quiet := fs.Bool("quiet", false, "no progress messages")
@@ -93,6 +93,7 @@ prints its URL on standard output. Open it in a browser: load or generate
 data, click two points to add a must-link or cannot-link, and the page
 re-clusters at once (FGPWC reuses its spectral basis). With -input,
 -graph-file or -gen every new session starts with that data, read with the
-options of tether cluster. A request's wait for a free worker and its
-computation together stop after -compute-timeout (2m by default), with an
+options of tether cluster. A request's waits for its session's earlier
+requests and a free worker and its computation together stop after
+-compute-timeout (2m by default), counted once its body is read, with an
 error naming the limit. Ctrl-C stops the server gracefully.`

@@ -38,8 +38,8 @@ class Client:
     timeout is the socket timeout in seconds. The server sends nothing
     until its reply, and answers 503 when a request reaches its
     -compute-timeout (2 minutes by default, counted once the request's
-    body is read and its session free), so the default leaves a minute
-    more for the reply to arrive: raise both together.
+    body is read, waiting for its session included), so the default
+    leaves a minute more for the reply to arrive: raise both together.
     """
 
     def __init__(self, base, timeout=180):

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tether-sc/tether/active"
 	"github.com/tether-sc/tether/cluster"
@@ -41,18 +42,19 @@ func writeError(w http.ResponseWriter, status int, err error) {
 	msg = strings.TrimPrefix(msg, errBadInput.Error()+": ")
 	msg = strings.TrimPrefix(msg, errConflict.Error()+": ")
 	msg = strings.TrimPrefix(msg, errComputeTimeout.Error()+": ")
+	msg = strings.TrimPrefix(msg, errBusy.Error()+": ")
 	writeJSON(w, status, errorReply{Error: msg})
 }
 
 // fail maps err to its status: 400 bad input, 409 conflict, 413 too
-// large, 503 past the compute time limit or cancelled (the client left or
-// the server is stopping), 500 otherwise.
+// large, 503 past the compute time limit, too many waiting (errBusy) or
+// cancelled (the client left or the server is stopping), 500 otherwise.
 func (s *Server) fail(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body exceeds the limit of %d bytes", tooBig.Limit))
-	case errors.Is(err, errComputeTimeout):
+	case errors.Is(err, errComputeTimeout), errors.Is(err, errBusy):
 		writeError(w, http.StatusServiceUnavailable, err)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		// Before bad input: a reader or generator stopped by the
@@ -93,12 +95,21 @@ func decode(r *http.Request, v any) error {
 
 // withSession looks up the session named in the path, reads the request's
 // whole body (within guard's limit) and runs h under the session's lock
-// with that body; a request whose context ends (its client left, the
-// server is stopping) while it waits for the lock gets 503 without it. The
-// body is read before the lock is taken, and h's reply is held in memory
-// (heldReply) and sent after the lock is released: a client sending its
-// body or reading its reply slowly blocks only its own request, not the
-// session's others for up to the server's read or write timeout.
+// with that body. The body is read before the lock is taken, and h's reply
+// is held in memory (heldReply) and sent after the lock is released: a
+// client sending its body or reading its reply slowly blocks only its own
+// request, not the session's others for up to the server's read or write
+// timeout.
+//
+// A body that would take the bodies held by such requests past
+// s.bodyBudget is refused at once (503); the body counts until h returns.
+// Once its body is read and counted the request is admitted: its compute
+// deadline, Config.ComputeTimeout later, starts (compute runs under the
+// same one), and it waits for the session's lock while that deadline and
+// its context last. A request that finds maxWaiting others already
+// waiting for the session is refused at once (503), and one still waiting
+// at its deadline or whose context ends (its client left, the server is
+// stopping) gets 503 without the lock.
 func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ss, ok := s.sessions.get(r.PathValue("id"))
@@ -115,18 +126,51 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 			s.fail(w, err)
 			return
 		}
-		r.Body = &bufferedBody{Reader: bytes.NewReader(body), data: body}
-		if err := ss.mu.LockContext(r.Context()); err != nil {
-			s.fail(w, fmt.Errorf("waiting for the session's other requests: %w", err))
+		unhold, err := s.holdBody(int64(len(body)))
+		if err != nil {
+			s.fail(w, err)
 			return
 		}
+		defer unhold()
+		adm := admission{at: time.Now()}
+		ctx, cancel := context.WithDeadlineCause(r.Context(), adm.at.Add(s.cfg.ComputeTimeout), errComputeTimeout)
+		defer cancel()
+		if err := s.waitTurn(ctx, ss); err != nil {
+			s.fail(w, err)
+			return
+		}
+		adm.sessionWait = time.Since(adm.at)
+		hr := r.WithContext(context.WithValue(ctx, admissionKey{}, adm))
+		hr.Body = &bufferedBody{Reader: bytes.NewReader(body), data: body}
 		reply := heldReply{header: w.Header()}
 		func() {
 			defer ss.mu.Unlock()
-			h(&reply, r, ss)
+			h(&reply, hr, ss)
 		}()
+		unhold() // the body is no longer used
 		reply.send(w)
 	}
+}
+
+// waitTurn takes ss's lock, waiting for it while ctx lasts (the request's
+// compute deadline, its client, the server) unless maxWaiting requests
+// already wait for it.
+func (s *Server) waitTurn(ctx context.Context, ss *session) error {
+	if ss.mu.TryLock() {
+		return nil
+	}
+	if ss.waiting.Add(1) > maxWaiting {
+		ss.waiting.Add(-1)
+		return fmt.Errorf("%w: %d requests are already waiting for this session; try again when they finish", errBusy, maxWaiting)
+	}
+	defer ss.waiting.Add(-1)
+	if err := ss.mu.LockContext(ctx); err != nil {
+		if errors.Is(context.Cause(ctx), errComputeTimeout) {
+			return fmt.Errorf("%w: this request reached the server's limit of %v while waiting for the session's earlier requests (a session runs its requests one at a time), so it did not start: try again when they finish, or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout)
+		}
+		return fmt.Errorf("waiting for the session's other requests: %w", err)
+	}
+	return nil
 }
 
 // heldReply is an http.ResponseWriter that keeps the status and body in

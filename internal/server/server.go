@@ -10,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -34,7 +36,10 @@ type Config struct {
 	// graph.DefaultSpec(), as tether cluster.
 	Spec graph.Spec
 	// MaxUpload bounds an uploaded file or loaded session (bytes); 0 means
-	// 64 MiB. MaxBody bounds other request bodies; 0 means 1 MiB.
+	// 64 MiB. MaxBody bounds other request bodies; 0 means 1 MiB. The
+	// bodies of a session's requests the server holds at once, read and
+	// not yet done with, add up to at most 5 × MaxUpload (see
+	// Server.bodyBudget).
 	MaxUpload, MaxBody int64
 	// MaxNodes bounds the nodes of a session's data; 0 means 200 000.
 	// MaxTotalNodes bounds the nodes of all sessions together (the least
@@ -58,12 +63,16 @@ type Config struct {
 	// origin (no path, query or user), compared without case; see
 	// ParseOrigin. The Host check still applies to every request.
 	AllowOrigins []string
-	// ComputeTimeout bounds the time one request (loading, clustering,
-	// suggesting) spends waiting for one of the Workers and computing, in
-	// all: one deadline, set when the request asks to compute, covers both.
-	// A request still waiting at the deadline never starts; one computing is
-	// cancelled and its worker freed; either is answered 503 naming the
-	// phase and the limit. 0 means DefaultComputeTimeout.
+	// ComputeTimeout bounds the time one request spends, once its body is
+	// read, waiting for its session's earlier requests (a session runs its
+	// requests one at a time), waiting for one of the Workers and computing
+	// (loading, clustering, suggesting), in all: one deadline, set when the
+	// request's body has been read (for a new session, when it asks to
+	// compute), covers the three, so no request takes longer than
+	// ComputeTimeout plus the reading of its body. A request still waiting
+	// at the deadline never starts; one computing is cancelled and its
+	// worker freed; either is answered 503 naming the phase and the limit.
+	// 0 means DefaultComputeTimeout.
 	ComputeTimeout time.Duration
 	// FGPWCM is FGPWC's embedding dimension when the M knob is not given.
 	// If FGPWCM is 0 it is 2k for the request's k (at most 200 unless k
@@ -75,17 +84,32 @@ type Config struct {
 }
 
 // DefaultComputeTimeout is Config.ComputeTimeout's default: one request's
-// wait for a worker and its work together stop after 2 minutes, well past
-// an interactive re-clustering (milliseconds on 10⁴ nodes,
-// docs/serve-load.md) and the first embedding of the largest session
-// (200 000 nodes).
+// waits for its session and a worker and its work together stop after 2
+// minutes, well past an interactive re-clustering (milliseconds on 10⁴
+// nodes, docs/serve-load.md) and the first embedding of the largest
+// session (200 000 nodes).
 const DefaultComputeTimeout = 2 * time.Minute
 
 // writeTimeout is the time a reply has to be written, counted from its
 // first byte (replyWriter), not from the request's arrival: a reply given
-// after a long wait and computation (a larger -compute-timeout, a queue
-// of the session's requests) still has that long to be written.
+// after a long wait and computation (a larger -compute-timeout) still has
+// that long to be written.
 const writeTimeout = 10 * time.Minute
+
+// maxWaiting bounds the requests waiting for one session's turn (its
+// earlier requests running one at a time); one more is answered 503 at
+// once, its body dropped. A session serves one person's page, which sends
+// a request per click and re-clusters one at a time: more than a few
+// waiting means a client sending faster than the session can serve, and
+// each waiting request holds its body (up to Config.MaxUpload) and would
+// only wait, up to Config.ComputeTimeout, to find the session changed by
+// those before it.
+const maxWaiting = 4
+
+// bodyBudgetUploads is the number of uploads of Config.MaxUpload bytes
+// the bodies held at once may add up to (Server.bodyBudget): one session's
+// holder and its maxWaiting waiting requests.
+const bodyBudgetUploads = maxWaiting + 1
 
 // Server is tether serve's HTTP handler with its sessions.
 type Server struct {
@@ -96,6 +120,26 @@ type Server struct {
 	mux      *http.ServeMux
 	// writeTimeout is the constant writeTimeout (tests shorten it).
 	writeTimeout time.Duration
+
+	// bodyBudget bounds the bytes of the request bodies held at once by
+	// requests that have read theirs (withSession) and not yet left their
+	// session: waiting for it, for a worker, or being worked on; bodyHeld
+	// counts them. A request whose body does not fit is answered 503 at
+	// once, its body dropped. bodyBudget is bodyBudgetUploads ×
+	// Config.MaxUpload, 320 MiB by default: a single body always fits.
+	//
+	// The other limits do not bound these bodies: a session has at most
+	// one request running and maxWaiting waiting, but a request keeps its
+	// session when the session is evicted (MaxSessions, MaxTotalNodes), so
+	// a client creating sessions can have any number of queues, each held
+	// up to ComputeTimeout; and even 64 sessions × 5 requests × 64 MiB is
+	// 20 GiB. Not counted: a body being read (each connection reads at
+	// most its limit, within the server's 2-minute read timeout; the
+	// number of connections is not bounded), a ReadAll buffer's slack
+	// beyond the body (at most about a quarter more), and the replies held
+	// for sending (heldReply).
+	bodyBudget int64
+	bodyHeld   atomic.Int64
 
 	initMu    ctxLock             // held while initBasis is computed
 	initBasis *cluster.FGPWCBasis // basis of Config.Initial, shared
@@ -132,7 +176,8 @@ func New(cfg Config, addr string) *Server {
 	if cfg.Spec == (graph.Spec{}) {
 		cfg.Spec = graph.DefaultSpec()
 	}
-	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout, initMu: newCtxLock()}
+	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout,
+		bodyBudget: bodyBudgetUploads * cfg.MaxUpload, initMu: newCtxLock()}
 	s.routes()
 	return s
 }
@@ -205,6 +250,17 @@ func (s *Server) acquire(ctx context.Context) (func(), error) {
 	}
 }
 
+// admission is when a request was admitted: its body read, before it
+// waits for its session. withSession puts it in the request's context;
+// compute counts the request's deadline from it.
+type admission struct {
+	at          time.Time
+	sessionWait time.Duration // how long it waited for its session
+}
+
+// admissionKey is the context key of a request's admission.
+type admissionKey struct{}
+
 // ctxLock is a mutex whose wait can also end with a context
 // (LockContext): a request waiting for its session, or for the -input
 // data's basis another request is computing, stops waiting when its
@@ -231,6 +287,17 @@ func (l ctxLock) LockContext(ctx context.Context) error {
 	}
 }
 
+// TryLock takes the lock if it is free, without waiting, and reports
+// whether it did.
+func (l ctxLock) TryLock() bool {
+	select {
+	case l.ch <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
 // Unlock releases the lock, which must be held.
 func (l ctxLock) Unlock() {
 	select {
@@ -241,8 +308,12 @@ func (l ctxLock) Unlock() {
 }
 
 // errComputeTimeout marks a request that reached Config.ComputeTimeout
-// waiting for a worker or computing (HTTP 503).
+// waiting for its session or a worker, or computing (HTTP 503).
 var errComputeTimeout = errors.New("compute time limit")
+
+// errBusy marks a request refused at once because too many wait already
+// (HTTP 503).
+var errBusy = errors.New("server busy")
 
 // compute runs job holding one of the Workers tokens, under a context that
 // ends with ctx (the client left, the server is stopping) or at the
@@ -250,18 +321,36 @@ var errComputeTimeout = errors.New("compute time limit")
 // work returns soon after its context ends, and the token is freed when
 // job returns.
 //
-// The deadline is set once, when compute is called (the request is
-// admitted: its body read and its session held), Config.ComputeTimeout
-// later, and both the wait for a token and the job run under it: a request
-// that waited W for a worker has the limit − W left to compute, so no
-// request spends longer than the limit in both together. A request that
-// reaches the deadline fails with errComputeTimeout, its message saying in
-// which phase (waiting for a worker, so the job never started, or
-// computing, so the job was stopped), the limit and what to do.
+// The deadline is Config.ComputeTimeout after the request's admission
+// (withSession: its body read, before it waited for its session; for a
+// request not through withSession, when compute is called), and the wait
+// for the session, the wait for a token and the job all run under it: a
+// request that waited W in all has the limit − W left to compute, so no
+// request spends longer than the limit in the three together. A request
+// that reaches the deadline fails with errComputeTimeout, its message
+// saying in which phase (waiting for a worker, so the job never started,
+// or computing, so the job was stopped; withSession reports the wait for
+// the session), how long it waited, the limit and what to do.
 func (s *Server) compute(ctx context.Context, job func(context.Context) error) error {
-	admitted := time.Now()
-	dctx, cancel := context.WithDeadlineCause(ctx, admitted.Add(s.cfg.ComputeTimeout), errComputeTimeout)
+	adm, viaSession := ctx.Value(admissionKey{}).(admission)
+	if !viaSession {
+		adm = admission{at: time.Now()}
+	}
+	asked := time.Now()
+	dctx, cancel := context.WithDeadlineCause(ctx, adm.at.Add(s.cfg.ComputeTimeout), errComputeTimeout)
 	defer cancel()
+	// waited says how long the request waited before computing.
+	waited := func() string {
+		w := fmt.Sprintf("%v for a free worker", time.Since(asked).Round(time.Millisecond))
+		if viaSession {
+			return fmt.Sprintf("%v for the session's earlier requests and %s", adm.sessionWait.Round(time.Millisecond), w)
+		}
+		return w
+	}
+	// The deadline's cause is errComputeTimeout whether it is ctx's (set
+	// by withSession) or dctx's own; the client leaving or the server
+	// stopping first gives another cause.
+	timedOut := func() bool { return errors.Is(context.Cause(dctx), errComputeTimeout) }
 	release, err := s.acquire(dctx)
 	if err == nil && dctx.Err() != nil {
 		// The token and the deadline came together (select chose the
@@ -270,18 +359,31 @@ func (s *Server) compute(ctx context.Context, job func(context.Context) error) e
 		err = dctx.Err()
 	}
 	if err != nil {
-		if ctx.Err() == nil && errors.Is(context.Cause(dctx), errComputeTimeout) {
-			return fmt.Errorf("%w: this request reached the server's limit of %v while waiting for a free worker (all %d stayed busy), so it did not start: try again later, or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout, cap(s.work))
+		if timedOut() {
+			return fmt.Errorf("%w: this request reached the server's limit of %v while waiting for a free worker (after waiting %s; all %d stayed busy), so it did not start: try again later, or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout, waited(), cap(s.work))
 		}
 		return err
 	}
 	defer release()
-	waited := time.Since(admitted)
+	before := waited()
 	err = job(dctx)
-	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(dctx), errComputeTimeout) {
-		return fmt.Errorf("%w: this request reached the server's limit of %v while computing (after %v waiting for a free worker) and was stopped: ask for less (a smaller data set, k or M, or a faster method), or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout, waited.Round(time.Millisecond))
+	if err != nil && timedOut() {
+		return fmt.Errorf("%w: this request reached the server's limit of %v while computing (after waiting %s) and was stopped: ask for less (a smaller data set, k or M, or a faster method), or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout, before)
 	}
 	return err
+}
+
+// holdBody counts a body of n bytes against bodyBudget, failing with
+// errBusy, without counting it, if it does not fit. The returned function
+// uncounts it (once, however often it is called).
+func (s *Server) holdBody(n int64) (func(), error) {
+	if held := s.bodyHeld.Add(n); held > s.bodyBudget {
+		s.bodyHeld.Add(-n)
+		return nil, fmt.Errorf("%w: the server already holds %d bytes of request bodies waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish",
+			errBusy, held-n, n, s.bodyBudget)
+	}
+	var once sync.Once
+	return func() { once.Do(func() { s.bodyHeld.Add(-n) }) }, nil
 }
 
 // Serve accepts connections on l until ctx is cancelled, then shuts down

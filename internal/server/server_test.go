@@ -1075,14 +1075,27 @@ func TestComputeTimeoutBoundsWorkerWait(t *testing.T) {
 	waitWorkers(t, s, 0)
 }
 
+// waitFor polls cond every 5 ms for up to 10 s, failing the test with
+// what if it never holds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10 s: not %s", what)
+		}
+	}
+}
+
 func TestComputeTimeoutCoversWaitAndRun(t *testing.T) {
-	// One deadline, set when the request asks to compute, covers its wait
-	// for a worker and its run: a request that waits W for the only
-	// worker, with a job that would run forever, is stopped at the limit,
-	// not at W + the limit (the wait and the run each had the limit).
-	// The job's deadline is checked against the instants the test saw
-	// (deterministic unless the handler stalls for W between them); the
-	// reply's time with W of slack, which the old W + limit cannot meet.
+	// One deadline, set when the request's body has been read, covers its
+	// wait for its session, its wait for a worker and its run: a request
+	// that waits W for its session (held by an earlier request; here, by
+	// the test) or for the only worker, with a job that would run forever,
+	// is stopped at the limit, not at W + the limit (the wait and the run
+	// each had the limit). The job's deadline is checked against the
+	// instants the test saw (deterministic unless the handler stalls for W
+	// between them); the reply's time with W of slack, which the old
+	// W + limit cannot meet.
 	const limit, wait = 600 * time.Millisecond, 400 * time.Millisecond
 	s := newTest(t, Config{Workers: 1, ComputeTimeout: limit})
 	type run struct {
@@ -1103,56 +1116,319 @@ func TestComputeTimeoutCoversWaitAndRun(t *testing.T) {
 	}))
 	var info sessionInfo
 	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	ss, _ := s.sessions.get(info.ID)
+	for _, c := range []struct {
+		name string
+		// hold takes what the request will wait for; waiting returns
+		// once it waits; free lets it go on.
+		hold, waiting, free func()
+		// waited is the group of the error's `after waiting …` that
+		// names this wait.
+		waited int
+	}{
+		{"worker", func() { s.work <- struct{}{} }, func() { <-asked }, func() { <-s.work }, 2},
+		{"session", ss.mu.Lock, func() { waitFor(t, "waiting for the session", func() bool { return ss.waiting.Load() == 1 }) }, ss.mu.Unlock, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.hold()
+			type reply struct {
+				code int
+				body []byte
+				at   time.Time
+			}
+			replied := make(chan reply, 1)
+			t0 := time.Now()
+			go func() {
+				code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/test-deadline", "application/json", []byte(`{}`))
+				replied <- reply{code, b, time.Now()}
+			}()
+			c.waiting()
+			time.Sleep(wait)
+			freed := time.Now()
+			c.free() // the request goes on with limit − W left
 
-	s.work <- struct{}{} // the one worker, busy
-	type reply struct {
-		code int
-		body []byte
-		at   time.Time
+			var got reply
+			select {
+			case got = <-replied:
+			case <-time.After(10 * time.Second):
+				t.Fatal("no reply 10 s after the request was let go on")
+			}
+			select {
+			case <-asked: // the session case's
+			default:
+			}
+			var job run
+			select {
+			case job = <-ran:
+			default:
+				t.Fatalf("the job never ran (status %d: %s); want it started once free", got.code, got.body)
+			}
+			if !errors.Is(job.err, context.DeadlineExceeded) {
+				t.Errorf("job's context ended with %v, want its deadline", job.err)
+			}
+			if job.deadline.Before(t0.Add(limit)) || !job.deadline.Before(freed.Add(limit)) {
+				t.Errorf("job's deadline %v after the request was sent, want the limit %v from about then (before %v, when it was let go on + the limit)",
+					job.deadline.Sub(t0), limit, freed.Add(limit).Sub(t0))
+			}
+			if d := got.at.Sub(t0); d < limit || d >= wait+limit {
+				t.Errorf("reply %v after the request was sent, want about the limit %v (at least it, and before the wait + the limit %v)", d, limit, wait+limit)
+			}
+			var e errorReply
+			json.Unmarshal(got.body, &e)
+			if got.code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "limit of 600ms while computing") {
+				t.Errorf("status %d, error %q; want 503 saying the limit of 600ms came while computing", got.code, e.Error)
+			}
+			m := regexp.MustCompile(`after waiting (\S+) for the session's earlier requests and (\S+) for a free worker`).FindStringSubmatch(e.Error)
+			if m == nil {
+				t.Fatalf("error %q does not say how long the request waited for its session and a worker", e.Error)
+			}
+			for k := 1; k <= 2; k++ {
+				lo, hi := time.Duration(0), wait/2 // the other wait: none
+				if k == c.waited {
+					lo, hi = wait/2, limit
+				}
+				if w, err := time.ParseDuration(m[k]); err != nil || w < lo || w >= hi {
+					t.Errorf("error says the request waited %s (%s), want in [%v, %v)", m[k], m[0], lo, hi)
+				}
+			}
+			waitWorkers(t, s, 0)
+		})
 	}
-	replied := make(chan reply, 1)
-	go func() {
-		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/test-deadline", "application/json", []byte(`{}`))
-		replied <- reply{code, b, time.Now()}
+}
+
+func TestSessionWaitBounded(t *testing.T) {
+	// A request waiting for its session (held here by the test, as by an
+	// earlier request) waits at most the compute limit, counted from its
+	// admission (its body read): then 503 saying it waited that long for
+	// the session's earlier requests, without the lock and without
+	// changing the session. It waited, however long, for its turn.
+	const limit = 300 * time.Millisecond
+	s := newTest(t, Config{ComputeTimeout: limit})
+	id := newSession(t, s, 100)
+	base := "/api/sessions/" + id
+	ss, _ := s.sessions.get(id)
+	for _, c := range []struct {
+		name, method, path, body string
+	}{
+		{"info", "GET", base, ""},
+		{"constraints", "POST", base + "/constraints", `{"pairs":[{"i":0,"j":1,"kind":"ml"}]}`},
+		{"cluster", "POST", base + "/cluster", `{"k":2,"seed":1}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ss.mu.Lock() // an earlier request's turn
+			type reply struct {
+				code int
+				body []byte
+			}
+			replied := make(chan reply, 1)
+			start := time.Now()
+			go func() {
+				code, b := call(t, s, c.method, c.path, "application/json", []byte(c.body))
+				replied <- reply{code, b}
+			}()
+			var got reply
+			select {
+			case got = <-replied:
+			case <-time.After(10 * time.Second):
+				ss.mu.Unlock()
+				<-replied
+				t.Fatalf("%s waited on for its session 10 s (limit %v)", c.name, limit)
+			}
+			d := time.Since(start)
+			ss.mu.Unlock() // the lock was still the test's
+			if d < limit || d > limit+5*time.Second {
+				t.Errorf("reply after %v, want about the limit %v", d, limit)
+			}
+			var e errorReply
+			json.Unmarshal(got.body, &e)
+			if got.code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "limit of 300ms while waiting for the session's earlier requests") || !strings.Contains(e.Error, "-compute-timeout") {
+				t.Errorf("status %d, error %q; want 503 saying the limit of 300ms came while waiting for the session's earlier requests", got.code, e.Error)
+			}
+			if n := ss.waiting.Load(); n != 0 {
+				t.Errorf("%d requests still counted as waiting, want 0", n)
+			}
+		})
+	}
+	var info sessionInfo
+	callJSON(t, s, "GET", base, nil, &info, http.StatusOK)
+	if info.Constraints != 0 || info.Last != nil {
+		t.Errorf("after requests that reached the limit waiting: %d constraints, partition %v; want the session as it was", info.Constraints, info.Last != nil)
+	}
+}
+
+func TestSessionQueueBounded(t *testing.T) {
+	// With maxWaiting requests waiting for a session (held here by the
+	// test, as by an earlier request), one more is refused at once with
+	// 503 saying so, whatever it is (an upload too: its body dropped);
+	// the waiting ones keep their places and run once the session is
+	// free, and the session takes requests again.
+	s := newTest(t, Config{})
+	id := newSession(t, s, 100)
+	base := "/api/sessions/" + id
+	ss, _ := s.sessions.get(id)
+	ss.mu.Lock() // an earlier request's turn
+	held := true
+	defer func() {
+		if held {
+			ss.mu.Unlock()
+		}
 	}()
-	t0 := <-asked
-	time.Sleep(wait)
-	freed := time.Now()
-	<-s.work // the request takes the worker with limit − W left
+	codes := make(chan int, maxWaiting)
+	for k := range maxWaiting {
+		go func() {
+			body, _ := json.Marshal(constraintsBody{Pairs: []pairJSON{{I: 0, J: 1 + k, Kind: "ml"}}})
+			code, _ := call(t, s, "POST", base+"/constraints", "application/json", body)
+			codes <- code
+		}()
+	}
+	waitFor(t, fmt.Sprintf("%d requests waiting for the session", maxWaiting), func() bool { return ss.waiting.Load() == maxWaiting })
+	for _, c := range []struct {
+		name, method, path, ctype, body string
+	}{
+		{"info", "GET", base, "", ""},
+		{"cluster", "POST", base + "/cluster", "application/json", `{"k":2}`},
+		{"upload", "POST", base + "/data?name=a.csv", "text/csv", "x,y\n1,2\n3,4\n5,6\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			type reply struct {
+				code int
+				body []byte
+			}
+			replied := make(chan reply, 1)
+			go func() {
+				code, b := call(t, s, c.method, c.path, c.ctype, []byte(c.body))
+				replied <- reply{code, b}
+			}()
+			var got reply
+			select {
+			case got = <-replied:
+			case <-time.After(10 * time.Second):
+				ss.mu.Unlock()
+				held = false
+				<-replied
+				t.Fatalf("%s waited 10 s behind %d waiting requests, want refused at once", c.name, maxWaiting)
+			}
+			var e errorReply
+			json.Unmarshal(got.body, &e)
+			if want := fmt.Sprintf("%d requests are already waiting for this session; try again when they finish", maxWaiting); got.code != http.StatusServiceUnavailable || e.Error != want {
+				t.Errorf("status %d, error %q; want 503 %q", got.code, e.Error, want)
+			}
+			if n := ss.waiting.Load(); n != maxWaiting && held {
+				t.Errorf("%d requests counted as waiting after a refusal, want %d", n, maxWaiting)
+			}
+		})
+	}
+	if held {
+		ss.mu.Unlock()
+		held = false
+	}
+	for range maxWaiting {
+		if code := <-codes; code != http.StatusOK {
+			t.Errorf("a waiting request, once the session was free: status %d, want 200", code)
+		}
+	}
+	if n := ss.waiting.Load(); n != 0 {
+		t.Errorf("%d requests counted as waiting after all ran, want 0", n)
+	}
+	var cs constraintsBody
+	callJSON(t, s, "GET", base+"/constraints", nil, &cs, http.StatusOK)
+	if len(cs.Pairs) != maxWaiting {
+		t.Errorf("%d constraints after the %d waiting requests ran, want theirs", len(cs.Pairs), maxWaiting)
+	}
+}
 
-	var got reply
-	select {
-	case got = <-replied:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no reply 10 s after the worker was freed")
+func TestBodyBudget(t *testing.T) {
+	// The bodies held by requests waiting for their sessions or being
+	// worked on add up to at most bodyBudget, 5 × MaxUpload: with that
+	// much held (here: four uploads of MaxUpload bytes waiting for one
+	// session, one for another, both held by the test as by earlier
+	// requests), a request with a body is refused at once, on any
+	// session, with 503 saying so, while one without a body goes on; the
+	// held requests keep their places and run once their sessions are
+	// free, and uncount their bodies.
+	const maxUpload = 1000
+	s := newTest(t, Config{MaxUpload: maxUpload})
+	if s.bodyBudget != 5*maxUpload {
+		t.Fatalf("body budget %d, want 5 × MaxUpload = %d", s.bodyBudget, 5*maxUpload)
 	}
-	var job run
-	select {
-	case job = <-ran:
-	default:
-		t.Fatalf("the job never ran (status %d: %s); want it started once the worker was free", got.code, got.body)
+	sessions := make([]*session, 3)
+	for k := range sessions {
+		var info sessionInfo
+		callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+		sessions[k], _ = s.sessions.get(info.ID)
 	}
-	if !errors.Is(job.err, context.DeadlineExceeded) {
-		t.Errorf("job's context ended with %v, want its deadline", job.err)
+	upload := bytes.Repeat([]byte("1,2\n"), maxUpload/4)
+	codes := make(chan int, 5)
+	unlock := make([]func(), 2)
+	for k, waiting := range []int32{maxWaiting, 1} { // the first two sessions: 5 uploads
+		ss := sessions[k]
+		ss.mu.Lock() // an earlier request's turn
+		unlock[k] = sync.OnceFunc(ss.mu.Unlock)
+		defer unlock[k]()
+		for range waiting {
+			go func() {
+				code, _ := call(t, s, "POST", "/api/sessions/"+ss.id+"/data?name=a.csv", "text/csv", upload)
+				codes <- code
+			}()
+		}
+		waitFor(t, fmt.Sprintf("%d uploads waiting for session %d", waiting, k), func() bool { return ss.waiting.Load() == waiting })
 	}
-	if job.deadline.Before(t0.Add(limit)) || !job.deadline.Before(freed.Add(limit)) {
-		t.Errorf("job's deadline %v after the request asked to compute, want the limit %v from then (before %v, when the worker was freed + the limit)",
-			job.deadline.Sub(t0), limit, freed.Add(limit).Sub(t0))
+	if held := s.bodyHeld.Load(); held != 5*maxUpload {
+		t.Fatalf("%d body bytes held by 5 waiting uploads of %d, want %d", held, maxUpload, 5*maxUpload)
 	}
-	if d := got.at.Sub(t0); d < limit || d >= wait+limit {
-		t.Errorf("reply %v after the request asked to compute, want about the limit %v (at least it, and before the wait + the limit %v)", d, limit, wait+limit)
+	free := "/api/sessions/" + sessions[2].id
+	for _, c := range []struct {
+		name, method, path, ctype, body string
+		want                            int
+	}{
+		{"upload", "POST", free + "/data?name=b.csv", "text/csv", "1,2\n3,4\n5,6\n", http.StatusServiceUnavailable},
+		{"constraints", "POST", free + "/constraints", "application/json", `{"pairs":[]}`, http.StatusServiceUnavailable},
+		{"info", "GET", free, "", "", http.StatusOK},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			type reply struct {
+				code int
+				body []byte
+			}
+			replied := make(chan reply, 1)
+			go func() {
+				code, b := call(t, s, c.method, c.path, c.ctype, []byte(c.body))
+				replied <- reply{code, b}
+			}()
+			var got reply
+			select {
+			case got = <-replied:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s: no reply in 10 s", c.name)
+			}
+			var e errorReply
+			json.Unmarshal(got.body, &e)
+			want := fmt.Sprintf("the server already holds %d bytes of request bodies waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish", 5*maxUpload, len(c.body), 5*maxUpload)
+			if got.code != c.want || (c.want == http.StatusServiceUnavailable && e.Error != want) {
+				t.Errorf("status %d, error %q; want %d", got.code, e.Error, c.want)
+				if c.want == http.StatusServiceUnavailable {
+					t.Errorf("want the error %q", want)
+				}
+			}
+			if held := s.bodyHeld.Load(); held != 5*maxUpload {
+				t.Errorf("%d body bytes held after the reply, want the waiting uploads' %d", held, 5*maxUpload)
+			}
+		})
 	}
-	var e errorReply
-	json.Unmarshal(got.body, &e)
-	if got.code != http.StatusServiceUnavailable || !strings.Contains(e.Error, "limit of 600ms while computing") {
-		t.Errorf("status %d, error %q; want 503 saying the limit of 600ms came while computing", got.code, e.Error)
+	for _, u := range unlock {
+		u()
 	}
-	if m := regexp.MustCompile(`after (\S+) waiting for a free worker`).FindStringSubmatch(e.Error); m == nil {
-		t.Errorf("error %q does not say how long the request waited", e.Error)
-	} else if w, err := time.ParseDuration(m[1]); err != nil || w < wait/2 || w >= limit {
-		t.Errorf("error says the request waited %s, want about %v", m[1], wait)
+	for range 5 {
+		if code := <-codes; code == http.StatusServiceUnavailable {
+			t.Errorf("a held upload, once its session was free: status %d, want it run", code)
+		}
 	}
-	waitWorkers(t, s, 0)
+	if held := s.bodyHeld.Load(); held != 0 {
+		t.Errorf("%d body bytes held after every request returned, want 0", held)
+	}
+	if code, b := call(t, s, "POST", free+"/data?name=c.csv", "text/csv", upload); code == http.StatusServiceUnavailable {
+		t.Errorf("an upload of MaxUpload bytes once nothing is held: status %d: %s", code, b)
+	}
 }
 
 func TestInitialBasisWaitBounded(t *testing.T) {

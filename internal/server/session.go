@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -22,7 +23,10 @@ import (
 type session struct {
 	id string
 
-	mu       ctxLock
+	mu ctxLock
+	// waiting counts the requests waiting for mu (withSession), at most
+	// maxWaiting.
+	waiting  atomic.Int32
 	lastUsed time.Time // guarded by the store's lock
 	nodes    int       // nodes of its data, guarded by the store's lock
 

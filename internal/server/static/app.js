@@ -12,7 +12,7 @@ const st = {
   labels: null, pairs: [], undo: [], redo: [],
   sel: [], lasso: null, group: null, groups: [], // groups: lasso labels, each a list of nodes
   zoom: 1, panX: 0, panY: 0, bounds: null, grid: null,
-  busy: false, pending: false, last: null, methods: [],
+  busy: false, pending: false, syncing: false, dirty: false, last: null, methods: [],
 };
 
 async function api(method, path, body, raw) {
@@ -253,15 +253,26 @@ async function change(next) {
   await setPairs(next);
 }
 
+// setPairs shows the list next at once and sends it to the server, one PUT
+// at a time: a change made while a PUT is in flight is sent when that one
+// returns, only the latest list (each PUT carries the whole list), so quick
+// clicks neither queue on the server (it lets only 4 requests wait for a
+// session) nor come back out of order; then one re-clustering.
 async function setPairs(next) {
   st.pairs = next;
   renderPairs();
+  if (st.syncing) { st.dirty = true; return; }
+  st.syncing = true;
   try {
-    const r = await sapi("PUT", "constraints", { pairs: next });
-    st.pairs = r.pairs;
-    renderPairs();
+    do {
+      st.dirty = false;
+      const r = await sapi("PUT", "constraints", { pairs: st.pairs });
+      if (!st.dirty) { st.pairs = r.pairs; renderPairs(); }
+    } while (st.dirty);
+    st.syncing = false;
     await recluster();
   } catch (e) { status(e.message); }
+  st.syncing = false;
 }
 
 function addPairs(add) {
