@@ -1480,38 +1480,54 @@ func TestInitialBasisWaitBounded(t *testing.T) {
 	}
 }
 
+// serveBlocking serves a Server of cfg (its log discarded) with the
+// blocking route (addBlockingRoute, reporting to stopped) on a loopback
+// port until the test ends, after setup (if not nil) has adjusted it, and
+// creates one session. It returns the server, its base URL and the
+// session's id.
+func serveBlocking(t *testing.T, cfg Config, stopped chan<- error, setup func(*Server)) (*Server, string, string) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Log = log.New(io.Discard, "", 0)
+	s := New(cfg, l.Addr().String())
+	if setup != nil {
+		setup(s)
+	}
+	addBlockingRoute(s, stopped)
+	sctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(sctx, l) }()
+	t.Cleanup(func() {
+		stop()
+		<-served
+	})
+	url := "http://" + l.Addr().String()
+	resp, err := http.Post(url+"/api/sessions", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var info sessionInfo
+	if err := json.NewDecoder(resp.Body).Decode(&info); err != nil || info.ID == "" {
+		t.Fatalf("new session: %v (status %d)", err, resp.StatusCode)
+	}
+	return s, url, info.ID
+}
+
 func TestReplyAfterWriteTimeout(t *testing.T) {
 	// A reply given after longer than http.Server's write timeout (counted
 	// from the request's arrival) still reaches the client: the 503 of a
 	// compute limit beyond it (tether serve -compute-timeout 10m against
 	// the 10-minute write timeout; here 600 ms against 150 ms) was cut
 	// off, the client seeing the connection end without a reply.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	const limit = 600 * time.Millisecond
-	s := New(Config{Workers: 1, ComputeTimeout: limit, Log: log.New(io.Discard, "", 0)}, l.Addr().String())
-	s.writeTimeout = limit / 4
 	stopped := make(chan error, 1)
-	addBlockingRoute(s, stopped)
-	sctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(sctx, l) }()
-	defer func() {
-		stop()
-		<-served
-	}()
-	url := "http://" + l.Addr().String()
-	resp, err := http.Post(url+"/api/sessions", "application/json", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var info sessionInfo
-	json.NewDecoder(resp.Body).Decode(&info)
-	resp.Body.Close()
+	s, url, id := serveBlocking(t, Config{Workers: 1, ComputeTimeout: limit}, stopped, func(s *Server) { s.writeTimeout = limit / 4 })
 	start := time.Now()
-	resp, err = http.Post(url+"/api/sessions/"+info.ID+"/test-block", "application/json", strings.NewReader(`{}`))
+	resp, err := http.Post(url+"/api/sessions/"+id+"/test-block", "application/json", strings.NewReader(`{}`))
 	if err != nil {
 		t.Fatalf("reply after %v (write timeout %v, compute limit %v): %v", time.Since(start), s.writeTimeout, limit, err)
 	}
@@ -1532,30 +1548,10 @@ func TestClientDisconnectStopsJob(t *testing.T) {
 	// A client that leaves cancels its request's job (net/http cancels
 	// the request's context when the connection closes, once the body has
 	// been read) and frees its worker, well before the compute limit.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(Config{Workers: 1, ComputeTimeout: time.Hour, Log: log.New(io.Discard, "", 0)}, l.Addr().String())
 	stopped := make(chan error, 1)
-	addBlockingRoute(s, stopped)
-	sctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(sctx, l) }()
-	defer func() {
-		stop()
-		<-served
-	}()
-	url := "http://" + l.Addr().String()
-	resp, err := http.Post(url+"/api/sessions", "application/json", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var info sessionInfo
-	json.NewDecoder(resp.Body).Decode(&info)
-	resp.Body.Close()
+	s, url, id := serveBlocking(t, Config{Workers: 1, ComputeTimeout: time.Hour}, stopped, nil)
 	cctx, leave := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(cctx, "POST", url+"/api/sessions/"+info.ID+"/test-block", strings.NewReader(`{}`))
+	req, _ := http.NewRequestWithContext(cctx, "POST", url+"/api/sessions/"+id+"/test-block", strings.NewReader(`{}`))
 	req.Header.Set("Content-Type", "application/json")
 	done := make(chan error, 1)
 	go func() {
