@@ -148,24 +148,7 @@ func TestReadStopsOnCancel(t *testing.T) {
 		t.Fatal("the writer could not open the FIFO")
 	}
 	defer w.Close()
-	buf := make([]byte, 64)
-	if n, err := f.Read(buf); err != nil || string(buf[:n]) != "first\n" {
-		t.Fatalf("first read %q, %v", buf[:n], err)
-	}
-	time.AfterFunc(200*time.Millisecond, cancel)
-	done := make(chan error, 1)
-	go func() {
-		_, err := f.Read(buf)
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, os.ErrDeadlineExceeded) {
-			t.Fatalf("err = %v, want os.ErrDeadlineExceeded", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the read did not return within 5 s of the cancellation")
-	}
+	readThenCancel(t, f, cancel)
 }
 
 // blockingPipe returns the ends of a pipe as os.NewFile makes them of
@@ -194,24 +177,7 @@ func TestReopenPipe(t *testing.T) {
 	defer cancel()
 	f := Reopen(ctx, r)
 	w.WriteString("first\n")
-	buf := make([]byte, 64)
-	if n, err := f.Read(buf); err != nil || string(buf[:n]) != "first\n" {
-		t.Fatalf("first read %q, %v", buf[:n], err)
-	}
-	time.AfterFunc(200*time.Millisecond, cancel)
-	done := make(chan error, 1)
-	go func() {
-		_, err := f.Read(buf)
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, os.ErrDeadlineExceeded) {
-			t.Fatalf("err = %v, want os.ErrDeadlineExceeded", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the read did not return within 5 s of the cancellation")
-	}
+	readThenCancel(t, f, cancel)
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -248,5 +214,30 @@ func TestReopenRegularFile(t *testing.T) {
 	}
 	if _, err := orig.Seek(0, io.SeekStart); err != nil {
 		t.Fatalf("the file was closed: %v", err)
+	}
+}
+
+// readThenCancel reads "first\n" from f, then cancels (through cancel, 200
+// ms later) a read that waits for more, which must end with
+// os.ErrDeadlineExceeded within 5 s.
+func readThenCancel(t *testing.T, f *File, cancel context.CancelFunc) {
+	t.Helper()
+	buf := make([]byte, 64)
+	if n, err := f.Read(buf); err != nil || string(buf[:n]) != "first\n" {
+		t.Fatalf("first read %q, %v", buf[:n], err)
+	}
+	time.AfterFunc(200*time.Millisecond, cancel)
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.Read(buf)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("err = %v, want os.ErrDeadlineExceeded", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the read did not return within 5 s of the cancellation")
 	}
 }
