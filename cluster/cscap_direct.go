@@ -45,7 +45,9 @@ func cscapDirectCheaper(n, q int) bool {
 // system (condition above 1e14, W far from positive semidefinite) is an
 // error, as in woodbury's LU fallback. ctx is checked between the blocks
 // of the factorization and of the solve (luFactorContext, solveContext:
-// the numbers of mat.LU).
+// the numbers of mat.LU); the condition estimate between them (gonum's
+// Gecon, O(n²)) does not poll: 0.1 s at n = 3000, 1.3 s at n = 6000 on
+// the 2-core machine.
 func cscapDirect(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
 	n := w.SymmetricDim()
 	if len(pairs) == 0 {

@@ -91,13 +91,16 @@ type luFactors struct {
 	cond  float64
 }
 
-// luFactorContext factorizes a copy of the n×n a as mat.LU.Factorize does
-// (lapack64.Lange for ‖A‖, gonum's blocked Dgetrf one block column of nb
-// (64) at a time with ctx checked before each, lapack64.Gecon for the
-// condition number), so that the factors and the condition number are
-// the same, bit for bit. The error is ctx.Err(). Cost 2n³/3 flops, about
-// 2n²·nb per poll; one n×n copy.
-func luFactorContext(ctx context.Context, a *mat.Dense) (*luFactors, error) {
+// luFactorContext factorizes a copy of the n×n a (any mat.Matrix, copied
+// as mat.LU.Factorize copies it) as mat.LU.Factorize does (lapack64.Lange
+// for ‖A‖, gonum's blocked Dgetrf one block column of nb (64) at a time
+// with ctx checked before each, lapack64.Gecon for the condition number),
+// so that the factors and the condition number are the same, bit for
+// bit. Gecon, a few O(n²) triangular solves, is one gonum call and does
+// not poll (0.1 s at n = 3000, 1.3 s at n = 6000 on the 2-core machine).
+// The error is ctx.Err(). Cost 2n³/3 flops, about 2n²·nb per poll; one
+// n×n copy.
+func luFactorContext(ctx context.Context, a mat.Matrix) (*luFactors, error) {
 	n, c := a.Dims()
 	if n != c {
 		panic(mat.ErrSquare)
