@@ -45,13 +45,17 @@ func pollPoints(p int64) []int64 {
 // pairs: solved by Cholesky (few-pairs: 95 polls, about 17 of them in the
 // form's factorization, solve and product) and, W indefinite, by LU
 // (lu-fallback: 73 with mat.LU, 86 with luFactorContext and
-// solveContext). A floor about halfway fails if those polls are lost.
+// solveContext); another takes fast-ge2-bh with n/10 pairs, whose dense
+// pencil has a large Schur complement (few-pairs: 87 polls with mat.LU and
+// mat.Dense.Mul in schurComplement, 116 with luFactorContext, solveContext
+// and mulContext; 315 for fast-ge2-bh's own case). A floor about halfway
+// fails if those polls are lost.
 func TestCancelAtEveryPoll(t *testing.T) {
 	n := 600
 	if testing.Short() {
 		n = 450
 	}
-	minPolls := map[string]int64{"cscap": 100, "fast-ge2-bh": 180, "cscap/few-pairs": 85, "cscap/lu-fallback": 80}
+	minPolls := map[string]int64{"cscap": 100, "fast-ge2-bh": 180, "cscap/few-pairs": 85, "cscap/lu-fallback": 80, "fast-ge2-bh/few-pairs": 100}
 	type runCase struct {
 		name string
 		m    Method
@@ -72,6 +76,11 @@ func TestCancelAtEveryPoll(t *testing.T) {
 	cases = append(cases,
 		runCase{"cscap/few-pairs", CSCAP{Shift: 1, Joint: true}, few},
 		runCase{"cscap/lu-fallback", CSCAP{Shift: -1, Joint: true, NoVote: true}, few})
+	// fast-ge2-bh with n/10 pairs: most nodes unconstrained, so that the
+	// Schur complement of its dense pencil is large (schurComplement).
+	fge := cancelProblem(t, n, FastGE2BH{}.Uses())
+	fge.Constraints = cancelPairs(t, n, n/10)
+	cases = append(cases, runCase{"fast-ge2-bh/few-pairs", FastGE2BH{}, fge})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m, p := tc.m, tc.p
