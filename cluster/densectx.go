@@ -97,7 +97,8 @@ type luFactors struct {
 // with ctx checked before each, lapack64.Gecon for the condition number),
 // so that the factors and the condition number are the same, bit for
 // bit. Gecon, a few O(n²) triangular solves, is one gonum call and does
-// not poll (0.1 s at n = 3000, 1.3 s at n = 6000 on the 2-core machine).
+// not poll (0.1 s at n = 3000, 1.3–1.7 s at n = 6000 on the 2-core
+// machine).
 // The error is ctx.Err(). Cost 2n³/3 flops, about 2n²·nb per poll; one
 // n×n copy.
 func luFactorContext(ctx context.Context, a mat.Matrix) (*luFactors, error) {
