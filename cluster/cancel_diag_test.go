@@ -71,6 +71,21 @@ func cancelProblem(tb testing.TB, n int, u Uses) *Problem {
 	return supervised(base, u, labels, cons)
 }
 
+// cancelPairs returns count pairs drawn uniformly on the ground truth of
+// cancelProblem(n) (its blobs), in place of its 4n.
+func cancelPairs(tb testing.TB, n, count int) *constraint.Set {
+	tb.Helper()
+	_, truth, err := synth.Blobs(n, 4, 5, 2, rand.NewPCG(1, 2))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cons, err := constraint.UniformPairs(truth, count, rand.NewPCG(5, 6))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cons
+}
+
 // cancelLatency runs m on p, cancels the context after delay and returns
 // how long Run took to return after the cancel, and its error. A Run that
 // finishes before the cancel returns latency 0 and its error (nil).
@@ -102,10 +117,14 @@ func cancelLatency(m Method, p *Problem, s *Settings, delay time.Duration) (time
 // return once its context is cancelled 200 ms into a run on
 // cancelProblem(TETHER_CANCEL_N, default 3000), or at each of the delays
 // in TETHER_CANCEL_DELAYS (comma-separated durations), and with
-// TETHER_CANCEL_FULL=1 the time of the uncancelled run (stopped at 60 s). It is a diagnostic, run only with
-// TETHER_CANCEL_DIAG=1, and it fails only when Run does not return an error
-// wrapping context.Canceled after the cancel; TestCancelStops is the CI
-// test.
+// TETHER_CANCEL_FULL=1 the time of the uncancelled run (stopped at 60 s).
+// TETHER_CANCEL_PAIRS replaces the 4n pairs of a pairwise problem by that
+// many (cancelPairs), and TETHER_CANCEL_SET sets knobs (SetKnobs:
+// comma-separated Name=value; Shift=-1,Joint=true,NoVote=true takes
+// cscap's LU fallback); a method without such a knob is skipped. It is a
+// diagnostic, run only with TETHER_CANCEL_DIAG=1, and it fails only when
+// Run does not return an error wrapping context.Canceled after the cancel;
+// TestCancelStops is the CI test.
 func TestCancelLatencyDiagnostic(t *testing.T) {
 	if os.Getenv("TETHER_CANCEL_DIAG") == "" {
 		t.Skip("diagnostic: set TETHER_CANCEL_DIAG=1 (and TETHER_CANCEL_N, TETHER_CANCEL_METHODS)")
@@ -134,14 +153,35 @@ func TestCancelLatencyDiagnostic(t *testing.T) {
 			only[name] = true
 		}
 	}
+	pairs := -1
+	if v := os.Getenv("TETHER_CANCEL_PAIRS"); v != "" {
+		var err error
+		if pairs, err = strconv.Atoi(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var knobs []string
+	if v := os.Getenv("TETHER_CANCEL_SET"); v != "" {
+		knobs = strings.Split(v, ",")
+	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "n = %d\n%-12s %10s %s  %s\n", n, "method", "full", "latency@cancel", "error")
+	fmt.Fprintf(&table, "n = %d %s\n%-12s %10s %s  %s\n", n, strings.Join(knobs, " "), "method", "full", "latency@cancel", "error")
 	for _, info := range Methods() {
 		if len(only) > 0 && !only[info.Name] {
 			continue
 		}
 		m := info.New()
+		if len(knobs) > 0 {
+			var err error
+			if m, err = SetKnobs(m, knobs); err != nil {
+				t.Logf("%s: skipped: %v", info.Name, err)
+				continue
+			}
+		}
 		p := cancelProblem(t, n, m.Uses())
+		if pairs >= 0 && p.Constraints != nil {
+			p.Constraints = cancelPairs(t, n, pairs)
+		}
 		s := &Settings{Seed: 1}
 		full := "-"
 		if os.Getenv("TETHER_CANCEL_FULL") != "" {

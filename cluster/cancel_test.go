@@ -41,17 +41,51 @@ func pollPoints(p int64) []int64 {
 // steps were made to poll (densectx.go): their counts before, at n = 600,
 // were 61 (cscap: no poll inside its Cholesky tests, eigenvalues of W and
 // propagation) and 68 (fast-ge2-bh: none in its dense pencil), against
-// 144 and 291 now; a floor halfway fails if those polls are lost.
+// 144 and 291 now. Two more cases take cscap's Woodbury form with n/2
+// pairs: solved by Cholesky (few-pairs: 95 polls, about 17 of them in the
+// form's factorization, solve and product) and, W indefinite, by LU
+// (lu-fallback: 73 with mat.LU, 86 with luFactorContext and
+// solveContext); another takes fast-ge2-bh with n/10 pairs, whose dense
+// pencil has a large Schur complement (few-pairs: 87 polls with mat.LU and
+// mat.Dense.Mul in schurComplement, 116 with luFactorContext, solveContext
+// and mulContext; 315 for fast-ge2-bh's own case). A floor about halfway
+// fails if those polls are lost. The checks between cscap's O(n²) steps
+// (W, the vote's similarity, the margin, WU, the dense graph) add about
+// 14 to each cscap case: 157, 109 and 100 polls.
 func TestCancelAtEveryPoll(t *testing.T) {
 	n := 600
 	if testing.Short() {
 		n = 450
 	}
-	minPolls := map[string]int64{"cscap": 100, "fast-ge2-bh": 180}
+	minPolls := map[string]int64{"cscap": 100, "fast-ge2-bh": 180, "cscap/few-pairs": 85, "cscap/lu-fallback": 80, "fast-ge2-bh/few-pairs": 100}
+	type runCase struct {
+		name string
+		m    Method
+		p    *Problem
+	}
+	var cases []runCase
 	for _, info := range Methods() {
-		t.Run(info.Name, func(t *testing.T) {
-			m := info.New()
-			p := cancelProblem(t, n, m.Uses())
+		m := info.New()
+		cases = append(cases, runCase{info.Name, m, cancelProblem(t, n, m.Uses())})
+	}
+	// cscap's Woodbury form (fewer than 0.6n pairs, here n/2, all of them
+	// propagated at once: Joint), solved by Cholesky on a W made positive
+	// definite by a given shift (few-pairs: no eigenvalues of W), and on
+	// the indefinite W as it is (Shift < 0), where the Cholesky
+	// factorization of I + UᵀWU fails, by LU (lu-fallback).
+	few := cancelProblem(t, n, CSCAP{}.Uses())
+	few.Constraints = cancelPairs(t, n, n/2)
+	cases = append(cases,
+		runCase{"cscap/few-pairs", CSCAP{Shift: 1, Joint: true}, few},
+		runCase{"cscap/lu-fallback", CSCAP{Shift: -1, Joint: true, NoVote: true}, few})
+	// fast-ge2-bh with n/10 pairs: most nodes unconstrained, so that the
+	// Schur complement of its dense pencil is large (schurComplement).
+	fge := cancelProblem(t, n, FastGE2BH{}.Uses())
+	fge.Constraints = cancelPairs(t, n, n/10)
+	cases = append(cases, runCase{"fast-ge2-bh/few-pairs", FastGE2BH{}, fge})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, p := tc.m, tc.p
 			s := &Settings{Seed: 1}
 			polls := int64(-1)
 			for range 2 {
@@ -64,7 +98,7 @@ func TestCancelAtEveryPoll(t *testing.T) {
 				}
 			}
 			t.Logf("%d polls", polls)
-			if floor := minPolls[info.Name]; !testing.Short() && polls < floor {
+			if floor := minPolls[tc.name]; !testing.Short() && polls < floor {
 				t.Errorf("%d polls of ctx in an uncancelled run, want ≥ %d: a dense step no longer polls", polls, floor)
 			}
 			for _, k := range pollPoints(polls) {

@@ -85,7 +85,10 @@ func TestCSCAPDirectInPlaceMatchesSeparate(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := tc.n
-		a := cscapDirectSystem(w, pairs, 0.3, 0.5)
+		a, err := cscapDirectSystem(context.Background(), w, pairs, 0.3, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
 		// The system against I + W·(UUᵀ), U's columns from cscapColumn.
 		u := mat.NewDense(n, len(pairs), nil)
 		for t, pr := range pairs {

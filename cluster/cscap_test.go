@@ -409,3 +409,81 @@ func TestCSCAPInvalidShift(t *testing.T) {
 		}
 	}
 }
+
+// woodbury's fallback for an I + UᵀWU that is not positive definite (W
+// indefinite, Shift < 0), an LU factorization and solve that poll ctx
+// (luFactorContext, solveContext), gives the numbers of the mat.LU it
+// replaced (Factorize, Cond, SolveTo) bit for bit, with fewer and more
+// pairs than the LU's block size 64 and more right-hand sides (n = 150)
+// than the solve's block (128), polls inside the LU, and returns
+// context.Canceled wherever it is cancelled.
+func TestWoodburyLUFallbackMatchesMatLU(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	for _, q := range []int{40, 100} {
+		const n = 150
+		w := cscapWellConditioned(n, uint64(q))
+		for i := 0; i < n; i++ {
+			w.SetSym(i, i, w.At(i, i)-3) // indefinite
+		}
+		pairs := randomWeightedPairs(rng, n, q)
+		const epsM, epsC = 1, 0.5
+		// The reference: woodbury's LU branch as it was, by mat.LU.
+		wu := mat.NewDense(n, q, nil)
+		sign, coef := make([]float64, q), make([]float64, q)
+		for k, pr := range pairs {
+			sign[k], coef[k] = cscapColumn(pr, epsM, epsC)
+			for i := 0; i < n; i++ {
+				wu.Set(i, k, coef[k]*(w.At(i, pr.I)+sign[k]*w.At(i, pr.J)))
+			}
+		}
+		c := woodburySystem(wu, pairs, coef, sign)
+		var chol mat.Cholesky
+		if chol.Factorize(c) {
+			t.Fatalf("q = %d: I + UᵀWU is positive definite: the case does not reach the LU fallback", q)
+		}
+		var lu mat.LU
+		lu.Factorize(c)
+		if cond := lu.Cond(); math.IsInf(cond, 1) || cond > 1e14 {
+			t.Fatalf("q = %d: I + UᵀWU is singular (condition %g): choose another case", q, cond)
+		}
+		var x mat.Dense
+		if err := lu.SolveTo(&x, false, wu.T()); err != nil {
+			t.Fatal(err)
+		}
+		var corr mat.Dense
+		corr.Mul(wu, &x)
+		want := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				want.SetSym(i, j, w.At(i, j)-(corr.At(i, j)+corr.At(j, i))/2)
+			}
+		}
+		ctx := newPollCtx(0)
+		got, err := woodbury(ctx, w, pairs, epsM, epsC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.RawSymmetric().Data, want.RawSymmetric().Data) {
+			t.Errorf("q = %d: W̄ differs from the one by mat.LU", q)
+		}
+		// Polls outside the LU: after WU, the Cholesky attempt's start
+		// (and its blocks when q > 64, up to the failure), before the
+		// product, its one block (n ≤ 256) and its end: at least 5.
+		// Inside: the LU's start, one per block of 64 columns when q > 64,
+		// one after the factorization, one per block of 128 right-hand
+		// sides and one after the solve; mat.LU had none.
+		polls := ctx.calls.Load()
+		blocks := int64(0)
+		if q > 64 {
+			blocks = int64(q+63) / 64
+		}
+		if least := 5 + 1 + blocks + 1 + (n+luSolveBlock-1)/luSolveBlock + 1; polls < least {
+			t.Errorf("q = %d: %d polls, want at least %d", q, polls, least)
+		}
+		for k := int64(1); k <= polls; k++ {
+			if _, err := woodbury(newPollCtx(k), w, pairs, epsM, epsC); !errors.Is(err, context.Canceled) {
+				t.Fatalf("q = %d, cancelled at poll %d of %d: error %v, want context.Canceled", q, k, polls, err)
+			}
+		}
+	}
+}

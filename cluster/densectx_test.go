@@ -209,9 +209,10 @@ func TestSymValuesContextMatchesSymValues(t *testing.T) {
 	}
 }
 
-// mulContext gives mat.Dense.Mul's product bit for bit, on shapes below
-// and above gonum's parallel Dgemm blocks (64) and mulBlock, and stops at
-// a cancelled poll.
+// mulContext gives mat.Dense.Mul's product bit for bit, for a·b and aᵀ·b,
+// on shapes below and above gonum's parallel Dgemm blocks (64) and
+// mulBlock, on views whose stride exceeds their width, and stops at a
+// cancelled poll.
 func TestMulContextMatchesMul(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 7))
 	fill := func(r, c int) *mat.Dense {
@@ -221,20 +222,39 @@ func TestMulContextMatchesMul(t *testing.T) {
 		}
 		return m
 	}
+	// view returns an r×c view into a larger matrix, offset by one row
+	// and two columns.
+	view := func(r, c int) *mat.Dense {
+		return fill(r+3, c+5).Slice(1, r+1, 2, c+2).(*mat.Dense)
+	}
 	for _, sh := range [][3]int{{1, 1, 1}, {3, 5, 2}, {70, 65, 130}, {300, 200, 100}, {600, 130, 517}} {
-		a, b := fill(sh[0], sh[1]), fill(sh[1], sh[2])
-		var want mat.Dense
-		want.Mul(a, b)
-		got := mat.NewDense(sh[0], sh[2], nil)
-		if err := mulContext(context.Background(), got, a, b); err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(got.RawMatrix().Data, want.RawMatrix().Data) {
-			t.Errorf("%v: product differs from Mul", sh)
+		r, k, c := sh[0], sh[1], sh[2]
+		for _, tc := range []struct {
+			name string
+			a    mat.Matrix
+			b    *mat.Dense
+		}{
+			{"a·b", fill(r, k), fill(k, c)},
+			{"aᵀ·b", fill(k, r).T(), fill(k, c)},
+			{"views a·b", view(r, k), view(k, c)},
+			{"views aᵀ·b", view(k, r).T(), view(k, c)},
+		} {
+			var want mat.Dense
+			want.Mul(tc.a, tc.b)
+			got := mat.NewDense(r, c, nil)
+			if err := mulContext(context.Background(), got, tc.a, tc.b); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.RawMatrix().Data, want.RawMatrix().Data) {
+				t.Errorf("%v %s: product differs from Mul", sh, tc.name)
+			}
 		}
 	}
 	a, b := fill(600, 10), fill(10, 10)
 	if err := mulContext(newPollCtx(2), mat.NewDense(600, 10, nil), a, b); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
+	}
+	if err := mulContext(newPollCtx(2), mat.NewDense(600, 10, nil), fill(10, 600).T(), b); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }

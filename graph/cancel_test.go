@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -105,5 +106,49 @@ func TestOrderCancel(t *testing.T) {
 	}
 	if _, err := g.Permute(testctx.CancelAfter(0), order); !errors.Is(err, context.Canceled) {
 		t.Errorf("Permute: err = %v, want context.Canceled", err)
+	}
+}
+
+// TestFromDenseContext checks that FromDenseContext builds the graph of
+// FromDense, entry for entry, and polls its context while scanning the
+// dense matrix (about 1 s at n = 6000): cancelled at any of its checks it
+// returns context.Canceled, and it checks at least once per fromDenseRows
+// rows.
+func TestFromDenseContext(t *testing.T) {
+	const n = 700
+	rng := rand.New(rand.NewPCG(5, 6))
+	a := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if rng.Float64() < 0.3 {
+				a.SetSym(i, j, rng.Float64())
+			}
+		}
+	}
+	want, err := FromDense(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 0; ; c++ {
+		g, err := FromDenseContext(testctx.CancelAfter(c), a)
+		if err == nil {
+			if c < (n+fromDenseRows-1)/fromDenseRows {
+				t.Fatalf("FromDenseContext checks its context %d times on %d rows, want at least one per %d rows", c, n, fromDenseRows)
+			}
+			if g.N() != want.N() || g.NNZ() != want.NNZ() {
+				t.Fatalf("a graph of %d nodes and %d entries, want %d and %d", g.N(), g.NNZ(), want.N(), want.NNZ())
+			}
+			for i := 0; i < n; i++ {
+				gi, gw := g.Row(i)
+				wi, ww := want.Row(i)
+				if !slices.Equal(gi, wi) || !slices.Equal(gw, ww) || g.Degree(i) != want.Degree(i) {
+					t.Fatalf("row %d differs from FromDense's", i)
+				}
+			}
+			return
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancel at check %d: err = %v, want context.Canceled", c, err)
+		}
 	}
 }
