@@ -190,17 +190,61 @@ func (f *luFactors) solveContext(ctx context.Context, dst *mat.Dense, b mat.Matr
 }
 
 // symValuesContext returns the eigenvalues of the symmetric a in
-// ascending order, those of eigen.SymValues bit for bit (mat.EigenSym
-// without vectors: LAPACK dsyev, that is gonum's blocked Householder
-// tridiagonalization Dsytrd and the QL/QR iteration Dsterf), with ctx
-// checked before each block of nb (32) columns of the tridiagonalization,
-// the O(4n³/3) part; a is left unchanged. A matrix whose largest entry
-// dsyev would scale (outside about [1e-146, 1e146]), or on which the
-// iteration fails or panics (gonum's Dsterf on some tridiagonal matrices
-// that split into blocks), is passed to eigen.SymValues, whose error it
-// returns; that second decomposition does not poll.
-// Cost O(4n³/3) flops, about 4n²·nb per poll; one n×n copy.
+// ascending order, those of eigen.SymValues bit for bit for n ≤
+// symValuesBitN (mat.EigenSym without vectors: LAPACK dsyev, that is
+// gonum's blocked Householder tridiagonalization Dsytrd and the QL/QR
+// iteration Dsterf), with ctx checked before each panel of the
+// tridiagonalization, the O(4n³/3) part. A panel has
+// symValuesPanelWidth(n) columns: dsyev's 32 up to symValuesBitN, fewer
+// above, so that it takes at most 0.2 s at n = 4000 and 0.4–0.6 s at
+// n = 6000 on the 2-core machine, where 32 columns took 1.9 s and
+// 5.3–6.7 s. The narrower panels compute the same reduction with another
+// rounding, in about the same time (BenchmarkSymValuesPanel, the whole
+// computation: 56 s with 32 columns and 55 s with 4 at n = 4000, means
+// of 3 runs; 231 s with 32 and 256 s with 2 at n = 6000, one run each,
+// where runs vary by 10–15%). a is left unchanged. A matrix whose largest
+// entry dsyev would scale (outside about [1e-146, 1e146]), or on which
+// the iteration fails or panics (gonum's Dsterf on some tridiagonal
+// matrices that split into blocks), is passed to eigen.SymValues, whose
+// error it returns; that second decomposition does not poll, nor does
+// Dsterf, one gonum call of O(n²) work (0.13 s at n = 3000, 0.45 s at
+// n = 6000). Cost O(4n³/3) flops; one n×n copy.
 func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
+	return symValuesPanel(ctx, a, symValuesPanelWidth(a.SymmetricDim()))
+}
+
+// symValuesBitN is the largest n for which symValuesContext reduces in
+// dsyev's panels of 32 columns, and so gives eigen.SymValues' numbers bit
+// for bit: every n of the committed experiments. Above it the panels
+// shrink (symValuesPanelWidth).
+const symValuesBitN = 3000
+
+// symValuesPanelWork bounds nb·n² for the panels of nb columns that
+// symValuesContext uses above symValuesBitN: 0.2 s per panel at n = 4000
+// (nb = 4) on the 2-core machine. A panel's work is about 4·nb·n² flops,
+// but its time grows faster than n², as the trailing matrix outgrows the
+// caches (a column of the panel took 0.06 s at n = 4000 and 0.2–0.3 s at
+// n = 6000), so the panels of 2 columns that the floor of 2 gives at
+// n = 6000 take 0.4–0.6 s.
+const symValuesPanelWork = 4 * 4000 * 4000
+
+// symValuesPanelWidth returns the panel width of symValuesContext's
+// tridiagonalization of an n×n matrix: dsyev's (32) for n ≤
+// symValuesBitN, otherwise the largest nb ≤ 32 with nb·n² ≤
+// symValuesPanelWork, and at least 2 (a width of 1 would make gonum's
+// blocked loop hand the whole matrix to the unblocked Dsytd2, which does
+// not poll).
+func symValuesPanelWidth(n int) int {
+	nb := lapackImpl().Ilaenv(1, "DSYTRD", "U", n, -1, -1, -1)
+	if n <= symValuesBitN {
+		return nb
+	}
+	return max(2, min(nb, symValuesPanelWork/(n*n)))
+}
+
+// symValuesPanel is symValuesContext with panels of nb columns, the
+// computation of eigen.SymValues bit for bit when nb is dsyev's (32).
+func symValuesPanel(ctx context.Context, a *mat.SymDense, nb int) ([]float64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -219,15 +263,15 @@ func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
 	if anrm := lapackImpl().Dlansy(lapack.MaxAbs, blas.Upper, n, d, lda, work); !(anrm >= rmin && anrm <= rmax) {
 		return eigen.SymValues(a)
 	}
+	// e is as long as dsyev's workspace, (nb+2)·n for dsyev's nb (32)
+	// whatever the panel width, which it passes whole to Dsterf; gonum's
+	// Dsterf can index e beyond that (its Dlascl on e takes n as leading
+	// dimension) and panic, as in eigen.SymValues, which then computes the
+	// values with the vectors: the same fallback.
+	w := make([]float64, n)
+	e, tau := make([]float64, max(1, (lapackImpl().Ilaenv(1, "DSYTRD", "U", n, -1, -1, -1)+2)*n)), make([]float64, n)
 	// Dsytrd, upper triangle, with the workspace dsyev gives it (n·nb, so
 	// nb is not reduced).
-	nb := lapackImpl().Ilaenv(1, "DSYTRD", "U", n, -1, -1, -1)
-	// e is as long as dsyev's workspace, (nb+2)·n, which it passes
-	// whole to Dsterf; gonum's Dsterf can index e beyond that (its Dlascl
-	// on e takes n as leading dimension) and panic, as in eigen.SymValues,
-	// which then computes the values with the vectors: the same fallback.
-	w := make([]float64, n)
-	e, tau := make([]float64, max(1, (nb+2)*n)), make([]float64, n)
 	nx := n
 	if 1 < nb && nb < n {
 		if nx = max(nb, lapackImpl().Ilaenv(3, "DSYTRD", "U", n, -1, -1, -1)); nx >= n {

@@ -3,6 +3,8 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -208,6 +210,99 @@ func TestSymValuesContextMatchesSymValues(t *testing.T) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }
+
+// symValuesPanelWidth keeps dsyev's panels of 32 columns up to
+// symValuesBitN, so that symValuesContext's values stay those of
+// eigen.SymValues there, and narrows them above it, never below 2 and
+// never widening as n grows. The expected widths are ⌊4·4000²/n²⌋.
+func TestSymValuesPanelWidth(t *testing.T) {
+	for _, tc := range []struct{ n, want int }{{1, 32}, {100, 32}, {3000, 32}, {3001, 7}, {4000, 4}, {5000, 2}, {6000, 2}, {20000, 2}} {
+		if got := symValuesPanelWidth(tc.n); got != tc.want {
+			t.Errorf("n = %d: width %d, want %d", tc.n, got, tc.want)
+		}
+	}
+	for n := 2; n < 8000; n += 7 {
+		if symValuesPanelWidth(n+7) > symValuesPanelWidth(n) {
+			t.Fatalf("width %d at n = %d, %d at n = %d", symValuesPanelWidth(n), n, symValuesPanelWidth(n+7), n+7)
+		}
+	}
+}
+
+// symValuesPanel with panels narrower than dsyev's (the widths
+// symValuesContext uses above symValuesBitN) computes the same reduction
+// with another rounding: its eigenvalues agree with eigen.SymValues' to
+// 1e-12 relative to the largest (the reduction is backward stable, error
+// about n·ε·‖A‖), with one poll per panel; with dsyev's 32 they are the
+// same bit for bit. Sizes around the crossover to the unblocked code (32).
+func TestSymValuesPanelNarrow(t *testing.T) {
+	for _, n := range []int{3, 33, 150, 333} {
+		a := randomSPD(n, uint64(n)+5)
+		for i := 0; i < n; i++ {
+			a.SetSym(i, i, a.At(i, i)-float64(n)/8)
+		}
+		want, err := eigen.SymValues(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scale := math.Max(math.Abs(want[0]), math.Abs(want[n-1]))
+		for _, nb := range []int{2, 3, 7, 32} {
+			ctx := newPollCtx(0)
+			got, err := symValuesPanel(ctx, a, nb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if nb == 32 {
+				if !slices.Equal(got, want) {
+					t.Errorf("n = %d, nb = 32: eigenvalues differ from eigen.SymValues", n)
+				}
+				continue
+			}
+			for i := range want {
+				if math.Abs(got[i]-want[i]) > 1e-12*scale {
+					t.Errorf("n = %d, nb = %d: λ_%d = %v, eigen.SymValues %v", n, nb, i, got[i], want[i])
+					break
+				}
+			}
+			// Panels cover the columns above the crossover nx = 32: one
+			// poll each, plus the first and the last.
+			if panels := int64(max(0, n-32)+nb-1) / int64(nb); n > 32 && ctx.calls.Load() < panels+2 {
+				t.Errorf("n = %d, nb = %d: %d polls, want at least %d", n, nb, ctx.calls.Load(), panels+2)
+			}
+		}
+	}
+}
+
+// BenchmarkSymValuesPanel times symValuesContext's eigenvalues (the
+// tridiagonalization, then Dsterf) of a random symmetric matrix with
+// dsyev's panels of 32 columns and with the narrower ones it uses at
+// that size (symValuesPanelWidth), at n = 4000 and 6000, where one run
+// takes 1 and 3.5–4.5 minutes on the 2-core machine: run it alone
+// (-run '^$' -bench SymValuesPanel -benchtime 1x).
+func BenchmarkSymValuesPanel(b *testing.B) {
+	for _, n := range []int{4000, 6000} {
+		rng := rand.New(rand.NewPCG(uint64(n), 1))
+		a := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				a.SetSym(i, j, rng.Float64()-0.5)
+			}
+		}
+		for _, nb := range []int{32, symValuesPanelWidth(n)} {
+			b.Run(fmt.Sprintf("n=%d/nb=%d", n, nb), func(b *testing.B) {
+				for b.Loop() {
+					v, err := symValuesPanel(context.Background(), a, nb)
+					if err != nil {
+						b.Fatal(err)
+					}
+					symValuesSink = v
+				}
+			})
+		}
+	}
+}
+
+// symValuesSink keeps BenchmarkSymValuesPanel's results.
+var symValuesSink []float64
 
 // mulContext gives mat.Dense.Mul's product bit for bit, for a·b and aᵀ·b,
 // on shapes below and above gonum's parallel Dgemm blocks (64) and
