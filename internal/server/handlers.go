@@ -168,7 +168,7 @@ func (s *Server) waitTurn(ctx context.Context, ss *session) error {
 		if errors.Is(context.Cause(ctx), errComputeTimeout) {
 			return fmt.Errorf("%w: this request reached the server's limit of %v while waiting for the session's earlier requests (a session runs its requests one at a time), so it did not start: try again when they finish, or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout)
 		}
-		return fmt.Errorf("waiting for the session's other requests: %w", err)
+		return fmt.Errorf("waiting for the session's earlier requests: %w", err)
 	}
 	return nil
 }
