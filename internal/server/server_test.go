@@ -774,30 +774,14 @@ func TestSlowBodyDoesNotHoldSession(t *testing.T) {
 				s.ServeHTTP(w, r)
 			}()
 			<-body.started
-			done := make(chan int, 1)
-			go func() {
-				code, _ := call(t, s, "GET", base, "", nil)
-				done <- code
-			}()
-			blocked := false
-			select {
-			case code := <-done:
-				if code != http.StatusOK {
-					t.Errorf("GET %s during a slow %s: status %d, want 200", base, c.name, code)
-				}
-			case <-time.After(10 * time.Second):
-				t.Errorf("GET %s blocked for 10 s behind a slow %s", base, c.name)
-				blocked = true
-			}
+			finish := getWithin(t, s, base, "a slow "+c.name)
 			pw.CloseWithError(io.ErrUnexpectedEOF)
 			select {
 			case <-slow:
 			case <-time.After(10 * time.Second):
 				t.Fatalf("slow %s did not return after its body failed", c.name)
 			}
-			if blocked {
-				<-done
-			}
+			finish()
 			if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "reading the request body") {
 				t.Errorf("slow %s whose body failed: status %d, want 400 naming the body: %s", c.name, w.Code, w.Body)
 			}
@@ -868,26 +852,10 @@ func TestSlowReaderDoesNotHoldSession(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatalf("%s %s wrote no reply in 10 s", c.method, c.path)
 			}
-			done := make(chan int, 1)
-			go func() {
-				code, _ := call(t, s, "GET", base, "", nil)
-				done <- code
-			}()
-			blocked := false
-			select {
-			case code := <-done:
-				if code != http.StatusOK {
-					t.Errorf("GET %s while a %s reply is unread: status %d, want 200", base, c.name, code)
-				}
-			case <-time.After(10 * time.Second):
-				t.Errorf("GET %s blocked for 10 s behind an unread %s reply", base, c.name)
-				blocked = true
-			}
+			finish := getWithin(t, s, base, "an unread "+c.name+" reply")
 			close(w.release)
 			<-slow
-			if blocked {
-				<-done
-			}
+			finish()
 			if w.code != http.StatusOK || w.body.Len() == 0 {
 				t.Errorf("unread %s reply, once read: status %d, %d bytes, want 200 and a body: %s", c.name, w.code, w.body.Len(), w.body.String())
 			}
@@ -1574,5 +1542,28 @@ func TestClientDisconnectStopsJob(t *testing.T) {
 	waitWorkers(t, s, 0)
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("client: %v, want its cancellation", err)
+	}
+}
+
+// getWithin GETs base from s while another request of the same session
+// (behind) is slow, and reports an error when the GET is not answered
+// 200 within 10 s. finish waits for the GET's end: at once, unless it was
+// still blocked then; call it once the slow request is released.
+func getWithin(t *testing.T, s *Server, base, behind string) (finish func()) {
+	t.Helper()
+	done := make(chan int, 1)
+	go func() {
+		code, _ := call(t, s, "GET", base, "", nil)
+		done <- code
+	}()
+	select {
+	case code := <-done:
+		if code != http.StatusOK {
+			t.Errorf("GET %s behind %s: status %d, want 200", base, behind, code)
+		}
+		return func() {}
+	case <-time.After(10 * time.Second):
+		t.Errorf("GET %s blocked for 10 s behind %s", base, behind)
+		return func() { <-done }
 	}
 }
