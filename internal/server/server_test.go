@@ -1099,23 +1099,14 @@ func TestComputeTimeoutCoversWaitAndRun(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.hold()
-			type reply struct {
-				code int
-				body []byte
-				at   time.Time
-			}
-			replied := make(chan reply, 1)
 			t0 := time.Now()
-			go func() {
-				code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/test-deadline", "application/json", []byte(`{}`))
-				replied <- reply{code, b, time.Now()}
-			}()
+			replied := callAsync(t, s, "POST", "/api/sessions/"+info.ID+"/test-deadline", "application/json", []byte(`{}`))
 			c.waiting()
 			time.Sleep(wait)
 			freed := time.Now()
 			c.free() // the request goes on with limit − W left
 
-			var got reply
+			var got callReply
 			select {
 			case got = <-replied:
 			case <-time.After(10 * time.Second):
@@ -1184,17 +1175,9 @@ func TestSessionWaitBounded(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ss.mu.Lock() // an earlier request's turn
-			type reply struct {
-				code int
-				body []byte
-			}
-			replied := make(chan reply, 1)
 			start := time.Now()
-			go func() {
-				code, b := call(t, s, c.method, c.path, "application/json", []byte(c.body))
-				replied <- reply{code, b}
-			}()
-			var got reply
+			replied := callAsync(t, s, c.method, c.path, "application/json", []byte(c.body))
+			var got callReply
 			select {
 			case got = <-replied:
 			case <-time.After(10 * time.Second):
@@ -1258,16 +1241,8 @@ func TestSessionQueueBounded(t *testing.T) {
 		{"upload", "POST", base + "/data?name=a.csv", "text/csv", "x,y\n1,2\n3,4\n5,6\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			type reply struct {
-				code int
-				body []byte
-			}
-			replied := make(chan reply, 1)
-			go func() {
-				code, b := call(t, s, c.method, c.path, c.ctype, []byte(c.body))
-				replied <- reply{code, b}
-			}()
-			var got reply
+			replied := callAsync(t, s, c.method, c.path, c.ctype, []byte(c.body))
+			var got callReply
 			select {
 			case got = <-replied:
 			case <-time.After(10 * time.Second):
@@ -1354,16 +1329,8 @@ func TestBodyBudget(t *testing.T) {
 		{"info", "GET", free, "", "", http.StatusOK},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			type reply struct {
-				code int
-				body []byte
-			}
-			replied := make(chan reply, 1)
-			go func() {
-				code, b := call(t, s, c.method, c.path, c.ctype, []byte(c.body))
-				replied <- reply{code, b}
-			}()
-			var got reply
+			replied := callAsync(t, s, c.method, c.path, c.ctype, []byte(c.body))
+			var got callReply
 			select {
 			case got = <-replied:
 			case <-time.After(10 * time.Second):
@@ -1412,17 +1379,9 @@ func TestInitialBasisWaitBounded(t *testing.T) {
 	const limit = 300 * time.Millisecond
 	s := newTest(t, Config{Workers: 1, ComputeTimeout: limit, Initial: initial, InitialSource: Source{Initial: true}})
 	s.initMu.Lock() // another request computing the basis
-	type reply struct {
-		code int
-		body []byte
-	}
-	replied := make(chan reply, 1)
 	start := time.Now()
-	go func() {
-		code, b := call(t, s, "POST", "/api/sessions", "", nil)
-		replied <- reply{code, b}
-	}()
-	var got reply
+	replied := callAsync(t, s, "POST", "/api/sessions", "", nil)
+	var got callReply
 	select {
 	case got = <-replied:
 	case <-time.After(10 * time.Second):
@@ -1566,4 +1525,23 @@ func getWithin(t *testing.T, s *Server, base, behind string) (finish func()) {
 		t.Errorf("GET %s blocked for 10 s behind %s", base, behind)
 		return func() { <-done }
 	}
+}
+
+// callReply is the reply to a request callAsync made: status, body and
+// when it came.
+type callReply struct {
+	code int
+	body []byte
+	at   time.Time
+}
+
+// callAsync makes the request of call in the background and sends its
+// reply on the channel returned, for tests that act while it waits.
+func callAsync(t *testing.T, s *Server, method, path, ctype string, body []byte) <-chan callReply {
+	replied := make(chan callReply, 1)
+	go func() {
+		code, b := call(t, s, method, path, ctype, body)
+		replied <- callReply{code, b, time.Now()}
+	}()
+	return replied
 }
