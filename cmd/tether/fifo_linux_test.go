@@ -15,17 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// mkfifo makes a FIFO in a fresh folder.
-func mkfifo(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	return p
-}
+	"github.com/tether-sc/tether/internal/testctx"
+)
 
 // hasReader reports whether a process has the FIFO open for reading (or
 // is blocked opening it): a writer's open without blocking then succeeds,
@@ -75,7 +67,7 @@ func TestFIFOWithoutWriterCancels(t *testing.T) {
 		{"powerlaw fit -input", func(f string) []string { return []string{"powerlaw", "fit", "-input", f} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fifo := mkfifo(t)
+			fifo := testctx.Mkfifo(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var out bytes.Buffer
@@ -120,7 +112,7 @@ func TestFIFOWithWriter(t *testing.T) {
 		setup func(t *testing.T) string
 	}{
 		{"FIFO, late writer", func(t *testing.T) string {
-			fifo := mkfifo(t)
+			fifo := testctx.Mkfifo(t)
 			go func() {
 				time.Sleep(300 * time.Millisecond)
 				os.WriteFile(fifo, content, 0)
@@ -174,7 +166,7 @@ func TestEvalPredPipeReadOnce(t *testing.T) {
 		setup func(t *testing.T) string
 	}{
 		{"FIFO", func(t *testing.T) string {
-			fifo := mkfifo(t)
+			fifo := testctx.Mkfifo(t)
 			go os.WriteFile(fifo, []byte(pred), 0) // one writer, once
 			return fifo
 		}},

@@ -13,22 +13,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-func mkfifo(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	return p
-}
+	"github.com/tether-sc/tether/internal/testctx"
+)
 
 // A FIFO nobody writes to: Open returns soon after the cancellation, with
 // the context's error naming the path (os.Open blocked in the open system
 // call, deaf to Ctrl-C).
 func TestOpenFIFOWithoutWriterCancels(t *testing.T) {
-	p := mkfifo(t)
+	p := testctx.Mkfifo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
 	done := make(chan error, 1)
@@ -60,7 +53,7 @@ func TestOpenPipes(t *testing.T) {
 		want  string
 	}{
 		{"FIFO, writer after the open", func(t *testing.T) string {
-			p := mkfifo(t)
+			p := testctx.Mkfifo(t)
 			go func() {
 				time.Sleep(300 * time.Millisecond)
 				os.WriteFile(p, []byte("1,2\n3,4\n"), 0)
@@ -68,7 +61,7 @@ func TestOpenPipes(t *testing.T) {
 			return p
 		}, "1,2\n3,4\n"},
 		{"FIFO, writer writes nothing", func(t *testing.T) string {
-			p := mkfifo(t)
+			p := testctx.Mkfifo(t)
 			go func() {
 				time.Sleep(300 * time.Millisecond)
 				if w, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
@@ -125,7 +118,7 @@ func TestOpenPipes(t *testing.T) {
 // A read of a FIFO whose writer is connected but silent ends with an
 // error soon after the cancellation.
 func TestReadStopsOnCancel(t *testing.T) {
-	p := mkfifo(t)
+	p := testctx.Mkfifo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	writer := make(chan *os.File, 1)
