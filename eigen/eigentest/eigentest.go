@@ -323,16 +323,16 @@ func check(t *testing.T, res *eigen.Result, p eigen.Problem, w want) {
 	}
 	// Principal angles with the reference subspace.
 	if w.vecs != nil && w.gap > 1e-3*normA {
-		if s := sinMaxAngle(w.vecs, v, w.b); !(s <= AngleTol) {
+		if s := SinMaxAngle(w.vecs, v, w.b); !(s <= AngleTol) {
 			t.Errorf("largest principal angle has sine %.3g > %g (gap %.3g)", s, AngleTol, w.gap)
 		}
 	}
 }
 
-// sinMaxAngle returns the sine of the largest principal angle between the
+// SinMaxAngle returns the sine of the largest principal angle between the
 // spans of the B-orthonormal columns of u and v (b nil: identity), as the
 // B-norm of (I − U UᵀB) V.
-func sinMaxAngle(u, v *mat.Dense, b *mat.SymDense) float64 {
+func SinMaxAngle(u, v *mat.Dense, b *mat.SymDense) float64 {
 	n, k := v.Dims()
 	bv := mat.DenseCopyOf(v)
 	if b != nil {
