@@ -310,13 +310,7 @@ var symValuesSink []float64
 // cancelled poll.
 func TestMulContextMatchesMul(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 7))
-	fill := func(r, c int) *mat.Dense {
-		m := mat.NewDense(r, c, nil)
-		for i := range m.RawMatrix().Data {
-			m.RawMatrix().Data[i] = rng.NormFloat64()
-		}
-		return m
-	}
+	fill := func(r, c int) *mat.Dense { return normalDense(rng, r, c) }
 	// view returns an r×c view into a larger matrix, offset by one row
 	// and two columns.
 	view := func(r, c int) *mat.Dense {
@@ -352,4 +346,14 @@ func TestMulContextMatchesMul(t *testing.T) {
 	if err := mulContext(newPollCtx(2), mat.NewDense(600, 10, nil), fill(10, 600).T(), b); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
+}
+
+// normalDense returns an r×c matrix of standard normal entries drawn
+// from rng.
+func normalDense(rng *rand.Rand, r, c int) *mat.Dense {
+	m := mat.NewDense(r, c, nil)
+	for i := range m.RawMatrix().Data {
+		m.RawMatrix().Data[i] = rng.NormFloat64()
+	}
+	return m
 }

@@ -64,13 +64,7 @@ func densePencilEigProblem(tb testing.TB, n, labelled, k int, seed uint64) (p, l
 // context.Canceled wherever it is cancelled.
 func TestSchurComplementMatchesGonum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 17))
-	fill := func(r, c int) *mat.Dense {
-		m := mat.NewDense(r, c, nil)
-		for i := range m.RawMatrix().Data {
-			m.RawMatrix().Data[i] = rng.NormFloat64()
-		}
-		return m
-	}
+	fill := func(r, c int) *mat.Dense { return normalDense(rng, r, c) }
 	for _, sh := range [][2]int{{1, 3}, {10, 40}, {70, 300}, {150, 130}} {
 		nn, r := sh[0], sh[1]
 		pnn, pnr, prr := fill(nn, nn), fill(nn, r), fill(r, r)
