@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -40,8 +41,8 @@ ends in .mtx) and a labels file with one block per line.
 
 A flag left out takes the generator's default, and so does -k 0 or -noise -1,
 on any generator; another value of a parameter the generator does not read
-(-k on moons, xor and circles, whose number of classes is fixed; -noise on sbm
-and dcsbm) is refused. The same -seed gives the same data here and in
+(-k on moons, xor and circles, which always make 2 classes and accept -k 2;
+-noise on sbm and dcsbm) is refused. The same -seed gives the same data here and in
 "tether cluster -gen".`)
 	return b.String()
 }
@@ -75,7 +76,7 @@ func bindGenParams(fs *flag.FlagSet, prefix, kName, kHelp string) *int {
 func runGen(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("gen", genUsage())
 	var f genFlags
-	bindGenParams(fs, "", "k", "number of classes: interlaced, blobs, sbm, dcsbm (0: the generator's default; the others' number is fixed, and they accept only 0)")
+	bindGenParams(fs, "", "k", "number of classes: interlaced, blobs, sbm, dcsbm (0: the generator's default; moons, xor and circles always make 2, and accept only 0 or 2)")
 	fs.Uint64Var(&f.seed, "seed", synth.DefaultSeed, "random seed")
 	fs.StringVar(&f.out, "o", "", "output file (default standard output)")
 	fs.StringVar(&f.labels, "labels", "", "sbm, dcsbm: labels file (default: the -o file with extension .labels)")
@@ -188,11 +189,11 @@ func isSet(fs *flag.FlagSet, name string) bool {
 // unusedGenFlag returns a usage error naming the first generator parameter
 // flag of fs the user set that g does not read (a flag given with no
 // effect), nil if there is none. A flag set to the generator's default
-// (isDefaultValue: -k 0 on moons, xor and circles, whose number of classes
-// is fixed; -noise -1 on sbm and dcsbm) is not one: it asks for nothing
-// the generator does not do. Any other value is, -k 2 on moons included:
-// the generators do not declare their fixed number of classes. flagOf
-// renames as for genParams; cmd prefixes the error (see usagef).
+// (isDefaultValue: -k 0 on moons, xor and circles; -noise -1 on sbm and
+// dcsbm) is not one, nor is -k set to the number of classes of a generator
+// that always makes that many (synth.Generator.Classes: -k 2 on moons):
+// they ask for nothing the generator does not do. flagOf renames as for
+// genParams; cmd prefixes the error (see usagef).
 func unusedGenFlag(cmd string, g synth.Generator, fs *flag.FlagSet, flagOf map[string]string) error {
 	flagName := func(name string) string {
 		if alt, ok := flagOf[name]; ok {
@@ -205,15 +206,19 @@ func unusedGenFlag(cmd string, g synth.Generator, fs *flag.FlagSet, flagOf map[s
 		if !isSet(fs, flagName(name)) || slices.Contains(g.Params, name) || isDefaultValue(name, f.Value.String()) {
 			continue
 		}
-		why, hint := "it has no such parameter", ""
-		if name == "k" {
-			why, hint = "its number of classes is fixed", "; leave -"+flagName(name)+" out or give 0, the generator's default"
+		if name == "k" && g.Classes > 0 {
+			if f.Value.String() == strconv.Itoa(g.Classes) {
+				continue
+			}
+			fl := flagName(name)
+			return usagef(cmd, "-%s %s does not apply to %s: it always makes %d classes (give -%s %d or 0, or leave -%s out; interlaced and blobs take a number of classes)",
+				fl, f.Value, g.Name, g.Classes, fl, g.Classes, fl)
 		}
 		reads := make([]string, len(g.Params))
 		for i, p := range g.Params {
 			reads[i] = "-" + flagName(p)
 		}
-		return usagef(cmd, "-%s does not apply to %s: %s (it reads %s)%s", flagName(name), g.Name, why, strings.Join(reads, ", "), hint)
+		return usagef(cmd, "-%s does not apply to %s: it has no such parameter (it reads %s)", flagName(name), g.Name, strings.Join(reads, ", "))
 	}
 	return nil
 }

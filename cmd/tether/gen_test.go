@@ -229,9 +229,15 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 		args []string
 		want string // "" for success
 	}{
-		{[]string{"gen", "moons", "-k", "3", "-o", out}, "gen: -k does not apply to moons: its number of classes is fixed"},
-		{[]string{"gen", "xor", "-k", "2", "-o", out}, "gen: -k does not apply to xor"},
-		{[]string{"gen", "circles", "-k", "4", "-o", out}, "gen: -k does not apply to circles"},
+		{[]string{"gen", "moons", "-k", "3", "-o", out}, "gen: -k 3 does not apply to moons: it always makes 2 classes (give -k 2 or 0, or leave -k out"},
+		{[]string{"gen", "xor", "-k", "3", "-o", out}, "gen: -k 3 does not apply to xor: it always makes 2 classes"},
+		{[]string{"gen", "circles", "-k", "4", "-o", out}, "gen: -k 4 does not apply to circles: it always makes 2 classes"},
+		// The number of classes a fixed generator makes is accepted, as
+		// is 0 (-k 2 on moons was refused).
+		{[]string{"gen", "moons", "-k", "2", "-o", out}, ""},
+		{[]string{"gen", "xor", "-k", "2", "-o", out}, ""},
+		{[]string{"gen", "circles", "-k", "2", "-o", out}, ""},
+		{[]string{"cluster", "-gen", "moons", "-n", "60", "-gen-k", "2", "-k", "2", "-quiet", "-o", out}, ""},
 		{[]string{"gen", "moons", "-cin", "3", "-o", out}, "gen: -cin does not apply to moons: it has no such parameter"},
 		{[]string{"gen", "moons", "-labels", out + ".labels", "-o", out}, "gen: -labels does not apply to moons"},
 		{[]string{"gen", "blobs", "-k", "4", "-o", out}, ""},
@@ -251,7 +257,7 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 		{[]string{"cluster", "-graph-file", graphFile, "-sigma", "median", "-quiet", "-o", out}, "-sigma builds the graph"},
 		{[]string{"cluster", "-graph-file", graphFile, "-graph", "full", "-quiet", "-o", out}, "-graph builds the graph"},
 		{[]string{"cluster", "-gen", "sbm", "-n", "60", "-affinity", "cosine", "-quiet", "-o", out}, "-affinity builds the graph from features and does not apply to -gen sbm"},
-		{[]string{"cluster", "-gen", "moons", "-n", "60", "-gen-k", "3", "-quiet", "-o", out}, "-gen-k does not apply to moons"},
+		{[]string{"cluster", "-gen", "moons", "-n", "60", "-gen-k", "3", "-quiet", "-o", out}, "-gen-k 3 does not apply to moons: it always makes 2 classes"},
 		{[]string{"cluster", "-input", points, "-n", "60", "-quiet", "-o", out}, "-n is a parameter of -gen and does not apply without it"},
 		{[]string{"cluster", "-graph-file", graphFile, "-gen-seed", "3", "-quiet", "-o", out}, "-gen-seed is a parameter of -gen"},
 		{[]string{"cluster", "-gen", "moons", "-n", "60", "-k", "2", "-knn", "5", "-quiet", "-o", out}, ""},

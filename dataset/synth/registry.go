@@ -140,6 +140,10 @@ type Generator struct {
 	// Graph reports whether the generator yields a graph (Data.Graph)
 	// rather than points (Data.X).
 	Graph bool
+	// Classes is the number of classes of a generator whose number is
+	// fixed (moons, circles, xor: 2), which then does not read parameter
+	// "k"; 0 when "k" is one of its Params.
+	Classes int
 
 	gen func(ctx context.Context, p Params, src rand.Source) (*Data, error)
 }
@@ -194,6 +198,7 @@ func Generators() []Generator {
 			Summary:  "two interleaving half circles (scikit-learn make_moons), 2 classes",
 			Params:   []string{"n", "noise"},
 			Defaults: Params{N: DefaultN, Noise: 0.1},
+			Classes:  2,
 			gen: points(func(p Params, src rand.Source) (*mat.Dense, []int, error) {
 				return Moons(p.N, p.Noise, src)
 			}),
@@ -203,6 +208,7 @@ func Generators() []Generator {
 			Summary:  "two concentric circles (scikit-learn make_circles), 2 classes",
 			Params:   []string{"n", "noise", "factor"},
 			Defaults: Params{N: DefaultN, Noise: 0.05, Factor: 0.5},
+			Classes:  2,
 			gen: points(func(p Params, src rand.Source) (*mat.Dense, []int, error) {
 				return Circles(p.N, p.Noise, p.Factor, src)
 			}),
@@ -221,6 +227,7 @@ func Generators() []Generator {
 			Summary:  "four Gaussian clouds at (±1, ±1), labelled by exclusive or, 2 classes",
 			Params:   []string{"n", "noise"},
 			Defaults: Params{N: DefaultN, Noise: 0.2},
+			Classes:  2,
 			gen: points(func(p Params, src rand.Source) (*mat.Dense, []int, error) {
 				return XOR(p.N, p.Noise, src)
 			}),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,6 +85,15 @@ func TestRegistry(t *testing.T) {
 			}
 			if n, p, c := dataDims(d); n != DefaultN || p != w.p || c != w.classes || len(d.Labels) != n {
 				t.Errorf("defaults give %d×%d with %d classes and %d labels, want %d×%d with %d", n, p, c, len(d.Labels), DefaultN, w.p, w.classes)
+			}
+			// Classes declares the number of a generator without "k" (tether
+			// gen accepts -k with it), and only theirs.
+			wantClasses := w.classes
+			if slices.Contains(g.Params, "k") {
+				wantClasses = 0
+			}
+			if g.Classes != wantClasses {
+				t.Errorf("Classes = %d, want %d", g.Classes, wantClasses)
 			}
 			if (d.Graph != nil) != g.Graph || (d.X != nil) == g.Graph {
 				t.Errorf("Graph = %v, but X = %v, Graph = %v", g.Graph, d.X != nil, d.Graph != nil)
