@@ -130,10 +130,10 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	}
 	if count != 1 {
-		return nil, fmt.Errorf("%w: give exactly one of -input, -graph-file, -gen and -bipartite", errUsage)
+		return nil, usagef(cmdName(o.flags), "give exactly one of -input, -graph-file, -gen and -bipartite")
 	}
 	if o.bip.file == "" && (o.bip.rowNames != "" || o.bip.colNames != "") {
-		return nil, fmt.Errorf("%w: -row-names and -col-names name the rows and columns of -bipartite", errUsage)
+		return nil, usagef(cmdName(o.flags), "-row-names and -col-names name the rows and columns of -bipartite")
 	}
 	if err := o.checkApplies(); err != nil {
 		return nil, err
@@ -168,7 +168,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	default:
 		g, err := synth.Lookup(o.gen)
 		if err != nil {
-			return nil, fmt.Errorf("%w: -gen: %v", errUsage, err)
+			return nil, usagef(cmdName(o.flags), "-gen: %v", err)
 		}
 		// The generator's defaults, overridden by the flags given; -k stands
 		// for -gen-k when only it is given. The data are those of
@@ -179,7 +179,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 		p, err := genParams(g, o.flags, rename)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, usagef(cmdName(o.flags), "%v", err)
 		}
 		seed := o.seed
 		o.flags.Visit(func(f *flag.Flag) {
@@ -188,7 +188,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			}
 		})
 		if l.Data, err = input.Generate(ctx, g, p, seed); errors.Is(err, synth.ErrInvalid) {
-			return nil, fmt.Errorf("%w: -%v", errUsage, err)
+			return nil, usagef(cmdName(o.flags), "-%v", err)
 		} else if err != nil {
 			return nil, err
 		}
@@ -253,11 +253,11 @@ func (o *inputOptions) checkApplies() error {
 				name = "gen-k"
 			}
 			if isSet(o.flags, name) {
-				return fmt.Errorf("%w: -%s is a parameter of -gen and does not apply without it", errUsage, name)
+				return usagef(cmdName(o.flags), "-%s is a parameter of -gen and does not apply without it", name)
 			}
 		}
 	} else if g, err := synth.Lookup(o.gen); err == nil {
-		if err := unusedGenFlag("", g, o.flags, map[string]string{"k": "gen-k"}); err != nil {
+		if err := unusedGenFlag(cmdName(o.flags), g, o.flags, map[string]string{"k": "gen-k"}); err != nil {
 			return err
 		}
 		if g.Graph {
@@ -267,7 +267,7 @@ func (o *inputOptions) checkApplies() error {
 	if source != "" {
 		for _, name := range graphFlags() {
 			if isSet(o.flags, name) {
-				return fmt.Errorf("%w: -%s builds the graph from features and does not apply to %s", errUsage, name, source)
+				return usagef(cmdName(o.flags), "-%s builds the graph from features and does not apply to %s", name, source)
 			}
 		}
 	}
@@ -365,7 +365,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+		return usagef("cluster", "unexpected argument %q", fs.Arg(0))
 	}
 	ins := []pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}, {"-bipartite", in.bip.file}, {"-row-names", in.bip.rowNames},
 		{"-col-names", in.bip.colNames}, {"-truth", in.truthFile}, {"-constraints", *consFile}, {"-partial-labels", *partial}}
@@ -376,15 +376,15 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if g, err := synth.Lookup(in.gen); err == nil && in.genOut != "" {
 		outs = append(outs, generatedOutputs(g, "-gen-out", in.genOut, "", "")...)
 	}
-	if err := checkOutputs("", ins, outs); err != nil {
+	if err := checkOutputs("cluster", ins, outs); err != nil {
 		return err
 	}
 	meth, err := cluster.New(*method)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("cluster", "-method: %v", err)
 	}
 	if meth, err = cluster.SetKnobs(meth, knobs); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("cluster", "-set: %v", err)
 	}
 	rec := newRecorder(m.Stderr, *quiet)
 	in.seed, in.m = *seed, m
@@ -398,9 +398,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	p, err := input.NewProblem(l.Data, meth, *k)
 	switch {
 	case errors.Is(err, input.ErrNoFeatures):
-		return fmt.Errorf("%w: -%v: give a feature file with -input (or a point generator with -gen)", errUsage, err)
+		return usagef("cluster", "-%v: give a feature file with -input (or a point generator with -gen)", err)
 	case errors.Is(err, input.ErrNoBipartite):
-		return fmt.Errorf("%w: -%v: give a document-by-term file with -bipartite", errUsage, err)
+		return usagef("cluster", "-%v: give a document-by-term file with -bipartite", err)
 	case err != nil:
 		return err
 	}

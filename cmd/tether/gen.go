@@ -118,7 +118,7 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	}
 	d, err := input.Generate(ctx, g, p, f.seed)
 	if errors.Is(err, synth.ErrInvalid) {
-		return fmt.Errorf("%w: %v", errUsage, err) // it names "gen <generator>"
+		return usagef("gen", "%v", err) // it names "gen <generator>"
 	} else if err != nil {
 		return err
 	}

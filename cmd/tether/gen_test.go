@@ -253,13 +253,13 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 		{[]string{"cluster", "-gen", "moons", "-n", "60", "-gen-k", "0", "-k", "2", "-quiet", "-o", out}, ""},
 		{[]string{"gen", "sbm", "-n", "60", "-labels", out + ".labels", "-o", out}, ""},
 		{[]string{"gen", "sbm", "-n", "60", "-labels", out, "-o", out}, "gen: -o and -labels both write"},
-		{[]string{"cluster", "-graph-file", graphFile, "-knn", "5", "-quiet", "-o", out}, "-knn builds the graph from features and does not apply to -graph-file"},
-		{[]string{"cluster", "-graph-file", graphFile, "-sigma", "median", "-quiet", "-o", out}, "-sigma builds the graph"},
-		{[]string{"cluster", "-graph-file", graphFile, "-graph", "full", "-quiet", "-o", out}, "-graph builds the graph"},
-		{[]string{"cluster", "-gen", "sbm", "-n", "60", "-affinity", "cosine", "-quiet", "-o", out}, "-affinity builds the graph from features and does not apply to -gen sbm"},
-		{[]string{"cluster", "-gen", "moons", "-n", "60", "-gen-k", "3", "-quiet", "-o", out}, "-gen-k 3 does not apply to moons: it always makes 2 classes"},
-		{[]string{"cluster", "-input", points, "-n", "60", "-quiet", "-o", out}, "-n is a parameter of -gen and does not apply without it"},
-		{[]string{"cluster", "-graph-file", graphFile, "-gen-seed", "3", "-quiet", "-o", out}, "-gen-seed is a parameter of -gen"},
+		{[]string{"cluster", "-graph-file", graphFile, "-knn", "5", "-quiet", "-o", out}, "cluster: -knn builds the graph from features and does not apply to -graph-file"},
+		{[]string{"cluster", "-graph-file", graphFile, "-sigma", "median", "-quiet", "-o", out}, "cluster: -sigma builds the graph"},
+		{[]string{"cluster", "-graph-file", graphFile, "-graph", "full", "-quiet", "-o", out}, "cluster: -graph builds the graph"},
+		{[]string{"cluster", "-gen", "sbm", "-n", "60", "-affinity", "cosine", "-quiet", "-o", out}, "cluster: -affinity builds the graph from features and does not apply to -gen sbm"},
+		{[]string{"cluster", "-gen", "moons", "-n", "60", "-gen-k", "3", "-quiet", "-o", out}, "cluster: -gen-k 3 does not apply to moons: it always makes 2 classes"},
+		{[]string{"cluster", "-input", points, "-n", "60", "-quiet", "-o", out}, "cluster: -n is a parameter of -gen and does not apply without it"},
+		{[]string{"cluster", "-graph-file", graphFile, "-gen-seed", "3", "-quiet", "-o", out}, "cluster: -gen-seed is a parameter of -gen"},
 		{[]string{"cluster", "-gen", "moons", "-n", "60", "-k", "2", "-knn", "5", "-quiet", "-o", out}, ""},
 		{[]string{"cluster", "-graph-file", graphFile, "-k", "2", "-quiet", "-o", out}, ""},
 	} {
@@ -271,8 +271,8 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 				}
 				return
 			}
-			// gen names itself in its usage errors, as most subcommands
-			// do; cluster's carry no prefix.
+			// gen and cluster name themselves in their usage errors, as
+			// every subcommand does.
 			if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "usage: "+tc.want) {
 				t.Fatalf("%v: error %v, want a usage error starting %q", tc.args, err, tc.want)
 			}

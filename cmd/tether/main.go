@@ -80,11 +80,10 @@ func untilDone(ctx context.Context, f func() error) error {
 var errUsage = errors.New("usage")
 
 // usagef returns a usage error with the message of format and args, after
-// "cmd: " when cmd is not "". The subcommands name themselves in their
-// usage errors (eval, labels, constraints, gen, demo, methods), except
-// cluster, serve, repro and powerlaw fit and sample, whose errors carry no
-// prefix but for flag errors (parseFlags names every command); helpers
-// shared between commands take the caller's cmd.
+// "cmd: " when cmd is not "". Every subcommand names itself in its usage
+// errors ("usage: cluster: …", "usage: powerlaw fit: …"), flag errors
+// included (parseFlags); helpers shared between commands take the
+// caller's cmd (cmdName of its flag set).
 func usagef(cmd, format string, args ...any) error {
 	if cmd != "" {
 		format = cmd + ": " + format
@@ -166,6 +165,12 @@ func (m *Main) newFlagSet(name, usage string) *flag.FlagSet {
 	return fs
 }
 
+// cmdName is the subcommand whose flags fs holds, as its usage errors name
+// it: "cluster", "powerlaw fit".
+func cmdName(fs *flag.FlagSet) string {
+	return strings.TrimPrefix(fs.Name(), "tether ")
+}
+
 // usageHint is the line a usage error ends with instead of the list of
 // flags.
 func usageHint(fs *flag.FlagSet) string {
@@ -187,7 +192,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 			full()
 			return err
 		}
-		return usagef(strings.TrimPrefix(fs.Name(), "tether "), "%v (%s)", err, usageHint(fs))
+		return usagef(cmdName(fs), "%v (%s)", err, usageHint(fs))
 	}
 	return nil
 }

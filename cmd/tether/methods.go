@@ -37,7 +37,7 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 		}
 		if one == nil {
 			_, err := cluster.New(rest[0])
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return usagef("methods", "%v", err)
 		}
 		list = one
 	default:

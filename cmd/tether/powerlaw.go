@@ -104,10 +104,10 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q (%s)", errUsage, pos[0], usageHint(fs))
+		return usagef(cmdName(fs), "unexpected argument %q (%s)", pos[0], usageHint(fs))
 	}
 	if input == "" {
-		return fmt.Errorf("%w: -input is required (%s)", errUsage, usageHint(fs))
+		return usagef(cmdName(fs), "-input is required (%s)", usageHint(fs))
 	}
 	if xminFlag != "auto" {
 		v, err := strconv.ParseFloat(xminFlag, 64)
@@ -116,7 +116,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 			if opt.Discrete {
 				want = "auto or an integer ≥ 1 (with -discrete)"
 			}
-			return fmt.Errorf("%w: -xmin %q: want %s (%s)", errUsage, xminFlag, want, usageHint(fs))
+			return usagef(cmdName(fs), "-xmin %q: want %s (%s)", xminFlag, want, usageHint(fs))
 		}
 		opt.Xmin = v
 	}
@@ -232,20 +232,20 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return fmt.Errorf("%w: unexpected argument %q (%s)", errUsage, pos[0], usageHint(fs))
+		return usagef(cmdName(fs), "unexpected argument %q (%s)", pos[0], usageHint(fs))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if !set["alpha"] || !set["n"] {
-		return fmt.Errorf("%w: -alpha and -n are required (%s)", errUsage, usageHint(fs))
+		return usagef(cmdName(fs), "-alpha and -n are required (%s)", usageHint(fs))
 	}
 	// Refused before anything is allocated or written.
 	if n < 1 || n > powerlaw.MaxSample {
-		return fmt.Errorf("%w: -n %d: want 1…%d (powerlaw.MaxSample) (%s)", errUsage, n, powerlaw.MaxSample, usageHint(fs))
+		return usagef(cmdName(fs), "-n %d: want 1…%d (powerlaw.MaxSample) (%s)", n, powerlaw.MaxSample, usageHint(fs))
 	}
 	s, err := powerlaw.NewSampler(alpha, xmin, discrete)
 	if err != nil {
-		return fmt.Errorf("%w: %v (%s)", errUsage, err, usageHint(fs))
+		return usagef(cmdName(fs), "%v (%s)", err, usageHint(fs))
 	}
 	r := rand.New(rand.NewPCG(seed, 0x706f776572)) // stream "power"
 	err = m.writeOutput(ctx, out, func(w io.Writer) error {

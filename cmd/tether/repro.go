@@ -36,7 +36,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if len(names) == 0 {
-		return fmt.Errorf("%w: name an experiment, all, or list (%s)", errUsage, usageHint(fs))
+		return usagef("repro", "name an experiment, all, or list (%s)", usageHint(fs))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -47,7 +47,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	}
 	if set["data"] {
 		if st, err := os.Stat(*data); err != nil || !st.IsDir() {
-			return fmt.Errorf("%w: -data %s is not a directory of datasets (without -data, absent datasets are skipped)", errUsage, *data)
+			return usagef("repro", "-data %s is not a directory of datasets (without -data, absent datasets are skipped)", *data)
 		}
 	}
 	if names[0] == "list" {
@@ -65,7 +65,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 		for _, n := range names {
 			e, err := experiment.Lookup(n)
 			if err != nil {
-				return fmt.Errorf("%w: %v", errUsage, err)
+				return usagef("repro", "%v (\"tether repro list\" lists them)", err)
 			}
 			exps = append(exps, e)
 		}
@@ -157,7 +157,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 // (experiment.EstimateRun) and the total.
 func printEstimates(m *Main, exps []experiment.Experiment, data, cacheDir string, quick bool, seed uint64, workers int) error {
 	if cacheDir == "" {
-		return fmt.Errorf("%w: -estimate reads the cache: -cache must name it", errUsage)
+		return usagef("repro", "-estimate reads the cache: -cache must name it")
 	}
 	if workers <= 0 {
 		workers = 2

@@ -30,40 +30,40 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+		return usagef("serve", "unexpected argument %q", fs.Arg(0))
 	}
 	if *computeTimeout <= 0 {
-		return fmt.Errorf("%w: -compute-timeout %v: want a positive duration such as 2m or 30s", errUsage, *computeTimeout)
+		return usagef("serve", "-compute-timeout %v: want a positive duration such as 2m or 30s", *computeTimeout)
 	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
-		return fmt.Errorf("%w: -addr %q: %v", errUsage, *addr, err)
+		return usagef("serve", "-addr %q: %v", *addr, err)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		if !*public {
-			return fmt.Errorf("%w: -addr %s is not a loopback address: anyone who can reach it could use the server; add -public to mean it", errUsage, *addr)
+			return usagef("serve", "-addr %s is not a loopback address: anyone who can reach it could use the server; add -public to mean it", *addr)
 		}
 		fmt.Fprintf(m.Stderr, "tether serve: warning: listening on %s, reachable from other machines; the server has no authentication\n", *addr)
 	}
 	if *dataRoot != "" {
 		if fi, err := os.Stat(*dataRoot); err != nil {
-			return fmt.Errorf("%w: -data: %v", errUsage, err)
+			return usagef("serve", "-data: %v", err)
 		} else if !fi.IsDir() {
-			return fmt.Errorf("%w: -data %s: not a folder", errUsage, *dataRoot)
+			return usagef("serve", "-data %s: not a folder", *dataRoot)
 		}
 	}
 	var allow []string
 	for _, o := range origins {
 		a, err := server.ParseOrigin(o)
 		if err != nil {
-			return fmt.Errorf("%w: -allow-origin: %v", errUsage, err)
+			return usagef("serve", "-allow-origin: %v", err)
 		}
 		allow = append(allow, a)
 	}
 	cfg := server.Config{DataRoot: *dataRoot, Spec: in.spec, MaxNodes: *maxNodes, ComputeTimeout: *computeTimeout, AllowOrigins: allow}
 	if in.input != "" || in.graphFile != "" || in.gen != "" || in.bip.file != "" {
 		if in.bip.file != "" {
-			return fmt.Errorf("%w: tether serve does not load -bipartite matrices", errUsage)
+			return usagef("serve", "-bipartite: tether serve does not load document-by-term matrices")
 		}
 		in.seed, in.m = *seed, m
 		l, err := in.load(ctx, newRecorder(m.Stderr, *quiet), 0)

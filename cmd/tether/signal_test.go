@@ -103,12 +103,15 @@ func TestFlagErrorsAreShort(t *testing.T) {
 	}
 }
 
-// A flag mistake — an unknown flag, a value its flag cannot parse — is a
-// usage error (exit status 2) that names the subcommand as its other usage
-// errors do ("usage: gen: …"), for every subcommand, and nothing else is
-// printed: the flag package's own message and usage text go nowhere, and
-// the caller prints the error once (exitCode). The flag errors used to
-// carry no subcommand name ("usage: flag provided but not defined: …").
+// A flag mistake — an unknown flag, a value its flag cannot parse — and
+// every other usage error (a missing input, an unknown method or
+// experiment, flags that do not go together) is a usage error (exit status
+// 2) that names the subcommand ("usage: gen: …"), for every subcommand,
+// and nothing else is printed: the flag package's own message and usage
+// text go nowhere, and the caller prints the error once (exitCode). The
+// flag errors used to carry no subcommand name ("usage: flag provided but
+// not defined: …"), nor did the other usage errors of cluster, serve,
+// repro, powerlaw fit and sample, and methods.
 func TestFlagErrorsNameTheSubcommand(t *testing.T) {
 	// Commands that hold commands of their own; every other command of
 	// commands() parses flags itself. A new group must be listed here
@@ -133,6 +136,68 @@ func TestFlagErrorsNameTheSubcommand(t *testing.T) {
 		"powerlaw fit":        {"-bootstrap", "x"},
 		"powerlaw sample":     {"-alpha", "x"},
 	}
+	// misuse gives each subcommand usage errors other than flag errors,
+	// with a part of the message each must contain.
+	missing := filepath.Join(t.TempDir(), "missing")
+	type misuseCase struct {
+		args []string
+		want string
+	}
+	misuse := map[string][]misuseCase{
+		"cluster": {
+			{nil, "give exactly one of -input, -graph-file, -gen and -bipartite"},
+			{[]string{"extra"}, `unexpected argument "extra"`},
+			{[]string{"-gen", "moons", "-method", "nosuch"}, `"nosuch"`},
+			{[]string{"-gen", "moons", "-set", "NoSuchKnob=1"}, "NoSuchKnob"},
+			{[]string{"-gen", "nosuch"}, `-gen: synth: invalid parameter: unknown generator "nosuch"`},
+			{[]string{"-gen", "blobs", "-n", "0"}, "n = 0"},
+			{[]string{"-gen", "moons", "-gen-k", "3"}, "-gen-k 3 does not apply to moons"},
+			{[]string{"-gen", "sbm", "-knn", "5"}, "-knn builds the graph from features"},
+			{[]string{"-input", missing, "-n", "5"}, "-n is a parameter of -gen"},
+			{[]string{"-input", missing, "-row-names", missing}, "-row-names and -col-names name the rows and columns of -bipartite"},
+			{[]string{"-gen", "moons", "-o", missing, "-graph-out", missing}, "-o and -graph-out both write"},
+			{[]string{"-gen", "sbm", "-n", "60", "-method", "cpca", "-quiet"}, "give a feature file with -input"},
+		},
+		"eval":                {{nil, "--truth and --pred are required"}},
+		"labels":              {{nil, "give one of -input and -graph-file"}},
+		"constraints gen":     {{nil, "--truth and --protocol are required"}},
+		"constraints check":   {{nil, "want one constraint file"}},
+		"constraints closure": {{[]string{"-reps", "0"}, "--reps 0, want ≥ 1"}},
+		"gen": {
+			{nil, "name a generator"},
+			{[]string{"nosuch"}, `unknown generator "nosuch"`},
+			{[]string{"blobs", "-n", "0", "-o", missing}, "n = 0"},
+		},
+		"demo":    {{[]string{"extra"}, `unexpected argument "extra"`}},
+		"methods": {{[]string{"nosuch"}, `"nosuch"`}, {[]string{"a", "b"}, "want at most one method name"}},
+		"serve": {
+			{[]string{"extra"}, `unexpected argument "extra"`},
+			{[]string{"-compute-timeout", "0s"}, "-compute-timeout 0s: want a positive duration"},
+			{[]string{"-addr", "nonsense"}, `-addr "nonsense"`},
+			{[]string{"-addr", "0.0.0.0:0"}, "is not a loopback address"},
+			{[]string{"-data", missing}, "-data: "},
+			{[]string{"-allow-origin", "ftp://x"}, "-allow-origin: "},
+			{[]string{"-bipartite", missing}, "-bipartite: tether serve does not load document-by-term matrices"},
+			{[]string{"-input", missing, "-gen", "moons"}, "give exactly one of -input, -graph-file, -gen and -bipartite"},
+		},
+		"repro": {
+			{nil, "name an experiment, all, or list"},
+			{[]string{"nosuch"}, `"nosuch"`},
+			{[]string{"-data", missing, "list"}, "is not a directory of datasets"},
+			{[]string{"-estimate", "-cache", "", "all"}, "-estimate reads the cache"},
+		},
+		"powerlaw fit": {
+			{nil, "-input is required"},
+			{[]string{"-input", missing, "extra"}, `unexpected argument "extra"`},
+			{[]string{"-input", missing, "-xmin", "-1"}, `-xmin "-1"`},
+		},
+		"powerlaw sample": {
+			{nil, "-alpha and -n are required"},
+			{[]string{"-alpha", "2", "-n", "0"}, "-n 0: want 1…"},
+			{[]string{"-alpha", "0.5", "-n", "10"}, "α"},
+			{[]string{"-alpha", "2", "-n", "10", "extra"}, `unexpected argument "extra"`},
+		},
+	}
 	var leaves []string
 	for _, c := range commands() {
 		if sub, ok := groups[c.name]; ok {
@@ -149,23 +214,35 @@ func TestFlagErrorsNameTheSubcommand(t *testing.T) {
 			t.Errorf("%s: no flag with a bad value in the table", name)
 			continue
 		}
+		if len(misuse[name]) == 0 {
+			t.Errorf("%s: no usage error besides flag errors in the table", name)
+		}
 		cmd := strings.Fields(name)
-		for _, tc := range []struct {
+		type testCase struct {
 			what string
 			args []string
 			want string
-		}{
-			{"unknown flag", append(slices.Clone(cmd), "-bogus"), "flag provided but not defined: -bogus"},
-			{"bad value", append(slices.Clone(cmd), bad...), "invalid "},
-		} {
+			hint bool // the message ends with the -h hint
+		}
+		cases := []testCase{
+			{"unknown flag", append(slices.Clone(cmd), "-bogus"), "flag provided but not defined: -bogus", true},
+			{"bad value", append(slices.Clone(cmd), bad...), "invalid ", true},
+		}
+		for i, mc := range misuse[name] {
+			cases = append(cases, testCase{fmt.Sprintf("misuse %d", i), append(slices.Clone(cmd), mc.args...), mc.want, false})
+		}
+		for _, tc := range cases {
 			t.Run(name+"/"+tc.what, func(t *testing.T) {
 				_, stderr, err := run(t, tc.args...)
 				if !errors.Is(err, errUsage) {
 					t.Fatalf("%v: error %v, want a usage error", tc.args, err)
 				}
 				prefix := "usage: " + name + ": "
-				if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, tc.want) || !strings.Contains(msg, `(run "tether `+name+` -h" for the flags)`) {
-					t.Errorf("%v: error %q, want %q… containing %q and the -h hint", tc.args, msg, prefix, tc.want)
+				if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, tc.want) || tc.hint && !strings.Contains(msg, `(run "tether `+name+` -h" for the flags)`) {
+					t.Errorf("%v: error %q, want %q… containing %q (and the -h hint: %v)", tc.args, msg, prefix, tc.want, tc.hint)
+				}
+				if n := strings.Count(err.Error(), "usage: "); n != 1 {
+					t.Errorf("%v: error %q says usage %d times", tc.args, err, n)
 				}
 				if stderr != "" {
 					t.Errorf("%v: stderr %q, want nothing besides the error", tc.args, stderr)
