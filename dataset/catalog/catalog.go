@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/parallel"
 )
 
@@ -77,7 +79,7 @@ type Entry struct {
 	N, K int
 	// Notes describe the source layout and the preprocessing applied.
 	Notes string
-	load  func(root string, opt *Options) (*Data, error)
+	load  func(ctx context.Context, root string, opt *Options) (*Data, error)
 }
 
 func scale(opt *Options) dataset.Scale {
@@ -88,11 +90,11 @@ func scale(opt *Options) dataset.Scale {
 }
 
 // table returns a loader for a feature table.
-func table(file string, topt dataset.Options) func(string, *Options) (*Data, error) {
-	return func(root string, opt *Options) (*Data, error) {
+func table(file string, topt dataset.Options) func(context.Context, string, *Options) (*Data, error) {
+	return func(ctx context.Context, root string, opt *Options) (*Data, error) {
 		o := topt
 		o.Scale = scale(opt)
-		t, err := dataset.ReadFile(context.Background(), filepath.Join(root, file), o)
+		t, err := dataset.ReadFile(ctx, filepath.Join(root, file), o)
 		if err != nil {
 			return nil, err
 		}
@@ -181,8 +183,8 @@ func init() {
 			Files: []string{"webkb/" + u.name + ".content", "webkb/" + u.name + ".cites"},
 			N:     u.n, K: 5,
 			Notes: "LINQS WebKB, " + u.name + ": tab-separated \"url f1…f1703 label\", 1703 binary word features (kept 0/1; constant columns become 0 under min–max), classes course, faculty, project, staff, student. The URL is the ID. Graph is the citation graph of the .cites file (\"cited citing\" URL pairs), symmetrized, self-links dropped, nodes in Table row order.",
-			load: func(root string, opt *Options) (*Data, error) {
-				return loadWebKB(root, u.name, opt)
+			load: func(ctx context.Context, root string, opt *Options) (*Data, error) {
+				return loadWebKB(ctx, root, u.name, opt)
 			},
 		})
 	}
@@ -220,8 +222,19 @@ func DefaultRoot() string {
 // Load reads the named dataset from the datasets folder root (laid out as
 // MANIFEST.md describes) with the preprocessing documented on its Entry. A
 // nil opt means the zero Options. Errors wrap ErrUnknown for unknown names
-// and name the file and line for read problems.
+// and name the file and line for read problems. It is LoadContext with a
+// context that is never cancelled.
 func Load(name, root string, opt *Options) (*Data, error) {
+	return LoadContext(context.Background(), name, root, opt)
+}
+
+// LoadContext is Load checking ctx before every read of a file, every
+// pollLines lines of the files it parses itself, and while it builds a
+// graph (Classic3's cosine k-NN graph: once per document); a FIFO without
+// a writer is waited for until ctx is cancelled. A cancelled load returns
+// ctx's error, wrapped with the dataset's name and, while a file is read,
+// the file and the line reached.
+func LoadContext(ctx context.Context, name, root string, opt *Options) (*Data, error) {
 	e, ok := Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknown, name, strings.Join(Names(), ", "))
@@ -229,7 +242,7 @@ func Load(name, root string, opt *Options) (*Data, error) {
 	if opt == nil {
 		opt = &Options{}
 	}
-	d, err := e.load(root, opt)
+	d, err := e.load(ctx, root, opt)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: %s: %w", name, err)
 	}
@@ -237,15 +250,58 @@ func Load(name, root string, opt *Options) (*Data, error) {
 	return d, nil
 }
 
-func loadPromoters(root string, opt *Options) (*Data, error) {
+// pollLines is how many lines the loaders that parse a file themselves
+// read between checks of their context, as package dataset's readers do.
+const pollLines = 4096
+
+// poll returns ctx's error, wrapped with the file name and the 1-based
+// line, when line (0-based) is a multiple of pollLines and ctx is
+// cancelled; nil otherwise.
+func poll(ctx context.Context, path string, line int) error {
+	if line%pollLines != 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: reading stopped at line %d: %w", path, line+1, err)
+	}
+	return nil
+}
+
+// readFile returns the contents of the file path, as os.ReadFile does,
+// after checking ctx; the file is opened with inputfile.Open, so a FIFO
+// without a writer or a pipe whose writer is slow stops waiting once ctx
+// is cancelled.
+func readFile(ctx context.Context, path string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f, err := inputfile.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(f)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, fmt.Errorf("%s: reading stopped: %w", path, cerr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return raw, nil
+}
+
+func loadPromoters(ctx context.Context, root string, opt *Options) (*Data, error) {
 	path := filepath.Join(root, "promoters/promoters.data")
-	raw, err := os.ReadFile(path)
+	raw, err := readFile(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	// Rewrite "class,name,<tabs>sequence" as class,name,n1,…,n57.
 	var b strings.Builder
 	for ln, line := range strings.Split(strings.TrimRight(string(raw), "\r\n"), "\n") {
+		if err := poll(ctx, path, ln); err != nil {
+			return nil, err
+		}
 		parts := strings.Split(strings.TrimRight(line, "\r"), ",")
 		if len(parts) != 3 {
 			return nil, fmt.Errorf("%s:%d: %d comma-separated fields, want 3", path, ln+1, len(parts))
@@ -261,7 +317,7 @@ func loadPromoters(root string, opt *Options) (*Data, error) {
 		}
 		b.WriteByte('\n')
 	}
-	t, err := dataset.Read(context.Background(), strings.NewReader(b.String()), path, dataset.Options{
+	t, err := dataset.Read(ctx, strings.NewReader(b.String()), path, dataset.Options{
 		LabelColumn: "first", IDColumn: "2", Header: dataset.HeaderNo, Categorical: cols(3, 59), Scale: scale(opt),
 	})
 	if err != nil {
@@ -270,20 +326,20 @@ func loadPromoters(root string, opt *Options) (*Data, error) {
 	return &Data{Table: t, Labels: t.Labels, ClassNames: t.ClassNames}, nil
 }
 
-func loadKarate(root string, opt *Options) (*Data, error) {
-	g, err := dataset.ReadGraphFileOptions(context.Background(), filepath.Join(root, "karate/karate_club.gml"), dataset.GraphOptions{LabelAttr: "club"})
+func loadKarate(ctx context.Context, root string, opt *Options) (*Data, error) {
+	g, err := dataset.ReadGraphFileOptions(ctx, filepath.Join(root, "karate/karate_club.gml"), dataset.GraphOptions{LabelAttr: "club"})
 	if err != nil {
 		return nil, err
 	}
 	return &Data{Graph: g, Labels: g.Labels, ClassNames: g.ClassNames}, nil
 }
 
-func loadWiki(root string, opt *Options) (*Data, error) {
-	lab, err := dataset.ReadLabelsFileOptions(filepath.Join(root, "wiki/Wiki_category.txt"), dataset.LabelOptions{Strict: true})
+func loadWiki(ctx context.Context, root string, opt *Options) (*Data, error) {
+	lab, err := dataset.ReadLabelsFileOptionsContext(ctx, filepath.Join(root, "wiki/Wiki_category.txt"), dataset.LabelOptions{Strict: true})
 	if err != nil {
 		return nil, err
 	}
-	g, err := dataset.ReadGraphFileOptions(context.Background(), filepath.Join(root, "wiki/Wiki_edgelist.txt"), dataset.GraphOptions{
+	g, err := dataset.ReadGraphFileOptions(ctx, filepath.Join(root, "wiki/Wiki_edgelist.txt"), dataset.GraphOptions{
 		Base: dataset.Base0, NumNodes: len(lab.Labels), DropSelfLoops: true, Duplicates: dataset.DupMax,
 	})
 	if err != nil {
@@ -311,9 +367,9 @@ func classNumbers(labels []int) []string {
 	return out
 }
 
-func loadWebKB(root, uni string, opt *Options) (*Data, error) {
+func loadWebKB(ctx context.Context, root, uni string, opt *Options) (*Data, error) {
 	content := filepath.Join(root, "webkb", uni+".content")
-	t, err := dataset.ReadFile(context.Background(), content, dataset.Options{
+	t, err := dataset.ReadFile(ctx, content, dataset.Options{
 		Delimiter: "\t", Header: dataset.HeaderNo, IDColumn: "first", LabelColumn: "last", Scale: scale(opt),
 	})
 	if err != nil {
@@ -324,12 +380,15 @@ func loadWebKB(root, uni string, opt *Options) (*Data, error) {
 		index[id] = i
 	}
 	cites := filepath.Join(root, "webkb", uni+".cites")
-	raw, err := os.ReadFile(cites)
+	raw, err := readFile(ctx, cites)
 	if err != nil {
 		return nil, err
 	}
 	var edges []graph.Edge
 	for ln, line := range strings.Split(string(raw), "\n") {
+		if err := poll(ctx, cites, ln); err != nil {
+			return nil, err
+		}
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
@@ -366,9 +425,9 @@ func loadWebKB(root, uni string, opt *Options) (*Data, error) {
 	return &Data{Table: t, Graph: &dataset.GraphData{G: g, Names: t.IDs}, Labels: t.Labels, ClassNames: t.ClassNames}, nil
 }
 
-func loadClassic3(root string, opt *Options) (*Data, error) {
+func loadClassic3(ctx context.Context, root string, opt *Options) (*Data, error) {
 	docs := filepath.Join(root, "classic3/documents.txt")
-	raw, err := os.ReadFile(docs)
+	raw, err := readFile(ctx, docs)
 	if err != nil {
 		return nil, err
 	}
@@ -377,6 +436,9 @@ func loadClassic3(root string, opt *Options) (*Data, error) {
 	var labels []int
 	var names []string
 	for ln, line := range strings.Split(strings.TrimRight(string(raw), "\r\n"), "\n") {
+		if err := poll(ctx, docs, ln); err != nil {
+			return nil, err
+		}
 		f := strings.Fields(line)
 		if len(f) != 2 {
 			return nil, fmt.Errorf("%s:%d: %d fields, want \"name class\"", docs, ln+1, len(f))
@@ -390,7 +452,7 @@ func loadClassic3(root string, opt *Options) (*Data, error) {
 			row = append(row, -1)
 		}
 	}
-	terms, err := readDocByTerm(filepath.Join(root, "classic3/docbyterm.txt"), row, len(labels))
+	terms, err := readDocByTerm(ctx, filepath.Join(root, "classic3/docbyterm.txt"), row, len(labels))
 	if err != nil {
 		return nil, err
 	}
@@ -398,7 +460,7 @@ func loadClassic3(root string, opt *Options) (*Data, error) {
 	if k <= 0 {
 		k = 10
 	}
-	g, err := cosineKNN(dataset.TFIDF(terms), k)
+	g, err := cosineKNN(ctx, dataset.TFIDF(terms), k)
 	if err != nil {
 		return nil, err
 	}
@@ -408,8 +470,8 @@ func loadClassic3(root string, opt *Options) (*Data, error) {
 // readDocByTerm reads the "docs terms nnz" header and the 1-based
 // "doc term count" triplets (dataset.ReadDocTermFile), keeping the
 // documents with row[doc−1] ≥ 0 as row row[doc−1] (increasing with doc).
-func readDocByTerm(path string, row []int, n int) (*dataset.Sparse, error) {
-	all, err := dataset.ReadDocTermFile(path, 0)
+func readDocByTerm(ctx context.Context, path string, row []int, n int) (*dataset.Sparse, error) {
+	all, err := dataset.ReadDocTermFileContext(ctx, path, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -436,8 +498,9 @@ func readDocByTerm(path string, row []int, n int) (*dataset.Sparse, error) {
 // the rows of s under cosine similarity, weighted by the similarity; rows
 // with no non-zero are isolated. Dot products go through an inverted index,
 // costing O(Σ_t df_t²) plus O(n²·k) at worst for the selection, on GOMAXPROCS
-// goroutines.
-func cosineKNN(s *dataset.Sparse, k int) (*graph.Graph, error) {
+// goroutines. ctx is checked once per row; a cancelled ctx returns its
+// error.
+func cosineKNN(ctx context.Context, s *dataset.Sparse, k int) (*graph.Graph, error) {
 	n := s.Rows
 	norm := make([]float64, n)
 	for i := 0; i < n; i++ {
@@ -477,7 +540,7 @@ func cosineKNN(s *dataset.Sparse, k int) (*graph.Graph, error) {
 		acc []float64
 		cs  []cand
 	}
-	parallel.ForState(context.Background(), n, 0, func() *scratch { return &scratch{acc: make([]float64, n)} },
+	err := parallel.ForState(ctx, n, 0, func() *scratch { return &scratch{acc: make([]float64, n)} },
 		func(st *scratch, i int) error {
 			if norm[i] == 0 {
 				return nil
@@ -520,6 +583,9 @@ func cosineKNN(s *dataset.Sparse, k int) (*graph.Graph, error) {
 			st.cs = cs // keep the grown buffer
 			return nil
 		})
+	if err != nil {
+		return nil, err
+	}
 	var edges []graph.Edge
 	for _, e := range nb {
 		edges = append(edges, e...)

@@ -11,5 +11,6 @@
 // SPEC §1). Graph datasets (karate, wiki) come as graphs with ground-truth
 // labels; webkb comes as binary word features plus its citation graph;
 // classic3 comes as a sparse document–term matrix plus a cosine k-NN graph,
-// since its dense 3891×5896 form would take 180 MB.
+// since its dense 3891×5896 form would take 180 MB. LoadContext stops
+// when its context is cancelled, as the readers of package dataset do.
 package catalog
