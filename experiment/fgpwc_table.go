@@ -247,7 +247,7 @@ func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64, overri
 		}
 	} else {
 		var d *catalog.Data
-		d, err = catalog.Load(r.name, root, nil)
+		d, err = catalog.LoadContext(ctx, r.name, root, nil)
 		if err == nil {
 			truth = d.Labels
 			if r.sim == "Network" {

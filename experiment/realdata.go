@@ -275,7 +275,7 @@ func realHasAuto(plan realPlan) bool {
 
 // realLoad reads a dataset and builds its graph.
 func realLoad(ctx context.Context, r realRow, root string) (*realInstance, error) {
-	d, err := catalog.Load(r.name, root, nil)
+	d, err := catalog.LoadContext(ctx, r.name, root, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,7 @@ func regGraph(ctx context.Context, env *Env, r regRow, rep int) (*graph.Graph, [
 		g, labels, _, err := synth.DCSBMContext(ctx, r.n, r.k, cin, cout, r.gamma, src)
 		return g, labels, r.k, err
 	}
-	d, err := catalog.Load(r.catalogName, env.DataRoot, nil)
+	d, err := catalog.LoadContext(ctx, r.catalogName, env.DataRoot, nil)
 	if err != nil {
 		return nil, nil, 0, err
 	}

@@ -122,7 +122,7 @@ type seed001Data struct {
 // graph of eq. 5.13.
 func seed001Load(ctx context.Context, env *Env, graphs *memo[string, *seed001Data], ds string) (*seed001Data, error) {
 	return graphs.get(ctx, ds+"|"+env.DataRoot, func(ctx context.Context) (*seed001Data, error) {
-		d, err := catalog.Load(ds, env.DataRoot, nil)
+		d, err := catalog.LoadContext(ctx, ds, env.DataRoot, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -117,14 +117,14 @@ var rateKNNSpec = graph.Spec{Kind: graph.SymmetricKNN, K: 10, Affinity: graph.RB
 // root; the cells of the dataset share it.
 func rateGraph(ctx context.Context, env *Env, graphs *memo[string, *rateData], ds string) (*rateData, error) {
 	return graphs.get(ctx, ds+"|"+env.DataRoot, func(ctx context.Context) (*rateData, error) {
-		d, err := catalog.Load(ds, env.DataRoot, nil)
+		d, err := catalog.LoadContext(ctx, ds, env.DataRoot, nil)
 		if err != nil {
 			return nil, err
 		}
 		if d.Table == nil {
 			return nil, fmt.Errorf("%s has no feature table", ds)
 		}
-		raw, err := catalog.Load(ds, env.DataRoot, &catalog.Options{Raw: true})
+		raw, err := catalog.LoadContext(ctx, ds, env.DataRoot, &catalog.Options{Raw: true})
 		if err != nil {
 			return nil, err
 		}

@@ -210,7 +210,7 @@ var fig62Readings = []struct{ key, label string }{{"z", "standardized"}, {"raw",
 // for reading "z") and builds the fully connected RBF graph with σ = 5 (no
 // self loops).
 func fig62Load(ctx context.Context, root, reading string) (*fig62Data, error) {
-	d, err := catalog.Load("heart-statlog", root, &catalog.Options{Raw: true})
+	d, err := catalog.LoadContext(ctx, "heart-statlog", root, &catalog.Options{Raw: true})
 	if err != nil {
 		return nil, err
 	}

@@ -158,7 +158,7 @@ func loadSSGraph(ctx context.Context, env *Env, d ssDataset, override func(cosin
 		}
 		return newSSGraph(g, data.Labels, d.k, spec.String()), nil
 	}
-	data, err := catalog.Load(d.source, env.DataRoot, nil)
+	data, err := catalog.LoadContext(ctx, d.source, env.DataRoot, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -223,12 +223,19 @@ func Generate(ctx context.Context, g synth.Generator, p synth.Params, seed uint6
 // from the folder root ("" means catalog.DefaultRoot()) with its
 // documented preprocessing: its feature rows when it has them (the graph
 // is then built from them), else its graph, with the ground truth. Errors
-// wrap catalog.ErrUnknown for an unknown name.
+// wrap catalog.ErrUnknown for an unknown name. It is ReadCatalogContext
+// with a context that is never cancelled.
 func ReadCatalog(name, root string) (*Data, error) {
+	return ReadCatalogContext(context.Background(), name, root)
+}
+
+// ReadCatalogContext is ReadCatalog checking ctx while the files are read
+// and the data set's graph built (catalog.LoadContext).
+func ReadCatalogContext(ctx context.Context, name, root string) (*Data, error) {
 	if root == "" {
 		root = catalog.DefaultRoot()
 	}
-	cd, err := catalog.Load(name, root, nil)
+	cd, err := catalog.LoadContext(ctx, name, root, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -144,7 +144,7 @@ func load(ctx context.Context, s *Spec, root string) (*input.Data, error) {
 		if dr == "" {
 			dr = catalog.DefaultRoot()
 		}
-		return input.ReadCatalog(s.Dataset, resolve(root, dr))
+		return input.ReadCatalogContext(ctx, s.Dataset, resolve(root, dr))
 	default:
 		g, p, err := input.GenParams(s.Gen, s.GenParams)
 		if err != nil {
