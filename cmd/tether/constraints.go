@@ -136,7 +136,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 	default:
-		return fmt.Errorf("%w: constraints gen: unknown protocol %q", errUsage, protocol)
+		return fmt.Errorf("%w: constraints gen: unknown protocol %q (want pairs-1/n, pairs-frac, labels-frac, label-sets or ml-uniformity)", errUsage, protocol)
 	}
 	src := rand.NewPCG(seed, 0x7e7e)
 	var set *constraint.Set

@@ -102,8 +102,10 @@ func TestConstraintsGen(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := runConstraintsCLI(t, "gen", "--truth", truthPath, "--protocol", "nope"); !errors.Is(err, errUsage) {
-		t.Errorf("unknown protocol: %v, want a usage error", err)
+	// The error lists the protocols (it named only the bad one).
+	if _, _, err := runConstraintsCLI(t, "gen", "--truth", truthPath, "--protocol", "nope"); !errors.Is(err, errUsage) ||
+		!strings.Contains(err.Error(), `unknown protocol "nope" (want pairs-1/n, pairs-frac, labels-frac, label-sets or ml-uniformity)`) {
+		t.Errorf("unknown protocol: %v, want a usage error listing the protocols", err)
 	}
 }
 

@@ -65,7 +65,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 		for _, n := range names {
 			e, err := experiment.Lookup(n)
 			if err != nil {
-				return usagef("repro", "%v (\"tether repro list\" lists them)", err)
+				return usagef("repro", "%v", err)
 			}
 			exps = append(exps, e)
 		}

@@ -182,7 +182,7 @@ func TestFlagErrorsNameTheSubcommand(t *testing.T) {
 		},
 		"repro": {
 			{nil, "name an experiment, all, or list"},
-			{[]string{"nosuch"}, `"nosuch"`},
+			{[]string{"nosuch"}, `unknown experiment "nosuch" (known: [`},
 			{[]string{"-data", missing, "list"}, "is not a directory of datasets"},
 			{[]string{"-estimate", "-cache", "", "all"}, "-estimate reads the cache"},
 		},
