@@ -156,6 +156,10 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			l.Warnings = append(l.Warnings, classLikeColumns(o.input, l.X, l.Features, k, opt.Scale == dataset.ScaleNone)...)
 		}
 		if err := checkSize(o.input, "data row", l.N(), &spec); err != nil {
+			if l.N() == 1 && opt.Header == dataset.HeaderAuto {
+				// A header alone is such a file: say so.
+				return nil, fmt.Errorf("%w (with -header auto, a file of one line is read as one data row: if that line is a header, the file holds no data)", err)
+			}
 			return nil, err
 		}
 	case o.graphFile != "":

@@ -107,6 +107,10 @@ func TestClusterBadInput(t *testing.T) {
 		{"NaN", "1,2\nNaN,3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "NaN"}},
 		{"Inf", "1,2\n3,+Inf\n4,5\n", ".csv", nil, false, []string{"Inf"}},
 		{"ragged row", "1,2\n3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "1 fields"}},
+		// A header alone is read as one data row (-header auto cannot tell
+		// with one line); the message said only "1 data row".
+		{"header only", "x1,x2\n", ".csv", nil, false, []string{"data.csv has 1 data row", "a file of one line is read as one data row", "the file holds no data"}},
+		{"empty", "", ".csv", nil, false, []string{"data.csv", "no data"}},
 		{"k zero", good, ".csv", []string{"-k", "0"}, false, []string{"k = 0"}},
 		{"k above n", good, ".csv", []string{"-k", "7"}, false, []string{"k = 7", "n = 6"}},
 		{"k negative", good, ".csv", []string{"-k", "-1"}, true, []string{"-k: -1 is outside [0, "}},
