@@ -172,6 +172,10 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 				continue
 			}
 		}
+		if len(fields) == 1 && strings.ContainsAny(fields[0], " \t;") {
+			// A line separated by tabs, blanks or semicolons.
+			return nil, lr.errf("want i,j,kind[,weight], got 1 field %q: separate the fields with commas", fields[0])
+		}
 		if len(fields) != 3 && len(fields) != 4 {
 			return nil, lr.errf("want i,j,kind[,weight], got %d fields", len(fields))
 		}

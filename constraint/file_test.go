@@ -63,6 +63,10 @@ func TestRead(t *testing.T) {
 		{name: "bad directive", in: "# base=2\n", err: "in.csv:1: directive base=2"},
 		{name: "bad kind", in: "0,1,ml\n0,2,must\n", err: "in.csv:2: kind \"must\""},
 		{name: "fields", in: "0,1\n", err: "in.csv:1: want i,j,kind[,weight], got 2 fields"},
+		// A tab- or space-separated line is one field: the error says the
+		// fields are separated by commas (it said only "got 1 fields").
+		{name: "tabs", in: "0\t1\tml\n", err: "in.csv:1: want i,j,kind[,weight], got 1 field \"0\\t1\\tml\": separate the fields with commas"},
+		{name: "spaces", in: "0 1 ml\n", err: "in.csv:1: want i,j,kind[,weight], got 1 field \"0 1 ml\": separate the fields with commas"},
 		{name: "not an index", in: "0,1,ml\nx,1,ml\n", err: "in.csv:2: node \"x\" is not an integer"},
 		{name: "out of range", in: "0,5,ml\n", opt: ReadOptions{N: 5}, err: "in.csv:1: node 5 outside 0…4 (base 0)"},
 		{name: "zero in base 1", in: "# base=1\n0,1,ml\n", err: "in.csv:2: node 0 below the index base 1"},
