@@ -371,6 +371,19 @@ type descentResult struct {
 	snapF []float64
 }
 
+// warning returns the Result warning for a descent that ended neither by
+// its convergence tests nor at its iteration cap (a step too small to
+// change X, or an L-BFGS line search that failed), "" otherwise and when
+// there were no constraints (npairs = 0: F has no data term). The cap is
+// FGPWC's early stopping (FGPWC.MaxIter), so ending there is the design,
+// not a condition to warn about.
+func (r *descentResult) warning(npairs int) string {
+	if npairs == 0 || r.converged || r.status == "iteration limit" {
+		return ""
+	}
+	return fmt.Sprintf("fgpwc: descent stopped after %d iterations (%s) with ‖∇F‖² = %.3g", r.iterations, r.status, r.gradNorm2)
+}
+
 // snapAt records x and f for every cap of st.snaps equal to iteration i
 // not recorded yet.
 func (r *descentResult) snapAt(st descentStop, i int, x *mat.Dense, f float64) {

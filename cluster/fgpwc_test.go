@@ -692,3 +692,46 @@ func TestFGPWCTwiceKOnGeneratedData(t *testing.T) {
 		t.Errorf("m = 2k (mean ARI %.3f) not better than m = 32 (%.3f) by 0.1", sum2k/6, sum32/6)
 	}
 }
+
+func TestFGPWCWarnsOnlyWhenTheDescentFails(t *testing.T) {
+	// The iteration cap is FGPWC's early stopping (FGPWC.MaxIter): a
+	// default L-BFGS run reaches it on most problems, and warned about it
+	// every time (the README tour's fgpwc command printed "descent stopped
+	// after 9 iterations (iteration limit)"). A descent that ends for
+	// another reason short of convergence still warns.
+	cases := []struct {
+		name   string
+		d      descentResult
+		npairs int
+		want   string // substring of the warning; "" for none
+	}{
+		{"converged", descentResult{converged: true, status: "gradient below tolerance", iterations: 4}, 10, ""},
+		{"cap", descentResult{status: "iteration limit", iterations: 9}, 10, ""},
+		{"step too small", descentResult{status: "step too small", iterations: 3, gradNorm2: 2}, 10, "descent stopped after 3 iterations (step too small) with ‖∇F‖² = 2"},
+		{"line search", descentResult{status: "L-BFGS stopped: linesearch: no change", iterations: 5}, 10, "(L-BFGS stopped: linesearch: no change)"},
+		{"no constraints", descentResult{status: "step too small"}, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.d.warning(c.npairs)
+			if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+				t.Errorf("warning = %q, want %q", got, c.want)
+			}
+		})
+	}
+	// End to end: the default descent (L-BFGS, 9 steps) stops at its cap
+	// on two moons with 300 pairs and gives no warning about it.
+	p, _, _ := fgpwcMoonsProblem(t, 300, 300, 1)
+	res, err := Run(context.Background(), NewFGPWC(), p, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Iterations != fgpwcMaxIterLBFGS {
+		t.Fatalf("Iterations = %d, want the cap %d (the case this test is about)", res.Iterations, fgpwcMaxIterLBFGS)
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "descent stopped") {
+			t.Errorf("warning at the cap: %q", w)
+		}
+	}
+}
