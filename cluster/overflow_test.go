@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 )
@@ -68,6 +70,34 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q, want it to say %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// Finite feature rows whose covariance overflows (two groups at 0 and
+// −1e300) are a numerical failure of cpca and clpp, which say so; they
+// reported "every feature is constant" (ErrInvalid), the wrong diagnosis,
+// because the overflowed covariance has NaN eigenvalues.
+func TestFeatureCovarianceOverflowIsNumerical(t *testing.T) {
+	g, err := graph.FromEdges(8, pathEdges(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mat.NewDense(8, 2, nil)
+	for i := 0; i < 8; i++ {
+		x.Set(i, 0, -1e300*float64(i/4))
+		x.Set(i, 1, 0.1*float64(i%3))
+	}
+	cons := &constraint.Set{N: 8, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 0, J: 7, Kind: constraint.CannotLink}}}
+	for _, m := range []Method{CPCA{}, CLPP{}} {
+		t.Run(m.Name(), func(t *testing.T) {
+			_, err := Run(context.Background(), m, &Problem{Graph: g, K: 2, Features: x, Constraints: cons}, &Settings{Seed: 1})
+			if !errors.Is(err, ErrNumerical) || errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v, want one wrapping ErrNumerical (and not ErrInvalid)", err)
+			}
+			if want := m.Name() + ": the covariance of the feature rows overflows"; !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q, want it to say %q", err, want)
 			}
 		})
 	}
