@@ -10,6 +10,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/kmeans"
 )
 
 // Finite, valid inputs whose weights are near 1e±300 overflow inside the
@@ -100,5 +101,18 @@ func TestFeatureCovarianceOverflowIsNumerical(t *testing.T) {
 				t.Errorf("error %q, want it to say %q", err, want)
 			}
 		})
+	}
+}
+
+// runKMeans reports k-means rows whose distortion overflows
+// (kmeans.ErrNonFinite) as ErrNumerical, as it does non-finite rows.
+func TestRunKMeansOverflowIsNumerical(t *testing.T) {
+	x := mat.NewDense(4, 1, []float64{-1e200, 1e200, 1.5e200, -1.5e200})
+	res, err := runKMeans(context.Background(), x, 2, &Settings{Seed: 1}, 2, nil)
+	if !errors.Is(err, ErrNumerical) || !errors.Is(err, kmeans.ErrNonFinite) {
+		if res != nil {
+			t.Fatalf("distortion %v, labels %v, error %v; want ErrNumerical", res.Distortion, res.Labels, err)
+		}
+		t.Fatalf("error %v, want one wrapping ErrNumerical and kmeans.ErrNonFinite", err)
 	}
 }
