@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -244,6 +245,9 @@ func warmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.P
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
+			}
+			if errors.Is(err, kmeans.ErrNonFinite) {
+				return nil, fmt.Errorf("%w: fgpwc: warm k-means: %w", ErrNumerical, err)
 			}
 			return nil, fmt.Errorf("cluster: fgpwc: warm k-means: %w", err)
 		}

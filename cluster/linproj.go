@@ -365,13 +365,21 @@ func projFeatures(name string, p *Problem) (*mat.Dense, error) {
 // principal returns the centred rows of x, their covariance, its
 // eigendecomposition (ascending) and the projection dimension: the fewest
 // principal directions holding share of the variance, or dim when dim >
-// 0 (projDim). Cost O(n·d² + d³).
+// 0 (projDim). A covariance that overflows (finite features near 1e±300)
+// is an error wrapping ErrNumerical. Cost O(n·d² + d³).
 func principal(ctx context.Context, name string, x *mat.Dense, share float64, dim int) (*mat.Dense, *mat.SymDense, *symEig, int, error) {
 	n, d := x.Dims()
 	xc, _ := centreRows(x, nil)
 	cov, err := scatter(ctx, xc, nil, 1/float64(n))
 	if err != nil {
 		return nil, nil, nil, 0, err
+	}
+	for i := 0; i < d; i++ {
+		for j := i; j < d; j++ {
+			if v := cov.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, nil, nil, 0, fmt.Errorf("%w: %s: the covariance of the feature rows overflows (entry (%d, %d) = %v): the features are out of floating-point range; rescale them", ErrNumerical, name, i, j, v)
+			}
+		}
 	}
 	pca, err := eigSym(name, "covariance", cov)
 	if err != nil {

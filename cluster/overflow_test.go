@@ -6,8 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/kmeans"
 )
 
 // Finite, valid inputs whose weights are near 1e±300 overflow inside the
@@ -70,5 +73,46 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 				t.Errorf("error %q, want it to say %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// Finite feature rows whose covariance overflows (two groups at 0 and
+// −1e300) are a numerical failure of cpca and clpp, which say so; they
+// reported "every feature is constant" (ErrInvalid), the wrong diagnosis,
+// because the overflowed covariance has NaN eigenvalues.
+func TestFeatureCovarianceOverflowIsNumerical(t *testing.T) {
+	g, err := graph.FromEdges(8, pathEdges(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mat.NewDense(8, 2, nil)
+	for i := 0; i < 8; i++ {
+		x.Set(i, 0, -1e300*float64(i/4))
+		x.Set(i, 1, 0.1*float64(i%3))
+	}
+	cons := &constraint.Set{N: 8, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 0, J: 7, Kind: constraint.CannotLink}}}
+	for _, m := range []Method{CPCA{}, CLPP{}} {
+		t.Run(m.Name(), func(t *testing.T) {
+			_, err := Run(context.Background(), m, &Problem{Graph: g, K: 2, Features: x, Constraints: cons}, &Settings{Seed: 1})
+			if !errors.Is(err, ErrNumerical) || errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v, want one wrapping ErrNumerical (and not ErrInvalid)", err)
+			}
+			if want := m.Name() + ": the covariance of the feature rows overflows"; !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q, want it to say %q", err, want)
+			}
+		})
+	}
+}
+
+// runKMeans reports k-means rows whose distortion overflows
+// (kmeans.ErrNonFinite) as ErrNumerical, as it does non-finite rows.
+func TestRunKMeansOverflowIsNumerical(t *testing.T) {
+	x := mat.NewDense(4, 1, []float64{-1e200, 1e200, 1.5e200, -1.5e200})
+	res, err := runKMeans(context.Background(), x, 2, &Settings{Seed: 1}, 2, nil)
+	if !errors.Is(err, ErrNumerical) || !errors.Is(err, kmeans.ErrNonFinite) {
+		if res != nil {
+			t.Fatalf("distortion %v, labels %v, error %v; want ErrNumerical", res.Distortion, res.Labels, err)
+		}
+		t.Fatalf("error %v, want one wrapping ErrNumerical and kmeans.ErrNonFinite", err)
 	}
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -47,6 +48,10 @@ func runKMeans(ctx context.Context, x *mat.Dense, k int, s *Settings, defRestart
 		if ferr := finiteRows(x); ferr != nil {
 			// The embedding, computed from finite inputs, overflowed.
 			return nil, fmt.Errorf("%w: the embedding clustered by k-means has a %s: %w", ErrNumerical, strings.Replace(ferr.Error(), "feature", "non-finite entry", 1), err)
+		}
+		if errors.Is(err, kmeans.ErrNonFinite) {
+			// Finite rows whose distortion overflowed.
+			return nil, fmt.Errorf("%w: the rows clustered by k-means: %w", ErrNumerical, err)
 		}
 		return nil, fmt.Errorf("cluster: %w", err)
 	}

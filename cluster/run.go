@@ -30,7 +30,9 @@ import (
 // no method is called: the result is the one partition into one cluster,
 // with no diagnostics.
 //
-// Errors wrap ErrInvalid for an ill-posed problem, a node of degree 0 the
+// Errors wrap ErrInvalid for an ill-posed problem, Settings out of range
+// (a negative Restarts, EigenSettings that eigen.Settings.Validate
+// refuses), a node of degree 0 the
 // method cannot take included (those wrap graph.ErrIsolated as well; see
 // isolatedInvalid), and ErrNumerical for a numerical failure; a cancelled
 // ctx gives ctx.Err(). Cost: O(n + number of pairs) for the checks (O(n·d) with
@@ -43,6 +45,9 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 		return nil, err
 	}
 	if err := checkKnobs(m); err != nil {
+		return nil, err
+	}
+	if err := s.validate(m.Name()); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -192,6 +197,25 @@ func checkResult(name string, p *Problem, res *Result) error {
 		if c < 0 || c >= res.K {
 			return fmt.Errorf("%w: %s: node %d has cluster %d, want 0…%d", ErrNumerical, name, i, c, res.K-1)
 		}
+	}
+	return nil
+}
+
+// validate returns an error wrapping ErrInvalid, naming the method and the
+// field, when s (nil: the defaults) has a negative Restarts or
+// EigenSettings out of range (eigen.Settings.Validate): the caller's
+// mistake, refused before the method runs rather than ignored by the
+// methods that read neither, or reported as an internal failure of
+// k-means or of the eigensolver by the others. Cost O(1).
+func (s *Settings) validate(name string) error {
+	if s == nil {
+		return nil
+	}
+	if s.Restarts < 0 {
+		return fmt.Errorf("%w: %s: Settings.Restarts = %d, want ≥ 0 (0: the method's default)", ErrInvalid, name, s.Restarts)
+	}
+	if err := s.EigenSettings.Validate(); err != nil {
+		return fmt.Errorf("%w: %s: Settings.EigenSettings: %w", ErrInvalid, name, err)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
 )
 
@@ -312,5 +313,46 @@ func TestRunWarnsAboutEmptyClusters(t *testing.T) {
 				t.Errorf("warnings %q: warned %v, want %v", res.Warnings, warned, tc.warn)
 			}
 		})
+	}
+}
+
+// TestRunValidatesSettings: a negative Settings.Restarts or an
+// EigenSettings out of range is the caller's error, refused by Run before
+// any method runs, with an error wrapping ErrInvalid that names the field
+// and its value. Before, methods without k-means or an eigensolver (fixed
+// here, csc's pairs) ignored them silently and the others failed with an
+// error wrapping neither ErrInvalid nor ErrNumerical ("kmeans: invalid
+// input", "eigen: tolerance NaN outside [0, 1)").
+func TestRunValidatesSettings(t *testing.T) {
+	g, _ := roMoons(t, 20, 1)
+	for _, tc := range []struct {
+		name string
+		s    *Settings
+		want string // "" for success
+	}{
+		{"nil", nil, ""},
+		{"defaults", &Settings{}, ""},
+		{"restarts 3", &Settings{Restarts: 3}, ""},
+		{"eigen defaults", &Settings{EigenSettings: &eigen.Settings{}}, ""},
+		{"eigen tol 1e-6, 50 iterations", &Settings{EigenSettings: &eigen.Settings{Tol: 1e-6, MaxIter: 50}}, ""},
+		{"negative restarts", &Settings{Restarts: -3}, "Settings.Restarts = -3"},
+		{"NaN tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: math.NaN()}}, "Settings.EigenSettings: eigen: tolerance NaN outside [0, 1)"},
+		{"negative tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: -1e-3}}, "tolerance -0.001 outside [0, 1)"},
+		{"tolerance 1", &Settings{EigenSettings: &eigen.Settings{Tol: 1}}, "tolerance 1 outside [0, 1)"},
+		{"negative MaxIter", &Settings{EigenSettings: &eigen.Settings{MaxIter: -1}}, "Settings.EigenSettings: eigen: negative MaxIter -1"},
+	} {
+		for _, m := range []Method{fixedMethod{}, NJW{}} {
+			t.Run(tc.name+"/"+m.Name(), func(t *testing.T) {
+				_, err := Run(context.Background(), m, &Problem{Graph: g, K: 2}, tc.s)
+				switch {
+				case tc.want == "" && err != nil:
+					t.Fatalf("unexpected error %v", err)
+				case tc.want != "" && !errors.Is(err, ErrInvalid):
+					t.Fatalf("error %v, want one wrapping ErrInvalid", err)
+				case tc.want != "" && (!strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), m.Name()+":")):
+					t.Errorf("error %q does not name the method and say %q", err, tc.want)
+				}
+			})
+		}
 	}
 }

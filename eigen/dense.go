@@ -102,9 +102,12 @@ func (Dense) Solve(ctx context.Context, p Problem, s *Settings) (*Result, error)
 
 // materialize returns the matrix of op, symmetrized as (M+Mᵀ)/2, adding the
 // number of operator applications to *count. It returns an error naming the
-// first non-finite entry.
+// first non-finite entry, of a *Matrix too (read as it is, in O(n²)).
 func materialize(op Operator, count *int, name string) (*mat.SymDense, error) {
 	if m, ok := op.(*Matrix); ok {
+		if err := finiteSym(m.a, "operator "+name); err != nil {
+			return nil, err
+		}
 		return m.a, nil
 	}
 	n := op.Dim()
@@ -212,4 +215,18 @@ func denseSolve(a, b *mat.SymDense, q *mat.Dense, kk int, which Which) ([]float6
 		return vals, sel, nil
 	}
 	return vals, z.lift(sel), nil
+}
+
+// finiteSym returns an error wrapping ErrNonFinite naming the first entry
+// (i ≤ j) of a that is a NaN or an infinity, what naming a. Cost O(n²).
+func finiteSym(a mat.Symmetric, what string) error {
+	n := a.SymmetricDim()
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if v := a.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s has entry %v at (%d,%d)", ErrNonFinite, what, v, i, j)
+			}
+		}
+	}
+	return nil
 }

@@ -134,19 +134,32 @@ type config struct {
 	rec     progress.Recorder
 }
 
+// Validate returns an error naming the field and its value when Tol lies
+// outside [0, 1) (NaN included) or MaxIter is negative; nil for a nil s.
+// Every solver checks its Settings so; callers that hold Settings for a
+// later solve (cluster.Run) check them up front with Validate.
+func (s *Settings) Validate() error {
+	switch {
+	case s == nil:
+		return nil
+	case math.IsNaN(s.Tol) || s.Tol < 0 || s.Tol >= 1:
+		return fmt.Errorf("eigen: tolerance %v outside [0, 1)", s.Tol)
+	case s.MaxIter < 0:
+		return fmt.Errorf("eigen: negative MaxIter %d", s.MaxIter)
+	}
+	return nil
+}
+
 // resolve applies the documented defaults without modifying s.
 func (s *Settings) resolve(defMaxIter int) (config, error) {
 	c := config{tol: defaultTol, maxIter: defMaxIter}
+	if err := s.Validate(); err != nil {
+		return c, err
+	}
 	var src rand.Source
 	if s != nil {
-		if math.IsNaN(s.Tol) || s.Tol < 0 || s.Tol >= 1 {
-			return c, fmt.Errorf("eigen: tolerance %v outside [0, 1)", s.Tol)
-		}
 		if s.Tol > 0 {
 			c.tol = s.Tol
-		}
-		if s.MaxIter < 0 {
-			return c, fmt.Errorf("eigen: negative MaxIter %d", s.MaxIter)
 		}
 		if s.MaxIter > 0 {
 			c.maxIter = s.MaxIter

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -226,6 +227,59 @@ func TestNonFinite(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNonFiniteMatrix: a *Matrix (NewMatrix) or a B holding a NaN or an
+// infinity gives an error wrapping ErrNonFinite that names the entry, on
+// every solver and on small and larger problems. The Dense solver (which
+// the iterative ones use on small problems) read a *Matrix without
+// materializing it and returned NaN eigenvalues as a success.
+func TestNonFiniteMatrix(t *testing.T) {
+	tri := func(n int, bad float64, at int) *mat.SymDense {
+		a := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			a.SetSym(i, i, 2)
+			if i+1 < n {
+				a.SetSym(i, i+1, -1)
+			}
+		}
+		a.SetSym(at, at+1, bad)
+		return a
+	}
+	for _, n := range []int{3, 60} {
+		for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+			for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}, eigen.BlockLanczos{}} {
+				t.Run(fmt.Sprintf("n=%d/%v/%T/A", n, bad, s), func(t *testing.T) {
+					res, err := s.Solve(context.Background(), eigen.Problem{A: eigen.NewMatrix(tri(n, bad, 1)), K: 2}, nil)
+					if !errors.Is(err, eigen.ErrNonFinite) {
+						t.Fatalf("error %v, want one wrapping ErrNonFinite (values %v)", err, resValues(res))
+					}
+				})
+			}
+			for _, s := range []eigen.Solver{eigen.Dense{}, eigen.LOBPCG{}} {
+				t.Run(fmt.Sprintf("n=%d/%v/%T/B", n, bad, s), func(t *testing.T) {
+					b := tri(n, bad, 0)
+					b.SetSym(0, 0, 4)
+					res, err := s.Solve(context.Background(), eigen.Problem{A: eigen.NewMatrix(tri(n, -1, 1)), B: eigen.NewMatrix(b), K: 2}, nil)
+					if !errors.Is(err, eigen.ErrNonFinite) {
+						t.Fatalf("error %v, want one wrapping ErrNonFinite (values %v)", err, resValues(res))
+					}
+				})
+			}
+		}
+	}
+	_, err := eigen.Dense{}.Solve(context.Background(), eigen.Problem{A: eigen.NewMatrix(tri(3, math.NaN(), 1)), K: 1}, nil)
+	if err == nil || !strings.Contains(err.Error(), "operator A has entry NaN at (1,2)") {
+		t.Errorf("error %v does not name the entry", err)
+	}
+}
+
+// resValues returns res.Values, or nil for a nil res.
+func resValues(res *eigen.Result) []float64 {
+	if res == nil {
+		return nil
+	}
+	return res.Values
 }
 
 // diagOp is a diagonal operator.

@@ -8,7 +8,8 @@ import (
 
 // SymValues returns the eigenvalues of the symmetric matrix a in
 // increasing order, by LAPACK's dsyev without vectors (mat.EigenSym), or
-// an error wrapping ErrNoConvergence when it fails.
+// an error wrapping ErrNoConvergence when it fails and ErrNonFinite,
+// naming the entry, when a holds a NaN or an infinity.
 //
 // Why not mat.EigenSym directly: gonum v0.17.0's values-only path goes
 // through Dsterf, which panics ("insufficient length of a") when it
@@ -24,6 +25,9 @@ import (
 // crash. On every other matrix the result is exactly mat.EigenSym's. Cost O(n³): (4/3)n³ flops for the reduction plus O(n²)
 // for the values, or the full decomposition in the fallback.
 func SymValues(a mat.Symmetric) ([]float64, error) {
+	if err := finiteSym(a, "matrix"); err != nil {
+		return nil, err
+	}
 	vals, ok, panicked := symValues(a, false)
 	if panicked {
 		vals, ok, panicked = symValues(a, true)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -88,7 +89,23 @@ func TestSymValues(t *testing.T) {
 			t.Errorf("blocks: value %d = %g, want %g", i, got[i], want)
 		}
 	}
-	if _, err := SymValues(mat.NewSymDense(3, []float64{1, 0, 0, 0, math.NaN(), 0, 0, 0, 1})); !errors.Is(err, ErrNoConvergence) {
-		t.Errorf("NaN matrix: err = %v, want ErrNoConvergence", err)
+}
+
+// TestSymValuesNonFinite: a matrix holding a NaN or an infinity gives an
+// error wrapping ErrNonFinite naming the entry; SymValues returned NaN
+// eigenvalues with no error.
+func TestSymValuesNonFinite(t *testing.T) {
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		a := mat.NewSymDense(3, []float64{1, 0, 0, 0, 1, 0, 0, 0, 1})
+		a.SetSym(2, 1, bad)
+		vals, err := SymValues(a)
+		if !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), fmt.Sprintf("entry %v at (1,2)", bad)) {
+			t.Errorf("%v: values %v, error %v; want ErrNonFinite naming entry (1,2)", bad, vals, err)
+		}
+	}
+	// A NaN on the diagonal made dsyev fail (ErrNoConvergence, checked
+	// in TestSymValues before); it is now named as the non-finite entry.
+	if _, err := SymValues(mat.NewSymDense(3, []float64{1, 0, 0, 0, math.NaN(), 0, 0, 0, 1})); !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "NaN at (1,1)") {
+		t.Errorf("NaN diagonal: err = %v, want ErrNonFinite naming (1,1)", err)
 	}
 }

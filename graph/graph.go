@@ -114,7 +114,8 @@ func (g *Graph) Edges() []Edge {
 // entered symmetrically; repeated edges (in either orientation) have their
 // weights summed. Zero-weight edges are dropped. It returns an error wrapping
 // ErrInvalid that names the offending edge when an index is out of range or a
-// weight is negative, NaN or infinite.
+// weight is negative, NaN or infinite, or when the summed weight of a
+// repeated edge overflows to +Inf.
 //
 // Cost: O(m log m) time and O(m) memory for m edges.
 func FromEdges(n int, edges []Edge) (*Graph, error) {
@@ -159,21 +160,46 @@ func FromEdges(n int, edges []Edge) (*Graph, error) {
 			fill[ed.J]++
 		}
 	}
-	return compact(n, cnt, idx, w), nil
+	return finiteSums(compact(n, cnt, idx, w))
+}
+
+// finiteSums returns g, or an error wrapping ErrInvalid naming the first
+// entry whose finite weights, summed over its repeated entries, overflowed
+// to +Inf: every weight of a Graph is finite. Cost O(nnz).
+func finiteSums(g *Graph) (*Graph, error) {
+	for i := 0; i < g.n; i++ {
+		idx, w := g.Row(i)
+		for k, v := range w {
+			if math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: entry (%d,%d): the summed weight of its repeated entries overflows to %v", ErrInvalid, i, idx[k], v)
+			}
+		}
+	}
+	return g, nil
 }
 
 // FromCSR builds a graph from a CSR matrix (ptr of length n+1, column indices
 // idx and weights w). Rows need not be sorted; duplicate entries in a row are
 // summed. The matrix must be symmetric: an error wrapping ErrInvalid names the
 // first entry (i,j) whose mirror (j,i) differs by more than tol·max(|W_ij|,|W_ji|)
-// (tol = 0 asks for exact symmetry). The slices are copied.
+// (tol = 0 asks for exact symmetry; tol must be finite and ≥ 0). Errors
+// are as for FromEdges otherwise. The slices are copied.
 func FromCSR(n int, ptr []int, idx []int32, w []float64, tol float64) (*Graph, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("%w: negative node count %d", ErrInvalid, n)
+	}
+	if !(tol >= 0) || math.IsInf(tol, 1) {
+		return nil, fmt.Errorf("%w: symmetry tolerance %v, want a finite value ≥ 0", ErrInvalid, tol)
+	}
 	if len(ptr) != n+1 || ptr[0] != 0 || ptr[n] != len(idx) || len(idx) != len(w) {
 		return nil, fmt.Errorf("%w: malformed CSR arrays (n=%d, len(ptr)=%d, len(idx)=%d, len(w)=%d)", ErrInvalid, n, len(ptr), len(idx), len(w))
 	}
 	for i := 0; i < n; i++ {
 		if ptr[i+1] < ptr[i] {
 			return nil, fmt.Errorf("%w: row pointer decreases at row %d", ErrInvalid, i)
+		}
+		if ptr[i+1] > len(idx) {
+			return nil, fmt.Errorf("%w: row pointer %d of row %d exceeds len(idx) = %d", ErrInvalid, ptr[i+1], i, len(idx))
 		}
 		for k := ptr[i]; k < ptr[i+1]; k++ {
 			if idx[k] < 0 || int(idx[k]) >= n {
@@ -185,7 +211,10 @@ func FromCSR(n int, ptr []int, idx []int32, w []float64, tol float64) (*Graph, e
 		}
 	}
 	p := append([]int(nil), ptr...)
-	g := compact(n, p, append([]int32(nil), idx...), append([]float64(nil), w...))
+	g, err := finiteSums(compact(n, p, append([]int32(nil), idx...), append([]float64(nil), w...)))
+	if err != nil {
+		return nil, err
+	}
 	if err := g.checkSymmetric(tol); err != nil {
 		return nil, err
 	}
@@ -429,7 +458,8 @@ func (g *Graph) WithSelfLoops(w float64) (*Graph, error) {
 }
 
 // Subgraph returns the graph induced by nodes (in the given order): node k of
-// the result is nodes[k] of g.
+// the result is nodes[k] of g. The nodes must be distinct and in [0, n):
+// an error wrapping ErrInvalid names a node outside or repeated.
 //
 // Cost O(Σ degrees of nodes) plus, when nodes holds at least n/16 of the
 // graph's nodes, O(n) for a position table (a map below that, so that many
@@ -447,8 +477,14 @@ func (g *Graph) Subgraph(nodes []int) (*Graph, error) {
 			return nil, fmt.Errorf("%w: subgraph node %d outside [0,%d)", ErrInvalid, v, g.n)
 		}
 		if table != nil {
+			if table[v] != 0 {
+				return nil, fmt.Errorf("%w: subgraph node %d repeated (positions %d and %d)", ErrInvalid, v, table[v]-1, k)
+			}
 			table[v] = k + 1
 		} else {
+			if q, ok := small[int32(v)]; ok {
+				return nil, fmt.Errorf("%w: subgraph node %d repeated (positions %d and %d)", ErrInvalid, v, q-1, k)
+			}
 			small[int32(v)] = k + 1
 		}
 	}

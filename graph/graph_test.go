@@ -2,6 +2,7 @@ package graph
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -109,6 +110,9 @@ func TestFromEdgesErrors(t *testing.T) {
 		{"negative", 3, []Edge{{0, 1, 1}, {1, 2, -1}}, "edge 1 (1,2)"},
 		{"nan", 3, []Edge{{0, 1, math.NaN()}}, "NaN"},
 		{"inf", 3, []Edge{{0, 1, math.Inf(1)}}, "+Inf"},
+		// Finite weights whose sum over repeated edges overflows: the
+		// graph stored W[0,1] = +Inf.
+		{"repeated edge overflows", 3, []Edge{{2, 2, 1}, {0, 1, 1.5e308}, {1, 0, 1.5e308}}, "entry (0,1): the summed weight of its repeated entries overflows to +Inf"},
 	} {
 		_, err := FromEdges(c.n, c.edges)
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want) {
@@ -168,6 +172,60 @@ func TestFromCSR(t *testing.T) {
 		if _, err := FromCSR(3, c.ptr, c.idx, c.w, 0); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want ErrInvalid containing %q", c.name, err, c.want)
 		}
+	}
+}
+
+// FromCSR names the bad argument, without a panic, for a negative n, a
+// row pointer past the end of idx, a tolerance that is not a finite value
+// ≥ 0 and duplicate entries whose sum overflows. Before, n = −1 and the
+// row pointer panicked (index out of range), tol = NaN or +Inf accepted
+// any asymmetric matrix (and stored it), tol < 0 refused symmetric ones
+// as "not symmetric", and the overflow stored W[0,1] = +Inf.
+func TestFromCSRBadArguments(t *testing.T) {
+	sym := func(w float64) ([]int, []int32, []float64) { return []int{0, 1, 2}, []int32{1, 0}, []float64{1, w} }
+	for _, c := range []struct {
+		name string
+		n    int
+		ptr  []int
+		idx  []int32
+		w    []float64
+		tol  float64
+		want string
+	}{
+		{"negative n", -1, []int{}, nil, nil, 0, "negative node count -1"},
+		{"row pointer past idx", 2, []int{0, 3, 2}, []int32{1, 0}, []float64{1, 1}, 0, "row pointer 3 of row 0 exceeds len(idx) = 2"},
+		{"NaN tolerance", 2, nil, nil, nil, math.NaN(), "symmetry tolerance NaN, want a finite value ≥ 0"},
+		{"infinite tolerance", 2, nil, nil, nil, math.Inf(1), "symmetry tolerance +Inf"},
+		{"negative tolerance", 2, nil, nil, nil, -1, "symmetry tolerance -1"},
+		{"duplicates overflow", 2, []int{0, 2, 4}, []int32{1, 1, 0, 0}, []float64{1.5e308, 1.5e308, 1.5e308, 1.5e308}, 0, "entry (0,1): the summed weight of its repeated entries overflows to +Inf"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ptr, idx, w := c.ptr, c.idx, c.w
+			if ptr == nil {
+				ptr, idx, w = sym(5) // asymmetric: any valid tolerance below 0.8 refuses it
+			}
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						err = fmt.Errorf("panic: %v", r)
+					}
+				}()
+				_, err = FromCSR(c.n, ptr, idx, w, c.tol)
+			}()
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err = %v, want ErrInvalid containing %q", err, c.want)
+			}
+		})
+	}
+	// The valid tolerances still decide: 0.5 refuses 1 against 5, 0.9
+	// accepts it.
+	ptr, idx, w := sym(5)
+	if _, err := FromCSR(2, ptr, idx, w, 0.5); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "not symmetric") {
+		t.Errorf("tol 0.5: err = %v", err)
+	}
+	if _, err := FromCSR(2, ptr, idx, w, 0.9); err != nil {
+		t.Errorf("tol 0.9: err = %v", err)
 	}
 }
 
@@ -258,6 +316,15 @@ func TestWithSelfLoopsAndSubgraph(t *testing.T) {
 	}
 	if _, err := g.Subgraph([]int{12}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("out-of-range subgraph: err = %v", err)
+	}
+	// A repeated node is refused, naming it and its two positions, on
+	// both paths (position table for large subsets, map for small ones);
+	// it used to return a graph whose edges depended on the repetition.
+	for _, nodes := range [][]int{{7, 2, 9, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 2}} {
+		_, err := g.Subgraph(nodes)
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "subgraph node 2 repeated (positions") {
+			t.Errorf("repeated node in %v: err = %v", nodes, err)
+		}
 	}
 }
 

@@ -20,6 +20,12 @@ import (
 // range, empty data, NaN or infinite entries, bad weights or settings.
 var ErrInvalid = errors.New("kmeans: invalid input")
 
+// ErrNonFinite is wrapped by the error of Cluster when the distortion of
+// finite points and weights overflows (points spread beyond about 1e154,
+// whose squared distances exceed the float64 range, or weights whose sum
+// does): no partition is returned with an infinite or NaN distortion.
+var ErrNonFinite = errors.New("kmeans: non-finite distortion")
+
 // Defaults used when the corresponding Settings field is zero.
 const (
 	DefaultRestarts = 10
@@ -250,8 +256,9 @@ func checkWeights(w []float64, n int) error {
 //
 // It returns an error wrapping ErrInvalid when x is nil or empty, an entry
 // of x is NaN or infinite (naming its row and column), K is outside [1, n],
-// or a setting is invalid, and an error wrapping ctx.Err() when ctx is
-// cancelled (checked at every iteration).
+// or a setting is invalid, an error wrapping ErrNonFinite when the
+// distortion of the finite points overflows, and an error wrapping
+// ctx.Err() when ctx is cancelled (checked at every iteration).
 //
 // Cost: O(n·k·d) time per iteration at worst and O(n + k·d) memory per
 // concurrent restart; the assignment step of a lone run uses up to Workers
@@ -324,6 +331,9 @@ func Cluster(ctx context.Context, x *mat.Dense, s Settings) (*Result, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if v := res.Distortion; math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("%w: distortion %v: the points (or the weights) are out of floating-point range; rescale them", ErrNonFinite, v)
 	}
 	return res, nil
 }

@@ -503,6 +503,41 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestDistortionOverflow: finite points or weights whose distortion
+// overflows (points near ±1e200, whose squared distances exceed the
+// float64 range; weights of 1e308, whose sum does) give an error wrapping
+// ErrNonFinite, never a result with an infinite or NaN distortion. Before,
+// Cluster returned Distortion +Inf or NaN and a partition chosen among
+// infinite distances ([0 0 1 0] for −1e200, 1e200, 1.5e200, −1.5e200).
+func TestDistortionOverflow(t *testing.T) {
+	x := mat.NewDense(4, 2, []float64{0, 0, 0, 0, 1, 1, 1, 1})
+	for _, tc := range []struct {
+		name string
+		x    *mat.Dense
+		s    kmeans.Settings
+	}{
+		{"points ±1e200", mat.NewDense(4, 1, []float64{-1e200, 1e200, 1.5e200, -1.5e200}), kmeans.Settings{K: 2}},
+		{"points ±1.7e308", mat.NewDense(4, 1, []float64{-1.7e308, 1.7e308, 1.6e308, -1.6e308}), kmeans.Settings{K: 2}},
+		{"points, Lloyd", mat.NewDense(4, 1, []float64{-1e200, 1e200, 1.5e200, -1.5e200}), kmeans.Settings{K: 2, Update: kmeans.Lloyd}},
+		{"weights 1e308", x, kmeans.Settings{K: 2, Weights: []float64{1e308, 1e308, 1e308, 1e308}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := kmeans.Cluster(context.Background(), tc.x, tc.s)
+			if !errors.Is(err, kmeans.ErrNonFinite) || !strings.Contains(err.Error(), "out of floating-point range") {
+				if res != nil {
+					t.Fatalf("distortion %v, labels %v, error %v; want ErrNonFinite", res.Distortion, res.Labels, err)
+				}
+				t.Fatalf("error %v, want ErrNonFinite", err)
+			}
+		})
+	}
+	// Points near 1e150 (squared distances near 1e300) are in range.
+	res, err := kmeans.Cluster(context.Background(), mat.NewDense(4, 1, []float64{-1e150, 1e150, 1.5e150, -1.5e150}), kmeans.Settings{K: 2})
+	if err != nil || math.IsInf(res.Distortion, 0) || res.Labels[1] != res.Labels[2] || res.Labels[0] != res.Labels[3] {
+		t.Fatalf("1e150: %v, %v", res, err)
+	}
+}
+
 // TestInitLabels: starting from a partition runs once from its means; a
 // stable partition of separated blobs is a fixed point.
 func TestInitLabels(t *testing.T) {

@@ -47,13 +47,17 @@ func (c CRP) Validate() error {
 // again: rejection sampling, exact, whose acceptance rate (m − kθ)/m is at
 // least 1 − θ. Cost O(n/(1−θ)) expected time, O(n) memory.
 //
-// Errors wrap ErrInvalid: invalid parameters, n < 0 or n > MaxN.
+// Errors wrap ErrInvalid: invalid parameters, n < 0 or n > MaxN, a nil
+// src.
 func (c CRP) Sample(n int, src rand.Source) ([]int, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	if n < 0 || n > MaxN {
 		return nil, fmt.Errorf("%w: n = %d, want 0…%d (MaxN)", ErrInvalid, n, MaxN)
+	}
+	if src == nil {
+		return nil, fmt.Errorf("%w: nil random source", ErrInvalid)
 	}
 	labels := make([]int, n)
 	if n == 0 {

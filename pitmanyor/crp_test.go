@@ -2,6 +2,7 @@ package pitmanyor
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -256,10 +257,25 @@ func TestBadInput(t *testing.T) {
 	if _, err := c.Sample(-1, rand.NewPCG(1, 1)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("n < 0: %v", err)
 	}
+	// A nil source panicked (nil pointer dereference).
+	if err := sampleNilSource(c); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "nil random source") {
+		t.Errorf("nil source: %v", err)
+	}
 	if _, err := c.LogProbSizes([]int{3, 0}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "size[1] = 0") {
 		t.Errorf("size 0: %v", err)
 	}
 	if _, err := c.ExpectedClusters(-2); !errors.Is(err, ErrInvalid) {
 		t.Errorf("n < 0: %v", err)
 	}
+}
+
+// sampleNilSource returns the error of c.Sample(3, nil), a panic included.
+func sampleNilSource(c CRP) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	_, err = c.Sample(3, nil)
+	return err
 }

@@ -21,7 +21,8 @@ type Options struct {
 	// the tail and the law fitted to it (Clauset et al. 2009, §3.3).
 	Xmin float64
 	// MinTail is the fewest values a candidate x_min must leave in the
-	// tail. If MinTail is 0, 10 are required.
+	// tail. If MinTail is 0, 10 are required. Negative values of MinTail,
+	// MaxCandidates and Workers are errors.
 	MinTail int
 	// MaxCandidates caps the candidate x_min values: the distinct values
 	// that leave at least MinTail values, and at least two distinct ones,
@@ -97,6 +98,14 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 	}
 	if err := checkData(x, o.Discrete); err != nil {
 		return nil, err
+	}
+	switch {
+	case o.MinTail < 0:
+		return nil, fmt.Errorf("%w: MinTail = %d, want ≥ 0 (0: 10)", ErrInvalid, o.MinTail)
+	case o.MaxCandidates < 0:
+		return nil, fmt.Errorf("%w: MaxCandidates = %d, want ≥ 0 (0: 100)", ErrInvalid, o.MaxCandidates)
+	case o.Workers < 0:
+		return nil, fmt.Errorf("%w: Workers = %d, want ≥ 0 (0: GOMAXPROCS)", ErrInvalid, o.Workers)
 	}
 	if o.Xmin != 0 {
 		if err := checkXmin(o.Xmin, o.Discrete); err != nil {

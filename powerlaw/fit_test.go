@@ -3,10 +3,54 @@ package powerlaw
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
+
+// TestFitBadOptions: negative MinTail, MaxCandidates or Workers and a nil
+// source for Sample are errors wrapping ErrInvalid naming the argument.
+// Before, Fit took a negative MinTail or MaxCandidates as the default (10,
+// 100), GoodnessOfFit failed on negative Workers with an error wrapping
+// nothing, and Sample with a nil source panicked.
+func TestFitBadOptions(t *testing.T) {
+	x := make([]float64, 30)
+	for i := range x {
+		x[i] = 1 + float64(i*i)
+	}
+	for _, tc := range []struct {
+		name string
+		opt  Options
+		want string
+	}{
+		{"MinTail", Options{MinTail: -1}, "MinTail = -1"},
+		{"MaxCandidates", Options{MaxCandidates: -5}, "MaxCandidates = -5"},
+		{"Workers", Options{Workers: -2}, "Workers = -2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Fit(x, &tc.opt); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Fit: error %v, want ErrInvalid naming %q", err, tc.want)
+			}
+			if _, err := GoodnessOfFit(context.Background(), x, &tc.opt, Bootstrap{Reps: 2}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("GoodnessOfFit: error %v, want ErrInvalid naming %q", err, tc.want)
+			}
+		})
+	}
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		_, err = Sample(3, 2.5, 1, false, nil)
+	}()
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "nil random source") {
+		t.Errorf("Sample with a nil source: %v", err)
+	}
+}
 
 func TestFitSelectsXmin(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 0))

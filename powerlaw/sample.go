@@ -139,10 +139,14 @@ func (s *Sampler) Fill(dst []float64, src rand.Source) {
 // Sample returns n draws from the power law with exponent alpha and lower
 // bound xmin (discrete: integers, xmin an integer ≥ 1), made with src. See
 // Sampler for the methods. Errors wrap ErrInvalid: α ≤ 1, xmin ≤ 0, n < 0
-// or n > MaxSample (refused before allocating). Cost O(n) and n float64s.
+// or n > MaxSample (refused before allocating), a nil src. Cost O(n) and n
+// float64s.
 func Sample(n int, alpha, xmin float64, discrete bool, src rand.Source) ([]float64, error) {
 	if n < 0 || n > MaxSample {
 		return nil, fmt.Errorf("%w: n = %d, want 0…%d (MaxSample)", ErrInvalid, n, MaxSample)
+	}
+	if src == nil {
+		return nil, fmt.Errorf("%w: nil random source", ErrInvalid)
 	}
 	s, err := NewSampler(alpha, xmin, discrete)
 	if err != nil {
