@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Info describes a registered method.
@@ -32,7 +33,7 @@ func New(name string) (Method, error) {
 	for _, m := range Methods() {
 		names = append(names, m.Name)
 	}
-	return nil, fmt.Errorf("cluster: unknown method %q (known: %v)", name, names)
+	return nil, fmt.Errorf("cluster: unknown method %q (known: %s)", name, strings.Join(names, ", "))
 }
 
 // registry lists every method. Add new methods here.

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Values are the named figures one cell produces, e.g. {"ari": 0.93,
@@ -95,5 +96,5 @@ func Lookup(name string) (Experiment, error) {
 	for _, e := range All() {
 		names = append(names, e.Name)
 	}
-	return Experiment{}, fmt.Errorf("%w %q (known: %v)", ErrUnknown, name, names)
+	return Experiment{}, fmt.Errorf("%w %q (known: %s)", ErrUnknown, name, strings.Join(names, ", "))
 }

@@ -35,7 +35,7 @@ func runConstraints(ctx context.Context, m *Main, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprintf(m.Stderr, "Usage: tether %s\n", constraintsUsage)
 		if len(args) == 0 {
-			return fmt.Errorf("%w: constraints: no command (gen, check or closure)", errUsage)
+			return usagef("constraints", "no command (gen, check or closure)")
 		}
 		return nil
 	}
@@ -48,7 +48,7 @@ func runConstraints(ctx context.Context, m *Main, args []string) error {
 		return runConstraintsClosure(ctx, m, args[1:])
 	}
 	fmt.Fprintf(m.Stderr, "Usage: tether %s\n", constraintsUsage)
-	return fmt.Errorf("%w: constraints: unknown command %q (want gen, check or closure)", errUsage, args[0])
+	return usagef("constraints", "unknown command %q (want gen, check or closure)", args[0])
 }
 
 const consGenUsage = `constraints gen --truth FILE --protocol P [flags] [-o out.csv]
@@ -96,13 +96,13 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return fmt.Errorf("%w: constraints gen: unexpected argument %q", errUsage, pos[0])
+		return usagef("constraints gen", "unexpected argument %q", pos[0])
 	}
 	if truthPath == "" || protocol == "" {
-		return fmt.Errorf("%w: constraints gen: --truth and --protocol are required (%s)", errUsage, usageHint(fs))
+		return usagef("constraints gen", "--truth and --protocol are required (%s)", usageHint(fs))
 	}
 	if base != 0 && base != 1 {
-		return fmt.Errorf("%w: constraints gen: --base %d, want 0 or 1", errUsage, base)
+		return usagef("constraints gen", "--base %d, want 0 or 1", base)
 	}
 	if err := checkOutputs("constraints gen", []pathFlag{{"-truth", truthPath}}, []pathFlag{{"-o", out}}); err != nil {
 		return err
@@ -136,7 +136,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 	default:
-		return fmt.Errorf("%w: constraints gen: unknown protocol %q (want pairs-1/n, pairs-frac, labels-frac, label-sets or ml-uniformity)", errUsage, protocol)
+		return usagef("constraints gen", "unknown protocol %q (want pairs-1/n, pairs-frac, labels-frac, label-sets or ml-uniformity)", protocol)
 	}
 	src := rand.NewPCG(seed, 0x7e7e)
 	var set *constraint.Set
@@ -255,18 +255,18 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: constraints check: want one constraint file, got %d arguments (%s)", errUsage, len(pos), usageHint(fs))
+		return usagef("constraints check", "want one constraint file, got %d arguments (%s)", len(pos), usageHint(fs))
 	}
 	if n < 0 {
-		return fmt.Errorf("%w: constraints check: --n %d is negative", errUsage, n)
+		return usagef("constraints check", "--n %d is negative", n)
 	}
 	var base constraint.IndexBase
 	if err := base.UnmarshalText([]byte(baseFlag)); err != nil {
-		return fmt.Errorf("%w: constraints check: --base: %v", errUsage, err)
+		return usagef("constraints check", "--base: %v", err)
 	}
 	var policy constraint.Policy
 	if err := policy.UnmarshalText([]byte(policyName)); err != nil {
-		return fmt.Errorf("%w: constraints check: --policy: %v", errUsage, err)
+		return usagef("constraints check", "--policy: %v", err)
 	}
 	opt := &constraint.ReadOptions{N: n, Base: base, File: pos[0], Policy: constraint.Soft}
 	if namesPath != "" {
@@ -426,37 +426,37 @@ func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return fmt.Errorf("%w: constraints closure: unexpected argument %q", errUsage, pos[0])
+		return usagef("constraints closure", "unexpected argument %q", pos[0])
 	}
 	if reps < 1 {
-		return fmt.Errorf("%w: constraints closure: --reps %d, want ≥ 1", errUsage, reps)
+		return usagef("constraints closure", "--reps %d, want ≥ 1", reps)
 	}
 	if mlFlag < 0 {
-		return fmt.Errorf("%w: constraints closure: --ml %d is negative", errUsage, mlFlag)
+		return usagef("constraints closure", "--ml %d is negative", mlFlag)
 	}
 	parts := []string{"A", "B", "C", "D"}
 	if partition != "all" {
 		if _, err := constraint.Table41(partition); err != nil {
-			return fmt.Errorf("%w: constraints closure: --partition %q, want A, B, C, D or all", errUsage, partition)
+			return usagef("constraints closure", "--partition %q, want A, B, C, D or all", partition)
 		}
 		parts = []string{partition}
 	}
 	counts, err := consParseInts(countsFlag)
 	if err != nil {
-		return fmt.Errorf("%w: constraints closure: --counts: %v", errUsage, err)
+		return usagef("constraints closure", "--counts: %v", err)
 	}
 	alphas, err := consParseFloats(alphaFlag)
 	if err != nil {
-		return fmt.Errorf("%w: constraints closure: --alpha: %v", errUsage, err)
+		return usagef("constraints closure", "--alpha: %v", err)
 	}
 	for _, a := range alphas {
 		if !(a >= 0 && a <= 1) {
-			return fmt.Errorf("%w: constraints closure: α = %v outside [0, 1]", errUsage, a)
+			return usagef("constraints closure", "α = %v outside [0, 1]", a)
 		}
 	}
 	for _, c := range counts {
 		if c < 0 {
-			return fmt.Errorf("%w: constraints closure: negative must-link count %d", errUsage, c)
+			return usagef("constraints closure", "negative must-link count %d", c)
 		}
 	}
 

@@ -44,10 +44,10 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: demo: unexpected argument %q", errUsage, fs.Arg(0))
+		return usagef("demo", "unexpected argument %q", fs.Arg(0))
 	}
 	if fi, err := os.Stat(*outDir); *outDir != "" && err == nil && !fi.IsDir() {
-		return fmt.Errorf("%w: demo: -o %s is not a folder", errUsage, *outDir)
+		return usagef("demo", "-o %s is not a folder", *outDir)
 	}
 	rec := newRecorder(m.Stderr, *quiet)
 	src := func(stream uint64) rand.Source { return rand.NewPCG(*seed, stream) }

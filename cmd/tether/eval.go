@@ -50,20 +50,20 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: eval: unexpected argument %q", errUsage, fs.Arg(0))
+		return usagef("eval", "unexpected argument %q", fs.Arg(0))
 	}
 	if truthPath == "" || predPath == "" {
-		return fmt.Errorf("%w: eval: --truth and --pred are required (%s)", errUsage, usageHint(fs))
+		return usagef("eval", "--truth and --pred are required (%s)", usageHint(fs))
 	}
 	if opt.Unconstrained && consPath == "" {
-		return fmt.Errorf("%w: eval: --unconstrained needs --constraints", errUsage)
+		return usagef("eval", "--unconstrained needs --constraints")
 	}
 	if opt.MaxClusters == 0 || opt.MaxClusters < -1 {
-		return fmt.Errorf("%w: eval: --max-clusters must be positive or -1, got %d", errUsage, opt.MaxClusters)
+		return usagef("eval", "--max-clusters must be positive or -1, got %d", opt.MaxClusters)
 	}
 	minSizes, err := parseInts(sizes)
 	if err != nil {
-		return fmt.Errorf("%w: eval: --min-sizes: %v", errUsage, err)
+		return usagef("eval", "--min-sizes: %v", err)
 	}
 	opt.MinSizes = minSizes
 

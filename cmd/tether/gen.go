@@ -94,10 +94,10 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 		}
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: gen: unexpected argument %q (%s)", errUsage, fs.Arg(0), usageHint(fs))
+		return usagef("gen", "unexpected argument %q (%s)", fs.Arg(0), usageHint(fs))
 	}
 	if f.kind == "" {
-		return fmt.Errorf("%w: gen: name a generator (%s; %s)", errUsage, strings.Join(synth.Names(), ", "), usageHint(fs))
+		return usagef("gen", "name a generator (%s; %s)", strings.Join(synth.Names(), ", "), usageHint(fs))
 	}
 	g, err := synth.Lookup(f.kind)
 	if err != nil {
@@ -107,7 +107,7 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if isSet(fs, "labels") && !g.Graph {
-		return fmt.Errorf("%w: gen: -labels does not apply to %s: a point generator writes the labels in the \"label\" column of its CSV (-labels names the labels file of sbm and dcsbm)", errUsage, g.Name)
+		return usagef("gen", "-labels does not apply to %s: a point generator writes the labels in the \"label\" column of its CSV (-labels names the labels file of sbm and dcsbm)", g.Name)
 	}
 	p, err := genParams(g, fs, nil)
 	if err != nil {
@@ -118,7 +118,7 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	}
 	d, err := input.Generate(ctx, g, p, f.seed)
 	if errors.Is(err, synth.ErrInvalid) {
-		return usagef("gen", "%v", err) // it names "gen <generator>"
+		return usagef("gen", "%s: %v", g.Name, errors.Unwrap(err)) // err is "gen <generator>: …"
 	} else if err != nil {
 		return err
 	}
@@ -287,7 +287,7 @@ func generatedOutputs(g synth.Generator, outFlag, out, labelsFlag, labelsPath st
 // genFlagError turns generator parameter errors into usage errors.
 func genFlagError(err error) error {
 	if errors.Is(err, synth.ErrInvalid) {
-		return fmt.Errorf("%w: gen: %v", errUsage, err)
+		return usagef("gen", "%v", err)
 	}
 	return err
 }

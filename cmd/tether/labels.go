@@ -63,7 +63,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: labels: unexpected argument %q", errUsage, fs.Arg(0))
+		return usagef("labels", "unexpected argument %q", fs.Arg(0))
 	}
 	if err := checkOutputs("labels", []pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}}, []pathFlag{{"-o", *out}}); err != nil {
 		return err
@@ -72,7 +72,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	var names, classes []string
 	switch {
 	case (in.input == "") == (in.graphFile == ""):
-		return fmt.Errorf("%w: labels: give one of -input and -graph-file (%s)", errUsage, usageHint(fs))
+		return usagef("labels", "give one of -input and -graph-file (%s)", usageHint(fs))
 	case in.input != "":
 		opt := in.table
 		opt.LabelColumn = in.labelCol
@@ -81,12 +81,12 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 		if t.Labels == nil {
-			return fmt.Errorf("%w: labels: %s: no label column; say which with -label (first, last, a number or a header name)", errUsage, in.input)
+			return usagef("labels", "%s: no label column; say which with -label (first, last, a number or a header name)", in.input)
 		}
 		labels, names, classes = t.Labels, t.IDs, t.ClassNames
 	default:
 		if in.gopt.LabelAttr == "" {
-			return fmt.Errorf("%w: labels: -graph-file needs -gml-label, the node attribute holding the labels", errUsage)
+			return usagef("labels", "-graph-file needs -gml-label, the node attribute holding the labels")
 		}
 		d, err := dataset.ReadGraphFileOptions(ctx, in.graphFile, in.gopt)
 		if err != nil {

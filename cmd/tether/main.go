@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -84,11 +85,53 @@ var errUsage = errors.New("usage")
 // errors ("usage: cluster: …", "usage: powerlaw fit: …"), flag errors
 // included (parseFlags); helpers shared between commands take the
 // caller's cmd (cmdName of its flag set).
+//
+// An error among args is printed without the prefixes of the library
+// packages it comes through (userError): "-method: unknown method …", not
+// "-method: cluster: unknown method …".
 func usagef(cmd, format string, args ...any) error {
 	if cmd != "" {
 		format = cmd + ": " + format
 	}
+	for i, a := range args {
+		if err, ok := a.(error); ok {
+			args[i] = userError{err}
+		}
+	}
 	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+}
+
+// userError is an error whose message drops the prefixes that the library
+// packages put first ("cluster: ", "synth: invalid parameter: ", …; see
+// plainMessage), for a message about the command line. It unwraps to the
+// error, so errors.Is still sees the library's sentinels.
+type userError struct{ err error }
+
+func (e userError) Error() string { return plainMessage(e.err.Error()) }
+func (e userError) Unwrap() error { return e.err }
+
+// libraryPrefixes are the "package" and sentinel texts that the library's
+// errors put before their message, each followed by ": ", which
+// plainMessage removes.
+var libraryPrefixes = []string{
+	"cluster", "synth", "experiment", "dataset", "catalog", "constraint", "graph", "input", "powerlaw", "job",
+	"invalid parameter", "invalid input", "invalid problem",
+}
+
+// plainMessage returns msg without the library prefixes, wherever a
+// wrapped error begins ("gen blobs: synth: invalid parameter: Blobs: n =
+// 0" becomes "gen blobs: Blobs: n = 0"): the ": "-separated segments equal
+// to one of libraryPrefixes are dropped, except the last.
+func plainMessage(msg string) string {
+	segs := strings.Split(msg, ": ")
+	keep := segs[:0]
+	for i, s := range segs {
+		if i < len(segs)-1 && slices.Contains(libraryPrefixes, s) {
+			continue
+		}
+		keep = append(keep, s)
+	}
+	return strings.Join(keep, ": ")
 }
 
 // Main is the tether program with its standard streams, so tests can run it

@@ -41,7 +41,7 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 		}
 		list = one
 	default:
-		return fmt.Errorf("%w: methods: want at most one method name, got %q", errUsage, rest)
+		return usagef("methods", "want at most one method name, got %q", rest)
 	}
 	detail := len(rest) == 1
 	if *asJSON {

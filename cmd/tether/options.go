@@ -110,7 +110,14 @@ func (v textValue[T, P]) String() string {
 	return v.p.String()
 }
 
-func (v textValue[T, P]) Set(s string) error { return v.p.UnmarshalText([]byte(s)) }
+// Set parses s; its error loses the library prefixes (userError), as the
+// flag package prints it after "invalid value … for flag -name: ".
+func (v textValue[T, P]) Set(s string) error {
+	if err := v.p.UnmarshalText([]byte(s)); err != nil {
+		return userError{err}
+	}
+	return nil
+}
 
 // multiFlag collects repeated -set flags.
 type multiFlag []string

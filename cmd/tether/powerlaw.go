@@ -32,7 +32,7 @@ func runPowerlaw(ctx context.Context, m *Main, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprintf(m.Stderr, "Usage: tether %s\n", powerlawUsage)
 		if len(args) == 0 {
-			return fmt.Errorf("%w: powerlaw: no command (fit or sample)", errUsage)
+			return usagef("powerlaw", "no command (fit or sample)")
 		}
 		return nil
 	}
@@ -43,7 +43,7 @@ func runPowerlaw(ctx context.Context, m *Main, args []string) error {
 		return runPowerlawSample(ctx, m, args[1:])
 	}
 	fmt.Fprintf(m.Stderr, "Usage: tether %s\n", powerlawUsage)
-	return fmt.Errorf("%w: powerlaw: unknown command %q (want fit or sample)", errUsage, args[0])
+	return usagef("powerlaw", "unknown command %q (want fit or sample)", args[0])
 }
 
 const plFitUsage = `powerlaw fit -input FILE [-discrete] [-xmin auto|VALUE] [-bootstrap N] [-seed S] [-json]

@@ -149,7 +149,7 @@ func TestFlagErrorsNameTheSubcommand(t *testing.T) {
 			{[]string{"extra"}, `unexpected argument "extra"`},
 			{[]string{"-gen", "moons", "-method", "nosuch"}, `"nosuch"`},
 			{[]string{"-gen", "moons", "-set", "NoSuchKnob=1"}, "NoSuchKnob"},
-			{[]string{"-gen", "nosuch"}, `-gen: synth: invalid parameter: unknown generator "nosuch"`},
+			{[]string{"-gen", "nosuch"}, `-gen: unknown generator "nosuch"`},
 			{[]string{"-gen", "blobs", "-n", "0"}, "n = 0"},
 			{[]string{"-gen", "moons", "-gen-k", "3"}, "-gen-k 3 does not apply to moons"},
 			{[]string{"-gen", "sbm", "-knn", "5"}, "-knn builds the graph from features"},
@@ -182,7 +182,7 @@ func TestFlagErrorsNameTheSubcommand(t *testing.T) {
 		},
 		"repro": {
 			{nil, "name an experiment, all, or list"},
-			{[]string{"nosuch"}, `unknown experiment "nosuch" (known: [`},
+			{[]string{"nosuch"}, `unknown experiment "nosuch" (known: active, `},
 			{[]string{"-data", missing, "list"}, "is not a directory of datasets"},
 			{[]string{"-estimate", "-cache", "", "all"}, "-estimate reads the cache"},
 		},
@@ -241,6 +241,17 @@ func TestFlagErrorsNameTheSubcommand(t *testing.T) {
 				if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, tc.want) || tc.hint && !strings.Contains(msg, `(run "tether `+name+` -h" for the flags)`) {
 					t.Errorf("%v: error %q, want %q… containing %q (and the -h hint: %v)", tc.args, msg, prefix, tc.want, tc.hint)
 				}
+				// The message names its subcommand once and speaks of
+				// flags, not of the Go packages behind them ("usage:
+				// gen: gen blobs: synth: …", "usage: methods: cluster:
+				// unknown method" read as two commands).
+				if rest, ok := strings.CutPrefix(err.Error(), prefix); ok {
+					for _, seg := range strings.Split(rest, ": ") {
+						if seg == cmd[0] || strings.HasPrefix(seg, name+" ") || slices.Contains(goPackages, seg) {
+							t.Errorf("%v: error %q repeats the subcommand or names the package %q", tc.args, err, seg)
+						}
+					}
+				}
 				if n := strings.Count(err.Error(), "usage: "); n != 1 {
 					t.Errorf("%v: error %q says usage %d times", tc.args, err, n)
 				}
@@ -258,6 +269,10 @@ func TestFlagErrorsNameTheSubcommand(t *testing.T) {
 		}
 	}
 }
+
+// goPackages are the names of the packages whose errors the CLI passes on;
+// a usage message should not show them as a prefix.
+var goPackages = []string{"cluster", "synth", "experiment", "dataset", "catalog", "constraint", "graph", "input", "powerlaw", "job"}
 
 // Out-of-range numeric flags are refused at parse time, naming the range
 // (-knn 0 used to be replaced by the default, -self-loops -1 ignored).
