@@ -112,14 +112,14 @@ func TestRegistry(t *testing.T) {
 			for _, n := range []int{MaxValues + 1, 1 << 40, 1<<62 - 1} {
 				p := g.Defaults
 				p.N = n
-				t0 := time.Now()
 				allocs := testing.AllocsPerRun(1, func() { _, err = g.Generate(ctx, p, nil) })
 				if !errors.Is(err, ErrInvalid) {
 					t.Errorf("n = %d: err = %v, want ErrInvalid", n, err)
 				}
-				// The only allocations are those of the error message.
-				if allocs > 10 || time.Since(t0) > time.Second {
-					t.Errorf("n = %d: %v allocations, %v before refusing", n, allocs, time.Since(t0))
+				// The only allocations are those of the error message
+				// (counted, not timed: a loaded machine cannot fail it).
+				if allocs > 10 {
+					t.Errorf("n = %d: %v allocations before refusing", n, allocs)
 				}
 			}
 
