@@ -82,6 +82,10 @@ type Settings struct {
 	Restarts int
 	// Eigen is the eigensolver used for spectral embeddings. If nil, the dense
 	// solver is used for n ≤ DenseLimit and the iterative one otherwise.
+	// The methods that solve a generalized problem A x = λ B x (fast-ge,
+	// fast-ge2 and fast-ge2-bh on a definite pencil, csp) need a solver
+	// that takes B: with eigen.Lanczos or eigen.BlockLanczos they fail
+	// with an error wrapping ErrInvalid.
 	Eigen eigen.Solver
 	// EigenSettings is passed to the eigensolver. Nil means its defaults
 	// with a relative residual tolerance of 1e-8 (FGPWC: 1e-5).

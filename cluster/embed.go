@@ -55,13 +55,14 @@ func (s *Settings) solveWith(ctx context.Context, p eigen.Problem, pre *multigri
 		if es.MaxIter > 0 {
 			short.MaxIter = min(es.MaxIter, multigridAfter)
 		}
-		res, err := autoSolver(p.A.Dim()).Solve(ctx, p, &short)
+		auto := autoSolver(p.A.Dim())
+		res, err := auto.Solve(ctx, p, &short)
 		if err == nil || !errors.Is(err, eigen.ErrNoConvergence) {
-			return checkSolve(res, err)
+			return checkSolve(auto, res, err)
 		}
 		res, err = pre.Solve(ctx, p, &es)
 		if err == nil || ctx.Err() != nil || errors.Is(err, eigen.ErrNonFinite) {
-			return checkSolve(res, err)
+			return checkSolve(pre, res, err)
 		}
 		// Any other failure (no convergence, a graph that does not
 		// coarsen): Lanczos with the full budget.
@@ -69,13 +70,17 @@ func (s *Settings) solveWith(ctx context.Context, p eigen.Problem, pre *multigri
 	if solver == nil {
 		solver = autoSolver(p.A.Dim())
 	}
-	return checkSolve(solver.Solve(ctx, p, &es))
+	res, err := solver.Solve(ctx, p, &es)
+	return checkSolve(solver, res, err)
 }
 
-// checkSolve maps a solver's error to cluster's: a partial result with
+// checkSolve maps the error of solver to cluster's: a partial result with
 // eigen.ErrNoConvergence is returned with it, a non-finite operator gives
-// an error wrapping ErrNumerical.
-func checkSolve(res *eigen.Result, err error) (*eigen.Result, error) {
+// an error wrapping ErrNumerical, and a problem the solver refuses
+// (eigen.ErrInvalid: a generalized one given to Settings.Eigen =
+// eigen.Lanczos, which solves standard problems only, or a solver field out
+// of range) an error wrapping ErrInvalid that names the solver.
+func checkSolve(solver eigen.Solver, res *eigen.Result, err error) (*eigen.Result, error) {
 	if err != nil {
 		if errors.Is(err, eigen.ErrNoConvergence) && res != nil {
 			return res, err
@@ -83,6 +88,9 @@ func checkSolve(res *eigen.Result, err error) (*eigen.Result, error) {
 		if errors.Is(err, eigen.ErrNonFinite) {
 			// The operator overflowed: Run's inputs are finite.
 			return nil, fmt.Errorf("%w: eigensolver: %w", ErrNumerical, err)
+		}
+		if errors.Is(err, eigen.ErrInvalid) {
+			return nil, fmt.Errorf("%w: eigensolver %T: %w", ErrInvalid, solver, err)
 		}
 		return nil, fmt.Errorf("cluster: eigensolver: %w", err)
 	}

@@ -27,6 +27,10 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 	heavy := []graph.Edge{{I: 0, J: 1, W: 1e300}, {I: 1, J: 2, W: 1}, {I: 2, J: 3, W: 1e-300}, {I: 0, J: 3, W: 1}}
 	tiny := []graph.Edge{{I: 0, J: 1, W: 1e-300}, {I: 1, J: 2, W: 1e-300}, {I: 2, J: 3, W: 1e-300}, {I: 0, J: 3, W: 1e-300}}
 	huge := []graph.Edge{{I: 0, J: 1, W: 1.7e308}, {I: 1, J: 2, W: 1.7e308}, {I: 0, J: 2, W: 1e308}, {I: 3, J: 4, W: 1e308}, {I: 4, J: 5, W: 1e308}, {I: 3, J: 5, W: 1e308}, {I: 2, J: 3, W: 1}}
+	// Two triangles of weight w joined by a unit edge.
+	triangles := func(w float64) []graph.Edge {
+		return []graph.Edge{{I: 0, J: 1, W: w}, {I: 1, J: 2, W: w}, {I: 0, J: 2, W: w}, {I: 3, J: 4, W: w}, {I: 4, J: 5, W: w}, {I: 3, J: 5, W: w}, {I: 2, J: 3, W: 1}}
+	}
 	mixed := []graph.Edge{{I: 0, J: 1, W: 1e300}, {I: 1, J: 2, W: 1e-300}, {I: 0, J: 2, W: 1e300}, {I: 3, J: 4, W: 1e-300}, {I: 4, J: 5, W: 1e300}, {I: 3, J: 5, W: 1}, {I: 2, J: 3, W: 1}}
 	for _, tc := range []struct {
 		name   string
@@ -39,6 +43,11 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 		{"bethe r", BetheHessian{}, huge, 0, "bethe: r = +Inf from the degrees"},
 		{"sscka kernel", SSCKA{}, heavy, 1e300, "sscka: smallest eigenvalue of the kernel"},
 		{"sscka shift", SSCKA{}, mixed, 0, "sscka: the kernel's diagonal shift at node 0 is +Inf"},
+		// The kernel is finite and its shift too, but the kernel k-means
+		// objective overflows (kmeans.ErrNonFinite); sscka returned the
+		// partition with Objective −Inf as a success.
+		{"sscka kernel k-means", SSCKA{}, triangles(1e307), 0, "sscka: kernel k-means: kmeans: non-finite distortion"},
+		{"sscka ncut kernel k-means", SSCKA{Objective: NormalizedCut}, triangles(1e150), 1e150, "sscka: kernel k-means: kmeans: non-finite distortion"},
 		{"csp α", CSP{}, heavy, 1e300, "csp: α = AlphaFraction·λ_max(Q̄)·vol"},
 		{"csp Q̄ underflow", CSP{}, heavy, 1e-300, "csp: λ_max(Q̄) = 0 for 2 pairs"},
 		{"csp volume", CSP{}, huge, 0, "csp: the volume Σd_i overflowed"},

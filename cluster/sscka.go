@@ -218,6 +218,10 @@ func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if errors.Is(err, kmeans.ErrNonFinite) {
+			// A finite kernel whose objective overflowed.
+			return nil, fmt.Errorf("%w: sscka: kernel k-means: %w", ErrNumerical, err)
+		}
 		return nil, fmt.Errorf("cluster: sscka: %w", err)
 	}
 	if !km.Converged {

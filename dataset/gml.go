@@ -3,6 +3,7 @@ package dataset
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -147,6 +148,35 @@ func (lx *gmlLexer) parseList(depth int) ([]gmlPair, error) {
 	}
 }
 
+// gmlNodeAttrs describes the attributes with a number or string value that
+// the nodes in l have, other than id, for an error naming an attribute they
+// lack: `the nodes' attributes besides id are "club", "label"`, sorted, or
+// that they have none.
+func gmlNodeAttrs(l []gmlPair) string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, p := range l {
+		if p.key != "node" || !p.val.isLst {
+			continue
+		}
+		for _, a := range p.val.list {
+			if a.val.isLst || a.key == "id" || seen[a.key] {
+				continue
+			}
+			seen[a.key] = true
+			keys = append(keys, a.key)
+		}
+	}
+	if len(keys) == 0 {
+		return "the nodes have no attribute besides id"
+	}
+	slices.Sort(keys)
+	for k := range keys {
+		keys[k] = quote(keys[k])
+	}
+	return "the nodes' attributes besides id are " + strings.Join(keys, ", ")
+}
+
 // parseGML implements the GML reader of ReadGraph.
 func parseGML(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
 	if err := poll(ctx, name, 0); err != nil {
@@ -208,7 +238,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 		if opt.LabelAttr != "" {
 			av, ok := get(p.val.list, opt.LabelAttr)
 			if !ok {
-				return nil, &ParseError{File: name, Line: p.val.line, Name: opt.LabelAttr, Value: idv.text, Err: errorf(ErrInvalid, "node has no %s attribute", quote(opt.LabelAttr))}
+				return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(ErrInvalid, "node %s has no attribute %s (GraphOptions.LabelAttr; tether: -gml-label); %s", idv.text, quote(opt.LabelAttr), gmlNodeAttrs(g.list))}
 			}
 			attrs = append(attrs, av.text)
 		}

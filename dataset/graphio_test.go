@@ -198,7 +198,13 @@ func TestReadGraphErrors(t *testing.T) {
 		{"mm array", "%%MatrixMarket matrix array real general\n2 2\n", MatrixMarket, GraphOptions{}, ErrSyntax, []string{"coordinate"}},
 		{"mm complex", "%%MatrixMarket matrix coordinate complex general\n", MatrixMarket, GraphOptions{}, ErrSyntax, []string{"complex"}},
 		{"gml unknown target", "graph [ node [ id 1 ] edge [ source 1 target 2 ] ]", GML, GraphOptions{}, ErrInvalid, []string{"g:1", "target", `"2"`}},
-		{"gml missing attr", "graph [\nnode [ id 1 ]\n]", GML, GraphOptions{LabelAttr: "club"}, ErrInvalid, []string{"g:2", "club"}},
+		{"gml missing attr", "graph [\nnode [ id 1 ]\n]", GML, GraphOptions{LabelAttr: "club"}, ErrInvalid, []string{"g:2", `node 1 has no attribute "club"`, "no attribute besides id"}},
+		// The attributes the nodes do have are listed; the id is not given
+		// as a "value" of the missing attribute.
+		{"gml misspelt attr", "graph [\n name \"k\"\n node [ id 0 label \"a\" club \"x\" ]\n node [ id 4\n club \"y\" size 2 graphics [ x 1 ] ]\n]", GML, GraphOptions{LabelAttr: "clubb"}, ErrInvalid,
+			[]string{"g:3: ", `node 0 has no attribute "clubb"`, `"club", "label", "size"`}},
+		{"gml attr on some nodes", "graph [\n node [ id 0 club \"x\" ]\n node [ id 4 ]\n]", GML, GraphOptions{LabelAttr: "club"}, ErrInvalid,
+			[]string{"g:3: ", `node 4 has no attribute "club"`, `"club"`}},
 		{"gml unbalanced", "graph [ node [ id 1 ]", GML, GraphOptions{}, ErrSyntax, []string{"missing ']'"}},
 		{"gml deep", "graph [ " + strings.Repeat("a [ ", 100), GML, GraphOptions{}, ErrTooLarge, []string{"nested"}},
 		{"gml duplicate id", "graph [ node [ id 1 ] node [ id 1 ] ]", GML, GraphOptions{}, ErrInvalid, []string{"twice"}},

@@ -113,10 +113,10 @@ func (l BlockLanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Resul
 		return nil, err
 	}
 	if p.B != nil {
-		return nil, fmt.Errorf("eigen: BlockLanczos solves standard problems only (B is set); use LOBPCG or Dense")
+		return nil, fmt.Errorf("%w: BlockLanczos solves standard problems only (B is set); use LOBPCG or Dense", ErrInvalid)
 	}
 	if l.BlockSize < 0 || l.NCV < 0 || l.Keep < 0 {
-		return nil, fmt.Errorf("eigen: negative BlockLanczos BlockSize %d, NCV %d or Keep %d", l.BlockSize, l.NCV, l.Keep)
+		return nil, fmt.Errorf("%w: negative BlockLanczos BlockSize %d, NCV %d or Keep %d", ErrInvalid, l.BlockSize, l.NCV, l.Keep)
 	}
 	cfg, err := s.resolve(blockMaxIter)
 	if err != nil {

@@ -112,5 +112,7 @@
 // Iterative solvers check the context at each restart or iteration and
 // return ctx.Err() when it is done; they report progress on Stage "eigen".
 // Invalid problems (K outside [1, n], mismatched dimensions, non-orthonormal
-// deflation vectors) are reported as errors, never panics.
+// deflation vectors, a generalized problem given to Lanczos or
+// BlockLanczos), Settings and solver fields out of range are reported as
+// errors wrapping ErrInvalid, never panics.
 package eigen

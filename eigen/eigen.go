@@ -118,6 +118,12 @@ var (
 	// near 1e±300, for example), a numerical failure of the caller's
 	// operator rather than of the solver.
 	ErrNonFinite = errors.New("eigen: non-finite value")
+	// ErrInvalid is wrapped by every error reporting the caller's mistake:
+	// an invalid Problem (K out of range, dimensions that differ, Deflate
+	// that is not orthonormal, …), Settings out of range, a solver field
+	// out of range, or a problem the solver does not take (a generalized
+	// one, B set, given to Lanczos or BlockLanczos).
+	ErrInvalid = errors.New("eigen: invalid problem")
 )
 
 // defaultTol is the tolerance used when Settings.Tol is 0.
@@ -134,8 +140,9 @@ type config struct {
 	rec     progress.Recorder
 }
 
-// Validate returns an error naming the field and its value when Tol lies
-// outside [0, 1) (NaN included) or MaxIter is negative; nil for a nil s.
+// Validate returns an error wrapping ErrInvalid, naming the field and its
+// value, when Tol lies outside [0, 1) (NaN included) or MaxIter is
+// negative; nil for a nil s.
 // Every solver checks its Settings so; callers that hold Settings for a
 // later solve (cluster.Run) check them up front with Validate.
 func (s *Settings) Validate() error {
@@ -143,9 +150,9 @@ func (s *Settings) Validate() error {
 	case s == nil:
 		return nil
 	case math.IsNaN(s.Tol) || s.Tol < 0 || s.Tol >= 1:
-		return fmt.Errorf("eigen: tolerance %v outside [0, 1)", s.Tol)
+		return fmt.Errorf("%w: tolerance %v outside [0, 1)", ErrInvalid, s.Tol)
 	case s.MaxIter < 0:
-		return fmt.Errorf("eigen: negative MaxIter %d", s.MaxIter)
+		return fmt.Errorf("%w: negative MaxIter %d", ErrInvalid, s.MaxIter)
 	}
 	return nil
 }
@@ -179,36 +186,36 @@ func (s *Settings) resolve(defMaxIter int) (config, error) {
 // generalized ones the solvers check QᵀBQ = I once they have BQ.
 func (p *Problem) check() (n, d int, err error) {
 	if p.A == nil {
-		return 0, 0, errors.New("eigen: Problem.A is nil")
+		return 0, 0, fmt.Errorf("%w: Problem.A is nil", ErrInvalid)
 	}
 	n = p.A.Dim()
 	if n < 1 {
-		return 0, 0, fmt.Errorf("eigen: operator dimension %d, need at least 1", n)
+		return 0, 0, fmt.Errorf("%w: operator dimension %d, need at least 1", ErrInvalid, n)
 	}
 	if p.K < 1 || p.K > n {
-		return 0, 0, fmt.Errorf("eigen: K = %d outside [1, %d]", p.K, n)
+		return 0, 0, fmt.Errorf("%w: K = %d outside [1, %d]", ErrInvalid, p.K, n)
 	}
 	if p.Which != Smallest && p.Which != Largest {
-		return 0, 0, fmt.Errorf("eigen: unknown %v", p.Which)
+		return 0, 0, fmt.Errorf("%w: unknown %v", ErrInvalid, p.Which)
 	}
 	if p.B != nil && p.B.Dim() != n {
-		return 0, 0, fmt.Errorf("eigen: B has dimension %d, A has %d", p.B.Dim(), n)
+		return 0, 0, fmt.Errorf("%w: B has dimension %d, A has %d", ErrInvalid, p.B.Dim(), n)
 	}
 	if p.Deflate == nil {
 		if len(p.DeflateValues) != 0 {
-			return 0, 0, fmt.Errorf("eigen: %d DeflateValues but Deflate is nil", len(p.DeflateValues))
+			return 0, 0, fmt.Errorf("%w: %d DeflateValues but Deflate is nil", ErrInvalid, len(p.DeflateValues))
 		}
 		return n, 0, nil
 	}
 	r, c := p.Deflate.Dims()
 	if r != n {
-		return 0, 0, fmt.Errorf("eigen: Deflate has %d rows, operator dimension is %d", r, n)
+		return 0, 0, fmt.Errorf("%w: Deflate has %d rows, operator dimension is %d", ErrInvalid, r, n)
 	}
 	if c > p.K {
-		return 0, 0, fmt.Errorf("eigen: %d deflated vectors exceed K = %d", c, p.K)
+		return 0, 0, fmt.Errorf("%w: %d deflated vectors exceed K = %d", ErrInvalid, c, p.K)
 	}
 	if len(p.DeflateValues) != c {
-		return 0, 0, fmt.Errorf("eigen: Deflate has %d columns but %d DeflateValues", c, len(p.DeflateValues))
+		return 0, 0, fmt.Errorf("%w: Deflate has %d columns but %d DeflateValues", ErrInvalid, c, len(p.DeflateValues))
 	}
 	for j, v := range p.DeflateValues {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -233,7 +240,8 @@ func (p *Problem) check() (n, d int, err error) {
 // deflTol bounds |QᵀBQ − I| entrywise for accepted Deflate blocks.
 const deflTol = 1e-8
 
-// checkOrthonormal reports whether qᵀbq = I to within deflTol.
+// checkOrthonormal returns nil when qᵀbq = I to within deflTol, else an
+// error wrapping ErrInvalid naming the first entry that differs.
 func checkOrthonormal(q, bq *mat.Dense, what string) error {
 	_, c := q.Dims()
 	g := mat.NewDense(c, c, nil)
@@ -245,7 +253,7 @@ func checkOrthonormal(q, bq *mat.Dense, what string) error {
 				want = 1
 			}
 			if v := g.At(i, j); !(math.Abs(v-want) <= deflTol) {
-				return fmt.Errorf("eigen: Deflate columns are not %s: (QᵀQ)[%d,%d] = %g", what, i, j, v)
+				return fmt.Errorf("%w: Deflate columns are not %s: (QᵀQ)[%d,%d] = %g", ErrInvalid, what, i, j, v)
 			}
 		}
 	}

@@ -389,3 +389,41 @@ func TestLanczosSameOnOneCore(t *testing.T) {
 		t.Fatalf("GOMAXPROCS 1 and 2 differ: values %v and %v, %d and %d products", one.Values, two.Values, one.MatVecs, two.MatVecs)
 	}
 }
+
+// TestInvalidSolverParameters: a negative solver field, a preconditioner of
+// the wrong dimension and a generalized problem given to a standard-only
+// solver are errors wrapping ErrInvalid, which name the solver.
+func TestInvalidSolverParameters(t *testing.T) {
+	const n = 6
+	a := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		a.SetSym(i, i, float64(i+1))
+	}
+	std := eigen.Problem{A: eigen.NewMatrix(a), K: 2}
+	gen := eigen.Problem{A: eigen.NewMatrix(a), B: diagOp{1, 1, 1, 1, 1, 1}, K: 2}
+	cases := []struct {
+		name string
+		s    eigen.Solver
+		p    eigen.Problem
+		want string
+	}{
+		{"Lanczos NCV", eigen.Lanczos{NCV: -1}, std, "Lanczos"},
+		{"Lanczos MaxNCV", eigen.Lanczos{MaxNCV: -1}, std, "Lanczos"},
+		{"BlockLanczos Keep", eigen.BlockLanczos{Keep: -1}, std, "BlockLanczos"},
+		{"LOBPCG BlockSize", eigen.LOBPCG{BlockSize: -2}, std, "LOBPCG"},
+		{"LOBPCG preconditioner", eigen.LOBPCG{T: diagOp{1}}, std, "preconditioner"},
+		{"Lanczos generalized", eigen.Lanczos{}, gen, "Lanczos solves standard problems only"},
+		{"BlockLanczos generalized", eigen.BlockLanczos{}, gen, "BlockLanczos solves standard problems only"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := c.s.Solve(context.Background(), c.p, nil)
+			if !errors.Is(err, eigen.ErrInvalid) {
+				t.Fatalf("error %v, want one wrapping ErrInvalid", err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q lacks %q", err, c.want)
+			}
+		})
+	}
+}

@@ -119,10 +119,10 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 		return nil, err
 	}
 	if p.B != nil {
-		return nil, fmt.Errorf("eigen: Lanczos solves standard problems only (B is set); use LOBPCG or Dense")
+		return nil, fmt.Errorf("%w: Lanczos solves standard problems only (B is set); use LOBPCG or Dense", ErrInvalid)
 	}
 	if l.NCV < 0 || l.Keep < 0 || l.MaxNCV < 0 {
-		return nil, fmt.Errorf("eigen: negative Lanczos NCV %d, Keep %d or MaxNCV %d", l.NCV, l.Keep, l.MaxNCV)
+		return nil, fmt.Errorf("%w: negative Lanczos NCV %d, Keep %d or MaxNCV %d", ErrInvalid, l.NCV, l.Keep, l.MaxNCV)
 	}
 	cfg, err := s.resolve(lanczosMaxIter)
 	if err != nil {

@@ -68,10 +68,10 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 		return nil, err
 	}
 	if l.BlockSize < 0 {
-		return nil, fmt.Errorf("eigen: negative LOBPCG BlockSize %d", l.BlockSize)
+		return nil, fmt.Errorf("%w: negative LOBPCG BlockSize %d", ErrInvalid, l.BlockSize)
 	}
 	if l.T != nil && l.T.Dim() != n {
-		return nil, fmt.Errorf("eigen: preconditioner has dimension %d, A has %d", l.T.Dim(), n)
+		return nil, fmt.Errorf("%w: LOBPCG preconditioner has dimension %d, A has %d", ErrInvalid, l.T.Dim(), n)
 	}
 	cfg, err := s.resolve(lobpcgMaxIter)
 	if err != nil {

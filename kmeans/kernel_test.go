@@ -600,3 +600,55 @@ func TestSum(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelDistortionOverflow: a finite kernel or finite weights whose
+// objective overflows (diagonal entries near 1e308, whose weighted sum
+// exceeds the float64 range; weights of 1e308) give an error wrapping
+// ErrNonFinite, as Cluster does, never a result with an infinite or NaN
+// distortion. Before, KernelCluster returned such a distortion as a
+// success.
+func TestKernelDistortionOverflow(t *testing.T) {
+	dense := func(diag, off float64) kmeans.Kernel {
+		a := mat.NewSymDense(4, nil)
+		for i := 0; i < 4; i++ {
+			a.SetSym(i, i, diag)
+		}
+		a.SetSym(0, 1, off)
+		a.SetSym(2, 3, off)
+		k, err := kmeans.NewDenseKernel(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	g := plantedGraph(6, 2, 1, 0, 1)
+	ra, _, err := kmeans.RatioAssociation(g, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		kern    kmeans.Kernel
+		weights []float64
+	}{
+		{"diagonal 1e308", dense(1e308, 0), nil},
+		{"diagonal 1.7e308, off-diagonal 1.7e308", dense(1.7e308, 1.7e308), nil},
+		{"weights 1e308", dense(2, 1), []float64{1e308, 1e308, 1e308, 1e308}},
+		{"graph kernel, weights 1e308", ra, []float64{1e308, 1e308, 1e308, 1e308, 1e308, 1e308}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := kmeans.KernelCluster(context.Background(), tc.kern, tc.weights, kmeans.Settings{K: 2})
+			if !errors.Is(err, kmeans.ErrNonFinite) {
+				if res != nil {
+					t.Fatalf("distortion %v, labels %v, error %v; want ErrNonFinite", res.Distortion, res.Labels, err)
+				}
+				t.Fatalf("error %v, want ErrNonFinite", err)
+			}
+		})
+	}
+	// A diagonal near 1e150 is in range.
+	res, err := kmeans.KernelCluster(context.Background(), dense(1e150, 9e149), nil, kmeans.Settings{K: 2})
+	if err != nil || math.IsInf(res.Distortion, 0) || math.IsNaN(res.Distortion) || res.Labels[0] != res.Labels[1] || res.Labels[2] != res.Labels[3] || res.Labels[0] == res.Labels[2] {
+		t.Fatalf("1e150: %v, %v", res, err)
+	}
+}

@@ -69,7 +69,9 @@ func newKProblem(kern Kernel, weights []float64) (*kproblem, error) {
 // nearest seed, once per restart. s.Update, s.Weights and s.Centers do not
 // apply (s.Centers set is an error).
 //
-// Errors wrap ErrInvalid for invalid input and ctx.Err() on cancellation.
+// Errors wrap ErrInvalid for invalid input, ErrNonFinite when the
+// objective of the finite kernel and weights overflows (kernel entries or
+// weights near the float64 range), and ctx.Err() on cancellation.
 //
 // Cost: one Kernel.ClusterSumsTo plus O(n·k) per iteration, so
 // O(nnz + n·k) for a GraphKernel; seeding costs K of them.
@@ -86,7 +88,7 @@ func KernelCluster(ctx context.Context, kern Kernel, weights []float64, s Settin
 		return nil, fmt.Errorf("%w: Centers do not apply to kernel k-means (use Init)", ErrInvalid)
 	}
 	p.k, p.maxIter, p.tol = cfg.k, cfg.maxIter, cfg.tol
-	return runRestarts(ctx, cfg, func(ctx context.Context, rnd *rand.Rand, inner int) (*outcome, error) {
+	res, err := runRestarts(ctx, cfg, func(ctx context.Context, rnd *rand.Rand, inner int) (*outcome, error) {
 		var labels []int
 		if s.Init != nil {
 			labels = append([]int(nil), s.Init...)
@@ -95,6 +97,13 @@ func KernelCluster(ctx context.Context, kern Kernel, weights []float64, s Settin
 		}
 		return p.run(ctx, labels, inner)
 	})
+	if err != nil {
+		return nil, err
+	}
+	if v := res.Distortion; math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("%w: kernel k-means objective %v: the kernel entries (or the weights) are out of floating-point range; rescale them", ErrNonFinite, v)
+	}
+	return res, nil
 }
 
 // KernelSeed returns the indices of k points chosen by k-means++ in the

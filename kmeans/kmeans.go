@@ -23,7 +23,9 @@ var ErrInvalid = errors.New("kmeans: invalid input")
 // ErrNonFinite is wrapped by the error of Cluster when the distortion of
 // finite points and weights overflows (points spread beyond about 1e154,
 // whose squared distances exceed the float64 range, or weights whose sum
-// does): no partition is returned with an infinite or NaN distortion.
+// does), and by that of KernelCluster when the objective of a finite
+// kernel and weights does: no partition is returned with an infinite or
+// NaN distortion.
 var ErrNonFinite = errors.New("kmeans: non-finite distortion")
 
 // Defaults used when the corresponding Settings field is zero.

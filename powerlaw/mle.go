@@ -133,10 +133,17 @@ func MLE(x []float64, xmin float64) (alpha, stderr float64, err error) {
 	return mleFromSum(len(x), s-float64(len(x))*math.Log(xmin))
 }
 
+// errInfinite returns the error wrapping ErrInvalid of the estimators for
+// a sample of n values that all equal x_min, whose likelihood increases
+// without bound with α.
+func errInfinite(n int) error {
+	return fmt.Errorf("%w: all %d values equal x_min: the exponent is infinite", ErrInvalid, n)
+}
+
 // mleFromSum returns eq. 5.1.3 from n and L = Σ ln(x_i/x_min).
 func mleFromSum(n int, L float64) (float64, float64, error) {
 	if !(L > 0) {
-		return 0, 0, fmt.Errorf("%w: all %d values equal x_min: the exponent is infinite", ErrInvalid, n)
+		return 0, 0, errInfinite(n)
 	}
 	a := 1 + float64(n)/L
 	return a, (a - 1) / math.Sqrt(float64(n)), nil
@@ -147,14 +154,20 @@ func mleFromSum(n int, L float64) (float64, float64, error) {
 // et al. 2009, eq. 3.7), and its standard error (α̂−1)/√n, for integer data
 // x ≥ xmin, xmin an integer ≥ 1. Clauset et al. find it accurate to about 1%
 // for x_min ≳ 6; DiscreteMLE is exact. Errors as for MLE, and for
-// non-integers. Cost O(n).
+// non-integers: a sample whose values all equal x_min is refused, as
+// DiscreteMLE refuses it (its exponent is infinite), although the formula,
+// shifted by ½, would give a finite α̂. Cost O(n).
 func DiscreteMLEApprox(x []float64, xmin float64) (alpha, stderr float64, err error) {
 	if err := checkTail(x, xmin, true); err != nil {
 		return 0, 0, err
 	}
-	s := 0.0
+	s, above := 0.0, false
 	for _, v := range x {
 		s += math.Log(v)
+		above = above || v > xmin
+	}
+	if !above {
+		return 0, 0, errInfinite(len(x))
 	}
 	return mleFromSum(len(x), s-float64(len(x))*math.Log(xmin-0.5))
 }
@@ -191,7 +204,7 @@ func dlogZeta(s, q float64) float64 {
 func discreteMLEFromMean(n int, m, xmin float64) (float64, float64, error) {
 	lq := math.Log(xmin)
 	if !(m > lq+1e-15*math.Max(1, lq)) {
-		return 0, 0, fmt.Errorf("%w: all %d values equal x_min: the exponent is infinite", ErrInvalid, n)
+		return 0, 0, errInfinite(n)
 	}
 	// g(α) = −∂ln ζ/∂α − m decreases from +∞ at α → 1 to ln xmin − m < 0.
 	g := func(a float64) float64 { return -dlogZeta(a, xmin) - m }

@@ -179,6 +179,10 @@ func TestBadInput(t *testing.T) {
 		{"non-integer", func() error { _, _, err := DiscreteMLE([]float64{1, 2.5}, 1); return err }, "x[1] = 2.5 is not an integer"},
 		{"all at xmin", func() error { _, _, err := MLE([]float64{1, 1}, 1); return err }, "exponent is infinite"},
 		{"discrete all at xmin", func() error { _, _, err := DiscreteMLE([]float64{3, 3}, 3); return err }, "exponent is infinite"},
+		// The approximation refuses what the exact MLE refuses; it gave
+		// α̂ = 1 + 3/(3 ln(2/1.5)) ≈ 4.476 for {2, 2, 2}.
+		{"discrete approx all at xmin", func() error { _, _, err := DiscreteMLEApprox([]float64{2, 2, 2}, 2); return err }, "all 3 values equal x_min: the exponent is infinite"},
+		{"discrete approx all at xmin 1", func() error { _, _, err := DiscreteMLEApprox([]float64{1}, 1); return err }, "exponent is infinite"},
 		{"xmin 0", func() error { _, _, err := MLE([]float64{1}, 0); return err }, "x_min = 0"},
 		{"discrete xmin 1.5", func() error { _, _, err := DiscreteMLE([]float64{2}, 1.5); return err }, "x_min = 1.5"},
 		{"ks alpha 1", func() error { _, err := KS([]float64{2}, 1, 1); return err }, "α = 1"},

@@ -230,6 +230,7 @@ must-link component with the chain of must-links that forces it), each
 named by file:line. Only these cheap contradictions are detected: whether
 all cannot-links can hold with k ≥ 3 clusters is NP-complete (colouring).
 Malformed lines (bad kind or index, self pair, bad weight) are errors.
+A file without constraints is valid but draws a warning on standard error.
 
 Policies: reject (exit status 1 when there is any conflict), drop-cl (drop
 the cannot-links that contradict must-links, and repeats), soft (keep all).
@@ -295,6 +296,15 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	rep := file.Report
+	// An empty set is valid, but a file meant to hold constraints that
+	// holds none is more likely a mistake: say so, without failing.
+	var warnings []string
+	if len(file.Set.Pairs) == 0 {
+		warnings = append(warnings, fmt.Sprintf("%s: no constraints (the file has no constraint line)", pos[0]))
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(m.Stderr, "tether constraints check: warning:", w)
+	}
 	if asJSON {
 		type conflictJSON struct {
 			Kind  string            `json:"kind"`
@@ -314,10 +324,11 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 			Policy      string         `json:"policy"`
 			Kept        int            `json:"kept"`
 			Conflicts   []conflictJSON `json:"conflicts"`
+			Warnings    []string       `json:"warnings,omitempty"`
 		}
 		r := reportJSON{File: pos[0], N: rep.N, Base: file.Base, MustLinks: rep.MustLinks, CannotLinks: rep.CannotLinks,
 			Components: rep.Components, Supervised: rep.Supervised, Largest: rep.Largest, Policy: policy.String(),
-			Conflicts: []conflictJSON{}}
+			Conflicts: []conflictJSON{}, Warnings: warnings}
 		if kept != nil {
 			r.Kept = len(kept.Pairs)
 		}

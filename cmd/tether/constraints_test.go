@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,6 +140,44 @@ func TestConstraintsCheck(t *testing.T) {
 	// --base 0 contradicts the file's directive.
 	if _, _, err := runConstraintsCLI(t, "check", "--base", "0", bad); err == nil || !strings.Contains(err.Error(), "declares base=1") {
 		t.Errorf("base mismatch: %v", err)
+	}
+}
+
+// TestConstraintsCheckEmpty: a file without constraints is valid (exit
+// status 0) but draws a warning on standard error, and in the JSON report;
+// a file with constraints draws none.
+func TestConstraintsCheckEmpty(t *testing.T) {
+	cases := []struct {
+		name, content string
+		args          []string
+		warn          bool
+	}{
+		{"empty file", "", nil, true},
+		{"comments only", "# base=1\n# none yet\n", nil, true},
+		{"empty, json", "", []string{"-json"}, true},
+		{"empty, soft", "\n", []string{"--policy", "soft", "--n", "4"}, true},
+		{"one constraint", "0,1,ml\n", nil, false},
+		{"one constraint, json", "0,1,cl\n", []string{"-json"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := consWriteTemp(t, "c.csv", c.content)
+			out, errOut, err := runConstraintsCLI(t, append(append([]string{"check"}, c.args...), p)...)
+			if err != nil {
+				t.Fatalf("err %v (an empty set is valid)", err)
+			}
+			const prefix = "tether constraints check: warning: "
+			got := strings.Contains(errOut, prefix)
+			if got != c.warn {
+				t.Errorf("warning on stderr %v, want %v; stderr:\n%s", got, c.warn, errOut)
+			}
+			if c.warn && !strings.Contains(errOut, p+": no constraints") {
+				t.Errorf("warning does not name the file: %q", errOut)
+			}
+			if slices.Contains(c.args, "-json") && strings.Contains(out, `"warnings"`) != c.warn {
+				t.Errorf("JSON warnings %v, want %v:\n%s", !c.warn, c.warn, out)
+			}
+		})
 	}
 }
 

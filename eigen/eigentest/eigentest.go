@@ -39,7 +39,8 @@ type config struct {
 
 // StandardOnly declares that the solver supports only standard problems
 // (B = nil). Run then checks that generalized problems are rejected with an
-// error instead of checking the solver's answers to them.
+// error wrapping eigen.ErrInvalid instead of checking the solver's answers
+// to them.
 func StandardOnly() Option { return func(c *config) { c.standardOnly = true } }
 
 // Sizes replaces the default size ladder {1, 2, 3, 5, 10, 70, 300}.
@@ -650,8 +651,8 @@ func testGeneralizedSPD(t *testing.T, s eigen.Solver, cfg config) {
 				t.Run(fmt.Sprintf("n=%d/%v/K=%d", n, which, k), func(t *testing.T) {
 					p := eigen.Problem{A: eigen.NewMatrix(a), B: eigen.NewMatrix(b), K: k, Which: which}
 					if cfg.standardOnly {
-						if _, err := s.Solve(context.Background(), p, settings()); err == nil {
-							t.Fatal("standard-only solver accepted a generalized problem")
+						if _, err := s.Solve(context.Background(), p, settings()); !errors.Is(err, eigen.ErrInvalid) {
+							t.Fatalf("standard-only solver: generalized problem gives error %v, want one wrapping eigen.ErrInvalid", err)
 						}
 						return
 					}
@@ -683,8 +684,8 @@ func testShiMalik(t *testing.T, s eigen.Solver, cfg config) {
 				t.Run(fmt.Sprintf("n=%d/%v/K=%d", n, which, k), func(t *testing.T) {
 					p := eigen.Problem{A: mustLaplacian(t, g, graph.Unnormalized), B: graph.NewDegreeMatrix(g), K: k, Which: which}
 					if cfg.standardOnly {
-						if _, err := s.Solve(context.Background(), p, settings()); err == nil {
-							t.Fatal("standard-only solver accepted a generalized problem")
+						if _, err := s.Solve(context.Background(), p, settings()); !errors.Is(err, eigen.ErrInvalid) {
+							t.Fatalf("standard-only solver: generalized problem gives error %v, want one wrapping eigen.ErrInvalid", err)
 						}
 						return
 					}
@@ -747,6 +748,8 @@ func testNotPD(t *testing.T, s eigen.Solver, cfg config) {
 				t.Fatal("no error for B = −I")
 			case !cfg.standardOnly && !errors.Is(err, eigen.ErrNotPositiveDefinite):
 				t.Fatalf("error %v does not wrap ErrNotPositiveDefinite", err)
+			case cfg.standardOnly && !errors.Is(err, eigen.ErrInvalid):
+				t.Fatalf("standard-only solver: error %v does not wrap ErrInvalid", err)
 			}
 		})
 	}
@@ -798,7 +801,8 @@ func testCancel(t *testing.T, s eigen.Solver, cfg config) {
 	}
 }
 
-// testBadInput: invalid problems return errors, never panic.
+// testBadInput: invalid problems and Settings return errors wrapping
+// eigen.ErrInvalid, never panic.
 func testBadInput(t *testing.T, s eigen.Solver, cfg config) {
 	n := 10
 	edges := RandomGraph(n, rand.New(rand.NewPCG(9, 0)))
@@ -832,8 +836,12 @@ func testBadInput(t *testing.T, s eigen.Solver, cfg config) {
 					t.Fatalf("panic: %v", r)
 				}
 			}()
-			if res, err := s.Solve(context.Background(), c.p, c.s); err == nil {
+			res, err := s.Solve(context.Background(), c.p, c.s)
+			if err == nil {
 				t.Fatalf("no error (result %v)", res.Values)
+			}
+			if !errors.Is(err, eigen.ErrInvalid) {
+				t.Errorf("error %v does not wrap eigen.ErrInvalid", err)
 			}
 		})
 	}
