@@ -336,10 +336,10 @@ func TestRunValidatesSettings(t *testing.T) {
 		{"eigen defaults", &Settings{EigenSettings: &eigen.Settings{}}, ""},
 		{"eigen tol 1e-6, 50 iterations", &Settings{EigenSettings: &eigen.Settings{Tol: 1e-6, MaxIter: 50}}, ""},
 		{"negative restarts", &Settings{Restarts: -3}, "Settings.Restarts = -3"},
-		{"NaN tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: math.NaN()}}, "Settings.EigenSettings: eigen: invalid problem: tolerance NaN outside [0, 1)"},
+		{"NaN tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: math.NaN()}}, "Settings.EigenSettings: eigen: invalid argument: tolerance NaN outside [0, 1)"},
 		{"negative tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: -1e-3}}, "tolerance -0.001 outside [0, 1)"},
 		{"tolerance 1", &Settings{EigenSettings: &eigen.Settings{Tol: 1}}, "tolerance 1 outside [0, 1)"},
-		{"negative MaxIter", &Settings{EigenSettings: &eigen.Settings{MaxIter: -1}}, "Settings.EigenSettings: eigen: invalid problem: negative MaxIter -1"},
+		{"negative MaxIter", &Settings{EigenSettings: &eigen.Settings{MaxIter: -1}}, "Settings.EigenSettings: eigen: invalid argument: negative MaxIter -1"},
 	} {
 		for _, m := range []Method{fixedMethod{}, NJW{}} {
 			t.Run(tc.name+"/"+m.Name(), func(t *testing.T) {

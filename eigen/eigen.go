@@ -123,7 +123,7 @@ var (
 	// that is not orthonormal, …), Settings out of range, a solver field
 	// out of range, or a problem the solver does not take (a generalized
 	// one, B set, given to Lanczos or BlockLanczos).
-	ErrInvalid = errors.New("eigen: invalid problem")
+	ErrInvalid = errors.New("eigen: invalid argument")
 )
 
 // defaultTol is the tolerance used when Settings.Tol is 0.
