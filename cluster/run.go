@@ -365,10 +365,13 @@ func finiteRows(x interface {
 }
 
 // ignored returns one warning per kind of side information in p that a
-// method using u does not read.
+// method using u does not read; an unsupervised method's names what would
+// use it.
 func ignored(name string, u Uses, p *Problem) []string {
 	var w []string
-	what := "unsupervised"
+	// An unsupervised method was most likely the default, not a choice:
+	// say which methods use the side information.
+	what := "unsupervised: auto, or a method that reads them, uses them"
 	if u.Supervision != None {
 		what = "it uses " + map[Supervision]string{Pairs: "pairwise constraints", LabelSet: "partial labels"}[u.Supervision]
 	}

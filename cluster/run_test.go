@@ -90,8 +90,8 @@ func TestRunWarnsAboutIgnoredSupervision(t *testing.T) {
 		p    *Problem
 		want []string // substrings of the driver's warnings, in order
 	}{
-		{"unsupervised, constraints", None, &Problem{Graph: g, K: 2, Constraints: cons}, []string{"fixed ignores the 2 pairwise constraints (unsupervised)"}},
-		{"unsupervised, both", None, &Problem{Graph: g, K: 2, Constraints: cons, Labels: labels}, []string{"ignores the 2 pairwise constraints", "ignores the 2 partial labels (unsupervised)"}},
+		{"unsupervised, constraints", None, &Problem{Graph: g, K: 2, Constraints: cons}, []string{"fixed ignores the 2 pairwise constraints (unsupervised: auto, or a method that reads them, uses them)"}},
+		{"unsupervised, both", None, &Problem{Graph: g, K: 2, Constraints: cons, Labels: labels}, []string{"ignores the 2 pairwise constraints", "ignores the 2 partial labels (unsupervised: auto, or a method that reads them, uses them)"}},
 		{"labels method, constraints", LabelSet, &Problem{Graph: g, K: 2, Constraints: cons, Labels: labels}, []string{"ignores the 2 pairwise constraints (it uses partial labels)"}},
 		{"pairs method, labels converted", Pairs, &Problem{Graph: g, K: 2, Labels: labels}, nil},
 		{"both kinds", Pairs | LabelSet, &Problem{Graph: g, K: 2, Constraints: cons, Labels: labels}, nil},
