@@ -122,7 +122,9 @@ func TestCancelAtEveryPoll(t *testing.T) {
 // shared cores (TestCancelLatencyDiagnostic), the bound of 1.5 s is 5–50
 // times the latencies measured there, for a loaded machine. A run that
 // ends before its cancel (a faster machine) is logged, not failed: it
-// says nothing about latency. About 15 s in all; skipped under -short.
+// says nothing about latency. A latency over the bound is measured once
+// more before it fails the test (a load spike stalls one run, a missing
+// poll every run). About 15 s in all; skipped under -short.
 func TestCancelStops(t *testing.T) {
 	if testing.Short() {
 		t.Skip("wall-clock cancellation test; TestCancelAtEveryPoll is the deterministic one")
@@ -148,6 +150,14 @@ func TestCancelStops(t *testing.T) {
 			tested := 0
 			for _, d := range tc.delays {
 				lat, cancelled, err := cancelLatency(m, p, &Settings{Seed: 1}, d)
+				if cancelled && err != nil && lat > bound {
+					// One more measurement before failing: a load spike on a
+					// shared CI machine can stall one run's goroutine for
+					// longer than the bound; a stretch without a poll
+					// stalls every run.
+					t.Logf("returned %v after the cancel at %v: measuring again", lat, d)
+					lat, cancelled, err = cancelLatency(m, p, &Settings{Seed: 1}, d)
+				}
 				if cancelled {
 					tested++
 				}
