@@ -56,6 +56,28 @@ func TestInterruptStopsWithinASecond(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the command in a child process")
 	}
+	// The requirement is one second (measured here: about 0.1 s); the
+	// margin absorbs a loaded CI machine, and a stop over it is measured
+	// once more before it fails the test (a load spike stalls one run, a
+	// missing poll every run).
+	const bound = 2 * time.Second
+	took := interruptOnce(t)
+	if took > bound {
+		t.Logf("stopped %v after the signal: measuring again", took)
+		took = interruptOnce(t)
+	}
+	if took > bound {
+		t.Errorf("stopped %v after the signal, want < 1 s", took)
+	}
+	t.Logf("stopped %v after the signal", took)
+}
+
+// interruptOnce starts a long clustering in a child process, sends it
+// SIGINT after 1.5 s and returns how long it took to exit from then. It
+// fails the test unless the exit status is 130 and no file (nor temporary
+// file) is left behind.
+func interruptOnce(t *testing.T) time.Duration {
+	t.Helper()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "labels.txt")
 	cmd := exec.Command(os.Args[0], "cluster", "-gen", "blobs", "-n", "300000", "-k", "5", "-method", "fgpwc", "-quiet", "-o", out)
@@ -76,15 +98,10 @@ func TestInterruptStopsWithinASecond(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 		t.Fatalf("exit: %v, want status 130; stderr:\n%s", err, stderr.String())
 	}
-	// The requirement is one second (measured here: about 0.1 s); the
-	// margin absorbs a loaded CI machine.
-	if took > 2*time.Second {
-		t.Errorf("stopped %v after the signal, want < 1 s", took)
-	}
-	t.Logf("stopped %v after the signal", took)
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("files left after the interrupt: %v", entries)
 	}
+	return took
 }
 
 // A flag mistake prints one line naming the mistake and -h, not the 70
