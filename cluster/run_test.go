@@ -46,7 +46,7 @@ func TestRunValidatesAgainstUses(t *testing.T) {
 	}{
 		{"nil problem", Uses{}, nil, "no problem"},
 		{"no graph", Uses{}, &Problem{K: 2}, "no graph"},
-		{"k = 0 without estimation", Uses{}, &Problem{Graph: g}, "does not estimate k"},
+		{"k = 0 without estimation", Uses{}, &Problem{Graph: g}, "does not estimate k; bethe, fgpwc, hbisect, opplc, plmeans do"},
 		{"k = 0 estimated", Uses{EstimatesK: true}, &Problem{Graph: g}, ""},
 		{"k > n", Uses{}, &Problem{Graph: g, K: 21}, "want 1 ≤ k ≤ n = 20"},
 		{"k above MaxK", Uses{MinK: 2, MaxK: 2}, &Problem{Graph: g, K: 3}, "k = 2 only"},
