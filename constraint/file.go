@@ -93,10 +93,6 @@ type File struct {
 // make them allocate gigabytes; give N explicitly for larger graphs.
 const MaxInferredNodes = 1 << 24
 
-// pollLines is how many lines the readers read between checks of their
-// context.
-const pollLines = 4096
-
 // maxLine is the longest line the readers accept.
 const maxLine = textline.DefaultMaxBytes
 
@@ -308,11 +304,9 @@ func (lr *lineReader) next() bool {
 		return false
 	}
 	for lr.sc.Scan() {
-		if lr.line%pollLines == 0 {
-			if err := lr.ctx.Err(); err != nil {
-				lr.fail = fmt.Errorf("constraint: %s: reading stopped at line %d: %w", lr.file, lr.line+1, err)
-				return false
-			}
+		if err := textline.Poll(lr.ctx, lr.file, lr.line); err != nil {
+			lr.fail = fmt.Errorf("constraint: %w", err)
+			return false
 		}
 		lr.line++
 		lr.text = strings.TrimSpace(lr.sc.Text())

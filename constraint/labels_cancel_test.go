@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/internal/testctx"
+	"github.com/tether-sc/tether/internal/textline"
 )
 
 // ReadLabelsContext stops soon after its context is cancelled while it
@@ -36,7 +37,7 @@ func TestReadLabelsContext(t *testing.T) {
 		{"one per line with N", "label\n1\n\n0\n", 3},
 		{"pairs", "node,label\n0,1\n3,0\n", 0},
 		{"pairs base 1", "# base=1\n1,1\n4,0\n", 5},
-		{"more lines than a poll", strings.Repeat("1\n0\n", pollLines), 0},
+		{"more lines than a poll", strings.Repeat("1\n0\n", textline.PollLines), 0},
 		{"malformed", "0,1,2\n", 0},
 		{"node twice", "0,1\n0,2\n", 0},
 		{"too many lines", "1\n0\n1\n", 2},

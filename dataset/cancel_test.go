@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/internal/testctx"
+	"github.com/tether-sc/tether/internal/textline"
 )
 
 // TestReadersCancel checks that every table and graph reader polls its
@@ -17,7 +18,7 @@ import (
 // reader returns context.Canceled, naming the file; with a live context the
 // same text reads.
 func TestReadersCancel(t *testing.T) {
-	const rows = 3 * pollLines
+	const rows = 3 * textline.PollLines
 	var csv, arff, edges, mtx, dense strings.Builder
 	csv.WriteString("x,y\n")
 	arff.WriteString("@relation r\n@attribute x numeric\n@attribute y numeric\n@data\n")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/internal/testctx"
+	"github.com/tether-sc/tether/internal/textline"
 )
 
 // ReadLabelsContext, ReadLabelsFileContext and
@@ -26,7 +27,7 @@ func TestReadLabelsContext(t *testing.T) {
 		{"pairs", "node,label\n2,1\n0,0\n", LabelOptions{}},
 		{"pairs with N", "1 1\n", LabelOptions{N: 3}},
 		{"strings", "b\na\nb\n", LabelOptions{}},
-		{"more lines than a poll", strings.Repeat("1\n0\n", pollLines), LabelOptions{}},
+		{"more lines than a poll", strings.Repeat("1\n0\n", textline.PollLines), LabelOptions{}},
 		{"empty", "", LabelOptions{}},
 		{"strict", "1\nx\n", LabelOptions{Strict: true}},
 		{"node twice", "0 1\n0 2\n", LabelOptions{}},

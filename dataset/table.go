@@ -318,7 +318,7 @@ func (r *rawTable) resolve(ref, what string) (int, error) {
 }
 
 // build turns a raw table into a Table following opt. It checks ctx every
-// pollLines rows of each pass over the rows.
+// textline.PollLines rows of each pass over the rows.
 func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 	m := len(r.cols)
 	if m == 0 {

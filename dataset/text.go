@@ -137,20 +137,12 @@ func readAll(ctx context.Context, r io.Reader, name string, maxLine int) ([]stri
 	return lines, nil
 }
 
-// pollLines is how many lines the parsers read between checks of their
-// context: a check costs nanoseconds, 4096 lines of a feature file tens of
-// microseconds to a millisecond.
-const pollLines = 4096
-
-// poll returns ctx's error, wrapped with the file name and the 1-based line,
-// when line (0-based) is a multiple of pollLines and ctx is cancelled; nil
-// otherwise.
+// poll is textline.Poll with the package's prefix: ctx's error, wrapped
+// with "dataset: ", the file name and the 1-based line, every
+// textline.PollLines lines (line is 0-based) once ctx is cancelled.
 func poll(ctx context.Context, name string, line int) error {
-	if line%pollLines != 0 {
-		return nil
-	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("dataset: %s: reading stopped at line %d: %w", name, line+1, err)
+	if err := textline.Poll(ctx, name, line); err != nil {
+		return fmt.Errorf("dataset: %w", err)
 	}
 	return nil
 }

@@ -11,13 +11,14 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/internal/testctx"
+	"github.com/tether-sc/tether/internal/textline"
 )
 
 // fakeRoot writes, under a temporary folder, small files in the layout of
 // the datasets folder for one entry of each loader: a feature table
 // (iris), the promoters rewrite, WebKB (table and citations) and Classic3
 // (documents, triplets, cosine k-NN graph). The promoters file has more
-// than pollLines rows, so that its own loop must poll more than once.
+// than textline.PollLines rows, so that its own loop must poll more than once.
 func fakeRoot(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -37,7 +38,7 @@ func fakeRoot(t *testing.T) string {
 	write("iris/iris.csv", b.String())
 
 	b.Reset()
-	for i := range pollLines + 10 {
+	for i := range textline.PollLines + 10 {
 		seq := strings.Repeat("acgt", 15)[:56] + string("acgt"[i%4])
 		fmt.Fprintf(&b, "%c,P%d,\t\t%s\n", "+-"[i%2], i, seq)
 	}
@@ -73,7 +74,7 @@ func fakeRoot(t *testing.T) string {
 // LoadContext gives what Load gives, and polls its context throughout:
 // cancelled at its c-th check, for every c up to the number of checks of
 // a full load, it returns an error wrapping context.Canceled that names
-// the dataset; the promoters loader checks at least once per pollLines
+// the dataset; the promoters loader checks at least once per textline.PollLines
 // rows. Load used to read every file and build Classic3's graph without a
 // context.
 func TestLoadContextCancelledAnywhere(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/textline"
 )
 
 // ErrUnknown is wrapped by the error Load returns for a name not in the
@@ -229,7 +230,7 @@ func Load(name, root string, opt *Options) (*Data, error) {
 }
 
 // LoadContext is Load checking ctx before every read of a file, every
-// pollLines lines of the files it parses itself, and while it builds a
+// textline.PollLines lines of the files it parses itself, and while it builds a
 // graph (Classic3's cosine k-NN graph: once per document); a FIFO without
 // a writer is waited for until ctx is cancelled. A cancelled load returns
 // ctx's error, wrapped with the dataset's name and, while a file is read,
@@ -248,23 +249,6 @@ func LoadContext(ctx context.Context, name, root string, opt *Options) (*Data, e
 	}
 	d.Name = name
 	return d, nil
-}
-
-// pollLines is how many lines the loaders that parse a file themselves
-// read between checks of their context, as package dataset's readers do.
-const pollLines = 4096
-
-// poll returns ctx's error, wrapped with the file name and the 1-based
-// line, when line (0-based) is a multiple of pollLines and ctx is
-// cancelled; nil otherwise.
-func poll(ctx context.Context, path string, line int) error {
-	if line%pollLines != 0 {
-		return nil
-	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("%s: reading stopped at line %d: %w", path, line+1, err)
-	}
-	return nil
 }
 
 // readFile returns the contents of the file path, as os.ReadFile does,
@@ -299,7 +283,7 @@ func loadPromoters(ctx context.Context, root string, opt *Options) (*Data, error
 	// Rewrite "class,name,<tabs>sequence" as class,name,n1,…,n57.
 	var b strings.Builder
 	for ln, line := range strings.Split(strings.TrimRight(string(raw), "\r\n"), "\n") {
-		if err := poll(ctx, path, ln); err != nil {
+		if err := textline.Poll(ctx, path, ln); err != nil {
 			return nil, err
 		}
 		parts := strings.Split(strings.TrimRight(line, "\r"), ",")
@@ -386,7 +370,7 @@ func loadWebKB(ctx context.Context, root, uni string, opt *Options) (*Data, erro
 	}
 	var edges []graph.Edge
 	for ln, line := range strings.Split(string(raw), "\n") {
-		if err := poll(ctx, cites, ln); err != nil {
+		if err := textline.Poll(ctx, cites, ln); err != nil {
 			return nil, err
 		}
 		f := strings.Fields(line)
@@ -436,7 +420,7 @@ func loadClassic3(ctx context.Context, root string, opt *Options) (*Data, error)
 	var labels []int
 	var names []string
 	for ln, line := range strings.Split(strings.TrimRight(string(raw), "\r\n"), "\n") {
-		if err := poll(ctx, docs, ln); err != nil {
+		if err := textline.Poll(ctx, docs, ln); err != nil {
 			return nil, err
 		}
 		f := strings.Fields(line)

@@ -138,3 +138,25 @@ func TestReader(t *testing.T) {
 		})
 	}
 }
+
+func TestPoll(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		ctx  context.Context
+		line int
+		want string // "" for no error
+	}{
+		{context.Background(), 0, ""},
+		{cancelled, 0, "f.csv: reading stopped at line 1: context canceled"},
+		{cancelled, 1, ""},
+		{cancelled, PollLines - 1, ""},
+		{cancelled, PollLines, "f.csv: reading stopped at line 4097: context canceled"},
+		{cancelled, 3 * PollLines, "f.csv: reading stopped at line 12289: context canceled"},
+	} {
+		err := Poll(tc.ctx, "f.csv", tc.line)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || err.Error() != tc.want || !errors.Is(err, context.Canceled)) {
+			t.Errorf("line %d: %v, want %q", tc.line, err, tc.want)
+		}
+	}
+}
