@@ -84,3 +84,28 @@ func TestDomain(t *testing.T) {
 		})
 	}
 }
+
+// TestLinearFitFlat: a flat histogram (every non-empty bin holds the same
+// count) has slope 0, and the exponent is +0, not −0.
+func TestLinearFitFlat(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		x      []float64
+		points int
+	}{
+		{"all bins", []float64{1, 2}, 0},
+		{"all bins, three", []float64{1, 2, 3, 3, 2, 1}, 0},
+		{"first two bins", []float64{1, 2, 3, 3, 3}, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := LinearFit(c.x, 1, 1, c.points)
+			if err != nil || a != 0 || math.Signbit(a) {
+				t.Errorf("LinearFit = %v, %v, want +0", a, err)
+			}
+		})
+	}
+	a, err := LogBinFit([]float64{1, 2, 2}, 1, 2) // densities 1/1 and 2/2
+	if err != nil || a != 0 || math.Signbit(a) {
+		t.Errorf("LogBinFit = %v, %v, want +0", a, err)
+	}
+}
