@@ -125,12 +125,18 @@ func (l Labels) Validate(k int) error {
 }
 
 // Violations counts the pairs of s that the partition labels breaks: a
-// must-link across two clusters or a cannot-link inside one.
+// must-link across two clusters or a cannot-link inside one. A nil s has
+// none. It panics if len(labels) ≠ s.N or a pair is outside [0, s.N);
+// metrics.Violations reports both as errors instead.
 func Violations(s *Set, labels []int) (ml, cl int) {
 	if s == nil {
 		return 0, 0
 	}
-	for _, p := range s.Pairs {
+	if len(labels) != s.N {
+		panic(fmt.Sprintf("constraint: Violations: labels has %d entries, the set has N = %d nodes", len(labels), s.N))
+	}
+	for k, p := range s.Pairs {
+		checkPair("Violations", s, k, p)
 		same := labels[p.I] == labels[p.J]
 		if p.Kind == MustLink && !same {
 			ml++

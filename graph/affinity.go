@@ -154,9 +154,16 @@ func (s Sigma) localK() int {
 var ErrDegenerateScale = errors.New("graph: degenerate RBF scale")
 
 // MeanVarianceSigma returns σ = √(mean_c var(x_{·c})) for the n×d row-major
-// data (seed 002 §6.1), with the n−1 variance denominator. For n = 1 it
-// returns 0. Cost O(nd).
+// data (seed 002 §6.1), with the n−1 variance denominator. For n ≤ 1 or
+// d = 0 it returns 0. Cost O(nd). It panics if n or d is negative or
+// len(data) ≠ n·d.
 func MeanVarianceSigma(data []float64, n, d int) float64 {
+	if n < 0 || d < 0 {
+		panic(fmt.Sprintf("graph: MeanVarianceSigma: negative dimension n = %d, d = %d", n, d))
+	}
+	if (d > 0 && n > math.MaxInt/d) || len(data) != n*d {
+		panic(fmt.Sprintf("graph: MeanVarianceSigma: len(data) = %d, want n·d with n = %d, d = %d", len(data), n, d))
+	}
 	if n < 2 || d == 0 {
 		return 0
 	}

@@ -31,6 +31,22 @@ type Neighbors struct {
 	Approximate bool
 }
 
+// checkNeighbors panics, naming the function fn and the argument arg, if
+// nb is nil or its lists do not form whole rows of nb.K entries (no
+// entries at all when K = 0).
+func checkNeighbors(fn, arg string, nb *Neighbors) {
+	switch {
+	case nb == nil:
+		panic(fmt.Sprintf("graph: %s: %s is nil", fn, arg))
+	case nb.K < 0:
+		panic(fmt.Sprintf("graph: %s: %s has K = %d", fn, arg, nb.K))
+	case len(nb.Index) != len(nb.Dist2):
+		panic(fmt.Sprintf("graph: %s: %s has %d indices and %d distances", fn, arg, len(nb.Index), len(nb.Dist2)))
+	case nb.K == 0 && len(nb.Index) != 0, nb.K > 0 && len(nb.Index)%nb.K != 0:
+		panic(fmt.Sprintf("graph: %s: %s has %d entries, not a multiple of K = %d", fn, arg, len(nb.Index), nb.K))
+	}
+}
+
 // N returns the number of points.
 func (nb *Neighbors) N() int {
 	if nb.K == 0 {

@@ -879,13 +879,35 @@ func flagNew(old []int32, od []float64, row []int32, rd []float64, rn []bool) in
 // compared with approx row rows[r]; rows nil means row r). An approximate
 // neighbour counts as found when its distance does not exceed the k-th
 // exact distance of its row, so ties at the k-th distance are not counted
-// as misses. Both must have the same K. Cost O(rows·k).
+// as misses. It returns NaN when exact has no rows. Cost O(rows·k).
+//
+// It panics if approx or exact is nil or malformed (K < 0, Index and Dist2
+// of different lengths, or a length that is not a multiple of K), if their
+// K differ, if rows is nil and they have different numbers of rows, or if
+// rows is not nil and does not have one entry in [0, approx.N()) per row
+// of exact.
 func Recall(approx, exact *Neighbors, rows []int) float64 {
+	checkNeighbors("Recall", "approx", approx)
+	checkNeighbors("Recall", "exact", exact)
 	if approx.K != exact.K {
-		panic(fmt.Sprintf("graph: Recall of %d-NN lists against %d-NN lists", approx.K, exact.K))
+		panic(fmt.Sprintf("graph: Recall: approx has K = %d, exact has K = %d; both must have the same K", approx.K, exact.K))
 	}
 	k := exact.K
 	m := exact.N()
+	if rows == nil {
+		if approx.N() != m {
+			panic(fmt.Sprintf("graph: Recall: approx has %d rows, exact has %d and rows is nil", approx.N(), m))
+		}
+	} else {
+		if len(rows) != m {
+			panic(fmt.Sprintf("graph: Recall: rows has %d entries, exact has %d rows", len(rows), m))
+		}
+		for r, i := range rows {
+			if i < 0 || i >= approx.N() {
+				panic(fmt.Sprintf("graph: Recall: rows[%d] = %d outside [0,%d), the rows of approx", r, i, approx.N()))
+			}
+		}
+	}
 	if m == 0 {
 		return math.NaN()
 	}

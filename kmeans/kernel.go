@@ -190,23 +190,66 @@ func (k *GraphKernel) ClusterSumsTo(dst *mat.Dense, labels []int, w []float64) {
 
 // Sum is the kernel K_1 + K_2 + …, for example a graph kernel plus a sparse
 // matrix of constraint rewards and penalties (thesis §4.2.1, eq. 4.2.7). All
-// terms must have the same Dim; Sum must not be empty.
+// terms must be non-nil and have the same Dim. An empty Sum is a kernel on
+// no points: Dim returns 0, which KernelCluster, KernelSeed and Objective
+// refuse with ErrInvalid as they refuse any kernel without points.
 type Sum []Kernel
 
-// Dim returns the common dimension of the terms.
-func (s Sum) Dim() int { return s[0].Dim() }
+// mismatch describes the first nil term or the first term whose dimension
+// differs from that of term 0, or returns "" when there is none.
+func (s Sum) mismatch() string {
+	for t, k := range s {
+		if k == nil {
+			return fmt.Sprintf("term %d is nil", t)
+		}
+		if t > 0 {
+			if d, d0 := k.Dim(), s[0].Dim(); d != d0 {
+				return fmt.Sprintf("term %d has dimension %d, term 0 has %d", t, d, d0)
+			}
+		}
+	}
+	return ""
+}
 
-// Diag returns Σ_t K_t,ii.
+// Dim returns the common dimension of the terms, 0 for an empty Sum. It
+// panics if a term is nil or the terms' dimensions differ.
+func (s Sum) Dim() int {
+	if m := s.mismatch(); m != "" {
+		panic("kmeans: Sum.Dim: " + m)
+	}
+	if len(s) == 0 {
+		return 0
+	}
+	return s[0].Dim()
+}
+
+// Diag returns Σ_t K_t,ii. It panics on an empty Sum, which has no points,
+// and on a nil term.
 func (s Sum) Diag(i int) float64 {
+	if len(s) == 0 {
+		panic(fmt.Sprintf("kmeans: Sum.Diag(%d) of an empty Sum, which has no points", i))
+	}
 	var v float64
-	for _, k := range s {
+	for t, k := range s {
+		if k == nil {
+			panic(fmt.Sprintf("kmeans: Sum.Diag: term %d is nil", t))
+		}
 		v += k.Diag(i)
 	}
 	return v
 }
 
-// ClusterSumsTo implements Kernel by adding the terms' cluster sums.
+// ClusterSumsTo implements Kernel by adding the terms' cluster sums. It
+// panics if a term is nil or the terms' dimensions differ, and, as
+// Kernel.ClusterSumsTo does, on sizes that differ from Dim.
 func (s Sum) ClusterSumsTo(dst *mat.Dense, labels []int, w []float64) {
+	if m := s.mismatch(); m != "" {
+		panic("kmeans: Sum.ClusterSumsTo: " + m)
+	}
+	if len(s) == 0 {
+		checkSums(0, dst, labels, w)
+		return
+	}
 	s[0].ClusterSumsTo(dst, labels, w)
 	if len(s) == 1 {
 		return
@@ -214,9 +257,6 @@ func (s Sum) ClusterSumsTo(dst *mat.Dense, labels []int, w []float64) {
 	r, c := dst.Dims()
 	tmp := mat.NewDense(r, c, nil)
 	for _, k := range s[1:] {
-		if k.Dim() != r {
-			panic(fmt.Sprintf("kmeans: Sum terms have dimensions %d and %d", r, k.Dim()))
-		}
 		k.ClusterSumsTo(tmp, labels, w)
 		dst.Add(dst, tmp)
 	}

@@ -26,6 +26,11 @@ func newKProblem(kern Kernel, weights []float64) (*kproblem, error) {
 	if kern == nil {
 		return nil, fmt.Errorf("%w: nil kernel", ErrInvalid)
 	}
+	if s, ok := kern.(Sum); ok {
+		if m := s.mismatch(); m != "" {
+			return nil, fmt.Errorf("%w: Sum: %s", ErrInvalid, m)
+		}
+	}
 	n := kern.Dim()
 	if n == 0 {
 		return nil, fmt.Errorf("%w: no points", ErrInvalid)

@@ -19,14 +19,21 @@ import (
 // for integer-valued costs of magnitude below 2⁵³ and optimal up to
 // rounding otherwise; ties are broken deterministically.
 //
+// Any finite costs are valid, up to ±math.MaxFloat64: entries above 2⁹⁶⁰
+// in magnitude are scaled by 2⁻⁶⁴ internally (exactly, short of
+// subnormals), so that the dual potentials cannot overflow; the total is
+// the sum of the original entries and may overflow to ±Inf.
+//
 // An empty matrix (r = 0 or c = 0) gives all −1 and 0. Hungarian panics if
-// the rows have different lengths or an entry is NaN or infinite.
+// the rows have different lengths or an entry is NaN or infinite, naming
+// the row or entry.
 func Hungarian(cost [][]float64) (assign []int, total float64) {
 	r := len(cost)
 	c := 0
 	if r > 0 {
 		c = len(cost[0])
 	}
+	maxAbs := 0.0
 	for i, row := range cost {
 		if len(row) != c {
 			panic(fmt.Sprintf("metrics: Hungarian: row %d has %d entries, row 0 has %d", i, len(row), c))
@@ -35,7 +42,17 @@ func Hungarian(cost [][]float64) (assign []int, total float64) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				panic(fmt.Sprintf("metrics: Hungarian: cost[%d][%d] = %v is not finite", i, j, v))
 			}
+			maxAbs = max(maxAbs, math.Abs(v))
 		}
+	}
+	// The dual potentials and reduced costs are sums and differences of
+	// entries along augmenting paths, which overflow near the float64 range
+	// (and the search then never ends). Scaling by 2⁻⁶⁴ is exact
+	// (short of subnormals) and leaves the optimal assignment unchanged;
+	// matrices whose entries stay below 2⁹⁶⁰ in magnitude are not touched.
+	scale := 1.0
+	if maxAbs > 0x1p960 {
+		scale = 0x1p-64
 	}
 	assign = make([]int, r)
 	for i := range assign {
@@ -47,14 +64,16 @@ func Hungarian(cost [][]float64) (assign []int, total float64) {
 	flat := make([]float64, r*c)
 	if r <= c {
 		for i, row := range cost {
-			copy(flat[i*c:], row)
+			for j, v := range row {
+				flat[i*c+j] = v * scale
+			}
 		}
 		copy(assign, assignMin(flat, r, c))
 	} else {
 		// Transpose so that rows ≤ columns, then invert the answer.
 		for i, row := range cost {
 			for j, v := range row {
-				flat[j*r+i] = v
+				flat[j*r+i] = v * scale
 			}
 		}
 		for j, i := range assignMin(flat, c, r) {
@@ -118,6 +137,12 @@ func assignMin(a []float64, r, c int) []int {
 				} else {
 					minv[j] -= delta
 				}
+			}
+			if j1 == 0 {
+				// No free column has a finite reduced cost: the
+				// arithmetic overflowed. Hungarian scales its input so
+				// that this cannot happen; stop rather than loop.
+				panic(fmt.Sprintf("metrics: assignment: the reduced costs of row %d overflow", i-1))
 			}
 			j0 = j1
 			if match[j0] == 0 {

@@ -115,19 +115,85 @@ func TestHungarianWorked(t *testing.T) {
 }
 
 func TestHungarianPanics(t *testing.T) {
-	for name, cost := range map[string][][]float64{
-		"ragged": {{1, 2}, {3}},
-		"NaN":    {{1, math.NaN()}},
-		"Inf":    {{math.Inf(1)}},
+	for _, c := range []struct {
+		name string
+		cost [][]float64
+		want string
+	}{
+		{"short row", [][]float64{{1, 2}, {3}}, "metrics: Hungarian: row 1 has 1 entries, row 0 has 2"},
+		{"long row", [][]float64{{1}, {2}, {3, 4}}, "metrics: Hungarian: row 2 has 2 entries, row 0 has 1"},
+		{"empty row", [][]float64{{}, {1}}, "metrics: Hungarian: row 1 has 1 entries, row 0 has 0"},
+		{"NaN", [][]float64{{1, math.NaN()}}, "metrics: Hungarian: cost[0][1] = NaN is not finite"},
+		{"+Inf", [][]float64{{0}, {math.Inf(1)}}, "metrics: Hungarian: cost[1][0] = +Inf is not finite"},
+		{"-Inf", [][]float64{{0, 0}, {0, math.Inf(-1)}}, "metrics: Hungarian: cost[1][1] = -Inf is not finite"},
 	} {
-		t.Run(name, func(t *testing.T) {
-			defer func() {
-				if recover() == nil {
-					t.Error("no panic")
-				}
+		t.Run(c.name, func(t *testing.T) {
+			msg := func() (msg string) {
+				defer func() {
+					if r := recover(); r != nil {
+						msg = fmt.Sprint(r)
+					}
+				}()
+				Hungarian(c.cost)
+				return ""
 			}()
-			Hungarian(cost)
+			if msg != c.want {
+				t.Errorf("panic %q, want %q", msg, c.want)
+			}
 		})
+	}
+	// The largest finite entries are valid.
+	if assign, total := Hungarian([][]float64{{math.MaxFloat64}}); assign[0] != 0 || total != math.MaxFloat64 {
+		t.Errorf("MaxFloat64: %v %v", assign, total)
+	}
+}
+
+// TestHungarianHuge: finite costs near the float64 range, whose dual
+// potentials overflowed (Hungarian then looped forever on the first case),
+// give an optimal assignment. The brute force runs on the costs scaled by
+// 2⁻⁶⁴, whose sums cannot overflow; the tolerance is the rounding of sums
+// of entries of magnitude 2⁻⁶⁴·1.8·10³⁰⁸.
+func TestHungarianHuge(t *testing.T) {
+	const big = math.MaxFloat64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Row 0 → 1, row 1 → 0 costs 1e308 − big < 0 = the other way.
+		assign, total := Hungarian([][]float64{{-1e308, 1e308}, {-big, 1e308}})
+		if assign[0] != 1 || assign[1] != 0 || total != 1e308-big {
+			t.Errorf("assignment %v total %v, want [1 0] %v", assign, total, 1e308-big)
+		}
+		rng := rand.New(rand.NewPCG(21, 22))
+		vals := []float64{big, -big, 1e308, -1e308, 9e307, -5e307, 3e307, 1, -1, 0}
+		for rep := range 3000 {
+			r, c := 1+rng.IntN(5), 1+rng.IntN(5)
+			cost := make([][]float64, r)
+			scaled := make([][]float64, r)
+			for i := range cost {
+				cost[i] = make([]float64, c)
+				scaled[i] = make([]float64, c)
+				for j := range cost[i] {
+					cost[i][j] = vals[rng.IntN(len(vals))]
+					scaled[i][j] = cost[i][j] * 0x1p-64
+				}
+			}
+			assign, _ := Hungarian(cost)
+			got := 0.0
+			for i, j := range assign {
+				if j >= 0 {
+					got += scaled[i][j]
+				}
+			}
+			if want := bruteAssign(scaled); math.Abs(got-want) > 1e-12*0x1p-64*big*float64(max(r, c)) {
+				t.Errorf("rep %d: %v: scaled total %v, optimum %v", rep, cost, got, want)
+				return
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("Hungarian did not return within a minute")
 	}
 }
 

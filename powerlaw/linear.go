@@ -153,5 +153,9 @@ func (f *lsq) exponent() (float64, error) {
 	if f.n < 2 || !(f.sxx > 0) {
 		return 0, fmt.Errorf("%w: %d non-empty histogram bins, need at least 2 to fit a line", ErrInvalid, f.n)
 	}
-	return -f.sxy / f.sxx, nil
+	a := -f.sxy / f.sxx
+	if a == 0 {
+		a = 0 // a flat histogram has exponent 0, not −0
+	}
+	return a, nil
 }

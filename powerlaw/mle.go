@@ -60,8 +60,10 @@ func checkTail(x []float64, xmin float64, discrete bool) error {
 }
 
 // PDF returns the continuous power-law density of thesis eq. 5.1.2,
-// p(x) = ((α−1)/x_min)(x/x_min)^{−α} for x ≥ x_min, and 0 below x_min. It
-// returns NaN when α ≤ 1 or x_min ≤ 0.
+// p(x) = ((α−1)/x_min)(x/x_min)^{−α} for x ≥ x_min, and 0 below x_min.
+// Like the functions of package math it returns NaN outside its domain,
+// which is 1 < α < +Inf and 0 < x_min < +Inf: NaN when α ≤ 1, x_min ≤ 0,
+// α or x_min is +Inf, or x, α or x_min is NaN.
 func PDF(x, alpha, xmin float64) float64 {
 	if checkLaw(alpha, xmin) != nil || math.IsNaN(x) {
 		return math.NaN()
@@ -69,11 +71,18 @@ func PDF(x, alpha, xmin float64) float64 {
 	if x < xmin {
 		return 0
 	}
-	return (alpha - 1) / xmin * math.Pow(x/xmin, -alpha)
+	p := (alpha - 1) / xmin * math.Pow(x/xmin, -alpha)
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		// (α−1)/x_min overflowed (x_min near the smallest float64), and
+		// with it perhaps x/x_min: the same density as
+		// ((α−1)/x)(x/x_min)^{1−α}, whose first factor is smaller.
+		p = (alpha - 1) / x * math.Pow(x/xmin, 1-alpha)
+	}
+	return p
 }
 
 // CDF returns P(X ≤ x) = 1 − (x/x_min)^{1−α} of the continuous law of eq.
-// 5.1.2 (0 below x_min; NaN when α ≤ 1 or x_min ≤ 0).
+// 5.1.2, 0 below x_min; NaN outside the domain of PDF.
 func CDF(x, alpha, xmin float64) float64 {
 	if checkLaw(alpha, xmin) != nil || math.IsNaN(x) {
 		return math.NaN()
@@ -85,8 +94,11 @@ func CDF(x, alpha, xmin float64) float64 {
 }
 
 // DiscretePMF returns p(x) = x^{−α}/ζ(α, x_min) of the discrete power law
-// (Clauset et al. 2009, eq. 2.3) for integers x ≥ x_min, 0 for other x ≥ 0,
-// NaN when α ≤ 1 or x_min is not an integer ≥ 1. Cost O(max(10, α)).
+// (Clauset et al. 2009, eq. 2.3) for integers x ≥ x_min and 0 for every
+// other x. Like the functions of package math it returns NaN outside its
+// domain, which is 1 < α < +Inf and x_min an integer in [1, +Inf): NaN when
+// α ≤ 1, α is +Inf, x_min is not such an integer, or x, α or x_min is NaN.
+// Cost O(max(10, α)).
 func DiscretePMF(x, alpha, xmin float64) float64 {
 	if checkLaw(alpha, xmin) != nil || checkXmin(xmin, true) != nil || math.IsNaN(x) {
 		return math.NaN()
@@ -98,7 +110,7 @@ func DiscretePMF(x, alpha, xmin float64) float64 {
 }
 
 // DiscreteCDF returns P(X ≤ x) = 1 − ζ(α, ⌊x⌋+1)/ζ(α, x_min) of the
-// discrete law (0 below x_min; NaN for invalid α or x_min). Cost
+// discrete law, 0 below x_min; NaN outside the domain of DiscretePMF. Cost
 // O(max(10, α)).
 func DiscreteCDF(x, alpha, xmin float64) float64 {
 	if checkLaw(alpha, xmin) != nil || checkXmin(xmin, true) != nil || math.IsNaN(x) {

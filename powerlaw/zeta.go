@@ -21,9 +21,11 @@ var emCoef = [...]float64{
 // Zeta returns the Hurwitz zeta function ζ(s, q) = Σ_{k≥0} (k+q)^{−s} for
 // s > 1 and q > 0, the normalizing constant of the discrete power law
 // p(x) = x^{−α}/ζ(α, x_min) (Clauset, Shalizi & Newman 2009, eq. 2.3). ζ(s, 1)
-// is the Riemann zeta function. It returns NaN when s ≤ 1, q ≤ 0 or an
-// argument is NaN, and 0 when ζ underflows (q^{−s} below the smallest
-// float64).
+// is the Riemann zeta function. Like the functions of package math it
+// returns NaN outside its domain, which is 1 < s < +Inf and 0 < q < +Inf
+// (NaN when s ≤ 1, q ≤ 0, or s or q is NaN or +Inf). Inside it, it returns
+// +Inf when q^{−s} overflows and 0 when q^{−s} underflows (is below the
+// smallest float64), even where ζ ≈ q^{1−s}/(s−1) itself would not.
 //
 // Method: the Euler–Maclaurin formula, summing N = max(0, ⌈max(10, s) − q⌉)
 // terms directly and the remainder at a = q + N as
@@ -43,7 +45,9 @@ func Zeta(s, q float64) float64 {
 // scaling keeps both finite when q^{−s} underflows, and their ratio is
 // ∂ ln ζ/∂s. Euler–Maclaurin as in Zeta, differentiated term by term.
 func zetaScaled(s, q float64) (z, dz float64) {
-	n := int(math.Ceil(max(10, s) - q))
+	// Capped so that the conversion cannot overflow for s near the float64
+	// range; above zetaShortcutS the sum stops long before the cap.
+	n := int(min(math.Ceil(max(10, s)-q), 1<<62))
 	if n < 0 {
 		n = 0
 	}
