@@ -103,7 +103,7 @@ func TestRegistryMethodsOnDisconnectedGraph(t *testing.T) {
 		"cvqe":        {"clusters feature rows", ""},
 		"clpp":        {"projects feature rows; XᵀL̃X and XᵀD̄X are defined on isolated nodes", ""},
 		"cocluster":   {"co-clusters the bipartite matrix, not the graph", ""},
-		"sscka":       {"the default ratio-association kernel σI + W + Ω is defined on isolated nodes (the normalized-cut kernel declares Uses.Core: below)", ""},
+		"sscka":       {"the default ratio-association kernel σI + W + Ω is defined on isolated nodes (the normalized-cut and commute-time kernels declare Uses.Core: below)", ""},
 	}
 	base, labels, cons := disconnectedProblem(t)
 	n := base.Graph.N()
@@ -154,10 +154,12 @@ func TestRegistryMethodsOnDisconnectedGraph(t *testing.T) {
 }
 
 // The knob-dependent declarations: SSC:KA and power-law means with the
-// normalized-cut kernel, which divides by degrees, go through the core rule.
+// normalized-cut kernel, which divides by degrees, and SSC:KA with the
+// commute-time kernel, which is 0 on isolated nodes, go through the core
+// rule.
 func TestCoreKnobDependentMethods(t *testing.T) {
 	base, _, cons := disconnectedProblem(t)
-	for _, m := range []Method{SSCKA{Objective: NormalizedCut}, PLMeans{Kernel: PLNormalizedCut}} {
+	for _, m := range []Method{SSCKA{Objective: NormalizedCut}, PLMeans{Kernel: PLNormalizedCut}, SSCKA{Objective: CommuteTime}} {
 		t.Run(m.Name(), func(t *testing.T) {
 			if !m.Uses().Core {
 				t.Fatal("Uses().Core not set")

@@ -109,7 +109,10 @@
 //     alone. SpectralLearning (sl) edits the affinity and is the simplest
 //     baseline. FastGE (fast-ge) and CSC (csc) solve a constrained
 //     eigenproblem, sparse. SSCKA (sscka) is kernel k-means with
-//     constraint penalties. CSCAP (cscap) propagates constraints through a
+//     constraint penalties; Objective = commute swaps its graph kernel for
+//     the Laplacian's pseudo-inverse, as thesis §4.2.1 suggests (a higher
+//     mean ARI than the default kernel on 15 of the 20 datasets of
+//     docs/results/fgpwc-table1, lower on 5). CSCAP (cscap) propagates constraints through a
 //     Gaussian process and is dense, O(n²) memory and O(n³) time: up to a
 //     few thousand nodes; by default it down-weights the constraints that
 //     the constraints near them contradict (constraint.VoteWeights), which

@@ -149,8 +149,9 @@ func fgpwcRowsFor(env *Env) ([]fgpwcRow, int) {
 	return rows, 2
 }
 
-// fgpwcColumns returns the columns of a run: the FGPWC ones and the
-// registered peers (in quick mode the cross-validated and the automatic
+// fgpwcColumns returns the columns of a run: the FGPWC ones, the
+// registered peers and, with SSC:KA, its kernel variants
+// (fgpwc_commute.go; in quick mode the cross-validated and the automatic
 // FGPWC are left out).
 func fgpwcColumns(env *Env) (cols []fgpwcColumn, missing []string) {
 	for _, c := range fgpwcFGPWCColumns {
@@ -165,6 +166,9 @@ func fgpwcColumns(env *Env) (cols []fgpwcColumn, missing []string) {
 			continue
 		}
 		cols = append(cols, c)
+	}
+	if hasColumn(cols, "sscka") {
+		cols = append(cols, fgpwcCommuteColumns...)
 	}
 	return cols, missing
 }
@@ -485,6 +489,10 @@ func fgpwcRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, method strin
 		}
 		m = c
 	default:
+		var ok bool
+		if m, ok = fgpwcCommuteMethod(method); ok {
+			break
+		}
 		if m, err = cluster.New(method); err != nil {
 			return nil, err
 		}
@@ -513,6 +521,14 @@ func fgpwcRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, method strin
 		v["m"] = float64(mm)
 		v["iterations"] = float64(res.Iterations)
 	}
+	if isCommuteColumn(method) {
+		v["iterations"] = float64(res.Iterations)
+	}
+	if method == "sscka-commute" {
+		// The rank used: cluster.SSCKA's default, capped at n − c.
+		_, nc := inst.g.Components()
+		v["m"] = float64(min(max(2*inst.k, 10), inst.g.N()-nc))
+	}
 	return v, nil
 }
 
@@ -535,7 +551,7 @@ func fgpwcPublished(r fgpwcRow) map[string][2]float64 {
 
 // fgpwcColumnByKey returns the column with the given key.
 func fgpwcColumnByKey(key string) fgpwcColumn {
-	for _, c := range append(append([]fgpwcColumn(nil), fgpwcFGPWCColumns...), fgpwcPeerColumns...) {
+	for _, c := range append(append(append([]fgpwcColumn(nil), fgpwcFGPWCColumns...), fgpwcPeerColumns...), fgpwcCommuteColumns...) {
 		if c.key == key {
 			return c
 		}
@@ -655,6 +671,7 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 		"re-embedded with its training constraints only), and keeps the Laplacian with the smaller mean held-out violated weight over the caps "+
 		"(ties: L_sym); the choice uses the constraints only, never the ground truth. NJW uses the first k eigenvectors "+
 		"of the same graph and no constraints.\n\n", 9, 200, 9, 3)
+	fmt.Fprintf(&md, "%s\n\n", fgpwcCommuteProtocol)
 	fmt.Fprintf(&md, "Budget (the whole run must stay within 15 minutes on 2 cores): datasets above %d nodes (spambase) get %d constraint sets in every column; the cross-validated FGPWC uses 3 folds (5 k-means runs per fit) and runs on the first 3 constraint sets only "+
 		"for datasets above 500 nodes, and is skipped where Table 1 has m > 100 (tic-tac-toe: m = 200) and on wiki (17 classes: about 4 minutes per constraint set); the automatic FGPWC (eight embeddings per constraint set: the set's and its three folds', with each Laplacian) runs on the first 2 constraint sets only for datasets above 500 nodes and is skipped above %d nodes (wiki, spambase); CSCAP is skipped above 1000 nodes; COSC is skipped above 1000 nodes and, above %d nodes, runs on the first %d constraint sets with its consistent and spectral starts only (no random starts: one to two minutes per run on these fully connected graphs otherwise). The column \"sets\" of the CSV gives the count behind every mean.\n\n", fgpwcBigN, fgpwcBigSets, fgpwcColumnByKey("fgpwc-auto").maxN, fgpwcColumnByKey("cosc").bigN, fgpwcColumnByKey("cosc").bigSets)
 	if len(missing) > 0 {
@@ -856,6 +873,7 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 		fmt.Fprintf(&md, ".\n")
 	}
 	fmt.Fprintf(&md, "\n")
+	fgpwcCommuteSection(&md, results, rows, cols, sets, root)
 	if len(skipped) > 0 {
 		fmt.Fprintf(&md, "## Datasets of Table 1 not run\n\n")
 		for _, x := range skipped {
@@ -880,7 +898,8 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 	if err := w.WriteAll(csvRows); err != nil {
 		return nil, err
 	}
-	out := &Output{Markdown: md.String(), Claims: fgpwcClaims(results, rows, peers, sets, root), Files: map[string][]byte{
+	claims := append(fgpwcClaims(results, rows, peers, sets, root), fgpwcCommuteClaims(results, rows, cols, sets, root)...)
+	out := &Output{Markdown: md.String(), Claims: claims, Files: map[string][]byte{
 		"fgpwc-table1.csv": buf.Bytes(),
 		"README.md":        []byte(md.String()),
 	}}
@@ -981,6 +1000,9 @@ func fgpwcBestSummary(md *strings.Builder, results map[string]Values, rows []fgp
 		for _, c := range cols {
 			if c.key == "fgpwc-m" || c.key == "fgpwc-cv" {
 				continue // the paper's m and the σ grid: variants of the no-tuning column
+			}
+			if isCommuteColumn(c.key) {
+				continue // SSC:KA's kernel variants: compared with SSC:KA on their own (fgpwc_commute.go)
 			}
 			reps := fgpwcReps(r, c, sets)
 			a := fgpwcCollect(results, r, c, "ari", sets)
