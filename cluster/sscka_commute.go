@@ -67,8 +67,9 @@ import (
 // 0.008 to 477) Lanczos misses six eigenvalues below 10⁻⁶ against a dense
 // decomposition (BenchmarkSSCKACommuteSpambase), and the kernel built is
 // not L⁺'s truncation. On such graphs, read the result as this method's
-// output, not the exact kernel's; the normalized kernels (L_sym's spectrum
-// lies in [0, 2]) do not have this problem.
+// output, not the exact kernel's. Embeddings of L_sym, whose spectrum lies
+// in [0, 2] whatever the degrees, are far less exposed (not measured
+// here).
 
 // commuteRank returns the rank m of the commute-time kernel for SSCKA's
 // Rank knob and k clusters: rank itself, or max(2k, 10) when it is 0.
