@@ -1,22 +1,11 @@
 package constraint
 
 import (
-	"fmt"
 	"strings"
 	"testing"
-)
 
-// panicMessage runs f and returns the message it panics with, or "" when
-// it returns normally.
-func panicMessage(f func()) (msg string) {
-	defer func() {
-		if r := recover(); r != nil {
-			msg = fmt.Sprint(r)
-		}
-	}()
-	f()
-	return ""
-}
+	"github.com/tether-sc/tether/internal/testpanic"
+)
 
 func TestViolations(t *testing.T) {
 	set := &Set{N: 4, Pairs: []Pair{
@@ -66,7 +55,7 @@ func TestViolationsPanics(t *testing.T) {
 			"constraint: Violations: pair 0 (-1,1) outside [0,2)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			msg := panicMessage(func() { Violations(c.set, c.labels) })
+			msg := testpanic.Message(func() { Violations(c.set, c.labels) })
 			if !strings.Contains(msg, c.want) {
 				t.Errorf("panic %q, want one containing %q", msg, c.want)
 			}

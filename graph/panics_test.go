@@ -5,19 +5,9 @@ import (
 	"math"
 	"strings"
 	"testing"
-)
 
-// panicMessage runs f and returns the message it panics with, or "" when
-// it returns normally.
-func panicMessage(f func()) (msg string) {
-	defer func() {
-		if r := recover(); r != nil {
-			msg = fmt.Sprint(r)
-		}
-	}()
-	f()
-	return ""
-}
+	"github.com/tether-sc/tether/internal/testpanic"
+)
 
 func TestMeanVarianceSigmaSizes(t *testing.T) {
 	for _, c := range []struct {
@@ -56,7 +46,7 @@ func TestMeanVarianceSigmaPanics(t *testing.T) {
 		{"overflow", nil, math.MaxInt/2 + 1, 2, fmt.Sprintf("len(data) = 0, want n·d with n = %d, d = 2", math.MaxInt/2+1)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			msg := panicMessage(func() { MeanVarianceSigma(c.data, c.n, c.d) })
+			msg := testpanic.Message(func() { MeanVarianceSigma(c.data, c.n, c.d) })
 			if !strings.Contains(msg, c.want) {
 				t.Errorf("panic %q, want one containing %q", msg, c.want)
 			}
@@ -94,7 +84,7 @@ func TestRecallPanics(t *testing.T) {
 		{"negative row", nb2, one2, []int{-1}, "graph: Recall: rows[0] = -1 outside [0,3)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			msg := panicMessage(func() { Recall(c.approx, c.exact, c.rows) })
+			msg := testpanic.Message(func() { Recall(c.approx, c.exact, c.rows) })
 			if !strings.Contains(msg, c.want) {
 				t.Errorf("panic %q, want one containing %q", msg, c.want)
 			}

@@ -3,26 +3,15 @@ package kmeans_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/kmeans"
-)
 
-// panicMessage runs f and returns the message it panics with, or "" when
-// it returns normally.
-func panicMessage(f func()) (msg string) {
-	defer func() {
-		if r := recover(); r != nil {
-			msg = fmt.Sprint(r)
-		}
-	}()
-	f()
-	return ""
-}
+	"github.com/tether-sc/tether/internal/testpanic"
+)
 
 // scaledIdentity returns the dense kernel v·I on n points.
 func scaledIdentity(t *testing.T, n int, v float64) *kmeans.DenseKernel {
@@ -58,7 +47,7 @@ func TestSumContract(t *testing.T) {
 		t.Errorf("two terms: Dim = %d, Diag(2) = %v, want 3 and 3", d, v)
 	}
 	// The empty Sum's cluster sums of no points leave a 0×0 dst alone.
-	if msg := panicMessage(func() { kmeans.Sum{}.ClusterSumsTo(&mat.Dense{}, nil, nil) }); msg != "" {
+	if msg := testpanic.Message(func() { kmeans.Sum{}.ClusterSumsTo(&mat.Dense{}, nil, nil) }); msg != "" {
 		t.Errorf("empty Sum: ClusterSumsTo of no points panicked: %s", msg)
 	}
 
@@ -81,7 +70,7 @@ func TestSumContract(t *testing.T) {
 			"kmeans: ClusterSumsTo size mismatch: kernel 0, dst rows 0, labels 1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if msg := panicMessage(c.f); !strings.Contains(msg, c.want) {
+			if msg := testpanic.Message(c.f); !strings.Contains(msg, c.want) {
 				t.Errorf("panic %q, want one containing %q", msg, c.want)
 			}
 		})

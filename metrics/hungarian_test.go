@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/tether-sc/tether/internal/testpanic"
 )
 
 // bruteAssign returns the minimal total cost over all injective maps from
@@ -128,15 +130,7 @@ func TestHungarianPanics(t *testing.T) {
 		{"-Inf", [][]float64{{0, 0}, {0, math.Inf(-1)}}, "metrics: Hungarian: cost[1][1] = -Inf is not finite"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			msg := func() (msg string) {
-				defer func() {
-					if r := recover(); r != nil {
-						msg = fmt.Sprint(r)
-					}
-				}()
-				Hungarian(c.cost)
-				return ""
-			}()
+			msg := testpanic.Message(func() { Hungarian(c.cost) })
 			if msg != c.want {
 				t.Errorf("panic %q, want %q", msg, c.want)
 			}
