@@ -65,6 +65,7 @@ func TestDomain(t *testing.T) {
 		{"discrete CDF α = 1", DiscreteCDF(2, 1, 1), nan},
 		{"discrete CDF x_min = 1.5", DiscreteCDF(2, 2, 1.5), nan},
 		{"discrete CDF x = +Inf", DiscreteCDF(inf, above1, 1), 1},
+		{"discrete CDF α just above 1, small x", DiscreteCDF(3, above1, 1), 0}, // rounds to −0 without the clamp
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			switch {
@@ -73,7 +74,8 @@ func TestDomain(t *testing.T) {
 					t.Errorf("got %v, want NaN", c.got)
 				}
 			case c.want == 0 || math.IsInf(c.want, 0):
-				if c.got != c.want {
+				// A zero is +0: a probability or a sum of positive terms.
+				if c.got != c.want || math.Signbit(c.got) != math.Signbit(c.want) {
 					t.Errorf("got %v, want %v", c.got, c.want)
 				}
 			default:

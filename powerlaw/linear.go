@@ -35,7 +35,7 @@ import (
 // which is part of the point of Table 5.1.
 //
 // Errors wrap ErrInvalid: empty x, values not finite or below xmin,
-// w ≤ 0, fewer than two non-empty bins. Cost O(n + b log b) for b non-empty
+// w ≤ 0, points = 1 or negative, fewer than two non-empty bins. Cost O(n + b log b) for b non-empty
 // bins beyond the first 2²⁰; O(2²⁰) memory at most for the dense part.
 func LinearFit(x []float64, xmin, w float64, points int) (float64, error) {
 	if err := checkTail(x, xmin, false); err != nil {
@@ -44,8 +44,8 @@ func LinearFit(x []float64, xmin, w float64, points int) (float64, error) {
 	if !(w > 0) || math.IsInf(w, 1) {
 		return 0, fmt.Errorf("%w: bin width %v, want a finite value > 0", ErrInvalid, w)
 	}
-	if points < 0 {
-		return 0, fmt.Errorf("%w: points = %d, want ≥ 0", ErrInvalid, points)
+	if points < 0 || points == 1 {
+		return 0, fmt.Errorf("%w: points = %d, want 0 (every non-empty bin) or ≥ 2 (a line needs two points)", ErrInvalid, points)
 	}
 	const dense = 1 << 20
 	maxIdx := 0
@@ -151,7 +151,7 @@ func (f *lsq) add(x, y float64) {
 
 func (f *lsq) exponent() (float64, error) {
 	if f.n < 2 || !(f.sxx > 0) {
-		return 0, fmt.Errorf("%w: %d non-empty histogram bins, need at least 2 to fit a line", ErrInvalid, f.n)
+		return 0, fmt.Errorf("%w: %d non-empty histogram bin(s), need at least 2 to fit a line", ErrInvalid, f.n)
 	}
 	a := -f.sxy / f.sxx
 	if a == 0 {

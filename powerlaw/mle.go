@@ -122,7 +122,10 @@ func DiscreteCDF(x, alpha, xmin float64) float64 {
 	if math.IsInf(x, 1) {
 		return 1
 	}
-	return -math.Expm1(logZeta(alpha, math.Floor(x)+1) - logZeta(alpha, xmin))
+	// Near α = 1 both ζ's are about 1/(α−1) and their difference can round
+	// to ≥ 0 (a CDF ≤ 0, −0 included); the CDF at x ≥ x_min is at least
+	// the mass at x_min, so a value ≤ 0 is rounding: +0.
+	return math.Max(0, -math.Expm1(logZeta(alpha, math.Floor(x)+1)-logZeta(alpha, xmin)))
 }
 
 // MLE returns the maximum-likelihood exponent of the continuous power law
