@@ -48,6 +48,10 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 		// partition with Objective −Inf as a success.
 		{"sscka kernel k-means", SSCKA{}, triangles(1e307), 0, "sscka: kernel k-means: kmeans: non-finite distortion"},
 		{"sscka ncut kernel k-means", SSCKA{Objective: NormalizedCut}, triangles(1e150), 1e150, "sscka: kernel k-means: kmeans: non-finite distortion"},
+		// The degrees overflow to +Inf, so the kernel's 1/d is 0: kernel
+		// k-means refused it as the caller's mistake ("kernel scale at
+		// node 0 is 0", ErrInvalid).
+		{"sscka ncut degrees", SSCKA{Objective: NormalizedCut}, huge, 0, "sscka: the degree of node 0 overflows to +Inf"},
 		{"csp α", CSP{}, heavy, 1e300, "csp: α = AlphaFraction·λ_max(Q̄)·vol"},
 		{"csp Q̄ underflow", CSP{}, heavy, 1e-300, "csp: λ_max(Q̄) = 0 for 2 pairs"},
 		{"csp volume", CSP{}, huge, 0, "csp: the volume Σd_i overflowed"},

@@ -306,6 +306,10 @@ func ssckaKernelW(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, 
 			if v <= 0 {
 				return nil, nil, 0, nil, fmt.Errorf("cluster: sscka: %w: node %d has degree 0 (normalized-cut kernel)", graph.ErrIsolated, i)
 			}
+			if math.IsInf(v, 1) {
+				// Finite weights whose sum overflowed: 1/d would be 0.
+				return nil, nil, 0, nil, fmt.Errorf("%w: sscka: the degree of node %d overflows to +Inf (normalized-cut kernel D⁻¹(W + Ω)D⁻¹); rescale the weights", ErrNumerical, i)
+			}
 			invd[i] = 1 / v
 			base.scale[i] = 1 / math.Sqrt(v)
 		}
