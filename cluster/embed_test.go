@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,5 +107,58 @@ func TestLaplacianEmbeddingIsolatedNode(t *testing.T) {
 		if _, err := laplacianEmbedding(context.Background(), g, graph.Unnormalized, 3, exactLaplacian, &Settings{}); err != nil {
 			t.Errorf("n = %d, unnormalized: %v", n, err)
 		}
+	}
+}
+
+func TestEmbeddingWarnsBelowSolverResolution(t *testing.T) {
+	// Two 5-cliques joined by a unit edge, and node 10 hanging from node 0
+	// by an edge of weight w. With w = 1e-9 the Laplacian D − W has an
+	// eigenvalue near 1e-9, far below the resolution tol·‖L‖ ≈ 1e-8·2·5,
+	// where an iterative solver cannot tell it from 0 or from its
+	// neighbours; with w = 1 every eigenvalue is resolved.
+	build := func(w float64) *graph.Graph {
+		var es []graph.Edge
+		for c := 0; c < 2; c++ {
+			for i := 0; i < 5; i++ {
+				for j := i + 1; j < 5; j++ {
+					es = append(es, graph.Edge{I: 5*c + i, J: 5*c + j, W: 1})
+				}
+			}
+		}
+		es = append(es, graph.Edge{I: 4, J: 5, W: 1}, graph.Edge{I: 0, J: 10, W: w})
+		g, err := graph.FromEdges(11, es)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	for _, tc := range []struct {
+		name string
+		w    float64
+		kind graph.LaplacianKind
+		want bool
+	}{
+		{"unnormalized, tiny edge", 1e-9, graph.Unnormalized, true},
+		{"unnormalized, unit edge", 1, graph.Unnormalized, false},
+		{"symmetric, tiny edge", 1e-9, graph.Symmetric, false}, // L_sym's pendant eigenvalue is not small
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := laplacianEmbedding(context.Background(), build(tc.w), tc.kind, 3, exactLaplacian, &Settings{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := slices.ContainsFunc(e.warnings, func(w string) bool { return strings.Contains(w, "below the eigensolver's resolution") })
+			if warned != tc.want {
+				t.Errorf("values %.3g: warned %v, want %v (%q)", e.values, warned, tc.want, e.warnings)
+			}
+		})
+	}
+	// Through Run: usc passes the warning on.
+	res, err := Run(context.Background(), Unnormalized{}, &Problem{Graph: build(1e-9), K: 3}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "1 eigenvalue(s) of") }) {
+		t.Errorf("usc's warnings %q do not say that an eigenvalue is below the resolution", res.Warnings)
 	}
 }
