@@ -46,7 +46,10 @@ func isolatedProblem(t *testing.T, n int, edges [][2]int, k int, u Uses) *Proble
 	cons := &constraint.Set{N: n, Pairs: []constraint.Pair{
 		{I: 0, J: 1, Kind: constraint.CannotLink}, {I: 0, J: 2, Kind: constraint.MustLink},
 	}}
-	base := &Problem{Graph: g, K: k, Features: x}
+	base := &Problem{Graph: g, K: k}
+	if u.Input&FeatureInput != 0 {
+		base.Features = x
+	}
 	if u.Input&BipartiteInput != 0 {
 		r := n / 2
 		b := mat.NewDense(r, n-r, nil)

@@ -377,9 +377,9 @@ func finiteRows(x interface {
 	return nil
 }
 
-// ignored returns one warning per kind of side information in p that a
-// method using u does not read; an unsupervised method's names what would
-// use it.
+// ignored returns one warning per kind of side information or input in p
+// that a method using u does not read (pairs, labels, a bipartite matrix,
+// feature rows); an unsupervised method's names what would use it.
 func ignored(name string, u Uses, p *Problem) []string {
 	var w []string
 	// An unsupervised method was most likely the default, not a choice:
@@ -402,6 +402,9 @@ func ignored(name string, u Uses, p *Problem) []string {
 	}
 	if p.Bipartite != nil && in&BipartiteInput == 0 {
 		w = append(w, fmt.Sprintf("%s ignores the bipartite matrix (it clusters the graph)", name))
+	}
+	if p.Features != nil && in&FeatureInput == 0 {
+		w = append(w, fmt.Sprintf("%s ignores the feature rows (it clusters the graph; graph.Build makes a graph of them)", name))
 	}
 	return w
 }

@@ -84,6 +84,11 @@ func TestRunWarnsAboutIgnoredSupervision(t *testing.T) {
 		labels[i] = constraint.Unlabeled
 	}
 	labels[0], labels[19] = 0, 1
+	x := mat.NewDense(20, 2, nil)
+	for i := 0; i < 20; i++ {
+		x.Set(i, 0, float64(i))
+		x.Set(i, 1, float64(i%3))
+	}
 	for _, tc := range []struct {
 		name string
 		sup  Supervision
@@ -96,9 +101,17 @@ func TestRunWarnsAboutIgnoredSupervision(t *testing.T) {
 		{"pairs method, labels converted", Pairs, &Problem{Graph: g, K: 2, Labels: labels}, nil},
 		{"both kinds", Pairs | LabelSet, &Problem{Graph: g, K: 2, Constraints: cons, Labels: labels}, nil},
 		{"empty constraint set", None, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 20}}, nil},
+		// Feature rows given to a method of the graph alone were ignored
+		// without a word.
+		{"feature rows, graph method", None, &Problem{Graph: g, K: 2, Features: x}, []string{"fixed ignores the feature rows (it clusters the graph; graph.Build makes a graph of them)"}},
+		{"feature rows, projection method", None, &Problem{Graph: g, K: 2, Features: x}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Run(context.Background(), fixedMethod{uses: Uses{Supervision: tc.sup}}, tc.p, nil)
+			u := Uses{Supervision: tc.sup}
+			if strings.HasSuffix(tc.name, "projection method") {
+				u.Input = GraphInput | FeatureInput
+			}
+			res, err := Run(context.Background(), fixedMethod{uses: u}, tc.p, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
