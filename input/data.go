@@ -134,9 +134,9 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 			if t, err = read(opt); err != nil {
 				return nil, err
 			}
-			note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (label column none makes it a feature)", name, c)
+			note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (label column \"none\", tether's -label none, makes it a feature)", name, c)
 			if len(cs) > 1 {
-				note += fmt.Sprintf("; %q stays a feature (label column %s takes it instead)", strings.Join(cs[1:], `", "`), cs[1])
+				note += fmt.Sprintf("; %q stays a feature (label column %q, -label %s, takes it instead)", strings.Join(cs[1:], `", "`), cs[1], cs[1])
 			}
 		}
 	}

@@ -56,18 +56,18 @@ func TestReadTable(t *testing.T) {
 		wantErr             string
 	}{
 		{name: "class-named column", file: "d.csv", content: blobs, wantCols: 2, wantTruth: []int{1, 0, 1},
-			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column none makes it a feature)`}},
+			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
 		{name: "any case", file: "d.csv", content: "a,Class\n1,0\n2,1\n", wantCols: 1, wantTruth: []int{0, 1},
-			wantWarnings: []string{`d.csv: column "Class" is the reference labels, not a feature (label column none makes it a feature)`}},
+			wantWarnings: []string{`d.csv: column "Class" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
 		{name: "named column", file: "d.csv", content: blobs, label: "label", wantCols: 2, wantTruth: []int{1, 0, 1}},
 		{name: "label none", file: "d.csv", content: blobs, label: "none", wantCols: 4}, // u, v, label=a, label=b
 		// "y" is a class name: the rule takes it even beside x.
 		{name: "x and y", file: "d.csv", content: "x,y\n0,0\n1,1\n", wantCols: 1, wantTruth: []int{0, 1},
-			wantWarnings: []string{`d.csv: column "y" is the reference labels, not a feature (label column none makes it a feature)`}},
+			wantWarnings: []string{`d.csv: column "y" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
 		// Two class-named columns: label wins whatever its place, y stays a
 		// feature and the warning says so.
 		{name: "y and label", file: "d.csv", content: "y,x,label\n5,0,a\n6,1,b\n", wantCols: 2, wantTruth: []int{0, 1},
-			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column none makes it a feature); "y" stays a feature (label column y takes it instead)`}},
+			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature); "y" stays a feature (label column "y", -label y, takes it instead)`}},
 		{name: "no class column", file: "d.csv", content: "u,v\n0,0\n1,1\n", wantCols: 2},
 		{name: "arff by extension", file: "d.arff", content: "% comment\n@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n", wantCols: 1, wantTruth: []int{0, 1}},
 		{name: "missing value", file: "m.csv", content: "u,v\n0,0\n1,?\n", wantErr: `dataset: m.csv:3: column 2 ("v"): value "?": missing value`},
