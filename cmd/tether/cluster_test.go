@@ -111,7 +111,9 @@ func TestClusterBadInput(t *testing.T) {
 		// with one line); the message said only "1 data row".
 		{"header only", "x1,x2\n", ".csv", nil, false, []string{"data.csv has 1 data row", "a file of one line is read as one data row", "the file holds no data"}},
 		{"empty", "", ".csv", nil, false, []string{"data.csv", "no data"}},
-		{"k zero", good, ".csv", []string{"-k", "0"}, false, []string{"k = 0"}},
+		// The library's "k = 0, want 1 ≤ k ≤ n" (exit 1) did not say which
+		// flag to give.
+		{"k zero", good, ".csv", []string{"-k", "0"}, true, []string{"give -k, the number of clusters: njw does not estimate it (bethe, fgpwc, hbisect, opplc, plmeans do"}},
 		{"k above n", good, ".csv", []string{"-k", "7"}, false, []string{"k = 7", "n = 6"}},
 		{"k negative", good, ".csv", []string{"-k", "-1"}, true, []string{"-k: -1 is outside [0, "}},
 		{"unknown method", good, ".csv", []string{"-method", "nope"}, true, []string{"unknown method"}},

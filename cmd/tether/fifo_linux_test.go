@@ -52,10 +52,10 @@ func TestFIFOWithoutWriterCancels(t *testing.T) {
 			return []string{"cluster", "-gen", "moons", "-n", "60", "-truth", f, "-quiet"}
 		}},
 		{"cluster -constraints", func(f string) []string {
-			return []string{"cluster", "-gen", "moons", "-n", "60", "-constraints", f, "-quiet"}
+			return []string{"cluster", "-gen", "moons", "-n", "60", "-k", "2", "-constraints", f, "-quiet"}
 		}},
 		{"cluster -partial-labels", func(f string) []string {
-			return []string{"cluster", "-gen", "moons", "-n", "60", "-partial-labels", f, "-quiet"}
+			return []string{"cluster", "-gen", "moons", "-n", "60", "-k", "2", "-partial-labels", f, "-quiet"}
 		}},
 		{"eval -truth", func(f string) []string { return []string{"eval", "-truth", f, "-pred", labels} }},
 		{"eval -pred", func(f string) []string { return []string{"eval", "-truth", labels, "-pred", f} }},
