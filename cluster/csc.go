@@ -134,6 +134,24 @@ func (m *signedCSR) MulTo(dst, x *mat.Dense) {
 	}
 }
 
+// addMulTo adds the product of the stored matrix (the raw entries w, not
+// the normalized operator of MulTo) with x to dst: dst += M x, row by row
+// in the order of the stored entries. Cost O(nnz·p) for p columns.
+func (m *signedCSR) addMulTo(dst, x *mat.Dense) {
+	_, p := x.Dims()
+	dm, xr := dst.RawMatrix(), x.RawMatrix()
+	for i := 0; i < m.n; i++ {
+		out := dm.Data[i*dm.Stride : i*dm.Stride+p]
+		for t := m.ptr[i]; t < m.ptr[i+1]; t++ {
+			j := m.idx[t]
+			v := m.w[t]
+			for c, xv := range xr.Data[j*xr.Stride : j*xr.Stride+p] {
+				out[c] += v * xv
+			}
+		}
+	}
+}
+
 // Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels. Without constraints it is NJW without row
 // normalization on γW, i.e. on W.

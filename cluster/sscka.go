@@ -192,16 +192,10 @@ func (b *ssckaBase) MulTo(dst, x *mat.Dense) {
 		}
 	}
 	b.g.MulTo(dst, xs)
+	b.om.addMulTo(dst, xs)
 	dm, xr := dst.RawMatrix(), xs.RawMatrix()
 	for i := 0; i < n; i++ {
 		out := dm.Data[i*dm.Stride : i*dm.Stride+p]
-		for t := b.om.ptr[i]; t < b.om.ptr[i+1]; t++ {
-			j := b.om.idx[t]
-			v := b.om.w[t]
-			for c, xv := range xr.Data[j*xr.Stride : j*xr.Stride+p] {
-				out[c] += v * xv
-			}
-		}
 		if b.diag != nil {
 			for c, xv := range xr.Data[i*xr.Stride : i*xr.Stride+p] {
 				out[c] += b.diag[i] * xv

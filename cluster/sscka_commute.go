@@ -250,16 +250,7 @@ func (b *commuteBase) MulTo(dst, x *mat.Dense) {
 	t.Mul(b.f.T(), x)
 	dst.Mul(b.f, t)
 	dst.Scale(b.s, dst)
-	dm, xr := dst.RawMatrix(), x.RawMatrix()
-	for i := 0; i < b.om.n; i++ {
-		out := dm.Data[i*dm.Stride : i*dm.Stride+p]
-		for t := b.om.ptr[i]; t < b.om.ptr[i+1]; t++ {
-			v := b.om.w[t]
-			for c, xv := range xr.Data[b.om.idx[t]*xr.Stride : b.om.idx[t]*xr.Stride+p] {
-				out[c] += v * xv
-			}
-		}
-	}
+	b.om.addMulTo(dst, x)
 }
 
 var (
