@@ -467,22 +467,8 @@ func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, eps
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// WU: column t is c_t (W e_i ± W e_j).
-	wu := mat.NewDense(n, q, nil)
-	sign := make([]float64, q)
-	coef := make([]float64, q)
-	for t, pr := range pairs {
-		if t%cscapPairPoll == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		sign[t], coef[t] = cscapColumn(pr, epsM, epsC)
-		for i := 0; i < n; i++ {
-			wu.Set(i, t, coef[t]*(w.At(i, pr.I)+sign[t]*w.At(i, pr.J)))
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	wu, sign, coef, err := woodburyColumns(ctx, w, pairs, epsM, epsC)
+	if err != nil {
 		return nil, err
 	}
 	cm := woodburySystem(wu, pairs, coef, sign)
@@ -550,6 +536,31 @@ const cscapPairPoll = 256
 // woodburySystem returns C = I + UᵀWU of woodbury from WU and U's
 // columns c_t(e_i ± e_j): row t of Uᵀ(WU) is c_t (WU[i,:] ± WU[j,:]).
 // O(q²) for q pairs.
+// woodburyColumns returns WU, whose column t is c_t (W e_i + s_t W e_j)
+// for pair t = (i, j), with the signs s_t and coefficients c_t of
+// cscapColumn. ctx is checked every cscapPairPoll pairs and at the end.
+// Cost O(n·q) for q pairs.
+func woodburyColumns(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (wu *mat.Dense, sign, coef []float64, err error) {
+	n, q := w.SymmetricDim(), len(pairs)
+	wu = mat.NewDense(n, q, nil)
+	sign, coef = make([]float64, q), make([]float64, q)
+	for t, pr := range pairs {
+		if t%cscapPairPoll == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		sign[t], coef[t] = cscapColumn(pr, epsM, epsC)
+		for i := 0; i < n; i++ {
+			wu.Set(i, t, coef[t]*(w.At(i, pr.I)+sign[t]*w.At(i, pr.J)))
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	return wu, sign, coef, nil
+}
+
 func woodburySystem(wu *mat.Dense, pairs []constraint.Pair, coef, sign []float64) *mat.SymDense {
 	q := len(pairs)
 	cm := mat.NewSymDense(q, nil)

@@ -245,13 +245,9 @@ func woodburyByMat(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64)
 	n, q := w.SymmetricDim(), len(pairs)
 	out := mat.NewSymDense(n, nil)
 	out.CopySym(w)
-	wu := mat.NewDense(n, q, nil)
-	sign, coef := make([]float64, q), make([]float64, q)
-	for t, pr := range pairs {
-		sign[t], coef[t] = cscapColumn(pr, epsM, epsC)
-		for i := 0; i < n; i++ {
-			wu.Set(i, t, coef[t]*(w.At(i, pr.I)+sign[t]*w.At(i, pr.J)))
-		}
+	wu, sign, coef, err := woodburyColumns(context.Background(), w, pairs, epsM, epsC)
+	if err != nil {
+		return nil, err
 	}
 	cm := woodburySystem(wu, pairs, coef, sign)
 	x := mat.NewDense(q, n, nil)

@@ -428,13 +428,9 @@ func TestWoodburyLUFallbackMatchesMatLU(t *testing.T) {
 		pairs := randomWeightedPairs(rng, n, q)
 		const epsM, epsC = 1, 0.5
 		// The reference: woodbury's LU branch as it was, by mat.LU.
-		wu := mat.NewDense(n, q, nil)
-		sign, coef := make([]float64, q), make([]float64, q)
-		for k, pr := range pairs {
-			sign[k], coef[k] = cscapColumn(pr, epsM, epsC)
-			for i := 0; i < n; i++ {
-				wu.Set(i, k, coef[k]*(w.At(i, pr.I)+sign[k]*w.At(i, pr.J)))
-			}
+		wu, sign, coef, err := woodburyColumns(context.Background(), w, pairs, epsM, epsC)
+		if err != nil {
+			t.Fatal(err)
 		}
 		c := woodburySystem(wu, pairs, coef, sign)
 		var chol mat.Cholesky
