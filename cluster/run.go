@@ -220,10 +220,10 @@ func (s *Settings) validate(name string) error {
 	return nil
 }
 
-// estimatorsOfK returns the names of the registered methods that estimate
+// KEstimators returns the names of the registered methods that estimate
 // k when Problem.K is 0 (Uses.EstimatesK), in the registry's order. Cost:
-// one New per method, on the error path only.
-func estimatorsOfK() []string {
+// one New per method.
+func KEstimators() []string {
 	var names []string
 	for _, m := range Methods() {
 		if m.New().Uses().EstimatesK {
@@ -325,7 +325,7 @@ func validate(name string, u Uses, p *Problem) error {
 	case p.K < 0 || p.K > n:
 		return fmt.Errorf("%w: %s: k = %d, want 1 ≤ k ≤ n = %d", ErrInvalid, name, p.K, n)
 	case p.K == 0 && !u.EstimatesK:
-		return fmt.Errorf("%w: %s: k = 0, want 1 ≤ k ≤ n = %d (%s does not estimate k; %s do)", ErrInvalid, name, n, name, strings.Join(estimatorsOfK(), ", "))
+		return fmt.Errorf("%w: %s: k = 0, want 1 ≤ k ≤ n = %d (%s does not estimate k; %s do)", ErrInvalid, name, n, name, strings.Join(KEstimators(), ", "))
 	case p.K > 0 && u.MinK > 0 && p.K < u.MinK, p.K > 0 && u.MaxK > 0 && p.K > u.MaxK:
 		return fmt.Errorf("%w: %s: k = %d, the method takes %s", ErrInvalid, name, p.K, kRange(u))
 	}

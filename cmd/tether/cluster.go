@@ -410,7 +410,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	if *k == 0 && !meth.Uses().EstimatesK {
 		// After the input's own checks, which name more specific mistakes.
-		return usagef("cluster", "give -k, the number of clusters: %s does not estimate it (%s do, with -k 0 or no -k)", meth.Name(), strings.Join(kEstimators(), ", "))
+		return usagef("cluster", "give -k, the number of clusters: %s does not estimate it (%s do, with -k 0 or no -k)", meth.Name(), strings.Join(cluster.KEstimators(), ", "))
 	}
 	p.Regularize, p.Disconnected = in.regularize, in.disconnected
 	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial}
@@ -624,16 +624,4 @@ func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *c
 		return err
 	}
 	return m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, p) })
-}
-
-// kEstimators returns the names of the registered methods that estimate k
-// when it is 0 (cluster.Uses.EstimatesK), in the registry's order.
-func kEstimators() []string {
-	var names []string
-	for _, info := range cluster.Methods() {
-		if info.New().Uses().EstimatesK {
-			names = append(names, info.Name)
-		}
-	}
-	return names
 }
