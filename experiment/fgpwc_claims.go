@@ -28,12 +28,7 @@ func fgpwcFracVerdict(ok, total int) Verdict {
 // CCSR's competitiveness and the poor CSP and SL columns.
 func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn, sets int, root string) []Claim {
 	const src = "seed 003 §5.2"
-	var run []fgpwcRow
-	for _, r := range rows {
-		if fgpwcAvailable(r, root) && r.skip == "" {
-			run = append(run, r)
-		}
-	}
+	run := fgpwcRunRows(rows, root)
 	fg, cv := fgpwcColumnByKey("fgpwc"), fgpwcColumnByKey("fgpwc-cv")
 	var claims []Claim
 
@@ -92,20 +87,7 @@ func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn
 
 	// FGPWC against each peer, row by row.
 	for _, p := range peers {
-		wins, total := 0, 0
-		var lost []string
-		for _, r := range run {
-			mf, mp, n := fgpwcPairedARI(results, r, fg, p, sets)
-			if n == 0 {
-				continue
-			}
-			total++
-			if mf > mp {
-				wins++
-			} else {
-				lost = append(lost, fmt.Sprintf("%s %.3f vs %.3f", r.name, mf, mp))
-			}
-		}
+		wins, total, _, lost := fgpwcHeadToHead(results, run, fg, p, sets)
 		ours := fmt.Sprintf("FGPWC higher on %d of %d datasets", wins, total)
 		if len(lost) > 0 {
 			ours += "; not on " + strings.Join(lost, "; ")
@@ -203,4 +185,38 @@ func hasColumn(cols []fgpwcColumn, key string) bool {
 		}
 	}
 	return false
+}
+
+// fgpwcHeadToHead compares column a with column b on each of rows by their
+// paired mean ARIs over the sets both ran (fgpwcPairedARI): total counts
+// the rows both ran (a NaN mean does not count), wins those where a is
+// higher, and won and lost name each row of either kind with both means
+// ("iris 0.888 vs 0.902").
+func fgpwcHeadToHead(results map[string]Values, rows []fgpwcRow, a, b fgpwcColumn, sets int) (wins, total int, won, lost []string) {
+	for _, r := range rows {
+		ma, mb, n := fgpwcPairedARI(results, r, a, b, sets)
+		if n == 0 || math.IsNaN(ma) || math.IsNaN(mb) {
+			continue
+		}
+		total++
+		if ma > mb {
+			wins++
+			won = append(won, fmt.Sprintf("%s %.3f vs %.3f", r.name, ma, mb))
+		} else {
+			lost = append(lost, fmt.Sprintf("%s %.3f vs %.3f", r.name, ma, mb))
+		}
+	}
+	return wins, total, won, lost
+}
+
+// fgpwcRunRows returns the rows of rows that run: their data set is under
+// root and they are not skipped.
+func fgpwcRunRows(rows []fgpwcRow, root string) []fgpwcRow {
+	var run []fgpwcRow
+	for _, r := range rows {
+		if fgpwcAvailable(r, root) && r.skip == "" {
+			run = append(run, r)
+		}
+	}
+	return run
 }

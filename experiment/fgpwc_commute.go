@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/tether-sc/tether/cluster"
@@ -162,6 +161,7 @@ func fgpwcCommuteClaims(results map[string]Values, rows []fgpwcRow, cols []fgpwc
 	}
 	const src = "seed 000 §4.2.1"
 	commute := fgpwcColumnByKey("sscka-commute")
+	run := fgpwcRunRows(rows, root)
 	var claims []Claim
 	for _, base := range []struct{ key, quote string }{
 		{"sscka-ncut", "A better choice for normalized cut would be the Moore-Penrose pseudo-inverse of the graph Laplacian"},
@@ -170,25 +170,7 @@ func fgpwcCommuteClaims(results map[string]Values, rows []fgpwcRow, cols []fgpwc
 		if !hasColumn(cols, base.key) {
 			continue
 		}
-		b := fgpwcColumnByKey(base.key)
-		wins, total := 0, 0
-		var lost, won []string
-		for _, r := range rows {
-			if !fgpwcAvailable(r, root) || r.skip != "" {
-				continue
-			}
-			mc, mb, n := fgpwcPairedARI(results, r, commute, b, sets)
-			if n == 0 || math.IsNaN(mc) || math.IsNaN(mb) {
-				continue
-			}
-			total++
-			if mc > mb {
-				wins++
-				won = append(won, fmt.Sprintf("%s %.3f vs %.3f", r.name, mc, mb))
-			} else {
-				lost = append(lost, fmt.Sprintf("%s %.3f vs %.3f", r.name, mc, mb))
-			}
-		}
+		wins, total, won, lost := fgpwcHeadToHead(results, run, commute, fgpwcColumnByKey(base.key), sets)
 		ours := fmt.Sprintf("commute kernel higher on %d of %d datasets", wins, total)
 		if len(won) > 0 {
 			ours += ": " + strings.Join(won, "; ")
