@@ -875,13 +875,7 @@ func TestSessionWaitEndsWithContext(t *testing.T) {
 	if !ok {
 		t.Fatal("no session")
 	}
-	for _, c := range []struct {
-		name, method, path, body string
-	}{
-		{"info", "GET", base, ""},
-		{"constraints", "POST", base + "/constraints", `{"pairs":[{"i":0,"j":1,"kind":"ml"}]}`},
-		{"cluster", "POST", base + "/cluster", `{"k":2,"seed":1}`},
-	} {
+	for _, c := range waitingCalls(base) {
 		t.Run(c.name, func(t *testing.T) {
 			ss.mu.Lock() // another request's turn
 			ctx, leave := context.WithCancel(context.Background())
@@ -1166,13 +1160,7 @@ func TestSessionWaitBounded(t *testing.T) {
 	id := newSession(t, s, 100)
 	base := "/api/sessions/" + id
 	ss, _ := s.sessions.get(id)
-	for _, c := range []struct {
-		name, method, path, body string
-	}{
-		{"info", "GET", base, ""},
-		{"constraints", "POST", base + "/constraints", `{"pairs":[{"i":0,"j":1,"kind":"ml"}]}`},
-		{"cluster", "POST", base + "/cluster", `{"k":2,"seed":1}`},
-	} {
+	for _, c := range waitingCalls(base) {
 		t.Run(c.name, func(t *testing.T) {
 			ss.mu.Lock() // an earlier request's turn
 			start := time.Now()
@@ -1544,4 +1532,18 @@ func callAsync(t *testing.T, s *Server, method, path, ctype string, body []byte)
 		replied <- callReply{code, b, time.Now()}
 	}()
 	return replied
+}
+
+// sessionCall is one request of a table over a session's endpoints.
+type sessionCall struct{ name, method, path, body string }
+
+// waitingCalls are the requests that wait for the session at base (a
+// read, a change of its constraints and a clustering), for the tests of
+// that wait.
+func waitingCalls(base string) []sessionCall {
+	return []sessionCall{
+		{"info", "GET", base, ""},
+		{"constraints", "POST", base + "/constraints", `{"pairs":[{"i":0,"j":1,"kind":"ml"}]}`},
+		{"cluster", "POST", base + "/cluster", `{"k":2,"seed":1}`},
+	}
 }
