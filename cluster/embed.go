@@ -412,7 +412,7 @@ func belowResolution(values []float64, kind graph.LaplacianKind, deg []float64, 
 	if es := s.orDefault().EigenSettings; es != nil {
 		tol = es.Tol
 		if tol == 0 {
-			tol = 1e-10 // eigen's default
+			tol = eigen.DefaultTol
 		}
 	}
 	norm := 2.0

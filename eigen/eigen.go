@@ -126,8 +126,9 @@ var (
 	ErrInvalid = errors.New("eigen: invalid argument")
 )
 
-// defaultTol is the tolerance used when Settings.Tol is 0.
-const defaultTol = 1e-10
+// DefaultTol is the relative residual tolerance used when Settings.Tol
+// is 0.
+const DefaultTol = 1e-10
 
 // defaultSeed seeds the PCG generator used when Settings.Src is nil.
 const defaultSeed1, defaultSeed2 = 0x7e7e5eed, 0x1a2c05
@@ -159,7 +160,7 @@ func (s *Settings) Validate() error {
 
 // resolve applies the documented defaults without modifying s.
 func (s *Settings) resolve(defMaxIter int) (config, error) {
-	c := config{tol: defaultTol, maxIter: defMaxIter}
+	c := config{tol: DefaultTol, maxIter: defMaxIter}
 	if err := s.Validate(); err != nil {
 		return c, err
 	}
