@@ -20,6 +20,7 @@ func TestShareAndFracVerdicts(t *testing.T) {
 		{0, 0, NotTestable, NotTestable},
 		{3, 3, Held, Held},
 		{0, 3, NotHeld, NotHeld},
+		{1, 3, PartlyHeld, NotHeld},
 		{2, 3, PartlyHeld, Held},
 		{1, 2, PartlyHeld, PartlyHeld},
 		{4, 9, PartlyHeld, NotHeld},

@@ -141,14 +141,3 @@ func TestFig62ClaimsFollowRule(t *testing.T) {
 		}
 	}
 }
-
-func TestVerdictAll(t *testing.T) {
-	for _, tc := range []struct {
-		ok, total int
-		want      Verdict
-	}{{0, 0, NotTestable}, {3, 3, Held}, {1, 3, PartlyHeld}, {0, 3, NotHeld}} {
-		if got := verdictAll(tc.ok, tc.total); got != tc.want {
-			t.Errorf("verdictAll(%d, %d) = %v, want %v", tc.ok, tc.total, got, tc.want)
-		}
-	}
-}

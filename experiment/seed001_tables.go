@@ -401,7 +401,7 @@ func seed001TablesReport(env *Env, s seed001TablesSetup, res map[string]Values) 
 	if len(t2Fail) > 0 {
 		c2.Ours += "; not reached: " + strings.Join(t2Fail, ", ")
 	}
-	c2.Verdict = verdictOf(t2OK, t2Cells)
+	c2.Verdict = shareVerdict(t2OK, t2Cells)
 	claims = append(claims, c2)
 	c3 := Claim{Source: "seed 001 §5.1.2, Table 3",
 		Quote: "Again λ of our approach was found to be in the range [0.1, 10].",
@@ -410,7 +410,7 @@ func seed001TablesReport(env *Env, s seed001TablesSetup, res map[string]Values) 
 	if len(t3Fail) > 0 {
 		c3.Ours += "; not reached (L1-CSC best vs CSP best): " + strings.Join(t3Fail, ", ")
 	}
-	c3.Verdict = verdictOf(t3OK, t3Cells)
+	c3.Verdict = shareVerdict(t3OK, t3Cells)
 	claims = append(claims, c3)
 	claims = append(claims, Claim{Source: "seed 001 §5.1.2, Tables 2–3",
 		Quote:   "We observe here that λ is much smaller than α in all cases. The value of α goes as high as 10^23.",
@@ -449,20 +449,6 @@ func seed001TablesReport(env *Env, s seed001TablesSetup, res map[string]Values) 
 	out := &Output{Markdown: b.String(), Files: map[string][]byte{"seed001-tables2-3.csv": buf.Bytes()}, Claims: claims}
 	out.Files["README.md"] = []byte(out.Markdown)
 	return out, nil
-}
-
-// verdictOf is Held when ok == total > 0, NotHeld when ok == 0 < total,
-// PartlyHeld in between and NotTestable without cases.
-func verdictOf(ok, total int) Verdict {
-	switch {
-	case total == 0:
-		return NotTestable
-	case ok == total:
-		return Held
-	case ok == 0:
-		return NotHeld
-	}
-	return PartlyHeld
 }
 
 func orDash(s string) string {

@@ -47,17 +47,6 @@ func TestSeed001TablesVerdicts(t *testing.T) {
 	}
 }
 
-func TestVerdictOf(t *testing.T) {
-	for _, c := range []struct {
-		ok, total int
-		want      Verdict
-	}{{0, 0, NotTestable}, {0, 3, NotHeld}, {1, 3, PartlyHeld}, {3, 3, Held}} {
-		if got := verdictOf(c.ok, c.total); got != c.want {
-			t.Errorf("verdictOf(%d, %d) = %v, want %v", c.ok, c.total, got, c.want)
-		}
-	}
-}
-
 // checkClaims fails unless out has at least min claims, each with a
 // source, a quote and a rule, a Reason when not testable, and each held
 // or not-held verdict written on the page as the page writes verdicts

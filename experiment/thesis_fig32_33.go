@@ -309,7 +309,7 @@ func fig32Claims(ks []int, curves map[string]*labelCurve) []Claim {
 	c = Claim{Source: src, Quote: "NOA-SSC degrades less quickly than other methods",
 		Rule:    "NOA-SSC's drop in mean ARI from the smallest to the largest k is smaller than LABEL PROP.'s and Mavroeidis's",
 		Ours:    fmt.Sprintf("drops: NOA-SSC %.3f, LABEL PROP. %.3f, Mavroeidis %.3f", drop("noa-ssc"), drop("labelprop"), drop("mavro")),
-		Verdict: verdictAll(less, 2)}
+		Verdict: shareVerdict(less, 2)}
 	claims = append(claims, c)
 	// (4) label propagation degrades quickly.
 	c = Claim{Source: src, Quote: "In the case of harmonic Laplacian, where a greater k degrades quickly the quality of the clustering",
@@ -449,7 +449,7 @@ func fig33Claims(fracs []float64, all map[string]map[string]*labelCurve) []Claim
 	}
 	claims = append(claims, Claim{Source: src, Quote: "As this number increases, we can see that NOA-SSC improves the results",
 		Rule: fmt.Sprintf("NOA-SSC's mean ARI at the largest share (%.0f%%) is above that at the smallest (%.0f%%), on each dataset", 100*fracs[len(fracs)-1], 100*fracs[0]),
-		Ours: strings.Join(parts, "; "), Verdict: verdictAll(ok, len(names))})
+		Ours: strings.Join(parts, "; "), Verdict: shareVerdict(ok, len(names))})
 	// (2) NOA-SSC above SPH. SC at every share.
 	ok, total := 0, 0
 	parts = nil
@@ -470,7 +470,7 @@ func fig33Claims(fracs []float64, all map[string]map[string]*labelCurve) []Claim
 	}
 	claims = append(claims, Claim{Source: src, Quote: "On both datasets the introduction of label constraints using NOA-SSC improves the scores",
 		Rule: "NOA-SSC's mean ARI is above SPH. SC's at every share, on both datasets",
-		Ours: strings.Join(parts, "; "), Verdict: verdictAll(ok, total)})
+		Ours: strings.Join(parts, "; "), Verdict: shareVerdict(ok, total)})
 	// (3) label propagation below SPH. SC with few labels.
 	ok = 0
 	parts = nil
@@ -483,7 +483,7 @@ func fig33Claims(fracs []float64, all map[string]map[string]*labelCurve) []Claim
 	}
 	claims = append(claims, Claim{Source: src, Quote: "Label propagation degrades the results when the number of constraints is low",
 		Rule: fmt.Sprintf("LABEL PROP.'s mean ARI at the smallest share (%.0f%%) is below SPH. SC's, on each dataset", 100*fracs[0]),
-		Ours: strings.Join(parts, "; "), Verdict: verdictAll(ok, len(names))})
+		Ours: strings.Join(parts, "; "), Verdict: shareVerdict(ok, len(names))})
 	// (4) label propagation eventually beats NOA-SSC.
 	ok = 0
 	parts = nil
@@ -497,7 +497,7 @@ func fig33Claims(fracs []float64, all map[string]map[string]*labelCurve) []Claim
 	}
 	claims = append(claims, Claim{Source: src, Quote: "[label propagation] eventually reports better results than NOA-SSC when the number of constraints is unrealistically large",
 		Rule: fmt.Sprintf("LABEL PROP.'s mean ARI at the largest share (%.0f%%) is above NOA-SSC's, on each dataset", 100*fracs[last]),
-		Ours: strings.Join(parts, "; "), Verdict: verdictAll(ok, len(names))})
+		Ours: strings.Join(parts, "; "), Verdict: shareVerdict(ok, len(names))})
 	// (5) Mavroeidis degrades on zoo.
 	if _, ok := all["zoo"]; ok {
 		f, l := ends("zoo", "mavro")

@@ -270,7 +270,7 @@ func fig46Claims(counts []int, curves map[string]*labelCurve) []Claim {
 	}
 	claims := []Claim{{Source: src, Quote: "FGPWC on the other hand performs better with fewer constraints",
 		Rule: "FGPWC's mean ARI is above SSC:KA's and FAST-GE's at the two smallest counts",
-		Ours: strings.Join(parts, "; "), Verdict: verdictAll(ok, total)}}
+		Ours: strings.Join(parts, "; "), Verdict: shareVerdict(ok, total)}}
 	// (2) SSC:KA and FAST-GE need many more constraints: the count at which
 	// they first reach ARI 0.9 is larger than FGPWC's (never reaching = ∞).
 	const level = 0.9
@@ -289,7 +289,7 @@ func fig46Claims(counts []int, curves map[string]*labelCurve) []Claim {
 	case rf == 0:
 		c.Verdict, c.Reason = NotHeld, "FGPWC never reaches the level either"
 	default:
-		c.Verdict = verdictAll(btoi(later(rs))+btoi(later(re)), 2)
+		c.Verdict = shareVerdict(btoi(later(rs))+btoi(later(re)), 2)
 	}
 	claims = append(claims, c)
 	// (3) the closure: at the largest count it recovers the partition.
