@@ -20,7 +20,6 @@ import (
 	"github.com/tether-sc/tether/active"
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
-	"github.com/tether-sc/tether/dataset/catalog"
 	"github.com/tether-sc/tether/internal/figure"
 	"github.com/tether-sc/tether/metrics"
 )
@@ -114,10 +113,7 @@ func Active() Experiment {
 
 func activeCells(env *Env) ([]Cell, error) {
 	plan := activePlanFor(env)
-	root := env.DataRoot
-	if root == "" {
-		root = catalog.DefaultRoot()
-	}
+	root := env.dataRoot()
 	loader := newFGPWCLoader(root, env.Seed)
 	var cells []Cell
 	for _, r := range plan.rows {
@@ -276,10 +272,7 @@ func fmtReach(q int, ok bool) string {
 
 func activeReport(env *Env, results map[string]Values) (*Output, error) {
 	plan := activePlanFor(env)
-	root := env.DataRoot
-	if root == "" {
-		root = catalog.DefaultRoot()
-	}
+	root := env.dataRoot()
 	var rows []fgpwcRow
 	var absent []string
 	for _, r := range plan.rows {

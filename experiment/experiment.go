@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tether-sc/tether/dataset/catalog"
 )
 
 // Values are the named figures one cell produces, e.g. {"ari": 0.93,
@@ -42,6 +44,16 @@ type Env struct {
 	Quick bool
 	// Seed is the base seed of every random choice.
 	Seed uint64
+}
+
+// dataRoot is the folder the catalogue's datasets are read from: DataRoot,
+// or catalog.DefaultRoot ($TETHER_DATASETS, else ../shared/datasets) when
+// DataRoot is empty. Cost: at most one environment lookup.
+func (e *Env) dataRoot() string {
+	if e.DataRoot == "" {
+		return catalog.DefaultRoot()
+	}
+	return e.DataRoot
 }
 
 // Output is what an experiment's report writes: Markdown (a section of the

@@ -154,11 +154,7 @@ func GraphSensitivity() Experiment {
 	}
 	loader := func(env *Env, rd gsReading) *fgpwcLoader {
 		if fl[rd.key] == nil {
-			root := env.DataRoot
-			if root == "" {
-				root = catalog.DefaultRoot()
-			}
-			fl[rd.key] = newFGPWCLoader(root, env.Seed)
+			fl[rd.key] = newFGPWCLoader(env.dataRoot(), env.Seed)
 			fl[rd.key].spec = rd.spec
 		}
 		return fl[rd.key]
@@ -170,7 +166,7 @@ func GraphSensitivity() Experiment {
 		Cells: func(env *Env) ([]Cell, error) {
 			var cells []Cell
 			run, _ := ssSelected(env)
-			rows := gsFGPWCRows(rootOf(env), env.Quick)
+			rows := gsFGPWCRows(env.dataRoot(), env.Quick)
 			for _, rd := range gsReadings {
 				cache, ld := ss[rd.key], loader(env, rd)
 				for _, d := range run {
@@ -203,14 +199,6 @@ func GraphSensitivity() Experiment {
 		},
 		Report: func(env *Env, results map[string]Values) (*Output, error) { return gsReport(env, results) },
 	}
-}
-
-// rootOf is env's datasets folder (the catalogue default when empty).
-func rootOf(env *Env) string {
-	if env.DataRoot == "" {
-		return catalog.DefaultRoot()
-	}
-	return env.DataRoot
 }
 
 // gsSize is the number of nodes of a dataset of Tables 3.1/4.2.
@@ -258,7 +246,7 @@ func gsReport(env *Env, results map[string]Values) (*Output, error) {
 		"\"order kept\" says whether ours under a graph has the same order, and Kendall's τ between the two orders.\n\n")
 	fmt.Fprintf(&csv, "# tether repro graph-sensitivity\ntable,graph,method,datasets,ari_mean,published_mean,mean_abs_diff\n")
 	run, _ := ssSelected(env)
-	rows := gsFGPWCRows(rootOf(env), env.Quick)
+	rows := gsFGPWCRows(env.dataRoot(), env.Quick)
 	for _, t := range gsTables() {
 		// Datasets of the table and the result prefix of each.
 		var names []string

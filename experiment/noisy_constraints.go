@@ -19,7 +19,6 @@ import (
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
-	"github.com/tether-sc/tether/dataset/catalog"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/figure"
 	"github.com/tether-sc/tether/metrics"
@@ -256,10 +255,7 @@ func noisyRuns(r fgpwcRow, m noisyMethod) bool {
 
 func noisyCells(env *Env) ([]Cell, error) {
 	plan := noisyPlanFor(env)
-	root := env.DataRoot
-	if root == "" {
-		root = catalog.DefaultRoot()
-	}
+	root := env.dataRoot()
 	loader := newFGPWCLoader(root, env.Seed)
 	var cells []Cell
 	for _, r := range plan.rows {
@@ -594,10 +590,7 @@ func noisyLossOver(results map[string]Values, name string, d int, key string, ra
 
 func noisyReport(env *Env, results map[string]Values) (*Output, error) {
 	plan := noisyPlanFor(env)
-	root := env.DataRoot
-	if root == "" {
-		root = catalog.DefaultRoot()
-	}
+	root := env.dataRoot()
 	var rows []fgpwcRow
 	var absent []string
 	for _, r := range plan.rows {

@@ -184,13 +184,6 @@ func realKey(name, dens, method string, rep int) string {
 	return fmt.Sprintf("%s/%s/%s/%d/%s", name, dens, col, rep, realDefaults())
 }
 
-func realRoot(env *Env) string {
-	if env.DataRoot != "" {
-		return env.DataRoot
-	}
-	return catalog.DefaultRoot()
-}
-
 // realAvailable reports whether the files of a dataset are present.
 func realAvailable(name, root string) bool {
 	return fgpwcAvailable(fgpwcRow{name: name}, root)
@@ -198,7 +191,7 @@ func realAvailable(name, root string) bool {
 
 func realCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {
 	plan := realPlanFor(env)
-	root := realRoot(env)
+	root := env.dataRoot()
 	var cells []Cell
 	for _, r := range plan.rows {
 		if !realAvailable(r.name, root) {
@@ -461,7 +454,7 @@ func realChoicesOver(results map[string]Values, name, dens string, from, to int)
 
 func realReport(env *Env, results map[string]Values) (*Output, error) {
 	plan := realPlanFor(env)
-	root := realRoot(env)
+	root := env.dataRoot()
 	var rows []realRow
 	var absent []string
 	for _, r := range plan.rows {
