@@ -272,16 +272,7 @@ func fmtReach(q int, ok bool) string {
 
 func activeReport(env *Env, results map[string]Values) (*Output, error) {
 	plan := activePlanFor(env)
-	root := env.dataRoot()
-	var rows []fgpwcRow
-	var absent []string
-	for _, r := range plan.rows {
-		if fgpwcAvailable(r, root) {
-			rows = append(rows, r)
-		} else {
-			absent = append(absent, r.name)
-		}
-	}
+	rows, absent := fgpwcPresent(plan.rows, env.dataRoot())
 	steps := plan.steps()
 	out := &Output{Files: map[string][]byte{}}
 	for _, m := range plan.methods {

@@ -422,6 +422,20 @@ func fgpwcAvailable(r fgpwcRow, root string) bool {
 	return true
 }
 
+// fgpwcPresent splits rows into those whose files are under root
+// (fgpwcAvailable), in order, and the names of the others. Cost: a stat
+// of each catalogued row's files.
+func fgpwcPresent(rows []fgpwcRow, root string) (present []fgpwcRow, absent []string) {
+	for _, r := range rows {
+		if fgpwcAvailable(r, root) {
+			present = append(present, r)
+		} else {
+			absent = append(absent, r.name)
+		}
+	}
+	return present, absent
+}
+
 // fgpwcRun runs one method on one constraint set.
 func fgpwcRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, method string, rep int, seed uint64) (Values, error) {
 	inst, err := loader.get(ctx, r)
