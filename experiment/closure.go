@@ -313,19 +313,30 @@ func closureRange(rows []closureRow, fig string, x func(closureRow) float64) (lo
 
 // savePanels draws charts side by side into a PNG.
 func savePanels(path string, charts []*figureChart) error {
-	plots := make([]*plot.Plot, 0, len(charts))
+	lcs := make([]figure.LineChart, 0, len(charts))
 	for _, c := range charts {
 		lc := figure.LineChart{Title: c.title, XLabel: c.xlabel, YLabel: c.ylabel, YMin: 0, YMax: 1.02, LegendRight: true, XBreak: c.xbreak, XTicks: c.xticks}
 		for i, s := range c.series {
 			lc.Series = append(lc.Series, figure.Series{Name: s.name, X: s.x, Y: s.y, Err: s.e, Marked: c.distinct, Dashed: c.distinct && i%2 == 1})
 		}
-		p, err := figure.Lines(lc)
+		lcs = append(lcs, lc)
+	}
+	return saveLineCharts(path, 5.5*vg.Inch, 4.5*vg.Inch, lcs)
+}
+
+// saveLineCharts draws each chart (figure.Lines) and writes them side by
+// side, each panelWidth wide and height high, as one PNG at path
+// (figure.SavePNG). Cost: one plot per chart and one PNG encoding.
+func saveLineCharts(path string, panelWidth, height vg.Length, charts []figure.LineChart) error {
+	plots := make([]*plot.Plot, 0, len(charts))
+	for _, c := range charts {
+		p, err := figure.Lines(c)
 		if err != nil {
 			return err
 		}
 		plots = append(plots, p)
 	}
-	return figure.SavePNG(path, 5.5*vg.Inch, 4.5*vg.Inch, plots...)
+	return figure.SavePNG(path, panelWidth, height, plots...)
 }
 
 func closureCSV(command string, rows []closureRow) string {

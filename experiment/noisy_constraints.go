@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tether-sc/tether/cluster"
@@ -1344,9 +1343,9 @@ func noisyFigures(env *Env, results map[string]Values, rows []fgpwcRow, plan noi
 	keys := noisyFigureMethods
 	var figs []string
 	for _, d := range plan.densities {
-		var panels []*figure.LineChart
+		var panels []figure.LineChart
 		for _, r := range rows {
-			c := &figure.LineChart{Title: fmt.Sprintf("%s, density %d/n", r.name, d), XLabel: "% of constraints flipped", YLabel: "ARI (unconstrained pairs)", LegendRight: false}
+			c := figure.LineChart{Title: fmt.Sprintf("%s, density %d/n", r.name, d), XLabel: "% of constraints flipped", YLabel: "ARI (unconstrained pairs)", LegendRight: false}
 			for _, k := range keys {
 				var m noisyMethod
 				found := false
@@ -1376,17 +1375,9 @@ func noisyFigures(env *Env, results map[string]Values, rows []fgpwcRow, plan noi
 		// Two rows of panels would need a grid; draw one PNG of three
 		// panels per half to keep them legible.
 		for half := 0; half*3 < len(panels); half++ {
-			var ps = panels[half*3 : min(len(panels), half*3+3)]
-			var plots = make([]*plot.Plot, 0, len(ps))
-			for _, c := range ps {
-				p, err := figure.Lines(*c)
-				if err != nil {
-					return nil, err
-				}
-				plots = append(plots, p)
-			}
+			ps := panels[half*3 : min(len(panels), half*3+3)]
 			png := fmt.Sprintf("noisy-d%d-%d.png", d, half+1)
-			if err := figure.SavePNG(filepath.Join(env.OutDir, png), 13*vg.Centimeter, 11*vg.Centimeter, plots...); err != nil {
+			if err := saveLineCharts(filepath.Join(env.OutDir, png), 13*vg.Centimeter, 11*vg.Centimeter, ps); err != nil {
 				return nil, err
 			}
 			figs = append(figs, png)

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tether-sc/tether/cluster"
@@ -385,15 +384,7 @@ func seed001Report(env *Env, s seed001Setup, res map[string]Values) (*Output, er
 	}
 	out := &Output{Files: map[string][]byte{"seed001-fig2-3.csv": buf.Bytes()}, Claims: claims}
 	if env.OutDir != "" && len(charts) > 0 {
-		var plots []*plot.Plot
-		for _, c := range charts {
-			p, err := figure.Lines(c)
-			if err != nil {
-				return nil, err
-			}
-			plots = append(plots, p)
-		}
-		if err := figure.SavePNG(filepath.Join(env.OutDir, "seed001-fig2-3.png"), 9*vg.Centimeter, 7*vg.Centimeter, plots...); err != nil {
+		if err := saveLineCharts(filepath.Join(env.OutDir, "seed001-fig2-3.png"), 9*vg.Centimeter, 7*vg.Centimeter, charts); err != nil {
 			return nil, err
 		}
 		out.Figures = append(out.Figures, "seed001-fig2-3.png")

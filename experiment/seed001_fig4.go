@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tether-sc/tether/cluster"
@@ -402,19 +401,11 @@ func fig4Report(env *Env, s fig4Setup, data *memo[string, *fig4Data], res map[st
 	b.WriteString(findings)
 	var files []string
 	if env.OutDir != "" {
-		var plots []*plot.Plot
-		for _, ch := range charts {
-			p, err := figure.Lines(ch)
-			if err != nil {
-				return nil, err
-			}
-			plots = append(plots, p)
-		}
 		if err := os.MkdirAll(env.OutDir, 0o755); err != nil {
 			return nil, err
 		}
 		name := "seed001-fig4.png"
-		if err := figure.SavePNG(filepath.Join(env.OutDir, name), 5*vg.Inch, 4*vg.Inch, plots...); err != nil {
+		if err := saveLineCharts(filepath.Join(env.OutDir, name), 5*vg.Inch, 4*vg.Inch, charts); err != nil {
 			return nil, err
 		}
 		files = append(files, name)

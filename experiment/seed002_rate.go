@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tether-sc/tether/cluster"
@@ -308,19 +307,11 @@ func rateReport(env *Env, s rateSetup, res map[string]Values) (*Output, error) {
 			fmt.Fprintf(&b, "FCSC (`csp`) had no feasible solution at the default α on %d of its %d cells (rates above 0 × repetitions).\n\n", c, cells)
 		}
 		if env.OutDir != "" {
-			var plots []*plot.Plot
-			for _, c := range charts {
-				p, err := figure.Lines(c)
-				if err != nil {
-					return nil, err
-				}
-				plots = append(plots, p)
-			}
 			name := "rate-" + ds + ".png"
 			if err := os.MkdirAll(env.OutDir, 0o755); err != nil {
 				return nil, err
 			}
-			if err := figure.SavePNG(filepath.Join(env.OutDir, name), 5*vg.Inch, 4*vg.Inch, plots...); err != nil {
+			if err := saveLineCharts(filepath.Join(env.OutDir, name), 5*vg.Inch, 4*vg.Inch, charts); err != nil {
 				return nil, err
 			}
 			files = append(files, name)
