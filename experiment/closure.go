@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -322,6 +323,20 @@ func savePanels(path string, charts []*figureChart) error {
 		lcs = append(lcs, lc)
 	}
 	return saveLineCharts(path, 5.5*vg.Inch, 4.5*vg.Inch, lcs)
+}
+
+// savePanelsFigure saves charts as the figure name.png in env.OutDir
+// (savePanels), adds the file to out.Figures and links it on the page md
+// ("![name](name.png)" on a line of its own after a blank line). Cost:
+// savePanels'.
+func savePanelsFigure(env *Env, out *Output, md io.Writer, name string, charts []*figureChart) error {
+	png := name + ".png"
+	if err := savePanels(filepath.Join(env.OutDir, png), charts); err != nil {
+		return err
+	}
+	out.Figures = append(out.Figures, png)
+	fmt.Fprintf(md, "\n![%s](%s)\n", name, png)
+	return nil
 }
 
 // saveLineCharts draws each chart (figure.Lines) and writes them side by

@@ -217,11 +217,9 @@ func fig32Report(env *Env, lf *labelFigures, zoo ssDataset, results map[string]V
 	}
 	if env.OutDir != "" {
 		ch := labelChart("Thesis Fig. 3.2: zoo, 10% labels", "k of the k-NN graph", fx, curves)
-		if err := savePanels(filepath.Join(env.OutDir, "fig3.2.png"), []*figureChart{ch}); err != nil {
+		if err := savePanelsFigure(env, out, &md, "fig3.2", []*figureChart{ch}); err != nil {
 			return nil, err
 		}
-		out.Figures = []string{"fig3.2.png"}
-		md.WriteString("\n![fig3.2](fig3.2.png)\n")
 	}
 	md.WriteString("\nAll figures are in `fig3.2.csv`.\n")
 	out.Claims = fig32Claims(ks, curves)
@@ -409,11 +407,9 @@ func fig33Report(env *Env, results map[string]Values) (*Output, error) {
 	}
 	out := &Output{Files: map[string][]byte{"fig3.3.csv": csv.Bytes()}}
 	if env.OutDir != "" && len(panels) > 0 {
-		if err := savePanels(filepath.Join(env.OutDir, "fig3.3.png"), panels); err != nil {
+		if err := savePanelsFigure(env, out, &md, "fig3.3", panels); err != nil {
 			return nil, err
 		}
-		out.Figures = []string{"fig3.3.png"}
-		md.WriteString("\n![fig3.3](fig3.3.png)\n")
 	}
 	md.WriteString("\nAll figures are in `fig3.3.csv`.\n")
 	out.Claims = fig33Claims(fracs, all)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -229,11 +228,9 @@ func fig46Report(env *Env, inst *fgpwcInstance, results map[string]Values) (*Out
 			c := curves[m.key]
 			ch.series = append(ch.series, seriesData{name: m.label, x: xs, y: c.mean, e: c.sd})
 		}
-		if err := savePanels(filepath.Join(env.OutDir, "fig4.6.png"), []*figureChart{ch}); err != nil {
+		if err := savePanelsFigure(env, out, &md, "fig4.6", []*figureChart{ch}); err != nil {
 			return nil, err
 		}
-		out.Figures = []string{"fig4.6.png"}
-		md.WriteString("\n![fig4.6](fig4.6.png)\n")
 	}
 	md.WriteString("\nAll figures are in `fig4.6.csv`.\n")
 	out.Claims = fig46Claims(counts, curves)
