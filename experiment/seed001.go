@@ -213,13 +213,25 @@ func seed001Pairs(truth []int, pct, noise float64, src rand.Source) *constraint.
 	return &constraint.Set{N: n, Pairs: pairs}
 }
 
-func seed001Cell(ctx context.Context, env *Env, graphs *memo[string, *seed001Data], ds, method string, noise, pct float64, rep int) (Values, error) {
+// seed001Draw loads ds (seed001Load) and draws its constraint set rep
+// with a share pct of the nodes known and a share noise of the pairs
+// flipped (seed001Pairs), seeded by env.Seed, ds, noise, pct and rep: at
+// noise 0 seed001-tables2-3 gets the clean sets of seed001-fig2-3. Cost:
+// the load on ds's first use, then one seed001Pairs.
+func seed001Draw(ctx context.Context, env *Env, graphs *memo[string, *seed001Data], ds string, noise, pct float64, rep int) (*seed001Data, *constraint.Set, error) {
 	data, err := seed001Load(ctx, env, graphs, ds)
+	if err != nil {
+		return nil, nil, err
+	}
+	src := rand.NewPCG(env.Seed, seedStream("seed001", ds, fmt.Sprint(noise), fmt.Sprint(pct), fmt.Sprint(rep)))
+	return data, seed001Pairs(data.truth, pct, noise, src), nil
+}
+
+func seed001Cell(ctx context.Context, env *Env, graphs *memo[string, *seed001Data], ds, method string, noise, pct float64, rep int) (Values, error) {
+	data, set, err := seed001Draw(ctx, env, graphs, ds, noise, pct, rep)
 	if err != nil {
 		return nil, err
 	}
-	src := rand.NewPCG(env.Seed, seedStream("seed001", ds, fmt.Sprint(noise), fmt.Sprint(pct), fmt.Sprint(rep)))
-	set := seed001Pairs(data.truth, pct, noise, src)
 	m, err := cluster.New(method)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,9 +23,10 @@ import (
 // everywhere.
 //
 // Protocol (ours): the graphs, classes and constraints of seed001-fig2-3
-// (seed001Load, seed001Pairs: the same constraint sets for the same rep),
-// each method run over a grid of its parameter (seed001LambdaGrid,
-// seed001AlphaGrid), seed001TableReps runs per point, NMI averaged.
+// (seed001Draw: seed001Load, seed001Pairs; the same constraint sets for
+// the same rep), each method run over a grid of its parameter
+// (seed001LambdaGrid, seed001AlphaGrid), seed001TableReps runs per point,
+// NMI averaged.
 func seed001Tables() Experiment {
 	graphs := &memo[string, *seed001Data]{}
 	return Experiment{
@@ -111,12 +111,10 @@ func seed001TablesKey(ds, m string, v, pct float64, rep int) string {
 // seed001TablesCell runs one method with parameter v on constraint set rep
 // of seed001-fig2-3 (clean).
 func seed001TablesCell(ctx context.Context, env *Env, graphs *memo[string, *seed001Data], ds, method string, v, pct float64, rep int) (Values, error) {
-	data, err := seed001Load(ctx, env, graphs, ds)
+	data, set, err := seed001Draw(ctx, env, graphs, ds, 0, pct, rep)
 	if err != nil {
 		return nil, err
 	}
-	src := rand.NewPCG(env.Seed, seedStream("seed001", ds, fmt.Sprint(0.0), fmt.Sprint(pct), fmt.Sprint(rep)))
-	set := seed001Pairs(data.truth, pct, 0, src)
 	var m cluster.Method
 	switch method {
 	case "l1csc":
