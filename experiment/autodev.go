@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -113,11 +112,7 @@ func autoDevKey(name, method string, rep int) string {
 
 // autoDevLoad generates a dataset and its graph.
 func autoDevLoad(ctx context.Context, r autoDevRow, seed uint64) (*realInstance, error) {
-	g, err := synth.Lookup(r.gen)
-	if err != nil {
-		return nil, err
-	}
-	d, err := g.Generate(ctx, r.p, rand.NewPCG(seed, seedStream("auto-dev", r.name)))
+	d, err := synthGenerate(ctx, r.gen, r.p, seed, "auto-dev", r.name)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -108,11 +107,7 @@ func autoScoreDevLoad(ctx context.Context, r autoScoreDevRow, seed uint64) (*rea
 	if r.keep == nil {
 		return autoDevLoad(ctx, r.autoDevRow, seed)
 	}
-	g, err := synth.Lookup(r.gen)
-	if err != nil {
-		return nil, err
-	}
-	d, err := g.Generate(ctx, r.p, rand.NewPCG(seed, seedStream("auto-score-dev", r.name)))
+	d, err := synthGenerate(ctx, r.gen, r.p, seed, "auto-score-dev", r.name)
 	if err != nil {
 		return nil, err
 	}

@@ -241,11 +241,8 @@ func fgpwcLoad(ctx context.Context, r fgpwcRow, root string, seed uint64, overri
 	var g *graph.Graph
 	var err error
 	if s, ok := fgpwcSynth[r.name]; ok {
-		var gen synth.Generator
 		var d *synth.Data
-		if gen, err = synth.Lookup(s.gen); err == nil {
-			d, err = gen.Generate(ctx, synth.Params{N: r.n, K: r.k, Noise: s.noise}, rand.NewPCG(seed, seedStream(r.name, "data", "")))
-		}
+		d, err = synthGenerate(ctx, s.gen, synth.Params{N: r.n, K: r.k, Noise: s.noise}, seed, r.name, "data", "")
 		if err == nil {
 			x, truth = d.X, d.Labels
 		}

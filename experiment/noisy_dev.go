@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -307,11 +306,7 @@ func noisyDevKey(name, col string, rate, rep int) string {
 // [0, 1] and builds noisy-constraints' graph (the full RBF graph with
 // local σ, fgpwcLoad's "RBF"), or the CLI's default graph for a knn row.
 func noisyDevLoad(ctx context.Context, r noisyDevRow, seed uint64) (*fgpwcInstance, error) {
-	gen, err := synth.Lookup(r.gen)
-	if err != nil {
-		return nil, err
-	}
-	d, err := gen.Generate(ctx, r.p, rand.NewPCG(seed, seedStream("noisy-dev", r.name)))
+	d, err := synthGenerate(ctx, r.gen, r.p, seed, "noisy-dev", r.name)
 	if err != nil {
 		return nil, err
 	}

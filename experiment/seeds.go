@@ -1,9 +1,12 @@
 package experiment
 
 import (
+	"context"
 	"hash/fnv"
+	"math/rand/v2"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 )
 
@@ -28,6 +31,17 @@ func seedStream(parts ...string) uint64 {
 		h.Write([]byte(p))
 	}
 	return h.Sum64()
+}
+
+// synthGenerate generates a dataset with the synth generator named gen
+// (synth.Lookup) and parameters p, from the PCG source of seed and the
+// stream seedStream(stream...). Cost: one generation.
+func synthGenerate(ctx context.Context, gen string, p synth.Params, seed uint64, stream ...string) (*synth.Data, error) {
+	g, err := synth.Lookup(gen)
+	if err != nil {
+		return nil, err
+	}
+	return g.Generate(ctx, p, rand.NewPCG(seed, seedStream(stream...)))
 }
 
 // publishedLaplacian is the regularization of every reproduction of a

@@ -143,12 +143,7 @@ func loadSSGraph(ctx context.Context, env *Env, d ssDataset, override func(cosin
 	}
 	if name, ok := strings.CutPrefix(d.source, "synth:"); ok {
 		// 900 points, the row's k and noise (the tether gen defaults).
-		gen, err := synth.Lookup(name)
-		if err != nil {
-			return nil, err
-		}
-		p := synth.Params{N: 900, K: d.k, Noise: d.noise}
-		data, err := gen.Generate(ctx, p, rand.NewPCG(env.Seed, seedStream(d.name)))
+		data, err := synthGenerate(ctx, name, synth.Params{N: 900, K: d.k, Noise: d.noise}, env.Seed, d.name)
 		if err != nil {
 			return nil, err
 		}
