@@ -179,19 +179,31 @@ func autoDevUnconstrainedCells(key func(method string) string, load func(context
 // autoDevFit runs one method and returns its ARI and seconds.
 func autoDevFit(ctx context.Context, m cluster.Method, p *cluster.Problem, truth []int, seed uint64) (Values, error) {
 	v := Values{}
-	res, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: seed})
+	if _, err := autoDevRun(ctx, m, p, &cluster.Settings{Seed: seed}, truth, v, "ari"); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// autoDevRun runs m on p with settings s and records in v the run's
+// seconds (Result.Runtime) and, under the key ari, its ARI against truth.
+// A run that fails while ctx is not done records only its noisyFailCode
+// under "failed" and returns a nil result and no error; a done ctx returns
+// ctx.Err(). Cost: one cluster.Run and one ARI.
+func autoDevRun(ctx context.Context, m cluster.Method, p *cluster.Problem, s *cluster.Settings, truth []int, v Values, ari string) (*cluster.Result, error) {
+	res, err := cluster.Run(ctx, m, p, s)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		v["failed"] = noisyFailCode(err)
-		return v, nil
+		return nil, nil
 	}
 	v["seconds"] = res.Runtime.Seconds()
-	if v["ari"], err = metrics.ARI(truth, res.Labels); err != nil {
+	if v[ari], err = metrics.ARI(truth, res.Labels); err != nil {
 		return nil, err
 	}
-	return v, nil
+	return res, nil
 }
 
 // autoDevAuto runs auto once, with the test off (Z = −1), on draw rep of
@@ -210,17 +222,12 @@ func autoDevAuto(ctx context.Context, inst *realInstance, name string, rep int, 
 	}
 	v := Values{"constraints": float64(len(set.Pairs))}
 	s := &cluster.Settings{Seed: seed + uint64(rep)}
-	res, err := cluster.Run(ctx, cluster.Auto{Z: -1}, &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}, s)
+	res, err := autoDevRun(ctx, cluster.Auto{Z: -1}, &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}, s, inst.truth, v, "ari_strict")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		v["failed"] = noisyFailCode(err)
-		return v, nil
-	}
-	v["seconds"] = res.Runtime.Seconds()
-	if v["ari_strict"], err = metrics.ARI(inst.truth, res.Labels); err != nil {
 		return nil, err
+	}
+	if res == nil {
+		return v, nil // failed
 	}
 	v["ari_base"] = v["ari_strict"]
 	rep0 := res.Report.(*cluster.AutoReport)

@@ -12,7 +12,6 @@ import (
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
-	"github.com/tether-sc/tether/metrics"
 )
 
 // The development suite of auto's held-out score (issue 19, beyond the
@@ -159,17 +158,12 @@ func autoScoreDevAuto(ctx context.Context, inst *realInstance, name string, sc c
 		return nil, err
 	}
 	v := Values{"constraints": float64(len(set.Pairs)), "nodes": float64(len(inst.truth))}
-	res, err := cluster.Run(ctx, cluster.Auto{Score: sc}, &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}, &cluster.Settings{Seed: seed + uint64(rep)})
+	res, err := autoDevRun(ctx, cluster.Auto{Score: sc}, &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}, &cluster.Settings{Seed: seed + uint64(rep)}, inst.truth, v, "ari")
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		v["failed"] = noisyFailCode(err)
-		return v, nil
-	}
-	v["seconds"] = res.Runtime.Seconds()
-	if v["ari"], err = metrics.ARI(inst.truth, res.Labels); err != nil {
 		return nil, err
+	}
+	if res == nil {
+		return v, nil // failed
 	}
 	rp := res.Report.(*cluster.AutoReport)
 	for _, c := range rp.Candidates {
