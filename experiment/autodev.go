@@ -176,6 +176,21 @@ func autoDevUnconstrainedCells(key func(method string) string, load func(context
 	return cells
 }
 
+// autoDevBest is the best unconstrained method of a dataset, the baseline
+// of auto-dev and auto-score-dev: the highest ARI among the cells of
+// autoDevUnconstrained that ran (key gives a method's cell key), the first
+// on ties, and its method; −Inf and "" when none ran. Cost: one lookup per
+// method.
+func autoDevBest(results map[string]Values, key func(method string) string) (ari float64, method string) {
+	ari = math.Inf(-1)
+	for _, m := range autoDevUnconstrained {
+		if v, ok := results[key(m)]; ok && v["failed"] == 0 && v["ari"] > ari {
+			ari, method = v["ari"], m
+		}
+	}
+	return ari, method
+}
+
 // autoDevFit runs one method and returns its ARI and seconds.
 func autoDevFit(ctx context.Context, m cluster.Method, p *cluster.Problem, truth []int, seed uint64) (Values, error) {
 	v := Values{}
@@ -274,14 +289,18 @@ type autoDevLine struct {
 	ran      bool
 }
 
-// autoDevPick applies the criterion fixed before the results were seen:
-// primary, the number of datasets where auto ≥ best unconstrained − 0.01
-// (issue 19's target a); secondary, the number where auto > best
-// unconstrained + 0.01 (target b); then the smaller threshold (the rule
-// nearer the one before). It returns the index into autoDevRules.
+// autoDevPick applies the criterion of auto-dev and auto-score-dev, fixed
+// before their results were seen: primary, the number of datasets where
+// auto ≥ best unconstrained − 0.01 (issue 19's target a; within[i] for
+// candidate i); secondary, the number where auto > best unconstrained +
+// 0.01 (target b; above[i]); then the earlier candidate: on auto-dev the
+// smaller threshold (the rule nearer the one before), on auto-score-dev
+// the earlier score (the current default). It returns the index into
+// autoDevRules or autoScoreDevScores, whose counts within and above hold.
+// Cost: one pass over the candidates.
 func autoDevPick(within, above []int) int {
 	best := 0
-	for i := range autoDevRules {
+	for i := range within {
 		if within[i] > within[best] || (within[i] == within[best] && above[i] > above[best]) {
 			best = i
 		}
@@ -308,12 +327,8 @@ func autoDevReport(env *Env, results map[string]Values) (*Output, error) {
 	dw := csv.NewWriter(&drawBuf)
 	dw.Write([]string{"dataset", "draw", "constraints", "held_out", "strict_choice_constrained", "b", "c", "mcnemar_z", "ari_strict", "ari_base", "seconds"})
 	for _, r := range rows {
-		l := autoDevLine{row: r, best: math.Inf(-1), auto: make([]float64, nr), won: make([]int, nr)}
-		for _, m := range autoDevUnconstrained {
-			if v, ok := results[autoDevKey(r.name, m, 0)]; ok && v["failed"] == 0 && v["ari"] > l.best {
-				l.best, l.bestName = v["ari"], m
-			}
-		}
+		l := autoDevLine{row: r, auto: make([]float64, nr), won: make([]int, nr)}
+		l.best, l.bestName = autoDevBest(results, func(m string) string { return autoDevKey(r.name, m, 0) })
 		for rep := 0; rep < autoDevSets(env, r.p.N); rep++ {
 			v, ok := results[autoDevKey(r.name, "auto", rep)]
 			if !ok || v["failed"] > 0 {

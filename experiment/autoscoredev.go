@@ -20,7 +20,7 @@ import (
 // generated data only, so that the real datasets of realdata stay a test
 // set. The scores, the suite and the criterion were fixed before any
 // result of this suite was seen (autoScoreDevScores, autoScoreDevRows,
-// autoScoreDevPick), and the pick becomes cluster.AutoDefaultScore whatever
+// autoDevPick), and the pick becomes cluster.AutoDefaultScore whatever
 // realdata then shows.
 
 // autoScoreDevScores are the scores compared, the current default first
@@ -174,21 +174,6 @@ func autoScoreDevAuto(ctx context.Context, inst *realInstance, name string, sc c
 	return v, nil
 }
 
-// autoScoreDevPick applies the criterion fixed before the results were
-// seen: primary, the number of dev datasets where auto ≥ best
-// unconstrained − 0.01 (issue 19's target a); secondary, the number where
-// auto > best unconstrained + 0.01 (target b); then the earlier score
-// (the current default). It returns the index into autoScoreDevScores.
-func autoScoreDevPick(within, above []int) int {
-	best := 0
-	for i := range autoScoreDevScores {
-		if within[i] > within[best] || (within[i] == within[best] && above[i] > above[best]) {
-			best = i
-		}
-	}
-	return best
-}
-
 func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
 	rows := autoScoreDevRowsFor(env)
 	ns := len(autoScoreDevScores)
@@ -205,12 +190,7 @@ func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
 	}
 	w.Write(head)
 	for _, r := range rows {
-		best, bestName := math.Inf(-1), ""
-		for _, m := range autoDevUnconstrained {
-			if v, ok := results[autoScoreDevKey(r.name, m, 0)]; ok && v["failed"] == 0 && v["ari"] > best {
-				best, bestName = v["ari"], m
-			}
-		}
+		best, bestName := autoDevBest(results, func(m string) string { return autoScoreDevKey(r.name, m, 0) })
 		sets := autoDevSets(env, r.p.N)
 		auto := make([]float64, ns)
 		won := make([]int, ns)
@@ -277,7 +257,7 @@ func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
 		w.Write(rec)
 	}
 	w.Flush()
-	pick := autoScoreDevPick(within, above)
+	pick := autoDevPick(within, above)
 
 	var md strings.Builder
 	fmt.Fprintf(&md, "# Development suite of auto's held-out score (issue 19)\n\n")

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// The criterion: most datasets within 0.01 first, then most above, then
-// the earlier score (the default before).
-func TestAutoScoreDevPick(t *testing.T) {
+// The criterion on auto-score-dev's scores: most datasets within 0.01
+// first, then most above, then the earlier score (the default before).
+func TestAutoDevPick(t *testing.T) {
 	cases := []struct {
 		within, above []int
 		want          int
@@ -18,7 +18,7 @@ func TestAutoScoreDevPick(t *testing.T) {
 		{[]int{32, 31}, []int{0, 20}, 0},
 	}
 	for _, c := range cases {
-		if got := autoScoreDevPick(c.within, c.above); got != c.want {
+		if got := autoDevPick(c.within, c.above); got != c.want {
 			t.Errorf("within %v above %v: pick %d, want %d", c.within, c.above, got, c.want)
 		}
 	}
