@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"sort"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -341,13 +340,6 @@ func TestLabelPropBeatsChanceOnBlobs(t *testing.T) {
 	if ari, _ := metrics.ARI(truth, res.Labels); ari < 0.9 {
 		t.Errorf("ARI %v < 0.9", ari)
 	}
-}
-
-// sortedCopy is used by tests comparing eigenvalue lists.
-func sortedCopy(x []float64) []float64 {
-	y := append([]float64(nil), x...)
-	sort.Float64s(y)
-	return y
 }
 
 // Exact ties (a node as close to two classes) go to the smaller class in

@@ -215,15 +215,6 @@ func (c *compOp) MulTo(dst, x *mat.Dense) {
 	}
 }
 
-// basis returns Z (n×count) explicitly.
-func (c *compOp) basis() *mat.Dense {
-	z := mat.NewDense(len(c.comp), len(c.size), nil)
-	for i, k := range c.comp {
-		z.Set(i, k, 1/math.Sqrt(c.size[k]))
-	}
-	return z
-}
-
 // newCompOp returns s·ZZᵀ for the partition comp with count parts.
 func newCompOp(comp []int, count int, s float64) *compOp {
 	size := make([]float64, count)
