@@ -43,9 +43,6 @@ type config struct {
 // to them.
 func StandardOnly() Option { return func(c *config) { c.standardOnly = true } }
 
-// Sizes replaces the default size ladder {1, 2, 3, 5, 10, 70, 300}.
-func Sizes(n ...int) Option { return func(c *config) { c.sizes = slices.Clone(n) } }
-
 // Tolerances used by Run. The solver is asked for relative residuals of
 // SolverTol; eigenvalues must match the reference to ValueTol·max(1, |λ|);
 // residuals must be below ResidualTol·(‖A‖ + |λ|‖B‖); B-orthonormality holds
