@@ -69,12 +69,6 @@ func isUnknownLabel(s string) bool {
 	return s == "" || s == "?" || s == "-1"
 }
 
-// ReadNodeLabelsFile reads the labels file at path; see ReadNodeLabels.
-// It is ReadNodeLabelsFileContext with a context that is never cancelled.
-func ReadNodeLabelsFile(path string, opt NodeLabelOptions) (*NodeLabels, error) {
-	return ReadNodeLabelsFileContext(context.Background(), path, opt)
-}
-
 // ReadNodeLabelsFileContext reads the labels file at path; see
 // ReadNodeLabelsContext. A FIFO without a writer is waited for until ctx is
 // cancelled.
