@@ -386,58 +386,116 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		e.warnings = append(e.warnings, err.Error())
 	}
 	e.values, e.vectors = res.Values, res.Vectors
+	norm := laplacianNormBound(kind, e.deg)
+	if w := belowResolution(e.values, kind, norm, solverResolution(s, n)); w != "" {
+		if tau == 0 && s.Eigen == nil && n > DenseLimit {
+			// The iterative solve could not resolve them: solve again
+			// by shift-and-invert, which resolves them as a dense solver
+			// would.
+			vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, kind, count, z, norm, s)
+			if err != nil {
+				return nil, err
+			}
+			if vecs != nil {
+				e.values, e.vectors = vals, vecs
+				w = fmt.Sprintf("the eigenvalues of %v below the iterative solver's resolution (%d found, from %.3g) were resolved by a shift-and-invert solve with a sparse direct factorization", kind, countBelow(res.Values, norm*solverResolution(s, n)), firstPositive(res.Values))
+				if w2 := belowResolution(e.values, kind, norm, denseResolution(n)); w2 != "" {
+					w += "; " + w2
+				}
+			} else {
+				w += "; " + why
+			}
+		}
+		e.warnings = append(e.warnings, w)
+	}
 	if perm != nil {
 		// Back to the caller's labels: row k goes to node perm[k].
 		e.vectors.PermuteRows(perm, true)
 	}
-	if w := belowResolution(e.values, kind, e.deg, s); w != "" {
-		e.warnings = append(e.warnings, w)
-	}
 	return e, nil
 }
 
-// belowResolution returns a warning when a computed eigenvalue of the
-// Laplacian lies above 0 but below the eigensolver's resolution, tol·‖L‖
-// (the residual bound of eigen.Settings.Tol; ‖L‖ ≤ 2·max degree for
-// L = D − W and ≤ 2 for L_sym), "" otherwise. Such eigenvalues are within
-// the solver's error of 0 and of each other, so their eigenvectors are not
-// determined, and an iterative solver can return eigenpairs within
-// tolerance that are not the smallest: on fgpwc-table1's spambase graph,
-// whose degrees span 0.008 to 477, Lanczos missed six eigenvalues of
-// D − W below 10⁻⁶ (BenchmarkSSCKACommuteSpambase). deg holds the degrees
-// used (with τ added when regularized). The exactly deflated null
-// vectors (eigenvalue 0) do not count. Cost O(n + count).
-func belowResolution(values []float64, kind graph.LaplacianKind, deg []float64, s *Settings) string {
+// laplacianNormBound returns a bound of ‖L‖ for the Laplacian of the given
+// kind with degrees deg: 2·max degree for L = D − W (Gershgorin), 2 for the
+// normalized ones. Cost O(n).
+func laplacianNormBound(kind graph.LaplacianKind, deg []float64) float64 {
+	if kind != graph.Unnormalized {
+		return 2
+	}
+	dmax := 0.0
+	for _, d := range deg {
+		dmax = math.Max(dmax, d)
+	}
+	return 2 * dmax
+}
+
+// solverResolution returns the relative resolution of the eigensolve
+// laplacianEmbedding runs for n nodes with settings s: the residual
+// tolerance of an iterative solver (eigen.Settings.Tol, defaultEigenTol
+// when unset), or denseResolution for the dense solver (Settings.Eigen
+// eigen.Dense, or nil up to DenseLimit nodes).
+func solverResolution(s *Settings, n int) float64 {
+	s = s.orDefault()
+	if _, dense := s.Eigen.(eigen.Dense); dense || (s.Eigen == nil && n <= DenseLimit) {
+		return denseResolution(n)
+	}
 	tol := defaultEigenTol
-	if es := s.orDefault().EigenSettings; es != nil {
+	if es := s.EigenSettings; es != nil {
 		tol = es.Tol
 		if tol == 0 {
 			tol = eigen.DefaultTol
 		}
 	}
-	norm := 2.0
-	if kind == graph.Unnormalized {
-		dmax := 0.0
-		for _, d := range deg {
-			dmax = math.Max(dmax, d)
-		}
-		norm = 2 * dmax
-	}
-	res := tol * norm
-	low := 0
-	var first float64
+	return tol
+}
+
+// denseResolution is the relative resolution of a backward-stable dense
+// eigensolver on an n×n matrix, n·ε: its eigenvalues are exact for a
+// matrix within about n·ε·‖L‖ of L (the usual bound of Householder
+// tridiagonalization, Golub & Van Loan §8.3).
+func denseResolution(n int) float64 { return float64(max(n, 1)) * 0x1p-52 }
+
+// countBelow returns the number of values in (0, res).
+func countBelow(values []float64, res float64) int {
+	c := 0
 	for _, v := range values {
 		if v > 0 && v < res {
-			if low == 0 {
-				first = v
-			}
-			low++
+			c++
 		}
 	}
+	return c
+}
+
+// firstPositive returns the smallest positive value of the ascending
+// values, 0 if there is none.
+func firstPositive(values []float64) float64 {
+	for _, v := range values {
+		if v > 0 {
+			return v
+		}
+	}
+	return 0
+}
+
+// belowResolution returns a warning when a computed eigenvalue of the
+// Laplacian lies above 0 but below the eigensolver's resolution, rel·norm
+// (rel from solverResolution, norm the bound of ‖L‖ from
+// laplacianNormBound), "" otherwise. Such eigenvalues are within the
+// solver's error of 0 and of each other, so their eigenvectors are not
+// determined, and an iterative solver can return eigenpairs within
+// tolerance that are not the smallest: on fgpwc-table1's spambase graph,
+// whose degrees span 0.008 to 477, Lanczos missed six eigenvalues of
+// D − W below 10⁻⁶ (BenchmarkSSCKACommuteSpambase); laplacianEmbedding
+// then solves again by shift-and-invert (shiftInvertEmbedding). The
+// exactly deflated null vectors (eigenvalue 0) do not count. Cost
+// O(count).
+func belowResolution(values []float64, kind graph.LaplacianKind, norm, rel float64) string {
+	res := rel * norm
+	low := countBelow(values, res)
 	if low == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d eigenvalue(s) of %v, from %.3g, lie below the eigensolver's resolution tol·‖L‖ ≈ %.3g: they cannot be told apart from 0 or from each other, and the embedding may not hold the smallest eigenpairs (nodes of near-zero degree, or weights spanning many orders of magnitude; regularization, L_sym or dropping such nodes helps)", low, kind, first, res)
+	return fmt.Sprintf("%d eigenvalue(s) of %v, from %.3g, lie below the eigensolver's resolution ≈ %.3g: they cannot be told apart from 0 or from each other, and the embedding may not hold the smallest eigenpairs (nodes of near-zero degree, or weights spanning many orders of magnitude; regularization, L_sym or dropping such nodes helps)", low, kind, firstPositive(values), res)
 }
 
 // componentSplitMinN is the number of nodes from which laplacianEmbedding

@@ -132,18 +132,24 @@ func TestEmbeddingWarnsBelowSolverResolution(t *testing.T) {
 		}
 		return g
 	}
+	// Lanczos chosen explicitly: an iterative solve at 11 nodes. The
+	// default dense solve (11 ≤ DenseLimit) resolves 1e-9: its resolution
+	// is n·ε·‖L‖ ≈ 2.4e-14, and it does not warn.
+	lanczos := &Settings{Eigen: eigen.Lanczos{}}
 	for _, tc := range []struct {
 		name string
 		w    float64
 		kind graph.LaplacianKind
+		s    *Settings
 		want bool
 	}{
-		{"unnormalized, tiny edge", 1e-9, graph.Unnormalized, true},
-		{"unnormalized, unit edge", 1, graph.Unnormalized, false},
-		{"symmetric, tiny edge", 1e-9, graph.Symmetric, false}, // L_sym's pendant eigenvalue is not small
+		{"unnormalized, tiny edge", 1e-9, graph.Unnormalized, lanczos, true},
+		{"unnormalized, unit edge", 1, graph.Unnormalized, lanczos, false},
+		{"symmetric, tiny edge", 1e-9, graph.Symmetric, lanczos, false}, // L_sym's pendant eigenvalue is not small
+		{"unnormalized, tiny edge, dense", 1e-9, graph.Unnormalized, &Settings{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, err := laplacianEmbedding(context.Background(), build(tc.w), tc.kind, 3, exactLaplacian, &Settings{})
+			e, err := laplacianEmbedding(context.Background(), build(tc.w), tc.kind, 3, exactLaplacian, tc.s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +160,7 @@ func TestEmbeddingWarnsBelowSolverResolution(t *testing.T) {
 		})
 	}
 	// Through Run: usc passes the warning on.
-	res, err := Run(context.Background(), Unnormalized{}, &Problem{Graph: build(1e-9), K: 3}, &Settings{Seed: 1})
+	res, err := Run(context.Background(), Unnormalized{}, &Problem{Graph: build(1e-9), K: 3}, &Settings{Seed: 1, Eigen: eigen.Lanczos{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,8 +37,8 @@ type EnvelopeInverse struct {
 	kind  LaplacianKind
 	sigma float64
 	sqrtD []float64 // √d_i for Symmetric, nil for Unnormalized
-	first []int   // f_i
-	start []int   // row i's entries R_{f_i..i, i} are vals[start[i] : start[i]+i−f_i+1]
+	first []int     // f_i
+	start []int     // row i's entries R_{f_i..i, i} are vals[start[i] : start[i]+i−f_i+1]
 	vals  []float64
 }
 
