@@ -59,17 +59,16 @@ import (
 // known exactly), then O(n·m·k + |S|) per kernel k-means iteration and
 // O(n·m + |S|) per product of the shift's eigenproblem.
 //
-// Accuracy: the eigensolver's tolerance is relative to ‖L‖ (about twice
-// the largest degree), so eigenvalues of L far below tol·‖L‖ are not told
-// apart. On a graph whose degrees span many orders of magnitude the
-// iterative solvers can then return eigenpairs within tolerance that are
-// not the smallest: on spambase's full RBF graph of fgpwc-table1 (degrees
-// 0.008 to 477) Lanczos misses six eigenvalues below 10⁻⁶ against a dense
-// decomposition (BenchmarkSSCKACommuteSpambase), and the kernel built is
-// not L⁺'s truncation. On such graphs, read the result as this method's
-// output, not the exact kernel's. Embeddings of L_sym, whose spectrum lies
-// in [0, 2] whatever the degrees, are far less exposed (not measured
-// here).
+// Accuracy: the iterative eigensolver's tolerance is relative to ‖L‖
+// (about twice the largest degree), so eigenvalues of L far below tol·‖L‖
+// are not told apart: on spambase's full RBF graph of fgpwc-table1
+// (degrees 0.008 to 477) Lanczos alone misses six eigenvalues below 10⁻⁶
+// against a dense decomposition (BenchmarkSSCKACommuteSpambase). The
+// embedding detects such eigenvalues and solves again by shift-and-invert
+// with a sparse direct factor (laplacianEmbedding, shiftInvertEmbedding),
+// which resolves them as a dense solver would, within its budget of
+// factor size; above it, a warning says that the kernel may not be L⁺'s
+// truncation.
 
 // commuteRank returns the rank m of the commute-time kernel for SSCKA's
 // Rank knob and k clusters: rank itself, or max(2k, 10) when it is 0.
