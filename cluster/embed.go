@@ -387,19 +387,20 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	}
 	e.values, e.vectors = res.Values, res.Vectors
 	norm := laplacianNormBound(kind, e.deg)
-	if w := belowResolution(e.values, kind, norm, solverResolution(s, n)); w != "" {
+	rel, dense := solverResolution(s, n)
+	if w := belowResolution(e.values, kind, norm, rel, dense); w != "" {
 		if tau == 0 && s.Eigen == nil && n > DenseLimit {
 			// The iterative solve could not resolve them: solve again
 			// by shift-and-invert, which resolves them as a dense solver
 			// would.
-			vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*solverResolution(s, n), norm, s)
+			vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, s)
 			if err != nil {
 				return nil, err
 			}
 			if vecs != nil {
 				e.values, e.vectors = vals, vecs
-				w = fmt.Sprintf("the eigenvalues of %v below the iterative solver's resolution (%d found, from %.3g) were resolved by a shift-and-invert solve with a sparse direct factorization", kind, countBelow(res.Values, norm*solverResolution(s, n)), firstPositive(res.Values))
-				if w2 := belowResolution(e.values, kind, norm, denseResolution(n)); w2 != "" {
+				w = fmt.Sprintf("the eigenvalues of %v below the iterative solver's resolution (%d found, from %.3g) were resolved by a shift-and-invert solve with a sparse direct factorization", kind, countBelow(res.Values, norm*rel), firstPositive(res.Values))
+				if w2 := belowResolution(e.values, kind, norm, denseResolution(n), true); w2 != "" {
 					w += "; " + w2
 				}
 			} else {
@@ -434,10 +435,10 @@ func laplacianNormBound(kind graph.LaplacianKind, deg []float64) float64 {
 // tolerance of an iterative solver (eigen.Settings.Tol, defaultEigenTol
 // when unset), or denseResolution for the dense solver (Settings.Eigen
 // eigen.Dense, or nil up to DenseLimit nodes).
-func solverResolution(s *Settings, n int) float64 {
+func solverResolution(s *Settings, n int) (rel float64, dense bool) {
 	s = s.orDefault()
 	if _, dense := s.Eigen.(eigen.Dense); dense || (s.Eigen == nil && n <= DenseLimit) {
-		return denseResolution(n)
+		return denseResolution(n), true
 	}
 	tol := defaultEigenTol
 	if es := s.EigenSettings; es != nil {
@@ -446,7 +447,7 @@ func solverResolution(s *Settings, n int) float64 {
 			tol = eigen.DefaultTol
 		}
 	}
-	return tol
+	return tol, false
 }
 
 // denseResolution is the relative resolution of a backward-stable dense
@@ -454,6 +455,7 @@ func solverResolution(s *Settings, n int) float64 {
 // matrix within about n·ε·‖L‖ of L (the usual bound of Householder
 // tridiagonalization, Golub & Van Loan §8.3).
 func denseResolution(n int) float64 { return float64(max(n, 1)) * 0x1p-52 }
+
 
 // countBelow returns the number of values in (0, res).
 func countBelow(values []float64, res float64) int {
@@ -488,12 +490,18 @@ func firstPositive(values []float64) float64 {
 // D − W below 10⁻⁶ (BenchmarkSSCKACommuteSpambase); laplacianEmbedding
 // then solves again by shift-and-invert (shiftInvertEmbedding). The
 // exactly deflated null vectors (eigenvalue 0) do not count. Cost
-// O(count).
-func belowResolution(values []float64, kind graph.LaplacianKind, norm, rel float64) string {
+// O(count). dense says that the values come from a dense-accurate solve
+// (the dense solver, or shift-and-invert): they are then zeros within
+// rounding, and the warning says so.
+func belowResolution(values []float64, kind graph.LaplacianKind, norm, rel float64, dense bool) string {
 	res := rel * norm
 	low := countBelow(values, res)
 	if low == 0 {
 		return ""
+	}
+	if dense {
+		// A dense-accurate solve: these are zeros within rounding.
+		return fmt.Sprintf("%d eigenvalue(s) of %v, from %.3g, lie below its rounding error n·ε·‖L‖ ≈ %.3g: numerically they are zeros, so the graph is disconnected in all but name (nodes or groups joined by weights near zero); their eigenvectors are not determined (regularization, L_sym or dropping such nodes helps)", low, kind, firstPositive(values), res)
 	}
 	return fmt.Sprintf("%d eigenvalue(s) of %v, from %.3g, lie below the eigensolver's resolution ≈ %.3g: they cannot be told apart from 0 or from each other, and the embedding may not hold the smallest eigenpairs (nodes of near-zero degree, or weights spanning many orders of magnitude; regularization, L_sym or dropping such nodes helps)", low, kind, firstPositive(values), res)
 }

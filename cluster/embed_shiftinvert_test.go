@@ -125,3 +125,26 @@ func TestShiftInvertOverBudget(t *testing.T) {
 		t.Errorf("over budget: %v, %v, %q, %v", vals, vecs, why, err)
 	}
 }
+
+// TestAcceptedPrefix checks the acceptance of step 1's pairs on a diagonal
+// matrix diag(1e-12, 1e-3, 0.5, 2) with its exact eigenvectors: exact
+// values are accepted, a value off by more than floor ends the prefix,
+// and a value below floor is accepted whatever its residual.
+func TestAcceptedPrefix(t *testing.T) {
+	a := eigen.NewMatrix(mat.NewSymDense(4, []float64{1e-12, 0, 0, 0, 0, 1e-3, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 2}))
+	v := mat.NewDense(4, 4, []float64{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1})
+	const floor = 1e-6
+	for _, tc := range []struct {
+		values []float64
+		want   int
+	}{
+		{[]float64{1e-12, 1e-3, 0.5, 2}, 4},
+		{[]float64{1e-12, 1e-3, 0.5 + 2e-6, 2}, 2},
+		{[]float64{5e-7, 1e-3 + 5e-7, 0.5, 2}, 4}, // below floor, and within floor
+		{[]float64{1e-12, 1e-3 + 2e-6, 0.5, 2}, 1},
+	} {
+		if got := acceptedPrefix(a, tc.values, v, floor); got != tc.want {
+			t.Errorf("values %v: accepted %d, want %d", tc.values, got, tc.want)
+		}
+	}
+}

@@ -173,20 +173,13 @@ func (e *EnvelopeInverse) MulTo(dst, x *mat.Dense) {
 		// Forward: L y = b, L_i the rows.
 		for i := 0; i < n; i++ {
 			row, fi := e.row(i), e.first[i]
-			s := y[i]
-			for k, v := range row[:i-fi] {
-				s -= v * y[fi+k]
-			}
-			y[i] = s / row[i-fi]
+			y[i] = (y[i] - floats.Dot(row[:i-fi], y[fi:i])) / row[i-fi]
 		}
 		// Backward: Lᵀ z = y, column-oriented over L's rows.
 		for i := n - 1; i >= 0; i-- {
 			row, fi := e.row(i), e.first[i]
 			y[i] /= row[i-fi]
-			yi := y[i]
-			for k, v := range row[:i-fi] {
-				y[fi+k] -= v * yi
-			}
+			floats.AddScaled(y[fi:i], -y[i], row[:i-fi])
 		}
 		if e.sqrtD != nil {
 			floats.Mul(y, e.sqrtD)
