@@ -393,7 +393,7 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 			// The iterative solve could not resolve them: solve again
 			// by shift-and-invert, which resolves them as a dense solver
 			// would.
-			vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, s)
+			vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, shiftInvertBudget(res.MatVecs, gop.NNZ(), n), s)
 			if err != nil {
 				return nil, err
 			}

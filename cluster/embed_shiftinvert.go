@@ -11,22 +11,40 @@ import (
 	"github.com/tether-sc/tether/graph"
 )
 
-// Budget and shift of shiftInvertEmbedding. The envelope budget is 200 MB
-// of factor and about ten seconds of factorization on this project's
-// 2-core machine (2.3·10⁹ multiply-adds took half a second on
-// fgpwc-table1's spambase graph); a larger envelope keeps the iterative
-// solve and its warning. The shift σ = shiftInvertRelShift·‖L‖ lies a
-// thousand times above the rounding error of L (ε·‖L‖), so that L + σI is
-// numerically positive definite even with exact null vectors, and far
-// below the resolution of the iterative solve (tol·‖L‖, 10⁻⁸‖L‖ by
-// default), so that the operator's eigenvalues 1/(λ + σ) separate the
-// eigenvalues the iterative solve could not: 10⁻¹² and 1.6·10⁻¹² of the
-// spambase graph's L, whose ‖L‖ bound is 154, differ by 20% in 1/(λ+σ).
+// Budget and shift of shiftInvertEmbedding. The factor may hold at most
+// shiftInvertMaxEntries entries (200 MB) and cost at most
+// shiftInvertMaxFlops multiply-adds (about ten seconds on this project's
+// 2-core machine), and at most the larger of shiftInvertFreeFlops (about
+// two seconds) and the work the iterative solve already spent
+// (shiftInvertBudget), so that the repair never costs much more than the
+// solve it repairs: on realdata's spambase 10-NN graph with must-links
+// added (SL, auto), the constraint edges destroy the band and the
+// envelope grows to n²/2 entries (1.6·10¹⁰ multiply-adds) while Lanczos
+// had spent a tenth of a second; there the iterative result and its
+// warning stay. A factor over budget keeps the iterative solve and its
+// warning. The shift σ = shiftInvertRelShift·‖L‖ lies a thousand times
+// above the rounding error of L (ε·‖L‖), so that L + σI is numerically
+// positive definite even with exact null vectors, and far below the
+// resolution of the iterative solve (tol·‖L‖, 10⁻⁸‖L‖ by default), so
+// that the operator's eigenvalues 1/(λ + σ) separate the eigenvalues the
+// iterative solve could not: 10⁻¹² and 1.6·10⁻¹² of the spambase graph's
+// L, whose ‖L‖ bound is 154, differ by 20% in 1/(λ+σ).
 const (
 	shiftInvertMaxEntries = 25_000_000
 	shiftInvertMaxFlops   = 2e10
+	shiftInvertFreeFlops  = 4e9
 	shiftInvertRelShift   = 1e-11
 )
+
+// shiftInvertBudget returns the multiply-adds shiftInvertEmbedding may
+// spend on its factor after an iterative solve of matVecs single-vector
+// products with an operator of nnz stored entries on n nodes: the work
+// spent, 2·(nnz + n) per product, bounded below by shiftInvertFreeFlops
+// and above by shiftInvertMaxFlops.
+func shiftInvertBudget(matVecs, nnz, n int) float64 {
+	spent := float64(matVecs) * 2 * float64(nnz+n)
+	return min(shiftInvertMaxFlops, max(shiftInvertFreeFlops, spent))
+}
 
 // shiftInvertEmbedding solves the count smallest eigenpairs of the
 // Laplacian op of g (kind Unnormalized or Symmetric, without
@@ -61,12 +79,13 @@ const (
 //
 // It returns the eigenvalues (ascending, those of z exactly 0) and the
 // eigenvectors, or nil and a reason when the envelope exceeds the budget
-// (shiftInvertMaxEntries, shiftInvertMaxFlops) or a step fails; an error
+// (shiftInvertMaxEntries entries, maxFlops multiply-adds: see
+// shiftInvertBudget) or a step fails; an error
 // only when ctx is cancelled. Cost: the envelope's factorization
 // (graph.EnvelopeSize), two triangular solves of the envelope's size per
 // product of step 1, and step 2's iterative solve.
-func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm float64, s *Settings) (values []float64, vectors *mat.Dense, why string, err error) {
-	return shiftInvertEmbeddingWithin(ctx, g, op, kind, count, z, first, floor, norm, s, shiftInvertMaxEntries, shiftInvertMaxFlops)
+func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm float64, maxFlops float64, s *Settings) (values []float64, vectors *mat.Dense, why string, err error) {
+	return shiftInvertEmbeddingWithin(ctx, g, op, kind, count, z, first, floor, norm, s, shiftInvertMaxEntries, maxFlops)
 }
 
 // shiftInvertMargin is the number of pairs step 1 of shiftInvertEmbedding
