@@ -269,6 +269,13 @@ var exactLaplacian = graph.Regularization{Mode: graph.RegNone}
 // so. For a connected graph the single null vector is deflated too.
 // Isolated nodes make L_sym undefined and give an error wrapping
 // graph.ErrIsolated.
+//
+// When an iterative solve (Settings.Eigen nil, above DenseLimit nodes, no
+// regularization) returns eigenvalues above 0 but below its resolution
+// tol·‖L‖, where it cannot tell them apart and may miss some, those pairs
+// are solved again by shift-and-invert with a sparse direct factor and the
+// rest on their complement (shiftInvertEmbedding), within a budget of
+// factor size and cost (shiftInvertBudget); a warning says which was done.
 func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.LaplacianKind, count int, reg graph.Regularization, s *Settings) (*embedding, error) {
 	n := g.N()
 	if count < 1 || count > n {
