@@ -92,10 +92,10 @@ func shiftInvertCost(entries int64, flops float64) float64 {
 // It returns the eigenvalues (ascending, those of z exactly 0) and the
 // eigenvectors, or nil and a reason when the envelope exceeds the budget
 // (shiftInvertMaxEntries entries, maxFlops multiply-adds: see
-// shiftInvertBudget) or a step fails; an error
-// only when ctx is cancelled. Cost: the envelope's factorization
-// (graph.EnvelopeSize), two triangular solves of the envelope's size per
-// product of step 1, and step 2's iterative solve.
+// shiftInvertBudget) or a step fails; an error only when ctx is
+// cancelled. Cost: the envelope's factorization (graph.EnvelopeSize), two
+// triangular solves of the envelope's size per product of step 1, and
+// step 2's iterative solve.
 func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm float64, maxFlops float64, s *Settings) (values []float64, vectors *mat.Dense, why string, err error) {
 	return shiftInvertEmbeddingWithin(ctx, g, op, kind, count, z, first, floor, norm, s, shiftInvertMaxEntries, maxFlops)
 }
@@ -166,9 +166,12 @@ func shiftInvertEmbeddingWithin(ctx context.Context, g *graph.Graph, op eigen.Op
 	if low == count {
 		return lo, lov, "", nil
 	}
-	// Step 2: the rest, with the accepted pairs deflated.
-	p := eigen.Problem{A: op, K: count, Which: eigen.Smallest,
-		Deflate: mat.DenseCopyOf(lov.Slice(0, g.N(), 0, low)), DeflateValues: lo[:low]}
+	// Step 2: the rest, with the accepted pairs deflated (at least the
+	// null vectors of z, when there are any).
+	p := eigen.Problem{A: op, K: count, Which: eigen.Smallest}
+	if low > 0 {
+		p.Deflate, p.DeflateValues = mat.DenseCopyOf(lov.Slice(0, g.N(), 0, low)), lo[:low]
+	}
 	res, err := s.solve(ctx, p)
 	if err != nil {
 		return fail(err)

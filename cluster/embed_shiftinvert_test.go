@@ -167,3 +167,30 @@ func TestShiftInvertBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestShiftInvertWithoutNullVectors runs the repair with no deflated null
+// vectors (z nil, so step 1 computes the zero eigenvalue too) and
+// compares its eigenvalues with the dense solver's.
+func TestShiftInvertWithoutNullVectors(t *testing.T) {
+	ctx := context.Background()
+	g := nearlyDisconnected(t)
+	op, err := graph.NewLaplacian(g, graph.Unnormalized)
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm := laplacianNormBound(graph.Unnormalized, g.Degrees())
+	floor := defaultEigenTol * norm
+	vals, vecs, why, err := shiftInvertEmbedding(ctx, g, op, graph.Unnormalized, 14, nil, []float64{1e-10, 1e-9}, floor, norm, shiftInvertMaxFlops, &Settings{})
+	if err != nil || vecs == nil {
+		t.Fatalf("repair not made: %q, %v", why, err)
+	}
+	want, err := laplacianEmbedding(ctx, g, graph.Unnormalized, 14, exactLaplacian, &Settings{Eigen: eigen.Dense{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, w := range want.values {
+		if d := math.Abs(vals[j] - w); d > 1e-6*w+1e-13*norm {
+			t.Errorf("eigenvalue %d: %.6g, dense %.6g", j, vals[j], w)
+		}
+	}
+}
