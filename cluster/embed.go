@@ -463,7 +463,6 @@ func solverResolution(s *Settings, n int) (rel float64, dense bool) {
 // tridiagonalization, Golub & Van Loan §8.3).
 func denseResolution(n int) float64 { return float64(max(n, 1)) * 0x1p-52 }
 
-
 // countBelow returns the number of values in (0, res).
 func countBelow(values []float64, res float64) int {
 	c := 0
