@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tether-sc/tether/eigen/eigentest"
 	"github.com/tether-sc/tether/graph"
 )
 
@@ -41,26 +42,12 @@ func wideGraph(tb testing.TB, n, extra int, span, tiny float64, seed uint64) *gr
 }
 
 // denseShifted returns L + σI (Unnormalized) or L_sym + σI (Symmetric) of
-// g as a dense matrix, formed from the affinity matrix entry by entry.
+// g as a dense matrix, from eigentest.DenseLaplacian (the definitions,
+// entry by entry).
 func denseShifted(g *graph.Graph, kind graph.LaplacianKind, sigma float64) *mat.SymDense {
-	n := g.N()
-	w := g.Dense()
-	d := g.Degrees()
-	a := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			v := -w.At(i, j)
-			if i == j {
-				v += d[i]
-			}
-			if kind == graph.Symmetric {
-				v /= math.Sqrt(d[i] * d[j])
-			}
-			if i == j {
-				v += sigma
-			}
-			a.SetSym(i, j, v)
-		}
+	a := eigentest.DenseLaplacian(g.N(), g.Edges(), kind)
+	for i := 0; i < g.N(); i++ {
+		a.SetSym(i, i, a.At(i, i)+sigma)
 	}
 	return a
 }
