@@ -121,7 +121,7 @@ func fgpwcCommuteSection(md *strings.Builder, results map[string]Values, rows []
 			"eigenvalues below the solver's resolution and solves those pairs again by shift-and-invert with a sparse direct factor "+
 			"(graph.EnvelopeInverse); the cells were recomputed with it. On this graph, for the kernel's 11 pairs of L, it agrees with a "+
 			"dense eigendecomposition (eigenvalues within 7.4·10⁻¹³, subspace cosines 1 to 10 digits; 61 s against 117 s dense and "+
-			"57 s for Lanczos alone, one run each, 2026-11-29), where Lanczos alone misses five eigenvalues below 10⁻⁶ "+
+			"57 s for Lanczos alone, one run each, 2026-11-29), where Lanczos alone misses seven eigenvalues below 10⁻⁶ "+
 			"(cluster TestShiftInvertResolvesTinyEigenvalues makes the same comparison on a generated graph).\n\n")
 	}
 }
