@@ -166,6 +166,7 @@ func TestRegistryMethodsRefuseMalformedProblems(t *testing.T) {
 		{"unknown disconnected rule", with(func(p *Problem) { p.Disconnected = 7 }), nil, nil},
 		{"regularization τ = -1", with(func(p *Problem) { p.Regularize = graph.Regularization{Mode: graph.RegOn, Tau: -1} }), nil, nil},
 		{"Settings.Restarts = -1", base, &Settings{Restarts: -1}, nil},
+		{"Settings.Repair unknown", base, &Settings{Repair: Repair(3)}, nil},
 		{"eigen tolerance NaN", base, &Settings{EigenSettings: &eigen.Settings{Tol: math.NaN()}}, nil},
 		{"eigen MaxIter = -2", base, &Settings{EigenSettings: &eigen.Settings{MaxIter: -2}}, nil},
 	} {

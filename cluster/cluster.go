@@ -92,6 +92,43 @@ type Settings struct {
 	EigenSettings *eigen.Settings
 	// Recorder, if not nil, receives progress events.
 	Recorder progress.Recorder
+	// Repair says when a Laplacian embedding whose iterative eigensolve
+	// returned eigenvalues below its resolution (tol·‖L‖, where it cannot
+	// tell them apart and may miss some) is solved again by
+	// shift-and-invert with a sparse direct factor: RepairAuto (the
+	// default) when that costs at most the work the solve already spent
+	// (at least 10⁹ multiply-adds), RepairAlways whenever the factor fits
+	// its memory cap (2.5·10⁷ entries) and 2·10¹⁰ multiply-adds,
+	// RepairNever not at all. Without a repair the result carries a
+	// warning. See laplacianEmbedding.
+	Repair Repair
+}
+
+// Repair selects when embeddings are repaired by shift-and-invert (see
+// Settings.Repair).
+type Repair int
+
+const (
+	// RepairAuto repairs when the repair costs at most the work the
+	// iterative solve spent, or 10⁹ multiply-adds.
+	RepairAuto Repair = iota
+	// RepairAlways repairs whenever the factor fits its caps.
+	RepairAlways
+	// RepairNever keeps the iterative result and its warning.
+	RepairNever
+)
+
+// String returns "auto", "always" or "never".
+func (r Repair) String() string {
+	switch r {
+	case RepairAuto:
+		return "auto"
+	case RepairAlways:
+		return "always"
+	case RepairNever:
+		return "never"
+	}
+	return fmt.Sprintf("Repair(%d)", int(r))
 }
 
 // DenseLimit is the largest n for which the automatic solver choice uses the

@@ -275,7 +275,8 @@ var exactLaplacian = graph.Regularization{Mode: graph.RegNone}
 // tol·‖L‖, where it cannot tell them apart and may miss some, those pairs
 // are solved again by shift-and-invert with a sparse direct factor and the
 // rest on their complement (shiftInvertEmbedding), within a budget of
-// factor size and cost (shiftInvertBudget); a warning says which was done.
+// factor size and cost (shiftInvertBudget, Settings.Repair); a warning
+// says which was done.
 func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.LaplacianKind, count int, reg graph.Regularization, s *Settings) (*embedding, error) {
 	n := g.N()
 	if count < 1 || count > n {
@@ -396,11 +397,11 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	norm := laplacianNormBound(kind, e.deg)
 	rel, dense := solverResolution(s, n)
 	if w := belowResolution(e.values, kind, norm, rel, dense); w != "" {
-		if tau == 0 && s.Eigen == nil && n > DenseLimit {
+		if tau == 0 && s.Eigen == nil && n > DenseLimit && s.Repair != RepairNever {
 			// The iterative solve could not resolve them: solve again
 			// by shift-and-invert, which resolves them as a dense solver
 			// would.
-			vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, shiftInvertBudget(res.MatVecs, gop.NNZ(), n), s)
+			vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, shiftInvertBudget(s.Repair, res.MatVecs, gop.NNZ(), n), s)
 			if err != nil {
 				return nil, err
 			}

@@ -43,11 +43,15 @@ const (
 )
 
 // shiftInvertBudget returns the multiply-adds shiftInvertEmbedding may
-// spend after an iterative solve of matVecs single-vector products with an
-// operator of nnz stored entries on n nodes: the work spent, 2·(nnz + n)
-// per product, bounded below by shiftInvertFreeFlops and above by
-// shiftInvertMaxFlops.
-func shiftInvertBudget(matVecs, nnz, n int) float64 {
+// spend under mode r (Settings.Repair) after an iterative solve of matVecs
+// single-vector products with an operator of nnz stored entries on n
+// nodes: for RepairAuto the work spent, 2·(nnz + n) per product, bounded
+// below by shiftInvertFreeFlops and above by shiftInvertMaxFlops; for
+// RepairAlways shiftInvertMaxFlops.
+func shiftInvertBudget(r Repair, matVecs, nnz, n int) float64 {
+	if r == RepairAlways {
+		return shiftInvertMaxFlops
+	}
 	spent := float64(matVecs) * 2 * float64(nnz+n)
 	return min(shiftInvertMaxFlops, max(shiftInvertFreeFlops, spent))
 }
@@ -109,7 +113,7 @@ const shiftInvertMargin = 4
 func shiftInvertEmbeddingWithin(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm float64, s *Settings, maxEntries int64, maxFlops float64) (values []float64, vectors *mat.Dense, why string, err error) {
 	entries, flops := graph.EnvelopeSize(g)
 	if cost := shiftInvertCost(entries, flops); entries > maxEntries || cost > maxFlops {
-		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %d entries and it would cost about %.2g multiply-adds, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g)", entries, cost, maxEntries, maxFlops, shiftInvertFreeFlops), nil
+		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %d entries and it would cost about %.2g multiply-adds, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g; cluster.Settings.Repair = RepairAlways raises it to %.2g)", entries, cost, maxEntries, maxFlops, shiftInvertFreeFlops, shiftInvertMaxFlops), nil
 	}
 	sigma := shiftInvertRelShift * norm
 	inv, err := graph.NewEnvelopeInverse(ctx, g, kind, sigma)

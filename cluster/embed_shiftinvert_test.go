@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -157,8 +158,11 @@ func TestShiftInvertBudget(t *testing.T) {
 		{100, 19926712, 4601, 100 * 2 * 19931313},
 	} {
 		want := min(tc.want, 2e10)
-		if got := shiftInvertBudget(tc.matVecs, tc.nnz, tc.n); got != want {
+		if got := shiftInvertBudget(RepairAuto, tc.matVecs, tc.nnz, tc.n); got != want {
 			t.Errorf("budget(%d, %d, %d) = %.4g, want %.4g", tc.matVecs, tc.nnz, tc.n, got, want)
+		}
+		if got := shiftInvertBudget(RepairAlways, tc.matVecs, tc.nnz, tc.n); got != 2e10 {
+			t.Errorf("RepairAlways: budget(%d, %d, %d) = %.4g, want 2e10", tc.matVecs, tc.nnz, tc.n, got)
 		}
 	}
 }
@@ -186,6 +190,44 @@ func TestShiftInvertWithoutNullVectors(t *testing.T) {
 	for j, w := range want.values {
 		if d := math.Abs(vals[j] - w); d > 1e-6*w+1e-13*norm {
 			t.Errorf("eigenvalue %d: %.6g, dense %.6g", j, vals[j], w)
+		}
+	}
+}
+
+// TestRepairModes checks Settings.Repair on the graph of
+// TestShiftInvertResolvesTinyEigenvalues: RepairAlways repairs as the
+// default does there (its repair is within the automatic budget), and
+// RepairNever keeps Lanczos' result and the resolution warning.
+func TestRepairModes(t *testing.T) {
+	ctx := context.Background()
+	g := nearlyDisconnected(t)
+	repaired := func(e *embedding) bool {
+		return slices.ContainsFunc(e.warnings, func(w string) bool { return strings.Contains(w, "resolved by a shift-and-invert solve") })
+	}
+	def, err := laplacianEmbedding(ctx, g, graph.Unnormalized, 10, exactLaplacian, &Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	always, err := laplacianEmbedding(ctx, g, graph.Unnormalized, 10, exactLaplacian, &Settings{Repair: RepairAlways})
+	if err != nil {
+		t.Fatal(err)
+	}
+	never, err := laplacianEmbedding(ctx, g, graph.Unnormalized, 10, exactLaplacian, &Settings{Repair: RepairNever})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !repaired(def) || !repaired(always) || !slices.Equal(def.values, always.values) {
+		t.Errorf("auto and always: repaired %v, %v; values %.4g, %.4g", repaired(def), repaired(always), def.values, always.values)
+	}
+	if repaired(never) || !slices.ContainsFunc(never.warnings, func(w string) bool { return strings.Contains(w, "below the eigensolver's resolution") }) {
+		t.Errorf("never: warnings %q", never.warnings)
+	}
+	if _, err := Run(ctx, Unnormalized{}, &Problem{Graph: g, K: 3}, &Settings{Repair: Repair(7)}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Settings.Repair") {
+		t.Errorf("Repair(7): error %v, want ErrInvalid naming Settings.Repair", err)
+	}
+	for r, want := range map[Repair]string{RepairAuto: "auto", RepairAlways: "always", RepairNever: "never", Repair(7): "Repair(7)"} {
+		if r.String() != want {
+			t.Errorf("%d.String() = %q, want %q", int(r), r.String(), want)
 		}
 	}
 }

@@ -230,7 +230,7 @@ func (c *referenceCache) partition(ctx context.Context, ref ResolveReference, rm
 // settings, and every pair with its kind and weight, in order.
 func referenceKey(ref ResolveReference, p *Problem, set *constraint.Set, s *Settings) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%p|%d|%v|%d|%d|%T%v|%p|%d|", ref, p.Graph, p.K, p.Regularize, s.Seed, s.Restarts, s.Eigen, s.Eigen, s.EigenSettings, set.N)
+	fmt.Fprintf(&b, "%d|%p|%d|%v|%d|%d|%T%v|%p|%d|%d|", ref, p.Graph, p.K, p.Regularize, s.Seed, s.Restarts, s.Eigen, s.Eigen, s.EigenSettings, s.Repair, set.N)
 	var buf [8]byte
 	for _, pr := range set.Pairs {
 		binary.LittleEndian.PutUint32(buf[:4], uint32(pr.I))

@@ -202,8 +202,9 @@ func checkResult(name string, p *Problem, res *Result) error {
 }
 
 // validate returns an error wrapping ErrInvalid, naming the method and the
-// field, when s (nil: the defaults) has a negative Restarts or
-// EigenSettings out of range (eigen.Settings.Validate): the caller's
+// field, when s (nil: the defaults) has a negative Restarts,
+// EigenSettings out of range (eigen.Settings.Validate) or an unknown
+// Repair: the caller's
 // mistake, refused before the method runs rather than ignored by the
 // methods that read neither, or reported as an internal failure of
 // k-means or of the eigensolver by the others. Cost O(1).
@@ -216,6 +217,9 @@ func (s *Settings) validate(name string) error {
 	}
 	if err := s.EigenSettings.Validate(); err != nil {
 		return fmt.Errorf("%w: %s: Settings.EigenSettings: %w", ErrInvalid, name, err)
+	}
+	if s.Repair < RepairAuto || s.Repair > RepairNever {
+		return fmt.Errorf("%w: %s: Settings.Repair = %d, want RepairAuto, RepairAlways or RepairNever", ErrInvalid, name, int(s.Repair))
 	}
 	return nil
 }
