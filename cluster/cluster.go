@@ -118,18 +118,17 @@ const (
 	RepairNever
 )
 
+var repairNames = []string{"auto", "always", "never"}
+
 // String returns "auto", "always" or "never".
-func (r Repair) String() string {
-	switch r {
-	case RepairAuto:
-		return "auto"
-	case RepairAlways:
-		return "always"
-	case RepairNever:
-		return "never"
-	}
-	return fmt.Sprintf("Repair(%d)", int(r))
-}
+func (r Repair) String() string { return enum.String("Repair", repairNames, r) }
+
+// MarshalText returns the name of r.
+func (r Repair) MarshalText() ([]byte, error) { return enum.Marshal("Repair", repairNames, r) }
+
+// UnmarshalText sets r from its name (auto, always or never, any case),
+// for JSON.
+func (r *Repair) UnmarshalText(b []byte) error { return parseEnum(r, "Repair", repairNames, b) }
 
 // DenseLimit is the largest n for which the automatic solver choice uses the
 // dense decomposition.

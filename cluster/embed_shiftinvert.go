@@ -62,6 +62,10 @@ func shiftInvertCost(entries int64, flops float64) float64 {
 	return flops + shiftInvertProducts*2*float64(entries)
 }
 
+// shiftInvertMargin is the number of pairs step 1 of shiftInvertEmbedding
+// asks for beyond those the iterative solve found below its resolution.
+const shiftInvertMargin = 4
+
 // shiftInvertEmbedding solves the count smallest eigenpairs of the
 // Laplacian op of g (kind Unnormalized or Symmetric, without
 // regularization) when an iterative solve returned values with some in
@@ -100,20 +104,10 @@ func shiftInvertCost(entries int64, flops float64) float64 {
 // cancelled. Cost: the envelope's factorization (graph.EnvelopeSize), two
 // triangular solves of the envelope's size per product of step 1, and
 // step 2's iterative solve.
-func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm float64, maxFlops float64, s *Settings) (values []float64, vectors *mat.Dense, why string, err error) {
-	return shiftInvertEmbeddingWithin(ctx, g, op, kind, count, z, first, floor, norm, s, shiftInvertMaxEntries, maxFlops)
-}
-
-// shiftInvertMargin is the number of pairs step 1 of shiftInvertEmbedding
-// asks for beyond those the iterative solve found below its resolution.
-const shiftInvertMargin = 4
-
-// shiftInvertEmbeddingWithin is shiftInvertEmbedding with the budget of
-// maxEntries envelope entries and maxFlops multiply-adds.
-func shiftInvertEmbeddingWithin(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm float64, s *Settings, maxEntries int64, maxFlops float64) (values []float64, vectors *mat.Dense, why string, err error) {
+func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm, maxFlops float64, s *Settings) (values []float64, vectors *mat.Dense, why string, err error) {
 	entries, flops := graph.EnvelopeSize(g)
-	if cost := shiftInvertCost(entries, flops); entries > maxEntries || cost > maxFlops {
-		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %d entries and it would cost about %.2g multiply-adds, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g; cluster.Settings.Repair = RepairAlways raises it to %.2g)", entries, cost, maxEntries, maxFlops, shiftInvertFreeFlops, shiftInvertMaxFlops), nil
+	if cost := shiftInvertCost(entries, flops); entries > shiftInvertMaxEntries || cost > maxFlops {
+		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %d entries and it would cost about %.2g multiply-adds, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g; cluster.Settings.Repair = RepairAlways raises it to %.2g)", entries, cost, shiftInvertMaxEntries, maxFlops, shiftInvertFreeFlops, shiftInvertMaxFlops), nil
 	}
 	sigma := shiftInvertRelShift * norm
 	inv, err := graph.NewEnvelopeInverse(ctx, g, kind, sigma)

@@ -111,12 +111,12 @@ func TestShiftInvertResolvesTinyEigenvalues(t *testing.T) {
 func TestShiftInvertOverBudget(t *testing.T) {
 	g := nearlyDisconnected(t)
 	z := nullBasis(g, make([]int, g.N()), 1, 1, false)
-	// A budget of zero: any envelope is over it.
+	// A budget of zero multiply-adds: any envelope is over it.
 	op, err := graph.NewLaplacian(g, graph.Unnormalized)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals, vecs, why, err := shiftInvertEmbeddingWithin(context.Background(), g, op, graph.Unnormalized, 3, z, []float64{0, 1e-10, 1}, 1e-7, 2*g.MaxDegree(), &Settings{}, 0, 0)
+	vals, vecs, why, err := shiftInvertEmbedding(context.Background(), g, op, graph.Unnormalized, 3, z, []float64{0, 1e-10, 1}, 1e-7, 2*g.MaxDegree(), 0, &Settings{})
 	if err != nil || vals != nil || vecs != nil || !strings.Contains(why, "above its budget") {
 		t.Errorf("over budget: %v, %v, %q, %v", vals, vecs, why, err)
 	}
@@ -229,5 +229,15 @@ func TestRepairModes(t *testing.T) {
 		if r.String() != want {
 			t.Errorf("%d.String() = %q, want %q", int(r), r.String(), want)
 		}
+	}
+	var r Repair
+	if err := r.UnmarshalText([]byte("ALWAYS")); err != nil || r != RepairAlways {
+		t.Errorf("UnmarshalText(ALWAYS) = %v, %v", r, err)
+	}
+	if err := r.UnmarshalText([]byte("sometimes")); !errors.Is(err, ErrInvalid) {
+		t.Errorf("UnmarshalText(sometimes): error %v, want ErrInvalid", err)
+	}
+	if b, err := RepairNever.MarshalText(); err != nil || string(b) != "never" {
+		t.Errorf("MarshalText(RepairNever) = %q, %v", b, err)
 	}
 }
