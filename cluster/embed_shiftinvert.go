@@ -107,7 +107,7 @@ const shiftInvertMargin = 4
 func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm, maxFlops float64, s *Settings) (values []float64, vectors *mat.Dense, why string, err error) {
 	entries, flops := graph.EnvelopeSize(g)
 	if cost := shiftInvertCost(entries, flops); entries > shiftInvertMaxEntries || cost > maxFlops {
-		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %d entries and it would cost about %.2g multiply-adds, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g; cluster.Settings.Repair = RepairAlways raises it to %.2g)", entries, cost, shiftInvertMaxEntries, maxFlops, shiftInvertFreeFlops, shiftInvertMaxFlops), nil
+		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %d entries and it would cost about %.2g multiply-adds, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g; cluster.Settings.Repair = RepairAlways, or tether cluster -repair always, raises it to %.2g)", entries, cost, shiftInvertMaxEntries, maxFlops, shiftInvertFreeFlops, shiftInvertMaxFlops), nil
 	}
 	sigma := shiftInvertRelShift * norm
 	inv, err := graph.NewEnvelopeInverse(ctx, g, kind, sigma)

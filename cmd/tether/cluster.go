@@ -363,6 +363,8 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	asJSON := fs.Bool("json", false, "print the summary as one JSON document on standard output, with the labels when -o is -")
 	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list")
 	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, their principal components, or the spectral layout of a graph)")
+	var repair cluster.Repair
+	fs.Var(textVar(&repair), "repair", "embeddings whose iterative eigensolve returns eigenvalues below its resolution (nearly disconnected weighted graphs): auto (solve again by shift-and-invert when that costs at most the work already spent), always (whenever the sparse factor fits in 2.5·10⁷ entries) or never (keep the iterative result and its warning); cluster.Settings.Repair")
 	quiet := fs.Bool("quiet", false, "no progress messages")
 	fs.BoolVar(&in.verbose, "v", false, fmt.Sprintf("verbose: say which k-NN search built the graph and measure the recall@k of an approximate one against exact search (on every point up to %d, else on %d sampled points)", recallExhaustiveMax, recallSample))
 	if err := parseFlags(fs, args); err != nil {
@@ -430,7 +432,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if *vote && *consFile != "" {
 		fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", added.VoteDropped, added.Constraints, *consFile)
 	}
-	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec}
+	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair}
 	done := rec.step("clustering")
 	t0 := time.Now()
 	res, err := cluster.Run(ctx, meth, p, s)

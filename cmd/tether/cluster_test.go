@@ -700,3 +700,54 @@ func TestClusterRegularize(t *testing.T) {
 		t.Errorf("-regularize lots: err = %v, want a usage error", err)
 	}
 }
+
+// TestClusterRepair checks -repair on a graph whose smallest eigenvalues
+// lie below Lanczos' resolution (four 150-node rings chained by edges of
+// 10⁻⁹ to 10⁻⁸, plus six pendants of 10⁻¹⁰ to 3·10⁻⁹: the graph of
+// cluster's TestShiftInvertResolvesTinyEigenvalues), clustered by usc:
+// auto and always repair the embedding by shift-and-invert and say so,
+// never keeps the iterative result with its warning, a bad value is a
+// usage error.
+func TestClusterRepair(t *testing.T) {
+	var b strings.Builder
+	const ring, rings = 150, 4
+	for r := 0; r < rings; r++ {
+		for i := 0; i < ring; i++ {
+			for step := 1; step <= 2; step++ {
+				fmt.Fprintf(&b, "%d %d 1\n", r*ring+i, r*ring+(i+step)%ring)
+			}
+		}
+	}
+	for r, w := range []string{"1e-9", "3e-9", "1e-8"} {
+		fmt.Fprintf(&b, "%d %d %s\n", r*ring+7, (r+1)*ring+70, w)
+	}
+	for p, w := range []string{"1e-10", "2e-10", "5e-10", "1e-9", "2e-9", "3e-9"} {
+		fmt.Fprintf(&b, "%d %d %s\n", rings*ring+p, 20*p, w)
+	}
+	g := writeTemp(t, "rings.txt", b.String())
+	labels := filepath.Join(t.TempDir(), "l")
+	for _, tc := range []struct {
+		repair   string
+		repaired bool
+	}{
+		{"", true}, {"auto", true}, {"always", true}, {"NEVER", false},
+	} {
+		args := []string{"cluster", "-graph-file", g, "-method", "usc", "-k", "10", "-regularize", "none", "-o", labels, "-quiet"}
+		if tc.repair != "" {
+			args = append(args, "-repair", tc.repair)
+		}
+		out, _, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("-repair %q: %v", tc.repair, err)
+		}
+		if got := strings.Contains(out, "resolved by a shift-and-invert solve"); got != tc.repaired {
+			t.Errorf("-repair %q: repaired %v, want %v:\n%s", tc.repair, got, tc.repaired, out)
+		}
+		if !tc.repaired && !strings.Contains(out, "below the eigensolver's resolution") {
+			t.Errorf("-repair %q: no warning:\n%s", tc.repair, out)
+		}
+	}
+	if _, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-repair", "sometimes", "-o", labels, "-quiet"); !errors.Is(err, errUsage) {
+		t.Errorf("-repair sometimes: err = %v, want a usage error", err)
+	}
+}
