@@ -435,7 +435,14 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair}
 	done := rec.step("clustering")
 	t0 := time.Now()
-	res, err := cluster.Run(ctx, meth, p, s)
+	// cluster.Run polls ctx throughout but for a few single LAPACK calls
+	// (dense eigendecompositions of up to some 10³ nodes, seconds each):
+	// untilDone lets Ctrl-C end the command within a second even there.
+	var res *cluster.Result
+	err = untilDone(ctx, func() (err error) {
+		res, err = cluster.Run(ctx, meth, p, s)
+		return err
+	})
 	done()
 	if err != nil {
 		return err

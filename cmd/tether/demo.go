@@ -124,7 +124,11 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 				side = fmt.Sprintf("%d ML + %d CL pairs", ml, cl)
 			}
 			t0 := time.Now()
-			res, err := cluster.Run(ctx, meth, p, &cluster.Settings{Seed: *seed, Recorder: rec})
+			var res *cluster.Result
+			err = untilDone(ctx, func() (err error) { // as in runCluster
+				res, err = cluster.Run(ctx, meth, p, &cluster.Settings{Seed: *seed, Recorder: rec})
+				return err
+			})
 			if err != nil {
 				return fmt.Errorf("%s on %s: %w", name, c.name, err)
 			}
