@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -11,23 +12,25 @@ import (
 	"github.com/tether-sc/tether/graph"
 )
 
-// Budget and shift of shiftInvertEmbedding. The factor may hold at most
-// shiftInvertMaxEntries entries (200 MB), and the repair may cost at most
+// Budget and shift of shiftInvertEmbedding. The factor may store at most
+// shiftInvertMaxEntries values (200 MB), and the repair may cost at most
 // the larger of shiftInvertFreeFlops and the work the iterative solve
-// already spent, and never more than shiftInvertMaxFlops (about ten
-// seconds on this project's 2-core machine): shiftInvertBudget. The cost
-// counted is the factorization's multiply-adds plus shiftInvertProducts
-// products with the factor (two triangular solves, 2·entries each). So
-// the repair never costs much more than the solve it repairs. Measured on
-// realdata's spambase 10-NN graph (2026-11-29): with must-links added (SL,
-// the NOA-SSC methods, auto's candidates) the constraint edges widen the
-// envelope, and a repair within a budget of 4·10⁹ took 2–3 s per
-// embedding where Lanczos had taken a tenth of a second, so auto went from
-// 3.3 s to 22.7 s with the same partitions; under this budget those
-// embeddings keep the iterative result and its warning, which gives the
-// factor's size. On fgpwc-table1's full spambase graph, where Lanczos
-// spends about 10¹¹ multiply-adds, the repair (1.6·10¹⁰) is made. The
-// shift σ = shiftInvertRelShift·‖L‖ lies a thousand times above the
+// already spent, and never more than shiftInvertMaxFlops (some seconds on
+// this project's 2-core machine): shiftInvertBudget. The cost counted is
+// the factorization's multiply-adds plus shiftInvertProducts products
+// with the factor (two triangular solves, 2·entries each). So the repair
+// never costs much more than the solve it repairs.
+//
+// Measured (2026-11-29, graph.CholeskyInverse: minimum degree order,
+// supernodal factor): on spambase's 10-NN graph (min–max scaled, 4601
+// nodes) the factor holds 1.15·10⁶ entries, 4.3·10⁸ multiply-adds, made in
+// about 0.3 s (the envelope factor used before held 3.6·10⁶ entries,
+// 2.3·10⁹ multiply-adds, 0.58 s), so the repair's cost, 6.6·10⁸, is within
+// the free budget; on fgpwc-table1's full spambase RBF graph the factor
+// is dense (10⁷ entries, 1.5·10¹⁰ multiply-adds, about 5 s), made because
+// Lanczos had spent some 10¹¹ there.
+//
+// The shift σ = shiftInvertRelShift·‖L‖ lies a thousand times above the
 // rounding error of L (ε·‖L‖), so that L + σI is numerically positive
 // definite even with exact null vectors, and far below the resolution of
 // the iterative solve (tol·‖L‖, 10⁻⁸‖L‖ by default), so that the
@@ -72,8 +75,8 @@ const shiftInvertMargin = 4
 // (0, floor), floor the solver's resolution tol·‖L‖. It works in two steps.
 //
 //  1. The eigenpairs below floor, by Lanczos on (L + σI)⁻¹
-//     (graph.EnvelopeInverse: a sparse Cholesky factor in envelope
-//     storage), the shift-and-invert transformation: the wanted eigenvalues
+//     (graph.CholeskyInverse: a sparse Cholesky factor in minimum degree
+//     order), the shift-and-invert transformation: the wanted eigenvalues
 //     λ become the largest, 1/(λ + σ), and are resolved by their ratios
 //     instead of their gaps relative to ‖L‖. It asks for as many pairs as
 //     the iterative solve found below floor plus shiftInvertMargin, and
@@ -93,24 +96,31 @@ const shiftInvertMargin = 4
 //     which saves step 2's solve.
 //
 // z (n×d, nil for none) holds the exact null vectors, deflated in both
-// steps. g must already be in a banded order (laplacianEmbedding relabels
-// graphs above DenseLimit in reverse Cuthill–McKee order). norm is the
-// bound of ‖L‖ (2·max degree for L, 2 for L_sym).
+// steps. norm is the bound of ‖L‖ (2·max degree for L, 2 for L_sym).
 //
 // It returns the eigenvalues (ascending, those of z exactly 0) and the
-// eigenvectors, or nil and a reason when the envelope exceeds the budget
-// (shiftInvertMaxEntries entries, maxFlops multiply-adds: see
+// eigenvectors, or nil and a reason when the factor exceeds the budget
+// (shiftInvertMaxEntries stored values, maxFlops multiply-adds: see
 // shiftInvertBudget) or a step fails; an error only when ctx is
-// cancelled. Cost: the envelope's factorization (graph.EnvelopeSize), two
-// triangular solves of the envelope's size per product of step 1, and
-// step 2's iterative solve.
+// cancelled. Cost: the factor's analysis (graph.AnalyzeCholesky, stopped
+// as soon as the factor exceeds the cap) and factorization, two
+// triangular solves per product of step 1, and step 2's iterative solve.
 func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm, maxFlops float64, s *Settings) (values []float64, vectors *mat.Dense, why string, err error) {
-	entries, flops := graph.EnvelopeSize(g)
-	if cost := shiftInvertCost(entries, flops); entries > shiftInvertMaxEntries || cost > maxFlops {
-		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %d entries and it would cost about %.2g multiply-adds, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g; cluster.Settings.Repair = RepairAlways, or tether cluster -repair always, raises it to %.2g)", entries, cost, shiftInvertMaxEntries, maxFlops, shiftInvertFreeFlops, shiftInvertMaxFlops), nil
+	overBudget := func(size string) ([]float64, *mat.Dense, string, error) {
+		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %s, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g; cluster.Settings.Repair = RepairAlways, or tether cluster -repair always, raises it to %.2g)", size, shiftInvertMaxEntries, maxFlops, shiftInvertFreeFlops, shiftInvertMaxFlops), nil
+	}
+	sym, err := graph.AnalyzeCholesky(ctx, g, shiftInvertMaxEntries)
+	switch {
+	case errors.Is(err, graph.ErrTooLarge):
+		return overBudget(fmt.Sprintf("more than %d entries", shiftInvertMaxEntries))
+	case err != nil:
+		return nil, nil, "", fmt.Errorf("cluster: %w", err) // only ctx's
+	}
+	if cost := shiftInvertCost(sym.Entries(), sym.Flops()); sym.Stored() > shiftInvertMaxEntries || cost > maxFlops {
+		return overBudget(fmt.Sprintf("%d entries and it would cost about %.2g multiply-adds", sym.Stored(), cost))
 	}
 	sigma := shiftInvertRelShift * norm
-	inv, err := graph.NewEnvelopeInverse(ctx, g, kind, sigma)
+	inv, err := sym.Factor(ctx, g, kind, sigma)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, "", fmt.Errorf("cluster: %w", err)

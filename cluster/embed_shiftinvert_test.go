@@ -106,12 +106,12 @@ func TestShiftInvertResolvesTinyEigenvalues(t *testing.T) {
 	}
 }
 
-// TestShiftInvertOverBudget checks that an envelope above the budget keeps
+// TestShiftInvertOverBudget checks that a factor above the budget keeps
 // the iterative result and says why in the warning.
 func TestShiftInvertOverBudget(t *testing.T) {
 	g := nearlyDisconnected(t)
 	z := nullBasis(g, make([]int, g.N()), 1, 1, false)
-	// A budget of zero multiply-adds: any envelope is over it.
+	// A budget of zero multiply-adds: any factor is over it.
 	op, err := graph.NewLaplacian(g, graph.Unnormalized)
 	if err != nil {
 		t.Fatal(err)
