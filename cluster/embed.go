@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -387,34 +388,49 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		p.Deflate, p.DeflateValues = z, make([]float64, d)
 	}
 	res, err := s.solveWith(ctx, p, multigridSolver(gop, kind, tau, count-d, s))
+	var failure string // the iterative solve's error when it did not converge
 	if err != nil {
 		if res == nil {
 			return nil, err
 		}
-		e.warnings = append(e.warnings, err.Error())
+		failure = err.Error()
 	}
 	e.values, e.vectors = res.Values, res.Vectors
 	norm := laplacianNormBound(kind, e.deg)
 	rel, dense := solverResolution(s, n)
-	if w := belowResolution(e.values, kind, norm, rel, dense); w != "" {
-		if tau == 0 && s.Eigen == nil && n > DenseLimit && s.Repair != RepairNever {
-			// The iterative solve could not resolve them: solve again
-			// by shift-and-invert, which resolves them as a dense solver
-			// would.
-			vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, shiftInvertBudget(s.Repair, res.MatVecs, gop.NNZ(), n), s)
-			if err != nil {
-				return nil, err
-			}
-			if vecs != nil {
-				e.values, e.vectors = vals, vecs
-				w = fmt.Sprintf("the eigenvalues of %v below the iterative solver's resolution (%d found, from %.3g) were resolved by a shift-and-invert solve with a sparse direct factorization", kind, countBelow(res.Values, norm*rel), firstPositive(res.Values))
-				if w2 := belowResolution(e.values, kind, norm, denseResolution(n), true); w2 != "" {
-					w += "; " + w2
-				}
-			} else {
-				w += "; " + why
-			}
+	w := belowResolution(e.values, kind, norm, rel, dense)
+	if (w != "" || failure != "") && tau == 0 && s.Eigen == nil && n > DenseLimit && s.Repair != RepairNever {
+		// The iterative solve could not resolve them, or did not
+		// converge: solve again by shift-and-invert, which resolves
+		// them as a dense solver would.
+		vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, shiftInvertBudget(s.Repair, res.MatVecs, gop.NNZ(), n), failure != "", s)
+		if err != nil {
+			return nil, err
 		}
+		if vecs != nil {
+			e.values, e.vectors = vals, vecs
+			var done []string
+			if w != "" {
+				done = append(done, fmt.Sprintf("the eigenvalues of %v below the iterative solver's resolution (%d found, from %.3g)", kind, countBelow(res.Values, norm*rel), firstPositive(res.Values)))
+			}
+			if failure != "" {
+				done = append(done, fmt.Sprintf("the eigenpairs of %v the iterative solver did not converge to (%s)", kind, failure))
+			}
+			w = strings.Join(done, " and ") + " were resolved by a shift-and-invert solve with a sparse direct factorization"
+			if w2 := belowResolution(e.values, kind, norm, denseResolution(n), true); w2 != "" {
+				w += "; " + w2
+			}
+			failure = ""
+		} else if w != "" {
+			w += "; " + why
+		} else {
+			failure += "; " + why
+		}
+	}
+	if failure != "" {
+		e.warnings = append(e.warnings, failure)
+	}
+	if w != "" {
 		e.warnings = append(e.warnings, w)
 	}
 	if perm != nil {

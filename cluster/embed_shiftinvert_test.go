@@ -116,7 +116,7 @@ func TestShiftInvertOverBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals, vecs, why, err := shiftInvertEmbedding(context.Background(), g, op, graph.Unnormalized, 3, z, []float64{0, 1e-10, 1}, 1e-7, 2*g.MaxDegree(), 0, &Settings{})
+	vals, vecs, why, err := shiftInvertEmbedding(context.Background(), g, op, graph.Unnormalized, 3, z, []float64{0, 1e-10, 1}, 1e-7, 2*g.MaxDegree(), 0, false, &Settings{})
 	if err != nil || vals != nil || vecs != nil || !strings.Contains(why, "above its budget") {
 		t.Errorf("over budget: %v, %v, %q, %v", vals, vecs, why, err)
 	}
@@ -179,7 +179,7 @@ func TestShiftInvertWithoutNullVectors(t *testing.T) {
 	}
 	norm := laplacianNormBound(graph.Unnormalized, g.Degrees())
 	floor := defaultEigenTol * norm
-	vals, vecs, why, err := shiftInvertEmbedding(ctx, g, op, graph.Unnormalized, 14, nil, []float64{1e-10, 1e-9}, floor, norm, shiftInvertMaxFlops, &Settings{})
+	vals, vecs, why, err := shiftInvertEmbedding(ctx, g, op, graph.Unnormalized, 14, nil, []float64{1e-10, 1e-9}, floor, norm, shiftInvertMaxFlops, false, &Settings{})
 	if err != nil || vecs == nil {
 		t.Fatalf("repair not made: %q, %v", why, err)
 	}
@@ -239,5 +239,74 @@ func TestRepairModes(t *testing.T) {
 	}
 	if b, err := RepairNever.MarshalText(); err != nil || string(b) != "never" {
 		t.Errorf("MarshalText(RepairNever) = %q, %v", b, err)
+	}
+}
+
+// TestShiftInvertRepairsNoConvergence checks the repair of an iterative
+// solve that does not converge, on a 5000-node path (unit weights), whose
+// small eigenvalues are clustered (Lanczos on L reaches its 1000 restarts
+// for 14 pairs; here its budget is cut to 30 restarts to keep the test
+// short) and known in closed form: 2 − 2cos(πj/n) for L, 1 − cos(πj/(n −
+// 1)) for L_sym, j = 0, 1, …. The repaired values must match to 10⁻⁹
+// relative and the vectors of L the closed form cos(πj(i + ½)/n) (sine
+// of the largest principal angle ≤ 10⁻⁶); the warning says what was done.
+// With RepairNever the non-convergence is reported as before.
+func TestShiftInvertRepairsNoConvergence(t *testing.T) {
+	ctx := context.Background()
+	const n, count = 5000, 14
+	es := make([]graph.Edge, n-1)
+	for i := range es {
+		es[i] = graph.Edge{I: i, J: i + 1, W: 1}
+	}
+	g, err := graph.FromEdges(n, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := &eigen.Settings{Tol: defaultEigenTol, MaxIter: 30}
+	for _, kind := range []graph.LaplacianKind{graph.Unnormalized, graph.Symmetric} {
+		t.Run(kind.String(), func(t *testing.T) {
+			never, err := laplacianEmbedding(ctx, g, kind, count, exactLaplacian, &Settings{EigenSettings: short, Repair: RepairNever})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(never.warnings, func(w string) bool { return strings.Contains(w, "no convergence") }) {
+				t.Fatalf("the iterative solve converged within 30 restarts (warnings %q): the test needs a harder case", never.warnings)
+			}
+			got, err := laplacianEmbedding(ctx, g, kind, count, exactLaplacian, &Settings{EigenSettings: short})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(got.warnings, func(w string) bool {
+				return strings.Contains(w, "did not converge to") && strings.Contains(w, "resolved by a shift-and-invert solve")
+			}) {
+				t.Errorf("warnings %q: want the repair of a solve that did not converge", got.warnings)
+			}
+			for j, v := range got.values {
+				want := 2 - 2*math.Cos(math.Pi*float64(j)/n)
+				if kind == graph.Symmetric {
+					want = 1 - math.Cos(math.Pi*float64(j)/(n-1))
+				}
+				if d := math.Abs(v - want); d > 1e-9*want+1e-15 {
+					t.Errorf("eigenvalue %d: %.12g, closed form %.12g", j, v, want)
+				}
+			}
+			if kind == graph.Unnormalized {
+				exact := mat.NewDense(n, count, nil)
+				for j := 0; j < count; j++ {
+					var nrm float64
+					for i := 0; i < n; i++ {
+						x := math.Cos(math.Pi * float64(j) * (float64(i) + 0.5) / n)
+						exact.Set(i, j, x)
+						nrm += x * x
+					}
+					for i := 0; i < n; i++ {
+						exact.Set(i, j, exact.At(i, j)/math.Sqrt(nrm))
+					}
+				}
+				if sin := eigentest.SinMaxAngle(got.vectors, exact, nil); sin > 1e-6 {
+					t.Errorf("sine of the largest angle to the closed-form subspace %.3g > 1e-6", sin)
+				}
+			}
+		})
 	}
 }
