@@ -202,7 +202,9 @@ type Options struct {
 	Drop []string
 	// Categorical lists columns to one-hot encode even though their values
 	// are numbers (codes). Columns with non-numeric values, and ARFF nominal
-	// and string attributes, are always categorical.
+	// and string attributes, are always categorical, except that a column
+	// whose every value is a number written with a comma ("1,5", "1,234")
+	// is an error unless listed here.
 	Categorical []string
 	// Scale is applied to numeric columns after imputation.
 	Scale Scale
