@@ -418,6 +418,11 @@ func TestSupervision(t *testing.T) {
 			wantErr: "c.txt: constraint: conflicting constraints: the must-links join node 0, labelled 1, and node 4, labelled 0 in l.txt", wantSentinl: constraint.ErrConflict},
 		{name: "cannot-link between components of a class", cons: "0,1,ml\n4,5,ml\n1,5,cl\n", labs: "0,1\n4,1\n", k: 2,
 			wantErr: "c.txt: constraint: conflicting constraints: cl(1,5) [c.txt:3] separates the must-link components of nodes 0 and 4, both labelled 1 in l.txt", wantSentinl: constraint.ErrConflict},
+		// In a base-1 file, the pairs as the file writes them.
+		{name: "base 1", cons: "# base=1\n1,2,ml\n1,2,cl\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: must-link and cannot-link on one pair: ml(1,2) [c.txt:2], cl(1,2) [c.txt:3]", wantSentinl: constraint.ErrConflict},
+		{name: "base 1 against labels", cons: "# base=1\n1,5,ml\n", labs: "0,1\n4,0\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: ml(1,5) [c.txt:2] joins nodes labelled 1 and 0 in l.txt", wantSentinl: constraint.ErrConflict},
 		{name: "soft keeps pairs contradicting labels", cons: "0,4,ml\n", labs: "0,1\n4,0\n", policy: constraint.Soft, k: 2,
 			wantPairs: 1, wantLabels: constraint.Labels{1, -1, -1, -1, 0, -1}},
 		{name: "pairs agreeing with labels", cons: "0,1,ml\n0,4,cl\n", labs: "0,1\n4,0\n", k: 2,
