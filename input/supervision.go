@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/tether-sc/tether/cluster"
@@ -52,8 +53,8 @@ type Added struct {
 func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Added, error) {
 	var a Added
 	n := p.Graph.N()
-	var lines []int           // file lines of p.Constraints.Pairs, nil after the vote
-	var node func(int) string // node i as the file writes it
+	var lines []int      // file lines of p.Constraints.Pairs, nil after the vote
+	node := strconv.Itoa // node i as the file writes it
 	if s.Constraints != "" {
 		// Read applies the policy itself when it can, so that a refused
 		// conflict names the lines of the file; the vote filter breaks
