@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tether-sc/tether/internal/enum"
@@ -81,8 +82,17 @@ type Conflict struct {
 }
 
 // Describe formats the conflict on one line, naming every constraint by
-// position or, when Lines is set, by file:line (file may be empty).
-func (c Conflict) Describe(file string) string {
+// position or, when Lines is set, by file:line (file may be empty), and
+// its nodes by their 0-based indices. It is DescribeNodes(file, nil).
+func (c Conflict) Describe(file string) string { return c.DescribeNodes(file, nil) }
+
+// DescribeNodes is Describe writing node i as node(i), such as File.Node
+// (the node as the file wrote it: in its index base, or by name); a nil
+// node writes the 0-based index.
+func (c Conflict) DescribeNodes(file string, node func(i int) string) string {
+	if node == nil {
+		node = strconv.Itoa
+	}
 	var b strings.Builder
 	b.WriteString(c.Kind.String())
 	b.WriteString(": ")
@@ -94,7 +104,7 @@ func (c Conflict) Describe(file string) string {
 				b.WriteString(", ")
 			}
 		}
-		fmt.Fprintf(&b, "%s(%d,%d)", p.Kind, p.I, p.J)
+		fmt.Fprintf(&b, "%s(%s,%s)", p.Kind, node(p.I), node(p.J))
 		if p.Weight != 0 {
 			fmt.Fprintf(&b, " w=%g", p.Weight)
 		}
@@ -416,13 +426,14 @@ func (p *Policy) UnmarshalText(text []byte) error {
 // wrapping ErrConflict under Reject when any conflict was found. The error
 // describes the first problem and the number of others. Cost as Check.
 func Resolve(s *Set, p Policy) (*Set, *Report, error) {
-	out, _, rep, err := resolve(s, p, "", nil)
+	out, _, rep, err := resolve(s, p, "", nil, nil)
 	return out, rep, err
 }
 
-// resolve is Resolve, also returning the original indices of the kept pairs
-// and filling conflict lines from lines (may be nil).
-func resolve(s *Set, p Policy, file string, lines []int) (*Set, []int, *Report, error) {
+// resolve is Resolve, also returning the original indices of the kept pairs,
+// filling conflict lines from lines (may be nil) and writing node i as
+// node(i) in the error (nil: the 0-based index).
+func resolve(s *Set, p Policy, file string, lines []int, node func(int) string) (*Set, []int, *Report, error) {
 	if p != Reject && p != DropConflictingCannotLinks && p != Soft {
 		return nil, nil, nil, fmt.Errorf("%w: unknown policy %d", ErrInvalid, p)
 	}
@@ -441,14 +452,14 @@ func resolve(s *Set, p Policy, file string, lines []int) (*Set, []int, *Report, 
 	}
 	for _, c := range rep.Conflicts {
 		if c.Kind.invalid() {
-			return nil, nil, rep, fmt.Errorf("%w: %s%s", ErrInvalid, c.Describe(file), others(len(rep.Conflicts)))
+			return nil, nil, rep, fmt.Errorf("%w: %s%s", ErrInvalid, c.DescribeNodes(file, node), others(len(rep.Conflicts)))
 		}
 	}
 	if rep.OK() || p == Soft {
 		return s, nil, rep, nil
 	}
 	if p == Reject {
-		return nil, nil, rep, fmt.Errorf("%w: %s%s", ErrConflict, rep.Conflicts[0].Describe(file), others(len(rep.Conflicts)))
+		return nil, nil, rep, fmt.Errorf("%w: %s%s", ErrConflict, rep.Conflicts[0].DescribeNodes(file, node), others(len(rep.Conflicts)))
 	}
 	drop := make([]bool, len(s.Pairs))
 	for _, c := range rep.Conflicts {

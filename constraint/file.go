@@ -86,6 +86,18 @@ type File struct {
 	// Report is the consistency report of all the pairs read; its conflicts
 	// carry file lines.
 	Report *Report
+	// names are ReadOptions.Names, nil when the file numbers its nodes.
+	names []string
+}
+
+// Node returns node i as the file writes it: its name when the file was
+// read with ReadOptions.Names, else its index in the file's base. Pass it
+// to Conflict.DescribeNodes.
+func (f *File) Node(i int) string {
+	if f.names != nil {
+		return strings.TrimSpace(f.names[i])
+	}
+	return strconv.Itoa(i + f.Base)
 }
 
 // MaxInferredNodes bounds the number of nodes the readers infer from the
@@ -208,7 +220,8 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		return nil, err
 	}
 	s.N = lr.n(maxIndex + 1)
-	out, kept, rep, err := resolve(s, o.Policy, file, lines)
+	res := &File{Base: lr.base, names: o.Names}
+	out, kept, rep, err := resolve(s, o.Policy, file, lines, res.Node)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -219,7 +232,8 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		}
 		lines = kl
 	}
-	return &File{Set: out, Lines: lines, Base: lr.base, Report: rep}, nil
+	res.Set, res.Lines, res.Report = out, lines, rep
+	return res, nil
 }
 
 // isHeader reports whether fields spell a prefix of names of at least

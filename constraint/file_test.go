@@ -79,6 +79,11 @@ func TestRead(t *testing.T) {
 		{name: "duplicate rejected", in: "0,1,ml\n1,0,ml\n", err: "duplicate: ml(0,1) [in.csv:1], ml(1,0) [in.csv:2]"},
 		{name: "contradiction rejected", in: "0,1,cl\n1,0,ml\n", err: "must-link and cannot-link on one pair: ml(1,0) [in.csv:2], cl(0,1) [in.csv:1]"},
 		{name: "cannot-link in component", in: "0,1,ml\n2,1,ml\n0,2,cl\n", err: "cl(0,2) [in.csv:3] joined by ml(0,1) [in.csv:1], ml(2,1) [in.csv:2]"},
+		// Conflicts name the nodes as the file does: in its base, or by
+		// name (they were written 0-based whatever the file said).
+		{name: "duplicate in base 1", in: "# base=1\n1,2,ml\n2,1,ml\n", err: "duplicate: ml(1,2) [in.csv:2], ml(2,1) [in.csv:3]"},
+		{name: "cannot-link in component in base 1", in: "1,2,ml\n3,2,ml\n1,3,cl\n", opt: ReadOptions{Base: Base1}, err: "cl(1,3) [in.csv:3] joined by ml(1,2) [in.csv:1], ml(3,2) [in.csv:2]"},
+		{name: "contradiction by name", in: "a,c,cl\nc , a,ml\n", opt: ReadOptions{Names: []string{"a", "b", " c "}}, err: "must-link and cannot-link on one pair: ml(c,a) [in.csv:2], cl(a,c) [in.csv:1]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

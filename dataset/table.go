@@ -202,7 +202,9 @@ type Options struct {
 	Drop []string
 	// Categorical lists columns to one-hot encode even though their values
 	// are numbers (codes). Columns with non-numeric values, and ARFF nominal
-	// and string attributes, are always categorical.
+	// and string attributes, are always categorical, except that a column
+	// whose every value is a number written with a comma ("1,5", "1,234")
+	// is an error unless listed here.
 	Categorical []string
 	// Scale is applied to numeric columns after imputation.
 	Scale Scale
@@ -467,6 +469,12 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 				return nil, &ParseError{File: r.file, Line: r.lines[bad], Column: j + 1, Name: c.name, Value: r.rows[bad][j],
 					Err: errorf(ErrSyntax, "%s line %d has %s: fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical %d)", kind, r.lines[good], quote(r.rows[good][j]), j+1)}
 			}
+			if firstNon >= 0 && commaNumbers(r.rows, keep, j, opt) {
+				// Every value is a number but for its commas: a file
+				// written with decimal commas, not a categorical column.
+				return nil, &ParseError{File: r.file, Line: r.lines[firstNon], Column: j + 1, Name: c.name, Value: r.rows[firstNon][j],
+					Err: errorf(ErrSyntax, "every value of the column is a number written with a comma (a decimal comma or a thousands separator), which is not read as a number: write the numbers with a decimal point and no separator, or list the column in Options.Categorical to one-hot encode it (tether: -categorical %d)", j+1)}
+			}
 			if firstNon >= 0 {
 				e.numeric = false
 			} else {
@@ -647,6 +655,30 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// commaNumbers reports whether every value of column j in the kept rows
+// that is not missing holds a comma and reads as a number once its commas
+// are taken as a decimal point ("1,5") or dropped as thousands separators
+// ("1,234.5"). Cost O(len(keep)).
+func commaNumbers(rows [][]string, keep []int, j int, opt *Options) bool {
+	seen := false
+	for _, i := range keep {
+		v := rows[i][j]
+		if opt.isMissing(v) {
+			continue
+		}
+		if !strings.Contains(v, ",") {
+			return false
+		}
+		if _, ok := parseNum(strings.Replace(v, ",", ".", 1)); !ok {
+			if _, ok := parseNum(strings.ReplaceAll(v, ",", "")); !ok {
+				return false
+			}
+		}
+		seen = true
+	}
+	return seen
 }
 
 // droppedWarning says how many of total rows were dropped for missing

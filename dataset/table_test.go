@@ -101,6 +101,22 @@ func TestReadTable(t *testing.T) {
 			features: []string{"col2", "col4"},
 		},
 		{
+			// Values with commas that are not all numbers stay categories;
+			// listed in Categorical, comma numbers are categories too.
+			name:     "comma values that are not numbers",
+			in:       "c;v\n\"1,5\";1\nred,blue;2\n",
+			opt:      Options{},
+			x:        [][]float64{{1, 0, 1}, {0, 1, 2}},
+			features: []string{"c=1,5", "c=red,blue", "v"},
+		},
+		{
+			name:     "comma numbers listed as categorical",
+			in:       "c;v\n1,5;1\n2,5;2\n",
+			opt:      Options{Categorical: []string{"c"}},
+			x:        [][]float64{{1, 0, 1}, {0, 1, 2}},
+			features: []string{"c=1,5", "c=2,5", "v"},
+		},
+		{
 			name:     "semicolon separated",
 			in:       "1;2\n3;4\n",
 			opt:      Options{},
@@ -253,6 +269,10 @@ func TestReadTableErrors(t *testing.T) {
 		{"column of NaN", "x,y\n1,NaN\n2,NaN\n3,nan\n", Options{}, ErrSyntax, []string{"t.csv:2", `column 2 ("y")`, `"NaN"`, "not a finite decimal number"}},
 		{"cell limit", "a\nb\nc\nd\n", Options{Header: HeaderNo, MaxCells: 8}, ErrTooLarge, []string{"distinct values"}},
 		{"all missing column imputed", "1,?\n2,?\n", Options{Missing: MissingImpute}, ErrMissing, []string{"column 2", "every value"}},
+		// A file saved with decimal commas (semicolon-separated) used to
+		// be read as a categorical column, one-hot encoded without a word.
+		{"decimal commas", "x;y\n1,5;2\n2,25;3\n-0,5;4\n", Options{}, ErrSyntax, []string{"t.csv:2", `column 1 ("x")`, `"1,5"`, "decimal comma", "-categorical 1"}},
+		{"thousands separators", "x\ty\n\"1,234.5\"\t2\n\"12,000\"\t3\n?\t4\n", Options{Missing: MissingImpute}, ErrSyntax, []string{"t.csv:2", `column 1 ("x")`, `"1,234.5"`, "thousands separator"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

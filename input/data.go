@@ -3,10 +3,12 @@ package input
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -123,21 +125,48 @@ func ReadTableFile(ctx context.Context, path string, opt dataset.Options) (*Data
 // ReadTable.
 func readTable(name string, opt dataset.Options, read func(dataset.Options) (*dataset.Table, error)) (*Data, error) {
 	t, err := read(opt)
-	if err != nil {
+	var cs []string // the class-named columns, cs[0] the class column
+	switch {
+	case err != nil && opt.LabelColumn == "" && opt.Format != dataset.FormatARFF:
+		// The class column read as a feature can fail where the class
+		// column cannot (class names mixed with integers, too many
+		// classes to one-hot encode): when the error names a class-named
+		// column, read that as the class column, as the rule below would.
+		var pe *dataset.ParseError
+		if !errors.As(err, &pe) || len(dataset.ClassNamedColumns([]string{pe.Name})) == 0 {
+			return nil, err
+		}
+		retry := opt
+		retry.LabelColumn = pe.Name
+		// ARFF files, whose class column is their last attribute, are
+		// left out: a delimited read of one fails, and the first error
+		// stands.
+		retry.Format = dataset.FormatDelimited
+		t2, err2 := read(retry)
+		if err2 != nil || t2.Labels == nil {
+			return nil, err
+		}
+		if cs = dataset.ClassNamedColumns(append(slices.Clone(t2.Features), pe.Name)); cs[0] != pe.Name {
+			// The rule would take another column and keep this one a
+			// feature, which fails.
+			return nil, err
+		}
+		t = t2
+	case err != nil:
 		return nil, err
-	}
-	var note string
-	if opt.LabelColumn == "" && t.Labels == nil {
-		if cs := dataset.ClassNamedColumns(t.Features); len(cs) > 0 {
-			c := cs[0]
-			opt.LabelColumn = c
+	case opt.LabelColumn == "" && t.Labels == nil:
+		if cs = dataset.ClassNamedColumns(t.Features); len(cs) > 0 {
+			opt.LabelColumn = cs[0]
 			if t, err = read(opt); err != nil {
 				return nil, err
 			}
-			note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (label column \"none\", tether's -label none, makes it a feature)", name, c)
-			if len(cs) > 1 {
-				note += fmt.Sprintf("; %q stays a feature (label column %q, -label %s, takes it instead)", strings.Join(cs[1:], `", "`), cs[1], cs[1])
-			}
+		}
+	}
+	var note string
+	if len(cs) > 0 {
+		note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (label column \"none\", tether's -label none, makes it a feature)", name, cs[0])
+		if len(cs) > 1 {
+			note += fmt.Sprintf("; %q stays a feature (label column %q, -label %s, takes it instead)", strings.Join(cs[1:], `", "`), cs[1], cs[1])
 		}
 	}
 	d := tableData(name, t)

@@ -70,6 +70,17 @@ func TestReadTable(t *testing.T) {
 			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature); "y" stays a feature (label column "y", -label y, takes it instead)`}},
 		{name: "no class column", file: "d.csv", content: "u,v\n0,0\n1,1\n", wantCols: 2},
 		{name: "arff by extension", file: "d.arff", content: "% comment\n@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n", wantCols: 1, wantTruth: []int{0, 1}},
+		// A class column that fails as a feature (class names mixed with
+		// integers) is read as the class column, as -label label reads it.
+		{name: "mixed class column", file: "d.csv", content: "u,label\n0,1\n1,x\n2,1\n", wantCols: 1, wantTruth: []int{0, 1, 0},
+			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
+		{name: "mixed class column beside y", file: "d.csv", content: "y,u,label\n5,0,1\n6,1,x\n7,2,1\n", wantCols: 2, wantTruth: []int{0, 1, 0},
+			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature); "y" stays a feature (label column "y", -label y, takes it instead)`}},
+		// The rule takes label and keeps y, mixed, as a feature: y's error.
+		{name: "mixed y beside label", file: "d.csv", content: "y,label\n1,a\nx,b\n2,a\n",
+			wantErr: `dataset: d.csv:3: column 1 ("y"): value "x": syntax error: not a number, but line 2 has "1": fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical 1)`},
+		{name: "mixed feature column", file: "d.csv", content: "u,label\n0,a\nx,b\n",
+			wantErr: `dataset: d.csv:3: column 1 ("u"): value "x": syntax error: not a number, but line 2 has "0": fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical 1)`},
 		{name: "missing value", file: "m.csv", content: "u,v\n0,0\n1,?\n", wantErr: `dataset: m.csv:3: column 2 ("v"): value "?": missing value`},
 		{name: "bad label column", file: "d.csv", content: blobs, label: "zz", wantErr: `dataset: d.csv: label column: value "zz": invalid input: no such column (have u, v, label)`},
 	}
@@ -407,6 +418,11 @@ func TestSupervision(t *testing.T) {
 			wantErr: "c.txt: constraint: conflicting constraints: the must-links join node 0, labelled 1, and node 4, labelled 0 in l.txt", wantSentinl: constraint.ErrConflict},
 		{name: "cannot-link between components of a class", cons: "0,1,ml\n4,5,ml\n1,5,cl\n", labs: "0,1\n4,1\n", k: 2,
 			wantErr: "c.txt: constraint: conflicting constraints: cl(1,5) [c.txt:3] separates the must-link components of nodes 0 and 4, both labelled 1 in l.txt", wantSentinl: constraint.ErrConflict},
+		// In a base-1 file, the pairs as the file writes them.
+		{name: "base 1", cons: "# base=1\n1,2,ml\n1,2,cl\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: must-link and cannot-link on one pair: ml(1,2) [c.txt:2], cl(1,2) [c.txt:3]", wantSentinl: constraint.ErrConflict},
+		{name: "base 1 against labels", cons: "# base=1\n1,5,ml\n", labs: "0,1\n4,0\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: ml(1,5) [c.txt:2] joins nodes labelled 1 and 0 in l.txt", wantSentinl: constraint.ErrConflict},
 		{name: "soft keeps pairs contradicting labels", cons: "0,4,ml\n", labs: "0,1\n4,0\n", policy: constraint.Soft, k: 2,
 			wantPairs: 1, wantLabels: constraint.Labels{1, -1, -1, -1, 0, -1}},
 		{name: "pairs agreeing with labels", cons: "0,1,ml\n0,4,cl\n", labs: "0,1\n4,0\n", k: 2,

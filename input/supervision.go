@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/tether-sc/tether/cluster"
@@ -52,7 +53,8 @@ type Added struct {
 func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Added, error) {
 	var a Added
 	n := p.Graph.N()
-	var lines []int // file lines of p.Constraints.Pairs, nil after the vote
+	var lines []int      // file lines of p.Constraints.Pairs, nil after the vote
+	node := strconv.Itoa // node i as the file writes it
 	if s.Constraints != "" {
 		// Read applies the policy itself when it can, so that a refused
 		// conflict names the lines of the file; the vote filter breaks
@@ -66,7 +68,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			return a, err
 		}
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
-		p.Constraints, lines = f.Set, f.Lines
+		p.Constraints, lines, node = f.Set, f.Lines, f.Node
 		if s.Vote {
 			set, err := VoteFilter(ctx, p.Graph, f.Set, p.K)
 			if err != nil {
@@ -87,7 +89,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		p.Labels = l
 	}
 	if s.Conflicts == constraint.Reject && p.Constraints != nil && p.Labels != nil {
-		if err := labelConflict(p.Constraints, lines, s.Constraints, p.Labels, s.Labels); err != nil {
+		if err := labelConflict(p.Constraints, lines, node, s.Constraints, p.Labels, s.Labels); err != nil {
 			return a, fmt.Errorf("%s: %w", s.Constraints, err)
 		}
 	}
@@ -95,27 +97,28 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 }
 
 // labelConflict reports, wrapping constraint.ErrConflict, the first pair of
-// set (read from consFile; lines[k] is the line of pair k, nil if unknown)
-// that contradicts the partial labels read from labFile: a must-link, or a
+// set (read from consFile; lines[k] is the line of pair k, nil if unknown;
+// node(i) is node i as the file writes it) that contradicts the partial labels read from labFile: a must-link, or a
 // chain of them, joining nodes of two classes, or a cannot-link between
 // nodes, or must-link components, of one class. Such pairs are refused
 // under the Reject policy as contradictory pairs are (constraint.Check);
 // the methods used to get both the pairs and the labels. Cost O(pairs + n).
-func labelConflict(set *constraint.Set, lines []int, consFile string, labels constraint.Labels, labFile string) error {
+func labelConflict(set *constraint.Set, lines []int, node func(int) string, consFile string, labels constraint.Labels, labFile string) error {
 	at := func(k int) string {
 		if lines == nil {
 			return ""
 		}
 		return fmt.Sprintf(" [%s:%d]", consFile, lines[k])
 	}
+	pair := func(q constraint.Pair) string { return fmt.Sprintf("%s(%s,%s)", q.Kind, node(q.I), node(q.J)) }
 	for k, q := range set.Pairs {
 		a, b := labels[q.I], labels[q.J]
 		switch {
 		case a == constraint.Unlabeled || b == constraint.Unlabeled:
 		case q.Kind == constraint.MustLink && a != b:
-			return fmt.Errorf("%w: %s(%d,%d)%s joins nodes labelled %d and %d in %s", constraint.ErrConflict, q.Kind, q.I, q.J, at(k), a, b, labFile)
+			return fmt.Errorf("%w: %s%s joins nodes labelled %d and %d in %s", constraint.ErrConflict, pair(q), at(k), a, b, labFile)
 		case q.Kind == constraint.CannotLink && a == b:
-			return fmt.Errorf("%w: %s(%d,%d)%s separates nodes both labelled %d in %s", constraint.ErrConflict, q.Kind, q.I, q.J, at(k), a, labFile)
+			return fmt.Errorf("%w: %s%s separates nodes both labelled %d in %s", constraint.ErrConflict, pair(q), at(k), a, labFile)
 		}
 	}
 	uf := unionfind.New(len(labels))
@@ -144,7 +147,7 @@ func labelConflict(set *constraint.Set, lines []int, consFile string, labels con
 		i, ok1 := first[uf.Find(q.I)]
 		j, ok2 := first[uf.Find(q.J)]
 		if ok1 && ok2 && labels[i] == labels[j] {
-			return fmt.Errorf("%w: %s(%d,%d)%s separates the must-link components of nodes %d and %d, both labelled %d in %s", constraint.ErrConflict, q.Kind, q.I, q.J, at(k), i, j, labels[i], labFile)
+			return fmt.Errorf("%w: %s%s separates the must-link components of nodes %d and %d, both labelled %d in %s", constraint.ErrConflict, pair(q), at(k), i, j, labels[i], labFile)
 		}
 	}
 	return nil

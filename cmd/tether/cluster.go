@@ -98,16 +98,8 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Var(textVar(&o.table.Scale), "scale", "numeric column scaling: none (the default), minmax or zscore")
 	fs.Var(textVar(&o.table.Missing), "missing", "missing values (? or empty): reject (the default), impute or drop")
 	fs.StringVar(&o.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding reference labels (e.g. club)")
-	fs.Var(textVar(&o.gopt.Format), "graph-format", "format of -graph-file: auto (by extension; a .csv by content), edgelist, mtx, gml or dense")
-	fs.Func("categorical", "comma-separated `columns` of the feature file to one-hot encode although their values are numbers (first, last, 1-based numbers or header names)", func(v string) error {
-		for _, c := range strings.Split(v, ",") {
-			if c = strings.TrimSpace(c); c == "" {
-				return fmt.Errorf("empty column in %q", v)
-			}
-			o.table.Categorical = append(o.table.Categorical, c)
-		}
-		return nil
-	})
+	fs.Var(textVar(&o.gopt.Format), "graph-format", "format of -graph-file: auto (by extension; a .csv by content), edgelist, mtx, gml or dense"+unnamedDefault(o.gopt.Format))
+	bindCategorical(fs, &o.table)
 	fs.BoolVar(&o.gopt.Symmetrize, "symmetrize", false, "accept an asymmetric dense or Matrix Market affinity matrix A and use (A+Aᵀ)/2")
 	fs.Var(intIn(&o.gopt.MaxNodes, 0, 1<<31-1), "max-nodes", "largest `number` of nodes of a graph file (0: the default limit, 2²⁴)")
 	fs.BoolVar(&o.gopt.NamedNodes, "named-nodes", false, "read every node of an edge list as a name, integers included (default: all integers are node numbers, all other text names, a mix an error)")
@@ -116,8 +108,23 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Uint64Var(&o.genSeed, "gen-seed", 0, "generator seed (default: the -seed value; tether gen -seed S makes the same data)")
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
-	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)")
-	fs.Var(textVar(&o.disconnected), "disconnected", "graphs with isolated nodes or components below n/(4k) nodes, for the methods that cannot cluster them as they are (fgpwc, sl, ml-/mcl-noa-ssc, fast-ge, fast-ge2, csp, csc, l1csc, and plmeans and sscka with the ncut kernel): attach (cluster the core, attach the other nodes by labels, must-links and edges, with a warning) or strict (refuse, as before)")
+	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)"+unnamedDefault(o.regularize))
+	fs.Var(textVar(&o.disconnected), "disconnected", "graphs with isolated nodes or components below n/(4k) nodes, for the methods that cannot cluster them as they are (fgpwc, sl, ml-/mcl-noa-ssc, fast-ge, fast-ge2, csp, csc, l1csc, and plmeans and sscka with the ncut kernel): attach (cluster the core, attach the other nodes by labels, must-links and edges, with a warning) or strict (refuse, as before)"+unnamedDefault(o.disconnected))
+}
+
+// bindCategorical binds -categorical, the columns of the feature file to
+// one-hot encode, to opt.Categorical (cluster and labels read tables
+// alike, and the reader's errors name the flag).
+func bindCategorical(fs *flag.FlagSet, opt *dataset.Options) {
+	fs.Func("categorical", "comma-separated `columns` of the feature file to one-hot encode although their values are numbers (first, last, 1-based numbers or header names)", func(v string) error {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c == "" {
+				return fmt.Errorf("empty column in %q", v)
+			}
+			opt.Categorical = append(opt.Categorical, c)
+		}
+		return nil
+	})
 }
 
 // load reads or generates the data and builds the graph (package input,
@@ -364,7 +371,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list")
 	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, their principal components, or the spectral layout of a graph)")
 	var repair cluster.Repair
-	fs.Var(textVar(&repair), "repair", "embeddings whose iterative eigensolve returns eigenvalues below its resolution (nearly disconnected weighted graphs): auto (solve again by shift-and-invert when that costs at most the work already spent), always (whenever the sparse factor fits in 2.5·10⁷ entries) or never (keep the iterative result and its warning); cluster.Settings.Repair")
+	fs.Var(textVar(&repair), "repair", "embeddings whose iterative eigensolve returns eigenvalues below its resolution (nearly disconnected weighted graphs): auto (solve again by shift-and-invert when that costs at most the work already spent), always (whenever the sparse factor fits in 2.5·10⁷ entries) or never (keep the iterative result and its warning); cluster.Settings.Repair"+unnamedDefault(repair))
 	quiet := fs.Bool("quiet", false, "no progress messages")
 	fs.BoolVar(&in.verbose, "v", false, fmt.Sprintf("verbose: say which k-NN search built the graph and measure the recall@k of an approximate one against exact search (on every point up to %d, else on %d sampled points)", recallExhaustiveMax, recallSample))
 	if err := parseFlags(fs, args); err != nil {

@@ -333,7 +333,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 			r.Kept = len(kept.Pairs)
 		}
 		for _, c := range rep.Conflicts {
-			r.Conflicts = append(r.Conflicts, conflictJSON{Kind: c.Kind.String(), Pairs: c.Pairs, Lines: c.Lines, Text: c.Describe(pos[0])})
+			r.Conflicts = append(r.Conflicts, conflictJSON{Kind: c.Kind.String(), Pairs: c.Pairs, Lines: c.Lines, Text: c.DescribeNodes(pos[0], file.Node)})
 		}
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
@@ -364,7 +364,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 				fmt.Fprintf(m.Stdout, "... and %d more conflicts (-json lists all)\n", len(rep.Conflicts)-a)
 				break
 			}
-			fmt.Fprintln(m.Stdout, c.Describe(pos[0]))
+			fmt.Fprintln(m.Stdout, c.DescribeNodes(pos[0], file.Node))
 		}
 	}
 	if resolveErr != nil {

@@ -116,9 +116,21 @@ func TestConstraintsCheck(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "1 conflicts under the reject policy") {
 		t.Fatalf("reject: err %v", err)
 	}
-	for _, want := range []string{"3 (singletons included)", "cl(2,0) [" + bad + ":4] joined by ml(1,2) [" + bad + ":3], ml(0,1) [" + bad + ":2]"} {
+	// The conflict names the nodes as the file does, in base 1 (it said
+	// cl(2,0) … ml(1,2), ml(0,1), numbers the file does not hold).
+	for _, want := range []string{"3 (singletons included)", "cl(3,1) [" + bad + ":4] joined by ml(2,3) [" + bad + ":3], ml(1,2) [" + bad + ":2]"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// With -names, by name, in the text and in the JSON report.
+	named := consWriteTemp(t, "n.csv", "a,b,ml\nb,c,ml\nc,a,cl\n")
+	names := consWriteTemp(t, "names.txt", "a\nb\nc\nd\n")
+	wantNamed := "cl(c,a) [" + named + ":3] joined by ml(b,c) [" + named + ":2], ml(a,b) [" + named + ":1]"
+	for _, args := range [][]string{{"check", "-names", names, named}, {"check", "-json", "-names", names, named}} {
+		out, _, err := runConstraintsCLI(t, args...)
+		if err == nil || !strings.Contains(out, wantNamed) {
+			t.Errorf("%q: err %v, output lacks %q:\n%s", args, err, wantNamed, out)
 		}
 	}
 	clean := filepath.Join(t.TempDir(), "clean.csv")

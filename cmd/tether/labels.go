@@ -57,6 +57,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&in.table.Delimiter, "delim", "", "field delimiter (default: detected)")
 	fs.Var(textVar(&in.table.Header), "header", "header line: auto (the default), yes or no")
 	fs.Var(textVar(&in.table.Missing), "missing", "missing feature values (? or empty): reject (the default), impute or drop (as for cluster)")
+	bindCategorical(fs, &in.table)
 	fs.StringVar(&in.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding the labels (e.g. club)")
 	out := fs.String("o", "-", "output `file` (- for standard output)")
 	if err := parseFlags(fs, args); err != nil {

@@ -246,6 +246,9 @@ func TestClusterJSONOneDocument(t *testing.T) {
 func TestLabelsCommand(t *testing.T) {
 	dir := t.TempDir()
 	csvFile := evalWriteTemp(t, dir, "d.csv", "x,y,species\n1,2,b\n1,3,a\n5,5,b\n")
+	// Column "code" mixes numbers and text: the reader's error asks for
+	// -categorical 2, which labels takes as cluster does.
+	codes := evalWriteTemp(t, dir, "codes.csv", "x,code,species\n1,2,b\n1,q,a\n5,5,b\n")
 	arff := evalWriteTemp(t, dir, "d.arff", "@relation r\n@attribute x numeric\n@attribute c {no,yes}\n@data\n1,yes\n2,no\n")
 	gml := evalWriteTemp(t, dir, "g.gml", `graph [
   node [ id 1 label "ann" club "A" ]
@@ -263,6 +266,8 @@ func TestLabelsCommand(t *testing.T) {
 		{"csv", []string{"-input", csvFile, "-label", "species"}, "node,label\n0,b\n1,a\n2,b\n"},
 		{"csv last", []string{"-input", csvFile, "-label", "last"}, "node,label\n0,b\n1,a\n2,b\n"},
 		{"arff", []string{"-input", arff}, "node,label\n0,yes\n1,no\n"},
+		{"categorical", []string{"-input", codes, "-label", "species", "-categorical", "code"}, "node,label\n0,b\n1,a\n2,b\n"},
+		{"categorical by number", []string{"-input", codes, "-label", "species", "-categorical", "2"}, "node,label\n0,b\n1,a\n2,b\n"},
 		{"gml", []string{"-graph-file", gml, "-gml-label", "club"}, "name,label\nann,A\nbob,B\ncid,A\n"},
 	}
 	for _, tc := range cases {
@@ -293,6 +298,7 @@ func TestLabelsCommand(t *testing.T) {
 		want string
 	}{
 		{[]string{"-input", csvFile}, "no label column"},
+		{[]string{"-input", codes, "-label", "species"}, "-categorical 2"},
 		{[]string{"-input", csvFile, "-label", "colour"}, "colour"},
 		{[]string{"-graph-file", gml}, "-gml-label"},
 		{[]string{"-graph-file", gml, "-gml-label", "team"}, "team"},

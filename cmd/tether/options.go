@@ -15,13 +15,25 @@ import (
 // bindGraphSpec binds the fields of s to the flags -graph, -knn, -eps,
 // -affinity and -sigma of fs, with s's current values as defaults.
 func bindGraphSpec(fs *flag.FlagSet, s *graph.Spec) {
-	fs.Var(textVar(&s.Kind), "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (scikit-learn's nearest_neighbors)")
+	fs.Var(textVar(&s.Kind), "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (scikit-learn's nearest_neighbors)"+unnamedDefault(s.Kind))
 	fs.Var(intIn(&s.K, 1, 1<<30), "knn", "`neighbours` of the k-NN graphs")
 	fs.Float64Var(&s.Eps, "eps", s.Eps, "radius of the eps graph")
-	fs.Var(textVar(&s.Affinity), "affinity", "edge weights: rbf, cosine, binary")
+	fs.Var(textVar(&s.Affinity), "affinity", "edge weights: rbf, cosine, binary"+unnamedDefault(s.Affinity))
 	fs.Var(intIn(&s.MaxFull, 0, 1<<31), "max-full", "largest `n` of a full graph, and √ of the stored weights of an eps graph (0: 10000)")
-	fs.Var(textVar(&s.Search), "knn-search", fmt.Sprintf("k-NN search: auto (approximate from %d points in more than %d dimensions), exact or approx (NN-descent)", graph.ApproxMinN, graph.ApproxMaxExactDim))
-	fs.Var(textVar(&s.Sigma), "sigma", "RBF scale: a number, median, meanvar, local or local:K (σ_i = distance to the K-th neighbour)")
+	fs.Var(textVar(&s.Search), "knn-search", fmt.Sprintf("k-NN search: auto (approximate from %d points in more than %d dimensions), exact or approx (NN-descent)", graph.ApproxMinN, graph.ApproxMaxExactDim)+unnamedDefault(s.Search))
+	fs.Var(textVar(&s.Sigma), "sigma", fmt.Sprintf("RBF scale: a number, median, meanvar, local or local:K (σ_i = distance to the K-th neighbour; local is local:%d)", graph.DefaultLocalK)+unnamedDefault(s.Sigma))
+}
+
+// unnamedDefault returns " (default: V)" when v, the default of a flag,
+// prints as the zero value of its type, which flag.PrintDefaults leaves
+// unnamed (-graph knn, -sigma local), and "" otherwise (PrintDefaults
+// names it).
+func unnamedDefault[T fmt.Stringer](v T) string {
+	var zero T
+	if s := v.String(); s == zero.String() {
+		return " (default: " + s + ")"
+	}
+	return ""
 }
 
 // boundedInt is an int flag that refuses values outside [lo, hi] at parse

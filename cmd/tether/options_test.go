@@ -34,16 +34,20 @@ func TestBindGraphSpec(t *testing.T) {
 }
 
 func TestBindGraphSpecHelp(t *testing.T) {
-	// The help of the enum flags names no default when it is the zero value
-	// (as before the binding moved out of package graph), and shows one
-	// otherwise.
+	// flag.PrintDefaults names no default of the enum flags when it is the
+	// zero value (as before the binding moved out of package graph): the
+	// usage text names it then, once (the help gave no default for -graph,
+	// -affinity, -knn-search and -sigma, nor the K of -sigma local).
 	for _, c := range []struct {
 		spec graph.Spec
 		want []string
 		not  []string
 	}{
-		{graph.DefaultSpec(), []string{"  -graph value\n", "  -affinity value\n", "  -sigma value\n", "(default 10)"}, []string{"(default knn)", "(default rbf)", "(default local)"}},
-		{graph.Spec{Kind: graph.Full, Affinity: graph.Binary, Sigma: graph.Sigma{Rule: graph.SigmaMedian}}, []string{"(default full)", "(default binary)", "(default median)"}, nil},
+		{graph.DefaultSpec(), []string{"  -graph value\n", "  -affinity value\n", "  -sigma value\n", "(default 10)",
+			"(default: knn)", "(default: rbf)", "(default: auto)", "local is local:7) (default: local)"},
+			[]string{"(default knn)", "(default rbf)", "(default local)"}},
+		{graph.Spec{Kind: graph.Full, Affinity: graph.Binary, Sigma: graph.Sigma{Rule: graph.SigmaMedian}}, []string{"(default full)", "(default binary)", "(default median)"},
+			[]string{"(default: full)", "(default: binary)", "(default: median)", "(default: knn)"}},
 	} {
 		var buf bytes.Buffer
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
