@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -118,9 +119,14 @@ func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
 			why = fmt.Sprintf("; the core rule keeps every node, since only %d of the %d nodes have an edge, fewer than max(k, 2) = %d", linked, g.N(), max(p.K, 2))
 		}
 	}
-	advice := "add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the node, or use a method that regularizes it (njw, ncut, cscap, ccsr)"
+	regularize := "use a method that regularizes it (njw, ncut, cscap, ccsr)"
+	if slices.Contains([]string{"njw", "ncut", "cscap", "ccsr"}, name) {
+		// The method regularizes unless told not to.
+		regularize = "leave the regularization on (Problem.Regularize: auto, the default, or mean; tether cluster -regularize auto)"
+	}
+	advice := "add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the node, or " + regularize
 	if strings.Contains(err.Error(), "self loops") {
-		advice = "graph.WithSelfLoops and tether cluster -self-loops add them, or use a method that regularizes the node (njw, ncut, cscap, ccsr)"
+		advice = "graph.WithSelfLoops and tether cluster -self-loops add them, or " + regularize
 	}
 	return fmt.Errorf("%w: %w%s: %s", ErrInvalid, err, why, advice)
 }

@@ -677,7 +677,7 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 		"(ties: L_sym); the choice uses the constraints only, never the ground truth. NJW uses the first k eigenvectors "+
 		"of the same graph and no constraints.\n\n", 9, 200, 9, 3)
 	fmt.Fprintf(&md, "%s\n\n", fgpwcCommuteProtocol)
-	fmt.Fprintf(&md, "Budget (the whole run must stay within 15 minutes on 2 cores): datasets above %d nodes (spambase) get %d constraint sets in every column; the cross-validated FGPWC uses 3 folds (5 k-means runs per fit) and runs on the first 3 constraint sets only "+
+	fmt.Fprintf(&md, "Budget (chosen for a fresh run of about 15 minutes on 2 cores, when the page had fewer columns; `tether repro -estimate fgpwc-table1`, from the cells' recorded times, gives the current figure: 18 minutes on 2026-11-29): datasets above %d nodes (spambase) get %d constraint sets in every column; the cross-validated FGPWC uses 3 folds (5 k-means runs per fit) and runs on the first 3 constraint sets only "+
 		"for datasets above 500 nodes, and is skipped where Table 1 has m > 100 (tic-tac-toe: m = 200) and on wiki (17 classes: about 4 minutes per constraint set); the automatic FGPWC (eight embeddings per constraint set: the set's and its three folds', with each Laplacian) runs on the first 2 constraint sets only for datasets above 500 nodes and is skipped above %d nodes (wiki, spambase); CSCAP is skipped above 1000 nodes; COSC is skipped above 1000 nodes and, above %d nodes, runs on the first %d constraint sets with its consistent and spectral starts only (no random starts: one to two minutes per run on these fully connected graphs otherwise). The column \"sets\" of the CSV gives the count behind every mean.\n\n", fgpwcBigN, fgpwcBigSets, fgpwcColumnByKey("fgpwc-auto").maxN, fgpwcColumnByKey("cosc").bigN, fgpwcColumnByKey("cosc").bigSets)
 	if len(missing) > 0 {
 		fmt.Fprintf(&md, "Not registered when this table was made, so left out: %s.\n\n", strings.Join(missing, ", "))
@@ -797,7 +797,7 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 		}
 		for _, c := range peers {
 			if c.maxN > 0 {
-				fmt.Fprintf(&md, "\n%s is skipped on datasets with more than %d nodes (%s; the full run must stay within 15 minutes).", c.title, c.maxN, c.skipWhy)
+				fmt.Fprintf(&md, "\n%s is skipped on datasets with more than %d nodes (%s; the budget above).", c.title, c.maxN, c.skipWhy)
 			}
 		}
 		fmt.Fprintf(&md, "\n\n\"failed\" marks a method that returned an error on a set (the run's log has the message); where a "+

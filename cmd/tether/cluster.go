@@ -392,6 +392,11 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err := checkOutputs("cluster", ins, outs); err != nil {
 		return err
 	}
+	for _, in := range ins {
+		if in.path == "-" {
+			return usagef("cluster", "%s -: cluster reads its inputs from files, not standard input; give a file (on Linux, /dev/stdin is standard input as a file)", in.flag)
+		}
+	}
 	meth, err := cluster.New(*method)
 	if err != nil {
 		return usagef("cluster", "-method: %v", err)

@@ -680,8 +680,9 @@ func TestClusterDisconnected(t *testing.T) {
 func TestClusterRegularize(t *testing.T) {
 	g := writeTemp(t, "g.txt", "0 1 1\n1 2 1\n0 2 1\n3 4 1\n4 5 1\n3 5 1\n2 3 0.1\n6 6 0\n")
 	labels := filepath.Join(t.TempDir(), "l")
-	if _, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-regularize", "none", "-o", labels, "-quiet"); err == nil || !strings.Contains(err.Error(), "isolated") {
-		t.Errorf("-regularize none: err = %v, want the isolated-node error", err)
+	// njw regularizes unless told not to: the advice says to let it.
+	if _, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-regularize", "none", "-o", labels, "-quiet"); err == nil || !strings.Contains(err.Error(), "isolated") || !strings.Contains(err.Error(), "-regularize auto") || strings.Contains(err.Error(), "use a method that") {
+		t.Errorf("-regularize none: err = %v, want the isolated-node error advising -regularize auto", err)
 	}
 	for _, reg := range []string{"", "auto", "mean", "2.5", "mean+complete"} {
 		args := []string{"cluster", "-graph-file", g, "-k", "2", "-o", labels, "-quiet"}
@@ -749,5 +750,21 @@ func TestClusterRepair(t *testing.T) {
 	}
 	if _, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-repair", "sometimes", "-o", labels, "-quiet"); !errors.Is(err, errUsage) {
 		t.Errorf("-repair sometimes: err = %v, want a usage error", err)
+	}
+}
+
+// TestClusterStdinInput checks that "-" as an input file is a usage error
+// that says standard input is not read, not a failure to open a file
+// named "-".
+func TestClusterStdinInput(t *testing.T) {
+	for _, flag := range []string{"-input", "-graph-file", "-constraints", "-truth"} {
+		args := []string{"cluster", "-k", "2", flag, "-"}
+		if flag != "-input" && flag != "-graph-file" {
+			args = append(args, "-gen", "moons")
+		}
+		_, _, err := run(t, args...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "standard input") {
+			t.Errorf("%s -: err = %v, want a usage error about standard input", flag, err)
+		}
 	}
 }

@@ -369,7 +369,11 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	}
 	if resolveErr != nil {
 		if errors.Is(resolveErr, constraint.ErrConflict) {
-			return fmt.Errorf("constraints check: %s: %d conflicts under the reject policy", pos[0], len(rep.Conflicts))
+			noun := "conflicts"
+			if len(rep.Conflicts) == 1 {
+				noun = "conflict"
+			}
+			return fmt.Errorf("constraints check: %s: %d %s under the reject policy", pos[0], len(rep.Conflicts), noun)
 		}
 		return resolveErr
 	}

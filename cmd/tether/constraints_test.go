@@ -113,7 +113,7 @@ func TestConstraintsGen(t *testing.T) {
 func TestConstraintsCheck(t *testing.T) {
 	bad := consWriteTemp(t, "c.csv", "# base=1\n1,2,ml\n2,3,ml\n3,1,cl\n4,5,cl\n")
 	out, _, err := runConstraintsCLI(t, "check", bad, "--n", "5")
-	if err == nil || !strings.Contains(err.Error(), "1 conflicts under the reject policy") {
+	if err == nil || !strings.Contains(err.Error(), "1 conflict under the reject policy") {
 		t.Fatalf("reject: err %v", err)
 	}
 	// The conflict names the nodes as the file does, in base 1 (it said
