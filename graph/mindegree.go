@@ -27,9 +27,10 @@ import (
 // (a complete graph of n nodes: O(n²)).
 //
 // On a 10-NN graph it gives far less fill than a banded order
-// (RCMOrder): on spambase's (4601 nodes), 1.1·10⁶ factor entries and
-// 4·10⁸ multiply-adds, against 3.6·10⁶ and 2.3·10⁹ for the envelope in
-// reverse Cuthill–McKee order. ctx is checked every 256 steps and its
+// (RCMOrder): on spambase's, min–max scaled (4601 nodes), 1.15·10⁶ factor
+// entries and 4.3·10⁸ multiply-adds, against 3.6·10⁶ and 2.3·10⁹ for the
+// envelope in reverse Cuthill–McKee order, and 1.11·10⁶ for exact
+// minimum degree (measured 2026-11-29); in 50 ms. ctx is checked every 256 steps and its
 // error returned, wrapped.
 func (g *Graph) MinDegreeOrder(ctx context.Context) ([]int, error) {
 	n := g.n
