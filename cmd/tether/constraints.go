@@ -234,7 +234,10 @@ A file without constraints is valid but draws a warning on standard error.
 
 Policies: reject (exit status 1 when there is any conflict), drop-cl (drop
 the cannot-links that contradict must-links, and repeats), soft (keep all).
--o writes the set kept by the policy.`
+-o writes the set kept by the policy. -json prints the report as one JSON
+document; the pairs of its conflicts are {"i", "j", "kind", "weight"} with
+0-based nodes, as tether serve's API writes pairs, and each conflict's
+"text" names them as the file does.`
 
 // consMaxListed bounds the conflicts printed by check in text mode.
 const consMaxListed = 50
@@ -306,11 +309,19 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintln(m.Stderr, "tether constraints check: warning:", w)
 	}
 	if asJSON {
+		// Pairs as tether serve's API writes them: 0-based nodes, the
+		// kind by name, the effective weight (1 for a hard constraint).
+		type pairJSON struct {
+			I      int     `json:"i"`
+			J      int     `json:"j"`
+			Kind   string  `json:"kind"`
+			Weight float64 `json:"weight"`
+		}
 		type conflictJSON struct {
-			Kind  string            `json:"kind"`
-			Pairs []constraint.Pair `json:"pairs"`
-			Lines []int             `json:"lines"`
-			Text  string            `json:"text"`
+			Kind  string     `json:"kind"`
+			Pairs []pairJSON `json:"pairs"`
+			Lines []int      `json:"lines"`
+			Text  string     `json:"text"`
 		}
 		type reportJSON struct {
 			File        string         `json:"file"`
@@ -333,7 +344,11 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 			r.Kept = len(kept.Pairs)
 		}
 		for _, c := range rep.Conflicts {
-			r.Conflicts = append(r.Conflicts, conflictJSON{Kind: c.Kind.String(), Pairs: c.Pairs, Lines: c.Lines, Text: c.DescribeNodes(pos[0], file.Node)})
+			ps := make([]pairJSON, len(c.Pairs))
+			for a, p := range c.Pairs {
+				ps[a] = pairJSON{I: p.I, J: p.J, Kind: p.Kind.String(), Weight: p.W()}
+			}
+			r.Conflicts = append(r.Conflicts, conflictJSON{Kind: c.Kind.String(), Pairs: ps, Lines: c.Lines, Text: c.DescribeNodes(pos[0], file.Node)})
 		}
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -141,8 +143,23 @@ func TestConstraintsCheck(t *testing.T) {
 	if err != nil || len(s.Pairs) != 3 {
 		t.Errorf("after drop-cl: %v, %v; want 3 pairs", s, err)
 	}
-	if _, _, err := runConstraintsCLI(t, "check", "--policy", "soft", "--json", bad); err != nil {
+	jsonOut, _, err := runConstraintsCLI(t, "check", "--policy", "soft", "--json", bad)
+	if err != nil {
 		t.Errorf("soft: %v", err)
+	}
+	// The JSON pairs are 0-based, with the kind by name and the
+	// effective weight, as tether serve's API writes them.
+	var rep struct {
+		Conflicts []struct {
+			Pairs []map[string]any `json:"pairs"`
+		} `json:"conflicts"`
+	}
+	if err := json.Unmarshal([]byte(jsonOut), &rep); err != nil || len(rep.Conflicts) != 1 {
+		t.Fatalf("soft -json: %v, %d conflicts in %s", err, len(rep.Conflicts), jsonOut)
+	}
+	want := map[string]any{"i": 2.0, "j": 0.0, "kind": "cl", "weight": 1.0}
+	if ps := rep.Conflicts[0].Pairs; len(ps) == 0 || !maps.Equal(ps[0], want) {
+		t.Errorf("soft -json: pairs %v, want first %v", ps, want)
 	}
 	// A malformed line is an error naming the file and line.
 	broken := consWriteTemp(t, "b.csv", "0,1,ml\n0,1,maybe\n")
