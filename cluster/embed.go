@@ -27,6 +27,25 @@ func (s *Settings) solve(ctx context.Context, p eigen.Problem) (*eigen.Result, e
 	return s.solveWith(ctx, p, nil)
 }
 
+// solveCapped is solve by autoSolver's choice with at most restarts
+// restarts (outer iterations), the user's EigenSettings otherwise.
+func (s *Settings) solveCapped(ctx context.Context, p eigen.Problem, restarts int) (*eigen.Result, error) {
+	es := eigen.Settings{Tol: defaultEigenTol}
+	if s.EigenSettings != nil {
+		es = *s.EigenSettings
+	}
+	if es.Src == nil {
+		es.Src = s.src(streamEigen)
+	}
+	if es.Recorder == nil {
+		es.Recorder = s.Recorder
+	}
+	es.MaxIter = restarts
+	solver := autoSolver(p.A.Dim())
+	res, err := solver.Solve(ctx, p, &es)
+	return checkSolve(solver, res, err)
+}
+
 // solveWith is solve with a preferred solver pre for hard problems, used
 // when Settings.Eigen is nil and pre is not: autoSolver's choice runs
 // first with a budget of multigridAfter restarts, and only when it has not
@@ -387,7 +406,82 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	if z != nil {
 		p.Deflate, p.DeflateValues = z, make([]float64, d)
 	}
-	res, err := s.solveWith(ctx, p, multigridSolver(gop, kind, tau, count-d, s))
+	norm := laplacianNormBound(kind, e.deg)
+	rel, dense := solverResolution(s, n)
+	repairable := tau == 0 && s.Eigen == nil && n > DenseLimit && s.Repair != RepairNever
+	// repair solves again by shift-and-invert (shiftInvertEmbedding) after
+	// an iterative solve res that left eigenvalues below its resolution
+	// (w, belowResolution's warning) or did not converge (failure, its
+	// error; after restarts restarts when cut short). It reports whether
+	// the repair was made, and sets e's pairs and warnings if so, else
+	// the reason in w or failure.
+	repair := func(res *eigen.Result, w, failure *string, restarts int) (bool, error) {
+		vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, shiftInvertBudget(s.Repair, res.MatVecs, gop.NNZ(), n), *failure != "", s)
+		if err != nil {
+			return false, err
+		}
+		if vecs == nil {
+			if *w != "" {
+				*w += "; " + why
+			} else {
+				*failure += "; " + why
+			}
+			return false, nil
+		}
+		e.values, e.vectors = vals, vecs
+		var done []string
+		if *w != "" {
+			done = append(done, fmt.Sprintf("the eigenvalues of %v below the iterative solver's resolution (%d found, from %.3g)", kind, countBelow(res.Values, norm*rel), firstPositive(res.Values)))
+		}
+		if *failure != "" && restarts > 0 {
+			done = append(done, fmt.Sprintf("the eigenpairs of %v the iterative solver had not converged to in %d restarts", kind, restarts))
+		} else if *failure != "" {
+			done = append(done, fmt.Sprintf("the eigenpairs of %v the iterative solver did not converge to (%s)", kind, *failure))
+		}
+		*w = strings.Join(done, " and ") + " were resolved by a shift-and-invert solve with a sparse direct factorization"
+		if w2 := belowResolution(e.values, kind, norm, denseResolution(n), true); w2 != "" {
+			*w += "; " + w2
+		}
+		*failure = ""
+		return true, nil
+	}
+	pre := multigridSolver(gop, kind, tau, count-d, s)
+	if repairable && pre == nil && (s.EigenSettings == nil || s.EigenSettings.MaxIter == 0 || s.EigenSettings.MaxIter > shiftInvertAfter) {
+		// A solve that has not converged in shiftInvertAfter restarts
+		// (small eigenvalues clustered relative to ‖L‖: paths, meshes,
+		// low-dimensional k-NN graphs) is handed to shift-and-invert
+		// when its factor fits the budget of the work spent so far (or
+		// shiftInvertFreeFlops), instead of running to 1000 restarts
+		// first (65 s on a 50 000-node path). A solve that converges
+		// within them is the full solve's.
+		res, err := s.solveCapped(ctx, p, shiftInvertAfter)
+		switch {
+		case err == nil:
+			e.values, e.vectors = res.Values, res.Vectors
+			if w := belowResolution(e.values, kind, norm, rel, dense); w != "" {
+				failure := ""
+				if _, err := repair(res, &w, &failure, 0); err != nil {
+					return nil, err
+				}
+				e.warnings = append(e.warnings, w)
+			}
+			return e.unpermute(perm), nil
+		case res == nil || !errors.Is(err, eigen.ErrNoConvergence):
+			return nil, err
+		}
+		w, failure := belowResolution(res.Values, kind, norm, rel, dense), err.Error()
+		ok, err := repair(res, &w, &failure, shiftInvertAfter)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			e.warnings = append(e.warnings, w)
+			return e.unpermute(perm), nil
+		}
+		// Over the budget so far: the full solve, whose larger budget
+		// may allow the repair after it.
+	}
+	res, err := s.solveWith(ctx, p, pre)
 	var failure string // the iterative solve's error when it did not converge
 	if err != nil {
 		if res == nil {
@@ -396,35 +490,13 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		failure = err.Error()
 	}
 	e.values, e.vectors = res.Values, res.Vectors
-	norm := laplacianNormBound(kind, e.deg)
-	rel, dense := solverResolution(s, n)
 	w := belowResolution(e.values, kind, norm, rel, dense)
-	if (w != "" || failure != "") && tau == 0 && s.Eigen == nil && n > DenseLimit && s.Repair != RepairNever {
+	if (w != "" || failure != "") && repairable {
 		// The iterative solve could not resolve them, or did not
 		// converge: solve again by shift-and-invert, which resolves
 		// them as a dense solver would.
-		vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, shiftInvertBudget(s.Repair, res.MatVecs, gop.NNZ(), n), failure != "", s)
-		if err != nil {
+		if _, err := repair(res, &w, &failure, 0); err != nil {
 			return nil, err
-		}
-		if vecs != nil {
-			e.values, e.vectors = vals, vecs
-			var done []string
-			if w != "" {
-				done = append(done, fmt.Sprintf("the eigenvalues of %v below the iterative solver's resolution (%d found, from %.3g)", kind, countBelow(res.Values, norm*rel), firstPositive(res.Values)))
-			}
-			if failure != "" {
-				done = append(done, fmt.Sprintf("the eigenpairs of %v the iterative solver did not converge to (%s)", kind, failure))
-			}
-			w = strings.Join(done, " and ") + " were resolved by a shift-and-invert solve with a sparse direct factorization"
-			if w2 := belowResolution(e.values, kind, norm, denseResolution(n), true); w2 != "" {
-				w += "; " + w2
-			}
-			failure = ""
-		} else if w != "" {
-			w += "; " + why
-		} else {
-			failure += "; " + why
 		}
 	}
 	if failure != "" {
@@ -433,11 +505,17 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	if w != "" {
 		e.warnings = append(e.warnings, w)
 	}
+	return e.unpermute(perm), nil
+}
+
+// unpermute maps e's vectors back to the caller's labels when the graph
+// was relabelled (row k goes to node perm[k]; perm nil: none) and returns
+// e.
+func (e *embedding) unpermute(perm []int) *embedding {
 	if perm != nil {
-		// Back to the caller's labels: row k goes to node perm[k].
 		e.vectors.PermuteRows(perm, true)
 	}
-	return e, nil
+	return e
 }
 
 // laplacianNormBound returns a bound of ‖L‖ for the Laplacian of the given

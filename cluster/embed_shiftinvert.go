@@ -70,9 +70,13 @@ func shiftInvertCost(entries int64, flops float64) float64 {
 // shiftInvertMargin is the number of pairs step 1 of shiftInvertEmbedding
 // asks for beyond those the iterative solve found below its resolution;
 // shiftInvertRounds bounds the rounds of its step 2.
+// shiftInvertAfter is the number of restarts after which
+// laplacianEmbedding hands a Lanczos solve that has not converged to
+// shift-and-invert, when the factor fits the budget.
 const (
 	shiftInvertMargin = 4
 	shiftInvertRounds = 3
+	shiftInvertAfter  = 100
 )
 
 // shiftInvertEmbedding solves the count smallest eigenpairs of the

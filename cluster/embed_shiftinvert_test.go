@@ -310,3 +310,64 @@ func TestShiftInvertRepairsNoConvergence(t *testing.T) {
 		})
 	}
 }
+
+// TestShiftInvertEarly checks the early switch of laplacianEmbedding: with
+// the default eigensolver settings (1000 restarts) a Lanczos solve that
+// has not converged in shiftInvertAfter restarts is handed to
+// shift-and-invert at once, on the 5000-node path of
+// TestShiftInvertRepairsNoConvergence (L, 14 pairs, closed-form
+// eigenvalues 2 − 2cos(πj/n) to 10⁻⁹ relative), and says so; a graph
+// whose solve converges within them (four chained rings, L_sym) gives the
+// full solve's result exactly.
+func TestShiftInvertEarly(t *testing.T) {
+	ctx := context.Background()
+	const n, count = 5000, 14
+	es := make([]graph.Edge, n-1)
+	for i := range es {
+		es[i] = graph.Edge{I: i, J: i + 1, W: 1}
+	}
+	g, err := graph.FromEdges(n, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := laplacianEmbedding(ctx, g, graph.Unnormalized, count, exactLaplacian, &Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("had not converged to in %d restarts were resolved by a shift-and-invert solve", shiftInvertAfter)
+	if !slices.ContainsFunc(got.warnings, func(w string) bool { return strings.Contains(w, want) }) {
+		t.Errorf("warnings %q: want %q", got.warnings, want)
+	}
+	for j, v := range got.values {
+		if w := 2 - 2*math.Cos(math.Pi*float64(j)/n); math.Abs(v-w) > 1e-9*w+1e-15 {
+			t.Errorf("eigenvalue %d: %.12g, closed form %.12g", j, v, w)
+		}
+	}
+	// Converged within the cap: the same pairs as with the full budget
+	// (RepairNever takes the uncapped path). Four 150-node rings chained
+	// by unit edges: no eigenvalue below the resolution.
+	var re []graph.Edge
+	for r := 0; r < 4; r++ {
+		for i := 0; i < 150; i++ {
+			re = append(re, graph.Edge{I: r*150 + i, J: r*150 + (i+1)%150, W: 1}, graph.Edge{I: r*150 + i, J: r*150 + (i+2)%150, W: 1})
+		}
+		if r > 0 {
+			re = append(re, graph.Edge{I: r*150 - 1, J: r * 150, W: 1})
+		}
+	}
+	rings, err := graph.FromEdges(600, re)
+	if err != nil {
+		t.Fatal(err)
+	}
+	capped, err := laplacianEmbedding(ctx, rings, graph.Symmetric, 3, exactLaplacian, &Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := laplacianEmbedding(ctx, rings, graph.Symmetric, 3, exactLaplacian, &Settings{Repair: RepairNever})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(capped.values, full.values) || !mat.Equal(capped.vectors, full.vectors) {
+		t.Errorf("capped solve %v differs from the full one %v", capped.values, full.values)
+	}
+}
