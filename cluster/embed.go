@@ -27,9 +27,10 @@ func (s *Settings) solve(ctx context.Context, p eigen.Problem) (*eigen.Result, e
 	return s.solveWith(ctx, p, nil)
 }
 
-// solveCapped is solve by autoSolver's choice with at most restarts
-// restarts (outer iterations), the user's EigenSettings otherwise.
-func (s *Settings) solveCapped(ctx context.Context, p eigen.Problem, restarts int) (*eigen.Result, error) {
+// eigenSettings returns the eigensolver settings of s: EigenSettings, or
+// the defaults with a relative tolerance of defaultEigenTol, with s's
+// eigen stream and Recorder where they set none.
+func (s *Settings) eigenSettings() eigen.Settings {
 	es := eigen.Settings{Tol: defaultEigenTol}
 	if s.EigenSettings != nil {
 		es = *s.EigenSettings
@@ -40,6 +41,13 @@ func (s *Settings) solveCapped(ctx context.Context, p eigen.Problem, restarts in
 	if es.Recorder == nil {
 		es.Recorder = s.Recorder
 	}
+	return es
+}
+
+// solveCapped is solve by autoSolver's choice with at most restarts
+// restarts (outer iterations), the user's EigenSettings otherwise.
+func (s *Settings) solveCapped(ctx context.Context, p eigen.Problem, restarts int) (*eigen.Result, error) {
+	es := s.eigenSettings()
 	es.MaxIter = restarts
 	solver := autoSolver(p.A.Dim())
 	res, err := solver.Solve(ctx, p, &es)
@@ -54,16 +62,7 @@ func (s *Settings) solveCapped(ctx context.Context, p eigen.Problem, restarts in
 // problem is solved again by autoSolver's choice with the full budget, so
 // that pre can only make a solve faster, never fail it.
 func (s *Settings) solveWith(ctx context.Context, p eigen.Problem, pre *multigridLOBPCG) (*eigen.Result, error) {
-	es := eigen.Settings{Tol: defaultEigenTol}
-	if s.EigenSettings != nil {
-		es = *s.EigenSettings
-	}
-	if es.Src == nil {
-		es.Src = s.src(streamEigen)
-	}
-	if es.Recorder == nil {
-		es.Recorder = s.Recorder
-	}
+	es := s.eigenSettings()
 	solver := s.Eigen
 	if solver == nil && pre != nil {
 		// Lanczos first, with a budget of multigridAfter restarts: the

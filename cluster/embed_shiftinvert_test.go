@@ -254,14 +254,7 @@ func TestRepairModes(t *testing.T) {
 func TestShiftInvertRepairsNoConvergence(t *testing.T) {
 	ctx := context.Background()
 	const n, count = 5000, 14
-	es := make([]graph.Edge, n-1)
-	for i := range es {
-		es[i] = graph.Edge{I: i, J: i + 1, W: 1}
-	}
-	g, err := graph.FromEdges(n, es)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := pathGraph(t, n)
 	short := &eigen.Settings{Tol: defaultEigenTol, MaxIter: 30}
 	for _, kind := range []graph.LaplacianKind{graph.Unnormalized, graph.Symmetric} {
 		t.Run(kind.String(), func(t *testing.T) {
@@ -322,14 +315,7 @@ func TestShiftInvertRepairsNoConvergence(t *testing.T) {
 func TestShiftInvertEarly(t *testing.T) {
 	ctx := context.Background()
 	const n, count = 5000, 14
-	es := make([]graph.Edge, n-1)
-	for i := range es {
-		es[i] = graph.Edge{I: i, J: i + 1, W: 1}
-	}
-	g, err := graph.FromEdges(n, es)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := pathGraph(t, n)
 	got, err := laplacianEmbedding(ctx, g, graph.Unnormalized, count, exactLaplacian, &Settings{})
 	if err != nil {
 		t.Fatal(err)
@@ -370,4 +356,18 @@ func TestShiftInvertEarly(t *testing.T) {
 	if !slices.Equal(capped.values, full.values) || !mat.Equal(capped.vectors, full.vectors) {
 		t.Errorf("capped solve %v differs from the full one %v", capped.values, full.values)
 	}
+}
+
+// pathGraph is the path 0 − 1 − … − (n−1) with unit weights.
+func pathGraph(tb testing.TB, n int) *graph.Graph {
+	tb.Helper()
+	es := make([]graph.Edge, n-1)
+	for i := range es {
+		es[i] = graph.Edge{I: i, J: i + 1, W: 1}
+	}
+	g, err := graph.FromEdges(n, es)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
 }
