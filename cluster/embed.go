@@ -452,7 +452,9 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		// when its factor fits the budget of the work spent so far (or
 		// shiftInvertFreeFlops), instead of running to 1000 restarts
 		// first (65 s on a 50 000-node path). A solve that converges
-		// within them is the full solve's.
+		// within them is the full solve's, unless Lanczos' verification
+		// runs (its search for a pair it missed, which get the same cap)
+		// would have needed more.
 		res, err := s.solveCapped(ctx, p, shiftInvertAfter)
 		switch {
 		case err == nil:
