@@ -614,3 +614,13 @@ func TestCCSRTinyWeightsTerminate(t *testing.T) {
 		})
 	}
 }
+
+// embed returns the count smallest eigenpairs of L_sym of g, ascending, with
+// disconnected components deflated as in laplacianEmbedding.
+func embed(ctx context.Context, g *graph.Graph, count int, s *Settings) (values []float64, vecs *mat.Dense, err error) {
+	e, err := laplacianEmbedding(ctx, g, graph.Symmetric, count, exactLaplacian, s.orDefault())
+	if err != nil {
+		return nil, nil, err
+	}
+	return e.values, e.vectors, nil
+}

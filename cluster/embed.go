@@ -744,17 +744,6 @@ func componentEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 // laplacianEmbedding relabels the graph in RCM order.
 const rcmMaxRow = 100
 
-// embed returns the count smallest eigenpairs of L_sym of g, ascending, with
-// disconnected components deflated as in laplacianEmbedding. It is the
-// embedding of NJW (thesis Alg. 3) and FGPWC (seed 003 Alg. 1, line 3).
-func embed(ctx context.Context, g *graph.Graph, count int, s *Settings) (values []float64, vecs *mat.Dense, err error) {
-	e, err := laplacianEmbedding(ctx, g, graph.Symmetric, count, exactLaplacian, s.orDefault())
-	if err != nil {
-		return nil, nil, err
-	}
-	return e.values, e.vectors, nil
-}
-
 // commuteTimeScale scales column j of e.vectors (eigenvectors of L = D −
 // W) by 1/√λ_j, the commute-time embedding of thesis eq. 2.4.18 with the
 // 1/√λ correction, and sets the columns of eigenvalue ≤ 1e-9·λ_max (null
