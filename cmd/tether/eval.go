@@ -84,6 +84,9 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		if opt.Graph, err = readEvalGraph(ctx, graphPath, n); err != nil {
 			return err
 		}
+		if w := trailingIsolated(opt.Graph, graphPath); w != "" {
+			fmt.Fprintln(m.Stderr, "tether eval: warning:", w)
+		}
 	}
 	if consPath != "" {
 		if opt.Constraints, err = constraint.ReadFileContext(ctx, consPath, n); err != nil {
@@ -180,6 +183,23 @@ func readEvalGraph(ctx context.Context, path string, n int) (*graph.Graph, error
 		return nil, fmt.Errorf("eval: %s has %d nodes but the label files have %d labels", path, d.G.N(), n)
 	}
 	return d.G, nil
+}
+
+// trailingIsolated returns a warning when the last nodes of g, the graph
+// read from path for n labels, have no edge: an edge list leaves isolated
+// last nodes out, which is legitimate, but also what a graph file of
+// another, smaller data set looks like, and the cuts are then silently
+// those of that graph. Cost O(n).
+func trailingIsolated(g *graph.Graph, path string) string {
+	n := g.N()
+	last := n - 1
+	for last >= 0 && g.Degree(last) == 0 {
+		last--
+	}
+	if last == n-1 {
+		return ""
+	}
+	return fmt.Sprintf("%s: nodes %d…%d of the %d labelled have no edge (an edge list leaves isolated last nodes out); if the file is another data set's graph, the cut figures are wrong", path, last+1, n-1, n)
 }
 
 // formatFigure prints counts as integers and other values with six

@@ -169,3 +169,27 @@ func TestEvalInterrupted(t *testing.T) {
 		t.Errorf("returned %v after the start, 50 ms after which it was cancelled", d)
 	}
 }
+
+// TestEvalGraphTrailingIsolated checks the warning when the last labelled
+// nodes have no edge in -graph (a graph of another, smaller data set looks
+// like that), and its absence when every node has one.
+func TestEvalGraphTrailingIsolated(t *testing.T) {
+	dir := t.TempDir()
+	truth := evalWriteTemp(t, dir, "t.txt", "0\n0\n1\n1\n0\n1\n")
+	pred := evalWriteTemp(t, dir, "p.txt", "0\n0\n1\n1\n1\n1\n")
+	for _, tc := range []struct {
+		graph, want string
+	}{
+		{"0 1 1\n1 2 1\n2 3 1\n", "nodes 4…5 of the 6 labelled have no edge"},
+		{"0 1 1\n1 2 1\n2 3 1\n3 4 1\n4 5 1\n", ""},
+	} {
+		g := evalWriteTemp(t, dir, "g.txt", tc.graph)
+		_, stderr, err := runEvalCLI(t, "--truth", truth, "--pred", pred, "--graph", g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.want == "" && strings.Contains(stderr, "warning") || tc.want != "" && !strings.Contains(stderr, tc.want) {
+			t.Errorf("graph %q: stderr %q, want %q", tc.graph, stderr, tc.want)
+		}
+	}
+}
