@@ -291,11 +291,12 @@ var exactLaplacian = graph.Regularization{Mode: graph.RegNone}
 //
 // When an iterative solve (Settings.Eigen nil, above DenseLimit nodes, no
 // regularization) returns eigenvalues above 0 but below its resolution
-// tol·‖L‖, where it cannot tell them apart and may miss some, those pairs
-// are solved again by shift-and-invert with a sparse direct factor and the
-// rest on their complement (shiftInvertEmbedding), within a budget of
-// factor size and cost (shiftInvertBudget, Settings.Repair); a warning
-// says which was done.
+// tol·‖L‖, where it cannot tell them apart and may miss some, or does not
+// converge (after shiftInvertAfter restarts when that is below its
+// budget, outside the multigrid path), the pairs are solved again by
+// shift-and-invert with a sparse direct factor (shiftInvertEmbedding),
+// within a budget of factor size and cost (shiftInvertBudget,
+// Settings.Repair); a warning says which was done.
 func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.LaplacianKind, count int, reg graph.Regularization, s *Settings) (*embedding, error) {
 	n := g.N()
 	if count < 1 || count > n {
@@ -445,6 +446,7 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		return true, nil
 	}
 	pre := multigridSolver(gop, kind, tau, count-d, s)
+	var res *eigen.Result // err is nil here
 	if repairable && pre == nil && (s.EigenSettings == nil || s.EigenSettings.MaxIter == 0 || s.EigenSettings.MaxIter > shiftInvertAfter) {
 		// A solve that has not converged in shiftInvertAfter restarts
 		// (small eigenvalues clustered relative to ‖L‖: paths, meshes,
@@ -455,34 +457,25 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		// within them is the full solve's, unless Lanczos' verification
 		// runs (its search for a pair it missed, which get the same cap)
 		// would have needed more.
-		res, err := s.solveCapped(ctx, p, shiftInvertAfter)
-		switch {
-		case err == nil:
-			e.values, e.vectors = res.Values, res.Vectors
-			if w := belowResolution(e.values, kind, norm, rel, dense); w != "" {
-				failure := ""
-				if _, err := repair(res, &w, &failure, 0); err != nil {
-					return nil, err
-				}
-				e.warnings = append(e.warnings, w)
+		res, err = s.solveCapped(ctx, p, shiftInvertAfter)
+		if res != nil && errors.Is(err, eigen.ErrNoConvergence) {
+			w, failure := belowResolution(res.Values, kind, norm, rel, dense), err.Error()
+			ok, rerr := repair(res, &w, &failure, shiftInvertAfter)
+			if rerr != nil {
+				return nil, rerr
 			}
-			return e.unpermute(perm), nil
-		case res == nil || !errors.Is(err, eigen.ErrNoConvergence):
-			return nil, err
+			if ok {
+				e.warnings = append(e.warnings, w)
+				return e.unpermute(perm), nil
+			}
+			// Over the budget so far: the full solve, whose larger
+			// budget may allow the repair after it.
+			res, err = nil, nil
 		}
-		w, failure := belowResolution(res.Values, kind, norm, rel, dense), err.Error()
-		ok, err := repair(res, &w, &failure, shiftInvertAfter)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			e.warnings = append(e.warnings, w)
-			return e.unpermute(perm), nil
-		}
-		// Over the budget so far: the full solve, whose larger budget
-		// may allow the repair after it.
 	}
-	res, err := s.solveWith(ctx, p, pre)
+	if res == nil && err == nil {
+		res, err = s.solveWith(ctx, p, pre)
+	}
 	var failure string // the iterative solve's error when it did not converge
 	if err != nil {
 		if res == nil {

@@ -205,35 +205,18 @@ func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator
 			return fail(err)
 		}
 		spent += cost
-		p := eigen.Problem{A: inv, K: count, Which: eigen.Largest}
-		exact := make(map[float64]float64, len(lo)) // a deflated image → its eigenvalue
-		if len(lo) > 0 {
-			p.Deflate, p.DeflateValues = lov, make([]float64, len(lo))
-			for j, v := range lo {
-				p.DeflateValues[j] = 1 / (v + sigma)
-				exact[p.DeflateValues[j]] = v
-			}
-		}
-		res, err := s.solve(ctx, p)
+		values, vectors, err := invertedSolve(ctx, inv, count, lo, lov, s)
 		if err != nil {
 			return fail(err)
 		}
-		values := make([]float64, count)
-		for j, mu := range res.Values {
-			if v, ok := exact[mu]; ok {
-				values[j] = v
-			} else {
-				values[j] = math.Max(0, 1/mu-sigma)
-			}
-		}
-		low := acceptedPrefix(op, values, res.Vectors, floor)
+		low := acceptedPrefix(op, values, vectors, floor)
 		if low <= len(lo) {
 			return fail(fmt.Errorf("no eigenpair beyond the %d accepted met the residual test on %v in round %d (shift %.3g)", len(lo), kind, round+1, sigma))
 		}
 		if low == count {
-			return values, res.Vectors, "", nil
+			return values, vectors, "", nil
 		}
-		keep(values, res.Vectors, low)
+		keep(values, vectors, low)
 		sigma = lo[len(lo)-1]
 	}
 	return lo, lov, "", nil
@@ -257,26 +240,9 @@ func shiftInvertTiny(ctx context.Context, sym *graph.CholeskySymbolic, g *graph.
 	var lo []float64
 	var lov *mat.Dense
 	for {
-		p := eigen.Problem{A: inv, K: k, Which: eigen.Largest}
-		if d > 0 {
-			p.Deflate, p.DeflateValues = z, make([]float64, d)
-			for i := range p.DeflateValues {
-				p.DeflateValues[i] = 1 / sigma
-			}
-		}
-		res, err := s.solve(ctx, p)
-		if err != nil {
+		if lo, lov, err = invertedSolve(ctx, inv, k, make([]float64, d), z, s); err != nil {
 			return nil, nil, 0, err
 		}
-		// Largest first: 1/(λ + σ) descending is λ ascending. The
-		// deflated pairs carry 1/σ exactly and are exact zeros.
-		lo = make([]float64, k)
-		for j, mu := range res.Values {
-			if mu != 1/sigma {
-				lo[j] = math.Max(0, 1/mu-sigma)
-			}
-		}
-		lov = res.Vectors
 		if k == count || lo[k-1] >= floor {
 			break
 		}
@@ -286,6 +252,37 @@ func shiftInvertTiny(ctx context.Context, sym *graph.CholeskySymbolic, g *graph.
 	// iterative solver's own test, ‖Lv − λv‖ ≤ tol·‖L‖ = floor, or that lie
 	// below floor (whose residuals step 1 bounds by about tol·σ).
 	return lo, lov, acceptedPrefix(op, lo, lov, floor), nil
+}
+
+// invertedSolve returns the k smallest eigenpairs of L from the k largest
+// of inv = (L + σI)⁻¹ by Lanczos, values ascending: λ = 1/μ − σ. The pairs
+// (known, their values ascending; knownVecs nil for none) are deflated
+// with their images 1/(λ + σ) and returned with their values exactly.
+func invertedSolve(ctx context.Context, inv *graph.CholeskyInverse, k int, known []float64, knownVecs *mat.Dense, s *Settings) ([]float64, *mat.Dense, error) {
+	sigma := inv.Shift()
+	p := eigen.Problem{A: inv, K: k, Which: eigen.Largest}
+	exact := make(map[float64]float64, len(known)) // a deflated image → its eigenvalue
+	if len(known) > 0 {
+		p.Deflate, p.DeflateValues = knownVecs, make([]float64, len(known))
+		for j, v := range known {
+			p.DeflateValues[j] = 1 / (v + sigma)
+			exact[p.DeflateValues[j]] = v
+		}
+	}
+	res, err := s.solve(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Largest first: 1/(λ + σ) descending is λ ascending.
+	values := make([]float64, k)
+	for j, mu := range res.Values {
+		if v, ok := exact[mu]; ok {
+			values[j] = v
+		} else {
+			values[j] = math.Max(0, 1/mu-sigma)
+		}
+	}
+	return values, res.Vectors, nil
 }
 
 // acceptedPrefix returns the number of leading pairs (values ascending,

@@ -137,7 +137,8 @@ func AnalyzeCholesky(ctx context.Context, g *Graph, maxEntries int64) (*Cholesky
 		s.blockPtr[t+1] = s.blockPtr[t] + m*(s.first[t+1]-s.first[t])
 	}
 	// The rows of each supernode: its first column's pattern, filled in
-	// ascending order, row k after the diagonal.
+	// ascending order, row k after the diagonal. visited needs no reset:
+	// row i sets visited[i] = i before any row k > i walks through i.
 	s.rows = make([]int32, s.rowPtr[nsup])
 	next := make([]int, nsup)
 	copy(next, s.rowPtr[:nsup])
