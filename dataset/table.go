@@ -823,8 +823,9 @@ func FeatureColumn(f string) string {
 
 // ClassNamedColumn returns the column of features (Table.Features) that
 // tether cluster and tether serve take as the reference labels when none is
-// given: one named label, else class, else target, else y (any case; the
-// first in file order within a name), or "" when there is none. A table
+// given: one named label, else class, else target, else y when no column
+// is named x (any case; the first in file order within a name), or "" when
+// there is none. A table
 // with a "y" and a "label" column takes "label", the more specific name.
 // Cost O(len(features)).
 func ClassNamedColumn(features []string) string {
@@ -836,10 +837,18 @@ func ClassNamedColumn(features []string) string {
 
 // ClassNamedColumns returns every distinct column of features named
 // label, class, target or y (any case), in that order of names, the
-// first being ClassNamedColumn's. Cost O(len(features)).
+// first being ClassNamedColumn's. A y column does not count when there is
+// an x column: x and y are then a point's coordinates. Cost
+// O(len(features)).
 func ClassNamedColumns(features []string) []string {
 	var out []string
+	// A column named x makes y its partner coordinate: a file of points
+	// "x,y" has no class column.
+	points := slices.ContainsFunc(features, func(f string) bool { return strings.EqualFold(FeatureColumn(f), "x") })
 	for _, w := range classColumnNames {
+		if w == "y" && points {
+			continue
+		}
 		for _, f := range features {
 			c := FeatureColumn(f)
 			if strings.EqualFold(c, w) && !slices.Contains(out, c) {

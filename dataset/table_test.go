@@ -386,6 +386,10 @@ func TestClassNamedColumn(t *testing.T) {
 		{[]string{"x", "TARGET"}, "TARGET"},
 		{[]string{"y", "class"}, "class"},      // by name: class before y
 		{[]string{"y", "x", "label"}, "label"}, // label, the most specific, wherever it is
+		{[]string{"y", "z"}, "y"},
+		{[]string{"x", "y"}, ""},      // a point's coordinates
+		{[]string{"Y", "X", "z"}, ""}, // any case
+		{[]string{"x", "y", "class"}, "class"},
 		{[]string{"labels", "classy", "=y"}, ""},
 		{nil, ""},
 	} {
@@ -393,8 +397,12 @@ func TestClassNamedColumn(t *testing.T) {
 			t.Errorf("ClassNamedColumn(%q) = %q, want %q", tc.features, got, tc.want)
 		}
 	}
-	got := ClassNamedColumns([]string{"y", "Class=a", "Class=b", "x", "LABEL", "target"})
+	got := ClassNamedColumns([]string{"y", "Class=a", "Class=b", "w", "LABEL", "target"})
 	if want := []string{"LABEL", "Class", "target", "y"}; !slices.Equal(got, want) {
+		t.Errorf("ClassNamedColumns = %q, want %q", got, want)
+	}
+	got = ClassNamedColumns([]string{"y", "Class=a", "Class=b", "x", "LABEL", "target"})
+	if want := []string{"LABEL", "Class", "target"}; !slices.Equal(got, want) {
 		t.Errorf("ClassNamedColumns = %q, want %q", got, want)
 	}
 }

@@ -69,7 +69,7 @@ func (d *Data) N() int {
 // and a ".arff" extension chooses the ARFF reader (as dataset.ReadFile
 // does). The class column is opt.LabelColumn; when that is "" and the file
 // has no class column of its own (ARFF: the last attribute), a column
-// named label, else class, target or y (dataset.ClassNamedColumn) holds the
+// named label, else class, target or y without x (dataset.ClassNamedColumn) holds the
 // reference labels rather than a feature, and a warning says so: that is
 // what tether gen writes. LabelColumn "none" makes such a column a
 // feature.
@@ -146,9 +146,9 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 		if err2 != nil || t2.Labels == nil {
 			return nil, err
 		}
-		if cs = dataset.ClassNamedColumns(append(slices.Clone(t2.Features), pe.Name)); cs[0] != pe.Name {
-			// The rule would take another column and keep this one a
-			// feature, which fails.
+		if cs = dataset.ClassNamedColumns(append(slices.Clone(t2.Features), pe.Name)); len(cs) == 0 || cs[0] != pe.Name {
+			// The rule would take another column, or none (y beside x),
+			// and keep this one a feature, which fails.
 			return nil, err
 		}
 		t = t2
@@ -314,6 +314,65 @@ func (d *Data) BuildGraph(ctx context.Context, spec graph.Spec, rec progress.Rec
 	}
 	d.Graph = g
 	return nb, nil
+}
+
+// FitSpec shrinks the default neighbour counts of spec to what n feature
+// rows allow, so a small table (a tour's six points) gets a graph without
+// hand-set K: a k-NN graph's K becomes n − 1 (n for graph.SklearnKNN) and
+// local scaling's K becomes n − 1, each only when it does not fit and the
+// caller did not choose it (keepK, keepSigma: a value the user gave is
+// refused later, by BuildGraph or the CLI, rather than changed). It
+// returns the spec and a note naming what changed for d's warnings, or ""
+// when nothing did. Cost O(1).
+func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.Spec, string) {
+	if n < 2 {
+		return spec, ""
+	}
+	var notes []string
+	switch spec.Kind {
+	case graph.SymmetricKNN, graph.MutualKNN, graph.SklearnKNN:
+		k, most := spec.K, n-1
+		if k == 0 {
+			k = graph.DefaultK
+		}
+		if spec.Kind == graph.SklearnKNN {
+			most = n
+		}
+		if k > most && !keepK {
+			spec.K = most
+			notes = append(notes, fmt.Sprintf("K = %d neighbours (-knn %d; the default is %d)", most, most, k))
+		}
+	}
+	if spec.Affinity == graph.RBF && spec.Sigma.Rule == graph.SigmaLocal && !keepSigma {
+		lk := spec.Sigma.K
+		if lk == 0 {
+			lk = graph.DefaultLocalK
+		}
+		if lk > n-1 {
+			spec.Sigma.K = n - 1
+			notes = append(notes, fmt.Sprintf("σ_i the distance to the %s nearest other row (-sigma local:%d; the default is local:%d)", ordinal(n-1), n-1, lk))
+		}
+	}
+	if len(notes) == 0 {
+		return spec, ""
+	}
+	return spec, fmt.Sprintf("%s has only %d rows: the graph was built with %s", name, n, strings.Join(notes, " and "))
+}
+
+// ordinal returns 1st, 2nd, 3rd, 4th, … for i ≥ 1.
+func ordinal(i int) string {
+	suffix := "th"
+	if i%100 < 11 || i%100 > 13 {
+		switch i % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprintf("%d%s", i, suffix)
 }
 
 // Check reports whether d is ready to cluster: it has a graph, and as

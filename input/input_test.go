@@ -61,12 +61,17 @@ func TestReadTable(t *testing.T) {
 			wantWarnings: []string{`d.csv: column "Class" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
 		{name: "named column", file: "d.csv", content: blobs, label: "label", wantCols: 2, wantTruth: []int{1, 0, 1}},
 		{name: "label none", file: "d.csv", content: blobs, label: "none", wantCols: 4}, // u, v, label=a, label=b
-		// "y" is a class name: the rule takes it even beside x.
-		{name: "x and y", file: "d.csv", content: "x,y\n0,0\n1,1\n", wantCols: 1, wantTruth: []int{0, 1},
+		// "y" is a class name, but beside x it is a coordinate: a file of
+		// points "x,y" has no class column, even when y is a whole number
+		// or mixed (which used to panic on the retry).
+		{name: "x and y", file: "d.csv", content: "x,y\n0,0\n1,1\n", wantCols: 2},
+		{name: "y without x", file: "d.csv", content: "u,y\n0,0\n1,1\n", wantCols: 1, wantTruth: []int{0, 1},
 			wantWarnings: []string{`d.csv: column "y" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
+		{name: "mixed y beside x", file: "d.csv", content: "x,y\n1,2\n3,abc\n",
+			wantErr: `dataset: d.csv:3: column 2 ("y"): value "abc": syntax error: not a number, but line 2 has "2": fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical 2)`},
 		// Two class-named columns: label wins whatever its place, y stays a
 		// feature and the warning says so.
-		{name: "y and label", file: "d.csv", content: "y,x,label\n5,0,a\n6,1,b\n", wantCols: 2, wantTruth: []int{0, 1},
+		{name: "y and label", file: "d.csv", content: "y,u,label\n5,0,a\n6,1,b\n", wantCols: 2, wantTruth: []int{0, 1},
 			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature); "y" stays a feature (label column "y", -label y, takes it instead)`}},
 		{name: "no class column", file: "d.csv", content: "u,v\n0,0\n1,1\n", wantCols: 2},
 		{name: "arff by extension", file: "d.arff", content: "% comment\n@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n", wantCols: 1, wantTruth: []int{0, 1}},
@@ -489,5 +494,64 @@ func TestVoteFilter(t *testing.T) {
 	_, err = Supervision{Constraints: file, Vote: true}.AddTo(context.Background(), &cluster.Problem{Graph: empty, K: 2}, &Data{Name: "e", Graph: empty})
 	if want := file + ": vote filter: the graph has no edge to compare constraints by"; errText(err) != want {
 		t.Errorf("err = %v, want %q", err, want)
+	}
+}
+
+// TestFitSpec: the default neighbour counts shrink to what n rows allow,
+// kept values and values that fit stay, and the graph built with the
+// fitted spec exists (graph.BuildNeighbors refuses K ≥ n).
+func TestFitSpec(t *testing.T) {
+	def := graph.DefaultSpec()
+	sk := def
+	sk.Kind = graph.SklearnKNN
+	fixed := def
+	fixed.Sigma = graph.Sigma{Rule: graph.SigmaMedian}
+	for _, c := range []struct {
+		name            string
+		spec            graph.Spec
+		n               int
+		keepK, keepSig  bool
+		wantK, wantSigK int
+		note            []string
+	}{
+		{"fits", def, 11, false, false, def.K, def.Sigma.K, nil},
+		{"six rows", def, 6, false, false, 5, 5, []string{"t has only 6 rows", "K = 5 neighbours (-knn 5; the default is 10)", "5th nearest other row (-sigma local:5; the default is local:7)"}},
+		{"K only", def, 9, false, false, 8, def.Sigma.K, []string{"K = 8 neighbours"}},
+		{"sknn counts itself", sk, 6, false, false, 6, 5, []string{"K = 6 neighbours"}},
+		{"kept K", def, 6, true, false, def.K, 5, []string{"5th nearest"}},
+		{"kept both", def, 6, true, true, def.K, def.Sigma.K, nil},
+		{"median σ", fixed, 3, false, false, 2, 0, []string{"K = 2 neighbours"}},
+		{"one row", def, 1, false, false, def.K, def.Sigma.K, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, note := FitSpec(c.spec, "t", c.n, c.keepK, c.keepSig)
+			if got.K != c.wantK || got.Sigma.K != c.wantSigK {
+				t.Errorf("K %d, σ K %d; want %d, %d", got.K, got.Sigma.K, c.wantK, c.wantSigK)
+			}
+			if (note == "") != (len(c.note) == 0) {
+				t.Errorf("note %q", note)
+			}
+			for _, part := range c.note {
+				if !strings.Contains(note, part) {
+					t.Errorf("note %q lacks %q", note, part)
+				}
+			}
+			if c.keepK || c.keepSig || c.n < 2 {
+				return
+			}
+			x := mat.NewDense(c.n, 2, nil)
+			for i := range c.n {
+				x.Set(i, 0, float64(i*i))
+				x.Set(i, 1, float64(i%2))
+			}
+			if _, _, err := graph.BuildNeighbors(context.Background(), x, got, nil); err != nil {
+				t.Errorf("fitted spec: %v", err)
+			}
+		})
+	}
+	for i, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 102: "102nd", 111: "111th"} {
+		if got := ordinal(i); got != want {
+			t.Errorf("ordinal(%d) = %q", i, got)
+		}
 	}
 }

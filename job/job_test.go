@@ -144,6 +144,15 @@ func TestRunFiles(t *testing.T) {
 	if *res.ViolatedML != 1 {
 		t.Errorf("ml violations %d, want 1 (nodes 0 and 4 are in different blobs)", *res.ViolatedML)
 	}
+	// Without knn, the default K = 10 shrinks to the 8 rows' 7, and a
+	// warning says so.
+	res = Run(context.Background(), Spec{ID: "g", Input: "d.csv", Label: "last", K: 2, Method: "njw"}, dir)
+	if res.Error != "" {
+		t.Fatal(res.Error)
+	}
+	if res.ARI == nil || *res.ARI != 1 || !strings.Contains(strings.Join(res.Warnings, ";"), "d.csv has only 8 rows: the graph was built with K = 7 neighbours") {
+		t.Errorf("ARI %v, warnings %q", res.ARI, res.Warnings)
+	}
 }
 
 func TestRunErrors(t *testing.T) {

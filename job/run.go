@@ -78,6 +78,13 @@ func run(ctx context.Context, s *Spec, root string, res *Result) error {
 	if s.KNN > 0 {
 		spec.K = s.KNN
 	}
+	if d.Graph == nil {
+		var note string
+		spec, note = input.FitSpec(spec, d.Name, d.N(), s.KNN > 0, false)
+		if note != "" {
+			d.Warnings = append(d.Warnings, note)
+		}
+	}
 	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
 		return err
 	}

@@ -91,7 +91,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
 	fs.StringVar(&o.gen, "gen", "", "generate the input: "+strings.Join(synth.Names(), ", ")+" (see tether gen -h)")
 	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` for the summary (one label per line, or node,label lines; see -h)")
-	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (default: a column named label, else class, target or y, any case, else none; ARFF: last)")
+	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (default: a column named label, else class, target or y (not beside an x column), any case, else none; ARFF: last)")
 	fs.StringVar(&o.table.IDColumn, "id", "", "id `column` to drop from the features")
 	fs.StringVar(&o.table.Delimiter, "delim", "", "field delimiter (default: detected)")
 	fs.Var(textVar(&o.table.Header), "header", "header line: auto (the default), yes or no")
@@ -161,6 +161,11 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 		if o.labelCol == "" && l.Truth == nil {
 			l.Warnings = append(l.Warnings, classLikeColumns(o.input, l.X, l.Features, k, opt.Scale == dataset.ScaleNone)...)
+		}
+		var note string
+		spec, note = input.FitSpec(spec, o.input, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"))
+		if note != "" {
+			l.Warnings = append(l.Warnings, note)
 		}
 		if err := checkSize(o.input, "data row", l.N(), &spec); err != nil {
 			if l.N() == 1 && opt.Header == dataset.HeaderAuto {

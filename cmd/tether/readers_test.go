@@ -126,8 +126,10 @@ func TestClusterTooFewRows(t *testing.T) {
 	}{
 		{"header only", "a,b\n", nil, []string{"h.csv has 1 data row; clustering needs at least 2"}},
 		{"one row", "a,b\n1,2\n", nil, []string{"h.csv has 1 data row; clustering needs at least 2"}},
-		{"fewer rows than K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", nil, []string{"h.csv has 5 data rows", "-knn must be at most 4, got 10"}},
-		{"fewer rows than local K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", []string{"-knn", "3"}, []string{"h.csv has 5 data rows", "-sigma local:4", "got 7"}},
+		// A K the user gave is refused; the defaults shrink
+		// (TestClusterSmallInputFitsDefaults).
+		{"fewer rows than K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", []string{"-knn", "10"}, []string{"h.csv has 5 data rows", "-knn must be at most 4, got 10"}},
+		{"fewer rows than local K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", []string{"-knn", "3", "-sigma", "local:7"}, []string{"h.csv has 5 data rows", "-sigma local:4", "got 7"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := writeFile(t, "h.csv", c.in)
@@ -145,6 +147,50 @@ func TestClusterTooFewRows(t *testing.T) {
 	p := writeFile(t, "one.txt", "0 0\n")
 	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull); err == nil || !strings.Contains(err.Error(), "one.txt has 1 node; clustering needs at least 2") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestClusterSmallInputFitsDefaults: a six-row file of points "x,y" (two
+// groups of three) clusters with the defaults, which shrink to what six
+// rows allow and say so; y stays a coordinate beside x, and the groups are
+// found (a 10-NN graph and local:7 scaling used to refuse the file, and y
+// was taken for the reference labels).
+func TestClusterSmallInputFitsDefaults(t *testing.T) {
+	p := writeFile(t, "pts.csv", "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n")
+	out, stderr, err := runReaders(t, "cluster", "-input", p, "-k", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{"pts.csv has only 6 rows", "K = 5 neighbours (-knn 5; the default is 10)", "5th nearest other row (-sigma local:5; the default is local:7)"} {
+		if !strings.Contains(stderr, part) {
+			t.Errorf("stderr %q lacks %q", stderr, part)
+		}
+	}
+	if strings.Contains(stderr, "reference labels") {
+		t.Errorf("y taken for the labels: %q", stderr)
+	}
+	want := []string{"node,cluster", "0,A", "1,A", "2,A", "3,B", "4,B", "5,B"}
+	lines := strings.Fields(out)
+	if len(lines) != len(want) {
+		t.Fatalf("output %q", out)
+	}
+	a, b := lines[1][2:], lines[4][2:]
+	if a == b {
+		t.Fatalf("one cluster: %q", out)
+	}
+	for i, w := range want[1:] {
+		c := a
+		if w[2] == 'B' {
+			c = b
+		}
+		if lines[i+1] != w[:2]+c {
+			t.Errorf("line %d = %q, want cluster %s", i+1, lines[i+1], c)
+		}
+	}
+	// A -sigma the user gave stays, and a -knn that fits stays.
+	_, stderr, err = runReaders(t, "cluster", "-input", p, "-k", "2", "-knn", "3", "-sigma", "local:2", "-o", os.DevNull)
+	if err != nil || strings.Contains(stderr, "only 6 rows") {
+		t.Errorf("err %v, stderr %q", err, stderr)
 	}
 }
 

@@ -120,6 +120,12 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	if n := d.N(); n > maxNodes {
 		return nil, fmt.Errorf("%w: %s has more than %d rows, this server's limit", errBadInput, name, maxNodes)
 	}
+	// The server's graph settings are its operator's, not the uploader's:
+	// a small upload gets neighbour counts that fit it.
+	spec, note := input.FitSpec(spec, name, d.N(), false, false)
+	if note != "" {
+		d.Warnings = append(d.Warnings, note)
+	}
 	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}

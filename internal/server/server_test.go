@@ -433,7 +433,7 @@ func TestBadInput(t *testing.T) {
 		{"bad kind option", "POST", base + "/data?name=a.csv&kind=tree", "text/csv", "1,2\n", 400, "kind"},
 		{"bad scale option", "POST", base + "/data?name=a.csv&scale=huge", "text/csv", "1,2\n", 400, "scale"},
 		{"bad symmetrize", "POST", base + "/data?name=a.mtx&symmetrize=maybe", "text/plain", "x", 400, "symmetrize"},
-		{"tiny data", "POST", base + "/data?name=a.csv", "text/csv", "1,2\n3,4\n", 400, "knn graph needs"},
+		{"tiny data", "POST", base + "/data?name=a.csv", "text/csv", "1,2\n3,4\n", 400, "clustering needs at least 3"},
 		{"load version", "POST", base + "/load", "application/json", `{"tether_session":2}`, 400, "want 1"},
 		{"load no source", "POST", base + "/load", "application/json", `{"tether_session":1}`, 400, "exactly one"},
 		{"load initial", "POST", base + "/load", "application/json", `{"tether_session":1,"source":{"initial":true}}`, 400, "without data"},
@@ -545,6 +545,21 @@ func FuzzUpload(f *testing.F) {
 			t.Fatalf("status %d: %s", code, b)
 		}
 	})
+}
+
+// TestSmallUpload: a six-row CSV gets a graph with neighbour counts that
+// fit it, and the reply says so (the server's 10-NN graph used to refuse it).
+func TestSmallUpload(t *testing.T) {
+	s := newTest(t, Config{})
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name=pts.csv", "application/octet-stream", []byte("x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n"))
+	if code != 200 {
+		t.Fatalf("status %d: %s", code, b)
+	}
+	if !strings.Contains(string(b), "pts.csv has only 6 rows") || !strings.Contains(string(b), `"n":6`) {
+		t.Errorf("reply %s", b)
+	}
 }
 
 func TestConcurrentSessions(t *testing.T) {
