@@ -69,6 +69,12 @@ type ReadOptions struct {
 	// file, node i named Names[i]); nodes in the file are then names, matched
 	// exactly after trimming spaces, and Base is ignored.
 	Names []string
+	// AutoNames, with Names, lets the file choose: it keys its nodes by
+	// name when a node of its first constraint is not an integer, and by
+	// index (Base, the directive) otherwise, as the partial labels reader
+	// does (dataset.ReadNodeLabels). Nodes named by integers ("1001") are
+	// therefore read as indices; ReadContext only.
+	AutoNames bool
 	// Policy is applied to duplicates and contradictions (see Resolve).
 	Policy Policy
 	// File names the input in error messages; "" means "input".
@@ -187,6 +193,14 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		if len(fields) != 3 && len(fields) != 4 {
 			return nil, lr.errf("want i,j,kind[,weight], got %d fields", len(fields))
 		}
+		if o.AutoNames && lr.names != nil && len(s.Pairs) == 0 {
+			if isInt(fields[0]) && isInt(fields[1]) {
+				lr.names = nil // the file numbers its nodes
+				lr.indexLine = lr.line
+			} else if lr.namesErr != nil {
+				return nil, lr.namesErr
+			}
+		}
 		var p Pair
 		if p.I, err = lr.node(fields[0]); err != nil {
 			return nil, err
@@ -220,7 +234,10 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		return nil, err
 	}
 	s.N = lr.n(maxIndex + 1)
-	res := &File{Base: lr.base, names: o.Names}
+	res := &File{Base: lr.base}
+	if lr.names != nil {
+		res.names = o.Names
+	}
 	out, kept, rep, err := resolve(s, o.Policy, file, lines, res.Node)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
@@ -234,6 +251,12 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 	}
 	res.Set, res.Lines, res.Report = out, lines, rep
 	return res, nil
+}
+
+// isInt reports whether f is an integer in decimal.
+func isInt(f string) bool {
+	_, err := strconv.Atoi(f)
+	return err == nil
 }
 
 // isHeader reports whether fields spell a prefix of names of at least
@@ -258,6 +281,8 @@ type lineReader struct {
 	file      string
 	opt       *ReadOptions
 	names     map[string]int
+	namesErr  error // names not unique, under AutoNames
+	indexLine int   // the line that chose indices over Names, under AutoNames
 	base      int
 	baseSet   bool // by option or directive
 	optBase   bool // by option
@@ -300,7 +325,12 @@ func newLineReader(ctx context.Context, r io.Reader, opt *ReadOptions) (*lineRea
 		for i, nm := range o.Names {
 			nm = strings.TrimSpace(nm)
 			if j, dup := lr.names[nm]; dup {
-				return nil, fmt.Errorf("%w: %s: node name %q used by nodes %d and %d", ErrInvalid, file, nm, j, i)
+				err := fmt.Errorf("%w: %s: node name %q used by nodes %d and %d", ErrInvalid, file, nm, j, i)
+				if !o.AutoNames {
+					return nil, err
+				}
+				// Only a file that keys its nodes by name fails.
+				lr.namesErr = err
 			}
 			lr.names[nm] = i
 		}
@@ -383,6 +413,9 @@ func (lr *lineReader) node(f string) (int, error) {
 	}
 	v, err := strconv.Atoi(f)
 	if err != nil {
+		if lr.indexLine > 0 {
+			return 0, lr.errf("node %q is not an integer (line %d numbers its nodes, so the file reads indices: name the nodes there too, or number them here)", f, lr.indexLine)
+		}
 		return 0, lr.errf("node %q is not an integer", f)
 	}
 	i := v - lr.base

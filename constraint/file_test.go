@@ -51,6 +51,25 @@ func TestRead(t *testing.T) {
 			name: "names", in: "a,c,ml\nb , a,cl\n", opt: ReadOptions{Names: []string{"a", "b", "c"}},
 			want: []Pair{{I: 0, J: 2, Kind: MustLink}, {I: 1, J: 0, Kind: CannotLink}}, lines: []int{1, 2}, n: 3,
 		},
+		// AutoNames: the first constraint decides. Names that are not
+		// integers key the file by name; integers key it by index, even
+		// when the names are integers too.
+		{
+			name: "auto names by name", in: "i,j,kind\nalice,carol,ml\nbob,alice,cl\n", opt: ReadOptions{Names: []string{"alice", "bob", "carol"}, AutoNames: true},
+			want: []Pair{{I: 0, J: 2, Kind: MustLink}, {I: 1, J: 0, Kind: CannotLink}}, lines: []int{2, 3}, n: 3,
+		},
+		{
+			name: "auto names, integer name later", in: "alice,10,ml\n", opt: ReadOptions{Names: []string{"alice", "10", "carol"}, AutoNames: true},
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}}, lines: []int{1}, n: 3,
+		},
+		{
+			name: "auto names by index", in: "# base=1\n1,3,ml\n", opt: ReadOptions{N: 3, Names: []string{"30", "20", "10"}, AutoNames: true},
+			want: []Pair{{I: 0, J: 2, Kind: MustLink}}, lines: []int{2}, n: 3,
+		},
+		{
+			name: "auto names by index, duplicate names", in: "0,2,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true},
+			want: []Pair{{I: 0, J: 2, Kind: MustLink}}, lines: []int{1}, n: 3,
+		},
 		{
 			name: "drop conflicting cannot-links", in: "0,1,ml\n1,2,ml\n0,2,cl\n0,1,ml\n3,4,cl\n",
 			opt:   ReadOptions{Policy: DropConflictingCannotLinks},
@@ -74,6 +93,9 @@ func TestRead(t *testing.T) {
 		{name: "negative weight", in: "0,1,ml,-1\n", err: "in.csv:1: weight \"-1\""},
 		{name: "NaN weight", in: "0,1,ml,NaN\n", err: "in.csv:1: weight \"NaN\""},
 		{name: "zero weight", in: "0,1,ml,0\n", err: "in.csv:1: weight \"0\""},
+		{name: "auto names, duplicate names", in: "a,b,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: "in.csv: node name \"a\" used by nodes 0 and 1"},
+		{name: "auto names, name after index", in: "0,1,ml\na,b,cl\n", opt: ReadOptions{N: 3, Names: []string{"a", "b", "c"}, AutoNames: true}, err: "in.csv:2: node \"a\" is not an integer (line 1 numbers its nodes, so the file reads indices: name the nodes there too, or number them here)"},
+		{name: "auto names, unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "huge inferred", in: "0,99999999999,ml\n", err: "in.csv:1: node 99999999999: more than"},
 		{name: "duplicate rejected", in: "0,1,ml\n1,0,ml\n", err: "duplicate: ml(0,1) [in.csv:1], ml(1,0) [in.csv:2]"},

@@ -20,7 +20,9 @@ import (
 // constraints and of partial labels. The zero value is no supervision.
 type Supervision struct {
 	// Constraints is a pairwise constraints file ("i,j,ml|cl[,weight]"
-	// lines, constraint.ReadFile), "" for none.
+	// lines, constraint.ReadFile), "" for none. When the data names its
+	// nodes (Data.Names), i and j may be names; the file's first
+	// constraint decides (constraint.ReadOptions.AutoNames).
 	Constraints string
 	// Conflicts says what happens to contradictory or repeated constraints
 	// (constraint.Resolve). The zero value, constraint.Reject, refuses
@@ -63,7 +65,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		if s.Vote {
 			policy = constraint.Soft
 		}
-		f, err := readConstraints(ctx, s.Constraints, n, policy)
+		f, err := readConstraints(ctx, s.Constraints, n, policy, d.Names)
 		if err != nil {
 			return a, err
 		}
@@ -154,14 +156,19 @@ func labelConflict(set *constraint.Set, lines []int, node func(int) string, cons
 }
 
 // readConstraints reads the constraints file at path on n nodes under
-// policy (constraint.ReadContext: errors name path and line).
-func readConstraints(ctx context.Context, path string, n int, policy constraint.Policy) (*constraint.File, error) {
+// policy (constraint.ReadContext: errors name path and line). When the data
+// names its nodes (names not nil), the file may name them too
+// (constraint.ReadOptions.AutoNames: its first constraint decides).
+func readConstraints(ctx context.Context, path string, n int, policy constraint.Policy, names []string) (*constraint.File, error) {
 	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("constraint: %w", err)
 	}
 	defer f.Close()
-	return constraint.ReadContext(ctx, f, &constraint.ReadOptions{N: n, File: path, Policy: policy})
+	if len(names) != n {
+		names = nil
+	}
+	return constraint.ReadContext(ctx, f, &constraint.ReadOptions{N: n, File: path, Policy: policy, Names: names, AutoNames: names != nil})
 }
 
 // VoteFilter applies constraint.VoteFilter to set with the weights of g,

@@ -366,7 +366,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of every random choice")
 	restarts := new(int)
 	fs.Var(intIn(restarts, 0, 1<<20), "restarts", "k-means `restarts` (0: the method's default)")
-	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight])")
+	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight]; i and j are indices, 0-based unless the file says # base=1, or node names when the data has them)")
 	var conflicts constraint.Policy
 	fs.Var(textVar(&conflicts), "conflicts", "contradictory constraints: reject (the default), drop-cl (keep must-links) or soft (keep all)")
 	vote := fs.Bool("vote-filter", false, "drop the constraints that the constraints near them on the graph contradict (constraint.VoteFilter; for files with wrong pairs, up to about 10⁴ pairs), then break remaining conflicts")

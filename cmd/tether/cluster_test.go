@@ -768,3 +768,47 @@ func TestClusterStdinInput(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterNamedConstraints: with a graph whose nodes have names, the
+// constraints file may name them (it had to number them, in the order of
+// first appearance, which the user cannot see), and conflicts are named
+// as the file writes them; a file that numbers them still works.
+func TestClusterNamedConstraints(t *testing.T) {
+	g := writeTemp(t, "g.edges", "alice bob\nbob carol\ncarol alice\ndave erin\nerin frank\nfrank dave\ncarol dave\n")
+	for _, c := range []struct {
+		name, cons string
+		wantErr    string
+	}{
+		{"by name", "alice,bob,ml\nalice,frank,cl\n", ""},
+		{"by index", "0,1,ml\n0,5,cl\n", ""},
+		{"conflict by name", "alice,bob,ml\nbob,alice,cl\n", "must-link and cannot-link on one pair: ml(alice,bob) ["},
+		{"unknown name", "alice,zoe,ml\n", `c.txt:1: unknown node name "zoe"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "c.txt")
+			if err := os.WriteFile(p, []byte(c.cons), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-method", "sl", "-constraints", p, "-quiet")
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The must-link joins alice and bob, the cannot-link parts
+			// alice and frank: the two triangles.
+			cl := map[string]string{}
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+				name, k, _ := strings.Cut(line, ",")
+				cl[name] = k
+			}
+			if cl["alice"] != cl["bob"] || cl["alice"] == cl["frank"] || cl["carol"] != cl["alice"] || cl["dave"] != cl["frank"] {
+				t.Errorf("clusters %v", cl)
+			}
+		})
+	}
+}
