@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -18,6 +19,38 @@ import (
 // ErrInvalid is wrapped by errors reporting an ill-posed problem: k out of
 // range, missing graph, supervision the method cannot use.
 var ErrInvalid = errors.New("cluster: invalid problem")
+
+// methodError is an error of method name: its text is "cluster: name: "
+// and err's, without the "cluster: " prefixes err's chain repeats (the
+// sentinels ErrInvalid and ErrNumerical carry one), so that a user reads
+// "cluster: fast-ge2: invalid problem: …" once, not "cluster: fast-ge2:
+// cluster: invalid problem: …". errors.Is and errors.As see err.
+type methodError struct {
+	name string
+	err  error
+}
+
+func (e *methodError) Error() string {
+	parts := strings.Split(e.err.Error(), ": ")
+	kept := parts[:0]
+	for _, p := range parts {
+		if p != "cluster" {
+			kept = append(kept, p)
+		}
+	}
+	return "cluster: " + e.name + ": " + strings.Join(kept, ": ")
+}
+
+func (e *methodError) Unwrap() error { return e.err }
+
+// wrapMethod returns err as an error of method name (methodError), nil
+// when err is nil.
+func wrapMethod(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &methodError{name, err}
+}
 
 // Problem is what is clustered: a graph (or, for the methods that declare
 // it in Uses, feature rows or a bipartite matrix), the number of clusters

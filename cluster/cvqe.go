@@ -95,7 +95,7 @@ func (c CVQE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	for r := 0; r < restarts; r++ {
 		seeds, err := kmeans.Seed(x, k, src)
 		if err != nil {
-			return nil, fmt.Errorf("cluster: %s: %w", name, err)
+			return nil, wrapMethod(name, err)
 		}
 		st := newCVQEState(x, k, pairs)
 		for j, i := range seeds {

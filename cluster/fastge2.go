@@ -274,7 +274,7 @@ func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if f.selfLoops {
 		var err error
 		if g, err = g.WithSelfLoops(1); err != nil {
-			return nil, fmt.Errorf("cluster: %s: %w", f.name, err)
+			return nil, wrapMethod(f.name, err)
 		}
 	}
 	r := f.r
@@ -316,7 +316,7 @@ func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	pr, err := solvePencil(ctx, pn, ph, p.K, opt, s)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: %s: %w", f.name, err)
+		return nil, wrapMethod(f.name, err)
 	}
 	warnings = append(warnings, pr.warnings...)
 	if pr.path == "dense" {

@@ -197,7 +197,7 @@ func recoverLabels(ctx context.Context, name string, p *Problem, s *Settings, by
 		if len(linked) < n {
 			var err error
 			if lg, err = g.Subgraph(linked); err != nil {
-				return nil, fmt.Errorf("cluster: %s: %w", name, err)
+				return nil, wrapMethod(name, err)
 			}
 		}
 		nr, err := Run(ctx, NJW{}, &Problem{Graph: lg, K: kk}, s.derive(streamLabelRecover))

@@ -101,7 +101,7 @@ func (m NOASSC) strict(ctx context.Context, p *Problem, s *Settings, name string
 	g := p.Graph
 	na, err := graph.NewNormalizedAdjacency(g)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: %s: %w", name, err)
+		return nil, wrapMethod(name, err)
 	}
 	k := p.K
 	u := sqrtDegreeUnit(g)

@@ -367,7 +367,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 	} else {
 		wm, w, err := componentGraph(g, set, comp, m, o.useCL, resolveKnob(name))
 		if err != nil {
-			return nil, fmt.Errorf("cluster: %s: %w", name, err)
+			return nil, wrapMethod(name, err)
 		}
 		fit.warnings = append(fit.warnings, w...)
 		// The cut's k-means draws from its own seed so that it does not

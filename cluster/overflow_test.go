@@ -59,7 +59,7 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 		{"cscap embedding", CSCAP{}, tiny, 0, "cscap: normalized cut of the propagated affinity"},
 		{"fast-ge2 pair", FastGE2{}, heavy, 1e300, "fast-ge2: pair 1 (0,1): its weight"},
 		{"fast-ge2 scale", FastGE2{}, tiny, 0, "fast-ge2: the constraint scale 1/(d_min d_max)"},
-		{"fast-ge2-bh operator", FastGE2BH{}, heavy, 0, "fast-ge2-bh: cluster: numerical failure: eigensolver"},
+		{"fast-ge2-bh operator", FastGE2BH{}, heavy, 0, "cluster: fast-ge2-bh: numerical failure: eigensolver"},
 		{"fast-ge2-bh pair", FastGE2BH{}, heavy, 1e300, "fast-ge2-bh: pair 1 (0,1): its weight"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -162,7 +162,7 @@ func supervisionPairs(method string, p *Problem, s *Settings, policy pairPolicy)
 	}
 	set, err := constraint.SampleFromLabels(p.Labels, float64(MaxLabelPairs)/float64(total), s.src(streamLabelSample))
 	if err != nil {
-		return nil, nil, fmt.Errorf("cluster: %s: %w", method, err)
+		return nil, nil, wrapMethod(method, err)
 	}
 	w := fmt.Sprintf("%s: %d labelled nodes give %d pairs; %d were sampled (MaxLabelPairs = %d)", method, lab, total, len(set.Pairs), MaxLabelPairs)
 	return append(pairs, set.Pairs...), []string{w}, nil
@@ -285,7 +285,7 @@ func constrainedAffinity(ctx context.Context, g *graph.Graph, set *constraint.Se
 	}
 	g2, err := graph.FromEdges(g.N(), out)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: %s: %w", method, err)
+		return nil, wrapMethod(method, err)
 	}
 	return g2, nil
 }

@@ -42,15 +42,16 @@ func Write(ctx context.Context, path string, write func(io.Writer) error) error 
 	case err == nil:
 		perm = fi.Mode().Perm()
 	case !errors.Is(err, fs.ErrNotExist):
-		return err
+		return fmt.Errorf("writing %s: %w", path, bare(err))
 	}
 	dir := filepath.Dir(target)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
 	if err != nil {
-		return err
+		// The temporary file's name means nothing to the user.
+		return fmt.Errorf("writing %s: cannot create a file in %s: %w", path, dir, bare(err))
 	}
 	ok := false
 	defer func() {
@@ -63,7 +64,7 @@ func Write(ctx context.Context, path string, write func(io.Writer) error) error 
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := f.Chmod(perm); err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, bare(err))
 	}
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -75,10 +76,24 @@ func Write(ctx context.Context, path string, write func(io.Writer) error) error 
 		return err
 	}
 	if err := os.Rename(f.Name(), target); err != nil {
-		return err
+		return fmt.Errorf("writing %s: cannot replace %s: %w", path, target, bare(err))
 	}
 	ok = true
 	return nil
+}
+
+// bare returns the error inside a *fs.PathError or *os.LinkError, which
+// name the temporary file, and err otherwise.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // writeDirect runs write on an existing file that is not a regular file.

@@ -58,3 +58,28 @@ func writeString(s string) func(io.Writer) error {
 		return err
 	}
 }
+
+// TestWriteErrorsNameThePath: a failure names the path asked for, never
+// the temporary file (it said "open /proc/.version.tmp123: no such file
+// or directory").
+func TestWriteErrorsNameThePath(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ path, want string }{
+		{filepath.Join(file, "out.csv"), "writing " + filepath.Join(file, "out.csv") + ": not a directory"},
+	}
+	if _, err := os.Stat("/proc/version"); err == nil {
+		// procfs: an existing regular file in a directory where no file
+		// can be created.
+		cases = append(cases, struct{ path, want string }{"/proc/version", "writing /proc/version: cannot create a file in /proc: no such file or directory"})
+	}
+	for _, c := range cases {
+		err := Write(context.Background(), c.path, writeString("y"))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: err %v, want %q", c.path, err, c.want)
+		}
+	}
+}
