@@ -148,7 +148,7 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 	}
 	op := b.operator(pairs, gamma, c.Pairs)
 	if op.dropped > 0 {
-		warnings = append(warnings, fmt.Sprintf("cocluster: Pairs = must-link ignores the %d cannot-links", op.dropped))
+		warnings = append(warnings, fmt.Sprintf("cocluster: Pairs = must-link ignores the %s", plural(op.dropped, "cannot-link", "cannot-links")))
 	}
 	res, err := s.solve(ctx, eigen.Problem{A: op, K: ell, Which: eigen.Largest})
 	if err != nil && res == nil {

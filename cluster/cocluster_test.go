@@ -249,7 +249,7 @@ func TestCoClusterConstraintsMoveDocuments(t *testing.T) {
 				t.Errorf("%+v: node %d changed side", m, i)
 			}
 		}
-		warned := strings.Contains(strings.Join(res.Warnings, "\n"), "ignores the 1 cannot-links")
+		warned := strings.Contains(strings.Join(res.Warnings, "\n"), "ignores the 1 cannot-link")
 		if warned != (m.Pairs == CoMustLink) {
 			t.Errorf("%+v: warnings %q", m, res.Warnings)
 		}

@@ -61,5 +61,5 @@ func ExampleNew() {
 	fmt.Println(res.Warnings[0])
 	// Output:
 	// usc none
-	// usc ignores the 1 partial labels (unsupervised: auto, or a method that reads them, uses them)
+	// usc ignores the 1 partial label (unsupervised: auto, or a method that reads them, uses them)
 }

@@ -185,7 +185,7 @@ func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		}
 	}
 	if ml > 0 {
-		warn = append(warn, fmt.Sprintf("opplc ignores the %d must-links (it uses cannot-links only)", ml))
+		warn = append(warn, fmt.Sprintf("opplc ignores the %s (it uses cannot-links only)", plural(ml, "must-link", "must-links")))
 	}
 
 	labels := make([]int, n)

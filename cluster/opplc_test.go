@@ -257,7 +257,7 @@ func TestOPPLCDeterministicAndK(t *testing.T) {
 	if a.K != 2 && !strings.Contains(joined, "does not change the partition") {
 		t.Errorf("K = 2, found %d: warnings %q", a.K, b.Warnings)
 	}
-	if !strings.Contains(strings.Join(a.Warnings, "\n"), "ignores the 1 must-links") {
+	if !strings.Contains(strings.Join(a.Warnings, "\n"), "ignores the 1 must-link (") {
 		t.Errorf("warnings %q", a.Warnings)
 	}
 }

@@ -401,10 +401,10 @@ func ignored(name string, u Uses, p *Problem) []string {
 	hasPairs := p.Constraints != nil && len(p.Constraints.Pairs) > 0
 	hasLabels := p.Labels != nil && len(p.Labels.Labeled()) > 0
 	if hasPairs && u.Supervision&Pairs == 0 {
-		w = append(w, fmt.Sprintf("%s ignores the %d pairwise constraints (%s)", name, len(p.Constraints.Pairs), what))
+		w = append(w, fmt.Sprintf("%s ignores the %s (%s)", name, plural(len(p.Constraints.Pairs), "pairwise constraint", "pairwise constraints"), what))
 	}
 	if hasLabels && u.Supervision == None {
-		w = append(w, fmt.Sprintf("%s ignores the %d partial labels (%s)", name, len(p.Labels.Labeled()), what))
+		w = append(w, fmt.Sprintf("%s ignores the %s (%s)", name, plural(len(p.Labels.Labeled()), "partial label", "partial labels"), what))
 	}
 	in := u.Input
 	if in == 0 {

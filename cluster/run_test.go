@@ -142,7 +142,7 @@ func TestRegisteredMethodsWarnAboutIgnoredInput(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "ignores the 1 pairwise constraints") {
+			if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "ignores the 1 pairwise constraint (") {
 				t.Errorf("warnings %q", res.Warnings)
 			}
 			if res.Runtime <= 0 {
