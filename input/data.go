@@ -340,7 +340,11 @@ func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.
 		}
 		if k > most && !keepK {
 			spec.K = most
-			notes = append(notes, fmt.Sprintf("K = %d neighbours (-knn %d; the default is %d)", most, most, k))
+			nb := "neighbours"
+			if most == 1 {
+				nb = "neighbour"
+			}
+			notes = append(notes, fmt.Sprintf("K = %d %s (-knn %d; the default is %d)", most, nb, most, k))
 		}
 	}
 	if spec.Affinity == graph.RBF && spec.Sigma.Rule == graph.SigmaLocal && !keepSigma {

@@ -522,6 +522,7 @@ func TestFitSpec(t *testing.T) {
 		{"kept both", def, 6, true, true, def.K, def.Sigma.K, nil},
 		{"median σ", fixed, 3, false, false, 2, 0, []string{"K = 2 neighbours"}},
 		{"one row", def, 1, false, false, def.K, def.Sigma.K, nil},
+		{"two rows", def, 2, false, false, 1, 1, []string{"K = 1 neighbour (-knn 1;", "1st nearest"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, note := FitSpec(c.spec, "t", c.n, c.keepK, c.keepSig)
