@@ -270,13 +270,9 @@ func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}, nil
 }
 
-// ssckaKernel returns the kernel of SSCKA (graph kernel + penalty term),
-// the node weights (nil for unit weights) and the shift σ used.
-func ssckaKernel(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, obj KernelObjective, penalty, shift float64, s *Settings) (kmeans.Kernel, []float64, float64, error) {
-	k, w, sigma, _, err := ssckaKernelW(ctx, g, pairs, obj, penalty, shift, s)
-	return k, w, sigma, err
-}
-
+// ssckaKernelW returns the kernel of SSCKA (graph kernel + penalty term),
+// the node weights (nil for unit weights), the shift σ used and the
+// warnings of its construction.
 func ssckaKernelW(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, obj KernelObjective, penalty, shift float64, s *Settings) (kmeans.Kernel, []float64, float64, []string, error) {
 	n := g.N()
 	om, w := ssckaPenalty(g, pairs, penalty)

@@ -109,7 +109,7 @@ func TestSSCKAKernelMatchesDense(t *testing.T) {
 // ssckaKernelForTest rebuilds the kernel SSCKA.Cluster uses.
 func ssckaKernelForTest(t *testing.T, g *graph.Graph, pairs []constraint.Pair, obj KernelObjective, pen float64) (kmeans.Kernel, []float64) {
 	t.Helper()
-	kern, weights, _, err := ssckaKernel(context.Background(), g, pairs, obj, pen, 0, (&Settings{}).orDefault())
+	kern, weights, _, _, err := ssckaKernelW(context.Background(), g, pairs, obj, pen, 0, (&Settings{}).orDefault())
 	if err != nil {
 		t.Fatal(err)
 	}
