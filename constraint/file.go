@@ -188,7 +188,14 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		}
 		if len(fields) == 1 && strings.ContainsAny(fields[0], " \t;") {
 			// A line separated by tabs, blanks or semicolons.
+			parts := strings.FieldsFunc(fields[0], func(r rune) bool { return r == ' ' || r == '\t' || r == ';' })
+			if len(parts) == 2 {
+				return nil, lr.errf("want i,j,kind[,weight], got 1 field %q: separate the fields with commas and give the kind: %s,%s,ml (must-link) or %s,%s,cl (cannot-link)", fields[0], parts[0], parts[1], parts[0], parts[1])
+			}
 			return nil, lr.errf("want i,j,kind[,weight], got 1 field %q: separate the fields with commas", fields[0])
+		}
+		if len(fields) == 2 {
+			return nil, lr.errf("want i,j,kind[,weight], got 2 fields %q: give the kind: %s,%s,ml (must-link) or %s,%s,cl (cannot-link)", lr.text, fields[0], fields[1], fields[0], fields[1])
 		}
 		if len(fields) != 3 && len(fields) != 4 {
 			return nil, lr.errf("want i,j,kind[,weight], got %d fields", len(fields))

@@ -81,7 +81,9 @@ func TestRead(t *testing.T) {
 		{name: "directive after data", in: "0,1,ml\n# base=1\n", err: "in.csv:2: the base directive"},
 		{name: "bad directive", in: "# base=2\n", err: "in.csv:1: directive base=2"},
 		{name: "bad kind", in: "0,1,ml\n0,2,must\n", err: "in.csv:2: kind \"must\""},
-		{name: "fields", in: "0,1\n", err: "in.csv:1: want i,j,kind[,weight], got 2 fields"},
+		{name: "fields", in: "0,1\n", err: "in.csv:1: want i,j,kind[,weight], got 2 fields \"0,1\": give the kind: 0,1,ml (must-link) or 0,1,cl (cannot-link)"},
+		{name: "five fields", in: "0,1,ml,1,2\n", err: "in.csv:1: want i,j,kind[,weight], got 5 fields"},
+		{name: "blank-separated pair", in: "0 1\n", err: "in.csv:1: want i,j,kind[,weight], got 1 field \"0 1\": separate the fields with commas and give the kind: 0,1,ml (must-link) or 0,1,cl (cannot-link)"},
 		// A tab- or space-separated line is one field: the error says the
 		// fields are separated by commas (it said only "got 1 fields").
 		{name: "tabs", in: "0\t1\tml\n", err: "in.csv:1: want i,j,kind[,weight], got 1 field \"0\\t1\\tml\": separate the fields with commas"},
