@@ -812,3 +812,32 @@ func TestClusterNamedConstraints(t *testing.T) {
 		})
 	}
 }
+
+// TestFileArgHint: a file given without its flag is a usage error that
+// names the flags taking it, and says when flags after it went unread; an
+// argument that is no file gets no hint.
+func TestFileArgHint(t *testing.T) {
+	p := writeTemp(t, "d.csv", "a,b\n0,0\n1,1\n5,5\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cluster", p, "-k", "2"}, `cluster: unexpected argument "` + p + `": files are named by flags, -input ` + p + ` for a feature table or -graph-file ` + p + ` for a graph (the flags after it were not read)`},
+		{[]string{"cluster", p}, `-graph-file ` + p + ` for a graph`},
+		{[]string{"labels", p}, `labels: unexpected argument "` + p + `": files are named by flags, -input`},
+		{[]string{"eval", p, p}, `eval: unexpected argument "` + p + `": files are named by flags, -truth FILE and -pred FILE`},
+		{[]string{"powerlaw", "fit", p}, `powerlaw fit: unexpected argument "` + p + `": files are named by flags, -input ` + p},
+		{[]string{"cluster", "no-such-file.csv"}, `cluster: unexpected argument "no-such-file.csv"`},
+	} {
+		_, _, err := run(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: err %v, want %q", c.args, err, c.want)
+		}
+		if len(c.args) == 2 && strings.Contains(err.Error(), "not read") {
+			t.Errorf("%q: %v speaks of unread flags", c.args, err)
+		}
+	}
+	if _, _, err := run(t, "cluster", "no-such-file.csv"); err == nil || strings.Contains(err.Error(), "files are named") {
+		t.Errorf("no file: %v", err)
+	}
+}

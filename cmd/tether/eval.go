@@ -50,7 +50,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("eval", "unexpected argument %q", fs.Arg(0))
+		return usagef("eval", "unexpected argument %q%s", fs.Arg(0), fileArgHint(fs.Args(), "-truth FILE and -pred FILE"))
 	}
 	if truthPath == "" || predPath == "" {
 		return usagef("eval", "--truth and --pred are required (%s)", usageHint(fs))

@@ -64,7 +64,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("labels", "unexpected argument %q", fs.Arg(0))
+		return usagef("labels", "unexpected argument %q%s", fs.Arg(0), fileArgHint(fs.Args(), "-input "+fs.Arg(0)+" for a feature table or -graph-file "+fs.Arg(0)+" for a graph"))
 	}
 	if err := checkOutputs("labels", []pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}}, []pathFlag{{"-o", *out}}); err != nil {
 		return err

@@ -101,6 +101,21 @@ func usagef(cmd, format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
 }
 
+// fileArgHint returns, for an unexpected argument that names an existing
+// file or folder, a hint naming the flags that take files ("" when it
+// names none): "tether cluster data.csv -k 3" is the natural first try.
+// args are the arguments from the unexpected one on.
+func fileArgHint(args []string, flags string) string {
+	if _, err := os.Stat(args[0]); err != nil {
+		return ""
+	}
+	h := fmt.Sprintf(": files are named by flags, %s", flags)
+	if slices.ContainsFunc(args[1:], func(a string) bool { return strings.HasPrefix(a, "-") }) {
+		h += " (the flags after it were not read)"
+	}
+	return h
+}
+
 // userError is an error whose message drops the prefixes that the library
 // packages put first ("cluster: ", "synth: invalid parameter: ", …; see
 // plainMessage), for a message about the command line. It unwraps to the

@@ -104,7 +104,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef(cmdName(fs), "unexpected argument %q (%s)", pos[0], usageHint(fs))
+		return usagef(cmdName(fs), "unexpected argument %q%s (%s)", pos[0], fileArgHint(pos, "-input "+pos[0]), usageHint(fs))
 	}
 	if input == "" {
 		return usagef(cmdName(fs), "-input is required (%s)", usageHint(fs))
