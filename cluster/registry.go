@@ -22,18 +22,67 @@ func Methods() []Info {
 	return list
 }
 
-// New returns the method registered under name, with default knobs.
+// New returns the method registered under name (any case, surrounding
+// blanks ignored), with default knobs. The error for an unknown name
+// lists the known ones and, when one is close (hyphens left out, or one
+// edit per 4 letters: editDistance), suggests it.
 func New(name string) (Method, error) {
+	want := strings.ToLower(strings.TrimSpace(name))
 	for _, m := range registry() {
-		if m.Name == name {
+		if m.Name == want {
 			return m.New(), nil
 		}
 	}
 	names := make([]string, 0)
+	// Close: the same without hyphens, or, from 3 letters on, one edit
+	// per 4 letters (at least one).
+	best, bestD := "", max(1, len(want)/4)+1
+	if len(want) < 3 {
+		bestD = 1
+	}
+	bare := strings.ReplaceAll(want, "-", "")
 	for _, m := range Methods() {
 		names = append(names, m.Name)
+		d := editDistance(want, m.Name)
+		if bare != "" && strings.ReplaceAll(m.Name, "-", "") == bare {
+			d = 0
+		}
+		if d < bestD {
+			best, bestD = m.Name, d
+		}
 	}
-	return nil, fmt.Errorf("cluster: unknown method %q (known: %s)", name, strings.Join(names, ", "))
+	hint := ""
+	if best != "" {
+		hint = fmt.Sprintf(": did you mean %s?", best)
+	}
+	return nil, fmt.Errorf("cluster: unknown method %q%s (known: %s)", name, hint, strings.Join(names, ", "))
+}
+
+// editDistance returns the optimal-string-alignment distance between a
+// and b, in bytes: insertions, deletions, substitutions and swaps of two
+// adjacent letters each count 1. Cost O(len(a)·len(b)).
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			sub := d[i-1][j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			d[i][j] = min(sub, d[i-1][j]+1, d[i][j-1]+1)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // registry lists every method. Add new methods here.

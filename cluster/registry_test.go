@@ -1,0 +1,53 @@
+package cluster
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNewNames: any case and blanks find a method; an unknown name lists
+// the known ones and suggests a close one, and only a close one.
+func TestNewNames(t *testing.T) {
+	for _, c := range []struct {
+		name, method string // method: the Name of the method found, or "" for an error
+		hint         string // the suggestion in the error, "" for none
+	}{
+		{"njw", "njw", ""},
+		{"NJW", "njw", ""},
+		{" Fast-GE2 ", "fast-ge2", ""},
+		{"fastge2", "", "fast-ge2"},
+		{"mclnoassc", "", "mcl-noa-ssc"},
+		{"fgpcw", "", "fgpwc"},
+		{"labelprob", "", "labelprop"},
+		{"kmeans", "", ""},
+		{"nwj", "", "njw"},
+		{"s", "", ""},
+		{"", "", ""},
+	} {
+		m, err := New(c.name)
+		if c.method != "" {
+			if err != nil || m.Name() != c.method {
+				t.Errorf("New(%q): %v, %v; want %s", c.name, m, err, c.method)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("New(%q) found %s", c.name, m.Name())
+			continue
+		}
+		if !strings.Contains(err.Error(), "(known: auto, bethe,") {
+			t.Errorf("New(%q): %v lacks the known names", c.name, err)
+		}
+		if got := strings.Contains(err.Error(), "did you mean"); got != (c.hint != "") || (c.hint != "" && !strings.Contains(err.Error(), "did you mean "+c.hint+"?")) {
+			t.Errorf("New(%q): %v, want hint %q", c.name, err, c.hint)
+		}
+	}
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"fgpcw", "fgpwc", 1}, {"njw", "njw", 0}, {"ab", "ba", 1}, {"ca", "abc", 3}} {
+		if got := editDistance(c.a, c.b); got != c.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
