@@ -160,7 +160,11 @@ func SetKnobs(m Method, settings []string) (Method, error) {
 			if len(names) == 0 {
 				list = "it has no knobs" // not "(knobs: )"
 			}
-			return nil, fmt.Errorf("%w: knob setting %q: method %s has no knob %q (%s)", ErrInvalid, o, m.Name(), name, list)
+			hint := ""
+			if c := closest(name, names); c != "" {
+				hint = fmt.Sprintf(": did you mean %s?", c)
+			}
+			return nil, fmt.Errorf("%w: knob setting %q: method %s has no knob %q%s (%s)", ErrInvalid, o, m.Name(), name, hint, list)
 		}
 		if err := setKnob(f, val); err != nil {
 			return nil, fmt.Errorf("%w: knob setting %q: %v", ErrInvalid, o, err)

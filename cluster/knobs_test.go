@@ -230,6 +230,8 @@ func TestSetKnobs(t *testing.T) {
 		{"no equals sign", HBisection{}, []string{"alpha"}, nil, "want Name=value"},
 		{"unknown knob lists the knobs", HBisection{}, []string{"beta=1"}, nil, `no knob "beta" (knobs: Alpha)`},
 		{"a method without knobs says so", NJW{}, []string{"Gamma=1"}, nil, `method njw has no knob "Gamma" (it has no knobs)`},
+		{"a close knob is suggested", orig, []string{"SigmML=0.2"}, nil, `no knob "SigmML": did you mean SigmaML? (knobs: `},
+		{"a close knob is suggested, any case", orig, []string{"rownormalise=false"}, nil, `no knob "rownormalise": did you mean RowNormalize? (knobs: `},
 		{"not a number", HBisection{}, []string{"alpha=x"}, nil, `"x" is not a number`},
 		{"not an integer", orig, []string{"M=1.5"}, nil, `"1.5" is not an integer`},
 		{"bad enumeration", FastGE2BH{}, []string{"Variant=nope"}, nil, "Variant=nope"},

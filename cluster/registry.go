@@ -34,28 +34,38 @@ func New(name string) (Method, error) {
 		}
 	}
 	names := make([]string, 0)
-	// Close: the same without hyphens, or, from 3 letters on, one edit
-	// per 4 letters (at least one).
+	for _, m := range Methods() {
+		names = append(names, m.Name)
+	}
+	hint := ""
+	if c := closest(want, names); c != "" {
+		hint = fmt.Sprintf(": did you mean %s?", c)
+	}
+	return nil, fmt.Errorf("cluster: unknown method %q%s (known: %s)", name, hint, strings.Join(names, ", "))
+}
+
+// closest returns the name of names nearest to want (any case): the same
+// without hyphens, or, for want of 3 letters or more, one within one edit
+// per 4 letters (editDistance; at least one), else "". Cost
+// O(len(names)·len(want)²).
+func closest(want string, names []string) string {
+	want = strings.ToLower(want)
 	best, bestD := "", max(1, len(want)/4)+1
 	if len(want) < 3 {
 		bestD = 1
 	}
 	bare := strings.ReplaceAll(want, "-", "")
-	for _, m := range Methods() {
-		names = append(names, m.Name)
-		d := editDistance(want, m.Name)
-		if bare != "" && strings.ReplaceAll(m.Name, "-", "") == bare {
+	for _, n := range names {
+		ln := strings.ToLower(n)
+		d := editDistance(want, ln)
+		if bare != "" && strings.ReplaceAll(ln, "-", "") == bare {
 			d = 0
 		}
 		if d < bestD {
-			best, bestD = m.Name, d
+			best, bestD = n, d
 		}
 	}
-	hint := ""
-	if best != "" {
-		hint = fmt.Sprintf(": did you mean %s?", best)
-	}
-	return nil, fmt.Errorf("cluster: unknown method %q%s (known: %s)", name, hint, strings.Join(names, ", "))
+	return best
 }
 
 // editDistance returns the optimal-string-alignment distance between a
