@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/suggest"
 )
 
 // Knob describes one knob of a method: an exported field of its struct,
@@ -160,11 +162,7 @@ func SetKnobs(m Method, settings []string) (Method, error) {
 			if len(names) == 0 {
 				list = "it has no knobs" // not "(knobs: )"
 			}
-			hint := ""
-			if c := closest(name, names); c != "" {
-				hint = fmt.Sprintf(": did you mean %s?", c)
-			}
-			return nil, fmt.Errorf("%w: knob setting %q: method %s has no knob %q%s (%s)", ErrInvalid, o, m.Name(), name, hint, list)
+			return nil, fmt.Errorf("%w: knob setting %q: method %s has no knob %q%s (%s)", ErrInvalid, o, m.Name(), name, suggest.Hint(name, names), list)
 		}
 		if err := setKnob(f, val); err != nil {
 			return nil, fmt.Errorf("%w: knob setting %q: %v", ErrInvalid, o, err)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/suggest"
 )
 
 // Info describes a registered method.
@@ -25,7 +27,7 @@ func Methods() []Info {
 // New returns the method registered under name (any case, surrounding
 // blanks ignored), with default knobs. The error for an unknown name
 // lists the known ones and, when one is close (hyphens left out, or one
-// edit per 4 letters: editDistance), suggests it.
+// edit per 4 letters: suggest.Closest), suggests it.
 func New(name string) (Method, error) {
 	want := strings.ToLower(strings.TrimSpace(name))
 	for _, m := range registry() {
@@ -37,62 +39,7 @@ func New(name string) (Method, error) {
 	for _, m := range Methods() {
 		names = append(names, m.Name)
 	}
-	hint := ""
-	if c := closest(want, names); c != "" {
-		hint = fmt.Sprintf(": did you mean %s?", c)
-	}
-	return nil, fmt.Errorf("cluster: unknown method %q%s (known: %s)", name, hint, strings.Join(names, ", "))
-}
-
-// closest returns the name of names nearest to want (any case): the same
-// without hyphens, or, for want of 3 letters or more, one within one edit
-// per 4 letters (editDistance; at least one), else "". Cost
-// O(len(names)·len(want)²).
-func closest(want string, names []string) string {
-	want = strings.ToLower(want)
-	best, bestD := "", max(1, len(want)/4)+1
-	if len(want) < 3 {
-		bestD = 1
-	}
-	bare := strings.ReplaceAll(want, "-", "")
-	for _, n := range names {
-		ln := strings.ToLower(n)
-		d := editDistance(want, ln)
-		if bare != "" && strings.ReplaceAll(ln, "-", "") == bare {
-			d = 0
-		}
-		if d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance returns the optimal-string-alignment distance between a
-// and b, in bytes: insertions, deletions, substitutions and swaps of two
-// adjacent letters each count 1. Cost O(len(a)·len(b)).
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			sub := d[i-1][j-1]
-			if a[i-1] != b[j-1] {
-				sub++
-			}
-			d[i][j] = min(sub, d[i-1][j]+1, d[i][j-1]+1)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
+	return nil, fmt.Errorf("cluster: unknown method %q%s (known: %s)", name, suggest.Hint(want, names), strings.Join(names, ", "))
 }
 
 // registry lists every method. Add new methods here.

@@ -42,12 +42,4 @@ func TestNewNames(t *testing.T) {
 			t.Errorf("New(%q): %v, want hint %q", c.name, err, c.hint)
 		}
 	}
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"", "", 0}, {"abc", "", 3}, {"kitten", "sitting", 3}, {"fgpcw", "fgpwc", 1}, {"njw", "njw", 0}, {"ab", "ba", 1}, {"ca", "abc", 3}} {
-		if got := editDistance(c.a, c.b); got != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
-	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/experiment"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/suggest"
 )
 
 const constraintsUsage = `constraints gen|check|closure [flags]
@@ -136,7 +137,8 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 	default:
-		return usagef("constraints gen", "unknown protocol %q (want pairs-1/n, pairs-frac, labels-frac, label-sets or ml-uniformity)", protocol)
+		return usagef("constraints gen", "unknown protocol %q%s (want pairs-1/n, pairs-frac, labels-frac, label-sets or ml-uniformity)", protocol,
+			suggest.Hint(protocol, []string{"pairs-1/n", "pairs-frac", "labels-frac", "label-sets", "ml-uniformity"}))
 	}
 	src := rand.NewPCG(seed, 0x7e7e)
 	var set *constraint.Set
@@ -187,7 +189,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	return m.writeOutput(ctx, out, func(w io.Writer) error {
 		if set != nil {
 			ml, cl := set.Count()
-			fmt.Fprintf(m.Stderr, "constraints gen: %d pairs (%d must-links, %d cannot-links) on %d nodes\n", ml+cl, ml, cl, set.N)
+			fmt.Fprintf(m.Stderr, "constraints gen: %s (%s, %s) on %d nodes\n", plural(ml+cl, "pair"), plural(ml, "must-link"), plural(cl, "cannot-link"), set.N)
 			return constraint.Write(w, set, base)
 		}
 		fmt.Fprintf(m.Stderr, "constraints gen: %d of %d nodes labelled\n", len(labels.Labeled()), len(labels))

@@ -12,12 +12,6 @@ import (
 // CSV had a header and one row. what is "data row" for feature tables and
 // "node" for graph files; spec is nil for graph files.
 func checkSize(name, what string, n int, spec *graph.Spec) error {
-	plural := func(n int, s string) string {
-		if n == 1 {
-			return fmt.Sprintf("%d %s", n, s)
-		}
-		return fmt.Sprintf("%d %ss", n, s)
-	}
 	if n < 2 {
 		return fmt.Errorf("%s has %s; clustering needs at least 2", name, plural(n, what))
 	}
@@ -48,4 +42,12 @@ func checkSize(name, what string, n int, spec *graph.Spec) error {
 		}
 	}
 	return nil
+}
+
+// plural returns "1 s" or "n ss".
+func plural(n int, s string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, s)
+	}
+	return fmt.Sprintf("%d %ss", n, s)
 }

@@ -68,8 +68,11 @@ func ExampleLookup() {
 
 	_, err = synth.Lookup("spirals")
 	fmt.Println(err)
+	_, err = synth.Lookup("circels")
+	fmt.Println(err)
 	// Output:
 	// circles: two concentric circles (scikit-learn make_circles), 2 classes (n=900 noise=0.05 factor=0.5)
 	// 200 2 0 1
 	// synth: invalid parameter: unknown generator "spirals" (known: moons, circles, interlaced, xor, blobs, sbm, dcsbm)
+	// synth: invalid parameter: unknown generator "circels": did you mean circles? (known: moons, circles, interlaced, xor, blobs, sbm, dcsbm)
 }

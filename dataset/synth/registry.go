@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/suggest"
 )
 
 // Params are the parameters of a generator. Each generator reads only the
@@ -282,13 +283,14 @@ func Names() []string {
 	return names
 }
 
-// Lookup returns the generator with the given name, or an error wrapping
-// ErrInvalid that lists the known names.
+// Lookup returns the generator with the given name (any case), or an
+// error wrapping ErrInvalid that lists the known names and suggests a
+// close one (suggest.Closest).
 func Lookup(name string) (Generator, error) {
 	for _, g := range Generators() {
-		if g.Name == name {
+		if strings.EqualFold(g.Name, strings.TrimSpace(name)) {
 			return g, nil
 		}
 	}
-	return Generator{}, fmt.Errorf("%w: unknown generator %q (known: %s)", ErrInvalid, name, strings.Join(Names(), ", "))
+	return Generator{}, fmt.Errorf("%w: unknown generator %q%s (known: %s)", ErrInvalid, name, suggest.Hint(name, Names()), strings.Join(Names(), ", "))
 }
