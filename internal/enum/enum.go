@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/suggest"
 )
 
 // Integer is the underlying type of an enumeration.
@@ -56,7 +58,7 @@ func Parse[T Integer](kind string, names []string, s string) (T, error) {
 			return T(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown %s %q (want %s)", kind, s, List(names))
+	return 0, fmt.Errorf("unknown %s %q%s (want %s)", kind, s, suggest.Hint(s, names), List(names))
 }
 
 // List joins names as "a, b or c".

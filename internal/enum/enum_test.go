@@ -33,6 +33,10 @@ func TestErrors(t *testing.T) {
 	if want := `unknown color "mauve" (want red, green or blue)`; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
+	_, err = Parse[color]("color", colorNames, "gren")
+	if want := `unknown color "gren": did you mean green? (want red, green or blue)`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
 	if _, err := Parse[color]("color", colorNames, ""); err == nil {
 		t.Error("the empty name parsed")
 	}
