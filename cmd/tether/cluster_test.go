@@ -841,3 +841,21 @@ func TestFileArgHint(t *testing.T) {
 		t.Errorf("no file: %v", err)
 	}
 }
+
+// TestUnknownFlagHint: a misspelt flag suggests the close one, in any
+// command; a flag close to none gets no hint.
+func TestUnknownFlagHint(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cluster", "-gen", "moons", "-constraint", "c.txt"}, "flag provided but not defined: -constraint: did you mean -constraints? ("},
+		{[]string{"eval", "--truht", "t.txt"}, "flag provided but not defined: -truht: did you mean -truth? ("},
+		{[]string{"cluster", "-gen", "moons", "-kn", "3"}, "flag provided but not defined: -kn ("},
+	} {
+		_, _, err := run(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: err %v, want %q", c.args, err, c.want)
+		}
+	}
+}

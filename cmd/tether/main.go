@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tether-sc/tether/internal/suggest"
 	"io"
 	"os"
 	"os/signal"
@@ -250,7 +251,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 			full()
 			return err
 		}
-		return usagef(cmdName(fs), "%v (%s)", err, usageHint(fs))
+		hint := ""
+		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+			if c := suggest.Closest(strings.TrimLeft(name, "-"), names); c != "" {
+				hint = ": did you mean -" + c + "?"
+			}
+		}
+		return usagef(cmdName(fs), "%v%s (%s)", err, hint, usageHint(fs))
 	}
 	return nil
 }
