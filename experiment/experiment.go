@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/dataset/catalog"
+	"github.com/tether-sc/tether/internal/suggest"
 )
 
 // Values are the named figures one cell produces, e.g. {"ari": 0.93,
@@ -108,5 +109,5 @@ func Lookup(name string) (Experiment, error) {
 	for _, e := range All() {
 		names = append(names, e.Name)
 	}
-	return Experiment{}, fmt.Errorf("%w %q (known: %s)", ErrUnknown, name, strings.Join(names, ", "))
+	return Experiment{}, fmt.Errorf("%w %q%s (known: %s)", ErrUnknown, name, suggest.Hint(name, names), strings.Join(names, ", "))
 }

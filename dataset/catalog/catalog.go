@@ -15,6 +15,7 @@ import (
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/suggest"
 	"github.com/tether-sc/tether/internal/textline"
 )
 
@@ -238,7 +239,7 @@ func Load(name, root string, opt *Options) (*Data, error) {
 func LoadContext(ctx context.Context, name, root string, opt *Options) (*Data, error) {
 	e, ok := Lookup(name)
 	if !ok {
-		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknown, name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("%w %q%s (known: %s)", ErrUnknown, name, suggest.Hint(name, Names()), strings.Join(Names(), ", "))
 	}
 	if opt == nil {
 		opt = &Options{}
