@@ -126,6 +126,7 @@ func FuzzReadEdgeList(f *testing.F) {
 		"1 2 Inf\n2 3 1\n",
 		"1 2 1e400\n2 3\n",
 		"from to\n1 2\n",
+		"source\ttarget\na\tb\n",
 		"1 2\n2 x\n",
 		"a b 0\nb c 1\n",
 	} {

@@ -223,7 +223,9 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // opt.NamedNodes is set), every token is a name and nodes are numbered in
 // order of first appearance; a mix is an error. Only the first data line
 // can be a header, when none of its fields is written as a number and
-// either it has a third field or the next line's node fields are integers
+// either it has a third field, or the next line's node fields are integers,
+// or its two fields are words naming edge-list columns (source, target,
+// from, to, src, dst, u, v, …) that no other line uses as a node
 // (GraphData.HeaderLine says which line was skipped); any other line with a
 // weight that is not a finite non-negative number ("Inf", "1e400", "NaN")
 // is an error naming it. Edges are undirected; duplicates are combined by
@@ -319,15 +321,21 @@ func checkSums(d *GraphData, name string, format GraphFormat) error {
 	return nil
 }
 
+// edgeHeaderWords name the node columns of an edge list's header (any
+// case).
+var edgeHeaderWords = []string{"source", "target", "from", "to", "src", "dst", "dest", "destination", "node1", "node2", "u", "v", "head", "tail", "id1", "id2", "i", "j"}
+
 // DetectCSVGraph says whether delimited text holds an edge list or a dense
 // affinity matrix, the rule of ReadGraph for ".csv" files in GraphAuto mode.
 // Lines that are blank or start with '#' or '%' are skipped, and a first
 // line with no field written as a number is a header. The text is an edge
 // list when every row has the same 2 or 3 fields, the first two
-// non-negative integers (and the third written as a number), and the number
-// of rows differs from the number of columns; a dense matrix otherwise. When
-// the rows are as many as the columns and could be edges, the answer is
-// DenseCSV and ambiguous is true.
+// non-negative integers or two node names (fields not written as numbers,
+// which a matrix cannot hold), the third written as a number, and either
+// some row has names or the number of rows differs from the number of
+// columns; a dense matrix otherwise. When the rows are as many as the
+// columns and could be numbered edges, the answer is DenseCSV and
+// ambiguous is true.
 //
 // Cost: O(size of the text).
 func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error) {
@@ -361,7 +369,7 @@ func detectCSVGraph(lines []string, name string) (GraphFormat, string) {
 	sp := splitter{delim: detectDelimiter(body), quotes: `"`}
 	var fields []string
 	rows, cols, first := 0, -1, true
-	edges := true
+	edges, named := true, false
 	for _, l := range lines {
 		if isBlank(l) {
 			continue
@@ -401,14 +409,18 @@ func detectCSVGraph(lines []string, name string) (GraphFormat, string) {
 		}
 		a, okA := parseInt(fields[0])
 		b, okB := parseInt(fields[1])
-		if !okA || !okB || a < 0 || b < 0 || cols == 3 && !numberLike(fields[2]) {
+		numbered := okA && okB && a >= 0 && b >= 0
+		// Node names: a matrix holds numbers only.
+		names := !numberLike(fields[0]) && !numberLike(fields[1])
+		if !numbered && !names || cols == 3 && !numberLike(fields[2]) {
 			edges = false
 		}
+		named = named || names
 	}
 	switch {
 	case !edges || rows == 0:
 		return DenseCSV, ""
-	case rows != cols:
+	case rows != cols || named:
 		return EdgeList, ""
 	}
 	file := name
@@ -590,9 +602,10 @@ func numberLike(s string) bool {
 // parseEdgeList implements the edge-list format of ReadGraph.
 func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
 	type rec struct {
-		a, b string
-		w    float64
-		line int
+		a, b    string
+		w       float64
+		line    int
+		weighed bool // the line has a third field
 	}
 	recs := make([]rec, 0, len(lines))
 	var sp splitter
@@ -625,7 +638,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 		if len(fields) < 2 || len(fields) > 3 {
 			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "%d fields, want \"i j\" or \"i j w\"", len(fields))}
 		}
-		r := rec{a: fields[0], b: fields[1], w: 1, line: ln + 1}
+		r := rec{a: fields[0], b: fields[1], w: 1, line: ln + 1, weighed: len(fields) == 3}
 		if len(fields) == 3 {
 			w, err := checkWeightText(fields[2])
 			if err != nil {
@@ -643,11 +656,18 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 		}
 		recs = append(recs, r)
 	}
-	// A header of two names followed by integer lines.
+	// A header of two names followed by integer lines, or of two words
+	// that name edge-list columns ("source target", "from,to") and occur
+	// nowhere else in the file, as nodes of named edges would.
 	if header == 0 && len(recs) >= 2 {
 		_, a1 := parseInt(recs[1].a)
 		_, b1 := parseInt(recs[1].b)
 		if !numberLike(recs[0].a) && !numberLike(recs[0].b) && a1 && b1 {
+			header = recs[0].line
+			recs = recs[1:]
+		} else if isWord(recs[0].a, edgeHeaderWords) && isWord(recs[0].b, edgeHeaderWords) && !recs[0].weighed && !slices.ContainsFunc(recs[1:], func(r rec) bool {
+			return r.a == recs[0].a || r.b == recs[0].a || r.a == recs[0].b || r.b == recs[0].b
+		}) {
 			header = recs[0].line
 			recs = recs[1:]
 		}

@@ -46,6 +46,13 @@ func TestEdgeListStrictHeader(t *testing.T) {
 		{"two-name header", "from,to\n0,1\n", 1, 0, 2, nil},
 		{"named edges with header", "src dst w\na b 1\n", 1, 0, 2, []string{"a", "b"}},
 		{"named edges, no header", "a b 1\nb c 2\n", 0, 0, 3, []string{"a", "b", "c"}},
+		// Two words naming the columns, over named edges: a header (it
+		// was read as an edge between nodes "source" and "target").
+		{"column words over named edges", "source\ttarget\na\tb\nb\tc\n", 1, 0, 3, []string{"a", "b", "c"}},
+		{"column words, any case", "From,To\nx,y\n", 1, 0, 2, []string{"x", "y"}},
+		// Column words that are nodes elsewhere, or with a weight, are an edge.
+		{"column words used as nodes", "u v\nv w\n", 0, 0, 3, []string{"u", "v", "w"}},
+		{"column words with a weight", "u v 1\nx y 1\n", 0, 0, 4, []string{"u", "v", "x", "y"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
@@ -180,7 +187,13 @@ func TestCSVGraphFormat(t *testing.T) {
 		{"dense with header", "a,b,c,d\n0,1,1,1\n1,0,1,1\n1,1,0,1\n1,1,1,0\n", DenseCSV, false},
 		{"square integer matrix", "0,1,2\n1,0,3\n2,3,0\n", DenseCSV, true},
 		{"2×2 matrix", "0,1\n1,0\n", DenseCSV, true},
-		{"names", "a,b\nb,c\nc,d\n", DenseCSV, false},
+		// Names: a matrix holds numbers only (these were read as a
+		// matrix, which failed).
+		{"names", "a,b\nb,c\nc,d\n", EdgeList, false},
+		{"named weighted edges with header", "source,target,weight\na,b,1\nb,c,2\nc,a,1\n", EdgeList, false},
+		{"named square", "a,b,1\nb,c,2\nc,a,1\n", EdgeList, false},
+		{"names and a word weight", "a,b,x\nb,c,y\n", DenseCSV, false},
+		{"a name and a number", "a,1\nb,2\n", DenseCSV, false},
 		{"empty", "", DenseCSV, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
