@@ -64,11 +64,14 @@ const amalgamate = true
 // with the same factor's entries up to the permutation, that numbers each
 // subtree of the tree consecutively). Column j + 1 joins column j's
 // supernode when it is j's parent and has one entry fewer (the same
-// pattern below), up to maxSupernode columns: the fundamental supernodes.
-// Then a supernode is merged into its parent's when they are consecutive
-// and the merged block would hold few explicit zeros (relaxedMerge:
-// relaxed supernodes, Ashcraft & Grimes 1989), within maxSupernode
-// columns and maxEntries stored values.
+// pattern below), up to maxSupernode columns: the fundamental supernodes
+// (Liu, Ng & Peyton, "On finding supernodes for sparse matrix
+// computations", SIAM J. Matrix Anal. Appl. 14, 1993, who also require j
+// to be j + 1's only child; the factorization does not). Then a supernode
+// is merged into its parent's when they are consecutive and the merged
+// block would hold few explicit zeros (relaxedMerge: relaxed supernodes,
+// Ashcraft & Grimes 1989), within maxSupernode columns and maxEntries
+// stored values.
 //
 // With maxEntries > 0 it stops, with an error wrapping ErrTooLarge, as
 // soon as the factor is known to store more than that many values
@@ -208,8 +211,9 @@ func analyzeCholesky(ctx context.Context, g *Graph, maxEntries int64, relax bool
 // postorder renumbers s's columns (order, pos, parent and counts) in a
 // postorder of the elimination tree (etreePostorder). The factor of the
 // renumbered matrix has the same entries, permuted: a postorder is a
-// topological order of the tree, which gives an equivalent
-// reordering with the same tree (Liu 1990, section 3). Cost O(n).
+// topological order of the tree, and every topological order of it is an
+// equivalent reordering, with the same tree and fill (Liu 1990). Cost
+// O(n).
 func (s *CholeskySymbolic) postorder() {
 	post := etreePostorder(s.parent, s.counts)
 	inv := make([]int32, s.n) // old column → new
@@ -289,15 +293,16 @@ func etreePostorder(parent []int32, counts []int) []int32 {
 // amalgamate merges s's fundamental supernodes (s.first) into relaxed
 // ones: from the last supernode down, supernode t joins the merged
 // supernode that starts right after it when that one holds the parent of
-// t's last column (t's parent in the supernodal elimination tree, or a
-// later sibling of t already merged into it: in a postorder only such a
-// neighbour is contiguous) and relaxedMerge accepts the merge, the merged
-// width is at most maxSupernode and the stored values grow by at most
-// budget in all. A merged supernode's rows are its columns and its last
-// column's pattern below them, which holds the pattern of every column
-// of it below its last (each of them is a descendant of its last column
-// in the elimination tree: Liu 1990, theorem 3.2), so that its explicit
-// zeros are its lower trapezoid less the sum of its columns' counts. Cost
+// t's last column (t's parent in the supernodal elimination tree, or the
+// subtree of a later sibling of t already merged into it: in a postorder
+// only such a neighbour is contiguous with t) and relaxedMerge accepts the
+// merge, the merged width is at most maxSupernode and the stored values
+// grow by at most budget in all. A merged supernode's rows are its columns
+// and its last column's pattern below them, which holds the pattern of
+// every column of it below its last (each of them is a descendant of its
+// last column in the elimination tree, and a column's pattern above an
+// ancestor lies in the ancestor's: Liu 1990), so that its explicit zeros
+// are its lower trapezoid less the sum of its columns' counts. Cost
 // O(number of supernodes).
 func (s *CholeskySymbolic) amalgamate(budget int64) {
 	nsup := len(s.first) - 1
