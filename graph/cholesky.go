@@ -15,12 +15,13 @@ import (
 
 // CholeskySymbolic is the symbolic analysis of the sparse Cholesky
 // factorization of a matrix with a graph's pattern (its Laplacian plus a
-// diagonal): a fill-reducing order (MinDegreeOrder), the elimination tree
-// of the reordered matrix, the number of entries of each column of its
-// factor, and the factor's supernodes (runs of consecutive columns whose
-// patterns nest, stored as dense blocks). It tells what the factorization
-// will cost before it is made (Entries, Flops) and is reused by Factor.
-// Made by AnalyzeCholesky.
+// diagonal): a fill-reducing order (MinDegreeOrder, then postordered),
+// the elimination tree of the reordered matrix, the number of entries of
+// each column of its factor, and the factor's supernodes (runs of
+// consecutive columns stored as one dense block over the union of their
+// patterns; relaxed, so a block may hold explicit zeros). It tells what
+// the factorization will cost before it is made (Entries, Stored, Flops)
+// and is reused by Factor. Made by AnalyzeCholesky.
 type CholeskySymbolic struct {
 	n      int
 	order  []int   // order[k]: the node eliminated k-th
@@ -28,13 +29,15 @@ type CholeskySymbolic struct {
 	parent []int32 // elimination tree of the reordered matrix, −1 at roots
 	counts []int   // entries of each column of the factor, diagonal included
 	// Supernode t holds columns first[t] ≤ j < first[t+1] and the rows
-	// rows[rowPtr[t]:rowPtr[t+1]] (its first column's pattern, ascending:
-	// its own columns, then the rows below), stored row-major from
+	// rows[rowPtr[t]:rowPtr[t+1]] (its own columns, then its last
+	// column's pattern below them, ascending), stored row-major from
 	// blockPtr[t].
 	first, rowPtr, blockPtr []int
 	rows                    []int32
 	super                   []int32 // supernode of each column
 	entries                 int64
+	zeros                   int64 // explicit zeros below or on the diagonal that amalgamation stores
+	fundamental             int   // supernodes before amalgamation
 	flops                   float64
 }
 
@@ -47,20 +50,44 @@ var ErrTooLarge = errors.New("graph: factor too large")
 // short between two checks of ctx.
 const maxSupernode = 128
 
+// amalgamate tells whether AnalyzeCholesky merges supernodes by the rule
+// of relaxedMerge (false: fundamental supernodes only).
+const amalgamate = true
+
 // AnalyzeCholesky orders g's nodes by MinDegreeOrder and computes the
 // elimination tree, the column counts and the supernodes of the Cholesky
 // factor of any positive definite matrix with g's pattern, in that order
 // (Liu, "The role of elimination trees in sparse factorization", SIAM J.
 // Matrix Anal. Appl. 11, 1990: the pattern of row k of the factor is the
 // union of the tree paths from the nonzeros of row k of the matrix up to
-// k). Column j + 1 joins column j's supernode when it is j's parent and
-// has one entry fewer (the same pattern below), up to maxSupernode
-// columns. With maxEntries > 0 it stops, with an error wrapping
-// ErrTooLarge, as soon as the factor is known to hold more entries than
-// that (before its supernodes' rows are stored). Cost: the ordering's,
-// plus O(entries of the factor); ctx is checked as the order is made and
-// every 256 rows, and its error returned, wrapped.
+// k). The order is then postordered (etreePostorder: an equivalent order,
+// with the same factor's entries up to the permutation, that numbers each
+// subtree of the tree consecutively). Column j + 1 joins column j's
+// supernode when it is j's parent and has one entry fewer (the same
+// pattern below), up to maxSupernode columns: the fundamental supernodes
+// (Liu, Ng & Peyton, "On finding supernodes for sparse matrix
+// computations", SIAM J. Matrix Anal. Appl. 14, 1993, who also require j
+// to be j + 1's only child; the factorization does not). Then a supernode
+// is merged into its parent's when they are consecutive and the merged
+// block would hold few explicit zeros (relaxedMerge: relaxed supernodes,
+// Ashcraft & Grimes 1989), within maxSupernode columns and maxEntries
+// stored values.
+//
+// With maxEntries > 0 it stops, with an error wrapping ErrTooLarge, as
+// soon as the factor is known to store more than that many values
+// (Stored) without amalgamation: when its entries exceed it (before the
+// supernodes are formed), or its fundamental supernodes' blocks (before
+// their rows are stored); amalgamation never makes it fail, as a merge
+// that would store more than maxEntries values is refused. Cost: the
+// ordering's, plus O(entries of the factor); ctx is checked as the order
+// is made and every 256 rows, and its error returned, wrapped.
 func AnalyzeCholesky(ctx context.Context, g *Graph, maxEntries int64) (*CholeskySymbolic, error) {
+	return analyzeCholesky(ctx, g, maxEntries, amalgamate)
+}
+
+// analyzeCholesky is AnalyzeCholesky, with relaxed supernode amalgamation
+// when relax is set (fundamental supernodes otherwise).
+func analyzeCholesky(ctx context.Context, g *Graph, maxEntries int64, relax bool) (*CholeskySymbolic, error) {
 	order, err := g.MinDegreeOrder(ctx)
 	if err != nil {
 		return nil, err
@@ -87,11 +114,11 @@ func AnalyzeCholesky(ctx context.Context, g *Graph, maxEntries int64) (*Cholesky
 	}
 	// rowPattern calls f for the columns i < k of row k of the factor:
 	// every column on the tree paths from the nonzeros of row k of A up
-	// to k.
+	// to k. It reads s's order, pos and parent as they are at the call.
 	visited := make([]int32, n)
 	rowPattern := func(k int, f func(i int32)) {
 		visited[k] = int32(k)
-		for _, j := range g.idx[g.ptr[order[k]]:g.ptr[order[k]+1]] {
+		for _, j := range g.idx[g.ptr[s.order[k]]:g.ptr[s.order[k]+1]] {
 			for i := s.pos[j]; int(i) < k && visited[i] != int32(k); i = s.parent[i] {
 				visited[i] = int32(k)
 				f(i)
@@ -106,6 +133,9 @@ func AnalyzeCholesky(ctx context.Context, g *Graph, maxEntries int64) (*Cholesky
 		}
 		return nil
 	}
+	tooLarge := func(what string) error {
+		return fmt.Errorf("%w: the Cholesky factor of %d nodes %s more than %d values", ErrTooLarge, n, what, maxEntries)
+	}
 	for k := 0; k < n; k++ {
 		if err := cancelled(k); err != nil {
 			return nil, err
@@ -114,31 +144,50 @@ func AnalyzeCholesky(ctx context.Context, g *Graph, maxEntries int64) (*Cholesky
 		row := int64(1)
 		rowPattern(k, func(i int32) { s.counts[i]++; row++ })
 		if s.entries += row; maxEntries > 0 && s.entries > maxEntries {
-			return nil, fmt.Errorf("%w: the Cholesky factor of %d nodes holds more than %d entries", ErrTooLarge, n, maxEntries)
+			return nil, tooLarge("has")
 		}
 	}
-	s.super = make([]int32, n)
+	s.postorder()
 	for j := 0; j < n; j++ {
 		c := float64(s.counts[j] - 1)
 		s.flops += c * (c + 1) / 2
-		t := len(s.first) - 1
-		if j == 0 || s.parent[j-1] != int32(j) || s.counts[j-1] != s.counts[j]+1 || j-s.first[t] >= maxSupernode {
+		if j == 0 || s.parent[j-1] != int32(j) || s.counts[j-1] != s.counts[j]+1 || j-s.first[len(s.first)-1] >= maxSupernode {
 			s.first = append(s.first, j)
-			t++
 		}
-		s.super[j] = int32(t)
 	}
-	nsup := len(s.first)
+	s.fundamental = len(s.first)
 	s.first = append(s.first, n)
+	stored := int64(0)
+	for t := 0; t+1 < len(s.first); t++ {
+		w, l := int64(s.first[t+1]-s.first[t]), s.first[t+1]
+		stored += w * (w + int64(s.counts[l-1]-1))
+	}
+	if maxEntries > 0 && stored > maxEntries {
+		return nil, tooLarge("stores")
+	}
+	if relax {
+		budget := int64(math.MaxInt64)
+		if maxEntries > 0 {
+			budget = maxEntries
+		}
+		s.amalgamate(budget - stored)
+	}
+	nsup := len(s.first) - 1
+	s.super = make([]int32, n)
 	s.rowPtr, s.blockPtr = make([]int, nsup+1), make([]int, nsup+1)
 	for t := 0; t < nsup; t++ {
-		m := s.counts[s.first[t]]
+		f, l := s.first[t], s.first[t+1]
+		for j := f; j < l; j++ {
+			s.super[j] = int32(t)
+		}
+		m := l - f + s.counts[l-1] - 1
 		s.rowPtr[t+1] = s.rowPtr[t] + m
-		s.blockPtr[t+1] = s.blockPtr[t] + m*(s.first[t+1]-s.first[t])
+		s.blockPtr[t+1] = s.blockPtr[t] + m*(l-f)
 	}
-	// The rows of each supernode: its first column's pattern, filled in
-	// ascending order, row k after the diagonal. visited needs no reset:
-	// row i sets visited[i] = i before any row k > i walks through i.
+	// The rows of each supernode: its own columns, then its last
+	// column's pattern below, filled in ascending order, row k after the
+	// diagonal. visited needs no reset: row i sets visited[i] = i before
+	// any row k > i walks through i.
 	s.rows = make([]int32, s.rowPtr[nsup])
 	next := make([]int, nsup)
 	copy(next, s.rowPtr[:nsup])
@@ -146,12 +195,11 @@ func AnalyzeCholesky(ctx context.Context, g *Graph, maxEntries int64) (*Cholesky
 		if err := cancelled(k); err != nil {
 			return nil, err
 		}
-		if t := s.super[k]; s.first[t] == k {
-			s.rows[next[t]] = int32(k)
-			next[t]++
-		}
+		t := s.super[k]
+		s.rows[next[t]] = int32(k)
+		next[t]++
 		rowPattern(k, func(i int32) {
-			if t := s.super[i]; s.first[t] == int(i) {
+			if t := s.super[i]; s.first[t+1] == int(i)+1 {
 				s.rows[next[t]] = int32(k)
 				next[t]++
 			}
@@ -160,16 +208,192 @@ func AnalyzeCholesky(ctx context.Context, g *Graph, maxEntries int64) (*Cholesky
 	return s, nil
 }
 
+// postorder renumbers s's columns (order, pos, parent and counts) in a
+// postorder of the elimination tree (etreePostorder). The factor of the
+// renumbered matrix has the same entries, permuted: a postorder is a
+// topological order of the tree, and every topological order of it is an
+// equivalent reordering, with the same tree and fill (Liu 1990). Cost
+// O(n).
+func (s *CholeskySymbolic) postorder() {
+	post := etreePostorder(s.parent, s.counts)
+	inv := make([]int32, s.n) // old column → new
+	same := true
+	for k, j := range post {
+		inv[j] = int32(k)
+		same = same && int(j) == k
+	}
+	if same {
+		return
+	}
+	order, parent, counts := make([]int, s.n), make([]int32, s.n), make([]int, s.n)
+	for k, j := range post {
+		order[k] = s.order[j]
+		counts[k] = s.counts[j]
+		parent[k] = -1
+		if p := s.parent[j]; p >= 0 {
+			parent[k] = inv[p]
+		}
+	}
+	s.order, s.parent, s.counts = order, parent, counts
+	for k, v := range order {
+		s.pos[v] = int32(k)
+	}
+}
+
+// etreePostorder returns a postorder of the forest parent (parent[j] > j,
+// or −1 at a root): post[k] is the column visited k-th, every column right
+// after its subtree, roots in increasing order. A column's children are
+// visited in increasing order except the one of most entries (the last
+// of them), visited last, so that it comes right before its parent: that
+// child is the one that may share its parent's pattern (a fundamental
+// supernode), and the one whose merge adds the fewest zeros. Cost O(n).
+func etreePostorder(parent []int32, counts []int) []int32 {
+	n := len(parent)
+	heavy := make([]int32, n) // the child of most entries, −1 for none
+	head, next := make([]int32, n), make([]int32, n)
+	for j := range heavy {
+		heavy[j], head[j] = -1, -1
+	}
+	for j := 0; j < n; j++ {
+		if p := parent[j]; p >= 0 && (heavy[p] < 0 || counts[j] >= counts[heavy[p]]) {
+			heavy[p] = int32(j)
+		}
+	}
+	// Children lists, pushed at the front: the heavy child first, then
+	// the others in decreasing order, so that they come out in
+	// increasing order and the heavy one last.
+	for pass := 0; pass < 2; pass++ {
+		for j := n - 1; j >= 0; j-- {
+			if p := parent[j]; p >= 0 && (heavy[p] == int32(j)) == (pass == 0) {
+				next[j], head[p] = head[p], int32(j)
+			}
+		}
+	}
+	post := make([]int32, 0, n)
+	var stack []int32
+	for r := 0; r < n; r++ {
+		if parent[r] >= 0 {
+			continue
+		}
+		stack = append(stack[:0], int32(r))
+		for len(stack) > 0 {
+			p := stack[len(stack)-1]
+			if c := head[p]; c >= 0 {
+				head[p] = next[c]
+				stack = append(stack, c)
+			} else {
+				stack = stack[:len(stack)-1]
+				post = append(post, p)
+			}
+		}
+	}
+	return post
+}
+
+// amalgamate merges s's fundamental supernodes (s.first) into relaxed
+// ones: from the last supernode down, supernode t joins the merged
+// supernode that starts right after it when that one holds the parent of
+// t's last column (t's parent in the supernodal elimination tree, or the
+// subtree of a later sibling of t already merged into it: in a postorder
+// only such a neighbour is contiguous with t) and relaxedMerge accepts the
+// merge, the merged width is at most maxSupernode and the stored values
+// grow by at most budget in all. A merged supernode's rows are its columns
+// and its last column's pattern below them, which holds the pattern of
+// every column of it below its last (each of them is a descendant of its
+// last column in the elimination tree, and a column's pattern above an
+// ancestor lies in the ancestor's: Liu 1990), so that its explicit zeros
+// are its lower trapezoid less the sum of its columns' counts. Cost
+// O(number of supernodes).
+func (s *CholeskySymbolic) amalgamate(budget int64) {
+	nsup := len(s.first) - 1
+	// The merged supernode starting at fundamental supernode t (t ≤ the
+	// one being considered) ends before column last[t]+1 and the sum of
+	// its columns' counts is sum[t].
+	last, sum := make([]int, nsup), make([]int64, nsup)
+	for t := 0; t < nsup; t++ {
+		last[t] = s.first[t+1] - 1
+		for j := s.first[t]; j <= last[t]; j++ {
+			sum[t] += int64(s.counts[j])
+		}
+	}
+	// storedOf is the values a block of columns f..l with l's count
+	// stores, its diagonal block whole; lowerOf its lower trapezoid.
+	storedOf := func(f, l int) int64 {
+		w := int64(l - f + 1)
+		return w * (w + int64(s.counts[l]-1))
+	}
+	lowerOf := func(f, l int) int64 {
+		w := int64(l - f + 1)
+		return w*(w+1)/2 + w*int64(s.counts[l]-1)
+	}
+	keep := make([]bool, nsup+1) // keep[t]: t starts a merged supernode
+	keep[nsup] = true
+	for t := nsup - 1; t >= 0; t-- {
+		keep[t] = true
+		f, l := s.first[t], last[t]
+		p := s.parent[l]
+		if t == nsup-1 || p < 0 || int(p) > last[t+1] {
+			continue
+		}
+		pl := last[t+1]
+		width := pl - f + 1
+		grow := storedOf(f, pl) - storedOf(f, l) - storedOf(l+1, pl)
+		if width > maxSupernode || grow > budget {
+			continue
+		}
+		total := sum[t] + sum[t+1]
+		if !relaxedMerge(width, lowerOf(f, pl)-total, lowerOf(f, pl)) {
+			continue
+		}
+		budget -= grow
+		last[t], sum[t], keep[t+1] = pl, total, false
+	}
+	first := s.first[:0]
+	for t := 0; t <= nsup; t++ {
+		if keep[t] {
+			first = append(first, s.first[t])
+		}
+	}
+	s.first = first
+	for t := 0; t+1 < len(s.first); t++ {
+		s.zeros += lowerOf(s.first[t], s.first[t+1]-1)
+	}
+	s.zeros -= s.entries
+}
+
+// relaxedMerge tells whether two supernodes are merged into one of width
+// columns whose lower trapezoid holds size values, zeros of them explicit
+// zeros (entries the factor does not have). It is CHOLMOD's default rule
+// (Chen, Davis, Hager & Rajamanickam, "Algorithm 887: CHOLMOD", ACM TOMS
+// 35, 2008: nrelax = 4, 16, 48, zrelax = 0.8, 0.1, 0.05), after Ashcraft &
+// Grimes ("The influence of relaxed supernode partitions on the
+// multifrontal method", ACM TOMS 15, 1989): always up to 4 columns or
+// without added zeros, up to 16 columns with less than 80% zeros, up to
+// 48 with less than 10%, and wider with less than 5%. A narrow block's
+// zeros cost less than the small dense products and the scatter of the
+// updates that its merge saves.
+func relaxedMerge(width int, zeros, size int64) bool {
+	if width <= 4 || zeros == 0 {
+		return true
+	}
+	z := float64(zeros) / float64(size)
+	return width <= 16 && z < 0.8 || width <= 48 && z < 0.1 || z < 0.05
+}
+
 // Entries returns the number of entries of the factor, its diagonal
-// included.
+// included: the nonzeros of L (those that structurally fill), whatever
+// the supernodes store.
 func (s *CholeskySymbolic) Entries() int64 { return s.entries }
 
-// Stored returns the number of values Factor stores: each supernode's
-// rows times its width, its diagonal block whole (8 bytes each).
+// Stored returns the number of values Factor stores (8 bytes each): each
+// supernode's rows times its width, its diagonal block whole (the upper
+// triangle of zeros too) and the explicit zeros of relaxed supernodes.
+// It is at least Entries.
 func (s *CholeskySymbolic) Stored() int64 { return int64(s.blockPtr[len(s.blockPtr)-1]) }
 
 // Flops returns the multiply-adds of the numerical factorization,
-// Σ_j c_j(c_j + 1)/2 over the columns' c_j entries below the diagonal.
+// Σ_j c_j(c_j + 1)/2 over the columns' c_j entries below the diagonal
+// (of the factor's entries: the work on explicit zeros is not counted).
 func (s *CholeskySymbolic) Flops() float64 { return s.flops }
 
 // CholeskyInverse applies (L + σI)⁻¹, for L = D − W the unnormalized
@@ -206,7 +430,8 @@ type CholeskyInverse struct {
 // when a pivot is not positive (the matrix is not numerically positive
 // definite: σ below the rounding error of L); and ctx's error, wrapped,
 // when cancelled (checked before each supernode and every 64 updates).
-// Cost about s.Flops() multiply-adds; memory s.Stored() values.
+// Cost about s.Flops() multiply-adds, plus those on the explicit zeros of
+// relaxed supernodes; memory s.Stored() values.
 func (s *CholeskySymbolic) Factor(ctx context.Context, g *Graph, kind LaplacianKind, sigma float64) (*CholeskyInverse, error) {
 	if !(sigma > 0) || math.IsInf(sigma, 0) {
 		return nil, fmt.Errorf("%w: Cholesky shift σ = %v must be positive and finite", ErrInvalid, sigma)
@@ -356,13 +581,14 @@ func (c *CholeskyInverse) Shift() float64 { return c.sigma }
 // Kind returns the Laplacian whose shifted inverse is applied.
 func (c *CholeskyInverse) Kind() LaplacianKind { return c.kind }
 
-// Entries returns the number of entries of the factor.
+// Entries returns the number of entries of the factor (its nonzeros,
+// CholeskySymbolic.Entries; the values stored are Stored's).
 func (c *CholeskyInverse) Entries() int { return int(c.sym.entries) }
 
 // MulTo sets dst = (L + σI)⁻¹x (L_sym for Symmetric) for an n×p block, by
 // a forward and a backward triangular solve per column, supernode by
-// supernode. Cost about 2·Entries multiply-adds per column. dst may alias
-// x.
+// supernode. Cost about 2·Entries multiply-adds per column, plus 2 per
+// explicit zero of the relaxed supernodes. dst may alias x.
 func (c *CholeskyInverse) MulTo(dst, x *mat.Dense) {
 	s := c.sym
 	n, p := x.Dims()

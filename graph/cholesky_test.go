@@ -257,8 +257,9 @@ func TestMinDegreeOrder(t *testing.T) {
 // TestCholeskyInverseRefuses checks the errors: σ not positive and finite,
 // a Laplacian other than L and L_sym, or a graph other than the analyzed
 // one (ErrInvalid), an isolated node with L_sym (ErrIsolated), a factor
-// above the analysis' limit (ErrTooLarge, exactly at the limit none), and
-// a cancelled context.
+// above the analysis' limit on stored values (ErrTooLarge: its entries
+// above it, or its fundamental supernodes' blocks; exactly at the latter
+// none, amalgamation staying within it), and a cancelled context.
 func TestCholeskyInverseRefuses(t *testing.T) {
 	ctx := context.Background()
 	g := wideGraph(t, 20, 10, 1, 1e-2, 1)
@@ -281,8 +282,16 @@ func TestCholeskyInverseRefuses(t *testing.T) {
 	if _, err := graph.AnalyzeCholesky(ctx, g, sym.Entries()-1); !errors.Is(err, graph.ErrTooLarge) {
 		t.Errorf("limit one below the factor's %d entries: error %v, want ErrTooLarge", sym.Entries(), err)
 	}
-	if at, err := graph.AnalyzeCholesky(ctx, g, sym.Entries()); err != nil || at.Entries() != sym.Entries() {
-		t.Errorf("limit at the factor's %d entries: %v", sym.Entries(), err)
+	// The limit bounds the stored values; amalgamation stays within it.
+	fund, err := graph.AnalyzeCholeskyRelax(ctx, g, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := graph.AnalyzeCholesky(ctx, g, fund.Stored()-1); !errors.Is(err, graph.ErrTooLarge) {
+		t.Errorf("limit one below the fundamental supernodes' %d stored values: error %v, want ErrTooLarge", fund.Stored(), err)
+	}
+	if at, err := graph.AnalyzeCholesky(ctx, g, fund.Stored()); err != nil || at.Entries() != sym.Entries() || at.Stored() > fund.Stored() {
+		t.Errorf("limit at the fundamental supernodes' %d stored values: %v", fund.Stored(), err)
 	}
 	iso, err := graph.FromEdges(3, []graph.Edge{{I: 0, J: 1, W: 1}})
 	if err != nil {
