@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -528,14 +529,26 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		}
 		// Categorical.
 		count := make(map[string]int)
+		present := 0
 		for _, i := range keep {
 			v := r.rows[i][j]
 			if !opt.isMissing(v) {
 				count[v]++
+				present++
 			}
 		}
 		if len(count) == 0 {
 			return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Err: errorf(ErrMissing, "every value of the column is missing: cannot impute")}
+		}
+		if c.kind == kindAuto && !forced[j] && len(count) >= 3 && len(count) == present {
+			// Names or keys, one per row: as one-hot features they
+			// would add the same distance to every pair of rows.
+			ref := strconv.Itoa(j + 1)
+			if r.named && c.name != "" {
+				ref = c.name
+			}
+			return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Value: r.rows[keep[0]][j],
+				Err: errorf(ErrIdentifier, "a different text on every one of the %d rows that have one, as names or keys have: give it as the ID column (Options.IDColumn; tether: -id %s), or list it in Options.Categorical to one-hot encode it anyway (tether: -categorical %d)", present, ref, j+1)}
 		}
 		if c.kind == kindNominal {
 			declared := make(map[string]bool, len(c.levels))

@@ -267,7 +267,11 @@ func TestReadTableErrors(t *testing.T) {
 		{"NaN before numbers", "1,NaN\n2,3\n4,5\n", Options{}, ErrSyntax, []string{"t.csv:1", "column 2", `"NaN"`, "not a finite decimal number"}},
 		{"overflow before numbers", "x,y\n1,1e400\n2,3\n", Options{}, ErrSyntax, []string{"t.csv:2", `column 2 ("y")`, `"1e400"`, "not a finite decimal number"}},
 		{"column of NaN", "x,y\n1,NaN\n2,NaN\n3,nan\n", Options{}, ErrSyntax, []string{"t.csv:2", `column 2 ("y")`, `"NaN"`, "not a finite decimal number"}},
-		{"cell limit", "a\nb\nc\nd\n", Options{Header: HeaderNo, MaxCells: 8}, ErrTooLarge, []string{"distinct values"}},
+		{"cell limit", "a\nb\nc\nd\na\n", Options{Header: HeaderNo, MaxCells: 8}, ErrTooLarge, []string{"distinct values"}},
+		// A text column with a different value on every row is names or
+		// keys: one-hot encoded, it gave each row a feature of its own.
+		{"identifier column", "name,x\nann,1\nbob,2\ncid,3\n", Options{}, ErrIdentifier, []string{`column 1 ("name")`, "a different text on every one of the 3 rows that have one", "-id name", "-categorical 1"}},
+		{"identifier column, no header", "1,ann\n2,bob\n3,cid\n", Options{Header: HeaderNo}, ErrIdentifier, []string{"column 2", "-id 2", "-categorical 2"}},
 		{"all missing column imputed", "1,?\n2,?\n", Options{Missing: MissingImpute}, ErrMissing, []string{"column 2", "every value"}},
 		// A file saved with decimal commas (semicolon-separated) used to
 		// be read as a categorical column, one-hot encoded without a word.
@@ -433,5 +437,42 @@ func TestScaleColumns(t *testing.T) {
 	}
 	if math.Abs(m) > 1e-15 || math.Abs(v-1) > 1e-12 {
 		t.Fatalf("z-scores %v: mean %g, variance %g", z.RawMatrix().Data, m, v)
+	}
+}
+
+// TestIdentifierColumnRule: the identifier error needs a text column with
+// a different value on every row, 3 rows or more, not forced categorical;
+// given as the ID column, the column names the rows.
+func TestIdentifierColumnRule(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		opt      Options
+		feats    int // features, or −1 for ErrIdentifier
+	}{
+		{"distinct names", "name,x\nann,1\nbob,2\ncid,3\n", Options{}, -1},
+		{"a repeat: categorical", "c,x\nann,1\nbob,2\nann,3\n", Options{}, 3},
+		{"two rows", "name,x\nann,1\nbob,2\n", Options{}, 3},
+		{"forced categorical", "name,x\nann,1\nbob,2\ncid,3\n", Options{Categorical: []string{"name"}}, 4},
+		{"as the ID column", "name,x\nann,1\nbob,2\ncid,3\n", Options{IDColumn: "name"}, 1},
+		{"a missing value, the others distinct", "name,x\nann,1\n?,2\ncid,3\nbob,4\n", Options{Missing: MissingImpute}, -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := Read(context.Background(), strings.NewReader(c.in), "t.csv", c.opt)
+			if c.feats < 0 {
+				if !errors.Is(err, ErrIdentifier) {
+					t.Fatalf("err %v, want ErrIdentifier", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tb.Features) != c.feats {
+				t.Errorf("features %q, want %d", tb.Features, c.feats)
+			}
+			if c.opt.IDColumn != "" && !slices.Equal(tb.IDs, []string{"ann", "bob", "cid"}) {
+				t.Errorf("IDs %q", tb.IDs)
+			}
+		})
 	}
 }

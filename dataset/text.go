@@ -26,6 +26,12 @@ var (
 	// ErrInvalid reports content that parses but is not acceptable: negative
 	// or non-finite weights, asymmetric matrices, unknown columns.
 	ErrInvalid = errors.New("dataset: invalid input")
+	// ErrIdentifier reports a column of text with a different value on
+	// every row (names, keys): one-hot encoded it would give every row a
+	// feature of its own, which carries no similarity. The error's
+	// ParseError names the column; give it as Options.IDColumn, or list
+	// it in Options.Categorical to encode it anyway.
+	ErrIdentifier = errors.New("dataset: identifier column")
 )
 
 // ParseError locates a problem in a text file. Line and Column are 1-based;

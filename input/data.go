@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -124,6 +125,29 @@ func ReadTableFile(ctx context.Context, path string, opt dataset.Options) (*Data
 // readTable reads a table with read and applies the class-column rule of
 // ReadTable.
 func readTable(name string, opt dataset.Options, read func(dataset.Options) (*dataset.Table, error)) (*Data, error) {
+	// A column of names or keys (dataset.ErrIdentifier) names the rows
+	// when no ID column was given, and every read below retries so.
+	var idNote string
+	if opt.IDColumn == "" {
+		read0 := read
+		read = func(o dataset.Options) (*dataset.Table, error) {
+			t, err := read0(o)
+			var pe *dataset.ParseError
+			if err == nil || o.IDColumn != "" || !errors.Is(err, dataset.ErrIdentifier) || !errors.As(err, &pe) || len(dataset.ClassNamedColumns([]string{pe.Name})) > 0 {
+				return t, err
+			}
+			o.IDColumn = strconv.Itoa(pe.Column)
+			if t, err = read0(o); err == nil {
+				// A file without a header names its columns col1, col2, …
+				col, ref := fmt.Sprintf("%d", pe.Column), o.IDColumn
+				if pe.Name != "" && pe.Name != "col"+ref {
+					col, ref = strconv.Quote(pe.Name), pe.Name
+				}
+				idNote = fmt.Sprintf("%s: column %s has a different text on every row: read as the names of the rows, not a feature (-id %s says so; -categorical %d one-hot encodes it)", name, col, ref, pe.Column)
+			}
+			return t, err
+		}
+	}
 	t, err := read(opt)
 	var cs []string // the class-named columns, cs[0] the class column
 	switch {
@@ -170,8 +194,10 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 		}
 	}
 	d := tableData(name, t)
-	if note != "" {
-		d.Warnings = append(d.Warnings, note)
+	for _, w := range []string{idNote, note} {
+		if w != "" {
+			d.Warnings = append(d.Warnings, w)
+		}
 	}
 	return d, nil
 }

@@ -556,3 +556,46 @@ func TestFitSpec(t *testing.T) {
 		}
 	}
 }
+
+// TestReadTableIdentifierColumn: a column of names or keys (a different
+// text on every row) names the rows, with a warning, instead of becoming
+// one one-hot feature per row; a class-named column does not, and a
+// given ID column or -categorical wins.
+func TestReadTableIdentifierColumn(t *testing.T) {
+	const pts = "name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\n"
+	for _, c := range []struct {
+		name, content string
+		opt           dataset.Options
+		cols          int
+		names         []string
+		warn          string
+	}{
+		{"by header name", pts, dataset.Options{}, 2, []string{"ann", "bob", "cid", "dan"}, `d.csv: column "name" has a different text on every row: read as the names of the rows, not a feature (-id name says so; -categorical 1 one-hot encodes it)`},
+		{"no header", "0,ann,0\n0,bob,1\n1,cid,0\n", dataset.Options{Header: dataset.HeaderNo}, 2, []string{"ann", "bob", "cid"}, `d.csv: column 2 has a different text on every row: read as the names of the rows, not a feature (-id 2 says so; -categorical 2 one-hot encodes it)`},
+		{"with a class column", "name,x,label\nann,0,a\nbob,1,a\ncid,2,b\n", dataset.Options{}, 1, []string{"ann", "bob", "cid"}, `column "name" has a different text`},
+		{"forced categorical", pts, dataset.Options{Categorical: []string{"name"}}, 6, nil, ""},
+		{"given ID column", "k,name,x\n1,ann,0\n2,bob,1\n3,cid,2\n", dataset.Options{IDColumn: "k"}, 0, nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadTable(context.Background(), []byte(c.content), "d.csv", c.opt)
+			if c.cols == 0 {
+				// The given ID column stands; the other text column is
+				// an error naming it.
+				if !errors.Is(err, dataset.ErrIdentifier) || !strings.Contains(err.Error(), `column 2 ("name")`) {
+					t.Fatalf("err %v, want ErrIdentifier naming column 2", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, p := d.X.Dims(); p != c.cols || !reflect.DeepEqual(d.Names, c.names) {
+				t.Errorf("%d features %q, names %q; want %d, %q", p, d.Features, d.Names, c.cols, c.names)
+			}
+			got := strings.Join(d.Warnings, "\n")
+			if (c.warn == "") != (got == "" || !strings.Contains(got, "different text")) || c.warn != "" && !strings.Contains(got, c.warn) {
+				t.Errorf("warnings %q, want %q", d.Warnings, c.warn)
+			}
+		})
+	}
+}
