@@ -119,14 +119,16 @@ func fgpwcCommuteSection(md *strings.Builder, results map[string]Values, rows []
 			"10⁻⁸·‖L‖ ≈ 10⁻⁵) that are not the smallest: against a dense eigendecomposition it misses six eigenvalues below 10⁻⁶ "+
 			"(cluster BenchmarkSSCKACommuteSpambase, one constraint set drawn there). Since 2026-11-29 the embedding detects "+
 			"eigenvalues below the solver's resolution and solves those pairs again by shift-and-invert with a sparse direct factor "+
-			"(graph.CholeskyInverse, a supernodal Cholesky factor in approximate minimum degree order; the same day's first version "+
-			"used an envelope factor); the cells were recomputed with each. On this graph, for the kernel's 11 pairs of L, it agrees "+
+			"(graph.CholeskyInverse, a supernodal Cholesky factor in approximate minimum degree order, its supernodes relaxed since "+
+			"the evening of 2026-11-29; the same day's first version used an envelope factor); the cells were recomputed with each. "+
+			"On this graph, for the kernel's 11 pairs of L, the supernodal factor before relaxation agreed "+
 			"with a dense eigendecomposition (eigenvalues within 7.4·10⁻¹³, sine of the largest principal angle between the "+
 			"subspaces 9·10⁻¹²; 54 s against 116 s dense and 45 s for Lanczos alone, one run each, 2026-11-29; with the envelope "+
 			"factor 61 s, 117 s and 57 s), where Lanczos alone misses seven eigenvalues below 10⁻⁶ "+
-			"(cluster TestShiftInvertResolvesTinyEigenvalues makes the same comparison on a generated graph). The change of factor "+
-			"changed one figure of these cells: the commute column's mean violations, 845 → 808.5 (its ARI −0.0039 both times; "+
-			"eigenvalues near 10⁻¹², known to about 10⁻¹⁴ by either factor, enter the kernel as 1/λ).\n\n")
+			"(cluster TestShiftInvertResolvesTinyEigenvalues makes the same comparison on a generated graph). Each change of factor "+
+			"changed one figure of these cells, the commute column's mean violations: 845 (envelope) → 808.5 (supernodal) → 844 "+
+			"(relaxed supernodes), with ARI −0.0039, −0.0039 and −0.0040: eigenvalues near 10⁻¹², known to about 10⁻¹⁴ by any of "+
+			"the factors, enter the kernel as 1/λ, so the kernel's rounding differs from factor to factor.\n\n")
 	}
 }
 
