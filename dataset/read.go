@@ -251,10 +251,17 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 // looksLikeHeader applies the HeaderAuto rule to the first rows.
 func looksLikeHeader(rows [][]string, opt *Options) bool {
 	first := rows[0]
-	for _, v := range first {
+	for j, v := range first {
+		if j == 0 && v == "" && len(first) > 1 {
+			// pandas's to_csv leaves its index column unnamed: ",x,y".
+			continue
+		}
 		if numberLike(v) || opt.isMissing(v) {
 			return false // a number, finite or not ("Inf", "1e400"), is data
 		}
+	}
+	if first[0] == "" && len(first) > 1 && (len(rows[1]) == 0 || opt.isMissing(rows[1][0])) {
+		return false // data with missing values in its first column
 	}
 	for j, v := range rows[1] {
 		if _, ok := parseNum(v); ok && j < len(first) {

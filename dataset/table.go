@@ -342,6 +342,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		role[j] = 'l'
 	}
 	id := -1
+	var idWarning string
 	if opt.IDColumn != "" {
 		j, err := r.resolve(opt.IDColumn, "ID column")
 		if err != nil {
@@ -352,6 +353,12 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		}
 		id = j
 		role[j] = 'i'
+	} else if r.named && m > 1 && r.cols[0].name == "" && role[0] == 0 {
+		// The unnamed first column of a header is pandas's index
+		// (DataFrame.to_csv): row names, not a feature.
+		id = 0
+		role[0] = 'i'
+		idWarning = fmt.Sprintf("%s: column 1 has no name in the header: read as the IDs of the rows, not a feature (pandas writes its index so; name the column to make it a feature)", r.file)
 	}
 	for _, ref := range opt.Drop {
 		j, err := r.resolve(ref, "dropped column")
@@ -583,6 +590,9 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 	}
 
 	t := &Table{X: mat.NewDense(n, width, nil), DroppedLines: dropped}
+	if idWarning != "" {
+		t.Warnings = append(t.Warnings, idWarning)
+	}
 	if len(dropped) > 0 {
 		t.Warnings = append(t.Warnings, droppedWarning(r.file, dropped, len(r.rows)))
 	}

@@ -476,3 +476,45 @@ func TestIdentifierColumnRule(t *testing.T) {
 		})
 	}
 }
+
+// TestPandasIndexColumn: pandas's DataFrame.to_csv writes its index as an
+// unnamed first column (",x,y"); it is the rows' IDs, not a feature, with
+// a warning (the header was not recognised, and the index would have been
+// a feature).
+func TestPandasIndexColumn(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		opt      Options
+		feats    []string
+		ids      []string
+		err      error
+	}{
+		{"integer index", ",x,y\n0,1,2\n1,3,4\n2,5,6\n", Options{}, []string{"x", "y"}, []string{"0", "1", "2"}, nil},
+		{"text index", ",x\nann,1\nbob,2\n", Options{}, []string{"x"}, []string{"ann", "bob"}, nil},
+		{"index and label", ",x,label\n0,1,a\n1,2,b\n2,3,a\n", Options{LabelColumn: "label"}, []string{"x"}, []string{"0", "1", "2"}, nil},
+		{"given ID column wins", ",x,k\n0,1,a\n1,2,b\n2,3,c\n", Options{IDColumn: "k"}, []string{"", "x"}, []string{"a", "b", "c"}, nil},
+		// A missing first field under a header-like line: data, whose
+		// first row has a missing value.
+		{"missing first field", ",x\n,1\n2,3\n", Options{}, nil, nil, ErrMissing},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := Read(context.Background(), strings.NewReader(c.in), "p.csv", c.opt)
+			if c.err != nil {
+				if !errors.Is(err, c.err) {
+					t.Fatalf("err %v, want %v", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(tb.Features, c.feats) || !slices.Equal(tb.IDs, c.ids) {
+				t.Errorf("features %q ids %q, want %q %q", tb.Features, tb.IDs, c.feats, c.ids)
+			}
+			warned := slices.ContainsFunc(tb.Warnings, func(w string) bool { return strings.Contains(w, "column 1 has no name in the header") })
+			if warned != (c.opt.IDColumn == "") {
+				t.Errorf("warnings %q", tb.Warnings)
+			}
+		})
+	}
+}
