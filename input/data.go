@@ -39,6 +39,9 @@ type Data struct {
 	Graph *graph.Graph
 	// Truth holds the reference labels (dataset.Unlabeled: unknown), or nil.
 	Truth []int
+	// Classes names the classes of Truth when the file wrote them as text
+	// (Classes[c] is class c's), or is nil.
+	Classes []string
 	// Names holds the node names (a table's id column, a graph file's node
 	// names), or nil.
 	Names []string
@@ -227,11 +230,11 @@ func ReadGraphFile(ctx context.Context, path string, opt dataset.GraphOptions) (
 }
 
 func tableData(name string, t *dataset.Table) *Data {
-	return &Data{Name: name, X: t.X, Features: t.Features, Truth: t.Labels, Names: t.IDs, Warnings: t.Warnings}
+	return &Data{Name: name, X: t.X, Features: t.Features, Truth: t.Labels, Classes: t.ClassNames, Names: t.IDs, Warnings: t.Warnings}
 }
 
 func graphData(name string, gd *dataset.GraphData) *Data {
-	return &Data{Name: name, Graph: gd.G, Truth: gd.Labels, Names: gd.Names, Warnings: gd.Warnings}
+	return &Data{Name: name, Graph: gd.G, Truth: gd.Labels, Classes: gd.ClassNames, Names: gd.Names, Warnings: gd.Warnings}
 }
 
 // GenParams returns the generator of dataset/synth called name and its

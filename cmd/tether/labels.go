@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/input"
 )
 
 // labelFilesHelp describes the labels files every command reads (cluster
@@ -52,7 +53,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	var in inputOptions
 	fs.StringVar(&in.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF)")
 	fs.StringVar(&in.graphFile, "graph-file", "", "graph `file` (GML with -gml-label)")
-	fs.StringVar(&in.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number or a header name (ARFF: last)")
+	fs.StringVar(&in.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number or a header name (default: as tether cluster, a column named label, else class, target or y (not beside an x column), any case; ARFF: last)")
 	fs.StringVar(&in.table.IDColumn, "id", "", "id `column` naming the nodes")
 	fs.StringVar(&in.table.Delimiter, "delim", "", "field delimiter (default: detected)")
 	fs.Var(textVar(&in.table.Header), "header", "header line: auto (the default), yes or no")
@@ -75,16 +76,21 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	case (in.input == "") == (in.graphFile == ""):
 		return usagef("labels", "give one of -input and -graph-file (%s)", usageHint(fs))
 	case in.input != "":
+		// The rules of tether cluster: a class-named column holds the
+		// labels, a column of names the rows' names.
 		opt := in.table
 		opt.LabelColumn = in.labelCol
-		t, err := dataset.ReadFile(ctx, in.input, opt)
+		d, err := input.ReadTableFile(ctx, in.input, opt)
 		if err != nil {
 			return err
 		}
-		if t.Labels == nil {
+		if d.Truth == nil {
 			return usagef("labels", "%s: no label column; say which with -label (first, last, a number or a header name)", in.input)
 		}
-		labels, names, classes = t.Labels, t.IDs, t.ClassNames
+		for _, w := range d.Warnings {
+			fmt.Fprintln(m.Stderr, "tether labels: warning:", w)
+		}
+		labels, names, classes = d.Truth, d.Names, d.Classes
 	default:
 		if in.gopt.LabelAttr == "" {
 			return usagef("labels", "-graph-file needs -gml-label, the node attribute holding the labels")

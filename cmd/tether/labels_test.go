@@ -249,6 +249,7 @@ func TestLabelsCommand(t *testing.T) {
 	// Column "code" mixes numbers and text: the reader's error asks for
 	// -categorical 2, which labels takes as cluster does.
 	codes := evalWriteTemp(t, dir, "codes.csv", "x,code,species\n1,2,b\n1,q,a\n5,5,b\n")
+	named := evalWriteTemp(t, dir, "n.csv", "who,x,label\nann,2,b\nbob,3,a\ncid,5,b\n")
 	arff := evalWriteTemp(t, dir, "d.arff", "@relation r\n@attribute x numeric\n@attribute c {no,yes}\n@data\n1,yes\n2,no\n")
 	gml := evalWriteTemp(t, dir, "g.gml", `graph [
   node [ id 1 label "ann" club "A" ]
@@ -269,6 +270,9 @@ func TestLabelsCommand(t *testing.T) {
 		{"categorical", []string{"-input", codes, "-label", "species", "-categorical", "code"}, "node,label\n0,b\n1,a\n2,b\n"},
 		{"categorical by number", []string{"-input", codes, "-label", "species", "-categorical", "2"}, "node,label\n0,b\n1,a\n2,b\n"},
 		{"gml", []string{"-graph-file", gml, "-gml-label", "club"}, "name,label\nann,A\nbob,B\ncid,A\n"},
+		// The rules of cluster: a class-named column without -label, a
+		// column of names as the rows' names (labels refused both).
+		{"class-named column", []string{"-input", named}, "name,label\nann,b\nbob,a\ncid,b\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
