@@ -181,6 +181,50 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 	}
 	sp := splitter{delim: delim, quotes: `"`}
 	raw := &rawTable{file: name}
+	if delim != ' ' && len(body) >= 2 {
+		// Lines that all end with the delimiter (some spreadsheets write
+		// them so), or all but a header one field shorter: an empty last
+		// column that no line fills, dropped rather than refused as
+		// missing values.
+		trim := func(l string) string {
+			if delim == '\t' {
+				return strings.TrimRight(l, " \r")
+			}
+			return strings.TrimRight(l, " \t\r")
+		}
+		// A line that is the delimiter alone is not a field and an end.
+		ends := func(l string) bool { t := trim(l); return len(t) > 1 && strings.HasSuffix(t, string(delim)) }
+		from := 0
+		if !ends(body[0]) {
+			from = 1
+			h, _, err1 := sp.split(body[0], nil)
+			d, _, err2 := sp.split(body[1], nil)
+			if err1 != nil || err2 != nil || len(h) != len(d)-1 {
+				from = len(body) // a header as wide as the data: its last column is empty
+			}
+		}
+		all := from < len(body)
+		for _, l := range body[min(from, len(body)):] {
+			if !ends(l) {
+				all = false
+				break
+			}
+		}
+		if all {
+			trimmed := make([]string, len(body))
+			copy(trimmed, body[:from])
+			for k := from; k < len(body); k++ {
+				l := trim(body[k])
+				trimmed[k] = l[:len(l)-1]
+			}
+			body = trimmed
+			what := "every line ends"
+			if from == 1 {
+				what = "every line but the header ends"
+			}
+			raw.warnings = append(raw.warnings, fmt.Sprintf("%s: %s with the delimiter %q: the empty last field was ignored", name, what, string(delim)))
+		}
+	}
 	var header []string
 	width := -1
 	widthLine := 0
@@ -260,7 +304,7 @@ func looksLikeHeader(rows [][]string, opt *Options) bool {
 			return false // a number, finite or not ("Inf", "1e400"), is data
 		}
 	}
-	if first[0] == "" && len(first) > 1 && (len(rows[1]) == 0 || opt.isMissing(rows[1][0])) {
+	if len(first) > 1 && first[0] == "" && (len(rows[1]) == 0 || opt.isMissing(rows[1][0])) {
 		return false // data with missing values in its first column
 	}
 	for j, v := range rows[1] {

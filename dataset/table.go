@@ -261,12 +261,13 @@ type column struct {
 // rawTable is what the format readers produce: column declarations and the
 // data rows as strings.
 type rawTable struct {
-	file   string
-	cols   []column
-	named  bool // columns have real names
-	rows   [][]string
-	lines  []int
-	isARFF bool
+	file     string
+	cols     []column
+	named    bool // columns have real names
+	rows     [][]string
+	lines    []int
+	isARFF   bool
+	warnings []string // what the parse changed, for Table.Warnings
 }
 
 // resolve finds the column referred to by ref.
@@ -590,6 +591,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 	}
 
 	t := &Table{X: mat.NewDense(n, width, nil), DroppedLines: dropped}
+	t.Warnings = append(t.Warnings, r.warnings...)
 	if idWarning != "" {
 		t.Warnings = append(t.Warnings, idWarning)
 	}

@@ -518,3 +518,47 @@ func TestPandasIndexColumn(t *testing.T) {
 		})
 	}
 }
+
+// TestTrailingDelimiter: lines that all end with the delimiter (or all but
+// a header one field shorter) have an empty last field, which is dropped
+// with a warning; a named last column left empty stays an error.
+func TestTrailingDelimiter(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		opt      Options
+		feats    []string
+		warn     string
+		err      error
+	}{
+		{"every line", "x,y,\n0,1,\n2,3,\n4,5,\n", Options{}, []string{"x", "y"}, "every line ends with the delimiter \",\"", nil},
+		{"data lines only", "x,y\n0,1,\n2,3,\n4,5,\n", Options{}, []string{"x", "y"}, "every line but the header ends", nil},
+		{"semicolons and CR", "x;y;\r\n0;1; \r\n2;3;\r\n", Options{}, []string{"x", "y"}, "every line ends with the delimiter \";\"", nil},
+		{"tabs", "x\ty\t\n0\t1\t\n2\t3\t\n", Options{}, []string{"x", "y"}, "every line ends with the delimiter \"\\t\"", nil},
+		{"no header", "0,1,\n2,3,\n4,5,\n", Options{Header: HeaderNo}, []string{"col1", "col2"}, "every line ends", nil},
+		{"named empty column", "x,y,z\n0,1,\n2,3,\n", Options{}, nil, "", ErrMissing},
+		// A line that fills the last field: nothing is dropped (and the
+		// header with an empty field is not a header).
+		{"one line fills it", "x,y,\n0,1,\n2,3,4\n", Options{Missing: MissingImpute}, nil, "", ErrSyntax},
+		{"one line fills it, no header", "0,1,\n2,3,4\n5,6,\n", Options{Header: HeaderNo, Missing: MissingImpute}, []string{"col1", "col2", "col3"}, "", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := Read(context.Background(), strings.NewReader(c.in), "t.csv", c.opt)
+			if c.err != nil {
+				if !errors.Is(err, c.err) {
+					t.Fatalf("err %v, want %v", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(tb.Features, c.feats) {
+				t.Errorf("features %q, want %q", tb.Features, c.feats)
+			}
+			got := strings.Join(tb.Warnings, "\n")
+			if c.warn == "" && strings.Contains(got, "delimiter") || c.warn != "" && !strings.Contains(got, c.warn) {
+				t.Errorf("warnings %q, want %q", tb.Warnings, c.warn)
+			}
+		})
+	}
+}
