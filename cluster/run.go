@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/kmeans"
 )
 
 // Run partitions p with method m: the one lifecycle every method goes
@@ -32,8 +33,8 @@ import (
 // with no diagnostics.
 //
 // Errors wrap ErrInvalid for an ill-posed problem, Settings out of range
-// (a negative Restarts, EigenSettings that eigen.Settings.Validate
-// refuses), a node of degree 0 the
+// (a Restarts outside [0, kmeans.MaxRestarts], EigenSettings that
+// eigen.Settings.Validate refuses), a node of degree 0 the
 // method cannot take included (those wrap graph.ErrIsolated as well; see
 // isolatedInvalid), and ErrNumerical for a numerical failure; a cancelled
 // ctx gives ctx.Err(). Cost: O(n + number of pairs) for the checks (O(n·d) with
@@ -208,18 +209,21 @@ func checkResult(name string, p *Problem, res *Result) error {
 }
 
 // validate returns an error wrapping ErrInvalid, naming the method and the
-// field, when s (nil: the defaults) has a negative Restarts,
-// EigenSettings out of range (eigen.Settings.Validate) or an unknown
-// Repair: the caller's
-// mistake, refused before the method runs rather than ignored by the
-// methods that read neither, or reported as an internal failure of
-// k-means or of the eigensolver by the others. Cost O(1).
+// field, when s (nil: the defaults) has a Restarts outside [0,
+// kmeans.MaxRestarts], EigenSettings out of range (eigen.Settings.Validate)
+// or an unknown Repair: the caller's mistake, refused before the method
+// runs rather than ignored by the methods that read neither, or reported
+// as an internal failure of k-means or of the eigensolver by the others.
+// Cost O(1).
 func (s *Settings) validate(name string) error {
 	if s == nil {
 		return nil
 	}
 	if s.Restarts < 0 {
 		return fmt.Errorf("%w: %s: Settings.Restarts = %d, want ≥ 0 (0: the method's default)", ErrInvalid, name, s.Restarts)
+	}
+	if s.Restarts > kmeans.MaxRestarts {
+		return fmt.Errorf("%w: %s: Settings.Restarts = %d, want ≤ kmeans.MaxRestarts = %d", ErrInvalid, name, s.Restarts, kmeans.MaxRestarts)
 	}
 	if err := s.EigenSettings.Validate(); err != nil {
 		return fmt.Errorf("%w: %s: Settings.EigenSettings: %w", ErrInvalid, name, err)

@@ -349,6 +349,9 @@ func TestRunValidatesSettings(t *testing.T) {
 		{"eigen defaults", &Settings{EigenSettings: &eigen.Settings{}}, ""},
 		{"eigen tol 1e-6, 50 iterations", &Settings{EigenSettings: &eigen.Settings{Tol: 1e-6, MaxIter: 50}}, ""},
 		{"negative restarts", &Settings{Restarts: -3}, "Settings.Restarts = -3"},
+		// Before, a count above kmeans.MaxRestarts reached k-means, whose
+		// per-restart slices exhausted memory (a fatal error) at 1 << 40.
+		{"restarts above kmeans.MaxRestarts", &Settings{Restarts: 1 << 40}, "Settings.Restarts = 1099511627776, want ≤ kmeans.MaxRestarts = 1048576"},
 		{"NaN tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: math.NaN()}}, "Settings.EigenSettings: eigen: invalid argument: tolerance NaN outside [0, 1)"},
 		{"negative tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: -1e-3}}, "tolerance -0.001 outside [0, 1)"},
 		{"tolerance 1", &Settings{EigenSettings: &eigen.Settings{Tol: 1}}, "tolerance 1 outside [0, 1)"},
