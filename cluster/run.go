@@ -177,19 +177,25 @@ func collapsed(name string, res *Result) string {
 }
 
 // ErrNumerical is wrapped by errors reporting a numerical failure: a
-// result whose objective or embedding is not finite, which no method
-// returns on valid input and which Run never passes on as a partition.
+// result whose objective, eigenvalues or embedding are not finite, which
+// no method returns on valid input and which Run never passes on as a
+// partition.
 var ErrNumerical = errors.New("cluster: numerical failure")
 
 // checkResult rejects a Result that is not a partition of p's nodes into
-// 0…K−1, or whose Objective or Embedding holds a NaN or an infinity.
-// Cost O(n·m) for an n×m embedding.
+// 0…K−1, or whose Objective, Eigenvalues or Embedding holds a NaN or an
+// infinity. Cost O(n·m) for an n×m embedding.
 func checkResult(name string, p *Problem, res *Result) error {
 	if res == nil {
 		return fmt.Errorf("%w: %s returned no result", ErrNumerical, name)
 	}
 	if math.IsNaN(res.Objective) || math.IsInf(res.Objective, 0) {
 		return fmt.Errorf("%w: %s: objective = %v; a knob or the data may be out of floating-point range", ErrNumerical, name, res.Objective)
+	}
+	for j, v := range res.Eigenvalues {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %s: eigenvalue %d = %v; a knob or the data may be out of floating-point range", ErrNumerical, name, j, v)
+		}
 	}
 	if res.Embedding != nil {
 		if err := finiteRows(res.Embedding); err != nil {
