@@ -26,9 +26,12 @@ type Knob struct {
 }
 
 // Knobs returns the knobs of m in declaration order, fields of embedded
-// structs included. m must be a struct or a pointer to one; other methods
-// have no knobs.
+// structs included. m must be a struct or a pointer to one; other methods,
+// and a nil m, have no knobs.
 func Knobs(m Method) []Knob {
+	if m == nil {
+		return nil
+	}
 	t := reflect.TypeOf(m)
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -50,11 +53,11 @@ func Knobs(m Method) []Knob {
 // knob of m whose value lies outside its range tag, or whose range tag
 // cannot be parsed (a bug of the method, reported rather than ignored).
 func checkKnobs(m Method) error {
+	if err := nilMethod(m); err != nil {
+		return err
+	}
 	v := reflect.ValueOf(m)
 	if v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return fmt.Errorf("%w: %s: nil method", ErrInvalid, m.Name())
-		}
 		v = v.Elem()
 	}
 	if v.Kind() != reflect.Struct {
@@ -85,6 +88,19 @@ func checkKnobs(m Method) error {
 		if !ok {
 			return fmt.Errorf("%w: %s: %s = %v is outside its range %s", ErrInvalid, m.Name(), f.Name, x, r)
 		}
+	}
+	return nil
+}
+
+// nilMethod returns an error wrapping ErrInvalid when m is nil or a nil
+// pointer (a *FGPWC declared and never assigned), whose Name and Uses
+// would panic, and nil otherwise.
+func nilMethod(m Method) error {
+	if m == nil {
+		return fmt.Errorf("%w: no method", ErrInvalid)
+	}
+	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Errorf("%w: nil method %T", ErrInvalid, m)
 	}
 	return nil
 }
@@ -129,9 +145,13 @@ func inRange(x float64, r string) (bool, error) {
 // ("Name=value", names case-insensitive, fields of embedded structs
 // included) set; m itself is not modified. Numbers, booleans, strings and
 // types with Set(string) or UnmarshalText are supported. The error names
-// the setting and, for an unknown name, lists m's knobs. Range checks are
-// left to Run (see Knob). Cost: O(len(settings) · fields).
+// the setting and, for an unknown name, lists m's knobs; a nil m (or nil
+// pointer) is an error too. All wrap ErrInvalid. Range checks are left to
+// Run (see Knob). Cost: O(len(settings) · fields).
 func SetKnobs(m Method, settings []string) (Method, error) {
+	if err := nilMethod(m); err != nil {
+		return nil, err
+	}
 	if len(settings) == 0 {
 		return m, nil
 	}

@@ -32,16 +32,20 @@ import (
 // no method is called: the result is the one partition into one cluster,
 // with no diagnostics.
 //
-// Errors wrap ErrInvalid for an ill-posed problem, Settings out of range
-// (a Restarts outside [0, kmeans.MaxRestarts], EigenSettings that
-// eigen.Settings.Validate refuses), a node of degree 0 the
-// method cannot take included (those wrap graph.ErrIsolated as well; see
-// isolatedInvalid), and ErrNumerical for a numerical failure; a cancelled
-// ctx gives ctx.Err(). Cost: O(n + number of pairs) for the checks (O(n·d) with
-// feature rows, O(rows·cols) with a dense bipartite matrix, O(nnz) with one
-// that has Row(i) ([]int32, []float64), such as dataset.Sparse), then the method's.
+// Errors wrap ErrInvalid for a nil m (or nil pointer), an ill-posed
+// problem, Settings out of range (a Restarts outside [0,
+// kmeans.MaxRestarts], EigenSettings that eigen.Settings.Validate
+// refuses), a node of degree 0 the method cannot take included (those wrap
+// graph.ErrIsolated as well; see isolatedInvalid), and ErrNumerical for a
+// numerical failure; a cancelled ctx gives ctx.Err(). Cost: O(n + number of
+// pairs) for the checks (O(n·d) with feature rows, O(rows·cols) with a
+// dense bipartite matrix, O(nnz) with one that has Row(i) ([]int32,
+// []float64), such as dataset.Sparse), then the method's.
 func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error) {
 	start := time.Now()
+	if err := nilMethod(m); err != nil {
+		return nil, err
+	}
 	u := m.Uses()
 	if err := validate(m.Name(), u, p); err != nil {
 		return nil, err

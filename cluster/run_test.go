@@ -372,3 +372,58 @@ func TestRunValidatesSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestRunNilMethod: a nil Method, or a nil pointer to a method struct (a
+// *FGPWC declared and never assigned), is an error wrapping ErrInvalid
+// from Run and SetKnobs, and has no knobs; before, Run and SetKnobs
+// panicked calling its Uses or Name, and checkKnobs's own nil check called
+// m.Name() on the nil pointer.
+func TestRunNilMethod(t *testing.T) {
+	g, _ := roMoons(t, 20, 1)
+	var nilFGPWC *FGPWC
+	var nilNJW *NJW
+	for _, tc := range []struct {
+		name string
+		m    Method
+		want string
+	}{
+		{"nil interface", nil, "no method"},
+		{"nil *FGPWC", nilFGPWC, "nil method *cluster.FGPWC"},
+		{"nil *NJW", nilNJW, "nil method *cluster.NJW"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("Run panicked: %v", r)
+					}
+				}()
+				_, err := Run(context.Background(), tc.m, &Problem{Graph: g, K: 2}, nil)
+				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("Run: error %v, want ErrInvalid saying %q", err, tc.want)
+				}
+			}()
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("SetKnobs panicked: %v", r)
+					}
+				}()
+				_, err := SetKnobs(tc.m, []string{"M=3"})
+				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("SetKnobs: error %v, want ErrInvalid saying %q", err, tc.want)
+				}
+			}()
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("Knobs panicked: %v", r)
+					}
+				}()
+				if k := Knobs(tc.m); tc.m == nil && k != nil {
+					t.Errorf("Knobs(nil) = %v, want none", k)
+				}
+			}()
+		})
+	}
+}
