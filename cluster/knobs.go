@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -228,17 +229,18 @@ func setKnob(f reflect.Value, s string) error {
 	switch f.Kind() {
 	case reflect.Float32, reflect.Float64:
 		x, err := strconv.ParseFloat(s, 64)
-		if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return fmt.Errorf("%q is out of range", s)
+		} else if err != nil {
 			return fmt.Errorf("%q is not a number", s)
 		}
 		f.SetFloat(x)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		x, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
+		if errors.Is(err, strconv.ErrRange) || (err == nil && f.OverflowInt(x)) {
+			return fmt.Errorf("%q is out of range", s)
+		} else if err != nil {
 			return fmt.Errorf("%q is not an integer", s)
-		}
-		if f.OverflowInt(x) {
-			return fmt.Errorf("%d out of range", x)
 		}
 		f.SetInt(x)
 	case reflect.Bool:

@@ -236,6 +236,10 @@ func TestSetKnobs(t *testing.T) {
 		{"a method without knobs says so", NJW{}, []string{"Gamma=1"}, nil, `method njw has no knob "Gamma" (it has no knobs)`},
 		{"not a number", HBisection{}, []string{"alpha=x"}, nil, `"x" is not a number`},
 		{"not an integer", orig, []string{"M=1.5"}, nil, `"1.5" is not an integer`},
+		// Numbers beyond the type's range were called "not an integer"
+		// ("not a number").
+		{"integer beyond int64", orig, []string{"M=99999999999999999999"}, nil, `"99999999999999999999" is out of range`},
+		{"float beyond float64", HBisection{}, []string{"alpha=1e400"}, nil, `"1e400" is out of range`},
 		{"bad enumeration", FastGE2BH{}, []string{"Variant=nope"}, nil, "Variant=nope"},
 	}
 	for _, tc := range cases {
