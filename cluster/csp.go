@@ -352,7 +352,7 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 		res, err = genSolve(ctx, prob, ss)
 		if err != nil && res == nil {
 			if errors.Is(err, ErrNumerical) || errors.Is(err, ErrInvalid) {
-				return nil, fmt.Errorf("cluster: csp: the pencil of L̄ and Q̄ − α/vol·I (α = %.4g, vol = %.4g): %w", sol.alpha, vol, err)
+				return nil, wrapMethod("csp", fmt.Errorf("the pencil of L̄ and Q̄ − α/vol·I (α = %.4g, vol = %.4g): %w", sol.alpha, vol, err))
 			}
 			return nil, err
 		}
