@@ -191,7 +191,11 @@ func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	}
 	warnings = append(warnings, sol.warnings...)
 	if len(sol.values) < p.K-1 {
-		return nil, fmt.Errorf("%w: csp: k = %d needs %d feasible eigenvectors, only %d are feasible at α = %.4g (λ_max(Q̄) = %.4g, vol = %.4g); lower AlphaFraction (seed 002 §6.1 reports FCSC infeasible for K > 2)", ErrInvalid, p.K, p.K-1, len(sol.values), sol.alpha, sol.qmax, sol.vol)
+		verb := "are"
+		if len(sol.values) == 1 {
+			verb = "is"
+		}
+		return nil, fmt.Errorf("%w: csp: k = %d needs %d feasible eigenvectors, only %d %s feasible at α = %.4g (λ_max(Q̄) = %.4g, vol = %.4g); lower AlphaFraction (seed 002 §6.1 reports FCSC infeasible for K > 2)", ErrInvalid, p.K, p.K-1, len(sol.values), verb, sol.alpha, sol.qmax, sol.vol)
 	}
 	m := p.K - 1
 	u := mat.NewDense(p.Graph.N(), m, nil)
