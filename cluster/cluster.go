@@ -208,7 +208,8 @@ type Method interface {
 	// Partition computes the partition of a Problem that Run has checked
 	// against Uses, with non-nil Settings. It returns an error wrapping
 	// ErrInvalid for a knob out of range or a problem the method cannot
-	// solve, and ctx.Err() when cancelled. Use Run instead of calling it.
+	// solve, and one wrapping ctx.Err() when cancelled. Use Run instead of
+	// calling it.
 	Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error)
 }
 

@@ -37,7 +37,9 @@ import (
 // kmeans.MaxRestarts], EigenSettings that eigen.Settings.Validate
 // refuses), a node of degree 0 the method cannot take included (those wrap
 // graph.ErrIsolated as well; see isolatedInvalid), and ErrNumerical for a
-// numerical failure; a cancelled ctx gives ctx.Err(). Cost: O(n + number of
+// numerical failure; a cancelled ctx gives ctx.Err() before the method
+// runs and an error wrapping it after (test with errors.Is, not ==;
+// "cluster: eigensolver: context canceled"). Cost: O(n + number of
 // pairs) for the checks (O(n·d) with feature rows, O(rows·cols) with a
 // dense bipartite matrix, O(nnz) with one that has Row(i) ([]int32,
 // []float64), such as dataset.Sparse), then the method's.
