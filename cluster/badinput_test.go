@@ -215,6 +215,10 @@ func TestRegistryMethodsOnDegenerateProblems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	matching, err := graph.FromEdges(8, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 2, J: 3, W: 1}, {I: 4, J: 5, W: 1}, {I: 6, J: 7, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	constX := mat.NewDense(8, 2, nil)
 	for i := 0; i < 8; i++ {
 		constX.Set(i, 0, 3)
@@ -230,6 +234,10 @@ func TestRegistryMethodsOnDegenerateProblems(t *testing.T) {
 		{"must-link and cannot-link on one pair", with(func(p *Problem) { p.Constraints = badPairs(mlPair(0, 1), clPair(1, 0), mlPair(4, 5)) })},
 		{"repeated pairs", with(func(p *Problem) {
 			p.Constraints = badPairs(mlPair(0, 1), mlPair(1, 0), mlPair(0, 1), clPair(0, 4), clPair(4, 0))
+		})},
+		{"cannot-links on every edge", with(func(p *Problem) {
+			p.Graph = matching
+			p.Constraints = badPairs(clPair(0, 1), clPair(2, 3), clPair(4, 5), clPair(6, 7))
 		})},
 		{"cannot-link triangle, k = 2", with(func(p *Problem) { p.Constraints = badPairs(clPair(0, 1), clPair(1, 2), clPair(0, 2)) })},
 		{"must-links join every node", with(func(p *Problem) {

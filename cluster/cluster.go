@@ -111,7 +111,7 @@ type Settings struct {
 	Seed uint64
 	// Restarts is the number of k-means restarts; the best run is kept. If
 	// Restarts is 0, the method's default is used (10 unless documented).
-	// A negative Restarts is an error.
+	// A negative Restarts, or one above kmeans.MaxRestarts, is an error.
 	Restarts int
 	// Eigen is the eigensolver used for spectral embeddings. If nil, the dense
 	// solver is used for n ≤ DenseLimit and the iterative one otherwise.
@@ -208,7 +208,8 @@ type Method interface {
 	// Partition computes the partition of a Problem that Run has checked
 	// against Uses, with non-nil Settings. It returns an error wrapping
 	// ErrInvalid for a knob out of range or a problem the method cannot
-	// solve, and ctx.Err() when cancelled. Use Run instead of calling it.
+	// solve, and one wrapping ctx.Err() when cancelled. Use Run instead of
+	// calling it.
 	Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error)
 }
 

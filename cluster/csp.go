@@ -191,7 +191,11 @@ func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	}
 	warnings = append(warnings, sol.warnings...)
 	if len(sol.values) < p.K-1 {
-		return nil, fmt.Errorf("%w: csp: k = %d needs %d feasible eigenvectors, only %d are feasible at α = %.4g (λ_max(Q̄) = %.4g, vol = %.4g); lower AlphaFraction (seed 002 §6.1 reports FCSC infeasible for K > 2)", ErrInvalid, p.K, p.K-1, len(sol.values), sol.alpha, sol.qmax, sol.vol)
+		verb := "are"
+		if len(sol.values) == 1 {
+			verb = "is"
+		}
+		return nil, fmt.Errorf("%w: csp: k = %d needs %d feasible eigenvectors, only %d %s feasible at α = %.4g (λ_max(Q̄) = %.4g, vol = %.4g); lower AlphaFraction (seed 002 §6.1 reports FCSC infeasible for K > 2)", ErrInvalid, p.K, p.K-1, len(sol.values), verb, sol.alpha, sol.qmax, sol.vol)
 	}
 	m := p.K - 1
 	u := mat.NewDense(p.Graph.N(), m, nil)
@@ -352,7 +356,7 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 		res, err = genSolve(ctx, prob, ss)
 		if err != nil && res == nil {
 			if errors.Is(err, ErrNumerical) || errors.Is(err, ErrInvalid) {
-				return nil, fmt.Errorf("cluster: csp: the pencil of L̄ and Q̄ − α/vol·I (α = %.4g, vol = %.4g): %w", sol.alpha, vol, err)
+				return nil, wrapMethod("csp", fmt.Errorf("the pencil of L̄ and Q̄ − α/vol·I (α = %.4g, vol = %.4g): %w", sol.alpha, vol, err))
 			}
 			return nil, err
 		}

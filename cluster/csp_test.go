@@ -712,7 +712,8 @@ func TestCSPKWay(t *testing.T) {
 			p := &Problem{Graph: g, K: 3, Constraints: c.set}
 			_, err := Run(context.Background(), CSP{AlphaFraction: c.frac}, p, &Settings{Seed: 1})
 			if c.feasible < 2 {
-				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "k = 3 needs 2 feasible eigenvectors") {
+				// "only 1 is feasible": the message said "only 1 are".
+				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "k = 3 needs 2 feasible eigenvectors, only 1 is feasible at α") {
 					t.Errorf("k = 3 with %d feasible vector: error %v", c.feasible, err)
 				}
 				p2 := &Problem{Graph: g, K: 2, Constraints: c.set}

@@ -99,11 +99,11 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	}
 	pr, err := solvePencil(ctx, lg, lh, p.K, opt, s)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: fast-ge: %w", err)
+		return nil, wrapMethod("fast-ge", err)
 	}
 	u := pr.vectors
 	if err := fastGENormalize(u, d, lh); err != nil {
-		return nil, fmt.Errorf("cluster: fast-ge: %w", err)
+		return nil, wrapMethod("fast-ge", err)
 	}
 	res, err := partition(ctx, u, p.K, s.derive(streamFastGE), fastGERestarts, violationSelect(pairs))
 	if err != nil {

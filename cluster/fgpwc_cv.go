@@ -116,7 +116,8 @@ func fgpwcGrid(ml, cl []float64) ([][2]float64, error) {
 //
 // The embedding and X₀ are computed once; grid points run concurrently
 // (GOMAXPROCS at a time), but score is never called concurrently. A NaN
-// score counts as −Inf. Errors are those of Partition.
+// score counts as −Inf. Errors are those of Run (about p, f's knobs and
+// s).
 func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigmaCL []float64, score func(*Result) float64) (*FGPWCTuning, error) {
 	if score == nil {
 		return nil, fmt.Errorf("%w: fgpwc: Tune needs a score function", ErrInvalid)
@@ -191,6 +192,9 @@ func (f FGPWC) CrossValidate(ctx context.Context, p *Problem, s *Settings, sigma
 // prepareGrid is the common start of Tune and CrossValidate: f with its
 // defaults, the prepared problem, and the grids (the paper's for nil).
 func (f FGPWC) prepareGrid(ctx context.Context, p *Problem, s *Settings, sigmaML, sigmaCL []float64) (FGPWC, *fgpwcPrep, []float64, []float64, error) {
+	if err := s.validate(f.Name()); err != nil {
+		return f, nil, nil, nil, err
+	}
 	if sigmaML == nil {
 		sigmaML = fgpwcGridML()
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -62,6 +63,9 @@ type FGPWCWarm struct {
 // embedding depends on the constraints, are errors wrapping ErrInvalid.
 // Cost: that of Embed (the m+1 smallest eigenpairs of the Laplacian).
 func (f FGPWC) NewState(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCState, error) {
+	if err := s.validate(f.Name()); err != nil {
+		return nil, err
+	}
 	if f.Imprint {
 		return nil, fmt.Errorf("%w: fgpwc: a state reuses the embedding of the plain graph, but Imprint embeds the graph with the constraints imprinted", ErrInvalid)
 	}
@@ -101,8 +105,9 @@ func (st *FGPWCState) Reset() { st.prevX, st.prevL, st.prevK = nil, nil, 0 }
 // partition (see FGPWCWarm). The first call, and any call with the zero
 // FGPWCWarm, equals Run(ctx, st.Method(), p, s). Warm calls fall back to
 // the cold path when FGPWC.AutoTune or IterCV is set (they re-fit on
-// folds) or when there is no previous call. The new X* and labels are kept
-// for the next call whatever w says.
+// folds) or when there is no previous call; they check p, the knobs and s
+// and finish the Result (warnings, Runtime) as Run does. The new X* and
+// labels are kept for the next call whatever w says.
 //
 // Cost of a warm call, with K constraints, an n×m basis and k clusters:
 // O(K·m²) per evaluation of F for at most MaxIter descent steps, n·m² for
@@ -110,8 +115,12 @@ func (st *FGPWCState) Reset() { st.prevX, st.prevL, st.prevK = nil, nil, 0 }
 // iteration (the run started from the previous partition typically takes
 // few iterations). No eigenvector is computed.
 func (st *FGPWCState) Cluster(ctx context.Context, p *Problem, s *Settings, w FGPWCWarm) (*Result, error) {
+	start := time.Now()
 	if p == nil || p.Graph != st.g {
 		return nil, fmt.Errorf("%w: fgpwc: the state was made for another graph", ErrInvalid)
+	}
+	if err := s.validate(st.f.Name()); err != nil {
+		return nil, err
 	}
 	warm := (w.Descent || w.KMeans) && st.Warm()
 	var res *Result
@@ -129,6 +138,9 @@ func (st *FGPWCState) Cluster(ctx context.Context, p *Problem, s *Settings, w FG
 	} else {
 		res, x, err = st.warm(ctx, p, s.orDefault(), w)
 		if err != nil {
+			return nil, err
+		}
+		if err := finish(st.f.Name(), st.f.Uses(), p, res, start); err != nil {
 			return nil, err
 		}
 	}
@@ -202,9 +214,6 @@ func (st *FGPWCState) warm(ctx context.Context, p *Problem, s *Settings, w FGPWC
 		res.Labels, err = fgpwcKMeans(ctx, emb, k, pairs, restarts(s, fgpwcKMeansRuns), s.Seed, s)
 	}
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkResult(cfg.Name(), p, res); err != nil {
 		return nil, nil, err
 	}
 	return res, d.x, nil

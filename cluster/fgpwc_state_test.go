@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -280,5 +281,94 @@ func BenchmarkFGPWCStateRecluster100k(b *testing.B) {
 			f.M = 32
 			benchmarkFGPWCStateRecluster(b, 100000, *f, c.w)
 		})
+	}
+}
+
+// TestFGPWCEntryPointsValidateSettings: FGPWC's entry points other than
+// Run (Embed, NewState, Tune, CrossValidate, and FGPWCState.Cluster on its
+// warm path) refuse Settings out of range as Run does, with an error
+// wrapping ErrInvalid that names the field. Before, a negative Restarts
+// silently meant the default and an unknown Repair was ignored, though
+// Settings.Restarts documents the negative value as an error.
+func TestFGPWCEntryPointsValidateSettings(t *testing.T) {
+	p, _ := fgpwcStateProblem(t)
+	ctx := context.Background()
+	f := stateFGPWC()
+	st, err := f.NewState(ctx, p.Graph, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Cluster(ctx, p, nil, FGPWCWarm{}); err != nil {
+		t.Fatal(err)
+	}
+	one := []float64{0.5}
+	entries := []struct {
+		name string
+		call func(s *Settings) error
+	}{
+		{"Embed", func(s *Settings) error { _, err := f.Embed(ctx, p.Graph, s); return err }},
+		{"NewState", func(s *Settings) error { _, err := f.NewState(ctx, p.Graph, s); return err }},
+		{"Tune", func(s *Settings) error {
+			_, err := f.Tune(ctx, p, s, one, one, func(*Result) float64 { return 0 })
+			return err
+		}},
+		{"CrossValidate", func(s *Settings) error { _, err := f.CrossValidate(ctx, p, s, one, one); return err }},
+		{"FGPWCState.Cluster warm", func(s *Settings) error {
+			_, err := st.Cluster(ctx, p, s, FGPWCWarm{Descent: true, KMeans: true})
+			return err
+		}},
+	}
+	for _, bad := range []struct {
+		name string
+		s    *Settings
+		want string
+	}{
+		{"negative restarts", &Settings{Restarts: -1}, "Settings.Restarts = -1"},
+		{"restarts above kmeans.MaxRestarts", &Settings{Restarts: 1 << 21}, "Settings.Restarts = 2097152"},
+		{"unknown repair", &Settings{Repair: 9}, "Settings.Repair = 9"},
+	} {
+		for _, e := range entries {
+			t.Run(bad.name+"/"+e.name, func(t *testing.T) {
+				err := e.call(bad.s)
+				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "fgpwc: "+bad.want) {
+					t.Errorf("error %v, want ErrInvalid saying %q", err, "fgpwc: "+bad.want)
+				}
+			})
+		}
+	}
+}
+
+// TestFGPWCStateWarmFinishesLikeRun: a warm call's Result is finished as
+// Run finishes one: its Runtime is the call's wall-clock time and it
+// carries Run's warnings about side information FGPWC ignores (first) and
+// about a collapsed partition (last). Before, a warm call returned Runtime
+// 0 and none of these warnings.
+func TestFGPWCStateWarmFinishesLikeRun(t *testing.T) {
+	p, _ := fgpwcStateProblem(t)
+	ctx := context.Background()
+	st, err := stateFGPWC().NewState(ctx, p.Graph, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := *p
+	q.Features = mat.NewDense(p.Graph.N(), 1, nil) // FGPWC clusters the graph
+	cold, err := st.Cluster(ctx, &q, nil, FGPWCWarm{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, err := st.Cluster(ctx, &q, nil, FGPWCWarm{Descent: true, KMeans: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		name string
+		res  *Result
+	}{{"cold", cold}, {"warm", warm}} {
+		if r.res.Runtime <= 0 {
+			t.Errorf("%s: Runtime = %v, want > 0", r.name, r.res.Runtime)
+		}
+		if len(r.res.Warnings) == 0 || !strings.Contains(r.res.Warnings[0], "fgpwc ignores the feature rows") {
+			t.Errorf("%s: warnings %q, want first the one about the ignored feature rows", r.name, r.res.Warnings)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -28,9 +29,12 @@ type Knob struct {
 }
 
 // Knobs returns the knobs of m in declaration order, fields of embedded
-// structs included. m must be a struct or a pointer to one; other methods
-// have no knobs.
+// structs included. m must be a struct or a pointer to one; other methods,
+// and a nil m, have no knobs.
 func Knobs(m Method) []Knob {
+	if m == nil {
+		return nil
+	}
 	t := reflect.TypeOf(m)
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -52,11 +56,11 @@ func Knobs(m Method) []Knob {
 // knob of m whose value lies outside its range tag, or whose range tag
 // cannot be parsed (a bug of the method, reported rather than ignored).
 func checkKnobs(m Method) error {
+	if err := nilMethod(m); err != nil {
+		return err
+	}
 	v := reflect.ValueOf(m)
 	if v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return fmt.Errorf("%w: %s: nil method", ErrInvalid, m.Name())
-		}
 		v = v.Elem()
 	}
 	if v.Kind() != reflect.Struct {
@@ -87,6 +91,19 @@ func checkKnobs(m Method) error {
 		if !ok {
 			return fmt.Errorf("%w: %s: %s = %v is outside its range %s", ErrInvalid, m.Name(), f.Name, x, r)
 		}
+	}
+	return nil
+}
+
+// nilMethod returns an error wrapping ErrInvalid when m is nil or a nil
+// pointer (a *FGPWC declared and never assigned), whose Name and Uses
+// would panic, and nil otherwise.
+func nilMethod(m Method) error {
+	if m == nil {
+		return fmt.Errorf("%w: no method", ErrInvalid)
+	}
+	if v := reflect.ValueOf(m); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Errorf("%w: nil method %T", ErrInvalid, m)
 	}
 	return nil
 }
@@ -131,9 +148,13 @@ func inRange(x float64, r string) (bool, error) {
 // ("Name=value", names case-insensitive, fields of embedded structs
 // included) set; m itself is not modified. Numbers, booleans, strings and
 // types with Set(string) or UnmarshalText are supported. The error names
-// the setting and, for an unknown name, lists m's knobs. Range checks are
-// left to Run (see Knob). Cost: O(len(settings) · fields).
+// the setting and, for an unknown name, lists m's knobs; a nil m (or nil
+// pointer) is an error too. All wrap ErrInvalid. Range checks are left to
+// Run (see Knob). Cost: O(len(settings) · fields).
 func SetKnobs(m Method, settings []string) (Method, error) {
+	if err := nilMethod(m); err != nil {
+		return nil, err
+	}
 	if len(settings) == 0 {
 		return m, nil
 	}
@@ -210,17 +231,18 @@ func setKnob(f reflect.Value, s string) error {
 	switch f.Kind() {
 	case reflect.Float32, reflect.Float64:
 		x, err := strconv.ParseFloat(s, 64)
-		if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return fmt.Errorf("%q is out of range", s)
+		} else if err != nil {
 			return fmt.Errorf("%q is not a number", s)
 		}
 		f.SetFloat(x)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		x, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
+		if errors.Is(err, strconv.ErrRange) || (err == nil && f.OverflowInt(x)) {
+			return fmt.Errorf("%q is out of range", s)
+		} else if err != nil {
 			return fmt.Errorf("%q is not an integer", s)
-		}
-		if f.OverflowInt(x) {
-			return fmt.Errorf("%d out of range", x)
 		}
 		f.SetInt(x)
 	case reflect.Bool:

@@ -177,8 +177,10 @@ func TestKnobValuesThatUsedToGiveNaN(t *testing.T) {
 	}
 }
 
-// Run refuses a result with a NaN objective or embedding, or labels that
-// are not a partition into 0…K−1.
+// Run refuses a result with a NaN objective, eigenvalue or embedding, or
+// labels that are not a partition into 0…K−1. (Before, a non-finite
+// eigenvalue passed: Spectral Learning's σ = 1 − λ/d_max reached the
+// caller as NaN with a nil error when the cannot-links left no edge.)
 func TestRunRefusesNonFiniteResults(t *testing.T) {
 	g, _ := roMoons(t, 20, 1)
 	p := &Problem{Graph: g, K: 2}
@@ -188,6 +190,8 @@ func TestRunRefusesNonFiniteResults(t *testing.T) {
 	}{
 		{"NaN objective", &Result{Labels: make([]int, 20), K: 2, Objective: math.NaN()}},
 		{"Inf embedding", &Result{Labels: make([]int, 20), K: 2, Embedding: matWith(20, 2, 3, 1, math.Inf(1))}},
+		{"NaN eigenvalue", &Result{Labels: make([]int, 20), K: 2, Eigenvalues: []float64{0, math.NaN()}}},
+		{"-Inf eigenvalue", &Result{Labels: make([]int, 20), K: 2, Eigenvalues: []float64{math.Inf(-1), 0.5}}},
 		{"label out of range", &Result{Labels: append([]int{0, 1, 2}, make([]int, 17)...), K: 2}},
 		{"too few labels", &Result{Labels: make([]int, 19), K: 2}},
 	} {
@@ -234,6 +238,10 @@ func TestSetKnobs(t *testing.T) {
 		{"a close knob is suggested, any case", orig, []string{"rownormalise=false"}, nil, `no knob "rownormalise": did you mean RowNormalize? (knobs: `},
 		{"not a number", HBisection{}, []string{"alpha=x"}, nil, `"x" is not a number`},
 		{"not an integer", orig, []string{"M=1.5"}, nil, `"1.5" is not an integer`},
+		// Numbers beyond the type's range were called "not an integer"
+		// ("not a number").
+		{"integer beyond int64", orig, []string{"M=99999999999999999999"}, nil, `"99999999999999999999" is out of range`},
+		{"float beyond float64", HBisection{}, []string{"alpha=1e400"}, nil, `"1e400" is out of range`},
 		{"bad enumeration", FastGE2BH{}, []string{"Variant=nope"}, nil, "Variant=nope"},
 	}
 	for _, tc := range cases {

@@ -1,9 +1,15 @@
 package cluster
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
 )
 
 // TestMethodError: a method's error names the package once, keeps the
@@ -22,5 +28,58 @@ func TestMethodError(t *testing.T) {
 	}
 	if wrapMethod("x", nil) != nil {
 		t.Error("nil wraps to non-nil")
+	}
+}
+
+// TestMethodErrorsNamePackageOnce: the errors of the pencil methods (a
+// solver that cannot take B, too few finite eigenvalues) and of the
+// must-link methods' group-graph cut name the package once. Before,
+// fast-ge said "cluster: fast-ge: cluster: invalid problem: cluster:
+// generalized eigenproblem: …", csp "cluster: csp: the pencil …: cluster:
+// invalid problem: …" and ml-noa-ssc "cluster: ml-noa-ssc: normalized cut
+// of the group graph: cluster: invalid problem: cluster: graph: …".
+func TestMethodErrorsNamePackageOnce(t *testing.T) {
+	g, truth := roMoons(t, 40, 1)
+	pairs := &constraint.Set{N: 40}
+	for i := 0; i < 40; i += 4 {
+		kind := constraint.CannotLink
+		if truth[i] == truth[(i+7)%40] {
+			kind = constraint.MustLink
+		}
+		pairs.Pairs = append(pairs.Pairs, constraint.Pair{I: i, J: (i + 7) % 40, Kind: kind})
+	}
+	lanczos := &Settings{Seed: 1, Eigen: &eigen.Lanczos{}}
+	// An edgeless graph: the core rule keeps every node (none has an
+	// edge) and the group graph of the must-links has no edge, which the
+	// normalized cut refuses.
+	edgeless, err := graph.FromEdges(6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	smallPairs := &constraint.Set{N: 6, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 0, J: 2, Kind: constraint.CannotLink}}}
+	for _, tc := range []struct {
+		name   string
+		m      Method
+		p      *Problem
+		s      *Settings
+		prefix string
+	}{
+		{"fast-ge, Lanczos", FastGE{}, &Problem{Graph: g, K: 2, Constraints: pairs}, lanczos, "cluster: fast-ge: invalid problem: eigensolver *eigen.Lanczos"},
+		{"fast-ge, k = n", FastGE{}, &Problem{Graph: g, K: 40, Constraints: pairs}, nil, "cluster: fast-ge: invalid problem: generalized eigenproblem: only "},
+		{"csp, Lanczos", CSP{}, &Problem{Graph: g, K: 2, Constraints: pairs}, lanczos, "cluster: csp: the pencil of L̄ and Q̄ − α/vol·I"},
+		{"ml-noa-ssc, edgeless graph", MLNOASSC{}, &Problem{Graph: edgeless, K: 2, Constraints: smallPairs}, nil, "cluster: ml-noa-ssc: normalized cut of the group graph: invalid problem: graph: isolated node"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(context.Background(), tc.m, tc.p, tc.s)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, tc.prefix) || strings.Count(msg, "cluster: ") != 1 {
+				t.Errorf("error %q, want one starting %q that names the package once", msg, tc.prefix)
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("error %v does not wrap ErrInvalid", err)
+			}
+		})
 	}
 }

@@ -377,7 +377,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 		// degrees heterogeneous by construction.
 		cut, err := Run(ctx, ShiMalik{}, &Problem{Graph: wm, K: k, Regularize: exactLaplacian}, s.derive(streamPairNcut))
 		if err != nil {
-			return nil, fmt.Errorf("cluster: %s: normalized cut of the group graph: %w", name, err)
+			return nil, wrapMethod(name, fmt.Errorf("normalized cut of the group graph: %w", err))
 		}
 		copy(q, cut.Labels)
 	}

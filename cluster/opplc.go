@@ -134,7 +134,7 @@ func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		return nil, fmt.Errorf("%w: opplc: θ = %v, want 0 ≤ θ < 1", ErrInvalid, o.Theta)
 	}
 	if !(o.Alpha > -o.Theta) || math.IsInf(o.Alpha, 1) {
-		return nil, fmt.Errorf("%w: opplc: α = %v ≤ −θ = %v, want α > −θ (the Pitman–Yor range; NewOPPLC gives α = 0, θ = 0.1)", ErrInvalid, o.Alpha, -o.Theta)
+		return nil, fmt.Errorf("%w: opplc: α = %v ≤ −θ = %v, want α > −θ (the Pitman–Yor range; NewOPPLC gives α = 0, θ = 0.1)", ErrInvalid, o.Alpha, 0-o.Theta) // 0 − θ: never "-0"
 	}
 	if o.Scale != OPPLCScaleNone && o.Scale != OPPLCScaleMax {
 		return nil, fmt.Errorf("%w: opplc: unknown scale %d", ErrInvalid, int(o.Scale))

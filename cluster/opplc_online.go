@@ -114,10 +114,16 @@ type opplcState struct {
 	labels, size, forbid []int
 }
 
-// check validates x, the cannot-links and w's length.
+// check validates the parameters (w non-empty and finite, θ ∈ [0, 1),
+// α > −θ) and the cannot-links against x.
 func (m *OPPLCOnline) check(x PairFeatures, cl *constraint.Set) error {
 	if len(m.W) == 0 {
 		return fmt.Errorf("%w: opplc online: empty weight vector", ErrInvalid)
+	}
+	for j, v := range m.W {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: opplc online: W[%d] = %v, want a finite weight", ErrInvalid, j, v)
+		}
 	}
 	if !(m.Theta >= 0 && m.Theta < 1) || !(m.Alpha > -m.Theta) || math.IsInf(m.Alpha, 0) {
 		return fmt.Errorf("%w: opplc online: α = %v, θ = %v, want 0 ≤ θ < 1 and α > −θ", ErrInvalid, m.Alpha, m.Theta)
@@ -181,7 +187,10 @@ func (st *opplcState) assign(i, c int) {
 
 // Predict partitions the nodes of x in order by Alg. 17 with the learned
 // scores, honouring the cannot-links of cl (nil for none; must-links are
-// ignored). Labels are numbered in order of first node. Cost O(n²d + C).
+// ignored). Labels are numbered in order of first node. Errors wrap
+// ErrInvalid for parameters out of range (W empty or not finite, θ ∉ [0,
+// 1), α ≤ −θ) or cl not on x's nodes, and are ctx.Err() when ctx is
+// cancelled. Cost O(n²d + C).
 func (m *OPPLCOnline) Predict(ctx context.Context, x PairFeatures, cl *constraint.Set) ([]int, error) {
 	if err := m.check(x, cl); err != nil {
 		return nil, err

@@ -2,8 +2,10 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/tether-sc/tether/pitmanyor"
@@ -173,4 +175,35 @@ func pairARI(truth, pred []int) float64 {
 	all := float64(n*(n-1)) / 2
 	exp := a * b / all
 	return (both - exp) / ((a+b)/2 - exp)
+}
+
+// TestOPPLCOnlineRefusesBadParameters: Predict and Learn refuse
+// parameters out of range with an error wrapping ErrInvalid that names
+// them. Before, a NaN or infinite weight in W (an exported field) made
+// every score NaN, so Predict put every node in a cluster of its own with
+// a nil error.
+func TestOPPLCOnlineRefusesBadParameters(t *testing.T) {
+	x, truth := toyPairs(t, 12, 0.1, 3)
+	for _, tc := range []struct {
+		name string
+		set  func(m *OPPLCOnline)
+		want string
+	}{
+		{"NaN weight", func(m *OPPLCOnline) { m.W[1] = math.NaN() }, "W[1] = NaN"},
+		{"infinite weight", func(m *OPPLCOnline) { m.W[0] = math.Inf(-1) }, "W[0] = -Inf"},
+		{"θ = 1", func(m *OPPLCOnline) { m.Theta = 1 }, "θ = 1"},
+		{"no weights", func(m *OPPLCOnline) { m.W = nil }, "empty weight vector"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := NewOPPLCOnline(3)
+			m.W = []float64{1, -0.5, 0.2}
+			tc.set(m)
+			if l, err := m.Predict(context.Background(), x, nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Predict: labels %v, error %v, want ErrInvalid saying %q", l, err, tc.want)
+			}
+			if _, err := m.Learn(context.Background(), x, nil, truth); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Learn: error %v, want ErrInvalid saying %q", err, tc.want)
+			}
+		})
+	}
 }

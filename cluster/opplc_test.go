@@ -206,7 +206,8 @@ func TestOPPLCBadInput(t *testing.T) {
 		{"θ < 0", OPPLC{Alpha: 1, Theta: -0.1}, good, "Theta = -0.1 is outside"},
 		{"α = −θ", OPPLC{Alpha: -0.2, Theta: 0.2}, good, "want α > −θ"},
 		{"α < −θ", OPPLC{Alpha: -0.5, Theta: 0.2}, good, "want α > −θ"},
-		{"zero value", OPPLC{}, good, "want α > −θ"},
+		// The bound printed "−θ = -0" (the negated zero) for θ = 0.
+		{"zero value", OPPLC{}, good, "α = 0 ≤ −θ = 0, want α > −θ"},
 		{"α NaN", OPPLC{Alpha: math.NaN(), Theta: 0.2}, good, "Alpha = NaN"},
 		{"unknown scale", OPPLC{Alpha: 1, Theta: 0.2, Scale: 7}, good, "unknown scale"},
 	} {

@@ -184,7 +184,7 @@ func (m PLMeans) params() (plParams, error) {
 		return p, fmt.Errorf("%w: plmeans: θ = %v, want 0 ≤ θ < 1", ErrInvalid, p.theta)
 	}
 	if !(p.alpha > -p.theta) || math.IsInf(p.alpha, 1) {
-		return p, fmt.Errorf("%w: plmeans: α = %v, want a finite α > −θ = %v", ErrInvalid, p.alpha, -p.theta)
+		return p, fmt.Errorf("%w: plmeans: α = %v, want a finite α > −θ = %v", ErrInvalid, p.alpha, 0-p.theta) // 0 − θ: never "-0"
 	}
 	if !(p.sigma > 0) || math.IsInf(p.sigma, 1) {
 		return p, fmt.Errorf("%w: plmeans: σ = %v, want a finite σ > 0", ErrInvalid, p.sigma)

@@ -590,6 +590,8 @@ func TestPLMeansBadInput(t *testing.T) {
 		{"theta<0", PLMeans{Kernel: PLFeatures, Alpha: 0.5, Theta: -0.1}, &Problem{Features: x}, ErrInvalid, "-0.1"},
 		{"alpha=-theta", PLMeans{Kernel: PLFeatures, Alpha: -0.2, Theta: 0.2}, &Problem{Features: x}, ErrInvalid, "α = -0.2"},
 		{"alpha<-theta", PLMeans{Kernel: PLFeatures, Alpha: -0.5, Theta: 0.2}, &Problem{Features: x}, ErrInvalid, "α = -0.5"},
+		// The bound printed "−θ = -0" (the negated zero) for θ = 0.
+		{"alpha<0=theta", PLMeans{Kernel: PLFeatures, Alpha: -0.5, Theta: 0}, &Problem{Features: x}, ErrInvalid, "α = -0.5, want a finite α > −θ = 0"},
 		{"alpha=0 theta=0.0", PLMeans{Kernel: PLFeatures, Alpha: 0, Theta: 1e-300, Sigma: 1}, &Problem{Features: x}, nil, ""},
 		{"nan feature", PLMeans{Kernel: PLFeatures}, &Problem{Features: nan}, ErrInvalid, "NaN"},
 		{"no features", PLMeans{Kernel: PLFeatures}, &Problem{Graph: iso}, ErrInvalid, "Features"},

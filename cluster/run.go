@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/kmeans"
 )
 
 // Run partitions p with method m: the one lifecycle every method goes
@@ -31,16 +32,22 @@ import (
 // no method is called: the result is the one partition into one cluster,
 // with no diagnostics.
 //
-// Errors wrap ErrInvalid for an ill-posed problem, Settings out of range
-// (a negative Restarts, EigenSettings that eigen.Settings.Validate
-// refuses), a node of degree 0 the
-// method cannot take included (those wrap graph.ErrIsolated as well; see
-// isolatedInvalid), and ErrNumerical for a numerical failure; a cancelled
-// ctx gives ctx.Err(). Cost: O(n + number of pairs) for the checks (O(n·d) with
-// feature rows, O(rows·cols) with a dense bipartite matrix, O(nnz) with one
-// that has Row(i) ([]int32, []float64), such as dataset.Sparse), then the method's.
+// Errors wrap ErrInvalid for a nil m (or nil pointer), an ill-posed
+// problem, Settings out of range (a Restarts outside [0,
+// kmeans.MaxRestarts], EigenSettings that eigen.Settings.Validate
+// refuses), a node of degree 0 the method cannot take included (those wrap
+// graph.ErrIsolated as well; see isolatedInvalid), and ErrNumerical for a
+// numerical failure; a cancelled ctx gives ctx.Err() before the method
+// runs and an error wrapping it after (test with errors.Is, not ==;
+// "cluster: eigensolver: context canceled"). Cost: O(n + number of
+// pairs) for the checks (O(n·d) with feature rows, O(rows·cols) with a
+// dense bipartite matrix, O(nnz) with one that has Row(i) ([]int32,
+// []float64), such as dataset.Sparse), then the method's.
 func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error) {
 	start := time.Now()
+	if err := nilMethod(m); err != nil {
+		return nil, err
+	}
 	u := m.Uses()
 	if err := validate(m.Name(), u, p); err != nil {
 		return nil, err
@@ -67,20 +74,34 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 	if err != nil {
 		return nil, isolatedInvalid(m.Name(), u, p, err)
 	}
-	if err := checkResult(m.Name(), p, res); err != nil {
+	if err := finish(m.Name(), u, p, res, start); err != nil {
 		return nil, err
 	}
-	if w := ignored(m.Name(), u, p); len(w) > 0 {
+	return res, nil
+}
+
+// finish completes res, the partition of p by the method name declaring u,
+// as Run does after the method: it refuses a Result that is not a finite
+// partition (checkResult), puts the warnings about side information the
+// method ignores first and those about empty clusters and a collapse last,
+// and sets Runtime to the time since start. Run and the warm path of
+// FGPWCState.Cluster, which bypasses Run, share it. Cost O(n·m) for an
+// n×m embedding.
+func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error {
+	if err := checkResult(name, p, res); err != nil {
+		return err
+	}
+	if w := ignored(name, u, p); len(w) > 0 {
 		res.Warnings = append(w, res.Warnings...)
 	}
-	if w := emptyClusters(m.Name(), res); w != "" {
+	if w := emptyClusters(name, res); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
-	if w := collapsed(m.Name(), res); w != "" {
+	if w := collapsed(name, res); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	res.Runtime = time.Since(start)
-	return res, nil
+	return nil
 }
 
 // isolatedInvalid returns err, wrapped in ErrInvalid too when it wraps
@@ -176,19 +197,25 @@ func collapsed(name string, res *Result) string {
 }
 
 // ErrNumerical is wrapped by errors reporting a numerical failure: a
-// result whose objective or embedding is not finite, which no method
-// returns on valid input and which Run never passes on as a partition.
+// result whose objective, eigenvalues or embedding are not finite, which
+// no method returns on valid input and which Run never passes on as a
+// partition.
 var ErrNumerical = errors.New("cluster: numerical failure")
 
 // checkResult rejects a Result that is not a partition of p's nodes into
-// 0…K−1, or whose Objective or Embedding holds a NaN or an infinity.
-// Cost O(n·m) for an n×m embedding.
+// 0…K−1, or whose Objective, Eigenvalues or Embedding holds a NaN or an
+// infinity. Cost O(n·m) for an n×m embedding.
 func checkResult(name string, p *Problem, res *Result) error {
 	if res == nil {
 		return fmt.Errorf("%w: %s returned no result", ErrNumerical, name)
 	}
 	if math.IsNaN(res.Objective) || math.IsInf(res.Objective, 0) {
 		return fmt.Errorf("%w: %s: objective = %v; a knob or the data may be out of floating-point range", ErrNumerical, name, res.Objective)
+	}
+	for j, v := range res.Eigenvalues {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %s: eigenvalue %d = %v; a knob or the data may be out of floating-point range", ErrNumerical, name, j, v)
+		}
 	}
 	if res.Embedding != nil {
 		if err := finiteRows(res.Embedding); err != nil {
@@ -208,18 +235,21 @@ func checkResult(name string, p *Problem, res *Result) error {
 }
 
 // validate returns an error wrapping ErrInvalid, naming the method and the
-// field, when s (nil: the defaults) has a negative Restarts,
-// EigenSettings out of range (eigen.Settings.Validate) or an unknown
-// Repair: the caller's
-// mistake, refused before the method runs rather than ignored by the
-// methods that read neither, or reported as an internal failure of
-// k-means or of the eigensolver by the others. Cost O(1).
+// field, when s (nil: the defaults) has a Restarts outside [0,
+// kmeans.MaxRestarts], EigenSettings out of range (eigen.Settings.Validate)
+// or an unknown Repair: the caller's mistake, refused before the method
+// runs rather than ignored by the methods that read neither, or reported
+// as an internal failure of k-means or of the eigensolver by the others.
+// Cost O(1).
 func (s *Settings) validate(name string) error {
 	if s == nil {
 		return nil
 	}
 	if s.Restarts < 0 {
 		return fmt.Errorf("%w: %s: Settings.Restarts = %d, want ≥ 0 (0: the method's default)", ErrInvalid, name, s.Restarts)
+	}
+	if s.Restarts > kmeans.MaxRestarts {
+		return fmt.Errorf("%w: %s: Settings.Restarts = %d, want ≤ kmeans.MaxRestarts = %d", ErrInvalid, name, s.Restarts, kmeans.MaxRestarts)
 	}
 	if err := s.EigenSettings.Validate(); err != nil {
 		return fmt.Errorf("%w: %s: Settings.EigenSettings: %w", ErrInvalid, name, err)

@@ -349,6 +349,9 @@ func TestRunValidatesSettings(t *testing.T) {
 		{"eigen defaults", &Settings{EigenSettings: &eigen.Settings{}}, ""},
 		{"eigen tol 1e-6, 50 iterations", &Settings{EigenSettings: &eigen.Settings{Tol: 1e-6, MaxIter: 50}}, ""},
 		{"negative restarts", &Settings{Restarts: -3}, "Settings.Restarts = -3"},
+		// Before, a count above kmeans.MaxRestarts reached k-means, whose
+		// per-restart slices exhausted memory (a fatal error) at 1 << 40.
+		{"restarts above kmeans.MaxRestarts", &Settings{Restarts: 1 << 40}, "Settings.Restarts = 1099511627776, want ≤ kmeans.MaxRestarts = 1048576"},
 		{"NaN tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: math.NaN()}}, "Settings.EigenSettings: eigen: invalid argument: tolerance NaN outside [0, 1)"},
 		{"negative tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: -1e-3}}, "tolerance -0.001 outside [0, 1)"},
 		{"tolerance 1", &Settings{EigenSettings: &eigen.Settings{Tol: 1}}, "tolerance 1 outside [0, 1)"},
@@ -367,5 +370,60 @@ func TestRunValidatesSettings(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestRunNilMethod: a nil Method, or a nil pointer to a method struct (a
+// *FGPWC declared and never assigned), is an error wrapping ErrInvalid
+// from Run and SetKnobs, and has no knobs; before, Run and SetKnobs
+// panicked calling its Uses or Name, and checkKnobs's own nil check called
+// m.Name() on the nil pointer.
+func TestRunNilMethod(t *testing.T) {
+	g, _ := roMoons(t, 20, 1)
+	var nilFGPWC *FGPWC
+	var nilNJW *NJW
+	for _, tc := range []struct {
+		name string
+		m    Method
+		want string
+	}{
+		{"nil interface", nil, "no method"},
+		{"nil *FGPWC", nilFGPWC, "nil method *cluster.FGPWC"},
+		{"nil *NJW", nilNJW, "nil method *cluster.NJW"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("Run panicked: %v", r)
+					}
+				}()
+				_, err := Run(context.Background(), tc.m, &Problem{Graph: g, K: 2}, nil)
+				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("Run: error %v, want ErrInvalid saying %q", err, tc.want)
+				}
+			}()
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("SetKnobs panicked: %v", r)
+					}
+				}()
+				_, err := SetKnobs(tc.m, []string{"M=3"})
+				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("SetKnobs: error %v, want ErrInvalid saying %q", err, tc.want)
+				}
+			}()
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("Knobs panicked: %v", r)
+					}
+				}()
+				if k := Knobs(tc.m); tc.m == nil && k != nil {
+					t.Errorf("Knobs(nil) = %v, want none", k)
+				}
+			}()
+		})
 	}
 }

@@ -16,9 +16,10 @@ import (
 //
 //	N = (W + d_max I − D) / d_max = I − L/d_max,
 //
-// with d_max the largest degree of the modified graph. N and L = D − W have
-// the same eigenvectors, the largest of N being the smallest of L (seed 000
-// §4.1.1 shows σ = 1 − λ/d_max), so the embedding is computed as the K
+// with d_max the largest degree of the modified graph (N = I when no edge
+// is left, d_max = 0). N and L = D − W have the same eigenvectors, the
+// largest of N being the smallest of L (seed 000 §4.1.1 shows σ = 1 −
+// λ/d_max), so the embedding is computed as the K
 // smallest eigenvectors of L, with the component deflation of the other
 // Laplacian methods. As in step 4 of Kamvar et al. (after Ng, Jordan and
 // Weiss) the rows are scaled to unit length before k-means; the thesis's
@@ -81,7 +82,12 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 	dmax := g2.MaxDegree()
 	sigma := make([]float64, len(e.values))
 	for j, l := range e.values {
-		sigma[j] = 1 - l/dmax
+		sigma[j] = 1
+		if dmax > 0 {
+			// Without an edge left (the cannot-links removed them
+			// all) W = D = 0 and N is the limit d_max I/d_max = I.
+			sigma[j] = 1 - l/dmax
+		}
 	}
 	x := e.vectors
 	normalizeRows(x)

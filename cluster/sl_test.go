@@ -193,3 +193,48 @@ func TestConstrainedAffinityCancelled(t *testing.T) {
 		t.Errorf("7 checks: %v", err)
 	}
 }
+
+// TestSpectralLearningNoEdgeLeft: when the cannot-links remove every edge,
+// the modified graph has d_max = 0 and N = (W + d_max I − D)/d_max is the
+// 0/0 limit of d_max I/d_max = I, so every σ is 1. Before, σ = 1 − λ/d_max
+// was NaN and Run returned NaN eigenvalues with a nil error.
+func TestSpectralLearningNoEdgeLeft(t *testing.T) {
+	path, err := graph.FromEdges(3, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 1, J: 2, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		p    *Problem
+	}{
+		{"one edge cut", &Problem{Graph: mustGraph(t, 2, []graph.Edge{{I: 0, J: 1, W: 1}}), K: 2,
+			Constraints: &constraint.Set{N: 2, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.CannotLink}}}}},
+		{"labels cut a path", &Problem{Graph: path, K: 3, Labels: constraint.Labels{0, 1, 2}}},
+		{"edgeless graph, cannot-links only", &Problem{Graph: mustGraph(t, 4, nil), K: 2,
+			Constraints: &constraint.Set{N: 4, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.CannotLink}}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Run(context.Background(), SpectralLearning{}, tc.p, &Settings{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Eigenvalues) != tc.p.K {
+				t.Fatalf("%d eigenvalues, want %d", len(res.Eigenvalues), tc.p.K)
+			}
+			for j, s := range res.Eigenvalues {
+				if s != 1 { // exact: the limit, not a computed value
+					t.Errorf("σ_%d = %v, want 1", j, s)
+				}
+			}
+		})
+	}
+}
+
+func mustGraph(t *testing.T, n int, e []graph.Edge) *graph.Graph {
+	t.Helper()
+	g, err := graph.FromEdges(n, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}

@@ -118,7 +118,11 @@ func (l Labels) Validate(k int) error {
 			continue
 		}
 		if c < 0 || (k > 0 && c >= k) {
-			return fmt.Errorf("%w: node %d has label %d, want %d (unlabelled) or 0…%d", ErrInvalid, i, c, Unlabeled, k-1)
+			classes := "a class ≥ 0"
+			if k > 0 {
+				classes = fmt.Sprintf("0…%d", k-1)
+			}
+			return fmt.Errorf("%w: node %d has label %d, want %d (unlabelled) or %s", ErrInvalid, i, c, Unlabeled, classes)
 		}
 	}
 	return nil

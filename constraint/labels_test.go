@@ -205,3 +205,33 @@ func TestFlipPairs(t *testing.T) {
 		t.Errorf("input modified: %d must-links", ml)
 	}
 }
+
+// TestLabelsValidate: Validate names the first bad node, its label and the
+// labels allowed. Before, with k ≤ 0 (no upper bound: a method that
+// estimates k, WriteLabels) the message read "want -1 (unlabelled) or
+// 0…-1".
+func TestLabelsValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		l    Labels
+		k    int
+		want string // "" for valid
+	}{
+		{"valid, k = 3", Labels{0, Unlabeled, 2}, 3, ""},
+		{"valid, no bound", Labels{0, Unlabeled, 7}, 0, ""},
+		{"class ≥ k", Labels{0, 3, 1}, 3, "node 1 has label 3, want -1 (unlabelled) or 0…2"},
+		{"below Unlabeled, k = 2", Labels{0, -2}, 2, "node 1 has label -2, want -1 (unlabelled) or 0…1"},
+		{"below Unlabeled, no bound", Labels{-3, 0}, 0, "node 0 has label -3, want -1 (unlabelled) or a class ≥ 0"},
+		{"below Unlabeled, k < 0", Labels{5, -7}, -1, "node 1 has label -7, want -1 (unlabelled) or a class ≥ 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.l.Validate(tc.k)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("unexpected error %v", err)
+			case tc.want != "" && (!errors.Is(err, ErrInvalid) || err.Error() != "constraint: invalid constraint: "+tc.want):
+				t.Errorf("error %v, want ErrInvalid: %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -204,9 +204,9 @@ func (s Spec) String() string {
 // are Euclidean; neighbour searches are exact (KNN) or, for large inputs or
 // when s.Search asks, approximate (ApproxKNN; see Search).
 //
-// Build returns an error when x is empty or has a NaN or infinite entry
-// (naming row and column), when a row is so long that squared distances
-// overflow (wrapping ErrInvalid; not for Cosine), when K, Eps, Sigma or
+// Build returns an error when x is nil or empty or has a NaN or infinite
+// entry (naming row and column), when a row is so long that squared
+// distances overflow (wrapping ErrInvalid; not for Cosine), when K, Eps, Sigma or
 // MaxFull is out of range, when a data-driven σ is 0 (wrapping
 // ErrDegenerateScale: the points are identical, so give σ explicitly), when
 // RBF weights underflowing to 0 leave a node that had neighbours without

@@ -387,6 +387,10 @@ func TestBuildErrors(t *testing.T) {
 		want string
 	}{
 		{"nan", nan, Spec{}, "row 3, column 1"},
+		// A nil x panicked in x.Dims(); the documentation promises an
+		// error for empty data.
+		{"nil", nil, Spec{}, "no data points"},
+		{"empty", &mat.Dense{}, Spec{}, "no data points"},
 		{"k=n", x, Spec{K: 20}, "1 ≤ K < n = 20"},
 		{"k<0", x, Spec{Kind: MutualKNN, K: -1}, "1 ≤ K < n = 20"},
 		{"sknn k>n", x, Spec{Kind: SklearnKNN, K: 21}, "1 ≤ K ≤ n = 20"},
@@ -401,6 +405,11 @@ func TestBuildErrors(t *testing.T) {
 		{"affinity", x, Spec{Affinity: 7}, "unknown affinity 7"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("panic: %v", r)
+				}
+			}()
 			_, err := Build(context.Background(), c.x, c.s)
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "graph: ") {
 				t.Fatalf("err = %v, want one containing %q", err, c.want)

@@ -126,13 +126,13 @@ func radiusData(ctx context.Context, data []float64, n, d int, r2 float64) ([][]
 	return bruteRadius(ctx, data, n, d, r2)
 }
 
-// checkData reports the first NaN or infinite entry of x, and empty or too
-// large inputs.
+// checkData reports the first NaN or infinite entry of x, and nil, empty or
+// too large inputs.
 func checkData(x *mat.Dense) error {
-	n, _ := x.Dims()
-	if n == 0 {
+	if x == nil || x.IsEmpty() {
 		return fmt.Errorf("graph: no data points")
 	}
+	n, _ := x.Dims()
 	if n > math.MaxInt32 {
 		return fmt.Errorf("graph: %d points exceed the limit of %d", n, math.MaxInt32)
 	}

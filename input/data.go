@@ -408,9 +408,13 @@ func ordinal(i int) string {
 	return fmt.Sprintf("%d%s", i, suffix)
 }
 
-// Check reports whether d is ready to cluster: it has a graph, and as
-// many reference labels and names as nodes (when it has them). Cost O(1).
+// Check reports whether d is ready to cluster: it is not nil, has a graph,
+// and as many reference labels and names as nodes (when it has them).
+// Cost O(1).
 func (d *Data) Check() error {
+	if d == nil {
+		return errors.New("input: no data")
+	}
 	if d.Graph == nil {
 		return fmt.Errorf("%s: no graph (build it with BuildGraph)", d.Name)
 	}

@@ -350,6 +350,10 @@ func TestNewProblem(t *testing.T) {
 		{"projection on a graph", &Data{Name: "g.txt", Graph: g}, "cpca", false, "method cpca projects feature rows, and g.txt is a graph without features", ErrNoFeatures},
 		{"co-clustering without a matrix", &Data{Name: "p", X: x, Graph: g}, "cocluster", false, "method cocluster co-clusters a matrix", ErrNoBipartite},
 		{"co-clustering", &Data{Name: "b", Graph: g, Bipartite: bip}, "cocluster", false, "", nil},
+		// Before, NewProblem returned a problem without a graph, and
+		// Supervision.AddTo then panicked on it.
+		{"graph not built yet", &Data{Name: "t.csv", X: x}, "njw", false, "t.csv: no graph (build it with BuildGraph)", nil},
+		{"nil data", nil, "njw", false, "input: no data", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := cluster.New(tc.method)
@@ -463,6 +467,36 @@ func TestSupervision(t *testing.T) {
 			}
 			if !reflect.DeepEqual(p.Labels, tc.wantLabels) {
 				t.Errorf("labels %v, want %v", p.Labels, tc.wantLabels)
+			}
+		})
+	}
+}
+
+// TestSupervisionWithoutGraph: AddTo on a problem without a graph (or no
+// problem, or no data) is an error, not a nil-dereference panic.
+func TestSupervisionWithoutGraph(t *testing.T) {
+	g := twoTriangles(t)
+	dir := tempFiles(t, map[string]string{"c.txt": "0,1,ml\n", "l.txt": "0,1\n"})
+	s := Supervision{Constraints: filepath.Join(dir, "c.txt"), Labels: filepath.Join(dir, "l.txt")}
+	d := &Data{Name: "t.csv", X: mat.NewDense(6, 1, nil)}
+	for _, tc := range []struct {
+		name string
+		p    *cluster.Problem
+		d    *Data
+		want string
+	}{
+		{"no graph", &cluster.Problem{K: 2}, d, "input: the problem has no graph (NewProblem sets it from the data's)"},
+		{"no problem", nil, d, "input: no problem"},
+		{"no data", &cluster.Problem{Graph: g, K: 2}, nil, "input: no data"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("panic: %v", r)
+				}
+			}()
+			if _, err := s.AddTo(context.Background(), tc.p, tc.d); errText(err) != tc.want {
+				t.Errorf("err = %v, want %q", err, tc.want)
 			}
 		})
 	}

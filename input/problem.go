@@ -31,13 +31,17 @@ func (e *lackError) Unwrap() error { return e.err }
 // NewProblem returns the problem of clustering d into k clusters (0: the
 // method estimates k) with m: d's graph, its feature rows when m projects
 // them (cluster.FeatureInput) and its bipartite matrix when it has one.
-// Supervision is added by Supervision.AddTo. d must have passed Check.
+// Supervision is added by Supervision.AddTo.
 //
-// The errors say which input m lacks: "method NAME projects feature rows,
-// and DATA is a graph without features" wrapping ErrNoFeatures, "method
-// NAME co-clusters a matrix" wrapping ErrNoBipartite; a front end adds
-// how to give it. Cost O(1).
+// The errors are those of d.Check (a nil d, or d without a graph yet:
+// call BuildGraph first), or say which input m lacks: "method NAME
+// projects feature rows, and DATA is a graph without features" wrapping
+// ErrNoFeatures, "method NAME co-clusters a matrix" wrapping
+// ErrNoBipartite; a front end adds how to give it. Cost O(1).
 func NewProblem(d *Data, m cluster.Method, k int) (*cluster.Problem, error) {
+	if err := d.Check(); err != nil {
+		return nil, err
+	}
 	p := &cluster.Problem{Graph: d.Graph, K: k}
 	in := m.Uses().Input
 	if in&cluster.FeatureInput != 0 {

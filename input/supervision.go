@@ -50,10 +50,18 @@ type Added struct {
 // constraint.ErrConflict and names the lines of the pairs in conflict
 // (after the vote filter, their order in the file). Under the Reject
 // policy, pairs that contradict the partial labels are conflicts too
-// (labelConflict). Cost: O(file sizes +
-// n), plus VoteFilter's.
+// (labelConflict). A nil p or d, or a p without a graph, is an error.
+// Cost: O(file sizes + n), plus VoteFilter's.
 func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Added, error) {
 	var a Added
+	switch {
+	case p == nil:
+		return a, errors.New("input: no problem")
+	case p.Graph == nil:
+		return a, errors.New("input: the problem has no graph (NewProblem sets it from the data's)")
+	case d == nil:
+		return a, errors.New("input: no data")
+	}
 	n := p.Graph.N()
 	var lines []int      // file lines of p.Constraints.Pairs, nil after the vote
 	node := strconv.Itoa // node i as the file writes it

@@ -95,7 +95,9 @@ func (k *DenseKernel) ClusterSumsTo(dst *mat.Dense, labels []int, w []float64) {
 // GraphKernel is the sparse kernel K = diag(δ) + S·W·S, where W is the
 // affinity matrix of a graph (self loops included) and S = diag(s) a
 // positive scaling (S = I when s is nil). It covers the three kernels of
-// thesis Table 4.3 without forming an n×n matrix.
+// thesis Table 4.3 without forming an n×n matrix. Build one with
+// NewGraphKernel, RatioAssociation, RatioCut or NormalizedCut: the zero
+// value has no graph, and its methods panic.
 type GraphKernel struct {
 	g     *graph.Graph
 	diag  []float64

@@ -38,6 +38,11 @@ const (
 	DefaultSeed uint64 = 0x7e7e_5eed
 )
 
+// MaxRestarts is the largest Settings.Restarts: a result keeps one
+// distortion per restart, so a larger count is refused before anything
+// is allocated rather than exhausting memory.
+const MaxRestarts = 1 << 20
+
 // UpdateRule selects how vector k-means moves its centres.
 type UpdateRule int
 
@@ -69,8 +74,9 @@ type Settings struct {
 	// K is the number of clusters, 1 ≤ K ≤ n. Required.
 	K int
 	// Restarts is the number of independent seeded runs; the best is kept
-	// (see Select). If Restarts is 0, DefaultRestarts (10) are used. It is
-	// ignored, and one run is made, when Init or Centers is set.
+	// (see Select). If Restarts is 0, DefaultRestarts (10) are used; more
+	// than MaxRestarts is an error. It is ignored, and one run is made,
+	// when Init or Centers is set.
 	Restarts int
 	// MaxIter caps the iterations of each run. If MaxIter is 0,
 	// DefaultMaxIter (300) is used.
@@ -172,6 +178,8 @@ func (s *Settings) config(n int) (config, error) {
 	switch {
 	case c.restarts < 0:
 		return c, fmt.Errorf("%w: Restarts = %d is negative", ErrInvalid, c.restarts)
+	case c.restarts > MaxRestarts:
+		return c, fmt.Errorf("%w: Restarts = %d exceeds MaxRestarts = %d", ErrInvalid, c.restarts, MaxRestarts)
 	case c.maxIter < 0:
 		return c, fmt.Errorf("%w: MaxIter = %d is negative", ErrInvalid, c.maxIter)
 	case c.tol < 0 || math.IsNaN(c.tol) || math.IsInf(c.tol, 0):

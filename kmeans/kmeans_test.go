@@ -473,6 +473,10 @@ func TestErrors(t *testing.T) {
 		{"NaN", bad, kmeans.Settings{K: 2}, "row 1, col 1"},
 		{"Inf", inf, kmeans.Settings{K: 2}, "row 2, col 0"},
 		{"restarts", x, kmeans.Settings{K: 2, Restarts: -1}, "Restarts"},
+		// Before MaxRestarts, Restarts = 1 << 40 allocated a slice of that
+		// length and the process died of a fatal out-of-memory error.
+		{"restarts above MaxRestarts", x, kmeans.Settings{K: 2, Restarts: kmeans.MaxRestarts + 1}, "Restarts = 1048577"},
+		{"restarts 1<<40", x, kmeans.Settings{K: 2, Restarts: 1 << 40}, "MaxRestarts"},
 		{"maxiter", x, kmeans.Settings{K: 2, MaxIter: -1}, "MaxIter"},
 		{"tol", x, kmeans.Settings{K: 2, Tol: math.NaN()}, "Tol"},
 		{"workers", x, kmeans.Settings{K: 2, Workers: -2}, "Workers"},

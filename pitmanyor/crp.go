@@ -31,7 +31,7 @@ func (c CRP) Validate() error {
 		return fmt.Errorf("%w: θ = %v, want 0 ≤ θ < 1", ErrInvalid, c.Theta)
 	}
 	if !(c.Alpha > -c.Theta) || math.IsInf(c.Alpha, 1) {
-		return fmt.Errorf("%w: α = %v, want a finite α > −θ = %v", ErrInvalid, c.Alpha, -c.Theta)
+		return fmt.Errorf("%w: α = %v, want a finite α > −θ = %v", ErrInvalid, c.Alpha, 0-c.Theta) // 0 − θ: never "-0"
 	}
 	return nil
 }

@@ -233,7 +233,8 @@ func TestBadInput(t *testing.T) {
 		{"theta negative", CRP{1, -0.1}, "θ = -0.1"},
 		{"theta nan", CRP{1, nan}, "θ = NaN"},
 		{"alpha = -theta", CRP{-0.5, 0.5}, "α = -0.5, want a finite α > −θ = -0.5"},
-		{"alpha 0 theta 0", CRP{0, 0}, "α = 0"},
+		// The bound printed "−θ = -0" (the negated zero) for θ = 0.
+		{"alpha 0 theta 0", CRP{0, 0}, "α = 0, want a finite α > −θ = 0"},
 		{"alpha nan", CRP{nan, 0.5}, "α = NaN"},
 		{"alpha inf", CRP{math.Inf(1), 0.5}, "α = +Inf"},
 	} {

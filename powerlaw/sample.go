@@ -138,7 +138,9 @@ func (s *Sampler) Fill(dst []float64, src rand.Source) {
 
 // Sample returns n draws from the power law with exponent alpha and lower
 // bound xmin (discrete: integers, xmin an integer ≥ 1), made with src. See
-// Sampler for the methods. Errors wrap ErrInvalid: α ≤ 1, xmin ≤ 0, n < 0
+// Sampler for the methods. A draw beyond the float64 range is +Inf, with
+// probability Sampler.OverflowProb: not negligible for α close to 1 (α =
+// 1.0001, xmin = 1: 0.93). Errors wrap ErrInvalid: α ≤ 1, xmin ≤ 0, n < 0
 // or n > MaxSample (refused before allocating), a nil src. Cost O(n) and n
 // float64s.
 func Sample(n int, alpha, xmin float64, discrete bool, src rand.Source) ([]float64, error) {
