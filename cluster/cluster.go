@@ -31,17 +31,61 @@ type methodError struct {
 }
 
 func (e *methodError) Error() string {
-	parts := strings.Split(e.err.Error(), ": ")
+	return "cluster: " + e.name + ": " + unprefixed(e.err.Error())
+}
+
+func (e *methodError) Unwrap() error { return e.err }
+
+// unprefixed returns msg without its "cluster" elements (the text between
+// two ": "), which an error chain through this package repeats.
+func unprefixed(msg string) string {
+	parts := strings.Split(msg, ": ")
 	kept := parts[:0]
 	for _, p := range parts {
 		if p != "cluster" {
 			kept = append(kept, p)
 		}
 	}
-	return "cluster: " + e.name + ": " + strings.Join(kept, ": ")
+	return strings.Join(kept, ": ")
 }
 
-func (e *methodError) Unwrap() error { return e.err }
+// tidyError is an error of this package whose text names the package
+// once: "cluster: " and err's text without its "cluster" elements
+// (unprefixed); errors.Is and errors.As see err.
+type tidyError struct{ err error }
+
+func (e *tidyError) Error() string { return "cluster: " + unprefixed(e.err.Error()) }
+
+func (e *tidyError) Unwrap() error { return e.err }
+
+// tidy returns err as a tidyError when its text starts with "cluster: "
+// and names the package again further on (a method's error wrapping the
+// eigensolver's or another method's: "cluster: fgpwc: embedding: cluster:
+// eigensolver: …"), and err itself otherwise.
+func tidy(err error) error {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "cluster: ") || !strings.Contains(msg[len("cluster: "):], "cluster: ") {
+		return err
+	}
+	if unprefixed(msg) == msg[len("cluster: "):] {
+		return err // "cluster: " only inside an element, not as one
+	}
+	return &tidyError{err}
+}
+
+// invalidError is err made an ill-posed problem: its text is "cluster:
+// invalid problem: " and err's without the package's repeated prefixes
+// (unprefixed), then tail; errors.Is sees ErrInvalid and err.
+type invalidError struct {
+	err  error
+	tail string
+}
+
+func (e *invalidError) Error() string {
+	return "cluster: invalid problem: " + unprefixed(e.err.Error()) + e.tail
+}
+
+func (e *invalidError) Unwrap() []error { return []error{ErrInvalid, e.err} }
 
 // wrapMethod returns err as an error of method name (methodError), nil
 // when err is nil.

@@ -68,6 +68,9 @@ func TestMethodErrorsNamePackageOnce(t *testing.T) {
 		{"fast-ge, k = n", FastGE{}, &Problem{Graph: g, K: 40, Constraints: pairs}, nil, "cluster: fast-ge: invalid problem: generalized eigenproblem: only "},
 		{"csp, Lanczos", CSP{}, &Problem{Graph: g, K: 2, Constraints: pairs}, lanczos, "cluster: csp: the pencil of L̄ and Q̄ − α/vol·I"},
 		{"ml-noa-ssc, edgeless graph", MLNOASSC{}, &Problem{Graph: edgeless, K: 2, Constraints: smallPairs}, nil, "cluster: ml-noa-ssc: normalized cut of the group graph: invalid problem: graph: isolated node"},
+		// An isolated node a method cannot take (isolatedInvalid): it
+		// read "cluster: invalid problem: cluster: csc: graph: …".
+		{"csc, edgeless graph", CSC{}, &Problem{Graph: edgeless, K: 2, Constraints: smallPairs}, nil, "cluster: invalid problem: csc: graph: isolated node"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Run(context.Background(), tc.m, tc.p, tc.s)
@@ -81,5 +84,27 @@ func TestMethodErrorsNamePackageOnce(t *testing.T) {
 				t.Errorf("error %v does not wrap ErrInvalid", err)
 			}
 		})
+	}
+}
+
+// TestTidy: an error naming the package again further on names it once,
+// and unwraps to what it wrapped; other errors are left as they are.
+func TestTidy(t *testing.T) {
+	inner := fmt.Errorf("cluster: eigensolver: %w", context.DeadlineExceeded)
+	err := tidy(fmt.Errorf("cluster: fgpwc: embedding: %w", inner))
+	if want := "cluster: fgpwc: embedding: eigensolver: context deadline exceeded"; err.Error() != want {
+		t.Errorf("%q, want %q", err, want)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Error("the cause is lost")
+	}
+	for _, e := range []error{
+		context.Canceled,
+		errors.New("cluster: once"),
+		errors.New("cluster: the cluster: word"),
+	} {
+		if got := tidy(e); got != e {
+			t.Errorf("tidy(%q) = %q, want it unchanged", e, got)
+		}
 	}
 }

@@ -72,7 +72,7 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 	}
 	res, err := partitionCore(ctx, m, u, p, s.orDefault())
 	if err != nil {
-		return nil, isolatedInvalid(m.Name(), u, p, err)
+		return nil, tidy(isolatedInvalid(m.Name(), u, p, err))
 	}
 	if err := finish(m.Name(), u, p, res, start); err != nil {
 		return nil, err
@@ -149,7 +149,7 @@ func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
 	if strings.Contains(err.Error(), "self loops") {
 		advice = "graph.WithSelfLoops and tether cluster -self-loops add them, or " + regularize
 	}
-	return fmt.Errorf("%w: %w%s: %s", ErrInvalid, err, why, advice)
+	return &invalidError{err, why + ": " + advice}
 }
 
 // emptyClusters returns a warning when some of the clusters 0…res.K−1 of
