@@ -253,49 +253,49 @@ func BuildNeighbors(ctx context.Context, x *mat.Dense, s Spec, rec progress.Reco
 		maxFull = DefaultMaxFull
 	}
 	if maxFull < 0 {
-		return nil, nil, fmt.Errorf("graph: MaxFull = %d is negative", maxFull)
+		return nil, nil, specErrorf("graph: MaxFull = %d is negative", maxFull)
 	}
 	switch s.Kind {
 	case SymmetricKNN, MutualKNN:
 		if k < 1 || k >= n {
-			return nil, nil, fmt.Errorf("graph: %v graph needs 1 ≤ K < n = %d, got K = %d", s.Kind, n, k)
+			return nil, nil, specErrorf("graph: %v graph needs 1 ≤ K < n = %d, got K = %d", s.Kind, n, k)
 		}
 	case SklearnKNN:
 		if k < 1 || k > n {
-			return nil, nil, fmt.Errorf("graph: %v graph needs 1 ≤ K ≤ n = %d, got K = %d", s.Kind, n, k)
+			return nil, nil, specErrorf("graph: %v graph needs 1 ≤ K ≤ n = %d, got K = %d", s.Kind, n, k)
 		}
 	case Epsilon:
 		if !(s.Eps > 0) || math.IsInf(s.Eps, 0) {
-			return nil, nil, fmt.Errorf("graph: eps graph needs a positive finite radius, got Eps = %v", s.Eps)
+			return nil, nil, specErrorf("graph: eps graph needs a positive finite radius, got Eps = %v", s.Eps)
 		}
 	case Full:
 		if n > maxFull {
-			return nil, nil, fmt.Errorf("graph: a full graph on n = %d points stores %d weights (%.1f GB), above the limit n ≤ %d (Spec.MaxFull; tether: -max-full); use a k-NN graph",
+			return nil, nil, specErrorf("graph: a full graph on n = %d points stores %d weights (%.1f GB), above the limit n ≤ %d (Spec.MaxFull; tether: -max-full); use a k-NN graph",
 				n, n*(n-1), 12*float64(n)*float64(n-1)/1e9, maxFull)
 		}
 	default:
-		return nil, nil, fmt.Errorf("graph: unknown graph kind %d", int(s.Kind))
+		return nil, nil, specErrorf("graph: unknown graph kind %d", int(s.Kind))
 	}
 	if s.Search < SearchAuto || s.Search > SearchApprox {
-		return nil, nil, fmt.Errorf("graph: unknown k-NN search %d", int(s.Search))
+		return nil, nil, specErrorf("graph: unknown k-NN search %d", int(s.Search))
 	}
 	if s.Affinity < RBF || s.Affinity > Binary {
-		return nil, nil, fmt.Errorf("graph: unknown affinity %d", int(s.Affinity))
+		return nil, nil, specErrorf("graph: unknown affinity %d", int(s.Affinity))
 	}
 	rbf := s.Affinity == RBF
 	if rbf {
 		switch s.Sigma.Rule {
 		case SigmaFixed:
 			if !(s.Sigma.Value > 0) || math.IsInf(s.Sigma.Value, 0) {
-				return nil, nil, fmt.Errorf("graph: σ = %v must be positive and finite", s.Sigma.Value)
+				return nil, nil, specErrorf("graph: σ = %v must be positive and finite", s.Sigma.Value)
 			}
 		case SigmaLocal:
 			if lk := s.Sigma.localK(); lk < 1 || lk >= n {
-				return nil, nil, fmt.Errorf("graph: local scaling needs 1 ≤ K < n = %d, got K = %d", n, lk)
+				return nil, nil, specErrorf("graph: local scaling needs 1 ≤ K < n = %d, got K = %d", n, lk)
 			}
 		case SigmaMedian, SigmaMeanVariance:
 		default:
-			return nil, nil, fmt.Errorf("graph: unknown σ rule %d", int(s.Sigma.Rule))
+			return nil, nil, specErrorf("graph: unknown σ rule %d", int(s.Sigma.Rule))
 		}
 	}
 
@@ -741,7 +741,7 @@ func (b *builder) epsilon(ctx context.Context) (*Graph, error) {
 		total += len(l)
 	}
 	if limit := float64(b.maxFull) * float64(b.maxFull); float64(total) > limit {
-		return nil, fmt.Errorf("graph: the eps graph with Eps = %g has %d stored weights, above the limit %d² (Spec.MaxFull; tether: -max-full); use a smaller radius", b.spec.Eps, total, b.maxFull)
+		return nil, specErrorf("graph: the eps graph with Eps = %g has %d stored weights, above the limit %d² (Spec.MaxFull; tether: -max-full); use a smaller radius", b.spec.Eps, total, b.maxFull)
 	}
 	if b.localRule() {
 		ks := b.spec.Sigma.localK()

@@ -414,6 +414,10 @@ func TestBuildErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "graph: ") {
 				t.Fatalf("err = %v, want one containing %q", err, c.want)
 			}
+			// The Spec's errors wrap ErrSpec (none did), the data's do not.
+			if data := c.name == "nan" || c.name == "nil" || c.name == "empty"; errors.Is(err, ErrSpec) == data {
+				t.Errorf("err %v: errors.Is(err, ErrSpec) = %v", err, !data)
+			}
 		})
 	}
 }

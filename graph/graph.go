@@ -16,6 +16,23 @@ import (
 // negative, NaN or infinite weights, out-of-range indices, asymmetry.
 var ErrInvalid = errors.New("graph: invalid graph")
 
+// ErrSpec is wrapped by the errors of Build and BuildNeighbors for a Spec
+// out of range: K, Eps, σ or MaxFull, an unknown kind, affinity, search
+// or σ rule. Their text does not repeat its own.
+var ErrSpec = errors.New("graph: invalid spec")
+
+// specError is an error wrapping ErrSpec with a text of its own.
+type specError struct{ msg string }
+
+func (e *specError) Error() string { return e.msg }
+
+func (e *specError) Unwrap() error { return ErrSpec }
+
+// specErrorf returns a specError with the text fmt.Sprintf(format, args).
+func specErrorf(format string, args ...any) error {
+	return &specError{fmt.Sprintf(format, args...)}
+}
+
 // Graph is an undirected weighted graph on the nodes 0…n−1, stored as a
 // symmetric matrix in compressed sparse row (CSR) form. Row i lists the
 // neighbours of node i in increasing order with their weights; an edge {i,j}
