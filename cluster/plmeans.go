@@ -242,6 +242,12 @@ func (m PLMeans) Partition(ctx context.Context, p *Problem, s *Settings) (*Resul
 		}
 	}
 	res := &Result{Labels: best.labels, K: best.k, Objective: best.objective, Iterations: best.sweeps}
+	if p.K > 0 && best.k < p.K {
+		// K caps the clusters; say so when it did not bind, as opplc
+		// does, so that a K = 3 answered with one cluster is not a
+		// surprise.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans estimates k: found %s, fewer than the cap K = %d", plural(best.k, "cluster", "clusters"), p.K))
+	}
 	if !best.converged {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: stopped after %d sweeps without reaching a fixed point (MaxIter)", best.sweeps))
 	}

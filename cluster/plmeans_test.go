@@ -563,6 +563,11 @@ func TestPLMeansDeterministic(t *testing.T) {
 				if c.K > 2 {
 					t.Errorf("K cap 2: got %d clusters", c.K)
 				}
+				// A cap that does not bind is said, as opplc says it.
+				warned := slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.Contains(w, "fewer than the cap K = 2") })
+				if warned != (c.K < 2) {
+					t.Errorf("K = %d of cap 2, warnings %q", c.K, c.Warnings)
+				}
 			})
 		}
 	}
@@ -621,5 +626,22 @@ func TestPLMeansBadInput(t *testing.T) {
 	cancel()
 	if _, err := (PLMeans{Kernel: PLFeatures}).Partition(ctx, &Problem{Features: x}, &Settings{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// TestPLMeansCapWarning: on one blob, a cap K = 3 does not bind; the
+// result says so (it returned fewer clusters without a word).
+func TestPLMeansCapWarning(t *testing.T) {
+	x := plTestDense(plTestBlobs(60, 1, 2, 0.5, 3))
+	res, err := Run(context.Background(), PLMeans{Kernel: PLFeatures, Sigma: 2}, &Problem{Features: x, K: 3}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.K >= 3 {
+		t.Fatalf("K = %d: the cap binds on one blob", res.K)
+	}
+	want := fmt.Sprintf("plmeans estimates k: found %s, fewer than the cap K = 3", plural(res.K, "cluster", "clusters"))
+	if !slices.Contains(res.Warnings, want) {
+		t.Errorf("warnings %q, want %q", res.Warnings, want)
 	}
 }
