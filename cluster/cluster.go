@@ -165,7 +165,10 @@ type Settings struct {
 	// with an error wrapping ErrInvalid.
 	Eigen eigen.Solver
 	// EigenSettings is passed to the eigensolver. Nil means its defaults
-	// with a relative residual tolerance of 1e-8 (FGPWC: 1e-5).
+	// with a relative residual tolerance of 1e-8 (FGPWC: 1e-5). A non-nil
+	// value is passed as it is: its zero Tol is eigen's default (1e-10),
+	// so &eigen.Settings{MaxIter: 50} also tightens the tolerance; set Tol
+	// too to keep cluster's.
 	EigenSettings *eigen.Settings
 	// Recorder, if not nil, receives progress events.
 	Recorder progress.Recorder

@@ -633,3 +633,12 @@ func TestReadTableIdentifierColumn(t *testing.T) {
 		})
 	}
 }
+
+// TestReadPartialLabelsNegativeN: a negative node count is an error (it
+// returned one label with a nil error).
+func TestReadPartialLabelsNegativeN(t *testing.T) {
+	_, err := ReadPartialLabels(context.Background(), strings.NewReader("0\n"), "l.txt", -1, 2, nil)
+	if err == nil || !strings.Contains(err.Error(), "l.txt: -1 nodes") {
+		t.Errorf("err %v", err)
+	}
+}

@@ -225,6 +225,9 @@ func ReadPartialLabelsFile(ctx context.Context, path string, n, k int, names []s
 // O(size of r + n). ctx is checked while r is read; a cancelled read
 // returns ctx's error, wrapped.
 func ReadPartialLabels(ctx context.Context, r io.Reader, name string, n, k int, names []string) (constraint.Labels, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("%s: %d nodes: want n ≥ 0 (0: as many as the file says)", name, n)
+	}
 	d, err := dataset.ReadNodeLabelsContext(ctx, r, name, dataset.NodeLabelOptions{N: n, Names: names})
 	if err != nil {
 		return nil, err
