@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
 )
@@ -163,6 +164,11 @@ func TestRegistryMethodsRefuseMalformedProblems(t *testing.T) {
 		{"bipartite 3×4", with(func(p *Problem) { p.Bipartite = mat.NewDense(3, 4, nil) }), nil, readsBipartite},
 		{"negative bipartite entry", with(func(p *Problem) { p.Bipartite = negB }), nil, readsBipartite},
 		{"NaN bipartite entry", with(func(p *Problem) { p.Bipartite = nanB }), nil, readsBipartite},
+		// A hand-built sparse matrix whose Ptr points past its entries
+		// (it panicked in the checks).
+		{"malformed sparse bipartite", with(func(p *Problem) {
+			p.Bipartite = &dataset.Sparse{Rows: 4, Cols: 4, Ptr: []int{0, 9, 9, 9, 9}, Idx: []int32{0}, Val: []float64{1}}
+		}), nil, readsBipartite},
 		{"unknown disconnected rule", with(func(p *Problem) { p.Disconnected = 7 }), nil, nil},
 		{"regularization τ = -1", with(func(p *Problem) { p.Regularize = graph.Regularization{Mode: graph.RegOn, Tau: -1} }), nil, nil},
 		{"Settings.Restarts = -1", base, &Settings{Restarts: -1}, nil},

@@ -335,6 +335,12 @@ func validate(name string, u Uses, p *Problem) error {
 		return fmt.Errorf("%w: %s projects feature rows: Problem.Features is nil", ErrInvalid, name)
 	}
 	if p.Bipartite != nil {
+		if v, ok := p.Bipartite.(interface{ Validate() error }); ok {
+			// A hand-built dataset.Sparse with a bad Ptr panicked below.
+			if err := v.Validate(); err != nil {
+				return fmt.Errorf("%w: %s: Problem.Bipartite: %w", ErrInvalid, name, err)
+			}
+		}
 		r, c := p.Bipartite.Dims()
 		if r+c != n {
 			return fmt.Errorf("%w: %s: bipartite matrix is %d×%d (%d nodes), the problem has %d nodes", ErrInvalid, name, r, c, r+c, n)

@@ -18,6 +18,43 @@ type Sparse struct {
 	Val        []float64
 }
 
+// Validate reports, wrapping ErrInvalid, a matrix whose fields do not
+// form the compressed sparse rows the type describes: negative
+// dimensions, len(Ptr) ≠ Rows + 1, Ptr not starting at 0 or decreasing,
+// Ptr[Rows] ≠ len(Idx) ≠ len(Val), or a row's columns outside [0, Cols)
+// or not increasing. The readers' matrices are valid; a hand-built one
+// should be checked before use, as Row and At index it blindly. Cost
+// O(Rows + NNZ).
+func (s *Sparse) Validate() error {
+	switch {
+	case s.Rows < 0 || s.Cols < 0:
+		return errorf(ErrInvalid, "sparse matrix: %d×%d, want non-negative dimensions", s.Rows, s.Cols)
+	case len(s.Ptr) != s.Rows+1:
+		return errorf(ErrInvalid, "sparse matrix: len(Ptr) = %d, want Rows + 1 = %d", len(s.Ptr), s.Rows+1)
+	case s.Ptr[0] != 0:
+		return errorf(ErrInvalid, "sparse matrix: Ptr[0] = %d, want 0", s.Ptr[0])
+	case s.Ptr[s.Rows] != len(s.Idx) || len(s.Idx) != len(s.Val):
+		return errorf(ErrInvalid, "sparse matrix: Ptr[Rows] = %d, len(Idx) = %d, len(Val) = %d, want all equal", s.Ptr[s.Rows], len(s.Idx), len(s.Val))
+	}
+	for i := 0; i < s.Rows; i++ {
+		if s.Ptr[i+1] < s.Ptr[i] {
+			return errorf(ErrInvalid, "sparse matrix: Ptr[%d] = %d < Ptr[%d] = %d", i+1, s.Ptr[i+1], i, s.Ptr[i])
+		}
+	}
+	for i := 0; i < s.Rows; i++ {
+		for q := s.Ptr[i]; q < s.Ptr[i+1]; q++ {
+			j := s.Idx[q]
+			if j < 0 || int(j) >= s.Cols {
+				return errorf(ErrInvalid, "sparse matrix: row %d has column %d, outside 0…%d", i, j, s.Cols-1)
+			}
+			if q > s.Ptr[i] && j <= s.Idx[q-1] {
+				return errorf(ErrInvalid, "sparse matrix: row %d lists column %d after column %d, want increasing columns", i, j, s.Idx[q-1])
+			}
+		}
+	}
+	return nil
+}
+
 // Dims returns the numbers of rows and columns.
 func (s *Sparse) Dims() (r, c int) { return s.Rows, s.Cols }
 
