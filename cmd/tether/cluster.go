@@ -21,6 +21,7 @@ import (
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
+	"github.com/tether-sc/tether/kmeans"
 	"github.com/tether-sc/tether/internal/figure"
 	"github.com/tether-sc/tether/metrics"
 )
@@ -365,7 +366,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	fs.Var(intIn(k, 0, 1<<30), "k", "`number` of clusters (0: estimated by methods that can, e.g. bethe)")
 	seed := fs.Uint64("seed", 1, "seed of every random choice")
 	restarts := new(int)
-	fs.Var(intIn(restarts, 0, 1<<20), "restarts", "k-means `restarts` (0: the method's default)")
+	fs.Var(intIn(restarts, 0, kmeans.MaxRestarts), "restarts", "k-means `restarts` (0: the method's default)")
 	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight]; i and j are indices, 0-based unless the file says # base=1, or node names when the data has them)")
 	var conflicts constraint.Policy
 	fs.Var(textVar(&conflicts), "conflicts", "contradictory constraints: reject (the default), drop-cl (keep must-links) or soft (keep all)")
