@@ -21,8 +21,8 @@ import (
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
-	"github.com/tether-sc/tether/kmeans"
 	"github.com/tether-sc/tether/internal/figure"
+	"github.com/tether-sc/tether/kmeans"
 	"github.com/tether-sc/tether/metrics"
 )
 
