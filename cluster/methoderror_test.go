@@ -108,3 +108,22 @@ func TestTidy(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupGraphIsolatedAdvice: ml-noa-ssc's group graph with an isolated
+// group gives advice the user can follow, not the inner ncut's ("leave
+// the regularization on"), and still wraps ErrInvalid and
+// graph.ErrIsolated.
+func TestGroupGraphIsolatedAdvice(t *testing.T) {
+	edgeless, err := graph.FromEdges(6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := &constraint.Set{N: 6, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 0, J: 2, Kind: constraint.CannotLink}}}
+	for _, m := range []Method{MLNOASSC{}, MCLNOASSC{}} {
+		_, err := Run(context.Background(), m, &Problem{Graph: edgeless, K: 2, Constraints: pairs}, nil)
+		if err == nil || strings.Contains(err.Error(), "regularization on") || !strings.Contains(err.Error(), "use a denser graph") ||
+			!errors.Is(err, ErrInvalid) || !errors.Is(err, graph.ErrIsolated) {
+			t.Errorf("%s: %v", m.Name(), err)
+		}
+	}
+}

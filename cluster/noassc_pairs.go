@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -376,6 +377,12 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 		// W^m is built here, not given, and its group sizes make its
 		// degrees heterogeneous by construction.
 		cut, err := Run(ctx, ShiMalik{}, &Problem{Graph: wm, K: k, Regularize: exactLaplacian}, s.derive(streamPairNcut))
+		if errors.Is(err, graph.ErrIsolated) {
+			// Run's advice for an isolated node is ncut's, which the
+			// user cannot follow here: the group graph is built, and
+			// never regularized.
+			return nil, wrapMethod(name, fmt.Errorf("normalized cut of the group graph: %w: %w: a must-link group (or a node without must-links) has no edge to the other groups, and the exact normalized cut of the group graph (thesis Alg. 8, never regularized) cannot place it: use a denser graph (more neighbours), or a method that regularizes (njw, ncut, cscap, ccsr)", ErrInvalid, graph.ErrIsolated))
+		}
 		if err != nil {
 			return nil, wrapMethod(name, fmt.Errorf("normalized cut of the group graph: %w", err))
 		}
