@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -135,6 +136,51 @@ func BenchmarkCholeskyMulTo(b *testing.B) {
 				// 2·Entries multiply-adds (4·Entries flops) a column.
 				b.ReportMetric(4*float64(inv.Entries())*float64(p)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gflop/s")
 			})
+		}
+	}
+}
+
+// TestCholeskyInverseConcurrentMulTo checks that concurrent calls of MulTo
+// on one factor (blocks of 1 and 12 columns) give the serial results:
+// MulTo only reads the factor (run with -race).
+func TestCholeskyInverseConcurrentMulTo(t *testing.T) {
+	g := knnGraph(t, 300, 5, 5)
+	inv, err := graph.NewCholeskyInverse(context.Background(), g, graph.Symmetric, 1e-3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var xs, want []*mat.Dense
+	for k := 0; k < 4; k++ {
+		p := []int{1, 12}[k%2]
+		x := mat.NewDense(g.N(), p, nil)
+		for i := 0; i < g.N(); i++ {
+			for c := 0; c < p; c++ {
+				x.Set(i, c, rng.NormFloat64())
+			}
+		}
+		y := mat.NewDense(g.N(), p, nil)
+		inv.MulTo(y, x)
+		xs, want = append(xs, x), append(want, y)
+	}
+	got := make([]*mat.Dense, len(xs))
+	var wg sync.WaitGroup
+	for k, x := range xs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, p := x.Dims()
+			y := mat.NewDense(g.N(), p, nil)
+			for range 3 {
+				inv.MulTo(y, x)
+			}
+			got[k] = y
+		}()
+	}
+	wg.Wait()
+	for k := range xs {
+		if !mat.Equal(got[k], want[k]) {
+			t.Errorf("block %d: concurrent MulTo differs from the serial one", k)
 		}
 	}
 }

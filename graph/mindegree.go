@@ -36,9 +36,11 @@ import (
 // Memory: the lists live in two preallocated arrays, not in a slice per
 // node or step (mdStore): A_i and E_i share node i's segment of the
 // graph's adjacency, which they never outgrow, and the elements' L_e are
-// appended to an arena that is compacted, or regrown to twice its live
-// contents, when full. So it makes O(log) allocations besides its O(n)
-// workspaces, and holds O(nnz + n + the live elements' lists) values.
+// appended to an arena of nnz + n values, compacted when full and
+// regrown at most once (the live lists never hold more than nnz values).
+// So it makes a fixed number of allocations (18: 103 in all for
+// AnalyzeCholesky, Factor and a solve of BenchmarkCholeskyInverse's 2-D
+// graph, against 35 054 with a slice per list), of O(nnz + n) values.
 func (g *Graph) MinDegreeOrder(ctx context.Context) ([]int, error) {
 	return g.minDegreeOrder(ctx, len(g.idx)+g.n)
 }

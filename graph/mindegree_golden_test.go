@@ -118,3 +118,19 @@ func TestMinDegreeOrderGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestMinDegreeOrderAllocs checks that MinDegreeOrder makes a fixed
+// number of allocations, whatever the graph's size (18 with Go 1.26;
+// 35 054 on the 2-D graph before its lists were preallocated).
+func TestMinDegreeOrderAllocs(t *testing.T) {
+	ctx := context.Background()
+	for name, g := range goldenOrderGraphs(t) {
+		if a := testing.AllocsPerRun(2, func() {
+			if _, err := g.MinDegreeOrder(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}); a > 32 {
+			t.Errorf("%s (%d nodes): %.0f allocations, want at most 32", name, g.N(), a)
+		}
+	}
+}
