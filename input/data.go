@@ -76,7 +76,9 @@ func (d *Data) N() int {
 // named label, else class, target or y without x (dataset.ClassNamedColumn) holds the
 // reference labels rather than a feature, and a warning says so: that is
 // what tether gen writes. LabelColumn "none" makes such a column a
-// feature.
+// feature. When opt.IDColumn is "", a text column with a different value
+// on every row (dataset.ErrIdentifier: names, keys) is taken as the rows'
+// names, with a warning, rather than refused.
 //
 // Errors are those of dataset.Read: they name the file, line, column and
 // value at fault. Cost: O(len(content)) per parse, two parses when the
