@@ -378,10 +378,23 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 		// degrees heterogeneous by construction.
 		cut, err := Run(ctx, ShiMalik{}, &Problem{Graph: wm, K: k, Regularize: exactLaplacian}, s.derive(streamPairNcut))
 		if errors.Is(err, graph.ErrIsolated) {
-			// Run's advice for an isolated node is ncut's, which the
-			// user cannot follow here: the group graph is built, and
-			// never regularized.
-			return nil, wrapMethod(name, fmt.Errorf("normalized cut of the group graph: %w: %w: a must-link group (or a node without must-links) has no edge to the other groups, and the exact normalized cut of the group graph (thesis Alg. 8, never regularized) cannot place it: use a denser graph (more neighbours), or a method that regularizes (njw, ncut, cscap, ccsr)", ErrInvalid, graph.ErrIsolated))
+			// Run's advice for an isolated node is ncut's ("leave the
+			// regularization on"), which the user cannot follow here:
+			// the group graph is built, and never regularized. Name a
+			// node of the isolated group instead.
+			node, group := -1, -1
+			for f := 0; f < m && group < 0; f++ {
+				if wm.Degree(f) == 0 {
+					group = f
+				}
+			}
+			for i := 0; i < n && group >= 0; i++ {
+				if comp[i] == group {
+					node = i
+					break
+				}
+			}
+			return nil, wrapMethod(name, fmt.Errorf("normalized cut of the group graph: %w: %w: node %d (with its must-link group) has no edge to the other groups, and the exact normalized cut of the group graph (thesis Alg. 8, never regularized) cannot place it: add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the node, use a denser graph, or a method that regularizes (njw, ncut, cscap, ccsr)", ErrInvalid, graph.ErrIsolated, node))
 		}
 		if err != nil {
 			return nil, wrapMethod(name, fmt.Errorf("normalized cut of the group graph: %w", err))
