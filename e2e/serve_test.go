@@ -421,3 +421,49 @@ func TestPaint100k(t *testing.T) {
 		}
 	}
 }
+
+// TestUploadWarningsInBrowser uploads a small table of named points
+// through the page's file input and checks that the status line shows
+// what the readers chose (the names column, the small table's neighbour
+// count) once the partition is drawn: the page used to clear it.
+func TestUploadWarningsInBrowser(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	sctx, scancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx, l) }()
+	defer func() { scancel(); <-done }()
+	file := t.TempDir() + "/pts.csv"
+	if err := os.WriteFile(file, []byte("name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := browser(t)
+	defer cancel()
+	err = chromedp.Do(ctx,
+		chromedp.Navigate("http://"+l.Addr().String()+"/"),
+		chromedp.WaitVisible(`body[data-ready="1"]`),
+		chromedp.SetUploadFiles(`#upload`, []string{file}),
+		chromedp.WaitVisible(`body[data-partitions]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The status is set once the upload's busyDo returns, after the
+	// partition: wait for it to leave "reading…".
+	msg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		const s = document.getElementById("status");
+		for (let i = 0; i < 200 && (s.textContent === "" || s.textContent === "reading…"); i++) await new Promise(r => setTimeout(r, 25));
+		return s.textContent;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`column "name" has a different text on every row`, "pts.csv has only 6 rows"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("status %q lacks %q", msg, want)
+		}
+	}
+}

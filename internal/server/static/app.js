@@ -390,29 +390,43 @@ async function loadPoints() {
   await recluster();
 }
 
+// busyDo shows msg while f runs, then what f returns (the data's
+// warnings), before the status the re-clustering left; an error replaces
+// both.
 async function busyDo(msg, f) {
   status(msg);
-  try { await f(); status(""); } catch (e) { status(e.message); }
+  try {
+    const note = await f();
+    const after = $("status").textContent === msg ? "" : $("status").textContent;
+    status([note, after].filter((x) => x).join("\n"));
+  } catch (e) { status(e.message); }
 }
+
+// dataNote returns the warnings of a data reply (what the readers chose:
+// a names column, a small table's neighbour count…) as status text.
+const dataNote = (r) => (r && r.warnings && r.warnings.length ? r.warnings.join("\n") : "");
 
 $("gen-load").onclick = () => busyDo("generating…", async () => {
   const g = st.gens.find((x) => x.name === $("gen").value);
   const params = {};
   if (g && "n" in g.defaults) params.n = +$("gen-n").value;
-  await sapi("POST", "data", { generate: { name: $("gen").value, seed: +$("gen-seed").value, params } });
+  const r = await sapi("POST", "data", { generate: { name: $("gen").value, seed: +$("gen-seed").value, params } });
   await loadPoints();
+  return dataNote(r);
 });
 $("upload").onchange = (e) => busyDo("reading…", async () => {
   const f = e.target.files[0]; if (!f) return;
   const q = new URLSearchParams({ name: f.name });
   if ($("upload-kind").value) q.set("kind", $("upload-kind").value);
-  await sapi("POST", "data?" + q, await f.arrayBuffer(), true);
+  const r = await sapi("POST", "data?" + q, await f.arrayBuffer(), true);
   await loadPoints();
+  return dataNote(r);
 });
 $("load").onchange = (e) => busyDo("loading session…", async () => {
   const f = e.target.files[0]; if (!f) return;
-  await sapi("POST", "load", await f.text(), true);
+  const r = await sapi("POST", "load", await f.text(), true);
   await loadPoints();
+  return dataNote(r);
 });
 
 // ---- Ask me -------------------------------------------------------------------
