@@ -308,6 +308,11 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 		sol.warnings = append(sol.warnings, "csp: λ_max(Q̄): "+err.Error())
 	}
 	sol.alpha = frac * sol.qmax * vol
+	if math.IsInf(sol.alpha, 0) && frac >= 1 {
+		// The knob, not the data: AlphaFraction ≥ 1 admits no vector
+		// anyway.
+		return nil, fmt.Errorf("%w: csp: no feasible vector: α = AlphaFraction·λ_max(Q̄)·vol = %v·%v·%v overflows, and AlphaFraction ≥ 1 is infeasible in any case; lower AlphaFraction below 1", ErrInvalid, frac, sol.qmax, vol)
+	}
 	if math.IsInf(sol.alpha, 0) {
 		return nil, fmt.Errorf("%w: csp: α = AlphaFraction·λ_max(Q̄)·vol = %v·%v·%v overflowed: the graph or constraint weights are out of floating-point range", ErrNumerical, frac, sol.qmax, vol)
 	}

@@ -647,6 +647,9 @@ func TestCSPErrors(t *testing.T) {
 	}{
 		{"alpha=1", CSP{AlphaFraction: 1}, &Problem{Graph: g, K: 2, Constraints: bp}, []string{"no feasible vector", "α =", "λ_max(Q̄) ="}},
 		{"alpha=3", CSP{AlphaFraction: 3}, &Problem{Graph: g, K: 2, Constraints: bp}, []string{"no feasible vector", "α =", "λ_max(Q̄) ="}},
+		// A fraction so large that α overflows: still the knob's fault
+		// (it was ErrNumerical blaming the weights).
+		{"alpha=1e308", CSP{AlphaFraction: 1e308}, &Problem{Graph: g, K: 2, Constraints: bp}, []string{"no feasible vector", "overflows", "lower AlphaFraction below 1"}},
 		// Two edges and one cannot-link across: λ_max(Q̄) = 1, and the
 		// component contrast z = (1, 1, −1, −1)/2 has zᵀQ̄z = 1/2 = α/vol
 		// exactly, so B is singular on the null space of L̄.
