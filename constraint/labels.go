@@ -87,8 +87,12 @@ func classMembers(truth []int) [][]int {
 
 // SetsToLabels converts label sets V_0 … V_{k−1} (as from LabelSets) to
 // partial labels on n nodes: node v ∈ V_c gets label c, others Unlabeled.
-// The error wraps ErrInvalid when a node is outside [0, n) or in two sets.
+// The error wraps ErrInvalid when n < 0, or a node is outside [0, n) or in
+// two sets.
 func SetsToLabels(n int, sets [][]int) (Labels, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("%w: %d nodes, want n ≥ 0", ErrInvalid, n)
+	}
 	out := make(Labels, n)
 	for i := range out {
 		out[i] = Unlabeled

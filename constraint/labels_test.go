@@ -97,6 +97,9 @@ func TestLabelSets(t *testing.T) {
 	if _, err := SetsToLabels(4, [][]int{{0, 1}, {1}}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("node in two sets: err %v", err)
 	}
+	if _, err := SetsToLabels(-1, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("n = -1: %v (it panicked in make)", err)
+	}
 	if _, err := SetsToLabels(4, [][]int{{4}}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("node out of range: err %v", err)
 	}

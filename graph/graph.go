@@ -132,12 +132,17 @@ func (g *Graph) Edges() []Edge {
 // weights summed. Zero-weight edges are dropped. It returns an error wrapping
 // ErrInvalid that names the offending edge when an index is out of range or a
 // weight is negative, NaN or infinite, or when the summed weight of a
-// repeated edge overflows to +Inf.
+// repeated edge overflows to +Inf, and one for n < 0 or n > math.MaxInt32.
 //
 // Cost: O(m log m) time and O(m) memory for m edges.
 func FromEdges(n int, edges []Edge) (*Graph, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("%w: negative node count %d", ErrInvalid, n)
+	}
+	if n > math.MaxInt32 {
+		// Column indices are int32 (and n+1 row offsets would not fit in
+		// memory long before): refused, not a panic in make.
+		return nil, fmt.Errorf("%w: node count %d exceeds the %d a Graph can index", ErrInvalid, n, math.MaxInt32)
 	}
 	for e, ed := range edges {
 		if ed.I < 0 || ed.I >= n || ed.J < 0 || ed.J >= n {

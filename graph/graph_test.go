@@ -106,6 +106,7 @@ func TestFromEdgesErrors(t *testing.T) {
 		want  string
 	}{
 		{"negative n", -1, nil, "negative node count"},
+		{"n beyond int32", 1 << 62, nil, "exceeds the 2147483647 a Graph can index"},
 		{"range", 3, []Edge{{0, 3, 1}}, "edge 0 (0,3)"},
 		{"negative", 3, []Edge{{0, 1, 1}, {1, 2, -1}}, "edge 1 (1,2)"},
 		{"nan", 3, []Edge{{0, 1, math.NaN()}}, "NaN"},
