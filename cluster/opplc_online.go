@@ -157,7 +157,9 @@ func earlierCannotLinks(n int, cl *constraint.Set) [][]int {
 
 // decide returns Alg. 17's candidate ĵ (−1 if none is admissible), its
 // score and the new-cluster score f(i), for node i in state st.
-func (m *OPPLCOnline) decide(x PairFeatures, i int, st *opplcState, cls []int) (bestJ int, best, fNew float64) {
+// A feature vector of the wrong length or with an entry that is not
+// finite is an error naming it (featureDot).
+func (m *OPPLCOnline) decide(x PairFeatures, i int, st *opplcState, cls []int) (bestJ int, best, fNew float64, err error) {
 	for _, j := range cls {
 		st.forbid[st.labels[j]] = i
 	}
@@ -167,13 +169,46 @@ func (m *OPPLCOnline) decide(x PairFeatures, i int, st *opplcState, cls []int) (
 		if st.forbid[c] == i {
 			continue
 		}
-		f := dot(m.W, x.Pair(i, j)) * (1 - m.Theta/float64(st.size[c]))
+		wx, err := featureDot(m.W, x.Pair(i, j), i, j)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		f := wx * (1 - m.Theta/float64(st.size[c]))
 		if bestJ < 0 || f >= best {
 			best, bestJ = f, j
 		}
 	}
 	k := len(st.size)
-	return bestJ, best, dot(m.W, x.Node(i)) * (m.Alpha + float64(k)*m.Theta)
+	wx, err := featureDot(m.W, x.Node(i), i, -1)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return bestJ, best, wx * (m.Alpha + float64(k)*m.Theta), nil
+}
+
+// featureDot returns w·v, summed in index order as dot, for the feature
+// vector v of the pair (i, j), or of node i when j < 0; an error wrapping
+// ErrInvalid names the vector when its length is not len(w) or an entry
+// is not finite (a NaN made every score NaN, hence every node a cluster
+// of its own, or an ErrNumerical in Learn's QCQP). Cost O(len(w)).
+func featureDot(w, v []float64, i, j int) (float64, error) {
+	what := func() string {
+		if j < 0 {
+			return fmt.Sprintf("x_%d (node %d's features)", i, i)
+		}
+		return fmt.Sprintf("x_%d,%d (the features of pair (%d, %d))", i, j, i, j)
+	}
+	if len(v) != len(w) {
+		return 0, fmt.Errorf("%w: opplc online: %s has %d entries, W has %d", ErrInvalid, what(), len(v), len(w))
+	}
+	var s float64
+	for t, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, fmt.Errorf("%w: opplc online: %s[%d] = %v, want a finite feature", ErrInvalid, what(), t, x)
+		}
+		s += w[t] * x
+	}
+	return s, nil
 }
 
 func (st *opplcState) assign(i, c int) {
@@ -189,8 +224,9 @@ func (st *opplcState) assign(i, c int) {
 // scores, honouring the cannot-links of cl (nil for none; must-links are
 // ignored). Labels are numbered in order of first node. Errors wrap
 // ErrInvalid for parameters out of range (W empty or not finite, θ ∉ [0,
-// 1), α ≤ −θ) or cl not on x's nodes, and are ctx.Err() when ctx is
-// cancelled. Cost O(n²d + C).
+// 1), α ≤ −θ), cl not on x's nodes, or a feature vector of x whose length
+// is not len(W) or with an entry that is not finite (named), and are
+// ctx.Err() when ctx is cancelled. Cost O(n²d + C).
 func (m *OPPLCOnline) Predict(ctx context.Context, x PairFeatures, cl *constraint.Set) ([]int, error) {
 	if err := m.check(x, cl); err != nil {
 		return nil, err
@@ -204,7 +240,10 @@ func (m *OPPLCOnline) Predict(ctx context.Context, x PairFeatures, cl *constrain
 				return nil, err
 			}
 		}
-		j, f, fNew := m.decide(x, i, st, cls[i])
+		j, f, fNew, err := m.decide(x, i, st, cls[i])
+		if err != nil {
+			return nil, err
+		}
 		if j >= 0 && f > fNew {
 			st.assign(i, st.labels[j])
 		} else {
@@ -265,7 +304,10 @@ func (m *OPPLCOnline) Learn(ctx context.Context, x PairFeatures, cl *constraint.
 		}
 		c, seen := cluster[truth[i]]
 		if i > 0 {
-			jh, fh, fNew := m.decide(x, i, st, cls[i])
+			jh, fh, fNew, err := m.decide(x, i, st, cls[i])
+			if err != nil {
+				return up, err
+			}
 			linked := jh >= 0 && fh > fNew
 			// The right antecedent: the best-scoring earlier member of
 			// i's true cluster.
@@ -275,7 +317,11 @@ func (m *OPPLCOnline) Learn(ctx context.Context, x PairFeatures, cl *constraint.
 					if st.labels[j] != c {
 						continue
 					}
-					if f := dot(m.W, x.Pair(i, j)) * (1 - m.Theta/float64(st.size[c])); js < 0 || f >= fs {
+					wx, err := featureDot(m.W, x.Pair(i, j), i, j)
+					if err != nil {
+						return up, err
+					}
+					if f := wx * (1 - m.Theta/float64(st.size[c])); js < 0 || f >= fs {
 						js, fs = j, f
 					}
 				}

@@ -207,3 +207,32 @@ func TestOPPLCOnlineRefusesBadParameters(t *testing.T) {
 		})
 	}
 }
+
+// TestOPPLCOnlineRefusesBadFeatures: a feature vector with a NaN or an
+// infinity, or of another length than W, is an error naming the pair or
+// node (a NaN made every node a cluster of its own in Predict and an
+// ErrNumerical from the QCQP in Learn; a wrong length panicked).
+func TestOPPLCOnlineRefusesBadFeatures(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(x *densePairs)
+		want string
+	}{
+		{"NaN pair feature", func(x *densePairs) { x.pair[5][2] = []float64{math.NaN(), 1, 0} }, "x_5,2 (the features of pair (5, 2))[0] = NaN"},
+		{"infinite node feature", func(x *densePairs) { x.node[4] = []float64{0, 0, math.Inf(1)} }, "x_4 (node 4's features)[2] = +Inf"},
+		{"short pair features", func(x *densePairs) { x.pair[3][1] = []float64{1, 1} }, "x_3,1 (the features of pair (3, 1)) has 2 entries, W has 3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x, truth := toyPairs(t, 12, 0.1, 3)
+			tc.set(x)
+			m := NewOPPLCOnline(3)
+			m.W = []float64{1, -0.5, 0.2}
+			if l, err := m.Predict(context.Background(), x, nil); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Predict: labels %v, error %v, want ErrInvalid saying %q", l, err, tc.want)
+			}
+			if _, err := m.Learn(context.Background(), x, nil, truth); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Learn: error %v, want ErrInvalid saying %q", err, tc.want)
+			}
+		})
+	}
+}
