@@ -478,6 +478,14 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 				return nil, &ParseError{File: r.file, Line: r.lines[bad], Column: j + 1, Name: c.name, Value: r.rows[bad][j],
 					Err: errorf(ErrSyntax, "%s line %d has %s: fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical %d)", kind, r.lines[good], quote(r.rows[good][j]), j+1)}
 			}
+			if firstNon >= 0 {
+				if u := unitNumbers(r.rows, keep, j, opt); u != "" {
+					// Every value is a number but for its unit: numbers
+					// the reader cannot take as written, not categories.
+					return nil, &ParseError{File: r.file, Line: r.lines[firstNon], Column: j + 1, Name: c.name, Value: r.rows[firstNon][j],
+						Err: errorf(ErrSyntax, "every value of the column is a number written with %q, which is not read as a number: write plain numbers (without %q), or list the column in Options.Categorical to one-hot encode it (tether: -categorical %d)", u, u, j+1)}
+				}
+			}
 			if firstNon >= 0 && commaNumbers(r.rows, keep, j, opt) {
 				// Every value is a number but for its commas: a file
 				// written with decimal commas, not a categorical column.
@@ -704,6 +712,40 @@ func commaNumbers(rows [][]string, keep []int, j int, opt *Options) bool {
 		seen = true
 	}
 	return seen
+}
+
+// unitNumbers returns the unit, such as "%" or "$", when every present
+// value of column j (over the rows keep) is a number with that same unit
+// written before or after it ("45%", "$5", "3 €"), and "" otherwise.
+// Such a column is numbers the reader cannot take as written, not
+// categories. Cost O(len(keep)).
+func unitNumbers(rows [][]string, keep []int, j int, opt *Options) string {
+	unit := ""
+	for _, i := range keep {
+		v := strings.TrimSpace(rows[i][j])
+		if opt.isMissing(v) {
+			continue
+		}
+		u := ""
+		for _, c := range []string{"%", "$", "€", "£", "¥"} {
+			if t, ok := strings.CutSuffix(v, c); ok {
+				v, u = strings.TrimSpace(t), c
+				break
+			}
+			if t, ok := strings.CutPrefix(v, c); ok {
+				v, u = strings.TrimSpace(t), c
+				break
+			}
+		}
+		if u == "" || unit != "" && u != unit {
+			return ""
+		}
+		if _, ok := parseNum(v); !ok {
+			return ""
+		}
+		unit = u
+	}
+	return unit
 }
 
 // droppedWarning says how many of total rows were dropped for missing

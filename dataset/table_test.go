@@ -276,6 +276,9 @@ func TestReadTableErrors(t *testing.T) {
 		// A file saved with decimal commas (semicolon-separated) used to
 		// be read as a categorical column, one-hot encoded without a word.
 		{"decimal commas", "x;y\n1,5;2\n2,25;3\n-0,5;4\n", Options{}, ErrSyntax, []string{"t.csv:2", `column 1 ("x")`, `"1,5"`, "decimal comma", "-categorical 1"}},
+		// Numbers with a unit were one-hot encoded as categories.
+		{"percentages", "x,rate\n1,45%\n2,12 %\n3,?\n4,45%\n", Options{Missing: MissingImpute}, ErrSyntax, []string{"t.csv:2", `column 2 ("rate")`, `"45%"`, `written with "%"`, "-categorical 2"}},
+		{"dollars", "x;price\n1;$5\n2;$ 7.5\n", Options{}, ErrSyntax, []string{`column 2 ("price")`, `written with "$"`}},
 		{"thousands separators", "x\ty\n\"1,234.5\"\t2\n\"12,000\"\t3\n?\t4\n", Options{Missing: MissingImpute}, ErrSyntax, []string{"t.csv:2", `column 1 ("x")`, `"1,234.5"`, "thousands separator"}},
 	}
 	for _, c := range cases {
@@ -560,5 +563,30 @@ func TestTrailingDelimiter(t *testing.T) {
 				t.Errorf("warnings %q, want %q", tb.Warnings, c.warn)
 			}
 		})
+	}
+}
+
+// TestUnitNumbersOnlyWhenEveryValue: a column is numbers with a unit only
+// when every present value is one, with one unit; otherwise it stays text.
+func TestUnitNumbersOnlyWhenEveryValue(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		feats int
+	}{
+		{"x,c\n1,45%\n2,big\n3,45%\n", 3},  // a word among them: categories
+		{"x,c\n1,45%\n2,$3\n3,45%\n", 3},   // two units: categories
+		{"x,c\n1,%\n2,%%\n3,%\n", 3},       // no number
+		{"x,c\n1,-4%\n2,1e2%\n3,0%\n", -1}, // signs and exponents: numbers
+	} {
+		tb, err := Read(context.Background(), strings.NewReader(c.in), "u.csv", Options{})
+		if c.feats < 0 {
+			if !errors.Is(err, ErrSyntax) {
+				t.Errorf("%q: err %v, want the unit error", c.in, err)
+			}
+			continue
+		}
+		if err != nil || len(tb.Features) != c.feats {
+			t.Errorf("%q: err %v, features %v, want %d", c.in, err, tb, c.feats)
+		}
 	}
 }
