@@ -94,8 +94,13 @@ func (g *Graph) Volume() float64 {
 	return s
 }
 
-// Weight returns W_ij, or 0 when there is no edge. It costs O(log deg(i)).
+// Weight returns W_ij, or 0 when there is no edge. A node outside [0, n)
+// is a programming error: it panics naming it, for j as for i (j used to
+// give 0). It costs O(log deg(i)).
 func (g *Graph) Weight(i, j int) float64 {
+	if uint(j) >= uint(g.n) {
+		panic(fmt.Sprintf("graph: Weight(%d, %d) on %d nodes", i, j, g.n))
+	}
 	idx, w := g.Row(i)
 	k := sort.Search(len(idx), func(k int) bool { return int(idx[k]) >= j })
 	if k < len(idx) && int(idx[k]) == j {

@@ -96,6 +96,18 @@ func TestFromEdgesSumsAndDrops(t *testing.T) {
 	if g.NNZ() != 3 || g.Degree(2) != 0.5 || g.Volume() != 6.5 || g.MaxDegree() != 3 {
 		t.Errorf("nnz %d degree(2) %v volume %v max %v", g.NNZ(), g.Degree(2), g.Volume(), g.MaxDegree())
 	}
+	// A node outside the graph is a programming error for j as for i
+	// (Weight(0, 3) returned 0).
+	for _, ij := range [][2]int{{0, 3}, {0, -1}, {3, 0}} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil {
+					t.Errorf("Weight(%d, %d) on 3 nodes did not panic", ij[0], ij[1])
+				}
+			}()
+			g.Weight(ij[0], ij[1])
+		}()
+	}
 }
 
 func TestFromEdgesErrors(t *testing.T) {
