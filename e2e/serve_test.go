@@ -48,11 +48,10 @@ func browser(t *testing.T) (context.Context, context.CancelFunc) {
 	return ctx, func() { tcancel(); cancel(); acancel() }
 }
 
-// TestMustLinkInBrowser loads generated two moons in the page, clicks two
-// points that the partition separates although they share a moon, adds a
-// must-link, and checks that the partition changes and that the ARI shown
-// is the API's.
-func TestMustLinkInBrowser(t *testing.T) {
+// serve starts a tether server on a free loopback port for the test and
+// returns its base URL; the server stops when the test ends.
+func serve(t *testing.T) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -61,12 +60,20 @@ func TestMustLinkInBrowser(t *testing.T) {
 	sctx, scancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(sctx, l) }()
-	defer func() { scancel(); <-done }()
-	base := "http://" + l.Addr().String()
+	t.Cleanup(func() { scancel(); <-done })
+	return "http://" + l.Addr().String()
+}
+
+// TestMustLinkInBrowser loads generated two moons in the page, clicks two
+// points that the partition separates although they share a moon, adds a
+// must-link, and checks that the partition changes and that the ARI shown
+// is the API's.
+func TestMustLinkInBrowser(t *testing.T) {
+	base := serve(t)
 
 	ctx, cancel := browser(t)
 	defer cancel()
-	err = chromedp.Do(ctx,
+	err := chromedp.Do(ctx,
 		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(`body[data-ready="1"]`),
 		chromedp.SetValue(`#gen-n`, "600"),
@@ -313,22 +320,14 @@ func TestLargeView(t *testing.T) {
 	if !*large {
 		t.Skip("opt-in: -large")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
-	sctx, scancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(sctx, l) }()
-	defer func() { scancel(); <-done }()
+	base := serve(t)
 	ctx, cancel := browser(t)
 	defer cancel()
 	ctx, tcancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer tcancel()
 	t0 := time.Now()
-	err = chromedp.Do(ctx,
-		chromedp.Navigate("http://"+l.Addr().String()+"/"),
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(`body[data-ready="1"]`),
 		chromedp.SetValue(`#gen-n`, "100000"),
 		chromedp.Click(`#gen-load`),
@@ -370,18 +369,10 @@ func TestLargeView(t *testing.T) {
 // builds the grid) and of a pan frame. The budget is that of an
 // interactive page: a frame well under 100 ms on CI hardware.
 func TestPaint100k(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
-	sctx, scancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(sctx, l) }()
-	defer func() { scancel(); <-done }()
+	base := serve(t)
 	ctx, cancel := browser(t)
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+l.Addr().String()+"/"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
 		t.Fatal(err)
 	}
 	times, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
@@ -427,23 +418,15 @@ func TestPaint100k(t *testing.T) {
 // what the readers chose (the names column, the small table's neighbour
 // count) once the partition is drawn: the page used to clear it.
 func TestUploadWarningsInBrowser(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
-	sctx, scancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(sctx, l) }()
-	defer func() { scancel(); <-done }()
+	base := serve(t)
 	file := t.TempDir() + "/pts.csv"
 	if err := os.WriteFile(file, []byte("name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := browser(t)
 	defer cancel()
-	err = chromedp.Do(ctx,
-		chromedp.Navigate("http://"+l.Addr().String()+"/"),
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/"),
 		chromedp.WaitVisible(`body[data-ready="1"]`),
 		chromedp.SetUploadFiles(`#upload`, []string{file}),
 		chromedp.WaitVisible(`body[data-partitions]`),
