@@ -20,21 +20,30 @@ import (
 // range, missing graph, supervision the method cannot use.
 var ErrInvalid = errors.New("cluster: invalid problem")
 
-// methodError is an error of method name: its text is "cluster: name: "
-// and err's, without the "cluster: " prefixes err's chain repeats (the
-// sentinels ErrInvalid and ErrNumerical carry one), so that a user reads
-// "cluster: fast-ge2: invalid problem: …" once, not "cluster: fast-ge2:
-// cluster: invalid problem: …". errors.Is and errors.As see err.
-type methodError struct {
-	name string
-	err  error
+// pkgError is an error of this package whose text names the package
+// once: "cluster: ", prefix, err's text without the "cluster" elements
+// an error chain through this package repeats (unprefixed; the sentinels
+// ErrInvalid and ErrNumerical carry one), then tail. A user reads
+// "cluster: fast-ge2: invalid problem: …", not "cluster: fast-ge2:
+// cluster: invalid problem: cluster: …". errors.Is and errors.As see err
+// and, when set, also.
+type pkgError struct {
+	prefix string // "name: " of a method, "invalid problem: ", or ""
+	err    error
+	tail   string
+	also   error // a sentinel wrapped besides err (ErrInvalid), or nil
 }
 
-func (e *methodError) Error() string {
-	return "cluster: " + e.name + ": " + unprefixed(e.err.Error())
+func (e *pkgError) Error() string {
+	return "cluster: " + e.prefix + unprefixed(e.err.Error()) + e.tail
 }
 
-func (e *methodError) Unwrap() error { return e.err }
+func (e *pkgError) Unwrap() []error {
+	if e.also == nil {
+		return []error{e.err}
+	}
+	return []error{e.also, e.err}
+}
 
 // unprefixed returns msg without its "cluster" elements (the text between
 // two ": "), which an error chain through this package repeats.
@@ -49,51 +58,25 @@ func unprefixed(msg string) string {
 	return strings.Join(kept, ": ")
 }
 
-// tidyError is an error of this package whose text names the package
-// once: "cluster: " and err's text without its "cluster" elements
-// (unprefixed); errors.Is and errors.As see err.
-type tidyError struct{ err error }
+// wrapMethod returns err as an error of method name ("cluster: name: …",
+// pkgError), nil when err is nil.
+func wrapMethod(name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &pkgError{prefix: name + ": ", err: err}
+}
 
-func (e *tidyError) Error() string { return "cluster: " + unprefixed(e.err.Error()) }
-
-func (e *tidyError) Unwrap() error { return e.err }
-
-// tidy returns err as a tidyError when its text starts with "cluster: "
+// tidy returns err as a pkgError when its text starts with "cluster: "
 // and names the package again further on (a method's error wrapping the
 // eigensolver's or another method's: "cluster: fgpwc: embedding: cluster:
 // eigensolver: …"), and err itself otherwise.
 func tidy(err error) error {
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "cluster: ") || !strings.Contains(msg[len("cluster: "):], "cluster: ") {
+	if rest, ok := strings.CutPrefix(msg, "cluster: "); !ok || unprefixed(msg) == rest {
 		return err
 	}
-	if unprefixed(msg) == msg[len("cluster: "):] {
-		return err // "cluster: " only inside an element, not as one
-	}
-	return &tidyError{err}
-}
-
-// invalidError is err made an ill-posed problem: its text is "cluster:
-// invalid problem: " and err's without the package's repeated prefixes
-// (unprefixed), then tail; errors.Is sees ErrInvalid and err.
-type invalidError struct {
-	err  error
-	tail string
-}
-
-func (e *invalidError) Error() string {
-	return "cluster: invalid problem: " + unprefixed(e.err.Error()) + e.tail
-}
-
-func (e *invalidError) Unwrap() []error { return []error{ErrInvalid, e.err} }
-
-// wrapMethod returns err as an error of method name (methodError), nil
-// when err is nil.
-func wrapMethod(name string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &methodError{name, err}
+	return &pkgError{err: err}
 }
 
 // Problem is what is clustered: a graph (or, for the methods that declare

@@ -149,7 +149,7 @@ func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
 	if strings.Contains(err.Error(), "self loops") {
 		advice = "graph.WithSelfLoops and tether cluster -self-loops add them, or " + regularize
 	}
-	return &invalidError{err, why + ": " + advice}
+	return &pkgError{prefix: "invalid problem: ", err: err, tail: why + ": " + advice, also: ErrInvalid}
 }
 
 // emptyClusters returns a warning when some of the clusters 0…res.K−1 of
