@@ -181,49 +181,9 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 	}
 	sp := splitter{delim: delim, quotes: `"`}
 	raw := &rawTable{file: name}
-	if delim != ' ' && len(body) >= 2 {
-		// Lines that all end with the delimiter (some spreadsheets write
-		// them so), or all but a header one field shorter: an empty last
-		// column that no line fills, dropped rather than refused as
-		// missing values.
-		trim := func(l string) string {
-			if delim == '\t' {
-				return strings.TrimRight(l, " \r")
-			}
-			return strings.TrimRight(l, " \t\r")
-		}
-		// A line that is the delimiter alone is not a field and an end.
-		ends := func(l string) bool { t := trim(l); return len(t) > 1 && strings.HasSuffix(t, string(delim)) }
-		from := 0
-		if !ends(body[0]) {
-			from = 1
-			h, _, err1 := sp.split(body[0], nil)
-			d, _, err2 := sp.split(body[1], nil)
-			if err1 != nil || err2 != nil || len(h) != len(d)-1 {
-				from = len(body) // a header as wide as the data: its last column is empty
-			}
-		}
-		all := from < len(body)
-		for _, l := range body[min(from, len(body)):] {
-			if !ends(l) {
-				all = false
-				break
-			}
-		}
-		if all {
-			trimmed := make([]string, len(body))
-			copy(trimmed, body[:from])
-			for k := from; k < len(body); k++ {
-				l := trim(body[k])
-				trimmed[k] = l[:len(l)-1]
-			}
-			body = trimmed
-			what := "every line ends"
-			if from == 1 {
-				what = "every line but the header ends"
-			}
-			raw.warnings = append(raw.warnings, fmt.Sprintf("%s: %s with the delimiter %q: the empty last field was ignored", name, what, string(delim)))
-		}
+	if trimmed, w := trimTrailingDelimiter(body, sp, name); w != "" {
+		body = trimmed
+		raw.warnings = append(raw.warnings, w)
 	}
 	var header []string
 	width := -1
@@ -290,6 +250,48 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 	}
 	raw.named = header != nil
 	return raw, nil
+}
+
+// trimTrailingDelimiter drops the empty last field of lines that all end
+// with sp's delimiter (some spreadsheets write them so), or all but a
+// first line one field shorter (a header): an empty last column no line
+// fills, which the reader would refuse as missing values. It returns the
+// trimmed lines and a warning naming the file, or body and "" when the
+// lines are not so (or blank-separated). A line that is the delimiter
+// alone does not count as ending with it. Cost O(size of body).
+func trimTrailingDelimiter(body []string, sp splitter, name string) ([]string, string) {
+	delim := sp.delim
+	if delim == ' ' || len(body) < 2 {
+		return body, ""
+	}
+	trim := func(l string) string {
+		if delim == '\t' {
+			return strings.TrimRight(l, " \r")
+		}
+		return strings.TrimRight(l, " \t\r")
+	}
+	ends := func(l string) bool { t := trim(l); return len(t) > 1 && strings.HasSuffix(t, string(delim)) }
+	from, what := 0, "every line ends"
+	if !ends(body[0]) {
+		h, _, err1 := sp.split(body[0], nil)
+		d, _, err2 := sp.split(body[1], nil)
+		if err1 != nil || err2 != nil || len(h) != len(d)-1 {
+			return body, "" // a header as wide as the data: its last column is empty
+		}
+		from, what = 1, "every line but the header ends"
+	}
+	for _, l := range body[from:] {
+		if !ends(l) {
+			return body, ""
+		}
+	}
+	out := make([]string, len(body))
+	copy(out, body[:from])
+	for k := from; k < len(body); k++ {
+		l := trim(body[k])
+		out[k] = l[:len(l)-1]
+	}
+	return out, fmt.Sprintf("%s: %s with the delimiter %q: the empty last field was ignored", name, what, string(delim))
 }
 
 // looksLikeHeader applies the HeaderAuto rule to the first rows.
