@@ -81,8 +81,9 @@ func (d *Data) N() int {
 // names, with a warning, rather than refused.
 //
 // Errors are those of dataset.Read: they name the file, line, column and
-// value at fault. Cost: O(len(content)) per parse, two parses when the
-// class column is found by name.
+// value at fault. Cost: O(len(content)) per parse: one more parse when
+// the class column is found by name, and one more when a column of names
+// is.
 func ReadTable(ctx context.Context, content []byte, name string, opt dataset.Options) (*Data, error) {
 	if opt.Format == dataset.FormatAuto && strings.EqualFold(filepath.Ext(name), ".arff") {
 		opt.Format = dataset.FormatARFF
