@@ -97,7 +97,7 @@ func ReadTable(ctx context.Context, content []byte, name string, opt dataset.Opt
 // when path is a folder, its .pgm/.png images with one subfolder per class
 // (dataset.ReadImageFolder; opt is then unused). A path that is not a
 // regular file (a FIFO, /dev/stdin, a shell's <(cmd)) is read once: its
-// bytes are kept for the second parse. Cost: O(file size) per parse.
+// bytes are kept for the later parses. Cost: O(file size) per parse.
 func ReadTableFile(ctx context.Context, path string, opt dataset.Options) (*Data, error) {
 	st, err := os.Stat(path)
 	if err == nil && st.IsDir() {
