@@ -238,8 +238,9 @@ Policies: reject (exit status 1 when there is any conflict), drop-cl (drop
 the cannot-links that contradict must-links, and repeats), soft (keep all).
 -o writes the set kept by the policy. -json prints the report as one JSON
 document; the pairs of its conflicts are {"i", "j", "kind", "weight"} with
-0-based nodes, as tether serve's API writes pairs, and each conflict's
-"text" names them as the file does.`
+0-based nodes and the effective weight (1 for a hard constraint), the
+fields of tether serve's API (which leaves a hard constraint's weight
+out), and each conflict's "text" names them as the file does.`
 
 // consMaxListed bounds the conflicts printed by check in text mode.
 const consMaxListed = 50
@@ -311,8 +312,9 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintln(m.Stderr, "tether constraints check: warning:", w)
 	}
 	if asJSON {
-		// Pairs as tether serve's API writes them: 0-based nodes, the
-		// kind by name, the effective weight (1 for a hard constraint).
+		// Pairs with the fields of tether serve's API: 0-based nodes,
+		// the kind by name, and the effective weight (1 for a hard
+		// constraint, which the API leaves out).
 		type pairJSON struct {
 			I      int     `json:"i"`
 			J      int     `json:"j"`

@@ -148,7 +148,7 @@ func TestConstraintsCheck(t *testing.T) {
 		t.Errorf("soft: %v", err)
 	}
 	// The JSON pairs are 0-based, with the kind by name and the
-	// effective weight, as tether serve's API writes them.
+	// effective weight (the fields of tether serve's API).
 	var rep struct {
 		Conflicts []struct {
 			Pairs []map[string]any `json:"pairs"`
