@@ -198,17 +198,7 @@ func TestMinDegreeOrder(t *testing.T) {
 		}
 	}
 	const side = 30
-	var grid []graph.Edge
-	for r := 0; r < side; r++ {
-		for c := 0; c < side; c++ {
-			if c+1 < side {
-				grid = append(grid, graph.Edge{I: r*side + c, J: r*side + c + 1, W: 1})
-			}
-			if r+1 < side {
-				grid = append(grid, graph.Edge{I: r*side + c, J: (r+1)*side + c, W: 1})
-			}
-		}
-	}
+	grid := gridEdges(side)
 	// The envelope of the grid in its natural order: row 0 holds 1 + 2·29
 	// entries, each later row 31.
 	const gridEnv = 1 + 2*(side-1) + (side-1)*side*(side+1)
@@ -382,4 +372,21 @@ func TestCholeskyInverseRandomGraphs(t *testing.T) {
 			t.Errorf("trial %d (n %d, %d extra edges, %v): relative error %.3g > 1e-9", trial, n, extra, kind, r)
 		}
 	}
+}
+
+// gridEdges returns the unit edges of a side×side grid, node r·side + c at
+// row r and column c.
+func gridEdges(side int) []graph.Edge {
+	var grid []graph.Edge
+	for r := 0; r < side; r++ {
+		for c := 0; c < side; c++ {
+			if c+1 < side {
+				grid = append(grid, graph.Edge{I: r*side + c, J: r*side + c + 1, W: 1})
+			}
+			if r+1 < side {
+				grid = append(grid, graph.Edge{I: r*side + c, J: (r+1)*side + c, W: 1})
+			}
+		}
+	}
+	return grid
 }

@@ -49,17 +49,8 @@ func goldenOrderGraphs(t *testing.T) map[string]*graph.Graph {
 		"knn-10d-400":     knnGraph(t, 400, 10, 7),
 	}
 	const side = 40
-	var grid, star, complete []graph.Edge
-	for r := 0; r < side; r++ {
-		for c := 0; c < side; c++ {
-			if c+1 < side {
-				grid = append(grid, graph.Edge{I: r*side + c, J: r*side + c + 1, W: 1})
-			}
-			if r+1 < side {
-				grid = append(grid, graph.Edge{I: r*side + c, J: (r+1)*side + c, W: 1})
-			}
-		}
-	}
+	grid := gridEdges(side)
+	var star, complete []graph.Edge
 	for i := 0; i < 60; i++ {
 		if i != 7 {
 			star = append(star, graph.Edge{I: 7, J: i, W: 1})
