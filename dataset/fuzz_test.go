@@ -79,6 +79,10 @@ func FuzzReadCSV(f *testing.F) {
 		"\"a,\"\"b\",1\n",
 		"1e308,-1e308\n-1e308,1e308\n",
 		"?,?\n1,2\n",
+		",x,y\n0,1,2\n1,3,4\n",
+		"x,y,\n1,2,\n3,4,\n",
+		"v,w\n45%,1\n50%,2\n",
+		"name,x\nann,1\nbob,2\n",
 	} {
 		f.Add(s, uint8(0))
 	}

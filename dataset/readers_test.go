@@ -241,7 +241,7 @@ func TestCSVGraphFormat(t *testing.T) {
 // ambiguous answer is DenseCSV, and that ReadGraph in auto mode reads what
 // the detection says with the format read explicitly.
 func FuzzDetectCSVGraph(f *testing.F) {
-	for _, s := range []string{"0,1\n1,2\n2,3\n", "0,1\n1,0\n", "a,b\n0,1\n1,0\n", "s t w\n1 2 3\n", "0\t1\n", "\"1\",2\n"} {
+	for _, s := range []string{"0,1\n1,2\n2,3\n", "0,1\n1,0\n", "a,b\n0,1\n1,0\n", "s t w\n1 2 3\n", "0\t1\n", "\"1\",2\n", "source,target,weight\na,b,1\nb,c,2\n", "source target\na b\nb c\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

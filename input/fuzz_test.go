@@ -47,7 +47,8 @@ func FuzzReadPartialLabels(f *testing.F) {
 // labels and names as rows (the class-column rule re-reads the file), or
 // an error; never a panic.
 func FuzzReadTable(f *testing.F) {
-	for _, s := range []string{"x,label\n0,a\n1,b\n", "a,y\n1,2\n3,4\n", "id,class,v\np,1,0\nq,2,1\n", "@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n", "1 2\n3 4\n", "x,y\n1,2\n3,abc\n"} {
+	for _, s := range []string{"x,label\n0,a\n1,b\n", "a,y\n1,2\n3,4\n", "id,class,v\np,1,0\nq,2,1\n", "@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n", "1 2\n3 4\n", "x,y\n1,2\n3,abc\n",
+		",x,y\n0,1,2\n1,3,4\n", "x,y,\n1,2,\n3,4,\n", "p,q\n$5,1\n$7,2\n", "name,x,y\nann,1,2\nbob,3,4\n"} {
 		f.Add(s, "")
 	}
 	f.Add("x,y,label\n0,0,a\n", "none")
