@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -49,10 +50,15 @@ import (
 // solves per product (cholPencil): LOBPCG with B = M converges slowly there,
 // because M inherits the degree spread of the graph (spambase, d_max/d_min
 // ≈ 6·10⁴: no convergence in 1000 iterations, 200–300 s; the Cholesky path
-// takes about 10 s). Otherwise LOBPCG with B = M, O(nnz·k) per iteration.
+// takes about 10 s). Otherwise LOBPCG with B = M, O(nnz·k) per iteration;
+// from fastGEMultigridMinN (10⁵) nodes with Settings.Eigen nil, LOBPCG is
+// preconditioned by a multigrid V-cycle approximating M⁻¹ (fastGEPrecond,
+// graph.Multigrid), whose iteration count does not grow with n as the
+// plain one's does. When the graph does not coarsen, plain LOBPCG is used.
 type FastGE struct {
 	// Mu is μ of the regularization. If Mu is 0, μ = tr(L_G)/(10·tr(L_H)),
-	// divided by cholMuFactor (100) on the dense Cholesky path. The
+	// divided by fastGEMuFactor (100) on the dense Cholesky path and the
+	// multigrid-preconditioned one (n ≥ 10⁵; see below). The
 	// eigenvectors do not depend on μ > 0; only the conditioning does.
 	Mu float64 `doc:"regularization μ (0: tr(L_G)/(10·tr(L_H)))" range:"0 | [1e-12, 1e12]"`
 }
@@ -80,29 +86,16 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 		return nil, err
 	}
 	g := p.Graph
-	n := g.N()
-	lg, lh, d, err := buildFastGE(g, pairs)
+	fp, err := buildFastGE(g, pairs)
 	if err != nil {
 		return nil, err
 	}
-	// The union G ∪ H is connected: K joins every pair of nodes of positive
-	// degree, and all degrees are positive here.
-	comp := make([]int, n)
-	trG, trH := lg.trace(), lh.trace()
-	opt := pencilOptions{z: newCompOp(comp, 1, trG/float64(n)), mu: f.Mu, singularL: true, definiteM: true}
-	opt.cholesky = s.Eigen == nil && useCholPencil(n, g.NNZ()+2*len(pairs))
-	if opt.mu == 0 {
-		opt.mu = trG / (10 * trH)
-		if opt.cholesky {
-			opt.mu /= cholMuFactor
-		}
-	}
-	pr, err := solvePencil(ctx, lg, lh, p.K, opt, s)
+	pr, err := f.solve(ctx, g, fp, len(pairs), p.K, s, fastGEMultigridMinN)
 	if err != nil {
 		return nil, wrapMethod("fast-ge", err)
 	}
 	u := pr.vectors
-	if err := fastGENormalize(u, d, lh); err != nil {
+	if err := fastGENormalize(u, fp.d, fp.lh); err != nil {
 		return nil, wrapMethod("fast-ge", err)
 	}
 	res, err := partition(ctx, u, p.K, s.derive(streamFastGE), fastGERestarts, violationSelect(pairs))
@@ -113,21 +106,64 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	return res, nil
 }
 
-// buildFastGE returns L_G and L_H of thesis §4.4.2 (G = W + G_ML,
-// H = K/n + G_CL, K = ddᵀ/vol, constraint weights w·d_i d_j/(d_min d_max))
-// and the degrees d of W.
-func buildFastGE(g *graph.Graph, pairs []constraint.Pair) (lg, lh *formOp, d []float64, err error) {
+// solve returns the k smallest finite eigenpairs of FAST-GE's pencil fp
+// of g (pairs constraints), on the path FastGE's doc describes: dense,
+// dense Cholesky, LOBPCG preconditioned by fastGEPrecond from mgMinN
+// nodes (fastGEMultigridMinN; tests lower it), or plain LOBPCG.
+func (f FastGE) solve(ctx context.Context, g *graph.Graph, fp *fastGEPencil, pairs, k int, s *Settings, mgMinN int) (*pencilResult, error) {
 	n := g.N()
-	d = g.Degrees()
+	// The union G ∪ H is connected: K joins every pair of nodes of positive
+	// degree, and all degrees are positive here.
+	comp := make([]int, n)
+	trG, trH := fp.lg.trace(), fp.lh.trace()
+	opt := pencilOptions{z: newCompOp(comp, 1, trG/float64(n)), mu: f.Mu, singularL: true, definiteM: true}
+	opt.cholesky = s.Eigen == nil && useCholPencil(n, g.NNZ()+2*pairs)
+	mu0 := trG / (10 * trH)
+	if opt.mu == 0 {
+		opt.mu = mu0
+		if opt.cholesky {
+			opt.mu = mu0 / fastGEMuFactor
+		}
+	}
+	if s.Eigen == nil && !opt.cholesky && n >= mgMinN {
+		mu := f.Mu
+		if mu == 0 {
+			mu = mu0 / fastGEMuFactor
+		}
+		pre, err := newFastGEPrecond(ctx, g, fp.ml, fp.cl, mu, trG/float64(n))
+		switch {
+		case err == nil:
+			opt.precond, opt.mu = pre, mu
+		case !errors.Is(err, graph.ErrNoCoarsening):
+			return nil, err
+		}
+		// A graph that does not coarsen: plain LOBPCG, with its μ.
+	}
+	return solvePencil(ctx, fp.lg, fp.lh, k, opt, s)
+}
+
+// fastGEPencil holds FAST-GE's pencil and the graphs it is made of.
+type fastGEPencil struct {
+	lg, lh *formOp
+	d      []float64    // the degrees of W
+	ml, cl *graph.Graph // G_ML and G_CL
+}
+
+// buildFastGE returns L_G and L_H of thesis §4.4.2 (G = W + G_ML,
+// H = K/n + G_CL, K = ddᵀ/vol, constraint weights w·d_i d_j/(d_min d_max)),
+// the degrees d of W and the constraint graphs.
+func buildFastGE(g *graph.Graph, pairs []constraint.Pair) (*fastGEPencil, error) {
+	n := g.N()
+	d := g.Degrees()
 	dmin, dmax, err := degreeRange(d, "fast-ge")
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	var ml, cl []graph.Edge
 	for t, q := range pairs {
 		e := graph.Edge{I: q.I, J: q.J, W: q.W() * d[q.I] * d[q.J] / (dmin * dmax)}
 		if math.IsInf(e.W, 0) || math.IsNaN(e.W) {
-			return nil, nil, nil, fmt.Errorf("%w: fast-ge: pair %d (%d,%d): its weight w·d_i d_j/(d_min d_max) = %v·%v·%v/(%v·%v) is %v: the graph or constraint weights are out of floating-point range", ErrNumerical, t, q.I, q.J, q.W(), d[q.I], d[q.J], dmin, dmax, e.W)
+			return nil, fmt.Errorf("%w: fast-ge: pair %d (%d,%d): its weight w·d_i d_j/(d_min d_max) = %v·%v·%v/(%v·%v) is %v: the graph or constraint weights are out of floating-point range", ErrNumerical, t, q.I, q.J, q.W(), d[q.I], d[q.J], dmin, dmax, e.W)
 		}
 		if q.Kind == constraint.MustLink {
 			ml = append(ml, e)
@@ -137,17 +173,17 @@ func buildFastGE(g *graph.Graph, pairs []constraint.Pair) (lg, lh *formOp, d []f
 	}
 	gml, err := graph.FromEdges(n, ml)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("cluster: fast-ge: must-link graph: %w", err)
+		return nil, fmt.Errorf("cluster: fast-ge: must-link graph: %w", err)
 	}
 	gcl, err := graph.FromEdges(n, cl)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("cluster: fast-ge: cannot-link graph: %w", err)
+		return nil, fmt.Errorf("cluster: fast-ge: cannot-link graph: %w", err)
 	}
 	vol := g.Volume()
 	ag := &symOp{n: n, parts: []scaledGraph{{g, 1}, {gml, 1}}}
 	ah := &symOp{n: n, parts: []scaledGraph{{gcl, 1}}}
 	ah.addLowRank([][]float64{d}, []float64{1 / (vol * float64(n))})
-	return laplacianOf(ag), laplacianOf(ah), d, nil
+	return &fastGEPencil{lg: laplacianOf(ag), lh: laplacianOf(ah), d: d, ml: gml, cl: gcl}, nil
 }
 
 // fastGENormalize applies lines 3–6 of thesis Alg. 15 to u in place:

@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -63,5 +65,38 @@ func BenchmarkFASTGESpamSized(b *testing.B) {
 			b.ReportMetric(pwSink.Eigenvalues[0], "λ1")
 			b.ReportMetric(pwSink.Eigenvalues[1], "λ2")
 		})
+	}
+}
+
+// BenchmarkFASTGEPencilBlobs is FAST-GE's eigensolve alone (fast-ge's
+// solve: the pencil, μ and the solver path, no k-means) on the binary
+// 10-NN graph of n points in 5 Gaussian blobs in 10-D with pairs-1/n (the
+// data of bench/scaling; graph and pencil built outside the timer).
+// "plain" is LOBPCG with B = M and the default μ, "multigrid" LOBPCG
+// preconditioned by fastGEPrecond with μ/100, the default from
+// fastGEMultigridMinN = 10⁵ nodes.
+func BenchmarkFASTGEPencilBlobs(b *testing.B) {
+	for _, n := range []int{30000, 100000} {
+		g, _, set := fgBlobKNN(b, n, 5)
+		fp, err := buildFastGE(g, set.Pairs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range []struct {
+			name string
+			minN int
+		}{{"plain", math.MaxInt}, {"multigrid", 0}} {
+			b.Run(fmt.Sprintf("n=%d/%s", n, c.name), func(b *testing.B) {
+				for b.Loop() {
+					pr, err := FastGE{}.solve(context.Background(), g, fp, len(set.Pairs), 5, &Settings{Seed: 1}, c.minN)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if pr.preconditioned != (c.minN == 0) {
+						b.Fatalf("preconditioned = %v", pr.preconditioned)
+					}
+				}
+			})
+		}
 	}
 }

@@ -506,10 +506,11 @@ func TestFastGEMatricesAndNormalization(t *testing.T) {
 		target.Set(q.I, q.J, target.At(q.I, q.J)+w)
 		target.Set(q.J, q.I, target.At(q.J, q.I)+w)
 	}
-	lg, lh, _, err := buildFastGE(g, pairs)
+	fp, err := buildFastGE(g, pairs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	lg, lh := fp.lg, fp.lh
 	lgd, lhd := pwLaplacianDense(gm), pwLaplacianDense(hm)
 	if e := pwMaxAbsDiff(graph.Dense(lg), lgd); e > 1e-12 {
 		t.Errorf("L_G: max |Δ| = %g", e)
@@ -762,12 +763,13 @@ func TestFastGECholeskyPath(t *testing.T) {
 	if useCholPencil(DenseLimit, DenseLimit*DenseLimit) || useCholPencil(5000, 5000*20) || useCholPencil(cholDenseMaxN+1, (cholDenseMaxN+1)*(cholDenseMaxN+1)) {
 		t.Error("useCholPencil is true at or below DenseLimit, on a sparse graph, or above cholDenseMaxN")
 	}
-	lg, lh, _, err := buildFastGE(g, set.Pairs)
+	fp, err := buildFastGE(g, set.Pairs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	lg, lh := fp.lg, fp.lh
 	comp := make([]int, n)
-	mu := lg.trace() / (10 * lh.trace()) / cholMuFactor
+	mu := lg.trace() / (10 * lh.trace()) / fastGEMuFactor
 	z := newCompOp(comp, 1, lg.trace()/n)
 	m := &comboOp{ops: []eigen.Operator{lg, lh, z}, coef: []float64{1, mu, 1}}
 	md := make([]float64, n*n)

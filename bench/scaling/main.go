@@ -86,6 +86,7 @@ func main() {
 	memLimit := flag.Float64("mem-limit", 24, "machine memory, GB")
 	timeLimit := flag.Duration("time-limit", time.Hour, "time budget a run may take on the machine")
 	skMax := flag.Int("sklearn-max", 300_000, "largest n given to scikit-learn")
+	update := flag.Bool("update", false, "keep the rows of -o's scaling.csv for the methods not measured now, replacing those of the methods measured")
 	flag.Parse()
 	ctx := context.Background()
 	switch {
@@ -129,6 +130,14 @@ func main() {
 				break
 			}
 		}
+	}
+	if *update {
+		old, err := readRows(filepath.Join(*out, "scaling.csv"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "scaling:", err)
+			os.Exit(1)
+		}
+		rows = mergeRows(old, rows)
 	}
 	if err := writeRows(filepath.Join(*out, "scaling.csv"), rows); err != nil {
 		fmt.Fprintln(os.Stderr, "scaling:", err)
@@ -338,6 +347,72 @@ func writeRows(path string, rows []row) error {
 		return err
 	}
 	return f.Close()
+}
+
+// readRows reads a scaling.csv that writeRows wrote.
+func readRows(path string) ([]row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var rows []row
+	for i, rec := range recs {
+		if i == 0 {
+			continue
+		}
+		if len(rec) != 9 {
+			return nil, fmt.Errorf("%s:%d: %d fields, want 9", path, i+1, len(rec))
+		}
+		r := row{method: rec[0], status: rec[2]}
+		nums := []*float64{&r.wall, &r.graph, &r.clust, &r.ari, &r.rssMB}
+		for k, field := range rec[3:8] {
+			if *nums[k], err = strconv.ParseFloat(field, 64); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+			}
+		}
+		if r.n, err = strconv.Atoi(rec[1]); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		if r.pairs, err = strconv.Atoi(rec[8]); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+// mergeRows returns old with the rows of every method in now replaced by
+// now's, at the place of that method's first old row (at the end for a
+// method old does not have).
+func mergeRows(old, now []row) []row {
+	measured := map[string][]row{}
+	for _, r := range now {
+		measured[r.method] = append(measured[r.method], r)
+	}
+	var out []row
+	done := map[string]bool{}
+	for _, r := range old {
+		rs, ok := measured[r.method]
+		switch {
+		case !ok:
+			out = append(out, r)
+		case !done[r.method]:
+			out = append(out, rs...)
+			done[r.method] = true
+		}
+	}
+	for _, r := range now {
+		if !done[r.method] {
+			out = append(out, measured[r.method]...)
+			done[r.method] = true
+		}
+	}
+	return out
 }
 
 // series returns the completed runs of each method, in order of first
