@@ -58,7 +58,8 @@ func denseShifted(g *graph.Graph, kind graph.LaplacianKind, sigma float64) *mat.
 // Cholesky solve of the matrix formed entry by entry, for both Laplacians,
 // weights over up to 6 decades, a self-loop and nodes hanging by tiny
 // weights, in the natural order and after a random relabelling (the
-// factor's own order does not depend on the labels' meaning).
+// factor's own order does not depend on the labels' meaning), on blocks
+// of 3 and of 12 columns (the single-column and the block solves).
 func TestCholeskyInverseMatchesDenseSolve(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -95,29 +96,33 @@ func TestCholeskyInverseMatchesDenseSolve(t *testing.T) {
 			if !chol.Factorize(denseShifted(g, tc.kind, tc.sigma)) {
 				t.Fatal("dense matrix not positive definite")
 			}
-			rng := rand.New(rand.NewPCG(5, 5))
-			x := mat.NewDense(tc.n, 3, nil)
-			for i := 0; i < tc.n; i++ {
-				for c := 0; c < 3; c++ {
-					x.Set(i, c, rng.NormFloat64())
+			// 3 columns take the column-by-column solve, 12 the block
+			// solve (blockMinCols = 8): both against the dense solve.
+			for _, p := range []int{3, 12} {
+				rng := rand.New(rand.NewPCG(5, 5))
+				x := mat.NewDense(tc.n, p, nil)
+				for i := 0; i < tc.n; i++ {
+					for c := 0; c < p; c++ {
+						x.Set(i, c, rng.NormFloat64())
+					}
 				}
-			}
-			got := mat.NewDense(tc.n, 3, nil)
-			inv.MulTo(got, x)
-			var want mat.Dense
-			if err := chol.SolveTo(&want, x); err != nil {
-				t.Fatal(err)
-			}
-			var diff mat.Dense
-			diff.Sub(got, &want)
-			if r := mat.Norm(&diff, 2) / mat.Norm(&want, 2); !(r <= tc.tol) {
-				t.Errorf("relative error %.3g > %.0e", r, tc.tol)
-			}
-			// In place (dst aliasing x) gives the same.
-			inPlace := mat.DenseCopyOf(x)
-			inv.MulTo(inPlace, inPlace)
-			if !mat.Equal(inPlace, got) {
-				t.Error("MulTo with dst = x differs")
+				got := mat.NewDense(tc.n, p, nil)
+				inv.MulTo(got, x)
+				var want mat.Dense
+				if err := chol.SolveTo(&want, x); err != nil {
+					t.Fatal(err)
+				}
+				var diff mat.Dense
+				diff.Sub(got, &want)
+				if r := mat.Norm(&diff, 2) / mat.Norm(&want, 2); !(r <= tc.tol) {
+					t.Errorf("%d columns: relative error %.3g > %.0e", p, r, tc.tol)
+				}
+				// In place (dst aliasing x) gives the same.
+				inPlace := mat.DenseCopyOf(x)
+				inv.MulTo(inPlace, inPlace)
+				if !mat.Equal(inPlace, got) {
+					t.Errorf("%d columns: MulTo with dst = x differs", p)
+				}
 			}
 		})
 	}
