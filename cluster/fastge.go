@@ -125,7 +125,7 @@ func (f FastGE) solve(ctx context.Context, g *graph.Graph, fp *fastGEPencil, pai
 			opt.mu = mu0 / fastGEMuFactor
 		}
 	}
-	if s.Eigen == nil && !opt.cholesky && n >= mgMinN {
+	if s.Eigen == nil && !opt.cholesky && n > DenseLimit && n >= mgMinN {
 		mu := f.Mu
 		if mu == 0 {
 			mu = mu0 / fastGEMuFactor
