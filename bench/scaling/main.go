@@ -18,11 +18,14 @@
 // table with fitted exponents on standard output: the slope of log time
 // and of log memory against log n, fitted by least squares over the sizes
 // n ≥ 10⁴ that completed, and the n at which the fitted curves reach the
-// machine's limits (-mem-limit, -time-limit).
+// machine's limits (-mem-limit, -time-limit). With -update the rows of
+// the existing OUT/scaling.csv for the methods not measured are kept, so
+// one method can be re-measured after a change (the figure and table then
+// mix days: say so where they are quoted).
 //
 // Heavy: on the shared machine run it under flock /work/bench.lock.
 //
-// Usage: go run ./bench/scaling [-methods njw,fgpwc,labelprop,fast-ge,sklearn] [-n 1000,3000,...] [-timeout 10m] [-o docs/scaling]
+// Usage: go run ./bench/scaling [-methods njw,fgpwc,labelprop,fast-ge,sklearn] [-n 1000,3000,...] [-timeout 10m] [-update] [-o docs/scaling]
 package main
 
 import (
