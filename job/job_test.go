@@ -187,3 +187,39 @@ func TestRunErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSaveLabelsRerun: a rerun into a folder that holds an earlier run's
+// labels replaces them when the job succeeds and removes them when it
+// fails, so that no labels file contradicts its result line.
+func TestSaveLabelsRerun(t *testing.T) {
+	cases := []struct {
+		name string
+		res  Result
+		want string // content of the labels file afterwards; "" means no file
+	}{
+		{"success replaces", Result{ID: "a", Labels: []int{1, 0}}, "1\n0\n"},
+		{"failure removes", Result{ID: "a", Error: "cluster: unknown method"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(LabelsPath(dir, "a"), []byte("0\n0\n0\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := SaveLabels(context.Background(), dir, &tc.res); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(LabelsPath(dir, "a"))
+			switch {
+			case tc.want == "" && !errors.Is(err, os.ErrNotExist):
+				t.Fatalf("labels file of the failed job still there (%q, %v)", b, err)
+			case tc.want != "" && string(b) != tc.want:
+				t.Fatalf("labels %q (%v), want %q", b, err, tc.want)
+			}
+		})
+	}
+	// A failed job with no earlier labels is not an error.
+	if err := SaveLabels(context.Background(), t.TempDir(), &Result{ID: "b", Error: "x"}); err != nil {
+		t.Fatal(err)
+	}
+}

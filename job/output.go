@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 
@@ -34,9 +37,14 @@ func LabelsPath(dir, id string) string { return filepath.Join(dir, id+".labels")
 
 // SaveLabels writes r's labels to LabelsPath(dir, r.ID) atomically (a
 // cancelled or failed write leaves no partial file). A failed job has no
-// labels and writes nothing.
+// labels: it writes nothing and removes the labels file an earlier run of
+// the same id left in dir, so that a rerun into the same folder never
+// shows labels next to a result line that says the job failed.
 func SaveLabels(ctx context.Context, dir string, r *Result) error {
 	if r.Error != "" {
+		if err := os.Remove(LabelsPath(dir, r.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("job %s: removing the labels of an earlier run: %w", r.ID, err)
+		}
 		return nil
 	}
 	if err := atomicfile.Write(ctx, LabelsPath(dir, r.ID), r.WriteLabels); err != nil {
