@@ -1,13 +1,16 @@
 package tetherbeam
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local paths
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -37,6 +40,74 @@ func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 		textio.Write(s, filepath.Join(out, ResultsFile), results)
 	}
 	return results
+}
+
+// CheckManifest checks, before a pipeline starts, what no single job can:
+// that the manifest (a path or glob Beam's file systems can read) names at
+// least one file, that the files hold at least one job, and that no id is
+// used twice (two jobs of one id would write the same labels file). Errors
+// name the manifest, and for a repeated id the file and both lines. The
+// lines themselves are checked by the jobs: a malformed one fails alone.
+// Cost: one read of the manifest.
+func CheckManifest(ctx context.Context, manifest string) error {
+	fs, err := filesystem.New(ctx, manifest)
+	if err != nil {
+		return fmt.Errorf("manifest %s: %w", manifest, err)
+	}
+	defer fs.Close()
+	files, err := fs.List(ctx, manifest)
+	if err != nil {
+		return fmt.Errorf("manifest %s: %w", manifest, err)
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("manifest %s: no such file", manifest)
+	}
+	type place struct {
+		file string
+		line int
+	}
+	seen := map[string]place{}
+	jobs := 0
+	for _, name := range files {
+		r, err := fs.OpenRead(ctx, name)
+		if err != nil {
+			return fmt.Errorf("manifest %s: %w", name, err)
+		}
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64*1024), job.MaxLine)
+		for ln := 1; sc.Scan(); ln++ {
+			b := bytes.TrimPrefix(bytes.TrimSpace(sc.Bytes()), []byte("\ufeff"))
+			if len(b) == 0 || b[0] == '#' {
+				continue
+			}
+			jobs++
+			id := idOf(b)
+			if id == "" {
+				continue
+			}
+			if prev, ok := seen[id]; ok {
+				r.Close()
+				at := fmt.Sprintf("line %d", prev.line)
+				if prev.file != name {
+					at = fmt.Sprintf("%s:%d", prev.file, prev.line)
+				}
+				return fmt.Errorf("%s:%d: %w: id %q already used on %s", name, ln, job.ErrSpec, id, at)
+			}
+			seen[id] = place{name, ln}
+		}
+		err = sc.Err()
+		r.Close()
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("%s: %w: a line is longer than %d bytes", name, job.ErrSpec, job.MaxLine)
+		}
+		if err != nil {
+			return fmt.Errorf("manifest %s: %w", name, err)
+		}
+	}
+	if jobs == 0 {
+		return fmt.Errorf("manifest %s: no jobs (only blank lines and '#' comments)", manifest)
+	}
+	return nil
 }
 
 // runJobFn clusters one manifest line.

@@ -170,3 +170,40 @@ func TestBatchEqualsSequential(t *testing.T) {
 		t.Errorf("failed jobs %v", failed)
 	}
 }
+
+// TestCheckManifest: what no single job can see is checked before the
+// pipeline starts, and the error names the file (and lines).
+func TestCheckManifest(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := write("good.jsonl", "\ufeff# jobs\r\n{\"id\":\"a\",\"gen\":\"moons\",\"k\":2}\r\n{\"id\":\"b\",\"gen\":\"moons\",\"k\":2\n")
+	write("other.jsonl", "\n{\"id\":\"a\",\"gen\":\"circles\",\"k\":2}\n")
+	cases := []struct {
+		name, manifest, want string // want "" means no error
+	}{
+		{"jobs and a malformed line", good, ""},
+		{"missing file", filepath.Join(dir, "nope.jsonl"), "nope.jsonl: no such file"},
+		{"glob matching nothing", filepath.Join(dir, "*.json"), "*.json: no such file"},
+		{"empty", write("empty.jsonl", ""), "empty.jsonl: no jobs"},
+		{"comments only", write("comments.jsonl", "# a\n\n  \n"), "comments.jsonl: no jobs"},
+		{"repeated id", write("dup.jsonl", "{\"id\":\"x\",\"gen\":\"moons\",\"k\":2}\n\n{\"id\":\"x\",\"gen\":\"circles\",\"k\":2}\n"), `dup.jsonl:3: job: bad spec: id "x" already used on line 1`},
+		{"repeated id across a glob", filepath.Join(dir, "[go]*.jsonl"), `other.jsonl:2: job: bad spec: id "a" already used on ` + good + ":2"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckManifest(context.Background(), tc.manifest)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatal(err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}

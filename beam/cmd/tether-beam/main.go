@@ -33,6 +33,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tether-beam: -manifest and -out are required")
 		os.Exit(2)
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := tetherbeam.CheckManifest(ctx, *manifest); err != nil {
+		fmt.Fprintln(os.Stderr, "tether-beam:", err)
+		os.Exit(1)
+	}
 	if *root == "" {
 		*root = filepath.Dir(*manifest)
 	}
@@ -40,8 +46,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tether-beam:", err)
 		os.Exit(1)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	p, s := beam.NewPipelineWithRoot()
 	tetherbeam.Batch(s, *manifest, *root, *out)
 	if err := beamx.Run(ctx, p); err != nil {
