@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -21,6 +22,8 @@ import (
 func init() {
 	register.DoFn3x1[context.Context, string, func(string), error](&runJobFn{})
 	register.Emitter1[string]()
+	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeResultsFn{})
+	register.Iter1[string]()
 }
 
 // ResultsFile is the name of the results file in the output folder.
@@ -37,9 +40,67 @@ func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 	lines := textio.Read(s, manifest)
 	results := beam.ParDo(s, &runJobFn{Root: root, Out: out}, lines)
 	if out != "" {
-		textio.Write(s, filepath.Join(out, ResultsFile), results)
+		// textio.Write truncates the file and writes in place; an
+		// interrupted write would leave a truncated results file.
+		all := beam.GroupByKey(s, beam.AddFixedKey(s, results))
+		beam.ParDo0(s, &writeResultsFn{Filename: filepath.Join(out, ResultsFile)}, all)
 	}
 	return results
+}
+
+// writeResultsFn writes every result line to Filename at once, through a
+// temporary file of the same folder renamed into place only when all was
+// written and ctx was not cancelled: a reader sees the old results file or
+// the new one, never a truncated one.
+type writeResultsFn struct {
+	Filename string `json:"filename"`
+}
+
+// ProcessElement writes the lines of the single group to w.Filename.
+func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*string) bool) (err error) {
+	fs, err := filesystem.New(ctx, w.Filename)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	i := strings.LastIndex(w.Filename, "/")
+	tmp := w.Filename[:i+1] + "." + w.Filename[i+1:] + ".tmp"
+	fd, err := fs.OpenWrite(ctx, tmp)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", w.Filename, err)
+	}
+	defer func() {
+		if err != nil {
+			fd.Close()
+			if rm, ok := fs.(filesystem.Remover); ok {
+				rm.Remove(ctx, tmp)
+			}
+		}
+	}()
+	bw := bufio.NewWriterSize(fd, 1<<20)
+	var line string
+	for lines(&line) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		bw.WriteString(line)
+		if err := bw.WriteByte('\n'); err != nil {
+			return fmt.Errorf("writing %s: %w", w.Filename, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing %s: %w", w.Filename, err)
+	}
+	if err := fd.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", w.Filename, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := filesystem.Rename(ctx, fs, tmp, w.Filename); err != nil {
+		return fmt.Errorf("writing %s: %w", w.Filename, err)
+	}
+	return nil
 }
 
 // CheckManifest checks, before a pipeline starts, what no single job can:

@@ -207,3 +207,47 @@ func TestCheckManifest(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteResultsAtomic: the results file is replaced whole or not at
+// all; a cancelled write leaves the earlier file as it was and no
+// temporary file.
+func TestWriteResultsAtomic(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name string
+		ctx  context.Context
+		want string
+	}{
+		{"written", context.Background(), "{\"id\":\"a\"}\n{\"id\":\"b\"}\n"},
+		{"cancelled", cancelled, "old\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, ResultsFile)
+			if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			lines := []string{`{"id":"a"}`, `{"id":"b"}`}
+			next := func(s *string) bool {
+				if len(lines) == 0 {
+					return false
+				}
+				*s, lines = lines[0], lines[1:]
+				return true
+			}
+			err := (&writeResultsFn{Filename: path}).ProcessElement(tc.ctx, 0, next)
+			if (err != nil) != (tc.ctx.Err() != nil) {
+				t.Fatalf("error %v with ctx error %v", err, tc.ctx.Err())
+			}
+			b, _ := os.ReadFile(path)
+			if string(b) != tc.want {
+				t.Fatalf("results file %q, want %q", b, tc.want)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+				t.Fatalf("folder holds %d files, want only %s", len(ents), ResultsFile)
+			}
+		})
+	}
+}
