@@ -6,7 +6,10 @@
 //
 // Failures are per job: a job whose files are missing, whose method
 // refuses the problem or whose manifest line is malformed yields a result
-// line with "error" set, and the other jobs go on.
+// line with "error" set, and the other jobs go on. CheckManifest catches,
+// before a run, what no single job can see: a missing or empty manifest
+// and an id used twice. The results file is replaced whole, never left
+// truncated.
 //
 // It runs locally on Beam's Prism runner by default (loopback, no
 // services needed) and unchanged on Flink, Spark or Dataflow with the

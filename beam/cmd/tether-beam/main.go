@@ -7,6 +7,11 @@
 // job ID go to results/ID.labels, one JSON line per job to
 // results/results.jsonl. Beam's own flags choose the runner, e.g.
 // --runner=flink --endpoint=localhost:8099 --environment_type=LOOPBACK.
+//
+// A missing manifest, one with no jobs or an id used twice stops the run
+// before it starts (tetherbeam.CheckManifest). Rerunning into an existing
+// folder replaces results.jsonl and the labels of the manifest's jobs,
+// removes the labels of a job that now fails and leaves other files alone.
 package main
 
 import (
