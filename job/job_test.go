@@ -222,4 +222,23 @@ func TestSaveLabelsRerun(t *testing.T) {
 	if err := SaveLabels(context.Background(), t.TempDir(), &Result{ID: "b", Error: "x"}); err != nil {
 		t.Fatal(err)
 	}
+	// A malformed line's id can be anything: a failed job whose id is not
+	// a valid one removes nothing, inside the folder or outside it.
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(parent, "keep.labels")
+	if err := os.WriteFile(outside, []byte("1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"../keep", "", "a/b"} {
+		if err := SaveLabels(context.Background(), out, &Result{ID: id, Error: "manifest line: bad"}); err != nil {
+			t.Fatalf("id %q: %v", id, err)
+		}
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Errorf("a failed job with id \"../keep\" removed a file outside its folder: %v", err)
+	}
 }

@@ -42,6 +42,12 @@ func LabelsPath(dir, id string) string { return filepath.Join(dir, id+".labels")
 // shows labels next to a result line that says the job failed.
 func SaveLabels(ctx context.Context, dir string, r *Result) error {
 	if r.Error != "" {
+		if checkID(r.ID) != nil {
+			// A malformed line's id (if any) is not a valid one: it names
+			// no labels file of this folder, and must not name one
+			// outside it ("../x").
+			return nil
+		}
 		if err := os.Remove(LabelsPath(dir, r.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("job %s: removing the labels of an earlier run: %w", r.ID, err)
 		}

@@ -82,15 +82,25 @@ type Sample struct {
 	Seed uint64 `json:"seed"`
 }
 
-// Validate checks the Spec's own fields (not the files they name).
-func (s *Spec) Validate() error {
-	if s.ID == "" {
+// checkID returns an error wrapping ErrSpec unless id is a job id: not
+// empty, not "." or "..", only letters, digits, '.', '-' and '_' (so that
+// LabelsPath stays inside its folder).
+func checkID(id string) error {
+	if id == "" {
 		return fmt.Errorf("%w: missing id", ErrSpec)
 	}
-	for _, r := range s.ID {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') || s.ID == "." || s.ID == ".." {
-			return fmt.Errorf("%w: id %q: use letters, digits, '.', '-' and '_'", ErrSpec, s.ID)
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') || id == "." || id == ".." {
+			return fmt.Errorf("%w: id %q: use letters, digits, '.', '-' and '_'", ErrSpec, id)
 		}
+	}
+	return nil
+}
+
+// Validate checks the Spec's own fields (not the files they name).
+func (s *Spec) Validate() error {
+	if err := checkID(s.ID); err != nil {
+		return err
 	}
 	count := 0
 	for _, v := range []string{s.Input, s.Graph, s.Dataset, s.Gen} {
