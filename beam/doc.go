@@ -12,7 +12,9 @@
 // truncated.
 //
 // It runs locally on Beam's Prism runner by default (loopback, no
-// services needed) and unchanged on Flink, Spark or Dataflow with the
-// usual Beam flags (see the README). It lives in a module of its own so
+// services needed); Beam's flags choose Flink, Spark or Dataflow (see the
+// README), untested here. The jobs read and write local paths, so on a
+// cluster the data and the output folder must be on storage every worker
+// mounts at the same path (gs:// is not supported). It lives in a module of its own so
 // that the core tether module keeps only gonum-class dependencies.
 package tetherbeam
