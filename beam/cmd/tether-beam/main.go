@@ -9,7 +9,9 @@
 // --runner=flink --endpoint=localhost:8099 --environment_type=LOOPBACK.
 //
 // A missing manifest, one with no jobs or an id used twice stops the run
-// before it starts (tetherbeam.CheckManifest). Rerunning into an existing
+// before it starts (tetherbeam.CheckManifest). Ctrl-C (or SIGTERM) stops
+// it with "interrupted" and exit code 130, as tether's commands; the jobs
+// finished by then keep their labels, and results.jsonl is not written. Rerunning into an existing
 // folder replaces results.jsonl and the labels of the manifest's jobs,
 // removes the labels of a job that now fails and leaves other files alone.
 package main
@@ -18,9 +20,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
@@ -38,23 +42,43 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tether-beam: -manifest and -out are required")
 		os.Exit(2)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := tetherbeam.CheckManifest(ctx, *manifest); err != nil {
-		fmt.Fprintln(os.Stderr, "tether-beam:", err)
-		os.Exit(1)
+	code := run(ctx, *manifest, *out, *root, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run checks the manifest and runs the batch; it returns the exit code:
+// 0, 1 for an error (printed to stderr), 130 when ctx was cancelled (an
+// interrupt), as tether's commands do. The runner's own message for a
+// cancelled run ("failed to get metrics: … context canceled") is replaced
+// by "interrupted".
+func run(ctx context.Context, manifest, out, root string, stderr io.Writer) int {
+	fail := func(err error) int {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "tether-beam: interrupted")
+			return 130
+		}
+		fmt.Fprintln(stderr, "tether-beam:", err)
+		return 1
 	}
-	if *root == "" {
-		*root = filepath.Dir(*manifest)
+	if err := tetherbeam.CheckManifest(ctx, manifest); err != nil {
+		return fail(err)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		fmt.Fprintln(os.Stderr, "tether-beam:", err)
-		os.Exit(1)
+	if root == "" {
+		root = filepath.Dir(manifest)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fail(err)
 	}
 	p, s := beam.NewPipelineWithRoot()
-	tetherbeam.Batch(s, *manifest, *root, *out)
+	tetherbeam.Batch(s, manifest, root, out)
 	if err := beamx.Run(ctx, p); err != nil {
-		fmt.Fprintln(os.Stderr, "tether-beam:", err)
-		os.Exit(1)
+		return fail(err)
 	}
+	if ctx.Err() != nil {
+		return fail(ctx.Err())
+	}
+	return 0
 }
