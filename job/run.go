@@ -47,7 +47,8 @@ type Result struct {
 // Run executes the job s, resolving relative paths against root. It never
 // panics on bad input and always returns a Result: a failure (unreadable
 // file, unknown method, invalid problem, cancelled ctx) is reported in
-// Result.Error, naming the job and the cause. The same Spec gives the same
+// Result.Error, which names the cause (the file, line, field or value);
+// Result.ID names the job, so the message does not repeat it. The same Spec gives the same
 // labels and figures (timings aside). Cost: reading plus graph
 // construction plus the method's own cost (cluster.Run).
 func Run(ctx context.Context, s Spec, root string) *Result {
