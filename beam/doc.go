@@ -8,7 +8,8 @@
 // refuses the problem or whose manifest line is malformed yields a result
 // line with "error" set, and the other jobs go on. CheckManifest catches,
 // before a run, what no single job can see: a missing or empty manifest
-// and an id used twice. The results file is replaced whole, never left
+// and an id used twice; it also names each malformed line by file and
+// line, which its result line cannot. The results file is replaced whole, never left
 // truncated.
 //
 // It runs locally on Beam's Prism runner by default (loopback, no

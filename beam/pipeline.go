@@ -107,21 +107,23 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 // that the manifest (a path or glob Beam's file systems can read) names at
 // least one file, that the files hold at least one job, and that no id is
 // used twice (two jobs of one id would write the same labels file). Errors
-// name the manifest, and for a repeated id the file and both lines. The
-// lines themselves are checked by the jobs: a malformed one fails alone.
-// Cost: one read of the manifest.
-func CheckManifest(ctx context.Context, manifest string) error {
+// name the manifest, and for a repeated id the file and both lines. A
+// malformed line still fails alone, as its job, but its result line cannot
+// say where it is (Beam's text reader gives no line numbers): each one is
+// returned as a warning naming its file and line. Cost: one read of the
+// manifest.
+func CheckManifest(ctx context.Context, manifest string) (warnings []string, err error) {
 	fs, err := filesystem.New(ctx, manifest)
 	if err != nil {
-		return fmt.Errorf("manifest %s: %w", manifest, err)
+		return nil, fmt.Errorf("manifest %s: %w", manifest, err)
 	}
 	defer fs.Close()
 	files, err := fs.List(ctx, manifest)
 	if err != nil {
-		return fmt.Errorf("manifest %s: %w", manifest, err)
+		return nil, fmt.Errorf("manifest %s: %w", manifest, err)
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("manifest %s: no such file", manifest)
+		return nil, fmt.Errorf("manifest %s: no such file", manifest)
 	}
 	type place struct {
 		file string
@@ -132,7 +134,7 @@ func CheckManifest(ctx context.Context, manifest string) error {
 	for _, name := range files {
 		r, err := fs.OpenRead(ctx, name)
 		if err != nil {
-			return fmt.Errorf("manifest %s: %w", name, err)
+			return nil, fmt.Errorf("manifest %s: %w", name, err)
 		}
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64*1024), job.MaxLine)
@@ -142,6 +144,9 @@ func CheckManifest(ctx context.Context, manifest string) error {
 				continue
 			}
 			jobs++
+			if _, err := job.ParseSpec(b); err != nil {
+				warnings = append(warnings, fmt.Sprintf("%s:%d: %v (the job fails; the other jobs run)", name, ln, err))
+			}
 			id := idOf(b)
 			if id == "" {
 				continue
@@ -152,23 +157,23 @@ func CheckManifest(ctx context.Context, manifest string) error {
 				if prev.file != name {
 					at = fmt.Sprintf("%s:%d", prev.file, prev.line)
 				}
-				return fmt.Errorf("%s:%d: %w: id %q already used on %s", name, ln, job.ErrSpec, id, at)
+				return nil, fmt.Errorf("%s:%d: %w: id %q already used on %s", name, ln, job.ErrSpec, id, at)
 			}
 			seen[id] = place{name, ln}
 		}
 		err = sc.Err()
 		r.Close()
 		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("%s: %w: a line is longer than %d bytes", name, job.ErrSpec, job.MaxLine)
+			return nil, fmt.Errorf("%s: %w: a line is longer than %d bytes", name, job.ErrSpec, job.MaxLine)
 		}
 		if err != nil {
-			return fmt.Errorf("manifest %s: %w", name, err)
+			return nil, fmt.Errorf("manifest %s: %w", name, err)
 		}
 	}
 	if jobs == 0 {
-		return fmt.Errorf("manifest %s: no jobs (only blank lines and '#' comments)", manifest)
+		return nil, fmt.Errorf("manifest %s: no jobs (only blank lines and '#' comments)", manifest)
 	}
-	return nil
+	return warnings, nil
 }
 
 // runJobFn clusters one manifest line.

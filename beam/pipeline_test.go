@@ -186,23 +186,27 @@ func TestCheckManifest(t *testing.T) {
 	write("other.jsonl", "\n{\"id\":\"a\",\"gen\":\"circles\",\"k\":2}\n")
 	cases := []struct {
 		name, manifest, want string // want "" means no error
+		warn                 string // a warning that must be given ("" none)
 	}{
-		{"jobs and a malformed line", good, ""},
-		{"missing file", filepath.Join(dir, "nope.jsonl"), "nope.jsonl: no such file"},
-		{"glob matching nothing", filepath.Join(dir, "*.json"), "*.json: no such file"},
-		{"empty", write("empty.jsonl", ""), "empty.jsonl: no jobs"},
-		{"comments only", write("comments.jsonl", "# a\n\n  \n"), "comments.jsonl: no jobs"},
-		{"repeated id", write("dup.jsonl", "{\"id\":\"x\",\"gen\":\"moons\",\"k\":2}\n\n{\"id\":\"x\",\"gen\":\"circles\",\"k\":2}\n"), `dup.jsonl:3: job: bad spec: id "x" already used on line 1`},
-		{"repeated id across a glob", filepath.Join(dir, "[go]*.jsonl"), `other.jsonl:2: job: bad spec: id "a" already used on ` + good + ":2"},
+		{"jobs and a malformed line", good, "", "good.jsonl:3: job: bad spec: unexpected EOF (the job fails; the other jobs run)"},
+		{"missing file", filepath.Join(dir, "nope.jsonl"), "nope.jsonl: no such file", ""},
+		{"glob matching nothing", filepath.Join(dir, "*.json"), "*.json: no such file", ""},
+		{"empty", write("empty.jsonl", ""), "empty.jsonl: no jobs", ""},
+		{"comments only", write("comments.jsonl", "# a\n\n  \n"), "comments.jsonl: no jobs", ""},
+		{"repeated id", write("dup.jsonl", "{\"id\":\"x\",\"gen\":\"moons\",\"k\":2}\n\n{\"id\":\"x\",\"gen\":\"circles\",\"k\":2}\n"), `dup.jsonl:3: job: bad spec: id "x" already used on line 1`, ""},
+		{"repeated id across a glob", filepath.Join(dir, "[go]*.jsonl"), `other.jsonl:2: job: bad spec: id "a" already used on ` + good + ":2", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := CheckManifest(context.Background(), tc.manifest)
+			warnings, err := CheckManifest(context.Background(), tc.manifest)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatal(err)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Fatalf("error %v, want it to contain %q", err, tc.want)
+			}
+			if got := strings.Join(warnings, "\n"); tc.warn != "" && !strings.HasSuffix(got, tc.warn) || tc.warn == "" && got != "" {
+				t.Errorf("warnings %q, want one ending %q", got, tc.warn)
 			}
 		})
 	}

@@ -63,8 +63,12 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "tether-beam:", err)
 		return 1
 	}
-	if err := tetherbeam.CheckManifest(ctx, manifest); err != nil {
+	warnings, err := tetherbeam.CheckManifest(ctx, manifest)
+	if err != nil {
 		return fail(err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "tether-beam: warning:", w)
 	}
 	if root == "" {
 		root = filepath.Dir(manifest)

@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 func TestRunExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	manifest := filepath.Join(dir, "m.jsonl")
-	if err := os.WriteFile(manifest, []byte(`{"id":"a","gen":"moons","n":60,"k":2,"method":"njw","seed":1}`+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(manifest, []byte(`{"id":"a","gen":"moons","gen_params":{"n":"60"},"k":2,"method":"njw","seed":1}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	empty := filepath.Join(dir, "empty.jsonl")
@@ -51,8 +51,9 @@ func TestRunExitCodes(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr.String(), tc.code, tc.stderr)
 			}
 			if tc.code == 0 {
-				if _, err := os.Stat(filepath.Join(out, "results.jsonl")); err != nil {
-					t.Errorf("no results file: %v", err)
+				b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+				if err != nil || strings.Contains(string(b), `"error"`) {
+					t.Errorf("results %q (%v), want one job without error", b, err)
 				}
 			}
 		})
