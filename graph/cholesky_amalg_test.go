@@ -46,7 +46,7 @@ func solveError(t *testing.T, sym *graph.CholeskySymbolic, g *graph.Graph, kind 
 // knnGraph is the CLI's default graph (10-NN, RBF with local σ) on n
 // Gaussian points in dim dimensions, 5 blobs: the graphs whose narrow
 // fundamental supernodes amalgamation merges.
-func knnGraph(t *testing.T, n, dim int, seed uint64) *graph.Graph {
+func knnGraph(t testing.TB, n, dim int, seed uint64) *graph.Graph {
 	t.Helper()
 	x, _, err := synth.Blobs(n, 5, dim, 1, rand.NewPCG(seed, 1))
 	if err != nil {

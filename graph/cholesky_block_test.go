@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 )
 
@@ -107,14 +106,7 @@ func BenchmarkCholeskyMulTo(b *testing.B) {
 		name   string
 		n, dim int
 	}{{"2d-5000", 5000, 2}, {"20d-4601", 4601, 20}} {
-		x, _, err := synth.Blobs(bc.n, 5, bc.dim, 1, rand.NewPCG(1, 1))
-		if err != nil {
-			b.Fatal(err)
-		}
-		g, err := graph.Build(ctx, x, graph.DefaultSpec())
-		if err != nil {
-			b.Fatal(err)
-		}
+		g := knnGraph(b, bc.n, bc.dim, 1)
 		inv, err := graph.NewCholeskyInverse(ctx, g, graph.Unnormalized, 1e-9*2*g.MaxDegree())
 		if err != nil {
 			b.Fatal(err)

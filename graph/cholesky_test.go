@@ -10,7 +10,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/eigen/eigentest"
 	"github.com/tether-sc/tether/graph"
 )
@@ -324,14 +323,7 @@ func BenchmarkCholeskyInverse(b *testing.B) {
 		n, dim int
 	}{{"2d-5000", 5000, 2}, {"20d-4601", 4601, 20}} {
 		b.Run(bc.name, func(b *testing.B) {
-			x, _, err := synth.Blobs(bc.n, 5, bc.dim, 1, rand.NewPCG(1, 1))
-			if err != nil {
-				b.Fatal(err)
-			}
-			g, err := graph.Build(ctx, x, graph.DefaultSpec())
-			if err != nil {
-				b.Fatal(err)
-			}
+			g := knnGraph(b, bc.n, bc.dim, 1)
 			xs := mat.NewDense(g.N(), 10, nil)
 			for i := 0; i < g.N(); i++ {
 				xs.Set(i, i%10, 1)
