@@ -173,9 +173,8 @@ func TestFastGEMultigridPathMatches(t *testing.T) {
 			t.Errorf("λ_%d: preconditioned %.12g, plain %.12g", j+1, mg.values[j], plain.values[j])
 		}
 	}
-	// Same subspace: the plain vectors are L_H-orthonormal up to the
-	// regularization's M; project the preconditioned ones on them in the
-	// Euclidean metric after orthonormalizing both.
+	// Same subspace: the largest principal angle between the two sets of
+	// vectors, each orthonormalized in the Euclidean metric.
 	if a := pwSubspaceSine(mg.vectors, plain.vectors); a > 1e-5 {
 		t.Errorf("sine of the largest principal angle between the subspaces: %g", a)
 	}

@@ -123,6 +123,7 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 	if mmin > 1e-9*mscale {
 		var res *eigen.Result
 		var err error
+		preconditioned := false
 		switch {
 		case opt.cholesky:
 			res, err = cholPencil(ctx, l, m, k, s)
@@ -130,14 +131,14 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 			ss := *s
 			ss.Eigen = eigen.LOBPCG{T: opt.precond}
 			res, err = ss.solve(ctx, eigen.Problem{A: l, B: m, K: k, Which: eigen.Largest})
+			preconditioned = true
 		default:
 			res, err = genSolve(ctx, eigen.Problem{A: l, B: m, K: k, Which: eigen.Largest}, s)
 		}
 		if err != nil && res == nil {
 			return nil, err
 		}
-		out := &pencilResult{values: make([]float64, k), vectors: res.Vectors, path: "regularized",
-			preconditioned: opt.precond != nil && s.Eigen == nil && !opt.cholesky}
+		out := &pencilResult{values: make([]float64, k), vectors: res.Vectors, path: "regularized", preconditioned: preconditioned}
 		if err != nil {
 			out.warnings = append(out.warnings, err.Error())
 		}

@@ -43,9 +43,8 @@ func main() {
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	code := run(ctx, *manifest, *out, *root, os.Stderr)
-	stop()
+	stop() // os.Exit runs no deferred call
 	os.Exit(code)
 }
 
