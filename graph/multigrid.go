@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -12,8 +11,7 @@ import (
 	"github.com/tether-sc/tether/internal/parallel"
 )
 
-// Multigrid approximates (L_sym + σI)⁻¹ of a graph, or (L_sym + Σ)⁻¹ for
-// a diagonal Σ = diag(σ_1 … σ_n) ⪰ 0 (NewMultigridDiag), by one symmetric V-cycle
+// Multigrid approximates (L_sym + σI)⁻¹ of a graph by one symmetric V-cycle
 // over a hierarchy of heavy-edge matchings (Coarsen). It satisfies
 // eigen.Operator and is meant as the preconditioner T of eigen.LOBPCG for
 // the smallest eigenpairs of L_sym, the multilevel preconditioning of
@@ -22,13 +20,10 @@ import (
 // plain aggregation AMG (Vaněk, Mandel & Brezina 1996), over-corrected by
 // a constant factor as in Braess (1995) and Notay's aggregation AMG.
 //
-// Level ℓ holds A_ℓ = L_sym,ℓ + Σ_ℓ of the ℓ-th coarse graph; with S_ℓ the
+// Level ℓ holds A_ℓ = L_sym,ℓ + σI of the ℓ-th coarse graph; with S_ℓ the
 // aggregation map scaled by √(d_i/D_a) (orthonormal columns, so that
 // S_ℓᵀ L_sym,ℓ S_ℓ = L_sym,ℓ+1 exactly, the null vector D^{1/2}1 is mapped
-// onto the coarse one, and the coarse problem is the Galerkin one), the
-// coarse shift S_ℓᵀ Σ_ℓ S_ℓ is diagonal too, σ_a = Σ_{i∈a} d_i σ_i / D_a
-// (the degree-weighted mean over the aggregate; a constant σ stays σ), so
-// every level is the Galerkin projection of the finest operator. A cycle
+// onto the coarse one, and the coarse problem is the Galerkin one), a cycle
 // on level ℓ for the right-hand side b is: mgSweeps sweeps of l1-Jacobi
 // (x ← x + M⁻¹(b − A_ℓx), M_ii = |A_ii| + Σ_{j≠i} |A_ij|, convergent for
 // every SPD A: Baker, Falgout, Kolev & Yang 2011; the first, from x = 0,
@@ -42,20 +37,19 @@ import (
 // per level (6) on blocks of shrinking size, so about 12 products with
 // the fine L_sym when the levels halve; building costs O(nnz) per level plus
 // O(m³/3) for the coarsest m ≤ mgCoarseN nodes. Memory: the coarse graphs
-// (about as much as g), the shifts (n floats per level) and 4 blocks of
-// n×p floats per level, kept between applications. MulTo is serialized by
-// a mutex (the workspace is shared).
+// (about as much as g) plus 4 blocks of n×p floats per level, kept between
+// applications. MulTo is serialized by a mutex (the workspace is shared).
 type Multigrid struct {
 	levels []mgLevel
+	sigma  float64
 	chol   mat.Cholesky
 	mu     sync.Mutex
 	width  int // block width the workspace is sized for
 }
 
 type mgLevel struct {
-	op    *Laplacian
-	shift []float64 // σ_i of the level's A = L_sym + diag(σ)
-	minv  []float64 // 1/M_ii of the l1-Jacobi smoother
+	op   *Laplacian
+	minv []float64 // 1/M_ii of the l1-Jacobi smoother
 	s    []float64 // √(d_i/D_agg[i]): the scaled aggregation map
 	agg  []int32   // nil on the coarsest level
 	nc   int       // nodes of the next level
@@ -90,46 +84,7 @@ func NewMultigrid(ctx context.Context, g *Graph, sigma float64) (*Multigrid, err
 	if !(sigma > 0) || math.IsInf(sigma, 0) {
 		return nil, fmt.Errorf("%w: multigrid shift σ = %v must be positive and finite", ErrInvalid, sigma)
 	}
-	shift := make([]float64, g.n)
-	for i := range shift {
-		shift[i] = sigma
-	}
-	return newMultigrid(ctx, g, shift)
-}
-
-// NewMultigridDiag builds the V-cycle approximating (L_sym + diag(shift))⁻¹
-// of g (see Multigrid), for shifts σ_i ≥ 0 of which at least one is
-// positive in every connected component of g, so that the operator is
-// positive definite. It returns an error wrapping ErrInvalid for a shift
-// of the wrong length, a negative or non-finite one, or a component whose
-// shifts are all zero (naming its smallest node), and the errors of
-// NewMultigrid otherwise. shift is not retained. Cost as NewMultigrid, plus
-// O(n + nnz) for the components.
-func NewMultigridDiag(ctx context.Context, g *Graph, shift []float64) (*Multigrid, error) {
-	if len(shift) != g.n {
-		return nil, fmt.Errorf("%w: multigrid has %d shifts for %d nodes", ErrInvalid, len(shift), g.n)
-	}
-	comp, count := g.Components()
-	covered := make([]bool, count)
-	for i, v := range shift {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: multigrid shift σ_%d = %v must be ≥ 0 and finite", ErrInvalid, i, v)
-		}
-		if v > 0 {
-			covered[comp[i]] = true
-		}
-	}
-	for i, c := range comp {
-		if !covered[c] {
-			return nil, fmt.Errorf("%w: multigrid shifts are all 0 on the connected component of node %d, so L_sym + diag(σ) is singular there", ErrInvalid, i)
-		}
-	}
-	return newMultigrid(ctx, g, slices.Clone(shift))
-}
-
-// newMultigrid builds the hierarchy for L_sym + diag(shift); it keeps shift.
-func newMultigrid(ctx context.Context, g *Graph, shift []float64) (*Multigrid, error) {
-	m := &Multigrid{}
+	m := &Multigrid{sigma: sigma}
 	cur := g
 	for {
 		if err := ctx.Err(); err != nil {
@@ -140,9 +95,9 @@ func newMultigrid(ctx context.Context, g *Graph, shift []float64) (*Multigrid, e
 			return nil, err
 		}
 		n := cur.n
-		lv := mgLevel{op: op, shift: shift, minv: make([]float64, n)}
+		lv := mgLevel{op: op, minv: make([]float64, n)}
 		for i := 0; i < n; i++ {
-			diag, off := shift[i]+1, 0.0
+			diag, off := sigma+1, 0.0
 			for k := cur.ptr[i]; k < cur.ptr[i+1]; k++ {
 				if int(cur.idx[k]) == i {
 					diag -= op.vals[k]
@@ -153,7 +108,7 @@ func newMultigrid(ctx context.Context, g *Graph, shift []float64) (*Multigrid, e
 			lv.minv[i] = 1 / (math.Abs(diag) + off)
 		}
 		if n <= mgCoarseN {
-			if err := m.factorCoarsest(cur, shift); err != nil {
+			if err := m.factorCoarsest(cur); err != nil {
 				return nil, err
 			}
 			m.levels = append(m.levels, lv)
@@ -168,32 +123,20 @@ func newMultigrid(ctx context.Context, g *Graph, shift []float64) (*Multigrid, e
 		}
 		lv.agg, lv.nc = agg, c.n
 		lv.s = make([]float64, n)
-		next := make([]float64, c.n)
 		for i, a := range agg {
 			lv.s[i] = math.Sqrt(cur.deg[i] / c.deg[a])
-			next[a] += cur.deg[i] * shift[i]
-		}
-		for a := range next {
-			next[a] /= c.deg[a]
-		}
-		if v := shift[0]; !slices.ContainsFunc(shift, func(s float64) bool { return s != v }) {
-			// A constant shift stays exactly constant (the mean above can
-			// differ from it in the last bit).
-			for a := range next {
-				next[a] = v
-			}
 		}
 		m.levels = append(m.levels, lv)
-		cur, shift = c, next
+		cur = c
 	}
 }
 
-// factorCoarsest forms L_sym + diag(shift) of g densely and factors it.
-func (m *Multigrid) factorCoarsest(g *Graph, shift []float64) error {
+// factorCoarsest forms L_sym + σI of g densely and factors it.
+func (m *Multigrid) factorCoarsest(g *Graph) error {
 	n := g.n
 	a := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
-		a.SetSym(i, i, 1+shift[i])
+		a.SetSym(i, i, 1+m.sigma)
 	}
 	for i := 0; i < n; i++ {
 		for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
@@ -310,11 +253,8 @@ func (m *Multigrid) residual(lv *mgLevel, n, p int) {
 	ax := mat.NewDense(n, p, lv.r)
 	lv.op.MulTo(ax, mat.NewDense(n, p, lv.x))
 	parallel.Range(n, n*p, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			s := lv.shift[i]
-			for c := i * p; c < (i+1)*p; c++ {
-				lv.r[c] = lv.b[c] - (lv.r[c] + s*lv.x[c])
-			}
+		for c := lo * p; c < hi*p; c++ {
+			lv.r[c] = lv.b[c] - (lv.r[c] + m.sigma*lv.x[c])
 		}
 	})
 }
