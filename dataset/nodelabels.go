@@ -186,7 +186,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		if width == 0 {
 			width = len(fields)
 			if width > 2 {
-				return nil, perr(lineNo, 0, "", "%d fields: want one label per line or node,label pairs", width)
+				return nil, perr(lineNo, 0, "", "%d fields: want one label per line or node,label pairs (a feature table with a class column? tether labels -input %s -o FILE writes that column as a labels file)", width, name)
 			}
 		}
 		if len(fields) != width {

@@ -62,6 +62,9 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"below -1", "0\n-2\n", NodeLabelOptions{}, "f:2: column 1: value \"-2\""},
 		{"count", "0\n1\n", NodeLabelOptions{N: 3}, "2 labels for 3 nodes"},
 		{"three fields", "0,1,2\n", NodeLabelOptions{}, "f:1"},
+		// A user passes the data table itself: the error says how to
+		// extract its labels.
+		{"a feature table", "x1,x2,label\n0.5,1,0\n", NodeLabelOptions{}, "f:1: invalid input: 3 fields: want one label per line or node,label pairs (a feature table with a class column? tether labels -input f -o FILE"},
 		{"ragged", "0,1\n1\n", NodeLabelOptions{}, "f:2"},
 		{"outside", "0,1\n5,1\n", NodeLabelOptions{N: 3}, "f:2: column 1: value \"5\""},
 		{"negative node", "0,1\n-4,1\n", NodeLabelOptions{}, "f:2"},
