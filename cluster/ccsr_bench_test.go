@@ -24,17 +24,28 @@ var (
 // (centre spread 2), the symmetric 10-NN graph with RBF weights, the FGPWC
 // protocol's constraints (each pair with probability 1/n: about n/2
 // pairs), k = 2, with F as Alg. 13 takes it ("F") and with unit rows
-// (RowNormalize, "unit-rows"). It reports the ARI against the blobs,
-// f(M*) and the solver's iterations. The problem is built outside the
-// timer.
+// (RowNormalize, "unit-rows"), each on the Laplacian of the default
+// Problem.Regularize (RegAuto, which leaves these graphs exact) and on the
+// regularized one (graph.RegOn, τ = the mean degree: "reg-F",
+// "reg-unit-rows"). It reports the ARI against the blobs, f(M*) and the
+// solver's iterations. The problem is built outside the timer.
 func benchmarkCCSR(b *testing.B, n int) {
 	p, truth := fgpwcBenchProblem(b, n, 2, 2, 10, 2)
 	b.Logf("n = %d, nnz = %d, constraints = %d", p.Graph.N(), p.Graph.NNZ(), len(p.Constraints.Pairs))
+	on := graph.Regularization{Mode: graph.RegOn}
 	for _, c := range []struct {
 		name string
 		m    CCSR
-	}{{"F", CCSR{}}, {"unit-rows", CCSR{RowNormalize: true}}} {
-		b.Run(c.name, func(b *testing.B) { benchmarkCCSRMethod(b, p, truth, c.m) })
+		reg  graph.Regularization
+	}{
+		{"F", CCSR{}, graph.Regularization{}},
+		{"unit-rows", CCSR{RowNormalize: true}, graph.Regularization{}},
+		{"reg-F", CCSR{}, on},
+		{"reg-unit-rows", CCSR{RowNormalize: true}, on},
+	} {
+		q := *p
+		q.Regularize = c.reg
+		b.Run(c.name, func(b *testing.B) { benchmarkCCSRMethod(b, &q, truth, c.m) })
 	}
 }
 
