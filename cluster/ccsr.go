@@ -110,12 +110,27 @@ const (
 // another minimizer (near the analytic centre of the optimal face), so the
 // partitions may differ there. With many free entries the fit overfits
 // (thesis §4.5.1: with d large, "constraints are indeed satisfied but
-// nothing has been learnt"). When the constraints ask to separate nearly
-// parallel rows of F, f decreases only as ‖M‖ grows and the solve is slow:
-// on BenchmarkCCSR10kKNN (n = 10⁴, 4800 pairs, m = 15; the 10-NN graph has
-// eigenvalues 9·10⁻¹⁴ and 5·10⁻¹⁰ from weakly attached groups) λ_max(M)
-// reaches 10⁵ to 10⁶, and the 20000 iterations (45 s; 3 s with the Gram form below) end at a relative
-// KKT residual of 4·10⁻⁶ to 6·10⁻⁶ with a warning.
+// nothing has been learnt").
+//
+// When some of the m eigenvectors live on a few weakly attached nodes
+// (outliers joined to the graph by weights near 0), the problem has no
+// useful minimizer: the constraints see such a direction only through
+// its small components on constrained nodes, f keeps decreasing as M
+// stretches it without bound (the solve stops at MaxIter with a warning),
+// and the few nodes it lives on become rows of F·M^{1/2} hundreds of
+// times longer than the others, which k-means puts in a cluster of their
+// own. On BenchmarkCCSR10kKNN (n = 10⁴, 4800 pairs, m = 15) 9 of the 15
+// eigenvectors lie on 2 to 4 nodes each (eigenvalues 7·10⁻¹⁷ to 7·10⁻⁴)
+// and 42 of the 120 coefficient directions of M are numerically seen by
+// no constraint (Gram eigenvalues below 10⁻¹² of the largest); f is
+// 240.7 at the 20000 iterations (‖M‖_F = 5·10⁵), 228.3 when the KKT test
+// is met after 2·10⁶ (‖M‖_F = 5·10⁸), 225.0 by an interior-point solve
+// (‖M‖_F = 2·10¹¹), and every one of these M gives ARI 0 (k-means splits
+// off 2 to 7 nodes): the method, not the solver. The regularized L_sym
+// (Problem.Regularize with graph.RegOn; RegAuto leaves this graph exact)
+// with RowNormalize gives a bounded M in 23 iterations and ARI 0.95
+// (bench/results.md, 2026-11-29). RowNormalize alone does not bound M:
+// ARI 0.97 at the cap, 0 after 10⁵ iterations.
 //
 // Problem.K ≥ 2. The number m defaults to min(15, n − 1): the thesis
 // (§4.3.1) quotes the authors' m = 15 as solvable in under a minute;
@@ -144,8 +159,10 @@ type CCSR struct {
 	// before M is fitted (as NJW, thesis Alg. 3, and FGPWC's "no tuning"
 	// setting, seed 003 §5.1, do), so that rows of low-degree nodes and of
 	// weakly attached groups, which eigenvectors of L_sym leave short or
-	// make outliers, ask no large stretch of M. The zero value false uses
-	// F as Alg. 13 does.
+	// make outliers, ask no large stretch of M. It does not stop the
+	// unbounded stretch of eigenvectors that live on a few such nodes
+	// (see CCSR); regularizing L_sym does. The zero value false uses F as
+	// Alg. 13 does.
 	RowNormalize bool `doc:"unit-length rows of F before the fit (beyond Alg. 13)"`
 }
 
