@@ -42,6 +42,19 @@ func New(name string) (Method, error) {
 	return nil, fmt.Errorf("cluster: unknown method %q%s (known: %s)", name, suggest.Hint(want, names), strings.Join(names, ", "))
 }
 
+// DefaultMethod returns the name of the method that the command line and
+// batch jobs run when none is named: "njw" for a problem without side
+// information, "auto" when it has pairwise constraints or partial labels
+// (supervised), so that the knowledge given is used by default. Auto keeps
+// NJW's partition unless a method that reads the constraints does better
+// on held-out constraints (see Auto); NJW would ignore them.
+func DefaultMethod(supervised bool) string {
+	if supervised {
+		return "auto"
+	}
+	return "njw"
+}
+
 // registry lists every method. Add new methods here.
 func registry() []Info {
 	return []Info{

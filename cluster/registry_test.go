@@ -43,3 +43,25 @@ func TestNewNames(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultMethod: njw without side information, auto with it; both are
+// registered, and auto reads pairs and labels while njw reads neither.
+func TestDefaultMethod(t *testing.T) {
+	for _, c := range []struct {
+		supervised bool
+		want       string
+		reads      Supervision
+	}{{false, "njw", 0}, {true, "auto", Pairs | LabelSet}} {
+		name := DefaultMethod(c.supervised)
+		if name != c.want {
+			t.Errorf("DefaultMethod(%v) = %q, want %q", c.supervised, name, c.want)
+		}
+		m, err := New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Uses().Supervision; got != c.reads {
+			t.Errorf("%s reads %v, want %v", name, got, c.reads)
+		}
+	}
+}

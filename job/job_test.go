@@ -242,3 +242,32 @@ func TestSaveLabelsRerun(t *testing.T) {
 		t.Errorf("a failed job with id \"../keep\" removed a file outside its folder: %v", err)
 	}
 }
+
+// TestDefaultMethod: a job that names no method runs njw, or auto when it
+// has side information (files or a sample that draws any), as tether
+// cluster does; the result names the method run.
+func TestDefaultMethod(t *testing.T) {
+	gen := Spec{Gen: "moons", GenParams: map[string]string{"n": "80"}, K: 2, Seed: 1}
+	for _, c := range []struct {
+		name   string
+		sample *Sample
+		want   string
+	}{
+		{"none", nil, "njw"},
+		{"empty sample", &Sample{Seed: 1}, "njw"},
+		{"pairs", &Sample{Pairs: 40, Seed: 1}, "auto"},
+		{"labels", &Sample{LabelFraction: 0.2, Seed: 1}, "auto"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := gen
+			s.ID, s.Sample = "d", c.sample
+			res := Run(context.Background(), s, "")
+			if res.Error != "" {
+				t.Fatal(res.Error)
+			}
+			if res.Method != c.want {
+				t.Errorf("method %q, want %q", res.Method, c.want)
+			}
+		})
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/tether-sc/tether/cluster"
 )
 
 // ErrSpec marks a malformed Spec or manifest line.
@@ -59,8 +61,11 @@ type Spec struct {
 	// files (for grids over protocols).
 	Sample *Sample `json:"sample,omitempty"`
 
-	// Method is a registered method name (default "njw"); Knobs are its
-	// knob settings, "Name=value" (cluster.SetKnobs).
+	// Method is a registered method name (default: cluster.DefaultMethod,
+	// "auto" when the job has constraints, partial labels or a Sample that
+	// draws either,
+	// else "njw"); Knobs are its knob settings, "Name=value"
+	// (cluster.SetKnobs).
 	Method string   `json:"method,omitempty"`
 	Knobs  []string `json:"knobs,omitempty"`
 	// K is the number of clusters (0 for methods that estimate it).
@@ -186,10 +191,11 @@ func resolve(root, path string) string {
 	return filepath.Join(root, path)
 }
 
-// methodName returns s.Method or the default.
+// methodName returns s.Method or the default (cluster.DefaultMethod).
 func (s *Spec) methodName() string {
 	if m := strings.TrimSpace(s.Method); m != "" {
 		return m
 	}
-	return "njw"
+	sampled := s.Sample != nil && (s.Sample.Pairs > 0 || s.Sample.LabelFraction > 0)
+	return cluster.DefaultMethod(s.Constraints != "" || s.Labels != "" || sampled)
 }

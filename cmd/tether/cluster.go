@@ -359,7 +359,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("cluster", clusterUsage)
 	var in inputOptions
 	in.bind(fs)
-	method := fs.String("method", "njw", "clustering method (see tether methods)")
+	method := fs.String("method", "", "clustering method (see tether methods; default njw, or auto when -constraints or -partial-labels is given)")
 	var knobs multiFlag
 	fs.Var(&knobs, "set", "set a knob of the method, `Name=value` (repeatable), e.g. -set Gamma=0.5")
 	k := new(int)
@@ -403,7 +403,14 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 			return usagef("cluster", "%s -: cluster reads its inputs from files, not standard input; give a file (on Linux, /dev/stdin is standard input as a file)", in.flag)
 		}
 	}
-	meth, err := cluster.New(*method)
+	name := *method
+	if name == "" {
+		name = cluster.DefaultMethod(*consFile != "" || *partial != "")
+		if name == "auto" && !*quiet && !*asJSON {
+			fmt.Fprintln(m.Stderr, "tether cluster: method auto, the default with constraints or partial labels: it chooses by cross-validation on them, njw among its candidates (-method njw ignores them)")
+		}
+	}
+	meth, err := cluster.New(name)
 	if err != nil {
 		return usagef("cluster", "-method: %v", err)
 	}
@@ -506,8 +513,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 
 const clusterUsage = `cluster (-input FILE | -graph-file FILE | -gen NAME | -bipartite FILE) [flags]
 
-Builds a graph (feature input), clusters it with -method and writes the
-labels to -o as "node,cluster" lines, the node being its 0-based index, or
+Builds a graph (feature input), clusters it with -method (default njw, or
+auto when -constraints or -partial-labels is given, so that they are used)
+and writes the labels to -o as "node,cluster" lines, the node being its 0-based index, or
 "name,cluster" lines with the node's name when the input names its nodes
 (-id column, graph node names; by index if a name repeats); the summary
 goes to standard output (to standard error when the labels do). With

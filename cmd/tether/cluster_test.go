@@ -402,6 +402,59 @@ func TestClusterWarnsAboutIgnoredConstraints(t *testing.T) {
 	}
 }
 
+// TestClusterDefaultMethod: without -method, a run given constraints or
+// partial labels uses auto (and says so unless -quiet or -json), one
+// without them njw.
+func TestClusterDefaultMethod(t *testing.T) {
+	cons := writeTemp(t, "c.csv", "0,1,ml\n0,299,cl\n2,3,ml\n2,150,cl\n")
+	var lb strings.Builder
+	for i := 0; i < 300; i++ {
+		if i%30 == 0 {
+			fmt.Fprintf(&lb, "%d,%d\n", i, i/100)
+		}
+	}
+	labels := writeTemp(t, "l.csv", lb.String())
+	base := []string{"cluster", "-gen", "blobs", "-n", "300", "-k", "3", "-o", filepath.Join(t.TempDir(), "l.txt")}
+	for _, c := range []struct {
+		name  string
+		args  []string
+		want  string
+		notes bool
+	}{
+		{"no side information", nil, "njw", false},
+		{"constraints", []string{"-constraints", cons}, "auto", true},
+		{"partial labels", []string{"-partial-labels", labels}, "auto", true},
+		{"explicit njw", []string{"-constraints", cons, "-method", "njw"}, "njw", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append(append([]string{}, base...), c.args...)
+			out, errOut, err := run(t, append(args, "-json")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s struct {
+				Method string `json:"method"`
+			}
+			if err := json.Unmarshal([]byte(out), &s); err != nil {
+				t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+			}
+			if s.Method != c.want {
+				t.Errorf("method %q, want %q", s.Method, c.want)
+			}
+			if strings.Contains(errOut, "the default with constraints") {
+				t.Errorf("-json: the note is printed:\n%s", errOut)
+			}
+			_, errOut, err = run(t, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(errOut, "method auto, the default with constraints or partial labels"); got != c.notes {
+				t.Errorf("note printed %v, want %v:\n%s", got, c.notes, errOut)
+			}
+		})
+	}
+}
+
 // repro -quick never writes into docs/results unless asked, and an explicit
 // -data that is not a directory is an error (it used to exit 0, skipping
 // every dataset).
