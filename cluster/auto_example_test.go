@@ -47,7 +47,7 @@ func ExampleAuto() {
 	// sl           0.9833
 	// ml-noa-ssc   0.9833
 	// mcl-noa-ssc  0.9833
-	// sscka        0.4833
+	// sscka        0.8833
 	// csc          0.9833
 	// fast-ge      0.9833
 	// fast-ge2     0.9833

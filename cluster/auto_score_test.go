@@ -228,7 +228,10 @@ func TestAutoPairARIScore(t *testing.T) {
 // held-out ARI.
 func TestAutoPairARINegativeScoreCounts(t *testing.T) {
 	ctx := context.Background()
-	x, truth, err := synth.Blobs(200, 3, 2, 1, rand.NewPCG(2, 5))
+	// Blobs seed 11: fast-ge2-bh scores −0.09 (seed 5 had SSC:KA's ratio-
+	// association kernel negative, before the commute kernel became its
+	// default).
+	x, truth, err := synth.Blobs(200, 3, 2, 1, rand.NewPCG(2, 11))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,6 @@ func TestRegistryMethodsOnDisconnectedGraph(t *testing.T) {
 		"cvqe":        {"clusters feature rows", ""},
 		"clpp":        {"projects feature rows; XᵀL̃X and XᵀD̄X are defined on isolated nodes", ""},
 		"cocluster":   {"co-clusters the bipartite matrix, not the graph", ""},
-		"sscka":       {"the default ratio-association kernel σI + W + Ω is defined on isolated nodes (the normalized-cut and commute-time kernels declare Uses.Core: below)", ""},
 	}
 	base, labels, cons := disconnectedProblem(t)
 	n := base.Graph.N()
@@ -175,8 +174,11 @@ func TestCoreKnobDependentMethods(t *testing.T) {
 			}
 		})
 	}
-	if (SSCKA{}).Uses().Core || (PLMeans{Kernel: PLRatioCut}).Uses().Core {
+	if (SSCKA{Objective: RatioAssociation}).Uses().Core || (PLMeans{Kernel: PLRatioCut}).Uses().Core {
 		t.Error("ratio kernels declare Uses.Core")
+	}
+	if !(SSCKA{}).Uses().Core {
+		t.Error("the default commute-time kernel does not declare Uses.Core")
 	}
 }
 

@@ -577,6 +577,11 @@ func TestPairwiseMethodsRecoverBlobs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if name == "sscka" {
+				// The thesis's kernel: the default commute kernel does not
+				// recover 3 of these blobs (TestSSCKACommuteBlobs).
+				m = SSCKA{Objective: RatioAssociation}
+			}
 			p := &Problem{Graph: g, K: k, Constraints: set}
 			if name == "fast-ge2" || name == "fast-ge2-bh" {
 				p = &Problem{Graph: g, K: k, Labels: labels}

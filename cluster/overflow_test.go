@@ -41,12 +41,12 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 	}{
 		{"bethe H(r)", BetheHessian{}, heavy, 0, "bethe: H(r) = (r²−1)I − rA + D"},
 		{"bethe r", BetheHessian{}, huge, 0, "bethe: r = +Inf from the degrees"},
-		{"sscka kernel", SSCKA{}, heavy, 1e300, "sscka: smallest eigenvalue of the kernel"},
-		{"sscka shift", SSCKA{}, mixed, 0, "sscka: the kernel's diagonal shift at node 0 is +Inf"},
+		{"sscka kernel", SSCKA{Objective: RatioAssociation}, heavy, 1e300, "sscka: smallest eigenvalue of the kernel"},
+		{"sscka shift", SSCKA{Objective: RatioAssociation}, mixed, 0, "sscka: the kernel's diagonal shift at node 0 is +Inf"},
 		// The kernel is finite and its shift too, but the kernel k-means
 		// objective overflows (kmeans.ErrNonFinite); sscka returned the
 		// partition with Objective −Inf as a success.
-		{"sscka kernel k-means", SSCKA{}, triangles(1e307), 0, "sscka: kernel k-means: kmeans: non-finite distortion"},
+		{"sscka kernel k-means", SSCKA{Objective: RatioAssociation}, triangles(1e307), 0, "sscka: kernel k-means: kmeans: non-finite distortion"},
 		{"sscka ncut kernel k-means", SSCKA{Objective: NormalizedCut}, triangles(1e150), 1e150, "sscka: kernel k-means: kmeans: non-finite distortion"},
 		// The degrees overflow to +Inf, so the kernel's 1/d is 0: kernel
 		// k-means refused it as the caller's mistake ("kernel scale at

@@ -13,7 +13,8 @@ import (
 // that makes weighted kernel k-means stop at its initialization, and "A
 // better choice for normalized cut would be the Moore-Penrose
 // pseudo-inverse of the graph Laplacian". The SSC:KA column runs the
-// library's default kernel (ratio association, σI + W + Ω); these columns
+// thesis's kernel (ratio association, σI + W + Ω; the library's default
+// until sscka-dev made the commute kernel its default); these columns
 // run Table 4.3's normalized-cut kernel, the one the quote names, and the
 // commute-time kernel σI + s·L⁺ + Ω (cluster.SSCKA with Objective =
 // CommuteTime: its rank m and scale s are the library's defaults, chosen
@@ -51,7 +52,7 @@ func isCommuteColumn(key string) bool {
 
 // fgpwcCommuteProtocol is the protocol paragraph of the columns.
 const fgpwcCommuteProtocol = "SSC:KA kernels (beyond Table 1 and Table 4.4, to test the thesis's suggestion in seed 000 §4.2.1): the SSC:KA column " +
-	"runs the library's default kernel, ratio association σI + W + Ω; two more columns run, on the same graphs and constraint sets with the same " +
+	"runs the thesis's kernel, ratio association σI + W + Ω (tether's default until [sscka-dev](../sscka-dev/README.md) made the commute kernel its default); two more columns run, on the same graphs and constraint sets with the same " +
 	"30 restarts and the same selection, Table 4.3's normalized-cut kernel σD⁻¹ + D⁻¹(W + Ω)D⁻¹ with node weights d (cluster.SSCKA Objective = ncut) " +
 	"and the commute-time kernel σI + s·L⁺_m + Ω with unit weights (Objective = commute, ours): L⁺_m is the pseudo-inverse of L = D − W truncated to its " +
 	"m = max(2k, 10) largest eigenvalues (the commute-time embedding u_j/√λ_j of thesis eq. 2.4.18, per connected component on a disconnected graph), " +
@@ -148,7 +149,7 @@ func fgpwcRowNamed(name string) fgpwcRow {
 func fgpwcCommuteShort(key string) string {
 	switch key {
 	case "sscka":
-		return "SSC:KA default (ratio association)"
+		return "SSC:KA, the thesis's kernel (ratio association)"
 	case "sscka-ncut":
 		return "SSC:KA ncut kernel"
 	case "sscka-commute":
@@ -206,5 +207,5 @@ func fgpwcCommuteRuleName(key string) string {
 	if key == "sscka-ncut" {
 		return "SSC:KA with Table 4.3's normalized-cut kernel (σD⁻¹ + D⁻¹(W + Ω)D⁻¹, node weights d)"
 	}
-	return "the SSC:KA column (the library's default kernel, Table 4.3's ratio association σI + W + Ω)"
+	return "the SSC:KA column (the thesis's kernel, Table 4.3's ratio association σI + W + Ω)"
 }

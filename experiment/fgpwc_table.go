@@ -496,6 +496,10 @@ func fgpwcRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, method strin
 			c.Starts = -1
 		}
 		m = c
+	case "sscka":
+		// The thesis's kernel (Table 4.4 ran SSC:KA with it), not the
+		// library's default since sscka-dev (the sscka-commute column).
+		m = cluster.SSCKA{Objective: cluster.RatioAssociation}
 	default:
 		var ok bool
 		if m, ok = fgpwcCommuteMethod(method); ok {

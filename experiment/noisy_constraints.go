@@ -232,7 +232,11 @@ func noisyKey(name string, dens int, method string, rate, rep int) string {
 // resolve's reference too (cluster.ReferenceCVDefault) their cells carry
 // the version "resolve-refine-cv-ref", and their cells before it, with
 // CSCAP's reference, are the -fixedref columns' (noisyKeyAlias).
-var noisyKeyVersion = map[string]string{"ml-noa-ssc": "resolve-refine-cv-ref", "mcl-noa-ssc": "resolve-refine-cv-ref"}
+//
+// Since sscka-dev made the commute-time kernel SSC:KA's default, sscka's
+// cells carry the version "commute"; those before (ratio association,
+// the thesis's kernel) stay in the cache under the plain key.
+var noisyKeyVersion = map[string]string{"ml-noa-ssc": "resolve-refine-cv-ref", "mcl-noa-ssc": "resolve-refine-cv-ref", "sscka": "commute"}
 
 // noisyKeyAlias names the cached cells of a column computed under another
 // column's name: the -norefine columns (Refine = −1) are the default

@@ -127,7 +127,7 @@ func fig46Run(ctx context.Context, env *Env, inst *fgpwcInstance, count int, met
 			}
 			m = f
 		case "sscka":
-			m = cluster.SSCKA{}
+			m = cluster.SSCKA{Objective: cluster.RatioAssociation} // the thesis's kernel
 		case "fast-ge":
 			m = cluster.FastGE{}
 		default:
