@@ -137,7 +137,7 @@ func autoScoreDevCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, er
 		for _, sc := range autoScoreDevScores {
 			for rep := 0; rep < autoDevSets(env, r.p.N); rep++ {
 				sc, rep := sc, rep
-				cells = append(cells, Cell{Key: autoScoreDevKey(r.name, "auto-"+sc.String(), rep), Run: func(ctx context.Context) (Values, error) {
+				cells = append(cells, Cell{Key: autoScoreDevKey(r.name, "auto-"+sc.String()+"@"+autoCandidatesRev, rep), Run: func(ctx context.Context) (Values, error) {
 					inst, err := load(ctx)
 					if err != nil {
 						return nil, err
@@ -198,7 +198,7 @@ func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
 		n := 0
 		for i, sc := range autoScoreDevScores {
 			for rep := 0; rep < sets; rep++ {
-				v, ok := results[autoScoreDevKey(r.name, "auto-"+sc.String(), rep)]
+				v, ok := results[autoScoreDevKey(r.name, "auto-"+sc.String()+"@"+autoCandidatesRev, rep)]
 				if !ok || v["failed"] > 0 {
 					failed++
 					continue
@@ -285,6 +285,8 @@ func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
 		"pairs-1/n protocol and its code (%d draws per dataset, 1 above %d nodes), the same draws for both scores. Best "+
 		"unconstrained: the highest ARI of njw, ncut, usc and bethe with their defaults. auto runs with its default threshold "+
 		"(AutoDefaultZ = %g) and each score. ARI over all nodes.\n\n", len(autoDevRows), graph.DefaultSpec(), realSets, realBigN, cluster.AutoDefaultZ)
+	md.WriteString("auto's cells were recomputed when SSC:KA's default kernel became the commute-time kernel " +
+		"([sscka-dev](../sscka-dev/README.md)), one of auto's candidates; the unconstrained cells did not change.\n\n")
 	fmt.Fprintf(&md, "## Totals (%d datasets where every cell ran, %d of them with unequal classes; %d failed cells)\n\n", ran, ranImb, failed)
 	md.WriteString("| score | auto ≥ best − 0.01 (a) | auto > best + 0.01 (b) | (a) on unequal classes | (b) on unequal classes | mean ARI of auto |\n|---|---|---|---|---|---|\n")
 	for i, sc := range autoScoreDevScores {
