@@ -74,7 +74,8 @@
 //     operators divide by degrees without regularization, or each
 //     component takes one of their K clusters: FGPWC, SL, ML-/MCL-NOA-SSC,
 //     FAST-GE, FAST-GE-2.0, CSP, cSC, L1-CSC, and power-law means and
-//     SSC:KA with the normalized-cut kernel) declare Uses.Core, and Run
+//     SSC:KA with the commute-time or normalized-cut kernel) declare
+//     Uses.Core, and Run
 //     applies one rule for them (core.go): the method clusters the core of
 //     the graph (graph.Core: the components of at least n/(4k) nodes, the
 //     threshold of the regularization), and every other node is attached
@@ -111,10 +112,10 @@
 //     alone. SpectralLearning (sl) edits the affinity and is the simplest
 //     baseline. FastGE (fast-ge) and CSC (csc) solve a constrained
 //     eigenproblem, sparse. SSCKA (sscka) is kernel k-means with
-//     constraint penalties; Objective = commute swaps its graph kernel for
-//     the Laplacian's pseudo-inverse, as thesis §4.2.1 suggests (a higher
-//     mean ARI than the default kernel on 15 of the 20 datasets of
-//     docs/results/fgpwc-table1, lower on 5). CSCAP (cscap) propagates constraints through a
+//     constraint penalties, by default on the Laplacian's pseudo-inverse,
+//     as thesis §4.2.1 suggests (docs/results/sscka-dev chose it; a higher
+//     mean ARI than the thesis's ratio association on 15 of the 20
+//     datasets of docs/results/fgpwc-table1, lower on 5). CSCAP (cscap) propagates constraints through a
 //     Gaussian process and is dense, O(n²) memory and O(n³) time: up to a
 //     few thousand nodes; by default it down-weights the constraints that
 //     the constraints near them contradict (constraint.VoteWeights), which
