@@ -515,12 +515,12 @@ const clusterUsage = `cluster (-input FILE | -graph-file FILE | -gen NAME | -bip
 
 Builds a graph (feature input), clusters it with -method (default njw, or
 auto when -constraints or -partial-labels is given, so that they are used)
-and writes the labels to -o as "node,cluster" lines, the node being its 0-based index, or
-"name,cluster" lines with the node's name when the input names its nodes
-(-id column, graph node names; by index if a name repeats); the summary
-goes to standard output (to standard error when the labels do). With
--json, standard output holds one JSON document: the summary, plus the
-labels (and node names) when -o is -.
+and writes the labels to -o as "node,cluster" lines, the node being its
+0-based index, or "name,cluster" lines with the node's name when the input
+names its nodes (-id column, graph node names; by index if a name
+repeats); the summary goes to standard output (to standard error when the
+labels do). With -json, standard output holds one JSON document: the
+summary, plus the labels (and node names) when -o is -.
 With -bipartite (a document-by-term matrix, for -method cocluster) the
 nodes are the documents, then the terms, and the graph is the bipartite
 one: -constraints and -partial-labels number the documents from 0 and the
