@@ -176,7 +176,8 @@ func ssckaDevReport(env *Env, results map[string]Values) (*Output, error) {
 		"kernels (ratio association, the default, and commute), the suite, and the rule: **the commute kernel becomes the default "+
 		"when its mean ARI is higher than the default's on at least 2/3 of the (dataset, protocol) cases where both ran, and its "+
 		"mean ARI over those cases is not lower**; otherwise the default stays. The rule is fgpwc-table1's ≥ 2/3 for \"held\", "+
-		"plus a guard against a kernel that wins often by little and loses rarely by much.\n\n")
+		"plus a guard against a kernel that wins often by little and loses rarely by much. (A quick-mode smoke test of the page, "+
+		"2 datasets and one draw, ran after the rule was written and before that commit.)\n\n")
 	fmt.Fprintf(&md, "**Suite.** The %d datasets of [auto-score-dev](../auto-score-dev/README.md) (auto-dev's generated graphs "+
 		"and feature sets, and six with unequal classes; feature sets on the default graph, %s). Constraints: realdata's "+
 		"pairs-1/n and 5n protocols and code (%d draws per dataset, 1 above %d nodes), the same draws for both kernels. Every "+
