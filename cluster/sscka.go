@@ -52,7 +52,8 @@ func (v KernelObjective) MarshalText() ([]byte, error) {
 }
 
 // UnmarshalText sets v from its name (commute, ratio-association,
-// ratio-cut or ncut, any case), so that it works as a command-line value (tether cluster -set Objective=…) and in JSON.
+// ratio-cut or ncut, any case), so that it works as a command-line value
+// (tether cluster -set Objective=…) and in JSON.
 func (v *KernelObjective) UnmarshalText(b []byte) error {
 	return parseEnum(v, "kernel objective", kernelObjectiveNames, b)
 }
