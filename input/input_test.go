@@ -404,6 +404,8 @@ func TestSupervision(t *testing.T) {
 		wantLabels  constraint.Labels
 		wantErr     string
 		wantSentinl error
+		wantRepeats int
+		wantNote    string
 	}{
 		{name: "none", k: 2},
 		{name: "soft keeps all", cons: conflict, policy: constraint.Soft, k: 2, wantPairs: 3},
@@ -436,6 +438,18 @@ func TestSupervision(t *testing.T) {
 			wantPairs: 1, wantLabels: constraint.Labels{1, -1, -1, -1, 0, -1}},
 		{name: "pairs agreeing with labels", cons: "0,1,ml\n0,4,cl\n", labs: "0,1\n4,0\n", k: 2,
 			wantPairs: 2, wantLabels: constraint.Labels{1, -1, -1, -1, 0, -1}},
+		// A pair given again with the same kind and weight is used once
+		// under Reject, with a note; any other conflict is still refused.
+		{name: "identical repeats", cons: "0,1,ml\n3,4,cl\n1,0,ml\n3,4,cl\n", k: 2, wantPairs: 2, wantRepeats: 2,
+			wantNote: "c.txt: ml(0,1) on line 3 repeats line 1, and 1 more: each repeat of a pair with the same kind and weight is used once"},
+		{name: "identical repeats by name", cons: "a,b,ml\nb,a,ml\n", k: 2, wantPairs: 1, wantRepeats: 1,
+			wantNote: "c.txt: ml(a,b) on line 2 repeats line 1: each repeat of a pair with the same kind and weight is used once"},
+		{name: "repeat with another weight", cons: "0,1,ml,0.5\n0,1,ml,0.9\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: duplicate: ml(0,1) w=0.5 [c.txt:1], ml(0,1) w=0.9 [c.txt:2]", wantSentinl: constraint.ErrConflict},
+		{name: "repeat and contradiction", cons: "0,1,ml\n0,1,ml\n0,1,cl\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: duplicate: ml(0,1) [c.txt:1], ml(0,1) [c.txt:2] (and 1 more)", wantSentinl: constraint.ErrConflict},
+		{name: "repeat against labels", cons: "3,5,ml\n0,4,ml\n0,4,ml\n", labs: "0,1\n4,0\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: ml(0,4) [c.txt:2] joins nodes labelled 1 and 0 in l.txt", wantSentinl: constraint.ErrConflict},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -467,6 +481,9 @@ func TestSupervision(t *testing.T) {
 			}
 			if !reflect.DeepEqual(p.Labels, tc.wantLabels) {
 				t.Errorf("labels %v, want %v", p.Labels, tc.wantLabels)
+			}
+			if note := strings.ReplaceAll(a.RepeatNote, dir+string(filepath.Separator), ""); a.Repeats != tc.wantRepeats || note != tc.wantNote {
+				t.Errorf("repeats %d, note %q; want %d, %q", a.Repeats, note, tc.wantRepeats, tc.wantNote)
 			}
 		})
 	}

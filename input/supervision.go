@@ -26,7 +26,8 @@ type Supervision struct {
 	Constraints string
 	// Conflicts says what happens to contradictory or repeated constraints
 	// (constraint.Resolve). The zero value, constraint.Reject, refuses
-	// them; constraint.Soft keeps every pair as read.
+	// them, except a pair repeated with the same kind and weight, which is
+	// used once (AddTo); constraint.Soft keeps every pair as read.
 	Conflicts constraint.Policy
 	// Vote, if true, first drops the constraints that the constraints near
 	// them on the graph contradict (VoteFilter).
@@ -41,6 +42,11 @@ type Added struct {
 	Constraints int
 	// VoteDropped is the number of them the vote filter dropped.
 	VoteDropped int
+	// Repeats is the number of pairs dropped under the Reject policy as
+	// identical repeats of an earlier pair (same nodes, kind and weight),
+	// and RepeatNote describes them (file lines), "" when there are none.
+	Repeats    int
+	RepeatNote string
 }
 
 // AddTo reads the files of s into p for the data d: p.Constraints and
@@ -50,7 +56,9 @@ type Added struct {
 // constraint.ErrConflict and names the lines of the pairs in conflict
 // (after the vote filter, their order in the file). Under the Reject
 // policy, pairs that contradict the partial labels are conflicts too
-// (labelConflict). A nil p or d, or a p without a graph, is an error.
+// (labelConflict), and a pair repeated with the same kind and weight is
+// not: its repeats are dropped and counted in Added.Repeats. A nil p or d,
+// or a p without a graph, is an error.
 // Cost: O(file sizes + n), plus VoteFilter's.
 func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Added, error) {
 	var a Added
@@ -74,6 +82,17 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			policy = constraint.Soft
 		}
 		f, err := readConstraints(ctx, s.Constraints, n, policy, d.Names)
+		if errors.Is(err, constraint.ErrConflict) && policy == constraint.Reject {
+			// A pair given again with the same kind and weight is not a
+			// conflict: its repeats are dropped, with a note (a file made
+			// by concatenating two annotators' files has them).
+			if g, gerr := readConstraints(ctx, s.Constraints, n, constraint.Soft, d.Names); gerr == nil {
+				if kept, note, ok := dropRepeats(g, s.Constraints); ok {
+					f, err = kept, nil
+					a.Repeats, a.RepeatNote = len(g.Set.Pairs)-len(kept.Set.Pairs), note
+				}
+			}
+		}
 		if err != nil {
 			return a, err
 		}
@@ -177,6 +196,40 @@ func readConstraints(ctx context.Context, path string, n int, policy constraint.
 		names = nil
 	}
 	return constraint.ReadContext(ctx, f, &constraint.ReadOptions{N: n, File: path, Policy: policy, Names: names, AutoNames: names != nil})
+}
+
+// dropRepeats returns f without the repeats of its pairs, and a note
+// naming the first repeat by file line, when every conflict of f.Report is
+// an identical repeat (constraint.Duplicate with equal weights); ok is
+// false otherwise. Cost O(pairs).
+func dropRepeats(f *constraint.File, file string) (kept *constraint.File, note string, ok bool) {
+	rep := f.Report
+	if rep == nil || len(rep.Conflicts) == 0 {
+		return nil, "", false
+	}
+	drop := make([]bool, len(f.Set.Pairs))
+	for _, c := range rep.Conflicts {
+		if c.Kind != constraint.Duplicate || len(c.Index) != 2 || f.Set.Pairs[c.Index[0]].W() != f.Set.Pairs[c.Index[1]].W() {
+			return nil, "", false
+		}
+		drop[c.Index[1]] = true
+	}
+	cp := *f // keeps the file's node names for Node
+	out := &cp
+	out.Set, out.Lines = &constraint.Set{N: f.Set.N}, nil
+	for k, q := range f.Set.Pairs {
+		if !drop[k] {
+			out.Set.Pairs = append(out.Set.Pairs, q)
+			out.Lines = append(out.Lines, f.Lines[k])
+		}
+	}
+	c := rep.Conflicts[0]
+	q := f.Set.Pairs[c.Index[0]]
+	note = fmt.Sprintf("%s(%s,%s) on line %d repeats line %d", q.Kind, f.Node(q.I), f.Node(q.J), f.Lines[c.Index[1]], f.Lines[c.Index[0]])
+	if d := len(f.Set.Pairs) - len(out.Set.Pairs); d > 1 {
+		note += fmt.Sprintf(", and %d more", d-1)
+	}
+	return out, fmt.Sprintf("%s: %s: each repeat of a pair with the same kind and weight is used once", file, note), true
 }
 
 // VoteFilter applies constraint.VoteFilter to set with the weights of g,

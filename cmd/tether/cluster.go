@@ -369,7 +369,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	fs.Var(intIn(restarts, 0, kmeans.MaxRestarts), "restarts", "k-means `restarts` (0: the method's default)")
 	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight]; i and j are indices, 0-based unless the file says # base=1, or node names when the data has them)")
 	var conflicts constraint.Policy
-	fs.Var(textVar(&conflicts), "conflicts", "contradictory constraints: reject (the default), drop-cl (keep must-links) or soft (keep all)")
+	fs.Var(textVar(&conflicts), "conflicts", "contradictory constraints: reject (the default; a pair repeated with the same kind and weight is used once, with a warning), drop-cl (keep must-links) or soft (keep all, repeats included)")
 	vote := fs.Bool("vote-filter", false, "drop the constraints that the constraints near them on the graph contradict (constraint.VoteFilter; for files with wrong pairs, up to about 10⁴ pairs), then break remaining conflicts")
 	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown)")
 	out := fs.String("o", "-", "write the labels to this `file` as node,cluster lines (- for standard output)")
@@ -453,6 +453,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return fmt.Errorf("%w (use -conflicts drop-cl or soft to proceed)", err)
 	} else if err != nil {
 		return err
+	}
+	if added.RepeatNote != "" {
+		fmt.Fprintln(m.Stderr, "tether cluster: warning:", added.RepeatNote)
 	}
 	if *vote && *consFile != "" {
 		fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", added.VoteDropped, added.Constraints, *consFile)

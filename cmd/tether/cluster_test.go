@@ -402,6 +402,25 @@ func TestClusterWarnsAboutIgnoredConstraints(t *testing.T) {
 	}
 }
 
+// TestClusterRepeatedConstraints: a constraint file with a pair repeated
+// identically (two files concatenated) is clustered with a warning naming
+// the lines; a repeat with another kind is still refused.
+func TestClusterRepeatedConstraints(t *testing.T) {
+	args := []string{"cluster", "-gen", "blobs", "-n", "300", "-k", "3", "-method", "fgpwc", "-o", filepath.Join(t.TempDir(), "l.txt"), "-quiet"}
+	cons := writeTemp(t, "c.csv", "0,1,ml\n0,299,cl\n0,1,ml\n")
+	_, errOut, err := run(t, append(args, "-constraints", cons)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "c.csv: ml(0,1) on line 3 repeats line 1: each repeat of a pair with the same kind and weight is used once"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
+	}
+	bad := writeTemp(t, "b.csv", "0,1,ml\n0,1,cl\n0,1,ml\n")
+	if _, _, err := run(t, append(args, "-constraints", bad)...); err == nil || !strings.Contains(err.Error(), "must-link and cannot-link on one pair") {
+		t.Errorf("contradiction: error %v", err)
+	}
+}
+
 // TestClusterDefaultMethod: without -method, a run given constraints or
 // partial labels uses auto (and says so unless -quiet or -json), one
 // without them njw.
