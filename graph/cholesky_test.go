@@ -202,7 +202,6 @@ func TestMinDegreeOrder(t *testing.T) {
 		}
 	}
 	const side = 30
-	grid := gridEdges(side)
 	// The envelope of the grid in its natural order: row 0 holds 1 + 2·29
 	// entries, each later row 31.
 	const gridEnv = 1 + 2*(side-1) + (side-1)*side*(side+1)
@@ -214,7 +213,7 @@ func TestMinDegreeOrder(t *testing.T) {
 		{"path", build(n, path), 2*n - 1, 2*n - 1},
 		{"star", build(n, star), 2*n - 1, 2*n - 1},
 		{"complete", build(n, complete), n * (n + 1) / 2, n * (n + 1) / 2},
-		{"grid", build(side*side, grid), side * side, gridEnv / 2},
+		{"grid", gridGraph(side, side), side * side, gridEnv / 2},
 		{"isolated nodes", build(5, nil), 5, 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -369,21 +368,4 @@ func TestCholeskyInverseRandomGraphs(t *testing.T) {
 			t.Errorf("trial %d (n %d, %d extra edges, %v): relative error %.3g > 1e-9", trial, n, extra, kind, r)
 		}
 	}
-}
-
-// gridEdges returns the unit edges of a side×side grid, node r·side + c at
-// row r and column c.
-func gridEdges(side int) []graph.Edge {
-	var grid []graph.Edge
-	for r := 0; r < side; r++ {
-		for c := 0; c < side; c++ {
-			if c+1 < side {
-				grid = append(grid, graph.Edge{I: r*side + c, J: r*side + c + 1, W: 1})
-			}
-			if r+1 < side {
-				grid = append(grid, graph.Edge{I: r*side + c, J: (r+1)*side + c, W: 1})
-			}
-		}
-	}
-	return grid
 }

@@ -49,7 +49,6 @@ func goldenOrderGraphs(t *testing.T) map[string]*graph.Graph {
 		"knn-10d-400":     knnGraph(t, 400, 10, 7),
 	}
 	const side = 40
-	grid := gridEdges(side)
 	var star, complete []graph.Edge
 	for i := 0; i < 60; i++ {
 		if i != 7 {
@@ -59,7 +58,7 @@ func goldenOrderGraphs(t *testing.T) map[string]*graph.Graph {
 			complete = append(complete, graph.Edge{I: i, J: j, W: 1})
 		}
 	}
-	gs["grid-40"] = build(side*side, grid)
+	gs["grid-40"] = gridGraph(side, side)
 	gs["star-60"] = build(60, star)
 	gs["complete-60"] = build(60, complete)
 	gs["isolated-5"] = build(5, []graph.Edge{{I: 1, J: 3, W: 1}})
