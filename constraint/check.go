@@ -81,6 +81,13 @@ type Conflict struct {
 	Lines []int
 }
 
+// IdenticalRepeat reports whether c is a pair given again with the same
+// kind and weight (a Duplicate whose two pairs have equal weights), which
+// Reject keeps once rather than refusing.
+func (c Conflict) IdenticalRepeat() bool {
+	return c.Kind == Duplicate && len(c.Pairs) == 2 && c.Pairs[0].W() == c.Pairs[1].W()
+}
+
 // Describe formats the conflict on one line, naming every constraint by
 // position or, when Lines is set, by file:line (file may be empty), and
 // its nodes by their 0-based indices. It is DescribeNodes(file, nil).
@@ -385,7 +392,10 @@ func (f *mlForest) chain(a, b int) []int {
 type Policy int8
 
 const (
-	// Reject (the zero value) refuses a set with any conflict.
+	// Reject (the zero value) refuses a set with any conflict but an
+	// identical repeat (Conflict.IdenticalRepeat): a pair given again with
+	// the same kind and weight is kept once, as a file of two annotators'
+	// pairs concatenated has them; the report lists the repeats.
 	Reject Policy = iota
 	// DropConflictingCannotLinks keeps the must-links (assumed correct, as
 	// seed 000 §4.2 does), drops every cannot-link that contradicts them
@@ -423,8 +433,9 @@ func (p *Policy) UnmarshalText(text []byte) error {
 // resulting set (s itself when nothing is removed, else a new set in the
 // original order), the report on s, and an error: wrapping ErrInvalid when
 // a pair is malformed (OutOfRange … BadWeight, whatever the policy), or
-// wrapping ErrConflict under Reject when any conflict was found. The error
-// describes the first problem and the number of others. Cost as Check.
+// wrapping ErrConflict under Reject when any conflict but an identical
+// repeat was found. The error describes the first problem and the number
+// of others. Cost as Check.
 func Resolve(s *Set, p Policy) (*Set, *Report, error) {
 	out, _, rep, err := resolve(s, p, "", nil, nil)
 	return out, rep, err
@@ -459,7 +470,17 @@ func resolve(s *Set, p Policy, file string, lines []int, node func(int) string) 
 		return s, nil, rep, nil
 	}
 	if p == Reject {
-		return nil, nil, rep, fmt.Errorf("%w: %s%s", ErrConflict, rep.Conflicts[0].DescribeNodes(file, node), others(len(rep.Conflicts)))
+		// Identical repeats are dropped below; any other conflict refuses
+		// the set, the first named.
+		var refused []Conflict
+		for _, c := range rep.Conflicts {
+			if !c.IdenticalRepeat() {
+				refused = append(refused, c)
+			}
+		}
+		if len(refused) > 0 {
+			return nil, nil, rep, fmt.Errorf("%w: %s%s", ErrConflict, refused[0].DescribeNodes(file, node), others(len(refused)))
+		}
 	}
 	drop := make([]bool, len(s.Pairs))
 	for _, c := range rep.Conflicts {

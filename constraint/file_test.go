@@ -76,6 +76,12 @@ func TestRead(t *testing.T) {
 			want:  []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 1, J: 2, Kind: MustLink}, {I: 3, J: 4, Kind: CannotLink}},
 			lines: []int{1, 2, 5}, n: 5,
 		},
+		{
+			// Reject keeps an identical repeat once (Conflict.IdenticalRepeat);
+			// the first occurrence and its line stay.
+			name: "identical repeat kept once", in: "0,1,ml\n1,0,ml\n2,3,cl\n2,3,cl,1\n",
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 2, J: 3, Kind: CannotLink}}, lines: []int{1, 3}, n: 4,
+		},
 		{name: "empty", in: "", want: nil, n: 0},
 		{name: "directive contradicts option", in: "# base=1\n1,2,ml\n", opt: ReadOptions{Base: Base0}, err: "in.csv:1: the file declares base=1 but base 0 was requested"},
 		{name: "directive after data", in: "0,1,ml\n# base=1\n", err: "in.csv:2: the base directive"},
@@ -100,12 +106,14 @@ func TestRead(t *testing.T) {
 		{name: "auto names, unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "huge inferred", in: "0,99999999999,ml\n", err: "in.csv:1: node 99999999999: more than"},
-		{name: "duplicate rejected", in: "0,1,ml\n1,0,ml\n", err: "duplicate: ml(0,1) [in.csv:1], ml(1,0) [in.csv:2]"},
+		// A repeat is refused when its weight differs; an identical one is
+		// kept once (below).
+		{name: "duplicate rejected", in: "0,1,ml\n1,0,ml,0.5\n", err: "duplicate: ml(0,1) [in.csv:1], ml(1,0) w=0.5 [in.csv:2]"},
 		{name: "contradiction rejected", in: "0,1,cl\n1,0,ml\n", err: "must-link and cannot-link on one pair: ml(1,0) [in.csv:2], cl(0,1) [in.csv:1]"},
 		{name: "cannot-link in component", in: "0,1,ml\n2,1,ml\n0,2,cl\n", err: "cl(0,2) [in.csv:3] joined by ml(0,1) [in.csv:1], ml(2,1) [in.csv:2]"},
 		// Conflicts name the nodes as the file does: in its base, or by
 		// name (they were written 0-based whatever the file said).
-		{name: "duplicate in base 1", in: "# base=1\n1,2,ml\n2,1,ml\n", err: "duplicate: ml(1,2) [in.csv:2], ml(2,1) [in.csv:3]"},
+		{name: "duplicate in base 1", in: "# base=1\n1,2,ml\n2,1,ml,0.5\n", err: "duplicate: ml(1,2) [in.csv:2], ml(2,1) w=0.5 [in.csv:3]"},
 		{name: "cannot-link in component in base 1", in: "1,2,ml\n3,2,ml\n1,3,cl\n", opt: ReadOptions{Base: Base1}, err: "cl(1,3) [in.csv:3] joined by ml(1,2) [in.csv:1], ml(3,2) [in.csv:2]"},
 		{name: "contradiction by name", in: "a,c,cl\nc , a,ml\n", opt: ReadOptions{Names: []string{"a", "b", " c "}}, err: "must-link and cannot-link on one pair: ml(c,a) [in.csv:2], cl(a,c) [in.csv:1]"},
 	}

@@ -447,7 +447,7 @@ func TestSupervision(t *testing.T) {
 		{name: "repeat with another weight", cons: "0,1,ml,0.5\n0,1,ml,0.9\n", k: 2,
 			wantErr: "c.txt: constraint: conflicting constraints: duplicate: ml(0,1) w=0.5 [c.txt:1], ml(0,1) w=0.9 [c.txt:2]", wantSentinl: constraint.ErrConflict},
 		{name: "repeat and contradiction", cons: "0,1,ml\n0,1,ml\n0,1,cl\n", k: 2,
-			wantErr: "c.txt: constraint: conflicting constraints: duplicate: ml(0,1) [c.txt:1], ml(0,1) [c.txt:2] (and 1 more)", wantSentinl: constraint.ErrConflict},
+			wantErr: "c.txt: constraint: conflicting constraints: must-link and cannot-link on one pair: ml(0,1) [c.txt:1], cl(0,1) [c.txt:3]", wantSentinl: constraint.ErrConflict},
 		{name: "repeat against labels", cons: "3,5,ml\n0,4,ml\n0,4,ml\n", labs: "0,1\n4,0\n", k: 2,
 			wantErr: "c.txt: constraint: conflicting constraints: ml(0,4) [c.txt:2] joins nodes labelled 1 and 0 in l.txt", wantSentinl: constraint.ErrConflict},
 	}

@@ -27,7 +27,7 @@ type Supervision struct {
 	// Conflicts says what happens to contradictory or repeated constraints
 	// (constraint.Resolve). The zero value, constraint.Reject, refuses
 	// them, except a pair repeated with the same kind and weight, which is
-	// used once (AddTo); constraint.Soft keeps every pair as read.
+	// used once (Added.Repeats); constraint.Soft keeps every pair as read.
 	Conflicts constraint.Policy
 	// Vote, if true, first drops the constraints that the constraints near
 	// them on the graph contradict (VoteFilter).
@@ -42,9 +42,10 @@ type Added struct {
 	Constraints int
 	// VoteDropped is the number of them the vote filter dropped.
 	VoteDropped int
-	// Repeats is the number of pairs dropped under the Reject policy as
-	// identical repeats of an earlier pair (same nodes, kind and weight),
-	// and RepeatNote describes them (file lines), "" when there are none.
+	// Repeats is the number of pairs the Reject policy dropped as
+	// identical repeats of an earlier pair (same nodes, kind and weight;
+	// constraint.Reject), and RepeatNote describes them (file lines), ""
+	// when there are none.
 	Repeats    int
 	RepeatNote string
 }
@@ -82,21 +83,13 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			policy = constraint.Soft
 		}
 		f, err := readConstraints(ctx, s.Constraints, n, policy, d.Names)
-		if errors.Is(err, constraint.ErrConflict) && policy == constraint.Reject {
-			// A pair given again with the same kind and weight is not a
-			// conflict: its repeats are dropped, with a note (a file made
-			// by concatenating two annotators' files has them).
-			if g, gerr := readConstraints(ctx, s.Constraints, n, constraint.Soft, d.Names); gerr == nil {
-				if kept, note, ok := dropRepeats(g, s.Constraints); ok {
-					f, err = kept, nil
-					a.Repeats, a.RepeatNote = len(g.Set.Pairs)-len(kept.Set.Pairs), note
-				}
-			}
-		}
 		if err != nil {
 			return a, err
 		}
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
+		if policy == constraint.Reject {
+			a.Repeats, a.RepeatNote = repeatNote(f, s.Constraints)
+		}
 		p.Constraints, lines, node = f.Set, f.Lines, f.Node
 		if s.Vote {
 			set, err := VoteFilter(ctx, p.Graph, f.Set, p.K)
@@ -198,38 +191,30 @@ func readConstraints(ctx context.Context, path string, n int, policy constraint.
 	return constraint.ReadContext(ctx, f, &constraint.ReadOptions{N: n, File: path, Policy: policy, Names: names, AutoNames: names != nil})
 }
 
-// dropRepeats returns f without the repeats of its pairs, and a note
-// naming the first repeat by file line, when every conflict of f.Report is
-// an identical repeat (constraint.Duplicate with equal weights); ok is
-// false otherwise. Cost O(pairs).
-func dropRepeats(f *constraint.File, file string) (kept *constraint.File, note string, ok bool) {
-	rep := f.Report
-	if rep == nil || len(rep.Conflicts) == 0 {
-		return nil, "", false
-	}
-	drop := make([]bool, len(f.Set.Pairs))
-	for _, c := range rep.Conflicts {
-		if c.Kind != constraint.Duplicate || len(c.Index) != 2 || f.Set.Pairs[c.Index[0]].W() != f.Set.Pairs[c.Index[1]].W() {
-			return nil, "", false
-		}
-		drop[c.Index[1]] = true
-	}
-	cp := *f // keeps the file's node names for Node
-	out := &cp
-	out.Set, out.Lines = &constraint.Set{N: f.Set.N}, nil
-	for k, q := range f.Set.Pairs {
-		if !drop[k] {
-			out.Set.Pairs = append(out.Set.Pairs, q)
-			out.Lines = append(out.Lines, f.Lines[k])
+// repeatNote returns the number of identical repeats (pairs given again
+// with the same kind and weight, constraint.Conflict.IdenticalRepeat) that
+// the Reject policy dropped from f, and a note naming the first by file
+// line ("" when there are none). Cost O(conflicts).
+func repeatNote(f *constraint.File, file string) (int, string) {
+	count, first := 0, -1
+	for i, c := range f.Report.Conflicts {
+		if c.IdenticalRepeat() {
+			if count == 0 {
+				first = i
+			}
+			count++
 		}
 	}
-	c := rep.Conflicts[0]
-	q := f.Set.Pairs[c.Index[0]]
-	note = fmt.Sprintf("%s(%s,%s) on line %d repeats line %d", q.Kind, f.Node(q.I), f.Node(q.J), f.Lines[c.Index[1]], f.Lines[c.Index[0]])
-	if d := len(f.Set.Pairs) - len(out.Set.Pairs); d > 1 {
-		note += fmt.Sprintf(", and %d more", d-1)
+	if count == 0 {
+		return 0, ""
 	}
-	return out, fmt.Sprintf("%s: %s: each repeat of a pair with the same kind and weight is used once", file, note), true
+	c := f.Report.Conflicts[first]
+	q := c.Pairs[0]
+	note := fmt.Sprintf("%s(%s,%s) on line %d repeats line %d", q.Kind, f.Node(q.I), f.Node(q.J), c.Lines[1], c.Lines[0])
+	if count > 1 {
+		note += fmt.Sprintf(", and %d more", count-1)
+	}
+	return count, fmt.Sprintf("%s: %s: each repeat of a pair with the same kind and weight is used once", file, note)
 }
 
 // VoteFilter applies constraint.VoteFilter to set with the weights of g,

@@ -26,6 +26,8 @@ const constraintsUsage = `constraints gen|check|closure [flags]
            protocol of the sources (SPEC §5)
   check    read a constraint file, print counts, must-link closure and
            conflicts; exit status 1 on conflicts under --policy reject
+           (a pair repeated with the same kind and weight is listed and
+           kept once, not refused)
   closure  reproduce seed 000 Fig. 4.3 and 4.4: ARI and NMI of the transitive
            closure of must-links against their number and their uniformity
 
@@ -234,7 +236,8 @@ all cannot-links can hold with k ≥ 3 clusters is NP-complete (colouring).
 Malformed lines (bad kind or index, self pair, bad weight) are errors.
 A file without constraints is valid but draws a warning on standard error.
 
-Policies: reject (exit status 1 when there is any conflict), drop-cl (drop
+Policies: reject (exit status 1 when there is any conflict but a pair
+repeated with the same kind and weight, which is kept once), drop-cl (drop
 the cannot-links that contradict must-links, and repeats), soft (keep all).
 -o writes the set kept by the policy. -json prints the report as one JSON
 document; the pairs of its conflicts are {"i", "j", "kind", "weight"} with
@@ -388,11 +391,17 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	}
 	if resolveErr != nil {
 		if errors.Is(resolveErr, constraint.ErrConflict) {
+			refused := 0 // identical repeats are kept once, not refused
+			for _, c := range rep.Conflicts {
+				if !c.IdenticalRepeat() {
+					refused++
+				}
+			}
 			noun := "conflicts"
-			if len(rep.Conflicts) == 1 {
+			if refused == 1 {
 				noun = "conflict"
 			}
-			return fmt.Errorf("constraints check: %s: %d %s under the reject policy", pos[0], len(rep.Conflicts), noun)
+			return fmt.Errorf("constraints check: %s: %d %s under the reject policy", pos[0], refused, noun)
 		}
 		return resolveErr
 	}

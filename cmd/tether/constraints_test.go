@@ -161,6 +161,17 @@ func TestConstraintsCheck(t *testing.T) {
 	if ps := rep.Conflicts[0].Pairs; len(ps) == 0 || !maps.Equal(ps[0], want) {
 		t.Errorf("soft -json: pairs %v, want first %v", ps, want)
 	}
+	// An identical repeat is listed and kept once (exit 0); beside a
+	// contradiction only the contradiction is counted as refused.
+	rep2 := consWriteTemp(t, "r.csv", "0,1,ml\n1,0,ml\n2,3,cl\n")
+	out, _, err = runConstraintsCLI(t, "check", rep2)
+	if err != nil || !strings.Contains(out, "duplicate: ml(0,1) ["+rep2+":1], ml(1,0) ["+rep2+":2]") || !strings.Contains(out, "kept under reject") {
+		t.Errorf("identical repeat: err %v\n%s", err, out)
+	}
+	mixed := consWriteTemp(t, "m.csv", "0,1,ml\n1,0,ml\n0,1,cl\n")
+	if _, _, err := runConstraintsCLI(t, "check", mixed); err == nil || !strings.Contains(err.Error(), "1 conflict under the reject policy") {
+		t.Errorf("repeat and contradiction: err %v", err)
+	}
 	// A malformed line is an error naming the file and line.
 	broken := consWriteTemp(t, "b.csv", "0,1,ml\n0,1,maybe\n")
 	if _, _, err := runConstraintsCLI(t, "check", broken); err == nil || !strings.Contains(err.Error(), broken+":2:") {
