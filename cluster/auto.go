@@ -145,9 +145,9 @@ import (
 // the 2-core machine (26 s when cscap solved its q×q Woodbury system
 // whatever q; bench/results.md).
 type Auto struct {
-	// Folds is the number of cross-validation folds. If Folds is 0, 3 are
-	// used.
-	Folds int `doc:"cross-validation folds (0: 3)" range:"0 | [2, 50]"`
+	// Folds is the number of cross-validation folds. If Folds is 0,
+	// AutoDefaultFolds are used.
+	Folds int `doc:"cross-validation folds (0: AutoDefaultFolds, 3)" range:"0 | [2, 50]"`
 	// Z is the threshold of McNemar's test a constrained candidate must
 	// pass to replace the best unconstrained one: b − c > Z·√(b + c) (see
 	// Auto). If Z is 0, AutoDefaultZ is used. Z = −1 turns the test off:
@@ -269,6 +269,12 @@ func (t autoPairTable) of(sc AutoScore) float64 {
 // draws where a threshold would have kept the unconstrained partition,
 // the constrained one had the higher ARI.
 const AutoDefaultZ = 0.0
+
+// AutoDefaultFolds is the number of folds Auto uses when Auto.Folds is 0.
+// It was 3 from the start, for cost (every supervised candidate is fitted
+// once per fold); docs/results/auto-folds-dev compares 3, 5 and 10 on
+// generated data by a criterion fixed before its results were seen.
+const AutoDefaultFolds = 3
 
 // z returns the threshold in use (see Auto.Z).
 func (a Auto) z() float64 {
@@ -472,7 +478,7 @@ func autoRule(z float64, sc AutoScore) string {
 func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	folds := a.Folds
 	if folds == 0 {
-		folds = 3
+		folds = AutoDefaultFolds
 	}
 	if folds < 2 {
 		return nil, fmt.Errorf("%w: auto: Folds = %d, want ≥ 2", ErrInvalid, a.Folds)

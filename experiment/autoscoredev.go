@@ -124,7 +124,38 @@ func autoScoreDevLoad(ctx context.Context, r autoScoreDevRow, seed uint64) (*rea
 	return inst, err
 }
 
+// autoVariant is one configuration of cluster.Auto that a development
+// suite of auto compares (auto-score-dev, auto-folds-dev): name goes into
+// the cell keys and the tables.
+type autoVariant struct {
+	name string
+	auto cluster.Auto
+}
+
+// autoScoreDevVariants are auto-score-dev's variants: one per score, with
+// the default threshold.
+func autoScoreDevVariants() []autoVariant {
+	var out []autoVariant
+	for _, sc := range autoScoreDevScores {
+		out = append(out, autoVariant{sc.String(), cluster.Auto{Score: sc}})
+	}
+	return out
+}
+
+// autoVariantKey is the key of variant v's auto cell on draw rep of
+// dataset name.
+func autoVariantKey(name string, v autoVariant, rep int) string {
+	return autoScoreDevKey(name, "auto-"+v.name+"@"+autoCandidatesRev, rep)
+}
+
 func autoScoreDevCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {
+	return autoVariantCells(env, loads, autoScoreDevVariants()), nil
+}
+
+// autoVariantCells returns the cells of auto-score-dev's suite for the
+// variants: on every dataset, the unconstrained methods once and each
+// variant of auto on each draw of the pairs-1/n protocol.
+func autoVariantCells(env *Env, loads *memo[string, *realInstance], variants []autoVariant) []Cell {
 	var cells []Cell
 	for _, r := range autoScoreDevRowsFor(env) {
 		r := r
@@ -134,31 +165,31 @@ func autoScoreDevCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, er
 			})
 		}
 		cells = append(cells, autoDevUnconstrainedCells(func(m string) string { return autoScoreDevKey(r.name, m, 0) }, load, env.Seed)...)
-		for _, sc := range autoScoreDevScores {
+		for _, va := range variants {
 			for rep := 0; rep < autoDevSets(env, r.p.N); rep++ {
-				sc, rep := sc, rep
-				cells = append(cells, Cell{Key: autoScoreDevKey(r.name, "auto-"+sc.String()+"@"+autoCandidatesRev, rep), Run: func(ctx context.Context) (Values, error) {
+				va, rep := va, rep
+				cells = append(cells, Cell{Key: autoVariantKey(r.name, va, rep), Run: func(ctx context.Context) (Values, error) {
 					inst, err := load(ctx)
 					if err != nil {
 						return nil, err
 					}
-					return autoScoreDevAuto(ctx, inst, r.name, sc, rep, env.Seed)
+					return autoVariantRun(ctx, inst, r.name, va.auto, rep, env.Seed)
 				}})
 			}
 		}
 	}
-	return cells, nil
+	return cells
 }
 
-// autoScoreDevAuto runs auto with score sc (and its default threshold) on
-// draw rep of the pairs-1/n protocol (realdata's draws).
-func autoScoreDevAuto(ctx context.Context, inst *realInstance, name string, sc cluster.AutoScore, rep int, seed uint64) (Values, error) {
+// autoVariantRun runs auto configured as m on draw rep of the pairs-1/n
+// protocol (realdata's draws).
+func autoVariantRun(ctx context.Context, inst *realInstance, name string, m cluster.Auto, rep int, seed uint64) (Values, error) {
 	set, err := realConstraints(inst.truth, name, "1/n", rep, seed)
 	if err != nil {
 		return nil, err
 	}
 	v := Values{"constraints": float64(len(set.Pairs)), "nodes": float64(len(inst.truth))}
-	res, err := autoDevRun(ctx, cluster.Auto{Score: sc}, &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}, &cluster.Settings{Seed: seed + uint64(rep)}, inst.truth, v, "ari")
+	res, err := autoDevRun(ctx, m, &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}, &cluster.Settings{Seed: seed + uint64(rep)}, inst.truth, v, "ari")
 	if err != nil {
 		return nil, err
 	}
@@ -174,39 +205,53 @@ func autoScoreDevAuto(ctx context.Context, inst *realInstance, name string, sc c
 	return v, nil
 }
 
-func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
-	rows := autoScoreDevRowsFor(env)
-	ns := len(autoScoreDevScores)
-	within, above := make([]int, ns), make([]int, ns)
-	withinImb, aboveImb := make([]int, ns), make([]int, ns)
-	mean := make([]float64, ns)
-	var ran, ranImb, failed int
+// autoVariantTally is what a development suite of auto's variants shows:
+// per variant, the datasets where auto is within 0.01 of the best
+// unconstrained method (target a) and more than 0.01 above it (target b),
+// the same on the datasets with unequal classes, auto's mean ARI and mean
+// seconds per run; the per-dataset Markdown rows and CSV; and the pick of
+// autoDevPick.
+type autoVariantTally struct {
+	within, above, withinImb, aboveImb []int
+	mean, seconds                      []float64
+	ran, ranImb, failed, pick          int
+	rows                               string
+	csv                                []byte
+}
+
+// tallyAutoVariants computes autoVariantTally from the cells.
+func tallyAutoVariants(env *Env, results map[string]Values, variants []autoVariant) autoVariantTally {
+	ns := len(variants)
+	t := autoVariantTally{within: make([]int, ns), above: make([]int, ns), withinImb: make([]int, ns), aboveImb: make([]int, ns), mean: make([]float64, ns), seconds: make([]float64, ns)}
+	runs := make([]int, ns)
 	var tab strings.Builder
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	head := []string{"dataset", "n", "k", "unequal", "best_unconstrained", "best_ari", "draws"}
-	for _, sc := range autoScoreDevScores {
-		head = append(head, "auto_ari_"+sc.String(), "constrained_draws_"+sc.String())
+	for _, va := range variants {
+		head = append(head, "auto_ari_"+va.name, "constrained_draws_"+va.name)
 	}
 	w.Write(head)
-	for _, r := range rows {
+	for _, r := range autoScoreDevRowsFor(env) {
 		best, bestName := autoDevBest(results, func(m string) string { return autoScoreDevKey(r.name, m, 0) })
 		sets := autoDevSets(env, r.p.N)
 		auto := make([]float64, ns)
 		won := make([]int, ns)
 		draws := make([]int, ns)
 		n := 0
-		for i, sc := range autoScoreDevScores {
+		for i, va := range variants {
 			for rep := 0; rep < sets; rep++ {
-				v, ok := results[autoScoreDevKey(r.name, "auto-"+sc.String()+"@"+autoCandidatesRev, rep)]
+				v, ok := results[autoVariantKey(r.name, va, rep)]
 				if !ok || v["failed"] > 0 {
-					failed++
+					t.failed++
 					continue
 				}
 				draws[i]++
 				n = int(v["nodes"])
 				auto[i] += v["ari"]
 				won[i] += int(v["constrained"])
+				t.seconds[i] += v["seconds"]
+				runs[i]++
 			}
 		}
 		k := r.p.K
@@ -219,34 +264,34 @@ func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
 		}
 		if !okAll {
 			fmt.Fprintf(&tab, "| %s | %d | %d | – |", r.name, n, k)
-			for range autoScoreDevScores {
+			for range variants {
 				tab.WriteString(" – |")
 			}
 			tab.WriteString("\n")
 			continue
 		}
-		ran++
+		t.ran++
 		if r.keep != nil {
-			ranImb++
+			t.ranImb++
 		}
 		fmt.Fprintf(&tab, "| %s | %d | %d | %.3f (%s) |", r.name, n, k, best, bestName)
 		rec := []string{r.name, strconv.Itoa(n), strconv.Itoa(k), strconv.FormatBool(r.keep != nil), bestName, fmt.Sprintf("%.4f", best), strconv.Itoa(sets)}
-		for i := range autoScoreDevScores {
+		for i := range variants {
 			a := auto[i] / float64(draws[i])
-			mean[i] += a
+			t.mean[i] += a
 			cell := fmt.Sprintf("%.3f [%d]", a, won[i])
 			if a >= best-0.01 {
-				within[i]++
+				t.within[i]++
 				if r.keep != nil {
-					withinImb[i]++
+					t.withinImb[i]++
 				}
 			} else {
 				cell = "*" + cell + "*"
 			}
 			if a > best+0.01 {
-				above[i]++
+				t.above[i]++
 				if r.keep != nil {
-					aboveImb[i]++
+					t.aboveImb[i]++
 				}
 				cell = "**" + cell + "**"
 			}
@@ -257,8 +302,25 @@ func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
 		w.Write(rec)
 	}
 	w.Flush()
-	pick := autoDevPick(within, above)
+	for i := range variants {
+		if t.ran > 0 {
+			t.mean[i] /= float64(t.ran)
+		} else {
+			t.mean[i] = math.NaN()
+		}
+		t.seconds[i] /= float64(max(runs[i], 1))
+	}
+	t.rows, t.csv = tab.String(), buf.Bytes()
+	t.pick = autoDevPick(t.within, t.above)
+	return t
+}
 
+func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
+	variants := autoScoreDevVariants()
+	t := tallyAutoVariants(env, results, variants)
+	pick := t.pick
+	ran, ranImb, failed := t.ran, t.ranImb, t.failed
+	within, above, withinImb, aboveImb, mean := t.within, t.above, t.withinImb, t.aboveImb, t.mean
 	var md strings.Builder
 	fmt.Fprintf(&md, "# Development suite of auto's held-out score (issue 19)\n\n")
 	fmt.Fprintf(&md, "Regenerated by\n\n    flock /work/bench.lock go run ./cmd/tether repro auto-score-dev\n\n")
@@ -294,11 +356,7 @@ func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
 		if i == pick {
 			mark = " **(chosen)**"
 		}
-		m := math.NaN()
-		if ran > 0 {
-			m = mean[i] / float64(ran)
-		}
-		fmt.Fprintf(&md, "| %s%s | %d of %d | %d of %d | %d of %d | %d of %d | %.3f |\n", sc, mark, within[i], ran, above[i], ran, withinImb[i], ranImb, aboveImb[i], ranImb, m)
+		fmt.Fprintf(&md, "| %s%s | %d of %d | %d of %d | %d of %d | %d of %d | %.3f |\n", sc, mark, within[i], ran, above[i], ran, withinImb[i], ranImb, aboveImb[i], ranImb, mean[i])
 	}
 	fmt.Fprintf(&md, "\nThe criterion picks **%s**. cluster.AutoDefaultScore = %s: ", autoScoreDevScores[pick], cluster.AutoDefaultScore)
 	if cluster.AutoDefaultScore == autoScoreDevScores[pick] {
@@ -315,7 +373,7 @@ func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
 		md.WriteString("---|")
 	}
 	md.WriteString("\n")
-	md.WriteString(tab.String())
+	md.WriteString(t.rows)
 	md.WriteString("\nBold: more than 0.01 above the best unconstrained method (target b); italic: more than 0.01 below it (target a fails).\n")
-	return &Output{Markdown: md.String(), Files: map[string][]byte{"auto-score-dev.csv": buf.Bytes()}}, nil
+	return &Output{Markdown: md.String(), Files: map[string][]byte{"auto-score-dev.csv": t.csv}}, nil
 }

@@ -3,6 +3,8 @@ package experiment
 import (
 	"context"
 	"testing"
+
+	"github.com/tether-sc/tether/cluster"
 )
 
 // The criterion on auto-score-dev's scores: most datasets within 0.01
@@ -53,6 +55,30 @@ func TestAutoScoreDevUnequalRows(t *testing.T) {
 		}
 		if share := float64(big) / float64(len(inst.truth)); share < 0.47 || share > 0.72 {
 			t.Errorf("%s: largest class %.3f of the nodes, outside the stated 47–72%%", r.name, share)
+		}
+	}
+}
+
+// auto-folds-dev's variants: the default before first (the criterion's
+// ties go to it), each with the folds it names and nothing else changed,
+// and keys distinct from auto-score-dev's cells.
+func TestAutoFoldsDevVariants(t *testing.T) {
+	vs := autoFoldsDevVariants()
+	if len(vs) != len(autoFoldsDevFolds) || vs[0].auto.Folds != cluster.AutoDefaultFolds {
+		t.Fatalf("variants %+v: want the default %d first", vs, cluster.AutoDefaultFolds)
+	}
+	keys := map[string]bool{}
+	for _, v := range append(vs, autoScoreDevVariants()...) {
+		k := autoVariantKey("d", v, 0)
+		if keys[k] {
+			t.Errorf("key %s used twice", k)
+		}
+		keys[k] = true
+	}
+	for i, v := range vs {
+		want := cluster.Auto{Folds: autoFoldsDevFolds[i]}
+		if v.auto != want {
+			t.Errorf("variant %s: %+v, want %+v", v.name, v.auto, want)
 		}
 	}
 }
