@@ -51,7 +51,7 @@ func BenchmarkFGPWCAuto3000(b *testing.B) {
 var autoBenchSink *AutoReport
 
 // BenchmarkAuto3000 is -method auto on autoBenchProblem: 3000 nodes, sparse
-// 10-NN graph, 15 000 pairs, 3 folds, every pair candidate. Issue 19's
+// 10-NN graph, 15 000 pairs, AutoDefaultFolds (5) folds, every pair candidate. Issue 19's
 // budget: ≤ 5 s on the 2-core machine. It reports the ARI of the chosen
 // partition against the blobs.
 func BenchmarkAuto3000(b *testing.B) {

@@ -44,16 +44,16 @@ func ExampleAuto() {
 	// ncut         0.8833
 	// usc          0.8833
 	// bethe        0.6000
-	// sl           0.9833
+	// sl           0.9667
 	// ml-noa-ssc   0.9833
 	// mcl-noa-ssc  0.9833
 	// sscka        0.8833
 	// csc          0.9833
 	// fast-ge      0.9833
 	// fast-ge2     0.9833
-	// fast-ge2-bh  0.5333
+	// fast-ge2-bh  0.4333
 	// cscap        0.9833
 	// fgpwc-dw     0.9000
-	// fgpwc        0.9667
-	// chose sl, ARI = 0.95
+	// fgpwc        0.9000
+	// chose ml-noa-ssc, ARI = 0.97
 }

@@ -27,7 +27,7 @@ import (
 // (TestAutoSignificance tests the threshold).
 func autoByHand(t *testing.T, p *Problem, s *Settings) (scores []float64, best int) {
 	t.Helper()
-	train, test := fgpwcSplit(p.Constraints.Pairs, 3, s.Seed)
+	train, test := fgpwcSplit(p.Constraints.Pairs, AutoDefaultFolds, s.Seed)
 	held := 0
 	for _, q := range test {
 		held += len(q)
@@ -123,8 +123,8 @@ func TestAutoScoresByHand(t *testing.T) {
 				t.Fatalf("Report is %T, want *AutoReport", res.Report)
 			}
 			K := len(tc.p.Constraints.Pairs)
-			if rep.Folds != 3 || rep.HeldOut != K || rep.Supervision != "pairs" {
-				t.Fatalf("report folds %d, held out %d, supervision %s; want 3, %d, pairs", rep.Folds, rep.HeldOut, rep.Supervision, K)
+			if rep.Folds != AutoDefaultFolds || rep.HeldOut != K || rep.Supervision != "pairs" {
+				t.Fatalf("report folds %d, held out %d, supervision %s; want %d, %d, pairs", rep.Folds, rep.HeldOut, rep.Supervision, AutoDefaultFolds, K)
 			}
 			scores, best := autoByHand(t, tc.p, s)
 			cands := autoCandidates(false, tc.p.Graph.N(), tc.p.K)
@@ -227,9 +227,9 @@ func TestAutoLabelsAndEdgeCases(t *testing.T) {
 	}
 	rep := res.Report.(*AutoReport)
 	want := 0
-	for f := 0; f < 3; f++ {
-		size := L / 3
-		if f < L%3 {
+	for f := 0; f < AutoDefaultFolds; f++ {
+		size := L / AutoDefaultFolds
+		if f < L%AutoDefaultFolds {
 			size++
 		}
 		want += size * (L - size)
@@ -597,7 +597,7 @@ func TestAutoSignificance(t *testing.T) {
 	if win.Name == "fgpwc" || win.Name == "fgpwc-dw" {
 		t.Skipf("the winner %s shares a basis inside auto; recounting it needs that basis", win.Name)
 	}
-	train, test := fgpwcSplit(set.Pairs, 3, s.Seed)
+	train, test := fgpwcSplit(set.Pairs, AutoDefaultFolds, s.Seed)
 	b, c := 0, 0
 	for f := range train {
 		r, err := Run(ctx, method, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: g.N(), Pairs: train[f]}}, &Settings{Seed: s.Seed, Restarts: 5})

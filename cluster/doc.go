@@ -25,7 +25,7 @@
 //     alone into the k given, reads the supervision and fits in about one
 //     sparse eigensolve or kernel k-means (cosc, l1csc, csp and ccsr are
 //     left out for cost; Auto's documentation gives the reasons and the
-//     measured costs). Choice: 3-fold cross-validation
+//     measured costs). Choice: 5-fold cross-validation
 //     on the constraints (pairs stratified by kind; labels split by
 //     labelled node, the held-out constraints being the pairs between
 //     held-out and training labelled nodes; fold fits use at most 5

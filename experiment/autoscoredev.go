@@ -145,7 +145,7 @@ func autoScoreDevVariants() []autoVariant {
 // autoVariantKey is the key of variant v's auto cell on draw rep of
 // dataset name.
 func autoVariantKey(name string, v autoVariant, rep int) string {
-	return autoScoreDevKey(name, "auto-"+v.name+"@"+autoCandidatesRev, rep)
+	return autoScoreDevKey(name, "auto-"+v.name+"@"+autoKeyRev(v.auto), rep)
 }
 
 func autoScoreDevCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
@@ -59,13 +60,14 @@ func TestAutoScoreDevUnequalRows(t *testing.T) {
 	}
 }
 
-// auto-folds-dev's variants: the default before first (the criterion's
-// ties go to it), each with the folds it names and nothing else changed,
-// and keys distinct from auto-score-dev's cells.
+// auto-folds-dev's variants: 3, the default before, first (the
+// criterion's ties go to it), the default today among them, each with the
+// folds it names and nothing else changed, and keys distinct from
+// auto-score-dev's cells.
 func TestAutoFoldsDevVariants(t *testing.T) {
 	vs := autoFoldsDevVariants()
-	if len(vs) != len(autoFoldsDevFolds) || vs[0].auto.Folds != cluster.AutoDefaultFolds {
-		t.Fatalf("variants %+v: want the default %d first", vs, cluster.AutoDefaultFolds)
+	if len(vs) != len(autoFoldsDevFolds) || vs[0].auto.Folds != 3 || !slices.Contains(autoFoldsDevFolds, cluster.AutoDefaultFolds) {
+		t.Fatalf("variants %+v: want 3 first and the default %d among them", vs, cluster.AutoDefaultFolds)
 	}
 	keys := map[string]bool{}
 	for _, v := range append(vs, autoScoreDevVariants()...) {

@@ -607,7 +607,7 @@ func TestClusterAutoReport(t *testing.T) {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
 	}
 	r := s.Report
-	if r.Folds != 3 || r.HeldOut != 60 || r.Chosen == "" || r.Why == "" || len(r.Candidates) != 15 || r.Candidates[0].Name != "njw" {
+	if r.Folds != cluster.AutoDefaultFolds || r.HeldOut != 60 || r.Chosen == "" || r.Why == "" || len(r.Candidates) != 15 || r.Candidates[0].Name != "njw" {
 		t.Errorf("report %+v", r)
 	}
 	// McNemar's counts against the baseline are in the JSON.
