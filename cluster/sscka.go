@@ -131,6 +131,13 @@ type SSCKA struct {
 	// capped at n − c, the number of non-zero eigenvalues of a graph of c
 	// connected components, where the truncated kernel equals L⁺.
 	Rank int `doc:"eigenpairs of L in the commute kernel (0: max(2k, 10); capped at n minus the components)" range:"0 | [1, 1e9]"`
+
+	// commute, when not nil and made for the graph being clustered and
+	// the rank in use, is the commute kernel's work on the graph alone
+	// (commuteBasis) that Partition would otherwise redo: Auto computes it
+	// once for its folds and final fit, with the Settings they share but
+	// for the k-means restarts, which the basis does not read.
+	commute *commuteBasis
 }
 
 // Name returns "sscka".
@@ -251,7 +258,7 @@ func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		warnings []string
 	)
 	if m.Objective == CommuteTime {
-		kern, sigma, warnings, err = ssckaCommuteKernel(ctx, p.Graph, pairs, commuteRank(m.Rank, p.K), m.Rank > 0, m.Penalty, m.Shift, s)
+		kern, sigma, warnings, err = ssckaCommuteKernel(ctx, p.Graph, pairs, commuteRank(m.Rank, p.K), m.Rank > 0, m.Penalty, m.Shift, m.commute, s)
 	} else {
 		kern, weights, sigma, warnings, err = ssckaKernelW(ctx, p.Graph, pairs, m.Objective, m.Penalty, m.Shift, s)
 	}

@@ -79,34 +79,48 @@ func commuteRank(rank, k int) int {
 	return max(2*k, 10)
 }
 
-// ssckaCommuteKernel returns SSCKA's commute-time kernel σI + s·F Fᵀ + Ω of
-// g (see the comment at the top of this file) with rank at most m, the
-// shift σ used and warnings. explicit says whether m was asked for (a cap
-// to the non-zero eigenvalues available is then reported). Errors wrap
-// ErrInvalid for a graph whose Laplacian is 0 (no edge between distinct
-// nodes) and those of the eigensolver otherwise.
-func ssckaCommuteKernel(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, m int, explicit bool, penalty, shift float64, s *Settings) (kmeans.Kernel, float64, []string, error) {
+// commuteBasis is the part of SSCKA's commute-time kernel that depends on
+// the graph and the rank alone, not on the constraints: F (the non-zero
+// columns of the commute-time embedding, at most m), the scale s and the
+// warnings of the embedding. Read only once made, so that the fits of
+// Auto's folds and its final fit share one (SSCKA.commute).
+type commuteBasis struct {
+	g        *graph.Graph // the graph it was made for
+	m        int          // the rank asked for
+	explicit bool         // whether m was asked for (SSCKA.Rank > 0)
+	f        *mat.Dense
+	scale    float64
+	warnings []string
+}
+
+// newCommuteBasis returns the commute basis of g with rank at most m (see
+// the comment at the top of this file). explicit says whether m was asked
+// for (a cap to the non-zero eigenvalues available is then reported).
+// Errors wrap ErrInvalid for a graph whose Laplacian is 0 (no edge between
+// distinct nodes) and are those of the eigensolver otherwise. Cost: the
+// m + c smallest eigenpairs of L, then O(n·m).
+func newCommuteBasis(ctx context.Context, g *graph.Graph, m int, explicit bool, s *Settings) (*commuteBasis, error) {
+	b := &commuteBasis{g: g, m: m, explicit: explicit}
 	n := g.N()
 	_, nc := g.Components()
-	var warnings []string
 	if avail := n - nc; m > avail {
 		if avail < 1 {
-			return nil, 0, nil, fmt.Errorf("%w: sscka: commute kernel: the graph has no edge between distinct nodes, L = D − W is 0 and so is its pseudo-inverse", ErrInvalid)
+			return nil, fmt.Errorf("%w: sscka: commute kernel: the graph has no edge between distinct nodes, L = D − W is 0 and so is its pseudo-inverse", ErrInvalid)
 		}
 		if explicit {
-			warnings = append(warnings, fmt.Sprintf("sscka: Rank = %d capped at %d, the number of non-zero eigenvalues of L (%d nodes, %d connected components): the kernel is the exact pseudo-inverse", m, avail, n, nc))
+			b.warnings = append(b.warnings, fmt.Sprintf("sscka: Rank = %d capped at %d, the number of non-zero eigenvalues of L (%d nodes, %d connected components): the kernel is the exact pseudo-inverse", m, avail, n, nc))
 		}
 		m = avail
 	}
 	e, err := laplacianEmbedding(ctx, g, graph.Unnormalized, nc+m, exactLaplacian, s)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, err
 	}
-	warnings = append(warnings, e.warnings...)
+	b.warnings = append(b.warnings, e.warnings...)
 	commuteTimeScale(e)
 	f := nonZeroColumns(e.vectors)
 	if f == nil {
-		return nil, 0, nil, fmt.Errorf("%w: sscka: commute kernel: every computed eigenvalue of L is 0 to rounding", ErrInvalid)
+		return nil, fmt.Errorf("%w: sscka: commute kernel: every computed eigenvalue of L is 0 to rounding", ErrInvalid)
 	}
 	_, mm := f.Dims()
 	var tr float64
@@ -117,12 +131,38 @@ func ssckaCommuteKernel(ctx context.Context, g *graph.Graph, pairs []constraint.
 	}
 	scale := maxEdgeWeight(g) * float64(n) / tr
 	if math.IsInf(scale, 0) || math.IsNaN(scale) || scale == 0 {
-		return nil, 0, nil, fmt.Errorf("%w: sscka: commute kernel scale s = %v (largest edge weight %v, trace of L⁺ %v): the graph's weights are out of floating-point range", ErrNumerical, scale, maxEdgeWeight(g), tr)
+		return nil, fmt.Errorf("%w: sscka: commute kernel scale s = %v (largest edge weight %v, trace of L⁺ %v): the graph's weights are out of floating-point range", ErrNumerical, scale, maxEdgeWeight(g), tr)
 	}
+	b.f, b.scale = f, scale
+	return b, nil
+}
+
+// fits reports whether b was made for graph g with rank m asked for as
+// explicit says, so that a fit can use it.
+func (b *commuteBasis) fits(g *graph.Graph, m int, explicit bool) bool {
+	return b != nil && b.g == g && b.m == m && b.explicit == explicit
+}
+
+// ssckaCommuteKernel returns SSCKA's commute-time kernel σI + s·F Fᵀ + Ω of
+// g (see the comment at the top of this file) with rank at most m, the
+// shift σ used and warnings, from basis when it fits g and m (see
+// commuteBasis), else from a new one. explicit says whether m was asked
+// for (a cap to the non-zero eigenvalues available is then reported).
+// Errors wrap ErrInvalid for a graph whose Laplacian is 0 (no edge between
+// distinct nodes) and those of the eigensolver otherwise.
+func ssckaCommuteKernel(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, m int, explicit bool, penalty, shift float64, basis *commuteBasis, s *Settings) (kmeans.Kernel, float64, []string, error) {
+	b := basis
+	if !b.fits(g, m, explicit) {
+		var err error
+		if b, err = newCommuteBasis(ctx, g, m, explicit, s); err != nil {
+			return nil, 0, nil, err
+		}
+	}
+	warnings := append([]string(nil), b.warnings...)
 	om, w := ssckaPenalty(g, pairs, penalty)
 	sigma := shift
 	if sigma == 0 && len(om.idx) > 0 {
-		res, err := s.solve(ctx, eigen.Problem{A: &commuteBase{f: f, s: scale, om: om}, K: 1, Which: eigen.Smallest})
+		res, err := s.solve(ctx, eigen.Problem{A: &commuteBase{f: b.f, s: b.scale, om: om}, K: 1, Which: eigen.Smallest})
 		if err != nil && res == nil {
 			if errors.Is(err, ErrNumerical) {
 				return nil, 0, nil, fmt.Errorf("cluster: sscka: smallest eigenvalue of the commute kernel before its shift σ (s·L⁺ + Ω, penalty weight %.4g): %w", w, err)
@@ -135,7 +175,7 @@ func ssckaCommuteKernel(ctx context.Context, g *graph.Graph, pairs []constraint.
 		// The same relative margin as ssckaKernelW.
 		sigma = math.Max(0, -res.Values[0]) * (1 + 1e-9)
 	}
-	return kmeans.Sum{newLowRankKernel(f, scale, sigma), &penaltyKernel{m: om}}, sigma, warnings, nil
+	return kmeans.Sum{newLowRankKernel(b.f, b.scale, sigma), &penaltyKernel{m: om}}, sigma, warnings, nil
 }
 
 // nonZeroColumns returns the columns of x that are not all zero, as a new

@@ -100,14 +100,14 @@ func benchmarkSSCKACommute(b *testing.B, p *Problem) {
 	}
 	b.Run("kernel", func(b *testing.B) {
 		for b.Loop() {
-			if _, _, _, err := ssckaCommuteKernel(ctx, p.Graph, pairs, m, false, 0, 0, &Settings{Seed: 1}); err != nil {
+			if _, _, _, err := ssckaCommuteKernel(ctx, p.Graph, pairs, m, false, 0, 0, nil, &Settings{Seed: 1}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("kmeans", func(b *testing.B) {
 		s := &Settings{Seed: 1}
-		kern, _, _, err := ssckaCommuteKernel(ctx, p.Graph, pairs, m, false, 0, 0, s)
+		kern, _, _, err := ssckaCommuteKernel(ctx, p.Graph, pairs, m, false, 0, 0, nil, s)
 		if err != nil {
 			b.Fatal(err)
 		}

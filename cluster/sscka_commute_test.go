@@ -151,7 +151,7 @@ func TestCommuteKernelMatchesDense(t *testing.T) {
 			}
 			sigmaWant := math.Max(0, -es.Values(nil)[0])
 
-			kern, sigma, _, err := ssckaCommuteKernel(context.Background(), g, pairs, n-len(comps), true, tc.pen, 0, (&Settings{}).orDefault())
+			kern, sigma, _, err := ssckaCommuteKernel(context.Background(), g, pairs, n-len(comps), true, tc.pen, 0, nil, (&Settings{}).orDefault())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,7 +207,7 @@ func TestCommuteKernelTruncated(t *testing.T) {
 	g, _ := commuteTestGraph(t, []int{30}, 40, 7)
 	n := g.N()
 	for _, m := range []int{1, 3, 10, 29} {
-		kern, sigma, _, err := ssckaCommuteKernel(context.Background(), g, nil, m, true, 0, 0, (&Settings{}).orDefault())
+		kern, sigma, _, err := ssckaCommuteKernel(context.Background(), g, nil, m, true, 0, 0, nil, (&Settings{}).orDefault())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -344,7 +344,7 @@ func TestSSCKACommuteBlobs(t *testing.T) {
 	}
 	set := constraint.FromLabels(labels)
 	s := (&Settings{Seed: 1}).orDefault()
-	kern, _, _, err := ssckaCommuteKernel(context.Background(), g, set.Pairs, commuteRank(0, k), false, 0, 0, s)
+	kern, _, _, err := ssckaCommuteKernel(context.Background(), g, set.Pairs, commuteRank(0, k), false, 0, 0, nil, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,5 +395,53 @@ func TestSSCKACommuteBlobs(t *testing.T) {
 	v := es.Values(nil)
 	if r := math.Sqrt(v[2] / v[1]); r < 5 {
 		t.Errorf("λ₂ = %.3g, λ₃ = %.3g: the first eigenvector is only %.1f times longer", v[1], v[2], r)
+	}
+}
+
+// TestSSCKACommuteBasisShared: SSCKA uses a commute basis made for its
+// graph and rank (as Auto shares one across its folds), and a fit with it
+// equals the fit without it; a basis made for another graph or rank is
+// not used. A sentinel warning added to the basis shows which was used.
+func TestSSCKACommuteBasisShared(t *testing.T) {
+	const k = 3
+	ctx := context.Background()
+	g, truth := pwBlobGraph(t, 90, k, 0.6, k)
+	labels, err := constraint.FractionLabels(truth, 0.15, rand.NewPCG(9, k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Problem{Graph: g, K: k, Constraints: constraint.FromLabels(labels)}
+	s := &Settings{Seed: 1}
+	alone, err := Run(ctx, SSCKA{}, p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := pwBlobGraph(t, 90, k, 0.6, k+1)
+	const sentinel = "sentinel: the shared basis was used"
+	for _, tc := range []struct {
+		name string
+		g    *graph.Graph
+		m    int
+		used bool
+	}{
+		{"same graph and rank", g, commuteRank(0, k), true},
+		{"another graph", other, commuteRank(0, k), false},
+		{"another rank", g, commuteRank(0, k) + 1, false},
+	} {
+		b, err := newCommuteBasis(ctx, tc.g, tc.m, false, s.orDefault())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.warnings = append(b.warnings, sentinel)
+		res, err := Run(ctx, SSCKA{commute: b}, p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(res.Warnings, sentinel); got != tc.used {
+			t.Errorf("%s: basis used %v, want %v", tc.name, got, tc.used)
+		}
+		if !slices.Equal(res.Labels, alone.Labels) {
+			t.Errorf("%s: labels differ from the fit without a basis", tc.name)
+		}
 	}
 }
