@@ -141,11 +141,12 @@ import (
 // Cost: one fit of each unconstrained candidate, Folds fits of each
 // supervised one and one final fit, GOMAXPROCS at a time; each fit is
 // that method's cost on the training part. BenchmarkAuto3000 measures it
-// (3000 nodes, 15 000 pairs). Below autoCostlyMaxN the costly candidates
+// (3000 nodes, 15 000 pairs): about 0.9 s on the 2-core machine with 5
+// folds (0.67 s with 3). Below autoCostlyMaxN the costly candidates
 // run; cscap's propagation costs O(min(q³, n³)) for q pairs (see CSCAP):
-// BenchmarkAuto950 (950 nodes, k = 2, 4750 pairs) takes about 6.7 s on
-// the 2-core machine (26 s when cscap solved its q×q Woodbury system
-// whatever q; bench/results.md).
+// BenchmarkAuto950 (950 nodes, k = 2, 4750 pairs) takes about 5.7 s
+// with 5 folds (3.8 s with 3; 26 s when cscap solved its q×q Woodbury
+// system whatever q; bench/results.md).
 type Auto struct {
 	// Folds is the number of cross-validation folds. If Folds is 0,
 	// AutoDefaultFolds are used.
