@@ -14,25 +14,48 @@ import (
 
 // Matrix is a dense symmetric matrix used as an Operator, so that dense
 // problems can be handed to the iterative solvers and the Dense solver can
-// skip materialization.
+// skip materialization. The zero value is the 0×0 matrix, which the solvers
+// refuse (their Problem needs dimension at least 1).
 type Matrix struct {
-	a *mat.SymDense
+	a *mat.SymDense // nil for the 0×0 matrix
 }
 
 // NewMatrix returns a as an Operator. The matrix is copied (O(n²)), so later
-// changes to a are not seen. MulTo costs O(n²·p) for an n×p block.
+// changes to a are not seen; a 0×0 a (an empty mat.SymDense) gives the zero
+// Matrix. MulTo costs O(n²·p) for an n×p block. A nil a is a programming
+// error: NewMatrix panics naming it.
 func NewMatrix(a mat.Symmetric) *Matrix {
+	if a == nil {
+		panic("eigen: NewMatrix: a is nil")
+	}
+	if s, ok := a.(*mat.SymDense); ok && s == nil {
+		panic("eigen: NewMatrix: a is a nil *mat.SymDense")
+	}
 	n := a.SymmetricDim()
+	if n == 0 {
+		return &Matrix{}
+	}
 	s := mat.NewSymDense(n, nil)
 	s.CopySym(a)
 	return &Matrix{a: s}
 }
 
-// Dim returns n.
-func (m *Matrix) Dim() int { return m.a.SymmetricDim() }
+// Dim returns n (0 for the zero Matrix and a nil *Matrix).
+func (m *Matrix) Dim() int {
+	if m == nil || m.a == nil {
+		return 0
+	}
+	return m.a.SymmetricDim()
+}
 
-// MulTo sets dst = A·x.
-func (m *Matrix) MulTo(dst, x *mat.Dense) { dst.Mul(m.a, x) }
+// MulTo sets dst = A·x. On the zero Matrix it panics naming the method:
+// no block has 0 rows.
+func (m *Matrix) MulTo(dst, x *mat.Dense) {
+	if m.a == nil {
+		panic("eigen: Matrix.MulTo on the zero (0×0) Matrix")
+	}
+	dst.Mul(m.a, x)
+}
 
 // Dense solves eigenproblems with a dense decomposition. It materializes A
 // (and B) by applying the operator to the identity, n single-vector
