@@ -78,10 +78,14 @@ const amalgamate = true
 // (Stored) without amalgamation: when its entries exceed it (before the
 // supernodes are formed), or its fundamental supernodes' blocks (before
 // their rows are stored); amalgamation never makes it fail, as a merge
-// that would store more than maxEntries values is refused. Cost: the
-// ordering's, plus O(entries of the factor); ctx is checked as the order
-// is made and every 256 rows, and its error returned, wrapped.
+// that would store more than maxEntries values is refused. A nil g is an
+// error wrapping ErrInvalid. Cost: the ordering's, plus O(entries of the
+// factor); ctx is checked as the order is made and every 256 rows, and its
+// error returned, wrapped.
 func AnalyzeCholesky(ctx context.Context, g *Graph, maxEntries int64) (*CholeskySymbolic, error) {
+	if err := nilGraph("AnalyzeCholesky", g); err != nil {
+		return nil, err
+	}
 	return analyzeCholesky(ctx, g, maxEntries, amalgamate)
 }
 
@@ -425,7 +429,7 @@ type CholeskyInverse struct {
 // elimination tree (dense products, blas64.Gemm), then its diagonal block
 // is factored (lapack64.Potrf) and the rows below solved against it
 // (blas64.Trsm). It returns an error wrapping ErrInvalid for σ not
-// positive and finite, another kind, or a graph of another size; one
+// positive and finite, another kind, a nil graph or one of another size; one
 // wrapping ErrIsolated for a node of degree zero with Symmetric; an error
 // when a pivot is not positive (the matrix is not numerically positive
 // definite: σ below the rounding error of L); and ctx's error, wrapped,
@@ -438,6 +442,9 @@ func (s *CholeskySymbolic) Factor(ctx context.Context, g *Graph, kind LaplacianK
 	}
 	if kind != Unnormalized && kind != Symmetric {
 		return nil, fmt.Errorf("%w: Cholesky factor of %v: only L and L_sym", ErrInvalid, kind)
+	}
+	if err := nilGraph("CholeskySymbolic.Factor", g); err != nil {
+		return nil, err
 	}
 	if g.n != s.n {
 		return nil, fmt.Errorf("%w: Cholesky analysis of %d nodes applied to a graph of %d", ErrInvalid, s.n, g.n)

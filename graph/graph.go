@@ -16,6 +16,15 @@ import (
 // negative, NaN or infinite weights, out-of-range indices, asymmetry.
 var ErrInvalid = errors.New("graph: invalid graph")
 
+// nilGraph returns an error wrapping ErrInvalid naming fn when g is nil, the
+// check of the constructors that take a *Graph and return an error.
+func nilGraph(fn string, g *Graph) error {
+	if g == nil {
+		return fmt.Errorf("%w: %s: the graph is nil", ErrInvalid, fn)
+	}
+	return nil
+}
+
 // ErrSpec is wrapped by the errors of Build and BuildNeighbors for a Spec
 // out of range: K, Eps, σ or MaxFull, an unknown kind, affinity, search
 // or σ rule. Their text does not repeat its own.
@@ -250,7 +259,8 @@ func FromCSR(n int, ptr []int, idx []int32, w []float64, tol float64) (*Graph, e
 
 // FromDense builds a graph from a dense symmetric affinity matrix; zero
 // entries are not stored. The diagonal becomes self loops. Errors are as for
-// FromEdges. It is FromDenseContext without cancellation.
+// FromEdges, and a nil a is an error wrapping ErrInvalid. It is
+// FromDenseContext without cancellation.
 func FromDense(a mat.Symmetric) (*Graph, error) {
 	return FromDenseContext(context.Background(), a)
 }
@@ -260,6 +270,9 @@ func FromDense(a mat.Symmetric) (*Graph, error) {
 // about 1 s in all); the graph is the same. It returns ctx's error,
 // wrapped, when cancelled. Cost O(n²) time, 12 bytes per nonzero entry.
 func FromDenseContext(ctx context.Context, a mat.Symmetric) (*Graph, error) {
+	if a == nil {
+		return nil, fmt.Errorf("%w: FromDense: the matrix is nil", ErrInvalid)
+	}
 	n := a.SymmetricDim()
 	ptr := make([]int, n+1)
 	var idx []int32

@@ -80,14 +80,14 @@ func (nb *Neighbors) Row(i int) (idx []int32, dist2 []float64) {
 // than the rounding-error bound (many near-ties or duplicates) is redone by
 // exact brute force. Cost O(n²d), memory O(nk) plus small tiles.
 //
-// KNN returns an error when x has a NaN or infinite entry (naming its row and
-// column), when k < 1 or k ≥ n, or when ctx is cancelled (checked between
-// chunks of a few hundred queries).
+// KNN returns an error when x is nil or empty, has a NaN or infinite entry
+// (naming its row and column), when k < 1 or k ≥ n, or when ctx is
+// cancelled (checked between chunks of a few hundred queries).
 func KNN(ctx context.Context, x *mat.Dense, k int) (*Neighbors, error) {
-	n, d := x.Dims()
 	if err := checkData(x); err != nil {
 		return nil, err
 	}
+	n, d := x.Dims()
 	if k < 1 || k >= n {
 		return nil, fmt.Errorf("graph: k = %d nearest neighbours needs 1 ≤ k < n = %d", k, n)
 	}

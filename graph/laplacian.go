@@ -60,8 +60,11 @@ type Laplacian struct {
 
 // NewLaplacian returns the Laplacian of g of the given kind. For Symmetric and
 // RandomWalk it returns an error wrapping ErrIsolated naming the first node of
-// degree zero.
+// degree zero; a nil g is an error wrapping ErrInvalid.
 func NewLaplacian(g *Graph, kind LaplacianKind) (*Laplacian, error) {
+	if err := nilGraph("NewLaplacian", g); err != nil {
+		return nil, err
+	}
 	l := &Laplacian{g: g, kind: kind}
 	switch kind {
 	case Unnormalized:
@@ -168,9 +171,12 @@ type BetheHessian struct {
 }
 
 // NewBetheHessian returns H(r). It returns an error when r² ≤ max W_ij²
-// (a denominator would vanish or change sign) or r is not finite.
-// Cost O(nnz) time and memory.
+// (a denominator would vanish or change sign) or r is not finite, and one
+// wrapping ErrInvalid for a nil g. Cost O(nnz) time and memory.
 func NewBetheHessian(g *Graph, r float64) (*BetheHessian, error) {
+	if err := nilGraph("NewBetheHessian", g); err != nil {
+		return nil, err
+	}
 	if math.IsNaN(r) || math.IsInf(r, 0) || r <= 0 {
 		return nil, fmt.Errorf("graph: Bethe Hessian parameter r = %v must be positive and finite", r)
 	}

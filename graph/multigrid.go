@@ -77,10 +77,17 @@ var ErrNoCoarsening = fmt.Errorf("graph: graph does not coarsen")
 
 // NewMultigrid builds the V-cycle approximating (L_sym + σI)⁻¹ of g, σ > 0
 // (see Multigrid). It returns an error wrapping ErrIsolated for a node of
-// degree zero, ErrInvalid for σ ≤ 0 or not finite, ErrNoCoarsening when a
-// level shrinks by less than a fifth before reaching mgCoarseN nodes, and
-// ctx's error, wrapped, when cancelled.
+// degree zero, ErrInvalid for a nil g, a graph without nodes or σ ≤ 0 or
+// not finite, ErrNoCoarsening when a level shrinks by less than a fifth
+// before reaching mgCoarseN nodes, and ctx's error, wrapped, when
+// cancelled.
 func NewMultigrid(ctx context.Context, g *Graph, sigma float64) (*Multigrid, error) {
+	if err := nilGraph("NewMultigrid", g); err != nil {
+		return nil, err
+	}
+	if g.n == 0 {
+		return nil, fmt.Errorf("%w: NewMultigrid: the graph has no nodes", ErrInvalid)
+	}
 	if !(sigma > 0) || math.IsInf(sigma, 0) {
 		return nil, fmt.Errorf("%w: multigrid shift σ = %v must be positive and finite", ErrInvalid, sigma)
 	}

@@ -137,14 +137,14 @@ func (o ApproxOptions) check() error {
 // MB at 10⁶ points). The descent stops after MaxIter rounds or when a
 // round changes fewer than Delta·n·k entries.
 //
-// ApproxKNN returns an error when x has a NaN or infinite entry, when
-// k < 1 or k ≥ n, when an option is out of range, or when ctx is cancelled
-// (checked between chunks of points).
+// ApproxKNN returns an error when x is nil or empty, has a NaN or infinite
+// entry, when k < 1 or k ≥ n, when an option is out of range, or when ctx
+// is cancelled (checked between chunks of points).
 func ApproxKNN(ctx context.Context, x *mat.Dense, k int, opt *ApproxOptions) (*Neighbors, error) {
-	n, d := x.Dims()
 	if err := checkData(x); err != nil {
 		return nil, err
 	}
+	n, d := x.Dims()
 	if k < 1 || k >= n {
 		return nil, fmt.Errorf("graph: k = %d nearest neighbours needs 1 ≤ k < n = %d", k, n)
 	}

@@ -274,10 +274,14 @@ func ParseRegularization(s string) (Regularization, error) {
 // L_rw,τ of g (see Regularization) for kind Symmetric or RandomWalk; τ = 0
 // and complete false give NewLaplacian's operator. Unlike NewLaplacian it
 // accepts isolated nodes when τ > 0 (their regularized degree is τ). It
-// returns an error wrapping ErrInvalid for a negative or non-finite τ or an
-// Unnormalized kind with τ > 0 (D − W has no degree normalization to
-// regularize). Cost O(n + nnz) time and memory; MulTo costs O(nnz·p + n·p).
+// returns an error wrapping ErrInvalid for a nil g, a negative or
+// non-finite τ or an Unnormalized kind with τ > 0 (D − W has no degree
+// normalization to regularize). Cost O(n + nnz) time and memory; MulTo
+// costs O(nnz·p + n·p).
 func NewRegularizedLaplacian(g *Graph, kind LaplacianKind, tau float64, complete bool) (*Laplacian, error) {
+	if err := nilGraph("NewRegularizedLaplacian", g); err != nil {
+		return nil, err
+	}
 	if math.IsNaN(tau) || math.IsInf(tau, 0) || tau < 0 {
 		return nil, fmt.Errorf("%w: regularization τ = %v must be finite and ≥ 0", ErrInvalid, tau)
 	}
