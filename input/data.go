@@ -54,9 +54,11 @@ type Data struct {
 
 // N returns the number of nodes of d: those of its graph, else its feature
 // rows, else the rows and columns of its bipartite matrix, else its
-// reference labels.
+// reference labels; 0 for a nil d.
 func (d *Data) N() int {
 	switch {
+	case d == nil:
+		return 0
 	case d.Graph != nil:
 		return d.Graph.N()
 	case d.X != nil:
@@ -330,19 +332,22 @@ func (d *Data) ReadTruth(ctx context.Context, path string) error {
 // already has a graph. It returns the neighbour lists of a k-NN search,
 // with which the caller can measure the recall of an approximate one
 // (graph.SampleRecall), and nil when the graph was given or is not a
-// k-NN graph. Errors name the data. Cost: graph.BuildNeighbors, O(n log n ·
-// d) for an exact k-NN graph of low-dimensional points, O(n²·d) for a full
-// one.
+// k-NN graph. Errors name the data (a nil d is "input: no data"). Cost:
+// graph.BuildNeighbors, O(n log n · d) for an exact k-NN graph of
+// low-dimensional points, O(n²·d) for a full one.
 func (d *Data) BuildGraph(ctx context.Context, spec graph.Spec, rec progress.Recorder) (*graph.Neighbors, error) {
+	if d == nil {
+		return nil, errors.New("input: no data")
+	}
 	if d.Graph != nil {
 		return nil, nil
 	}
 	if d.X == nil {
-		return nil, fmt.Errorf("%s: no graph and no feature rows to build one from", d.Name)
+		return nil, fmt.Errorf("%s: no graph and no feature rows to build one from", d.label())
 	}
 	g, nb, err := graph.BuildNeighbors(ctx, d.X, spec, rec)
 	if err != nil {
-		return nil, fmt.Errorf("%s: building the graph: %w", d.Name, err)
+		return nil, fmt.Errorf("%s: building the graph: %w", d.label(), err)
 	}
 	d.Graph = g
 	return nb, nil
@@ -419,14 +424,23 @@ func (d *Data) Check() error {
 		return errors.New("input: no data")
 	}
 	if d.Graph == nil {
-		return fmt.Errorf("%s: no graph (build it with BuildGraph)", d.Name)
+		return fmt.Errorf("%s: no graph (build it with BuildGraph)", d.label())
 	}
 	n := d.Graph.N()
 	if d.Truth != nil && len(d.Truth) != n {
-		return fmt.Errorf("%s: reference has %d labels for %d nodes", d.Name, len(d.Truth), n)
+		return fmt.Errorf("%s: reference has %d labels for %d nodes", d.label(), len(d.Truth), n)
 	}
 	if d.Names != nil && len(d.Names) != n {
-		return fmt.Errorf("%s: %d node names for %d nodes", d.Name, len(d.Names), n)
+		return fmt.Errorf("%s: %d node names for %d nodes", d.label(), len(d.Names), n)
 	}
 	return nil
+}
+
+// label names d in messages: d.Name, or "input" when it is empty (a Data
+// built by hand), so that no message starts with ": ".
+func (d *Data) label() string {
+	if d.Name == "" {
+		return "input"
+	}
+	return d.Name
 }

@@ -34,7 +34,8 @@ func (e *lackError) Unwrap() error { return e.err }
 // Supervision is added by Supervision.AddTo.
 //
 // The errors are those of d.Check (a nil d, or d without a graph yet:
-// call BuildGraph first), or say which input m lacks: "method NAME
+// call BuildGraph first), "input: no method" for a nil m, or say which
+// input m lacks: "method NAME
 // projects feature rows, and DATA is a graph without features" wrapping
 // ErrNoFeatures, "method NAME co-clusters a matrix" wrapping
 // ErrNoBipartite; a front end adds how to give it. Cost O(1).
@@ -42,13 +43,16 @@ func NewProblem(d *Data, m cluster.Method, k int) (*cluster.Problem, error) {
 	if err := d.Check(); err != nil {
 		return nil, err
 	}
+	if m == nil {
+		return nil, errors.New("input: no method")
+	}
 	p := &cluster.Problem{Graph: d.Graph, K: k}
 	in := m.Uses().Input
 	if in&cluster.FeatureInput != 0 {
 		// A projection method (cpca, clpp) reads the feature rows; a graph
 		// alone cannot give them.
 		if d.X == nil {
-			return nil, &lackError{fmt.Sprintf("method %s projects feature rows, and %s is a graph without features", m.Name(), d.Name), ErrNoFeatures}
+			return nil, &lackError{fmt.Sprintf("method %s projects feature rows, and %s is a graph without features", m.Name(), d.label()), ErrNoFeatures}
 		}
 		p.Features = d.X
 	}

@@ -221,9 +221,12 @@ func repeatNote(f *constraint.File, file string) (int, string) {
 // scaled to [0, 1] by the largest, as the node similarity; conflicts are
 // broken and, for k = 2, the pairs no 2-way split satisfies dropped
 // (constraint.VoteOptions Consistent and TwoWay). It is meant for files
-// with wrong pairs, up to about 10⁴ pairs. Cost O(nnz(g)) plus
-// constraint.VoteFilter's.
+// with wrong pairs, up to about 10⁴ pairs. A nil g is an error. Cost
+// O(nnz(g)) plus constraint.VoteFilter's.
 func VoteFilter(ctx context.Context, g *graph.Graph, set *constraint.Set, k int) (*constraint.Set, error) {
+	if g == nil {
+		return nil, errors.New("vote filter: no graph")
+	}
 	wmax := 0.0
 	for i := 0; i < g.N(); i++ {
 		_, w := g.Row(i)
