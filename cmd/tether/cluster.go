@@ -169,8 +169,9 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			l.Warnings = append(l.Warnings, note)
 		}
 		if err := checkSize(o.input, "data row", l.N(), &spec); err != nil {
-			if l.N() == 1 && opt.Header == dataset.HeaderAuto {
-				// A header alone is such a file: say so.
+			if l.N() == 1 && opt.Header == dataset.HeaderAuto && !namedColumns(l.Features) {
+				// A header alone is such a file: say so (not when a
+				// header was read, above the one data row).
 				return nil, fmt.Errorf("%w (with -header auto, a file of one line is read as one data row: if that line is a header, the file holds no data)", err)
 			}
 			return nil, err
@@ -662,4 +663,16 @@ func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *c
 		return err
 	}
 	return m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, p) })
+}
+
+// namedColumns reports whether a header line named the columns of a table:
+// without one they are col1, col2, … (dataset.Table.Features; "col1=a"
+// for a one-hot column).
+func namedColumns(features []string) bool {
+	for _, f := range features {
+		if !strings.HasPrefix(f, "col") {
+			return true
+		}
+	}
+	return false
 }

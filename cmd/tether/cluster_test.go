@@ -931,3 +931,31 @@ func TestUnknownFlagHint(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterOneRowHint: the hint that a file of one line is read as one
+// data row comes only when no header was read; a header above one data row
+// (a file of two lines) got it too, which named a case that was not the
+// file's.
+func TestClusterOneRowHint(t *testing.T) {
+	const hint = "a file of one line is read as one data row"
+	for _, tc := range []struct {
+		name, file string
+		hint       bool
+	}{
+		{"header only", "x1,x2\n", true},
+		{"one number row", "1,2\n", true},
+		{"header and one row", "x1,x2\n1,2\n", false},
+		{"header, names and one row", "name,x1\na,1\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeTemp(t, "data.csv", tc.file)
+			_, _, err := run(t, "cluster", "-quiet", "-k", "2", "-input", path, "-o", filepath.Join(t.TempDir(), "l"))
+			if err == nil || !strings.Contains(err.Error(), "data.csv has 1 data row") {
+				t.Fatalf("err = %v, want one saying data.csv has 1 data row", err)
+			}
+			if got := strings.Contains(err.Error(), hint); got != tc.hint {
+				t.Errorf("err = %v: hint %v, want %v", err, got, tc.hint)
+			}
+		})
+	}
+}
