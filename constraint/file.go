@@ -430,6 +430,11 @@ func (lr *lineReader) node(f string) (int, error) {
 	case i < 0 && lr.opt.N == 0:
 		return 0, lr.errf("node %d below the index base %d", v, lr.base)
 	case i < 0 || (lr.opt.N > 0 && i >= lr.opt.N):
+		if i == lr.opt.N && !lr.baseSet {
+			// One past the last 0-based node: most likely a file that
+			// numbers its nodes from 1 without saying so.
+			return 0, lr.errf("node %d outside %d…%d (base %d): if the file numbers the nodes from 1, begin it with a line \"# base=1\"", v, lr.base, lr.opt.N-1+lr.base, lr.base)
+		}
 		return 0, lr.errf("node %d outside %d…%d (base %d)", v, lr.base, lr.opt.N-1+lr.base, lr.base)
 	case lr.opt.N == 0 && i >= MaxInferredNodes:
 		return 0, lr.errf("node %d: more than %d nodes; give the number of nodes explicitly", v, MaxInferredNodes)

@@ -96,6 +96,11 @@ func TestRead(t *testing.T) {
 		{name: "spaces", in: "0 1 ml\n", err: "in.csv:1: want i,j,kind[,weight], got 1 field \"0 1 ml\": separate the fields with commas"},
 		{name: "not an index", in: "0,1,ml\nx,1,ml\n", err: "in.csv:2: node \"x\" is not an integer"},
 		{name: "out of range", in: "0,5,ml\n", opt: ReadOptions{N: 5}, err: "in.csv:1: node 5 outside 0…4 (base 0)"},
+		// Node N in a file without a base is the mistake of a 1-based
+		// file: the error says how to declare it (it said only "outside").
+		{name: "one past the end", in: "1,2,ml\n3,5,cl\n", opt: ReadOptions{N: 5}, err: "in.csv:2: node 5 outside 0…4 (base 0): if the file numbers the nodes from 1, begin it with a line \"# base=1\""},
+		{name: "one past the end, base option", in: "1,2,ml\n3,5,cl\n", opt: ReadOptions{N: 5, Base: Base0}, err: "in.csv:2: node 5 outside 0…4 (base 0)"},
+		{name: "one past the end, base 1", in: "# base=1\n1,2,ml\n3,6,cl\n", opt: ReadOptions{N: 5}, err: "in.csv:3: node 6 outside 1…5 (base 1)"},
 		{name: "zero in base 1", in: "# base=1\n0,1,ml\n", err: "in.csv:2: node 0 below the index base 1"},
 		{name: "self pair", in: "\n\n2,2,cl\n", err: "in.csv:3: self pair"},
 		{name: "negative weight", in: "0,1,ml,-1\n", err: "in.csv:1: weight \"-1\""},
@@ -309,4 +314,31 @@ func FuzzReadLabels(f *testing.F) {
 			t.Fatalf("round trip: %v, %v; want %v", back, err, l)
 		}
 	})
+}
+
+// TestReadBaseHint: the hint to declare "# base=1" comes only for node N
+// in a file whose base nobody gave, not when the option or the file sets
+// the base, nor for another node out of range.
+func TestReadBaseHint(t *testing.T) {
+	const hint = `begin it with a line "# base=1"`
+	for _, tc := range []struct {
+		name, in string
+		base     IndexBase
+		hint     bool
+	}{
+		{"node N", "1,2,ml\n3,5,cl\n", 0, true},
+		{"node N, base 0 given", "1,2,ml\n3,5,cl\n", Base0, false},
+		{"node N, base 0 directive", "# base=0\n1,2,ml\n3,5,cl\n", 0, false},
+		{"node N+1", "1,6,ml\n", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tc.in), &ReadOptions{File: "in.csv", N: 5, Base: tc.base})
+			if err == nil || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v, want one wrapping ErrInvalid", err)
+			}
+			if got := strings.Contains(err.Error(), hint); got != tc.hint {
+				t.Errorf("error %v: hint %v, want %v", err, got, tc.hint)
+			}
+		})
+	}
 }
