@@ -667,10 +667,12 @@ func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *c
 
 // namedColumns reports whether a header line named the columns of a table:
 // without one they are col1, col2, … (dataset.Table.Features; "col1=a"
-// for a one-hot column).
+// for a one-hot column), so a feature not of that form was named by one.
 func namedColumns(features []string) bool {
 	for _, f := range features {
-		if !strings.HasPrefix(f, "col") {
+		name, _, _ := strings.Cut(f, "=")
+		digits, ok := strings.CutPrefix(name, "col")
+		if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
 			return true
 		}
 	}
