@@ -294,7 +294,8 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 			seen[k] = p.val.line
 		}
 	}
-	gr, err := assemble(name, len(index), ents, opt, undirected)
+	// Its own warning above covers every repeat, with weights or not.
+	gr, _, err := assemble(name, len(index), ents, opt, undirected)
 	if err != nil {
 		return nil, err
 	}

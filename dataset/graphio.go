@@ -467,10 +467,29 @@ const (
 	mirrored
 )
 
+// dupNote records the repeated edges that DupMax merged although their
+// weights differ (a weight was dropped): how many, and the first such
+// repeat's line with its weight and the earlier line's.
+type dupNote struct {
+	count       int
+	line, first int
+	w, wFirst   float64
+}
+
+// warning says what the merges of n did, for the file name.
+func (n *dupNote) warning(name string) string {
+	what := fmt.Sprintf("%d repeated edges have", n.count)
+	if n.count == 1 {
+		what = "1 repeated edge has"
+	}
+	return fmt.Sprintf("%s:%d: %s a weight other than the earlier edge between the same nodes (the first: %g here, %g on line %d); each is merged into one edge with the largest weight (GraphOptions.Duplicates: DupSum adds them, DupError refuses the file)", name, n.line, what, n.w, n.wFirst, n.first)
+}
+
 // assemble combines entries into a graph on n nodes, pairing (i,j) with
 // (j,i) as how says. Repeats of (i,j) in one orientation are combined by
-// opt.Duplicates first.
-func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientations) (*graph.Graph, error) {
+// opt.Duplicates first; with DupMax, the repeats whose weights differ are
+// counted in the returned note (nil when there are none).
+func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientations) (*graph.Graph, *dupNote, error) {
 	isDirected := how != undirected
 	type key struct{ lo, hi, dir int }
 	type comb struct {
@@ -510,6 +529,7 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 		return cmp.Compare(x.dir, y.dir)
 	})
 	// Combine duplicates of the same (lo, hi, dir) in place.
+	var note *dupNote
 	out := 0
 	for _, e := range cs {
 		if out > 0 && cs[out-1].key == e.key {
@@ -518,11 +538,17 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 			case DupSum:
 				c.w += e.w
 				if math.IsInf(c.w, 0) {
-					return nil, &ParseError{File: name, Line: e.line, Err: errorf(ErrInvalid, "summed weight of edge (%d,%d) overflows", e.lo, e.hi)}
+					return nil, nil, &ParseError{File: name, Line: e.line, Err: errorf(ErrInvalid, "summed weight of edge (%d,%d) overflows", e.lo, e.hi)}
 				}
 			case DupError:
-				return nil, &ParseError{File: name, Line: e.line, Err: errorf(ErrInvalid, "edge (%d,%d) repeats line %d", e.lo, e.hi, c.line)}
+				return nil, nil, &ParseError{File: name, Line: e.line, Err: errorf(ErrInvalid, "edge (%d,%d) repeats line %d", e.lo, e.hi, c.line)}
 			default:
+				if e.w != c.w {
+					if note == nil {
+						note = &dupNote{line: e.line, first: c.line, w: e.w, wFirst: c.w}
+					}
+					note.count++
+				}
 				c.w = math.Max(c.w, e.w)
 			}
 			continue
@@ -556,7 +582,7 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 						}
 						fi, fj := at(first)
 						si, sj := at(second)
-						return nil, &ParseError{File: name, Line: second.line, Err: errorf(ErrInvalid, "entry (%d,%d) = %g on line %d and its mirror (%d,%d) = %g on line %d differ: a symmetric matrix may give an entry in both triangles only with one value",
+						return nil, nil, &ParseError{File: name, Line: second.line, Err: errorf(ErrInvalid, "entry (%d,%d) = %g on line %d and its mirror (%d,%d) = %g on line %d differ: a symmetric matrix may give an entry in both triangles only with one value",
 							fi, fj, first.w, first.line, si, sj, second.w, second.line)}
 					}
 					edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: w0})
@@ -576,7 +602,7 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 		w := w0
 		if math.Abs(w0-w1) > tol*math.Max(w0, w1) {
 			if !opt.Symmetrize {
-				return nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize; tether: -symmetrize)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1)}
+				return nil, nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize; tether: -symmetrize)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1)}
 			}
 		}
 		if opt.Symmetrize {
@@ -586,9 +612,9 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 	}
 	g, err := graph.FromEdges(n, edges)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+		return nil, nil, fmt.Errorf("dataset: %s: %w", name, err)
 	}
-	return g, nil
+	return g, note, nil
 }
 
 // numberLike reports whether s is written as a number, finite or not
@@ -762,9 +788,12 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d (tether: -max-nodes)", n, maxN)}
 		}
 	}
-	g, err := assemble(name, n, ents, opt, undirected)
+	g, note, err := assemble(name, n, ents, opt, undirected)
 	if err != nil {
 		return nil, err
+	}
+	if note != nil {
+		d.Warnings = append(d.Warnings, note.warning(name))
 	}
 	d.G = g
 	return d, nil
@@ -876,11 +905,15 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 	if sym == "general" {
 		how = directed
 	}
-	g, err := assemble(name, rows, ents, opt, how)
+	g, note, err := assemble(name, rows, ents, opt, how)
 	if err != nil {
 		return nil, err
 	}
-	return &GraphData{G: g, Base: 1}, nil
+	d := &GraphData{G: g, Base: 1}
+	if note != nil {
+		d.Warnings = append(d.Warnings, note.warning(name))
+	}
+	return d, nil
 }
 
 // parseDenseCSV implements the dense affinity reader of ReadGraph.
@@ -913,7 +946,7 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 	// the directed assembly checks symmetry or averages.
 	o := *opt
 	o.Duplicates = DupSum
-	g, err := assemble(name, n, ents, &o, directed)
+	g, _, err := assemble(name, n, ents, &o, directed)
 	if err != nil {
 		return nil, err
 	}

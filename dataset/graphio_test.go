@@ -340,3 +340,43 @@ func TestWriteLabels(t *testing.T) {
 		}
 	}
 }
+
+// Repeated edges merged by DupMax: a warning naming the first repeat whose
+// weight differs (its line, both weights and the earlier line) and the
+// count, in edge lists and Matrix Market files; none when the repeats
+// carry the same weight (both directions of an unweighted directed edge)
+// or another policy was asked for.
+func TestReadGraphRepeatWarning(t *testing.T) {
+	cases := []struct {
+		name, in string
+		format   GraphFormat
+		opt      GraphOptions
+		want     []string // substrings of the one warning; nil: no warning
+	}{
+		{"same weights", "0 1\n1 0\n1 2\n", EdgeList, GraphOptions{}, nil},
+		{"one differs", "0 1 1\n0 1 2\n1 2 1\n2 0 1\n", EdgeList, GraphOptions{}, []string{"g:2:", "1 repeated edge has", "2 here, 1 on line 1", "largest weight"}},
+		{"two differ", "0 1 1\n1 0 3\n1 2 1\n2 1 5\n2 1 5\n", EdgeList, GraphOptions{}, []string{"g:2:", "2 repeated edges have", "3 here, 1 on line 1"}},
+		{"sum asked for", "0 1 1\n0 1 2\n1 2 1\n", EdgeList, GraphOptions{Duplicates: DupSum}, nil},
+		{"matrix market", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 1\n1 2 4\n2 1 4\n", MatrixMarket, GraphOptions{}, []string{"g:4:", "4 here, 1 on line 3"}},
+	}
+	for _, c := range cases {
+		d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g", c.format, c.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if c.want == nil {
+			if len(d.Warnings) != 0 {
+				t.Errorf("%s: warnings %q, want none", c.name, d.Warnings)
+			}
+			continue
+		}
+		if len(d.Warnings) != 1 {
+			t.Fatalf("%s: warnings %q, want one", c.name, d.Warnings)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(d.Warnings[0], w) {
+				t.Errorf("%s: warning %q lacks %q", c.name, d.Warnings[0], w)
+			}
+		}
+	}
+}

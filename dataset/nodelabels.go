@@ -288,6 +288,12 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 	}
 	if width <= 1 {
 		if opt.N > 0 && len(recs) != opt.N {
+			if t := len(blanks); t > 0 && len(recs) < opt.N {
+				// Blank lines at the end are ignored, by design: a file
+				// that marks its last nodes' missing labels with them
+				// comes out short.
+				return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d labels for %d nodes (%d blank lines at the end are ignored: write -1 or ? for a node without a class)", len(recs), opt.N, t)}
+			}
 			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d labels for %d nodes", len(recs), opt.N)}
 		}
 		out.Labels = make([]int, len(recs))

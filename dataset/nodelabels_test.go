@@ -61,6 +61,9 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 	}{
 		{"below -1", "0\n-2\n", NodeLabelOptions{}, "f:2: column 1: value \"-2\""},
 		{"count", "0\n1\n", NodeLabelOptions{N: 3}, "2 labels for 3 nodes"},
+		// Blank lines at the end are ignored: the error says so, as a
+		// file may mean them as the last nodes' missing labels.
+		{"trailing blanks", "0\n1\n\n\n", NodeLabelOptions{N: 4}, "2 labels for 4 nodes (2 blank lines at the end are ignored: write -1 or ? for a node without a class)"},
 		{"three fields", "0,1,2\n", NodeLabelOptions{}, "f:1"},
 		// A user passes the data table itself: the error says how to
 		// extract its labels.

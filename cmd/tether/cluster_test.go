@@ -959,3 +959,18 @@ func TestClusterOneRowHint(t *testing.T) {
 		})
 	}
 }
+
+// An unknown subcommand is a usage error that suggests the command meant,
+// when one is close.
+func TestUnknownSubcommand(t *testing.T) {
+	for _, tc := range []struct{ arg, want string }{
+		{"clustr", `unknown subcommand "clustr": did you mean cluster?`},
+		{"contraints", `unknown subcommand "contraints": did you mean constraints?`},
+		{"xyzzy", `unknown subcommand "xyzzy"`},
+	} {
+		_, _, err := run(t, tc.arg)
+		if !errors.Is(err, errUsage) || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want a usage error ending %q", tc.arg, err, tc.want)
+		}
+	}
+}

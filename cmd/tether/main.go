@@ -191,13 +191,15 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		}
 		return nil
 	}
+	var names []string
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(ctx, m, args[1:])
 		}
+		names = append(names, c.name)
 	}
 	m.usage()
-	return fmt.Errorf("%w: unknown subcommand %q", errUsage, args[0])
+	return fmt.Errorf("%w: unknown subcommand %q%s", errUsage, args[0], suggest.Hint(args[0], names))
 }
 
 func (m *Main) usage() {
