@@ -70,13 +70,19 @@ import (
 // factor size; above it, a warning says that the kernel may not be L⁺'s
 // truncation.
 
+// SSCKADefaultRank returns the rank m of SSC:KA's commute-time kernel for
+// k clusters when SSCKA.Rank is 0: max(2k, 10) (docs/results/
+// sscka-rank-dev compares it with k and k − 1 on generated data).
+func SSCKADefaultRank(k int) int { return max(2*k, 10) }
+
 // commuteRank returns the rank m of the commute-time kernel for SSCKA's
-// Rank knob and k clusters: rank itself, or max(2k, 10) when it is 0.
+// Rank knob and k clusters: rank itself, or SSCKADefaultRank(k) when it is
+// 0.
 func commuteRank(rank, k int) int {
 	if rank > 0 {
 		return rank
 	}
-	return max(2*k, 10)
+	return SSCKADefaultRank(k)
 }
 
 // commuteBasis is the part of SSCKA's commute-time kernel that depends on

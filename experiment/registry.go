@@ -22,6 +22,6 @@ func registry() []Experiment {
 		Active(),
 		KEstimate(), Regularize(),
 		AutoDev(), NoisyDev(), AutoScoreDev(),
-		SSCKADev(), AutoFoldsDev(),
+		SSCKADev(), AutoFoldsDev(), SSCKARankDev(),
 	}
 }
