@@ -127,7 +127,9 @@ type SSCKA struct {
 	// Rank is the number m of eigenpairs of L = D − W (non-zero
 	// eigenvalues, smallest first) kept in the commute-time kernel, for
 	// Objective = CommuteTime only (another objective with Rank ≠ 0 is
-	// an error wrapping ErrInvalid). If Rank is 0, m = max(2k, 10). m is
+	// an error wrapping ErrInvalid). If Rank is 0, m = SSCKADefaultRank(k)
+	// = max(2k, 10), which docs/results/sscka-rank-dev kept on generated
+	// data against k and k − 1 (mean ARI 0.437 against 0.421 and 0.382). m is
 	// capped at n − c, the number of non-zero eigenvalues of a graph of c
 	// connected components, where the truncated kernel equals L⁺.
 	Rank int `doc:"eigenpairs of L in the commute kernel (0: max(2k, 10); capped at n minus the components)" range:"0 | [1, 1e9]"`
