@@ -31,6 +31,15 @@ type autoDevRow struct {
 	p    synth.Params
 }
 
+// k returns the row's number of classes: p.K, or 2 for the generators of
+// two classes that leave it 0 (moons, circles, xor).
+func (r autoDevRow) k() int {
+	if r.p.K == 0 {
+		return 2
+	}
+	return r.p.K
+}
+
 // autoDevRows: many small datasets (30–150 nodes, where few held-out
 // pairs make a chance win likely), a few of 300–600 and three of
 // 1500–3000; k from 2 to 8; easy and hard settings.
@@ -483,10 +492,7 @@ func autoDevReport(env *Env, results map[string]Values) (*Output, error) {
 	}
 	w.Write(head)
 	for _, l := range lines {
-		k := l.row.p.K
-		if k == 0 {
-			k = 2
-		}
+		k := l.row.k()
 		if !l.ran {
 			fmt.Fprintf(&md, "| %s | %d | %d | – |", l.row.name, l.row.p.N, k)
 			for range autoDevRules {

@@ -84,32 +84,17 @@ func autoFoldsDevReport(env *Env, results map[string]Values) (*Output, error) {
 		"1 above %d nodes), the same draws for every F. Best unconstrained: the highest ARI of njw, ncut, usc and bethe with "+
 		"their defaults. auto runs with its defaults (score %s, threshold %g) but Folds. ARI over all nodes.\n\n",
 		len(autoScoreDevRows), len(autoDevRows), graph.DefaultSpec(), realSets, realBigN, cluster.AutoDefaultScore, cluster.AutoDefaultZ)
-	fmt.Fprintf(&md, "## Totals (%d datasets where every cell ran, %d of them with unequal classes; %d failed cells)\n\n", t.ran, t.ranImb, t.failed)
-	md.WriteString("| folds | auto ≥ best − 0.01 (a) | auto > best + 0.01 (b) | (a) on unequal classes | (b) on unequal classes | mean ARI of auto | mean seconds per auto run |\n|---|---|---|---|---|---|---|\n")
-	for i, f := range autoFoldsDevFolds {
-		mark := ""
-		if i == t.pick {
-			mark = " **(chosen)**"
-		}
-		fmt.Fprintf(&md, "| %d%s | %d of %d | %d of %d | %d of %d | %d of %d | %.3f | %.2f |\n", f, mark, t.within[i], t.ran, t.above[i], t.ran, t.withinImb[i], t.ranImb, t.aboveImb[i], t.ranImb, t.mean[i], t.seconds[i])
+	var names []string
+	for _, f := range autoFoldsDevFolds {
+		names = append(names, "F = "+strconv.Itoa(f))
 	}
-	fmt.Fprintf(&md, "\nThe seconds are each run's wall time on the shared 2-core machine, with another cell running beside it; "+
-		"they compare the variants, not the machine.\n\nThe criterion picks **F = %d**. cluster.AutoDefaultFolds = %d: ", autoFoldsDevFolds[t.pick], cluster.AutoDefaultFolds)
+	t.writeTotals(&md, "folds", names)
+	fmt.Fprintf(&md, "\nThe criterion picks **F = %d**. cluster.AutoDefaultFolds = %d: ", autoFoldsDevFolds[t.pick], cluster.AutoDefaultFolds)
 	if cluster.AutoDefaultFolds == autoFoldsDevFolds[t.pick] {
 		md.WriteString("the default is the number picked here.\n\n")
 	} else {
 		md.WriteString("**the default differs from the number picked here**.\n\n")
 	}
-	md.WriteString("## Per dataset (mean ARI over the draws; in brackets, draws where a constrained candidate was chosen)\n\n| dataset | n | k | best unconstrained |")
-	for _, f := range autoFoldsDevFolds {
-		fmt.Fprintf(&md, " auto, F = %d |", f)
-	}
-	md.WriteString("\n|---|---|---|---|")
-	for range autoFoldsDevFolds {
-		md.WriteString("---|")
-	}
-	md.WriteString("\n")
-	md.WriteString(t.rows)
-	md.WriteString("\nBold: more than 0.01 above the best unconstrained method (target b); italic: more than 0.01 below it (target a fails).\n")
+	t.writeRows(&md, names)
 	return &Output{Markdown: md.String(), Files: map[string][]byte{"auto-folds-dev.csv": t.csv}}, nil
 }

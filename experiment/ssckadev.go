@@ -57,19 +57,26 @@ func ssckaDevKey(name, dens string, obj cluster.KernelObjective, rep int) string
 }
 
 func ssckaDevCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error) {
+	key := func(name, dens string, i, rep int) string { return ssckaDevKey(name, dens, ssckaDevKernels[i], rep) }
+	method := func(i, _ int) cluster.SSCKA { return cluster.SSCKA{Objective: ssckaDevKernels[i]} }
+	return ssckaSuiteCells(env, loads, len(ssckaDevKernels), key, method), nil
+}
+
+// ssckaSuiteCells returns the cells of an SSC:KA development suite
+// (sscka-dev, sscka-rank-dev): for every dataset of auto-score-dev's
+// suite, protocol of ssckaDevDens, variant i < nv and draw, SSC:KA as
+// method(i, k) on that draw of realdata's constraints, keyed by key; its
+// ARI, seconds, the number of constraints and of nodes.
+func ssckaSuiteCells(env *Env, loads *memo[string, *realInstance], nv int, key func(name, dens string, i, rep int) string, method func(i, k int) cluster.SSCKA) []Cell {
 	var cells []Cell
 	for _, r := range autoScoreDevRowsFor(env) {
 		r := r
-		load := func(ctx context.Context) (*realInstance, error) {
-			return loads.get(ctx, r.name, func(ctx context.Context) (*realInstance, error) {
-				return autoScoreDevLoad(ctx, r, env.Seed)
-			})
-		}
+		load := autoScoreDevLoader(env, loads, r)
 		for _, dens := range ssckaDevDens {
-			for _, obj := range ssckaDevKernels {
+			for i := 0; i < nv; i++ {
 				for rep := 0; rep < autoDevSets(env, r.p.N); rep++ {
-					dens, obj, rep := dens, obj, rep
-					cells = append(cells, Cell{Key: ssckaDevKey(r.name, dens, obj, rep), Run: func(ctx context.Context) (Values, error) {
+					dens, i, rep := dens, i, rep
+					cells = append(cells, Cell{Key: key(r.name, dens, i, rep), Run: func(ctx context.Context) (Values, error) {
 						inst, err := load(ctx)
 						if err != nil {
 							return nil, err
@@ -80,7 +87,7 @@ func ssckaDevCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error)
 						}
 						v := Values{"constraints": float64(len(set.Pairs)), "nodes": float64(len(inst.truth))}
 						p := &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}
-						if _, err := autoDevRun(ctx, cluster.SSCKA{Objective: obj}, p, &cluster.Settings{Seed: env.Seed + uint64(rep)}, inst.truth, v, "ari"); err != nil {
+						if _, err := autoDevRun(ctx, method(i, inst.k), p, &cluster.Settings{Seed: env.Seed + uint64(rep)}, inst.truth, v, "ari"); err != nil {
 							return nil, err
 						}
 						return v, nil
@@ -89,7 +96,35 @@ func ssckaDevCells(env *Env, loads *memo[string, *realInstance]) ([]Cell, error)
 			}
 		}
 	}
-	return cells, nil
+	return cells
+}
+
+// ssckaSuiteCaseMeans is one (dataset, protocol) case of an SSC:KA suite:
+// per variant the mean ARI and seconds over the draws, the nodes, and the
+// cells that failed or are missing.
+type ssckaSuiteCaseMeans struct {
+	ari, sec []float64
+	n        int
+	failed   int
+}
+
+// ssckaSuiteCase collects a case's cells, nv variants of sets draws each,
+// keyed by key(variant, draw).
+func ssckaSuiteCase(results map[string]Values, sets, nv int, key func(i, rep int) string) ssckaSuiteCaseMeans {
+	c := ssckaSuiteCaseMeans{ari: make([]float64, nv), sec: make([]float64, nv)}
+	for i := 0; i < nv; i++ {
+		for rep := 0; rep < sets; rep++ {
+			v, got := results[key(i, rep)]
+			if !got || v["failed"] > 0 {
+				c.failed++
+				continue
+			}
+			c.n = int(v["nodes"])
+			c.ari[i] += v["ari"] / float64(sets)
+			c.sec[i] += v["seconds"] / float64(sets)
+		}
+	}
+	return c
 }
 
 // ssckaDevPick returns the index of the kernel chosen: the challenger
@@ -114,26 +149,11 @@ func ssckaDevReport(env *Env, results map[string]Values) (*Output, error) {
 	for _, r := range autoScoreDevRowsFor(env) {
 		for _, dens := range ssckaDevDens {
 			sets := autoDevSets(env, r.p.N)
-			var ari, sec [2]float64
-			var n int
-			ok := true
-			for i, obj := range ssckaDevKernels {
-				for rep := 0; rep < sets; rep++ {
-					v, got := results[ssckaDevKey(r.name, dens, obj, rep)]
-					if !got || v["failed"] > 0 {
-						failed++
-						ok = false
-						continue
-					}
-					n = int(v["nodes"])
-					ari[i] += v["ari"] / float64(sets)
-					sec[i] += v["seconds"] / float64(sets)
-				}
-			}
-			k := r.p.K
-			if k == 0 {
-				k = 2
-			}
+			c := ssckaSuiteCase(results, sets, len(ssckaDevKernels), func(i, rep int) string {
+				return ssckaDevKey(r.name, dens, ssckaDevKernels[i], rep)
+			})
+			ari, sec, n, ok, k := c.ari, c.sec, c.n, c.failed == 0, r.k()
+			failed += c.failed
 			if !ok {
 				fmt.Fprintf(&tab, "| %s | %s | %d | %d | – | – |  |\n", r.name, dens, n, k)
 				continue

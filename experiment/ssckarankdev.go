@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"fmt"
 	"math"
@@ -81,40 +80,13 @@ func ssckaRankDevKey(name, dens, variant string, rep int) string {
 }
 
 func ssckaRankDevCells(env *Env, loads *memo[string, *realInstance]) []Cell {
-	var cells []Cell
-	for _, r := range autoScoreDevRowsFor(env) {
-		r := r
-		load := func(ctx context.Context) (*realInstance, error) {
-			return loads.get(ctx, r.name, func(ctx context.Context) (*realInstance, error) {
-				return autoScoreDevLoad(ctx, r, env.Seed)
-			})
-		}
-		for _, dens := range ssckaDevDens {
-			for _, va := range ssckaRankDevVariants {
-				for rep := 0; rep < autoDevSets(env, r.p.N); rep++ {
-					dens, va, rep := dens, va, rep
-					cells = append(cells, Cell{Key: ssckaRankDevKey(r.name, dens, va, rep), Run: func(ctx context.Context) (Values, error) {
-						inst, err := load(ctx)
-						if err != nil {
-							return nil, err
-						}
-						set, err := realConstraints(inst.truth, r.name, dens, rep, env.Seed)
-						if err != nil {
-							return nil, err
-						}
-						v := Values{"constraints": float64(len(set.Pairs)), "nodes": float64(len(inst.truth))}
-						m := cluster.SSCKA{Objective: cluster.CommuteTime, Rank: ssckaRankDevRank(va, inst.k)}
-						p := &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}
-						if _, err := autoDevRun(ctx, m, p, &cluster.Settings{Seed: env.Seed + uint64(rep)}, inst.truth, v, "ari"); err != nil {
-							return nil, err
-						}
-						return v, nil
-					}})
-				}
-			}
-		}
+	key := func(name, dens string, i, rep int) string {
+		return ssckaRankDevKey(name, dens, ssckaRankDevVariants[i], rep)
 	}
-	return cells
+	method := func(i, k int) cluster.SSCKA {
+		return cluster.SSCKA{Objective: cluster.CommuteTime, Rank: ssckaRankDevRank(ssckaRankDevVariants[i], k)}
+	}
+	return ssckaSuiteCells(env, loads, len(ssckaRankDevVariants), key, method)
 }
 
 // ssckaRankDevPick returns the index of the variant chosen from the mean
@@ -153,26 +125,11 @@ func ssckaRankDevReport(env *Env, results map[string]Values) (*Output, error) {
 	for _, r := range autoScoreDevRowsFor(env) {
 		for _, dens := range ssckaDevDens {
 			sets := autoDevSets(env, r.p.N)
-			ari, sec := make([]float64, nv), make([]float64, nv)
-			var n int
-			ok := true
-			for i, va := range ssckaRankDevVariants {
-				for rep := 0; rep < sets; rep++ {
-					v, got := results[ssckaRankDevKey(r.name, dens, va, rep)]
-					if !got || v["failed"] > 0 {
-						failed++
-						ok = false
-						continue
-					}
-					n = int(v["nodes"])
-					ari[i] += v["ari"] / float64(sets)
-					sec[i] += v["seconds"] / float64(sets)
-				}
-			}
-			k := r.p.K
-			if k == 0 {
-				k = 2
-			}
+			c := ssckaSuiteCase(results, sets, nv, func(i, rep int) string {
+				return ssckaRankDevKey(r.name, dens, ssckaRankDevVariants[i], rep)
+			})
+			ari, sec, n, ok, k := c.ari, c.sec, c.n, c.failed == 0, r.k()
+			failed += c.failed
 			if !ok {
 				fmt.Fprintf(&tab, "| %s | %s | %d | %d |%s\n", r.name, dens, n, k, strings.Repeat(" – |", nv))
 				continue
