@@ -3,8 +3,10 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -667,4 +669,13 @@ func satisfied(pairs []constraint.Pair, labels []int) int {
 		}
 	}
 	return n
+}
+
+// The Folds knob's documentation (tether methods auto) names the default
+// number, which is a constant: the two must agree.
+func TestAutoFoldsDocNamesDefault(t *testing.T) {
+	f, _ := reflect.TypeFor[Auto]().FieldByName("Folds")
+	if want := fmt.Sprintf("(0: AutoDefaultFolds, %d)", AutoDefaultFolds); !strings.Contains(f.Tag.Get("doc"), want) {
+		t.Errorf("Folds doc %q lacks %q", f.Tag.Get("doc"), want)
+	}
 }
