@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -13,6 +15,7 @@ import (
 	"github.com/tether-sc/tether/eigen/eigentest"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/metrics"
+	"github.com/tether-sc/tether/progress"
 )
 
 // benchSink keeps benchmark results alive.
@@ -26,33 +29,9 @@ func benchNJWBlobs(b *testing.B, n int, std float64) {
 	benchNJW(b, n, 10, std, graph.Spec{Kind: graph.SklearnKNN, K: 10, Affinity: graph.Binary})
 }
 
-// benchNJW times graph construction with spec and NJW (k = 5) on n points
-// of 5 Gaussian blobs in dim dimensions with standard deviation std
-// (synth.Blobs, seed 1), and reports the ARI against the blobs.
+// benchNJW is benchNJWk with k = 5, the number of blobs.
 func benchNJW(b *testing.B, n, dim int, std float64, spec graph.Spec) {
-	x, truth, err := synth.Blobs(n, 5, dim, std, rand.NewPCG(1, 1))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		g, err := graph.Build(ctx, x, spec)
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := Run(ctx, NJW{}, &Problem{Graph: g, K: 5}, &Settings{Seed: 1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		benchSink = res
-	}
-	b.StopTimer()
-	ari, err := metrics.ARI(truth, benchSink.Labels)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(ari, "ARI")
+	benchNJWk(b, n, dim, std, 5, spec)
 }
 
 func BenchmarkNJWBlobs10k(b *testing.B)  { benchNJWBlobs(b, 10_000, 1) }
@@ -73,14 +52,15 @@ func BenchmarkNJWBlobsOverlap100k(b *testing.B) { benchNJWBlobs(b, 100_000, 4) }
 func BenchmarkNJW2D100k(b *testing.B) { benchNJW(b, 100_000, 2, 1, graph.DefaultSpec()) }
 
 // TestMultigridNJW2D: on NJW's problem for 10⁵ 2-D blob points (the CLI's
-// default graph, as BenchmarkNJW2D100k), the default path (Lanczos for 8
-// restarts, then LOBPCG with graph.Multigrid: multigridMinN) agrees with
-// Lanczos alone (Settings.Eigen, the solver before): eigenvalues within
+// default graph, as BenchmarkNJW2D100k: pseudo-diameter 157), the default
+// path (Lanczos for 8 restarts, then LOBPCG with graph.Multigrid:
+// multigridMinN) takes the multigrid (LOBPCG reports progress) and agrees
+// with Lanczos alone (Settings.Eigen): eigenvalues within
 // 1e-10 (both residuals ≤ 1e-8·‖L‖, eigenvalue errors about residual² over
 // gap), explicit residuals ≤ 2e-8 (tolerance 1e-8, ‖L_sym‖ ≤ 2), spans equal
 // to a sine of 1e-3 (residual over the smallest gap, 2.9e-5), and NJW's ARI
-// against the generating blobs within 0.002 of 0.7219 (the value before,
-// bench/results.md 2026-11-28).
+// against the generating blobs within 0.002 of 0.7219 (the value before
+// the multigrid, bench/results.md 2026-11-28).
 func TestMultigridNJW2D(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10⁵-node eigensolves")
@@ -94,9 +74,18 @@ func TestMultigridNJW2D(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := laplacianEmbedding(ctx, g, graph.Symmetric, 5, exactLaplacian, &Settings{Seed: 1})
+	var lobpcg atomic.Int64
+	rec := progress.Func(func(e progress.Event) {
+		if strings.Contains(e.Message, "LOBPCG") {
+			lobpcg.Add(1)
+		}
+	})
+	got, err := laplacianEmbedding(ctx, g, graph.Symmetric, 5, exactLaplacian, &Settings{Seed: 1, Recorder: rec})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if lobpcg.Load() == 0 {
+		t.Fatal("the default path did not reach the multigrid LOBPCG")
 	}
 	want, err := laplacianEmbedding(ctx, g, graph.Symmetric, 5, exactLaplacian, &Settings{Seed: 1, Eigen: eigen.Lanczos{MaxNCV: lanczosMaxNCV}})
 	if err != nil {
@@ -135,6 +124,53 @@ func TestMultigridNJW2D(t *testing.T) {
 	}
 	if math.Abs(ari-0.7219) > 0.002 {
 		t.Errorf("NJW ARI %.4f, want 0.7219 ± 0.002", ari)
+	}
+}
+
+// TestMultigridSkipsShortGraphs: the k-NN graph of 10⁵ 10-D blob points
+// (as BenchmarkNJWBulk100k: pseudo-diameter 15, below multigridMinDepth)
+// with k = 10 pairs, which Lanczos does not solve in 8 restarts, is not
+// handed to the multigrid LOBPCG (no LOBPCG progress event), and the
+// embedding is Lanczos': eigenvalues within 1e-10 of Lanczos alone
+// (Settings.Eigen), the bulk's λ₆ 0.1139 to 4 digits (the value of both
+// solvers, bench/results.md 2026-11-29).
+func TestMultigridSkipsShortGraphs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10⁵-node eigensolves")
+	}
+	x, _, err := synth.Blobs(100_000, 5, 10, 4, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	g, err := graph.Build(ctx, x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lobpcg atomic.Int64
+	rec := progress.Func(func(e progress.Event) {
+		if strings.Contains(e.Message, "LOBPCG") {
+			lobpcg.Add(1)
+		}
+	})
+	got, err := laplacianEmbedding(ctx, g, graph.Symmetric, 10, exactLaplacian, &Settings{Seed: 1, Recorder: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := lobpcg.Load(); n > 0 {
+		t.Fatalf("%d LOBPCG progress events: the graph was handed to the multigrid", n)
+	}
+	want, err := laplacianEmbedding(ctx, g, graph.Symmetric, 10, exactLaplacian, &Settings{Seed: 1, Eigen: eigen.Lanczos{MaxNCV: lanczosMaxNCV}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range want.values {
+		if math.Abs(got.values[j]-want.values[j]) > 1e-10 {
+			t.Errorf("λ_%d = %.15g, Lanczos %.15g", j, got.values[j], want.values[j])
+		}
+	}
+	if math.Abs(got.values[5]-0.1139) > 5e-5 {
+		t.Errorf("λ_6 = %.6f, want 0.1139", got.values[5])
 	}
 }
 

@@ -60,7 +60,7 @@ func (s *Settings) solveCapped(ctx context.Context, p eigen.Problem, restarts in
 // converged within it is the problem handed to pre. If pre does not
 // succeed either (eigen.ErrNoConvergence, graph.ErrNoCoarsening), the
 // problem is solved again by autoSolver's choice with the full budget, so
-// that pre can only make a solve faster, never fail it.
+// that pre can never make a solve fail.
 func (s *Settings) solveWith(ctx context.Context, p eigen.Problem, pre *multigridLOBPCG) (*eigen.Result, error) {
 	es := s.eigenSettings()
 	solver := s.Eigen
@@ -148,47 +148,59 @@ const (
 
 // multigridMinN is the number of nodes from which laplacianEmbedding
 // solves L_sym (without regularization, at most multigridMaxK pairs not
-// deflated) by LOBPCG preconditioned with a multigrid V-cycle
-// (graph.Multigrid approximating (L_sym + multigridSigma·I)⁻¹) instead of
-// Lanczos, when Settings.Eigen is nil. On the graphs of point clouds in
-// few dimensions the wanted eigenvalues of L_sym are tiny and separated by
-// tiny gaps (λ_j ∝ j/n in 2-D), which Krylov methods resolve only with
-// hundreds of restarts; a preconditioner that inverts L_sym approximately
-// makes the convergence of LOBPCG depend on the ratios of the eigenvalues
-// instead of their gaps relative to ‖L_sym‖ (Knyazev 2001, §5): NJW's
-// eigensolve on 10⁵ 2-D blob points takes about 18 LOBPCG iterations and
-// 120 products with L_sym (plus one V-cycle, about 15 products' worth,
-// per iteration and column) instead of 1623 Lanczos products
-// (BenchmarkNJW2D100k, BenchmarkMultigrid2DKNN; bench/results.md,
-// 2026-11-28): 3.4–3.8 s against 6.4–7.1 s. The gain grows with n, as
-// Lanczos' products do (673, 1073, 1623 at 2·10⁴, 5·10⁴, 10⁵ nodes) while
-// LOBPCG's iterations stay at 15–18: at 5·10⁴ nodes the two cost about
-// the same (1.9 s against 2.2 s, before the Lanczos restarts spent first)
-// and at 2·10⁴ LOBPCG is slower (0.55 s against 0.47 s), hence 10⁵. The
-// published reproductions, all below 2·10⁴ nodes, keep their results bit
-// for bit. A graph that does not coarsen
-// (graph.ErrNoCoarsening) or a solve that does not converge falls back to
-// Lanczos. Lanczos runs first for multigridAfter restarts (the point
-// from which Lanczos.MaxNCV grows its basis): problems with a clear gap,
-// such as the 10-D blobs of BenchmarkNJWBlobsOverlap100k or the planted
-// graph of BenchmarkEigen100k, converge within them with the results of
-// before, and on them a V-cycle per iteration would cost more than it
-// saves. multigridMaxK bounds the pairs: LOBPCG's dense block algebra
-// grows like n·K², and for many pairs Lanczos is cheaper.
+// deflated, Settings.Eigen nil) by LOBPCG preconditioned with a multigrid
+// V-cycle (graph.Multigrid approximating (L_sym + multigridSigma·I)⁻¹)
+// instead of Lanczos, when the graph's pseudo-diameter
+// (graph.PseudoDiameter) is at least multigridMinDepth. Lanczos runs
+// first for multigridAfter restarts; only a solve that has not converged
+// within them is handed over.
+//
+// Why the diameter: a preconditioner that inverts L_sym approximately
+// makes LOBPCG's convergence depend on the ratios of the eigenvalues
+// instead of their gaps relative to ‖L_sym‖ (Knyazev 2001, §5), so its
+// iterations hardly grow with the graph, while a Krylov method needs
+// about as many products as the graph has hops across (on a graph that
+// looks like a d-dimensional mesh, λ₂ ∝ 1/diameter² and Lanczos' products
+// ∝ 1/√λ). Each LOBPCG iteration costs a V-cycle per column, about 40
+// products' worth for a block of 9, so the multigrid pays only on long
+// graphs, the k-NN graphs of 2-D point clouds. Measured at 10⁵ nodes
+// (NJW's eigensolve alone, multigrid against Lanczos with MaxNCV 64, one
+// run each; bench/results.md, 2026-11-29): 2-D blobs, pseudo-diameter
+// 157: k = 5 3.2 s against 4.6 s, k = 10 6.5 s against 7.1 s; 3-D blobs,
+// 46: k = 5 3.1 s against 1.8 s, k = 10 6.0 s against 2.4 s; 6-D, 21:
+// k = 10 12.7 s against 2.1 s; 10-D blobs, 15, with k above the number of
+// blobs (eigenvalues 6 onwards a near-degenerate bulk around 0.115): 15–24
+// s against 1.7–2.5 s (BenchmarkNJWBulk100k). On 2-D blobs the two cost
+// about the same at 5·10⁴ nodes (pseudo-diameter 121: 1.9 s against 2.2 s)
+// and Lanczos wins at 2·10⁴ (79: 0.55 s against 0.47 s). Hence a depth of
+// 128. The Ritz values after Lanczos' first restarts could not tell these
+// cases apart (θ₅ = 0.0065 in 2-D, 0.0076 in 3-D, both far above the
+// eigenvalues). Until 2026-11-29 every such solve from 10⁵ nodes was
+// handed over, whatever the diameter.
+//
+// multigridMaxK bounds the pairs: LOBPCG's dense block algebra grows like
+// n·K², and for many pairs Lanczos is cheaper.
 const (
-	multigridMinN  = 100000
-	multigridMaxK  = 16
-	multigridSigma = 1e-5
-	multigridAfter = 8
+	multigridMinN     = 100000
+	multigridMinDepth = 128
+	multigridMaxK     = 16
+	multigridSigma    = 1e-5
+	multigridAfter    = 8
 )
 
-// multigridSolver returns the solver laplacianEmbedding prefers for the
-// L_sym of g (see multigridMinN), or nil when it does not apply.
-func multigridSolver(g *graph.Graph, kind graph.LaplacianKind, tau float64, pairs int, s *Settings) *multigridLOBPCG {
+// multigridSolver returns the solver laplacianEmbedding hands a hard
+// L_sym of g to (see multigridMinN), or nil when it does not apply. Cost:
+// the pseudo-diameter's sweeps, O(nnz) each, when the other conditions
+// hold; an error only when ctx is done.
+func multigridSolver(ctx context.Context, g *graph.Graph, kind graph.LaplacianKind, tau float64, pairs int, s *Settings) (*multigridLOBPCG, error) {
 	if s.Eigen != nil || kind != graph.Symmetric || tau != 0 || g.N() < multigridMinN || pairs > multigridMaxK || pairs < 1 {
-		return nil
+		return nil, nil
 	}
-	return &multigridLOBPCG{g: g}
+	depth, err := g.PseudoDiameter(ctx)
+	if err != nil || depth < multigridMinDepth {
+		return nil, err
+	}
+	return &multigridLOBPCG{g: g}, nil
 }
 
 // multigridLOBPCG solves L_sym of g by eigen.LOBPCG preconditioned with
@@ -445,8 +457,11 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		*failure = ""
 		return true, nil
 	}
-	pre := multigridSolver(gop, kind, tau, count-d, s)
-	var res *eigen.Result // err is nil here
+	pre, err := multigridSolver(ctx, gop, kind, tau, count-d, s)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	var res *eigen.Result
 	if repairable && pre == nil && (s.EigenSettings == nil || s.EigenSettings.MaxIter == 0 || s.EigenSettings.MaxIter > shiftInvertAfter) {
 		// A solve that has not converged in shiftInvertAfter restarts
 		// (small eigenvalues clustered relative to ‖L‖: paths, meshes,

@@ -181,6 +181,80 @@ func TestRCMOrder(t *testing.T) {
 	}
 }
 
+// TestPseudoDiameter checks PseudoDiameter against diameters known in
+// closed form, on shuffled labels: a path of n nodes n − 1, a side×side
+// grid 2(side − 1), an even cycle of n nodes n/2, a star 2, a forest the
+// largest of its components' (29 for a path of 30 beside a path of 20 and
+// isolated nodes), a single node 0; and a cancelled context gives its
+// error.
+func TestPseudoDiameter(t *testing.T) {
+	path := func(n int) func(int) []int {
+		return func(i int) []int {
+			if i < n-1 {
+				return []int{i + 1}
+			}
+			return nil
+		}
+	}
+	const side = 15
+	grid := func(i int) []int {
+		var out []int
+		if i%side < side-1 {
+			out = append(out, i+1)
+		}
+		if i+side < side*side {
+			out = append(out, i+side)
+		}
+		return out
+	}
+	cycle := func(i int) []int { return []int{(i + 1) % 40} }
+	star := func(i int) []int {
+		if i > 0 {
+			return []int{0}
+		}
+		return nil
+	}
+	forest := func(i int) []int {
+		switch {
+		case i < 30:
+			return path(30)(i)
+		case i < 49:
+			return []int{i + 1}
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		name string
+		n    int
+		link func(int) []int
+		want int
+	}{
+		{"path", 100, path(100), 99},
+		{"grid", side * side, grid, 2 * (side - 1)},
+		{"cycle", 40, cycle, 20},
+		{"star", 30, star, 2},
+		{"forest", 60, forest, 29},
+		{"single", 1, path(1), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := shuffled(t, tc.n, tc.link, 3)
+			got, err := g.PseudoDiameter(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("PseudoDiameter = %d, want %d", got, tc.want)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := shuffled(t, 20000, path(20000), 1)
+	if _, err := g.PseudoDiameter(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
+	}
+}
+
 // BenchmarkMulToOrder: one product with L_sym of a symmetric 10-NN graph of
 // 10⁵ random points in 3-D, as built (random labels) and relabelled by
 // RCMOrder.
