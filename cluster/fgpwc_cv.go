@@ -116,9 +116,12 @@ func fgpwcGrid(ml, cl []float64) ([][2]float64, error) {
 //
 // The embedding and X₀ are computed once; grid points run concurrently
 // (GOMAXPROCS at a time), but score is never called concurrently. A NaN
-// score counts as −Inf. Errors are those of Run (about p, f's knobs and
-// s).
+// score counts as −Inf. Errors are those of Run (about ctx, p, f's knobs
+// and s).
 func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigmaCL []float64, score func(*Result) float64) (*FGPWCTuning, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if score == nil {
 		return nil, fmt.Errorf("%w: fgpwc: Tune needs a score function", ErrInvalid)
 	}
@@ -180,7 +183,11 @@ func (f FGPWC) Tune(ctx context.Context, p *Problem, s *Settings, sigmaML, sigma
 // The embedding is computed once. Cost: F·|grid| descents and k-means
 // calls, run GOMAXPROCS at a time. With fewer than 2 constraints there is
 // nothing to validate: the defaults of f are returned, with Folds = 0.
+// Errors are those of Run (about ctx, p, f's knobs and s).
 func (f FGPWC) CrossValidate(ctx context.Context, p *Problem, s *Settings, sigmaML, sigmaCL []float64) (*FGPWCTuning, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	s = s.orDefault()
 	cfg, prep, sigmaML, sigmaCL, err := f.prepareGrid(ctx, p, s, sigmaML, sigmaCL)
 	if err != nil {

@@ -69,11 +69,14 @@ func (cfg FGPWC) basisKey() fgpwcBasisKey {
 // and f.Imprint are ignored
 // (with Imprint the embedding depends on the constraints and Partition
 // computes it). When s.EigenSettings is nil the eigensolver is asked for
-// a relative residual of 1e-5. Errors are those of Run about the graph,
-// knobs and s. Cost: the m+1 smallest eigenpairs of L_sym (the iterative solver
+// a relative residual of 1e-5. Errors are those of Run about ctx, the
+// graph, knobs and s. Cost: the m+1 smallest eigenpairs of L_sym (the iterative solver
 // above DenseLimit nodes, whatever the graph's density), then
 // VᵀL_symV in O(nnz·m + n·m²) and its eigendecomposition in O(m³).
 func (f FGPWC) Embed(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBasis, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if err := s.validate(f.Name()); err != nil {
 		return nil, err
 	}

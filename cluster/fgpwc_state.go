@@ -60,9 +60,12 @@ type FGPWCWarm struct {
 // MThreshold, RowNormalize and Laplacian, else the error wraps
 // ErrInvalid), so a state with other descent knobs costs nothing to make.
 // f.Imprint and f.Laplacian = FGPWCAutoLaplacian, whose
-// embedding depends on the constraints, are errors wrapping ErrInvalid.
-// Cost: that of Embed (the m+1 smallest eigenpairs of the Laplacian).
+// embedding depends on the constraints, and a nil ctx are errors wrapping
+// ErrInvalid. Cost: that of Embed (the m+1 smallest eigenpairs of the Laplacian).
 func (f FGPWC) NewState(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCState, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if err := s.validate(f.Name()); err != nil {
 		return nil, err
 	}
@@ -116,6 +119,9 @@ func (st *FGPWCState) Reset() { st.prevX, st.prevL, st.prevK = nil, nil, 0 }
 // few iterations). No eigenvector is computed.
 func (st *FGPWCState) Cluster(ctx context.Context, p *Problem, s *Settings, w FGPWCWarm) (*Result, error) {
 	start := time.Now()
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if p == nil || p.Graph != st.g {
 		return nil, fmt.Errorf("%w: fgpwc: the state was made for another graph", ErrInvalid)
 	}

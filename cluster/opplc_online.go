@@ -223,11 +223,14 @@ func (st *opplcState) assign(i, c int) {
 // Predict partitions the nodes of x in order by Alg. 17 with the learned
 // scores, honouring the cannot-links of cl (nil for none; must-links are
 // ignored). Labels are numbered in order of first node. Errors wrap
-// ErrInvalid for parameters out of range (W empty or not finite, θ ∉ [0,
+// ErrInvalid for a nil ctx, parameters out of range (W empty or not finite, θ ∉ [0,
 // 1), α ≤ −θ), cl not on x's nodes, or a feature vector of x whose length
 // is not len(W) or with an entry that is not finite (named), and are
 // ctx.Err() when ctx is cancelled. Cost O(n²d + C).
 func (m *OPPLCOnline) Predict(ctx context.Context, x PairFeatures, cl *constraint.Set) ([]int, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if err := m.check(x, cl); err != nil {
 		return nil, err
 	}
@@ -281,10 +284,14 @@ func (m *OPPLCOnline) Predict(ctx context.Context, x PairFeatures, cl *constrain
 //
 // The pass is teacher-forced: after the decision and any update, node i
 // joins its true cluster, so n_j and k are those of the true partition of
-// the nodes before i. Any label values work in truth. Cost O(n²d + C)
-// plus O((d+2)³) per update.
+// the nodes before i. Any label values work in truth. Errors are those of
+// Predict (a nil ctx included), and one wrapping ErrInvalid when truth
+// does not hold n labels. Cost O(n²d + C) plus O((d+2)³) per update.
 func (m *OPPLCOnline) Learn(ctx context.Context, x PairFeatures, cl *constraint.Set, truth []int) (OPPLCUpdates, error) {
 	up := OPPLCUpdates{MinMargin: math.Inf(1)}
+	if err := nilContext(ctx); err != nil {
+		return up, err
+	}
 	if err := m.check(x, cl); err != nil {
 		return up, err
 	}

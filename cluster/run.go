@@ -32,7 +32,7 @@ import (
 // no method is called: the result is the one partition into one cluster,
 // with no diagnostics.
 //
-// Errors wrap ErrInvalid for a nil m (or nil pointer), an ill-posed
+// Errors wrap ErrInvalid for a nil ctx, a nil m (or nil pointer), an ill-posed
 // problem, Settings out of range (a Restarts outside [0,
 // kmeans.MaxRestarts], EigenSettings that eigen.Settings.Validate
 // refuses), a node of degree 0 the method cannot take included (those wrap
@@ -45,6 +45,9 @@ import (
 // []float64), such as dataset.Sparse), then the method's.
 func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error) {
 	start := time.Now()
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if err := nilMethod(m); err != nil {
 		return nil, err
 	}
@@ -78,6 +81,17 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 		return nil, err
 	}
 	return res, nil
+}
+
+// nilContext returns an error wrapping ErrInvalid when ctx is nil, which
+// the context package forbids and on which ctx.Err() panics. Run and every
+// other exported entry point of the package that takes a context call it
+// first. Cost O(1).
+func nilContext(ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("%w: nil context (pass context.Background() or context.TODO())", ErrInvalid)
+	}
+	return nil
 }
 
 // finish completes res, the partition of p by the method name declaring u,
