@@ -78,14 +78,41 @@ func (g *Graph) N() int { return g.n }
 func (g *Graph) NNZ() int { return len(g.idx) }
 
 // Row returns the neighbours of node i and the weights of the edges to them.
-// The slices alias the graph's storage and must not be modified.
+// The slices alias the graph's storage and must not be modified. A node
+// outside [0, n) is a programming error: it panics naming the method, i
+// and n ("graph: Row(7) of a graph with 5 nodes, want 0 ≤ i < 5"). It
+// costs O(1).
 func (g *Graph) Row(i int) (idx []int32, w []float64) {
+	if uint(i) >= uint(g.n) {
+		panic(nodeOutside{"Row", i, g.n})
+	}
 	a, b := g.ptr[i], g.ptr[i+1]
 	return g.idx[a:b], g.w[a:b]
 }
 
-// Degree returns d_i = Σ_j W_ij.
-func (g *Graph) Degree(i int) float64 { return g.deg[i] }
+// Degree returns d_i = Σ_j W_ij. A node outside [0, n) is a programming
+// error: it panics naming the method, i and n ("graph: Degree(7) of a
+// graph with 5 nodes, want 0 ≤ i < 5"). It costs O(1).
+func (g *Graph) Degree(i int) float64 {
+	if uint(i) >= uint(g.n) {
+		panic(nodeOutside{"Degree", i, g.n})
+	}
+	return g.deg[i]
+}
+
+// nodeOutside is the value Row and Degree panic with for a node outside
+// [0, n): its Error method gives the message, which the runtime prints
+// and fmt.Sprint of the recovered value gives. A value rather than a
+// formatted string keeps the check cheap enough for the two accessors,
+// called in inner loops, to be inlined.
+type nodeOutside struct {
+	method string
+	i, n   int
+}
+
+func (e nodeOutside) Error() string {
+	return fmt.Sprintf("graph: %s(%d) of a graph with %d nodes, want 0 ≤ i < %d", e.method, e.i, e.n, e.n)
+}
 
 // Degrees returns a new slice holding the degrees d = W·1.
 func (g *Graph) Degrees() []float64 {
@@ -104,11 +131,13 @@ func (g *Graph) Volume() float64 {
 }
 
 // Weight returns W_ij, or 0 when there is no edge. A node outside [0, n)
-// is a programming error: it panics naming it, for j as for i (j used to
-// give 0). It costs O(log deg(i)).
+// is a programming error: it panics naming the method, i, j and n, for j
+// as for i (j used to give 0, i Go's bare "index out of range"): "graph:
+// Weight(0, 7) of a graph with 5 nodes, want 0 ≤ i, j < 5". It costs
+// O(log deg(i)).
 func (g *Graph) Weight(i, j int) float64 {
-	if uint(j) >= uint(g.n) {
-		panic(fmt.Sprintf("graph: Weight(%d, %d) on %d nodes", i, j, g.n))
+	if uint(i) >= uint(g.n) || uint(j) >= uint(g.n) {
+		panic(fmt.Sprintf("graph: Weight(%d, %d) of a graph with %d nodes, want 0 ≤ i, j < %d", i, j, g.n, g.n))
 	}
 	idx, w := g.Row(i)
 	k := sort.Search(len(idx), func(k int) bool { return int(idx[k]) >= j })

@@ -105,3 +105,40 @@ func TestRecallPanics(t *testing.T) {
 		t.Errorf("sampled Recall of the last row = %v, want 1", got)
 	}
 }
+
+// TestNodeOutsidePanics: the accessors of one node panic for a node outside
+// [0, n) with a message naming the method, the node and the range, not
+// Go's bare "index out of range" (Degree, Row, and Weight for i did).
+func TestNodeOutsidePanics(t *testing.T) {
+	// A path 0 – 1 – 2 – 3 – 4 of unit weights.
+	g, err := FromEdges(5, []Edge{{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zero Graph
+	for _, c := range []struct {
+		name string
+		f    func()
+		want string // "" for no panic
+	}{
+		{"Degree in range", func() { g.Degree(4) }, ""},
+		{"Degree above", func() { g.Degree(7) }, "graph: Degree(7) of a graph with 5 nodes, want 0 ≤ i < 5"},
+		{"Degree at n", func() { g.Degree(5) }, "graph: Degree(5) of a graph with 5 nodes, want 0 ≤ i < 5"},
+		{"Degree negative", func() { g.Degree(-1) }, "graph: Degree(-1) of a graph with 5 nodes, want 0 ≤ i < 5"},
+		{"Degree of the zero graph", func() { zero.Degree(0) }, "graph: Degree(0) of a graph with 0 nodes, want 0 ≤ i < 0"},
+		{"Row in range", func() { g.Row(0) }, ""},
+		{"Row at n", func() { g.Row(5) }, "graph: Row(5) of a graph with 5 nodes, want 0 ≤ i < 5"},
+		{"Row negative", func() { g.Row(-3) }, "graph: Row(-3) of a graph with 5 nodes, want 0 ≤ i < 5"},
+		{"Row of the zero graph", func() { zero.Row(0) }, "graph: Row(0) of a graph with 0 nodes, want 0 ≤ i < 0"},
+		{"Weight in range", func() { g.Weight(4, 0) }, ""},
+		{"Weight, i at n", func() { g.Weight(5, 0) }, "graph: Weight(5, 0) of a graph with 5 nodes, want 0 ≤ i, j < 5"},
+		{"Weight, i negative", func() { g.Weight(-1, 2) }, "graph: Weight(-1, 2) of a graph with 5 nodes, want 0 ≤ i, j < 5"},
+		{"Weight, j above", func() { g.Weight(0, 7) }, "graph: Weight(0, 7) of a graph with 5 nodes, want 0 ≤ i, j < 5"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := testpanic.Message(c.f); got != c.want {
+				t.Errorf("panic %q, want %q", got, c.want)
+			}
+		})
+	}
+}
