@@ -168,7 +168,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		if note != "" {
 			l.Warnings = append(l.Warnings, note)
 		}
-		if err := checkSize(o.input, "data row", l.N(), &spec); err != nil {
+		if err := checkSize(cmdName(o.flags), o.input, "data row", l.N(), &spec); err != nil {
 			if l.N() == 1 && opt.Header == dataset.HeaderAuto && !namedColumns(l.Features) {
 				// A header alone is such a file: say so (not when a
 				// header was read, above the one data row).
@@ -180,7 +180,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		if l.Data, err = input.ReadGraphFile(ctx, o.graphFile, o.gopt); err != nil {
 			return nil, err
 		}
-		if err := checkSize(o.graphFile, "node", l.N(), nil); err != nil {
+		if err := checkSize(cmdName(o.flags), o.graphFile, "node", l.N(), nil); err != nil {
 			return nil, err
 		}
 	default:
@@ -440,6 +440,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		// After the input's own checks, which name more specific mistakes.
 		return usagef("cluster", "give -k, the number of clusters: %s does not estimate it (%s do, with -k 0 or no -k)", meth.Name(), strings.Join(cluster.KEstimators(), ", "))
 	}
+	if err := checkK(meth, *k, l.Data); err != nil {
+		return err
+	}
 	p.Regularize, p.Disconnected = in.regularize, in.disconnected
 	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial}
 	// The constraint and labels readers poll ctx, but the resolution of
@@ -513,6 +516,46 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	return printSummary(sumOut, sum)
+}
+
+// checkK refuses, as a usage error, a -k that no partition of the input d
+// by meth can have: more clusters than the n nodes ("-k 12 exceeds the 10
+// nodes of the graph"; the library's "k = 12, want 1 ≤ k ≤ n = 10" was
+// exit status 1, while -k 0 for a method that does not estimate k and a
+// generator's k above its n were usage errors), or a k outside the range
+// meth declares (cluster.Uses MinK and MaxK; "-k 3: mavro takes k = 2
+// only"). A -k the user gave that is invalid for this input is a mistake
+// on the command line, as -method cpca on a graph is. k = 0 is the
+// caller's check; fewer classes in -truth or -partial-labels than k is no
+// error. Cost O(1).
+func checkK(meth cluster.Method, k int, d *input.Data) error {
+	if k <= 0 {
+		return nil
+	}
+	if n := d.N(); k > n {
+		of := "the graph"
+		if d.Bipartite != nil {
+			r, c := d.Bipartite.Dims()
+			of = fmt.Sprintf("the graph (%s and %s)", plural(r, "document"), plural(c, "term"))
+		}
+		return usagef("cluster", "-k %d exceeds the %s of %s", k, plural(n, "node"), of)
+	}
+	// The forms of the library's own message (cluster's kRange).
+	u := meth.Uses()
+	var takes string
+	switch {
+	case u.MinK > 0 && u.MinK == u.MaxK && k != u.MinK:
+		takes = fmt.Sprintf("k = %d only", u.MinK)
+	case u.MinK > 0 && u.MaxK > 0 && (k < u.MinK || k > u.MaxK):
+		takes = fmt.Sprintf("%d ≤ k ≤ %d", u.MinK, u.MaxK)
+	case u.MinK > 0 && k < u.MinK:
+		takes = fmt.Sprintf("k ≥ %d", u.MinK)
+	case u.MaxK > 0 && k > u.MaxK:
+		takes = fmt.Sprintf("k ≤ %d", u.MaxK)
+	default:
+		return nil
+	}
+	return usagef("cluster", "-k %d: %s takes %s", k, meth.Name(), takes)
 }
 
 const clusterUsage = `cluster (-input FILE | -graph-file FILE | -gen NAME | -bipartite FILE) [flags]

@@ -114,7 +114,9 @@ func TestClusterBadInput(t *testing.T) {
 		// The library's "k = 0, want 1 ≤ k ≤ n" (exit 1) did not say which
 		// flag to give.
 		{"k zero", good, ".csv", []string{"-k", "0"}, true, []string{"give -k, the number of clusters: njw does not estimate it (bethe, fgpwc, hbisect, opplc, plmeans do"}},
-		{"k above n", good, ".csv", []string{"-k", "7"}, false, []string{"k = 7", "n = 6"}},
+		// A -k the input cannot have is a usage error, as -k 0 is (it was
+		// the library's "k = 7, want 1 ≤ k ≤ n = 6", exit 1).
+		{"k above n", good, ".csv", []string{"-k", "7"}, true, []string{"-k 7 exceeds the 6 nodes of the graph"}},
 		{"k negative", good, ".csv", []string{"-k", "-1"}, true, []string{"-k: -1 is outside [0, "}},
 		{"unknown method", good, ".csv", []string{"-method", "nope"}, true, []string{"unknown method"}},
 		{"two inputs", good, ".csv", []string{"-gen", "moons"}, true, []string{"exactly one"}},

@@ -10,8 +10,12 @@ import (
 // clustering or for the graph flags: the graph package can only name n and
 // K ("knn graph needs 1 ≤ K < n = 1"), which means little to someone whose
 // CSV had a header and one row. what is "data row" for feature tables and
-// "node" for graph files; spec is nil for graph files.
-func checkSize(name, what string, n int, spec *graph.Spec) error {
+// "node" for graph files; spec is nil for graph files. A file of fewer
+// than 2 rows is an error of the data; a -knn or -sigma local:K the file
+// is too small for is a usage error of the command cmd, as -k above the
+// number of nodes is (checkK): the value was the user's (input.FitSpec
+// shrinks the defaults to fit).
+func checkSize(cmd, name, what string, n int, spec *graph.Spec) error {
 	if n < 2 {
 		return fmt.Errorf("%s has %s; clustering needs at least 2", name, plural(n, what))
 	}
@@ -25,11 +29,11 @@ func checkSize(name, what string, n int, spec *graph.Spec) error {
 	switch spec.Kind {
 	case graph.SymmetricKNN, graph.MutualKNN:
 		if k >= n {
-			return fmt.Errorf("%s has %s; the %v graph joins each to its K nearest others, so -knn must be at most %d, got %d", name, plural(n, what), spec.Kind, n-1, k)
+			return usagef(cmd, "%s has %s; the %v graph joins each to its K nearest others, so -knn must be at most %d, got %d", name, plural(n, what), spec.Kind, n-1, k)
 		}
 	case graph.SklearnKNN:
 		if k > n {
-			return fmt.Errorf("%s has %s; the %v graph counts each point as its own neighbour, so -knn must be at most %d, got %d", name, plural(n, what), spec.Kind, n, k)
+			return usagef(cmd, "%s has %s; the %v graph counts each point as its own neighbour, so -knn must be at most %d, got %d", name, plural(n, what), spec.Kind, n, k)
 		}
 	}
 	if spec.Affinity == graph.RBF && spec.Sigma.Rule == graph.SigmaLocal {
@@ -38,7 +42,7 @@ func checkSize(name, what string, n int, spec *graph.Spec) error {
 			lk = graph.DefaultLocalK
 		}
 		if lk >= n {
-			return fmt.Errorf("%s has %s; local scaling takes σ_i from the K-th nearest other point, so K must be at most %d, got %d (-sigma local:%d, or a number, median or meanvar)", name, plural(n, what), n-1, lk, n-1)
+			return usagef(cmd, "%s has %s; local scaling takes σ_i from the K-th nearest other point, so K must be at most %d, got %d (-sigma local:%d, or a number, median or meanvar)", name, plural(n, what), n-1, lk, n-1)
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,25 +118,32 @@ func TestClusterGraphFormat(t *testing.T) {
 }
 
 // TestClusterTooFewRows: a header and one row used to fail with "knn graph
-// needs 1 ≤ K < n = 1, got K = 10"; the message now speaks of the file.
+// needs 1 ≤ K < n = 1, got K = 10"; the message now speaks of the file. A
+// file too small to cluster is an error of the data (exit status 1); a
+// -knn or -sigma local:K the file is too small for is a usage error (exit
+// status 2), as -k above the number of nodes is (it was exit status 1).
 func TestClusterTooFewRows(t *testing.T) {
 	for _, c := range []struct {
 		name, in string
 		args     []string
+		usage    bool
 		parts    []string
 	}{
-		{"header only", "a,b\n", nil, []string{"h.csv has 1 data row; clustering needs at least 2"}},
-		{"one row", "a,b\n1,2\n", nil, []string{"h.csv has 1 data row; clustering needs at least 2"}},
+		{"header only", "a,b\n", nil, false, []string{"h.csv has 1 data row; clustering needs at least 2"}},
+		{"one row", "a,b\n1,2\n", nil, false, []string{"h.csv has 1 data row; clustering needs at least 2"}},
 		// A K the user gave is refused; the defaults shrink
 		// (TestClusterSmallInputFitsDefaults).
-		{"fewer rows than K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", []string{"-knn", "10"}, []string{"h.csv has 5 data rows", "-knn must be at most 4, got 10"}},
-		{"fewer rows than local K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", []string{"-knn", "3", "-sigma", "local:7"}, []string{"h.csv has 5 data rows", "-sigma local:4", "got 7"}},
+		{"fewer rows than K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", []string{"-knn", "10"}, true, []string{"usage: cluster: /", "h.csv has 5 data rows", "-knn must be at most 4, got 10"}},
+		{"fewer rows than local K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", []string{"-knn", "3", "-sigma", "local:7"}, true, []string{"usage: cluster: /", "h.csv has 5 data rows", "-sigma local:4", "got 7"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := writeFile(t, "h.csv", c.in)
 			_, _, err := runReaders(t, append([]string{"cluster", "-input", p, "-k", "2", "-quiet", "-o", os.DevNull}, c.args...)...)
 			if err == nil {
 				t.Fatal("no error")
+			}
+			if errors.Is(err, errUsage) != c.usage {
+				t.Errorf("error %q: usage error %v, want %v", err, errors.Is(err, errUsage), c.usage)
 			}
 			for _, part := range c.parts {
 				if !strings.Contains(err.Error(), part) {

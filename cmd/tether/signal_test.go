@@ -304,6 +304,58 @@ func TestNumericFlagRanges(t *testing.T) {
 	}
 }
 
+// A -k that the input or the method cannot have is a usage error (exit
+// status 2) naming -k and the bound, as -k 0 for a method that does not
+// estimate k and a generator's k above its n were: -k above the number of
+// nodes was the library's "k = 7, want 1 ≤ k ≤ n = 6", exit status 1, for
+// every input but the generators that check k themselves (-gen blobs).
+// A -k above the classes of -truth or -partial-labels is no error.
+func TestKOutsideTheInputIsUsage(t *testing.T) {
+	// Six points in three pairs; the reference has 2 classes, the partial
+	// labels name 2 classes on 2 of the nodes.
+	table := writeTemp(t, "data.csv", "1,2\n1.1,2.1\n5,5\n5.2,5.1\n9,9\n9.1,9.2\n")
+	truth := writeTemp(t, "truth.txt", "0\n0\n1\n1\n1\n1\n")
+	partial := writeTemp(t, "partial.txt", "0\n-1\n1\n-1\n-1\n-1\n")
+	path3 := writeTemp(t, "path.txt", "0 1 1\n1 2 1\n") // a path of 3 nodes
+	mat, _, _ := bipartiteFiles(t)                      // 6 documents × 6 terms
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // the whole message; "" for success
+	}{
+		{"feature table", []string{"-input", table, "-k", "7"}, "usage: cluster: -k 7 exceeds the 6 nodes of the graph"},
+		{"feature table, a method that estimates k", []string{"-input", table, "-k", "7", "-method", "bethe"}, "usage: cluster: -k 7 exceeds the 6 nodes of the graph"},
+		{"graph file", []string{"-graph-file", path3, "-k", "4"}, "usage: cluster: -k 4 exceeds the 3 nodes of the graph"},
+		{"generated points", []string{"-gen", "moons", "-n", "40", "-k", "50"}, "usage: cluster: -k 50 exceeds the 40 nodes of the graph"},
+		{"bipartite", []string{"-bipartite", mat, "-method", "cocluster", "-k", "13"}, "usage: cluster: -k 13 exceeds the 12 nodes of the graph (6 documents and 6 terms)"},
+		{"below the method's range", []string{"-input", table, "-k", "1", "-method", "ccsr"}, "usage: cluster: -k 1: ccsr takes k ≥ 2"},
+		{"above the method's range", []string{"-input", table, "-k", "3", "-method", "mavro", "-partial-labels", partial}, "usage: cluster: -k 3: mavro takes k = 2 only"},
+		{"k = n", []string{"-input", table, "-k", "6"}, ""},
+		{"k above the classes of -truth", []string{"-input", table, "-k", "3", "-truth", truth}, ""},
+		{"k above the classes of -partial-labels", []string{"-input", table, "-k", "3", "-partial-labels", partial}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"cluster", "-quiet", "-o", filepath.Join(t.TempDir(), "labels")}, tc.args...)
+			_, _, err := run(t, args...)
+			var printed bytes.Buffer
+			code := exitCode(context.Background(), err, &printed)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("error %v, want none", err)
+			case tc.want == "":
+				return
+			case err == nil:
+				t.Fatalf("no error, want %q", tc.want)
+			case !errors.Is(err, errUsage) || err.Error() != tc.want:
+				t.Errorf("error %q (usage error: %v), want the usage error %q", err, errors.Is(err, errUsage), tc.want)
+			}
+			if code != 2 || printed.String() != "tether: "+tc.want+"\n" {
+				t.Errorf("exit status %d, printed %q; want 2 and %q", code, printed.String(), "tether: "+tc.want+"\n")
+			}
+		})
+	}
+}
+
 // -noise -3 is refused (it used to be replaced by the default); -1 still
 // means the generator's default.
 func TestGenNegativeNoise(t *testing.T) {
