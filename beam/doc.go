@@ -10,7 +10,9 @@
 // before a run, what no single job can see: a missing or empty manifest
 // and an id used twice; it also names each malformed line by file and
 // line, which its result line cannot. The results file is replaced whole, never left
-// truncated.
+// truncated: a write that does not complete (an error, a cancelled
+// context, a stream the runner aborted) removes its temporary file, and
+// RemovePartial removes one that a process ended mid-write left.
 //
 // It runs locally on Beam's Prism runner by default (loopback, no
 // services needed); Beam's flags choose Flink, Spark or Dataflow (see the

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	iofs "io/fs"
 	"path/filepath"
 	"strings"
 
@@ -49,33 +50,54 @@ func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 }
 
 // writeResultsFn writes every result line to Filename at once, through a
-// temporary file of the same folder renamed into place only when all was
-// written and ctx was not cancelled: a reader sees the old results file or
-// the new one, never a truncated one.
+// temporary file of the same folder (tempName) renamed into place only when
+// all was written and ctx was not cancelled: a reader sees the old results
+// file or the new one, never a truncated one, and a write that does not
+// complete removes its temporary file.
 type writeResultsFn struct {
 	Filename string `json:"filename"`
 }
 
-// ProcessElement writes the lines of the single group to w.Filename.
-func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*string) bool) (err error) {
+// tempName returns the temporary file that the results file filename is
+// written to before its rename: ".NAME.tmp" in the same folder.
+func tempName(filename string) string {
+	i := strings.LastIndex(filename, "/")
+	return filename[:i+1] + "." + filename[i+1:] + ".tmp"
+}
+
+// ProcessElement writes the lines of the single group to w.Filename. It
+// creates nothing when ctx is already cancelled, checks ctx before every
+// line and before the rename, and removes the temporary file whenever it
+// does not complete: an error, a cancellation (ctx's error is returned), or
+// a panic of lines, which is how Beam's iterators report a broken stream
+// when the runner aborts the bundle (the panic goes on, to the harness).
+// Cost: one pass over the lines, O(total length).
+func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*string) bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	fs, err := filesystem.New(ctx, w.Filename)
 	if err != nil {
 		return err
 	}
 	defer fs.Close()
-	i := strings.LastIndex(w.Filename, "/")
-	tmp := w.Filename[:i+1] + "." + w.Filename[i+1:] + ".tmp"
+	tmp := tempName(w.Filename)
 	fd, err := fs.OpenWrite(ctx, tmp)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", w.Filename, err)
 	}
+	closed, renamed := false, false
 	defer func() {
-		if err != nil {
-			fd.Close()
-			if rm, ok := fs.(filesystem.Remover); ok {
-				rm.Remove(ctx, tmp)
-			}
+		// On every path but the rename, a panic included (err is not set
+		// then). The cleanup must not be refused for the cancellation it
+		// cleans up after.
+		if renamed {
+			return
 		}
+		if !closed {
+			fd.Close()
+		}
+		removeFile(context.WithoutCancel(ctx), fs, tmp)
 	}()
 	bw := bufio.NewWriterSize(fd, 1<<20)
 	var line string
@@ -84,13 +106,17 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 			return err
 		}
 		bw.WriteString(line)
-		if err := bw.WriteByte('\n'); err != nil {
+		if err := bw.WriteByte('\n'); err != nil { // bufio's errors are sticky: WriteString's shows here
 			return fmt.Errorf("writing %s: %w", w.Filename, err)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing %s: %w", w.Filename, err)
 	}
+	closed = true
 	if err := fd.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", w.Filename, err)
 	}
@@ -100,7 +126,41 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 	if err := filesystem.Rename(ctx, fs, tmp, w.Filename); err != nil {
 		return fmt.Errorf("writing %s: %w", w.Filename, err)
 	}
+	renamed = true
 	return nil
+}
+
+// removeFile removes name from fs, or returns why it could not: fs cannot
+// remove files, or the removal failed. A missing file is no error.
+func removeFile(ctx context.Context, fs filesystem.Interface, name string) error {
+	rm, ok := fs.(filesystem.Remover)
+	if !ok {
+		return fmt.Errorf("removing %s: the file system cannot remove files", name)
+	}
+	if err := rm.Remove(ctx, name); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		return fmt.Errorf("removing %s: %w", name, err)
+	}
+	return nil
+}
+
+// RemovePartial removes the temporary results file that Batch's write of
+// out/results.jsonl leaves when it does not complete and its own cleanup
+// does not run: the process ended during the write (os.Exit after an
+// interrupt runs no deferred call of the goroutines still writing; a
+// worker killed). Call it when a run with an output folder fails or is
+// interrupted, after the pipeline has returned; results.jsonl itself, the
+// old one or a complete new one, is left alone. A missing temporary file
+// is no error. ctx's cancellation does not stop the removal. Cost: one
+// removal.
+func RemovePartial(ctx context.Context, out string) error {
+	ctx = context.WithoutCancel(ctx)
+	name := tempName(filepath.Join(out, ResultsFile))
+	fs, err := filesystem.New(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	return removeFile(ctx, fs, name)
 }
 
 // CheckManifest checks, before a pipeline starts, what no single job can:

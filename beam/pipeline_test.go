@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -251,6 +252,88 @@ func TestWriteResultsAtomic(t *testing.T) {
 			}
 			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 				t.Fatalf("folder holds %d files, want only %s", len(ents), ResultsFile)
+			}
+		})
+	}
+}
+
+// TestWriteResultsInterrupted: a write of the results file that does not
+// complete — the context cancelled before it or between two lines, or the
+// runner's stream broken mid-way (Beam's iterators panic then, "broken
+// stream", and the harness recovers the panic) — leaves neither the
+// results file nor its temporary file; a completed one leaves the results
+// file alone. The broken stream used to leave .results.jsonl.tmp behind:
+// the cleanup ran only when an error was returned.
+func TestWriteResultsInterrupted(t *testing.T) {
+	broken := errors.New("broken stream")
+	for _, tc := range []struct {
+		name      string
+		cancelAt  int  // cancel the context before yielding line cancelAt (-1: never)
+		breakAt   int  // panic instead of yielding line breakAt (-1: never)
+		wantFiles bool // the results file is written
+	}{
+		{"completed", -1, -1, true},
+		{"cancelled before the write", 0, -1, false},
+		{"cancelled during the write", 1, -1, false},
+		{"cancelled after the last line", 2, -1, false},
+		{"stream broken during the write", -1, 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, ResultsFile)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			lines := []string{`{"id":"a"}`, `{"id":"b"}`}
+			i := 0
+			next := func(s *string) bool {
+				defer func() { i++ }()
+				if i == tc.cancelAt {
+					cancel()
+				}
+				if i == tc.breakAt {
+					panic(broken)
+				}
+				if i >= len(lines) {
+					return false
+				}
+				*s = lines[i]
+				return true
+			}
+			if tc.cancelAt == 0 {
+				cancel()
+			}
+			var err error
+			var recovered any
+			func() {
+				defer func() { recovered = recover() }()
+				err = (&writeResultsFn{Filename: path}).ProcessElement(ctx, 0, next)
+			}()
+			if tc.breakAt >= 0 {
+				if recovered != broken {
+					t.Fatalf("panic %v, want the iterator's %v", recovered, broken)
+				}
+			} else if recovered != nil {
+				t.Fatalf("panic %v", recovered)
+			}
+			if tc.cancelAt >= 0 && !errors.Is(err, context.Canceled) || tc.cancelAt < 0 && err != nil {
+				t.Fatalf("error %v", err)
+			}
+			var names []string
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				names = append(names, e.Name())
+			}
+			want := []string(nil)
+			if tc.wantFiles {
+				want = []string{ResultsFile}
+			}
+			if !reflect.DeepEqual(names, want) {
+				t.Fatalf("folder holds %q, want %q", names, want)
+			}
+			if tc.wantFiles {
+				if b, _ := os.ReadFile(path); string(b) != "{\"id\":\"a\"}\n{\"id\":\"b\"}\n" {
+					t.Errorf("results file %q", b)
+				}
 			}
 		})
 	}

@@ -10,8 +10,11 @@
 //
 // A missing manifest, one with no jobs or an id used twice stops the run
 // before it starts (tetherbeam.CheckManifest). Ctrl-C (or SIGTERM) stops
-// it with "interrupted" and exit code 130, as tether's commands; the jobs
-// finished by then keep their labels, and results.jsonl is not written. Rerunning into an existing
+// it with "interrupted" and exit code 130, as tether's commands: the first
+// signal cancels the run, a second one quits at once. The jobs finished by
+// then keep their labels; results.jsonl is not written (an earlier one is
+// left as it was), and no partial file is left: neither a labels file nor
+// results.jsonl's temporary file. Rerunning into an existing
 // folder replaces results.jsonl and the labels of the manifest's jobs,
 // removes the labels of a job that now fails and leaves other files alone.
 package main
@@ -42,18 +45,32 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tether-beam: -manifest and -out are required")
 		os.Exit(2)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	interrupted := make(chan os.Signal, 1)
+	signal.Notify(interrupted, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-interrupted
+		// As tether's main: the first signal cancels the run, which
+		// stops and removes any partial output (run); a second one kills
+		// the process (the default action, restored here).
+		signal.Stop(interrupted)
+		fmt.Fprintln(os.Stderr, "tether-beam: interrupted, stopping (interrupt again to quit at once)")
+		cancel()
+	}()
 	code := run(ctx, *manifest, *out, *root, os.Stderr)
-	stop() // os.Exit runs no deferred call
-	os.Exit(code)
+	cancel()
+	os.Exit(code) // runs no deferred call: run cleans up itself
 }
 
 // run checks the manifest and runs the batch; it returns the exit code:
 // 0, 1 for an error (printed to stderr), 130 when ctx was cancelled (an
 // interrupt), as tether's commands do. The runner's own message for a
 // cancelled run ("failed to get metrics: … context canceled") is replaced
-// by "interrupted".
-func run(ctx context.Context, manifest, out, root string, stderr io.Writer) int {
+// by "interrupted". Unless it returns 0, it removes the temporary results
+// file a write cut short may have left in out (tetherbeam.RemovePartial):
+// the worker writing it checks ctx and removes it itself, but the process
+// may exit before that worker's cleanup runs.
+func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (code int) {
 	fail := func(err error) int {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "tether-beam: interrupted")
@@ -75,6 +92,14 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) int 
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fail(err)
 	}
+	defer func() {
+		if code == 0 {
+			return
+		}
+		if err := tetherbeam.RemovePartial(ctx, out); err != nil {
+			fmt.Fprintln(stderr, "tether-beam:", err)
+		}
+	}()
 	p, s := beam.NewPipelineWithRoot()
 	tetherbeam.Batch(s, manifest, root, out)
 	if err := beamx.Run(ctx, p); err != nil {
