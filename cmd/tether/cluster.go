@@ -215,6 +215,19 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 				return nil, err
 			}
 		}
+		if l.Graph == nil {
+			// Points: the graph's defaults shrink to what n allows, as
+			// for -input (a -n 8 moons used to fail on the 10-NN graph).
+			name := "-gen " + o.gen
+			var note string
+			spec, note = input.FitSpec(spec, name, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"))
+			if note != "" {
+				l.Warnings = append(l.Warnings, note)
+			}
+			if err := checkSize(cmdName(o.flags), name, "point", l.N(), &spec); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if o.truthFile != "" {
 		if err := l.ReadTruth(ctx, o.truthFile); err != nil {

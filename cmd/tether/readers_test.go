@@ -158,6 +158,28 @@ func TestClusterTooFewRows(t *testing.T) {
 	}
 }
 
+// TestClusterSmallGenFitsDefaults: generated points fit the graph's
+// defaults as a small file does: 8 moons points cluster with K = 7
+// neighbours and local:7 scaling (which already fits), saying so (the
+// 10-NN graph used to refuse them: "knn graph needs 1 ≤ K < n = 8"), while
+// a -knn the user gave that does not fit is a usage error naming it.
+func TestClusterSmallGenFitsDefaults(t *testing.T) {
+	out, stderr, err := runReaders(t, "cluster", "-gen", "moons", "-n", "8", "-k", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "-gen moons has only 8 rows: the graph was built with K = 7 neighbours (-knn 7; the default is 10)") {
+		t.Errorf("stderr %q lacks the note on K", stderr)
+	}
+	if lines := strings.Fields(out); len(lines) != 9 {
+		t.Errorf("output %q: want a header and 8 nodes", out)
+	}
+	_, _, err = runReaders(t, "cluster", "-gen", "moons", "-n", "8", "-k", "2", "-knn", "9", "-o", os.DevNull)
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "-gen moons has 8 points; the knn graph joins each to its K nearest others, so -knn must be at most 7, got 9") {
+		t.Errorf("-knn 9: err = %v", err)
+	}
+}
+
 // TestClusterSmallInputFitsDefaults: a six-row file of points "x,y" (two
 // groups of three) clusters with the defaults, which shrink to what six
 // rows allow and say so; y stays a coordinate beside x, and the groups are
