@@ -51,21 +51,14 @@ func BenchmarkNJWBlobsOverlap100k(b *testing.B) { benchNJWBlobs(b, 100_000, 4) }
 // clustering are inside the timer.
 func BenchmarkNJW2D100k(b *testing.B) { benchNJW(b, 100_000, 2, 1, graph.DefaultSpec()) }
 
-// TestMultigridNJW2D: on NJW's problem for 10⁵ 2-D blob points (the CLI's
-// default graph, as BenchmarkNJW2D100k: pseudo-diameter 157), the default
-// path (Lanczos for 8 restarts, then LOBPCG with graph.Multigrid:
-// multigridMinN) takes the multigrid (LOBPCG reports progress) and agrees
-// with Lanczos alone (Settings.Eigen): eigenvalues within
-// 1e-10 (both residuals ≤ 1e-8·‖L‖, eigenvalue errors about residual² over
-// gap), explicit residuals ≤ 2e-8 (tolerance 1e-8, ‖L_sym‖ ≤ 2), spans equal
-// to a sine of 1e-3 (residual over the smallest gap, 2.9e-5), and NJW's ARI
-// against the generating blobs within 0.002 of 0.7219 (the value before
-// the multigrid, bench/results.md 2026-11-28).
-func TestMultigridNJW2D(t *testing.T) {
-	if testing.Short() {
-		t.Skip("10⁵-node eigensolves")
-	}
-	x, truth, err := synth.Blobs(100_000, 5, 2, 1, rand.NewPCG(1, 1))
+// blobsEmbedding builds the CLI's default graph of 10⁵ points of 5 blobs
+// in dim dimensions with standard deviation std (synth.Blobs, seed 1) and
+// returns it, the blobs, the L_sym embedding of k pairs by the default
+// path (Settings{Seed: 1}) and the number of LOBPCG progress events it
+// sent (none unless it reached the multigrid LOBPCG).
+func blobsEmbedding(t *testing.T, dim int, std float64, k int) (*graph.Graph, []int, *embedding, int64) {
+	t.Helper()
+	x, truth, err := synth.Blobs(100_000, 5, dim, std, rand.NewPCG(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,13 +73,32 @@ func TestMultigridNJW2D(t *testing.T) {
 			lobpcg.Add(1)
 		}
 	})
-	got, err := laplacianEmbedding(ctx, g, graph.Symmetric, 5, exactLaplacian, &Settings{Seed: 1, Recorder: rec})
+	e, err := laplacianEmbedding(ctx, g, graph.Symmetric, k, exactLaplacian, &Settings{Seed: 1, Recorder: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lobpcg.Load() == 0 {
+	return g, truth, e, lobpcg.Load()
+}
+
+// TestMultigridNJW2D: on NJW's problem for 10⁵ 2-D blob points (the CLI's
+// default graph, as BenchmarkNJW2D100k: pseudo-diameter 157), the default
+// path (Lanczos for 8 restarts, then LOBPCG with graph.Multigrid:
+// multigridMinN) takes the multigrid (LOBPCG reports progress) and agrees
+// with Lanczos alone (Settings.Eigen): eigenvalues within
+// 1e-10 (both residuals ≤ 1e-8·‖L‖, eigenvalue errors about residual² over
+// gap), explicit residuals ≤ 2e-8 (tolerance 1e-8, ‖L_sym‖ ≤ 2), spans equal
+// to a sine of 1e-3 (residual over the smallest gap, 2.9e-5), and NJW's ARI
+// against the generating blobs within 0.002 of 0.7219 (the value before
+// the multigrid, bench/results.md 2026-11-28).
+func TestMultigridNJW2D(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10⁵-node eigensolves")
+	}
+	g, truth, got, lobpcg := blobsEmbedding(t, 2, 1, 5)
+	if lobpcg == 0 {
 		t.Fatal("the default path did not reach the multigrid LOBPCG")
 	}
+	ctx := context.Background()
 	want, err := laplacianEmbedding(ctx, g, graph.Symmetric, 5, exactLaplacian, &Settings{Seed: 1, Eigen: eigen.Lanczos{MaxNCV: lanczosMaxNCV}})
 	if err != nil {
 		t.Fatal(err)
@@ -138,28 +150,11 @@ func TestMultigridSkipsShortGraphs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10⁵-node eigensolves")
 	}
-	x, _, err := synth.Blobs(100_000, 5, 10, 4, rand.NewPCG(1, 1))
-	if err != nil {
-		t.Fatal(err)
+	g, _, got, lobpcg := blobsEmbedding(t, 10, 4, 10)
+	if lobpcg > 0 {
+		t.Fatalf("%d LOBPCG progress events: the graph was handed to the multigrid", lobpcg)
 	}
 	ctx := context.Background()
-	g, err := graph.Build(ctx, x, graph.DefaultSpec())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lobpcg atomic.Int64
-	rec := progress.Func(func(e progress.Event) {
-		if strings.Contains(e.Message, "LOBPCG") {
-			lobpcg.Add(1)
-		}
-	})
-	got, err := laplacianEmbedding(ctx, g, graph.Symmetric, 10, exactLaplacian, &Settings{Seed: 1, Recorder: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := lobpcg.Load(); n > 0 {
-		t.Fatalf("%d LOBPCG progress events: the graph was handed to the multigrid", n)
-	}
 	want, err := laplacianEmbedding(ctx, g, graph.Symmetric, 10, exactLaplacian, &Settings{Seed: 1, Eigen: eigen.Lanczos{MaxNCV: lanczosMaxNCV}})
 	if err != nil {
 		t.Fatal(err)

@@ -402,14 +402,7 @@ func TestFGPWCAutoM(t *testing.T) {
 	// matrix, closed form). #{j ≠ 0 : λ_j < 0.9} = #{j : cos(2πj/100) > 0.1}
 	// = j ∈ {1…23} ∪ {77…99} = 46, since acos(0.1)·100/2π = 23.4.
 	const n = 100
-	var edges []graph.Edge
-	for i := 0; i < n; i++ {
-		edges = append(edges, graph.Edge{I: i, J: (i + 1) % n, W: 1})
-	}
-	g, err := graph.FromEdges(n, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _ := ringGraph(t, n)
 	var want []float64
 	for j := 1; j < n; j++ {
 		if l := 1 - math.Cos(2*math.Pi*float64(j)/n); l < 0.9 {

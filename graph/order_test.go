@@ -113,9 +113,21 @@ func shuffled(t *testing.T, n int, link func(i int) []int, seed uint64) *Graph {
 	return g
 }
 
-func TestRCMOrder(t *testing.T) {
-	const side = 12
-	grid := func(i int) []int {
+// pathLinks returns the links of a path of n nodes for shuffled: node i
+// to i + 1.
+func pathLinks(n int) func(int) []int {
+	return func(i int) []int {
+		if i < n-1 {
+			return []int{i + 1}
+		}
+		return nil
+	}
+}
+
+// gridLinks returns the links of a side×side grid for shuffled: node i to
+// its right and lower neighbours.
+func gridLinks(side int) func(int) []int {
+	return func(i int) []int {
 		var out []int
 		if i%side < side-1 {
 			out = append(out, i+1)
@@ -125,24 +137,25 @@ func TestRCMOrder(t *testing.T) {
 		}
 		return out
 	}
-	path := func(n int) func(int) []int {
-		return func(i int) []int {
-			if i < n-1 {
-				return []int{i + 1}
-			}
-			return nil
-		}
+}
+
+// forestLinks is the links of a path of nodes 0–29 beside a path of
+// nodes 30–49, for shuffled; nodes from 50 are isolated.
+func forestLinks(i int) []int {
+	switch {
+	case i < 30:
+		return pathLinks(30)(i)
+	case i < 49:
+		return []int{i + 1}
 	}
+	return nil
+}
+
+func TestRCMOrder(t *testing.T) {
+	const side = 12
+	grid, path := gridLinks(side), pathLinks
 	// Two paths and isolated nodes: several components.
-	forest := func(i int) []int {
-		switch {
-		case i < 30:
-			return path(30)(i)
-		case i < 50 && i+1 < 50:
-			return []int{i + 1}
-		}
-		return nil
-	}
+	forest := forestLinks
 	for _, tc := range []struct {
 		name    string
 		n       int
@@ -188,25 +201,8 @@ func TestRCMOrder(t *testing.T) {
 // isolated nodes), a single node 0; and a cancelled context gives its
 // error.
 func TestPseudoDiameter(t *testing.T) {
-	path := func(n int) func(int) []int {
-		return func(i int) []int {
-			if i < n-1 {
-				return []int{i + 1}
-			}
-			return nil
-		}
-	}
 	const side = 15
-	grid := func(i int) []int {
-		var out []int
-		if i%side < side-1 {
-			out = append(out, i+1)
-		}
-		if i+side < side*side {
-			out = append(out, i+side)
-		}
-		return out
-	}
+	grid, path := gridLinks(side), pathLinks
 	cycle := func(i int) []int { return []int{(i + 1) % 40} }
 	star := func(i int) []int {
 		if i > 0 {
@@ -214,15 +210,7 @@ func TestPseudoDiameter(t *testing.T) {
 		}
 		return nil
 	}
-	forest := func(i int) []int {
-		switch {
-		case i < 30:
-			return path(30)(i)
-		case i < 49:
-			return []int{i + 1}
-		}
-		return nil
-	}
+	forest := forestLinks
 	for _, tc := range []struct {
 		name string
 		n    int
