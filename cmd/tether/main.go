@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tether-sc/tether/internal/memlimit"
 	"github.com/tether-sc/tether/internal/suggest"
 	"io"
 	"os"
@@ -32,6 +33,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tether: interrupted, stopping (interrupt again to quit at once)")
 		cancel(errInterrupted)
 	}()
+	// A soft memory limit of 3/4 of the machine's memory (unless
+	// GOMEMLIMIT sets one): large jobs collect garbage harder near it
+	// instead of being killed (internal/memlimit).
+	memlimit.Set()
 	err := NewMain().Run(ctx, os.Args[1:])
 	os.Exit(exitCode(ctx, err, os.Stderr))
 }
