@@ -153,7 +153,10 @@ const (
 // instead of Lanczos, when the graph's pseudo-diameter
 // (graph.PseudoDiameter) is at least multigridMinDepth. Lanczos runs
 // first for multigridAfter restarts; only a solve that has not converged
-// within them is handed over.
+// within them is handed over, and one the multigrid does not finish (a
+// graph that does not coarsen, no convergence) goes back to Lanczos
+// (solveWith). Below multigridMinN nodes nothing of this applies, so the
+// published reproductions, all smaller, keep their results bit for bit.
 //
 // Why the diameter: a preconditioner that inverts L_sym approximately
 // makes LOBPCG's convergence depend on the ratios of the eigenvalues
