@@ -242,16 +242,7 @@ func fgpwcAutoEmbedKind(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian
 // pairs; an error only when ctx is done or the solver fails otherwise than
 // by not converging.
 func fgpwcCertifyBelow(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian, count int, threshold float64, s *Settings) (bool, error) {
-	ps := *s
-	if ps.Eigen == nil {
-		ps.Eigen = autoSolver(g.N())
-	}
-	es := ps.eigenSettings()
-	es.MaxIter = fgpwcProbeRestarts
-	ps.EigenSettings = &es
-	ps.Repair = RepairNever
-	ps.Recorder = nil
-	e, err := laplacianEmbedding(ctx, g, kind.graphKind(), count, exactLaplacian, &ps)
+	e, err := laplacianEmbedding(ctx, g, kind.graphKind(), count, exactLaplacian, s.probe(g.N()))
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
@@ -261,9 +252,26 @@ func fgpwcCertifyBelow(ctx context.Context, g *graph.Graph, kind FGPWCLaplacian,
 	return len(e.values) == count && e.values[count-1] < threshold, nil
 }
 
-// fgpwcProbeRestarts is the number of restarts of fgpwcCertifyBelow's
-// short solve.
-const fgpwcProbeRestarts = 3
+// probe returns the settings of a short solve whose Ritz values bound the
+// eigenvalues from above (fgpwcCertifyBelow):
+// s's solver (autoSolver's choice for n nodes when s names none, so that
+// no multigrid hand-over runs), at most probeRestarts restarts, no
+// repair, no progress events.
+func (s *Settings) probe(n int) *Settings {
+	ps := *s
+	if ps.Eigen == nil {
+		ps.Eigen = autoSolver(n)
+	}
+	es := ps.eigenSettings()
+	es.MaxIter = probeRestarts
+	ps.EigenSettings = &es
+	ps.Repair = RepairNever
+	ps.Recorder = nil
+	return &ps
+}
+
+// probeRestarts is the number of restarts of a probe's short solve.
+const probeRestarts = 3
 
 // fgpwcDropNull removes the trivial null vector z (unit length:
 // D^{1/2}1/‖·‖ for L_sym, 1/√n for D − W) from the m+1 eigenpairs (values
