@@ -431,6 +431,16 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if meth, err = cluster.SetKnobs(meth, knobs); err != nil {
 		return usagef("cluster", "-set: %v", err)
 	}
+	if meth.Uses().Supervision == cluster.LabelSet && *partial == "" {
+		// The methods of labels alone refuse to run without them
+		// (cluster.Run: "needs partial labels, none given"): a mistake on
+		// the command line, said before the input is read.
+		also := ""
+		if *consFile != "" {
+			also = "; it does not read the pairs of -constraints"
+		}
+		return usagef("cluster", "-method %s needs partial labels: give -partial-labels FILE (node,label lines for the nodes whose class is known)%s", meth.Name(), also)
+	}
 	rec := newRecorder(m.Stderr, *quiet)
 	in.seed, in.m = *seed, m
 	l, err := in.load(ctx, rec, *k)

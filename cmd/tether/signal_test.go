@@ -309,7 +309,11 @@ func TestNumericFlagRanges(t *testing.T) {
 // estimate k and a generator's k above its n were: -k above the number of
 // nodes was the library's "k = 7, want 1 ≤ k ≤ n = 6", exit status 1, for
 // every input but the generators that check k themselves (-gen blobs).
-// A -k above the classes of -truth or -partial-labels is no error.
+// A -k above the classes of -truth or -partial-labels is no error. A
+// method of partial labels alone (mavro, mavro-k, labelprop, noa-ssc)
+// without -partial-labels is a usage error too, said before the input is
+// read (it was the library's "needs partial labels, none given", exit
+// status 1).
 func TestKOutsideTheInputIsUsage(t *testing.T) {
 	// Six points in three pairs; the reference has 2 classes, the partial
 	// labels name 2 classes on 2 of the nodes.
@@ -330,6 +334,9 @@ func TestKOutsideTheInputIsUsage(t *testing.T) {
 		{"bipartite", []string{"-bipartite", mat, "-method", "cocluster", "-k", "13"}, "usage: cluster: -k 13 exceeds the 12 nodes of the graph (6 documents and 6 terms)"},
 		{"below the method's range", []string{"-input", table, "-k", "1", "-method", "ccsr"}, "usage: cluster: -k 1: ccsr takes k ≥ 2"},
 		{"above the method's range", []string{"-input", table, "-k", "3", "-method", "mavro", "-partial-labels", partial}, "usage: cluster: -k 3: mavro takes k = 2 only"},
+		{"labels method without labels", []string{"-input", table, "-k", "2", "-method", "mavro"}, "usage: cluster: -method mavro needs partial labels: give -partial-labels FILE (node,label lines for the nodes whose class is known)"},
+		{"labels method given pairs", []string{"-input", table, "-k", "2", "-method", "labelprop", "-constraints", path3}, "usage: cluster: -method labelprop needs partial labels: give -partial-labels FILE (node,label lines for the nodes whose class is known); it does not read the pairs of -constraints"},
+		{"labels method with labels", []string{"-input", table, "-k", "2", "-method", "noa-ssc", "-partial-labels", partial}, ""},
 		{"k = n", []string{"-input", table, "-k", "6"}, ""},
 		{"k above the classes of -truth", []string{"-input", table, "-k", "3", "-truth", truth}, ""},
 		{"k above the classes of -partial-labels", []string{"-input", table, "-k", "3", "-partial-labels", partial}, ""},
