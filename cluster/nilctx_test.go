@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/internal/testpanic"
 )
 
 // TestNilContext: every exported entry point of the package that takes a
@@ -57,14 +58,9 @@ func TestNilContext(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
-			func() {
-				defer func() {
-					if r := recover(); r != nil {
-						t.Fatalf("panic: %v", r)
-					}
-				}()
-				err = tc.call()
-			}()
+			if msg := testpanic.Message(func() { err = tc.call() }); msg != "" {
+				t.Fatalf("panic: %s", msg)
+			}
 			const want = "cluster: invalid problem: nil context"
 			if !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), want) {
 				t.Fatalf("error %v, want one wrapping ErrInvalid beginning %q", err, want)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/internal/testpanic"
 )
 
 // TestNilInputs: the constructors that return an error refuse a nil graph,
@@ -45,14 +47,9 @@ func TestNilInputs(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
-			func() {
-				defer func() {
-					if r := recover(); r != nil {
-						t.Fatalf("panic: %v", r)
-					}
-				}()
-				err = c.f()
-			}()
+			if msg := testpanic.Message(func() { err = c.f() }); msg != "" {
+				t.Fatalf("panic: %s", msg)
+			}
 			if err == nil || !strings.Contains(err.Error(), c.want) || (c.sentinel != nil && !errors.Is(err, c.sentinel)) {
 				t.Errorf("error %v, want one containing %q (wrapping %v)", err, c.want, c.sentinel)
 			}

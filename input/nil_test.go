@@ -8,6 +8,7 @@ import (
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/testpanic"
 )
 
 // TestNilInputs: a nil *Data, a nil method and a nil graph are errors (N
@@ -33,14 +34,9 @@ func TestNilInputs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
-			func() {
-				defer func() {
-					if r := recover(); r != nil {
-						t.Fatalf("panic: %v", r)
-					}
-				}()
-				err = tc.f()
-			}()
+			if msg := testpanic.Message(func() { err = tc.f() }); msg != "" {
+				t.Fatalf("panic: %s", msg)
+			}
 			if got := errText(err); len(got) < len(tc.want) || got[:len(tc.want)] != tc.want {
 				t.Errorf("err = %q, want one starting %q", got, tc.want)
 			}
