@@ -10,29 +10,20 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tether-sc/tether/internal/interrupt"
 	"github.com/tether-sc/tether/internal/memlimit"
 	"github.com/tether-sc/tether/internal/suggest"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 )
 
 func main() {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	interrupted := make(chan os.Signal, 1)
-	signal.Notify(interrupted, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-interrupted
-		// The first signal cancels the work, which stops within a second
-		// and removes any partial output; a second one kills the process
-		// (the default action, restored here).
-		signal.Stop(interrupted)
-		fmt.Fprintln(os.Stderr, "tether: interrupted, stopping (interrupt again to quit at once)")
-		cancel(errInterrupted)
-	}()
+	// The first signal cancels the work, which stops within a second and
+	// removes any partial output; a second one kills the process.
+	interrupt.Notify(os.Stderr, "tether: interrupted, stopping (interrupt again to quit at once)", func() { cancel(errInterrupted) })
 	// A soft memory limit of 3/4 of the machine's memory (unless
 	// GOMEMLIMIT sets one): large jobs collect garbage harder near it
 	// instead of being killed (internal/memlimit).

@@ -25,14 +25,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	tetherbeam "github.com/tether-sc/tether/beam"
+	"github.com/tether-sc/tether/internal/interrupt"
 )
 
 func main() {
@@ -46,17 +45,9 @@ func main() {
 		os.Exit(2)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	interrupted := make(chan os.Signal, 1)
-	signal.Notify(interrupted, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-interrupted
-		// As tether's main: the first signal cancels the run, which
-		// stops and removes any partial output (run); a second one kills
-		// the process (the default action, restored here).
-		signal.Stop(interrupted)
-		fmt.Fprintln(os.Stderr, "tether-beam: interrupted, stopping (interrupt again to quit at once)")
-		cancel()
-	}()
+	// As tether's main: the first signal cancels the run, which stops and
+	// removes any partial output (run); a second one kills the process.
+	interrupt.Notify(os.Stderr, "tether-beam: interrupted, stopping (interrupt again to quit at once)", cancel)
 	code := run(ctx, *manifest, *out, *root, os.Stderr)
 	cancel()
 	os.Exit(code) // runs no deferred call: run cleans up itself
