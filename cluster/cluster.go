@@ -20,6 +20,26 @@ import (
 // range, missing graph, supervision the method cannot use.
 var ErrInvalid = errors.New("cluster: invalid problem")
 
+// ErrNoSupervision is wrapped, besides ErrInvalid, by the error of a
+// method that needs side information and was given none it can use: sl,
+// ml-noa-ssc and mcl-noa-ssc without pairs or labels; labelprop, mavro,
+// mavro-k and noa-ssc without partial labels. A command line can tell
+// such a mistake from bad data by it.
+var ErrNoSupervision = errors.New("cluster: no side information")
+
+// noSupervision returns the error "ErrInvalid's text: the formatted
+// message", wrapping ErrInvalid and ErrNoSupervision.
+func noSupervision(format string, args ...any) error {
+	return noSupervisionError{fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)}
+}
+
+// noSupervisionError is an error of noSupervision: its text and chain are
+// those of the wrapped error, and it is ErrNoSupervision too.
+type noSupervisionError struct{ error }
+
+func (e noSupervisionError) Unwrap() error        { return e.error }
+func (e noSupervisionError) Is(target error) bool { return target == ErrNoSupervision }
+
 // pkgError is an error of this package whose text names the package
 // once: "cluster: ", prefix, err's text without the "cluster" elements
 // an error chain through this package repeats (unprefixed; the sentinels

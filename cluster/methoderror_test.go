@@ -127,3 +127,37 @@ func TestGroupGraphIsolatedAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestNoSupervisionError: a method that needs side information and is
+// given none it can use fails with an error wrapping both ErrInvalid and
+// ErrNoSupervision, whose text is unchanged ("cluster: invalid problem:
+// NAME needs …"); labelprop given pairs only is such a failure too, and a
+// graph error of another kind (k out of range) is not.
+func TestNoSupervisionError(t *testing.T) {
+	g := pathGraph(t, 12)
+	pairs := &constraint.Set{N: 12, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}}}
+	for _, tc := range []struct {
+		m    Method
+		p    *Problem
+		want string
+	}{
+		{SpectralLearning{}, &Problem{Graph: g, K: 2}, "cluster: invalid problem: sl needs pairwise constraints or labels, none given"},
+		{MLNOASSC{}, &Problem{Graph: g, K: 2}, "cluster: invalid problem: ml-noa-ssc needs pairwise constraints or labels, none given"},
+		{MCLNOASSC{}, &Problem{Graph: g, K: 2}, "cluster: invalid problem: mcl-noa-ssc needs pairwise constraints or labels, none given"},
+		{LabelProp{}, &Problem{Graph: g, K: 2}, "cluster: invalid problem: labelprop needs partial labels, none given"},
+		{MAVRO{}, &Problem{Graph: g, K: 2}, "cluster: invalid problem: mavro needs partial labels, none given"},
+		{MavroK{}, &Problem{Graph: g, K: 2}, "cluster: invalid problem: mavro-k needs partial labels, none given"},
+		{NOASSC{}, &Problem{Graph: g, K: 2}, "cluster: invalid problem: noa-ssc needs partial labels, none given"},
+		{LabelProp{}, &Problem{Graph: g, K: 2, Constraints: pairs}, "cluster: invalid problem: labelprop needs partial labels; pairwise constraints define labels only through the must-link closure"},
+	} {
+		t.Run(fmt.Sprintf("%s/pairs=%v", tc.m.Name(), tc.p.Constraints != nil), func(t *testing.T) {
+			_, err := Run(context.Background(), tc.m, tc.p, nil)
+			if !errors.Is(err, ErrNoSupervision) || !errors.Is(err, ErrInvalid) || err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one beginning %q wrapping ErrNoSupervision and ErrInvalid", err, tc.want)
+			}
+		})
+	}
+	if _, err := Run(context.Background(), SpectralLearning{}, &Problem{Graph: g, K: 13, Constraints: pairs}, nil); err == nil || errors.Is(err, ErrNoSupervision) {
+		t.Errorf("k = 13 on 12 nodes: error %v, want one that is not ErrNoSupervision", err)
+	}
+}

@@ -350,7 +350,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 		return nil, err
 	}
 	if len(pairs) == 0 {
-		return nil, fmt.Errorf("%w: %s needs pairwise constraints or labels, none given", ErrInvalid, name)
+		return nil, noSupervision("%s needs pairwise constraints or labels, none given", name)
 	}
 	set := &constraint.Set{N: p.Graph.N(), Pairs: pairs}
 	g := p.Graph

@@ -204,9 +204,9 @@ func chainPairs(labels constraint.Labels) []constraint.Pair {
 func labelledClasses(method string, p *Problem) ([][]int, error) {
 	if p.Labels == nil {
 		if p.Constraints != nil {
-			return nil, fmt.Errorf("%w: %s needs partial labels; pairwise constraints define labels only through the must-link closure (use ml-noa-ssc or mcl-noa-ssc)", ErrInvalid, method)
+			return nil, noSupervision("%s needs partial labels; pairwise constraints define labels only through the must-link closure (use ml-noa-ssc or mcl-noa-ssc)", method)
 		}
-		return nil, fmt.Errorf("%w: %s needs partial labels, none given", ErrInvalid, method)
+		return nil, noSupervision("%s needs partial labels, none given", method)
 	}
 	members := make([][]int, p.K)
 	total := 0

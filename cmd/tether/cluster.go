@@ -431,16 +431,6 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if meth, err = cluster.SetKnobs(meth, knobs); err != nil {
 		return usagef("cluster", "-set: %v", err)
 	}
-	if meth.Uses().Supervision == cluster.LabelSet && *partial == "" {
-		// The methods of labels alone refuse to run without them
-		// (cluster.Run: "needs partial labels, none given"): a mistake on
-		// the command line, said before the input is read.
-		also := ""
-		if *consFile != "" {
-			also = "; it does not read the pairs of -constraints"
-		}
-		return usagef("cluster", "-method %s needs partial labels: give -partial-labels FILE (node,label lines for the nodes whose class is known)%s", meth.Name(), also)
-	}
 	rec := newRecorder(m.Stderr, *quiet)
 	in.seed, in.m = *seed, m
 	l, err := in.load(ctx, rec, *k)
@@ -500,7 +490,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	})
 	done()
 	if err != nil {
-		return err
+		return noSupervisionUsage(err, meth, *consFile, *partial)
 	}
 	sum, err := summarize(l, meth.Name(), p, res, time.Since(t0))
 	if err != nil {
@@ -579,6 +569,33 @@ func checkK(meth cluster.Method, k int, d *input.Data) error {
 		return nil
 	}
 	return usagef("cluster", "-k %d: %s takes %s", k, meth.Name(), takes)
+}
+
+// noSupervisionUsage returns err, the error of cluster.Run with meth, as a
+// usage error when it says that the method was given no side information
+// it can use (cluster.ErrNoSupervision) and the command line named no file
+// of a kind the method reads (-constraints for a method of pairs,
+// -partial-labels for any): "-method mavro needs partial labels: give -partial-labels
+// FILE". When such a file was given and held nothing usable, err is the
+// data's and returned as it is. Cost O(1).
+func noSupervisionUsage(err error, meth cluster.Method, consFile, partial string) error {
+	if !errors.Is(err, cluster.ErrNoSupervision) {
+		return err
+	}
+	sup := meth.Uses().Supervision
+	// A method of pairs reads partial labels too, as pairs (cluster.Uses).
+	readsPairs, readsLabels := sup&cluster.Pairs != 0, sup != 0
+	if readsPairs && consFile != "" || readsLabels && partial != "" {
+		return err
+	}
+	switch {
+	case readsPairs && readsLabels:
+		return usagef("cluster", "-method %s needs pairwise constraints or partial labels: give -constraints FILE (i,j,ml|cl lines) or -partial-labels FILE (node,label lines)", meth.Name())
+	case consFile != "":
+		return usagef("cluster", "-method %s needs partial labels: give -partial-labels FILE (node,label lines for the nodes whose class is known); it does not read the pairs of -constraints", meth.Name())
+	default:
+		return usagef("cluster", "-method %s needs partial labels: give -partial-labels FILE (node,label lines for the nodes whose class is known)", meth.Name())
+	}
 }
 
 const clusterUsage = `cluster (-input FILE | -graph-file FILE | -gen NAME | -bipartite FILE) [flags]

@@ -310,10 +310,10 @@ func TestNumericFlagRanges(t *testing.T) {
 // nodes was the library's "k = 7, want 1 ≤ k ≤ n = 6", exit status 1, for
 // every input but the generators that check k themselves (-gen blobs).
 // A -k above the classes of -truth or -partial-labels is no error. A
-// method of partial labels alone (mavro, mavro-k, labelprop, noa-ssc)
-// without -partial-labels is a usage error too, said before the input is
-// read (it was the library's "needs partial labels, none given", exit
-// status 1).
+// method that needs side information run without a file of the kind it
+// reads (mavro without -partial-labels, sl without -constraints or
+// -partial-labels) is a usage error too (cluster.ErrNoSupervision; it was
+// the library's "needs partial labels, none given", exit status 1).
 func TestKOutsideTheInputIsUsage(t *testing.T) {
 	// Six points in three pairs; the reference has 2 classes, the partial
 	// labels name 2 classes on 2 of the nodes.
@@ -321,7 +321,8 @@ func TestKOutsideTheInputIsUsage(t *testing.T) {
 	truth := writeTemp(t, "truth.txt", "0\n0\n1\n1\n1\n1\n")
 	partial := writeTemp(t, "partial.txt", "0\n-1\n1\n-1\n-1\n-1\n")
 	path3 := writeTemp(t, "path.txt", "0 1 1\n1 2 1\n") // a path of 3 nodes
-	mat, _, _ := bipartiteFiles(t)                      // 6 documents × 6 terms
+	pairs := writeTemp(t, "pairs.csv", "0,1,ml\n0,2,cl\n")
+	mat, _, _ := bipartiteFiles(t) // 6 documents × 6 terms
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -335,8 +336,10 @@ func TestKOutsideTheInputIsUsage(t *testing.T) {
 		{"below the method's range", []string{"-input", table, "-k", "1", "-method", "ccsr"}, "usage: cluster: -k 1: ccsr takes k ≥ 2"},
 		{"above the method's range", []string{"-input", table, "-k", "3", "-method", "mavro", "-partial-labels", partial}, "usage: cluster: -k 3: mavro takes k = 2 only"},
 		{"labels method without labels", []string{"-input", table, "-k", "2", "-method", "mavro"}, "usage: cluster: -method mavro needs partial labels: give -partial-labels FILE (node,label lines for the nodes whose class is known)"},
-		{"labels method given pairs", []string{"-input", table, "-k", "2", "-method", "labelprop", "-constraints", path3}, "usage: cluster: -method labelprop needs partial labels: give -partial-labels FILE (node,label lines for the nodes whose class is known); it does not read the pairs of -constraints"},
+		{"labels method given pairs", []string{"-input", table, "-k", "2", "-method", "labelprop", "-constraints", pairs}, "usage: cluster: -method labelprop needs partial labels: give -partial-labels FILE (node,label lines for the nodes whose class is known); it does not read the pairs of -constraints"},
 		{"labels method with labels", []string{"-input", table, "-k", "2", "-method", "noa-ssc", "-partial-labels", partial}, ""},
+		{"pairs method without pairs or labels", []string{"-input", table, "-k", "2", "-method", "sl"}, "usage: cluster: -method sl needs pairwise constraints or partial labels: give -constraints FILE (i,j,ml|cl lines) or -partial-labels FILE (node,label lines)"},
+		{"pairs method with pairs", []string{"-input", table, "-k", "2", "-method", "sl", "-constraints", pairs}, ""},
 		{"k = n", []string{"-input", table, "-k", "6"}, ""},
 		{"k above the classes of -truth", []string{"-input", table, "-k", "3", "-truth", truth}, ""},
 		{"k above the classes of -partial-labels", []string{"-input", table, "-k", "3", "-partial-labels", partial}, ""},
