@@ -1,7 +1,9 @@
 package memlimit
 
 import (
+	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -62,6 +64,17 @@ func TestSet(t *testing.T) {
 	avail, err := Available()
 	if err != nil {
 		t.Skipf("no available memory to read here: %v", err)
+	}
+	// Available is at most the machine's memory, read here by hand.
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) == 3 && f[0] == "MemTotal:" {
+				kb, _ := strconv.ParseInt(f[1], 10, 64)
+				if avail <= 0 || avail > kb*1024 {
+					t.Fatalf("Available = %d, want in (0, MemTotal = %d B]", avail, kb*1024)
+				}
+			}
+		}
 	}
 	limit := Set()
 	if want := int64(Fraction * float64(avail)); limit != want {
