@@ -415,8 +415,14 @@ func TestSupervision(t *testing.T) {
 		{name: "bad index", cons: "0,9,ml\n", k: 2, wantErr: "constraint: invalid constraint: c.txt:1: node 9 outside 0…5 (base 0)"},
 		{name: "labels by index", labs: "0,1\n4,0\n", k: 2, wantLabels: constraint.Labels{1, -1, -1, -1, 0, -1}},
 		{name: "labels by name", labs: "name,label\nf,x\na,y\n", k: 2, wantLabels: constraint.Labels{1, -1, -1, -1, -1, 0}},
-		{name: "label out of range", labs: "0,1\n4,2\n", k: 2, wantErr: "l.txt: node 4 has label 2, want 0…1 for -k 2 (or -1, ? or empty when unknown)"},
-		{name: "too many classes", labs: "name,label\na,p\nb,q\nc,r\n", k: 2, wantErr: `l.txt: 3 classes (p, q, r) for -k 2: node "c" has class "r"`},
+		// More classes than k: the file and k do not go together
+		// (ErrTooManyClasses); a bad line or node is an error of the file
+		// alone, which does not wrap it.
+		{name: "label out of range", labs: "0,1\n4,2\n", k: 2, wantErr: "l.txt: node 4 has label 2, want 0…1 for -k 2 (or -1, ? or empty when unknown)", wantSentinl: ErrTooManyClasses},
+		{name: "too many classes", labs: "name,label\na,p\nb,q\nc,r\n", k: 2, wantErr: `l.txt: 3 classes (p, q, r) for -k 2: node "c" has class "r"`, wantSentinl: ErrTooManyClasses},
+		{name: "label node out of range", labs: "0,1\n9,0\n", k: 2, wantErr: `dataset: l.txt:2: column 1: value "9": invalid input: node outside 0…5 (base 0)`},
+		{name: "malformed label line", labs: "0,1\n4,0,7\n", k: 2, wantErr: "dataset: l.txt:2: invalid input: 3 fields, want 2 as on the first data line"},
+		{name: "unknown label node name", labs: "name,label\na,0\nz,1\n", k: 2, wantErr: `dataset: l.txt:3: column 1: value "z": invalid input: unknown node name`},
 		{name: "k unknown", labs: "0,7\n", k: 0, wantLabels: constraint.Labels{7, -1, -1, -1, -1, -1}},
 		// Pairs that contradict the partial labels are conflicts too (they
 		// went to the method, which failed far from the cause or used
@@ -468,6 +474,9 @@ func TestSupervision(t *testing.T) {
 			}
 			if tc.wantSentinl != nil && !errors.Is(err, tc.wantSentinl) {
 				t.Errorf("err = %v does not wrap %v", err, tc.wantSentinl)
+			}
+			if tc.wantSentinl != ErrTooManyClasses && errors.Is(err, ErrTooManyClasses) {
+				t.Errorf("err = %v wraps %v", err, ErrTooManyClasses)
 			}
 			if err != nil {
 				return

@@ -18,6 +18,14 @@ var (
 	ErrNoBipartite = errors.New("input: the method needs a bipartite matrix")
 )
 
+// ErrTooManyClasses is wrapped by the error of ReadPartialLabels (and so
+// of Supervision.AddTo) for labels that name more classes than the k
+// clusters asked for: the file and k, each valid alone, do not go
+// together, and a front end can say so as it says that k exceeds the
+// nodes. Its text does not show in the error's. Other errors of the file
+// (a malformed line, a node out of range) do not wrap it.
+var ErrTooManyClasses = errors.New("input: the labels name more classes than k")
+
 // lackError is an error whose message is msg, wrapping a sentinel that
 // does not show in the message.
 type lackError struct {

@@ -52,7 +52,8 @@ type Added struct {
 
 // AddTo reads the files of s into p for the data d: p.Constraints and
 // p.Labels on p.Graph's nodes, the partial labels matched against d's node
-// names and checked against p.K. Errors name the file, and the line, node
+// names and checked against p.K (more classes than p.K: an error wrapping
+// ErrTooManyClasses). Errors name the file, and the line, node
 // and value when there is one; a conflict refused by s.Conflicts wraps
 // constraint.ErrConflict and names the lines of the pairs in conflict
 // (after the vote filter, their order in the file). Under the Reject
@@ -262,9 +263,9 @@ func ReadPartialLabelsFile(ctx context.Context, path string, n, k int, names []s
 // have none); −1, ? or an empty field for an unknown class — and refuses
 // labels that name more classes than the k clusters asked for (k ≤ 0: not
 // known yet): integer classes must be 0…k−1 and class names number at most
-// k. Errors name the file and the line, node and value at fault. Cost
-// O(size of r + n). ctx is checked while r is read; a cancelled read
-// returns ctx's error, wrapped.
+// k; that error wraps ErrTooManyClasses. Errors name the file and the
+// line, node and value at fault. Cost O(size of r + n). ctx is checked
+// while r is read; a cancelled read returns ctx's error, wrapped.
 func ReadPartialLabels(ctx context.Context, r io.Reader, name string, n, k int, names []string) (constraint.Labels, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("%s: %d nodes: want n ≥ 0 (0: as many as the file says)", name, n)
@@ -280,7 +281,8 @@ func ReadPartialLabels(ctx context.Context, r io.Reader, name string, n, k int, 
 }
 
 // checkClasses refuses labels d with more classes than k (k ≤ 0: any),
-// naming the file and the first node out of range.
+// naming the file and the first node out of range, with an error wrapping
+// ErrTooManyClasses.
 func checkClasses(path string, d *dataset.NodeLabels, k int, names []string) error {
 	if k <= 0 {
 		return nil
@@ -294,9 +296,9 @@ func checkClasses(path string, d *dataset.NodeLabels, k int, names []string) err
 			node = fmt.Sprintf("node %q", names[i])
 		}
 		if d.ClassNames != nil {
-			return fmt.Errorf("%s: %d classes (%s) for -k %d: %s has class %q", path, len(d.ClassNames), strings.Join(d.ClassNames, ", "), k, node, d.ClassNames[c])
+			return &lackError{fmt.Sprintf("%s: %d classes (%s) for -k %d: %s has class %q", path, len(d.ClassNames), strings.Join(d.ClassNames, ", "), k, node, d.ClassNames[c]), ErrTooManyClasses}
 		}
-		return fmt.Errorf("%s: %s has label %d, want 0…%d for -k %d (or -1, ? or empty when unknown)", path, node, c, k-1, k)
+		return &lackError{fmt.Sprintf("%s: %s has label %d, want 0…%d for -k %d (or -1, ? or empty when unknown)", path, node, c, k-1, k), ErrTooManyClasses}
 	}
 	return nil
 }

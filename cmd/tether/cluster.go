@@ -466,9 +466,15 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		added, err = sup.AddTo(ctx, p, l.Data)
 		return err
 	})
-	if errors.Is(err, constraint.ErrConflict) {
+	switch {
+	case errors.Is(err, constraint.ErrConflict):
 		return fmt.Errorf("%w (use -conflicts drop-cl or soft to proceed)", err)
-	} else if err != nil {
+	case errors.Is(err, input.ErrTooManyClasses):
+		// -partial-labels naming more classes than -k: the flag and the
+		// file do not go together, as -k above the nodes (checkK). Other
+		// errors of the file (a bad line or node) are the data's.
+		return usagef("cluster", "%v", err)
+	case err != nil:
 		return err
 	}
 	if added.RepeatNote != "" {
@@ -540,7 +546,8 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 // only"). A -k the user gave that is invalid for this input is a mistake
 // on the command line, as -method cpca on a graph is. k = 0 is the
 // caller's check; fewer classes in -truth or -partial-labels than k is no
-// error. Cost O(1).
+// error, more in -truth neither, and more in -partial-labels is a usage
+// error found when the file is read (input.ErrTooManyClasses). Cost O(1).
 func checkK(meth cluster.Method, k int, d *input.Data) error {
 	if k <= 0 {
 		return nil

@@ -39,7 +39,8 @@ var errInterrupted = errors.New("interrupted")
 // exitCode prints err and returns the process's exit status: 0 on success
 // (or -h), 2 for a usage error (errUsage: a flag or argument the command
 // cannot parse or use, a value the user gave that is invalid for this
-// input, such as -k above the number of nodes), 130 when interrupted
+// input, such as -k above the number of nodes or below the classes of
+// -partial-labels), 130 when interrupted
 // (whatever the command returned: a command that finished its write after
 // the signal has still been interrupted), 1 otherwise (unreadable or
 // invalid data, a numerical failure). tether help says the same.
@@ -80,7 +81,8 @@ func untilDone(ctx context.Context, f func() error) error {
 // errUsage marks command-line mistakes (exit status 2): flags that do not
 // parse or do not go together, and values the user gave that are invalid
 // for the input (-k 0 for a method that does not estimate k, -k above the
-// number of nodes, a generator's parameters out of range).
+// number of nodes or below the classes of -partial-labels, a generator's
+// parameters out of range).
 var errUsage = errors.New("usage")
 
 // usagef returns a usage error with the message of format and args, after
@@ -211,7 +213,7 @@ func (m *Main) usage() {
 		fmt.Fprintf(m.Stderr, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(m.Stderr, "\nRun \"tether <command> -h\" for the flags of a command.")
-	fmt.Fprintln(m.Stderr, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes), 130 when\ninterrupted, 1 for any other failure (unreadable or invalid data, a numerical failure).")
+	fmt.Fprintln(m.Stderr, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 1 for any other failure (unreadable\nor invalid data, a numerical failure).")
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

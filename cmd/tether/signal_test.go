@@ -366,6 +366,51 @@ func TestKOutsideTheInputIsUsage(t *testing.T) {
 	}
 }
 
+// TestPartialLabelsAboveKIsUsage: -partial-labels naming more classes than
+// -k is a usage error (exit status 2) with the reader's message, as -k
+// above the number of nodes is (it was exit status 1); a labels file bad
+// on its own (a malformed line, a node outside the input) is still an
+// error of the data (exit status 1).
+func TestPartialLabelsAboveKIsUsage(t *testing.T) {
+	// Six points in three pairs.
+	table := writeTemp(t, "data.csv", "1,2\n1.1,2.1\n5,5\n5.2,5.1\n9,9\n9.1,9.2\n")
+	for _, tc := range []struct {
+		name   string
+		labels string // the -partial-labels file
+		args   []string
+		want   string // the whole message, %s the labels file
+		code   int
+	}{
+		{"integer class above k", "0,0\n1,1\n2,2\n4,2\n", []string{"-method", "labelprop", "-k", "2"},
+			"usage: cluster: %s: node 2 has label 2, want 0…1 for -k 2 (or -1, ? or empty when unknown)", 2},
+		{"integer class above k, default method", "0\n1\n2\n-1\n-1\n-1\n", []string{"-k", "2"},
+			"usage: cluster: %s: node 2 has label 2, want 0…1 for -k 2 (or -1, ? or empty when unknown)", 2},
+		{"more class names than k", "0,a\n2,b\n4,c\n", []string{"-method", "labelprop", "-k", "2"},
+			`usage: cluster: %s: 3 classes (a, b, c) for -k 2: node 4 has class "c"`, 2},
+		{"malformed line", "0,0\n2,1,7\n", []string{"-method", "labelprop", "-k", "2"},
+			"dataset: %s:2: invalid input: 3 fields, want 2 as on the first data line", 1},
+		{"node outside the input", "0,0\n9,1\n", []string{"-method", "labelprop", "-k", "2"},
+			`dataset: %s:2: column 1: value "9": invalid input: node outside 0…5 (base 0)`, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			labels := writeTemp(t, "partial.txt", tc.labels)
+			want := fmt.Sprintf(tc.want, labels)
+			args := append([]string{"cluster", "-quiet", "-input", table, "-partial-labels", labels, "-o", filepath.Join(t.TempDir(), "out")}, tc.args...)
+			_, _, err := run(t, args...)
+			if err == nil {
+				t.Fatalf("no error, want %q", want)
+			}
+			if err.Error() != want || errors.Is(err, errUsage) != (tc.code == 2) {
+				t.Errorf("error %q (usage error: %v), want %q (usage error: %v)", err, errors.Is(err, errUsage), want, tc.code == 2)
+			}
+			var printed bytes.Buffer
+			if code := exitCode(context.Background(), err, &printed); code != tc.code || printed.String() != "tether: "+want+"\n" {
+				t.Errorf("exit status %d, printed %q; want %d and %q", code, printed.String(), tc.code, "tether: "+want+"\n")
+			}
+		})
+	}
+}
+
 // -noise -3 is refused (it used to be replaced by the default); -1 still
 // means the generator's default.
 func TestGenNegativeNoise(t *testing.T) {
