@@ -84,7 +84,7 @@ func (g *Graph) NNZ() int { return len(g.idx) }
 // costs O(1).
 func (g *Graph) Row(i int) (idx []int32, w []float64) {
 	if uint(i) >= uint(g.n) {
-		panic(nodeOutside{"Row", i, g.n})
+		panic(nodeOutside{"Row", i, g.n, false})
 	}
 	a, b := g.ptr[i], g.ptr[i+1]
 	return g.idx[a:b], g.w[a:b]
@@ -95,23 +95,28 @@ func (g *Graph) Row(i int) (idx []int32, w []float64) {
 // graph with 5 nodes, want 0 ≤ i < 5"). It costs O(1).
 func (g *Graph) Degree(i int) float64 {
 	if uint(i) >= uint(g.n) {
-		panic(nodeOutside{"Degree", i, g.n})
+		panic(nodeOutside{"Degree", i, g.n, false})
 	}
 	return g.deg[i]
 }
 
-// nodeOutside is the value Row and Degree panic with for a node outside
-// [0, n): its Error method gives the message, which the runtime prints
-// and fmt.Sprint of the recovered value gives. A value rather than a
-// formatted string keeps the check cheap enough for the two accessors,
-// called in inner loops, to be inlined.
+// nodeOutside is the value Row and Degree (and Neighbors.Row) panic with
+// for a node outside [0, n): its Error method gives the message, which
+// the runtime prints and fmt.Sprint of the recovered value gives. A value
+// rather than a formatted string keeps the check cheap enough for the
+// accessors, called in inner loops, to be inlined.
 type nodeOutside struct {
 	method string
 	i, n   int
+	points bool // the n are the points of a Neighbors, not a Graph's nodes
 }
 
 func (e nodeOutside) Error() string {
-	return fmt.Sprintf("graph: %s(%d) of a graph with %d nodes, want 0 ≤ i < %d", e.method, e.i, e.n, e.n)
+	of := fmt.Sprintf("a graph with %d nodes", e.n)
+	if e.points {
+		of = fmt.Sprintf("the neighbour lists of %d points", e.n)
+	}
+	return fmt.Sprintf("graph: %s(%d) of %s, want 0 ≤ i < %d", e.method, e.i, of, e.n)
 }
 
 // Degrees returns a new slice holding the degrees d = W·1.

@@ -56,8 +56,14 @@ func (nb *Neighbors) N() int {
 }
 
 // Row returns the neighbours of point i and their squared distances. The
-// slices alias nb's storage.
+// slices alias nb's storage. A point outside [0, N()) is a programming
+// error: it panics naming the method, i and N() ("graph: Neighbors.Row(7)
+// of the neighbour lists of 5 points, want 0 ≤ i < 5"), as Graph.Row does;
+// with K = 0 there is no point. It costs O(1).
 func (nb *Neighbors) Row(i int) (idx []int32, dist2 []float64) {
+	if n := nb.N(); uint(i) >= uint(n) {
+		panic(nodeOutside{"Neighbors.Row", i, n, true})
+	}
 	a, b := i*nb.K, (i+1)*nb.K
 	return nb.Index[a:b], nb.Dist2[a:b]
 }

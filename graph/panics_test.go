@@ -108,7 +108,8 @@ func TestRecallPanics(t *testing.T) {
 
 // TestNodeOutsidePanics: the accessors of one node panic for a node outside
 // [0, n) with a message naming the method, the node and the range, not
-// Go's bare "index out of range" (Degree, Row, and Weight for i did).
+// Go's bare "index out of range" (Degree, Row, and Weight for i did, and
+// Neighbors.Row).
 func TestNodeOutsidePanics(t *testing.T) {
 	// A path 0 – 1 – 2 – 3 – 4 of unit weights.
 	g, err := FromEdges(5, []Edge{{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1}})
@@ -116,6 +117,9 @@ func TestNodeOutsidePanics(t *testing.T) {
 		t.Fatal(err)
 	}
 	var zero Graph
+	// The 2 nearest neighbours of 3 points.
+	nb := &Neighbors{K: 2, Index: []int32{1, 2, 0, 2, 0, 1}, Dist2: []float64{1, 4, 1, 2, 2, 4}}
+	var noLists Neighbors
 	for _, c := range []struct {
 		name string
 		f    func()
@@ -134,6 +138,11 @@ func TestNodeOutsidePanics(t *testing.T) {
 		{"Weight, i at n", func() { g.Weight(5, 0) }, "graph: Weight(5, 0) of a graph with 5 nodes, want 0 ≤ i, j < 5"},
 		{"Weight, i negative", func() { g.Weight(-1, 2) }, "graph: Weight(-1, 2) of a graph with 5 nodes, want 0 ≤ i, j < 5"},
 		{"Weight, j above", func() { g.Weight(0, 7) }, "graph: Weight(0, 7) of a graph with 5 nodes, want 0 ≤ i, j < 5"},
+		{"Neighbors.Row in range", func() { nb.Row(2) }, ""},
+		{"Neighbors.Row at n", func() { nb.Row(3) }, "graph: Neighbors.Row(3) of the neighbour lists of 3 points, want 0 ≤ i < 3"},
+		{"Neighbors.Row above", func() { nb.Row(9) }, "graph: Neighbors.Row(9) of the neighbour lists of 3 points, want 0 ≤ i < 3"},
+		{"Neighbors.Row negative", func() { nb.Row(-1) }, "graph: Neighbors.Row(-1) of the neighbour lists of 3 points, want 0 ≤ i < 3"},
+		{"Neighbors.Row of no lists", func() { noLists.Row(0) }, "graph: Neighbors.Row(0) of the neighbour lists of 0 points, want 0 ≤ i < 0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := testpanic.Message(c.f); got != c.want {
