@@ -257,9 +257,9 @@ type Method interface {
 	Uses() Uses
 	// Partition computes the partition of a Problem that Run has checked
 	// against Uses, with non-nil Settings. It returns an error wrapping
-	// ErrInvalid for a knob out of range or a problem the method cannot
-	// solve, and one wrapping ctx.Err() when cancelled. Use Run instead of
-	// calling it.
+	// ErrInvalid for a nil ctx (that of Run, checked first), a knob out of
+	// range or a problem the method cannot solve, and one wrapping
+	// ctx.Err() when cancelled. Use Run instead of calling it.
 	Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error)
 }
 

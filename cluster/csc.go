@@ -156,6 +156,9 @@ func (m *signedCSR) addMulTo(dst, x *mat.Dense) {
 // pairs of p.Labels. Without constraints it is NJW without row
 // normalization on γW, i.e. on W.
 func (c CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	gamma := c.Gamma
 	if gamma == 0 {
 		gamma = 0.5

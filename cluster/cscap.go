@@ -187,6 +187,9 @@ func (CSCAP) Uses() Uses { return Uses{Supervision: Pairs} }
 // pairs of p.Labels. It returns an error wrapping ErrInvalid for an
 // ill-posed problem or when the dense work would exceed MaxBytes.
 func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	epsM, epsC := c.EpsML, c.EpsCL
 	if epsM == 0 {
 		epsM = 1

@@ -174,6 +174,9 @@ const cspFeasTol = 1e-6
 // Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels.
 func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	frac := c.AlphaFraction
 	if frac == 0 {
 		frac = 0.5

@@ -67,6 +67,9 @@ func (CVQE) Uses() Uses { return Uses{Input: FeatureInput, Supervision: Pairs, M
 
 // Partition clusters the rows of p.Features into p.K clusters.
 func (c CVQE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	const name = "cvqe"
 	if c.MaxIter < 0 {
 		return nil, fmt.Errorf("%w: %s: MaxIter = %d, want ≥ 0", ErrInvalid, name, c.MaxIter)

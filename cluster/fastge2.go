@@ -57,6 +57,9 @@ func (FastGE2) Uses() Uses { return Uses{Supervision: Pairs | LabelSet, Core: tr
 // p.Constraints. Errors wrap ErrInvalid for an ill-posed problem or no
 // cannot-link, graph.ErrIsolated for a node of degree 0.
 func (f FastGE2) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	return fastGE2{name: "fast-ge2", mu: f.Mu}.cluster(ctx, p, s)
 }
 
@@ -126,6 +129,9 @@ func (FastGE2BH) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
 
 // Partition partitions p.Graph into p.K clusters; errors as FastGE2.Partition.
 func (f FastGE2BH) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if f.Variant < BetheLN || f.Variant > BetheBoth {
 		return nil, fmt.Errorf("%w: fast-ge2-bh: unknown variant %d", ErrInvalid, int(f.Variant))
 	}

@@ -328,6 +328,9 @@ func (f FGPWC) wholeGraph() bool { return f.Basis != nil }
 // for a bad knob or a problem FGPWC cannot solve (M ≥ n, an isolated
 // node), and ctx.Err() on cancellation.
 func (f FGPWC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	cfg, err := f.withDefaults()
 	if err != nil {
 		return nil, err

@@ -43,6 +43,9 @@ type sweep struct {
 
 // Partition partitions p.Graph. (Run warns about supervision, which it ignores.)
 func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	alpha := h.Alpha
 	if alpha == 0 {
 		alpha = 0.5

@@ -75,6 +75,9 @@ func (LabelProp) Uses() Uses { return Uses{Supervision: LabelSet} }
 
 // Partition classifies the unlabelled nodes of p.Graph into p.K classes.
 func (lp LabelProp) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if lp.Strict {
 		return lp.strict(ctx, p, s)
 	}

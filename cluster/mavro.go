@@ -98,6 +98,9 @@ func (MAVRO) Uses() Uses { return Uses{Supervision: LabelSet, MinK: 2, MaxK: 2} 
 
 // Partition splits p.Graph in two.
 func (m MAVRO) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if p.K != 2 {
 		return nil, fmt.Errorf("%w: mavro is the 2-cluster method (seed 000 Alg. 6), k = %d: use mavro-k or noa-ssc", ErrInvalid, p.K)
 	}
@@ -214,6 +217,9 @@ func (MavroK) Uses() Uses { return Uses{Supervision: LabelSet} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MavroK) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if m.Strict {
 		return m.strict(ctx, p, s)
 	}

@@ -12,7 +12,9 @@ import (
 
 // TestNilContext: every exported entry point of the package that takes a
 // context returns an error wrapping ErrInvalid that names the nil context,
-// instead of panicking (Run(nil, …) panicked in ctx.Err()).
+// instead of panicking (Run(nil, …) panicked in ctx.Err(), and so did the
+// Partition method of every registered method). The methods come from the
+// registry, so that one added without the check fails here.
 func TestNilContext(t *testing.T) {
 	var nilCtx context.Context // nil; a variable, as staticcheck flags the literal (SA1012)
 	g, _ := roMoons(t, 20, 1)
@@ -33,10 +35,11 @@ func TestNilContext(t *testing.T) {
 	}
 	x, truth := toyPairs(t, 5, 0.2, 1)
 	online := NewOPPLCOnline(3)
-	for _, tc := range []struct {
+	type call struct {
 		name string
 		call func() error
-	}{
+	}
+	calls := []call{
 		{"Run", func() error { _, err := Run(nilCtx, NJW{}, p, nil); return err }},
 		{"Run, k = 1", func() error { _, err := Run(nilCtx, NJW{}, &Problem{Graph: g, K: 1}, nil); return err }},
 		{"FGPWC.Embed", func() error { _, err := f.Embed(nilCtx, g, nil); return err }},
@@ -55,7 +58,14 @@ func TestNilContext(t *testing.T) {
 		}},
 		{"OPPLCOnline.Predict", func() error { _, err := online.Predict(nilCtx, x, nil); return err }},
 		{"OPPLCOnline.Learn", func() error { _, err := online.Learn(nilCtx, x, nil, truth); return err }},
-	} {
+	}
+	// Partition is documented for problems Run has checked, with non-nil
+	// Settings; the nil context comes before the method reads either.
+	for _, info := range Methods() {
+		m := info.New()
+		calls = append(calls, call{info.Name + " Partition", func() error { _, err := m.Partition(nilCtx, p, &Settings{}); return err }})
+	}
+	for _, tc := range calls {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
 			if msg := testpanic.Message(func() { err = tc.call() }); msg != "" {

@@ -73,6 +73,9 @@ func (NOASSC) Uses() Uses { return Uses{Supervision: LabelSet} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m NOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	return m.cluster(ctx, p, s, "noa-ssc")
 }
 

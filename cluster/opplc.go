@@ -130,6 +130,9 @@ const opplcCheckEvery = 1 << 12
 
 // Partition runs Alg. 17 on p.Graph in index order.
 func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if !(o.Theta >= 0 && o.Theta < 1) {
 		return nil, fmt.Errorf("%w: opplc: θ = %v, want 0 ≤ θ < 1", ErrInvalid, o.Theta)
 	}

@@ -197,6 +197,9 @@ func (m PLMeans) params() (plParams, error) {
 
 // Partition clusters p.Features (PLFeatures) or p.Graph, finding k.
 func (m PLMeans) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	par, err := m.params()
 	if err != nil {
 		return nil, err

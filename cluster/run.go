@@ -84,9 +84,10 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 }
 
 // nilContext returns an error wrapping ErrInvalid when ctx is nil, which
-// the context package forbids and on which ctx.Err() panics. Run and every
-// other exported entry point of the package that takes a context call it
-// first. Cost O(1).
+// the context package forbids and on which ctx.Err() panics. Run, the
+// Partition method of every registered method and every other exported
+// entry point of the package that takes a context call it first
+// (TestNilContext checks the registry's methods). Cost O(1).
 func nilContext(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("%w: nil context (pass context.Background() or context.TODO())", ErrInvalid)

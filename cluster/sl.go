@@ -56,6 +56,9 @@ func (SpectralLearning) Uses() Uses { return Uses{Supervision: Pairs, Core: true
 
 // Partition partitions p.Graph into p.K clusters.
 func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	wml := m.MustLinkWeight
 	if wml == 0 {
 		wml = 1

@@ -30,6 +30,9 @@ func (NJW) Uses() Uses { return Uses{} }
 
 // Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (NJW) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	return spectral(ctx, p, s, graph.Symmetric, true, false)
 }
 
@@ -47,6 +50,9 @@ func (ShiMalik) Uses() Uses { return Uses{} }
 
 // Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (ShiMalik) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	return spectral(ctx, p, s, graph.Symmetric, false, true)
 }
 
@@ -78,6 +84,9 @@ func (Unnormalized) Uses() Uses { return Uses{} }
 
 // Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (u Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	if !u.CommuteTime {
 		return spectral(ctx, p, s, graph.Unnormalized, false, false)
 	}
@@ -174,6 +183,9 @@ func (BetheHessian) Uses() Uses { return Uses{EstimatesK: true} }
 
 // Partition partitions p.Graph. (Run warns about supervision, which it ignores.)
 func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
 	g := p.Graph
 	if b.Rule < BetheRuleMean || b.Rule > BetheRuleZeta {
 		return nil, fmt.Errorf("%w: bethe: unknown Rule %d", ErrInvalid, int(b.Rule))
