@@ -1,6 +1,7 @@
 package input
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -34,6 +35,11 @@ type Supervision struct {
 	Vote bool
 	// Labels is a partial labels file (ReadPartialLabels), "" for none.
 	Labels string
+	// ReadFile, if not nil, reads the files instead of the local file
+	// system (an object store, say): it returns a file's whole content,
+	// and its errors, which should name the file, are returned as they
+	// are. nil reads local files.
+	ReadFile func(ctx context.Context, name string) ([]byte, error)
 }
 
 // Added says what Supervision.AddTo read.
@@ -83,7 +89,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		if s.Vote {
 			policy = constraint.Soft
 		}
-		f, err := readConstraints(ctx, s.Constraints, n, policy, d.Names)
+		f, err := s.readConstraints(ctx, n, policy, d.Names)
 		if err != nil {
 			return a, err
 		}
@@ -105,7 +111,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		}
 	}
 	if s.Labels != "" {
-		l, err := ReadPartialLabelsFile(ctx, s.Labels, n, p.K, d.Names)
+		l, err := s.readPartialLabels(ctx, n, p.K, d.Names)
 		if err != nil {
 			return a, err
 		}
@@ -176,20 +182,45 @@ func labelConflict(set *constraint.Set, lines []int, node func(int) string, cons
 	return nil
 }
 
-// readConstraints reads the constraints file at path on n nodes under
-// policy (constraint.ReadContext: errors name path and line). When the data
-// names its nodes (names not nil), the file may name them too
-// (constraint.ReadOptions.AutoNames: its first constraint decides).
-func readConstraints(ctx context.Context, path string, n int, policy constraint.Policy, names []string) (*constraint.File, error) {
-	f, err := inputfile.Open(ctx, path)
-	if err != nil {
-		return nil, fmt.Errorf("constraint: %w", err)
+// readConstraints reads the constraints file s.Constraints on n nodes
+// under policy (constraint.ReadContext: errors name the file and line),
+// through s.ReadFile when it is set. When the data names its nodes (names
+// not nil), the file may name them too (constraint.ReadOptions.AutoNames:
+// its first constraint decides).
+func (s Supervision) readConstraints(ctx context.Context, n int, policy constraint.Policy, names []string) (*constraint.File, error) {
+	path := s.Constraints
+	var r io.Reader
+	if s.ReadFile != nil {
+		b, err := s.ReadFile(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		r = bytes.NewReader(b)
+	} else {
+		f, err := inputfile.Open(ctx, path)
+		if err != nil {
+			return nil, fmt.Errorf("constraint: %w", err)
+		}
+		defer f.Close()
+		r = f
 	}
-	defer f.Close()
 	if len(names) != n {
 		names = nil
 	}
-	return constraint.ReadContext(ctx, f, &constraint.ReadOptions{N: n, File: path, Policy: policy, Names: names, AutoNames: names != nil})
+	return constraint.ReadContext(ctx, r, &constraint.ReadOptions{N: n, File: path, Policy: policy, Names: names, AutoNames: names != nil})
+}
+
+// readPartialLabels reads the partial labels file s.Labels as
+// ReadPartialLabelsFile does, through s.ReadFile when it is set.
+func (s Supervision) readPartialLabels(ctx context.Context, n, k int, names []string) (constraint.Labels, error) {
+	if s.ReadFile == nil {
+		return ReadPartialLabelsFile(ctx, s.Labels, n, k, names)
+	}
+	b, err := s.ReadFile(ctx, s.Labels)
+	if err != nil {
+		return nil, err
+	}
+	return ReadPartialLabels(ctx, bytes.NewReader(b), s.Labels, n, k, names)
 }
 
 // repeatNote returns the number of identical repeats (pairs given again
