@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/tether-sc/tether/internal/atomicfile"
@@ -32,8 +31,9 @@ func (r *Result) JSON() (string, error) {
 	return string(b), err
 }
 
-// LabelsPath is where a batch writes the labels of job id under dir.
-func LabelsPath(dir, id string) string { return filepath.Join(dir, id+".labels") }
+// LabelsPath is where a batch writes the labels of job id under dir
+// (Join: dir may have a scheme, "gs://b/out" gives "gs://b/out/ID.labels").
+func LabelsPath(dir, id string) string { return Join(dir, id+".labels") }
 
 // SaveLabels writes r's labels to LabelsPath(dir, r.ID) atomically (a
 // cancelled or failed write leaves no partial file). A failed job has no
@@ -41,6 +41,18 @@ func LabelsPath(dir, id string) string { return filepath.Join(dir, id+".labels")
 // the same id left in dir, so that a rerun into the same folder never
 // shows labels next to a result line that says the job failed.
 func SaveLabels(ctx context.Context, dir string, r *Result) error {
+	return SaveLabelsFiles(ctx, nil, dir, r)
+}
+
+// SaveLabelsFiles is SaveLabels, writing or removing the labels file
+// through files (Files.WriteFile, Files.Remove) when dir has a scheme; a
+// local dir is written as SaveLabels writes it, and a nil files refuses a
+// dir with a scheme. Cost: the write (on an object store, plus a copy of
+// the temporary object), or one removal.
+func SaveLabelsFiles(ctx context.Context, files Files, dir string, r *Result) error {
+	if Scheme(dir) != "" {
+		return saveLabels(ctx, files, dir, r)
+	}
 	if r.Error != "" {
 		if checkID(r.ID) != nil {
 			// A malformed line's id (if any) is not a valid one: it names
@@ -55,6 +67,27 @@ func SaveLabels(ctx context.Context, dir string, r *Result) error {
 	}
 	if err := atomicfile.Write(ctx, LabelsPath(dir, r.ID), r.WriteLabels); err != nil {
 		return fmt.Errorf("job %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+// saveLabels is SaveLabelsFiles for a dir with a scheme.
+func saveLabels(ctx context.Context, files Files, dir string, r *Result) error {
+	if r.Error != "" && checkID(r.ID) != nil {
+		return nil // as SaveLabels: no labels file of dir is named
+	}
+	path := LabelsPath(dir, r.ID)
+	if files == nil {
+		return fmt.Errorf("job %s: labels %s: %w: no Files to write it with (SaveLabelsFiles takes one)", r.ID, path, ErrScheme)
+	}
+	if r.Error != "" {
+		if err := files.Remove(ctx, path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("job %s: removing the labels of an earlier run, %s: %w", r.ID, path, err)
+		}
+		return nil
+	}
+	if err := files.WriteFile(ctx, path, r.WriteLabels); err != nil {
+		return fmt.Errorf("job %s: labels %s: %w", r.ID, path, err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -52,14 +53,26 @@ type Result struct {
 // labels and figures (timings aside). Cost: reading plus graph
 // construction plus the method's own cost (cluster.Run).
 func Run(ctx context.Context, s Spec, root string) *Result {
+	return RunFiles(ctx, s, root, nil)
+}
+
+// RunFiles is Run, reading the files whose paths (after Join(root, path))
+// have a scheme through files: the input table, the graph, the
+// constraints and the partial labels. Local paths are read as Run reads
+// them. A nil files refuses paths with a scheme. A folder of images
+// (Input) and a catalog dataset (Dataset, DataRoot) are read from local
+// folders only: a path with a scheme there is an error naming the job,
+// the field and the path. Cost: Run's, plus holding each file read
+// through files in memory while it is parsed.
+func RunFiles(ctx context.Context, s Spec, root string, files Files) *Result {
 	res := &Result{ID: s.ID, Method: s.methodName()}
-	if err := run(ctx, &s, root, res); err != nil {
+	if err := run(ctx, &s, root, files, res); err != nil {
 		*res = Result{ID: s.ID, Method: s.methodName(), Error: err.Error()}
 	}
 	return res
 }
 
-func run(ctx context.Context, s *Spec, root string, res *Result) error {
+func run(ctx context.Context, s *Spec, root string, files Files, res *Result) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
@@ -71,7 +84,7 @@ func run(ctx context.Context, s *Spec, root string, res *Result) error {
 		return err
 	}
 	t0 := time.Now()
-	d, err := load(ctx, s, root)
+	d, err := load(ctx, s, root, files)
 	if err != nil {
 		return err
 	}
@@ -98,7 +111,21 @@ func run(ctx context.Context, s *Spec, root string, res *Result) error {
 	}
 	// Constraint files are kept as read (the Soft policy): noisy sets are
 	// legitimate input for the methods that treat constraints as soft.
-	sup := input.Supervision{Constraints: resolve(root, s.Constraints), Conflicts: constraint.Soft, Labels: resolve(root, s.Labels)}
+	sup := input.Supervision{Constraints: Join(root, s.Constraints), Conflicts: constraint.Soft, Labels: Join(root, s.Labels)}
+	if Scheme(sup.Constraints) != "" || Scheme(sup.Labels) != "" {
+		// A local file beside one with a scheme is read whole too.
+		fields := map[string]string{sup.Constraints: "constraints", sup.Labels: "labels"}
+		sup.ReadFile = func(ctx context.Context, name string) ([]byte, error) {
+			if Scheme(name) == "" {
+				b, err := os.ReadFile(name)
+				if err != nil {
+					return nil, fmt.Errorf("job %s: %s: %w", s.ID, fields[name], err)
+				}
+				return b, nil
+			}
+			return readFile(ctx, files, s.ID, fields[name], name)
+		}
+	}
 	if _, err := sup.AddTo(ctx, p, d); err != nil {
 		return err
 	}
@@ -140,19 +167,40 @@ func run(ctx context.Context, s *Spec, root string, res *Result) error {
 
 // load reads or generates the data of s with package input, the loader of
 // tether cluster and tether serve: the same file gives the same data,
-// warnings and errors.
-func load(ctx context.Context, s *Spec, root string) (*input.Data, error) {
+// warnings and errors. Paths with a scheme are read through files, whose
+// content goes to the same parsers.
+func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, error) {
 	switch {
 	case s.Input != "":
-		return input.ReadTableFile(ctx, resolve(root, s.Input), dataset.Options{LabelColumn: s.Label})
-	case s.Graph != "":
-		return input.ReadGraphFile(ctx, resolve(root, s.Graph), dataset.GraphOptions{})
-	case s.Dataset != "":
-		dr := s.DataRoot
-		if dr == "" {
-			dr = catalog.DefaultRoot()
+		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label}
+		if Scheme(path) == "" {
+			return input.ReadTableFile(ctx, path, opt)
 		}
-		return input.ReadCatalogContext(ctx, s.Dataset, resolve(root, dr))
+		b, err := readFile(ctx, files, s.ID, "input", path)
+		if err != nil {
+			return nil, err
+		}
+		return input.ReadTable(ctx, b, path, opt)
+	case s.Graph != "":
+		path := Join(root, s.Graph)
+		if Scheme(path) == "" {
+			return input.ReadGraphFile(ctx, path, dataset.GraphOptions{})
+		}
+		b, err := readFile(ctx, files, s.ID, "graph", path)
+		if err != nil {
+			return nil, err
+		}
+		return input.ReadGraph(ctx, b, path, dataset.GraphOptions{})
+	case s.Dataset != "":
+		field, dr := "data_root", s.DataRoot
+		if dr == "" {
+			field, dr = "data_root (default "+catalog.DefaultRoot()+")", catalog.DefaultRoot()
+		}
+		dr = Join(root, dr)
+		if Scheme(dr) != "" {
+			return nil, fmt.Errorf("job %s: %s %s: %w: a catalog dataset is read from a local folder (give an absolute local data_root)", s.ID, field, dr, ErrScheme)
+		}
+		return input.ReadCatalogContext(ctx, s.Dataset, dr)
 	default:
 		g, p, err := input.GenParams(s.Gen, s.GenParams)
 		if err != nil {
@@ -160,6 +208,19 @@ func load(ctx context.Context, s *Spec, root string) (*input.Data, error) {
 		}
 		return input.Generate(ctx, g, p, s.GenSeed)
 	}
+}
+
+// readFile reads the file path, the job's field (as the manifest spells
+// it), through files; errors name the job, the field and the path.
+func readFile(ctx context.Context, files Files, id, field, path string) ([]byte, error) {
+	if files == nil {
+		return nil, fmt.Errorf("job %s: %s %s: %w: no Files to read it with (RunFiles takes one)", id, field, path, ErrScheme)
+	}
+	b, err := files.ReadFile(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("job %s: %s %s: %w", id, field, path, err)
+	}
+	return b, nil
 }
 
 // sample draws the side information of s.Sample from the reference labels

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/tether-sc/tether/cluster"
@@ -181,14 +180,6 @@ func ReadManifest(r io.Reader, name string) ([]Spec, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return out, nil
-}
-
-// resolve returns path relative to root unless it is absolute.
-func resolve(root, path string) string {
-	if path == "" || filepath.IsAbs(path) || root == "" {
-		return path
-	}
-	return filepath.Join(root, path)
 }
 
 // methodName returns s.Method or the default (cluster.DefaultMethod).
