@@ -7,9 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	iofs "io/fs"
-	"path/filepath"
-	"strings"
+	"io"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -44,7 +42,7 @@ func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 		// textio.Write truncates the file and writes in place; an
 		// interrupted write would leave a truncated results file.
 		all := beam.GroupByKey(s, beam.AddFixedKey(s, results))
-		beam.ParDo0(s, &writeResultsFn{Filename: filepath.Join(out, ResultsFile)}, all)
+		beam.ParDo0(s, &writeResultsFn{Filename: job.Join(out, ResultsFile)}, all)
 	}
 	return results
 }
@@ -58,89 +56,40 @@ type writeResultsFn struct {
 	Filename string `json:"filename"`
 }
 
-// tempName returns the temporary file that the results file filename is
-// written to before its rename: ".NAME.tmp" in the same folder.
-func tempName(filename string) string {
-	i := strings.LastIndex(filename, "/")
-	return filename[:i+1] + "." + filename[i+1:] + ".tmp"
-}
-
-// ProcessElement writes the lines of the single group to w.Filename. It
-// creates nothing when ctx is already cancelled, checks ctx before every
-// line and before the rename, and removes the temporary file whenever it
-// does not complete: an error, a cancellation (ctx's error is returned), or
-// a panic of lines, which is how Beam's iterators report a broken stream
-// when the runner aborts the bundle (the panic goes on, to the harness).
-// Cost: one pass over the lines, O(total length).
+// ProcessElement writes the lines of the single group to w.Filename
+// (writeAtomic). It creates nothing when ctx is already cancelled, checks
+// ctx before every line and before the rename, and removes the temporary
+// file whenever it does not complete: an error, a cancellation (ctx's
+// error is returned), or a panic of lines, which is how Beam's iterators
+// report a broken stream when the runner aborts the bundle (the panic goes
+// on, to the harness). Cost: one pass over the lines, O(total length),
+// plus the rename (on an object store, a copy).
 func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*string) bool) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	fs, err := filesystem.New(ctx, w.Filename)
 	if err != nil {
-		return err
-	}
-	defer fs.Close()
-	tmp := tempName(w.Filename)
-	fd, err := fs.OpenWrite(ctx, tmp)
-	if err != nil {
 		return fmt.Errorf("writing %s: %w", w.Filename, err)
 	}
-	closed, renamed := false, false
-	defer func() {
-		// On every path but the rename, a panic included (err is not set
-		// then). The cleanup must not be refused for the cancellation it
-		// cleans up after.
-		if renamed {
-			return
+	defer fs.Close()
+	return writeAtomic(ctx, fs, w.Filename, func(fd io.Writer) error {
+		bw := bufio.NewWriterSize(fd, 1<<20)
+		var line string
+		for lines(&line) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			bw.WriteString(line)
+			if err := bw.WriteByte('\n'); err != nil { // bufio's errors are sticky: WriteString's shows here
+				return err
+			}
 		}
-		if !closed {
-			fd.Close()
-		}
-		removeFile(context.WithoutCancel(ctx), fs, tmp)
-	}()
-	bw := bufio.NewWriterSize(fd, 1<<20)
-	var line string
-	for lines(&line) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		bw.WriteString(line)
-		if err := bw.WriteByte('\n'); err != nil { // bufio's errors are sticky: WriteString's shows here
-			return fmt.Errorf("writing %s: %w", w.Filename, err)
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing %s: %w", w.Filename, err)
-	}
-	closed = true
-	if err := fd.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", w.Filename, err)
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := filesystem.Rename(ctx, fs, tmp, w.Filename); err != nil {
-		return fmt.Errorf("writing %s: %w", w.Filename, err)
-	}
-	renamed = true
-	return nil
-}
-
-// removeFile removes name from fs, or returns why it could not: fs cannot
-// remove files, or the removal failed. A missing file is no error.
-func removeFile(ctx context.Context, fs filesystem.Interface, name string) error {
-	rm, ok := fs.(filesystem.Remover)
-	if !ok {
-		return fmt.Errorf("removing %s: the file system cannot remove files", name)
-	}
-	if err := rm.Remove(ctx, name); err != nil && !errors.Is(err, iofs.ErrNotExist) {
-		return fmt.Errorf("removing %s: %w", name, err)
-	}
-	return nil
+		return bw.Flush()
+	})
 }
 
 // RemovePartial removes the temporary results file that Batch's write of
@@ -154,7 +103,7 @@ func removeFile(ctx context.Context, fs filesystem.Interface, name string) error
 // removal.
 func RemovePartial(ctx context.Context, out string) error {
 	ctx = context.WithoutCancel(ctx)
-	name := tempName(filepath.Join(out, ResultsFile))
+	name := tempName(job.Join(out, ResultsFile))
 	fs, err := filesystem.New(ctx, name)
 	if err != nil {
 		return err
@@ -240,6 +189,16 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 type runJobFn struct {
 	Root string `json:"root"`
 	Out  string `json:"out"`
+
+	files *Files // the jobs' paths with a scheme, until Teardown
+}
+
+// Teardown closes the file systems the jobs opened.
+func (f *runJobFn) Teardown() error {
+	if f.files == nil {
+		return nil
+	}
+	return f.files.Close()
 }
 
 // ProcessElement parses one manifest line, runs the job and emits its
@@ -252,15 +211,18 @@ func (f *runJobFn) ProcessElement(ctx context.Context, line string, emit func(st
 	if len(b) == 0 || b[0] == '#' {
 		return nil
 	}
+	if f.files == nil {
+		f.files = &Files{}
+	}
 	var res *job.Result
 	spec, err := job.ParseSpec(b)
 	if err != nil {
 		res = &job.Result{ID: idOf(b), Error: fmt.Sprintf("manifest line %.80q: %v", line, err)}
 	} else {
-		res = job.Run(ctx, *spec, f.Root)
+		res = job.RunFiles(ctx, *spec, f.Root, f.files)
 	}
 	if f.Out != "" {
-		if err := job.SaveLabels(ctx, f.Out, res); err != nil {
+		if err := job.SaveLabelsFiles(ctx, f.files, f.Out, res); err != nil {
 			return err
 		}
 	}
