@@ -25,13 +25,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs" // gs:// paths
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	tetherbeam "github.com/tether-sc/tether/beam"
 	"github.com/tether-sc/tether/internal/interrupt"
+	"github.com/tether-sc/tether/job"
 )
 
 func main() {
@@ -78,10 +79,14 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (cod
 		fmt.Fprintln(stderr, "tether-beam: warning:", w)
 	}
 	if root == "" {
-		root = filepath.Dir(manifest)
+		root = job.Dir(manifest)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fail(err)
+	if job.Scheme(out) == "" {
+		// An object store has no folders to create: its objects are
+		// written under out as they are.
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return fail(err)
+		}
 	}
 	defer func() {
 		if code == 0 {

@@ -9,9 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+
+	tetherbeam "github.com/tether-sc/tether/beam"
 )
 
 func TestMain(m *testing.M) {
@@ -82,5 +85,34 @@ func TestRunExitCodes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunMemfs: manifest, default root (the manifest's folder), a job's
+// graph file and -out on a file system with a scheme (memfs://, shared
+// with loopback Prism's in-process workers): the run gives 0 and writes
+// the labels and results.jsonl there, and no local folder named after
+// -out ("memfs:/cli/out" was what filepath.Join and os.MkdirAll made of
+// it).
+func TestRunMemfs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	memfs.Write("memfs://cli/data/g.txt", []byte("0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n2 3 0.1\n"))
+	memfs.Write("memfs://cli/m.jsonl", []byte(`{"id":"g","graph":"data/g.txt","k":2,"method":"njw","seed":1}`+"\n"+
+		`{"id":"missing","graph":"data/nope.txt","k":2}`+"\n"))
+	var stderr bytes.Buffer
+	if code := run(context.Background(), "memfs://cli/m.jsonl", "memfs://cli/out", "", &stderr); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	var f tetherbeam.Files
+	labels, err := f.ReadFile(context.Background(), "memfs://cli/out/g.labels")
+	if err != nil || string(labels) != "0\n0\n0\n1\n1\n1\n" {
+		t.Errorf("labels %q (%v)", labels, err)
+	}
+	res, err := f.ReadFile(context.Background(), "memfs://cli/out/results.jsonl")
+	if err != nil || !strings.Contains(string(res), `"id":"g","method":"njw","n":6`) || !strings.Contains(string(res), `"error":"job missing: graph memfs://cli/data/nope.txt: file does not exist"`) {
+		t.Errorf("results %q (%v)", res, err)
+	}
+	if ents, _ := os.ReadDir("."); len(ents) != 0 {
+		t.Errorf("the run made local files: %v", ents)
 	}
 }
