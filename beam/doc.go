@@ -14,10 +14,25 @@
 // context, a stream the runner aborted) removes its temporary file, and
 // RemovePartial removes one that a process ended mid-write left.
 //
+// Every path of a run — the manifest, the root, the jobs' input, graph,
+// constraints and partial labels files, and the output folder — may have
+// a scheme ("gs://bucket/dir", "memfs://dir"): it then goes through Beam's
+// file systems (filesystem.New; Files is job.Files on them), and relative
+// paths are joined with '/' (job.Join: root "gs://b/in" and "x.csv" give
+// "gs://b/in/x.csv"). Labels and results.jsonl are written to a temporary
+// object renamed into place (on GCS, a copy and a removal), so the
+// guarantees above hold there too. Paths without a scheme are local files,
+// read and written as before. A folder of images (a job's input) and a
+// catalog dataset (data_root) must be local. This is tested end to end
+// with Beam's in-memory file system (memfs://) on Prism; gs:// goes
+// through Beam's GCS file system, which tether-beam registers, but was
+// not run against Google Cloud Storage here.
+//
 // It runs locally on Beam's Prism runner by default (loopback, no
 // services needed); Beam's flags choose Flink, Spark or Dataflow (see the
-// README), untested here. The jobs read and write local paths, so on a
-// cluster the data and the output folder must be on storage every worker
-// mounts at the same path (gs:// is not supported). It lives in a module of its own so
-// that the core tether module keeps only gonum-class dependencies.
+// README), untested here. On a cluster, whose workers share no disk, the
+// data and the output folder go on an object store (gs://, for Dataflow)
+// or on storage every worker mounts at the same path. It lives in a
+// module of its own so that the core tether module keeps only
+// gonum-class dependencies.
 package tetherbeam

@@ -31,9 +31,11 @@ const ResultsFile = "results.jsonl"
 // Batch adds to s the transforms that run every job of the manifest file
 // (a path or glob Beam's file systems can read) and returns the
 // PCollection of result lines (JSON, one per job, in no particular order).
-// Relative paths inside the jobs are resolved against root. When out is not
-// empty, each job's labels are written to job.LabelsPath(out, id) and the
-// result lines to out/results.jsonl.
+// Relative paths inside the jobs are resolved against root (job.Join).
+// When out is not empty, each job's labels are written to
+// job.LabelsPath(out, id) and the result lines to out/results.jsonl. Any
+// of these paths may have a scheme of Beam's file systems ("gs://b/out"):
+// the jobs then read and write them through Files.
 func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 	s = s.Scope("tether.Batch")
 	lines := textio.Read(s, manifest)

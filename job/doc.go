@@ -13,4 +13,9 @@
 // distributed engine (the nested module github.com/tether-sc/tether/beam
 // runs it in an Apache Beam DoFn). A job that fails returns a Result whose
 // Error says why; it never stops the others.
+//
+// Paths are local files, or, with a scheme ("gs://bucket/x.csv"), files
+// of a store that a Files reads and writes (RunFiles, SaveLabelsFiles; the
+// beam module gives one on Beam's file systems). Join resolves a job's
+// paths against its root either way.
 package job

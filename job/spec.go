@@ -20,7 +20,8 @@ const MaxLine = 1 << 20
 
 // Spec describes one clustering job. Exactly one of Input, Graph, Dataset
 // and Gen gives the data. Relative paths are resolved against the root
-// passed to Run (the manifest's folder for a batch).
+// passed to Run (the manifest's folder for a batch) with Join; a path may
+// have a scheme ("gs://b/x.csv", read through RunFiles' Files).
 type Spec struct {
 	// ID names the job in results and output files; unique in a manifest.
 	// Letters, digits, '.', '-' and '_' only.

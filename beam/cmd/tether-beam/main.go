@@ -8,6 +8,14 @@
 // results/results.jsonl. Beam's own flags choose the runner, e.g.
 // --runner=flink --endpoint=localhost:8099 --environment_type=LOOPBACK.
 //
+// -manifest, -root (by default the manifest's folder), the jobs' files
+// and -out may be gs:// paths, or paths of any scheme registered with
+// Beam's file systems: they are read and written through them
+// (tetherbeam.Files), and no folder is created for such an -out. Beam's
+// GCS file system is registered here; it was not run against Google Cloud
+// Storage in tether's tests, which run the same code on Beam's in-memory
+// file system.
+//
 // A missing manifest, one with no jobs or an id used twice stops the run
 // before it starts (tetherbeam.CheckManifest). Ctrl-C (or SIGTERM) stops
 // it with "interrupted" and exit code 130, as tether's commands: the first
@@ -36,9 +44,9 @@ import (
 )
 
 func main() {
-	manifest := flag.String("manifest", "", "JSON Lines manifest of jobs (required)")
-	out := flag.String("out", "", "output folder for the labels files and results.jsonl (required)")
-	root := flag.String("root", "", "folder the jobs' relative paths start from (default: the manifest's folder)")
+	manifest := flag.String("manifest", "", "JSON Lines manifest of jobs, a local or gs:// path or glob (required)")
+	out := flag.String("out", "", "output folder for the labels files and results.jsonl, local or gs:// (required)")
+	root := flag.String("root", "", "folder the jobs' relative paths start from, local or gs:// (default: the manifest's folder)")
 	flag.Parse()
 	beam.Init()
 	if *manifest == "" || *out == "" {
