@@ -61,8 +61,9 @@ func Run(ctx context.Context, s Spec, root string) *Result {
 // constraints and the partial labels. Local paths are read as Run reads
 // them. A nil files refuses paths with a scheme. A folder of images
 // (Input) and a catalog dataset (Dataset, DataRoot) are read from local
-// folders only: a path with a scheme there is an error naming the job,
-// the field and the path. Cost: Run's, plus holding each file read
+// folders only. Errors about a path with a scheme (refused, missing,
+// unreadable) name the job, the field and the path, and wrap the cause
+// (ErrScheme for a refusal). Cost: Run's, plus holding each file read
 // through files in memory while it is parsed.
 func RunFiles(ctx context.Context, s Spec, root string, files Files) *Result {
 	res := &Result{ID: s.ID, Method: s.methodName()}
