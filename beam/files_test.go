@@ -51,7 +51,8 @@ func memFiles(t *testing.T, prefix string) []string {
 	return out
 }
 
-// readMem returns the content of a memfs file, or nil and an error.
+// readMem returns the content of a file with a scheme, read through
+// Files, or nil and an error.
 func readMem(name string) ([]byte, error) {
 	return (&Files{}).ReadFile(context.Background(), name)
 }
@@ -95,18 +96,40 @@ func results(t *testing.T, content []byte, root string) map[string]map[string]an
 	return got
 }
 
-// TestBatchMemfsEqualsLocal runs the same manifest on Prism twice, on
-// local files and on memfs:// (Beam's in-memory file system, shared with
-// the in-process workers of loopback Prism): manifest, data, graph,
-// constraints and partial labels files, the default root (the manifest's
-// folder) and the output folder all on memfs. The labels files are equal
-// byte for byte, the result lines apart from timings and the files' folder
-// (warnings name the file); a missing file fails its job alone, with an
-// error naming the job, the field and the path; no temporary file is
-// left.
+// store is a file system with a scheme that checkBatchEqualsLocal runs a
+// batch on.
+type store struct {
+	dir     string                       // the batch's folder there ("memfs://batch-eq")
+	put     func(name string, b []byte)  // puts a file there, not through Files
+	files   func(prefix string) []string // its files under prefix, sorted, not through Files
+	missing string                       // what its errors say of a missing file
+}
+
+// TestBatchMemfsEqualsLocal: checkBatchEqualsLocal on memfs:// (Beam's
+// in-memory file system, shared with the in-process workers of loopback
+// Prism).
 func TestBatchMemfsEqualsLocal(t *testing.T) {
+	checkBatchEqualsLocal(t, store{
+		dir:     "memfs://batch-eq",
+		put:     memfs.Write,
+		files:   func(prefix string) []string { return memFiles(t, prefix) },
+		missing: "file does not exist",
+	})
+}
+
+// checkBatchEqualsLocal runs batchManifest on Prism twice, on local files
+// and on st: manifest, data, graph, constraints and partial labels files,
+// the default root (the manifest's folder) and the output folder all on
+// st. The labels files are equal byte for byte, the result lines apart
+// from timings and the files' folder (warnings name the file); a missing
+// file fails its job alone, with an error naming the job, the field and
+// the path; the labels an earlier run left for a job that now fails are
+// removed (and removing a labels file that is not there, for the other
+// failing job, is no error); no temporary file is left.
+func checkBatchEqualsLocal(t *testing.T, st store) {
+	t.Helper()
 	dir := t.TempDir()
-	const mem = "memfs://batch-eq"
+	mem := st.dir
 	for name, c := range batchFiles {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -115,14 +138,14 @@ func TestBatchMemfsEqualsLocal(t *testing.T) {
 		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		memfs.Write(mem+"/"+name, []byte(c))
+		st.put(mem+"/"+name, []byte(c))
 	}
 	if err := os.WriteFile(filepath.Join(dir, "jobs.jsonl"), []byte(batchManifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	memfs.Write(mem+"/jobs.jsonl", []byte(batchManifest))
+	st.put(mem+"/jobs.jsonl", []byte(batchManifest))
 	// An earlier run's labels of a job that now fails: removed.
-	memfs.Write(mem+"/out/missing-input.labels", []byte("0\n"))
+	st.put(mem+"/out/missing-input.labels", []byte("0\n"))
 
 	run := func(manifest, out string) {
 		t.Helper()
@@ -145,20 +168,20 @@ func TestBatchMemfsEqualsLocal(t *testing.T) {
 	}
 	mb, err := readMem(mem + "/out/" + ResultsFile)
 	if err != nil {
-		t.Fatalf("results on memfs: %v", err)
+		t.Fatalf("results on %s: %v", mem, err)
 	}
 	want, got := results(t, lb, dir), results(t, mb, mem)
 	if len(got) != 7 {
-		t.Fatalf("%d results on memfs, want 7:\n%s", len(got), mb)
+		t.Fatalf("%d results on %s, want 7:\n%s", len(got), mem, mb)
 	}
 	for id, w := range want {
 		if g := got[id]; id != "missing-input" && id != "missing-constraints" && !reflect.DeepEqual(g, w) {
-			t.Errorf("job %s:\n memfs %v\n local %v", id, g, w)
+			t.Errorf("job %s:\n %s %v\n local %v", id, mem, g, w)
 		}
 	}
 	for id, sub := range map[string]string{
-		"missing-input":       "job missing-input: input ROOT/nope.csv: file does not exist",
-		"missing-constraints": "job missing-constraints: constraints ROOT/nope.txt: file does not exist",
+		"missing-input":       "job missing-input: input ROOT/nope.csv: " + st.missing,
+		"missing-constraints": "job missing-constraints: constraints ROOT/nope.txt: " + st.missing,
 	} {
 		if e, _ := got[id]["error"].(string); !strings.Contains(e, sub) {
 			t.Errorf("job %s: error %q, want it to contain %q", id, e, sub)
@@ -183,13 +206,13 @@ func TestBatchMemfsEqualsLocal(t *testing.T) {
 		wantFiles = append(wantFiles, name)
 		m, err := readMem(name)
 		if err != nil || !bytes.Equal(m, l) {
-			t.Errorf("job %s: labels on memfs %q (%v), local %q", id, m, err, l)
+			t.Errorf("job %s: labels on %s %q (%v), local %q", id, mem, m, err, l)
 		}
 	}
 	wantFiles = append(wantFiles, mem+"/out/"+ResultsFile)
 	sort.Strings(wantFiles)
-	if files := memFiles(t, mem+"/out/"); !reflect.DeepEqual(files, wantFiles) {
-		t.Errorf("memfs output holds %q, want %q", files, wantFiles)
+	if files := st.files(mem + "/out/"); !reflect.DeepEqual(files, wantFiles) {
+		t.Errorf("%s/out holds %q, want %q", mem, files, wantFiles)
 	}
 }
 

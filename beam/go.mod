@@ -2,7 +2,19 @@ module github.com/tether-sc/tether/beam
 
 go 1.26.8
 
-require github.com/tether-sc/tether v0.0.0
+require (
+	github.com/fsouza/fake-gcs-server v1.56.1
+	github.com/tether-sc/tether v0.0.0
+)
+
+require (
+	cloud.google.com/go/pubsub/v2 v2.6.2 // indirect
+	github.com/google/renameio/v2 v2.0.0 // indirect
+	github.com/gorilla/handlers v1.5.2 // indirect
+	github.com/gorilla/mux v1.8.1 // indirect
+	github.com/pkg/xattr v0.4.12 // indirect
+	go.opencensus.io v0.24.0 // indirect
+)
 
 require (
 	cel.dev/expr v0.25.2 // indirect
