@@ -15,6 +15,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
 	tetherbeam "github.com/tether-sc/tether/beam"
+	"github.com/tether-sc/tether/beam/internal/fakegcs"
 )
 
 func TestMain(m *testing.M) {
@@ -111,6 +112,38 @@ func TestRunMemfs(t *testing.T) {
 	res, err := f.ReadFile(context.Background(), "memfs://cli/out/results.jsonl")
 	if err != nil || !strings.Contains(string(res), `"id":"g","method":"njw","n":6`) || !strings.Contains(string(res), `"error":"job missing: graph memfs://cli/data/nope.txt: file does not exist"`) {
 		t.Errorf("results %q (%v)", res, err)
+	}
+	if ents, _ := os.ReadDir("."); len(ents) != 0 {
+		t.Errorf("the run made local files: %v", ents)
+	}
+}
+
+// TestRunGCS: as TestRunMemfs, on gs:// paths, Beam's gcs file system
+// (registered by main's import) talking to a fake GCS server in process
+// (fakegcs): the manifest is checked and read from the bucket, the job's
+// graph file too, the labels and results.jsonl are written there, read
+// back from the server itself, and no other object (no temporary one) and
+// no local file is left.
+func TestRunGCS(t *testing.T) {
+	t.Chdir(t.TempDir())
+	srv := fakegcs.Start(t, "cli")
+	srv.Put("cli", "data/g.txt", []byte("0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n2 3 0.1\n"))
+	srv.Put("cli", "m.jsonl", []byte(`{"id":"g","graph":"data/g.txt","k":2,"method":"njw","seed":1}`+"\n"+
+		`{"id":"missing","graph":"data/nope.txt","k":2}`+"\n"))
+	var stderr bytes.Buffer
+	if code := run(context.Background(), "gs://cli/m.jsonl", "gs://cli/out", "", &stderr); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	labels, err := srv.Content("cli", "out/g.labels")
+	if err != nil || string(labels) != "0\n0\n0\n1\n1\n1\n" {
+		t.Errorf("labels %q (%v)", labels, err)
+	}
+	res, err := srv.Content("cli", "out/results.jsonl")
+	if err != nil || !strings.Contains(string(res), `"id":"g","method":"njw","n":6`) || !strings.Contains(string(res), `"error":"job missing: graph gs://cli/data/nope.txt: storage: object doesn't exist"`) {
+		t.Errorf("results %q (%v)", res, err)
+	}
+	if got, want := srv.Objects(t, "cli", "out/"), []string{"out/g.labels", "out/results.jsonl"}; !slices.Equal(got, want) {
+		t.Errorf("gs://cli/out holds %q, want %q", got, want)
 	}
 	if ents, _ := os.ReadDir("."); len(ents) != 0 {
 		t.Errorf("the run made local files: %v", ents)
