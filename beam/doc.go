@@ -23,10 +23,12 @@
 // object renamed into place (on GCS, a copy and a removal), so the
 // guarantees above hold there too. Paths without a scheme are local files,
 // read and written as before. A folder of images (a job's input) and a
-// catalog dataset (data_root) must be local. This is tested end to end
-// with Beam's in-memory file system (memfs://) on Prism; gs:// goes
-// through Beam's GCS file system, which tether-beam registers, but was
-// not run against Google Cloud Storage here.
+// catalog dataset (data_root) must be local. This is tested end to end on
+// Prism against a run on local paths, with Beam's in-memory file system
+// (memfs://) and with gs:// paths: Beam's GCS file system, which
+// tether-beam registers, talking to fake-gcs-server started in process
+// (STORAGE_EMULATOR_HOST, no credentials). It was not run against Google
+// Cloud Storage itself, nor on Dataflow.
 //
 // It runs locally on Beam's Prism runner by default (loopback, no
 // services needed); Beam's flags choose Flink, Spark or Dataflow (see the

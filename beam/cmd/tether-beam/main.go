@@ -12,9 +12,9 @@
 // and -out may be gs:// paths, or paths of any scheme registered with
 // Beam's file systems: they are read and written through them
 // (tetherbeam.Files), and no folder is created for such an -out. Beam's
-// GCS file system is registered here; it was not run against Google Cloud
-// Storage in tether's tests, which run the same code on Beam's in-memory
-// file system.
+// GCS file system is registered here; tether's tests run it against
+// fake-gcs-server in process (STORAGE_EMULATOR_HOST), not against Google
+// Cloud Storage itself.
 //
 // A missing manifest, one with no jobs or an id used twice stops the run
 // before it starts (tetherbeam.CheckManifest). Ctrl-C (or SIGTERM) stops
