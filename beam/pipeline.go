@@ -8,6 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -94,15 +99,31 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 	})
 }
 
-// RemovePartial removes the temporary results file that Batch's write of
-// out/results.jsonl leaves when it does not complete and its own cleanup
-// does not run: the process ended during the write (os.Exit after an
+// LabelsTempPattern matches, in an output folder, the base names of the
+// temporary labels files that a write of ID.labels makes before its
+// rename: ".ID.labels.tmp" on a file system with a scheme (Files.WriteFile)
+// and ".ID.labels.tmpDIGITS" in a local folder (internal/atomicfile, whose
+// os.CreateTemp adds the digits). It is a glob of path.Match.
+const LabelsTempPattern = ".*.labels.tmp*"
+
+// RemovePartial removes the temporary files that Batch's writes into the
+// output folder out leave when they do not complete and their own cleanup
+// does not run: the process ended during a write (os.Exit after an
 // interrupt runs no deferred call of the goroutines still writing; a
-// worker killed). Call it when a run with an output folder fails or is
-// interrupted, after the pipeline has returned; results.jsonl itself, the
-// old one or a complete new one, is left alone. A missing temporary file
-// is no error. ctx's cancellation does not stop the removal. Cost: one
-// removal.
+// worker killed). These are results.jsonl's temporary file and every
+// labels temporary in out itself (LabelsTempPattern; not in its
+// subfolders), whichever run or manifest left it: runs must not share an
+// output folder while one of them runs. Call it when a run with an output
+// folder fails or is interrupted, after the pipeline has returned;
+// results.jsonl and the labels files themselves are left alone. A missing
+// temporary file or folder is no error; a file that cannot be removed is,
+// and the others are removed all the same. A folder with a scheme whose
+// name has a glob character (*?[\) cannot be listed: its labels
+// temporaries are then left, with an error that says so. ctx's
+// cancellation does not stop the removal. Cost: one listing of out (on an
+// object store, of the names that start with "out/."), one removal per
+// temporary file found, and one for results.jsonl's (with a listing on
+// GCS when it is missing).
 func RemovePartial(ctx context.Context, out string) error {
 	ctx = context.WithoutCancel(ctx)
 	name := tempName(job.Join(out, ResultsFile))
@@ -111,7 +132,47 @@ func RemovePartial(ctx context.Context, out string) error {
 		return err
 	}
 	defer fs.Close()
-	return removeFile(ctx, fs, name)
+	errs := []error{removeFile(ctx, fs, name)}
+	temps, err := labelsTemps(ctx, fs, out)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, tmp := range temps {
+		errs = append(errs, removeFile(ctx, fs, tmp))
+	}
+	return errors.Join(errs...)
+}
+
+// labelsTemps returns the labels temporaries in the folder out (fs is
+// its file system): for a local folder, read with os.ReadDir (so that any
+// folder name will do; a missing folder has none); for a folder with a
+// scheme, listed with fs.List and the glob out/LabelsTempPattern, which
+// every scheme reads alike only when out has no glob character of its own.
+func labelsTemps(ctx context.Context, fs filesystem.Interface, out string) ([]string, error) {
+	if job.Scheme(out) == "" {
+		ents, err := os.ReadDir(out)
+		if errors.Is(err, iofs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("listing the temporary labels files of %s: %w", out, err)
+		}
+		var names []string
+		for _, e := range ents {
+			if ok, _ := path.Match(LabelsTempPattern, e.Name()); ok && !e.IsDir() {
+				names = append(names, filepath.Join(out, e.Name()))
+			}
+		}
+		return names, nil
+	}
+	if strings.ContainsAny(out, `*?[\`) {
+		return nil, fmt.Errorf("listing the temporary labels files of %s: the folder's name has a glob character; remove its %s files by hand", out, LabelsTempPattern)
+	}
+	names, err := fs.List(ctx, job.Join(out, LabelsTempPattern))
+	if err != nil {
+		return nil, fmt.Errorf("listing the temporary labels files of %s: %w", out, err)
+	}
+	return names, nil
 }
 
 // CheckManifest checks, before a pipeline starts, what no single job can:

@@ -26,10 +26,10 @@ func TestMain(m *testing.M) {
 // output folder holds only the labels and results.jsonl; a manifest that
 // fails its check gives 1 and the reason; a cancelled context (an
 // interrupt) gives 130 and "interrupted", not the runner's message, and
-// leaves neither results.jsonl nor its temporary file, even when the
-// writer was stopped mid-way without its cleanup (a worker that was
-// writing when the process exited: os.Exit runs no deferred call; the
-// temporary file was left behind).
+// leaves neither results.jsonl nor a temporary file, even when writers
+// were stopped mid-way without their cleanup (workers that were writing
+// when the process exited: os.Exit runs no deferred call; results.jsonl's
+// and labels temporaries were left behind).
 func TestRunExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	manifest := filepath.Join(dir, "m.jsonl")
@@ -46,7 +46,7 @@ func TestRunExitCodes(t *testing.T) {
 		name     string
 		ctx      context.Context
 		manifest string
-		partial  bool // a temporary results file is in the folder before the run
+		partial  bool // temporary results and labels files are in the folder before the run
 		code     int
 		stderr   string
 		files    []string // the output folder's files afterwards; nil: no folder
@@ -62,8 +62,11 @@ func TestRunExitCodes(t *testing.T) {
 				if err := os.MkdirAll(out, 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(filepath.Join(out, ".results.jsonl.tmp"), []byte(`{"id":"a",`), 0o644); err != nil {
-					t.Fatal(err)
+				// What atomicfile and Files name their temporaries.
+				for _, name := range []string{".results.jsonl.tmp", ".a.labels.tmp2718281", ".b.labels.tmp"} {
+					if err := os.WriteFile(filepath.Join(out, name), []byte(`{"id":"a",`), 0o644); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 			var stderr bytes.Buffer
