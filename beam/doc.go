@@ -9,10 +9,12 @@
 // line with "error" set, and the other jobs go on. CheckManifest catches,
 // before a run, what no single job can see: a missing or empty manifest
 // and an id used twice; it also names each malformed line by file and
-// line, which its result line cannot. The results file is replaced whole, never left
-// truncated: a write that does not complete (an error, a cancelled
-// context, a stream the runner aborted) removes its temporary file, and
-// RemovePartial removes one that a process ended mid-write left.
+// line, which its result line cannot. The results file and the labels
+// files are replaced whole, never left truncated: a write that does not
+// complete (an error, a cancelled context, a stream the runner aborted)
+// removes its temporary file, and RemovePartial removes those that a
+// process ended mid-write left in the output folder (results.jsonl's and
+// the labels temporaries, LabelsTempPattern).
 //
 // Every path of a run — the manifest, the root, the jobs' input, graph,
 // constraints and partial labels files, and the output folder — may have

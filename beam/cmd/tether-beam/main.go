@@ -22,9 +22,10 @@
 // signal cancels the run, a second one quits at once. The jobs finished by
 // then keep their labels; results.jsonl is not written (an earlier one is
 // left as it was), and no partial file is left: neither a labels file nor
-// results.jsonl's temporary file. Rerunning into an existing
-// folder replaces results.jsonl and the labels of the manifest's jobs,
-// removes the labels of a job that now fails and leaves other files alone.
+// a temporary one of results.jsonl or of a labels file. Rerunning into an
+// existing folder replaces results.jsonl and the labels of the manifest's
+// jobs, removes the labels of a job that now fails and leaves other files
+// alone.
 package main
 
 import (
@@ -66,10 +67,12 @@ func main() {
 // 0, 1 for an error (printed to stderr), 130 when ctx was cancelled (an
 // interrupt), as tether's commands do. The runner's own message for a
 // cancelled run ("failed to get metrics: … context canceled") is replaced
-// by "interrupted". Unless it returns 0, it removes the temporary results
-// file a write cut short may have left in out (tetherbeam.RemovePartial):
-// the worker writing it checks ctx and removes it itself, but the process
-// may exit before that worker's cleanup runs.
+// by "interrupted". Unless it returns 0 or fails before the pipeline
+// starts (the manifest's check, the output folder's creation), it removes
+// the temporary files of results.jsonl and of the labels that writes cut
+// short may have left in out (tetherbeam.RemovePartial): the workers
+// writing them check ctx and remove them themselves, but the process may
+// exit before a worker's cleanup runs.
 func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (code int) {
 	fail := func(err error) int {
 		if ctx.Err() != nil {
