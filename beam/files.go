@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
+	"github.com/tether-sc/tether/internal/atomicfile"
 	"github.com/tether-sc/tether/job"
 )
 
@@ -140,7 +141,7 @@ func writeAtomic(ctx context.Context, fs filesystem.Interface, name string, writ
 		}
 		removeFile(context.WithoutCancel(ctx), fs, tmp)
 	}()
-	if err := write(ctxWriter{ctx, fd}); err != nil {
+	if err := write(atomicfile.CtxWriter{Ctx: ctx, W: fd}); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -190,18 +191,4 @@ func removeFile(ctx context.Context, fs filesystem.Interface, name string) error
 		}
 	}
 	return fmt.Errorf("removing %s: %w", name, err)
-}
-
-// ctxWriter fails every Write once ctx is cancelled, so that a long write
-// stops at its next write after an interrupt.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(p)
 }

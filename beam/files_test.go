@@ -222,58 +222,18 @@ func checkBatchEqualsLocal(t *testing.T, st store) {
 // the earlier file and no temporary object; RemovePartial removes one a
 // killed writer left.
 func TestWriteResultsMemfs(t *testing.T) {
-	broken := errors.New("broken stream")
-	for _, tc := range []struct {
-		name     string
-		cancelAt int // cancel before yielding line cancelAt (-1: never)
-		breakAt  int // panic instead of yielding line breakAt (-1: never)
-		want     string
-	}{
-		{"completed", -1, -1, "{\"id\":\"a\"}\n{\"id\":\"b\"}\n"},
-		{"cancelled before the write", 0, -1, "old\n"},
-		{"cancelled during the write", 1, -1, "old\n"},
-		{"cancelled after the last line", 2, -1, "old\n"},
-		{"stream broken during the write", -1, 1, "old\n"},
-	} {
+	for _, tc := range writeResultsCases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := "memfs://results-" + strings.ReplaceAll(tc.name, " ", "-")
 			path := job.Join(out, ResultsFile)
 			memfs.Write(path, []byte("old\n"))
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			lines := []string{`{"id":"a"}`, `{"id":"b"}`}
-			i := 0
-			next := func(s *string) bool {
-				defer func() { i++ }()
-				if i == tc.cancelAt {
-					cancel()
-				}
-				if i == tc.breakAt {
-					panic(broken)
-				}
-				if i >= len(lines) {
-					return false
-				}
-				*s = lines[i]
-				return true
+			runWriteResults(t, path, tc)
+			want := "old\n"
+			if tc.completes() {
+				want = writeResultsLines
 			}
-			if tc.cancelAt == 0 {
-				cancel()
-			}
-			var err error
-			var recovered any
-			func() {
-				defer func() { recovered = recover() }()
-				err = (&writeResultsFn{Filename: path}).ProcessElement(ctx, 0, next)
-			}()
-			if tc.breakAt >= 0 && recovered != broken || tc.breakAt < 0 && recovered != nil {
-				t.Fatalf("panic %v", recovered)
-			}
-			if tc.cancelAt >= 0 && !errors.Is(err, context.Canceled) || tc.cancelAt < 0 && err != nil {
-				t.Fatalf("error %v", err)
-			}
-			if b, err := readMem(path); string(b) != tc.want {
-				t.Fatalf("results %q (%v), want %q", b, err, tc.want)
+			if b, err := readMem(path); string(b) != want {
+				t.Fatalf("results %q (%v), want %q", b, err, want)
 			}
 			if files := memFiles(t, out+"/"); !reflect.DeepEqual(files, []string{path}) {
 				t.Fatalf("memfs holds %q, want only %s", files, path)

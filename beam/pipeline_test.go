@@ -265,76 +265,97 @@ func TestWriteResultsAtomic(t *testing.T) {
 // file alone. The broken stream used to leave .results.jsonl.tmp behind:
 // the cleanup ran only when an error was returned.
 func TestWriteResultsInterrupted(t *testing.T) {
-	broken := errors.New("broken stream")
-	for _, tc := range []struct {
-		name      string
-		cancelAt  int  // cancel the context before yielding line cancelAt (-1: never)
-		breakAt   int  // panic instead of yielding line breakAt (-1: never)
-		wantFiles bool // the results file is written
-	}{
-		{"completed", -1, -1, true},
-		{"cancelled before the write", 0, -1, false},
-		{"cancelled during the write", 1, -1, false},
-		{"cancelled after the last line", 2, -1, false},
-		{"stream broken during the write", -1, 1, false},
-	} {
+	for _, tc := range writeResultsCases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, ResultsFile)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			lines := []string{`{"id":"a"}`, `{"id":"b"}`}
-			i := 0
-			next := func(s *string) bool {
-				defer func() { i++ }()
-				if i == tc.cancelAt {
-					cancel()
-				}
-				if i == tc.breakAt {
-					panic(broken)
-				}
-				if i >= len(lines) {
-					return false
-				}
-				*s = lines[i]
-				return true
-			}
-			if tc.cancelAt == 0 {
-				cancel()
-			}
-			var err error
-			var recovered any
-			func() {
-				defer func() { recovered = recover() }()
-				err = (&writeResultsFn{Filename: path}).ProcessElement(ctx, 0, next)
-			}()
-			if tc.breakAt >= 0 {
-				if recovered != broken {
-					t.Fatalf("panic %v, want the iterator's %v", recovered, broken)
-				}
-			} else if recovered != nil {
-				t.Fatalf("panic %v", recovered)
-			}
-			if tc.cancelAt >= 0 && !errors.Is(err, context.Canceled) || tc.cancelAt < 0 && err != nil {
-				t.Fatalf("error %v", err)
-			}
+			runWriteResults(t, path, tc)
 			var names []string
 			ents, _ := os.ReadDir(dir)
 			for _, e := range ents {
 				names = append(names, e.Name())
 			}
 			want := []string(nil)
-			if tc.wantFiles {
+			if tc.completes() {
 				want = []string{ResultsFile}
 			}
 			if !reflect.DeepEqual(names, want) {
 				t.Fatalf("folder holds %q, want %q", names, want)
 			}
-			if tc.wantFiles {
-				if b, _ := os.ReadFile(path); string(b) != "{\"id\":\"a\"}\n{\"id\":\"b\"}\n" {
+			if tc.completes() {
+				if b, _ := os.ReadFile(path); string(b) != writeResultsLines {
 					t.Errorf("results file %q", b)
 				}
 			}
 		})
+	}
+}
+
+// writeResultsCase is one way a results write ends: cancelled before
+// yielding line cancelAt, or broken (the iterator panics with
+// errBrokenStream) instead of yielding line breakAt; −1 for never.
+type writeResultsCase struct {
+	name              string
+	cancelAt, breakAt int
+}
+
+// completes reports whether the write runs to its end.
+func (tc writeResultsCase) completes() bool { return tc.cancelAt < 0 && tc.breakAt < 0 }
+
+var writeResultsCases = []writeResultsCase{
+	{"completed", -1, -1},
+	{"cancelled before the write", 0, -1},
+	{"cancelled during the write", 1, -1},
+	{"cancelled after the last line", 2, -1},
+	{"stream broken during the write", -1, 1},
+}
+
+// writeResultsLines is what runWriteResults writes when it completes.
+const writeResultsLines = "{\"id\":\"a\"}\n{\"id\":\"b\"}\n"
+
+var errBrokenStream = errors.New("broken stream")
+
+// runWriteResults writes the two lines of writeResultsLines to path with
+// writeResultsFn, ending as tc says, and checks that ProcessElement
+// returned ctx's error when cancelled, nil otherwise, and let the
+// iterator's panic through when the stream broke.
+func runWriteResults(t *testing.T, path string, tc writeResultsCase) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	lines := []string{`{"id":"a"}`, `{"id":"b"}`}
+	i := 0
+	next := func(s *string) bool {
+		defer func() { i++ }()
+		if i == tc.cancelAt {
+			cancel()
+		}
+		if i == tc.breakAt {
+			panic(errBrokenStream)
+		}
+		if i >= len(lines) {
+			return false
+		}
+		*s = lines[i]
+		return true
+	}
+	if tc.cancelAt == 0 {
+		cancel()
+	}
+	var err error
+	var recovered any
+	func() {
+		defer func() { recovered = recover() }()
+		err = (&writeResultsFn{Filename: path}).ProcessElement(ctx, 0, next)
+	}()
+	if tc.breakAt >= 0 {
+		if recovered != errBrokenStream {
+			t.Fatalf("panic %v, want the iterator's %v", recovered, errBrokenStream)
+		}
+	} else if recovered != nil {
+		t.Fatalf("panic %v", recovered)
+	}
+	if tc.cancelAt >= 0 && !errors.Is(err, context.Canceled) || tc.cancelAt < 0 && err != nil {
+		t.Fatalf("error %v", err)
 	}
 }

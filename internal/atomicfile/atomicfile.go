@@ -60,7 +60,7 @@ func Write(ctx context.Context, path string, write func(io.Writer) error) error 
 			os.Remove(f.Name())
 		}
 	}()
-	if err := write(ctxWriter{ctx, f}); err != nil {
+	if err := write(CtxWriter{Ctx: ctx, W: f}); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := f.Chmod(perm); err != nil {
@@ -102,23 +102,26 @@ func writeDirect(ctx context.Context, path string, write func(io.Writer) error) 
 	if err != nil {
 		return err
 	}
-	if err := write(ctxWriter{ctx, f}); err != nil {
+	if err := write(CtxWriter{Ctx: ctx, W: f}); err != nil {
 		f.Close()
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return f.Close()
 }
 
-// ctxWriter fails every Write once ctx is cancelled, so that a long write
-// stops at the next buffer flush after an interrupt.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
+// CtxWriter is W that fails every Write with Ctx's error once Ctx is
+// cancelled, so that a long write stops at its next write (a buffer
+// flush) after an interrupt. Write and tether-beam's object writes wrap
+// their files in it.
+type CtxWriter struct {
+	Ctx context.Context
+	W   io.Writer
 }
 
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
+// Write writes p to c.W unless c.Ctx is done.
+func (c CtxWriter) Write(p []byte) (int, error) {
+	if err := c.Ctx.Err(); err != nil {
 		return 0, err
 	}
-	return c.w.Write(p)
+	return c.W.Write(p)
 }
