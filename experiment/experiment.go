@@ -96,6 +96,12 @@ type Experiment struct {
 	// Report builds the output from the results of the cells (by key).
 	// Missing keys are cells that failed or were skipped.
 	Report func(env *Env, results map[string]Values) (*Output, error)
+	// Long marks an experiment whose full run takes tens of minutes:
+	// `tether repro all` leaves it out (a fresh run of all stays within
+	// the hour, docs/results/fresh-run.md) and keeps its committed page,
+	// except with -quick, where it runs as the others do. Name it to run
+	// it.
+	Long bool
 }
 
 // ErrUnknown is returned by Lookup for an unknown experiment name.

@@ -96,6 +96,9 @@ func FGPWCCapDev() Experiment {
 			return fgpwcCapDevCells(env, &loads), nil
 		},
 		Report: fgpwcCapDevReport,
+		// 42 cells, about 40 minutes under the bench lock (the 10⁵-point
+		// fits with m = 200 take 3–6 minutes each).
+		Long: true,
 	}
 }
 

@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/experiment"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -974,5 +977,45 @@ func TestUnknownSubcommand(t *testing.T) {
 		if !errors.Is(err, errUsage) || !strings.HasSuffix(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want a usage error ending %q", tc.arg, err, tc.want)
 		}
+	}
+}
+
+// repro all leaves the long experiments out unless -quick, and lists them
+// in the index from their pages as they were.
+func TestReproAllKeepsLongPages(t *testing.T) {
+	list := []experiment.Experiment{{Name: "a"}, {Name: "b", Long: true}, {Name: "c"}}
+	names := func(es []experiment.Experiment) (s []string) {
+		for _, e := range es {
+			s = append(s, e.Name)
+		}
+		return s
+	}
+	run, kept := splitLong(list, false)
+	if !reflect.DeepEqual(names(run), []string{"a", "c"}) || !reflect.DeepEqual(names(kept), []string{"b"}) {
+		t.Errorf("all: runs %v, keeps %v", names(run), names(kept))
+	}
+	run, kept = splitLong(list, true)
+	if !reflect.DeepEqual(names(run), []string{"a", "b", "c"}) || kept != nil {
+		t.Errorf("all -quick: runs %v, keeps %v", names(run), names(kept))
+	}
+	if !slices.ContainsFunc(experiment.All(), func(e experiment.Experiment) bool { return e.Name == "fgpwc-cap-dev" && e.Long }) {
+		t.Error("fgpwc-cap-dev is not marked Long")
+	}
+
+	dir := t.TempDir()
+	e := experiment.Experiment{Name: "b", Title: "B's title", Long: true}
+	sec, err := keptSection(dir, e)
+	if err != nil || !strings.Contains(sec, "## [b](b/README.md): B's title") || !strings.Contains(sec, "run `tether repro b`") {
+		t.Errorf("no page: %q, %v", sec, err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b", "README.md"), []byte("# B\n\n![fig](b.png)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sec, err = keptSection(dir, e)
+	if want := "## [b](b/README.md): B's title\n\n### B\n\n![fig](b/b.png)\n\n"; err != nil || sec != want {
+		t.Errorf("kept page: %q, %v; want %q", sec, err, want)
 	}
 }
