@@ -3,8 +3,8 @@ package job
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
-	"os"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -13,6 +13,7 @@ import (
 	"github.com/tether-sc/tether/dataset/catalog"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
+	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -114,11 +115,12 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	// legitimate input for the methods that treat constraints as soft.
 	sup := input.Supervision{Constraints: Join(root, s.Constraints), Conflicts: constraint.Soft, Labels: Join(root, s.Labels)}
 	if Scheme(sup.Constraints) != "" || Scheme(sup.Labels) != "" {
-		// A local file beside one with a scheme is read whole too.
+		// A local file beside one with a scheme is read whole too, by
+		// the local reader Supervision uses (a FIFO waits for ctx).
 		fields := map[string]string{sup.Constraints: "constraints", sup.Labels: "labels"}
 		sup.ReadFile = func(ctx context.Context, name string) ([]byte, error) {
 			if Scheme(name) == "" {
-				b, err := os.ReadFile(name)
+				b, err := readLocal(ctx, name)
 				if err != nil {
 					return nil, fmt.Errorf("job %s: %s: %w", s.ID, fields[name], err)
 				}
@@ -209,6 +211,18 @@ func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, 
 		}
 		return input.Generate(ctx, g, p, s.GenSeed)
 	}
+}
+
+// readLocal returns the content of the local file name, opened with
+// inputfile.Open as input's readers open theirs. Cost: one read, held in
+// memory.
+func readLocal(ctx context.Context, name string) ([]byte, error) {
+	f, err := inputfile.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // readFile reads the file path, the job's field (as the manifest spells
