@@ -19,8 +19,8 @@ import (
 // points the automatic m is the cap, so the cap sets FGPWC's cost there.
 // A pre-registered round on generated data at 2·10⁴ and 10⁵ points
 // (docs/results/fgpwc-cap-dev) kept 200 against caps falling with n (50,
-// and max(50, ⌈200·√(10⁴/n)⌉)): they cost nothing on feature sets, in a
-// quarter of the time or less, but lost up to 0.12 ARI on sparse
+// and max(50, ⌈200·√(10⁴/n)⌉)): they cost nothing on feature sets (m =
+// 50 in a quarter of the time or less) but lost up to 0.12 ARI on sparse
 // block-model graphs. tether serve also bounds the M and MaxM a request
 // may set by it.
 const FGPWCDefaultMaxM = 200
