@@ -490,7 +490,8 @@ func autoRule(z float64, sc AutoScore) string {
 // Partition chooses a candidate by cross-validation and returns its
 // partition of p (see Auto).
 func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, a, p, s)
+	if err != nil {
 		return nil, err
 	}
 	folds := a.Folds

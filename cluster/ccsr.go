@@ -175,7 +175,8 @@ func (CCSR) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2} }
 // Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels.
 func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, c, p, s)
+	if err != nil {
 		return nil, err
 	}
 	n := p.Graph.N()

@@ -256,10 +256,12 @@ type Method interface {
 	// Uses declares what the method reads from a Problem.
 	Uses() Uses
 	// Partition computes the partition of a Problem that Run has checked
-	// against Uses, with non-nil Settings. It returns an error wrapping
-	// ErrInvalid for a nil ctx (that of Run, checked first), a knob out of
-	// range or a problem the method cannot solve, and one wrapping
-	// ctx.Err() when cancelled. Use Run instead of calling it.
+	// against Uses; a nil Settings means the defaults, as in Run. It
+	// returns an error wrapping ErrInvalid for a nil ctx (that of Run,
+	// checked first), a nil Problem, a nil Problem.Graph when the method
+	// clusters a graph, a knob out of range or a problem the method cannot
+	// solve, and one wrapping ctx.Err() when cancelled. Use Run instead of
+	// calling it: Partition checks no more of the Problem than that.
 	Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error)
 }
 

@@ -114,7 +114,8 @@ func (CoCluster) Uses() Uses { return Uses{Input: BipartiteInput, Supervision: P
 
 // Partition co-clusters p.Bipartite (see CoCluster). Use Run.
 func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, c, p, s)
+	if err != nil {
 		return nil, err
 	}
 	gamma := c.Gamma

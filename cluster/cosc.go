@@ -196,7 +196,8 @@ func (c COSC) config() (coscConfig, error) {
 // Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels.
 func (c COSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, c, p, s)
+	if err != nil {
 		return nil, err
 	}
 	cfg, err := c.config()

@@ -156,7 +156,8 @@ func (m *signedCSR) addMulTo(dst, x *mat.Dense) {
 // pairs of p.Labels. Without constraints it is NJW without row
 // normalization on γW, i.e. on W.
 func (c CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, c, p, s)
+	if err != nil {
 		return nil, err
 	}
 	gamma := c.Gamma

@@ -187,7 +187,8 @@ func (CSCAP) Uses() Uses { return Uses{Supervision: Pairs} }
 // pairs of p.Labels. It returns an error wrapping ErrInvalid for an
 // ill-posed problem or when the dense work would exceed MaxBytes.
 func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, c, p, s)
+	if err != nil {
 		return nil, err
 	}
 	epsM, epsC := c.EpsML, c.EpsCL

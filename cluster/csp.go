@@ -174,7 +174,8 @@ const cspFeasTol = 1e-6
 // Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels.
 func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, c, p, s)
+	if err != nil {
 		return nil, err
 	}
 	frac := c.AlphaFraction

@@ -67,7 +67,8 @@ func (CVQE) Uses() Uses { return Uses{Input: FeatureInput, Supervision: Pairs, M
 
 // Partition clusters the rows of p.Features into p.K clusters.
 func (c CVQE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, c, p, s)
+	if err != nil {
 		return nil, err
 	}
 	const name = "cvqe"

@@ -81,7 +81,8 @@ const fastGERestarts = 30
 // ill-posed problem, graph.ErrIsolated for a node of degree 0, and an error
 // when the pencil has fewer than k finite eigenvalues.
 func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, f, p, s)
+	if err != nil {
 		return nil, err
 	}
 	if f.Mu < 0 || math.IsNaN(f.Mu) || math.IsInf(f.Mu, 0) {

@@ -57,7 +57,8 @@ func (FastGE2) Uses() Uses { return Uses{Supervision: Pairs | LabelSet, Core: tr
 // p.Constraints. Errors wrap ErrInvalid for an ill-posed problem or no
 // cannot-link, graph.ErrIsolated for a node of degree 0.
 func (f FastGE2) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, f, p, s)
+	if err != nil {
 		return nil, err
 	}
 	return fastGE2{name: "fast-ge2", mu: f.Mu}.cluster(ctx, p, s)
@@ -129,7 +130,8 @@ func (FastGE2BH) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
 
 // Partition partitions p.Graph into p.K clusters; errors as FastGE2.Partition.
 func (f FastGE2BH) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, f, p, s)
+	if err != nil {
 		return nil, err
 	}
 	if f.Variant < BetheLN || f.Variant > BetheBoth {

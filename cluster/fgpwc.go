@@ -334,7 +334,8 @@ func (f FGPWC) wholeGraph() bool { return f.Basis != nil }
 // for a bad knob or a problem FGPWC cannot solve (M ≥ n, an isolated
 // node), and ctx.Err() on cancellation.
 func (f FGPWC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, f, p, s)
+	if err != nil {
 		return nil, err
 	}
 	cfg, err := f.withDefaults()

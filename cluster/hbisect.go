@@ -43,7 +43,8 @@ type sweep struct {
 
 // Partition partitions p.Graph. (Run warns about supervision, which it ignores.)
 func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, h, p, s)
+	if err != nil {
 		return nil, err
 	}
 	alpha := h.Alpha

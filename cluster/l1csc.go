@@ -288,7 +288,8 @@ func (c L1CSC) config() (l1Config, error) {
 // Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels.
 func (c L1CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, c, p, s)
+	if err != nil {
 		return nil, err
 	}
 	cfg, err := c.config()

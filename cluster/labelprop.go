@@ -75,7 +75,8 @@ func (LabelProp) Uses() Uses { return Uses{Supervision: LabelSet} }
 
 // Partition classifies the unlabelled nodes of p.Graph into p.K classes.
 func (lp LabelProp) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, lp, p, s)
+	if err != nil {
 		return nil, err
 	}
 	if lp.Strict {

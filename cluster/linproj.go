@@ -76,7 +76,8 @@ func (CPCA) Uses() Uses { return Uses{Input: FeatureInput, Supervision: Pairs} }
 
 // Partition projects p.Features by cPCA and clusters the projected rows.
 func (c CPCA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, c, p, s)
+	if err != nil {
 		return nil, err
 	}
 	const name = "cpca"
@@ -209,7 +210,8 @@ func (CLPP) Uses() Uses { return Uses{Input: GraphInput | FeatureInput, Supervis
 // Partition projects p.Features by cLPP on p.Graph and clusters the
 // projected rows.
 func (c CLPP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, c, p, s)
+	if err != nil {
 		return nil, err
 	}
 	const name = "clpp"

@@ -98,7 +98,8 @@ func (MAVRO) Uses() Uses { return Uses{Supervision: LabelSet, MinK: 2, MaxK: 2} 
 
 // Partition splits p.Graph in two.
 func (m MAVRO) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, m, p, s)
+	if err != nil {
 		return nil, err
 	}
 	if p.K != 2 {
@@ -217,7 +218,8 @@ func (MavroK) Uses() Uses { return Uses{Supervision: LabelSet} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MavroK) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, m, p, s)
+	if err != nil {
 		return nil, err
 	}
 	if m.Strict {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,8 +60,8 @@ func TestNilContext(t *testing.T) {
 		{"OPPLCOnline.Predict", func() error { _, err := online.Predict(nilCtx, x, nil); return err }},
 		{"OPPLCOnline.Learn", func() error { _, err := online.Learn(nilCtx, x, nil, truth); return err }},
 	}
-	// Partition is documented for problems Run has checked, with non-nil
-	// Settings; the nil context comes before the method reads either.
+	// The nil context comes before the method reads the problem or the
+	// Settings (partitionArgs; TestPartitionNilArguments checks the rest).
 	for _, info := range Methods() {
 		m := info.New()
 		calls = append(calls, call{info.Name + " Partition", func() error { _, err := m.Partition(nilCtx, p, &Settings{}); return err }})
@@ -76,5 +77,67 @@ func TestNilContext(t *testing.T) {
 				t.Fatalf("error %v, want one wrapping ErrInvalid beginning %q", err, want)
 			}
 		})
+	}
+}
+
+// TestPartitionNilArguments: the Partition method of every registered
+// method returns an error wrapping ErrInvalid that names a nil Problem, and
+// a nil Problem.Graph when the method clusters a graph, instead of
+// panicking; a method that does not read the graph is not refused for
+// its absence. A nil *Settings means the defaults, as in Run: the
+// partition is the one of &Settings{}. The methods come from the
+// registry, so that one added without the check (partitionArgs) fails.
+func TestPartitionNilArguments(t *testing.T) {
+	base := badInputBase(t)
+	ctx := context.Background()
+	for _, info := range Methods() {
+		m := info.New()
+		u := m.Uses()
+		p := badInputFor(base, u)
+		noGraph := *p
+		noGraph.Graph = nil
+		in := u.Input
+		if in == 0 {
+			in = GraphInput
+		}
+		prefix := "cluster: invalid problem: " + info.Name + ": "
+		for _, tc := range []struct {
+			name string
+			p    *Problem
+			s    *Settings
+			want string // the error's prefix; "" for a result
+		}{
+			{"nil Problem", nil, &Settings{}, prefix + "no problem (nil *Problem)"},
+			{"nil Problem and Settings", nil, nil, prefix + "no problem (nil *Problem)"},
+			{"nil Graph", &noGraph, &Settings{}, map[bool]string{true: prefix + "no graph (nil Problem.Graph)"}[in&GraphInput != 0]},
+			{"nil Settings", p, nil, ""},
+		} {
+			t.Run(info.Name+"/"+tc.name, func(t *testing.T) {
+				var (
+					res *Result
+					err error
+				)
+				if msg := testpanic.Message(func() { res, err = m.Partition(ctx, tc.p, tc.s) }); msg != "" {
+					t.Fatalf("panic: %s", msg)
+				}
+				switch {
+				case tc.want != "":
+					if !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), tc.want) {
+						t.Fatalf("error %v, want one wrapping ErrInvalid beginning %q", err, tc.want)
+					}
+				case tc.s == nil:
+					if err != nil {
+						t.Fatal(err)
+					}
+					def, err := m.Partition(ctx, tc.p, &Settings{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(res.Labels, def.Labels) {
+						t.Fatalf("labels %v with nil Settings, %v with &Settings{}", res.Labels, def.Labels)
+					}
+				}
+			})
+		}
 	}
 }

@@ -73,7 +73,8 @@ func (NOASSC) Uses() Uses { return Uses{Supervision: LabelSet} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m NOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, m, p, s)
+	if err != nil {
 		return nil, err
 	}
 	return m.cluster(ctx, p, s, "noa-ssc")

@@ -182,7 +182,8 @@ func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, m, p, s)
+	if err != nil {
 		return nil, err
 	}
 	return pairNOASSC(ctx, p, s, m.opts("ml-noa-ssc", false))
@@ -225,7 +226,8 @@ func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, m, p, s)
+	if err != nil {
 		return nil, err
 	}
 	return pairNOASSC(ctx, p, s, MLNOASSC(m).opts("mcl-noa-ssc", true))

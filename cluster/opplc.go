@@ -130,7 +130,8 @@ const opplcCheckEvery = 1 << 12
 
 // Partition runs Alg. 17 on p.Graph in index order.
 func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, o, p, s)
+	if err != nil {
 		return nil, err
 	}
 	if !(o.Theta >= 0 && o.Theta < 1) {

@@ -197,7 +197,8 @@ func (m PLMeans) params() (plParams, error) {
 
 // Partition clusters p.Features (PLFeatures) or p.Graph, finding k.
 func (m PLMeans) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, m, p, s)
+	if err != nil {
 		return nil, err
 	}
 	par, err := m.params()

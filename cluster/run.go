@@ -85,14 +85,38 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 
 // nilContext returns an error wrapping ErrInvalid when ctx is nil, which
 // the context package forbids and on which ctx.Err() panics. Run, the
-// Partition method of every registered method and every other exported
-// entry point of the package that takes a context call it first
-// (TestNilContext checks the registry's methods). Cost O(1).
+// Partition method of every registered method (through partitionArgs)
+// and every other exported entry point of the package that takes a
+// context call it first (TestNilContext checks the registry's methods).
+// Cost O(1).
 func nilContext(ctx context.Context) error {
 	if ctx == nil {
 		return fmt.Errorf("%w: nil context (pass context.Background() or context.TODO())", ErrInvalid)
 	}
 	return nil
+}
+
+// partitionArgs checks the arguments of the Partition method of m, which
+// a caller may reach without Run: it returns an error wrapping ErrInvalid
+// for a nil ctx (nilContext), a nil p, or a nil p.Graph when m clusters a
+// graph (m.Uses().Input has GraphInput, or is 0), each named, instead of
+// the panic the method would meet; otherwise it returns s, or the zero
+// Settings (every default) when s is nil, as Run passes them. The
+// Partition method of every registered method calls it first
+// (TestPartitionNilArguments checks the registry). On Run's path it
+// changes nothing: Run has refused those arguments already and passes
+// non-nil Settings. Cost O(1).
+func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Settings, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, fmt.Errorf("%w: %s: no problem (nil *Problem)", ErrInvalid, m.Name())
+	}
+	if in := m.Uses().Input; (in == 0 || in&GraphInput != 0) && p.Graph == nil {
+		return nil, fmt.Errorf("%w: %s: no graph (nil Problem.Graph)", ErrInvalid, m.Name())
+	}
+	return s.orDefault(), nil
 }
 
 // finish completes res, the partition of p by the method name declaring u,

@@ -56,7 +56,8 @@ func (SpectralLearning) Uses() Uses { return Uses{Supervision: Pairs, Core: true
 
 // Partition partitions p.Graph into p.K clusters.
 func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, m, p, s)
+	if err != nil {
 		return nil, err
 	}
 	wml := m.MustLinkWeight

@@ -30,7 +30,8 @@ func (NJW) Uses() Uses { return Uses{} }
 
 // Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (NJW) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, NJW{}, p, s)
+	if err != nil {
 		return nil, err
 	}
 	return spectral(ctx, p, s, graph.Symmetric, true, false)
@@ -50,7 +51,8 @@ func (ShiMalik) Uses() Uses { return Uses{} }
 
 // Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (ShiMalik) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, ShiMalik{}, p, s)
+	if err != nil {
 		return nil, err
 	}
 	return spectral(ctx, p, s, graph.Symmetric, false, true)
@@ -84,7 +86,8 @@ func (Unnormalized) Uses() Uses { return Uses{} }
 
 // Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (u Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, u, p, s)
+	if err != nil {
 		return nil, err
 	}
 	if !u.CommuteTime {
@@ -183,7 +186,8 @@ func (BetheHessian) Uses() Uses { return Uses{EstimatesK: true} }
 
 // Partition partitions p.Graph. (Run warns about supervision, which it ignores.)
 func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, b, p, s)
+	if err != nil {
 		return nil, err
 	}
 	g := p.Graph

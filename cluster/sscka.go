@@ -240,7 +240,8 @@ func (b *ssckaBase) MulTo(dst, x *mat.Dense) {
 // pairs of p.Labels. Errors wrap ErrInvalid for an ill-posed problem and
 // graph.ErrIsolated for a node of degree 0 with the normalized-cut kernel.
 func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
-	if err := nilContext(ctx); err != nil {
+	s, err := partitionArgs(ctx, m, p, s)
+	if err != nil {
 		return nil, err
 	}
 	if m.Objective < CommuteTime || m.Objective > NormalizedCut {
