@@ -21,7 +21,8 @@
 // a scheme ("gs://bucket/dir", "memfs://dir"): it then goes through Beam's
 // file systems (filesystem.New; Files is job.Files on them), and relative
 // paths are joined with '/' (job.Join: root "gs://b/in" and "x.csv" give
-// "gs://b/in/x.csv"). Labels and results.jsonl are written to a temporary
+// "gs://b/in/x.csv"; a job whose relative path climbs above the root's
+// bucket fails, with job.ErrAboveBucket). Labels and results.jsonl are written to a temporary
 // object renamed into place (on GCS, a copy and a removal), so the
 // guarantees above hold there too. Paths without a scheme are local files,
 // read and written as before. A folder of images (a job's input) and a

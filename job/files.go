@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"path"
 	"path/filepath"
@@ -57,6 +58,13 @@ func Scheme(path string) string {
 	return path[:i]
 }
 
+// ErrAboveBucket marks a relative path of a job that climbs, by its "..",
+// above the bucket of its root: the first element after "scheme://" (the
+// bucket of "gs://b/dir", the first folder of "memfs://d/dir"), which
+// names no file of the store ("../../x.csv" under "gs://b/dir"). Run and
+// RunFiles refuse such a path (see Join).
+var ErrAboveBucket = errors.New("relative path climbs above the bucket of its root")
+
 // Join returns path relative to root, as Run resolves a job's paths: path
 // itself when it is empty, absolute, has a scheme or root is empty; else,
 // for a root with a scheme, root and path joined by one '/' and cleaned
@@ -64,6 +72,15 @@ func Scheme(path string) string {
 // "../x.csv" gives "gs://b/x.csv", "memfs://" and "x.csv" give
 // "memfs://x.csv"); for a local root, filepath.Join(root, path). An
 // absolute path under a root with a scheme stays a local path.
+//
+// Under a root with a scheme, a relative path cannot leave the root's
+// bucket, the first element after "scheme://" (of a root without one,
+// such as "memfs://", the top): a path whose ".." climb above it has no
+// meaning. Join then keeps the bucket and the ".." that climb above it
+// ("gs://b/dir" and "../../x.csv" give "gs://b/../x.csv"), so that the
+// result never names another bucket, and Run and RunFiles refuse the
+// path with an error wrapping ErrAboveBucket that names the job, the
+// field and the path. A local root has no such rule.
 func Join(root, path string) string {
 	if path == "" || root == "" || Scheme(path) != "" || filepath.IsAbs(path) {
 		return path
@@ -72,7 +89,55 @@ func Join(root, path string) string {
 	if s == "" {
 		return filepath.Join(root, path)
 	}
+	if bucket, climb, ok := aboveBucket(root[len(s)+3:], path); ok {
+		if bucket == "" {
+			return s + "://" + climb
+		}
+		return s + "://" + bucket + "/" + climb
+	}
 	return s + "://" + joinObject(root[len(s)+3:], path)
+}
+
+// aboveBucket reports whether the relative path p, joined to rest (a
+// root's part after "scheme://"), climbs above the first element of rest,
+// its bucket; when it does, it returns the bucket and the join of the
+// rest of the root and p, cleaned, which begins with "..". Cost O(len(rest) +
+// len(p)).
+func aboveBucket(rest, p string) (bucket, climb string, ok bool) {
+	bucket, dir, _ := strings.Cut(rest, "/")
+	climb = path.Join(dir, filepath.ToSlash(p))
+	if climb == ".." || strings.HasPrefix(climb, "../") {
+		return bucket, climb, true
+	}
+	return "", "", false
+}
+
+// checkPaths returns an error wrapping ErrAboveBucket, naming the job, the
+// field and the path, for the first relative path of s whose ".." climb
+// above the bucket of root, a root with a scheme (see Join); nil when
+// there is none or root has no scheme. Cost O(length of the paths).
+func checkPaths(s *Spec, root string) error {
+	sch := Scheme(root)
+	if sch == "" {
+		return nil
+	}
+	for _, f := range []struct{ field, path string }{
+		{"input", s.Input}, {"graph", s.Graph}, {"data_root", s.DataRoot},
+		{"constraints", s.Constraints}, {"labels", s.Labels},
+	} {
+		p := f.path
+		if p == "" || Scheme(p) != "" || filepath.IsAbs(p) {
+			continue
+		}
+		if bucket, _, ok := aboveBucket(root[len(sch)+3:], p); ok {
+			top := "its top"
+			if bucket != "" {
+				top = fmt.Sprintf("bucket %q", bucket)
+			}
+			return fmt.Errorf("job %s: %s %s: %w %s (%s): give a path with a scheme for a file outside it", s.ID, f.field, p, ErrAboveBucket, root, top)
+		}
+	}
+	return nil
 }
 
 // joinObject joins the part of a path after "scheme://" with a relative

@@ -55,6 +55,16 @@ func TestJoin(t *testing.T) {
 		{"gs://b", "x.csv", "gs://b/x.csv"},
 		{"memfs://", "x.csv", "memfs://x.csv"},
 		{"memfs://d", "x.csv", "memfs://d/x.csv"},
+		{"gs://b/dir", "../sub/../x.csv", "gs://b/x.csv"},
+		{"gs://b/dir", "..", "gs://b"},
+		// A relative path cannot climb above the bucket: the ".." above it
+		// are kept after it, never replacing it (Run refuses the path).
+		{"gs://b/dir", "../../x.csv", "gs://b/../x.csv"},
+		{"gs://b", "../x.csv", "gs://b/../x.csv"},
+		{"gs://b/dir", "../../c/x.csv", "gs://b/../c/x.csv"},
+		{"gs://b/dir", "../..", "gs://b/.."},
+		{"memfs://d/dir", "../../x.csv", "memfs://d/../x.csv"},
+		{"memfs://", "../x.csv", "memfs://../x.csv"},
 		// Kept as is: a path with a scheme, an absolute path.
 		{"gs://b/dir", "gs://c/x.csv", "gs://c/x.csv"},
 		{"dir", "memfs://x.csv", "memfs://x.csv"},
@@ -253,6 +263,51 @@ func TestRunFilesScheme(t *testing.T) {
 			res := RunFiles(ctx, tc.spec, tc.root, tc.files)
 			if !strings.Contains(res.Error, tc.want) {
 				t.Fatalf("error %q, want it to contain %q", res.Error, tc.want)
+			}
+		})
+	}
+}
+
+// TestRunFilesAboveBucket: a relative path of any field that climbs above
+// the bucket of a root with a scheme is refused, before any file is read,
+// with an error wrapping ErrAboveBucket that names the job, the field and
+// the path; one that stays in the bucket, and any under a local root, is
+// not.
+func TestRunFilesAboveBucket(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		spec Spec
+		root string
+		want string // the error's beginning; "" for none from checkPaths
+	}{
+		{"input", Spec{ID: "a", Input: "../../x.csv", K: 2}, "gs://b/dir", `job a: input ../../x.csv: relative path climbs above the bucket of its root gs://b/dir (bucket "b")`},
+		{"input, bucket root", Spec{ID: "a", Input: "../c/x.csv", K: 2}, "gs://b", `job a: input ../c/x.csv: relative path climbs above the bucket of its root gs://b (bucket "b")`},
+		{"input, down and up", Spec{ID: "a", Input: "sub/../../../x.csv", K: 2}, "gs://b/dir", "job a: input sub/../../../x.csv: relative path climbs above"},
+		{"graph", Spec{ID: "a", Graph: "../../g.txt", K: 2}, "memfs://d/dir", `job a: graph ../../g.txt: relative path climbs above the bucket of its root memfs://d/dir (bucket "d")`},
+		{"graph, memfs top", Spec{ID: "a", Graph: "../g.txt", K: 2}, "memfs://", "job a: graph ../g.txt: relative path climbs above the bucket of its root memfs:// (its top)"},
+		{"constraints", Spec{ID: "a", Input: "d.csv", Constraints: "../../c.txt", K: 2}, "gs://b/dir", "job a: constraints ../../c.txt: relative path climbs above"},
+		{"labels", Spec{ID: "a", Input: "d.csv", Labels: "../../../l.txt", K: 2}, "gs://b/dir/sub", "job a: labels ../../../l.txt: relative path climbs above"},
+		{"data_root", Spec{ID: "a", Dataset: "iris", DataRoot: "../../d", K: 3}, "gs://b/dir", "job a: data_root ../../d: relative path climbs above"},
+		{"in the bucket", Spec{ID: "a", Input: "../x.csv", K: 2}, "gs://b/dir", ""},
+		{"local root", Spec{ID: "a", Input: "../../../x.csv", K: 2}, "dir", ""},
+		{"path with a scheme", Spec{ID: "a", Input: "gs://c/x.csv", K: 2}, "gs://b/dir", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkPaths(&tc.spec, tc.root)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("checkPaths: %v, want nil", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrAboveBucket) || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("checkPaths: %v, want an error wrapping ErrAboveBucket beginning %q", err, tc.want)
+			}
+			mem := &memFiles{m: map[string][]byte{}}
+			res := RunFiles(ctx, tc.spec, tc.root, mem)
+			if res.Error != err.Error() || len(mem.reads) > 0 {
+				t.Fatalf("RunFiles: error %q, files read %q; want %q and none", res.Error, mem.reads, err)
 			}
 		})
 	}

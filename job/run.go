@@ -63,8 +63,9 @@ func Run(ctx context.Context, s Spec, root string) *Result {
 // them. A nil files refuses paths with a scheme. A folder of images
 // (Input) and a catalog dataset (Dataset, DataRoot) are read from local
 // folders only. Errors about a path with a scheme (refused, missing,
-// unreadable) name the job, the field and the path, and wrap the cause
-// (ErrScheme for a refusal). Cost: Run's, plus holding each file read
+// unreadable, or relative and climbing above the bucket of root: see
+// Join) name the job, the field and the path, and wrap the cause
+// (ErrScheme or ErrAboveBucket for a refusal). Cost: Run's, plus holding each file read
 // through files in memory while it is parsed.
 func RunFiles(ctx context.Context, s Spec, root string, files Files) *Result {
 	res := &Result{ID: s.ID, Method: s.methodName()}
@@ -76,6 +77,9 @@ func RunFiles(ctx context.Context, s Spec, root string, files Files) *Result {
 
 func run(ctx context.Context, s *Spec, root string, files Files, res *Result) error {
 	if err := s.Validate(); err != nil {
+		return err
+	}
+	if err := checkPaths(s, root); err != nil {
 		return err
 	}
 	m, err := cluster.New(s.methodName())
