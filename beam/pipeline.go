@@ -20,6 +20,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/job"
 )
 
@@ -182,8 +183,12 @@ func labelsTemps(ctx context.Context, fs filesystem.Interface, out string) ([]st
 // name the manifest, and for a repeated id the file and both lines. A
 // malformed line still fails alone, as its job, but its result line cannot
 // say where it is (Beam's text reader gives no line numbers): each one is
-// returned as a warning naming its file and line. Cost: one read of the
-// manifest.
+// returned as a warning naming its file and line. A local manifest file
+// is opened with internal/inputfile, as tether's commands open theirs: a
+// FIFO is waited for only until ctx is cancelled (Beam's local file
+// system opens it with os.Open, which blocks, deaf to ctx, until a
+// process writes to it), and a read of a pipe ends with ctx; the error
+// then wraps ctx's. Cost: one read of the manifest.
 func CheckManifest(ctx context.Context, manifest string) (warnings []string, err error) {
 	fs, err := filesystem.New(ctx, manifest)
 	if err != nil {
@@ -204,8 +209,11 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 	seen := map[string]place{}
 	jobs := 0
 	for _, name := range files {
-		r, err := fs.OpenRead(ctx, name)
+		r, err := openManifest(ctx, fs, name)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("manifest %s: %w", name, ctx.Err())
+			}
 			return nil, fmt.Errorf("manifest %s: %w", name, err)
 		}
 		sc := bufio.NewScanner(r)
@@ -238,6 +246,10 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 		if errors.Is(err, bufio.ErrTooLong) {
 			return nil, fmt.Errorf("%s: %w: a line is longer than %d bytes", name, job.ErrSpec, job.MaxLine)
 		}
+		if err != nil && ctx.Err() != nil {
+			// A pipe's read cut short by the cancellation.
+			return nil, fmt.Errorf("manifest %s: %w", name, ctx.Err())
+		}
 		if err != nil {
 			return nil, fmt.Errorf("manifest %s: %w", name, err)
 		}
@@ -246,6 +258,20 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 		return nil, fmt.Errorf("manifest %s: no jobs (only blank lines and '#' comments)", manifest)
 	}
 	return warnings, nil
+}
+
+// openManifest opens the manifest file name, listed by fs, for reading: a
+// local file with inputfile.Open (see CheckManifest), one with a scheme
+// with fs.OpenRead.
+func openManifest(ctx context.Context, fs filesystem.Interface, name string) (io.ReadCloser, error) {
+	if job.Scheme(name) != "" {
+		return fs.OpenRead(ctx, name)
+	}
+	f, err := inputfile.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // runJobFn clusters one manifest line.

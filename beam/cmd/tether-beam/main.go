@@ -72,7 +72,11 @@ func main() {
 // the temporary files of results.jsonl and of the labels that writes cut
 // short may have left in out (tetherbeam.RemovePartial): the workers
 // writing them check ctx and remove them themselves, but the process may
-// exit before a worker's cleanup runs.
+// exit before a worker's cleanup runs. Before the pipeline starts nothing
+// is written but the output folder (the check only reads the manifest),
+// so a failure or an interrupt there leaves nothing to remove; an
+// interrupt stops the check even while it waits for a manifest that
+// blocks, a local FIFO without a writer (CheckManifest).
 func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (code int) {
 	fail := func(err error) int {
 		if ctx.Err() != nil {
