@@ -16,13 +16,27 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
+	"github.com/tether-sc/tether/beam/internal/privatetmp"
 	"github.com/tether-sc/tether/job"
 
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 )
 
+// TestMain runs the tests on Prism, with TMPDIR pointing to a folder of
+// their own, removed afterwards: each pipeline run in loopback mode leaves
+// an empty beamloopbackworker-N file there (privatetmp).
 func TestMain(m *testing.M) {
-	ptest.MainWithDefault(m, "prism")
+	leave, err := privatetmp.Enter()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := ptest.MainRetWithDefault(m, "prism")
+	if err := leave(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = max(code, 1)
+	}
+	os.Exit(code)
 }
 
 // manifest writes a manifest of 24 small jobs (generators × methods ×

@@ -22,7 +22,8 @@
 // signal cancels the run, a second one quits at once. The jobs finished by
 // then keep their labels; results.jsonl is not written (an earlier one is
 // left as it was), and no partial file is left: neither a labels file nor
-// a temporary one of results.jsonl or of a labels file. Rerunning into an
+// a temporary one of results.jsonl or of a labels file, nor a file in
+// the temporary folder (TMPDIR; Beam's loopback worker files). Rerunning into an
 // existing folder replaces results.jsonl and the labels of the manifest's
 // jobs, removes the labels of a job that now fails and leaves other files
 // alone.
@@ -40,6 +41,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	tetherbeam "github.com/tether-sc/tether/beam"
+	"github.com/tether-sc/tether/beam/internal/privatetmp"
 	"github.com/tether-sc/tether/internal/interrupt"
 	"github.com/tether-sc/tether/job"
 )
@@ -76,7 +78,10 @@ func main() {
 // is written but the output folder (the check only reads the manifest),
 // so a failure or an interrupt there leaves nothing to remove; an
 // interrupt stops the check even while it waits for a manifest that
-// blocks, a local FIFO without a writer (CheckManifest).
+// blocks, a local FIFO without a writer (CheckManifest). The pipeline
+// runs with TMPDIR pointing to a folder of its own, removed with its
+// files when it returns (privatetmp: Beam's loopback worker files), so
+// run sets TMPDIR for the process meanwhile: call it once at a time.
 func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (code int) {
 	fail := func(err error) int {
 		if ctx.Err() != nil {
@@ -109,6 +114,19 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (cod
 		}
 		if err := tetherbeam.RemovePartial(ctx, out); err != nil {
 			fmt.Fprintln(stderr, "tether-beam:", err)
+		}
+	}()
+	// Beam's loopback mode leaves an empty beamloopbackworker-N file in
+	// os.TempDir() at each pipeline run (privatetmp): the run's temporary
+	// files go to a folder of its own, removed when the pipeline has
+	// returned.
+	leave, err := privatetmp.Enter()
+	if err != nil {
+		return fail(err)
+	}
+	defer func() {
+		if err := leave(); err != nil {
+			fmt.Fprintln(stderr, "tether-beam: warning:", err)
 		}
 	}()
 	p, s := beam.NewPipelineWithRoot()

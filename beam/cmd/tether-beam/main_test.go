@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,10 +17,24 @@ import (
 
 	tetherbeam "github.com/tether-sc/tether/beam"
 	"github.com/tether-sc/tether/beam/internal/fakegcs"
+	"github.com/tether-sc/tether/beam/internal/privatetmp"
 )
 
+// TestMain runs the tests on Prism, with TMPDIR pointing to a folder of
+// their own, removed afterwards: each pipeline run in loopback mode leaves
+// an empty beamloopbackworker-N file there (privatetmp).
 func TestMain(m *testing.M) {
-	ptest.MainWithDefault(m, "prism")
+	leave, err := privatetmp.Enter()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := ptest.MainRetWithDefault(m, "prism")
+	if err := leave(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = max(code, 1)
+	}
+	os.Exit(code)
 }
 
 // TestRunExitCodes: a batch that runs gives 0 and its results, and the
@@ -150,5 +165,52 @@ func TestRunGCS(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir("."); len(ents) != 0 {
 		t.Errorf("the run made local files: %v", ents)
+	}
+}
+
+// TestRunLeavesNoTempFile: a run leaves nothing in the temporary folder
+// (TMPDIR), whether its pipeline completes, is interrupted or never
+// starts: Beam's loopback mode made an empty beamloopbackworker-N file
+// there at each pipeline run and left it.
+func TestRunLeavesNoTempFile(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "m.jsonl")
+	if err := os.WriteFile(manifest, []byte(`{"id":"a","gen":"moons","gen_params":{"n":"60"},"k":2,"method":"njw","seed":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name     string
+		ctx      context.Context
+		manifest string
+		code     int
+	}{
+		{"runs", context.Background(), manifest, 0},
+		{"interrupted", cancelled, manifest, 130},
+		{"missing manifest", context.Background(), filepath.Join(dir, "nope.jsonl"), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			var stderr bytes.Buffer
+			if code := run(tc.ctx, tc.manifest, filepath.Join(t.TempDir(), "out"), "", &stderr); code != tc.code {
+				t.Fatalf("exit %d, stderr %q; want %d", code, stderr.String(), tc.code)
+			}
+			if got := os.Getenv("TMPDIR"); got != tmp {
+				t.Fatalf("TMPDIR = %q after the run, want %q", got, tmp)
+			}
+			ents, err := os.ReadDir(tmp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ents) > 0 {
+				var left []string
+				for _, e := range ents {
+					left = append(left, e.Name())
+				}
+				t.Fatalf("the run left %q in TMPDIR", left)
+			}
+		})
 	}
 }
