@@ -105,7 +105,7 @@ func Join(root, path string) string {
 // len(p)).
 func aboveBucket(rest, p string) (bucket, climb string, ok bool) {
 	bucket, dir, _ := strings.Cut(rest, "/")
-	climb = path.Join(dir, filepath.ToSlash(p))
+	climb = path.Join(strings.TrimLeft(dir, "/"), filepath.ToSlash(p)) // "b//dir" is "b/dir"
 	if climb == ".." || strings.HasPrefix(climb, "../") {
 		return bucket, climb, true
 	}

@@ -63,6 +63,7 @@ func TestJoin(t *testing.T) {
 		{"gs://b", "../x.csv", "gs://b/../x.csv"},
 		{"gs://b/dir", "../../c/x.csv", "gs://b/../c/x.csv"},
 		{"gs://b/dir", "../..", "gs://b/.."},
+		{"gs://b//dir", "../../x.csv", "gs://b/../x.csv"},
 		{"memfs://d/dir", "../../x.csv", "memfs://d/../x.csv"},
 		{"memfs://", "../x.csv", "memfs://../x.csv"},
 		// Kept as is: a path with a scheme, an absolute path.
