@@ -206,6 +206,74 @@ func multigridSolver(ctx context.Context, g *graph.Graph, kind graph.LaplacianKi
 	return &multigridLOBPCG{g: g}, nil
 }
 
+// invertFirstMinPairs, invertFirstMinN and invertFirstMinDepth: from
+// invertFirstMinN nodes, on a graph whose pseudo-diameter
+// (graph.PseudoDiameter) is at least invertFirstMinDepth,
+// laplacianEmbedding solves for more than invertFirstMinPairs pairs not
+// deflated (FGPWC's automatic m, whose cap is 200) by shift-and-invert from
+// the start: one round of shiftInvertEmbedding (Lanczos on (L + σI)⁻¹ with
+// a sparse Cholesky factor and a convergence test relative to each
+// eigenvalue, eigen.Lanczos.PerValue, so that every pair's residual meets
+// the iterative solver's own test on L, which is checked), when the
+// factor fits shiftInvertMaxEntries and its cost shiftInvertMaxFlops.
+// When the factor does not fit, or some pair fails the test, the
+// iterative solve runs as before.
+//
+// Why: on the k-NN graph of a 2-D point cloud the wanted eigenvalues crowd
+// near 0 relative to ‖L‖ (λ_201 of L_sym = 0.0072 on 10⁵ moons points), so
+// Lanczos on L needs many restarts, while on the inverted operator the
+// same pairs are separated by their ratios; and such graphs have small
+// separators, so the factor is cheap (5.3·10⁶ entries, 0.6 s, at 10⁵
+// moons points). Measured (bench/results.md, 2026-11-29): those 201 pairs
+// in one inverted round, about 34 s, against 132 s for Lanczos on L (272 s
+// on a draw where λ₂ fell below Lanczos' resolution and was repaired);
+// FGPWC end to end with its defaults on 10⁵ moons points 65 s instead of
+// 174 s (the CLI's draw, same labels) and of 346 s (fgpwc-cap-dev's draw,
+// whose λ₂ is repaired; ARI 0.8848 both). With the test relative to ‖inv‖
+// instead of to each value, one round resolved only 191 of those 201
+// pairs (invertedSolve).
+//
+// Why the diameter: the factor's size follows the graph's dimension, and
+// the pseudo-diameter tells the dimension apart cheaply (a few
+// breadth-first sweeps). The 10-NN graphs of blob clouds measured: in 2-D
+// depth 70 at 2·10⁴ points and 148 at 10⁵, factors of 9·10⁵ and 5.8·10⁶
+// entries; in 3-D depth 28 and 45, in 4-D 20 and 30, in 10-D 13 and 14,
+// whose factors cost 5·10⁹ to 2.7·10¹⁰ multiply-adds at 2·10⁴ points and
+// exceed shiftInvertMaxEntries at 10⁵, found only after 5 to 33 s of
+// analysis (which is why a rule without the diameter made FGPWC on 10-D
+// blobs at 10⁵ points 2.7 times slower). Sparse random graphs (block
+// models) have depths near log n.
+//
+// Up to invertFirstMinPairs pairs the solve is short anyway, and the
+// multigrid LOBPCG serves long graphs. Below invertFirstMinN nodes nothing
+// of this applies, so the published reproductions, all smaller, keep their
+// results bit for bit.
+const (
+	invertFirstMinPairs = multigridMaxK
+	invertFirstMinN     = lanczosGrowMinN
+	invertFirstMinDepth = 64
+)
+
+// invertFirst reports whether laplacianEmbedding solves pairs eigenpairs
+// (not counting the deflated ones) of the Laplacian of kind of g by
+// shift-and-invert first (invertFirstMinPairs); repairable is whether a
+// shift-and-invert solve may replace the iterative one at all. Cost: the
+// pseudo-diameter's sweeps, O(nnz) each, when the other conditions hold;
+// an error only when ctx is done.
+func invertFirst(ctx context.Context, g *graph.Graph, kind graph.LaplacianKind, pairs int, repairable bool, s *Settings) (bool, error) {
+	if !repairable || pairs <= invertFirstMinPairs || g.N() < invertFirstMinN || (kind != graph.Symmetric && kind != graph.Unnormalized) {
+		return false, nil
+	}
+	if es := s.EigenSettings; es != nil && es.MaxIter > 0 {
+		return false, nil // a capped solve was asked for: keep it
+	}
+	depth, err := g.PseudoDiameter(ctx)
+	if err != nil || depth < invertFirstMinDepth {
+		return false, err
+	}
+	return true, nil
+}
+
 // multigridLOBPCG solves L_sym of g by eigen.LOBPCG preconditioned with
 // graph.Multigrid, built when Solve is called (so that a problem Lanczos
 // solves within its first restarts never pays for it). A graph that does
@@ -276,6 +344,7 @@ type embedding struct {
 	deg      []float64  // the degrees the Laplacian normalizes by: d, or d + τ when regularized
 	tau      float64    // the regularization τ applied (0: none)
 	warnings []string
+	inverted bool // solved by shift-and-invert from the start (invertFirst)
 }
 
 // exactLaplacian is the regularization of the methods whose mathematics
@@ -431,7 +500,7 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	// the repair was made, and sets e's pairs and warnings if so, else
 	// the reason in w or failure.
 	repair := func(res *eigen.Result, w, failure *string, restarts int) (bool, error) {
-		vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, shiftInvertBudget(s.Repair, res.MatVecs, gop.NNZ(), n), *failure != "", s)
+		vals, vecs, why, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, res.Values, norm*rel, norm, shiftInvertBudget(s.Repair, res.MatVecs, gop.NNZ(), n), *failure != "", shiftInvertRounds, false, s)
 		if err != nil {
 			return false, err
 		}
@@ -463,6 +532,24 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	pre, err := multigridSolver(ctx, gop, kind, tau, count-d, s)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	if first, err := invertFirst(ctx, gop, kind, count-d, repairable, s); err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	} else if first {
+		// Many pairs of a long graph: shift-and-invert from the start
+		// (invertFirstMinPairs). When it does not resolve every pair
+		// within its budget, the iterative solve below runs as before.
+		vals, vecs, _, err := shiftInvertEmbedding(ctx, gop, op, kind, count, z, nil, norm*rel, norm, shiftInvertMaxFlops, false, 1, true, s)
+		if err != nil {
+			return nil, err
+		}
+		if vecs != nil {
+			e.values, e.vectors, e.inverted = vals, vecs, true
+			if w := belowResolution(e.values, kind, norm, denseResolution(n), true); w != "" {
+				e.warnings = append(e.warnings, w)
+			}
+			return e.unpermute(perm), nil
+		}
 	}
 	var res *eigen.Result
 	if repairable && pre == nil && (s.EigenSettings == nil || s.EigenSettings.MaxIter == 0 || s.EigenSettings.MaxIter > shiftInvertAfter) {

@@ -106,7 +106,8 @@ const (
 //  2. The rest, with the accepted pairs (at least z) deflated: by the
 //     iterative solver on L, whose restriction to their complement has no
 //     eigenvalue below floor, unless the first solve failed to converge or
-//     this one does; then by rounds (at most shiftInvertRounds) of Lanczos
+//     this one does; then by rounds (at most rounds, shiftInvertRounds
+//     for a repair) of Lanczos
 //     on (L + σ_r I)⁻¹ for all count pairs with the accepted ones deflated,
 //     σ_1 = shiftInvertRelShift·‖L‖ or the largest accepted eigenvalue, each
 //     round accepting the pairs that pass the residual test above and
@@ -127,7 +128,7 @@ const (
 // as soon as the factor exceeds the cap), one or two factorizations, two
 // triangular solves per product of their Lanczos solves, and possibly
 // step 2's iterative solve.
-func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm, maxFlops float64, failed bool, s *Settings) (values []float64, vectors *mat.Dense, why string, err error) {
+func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm, maxFlops float64, failed bool, rounds int, perValue bool, s *Settings) (values []float64, vectors *mat.Dense, why string, err error) {
 	overBudget := func(size string) ([]float64, *mat.Dense, string, error) {
 		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %s, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g; cluster.Settings.Repair = RepairAlways, or tether cluster -repair always, raises it to %.2g)", size, shiftInvertMaxEntries, maxFlops, shiftInvertFreeFlops, shiftInvertMaxFlops), nil
 	}
@@ -194,7 +195,7 @@ func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator
 		sigma = math.Max(sigma, lo[len(lo)-1])
 	}
 	for round := 0; len(lo) < count; round++ {
-		if round == shiftInvertRounds {
+		if round == rounds {
 			return fail(fmt.Errorf("%d of %d eigenpairs resolved after %d rounds", len(lo), count, round))
 		}
 		if spent+cost > maxFlops {
@@ -205,7 +206,7 @@ func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator
 			return fail(err)
 		}
 		spent += cost
-		values, vectors, err := invertedSolve(ctx, inv, count, lo, lov, s)
+		values, vectors, err := invertedSolve(ctx, inv, count, lo, lov, perValue, s)
 		if err != nil {
 			return fail(err)
 		}
@@ -240,7 +241,7 @@ func shiftInvertTiny(ctx context.Context, sym *graph.CholeskySymbolic, g *graph.
 	var lo []float64
 	var lov *mat.Dense
 	for {
-		if lo, lov, err = invertedSolve(ctx, inv, k, make([]float64, d), z, s); err != nil {
+		if lo, lov, err = invertedSolve(ctx, inv, k, make([]float64, d), z, false, s); err != nil {
 			return nil, nil, 0, err
 		}
 		if k == count || lo[k-1] >= floor {
@@ -258,7 +259,16 @@ func shiftInvertTiny(ctx context.Context, sym *graph.CholeskySymbolic, g *graph.
 // of inv = (L + σI)⁻¹ by Lanczos, values ascending: λ = 1/μ − σ. The pairs
 // (known, their values ascending; knownVecs nil for none) are deflated
 // with their images 1/(λ + σ) and returned with their values exactly.
-func invertedSolve(ctx context.Context, inv *graph.CholeskyInverse, k int, known []float64, knownVecs *mat.Dense, s *Settings) ([]float64, *mat.Dense, error) {
+// With perValue the solve is eigen.Lanczos with PerValue and half s's
+// tolerance tol, so that every pair returned meets the residual test on L
+// of acceptedPrefix, ‖Lv − λv‖ ≤ tol·‖L‖ for the bound ‖L‖ ≥ 2 (L_sym's;
+// L's is 2·max degree): its residual r on inv, at most tol/2 times its
+// value μ, gives ‖Lv − λv‖ = ‖(L + σI)r‖/μ ≤ (‖L‖ + σ)·tol/2. Without it,
+// s's solver and tolerance, relative to ‖inv‖ = 1/(λ_min + σ), which
+// resolve the pairs of larger λ only to tol·(λ + σ)/(λ_min + σ) relative
+// to ‖L‖ (measured: on 10⁵ moons points, one round resolved 191 of 201
+// pairs of L_sym).
+func invertedSolve(ctx context.Context, inv *graph.CholeskyInverse, k int, known []float64, knownVecs *mat.Dense, perValue bool, s *Settings) ([]float64, *mat.Dense, error) {
 	sigma := inv.Shift()
 	p := eigen.Problem{A: inv, K: k, Which: eigen.Largest}
 	exact := make(map[float64]float64, len(known)) // a deflated image → its eigenvalue
@@ -269,7 +279,20 @@ func invertedSolve(ctx context.Context, inv *graph.CholeskyInverse, k int, known
 			exact[p.DeflateValues[j]] = v
 		}
 	}
-	res, err := s.solve(ctx, p)
+	var res *eigen.Result
+	var err error
+	if perValue {
+		es := s.eigenSettings()
+		if es.Tol == 0 {
+			es.Tol = eigen.DefaultTol
+		}
+		es.Tol /= 2
+		solver := eigen.Lanczos{MaxNCV: lanczosMaxNCV, PerValue: true}
+		res, err = solver.Solve(ctx, p, &es)
+		res, err = checkSolve(solver, res, err)
+	} else {
+		res, err = s.solve(ctx, p)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -116,7 +116,7 @@ func TestShiftInvertOverBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals, vecs, why, err := shiftInvertEmbedding(context.Background(), g, op, graph.Unnormalized, 3, z, []float64{0, 1e-10, 1}, 1e-7, 2*g.MaxDegree(), 0, false, &Settings{})
+	vals, vecs, why, err := shiftInvertEmbedding(context.Background(), g, op, graph.Unnormalized, 3, z, []float64{0, 1e-10, 1}, 1e-7, 2*g.MaxDegree(), 0, false, shiftInvertRounds, false, &Settings{})
 	if err != nil || vals != nil || vecs != nil || !strings.Contains(why, "above its budget") {
 		t.Errorf("over budget: %v, %v, %q, %v", vals, vecs, why, err)
 	}
@@ -179,7 +179,7 @@ func TestShiftInvertWithoutNullVectors(t *testing.T) {
 	}
 	norm := laplacianNormBound(graph.Unnormalized, g.Degrees())
 	floor := defaultEigenTol * norm
-	vals, vecs, why, err := shiftInvertEmbedding(ctx, g, op, graph.Unnormalized, 14, nil, []float64{1e-10, 1e-9}, floor, norm, shiftInvertMaxFlops, false, &Settings{})
+	vals, vecs, why, err := shiftInvertEmbedding(ctx, g, op, graph.Unnormalized, 14, nil, []float64{1e-10, 1e-9}, floor, norm, shiftInvertMaxFlops, false, shiftInvertRounds, false, &Settings{})
 	if err != nil || vecs == nil {
 		t.Fatalf("repair not made: %q, %v", why, err)
 	}

@@ -96,6 +96,18 @@ type Lanczos struct {
 	// n·(MaxNCV + K + d + 2) floats, and a step's Gram–Schmidt to
 	// O(n·MaxNCV).
 	MaxNCV int
+	// PerValue makes the convergence test relative to each wanted Ritz
+	// value instead of to ‖A‖: a pair (θ, x) is accepted when its residual
+	// is at most Tol·max(|θ|, ε·‖A‖) (ARPACK's test: Lehoucq, Sorensen and
+	// Yang, ARPACK Users' Guide, 1998, §4.6), so that every pair is
+	// resolved to Tol relative to its own eigenvalue. It is meant for
+	// shift-and-invert operators (L + σI)⁻¹, whose wanted values
+	// θ = 1/(λ + σ) span orders of magnitude: there a residual r ≤ Tol·θ
+	// bounds ‖Lx − λx‖ = ‖(L + σI)r‖/θ by Tol·‖L + σI‖, for every pair,
+	// while the default test bounds it only by Tol·‖L + σI‖·θ_max/θ. The
+	// smallest wanted |θ| then set the pace, so a run may need more
+	// restarts.
+	PerValue bool
 }
 
 // lanczosMaxIter is the default number of restarts.
@@ -145,6 +157,7 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 		return Dense{}.Solve(ctx, p, s)
 	}
 	r := newLanczosRun(p.A, n, d+kk, ncv, max(l.MaxNCV, ncv), cfg.rng)
+	r.perValue = l.PerValue
 	if d > 0 {
 		for i := 0; i < d; i++ {
 			mat.Col(r.row(i), i, p.Deflate)
@@ -167,7 +180,11 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 		res.MatVecs = matvecs + r.matvecs
 		res.Iterations = r.restarts
 		worst := slices.Max(resid)
-		return res, fmt.Errorf("%w: Lanczos reached %d restarts with largest residual %.3g > %.3g", ErrNoConvergence, cfg.maxIter, worst, cfg.tol*r.normA)
+		test := fmt.Sprintf("%.3g", cfg.tol*r.normA)
+		if l.PerValue {
+			test = fmt.Sprintf("%.3g·|θ|", cfg.tol)
+		}
+		return res, fmt.Errorf("%w: Lanczos reached %d restarts with largest residual %.3g > %s", ErrNoConvergence, cfg.maxIter, worst, test)
 	}
 	if !l.SkipMultiplicityCheck && n-d-kk > 0 {
 		// Verification: look for a pair beyond the kk-th found one in the
@@ -199,6 +216,15 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 	res.MatVecs = matvecs + r.matvecs
 	res.Iterations = r.restarts
 	return res, nil
+}
+
+// limit is the residual at or below which the Ritz pair of value theta
+// is accepted: tol·‖A‖, or tol·max(|θ|, ε·‖A‖) with Lanczos.PerValue.
+func (r *lanczosRun) limit(tol, theta float64) float64 {
+	if r.perValue {
+		return tol * max(math.Abs(theta), 0x1p-52*r.normA)
+	}
+	return tol * r.normA
 }
 
 // keep1 is the number of Ritz vectors kept when one pair is wanted.
@@ -238,6 +264,7 @@ type lanczosRun struct {
 	y        mat.Dense
 	rng      *rand.Rand
 	normA    float64
+	perValue bool      // Lanczos.PerValue
 	next     []float64 // Ritz vector after the kk wanted ones, from the last run
 	part     []float64 // per-chunk partial products of project
 	matvecs  int
@@ -652,7 +679,7 @@ func (r *lanczosRun) solve(ctx context.Context, locked, kk, keep int, which Whic
 		lim := tol * r.normA
 		nconv := 0
 		for q := 0; q < kk; q++ {
-			if resid[order[q]] <= lim {
+			if resid[order[q]] <= r.limit(tol, theta[order[q]]) {
 				nconv++
 			}
 		}
