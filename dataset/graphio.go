@@ -14,6 +14,7 @@ import (
 
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
 )
 
@@ -366,7 +367,7 @@ func detectCSVGraph(lines []string, name string) (GraphFormat, string) {
 	if len(body) == 0 {
 		return DenseCSV, ""
 	}
-	sp := splitter{delim: detectDelimiter(body), quotes: `"`}
+	sp := splitter{delim: fieldsplit.Detect(body), quotes: `"`}
 	var fields []string
 	rows, cols, first := 0, -1, true
 	edges, named := true, false

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
 )
 
@@ -124,7 +125,7 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 			continue
 		}
 		if width == 0 {
-			sp = splitter{delim: detectDelimiter([]string{l}), quotes: `"`}
+			sp = splitter{delim: fieldsplit.Detect([]string{l}), quotes: `"`}
 		}
 		f, pos, err := sp.split(l, nil)
 		if err != nil {

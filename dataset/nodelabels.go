@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
 )
 
@@ -139,7 +140,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 	var (
 		recs     []rec
 		width    int
-		delim    rune
+		delim    byte // 0: blanks
 		base     int
 		lineNo   int
 		blanks   []int // lines of pending blank lines (one-column layout)
@@ -172,14 +173,9 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			continue
 		}
 		if width == 0 {
-			switch d := detectDelimiter([]string{t}); d {
-			case 0:
-				delim = ' '
-			default:
-				delim = rune(d)
-			}
+			delim = fieldsplit.Detect([]string{t})
 		}
-		fields, err := splitLabelLine(t, delim)
+		fields, err := fieldsplit.SplitLine(t, delim)
 		if err != nil {
 			return nil, perr(lineNo, 0, "", "%v", err)
 		}
@@ -386,31 +382,6 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 func isIntText(s string) bool {
 	_, ok := parseInt(strings.TrimSpace(s))
 	return ok
-}
-
-// splitLabelLine splits one line of a labels file on delim (' ' means runs
-// of blanks), honouring CSV double quotes, and trims blanks around fields.
-func splitLabelLine(line string, delim rune) ([]string, error) {
-	if delim == ' ' {
-		sp := splitter{quotes: `"`}
-		f, pos, err := sp.split(line, nil)
-		if err != nil {
-			return nil, fmt.Errorf("character %d: %w", pos, err)
-		}
-		return f, nil
-	}
-	cr := csv.NewReader(strings.NewReader(line))
-	cr.Comma = delim
-	cr.TrimLeadingSpace = true
-	cr.LazyQuotes = false
-	f, err := cr.Read()
-	if err != nil {
-		return nil, err
-	}
-	for a := range f {
-		f[a] = strings.TrimSpace(f[a])
-	}
-	return f, nil
 }
 
 // KeyNames returns names when they can key the nodes of a labels file

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
 )
 
@@ -104,53 +105,6 @@ func delimiterFor(s string) (d byte, ok bool, err error) {
 	return 0, false, errorf(ErrInvalid, "unsupported delimiter %q", s)
 }
 
-// detectDelimiter implements the rule documented on Options.Delimiter.
-func detectDelimiter(lines []string) byte {
-	cands := []byte{',', '\t', ';'}
-	countOutside := func(l string, c byte) int {
-		n := 0
-		inq := false
-		for i := 0; i < len(l); i++ {
-			switch {
-			case l[i] == '"':
-				inq = !inq
-			case !inq && l[i] == c:
-				n++
-			}
-		}
-		return n
-	}
-	if len(lines) == 0 {
-		return 0
-	}
-	sample := lines
-	if len(sample) > 20 {
-		sample = sample[:20]
-	}
-	for _, c := range cands {
-		want := countOutside(sample[0], c)
-		if want == 0 {
-			continue
-		}
-		ok := true
-		for _, l := range sample[1:] {
-			if countOutside(l, c) != want {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return c
-		}
-	}
-	for _, c := range cands {
-		if countOutside(sample[0], c) > 0 {
-			return c
-		}
-	}
-	return 0
-}
-
 // parseDelimited splits delimited text into a raw table.
 func parseDelimited(ctx context.Context, lines []string, name string, opt *Options) (*rawTable, error) {
 	// Keep the data lines (not blank, not comments) with their numbers.
@@ -177,7 +131,7 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 		return nil, &ParseError{File: name, Err: err}
 	}
 	if !fixed {
-		delim = detectDelimiter(body)
+		delim = fieldsplit.Detect(body)
 	}
 	sp := splitter{delim: delim, quotes: `"`}
 	raw := &rawTable{file: name}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/textline"
 )
@@ -158,7 +159,8 @@ func isBlank(s string) bool {
 	return strings.TrimLeft(s, " \t\r\f\v") == ""
 }
 
-// splitter splits a line into fields.
+// splitter splits a line into fields: fieldsplit.Splitter, its errors
+// wrapping ErrSyntax.
 type splitter struct {
 	// delim is the field separator; 0 means runs of spaces and tabs.
 	delim byte
@@ -172,110 +174,11 @@ type splitter struct {
 // 1-based character position of an unterminated quote or of stray text
 // after a closing quote.
 func (sp splitter) split(line string, dst []string) ([]string, int, error) {
-	dst = dst[:0]
-	isSpace := func(c byte) bool {
-		return (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') && c != sp.delim
+	f, pos, err := fieldsplit.Splitter{Delim: sp.delim, Quotes: sp.quotes, Backslash: sp.backslash}.Split(line, dst)
+	if err != nil {
+		err = fmt.Errorf("%w: %w", ErrSyntax, err)
 	}
-	i, n := 0, len(line)
-	if sp.delim == 0 {
-		for {
-			for i < n && isSpace(line[i]) {
-				i++
-			}
-			if i == n {
-				return dst, 0, nil
-			}
-			f, j, pos, err := sp.field(line, i, isSpace)
-			if err != nil {
-				return dst, pos, err
-			}
-			dst = append(dst, f)
-			i = j
-		}
-	}
-	if isBlank(line) {
-		return dst, 0, nil
-	}
-	for {
-		for i < n && isSpace(line[i]) {
-			i++
-		}
-		f, j, pos, err := sp.field(line, i, isSpace)
-		if err != nil {
-			return dst, pos, err
-		}
-		dst = append(dst, f)
-		i = j
-		if i >= n {
-			return dst, 0, nil
-		}
-		// line[i] is the delimiter.
-		i++
-		if i == n {
-			dst = append(dst, "")
-			return dst, 0, nil
-		}
-	}
-}
-
-// field reads one field starting at i (leading spaces already skipped) and
-// returns it with the index of the delimiter (or n) that ends it.
-func (sp splitter) field(line string, i int, isSpace func(byte) bool) (string, int, int, error) {
-	n := len(line)
-	if i < n && strings.IndexByte(sp.quotes, line[i]) >= 0 {
-		q := line[i]
-		start := i
-		i++
-		var b strings.Builder
-		closed := false
-		for i < n {
-			c := line[i]
-			if sp.backslash && c == '\\' && i+1 < n {
-				b.WriteByte(line[i+1])
-				i += 2
-				continue
-			}
-			if c == q {
-				if i+1 < n && line[i+1] == q {
-					b.WriteByte(q)
-					i += 2
-					continue
-				}
-				closed = true
-				i++
-				break
-			}
-			b.WriteByte(c)
-			i++
-		}
-		if !closed {
-			return "", 0, start + 1, errorf(ErrSyntax, "unterminated quote")
-		}
-		j := i
-		for j < n && isSpace(line[j]) {
-			j++
-		}
-		if j < n && (sp.delim == 0 && j == i || sp.delim != 0 && line[j] != sp.delim) {
-			return "", 0, j + 1, errorf(ErrSyntax, "unexpected %q after closing quote", line[j])
-		}
-		return b.String(), j, 0, nil
-	}
-	start := i
-	if sp.delim == 0 {
-		for i < n && !isSpace(line[i]) {
-			i++
-		}
-		return line[start:i], i, 0, nil
-	}
-	j := strings.IndexByte(line[i:], sp.delim)
-	if j < 0 {
-		j = n
-	} else {
-		j += i
-	}
-	f := line[start:j]
-	f = strings.TrimRight(f, " \t\r\f\v")
-	return f, j, 0, nil
+	return f, pos, err
 }
 
 // parseNum parses a finite decimal number. "NaN", "Inf" and hexadecimal

@@ -1,0 +1,97 @@
+package fieldsplit
+
+import (
+	"encoding/csv"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  byte
+	}{
+		{"comma", []string{"0,1,ml"}, ','},
+		{"tab", []string{"0\t1\tml"}, '\t'},
+		{"semicolon", []string{"0;1;ml"}, ';'},
+		{"blanks", []string{"0 1  ml"}, 0},
+		{"comma inside quotes", []string{`"a,b" c`}, 0},
+		{"consistent tab beats a stray comma", []string{"a,b\tc", "d\te"}, '\t'},
+		{"none", nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Detect(tc.lines); got != tc.want {
+				t.Errorf("Detect(%q) = %q, want %q", tc.lines, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSplitLine(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		line  string
+		delim byte
+		want  []string
+		err   string
+	}{
+		{"comma", " 0 , 1 ,ml", ',', []string{"0", "1", "ml"}, ""},
+		{"trailing comma", "0,1,ml,", ',', []string{"0", "1", "ml", ""}, ""},
+		{"tab", "0\t1\tml", '\t', []string{"0", "1", "ml"}, ""},
+		{"run of tabs", "0\t\t1\tml", '\t', []string{"0", "1", "ml"}, ""},
+		{"quoted comma", `"Smith, J",b,ml`, ',', []string{"Smith, J", "b", "ml"}, ""},
+		{"blanks", "  0 \t 1 ml ", 0, []string{"0", "1", "ml"}, ""},
+		{"blanks, quoted", `"a b" c`, 0, []string{"a b", "c"}, ""},
+		{"empty line", "", ',', []string{""}, ""},
+		{"empty line, blanks", "", 0, []string{""}, ""},
+		{"bare quote", `a"b,c`, ',', nil, "bare \""},
+		{"unterminated, blanks", `"ab c`, 0, nil, "character 1: unterminated quote"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := SplitLine(tc.line, tc.delim)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("SplitLine(%q) = %q, %v; want %q", tc.line, got, err, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzSplitLine: a line without quotes splits as encoding/csv splits it
+// (SplitLine's fast path), and no line panics.
+func FuzzSplitLine(f *testing.F) {
+	for _, s := range []string{"0,1,ml", " a ; b ;", "x\ty\t", `"q,r",s`, "0 1 ml"} {
+		f.Add(s, uint8(0))
+		f.Add(s, uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, line string, d uint8) {
+		delim := []byte{',', '\t', ';', 0}[d%4]
+		if strings.ContainsAny(line, "\r\n") {
+			return // lines come cut at their endings
+		}
+		got, err := SplitLine(line, delim)
+		if delim == 0 || line == "" || strings.Contains(line, `"`) {
+			return
+		}
+		cr := csv.NewReader(strings.NewReader(line))
+		cr.Comma = rune(delim)
+		cr.TrimLeadingSpace = true
+		want, werr := cr.Read()
+		if werr != nil {
+			return // csv refuses, e.g., a line of blanks (no record)
+		}
+		for a := range want {
+			want[a] = strings.TrimSpace(want[a])
+		}
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("SplitLine(%q, %q) = %q, %v; encoding/csv gives %q", line, delim, got, err, want)
+		}
+	})
+}
