@@ -62,7 +62,9 @@
 //	# base=1
 //	i,j,kind[,weight]
 //
-// with kind ml or cl and an optional positive weight; '#' starts a comment,
+// with kind ml or cl and an optional positive weight, the fields separated
+// by commas, tabs, semicolons or blanks as the first data line has them
+// (the rule of the labels files of package dataset); '#' starts a comment,
 // and a "# base=0" or "# base=1" directive before the first constraint
 // declares the numbering of i and j (0 when absent). An explicit
 // ReadOptions.Base must agree with the directive, else reading fails: the

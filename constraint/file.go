@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/textline"
 )
@@ -158,9 +159,14 @@ func Read(r io.Reader, opt *ReadOptions) (*File, error) {
 // i and j are node indices (or names, see ReadOptions.Names), kind is ml
 // or cl (any case), and weight, when present, is a positive finite number
 // (the confidence of a soft constraint; absent means a hard constraint of
-// weight 1, stored as Weight 0). Spaces around fields are ignored, blank
-// lines skipped, and one header line "i,j,kind" or "i,j,kind,weight" is
-// allowed before the first constraint. A nil opt means the zero ReadOptions.
+// weight 1, stored as Weight 0). Fields are separated by commas, tabs,
+// semicolons or blanks, whichever the first data line uses, as in labels
+// files (dataset.ReadNodeLabels): "0\t1\tml" and "0 1 ml" are read as
+// "0,1,ml"; CSV double quotes are honoured ("Smith, J" is one name), and
+// an empty last field (a trailing comma) is absent. Spaces around fields
+// are ignored, blank lines skipped, and one header line "i,j,kind" or
+// "i,j,kind,weight" is allowed before the first constraint. A nil opt
+// means the zero ReadOptions.
 //
 // Every error names the file and line: a malformed line, an unknown kind or
 // name, an index outside the nodes, a self pair, a bad weight, a base that
@@ -180,22 +186,31 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 	header := true
 	for lr.next() {
 		fields := lr.fields
+		if k := len(fields) - 1; k > 0 && fields[k] == "" {
+			// A trailing delimiter ("0,1,ml,"), as spreadsheets write:
+			// the empty last field is absent.
+			fields = fields[:k]
+		}
 		if header {
 			header = false
 			if isHeader(fields, 3, "i", "j", "kind", "weight") {
 				continue
 			}
 		}
-		if len(fields) == 1 && strings.ContainsAny(fields[0], " \t;") {
-			// A line separated by tabs, blanks or semicolons.
-			parts := strings.FieldsFunc(fields[0], func(r rune) bool { return r == ' ' || r == '\t' || r == ';' })
-			if len(parts) == 2 {
-				return nil, lr.errf("want i,j,kind[,weight], got 1 field %q: separate the fields with commas and give the kind: %s,%s,ml (must-link) or %s,%s,cl (cannot-link)", fields[0], parts[0], parts[1], parts[0], parts[1])
+		if len(fields) == 1 && strings.ContainsAny(fields[0], " \t;,") {
+			// A line separated otherwise than the first data line.
+			parts := strings.FieldsFunc(fields[0], func(r rune) bool { return r == ' ' || r == '\t' || r == ';' || r == ',' })
+			sep := "with " + fieldsplit.Name(lr.delim) + ", as line " + strconv.Itoa(lr.delimLine) + " does,"
+			if lr.delimLine == 0 || lr.line == lr.delimLine {
+				sep = "with commas, tabs, semicolons or blanks"
 			}
-			return nil, lr.errf("want i,j,kind[,weight], got 1 field %q: separate the fields with commas", fields[0])
+			if len(parts) == 2 {
+				return nil, lr.errf("want i,j,kind[,weight], got 1 field %q: separate the fields %s and give the kind: %s (must-link) or %s (cannot-link)", fields[0], sep, lr.join(parts[0], parts[1], "ml"), lr.join(parts[0], parts[1], "cl"))
+			}
+			return nil, lr.errf("want i,j,kind[,weight], got 1 field %q: separate the fields %s", fields[0], strings.TrimSuffix(sep, ","))
 		}
 		if len(fields) == 2 {
-			return nil, lr.errf("want i,j,kind[,weight], got 2 fields %q: give the kind: %s,%s,ml (must-link) or %s,%s,cl (cannot-link)", lr.text, fields[0], fields[1], fields[0], fields[1])
+			return nil, lr.errf("want i,j,kind[,weight], got 2 fields %q: give the kind: %s (must-link) or %s (cannot-link)", lr.text, lr.join(fields[0], fields[1], "ml"), lr.join(fields[0], fields[1], "cl"))
 		}
 		if len(fields) != 3 && len(fields) != 4 {
 			return nil, lr.errf("want i,j,kind[,weight], got %d fields", len(fields))
@@ -260,6 +275,18 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 	return res, nil
 }
 
+// join writes fields as a line of the file does: separated by its
+// delimiter (a blank for blanks), quoted when it is a tab.
+func (lr *lineReader) join(fields ...string) string {
+	switch lr.delim {
+	case 0:
+		return strings.Join(fields, " ")
+	case '\t':
+		return strconv.Quote(strings.Join(fields, "\t"))
+	}
+	return strings.Join(fields, string(lr.delim))
+}
+
 // isInt reports whether f is an integer in decimal.
 func isInt(f string) bool {
 	_, err := strconv.Atoi(f)
@@ -295,6 +322,8 @@ type lineReader struct {
 	optBase   bool // by option
 	seenData  bool
 	keepBlank bool
+	delim     byte // the field delimiter (0: blanks), fieldsplit.Detect's
+	delimLine int  // the first line of several fields, which set delim; 0 before
 
 	line   int
 	text   string
@@ -349,7 +378,10 @@ func newLineReader(ctx context.Context, r io.Reader, opt *ReadOptions) (*lineRea
 }
 
 // next advances to the next data line; blank lines are skipped unless
-// keepBlank is set.
+// keepBlank is set. Fields are separated by the delimiter fieldsplit.Detect
+// finds on the first data line of more than one field (comma, tab,
+// semicolon or blanks), CSV quotes honoured and blanks around fields
+// trimmed; a blank line is one empty field.
 func (lr *lineReader) next() bool {
 	if lr.fail != nil {
 		return false
@@ -375,10 +407,22 @@ func (lr *lineReader) next() bool {
 			continue
 		}
 		lr.seenData = true
-		lr.fields = strings.Split(lr.text, ",")
-		for a := range lr.fields {
-			lr.fields[a] = strings.TrimSpace(lr.fields[a])
+		delim := lr.delim
+		if lr.delimLine == 0 {
+			// The labels readers' rule (dataset.ReadNodeLabels): the
+			// first data line decides; one of a single field (a label)
+			// does not.
+			delim = fieldsplit.Detect([]string{lr.text})
 		}
+		f, err := fieldsplit.SplitLine(lr.text, delim)
+		if err != nil {
+			lr.fail = lr.errf("%v", err)
+			return false
+		}
+		if lr.delimLine == 0 && len(f) > 1 {
+			lr.delim, lr.delimLine = delim, lr.line
+		}
+		lr.fields = f
 		return true
 	}
 	return false
@@ -540,9 +584,10 @@ func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
 //
 // A label is a non-negative integer, or -1, "?" or an empty field for an
 // unlabelled node. In the one-per-line layout blank lines are unlabelled
-// nodes, so the number of non-comment lines is the number of nodes. Comments
-// and the "# base=" directive are as in Read (the base applies to the node
-// field); a header line "node,label" or "label" is allowed first. A nil opt
+// nodes, so the number of non-comment lines is the number of nodes. Comments,
+// the field delimiter and the "# base=" directive are as in Read (the base
+// applies to the node field); a header line "node,label" or "label" is
+// allowed first. A nil opt
 // means the zero ReadOptions; Policy is not used.
 //
 // Errors name the file and line and wrap ErrInvalid: a malformed or

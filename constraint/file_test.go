@@ -83,17 +83,46 @@ func TestRead(t *testing.T) {
 			want: []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 2, J: 3, Kind: CannotLink}}, lines: []int{1, 3}, n: 4,
 		},
 		{name: "empty", in: "", want: nil, n: 0},
+		// Fields are separated as in labels files: by commas, tabs,
+		// semicolons or blanks, whichever the first data line uses (a
+		// tab-separated file was "got 1 field: separate the fields with
+		// commas"), and an empty last field is absent (it was weight "").
+		{
+			name: "tabs", in: "i\tj\tkind\n0\t1\tml\n2\t\t3\tcl\t0.5\n",
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 2, J: 3, Kind: CannotLink, Weight: 0.5}}, lines: []int{2, 3}, n: 4,
+		},
+		{
+			name: "blanks", in: "# base=1\n1 2 ml\n  3   1 cl 2\n",
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 2, J: 0, Kind: CannotLink, Weight: 2}}, lines: []int{2, 3}, n: 3,
+		},
+		{
+			name: "semicolons", in: "0;1;ml\n1;2;cl\n",
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 1, J: 2, Kind: CannotLink}}, lines: []int{1, 2}, n: 3,
+		},
+		{
+			name: "trailing commas", in: "i,j,kind,\n0,1,ml,\n1,2,cl,0.5,\n",
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}, {I: 1, J: 2, Kind: CannotLink, Weight: 0.5}}, lines: []int{2, 3}, n: 3,
+		},
+		{
+			name: "quoted names", in: "\"Smith, J\",ann,ml\n", opt: ReadOptions{Names: []string{"ann", "Smith, J"}},
+			want: []Pair{{I: 1, J: 0, Kind: MustLink}}, lines: []int{1}, n: 2,
+		},
 		{name: "directive contradicts option", in: "# base=1\n1,2,ml\n", opt: ReadOptions{Base: Base0}, err: "in.csv:1: the file declares base=1 but base 0 was requested"},
 		{name: "directive after data", in: "0,1,ml\n# base=1\n", err: "in.csv:2: the base directive"},
 		{name: "bad directive", in: "# base=2\n", err: "in.csv:1: directive base=2"},
 		{name: "bad kind", in: "0,1,ml\n0,2,must\n", err: "in.csv:2: kind \"must\""},
 		{name: "fields", in: "0,1\n", err: "in.csv:1: want i,j,kind[,weight], got 2 fields \"0,1\": give the kind: 0,1,ml (must-link) or 0,1,cl (cannot-link)"},
 		{name: "five fields", in: "0,1,ml,1,2\n", err: "in.csv:1: want i,j,kind[,weight], got 5 fields"},
-		{name: "blank-separated pair", in: "0 1\n", err: "in.csv:1: want i,j,kind[,weight], got 1 field \"0 1\": separate the fields with commas and give the kind: 0,1,ml (must-link) or 0,1,cl (cannot-link)"},
-		// A tab- or space-separated line is one field: the error says the
-		// fields are separated by commas (it said only "got 1 fields").
-		{name: "tabs", in: "0\t1\tml\n", err: "in.csv:1: want i,j,kind[,weight], got 1 field \"0\\t1\\tml\": separate the fields with commas"},
-		{name: "spaces", in: "0 1 ml\n", err: "in.csv:1: want i,j,kind[,weight], got 1 field \"0 1 ml\": separate the fields with commas"},
+		// The hint writes the line as the file does.
+		{name: "blank-separated pair", in: "0 1\n", err: "in.csv:1: want i,j,kind[,weight], got 2 fields \"0 1\": give the kind: 0 1 ml (must-link) or 0 1 cl (cannot-link)"},
+		{name: "tab-separated pair", in: "0\t1\n", err: "in.csv:1: want i,j,kind[,weight], got 2 fields \"0\\t1\": give the kind: \"0\\t1\\tml\" (must-link) or \"0\\t1\\tcl\" (cannot-link)"},
+		// The delimiter is the first data line's: a line separated
+		// otherwise is one field, and the error says how to separate it.
+		{name: "tabs after commas", in: "0,1,ml\n0\t2\tml\n", err: "in.csv:2: want i,j,kind[,weight], got 1 field \"0\\t2\\tml\": separate the fields with commas, as line 1 does"},
+		{name: "commas after blanks", in: "# c\n0 1 ml\n0,2\n", err: "in.csv:3: want i,j,kind[,weight], got 1 field \"0,2\": separate the fields with blanks, as line 2 does, and give the kind: 0 2 ml (must-link) or 0 2 cl (cannot-link)"},
+		// An empty last field is absent; two are a weight left empty.
+		{name: "two trailing commas", in: "0,1,ml,,\n", err: "in.csv:1: weight \"\", want a positive finite number"},
+		{name: "unterminated quote", in: "\"a,b,ml\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.csv:1: character 1: unterminated quote"},
 		{name: "not an index", in: "0,1,ml\nx,1,ml\n", err: "in.csv:2: node \"x\" is not an integer"},
 		{name: "out of range", in: "0,5,ml\n", opt: ReadOptions{N: 5}, err: "in.csv:1: node 5 outside 0…4 (base 0)"},
 		// Node N in a file without a base is the mistake of a 1-based
@@ -202,6 +231,9 @@ func TestReadLabels(t *testing.T) {
 		{name: "node,label N", in: "3,1\n0,?\n", opt: ReadOptions{N: 6}, want: Labels{-1, -1, -1, 1, -1, -1}},
 		{name: "node,label base 1", in: "# base=1\n1,4\n2,-1\n", want: Labels{4, -1}},
 		{name: "names", in: "b,1\n", opt: ReadOptions{Names: []string{"a", "b", "c"}}, want: Labels{-1, 1, -1}},
+		// The delimiters of Read, detected on the first line of two fields.
+		{name: "node<tab>label", in: "node\tlabel\n3\t1\n0\t?\n", want: Labels{-1, -1, -1, 1}},
+		{name: "node label", in: "3 1\n0 0\n", want: Labels{0, -1, -1, 1}},
 		{name: "count mismatch", in: "1\n2\n", opt: ReadOptions{N: 3}, err: "in.txt: 2 label lines for 3 nodes"},
 		{name: "too many lines", in: "1\n2\n3\n", opt: ReadOptions{N: 2}, err: "in.txt:3: more than 2 label lines"},
 		{name: "bad label", in: "0,1\n1,x\n", err: "in.txt:2: label \"x\""},
@@ -241,6 +273,8 @@ func FuzzReadPairs(f *testing.F) {
 	for _, s := range []string{
 		"0,1,ml\n2,3,cl,0.5\n", "# base=1\n1,2,ML\n", "i,j,kind\n0,1,cl\n1,0,ml\n",
 		"0,1,ml\n1,2,ml\n0,2,cl\n", "\ufeff# c\n\n5,7,cl,1e-3\n", "0,0,ml\n", "a,b,ml",
+		"i\tj\tkind\n0\t1\tml\n2\t\t3\tcl\t0.5\n", "0 1 ml\n  2 3   cl\n", "0;1;ml\n1;2;cl;2\n",
+		"0,1,ml,\n1,2,cl,0.5,\n", "\"0\",\"1\",ml\n", "0,1,ml\n0\t2\tml\n",
 	} {
 		f.Add(s, 0, uint8(0))
 		f.Add(s, 10, uint8(2))
@@ -281,7 +315,7 @@ func FuzzReadPairs(f *testing.F) {
 }
 
 func FuzzReadLabels(f *testing.F) {
-	for _, s := range []string{"1\n-1\n\n?\n0\n", "node,label\n3,1\n", "# base=1\n1,4\n", "label\n2\n", "0,1\n1,x\n"} {
+	for _, s := range []string{"1\n-1\n\n?\n0\n", "node,label\n3,1\n", "# base=1\n1,4\n", "label\n2\n", "0,1\n1,x\n", "node\tlabel\n3\t1\n", "3 1\n0 ?\n"} {
 		f.Add(s, 0)
 		f.Add(s, 6)
 	}
