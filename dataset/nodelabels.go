@@ -106,7 +106,11 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 //     after a "# base=1" directive, as constraint files have), or names:
 //     when a header names the node column "name" or "id", or when a node
 //     field is not an integer. Names are matched exactly (after trimming
-//     blanks) against opt.Names.
+//     blanks) against opt.Names. A "name" or "id" column of integers (as
+//     pandas writes its index: "id,label") for data without names
+//     (opt.N > 0, opt.Names nil) holds node indices, in the base of the
+//     directive; with neither opt.N nor opt.Names its integers are names
+//     that define the nodes in their line order (NodeLabels.Names).
 //
 // A label is an integer or any other text (a class name); −1, "?" and an
 // empty field mean the node's class is unknown. When every known label is
@@ -142,6 +146,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		width    int
 		delim    byte // 0: blanks
 		base     int
+		baseSet  bool // by a directive
 		lineNo   int
 		blanks   []int // lines of pending blank lines (one-column layout)
 		seenData bool
@@ -162,7 +167,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 				if seenData {
 					return nil, perr(lineNo, 0, "", "the base directive must come before the first data line")
 				}
-				base = int(val[0] - '0')
+				base, baseSet = int(val[0]-'0'), true
 			}
 			continue
 		}
@@ -202,6 +207,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 	// Header. A header word that recurs as a label, or a node field that is
 	// a node name of the data, is data.
 	byName := false
+	keyWord := "" // the header's name or id that keyed the nodes by name
 	if len(recs) > 0 {
 		h := recs[0]
 		recurs := func(label string) bool {
@@ -226,7 +232,9 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 				switch {
 				case isWord(h.node, nodeHeaderWords):
 					isHeader = true
-					byName = isWord(h.node, nameHeaderWords)
+					if byName = isWord(h.node, nameHeaderWords); byName {
+						keyWord = h.node
+					}
 				case isWord(h.label, labelHeaderWords) && !recurs(h.label):
 					isHeader = true
 				case len(recs) > 1 && isIntText(recs[1].node):
@@ -298,14 +306,18 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		}
 		return out, nil
 	}
-	if !byName {
-		for _, r := range recs {
-			if !isIntText(r.node) {
-				byName = true
-				break
-			}
+	intNodes := true
+	for _, r := range recs {
+		if !isIntText(r.node) {
+			intNodes = false
+			break
 		}
 	}
+	// An "id" or "name" header over integers, for data without names (an
+	// N but no opt.Names), as pandas writes its index: the integers can
+	// only be node indices.
+	idIndex := byName && intNodes && opt.Names == nil && opt.N > 0
+	byName = byName && !idIndex || !intNodes
 	out.ByName = byName
 	index := map[string]int{}
 	n := max(opt.N, 0)
@@ -345,7 +357,24 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			i := v - base
 			if i < 0 || i >= maxNodes {
 				if opt.N > 0 {
-					return nil, perr(r.line, 1, r.node, "node outside %d…%d (base %d)", base, opt.N-1+base, base)
+					var hints []string
+					if idIndex {
+						hints = append(hints, fmt.Sprintf("the data has no node names, so the %q column holds node indices", keyWord))
+					}
+					if i == opt.N && !baseSet {
+						// One past the last 0-based node: most likely
+						// a file that numbers its nodes from 1 without
+						// saying so (constraint.Read's hint).
+						hints = append(hints, `if the file numbers the nodes from 1, begin it with a line "# base=1"`)
+					}
+					if idIndex {
+						hints = append(hints, "to match the nodes by name, give the data an id column")
+					}
+					msg := fmt.Sprintf("node outside %d…%d (base %d)", base, opt.N-1+base, base)
+					if hints != nil {
+						msg += ": " + strings.Join(hints, "; ")
+					}
+					return nil, perr(r.line, 1, r.node, "%s", msg)
 				}
 				return nil, perr(r.line, 1, r.node, "node index outside %d…%d (base %d)", base, maxNodes-1+base, base)
 			}
@@ -364,6 +393,9 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		if byName {
 			var ok bool
 			if i, ok = index[r.node]; !ok {
+				if keyWord != "" && isIntText(r.node) {
+					return nil, perr(r.line, 1, r.node, "unknown node name (the header %q keys the nodes by name; to give node indices, name the column \"node\")", keyWord)
+				}
 				return nil, perr(r.line, 1, r.node, "unknown node name")
 			}
 		} else {

@@ -39,6 +39,14 @@ func TestReadNodeLabels(t *testing.T) {
 		{"pair class named y", "5,y\n6,x\n7,y\n", NodeLabelOptions{}, []int{u, u, u, u, u, 1, 0, 1}, []string{"x", "y"}, nil},
 		{"first name before an integer name", "alice,1\n42,0\n", NodeLabelOptions{Names: []string{"42", "alice"}}, []int{0, 1}, nil, nil},
 		{"quoted names", "name,club\n\"Smith, J\",A\nann,B\n", NodeLabelOptions{}, []int{0, 1}, []string{"A", "B"}, []string{"Smith, J", "ann"}},
+		// An "id" (or "name") column of integers, as pandas writes its
+		// index, for data without names: node indices (it was "the file
+		// names its nodes but the data has none").
+		{"id header, data without names", "id,label\n2,1\n0,0\n", NodeLabelOptions{N: 3}, []int{0, u, 1}, nil, nil},
+		{"name header, base 1", "# base=1\nname\tlabel\n1\tb\n3\ta\n", NodeLabelOptions{N: 3}, []int{1, u, 0}, []string{"a", "b"}, nil},
+		// Without N nor names the integers remain names, which define the
+		// nodes in line order.
+		{"id header, no data", "id,label\n5,a\n0,b\n", NodeLabelOptions{}, []int{0, 1}, []string{"a", "b"}, []string{"5", "0"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,6 +82,18 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"duplicate", "0,1\n0,1\n", NodeLabelOptions{}, "already labelled on line 1"},
 		{"unknown name", "name,c\nann,1\nzed,0\n", NodeLabelOptions{Names: []string{"ann"}}, "f:3: column 1: value \"zed\": invalid input: unknown node name"},
 		{"names without data names", "ann,1\n", NodeLabelOptions{N: 1}, "the data has none"},
+		{"id header, names without data names", "id,label\n0,1\nann,1\n", NodeLabelOptions{N: 2}, "the data has none"},
+		// An "id" column of integers for data without names holds indices:
+		// out of range, the error says so and how to fix it.
+		{"id header, id outside", "id,label\n0,1\n7,2\n", NodeLabelOptions{N: 5}, `f:3: column 1: value "7": invalid input: node outside 0…4 (base 0): the data has no node names, so the "id" column holds node indices; to match the nodes by name, give the data an id column`},
+		{"id header, 1-based", "id,label\n1,1\n5,2\n", NodeLabelOptions{N: 5}, `f:3: column 1: value "5": invalid input: node outside 0…4 (base 0): the data has no node names, so the "id" column holds node indices; if the file numbers the nodes from 1, begin it with a line "# base=1"; to match the nodes by name, give the data an id column`},
+		// With names, an integer under "id" that is none of them: the
+		// error says how to give indices.
+		{"id header, integer not a name", "id,label\n0,1\n", NodeLabelOptions{Names: []string{"a", "b"}}, `f:2: column 1: value "0": invalid input: unknown node name (the header "id" keys the nodes by name; to give node indices, name the column "node")`},
+		// Node N in a file without a base directive: the hint of
+		// constraint files (it said only "node outside 0…4 (base 0)").
+		{"1-based", "node,label\n1,0\n5,1\n", NodeLabelOptions{N: 5}, `f:3: column 1: value "5": invalid input: node outside 0…4 (base 0): if the file numbers the nodes from 1, begin it with a line "# base=1"`},
+		{"1-based, blanks", "1 0\n5 1\n", NodeLabelOptions{N: 5}, `f:2: column 1: value "5": invalid input: node outside 0…4 (base 0): if the file numbers the nodes from 1, begin it with a line "# base=1"`},
 		{"bad quote", "\"ann,1\n", NodeLabelOptions{}, "f:1"},
 		{"bad base", "# base=2\n0\n", NodeLabelOptions{}, "f:1"},
 		// As the other readers: the line limit by name (it was
@@ -90,6 +110,31 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q lacks %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestReadNodeLabelsBaseHint: the hint to declare "# base=1" comes only
+// for node N in a file without a base directive, as constraint.Read's.
+func TestReadNodeLabelsBaseHint(t *testing.T) {
+	const hint = `begin it with a line "# base=1"`
+	for _, tc := range []struct {
+		name, in string
+		hint     bool
+	}{
+		{"node N", "1,0\n5,1\n", true},
+		{"node N, base 0 directive", "# base=0\n1,0\n5,1\n", false},
+		{"node N, base 1 directive", "# base=1\n1,0\n6,1\n", false},
+		{"node N+1", "1,0\n6,1\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadNodeLabels(strings.NewReader(tc.in), "f", NodeLabelOptions{N: 5})
+			if err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "outside") {
+				t.Fatalf("error %v, want a node outside the nodes", err)
+			}
+			if got := strings.Contains(err.Error(), hint); got != tc.hint {
+				t.Errorf("error %v: hint %v, want %v", err, got, tc.hint)
 			}
 		})
 	}

@@ -11,7 +11,8 @@ import (
 // FuzzReadPartialLabels: any file gives n labels, each unknown (−1) or a
 // class below k (when k > 0), or an error naming the file; never a panic.
 func FuzzReadPartialLabels(f *testing.F) {
-	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "name,label\nb,x\nc,y\n", "# base=1\n1,0\n3,1\n", "a\nb\n?\n", "0,5\n"} {
+	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "name,label\nb,x\nc,y\n", "# base=1\n1,0\n3,1\n", "a\nb\n?\n", "0,5\n",
+		"id,label\n2,1\n0,0\n", "# base=1\nid\tlabel\n1\tb\n3\ta\n", "node,label\n1,0\n3,1\n"} {
 		f.Add(s, 3, 2, true)
 	}
 	f.Fuzz(func(t *testing.T, in string, n, k int, named bool) {

@@ -318,6 +318,11 @@ func TestReadTruth(t *testing.T) {
 		{"by name", "name,label\nc,x\na,y\n", []string{"a", "b", "c"}, []int{1, -1, 0}, ""},
 		{"too few lines", "1\n0\n", nil, nil, "dataset: t.labels: invalid input: 2 labels for 3 nodes"},
 		{"unknown name", "name,label\nz,x\n", []string{"a", "b", "c"}, nil, `dataset: t.labels:2: column 1: value "z": invalid input: unknown node name`},
+		// pandas' "id,label" for data without names: node indices (it was
+		// "the file names its nodes but the data has none").
+		{"id header, integer ids", "id,label\n2,x\n0,y\n", nil, []int{1, -1, 0}, ""},
+		// A 1-based file: the error says how to declare it.
+		{"1-based", "node,label\n1,x\n3,y\n", nil, nil, `dataset: t.labels:3: column 1: value "3": invalid input: node outside 0…2 (base 0): if the file numbers the nodes from 1, begin it with a line "# base=1"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(tempFiles(t, map[string]string{"t.labels": tc.content}), "t.labels")
@@ -406,6 +411,7 @@ func TestSupervision(t *testing.T) {
 		wantSentinl error
 		wantRepeats int
 		wantNote    string
+		noNames     bool // the data has no node names
 	}{
 		{name: "none", k: 2},
 		{name: "soft keeps all", cons: conflict, policy: constraint.Soft, k: 2, wantPairs: 3},
@@ -421,6 +427,13 @@ func TestSupervision(t *testing.T) {
 		{name: "constraints with trailing commas", cons: "0,1,ml,\n3,4,cl,\n", k: 2, wantPairs: 2},
 		{name: "labels by index", labs: "0,1\n4,0\n", k: 2, wantLabels: constraint.Labels{1, -1, -1, -1, 0, -1}},
 		{name: "labels by name", labs: "name,label\nf,x\na,y\n", k: 2, wantLabels: constraint.Labels{1, -1, -1, -1, -1, 0}},
+		// "id,label" with integer ids, as pandas writes, for data without
+		// names: node indices (it was "the file names its nodes but the
+		// data has none").
+		{name: "labels id header, data without names", labs: "id,label\n5,x\n0,y\n", k: 2, noNames: true, wantLabels: constraint.Labels{1, -1, -1, -1, -1, 0}},
+		{name: "labels id header, base 1", labs: "# base=1\nid,label\n6,x\n1,y\n", k: 2, noNames: true, wantLabels: constraint.Labels{1, -1, -1, -1, -1, 0}},
+		{name: "labels 1-based", labs: "node,label\n1,0\n6,1\n", k: 2, noNames: true,
+			wantErr: `dataset: l.txt:3: column 1: value "6": invalid input: node outside 0…5 (base 0): if the file numbers the nodes from 1, begin it with a line "# base=1"`},
 		// More classes than k: the file and k do not go together
 		// (ErrTooManyClasses); a bad line or node is an error of the file
 		// alone, which does not wrap it.
@@ -474,7 +487,11 @@ func TestSupervision(t *testing.T) {
 				s.Labels = filepath.Join(dir, "l.txt")
 			}
 			p := &cluster.Problem{Graph: g, K: tc.k}
-			a, err := s.AddTo(context.Background(), p, &Data{Name: "g", Graph: g, Names: names})
+			d := &Data{Name: "g", Graph: g, Names: names}
+			if tc.noNames {
+				d.Names = nil
+			}
+			a, err := s.AddTo(context.Background(), p, d)
 			if got := strings.ReplaceAll(errText(err), dir+string(filepath.Separator), ""); got != tc.wantErr {
 				t.Fatalf("err = %q, want %q", got, tc.wantErr)
 			}

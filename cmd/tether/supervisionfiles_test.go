@@ -42,3 +42,65 @@ func TestClusterConstraintDelimiters(t *testing.T) {
 		})
 	}
 }
+
+// TestClusterIDHeaderLabels: a labels file "id,label" with integer ids, as
+// pandas writes its index, is read by index for data without names, as
+// -truth and as -partial-labels (it was "the file names its nodes but the
+// data has none (give the data an id column, or number the nodes 0…29)").
+func TestClusterIDHeaderLabels(t *testing.T) {
+	dir := t.TempDir()
+	data := blobsTable(t, dir)
+	var truth, partial strings.Builder
+	truth.WriteString("id,label\n")
+	partial.WriteString("id,label\n")
+	for i := 29; i >= 0; i-- { // any order
+		fmt.Fprintf(&truth, "%d,%c\n", i, 'a'+i%3)
+		if i < 6 {
+			fmt.Fprintf(&partial, "%d,%c\n", i, 'a'+i%3)
+		}
+	}
+	truthFile := evalWriteTemp(t, dir, "t_id.csv", truth.String())
+	partialFile := evalWriteTemp(t, dir, "p_id.csv", partial.String())
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"truth", []string{"-truth", truthFile}},
+		{"partial labels", []string{"-partial-labels", partialFile, "-method", "labelprop"}},
+		{"both", []string{"-truth", truthFile, "-partial-labels", partialFile, "-method", "labelprop"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-json", "-o", filepath.Join(dir, "out.csv")}, tc.args...)
+			stdout, stderr, err := run(t, args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			if tc.name != "partial labels" && !strings.Contains(stdout, `"ARI": 1,`) {
+				t.Errorf("the blobs against -truth are not ARI 1:\n%s", stdout)
+			}
+		})
+	}
+}
+
+// TestClusterOneBasedLabels: a 1-based labels file without "# base=1"
+// gets the hint constraint files get (it said only "node outside 0…29
+// (base 0)"), and is read with the directive.
+func TestClusterOneBasedLabels(t *testing.T) {
+	dir := t.TempDir()
+	data := blobsTable(t, dir)
+	var b strings.Builder
+	b.WriteString("node,label\n")
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "%d,%d\n", i, (i-1)%3)
+	}
+	file := evalWriteTemp(t, dir, "onebased.csv", b.String())
+	args := []string{"cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-o", filepath.Join(dir, "out.csv"), "-truth"}
+	want := `onebased.csv:31: column 1: value "30": invalid input: node outside 0…29 (base 0): if the file numbers the nodes from 1, begin it with a line "# base=1"`
+	if _, _, err := run(t, append(args, file)...); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	fixed := evalWriteTemp(t, dir, "fixed.csv", "# base=1\n"+b.String())
+	if _, stderr, err := run(t, append(args, fixed)...); err != nil {
+		t.Fatalf("with # base=1: %v\n%s", err, stderr)
+	}
+}
