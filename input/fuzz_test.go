@@ -2,6 +2,7 @@ package input
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,9 @@ func FuzzReadPartialLabels(f *testing.F) {
 	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "name,label\nb,x\nc,y\n", "# base=1\n1,0\n3,1\n", "a\nb\n?\n", "0,5\n",
 		"id,label\n2,1\n0,0\n", "# base=1\nid\tlabel\n1\tb\n3\ta\n", "node,label\n1,0\n3,1\n"} {
 		f.Add(s, 3, 2, true)
+	}
+	for _, s := range []string{"node,label\n0,3\n2,1\n", "1\n2\n3\n", "5\n?\n7\n", "id,label\n2,1\n0,3\n"} {
+		f.Add(s, 3, 3, false)
 	}
 	f.Fuzz(func(t *testing.T, in string, n, k int, named bool) {
 		if n < 0 || n > 50 || k > 60 {
@@ -39,6 +43,26 @@ func FuzzReadPartialLabels(f *testing.F) {
 		for i, c := range l {
 			if c < -1 || (k > 0 && c >= k) {
 				t.Fatalf("node %d: label %d outside −1…%d", i, c, k-1)
+			}
+		}
+		// Integer labels in 0…k−1 are the classes as the labels reader
+		// reads them; others keep their order.
+		d, err := dataset.ReadNodeLabels(strings.NewReader(in), "fuzz.labels", dataset.NodeLabelOptions{N: n, Names: names})
+		if err != nil {
+			t.Fatalf("ReadPartialLabels read what ReadNodeLabels refuses: %v", err)
+		}
+		if d.ClassNames != nil {
+			return
+		}
+		renumbered := k > 0 && slices.Max(append([]int{-1}, d.Labels...)) >= k
+		for i, c := range d.Labels {
+			if !renumbered && l[i] != c || (c == -1) != (l[i] == -1) {
+				t.Fatalf("node %d: label %d read as %d", i, c, l[i])
+			}
+			for j, c2 := range d.Labels {
+				if c >= 0 && c2 >= 0 && (c < c2) != (l[i] < l[j]) {
+					t.Fatalf("labels %d < %d read as %d, %d", c, c2, l[i], l[j])
+				}
 			}
 		}
 	})

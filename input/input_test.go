@@ -412,6 +412,7 @@ func TestSupervision(t *testing.T) {
 		wantRepeats int
 		wantNote    string
 		noNames     bool // the data has no node names
+		wantLabNote string
 	}{
 		{name: "none", k: 2},
 		{name: "soft keeps all", cons: conflict, policy: constraint.Soft, k: 2, wantPairs: 3},
@@ -437,7 +438,25 @@ func TestSupervision(t *testing.T) {
 		// More classes than k: the file and k do not go together
 		// (ErrTooManyClasses); a bad line or node is an error of the file
 		// alone, which does not wrap it.
-		{name: "label out of range", labs: "0,1\n4,2\n", k: 2, wantErr: "l.txt: node 4 has label 2, want 0…1 for -k 2 (or -1, ? or empty when unknown)", wantSentinl: ErrTooManyClasses},
+		{name: "integer labels of more classes than k", labs: "0,0\n1,1\n4,2\n", k: 2,
+			wantErr: "l.txt: 3 classes (0, 1, 2) for -k 2: node 4 has label 2; want at most 2 distinct labels (-1, ? or empty when unknown)", wantSentinl: ErrTooManyClasses},
+		// Integer labels not in 0…k−1 but of at most k classes are read as
+		// class names are, in increasing order, with a note (wine's 1, 2, 3
+		// were "node 152 has label 3, want 0…2 for -k 3"); labels in
+		// 0…k−1 are the classes as before.
+		{name: "labels 1 and 2 for k 2", labs: "0,1\n4,2\n", k: 2, wantLabels: constraint.Labels{0, -1, -1, -1, 1, -1},
+			wantLabNote: "l.txt: labels 1, 2 read as classes 0, 1 (-k 2 numbers the classes 0…1)"},
+		{name: "labels 1, 2, 3 for k 3", labs: "node,label\n0,1\n1,2\n4,3\n", k: 3, wantLabels: constraint.Labels{0, 1, -1, -1, 2, -1},
+			wantLabNote: "l.txt: labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)"},
+		{name: "sparse labels", labs: "30\n10\n-1\n20\n?\n10\n", k: 4, wantLabels: constraint.Labels{2, 0, -1, 1, -1, 0},
+			wantLabNote: "l.txt: labels 10, 20, 30 read as classes 0, 1, 2 (-k 4 numbers the classes 0…3)"},
+		{name: "labels 1, 2 for k 3", labs: "0,1\n4,2\n", k: 3, wantLabels: constraint.Labels{1, -1, -1, -1, 2, -1}},
+		// Pairs against renumbered labels, or class names: the error names
+		// the classes as the labels file does.
+		{name: "must-link across renumbered classes", cons: "0,4,ml\n", labs: "0,1\n4,3\n", k: 2,
+			wantErr: "c.txt: constraint: conflicting constraints: ml(0,4) [c.txt:1] joins nodes labelled 1 and 3 in l.txt", wantSentinl: constraint.ErrConflict},
+		{name: "cannot-link within a named class", cons: "0,5,cl\n", labs: "name,label\na,x\nf,x\nb,y\n", k: 2,
+			wantErr: `c.txt: constraint: conflicting constraints: cl(0,5) [c.txt:1] separates nodes both labelled "x" in l.txt`, wantSentinl: constraint.ErrConflict},
 		{name: "too many classes", labs: "name,label\na,p\nb,q\nc,r\n", k: 2, wantErr: `l.txt: 3 classes (p, q, r) for -k 2: node "c" has class "r"`, wantSentinl: ErrTooManyClasses},
 		{name: "label node out of range", labs: "0,1\n9,0\n", k: 2, wantErr: `dataset: l.txt:2: column 1: value "9": invalid input: node outside 0…5 (base 0)`},
 		{name: "malformed label line", labs: "0,1\n4,0,7\n", k: 2, wantErr: "dataset: l.txt:2: invalid input: 3 fields, want 2 as on the first data line"},
@@ -517,7 +536,22 @@ func TestSupervision(t *testing.T) {
 			if note := strings.ReplaceAll(a.RepeatNote, dir+string(filepath.Separator), ""); a.Repeats != tc.wantRepeats || note != tc.wantNote {
 				t.Errorf("repeats %d, note %q; want %d, %q", a.Repeats, note, tc.wantRepeats, tc.wantNote)
 			}
+			if note := strings.ReplaceAll(a.LabelNote, dir+string(filepath.Separator), ""); note != tc.wantLabNote {
+				t.Errorf("label note %q, want %q", note, tc.wantLabNote)
+			}
 		})
+	}
+}
+
+// TestSupervisionPresetLabels: labels set on the problem by the caller,
+// without a labels file, are checked against the pairs by their numbers.
+func TestSupervisionPresetLabels(t *testing.T) {
+	g := twoTriangles(t)
+	dir := tempFiles(t, map[string]string{"c.txt": "0,4,ml\n"})
+	p := &cluster.Problem{Graph: g, K: 2, Labels: constraint.Labels{1, -1, -1, -1, 0, -1}}
+	_, err := Supervision{Constraints: filepath.Join(dir, "c.txt")}.AddTo(context.Background(), p, &Data{Name: "g", Graph: g})
+	if err == nil || !strings.Contains(err.Error(), "joins nodes labelled 1 and 0") {
+		t.Errorf("err %v, want the conflict of ml(0,4) with labels 1 and 0", err)
 	}
 }
 
@@ -685,6 +719,43 @@ func TestReadTableIdentifierColumn(t *testing.T) {
 
 // TestReadPartialLabelsNegativeN: a negative node count is an error (it
 // returned one label with a nil error).
+// TestReadPartialLabelsClasses: integer labels in 0…k−1 are the classes
+// as before; other integer labels of at most k classes are read as class
+// names are, in increasing order, with Renumbered and a note naming the
+// mapping; class names keep their names, without a note.
+func TestReadPartialLabelsClasses(t *testing.T) {
+	const u = constraint.Unlabeled
+	for _, tc := range []struct {
+		name, in   string
+		n, k       int
+		labels     constraint.Labels
+		classes    []string
+		renumbered bool
+		note       string
+	}{
+		{"0…k−1", "2\n0\n-1\n", 3, 3, constraint.Labels{2, 0, u}, nil, false, ""},
+		{"k unknown", "3\n1\n", 2, 0, constraint.Labels{3, 1}, nil, false, ""},
+		{"wine's 1, 2, 3", "node,label\n0,3\n2,1\n3,2\n", 4, 3, constraint.Labels{2, u, 0, 1}, []string{"1", "2", "3"}, true,
+			"p.csv: labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)"},
+		{"fewer classes than k", "5\n?\n7\n", 3, 3, constraint.Labels{0, u, 1}, []string{"5", "7"}, true,
+			"p.csv: labels 5, 7 read as classes 0, 1 (-k 3 numbers the classes 0…2)"},
+		{"many classes", "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n20\n", 11, 11, constraint.Labels{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+			[]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "20"}, true,
+			"p.csv: labels 0, 1, 2, 3, 4, 5, 6, 7, …, 20 read as classes 0, 1, 2, 3, 4, 5, 6, 7, …, 10 (-k 11 numbers the classes 0…10)"},
+		{"class names", "b\na\n", 2, 3, constraint.Labels{1, 0}, []string{"a", "b"}, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, err := ReadPartialLabelsClasses(context.Background(), strings.NewReader(tc.in), "p.csv", tc.n, tc.k, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(l.Labels, tc.labels) || !reflect.DeepEqual(l.Classes, tc.classes) || l.Renumbered != tc.renumbered || l.Note != tc.note {
+				t.Errorf("got %v %q %v %q\nwant %v %q %v %q", l.Labels, l.Classes, l.Renumbered, l.Note, tc.labels, tc.classes, tc.renumbered, tc.note)
+			}
+		})
+	}
+}
+
 func TestReadPartialLabelsNegativeN(t *testing.T) {
 	_, err := ReadPartialLabels(context.Background(), strings.NewReader("0\n"), "l.txt", -1, 2, nil)
 	if err == nil || !strings.Contains(err.Error(), "l.txt: -1 nodes") {

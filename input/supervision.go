@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,6 +56,12 @@ type Added struct {
 	// when there are none.
 	Repeats    int
 	RepeatNote string
+	// LabelClasses are the classes of the partial labels as the file
+	// writes them (PartialLabels.Classes): nil when its integer labels
+	// are the classes. LabelNote says how integer labels were renumbered
+	// (PartialLabels.Note), "" when they were not.
+	LabelClasses []string
+	LabelNote    string
 }
 
 // AddTo reads the files of s into p for the data d: p.Constraints and
@@ -110,15 +118,16 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			}
 		}
 	}
+	class := strconv.Itoa // class c as the labels file writes it
 	if s.Labels != "" {
 		l, err := s.readPartialLabels(ctx, n, p.K, d.Names)
 		if err != nil {
 			return a, err
 		}
-		p.Labels = l
+		p.Labels, a.LabelClasses, a.LabelNote, class = l.Labels, l.Classes, l.Note, l.class
 	}
 	if s.Conflicts == constraint.Reject && p.Constraints != nil && p.Labels != nil {
-		if err := labelConflict(p.Constraints, lines, node, s.Constraints, p.Labels, s.Labels); err != nil {
+		if err := labelConflict(p.Constraints, lines, node, s.Constraints, p.Labels, class, s.Labels); err != nil {
 			return a, fmt.Errorf("%s: %w", s.Constraints, err)
 		}
 	}
@@ -127,12 +136,13 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 
 // labelConflict reports, wrapping constraint.ErrConflict, the first pair of
 // set (read from consFile; lines[k] is the line of pair k, nil if unknown;
-// node(i) is node i as the file writes it) that contradicts the partial labels read from labFile: a must-link, or a
-// chain of them, joining nodes of two classes, or a cannot-link between
-// nodes, or must-link components, of one class. Such pairs are refused
+// node(i) is node i as the file writes it) that contradicts the partial
+// labels read from labFile (class(c) is class c as that file writes it):
+// a must-link, or a chain of them, joining nodes of two classes, or a
+// cannot-link between nodes, or must-link components, of one class. Such pairs are refused
 // under the Reject policy as contradictory pairs are (constraint.Check);
 // the methods used to get both the pairs and the labels. Cost O(pairs + n).
-func labelConflict(set *constraint.Set, lines []int, node func(int) string, consFile string, labels constraint.Labels, labFile string) error {
+func labelConflict(set *constraint.Set, lines []int, node func(int) string, consFile string, labels constraint.Labels, class func(int) string, labFile string) error {
 	at := func(k int) string {
 		if lines == nil {
 			return ""
@@ -145,9 +155,9 @@ func labelConflict(set *constraint.Set, lines []int, node func(int) string, cons
 		switch {
 		case a == constraint.Unlabeled || b == constraint.Unlabeled:
 		case q.Kind == constraint.MustLink && a != b:
-			return fmt.Errorf("%w: %s%s joins nodes labelled %d and %d in %s", constraint.ErrConflict, pair(q), at(k), a, b, labFile)
+			return fmt.Errorf("%w: %s%s joins nodes labelled %s and %s in %s", constraint.ErrConflict, pair(q), at(k), class(a), class(b), labFile)
 		case q.Kind == constraint.CannotLink && a == b:
-			return fmt.Errorf("%w: %s%s separates nodes both labelled %d in %s", constraint.ErrConflict, pair(q), at(k), a, labFile)
+			return fmt.Errorf("%w: %s%s separates nodes both labelled %s in %s", constraint.ErrConflict, pair(q), at(k), class(a), labFile)
 		}
 	}
 	uf := unionfind.New(len(labels))
@@ -166,7 +176,7 @@ func labelConflict(set *constraint.Set, lines []int, node func(int) string, cons
 		if !ok {
 			first[r] = i
 		} else if labels[j] != c {
-			return fmt.Errorf("%w: the must-links join node %d, labelled %d, and node %d, labelled %d in %s", constraint.ErrConflict, j, labels[j], i, c, labFile)
+			return fmt.Errorf("%w: the must-links join node %d, labelled %s, and node %d, labelled %s in %s", constraint.ErrConflict, j, class(labels[j]), i, class(c), labFile)
 		}
 	}
 	for k, q := range set.Pairs {
@@ -176,7 +186,7 @@ func labelConflict(set *constraint.Set, lines []int, node func(int) string, cons
 		i, ok1 := first[uf.Find(q.I)]
 		j, ok2 := first[uf.Find(q.J)]
 		if ok1 && ok2 && labels[i] == labels[j] {
-			return fmt.Errorf("%w: %s%s separates the must-link components of nodes %d and %d, both labelled %d in %s", constraint.ErrConflict, pair(q), at(k), i, j, labels[i], labFile)
+			return fmt.Errorf("%w: %s%s separates the must-link components of nodes %d and %d, both labelled %s in %s", constraint.ErrConflict, pair(q), at(k), i, j, class(labels[i]), labFile)
 		}
 	}
 	return nil
@@ -212,15 +222,20 @@ func (s Supervision) readConstraints(ctx context.Context, n int, policy constrai
 
 // readPartialLabels reads the partial labels file s.Labels as
 // ReadPartialLabelsFile does, through s.ReadFile when it is set.
-func (s Supervision) readPartialLabels(ctx context.Context, n, k int, names []string) (constraint.Labels, error) {
+func (s Supervision) readPartialLabels(ctx context.Context, n, k int, names []string) (*PartialLabels, error) {
 	if s.ReadFile == nil {
-		return ReadPartialLabelsFile(ctx, s.Labels, n, k, names)
+		f, err := inputfile.Open(ctx, s.Labels)
+		if err != nil {
+			return nil, fmt.Errorf("dataset: %w", err)
+		}
+		defer f.Close()
+		return ReadPartialLabelsClasses(ctx, f, s.Labels, n, k, names)
 	}
 	b, err := s.ReadFile(ctx, s.Labels)
 	if err != nil {
 		return nil, err
 	}
-	return ReadPartialLabels(ctx, bytes.NewReader(b), s.Labels, n, k, names)
+	return ReadPartialLabelsClasses(ctx, bytes.NewReader(b), s.Labels, n, k, names)
 }
 
 // repeatNote returns the number of identical repeats (pairs given again
@@ -293,11 +308,67 @@ func ReadPartialLabelsFile(ctx context.Context, path string, n, k int, names []s
 // line, or node,label lines keyed by index or by names (nil when the nodes
 // have none); −1, ? or an empty field for an unknown class — and refuses
 // labels that name more classes than the k clusters asked for (k ≤ 0: not
-// known yet): integer classes must be 0…k−1 and class names number at most
-// k; that error wraps ErrTooManyClasses. Errors name the file and the
+// known yet), with an error wrapping ErrTooManyClasses. The classes are
+// numbered 0…k−1 thus:
+//
+//   - integer labels all in 0…k−1 (or any, when k ≤ 0) are the classes
+//     themselves;
+//   - other integer labels, such as the 1, 2, 3 of UCI's wine, are read as
+//     class names are: the distinct labels in increasing numeric order are
+//     classes 0, 1, …, provided there are at most k of them. A file whose
+//     labels happen to lie in 0…k−1 is therefore not renumbered (the
+//     sample 1, 2 of the classes 1, 2, 3 stays 1, 2), which is harmless:
+//     the classes only say which nodes go together;
+//   - class names (any label that is not an integer) are numbered in
+//     sorted order, numerically when they are numbers (dataset.NodeLabels
+//     ClassNames).
+//
+// ReadPartialLabelsClasses returns the classes as the file writes them and
+// a note when integer labels were renumbered. Errors name the file and the
 // line, node and value at fault. Cost O(size of r + n). ctx is checked
 // while r is read; a cancelled read returns ctx's error, wrapped.
 func ReadPartialLabels(ctx context.Context, r io.Reader, name string, n, k int, names []string) (constraint.Labels, error) {
+	l, err := ReadPartialLabelsClasses(ctx, r, name, n, k, names)
+	if err != nil {
+		return nil, err
+	}
+	return l.Labels, nil
+}
+
+// PartialLabels is a partial labels file as ReadPartialLabelsClasses
+// reads it.
+type PartialLabels struct {
+	// Labels[i] is the class of node i, or constraint.Unlabeled.
+	Labels constraint.Labels
+	// Classes[c] is class c as the file writes it: a class name, or an
+	// integer label when Renumbered. It is nil when the file's integer
+	// labels are the classes themselves.
+	Classes []string
+	// Renumbered reports that the file's integer labels were not all in
+	// 0…k−1 and were read as class names are (ReadPartialLabels), and Note
+	// then says so, naming the file and the mapping: "p.csv: labels 1, 2, 3
+	// read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)". Note is ""
+	// when Renumbered is false.
+	Renumbered bool
+	Note       string
+}
+
+// class returns class c as the file writes it: the integer, the
+// renumbered integer label, or the class name quoted.
+func (l *PartialLabels) class(c int) string {
+	switch {
+	case l.Classes == nil || c < 0 || c >= len(l.Classes):
+		return strconv.Itoa(c)
+	case l.Renumbered:
+		return l.Classes[c]
+	}
+	return strconv.Quote(l.Classes[c])
+}
+
+// ReadPartialLabelsClasses reads partial labels as ReadPartialLabels does,
+// and returns them with their classes as the file writes them. Cost
+// O(size of r + n).
+func ReadPartialLabelsClasses(ctx context.Context, r io.Reader, name string, n, k int, names []string) (*PartialLabels, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("%s: %d nodes: want n ≥ 0 (0: as many as the file says)", name, n)
 	}
@@ -305,31 +376,79 @@ func ReadPartialLabels(ctx context.Context, r io.Reader, name string, n, k int, 
 	if err != nil {
 		return nil, err
 	}
-	if err := checkClasses(name, d, k, names); err != nil {
+	l := &PartialLabels{Labels: d.Labels, Classes: d.ClassNames}
+	if k > 0 && d.ClassNames == nil && slices.Max(append([]int{-1}, d.Labels...)) >= k {
+		renumber(l)
+		if len(l.Classes) <= k {
+			nums := make([]string, len(l.Classes))
+			for c := range nums {
+				nums[c] = strconv.Itoa(c)
+			}
+			l.Note = fmt.Sprintf("%s: labels %s read as classes %s (-k %d numbers the classes 0…%d)", name, list(l.Classes), list(nums), k, k-1)
+		}
+	}
+	if err := checkClasses(name, l, k, d.ByName, names); err != nil {
 		return nil, err
 	}
-	return d.Labels, nil
+	return l, nil
 }
 
-// checkClasses refuses labels d with more classes than k (k ≤ 0: any),
-// naming the file and the first node out of range, with an error wrapping
-// ErrTooManyClasses.
-func checkClasses(path string, d *dataset.NodeLabels, k int, names []string) error {
+// renumber reads the integer labels of l as class names: the distinct
+// labels in increasing order become classes 0, 1, …, and l.Classes their
+// texts. Cost O(n + c log c) for c classes.
+func renumber(l *PartialLabels) {
+	code := map[int]int{}
+	for _, c := range l.Labels {
+		if c != constraint.Unlabeled {
+			code[c] = 0
+		}
+	}
+	labels := slices.Sorted(maps.Keys(code))
+	l.Classes = make([]string, len(labels))
+	for c, v := range labels {
+		code[v] = c
+		l.Classes[c] = strconv.Itoa(v)
+	}
+	out := make(constraint.Labels, len(l.Labels))
+	for i, c := range l.Labels {
+		out[i] = constraint.Unlabeled
+		if c != constraint.Unlabeled {
+			out[i] = code[c]
+		}
+	}
+	l.Labels, l.Renumbered = out, true
+}
+
+// list joins texts with commas, eliding the middle of a long list: "0, 1,
+// 2, 3, 4, 5, 6, 7, …, 40".
+func list(texts []string) string {
+	if len(texts) > 10 {
+		return strings.Join(texts[:8], ", ") + ", …, " + texts[len(texts)-1]
+	}
+	return strings.Join(texts, ", ")
+}
+
+// checkClasses refuses labels l with more classes than k (k ≤ 0: any),
+// naming the file, the classes and the first node of a class beyond k
+// (node i, or its name when the file keys nodes by name), with an error
+// wrapping ErrTooManyClasses.
+func checkClasses(path string, l *PartialLabels, k int, byName bool, names []string) error {
 	if k <= 0 {
 		return nil
 	}
-	for i, c := range d.Labels {
+	for i, c := range l.Labels {
 		if c == dataset.Unlabeled || c < k {
 			continue
 		}
 		node := fmt.Sprintf("node %d", i)
-		if i < len(names) && d.ByName {
+		if i < len(names) && byName {
 			node = fmt.Sprintf("node %q", names[i])
 		}
-		if d.ClassNames != nil {
-			return &lackError{fmt.Sprintf("%s: %d classes (%s) for -k %d: %s has class %q", path, len(d.ClassNames), strings.Join(d.ClassNames, ", "), k, node, d.ClassNames[c]), ErrTooManyClasses}
+		if l.Renumbered {
+			return &lackError{fmt.Sprintf("%s: %d classes (%s) for -k %d: %s has label %s; want at most %d distinct labels (-1, ? or empty when unknown)", path, len(l.Classes), list(l.Classes), k, node, l.Classes[c], k), ErrTooManyClasses}
 		}
-		return &lackError{fmt.Sprintf("%s: %s has label %d, want 0…%d for -k %d (or -1, ? or empty when unknown)", path, node, c, k-1, k), ErrTooManyClasses}
+		// Class names: integer labels of k or more are renumbered.
+		return &lackError{fmt.Sprintf("%s: %d classes (%s) for -k %d: %s has class %q", path, len(l.Classes), list(l.Classes), k, node, l.Classes[c]), ErrTooManyClasses}
 	}
 	return nil
 }

@@ -271,3 +271,45 @@ func TestDefaultMethod(t *testing.T) {
 		})
 	}
 }
+
+// TestRunRenumberedLabels: a job's partial labels with integer classes
+// outside 0…k−1 (1 and 2 for k = 2) are read as classes, in increasing
+// order, and the result's warnings say so, as tether cluster's stderr
+// does; labels in 0…k−1 are the classes, without a warning.
+func TestRunRenumberedLabels(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]string{
+		"d.csv":   "x,y\n0,0\n0.1,0\n0,0.1\n0.1,0.1\n5,5\n5.1,5\n5,5.1\n5.1,5.1\n",
+		"l12.txt": "0,1\n4,2\n",
+		"l01.txt": "0,0\n4,1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		labels, want string
+	}{
+		{"l12.txt", filepath.Join(dir, "l12.txt") + ": labels 1, 2 read as classes 0, 1 (-k 2 numbers the classes 0…1)"},
+		{"l01.txt", ""},
+	} {
+		t.Run(tc.labels, func(t *testing.T) {
+			res := Run(context.Background(), Spec{ID: "a", Input: "d.csv", KNN: 3, K: 2, Labels: tc.labels, Method: "labelprop"}, dir)
+			if res.Error != "" {
+				t.Fatal(res.Error)
+			}
+			var got []string
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "read as classes") {
+					got = append(got, w)
+				}
+			}
+			if tc.want == "" && got != nil || tc.want != "" && !reflect.DeepEqual(got, []string{tc.want}) {
+				t.Errorf("warnings %q, want %q", res.Warnings, tc.want)
+			}
+			if !reflect.DeepEqual(res.Labels, []int{0, 0, 0, 0, 1, 1, 1, 1}) {
+				t.Errorf("labels %v", res.Labels)
+			}
+		})
+	}
+}

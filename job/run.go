@@ -133,8 +133,14 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 			return readFile(ctx, files, s.ID, fields[name], name)
 		}
 	}
-	if _, err := sup.AddTo(ctx, p, d); err != nil {
+	added, err := sup.AddTo(ctx, p, d)
+	if err != nil {
 		return err
+	}
+	if added.LabelNote != "" {
+		// Integer labels renumbered: the labels of the output are
+		// clusters 0…k−1, not the file's classes.
+		d.Warnings = append(d.Warnings, added.LabelNote)
 	}
 	if err := sample(s, d.Truth, p); err != nil {
 		return err

@@ -480,6 +480,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if added.RepeatNote != "" {
 		fmt.Fprintln(m.Stderr, "tether cluster: warning:", added.RepeatNote)
 	}
+	if added.LabelNote != "" {
+		fmt.Fprintln(m.Stderr, "tether cluster:", added.LabelNote)
+	}
 	if *vote && *consFile != "" {
 		fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", added.VoteDropped, added.Constraints, *consFile)
 	}

@@ -341,9 +341,11 @@ func TestRepeatedNamesKeyByIndex(t *testing.T) {
 func TestPartialLabelsMoreClassesThanK(t *testing.T) {
 	dir := t.TempDir()
 	names := evalWriteTemp(t, dir, "three.csv", "node,label\n0,a\n1,b\n2,c\n")
-	ints := evalWriteTemp(t, dir, "onebased.csv", "node,label\n0,1\n1,2\n")
+	// Integer labels beyond 0…k−1 are read as classes, of which there
+	// may be k (1, 2 for -k 2: no error; TestClusterWineClassCodes).
+	ints := evalWriteTemp(t, dir, "onebased.csv", "node,label\n0,1\n1,2\n2,3\n")
 	args := []string{"cluster", "-gen", "sbm", "-n", "8", "-cin", "4", "-cout", "1", "-k", "2", "-quiet", "-method", "fgpwc", "-o", filepath.Join(dir, "o.csv"), "-partial-labels"}
-	for file, want := range map[string]string{names: `three.csv: 3 classes (a, b, c) for -k 2: node 2 has class "c"`, ints: "onebased.csv: node 1 has label 2, want 0…1"} {
+	for file, want := range map[string]string{names: `three.csv: 3 classes (a, b, c) for -k 2: node 2 has class "c"`, ints: "onebased.csv: 3 classes (1, 2, 3) for -k 2: node 2 has label 3; want at most 2 distinct labels"} {
 		if _, _, err := run(t, append(args, file)...); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v, want %q", err, want)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -102,5 +103,40 @@ func TestClusterOneBasedLabels(t *testing.T) {
 	fixed := evalWriteTemp(t, dir, "fixed.csv", "# base=1\n"+b.String())
 	if _, stderr, err := run(t, append(args, fixed)...); err != nil {
 		t.Fatalf("with # base=1: %v\n%s", err, stderr)
+	}
+}
+
+// TestClusterWineClassCodes: tether's own pipeline on a table whose class
+// column codes its classes 1, 2, 3 as UCI's wine does — labels, then
+// constraints gen labels-frac, then cluster -partial-labels — runs, and
+// says how it read the labels (it was "usage: cluster: p.csv: node 2 has
+// label 3, want 0…2 for -k 3"). More classes than -k stays a usage error.
+func TestClusterWineClassCodes(t *testing.T) {
+	dir := t.TempDir()
+	data := blobsTable(t, dir)
+	truth, partial, out := filepath.Join(dir, "wine.truth"), filepath.Join(dir, "p.csv"), filepath.Join(dir, "out.csv")
+	if _, stderr, err := run(t, "labels", "-input", data, "-label", "first", "-o", truth); err != nil {
+		t.Fatalf("labels: %v\n%s", err, stderr)
+	}
+	if _, stderr, err := run(t, "constraints", "gen", "-truth", truth, "-protocol", "labels-frac", "-rate", "0.3", "-o", partial); err != nil {
+		t.Fatalf("constraints gen: %v\n%s", err, stderr)
+	}
+	if got := readFile(t, partial); !strings.Contains(got, ",3\n") || !strings.Contains(got, ",1\n") {
+		t.Fatalf("the partial labels lack the codes 1 and 3, so the test tests nothing:\n%s", got)
+	}
+	stdout, stderr, err := run(t, "cluster", "-input", data, "-label", "first", "-k", "3", "-partial-labels", partial, "-method", "labelprop", "-o", out)
+	if err != nil {
+		t.Fatalf("cluster: %v\n%s", err, stderr)
+	}
+	if want := "tether cluster: " + partial + ": labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)\n"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+	if !strings.Contains(stdout, "ARI         1") {
+		t.Errorf("the blobs are not found:\n%s", stdout)
+	}
+	_, _, err = run(t, "cluster", "-input", data, "-label", "first", "-k", "2", "-partial-labels", partial, "-method", "labelprop", "-quiet", "-o", out)
+	want := "usage: cluster: " + partial + ": 3 classes (1, 2, 3) for -k 2: node "
+	if err == nil || !errors.Is(err, errUsage) || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("-k 2: error %v, want a usage error beginning %q", err, want)
 	}
 }
