@@ -183,10 +183,12 @@ func commands() []command {
 		{"serve", "the interactive web page and JSON API (local)", runServe},
 		{"repro", "reproduce the published tables and figures", runRepro},
 		{"powerlaw", "fit or sample power laws (thesis §5.1)", runPowerlaw},
+		{"version", "print the version of tether and of Go it was built with", runVersion},
 	}
 }
 
-// Run executes the subcommand named by args[0].
+// Run executes the subcommand named by args[0]; -version (or --version)
+// is "version".
 func (m *Main) Run(ctx context.Context, args []string) error {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		m.usage()
@@ -194,6 +196,9 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 			return fmt.Errorf("%w: no subcommand", errUsage)
 		}
 		return nil
+	}
+	if args[0] == "-version" || args[0] == "--version" {
+		return runVersion(ctx, m, args[1:])
 	}
 	var names []string
 	for _, c := range commands() {
