@@ -25,7 +25,7 @@ const constraintsUsage = `constraints gen|check|closure [flags]
   gen      draw constraints or partial labels from reference labels with a
            protocol of the sources (SPEC §5)
   check    read a constraint file, print counts, must-link closure and
-           conflicts; exit status 1 on conflicts under --policy reject
+           conflicts; exit status 1 on conflicts under -conflicts reject
            (a pair repeated with the same kind and weight is listed and
            kept once, not refused)
   closure  reproduce seed 000 Fig. 4.3 and 4.4: ARI and NMI of the transitive
@@ -54,7 +54,7 @@ func runConstraints(ctx context.Context, m *Main, args []string) error {
 	return usagef("constraints", "unknown command %q (want gen, check or closure)", args[0])
 }
 
-const consGenUsage = `constraints gen --truth FILE --protocol P [flags] [-o out.csv]
+const consGenUsage = `constraints gen -truth FILE -protocol P [flags] [-o out.csv]
 
 Protocols (SPEC §5):
   pairs-1/n      each pair with probability 1/n, ML if same class else CL
@@ -65,13 +65,13 @@ Protocols (SPEC §5):
                  seed 001: 20–80%)
   label-sets     sets V_1…V_k: round(rate·n_c) nodes of each class c, at
                  least one (seed 004: 25/50/75%)
-  ml-uniformity  --count must-links with uniformity --alpha (seed 000
-                 §4.1.3; --count 0: the connectivity threshold
+  ml-uniformity  -count must-links with uniformity -alpha (seed 000
+                 §4.1.3; -count 0: the connectivity threshold
                  Σ C(n_c,2)·ln(n_c)/n_c)
 
---noise flips that fraction of the pairs (kinds) or of the labels. Label
+-noise flips that fraction of the pairs (kinds) or of the labels. Label
 protocols write a node,label file, or all pairs among the labelled nodes with
---pairs. Every node of the reference must have a class; a reference that
+-pairs. Every node of the reference must have a class; a reference that
 names its nodes gives the output in its order of nodes.
 
 ` + labelFilesHelp
@@ -102,10 +102,10 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 		return usagef("constraints gen", "unexpected argument %q", pos[0])
 	}
 	if truthPath == "" || protocol == "" {
-		return usagef("constraints gen", "--truth and --protocol are required (%s)", usageHint(fs))
+		return usagef("constraints gen", "-truth and -protocol are required (%s)", usageHint(fs))
 	}
 	if base != 0 && base != 1 {
-		return usagef("constraints gen", "--base %d, want 0 or 1", base)
+		return usagef("constraints gen", "-base %d, want 0 or 1", base)
 	}
 	if err := checkOutputs("constraints gen", []pathFlag{{"-truth", truthPath}}, []pathFlag{{"-o", out}}); err != nil {
 		return err
@@ -174,7 +174,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 				labels, _, err = constraint.FlipLabels(labels, noise, max(len(consClassSizes(truth)), 2), src)
 			}
 			if err != nil {
-				return fmt.Errorf("constraints gen: --noise: %w", err)
+				return fmt.Errorf("constraints gen: -noise: %w", err)
 			}
 		}
 		if set == nil && asPairs {
@@ -208,7 +208,7 @@ const consMaxPairs = 1 << 26
 // consCheckPairs refuses to draw more than consMaxPairs pairs.
 func consCheckPairs(n int64) error {
 	if n > consMaxPairs {
-		return fmt.Errorf("constraints gen: %d pairs requested, at most %d are drawn (lower --rate or --count)", n, consMaxPairs)
+		return fmt.Errorf("constraints gen: %d pairs requested, at most %d are drawn (lower -rate or -count)", n, consMaxPairs)
 	}
 	return nil
 }
@@ -225,7 +225,7 @@ func consClassSizes(truth []int) []int {
 	return sizes
 }
 
-const consCheckUsage = `constraints check [--n N] [--base 0|1] [--names FILE] [--policy P] [-o out.csv] [-json] file.csv
+const consCheckUsage = `constraints check [-n N] [-base 0|1] [-names FILE] [-conflicts P] [-o out.csv] [-json] file.csv
 
 Reads a constraint file (lines i,j,ml|cl[,weight]; see package constraint)
 and prints the counts, the components of the must-link closure and every
@@ -236,10 +236,11 @@ all cannot-links can hold with k ≥ 3 clusters is NP-complete (colouring).
 Malformed lines (bad kind or index, self pair, bad weight) are errors.
 A file without constraints is valid but draws a warning on standard error.
 
-Policies: reject (exit status 1 when there is any conflict but a pair
-repeated with the same kind and weight, which is kept once), drop-cl (drop
-the cannot-links that contradict must-links, and repeats), soft (keep all).
--o writes the set kept by the policy. -json prints the report as one JSON
+-conflicts, as in tether cluster: reject (exit status 1 when there is any
+conflict but a pair repeated with the same kind and weight, which is kept
+once), drop-cl (drop the cannot-links that contradict must-links, and
+repeats), soft (keep all). -o writes the set kept. (-policy is the old
+name of -conflicts.) -json prints the report as one JSON
 document; the pairs of its conflicts are {"i", "j", "kind", "weight"} with
 0-based nodes and the effective weight (1 for a hard constraint), the
 fields of tether serve's API (which leaves a hard constraint's weight
@@ -252,13 +253,14 @@ const consMaxListed = 50
 func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("constraints check", consCheckUsage)
 	var n int
-	var baseFlag, namesPath, policyName, out string
+	var baseFlag, namesPath, policyName, oldPolicy, out string
 	var asJSON bool
 	fs.IntVar(&n, "n", 0, "number of nodes; 0 infers it from the largest index")
 	fs.StringVar(&baseFlag, "base", "", "index base 0 or 1; empty takes the file's \"# base=\" directive, else 0")
 	fs.StringVar(&namesPath, "names", "", "`file` of node names, one per line: the file then names nodes instead of numbering them")
-	fs.StringVar(&policyName, "policy", "reject", "reject, drop-cl or soft")
-	fs.StringVar(&out, "o", "", "write the constraints kept by the policy to this `file`")
+	fs.StringVar(&policyName, "conflicts", "reject", "contradictory constraints: reject, drop-cl or soft, as tether cluster -conflicts")
+	fs.StringVar(&oldPolicy, "policy", "", "deprecated: the old name of -conflicts")
+	fs.StringVar(&out, "o", "", "write the constraints kept under -conflicts to this `file`")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -268,15 +270,22 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		return usagef("constraints check", "want one constraint file, got %d arguments (%s)", len(pos), usageHint(fs))
 	}
 	if n < 0 {
-		return usagef("constraints check", "--n %d is negative", n)
+		return usagef("constraints check", "-n %d is negative", n)
 	}
 	var base constraint.IndexBase
 	if err := base.UnmarshalText([]byte(baseFlag)); err != nil {
-		return usagef("constraints check", "--base: %v", err)
+		return usagef("constraints check", "-base: %v", err)
+	}
+	policyFlag := "-conflicts"
+	if isSet(fs, "policy") {
+		if isSet(fs, "conflicts") && oldPolicy != policyName {
+			return usagef("constraints check", "-policy %s and -conflicts %s disagree: give -conflicts only (-policy is its old name)", oldPolicy, policyName)
+		}
+		policyName, policyFlag = oldPolicy, "-policy"
 	}
 	var policy constraint.Policy
 	if err := policy.UnmarshalText([]byte(policyName)); err != nil {
-		return usagef("constraints check", "--policy: %v", err)
+		return usagef("constraints check", "%s: %v", policyFlag, err)
 	}
 	opt := &constraint.ReadOptions{N: n, Base: base, File: pos[0], Policy: constraint.Soft}
 	if namesPath != "" {
@@ -436,15 +445,15 @@ func consReadNames(ctx context.Context, path string) ([]string, error) {
 	return names, nil
 }
 
-const consClosureUsage = `constraints closure [--partition A|B|C|D|all] [--reps R] [--seed S] [--counts LIST] [--alpha LIST] [--ml M] [-o DIR]
+const consClosureUsage = `constraints closure [-partition A|B|C|D|all] [-reps R] [-seed S] [-counts LIST] [-alpha LIST] [-ml M] [-o DIR]
 
 Reproduces seed 000 §4.1.3: on the partitions of Table 4.1 (500 nodes each),
 draw must-links from the reference partition, take their transitive closure
 (every node touched by no must-link is its own singleton cluster) and score
 it against the reference with ARI and NMI.
-  Fig. 4.3: --counts uniform must-links.
-  Fig. 4.4: must-links with uniformity α in --alpha; their number is --ml, or
-            when --ml is 0 the connectivity threshold Σ C(n_c,2)·ln(n_c)/n_c
+  Fig. 4.3: -counts uniform must-links.
+  Fig. 4.4: must-links with uniformity α in -alpha; their number is -ml, or
+            when -ml is 0 the connectivity threshold Σ C(n_c,2)·ln(n_c)/n_c
             of the partition (1140 for A).
 NMI is reported with the thesis's normalization I/H(P,P̂) (joint entropy,
 eq. 2.5.10) and, in the CSV, also 2I/(H(P)+H(P̂)) (arithmetic).
@@ -472,25 +481,25 @@ func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 		return usagef("constraints closure", "unexpected argument %q", pos[0])
 	}
 	if reps < 1 {
-		return usagef("constraints closure", "--reps %d, want ≥ 1", reps)
+		return usagef("constraints closure", "-reps %d, want ≥ 1", reps)
 	}
 	if mlFlag < 0 {
-		return usagef("constraints closure", "--ml %d is negative", mlFlag)
+		return usagef("constraints closure", "-ml %d is negative", mlFlag)
 	}
 	parts := []string{"A", "B", "C", "D"}
 	if partition != "all" {
 		if _, err := constraint.Table41(partition); err != nil {
-			return usagef("constraints closure", "--partition %q, want A, B, C, D or all", partition)
+			return usagef("constraints closure", "-partition %q, want A, B, C, D or all", partition)
 		}
 		parts = []string{partition}
 	}
 	counts, err := consParseInts(countsFlag)
 	if err != nil {
-		return usagef("constraints closure", "--counts: %v", err)
+		return usagef("constraints closure", "-counts: %v", err)
 	}
 	alphas, err := consParseFloats(alphaFlag)
 	if err != nil {
-		return usagef("constraints closure", "--alpha: %v", err)
+		return usagef("constraints closure", "-alpha: %v", err)
 	}
 	for _, a := range alphas {
 		if !(a >= 0 && a <= 1) {

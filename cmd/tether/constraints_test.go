@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -180,6 +181,58 @@ func TestConstraintsCheck(t *testing.T) {
 	// --base 0 contradicts the file's directive.
 	if _, _, err := runConstraintsCLI(t, "check", "--base", "0", bad); err == nil || !strings.Contains(err.Error(), "declares base=1") {
 		t.Errorf("base mismatch: %v", err)
+	}
+}
+
+// TestConstraintsCheckConflictsFlag: check names the conflict policy
+// -conflicts, as tether cluster does; -policy, its old name, still works,
+// and the two given with different values are a usage error.
+func TestConstraintsCheckConflictsFlag(t *testing.T) {
+	bad := consWriteTemp(t, "c.csv", "0,1,ml\n1,2,ml\n2,0,cl\n3,4,cl\n")
+	cases := []struct {
+		name  string
+		args  []string
+		kept  int    // pairs written to -o; -1: an error
+		usage string // text of the usage error, when kept is -1
+	}{
+		{"default reject", nil, -1, ""},
+		{"-conflicts drop-cl", []string{"-conflicts", "drop-cl"}, 3, ""},
+		{"-conflicts soft", []string{"-conflicts", "soft"}, 4, ""},
+		{"-policy drop-cl (old name)", []string{"-policy", "drop-cl"}, 3, ""},
+		{"both, same value", []string{"-policy", "soft", "-conflicts", "soft"}, 4, ""},
+		{"both, different values", []string{"-policy", "soft", "-conflicts", "drop-cl"}, -1, "-policy soft and -conflicts drop-cl disagree"},
+		{"bad -conflicts", []string{"-conflicts", "maybe"}, -1, "-conflicts: "},
+		{"bad -policy", []string{"-policy", "maybe"}, -1, "-policy: "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "kept.csv")
+			_, _, err := runConstraintsCLI(t, append(append([]string{"check", "-o", out}, c.args...), bad)...)
+			if c.kept < 0 {
+				if err == nil {
+					t.Fatal("no error")
+				}
+				if c.usage != "" && (!errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.usage)) {
+					t.Errorf("err %v, want a usage error with %q", err, c.usage)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := constraint.ReadFile(out, 5)
+			if err != nil || len(s.Pairs) != c.kept {
+				t.Errorf("kept %v (%v), want %d pairs", s, err, c.kept)
+			}
+		})
+	}
+	var help bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &help, Stderr: &help}
+	if err := m.Run(context.Background(), []string{"constraints", "check", "-h"}); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("check -h: %v", err)
+	}
+	if !strings.Contains(help.String(), "[-conflicts P]") || !strings.Contains(help.String(), "deprecated: the old name of -conflicts") {
+		t.Errorf("check -h does not document -conflicts first:\n%s", help.String())
 	}
 }
 

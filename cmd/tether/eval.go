@@ -17,13 +17,13 @@ import (
 	"github.com/tether-sc/tether/metrics"
 )
 
-const evalUsage = `eval --truth FILE --pred FILE [--graph FILE] [--constraints FILE [--unconstrained]] [--json]
+const evalUsage = `eval -truth FILE -pred FILE [-graph FILE] [-constraints FILE [-unconstrained]] [-json]
 
 Compares a predicted partition with a reference one and prints every figure
 of package metrics (pair counting, Fowlkes-Mallows, NMI in five
 normalizations, AMI, VI, purity, accuracy, MUC, B-cubed, CEAF, CoNLL,
 per-size F1), plus the violated constraints and the cut figures when
---constraints and --graph are given, and with --unconstrained the figures
+-constraints and -graph are given, and with -unconstrained the figures
 over what the constraints leave free.
 Entropies and VI are in nats.
 
@@ -43,7 +43,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&graphPath, "graph", "", "graph `file` for the cut, ratio cut and Ncut (edge list, .mtx, .gml, dense .csv)")
 	fs.StringVar(&consPath, "constraints", "", "pairwise constraint `file` for the violation counts")
 	fs.BoolVar(&asJSON, "json", false, "write the report as JSON")
-	fs.BoolVar(&opt.Unconstrained, "unconstrained", false, "with --constraints, also score what the constraints leave free, as the FGPWC tables do: ari_unconstrained over the pairs not in the file, ari_free and nmi_free over the nodes no constraint touches")
+	fs.BoolVar(&opt.Unconstrained, "unconstrained", false, "with -constraints, also score what the constraints leave free, as the FGPWC tables do: ari_unconstrained over the pairs not in the file, ari_free and nmi_free over the nodes no constraint touches")
 	fs.StringVar(&sizes, "min-sizes", joinInts(metrics.DefaultMinSizes), "comma-separated minimum reference cluster `sizes` of the per-size F1 (seed 003 §5.2); empty for none")
 	fs.IntVar(&opt.MaxClusters, "max-clusters", metrics.DefaultMaxClusters, "skip AMI, accuracy, CEAF and CoNLL (O(n·k) to O(k³)) above this many clusters; -1 for no limit")
 	if err := parseFlags(fs, args); err != nil {
@@ -53,17 +53,17 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		return usagef("eval", "unexpected argument %q%s", fs.Arg(0), fileArgHint(fs.Args(), "-truth FILE and -pred FILE"))
 	}
 	if truthPath == "" || predPath == "" {
-		return usagef("eval", "--truth and --pred are required (%s)", usageHint(fs))
+		return usagef("eval", "-truth and -pred are required (%s)", usageHint(fs))
 	}
 	if opt.Unconstrained && consPath == "" {
-		return usagef("eval", "--unconstrained needs --constraints")
+		return usagef("eval", "-unconstrained needs -constraints")
 	}
 	if opt.MaxClusters == 0 || opt.MaxClusters < -1 {
-		return usagef("eval", "--max-clusters must be positive or -1, got %d", opt.MaxClusters)
+		return usagef("eval", "-max-clusters must be positive or -1, got %d", opt.MaxClusters)
 	}
 	minSizes, err := parseInts(sizes)
 	if err != nil {
-		return usagef("eval", "--min-sizes: %v", err)
+		return usagef("eval", "-min-sizes: %v", err)
 	}
 	opt.MinSizes = minSizes
 

@@ -117,11 +117,11 @@ func TestEvalErrors(t *testing.T) {
 		usage bool
 		want  string
 	}{
-		{"no flags", nil, true, "--truth and --pred are required"},
+		{"no flags", nil, true, "-truth and -pred are required"},
 		{"extra argument", []string{"--truth", good, "--pred", good, "x"}, true, "unexpected argument"},
 		{"bad flag", []string{"--nope"}, true, ""},
-		{"bad sizes", []string{"--truth", good, "--pred", good, "--min-sizes", "2,x"}, true, "--min-sizes"},
-		{"max-clusters below -1", []string{"--truth", good, "--pred", good, "--max-clusters", "-5"}, true, "--max-clusters"},
+		{"bad sizes", []string{"--truth", good, "--pred", good, "--min-sizes", "2,x"}, true, "usage: eval: -min-sizes"},
+		{"max-clusters below -1", []string{"--truth", good, "--pred", good, "--max-clusters", "-5"}, true, "usage: eval: -max-clusters"},
 		{"lengths", []string{"--truth", good, "--pred", short}, false, "has 3 labels but"},
 		// Class names ("cat", "1.5") are labels since issue 15: see
 		// TestLabelConventionSameEverywhere in labels_test.go.

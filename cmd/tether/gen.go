@@ -35,7 +35,7 @@ parameters they read and their defaults:
 	tw.Flush()
 	b.WriteString(`
 Point generators write CSV with a header, the features x1, x2, … and the
-class in the last column "label" (0-based); read it back with "--label last".
+class in the last column "label" (0-based); read it back with "-label last".
 sbm and dcsbm write an undirected edge list "i j 1" (0-based; Matrix Market when -o
 ends in .mtx) and a labels file with one block per line.
 
