@@ -58,7 +58,7 @@ func DefaultMethod(supervised bool) string {
 // registry lists every method. Add new methods here.
 func registry() []Info {
 	return []Info{
-		{Name: "auto", Summary: "chooses among the unconstrained njw, ncut, usc, bethe and the pairwise (and label) methods that fit its cost rule, by cross-validation on the constraints alone", Source: "ours (issue 19)", New: func() Method { return Auto{} }},
+		{Name: "auto", Summary: "chooses among the unconstrained njw, ncut, usc, bethe and the pairwise (and label) methods that fit its cost rule, by cross-validation on the constraints alone", Source: "ours", New: func() Method { return Auto{} }},
 		{Name: "njw", Summary: "normalized spectral clustering of Ng, Jordan and Weiss (SPH. SC)", Source: "thesis Alg. 3", New: func() Method { return NJW{} }},
 		{Name: "ncut", Summary: "normalized cut of Shi and Malik, L u = λ D u", Source: "thesis Alg. 2", New: func() Method { return ShiMalik{} }},
 		{Name: "usc", Summary: "unnormalized spectral clustering, L = D − W", Source: "seed 004 ch. 2", New: func() Method { return Unnormalized{} }},

@@ -164,10 +164,11 @@ type Spec struct {
 
 // DefaultSpec returns the default graph: the symmetric 10-NN graph with RBF
 // weights under local scaling (σ_i = distance to the 7th neighbour). The
-// FGPWC paper does not state its σ (SPEC §1); local scaling adapts to the
-// density of each region, needs no global scale, and is what seed 002 uses
-// for its image data (§6.2). The symmetric k-NN graph keeps every node
-// connected to at least K others, so no node is isolated.
+// FGPWC paper (Chatel, Denis & Tommasi 2014) does not state its σ; local
+// scaling adapts to the density of each region, needs no global scale, and
+// is what Wacquet et al. (2013, §6.2) use for their image data. The
+// symmetric k-NN graph keeps every node connected to at least K others, so
+// no node is isolated.
 func DefaultSpec() Spec {
 	return Spec{Kind: SymmetricKNN, K: DefaultK, Affinity: RBF, Sigma: Sigma{Rule: SigmaLocal, K: DefaultLocalK}}
 }

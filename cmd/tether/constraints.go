@@ -23,12 +23,12 @@ import (
 const constraintsUsage = `constraints gen|check|closure [flags]
 
   gen      draw constraints or partial labels from reference labels with a
-           protocol of the sources (SPEC §5)
+           protocol of the sources
   check    read a constraint file, print counts, must-link closure and
            conflicts; exit status 1 on conflicts under -conflicts reject
            (a pair repeated with the same kind and weight is listed and
            kept once, not refused)
-  closure  reproduce seed 000 Fig. 4.3 and 4.4: ARI and NMI of the transitive
+  closure  reproduce thesis Fig. 4.3 and 4.4: ARI and NMI of the transitive
            closure of must-links against their number and their uniformity
 
 Run "tether constraints <command> -h" for the flags of each.`
@@ -36,7 +36,7 @@ Run "tether constraints <command> -h" for the flags of each.`
 // runConstraints implements "tether constraints".
 func runConstraints(ctx context.Context, m *Main, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintf(m.Stderr, "Usage: tether %s\n", constraintsUsage)
+		fmt.Fprint(m.Stderr, citeSources("Usage: tether "+constraintsUsage+"\n"))
 		if len(args) == 0 {
 			return usagef("constraints", "no command (gen, check or closure)")
 		}
@@ -50,22 +50,22 @@ func runConstraints(ctx context.Context, m *Main, args []string) error {
 	case "closure":
 		return runConstraintsClosure(ctx, m, args[1:])
 	}
-	fmt.Fprintf(m.Stderr, "Usage: tether %s\n", constraintsUsage)
+	fmt.Fprint(m.Stderr, citeSources("Usage: tether "+constraintsUsage+"\n"))
 	return usagef("constraints", "unknown command %q (want gen, check or closure)", args[0])
 }
 
 const consGenUsage = `constraints gen -truth FILE -protocol P [flags] [-o out.csv]
 
-Protocols (SPEC §5):
+Protocols, with the sources that use them:
   pairs-1/n      each pair with probability 1/n, ML if same class else CL
-                 (FGPWC, seed 003 §5.1; seed 000 §4.5.1)
-  pairs-frac     round(rate·n(n−1)/2) distinct pairs, uniformly (seed 000
+                 (FGPWC, seed 003 §5.1; thesis §4.5.1)
+  pairs-frac     round(rate·n(n−1)/2) distinct pairs, uniformly (thesis
                  Table 4.2: 1%; seed 002: 0–20%)
-  labels-frac    labels of round(rate·n) nodes (seed 000 §3.4: 10%;
+  labels-frac    labels of round(rate·n) nodes (thesis §3.4: 10%;
                  seed 001: 20–80%)
   label-sets     sets V_1…V_k: round(rate·n_c) nodes of each class c, at
                  least one (seed 004: 25/50/75%)
-  ml-uniformity  -count must-links with uniformity -alpha (seed 000
+  ml-uniformity  -count must-links with uniformity -alpha (thesis
                  §4.1.3; -count 0: the connectivity threshold
                  Σ C(n_c,2)·ln(n_c)/n_c)
 
@@ -447,7 +447,7 @@ func consReadNames(ctx context.Context, path string) ([]string, error) {
 
 const consClosureUsage = `constraints closure [-partition A|B|C|D|all] [-reps R] [-seed S] [-counts LIST] [-alpha LIST] [-ml M] [-o DIR]
 
-Reproduces seed 000 §4.1.3: on the partitions of Table 4.1 (500 nodes each),
+Reproduces thesis §4.1.3: on the partitions of Table 4.1 (500 nodes each),
 draw must-links from the reference partition, take their transitive closure
 (every node touched by no must-link is its own singleton cluster) and score
 it against the reference with ARI and NMI.

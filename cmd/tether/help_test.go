@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tether-sc/tether/cluster"
 )
 
 // helpTexts returns what every command and subcommand prints for -h, by
@@ -31,13 +36,85 @@ func helpTexts(t *testing.T) map[string]string {
 }
 
 // TestHelpTextsForUsers: the help texts spell flags with one dash, as
-// every usage line and the README do.
+// every usage line and the README do; they cite no document a user does
+// not have (the project's SPEC, its issues, "seed 000", the sources' name
+// for the thesis); and one that cites a source by the README's names
+// ("thesis", "seed 001" …) ends with the list that says what they are.
 func TestHelpTextsForUsers(t *testing.T) {
 	texts := helpTexts(t)
+	// tether methods and repro list cite sources too.
+	for _, args := range [][]string{{"methods"}, {"repro", "list"}} {
+		out, _, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		texts[strings.Join(args, " ")] = out
+	}
+	for _, i := range cluster.Methods() {
+		out, _, err := run(t, "methods", i.Name)
+		if err != nil {
+			t.Fatalf("methods %s: %v", i.Name, err)
+		}
+		texts["methods "+i.Name] = out
+	}
 	doubleDash := regexp.MustCompile(`(^|[\s\[("'])--[a-z]`)
+	internal := regexp.MustCompile(`\bSPEC\b|\b[Ii]ssue \d+\b|\bseed 000\b`)
 	for cmd, text := range texts {
 		if m := doubleDash.FindString(text); m != "" {
 			t.Errorf("%s: a flag spelt with two dashes (%q):\n%s", cmd, m, text)
 		}
+		if m := internal.FindString(text); m != "" {
+			t.Errorf("%s: cites %q, which users do not have:\n%s", cmd, m, text)
+		}
+		if citesSource.MatchString(text) && !strings.Contains(text, sourcesHelp) {
+			t.Errorf("%s: cites a source without the list of sources:\n%s", cmd, text)
+		}
+	}
+	// The cases above check something.
+	for _, cmd := range []string{"constraints gen -h", "eval -h", "methods", "methods fgpwc", "repro list"} {
+		if !strings.Contains(texts[cmd], sourcesHelp) {
+			t.Errorf("%s: no list of sources", cmd)
+		}
+	}
+}
+
+// TestUserSource: the sources of the reproductions as repro list shows
+// them.
+func TestUserSource(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"issue 19 (beyond the sources)", "ours (beyond the sources)"},
+		{"issue 19; Saade, Krzakala & Zdeborová 2014 (seed 004 §3.2)", "ours; Saade, Krzakala & Zdeborová 2014 (seed 004 §3.2)"},
+		{"seed 003 Table 1; seed 000 Table 4.4", "seed 003 Table 1; thesis Table 4.4"},
+		{"thesis Table 3.1", "thesis Table 3.1"},
+		{"tissue 19", "tissue 19"},
+	}
+	for _, c := range cases {
+		if got := userSource(c.in); got != c.want {
+			t.Errorf("userSource(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestSourcesMatchReadme: sourcesHelp is the README's list of sources, but
+// for its italics and line breaks.
+func TestSourcesMatchReadme(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var para []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "Sources: ") || (para != nil && line != "") {
+			para = append(para, line)
+		} else if para != nil {
+			break
+		}
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "*", "")), " ") }
+	if got, want := norm(sourcesHelp), norm(strings.Join(para, " ")); got != want {
+		t.Errorf("sourcesHelp\n%s\nREADME\n%s", got, want)
 	}
 }

@@ -212,26 +212,31 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 }
 
 func (m *Main) usage() {
-	fmt.Fprintln(m.Stderr, "tether: semi-supervised (constrained) spectral clustering")
-	fmt.Fprintln(m.Stderr, "\nUsage: tether <command> [flags]\n\nCommands:")
+	var b strings.Builder
+	fmt.Fprintln(&b, "tether: semi-supervised (constrained) spectral clustering")
+	fmt.Fprintln(&b, "\nUsage: tether <command> [flags]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(m.Stderr, "  %-12s %s\n", c.name, c.summary)
+		fmt.Fprintf(&b, "  %-12s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(m.Stderr, "\nRun \"tether <command> -h\" for the flags of a command.")
-	fmt.Fprintln(m.Stderr, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 1 for any other failure (unreadable\nor invalid data, a numerical failure).")
+	fmt.Fprintln(&b, "\nRun \"tether <command> -h\" for the flags of a command.")
+	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 1 for any other failure (unreadable\nor invalid data, a numerical failure).")
+	io.WriteString(m.Stderr, citeSources(b.String()))
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
-// -h prints the full usage; a mistake prints only the error and where to
-// look (parseFlags), not the whole list of flags.
+// -h prints the full usage, followed by the list of sources when it cites
+// one (citeSources); a mistake prints only the error and where to look
+// (parseFlags), not the whole list of flags.
 func (m *Main) newFlagSet(name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet("tether "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprintf(m.Stderr, "Usage: tether %s\n\nFlags:\n", usage)
-		fs.SetOutput(m.Stderr)
+		var b strings.Builder
+		fmt.Fprintf(&b, "Usage: tether %s\n\nFlags:\n", usage)
+		fs.SetOutput(&b)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
+		io.WriteString(m.Stderr, citeSources(b.String()))
 	}
 	return fs
 }

@@ -80,6 +80,7 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 		fmt.Fprintf(m.Stdout, "\nSet a knob with: tether cluster -method %s -set Name=value (repeatable). A value\noutside RANGE is refused; 0 means the documented default where RANGE allows it.\n`go doc github.com/tether-sc/tether/cluster.TYPE` describes every knob in full.\n", i.Name)
+		fmt.Fprintf(m.Stdout, "\n%s\n", sourcesHelp)
 		return nil
 	}
 	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
@@ -90,6 +91,6 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(m.Stdout, "\n`tether methods METHOD` lists a method's knobs.")
+	fmt.Fprintf(m.Stdout, "\n`tether methods METHOD` lists a method's knobs.\n\n%s\n", sourcesHelp)
 	return nil
 }

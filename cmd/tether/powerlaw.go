@@ -30,7 +30,7 @@ Run "tether powerlaw <command> -h" for the flags of each.`
 // runPowerlaw implements "tether powerlaw".
 func runPowerlaw(ctx context.Context, m *Main, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintf(m.Stderr, "Usage: tether %s\n", powerlawUsage)
+		fmt.Fprint(m.Stderr, citeSources("Usage: tether "+powerlawUsage+"\n"))
 		if len(args) == 0 {
 			return usagef("powerlaw", "no command (fit or sample)")
 		}
@@ -42,7 +42,7 @@ func runPowerlaw(ctx context.Context, m *Main, args []string) error {
 	case "sample":
 		return runPowerlawSample(ctx, m, args[1:])
 	}
-	fmt.Fprintf(m.Stderr, "Usage: tether %s\n", powerlawUsage)
+	fmt.Fprint(m.Stderr, citeSources("Usage: tether "+powerlawUsage+"\n"))
 	return usagef("powerlaw", "unknown command %q (want fit or sample)", args[0])
 }
 

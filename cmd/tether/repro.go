@@ -55,9 +55,13 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "EXPERIMENT\tSOURCE\tTITLE")
 		for _, e := range experiment.All() {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, e.Source, e.Title)
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, userSource(e.Source), e.Title)
 		}
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(m.Stdout, "\n%s\n", sourcesHelp)
+		return nil
 	}
 	var exps, kept []experiment.Experiment
 	if names[0] == "all" {
