@@ -314,7 +314,8 @@ const (
 	LabelSet Supervision = 2
 )
 
-// String returns "none", "pairs", "labels" or "labels+pairs".
+// String returns "none", "pairs", "labels" or, for Pairs|LabelSet,
+// "labels|pairs": a method that reads either kind, or both.
 func (s Supervision) String() string {
 	switch s {
 	case None:
@@ -324,7 +325,7 @@ func (s Supervision) String() string {
 	case LabelSet:
 		return "labels"
 	case Pairs | LabelSet:
-		return "labels+pairs"
+		return "labels|pairs"
 	}
 	return fmt.Sprintf("Supervision(%d)", uint8(s))
 }

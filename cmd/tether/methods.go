@@ -80,9 +80,10 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 		fmt.Fprintf(m.Stdout, "\nSet a knob with: tether cluster -method %s -set Name=value (repeatable). A value\noutside RANGE is refused; 0 means the documented default where RANGE allows it.\n`go doc github.com/tether-sc/tether/cluster.TYPE` describes every knob in full.\n", i.Name)
-		fmt.Fprintf(m.Stdout, "\n%s\n", sourcesHelp)
+		fmt.Fprintf(m.Stdout, "\n%s\n%s\n", supervisionHelp, sourcesHelp)
 		return nil
 	}
+	fmt.Fprintf(m.Stdout, "%s\n\n", supervisionHelp)
 	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "METHOD\tSUPERVISION\tSOURCE\tSUMMARY")
 	for _, i := range list {
@@ -94,3 +95,8 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 	fmt.Fprintf(m.Stdout, "\n`tether methods METHOD` lists a method's knobs.\n\n%s\n", sourcesHelp)
 	return nil
 }
+
+// supervisionHelp explains the SUPERVISION column (cluster.Supervision's
+// names).
+const supervisionHelp = `SUPERVISION is what a method reads: pairs (-constraints; -partial-labels are converted to
+pairs), labels (-partial-labels only), labels|pairs (either, or both), none.`

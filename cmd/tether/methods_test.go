@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +22,16 @@ func TestMethodsList(t *testing.T) {
 	for _, i := range cluster.Methods() {
 		if !strings.Contains(out, i.Name) {
 			t.Errorf("methods: %s missing", i.Name)
+		}
+	}
+	// The supervision column's names are explained above it; auto and
+	// fast-ge2 read labels, pairs or both.
+	if !strings.HasPrefix(out, supervisionHelp) || !strings.Contains(supervisionHelp, "labels|pairs (either, or both)") {
+		t.Errorf("methods does not open with the legend of its supervision column:\n%s", out)
+	}
+	for _, name := range []string{"auto", "fast-ge2"} {
+		if !regexp.MustCompile(`(?m)^` + name + ` +labels\|pairs `).MatchString(out) {
+			t.Errorf("methods: %s's supervision is not labels|pairs:\n%s", name, out)
 		}
 	}
 }
@@ -137,5 +149,50 @@ func TestDemoOutputNotAFolder(t *testing.T) {
 	}
 	if d := time.Since(t0); d > time.Second {
 		t.Errorf("refused after %v", d)
+	}
+}
+
+// TestReadmeMethodsTable: the README's table of methods lists every
+// registered method with the supervision tether methods prints
+// (cluster.Supervision's names, "labels|pairs" for either or both), or
+// says more where the method takes a prior or a bipartite input.
+func TestReadmeMethodsTable(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Methods\n")
+	if !ok {
+		t.Fatal("README has no ## Methods section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	rows := map[string]string{} // supervision cell by method name
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(strings.ReplaceAll(line, `\|`, "\x00"), " | ")
+		if len(cells) < 4 {
+			t.Fatalf("README row %q: want 4 cells", line)
+		}
+		rows[strings.Trim(cells[0], "| `")] = strings.ReplaceAll(cells[2], "\x00", "|")
+	}
+	saysMore := map[string]string{
+		"plmeans":   "partition prior (power law)",
+		"opplc":     "cannot-links + power-law prior",
+		"cocluster": "pairs (on rows or columns)",
+	}
+	for _, i := range cluster.Methods() {
+		want := i.New().Uses().Supervision.String()
+		if more, ok := saysMore[i.Name]; ok {
+			want = more
+		}
+		got, ok := rows[i.Name]
+		switch {
+		case !ok:
+			t.Errorf("README's methods table lacks %s", i.Name)
+		case got != want:
+			t.Errorf("README's methods table: %s's supervision is %q, want %q", i.Name, got, want)
+		}
 	}
 }
