@@ -689,6 +689,15 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 	return s, nil
 }
 
+// methodLabel names the method of a summary line: its name, followed for
+// auto by the candidate it chose ("auto → sl"), from its report.
+func methodLabel(method string, report any) string {
+	if r, ok := report.(*cluster.AutoReport); ok && r.Chosen != "" {
+		return method + " → " + r.Chosen
+	}
+	return method
+}
+
 func printSummary(w io.Writer, s *summary) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "input\t%s\n", s.Input)
@@ -696,7 +705,7 @@ func printSummary(w io.Writer, s *summary) error {
 	if s.GraphSecs > 0 {
 		fmt.Fprintf(tw, "graph time\t%.3fs\n", s.GraphSecs)
 	}
-	fmt.Fprintf(tw, "method\t%s, k = %d, %.3fs\n", s.Method, s.K, s.Seconds)
+	fmt.Fprintf(tw, "method\t%s, k = %d, %.3fs\n", methodLabel(s.Method, s.Report), s.K, s.Seconds)
 	sizes := make([]string, len(s.Sizes))
 	for i, v := range s.Sizes {
 		sizes[i] = fmt.Sprint(v)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -625,6 +626,43 @@ func TestClusterAutoReport(t *testing.T) {
 	}
 	if !strings.Contains(text, "auto njw") || !strings.Contains(text, "held-out constraints satisfied") || !strings.Contains(text, "McNemar z") {
 		t.Errorf("text summary lacks the candidates:\n%s", text)
+	}
+	// The method line names the choice, as the JSON report does.
+	if !regexp.MustCompile(`(?m)^method +auto → ` + regexp.QuoteMeta(r.Chosen) + `, k = 3, `).MatchString(text) {
+		t.Errorf("the method line does not name auto's choice %s:\n%s", r.Chosen, text)
+	}
+}
+
+// TestSummaryMethodLine: the summary's method line names the method and,
+// for auto, the candidate its report says it chose.
+func TestSummaryMethodLine(t *testing.T) {
+	cases := []struct {
+		name   string
+		method string
+		report any
+		want   string
+	}{
+		{"plain method", "njw", nil, "method  njw, k = 3, 0.500s"},
+		{"auto", "auto", &cluster.AutoReport{Chosen: "ml-noa-ssc"}, "method  auto → ml-noa-ssc, k = 3, 0.500s"},
+		{"auto, candidate with knobs", "auto", &cluster.AutoReport{Chosen: "fgpwc-dw"}, "method  auto → fgpwc-dw, k = 3, 0.500s"},
+		{"auto without a choice", "auto", &cluster.AutoReport{}, "method  auto, k = 3, 0.500s"},
+		{"another report", "cscap", struct{ Shift float64 }{1}, "method  cscap, k = 3, 0.500s"},
+	}
+	for _, c := range cases {
+		var b strings.Builder
+		s := &summary{Input: "x.csv", Method: c.method, N: 10, K: 3, Sizes: []int{3, 3, 4}, Seconds: 0.5, Report: c.report}
+		if err := printSummary(&b, s); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		for _, l := range strings.Split(b.String(), "\n") {
+			if strings.HasPrefix(l, "method") {
+				got = l
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: method line %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 
