@@ -54,6 +54,8 @@ type inputOptions struct {
 	flags *flag.FlagSet
 	seed  uint64
 	m     *Main // where -gen-out - writes
+	// quiet is -quiet: no progress, and no "wrote FILE" lines.
+	quiet bool
 	// verbose measures the recall of an approximate k-NN search against
 	// exact search (all points up to recallExhaustiveMax, else a sample).
 	verbose bool
@@ -211,7 +213,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			return nil, err
 		}
 		if o.genOut != "" {
-			if err := writeGenerated(ctx, o.m, l.Data, o.genOut, ""); err != nil {
+			if err := writeGenerated(ctx, o.m, l.Data, o.genOut, "", !o.quiet); err != nil {
 				return nil, err
 			}
 		}
@@ -432,7 +434,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return usagef("cluster", "-set: %v", err)
 	}
 	rec := newRecorder(m.Stderr, *quiet)
-	in.seed, in.m = *seed, m
+	in.seed, in.m, in.quiet = *seed, m, *quiet
 	l, err := in.load(ctx, rec, *k)
 	if err != nil {
 		return err
@@ -506,12 +508,12 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	if *graphOut != "" {
-		if err := m.writeGraph(ctx, *graphOut, l.Graph); err != nil {
+		if err := m.writeGraph(ctx, *graphOut, l.Graph, !*quiet); err != nil {
 			return err
 		}
 	}
 	if *plotFile != "" {
-		if err := m.plotPartition(ctx, *plotFile, l, res, meth.Name()); err != nil {
+		if err := m.plotPartition(ctx, *plotFile, l, res, meth.Name(), !*quiet); err != nil {
 			return err
 		}
 	}
@@ -522,7 +524,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		// go to a file.
 		if toStdout {
 			sum.Labels, sum.Names = res.Labels, l.Names
-		} else if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.Names)); err != nil {
+		} else if err := m.writeReported(ctx, *out, !*quiet, writeClusterLabels(res.Labels, l.Names)); err != nil {
 			return err
 		}
 		enc := json.NewEncoder(m.Stdout)
@@ -534,7 +536,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if toStdout {
 		sumOut = m.Stderr
 	}
-	if err := m.writeOutput(ctx, *out, writeClusterLabels(res.Labels, l.Names)); err != nil {
+	if err := m.writeReported(ctx, *out, !*quiet, writeClusterLabels(res.Labels, l.Names)); err != nil {
 		return err
 	}
 	return printSummary(sumOut, sum)
@@ -635,14 +637,14 @@ func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
 }
 
 // writeGraph writes g to path: Matrix Market when the name ends in .mtx or
-// .mm, else a 0-based edge list "i j weight".
-func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph) error {
+// .mm, else a 0-based edge list "i j weight"; report as for writeReported.
+func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph, report bool) error {
 	write := func(w io.Writer) error { return dataset.WriteEdgeList(w, g) }
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".mtx", ".mm":
 		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, g) }
 	}
-	return m.writeOutput(ctx, path, write)
+	return m.writeReported(ctx, path, report, write)
 }
 
 func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {
@@ -754,8 +756,8 @@ func printSummary(w io.Writer, s *summary) error {
 }
 
 // plotPartition draws the partition over a 2-D view of the data
-// (dataView).
-func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *cluster.Result, method string) error {
+// (dataView); report as for writeReported.
+func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *cluster.Result, method string, report bool) error {
 	v, err := dataView(ctx, l.X, l.Graph)
 	if err != nil {
 		return err
@@ -764,7 +766,7 @@ func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *c
 	if err != nil {
 		return err
 	}
-	return m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, p) })
+	return m.writeReported(ctx, path, report, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, p) })
 }
 
 // namedColumns reports whether a header line named the columns of a table:

@@ -188,15 +188,29 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	return m.writeOutput(ctx, out, func(w io.Writer) error {
+	var what string
+	if set != nil {
+		ml, cl := set.Count()
+		what = fmt.Sprintf("%s (%s, %s) on %d nodes", plural(ml+cl, "pair"), plural(ml, "must-link"), plural(cl, "cannot-link"), set.N)
+	} else {
+		what = fmt.Sprintf("labels of %d of %d nodes", len(labels.Labeled()), len(labels))
+	}
+	if err := m.writeOutput(ctx, out, func(w io.Writer) error {
 		if set != nil {
-			ml, cl := set.Count()
-			fmt.Fprintf(m.Stderr, "constraints gen: %s (%s, %s) on %d nodes\n", plural(ml+cl, "pair"), plural(ml, "must-link"), plural(cl, "cannot-link"), set.N)
 			return constraint.Write(w, set, base)
 		}
-		fmt.Fprintf(m.Stderr, "constraints gen: %d of %d nodes labelled\n", len(labels.Labeled()), len(labels))
 		return constraint.WriteLabels(w, labels, base)
-	})
+	}); err != nil {
+		return err
+	}
+	// One line says what was drawn and, as for every file a command
+	// writes, where it went (writeReported).
+	if out == "" || out == "-" {
+		fmt.Fprintf(m.Stderr, "constraints gen: %s\n", what)
+	} else {
+		fmt.Fprintf(m.Stderr, "wrote %s to %s\n", what, out)
+	}
+	return nil
 }
 
 // consMaxPairs bounds the pairs constraints gen draws: they are held in
@@ -415,7 +429,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		return resolveErr
 	}
 	if out != "" {
-		return m.writeOutput(ctx, out, func(w io.Writer) error { return constraint.Write(w, kept, file.Base) })
+		return m.writeReported(ctx, out, true, func(w io.Writer) error { return constraint.Write(w, kept, file.Base) })
 	}
 	return nil
 }

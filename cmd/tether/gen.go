@@ -122,7 +122,7 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	} else if err != nil {
 		return err
 	}
-	if err := writeGenerated(ctx, m, d, f.out, f.labels); err != nil {
+	if err := writeGenerated(ctx, m, d, f.out, f.labels, true); err != nil {
 		return err
 	}
 	if g.Name == "dcsbm" {
@@ -226,21 +226,22 @@ func unusedGenFlag(cmd string, g synth.Generator, fs *flag.FlagSet, flagOf map[s
 // writeGenerated writes generated data to out ("" or "-": standard output):
 // points as CSV with a "label" column; a graph as an edge list (Matrix
 // Market when out ends in .mtx) plus its labels to labelsPath (default: out
-// with extension .labels).
-func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath string) error {
+// with extension .labels). report names each file written on standard
+// error (writeReported).
+func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath string, report bool) error {
 	if d.Graph == nil {
 		_, cols := d.X.Dims()
 		t := &dataset.Table{X: d.X, Labels: d.Truth}
 		for j := 0; j < cols; j++ {
 			t.Features = append(t.Features, fmt.Sprintf("x%d", j+1))
 		}
-		return m.writeOutput(ctx, out, func(w io.Writer) error { return dataset.WriteCSV(w, t) })
+		return m.writeReported(ctx, out, report, func(w io.Writer) error { return dataset.WriteCSV(w, t) })
 	}
 	write := func(w io.Writer) error { return dataset.WriteEdgeList(w, d.Graph) }
 	if strings.EqualFold(filepath.Ext(out), ".mtx") {
 		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, d.Graph) }
 	}
-	if err := m.writeOutput(ctx, out, write); err != nil {
+	if err := m.writeReported(ctx, out, report, write); err != nil {
 		return err
 	}
 	lp := generatedLabelsPath(out, labelsPath)
@@ -248,7 +249,7 @@ func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath
 		fmt.Fprintln(m.Stderr, "tether gen: labels not written (use -labels FILE or -o FILE)")
 		return nil
 	}
-	return m.writeOutput(ctx, lp, func(w io.Writer) error { return dataset.WriteLabels(w, d.Truth) })
+	return m.writeReported(ctx, lp, report, func(w io.Writer) error { return dataset.WriteLabels(w, d.Truth) })
 }
 
 // generatedLabelsPath is the file of writeGenerated's labels of a graph:

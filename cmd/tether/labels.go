@@ -104,7 +104,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		}
 		labels, names, classes = d.Labels, d.Names, d.ClassNames
 	}
-	return m.writeOutput(ctx, *out, func(w io.Writer) error {
+	return m.writeReported(ctx, *out, true, func(w io.Writer) error {
 		return dataset.WriteNodeLabels(w, labels, dataset.KeyNames(names), classes, "label")
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,6 +22,20 @@ func (m *Main) writeOutput(ctx context.Context, path string, write func(io.Write
 		return write(m.Stdout)
 	}
 	return atomicfile.Write(ctx, path, write)
+}
+
+// writeReported is writeOutput followed, when path is a file and report
+// is true (the command's -quiet is not set), by the line "wrote PATH" on
+// standard error: every file a command writes is named once, as powerlaw
+// sample does ("wrote N values to PATH"). Standard output is not reported.
+func (m *Main) writeReported(ctx context.Context, path string, report bool, write func(io.Writer) error) error {
+	if err := m.writeOutput(ctx, path, write); err != nil {
+		return err
+	}
+	if report && path != "" && path != "-" {
+		fmt.Fprintf(m.Stderr, "wrote %s\n", path)
+	}
+	return nil
 }
 
 // pathFlag is a file flag of a command and its value.

@@ -267,3 +267,68 @@ func quietArg(args []string) int {
 	}
 	return 0
 }
+
+// TestWroteLines: every file a command writes is named once on standard
+// error by a line starting "wrote " (not with -quiet, not for standard
+// output), the files gen sbm writes beside -o and cluster's -plot
+// included, which were written silently.
+func TestWroteLines(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	// Inputs of the later cases.
+	if _, _, err := run(t, "gen", "moons", "-n", "100", "-seed", "1", "-o", p("in.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, "labels", "-input", p("in.csv"), "-label", "label", "-o", p("in.truth")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, "constraints", "gen", "-truth", p("in.truth"), "-protocol", "pairs-frac", "-rate", "0.01", "-o", p("in-cons.csv")); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		args  []string
+		files []string // named by the wrote lines, in order
+	}{
+		{"gen points", []string{"gen", "moons", "-n", "50", "-o", p("a.csv")}, []string{p("a.csv")}},
+		{"gen graph and its labels", []string{"gen", "sbm", "-n", "60", "-o", p("g.mtx")}, []string{p("g.mtx"), p("g.labels")}},
+		{"gen to standard output", []string{"gen", "moons", "-n", "50"}, nil},
+		{"cluster outputs", []string{"cluster", "-input", p("in.csv"), "-k", "2", "-o", p("c.pred"), "-graph-out", p("c.mtx"), "-plot", p("c.png")},
+			[]string{p("c.mtx"), p("c.png"), p("c.pred")}},
+		{"cluster -quiet", []string{"cluster", "-input", p("in.csv"), "-k", "2", "-o", p("q.pred"), "-plot", p("q.png"), "-quiet"}, nil},
+		{"cluster -gen-out", []string{"cluster", "-gen", "sbm", "-n", "60", "-k", "2", "-gen-out", p("s.txt"), "-o", p("s.pred")},
+			[]string{p("s.txt"), p("s.labels"), p("s.pred")}},
+		{"cluster -json -o file", []string{"cluster", "-input", p("in.csv"), "-k", "2", "-json", "-o", p("j.pred")}, []string{p("j.pred")}},
+		{"cluster labels to standard output", []string{"cluster", "-input", p("in.csv"), "-k", "2", "-o", "-"}, nil},
+		{"labels", []string{"labels", "-input", p("in.csv"), "-label", "label", "-o", p("l.truth")}, []string{p("l.truth")}},
+		{"constraints gen", []string{"constraints", "gen", "-truth", p("in.truth"), "-protocol", "pairs-1/n", "-o", p("cg.csv")}, []string{p("cg.csv")}},
+		{"constraints gen, labels", []string{"constraints", "gen", "-truth", p("in.truth"), "-protocol", "labels-frac", "-o", p("cg.txt")}, []string{p("cg.txt")}},
+		{"constraints check -o", []string{"constraints", "check", "-conflicts", "soft", "-o", p("ck.csv"), p("in-cons.csv")}, []string{p("ck.csv")}},
+		{"powerlaw sample", []string{"powerlaw", "sample", "-alpha", "2.5", "-n", "10", "-o", p("v.txt")}, []string{p("v.txt")}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, errOut, err := run(t, c.args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, errOut)
+			}
+			var got []string
+			for _, l := range strings.Split(errOut, "\n") {
+				if rest, ok := strings.CutPrefix(l, "wrote "); ok {
+					if i := strings.LastIndex(rest, " to "); i >= 0 && !strings.HasPrefix(rest, dir) {
+						rest = rest[i+len(" to "):] // "wrote 3 pairs (…) to FILE"
+					}
+					got = append(got, rest)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(c.files, "\n") {
+				t.Errorf("wrote lines name %q, want %q; stderr:\n%s", got, c.files, errOut)
+			}
+			for _, f := range c.files {
+				if _, err := os.Stat(f); err != nil {
+					t.Errorf("%s reported but: %v", f, err)
+				}
+			}
+		})
+	}
+}

@@ -65,7 +65,7 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 		if in.bip.file != "" {
 			return usagef("serve", "-bipartite: tether serve does not load document-by-term matrices")
 		}
-		in.seed, in.m = *seed, m
+		in.seed, in.m, in.quiet = *seed, m, *quiet
 		l, err := in.load(ctx, newRecorder(m.Stderr, *quiet), 0)
 		if err != nil {
 			return err
