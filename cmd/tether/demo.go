@@ -129,6 +129,7 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 				res, err = cluster.Run(ctx, meth, p, &cluster.Settings{Seed: *seed, Recorder: rec})
 				return err
 			})
+			rec.flush()
 			if err != nil {
 				return fmt.Errorf("%s on %s: %w", name, c.name, err)
 			}

@@ -98,6 +98,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 			cacheDir = filepath.Join(cacheDir, "quick")
 		}
 		res, st, err := experiment.Run(ctx, e, env, experiment.RunOptions{Workers: *workers, CacheDir: cacheDir, Fresh: *fresh, Recorder: rec})
+		rec.flush()
 		if err != nil {
 			return err
 		}

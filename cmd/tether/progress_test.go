@@ -1,0 +1,79 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tether-sc/tether/progress"
+)
+
+// TestRecorderFinalState: a stage whose partial line was printed gets its
+// final state printed too, so that the last line on a log is not a
+// partial one (it was "kmeans: … 1/30 (3%)", read as a stall): the event
+// that completes it at once, else, when the step ends (flush), its last
+// event with ", done". Stages with no line printed stay silent.
+func TestRecorderFinalState(t *testing.T) {
+	type step struct {
+		after time.Duration // clock advance before the event
+		e     progress.Event
+		flush bool // flush instead of recording e
+	}
+	ev := func(after time.Duration, stage string, done, total int) step {
+		return step{after: after, e: progress.Event{Stage: stage, Done: done, Total: total}}
+	}
+	flush := func(after time.Duration) step { return step{after: after, flush: true} }
+	cases := []struct {
+		name  string
+		quiet bool
+		steps []step
+		want  []string
+	}{
+		{"short stage: silent", false,
+			[]step{ev(0, "kmeans", 1, 30), ev(500*time.Millisecond, "kmeans", 30, 30), flush(0)}, nil},
+		{"completion printed at once after a partial line", false,
+			[]step{ev(0, "kmeans", 1, 30), ev(1500*time.Millisecond, "kmeans", 2, 30), ev(100*time.Millisecond, "kmeans", 3, 30),
+				ev(100*time.Millisecond, "kmeans", 30, 30), flush(0)},
+			[]string{"kmeans: [#...................] 2/30 (7%) [1.5s]", "kmeans: [####################] 30/30 (100%) [1.7s]"}},
+		{"stopped before its total: last event at the flush", false,
+			[]step{ev(0, "fgpwc", 1, 1000), ev(1500*time.Millisecond, "fgpwc", 50, 1000), ev(200*time.Millisecond, "fgpwc", 87, 1000), flush(300 * time.Millisecond)},
+			[]string{"fgpwc: [#...................] 50/1000 (5%) [1.5s]", "fgpwc: [#...................] 87/1000 (9%) [2.0s], done"}},
+		{"a restarted stage: its new partial line, then its final state", false,
+			[]step{ev(0, "kmeans", 1, 30), ev(1500*time.Millisecond, "kmeans", 2, 30), ev(100*time.Millisecond, "kmeans", 30, 30),
+				ev(100*time.Millisecond, "kmeans", 1, 30), ev(time.Second, "kmeans", 4, 30), ev(100*time.Millisecond, "kmeans", 9, 30), flush(0)},
+			[]string{"kmeans: [#...................] 2/30 (7%) [1.5s]", "kmeans: [####################] 30/30 (100%) [1.6s]",
+				"kmeans: [##..................] 4/30 (13%) [2.7s]", "kmeans: [######..............] 9/30 (30%) [2.8s], done"}},
+		{"two stages flushed in name order", false,
+			[]step{ev(0, "kmeans", 1, 10), ev(0, "eigen", 0, 6), ev(1100*time.Millisecond, "kmeans", 2, 10), ev(0, "eigen", 1, 6), flush(0)},
+			[]string{"kmeans: [####................] 2/10 (20%) [1.1s]", "eigen: [###.................] 1/6 (17%) [1.1s]",
+				"eigen: [###.................] 1/6 (17%) [1.1s], done", "kmeans: [####................] 2/10 (20%) [1.1s], done"}},
+		{"a flush clears: nothing printed twice", false,
+			[]step{ev(0, "graph", 1, 4), ev(1100*time.Millisecond, "graph", 2, 4), flush(0), flush(0)},
+			[]string{"graph: [##########..........] 2/4 (50%) [1.1s]", "graph: [##########..........] 2/4 (50%) [1.1s], done"}},
+		{"quiet", true,
+			[]step{ev(0, "kmeans", 1, 30), ev(1500*time.Millisecond, "kmeans", 2, 30), ev(0, "kmeans", 30, 30), flush(0)}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var b strings.Builder
+			r := newRecorder(&b, c.quiet)
+			now := time.Unix(0, 0)
+			r.now = func() time.Time { return now }
+			for _, s := range c.steps {
+				now = now.Add(s.after)
+				if s.flush {
+					r.flush()
+				} else {
+					r.Record(s.e)
+				}
+			}
+			got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			if b.Len() == 0 {
+				got = nil
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("printed\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+}
