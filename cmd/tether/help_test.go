@@ -118,3 +118,15 @@ func TestSourcesMatchReadme(t *testing.T) {
 		t.Errorf("sourcesHelp\n%s\nREADME\n%s", got, want)
 	}
 }
+
+// TestReproHelpSaysWhereTheDataIs: repro -h says that the benchmark
+// datasets are not in the repository, where they are described, and how to
+// point at them; its default folder only exists in the developers' layout.
+func TestReproHelpSaysWhereTheDataIs(t *testing.T) {
+	_, help, _ := run(t, "repro", "-h")
+	for _, want := range []string{"does not ship", "dataset/catalog", "-data names\nthe folder", "$TETHER_DATASETS", "developers' layout"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("repro -h lacks %q:\n%s", want, help)
+		}
+	}
+}

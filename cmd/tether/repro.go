@@ -18,14 +18,24 @@ import (
 	"github.com/tether-sc/tether/experiment"
 )
 
+const reproUsage = `repro [flags] <experiment>... | all | list
+
+Runs the reproductions of the published tables and figures ("list" names
+them) and writes their pages. Most of them read public benchmark datasets
+that this repository does not ship: UCI sets such as iris, wine and wdbc,
+networks such as Zachary's karate club. Package dataset/catalog lists each
+one with the files it reads, their layout and their source. -data names
+the folder that holds them; without -data, a missing folder or dataset is
+skipped and the page says so.`
+
 // quickOut is the default output directory of repro -quick.
 const quickOut = "tether-repro-quick"
 
 func runRepro(ctx context.Context, m *Main, args []string) error {
-	fs := m.newFlagSet("repro", "repro [flags] <experiment>... | all | list")
+	fs := m.newFlagSet("repro", reproUsage)
 	quick := fs.Bool("quick", false, "smoke-test mode: fewer repetitions, smaller problems (default -o: "+quickOut+", never docs/results)")
 	out := fs.String("o", filepath.Join("docs", "results"), "output `directory`; experiment e writes into <dir>/e/")
-	data := fs.String("data", catalog.DefaultRoot(), "benchmark datasets `directory`")
+	data := fs.String("data", catalog.DefaultRoot(), "`folder` of the benchmark datasets (see above); by default $TETHER_DATASETS when set, else the developers' layout")
 	cache := fs.String("cache", ".tether-cache", "cache `directory` of finished cells (\"\" for none)")
 	fresh := fs.Bool("fresh", false, "ignore the cache and recompute every cell; the cache is replaced only when all have run (Ctrl-C leaves it as it was)")
 	workers := fs.Int("workers", 0, "cells run at once (0: number of CPUs)")
