@@ -383,11 +383,11 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of every random choice")
 	restarts := new(int)
 	fs.Var(intIn(restarts, 0, kmeans.MaxRestarts), "restarts", "k-means `restarts` (0: the method's default)")
-	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight]; i and j are indices, 0-based unless the file says # base=1, or node names when the data has them)")
+	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight], separated by commas, tabs, semicolons or blanks; i and j are indices, 0-based unless the file says # base=1, or node names when the data has them)")
 	var conflicts constraint.Policy
 	fs.Var(textVar(&conflicts), "conflicts", "contradictory constraints: reject (the default; a pair repeated with the same kind and weight is used once, with a warning), drop-cl (keep must-links) or soft (keep all, repeats included)")
 	vote := fs.Bool("vote-filter", false, "drop the constraints that the constraints near them on the graph contradict (constraint.VoteFilter; for files with wrong pairs, up to about 10⁴ pairs), then break remaining conflicts")
-	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown)")
+	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown; integers other than 0…k−1 are renumbered in increasing order, with a note)")
 	out := fs.String("o", "-", "write the labels to this `file` as node,cluster lines (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON document on standard output, with the labels when -o is -")
 	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list")

@@ -18,9 +18,12 @@ const labelFilesHelp = `Labels files (cluster -truth, -partial-labels and -o; ev
   - two columns node,label (comma, tab, semicolon or blanks): the node is
     its 0-based index (1-based after a "# base=1" line), or its name when
     the header says "name" or "id" or a node is not a number; names are
-    those of the input (-id column, graph node names).
+    those of the input (-id column, graph node names). An "id" column of
+    integers for data without names holds indices (pandas' "id,label").
 A label is an integer or a class name; -1, ? or an empty field mean the
-node's class is unknown: such nodes are left out of every figure. A first
+node's class is unknown: such nodes are left out of every figure. Partial
+labels whose integers are not 0…k−1 (such as 1, 2, 3) are read as classes
+in increasing order, with a note. A first
 line such as "label", "node,label" or "name,cluster" is a header. cluster
 -o writes "node,cluster" lines (by index), or "name,cluster" when the input
 names its nodes.`
