@@ -26,17 +26,7 @@ import (
 // their own, removed afterwards: each pipeline run in loopback mode leaves
 // an empty beamloopbackworker-N file there (privatetmp).
 func TestMain(m *testing.M) {
-	leave, err := privatetmp.Enter()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := ptest.MainRetWithDefault(m, "prism")
-	if err := leave(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		code = max(code, 1)
-	}
-	os.Exit(code)
+	os.Exit(privatetmp.Run(func() int { return ptest.MainRetWithDefault(m, "prism") }))
 }
 
 // manifest writes a manifest of 24 small jobs (generators × methods ×

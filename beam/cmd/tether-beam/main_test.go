@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,17 +23,7 @@ import (
 // their own, removed afterwards: each pipeline run in loopback mode leaves
 // an empty beamloopbackworker-N file there (privatetmp).
 func TestMain(m *testing.M) {
-	leave, err := privatetmp.Enter()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := ptest.MainRetWithDefault(m, "prism")
-	if err := leave(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		code = max(code, 1)
-	}
-	os.Exit(code)
+	os.Exit(privatetmp.Run(func() int { return ptest.MainRetWithDefault(m, "prism") }))
 }
 
 // TestRunExitCodes: a batch that runs gives 0 and its results, and the

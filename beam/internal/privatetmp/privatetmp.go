@@ -49,3 +49,23 @@ func Enter() (leave func() error, err error) {
 		return nil
 	}, nil
 }
+
+// Run calls run between Enter and its leave and returns run's result, an
+// exit code, as a TestMain passes it to os.Exit: 1 when Enter fails (run
+// is then not called), at least 1 when leave does; either error is
+// printed on standard error. It is how the beam module's TestMains keep
+// the loopback files of their pipelines out of the shared temporary
+// folder.
+func Run(run func() int) int {
+	leave, err := Enter()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	code := run()
+	if err := leave(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = max(code, 1)
+	}
+	return code
+}
