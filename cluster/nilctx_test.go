@@ -111,6 +111,7 @@ func TestPartitionNilArguments(t *testing.T) {
 			{"nil Problem and Settings", nil, nil, prefix + "no problem (nil *Problem)"},
 			{"nil Graph", &noGraph, &Settings{}, map[bool]string{true: prefix + "no graph (nil Problem.Graph)"}[in&GraphInput != 0]},
 			{"nil Settings", p, nil, ""},
+			{"Settings out of range", p, &Settings{Restarts: -1}, "cluster: invalid problem: " + info.Name + ": Settings.Restarts = -1"},
 		} {
 			t.Run(info.Name+"/"+tc.name, func(t *testing.T) {
 				var (

@@ -100,7 +100,8 @@ func nilContext(ctx context.Context) error {
 // a caller may reach without Run: it returns an error wrapping ErrInvalid
 // for a nil ctx (nilContext), a nil p, or a nil p.Graph when m clusters a
 // graph (m.Uses().Input has GraphInput, or is 0), each named, instead of
-// the panic the method would meet; otherwise it returns s, or the zero
+// the panic the method would meet, and for Settings out of range, as Run
+// does (Settings.validate); otherwise it returns s, or the zero
 // Settings (every default) when s is nil, as Run passes them. The
 // Partition method of every registered method calls it first
 // (TestPartitionNilArguments checks the registry). On Run's path it
@@ -115,6 +116,9 @@ func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Set
 	}
 	if in := m.Uses().Input; (in == 0 || in&GraphInput != 0) && p.Graph == nil {
 		return nil, fmt.Errorf("%w: %s: no graph (nil Problem.Graph)", ErrInvalid, m.Name())
+	}
+	if err := s.validate(m.Name()); err != nil {
+		return nil, err
 	}
 	return s.orDefault(), nil
 }
