@@ -479,11 +479,15 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	case err != nil:
 		return err
 	}
+	// The notes on the supervision files are printed now and, for -json,
+	// kept with the input's warnings (l.Warnings, printed above).
 	if added.RepeatNote != "" {
 		fmt.Fprintln(m.Stderr, "tether cluster: warning:", added.RepeatNote)
+		l.Warnings = append(l.Warnings, added.RepeatNote)
 	}
 	if added.LabelNote != "" {
 		fmt.Fprintln(m.Stderr, "tether cluster:", added.LabelNote)
+		l.Warnings = append(l.Warnings, added.LabelNote)
 	}
 	if *vote && *consFile != "" {
 		fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", added.VoteDropped, added.Constraints, *consFile)

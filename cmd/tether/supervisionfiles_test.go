@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -133,6 +135,18 @@ func TestClusterWineClassCodes(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "ARI         1") {
 		t.Errorf("the blobs are not found:\n%s", stdout)
+	}
+	// -json carries the note in its warnings.
+	stdout, stderr, err = run(t, "cluster", "-input", data, "-label", "first", "-k", "3", "-partial-labels", partial, "-method", "labelprop", "-quiet", "-json", "-o", out)
+	if err != nil {
+		t.Fatalf("cluster -json: %v\n%s", err, stderr)
+	}
+	var doc struct{ Warnings []string }
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("cluster -json: %v\n%s", err, stdout)
+	}
+	if want := partial + ": labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)"; !slices.Contains(doc.Warnings, want) {
+		t.Errorf("-json warnings %q lack %q", doc.Warnings, want)
 	}
 	_, _, err = run(t, "cluster", "-input", data, "-label", "first", "-k", "2", "-partial-labels", partial, "-method", "labelprop", "-quiet", "-o", out)
 	want := "usage: cluster: " + partial + ": 3 classes (1, 2, 3) for -k 2: node "
