@@ -232,10 +232,15 @@ func (m *Main) newFlagSet(name, usage string) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		var b strings.Builder
-		fmt.Fprintf(&b, "Usage: tether %s\n\nFlags:\n", usage)
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		fmt.Fprintf(&b, "Usage: tether %s\n", usage)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags { // a command without flags (version) gets no empty heading
+			b.WriteString("\nFlags:\n")
+			fs.SetOutput(&b)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
 		io.WriteString(m.Stderr, citeSources(b.String()))
 	}
 	return fs

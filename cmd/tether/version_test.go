@@ -57,4 +57,15 @@ func TestVersionCommand(t *testing.T) {
 	if _, _, err := run(t, "version", "extra"); err == nil || !strings.Contains(err.Error(), "usage: version") {
 		t.Errorf("version extra: err = %v, want a usage error", err)
 	}
+	// -h: no empty "Flags:" heading for a command without flags; the
+	// heading stays for the others.
+	for _, tc := range []struct {
+		cmd   string
+		flags bool
+	}{{"version", false}, {"cluster", true}} {
+		_, errOut, _ := run(t, tc.cmd, "-h")
+		if got := strings.Contains(errOut, "Flags:"); got != tc.flags {
+			t.Errorf("%s -h: Flags heading %v, want %v:\n%s", tc.cmd, got, tc.flags, errOut)
+		}
+	}
 }
