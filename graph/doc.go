@@ -5,7 +5,8 @@
 // sparse matrix in CSR form (graph.go). Graphs come from edge lists
 // (FromEdges), CSR arrays (FromCSR), dense matrices (FromDense, the path for
 // small problems), or from feature vectors with Build, which follows the
-// catalogue of SPEC §1 (thesis §2.1.2):
+// catalogue of similarity graphs of the thesis (§2.1.2; von Luxburg 2007,
+// §2.2):
 //
 //   - which pairs are joined, Kind: the symmetric k-NN graph ("either is a
 //     neighbour"), the mutual k-NN graph ("both"), the fully connected graph,

@@ -37,7 +37,7 @@ const (
 )
 
 // Options controls Load. The zero value applies the preprocessing of the
-// FGPWC experiments (seed 003 §5.1, SPEC §1).
+// FGPWC experiments (seed 003 §5.1).
 type Options struct {
 	// Raw keeps numeric features as read instead of min–max scaling them to
 	// [0,1]. Nominal features are one-hot encoded either way.
@@ -221,8 +221,8 @@ func DefaultRoot() string {
 	return filepath.Join("..", "shared", "datasets")
 }
 
-// Load reads the named dataset from the datasets folder root (laid out as
-// MANIFEST.md describes) with the preprocessing documented on its Entry. A
+// Load reads the named dataset from the datasets folder root (one
+// subfolder per dataset, the files its Entry names) with the preprocessing documented on its Entry. A
 // nil opt means the zero Options. Errors wrap ErrUnknown for unknown names
 // and name the file and line for read problems. It is LoadContext with a
 // context that is never cancelled.
