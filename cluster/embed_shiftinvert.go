@@ -259,15 +259,16 @@ func shiftInvertTiny(ctx context.Context, sym *graph.CholeskySymbolic, g *graph.
 // of inv = (L + σI)⁻¹ by Lanczos, values ascending: λ = 1/μ − σ. The pairs
 // (known, their values ascending; knownVecs nil for none) are deflated
 // with their images 1/(λ + σ) and returned with their values exactly.
-// With perValue the solve is eigen.Lanczos with PerValue and half s's
-// tolerance tol, so that every pair returned meets the residual test on L
-// of acceptedPrefix, ‖Lv − λv‖ ≤ tol·‖L‖ for the bound ‖L‖ ≥ 2 (L_sym's;
-// L's is 2·max degree): its residual r on inv, at most tol/2 times its
-// value μ, gives ‖Lv − λv‖ = ‖(L + σI)r‖/μ ≤ (‖L‖ + σ)·tol/2. Without it,
-// s's solver and tolerance, relative to ‖inv‖ = 1/(λ_min + σ), which
-// resolve the pairs of larger λ only to tol·(λ + σ)/(λ_min + σ) relative
-// to ‖L‖ (measured: on 10⁵ moons points, one round resolved 191 of 201
-// pairs of L_sym).
+// With perValue (and above DenseLimit nodes, where the solver is Lanczos)
+// the solve is eigen.Lanczos with PerValue and half s's tolerance tol, so
+// that every pair returned meets acceptedPrefix's residual test on L,
+// ‖Lv − λv‖ ≤ tol·norm with norm the bound of ‖L‖ (2 for L_sym, 2·max
+// degree for L): its residual r on inv, at most tol/2 times its value μ,
+// gives ‖Lv − λv‖ = ‖(L + σI)r‖/μ ≤ (‖L‖ + σ)·tol/2. Without it, s's
+// solver and tolerance, relative to ‖inv‖ = 1/(λ_min + σ), resolve the
+// pairs of larger λ only to tol·(λ + σ)/(λ_min + σ) relative to ‖L‖
+// (measured: on 10⁵ moons points, one round resolved 191 of 201 pairs of
+// L_sym).
 func invertedSolve(ctx context.Context, inv *graph.CholeskyInverse, k int, known []float64, knownVecs *mat.Dense, perValue bool, s *Settings) ([]float64, *mat.Dense, error) {
 	sigma := inv.Shift()
 	p := eigen.Problem{A: inv, K: k, Which: eigen.Largest}
@@ -281,13 +282,16 @@ func invertedSolve(ctx context.Context, inv *graph.CholeskyInverse, k int, known
 	}
 	var res *eigen.Result
 	var err error
-	if perValue {
+	if solver, ok := autoSolver(inv.Dim()).(eigen.Lanczos); ok && perValue {
+		// autoSolver's Lanczos (the one s.solve would pick: the repair
+		// and invertFirst require Settings.Eigen nil) with the test
+		// relative to each value.
 		es := s.eigenSettings()
 		if es.Tol == 0 {
 			es.Tol = eigen.DefaultTol
 		}
 		es.Tol /= 2
-		solver := eigen.Lanczos{MaxNCV: lanczosMaxNCV, PerValue: true}
+		solver.PerValue = true
 		res, err = solver.Solve(ctx, p, &es)
 		res, err = checkSolve(solver, res, err)
 	} else {
