@@ -36,10 +36,7 @@ func TestMain(m *testing.M) {
 // and labels temporaries were left behind).
 func TestRunExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	manifest := filepath.Join(dir, "m.jsonl")
-	if err := os.WriteFile(manifest, []byte(`{"id":"a","gen":"moons","gen_params":{"n":"60"},"k":2,"method":"njw","seed":1}`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	manifest := oneJobManifest(t, dir)
 	empty := filepath.Join(dir, "empty.jsonl")
 	if err := os.WriteFile(empty, []byte("# nothing\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -157,16 +154,24 @@ func TestRunGCS(t *testing.T) {
 	}
 }
 
+// oneJobManifest writes dir/m.jsonl, a manifest of one small job (NJW on
+// 60 moons points), and returns its path.
+func oneJobManifest(t *testing.T, dir string) string {
+	t.Helper()
+	manifest := filepath.Join(dir, "m.jsonl")
+	if err := os.WriteFile(manifest, []byte(`{"id":"a","gen":"moons","gen_params":{"n":"60"},"k":2,"method":"njw","seed":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return manifest
+}
+
 // TestRunLeavesNoTempFile: a run leaves nothing in the temporary folder
 // (TMPDIR), whether its pipeline completes, is interrupted or never
 // starts: Beam's loopback mode made an empty beamloopbackworker-N file
 // there at each pipeline run and left it.
 func TestRunLeavesNoTempFile(t *testing.T) {
 	dir := t.TempDir()
-	manifest := filepath.Join(dir, "m.jsonl")
-	if err := os.WriteFile(manifest, []byte(`{"id":"a","gen":"moons","gen_params":{"n":"60"},"k":2,"method":"njw","seed":1}`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	manifest := oneJobManifest(t, dir)
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, tc := range []struct {
