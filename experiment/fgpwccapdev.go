@@ -96,8 +96,10 @@ func FGPWCCapDev() Experiment {
 			return fgpwcCapDevCells(env, &loads), nil
 		},
 		Report: fgpwcCapDevReport,
-		// 42 cells, about 40 minutes under the bench lock (the 10⁵-point
-		// fits with m = 200 take 3–6 minutes each).
+		// 42 cells: about 40 minutes under the bench lock at first, 15
+		// since 10⁵-point graphs of 2-D clouds are solved by
+		// shift-and-invert first (the fits with m = 200 now take 1.5–5
+		// minutes each).
 		Long: true,
 	}
 }
