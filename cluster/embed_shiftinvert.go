@@ -314,23 +314,41 @@ func invertedSolve(ctx context.Context, inv *graph.CholeskyInverse, k int, known
 
 // acceptedPrefix returns the number of leading pairs (values ascending,
 // vectors their columns) that lie below floor or whose residual
-// ‖Av − λv‖ is at most floor. Cost: one product of A with the block.
+// ‖Av − λv‖ is at most floor. Cost: one product of A with the block,
+// acceptedBlock columns at a time (two n×acceptedBlock buffers), stopping
+// at the block of the first pair that fails.
 func acceptedPrefix(a eigen.Operator, values []float64, vectors *mat.Dense, floor float64) int {
 	n, k := vectors.Dims()
-	av := mat.NewDense(n, k, nil)
-	a.MulTo(av, vectors)
-	for j, v := range values {
-		if v < floor {
-			continue
+	bw := min(k, acceptedBlock)
+	if bw == 0 {
+		return 0
+	}
+	x, av := mat.NewDense(n, bw, nil), mat.NewDense(n, bw, nil)
+	for lo := 0; lo < k; lo += bw {
+		w := min(bw, k-lo)
+		if w < bw {
+			x, av = mat.NewDense(n, w, nil), mat.NewDense(n, w, nil)
 		}
-		var r2 float64
-		for i := 0; i < n; i++ {
-			d := av.At(i, j) - v*vectors.At(i, j)
-			r2 += d * d
-		}
-		if math.Sqrt(r2) > floor {
-			return j
+		x.Copy(vectors.Slice(0, n, lo, lo+w))
+		a.MulTo(av, x)
+		for j := range w {
+			v := values[lo+j]
+			if v < floor {
+				continue
+			}
+			var r2 float64
+			for i := 0; i < n; i++ {
+				d := av.At(i, j) - v*x.At(i, j)
+				r2 += d * d
+			}
+			if math.Sqrt(r2) > floor {
+				return lo + j
+			}
 		}
 	}
 	return k
 }
+
+// acceptedBlock is the number of columns acceptedPrefix multiplies at a
+// time.
+const acceptedBlock = 32

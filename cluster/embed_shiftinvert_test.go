@@ -143,6 +143,30 @@ func TestAcceptedPrefix(t *testing.T) {
 			t.Errorf("values %v: accepted %d, want %d", tc.values, got, tc.want)
 		}
 	}
+	// More pairs than acceptedBlock: diag(1, 2, …, 70) with the identity's
+	// columns; one value off by 10⁻⁵ in the second block, the third (short)
+	// block, or none.
+	const m = 2*acceptedBlock + 6
+	d := mat.NewSymDense(m, nil)
+	for i := range m {
+		d.SetSym(i, i, float64(i+1))
+	}
+	id := mat.NewDense(m, m, nil)
+	for i := range m {
+		id.Set(i, i, 1)
+	}
+	for _, wrong := range []int{acceptedBlock + 3, 2*acceptedBlock + 1, m} {
+		values := make([]float64, m)
+		for i := range values {
+			values[i] = float64(i + 1)
+		}
+		if wrong < m {
+			values[wrong] += 1e-5
+		}
+		if got := acceptedPrefix(eigen.NewMatrix(d), values, id, floor); got != wrong {
+			t.Errorf("%d pairs, pair %d off: accepted %d, want %d", m, wrong, got, wrong)
+		}
+	}
 }
 
 // TestShiftInvertBudget checks the factor's budget: the work already spent

@@ -278,10 +278,13 @@ func (w Which) better(a, b float64) bool {
 }
 
 // finish assembles the Result from the deflated pairs of p and the computed
-// pairs (vals, vecs n×len(vals)): it orders them by p.Which (stably, deflated
-// first), computes explicit residuals with apply (which multiplies by A and
-// B; b may be nil for the standard problem) and returns the result.
-func finish(p Problem, n int, vals []float64, vecs *mat.Dense, mulA, mulB func(dst, x *mat.Dense)) *Result {
+// pairs (vals, vecs n×len(vals), or its transpose stored row-major: see
+// column): it orders them by p.Which (stably, deflated first), computes
+// explicit residuals with mulA and mulB (which multiply by A and B; mulB
+// nil for the standard problem) and returns the result. The residuals are
+// computed finishBlock columns at a time, so that finish holds at most two
+// n×finishBlock products besides the result.
+func finish(p Problem, n int, vals []float64, vecs mat.Matrix, mulA, mulB func(dst, x *mat.Dense)) *Result {
 	d := len(p.DeflateValues)
 	k := d + len(vals)
 	type src struct {
@@ -297,43 +300,87 @@ func finish(p Problem, n int, vals []float64, vecs *mat.Dense, mulA, mulB func(d
 	}
 	sort.SliceStable(order, func(a, b int) bool { return p.Which.better(order[a].v, order[b].v) })
 	res := &Result{Values: make([]float64, k), Vectors: mat.NewDense(n, k, nil), Residuals: make([]float64, k)}
+	col := make([]float64, n)
 	for j, o := range order {
 		res.Values[j] = o.v
-		var col []float64
 		if o.col < d {
-			col = mat.Col(nil, o.col, p.Deflate)
+			mat.Col(col, o.col, p.Deflate)
 		} else {
-			col = mat.Col(nil, o.col-d, vecs)
+			column(col, vecs, o.col-d)
 		}
 		res.Vectors.SetCol(j, col)
 	}
 	if k == 0 {
 		return res
 	}
-	av := mat.NewDense(n, k, nil)
-	mulA(av, res.Vectors)
-	bv := res.Vectors
+	bw := min(k, finishBlock)
+	x, av := mat.NewDense(n, bw, nil), mat.NewDense(n, bw, nil)
+	var bv *mat.Dense
 	if mulB != nil {
-		bv = mat.NewDense(n, k, nil)
-		mulB(bv, res.Vectors)
+		bv = mat.NewDense(n, bw, nil)
 	}
-	a, b, x := av.RawMatrix(), bv.RawMatrix(), res.Vectors.RawMatrix()
+	vr := res.Vectors.RawMatrix()
+	for lo := 0; lo < k; lo += bw {
+		w := min(bw, k-lo)
+		if w < bw {
+			x, av = mat.NewDense(n, w, nil), mat.NewDense(n, w, nil)
+			if mulB != nil {
+				bv = mat.NewDense(n, w, nil)
+			}
+		}
+		xr := x.RawMatrix()
+		for i := 0; i < n; i++ {
+			copy(xr.Data[i*xr.Stride:i*xr.Stride+w], vr.Data[i*vr.Stride+lo:i*vr.Stride+lo+w])
+		}
+		mulA(av, x)
+		b := x
+		if mulB != nil {
+			mulB(bv, x)
+			b = bv
+		}
+		residuals(res.Residuals[lo:lo+w], res.Values[lo:lo+w], av.RawMatrix(), b.RawMatrix(), xr)
+	}
+	return res
+}
+
+// finishBlock is the number of columns finish multiplies at a time.
+const finishBlock = 32
+
+// residuals sets res[j] = ‖a_j − values[j]·b_j‖ / ‖x_j‖ for the columns of
+// the n×len(res) row-major blocks a = A·x and b = B·x (b = x for the
+// standard problem); 0 for a zero column.
+func residuals(res, values []float64, a, b, x blas64.General) {
+	k := len(res)
 	num := make([]float64, k)
 	den := make([]float64, k)
-	for i := 0; i < n; i++ {
+	for i := 0; i < x.Rows; i++ {
 		ar, br, xr := a.Data[i*a.Stride:i*a.Stride+k], b.Data[i*b.Stride:i*b.Stride+k], x.Data[i*x.Stride:i*x.Stride+k]
 		for j := range k {
-			r := ar[j] - res.Values[j]*br[j]
+			r := ar[j] - values[j]*br[j]
 			num[j] += r * r
 			den[j] += xr[j] * xr[j]
 		}
 	}
 	for j := range k {
+		res[j] = 0
 		if den[j] > 0 {
-			res.Residuals[j] = math.Sqrt(num[j] / den[j])
+			res[j] = math.Sqrt(num[j] / den[j])
 		}
 	}
-	return res
+}
+
+// column copies column j of m into dst (len(dst) rows). m is a *mat.Dense,
+// or the mat.Transpose of one (a row-major block of vectors, such as
+// Lanczos' basis rows), whose row j is copied directly.
+func column(dst []float64, m mat.Matrix, j int) {
+	if t, ok := m.(mat.Transpose); ok {
+		if d, ok := t.Matrix.(*mat.Dense); ok {
+			raw := d.RawMatrix()
+			copy(dst, raw.Data[j*raw.Stride:j*raw.Stride+raw.Cols])
+			return
+		}
+	}
+	mat.Col(dst, j, m)
 }
 
 // counted wraps op.MulTo, adding the number of columns applied to *count.

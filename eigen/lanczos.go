@@ -176,7 +176,7 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 		return nil, err
 	}
 	if !ok {
-		res := finish(p, n, vals, rowsToCols(vecs, kk, n), mulA, nil)
+		res := finish(p, n, vals, mat.NewDense(kk, n, vecs).T(), mulA, nil)
 		res.MatVecs = matvecs + r.matvecs
 		res.Iterations = r.restarts
 		worst := slices.Max(resid)
@@ -212,9 +212,12 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 			copy(vecs[pos*n:(pos+1)*n], cx)
 		}
 	}
-	res := finish(p, n, vals, rowsToCols(vecs, kk, n), mulA, nil)
-	res.MatVecs = matvecs + r.matvecs
-	res.Iterations = r.restarts
+	// The basis (r.v, (d+kk+ncv+1)·n values) is not needed any more: its
+	// counters are read first so that it can be collected during finish.
+	runMatVecs, restarts := r.matvecs, r.restarts
+	res := finish(p, n, vals, mat.NewDense(kk, n, vecs).T(), mulA, nil)
+	res.MatVecs = matvecs + runMatVecs
+	res.Iterations = restarts
 	return res, nil
 }
 
@@ -230,19 +233,6 @@ func (r *lanczosRun) limit(tol, theta float64) float64 {
 // keep1 is the number of Ritz vectors kept when one pair is wanted.
 func keep1(ncv int) int { return max(1, (ncv-1)/2) }
 
-// rowsToCols returns the k×n row-major block x as an n×k matrix.
-func rowsToCols(x []float64, k, n int) *mat.Dense {
-	out := mat.NewDense(n, k, nil)
-	raw := out.RawMatrix()
-	for j := 0; j < k; j++ {
-		row := x[j*n : (j+1)*n]
-		for i, v := range row {
-			raw.Data[i*raw.Stride+j] = v
-		}
-	}
-	return out
-}
-
 // lanczosRun holds the workspace of thick-restart Lanczos runs on one
 // operator. The basis is stored row-wise: row i of v is the i-th vector, the
 // first `locked` rows are deflated vectors that every new vector is made
@@ -257,7 +247,7 @@ type lanczosRun struct {
 	t        []float64 // ncv×ncv projected matrix, symmetric
 	h, h2    []float64
 	w        []float64
-	tmp      []float64 // ncv×n, for restarts
+	rbuf     []float64 // orthoChunks blocks of the restart's products
 	xd, wd   mat.Dense // n×1 headers over a basis row and w
 	tsym     *mat.SymDense
 	es       mat.EigenSym
@@ -289,7 +279,6 @@ func newLanczosRun(a Operator, n, maxLocked, ncv, maxNCV int, rng *rand.Rand) *l
 		h:    make([]float64, rows),
 		h2:   make([]float64, rows),
 		w:    make([]float64, n),
-		tmp:  make([]float64, ncv*n),
 		tsym: mat.NewSymDense(ncv, nil),
 		rng:  rng,
 	}
@@ -737,8 +726,7 @@ func (r *lanczosRun) solve(ctx context.Context, locked, kk, keep int, which Whic
 		}
 		// Thick restart: keep the best `keep` Ritz vectors, then the residual
 		// vector (row locked+size) becomes basis vector keep.
-		r.ritzVectors(r.tmp[:keep*n], locked, size, order[:keep])
-		copy(r.v[locked*n:(locked+keep)*n], r.tmp[:keep*n])
+		r.restart(locked, size, order[:keep])
 		copy(r.row(locked+keep), r.row(locked+size))
 		if iter >= lanczosGrowAfter && r.ncv < r.maxNCV && m == r.ncv {
 			// Not converged: twice as many new vectors next cycle
@@ -758,19 +746,65 @@ func (r *lanczosRun) solve(ctx context.Context, locked, kk, keep int, which Whic
 	}
 }
 
-// ritzVectors sets the rows of dst to Σ_l y[l][c] v_{locked+l} for the
-// columns c listed in cols.
-func (r *lanczosRun) ritzVectors(dst []float64, locked, size int, cols []int) {
-	k := len(cols)
-	ys := make([]float64, k*size)
+// ritzCoefficients returns the columns cols of y's first size rows as the
+// rows of a len(cols)×size matrix.
+func (r *lanczosRun) ritzCoefficients(size int, cols []int) []float64 {
+	ys := make([]float64, len(cols)*size)
 	for q, c := range cols {
 		for l := 0; l < size; l++ {
 			ys[q*size+l] = r.y.At(l, c)
 		}
 	}
+	return ys
+}
+
+// restartBlock is the number of basis columns (vector entries) restart
+// multiplies at a time.
+const restartBlock = 1024
+
+// restart sets the basis rows locked…locked+len(cols)−1 to the Ritz
+// vectors Σ_l y[l][c] v_{locked+l} of the columns c in cols (len(cols) ≤
+// size), in place. Each block of restartBlock entries of the size rows is
+// multiplied into a buffer of len(cols)×restartBlock values and copied
+// back over its own entries, which the product has finished reading, so a
+// restart needs orthoChunks such buffers instead of a second basis of
+// ncv×n values (at 10⁵ nodes and 201 pairs, 322 MB). Cost: len(cols)·size·n
+// multiply-adds, as a product into a separate matrix.
+func (r *lanczosRun) restart(locked, size int, cols []int) {
+	k, n := len(cols), r.n
 	if k == 0 || size == 0 {
 		return
 	}
+	ys := r.ritzCoefficients(size, cols)
+	per := k * min(restartBlock, n)
+	if len(r.rbuf) < orthoChunks*per {
+		r.rbuf = make([]float64, orthoChunks*per)
+	}
+	v := r.v[locked*n : (locked+size)*n]
+	r.chunks(size, func(q, lo, hi int) {
+		buf := r.rbuf[q*per : (q+1)*per]
+		for a := lo; a < hi; a += restartBlock {
+			b := min(a+restartBlock, hi)
+			w := b - a
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1,
+				blas64.General{Rows: k, Cols: size, Stride: size, Data: ys},
+				blas64.General{Rows: size, Cols: w, Stride: n, Data: v[a : (size-1)*n+b]},
+				0, blas64.General{Rows: k, Cols: w, Stride: w, Data: buf[:k*w]})
+			for i := 0; i < k; i++ {
+				copy(v[i*n+a:i*n+b], buf[i*w:(i+1)*w])
+			}
+		}
+	})
+}
+
+// ritzVectors sets the rows of dst to Σ_l y[l][c] v_{locked+l} for the
+// columns c listed in cols.
+func (r *lanczosRun) ritzVectors(dst []float64, locked, size int, cols []int) {
+	k := len(cols)
+	if k == 0 || size == 0 {
+		return
+	}
+	ys := r.ritzCoefficients(size, cols)
 	// Column blocks of dst are independent: split them like the
 	// Gram–Schmidt products (gonum runs this shape serially).
 	v := r.v[locked*r.n : (locked+size)*r.n]
