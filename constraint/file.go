@@ -326,7 +326,8 @@ type lineReader struct {
 	delimLine int  // the first line of several fields, which set delim; 0 before
 
 	line   int
-	text   string
+	text   string // the line, blanks trimmed
+	raw    string // the line as read (without its line ending)
 	fields []string
 	fail   error
 }
@@ -392,7 +393,8 @@ func (lr *lineReader) next() bool {
 			return false
 		}
 		lr.line++
-		lr.text = strings.TrimSpace(lr.sc.Text())
+		lr.raw = lr.sc.Text()
+		lr.text = strings.TrimSpace(lr.raw)
 		if lr.line == 1 {
 			lr.text = strings.TrimPrefix(lr.text, textline.BOM)
 		}
@@ -583,8 +585,13 @@ func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
 //	label          one line per node, in node order
 //
 // A label is a non-negative integer, or -1, "?" or an empty field for an
-// unlabelled node. In the one-per-line layout blank lines are unlabelled
-// nodes, so the number of non-comment lines is the number of nodes. Comments,
+// unlabelled node; in the node,label layout, an empty label may follow
+// its delimiter ("3,", "3;", "3\t", or "3 " when blanks separate the
+// fields), but a line of one field without one is an error. In the
+// one-per-line layout blank lines are unlabelled nodes, so the number of
+// non-comment lines is the number of nodes, and trailing blanks mean
+// nothing (the first data line decides the layout, so "3\t" there is one
+// label). Comments,
 // the field delimiter and the "# base=" directive are as in Read (the base
 // applies to the node field); a header line "node,label" or "label" is
 // allowed first. A nil opt
@@ -622,6 +629,12 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 			case len(fields) == 1:
 				layout = single
 			}
+		}
+		if layout == pairs && len(fields) == 1 && lr.text != "" && fieldsplit.TrailingEmpty(lr.raw, lr.delim) {
+			// "1\t" or "1 ": an empty label after the delimiter that
+			// trimming the line hid, as "1," has one
+			// (dataset.ReadNodeLabels' rule).
+			fields = append(fields, "")
 		}
 		switch {
 		case layout == pairs && lr.text == "":

@@ -234,6 +234,15 @@ func TestReadLabels(t *testing.T) {
 		// The delimiters of Read, detected on the first line of two fields.
 		{name: "node<tab>label", in: "node\tlabel\n3\t1\n0\t?\n", want: Labels{-1, -1, -1, 1}},
 		{name: "node label", in: "3 1\n0 0\n", want: Labels{0, -1, -1, 1}},
+		// An empty label after the delimiter, as dataset.ReadNodeLabels
+		// reads it: the trimming of the line used to hide tabs and blanks.
+		{name: "empty label, tab", in: "0\t2\n1\t\n2\t0\n", want: Labels{2, -1, 0}},
+		{name: "empty label, blank", in: "0 2\n1 \n2 0\n", want: Labels{2, -1, 0}},
+		{name: "empty label, comma", in: "0,2\n1,\n2,0\n", want: Labels{2, -1, 0}},
+		{name: "empty label, semicolon", in: "0;2\n1;\n2;0\n", want: Labels{2, -1, 0}},
+		{name: "no delimiter", in: "0\t2\n1\n", err: "in.txt:2: want node,label, got 1 fields"},
+		{name: "blank in a tab file", in: "0\t2\n1 \n", err: "in.txt:2: want node,label, got 1 fields"},
+		{name: "one per line, trailing blanks", in: "2\t\n0 \n", want: Labels{2, 0}},
 		{name: "count mismatch", in: "1\n2\n", opt: ReadOptions{N: 3}, err: "in.txt: 2 label lines for 3 nodes"},
 		{name: "too many lines", in: "1\n2\n3\n", opt: ReadOptions{N: 2}, err: "in.txt:3: more than 2 label lines"},
 		{name: "bad label", in: "0,1\n1,x\n", err: "in.txt:2: label \"x\""},
@@ -315,7 +324,8 @@ func FuzzReadPairs(f *testing.F) {
 }
 
 func FuzzReadLabels(f *testing.F) {
-	for _, s := range []string{"1\n-1\n\n?\n0\n", "node,label\n3,1\n", "# base=1\n1,4\n", "label\n2\n", "0,1\n1,x\n", "node\tlabel\n3\t1\n", "3 1\n0 ?\n"} {
+	for _, s := range []string{"1\n-1\n\n?\n0\n", "node,label\n3,1\n", "# base=1\n1,4\n", "label\n2\n", "0,1\n1,x\n", "node\tlabel\n3\t1\n", "3 1\n0 ?\n",
+		"0\t2\n1\t\n", "0 2\n1 \n", "0;2\n1;\n", "2\t\n0 \n"} {
 		f.Add(s, 0)
 		f.Add(s, 6)
 	}

@@ -102,7 +102,13 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 //     with '#' or '%' are comments; blank lines inside the file are nodes
 //     without a label, blank lines at its end are ignored.
 //   - two fields, node and label: nodes not listed have no label, a node
-//     listed twice is an error. Nodes are 0-based integer indices (1-based
+//     listed twice is an error. A line whose label field is empty after
+//     its delimiter ("1,", "1;", "1\t", or "1 " when blanks separate the
+//     fields) is a node without a label; a line of one field and no
+//     delimiter ("1") is an error. Trailing blanks are invisible, so they
+//     count as a delimiter only once the first data line has shown two
+//     columns: a first data line "0\t" or "0 " is one field, and makes
+//     the file one-column. Nodes are 0-based integer indices (1-based
 //     after a "# base=1" directive, as constraint files have), or names:
 //     when a header names the node column "name" or "id", or when a node
 //     field is not an integer. Names are matched exactly (after trimming
@@ -142,14 +148,16 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		return nil, err
 	}
 	var (
-		recs     []rec
-		width    int
-		delim    byte // 0: blanks
-		base     int
-		baseSet  bool // by a directive
-		lineNo   int
-		blanks   []int // lines of pending blank lines (one-column layout)
-		seenData bool
+		recs      []rec
+		width     int
+		delim     byte // 0: blanks
+		base      int
+		baseSet   bool // by a directive
+		lineNo    int
+		blanks    []int // lines of pending blank lines (one-column layout)
+		seenData  bool
+		first     string // the first data line, as read
+		firstLine int
 	)
 	for _, text := range lines {
 		if err := poll(ctx, name, lineNo); err != nil {
@@ -189,9 +197,24 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			if width > 2 {
 				return nil, perr(lineNo, 0, "", "%d fields: want one label per line or node,label pairs (a feature table with a class column? tether labels -input %s -o FILE writes that column as a labels file)", width, name)
 			}
+			first, firstLine = text, lineNo
+		}
+		if width == 2 && len(fields) == 1 && fieldsplit.TrailingEmpty(text, delim) {
+			// "1\t", "1 ": the delimiter is there, the label empty
+			// (unknown), as "1," has it. Trimming hid the delimiter.
+			fields = append(fields, "")
 		}
 		if len(fields) != width {
-			return nil, perr(lineNo, 0, "", "%d fields, want %d as on the first data line", len(fields), width)
+			msg := fmt.Sprintf("%d fields, want %d as on the first data line", len(fields), width)
+			switch {
+			case width == 2 && len(fields) == 1:
+				msg += fmt.Sprintf(" (line %d); for a node whose class is unknown, write -1 or ? as its label", firstLine)
+			case fieldsplit.TrailingEmpty(first, 0):
+				// The first data line was "0\t": one field, since a
+				// trailing blank on it cannot tell two columns from one.
+				msg += fmt.Sprintf(" (line %d, %q: a blank or tab at the end of the first data line does not make a second field): write that node's unknown label as -1 or ?, or begin the file with a header line such as node,label", firstLine, first)
+			}
+			return nil, perr(lineNo, 0, "", "%s", msg)
 		}
 		seenData = true
 		for _, b := range blanks {

@@ -28,6 +28,20 @@ func TestReadNodeLabels(t *testing.T) {
 		{"pairs blanks", "# node label\n0 4\n3 9\n", NodeLabelOptions{N: 5}, []int{4, u, u, 9, u}, nil, nil},
 		{"pairs base 1", "# base=1\n1,0\n3,1\n", NodeLabelOptions{}, []int{0, u, 1}, nil, nil},
 		{"pairs empty label", "node,cluster\n0,\n1,1\n", NodeLabelOptions{}, []int{u, 1}, nil, nil},
+		// An empty last label after its delimiter, on a line after the
+		// first (it was "1 fields, want 2" for tabs and blanks, whose
+		// trailing delimiter the line's trimming removed).
+		{"empty label, tab", "0\tA\n1\t\n2\tB\n", NodeLabelOptions{}, []int{0, u, 1}, []string{"A", "B"}, nil},
+		{"empty label, tab and blanks", "0\tA\n1 \t \n2\tB\n", NodeLabelOptions{}, []int{0, u, 1}, []string{"A", "B"}, nil},
+		{"empty label, comma", "0,A\n1,\n2,B\n", NodeLabelOptions{}, []int{0, u, 1}, []string{"A", "B"}, nil},
+		{"empty label, comma and blank", "0,A\n1, \n2,B\n", NodeLabelOptions{}, []int{0, u, 1}, []string{"A", "B"}, nil},
+		{"empty label, semicolon", "0;A\n1;\n2;B\n", NodeLabelOptions{}, []int{0, u, 1}, []string{"A", "B"}, nil},
+		{"empty label, blank", "0 A\n1 \n2 B\n", NodeLabelOptions{}, []int{0, u, 1}, []string{"A", "B"}, nil},
+		{"empty label, blanks, last line", "0 1\n2 0\n1   \n", NodeLabelOptions{N: 3}, []int{1, u, 0}, nil, nil},
+		{"empty label, tab, by name", "name\tclub\nann\t\nbob\tA\n", NodeLabelOptions{Names: []string{"bob", "ann"}}, []int{0, u}, []string{"A"}, nil},
+		{"empty first label, comma", "0,\n1,A\n", NodeLabelOptions{}, []int{u, 0}, []string{"A"}, nil},
+		// One column: a trailing blank or tab is no second field.
+		{"one column, trailing blanks", "A \nB\t\n\t? \n", NodeLabelOptions{}, []int{0, 1, u}, []string{"A", "B"}, nil},
 		// A header alone labels no node (found by input.FuzzReadPartialLabels:
 		// "name," with N set used to index the first of no records).
 		{"header alone, N", "name,\n", NodeLabelOptions{N: 3}, []int{u, u, u}, nil, nil},
@@ -77,6 +91,13 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		// extract its labels.
 		{"a feature table", "x1,x2,label\n0.5,1,0\n", NodeLabelOptions{}, "f:1: invalid input: 3 fields: want one label per line or node,label pairs (a feature table with a class column? tether labels -input f -o FILE"},
 		{"ragged", "0,1\n1\n", NodeLabelOptions{}, "f:2"},
+		// A line of one field without a delimiter is no empty label; the
+		// error says how to write one.
+		{"no delimiter, tab", "0\tA\n1\n", NodeLabelOptions{}, "f:2: invalid input: 1 fields, want 2 as on the first data line (line 1); for a node whose class is unknown, write -1 or ? as its label"},
+		{"blank in a tab file", "0\tA\n1 \n", NodeLabelOptions{}, "f:2: invalid input: 1 fields, want 2"},
+		{"no delimiter, blanks", "0 A\n1\n", NodeLabelOptions{}, "f:2: invalid input: 1 fields, want 2"},
+		// A first data line "0\t" is one column: a later pair says why.
+		{"trailing tab on the first line", "0\t\n1\tA\n", NodeLabelOptions{}, `f:2: invalid input: 2 fields, want 1 as on the first data line (line 1, "0\t": a blank or tab at the end of the first data line does not make a second field): write that node's unknown label as -1 or ?, or begin the file with a header line such as node,label`},
 		{"outside", "0,1\n5,1\n", NodeLabelOptions{N: 3}, "f:2: column 1: value \"5\""},
 		{"negative node", "0,1\n-4,1\n", NodeLabelOptions{}, "f:2"},
 		{"duplicate", "0,1\n0,1\n", NodeLabelOptions{}, "already labelled on line 1"},

@@ -13,7 +13,8 @@ import (
 // class below k (when k > 0), or an error naming the file; never a panic.
 func FuzzReadPartialLabels(f *testing.F) {
 	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "name,label\nb,x\nc,y\n", "# base=1\n1,0\n3,1\n", "a\nb\n?\n", "0,5\n",
-		"id,label\n2,1\n0,0\n", "# base=1\nid\tlabel\n1\tb\n3\ta\n", "node,label\n1,0\n3,1\n"} {
+		"id,label\n2,1\n0,0\n", "# base=1\nid\tlabel\n1\tb\n3\ta\n", "node,label\n1,0\n3,1\n",
+		"0\tA\n1\t\n2\tB\n", "0 A\n1 \n2 B\n", "0;A\n1;\n2;B\n", "0,A\n1,\n2,B\n", "0\t\n1\tA\n", "a \nb\t\n"} {
 		f.Add(s, 3, 2, true)
 	}
 	for _, s := range []string{"node,label\n0,3\n2,1\n", "1\n2\n3\n", "5\n?\n7\n", "id,label\n2,1\n0,3\n"} {

@@ -21,7 +21,12 @@ const labelFilesHelp = `Labels files (cluster -truth, -partial-labels and -o; ev
     those of the input (-id column, graph node names). An "id" column of
     integers for data without names holds indices (pandas' "id,label").
 A label is an integer or a class name; -1, ? or an empty field mean the
-node's class is unknown: such nodes are left out of every figure. Partial
+node's class is unknown: such nodes are left out of every figure. In a
+two-column file the empty label follows its delimiter: "1,", "1;", "1<TAB>",
+or "1 " when blanks separate the fields; a line "1" alone is an error.
+Trailing blanks are invisible, so they count only once the first data line
+has shown two columns: write an unknown label on that line as -1 or ?.
+Partial
 labels whose integers are not 0…k−1 (such as 1, 2, 3) are read as classes
 in increasing order, with a note. A first
 line such as "label", "node,label" or "name,cluster" is a header. cluster

@@ -154,3 +154,74 @@ func TestClusterWineClassCodes(t *testing.T) {
 		t.Errorf("-k 2: error %v, want a usage error beginning %q", err, want)
 	}
 }
+
+// TestLabelsEmptyLastField: a two-column labels file whose line has the
+// delimiter and an empty label ("1\t", "1 ", "1;", "1,") marks a node of
+// unknown class for every command that reads labels files: cluster
+// -partial-labels and -truth, eval -truth and -pred, constraints gen
+// -truth (it was "1 fields, want 2 as on the first data line" for tabs
+// and blanks). Nodes 1 and 29 of blobsTable (classes i mod 3) are left
+// unknown: one line inside the file, one at its end.
+func TestLabelsEmptyLastField(t *testing.T) {
+	dir := t.TempDir()
+	data := blobsTable(t, dir)
+	pred := filepath.Join(dir, "pred.csv")
+	if _, stderr, err := run(t, "cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-o", pred); err != nil {
+		t.Fatalf("cluster: %v\n%s", err, stderr)
+	}
+	for _, tc := range []struct{ name, sep string }{
+		{"tab", "\t"}, {"blank", " "}, {"semicolon", ";"}, {"comma", ","},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var truth, partial strings.Builder
+			for i := 0; i < 30; i++ {
+				label := string(rune('a' + i%3))
+				if i == 1 || i == 29 {
+					label = ""
+				}
+				line := fmt.Sprintf("%d%s%s\n", i, tc.sep, label)
+				truth.WriteString(line)
+				if i < 6 || i == 29 {
+					partial.WriteString(line)
+				}
+			}
+			truthFile := evalWriteTemp(t, dir, tc.name+".truth", truth.String())
+			partialFile := evalWriteTemp(t, dir, tc.name+".partial", partial.String())
+			out := filepath.Join(dir, "out.csv")
+			stdout, stderr, err := run(t, "cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-json", "-o", out,
+				"-truth", truthFile, "-partial-labels", partialFile, "-method", "labelprop")
+			if err != nil {
+				t.Fatalf("cluster: %v\n%s", err, stderr)
+			}
+			var doc struct {
+				Figures  map[string]float64
+				Warnings []string
+			}
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+				t.Fatalf("cluster -json: %v\n%s", err, stdout)
+			}
+			// Three separated blobs, four labelled nodes: found exactly;
+			// the two unknown nodes are left out of the figures.
+			if doc.Figures["ARI"] != 1 || !slices.Contains(doc.Warnings, "2 nodes without a reference label left out of the figures") {
+				t.Errorf("ARI %v, warnings %q; want 1 and the 2 nodes without a reference label", doc.Figures["ARI"], doc.Warnings)
+			}
+			stdout, stderr, err = runEvalCLI(t, "-truth", truthFile, "-pred", pred)
+			if err != nil {
+				t.Fatalf("eval -truth: %v\n%s", err, stderr)
+			}
+			if !strings.HasPrefix(stdout, "28 items, 3 reference clusters") {
+				t.Errorf("eval: want 28 items of 3 reference clusters:\n%s", stdout)
+			}
+			// The prediction and constraints gen's reference must label
+			// every node: the file is read, and refused for that.
+			_, _, err = runEvalCLI(t, "-truth", pred, "-pred", truthFile)
+			if want := "node 1 has no label (-1); the prediction must label every node"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("eval -pred: error %v, want %q", err, want)
+			}
+			_, _, err = run(t, "constraints", "gen", "-truth", truthFile, "-protocol", "pairs-1/n", "-o", filepath.Join(dir, "cons.csv"))
+			if want := "node 1 has no class; the reference must label every node"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("constraints gen -truth: error %v, want %q", err, want)
+			}
+		})
+	}
+}

@@ -210,6 +210,34 @@ func isBlank(s string) bool {
 	return strings.TrimLeft(s, " \t\r\f\v") == ""
 }
 
+// TrailingEmpty reports whether line, a data line of a file whose fields
+// delim separates (0 or ' ': runs of blanks), ends in a delimiter that
+// trimming the line's blanks hides, so that an empty last field follows
+// its last visible one: any blank after the last field when blanks
+// separate the fields ("1 "), a tab among the trailing blanks when tabs do
+// ("1\t"). Commas and semicolons are not blanks: SplitLine already gives
+// "1," and "1;" their empty last field, and TrailingEmpty reports false
+// for them, as for a line of blanks alone. The readers of two-column
+// labels files, which trim each line before SplitLine, call it to read
+// such a line as a node with an empty (unknown) label; whether the file
+// has two columns is theirs to know (its first data line), since a
+// trailing blank on a one-column line is invisible and means nothing.
+// Cost O(len(line)).
+func TrailingEmpty(line string, delim byte) bool {
+	body := strings.TrimRight(line, " \t\r\f\v")
+	if body == "" || strings.TrimLeft(body, " \t\r\f\v") == "" {
+		return false
+	}
+	trail := line[len(body):]
+	switch delim {
+	case 0, ' ':
+		return trail != ""
+	case '\t':
+		return strings.IndexByte(trail, '\t') >= 0
+	}
+	return false
+}
+
 // SplitLine splits one line of a labels or constraint file on delim (0 or
 // ' ': runs of blanks), as Detect found it on the file's first data line:
 // CSV double quotes are honoured ("Smith, J" is one field) and blanks

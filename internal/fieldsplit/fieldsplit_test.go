@@ -64,6 +64,40 @@ func TestSplitLine(t *testing.T) {
 	}
 }
 
+// TestTrailingEmpty: the delimiters a trimmed line loses, by hand: only
+// blanks for blank-separated lines and a tab for tab-separated ones.
+func TestTrailingEmpty(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		line  string
+		delim byte
+		want  bool
+	}{
+		{"tab", "1\t", '\t', true},
+		{"tab after blanks", "1 \t ", '\t', true},
+		{"blank in a tab file", "1 ", '\t', false},
+		{"no trailing tab", "1", '\t', false},
+		{"blank", "1 ", 0, true},
+		{"tab in a blank file", "1\t", 0, true},
+		{"blank, delimiter ' '", "1 ", ' ', true},
+		{"no trailing blank", "1", 0, false},
+		{"quoted, blank", `"a b" `, 0, true},
+		{"comma, kept by trimming", "1,", ',', false},
+		{"blank after a comma", "1, ", ',', false},
+		{"semicolon", "1;", ';', false},
+		{"blanks only", " \t ", 0, false},
+		{"tabs only", "\t\t", '\t', false},
+		{"empty", "", 0, false},
+		{"carriage return", "1\r", 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := TrailingEmpty(tc.line, tc.delim); got != tc.want {
+				t.Errorf("TrailingEmpty(%q, %q) = %v, want %v", tc.line, tc.delim, got, tc.want)
+			}
+		})
+	}
+}
+
 // FuzzSplitLine: a line without quotes splits as encoding/csv splits it
 // (SplitLine's fast path), and no line panics.
 func FuzzSplitLine(f *testing.F) {
