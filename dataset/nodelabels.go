@@ -44,6 +44,11 @@ type NodeLabels struct {
 	Names []string
 	// ByName reports that the file keys its nodes by name.
 	ByName bool
+	// Warnings say what in the file looks wrong without being an error,
+	// naming the file: a node-indexed file without a base directive that
+	// never names node 0 though it lists at least half of the nodes (a
+	// 1-based file read 0-based?). nil when there is none.
+	Warnings []string
 }
 
 // nodeHeaderWords name the node column of a two-column labels file;
@@ -130,6 +135,12 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 // it is. A line is never a header when its node field is an integer or a
 // name of opt.Names, or when its label recurs further down (it is then a
 // class, such as a class named "y").
+//
+// A file that keys its nodes by 0-based index without a "# base="
+// directive, lists at least two and at least half of the nodes and never
+// node 0 is read, with a warning in NodeLabels.Warnings saying how to
+// declare 1-based numbering: a 1-based file that never names the last node
+// looks so, and would be read one node off.
 //
 // Every error is a *ParseError naming the file, and the line and value
 // when there is one. Cost O(file size + n). ctx is checked while r is read
@@ -431,7 +442,41 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		set[i] = r.line
 		out.Labels[i] = labelOf(r.label)
 	}
+	if w := zeroBaseWarning(name, byName, baseSet, set); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	return out, nil
+}
+
+// zeroBaseWarning returns the warning of a node-indexed file (byName
+// false) whose base no directive set and that never names node 0 though it
+// lists at least two nodes and at least half of the n = len(set) nodes
+// (set[i] ≠ 0: node i is listed): the look of a 1-based file that never
+// names the last node, which the "node outside" hint cannot catch. It is
+// a warning, not an error, since a 0-based file of partial labels may
+// leave node 0 out: "# base=0" says so and silences it. A 1-based file
+// that does name the last node is refused by the range check, and one of
+// few nodes (sparse partial labels) cannot be told from a 0-based one by
+// the nodes it lists, so neither gets it. Constraint files
+// (constraint.Read) have no such rule: a sparse pair file (n/2 pairs
+// drawn at random miss about a third of the nodes) leaves node 0 out as
+// often as a 1-based file leaves out its last node, so the nodes listed
+// cannot tell them apart. "" when the rule does not fire. Cost O(n).
+func zeroBaseWarning(name string, byName, baseSet bool, set []int) string {
+	n := len(set)
+	if byName || baseSet || n < 2 || set[0] != 0 {
+		return ""
+	}
+	listed := 0
+	for _, line := range set {
+		if line != 0 {
+			listed++
+		}
+	}
+	if listed < 2 || 2*listed < n {
+		return ""
+	}
+	return fmt.Sprintf(`%s: no line names node 0, though %d of the %d nodes are listed: node indices are 0-based, so if the file numbers the nodes from 1, its labels are read one node off; begin it with a line "# base=1" (or "# base=0" to say it is 0-based and silence this warning)`, name, listed, n)
 }
 
 func isIntText(s string) bool {

@@ -216,3 +216,57 @@ func TestReadNodeLabelsLineEndings(t *testing.T) {
 		}
 	}
 }
+
+// TestReadNodeLabelsZeroBaseWarning: a node-indexed file without a base
+// directive that never names node 0 though it lists at least two and at
+// least half of the nodes is read with a warning saying how to declare
+// 1-based numbering; the labels are those of the 0-based reading. Listed
+// counts and node counts are worked out by hand from each input.
+func TestReadNodeLabelsZeroBaseWarning(t *testing.T) {
+	const u = Unlabeled
+	for _, tc := range []struct {
+		name, in string
+		opt      NodeLabelOptions
+		labels   []int
+		warn     string // "" for none
+	}{
+		// 1-based labels of nodes 1…3 of 4 nodes, the last one never
+		// named: nodes 1, 2, 3 listed, 3 of 4.
+		{"1-based, N", "1,a\n2,b\n3,a\n", NodeLabelOptions{N: 4}, []int{u, 0, 1, 0}, "f: no line names node 0, though 3 of the 4 nodes are listed"},
+		// Without N the nodes are 0…3: 3 of 4 listed.
+		{"1-based, inferred n", "1 0\n2 1\n3 0\n", NodeLabelOptions{}, []int{u, 0, 1, 0}, "f: no line names node 0, though 3 of the 4 nodes are listed"},
+		// Exactly half: 2 of 4.
+		{"half", "node,label\n2,0\n3,1\n", NodeLabelOptions{N: 4}, []int{u, u, 0, 1}, "f: no line names node 0, though 2 of the 4 nodes are listed"},
+		// A node listed with an unknown label is listed.
+		{"unknown labels count", "1,?\n2,\n3,0\n", NodeLabelOptions{N: 5}, []int{u, u, u, 0, u}, "f: no line names node 0, though 3 of the 5 nodes are listed"},
+		{"id column of indices", "id,label\n1,0\n2,1\n", NodeLabelOptions{N: 3}, []int{u, 0, 1}, "f: no line names node 0, though 2 of the 3 nodes are listed"},
+		// Not fired: under half (2 of 5), one node listed, node 0 listed,
+		// a base directive either way, names, one column.
+		{"under half", "3,0\n4,1\n", NodeLabelOptions{N: 5}, []int{u, u, u, 0, 1}, ""},
+		{"one node", "1,0\n", NodeLabelOptions{N: 2}, []int{u, 0}, ""},
+		{"node 0 listed", "2,0\n0,1\n", NodeLabelOptions{N: 3}, []int{1, u, 0}, ""},
+		{"base=0", "# base=0\n1,a\n2,b\n3,a\n", NodeLabelOptions{N: 4}, []int{u, 0, 1, 0}, ""},
+		{"base=1", "# base=1\n1,a\n2,b\n3,a\n", NodeLabelOptions{N: 4}, []int{0, 1, 0, u}, ""},
+		{"names", "name,label\nb,0\nc,1\n", NodeLabelOptions{Names: []string{"a", "b", "c"}}, []int{u, 0, 1}, ""},
+		{"one column", "-1\n0\n1\n", NodeLabelOptions{}, []int{u, 0, 1}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadNodeLabels(strings.NewReader(tc.in), "f", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(d.Labels, tc.labels) {
+				t.Errorf("labels %v, want %v", d.Labels, tc.labels)
+			}
+			if tc.warn == "" {
+				if d.Warnings != nil {
+					t.Errorf("warnings %q, want none", d.Warnings)
+				}
+				return
+			}
+			if len(d.Warnings) != 1 || !strings.HasPrefix(d.Warnings[0], tc.warn) || !strings.Contains(d.Warnings[0], `begin it with a line "# base=1"`) {
+				t.Errorf("warnings %q, want one beginning %q with the directive", d.Warnings, tc.warn)
+			}
+		})
+	}
+}

@@ -315,15 +315,18 @@ func ReadCatalogContext(ctx context.Context, name, root string) (*Data, error) {
 // ReadTruth replaces d's reference labels with those of the labels file
 // at path (dataset.ReadNodeLabelsFileContext: one label a line, or
 // node,label lines keyed by index or by d.Names), one for each of d's N()
-// nodes. Errors name the file, and the line and value when there is one.
-// Cost O(file size + n). ctx is checked while the file is opened (a FIFO
-// without a writer is waited for until ctx is cancelled) and read.
+// nodes. The reader's warnings (dataset.NodeLabels.Warnings: a file
+// that looks 1-based) are appended to d.Warnings. Errors name the file,
+// and the line and value when there is one. Cost O(file size + n). ctx is
+// checked while the file is opened (a FIFO without a writer is waited for
+// until ctx is cancelled) and read.
 func (d *Data) ReadTruth(ctx context.Context, path string) error {
 	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: d.N(), Names: d.Names})
 	if err != nil {
 		return err
 	}
 	d.Truth = t.Labels
+	d.Warnings = append(d.Warnings, t.Warnings...)
 	return nil
 }
 

@@ -62,6 +62,9 @@ type Added struct {
 	// (PartialLabels.Note), "" when they were not.
 	LabelClasses []string
 	LabelNote    string
+	// LabelWarnings are the warnings of the partial labels file
+	// (PartialLabels.Warnings), nil when there are none.
+	LabelWarnings []string
 }
 
 // AddTo reads the files of s into p for the data d: p.Constraints and
@@ -124,7 +127,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		if err != nil {
 			return a, err
 		}
-		p.Labels, a.LabelClasses, a.LabelNote, class = l.Labels, l.Classes, l.Note, l.class
+		p.Labels, a.LabelClasses, a.LabelNote, a.LabelWarnings, class = l.Labels, l.Classes, l.Note, l.Warnings, l.class
 	}
 	if s.Conflicts == constraint.Reject && p.Constraints != nil && p.Labels != nil {
 		if err := labelConflict(p.Constraints, lines, node, s.Constraints, p.Labels, class, s.Labels); err != nil {
@@ -351,6 +354,9 @@ type PartialLabels struct {
 	// when Renumbered is false.
 	Renumbered bool
 	Note       string
+	// Warnings are the labels reader's (dataset.NodeLabels.Warnings: a
+	// node-indexed file that looks 1-based), nil when there are none.
+	Warnings []string
 }
 
 // class returns class c as the file writes it: the integer, the
@@ -376,7 +382,7 @@ func ReadPartialLabelsClasses(ctx context.Context, r io.Reader, name string, n, 
 	if err != nil {
 		return nil, err
 	}
-	l := &PartialLabels{Labels: d.Labels, Classes: d.ClassNames}
+	l := &PartialLabels{Labels: d.Labels, Classes: d.ClassNames, Warnings: d.Warnings}
 	if k > 0 && d.ClassNames == nil && slices.Max(append([]int{-1}, d.Labels...)) >= k {
 		renumber(l)
 		if len(l.Classes) <= k {

@@ -313,3 +313,31 @@ func TestRunRenumberedLabels(t *testing.T) {
 		})
 	}
 }
+
+// TestRunOneBasedLabelsWarning: a job's partial labels by index without a
+// base directive that never name node 0 though they list half of the
+// nodes (nodes 1, 2, 5, 6 of 8: 4 of 8) come with the labels reader's
+// warning among the result's warnings, as tether cluster prints it.
+func TestRunOneBasedLabelsWarning(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]string{
+		"d.csv": "x,y\n0,0\n0.1,0\n0,0.1\n0.1,0.1\n5,5\n5.1,5\n5,5.1\n5.1,5.1\n",
+		"l.txt": "1,0\n2,0\n5,1\n6,1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := Run(context.Background(), Spec{ID: "a", Input: "d.csv", KNN: 3, K: 2, Labels: "l.txt", Method: "labelprop"}, dir)
+	if res.Error != "" {
+		t.Fatal(res.Error)
+	}
+	want := filepath.Join(dir, "l.txt") + ": no line names node 0, though 4 of the 8 nodes are listed"
+	found := false
+	for _, w := range res.Warnings {
+		found = found || strings.HasPrefix(w, want)
+	}
+	if !found {
+		t.Errorf("warnings %q lack %q", res.Warnings, want)
+	}
+}

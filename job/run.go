@@ -142,6 +142,7 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 		// clusters 0…k−1, not the file's classes.
 		d.Warnings = append(d.Warnings, added.LabelNote)
 	}
+	d.Warnings = append(d.Warnings, added.LabelWarnings...)
 	if err := sample(s, d.Truth, p); err != nil {
 		return err
 	}

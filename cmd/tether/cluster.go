@@ -489,6 +489,10 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintln(m.Stderr, "tether cluster:", added.LabelNote)
 		l.Warnings = append(l.Warnings, added.LabelNote)
 	}
+	for _, w := range added.LabelWarnings {
+		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
+		l.Warnings = append(l.Warnings, w)
+	}
 	if *vote && *consFile != "" {
 		fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", added.VoteDropped, added.Constraints, *consFile)
 	}

@@ -114,6 +114,9 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return fmt.Errorf("constraints gen: %w", err)
 	}
+	for _, w := range td.Warnings {
+		fmt.Fprintln(m.Stderr, "tether constraints gen: warning:", w)
+	}
 	truth := td.Labels
 	if len(truth) == 0 {
 		return fmt.Errorf("constraints gen: %s: no labels", truthPath)

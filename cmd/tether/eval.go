@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -67,7 +68,10 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	}
 	opt.MinSizes = minSizes
 
-	truth, pred, err := readEvalPair(ctx, truthPath, predPath)
+	truth, pred, warnings, err := readEvalPair(ctx, truthPath, predPath)
+	for _, w := range warnings {
+		fmt.Fprintln(m.Stderr, "tether eval: warning:", w)
+	}
 	if err != nil {
 		return err
 	}
@@ -126,13 +130,13 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 }
 
 // readEvalPair reads the reference and predicted labels files (see
-// labelFilesHelp). When both key their nodes by name the prediction is
+// labelFilesHelp) and returns their labels with the readers' warnings. When both key their nodes by name the prediction is
 // mapped onto the reference's nodes; when only one does, the nodes cannot be
 // matched and the error says so.
-func readEvalPair(ctx context.Context, truthPath, predPath string) (truth, pred []int, err error) {
+func readEvalPair(ctx context.Context, truthPath, predPath string) (truth, pred []int, warnings []string, err error) {
 	t, err := readNodeLabels(ctx, truthPath, 0, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	readPred := func(n int, names []string) (*dataset.NodeLabels, error) {
 		return readNodeLabels(ctx, predPath, n, names)
@@ -152,24 +156,24 @@ func readEvalPair(ctx context.Context, truthPath, predPath string) (truth, pred 
 	}
 	p, err := readPred(0, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	switch {
 	case t.Names != nil && p.Names != nil:
 		if p, err = readPred(len(t.Labels), t.Names); err != nil {
-			return nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
+			return nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
 		}
 	case t.Names != nil:
-		return nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them; give both by name or both by index", truthPath, predPath)
+		return nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them; give both by name or both by index", truthPath, predPath)
 	case p.Names != nil:
-		return nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them; give both by name or both by index", predPath, truthPath)
+		return nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them; give both by name or both by index", predPath, truthPath)
 	}
 	for path, d := range map[string]*dataset.NodeLabels{truthPath: t, predPath: p} {
 		if len(d.Labels) == 0 {
-			return nil, nil, fmt.Errorf("eval: %s: no labels", path)
+			return nil, nil, nil, fmt.Errorf("eval: %s: no labels", path)
 		}
 	}
-	return t.Labels, p.Labels, nil
+	return t.Labels, p.Labels, append(slices.Clone(t.Warnings), p.Warnings...), nil
 }
 
 // readEvalGraph reads a graph on n nodes: an edge list may leave the last

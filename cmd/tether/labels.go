@@ -22,15 +22,17 @@ const labelFilesHelp = `Labels files (cluster -truth, -partial-labels and -o; ev
     integers for data without names holds indices (pandas' "id,label").
 A label is an integer or a class name; -1, ? or an empty field mean the
 node's class is unknown: such nodes are left out of every figure. In a
-two-column file the empty label follows its delimiter: "1,", "1;", "1<TAB>",
-or "1 " when blanks separate the fields; a line "1" alone is an error.
-Trailing blanks are invisible, so they count only once the first data line
-has shown two columns: write an unknown label on that line as -1 or ?.
-Partial
-labels whose integers are not 0…k−1 (such as 1, 2, 3) are read as classes
-in increasing order, with a note. A first
-line such as "label", "node,label" or "name,cluster" is a header. cluster
--o writes "node,cluster" lines (by index), or "name,cluster" when the input
+two-column file the empty label follows its delimiter: "1,", "1;",
+"1<TAB>", or "1 " when blanks separate the fields; a line "1" alone is an
+error. Trailing blanks are invisible, so they count only once the first
+data line has shown two columns: write an unknown label on that line as
+-1 or ?. A file by index without a "# base=" line that never names node 0
+though it lists half of the nodes or more is read 0-based with a warning:
+it looks like a 1-based file (say so with "# base=1"; "# base=0" silences
+the warning). Partial labels whose integers are not 0…k−1 (such as 1, 2,
+3) are read as classes in increasing order, with a note. A first line such
+as "label", "node,label" or "name,cluster" is a header. cluster -o writes
+"node,cluster" lines (by index), or "name,cluster" when the input
 names its nodes.`
 
 // readNodeLabels reads a labels file for n nodes (n ≤ 0: inferred) with the

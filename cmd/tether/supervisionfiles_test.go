@@ -225,3 +225,69 @@ func TestLabelsEmptyLastField(t *testing.T) {
 		})
 	}
 }
+
+// TestLabelsOneBasedWarning: a labels file by index without "# base="
+// that never names node 0 though it lists half of the nodes or more gets
+// a warning saying how to declare 1-based numbering, from every command
+// that reads labels files; with a directive, or listing few nodes, none.
+// blobsTable has 30 nodes; the files number them from 1 and leave the last
+// (30) out, which the "node outside" hint cannot catch.
+func TestLabelsOneBasedWarning(t *testing.T) {
+	dir := t.TempDir()
+	data := blobsTable(t, dir)
+	oneBased := func(name string, last int, directive string) string {
+		var b strings.Builder
+		b.WriteString(directive)
+		for i := 1; i <= last; i++ {
+			fmt.Fprintf(&b, "%d,%d\n", i, (i-1)%3)
+		}
+		return evalWriteTemp(t, dir, name, b.String())
+	}
+	many := oneBased("many.csv", 20, "")                   // nodes 1…20 listed: 20 of 30
+	declared := oneBased("declared.csv", 20, "# base=1\n") // the same, declared
+	silenced := oneBased("silenced.csv", 20, "# base=0\n") // the same, said 0-based
+	few := oneBased("few.csv", 14, "")                     // 14 of 30: under half
+	truth := oneBased("truth.csv", 29, "")                 // 29 of 30
+	warning := func(file string, listed, n int) string {
+		return fmt.Sprintf(`%s: no line names node 0, though %d of the %d nodes are listed: node indices are 0-based, so if the file numbers the nodes from 1, its labels are read one node off; begin it with a line "# base=1" (or "# base=0" to say it is 0-based and silence this warning)`, file, listed, n)
+	}
+	out := filepath.Join(dir, "out.csv")
+	clusterArgs := []string{"cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-o", out, "-method", "labelprop"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // "" for no warning
+	}{
+		{"partial labels", append(clusterArgs[:len(clusterArgs):len(clusterArgs)], "-partial-labels", many), warning(many, 20, 30)},
+		{"partial labels, base=1", append(clusterArgs[:len(clusterArgs):len(clusterArgs)], "-partial-labels", declared), ""},
+		{"partial labels, base=0", append(clusterArgs[:len(clusterArgs):len(clusterArgs)], "-partial-labels", silenced), ""},
+		{"partial labels, few", append(clusterArgs[:len(clusterArgs):len(clusterArgs)], "-partial-labels", few), ""},
+		{"truth", append(clusterArgs[:len(clusterArgs):len(clusterArgs)], "-partial-labels", declared, "-truth", truth), warning(truth, 29, 30)},
+		// eval infers n: 1 + the largest index, 30 nodes of which 29 listed.
+		{"eval", []string{"eval", "-truth", truth, "-pred", truth}, warning(truth, 29, 30)},
+		{"constraints gen", []string{"constraints", "gen", "-truth", truth, "-protocol", "pairs-1/n", "-o", filepath.Join(dir, "c.csv")}, warning(truth, 29, 30)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, _ := run(t, tc.args...) // constraints gen then refuses node 0, unlabelled
+			has := strings.Contains(stderr, "no line names node 0")
+			switch {
+			case tc.want == "" && has:
+				t.Errorf("unexpected warning:\n%s", stderr)
+			case tc.want != "" && !strings.Contains(stderr, ": warning: "+tc.want+"\n"):
+				t.Errorf("stderr lacks the warning %q:\n%s", tc.want, stderr)
+			}
+		})
+	}
+	// -json keeps it among the warnings.
+	stdout, stderr, err := run(t, append(clusterArgs[:len(clusterArgs):len(clusterArgs)], "-partial-labels", many, "-json")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var doc struct{ Warnings []string }
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(doc.Warnings, warning(many, 20, 30)) {
+		t.Errorf("-json warnings %q lack the 1-based warning", doc.Warnings)
+	}
+}
