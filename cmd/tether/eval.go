@@ -18,7 +18,7 @@ import (
 	"github.com/tether-sc/tether/metrics"
 )
 
-const evalUsage = `eval -truth FILE -pred FILE [-graph FILE] [-constraints FILE [-unconstrained]] [-json]
+const evalUsage = `eval -truth FILE -pred FILE [-graph FILE] [-match name|order] [-constraints FILE [-unconstrained]] [-json]
 
 Compares a predicted partition with a reference one and prints every figure
 of package metrics (pair counting, Fowlkes-Mallows, NMI in five
@@ -29,7 +29,12 @@ over what the constraints leave free.
 Entropies and VI are in nats.
 
 Nodes the reference leaves unlabelled are left out of the comparison;
-the prediction must label every node.
+the prediction must label every node. Two files that number their nodes
+are matched by number, two that name them by name. When one names its
+nodes and the other numbers them, -graph, if it names its nodes (GML, an
+edge list of names), matches them through its names; -match order reads
+the named file's i-th line as node i (tether cluster -o and tether labels
+write every node in the data's order); otherwise eval says so.
 
 ` + labelFilesHelp
 
@@ -44,6 +49,14 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&graphPath, "graph", "", "graph `file` for the cut, ratio cut and Ncut (edge list, .mtx, .gml, dense .csv)")
 	fs.StringVar(&consPath, "constraints", "", "pairwise constraint `file` for the violation counts")
 	fs.BoolVar(&asJSON, "json", false, "write the report as JSON")
+	match := "name"
+	fs.Func("match", "how a file that names its nodes meets one that numbers them: name (the default: through the node names of -graph, else an error) or order (a named file's i-th line is node i, as tether cluster -o and tether labels write every node in the data's order; names are then ignored)", func(v string) error {
+		if !slices.Contains(evalMatches, v) {
+			return fmt.Errorf("%q, want name or order", v)
+		}
+		match = v
+		return nil
+	})
 	fs.BoolVar(&opt.Unconstrained, "unconstrained", false, "with -constraints, also score what the constraints leave free, as the FGPWC tables do: ari_unconstrained over the pairs not in the file, ari_free and nmi_free over the nodes no constraint touches")
 	fs.StringVar(&sizes, "min-sizes", joinInts(metrics.DefaultMinSizes), "comma-separated minimum reference cluster `sizes` of the per-size F1 (seed 003 §5.2); empty for none")
 	fs.IntVar(&opt.MaxClusters, "max-clusters", metrics.DefaultMaxClusters, "skip AMI, accuracy, CEAF and CoNLL (O(n·k) to O(k³)) above this many clusters; -1 for no limit")
@@ -68,7 +81,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	}
 	opt.MinSizes = minSizes
 
-	truth, pred, warnings, err := readEvalPair(ctx, truthPath, predPath)
+	truth, pred, warnings, err := readEvalPair(ctx, truthPath, predPath, graphPath, match == "order")
 	for _, w := range warnings {
 		fmt.Fprintln(m.Stderr, "tether eval: warning:", w)
 	}
@@ -129,51 +142,120 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	return tw.Flush()
 }
 
+// labelsSource reads a labels file as often as eval needs: a regular file
+// is opened at each read, a pipe read once and its bytes kept
+// (inputfile.Replay). Close releases it.
+type labelsSource struct {
+	ctx  context.Context
+	path string
+	rp   *inputfile.Replay // nil for a regular file
+}
+
+func newLabelsSource(ctx context.Context, path string) *labelsSource {
+	s := &labelsSource{ctx: ctx, path: path}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		s.rp = inputfile.NewReplay(ctx, path)
+	}
+	return s
+}
+
+// read reads the file for n nodes (0: inferred) with the given names (nil:
+// none); see readNodeLabels.
+func (s *labelsSource) read(n int, names []string) (*dataset.NodeLabels, error) {
+	if s.rp == nil {
+		return readNodeLabels(s.ctx, s.path, n, names)
+	}
+	r, err := s.rp.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	return dataset.ReadNodeLabelsContext(s.ctx, r, s.path, dataset.NodeLabelOptions{N: n, Names: names})
+}
+
+func (s *labelsSource) Close() {
+	if s.rp != nil {
+		s.rp.Close()
+	}
+}
+
+// evalMatches are the values of eval -match.
+var evalMatches = []string{"name", "order"}
+
 // readEvalPair reads the reference and predicted labels files (see
-// labelFilesHelp) and returns their labels with the readers' warnings. When both key their nodes by name the prediction is
-// mapped onto the reference's nodes; when only one does, the nodes cannot be
-// matched and the error says so.
-func readEvalPair(ctx context.Context, truthPath, predPath string) (truth, pred []int, warnings []string, err error) {
-	t, err := readNodeLabels(ctx, truthPath, 0, nil)
+// labelFilesHelp) and returns their labels, node i of one being node i of
+// the other, with the readers' warnings. When both files number their
+// nodes, node i is node i; when both name them the prediction is mapped
+// onto the reference's nodes. When one names its nodes and the other
+// numbers them, the numbers are those of the data, whose order only the
+// data knows:
+//
+//   - graphPath, when it names its nodes (GML, a named edge list, a dense
+//     CSV with a header), gives that order: the named file is matched
+//     against its names, the numbered one read on its nodes;
+//   - byOrder (-match order) says the named file lists the data's nodes in
+//     order, as tether cluster -o and tether labels write them: its i-th
+//     data line is node i (for two named files too: names are then
+//     ignored);
+//   - otherwise the error says these ways, and how to write both files
+//     alike.
+//
+// Errors name the files, and the line and value when there is one.
+func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, byOrder bool) (truth, pred []int, warnings []string, err error) {
+	ts, ps := newLabelsSource(ctx, truthPath), newLabelsSource(ctx, predPath)
+	defer ts.Close()
+	defer ps.Close()
+	t, err := ts.read(0, nil)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("eval: %w", err)
 	}
-	readPred := func(n int, names []string) (*dataset.NodeLabels, error) {
-		return readNodeLabels(ctx, predPath, n, names)
-	}
-	if st, err := os.Stat(predPath); err == nil && !st.Mode().IsRegular() {
-		// A pipe yields its bytes once: a second read (by name, below)
-		// reads them again from the first's (inputfile.Replay).
-		rp := inputfile.NewReplay(ctx, predPath)
-		defer rp.Close()
-		readPred = func(n int, names []string) (*dataset.NodeLabels, error) {
-			r, err := rp.Reader()
-			if err != nil {
-				return nil, fmt.Errorf("dataset: %w", err)
-			}
-			return dataset.ReadNodeLabelsContext(ctx, r, predPath, dataset.NodeLabelOptions{N: n, Names: names})
-		}
-	}
-	p, err := readPred(0, nil)
+	p, err := ps.read(0, nil)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("eval: %w", err)
+	}
+	named, numbered := truthPath, predPath
+	if p.Names != nil {
+		named, numbered = predPath, truthPath
 	}
 	switch {
+	case byOrder || t.Names == nil && p.Names == nil:
+		// Line order, or indices on both sides.
 	case t.Names != nil && p.Names != nil:
-		if p, err = readPred(len(t.Labels), t.Names); err != nil {
+		if p, err = ps.read(len(t.Labels), t.Names); err != nil {
 			return nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
 		}
-	case t.Names != nil:
-		return nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them; give both by name or both by index", truthPath, predPath)
-	case p.Names != nil:
-		return nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them; give both by name or both by index", predPath, truthPath)
+	default:
+		var names []string
+		if graphPath != "" {
+			g, err := dataset.ReadGraphFileOptions(ctx, graphPath, dataset.GraphOptions{})
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("eval: %w", err)
+			}
+			names = g.Names
+		}
+		if names == nil {
+			how := "-graph with the data's graph if it names its nodes (GML, an edge list of names)"
+			if graphPath != "" {
+				how = "a graph that names its nodes as -graph (" + graphPath + " does not)"
+			}
+			return nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them, and only the data knows which name has which number: "+
+				"add -match order if %s lists every node in the data's order (tether cluster -o and tether labels write them so), or %s; or write both files by name or both by index",
+				named, numbered, named, how)
+		}
+		// The data's numbering, through the graph's names.
+		if t, err = ts.read(len(names), names); err != nil {
+			return nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+		}
+		if p, err = ps.read(len(names), names); err != nil {
+			return nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+		}
 	}
 	for path, d := range map[string]*dataset.NodeLabels{truthPath: t, predPath: p} {
 		if len(d.Labels) == 0 {
 			return nil, nil, nil, fmt.Errorf("eval: %s: no labels", path)
 		}
 	}
-	return t.Labels, p.Labels, append(slices.Clone(t.Warnings), p.Warnings...), nil
+	warnings = append(slices.Clone(t.Warnings), p.Warnings...)
+	return t.Labels, p.Labels, warnings, nil
 }
 
 // readEvalGraph reads a graph on n nodes: an edge list may leave the last

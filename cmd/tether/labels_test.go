@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -348,6 +349,99 @@ func TestPartialLabelsMoreClassesThanK(t *testing.T) {
 	for file, want := range map[string]string{names: `three.csv: 3 classes (a, b, c) for -k 2: node 2 has class "c"`, ints: "onebased.csv: 3 classes (1, 2, 3) for -k 2: node 2 has label 3; want at most 2 distinct labels"} {
 		if _, _, err := run(t, append(args, file)...); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v, want %q", err, want)
+		}
+	}
+}
+
+// TestEvalNamedAgainstNumbered: eval of one file that names its nodes
+// against one that numbers them. Without a way to know the data's order it
+// is an error saying what to do; through the names of a -graph that names
+// its nodes, or with -match order, it is joined. The expected ARIs are by
+// hand: the reference 0,0,1,1 against the prediction mapped by name
+// (a,b → 1, c,d → 0) is one partition, ARI 1; read in line order (c, a,
+// d, b: 0,1,0,1) every cell of the 2×2 table holds one node, so
+// Σ C(n_ij,2) = 0, expected index 2·2/C(4,2) = 2/3, maximum 2, and ARI =
+// (0 − 2/3)/(2 − 2/3) = −0.5.
+func TestEvalNamedAgainstNumbered(t *testing.T) {
+	dir := t.TempDir()
+	gml := evalWriteTemp(t, dir, "g.gml", `graph [
+  node [ id 0 label "a" ] node [ id 1 label "b" ] node [ id 2 label "c" ] node [ id 3 label "d" ]
+  edge [ source 0 target 1 ] edge [ source 2 target 3 ] edge [ source 1 target 2 weight 0.1 ]
+]`)
+	truth := evalWriteTemp(t, dir, "t.txt", "0\n0\n1\n1\n")
+	pred := evalWriteTemp(t, dir, "p.csv", "name,cluster\nc,0\na,1\nd,0\nb,1\n")
+	edges := evalWriteTemp(t, dir, "g.txt", "0 1\n2 3\n1 2 0.1\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		ari  float64
+		err  string
+	}{
+		{"no way to match", []string{"-truth", truth, "-pred", pred}, 0,
+			"eval: " + pred + " names its nodes but " + truth + " numbers them, and only the data knows which name has which number: add -match order if " + pred + " lists every node in the data's order (tether cluster -o and tether labels write them so), or -graph with the data's graph if it names its nodes (GML, an edge list of names); or write both files by name or both by index"},
+		{"graph without names", []string{"-truth", truth, "-pred", pred, "-graph", edges}, 0,
+			"or a graph that names its nodes as -graph (" + edges + " does not)"},
+		{"through the graph's names", []string{"-truth", truth, "-pred", pred, "-graph", gml}, 1, ""},
+		{"the other way round", []string{"-truth", pred, "-pred", truth, "-graph", gml}, 1, ""},
+		{"line order", []string{"-truth", truth, "-pred", pred, "-match", "order"}, -0.5, ""},
+		// Two named files in line order: names ignored.
+		{"line order, two named files", []string{"-truth", evalWriteTemp(t, dir, "t.csv", "name,club\na,x\nb,x\nc,y\nd,y\n"), "-pred", pred, "-match", "order"}, -0.5, ""},
+		{"bad -match", []string{"-truth", truth, "-pred", pred, "-match", "rows"}, 0, `invalid value "rows" for flag -match: "rows", want name or order`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := runEvalCLI(t, append(tc.args, "-json")...)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := jsonFigure(t, out, "ari"); math.Abs(got-tc.ari) > 1e-12 {
+				t.Errorf("ARI %v, want %v", got, tc.ari)
+			}
+		})
+	}
+}
+
+// TestEvalClusterOutputOfNamedData: tether cluster -o writes name,cluster
+// lines for a table with an id column; eval reads them against a
+// reference by index with -match order, and against the reference that
+// tether labels writes by name without it. The table's three blobs are
+// separated, so both give ARI 1; the error without -match names the way.
+func TestEvalClusterOutputOfNamedData(t *testing.T) {
+	dir := t.TempDir()
+	var table, idx strings.Builder
+	table.WriteString("id,x,y,class\n")
+	for i := 0; i < 30; i++ {
+		c := i % 3
+		fmt.Fprintf(&table, "r%02d,%.2f,%.2f,%d\n", i, float64(10*c)+0.1*float64(i%7), float64(-10*c)+0.13*float64(i%5), c)
+		fmt.Fprintf(&idx, "%d\n", c)
+	}
+	data := evalWriteTemp(t, dir, "named.csv", table.String())
+	truthIdx := evalWriteTemp(t, dir, "idx.truth", idx.String())
+	pred, truthNamed := filepath.Join(dir, "named.pred"), filepath.Join(dir, "named.truth")
+	if _, stderr, err := run(t, "cluster", "-input", data, "-id", "id", "-label", "class", "-k", "3", "-quiet", "-o", pred); err != nil {
+		t.Fatalf("cluster: %v\n%s", err, stderr)
+	}
+	if got := readFile(t, pred); !strings.HasPrefix(got, "name,cluster\nr00,") {
+		t.Fatalf("cluster -o of named data:\n%s", got)
+	}
+	if _, stderr, err := run(t, "labels", "-input", data, "-id", "id", "-label", "class", "-o", truthNamed); err != nil {
+		t.Fatalf("labels: %v\n%s", err, stderr)
+	}
+	if _, _, err := runEvalCLI(t, "-truth", truthIdx, "-pred", pred); err == nil || !strings.Contains(err.Error(), "add -match order if "+pred+" lists every node") {
+		t.Errorf("error %v, want the -match order hint", err)
+	}
+	for _, args := range [][]string{{"-truth", truthIdx, "-pred", pred, "-match", "order"}, {"-truth", truthNamed, "-pred", pred}} {
+		out, stderr, err := runEvalCLI(t, append(args, "-json")...)
+		if err != nil {
+			t.Fatalf("eval %q: %v\n%s", args, err, stderr)
+		}
+		if got := jsonFigure(t, out, "ari"); got != 1 {
+			t.Errorf("eval %q: ARI %v, want 1", args, got)
 		}
 	}
 }
