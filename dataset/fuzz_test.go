@@ -86,6 +86,9 @@ func FuzzReadCSV(f *testing.F) {
 	} {
 		f.Add(s, uint8(0))
 	}
+	// Dropped columns (mode bit 8): a free-text column, pandas's index.
+	f.Add("id,note,x\n1,hello world,2\n2,\"a, b\",3\n", uint8(8))
+	f.Add(",x,y\n0,1,2\n1,3,4\n", uint8(9))
 	f.Fuzz(func(t *testing.T, in string, mode uint8) {
 		opt := Options{MaxCells: 1 << 16}
 		switch mode % 4 {
@@ -95,6 +98,9 @@ func FuzzReadCSV(f *testing.F) {
 			opt.LabelColumn, opt.Scale, opt.Missing = "first", ScaleZScore, MissingDrop
 		case 3:
 			opt.Header, opt.IDColumn, opt.Categorical = HeaderYes, "1", []string{"last"}
+		}
+		if mode&8 != 0 {
+			opt.Drop = []string{"first", "2"}
 		}
 		tb, err := ReadCSV(context.Background(), strings.NewReader(in), "fuzz.csv", opt)
 		if err != nil {

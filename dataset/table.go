@@ -199,7 +199,11 @@ type Options struct {
 	// IDColumn is a column removed from the features and kept in Table.IDs.
 	// "" means none.
 	IDColumn string
-	// Drop lists further columns to ignore.
+	// Drop lists columns to leave out of the features, and of everything
+	// else: their values are not read (an id column that is not wanted as
+	// names, a column of free text). A dropped column cannot be the label
+	// or ID column, nor Categorical; pandas's unnamed index column, when
+	// dropped, is not read as the rows' IDs.
 	Drop []string
 	// Categorical lists columns to one-hot encode even though their values
 	// are numbers (codes). Columns with non-numeric values, and ARFF nominal
@@ -354,28 +358,38 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		}
 		id = j
 		role[j] = 'i'
-	} else if r.named && m > 1 && r.cols[0].name == "" && role[0] == 0 {
+	}
+	// Dropped columns: any but the label and ID columns.
+	for _, ref := range opt.Drop {
+		j, err := r.resolve(ref, "dropped column")
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case role[j] == 'l' && opt.LabelColumn == "":
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrInvalid, "column %d is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none (tether: -label none)", j+1)}
+		case role[j] == 'l':
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrInvalid, "column %d is the label column (Options.LabelColumn %q; tether: -label %s), which is never a feature: drop another column, or give another label column or none", j+1, opt.LabelColumn, opt.LabelColumn)}
+		case role[j] == 'i':
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrInvalid, "column %d is the ID column (Options.IDColumn %q; tether: -id %s), which is never a feature: drop another column, or give another ID column", j+1, opt.IDColumn, opt.IDColumn)}
+		}
+		role[j] = 'd'
+	}
+	if id < 0 && r.named && m > 1 && r.cols[0].name == "" && role[0] == 0 {
 		// The unnamed first column of a header is pandas's index
 		// (DataFrame.to_csv): row names, not a feature.
 		id = 0
 		role[0] = 'i'
 		idWarning = fmt.Sprintf("%s: column 1 has no name in the header: read as the IDs of the rows, not a feature (pandas writes its index so; name the column to make it a feature)", r.file)
 	}
-	for _, ref := range opt.Drop {
-		j, err := r.resolve(ref, "dropped column")
-		if err != nil {
-			return nil, err
-		}
-		if role[j] == 'l' || role[j] == 'i' {
-			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrInvalid, "column %d is the label or ID column", j+1)}
-		}
-		role[j] = 'd'
-	}
 	forced := make([]bool, m)
 	for _, ref := range opt.Categorical {
 		j, err := r.resolve(ref, "categorical column")
 		if err != nil {
 			return nil, err
+		}
+		if role[j] == 'd' {
+			return nil, &ParseError{File: r.file, Name: "categorical column", Value: ref, Err: errorf(ErrInvalid, "column %d is a dropped column (Options.Drop): a dropped column is not a feature to encode", j+1)}
 		}
 		forced[j] = true
 	}

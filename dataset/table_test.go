@@ -590,3 +590,89 @@ func TestUnitNumbersOnlyWhenEveryValue(t *testing.T) {
 		}
 	}
 }
+
+// TestReadDrop: Options.Drop leaves columns out of the features, by name,
+// number, first or last, without reading their values (free text, missing
+// values, a column of keys); the label and ID columns cannot be dropped,
+// and every error names the file and the column. Expected matrices are
+// the kept columns, copied by hand.
+func TestReadDrop(t *testing.T) {
+	for _, c := range []struct {
+		name, file, in string
+		opt            Options
+		x              [][]float64
+		features       []string
+		labels         []int
+		ids            []string
+		warned         bool // pandas's index warning
+	}{
+		{name: "free text, keys and a missing value", file: "t.csv",
+			in:  "id,name,x,note,y\n1,ann,1,hello world,2\n2,bob,3,?,4\n3,cid,5,\"a, b\",6\n",
+			opt: Options{Drop: []string{"id", "name", "note"}}, x: [][]float64{{1, 2}, {3, 4}, {5, 6}}, features: []string{"x", "y"}},
+		{name: "first and a number", file: "t.csv", in: "a,b,c\n1,2,3\n4,5,6\n",
+			opt: Options{Drop: []string{"first", "3"}}, x: [][]float64{{2}, {5}}, features: []string{"b"}},
+		{name: "last, no header", file: "t.csv", in: "1,2,x\n4,5,y\n",
+			opt: Options{Header: HeaderNo, Drop: []string{"last"}}, x: [][]float64{{1, 2}, {4, 5}}, features: []string{"col1", "col2"}},
+		{name: "case-insensitive name", file: "t.csv", in: "Note,x\nfoo,1\nbar,2\n",
+			opt: Options{Drop: []string{"note"}}, x: [][]float64{{1}, {2}}, features: []string{"x"}},
+		{name: "with a label column", file: "t.csv", in: "x,t,c\n1,free,a\n2,text,b\n",
+			opt: Options{LabelColumn: "c", Drop: []string{"t"}}, x: [][]float64{{1}, {2}}, features: []string{"x"}, labels: []int{0, 1}},
+		{name: "with an ID column", file: "t.csv", in: "k,x,t\nr1,1,u\nr2,2,v\n",
+			opt: Options{IDColumn: "k", Drop: []string{"t"}}, x: [][]float64{{1}, {2}}, features: []string{"x"}, ids: []string{"r1", "r2"}},
+		// pandas's unnamed index column, dropped, is not read as IDs.
+		{name: "pandas index", file: "t.csv", in: ",x,y\n0,1,2\n1,3,4\n",
+			opt: Options{Drop: []string{"1"}}, x: [][]float64{{1, 2}, {3, 4}}, features: []string{"x", "y"}},
+		{name: "pandas index kept", file: "t.csv", in: ",x,y\n0,1,2\n1,3,4\n",
+			opt: Options{Drop: []string{"y"}}, x: [][]float64{{1}, {3}}, features: []string{"x"}, ids: []string{"0", "1"}, warned: true},
+		// An ARFF attribute with a missing value, dropped: not imputed,
+		// not refused. zooLike: animal dropped too; legs kept.
+		{name: "ARFF", file: "zoo.arff", in: zooLike,
+			opt: Options{Drop: []string{"animal", "has hair", "weight kg"}}, x: [][]float64{{4}, {0}, {4}}, features: []string{"legs"}, labels: []int{0, 1, 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := Read(context.Background(), strings.NewReader(c.in), c.file, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rows(tb); !closeRows(got, c.x, 0) {
+				t.Errorf("X = %v, want %v", got, c.x)
+			}
+			if !reflect.DeepEqual(tb.Features, c.features) || !reflect.DeepEqual(tb.Labels, c.labels) || !reflect.DeepEqual(tb.IDs, c.ids) {
+				t.Errorf("features %q labels %v ids %q, want %q %v %q", tb.Features, tb.Labels, tb.IDs, c.features, c.labels, c.ids)
+			}
+			warned := slices.ContainsFunc(tb.Warnings, func(w string) bool { return strings.Contains(w, "column 1 has no name in the header") })
+			if warned != c.warned {
+				t.Errorf("warnings %q", tb.Warnings)
+			}
+		})
+	}
+	for _, c := range []struct {
+		name, file, in string
+		opt            Options
+		want           string
+	}{
+		{"unknown name", "t.csv", "a,b,c\n1,2,3\n", Options{Drop: []string{"b", "zz"}},
+			`dataset: t.csv: dropped column: value "zz": invalid input: no such column (have a, b, c)`},
+		{"number out of range", "t.csv", "a,b,c\n1,2,3\n", Options{Drop: []string{"4"}},
+			`dataset: t.csv: dropped column: value "4": invalid input: column number outside 1…3`},
+		{"name without header", "t.csv", "1,2,3\n4,5,6\n", Options{Header: HeaderNo, Drop: []string{"b"}},
+			`dataset: t.csv: dropped column: value "b": invalid input: the file has no header`},
+		{"the label column", "t.csv", "a,b,c\n1,2,x\n", Options{LabelColumn: "c", Drop: []string{"last"}},
+			`dataset: t.csv: dropped column: value "last": invalid input: column 3 is the label column (Options.LabelColumn "c"; tether: -label c), which is never a feature`},
+		{"ARFF's label column", "zoo.arff", zooLike, Options{Drop: []string{"type"}},
+			`dataset: zoo.arff: dropped column: value "type": invalid input: column 5 is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none (tether: -label none)`},
+		{"the ID column", "t.csv", "a,b,c\nr,2,3\n", Options{IDColumn: "a", Drop: []string{"1"}},
+			`dataset: t.csv: dropped column: value "1": invalid input: column 1 is the ID column (Options.IDColumn "a"; tether: -id a), which is never a feature`},
+		{"dropped and categorical", "t.csv", "a,b,c\n1,2,3\n", Options{Drop: []string{"b"}, Categorical: []string{"2"}},
+			`dataset: t.csv: categorical column: value "2": invalid input: column 2 is a dropped column (Options.Drop)`},
+		{"nothing left", "t.csv", "a,b\n1,2\n", Options{Drop: []string{"a", "b"}},
+			`dataset: t.csv: invalid input: no feature columns left after removing label, ID and dropped columns`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Read(context.Background(), strings.NewReader(c.in), c.file, c.opt)
+			if err == nil || !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("error %v, want ErrInvalid beginning %q", err, c.want)
+			}
+		})
+	}
+}

@@ -116,15 +116,23 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 }
 
 // bindCategorical binds -categorical, the columns of the feature file to
-// one-hot encode, to opt.Categorical (cluster and labels read tables
-// alike, and the reader's errors name the flag).
+// one-hot encode, to opt.Categorical, and -drop, the columns to leave out,
+// to opt.Drop (cluster, serve and labels read tables alike, and the
+// reader's errors name the file and the column).
 func bindCategorical(fs *flag.FlagSet, opt *dataset.Options) {
-	fs.Func("categorical", "comma-separated `columns` of the feature file to one-hot encode although their values are numbers (first, last, 1-based numbers or header names)", func(v string) error {
+	bindColumns(fs, "categorical", "comma-separated `columns` of the feature file to one-hot encode although their values are numbers (first, last, 1-based numbers or header names)", &opt.Categorical)
+	bindColumns(fs, "drop", "comma-separated `columns` of the feature file to leave out of the features, unread (an id or free-text column; first, last, 1-based numbers or header names; not the -label or -id column)", &opt.Drop)
+}
+
+// bindColumns binds the flag name, a comma-separated list of column
+// references (repeatable: the lists add up), to *dst.
+func bindColumns(fs *flag.FlagSet, name, usage string, dst *[]string) {
+	fs.Func(name, usage, func(v string) error {
 		for _, c := range strings.Split(v, ",") {
 			if c = strings.TrimSpace(c); c == "" {
 				return fmt.Errorf("empty column in %q", v)
 			}
-			opt.Categorical = append(opt.Categorical, c)
+			*dst = append(*dst, c)
 		}
 		return nil
 	})

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -358,4 +360,72 @@ func FuzzSetKnobs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDropFlag: -drop leaves columns of the feature file out, for cluster,
+// labels and serve alike; its errors name the file and the column. The
+// table's id column (100, 200, …) would dominate the distances as a
+// feature and its free-text note column would become the rows' names;
+// dropped, the two blobs (rows alternate between them, 20 apart) are
+// found exactly: ARI 1.
+func TestDropFlag(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,x,note,y,class\n")
+	for i := 0; i < 12; i++ {
+		c := i % 2
+		fmt.Fprintf(&b, "%d,%d.%d,\"text, %d\",%d,%c\n", 100*(i+1), 20*c, i, i, 20*c+i%3, 'a'+c)
+	}
+	p := writeFile(t, "d.csv", b.String())
+	args := []string{"cluster", "-input", p, "-k", "2", "-knn", "3", "-quiet", "-json", "-o", os.DevNull}
+	ari := func(stdout string) float64 {
+		t.Helper()
+		var doc struct{ Figures map[string]float64 }
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		return doc.Figures["ARI"]
+	}
+	stdout, stderr, err := runReaders(t, append(args, "-drop", "id,note")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if got := ari(stdout); got != 1 {
+		t.Errorf("-drop id,note: ARI %v, want 1", got)
+	}
+	// Repeated, by number and last-but-one: the same.
+	if stdout, _, err = runReaders(t, append(args, "-drop", "1", "-drop", "3")...); err != nil || ari(stdout) != 1 {
+		t.Errorf("-drop 1 -drop 3: ARI %v, err %v", ari(stdout), err)
+	}
+	// Kept, the id column spoils it: the test tests the flag.
+	if stdout, _, err = runReaders(t, append(args, "-drop", "note")...); err != nil || ari(stdout) == 1 {
+		t.Errorf("id kept: ARI %v, err %v; want below 1", ari(stdout), err)
+	}
+	// labels: the note column, unique text, names the rows unless dropped.
+	out, _, err := runReaders(t, "labels", "-input", p, "-o", "-")
+	if err != nil || !strings.HasPrefix(out, "name,label\n\"text, 0\",a\n") {
+		t.Errorf("labels: %v\n%s", err, out)
+	}
+	out, _, err = runReaders(t, "labels", "-input", p, "-drop", "note", "-o", "-")
+	if err != nil || !strings.HasPrefix(out, "node,label\n0,a\n1,b\n") {
+		t.Errorf("labels -drop note: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown name", []string{"cluster", "-input", p, "-k", "2", "-drop", "id,nope"}, "dataset: " + p + `: dropped column: value "nope": invalid input: no such column (have id, x, note, y, class)`},
+		{"number out of range", []string{"cluster", "-input", p, "-k", "2", "-drop", "6"}, "dataset: " + p + `: dropped column: value "6": invalid input: column number outside 1…5`},
+		{"the label column", []string{"cluster", "-input", p, "-k", "2", "-label", "class", "-drop", "class"}, "dataset: " + p + `: dropped column: value "class": invalid input: column 5 is the label column (Options.LabelColumn "class"; tether: -label class), which is never a feature`},
+		{"the id column", []string{"labels", "-input", p, "-id", "note", "-drop", "note"}, "dataset: " + p + `: dropped column: value "note": invalid input: column 3 is the ID column`},
+		{"empty column", []string{"cluster", "-input", p, "-k", "2", "-drop", "id,,note"}, `invalid value "id,,note" for flag -drop: empty column in "id,,note"`},
+		{"serve", []string{"serve", "-addr", "127.0.0.1:0", "-quiet", "-input", p, "-drop", "nope"}, "dataset: " + p + `: dropped column: value "nope"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runReaders(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
 }
