@@ -762,3 +762,63 @@ func TestReadPartialLabelsNegativeN(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// TestSupervisionKFromLabels: with KFromLabels and K = 0, the problem's k
+// is the number of distinct known classes of the partial labels (counted
+// by hand below), which are then numbered for it; a K already set, a file
+// of fewer than two classes, or KFromLabels false leave K alone. The
+// labels are read before the constraints, so the vote filter sees that k:
+// the cannot-links 0–3, 3–1, 1–0 form an odd cycle that no 2-way split
+// satisfies, and only with k = 2 does the filter drop one of them.
+func TestSupervisionKFromLabels(t *testing.T) {
+	g := twoTriangles(t)
+	const u = constraint.Unlabeled
+	for _, tc := range []struct {
+		name          string
+		labs, cons    string
+		k             int
+		off           bool // KFromLabels false
+		wantK, wantKL int  // p.K after, Added.KFromLabels
+		wantCount     int  // Added.LabelClassCount
+		wantLabels    constraint.Labels
+		wantNote      string
+		wantDropped   int
+	}{
+		{name: "two classes", labs: "0,0\n4,1\n", wantK: 2, wantKL: 2, wantCount: 2, wantLabels: constraint.Labels{0, u, u, u, 1, u}},
+		{name: "three class names", labs: "0,x\n2,y\n4,z\n5,x\n", wantK: 3, wantKL: 3, wantCount: 3, wantLabels: constraint.Labels{0, u, 1, u, 2, 0}},
+		// Wine's codes 1, 2, 3: k = 3, then renumbered for it.
+		{name: "codes 1, 2, 3", labs: "0,1\n2,2\n4,3\n", wantK: 3, wantKL: 3, wantCount: 3, wantLabels: constraint.Labels{0, u, 1, u, 2, u},
+			wantNote: "l.txt: labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)"},
+		{name: "unknown labels do not count", labs: "0,0\n1,-1\n2,?\n3,\n4,1\n", wantK: 2, wantKL: 2, wantCount: 2, wantLabels: constraint.Labels{0, u, u, u, 1, u}},
+		{name: "one class", labs: "0,0\n4,0\n", wantK: 0, wantCount: 1, wantLabels: constraint.Labels{0, u, u, u, 0, u}},
+		{name: "k given", labs: "0,0\n4,1\n", k: 3, wantK: 3, wantCount: 2, wantLabels: constraint.Labels{0, u, u, u, 1, u}},
+		{name: "off", labs: "0,0\n4,1\n", off: true, wantK: 0, wantCount: 2, wantLabels: constraint.Labels{0, u, u, u, 1, u}},
+		{name: "vote with k from labels", labs: "2,0\n5,1\n", cons: "0,3,cl\n3,1,cl\n1,0,cl\n", wantK: 2, wantKL: 2, wantCount: 2, wantLabels: constraint.Labels{u, u, 0, u, u, 1}, wantDropped: 1},
+		{name: "vote without k", labs: "2,0\n5,1\n", cons: "0,3,cl\n3,1,cl\n1,0,cl\n", off: true, wantK: 0, wantCount: 2, wantLabels: constraint.Labels{u, u, 0, u, u, 1}, wantDropped: 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := tempFiles(t, map[string]string{"l.txt": tc.labs, "c.txt": tc.cons})
+			s := Supervision{Labels: filepath.Join(dir, "l.txt"), KFromLabels: !tc.off}
+			if tc.cons != "" {
+				s.Constraints, s.Vote = filepath.Join(dir, "c.txt"), true
+			}
+			p := &cluster.Problem{Graph: g, K: tc.k}
+			a, err := s.AddTo(context.Background(), p, &Data{Name: "g", Graph: g})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.K != tc.wantK || a.KFromLabels != tc.wantKL || a.LabelClassCount != tc.wantCount {
+				t.Errorf("K %d, KFromLabels %d, classes %d; want %d, %d, %d", p.K, a.KFromLabels, a.LabelClassCount, tc.wantK, tc.wantKL, tc.wantCount)
+			}
+			if !reflect.DeepEqual(p.Labels, tc.wantLabels) {
+				t.Errorf("labels %v, want %v", p.Labels, tc.wantLabels)
+			}
+			if note := strings.ReplaceAll(a.LabelNote, dir+string(filepath.Separator), ""); note != tc.wantNote {
+				t.Errorf("note %q, want %q", note, tc.wantNote)
+			}
+			if a.VoteDropped != tc.wantDropped {
+				t.Errorf("vote dropped %d, want %d", a.VoteDropped, tc.wantDropped)
+			}
+		})
+	}
+}

@@ -37,6 +37,12 @@ type Supervision struct {
 	Vote bool
 	// Labels is a partial labels file (ReadPartialLabels), "" for none.
 	Labels string
+	// KFromLabels, when the problem's K is 0, sets it to the number of
+	// classes of the partial labels (their distinct known labels), for a
+	// method that does not estimate k itself; Added.KFromLabels reports
+	// it. A file with fewer than 2 classes leaves K at 0. Without Labels,
+	// or with K set, it does nothing.
+	KFromLabels bool
 	// ReadFile, if not nil, reads the files instead of the local file
 	// system (an object store, say): it returns a file's whole content,
 	// and its errors, which should name the file, are returned as they
@@ -65,12 +71,20 @@ type Added struct {
 	// LabelWarnings are the warnings of the partial labels file
 	// (PartialLabels.Warnings), nil when there are none.
 	LabelWarnings []string
+	// KFromLabels is the k that Supervision.KFromLabels took from the
+	// partial labels (the problem's K), 0 when it took none; LabelClassCount
+	// is the number of classes of the partial labels, whatever k is.
+	KFromLabels     int
+	LabelClassCount int
 }
 
 // AddTo reads the files of s into p for the data d: p.Constraints and
 // p.Labels on p.Graph's nodes, the partial labels matched against d's node
 // names and checked against p.K (more classes than p.K: an error wrapping
-// ErrTooManyClasses). Errors name the file, and the line, node
+// ErrTooManyClasses). With s.KFromLabels and p.K = 0, p.K becomes the
+// number of classes of the partial labels when they have two or more
+// (Added.KFromLabels); the labels are read before the constraints, whose
+// vote filter reads p.K. Errors name the file, and the line, node
 // and value when there is one; a conflict refused by s.Conflicts wraps
 // constraint.ErrConflict and names the lines of the pairs in conflict
 // (after the vote filter, their order in the file). Under the Reject
@@ -90,6 +104,23 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		return a, errors.New("input: no data")
 	}
 	n := p.Graph.N()
+	// The labels first: they may give K, which the vote filter reads.
+	class := strconv.Itoa // class c as the labels file writes it
+	if s.Labels != "" {
+		nl, err := s.readNodeLabels(ctx, n, d.Names)
+		if err != nil {
+			return a, err
+		}
+		a.LabelClassCount = numClasses(nl)
+		if s.KFromLabels && p.K <= 0 && a.LabelClassCount >= 2 {
+			p.K, a.KFromLabels = a.LabelClassCount, a.LabelClassCount
+		}
+		l, err := partialLabels(s.Labels, nl, p.K, d.Names)
+		if err != nil {
+			return a, err
+		}
+		p.Labels, a.LabelClasses, a.LabelNote, a.LabelWarnings, class = l.Labels, l.Classes, l.Note, l.Warnings, l.class
+	}
 	var lines []int      // file lines of p.Constraints.Pairs, nil after the vote
 	node := strconv.Itoa // node i as the file writes it
 	if s.Constraints != "" {
@@ -120,14 +151,6 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 				return a, fmt.Errorf("%s: %w", s.Constraints, err)
 			}
 		}
-	}
-	class := strconv.Itoa // class c as the labels file writes it
-	if s.Labels != "" {
-		l, err := s.readPartialLabels(ctx, n, p.K, d.Names)
-		if err != nil {
-			return a, err
-		}
-		p.Labels, a.LabelClasses, a.LabelNote, a.LabelWarnings, class = l.Labels, l.Classes, l.Note, l.Warnings, l.class
 	}
 	if s.Conflicts == constraint.Reject && p.Constraints != nil && p.Labels != nil {
 		if err := labelConflict(p.Constraints, lines, node, s.Constraints, p.Labels, class, s.Labels); err != nil {
@@ -223,22 +246,39 @@ func (s Supervision) readConstraints(ctx context.Context, n int, policy constrai
 	return constraint.ReadContext(ctx, r, &constraint.ReadOptions{N: n, File: path, Policy: policy, Names: names, AutoNames: names != nil})
 }
 
-// readPartialLabels reads the partial labels file s.Labels as
-// ReadPartialLabelsFile does, through s.ReadFile when it is set.
-func (s Supervision) readPartialLabels(ctx context.Context, n, k int, names []string) (*PartialLabels, error) {
+// readNodeLabels reads the partial labels file s.Labels on n nodes named
+// names (nil: none) with dataset.ReadNodeLabelsContext, through s.ReadFile
+// when it is set.
+func (s Supervision) readNodeLabels(ctx context.Context, n int, names []string) (*dataset.NodeLabels, error) {
+	opt := dataset.NodeLabelOptions{N: n, Names: names}
 	if s.ReadFile == nil {
 		f, err := inputfile.Open(ctx, s.Labels)
 		if err != nil {
 			return nil, fmt.Errorf("dataset: %w", err)
 		}
 		defer f.Close()
-		return ReadPartialLabelsClasses(ctx, f, s.Labels, n, k, names)
+		return dataset.ReadNodeLabelsContext(ctx, f, s.Labels, opt)
 	}
 	b, err := s.ReadFile(ctx, s.Labels)
 	if err != nil {
 		return nil, err
 	}
-	return ReadPartialLabelsClasses(ctx, bytes.NewReader(b), s.Labels, n, k, names)
+	return dataset.ReadNodeLabelsContext(ctx, bytes.NewReader(b), s.Labels, opt)
+}
+
+// numClasses returns the number of classes of d: its class names, or its
+// distinct integer labels other than Unlabeled. Cost O(n).
+func numClasses(d *dataset.NodeLabels) int {
+	if d.ClassNames != nil {
+		return len(d.ClassNames)
+	}
+	seen := map[int]bool{}
+	for _, c := range d.Labels {
+		if c != dataset.Unlabeled {
+			seen[c] = true
+		}
+	}
+	return len(seen)
 }
 
 // repeatNote returns the number of identical repeats (pairs given again
@@ -382,6 +422,15 @@ func ReadPartialLabelsClasses(ctx context.Context, r io.Reader, name string, n, 
 	if err != nil {
 		return nil, err
 	}
+	return partialLabels(name, d, k, names)
+}
+
+// partialLabels numbers the classes of d, the labels file name read on the
+// nodes named names (nil: none), for k clusters (k ≤ 0: not known), as
+// ReadPartialLabels says: integer labels outside 0…k−1 are renumbered,
+// with a note, and more classes than k are an error wrapping
+// ErrTooManyClasses. Cost O(n + c log c) for c classes.
+func partialLabels(name string, d *dataset.NodeLabels, k int, names []string) (*PartialLabels, error) {
 	l := &PartialLabels{Labels: d.Labels, Classes: d.ClassNames, Warnings: d.Warnings}
 	if k > 0 && d.ClassNames == nil && slices.Max(append([]int{-1}, d.Labels...)) >= k {
 		renumber(l)

@@ -387,7 +387,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	var knobs multiFlag
 	fs.Var(&knobs, "set", "set a knob of the method, `Name=value` (repeatable), e.g. -set Gamma=0.5")
 	k := new(int)
-	fs.Var(intIn(k, 0, 1<<30), "k", "`number` of clusters (0: estimated by methods that can, e.g. bethe)")
+	fs.Var(intIn(k, 0, 1<<30), "k", "`number` of clusters (0: estimated by the methods that can, e.g. bethe; a method of partial labels, labels or labels|pairs in tether methods, takes the number of classes of -partial-labels, with a note)")
 	seed := fs.Uint64("seed", 1, "seed of every random choice")
 	restarts := new(int)
 	fs.Var(intIn(restarts, 0, kmeans.MaxRestarts), "restarts", "k-means `restarts` (0: the method's default)")
@@ -459,15 +459,23 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	case err != nil:
 		return err
 	}
-	if *k == 0 && !meth.Uses().EstimatesK {
+	// A method of partial labels that does not estimate k takes it from
+	// the labels' classes when -k is not given (or is 0).
+	labelMethod := meth.Uses().Supervision&cluster.LabelSet != 0 && !meth.Uses().EstimatesK
+	kFromLabels := *k == 0 && labelMethod && *partial != ""
+	if *k == 0 && !meth.Uses().EstimatesK && !kFromLabels {
 		// After the input's own checks, which name more specific mistakes.
-		return usagef("cluster", "give -k, the number of clusters: %s does not estimate it (%s do, with -k 0 or no -k)", meth.Name(), strings.Join(cluster.KEstimators(), ", "))
+		also := ""
+		if labelMethod {
+			also = "; with -partial-labels, k is the number of their classes"
+		}
+		return usagef("cluster", "give -k, the number of clusters: %s does not estimate it (%s do, with -k 0 or no -k%s)", meth.Name(), strings.Join(cluster.KEstimators(), ", "), also)
 	}
 	if err := checkK(meth, *k, l.Data); err != nil {
 		return err
 	}
 	p.Regularize, p.Disconnected = in.regularize, in.disconnected
-	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial}
+	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial, KFromLabels: kFromLabels}
 	// The constraint and labels readers poll ctx, but the resolution of
 	// conflicts and the check against the labels do not (seconds at 10⁶
 	// pairs): untilDone returns as soon as ctx is cancelled.
@@ -487,8 +495,26 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	case err != nil:
 		return err
 	}
+	if kFromLabels {
+		if added.KFromLabels == 0 {
+			classes := fmt.Sprintf("%d classes", added.LabelClassCount)
+			if added.LabelClassCount == 1 {
+				classes = "1 class"
+			}
+			return usagef("cluster", "give -k, the number of clusters: %s does not estimate it, and %s has %s, too few to give it", meth.Name(), *partial, classes)
+		}
+		*k = added.KFromLabels
+		if err := checkKFrom(meth, *k, l.Data, fmt.Sprintf("k = %d (the number of classes in %s; -k sets k)", *k, *partial)); err != nil {
+			return err
+		}
+	}
 	// The notes on the supervision files are printed now and, for -json,
 	// kept with the input's warnings (l.Warnings, printed above).
+	if kFromLabels {
+		note := fmt.Sprintf("k = %d, the number of classes in %s (-k sets k)", *k, *partial)
+		fmt.Fprintln(m.Stderr, "tether cluster:", note)
+		l.Warnings = append(l.Warnings, note)
+	}
 	if added.RepeatNote != "" {
 		fmt.Fprintln(m.Stderr, "tether cluster: warning:", added.RepeatNote)
 		l.Warnings = append(l.Warnings, added.RepeatNote)
@@ -570,6 +596,12 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 // error, more in -truth neither, and more in -partial-labels is a usage
 // error found when the file is read (input.ErrTooManyClasses). Cost O(1).
 func checkK(meth cluster.Method, k int, d *input.Data) error {
+	return checkKFrom(meth, k, d, fmt.Sprintf("-k %d", k))
+}
+
+// checkKFrom is checkK for a k that what names in the messages: "-k 3",
+// or a k taken from elsewhere ("k = 3 (the number of classes in p.csv)").
+func checkKFrom(meth cluster.Method, k int, d *input.Data, what string) error {
 	if k <= 0 {
 		return nil
 	}
@@ -579,7 +611,7 @@ func checkK(meth cluster.Method, k int, d *input.Data) error {
 			r, c := d.Bipartite.Dims()
 			of = fmt.Sprintf("the graph (%s and %s)", plural(r, "document"), plural(c, "term"))
 		}
-		return usagef("cluster", "-k %d exceeds the %s of %s", k, plural(n, "node"), of)
+		return usagef("cluster", "%s exceeds the %s of %s", what, plural(n, "node"), of)
 	}
 	// The forms of the library's own message (cluster's kRange).
 	u := meth.Uses()
@@ -596,7 +628,7 @@ func checkK(meth cluster.Method, k int, d *input.Data) error {
 	default:
 		return nil
 	}
-	return usagef("cluster", "-k %d: %s takes %s", k, meth.Name(), takes)
+	return usagef("cluster", "%s: %s takes %s", what, meth.Name(), takes)
 }
 
 // noSupervisionUsage returns err, the error of cluster.Run with meth, as a
@@ -640,6 +672,10 @@ With -bipartite (a document-by-term matrix, for -method cocluster) the
 nodes are the documents, then the terms, and the graph is the bipartite
 one: -constraints and -partial-labels number the documents from 0 and the
 terms after them.
+Without -k, a method that estimates k does (tether methods: bethe, …), and
+a method of partial labels (labels or labels|pairs in tether methods, auto
+among them) given -partial-labels takes k from the number of their
+classes, with a note; -k sets k for every method.
 Progress and warnings go to standard error.
 
 ` + labelFilesHelp

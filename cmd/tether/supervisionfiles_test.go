@@ -291,3 +291,75 @@ func TestLabelsOneBasedWarning(t *testing.T) {
 		t.Errorf("-json warnings %q lack the 1-based warning", doc.Warnings)
 	}
 }
+
+// TestClusterKFromPartialLabels: without -k, a method of partial labels
+// takes k from the number of their classes, with a note (it was "give -k,
+// the number of clusters"); -k still sets k, and the methods of pairs
+// still need it. blobsTable has three separated classes, so k = 3 finds
+// them (ARI 1); the partial labels name classes a, b, c on nodes 0…5.
+func TestClusterKFromPartialLabels(t *testing.T) {
+	dir := t.TempDir()
+	data := blobsTable(t, dir)
+	var b strings.Builder
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(&b, "%d,%c\n", i, 'a'+i%3)
+	}
+	partial := evalWriteTemp(t, dir, "p.csv", b.String())
+	one := evalWriteTemp(t, dir, "one.csv", "0,a\n3,a\n")
+	out := filepath.Join(dir, "out.csv")
+	base := []string{"cluster", "-input", data, "-label", "first", "-quiet", "-o", out}
+	note := "k = 3, the number of classes in " + partial + " (-k sets k)"
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		noted  bool
+		usage  string // the usage error, "" for none
+		wantK  int
+		wantAR float64
+	}{
+		{"labelprop", []string{"-partial-labels", partial, "-method", "labelprop"}, true, "", 3, 1},
+		{"auto, the default", []string{"-partial-labels", partial}, true, "", 3, 1},
+		{"-k 0 too", []string{"-partial-labels", partial, "-method", "labelprop", "-k", "0"}, true, "", 3, 1},
+		{"-k given", []string{"-partial-labels", partial, "-method", "labelprop", "-k", "3"}, false, "", 3, 1},
+		{"-k below the classes", []string{"-partial-labels", partial, "-method", "labelprop", "-k", "2"}, false,
+			"usage: cluster: " + partial + ": 3 classes (a, b, c) for -k 2", 0, 0},
+		{"mavro takes 2", []string{"-partial-labels", partial, "-method", "mavro"}, false,
+			"usage: cluster: k = 3 (the number of classes in " + partial + "; -k sets k): mavro takes k = 2 only", 0, 0},
+		{"one class", []string{"-partial-labels", one, "-method", "labelprop"}, false,
+			"usage: cluster: give -k, the number of clusters: labelprop does not estimate it, and " + one + " has 1 class, too few to give it", 0, 0},
+		{"a method of pairs", []string{"-partial-labels", partial, "-method", "sl"}, false,
+			"usage: cluster: give -k, the number of clusters: sl does not estimate it (bethe, fgpwc, hbisect, opplc, plmeans do, with -k 0 or no -k)", 0, 0},
+		{"no labels", []string{"-method", "labelprop"}, false,
+			"usage: cluster: give -k, the number of clusters: labelprop does not estimate it (bethe, fgpwc, hbisect, opplc, plmeans do, with -k 0 or no -k; with -partial-labels, k is the number of their classes)", 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, err := run(t, append(append(base[:len(base):len(base)], tc.args...), "-json")...)
+			if tc.usage != "" {
+				if err == nil || !errors.Is(err, errUsage) || !strings.HasPrefix(err.Error(), tc.usage) {
+					t.Fatalf("error %v, want a usage error beginning %q", err, tc.usage)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			var doc struct {
+				K        int
+				Figures  map[string]float64
+				Warnings []string
+			}
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+				t.Fatal(err)
+			}
+			if doc.K != tc.wantK || doc.Figures["ARI"] != tc.wantAR {
+				t.Errorf("k %d, ARI %v; want %d, %v", doc.K, doc.Figures["ARI"], tc.wantK, tc.wantAR)
+			}
+			if got := strings.Contains(stderr, "tether cluster: "+note+"\n"); got != tc.noted {
+				t.Errorf("note on stderr %v, want %v:\n%s", got, tc.noted, stderr)
+			}
+			if got := slices.Contains(doc.Warnings, note); got != tc.noted {
+				t.Errorf("note in -json warnings %v, want %v: %q", got, tc.noted, doc.Warnings)
+			}
+		})
+	}
+}
