@@ -131,9 +131,13 @@ import (
 // it would compute alone.
 //
 // Result: the winner's Result, with Report = *AutoReport (every
-// candidate's scores and seconds, the choice and why) and a first warning
-// saying what was chosen. With no supervision, or fewer supervised items
-// than folds, the result is NJW's, and the report says why. A candidate
+// candidate's scores and seconds, the choice and why) and a first note
+// saying what was chosen and why ("auto: chose sl: …", Result.Notes).
+// With no supervision, or fewer supervised items than folds, the result
+// is NJW's, the report says why, and that message is a first warning
+// instead, as it is when every candidate of one kind (constrained or
+// unconstrained) failed: the side information is then not used, or not
+// weighed against a partition without it. A candidate
 // that fails (a problem it cannot solve) is reported with its error and
 // not chosen; a costly candidate left out because n > 1000 is reported
 // with Skipped set. If every candidate fails, Auto fails.
@@ -549,7 +553,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		for _, c := range cands {
 			rep.Candidates = append(rep.Candidates, AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Satisfied: -1, Skipped: c.skip})
 		}
-		return autoResult(base, rep, warnings), nil
+		return autoResult(base, rep, warnings, true), nil
 	}
 	rep.Folds = len(fs)
 	// Shared FGPWC bases, on the graph as given: not when Run clusters
@@ -758,7 +762,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		if bestC < 0 {
 			rep.Chosen = u.Name
 			rep.Why = fmt.Sprintf("every constrained candidate failed: the unconstrained %s partition (%.4f) is returned", u.Name, u.Score)
-			return autoResult(whole0[bestU], rep, warnings), nil
+			return autoResult(whole0[bestU], rep, warnings, true), nil
 		}
 		w := rep.Candidates[bestC]
 		higher := w.Score > u.Score+1e-12
@@ -771,7 +775,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			default:
 				rep.Why = fmt.Sprintf("no constrained candidate %s than the unconstrained %s partition (%.4f; best constrained: %s, %.4f): the unconstrained partition is returned", autoMore(sc), u.Name, u.Score, w.Name, w.Score)
 			}
-			return autoResult(whole0[bestU], rep, warnings), nil
+			return autoResult(whole0[bestU], rep, warnings, false), nil
 		}
 		rep.Why = fmt.Sprintf("%s %s: %.4f (best unconstrained: %s, %.4f)", w.Name, autoMost(sc), w.Score, u.Name, u.Score)
 		if z > 0 {
@@ -787,7 +791,8 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if err != nil {
 		return nil, fmt.Errorf("cluster: auto: the chosen %s on the whole problem: %w", rep.Chosen, err)
 	}
-	return autoResult(res, rep, warnings), nil
+	// Every unconstrained candidate failing is a condition to look at.
+	return autoResult(res, rep, warnings, bestU < 0), nil
 }
 
 // autoMore and autoMost word a comparison of scores under sc for
@@ -807,11 +812,21 @@ func autoMost(sc AutoScore) string {
 }
 
 // autoResult returns res with the report attached and auto's warnings
-// first.
-func autoResult(res *Result, rep *AutoReport, warnings []string) *Result {
+// first. The choice auto made and why comes first among the notes (see
+// Result.Notes) when it is the cross-validated choice, and first among
+// the warnings when it is a fallback: too little supervision to
+// cross-validate or every constrained candidate failed, so that the side
+// information is not used, or every unconstrained candidate failed.
+func autoResult(res *Result, rep *AutoReport, warnings []string, fallback bool) *Result {
 	out := *res
 	out.Report = rep
-	out.Warnings = append(append([]string{"auto: chose " + rep.Chosen + ": " + rep.Why}, warnings...), res.Warnings...)
+	chose := "auto: chose " + rep.Chosen + ": " + rep.Why
+	out.Warnings = append(append([]string(nil), warnings...), res.Warnings...)
+	out.Notes = append([]string{chose}, res.Notes...)
+	if fallback {
+		out.Warnings = append([]string{chose}, out.Warnings...)
+		out.Notes = res.Notes
+	}
 	return &out
 }
 

@@ -235,10 +235,23 @@ type Result struct {
 	Iterations int
 	// Runtime is the wall-clock time of Run, validation included.
 	Runtime time.Duration
-	// Warnings lists non-fatal conditions (side information the method
-	// ignores, a disconnected graph, more components than clusters, an
-	// eigensolver that stopped early).
+	// Warnings and Notes are the non-fatal messages of the run, each list
+	// in the order the messages arose. A warning is a condition that may
+	// make the result differ from what the caller asked for or would
+	// expect: side information ignored, dropped or repaired (constraints
+	// a method does not read, labels sampled into pairs, contradictions
+	// resolved by a policy), a fallback or an eigensolver that did not
+	// converge, nodes attached rather than clustered, a graph whose
+	// components or size the method cannot honour, fewer clusters than
+	// asked, a collapsed partition. A note is information about a
+	// documented choice the method made that the caller may want to know
+	// and need not act on: which candidate auto chose and why, the
+	// knobs chosen by cross-validation, the k estimated when K was 0, the
+	// regularization the caller requested. When in doubt a message is a
+	// warning: a caller that reads only Warnings misses no condition
+	// that needs attention.
 	Warnings []string
+	Notes    []string
 	// Report, if not nil, is a method's account of the choices it made,
 	// encodable as JSON (auto: *AutoReport). Nil for most methods.
 	Report any

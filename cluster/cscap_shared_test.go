@@ -57,7 +57,7 @@ func TestCSCAPSharedPriorIdentical(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !slices.Equal(got.Labels, alone.Labels) || !slices.Equal(got.Eigenvalues, alone.Eigenvalues) || !slices.Equal(got.Warnings, alone.Warnings) {
+				if !slices.Equal(got.Labels, alone.Labels) || !slices.Equal(got.Eigenvalues, alone.Eigenvalues) || !slices.Equal(got.Warnings, alone.Warnings) || !slices.Equal(got.Notes, alone.Notes) {
 					t.Errorf("fold %d: shared prior gives labels/eigenvalues/warnings %v/%v/%q, alone %v/%v/%q", f, got.Labels[:10], got.Eigenvalues, got.Warnings, alone.Labels[:10], alone.Eigenvalues, alone.Warnings)
 				}
 			}
@@ -388,7 +388,7 @@ func TestNOASSCSharedPriorIdentical(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(got.Labels, want.Labels) || !slices.Equal(got.Warnings, want.Warnings) {
+			if !slices.Equal(got.Labels, want.Labels) || !slices.Equal(got.Warnings, want.Warnings) || !slices.Equal(got.Notes, want.Notes) {
 				t.Errorf("%s: with a shared prior (own graph %v) the result differs", tc.name, q == pr)
 			}
 		}
@@ -455,7 +455,7 @@ func TestReferenceCacheShared(t *testing.T) {
 		name      string
 		got, want *Result
 	}{{"ml-noa-ssc", ml, wantML}, {"mcl-noa-ssc", mcl, wantMCL}} {
-		if !slices.Equal(c.got.Labels, c.want.Labels) || !slices.Equal(c.got.Warnings, c.want.Warnings) {
+		if !slices.Equal(c.got.Labels, c.want.Labels) || !slices.Equal(c.got.Warnings, c.want.Warnings) || !slices.Equal(c.got.Notes, c.want.Notes) {
 			t.Errorf("%s: with a shared reference cache the result differs", c.name)
 		}
 	}

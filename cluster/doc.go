@@ -6,8 +6,12 @@
 // knobs says which algorithm runs. Run drives every method through one
 // lifecycle: it checks the Problem against the method's Uses, applies the
 // defaults, times the run and warns about side information the method
-// ignores. Methods are also registered by name (Methods, New) for the
-// command-line tool.
+// ignores. A Result separates Warnings, conditions that may make the
+// result differ from what was asked (side information ignored or
+// dropped, a fallback, nodes attached), from Notes, the documented
+// choices a method made (the candidate auto chose, cross-validated
+// knobs, an estimated k). Methods are also registered by name (Methods,
+// New) for the command-line tool.
 //
 // # Which method when
 //

@@ -448,7 +448,14 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		if reg.Complete {
 			form = "d + τ and τ/n added to every W_ij"
 		}
-		e.warnings = append(e.warnings, fmt.Sprintf("%v regularized (%s), τ = %.4g: %s", kind, form, tau, why))
+		msg := fmt.Sprintf("%v regularized (%s), τ = %.4g: %s", kind, form, tau, why)
+		if reg.Mode != graph.RegAuto {
+			// Asked for: a note. Chosen by the auto rule, it says that
+			// the graph has isolated nodes, too many or too small
+			// components or very unequal degrees: a warning.
+			msg = note(msg)
+		}
+		e.warnings = append(e.warnings, msg)
 		if reg.Complete {
 			// W_τ1 = D_τ1: D_τ^{1/2}1 is the exact null vector.
 			z = mat.NewDense(n, 1, nil)

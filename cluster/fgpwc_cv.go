@@ -384,7 +384,7 @@ func (prep *fgpwcPrep) iterCV(ctx context.Context, k int, s *Settings, cfg FGPWC
 		maxIter: cands[best],
 		score:   score[best],
 		mean:    mean,
-		warning: fmt.Sprintf("fgpwc: cross-validation (%d folds) chose MaxIter = %d (held-out violated weight per cap: %s)", folds, cands[best], strings.Join(parts, ", ")),
+		warning: note(fmt.Sprintf("fgpwc: cross-validation (%d folds) chose MaxIter = %d (held-out violated weight per cap: %s)", folds, cands[best], strings.Join(parts, ", "))),
 	}, nil
 }
 
@@ -521,7 +521,7 @@ func (cfg FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, held
 		}
 		cfg.SigmaML, cfg.SigmaCL = cv.SigmaML, cv.SigmaCL
 		prep.warnings = append(prep.warnings, cv.warnings...)
-		prep.warnings = append(prep.warnings, fmt.Sprintf("fgpwc: cross-validation chose σ_m = %.3g, σ_c = %.3g", cv.SigmaML, cv.SigmaCL))
+		prep.warnings = append(prep.warnings, note(fmt.Sprintf("fgpwc: cross-validation chose σ_m = %.3g, σ_c = %.3g", cv.SigmaML, cv.SigmaCL)))
 		if cv.Folds > 0 {
 			score = 0
 			for _, pt := range cv.Points {
@@ -593,7 +593,7 @@ func (cfg FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (
 	if !math.IsNaN(cands[1].score) && !math.IsNaN(cands[0].score) && cands[1].score < cands[0].score {
 		best = 1
 	}
-	w := fmt.Sprintf("fgpwc: cross-validation chose the Laplacian %s (held-out violated weight: L_sym %.4g, D − W %.4g)", cands[best].kind.symbol(), cands[0].score, cands[1].score)
+	w := note(fmt.Sprintf("fgpwc: cross-validation chose the Laplacian %s (held-out violated weight: L_sym %.4g, D − W %.4g)", cands[best].kind.symbol(), cands[0].score, cands[1].score))
 	if math.IsNaN(cands[0].score) || math.IsNaN(cands[1].score) {
 		w = "fgpwc: too few constraints to cross-validate the Laplacian; L_sym kept"
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -175,10 +176,8 @@ func TestFGPWCAutoTune(t *testing.T) {
 	if a < 0.8 {
 		t.Errorf("ARI vs side = %.3f, want ≥ 0.8", a)
 	}
-	if !slices.ContainsFunc(res.Warnings, func(w string) bool {
-		return len(w) > 0 && w[:len("fgpwc: cross-validation chose")] == "fgpwc: cross-validation chose"
-	}) {
-		t.Errorf("no report of the chosen σ's: %q", res.Warnings)
+	if !slices.ContainsFunc(res.Notes, func(w string) bool { return strings.HasPrefix(w, "fgpwc: cross-validation chose σ_m") }) {
+		t.Errorf("no note of the chosen σ's: %q", res.Notes)
 	}
 }
 
@@ -360,7 +359,7 @@ func TestFGPWCAutoMaxMPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(a.Labels, b.Labels) || a.Objective != b.Objective || len(a.Eigenvalues) != len(b.Eigenvalues) || !slices.Equal(a.Warnings, b.Warnings) {
+	if !slices.Equal(a.Labels, b.Labels) || a.Objective != b.Objective || len(a.Eigenvalues) != len(b.Eigenvalues) || !slices.Equal(a.Warnings, b.Warnings) || !slices.Equal(a.Notes, b.Notes) {
 		t.Errorf("MaxM = 0 and MaxM = 200 differ: m %d and %d, F %v and %v", len(a.Eigenvalues), len(b.Eigenvalues), a.Objective, b.Objective)
 	}
 	sym := *NewFGPWC()

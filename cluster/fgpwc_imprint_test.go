@@ -233,18 +233,19 @@ func TestFGPWCIterCV(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			i := slices.IndexFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "cross-validation (3 folds) chose MaxIter = ") })
+			// The cross-validated cap is a note.
+			i := slices.IndexFunc(res.Notes, func(w string) bool { return strings.Contains(w, "cross-validation (3 folds) chose MaxIter = ") })
 			if i < 0 {
-				t.Fatalf("no report of the chosen cap: %q", res.Warnings)
+				t.Fatalf("no note of the chosen cap: notes %q, warnings %q", res.Notes, res.Warnings)
 			}
 			chosen := -1
 			for _, c := range fgpwcIterCandidates(fgpwcMaxIterLBFGS) {
-				if strings.Contains(res.Warnings[i], "chose MaxIter = "+strconv.Itoa(c)+" ") {
+				if strings.Contains(res.Notes[i], "chose MaxIter = "+strconv.Itoa(c)+" ") {
 					chosen = c
 				}
 			}
 			if chosen < 0 || res.Iterations > chosen {
-				t.Errorf("chosen cap %d (warning %q), %d iterations", chosen, res.Warnings[i], res.Iterations)
+				t.Errorf("chosen cap %d (note %q), %d iterations", chosen, res.Notes[i], res.Iterations)
 			}
 			again, err := Run(context.Background(), f, p, &Settings{Seed: 4})
 			if err != nil {

@@ -170,7 +170,7 @@ func TestRunKOneIsOneCluster(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if res.K != 1 || !slices.Equal(res.Labels, make([]int, tc.n)) || len(res.Warnings) != 0 {
+					if res.K != 1 || !slices.Equal(res.Labels, make([]int, tc.n)) || len(res.Warnings) != 0 || len(res.Notes) != 0 {
 						t.Errorf("K = %d, labels %v, warnings %q; want one cluster, no warning", res.K, res.Labels, res.Warnings)
 					}
 				})

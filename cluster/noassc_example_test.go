@@ -135,7 +135,7 @@ func ExampleMCLNOASSC() {
 		return
 	}
 	fmt.Println(res.Labels)
-	fmt.Println(res.Warnings[0])
+	fmt.Println(res.Notes[0])
 	// Output:
 	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
 	// mcl-noa-ssc: must-link closure: 12 groups for 15 nodes
@@ -166,7 +166,8 @@ func ExampleMLNOASSC() {
 // constraints are resolved (the wrong must-link is left out), and the
 // refinement, chosen by cross-validation on the constraints together
 // with the resolve's reference partition, may move single nodes; the
-// warnings say what was done.
+// warning says what the resolve left out, the notes what was chosen and
+// done.
 func ExampleMCLNOASSC_contradictory() {
 	var pairs []constraint.Pair
 	for c := 0; c < 3; c++ {
@@ -186,15 +187,18 @@ func ExampleMCLNOASSC_contradictory() {
 	}
 	fmt.Println(res.Labels)
 	for _, w := range res.Warnings {
+		fmt.Println("warning:", w)
+	}
+	for _, w := range res.Notes {
 		if i := strings.Index(w, " ("); i > 0 && strings.Contains(w, "cross-validation") {
 			w = w[:i] // the scores follow
 		}
-		fmt.Println(w)
+		fmt.Println("note:", w)
 	}
 	// Output:
 	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
-	// mcl-noa-ssc: the 21 constraints contradict each other; resolved by leaving out 0 that the constraints near them contradict (constraint.VoteWeights), 1 must-links whose ends a reference partition (cscap) separates, and 0 must-links and 0 cannot-links by contraction (constraint.Contract); MCLNOASSC.NoResolve uses every constraint as given
-	// mcl-noa-ssc: must-link closure: 3 groups for 15 nodes
-	// mcl-noa-ssc: reference and refinement chosen by 5-fold cross-validation on the constraints: λ=2
-	// mcl-noa-ssc: refinement in the reference partition's (cscap) embedding with every given constraint as a penalty of weight 2 moved 0 nodes in 1 sweeps (MCLNOASSC.Refine = −1 turns it off)
+	// warning: mcl-noa-ssc: the 21 constraints contradict each other; resolved by leaving out 0 that the constraints near them contradict (constraint.VoteWeights), 1 must-links whose ends a reference partition (cscap) separates, and 0 must-links and 0 cannot-links by contraction (constraint.Contract); MCLNOASSC.NoResolve uses every constraint as given
+	// note: mcl-noa-ssc: must-link closure: 3 groups for 15 nodes
+	// note: mcl-noa-ssc: reference and refinement chosen by 5-fold cross-validation on the constraints: λ=2
+	// note: mcl-noa-ssc: refinement in the reference partition's (cscap) embedding with every given constraint as a penalty of weight 2 moved 0 nodes in 1 sweeps (MCLNOASSC.Refine = −1 turns it off)
 }

@@ -367,7 +367,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 	if m < k {
 		return nil, fmt.Errorf("%w: %s: the must-link closure leaves %d groups, fewer than k = %d", ErrInvalid, name, m, k)
 	}
-	fit.warnings = append(fit.warnings, fmt.Sprintf("%s: must-link closure: %d groups for %d nodes", name, m, n))
+	fit.warnings = append(fit.warnings, note(fmt.Sprintf("%s: must-link closure: %d groups for %d nodes", name, m, n)))
 	q := make([]int, m) // cluster of each group
 	if m == k {
 		for f := range q {
@@ -557,11 +557,13 @@ func pairRefine(ctx context.Context, name string, ref ResolveReference, refRes *
 	if err != nil {
 		return nil, err
 	}
-	note := ""
+	// The refinement is the documented default, so what it did is a note,
+	// unless it stopped at its sweep cap.
+	stopped, mark := "", note
 	if sweeps == refineMaxSweeps {
-		note = fmt.Sprintf(" (stopped at %d sweeps)", refineMaxSweeps)
+		stopped, mark = fmt.Sprintf(" (stopped at %d sweeps)", refineMaxSweeps), func(s string) string { return s }
 	}
-	warnings = append(warnings, fmt.Sprintf("%s: refinement in %s with every given constraint as a penalty of weight %g moved %d nodes in %d sweeps%s (%s.Refine = −1 turns it off)", name, space, lambda, moves, sweeps, note, refineKnobOwner(name)))
+	warnings = append(warnings, mark(fmt.Sprintf("%s: refinement in %s with every given constraint as a penalty of weight %g moved %d nodes in %d sweeps%s (%s.Refine = −1 turns it off)", name, space, lambda, moves, sweeps, stopped, refineKnobOwner(name))))
 	res.Labels = out
 	res.Objective = 0
 	return warnings, nil

@@ -337,8 +337,8 @@ func refineCV(ctx context.Context, o pairOpts, p *Problem, s *Settings, refs []R
 	if len(refs) > 1 {
 		what = "reference and refinement"
 	}
-	warnings = append(warnings, fmt.Sprintf("%s: %s chosen by %d-fold cross-validation on the constraints: %s (incumbent %s; best challenger %s, b = %d, c = %d against it; held-out pairs satisfied of %d: %s)",
-		name, what, folds, cands[pick].name(base), cands[0].name(base), cands[best].name(base), b[best], c[best], heldOut, sb.String()))
+	warnings = append(warnings, note(fmt.Sprintf("%s: %s chosen by %d-fold cross-validation on the constraints: %s (incumbent %s; best challenger %s, b = %d, c = %d against it; held-out pairs satisfied of %d: %s)",
+		name, what, folds, cands[pick].name(base), cands[0].name(base), cands[best].name(base), b[best], c[best], heldOut, sb.String())))
 	return cands[pick], njw, rep, warnings, nil
 }
 

@@ -85,14 +85,14 @@ func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		var line string
-		for _, w := range res.Warnings {
+		for _, w := range res.Notes {
 			if strings.Contains(w, "cross-validation on the constraints") {
 				line = w
 			}
 		}
 		m := refineCVScoresRe.FindStringSubmatch(line)
 		if m == nil {
-			t.Fatalf("useCL %v: no cross-validation warning with scores: %q", useCL, res.Warnings)
+			t.Fatalf("useCL %v: no cross-validation note with scores: %q", useCL, res.Notes)
 		}
 		t.Logf("useCL %v: %s", useCL, line)
 		got := map[string]int{}
@@ -217,10 +217,12 @@ func TestRefineSetFixesIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cv := slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "cross-validation") })
-		refined := slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "refinement in ") })
+		// What the cross-validation chose and what the refinement did
+		// are notes.
+		cv := slices.ContainsFunc(res.Notes, func(w string) bool { return strings.Contains(w, "cross-validation") })
+		refined := slices.ContainsFunc(res.Notes, func(w string) bool { return strings.Contains(w, "refinement in ") })
 		if cv != tc.cv || (refined != tc.fixed && !tc.cv) {
-			t.Errorf("%#v: cross-validation %v (want %v), refinement %v (want %v): %q", tc.m, cv, tc.cv, refined, tc.fixed, res.Warnings)
+			t.Errorf("%#v: cross-validation %v (want %v), refinement %v (want %v): %q", tc.m, cv, tc.cv, refined, tc.fixed, res.Notes)
 		}
 	}
 }
@@ -239,7 +241,7 @@ func TestRefineCVConsistentAndDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(off.Labels, on.Labels) || refineWarned(on.Warnings) || on.Report != nil {
+	if !slices.Equal(off.Labels, on.Labels) || refineWarned(on.Warnings) || refineWarned(on.Notes) || on.Report != nil {
 		t.Errorf("consistent constraints: the cross-validation changed the labels or refined (%q)", on.Warnings)
 	}
 	q.Constraints = refineCVNoisyPairs(truth, 200, 0.2, 5)
@@ -251,7 +253,7 @@ func TestRefineCVConsistentAndDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Warnings, b.Warnings) {
+	if !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Warnings, b.Warnings) || !slices.Equal(a.Notes, b.Notes) {
 		t.Error("cross-validated refinement: same seed, different result")
 	}
 }

@@ -37,7 +37,7 @@ func TestResolveConsistentUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Warnings, b.Warnings) {
+			if !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Warnings, b.Warnings) || !slices.Equal(a.Notes, b.Notes) {
 				t.Errorf("seed %d: %s: the default differs from NoResolve on consistent constraints", seed, pair[0].Name())
 			}
 		}

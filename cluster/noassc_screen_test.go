@@ -161,7 +161,7 @@ func TestScreenNeedsEnoughPairs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Warnings, b.Warnings) {
+		if !slices.Equal(a.Labels, b.Labels) || !slices.Equal(a.Warnings, b.Warnings) || !slices.Equal(a.Notes, b.Notes) {
 			t.Errorf("%s: Screen and NoResolve differ below VoteMinPairs", pair[0].Name())
 		}
 	}

@@ -23,7 +23,9 @@ import (
 // unsupervised method, for example), so that nothing is silently ignored,
 // and last ones when some of the k clusters are empty (emptyClusters) and
 // when the partition has collapsed (one cluster holding at least 90% of
-// the nodes while k ≥ 2; see collapsed).
+// the nodes while k ≥ 2; see collapsed). What the method reports as
+// information rather than a condition (the choice auto made, say) is in
+// Result.Notes instead (Result states the rule).
 // For a method that declares Uses.Core, a graph with isolated nodes or
 // components too small to be clusters is handled by one rule (core.go):
 // the method clusters the core of the graph and the other nodes are
@@ -127,7 +129,8 @@ func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Set
 // as Run does after the method: it refuses a Result that is not a finite
 // partition (checkResult), puts the warnings about side information the
 // method ignores first and those about empty clusters and a collapse last,
-// and sets Runtime to the time since start. Run and the warm path of
+// moves the messages the method marked as notes to Result.Notes
+// (moveNotes), and sets Runtime to the time since start. Run and the warm path of
 // FGPWCState.Cluster, which bypasses Run, share it. Cost O(n·m) for an
 // n×m embedding.
 func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error {
@@ -143,8 +146,41 @@ func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error
 	if w := collapsed(name, res); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
+	moveNotes(res)
 	res.Runtime = time.Since(start)
 	return nil
+}
+
+// noteMark begins a message that a method puts in its one list of
+// messages (Result.Warnings, and the warnings of its embeddings, folds
+// and solves on the way) but that is a note (see Result.Notes): finish
+// moves such messages to Result.Notes, unmarked, so that the code that
+// gathers messages through many helpers needs no second list. The mark
+// never leaves Run (nor FGPWCState.Cluster); a Partition called directly,
+// which Method documents against, may show it.
+const noteMark = "\x00note\x00"
+
+// note returns msg marked as a note for finish (noteMark). Cost O(len(msg)).
+func note(msg string) string { return noteMark + msg }
+
+// moveNotes moves the messages of res.Warnings marked by note to the end
+// of res.Notes, unmarked, keeping the order of each list. res.Warnings is
+// replaced, not edited in place: it may share its array with a method's
+// cached state. Cost O(number of messages).
+func moveNotes(res *Result) {
+	var kept []string
+	marked := false
+	for _, w := range res.Warnings {
+		if msg, ok := strings.CutPrefix(w, noteMark); ok {
+			res.Notes = append(res.Notes, msg)
+			marked = true
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	if marked {
+		res.Warnings = kept
+	}
 }
 
 // isolatedInvalid returns err, wrapped in ErrInvalid too when it wraps

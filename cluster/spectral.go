@@ -234,7 +234,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 			}
 			want = min(2*want, n, maxK+1)
 		}
-		warnings = append(warnings, fmt.Sprintf("k = %d estimated from the negative eigenvalues of H(r), r = %.4g", k, r))
+		warnings = append(warnings, note(fmt.Sprintf("k = %d estimated from the negative eigenvalues of H(r), r = %.4g", k, r)))
 	} else {
 		res, err = s.solve(ctx, eigen.Problem{A: h, K: k, Which: eigen.Smallest})
 		if err != nil && res == nil {
@@ -253,7 +253,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 		}
 		normalizeRows(u)
 		values = zeta
-		warnings = append(warnings, fmt.Sprintf("eigenvector p taken from H(ζ_p), λ_p(H(ζ_p)) = 0: ζ = %.4g", zeta))
+		warnings = append(warnings, note(fmt.Sprintf("eigenvector p taken from H(ζ_p), λ_p(H(ζ_p)) = 0: ζ = %.4g", zeta)))
 	}
 	out, err := partition(ctx, u, k, s, 10, nil)
 	if err != nil {
