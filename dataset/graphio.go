@@ -184,8 +184,10 @@ type GraphData struct {
 	// list or dense CSV was found to have, or 0.
 	HeaderLine int
 	// Warnings describe what the reader changed or assumed (such as
-	// directed or repeated GML edges merged into one undirected edge); the
-	// CLI prints them to standard error.
+	// directed or repeated GML edges merged into one undirected edge, or
+	// an ambiguous .csv read as a matrix); the CLI prints them to standard
+	// error. Each changes the graph from what the file may mean, so a
+	// graph read has warnings only, no notes (see Table.Notes).
 	Warnings []string
 }
 

@@ -137,7 +137,7 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 	raw := &rawTable{file: name}
 	if trimmed, w := trimTrailingDelimiter(body, sp, name); w != "" {
 		body = trimmed
-		raw.warnings = append(raw.warnings, w)
+		raw.notes = append(raw.notes, w)
 	}
 	var header []string
 	width := -1
@@ -210,7 +210,7 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 // with sp's delimiter (some spreadsheets write them so), or all but a
 // first line one field shorter (a header): an empty last column no line
 // fills, which the reader would refuse as missing values. It returns the
-// trimmed lines and a warning naming the file, or body and "" when the
+// trimmed lines and a note naming the file, or body and "" when the
 // lines are not so (or blank-separated). A line that is the delimiter
 // alone does not count as ending with it. Cost O(size of body).
 func trimTrailingDelimiter(body []string, sp splitter, name string) ([]string, string) {

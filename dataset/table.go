@@ -37,9 +37,14 @@ type Table struct {
 	// DroppedLines holds the 1-based file line numbers of the rows that the
 	// MissingDrop policy dropped, in file order, or is nil.
 	DroppedLines []int
-	// Warnings describe what the reader changed (such as dropped rows);
-	// the CLI prints them to standard error.
+	// Warnings describe what the reader changed that may make the table
+	// differ from what the file was meant to say (rows dropped for missing
+	// values); Notes describe the documented choices it made (an unnamed
+	// first column read as the row IDs, an empty last field every line
+	// has ignored). The CLI prints both to standard error, labelled
+	// "warning" and "note".
 	Warnings []string
+	Notes    []string
 }
 
 // Dims returns the number of rows and features.
@@ -265,13 +270,13 @@ type column struct {
 // rawTable is what the format readers produce: column declarations and the
 // data rows as strings.
 type rawTable struct {
-	file     string
-	cols     []column
-	named    bool // columns have real names
-	rows     [][]string
-	lines    []int
-	isARFF   bool
-	warnings []string // what the parse changed, for Table.Warnings
+	file   string
+	cols   []column
+	named  bool // columns have real names
+	rows   [][]string
+	lines  []int
+	isARFF bool
+	notes  []string // what the parse chose, for Table.Notes
 }
 
 // resolve finds the column referred to by ref.
@@ -347,7 +352,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		role[j] = 'l'
 	}
 	id := -1
-	var idWarning string
+	var idNote string
 	if opt.IDColumn != "" {
 		j, err := r.resolve(opt.IDColumn, "ID column")
 		if err != nil {
@@ -380,7 +385,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		// (DataFrame.to_csv): row names, not a feature.
 		id = 0
 		role[0] = 'i'
-		idWarning = fmt.Sprintf("%s: column 1 has no name in the header: read as the IDs of the rows, not a feature (pandas writes its index so; name the column to make it a feature)", r.file)
+		idNote = fmt.Sprintf("%s: column 1 has no name in the header: read as the IDs of the rows, not a feature (pandas writes its index so; name the column to make it a feature)", r.file)
 	}
 	forced := make([]bool, m)
 	for _, ref := range opt.Categorical {
@@ -613,9 +618,9 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 	}
 
 	t := &Table{X: mat.NewDense(n, width, nil), DroppedLines: dropped}
-	t.Warnings = append(t.Warnings, r.warnings...)
-	if idWarning != "" {
-		t.Warnings = append(t.Warnings, idWarning)
+	t.Notes = append(t.Notes, r.notes...)
+	if idNote != "" {
+		t.Notes = append(t.Notes, idNote)
 	}
 	if len(dropped) > 0 {
 		t.Warnings = append(t.Warnings, droppedWarning(r.file, dropped, len(r.rows)))

@@ -48,8 +48,16 @@ type Data struct {
 	// Bipartite is the rows×cols document-by-term matrix of a co-clustering
 	// input (nodes 0…rows−1 its rows, rows… its columns), nil otherwise.
 	Bipartite *dataset.Sparse
-	// Warnings say what the readers changed or assumed, in order.
+	// Warnings say what the readers changed or assumed that may make the
+	// data differ from what the files mean (rows dropped, an ambiguous
+	// graph file, repeated edges merged, a small table's graph built with
+	// fewer neighbours than the defaults), in order. Notes say which
+	// documented choice the readers made (the class column recognised as
+	// the reference labels, a column of names as the row names, an empty
+	// last field ignored), in order. Front ends print warnings as
+	// warnings and notes as notes (tether cluster: "note: …").
 	Warnings []string
+	Notes    []string
 }
 
 // N returns the number of nodes of d: those of its graph, else its feature
@@ -202,9 +210,9 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 		}
 	}
 	d := tableData(name, t)
-	for _, w := range []string{idNote, note} {
-		if w != "" {
-			d.Warnings = append(d.Warnings, w)
+	for _, msg := range []string{idNote, note} {
+		if msg != "" {
+			d.Notes = append(d.Notes, msg)
 		}
 	}
 	return d, nil
@@ -235,7 +243,7 @@ func ReadGraphFile(ctx context.Context, path string, opt dataset.GraphOptions) (
 }
 
 func tableData(name string, t *dataset.Table) *Data {
-	return &Data{Name: name, X: t.X, Features: t.Features, Truth: t.Labels, Classes: t.ClassNames, Names: t.IDs, Warnings: t.Warnings}
+	return &Data{Name: name, X: t.X, Features: t.Features, Truth: t.Labels, Classes: t.ClassNames, Names: t.IDs, Warnings: t.Warnings, Notes: t.Notes}
 }
 
 func graphData(name string, gd *dataset.GraphData) *Data {
@@ -362,7 +370,8 @@ func (d *Data) BuildGraph(ctx context.Context, spec graph.Spec, rec progress.Rec
 // local scaling's K becomes n − 1, each only when it does not fit and the
 // caller did not choose it (keepK, keepSigma: a value the user gave is
 // refused later, by BuildGraph or the CLI, rather than changed). It
-// returns the spec and a note naming what changed for d's warnings, or ""
+// returns the spec and a warning naming what changed for d's Warnings
+// (the input is too small for the defaults), or ""
 // when nothing did. Cost O(1).
 func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.Spec, string) {
 	if n < 2 {

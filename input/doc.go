@@ -6,7 +6,7 @@
 // It is the one loader of tether's three front ends: tether cluster
 // (cmd/tether), tether serve (the HTTP API of internal/server) and the
 // batch package job (used by the Beam pipeline). The same file therefore gives
-// the same data, the same warnings and the same errors — naming the file,
+// the same data, the same warnings and notes and the same errors — naming the file,
 // line, node and value — whichever front end reads it.
 //
 // Loading is a few steps, each a function, so that a front end can put its
@@ -15,7 +15,7 @@
 //  1. read or generate the data: ReadTable, ReadTableFile, ReadGraph,
 //     ReadGraphFile, GenParams with Generate, or ReadCatalog, each giving
 //     a *Data (features or a graph, reference labels, node names,
-//     warnings);
+//     warnings and notes);
 //  2. optionally replace the reference labels with a labels file
 //     (Data.ReadTruth);
 //  3. build the graph of the feature rows (Data.BuildGraph) and check the
@@ -25,5 +25,7 @@
 //     policy and an optional vote filter, a partial labels file).
 //
 // The package reads files and never prints: warnings are returned in
-// Data.Warnings for the front end to show.
+// Data.Warnings, notes (documented choices, such as the column recognised
+// as the reference labels) in Data.Notes and Added.Notes, for the front
+// end to show.
 package input

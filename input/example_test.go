@@ -45,7 +45,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(d.Warnings[0])
+	fmt.Println(d.Notes[0])
 	fmt.Println("reference:", d.Truth)
 	fmt.Println("partial:  ", p.Labels)
 	fmt.Println("clusters: ", res.Labels)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,13 +53,13 @@ func TestReadTable(t *testing.T) {
 		label               string
 		wantCols            int
 		wantTruth           []int
-		wantWarnings        []string
+		wantNotes           []string
 		wantErr             string
 	}{
 		{name: "class-named column", file: "d.csv", content: blobs, wantCols: 2, wantTruth: []int{1, 0, 1},
-			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
+			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
 		{name: "any case", file: "d.csv", content: "a,Class\n1,0\n2,1\n", wantCols: 1, wantTruth: []int{0, 1},
-			wantWarnings: []string{`d.csv: column "Class" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
+			wantNotes: []string{`d.csv: column "Class" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
 		{name: "named column", file: "d.csv", content: blobs, label: "label", wantCols: 2, wantTruth: []int{1, 0, 1}},
 		{name: "label none", file: "d.csv", content: blobs, label: "none", wantCols: 4}, // u, v, label=a, label=b
 		// "y" is a class name, but beside x it is a coordinate: a file of
@@ -66,21 +67,21 @@ func TestReadTable(t *testing.T) {
 		// or mixed (which used to panic on the retry).
 		{name: "x and y", file: "d.csv", content: "x,y\n0,0\n1,1\n", wantCols: 2},
 		{name: "y without x", file: "d.csv", content: "u,y\n0,0\n1,1\n", wantCols: 1, wantTruth: []int{0, 1},
-			wantWarnings: []string{`d.csv: column "y" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
+			wantNotes: []string{`d.csv: column "y" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
 		{name: "mixed y beside x", file: "d.csv", content: "x,y\n1,2\n3,abc\n",
 			wantErr: `dataset: d.csv:3: column 2 ("y"): value "abc": syntax error: not a number, but line 2 has "2": fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical 2)`},
 		// Two class-named columns: label wins whatever its place, y stays a
 		// feature and the warning says so.
 		{name: "y and label", file: "d.csv", content: "y,u,label\n5,0,a\n6,1,b\n", wantCols: 2, wantTruth: []int{0, 1},
-			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature); "y" stays a feature (label column "y", -label y, takes it instead)`}},
+			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature); "y" stays a feature (label column "y", -label y, takes it instead)`}},
 		{name: "no class column", file: "d.csv", content: "u,v\n0,0\n1,1\n", wantCols: 2},
 		{name: "arff by extension", file: "d.arff", content: "% comment\n@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n", wantCols: 1, wantTruth: []int{0, 1}},
 		// A class column that fails as a feature (class names mixed with
 		// integers) is read as the class column, as -label label reads it.
 		{name: "mixed class column", file: "d.csv", content: "u,label\n0,1\n1,x\n2,1\n", wantCols: 1, wantTruth: []int{0, 1, 0},
-			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
+			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
 		{name: "mixed class column beside y", file: "d.csv", content: "y,u,label\n5,0,1\n6,1,x\n7,2,1\n", wantCols: 2, wantTruth: []int{0, 1, 0},
-			wantWarnings: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature); "y" stays a feature (label column "y", -label y, takes it instead)`}},
+			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature); "y" stays a feature (label column "y", -label y, takes it instead)`}},
 		// The rule takes label and keeps y, mixed, as a feature: y's error.
 		{name: "mixed y beside label", file: "d.csv", content: "y,label\n1,a\nx,b\n2,a\n",
 			wantErr: `dataset: d.csv:3: column 1 ("y"): value "x": syntax error: not a number, but line 2 has "1": fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical 1)`},
@@ -104,8 +105,10 @@ func TestReadTable(t *testing.T) {
 			if !reflect.DeepEqual(d.Truth, tc.wantTruth) {
 				t.Errorf("truth %v, want %v", d.Truth, tc.wantTruth)
 			}
-			if !reflect.DeepEqual(d.Warnings, tc.wantWarnings) {
-				t.Errorf("warnings %q, want %q", d.Warnings, tc.wantWarnings)
+			// The class column recognised is a documented choice: a
+			// note, not a warning.
+			if !reflect.DeepEqual(d.Notes, tc.wantNotes) || len(d.Warnings) > 0 {
+				t.Errorf("notes %q, want %q; warnings %q, want none", d.Notes, tc.wantNotes, d.Warnings)
 			}
 			if d.Name != tc.file || d.Graph != nil {
 				t.Errorf("name %q, graph %v", d.Name, d.Graph)
@@ -539,6 +542,15 @@ func TestSupervision(t *testing.T) {
 			if note := strings.ReplaceAll(a.LabelNote, dir+string(filepath.Separator), ""); note != tc.wantLabNote {
 				t.Errorf("label note %q, want %q", note, tc.wantLabNote)
 			}
+			var notes []string
+			for _, n := range []string{a.RepeatNote, a.LabelNote} {
+				if n != "" {
+					notes = append(notes, n)
+				}
+			}
+			if !slices.Equal(a.Notes, notes) {
+				t.Errorf("notes %q, want the repeat and label notes %q", a.Notes, notes)
+			}
 		})
 	}
 }
@@ -675,7 +687,7 @@ func TestFitSpec(t *testing.T) {
 }
 
 // TestReadTableIdentifierColumn: a column of names or keys (a different
-// text on every row) names the rows, with a warning, instead of becoming
+// text on every row) names the rows, with a note, instead of becoming
 // one one-hot feature per row; a class-named column does not, and a
 // given ID column or -categorical wins.
 func TestReadTableIdentifierColumn(t *testing.T) {
@@ -685,7 +697,7 @@ func TestReadTableIdentifierColumn(t *testing.T) {
 		opt           dataset.Options
 		cols          int
 		names         []string
-		warn          string
+		note          string
 	}{
 		{"by header name", pts, dataset.Options{}, 2, []string{"ann", "bob", "cid", "dan"}, `d.csv: column "name" has a different text on every row: read as the names of the rows, not a feature (-id name says so; -categorical 1 one-hot encodes it)`},
 		{"no header", "0,ann,0\n0,bob,1\n1,cid,0\n", dataset.Options{Header: dataset.HeaderNo}, 2, []string{"ann", "bob", "cid"}, `d.csv: column 2 has a different text on every row: read as the names of the rows, not a feature (-id 2 says so; -categorical 2 one-hot encodes it)`},
@@ -709,9 +721,10 @@ func TestReadTableIdentifierColumn(t *testing.T) {
 			if _, p := d.X.Dims(); p != c.cols || !reflect.DeepEqual(d.Names, c.names) {
 				t.Errorf("%d features %q, names %q; want %d, %q", p, d.Features, d.Names, c.cols, c.names)
 			}
-			got := strings.Join(d.Warnings, "\n")
-			if strings.Contains(got, "different text") != (c.warn != "") || !strings.Contains(got, c.warn) {
-				t.Errorf("warnings %q, want %q", d.Warnings, c.warn)
+			// The column of names recognised is a note.
+			got := strings.Join(d.Notes, "\n")
+			if strings.Contains(got, "different text") != (c.note != "") || !strings.Contains(got, c.note) || len(d.Warnings) > 0 {
+				t.Errorf("notes %q, want %q; warnings %q", d.Notes, c.note, d.Warnings)
 			}
 		})
 	}

@@ -76,6 +76,11 @@ type Added struct {
 	// is the number of classes of the partial labels, whatever k is.
 	KFromLabels     int
 	LabelClassCount int
+	// Notes holds RepeatNote and LabelNote, in that order, when they are
+	// set: documented choices (identical repeats used once, integer
+	// labels renumbered), for front ends to print as notes, not
+	// warnings (see Data.Notes).
+	Notes []string
 }
 
 // AddTo reads the files of s into p for the data d: p.Constraints and
@@ -138,6 +143,9 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
 		if policy == constraint.Reject {
 			a.Repeats, a.RepeatNote = repeatNote(f, s.Constraints)
+			if a.RepeatNote != "" {
+				a.Notes = append(a.Notes, a.RepeatNote)
+			}
 		}
 		p.Constraints, lines, node = f.Set, f.Lines, f.Node
 		if s.Vote {
@@ -151,6 +159,9 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 				return a, fmt.Errorf("%s: %w", s.Constraints, err)
 			}
 		}
+	}
+	if a.LabelNote != "" {
+		a.Notes = append(a.Notes, a.LabelNote)
 	}
 	if s.Conflicts == constraint.Reject && p.Constraints != nil && p.Labels != nil {
 		if err := labelConflict(p.Constraints, lines, node, s.Constraints, p.Labels, class, s.Labels); err != nil {

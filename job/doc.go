@@ -3,9 +3,9 @@
 // a catalogued benchmark dataset or a generator), the side information, the
 // method with its knobs, k and the seed; Run reads the files and builds
 // the graph with package input (the loader of tether cluster and tether
-// serve: the same file gives the same data, warnings and errors), clusters
-// through cluster.Run and returns the labels with the quality figures and
-// timings as a Result.
+// serve: the same file gives the same data, warnings, notes and errors),
+// clusters through cluster.Run and returns the labels with the quality
+// figures and timings as a Result.
 //
 // It is what a batch of many small problems needs (one mention graph per
 // document, one graph per user, a parameter grid over datasets): the same

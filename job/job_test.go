@@ -274,8 +274,8 @@ func TestDefaultMethod(t *testing.T) {
 
 // TestRunRenumberedLabels: a job's partial labels with integer classes
 // outside 0…k−1 (1 and 2 for k = 2) are read as classes, in increasing
-// order, and the result's warnings say so, as tether cluster's stderr
-// does; labels in 0…k−1 are the classes, without a warning.
+// order, and the result's notes say so, as tether cluster's stderr does;
+// labels in 0…k−1 are the classes, without a note.
 func TestRunRenumberedLabels(t *testing.T) {
 	dir := t.TempDir()
 	for name, c := range map[string]string{
@@ -299,13 +299,16 @@ func TestRunRenumberedLabels(t *testing.T) {
 				t.Fatal(res.Error)
 			}
 			var got []string
-			for _, w := range res.Warnings {
+			for _, w := range res.Notes {
 				if strings.Contains(w, "read as classes") {
 					got = append(got, w)
 				}
 			}
 			if tc.want == "" && got != nil || tc.want != "" && !reflect.DeepEqual(got, []string{tc.want}) {
-				t.Errorf("warnings %q, want %q", res.Warnings, tc.want)
+				t.Errorf("notes %q, want %q", res.Notes, tc.want)
+			}
+			if strings.Contains(strings.Join(res.Warnings, ";"), "read as classes") {
+				t.Errorf("renumbered labels among the warnings: %q", res.Warnings)
 			}
 			if !reflect.DeepEqual(res.Labels, []int{0, 0, 0, 0, 1, 1, 1, 1}) {
 				t.Errorf("labels %v", res.Labels)

@@ -38,9 +38,14 @@ type Result struct {
 	Objective  float64 `json:"objective,omitempty"`
 	// Seconds is the clustering time (cluster.Run), GraphSeconds the time
 	// spent reading the data and building the graph.
-	Seconds      float64  `json:"seconds"`
-	GraphSeconds float64  `json:"graph_seconds"`
-	Warnings     []string `json:"warnings,omitempty"`
+	Seconds      float64 `json:"seconds"`
+	GraphSeconds float64 `json:"graph_seconds"`
+	// Warnings are the conditions the readers and the method report that
+	// may make the result differ from what was asked; Notes the
+	// documented choices they made (input.Data and cluster.Result state
+	// the rule), the data's first.
+	Warnings []string `json:"warnings,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
 	// Error is set when the job failed; the other figures are then unset.
 	Error  string `json:"error,omitempty"`
 	Labels []int  `json:"-"`
@@ -137,11 +142,9 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if err != nil {
 		return err
 	}
-	if added.LabelNote != "" {
-		// Integer labels renumbered: the labels of the output are
-		// clusters 0…k−1, not the file's classes.
-		d.Warnings = append(d.Warnings, added.LabelNote)
-	}
+	// Integer labels renumbered: the labels of the output are clusters
+	// 0…k−1, not the file's classes (the Soft policy reports no repeats).
+	d.Notes = append(d.Notes, added.Notes...)
 	d.Warnings = append(d.Warnings, added.LabelWarnings...)
 	if err := sample(s, d.Truth, p); err != nil {
 		return err
@@ -156,6 +159,7 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	res.N, res.NNZ, res.K = n, d.Graph.NNZ(), out.K
 	res.Labels, res.Objective = out.Labels, out.Objective
 	res.Warnings = append(append([]string(nil), d.Warnings...), out.Warnings...)
+	res.Notes = append(append([]string(nil), d.Notes...), out.Notes...)
 	res.Seconds = out.Runtime.Seconds()
 	res.Sizes = make([]int, out.K)
 	for _, c := range out.Labels {

@@ -369,7 +369,12 @@ type summary struct {
 	ViolatedML  *int               `json:"violated_ml,omitempty"`
 	ViolatedCL  *int               `json:"violated_cl,omitempty"`
 	Constraints *[2]int            `json:"constraints,omitempty"`
-	Warnings    []string           `json:"warnings,omitempty"`
+	// Warnings are the conditions that may make the result differ from
+	// what was asked; Notes the documented choices the readers and the
+	// method made (the input's first, then the method's; cluster.Result
+	// states the rule).
+	Warnings []string `json:"warnings,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
 	// Report is the method's account of its choices (cluster.Result.Report;
 	// -method auto: every candidate's cross-validated score), if any.
 	Report any `json:"report,omitempty"`
@@ -393,7 +398,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	fs.Var(intIn(restarts, 0, kmeans.MaxRestarts), "restarts", "k-means `restarts` (0: the method's default)")
 	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight], separated by commas, tabs, semicolons or blanks; i and j are indices, 0-based unless the file says # base=1, or node names when the data has them)")
 	var conflicts constraint.Policy
-	fs.Var(textVar(&conflicts), "conflicts", "contradictory constraints: reject (the default; a pair repeated with the same kind and weight is used once, with a warning), drop-cl (keep must-links) or soft (keep all, repeats included)")
+	fs.Var(textVar(&conflicts), "conflicts", "contradictory constraints: reject (the default; a pair repeated with the same kind and weight is used once, with a note), drop-cl (keep must-links) or soft (keep all, repeats included)")
 	vote := fs.Bool("vote-filter", false, "drop the constraints that the constraints near them on the graph contradict (constraint.VoteFilter; for files with wrong pairs, up to about 10⁴ pairs), then break remaining conflicts")
 	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown; integers other than 0…k−1 are renumbered in increasing order, with a note)")
 	out := fs.String("o", "-", "write the labels to this `file` as node,cluster lines (- for standard output)")
@@ -402,7 +407,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, their principal components, or the spectral layout of a graph)")
 	var repair cluster.Repair
 	fs.Var(textVar(&repair), "repair", "embeddings whose iterative eigensolve returns eigenvalues below its resolution (nearly disconnected weighted graphs): auto (solve again by shift-and-invert when that costs at most the work already spent), always (whenever the sparse factor fits in 2.5·10⁷ entries) or never (keep the iterative result and its warning); cluster.Settings.Repair"+unnamedDefault(repair))
-	quiet := fs.Bool("quiet", false, "no progress messages")
+	quiet := fs.Bool("quiet", false, "no progress messages and no notes on standard error (warnings are printed; the summary keeps its notes)")
 	fs.BoolVar(&in.verbose, "v", false, fmt.Sprintf("verbose: say which k-NN search built the graph and measure the recall@k of an approximate one against exact search (on every point up to %d, else on %d sampled points)", recallExhaustiveMax, recallSample))
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -431,7 +436,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if name == "" {
 		name = cluster.DefaultMethod(*consFile != "" || *partial != "")
 		if name == "auto" && !*quiet && !*asJSON {
-			fmt.Fprintln(m.Stderr, "tether cluster: method auto, the default with constraints or partial labels: it chooses by cross-validation on them, njw among its candidates (-method njw ignores them)")
+			fmt.Fprintln(m.Stderr, "tether cluster: note: method auto, the default with constraints or partial labels: it chooses by cross-validation on them, njw among its candidates (-method njw ignores them)")
 		}
 	}
 	meth, err := cluster.New(name)
@@ -447,9 +452,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range l.Warnings {
-		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
-	}
+	printMessages(m.Stderr, "cluster", l.Warnings, l.Notes, *quiet)
 	p, err := input.NewProblem(l.Data, meth, *k)
 	switch {
 	case errors.Is(err, input.ErrNoFeatures):
@@ -508,28 +511,27 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 	}
-	// The notes on the supervision files are printed now and, for -json,
-	// kept with the input's warnings (l.Warnings, printed above).
+	// The messages on the supervision files are printed now and, for
+	// -json, kept with the input's (l.Warnings and l.Notes, printed
+	// above): k taken from the labels, repeats used once and labels
+	// renumbered are notes; a labels file that looks 1-based and
+	// constraints the vote filter dropped are warnings.
+	supWarnings := append([]string(nil), added.LabelWarnings...)
+	var supNotes []string
 	if kFromLabels {
-		note := fmt.Sprintf("k = %d, the number of classes in %s (-k sets k)", *k, *partial)
-		fmt.Fprintln(m.Stderr, "tether cluster:", note)
-		l.Warnings = append(l.Warnings, note)
+		supNotes = append(supNotes, fmt.Sprintf("k = %d, the number of classes in %s (-k sets k)", *k, *partial))
 	}
-	if added.RepeatNote != "" {
-		fmt.Fprintln(m.Stderr, "tether cluster: warning:", added.RepeatNote)
-		l.Warnings = append(l.Warnings, added.RepeatNote)
-	}
-	if added.LabelNote != "" {
-		fmt.Fprintln(m.Stderr, "tether cluster:", added.LabelNote)
-		l.Warnings = append(l.Warnings, added.LabelNote)
-	}
-	for _, w := range added.LabelWarnings {
-		fmt.Fprintln(m.Stderr, "tether cluster: warning:", w)
-		l.Warnings = append(l.Warnings, w)
-	}
+	supNotes = append(supNotes, added.Notes...)
 	if *vote && *consFile != "" {
-		fmt.Fprintf(m.Stderr, "tether cluster: -vote-filter dropped %d of %d constraints of %s\n", added.VoteDropped, added.Constraints, *consFile)
+		msg := fmt.Sprintf("-vote-filter dropped %d of %d constraints of %s", added.VoteDropped, added.Constraints, *consFile)
+		if added.VoteDropped > 0 {
+			supWarnings = append(supWarnings, msg)
+		} else {
+			supNotes = append(supNotes, msg)
+		}
 	}
+	printMessages(m.Stderr, "cluster", supWarnings, supNotes, *quiet)
+	l.Warnings, l.Notes = append(l.Warnings, supWarnings...), append(l.Notes, supNotes...)
 	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair}
 	done := rec.step("clustering")
 	t0 := time.Now()
@@ -562,6 +564,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	toStdout := *out == "-" || *out == ""
 	if *asJSON {
 		sum.Warnings = append(l.Warnings, sum.Warnings...)
+		sum.Notes = append(l.Notes, sum.Notes...)
 		// One JSON document on stdout; the labels are in it unless they
 		// go to a file.
 		if toStdout {
@@ -676,7 +679,14 @@ Without -k, a method that estimates k does (tether methods: bethe, …), and
 a method of partial labels (labels or labels|pairs in tether methods, auto
 among them) given -partial-labels takes k from the number of their
 classes, with a note; -k sets k for every method.
-Progress and warnings go to standard error.
+Progress, warnings and notes go to standard error: a warning is a
+condition that may make the result differ from what was asked (side
+information ignored or dropped, a fallback solver, nodes attached, an
+input too small for the defaults); a note is a documented choice tether
+made (the class column recognised, labels renumbered, what -method auto
+chose and why). -quiet leaves out the notes, not the warnings. The
+summary lists both ("note" and "warning" lines; "notes" and "warnings"
+in -json).
 
 ` + labelFilesHelp
 
@@ -704,7 +714,7 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 	st := g.Stats()
 	s := &summary{
 		Input: l.Name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
-		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), KNNSearch: l.search, KNNRecall: l.recall, RecallRows: l.recallRows, Warnings: append([]string(nil), res.Warnings...),
+		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), KNNSearch: l.search, KNNRecall: l.recall, RecallRows: l.recallRows, Warnings: append([]string(nil), res.Warnings...), Notes: append([]string(nil), res.Notes...),
 		Report: res.Report,
 	}
 	s.Sizes = make([]int, res.K)
@@ -732,7 +742,9 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 			}
 		}
 		if rep.Unlabeled > 0 {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%d nodes without a reference label left out of the figures", rep.Unlabeled))
+			// Unknown reference labels are left out as documented
+			// (as eval's notes say).
+			s.Notes = append(s.Notes, fmt.Sprintf("%d nodes without a reference label left out of the figures", rep.Unlabeled))
 		}
 	}
 	if p.Constraints != nil {
@@ -800,6 +812,9 @@ func printSummary(w io.Writer, s *summary) error {
 			}
 			fmt.Fprintf(tw, "auto %s\t%s\n", c.Name, score)
 		}
+	}
+	for _, n := range s.Notes {
+		fmt.Fprintf(tw, "note\t%s\n", n)
 	}
 	for _, wmsg := range s.Warnings {
 		fmt.Fprintf(tw, "warning\t%s\n", wmsg)

@@ -409,18 +409,28 @@ func TestClusterWarnsAboutIgnoredConstraints(t *testing.T) {
 }
 
 // TestClusterRepeatedConstraints: a constraint file with a pair repeated
-// identically (two files concatenated) is clustered with a warning naming
-// the lines; a repeat with another kind is still refused.
+// identically (two files concatenated) is clustered with a note naming
+// the lines (-quiet leaves it out); a repeat with another kind is still
+// refused.
 func TestClusterRepeatedConstraints(t *testing.T) {
-	args := []string{"cluster", "-gen", "blobs", "-n", "300", "-k", "3", "-method", "fgpwc", "-o", filepath.Join(t.TempDir(), "l.txt"), "-quiet"}
+	args := []string{"cluster", "-gen", "blobs", "-n", "300", "-k", "3", "-method", "fgpwc", "-o", filepath.Join(t.TempDir(), "l.txt")}
 	cons := writeTemp(t, "c.csv", "0,1,ml\n0,299,cl\n0,1,ml\n")
 	_, errOut, err := run(t, append(args, "-constraints", cons)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "c.csv: ml(0,1) on line 3 repeats line 1: each repeat of a pair with the same kind and weight is used once"; !strings.Contains(errOut, want) {
-		t.Errorf("stderr lacks %q:\n%s", want, errOut)
+	want := "c.csv: ml(0,1) on line 3 repeats line 1: each repeat of a pair with the same kind and weight is used once"
+	if !strings.Contains(errOut, "tether cluster: note: "+cons[:len(cons)-len("c.csv")]+want) {
+		t.Errorf("stderr lacks the note %q:\n%s", want, errOut)
 	}
+	_, errOut, err = run(t, append(args, "-constraints", cons, "-quiet")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errOut, want) {
+		t.Errorf("-quiet: stderr has the note %q:\n%s", want, errOut)
+	}
+	args = append(args, "-quiet")
 	bad := writeTemp(t, "b.csv", "0,1,ml\n0,1,cl\n0,1,ml\n")
 	if _, _, err := run(t, append(args, "-constraints", bad)...); err == nil || !strings.Contains(err.Error(), "must-link and cannot-link on one pair") {
 		t.Errorf("contradiction: error %v", err)
@@ -808,8 +818,14 @@ func TestClusterRegularize(t *testing.T) {
 		if err != nil {
 			t.Fatalf("-regularize %q: %v", reg, err)
 		}
-		if !strings.Contains(out, "regularized") {
-			t.Errorf("-regularize %q: no regularization warning:\n%s", reg, out)
+		// The auto rule regularizing (node 6 is isolated) is a warning;
+		// a regularization asked for is a note.
+		want := "warning"
+		if reg != "" && reg != "auto" {
+			want = "note"
+		}
+		if !regexp.MustCompile(`(?m)^` + want + ` +L_sym regularized`).MatchString(out) {
+			t.Errorf("-regularize %q: no regularization %s:\n%s", reg, want, out)
 		}
 	}
 	if _, _, err := run(t, "cluster", "-graph-file", g, "-k", "2", "-regularize", "lots", "-o", labels, "-quiet"); !errors.Is(err, errUsage) {

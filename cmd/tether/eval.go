@@ -130,9 +130,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(rep)
 	}
-	for _, note := range rep.Notes {
-		fmt.Fprintln(m.Stderr, "eval:", note)
-	}
+	printMessages(m.Stderr, "eval", nil, rep.Notes, false)
 	fmt.Fprintf(m.Stdout, "%d items, %d reference clusters, %d predicted clusters\n\n", rep.N, rep.TruthClusters, rep.PredClusters)
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FIGURE\tVALUE\tDESCRIPTION")

@@ -8,31 +8,36 @@ import (
 )
 
 // TestClusterClassColumnNotAFeature checks that a column named label (as
-// tether gen writes) is taken as the reference, with a warning, unless
-// -label none; and that a column that looks like the classes (k distinct
-// integers, k categories) is warned about.
+// tether gen writes) is taken as the reference, with a note (not a
+// warning), unless -label none; and that a column that looks like the
+// classes (k distinct integers, k categories) is warned about.
 func TestClusterClassColumnNotAFeature(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "moons.csv")
 	if _, _, err := run(t, "gen", "moons", "-n", "200", "-o", data); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, err := run(t, "cluster", "-input", data, "-k", "2", "-quiet", "-json", "-o", filepath.Join(dir, "l.csv"))
+	const recognised = `column "label" is the reference labels, not a feature`
+	out, errOut, err := run(t, "cluster", "-input", data, "-k", "2", "-json", "-o", filepath.Join(dir, "l.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(errOut, `column "label" is the reference labels, not a feature`) {
-		t.Errorf("no warning on stderr: %q", errOut)
+	if !strings.Contains(errOut, "tether cluster: note: "+data+": "+recognised) || strings.Contains(errOut, "warning") {
+		t.Errorf("no note, or a warning, on stderr: %q", errOut)
 	}
-	if clusterSummaryJSON(t, out)["figures"] == nil {
+	sum := clusterSummaryJSON(t, out)
+	if sum["figures"] == nil {
 		t.Errorf("the label column was not used as the reference: %s", out)
+	}
+	if notes, _ := sum["notes"].([]any); len(notes) == 0 || !strings.Contains(fmt.Sprint(notes[0]), recognised) || sum["warnings"] != nil {
+		t.Errorf("-json: notes %v, warnings %v; want the label column's note first and no warnings", sum["notes"], sum["warnings"])
 	}
 	out, errOut, err = run(t, "cluster", "-input", data, "-k", "2", "-quiet", "-json", "-label", "none", "-o", filepath.Join(dir, "l.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if clusterSummaryJSON(t, out)["figures"] != nil || strings.Contains(errOut, "warning") {
-		t.Errorf("-label none: figures or warning: %s %q", out, errOut)
+	if clusterSummaryJSON(t, out)["figures"] != nil || strings.Contains(errOut, "warning") || strings.Contains(errOut, "note") {
+		t.Errorf("-label none: figures, warning or note: %s %q", out, errOut)
 	}
 
 	var b strings.Builder

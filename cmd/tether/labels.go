@@ -97,9 +97,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		if d.Truth == nil {
 			return usagef("labels", "%s: no label column; say which with -label (first, last, a number or a header name)", in.input)
 		}
-		for _, w := range d.Warnings {
-			fmt.Fprintln(m.Stderr, "tether labels: warning:", w)
-		}
+		printMessages(m.Stderr, "labels", d.Warnings, d.Notes, false)
 		labels, names, classes = d.Truth, d.Names, d.Classes
 	default:
 		if in.gopt.LabelAttr == "" {

@@ -25,7 +25,7 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	computeTimeout := fs.Duration("compute-timeout", server.DefaultComputeTimeout, "longest `duration` one request may spend, once its body is read, waiting for its session's earlier requests, waiting for a free worker and computing (loading, clustering, suggesting), all together; beyond it the work stops (or never starts) and the request gets 503")
 	var origins multiFlag
 	fs.Var(&origins, "allow-origin", "a further `origin` (https://host[:port]) whose pages may call the API, e.g. a reverse proxy's (repeatable; the server's own page always may)")
-	quiet := fs.Bool("quiet", false, "no progress messages")
+	quiet := fs.Bool("quiet", false, "no progress messages and no notes on the initial data (warnings are printed)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -70,9 +70,7 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 		if err != nil {
 			return err
 		}
-		for _, w := range l.Warnings {
-			fmt.Fprintln(m.Stderr, "tether serve: warning:", w)
-		}
+		printMessages(m.Stderr, "serve", l.Warnings, l.Notes, *quiet)
 		cfg.Initial = l.Data
 		cfg.InitialSource = server.Source{Initial: true}
 	}

@@ -130,23 +130,23 @@ func TestClusterWineClassCodes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cluster: %v\n%s", err, stderr)
 	}
-	if want := "tether cluster: " + partial + ": labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)\n"; !strings.Contains(stderr, want) {
+	if want := "tether cluster: note: " + partial + ": labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)\n"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 	if !strings.Contains(stdout, "ARI         1") {
 		t.Errorf("the blobs are not found:\n%s", stdout)
 	}
-	// -json carries the note in its warnings.
+	// -json carries the note in its notes, also with -quiet.
 	stdout, stderr, err = run(t, "cluster", "-input", data, "-label", "first", "-k", "3", "-partial-labels", partial, "-method", "labelprop", "-quiet", "-json", "-o", out)
 	if err != nil {
 		t.Fatalf("cluster -json: %v\n%s", err, stderr)
 	}
-	var doc struct{ Warnings []string }
+	var doc struct{ Warnings, Notes []string }
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatalf("cluster -json: %v\n%s", err, stdout)
 	}
-	if want := partial + ": labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)"; !slices.Contains(doc.Warnings, want) {
-		t.Errorf("-json warnings %q lack %q", doc.Warnings, want)
+	if want := partial + ": labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)"; !slices.Contains(doc.Notes, want) || slices.Contains(doc.Warnings, want) {
+		t.Errorf("-json notes %q lack %q, or warnings %q have it", doc.Notes, want, doc.Warnings)
 	}
 	_, _, err = run(t, "cluster", "-input", data, "-label", "first", "-k", "2", "-partial-labels", partial, "-method", "labelprop", "-quiet", "-o", out)
 	want := "usage: cluster: " + partial + ": 3 classes (1, 2, 3) for -k 2: node "
