@@ -414,9 +414,10 @@ func TestPaint100k(t *testing.T) {
 }
 
 // TestUploadWarningsInBrowser uploads a small table of named points
-// through the page's file input and checks that the status line shows
-// what the readers chose (the names column, the small table's neighbour
-// count) once the partition is drawn: the page used to clear it.
+// through the page's file input and checks that, once the partition is
+// drawn (the page used to clear them), the status line shows the
+// warning (the small table's neighbour count) and the notes below it
+// what the readers chose (the names column).
 func TestUploadWarningsInBrowser(t *testing.T) {
 	base := serve(t)
 	file := t.TempDir() + "/pts.csv"
@@ -436,17 +437,16 @@ func TestUploadWarningsInBrowser(t *testing.T) {
 	}
 	// The status is set once the upload's busyDo returns, after the
 	// partition: wait for it to leave "reading…".
-	msg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(async () => {
 		const s = document.getElementById("status");
 		for (let i = 0; i < 200 && (s.textContent === "" || s.textContent === "reading…"); i++) await new Promise(r => setTimeout(r, 25));
-		return s.textContent;
+		return [s.textContent, document.getElementById("notes").textContent];
 	})()`, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`column "name" has a different text on every row`, "pts.csv has only 6 rows"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("status %q lacks %q", msg, want)
-		}
+	const note, warning = `column "name" has a different text on every row`, "pts.csv has only 6 rows"
+	if status, notes := got[0], got[1]; !strings.Contains(status, warning) || strings.Contains(status, note) || !strings.Contains(notes, note) {
+		t.Errorf("status %q, notes %q: want the warning %q in the status and the note %q in the notes", status, notes, warning, note)
 	}
 }

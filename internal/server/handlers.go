@@ -264,20 +264,24 @@ func (s *Server) handleGenerators(w http.ResponseWriter, r *http.Request) {
 
 // sessionInfo is the reply of session creation and GET /api/sessions/{id}.
 type sessionInfo struct {
-	ID          string        `json:"id"`
-	Name        string        `json:"name,omitempty"`
-	N           int           `json:"n"`
-	Edges       int           `json:"edges"`
-	HasTruth    bool          `json:"has_truth"`
-	Constraints int           `json:"constraints"`
-	Warnings    []string      `json:"warnings,omitempty"`
-	Last        *ClusterReply `json:"last,omitempty"`
+	ID          string `json:"id"`
+	Name        string `json:"name,omitempty"`
+	N           int    `json:"n"`
+	Edges       int    `json:"edges"`
+	HasTruth    bool   `json:"has_truth"`
+	Constraints int    `json:"constraints"`
+	// Warnings and Notes are the data's (input.Data): conditions that
+	// may make the data differ from the file, and the documented choices
+	// the readers made.
+	Warnings []string      `json:"warnings,omitempty"`
+	Notes    []string      `json:"notes,omitempty"`
+	Last     *ClusterReply `json:"last,omitempty"`
 }
 
 func (ss *session) info() sessionInfo {
 	in := sessionInfo{ID: ss.id, Constraints: len(ss.pairs), Last: ss.last}
 	if d := ss.data; d != nil {
-		in.Name, in.N, in.Edges, in.HasTruth, in.Warnings = d.Name, d.Graph.N(), d.Graph.Stats().Edges, d.Truth != nil, d.Warnings
+		in.Name, in.N, in.Edges, in.HasTruth, in.Warnings, in.Notes = d.Name, d.Graph.N(), d.Graph.Stats().Edges, d.Truth != nil, d.Warnings, d.Notes
 	}
 	return in
 }

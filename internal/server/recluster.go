@@ -51,8 +51,11 @@ type ClusterReply struct {
 	// Mode is "warm" (FGPWC basis reused, k-means warm-started), "basis"
 	// (basis reused, cold descent and k-means), "embed" (FGPWC basis
 	// computed now) or "run" (another method, through cluster.Run).
-	Mode     string   `json:"mode"`
+	Mode string `json:"mode"`
+	// Warnings and Notes are the method's (cluster.Result states the
+	// rule).
 	Warnings []string `json:"warnings,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
 }
 
 // fgpwcOf returns the FGPWC value of m, if m is FGPWC.
@@ -219,7 +222,7 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	} else if res, err = cluster.Run(ctx, m, p, set); err != nil {
 		return nil, classify(err)
 	}
-	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Warnings: res.Warnings}
+	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Warnings: res.Warnings, Notes: res.Notes}
 	reply.Sizes = make([]int, res.K)
 	for _, c := range res.Labels {
 		reply.Sizes[c]++

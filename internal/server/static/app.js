@@ -30,6 +30,12 @@ async function api(method, path, body, raw) {
 const sapi = (method, path, body, raw) => api(method, "sessions/" + st.id + (path ? "/" + path : ""), body, raw);
 
 function status(msg) { $("status").textContent = msg || ""; }
+// notes shows the notes of the data and the partition (documented choices:
+// the column read as the labels, what auto chose), below the status and
+// less prominent than its errors and warnings.
+function notes(msg) { $("notes").textContent = msg || ""; }
+// lines joins a reply's list of messages, one a line.
+const lines = (list) => (list && list.length ? list.join("\n") : "");
 
 // ---- view transform -------------------------------------------------------
 
@@ -348,9 +354,10 @@ async function recluster() {
     $("sizes").textContent = r.sizes.join(" ");
     $("time").textContent = r.ms.toFixed(0) + " ms server (" + r.mode + "), " + (performance.now() - t0).toFixed(0) + " ms total";
     document.body.dataset.partitions = (+(document.body.dataset.partitions || 0) + 1).toString();
-    status(r.warnings && r.warnings.length ? r.warnings.join("\n") : "");
+    status(lines(r.warnings));
+    notes(lines(r.notes));
     draw();
-  } catch (e) { status(e.message); }
+  } catch (e) { status(e.message); notes(""); }
   st.busy = false;
   if (st.pending) { st.pending = false; recluster(); }
 }
@@ -390,21 +397,20 @@ async function loadPoints() {
   await recluster();
 }
 
-// busyDo shows msg while f runs, then what f returns (the data's
-// warnings), before the status the re-clustering left; an error replaces
-// both.
+// busyDo shows msg while f runs, then the warnings of the data reply f
+// returns (a small table's neighbour count…) before the status the
+// re-clustering left, and its notes (a names column…) before the
+// re-clustering's notes; an error replaces all.
 async function busyDo(msg, f) {
   status(msg);
+  notes("");
   try {
-    const note = await f();
+    const r = await f();
     const after = $("status").textContent === msg ? "" : $("status").textContent;
-    status([note, after].filter((x) => x).join("\n"));
-  } catch (e) { status(e.message); }
+    status([lines(r && r.warnings), after].filter((x) => x).join("\n"));
+    notes([lines(r && r.notes), $("notes").textContent].filter((x) => x).join("\n"));
+  } catch (e) { status(e.message); notes(""); }
 }
-
-// dataNote returns the warnings of a data reply (what the readers chose:
-// a names column, a small table's neighbour count…) as status text.
-const dataNote = (r) => (r && r.warnings && r.warnings.length ? r.warnings.join("\n") : "");
 
 $("gen-load").onclick = () => busyDo("generating…", async () => {
   const g = st.gens.find((x) => x.name === $("gen").value);
@@ -412,7 +418,7 @@ $("gen-load").onclick = () => busyDo("generating…", async () => {
   if (g && "n" in g.defaults) params.n = +$("gen-n").value;
   const r = await sapi("POST", "data", { generate: { name: $("gen").value, seed: +$("gen-seed").value, params } });
   await loadPoints();
-  return dataNote(r);
+  return r;
 });
 $("upload").onchange = (e) => busyDo("reading…", async () => {
   const f = e.target.files[0]; if (!f) return;
@@ -420,13 +426,13 @@ $("upload").onchange = (e) => busyDo("reading…", async () => {
   if ($("upload-kind").value) q.set("kind", $("upload-kind").value);
   const r = await sapi("POST", "data?" + q, await f.arrayBuffer(), true);
   await loadPoints();
-  return dataNote(r);
+  return r;
 });
 $("load").onchange = (e) => busyDo("loading session…", async () => {
   const f = e.target.files[0]; if (!f) return;
   const r = await sapi("POST", "load", await f.text(), true);
   await loadPoints();
-  return dataNote(r);
+  return r;
 });
 
 // ---- Ask me -------------------------------------------------------------------

@@ -1,0 +1,45 @@
+package server
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRepliesSeparateNotes checks that the data reply and the cluster
+// reply carry the documented choices in "notes" and the conditions in
+// "warnings": an uploaded table's names column is a note and its small
+// size a warning; auto's cross-validated choice is a note.
+func TestRepliesSeparateNotes(t *testing.T) {
+	s := newTest(t, Config{})
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	base := "/api/sessions/" + info.ID
+	code, b := call(t, s, "POST", base+"/data?name=pts.csv", "text/csv", []byte("name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n"))
+	if code != http.StatusOK {
+		t.Fatalf("upload: %d %s", code, b)
+	}
+	callJSON(t, s, "GET", base, nil, &info, http.StatusOK)
+	has := func(list []string, sub string) bool {
+		return slices.ContainsFunc(list, func(m string) bool { return strings.Contains(m, sub) })
+	}
+	const names, small = `column "name" has a different text on every row`, "pts.csv has only 6 rows"
+	if !has(info.Notes, names) || has(info.Warnings, names) || !has(info.Warnings, small) || has(info.Notes, small) {
+		t.Errorf("notes %q, warnings %q: want the names column a note, the small table a warning", info.Notes, info.Warnings)
+	}
+
+	id := newSession(t, s, 120)
+	var pairs []map[string]any
+	for i := 0; i < 24; i++ {
+		// Nodes 4i and 4i + 2: must-links alone never contradict each
+		// other, whatever the classes of their ends.
+		pairs = append(pairs, map[string]any{"i": 4 * i, "j": 4*i + 2, "kind": "ml"})
+	}
+	callJSON(t, s, "PUT", "/api/sessions/"+id+"/constraints", map[string]any{"pairs": pairs}, nil, http.StatusOK)
+	var reply ClusterReply
+	callJSON(t, s, "POST", "/api/sessions/"+id+"/cluster", map[string]any{"method": "auto", "k": 2, "seed": 1}, &reply, http.StatusOK)
+	if !has(reply.Notes, "auto: chose ") || has(reply.Warnings, "auto: chose ") {
+		t.Errorf("auto: notes %q, warnings %q: want its choice among the notes", reply.Notes, reply.Warnings)
+	}
+}
