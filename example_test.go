@@ -26,7 +26,7 @@ import (
 // returns the ARI of the partition against the table's label column.
 func clusterMoons(ctx context.Context, table, cons string) (float64, error) {
 	// The table as tether cluster reads it: the column named label (or class,
-	// target, y) becomes d.Truth, not a feature; d.Warnings says so.
+	// target, y) becomes d.Truth, not a feature; d.Notes says so.
 	d, err := input.ReadTableFile(ctx, table, dataset.Options{})
 	if err != nil {
 		return 0, err
