@@ -606,7 +606,7 @@ func TestReadDrop(t *testing.T) {
 		features       []string
 		labels         []int
 		ids            []string
-		warned         bool // pandas's index warning
+		noted          bool // pandas's index note
 	}{
 		{name: "free text, keys and a missing value", file: "t.csv",
 			in:  "id,name,x,note,y\n1,ann,1,hello world,2\n2,bob,3,?,4\n3,cid,5,\"a, b\",6\n",
@@ -625,7 +625,7 @@ func TestReadDrop(t *testing.T) {
 		{name: "pandas index", file: "t.csv", in: ",x,y\n0,1,2\n1,3,4\n",
 			opt: Options{Drop: []string{"1"}}, x: [][]float64{{1, 2}, {3, 4}}, features: []string{"x", "y"}},
 		{name: "pandas index kept", file: "t.csv", in: ",x,y\n0,1,2\n1,3,4\n",
-			opt: Options{Drop: []string{"y"}}, x: [][]float64{{1}, {3}}, features: []string{"x"}, ids: []string{"0", "1"}, warned: true},
+			opt: Options{Drop: []string{"y"}}, x: [][]float64{{1}, {3}}, features: []string{"x"}, ids: []string{"0", "1"}, noted: true},
 		// An ARFF attribute with a missing value, dropped: not imputed,
 		// not refused. zooLike: animal dropped too; legs kept.
 		{name: "ARFF", file: "zoo.arff", in: zooLike,
@@ -642,9 +642,9 @@ func TestReadDrop(t *testing.T) {
 			if !reflect.DeepEqual(tb.Features, c.features) || !reflect.DeepEqual(tb.Labels, c.labels) || !reflect.DeepEqual(tb.IDs, c.ids) {
 				t.Errorf("features %q labels %v ids %q, want %q %v %q", tb.Features, tb.Labels, tb.IDs, c.features, c.labels, c.ids)
 			}
-			warned := slices.ContainsFunc(tb.Warnings, func(w string) bool { return strings.Contains(w, "column 1 has no name in the header") })
-			if warned != c.warned {
-				t.Errorf("warnings %q", tb.Warnings)
+			noted := slices.ContainsFunc(tb.Notes, func(w string) bool { return strings.Contains(w, "column 1 has no name in the header") })
+			if noted != c.noted {
+				t.Errorf("notes %q (warnings %q)", tb.Notes, tb.Warnings)
 			}
 		})
 	}

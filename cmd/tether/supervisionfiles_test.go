@@ -194,16 +194,16 @@ func TestLabelsEmptyLastField(t *testing.T) {
 				t.Fatalf("cluster: %v\n%s", err, stderr)
 			}
 			var doc struct {
-				Figures  map[string]float64
-				Warnings []string
+				Figures map[string]float64
+				Notes   []string
 			}
 			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 				t.Fatalf("cluster -json: %v\n%s", err, stdout)
 			}
 			// Three separated blobs, four labelled nodes: found exactly;
 			// the two unknown nodes are left out of the figures.
-			if doc.Figures["ARI"] != 1 || !slices.Contains(doc.Warnings, "2 nodes without a reference label left out of the figures") {
-				t.Errorf("ARI %v, warnings %q; want 1 and the 2 nodes without a reference label", doc.Figures["ARI"], doc.Warnings)
+			if doc.Figures["ARI"] != 1 || !slices.Contains(doc.Notes, "2 nodes without a reference label left out of the figures") {
+				t.Errorf("ARI %v, notes %q; want 1 and the 2 nodes without a reference label", doc.Figures["ARI"], doc.Notes)
 			}
 			stdout, stderr, err = runEvalCLI(t, "-truth", truthFile, "-pred", pred)
 			if err != nil {
@@ -307,7 +307,7 @@ func TestClusterKFromPartialLabels(t *testing.T) {
 	partial := evalWriteTemp(t, dir, "p.csv", b.String())
 	one := evalWriteTemp(t, dir, "one.csv", "0,a\n3,a\n")
 	out := filepath.Join(dir, "out.csv")
-	base := []string{"cluster", "-input", data, "-label", "first", "-quiet", "-o", out}
+	base := []string{"cluster", "-input", data, "-label", "first", "-o", out}
 	note := "k = 3, the number of classes in " + partial + " (-k sets k)"
 	for _, tc := range []struct {
 		name   string
@@ -344,9 +344,9 @@ func TestClusterKFromPartialLabels(t *testing.T) {
 				t.Fatalf("%v\n%s", err, stderr)
 			}
 			var doc struct {
-				K        int
-				Figures  map[string]float64
-				Warnings []string
+				K       int
+				Figures map[string]float64
+				Notes   []string
 			}
 			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 				t.Fatal(err)
@@ -354,11 +354,11 @@ func TestClusterKFromPartialLabels(t *testing.T) {
 			if doc.K != tc.wantK || doc.Figures["ARI"] != tc.wantAR {
 				t.Errorf("k %d, ARI %v; want %d, %v", doc.K, doc.Figures["ARI"], tc.wantK, tc.wantAR)
 			}
-			if got := strings.Contains(stderr, "tether cluster: "+note+"\n"); got != tc.noted {
+			if got := strings.Contains(stderr, "tether cluster: note: "+note+"\n"); got != tc.noted {
 				t.Errorf("note on stderr %v, want %v:\n%s", got, tc.noted, stderr)
 			}
-			if got := slices.Contains(doc.Warnings, note); got != tc.noted {
-				t.Errorf("note in -json warnings %v, want %v: %q", got, tc.noted, doc.Warnings)
+			if got := slices.Contains(doc.Notes, note); got != tc.noted {
+				t.Errorf("note in -json notes %v, want %v: %q", got, tc.noted, doc.Notes)
 			}
 		})
 	}
