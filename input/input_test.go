@@ -448,11 +448,11 @@ func TestSupervision(t *testing.T) {
 		// were "node 152 has label 3, want 0…2 for -k 3"); labels in
 		// 0…k−1 are the classes as before.
 		{name: "labels 1 and 2 for k 2", labs: "0,1\n4,2\n", k: 2, wantLabels: constraint.Labels{0, -1, -1, -1, 1, -1},
-			wantLabNote: "l.txt: labels 1, 2 read as classes 0, 1 (-k 2 numbers the classes 0…1)"},
+			wantLabNote: "l.txt: labels 1, 2 read as classes 0, 1 (k = 2 numbers the classes 0…1)"},
 		{name: "labels 1, 2, 3 for k 3", labs: "node,label\n0,1\n1,2\n4,3\n", k: 3, wantLabels: constraint.Labels{0, 1, -1, -1, 2, -1},
-			wantLabNote: "l.txt: labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)"},
+			wantLabNote: "l.txt: labels 1, 2, 3 read as classes 0, 1, 2 (k = 3 numbers the classes 0…2)"},
 		{name: "sparse labels", labs: "30\n10\n-1\n20\n?\n10\n", k: 4, wantLabels: constraint.Labels{2, 0, -1, 1, -1, 0},
-			wantLabNote: "l.txt: labels 10, 20, 30 read as classes 0, 1, 2 (-k 4 numbers the classes 0…3)"},
+			wantLabNote: "l.txt: labels 10, 20, 30 read as classes 0, 1, 2 (k = 4 numbers the classes 0…3)"},
 		{name: "labels 1, 2 for k 3", labs: "0,1\n4,2\n", k: 3, wantLabels: constraint.Labels{1, -1, -1, -1, 2, -1}},
 		// Pairs against renumbered labels, or class names: the error names
 		// the classes as the labels file does.
@@ -749,12 +749,12 @@ func TestReadPartialLabelsClasses(t *testing.T) {
 		{"0…k−1", "2\n0\n-1\n", 3, 3, constraint.Labels{2, 0, u}, nil, false, ""},
 		{"k unknown", "3\n1\n", 2, 0, constraint.Labels{3, 1}, nil, false, ""},
 		{"wine's 1, 2, 3", "node,label\n0,3\n2,1\n3,2\n", 4, 3, constraint.Labels{2, u, 0, 1}, []string{"1", "2", "3"}, true,
-			"p.csv: labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)"},
+			"p.csv: labels 1, 2, 3 read as classes 0, 1, 2 (k = 3 numbers the classes 0…2)"},
 		{"fewer classes than k", "5\n?\n7\n", 3, 3, constraint.Labels{0, u, 1}, []string{"5", "7"}, true,
-			"p.csv: labels 5, 7 read as classes 0, 1 (-k 3 numbers the classes 0…2)"},
+			"p.csv: labels 5, 7 read as classes 0, 1 (k = 3 numbers the classes 0…2)"},
 		{"many classes", "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n20\n", 11, 11, constraint.Labels{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
 			[]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "20"}, true,
-			"p.csv: labels 0, 1, 2, 3, 4, 5, 6, 7, …, 20 read as classes 0, 1, 2, 3, 4, 5, 6, 7, …, 10 (-k 11 numbers the classes 0…10)"},
+			"p.csv: labels 0, 1, 2, 3, 4, 5, 6, 7, …, 20 read as classes 0, 1, 2, 3, 4, 5, 6, 7, …, 10 (k = 11 numbers the classes 0…10)"},
 		{"class names", "b\na\n", 2, 3, constraint.Labels{1, 0}, []string{"a", "b"}, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -801,7 +801,7 @@ func TestSupervisionKFromLabels(t *testing.T) {
 		{name: "three class names", labs: "0,x\n2,y\n4,z\n5,x\n", wantK: 3, wantKL: 3, wantCount: 3, wantLabels: constraint.Labels{0, u, 1, u, 2, 0}},
 		// Wine's codes 1, 2, 3: k = 3, then renumbered for it.
 		{name: "codes 1, 2, 3", labs: "0,1\n2,2\n4,3\n", wantK: 3, wantKL: 3, wantCount: 3, wantLabels: constraint.Labels{0, u, 1, u, 2, u},
-			wantNote: "l.txt: labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)"},
+			wantNote: "l.txt: labels 1, 2, 3 read as classes 0, 1, 2 (k = 3 numbers the classes 0…2)"},
 		{name: "unknown labels do not count", labs: "0,0\n1,-1\n2,?\n3,\n4,1\n", wantK: 2, wantKL: 2, wantCount: 2, wantLabels: constraint.Labels{0, u, u, u, 1, u}},
 		{name: "one class", labs: "0,0\n4,0\n", wantK: 0, wantCount: 1, wantLabels: constraint.Labels{0, u, u, u, 0, u}},
 		{name: "k given", labs: "0,0\n4,1\n", k: 3, wantK: 3, wantCount: 2, wantLabels: constraint.Labels{0, u, u, u, 1, u}},

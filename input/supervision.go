@@ -401,7 +401,7 @@ type PartialLabels struct {
 	// Renumbered reports that the file's integer labels were not all in
 	// 0…k−1 and were read as class names are (ReadPartialLabels), and Note
 	// then says so, naming the file and the mapping: "p.csv: labels 1, 2, 3
-	// read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)". Note is ""
+	// read as classes 0, 1, 2 (k = 3 numbers the classes 0…2)". Note is ""
 	// when Renumbered is false.
 	Renumbered bool
 	Note       string
@@ -450,7 +450,7 @@ func partialLabels(name string, d *dataset.NodeLabels, k int, names []string) (*
 			for c := range nums {
 				nums[c] = strconv.Itoa(c)
 			}
-			l.Note = fmt.Sprintf("%s: labels %s read as classes %s (-k %d numbers the classes 0…%d)", name, list(l.Classes), list(nums), k, k-1)
+			l.Note = fmt.Sprintf("%s: labels %s read as classes %s (k = %d numbers the classes 0…%d)", name, list(l.Classes), list(nums), k, k-1)
 		}
 	}
 	if err := checkClasses(name, l, k, d.ByName, names); err != nil {

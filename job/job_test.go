@@ -290,7 +290,7 @@ func TestRunRenumberedLabels(t *testing.T) {
 	for _, tc := range []struct {
 		labels, want string
 	}{
-		{"l12.txt", filepath.Join(dir, "l12.txt") + ": labels 1, 2 read as classes 0, 1 (-k 2 numbers the classes 0…1)"},
+		{"l12.txt", filepath.Join(dir, "l12.txt") + ": labels 1, 2 read as classes 0, 1 (k = 2 numbers the classes 0…1)"},
 		{"l01.txt", ""},
 	} {
 		t.Run(tc.labels, func(t *testing.T) {

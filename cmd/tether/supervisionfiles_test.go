@@ -130,7 +130,7 @@ func TestClusterWineClassCodes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cluster: %v\n%s", err, stderr)
 	}
-	if want := "tether cluster: note: " + partial + ": labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)\n"; !strings.Contains(stderr, want) {
+	if want := "tether cluster: note: " + partial + ": labels 1, 2, 3 read as classes 0, 1, 2 (k = 3 numbers the classes 0…2)\n"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 	if !strings.Contains(stdout, "ARI         1") {
@@ -145,7 +145,7 @@ func TestClusterWineClassCodes(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatalf("cluster -json: %v\n%s", err, stdout)
 	}
-	if want := partial + ": labels 1, 2, 3 read as classes 0, 1, 2 (-k 3 numbers the classes 0…2)"; !slices.Contains(doc.Notes, want) || slices.Contains(doc.Warnings, want) {
+	if want := partial + ": labels 1, 2, 3 read as classes 0, 1, 2 (k = 3 numbers the classes 0…2)"; !slices.Contains(doc.Notes, want) || slices.Contains(doc.Warnings, want) {
 		t.Errorf("-json notes %q lack %q, or warnings %q have it", doc.Notes, want, doc.Warnings)
 	}
 	_, _, err = run(t, "cluster", "-input", data, "-label", "first", "-k", "2", "-partial-labels", partial, "-method", "labelprop", "-quiet", "-o", out)
