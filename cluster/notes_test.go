@@ -2,6 +2,9 @@ package cluster
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -64,7 +67,10 @@ func TestNotesAndWarnings(t *testing.T) {
 			if tc.warn != "" && (!has(res.Warnings, tc.warn) || has(res.Notes, tc.warn)) {
 				t.Errorf("want a warning %q, not a note: warnings %q, notes %q", tc.warn, res.Warnings, res.Notes)
 			}
-			if has(res.Warnings, noteMark) || has(res.Notes, noteMark) {
+			marked := func(list []string) bool {
+				return slices.ContainsFunc(list, func(m string) bool { return strings.HasPrefix(m, noteMark) })
+			}
+			if marked(res.Warnings) || marked(res.Notes) {
 				t.Errorf("a message keeps the note mark: warnings %q, notes %q", res.Warnings, res.Notes)
 			}
 		})
@@ -92,5 +98,32 @@ func TestMoveNotes(t *testing.T) {
 	moveNotes(res)
 	if !slices.Equal(res.Warnings, []string{"w"}) || res.Notes != nil {
 		t.Errorf("without notes: warnings %q, notes %q", res.Warnings, res.Notes)
+	}
+}
+
+// TestNoWarningLooksLikeANote checks that no message of the package's
+// source begins with the note mark except through note(): a string literal
+// beginning "note: " would be moved to Result.Notes by finish whatever it
+// says.
+func TestNoWarningLooksLikeANote(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	literal := regexp.MustCompile("[\"`]" + regexp.QuoteMeta(noteMark))
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			code, _, _ := strings.Cut(line, "//")
+			if literal.MatchString(code) && !strings.HasPrefix(code, "const noteMark") {
+				t.Errorf("%s:%d: a string literal begins with the note mark %q: %s", f, i+1, noteMark, strings.TrimSpace(line))
+			}
+		}
 	}
 }

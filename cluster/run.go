@@ -155,10 +155,13 @@ func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error
 // messages (Result.Warnings, and the warnings of its embeddings, folds
 // and solves on the way) but that is a note (see Result.Notes): finish
 // moves such messages to Result.Notes, unmarked, so that the code that
-// gathers messages through many helpers needs no second list. The mark
+// gathers messages through many helpers needs no second list, and no
+// helper on the way can drop a note while keeping the warnings. The mark
 // never leaves Run (nor FGPWCState.Cluster); a Partition called directly,
-// which Method documents against, may show it.
-const noteMark = "\x00note\x00"
+// which Method documents against, shows it as the words "note: " before
+// the message, which reads as what it is. No warning begins so
+// (TestNoWarningLooksLikeANote).
+const noteMark = "note: "
 
 // note returns msg marked as a note for finish (noteMark). Cost O(len(msg)).
 func note(msg string) string { return noteMark + msg }
