@@ -26,8 +26,9 @@ import (
 	"github.com/tether-sc/tether/metrics"
 )
 
-// inputOptions are the flags that say where the data comes from; shared by
-// cluster and demo.
+// inputOptions are the flags that say where the data comes from and how
+// it is read; shared by cluster and serve (labels fills some of them from
+// its own flags). inputFlags says which inputs each applies to.
 type inputOptions struct {
 	input     string // feature table
 	graphFile string // graph file
@@ -150,9 +151,6 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	if count != 1 {
 		return nil, usagef(cmdName(o.flags), "give exactly one of -input, -graph-file, -gen and -bipartite")
 	}
-	if o.bip.file == "" && (o.bip.rowNames != "" || o.bip.colNames != "") {
-		return nil, usagef(cmdName(o.flags), "-row-names and -col-names name the rows and columns of -bipartite")
-	}
 	if err := o.checkApplies(); err != nil {
 		return nil, err
 	}
@@ -269,50 +267,6 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		return nil, err
 	}
 	return l, nil
-}
-
-// graphFlags are the flags that say how the graph is built from features.
-func graphFlags() []string {
-	return []string{"graph", "knn", "eps", "affinity", "max-full", "knn-search", "sigma"}
-}
-
-// checkApplies refuses, as a usage error, a flag the user set that has no
-// effect with the input given: generator flags without -gen or that the
-// generator does not read, and graph construction flags when the input is
-// a graph (-graph-file, -bipartite, a graph generator).
-func (o *inputOptions) checkApplies() error {
-	source := ""
-	switch {
-	case o.graphFile != "":
-		source = "-graph-file (the file is the graph)"
-	case o.bip.file != "":
-		source = "-bipartite (the graph is the document-by-term matrix)"
-	}
-	if o.gen == "" {
-		for _, name := range append(genParamNames(), "gen-seed", "gen-out") {
-			if name == "k" {
-				name = "gen-k"
-			}
-			if isSet(o.flags, name) {
-				return usagef(cmdName(o.flags), "-%s is a parameter of -gen and does not apply without it", name)
-			}
-		}
-	} else if g, err := synth.Lookup(o.gen); err == nil {
-		if err := unusedGenFlag(cmdName(o.flags), g, o.flags, map[string]string{"k": "gen-k"}); err != nil {
-			return err
-		}
-		if g.Graph {
-			source = "-gen " + g.Name + " (it generates a graph)"
-		}
-	}
-	if source != "" {
-		for _, name := range graphFlags() {
-			if isSet(o.flags, name) {
-				return usagef(cmdName(o.flags), "-%s builds the graph from features and does not apply to %s", name, source)
-			}
-		}
-	}
-	return nil
 }
 
 // measureRecall notes which k-NN search built the graph and, with -v,
@@ -679,6 +633,11 @@ Without -k, a method that estimates k does (tether methods: bethe, …), and
 a method of partial labels (labels or labels|pairs in tether methods, auto
 among them) given -partial-labels takes k from the number of their
 classes, with a note; -k sets k for every method.
+The flags of one kind of input given with another are usage errors, not
+ignored: the feature table's (-label, -id, -scale, …) with a graph, a
+folder of images or -gen; a graph file's (-gml-label, -graph-format, …)
+and -bipartite's (-tfidf, …) with other inputs; the graph construction
+flags (-knn, -sigma, …) with a graph.
 Progress, warnings and notes go to standard error: a warning is a
 condition that may make the result differ from what was asked (side
 information ignored or dropped, a fallback solver, nodes attached, an

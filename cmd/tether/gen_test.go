@@ -261,6 +261,21 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 		{[]string{"cluster", "-input", points, "-n", "60", "-quiet", "-o", out}, "cluster: -n is a parameter of -gen and does not apply without it"},
 		{[]string{"cluster", "-graph-file", graphFile, "-gen-seed", "3", "-quiet", "-o", out}, "cluster: -gen-seed is a parameter of -gen"},
 		{[]string{"cluster", "-gen", "moons", "-n", "60", "-k", "2", "-knn", "5", "-quiet", "-o", out}, ""},
+		// The feature table's flags with a graph or generated points, a
+		// graph file's with a table, serve's without data: refused (they
+		// were ignored silently).
+		{[]string{"cluster", "-graph-file", graphFile, "-scale", "zscore", "-quiet", "-o", out}, "cluster: -scale is an option of the feature table of -input and does not apply to -graph-file (the file is the graph)"},
+		{[]string{"cluster", "-gen", "moons", "-label", "last", "-quiet", "-o", out}, "cluster: -label is an option of the feature table of -input and does not apply to -gen moons (it generates points)"},
+		{[]string{"cluster", "-input", points, "-gml-label", "club", "-quiet", "-o", out}, "cluster: -gml-label is an option of the graph file of -graph-file and does not apply to -input (a feature table)"},
+		{[]string{"cluster", "-input", dir, "-id", "1", "-quiet", "-o", out}, "cluster: -id is an option of the feature table of -input and does not apply to -input " + dir + " (a folder of images)"},
+		{[]string{"cluster", "-input", points, "-tfidf=false", "-quiet", "-o", out}, "cluster: -tfidf is an option of the document-by-term matrix of -bipartite and does not apply to -input (a feature table)"},
+		{[]string{"labels", "-graph-file", graphFile, "-gml-label", "club", "-delim", ",", "-o", out}, "labels: -delim is an option of the feature table of -input and does not apply to -graph-file (the file is the graph)"},
+		{[]string{"labels", "-input", points, "-gml-label", "club", "-o", out}, "labels: -gml-label is an option of the graph file of -graph-file and does not apply to -input (a feature table)"},
+		{[]string{"serve", "-addr", "127.0.0.1:0", "-missing", "impute"}, "serve: -missing is an option of the feature table of -input and does not apply to tether serve without -input, -graph-file or -gen"},
+		{[]string{"serve", "-addr", "127.0.0.1:0", "-input", points, "-regularize", "mean"}, "serve: -regularize is an option of tether cluster's methods and does not apply to tether serve (its methods use their defaults)"},
+		{[]string{"serve", "-addr", "127.0.0.1:0", "-graph-file", graphFile, "-seed", "2"}, "serve: -seed seeds -gen and the k-NN search of -input and does not apply to -graph-file (the file is the graph)"},
+		{[]string{"cluster", "-input", points, "-scale", "zscore", "-delim", ",", "-label", "last", "-k", "2", "-quiet", "-o", out}, ""},
+		{[]string{"labels", "-input", points, "-delim", ",", "-label", "last", "-o", out}, ""},
 		{[]string{"cluster", "-graph-file", graphFile, "-k", "2", "-quiet", "-o", out}, ""},
 	} {
 		t.Run(strings.Join(tc.args[:3], " "), func(t *testing.T) {

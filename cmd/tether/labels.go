@@ -85,6 +85,14 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	switch {
 	case (in.input == "") == (in.graphFile == ""):
 		return usagef("labels", "give one of -input and -graph-file (%s)", usageHint(fs))
+	}
+	// The feature table's flags with -graph-file, -gml-label with -input:
+	// refused, as tether cluster does.
+	in.flags = fs
+	if err := in.checkApplies(); err != nil {
+		return err
+	}
+	switch {
 	case in.input != "":
 		// The rules of tether cluster: a class-named column holds the
 		// labels, a column of names the rows' names.

@@ -18,7 +18,7 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address` host:port (port 0: any free port); a non-loopback host exposes the server to the network and needs -public")
 	public := fs.Bool("public", false, "allow an -addr that is not a loopback address")
 	dataRoot := fs.String("data", "", "`folder` whose files the API may load by relative path (none by default; nothing outside it is readable)")
-	seed := fs.Uint64("seed", 1, "seed of the generator of -gen")
+	seed := fs.Uint64("seed", 1, "seed of the generator of -gen, and of the k-NN search of -input (an approximate search is seeded)")
 	maxNodes := new(int)
 	*maxNodes = 200000
 	fs.Var(intIn(maxNodes, 1, 1<<31-1), "max-nodes-session", "largest `number` of nodes of a session's data")
@@ -73,6 +73,10 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 		printMessages(m.Stderr, "serve", l.Warnings, l.Notes, *quiet)
 		cfg.Initial = l.Data
 		cfg.InitialSource = server.Source{Initial: true}
+	} else if err := in.checkApplies(); err != nil {
+		// Without data, the flags of the data (-scale, -truth, -n, …)
+		// would do nothing: refused, as with data of another kind.
+		return err
 	}
 	lis, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -91,7 +95,9 @@ prints its URL on standard output. Open it in a browser: load or generate
 data, click two points to add a must-link or cannot-link, and the page
 re-clusters at once (FGPWC reuses its spectral basis). With -input,
 -graph-file or -gen every new session starts with that data, read with the
-options of tether cluster. A request's waits for its session's earlier
+options of tether cluster (the flags of one kind of input given with
+another, or without data, are usage errors; -regularize and -disconnected
+are tether cluster's only). A request's waits for its session's earlier
 requests and a free worker and its computation together stop after
 -compute-timeout (2m by default), counted once its body is read, with an
 error naming the limit. Ctrl-C stops the server gracefully.`

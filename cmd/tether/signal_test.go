@@ -173,7 +173,7 @@ func TestFlagErrorsNameTheSubcommand(t *testing.T) {
 			{[]string{"-gen", "moons", "-gen-k", "3"}, "-gen-k 3 does not apply to moons"},
 			{[]string{"-gen", "sbm", "-knn", "5"}, "-knn builds the graph from features"},
 			{[]string{"-input", missing, "-n", "5"}, "-n is a parameter of -gen"},
-			{[]string{"-input", missing, "-row-names", missing}, "-row-names and -col-names name the rows and columns of -bipartite"},
+			{[]string{"-input", missing, "-col-names", missing}, "-col-names is an option of the document-by-term matrix of -bipartite and does not apply to -input (a feature table)"},
 			{[]string{"-gen", "moons", "-o", missing, "-graph-out", missing}, "-o and -graph-out both write"},
 			{[]string{"-gen", "sbm", "-n", "60", "-method", "cpca", "-quiet"}, "give a feature file with -input"},
 		},

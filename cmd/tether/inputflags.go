@@ -1,0 +1,150 @@
+package main
+
+import (
+	"flag"
+	"os"
+
+	"github.com/tether-sc/tether/dataset/synth"
+)
+
+// inputKind is a kind of input of cluster, serve and labels, as a bit of a
+// set: each flag of the inputs applies to some of them (inputFlags).
+type inputKind uint8
+
+const (
+	inTable     inputKind = 1 << iota // -input FILE: a feature table
+	inImages                          // -input FOLDER: images, one subfolder per class
+	inGraphFile                       // -graph-file
+	inBipartite                       // -bipartite: a document-by-term matrix
+	inPoints                          // -gen of a point generator
+	inGenGraph                        // -gen of a graph generator
+	inNone                            // no data: tether serve without -input, -graph-file or -gen
+
+	// inFeatures are the inputs whose graph is built from feature rows;
+	// a server without data builds the graphs of the data its sessions
+	// load with the graph flags.
+	inFeatures = inTable | inImages | inPoints | inNone
+	// inData are the inputs that are data, whatever their kind.
+	inData = inTable | inImages | inGraphFile | inBipartite | inPoints | inGenGraph
+)
+
+// flagScope says which inputs a flag applies to, and what it does, for the
+// error that refuses it elsewhere.
+type flagScope struct {
+	kinds inputKind // the inputs it applies to; 0 for none (the command does not use it)
+	what  string    // "is an option of the feature table of -input"
+	// not, if not "", says what the flag does not apply to, for every
+	// input (kinds 0): "tether serve (its methods use their defaults)".
+	not string
+}
+
+var (
+	tableFlag     = flagScope{kinds: inTable, what: "is an option of the feature table of -input"}
+	graphFileFlag = flagScope{kinds: inGraphFile, what: "is an option of the graph file of -graph-file"}
+	bipartiteFlag = flagScope{kinds: inBipartite, what: "is an option of the document-by-term matrix of -bipartite"}
+	buildFlag     = flagScope{kinds: inFeatures, what: "builds the graph from features"}
+)
+
+// inputFlags returns the flags of the inputs of the command cmd (cluster,
+// serve, labels) that apply to some kinds of input only, with those kinds.
+// A flag not listed applies to every input of the command; the parameters
+// of -gen are checked against the generator (unusedGenFlag). The test
+// TestInputFlagsClassified requires a classification of every flag of
+// the three commands, so a new flag is placed here or known to apply to
+// every input.
+//
+// The feature table's flags do not apply to a folder of images
+// (dataset.ReadImageFolder reads no options), nor to generated points.
+func inputFlags(cmd string) map[string]flagScope {
+	m := map[string]flagScope{
+		"label": tableFlag, "id": tableFlag, "delim": tableFlag, "header": tableFlag,
+		"scale": tableFlag, "missing": tableFlag, "categorical": tableFlag, "drop": tableFlag,
+
+		"gml-label": graphFileFlag, "graph-format": graphFileFlag, "symmetrize": graphFileFlag,
+		"max-nodes": graphFileFlag, "named-nodes": graphFileFlag,
+
+		"row-names": bipartiteFlag, "col-names": bipartiteFlag, "tfidf": bipartiteFlag, "drop-empty": bipartiteFlag,
+
+		"truth":      {kinds: inData, what: "gives the reference labels of the data"},
+		"self-loops": {kinds: inData, what: "adds self loops to the graph of the data"},
+	}
+	for _, name := range []string{"graph", "knn", "eps", "affinity", "max-full", "knn-search", "sigma"} {
+		m[name] = buildFlag
+	}
+	if cmd == "serve" {
+		// serve's sessions cluster with the methods' own defaults
+		// (internal/server has no such options); -seed seeds the data
+		// it starts with, generated or read as features.
+		methods := flagScope{what: "is an option of tether cluster's methods", not: "tether serve (its methods use their defaults)"}
+		m["regularize"], m["disconnected"] = methods, methods
+		m["seed"] = flagScope{kinds: inTable | inImages | inPoints | inGenGraph, what: "seeds -gen and the k-NN search of -input"}
+	}
+	return m
+}
+
+// kind returns the kind of input o names and how the errors of
+// checkApplies name it ("-graph-file (the file is the graph)"). gen is
+// the generator of -gen, if any. Of several inputs, the first listed
+// below is taken: load refuses more than one.
+func (o *inputOptions) kind() (k inputKind, source string, gen *synth.Generator, err error) {
+	switch {
+	case o.input != "":
+		if st, err := os.Stat(o.input); err == nil && st.IsDir() {
+			return inImages, "-input " + o.input + " (a folder of images)", nil, nil
+		}
+		return inTable, "-input (a feature table)", nil, nil
+	case o.graphFile != "":
+		return inGraphFile, "-graph-file (the file is the graph)", nil, nil
+	case o.bip.file != "":
+		return inBipartite, "-bipartite (the graph is the document-by-term matrix)", nil, nil
+	case o.gen != "":
+		g, err := synth.Lookup(o.gen)
+		if err != nil {
+			return 0, "", nil, usagef(cmdName(o.flags), "-gen: %v", err)
+		}
+		if g.Graph {
+			return inGenGraph, "-gen " + g.Name + " (it generates a graph)", &g, nil
+		}
+		return inPoints, "-gen " + g.Name + " (it generates points)", &g, nil
+	}
+	return inNone, "tether " + cmdName(o.flags) + " without -input, -graph-file or -gen", nil, nil
+}
+
+// checkApplies refuses, as a usage error, a flag the user set that has no
+// effect with the input given: generator flags without -gen or that the
+// generator does not read, and the flags inputFlags lists for other kinds
+// of input (graph construction flags with a graph, the feature table's
+// flags with a graph or generated points, a graph file's flags with a
+// feature table, …). It reads no file (but for a stat of -input) and is
+// called before the data are read. Cost O(flags).
+func (o *inputOptions) checkApplies() error {
+	cmd := cmdName(o.flags)
+	kind, source, g, err := o.kind()
+	if err != nil {
+		return err
+	}
+	if g == nil {
+		for _, name := range append(genParamNames(), "gen-seed", "gen-out") {
+			if name == "k" {
+				name = "gen-k"
+			}
+			if isSet(o.flags, name) {
+				return usagef(cmd, "-%s is a parameter of -gen and does not apply without it", name)
+			}
+		}
+	} else if err := unusedGenFlag(cmd, *g, o.flags, map[string]string{"k": "gen-k"}); err != nil {
+		return err
+	}
+	scopes := inputFlags(cmd)
+	o.flags.Visit(func(f *flag.Flag) {
+		s, ok := scopes[f.Name]
+		switch {
+		case err != nil || !ok || s.kinds&kind != 0:
+		case s.not != "":
+			err = usagef(cmd, "-%s %s and does not apply to %s", f.Name, s.what, s.not)
+		default:
+			err = usagef(cmd, "-%s %s and does not apply to %s", f.Name, s.what, source)
+		}
+	})
+	return err
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestInputFlagsClassified runs cluster, serve and labels with every flag
+// they have on every kind of input they read, and checks that a flag is
+// refused (a usage error naming it and saying it "does not apply") exactly
+// where it has no effect. The flags are those of "-h", so a flag added
+// later must be entered in the tables below: the test fails until it is
+// said which inputs it applies to (and inputFlags agrees).
+//
+// The expected kinds come from what each flag is read by (load, and
+// labels' and serve's own code): the feature table's options by
+// dataset.ReadFile only, a graph file's by dataset.ReadGraphFile only, the
+// graph construction flags by graph.BuildGraph on feature rows (and by
+// serve's sessions when it starts without data), the generator parameters
+// by the generators that read them (tether gen -h: blobs reads n, k, dim
+// and noise; dcsbm n, k, cin, cout and gamma; circles factor).
+//
+// The commands run with a cancelled context and inputs that do not exist
+// (an empty folder for the images): a flag accepted gets past the checks
+// of the command line and fails at the reading, with no usage error.
+func TestInputFlagsClassified(t *testing.T) {
+	dir := t.TempDir()
+	path := func(name string) string { return filepath.Join(dir, name) }
+	images := path("images")
+	if err := os.Mkdir(images, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The arguments that give each kind of input; points are blobs but
+	// for -factor, which circles read.
+	kindArgs := map[string][]string{
+		"table":     {"-input", path("missing.csv")},
+		"images":    {"-input", images},
+		"graph":     {"-graph-file", path("missing.txt")},
+		"bipartite": {"-bipartite", path("missing.mtx")},
+		"points":    {"-gen", "blobs"},
+		"gengraph":  {"-gen", "dcsbm"},
+		"none":      nil,
+	}
+	// A valid value of each flag (nil for a boolean flag).
+	values := map[string][]string{
+		"label": {"last"}, "id": {"1"}, "delim": {","}, "header": {"yes"}, "scale": {"zscore"},
+		"missing": {"impute"}, "categorical": {"1"}, "drop": {"2"},
+		"gml-label": {"club"}, "graph-format": {"edgelist"}, "symmetrize": nil, "max-nodes": {"100"}, "named-nodes": nil,
+		"row-names": {path("rows.txt")}, "col-names": {path("cols.txt")}, "tfidf": nil, "drop-empty": nil,
+		"graph": {"mknn"}, "knn": {"5"}, "eps": {"0.5"}, "affinity": {"cosine"}, "max-full": {"100"},
+		"knn-search": {"exact"}, "sigma": {"median"},
+		"n": {"50"}, "gen-k": {"3"}, "dim": {"3"}, "noise": {"0.5"}, "factor": {"0.3"}, "cin": {"8"},
+		"cout": {"1"}, "gamma": {"3"}, "gen-seed": {"2"}, "gen-out": {path("gen.csv")},
+		"truth": {path("truth.txt")}, "self-loops": {"0.1"}, "regularize": {"mean"}, "disconnected": {"attach"},
+		"method": {"fgpwc"}, "set": {"SigmaML=0.2", "-method", "fgpwc"}, "k": {"2"}, "seed": {"2"},
+		"restarts": {"2"}, "constraints": {path("cons.csv")}, "conflicts": {"soft"}, "vote-filter": nil,
+		"partial-labels": {path("partial.csv")}, "o": {path("out2")}, "json": nil, "graph-out": {path("g.mtx")},
+		"plot": {path("p.png")}, "repair": {"never"}, "quiet": nil, "v": nil,
+		"addr": {"127.0.0.1:0"}, "public": nil, "data": {dir}, "max-nodes-session": {"1000"},
+		"compute-timeout": {"1m"}, "allow-origin": {"https://proxy.example"},
+	}
+	const (
+		all       = "table images graph bipartite points gengraph none"
+		data      = "table images graph bipartite points gengraph"
+		table     = "table"
+		graphFile = "graph"
+		bip       = "bipartite"
+		build     = "table images points"
+		gen       = "points gengraph"
+	)
+	// The kinds each flag applies to; "source" marks the flags that name
+	// the input.
+	common := map[string]string{
+		"input": "source", "graph-file": "source", "bipartite": "source", "gen": "source",
+		"label": table, "id": table, "delim": table, "header": table, "scale": table,
+		"missing": table, "categorical": table, "drop": table,
+		"gml-label": graphFile, "graph-format": graphFile, "symmetrize": graphFile, "max-nodes": graphFile, "named-nodes": graphFile,
+		"row-names": bip, "col-names": bip, "tfidf": bip, "drop-empty": bip,
+		"graph": build, "knn": build, "eps": build, "affinity": build, "max-full": build, "knn-search": build, "sigma": build,
+		"n": gen, "gen-k": gen, "gen-seed": gen, "gen-out": gen,
+		"dim": "points", "noise": "points", "factor": "points",
+		"cin": "gengraph", "cout": "gengraph", "gamma": "gengraph",
+		"truth": data, "self-loops": data,
+	}
+	with := func(m map[string]string, extra map[string]string) map[string]string {
+		out := map[string]string{}
+		for k, v := range m {
+			out[k] = v
+		}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	for _, c := range []struct {
+		cmd    string
+		kinds  []string          // the kinds of input the command reads
+		base   []string          // arguments of every run
+		expect map[string]string // the kinds each flag applies to
+		graph  []string          // further arguments with -graph-file
+	}{
+		{"cluster", []string{"table", "images", "graph", "bipartite", "points", "gengraph"}, []string{"-o", path("out")},
+			with(common, map[string]string{
+				"regularize": all, "disconnected": all, "method": all, "set": all, "k": all, "seed": all,
+				"restarts": all, "constraints": all, "conflicts": all, "vote-filter": all, "partial-labels": all,
+				"o": all, "json": all, "graph-out": all, "plot": all, "repair": all, "quiet": all, "v": all,
+			}), nil},
+		// serve refuses -bipartite whatever the other flags; it starts
+		// without data too, when the graph flags build the graphs of
+		// the sessions' data.
+		{"serve", []string{"table", "images", "graph", "points", "gengraph", "none"}, []string{"-addr", "127.0.0.1:0"},
+			with(common, map[string]string{
+				"graph": build + " none", "knn": build + " none", "eps": build + " none", "affinity": build + " none",
+				"max-full": build + " none", "knn-search": build + " none", "sigma": build + " none",
+				"regularize": "", "disconnected": "", "seed": "table images points gengraph",
+				"addr": all, "public": all, "data": all, "max-nodes-session": all, "compute-timeout": all,
+				"allow-origin": all, "quiet": all,
+			}), nil},
+		{"labels", []string{"table", "images", "graph"}, nil,
+			map[string]string{
+				"input": "source", "graph-file": "source",
+				"label": table, "id": table, "delim": table, "header": table, "missing": table,
+				"categorical": table, "drop": table, "gml-label": graphFile, "o": all,
+			}, []string{"-gml-label", "club"}},
+	} {
+		t.Run(c.cmd, func(t *testing.T) {
+			flags := helpFlags(t, c.cmd)
+			for _, name := range flags {
+				if _, ok := c.expect[name]; !ok {
+					t.Errorf("-%s: not classified: say in this test (and in inputFlags, if it applies to some inputs only) which inputs it applies to", name)
+				}
+			}
+			for name := range c.expect {
+				if !slices.Contains(flags, name) {
+					t.Errorf("-%s: classified but not a flag of %s", name, c.cmd)
+				}
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			for _, name := range flags {
+				kinds, ok := c.expect[name]
+				if !ok || kinds == "source" {
+					continue
+				}
+				v, ok := values[name]
+				if !ok {
+					t.Errorf("-%s: no value to try it with", name)
+					continue
+				}
+				for _, kind := range c.kinds {
+					args := append([]string{c.cmd}, c.base...)
+					in := kindArgs[kind]
+					if name == "factor" && kind == "points" {
+						in = []string{"-gen", "circles"}
+					}
+					args = append(args, in...)
+					if kind == "graph" {
+						args = append(args, c.graph...)
+					}
+					args = append(append(args, "-"+name), v...)
+					var out, errb strings.Builder
+					m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+					err := m.Run(ctx, args)
+					refused := errors.Is(err, errUsage) && strings.Contains(err.Error(), "-"+name+" ") && strings.Contains(err.Error(), "does not apply")
+					if want := slices.Contains(strings.Fields(kinds), kind); want && errors.Is(err, errUsage) {
+						t.Errorf("%q: usage error %v, want -%s accepted with %s", args[1:], err, name, kind)
+					} else if !want && !refused {
+						t.Errorf("%q: error %v, want a usage error saying -%s does not apply to %s", args[1:], err, name, kind)
+					}
+				}
+			}
+		})
+	}
+}
+
+// helpFlags returns the names of the flags of tether cmd, as its -h lists
+// them.
+func helpFlags(t *testing.T, cmd string) []string {
+	t.Helper()
+	_, errOut, err := run(t, cmd, "-h")
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`).FindAllStringSubmatch(errOut, -1) {
+		names = append(names, m[1])
+	}
+	if len(names) == 0 {
+		t.Fatalf("%s -h lists no flags:\n%s", cmd, errOut)
+	}
+	return names
+}
