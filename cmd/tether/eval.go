@@ -36,6 +36,12 @@ edge list of names), matches them through its names; -match order reads
 the named file's i-th line as node i (tether cluster -o and tether labels
 write every node in the data's order); otherwise eval says so.
 
+Warnings (a labels file that looks 1-based, a graph whose last nodes have
+no edge) and notes (nodes without a reference label left out, figures
+skipped) go to standard error, "tether eval: warning: …" and
+"tether eval: note: …"; -json also puts them in its document, as
+"warnings" and "notes".
+
 ` + labelFilesHelp
 
 // runEval implements "tether eval".
@@ -81,37 +87,43 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	}
 	opt.MinSizes = minSizes
 
+	// The readers' warnings (a labels file that looks 1-based, a graph
+	// whose last nodes have no edge) are printed with the figures' notes
+	// (the nodes without a reference label left out, figures skipped)
+	// once the figures are computed, and kept in the JSON document; a
+	// failure prints the warnings found before it, which may explain it.
 	truth, pred, warnings, err := readEvalPair(ctx, truthPath, predPath, graphPath, match == "order")
-	for _, w := range warnings {
-		fmt.Fprintln(m.Stderr, "tether eval: warning:", w)
-	}
-	if err != nil {
+	fail := func(err error) error {
+		printMessages(m.Stderr, "eval", warnings, nil, false)
 		return err
 	}
+	if err != nil {
+		return fail(err)
+	}
 	if len(truth) != len(pred) {
-		return fmt.Errorf("eval: %s has %d labels but %s has %d", truthPath, len(truth), predPath, len(pred))
+		return fail(fmt.Errorf("eval: %s has %d labels but %s has %d", truthPath, len(truth), predPath, len(pred)))
 	}
 	for i, p := range pred {
 		if p == constraint.Unlabeled {
-			return fmt.Errorf("eval: %s: node %d has no label (-1); the prediction must label every node", predPath, i)
+			return fail(fmt.Errorf("eval: %s: node %d has no label (-1); the prediction must label every node", predPath, i))
 		}
 	}
 	n := len(truth)
 	if graphPath != "" {
 		if opt.Graph, err = readEvalGraph(ctx, graphPath, n); err != nil {
-			return err
+			return fail(err)
 		}
 		if w := trailingIsolated(opt.Graph, graphPath); w != "" {
-			fmt.Fprintln(m.Stderr, "tether eval: warning:", w)
+			warnings = append(warnings, w)
 		}
 	}
 	if consPath != "" {
 		if opt.Constraints, err = constraint.ReadFileContext(ctx, consPath, n); err != nil {
-			return fmt.Errorf("eval: %w", err)
+			return fail(fmt.Errorf("eval: %w", err))
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return fail(err)
 	}
 	// The figures poll no context (seconds at 10⁷ labels): untilDone
 	// returns as soon as ctx is cancelled.
@@ -122,15 +134,15 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		}
 		return nil
 	}); err != nil {
-		return err
+		return fail(err)
 	}
+	printMessages(m.Stderr, "eval", warnings, rep.Notes, false)
 	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		return enc.Encode(rep)
+		return enc.Encode(evalReport{Report: rep, Warnings: warnings})
 	}
-	printMessages(m.Stderr, "eval", nil, rep.Notes, false)
 	fmt.Fprintf(m.Stdout, "%d items, %d reference clusters, %d predicted clusters\n\n", rep.N, rep.TruthClusters, rep.PredClusters)
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FIGURE\tVALUE\tDESCRIPTION")
@@ -138,6 +150,17 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, formatFigure(f.Name, f.Value), f.Description)
 	}
 	return tw.Flush()
+}
+
+// evalReport is the JSON document of eval -json: the report of
+// metrics.Evaluate, whose notes ("notes": nodes without a reference label
+// left out, figures skipped) are the documented choices of the
+// comparison, with the warnings of the files read ("warnings": a labels
+// file that looks 1-based, a graph whose last nodes have no edge), the
+// fields of tether cluster -json.
+type evalReport struct {
+	metrics.Report
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // labelsSource reads a labels file as often as eval needs: a regular file

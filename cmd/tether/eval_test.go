@@ -193,3 +193,96 @@ func TestEvalGraphTrailingIsolated(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalMessages: eval prints its warnings and notes on standard error
+// with and without -json, and -json keeps them in the document, under the
+// names of tether cluster -json ("warnings", "notes"; left out when
+// empty). -json printed the warnings only on standard error and the notes
+// only in the document.
+func TestEvalMessages(t *testing.T) {
+	dir := t.TempDir()
+	// Nodes 1…4 of 5 listed by index, node 0 never: the look of a 1-based
+	// file (dataset.ReadNodeLabels' warning), and node 0 has no reference
+	// label (metrics.Evaluate's note).
+	oneBased := evalWriteTemp(t, dir, "t1.csv", "1,0\n2,0\n3,1\n4,1\n")
+	pred5 := evalWriteTemp(t, dir, "p5.txt", "0\n0\n0\n1\n1\n")
+	truth4 := evalWriteTemp(t, dir, "t4.txt", "0\n0\n1\n1\n")
+	// An edge list naming nodes 0 and 1 only: nodes 2 and 3 of the 4
+	// labelled have no edge (trailingIsolated's warning).
+	short := evalWriteTemp(t, dir, "g.txt", "0 1 1\n")
+	var (
+		oneBasedWarning = oneBased + ": no line names node 0, though 4 of the 5 nodes are listed"
+		unlabeledNote   = "1 items without a reference label left out of the comparison"
+		isolatedWarning = short + ": nodes 2…3 of the 4 labelled have no edge"
+	)
+	for _, tc := range []struct {
+		name            string
+		args            []string
+		warnings, notes []string // prefixes, in order
+	}{
+		{"1-based, unlabelled", []string{"-truth", oneBased, "-pred", pred5}, []string{oneBasedWarning}, []string{unlabeledNote}},
+		{"isolated last nodes", []string{"-truth", truth4, "-pred", truth4, "-graph", short}, []string{isolatedWarning}, nil},
+		{"none", []string{"-truth", truth4, "-pred", truth4}, nil, nil},
+	} {
+		for _, asJSON := range []bool{false, true} {
+			name := tc.name
+			args := append([]string{"-min-sizes", ""}, tc.args...)
+			if asJSON {
+				name += " json"
+				args = append(args, "-json")
+			}
+			t.Run(name, func(t *testing.T) {
+				out, stderr, err := runEvalCLI(t, args...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var lines []string
+				for _, n := range tc.notes {
+					lines = append(lines, "tether eval: note: "+n)
+				}
+				for _, w := range tc.warnings {
+					lines = append(lines, "tether eval: warning: "+w)
+				}
+				got := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+				if stderr == "" {
+					got = nil
+				}
+				if len(got) != len(lines) {
+					t.Fatalf("standard error has %d lines, want %d:\n%s", len(got), len(lines), stderr)
+				}
+				for i, l := range lines {
+					if !strings.HasPrefix(got[i], l) {
+						t.Errorf("standard error line %d: %q, want it to start %q", i+1, got[i], l)
+					}
+				}
+				if !asJSON {
+					return
+				}
+				var doc map[string]json.RawMessage
+				if err := json.Unmarshal([]byte(out), &doc); err != nil {
+					t.Fatalf("%v in %s", err, out)
+				}
+				for key, want := range map[string][]string{"warnings": tc.warnings, "notes": tc.notes} {
+					raw, ok := doc[key]
+					if ok != (len(want) > 0) {
+						t.Fatalf("%q present %v, want %d messages:\n%s", key, ok, len(want), out)
+					}
+					var msgs []string
+					if ok {
+						if err := json.Unmarshal(raw, &msgs); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if len(msgs) != len(want) {
+						t.Fatalf("%s: %q, want %d", key, msgs, len(want))
+					}
+					for i, w := range want {
+						if !strings.HasPrefix(msgs[i], w) {
+							t.Errorf("%s[%d] = %q, want it to start %q", key, i, msgs[i], w)
+						}
+					}
+				}
+			})
+		}
+	}
+}
