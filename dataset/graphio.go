@@ -470,17 +470,17 @@ const (
 	mirrored
 )
 
-// dupNote records the repeated edges that DupMax merged although their
+// dupWarning records the repeated edges that DupMax merged although their
 // weights differ (a weight was dropped): how many, and the first such
 // repeat's line with its weight and the earlier line's.
-type dupNote struct {
+type dupWarning struct {
 	count       int
 	line, first int
 	w, wFirst   float64
 }
 
 // warning says what the merges of n did, for the file name.
-func (n *dupNote) warning(name string) string {
+func (n *dupWarning) warning(name string) string {
 	what := fmt.Sprintf("%d repeated edges have", n.count)
 	if n.count == 1 {
 		what = "1 repeated edge has"
@@ -491,8 +491,8 @@ func (n *dupNote) warning(name string) string {
 // assemble combines entries into a graph on n nodes, pairing (i,j) with
 // (j,i) as how says. Repeats of (i,j) in one orientation are combined by
 // opt.Duplicates first; with DupMax, the repeats whose weights differ are
-// counted in the returned note (nil when there are none).
-func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientations) (*graph.Graph, *dupNote, error) {
+// counted in the returned warning (nil when there are none).
+func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientations) (*graph.Graph, *dupWarning, error) {
 	isDirected := how != undirected
 	type key struct{ lo, hi, dir int }
 	type comb struct {
@@ -532,7 +532,7 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 		return cmp.Compare(x.dir, y.dir)
 	})
 	// Combine duplicates of the same (lo, hi, dir) in place.
-	var note *dupNote
+	var dup *dupWarning
 	out := 0
 	for _, e := range cs {
 		if out > 0 && cs[out-1].key == e.key {
@@ -547,10 +547,10 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 				return nil, nil, &ParseError{File: name, Line: e.line, Err: errorf(ErrInvalid, "edge (%d,%d) repeats line %d", e.lo, e.hi, c.line)}
 			default:
 				if e.w != c.w {
-					if note == nil {
-						note = &dupNote{line: e.line, first: c.line, w: e.w, wFirst: c.w}
+					if dup == nil {
+						dup = &dupWarning{line: e.line, first: c.line, w: e.w, wFirst: c.w}
 					}
-					note.count++
+					dup.count++
 				}
 				c.w = math.Max(c.w, e.w)
 			}
@@ -617,7 +617,7 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 	if err != nil {
 		return nil, nil, fmt.Errorf("dataset: %s: %w", name, err)
 	}
-	return g, note, nil
+	return g, dup, nil
 }
 
 // numberLike reports whether s is written as a number, finite or not
@@ -791,12 +791,12 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d (tether: -max-nodes)", n, maxN)}
 		}
 	}
-	g, note, err := assemble(name, n, ents, opt, undirected)
+	g, dup, err := assemble(name, n, ents, opt, undirected)
 	if err != nil {
 		return nil, err
 	}
-	if note != nil {
-		d.Warnings = append(d.Warnings, note.warning(name))
+	if dup != nil {
+		d.Warnings = append(d.Warnings, dup.warning(name))
 	}
 	d.G = g
 	return d, nil
@@ -908,13 +908,13 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 	if sym == "general" {
 		how = directed
 	}
-	g, note, err := assemble(name, rows, ents, opt, how)
+	g, dup, err := assemble(name, rows, ents, opt, how)
 	if err != nil {
 		return nil, err
 	}
 	d := &GraphData{G: g, Base: 1}
-	if note != nil {
-		d.Warnings = append(d.Warnings, note.warning(name))
+	if dup != nil {
+		d.Warnings = append(d.Warnings, dup.warning(name))
 	}
 	return d, nil
 }

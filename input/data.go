@@ -377,7 +377,7 @@ func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.
 	if n < 2 {
 		return spec, ""
 	}
-	var notes []string
+	var changes []string
 	switch spec.Kind {
 	case graph.SymmetricKNN, graph.MutualKNN, graph.SklearnKNN:
 		k, most := spec.K, n-1
@@ -393,7 +393,7 @@ func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.
 			if most == 1 {
 				nb = "neighbour"
 			}
-			notes = append(notes, fmt.Sprintf("K = %d %s (-knn %d; the default is %d)", most, nb, most, k))
+			changes = append(changes, fmt.Sprintf("K = %d %s (-knn %d; the default is %d)", most, nb, most, k))
 		}
 	}
 	if spec.Affinity == graph.RBF && spec.Sigma.Rule == graph.SigmaLocal && !keepSigma {
@@ -403,13 +403,13 @@ func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.
 		}
 		if lk > n-1 {
 			spec.Sigma.K = n - 1
-			notes = append(notes, fmt.Sprintf("σ_i the distance to the %s nearest other row (-sigma local:%d; the default is local:%d)", ordinal(n-1), n-1, lk))
+			changes = append(changes, fmt.Sprintf("σ_i the distance to the %s nearest other row (-sigma local:%d; the default is local:%d)", ordinal(n-1), n-1, lk))
 		}
 	}
-	if len(notes) == 0 {
+	if len(changes) == 0 {
 		return spec, ""
 	}
-	return spec, fmt.Sprintf("%s has only %d rows: the graph was built with %s", name, n, strings.Join(notes, " and "))
+	return spec, fmt.Sprintf("%s has only %d rows: the graph was built with %s", name, n, strings.Join(changes, " and "))
 }
 
 // ordinal returns 1st, 2nd, 3rd, 4th, … for i ≥ 1.

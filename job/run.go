@@ -104,10 +104,10 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 		spec.K = s.KNN
 	}
 	if d.Graph == nil {
-		var note string
-		spec, note = input.FitSpec(spec, d.Name, d.N(), s.KNN > 0, false)
-		if note != "" {
-			d.Warnings = append(d.Warnings, note)
+		var smallWarning string
+		spec, smallWarning = input.FitSpec(spec, d.Name, d.N(), s.KNN > 0, false)
+		if smallWarning != "" {
+			d.Warnings = append(d.Warnings, smallWarning)
 		}
 	}
 	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {

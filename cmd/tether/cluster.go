@@ -171,10 +171,10 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		if o.labelCol == "" && l.Truth == nil {
 			l.Warnings = append(l.Warnings, classLikeColumns(o.input, l.X, l.Features, k, opt.Scale == dataset.ScaleNone)...)
 		}
-		var note string
-		spec, note = input.FitSpec(spec, o.input, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"))
-		if note != "" {
-			l.Warnings = append(l.Warnings, note)
+		var smallWarning string
+		spec, smallWarning = input.FitSpec(spec, o.input, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"))
+		if smallWarning != "" {
+			l.Warnings = append(l.Warnings, smallWarning)
 		}
 		if err := checkSize(cmdName(o.flags), o.input, "data row", l.N(), &spec); err != nil {
 			if l.N() == 1 && opt.Header == dataset.HeaderAuto && !namedColumns(l.Features) {
@@ -227,10 +227,10 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			// Points: the graph's defaults shrink to what n allows, as
 			// for -input (a -n 8 moons used to fail on the 10-NN graph).
 			name := "-gen " + o.gen
-			var note string
-			spec, note = input.FitSpec(spec, name, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"))
-			if note != "" {
-				l.Warnings = append(l.Warnings, note)
+			var smallWarning string
+			spec, smallWarning = input.FitSpec(spec, name, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"))
+			if smallWarning != "" {
+				l.Warnings = append(l.Warnings, smallWarning)
 			}
 			if err := checkSize(cmdName(o.flags), name, "point", l.N(), &spec); err != nil {
 				return nil, err

@@ -122,9 +122,9 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	}
 	// The server's graph settings are its operator's, not the uploader's:
 	// a small upload gets neighbour counts that fit it.
-	spec, note := input.FitSpec(spec, name, d.N(), false, false)
-	if note != "" {
-		d.Warnings = append(d.Warnings, note)
+	spec, smallWarning := input.FitSpec(spec, name, d.N(), false, false)
+	if smallWarning != "" {
+		d.Warnings = append(d.Warnings, smallWarning)
 	}
 	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
