@@ -30,7 +30,8 @@
 // (reference, predicted and partial labels): one label per line, or
 // node,label pairs keyed by 0-based index or by node name; a label is an
 // integer or a class name, and −1, "?" or an empty field marks a node whose
-// class is unknown. ReadLabels reads the same layouts keyed by index only;
+// class is unknown. ReadLabels, the catalog's reader, reads the same layouts
+// keyed by index only, with the same marks of an unknown class;
 // WriteLabels writes one integer per line. Label −1 (constraint.Unlabeled)
 // marks an unlabeled node.
 //

@@ -279,6 +279,17 @@ func TestReadLabels(t *testing.T) {
 		{"pairs with N", "1 1\n", LabelOptions{N: 3}, []int{-1, 1, -1}, nil},
 		{"strings sorted", "b\na\nb\n", LabelOptions{}, []int{1, 0, 1}, []string{"a", "b"}},
 		{"comments and blanks", "# x\n\n1\n% y\n2\n", LabelOptions{}, []int{1, 2}, nil},
+		// −1, ? and an empty field mark a node without a class, as
+		// ReadNodeLabels and constraint.ReadLabels read them: never a
+		// class name (? and "" were classes, or errors with Strict), and
+		// a first line "?" is a node, not a header.
+		{"pairs, ? and empty", "0,?\n1,\n2,1\n3,-1\n", LabelOptions{}, []int{-1, -1, 1, -1}, nil},
+		{"pairs, ? and empty, strict", "0,?\n1,\n2,1\n", LabelOptions{Strict: true}, []int{-1, -1, 1}, nil},
+		{"pairs by blanks, ?, strict (Wiki_category)", "0 8\n1 ?\n2 3\n", LabelOptions{Strict: true}, []int{8, -1, 3}, nil},
+		{"strings and ?", "b\n?\na\n-1\n", LabelOptions{}, []int{1, -1, 0, -1}, []string{"a", "b"}},
+		{"strings and empty", "0,b\n1,\n2,a\n", LabelOptions{}, []int{1, -1, 0}, []string{"a", "b"}},
+		{"first line ?", "?\n1\n0\n", LabelOptions{Strict: true}, []int{-1, 1, 0}, nil},
+		{"only ?", "?\n?\n", LabelOptions{}, []int{-1, -1}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -22,7 +22,8 @@ const DefaultMaxNodes = 1 << 24
 // LabelOptions controls ReadLabels. The zero value accepts integer and
 // string labels.
 type LabelOptions struct {
-	// Strict rejects labels that are not integers ≥ −1 instead of mapping
+	// Strict rejects labels that are not integers ≥ −1 (nor "?" or an
+	// empty field, which mark a node without a class) instead of mapping
 	// them to classes.
 	Strict bool
 	// N, if positive, is the number of nodes: one-column files must have N
@@ -94,10 +95,19 @@ func ReadLabels(r io.Reader, name string, opt LabelOptions) (*LabelData, error) 
 //   - two fields: "node label" pairs with 0-based node indices in any order;
 //     nodes not listed are Unlabeled, a node listed twice is an error.
 //
-// Labels are integers ≥ −1 (−1 = Unlabeled) or, unless opt.Strict, any
-// other strings, mapped to 0…k−1 in sorted order (see LabelData). A first
-// line whose node field (pairs) or label (one column) is not an integer
-// while the following lines hold integers is a header and is skipped.
+// Labels are integers ≥ −1 or, unless opt.Strict, any other strings,
+// mapped to 0…k−1 in sorted order (see LabelData); −1, "?" and an empty
+// field (a pair "3,") mark a node without a class (Unlabeled), as
+// ReadNodeLabels and constraint.ReadLabels read them. A first line whose
+// node field (pairs) or label (one column) is not an integer, nor a mark
+// of a node without a class, while the following lines hold integers is a
+// header and is skipped.
+//
+// ReadLabels is the low-level reader of the catalog's label files;
+// ReadNodeLabels, the reader of the tether command's label files, reads
+// these layouts too and more: nodes keyed by name, "# base=" directives,
+// a warning for a file that looks 1-based, and blank lines inside a
+// one-column file as nodes without a class, where ReadLabels skips them.
 //
 // Cost: O(file size + n). ctx is checked while r is read and every few
 // thousand lines; a cancelled read returns ctx's error, wrapped.
@@ -154,7 +164,7 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 			}
 			return r.label
 		}
-		if _, ok := parseInt(key(recs[0])); !ok {
+		if _, ok := parseInt(key(recs[0])); !ok && !isUnknownLabel(key(recs[0])) {
 			if _, ok := parseInt(key(recs[1])); ok {
 				recs = recs[1:]
 			}
@@ -170,6 +180,9 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 	// Class strings → labels.
 	allInt := true
 	for _, r := range recs {
+		if isUnknownLabel(r.label) {
+			continue
+		}
 		if v, ok := parseInt(r.label); !ok || v < Unlabeled {
 			allInt = false
 			if opt.Strict {
@@ -182,7 +195,7 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 	if !allInt {
 		seen := map[string]bool{}
 		for _, r := range recs {
-			if !seen[r.label] {
+			if !isUnknownLabel(r.label) && !seen[r.label] {
 				seen[r.label] = true
 				classes = append(classes, r.label)
 			}
@@ -193,6 +206,9 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 		}
 	}
 	labelOf := func(s string) int {
+		if isUnknownLabel(s) {
+			return Unlabeled
+		}
 		if allInt {
 			v, _ := parseInt(s)
 			return v
