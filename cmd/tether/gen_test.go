@@ -265,6 +265,7 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 		// graph file's with a table, serve's without data: refused (they
 		// were ignored silently).
 		{[]string{"cluster", "-graph-file", graphFile, "-scale", "zscore", "-quiet", "-o", out}, "cluster: -scale is an option of the feature table of -input and does not apply to -graph-file (the file is the graph)"},
+		{[]string{"labels", "-graph-file", graphFile, "-label", "club", "-o", out}, "labels: -label is an option of the feature table of -input and does not apply to -graph-file (the file is the graph): -gml-label names the GML node attribute holding the labels"},
 		{[]string{"cluster", "-gen", "moons", "-label", "last", "-quiet", "-o", out}, "cluster: -label is an option of the feature table of -input and does not apply to -gen moons (it generates points)"},
 		{[]string{"cluster", "-input", points, "-gml-label", "club", "-quiet", "-o", out}, "cluster: -gml-label is an option of the graph file of -graph-file and does not apply to -input (a feature table)"},
 		{[]string{"cluster", "-input", dir, "-id", "1", "-quiet", "-o", out}, "cluster: -id is an option of the feature table of -input and does not apply to -input " + dir + " (a folder of images)"},

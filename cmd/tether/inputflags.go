@@ -142,6 +142,9 @@ func (o *inputOptions) checkApplies() error {
 		case err != nil || !ok || s.kinds&kind != 0:
 		case s.not != "":
 			err = usagef(cmd, "-%s %s and does not apply to %s", f.Name, s.what, s.not)
+		case f.Name == "label" && kind == inGraphFile:
+			// The labels of a graph are a GML node attribute's.
+			err = usagef(cmd, "-%s %s and does not apply to %s: -gml-label names the GML node attribute holding the labels", f.Name, s.what, source)
 		default:
 			err = usagef(cmd, "-%s %s and does not apply to %s", f.Name, s.what, source)
 		}
