@@ -588,13 +588,16 @@ func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
 // unlabelled node; in the node,label layout, an empty label may follow
 // its delimiter ("3,", "3;", "3\t", or "3 " when blanks separate the
 // fields), but a line of one field without one is an error. In the
-// one-per-line layout blank lines are unlabelled nodes, so the number of
-// non-comment lines is the number of nodes, and trailing blanks mean
+// one-per-line layout blank lines are unlabelled nodes, before the first
+// label too, but those at the end of the file are ignored (as
+// dataset.ReadNodeLabels reads them), and trailing blanks on a line mean
 // nothing (the first data line decides the layout, so "3\t" there is one
 // label). Comments,
 // the field delimiter and the "# base=" directive are as in Read (the base
 // applies to the node field); a header line "node,label" or "label" is
-// allowed first. A nil opt
+// allowed first, and blank lines before it or before the first node,label
+// line are ignored. A first line -1, ? or empty is node 0's label, never
+// a header. A nil opt
 // means the zero ReadOptions; Policy is not used.
 //
 // Errors name the file and line and wrap ErrInvalid: a malformed or
@@ -614,18 +617,26 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 	var out Labels
 	lineOf := map[int]int{}
 	maxIndex := -1
+	// pending counts the blank lines not yet known to be nodes: those
+	// before the first data line (nodes if it is a label) and those not
+	// yet followed by a label (nodes unless they end the file).
+	pending := 0
 	for lr.next() {
 		fields := lr.fields
+		if lr.text == "" && layout != pairs {
+			pending++
+			continue
+		}
 		if layout == undecided {
 			switch {
 			case isHeader(fields, 2, "node", "label"):
-				layout = pairs
+				layout, pending = pairs, 0
 				continue
 			case len(fields) == 1 && strings.EqualFold(fields[0], "label"):
-				layout = single
+				layout, pending = single, 0
 				continue
 			case len(fields) == 2:
-				layout = pairs
+				layout, pending = pairs, 0
 			case len(fields) == 1:
 				layout = single
 			}
@@ -657,6 +668,9 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 			}
 			lineOf[i] = lr.line
 		} else {
+			for ; pending > 0; pending-- {
+				out = append(out, Unlabeled)
+			}
 			i = len(out)
 			if o.N > 0 && i >= o.N {
 				return nil, lr.errf("more than %d label lines", o.N)
@@ -677,6 +691,9 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 	}
 	n := lr.n(maxIndex + 1)
 	if layout == single && o.N > 0 && len(out) != o.N {
+		if pending > 0 && len(out) < o.N {
+			return nil, fmt.Errorf("%w: %s: %d label lines for %d nodes (%d blank lines at the end are ignored: write -1 or ? for an unlabelled node)", ErrInvalid, file, len(out), o.N, pending)
+		}
 		return nil, fmt.Errorf("%w: %s: %d label lines for %d nodes", ErrInvalid, file, len(out), o.N)
 	}
 	for len(out) < n {

@@ -250,6 +250,19 @@ func TestReadLabels(t *testing.T) {
 		{name: "mixed", in: "1\n0,1\n", err: "in.txt:2: want one label per line"},
 		{name: "twice", in: "0,1\n\n0,1\n", err: "in.txt:3: node 0 already labelled on line 1"},
 		{name: "three fields", in: "0,1,2\n", err: "in.txt:1: want node,label or one label per line"},
+		// As dataset.ReadNodeLabels: a first line ?, -1 or blank is node
+		// 0's label; blank lines before a header or node,label lines are
+		// no nodes (they were, or made a node,label file an error), nor
+		// are those at the end of the file (they were).
+		{name: "first line ?", in: "?\n0\n1\n", opt: ReadOptions{N: 3}, want: Labels{-1, 0, 1}},
+		{name: "leading blank line", in: "\n0\n1\n", opt: ReadOptions{N: 3}, want: Labels{-1, 0, 1}},
+		{name: "leading blank lines after a comment", in: "# x\n\n\n2\n", want: Labels{-1, -1, 2}},
+		{name: "blank line before a header", in: "\nlabel\n0\n1\n", opt: ReadOptions{N: 2}, want: Labels{0, 1}},
+		{name: "blank line before node,label", in: "\n1,0\n0,1\n", want: Labels{1, 0}},
+		{name: "blank line before a node,label header", in: "\nnode,label\n1,0\n", want: Labels{-1, 0}},
+		{name: "trailing blank lines", in: "\n0\n\n1\n\n\n", want: Labels{-1, 0, -1, 1}},
+		{name: "trailing blank lines, count", in: "0\n1\n\n", opt: ReadOptions{N: 3}, err: "in.txt: 2 label lines for 3 nodes (1 blank lines at the end are ignored: write -1 or ? for an unlabelled node)"},
+		{name: "leading blank, one too many", in: "\n0\n1\n", opt: ReadOptions{N: 2}, err: "in.txt:3: more than 2 label lines"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -325,7 +338,10 @@ func FuzzReadPairs(f *testing.F) {
 
 func FuzzReadLabels(f *testing.F) {
 	for _, s := range []string{"1\n-1\n\n?\n0\n", "node,label\n3,1\n", "# base=1\n1,4\n", "label\n2\n", "0,1\n1,x\n", "node\tlabel\n3\t1\n", "3 1\n0 ?\n",
-		"0\t2\n1\t\n", "0 2\n1 \n", "0;2\n1;\n", "2\t\n0 \n"} {
+		"0\t2\n1\t\n", "0 2\n1 \n", "0;2\n1;\n", "2\t\n0 \n",
+		// A first line ?, -1 or blank is node 0's label; blank lines
+		// before a header or pairs, or at the end, are no nodes.
+		"?\n0\n1\n", "-1\n0\n1\n", "\n0\n1\n", "# c\n\n0\n", "\nlabel\n0\n", "\n1,0\n", "0\n\n\n"} {
 		f.Add(s, 0)
 		f.Add(s, 6)
 	}

@@ -249,7 +249,9 @@ func FuzzReadGML(f *testing.F) {
 }
 
 func FuzzReadLabels(f *testing.F) {
-	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "a\nb\n", "0 8\n1 8\n"} {
+	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "a\nb\n", "0 8\n1 8\n",
+		// A first line ?, -1 or empty is node 0's unknown label.
+		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "0,?\n1,0\n"} {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, in string, strict bool) {

@@ -104,8 +104,9 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 // a line longer than DefaultMaxLineBytes is an error):
 //
 //   - one field: the i-th data line is the label of node i. Lines starting
-//     with '#' or '%' are comments; blank lines inside the file are nodes
-//     without a label, blank lines at its end are ignored.
+//     with '#' or '%' are comments; blank lines inside the file, and
+//     before its first label, are nodes without a label (before a header,
+//     they are ignored); blank lines at its end are ignored.
 //   - two fields, node and label: nodes not listed have no label, a node
 //     listed twice is an error. A line whose label field is empty after
 //     its delimiter ("1,", "1;", "1\t", or "1 " when blanks separate the
@@ -134,7 +135,9 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 // or a node or label field that is not an integer followed by a line where
 // it is. A line is never a header when its node field is an integer or a
 // name of opt.Names, or when its label recurs further down (it is then a
-// class, such as a class named "y").
+// class, such as a class named "y"). The first line of a one-column file
+// is never a header when it is −1, "?" or empty: it is node 0's unknown
+// label (dropping it would move every label up one node).
 //
 // A file that keys its nodes by 0-based index without a "# base="
 // directive, lists at least two and at least half of the nodes and never
@@ -166,6 +169,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		baseSet   bool // by a directive
 		lineNo    int
 		blanks    []int // lines of pending blank lines (one-column layout)
+		lead      []int // lines of the blank lines before the first data line
 		seenData  bool
 		first     string // the first data line, as read
 		firstLine int
@@ -191,7 +195,12 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			continue
 		}
 		if t == "" {
-			if width == 1 {
+			switch width {
+			case 0:
+				// Nodes without a label if the file has one column
+				// and its first data line is no header.
+				lead = append(lead, lineNo)
+			case 1:
 				blanks = append(blanks, lineNo)
 			}
 			continue
@@ -275,7 +284,10 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 					isHeader = true
 				}
 			}
-		} else {
+		} else if !isUnknownLabel(h.label) {
+			// -1, ? and an empty field are node 0's unknown label,
+			// never a header: dropping one would move every label
+			// up one node.
 			isHeader = isWord(h.label, labelHeaderWords) && !recurs(h.label)
 			if !isHeader && len(recs) > 1 && !isIntText(h.label) && isIntText(recs[1].label) && !isUnknownLabel(recs[1].label) && !recurs(h.label) {
 				isHeader = true
@@ -283,6 +295,14 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		}
 		if isHeader {
 			recs = recs[1:]
+		} else if width == 1 && len(lead) > 0 {
+			// Blank lines before the first label are the first nodes,
+			// without a label, as blank lines further down are.
+			head := make([]rec, len(lead), len(lead)+len(recs))
+			for i, b := range lead {
+				head[i] = rec{line: b}
+			}
+			recs = append(head, recs...)
 		}
 	}
 	// Labels.

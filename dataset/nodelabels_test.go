@@ -61,6 +61,30 @@ func TestReadNodeLabels(t *testing.T) {
 		// Without N nor names the integers remain names, which define the
 		// nodes in line order.
 		{"id header, no data", "id,label\n5,a\n0,b\n", NodeLabelOptions{}, []int{0, 1}, []string{"a", "b"}, []string{"5", "0"}},
+		// A first line -1, ? or empty is node 0's unknown label, never a
+		// header ("?" and a quoted "" were dropped as headers, a leading
+		// blank line skipped: every label moved up one node).
+		{"first line ?", "?\n0\n1\n", NodeLabelOptions{}, []int{u, 0, 1}, nil, nil},
+		{"first line ?, N", "?\n0\n1\n", NodeLabelOptions{N: 3}, []int{u, 0, 1}, nil, nil},
+		{"first line -1", "-1\n0\n1\n", NodeLabelOptions{N: 3}, []int{u, 0, 1}, nil, nil},
+		{"first line quoted empty", "\"\"\n0\n1\n", NodeLabelOptions{N: 3}, []int{u, 0, 1}, nil, nil},
+		{"first line ?, class names", "?\nb\na\n", NodeLabelOptions{}, []int{u, 1, 0}, []string{"a", "b"}, nil},
+		{"first lines ?", "?\n?\n1\n", NodeLabelOptions{}, []int{u, u, 1}, nil, nil},
+		{"leading blank line", "\n0\n1\n", NodeLabelOptions{N: 3}, []int{u, 0, 1}, nil, nil},
+		{"leading blank lines after a comment", "# labels\n\n \n0\n1\n", NodeLabelOptions{}, []int{u, u, 0, 1}, nil, nil},
+		{"leading blank, ? then blank", "\n?\n\n1\n\n", NodeLabelOptions{}, []int{u, u, u, 1}, nil, nil},
+		// Blank lines before a header, or before node,label lines, are no
+		// nodes.
+		{"blank line before a header", "\nlabel\n0\n1\n", NodeLabelOptions{N: 2}, []int{0, 1}, nil, nil},
+		{"blank line before a word header", "\nkind\n0\n1\n", NodeLabelOptions{}, []int{0, 1}, nil, nil},
+		{"blank line before pairs", "\n1,0\n0,1\n", NodeLabelOptions{}, []int{1, 0}, nil, nil},
+		// Two columns: an unknown label on the first line is data; an
+		// empty node field over integers is pandas' header of an
+		// unnamed index and series (",0").
+		{"pairs, first label ?", "0,?\n1,0\n", NodeLabelOptions{}, []int{u, 0}, nil, nil},
+		{"pairs, first label -1", "0\t-1\n1\t0\n", NodeLabelOptions{}, []int{u, 0}, nil, nil},
+		{"pairs by name, first label ?", "ann,?\nbob,A\n", NodeLabelOptions{Names: []string{"bob", "ann"}}, []int{0, u}, []string{"A"}, nil},
+		{"pandas unnamed series", ",0\n0,1\n1,0\n", NodeLabelOptions{N: 2}, []int{1, 0}, nil, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,6 +107,10 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 	}{
 		{"below -1", "0\n-2\n", NodeLabelOptions{}, "f:2: column 1: value \"-2\""},
 		{"count", "0\n1\n", NodeLabelOptions{N: 3}, "2 labels for 3 nodes"},
+		// A first line ?, or a leading blank line, is a node: the file
+		// has one label too many (it was read as 0, 1, shifted).
+		{"first line ?, one too many", "?\n0\n1\n", NodeLabelOptions{N: 2}, "f: invalid input: 3 labels for 2 nodes"},
+		{"leading blank, one too many", "\n0\n1\n", NodeLabelOptions{N: 2}, "f: invalid input: 3 labels for 2 nodes"},
 		// Blank lines at the end are ignored: the error says so, as a
 		// file may mean them as the last nodes' missing labels.
 		{"trailing blanks", "0\n1\n\n\n", NodeLabelOptions{N: 4}, "2 labels for 4 nodes (2 blank lines at the end are ignored: write -1 or ? for a node without a class)"},

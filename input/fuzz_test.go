@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 )
 
@@ -14,7 +15,10 @@ import (
 func FuzzReadPartialLabels(f *testing.F) {
 	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "name,label\nb,x\nc,y\n", "# base=1\n1,0\n3,1\n", "a\nb\n?\n", "0,5\n",
 		"id,label\n2,1\n0,0\n", "# base=1\nid\tlabel\n1\tb\n3\ta\n", "node,label\n1,0\n3,1\n",
-		"0\tA\n1\t\n2\tB\n", "0 A\n1 \n2 B\n", "0;A\n1;\n2;B\n", "0,A\n1,\n2,B\n", "0\t\n1\tA\n", "a \nb\t\n"} {
+		"0\tA\n1\t\n2\tB\n", "0 A\n1 \n2 B\n", "0;A\n1;\n2;B\n", "0,A\n1,\n2,B\n", "0\t\n1\tA\n", "a \nb\t\n",
+		// A first line ?, -1 or blank is node 0's unknown label, never a
+		// header.
+		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "# c\n\n0\n1\n", "\nlabel\n0\n1\n", "\n0,1\n1,0\n", "?\nb\na\n", "0,?\n1,0\n"} {
 		f.Add(s, 3, 2, true)
 	}
 	for _, s := range []string{"node,label\n0,3\n2,1\n", "1\n2\n3\n", "5\n?\n7\n", "id,label\n2,1\n0,3\n"} {
@@ -88,4 +92,47 @@ func FuzzReadTable(f *testing.F) {
 			t.Fatalf("%d rows, %d columns: %d labels, %d names, %d feature names", n, p, len(d.Truth), len(d.Names), len(d.Features))
 		}
 	})
+}
+
+// FuzzLabelsReadersAgree: where dataset.ReadNodeLabels (the tether
+// command's reader) and constraint.ReadLabels both read a file of integer
+// labels keyed by index, they read the same labels: the same header, the
+// same unknown marks, the same blank lines as nodes.
+func FuzzLabelsReadersAgree(f *testing.F) {
+	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "label\n2\n0\n", "# base=1\n1,0\n3,1\n", "1\n\n?\n0\n\n",
+		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "# c\n\n0\n1\n", "\nlabel\n0\n1\n", "\n0,1\n1,0\n", "0,?\n1,0\n", "0\t2\n1\t\n", "2\t\n0 \n"} {
+		f.Add(s, 0)
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, in string, n int) {
+		if n < 0 || n > 50 || n == 0 && longNumber(in) {
+			return // n = 0 infers n: a node 10⁶ would allocate 10⁶ labels
+		}
+		d, err := dataset.ReadNodeLabels(strings.NewReader(in), "f", dataset.NodeLabelOptions{N: n})
+		if err != nil || d.ClassNames != nil || d.ByName {
+			return
+		}
+		l, err := constraint.ReadLabels(strings.NewReader(in), &constraint.ReadOptions{N: n})
+		if err != nil {
+			return
+		}
+		if !slices.Equal(d.Labels, []int(l)) {
+			t.Fatalf("dataset.ReadNodeLabels reads %v, constraint.ReadLabels %v", d.Labels, l)
+		}
+	})
+}
+
+// longNumber reports whether s holds a run of 5 digits or more.
+func longNumber(s string) bool {
+	run := 0
+	for i := range len(s) {
+		if s[i] >= '0' && s[i] <= '9' {
+			if run++; run >= 5 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }

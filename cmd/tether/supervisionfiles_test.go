@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -359,6 +360,85 @@ func TestClusterKFromPartialLabels(t *testing.T) {
 			}
 			if got := slices.Contains(doc.Notes, note); got != tc.noted {
 				t.Errorf("note in -json notes %v, want %v: %q", got, tc.noted, doc.Notes)
+			}
+		})
+	}
+}
+
+// TestLabelsFirstLineUnknown: in a one-label-per-line file, a first line
+// ?, -1, empty or blank is node 0's unknown label for every command that
+// reads labels files, never a header (? and "" were dropped as headers and
+// a leading blank line skipped, so every label moved up one node: a file
+// of 30 lines was "29 labels for 30 nodes", and one of 31 lines was read
+// for the 30 nodes, each given its successor's label). blobsTable has 30
+// nodes of classes i mod 3, written as integers (a first word followed by
+// an integer is a header).
+func TestLabelsFirstLineUnknown(t *testing.T) {
+	dir := t.TempDir()
+	data := blobsTable(t, dir)
+	pred := filepath.Join(dir, "pred.csv")
+	if _, stderr, err := run(t, "cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-o", pred); err != nil {
+		t.Fatalf("cluster: %v\n%s", err, stderr)
+	}
+	for _, tc := range []struct{ name, first string }{
+		{"question mark", "?"}, {"minus one", "-1"}, {"blank", ""}, {"quoted empty", `""`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Node 0 unknown, nodes 1…29 labelled (truth) or 1…5
+			// (partial labels, the others ?).
+			truth, partial := []string{tc.first}, []string{tc.first}
+			for i := 1; i < 30; i++ {
+				label := strconv.Itoa(i % 3)
+				truth = append(truth, label)
+				if i >= 6 {
+					label = "?"
+				}
+				partial = append(partial, label)
+			}
+			name := strings.ReplaceAll(tc.name, " ", "_")
+			truthFile := evalWriteTemp(t, dir, name+".truth", strings.Join(truth, "\n")+"\n")
+			partialFile := evalWriteTemp(t, dir, name+".partial", strings.Join(partial, "\n")+"\n")
+			out := filepath.Join(dir, "out.csv")
+			stdout, stderr, err := run(t, "cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-json", "-o", out,
+				"-truth", truthFile, "-partial-labels", partialFile, "-method", "labelprop")
+			if err != nil {
+				t.Fatalf("cluster: %v\n%s", err, stderr)
+			}
+			var doc struct {
+				Figures map[string]float64
+				Notes   []string
+			}
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+				t.Fatalf("cluster -json: %v\n%s", err, stdout)
+			}
+			// Three separated blobs, five labelled nodes: found exactly
+			// (shifted partial labels would put nodes of two blobs in
+			// one class); node 0 is left out of the figures.
+			if doc.Figures["ARI"] != 1 || !slices.Contains(doc.Notes, "1 nodes without a reference label left out of the figures") {
+				t.Errorf("ARI %v, notes %q; want 1 and the 1 node without a reference label", doc.Figures["ARI"], doc.Notes)
+			}
+			stdout, stderr, err = runEvalCLI(t, "-truth", truthFile, "-pred", pred)
+			if err != nil {
+				t.Fatalf("eval -truth: %v\n%s", err, stderr)
+			}
+			if !strings.HasPrefix(stdout, "29 items, 3 reference clusters") {
+				t.Errorf("eval: want 29 items of 3 reference clusters:\n%s", stdout)
+			}
+			// constraints gen reads node 0 as unknown, and refuses it.
+			_, _, err = run(t, "constraints", "gen", "-truth", truthFile, "-protocol", "pairs-1/n", "-o", filepath.Join(dir, "cons.csv"))
+			if want := "node 0 has no class; the reference must label every node"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("constraints gen -truth: error %v, want %q", err, want)
+			}
+			// A line too many: refused, where the label of every node
+			// was its successor's.
+			long := evalWriteTemp(t, dir, name+".long", tc.first+"\n"+strings.Repeat("0\n1\n2\n", 10))
+			_, _, err = run(t, "cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-o", out, "-partial-labels", long, "-method", "labelprop")
+			if want := long + ": invalid input: 31 labels for 30 nodes"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("cluster -partial-labels: error %v, want %q", err, want)
+			}
+			_, _, err = runEvalCLI(t, "-truth", long, "-pred", pred)
+			if want := "31 labels"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("eval -truth: error %v, want %q", err, want)
 			}
 		})
 	}
