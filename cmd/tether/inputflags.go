@@ -5,27 +5,30 @@ import (
 	"os"
 
 	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/internal/inputkind"
 )
 
 // inputKind is a kind of input of cluster, serve and labels, as a bit of a
-// set: each flag of the inputs applies to some of them (inputFlags).
-type inputKind uint8
+// set: each flag of the inputs applies to some of them (inputFlags). The
+// kinds, and which of them each option of the inputs applies to, are
+// package inputkind's, shared with tether serve's API and batch jobs.
+type inputKind = inputkind.Kind
 
 const (
-	inTable     inputKind = 1 << iota // -input FILE: a feature table
-	inImages                          // -input FOLDER: images, one subfolder per class
-	inGraphFile                       // -graph-file
-	inBipartite                       // -bipartite: a document-by-term matrix
-	inPoints                          // -gen of a point generator
-	inGenGraph                        // -gen of a graph generator
-	inNone                            // no data: tether serve without -input, -graph-file or -gen
+	inTable     = inputkind.Table     // -input FILE: a feature table
+	inImages    = inputkind.Images    // -input FOLDER: images, one subfolder per class
+	inGraphFile = inputkind.GraphFile // -graph-file
+	inBipartite = inputkind.Bipartite // -bipartite: a document-by-term matrix
+	inPoints    = inputkind.Points    // -gen of a point generator
+	inGenGraph  = inputkind.GenGraph  // -gen of a graph generator
+	inNone      = inputkind.None      // no data: tether serve without -input, -graph-file or -gen
 
 	// inFeatures are the inputs whose graph is built from feature rows;
 	// a server without data builds the graphs of the data its sessions
 	// load with the graph flags.
-	inFeatures = inTable | inImages | inPoints | inNone
+	inFeatures = inputkind.Features
 	// inData are the inputs that are data, whatever their kind.
-	inData = inTable | inImages | inGraphFile | inBipartite | inPoints | inGenGraph
+	inData = inputkind.Data
 )
 
 // flagScope says which inputs a flag applies to, and what it does, for the
@@ -56,20 +59,26 @@ var (
 // The feature table's flags do not apply to a folder of images
 // (dataset.ReadImageFolder reads no options), nor to generated points.
 func inputFlags(cmd string) map[string]flagScope {
-	m := map[string]flagScope{
-		"label": tableFlag, "id": tableFlag, "delim": tableFlag, "header": tableFlag,
-		"scale": tableFlag, "missing": tableFlag, "categorical": tableFlag, "drop": tableFlag,
-
-		"gml-label": graphFileFlag, "graph-format": graphFileFlag, "symmetrize": graphFileFlag,
-		"max-nodes": graphFileFlag, "named-nodes": graphFileFlag,
-
-		"row-names": bipartiteFlag, "col-names": bipartiteFlag, "tfidf": bipartiteFlag, "drop-empty": bipartiteFlag,
-
-		"truth":      {kinds: inData, what: "gives the reference labels of the data"},
-		"self-loops": {kinds: inData, what: "adds self loops to the graph of the data"},
-	}
-	for _, name := range []string{"graph", "knn", "eps", "affinity", "max-full", "knn-search", "sigma"} {
-		m[name] = buildFlag
+	// The kinds are inputkind's; the words, by kind, the command line's.
+	m := map[string]flagScope{}
+	for _, name := range inputkind.Options() {
+		kinds, _ := inputkind.Of(name)
+		switch {
+		case name == "truth":
+			m[name] = flagScope{kinds: kinds, what: "gives the reference labels of the data"}
+		case name == "self-loops":
+			m[name] = flagScope{kinds: kinds, what: "adds self loops to the graph of the data"}
+		case kinds == inTable:
+			m[name] = tableFlag
+		case kinds == inGraphFile:
+			m[name] = graphFileFlag
+		case kinds == inBipartite:
+			m[name] = bipartiteFlag
+		case kinds == inFeatures:
+			m[name] = buildFlag
+		default:
+			panic("tether: input option -" + name + " has no words for its kinds of input")
+		}
 	}
 	if cmd == "serve" {
 		// serve's sessions cluster with the methods' own defaults

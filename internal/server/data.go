@@ -14,6 +14,7 @@ import (
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
+	"github.com/tether-sc/tether/internal/inputkind"
 )
 
 // Source says where a session's data came from, so that a saved session
@@ -62,6 +63,92 @@ type ReadOptions struct {
 // 400).
 var errBadInput = errors.New("bad input")
 
+// readOption is an option of ReadOptions that applies to some kinds of
+// file only.
+type readOption struct {
+	name string // its JSON and query name
+	flag string // tether cluster's flag of the same meaning (inputkind.Of)
+	set  func(ReadOptions) bool
+}
+
+// readOptions are the options of ReadOptions that apply to one kind of
+// file only, as tether cluster's flags of the same names apply to -input
+// or to -graph-file: inputkind says which (TestReadOptionsApply checks
+// that it is one of the two kinds a file is read as). Name and Kind apply
+// to every file.
+var readOptions = []readOption{
+	{"label", "label", func(o ReadOptions) bool { return o.Label != "" }},
+	{"id", "id", func(o ReadOptions) bool { return o.ID != "" }},
+	{"delim", "delim", func(o ReadOptions) bool { return o.Delim != "" }},
+	{"header", "header", func(o ReadOptions) bool { return o.Header != "" }},
+	{"scale", "scale", func(o ReadOptions) bool { return o.Scale != "" }},
+	{"missing", "missing", func(o ReadOptions) bool { return o.Missing != "" }},
+	{"gml_label", "gml-label", func(o ReadOptions) bool { return o.GMLLabel != "" }},
+	{"symmetrize", "symmetrize", func(o ReadOptions) bool { return o.Symmetric }},
+}
+
+// fileKind returns the inputkind of a file read as kind ("features" or
+// "graph", kindOf).
+func fileKind(kind string) inputkind.Kind {
+	if kind == "graph" {
+		return inputkind.GraphFile
+	}
+	return inputkind.Table
+}
+
+// checkApplies refuses, as bad input, an option of o that does not apply
+// to the kind of file it is read as (kindOf), as tether cluster refuses
+// -delim with -graph-file: the feature table's options for a graph file,
+// gml_label and symmetrize for a feature table. name is the file's name.
+func (o ReadOptions) checkApplies(kind, name string) error {
+	how := "by its extension"
+	if o.Kind != "" {
+		how = "kind " + o.Kind
+	}
+	for _, r := range readOptions {
+		if k, _ := inputkind.Of(r.flag); !r.set(o) || k&fileKind(kind) != 0 {
+			continue
+		}
+		if kind == "graph" {
+			hint := ""
+			if r.name == "label" {
+				hint = ": gml_label names the GML node attribute holding the labels"
+			}
+			return fmt.Errorf("%w: option %s is an option of a feature table and does not apply to %s, a graph file (%s)%s", errBadInput, r.name, name, how, hint)
+		}
+		hint := ""
+		if o.Kind == "" {
+			hint = ": give kind graph to read it as a graph"
+		}
+		return fmt.Errorf("%w: option %s is an option of a graph file and does not apply to %s, a feature table (%s)%s", errBadInput, r.name, name, how, hint)
+	}
+	return nil
+}
+
+// checkNoOptions refuses, as bad input, options given with data that is
+// not read from a file: src says what it is ("generated data").
+func (o ReadOptions) checkNoOptions(src string) error {
+	var set []string
+	if o.Name != "" {
+		set = append(set, "name")
+	}
+	if o.Kind != "" {
+		set = append(set, "kind")
+	}
+	for _, r := range readOptions {
+		if r.set(o) {
+			set = append(set, r.name)
+		}
+	}
+	switch {
+	case len(set) == 1:
+		return fmt.Errorf("%w: option %s is an option of a file and does not apply to %s", errBadInput, set[0], src)
+	case set != nil:
+		return fmt.Errorf("%w: options %s are options of a file and do not apply to %s", errBadInput, strings.Join(set, ", "), src)
+	}
+	return nil
+}
+
 // kindOf returns "graph" or "features" for the file name, as tether
 // cluster chooses between -graph-file and -input by the flag: here the
 // extension decides (.mtx, .mm, .gml, .edges, .el: graph) unless Kind is
@@ -92,6 +179,9 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	name := o.Name
 	if name == "" {
 		name = "upload"
+	}
+	if err := o.checkApplies(kind, name); err != nil {
+		return nil, err
 	}
 	if kind == "graph" {
 		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes}

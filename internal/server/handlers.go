@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -353,6 +356,10 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 		}
 	} else {
 		q := r.URL.Query()
+		if err := checkUploadQuery(q); err != nil {
+			s.fail(w, err)
+			return
+		}
 		o := ReadOptions{Name: q.Get("name"), Kind: q.Get("kind"), Label: q.Get("label"), ID: q.Get("id"), Delim: q.Get("delim"),
 			Header: q.Get("header"), Scale: q.Get("scale"), Missing: q.Get("missing"), GMLLabel: q.Get("gml_label")}
 		if v := q.Get("symmetrize"); v != "" {
@@ -391,6 +398,25 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 	writeJSON(w, http.StatusOK, ss.info())
 }
 
+// checkUploadQuery refuses, as bad input, a query parameter of an upload
+// that is no reader option (a misspelt option would be ignored) or one
+// given twice (one of its values would be).
+func checkUploadQuery(q url.Values) error {
+	known := []string{"name", "kind"}
+	for _, r := range readOptions {
+		known = append(known, r.name)
+	}
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		if !slices.Contains(known, k) {
+			return fmt.Errorf("%w: unknown query parameter %q (the reader options are %s)", errBadInput, k, strings.Join(known, ", "))
+		}
+		if n := len(q[k]); n > 1 {
+			return fmt.Errorf("%w: query parameter %s given %d times", errBadInput, k, n)
+		}
+	}
+	return nil
+}
+
 // loadSource reads or generates the data src describes.
 func (s *Server) loadSource(ctx context.Context, src *Source) (*input.Data, error) {
 	set := 0
@@ -407,8 +433,14 @@ func (s *Server) loadSource(ctx context.Context, src *Source) (*input.Data, erro
 		if s.cfg.Initial == nil {
 			return nil, fmt.Errorf("%w: this server was started without data (-input, -graph-file or -gen)", errBadInput)
 		}
+		if err := src.Options.checkNoOptions("the server's initial data"); err != nil {
+			return nil, err
+		}
 		return s.cfg.Initial, nil
 	case src.Generate != nil:
+		if err := src.Options.checkNoOptions("generated data"); err != nil {
+			return nil, err
+		}
 		return generateData(ctx, src.Generate, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes)
 	case src.File != "":
 		b, err := readRooted(ctx, s.cfg.DataRoot, src.File, s.cfg.MaxUpload)

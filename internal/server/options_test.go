@@ -1,0 +1,121 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/internal/inputkind"
+)
+
+// TestReadOptionsApply: a reader option that does not apply to the kind of
+// file loaded is refused with a 400 naming the option and the kind, as
+// tether cluster refuses -delim with -graph-file (the feature table's
+// options were ignored for a graph file, gml_label and symmetrize for a
+// feature table, and every option for generated data); so are unknown and
+// repeated query parameters of an upload (ignored, or all values but one).
+func TestReadOptionsApply(t *testing.T) {
+	root := t.TempDir()
+	// A ring of 6 nodes, and 6 points in two groups.
+	const ring = "0 1\n1 2\n2 3\n3 4\n4 5\n5 0\n"
+	const pts = "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n"
+	for name, content := range map[string]string{"g.edges": ring, "pts.csv": pts} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newTest(t, Config{DataRoot: root})
+	id := newSession(t, s, 100)
+	data := "/api/sessions/" + id + "/data"
+	const tableOpt = "is an option of a feature table and does not apply to "
+	const graphOpt = "is an option of a graph file and does not apply to "
+	for _, c := range []struct {
+		name  string
+		query string // an upload with this query, or
+		json  string // a JSON request
+		body  string
+		want  string // "" for a success
+	}{
+		// The feature table's options with a graph file.
+		{"label, graph", "name=g.edges&label=last", "", ring, "option label " + tableOpt + "g.edges, a graph file (by its extension): gml_label names the GML node attribute holding the labels"},
+		{"id, graph", "name=g.edges&id=first", "", ring, "option id " + tableOpt + "g.edges, a graph file (by its extension)"},
+		{"delim, graph", "name=g.edges&delim=%3B", "", ring, "option delim " + tableOpt + "g.edges, a graph file (by its extension)"},
+		{"header, graph", "name=g.edges&header=no", "", ring, "option header " + tableOpt + "g.edges"},
+		{"scale, graph", "name=g.edges&scale=zscore", "", ring, "option scale " + tableOpt + "g.edges"},
+		{"missing, graph", "name=g.edges&missing=drop", "", ring, "option missing " + tableOpt + "g.edges"},
+		{"header, kind graph", "name=g.txt&kind=graph&header=yes", "", ring, "option header " + tableOpt + "g.txt, a graph file (kind graph)"},
+		{"file, scale, graph", "", `{"file":"g.edges","options":{"scale":"zscore"}}`, "", "option scale " + tableOpt + "g.edges, a graph file (by its extension)"},
+		// The graph file's options with a feature table.
+		{"gml_label, table", "name=pts.csv&gml_label=club", "", pts, "option gml_label " + graphOpt + "pts.csv, a feature table (by its extension): give kind graph to read it as a graph"},
+		{"symmetrize, table", "name=pts.csv&symmetrize=true", "", pts, "option symmetrize " + graphOpt + "pts.csv, a feature table (by its extension): give kind graph"},
+		{"symmetrize, kind features", "name=pts.txt&kind=features&symmetrize=1", "", pts, "option symmetrize " + graphOpt + "pts.txt, a feature table (kind features)"},
+		{"file, gml_label, table", "", `{"file":"pts.csv","options":{"gml_label":"club"}}`, "", "option gml_label " + graphOpt + "pts.csv, a feature table (by its extension)"},
+		// Options with generated data.
+		{"generate, label", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{"label":"last"}}`, "", "option label is an option of a file and does not apply to generated data"},
+		{"generate, kind and symmetrize", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{"kind":"graph","symmetrize":true}}`, "", "options kind, symmetrize are options of a file and do not apply to generated data"},
+		// The query of an upload.
+		{"misspelt option", "name=pts.csv&lable=last", "", pts, `unknown query parameter "lable" (the reader options are name, kind, label, id, delim, header, scale, missing, gml_label, symmetrize)`},
+		{"repeated option", "name=pts.csv&scale=zscore&scale=none", "", pts, "query parameter scale given 2 times"},
+		// The options of the kind read are accepted; symmetrize=false is
+		// the default, which applies to every file.
+		{"graph options, graph", "name=g.edges&symmetrize=true", "", ring, ""},
+		{"table options, table", "name=pts.csv&delim=,&header=yes&scale=zscore&missing=reject&id=&label=none", "", pts, ""},
+		{"symmetrize false, table", "name=pts.csv&symmetrize=false", "", pts, ""},
+		{"file, graph options", "", `{"file":"g.edges","options":{"symmetrize":true}}`, "", ""},
+		{"file, table options", "", `{"file":"pts.csv","options":{"header":"yes","delim":","}}`, "", ""},
+		{"generate, no options", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{}}`, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var code int
+			var b []byte
+			if c.json != "" {
+				code, b = call(t, s, "POST", data, "application/json", []byte(c.json))
+			} else {
+				code, b = call(t, s, "POST", data+"?"+c.query, "application/octet-stream", []byte(c.body))
+			}
+			if c.want == "" {
+				if code != http.StatusOK {
+					t.Fatalf("status %d, want 200: %s", code, b)
+				}
+				return
+			}
+			var e errorReply
+			if err := json.Unmarshal(b, &e); code != http.StatusBadRequest || err != nil || !strings.Contains(e.Error, c.want) {
+				t.Errorf("status %d, error %s; want 400 containing %q", code, b, c.want)
+			}
+		})
+	}
+	// Every option applies to one of the two kinds of file, as the flag
+	// of tether cluster of the same meaning does (inputkind), and the
+	// JSON field of each is the option's name.
+	fields := map[string]bool{}
+	rt := reflect.TypeFor[ReadOptions]()
+	for i := range rt.NumField() {
+		fields[strings.Split(rt.Field(i).Tag.Get("json"), ",")[0]] = true
+	}
+	for _, r := range readOptions {
+		k, ok := inputkind.Of(r.flag)
+		if !ok || (k&inputkind.Table != 0) == (k&inputkind.GraphFile != 0) {
+			t.Errorf("option %s (-%s): kinds %b, want a feature table's or a graph file's", r.name, r.flag, k)
+		}
+		if !fields[r.name] {
+			t.Errorf("option %s: no such JSON field of ReadOptions", r.name)
+		}
+		delete(fields, r.name)
+	}
+	delete(fields, "name") // they apply to every file
+	delete(fields, "kind")
+	for f := range fields {
+		t.Errorf("ReadOptions.%s: not in readOptions: say which kind of file it applies to", f)
+	}
+	// A saved session's source is checked as a request is.
+	load := `{"tether_session":1,"source":{"generate":{"name":"moons","params":{"n":100}},"options":{"delim":";"}}}`
+	code, b := call(t, s, "POST", "/api/sessions/"+id+"/load", "application/json", []byte(load))
+	if want := "option delim is an option of a file and does not apply to generated data"; code != http.StatusBadRequest || !strings.Contains(string(b), want) {
+		t.Errorf("load: status %d, %s; want 400 containing %q", code, b, want)
+	}
+}
