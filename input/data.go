@@ -254,8 +254,11 @@ func graphData(name string, gd *dataset.GraphData) *Data {
 // parameters: the generator's defaults, overridden by params (by name, as
 // tether gen spells them, e.g. {"n": "300", "noise": "0.1"}). The
 // parameters are set in sorted order, so that a request with several bad
-// ones always names the same one. Errors name the generator and the
-// parameter, and wrap synth.ErrInvalid for a bad value.
+// ones always names the same one. A parameter the generator does not read
+// (factor for moons; k for moons, circles and xor, which always make 2
+// classes, unless it says 2 or 0) is an error, as the flags of tether gen
+// are. Errors name the generator and the parameter, and wrap
+// synth.ErrInvalid for a bad value or a parameter that does not apply.
 func GenParams(name string, params map[string]string) (synth.Generator, synth.Params, error) {
 	g, err := synth.Lookup(name)
 	if err != nil {
@@ -271,6 +274,16 @@ func GenParams(name string, params map[string]string) (synth.Generator, synth.Pa
 		if err := p.Set(k, params[k]); err != nil {
 			return g, p, fmt.Errorf("gen %s: %w", name, err)
 		}
+		if slices.Contains(g.Params, k) {
+			continue
+		}
+		if k == "k" && g.Classes > 0 {
+			if p.K == 0 || p.K == g.Classes {
+				continue
+			}
+			return g, p, fmt.Errorf("gen %s: %w: k = %s does not apply to %s: it always makes %d classes (give k %d or 0, or leave k out)", name, synth.ErrInvalid, params[k], g.Name, g.Classes, g.Classes)
+		}
+		return g, p, fmt.Errorf("gen %s: %w: %s does not apply to %s: it has no such parameter (it reads %s)", name, synth.ErrInvalid, k, g.Name, strings.Join(g.Params, ", "))
 	}
 	return g, p, nil
 }

@@ -196,6 +196,16 @@ func TestGenParams(t *testing.T) {
 		{"bad value", "moons", map[string]string{"n": "x"}, `gen moons: synth: invalid parameter: parameter n: strconv.Atoi: parsing "x": invalid syntax`},
 		{"first bad in sorted order", "moons", map[string]string{"noise": "y", "n": "x", "zz": "1"}, `gen moons: synth: invalid parameter: parameter n: strconv.Atoi: parsing "x": invalid syntax`},
 		{"unknown parameter", "moons", map[string]string{"zz": "1"}, `gen moons: synth: invalid parameter: unknown parameter "zz" (want one of n, k, dim, noise, factor, cin, cout, gamma)`},
+		// A parameter the generator does not read (synth's Generator.Params:
+		// moons reads n and noise) is refused, as tether gen refuses its
+		// flag (it was ignored); k is read by blobs, and a two-class
+		// generator takes k = 2 or 0 only.
+		{"parameter not read", "moons", map[string]string{"n": "50", "factor": "0.3"}, "gen moons: synth: invalid parameter: factor does not apply to moons: it has no such parameter (it reads n, noise)"},
+		{"graph parameter for points", "blobs", map[string]string{"cin": "8"}, "gen blobs: synth: invalid parameter: cin does not apply to blobs: it has no such parameter (it reads n, k, dim, noise)"},
+		{"k of two classes", "circles", map[string]string{"k": "3"}, "gen circles: synth: invalid parameter: k = 3 does not apply to circles: it always makes 2 classes (give k 2 or 0, or leave k out)"},
+		{"k = 2 of two classes", "xor", map[string]string{"k": "2"}, ""},
+		{"k = 0 of two classes", "moons", map[string]string{"k": "0"}, ""},
+		{"k read", "blobs", map[string]string{"k": "4", "dim": "3"}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

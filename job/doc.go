@@ -12,7 +12,11 @@
 // Spec gives the same Result whether it runs in a loop (RunAll) or on a
 // distributed engine (the nested module github.com/tether-sc/tether/beam
 // runs it in an Apache Beam DoFn). A job that fails returns a Result whose
-// Error says why; it never stops the others.
+// Error says why; it never stops the others. A field that does not apply
+// to the input (label but with a feature table, knn with a graph,
+// gen_params without gen, a generator parameter the generator does not
+// read) is such an error, naming the job and the field, as tether cluster
+// refuses its flag.
 //
 // Paths are local files, or, with a scheme ("gs://bucket/x.csv"), files
 // of a store that a Files reads and writes (RunFiles, SaveLabelsFiles; the

@@ -32,6 +32,23 @@ func TestParseSpec(t *testing.T) {
 		{"bad fraction", `{"id":"a","gen":"moons","k":2,"sample":{"label_fraction":1.5}}`, "label_fraction"},
 		{"two values", `{"id":"a","gen":"moons","k":2} {}`, "more than one JSON value"},
 		{"not JSON", `id=a`, "invalid character"},
+		// A field that does not apply to the input is refused, as tether
+		// cluster refuses its flag (label was ignored but for a feature
+		// table, knn with a graph, the generator's fields without gen).
+		{"label, graph", `{"id":"j","graph":"g.txt","label":"club","k":2}`, "job j: label is an option of the feature table of input and does not apply to graph (the file is the graph)"},
+		{"label, dataset", `{"id":"j","dataset":"iris","label":"last","k":3}`, "job j: label is an option of the feature table of input and does not apply to dataset iris (a catalog dataset, with its own labels)"},
+		{"label, gen", `{"id":"j","gen":"moons","label":"y","k":2}`, "job j: label is an option of the feature table of input and does not apply to gen moons (it generates points)"},
+		{"label, unknown gen", `{"id":"j","gen":"spirals","label":"y","k":2}`, "job j: label is an option of the feature table of input and does not apply to gen spirals"},
+		{"knn, graph", `{"id":"j","graph":"g.txt","knn":5,"k":2}`, "job j: knn builds the graph from features and does not apply to graph (the file is the graph)"},
+		{"knn, graph generator", `{"id":"j","gen":"sbm","knn":5,"k":2}`, "job j: knn builds the graph from features and does not apply to gen sbm (it generates a graph)"},
+		{"gen_params without gen", `{"id":"j","input":"d.csv","gen_params":{"n":"5"},"k":2}`, "job j: gen_params are the parameters of gen and do not apply without it"},
+		{"gen_seed without gen", `{"id":"j","graph":"g.txt","gen_seed":3,"k":2}`, "job j: gen_seed seeds gen and does not apply without it"},
+		{"data_root without dataset", `{"id":"j","input":"d.csv","data_root":"/data","k":2}`, "job j: data_root is the folder of the catalog of dataset and does not apply without it"},
+		// The fields that apply.
+		{"knn, table", `{"id":"j","input":"d.csv","label":"last","knn":5,"k":2}`, ""},
+		{"knn, points", `{"id":"j","gen":"moons","gen_params":{"n":"50"},"gen_seed":2,"knn":5,"k":2}`, ""},
+		{"knn, dataset", `{"id":"j","dataset":"iris","data_root":"/data","knn":5,"k":3}`, ""},
+		{"knn, unknown gen", `{"id":"j","gen":"spirals","knn":5,"k":2}`, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -174,10 +191,30 @@ func TestRunErrors(t *testing.T) {
 		{"k too large", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: moons, K: 500}, "k = 500, want 1 ≤ k ≤ n = 100"},
 		{"sample without reference", context.Background(), Spec{ID: "a", Graph: "g.txt", K: 2, Sample: &Sample{Pairs: 3}}, "g.txt"},
 		{"cancelled", cancelled, Spec{ID: "a", Gen: "moons", GenParams: moons, K: 2}, "canceled"},
+		// A field the input does not read, known once it is read (a
+		// folder of images, a catalog dataset that is a graph), and a
+		// generator parameter the generator does not read.
+		{"label, images", context.Background(), Spec{ID: "a", Input: "images", Label: "last", K: 2}, "job a: label is an option of the feature table of input and does not apply to input images (a folder of images, one subfolder per class)"},
+		{"knn, catalog graph", context.Background(), Spec{ID: "a", Dataset: "karate", DataRoot: "catalog", KNN: 5, K: 2}, "job a: knn builds the graph from features and does not apply to dataset karate (a graph)"},
+		{"parameter the generator does not read", context.Background(), Spec{ID: "a", Gen: "moons", GenParams: map[string]string{"n": "100", "factor": "0.3"}, K: 2}, "gen moons: synth: invalid parameter: factor does not apply to moons: it has no such parameter (it reads n, noise)"},
+		{"k of a two-class generator", context.Background(), Spec{ID: "a", Gen: "circles", GenParams: map[string]string{"k": "3"}, K: 2}, "gen circles: synth: invalid parameter: k = 3 does not apply to circles: it always makes 2 classes (give k 2 or 0, or leave k out)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := Run(tc.ctx, tc.spec, t.TempDir())
+			root := t.TempDir()
+			// A folder of images (empty: the label is refused before
+			// it is read) and a karate club of three nodes.
+			if err := os.MkdirAll(filepath.Join(root, "images"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(root, "catalog", "karate"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			gml := "graph [\n node [ id 0 club \"A\" ]\n node [ id 1 club \"A\" ]\n node [ id 2 club \"B\" ]\n edge [ source 0 target 1 ]\n edge [ source 1 target 2 ]\n]\n"
+			if err := os.WriteFile(filepath.Join(root, "catalog", "karate", "karate_club.gml"), []byte(gml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := Run(tc.ctx, tc.spec, root)
 			if res.Error == "" || !strings.Contains(res.Error, tc.want) {
 				t.Fatalf("error %q, want it to mention %q", res.Error, tc.want)
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -14,6 +15,7 @@ import (
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/inputkind"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -98,6 +100,12 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	d, err := load(ctx, s, root, files)
 	if err != nil {
 		return err
+	}
+	if s.Dataset != "" && d.Graph != nil {
+		// A catalog dataset that is a graph: knn builds no graph.
+		if err := s.checkApplies(inputkind.GenGraph, "dataset "+s.Dataset+" (a graph)"); err != nil {
+			return err
+		}
 	}
 	spec := graph.DefaultSpec()
 	if s.KNN > 0 {
@@ -192,6 +200,13 @@ func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, 
 	case s.Input != "":
 		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label}
 		if Scheme(path) == "" {
+			if st, err := os.Stat(path); err == nil && st.IsDir() {
+				// input.ReadTableFile reads a folder of images
+				// without the options of a table.
+				if err := s.checkApplies(inputkind.Images, "input "+s.Input+" (a folder of images, one subfolder per class)"); err != nil {
+					return nil, err
+				}
+			}
 			return input.ReadTableFile(ctx, path, opt)
 		}
 		b, err := readFile(ctx, files, s.ID, "input", path)

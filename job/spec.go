@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/internal/inputkind"
 )
 
 // ErrSpec marks a malformed Spec or manifest line.
@@ -28,10 +30,11 @@ type Spec struct {
 	ID string `json:"id"`
 
 	// Input is a feature table (CSV, TSV, ARFF) or a folder of images
-	// (input.ReadTableFile); Label names its class column: "" means a
-	// column named label, class, target or y if there is one (ARFF: the
-	// last attribute), "none" means none (see input.ReadTable and
-	// dataset.Options).
+	// (input.ReadTableFile); Label names the table's class column: ""
+	// means a column named label, class, target or y if there is one
+	// (ARFF: the last attribute), "none" means none (see input.ReadTable
+	// and dataset.Options). Label with any other input (a folder of
+	// images, a graph, a catalog dataset, a generator) is an error.
 	Input string `json:"input,omitempty"`
 	Label string `json:"label,omitempty"`
 	// Graph is a graph file (edge list, .mtx, .gml, dense .csv).
@@ -42,13 +45,15 @@ type Spec struct {
 	DataRoot string `json:"data_root,omitempty"`
 	// Gen is a generator of dataset/synth, with parameters by name (as
 	// tether gen spells them, e.g. {"n": "300", "noise": "0.1"}) drawn with
-	// GenSeed (tether gen -seed).
+	// GenSeed (tether gen -seed). DataRoot without Dataset, and GenParams
+	// or GenSeed without Gen, are errors.
 	Gen       string            `json:"gen,omitempty"`
 	GenParams map[string]string `json:"gen_params,omitempty"`
 	GenSeed   uint64            `json:"gen_seed,omitempty"`
 
 	// KNN is the number of neighbours of the k-NN graph built from
-	// features (0: graph.DefaultSpec()).
+	// features (0: graph.DefaultSpec()). KNN with data that is a graph
+	// (Graph, a graph generator, a catalog graph) is an error.
 	KNN int `json:"knn,omitempty"`
 
 	// Constraints is a must-link/cannot-link file, kept as read (the Soft
@@ -102,7 +107,11 @@ func checkID(id string) error {
 	return nil
 }
 
-// Validate checks the Spec's own fields (not the files they name).
+// Validate checks the Spec's own fields (not the files they name): among
+// them, that each field applies to the input (label to a feature table,
+// knn to data whose graph is built from features, as tether cluster's
+// -label and -knn). Run checks again once it knows what the input is (a
+// folder of images, a catalog dataset that is a graph).
 func (s *Spec) Validate() error {
 	if err := checkID(s.ID); err != nil {
 		return err
@@ -119,6 +128,9 @@ func (s *Spec) Validate() error {
 	if s.K < 0 || s.KNN < 0 {
 		return fmt.Errorf("%w: job %s: negative k or knn", ErrSpec, s.ID)
 	}
+	if err := s.checkApplies(s.inputKinds()); err != nil {
+		return err
+	}
 	if sm := s.Sample; sm != nil {
 		if sm.Pairs < 0 || !(sm.LabelFraction >= 0 && sm.LabelFraction <= 1) {
 			return fmt.Errorf("%w: job %s: sample wants pairs ≥ 0 and label_fraction in [0, 1]", ErrSpec, s.ID)
@@ -126,6 +138,66 @@ func (s *Spec) Validate() error {
 		if s.Constraints != "" && sm.Pairs > 0 || s.Labels != "" && sm.LabelFraction > 0 {
 			return fmt.Errorf("%w: job %s: side information both from a file and sampled", ErrSpec, s.ID)
 		}
+	}
+	return nil
+}
+
+// inputFields are the fields of Spec that apply to some kinds of input
+// only, as tether cluster's flags of the same meaning (flag) do: inputkind
+// says which kinds.
+var inputFields = []struct {
+	name, flag string
+	what       string // "builds the graph from features", as tether cluster says
+	set        func(*Spec) bool
+}{
+	{"label", "label", "is an option of the feature table of input", func(s *Spec) bool { return s.Label != "" }},
+	{"knn", "knn", "builds the graph from features", func(s *Spec) bool { return s.KNN != 0 }},
+}
+
+// inputKinds returns the kinds of input s may name, before its data are
+// read, and how the errors of checkApplies name it: a feature table or a
+// folder of images for Input (a stat tells them apart, at the reading), a
+// graph file, the points or graph of a generator, and for a catalog
+// dataset feature rows or a graph with labels of their own (as a
+// generator's are: inputkind has no kind of its own for them).
+func (s *Spec) inputKinds() (inputkind.Kind, string) {
+	switch {
+	case s.Input != "":
+		return inputkind.Table | inputkind.Images, "input"
+	case s.Graph != "":
+		return inputkind.GraphFile, "graph (the file is the graph)"
+	case s.Dataset != "":
+		return inputkind.Points | inputkind.GenGraph, "dataset " + s.Dataset + " (a catalog dataset, with its own labels)"
+	}
+	g, err := synth.Lookup(s.Gen)
+	switch {
+	case err != nil: // an unknown generator: run says so
+		return inputkind.Points | inputkind.GenGraph, "gen " + s.Gen
+	case g.Graph:
+		return inputkind.GenGraph, "gen " + g.Name + " (it generates a graph)"
+	}
+	return inputkind.Points, "gen " + g.Name + " (it generates points)"
+}
+
+// checkApplies refuses, with an error wrapping ErrSpec that names the job
+// and the field, a field of s that applies to none of the kinds of input
+// kinds, which source names (inputKinds): label but for a feature table,
+// knn with a graph. It refuses the parameters of a generator without gen
+// (gen_params, gen_seed) and the data_root of a catalog dataset without
+// dataset too.
+func (s *Spec) checkApplies(kinds inputkind.Kind, source string) error {
+	for _, f := range inputFields {
+		if k, _ := inputkind.Of(f.flag); f.set(s) && k&kinds == 0 {
+			return fmt.Errorf("%w: job %s: %s %s and does not apply to %s", ErrSpec, s.ID, f.name, f.what, source)
+		}
+	}
+	switch {
+	case s.Gen == "" && len(s.GenParams) > 0:
+		return fmt.Errorf("%w: job %s: gen_params are the parameters of gen and do not apply without it", ErrSpec, s.ID)
+	case s.Gen == "" && s.GenSeed != 0:
+		return fmt.Errorf("%w: job %s: gen_seed seeds gen and does not apply without it", ErrSpec, s.ID)
+	case s.Dataset == "" && s.DataRoot != "":
+		return fmt.Errorf("%w: job %s: data_root is the folder of the catalog of dataset and does not apply without it", ErrSpec, s.ID)
 	}
 	return nil
 }

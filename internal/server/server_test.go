@@ -422,6 +422,7 @@ func TestBadInput(t *testing.T) {
 		{"both sources", "POST", base + "/data", "application/json", `{"generate":{"name":"moons"},"file":"ok.csv"}`, 400, "exactly one"},
 		{"unknown generator", "POST", base + "/data", "application/json", `{"generate":{"name":"nope"}}`, 400, "nope"},
 		{"generator parameter", "POST", base + "/data", "application/json", `{"generate":{"name":"moons","params":{"zz":1}}}`, 400, "zz"},
+		{"generator parameter not read", "POST", base + "/data", "application/json", `{"generate":{"name":"moons","params":{"factor":0.3}}}`, 400, "factor does not apply to moons: it has no such parameter (it reads n, noise)"},
 		{"too many nodes", "POST", base + "/data", "application/json", `{"generate":{"name":"moons","params":{"n":5000}}}`, 400, "limit"},
 		{"traversal", "POST", base + "/data", "application/json", `{"file":"../secret.csv"}`, 400, "inside the -data root"},
 		{"absolute", "POST", base + "/data", "application/json", `{"file":"` + outside + `"}`, 400, "inside the -data root"},
