@@ -113,12 +113,32 @@ func FuzzReadCSV(f *testing.F) {
 	})
 }
 
+// FuzzReadARFF: any input gives a valid table or an error; with an option
+// of delimited text (mode 1: Delimiter, 2: Header, 3: Comment), always an
+// error, never the option ignored.
 func FuzzReadARFF(f *testing.F) {
-	f.Add(zooLike)
-	f.Add("@relation r\n@attribute 'a b' numeric\n@attribute c {x,'y z'}\n@data\n1,x\n% c\n?,'y z'\n")
-	f.Add("@RELATION r\r\n@ATTRIBUTE s string\r\n@ATTRIBUTE c {p,n}\r\n@DATA\r\n\"q\",p\r\n")
-	f.Fuzz(func(t *testing.T, in string) {
-		tb, err := ReadARFF(context.Background(), strings.NewReader(in), "fuzz.arff", Options{MaxCells: 1 << 16, Missing: MissingImpute})
+	for _, s := range []string{zooLike,
+		"@relation r\n@attribute 'a b' numeric\n@attribute c {x,'y z'}\n@data\n1,x\n% c\n?,'y z'\n",
+		"@RELATION r\r\n@ATTRIBUTE s string\r\n@ATTRIBUTE c {p,n}\r\n@DATA\r\n\"q\",p\r\n",
+		"@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n"} {
+		for mode := range uint8(4) {
+			f.Add(s, mode)
+		}
+	}
+	f.Fuzz(func(t *testing.T, in string, mode uint8) {
+		opt := Options{MaxCells: 1 << 16, Missing: MissingImpute}
+		switch mode % 4 {
+		case 1:
+			opt.Delimiter = ";"
+		case 2:
+			opt.Header = HeaderNo
+		case 3:
+			opt.Comment = "#"
+		}
+		tb, err := ReadARFF(context.Background(), strings.NewReader(in), "fuzz.arff", opt)
+		if mode%4 != 0 && err == nil {
+			t.Fatalf("option mode %d: read, the option ignored", mode%4)
+		}
 		if err != nil {
 			return
 		}

@@ -38,7 +38,7 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 	if err != nil {
 		return nil, err
 	}
-	format := opt.Format
+	format, arff := opt.Format, "an ARFF file"
 	if format == FormatAuto {
 		format = FormatDelimited
 		for _, l := range lines {
@@ -47,13 +47,22 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 				continue
 			}
 			if len(t) >= 9 && strings.EqualFold(t[:9], "@relation") {
-				format = FormatARFF
+				format, arff = FormatARFF, "an ARFF file (it begins with @relation)"
 			}
 			break
 		}
 	}
 	var raw *rawTable
 	if format == FormatARFF {
+		// The options of delimited text only: refused, not ignored.
+		switch {
+		case opt.Delimiter != "":
+			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "Options.Delimiter %q does not apply to %s, whose @data fields are separated by commas (tether: -delim)", opt.Delimiter, arff)}
+		case opt.Header != HeaderAuto:
+			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "Options.Header %v does not apply to %s, whose columns are named by its @attribute lines (tether: -header)", opt.Header, arff)}
+		case opt.Comment != "" && opt.Comment != "%":
+			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "Options.Comment %q does not apply to %s, whose comments begin with %%", opt.Comment, arff)}
+		}
 		raw, err = parseARFF(ctx, lines, name, &opt)
 	} else {
 		raw, err = parseDelimited(ctx, lines, name, &opt)

@@ -193,10 +193,12 @@ type Options struct {
 	// lines: the first of comma, tab and semicolon that occurs the same,
 	// non-zero number of times (outside quotes) on each of the first 20
 	// lines; failing that the first of them present on the first line;
-	// failing that whitespace. Ignored for ARFF.
+	// failing that whitespace. An ARFF file, whose fields are separated
+	// by commas, with a Delimiter is an error.
 	Delimiter string
-	// Header says whether the first line names the columns. Ignored for
-	// ARFF, whose names come from @attribute lines.
+	// Header says whether the first line names the columns. An ARFF file,
+	// whose names come from @attribute lines, with a Header other than
+	// HeaderAuto is an error.
 	Header HeaderMode
 	// LabelColumn is the class column. "" means none for delimited files
 	// and the last attribute for ARFF; "none" means none for both.
@@ -225,7 +227,7 @@ type Options struct {
 	Missing MissingPolicy
 	// Comment, if not empty, marks lines starting with it (after leading
 	// blanks) as comments in delimited files. ARFF comments always start
-	// with '%'.
+	// with '%': an ARFF file with another Comment is an error.
 	Comment string
 	// MaxRows, if positive, stops reading after that many data rows (lines
 	// after them are not parsed).

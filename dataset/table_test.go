@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -358,6 +360,62 @@ func TestReadARFF(t *testing.T) {
 				t.Errorf("%q: message %q lacks %q", b.in, err, p)
 			}
 		}
+	}
+}
+
+// TestReadARFFDelimitedOptions: the options of delimited text (Delimiter,
+// Header, Comment) with an ARFF file are an error naming the file and the
+// option, whether the format is given, chosen by ReadFile's extension or
+// detected from @relation (they were ignored: tether cluster -input x.arff
+// -delim ';' read the commas). "%", ARFF's own comment, and HeaderAuto
+// (the zero value) are accepted.
+func TestReadARFFDelimitedOptions(t *testing.T) {
+	const arff = "@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n"
+	cases := []struct {
+		name   string
+		format Format
+		opt    Options
+		want   string // "" for none
+	}{
+		{"delimiter", FormatARFF, Options{Delimiter: ";"}, `dataset: r.arff: invalid input: Options.Delimiter ";" does not apply to an ARFF file, whose @data fields are separated by commas (tether: -delim)`},
+		{"comma delimiter", FormatARFF, Options{Delimiter: ","}, `Options.Delimiter "," does not apply to an ARFF file`},
+		{"header", FormatARFF, Options{Header: HeaderNo}, "dataset: r.arff: invalid input: Options.Header no does not apply to an ARFF file, whose columns are named by its @attribute lines (tether: -header)"},
+		{"comment", FormatARFF, Options{Comment: "#"}, `dataset: r.arff: invalid input: Options.Comment "#" does not apply to an ARFF file, whose comments begin with %`},
+		{"detected, delimiter", FormatAuto, Options{Delimiter: "tab"}, `dataset: r.arff: invalid input: Options.Delimiter "tab" does not apply to an ARFF file (it begins with @relation), whose @data fields`},
+		{"detected, header", FormatAuto, Options{Header: HeaderYes}, "Options.Header yes does not apply to an ARFF file (it begins with @relation)"},
+		{"percent comment", FormatARFF, Options{Comment: "%"}, ""},
+		{"header auto", FormatARFF, Options{Header: HeaderAuto}, ""},
+		{"delimited", FormatDelimited, Options{Delimiter: ";", Header: HeaderYes, Comment: "#", LabelColumn: "last"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := arff
+			if tc.format == FormatDelimited {
+				in = "a;c\n1;p\n2;q\n"
+			}
+			opt := tc.opt
+			opt.Format = tc.format
+			tb, err := Read(context.Background(), strings.NewReader(in), "r.arff", opt)
+			if tc.want == "" {
+				if err != nil || len(tb.Labels) != 2 {
+					t.Fatalf("got %v, %v; want two rows", tb, err)
+				}
+				return
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want a *ParseError wrapping ErrInvalid containing %q", err, tc.want)
+			}
+		})
+	}
+	// ReadFile chooses ARFF by the extension.
+	path := filepath.Join(t.TempDir(), "x.arff")
+	if err := os.WriteFile(path, []byte(arff), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadFile(context.Background(), path, Options{Delimiter: ";"})
+	if want := path + `: invalid input: Options.Delimiter ";" does not apply to an ARFF file,`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ReadFile: error %v, want %q", err, want)
 	}
 }
 

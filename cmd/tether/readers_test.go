@@ -429,3 +429,37 @@ func TestDropFlag(t *testing.T) {
 		})
 	}
 }
+
+// TestARFFDelimitedFlags: -delim and -header with an ARFF file, whose
+// fields are separated by commas and whose columns are named by its
+// @attribute lines, are an error naming the file and the flag, for every
+// command that reads a feature table (they were ignored); without them
+// the file reads.
+func TestARFFDelimitedFlags(t *testing.T) {
+	p := writeFile(t, "x.arff", "@relation r\n@attribute a numeric\n@attribute b numeric\n@attribute c {p,q}\n@data\n"+
+		"1,0,p\n2,0,p\n1,1,p\n9,9,q\n9,8,q\n8,9,q\n")
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"cluster -delim", []string{"cluster", "-input", p, "-delim", ";", "-k", "2", "-quiet", "-o", os.DevNull}, p + `: invalid input: Options.Delimiter ";" does not apply to an ARFF file, whose @data fields are separated by commas (tether: -delim)`},
+		{"cluster -header", []string{"cluster", "-input", p, "-header", "yes", "-k", "2", "-quiet", "-o", os.DevNull}, p + ": invalid input: Options.Header yes does not apply to an ARFF file, whose columns are named by its @attribute lines (tether: -header)"},
+		{"labels -delim", []string{"labels", "-input", p, "-delim", "tab", "-o", os.DevNull}, p + `: invalid input: Options.Delimiter "tab" does not apply to an ARFF file`},
+		{"cluster", []string{"cluster", "-input", p, "-k", "2", "-quiet", "-o", os.DevNull}, ""},
+		{"labels", []string{"labels", "-input", p, "-o", os.DevNull}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, err := runReaders(t, c.args...)
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("%v\n%s", err, stderr)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+}

@@ -54,6 +54,9 @@ func TestReadOptionsApply(t *testing.T) {
 		{"symmetrize, table", "name=pts.csv&symmetrize=true", "", pts, "option symmetrize " + graphOpt + "pts.csv, a feature table (by its extension): give kind graph"},
 		{"symmetrize, kind features", "name=pts.txt&kind=features&symmetrize=1", "", pts, "option symmetrize " + graphOpt + "pts.txt, a feature table (kind features)"},
 		{"file, gml_label, table", "", `{"file":"pts.csv","options":{"gml_label":"club"}}`, "", "option gml_label " + graphOpt + "pts.csv, a feature table (by its extension)"},
+		// An ARFF file is a feature table whose fields and names its
+		// format fixes: the reader refuses delim and header.
+		{"delim, arff", "name=x.arff&delim=%3B", "", "@relation r\n@attribute a numeric\n@data\n1\n2\n3\n", `x.arff: invalid input: Options.Delimiter ";" does not apply to an ARFF file`},
 		// Options with generated data.
 		{"generate, label", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{"label":"last"}}`, "", "option label is an option of a file and does not apply to generated data"},
 		{"generate, kind and symmetrize", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{"kind":"graph","symmetrize":true}}`, "", "options kind, symmetrize are options of a file and do not apply to generated data"},
