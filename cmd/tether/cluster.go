@@ -703,7 +703,7 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 		if rep.Unlabeled > 0 {
 			// Unknown reference labels are left out as documented
 			// (as eval's notes say).
-			s.Notes = append(s.Notes, fmt.Sprintf("%d nodes without a reference label left out of the figures", rep.Unlabeled))
+			s.Notes = append(s.Notes, plural(rep.Unlabeled, "node")+" without a reference label left out of the figures")
 		}
 	}
 	if p.Constraints != nil {

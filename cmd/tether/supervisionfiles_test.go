@@ -189,33 +189,12 @@ func TestLabelsEmptyLastField(t *testing.T) {
 			truthFile := evalWriteTemp(t, dir, tc.name+".truth", truth.String())
 			partialFile := evalWriteTemp(t, dir, tc.name+".partial", partial.String())
 			out := filepath.Join(dir, "out.csv")
-			stdout, stderr, err := run(t, "cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-json", "-o", out,
-				"-truth", truthFile, "-partial-labels", partialFile, "-method", "labelprop")
-			if err != nil {
-				t.Fatalf("cluster: %v\n%s", err, stderr)
-			}
-			var doc struct {
-				Figures map[string]float64
-				Notes   []string
-			}
-			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
-				t.Fatalf("cluster -json: %v\n%s", err, stdout)
-			}
 			// Three separated blobs, four labelled nodes: found exactly;
 			// the two unknown nodes are left out of the figures.
-			if doc.Figures["ARI"] != 1 || !slices.Contains(doc.Notes, "2 nodes without a reference label left out of the figures") {
-				t.Errorf("ARI %v, notes %q; want 1 and the 2 nodes without a reference label", doc.Figures["ARI"], doc.Notes)
-			}
-			stdout, stderr, err = runEvalCLI(t, "-truth", truthFile, "-pred", pred)
-			if err != nil {
-				t.Fatalf("eval -truth: %v\n%s", err, stderr)
-			}
-			if !strings.HasPrefix(stdout, "28 items, 3 reference clusters") {
-				t.Errorf("eval: want 28 items of 3 reference clusters:\n%s", stdout)
-			}
+			checkUnknownLabels(t, data, truthFile, partialFile, out, pred, 2)
 			// The prediction and constraints gen's reference must label
 			// every node: the file is read, and refused for that.
-			_, _, err = runEvalCLI(t, "-truth", pred, "-pred", truthFile)
+			_, _, err := runEvalCLI(t, "-truth", pred, "-pred", truthFile)
 			if want := "node 1 has no label (-1); the prediction must label every node"; err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("eval -pred: error %v, want %q", err, want)
 			}
@@ -399,33 +378,12 @@ func TestLabelsFirstLineUnknown(t *testing.T) {
 			truthFile := evalWriteTemp(t, dir, name+".truth", strings.Join(truth, "\n")+"\n")
 			partialFile := evalWriteTemp(t, dir, name+".partial", strings.Join(partial, "\n")+"\n")
 			out := filepath.Join(dir, "out.csv")
-			stdout, stderr, err := run(t, "cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-json", "-o", out,
-				"-truth", truthFile, "-partial-labels", partialFile, "-method", "labelprop")
-			if err != nil {
-				t.Fatalf("cluster: %v\n%s", err, stderr)
-			}
-			var doc struct {
-				Figures map[string]float64
-				Notes   []string
-			}
-			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
-				t.Fatalf("cluster -json: %v\n%s", err, stdout)
-			}
 			// Three separated blobs, five labelled nodes: found exactly
 			// (shifted partial labels would put nodes of two blobs in
 			// one class); node 0 is left out of the figures.
-			if doc.Figures["ARI"] != 1 || !slices.Contains(doc.Notes, "1 nodes without a reference label left out of the figures") {
-				t.Errorf("ARI %v, notes %q; want 1 and the 1 node without a reference label", doc.Figures["ARI"], doc.Notes)
-			}
-			stdout, stderr, err = runEvalCLI(t, "-truth", truthFile, "-pred", pred)
-			if err != nil {
-				t.Fatalf("eval -truth: %v\n%s", err, stderr)
-			}
-			if !strings.HasPrefix(stdout, "29 items, 3 reference clusters") {
-				t.Errorf("eval: want 29 items of 3 reference clusters:\n%s", stdout)
-			}
+			checkUnknownLabels(t, data, truthFile, partialFile, out, pred, 1)
 			// constraints gen reads node 0 as unknown, and refuses it.
-			_, _, err = run(t, "constraints", "gen", "-truth", truthFile, "-protocol", "pairs-1/n", "-o", filepath.Join(dir, "cons.csv"))
+			_, _, err := run(t, "constraints", "gen", "-truth", truthFile, "-protocol", "pairs-1/n", "-o", filepath.Join(dir, "cons.csv"))
 			if want := "node 0 has no class; the reference must label every node"; err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("constraints gen -truth: error %v, want %q", err, want)
 			}
@@ -441,5 +399,41 @@ func TestLabelsFirstLineUnknown(t *testing.T) {
 				t.Errorf("eval -truth: error %v, want %q", err, want)
 			}
 		})
+	}
+}
+
+// checkUnknownLabels runs labelprop on data (blobsTable: 30 nodes in three
+// separated blobs) with the reference truthFile and the partial labels
+// partialFile, writing to out, and checks that it finds the blobs exactly
+// (ARI 1) with the note that the reference's `unknown` unlabelled nodes
+// are left out of the figures; then that eval reads truthFile against
+// pred, the unsupervised prediction, on the 30 − unknown labelled nodes.
+func checkUnknownLabels(t *testing.T, data, truthFile, partialFile, out, pred string, unknown int) {
+	t.Helper()
+	stdout, stderr, err := run(t, "cluster", "-input", data, "-label", "none", "-k", "3", "-quiet", "-json", "-o", out,
+		"-truth", truthFile, "-partial-labels", partialFile, "-method", "labelprop")
+	if err != nil {
+		t.Fatalf("cluster: %v\n%s", err, stderr)
+	}
+	var doc struct {
+		Figures map[string]float64
+		Notes   []string
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("cluster -json: %v\n%s", err, stdout)
+	}
+	note := fmt.Sprintf("%d nodes without a reference label left out of the figures", unknown)
+	if unknown == 1 {
+		note = "1 node without a reference label left out of the figures"
+	}
+	if doc.Figures["ARI"] != 1 || !slices.Contains(doc.Notes, note) {
+		t.Errorf("ARI %v, notes %q; want 1 and %q", doc.Figures["ARI"], doc.Notes, note)
+	}
+	stdout, stderr, err = runEvalCLI(t, "-truth", truthFile, "-pred", pred)
+	if err != nil {
+		t.Fatalf("eval -truth: %v\n%s", err, stderr)
+	}
+	if want := fmt.Sprintf("%d items, 3 reference clusters", 30-unknown); !strings.HasPrefix(stdout, want) {
+		t.Errorf("eval: want %q:\n%s", want, stdout)
 	}
 }
