@@ -21,6 +21,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
 )
 
@@ -489,14 +490,24 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 		return sessionState{}, err
 	}
 	f, _ := fgpwcOf(m)
-	if d == s.cfg.Initial {
-		if f.Basis, err = s.initialBasis(ctx, f); err != nil {
-			return sessionState{}, err
+	// L_sym is undefined on a graph with isolated nodes: such data load
+	// without an FGPWC state (the methods cluster them by
+	// Problem.Disconnected = attach, or regularized), and the view, when
+	// the features are not 2-D, is the embedding of the other nodes, the
+	// isolated ones at the origin.
+	iso := d.Graph.Isolated()
+	var st *cluster.FGPWCState
+	var basis *cluster.FGPWCBasis
+	if len(iso) == 0 {
+		if d == s.cfg.Initial {
+			if f.Basis, err = s.initialBasis(ctx, f); err != nil {
+				return sessionState{}, err
+			}
 		}
-	}
-	st, err := f.NewState(ctx, d.Graph, &cluster.Settings{})
-	if err != nil {
-		return sessionState{}, fmt.Errorf("%w: %s: the spectral embedding: %w", errBadInput, d.Name, err)
+		if st, err = f.NewState(ctx, d.Graph, &cluster.Settings{}); err != nil {
+			return sessionState{}, fmt.Errorf("%w: %s: the spectral embedding: %w", errBadInput, d.Name, err)
+		}
+		basis = st.Basis()
 	}
 	view := make([]float64, 2*n)
 	what := "features"
@@ -505,21 +516,63 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 			view[2*i], view[2*i+1] = d.X.At(i, 0), d.X.At(i, 1)
 		}
 	} else {
-		v := st.Basis().Vectors()
+		nodes := make([]int, n)
+		for i := range nodes {
+			nodes[i] = i
+		}
+		if basis == nil {
+			if nodes, basis, err = embedConnected(ctx, d.Graph, f); err != nil {
+				return sessionState{}, fmt.Errorf("%w: %s: the spectral embedding of its %d nodes of degree > 0 (%d isolated): %w", errBadInput, d.Name, n-len(iso), len(iso), err)
+			}
+		}
+		v := basis.Vectors()
 		_, mm := v.Dims()
-		for i := 0; i < n; i++ {
-			view[2*i] = v.At(i, 0)
+		for a, i := range nodes {
+			view[2*i] = v.At(a, 0)
 			if mm > 1 {
-				view[2*i+1] = v.At(i, 1)
+				view[2*i+1] = v.At(a, 1)
 			}
 		}
 		what = "spectral embedding (u₂, u₃ of L_sym, rows normalized)"
 		if d.X == nil {
 			what = "spectral layout of the graph (u₂, u₃ of L_sym, rows normalized)"
 		}
+		if len(iso) > 0 {
+			what = what[:len(what)-1] + fmt.Sprintf("; %d isolated nodes at the origin)", len(iso))
+		}
 	}
-	return sessionState{data: d, source: src, cost: c, view: view, what: what,
-		state: st, stateKey: key + " initial", basisKey: basisKeyOf(f)}, nil
+	ns := sessionState{data: d, source: src, cost: c, view: view, what: what}
+	if st != nil {
+		ns.state, ns.stateKey, ns.basisKey = st, key+" initial", basisKeyOf(f)
+	}
+	return ns, nil
+}
+
+// embedConnected returns the nodes of g of degree > 0, ascending, and
+// f's basis of the subgraph they induce, for the view of a graph with
+// isolated nodes. M is capped at the subgraph's size less 1. Cost: that
+// of FGPWC.Embed on the subgraph.
+func embedConnected(ctx context.Context, g *graph.Graph, f cluster.FGPWC) ([]int, *cluster.FGPWCBasis, error) {
+	isolated := map[int]bool{}
+	for _, i := range g.Isolated() {
+		isolated[i] = true
+	}
+	var nodes []int
+	for i := range g.N() {
+		if !isolated[i] {
+			nodes = append(nodes, i)
+		}
+	}
+	sub, err := g.Subgraph(nodes)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.Basis = nil
+	if f.M > 0 {
+		f.M = max(1, min(f.M, len(nodes)-1))
+	}
+	b, err := f.Embed(ctx, sub, &cluster.Settings{})
+	return nodes, b, err
 }
 
 // commit makes next the state of ss, charging its data against the node

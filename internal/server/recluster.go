@@ -9,6 +9,7 @@ import (
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/metrics"
 )
@@ -35,6 +36,20 @@ type ClusterRequest struct {
 	// (measured in TestFGPWCStateWarm: ARI 0.96 instead of 1 after five
 	// additions on three separated blobs).
 	WarmDescent bool `json:"warm_descent,omitempty"`
+	// Regularize is the regularization of the normalized Laplacians of
+	// njw, ncut, cscap and ccsr (cluster.Problem.Regularize, tether
+	// cluster -regularize): "auto", "none", "mean" or a number τ, each
+	// optionally followed by "+complete"; absent means the server's
+	// (Config.Regularize, tether serve -regularize; auto by default).
+	Regularize *graph.Regularization `json:"regularize,omitempty"`
+	// Disconnected is what the methods that cannot cluster isolated nodes
+	// or small components (fgpwc, sl, …) do with them
+	// (cluster.Problem.Disconnected, tether cluster -disconnected):
+	// "attach" or "strict"; absent means the server's
+	// (Config.Disconnected, tether serve -disconnected; attach by
+	// default). With attach and such a graph, FGPWC runs through
+	// cluster.Run on the core (Mode "run") instead of reusing the basis.
+	Disconnected *cluster.Disconnected `json:"disconnected,omitempty"`
 }
 
 // ClusterReply is the partition with what the page shows.
@@ -50,7 +65,9 @@ type ClusterReply struct {
 	Millis      float64            `json:"ms"`
 	// Mode is "warm" (FGPWC basis reused, k-means warm-started), "basis"
 	// (basis reused, cold descent and k-means), "embed" (FGPWC basis
-	// computed now) or "run" (another method, through cluster.Run).
+	// computed now) or "run" (through cluster.Run: another method, or
+	// FGPWC with Imprint, Laplacian auto, or on the core of a graph with
+	// isolated nodes or small components, Disconnected = attach).
 	Mode string `json:"mode"`
 	// Warnings and Notes are the method's (cluster.Result states the
 	// rule).
@@ -192,10 +209,21 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	p.Constraints = &constraint.Set{N: n, Pairs: append([]constraint.Pair(nil), ss.pairs...)}
+	// The request's graph options, else the server's; recorded as used
+	// (lastReq: the summary and a saved session say them).
+	if req.Regularize == nil {
+		req.Regularize = &s.cfg.Regularize
+	}
+	if req.Disconnected == nil {
+		req.Disconnected = &s.cfg.Disconnected
+	}
+	r, d := *req.Regularize, *req.Disconnected
+	req.Regularize, req.Disconnected = &r, &d
+	p.Regularize, p.Disconnected = r, d
 	set := &cluster.Settings{Seed: req.Seed}
 	var res *cluster.Result
 	mode := "run"
-	if f, ok := fgpwcOf(m); ok && !f.Imprint && f.Laplacian != cluster.FGPWCAutoLaplacian {
+	if f, ok := fgpwcOf(m); ok && !f.Imprint && f.Laplacian != cluster.FGPWCAutoLaplacian && wholeGraph(p) {
 		key += fmt.Sprintf(" seed=%d", req.Seed)
 		st, embedded, err := s.fgpwcState(ctx, ss, f, key, req.Seed)
 		if err != nil {
@@ -243,6 +271,18 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	reply.Millis = float64(time.Since(t0).Microseconds()) / 1000
 	ss.last, ss.lastEmb, ss.lastReq = reply, res.Embedding, req
 	return reply, nil
+}
+
+// wholeGraph reports whether Run gives p's graph as it is to a method
+// declaring cluster.Uses.Core (as cluster's own auto method decides): with
+// Disconnected = strict, or when the graph has no isolated node and no
+// component too small to be a cluster (graph.Core). Otherwise FGPWC must
+// run through cluster.Run, which clusters the core: the session's FGPWC
+// state holds the basis of the whole graph, which Run would use as it is
+// (a precomputed basis always gets the whole graph), and which does not
+// exist for a graph with isolated nodes. Cost O(n + nnz).
+func wholeGraph(p *cluster.Problem) bool {
+	return p.Disconnected == cluster.DisconnectedStrict || len(graph.Core(p.Graph, p.K)) == p.Graph.N()
 }
 
 // errConflict marks a request the session's state does not allow yet

@@ -79,6 +79,23 @@ type Config struct {
 	// is larger, and at most n − 1), or 32 when k is automatic (K = 0);
 	// see Server.method and fgpwcServerM.
 	FGPWCM int
+	// Regularize is the regularization of the normalized Laplacians of
+	// the k-way spectral methods (njw, ncut, cscap, ccsr) in every
+	// problem the server solves (cluster.Problem.Regularize, tether serve
+	// -regularize) unless a request gives its own
+	// (ClusterRequest.Regularize). The zero value is graph.RegAuto, tether
+	// cluster's default.
+	Regularize graph.Regularization
+	// Disconnected says what the methods that cannot cluster isolated
+	// nodes or small components (fgpwc, sl, …: cluster.Uses.Core) do with
+	// such a graph (cluster.Problem.Disconnected, tether serve
+	// -disconnected) unless a request gives its own
+	// (ClusterRequest.Disconnected). The zero value is
+	// cluster.DisconnectedAttach, tether cluster's default: the core is
+	// clustered and the other nodes attached, with a warning; FGPWC then
+	// runs through cluster.Run, recomputing its basis on the core, instead
+	// of reusing the session's basis of the whole graph.
+	Disconnected cluster.Disconnected
 	// Log receives panics and errors; nil means the log package's default.
 	Log *log.Logger
 }
