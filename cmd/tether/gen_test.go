@@ -273,7 +273,6 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 		{[]string{"labels", "-graph-file", graphFile, "-gml-label", "club", "-delim", ",", "-o", out}, "labels: -delim is an option of the feature table of -input and does not apply to -graph-file (the file is the graph)"},
 		{[]string{"labels", "-input", points, "-gml-label", "club", "-o", out}, "labels: -gml-label is an option of the graph file of -graph-file and does not apply to -input (a feature table)"},
 		{[]string{"serve", "-addr", "127.0.0.1:0", "-missing", "impute"}, "serve: -missing is an option of the feature table of -input and does not apply to tether serve without -input, -graph-file or -gen"},
-		{[]string{"serve", "-addr", "127.0.0.1:0", "-input", points, "-regularize", "mean"}, "serve: -regularize is an option of tether cluster's methods and does not apply to tether serve (its methods use their defaults)"},
 		{[]string{"serve", "-addr", "127.0.0.1:0", "-graph-file", graphFile, "-seed", "2"}, "serve: -seed seeds -gen and the k-NN search of -input and does not apply to -graph-file (the file is the graph)"},
 		{[]string{"cluster", "-input", points, "-scale", "zscore", "-delim", ",", "-label", "last", "-k", "2", "-quiet", "-o", out}, ""},
 		{[]string{"labels", "-input", points, "-delim", ",", "-label", "last", "-o", out}, ""},

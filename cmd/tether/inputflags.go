@@ -34,11 +34,8 @@ const (
 // flagScope says which inputs a flag applies to, and what it does, for the
 // error that refuses it elsewhere.
 type flagScope struct {
-	kinds inputKind // the inputs it applies to; 0 for none (the command does not use it)
+	kinds inputKind // the inputs it applies to
 	what  string    // "is an option of the feature table of -input"
-	// not, if not "", says what the flag does not apply to, for every
-	// input (kinds 0): "tether serve (its methods use their defaults)".
-	not string
 }
 
 var (
@@ -81,11 +78,10 @@ func inputFlags(cmd string) map[string]flagScope {
 		}
 	}
 	if cmd == "serve" {
-		// serve's sessions cluster with the methods' own defaults
-		// (internal/server has no such options); -seed seeds the data
-		// it starts with, generated or read as features.
-		methods := flagScope{what: "is an option of tether cluster's methods", not: "tether serve (its methods use their defaults)"}
-		m["regularize"], m["disconnected"] = methods, methods
+		// -seed seeds the data serve starts with, generated or read as
+		// features. -regularize and -disconnected apply to every input,
+		// as with cluster: they are the server's (server.Config), for
+		// the data of every session.
 		m["seed"] = flagScope{kinds: inTable | inImages | inPoints | inGenGraph, what: "seeds -gen and the k-NN search of -input"}
 	}
 	return m
@@ -149,8 +145,6 @@ func (o *inputOptions) checkApplies() error {
 		s, ok := scopes[f.Name]
 		switch {
 		case err != nil || !ok || s.kinds&kind != 0:
-		case s.not != "":
-			err = usagef(cmd, "-%s %s and does not apply to %s", f.Name, s.what, s.not)
 		case f.Name == "label" && kind == inGraphFile:
 			// The labels of a graph are a GML node attribute's.
 			err = usagef(cmd, "-%s %s and does not apply to %s: -gml-label names the GML node attribute holding the labels", f.Name, s.what, source)

@@ -119,7 +119,7 @@ func TestInputFlagsClassified(t *testing.T) {
 			with(common, map[string]string{
 				"graph": build + " none", "knn": build + " none", "eps": build + " none", "affinity": build + " none",
 				"max-full": build + " none", "knn-search": build + " none", "sigma": build + " none",
-				"regularize": "", "disconnected": "", "seed": "table images points gengraph",
+				"regularize": all, "disconnected": all, "seed": "table images points gengraph",
 				"addr": all, "public": all, "data": all, "max-nodes-session": all, "compute-timeout": all,
 				"allow-origin": all, "quiet": all,
 			}), nil},

@@ -60,7 +60,8 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 		}
 		allow = append(allow, a)
 	}
-	cfg := server.Config{DataRoot: *dataRoot, Spec: in.spec, MaxNodes: *maxNodes, ComputeTimeout: *computeTimeout, AllowOrigins: allow}
+	cfg := server.Config{DataRoot: *dataRoot, Spec: in.spec, MaxNodes: *maxNodes, ComputeTimeout: *computeTimeout, AllowOrigins: allow,
+		Regularize: in.regularize, Disconnected: in.disconnected}
 	if in.input != "" || in.graphFile != "" || in.gen != "" || in.bip.file != "" {
 		if in.bip.file != "" {
 			return usagef("serve", "-bipartite: tether serve does not load document-by-term matrices")
@@ -96,8 +97,9 @@ data, click two points to add a must-link or cannot-link, and the page
 re-clusters at once (FGPWC reuses its spectral basis). With -input,
 -graph-file or -gen every new session starts with that data, read with the
 options of tether cluster (the flags of one kind of input given with
-another, or without data, are usage errors; -regularize and -disconnected
-are tether cluster's only). A request's waits for its session's earlier
+another, or without data, are usage errors). -regularize and -disconnected
+are the defaults of every session's clustering, as in tether cluster; a
+request may give its own (docs/api.md). A request's waits for its session's earlier
 requests and a free worker and its computation together stop after
 -compute-timeout (2m by default), counted once its body is read, with an
 error naming the limit. Ctrl-C stops the server gracefully.`

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -33,6 +35,8 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"-addr", "127.0.0.1:0", "-compute-timeout", "soon"}, "-compute-timeout"},
 		{[]string{"-addr", "127.0.0.1:0", "-allow-origin", "tether.example.org"}, "-allow-origin"},
 		{[]string{"-addr", "127.0.0.1:0", "-allow-origin", "https://x/path"}, "-allow-origin"},
+		{[]string{"-addr", "127.0.0.1:0", "-regularize", "sometimes"}, "-regularize"},
+		{[]string{"-addr", "127.0.0.1:0", "-disconnected", "loose"}, "-disconnected"},
 	} {
 		var stderr strings.Builder
 		m := &Main{Stdout: &strings.Builder{}, Stderr: &stderr}
@@ -94,5 +98,78 @@ func TestServeInitialDataAndInterrupt(t *testing.T) {
 	}
 	if took := time.Since(sent); took > 2*time.Second {
 		t.Errorf("stopped %v after the signal, want < 1 s", took)
+	}
+}
+
+// TestServeGraphOptions: serve -regularize and -disconnected are accepted
+// (they were usage errors) and reach the server's Config: with -disconnected
+// strict, FGPWC refuses the isolated node of the initial graph (a request's
+// own disconnected overrides it), and the summary of a partition records
+// -regularize none.
+func TestServeGraphOptions(t *testing.T) {
+	// A triangle, a path of three nodes and node 7 isolated.
+	g := filepath.Join(t.TempDir(), "g.mtx")
+	mtx := "%%MatrixMarket matrix coordinate real symmetric\n7 7 5\n2 1 1\n3 1 1\n3 2 1\n5 4 1\n6 5 1\n"
+	if err := os.WriteFile(g, []byte(mtx), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		m := &Main{Stdin: strings.NewReader(""), Stdout: pw, Stderr: io.Discard}
+		done <- m.Run(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-graph-file", g, "-regularize", "none", "-disconnected", "strict", "-quiet"})
+		pw.Close()
+	}()
+	defer func() {
+		cancel()
+		go io.Copy(io.Discard, pr)
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve printed no URL: %v (%v)", err, <-done)
+	}
+	url := strings.TrimSpace(line)
+	post := func(path, body string) (int, string) {
+		t.Helper()
+		resp, err := http.Post(url+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	code, body := post("api/sessions", "")
+	var info struct {
+		ID string `json:"id"`
+		N  int    `json:"n"`
+	}
+	if err := json.Unmarshal([]byte(body), &info); err != nil || code != http.StatusCreated || info.N != 7 {
+		t.Fatalf("new session: status %d, %s; want 201 with the 7 nodes", code, body)
+	}
+	base := "api/sessions/" + info.ID
+	if code, body := post(base+"/cluster", `{"k":2,"seed":1}`); code != http.StatusBadRequest || !strings.Contains(body, "node 6 has degree 0") {
+		t.Errorf("fgpwc with -disconnected strict: status %d, %s; want 400 naming node 6", code, body)
+	}
+	if code, body := post(base+"/cluster", `{"k":2,"seed":1,"disconnected":"attach"}`); code != http.StatusOK {
+		t.Fatalf("fgpwc with disconnected attach: status %d, %s; want 200", code, body)
+	}
+	resp, err := http.Get(url + base + "/export/summary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var sum struct {
+		Request map[string]any `json:"request"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Request["regularize"] != "none" || sum.Request["disconnected"] != "attach" {
+		t.Errorf("summary request %v, want regularize none (the flag's) and disconnected attach (the request's)", sum.Request)
 	}
 }
