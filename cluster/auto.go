@@ -140,7 +140,9 @@ import (
 // weighed against a partition without it. A candidate
 // that fails (a problem it cannot solve) is reported with its error and
 // not chosen; a costly candidate left out because n > 1000 is reported
-// with Skipped set. If every candidate fails, Auto fails.
+// with Skipped set, as are fast-ge2 and fast-ge2-bh when a fold trains on
+// fewer than k + 1 nodes with a cannot-link (see FastGE2). If every
+// candidate fails, Auto fails.
 //
 // Cost: one fit of each unconstrained candidate, Folds fits of each
 // supervised one and one final fit, GOMAXPROCS at a time; each fit is
@@ -471,6 +473,34 @@ func autoCandidates(labels bool, n, k int) []autoCandidate {
 	)
 }
 
+// autoSkipFastGE2 marks fast-ge2 and fast-ge2-bh (BetheLN) as skipped
+// when the training supervision of a fold gives fewer than k + 1 nodes with
+// a cannot-link, which they need (see FastGE2): their fits would fail. The
+// folds train on part of the supervision, so this can happen when the
+// whole problem has enough. Cost O(folds·(n + pairs)).
+func autoSkipFastGE2(cands []autoCandidate, fs []autoFold, n, k int) {
+	for ci, c := range cands {
+		switch m := c.method.(type) {
+		case FastGE2:
+		case FastGE2BH:
+			if m.Variant != BetheLN {
+				continue
+			}
+		default:
+			continue
+		}
+		if c.skip != "" {
+			continue
+		}
+		for f, fold := range fs {
+			if t, _, _, _ := cannotLinkNodes(n, fold.labels, fold.pairs); t > 0 && t < k+1 {
+				cands[ci].skip = fmt.Sprintf("too little supervision: fold %d trains on %d nodes with a cannot-link, fewer than the k + 1 = %d it needs", f+1, t, k+1)
+				break
+			}
+		}
+	}
+}
+
 // autoFold is one fold: the training supervision and the held-out pairs.
 type autoFold struct {
 	pairs  []constraint.Pair // training pairs (pair mode)
@@ -556,6 +586,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		return autoResult(base, rep, warnings, true), nil
 	}
 	rep.Folds = len(fs)
+	autoSkipFastGE2(cands, fs, p.Graph.N(), p.K)
 	// Shared FGPWC bases, on the graph as given: not when Run clusters
 	// only its core (isolated nodes or small components, core.go), where
 	// each fold embeds the core itself.

@@ -34,6 +34,17 @@ import (
 // same weights w d_i d_j (times the pair's weight) as sparse graphs; a pair
 // of Constraints and the same pair from Labels give the same L_N and L_H.
 //
+// Enough constraints: G_H joins every node with a cannot-link (a labelled
+// node when two or more classes are labelled, an end of a cannot-link pair)
+// and no other, and A_K (eq. 4.7) joins all of them, so with t such nodes
+// rank L_H = t − 1, and the pencil (L_N, L_H) has exactly t − 1 finite
+// eigenvalues (Theorem 4.2.3(a)); Alg. 3 takes k of them. FastGE2 therefore
+// needs t ≥ k + 1: labels on at least k + 1 nodes, so one label per class
+// is one too few (seed 004's own example after Proposition 4.2.2: one node
+// in each of V_1, V_2 gives rank L_H = 1). With fewer, Partition returns an
+// error wrapping ErrInvalid that says how many are missing, before the
+// eigensolve.
+//
 // Z is the normalized component indicators of G_N ∪ G_H, the exact common
 // null space of L_N and L_H (vectors constant on the components of both
 // graphs). A graph with a node of degree 0 is rejected (d_min = 0), as in the
@@ -54,8 +65,9 @@ func (FastGE2) Name() string { return "fast-ge2" }
 func (FastGE2) Uses() Uses { return Uses{Supervision: Pairs | LabelSet, Core: true} }
 
 // Partition partitions p.Graph into p.K clusters from p.Labels and/or
-// p.Constraints. Errors wrap ErrInvalid for an ill-posed problem or no
-// cannot-link, graph.ErrIsolated for a node of degree 0.
+// p.Constraints. Errors wrap ErrInvalid for an ill-posed problem, no
+// cannot-link or fewer than p.K + 1 nodes with a cannot-link (labelled
+// nodes: see FastGE2), graph.ErrIsolated for a node of degree 0.
 func (f FastGE2) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	s, err := partitionArgs(ctx, f, p, s)
 	if err != nil {
@@ -108,6 +120,11 @@ func (v *BetheVariant) UnmarshalText(b []byte) error {
 // complement (the BetheLN variant: H_N is indefinite on the null space of
 // L_H, so no μ makes M definite and seed 004's recipe gives no iterative
 // method; n ≤ 3000 then).
+//
+// With L_H kept (BetheLN, the default), the pencil has rank L_H = t − 1
+// finite eigenvalues for t nodes with a cannot-link, and k + 1 such nodes
+// are needed, as for FastGE2 (one label per class is too few). BetheLH and
+// BetheBoth replace L_H by H_H, which has full rank, and have no such limit.
 type FastGE2BH struct {
 	// Variant selects the matrices replaced; the zero value is BetheLN.
 	Variant BetheVariant `doc:"matrices replaced by Bethe Hessians: LN, LH or both"`
@@ -273,6 +290,79 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 	return &fastGE2Graphs{an: an, ah: ah, comp: comp, count: count}, nil
 }
 
+// cannotLinkNodes counts the nodes of an n-node problem with a cannot-link
+// in FAST-GE-2.0's G_H: with labels on two or more classes every labelled
+// node (eq. 4.6), and the ends of the cannot-link pairs. It returns that
+// count t, the labelled nodes, the labelled classes and the cannot-link
+// pairs. rank L_H = t − 1 when t > 0 (A_K joins the t nodes, eq. 4.7).
+// Cost O(n + len(pairs)).
+func cannotLinkNodes(n int, labels constraint.Labels, pairs []constraint.Pair) (t, labelled, classes, cl int) {
+	on := make([]bool, n)
+	seen := map[int]bool{}
+	for _, c := range labels {
+		if c >= 0 {
+			labelled++
+			seen[c] = true
+		}
+	}
+	classes = len(seen)
+	if classes >= 2 {
+		for i, c := range labels {
+			if c >= 0 && i < n {
+				on[i] = true
+			}
+		}
+	}
+	for _, q := range pairs {
+		if q.Kind == constraint.CannotLink && q.I != q.J && q.I >= 0 && q.J >= 0 && q.I < n && q.J < n {
+			on[q.I], on[q.J] = true, true
+			cl++
+		}
+	}
+	for _, v := range on {
+		if v {
+			t++
+		}
+	}
+	return t, labelled, classes, cl
+}
+
+// fastGE2Enough returns nil when the supervision of an n-node problem gives
+// FAST-GE-2.0's pencil (L_N, L_H) at least k finite eigenvalues, that is
+// k + 1 nodes with a cannot-link (see FastGE2), and otherwise an error
+// wrapping ErrInvalid saying what is missing and which methods work with
+// so little. name is the method's name. No cannot-link at all is left to
+// buildFastGE2's error.
+func fastGE2Enough(name string, k, n int, labels constraint.Labels, pairs []constraint.Pair) error {
+	t, labelled, classes, cl := cannotLinkNodes(n, labels, pairs)
+	if t == 0 || t >= k+1 {
+		return nil
+	}
+	nodes := "nodes with a cannot-link"
+	more := fmt.Sprintf("%d more node", k+1-t)
+	if k+1-t > 1 {
+		more += "s"
+	}
+	var what, todo, others string
+	switch {
+	case cl == 0:
+		nodes = "labelled nodes"
+		what = fmt.Sprintf("needs labels on at least k + 1 = %d nodes (in 2 or more classes); got %d (%s)", k+1, labelled, plural(classes, "class", "classes"))
+		todo = "label " + more + " (any class), or use a method that works with one label per class: labelprop, noa-ssc, mavro-k, sl, csc or fast-ge"
+	case classes < 2:
+		what = fmt.Sprintf("needs cannot-links on at least k + 1 = %d distinct nodes; got %d (%s)", k+1, t, plural(cl, "cannot-link pair", "cannot-link pairs"))
+		todo = "add cannot-links touching " + more + ", or use a method that works with so few: fast-ge, csc, sl, cosc or fgpwc"
+	default:
+		what = fmt.Sprintf("needs at least k + 1 = %d nodes with a cannot-link (labelled nodes, and ends of cannot-link pairs); got %d", k+1, t)
+		todo = "label or cannot-link " + more + ", or use a method that works with so few: labelprop, noa-ssc, sl, csc or fast-ge"
+	}
+	why := fmt.Sprintf("its pencil (L_N, L_H) has one finite generalized eigenvalue fewer than there are %s, %d here, and it takes k (seed 004 Theorem 4.2.3, Alg. 3)", nodes, t-1)
+	if name == "fast-ge2-bh" {
+		others = " (or Variant LH or both, whose H_H has full rank)"
+	}
+	return fmt.Errorf("%w: %s: too little supervision for k = %d: it %s: %s; %s%s", ErrInvalid, name, k, what, why, todo, others)
+}
+
 func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	if f.mu < 0 || math.IsNaN(f.mu) || math.IsInf(f.mu, 0) {
 		return nil, fmt.Errorf("%w: %s: Mu = %v, want a finite value ≥ 0", ErrInvalid, f.name, f.mu)
@@ -296,6 +386,11 @@ func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result,
 	gs, err := buildFastGE2(g, p.Labels, pairs, f.name)
 	if err != nil {
 		return nil, err
+	}
+	if !f.betheH {
+		if err := fastGE2Enough(f.name, p.K, g.N(), p.Labels, pairs); err != nil {
+			return nil, err
+		}
 	}
 	var pn, ph *formOp
 	if f.betheN {
