@@ -77,6 +77,12 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 					{I: 0, J: n - 1, Kind: constraint.CannotLink, Weight: tc.w},
 					{I: 0, J: 1, Kind: constraint.MustLink, Weight: tc.w},
 				}}
+				if tc.name == "fast-ge2-bh operator" {
+					// A second cannot-link (1, n−2): fast-ge2-bh needs
+					// k + 1 nodes with a cannot-link (FastGE2) to reach
+					// the eigensolver, where the operator overflows.
+					p.Constraints.Pairs = append(p.Constraints.Pairs, constraint.Pair{I: 1, J: n - 2, Kind: constraint.CannotLink, Weight: tc.w})
+				}
 			}
 			_, err = Run(context.Background(), tc.method, p, &Settings{Seed: 1})
 			if !errors.Is(err, ErrNumerical) || errors.Is(err, ErrInvalid) {
