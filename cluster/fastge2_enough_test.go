@@ -34,21 +34,7 @@ func fge2PairsDenseLH(g *graph.Graph, pairs [][2]int) *mat.Dense {
 		acc.Set(q[0], q[1], acc.At(q[0], q[1])+v)
 		acc.Set(q[1], q[0], acc.At(q[1], q[0])+v)
 	}
-	dk := make([]float64, n)
-	var vol float64
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			dk[i] += acc.At(i, j)
-		}
-		vol += dk[i]
-	}
-	ah := mat.NewDense(n, n, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			ah.Set(i, j, (acc.At(i, j)+dk[i]*dk[j]/vol)/float64(n))
-		}
-	}
-	return pwLaplacianDense(ah)
+	return pwLaplacianDense(fge2DemandDense(acc))
 }
 
 // TestFastGE2FiniteEigenvalueCount checks the count FastGE2's limit rests
