@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/tether-sc/tether/constraint"
-	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/parallel"
 )
@@ -592,7 +591,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	// each fold embeds the core itself.
 	basisErr := make([]error, len(cands))
 	shared := make([]float64, len(cands)) // seconds of the work shared by a candidate's fits
-	whole := p.Disconnected == DisconnectedStrict || len(graph.Core(p.Graph, p.K)) == p.Graph.N()
+	whole := p.WholeGraph()
 	for ci, c := range cands {
 		if c.fgpwc == nil || !whole {
 			continue

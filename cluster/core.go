@@ -85,6 +85,16 @@ func (v *Disconnected) UnmarshalText(b []byte) error {
 	return parseEnum(v, "disconnected-graph rule", disconnectedNames, b)
 }
 
+// WholeGraph reports whether Run gives p's graph as it is to a method
+// that declares Uses.Core: when p.Disconnected is DisconnectedStrict, or
+// when the graph has no isolated node and no component too small to be a
+// cluster (graph.Core). Otherwise such a method clusters the core and the
+// other nodes are attached (partitionCore), so a basis or state computed
+// on the whole graph does not serve it. Cost O(n + nnz).
+func (p *Problem) WholeGraph() bool {
+	return p.Disconnected == DisconnectedStrict || len(graph.Core(p.Graph, p.K)) == p.Graph.N()
+}
+
 // partitionCore calls m.Partition on p, or, when u.Core is set, p's graph
 // has isolated nodes or small components and p.Disconnected is
 // DisconnectedAttach, on the core of p's graph, and attaches the other

@@ -223,7 +223,10 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	set := &cluster.Settings{Seed: req.Seed}
 	var res *cluster.Result
 	mode := "run"
-	if f, ok := fgpwcOf(m); ok && !f.Imprint && f.Laplacian != cluster.FGPWCAutoLaplacian && wholeGraph(p) {
+	// The session's FGPWC state holds the basis of the whole graph: with
+	// isolated nodes or small components under attach (not p.WholeGraph),
+	// FGPWC runs through cluster.Run, which clusters the core.
+	if f, ok := fgpwcOf(m); ok && !f.Imprint && f.Laplacian != cluster.FGPWCAutoLaplacian && p.WholeGraph() {
 		key += fmt.Sprintf(" seed=%d", req.Seed)
 		st, embedded, err := s.fgpwcState(ctx, ss, f, key, req.Seed)
 		if err != nil {
@@ -271,18 +274,6 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	reply.Millis = float64(time.Since(t0).Microseconds()) / 1000
 	ss.last, ss.lastEmb, ss.lastReq = reply, res.Embedding, req
 	return reply, nil
-}
-
-// wholeGraph reports whether Run gives p's graph as it is to a method
-// declaring cluster.Uses.Core (as cluster's own auto method decides): with
-// Disconnected = strict, or when the graph has no isolated node and no
-// component too small to be a cluster (graph.Core). Otherwise FGPWC must
-// run through cluster.Run, which clusters the core: the session's FGPWC
-// state holds the basis of the whole graph, which Run would use as it is
-// (a precomputed basis always gets the whole graph), and which does not
-// exist for a graph with isolated nodes. Cost O(n + nnz).
-func wholeGraph(p *cluster.Problem) bool {
-	return p.Disconnected == cluster.DisconnectedStrict || len(graph.Core(p.Graph, p.K)) == p.Graph.N()
 }
 
 // errConflict marks a request the session's state does not allow yet
