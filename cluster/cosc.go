@@ -603,11 +603,11 @@ func (bs *coscBisector) bisect(ctx context.Context, cg *coscGraph) (inC []bool, 
 	} else {
 		f0 = randomVec()
 	}
-	side0, lambda0, found := consistentSplit(cg, col, f0)
+	side0, _, found := consistentSplit(cg, col, f0)
 	if !found {
 		return nil, false, nil
 	}
-	lambda0 = improveConsistent(cg, col, side0)
+	lambda0 := improveConsistent(cg, col, side0)
 	qmin := math.Inf(1)
 	for _, c := range cg.cl {
 		qmin = min(qmin, c.q)

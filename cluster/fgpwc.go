@@ -359,28 +359,28 @@ func (f FGPWC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 
 // prepare validates p, gathers the constraints and computes (or checks)
 // the basis.
-func (cfg FGPWC) prepare(ctx context.Context, p *Problem, s *Settings) (*fgpwcPrep, error) {
-	if err := validate(cfg.Name(), cfg.Uses(), p); err != nil {
+func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings) (*fgpwcPrep, error) {
+	if err := validate(f.Name(), f.Uses(), p); err != nil {
 		return nil, err
 	}
-	if cfg.Laplacian == FGPWCAutoLaplacian {
+	if f.Laplacian == FGPWCAutoLaplacian {
 		return nil, fmt.Errorf("%w: fgpwc: Laplacian = auto needs Run (Tune and CrossValidate work on one embedding): set FGPWCSymmetric or FGPWCUnnormalized", ErrInvalid)
 	}
-	if cfg.Laplacian == FGPWCUnnormalized && cfg.M == 0 && p.K > 0 {
+	if f.Laplacian == FGPWCUnnormalized && f.M == 0 && p.K > 0 {
 		// Spectral Learning's dimension (see fgpwc_laplacian.go).
-		cfg.M = min(p.K, p.Graph.N()-1)
+		f.M = min(p.K, p.Graph.N()-1)
 	}
 	var basis *FGPWCBasis
-	if basis = cfg.Basis; basis != nil {
-		if cfg.Imprint {
+	if basis = f.Basis; basis != nil {
+		if f.Imprint {
 			return nil, fmt.Errorf("%w: fgpwc: Basis holds the embedding of the plain graph, but Imprint embeds the graph with each constraint set imprinted: leave Basis nil", ErrInvalid)
 		}
 		if basis.g != p.Graph {
 			return nil, fmt.Errorf("%w: fgpwc: Basis was computed for another graph", ErrInvalid)
 		}
-		if basis.key != cfg.basisKey() {
+		if basis.key != f.basisKey() {
 			return nil, fmt.Errorf("%w: fgpwc: Basis was computed with M = %d, MThreshold = %g, RowNormalize = %v, Laplacian = %v; the method has M = %d, MThreshold = %g, RowNormalize = %v, Laplacian = %v",
-				ErrInvalid, basis.key.m, basis.key.mThreshold, basis.key.rowNormalize, basis.key.laplacian, cfg.M, cfg.MThreshold, cfg.RowNormalize, cfg.Laplacian)
+				ErrInvalid, basis.key.m, basis.key.mThreshold, basis.key.rowNormalize, basis.key.laplacian, f.M, f.MThreshold, f.RowNormalize, f.Laplacian)
 		}
 	}
 	pairs, pairWarnings, err := supervisionPairs("fgpwc", p, s, allPairs)
@@ -389,18 +389,18 @@ func (cfg FGPWC) prepare(ctx context.Context, p *Problem, s *Settings) (*fgpwcPr
 	}
 	pairWarnings = append(pairWarnings, fgpwcDegenerate(pairs)...)
 	var imp *fgpwcImprinter
-	if basis == nil && cfg.M == 0 && cfg.MaxM == 0 {
-		cfg.MaxM = fgpwcAutoMaxM(cfg, pairs)
+	if basis == nil && f.M == 0 && f.MaxM == 0 {
+		f.MaxM = fgpwcAutoMaxM(f, pairs)
 	}
 	switch {
-	case cfg.Imprint:
-		imp = newFGPWCImprinter(cfg, p.Graph, s)
-		if basis, err = imp.embed(ctx, pairs, cfg.M); err != nil {
+	case f.Imprint:
+		imp = newFGPWCImprinter(f, p.Graph, s)
+		if basis, err = imp.embed(ctx, pairs, f.M); err != nil {
 			return nil, err
 		}
 		imp.m = basis.m
 	case basis == nil:
-		if basis, err = cfg.basis(ctx, p.Graph, s); err != nil {
+		if basis, err = f.basis(ctx, p.Graph, s); err != nil {
 			return nil, err
 		}
 	}

@@ -216,15 +216,15 @@ func (f FGPWC) prepareGrid(ctx context.Context, p *Problem, s *Settings, sigmaML
 	return cfg, prep, sigmaML, sigmaCL, err
 }
 
-func (cfg FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Settings, sigmaML, sigmaCL []float64) (*FGPWCTuning, error) {
+func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Settings, sigmaML, sigmaCL []float64) (*FGPWCTuning, error) {
 	grid, err := fgpwcGrid(sigmaML, sigmaCL)
 	if err != nil {
 		return nil, err
 	}
 	pairs := prep.pairs
-	folds := min(cfg.tuneFolds(), len(pairs))
+	folds := min(f.tuneFolds(), len(pairs))
 	if folds < 2 {
-		return &FGPWCTuning{SigmaML: cfg.SigmaML, SigmaCL: cfg.SigmaCL,
+		return &FGPWCTuning{SigmaML: f.SigmaML, SigmaCL: f.SigmaCL,
 			warnings: []string{fmt.Sprintf("fgpwc: %d constraints: too few to cross-validate σ_m, σ_c; defaults kept", len(pairs))}}, nil
 	}
 	train, test := fgpwcSplit(pairs, folds, s.Seed)
@@ -237,7 +237,7 @@ func (cfg FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *S
 	err = parallel.For(ctx, len(grid)*folds, 0, func(t int) error {
 		defer done()
 		gi, fi := t/folds, t%folds
-		c := cfg
+		c := f
 		c.SigmaML, c.SigmaCL = grid[gi][0], grid[gi][1]
 		res, d, err := prep.fit(ctx, train[fi], k, &quiet, c, cvRestarts, s.Seed)
 		if err != nil {
@@ -501,25 +501,25 @@ type fgpwcLaplacianCandidate struct {
 	score float64 // held-out violated weight; NaN: not validated
 }
 
-// prepareKnobs prepares the problem for the concrete Laplacian cfg.Laplacian
+// prepareKnobs prepares the problem for the concrete Laplacian f.Laplacian
 // and runs the selections asked for (AutoTune, then IterCV), returning the
 // configuration to solve with and the Laplacian's cross-validation score:
 // the mean held-out violated weight over the candidates of the last
 // selection (IterCV's caps if IterCV is on, else AutoTune's grid), or
-// (heldOut set, neither on) the held-out violated weight of cfg itself on
+// (heldOut set, neither on) the held-out violated weight of f itself on
 // the IterCV folds; NaN when nothing was validated.
-func (cfg FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, heldOut bool) (*fgpwcPrep, FGPWC, float64, error) {
-	prep, err := cfg.prepare(ctx, p, s)
+func (f FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, heldOut bool) (*fgpwcPrep, FGPWC, float64, error) {
+	prep, err := f.prepare(ctx, p, s)
 	if err != nil {
-		return nil, cfg, 0, err
+		return nil, f, 0, err
 	}
 	score := math.NaN()
-	if cfg.AutoTune {
-		cv, err := cfg.crossValidate(ctx, prep, p.K, s, fgpwcGridML(), fgpwcGridCL())
+	if f.AutoTune {
+		cv, err := f.crossValidate(ctx, prep, p.K, s, fgpwcGridML(), fgpwcGridCL())
 		if err != nil {
-			return nil, cfg, 0, err
+			return nil, f, 0, err
 		}
-		cfg.SigmaML, cfg.SigmaCL = cv.SigmaML, cv.SigmaCL
+		f.SigmaML, f.SigmaCL = cv.SigmaML, cv.SigmaCL
 		prep.warnings = append(prep.warnings, cv.warnings...)
 		prep.warnings = append(prep.warnings, note(fmt.Sprintf("fgpwc: cross-validation chose σ_m = %.3g, σ_c = %.3g", cv.SigmaML, cv.SigmaCL)))
 		if cv.Folds > 0 {
@@ -529,26 +529,26 @@ func (cfg FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, held
 			}
 		}
 	}
-	if cfg.IterCV {
-		it, err := prep.iterCV(ctx, p.K, s, cfg)
+	if f.IterCV {
+		it, err := prep.iterCV(ctx, p.K, s, f)
 		if err != nil {
-			return nil, cfg, 0, err
+			return nil, f, 0, err
 		}
-		cfg.MaxIter = it.maxIter
+		f.MaxIter = it.maxIter
 		prep.warnings = append(prep.warnings, it.warning)
 		score = it.mean
 	}
-	if heldOut && !cfg.AutoTune && !cfg.IterCV {
-		sc, err := prep.heldOut(ctx, p.K, s, []FGPWC{cfg}, cfg.iterFolds())
+	if heldOut && !f.AutoTune && !f.IterCV {
+		sc, err := prep.heldOut(ctx, p.K, s, []FGPWC{f}, f.iterFolds())
 		if err != nil {
-			return nil, cfg, 0, err
+			return nil, f, 0, err
 		}
 		score = math.NaN()
 		if sc != nil {
 			score = sc[0]
 		}
 	}
-	return prep, cfg, score, nil
+	return prep, f, score, nil
 }
 
 // chooseLaplacian is FGPWCAutoLaplacian: it runs prepareKnobs for L_sym and
@@ -562,22 +562,22 @@ func (cfg FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, held
 // Ties, and the case where nothing could be validated (fewer than 2
 // constraints), go to L_sym, the paper's Laplacian. Both Laplacians see
 // the same folds (fgpwcSplit seeded by Settings.Seed).
-func (cfg FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (*fgpwcPrep, FGPWC, error) {
+func (f FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (*fgpwcPrep, FGPWC, error) {
 	kinds := []FGPWCLaplacian{FGPWCSymmetric, FGPWCUnnormalized}
-	if cfg.M == 0 && cfg.MaxM == 0 {
+	if f.M == 0 && f.MaxM == 0 {
 		// The cap of the cross-validated automatic m (FGPWC.MaxM), fixed
-		// here while cfg.Laplacian still says auto.
+		// here while f.Laplacian still says auto.
 		pairs, _, err := supervisionPairs("fgpwc", p, s, allPairs)
 		if err != nil {
-			return nil, cfg, err
+			return nil, f, err
 		}
-		cfg.MaxM = fgpwcAutoMaxM(cfg, pairs)
+		f.MaxM = fgpwcAutoMaxM(f, pairs)
 	}
 	cands := make([]fgpwcLaplacianCandidate, len(kinds))
 	// Both at once: D − W (m = k) is cheap and would otherwise wait for
 	// L_sym; the results do not depend on the order.
 	err := parallel.For(ctx, len(kinds), len(kinds), func(i int) error {
-		c := cfg
+		c := f
 		c.Laplacian = kinds[i]
 		prep, c, score, err := c.prepareKnobs(ctx, p, s, true)
 		if err != nil {
@@ -587,7 +587,7 @@ func (cfg FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (
 		return nil
 	})
 	if err != nil {
-		return nil, cfg, err
+		return nil, f, err
 	}
 	best := 0
 	if !math.IsNaN(cands[1].score) && !math.IsNaN(cands[0].score) && cands[1].score < cands[0].score {

@@ -59,8 +59,8 @@ func (b *FGPWCBasis) Vectors() *mat.Dense { return mat.DenseCopyOf(b.v) }
 // (FGPWCSymmetric or FGPWCUnnormalized).
 func (b *FGPWCBasis) Laplacian() FGPWCLaplacian { return b.key.laplacian }
 
-func (cfg FGPWC) basisKey() fgpwcBasisKey {
-	return fgpwcBasisKey{m: cfg.M, maxM: cfg.MaxM, mThreshold: cfg.MThreshold, rowNormalize: cfg.RowNormalize, laplacian: cfg.Laplacian}
+func (f FGPWC) basisKey() fgpwcBasisKey {
+	return fgpwcBasisKey{m: f.M, maxM: f.MaxM, mThreshold: f.MThreshold, rowNormalize: f.RowNormalize, laplacian: f.Laplacian}
 }
 
 // Embed computes the graph-only part of FGPWC on g (see FGPWCBasis) with
@@ -94,20 +94,20 @@ func (f FGPWC) Embed(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 	return cfg.basis(ctx, g, s)
 }
 
-func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBasis, error) {
+func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBasis, error) {
 	n := g.N()
 	if n < 2 {
 		return nil, fmt.Errorf("%w: fgpwc: the graph has %d node; the embedding needs at least 2", ErrInvalid, n)
 	}
-	if cfg.M >= n {
-		return nil, fmt.Errorf("%w: fgpwc: M = %d, want M ≤ n − 1 = %d (u_1 is dropped)", ErrInvalid, cfg.M, n-1)
+	if f.M >= n {
+		return nil, fmt.Errorf("%w: fgpwc: M = %d, want M ≤ n − 1 = %d (u_1 is dropped)", ErrInvalid, f.M, n-1)
 	}
 	if iso := g.Isolated(); len(iso) > 0 {
 		return nil, fmt.Errorf("%w: %w: fgpwc: node %d has degree 0 (%s), so L_sym is undefined; add self loops (graph.WithSelfLoops, tether cluster -self-loops) or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated, iso[0], plural(len(iso), "isolated node", "isolated nodes"))
 	}
-	b := &FGPWCBasis{g: g, key: cfg.basisKey(), n: n}
+	b := &FGPWCBasis{g: g, key: f.basisKey(), n: n}
 	if _, c := g.Components(); c > 1 {
-		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: the graph has %d connected components; the embedding keeps the %d null directions of %s orthogonal to its trivial null vector and X₀ gives them the scale of the smallest positive eigenvalue", c, c-1, cfg.Laplacian.symbol()))
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: the graph has %d connected components; the embedding keeps the %d null directions of %s orthogonal to its trivial null vector and X₀ gives them the scale of the smallest positive eigenvalue", c, c-1, f.Laplacian.symbol()))
 	}
 	if s.EigenSettings == nil {
 		es := *s
@@ -118,17 +118,17 @@ func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWC
 	// Embedding: m+1 smallest eigenpairs, u_1 dropped.
 	var e *embedding
 	var err error
-	if cfg.M > 0 {
-		e, err = laplacianEmbedding(ctx, g, cfg.Laplacian.graphKind(), cfg.M+1, exactLaplacian, s)
+	if f.M > 0 {
+		e, err = laplacianEmbedding(ctx, g, f.Laplacian.graphKind(), f.M+1, exactLaplacian, s)
 		if err != nil {
 			return nil, fmt.Errorf("cluster: fgpwc: embedding: %w", err)
 		}
 	} else {
-		maxM := cfg.MaxM
+		maxM := f.MaxM
 		if maxM == 0 {
 			maxM = fgpwcMaxM
 		}
-		e, err = fgpwcAutoEmbedKind(ctx, g, cfg.Laplacian, fgpwcMThreshold(g, cfg.Laplacian, cfg.MThreshold), maxM, s)
+		e, err = fgpwcAutoEmbedKind(ctx, g, f.Laplacian, fgpwcMThreshold(g, f.Laplacian, f.MThreshold), maxM, s)
 		if err != nil {
 			return nil, err
 		}
@@ -136,17 +136,17 @@ func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWC
 	for _, w := range e.warnings {
 		b.warnings = append(b.warnings, "fgpwc: embedding: "+w)
 	}
-	b.values, b.v = fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), cfg.Laplacian))
+	b.values, b.v = fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), f.Laplacian))
 	_, b.m = b.v.Dims()
 	progress.Send(s.Recorder, progress.Event{Stage: "fgpwc", Message: fmt.Sprintf("embedding of dimension m = %d", b.m)})
-	if cfg.RowNormalize {
+	if f.RowNormalize {
 		normalizeRows(b.v)
 	}
 
 	// X₀ = (VᵀLV)^{-1/2}, with L_symV = V − D^{-1/2}W D^{-1/2}V (or
 	// (D − W)V) computed from the graph's own product (no scaled copy of
 	// W, which for a dense graph of 4600 nodes would be 170 MB).
-	lv := fgpwcLaplacianMul(g, cfg.Laplacian, b.v)
+	lv := fgpwcLaplacianMul(g, f.Laplacian, b.v)
 	vtlv := mat.NewSymDense(b.m, nil)
 	var prod mat.Dense
 	prod.Mul(b.v.T(), lv)
@@ -162,9 +162,9 @@ func (cfg FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWC
 	}
 	switch {
 	case clamped == b.m:
-		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV = 0 (the embedding holds only null vectors of %s): X₀ = I", cfg.Laplacian.symbol()))
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV = 0 (the embedding holds only null vectors of %s): X₀ = I", f.Laplacian.symbol()))
 	case clamped > 0:
-		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV (L = %s) has %d eigenvalues ≈ 0; they were raised to the smallest positive one to form X₀", cfg.Laplacian.symbol(), clamped))
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV (L = %s) has %d eigenvalues ≈ 0; they were raised to the smallest positive one to form X₀", f.Laplacian.symbol(), clamped))
 	}
 	nx := mat.Norm(b.x0, 2)
 	b.x0Norm2 = nx * nx

@@ -70,16 +70,16 @@ func (v *FGPWCLaplacian) UnmarshalText(b []byte) error {
 }
 
 // graphKind is the graph package's kind of a concrete Laplacian.
-func (l FGPWCLaplacian) graphKind() graph.LaplacianKind {
-	if l == FGPWCUnnormalized {
+func (v FGPWCLaplacian) graphKind() graph.LaplacianKind {
+	if v == FGPWCUnnormalized {
 		return graph.Unnormalized
 	}
 	return graph.Symmetric
 }
 
 // symbol is the Laplacian's name in messages.
-func (l FGPWCLaplacian) symbol() string {
-	if l == FGPWCUnnormalized {
+func (v FGPWCLaplacian) symbol() string {
+	if v == FGPWCUnnormalized {
 		return "L = D − W"
 	}
 	return "L_sym"

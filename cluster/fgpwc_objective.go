@@ -485,7 +485,6 @@ type lbfgsDriver struct {
 	rec   progress.Recorder
 	m     int
 	at    []float64 // the point o's cache holds
-	xm    *mat.Dense
 	trace []float64
 	iter  int
 	stat  string

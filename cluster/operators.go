@@ -295,13 +295,13 @@ func (f *formOp) addDenseTo(m []float64, c float64) {
 	}
 }
 
-// addDenseTo adds c·s·ZZᵀ to m: c·s/|C| on the pairs of a component C.
-func (z *compOp) addDenseTo(m []float64, c float64) {
-	n := len(z.comp)
-	for i, ki := range z.comp {
-		f := c * z.s / z.size[ki]
+// addDenseTo adds a·s·ZZᵀ to m: a·s/|C| on the pairs of a component C.
+func (c *compOp) addDenseTo(m []float64, a float64) {
+	n := len(c.comp)
+	for i, ki := range c.comp {
+		f := a * c.s / c.size[ki]
 		row := m[i*n : (i+1)*n]
-		for j, kj := range z.comp {
+		for j, kj := range c.comp {
 			if kj == ki {
 				row[j] += f
 			}

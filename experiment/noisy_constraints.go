@@ -832,7 +832,7 @@ func noisySummary(md *strings.Builder, results map[string]Values, rows []fgpwcRo
 		// Most robust: among the default methods above the NJW floor on
 		// clean constraints, the smallest mean loss at the highest rate;
 		// and the highest mean ARI at 10%.
-		var floor float64 = math.Inf(-1)
+		floor := math.Inf(-1)
 		for _, e := range es {
 			if e.key == "njw" {
 				floor = e.clean

@@ -38,7 +38,6 @@ type regRow struct {
 	k           int
 	c, gamma    float64
 	n, reps     int
-	maxNQuick   int // features/networks: skipped in quick mode above this n (0: never)
 	catalogName string
 }
 

@@ -346,17 +346,6 @@ func VoteFilter(ctx context.Context, g *graph.Graph, set *constraint.Set, k int)
 	return out, nil
 }
 
-// ReadPartialLabelsFile reads the partial labels file at path; see
-// ReadPartialLabels.
-func ReadPartialLabelsFile(ctx context.Context, path string, n, k int, names []string) (constraint.Labels, error) {
-	f, err := inputfile.Open(ctx, path)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	defer f.Close()
-	return ReadPartialLabels(ctx, f, path, n, k, names)
-}
-
 // ReadPartialLabels reads the partial labels of n nodes from r (name names
 // it in errors) in the layouts of dataset.ReadNodeLabels — one label a
 // line, or node,label lines keyed by index or by names (nil when the nodes

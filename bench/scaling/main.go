@@ -68,14 +68,14 @@ type childResult struct {
 
 // row is one measured (method, n).
 type row struct {
-	method        string
-	n             int
-	wall          float64 // whole process, data generation included
-	graph, clust  float64
-	ari           float64
-	rssMB         float64
-	status        string // "ok", "timeout" or the error
-	pairs, labels int
+	method       string
+	n            int
+	wall         float64 // whole process, data generation included
+	graph, clust float64
+	ari          float64
+	rssMB        float64
+	status       string // "ok", "timeout" or the error
+	pairs        int
 }
 
 func main() {

@@ -750,7 +750,7 @@ func TestClusterVerboseRecall(t *testing.T) {
 	if !strings.Contains(errOut, "k-NN search: approximate (NN-descent), recall@9 = ") || !strings.Contains(errOut, "on every point") {
 		t.Errorf("stderr lacks the recall line:\n%s", errOut)
 	}
-	out, errOut, err := run(t, append(args, "-knn-search", "approx", "-json")...)
+	out, _, err := run(t, append(args, "-knn-search", "approx", "-json")...)
 	if err != nil {
 		t.Fatal(err)
 	}

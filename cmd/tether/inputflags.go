@@ -27,8 +27,6 @@ const (
 	// a server without data builds the graphs of the data its sessions
 	// load with the graph flags.
 	inFeatures = inputkind.Features
-	// inData are the inputs that are data, whatever their kind.
-	inData = inputkind.Data
 )
 
 // flagScope says which inputs a flag applies to, and what it does, for the

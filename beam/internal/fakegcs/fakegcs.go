@@ -49,7 +49,7 @@ func Start(t testing.TB, bucket string) *Server {
 		t.Fatalf("fake GCS server: %v", err)
 	}
 	t.Cleanup(srv.Stop)
-	srv.CreateBucket(bucket)
+	srv.CreateBucketWithOpts(fakestorage.CreateBucketOpts{Name: bucket})
 	t.Setenv("STORAGE_EMULATOR_HOST", srv.URL())
 	return &Server{srv}
 }
@@ -58,12 +58,13 @@ func Start(t testing.TB, bucket string) *Server {
 // with prefix, as the server holds them (not through Beam), sorted.
 func (s *Server) Objects(t testing.TB, bucket, prefix string) []string {
 	t.Helper()
-	attrs, _, err := s.ListObjectsWithOptions(bucket, fakestorage.ListOptions{Prefix: prefix})
+	// MaxResults 0: one page with every object.
+	resp, err := s.ListObjectsWithOptionsPaginated(bucket, fakestorage.ListOptions{Prefix: prefix})
 	if err != nil {
 		t.Fatalf("listing gs://%s/%s on the fake server: %v", bucket, prefix, err)
 	}
 	var names []string
-	for _, a := range attrs {
+	for _, a := range resp.Objects {
 		if strings.HasPrefix(a.Name, prefix) {
 			names = append(names, a.Name)
 		}
