@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -51,6 +52,31 @@ func FuzzSpecText(f *testing.F) {
 		var s2 Sigma
 		if err := s2.UnmarshalText([]byte(s.String())); err != nil || s2.Rule != s.Rule || s2.Value != s.Value || s2.localK() != s.localK() {
 			t.Fatalf("σ %q → %v → %v, %v", in, s, s2, err)
+		}
+	})
+}
+
+// FuzzRegularizationText checks ParseRegularization, the -regularize flag's
+// reader: no panic, an error wraps ErrInvalid, and an accepted value is
+// valid and prints (String) to a text that reads back to the same value.
+func FuzzRegularizationText(f *testing.F) {
+	for _, s := range []string{"auto", "", "none", "mean", "MEAN+complete", "+complete", "0", "2.5", ".5", "1e-300", "1e-400", "1e400", "-0", "+2", "0x1p-3", "1_0", "0+complete", "none+complete", " 3 "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		r, err := ParseRegularization(in)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("%q: error %v does not wrap ErrInvalid", in, err)
+			}
+			return
+		}
+		if err := r.Validate(); err != nil {
+			t.Fatalf("%q → %+v: Validate: %v", in, r, err)
+		}
+		r2, err := ParseRegularization(r.String())
+		if err != nil || r2 != r {
+			t.Fatalf("%q → %+v → %q → %+v, %v", in, r, r.String(), r2, err)
 		}
 	})
 }

@@ -240,34 +240,82 @@ func (r *Regularization) UnmarshalText(text []byte) error {
 }
 
 // ParseRegularization reads a regularization as tether cluster's
-// -regularize flag takes it: "auto" (RegAuto), "none" (RegNone), "mean"
-// (RegOn with τ the mean degree) or a number τ > 0 (RegOn with that τ;
-// "0" means none), optionally followed by "+complete" to add τ/n to every
-// entry of W as well. It returns an error wrapping ErrInvalid naming the
-// accepted forms otherwise.
+// -regularize flag takes it: "auto" (RegAuto; also the empty string),
+// "none" (RegNone), "mean" (RegOn with τ the mean degree) or a decimal
+// number τ ≥ 0 (RegOn with that τ; 0 means none), optionally followed by
+// "+complete" to add τ/n to every entry of W as well ("+complete" alone is
+// auto+complete). Case and white space around the value are ignored. The
+// number is digits with an optional point and exponent (2, 0.5, .5, 1e-3):
+// no sign, no hexadecimal, no digit separators, so that the grammar is the
+// pattern docs/openapi.json states. "+complete" after none or a τ of 0 is
+// refused rather than ignored. It returns an error wrapping ErrInvalid
+// naming the accepted forms otherwise. Cost O(len(s)).
 func ParseRegularization(s string) (Regularization, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
 	base, complete := strings.CutSuffix(s, "+complete")
+	bad := func(why string) (Regularization, error) {
+		return Regularization{}, fmt.Errorf("%w: regularization %q: %swant auto, none, mean or a number τ ≥ 0 such as 0.5 or 1e-3, optionally followed by +complete", ErrInvalid, s, why)
+	}
 	var r Regularization
 	switch base {
 	case "auto", "":
 		r.Mode = RegAuto
-	case "none", "off":
-		return Regularization{Mode: RegNone}, nil
+	case "none":
+		r.Mode = RegNone
 	case "mean":
 		r.Mode = RegOn
 	default:
-		tau, err := strconv.ParseFloat(base, 64)
-		if err != nil || math.IsNaN(tau) || math.IsInf(tau, 0) || tau < 0 {
-			return Regularization{}, fmt.Errorf("%w: regularization %q: want auto, none, mean or a number τ ≥ 0, optionally followed by +complete", ErrInvalid, s)
+		if !decimal(base) {
+			return bad("")
 		}
-		if tau == 0 {
-			return Regularization{Mode: RegNone}, nil
+		tau, err := strconv.ParseFloat(base, 64)
+		if err != nil || math.IsInf(tau, 0) {
+			return bad("τ beyond the floating-point range: ")
 		}
 		r.Mode, r.Tau = RegOn, tau
+		if tau == 0 {
+			r = Regularization{Mode: RegNone}
+		}
+	}
+	if complete && r.Mode == RegNone {
+		return bad("+complete adds τ/n to every entry and needs a τ > 0: ")
 	}
 	r.Complete = complete
 	return r, nil
+}
+
+// decimal reports whether s is an unsigned decimal number: digits with an
+// optional point (at least one digit before or after it) and an optional
+// exponent e or E, a sign and digits. Cost O(len(s)).
+func decimal(s string) bool {
+	digits := func(i int) int {
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	i := digits(0)
+	mantissa := i
+	if i < len(s) && s[i] == '.' {
+		j := digits(i + 1)
+		mantissa += j - i - 1
+		i = j
+	}
+	if mantissa == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := digits(i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	return i == len(s)
 }
 
 // NewRegularizedLaplacian returns the regularized Laplacian L_sym,τ or
