@@ -6,7 +6,9 @@
 
 Run as a script it clusters generated two moons, answers ten questions
 from the reference labels (an oracle standing in for a person), and prints
-the ARI before and after. Import it to drive the server from your own code:
+the ARI before and after; then it checks that the server honours the
+graph options regularize and disconnected on a graph with an isolated
+node. Import it to drive the server from your own code:
 
     from tether_client import Client
     c = Client("http://127.0.0.1:8080/")
@@ -14,6 +16,7 @@ the ARI before and after. Import it to drive the server from your own code:
     s.upload(open("iris.csv", "rb").read(), name="iris.csv")
     s.add([(0, 1, "ml"), (0, 100, "cl")])
     print(s.cluster(k=3)["figures"])
+    print(s.cluster(method="njw", k=3, regularize="mean")["sizes"])
 """
 
 import json
@@ -133,8 +136,20 @@ class Session:
     def clear(self):
         return self._r("DELETE", "constraints")["pairs"]
 
-    def cluster(self, method="fgpwc", k=0, seed=1, cold=False, **knobs):
+    def cluster(self, method="fgpwc", k=0, seed=1, cold=False, regularize=None, disconnected=None, **knobs):
+        """Partitions the data with the constraints; knobs are the method's (M=8, SigmaML=0.2).
+
+        regularize ("auto", "none", "mean" or a number tau >= 0, optionally
+        followed by "+complete") and disconnected ("attach" or "strict") are
+        tether cluster's -regularize and -disconnected; None sends nothing,
+        leaving the server's (tether serve's flags, auto and attach by
+        default). Another value is the server's 400 (APIError).
+        """
         body = {"method": method, "k": k, "seed": seed, "cold": cold, "knobs": {n: str(v) for n, v in knobs.items()}}
+        if regularize is not None:
+            body["regularize"] = str(regularize)
+        if disconnected is not None:
+            body["disconnected"] = disconnected
         return self._r("POST", "cluster", body=body)
 
     def suggest(self, count=5, seed=0):
@@ -190,7 +205,44 @@ def main(base):
         print(f"bad upload refused: {e.message}")
     s.delete()
     other.delete()
+    graph_options(c)
     print("ok")
+
+
+def cliques_mtx():
+    """Two 10-cliques joined by an edge, a pair and an isolated node 22 (Matrix Market)."""
+    edges = [(10 * c + j, 10 * c + i) for c in range(2) for i in range(10) for j in range(i + 1, 10)]
+    edges += [(10, 9), (21, 20)]
+    lines = ["%%MatrixMarket matrix coordinate real symmetric", f"23 23 {len(edges)}"]
+    lines += [f"{i + 1} {j + 1} 1" for i, j in edges]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def graph_options(c):
+    """Checks that the server honours cluster's regularize and disconnected."""
+    g = c.session()
+    g.upload(cliques_mtx(), name="cliques.mtx")
+    try:
+        g.cluster(k=2, disconnected="strict")
+        raise AssertionError("disconnected=strict clustered a graph with an isolated node")
+    except APIError as e:
+        assert e.status == 400 and "node 22 has degree 0" in e.message, e
+        print(f"disconnected=strict refused: {e.message}")
+    r = g.cluster(k=2, disconnected="attach")
+    assert sum(r["sizes"]) == 23 and any("attached" in w for w in r.get("warnings", [])), r
+    print(f"disconnected=attach: sizes {r['sizes']}")
+    g.cluster(method="njw", k=2, regularize="0.5+complete")
+    assert g.export_summary()["request"]["regularize"] == "0.5+complete"
+    g.cluster(method="njw", k=2, regularize=2)
+    assert g.export_summary()["request"]["regularize"] == "2"
+    for bad in [dict(regularize="sometimes"), dict(disconnected="loose")]:
+        try:
+            g.cluster(k=2, **bad)
+            raise AssertionError(f"{bad} was accepted")
+        except APIError as e:
+            assert e.status == 400 and list(bad.values())[0] in e.message, e
+            print(f"{bad} refused: {e.message}")
+    g.delete()
 
 
 if __name__ == "__main__":

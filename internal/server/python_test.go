@@ -12,7 +12,11 @@ import (
 
 // TestPythonClient runs examples/python/tether_client.py against a live
 // server on a free loopback port, when python3 is installed (CI installs
-// it).
+// it). Besides the moons session, the script sends cluster's regularize
+// and disconnected and checks that the server honoured them: on a graph
+// with an isolated node disconnected=strict is refused and attach attaches
+// it, the summary records the regularize sent, and an unknown value of
+// either is the server's 400; the output must report each.
 func TestPythonClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("live server test")
@@ -39,6 +43,16 @@ func TestPythonClient(t *testing.T) {
 	out, err := exec.CommandContext(cctx, py, filepath.Join("..", "..", "examples", "python", "tether_client.py"), "http://"+l.Addr().String()+"/").CombinedOutput()
 	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "ok") {
 		t.Fatalf("python client: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"disconnected=strict refused: ", "node 22 has degree 0",
+		"disconnected=attach: sizes [",
+		`{'regularize': 'sometimes'} refused: `, `regularization "sometimes"`,
+		`{'disconnected': 'loose'} refused: `, `disconnected-graph rule "loose"`,
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("python client output lacks %q:\n%s", want, out)
+		}
 	}
 	t.Logf("%s", out)
 }
