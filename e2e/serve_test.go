@@ -18,6 +18,9 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/graph"
+	tinput "github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/internal/server"
 )
 
@@ -52,11 +55,21 @@ func browser(t *testing.T) (context.Context, context.CancelFunc) {
 // returns its base URL; the server stops when the test ends.
 func serve(t *testing.T) string {
 	t.Helper()
+	return serveConfig(t, server.Config{})
+}
+
+// serveConfig is serve with the server's configuration; a nil Log
+// discards the server's log.
+func serveConfig(t *testing.T, cfg server.Config) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Config{Log: log.New(io.Discard, "", 0)}, l.Addr().String())
+	if cfg.Log == nil {
+		cfg.Log = log.New(io.Discard, "", 0)
+	}
+	srv := server.New(cfg, l.Addr().String())
 	sctx, scancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(sctx, l) }()
@@ -448,5 +461,55 @@ func TestUploadWarningsInBrowser(t *testing.T) {
 	const note, warning = `column "name" has a different text on every row`, "pts.csv has only 6 rows"
 	if status, notes := got[0], got[1]; !strings.Contains(status, warning) || strings.Contains(status, note) || !strings.Contains(notes, note) {
 		t.Errorf("status %q, notes %q: want the warning %q in the status and the note %q in the notes", status, notes, warning, note)
+	}
+}
+
+// TestInitialMessagesInBrowser starts the server with its own data, as
+// tether serve -input pts.csv does (a small table of named points), and
+// checks that the page shows the warning and the note of reading them at
+// start, once the partition is drawn, as it shows an upload's: the
+// warning in the status line, the note in the grey notes below it. The
+// page used to show neither (tether serve printed them on stderr only).
+func TestInitialMessagesInBrowser(t *testing.T) {
+	ctx := context.Background()
+	d, err := tinput.ReadTable(ctx, []byte("name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n"), "pts.csv", dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As tether serve -input: the default graph shrunk to 6 rows, with
+	// its warning.
+	spec, warning := tinput.FitSpec(graph.DefaultSpec(), "pts.csv", d.N(), false, false)
+	d.Warnings = append(d.Warnings, warning)
+	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
+		t.Fatal(err)
+	}
+	if warning == "" || len(d.Notes) != 1 {
+		t.Fatalf("warning %q, notes %q: want a warning and one note, or the test shows nothing", warning, d.Notes)
+	}
+	base := serveConfig(t, server.Config{Initial: d, InitialSource: server.Source{Initial: true}})
+
+	bctx, cancel := browser(t)
+	defer cancel()
+	err = chromedp.Do(bctx,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(`body[data-ready="1"]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// data-ready is set once the start's busyDo has returned, after the
+	// first partition.
+	got, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](`[document.body.dataset.partitions || "", document.getElementById("status").textContent, document.getElementById("notes").textContent,
+		getComputedStyle(document.getElementById("status")).color, getComputedStyle(document.getElementById("notes")).color]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	partitions, status, notes := got[0], got[1], got[2]
+	if partitions != "1" || !strings.Contains(status, warning) || strings.Contains(status, d.Notes[0]) || !strings.Contains(notes, d.Notes[0]) || strings.Contains(notes, warning) {
+		t.Errorf("partitions %q, status %q, notes %q: want one partition, the warning %q in the status and the note %q in the notes", partitions, status, notes, warning, d.Notes[0])
+	}
+	// The styles of style.css: warnings red, notes grey.
+	if got[3] != "rgb(170, 0, 0)" || got[4] != "rgb(119, 119, 119)" {
+		t.Errorf("status colour %s, notes colour %s: want the warning style rgb(170, 0, 0) and the grey rgb(119, 119, 119)", got[3], got[4])
 	}
 }

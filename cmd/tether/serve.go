@@ -97,8 +97,10 @@ data, click two points to add a must-link or cannot-link, and the page
 re-clusters at once (FGPWC reuses its spectral basis). With -input,
 -graph-file or -gen every new session starts with that data, read with the
 options of tether cluster (the flags of one kind of input given with
-another, or without data, are usage errors). -regularize and -disconnected
-are the defaults of every session's clustering, as in tether cluster; a
+another, or without data, are usage errors); the warnings and notes of
+reading it, printed on standard error (the notes not with -quiet), are
+also in every new session's reply, and the page shows them. -regularize
+and -disconnected are the defaults of every session's clustering, as in tether cluster; a
 request may give its own (docs/api.md). A request's waits for its session's earlier
 requests and a free worker and its computation together stop after
 -compute-timeout (2m by default), counted once its body is read, with an

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -171,5 +173,80 @@ func TestServeGraphOptions(t *testing.T) {
 	}
 	if sum.Request["regularize"] != "none" || sum.Request["disconnected"] != "attach" {
 		t.Errorf("summary request %v, want regularize none (the flag's) and disconnected attach (the request's)", sum.Request)
+	}
+}
+
+// lockedBuffer is an io.Writer whose text can be read while another
+// goroutine writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestServeInitialMessages: the warnings and notes tether serve -input
+// prints on standard error while loading its data (a 6-row table: the
+// neighbour count lowered, the names column) are, each of them and no
+// other, in the reply of session creation, which the page shows at start.
+func TestServeInitialMessages(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pts.csv")
+	if err := os.WriteFile(file, []byte("name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	var stderr lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		m := &Main{Stdin: strings.NewReader(""), Stdout: pw, Stderr: &stderr}
+		done <- m.Run(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-input", file})
+		pw.Close()
+	}()
+	defer func() {
+		cancel()
+		go io.Copy(io.Discard, pr)
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve printed no URL: %v (%v)", err, <-done)
+	}
+	resp, err := http.Post(strings.TrimSpace(line)+"api/sessions", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var info struct {
+		N        int      `json:"n"`
+		Warnings []string `json:"warnings"`
+		Notes    []string `json:"notes"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&info); err != nil || resp.StatusCode != http.StatusCreated || info.N != 6 {
+		t.Fatalf("new session: status %d, %+v (%v); want 201 with the 6 rows", resp.StatusCode, info, err)
+	}
+	// The messages were printed before the URL.
+	var warnings, notes []string
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if w, ok := strings.CutPrefix(l, "tether serve: warning: "); ok {
+			warnings = append(warnings, w)
+		} else if n, ok := strings.CutPrefix(l, "tether serve: note: "); ok {
+			notes = append(notes, n)
+		}
+	}
+	if len(warnings) == 0 || len(notes) == 0 || !slices.Equal(info.Warnings, warnings) || !slices.Equal(info.Notes, notes) {
+		t.Errorf("session warnings %q, notes %q; printed warnings %q, notes %q: want the same, at least one of each", info.Warnings, info.Notes, warnings, notes)
 	}
 }

@@ -1,10 +1,13 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tether-sc/tether/graph"
 )
 
 // TestRepliesSeparateNotes checks that the data reply and the cluster
@@ -41,5 +44,29 @@ func TestRepliesSeparateNotes(t *testing.T) {
 	callJSON(t, s, "POST", "/api/sessions/"+id+"/cluster", map[string]any{"method": "auto", "k": 2, "seed": 1}, &reply, http.StatusOK)
 	if !has(reply.Notes, "auto: chose ") || has(reply.Warnings, "auto: chose ") {
 		t.Errorf("auto: notes %q, warnings %q: want its choice among the notes", reply.Notes, reply.Warnings)
+	}
+}
+
+// TestInitialDataMessages checks that the warnings and notes of the
+// server's own data (tether serve -input, Config.Initial), which tether
+// serve prints on standard error when it loads them, are in the reply of
+// session creation, which the page shows at start, and of GET
+// /api/sessions/{id}: the small table a warning, its names column a note.
+func TestInitialDataMessages(t *testing.T) {
+	initial, err := readData(context.Background(), []byte("name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n"), ReadOptions{Name: "pts.csv"}, graph.DefaultSpec(), 200000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(initial.Warnings) == 0 || len(initial.Notes) == 0 {
+		t.Fatalf("warnings %q, notes %q: want both, or the test shows nothing", initial.Warnings, initial.Notes)
+	}
+	s := newTest(t, Config{Initial: initial, InitialSource: Source{Initial: true}})
+	var created, got sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &created, http.StatusCreated)
+	callJSON(t, s, "GET", "/api/sessions/"+created.ID, nil, &got, http.StatusOK)
+	for what, info := range map[string]sessionInfo{"POST /api/sessions": created, "GET /api/sessions/{id}": got} {
+		if info.N != 6 || !slices.Equal(info.Warnings, initial.Warnings) || !slices.Equal(info.Notes, initial.Notes) {
+			t.Errorf("%s: n = %d, warnings %q, notes %q; want 6 nodes, warnings %q, notes %q", what, info.N, info.Warnings, info.Notes, initial.Warnings, initial.Notes)
+		}
 	}
 }

@@ -469,7 +469,10 @@ async function start() {
   const s = await api("POST", "sessions");
   st.id = s.id;
   resize();
-  if (s.n) await loadPoints();
+  // The server's own data (tether serve -input, -graph-file, -gen): the
+  // warnings and notes of loading it, printed on its standard error, are
+  // in the new session's reply, shown as an upload's.
+  if (s.n) await busyDo("loading…", async () => { await loadPoints(); return s; });
   document.body.dataset.ready = "1";
 }
 
