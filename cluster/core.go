@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -95,33 +96,79 @@ func (p *Problem) WholeGraph() bool {
 	return p.Disconnected == DisconnectedStrict || len(graph.Core(p.Graph, p.K)) == p.Graph.N()
 }
 
+// coreHook replaces m.Partition in partitionCore for FGPWCState.Cluster,
+// whose state holds a basis: of the whole graph (core nil), or of the
+// subgraph sub induced by the nodes core of the graph it was made for
+// (FGPWC.NewStateFor), which must be the core partitionCore finds for the
+// problem.
+type coreHook struct {
+	core      []int
+	sub       *graph.Graph
+	partition func(ctx context.Context, p *Problem, s *Settings) (*Result, error)
+}
+
 // partitionCore calls m.Partition on p, or, when u.Core is set, p's graph
 // has isolated nodes or small components and p.Disconnected is
 // DisconnectedAttach, on the core of p's graph, and attaches the other
 // nodes (an FGPWC with a precomputed Basis, the embedding of the whole
-// graph, always gets the whole graph) (see the comment at the top of this file). The attached nodes'
-// rows of Result.Embedding are the mean core row of their cluster; the
-// other diagnostics (eigenvalues, objective, iterations) are the core's.
-// Cost: O(n + nnz + pairs) besides the method on the core.
-func partitionCore(ctx context.Context, m Method, u Uses, p *Problem, s *Settings) (*Result, error) {
+// graph, always gets the whole graph) (see the comment at the top of this
+// file). The attached nodes' rows of Result.Embedding are the mean core
+// row of their cluster; the other diagnostics (eigenvalues, objective,
+// iterations) are the core's. With a hook, hook.partition replaces
+// m.Partition, and a hook with a core clusters that core (an error
+// wrapping ErrInvalid if it is not the problem's). Cost: O(n + nnz +
+// pairs) besides the method on the core.
+func partitionCore(ctx context.Context, m Method, u Uses, p *Problem, s *Settings, hook *coreHook) (*Result, error) {
+	partition := m.Partition
+	if hook != nil {
+		partition = hook.partition
+	}
+	if hook != nil && hook.core != nil {
+		return partitionHookCore(ctx, m.Name(), u, p, s, hook)
+	}
 	if w, ok := m.(interface{ wholeGraph() bool }); !u.Core || p.Disconnected == DisconnectedStrict || p.Graph == nil || ok && w.wholeGraph() {
-		return m.Partition(ctx, p, s)
+		return partition(ctx, p, s)
 	}
-	g := p.Graph
-	n := g.N()
-	core := graph.Core(g, p.K)
-	if len(core) == n {
-		return m.Partition(ctx, p, s)
+	core := graph.Core(p.Graph, p.K)
+	if len(core) == p.Graph.N() {
+		return partition(ctx, p, s)
 	}
-	sub, err := restrictProblem(p, core)
+	sub, err := restrictProblem(p, core, nil)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: %s: core of the graph: %w", m.Name(), err)
 	}
-	res, err := m.Partition(ctx, sub, s)
-	if err != nil {
-		return nil, fmt.Errorf("cluster: %s on the %d-node core of the graph (%d nodes outside it, to be attached; Problem.Disconnected = strict gives it the whole graph): %w", m.Name(), len(core), n-len(core), err)
+	return attachToCore(ctx, m.Name(), u, p, core, sub, s, partition)
+}
+
+// partitionHookCore is partitionCore for a hook bound to a core: it
+// checks that the problem asks for that core (attach, and the same core of
+// the same graph for its k) and clusters it on the hook's subgraph.
+func partitionHookCore(ctx context.Context, name string, u Uses, p *Problem, s *Settings, hook *coreHook) (*Result, error) {
+	if p.Disconnected == DisconnectedStrict {
+		return nil, fmt.Errorf("%w: %s: the state clusters the core of its graph, but Problem.Disconnected = strict asks for the whole graph", ErrInvalid, name)
 	}
-	if err := checkResult(m.Name(), sub, res); err != nil {
+	if core := graph.Core(p.Graph, p.K); !slices.Equal(core, hook.core) {
+		return nil, fmt.Errorf("%w: %s: the state clusters a %d-node core of its graph, but the problem's core for k = %d has %d nodes: make a state for this problem", ErrInvalid, name, len(hook.core), p.K, len(core))
+	}
+	sub, err := restrictProblem(p, hook.core, hook.sub)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %s: core of the graph: %w", name, err)
+	}
+	return attachToCore(ctx, name, u, p, hook.core, sub, s, hook.partition)
+}
+
+// attachToCore clusters sub, p restricted to core (restrictProblem), with
+// partition, then attaches the nodes of p outside the core (attachRest),
+// with the warning that says how. Cost O(n + nnz + pairs) besides
+// partition.
+func attachToCore(ctx context.Context, name string, u Uses, p *Problem, core []int, sub *Problem, s *Settings, partition func(context.Context, *Problem, *Settings) (*Result, error)) (*Result, error) {
+	g := p.Graph
+	n := g.N()
+	res, err := partition(ctx, sub, s)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %s on the %d-node core of the graph (%d nodes outside it, to be attached; Problem.Disconnected = strict gives it the whole graph): %w", name, len(core), n-len(core), err)
+	}
+	if err := checkResult(name, sub, res); err != nil {
 		return nil, err
 	}
 	assign := make([]int, n)
@@ -142,15 +189,17 @@ func partitionCore(ctx context.Context, m Method, u Uses, p *Problem, s *Setting
 	counts := attachRest(g, cons, labels, assign, res.K)
 	res.Labels = assign
 	res.Embedding = expandEmbedding(res.Embedding, core, assign, res.K)
-	res.Warnings = append(res.Warnings, counts.warning(m.Name(), g, core, p.K))
+	res.Warnings = append(res.Warnings, counts.warning(name, g, core, p.K))
 	return res, nil
 }
 
 // restrictProblem returns p restricted to the nodes core (ascending):
-// the induced subgraph, the constraints with both nodes in core, the labels
-// and feature rows of core, re-indexed. A bipartite matrix is dropped (the
-// methods with Uses.Core cluster the graph). Cost O(n + nnz + pairs + |core|·d).
-func restrictProblem(p *Problem, core []int) (*Problem, error) {
+// the induced subgraph (sg when not nil, which must be it), the
+// constraints with both nodes in core, the labels and feature rows of
+// core, re-indexed. A bipartite matrix is dropped (the methods with
+// Uses.Core cluster the graph). Cost O(n + nnz + pairs + |core|·d), O(n +
+// pairs + |core|·d) with sg.
+func restrictProblem(p *Problem, core []int, sg *graph.Graph) (*Problem, error) {
 	n := p.Graph.N()
 	pos := make([]int, n)
 	for i := range pos {
@@ -159,9 +208,11 @@ func restrictProblem(p *Problem, core []int) (*Problem, error) {
 	for a, i := range core {
 		pos[i] = a
 	}
-	sg, err := p.Graph.Subgraph(core)
-	if err != nil {
-		return nil, err
+	if sg == nil {
+		var err error
+		if sg, err = p.Graph.Subgraph(core); err != nil {
+			return nil, err
+		}
 	}
 	sp := *p
 	sp.Graph = sg

@@ -26,6 +26,8 @@ import (
 // concurrent use.
 type FGPWCBasis struct {
 	g        *graph.Graph
+	parent   *graph.Graph // with core: g is the subgraph of parent induced by core (NewStateFor)
+	core     []int
 	key      fgpwcBasisKey
 	n, m     int
 	v        *mat.Dense // n×m, row-normalized if asked

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"time"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -28,9 +28,11 @@ import (
 type FGPWCState struct {
 	f     FGPWC // the knobs, Basis set
 	g     *graph.Graph
-	vtv   *mat.Dense // VᵀV, for recoverX
-	prevX *mat.Dense // X* of the last call, nil before the first
-	prevL []int      // labels of the last call
+	core  []int        // the nodes of g the state clusters (NewStateFor), nil: all
+	sub   *graph.Graph // the subgraph of g induced by core, which the basis embeds
+	vtv   *mat.Dense   // VᵀV, for recoverX
+	prevX *mat.Dense   // X* of the last call, nil before the first
+	prevL []int        // labels of the last call (of the core nodes, with a core)
 	prevK int
 }
 
@@ -90,6 +92,56 @@ func (f FGPWC) NewState(ctx context.Context, g *graph.Graph, s *Settings) (*FGPW
 	return &FGPWCState{f: f, g: g}, nil
 }
 
+// NewStateFor is NewState for the graph Run gives f when it clusters p: p's
+// graph when p.WholeGraph() (no isolated node nor component too small to
+// be a cluster for p.K, or p.Disconnected = DisconnectedStrict), else the
+// core of p's graph (graph.Core(p.Graph, p.K); see core.go), whose basis
+// it computes. Each Cluster call then clusters the core with the state's
+// basis and warm starts, and attaches the other nodes as Run does; the
+// calls' problems must have p's graph, DisconnectedAttach, and a K with
+// the same core (the same K always has), else the call's error wraps
+// ErrInvalid. f.Basis, when set, must be the Basis of a state NewStateFor
+// made for the same graph and core (or NewState's, for a whole graph).
+// Errors are NewState's, and ErrInvalid for a nil p or graph. Cost: that
+// of Embed on the core, O(n + nnz) more.
+func (f FGPWC) NewStateFor(ctx context.Context, p *Problem, s *Settings) (*FGPWCState, error) {
+	if err := nilContext(ctx); err != nil {
+		return nil, err
+	}
+	if p == nil || p.Graph == nil {
+		return nil, fmt.Errorf("%w: fgpwc: NewStateFor: no problem or no graph", ErrInvalid)
+	}
+	if p.WholeGraph() {
+		return f.NewState(ctx, p.Graph, s)
+	}
+	if err := s.validate(f.Name()); err != nil {
+		return nil, err
+	}
+	core := graph.Core(p.Graph, p.K)
+	if b := f.Basis; b != nil {
+		if b.parent != p.Graph || !slices.Equal(b.core, core) {
+			return nil, fmt.Errorf("%w: fgpwc: NewStateFor: Basis was computed for another graph or another core", ErrInvalid)
+		}
+		st, err := f.NewState(ctx, b.g, s)
+		if err != nil {
+			return nil, err
+		}
+		st.g, st.core, st.sub = p.Graph, core, b.g
+		return st, nil
+	}
+	sub, err := p.Graph.Subgraph(core)
+	if err != nil {
+		return nil, fmt.Errorf("fgpwc: NewStateFor: core of the graph: %w", err)
+	}
+	st, err := f.NewState(ctx, sub, s)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: fgpwc on the %d-node core of the graph (%d nodes outside it, to be attached): %w", len(core), p.Graph.N()-len(core), err)
+	}
+	st.f.Basis.parent, st.f.Basis.core = p.Graph, core
+	st.g, st.core, st.sub = p.Graph, core, sub
+	return st, nil
+}
+
 // Basis returns the state's basis.
 func (st *FGPWCState) Basis() *FGPWCBasis { return st.f.Basis }
 
@@ -106,11 +158,13 @@ func (st *FGPWCState) Reset() { st.prevX, st.prevL, st.prevK = nil, nil, 0 }
 // Cluster clusters p (whose Graph must be the state's graph) through Run
 // with the state's FGPWC, reusing the basis, and with w, the previous X* and
 // partition (see FGPWCWarm). The first call, and any call with the zero
-// FGPWCWarm, equals Run(ctx, st.Method(), p, s). Warm calls fall back to
-// the cold path when FGPWC.AutoTune or IterCV is set (they re-fit on
-// folds) or when there is no previous call; they check p, the knobs and s
-// and finish the Result (warnings, Runtime) as Run does. The new X* and
-// labels are kept for the next call whatever w says.
+// FGPWCWarm, equals Run(ctx, st.Method(), p, s) (for a state NewStateFor
+// bound to a core, Run with FGPWC without the Basis, which clusters that
+// core). Warm calls fall back to the cold path when FGPWC.AutoTune or
+// IterCV is set (they re-fit on folds) or when there is no previous call;
+// they go through Run's checks and finish the Result (warnings, Runtime)
+// as Run does. The new X* and labels are kept for the next call whatever
+// w says. With p.K = 1, Run's one-cluster answer, the state is unchanged.
 //
 // Cost of a warm call, with K constraints, an n×m basis and k clusters:
 // O(K·m²) per evaluation of F for at most MaxIter descent steps, n·m² for
@@ -118,39 +172,42 @@ func (st *FGPWCState) Reset() { st.prevX, st.prevL, st.prevK = nil, nil, 0 }
 // iteration (the run started from the previous partition typically takes
 // few iterations). No eigenvector is computed.
 func (st *FGPWCState) Cluster(ctx context.Context, p *Problem, s *Settings, w FGPWCWarm) (*Result, error) {
-	start := time.Now()
 	if err := nilContext(ctx); err != nil {
 		return nil, err
 	}
 	if p == nil || p.Graph != st.g {
 		return nil, fmt.Errorf("%w: fgpwc: the state was made for another graph", ErrInvalid)
 	}
-	if err := s.validate(st.f.Name()); err != nil {
+	warm := (w.Descent || w.KMeans) && st.Warm()
+	var x *mat.Dense
+	var labels []int
+	k := 0
+	hook := &coreHook{core: st.core, sub: st.sub}
+	// q is p, or p restricted to the state's core (the labels are the
+	// core's, before the other nodes are attached).
+	hook.partition = func(ctx context.Context, q *Problem, s *Settings) (*Result, error) {
+		var res *Result
+		var err error
+		if warm {
+			res, x, err = st.warm(ctx, q, s, w)
+		} else {
+			if res, err = st.f.Partition(ctx, q, s); err == nil {
+				x, err = st.recoverX(res)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		labels, k = append([]int(nil), res.Labels...), res.K
+		return res, nil
+	}
+	res, err := run(ctx, st.f, p, s, hook)
+	if err != nil {
 		return nil, err
 	}
-	warm := (w.Descent || w.KMeans) && st.Warm()
-	var res *Result
-	var x *mat.Dense
-	var err error
-	if !warm {
-		res, err = Run(ctx, st.f, p, s)
-		if err != nil {
-			return nil, err
-		}
-		x, err = st.recoverX(res)
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		res, x, err = st.warm(ctx, p, s.orDefault(), w)
-		if err != nil {
-			return nil, err
-		}
-		if err := finish(st.f.Name(), st.f.Uses(), p, res, start); err != nil {
-			return nil, err
-		}
+	if x != nil {
+		st.prevX, st.prevL, st.prevK = x, labels, k
 	}
-	st.prevX, st.prevL, st.prevK = x, append([]int(nil), res.Labels...), res.K
 	return res, nil
 }
 

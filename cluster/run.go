@@ -46,6 +46,13 @@ import (
 // dense bipartite matrix, O(nnz) with one that has Row(i) ([]int32,
 // []float64), such as dataset.Sparse), then the method's.
 func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error) {
+	return run(ctx, m, p, s, nil)
+}
+
+// run is Run, with the method's partition of the graph, or of its core,
+// made by hook when hook is not nil (FGPWCState.Cluster: its basis, warm
+// starts and, for a state bound to the core, that core; see coreHook).
+func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook) (*Result, error) {
 	start := time.Now()
 	if err := nilContext(ctx); err != nil {
 		return nil, err
@@ -75,7 +82,7 @@ func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error
 		res.Runtime = time.Since(start)
 		return res, nil
 	}
-	res, err := partitionCore(ctx, m, u, p, s.orDefault())
+	res, err := partitionCore(ctx, m, u, p, s.orDefault(), hook)
 	if err != nil {
 		return nil, tidy(isolatedInvalid(m.Name(), u, p, err))
 	}

@@ -73,8 +73,10 @@ func runDirect(t *testing.T, d *input.Data, m cluster.Method, r graph.Regulariza
 // solves. FGPWC with Disconnected = attach clusters the core of a graph
 // with a small component and an isolated node (it used to reuse the basis
 // of the whole graph, where the pair took a cluster of its own, and a
-// graph with an isolated node did not load); strict refuses the isolated
-// node. NJW on the graph with a small component splits off the pair
+// graph with an isolated node did not load), through a session state that
+// embeds the core once and warm-starts the next request (it used to run
+// cluster.Run, which embeds the core again, on every request); strict
+// refuses the isolated node. NJW on the graph with a small component splits off the pair
 // without regularization and the two cliques with auto. Every expected
 // partition is cluster.Run's on the same Problem.
 func TestGraphOptions(t *testing.T) {
@@ -112,8 +114,13 @@ func TestGraphOptions(t *testing.T) {
 				req.Disconnected = &attach
 			}
 			got, _ := cluster2(t, s, id, req, http.StatusOK)
-			if !slices.Equal(got.Labels, want.Labels) || got.Mode != "run" {
-				t.Errorf("config %v: labels %v (mode %s), cluster.Run's %v", cfg.Disconnected, got.Labels, got.Mode, want.Labels)
+			if !slices.Equal(got.Labels, want.Labels) || got.Mode != "embed" {
+				t.Errorf("config %v: labels %v (mode %s), cluster.Run's %v (mode embed)", cfg.Disconnected, got.Labels, got.Mode, want.Labels)
+			}
+			// The same request again: the core's basis is kept, and
+			// k-means starts from the partition, which it keeps.
+			if again, _ := cluster2(t, s, id, req, http.StatusOK); !slices.Equal(again.Labels, want.Labels) || again.Mode != "warm" {
+				t.Errorf("config %v: again: labels %v (mode %s), want %v (mode warm)", cfg.Disconnected, again.Labels, again.Mode, want.Labels)
 			}
 			// The cliques; node 20, without a link to the core, joins
 			// the first of the two largest clusters, 21 follows it by its

@@ -543,7 +543,7 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 	}
 	ns := sessionState{data: d, source: src, cost: c, view: view, what: what}
 	if st != nil {
-		ns.state, ns.stateKey, ns.basisKey = st, key+" initial", basisKeyOf(f)
+		ns.state, ns.stateKey, ns.basisKey = st, key+" initial", basisKeyOf(f)+wholeGraphKey
 	}
 	return ns, nil
 }

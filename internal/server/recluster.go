@@ -151,26 +151,38 @@ func (s *Server) method(req *ClusterRequest, n int) (cluster.Method, string, err
 	return m, fmt.Sprintf("%s %v", name, set), nil
 }
 
+// wholeGraphKey ends the state and basis keys of a state that embeds the
+// whole graph (fgpwcState).
+const wholeGraphKey = " graph=whole"
+
 // basisKeyOf is what FGPWC's basis depends on besides the graph.
 func basisKeyOf(f cluster.FGPWC) string {
 	return fmt.Sprintf("M=%d MaxM=%d MThreshold=%g RowNormalize=%v Laplacian=%v", f.M, f.MaxM, f.MThreshold, f.RowNormalize, f.Laplacian)
 }
 
-// fgpwcState returns next's FGPWC state for f, making one when the knobs
-// changed (reusing the basis when only descent knobs did) and setting it in
-// next, and whether the basis was computed now.
-func (s *Server) fgpwcState(ctx context.Context, ss *sessionState, f cluster.FGPWC, key string, seed uint64) (*cluster.FGPWCState, bool, error) {
+// fgpwcState returns next's FGPWC state for f and p, making one when the
+// knobs or the graph's core changed (reusing the basis when only descent
+// knobs did) and setting it in next, and whether the basis was computed
+// now. The state embeds what cluster.Run clusters for p: the whole graph,
+// or its core when it has isolated nodes or small components under
+// attach (cluster.FGPWC.NewStateFor), whose nodes depend on k.
+func (s *Server) fgpwcState(ctx context.Context, ss *sessionState, f cluster.FGPWC, p *cluster.Problem, key string, seed uint64) (*cluster.FGPWCState, bool, error) {
+	graphKey := wholeGraphKey
+	if !p.WholeGraph() {
+		graphKey = fmt.Sprintf(" graph=core(k=%d)", p.K)
+	}
+	key += graphKey
 	if ss.state != nil && ss.stateKey == key {
 		return ss.state, false, nil
 	}
-	bk := basisKeyOf(f)
+	bk := basisKeyOf(f) + graphKey
 	embedded := false
 	if ss.state != nil && ss.basisKey == bk {
 		f.Basis = ss.state.Basis()
 	} else {
 		embedded = true
 	}
-	st, err := f.NewState(ctx, ss.data.Graph, &cluster.Settings{Seed: seed})
+	st, err := f.NewStateFor(ctx, p, &cluster.Settings{Seed: seed})
 	if err != nil {
 		return nil, false, err
 	}
@@ -223,12 +235,11 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	set := &cluster.Settings{Seed: req.Seed}
 	var res *cluster.Result
 	mode := "run"
-	// The session's FGPWC state holds the basis of the whole graph: with
-	// isolated nodes or small components under attach (not p.WholeGraph),
-	// FGPWC runs through cluster.Run, which clusters the core.
-	if f, ok := fgpwcOf(m); ok && !f.Imprint && f.Laplacian != cluster.FGPWCAutoLaplacian && p.WholeGraph() {
+	// The session's FGPWC state holds the basis of the whole graph, or of
+	// its core with isolated nodes or small components under attach.
+	if f, ok := fgpwcOf(m); ok && !f.Imprint && f.Laplacian != cluster.FGPWCAutoLaplacian {
 		key += fmt.Sprintf(" seed=%d", req.Seed)
-		st, embedded, err := s.fgpwcState(ctx, ss, f, key, req.Seed)
+		st, embedded, err := s.fgpwcState(ctx, ss, f, p, key, req.Seed)
 		if err != nil {
 			return nil, classify(err)
 		}
