@@ -366,6 +366,30 @@ func TestClusterMatchesRun(t *testing.T) {
 	}
 }
 
+// TestClusterOneCluster: k = 1 with FGPWC, which cluster.Run answers
+// without the method (one cluster, no embedding), gives that answer, cold
+// and warm, and the next k = 2 request still warm-starts from the last
+// 2-way partition. Before, the session's FGPWC state panicked on the
+// missing embedding (a 500 from the recovery).
+func TestClusterOneCluster(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 200)
+	base := "/api/sessions/" + id
+	var two, one ClusterReply
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, &two, 200)
+	for _, cold := range []bool{true, false} {
+		callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 1, Seed: 1, Cold: cold}, &one, 200)
+		if one.K != 1 || !slices.Equal(one.Sizes, []int{200}) {
+			t.Errorf("k = 1 (cold %v): K = %d, sizes %v; want one cluster of 200", cold, one.K, one.Sizes)
+		}
+	}
+	var again ClusterReply
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, &again, 200)
+	if len(again.Labels) != 200 || again.K != 2 {
+		t.Errorf("k = 2 after k = 1: K = %d, %d labels", again.K, len(again.Labels))
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	root := t.TempDir()
 	var okCSV strings.Builder
