@@ -45,10 +45,10 @@
 //     cluster -json) lists every candidate's scores, b, c and seconds and
 //     why the winner won. The unconstrained candidates run
 //     once (not per fold) and both FGPWC candidates share one embedding
-//     across the folds. Cost: 3 fits per supervised candidate plus the
-//     final fit (BenchmarkAuto3000). It is what tether cluster and batch
-//     jobs run when given constraints or labels and no method
-//     (DefaultMethod).
+//     across the folds. Cost: one fit per fold (AutoDefaultFolds = 5)
+//     and supervised candidate plus the final fit (BenchmarkAuto3000). It
+//     is what tether cluster and batch jobs run when given constraints or
+//     labels and no method (DefaultMethod).
 //
 //   - None. NJW (njw; thesis Alg. 3) is the default: k eigenvectors of
 //     L_sym, O(nnz·k) per Lanczos step plus k-means. ShiMalik (ncut) and

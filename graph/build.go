@@ -292,7 +292,11 @@ func BuildNeighbors(ctx context.Context, x *mat.Dense, s Spec, rec progress.Reco
 			}
 		case SigmaLocal:
 			if lk := s.Sigma.localK(); lk < 1 || lk >= n {
-				return nil, nil, specErrorf("graph: local scaling needs 1 ≤ K < n = %d, got K = %d", n, lk)
+				what := fmt.Sprintf("Sigma.K = %d", lk)
+				if s.Sigma.K == 0 {
+					what = fmt.Sprintf("Sigma.K = 0, the default %d (DefaultLocalK)", lk)
+				}
+				return nil, nil, specErrorf("graph: local scaling (σ_i the distance to the K-th neighbour) needs 1 ≤ K < n = %d points, got %s: set Sigma.K below n (tether: -sigma local:K) or use another σ rule", n, what)
 			}
 		case SigmaMedian, SigmaMeanVariance:
 		default:

@@ -398,7 +398,10 @@ func TestBuildErrors(t *testing.T) {
 		{"eps=inf", x, Spec{Kind: Epsilon, Eps: math.Inf(1)}, "positive finite radius"},
 		{"sigma<0", x, Spec{Sigma: Sigma{Rule: SigmaFixed, Value: -1}}, "σ = -1"},
 		{"sigma=0", x, Spec{Sigma: Sigma{Rule: SigmaFixed}}, "σ = 0"},
-		{"local k", x, Spec{Sigma: Sigma{Rule: SigmaLocal, K: 20}}, "local scaling needs 1 ≤ K < n = 20"},
+		{"local k", x, Spec{Sigma: Sigma{Rule: SigmaLocal, K: 20}}, "needs 1 ≤ K < n = 20 points, got Sigma.K = 20:"},
+		// DefaultSpec's σ on 6 points: the K the caller never set is
+		// named as the default.
+		{"local default k", x.Slice(0, 6, 0, 3).(*mat.Dense), Spec{K: 2, Sigma: Sigma{Rule: SigmaLocal}}, "needs 1 ≤ K < n = 6 points, got Sigma.K = 0, the default 7 (DefaultLocalK)"},
 		{"full too big", x, Spec{Kind: Full, MaxFull: 10}, "n = 20 points stores 380 weights"},
 		{"eps too big", x, Spec{Kind: Epsilon, Eps: 10, MaxFull: 5}, "above the limit 5²"},
 		{"kind", x, Spec{Kind: 9}, "unknown graph kind 9"},

@@ -63,7 +63,14 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		// Before bad input: a reader or generator stopped by the
 		// cancellation wraps its error as bad input too.
-		writeError(w, http.StatusServiceUnavailable, err)
+		why := "the request was cancelled (its client left)"
+		if errors.Is(err, context.DeadlineExceeded) {
+			why = "the request ran out of time"
+		}
+		if s.stopping.Load() {
+			why = "the server is stopping: the request was cancelled"
+		}
+		writeError(w, http.StatusServiceUnavailable, fmt.Errorf("%s; where it stopped: %w", why, err))
 	case errors.Is(err, errBadInput):
 		writeError(w, http.StatusBadRequest, err)
 	case errors.Is(err, errConflict):

@@ -157,6 +157,9 @@ type Server struct {
 	// for sending (heldReply).
 	bodyBudget int64
 	bodyHeld   atomic.Int64
+	// stopping is set when Serve's ctx ends, before it cancels the
+	// requests, so that their replies say why (fail).
+	stopping atomic.Bool
 
 	initMu    ctxLock             // held while initBasis is computed
 	initBasis *cluster.FGPWCBasis // basis of Config.Initial, shared
@@ -427,6 +430,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
+	s.stopping.Store(true)
 	cancel() // running computations stop within a second
 	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer scancel()

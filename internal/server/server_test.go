@@ -1589,3 +1589,36 @@ func waitingCalls(base string) []sessionCall {
 		{"cluster", "POST", base + "/cluster", `{"k":2,"seed":1}`},
 	}
 }
+
+// TestFailCancelledSaysWhy: a request stopped by its context is a 503 whose
+// message says why before where it stopped: the server stopping (Serve's
+// ctx ended), its client gone, or its time out. Before, the message was
+// only the innermost error ("… minimum degree order cancelled: context
+// canceled").
+func TestFailCancelledSaysWhy(t *testing.T) {
+	inner := fmt.Errorf("%w: generated moons: the spectral embedding: %w", errBadInput, context.Canceled)
+	for _, c := range []struct {
+		name     string
+		stopping bool
+		err      error
+		want     string
+	}{
+		{"client left", false, inner, "the request was cancelled (its client left); where it stopped: "},
+		{"server stopping", true, inner, "the server is stopping: the request was cancelled; where it stopped: "},
+		{"deadline", false, fmt.Errorf("reading: %w", context.DeadlineExceeded), "the request ran out of time; where it stopped: "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newTest(t, Config{})
+			s.stopping.Store(c.stopping)
+			rec := httptest.NewRecorder()
+			s.fail(rec, c.err)
+			var e errorReply
+			if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
+				t.Fatal(err)
+			}
+			if rec.Code != http.StatusServiceUnavailable || !strings.HasPrefix(e.Error, c.want) || !strings.HasSuffix(e.Error, c.err.Error()) {
+				t.Errorf("status %d, error %q; want 503 beginning %q and ending with the error", rec.Code, e.Error, c.want)
+			}
+		})
+	}
+}
