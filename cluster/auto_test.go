@@ -254,6 +254,24 @@ func TestAutoLabelsAndEdgeCases(t *testing.T) {
 	if _, err := Run(context.Background(), Auto{Folds: 1}, &Problem{Graph: g, K: 3, Labels: labels}, nil); err == nil {
 		t.Error("Folds = 1 accepted")
 	}
+	// Two labels per class, 6 < 2·5: no choice, NJW, and the reason
+	// with the counts.
+	few := make(constraint.Labels, len(labels))
+	perClass := map[int]int{}
+	for i, c := range labels {
+		few[i] = constraint.Unlabeled
+		if c != constraint.Unlabeled && perClass[c] < 2 {
+			few[i] = c
+			perClass[c]++
+		}
+	}
+	res, err = Run(context.Background(), Auto{}, &Problem{Graph: g, K: 3, Labels: few}, &Settings{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Report.(*AutoReport); r.Chosen != "njw" || r.Folds != 0 || !strings.Contains(r.Why, "6 labelled nodes, fewer than the 10 (2 per fold)") {
+		t.Errorf("6 labels: chose %s, %d folds, why %q", r.Chosen, r.Folds, r.Why)
+	}
 }
 
 // TestAutoKeepsBestUnconstrained: when the constraints are every pair
