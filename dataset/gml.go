@@ -314,7 +314,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 		if repeats == 1 {
 			what = "edge repeats"
 		}
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: %d %s an earlier edge between the same nodes (the first repeats line %d; a multigraph, or both directions of a directed edge); each set of repeats is merged into one edge with %s (GraphOptions.Duplicates; DupError refuses such files)", name, firstRepeat, repeats, what, firstOrig, how))
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: %d %s an earlier edge between the same nodes (the first repeats line %d; a multigraph, or both directions of a directed edge); each set of repeats is merged into one edge with %s (tether always merges them; library: GraphOptions.Duplicates, DupError refuses such files)", name, firstRepeat, repeats, what, firstOrig, how))
 	}
 	if opt.LabelAttr != "" {
 		seen := map[string]bool{}

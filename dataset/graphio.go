@@ -485,7 +485,7 @@ func (n *dupWarning) warning(name string) string {
 	if n.count == 1 {
 		what = "1 repeated edge has"
 	}
-	return fmt.Sprintf("%s:%d: %s a weight other than the earlier edge between the same nodes (the first: %g here, %g on line %d); each is merged into one edge with the largest weight (GraphOptions.Duplicates: DupSum adds them, DupError refuses the file)", name, n.line, what, n.w, n.wFirst, n.first)
+	return fmt.Sprintf("%s:%d: %s a weight other than the earlier edge between the same nodes (the first: %g here, %g on line %d); each is merged into one edge with the largest weight (tether always keeps the largest; library: GraphOptions.Duplicates, DupSum adds the weights, DupError refuses the file)", name, n.line, what, n.w, n.wFirst, n.first)
 }
 
 // assemble combines entries into a graph on n nodes, pairing (i,j) with

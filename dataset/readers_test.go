@@ -140,7 +140,8 @@ func TestGMLDirectedAndMultigraph(t *testing.T) {
 }
 
 // TestMissingDropNamesRows: MissingDrop used to drop rows without saying
-// which; the table lists their lines and warns with the first few.
+// which; the table lists their lines and warns with all of them, runs as
+// ranges.
 func TestMissingDropNamesRows(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("a,b\n")
@@ -162,12 +163,16 @@ func TestMissingDropNamesRows(t *testing.T) {
 	if n, _ := tb.Dims(); n != 5 {
 		t.Fatalf("%d rows kept, want 5", n)
 	}
-	if len(tb.Warnings) != 1 || !strings.Contains(tb.Warnings[0], "m.csv: dropped 6 of 11 rows") || !strings.Contains(tb.Warnings[0], "lines 3, 5, 7, 9, 11 and 1 more") {
+	// The data rows 0, 2, 4, 6, 8 are kept (the comment is no row).
+	if want := []int{0, 2, 4, 6, 8}; !reflect.DeepEqual(tb.Rows, want) {
+		t.Fatalf("Rows = %v, want %v", tb.Rows, want)
+	}
+	if len(tb.Warnings) != 1 || !strings.Contains(tb.Warnings[0], "m.csv: dropped 6 of 11 rows") || !strings.HasSuffix(tb.Warnings[0], "lines 3, 5, 7, 9, 11, 13") {
 		t.Fatalf("Warnings = %q", tb.Warnings)
 	}
 	tb, err = ReadCSV(context.Background(), strings.NewReader("1,2\n3,4\n"), "m.csv", Options{Missing: MissingDrop})
-	if err != nil || tb.DroppedLines != nil || tb.Warnings != nil {
-		t.Fatalf("nothing dropped: %v %v %v", err, tb.DroppedLines, tb.Warnings)
+	if err != nil || tb.DroppedLines != nil || tb.Rows != nil || tb.Warnings != nil {
+		t.Fatalf("nothing dropped: %v %v %v %v", err, tb.DroppedLines, tb.Rows, tb.Warnings)
 	}
 }
 

@@ -37,12 +37,26 @@ type Table struct {
 	// DroppedLines holds the 1-based file line numbers of the rows that the
 	// MissingDrop policy dropped, in file order, or is nil.
 	DroppedLines []int
+	// Rows is nil when every data row read is a row of X. When MissingDrop
+	// dropped rows, Rows[i] is the 0-based index, among the data rows read
+	// (the dropped ones included), of the row that row i of X comes from,
+	// and DroppedIDs holds the ID column's values of the dropped rows,
+	// parallel to DroppedLines (nil without an ID column).
+	Rows       []int
+	DroppedIDs []string
 	// Warnings describe what the reader changed that may make the table
 	// differ from what the file was meant to say (rows dropped for missing
 	// values); Notes describe the documented choices it made (an unnamed
 	// first column read as the row IDs, an empty last field every line
 	// has ignored). The CLI prints both to standard error, labelled
 	// "warning" and "note".
+	//
+	// Every categorical feature column gets a note saying into how many
+	// one-hot features it was encoded, or a warning instead when it looks
+	// like an identifier (identifierLike: at least 10 categories, and more
+	// than half as many categories as rows). A numeric feature column
+	// holding the row numbers 1…n or 0…n−1 in row order (n ≥ 10) gets a
+	// warning too. Those messages change no value of X.
 	Warnings []string
 	Notes    []string
 }
@@ -396,7 +410,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 			return nil, err
 		}
 		if role[j] == 'd' {
-			return nil, &ParseError{File: r.file, Name: "categorical column", Value: ref, Err: errorf(ErrInvalid, "column %d is a dropped column (Options.Drop): a dropped column is not a feature to encode", j+1)}
+			return nil, &ParseError{File: r.file, Name: "categorical column", Value: ref, Err: errorf(ErrInvalid, "column %d is a dropped column (tether: -drop; library: Options.Drop): a dropped column is not a feature to encode", j+1)}
 		}
 		forced[j] = true
 	}
@@ -413,11 +427,15 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 	// Missing values: reject, or choose the rows to keep.
 	keep := make([]int, 0, len(r.rows))
 	var dropped []int
+	var droppedIDs []string
+	// Cells to impute, and the rows and columns that hold them.
+	imputed, imputedRows, imputedCols := 0, 0, make([]bool, m)
 	for i, row := range r.rows {
 		if err := poll(ctx, r.file, i); err != nil {
 			return nil, err
 		}
 		drop := false
+		cells := imputed
 		for j, v := range row {
 			if role[j] == 'd' || role[j] == 'i' || !opt.isMissing(v) {
 				continue
@@ -429,11 +447,19 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 			if opt.Missing == MissingReject || role[j] == 'l' {
 				return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: r.cols[j].name, Value: v, Err: ErrMissing}
 			}
+			imputed++
+			imputedCols[j] = true
+		}
+		if imputed > cells {
+			imputedRows++
 		}
 		if !drop {
 			keep = append(keep, i)
 		} else {
 			dropped = append(dropped, r.lines[i])
+			if id >= 0 {
+				droppedIDs = append(droppedIDs, row[id])
+			}
 		}
 	}
 	n := len(keep)
@@ -496,22 +522,32 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 					bad, good = firstNum, firstNon
 					kind = "a number, but"
 				}
+				if distinctValues(r.rows, keep, j, opt) {
+					// Names or keys, some of them numbers (promoters'
+					// "S10", "867"): not a feature to fix or encode.
+					idHint := ""
+					if id < 0 {
+						idHint = fmt.Sprintf("give it as the ID column (tether: -id %s; library: Options.IDColumn), or ", r.colRef(j))
+					}
+					return nil, &ParseError{File: r.file, Line: r.lines[bad], Column: j + 1, Name: c.name, Value: r.rows[bad][j],
+						Err: errorf(ErrSyntax, "%s line %d has %s, and every value of the column differs, as names or keys do: %sleave it out (tether: -drop %s; library: Options.Drop)", kind, r.lines[good], quote(r.rows[good][j]), idHint, r.colRef(j))}
+				}
 				return nil, &ParseError{File: r.file, Line: r.lines[bad], Column: j + 1, Name: c.name, Value: r.rows[bad][j],
-					Err: errorf(ErrSyntax, "%s line %d has %s: fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical %d)", kind, r.lines[good], quote(r.rows[good][j]), j+1)}
+					Err: errorf(ErrSyntax, "%s line %d has %s: fix the value, or one-hot encode the column (tether: -categorical %d; library: Options.Categorical)", kind, r.lines[good], quote(r.rows[good][j]), j+1)}
 			}
 			if firstNon >= 0 {
 				if u := unitNumbers(r.rows, keep, j, opt); u != "" {
 					// Every value is a number but for its unit: numbers
 					// the reader cannot take as written, not categories.
 					return nil, &ParseError{File: r.file, Line: r.lines[firstNon], Column: j + 1, Name: c.name, Value: r.rows[firstNon][j],
-						Err: errorf(ErrSyntax, "every value of the column is a number written with %q, which is not read as a number: write plain numbers (without %q), or list the column in Options.Categorical to one-hot encode it (tether: -categorical %d)", u, u, j+1)}
+						Err: errorf(ErrSyntax, "every value of the column is a number written with %q, which is not read as a number: write plain numbers (without %q), or one-hot encode the column (tether: -categorical %d; library: Options.Categorical)", u, u, j+1)}
 				}
 			}
 			if firstNon >= 0 && commaNumbers(r.rows, keep, j, opt) {
 				// Every value is a number but for its commas: a file
 				// written with decimal commas, not a categorical column.
 				return nil, &ParseError{File: r.file, Line: r.lines[firstNon], Column: j + 1, Name: c.name, Value: r.rows[firstNon][j],
-					Err: errorf(ErrSyntax, "every value of the column is a number written with a comma (a decimal comma or a thousands separator), which is not read as a number: write the numbers with a decimal point and no separator, or list the column in Options.Categorical to one-hot encode it (tether: -categorical %d)", j+1)}
+					Err: errorf(ErrSyntax, "every value of the column is a number written with a comma (a decimal comma or a thousands separator), which is not read as a number: write the numbers with a decimal point and no separator, or one-hot encode the column (tether: -categorical %d; library: Options.Categorical)", j+1)}
 			}
 			if firstNon >= 0 {
 				e.numeric = false
@@ -585,7 +621,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 				ref = c.name
 			}
 			return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Value: r.rows[keep[0]][j],
-				Err: errorf(ErrIdentifier, "a different text on every one of the %d rows that have one, as names or keys have: give it as the ID column (Options.IDColumn; tether: -id %s), or list it in Options.Categorical to one-hot encode it anyway (tether: -categorical %d)", present, ref, j+1)}
+				Err: errorf(ErrIdentifier, "a different text on every one of the %d rows that have one, as names or keys have: give it as the ID column (tether: -id %s; library: Options.IDColumn), or one-hot encode it anyway (tether: -categorical %d; library: Options.Categorical)", present, ref, j+1)}
 		}
 		if c.kind == kindNominal {
 			declared := make(map[string]bool, len(c.levels))
@@ -626,7 +662,27 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 	}
 	if len(dropped) > 0 {
 		t.Warnings = append(t.Warnings, droppedWarning(r.file, dropped, len(r.rows)))
+		t.Rows = keep
+		t.DroppedIDs = droppedIDs
 	}
+	if imputed > 0 {
+		t.Notes = append(t.Notes, imputedNote(r.file, imputed, imputedRows, imputedCols))
+	}
+	var encoded []encodedColumn
+	for f, j := range feats {
+		e := &encs[f]
+		switch {
+		case !e.numeric:
+			encoded = append(encoded, encodedColumn{what: r.colWhat(j), ref: r.colRef(j), levels: len(e.levels)})
+		case n >= minRowNumberRows:
+			if first, last, ok := rowNumbers(e.vals, keep); ok {
+				t.Warnings = append(t.Warnings, rowNumberWarning(r.file, r.colWhat(j), r.colRef(j), first, last, id < 0))
+			}
+		}
+	}
+	notes, warnings := encodingMessages(r.file, encoded, n, id < 0)
+	t.Notes = append(t.Notes, notes...)
+	t.Warnings = append(t.Warnings, warnings...)
 	col := 0
 	for f, j := range feats {
 		e := &encs[f]
@@ -711,6 +767,25 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 	return t, nil
 }
 
+// distinctValues reports whether the present values of column j over the
+// kept rows are at least 10 and all different, as names or keys are (the
+// rule of identifierLike: fewer, such as 1, 2, x, may well be a feature
+// with a typo). Cost O(len(keep)).
+func distinctValues(rows [][]string, keep []int, j int, opt *Options) bool {
+	seen := make(map[string]bool, len(keep))
+	for _, i := range keep {
+		v := rows[i][j]
+		if opt.isMissing(v) {
+			continue
+		}
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+	}
+	return len(seen) >= 10
+}
+
 // commaNumbers reports whether every value of column j in the kept rows
 // that is not missing holds a comma and reads as a number once its commas
 // are taken as a decimal point ("1,5") or dropped as thousands separators
@@ -767,27 +842,6 @@ func unitNumbers(rows [][]string, keep []int, j int, opt *Options) string {
 		unit = u
 	}
 	return unit
-}
-
-// droppedWarning says how many of total rows were dropped for missing
-// values and lists the lines of the first few.
-func droppedWarning(file string, lines []int, total int) string {
-	const show = 5
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: dropped %d of %d rows with missing values (Options.Missing = MissingDrop; tether: -missing drop): line", file, len(lines), total)
-	if len(lines) > 1 {
-		b.WriteString("s")
-	}
-	for k, l := range lines[:min(show, len(lines))] {
-		if k > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, " %d", l)
-	}
-	if len(lines) > show {
-		fmt.Fprintf(&b, " and %d more", len(lines)-show)
-	}
-	return b.String()
 }
 
 func maxCells(opt *Options) int {

@@ -724,7 +724,7 @@ func TestReadDrop(t *testing.T) {
 		{"the ID column", "t.csv", "a,b,c\nr,2,3\n", Options{IDColumn: "a", Drop: []string{"1"}},
 			`dataset: t.csv: dropped column: value "1": invalid input: column 1 is the ID column (Options.IDColumn "a"; tether: -id a), which is never a feature`},
 		{"dropped and categorical", "t.csv", "a,b,c\n1,2,3\n", Options{Drop: []string{"b"}, Categorical: []string{"2"}},
-			`dataset: t.csv: categorical column: value "2": invalid input: column 2 is a dropped column (Options.Drop)`},
+			`dataset: t.csv: categorical column: value "2": invalid input: column 2 is a dropped column (tether: -drop; library: Options.Drop)`},
 		{"nothing left", "t.csv", "a,b\n1,2\n", Options{Drop: []string{"a", "b"}},
 			`dataset: t.csv: invalid input: no feature columns left after removing label, ID and dropped columns`},
 	} {

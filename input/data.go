@@ -45,6 +45,24 @@ type Data struct {
 	// Names holds the node names (a table's id column, a graph file's node
 	// names), or nil.
 	Names []string
+	// Rows is nil unless rows of a table were dropped for their missing
+	// values (dataset.MissingDrop): Rows[i] is then the 0-based index,
+	// among the FileRows data rows of the file, of the row node i was read
+	// from. Node i is then not the file's row i, so the nodes are named by
+	// their rows: Names holds the table's ID column when it can key the
+	// nodes (dataset.KeyNames), else Rows[i] as text, which the labels
+	// writers (tether cluster -o, tether labels) write. Files that label or
+	// pair the nodes by index (ReadTruth, Supervision.AddTo) number the
+	// file's rows alike, dropped ones included, and are mapped onto the
+	// rows kept.
+	Rows     []int
+	FileRows int
+	// fileNames names the FileRows rows of the file, dropped ones
+	// included, as Names names the nodes, when Rows is set and the nodes
+	// are named by the ID column; nil otherwise.
+	fileNames []string
+	// byRowNumber reports that Names are the row numbers of Rows.
+	byRowNumber bool
 	// Bipartite is the rows×cols document-by-term matrix of a co-clustering
 	// input (nodes 0…rows−1 its rows, rows… its columns), nil otherwise.
 	Bipartite *dataset.Sparse
@@ -204,9 +222,9 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 	}
 	var note string
 	if len(cs) > 0 {
-		note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (label column \"none\", tether's -label none, makes it a feature)", name, cs[0])
+		note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn \"none\")", name, cs[0])
 		if len(cs) > 1 {
-			note += fmt.Sprintf("; %q stays a feature (label column %q, -label %s, takes it instead)", strings.Join(cs[1:], `", "`), cs[1], cs[1])
+			note += fmt.Sprintf("; %q stays a feature (tether: -label %s takes it instead)", strings.Join(cs[1:], `", "`), cs[1])
 		}
 	}
 	d := tableData(name, t)
@@ -242,8 +260,80 @@ func ReadGraphFile(ctx context.Context, path string, opt dataset.GraphOptions) (
 	return graphData(path, gd), nil
 }
 
+// tableData returns the Data of table t read from the file name. When
+// rows were dropped (t.Rows), the nodes are named by t.IDs if they can
+// key them, else by their 0-based row numbers in the file, and a note
+// says how the output and the side files number them (Data.Rows). Cost
+// O(n) (O(1) when no row was dropped).
 func tableData(name string, t *dataset.Table) *Data {
-	return &Data{Name: name, X: t.X, Features: t.Features, Truth: t.Labels, Classes: t.ClassNames, Names: t.IDs, Warnings: t.Warnings, Notes: t.Notes}
+	d := &Data{Name: name, X: t.X, Features: t.Features, Truth: t.Labels, Classes: t.ClassNames, Names: t.IDs, Warnings: t.Warnings, Notes: t.Notes}
+	if t.Rows == nil {
+		return d
+	}
+	d.Rows = t.Rows
+	d.FileRows = len(t.Rows) + len(t.DroppedLines)
+	if t.IDs != nil && dataset.KeyNames(t.IDs) != nil && len(t.DroppedIDs) == len(t.DroppedLines) {
+		// The IDs of every row, the dropped ones too, so that a side
+		// file naming a dropped row reads as one.
+		d.fileNames = make([]string, d.FileRows)
+		kept := make([]bool, d.FileRows)
+		for k, r := range t.Rows {
+			d.fileNames[r], kept[r] = t.IDs[k], true
+		}
+		next := 0
+		for r := range d.fileNames {
+			if !kept[r] {
+				d.fileNames[r] = t.DroppedIDs[next]
+				next++
+			}
+		}
+		if dataset.KeyNames(d.fileNames) == nil {
+			// A dropped row's ID repeats a kept one's: side files are
+			// matched on the rows kept only.
+			d.fileNames = nil
+		}
+		return d
+	}
+	d.Names, d.byRowNumber = make([]string, len(t.Rows)), true
+	for k, r := range t.Rows {
+		d.Names[k] = strconv.Itoa(r)
+	}
+	d.Notes = append(d.Notes, fmt.Sprintf("%s: the %d rows kept are named by their 0-based row numbers among the file's %d data rows (%d…%d, with gaps): tether cluster -o and tether labels write those numbers, and node numbers in -truth, -constraints and -partial-labels files mean the same rows", name, len(t.Rows), d.FileRows, t.Rows[0], t.Rows[len(t.Rows)-1]))
+	return d
+}
+
+// sideNodes returns how files that label or pair d's nodes are read: on n
+// nodes named names (nil: none). For a table with dropped rows
+// (Data.Rows) they are the file's rows, and byRow is true: what is read
+// is mapped onto the rows kept (keptLabels, keptPairs). Otherwise, and
+// when the ID of a dropped row repeats a kept one's (fileNames nil
+// beside Names), they are d's nodes. Cost O(1).
+func (d *Data) sideNodes() (n int, names []string, byRow bool) {
+	if d.Rows == nil || d.fileNames == nil && !d.byRowNumber {
+		return d.N(), d.Names, false
+	}
+	return d.FileRows, d.fileNames, true
+}
+
+// keptLabels maps labels of the file's rows (d.Rows set) onto the nodes
+// kept, and returns how many known labels fell on dropped rows. Cost
+// O(FileRows).
+func (d *Data) keptLabels(labels []int) (kept []int, lost int) {
+	kept = make([]int, len(d.Rows))
+	for k, r := range d.Rows {
+		kept[k] = labels[r]
+	}
+	for _, c := range labels {
+		if c != dataset.Unlabeled {
+			lost++
+		}
+	}
+	for _, c := range kept {
+		if c != dataset.Unlabeled {
+			lost--
+		}
+	}
+	return kept, lost
 }
 
 func graphData(name string, gd *dataset.GraphData) *Data {
@@ -336,17 +426,22 @@ func ReadCatalogContext(ctx context.Context, name, root string) (*Data, error) {
 // ReadTruth replaces d's reference labels with those of the labels file
 // at path (dataset.ReadNodeLabelsFileContext: one label a line, or
 // node,label lines keyed by index or by d.Names), one for each of d's N()
-// nodes. The reader's warnings (dataset.NodeLabels.Warnings: a file
+// nodes, or, when rows of d's table were dropped (Data.Rows), one for
+// each of the file's rows, the labels of the dropped rows being ignored. The reader's warnings (dataset.NodeLabels.Warnings: a file
 // that looks 1-based) are appended to d.Warnings. Errors name the file,
 // and the line and value when there is one. Cost O(file size + n). ctx is
 // checked while the file is opened (a FIFO without a writer is waited for
 // until ctx is cancelled) and read.
 func (d *Data) ReadTruth(ctx context.Context, path string) error {
-	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: d.N(), Names: d.Names})
+	n, names, byRow := d.sideNodes()
+	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names})
 	if err != nil {
 		return err
 	}
 	d.Truth = t.Labels
+	if byRow {
+		d.Truth, _ = d.keptLabels(t.Labels)
+	}
 	d.Warnings = append(d.Warnings, t.Warnings...)
 	return nil
 }

@@ -57,36 +57,37 @@ func TestReadTable(t *testing.T) {
 		wantErr             string
 	}{
 		{name: "class-named column", file: "d.csv", content: blobs, wantCols: 2, wantTruth: []int{1, 0, 1},
-			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
+			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn "none")`}},
 		{name: "any case", file: "d.csv", content: "a,Class\n1,0\n2,1\n", wantCols: 1, wantTruth: []int{0, 1},
-			wantNotes: []string{`d.csv: column "Class" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
+			wantNotes: []string{`d.csv: column "Class" is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn "none")`}},
 		{name: "named column", file: "d.csv", content: blobs, label: "label", wantCols: 2, wantTruth: []int{1, 0, 1}},
-		{name: "label none", file: "d.csv", content: blobs, label: "none", wantCols: 4}, // u, v, label=a, label=b
+		{name: "label none", file: "d.csv", content: blobs, label: "none", wantCols: 4, // u, v, label=a, label=b
+			wantNotes: []string{`d.csv: column "label": 2 categories one-hot encoded into 2 features (-drop label leaves it out)`}},
 		// "y" is a class name, but beside x it is a coordinate: a file of
 		// points "x,y" has no class column, even when y is a whole number
 		// or mixed (which used to panic on the retry).
 		{name: "x and y", file: "d.csv", content: "x,y\n0,0\n1,1\n", wantCols: 2},
 		{name: "y without x", file: "d.csv", content: "u,y\n0,0\n1,1\n", wantCols: 1, wantTruth: []int{0, 1},
-			wantNotes: []string{`d.csv: column "y" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
+			wantNotes: []string{`d.csv: column "y" is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn "none")`}},
 		{name: "mixed y beside x", file: "d.csv", content: "x,y\n1,2\n3,abc\n",
-			wantErr: `dataset: d.csv:3: column 2 ("y"): value "abc": syntax error: not a number, but line 2 has "2": fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical 2)`},
+			wantErr: `dataset: d.csv:3: column 2 ("y"): value "abc": syntax error: not a number, but line 2 has "2": fix the value, or one-hot encode the column (tether: -categorical 2; library: Options.Categorical)`},
 		// Two class-named columns: label wins whatever its place, y stays a
 		// feature and the warning says so.
 		{name: "y and label", file: "d.csv", content: "y,u,label\n5,0,a\n6,1,b\n", wantCols: 2, wantTruth: []int{0, 1},
-			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature); "y" stays a feature (label column "y", -label y, takes it instead)`}},
+			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn "none"); "y" stays a feature (tether: -label y takes it instead)`}},
 		{name: "no class column", file: "d.csv", content: "u,v\n0,0\n1,1\n", wantCols: 2},
 		{name: "arff by extension", file: "d.arff", content: "% comment\n@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n", wantCols: 1, wantTruth: []int{0, 1}},
 		// A class column that fails as a feature (class names mixed with
 		// integers) is read as the class column, as -label label reads it.
 		{name: "mixed class column", file: "d.csv", content: "u,label\n0,1\n1,x\n2,1\n", wantCols: 1, wantTruth: []int{0, 1, 0},
-			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature)`}},
+			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn "none")`}},
 		{name: "mixed class column beside y", file: "d.csv", content: "y,u,label\n5,0,1\n6,1,x\n7,2,1\n", wantCols: 2, wantTruth: []int{0, 1, 0},
-			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (label column "none", tether's -label none, makes it a feature); "y" stays a feature (label column "y", -label y, takes it instead)`}},
+			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn "none"); "y" stays a feature (tether: -label y takes it instead)`}},
 		// The rule takes label and keeps y, mixed, as a feature: y's error.
 		{name: "mixed y beside label", file: "d.csv", content: "y,label\n1,a\nx,b\n2,a\n",
-			wantErr: `dataset: d.csv:3: column 1 ("y"): value "x": syntax error: not a number, but line 2 has "1": fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical 1)`},
+			wantErr: `dataset: d.csv:3: column 1 ("y"): value "x": syntax error: not a number, but line 2 has "1": fix the value, or one-hot encode the column (tether: -categorical 1; library: Options.Categorical)`},
 		{name: "mixed feature column", file: "d.csv", content: "u,label\n0,a\nx,b\n",
-			wantErr: `dataset: d.csv:3: column 1 ("u"): value "x": syntax error: not a number, but line 2 has "0": fix the value, or list the column in Options.Categorical to one-hot encode it (tether: -categorical 1)`},
+			wantErr: `dataset: d.csv:3: column 1 ("u"): value "x": syntax error: not a number, but line 2 has "0": fix the value, or one-hot encode the column (tether: -categorical 1; library: Options.Categorical)`},
 		{name: "missing value", file: "m.csv", content: "u,v\n0,0\n1,?\n", wantErr: `dataset: m.csv:3: column 2 ("v"): value "?": missing value`},
 		{name: "bad label column", file: "d.csv", content: blobs, label: "zz", wantErr: `dataset: d.csv: label column: value "zz": invalid input: no such column (have u, v, label)`},
 	}

@@ -71,6 +71,11 @@ type Added struct {
 	// LabelWarnings are the warnings of the partial labels file
 	// (PartialLabels.Warnings), nil when there are none.
 	LabelWarnings []string
+	// Warnings holds LabelWarnings and the warnings on labels and pairs
+	// left out because they name rows dropped for missing values
+	// (Data.Rows), nil when there are none: what front ends print as
+	// warnings.
+	Warnings []string
 	// KFromLabels is the k that Supervision.KFromLabels took from the
 	// partial labels (the problem's K), 0 when it took none; LabelClassCount
 	// is the number of classes of the partial labels, whatever k is.
@@ -95,7 +100,11 @@ type Added struct {
 // (after the vote filter, their order in the file). Under the Reject
 // policy, pairs that contradict the partial labels are conflicts too
 // (labelConflict), and a pair repeated with the same kind and weight is
-// not: its repeats are dropped and counted in Added.Repeats. A nil p or d,
+// not: its repeats are dropped and counted in Added.Repeats. When rows of
+// d's table were dropped for missing values (Data.Rows), the files number
+// (or name) the file's rows, dropped ones included: they are read so and
+// mapped onto the nodes kept, and labels and pairs on dropped rows are left
+// out with a warning (Added.Warnings). A nil p or d,
 // or a p without a graph, is an error.
 // Cost: O(file sizes + n), plus VoteFilter's.
 func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Added, error) {
@@ -109,22 +118,42 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		return a, errors.New("input: no data")
 	}
 	n := p.Graph.N()
+	// A table with dropped rows: the files number the file's rows, and
+	// are mapped onto the nodes kept (Data.Rows).
+	sideN, sideNames, byRow := d.sideNodes()
+	if !byRow {
+		sideN = n
+	} else if len(d.Rows) != n {
+		return a, fmt.Errorf("input: %s: %d rows kept for %d nodes", d.label(), len(d.Rows), n)
+	}
 	// The labels first: they may give K, which the vote filter reads.
 	class := strconv.Itoa // class c as the labels file writes it
 	if s.Labels != "" {
-		nl, err := s.readNodeLabels(ctx, n, d.Names)
+		nl, err := s.readNodeLabels(ctx, sideN, sideNames)
 		if err != nil {
 			return a, err
+		}
+		if byRow {
+			var lost int
+			if nl.Labels, lost = d.keptLabels(nl.Labels); lost > 0 {
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values (-missing drop): not used", s.Labels, plural(lost, "label")))
+			}
 		}
 		a.LabelClassCount = numClasses(nl)
 		if s.KFromLabels && p.K <= 0 && a.LabelClassCount >= 2 {
 			p.K, a.KFromLabels = a.LabelClassCount, a.LabelClassCount
+		}
+		if byRow && d.Names != nil {
+			// Name the rows in messages (checkClasses) as the file
+			// numbers them.
+			nl.ByName = true
 		}
 		l, err := partialLabels(s.Labels, nl, p.K, d.Names)
 		if err != nil {
 			return a, err
 		}
 		p.Labels, a.LabelClasses, a.LabelNote, a.LabelWarnings, class = l.Labels, l.Classes, l.Note, l.Warnings, l.class
+		a.Warnings = append(a.Warnings, l.Warnings...)
 	}
 	var lines []int      // file lines of p.Constraints.Pairs, nil after the vote
 	node := strconv.Itoa // node i as the file writes it
@@ -136,11 +165,16 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		if s.Vote {
 			policy = constraint.Soft
 		}
-		f, err := s.readConstraints(ctx, n, policy, d.Names)
+		f, err := s.readConstraints(ctx, sideN, policy, sideNames)
 		if err != nil {
 			return a, err
 		}
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
+		if byRow {
+			if lost := d.keepPairs(f); lost > 0 {
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values (-missing drop): not used", s.Constraints, plural(lost, "pair")))
+			}
+		}
 		if policy == constraint.Reject {
 			a.Repeats, a.RepeatNote = repeatNote(f, s.Constraints)
 			if a.RepeatNote != "" {
@@ -148,6 +182,9 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			}
 		}
 		p.Constraints, lines, node = f.Set, f.Lines, f.Node
+		if byRow {
+			node = func(k int) string { return f.Node(d.Rows[k]) }
+		}
 		if s.Vote {
 			set, err := VoteFilter(ctx, p.Graph, f.Set, p.K)
 			if err != nil {
@@ -506,4 +543,46 @@ func checkClasses(path string, l *PartialLabels, k int, byName bool, names []str
 		return &lackError{fmt.Sprintf("%s: %d classes (%s) for -k %d: %s has class %q", path, len(l.Classes), list(l.Classes), k, node, l.Classes[c]), ErrTooManyClasses}
 	}
 	return nil
+}
+
+// keepPairs maps the pairs of f, read on the file's rows of d's table
+// (Data.Rows), onto the nodes kept, in place: pairs naming a dropped row
+// are left out, with their lines, and f.Node names node i by its row. It
+// returns the number of pairs left out. Cost O(FileRows + pairs).
+func (d *Data) keepPairs(f *constraint.File) int {
+	node := make([]int, d.FileRows)
+	for r := range node {
+		node[r] = -1
+	}
+	for k, r := range d.Rows {
+		node[r] = k
+	}
+	pairs := f.Set.Pairs[:0]
+	var lines []int
+	lost := 0
+	for k, q := range f.Set.Pairs {
+		i, j := node[q.I], node[q.J]
+		if i < 0 || j < 0 {
+			lost++
+			continue
+		}
+		q.I, q.J = i, j
+		pairs = append(pairs, q)
+		if k < len(f.Lines) {
+			lines = append(lines, f.Lines[k])
+		}
+	}
+	f.Set.Pairs, f.Set.N = pairs, len(d.Rows)
+	if f.Lines != nil {
+		f.Lines = lines
+	}
+	return lost
+}
+
+// plural returns "1 label" or "3 labels".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -153,7 +153,7 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	// Integer labels renumbered: the labels of the output are clusters
 	// 0…k−1, not the file's classes (the Soft policy reports no repeats).
 	d.Notes = append(d.Notes, added.Notes...)
-	d.Warnings = append(d.Warnings, added.LabelWarnings...)
+	d.Warnings = append(d.Warnings, added.Warnings...)
 	if err := sample(s, d.Truth, p); err != nil {
 		return err
 	}

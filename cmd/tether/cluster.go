@@ -100,7 +100,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.table.Delimiter, "delim", "", "field delimiter (default: detected)")
 	fs.Var(textVar(&o.table.Header), "header", "header line: auto (the default), yes or no")
 	fs.Var(textVar(&o.table.Scale), "scale", "numeric column scaling: none (the default), minmax or zscore")
-	fs.Var(textVar(&o.table.Missing), "missing", "missing values (? or empty): reject (the default), impute or drop")
+	fs.Var(textVar(&o.table.Missing), "missing", "missing values (? or empty): reject (the default), impute (a numeric column's mean, a categorical column's most frequent value; with a note) or drop (the rows, with a warning; the rows kept keep their 0-based row numbers in the file as names: -o writes them, and node numbers of -truth, -constraints and -partial-labels mean the same rows)")
 	fs.StringVar(&o.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding reference labels (e.g. club)")
 	fs.Var(textVar(&o.gopt.Format), "graph-format", "format of -graph-file: auto (by extension; a .csv by content), edgelist, mtx, gml or dense"+unnamedDefault(o.gopt.Format))
 	bindCategorical(fs, &o.table)
@@ -470,7 +470,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	// above): k taken from the labels, repeats used once and labels
 	// renumbered are notes; a labels file that looks 1-based and
 	// constraints the vote filter dropped are warnings.
-	supWarnings := append([]string(nil), added.LabelWarnings...)
+	supWarnings := append([]string(nil), added.Warnings...)
 	var supNotes []string
 	if kFromLabels {
 		supNotes = append(supNotes, fmt.Sprintf("k = %d, the number of classes in %s (-k sets k)", *k, *partial))

@@ -92,8 +92,40 @@ func TestClusterMissingDropWarns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "dropped 1 of 21 rows with missing values (Options.Missing = MissingDrop; tether: -missing drop): line 22"; !strings.Contains(stderr, want) {
+	if want := "dropped 1 of 21 rows with missing values (tether: -missing drop; library: Options.Missing = MissingDrop): line 22"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr %q lacks %q", stderr, want)
+	}
+}
+
+// TestClusterMissingDropOutputRows: after -missing drop, -o names the rows
+// kept by their 0-based row numbers in the file, so that the predictions
+// match the file (review 49, finding 3), and -truth numbers the file's rows.
+func TestClusterMissingDropOutputRows(t *testing.T) {
+	var b, truth strings.Builder
+	b.WriteString("x,y\n")
+	for i := 0; i < 12; i++ {
+		if i == 1 || i == 4 {
+			b.WriteString("?,1\n") // rows 1 and 4
+		} else {
+			b.WriteString(strings.Repeat("1", 1+i%3) + "," + strings.Repeat("2", 1+i%5) + "\n")
+		}
+		truth.WriteString(strings.Repeat("1", i/6) + "0\n")
+	}
+	p, tr := writeFile(t, "m.csv", b.String()), writeFile(t, "m.truth", truth.String())
+	out := filepath.Join(filepath.Dir(p), "m.pred")
+	if _, stderr, err := runReaders(t, "cluster", "-input", p, "-missing", "drop", "-truth", tr, "-k", "2", "-knn", "3", "-o", out); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, l := range strings.Split(strings.TrimSpace(string(got)), "\n")[1:] {
+		rows = append(rows, strings.Split(l, ",")[0])
+	}
+	if want := "0 2 3 5 6 7 8 9 10 11"; !strings.HasPrefix(string(got), "name,cluster\n") || strings.Join(rows, " ") != want {
+		t.Errorf("-o wrote\n%s\nwant name,cluster lines for the rows %s", got, want)
 	}
 }
 

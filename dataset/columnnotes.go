@@ -1,0 +1,218 @@
+package dataset
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// This file holds the messages a table's reader gives about its feature
+// columns: what one-hot encoding made of the categorical ones, columns that
+// look like identifiers, and the rows MissingDrop dropped. They change no
+// value of the table.
+
+// colWhat names column j in messages: `column "color"` when the file
+// names its columns, else `column 3`.
+func (r *rawTable) colWhat(j int) string {
+	if r.named && r.cols[j].name != "" {
+		return "column " + strconv.Quote(r.cols[j].name)
+	}
+	return fmt.Sprintf("column %d", j+1)
+}
+
+// colRef returns how Options.Drop, Options.IDColumn and the flags -drop
+// and -id can name column j: its header name when that names it alone and
+// reads as a name (not first, last, none, a number, or text with a comma,
+// which -drop splits at, or blanks at its ends), else its 1-based number.
+// Cost O(columns).
+func (r *rawTable) colRef(j int) string {
+	num := strconv.Itoa(j + 1)
+	name := r.cols[j].name
+	if !r.named || name == "" || strings.TrimSpace(name) != name || strings.Contains(name, ",") {
+		return num
+	}
+	switch strings.ToLower(name) {
+	case "first", "last", "none":
+		return num
+	}
+	if _, ok := parseInt(name); ok {
+		return num
+	}
+	if k, err := r.resolve(name, ""); err != nil || k != j {
+		return num
+	}
+	return name
+}
+
+// encodedColumn is a categorical feature column as one-hot encoding made
+// it: what names it in messages (colWhat), ref as -drop names it (colRef),
+// and its number of categories, which is its number of features.
+type encodedColumn struct {
+	what, ref string
+	levels    int
+}
+
+// identifierLike reports whether a categorical column with levels
+// categories over n rows looks like an identifier (names, keys) rather
+// than a feature: at least 10 categories, and more than n/2 of them, so
+// that a category holds fewer than two rows on average. One-hot features
+// of such a column add nearly the same distance to every pair of rows.
+// A column of 3 colours over 6 rows is not one; the 100 animal names of
+// zoo's 101 rows are. Cost O(1).
+func identifierLike(levels, n int) bool {
+	return levels >= 10 && 2*levels > n
+}
+
+// maxListed is the number of columns a note lists by name before eliding.
+const maxListed = 8
+
+// encodingMessages returns the notes and warnings on the categorical
+// columns cols of a table of n rows read from file: one note listing every
+// column encoded, with its number of categories, and one warning for each
+// column that looks like an identifier (identifierLike) instead of a note
+// line. canID says whether the warning may suggest -id (the table has no
+// ID column yet). Cost O(len(cols)).
+func encodingMessages(file string, cols []encodedColumn, n int, canID bool) (notes, warnings []string) {
+	var plain []encodedColumn
+	for _, c := range cols {
+		if !identifierLike(c.levels, n) {
+			plain = append(plain, c)
+			continue
+		}
+		hint := fmt.Sprintf("-drop %s leaves it out", c.ref)
+		if canID {
+			hint += fmt.Sprintf(", -id %s makes it the names of the rows", c.ref)
+		}
+		warnings = append(warnings, fmt.Sprintf("%s: %s: %d categories for %d rows one-hot encoded into %d features: it looks like an identifier (names, keys), not a feature; %s", file, c.what, c.levels, n, c.levels, hint))
+	}
+	switch len(plain) {
+	case 0:
+	case 1:
+		c := plain[0]
+		notes = append(notes, fmt.Sprintf("%s: %s: %s one-hot encoded into %s (-drop %s leaves it out)", file, c.what, plural(c.levels, "category", "categories"), plural(c.levels, "feature", "features"), c.ref))
+	default:
+		width := 0
+		for _, c := range plain {
+			width += c.levels
+		}
+		var list []string
+		for k, c := range plain {
+			if len(plain) > maxListed && k == maxListed-2 {
+				list = append(list, "…")
+				c = plain[len(plain)-1]
+				list = append(list, fmt.Sprintf("%s (%d)", strings.TrimPrefix(c.what, "column "), c.levels))
+				break
+			}
+			what := strings.TrimPrefix(c.what, "column ")
+			if k == 0 {
+				list = append(list, fmt.Sprintf("%s (%s)", what, plural(c.levels, "category", "categories")))
+			} else {
+				list = append(list, fmt.Sprintf("%s (%d)", what, c.levels))
+			}
+		}
+		notes = append(notes, fmt.Sprintf("%s: %d categorical columns one-hot encoded into %d features: %s (-drop COLUMN leaves one out)", file, len(plain), width, strings.Join(list, ", ")))
+	}
+	return notes, warnings
+}
+
+// minRowNumberRows is the fewest rows for which a numeric column equal to
+// the row numbers draws a warning: in a smaller table 1, 2, 3 may well be
+// a feature.
+const minRowNumberRows = 10
+
+// rowNumbers reports whether vals, the values of a numeric column on the
+// kept rows (keep[k] is row k's 0-based index among the rows read), are
+// the row numbers in row order: k+1 or k for every k, or keep[k]+1 or
+// keep[k] (numbering the rows read, before MissingDrop dropped some). It
+// returns the first and last value. Cost O(len(vals)).
+func rowNumbers(vals []float64, keep []int) (first, last int, ok bool) {
+	if len(vals) == 0 {
+		return 0, 0, false
+	}
+	for _, byKept := range []bool{true, false} {
+		for off := 0; off <= 1; off++ {
+			match := true
+			for k, v := range vals {
+				i := keep[k]
+				if byKept {
+					i = k
+				}
+				if v != float64(i+off) {
+					match = false
+					break
+				}
+			}
+			if match {
+				return int(vals[0]), int(vals[len(vals)-1]), true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// rowNumberWarning is the warning on a numeric column what (colWhat; ref
+// as -drop names it) that holds the row numbers first…last.
+func rowNumberWarning(file, what, ref string, first, last int, canID bool) string {
+	hint := fmt.Sprintf("-drop %s leaves it out", ref)
+	if canID {
+		hint += fmt.Sprintf(", -id %s makes it the names of the rows", ref)
+	}
+	return fmt.Sprintf("%s: %s is the row number %d…%d: an identifier, not a feature? %s", file, what, first, last, hint)
+}
+
+// plural returns "1 category" or "3 categories".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// droppedWarning says how many of total rows were dropped for missing
+// values and lists the lines of all of them, runs of consecutive lines
+// as ranges ("lines 2–6, 70, 88–90").
+func droppedWarning(file string, lines []int, total int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: dropped %d of %d rows with missing values (tether: -missing drop; library: Options.Missing = MissingDrop): line", file, len(lines), total)
+	if len(lines) > 1 {
+		b.WriteString("s")
+	}
+	b.WriteString(" ")
+	b.WriteString(lineRanges(lines))
+	return b.String()
+}
+
+// lineRanges writes increasing line numbers compactly: "2–6, 70, 88–90".
+// Cost O(len(lines)).
+func lineRanges(lines []int) string {
+	var parts []string
+	for k := 0; k < len(lines); {
+		e := k
+		for e+1 < len(lines) && lines[e+1] == lines[e]+1 {
+			e++
+		}
+		switch {
+		case e == k:
+			parts = append(parts, strconv.Itoa(lines[k]))
+		case e == k+1:
+			parts = append(parts, strconv.Itoa(lines[k]), strconv.Itoa(lines[e]))
+		default:
+			parts = append(parts, fmt.Sprintf("%d–%d", lines[k], lines[e]))
+		}
+		k = e + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// imputedNote says that MissingImpute filled cells missing values, in
+// rows rows and in the columns cols marks, and how.
+func imputedNote(file string, cells, rows int, cols []bool) string {
+	ncols := 0
+	for _, c := range cols {
+		if c {
+			ncols++
+		}
+	}
+	return fmt.Sprintf("%s: imputed %s in %s and %s: a numeric column's by the mean of its other values, a categorical column's by its most frequent value (tether: -missing impute; library: Options.Missing = MissingImpute)",
+		file, plural(cells, "missing value", "missing values"), plural(rows, "row", "rows"), plural(ncols, "column", "columns"))
+}

@@ -1,0 +1,91 @@
+package input
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/graph"
+)
+
+// droppedTable has 6 data rows, 0-based rows 1 and 3 missing a value:
+// -missing drop keeps rows 0, 2, 4, 5 as nodes 0…3.
+const droppedTable = "x,y,label\n0.1,0.2,a\n?,0.3,a\n0.2,0.1,a\n0.9,?,b\n0.8,0.9,b\n0.9,0.8,b\n"
+
+// TestDroppedRowsKeepTheirNumbers: after -missing drop, the nodes are
+// named by their rows in the file (review 49, finding 3), and truth,
+// partial labels and constraints files number the file's rows too, with
+// a warning for what falls on a dropped row. The expected values follow
+// from droppedTable by hand.
+func TestDroppedRowsKeepTheirNumbers(t *testing.T) {
+	ctx := context.Background()
+	d, err := ReadTable(ctx, []byte(droppedTable), "m.csv", dataset.Options{Missing: dataset.MissingDrop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"0", "2", "4", "5"}; !reflect.DeepEqual(d.Names, want) {
+		t.Fatalf("Names %q, want %q", d.Names, want)
+	}
+	if want := []int{0, 2, 4, 5}; !reflect.DeepEqual(d.Rows, want) || d.FileRows != 6 {
+		t.Fatalf("Rows %v of %d, want %v of 6", d.Rows, d.FileRows, want)
+	}
+	wantNote := "m.csv: the 4 rows kept are named by their 0-based row numbers among the file's 6 data rows (0…5, with gaps)"
+	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.HasPrefix(n, wantNote) }) {
+		t.Errorf("notes %q, want one beginning %q", d.Notes, wantNote)
+	}
+	if len(d.Warnings) != 1 || !strings.HasSuffix(d.Warnings[0], "lines 3, 5") {
+		t.Errorf("warnings %q, want the dropped lines 3, 5", d.Warnings)
+	}
+
+	dir := tempFiles(t, map[string]string{
+		"byindex.truth": "node,label\n0,1\n1,1\n2,1\n3,0\n4,0\n5,0\n",
+		"oneper.truth":  "1\n1\n1\n0\n0\n0\n",
+		"byname.truth":  "name,label\n0,1\n2,1\n4,0\n5,0\n", // as tether labels -missing drop writes it
+		"p.txt":         "0,0\n3,1\n5,1\n",
+		"c.txt":         "0,2,ml\n4,5,ml\n1,2,cl\n0,4,cl\n",
+	})
+	for _, file := range []string{"byindex.truth", "oneper.truth", "byname.truth"} {
+		dc := *d
+		if err := dc.ReadTruth(ctx, filepath.Join(dir, file)); err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		// Rows 0, 2, 4, 5 are labelled 1, 1, 0, 0.
+		if want := []int{1, 1, 0, 0}; !reflect.DeepEqual(dc.Truth, want) {
+			t.Errorf("%s: truth %v, want %v", file, dc.Truth, want)
+		}
+	}
+
+	g, err := graph.FromEdges(4, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 1, J: 2, W: 1}, {I: 2, J: 3, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cluster.Problem{Graph: g, K: 2}
+	s := Supervision{Labels: filepath.Join(dir, "p.txt"), Constraints: filepath.Join(dir, "c.txt")}
+	a, err := s.AddTo(ctx, p, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Labels: row 0 → node 0 class 0, row 5 → node 3 class 1; row 3 dropped.
+	if want := (constraint.Labels{0, -1, -1, 1}); !reflect.DeepEqual(p.Labels, want) {
+		t.Errorf("labels %v, want %v", p.Labels, want)
+	}
+	// Pairs: ml(0,2) → ml(0,1), ml(4,5) → ml(2,3), cl(0,4) → cl(0,2); cl(1,2) names row 1, dropped.
+	want := []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 2, J: 3, Kind: constraint.MustLink}, {I: 0, J: 2, Kind: constraint.CannotLink}}
+	if p.Constraints == nil || p.Constraints.N != 4 || !reflect.DeepEqual(p.Constraints.Pairs, want) {
+		t.Errorf("constraints %+v, want %v on 4 nodes", p.Constraints, want)
+	}
+	wantWarn := []string{
+		filepath.Join(dir, "p.txt") + ": 1 label on rows dropped for missing values (-missing drop): not used",
+		filepath.Join(dir, "c.txt") + ": 1 pair on rows dropped for missing values (-missing drop): not used",
+	}
+	if !reflect.DeepEqual(a.Warnings, wantWarn) {
+		t.Errorf("warnings %q, want %q", a.Warnings, wantWarn)
+	}
+}
