@@ -505,6 +505,11 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The method's messages (cluster.Result: constraints ignored,
+	// regularized, nodes attached, a collapsed partition) and the
+	// summary's own go to standard error like the input's, printed above,
+	// which are not repeated here; the summary lists them too.
+	printMessages(m.Stderr, "cluster", sum.Warnings, sum.Notes, *quiet)
 	if *graphOut != "" {
 		if err := m.writeGraph(ctx, *graphOut, l.Graph, !*quiet); err != nil {
 			return err
@@ -537,6 +542,15 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	if err := m.writeReported(ctx, *out, !*quiet, writeClusterLabels(res.Labels, l.Names)); err != nil {
 		return err
+	}
+	if toStdout {
+		// The summary goes to standard error, where the messages were
+		// just printed: it leaves out those printed (the notes stay with
+		// -quiet, which did not print them).
+		sum.Warnings = nil
+		if !*quiet {
+			sum.Notes = nil
+		}
 	}
 	return printSummary(sumOut, sum)
 }
@@ -643,9 +657,12 @@ condition that may make the result differ from what was asked (side
 information ignored or dropped, a fallback solver, nodes attached, an
 input too small for the defaults); a note is a documented choice tether
 made (the class column recognised, labels renumbered, what -method auto
-chose and why). -quiet leaves out the notes, not the warnings. The
-summary lists both ("note" and "warning" lines; "notes" and "warnings"
-in -json).
+chose and why), each printed once as "tether cluster: warning: …" or
+"tether cluster: note: …", those of the clustering after those of the
+input. -quiet leaves out the notes, not the warnings. The summary also
+lists the clustering's ("note" and "warning" lines, left out when the
+summary itself goes to standard error), and -json's document all of them
+("notes" and "warnings").
 
 ` + labelFilesHelp
 

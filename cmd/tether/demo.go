@@ -39,7 +39,7 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("demo", "demo [-o DIR] [-seed S] [-quiet]")
 	outDir := fs.String("o", "tether-demo", "write the demo's figures to this `directory` (\"\" for none)")
 	seed := fs.Uint64("seed", 1, "seed of every random choice")
-	quiet := fs.Bool("quiet", false, "no progress messages")
+	quiet := fs.Bool("quiet", false, "no progress messages and no notes (warnings are printed)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -133,6 +133,16 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 			if err != nil {
 				return fmt.Errorf("%s on %s: %w", name, c.name, err)
 			}
+			// The method's messages, as tether cluster prints them,
+			// each naming the run it comes from.
+			on := func(msgs []string) []string {
+				out := make([]string, len(msgs))
+				for i, s := range msgs {
+					out[i] = fmt.Sprintf("%s on %s: %s", name, c.name, s)
+				}
+				return out
+			}
+			printMessages(m.Stderr, "demo", on(res.Warnings), on(res.Notes), *quiet)
 			ari, _ := metrics.ARI(c.truth, res.Labels)
 			nmi, _ := metrics.NMI(c.truth, res.Labels, metrics.Arithmetic)
 			viol := "-"

@@ -96,3 +96,61 @@ func TestClusterNotesAndWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestClusterResultMessagesOnStderr: the clustering's own messages
+// (cluster.Result.Warnings and Notes; here NJW ignoring the pairs of
+// -constraints) are printed once on standard error, as the input's are,
+// and listed in the summary too: the summary on standard output, the
+// -json document, and, when the labels go to standard output and the
+// summary to standard error, there once only. The input's note is not
+// printed twice.
+func TestClusterResultMessagesOnStderr(t *testing.T) {
+	dir := t.TempDir()
+	moons := filepath.Join(dir, "moons.csv")
+	if _, _, err := run(t, "gen", "moons", "-n", "120", "-seed", "3", "-o", moons); err != nil {
+		t.Fatal(err)
+	}
+	// Two must-links and a cannot-link (nodes 0…59 are one moon).
+	cons := evalWriteTemp(t, dir, "cons.csv", "0,1,ml\n2,3,ml\n0,100,cl\n")
+	labels := filepath.Join(dir, "l.csv")
+	const (
+		warn      = "tether cluster: warning: njw ignores the 3 pairwise constraints"
+		summary   = "warning     njw ignores the 3 pairwise constraints"
+		inputNote = `tether cluster: note: ` // the label column's, once
+	)
+	base := []string{"cluster", "-input", moons, "-k", "2", "-method", "njw", "-constraints", cons}
+	for _, tc := range []struct {
+		name          string
+		args          []string
+		stdout        string // in standard output, once ("" for none)
+		stderrSummary bool   // the summary is on standard error
+		wantInputNote int    // "tether cluster: note:" lines
+	}{
+		{"summary on stdout", []string{"-o", labels}, summary, false, 1},
+		{"-quiet keeps the warning", []string{"-o", labels, "-quiet"}, summary, false, 0},
+		{"-json", []string{"-o", labels, "-json"}, `"njw ignores the 3 pairwise constraints`, false, 1},
+		{"labels on stdout, summary on stderr", []string{"-o", "-"}, "", true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, err := run(t, append(base, tc.args...)...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			if n := strings.Count(stderr, warn); n != 1 {
+				t.Errorf("standard error has %d lines %q, want 1:\n%s", n, warn, stderr)
+			}
+			if n := strings.Count(stderr, "njw ignores"); n != 1 {
+				t.Errorf("standard error holds the warning %d times, want once:\n%s", n, stderr)
+			}
+			if n := strings.Count(stderr, inputNote); n != tc.wantInputNote {
+				t.Errorf("standard error has %d notes, want %d (the label column's):\n%s", n, tc.wantInputNote, stderr)
+			}
+			if tc.stdout != "" && strings.Count(stdout, tc.stdout) != 1 {
+				t.Errorf("standard output lacks %q once:\n%s", tc.stdout, stdout)
+			}
+			if tc.stderrSummary && !strings.Contains(stderr, "Ncut") {
+				t.Errorf("the summary is not on standard error:\n%s", stderr)
+			}
+		})
+	}
+}
