@@ -529,6 +529,15 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// form returns one when n is 1, else many: the words after a count that
+// agree with it ("holds" or "hold").
+func form(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // kNote gives the threshold n/(4k), or says that only isolated nodes count
 // when k is estimated.
 func kNote(n, k int) string {

@@ -332,7 +332,7 @@ func (c L1CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	case err != nil:
 		return nil, err
 	case labels == nil:
-		return nil, fmt.Errorf("%w: l1csc: only %d clusters could be split for k = %d (clusters of one node)", ErrInvalid, got, p.K)
+		return nil, fmt.Errorf("%w: l1csc: only %s could be split for k = %d (clusters of one node)", ErrInvalid, plural(got, "cluster", "clusters"), p.K)
 	}
 	if b.unconverged > 0 {
 		warnings = append(warnings, fmt.Sprintf("l1csc: %d of %d subproblems reached MaxInner = %d ADMM iterations before the residual tolerances (their descent was checked)", b.unconverged, b.subproblems, cfg.maxInner))

@@ -165,8 +165,8 @@ func TestLabelRecoverComponentAndIsolated(t *testing.T) {
 		warn   string // graceful warning
 	}{
 		{LabelProp{}, LabelProp{Strict: true}, "connected component 1", "2 connected components (3 nodes) hold no labelled node"},
-		{NOASSC{}, NOASSC{Strict: true}, "degree 0", "1 unlabelled isolated nodes"},
-		{MAVRO{}, MAVRO{Strict: true}, "degree 0", "1 unlabelled isolated nodes"},
+		{NOASSC{}, NOASSC{Strict: true}, "degree 0", "1 unlabelled isolated node has no edge to place it: it joins"},
+		{MAVRO{}, MAVRO{Strict: true}, "degree 0", "1 unlabelled isolated node has no edge to place it: it joins"},
 	} {
 		if _, err := Run(context.Background(), c.strict, p, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("strict %s: error %v, want one naming %q", c.m.Name(), err, c.want)

@@ -446,7 +446,7 @@ func componentGraph(g *graph.Graph, set *constraint.Set, comp []int, m int, useC
 			}
 		}
 		if inside > 0 {
-			warnings = append(warnings, fmt.Sprintf("%d cannot-links join nodes of one must-link group (contradictions: some constraints are wrong); ignored; %s = false resolves them first", inside, knob))
+			warnings = append(warnings, fmt.Sprintf("%s nodes of one must-link group (contradictions: some constraints are wrong); ignored; %s = false resolves them first", plural(inside, "cannot-link joins", "cannot-links join"), knob))
 		}
 	}
 	acc := map[[2]int]float64{}
@@ -486,7 +486,7 @@ func componentGraph(g *graph.Graph, set *constraint.Set, comp []int, m int, useC
 		}
 	}
 	if isolated > 0 && useCL {
-		warnings = append(warnings, fmt.Sprintf("%d groups lost every link to cannot-links (or had none); each keeps a self loop of 1e-12 × the mean degree", isolated))
+		warnings = append(warnings, fmt.Sprintf("%s lost every link to cannot-links (or had none); each keeps a self loop of 1e-12 × the mean degree", plural(isolated, "group", "groups")))
 	}
 	wm, err := graph.FromEdges(m, edges)
 	return wm, warnings, err

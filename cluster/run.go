@@ -280,7 +280,11 @@ func collapsed(name string, res *Result) string {
 		}
 	}
 	if share := float64(sizes[big]) / float64(n); share >= collapsedShare {
-		return fmt.Sprintf("%s: cluster %d holds %.1f%% of the %d nodes and the other %d clusters %d: unless the classes are that unequal, the partition has collapsed: try another method or graph (on sparse graphs regularization helps the spectral methods: Problem.Regularize, tether cluster -regularize)", name, big, 100*share, n, res.K-1, n-sizes[big])
+		others := "the other cluster"
+		if res.K > 2 {
+			others = fmt.Sprintf("the other %d clusters", res.K-1)
+		}
+		return fmt.Sprintf("%s: cluster %d holds %.1f%% of the %d nodes and %s %d: unless the classes are that unequal, the partition has collapsed: try another method or graph (on sparse graphs regularization helps the spectral methods: Problem.Regularize, tether cluster -regularize)", name, big, 100*share, n, others, n-sizes[big])
 	}
 	return ""
 }

@@ -189,7 +189,11 @@ func Evaluate(truth, pred []int, opt *Options) (Report, error) {
 			r.Notes = append(r.Notes, fmt.Sprintf("class_f1_min%d skipped: no reference cluster has %d items", s, s))
 			continue
 		}
-		add(fmt.Sprintf("class_f1_min%d", s), f.F1, fmt.Sprintf("micro-averaged F1 over the %d reference clusters of size >= %d (seed 003 §5.2)", count, s))
+		over := fmt.Sprintf("the %d reference clusters", count)
+		if count == 1 {
+			over = "the 1 reference cluster"
+		}
+		add(fmt.Sprintf("class_f1_min%d", s), f.F1, fmt.Sprintf("micro-averaged F1 over %s of size >= %d (seed 003 §5.2)", over, s))
 	}
 
 	if opt.Constraints != nil {

@@ -717,6 +717,9 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 				s.Figures[name] = v
 			}
 		}
+		if note := oneClassNote(rep); note != "" {
+			s.Notes = append(s.Notes, note)
+		}
 		if rep.Unlabeled > 0 {
 			// Unknown reference labels are left out as documented
 			// (as eval's notes say).
@@ -743,7 +746,7 @@ func methodLabel(method string, report any) string {
 func printSummary(w io.Writer, s *summary) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "input\t%s\n", s.Input)
-	fmt.Fprintf(tw, "graph\t%d nodes, %d edges, %d components, %d isolated\n", s.N, s.Edges, s.Components, s.Isolated)
+	fmt.Fprintf(tw, "graph\t%s, %s, %s, %d isolated\n", plural(s.N, "node"), plural(s.Edges, "edge"), plural(s.Components, "component"), s.Isolated)
 	if s.GraphSecs > 0 {
 		fmt.Fprintf(tw, "graph time\t%.3fs\n", s.GraphSecs)
 	}

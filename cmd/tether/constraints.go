@@ -402,7 +402,13 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 			fmt.Fprintf(tw, "%s\t%d\n", k, rep.Count(k))
 		}
 		if kept != nil {
-			fmt.Fprintf(tw, "kept under %s\t%d\n", policy, len(kept.Pairs))
+			// The policy by its flag, and whether it is the default
+			// (a bare "kept under reject" read as a verdict).
+			how := fmt.Sprintf("%s %s", policyFlag, policy)
+			if !isSet(fs, "conflicts") && !isSet(fs, "policy") {
+				how += ", the default"
+			}
+			fmt.Fprintf(tw, "kept (%s)\t%d\n", how, len(kept.Pairs))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

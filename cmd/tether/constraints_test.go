@@ -166,7 +166,7 @@ func TestConstraintsCheck(t *testing.T) {
 	// contradiction only the contradiction is counted as refused.
 	rep2 := consWriteTemp(t, "r.csv", "0,1,ml\n1,0,ml\n2,3,cl\n")
 	out, _, err = runConstraintsCLI(t, "check", rep2)
-	if err != nil || !strings.Contains(out, "duplicate: ml(0,1) ["+rep2+":1], ml(1,0) ["+rep2+":2]") || !strings.Contains(out, "kept under reject") {
+	if err != nil || !strings.Contains(out, "duplicate: ml(0,1) ["+rep2+":1], ml(1,0) ["+rep2+":2]") || !strings.Contains(out, "kept (-conflicts reject, the default)") {
 		t.Errorf("identical repeat: err %v\n%s", err, out)
 	}
 	mixed := consWriteTemp(t, "m.csv", "0,1,ml\n1,0,ml\n0,1,cl\n")

@@ -136,6 +136,9 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	}); err != nil {
 		return fail(err)
 	}
+	if note := oneClassNote(rep); note != "" {
+		rep.Notes = append(rep.Notes, note)
+	}
 	printMessages(m.Stderr, "eval", warnings, rep.Notes, false)
 	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
@@ -143,13 +146,25 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(evalReport{Report: rep, Warnings: warnings})
 	}
-	fmt.Fprintf(m.Stdout, "%d items, %d reference clusters, %d predicted clusters\n\n", rep.N, rep.TruthClusters, rep.PredClusters)
+	fmt.Fprintf(m.Stdout, "%s, %s, %s\n\n", plural(rep.N, "item"), plural(rep.TruthClusters, "reference cluster"), plural(rep.PredClusters, "predicted cluster"))
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FIGURE\tVALUE\tDESCRIPTION")
 	for _, f := range rep.Figures {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, formatFigure(f.Name, f.Value), f.Description)
 	}
 	return tw.Flush()
+}
+
+// oneClassNote returns, when the reference of rep has a single class, a
+// note that ARI and NMI are then 0 for any partition of two clusters or
+// more (metrics' conventions, those of scikit-learn: 1 when the partition
+// is a single cluster too), so that a 0 is not read as a failure of the
+// method (a file cut from sorted data, say, holds one class); "" otherwise.
+func oneClassNote(rep metrics.Report) string {
+	if rep.TruthClusters != 1 {
+		return ""
+	}
+	return "the reference has one class: ARI and NMI are 0 whatever the partition (1 only when it is one cluster too)"
 }
 
 // evalReport is the JSON document of eval -json: the report of

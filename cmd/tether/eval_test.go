@@ -286,3 +286,41 @@ func TestEvalMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalOneClassReference: a reference of one class makes ARI and NMI 0
+// for any partition of two clusters or more (metrics' conventions, those
+// of scikit-learn 1.2.1: adjusted_rand_score([0,0,0,0], [0,0,1,1]) = 0),
+// which a note says, on standard error and in -json's notes; the header
+// counts in the singular ("1 reference cluster"). tether cluster's summary
+// gets the same note.
+func TestEvalOneClassReference(t *testing.T) {
+	dir := t.TempDir()
+	truth := evalWriteTemp(t, dir, "t.txt", "0\n0\n0\n0\n")
+	pred := evalWriteTemp(t, dir, "p.txt", "0\n0\n1\n1\n")
+	const note = "tether eval: note: the reference has one class: ARI and NMI are 0 whatever the partition"
+	out, errOut, err := runEvalCLI(t, "-truth", truth, "-pred", pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "4 items, 1 reference cluster, 2 predicted clusters\n") {
+		t.Errorf("header: %q", strings.SplitN(out, "\n", 2)[0])
+	}
+	if strings.Count(errOut, note) != 1 {
+		t.Errorf("standard error lacks the note once:\n%s", errOut)
+	}
+	out, _, err = runEvalCLI(t, "-truth", truth, "-pred", pred, "-json")
+	if err != nil || !strings.Contains(out, `"the reference has one class`) {
+		t.Errorf("-json: %v\n%s", err, out)
+	}
+	// Two classes: no note.
+	two := evalWriteTemp(t, dir, "t2.txt", "0\n0\n1\n1\n")
+	if _, errOut, err = runEvalCLI(t, "-truth", two, "-pred", pred); err != nil || strings.Contains(errOut, "one class") {
+		t.Errorf("two classes: %v\n%s", err, errOut)
+	}
+	// tether cluster on a table whose class column holds one class.
+	table := evalWriteTemp(t, dir, "one.csv", "x,y,label\n0,0,a\n0,1,a\n1,0,a\n5,5,a\n5,6,a\n6,5,a\n")
+	out, errOut, err = run(t, "cluster", "-input", table, "-k", "2", "-o", filepath.Join(dir, "l.csv"))
+	if err != nil || !strings.Contains(out, "note        the reference has one class") || !strings.Contains(errOut, "tether cluster: note: the reference has one class") {
+		t.Errorf("cluster: %v\n%s\n%s", err, out, errOut)
+	}
+}

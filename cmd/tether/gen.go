@@ -127,8 +127,8 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	}
 	if g.Name == "dcsbm" {
 		st := d.Graph.Stats()
-		fmt.Fprintf(m.Stderr, "tether gen: DC-SBM n=%d k=%d c_in=%g c_out=%g gamma=%g: %d edges, mean degree %.4g, max %.4g, degree CV %.3g, %d components (largest %d)\n",
-			p.N, p.K, p.Cin, p.Cout, p.Gamma, st.Edges, st.MeanDegree, st.MaxDegree, graph.DegreeCV(d.Graph), st.Components, st.LargestComponent)
+		fmt.Fprintf(m.Stderr, "tether gen: DC-SBM n=%d k=%d c_in=%g c_out=%g gamma=%g: %d edges, mean degree %.4g, max %.4g, degree CV %.3g, %s (largest %d)\n",
+			p.N, p.K, p.Cin, p.Cout, p.Gamma, st.Edges, st.MeanDegree, st.MaxDegree, graph.DegreeCV(d.Graph), plural(st.Components, "component"), st.LargestComponent)
 	} else if g.Graph {
 		fmt.Fprintf(m.Stderr, "tether gen: SBM n=%d k=%d c_in=%g c_out=%g: %d edges; c_in−c_out = %g, threshold k√c = %.4g (%s)\n",
 			p.N, p.K, p.Cin, p.Cout, len(d.Graph.Edges()), p.Cin-p.Cout, synth.Threshold(p.K, p.Cin, p.Cout), genDetectability(p.K, p.Cin, p.Cout))
