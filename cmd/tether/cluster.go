@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/tether-sc/tether/cluster"
@@ -358,7 +359,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	out := fs.String("o", "-", "write the labels to this `file` as node,cluster lines (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON document on standard output, with the labels when -o is -")
 	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list")
-	plotFile := fs.String("plot", "", "write a PNG scatter plot of the partition to this `file` (2-D features, their principal components, or the spectral layout of a graph)")
+	plotFile := fs.String("plot", "", "write a scatter plot of the partition to this `file`, PNG or SVG by its extension, .png or .svg (2-D features, their principal components, or the spectral layout of a graph)")
 	var repair cluster.Repair
 	fs.Var(textVar(&repair), "repair", "embeddings whose iterative eigensolve returns eigenvalues below its resolution (nearly disconnected weighted graphs): auto (solve again by shift-and-invert when that costs at most the work already spent), always (whenever the sparse factor fits in 2.5·10⁷ entries) or never (keep the iterative result and its warning); cluster.Settings.Repair"+unnamedDefault(repair))
 	quiet := fs.Bool("quiet", false, "no progress messages and no notes on standard error (warnings are printed; the summary keeps its notes)")
@@ -380,6 +381,11 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	if err := checkOutputs("cluster", ins, outs); err != nil {
 		return err
+	}
+	if *plotFile != "" {
+		if _, err := imageWriter(*plotFile); err != nil {
+			return usagef("cluster", "-plot: %v", err)
+		}
 	}
 	for _, in := range ins {
 		if in.path == "-" {
@@ -426,7 +432,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		if labelMethod {
 			also = "; with -partial-labels, k is the number of their classes"
 		}
-		return usagef("cluster", "give -k, the number of clusters: %s does not estimate it (%s do, with -k 0 or no -k%s)", meth.Name(), strings.Join(cluster.KEstimators(), ", "), also)
+		return usagef("cluster", "give -k, the number of clusters: %s does not estimate it (%s do, with -k 0 or no -k%s)%s", meth.Name(), strings.Join(cluster.KEstimators(), ", "), also, in.truthHint(l.Data))
 	}
 	if err := checkK(meth, *k, l.Data); err != nil {
 		return err
@@ -555,6 +561,34 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	return printSummary(sumOut, sum)
 }
 
+// truthHint returns, for the error of a missing -k, what the reference
+// labels of d say of k ("; the reference labels of zoo.arff have 7
+// classes: -k 7 asks for one cluster per class"), or "" when d has none
+// or a single class. It only informs: k is never taken from them. Cost
+// O(n).
+func (o *inputOptions) truthHint(d *input.Data) string {
+	classes := map[int]bool{}
+	for _, c := range d.Truth {
+		if c != dataset.Unlabeled {
+			classes[c] = true
+		}
+	}
+	k := len(classes)
+	if k < 2 {
+		return ""
+	}
+	of, have := "the reference labels of "+d.Name, "have"
+	switch {
+	case o.truthFile != "":
+		of = "the reference labels of -truth " + o.truthFile
+	case o.labelCol != "" && o.input != "":
+		of, have = fmt.Sprintf("the reference column of %s (-label %s)", d.Name, o.labelCol), "has"
+	case o.gopt.LabelAttr != "":
+		of = fmt.Sprintf("the reference labels of %s (-gml-label %s)", d.Name, o.gopt.LabelAttr)
+	}
+	return fmt.Sprintf("; %s %s %d classes: -k %d asks for one cluster per class", of, have, k, k)
+}
+
 // checkK refuses, as a usage error, a -k that no partition of the input d
 // by meth can have: more clusters than the n nodes ("-k 12 exceeds the 10
 // nodes of the graph"; the library's "k = 12, want 1 ≤ k ≤ n = 10" was
@@ -637,7 +671,8 @@ and writes the labels to -o as "node,cluster" lines, the node being its
 0-based index, or "name,cluster" lines with the node's name when the input
 names its nodes (-id column, graph node names; by index if a name
 repeats); the summary goes to standard output (to standard error when the
-labels do). With -json, standard output holds one JSON document: the
+labels do). Missing folders on the paths of -o, -plot and -graph-out are
+created. With -json, standard output holds one JSON document: the
 summary, plus the labels (and node names) when -o is -.
 With -bipartite (a document-by-term matrix, for -method cocluster) the
 nodes are the documents, then the terms, and the graph is the bipartite
@@ -812,7 +847,28 @@ func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *c
 	if err != nil {
 		return err
 	}
-	return m.writeReported(ctx, path, report, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, p) })
+	write, err := imageWriter(path)
+	if err != nil {
+		return err
+	}
+	return m.writeReported(ctx, path, report, func(w io.Writer) error { return write(w, 5*vg.Inch, 5*vg.Inch, p) })
+}
+
+// imageWriter returns the writer of the image format that path's
+// extension names, in any case: figure.WritePNG for .png, figure.WriteSVG
+// for .svg; another extension is an error (a -plot p.jpg once got PNG data
+// under that name). Cost O(len(path)).
+func imageWriter(path string) (func(io.Writer, vg.Length, vg.Length, ...*plot.Plot) error, error) {
+	switch ext := filepath.Ext(path); strings.ToLower(ext) {
+	case ".png":
+		return figure.WritePNG, nil
+	case ".svg":
+		return figure.WriteSVG, nil
+	case "":
+		return nil, fmt.Errorf("%s has no extension: name a .png or .svg file, whose extension says the format", path)
+	default:
+		return nil, fmt.Errorf("%s: tether writes PNG (.png) or SVG (.svg) images, not %s", path, ext)
+	}
 }
 
 // namedColumns reports whether a header line named the columns of a table:

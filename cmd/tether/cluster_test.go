@@ -1073,3 +1073,73 @@ func TestReproAllKeepsLongPages(t *testing.T) {
 		t.Errorf("kept page: %q, %v; want %q", sec, err, want)
 	}
 }
+
+// TestClusterPlotFormats: -plot writes PNG or SVG by the extension of its
+// file, in any case; another extension, or none, is a usage error before
+// anything is computed (a p.svg used to hold PNG data).
+func TestClusterPlotFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		file, magic string // magic: how the file begins; "" for an error
+	}{
+		{"p.png", "\x89PNG"},
+		{"P.PNG", "\x89PNG"},
+		{"p.svg", "<?xml"},
+		{"p.SVG", "<?xml"},
+		{"p.jpg", ""},
+		{"p", ""},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path := filepath.Join(dir, tc.file)
+			_, _, err := run(t, "cluster", "-gen", "moons", "-n", "60", "-k", "2", "-quiet", "-o", filepath.Join(dir, "l.csv"), "-plot", path)
+			if tc.magic == "" {
+				if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "-plot: ") {
+					t.Errorf("error %v, want a usage error on -plot", err)
+				}
+				if _, err := os.Stat(path); err == nil {
+					t.Errorf("%s written", tc.file)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(b, []byte(tc.magic)) || tc.magic == "<?xml" && !bytes.Contains(b, []byte("<svg")) {
+				t.Errorf("%s begins %q, want %q", tc.file, b[:min(len(b), 16)], tc.magic)
+			}
+		})
+	}
+}
+
+// TestMissingKNamesTheReferenceClasses: without -k, for a method that
+// does not estimate k, the usage error says how many classes the reference
+// labels have, when there are some; k is not taken from them.
+func TestMissingKNamesTheReferenceClasses(t *testing.T) {
+	dir := t.TempDir()
+	table := evalWriteTemp(t, dir, "t.csv", "x,y,type\n0,0,a\n0,1,a\n1,0,b\n5,5,b\n5,6,c\n6,5,c\n")
+	truth := evalWriteTemp(t, dir, "t.truth", "0\n0\n1\n1\n1\n1\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // the end of the message; "" for none
+	}{
+		{"-label by name", []string{"-input", table, "-label", "type"}, "; the reference column of " + table + " (-label type) has 3 classes: -k 3 asks for one cluster per class"},
+		{"-truth", []string{"-input", table, "-label", "none", "-categorical", "type", "-truth", truth}, "; the reference labels of -truth " + truth + " have 2 classes: -k 2 asks for one cluster per class"},
+		{"generated", []string{"-gen", "blobs", "-n", "30", "-gen-k", "4"}, "; the reference labels of generated blobs have 4 classes: -k 4 asks for one cluster per class"},
+		{"no reference", []string{"-input", table, "-label", "none", "-categorical", "type"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := run(t, append([]string{"cluster", "-quiet", "-o", filepath.Join(dir, "l.csv")}, tc.args...)...)
+			if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "give -k, the number of clusters") {
+				t.Fatalf("error %v, want the usage error on -k", err)
+			}
+			if msg := err.Error(); tc.want != "" && !strings.HasSuffix(msg, tc.want) || tc.want == "" && strings.Contains(msg, "classes") {
+				t.Errorf("error %q, want it to end in %q", msg, tc.want)
+			}
+		})
+	}
+}

@@ -219,6 +219,7 @@ func (m *Main) usage() {
 		fmt.Fprintf(&b, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(&b, "\nRun \"tether <command> -h\" for the flags of a command.")
+	fmt.Fprintln(&b, "\nOutput files (-o, -plot, -graph-out, …) are written whole or not at all: an interrupted\nor failed command leaves none behind. Missing folders on their paths are created.")
 	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 1 for any other failure (unreadable\nor invalid data, a numerical failure).")
 	io.WriteString(m.Stderr, citeSources(b.String()))
 }

@@ -1,5 +1,5 @@
 // Package figure draws tether's plots with gonum/plot: scatter plots of
-// partitions and panels saved side by side as PNG.
+// partitions and panels saved side by side as PNG (or SVG).
 package figure
 
 import (
@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/tether-sc/tether/internal/atomicfile"
 )
@@ -101,7 +102,26 @@ func WritePNG(w io.Writer, panelWidth, height vg.Length, plots ...*plot.Plot) er
 		return fmt.Errorf("figure: nothing to draw")
 	}
 	img := vgimg.New(panelWidth*vg.Length(len(plots)), height)
-	dc := draw.New(img)
+	drawPanels(img, plots)
+	_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
+	return err
+}
+
+// WriteSVG draws the plots as WritePNG does and writes them to w as an
+// SVG image, its fonts named, not embedded (a viewer substitutes its own).
+func WriteSVG(w io.Writer, panelWidth, height vg.Length, plots ...*plot.Plot) error {
+	if len(plots) == 0 {
+		return fmt.Errorf("figure: nothing to draw")
+	}
+	c := vgsvg.New(panelWidth*vg.Length(len(plots)), height)
+	drawPanels(c, plots)
+	_, err := c.WriteTo(w)
+	return err
+}
+
+// drawPanels draws the plots side by side on c.
+func drawPanels(c vg.CanvasSizer, plots []*plot.Plot) {
+	dc := draw.New(c)
 	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 2,
 		PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}
 	grid := [][]*plot.Plot{plots}
@@ -109,6 +129,4 @@ func WritePNG(w io.Writer, panelWidth, height vg.Length, plots ...*plot.Plot) er
 	for j, p := range plots {
 		p.Draw(canvases[0][j])
 	}
-	_, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w)
-	return err
 }
