@@ -103,7 +103,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		opt.LabelColumn = in.labelCol
 		d, err := input.ReadTableFile(ctx, in.input, opt)
 		if err != nil {
-			return err
+			return columnUsage("labels", err)
 		}
 		if d.Truth == nil {
 			return usagef("labels", "%s: no label column; say which with -label (first, last, a number or a header name)", in.input)

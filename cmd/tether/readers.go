@@ -1,10 +1,32 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
 )
+
+// columnUsage returns err, an error of reading a feature table, as a usage
+// error of cmd when it refuses a column that a flag names (-label, -id,
+// -drop, -categorical): a number outside the table, a name it does not
+// have, or a column taken twice ("-label 7" on a table of 3 columns). The
+// value was the user's and invalid for this input, as -k above the number
+// of nodes is (exit status 2). Other errors, those of the file's content,
+// are returned as they are.
+//
+// The dataset package reports such a column as a ParseError that names the
+// option and its value but no line or column of the file, wrapping
+// ErrInvalid (dataset's rawTable.resolve and build); no sentinel of its
+// own marks it yet, so that shape is what is tested here.
+func columnUsage(cmd string, err error) error {
+	var pe *dataset.ParseError
+	if errors.As(err, &pe) && pe.Line == 0 && pe.Column == 0 && pe.Name != "" && pe.Value != "" && errors.Is(pe.Err, dataset.ErrInvalid) {
+		return usagef(cmd, "%v", err)
+	}
+	return err
+}
 
 // checkSize says, in terms of the input file, when it is too small for
 // clustering or for the graph flags: the graph package can only name n and

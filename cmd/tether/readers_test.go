@@ -446,17 +446,19 @@ func TestDropFlag(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown name", []string{"cluster", "-input", p, "-k", "2", "-drop", "id,nope"}, "dataset: " + p + `: dropped column: value "nope": invalid input: no such column (have id, x, note, y, class)`},
-		{"number out of range", []string{"cluster", "-input", p, "-k", "2", "-drop", "6"}, "dataset: " + p + `: dropped column: value "6": invalid input: column number outside 1…5`},
-		{"the label column", []string{"cluster", "-input", p, "-k", "2", "-label", "class", "-drop", "class"}, "dataset: " + p + `: dropped column: value "class": invalid input: column 5 is the label column (Options.LabelColumn "class"; tether: -label class), which is never a feature`},
-		{"the id column", []string{"labels", "-input", p, "-id", "note", "-drop", "note"}, "dataset: " + p + `: dropped column: value "note": invalid input: column 3 is the ID column`},
+		{"unknown name", []string{"cluster", "-input", p, "-k", "2", "-drop", "id,nope"}, "usage: cluster: " + p + `: dropped column: value "nope": no such column (have id, x, note, y, class)`},
+		{"number out of range", []string{"cluster", "-input", p, "-k", "2", "-drop", "6"}, "usage: cluster: " + p + `: dropped column: value "6": column number outside 1…5`},
+		{"the label column", []string{"cluster", "-input", p, "-k", "2", "-label", "class", "-drop", "class"}, "usage: cluster: " + p + `: dropped column: value "class": column 5 is the label column (Options.LabelColumn "class"; tether: -label class), which is never a feature`},
+		{"the id column", []string{"labels", "-input", p, "-id", "note", "-drop", "note"}, "usage: labels: " + p + `: dropped column: value "note": column 3 is the ID column`},
 		{"empty column", []string{"cluster", "-input", p, "-k", "2", "-drop", "id,,note"}, `invalid value "id,,note" for flag -drop: empty column in "id,,note"`},
-		{"serve", []string{"serve", "-addr", "127.0.0.1:0", "-quiet", "-input", p, "-drop", "nope"}, "dataset: " + p + `: dropped column: value "nope"`},
+		{"serve", []string{"serve", "-addr", "127.0.0.1:0", "-quiet", "-input", p, "-drop", "nope"}, "usage: serve: " + p + `: dropped column: value "nope"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			// A column the table does not have, or one -drop cannot take,
+			// is a usage error (exit status 2), as the flag error is.
 			_, _, err := runReaders(t, tc.args...)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v, want %q", err, tc.want)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, errUsage) {
+				t.Errorf("error %v, want the usage error %q", err, tc.want)
 			}
 		})
 	}

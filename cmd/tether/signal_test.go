@@ -427,3 +427,64 @@ func TestGenNegativeNoise(t *testing.T) {
 		t.Errorf("-noise -1: %v", err)
 	}
 }
+
+// TestValuesInvalidForTheInputExitCodes: a value the user gave that the
+// input cannot take is a usage error (exit status 2), as tether -h says,
+// whichever command reads it: a -label, -id, -drop or -categorical column
+// the table does not have (they were exit status 1, the reader's
+// "invalid input"), a -set value that does not parse, a -plot name
+// whose extension is no image format tether writes. A table whose
+// content is bad stays an error of the data (exit status 1). The
+// expected messages are the readers' own, without the library prefixes
+// (usagef).
+func TestValuesInvalidForTheInputExitCodes(t *testing.T) {
+	table := writeTemp(t, "s.csv", "x1,x2,label\n0,0,a\n0,1,a\n0.5,0.5,a\n5,5,b\n5,6,b\n6,5,b\n")
+	bad := writeTemp(t, "bad.csv", "x1,x2\n0,0\n1,NaN\n2,2\n")
+	out := filepath.Join(t.TempDir(), "out")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // the whole message, %s the table
+		code int
+	}{
+		{"-label column number outside the table", []string{"cluster", "-input", table, "-label", "7", "-k", "2", "-o", out},
+			`usage: cluster: %s: label column: value "7": column number outside 1…3`, 2},
+		{"labels -label: no such column", []string{"labels", "-input", table, "-label", "clas", "-o", out},
+			`usage: labels: %s: label column: value "clas": no such column (have x1, x2, label)`, 2},
+		{"-id column number outside the table", []string{"cluster", "-input", table, "-id", "9", "-k", "2", "-o", out},
+			`usage: cluster: %s: ID column: value "9": column number outside 1…3`, 2},
+		{"-drop: no such column", []string{"cluster", "-input", table, "-drop", "nosuch", "-k", "2", "-o", out},
+			`usage: cluster: %s: dropped column: value "nosuch": no such column (have x1, x2, label)`, 2},
+		{"-categorical: no such column", []string{"cluster", "-input", table, "-categorical", "zz", "-k", "2", "-o", out},
+			`usage: cluster: %s: categorical column: value "zz": no such column (have x1, x2, label)`, 2},
+		{"-id: the -label column", []string{"cluster", "-input", table, "-label", "x1", "-id", "x1", "-k", "2", "-o", out},
+			`usage: cluster: %s: ID column: value "x1": column 1 is also the label column`, 2},
+		{"serve -label outside the table", []string{"serve", "-input", table, "-label", "4"},
+			`usage: serve: %s: label column: value "4": column number outside 1…3`, 2},
+		{"-set value that does not parse", []string{"cluster", "-input", table, "-k", "2", "-method", "fgpwc", "-set", "SigmaML=abc", "-o", out},
+			`usage: cluster: -set: knob setting "SigmaML=abc": "abc" is not a number`, 2},
+		{"-plot extension", []string{"cluster", "-input", table, "-k", "2", "-plot", "p.jpg", "-o", out},
+			"usage: cluster: -plot: p.jpg: tether writes PNG (.png) or SVG (.svg) images, not .jpg", 2},
+		{"a bad value in the table", []string{"cluster", "-input", bad, "-k", "2", "-o", out},
+			`dataset: ` + bad + `:3: column 2 ("x2"): value "NaN": syntax error: not a finite decimal number (a missing value is written ? or left empty)`, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := tc.want
+			if strings.Contains(want, "%s") {
+				want = fmt.Sprintf(want, table)
+			}
+			args := tc.args
+			if args[0] != "labels" { // which has no -quiet
+				args = append(args, "-quiet")
+			}
+			_, _, err := run(t, args...)
+			if err == nil {
+				t.Fatalf("no error, want %q", want)
+			}
+			var printed bytes.Buffer
+			if code := exitCode(context.Background(), err, &printed); code != tc.code || printed.String() != "tether: "+want+"\n" {
+				t.Errorf("exit status %d, printed %q; want %d and %q", code, printed.String(), tc.code, "tether: "+want+"\n")
+			}
+		})
+	}
+}
