@@ -101,6 +101,7 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	// whole demo's.
 	fmt.Fprintln(tw, "DATA\tMETHOD\tSIDE INFORMATION\tARI\tNMI\tVIOLATED\tCLUSTERING")
 	var panels []*plot.Plot
+	var warns, notes []string // the methods' messages, printed after the table
 	for ci, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -143,15 +144,13 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 				return fmt.Errorf("%s on %s: %w", name, c.name, err)
 			}
 			// The method's messages, as tether cluster prints them,
-			// each naming the run it comes from.
-			on := func(msgs []string) []string {
-				out := make([]string, len(msgs))
-				for i, s := range msgs {
-					out[i] = fmt.Sprintf("%s on %s: %s", name, c.name, s)
-				}
-				return out
+			// each naming the run it comes from, after the table.
+			for _, w := range res.Warnings {
+				warns = append(warns, fmt.Sprintf("%s on %s: %s", name, c.name, w))
 			}
-			printMessages(m.Stderr, "demo", on(res.Warnings), on(res.Notes), *quiet)
+			for _, n := range res.Notes {
+				notes = append(notes, fmt.Sprintf("%s on %s: %s", name, c.name, n))
+			}
 			ari, _ := metrics.ARI(c.truth, res.Labels)
 			nmi, _ := metrics.NMI(c.truth, res.Labels, metrics.Arithmetic)
 			viol := "-"
@@ -190,6 +189,7 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	fmt.Fprintf(m.Stdout, "\nCLUSTERING times the method alone; building the graphs of the features took %.2fs, the demo %.2fs in all\n", graphTime.Seconds(), time.Since(start).Seconds())
+	printMessages(m.Stderr, "demo", warns, notes, *quiet)
 	if *outDir != "" && len(panels) > 0 {
 		path := filepath.Join(*outDir, "demo.png")
 		if err := m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, panels...) }); err != nil {
