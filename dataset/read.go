@@ -57,9 +57,9 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 		// The options of delimited text only: refused, not ignored.
 		switch {
 		case opt.Delimiter != "":
-			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "Options.Delimiter %q does not apply to %s, whose @data fields are separated by commas (tether: -delim)", opt.Delimiter, arff)}
+			return nil, &ParseError{File: name, Err: errorf(ErrOption, "Options.Delimiter %q does not apply to %s, whose @data fields are separated by commas (tether: -delim)", opt.Delimiter, arff)}
 		case opt.Header != HeaderAuto:
-			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "Options.Header %v does not apply to %s, whose columns are named by its @attribute lines (tether: -header)", opt.Header, arff)}
+			return nil, &ParseError{File: name, Err: errorf(ErrOption, "Options.Header %v does not apply to %s, whose columns are named by its @attribute lines (tether: -header)", opt.Header, arff)}
 		case opt.Comment != "" && opt.Comment != "%":
 			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "Options.Comment %q does not apply to %s, whose comments begin with %%", opt.Comment, arff)}
 		}

@@ -306,7 +306,7 @@ func (r *rawTable) resolve(ref, what string) (int, error) {
 	}
 	if v, ok := parseInt(ref); ok {
 		if v < 1 || v > m {
-			return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "column number outside 1…%d", m)}
+			return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrOption, "column number outside 1…%d", m)}
 		}
 		return v - 1, nil
 	}
@@ -315,7 +315,7 @@ func (r *rawTable) resolve(ref, what string) (int, error) {
 			if c.name == ref {
 				for k := j + 1; k < m; k++ {
 					if r.cols[k].name == ref {
-						return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "columns %d and %d are both named %q: give the column's number", j+1, k+1, ref)}
+						return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrOption, "columns %d and %d are both named %q: give the column's number", j+1, k+1, ref)}
 					}
 				}
 				return j, nil
@@ -325,7 +325,7 @@ func (r *rawTable) resolve(ref, what string) (int, error) {
 		for j, c := range r.cols {
 			if strings.EqualFold(c.name, ref) {
 				if found >= 0 {
-					return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "several columns match case-insensitively")}
+					return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrOption, "several columns match case-insensitively")}
 				}
 				found = j
 			}
@@ -341,9 +341,9 @@ func (r *rawTable) resolve(ref, what string) (int, error) {
 		if m > 20 {
 			more = ", …"
 		}
-		return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "no such column (have %s%s)", strings.Join(names, ", "), more)}
+		return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrOption, "no such column (have %s%s)", strings.Join(names, ", "), more)}
 	}
-	return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrInvalid, "the file has no header: use first, last or a column number")}
+	return 0, &ParseError{File: r.file, Name: what, Value: ref, Err: errorf(ErrOption, "the file has no header: use first, last or a column number")}
 }
 
 // build turns a raw table into a Table following opt. It checks ctx every
@@ -375,7 +375,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 			return nil, err
 		}
 		if role[j] != 0 {
-			return nil, &ParseError{File: r.file, Name: "ID column", Value: opt.IDColumn, Err: errorf(ErrInvalid, "column %d is also the label column", j+1)}
+			return nil, &ParseError{File: r.file, Name: "ID column", Value: opt.IDColumn, Err: errorf(ErrOption, "column %d is also the label column", j+1)}
 		}
 		id = j
 		role[j] = 'i'
@@ -388,11 +388,11 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		}
 		switch {
 		case role[j] == 'l' && opt.LabelColumn == "":
-			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrInvalid, "column %d is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none (tether: -label none)", j+1)}
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none (tether: -label none)", j+1)}
 		case role[j] == 'l':
-			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrInvalid, "column %d is the label column (Options.LabelColumn %q; tether: -label %s), which is never a feature: drop another column, or give another label column or none", j+1, opt.LabelColumn, opt.LabelColumn)}
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the label column (Options.LabelColumn %q; tether: -label %s), which is never a feature: drop another column, or give another label column or none", j+1, opt.LabelColumn, opt.LabelColumn)}
 		case role[j] == 'i':
-			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrInvalid, "column %d is the ID column (Options.IDColumn %q; tether: -id %s), which is never a feature: drop another column, or give another ID column", j+1, opt.IDColumn, opt.IDColumn)}
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the ID column (Options.IDColumn %q; tether: -id %s), which is never a feature: drop another column, or give another ID column", j+1, opt.IDColumn, opt.IDColumn)}
 		}
 		role[j] = 'd'
 	}
@@ -410,7 +410,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 			return nil, err
 		}
 		if role[j] == 'd' {
-			return nil, &ParseError{File: r.file, Name: "categorical column", Value: ref, Err: errorf(ErrInvalid, "column %d is a dropped column (tether: -drop; library: Options.Drop): a dropped column is not a feature to encode", j+1)}
+			return nil, &ParseError{File: r.file, Name: "categorical column", Value: ref, Err: errorf(ErrOption, "column %d is a dropped column (tether: -drop; library: Options.Drop): a dropped column is not a feature to encode", j+1)}
 		}
 		forced[j] = true
 	}

@@ -736,3 +736,38 @@ func TestReadDrop(t *testing.T) {
 		})
 	}
 }
+
+// TestErrOption: an option value that does not fit the file (a column
+// reference the table lacks or that has another role, -delim with an ARFF
+// file) is an ErrOption and still an ErrInvalid, with ErrInvalid's text;
+// an error of the file's content is not an ErrOption.
+func TestErrOption(t *testing.T) {
+	csv := "x1,x2,label\n0,0,a\n1,1,b\n2,2,a\n"
+	arff := "@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n"
+	for _, c := range []struct {
+		name, text, file string
+		opt              Options
+		option           bool
+	}{
+		{"label column number", csv, "t.csv", Options{LabelColumn: "7"}, true},
+		{"no such label column", csv, "t.csv", Options{LabelColumn: "clas"}, true},
+		{"ID column is the label column", csv, "t.csv", Options{LabelColumn: "x1", IDColumn: "x1"}, true},
+		{"dropped label column", csv, "t.csv", Options{LabelColumn: "label", Drop: []string{"label"}}, true},
+		{"no such categorical column", csv, "t.csv", Options{Categorical: []string{"zz"}}, true},
+		{"delimiter with ARFF", arff, "t.arff", Options{Format: FormatARFF, Delimiter: ";"}, true},
+		{"a value that is not a number", "x1,x2\n0,0\n1,NaN\n", "t.csv", Options{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Read(context.Background(), strings.NewReader(c.text), c.file, c.opt)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if got := errors.Is(err, ErrOption); got != c.option {
+				t.Errorf("errors.Is(%v, ErrOption) = %v, want %v", err, got, c.option)
+			}
+			if c.option && (!errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "invalid input: ")) {
+				t.Errorf("%v: want an ErrInvalid that reads as one", err)
+			}
+		})
+	}
+}

@@ -33,7 +33,21 @@ var (
 	// ParseError names the column; give it as Options.IDColumn, or list
 	// it in Options.Categorical to encode it anyway.
 	ErrIdentifier = errors.New("dataset: identifier column")
+	// ErrOption reports an option value that does not fit the file: a
+	// column reference (Options.LabelColumn, IDColumn, Drop, Categorical)
+	// to a column the table lacks or that has another role, or
+	// Options.Delimiter or Header given with an ARFF file. It is an
+	// ErrInvalid too (errors.Is) and reads as one; front ends answer it
+	// as the caller's mistake (tether: exit status 2).
+	ErrOption error = optionError{}
 )
+
+// optionError is ErrOption's type: it reads as ErrInvalid and is one for
+// errors.Is.
+type optionError struct{}
+
+func (optionError) Error() string        { return ErrInvalid.Error() }
+func (optionError) Is(target error) bool { return target == ErrInvalid }
 
 // ParseError locates a problem in a text file. Line and Column are 1-based;
 // 0 means unknown. Column counts fields (not characters) in tabular files.

@@ -9,20 +9,15 @@ import (
 )
 
 // columnUsage returns err, an error of reading a feature table, as a usage
-// error of cmd when it refuses a column that a flag names (-label, -id,
-// -drop, -categorical): a number outside the table, a name it does not
-// have, or a column taken twice ("-label 7" on a table of 3 columns). The
+// error of cmd when an option value does not fit the file
+// (dataset.ErrOption): a column that a flag names (-label, -id, -drop,
+// -categorical) that the table lacks or that has another role ("-label 7"
+// on a table of 3 columns), or -delim or -header with an ARFF file. The
 // value was the user's and invalid for this input, as -k above the number
 // of nodes is (exit status 2). Other errors, those of the file's content,
 // are returned as they are.
-//
-// The dataset package reports such a column as a ParseError that names the
-// option and its value but no line or column of the file, wrapping
-// ErrInvalid (dataset's rawTable.resolve and build); no sentinel of its
-// own marks it yet, so that shape is what is tested here.
 func columnUsage(cmd string, err error) error {
-	var pe *dataset.ParseError
-	if errors.As(err, &pe) && pe.Line == 0 && pe.Column == 0 && pe.Name != "" && pe.Value != "" && errors.Is(pe.Err, dataset.ErrInvalid) {
+	if errors.Is(err, dataset.ErrOption) {
 		return usagef(cmd, "%v", err)
 	}
 	return err
