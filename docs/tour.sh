@@ -7,10 +7,11 @@
 #   docs/tour.sh          run the tour
 #   docs/tour.sh --list   print the commands of the block, one per line
 #
-# "go build -o tether ./cmd/tether" is run from the repository root with
-# its output in the scratch directory; "../shared/datasets" (relative to
-# the root, as in the README; TOUR_SHARED overrides it) is replaced by its
-# absolute path. When that folder is absent, the first line that uses it
+# The scratch directory stands for the README's tour/ ("mkdir -p tour &&
+# cd tour" is not run); "go build -o tether ../cmd/tether" is run from the
+# repository root with its output in the scratch directory;
+# "../../shared/datasets" (../shared/datasets relative to the root, as in
+# the README; TOUR_SHARED overrides it) is replaced by its absolute path. When that folder is absent, the first line that uses it
 # and every line after it are skipped: the README keeps them last, since
 # they build on each other's files.
 set -euo pipefail
@@ -44,17 +45,23 @@ cd "$work"
 ran=0 skipped=0
 for cmd in "${cmds[@]}"; do
   case "$cmd" in
-  "go build -o tether ./cmd/tether")
+  "mkdir -p tour && cd tour")
+    # The scratch directory stands for tour/.
+    echo "+ $cmd (the scratch directory)"
+    ran=$((ran + 1))
+    continue
+    ;;
+  "go build -o tether ../cmd/tether")
     echo "+ $cmd"
     (cd "$root" && go build -o "$work/tether" ./cmd/tether)
     ran=$((ran + 1))
     continue
     ;;
-  *../shared/datasets*)
+  *../../shared/datasets*)
     if [ ! -d "$shared" ]; then
       noshared=1
     fi
-    cmd=${cmd//..\/shared\/datasets/$shared}
+    cmd=${cmd//..\/..\/shared\/datasets/$shared}
     ;;
   esac
   if [ -n "${noshared:-}" ]; then
