@@ -70,29 +70,39 @@ func checkKnobs(m Method) error {
 		if !f.IsExported() || f.Anonymous {
 			continue
 		}
-		fv := v.FieldByIndex(f.Index)
-		var x float64
-		switch fv.Kind() {
-		case reflect.Float32, reflect.Float64:
-			x = fv.Float()
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			if fv.Type().Implements(reflect.TypeFor[fmt.Stringer]()) {
-				continue // an enumeration: checked by its method
-			}
-			x = float64(fv.Int())
-		default:
-			continue
-		}
-		r := f.Tag.Get("range")
-		ok, err := inRange(x, r)
-		if err != nil {
-			return fmt.Errorf("%w: %s: knob %s: %v", ErrInvalid, m.Name(), f.Name, err)
-		}
-		if !ok {
-			return fmt.Errorf("%w: %s: %s = %v is outside its range %s", ErrInvalid, m.Name(), f.Name, x, r)
+		if msg := knobRange(m.Name(), f, v.FieldByIndex(f.Index)); msg != "" {
+			return fmt.Errorf("%w: %s", ErrInvalid, msg)
 		}
 	}
 	return nil
+}
+
+// knobRange says what is wrong when the numeric knob f of method name, of
+// value fv, lies outside the range of its tag (see Knob) or the tag is
+// malformed; "" when nothing is, for other kinds of fields and for
+// enumerations (checked by their methods). Cost O(len(range tag)).
+func knobRange(name string, f reflect.StructField, fv reflect.Value) string {
+	var x float64
+	switch fv.Kind() {
+	case reflect.Float32, reflect.Float64:
+		x = fv.Float()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if fv.Type().Implements(reflect.TypeFor[fmt.Stringer]()) {
+			return "" // an enumeration: checked by its method
+		}
+		x = float64(fv.Int())
+	default:
+		return ""
+	}
+	r := f.Tag.Get("range")
+	ok, err := inRange(x, r)
+	if err != nil {
+		return fmt.Sprintf("%s: knob %s: %v", name, f.Name, err)
+	}
+	if !ok {
+		return fmt.Sprintf("%s: %s = %v is outside its range %s", name, f.Name, x, r)
+	}
+	return ""
 }
 
 // nilMethod returns an error wrapping ErrInvalid when m is nil or a nil
@@ -148,9 +158,10 @@ func inRange(x float64, r string) (bool, error) {
 // ("Name=value", names case-insensitive, fields of embedded structs
 // included) set; m itself is not modified. Numbers, booleans, strings and
 // types with Set(string) or UnmarshalText are supported. The error names
-// the setting and, for an unknown name, lists m's knobs; a nil m (or nil
-// pointer) is an error too. All wrap ErrInvalid. Range checks are left to
-// Run (see Knob). Cost: O(len(settings) · fields).
+// the setting and, for an unknown name, lists m's knobs, or the knob's
+// range when the value is outside it (Knob; Run checks the knobs not set
+// here); a nil m (or nil pointer) is an error too. All wrap ErrInvalid.
+// Cost: O(len(settings) · fields).
 func SetKnobs(m Method, settings []string) (Method, error) {
 	if err := nilMethod(m); err != nil {
 		return nil, err
@@ -173,7 +184,7 @@ func SetKnobs(m Method, settings []string) (Method, error) {
 		if !ok {
 			return nil, fmt.Errorf("%w: knob setting %q: want Name=value", ErrInvalid, o)
 		}
-		f, ok := findKnob(cp.Elem(), name)
+		f, sf, ok := findKnob(cp.Elem(), name)
 		if !ok {
 			var names []string
 			for _, k := range Knobs(m) {
@@ -188,6 +199,9 @@ func SetKnobs(m Method, settings []string) (Method, error) {
 		if err := setKnob(f, val); err != nil {
 			return nil, fmt.Errorf("%w: knob setting %q: %v", ErrInvalid, o, err)
 		}
+		if msg := knobRange(m.Name(), sf, f); msg != "" {
+			return nil, fmt.Errorf("%w: knob setting %q: %s", ErrInvalid, o, msg)
+		}
 	}
 	out := cp
 	if !isPtr {
@@ -200,22 +214,22 @@ func SetKnobs(m Method, settings []string) (Method, error) {
 	return meth, nil
 }
 
-// findKnob returns the exported field of v named name (any case),
-// searching embedded structs.
-func findKnob(v reflect.Value, name string) (reflect.Value, bool) {
+// findKnob returns the exported field of v named name (any case), and
+// its description, searching embedded structs.
+func findKnob(v reflect.Value, name string) (reflect.Value, reflect.StructField, bool) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		if sf.IsExported() && strings.EqualFold(sf.Name, name) {
-			return v.Field(i), true
+			return v.Field(i), sf, true
 		}
 		if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
-			if f, ok := findKnob(v.Field(i), name); ok {
-				return f, true
+			if f, fsf, ok := findKnob(v.Field(i), name); ok {
+				return f, fsf, true
 			}
 		}
 	}
-	return reflect.Value{}, false
+	return reflect.Value{}, reflect.StructField{}, false
 }
 
 // setKnob parses s into the field f.

@@ -243,6 +243,10 @@ func TestSetKnobs(t *testing.T) {
 		{"integer beyond int64", orig, []string{"M=99999999999999999999"}, nil, `"99999999999999999999" is out of range`},
 		{"float beyond float64", HBisection{}, []string{"alpha=1e400"}, nil, `"1e400" is out of range`},
 		{"bad enumeration", FastGE2BH{}, []string{"Variant=nope"}, nil, "Variant=nope"},
+		// A value outside the knob's range is refused here, not first by
+		// Run, so that front ends answer it as the setting's mistake.
+		{"outside the range", orig, []string{"SigmaML=-1"}, nil, `knob setting "SigmaML=-1": fgpwc: SigmaML = -1 is outside its range 0 | [1e-9, 1e9]`},
+		{"an integer outside the range", orig, []string{"M=-3"}, nil, `knob setting "M=-3": fgpwc: M = -3 is outside its range`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -463,6 +463,8 @@ func TestValuesInvalidForTheInputExitCodes(t *testing.T) {
 			`usage: serve: %s: label column: value "4": column number outside 1…3`, 2},
 		{"-set value that does not parse", []string{"cluster", "-input", table, "-k", "2", "-method", "fgpwc", "-set", "SigmaML=abc", "-o", out},
 			`usage: cluster: -set: knob setting "SigmaML=abc": "abc" is not a number`, 2},
+		{"-set value outside the knob's range", []string{"cluster", "-input", table, "-k", "2", "-method", "fgpwc", "-set", "SigmaML=-1", "-o", out},
+			`usage: cluster: -set: knob setting "SigmaML=-1": fgpwc: SigmaML = -1 is outside its range 0 | [1e-9, 1e9]`, 2},
 		{"-plot extension", []string{"cluster", "-input", table, "-k", "2", "-plot", "p.jpg", "-o", out},
 			"usage: cluster: -plot: p.jpg: tether writes PNG (.png) or SVG (.svg) images, not .jpg", 2},
 		{"a bad value in the table", []string{"cluster", "-input", bad, "-k", "2", "-o", out},
