@@ -69,6 +69,49 @@ func isWord(s string, words []string) bool {
 	return false
 }
 
+// isMissingMark reports whether s is a word other tools write for a
+// missing value (pandas, R, SQL: NaN, NA, N/A, null, None, any case),
+// which a labels file reads as a class name: a warning says so
+// (classNameWarnings).
+func isMissingMark(s string) bool {
+	switch strings.ToLower(s) {
+	case "nan", "na", "n/a", "null", "none":
+		return true
+	}
+	return false
+}
+
+// classNameWarnings returns the warnings about the class names of a
+// labels file that are not all integers (file name): a name that other
+// tools write for a missing value (NaN, NA, null, …), read here as a class
+// of its own; integers beside text, each a class name too. Cost
+// O(classes).
+func classNameWarnings(name string, classes []string) []string {
+	var out, ints, text []string
+	for _, c := range classes {
+		if isMissingMark(c) {
+			out = append(out, fmt.Sprintf("%s: label %q is read as a class of its own; a node without a class is written -1, ? or an empty field", name, c))
+		}
+		if isIntText(c) {
+			ints = append(ints, c)
+		} else {
+			text = append(text, c)
+		}
+	}
+	if len(ints) > 0 && len(text) > 0 {
+		out = append(out, fmt.Sprintf("%s: the labels mix integers (%s) and text (%s): each distinct value is a class name, %d classes in all", name, firstFew(ints), firstFew(text), len(classes)))
+	}
+	return out
+}
+
+// firstFew joins up to three of s, with "…" when there are more.
+func firstFew(s []string) string {
+	if len(s) > 3 {
+		return strings.Join(s[:3], ", ") + ", …"
+	}
+	return strings.Join(s, ", ")
+}
+
 // isUnknownLabel reports whether a label field marks a node without a
 // class: −1, "?" or an empty field.
 func isUnknownLabel(s string) bool {
@@ -333,6 +376,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		for k, c := range out.ClassNames {
 			code[c] = k
 		}
+		out.Warnings = append(out.Warnings, classNameWarnings(name, out.ClassNames)...)
 	}
 	labelOf := func(s string) int {
 		if isUnknownLabel(s) {

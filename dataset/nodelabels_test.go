@@ -298,3 +298,37 @@ func TestReadNodeLabelsZeroBaseWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestReadNodeLabelsClassNameWarnings: text labels that other tools write
+// for a missing value (NaN, NA, null, …) and integers mixed with text are
+// read as class names, with a warning each; plain names and integers are
+// read without one.
+func TestReadNodeLabelsClassNameWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		classes  []string
+		warns    []string
+	}{
+		{"NaN and mixed", "0\n1\nbanana\nNaN\n", []string{"0", "1", "NaN", "banana"}, []string{
+			`f: label "NaN" is read as a class of its own; a node without a class is written -1, ? or an empty field`,
+			"f: the labels mix integers (0, 1) and text (NaN, banana): each distinct value is a class name, 4 classes in all"}},
+		{"NA alone among names", "a\nNA\nb\n", []string{"NA", "a", "b"}, []string{
+			`f: label "NA" is read as a class of its own; a node without a class is written -1, ? or an empty field`}},
+		{"many of each", "1\n2\n3\n4\nw\nx\ny\nz\n", nil, []string{"f: the labels mix integers (1, 2, 3, …) and text (w, x, y, …): each distinct value is a class name, 8 classes in all"}},
+		{"names", "setosa\nversicolor\n?\n", []string{"setosa", "versicolor"}, nil},
+		{"integers", "0\n1\n-1\n", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadNodeLabels(strings.NewReader(tc.in), "f", NodeLabelOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.classes != nil && !reflect.DeepEqual(d.ClassNames, tc.classes) {
+				t.Errorf("classes %q, want %q", d.ClassNames, tc.classes)
+			}
+			if !reflect.DeepEqual(d.Warnings, tc.warns) {
+				t.Errorf("warnings %q, want %q", d.Warnings, tc.warns)
+			}
+		})
+	}
+}
