@@ -103,6 +103,34 @@ func TestServeInitialDataAndInterrupt(t *testing.T) {
 	}
 }
 
+// startServe runs tether serve with args on a free loopback port, its
+// standard error to stderr, until the test ends (then it checks that
+// serve stopped without an error), and returns the URL it printed.
+func startServe(t *testing.T, stderr io.Writer, args ...string) string {
+	t.Helper()
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		m := &Main{Stdin: strings.NewReader(""), Stdout: pw, Stderr: stderr}
+		done <- m.Run(ctx, append([]string{"serve", "-addr", "127.0.0.1:0"}, args...))
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		go io.Copy(io.Discard, pr)
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		cancel()
+		t.Fatalf("serve printed no URL: %v", err)
+	}
+	return strings.TrimSpace(line)
+}
+
 // TestServeGraphOptions: serve -regularize and -disconnected are accepted
 // (they were usage errors) and reach the server's Config: with -disconnected
 // strict, FGPWC refuses the isolated node of the initial graph (a request's
@@ -115,26 +143,7 @@ func TestServeGraphOptions(t *testing.T) {
 	if err := os.WriteFile(g, []byte(mtx), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pr, pw := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		m := &Main{Stdin: strings.NewReader(""), Stdout: pw, Stderr: io.Discard}
-		done <- m.Run(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-graph-file", g, "-regularize", "none", "-disconnected", "strict", "-quiet"})
-		pw.Close()
-	}()
-	defer func() {
-		cancel()
-		go io.Copy(io.Discard, pr)
-		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("serve printed no URL: %v (%v)", err, <-done)
-	}
-	url := strings.TrimSpace(line)
+	url := startServe(t, io.Discard, "-graph-file", g, "-regularize", "none", "-disconnected", "strict", "-quiet")
 	post := func(path, body string) (int, string) {
 		t.Helper()
 		resp, err := http.Post(url+path, "application/json", strings.NewReader(body))
@@ -204,27 +213,9 @@ func TestServeInitialMessages(t *testing.T) {
 	if err := os.WriteFile(file, []byte("name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pr, pw := io.Pipe()
 	var stderr lockedBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		m := &Main{Stdin: strings.NewReader(""), Stdout: pw, Stderr: &stderr}
-		done <- m.Run(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-input", file})
-		pw.Close()
-	}()
-	defer func() {
-		cancel()
-		go io.Copy(io.Discard, pr)
-		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("serve printed no URL: %v (%v)", err, <-done)
-	}
-	resp, err := http.Post(strings.TrimSpace(line)+"api/sessions", "application/json", nil)
+	url := startServe(t, &stderr, "-input", file)
+	resp, err := http.Post(url+"api/sessions", "application/json", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
