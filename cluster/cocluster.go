@@ -9,6 +9,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
 )
 
@@ -298,7 +299,7 @@ func (b *bipartite) operator(pairs []constraint.Pair, gamma float64, mode CoPair
 			}
 			sign = -1
 		}
-		v := sign * pr.W() / math.Sqrt(b.degree(pr.I)*b.degree(pr.J))
+		v := sign * pr.W() / graph.SqrtProduct(b.degree(pr.I), b.degree(pr.J))
 		op.cons = append(op.cons, coEntry{pr.I, pr.J, v})
 		rowAbs[pr.I] += math.Abs(v)
 		rowAbs[pr.J] += math.Abs(v)

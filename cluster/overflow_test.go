@@ -56,7 +56,9 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 		{"csp Q̄ underflow", CSP{}, heavy, 1e-300, "csp: λ_max(Q̄) = 0 for 2 pairs"},
 		{"csp volume", CSP{}, huge, 0, "csp: the volume Σd_i overflowed"},
 		{"cscap Woodbury", CSCAP{}, heavy, 0, "cscap: solving I + UᵀWU"},
-		{"cscap embedding", CSCAP{}, tiny, 0, "cscap: normalized cut of the propagated affinity"},
+		// cscap on the tiny 4-cycle failed here ("normalized cut of the
+		// propagated affinity") until graph.SqrtProduct kept √(d_i d_j)
+		// from underflowing: it now clusters it as at weight 1.
 		{"fast-ge2 pair", FastGE2{}, heavy, 1e300, "fast-ge2: pair 1 (0,1): its weight"},
 		{"fast-ge2 scale", FastGE2{}, tiny, 0, "fast-ge2: the constraint scale 1/(d_min d_max)"},
 		{"fast-ge2-bh operator", FastGE2BH{}, heavy, 0, "cluster: fast-ge2-bh: numerical failure: eigensolver"},
@@ -133,5 +135,49 @@ func TestRunKMeansOverflowIsNumerical(t *testing.T) {
 			t.Fatalf("distortion %v, labels %v, error %v; want ErrNumerical", res.Distortion, res.Labels, err)
 		}
 		t.Fatalf("error %v, want one wrapping ErrNumerical and kmeans.ErrNonFinite", err)
+	}
+}
+
+// TestScaleInvariantAtExtremes: NJW and CSCAP give the same partition when
+// every weight is multiplied by 1e-200 or 1e200 (L_sym is invariant under
+// W → cW; graph.SqrtProduct keeps √(d_i d_j) in range). Before, NJW's
+// L_sym became the identity at 1e200 (Ncut 0.98 instead of 0.03, no
+// warning), failed at 1e-200, and CSCAP failed on weights near 1e-300.
+func TestScaleInvariantAtExtremes(t *testing.T) {
+	var base []graph.Edge
+	for c := 0; c < 2; c++ {
+		for i := 0; i < 6; i++ {
+			for j := i + 1; j < 6; j++ {
+				base = append(base, graph.Edge{I: 6*c + i, J: 6*c + j, W: 1})
+			}
+		}
+	}
+	base = append(base, graph.Edge{I: 0, J: 6, W: 0.05})
+	cons := &constraint.Set{N: 12, Pairs: []constraint.Pair{{I: 1, J: 2, Kind: constraint.MustLink}, {I: 1, J: 8, Kind: constraint.CannotLink}}}
+	for _, m := range []Method{NJW{}, CSCAP{}} {
+		var want []int
+		for _, c := range []float64{1, 1e200, 1e-200, 1e-300} {
+			edges := make([]graph.Edge, len(base))
+			for k, e := range base {
+				edges[k] = graph.Edge{I: e.I, J: e.J, W: c * e.W}
+			}
+			g, err := graph.FromEdges(12, edges)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &Problem{Graph: g, K: 2}
+			if m.Uses().Supervision&Pairs != 0 {
+				p.Constraints = cons
+			}
+			res, err := Run(context.Background(), m, p, &Settings{Seed: 1})
+			if err != nil {
+				t.Fatalf("%s, weights × %g: %v", m.Name(), c, err)
+			}
+			if want == nil {
+				want = res.Labels
+			} else if !samePartition(res.Labels, want) {
+				t.Errorf("%s, weights × %g: %v, at weight 1 %v", m.Name(), c, res.Labels, want)
+			}
+		}
 	}
 }

@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"fmt"
-	"math"
 )
 
 // Coarsen returns the graph of the aggregates of a heavy-edge matching of g
@@ -48,7 +47,7 @@ func (g *Graph) Coarsen(ctx context.Context) (c *Graph, agg []int32, err error) 
 			if int(j) == i || agg[j] >= 0 {
 				continue
 			}
-			if s := w[k] / math.Sqrt(g.deg[i]*g.deg[j]); s > bw {
+			if s := w[k] / SqrtProduct(g.deg[i], g.deg[j]); s > bw {
 				best, bw = j, s
 			}
 		}

@@ -79,7 +79,7 @@ func NewLaplacian(g *Graph, kind LaplacianKind) (*Laplacian, error) {
 		for i := 0; i < g.n; i++ {
 			for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
 				if kind == Symmetric {
-					l.vals[k] = g.w[k] / math.Sqrt(g.deg[i]*g.deg[g.idx[k]])
+					l.vals[k] = g.w[k] / SqrtProduct(g.deg[i], g.deg[g.idx[k]])
 				} else {
 					l.vals[k] = g.w[k] / g.deg[i]
 				}
@@ -282,4 +282,18 @@ func Dense(op interface {
 	out := mat.NewDense(n, n, nil)
 	op.MulTo(out, id)
 	return out
+}
+
+// SqrtProduct returns √(a·b) for a, b ≥ 0: the normalization √(d_i d_j)
+// of L_sym's entries. It computes √(a·b) as written when the product is a
+// normal float64, so results in that range are those of the plain
+// expression to the bit, and √a·√b otherwise, where a·b would overflow to
+// +Inf (degrees above about 1e154) or underflow to 0 or a subnormal
+// (below about 1e-154): L_sym is invariant under W → cW, and so is its
+// computation over the whole float64 range. Cost O(1).
+func SqrtProduct(a, b float64) float64 {
+	if p := a * b; p >= 0x1p-1022 && p <= math.MaxFloat64 {
+		return math.Sqrt(p)
+	}
+	return math.Sqrt(a) * math.Sqrt(b)
 }

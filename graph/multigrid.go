@@ -148,7 +148,7 @@ func (m *Multigrid) factorCoarsest(g *Graph) error {
 	for i := 0; i < n; i++ {
 		for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
 			if j := int(g.idx[k]); j >= i {
-				a.SetSym(i, j, a.At(i, j)-g.w[k]/math.Sqrt(g.deg[i]*g.deg[j]))
+				a.SetSym(i, j, a.At(i, j)-g.w[k]/SqrtProduct(g.deg[i], g.deg[j]))
 			}
 		}
 	}

@@ -347,7 +347,7 @@ func NewRegularizedLaplacian(g *Graph, kind LaplacianKind, tau float64, complete
 	for i := 0; i < g.n; i++ {
 		for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
 			if kind == Symmetric {
-				l.vals[k] = g.w[k] / math.Sqrt(l.deg[i]*l.deg[g.idx[k]])
+				l.vals[k] = g.w[k] / SqrtProduct(l.deg[i], l.deg[g.idx[k]])
 			} else {
 				l.vals[k] = g.w[k] / l.deg[i]
 			}
