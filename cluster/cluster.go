@@ -219,7 +219,10 @@ const DenseLimit = 400
 
 // Result is a partition with diagnostics.
 type Result struct {
-	// Labels[i] is the cluster of node i, in 0…K−1.
+	// Labels[i] is the cluster of node i, in 0…K−1. The numbers of the
+	// clusters are arbitrary, with partial labels too: only methods that
+	// say so (LabelProp) number them by the labels' classes; compare
+	// partitions with package metrics, which match clusters to classes.
 	Labels []int
 	// K is the number of clusters (estimated when Problem.K was 0).
 	K int

@@ -109,8 +109,10 @@
 //     scarce. FastGE2 and FastGE2BH (fast-ge2, fast-ge2-bh; seed 004) take
 //     labels and pairs together.
 //
-//   - Must-link / cannot-link pairs. FGPWC (fgpwc; seed 003) is the
-//     default: one embedding, then a descent in O(K·m²) per step, so new
+//   - Must-link / cannot-link pairs. Auto (above) is the default of tether
+//     cluster and batch jobs; it chooses among the methods below.
+//     FGPWC (fgpwc; seed 003) is the interactive one (tether serve): one
+//     embedding, then a descent in O(K·m²) per step, so new
 //     constraints are cheap (FGPWC.Basis) and it scales to 10⁵ nodes; set
 //     Imprint, IterCV and Laplacian = auto to tune it from the constraints
 //     alone. SpectralLearning (sl) edits the affinity and is the simplest

@@ -77,7 +77,7 @@ type MAVRO struct {
 	Gamma float64 `doc:"supervision weight γ (0: 1.25)" range:"0 | (0, 1e6]"`
 	// Tol is the power method's relative residual tolerance
 	// ‖L̄x − λx‖ ≤ Tol·λ. If Tol is 0, 1e-9 is used.
-	Tol float64 `doc:"power-method tolerance (0: 1e-10)" range:"0 | [1e-15, 1)"`
+	Tol float64 `doc:"power-method tolerance (0: 1e-9)" range:"0 | [1e-15, 1)"`
 	// MaxIter caps the power iterations. If MaxIter is 0, 3000 are allowed.
 	// When the cap is reached the vector is computed by the eigensolver of
 	// Settings instead, with a warning.

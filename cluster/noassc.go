@@ -45,12 +45,12 @@ import (
 // Cost: K dominant-eigenvector computations (one for K = 2) sharing one
 // sparse block product per power iteration, O(nnz·K), then k-means in O(n·K²) per iteration.
 type NOASSC struct {
-	// Gamma is the supervision weight γ > 0. If Gamma is 0, 1.25 (seed 000 §3.4)
-	// (1.25, the thesis's value).
+	// Gamma is the supervision weight γ > 0. If Gamma is 0, the thesis's
+	// 1.25 is used (seed 000 §3.4).
 	Gamma float64 `doc:"supervision weight γ (0: 1.25)" range:"0 | (0, 1e6]"`
 	// Tol is the power method's relative residual tolerance. If Tol is 0,
 	// 1e-9 is used.
-	Tol float64 `doc:"power-method tolerance (0: 1e-10)" range:"0 | [1e-15, 1)"`
+	Tol float64 `doc:"power-method tolerance (0: 1e-9)" range:"0 | [1e-15, 1)"`
 	// MaxIter caps the power iterations per class. If MaxIter is 0, 3000
 	// are allowed; when reached, the vector is computed by the eigensolver
 	// of Settings instead, with a warning.

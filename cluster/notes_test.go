@@ -127,3 +127,29 @@ func TestNoWarningLooksLikeANote(t *testing.T) {
 		}
 	}
 }
+
+// TestKOneWarnsViolatedCannotLinks: with k = 1, Run's one-cluster answer
+// says that it violates every cannot-link (it was silent: a caller reading
+// only Warnings missed it); with must-links alone there is nothing to say.
+func TestKOneWarnsViolatedCannotLinks(t *testing.T) {
+	g, err := graph.FromEdges(4, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 1, J: 2, W: 1}, {I: 2, J: 3, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pairs []constraint.Pair
+		want  string
+	}{
+		{[]constraint.Pair{{I: 0, J: 3, Kind: constraint.CannotLink}, {I: 0, J: 2, Kind: constraint.CannotLink}, {I: 1, J: 2, Kind: constraint.MustLink}}, "fgpwc: k = 1 puts every node in one cluster: all 2 cannot-links are violated"},
+		{[]constraint.Pair{{I: 0, J: 3, Kind: constraint.CannotLink}}, "fgpwc: k = 1 puts every node in one cluster: the cannot-link is violated"},
+		{[]constraint.Pair{{I: 1, J: 2, Kind: constraint.MustLink}}, ""},
+	} {
+		res, err := Run(context.Background(), NewFGPWC(), &Problem{Graph: g, K: 1, Constraints: &constraint.Set{N: 4, Pairs: c.pairs}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(res.Warnings, "\n"); c.want == "" && got != "" || c.want != "" && !slices.Contains(res.Warnings, c.want) {
+			t.Errorf("warnings %q, want %q", res.Warnings, c.want)
+		}
+	}
+}

@@ -32,7 +32,8 @@ import (
 // attached by their labels, must-links and edges, with a warning, unless
 // p.Disconnected is DisconnectedStrict. With p.K = 1 (after the checks)
 // no method is called: the result is the one partition into one cluster,
-// with no diagnostics.
+// with no diagnostics but the warnings about side information the method
+// ignores and about the cannot-links one cluster violates.
 //
 // Errors wrap ErrInvalid for a nil ctx, a nil m (or nil pointer), an ill-posed
 // problem, Settings out of range (a Restarts outside [0,
@@ -79,6 +80,11 @@ func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook)
 		// on any graph (an edgeless one included).
 		res := &Result{Labels: make([]int, p.nodes()), K: 1}
 		res.Warnings = ignored(m.Name(), u, p)
+		if u.Supervision&Pairs != 0 && p.Constraints != nil {
+			if _, cl := p.Constraints.Count(); cl > 0 {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: k = 1 puts every node in one cluster: %s violated", m.Name(), form(cl, "the cannot-link is", fmt.Sprintf("all %d cannot-links are", cl))))
+			}
+		}
 		res.Runtime = time.Since(start)
 		return res, nil
 	}
