@@ -612,7 +612,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		shared[ci] = time.Since(start).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, fmt.Errorf("cluster: auto: the shared FGPWC basis of %s: %w", c.name, ctx.Err())
 			}
 			basisErr[ci] = err
 			continue
@@ -634,7 +634,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		shared[ci] = time.Since(start).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, fmt.Errorf("cluster: auto: the shared commute basis of %s: %w", c.name, ctx.Err())
 			}
 			continue
 		}
@@ -655,7 +655,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		shared[ci] = time.Since(start).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, fmt.Errorf("cluster: auto: the shared CSCAP prior of %s: %w", c.name, ctx.Err())
 			}
 			continue
 		}
@@ -719,7 +719,9 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		// Only a cancellation stops the fits (a candidate's failure is
+		// recorded in fails).
+		return nil, fmt.Errorf("cluster: auto: cross-validation of the candidates: %w", err)
 	}
 	// Scores, and the best candidate of each kind (ties to the earlier).
 	bestU, bestC := -1, -1

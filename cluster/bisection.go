@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	"github.com/tether-sc/tether/graph"
@@ -26,8 +27,10 @@ type bisection struct {
 // returns the labels, or nil labels and the number of clusters reached
 // when fewer than k could be formed (the caller names the cause). Cost:
 // 2k − 3 calls of split for k > 2 (both sides of each split are bisected,
-// to choose the next), one for k = 2, plus O(n log n).
-func recursiveBisection(ctx context.Context, n, k int, split func(context.Context, []int) (bisection, error)) ([]int, int, error) {
+// to choose the next), one for k = 2, plus O(n log n). A cancelled ctx
+// between splits returns an error wrapping ctx.Err() that names the
+// method (name); split names its own stage.
+func recursiveBisection(ctx context.Context, name string, n, k int, split func(context.Context, []int) (bisection, error)) ([]int, int, error) {
 	all := make([]int, n)
 	for i := range all {
 		all[i] = i
@@ -42,7 +45,7 @@ func recursiveBisection(ctx context.Context, n, k int, split func(context.Contex
 	parts := []bisection{first}
 	for len(parts) < k {
 		if err := ctx.Err(); err != nil {
-			return nil, 0, err
+			return nil, 0, fmt.Errorf("cluster: %s: recursive bisection, %d of %d clusters: %w", name, len(parts), k, err)
 		}
 		best := -1
 		for i, pt := range parts {

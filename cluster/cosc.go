@@ -222,7 +222,7 @@ func (c COSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		warnings = append(warnings, fmt.Sprintf("cosc: %s of degree 0 (first %d) cost nothing on either side", plural(len(iso), "node", "nodes"), iso[0]))
 	}
 	b := &coscBisector{g: g, comp: comp, pairs: pairs, cfg: cfg, s: s, exact: p.K == 2}
-	labels, got, err := recursiveBisection(ctx, n, p.K, b.split)
+	labels, got, err := recursiveBisection(ctx, "cosc", n, p.K, b.split)
 	switch {
 	case err != nil:
 		return nil, err
@@ -588,7 +588,7 @@ func (bs *coscBisector) bisect(ctx context.Context, cg *coscGraph) (inC []bool, 
 	rng := rand.New(streamSrc(bs.s.Seed, streamCOSC+stream(0x100*id)))
 	f0, err := bs.spectral(ctx, cg)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("cluster: cosc: bisection %d: spectral start: %w", id, err)
 	}
 	randomVec := func() []float64 {
 		f := make([]float64, cg.n)
@@ -646,7 +646,7 @@ func (bs *coscBisector) bisect(ctx context.Context, cg *coscGraph) (inC []bool, 
 	}, func(st *coscState, k int) error {
 		run, err := st.ratioDCA(ctx, starts[k], bs.cfg.maxIter, coscOuterTol)
 		if err != nil {
-			return err
+			return fmt.Errorf("start %d: %w", k+1, err)
 		}
 		runs[k] = run
 		if bs.traces != nil {
@@ -656,7 +656,8 @@ func (bs *coscBisector) bisect(ctx context.Context, cg *coscGraph) (inC []bool, 
 		return nil
 	})
 	if err != nil {
-		return nil, false, err
+		// Only a cancellation stops the starts.
+		return nil, false, fmt.Errorf("cluster: cosc: bisection %d: %w", id, err)
 	}
 	for _, st := range states {
 		bs.rejected += st.rejected

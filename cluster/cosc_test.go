@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -495,8 +496,8 @@ func TestCOSCInnerGap(t *testing.T) {
 				st.c[i] = 3 * rng.NormFloat64()
 			}
 			u := make([]float64, tc.n)
-			if !st.inner(u) {
-				t.Fatal("inner found no descent")
+			if ok, err := st.inner(context.Background(), u); err != nil || !ok {
+				t.Fatalf("inner found no descent (error %v)", err)
 			}
 			w := g.Dense()
 			phi := func(u []float64) float64 {
@@ -771,4 +772,70 @@ func TestCOSCRatioDCAAlone(t *testing.T) {
 			t.Errorf("seed %d (n = %d, %d pairs): RatioDCA best F̂_γ %.12g, brute force %.12g", seed, n, len(set.Pairs), best, want)
 		}
 	}
+}
+
+// TestCOSCInnerCancel: the inner problem of RatioDCA checks ctx while it
+// runs (review 49, finding 6: one inner solve took about 1 s at 6·10⁴
+// nodes, and ctx was checked only between outer steps). On 2·10⁴ blobs
+// (10-NN, 10⁴ pairs) with the gap tolerance tightened so that the solve
+// runs its coscMaxInner = 300 iterations (0.35 s on 2 shared cores), a
+// cancel 50 ms in must return within 500 ms (it took 52 ms), with an
+// error wrapping context.Canceled that names the inner problem. The
+// uncancelled solve is timed first; a machine on which it takes less than
+// 200 ms skips the test (it would not tell a check from none). About
+// 0.5 s.
+func TestCOSCInnerCancel(t *testing.T) {
+	const n = 20000
+	p, _ := coscBlobsProblem(t, n, 2, 1, n/2)
+	cfg, err := COSC{}.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, _ := constraint.Closure(p.Constraints)
+	bs := &coscBisector{g: p.Graph, comp: comp, pairs: p.Constraints.Pairs, cfg: cfg, s: &Settings{Seed: 1}, exact: true}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	cg, _, err := bs.reduce(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	f := make([]float64, cg.n)
+	for i := range f {
+		f[i] = rng.NormFloat64()
+	}
+	normalize(f)
+	cg.gamma = cg.vol / 4 * unconstrainedSweep(cg, f) / (cg.volQ / 2)
+	// solve runs one inner problem from f, to the iteration cap (the gap
+	// tolerance 10⁻¹⁵ is not reached), and returns its time and error.
+	solve := func(ctx context.Context) (time.Duration, error) {
+		st := newCOSCState(cg, 1e-15, coscMaxInner)
+		st.subgradients(f, cg.fval(f))
+		u := make([]float64, cg.n)
+		start := time.Now()
+		_, err := st.inner(ctx, u)
+		return time.Since(start), err
+	}
+	full, err := solve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("uncancelled inner solve (%d super-nodes, %d edges): %v", cg.n, len(cg.ew), full)
+	if full < 200*time.Millisecond {
+		t.Skipf("the inner solve took %v, under 200 ms: too fast on this machine to test its cancellation", full)
+	}
+	const delay, bound = 50 * time.Millisecond, 500 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(delay, cancel)
+	took, err := solve(ctx)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "inner problem") {
+		t.Fatalf("error %v, want one wrapping context.Canceled that names the inner problem", err)
+	}
+	if took > delay+bound {
+		t.Errorf("returned %v after the start, %v after the cancel, want ≤ %v", took, took-delay, bound)
+	}
+	t.Logf("cancelled at %v: returned after %v", delay, took)
 }

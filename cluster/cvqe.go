@@ -112,7 +112,7 @@ func (c CVQE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		it := 0
 		for ; it < maxIter; it++ {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("cluster: %s: restart %d of %d, iteration %d: %w", name, r+1, restarts, it+1, err)
 			}
 			st.assign()
 			if cvqeSameLabels(prev, st.g) {

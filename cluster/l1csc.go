@@ -327,7 +327,7 @@ func (c L1CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		bpairs = mustLinks(pairs)
 	}
 	b := &l1Bisector{g: g, pairs: bpairs, cfg: cfg, s: s.derive(streamL1CSC)}
-	labels, got, err := recursiveBisection(ctx, n, p.K, b.split)
+	labels, got, err := recursiveBisection(ctx, "l1csc", n, p.K, b.split)
 	switch {
 	case err != nil:
 		return nil, err
@@ -417,7 +417,7 @@ func (bs *l1Bisector) split(ctx context.Context, nodes []int) (bisection, error)
 			progress.Send(bs.s.Recorder, progress.Event{Stage: "l1csc", Done: step, Total: bs.cfg.maxIter, Message: fmt.Sprintf("bisection %d (%d nodes), start %d: J = %.8g after %d ADMM iterations", id, len(nodes), k+1, j, inner)})
 		})
 		if err != nil {
-			return sp, err
+			return sp, fmt.Errorf("cluster: l1csc: bisection %d (%d nodes), start %d: %w", id, len(nodes), k+1, err)
 		}
 		bs.iters += r.steps
 		bs.subproblems += r.subproblems
@@ -718,11 +718,11 @@ func (q *l1Problem) alg1Keep(ctx context.Context, x0 []float64, cfg l1Config, st
 	xhat := make([]float64, n)
 	for k := 0; k < cfg.maxIter; k++ {
 		if err := ctx.Err(); err != nil {
-			return run, err
+			return run, fmt.Errorf("Alg. 1 step %d: %w", k+1, err)
 		}
 		ok, conv, err := ad.solve(ctx, x, xhat)
 		if err != nil {
-			return run, err
+			return run, fmt.Errorf("Alg. 1 step %d: ADMM subproblem: %w", k+1, err)
 		}
 		run.subproblems++
 		if !conv {

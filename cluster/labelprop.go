@@ -124,7 +124,8 @@ func (lp LabelProp) strict(ctx context.Context, p *Problem, s *Settings) (*Resul
 		h, iters, ok, err = propagateClosedForm(ctx, g, p.Labels, p.K, tol, maxIter, s.Recorder)
 	}
 	if err != nil {
-		return nil, err
+		// Only a cancellation stops the propagation.
+		return nil, fmt.Errorf("cluster: labelprop: propagation: %w", err)
 	}
 	res := &Result{
 		Labels:     argmaxRows(h, p.Labels),

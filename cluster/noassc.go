@@ -122,7 +122,7 @@ func (m NOASSC) strict(ctx context.Context, p *Problem, s *Settings, name string
 	}
 	vecs, vals, warns, err := dominantVectors(ctx, na, u, vs, gamma, m.Eigensolver, tol, maxIter, s, streamPower)
 	if err != nil {
-		return nil, err
+		return nil, wrapMethod(name, err)
 	}
 	sm := vecs
 	if k == 2 {

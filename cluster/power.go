@@ -142,7 +142,7 @@ func powerBlock(ctx context.Context, na *graph.NormalizedAdjacency, u []float64,
 	left := k
 	for it := 1; it <= maxIter && left > 0; it++ {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, fmt.Errorf("cluster: power method: iteration %d: %w", it, err)
 		}
 		na.MulTo(y, x)
 		// y_c += x_c + γ v_c (v_cᵀx_c) − 2u(uᵀx_c).
