@@ -33,6 +33,13 @@ func ReadFile(ctx context.Context, path string, opt Options) (*Table, error) {
 
 // Read reads a feature table from r; name is used in error messages. See
 // ReadFile.
+//
+// Without Options.LabelColumn, a delimited table has no reference labels
+// and every column is a feature, one named label, class, target or y
+// (ClassNamedColumns) too: the classes would then be clustered on as
+// features. Such a column is kept a feature, with a warning (Table.Warnings)
+// naming Options.LabelColumn and Options.Drop; input.ReadTableFile (what
+// tether cluster reads) takes that column as the reference labels instead.
 func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, error) {
 	lines, err := readAll(ctx, r, name, opt.MaxLineBytes)
 	if err != nil {
@@ -70,7 +77,15 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 	if err != nil {
 		return nil, err
 	}
-	return raw.build(ctx, &opt)
+	given := opt.LabelColumn
+	t, err := raw.build(ctx, &opt)
+	if err != nil {
+		return nil, err
+	}
+	if given == "" && t.Labels == nil {
+		t.Warnings = append(t.Warnings, classFeatureWarnings(name, t.Features)...)
+	}
+	return t, nil
 }
 
 // ReadCSV reads a delimited feature table (CSV, TSV, semicolon- or

@@ -977,6 +977,18 @@ func ClassNamedColumn(features []string) string {
 	return ""
 }
 
+// classFeatureWarnings returns a warning for each column of features
+// (ClassNamedColumns) that is named like the classes but was read as a
+// feature because no Options.LabelColumn was given (see Read); file
+// names the table. Cost O(len(features)).
+func classFeatureWarnings(file string, features []string) []string {
+	var out []string
+	for _, c := range ClassNamedColumns(features) {
+		out = append(out, fmt.Sprintf("%s: column %q is named like the classes but is read as a feature (no Options.LabelColumn): set LabelColumn %q to take it as the reference labels, or Drop it", file, c, c))
+	}
+	return out
+}
+
 // ClassNamedColumns returns every distinct column of features named
 // label, class, target or y (any case), in that order of names, the
 // first being ClassNamedColumn's. A y column does not count when there is

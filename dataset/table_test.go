@@ -472,6 +472,56 @@ func TestClassNamedColumn(t *testing.T) {
 	}
 }
 
+// TestClassNamedFeatureWarning: a column named like the classes that is
+// read as a feature because no Options.LabelColumn was given is kept a
+// feature (the table is what it was), with a warning naming the library
+// fields (review 49, finding 4); a label column given, "none", a dropped
+// column, x beside y and an ARFF class attribute give none. The expected
+// features are the columns of each file, label's two categories one-hot
+// encoded.
+func TestClassNamedFeatureWarning(t *testing.T) {
+	const file = "x1,x2,label\n0,1,a\n1,0,a\n5,6,b\n6,5,b\n"
+	warn := func(c string) string {
+		return `t.csv: column "` + c + `" is named like the classes but is read as a feature (no Options.LabelColumn): set LabelColumn "` + c + `" to take it as the reference labels, or Drop it`
+	}
+	for _, tc := range []struct {
+		name, file, content string
+		opt                 Options
+		features            []string
+		warnings            []string
+	}{
+		{"zero options", "t.csv", file, Options{}, []string{"x1", "x2", "label=a", "label=b"}, []string{warn("label")}},
+		{"numeric classes", "t.csv", "x1,Class\n0,1\n1,2\n", Options{}, []string{"x1", "Class"}, []string{warn("Class")}},
+		{"two class-named columns", "t.csv", "y,u,label\n5,0,a\n6,1,b\n", Options{}, []string{"y", "u", "label=a", "label=b"}, []string{warn("label"), warn("y")}},
+		{"label column given", "t.csv", file, Options{LabelColumn: "label"}, []string{"x1", "x2"}, nil},
+		{"label none", "t.csv", file, Options{LabelColumn: "none"}, []string{"x1", "x2", "label=a", "label=b"}, nil},
+		{"dropped", "t.csv", file, Options{Drop: []string{"label"}}, []string{"x1", "x2"}, nil},
+		{"x and y", "t.csv", "x,y\n0,1\n1,0\n", Options{}, []string{"x", "y"}, nil},
+		{"arff class attribute", "t.arff", "@relation r\n@attribute label numeric\n@attribute class {p,q}\n@data\n1,p\n2,q\n", Options{}, []string{"label"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tc.file)
+			if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tab, err := ReadFile(context.Background(), path, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(tab.Features, tc.features) {
+				t.Errorf("features %q, want %q", tab.Features, tc.features)
+			}
+			var got []string
+			for _, w := range tab.Warnings {
+				got = append(got, strings.Replace(w, path, tc.file, 1))
+			}
+			if !slices.Equal(got, tc.warnings) {
+				t.Errorf("warnings %q, want %q", got, tc.warnings)
+			}
+		})
+	}
+}
+
 // TestScaleColumns: min–max scaling of a matrix by hand (a constant
 // column onto 0), and z-scores with mean 0 and unit population variance.
 func TestScaleColumns(t *testing.T) {

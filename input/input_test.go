@@ -142,6 +142,39 @@ func TestReadTableFileSameAsContent(t *testing.T) {
 	}
 }
 
+// TestReadTableFileClassColumnNoWarning: dataset.ReadFile, with no
+// Options.LabelColumn, warns that a column named label is read as a
+// feature; ReadTableFile, which reads it again as the reference labels,
+// returns those labels and only its note, not that warning (review 49,
+// finding 4).
+func TestReadTableFileClassColumnNoWarning(t *testing.T) {
+	const content = "x1,x2,label\n0,1,a\n1,0,a\n5,6,b\n6,5,b\n"
+	p := filepath.Join(tempFiles(t, map[string]string{"t.csv": content}), "t.csv")
+	tab, err := dataset.ReadFile(context.Background(), p, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Warnings) != 1 || !strings.Contains(tab.Warnings[0], "Options.LabelColumn") {
+		t.Fatalf("dataset.ReadFile warnings %q, want one naming Options.LabelColumn", tab.Warnings)
+	}
+	d, err := ReadTableFile(context.Background(), p, dataset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 0, 1, 1}; !reflect.DeepEqual(d.Truth, want) {
+		t.Errorf("truth %v, want %v", d.Truth, want)
+	}
+	if want := []string{"x1", "x2"}; !reflect.DeepEqual(d.Features, want) {
+		t.Errorf("features %q, want %q", d.Features, want)
+	}
+	if len(d.Warnings) > 0 {
+		t.Errorf("warnings %q, want none", d.Warnings)
+	}
+	if want := []string{p + `: column "label" is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn "none")`}; !reflect.DeepEqual(d.Notes, want) {
+		t.Errorf("notes %q, want %q", d.Notes, want)
+	}
+}
+
 func TestReadGraph(t *testing.T) {
 	const gml = "graph [ node [ id 1 label \"a\" club \"x\" ] node [ id 2 label \"b\" club \"y\" ] node [ id 3 label \"c\" club \"x\" ] edge [ source 1 target 2 ] edge [ source 2 target 3 ] ]"
 	cases := []struct {
