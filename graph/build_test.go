@@ -417,11 +417,34 @@ func TestBuildErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "graph: ") {
 				t.Fatalf("err = %v, want one containing %q", err, c.want)
 			}
-			// The Spec's errors wrap ErrSpec (none did), the data's do not.
-			if data := c.name == "nan" || c.name == "nil" || c.name == "empty"; errors.Is(err, ErrSpec) == data {
+			// The Spec's errors wrap ErrSpec (none did), the data's do not;
+			// ErrSpec is an ErrInvalid (review 49, finding 9).
+			data := c.name == "nan" || c.name == "nil" || c.name == "empty"
+			if errors.Is(err, ErrSpec) == data {
 				t.Errorf("err %v: errors.Is(err, ErrSpec) = %v", err, !data)
 			}
+			if !data && !errors.Is(err, ErrInvalid) {
+				t.Errorf("err %v: errors.Is(err, ErrInvalid) = false for a Spec error", err)
+			}
 		})
+	}
+}
+
+// TestErrSpecIsErrInvalid: ErrSpec, and an error wrapping it, are
+// ErrInvalid for errors.Is, with ErrSpec's own text; ErrInvalid is not
+// an ErrSpec.
+func TestErrSpecIsErrInvalid(t *testing.T) {
+	wrapped := fmt.Errorf("%w: K = -1", ErrSpec)
+	for _, err := range []error{ErrSpec, wrapped, specErrorf("graph: K = %d", -1)} {
+		if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrSpec) {
+			t.Errorf("%v: errors.Is ErrInvalid %v, ErrSpec %v; want both", err, errors.Is(err, ErrInvalid), errors.Is(err, ErrSpec))
+		}
+	}
+	if got, want := wrapped.Error(), "graph: invalid spec: K = -1"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	if errors.Is(ErrInvalid, ErrSpec) {
+		t.Error("ErrInvalid is an ErrSpec")
 	}
 }
 

@@ -27,10 +27,20 @@ func nilGraph(fn string, g *Graph) error {
 
 // ErrSpec is wrapped by the errors of Build and BuildNeighbors for a Spec
 // out of range: K, Eps, σ or MaxFull, an unknown kind, affinity, search
-// or σ rule. Their text does not repeat its own.
-var ErrSpec = errors.New("graph: invalid spec")
+// or σ rule. Their text does not repeat its own. It is an ErrInvalid too
+// (errors.Is), so that a caller testing the package's ErrInvalid sees
+// every invalid input, the Spec's included.
+var ErrSpec error = specSentinel{}
 
-// specError is an error wrapping ErrSpec with a text of its own.
+// specSentinel is ErrSpec's type: it reads "graph: invalid spec" and is an
+// ErrInvalid for errors.Is.
+type specSentinel struct{}
+
+func (specSentinel) Error() string        { return "graph: invalid spec" }
+func (specSentinel) Is(target error) bool { return target == ErrInvalid }
+
+// specError is an error wrapping ErrSpec (and so ErrInvalid) with a text
+// of its own.
 type specError struct{ msg string }
 
 func (e *specError) Error() string { return e.msg }
