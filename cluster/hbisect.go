@@ -107,7 +107,13 @@ func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Re
 			labels[v] = c
 		}
 	}
-	return &Result{Labels: labels, K: len(parts), Iterations: len(parts) - 1}, nil
+	res := &Result{Labels: labels, K: len(parts), Iterations: len(parts) - 1}
+	if _, nc := g.Components(); nc == g.N() && nc > 1 {
+		// Run's core rule cannot help (no node has an edge): say that the
+		// partition means nothing, as njw's and ncut's warnings do.
+		res.Warnings = append(res.Warnings, fmt.Sprintf("hbisect: the graph has no edge between distinct nodes (%d isolated nodes): every node is a component of its own, cut off at Ncut 0 in node order, so the partition is arbitrary; build the graph with more neighbours or a larger radius", nc))
+	}
+	return res, nil
 }
 
 func minInt(x []int) int {

@@ -183,3 +183,46 @@ func TestRunKOneIsOneCluster(t *testing.T) {
 		})
 	}
 }
+
+// TestEdgelessWarns: on a graph with no edge between distinct nodes
+// (graph.FromEdges(10, nil), and self loops only), bethe and hbisect
+// return a partition that means nothing (H(r) is diagonal; every node is
+// a component), and say so in a warning, as njw and ncut do; a graph with
+// one edge gets no such warning (review 49, finding 12). k = 0 (estimated)
+// and k = 2.
+func TestEdgelessWarns(t *testing.T) {
+	loops := make([]graph.Edge, 10)
+	for i := range loops {
+		loops[i] = graph.Edge{I: i, J: i, W: float64(i + 1)}
+	}
+	for _, gc := range []struct {
+		name  string
+		edges []graph.Edge
+		warn  bool
+	}{
+		{"no edge", nil, true},
+		{"self loops only", loops, true},
+		{"one edge", []graph.Edge{{I: 0, J: 1, W: 1}}, false},
+	} {
+		g, err := graph.FromEdges(10, gc.edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []Method{BetheHessian{}, HBisection{}} {
+			for _, k := range []int{0, 2} {
+				t.Run(fmt.Sprintf("%s/%s/k=%d", gc.name, m.Name(), k), func(t *testing.T) {
+					res, err := Run(context.Background(), m, &Problem{Graph: g, K: k}, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					warned := slices.ContainsFunc(res.Warnings, func(w string) bool {
+						return strings.HasPrefix(w, m.Name()+": the graph has no edge between distinct nodes (10 isolated nodes)")
+					})
+					if warned != gc.warn {
+						t.Errorf("warnings %q: the no-edge warning given %v, want %v", res.Warnings, warned, gc.warn)
+					}
+				})
+			}
+		}
+	}
+}

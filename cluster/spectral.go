@@ -259,6 +259,11 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	if err != nil {
 		return nil, err
 	}
+	if _, nc := g.Components(); nc == n && n > 1 {
+		// Run's core rule cannot help (no node has an edge): say that the
+		// partition means nothing, as njw's and ncut's warnings do.
+		warnings = append(warnings, fmt.Sprintf("bethe: the graph has no edge between distinct nodes (%d isolated nodes): H(r) is diagonal, so its eigenvectors, and the partition, are arbitrary; build the graph with more neighbours or a larger radius", n))
+	}
 	out.Eigenvalues, out.Warnings = values, warnings
 	return out, nil
 }
