@@ -67,7 +67,7 @@ func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Re
 	parts = append(parts, first)
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cluster: hbisect: bisection, %d parts: %w", len(parts), err)
 		}
 		// Pick the part to cut.
 		best := -1
