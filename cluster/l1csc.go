@@ -718,11 +718,11 @@ func (q *l1Problem) alg1Keep(ctx context.Context, x0 []float64, cfg l1Config, st
 	xhat := make([]float64, n)
 	for k := 0; k < cfg.maxIter; k++ {
 		if err := ctx.Err(); err != nil {
-			return run, fmt.Errorf("Alg. 1 step %d: %w", k+1, err)
+			return run, fmt.Errorf("step %d of Alg. 1: %w", k+1, err)
 		}
 		ok, conv, err := ad.solve(ctx, x, xhat)
 		if err != nil {
-			return run, fmt.Errorf("Alg. 1 step %d: ADMM subproblem: %w", k+1, err)
+			return run, fmt.Errorf("step %d of Alg. 1: ADMM subproblem: %w", k+1, err)
 		}
 		run.subproblems++
 		if !conv {
