@@ -189,14 +189,14 @@ func TestCancelStops(t *testing.T) {
 // context.Canceled (which Run returns only before the method runs) and
 // names the method ("cluster: labelprop: propagation: context
 // canceled"). They returned the bare error from their own loops before
-// (review 49, finding 6). hbisect's cancels inside its eigensolver name
+// (review 49, finding 6); mavro named only the power method. hbisect's cancels inside its eigensolver name
 // only the solver ("cluster: eigensolver: context canceled"), so for it
 // only the bare error is refused. Each is cancelled at a quarter, half
 // and three quarters of the polls of ctx of an uncancelled run (pollCtx,
 // as in TestCancelAtEveryPoll).
 func TestCancelNamesStage(t *testing.T) {
 	const n = 300
-	for _, name := range []string{"labelprop", "noa-ssc", "auto", "l1csc", "cosc", "cvqe", "hbisect"} {
+	for _, name := range []string{"labelprop", "noa-ssc", "mavro", "auto", "l1csc", "cosc", "cvqe", "hbisect"} {
 		named := name != "hbisect"
 		t.Run(name, func(t *testing.T) {
 			m, err := New(name)

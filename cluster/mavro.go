@@ -130,7 +130,7 @@ func (m MAVRO) strict(ctx context.Context, p *Problem, s *Settings) (*Result, er
 	v := twoClassVector(g, members[0], members[1])
 	vecs, vals, warns, err := dominantVectors(ctx, na, u, [][]float64{v}, gamma, m.Eigensolver, tol, maxIter, s, streamPower)
 	if err != nil {
-		return nil, err
+		return nil, wrapMethod("mavro", err)
 	}
 	res := &Result{
 		Labels:      make([]int, g.N()),
