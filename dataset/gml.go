@@ -177,6 +177,22 @@ func gmlNodeAttrs(l []gmlPair) string {
 	return "the nodes' attributes besides id are " + strings.Join(keys, ", ")
 }
 
+// gmlAnyNodeHas reports whether a node of the GML list l has the
+// attribute key. Cost O(size of l).
+func gmlAnyNodeHas(l []gmlPair, key string) bool {
+	for _, p := range l {
+		if p.key != "node" || !p.val.isLst {
+			continue
+		}
+		for _, a := range p.val.list {
+			if a.key == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // parseGML implements the GML reader of ReadGraph.
 func parseGML(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
 	if err := poll(ctx, name, 0); err != nil {
@@ -238,7 +254,13 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 		if opt.LabelAttr != "" {
 			av, ok := get(p.val.list, opt.LabelAttr)
 			if !ok {
-				return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(ErrInvalid, "node %s has no attribute %s (GraphOptions.LabelAttr; tether: -gml-label); %s", idv.text, quote(opt.LabelAttr), gmlNodeAttrs(g.list))}
+				// No node has it: the option does not fit the file
+				// (ErrOption); some nodes have it: the file lacks it.
+				sentinel := ErrInvalid
+				if !gmlAnyNodeHas(g.list, opt.LabelAttr) {
+					sentinel = ErrOption
+				}
+				return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(sentinel, "node %s has no attribute %s (GraphOptions.LabelAttr; tether: -gml-label); %s", idv.text, quote(opt.LabelAttr), gmlNodeAttrs(g.list))}
 			}
 			attrs = append(attrs, av.text)
 		}

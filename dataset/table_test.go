@@ -821,3 +821,23 @@ func TestErrOption(t *testing.T) {
 		})
 	}
 }
+
+// TestGMLLabelAttrErrOption: a GraphOptions.LabelAttr that no node has is
+// an option that does not fit the file (ErrOption, exit 2 in tether); one
+// that some nodes lack is the file's problem (ErrInvalid, not ErrOption).
+func TestGMLLabelAttrErrOption(t *testing.T) {
+	for _, c := range []struct {
+		name, gml string
+		option    bool
+	}{
+		{"no node has it", "graph [ node [ id 0 club \"a\" ] node [ id 1 club \"b\" ] edge [ source 0 target 1 ] ]", true},
+		{"a node lacks it", "graph [ node [ id 0 nosuch \"a\" ] node [ id 1 ] edge [ source 0 target 1 ] ]", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadGraph(context.Background(), strings.NewReader(c.gml), "k.gml", GML, GraphOptions{LabelAttr: "nosuch"})
+			if !errors.Is(err, ErrInvalid) || errors.Is(err, ErrOption) != c.option {
+				t.Errorf("err = %v: ErrOption %v, want %v (and ErrInvalid)", err, errors.Is(err, ErrOption), c.option)
+			}
+		})
+	}
+}

@@ -167,7 +167,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		opt := o.table
 		opt.LabelColumn = o.labelCol
 		if l.Data, err = input.ReadTableFile(ctx, o.input, opt); err != nil {
-			return nil, columnUsage(cmdName(o.flags), err)
+			return nil, optionUsage(cmdName(o.flags), err)
 		}
 		if o.labelCol == "" && l.Truth == nil {
 			l.Warnings = append(l.Warnings, classLikeColumns(o.input, l.X, l.Features, k, opt.Scale == dataset.ScaleNone)...)
@@ -187,7 +187,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		}
 	case o.graphFile != "":
 		if l.Data, err = input.ReadGraphFile(ctx, o.graphFile, o.gopt); err != nil {
-			return nil, err
+			return nil, optionUsage(cmdName(o.flags), err)
 		}
 		if err := checkSize(cmdName(o.flags), o.graphFile, "node", l.N(), nil); err != nil {
 			return nil, err

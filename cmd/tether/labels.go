@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/tether-sc/tether/dataset"
@@ -103,7 +102,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		opt.LabelColumn = in.labelCol
 		d, err := input.ReadTableFile(ctx, in.input, opt)
 		if err != nil {
-			return columnUsage("labels", err)
+			return optionUsage("labels", err)
 		}
 		if d.Truth == nil {
 			return usagef("labels", "%s: no label column; say which with -label (first, last, a number or a header name)", in.input)
@@ -116,10 +115,10 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		}
 		d, err := dataset.ReadGraphFileOptions(ctx, in.graphFile, in.gopt)
 		if err != nil {
-			return err
+			return optionUsage("labels", err)
 		}
 		if d.Labels == nil {
-			return fmt.Errorf("labels: %s: no node attribute %q (only GML files hold node attributes)", in.graphFile, in.gopt.LabelAttr)
+			return usagef("labels", "%s: no node attribute %q (only GML files hold node attributes)", in.graphFile, in.gopt.LabelAttr)
 		}
 		labels, names, classes = d.Labels, d.Names, d.ClassNames
 	}

@@ -8,15 +8,16 @@ import (
 	"github.com/tether-sc/tether/graph"
 )
 
-// columnUsage returns err, an error of reading a feature table, as a usage
-// error of cmd when an option value does not fit the file
-// (dataset.ErrOption): a column that a flag names (-label, -id, -drop,
-// -categorical) that the table lacks or that has another role ("-label 7"
-// on a table of 3 columns), or -delim or -header with an ARFF file. The
+// optionUsage returns err, an error of reading a feature table or a graph
+// file, as a usage error of cmd when an option value does not fit the
+// file (dataset.ErrOption): a column that a flag names (-label, -id,
+// -drop, -categorical) that the table lacks or that has another role
+// ("-label 7" on a table of 3 columns), -delim or -header with an ARFF
+// file, or a -gml-label attribute no node has. The
 // value was the user's and invalid for this input, as -k above the number
 // of nodes is (exit status 2). Other errors, those of the file's content,
 // are returned as they are.
-func columnUsage(cmd string, err error) error {
+func optionUsage(cmd string, err error) error {
 	if errors.Is(err, dataset.ErrOption) {
 		return usagef(cmd, "%v", err)
 	}

@@ -440,6 +440,7 @@ func TestGenNegativeNoise(t *testing.T) {
 func TestValuesInvalidForTheInputExitCodes(t *testing.T) {
 	table := writeTemp(t, "s.csv", "x1,x2,label\n0,0,a\n0,1,a\n0.5,0.5,a\n5,5,b\n5,6,b\n6,5,b\n")
 	bad := writeTemp(t, "bad.csv", "x1,x2\n0,0\n1,NaN\n2,2\n")
+	gml := writeTemp(t, "k.gml", "graph [ node [ id 0 club \"a\" ] node [ id 1 club \"b\" ] edge [ source 0 target 1 ] ]\n")
 	out := filepath.Join(t.TempDir(), "out")
 	for _, tc := range []struct {
 		name string
@@ -465,6 +466,8 @@ func TestValuesInvalidForTheInputExitCodes(t *testing.T) {
 			`usage: cluster: -set: knob setting "SigmaML=abc": "abc" is not a number`, 2},
 		{"-set value outside the knob's range", []string{"cluster", "-input", table, "-k", "2", "-method", "fgpwc", "-set", "SigmaML=-1", "-o", out},
 			`usage: cluster: -set: knob setting "SigmaML=-1": fgpwc: SigmaML = -1 is outside its range 0 | [1e-9, 1e9]`, 2},
+		{"-gml-label no node has", []string{"labels", "-graph-file", gml, "-gml-label", "nosuch", "-o", out},
+			`usage: labels: ` + gml + `:1: node 0 has no attribute "nosuch" (GraphOptions.LabelAttr; tether: -gml-label); the nodes' attributes besides id are "club"`, 2},
 		{"-plot extension", []string{"cluster", "-input", table, "-k", "2", "-plot", "p.jpg", "-o", out},
 			"usage: cluster: -plot: p.jpg: tether writes PNG (.png) or SVG (.svg) images, not .jpg", 2},
 		{"a bad value in the table", []string{"cluster", "-input", bad, "-k", "2", "-o", out},
