@@ -11,6 +11,7 @@ import (
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // CoCluster is constrained spectral co-clustering: Dhillon's bipartite
@@ -153,7 +154,7 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 	}
 	op := b.operator(pairs, gamma, c.Pairs)
 	if op.dropped > 0 {
-		warnings = append(warnings, fmt.Sprintf("cocluster: Pairs = must-link ignores the %s", plural(op.dropped, "cannot-link", "cannot-links")))
+		warnings = append(warnings, fmt.Sprintf("cocluster: Pairs = must-link ignores the %s", wording.Count(op.dropped, "cannot-link", "cannot-links")))
 	}
 	res, err := s.solve(ctx, eigen.Problem{A: op, K: ell, Which: eigen.Largest})
 	if err != nil && res == nil {

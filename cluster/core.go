@@ -11,6 +11,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // This file holds the one rule by which Run handles disconnected graphs for
@@ -492,7 +493,7 @@ func (c attachCounts) warning(name string, g *graph.Graph, core []int, k int) st
 	}
 	var what []string
 	if isolated > 0 {
-		what = append(what, plural(isolated, "isolated node", "isolated nodes"))
+		what = append(what, wording.Count(isolated, "isolated node", "isolated nodes"))
 	}
 	switch {
 	case small == 1:
@@ -514,28 +515,11 @@ func (c attachCounts) warning(name string, g *graph.Graph, core []int, k int) st
 		how = append(how, fmt.Sprintf("%d with no link to a placed node joined the largest cluster allowed by their cannot-links (cluster %d is the largest)", c.none, c.largest))
 	}
 	msg := fmt.Sprintf("%s: the graph has %s outside its %d-node core (components below n/(4k)%s): %s clustered the core and attached the %s: %s",
-		name, strings.Join(what, " and "), len(core), kNote(n, k), name, plural(n-len(core), "other node", "other nodes"), strings.Join(how, ", "))
+		name, strings.Join(what, " and "), len(core), kNote(n, k), name, wording.Count(n-len(core), "other node", "other nodes"), strings.Join(how, ", "))
 	if c.conflicts > 0 {
 		msg += fmt.Sprintf("; %d of them against a cannot-link (every cluster they link to holds a cannot-link partner)", c.conflicts)
 	}
 	return msg + " (Problem.Disconnected = strict refuses instead)"
-}
-
-// plural returns "1 thing" or "n things".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// form returns one when n is 1, else many: the words after a count that
-// agree with it ("holds" or "hold").
-func form(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // kNote gives the threshold n/(4k), or says that only isolated nodes count

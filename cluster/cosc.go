@@ -13,6 +13,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -219,7 +220,7 @@ func (c COSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	}
 	comp, _ := constraint.Closure(set)
 	if iso := g.Isolated(); len(iso) > 0 {
-		warnings = append(warnings, fmt.Sprintf("cosc: %s of degree 0 (first %d) cost nothing on either side", plural(len(iso), "node", "nodes"), iso[0]))
+		warnings = append(warnings, fmt.Sprintf("cosc: %s of degree 0 (first %d) cost nothing on either side", wording.Count(len(iso), "node", "nodes"), iso[0]))
 	}
 	b := &coscBisector{g: g, comp: comp, pairs: pairs, cfg: cfg, s: s, exact: p.K == 2}
 	labels, got, err := recursiveBisection(ctx, "cosc", n, p.K, b.split)
@@ -229,7 +230,7 @@ func (c COSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	case labels == nil && got < 2:
 		return nil, fmt.Errorf("%w: cosc: the graph cannot be cut in two parts of positive volume (the must-link components cover it)", ErrInvalid)
 	case labels == nil:
-		return nil, fmt.Errorf("%w: cosc: only %s could be split for k = %d (must-link components or zero-volume parts)", ErrInvalid, plural(got, "cluster", "clusters"), p.K)
+		return nil, fmt.Errorf("%w: cosc: only %s could be split for k = %d (must-link components or zero-volume parts)", ErrInvalid, wording.Count(got, "cluster", "clusters"), p.K)
 	}
 	return &Result{Labels: labels, K: p.K, Objective: kwayNcut(g, labels, p.K), Iterations: b.iters, Warnings: warnings}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/unionfind"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // FastGE2 is FAST-GE-2.0 of Jiang, Xie and Bai (2017) as presented in
@@ -347,10 +348,10 @@ func fastGE2Enough(name string, k, n int, labels constraint.Labels, pairs []cons
 	switch {
 	case cl == 0:
 		nodes = "labelled nodes"
-		what = fmt.Sprintf("needs labels on at least k + 1 = %d nodes (in 2 or more classes); got %d (%s)", k+1, labelled, plural(classes, "class", "classes"))
+		what = fmt.Sprintf("needs labels on at least k + 1 = %d nodes (in 2 or more classes); got %d (%s)", k+1, labelled, wording.Count(classes, "class", "classes"))
 		todo = "label " + more + " (any class), or use a method that works with one label per class: labelprop, noa-ssc, mavro-k, sl, csc or fast-ge"
 	case classes < 2:
-		what = fmt.Sprintf("needs cannot-links on at least k + 1 = %d distinct nodes; got %d (%s)", k+1, t, plural(cl, "cannot-link pair", "cannot-link pairs"))
+		what = fmt.Sprintf("needs cannot-links on at least k + 1 = %d distinct nodes; got %d (%s)", k+1, t, wording.Count(cl, "cannot-link pair", "cannot-link pairs"))
 		todo = "add cannot-links touching " + more + ", or use a method that works with so few: fast-ge, csc, sl, cosc or fgpwc"
 	default:
 		what = fmt.Sprintf("needs at least k + 1 = %d nodes with a cannot-link (labelled nodes, and ends of cannot-link pairs); got %d", k+1, t)

@@ -10,6 +10,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -306,7 +307,7 @@ func (c L1CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		return nil, fmt.Errorf("%w: %w: l1csc: the graph has no edge, so node 0 and every other node has degree 0: add self loops (graph.WithSelfLoops, tether cluster -self-loops) or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated)
 	}
 	if iso := g.Isolated(); len(iso) > 0 && !cfg.node {
-		return nil, fmt.Errorf("%w: %w: l1csc: node %d has degree 0 (%s): D is singular for the normalized cut; add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the nodes of degree 0, or use Cut = node", ErrInvalid, graph.ErrIsolated, iso[0], plural(len(iso), "such node", "such nodes"))
+		return nil, fmt.Errorf("%w: %w: l1csc: node %d has degree 0 (%s): D is singular for the normalized cut; add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the nodes of degree 0, or use Cut = node", ErrInvalid, graph.ErrIsolated, iso[0], wording.Count(len(iso), "such node", "such nodes"))
 	}
 	if len(pairs) == 0 {
 		warnings = append(warnings, "l1csc: no constraints: the unconstrained spectral bisection")
@@ -332,7 +333,7 @@ func (c L1CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	case err != nil:
 		return nil, err
 	case labels == nil:
-		return nil, fmt.Errorf("%w: l1csc: only %s could be split for k = %d (clusters of one node)", ErrInvalid, plural(got, "cluster", "clusters"), p.K)
+		return nil, fmt.Errorf("%w: l1csc: only %s could be split for k = %d (clusters of one node)", ErrInvalid, wording.Count(got, "cluster", "clusters"), p.K)
 	}
 	if b.unconverged > 0 {
 		warnings = append(warnings, fmt.Sprintf("l1csc: %d of %d subproblems reached MaxInner = %d ADMM iterations before the residual tolerances (their descent was checked)", b.unconverged, b.subproblems, cfg.maxInner))

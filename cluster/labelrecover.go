@@ -6,6 +6,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -156,7 +157,7 @@ func recoverLabels(ctx context.Context, name string, p *Problem, s *Settings, by
 				pred[i] = c
 			}
 		}
-		warnings = append(warnings, fmt.Sprintf("%s: only %s labelled nodes (it needs %d): the partition is NJW's, its clusters named by the labels", name, plural(kp, "class has", "classes have"), minK))
+		warnings = append(warnings, fmt.Sprintf("%s: only %s labelled nodes (it needs %d): the partition is NJW's, its clusters named by the labels", name, wording.Count(kp, "class has", "classes have"), minK))
 	default:
 		sp := &Problem{Graph: g, K: kp, Labels: make(constraint.Labels, len(sub))}
 		if len(sub) < n {
@@ -263,10 +264,10 @@ func recoverLabels(ctx context.Context, name string, p *Problem, s *Settings, by
 		warnings = append(warnings, fmt.Sprintf("%s: class %d of k = %d has no labelled node: it is the NJW cluster the labelled classes explain least (%d nodes; Strict refuses instead)", name, c, k, recovered[c]))
 	}
 	if gaps.nUnsup > 0 && byComponent {
-		warnings = append(warnings, fmt.Sprintf("%s: %s (%s) %s no labelled node, so the labels cannot reach them: each node takes the class matched to its NJW cluster (Strict refuses instead)", name, plural(gaps.nComp, "connected component", "connected components"), plural(gaps.nUnsup, "node", "nodes"), form(gaps.nComp, "holds", "hold")))
+		warnings = append(warnings, fmt.Sprintf("%s: %s (%s) %s no labelled node, so the labels cannot reach them: each node takes the class matched to its NJW cluster (Strict refuses instead)", name, wording.Count(gaps.nComp, "connected component", "connected components"), wording.Count(gaps.nUnsup, "node", "nodes"), wording.Form(gaps.nComp, "holds", "hold")))
 	}
 	if isolated > 0 {
-		warnings = append(warnings, fmt.Sprintf("%s: %s no edge to place %s class %d, the largest", name, plural(isolated, "unlabelled isolated node has", "unlabelled isolated nodes have"), form(isolated, "it: it joins", "them: they join"), largest))
+		warnings = append(warnings, fmt.Sprintf("%s: %s no edge to place %s class %d, the largest", name, wording.Count(isolated, "unlabelled isolated node has", "unlabelled isolated nodes have"), wording.Form(isolated, "it: it joins", "them: they join"), largest))
 	}
 	out.Warnings = warnings
 	return out, nil

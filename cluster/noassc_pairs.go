@@ -10,6 +10,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // MLNOASSC is ML-NOA-SSC (seed 000 Alg. 8, §4.1.2): pairwise must-links
@@ -446,7 +447,7 @@ func componentGraph(g *graph.Graph, set *constraint.Set, comp []int, m int, useC
 			}
 		}
 		if inside > 0 {
-			warnings = append(warnings, fmt.Sprintf("%s nodes of one must-link group (contradictions: some constraints are wrong); ignored; %s = false resolves them first", plural(inside, "cannot-link joins", "cannot-links join"), knob))
+			warnings = append(warnings, fmt.Sprintf("%s nodes of one must-link group (contradictions: some constraints are wrong); ignored; %s = false resolves them first", wording.Count(inside, "cannot-link joins", "cannot-links join"), knob))
 		}
 	}
 	acc := map[[2]int]float64{}
@@ -486,7 +487,7 @@ func componentGraph(g *graph.Graph, set *constraint.Set, comp []int, m int, useC
 		}
 	}
 	if isolated > 0 && useCL {
-		warnings = append(warnings, fmt.Sprintf("%s lost every link to cannot-links (or had none); each keeps a self loop of 1e-12 × the mean degree", plural(isolated, "group", "groups")))
+		warnings = append(warnings, fmt.Sprintf("%s lost every link to cannot-links (or had none); each keeps a self loop of 1e-12 × the mean degree", wording.Count(isolated, "group", "groups")))
 	}
 	wm, err := graph.FromEdges(m, edges)
 	return wm, warnings, err

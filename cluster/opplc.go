@@ -7,6 +7,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // OPPLC is one-pass power-law clustering (thesis §5.3, Alg. 17): a greedy,
@@ -189,7 +190,7 @@ func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		}
 	}
 	if ml > 0 {
-		warn = append(warn, fmt.Sprintf("opplc ignores the %s (it uses cannot-links only)", plural(ml, "must-link", "must-links")))
+		warn = append(warn, fmt.Sprintf("opplc ignores the %s (it uses cannot-links only)", wording.Count(ml, "must-link", "must-links")))
 	}
 
 	labels := make([]int, n)

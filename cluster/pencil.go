@@ -12,6 +12,7 @@ import (
 
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // pencilOptions controls solvePencil.
@@ -145,7 +146,7 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 		tmax := res.Values[0]
 		for j, t := range res.Values {
 			if !(t > 1e-10*tmax) {
-				return nil, fmt.Errorf("%w: %w: only %s, %d requested (too few constraints, or constraints that contradict each other?)", ErrInvalid, errPencil, plural(j, "finite generalized eigenvalue", "finite generalized eigenvalues"), k)
+				return nil, fmt.Errorf("%w: %w: only %s, %d requested (too few constraints, or constraints that contradict each other?)", ErrInvalid, errPencil, wording.Count(j, "finite generalized eigenvalue", "finite generalized eigenvalues"), k)
 			}
 			out.values[j] = 1/t - opt.mu
 		}
@@ -600,7 +601,7 @@ func densePencilEig(ctx context.Context, p, l *mat.Dense, k int) ([]float64, *ma
 	sup, out := pencilSupport(l)
 	ns, nu := len(sup), len(out)
 	if ns < k {
-		return nil, nil, fmt.Errorf("%w: %w: only %s, %d requested (too few constraints, or constraints that contradict each other?)", ErrInvalid, errPencil, plural(max(ns-1, 0), "finite generalized eigenvalue", "finite generalized eigenvalues"), k)
+		return nil, nil, fmt.Errorf("%w: %w: only %s, %d requested (too few constraints, or constraints that contradict each other?)", ErrInvalid, errPencil, wording.Count(max(ns-1, 0), "finite generalized eigenvalue", "finite generalized eigenvalues"), k)
 	}
 	ls := mat.NewSymDense(ns, nil)
 	for a, i := range sup {
@@ -643,7 +644,7 @@ func densePencilEig(ctx context.Context, p, l *mat.Dense, k int) ([]float64, *ma
 	}
 	r, n0 := len(rng), len(nul)
 	if r < k {
-		return nil, nil, fmt.Errorf("%w: %w: only %s, %d requested (too few constraints, or constraints that contradict each other?)", ErrInvalid, errPencil, plural(r, "finite generalized eigenvalue", "finite generalized eigenvalues"), k)
+		return nil, nil, fmt.Errorf("%w: %w: only %s, %d requested (too few constraints, or constraints that contradict each other?)", ErrInvalid, errPencil, wording.Count(r, "finite generalized eigenvalue", "finite generalized eigenvalues"), k)
 	}
 	all := make([]int, ns)
 	for j := range all {

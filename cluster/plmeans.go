@@ -10,6 +10,7 @@ import (
 
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/kmeans"
 	"github.com/tether-sc/tether/pitmanyor"
 	"github.com/tether-sc/tether/progress"
@@ -250,7 +251,7 @@ func (m PLMeans) Partition(ctx context.Context, p *Problem, s *Settings) (*Resul
 		// K caps the clusters; say so when it did not bind, as opplc
 		// does, so that a K = 3 answered with one cluster is not a
 		// surprise.
-		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans estimates k: found %s, fewer than the cap K = %d", plural(best.k, "cluster", "clusters"), p.K))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans estimates k: found %s, fewer than the cap K = %d", wording.Count(best.k, "cluster", "clusters"), p.K))
 	}
 	if !best.converged {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: stopped after %d sweeps without reaching a fixed point (MaxIter)", best.sweeps))

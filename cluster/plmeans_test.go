@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // plTestLogPrior is ln p(Z|α,θ) as the product of the CRP's seating
@@ -640,7 +641,7 @@ func TestPLMeansCapWarning(t *testing.T) {
 	if res.K >= 3 {
 		t.Fatalf("K = %d: the cap binds on one blob", res.K)
 	}
-	want := fmt.Sprintf("plmeans estimates k: found %s, fewer than the cap K = 3", plural(res.K, "cluster", "clusters"))
+	want := fmt.Sprintf("plmeans estimates k: found %s, fewer than the cap K = 3", wording.Count(res.K, "cluster", "clusters"))
 	if !slices.Contains(res.Warnings, want) {
 		t.Errorf("warnings %q, want %q", res.Warnings, want)
 	}

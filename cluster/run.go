@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/kmeans"
 )
 
@@ -82,7 +83,7 @@ func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook)
 		res.Warnings = ignored(m.Name(), u, p)
 		if u.Supervision&Pairs != 0 && p.Constraints != nil {
 			if _, cl := p.Constraints.Count(); cl > 0 {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: k = 1 puts every node in one cluster: %s violated", m.Name(), form(cl, "the cannot-link is", fmt.Sprintf("all %d cannot-links are", cl))))
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: k = 1 puts every node in one cluster: %s violated", m.Name(), wording.Form(cl, "the cannot-link is", fmt.Sprintf("all %d cannot-links are", cl))))
 			}
 		}
 		res.Runtime = time.Since(start)
@@ -536,10 +537,10 @@ func ignored(name string, u Uses, p *Problem) []string {
 	hasPairs := p.Constraints != nil && len(p.Constraints.Pairs) > 0
 	hasLabels := p.Labels != nil && len(p.Labels.Labeled()) > 0
 	if hasPairs && u.Supervision&Pairs == 0 {
-		w = append(w, fmt.Sprintf("%s ignores the %s (%s)", name, plural(len(p.Constraints.Pairs), "pairwise constraint", "pairwise constraints"), what))
+		w = append(w, fmt.Sprintf("%s ignores the %s (%s)", name, wording.Count(len(p.Constraints.Pairs), "pairwise constraint", "pairwise constraints"), what))
 	}
 	if hasLabels && u.Supervision == None {
-		w = append(w, fmt.Sprintf("%s ignores the %s (%s)", name, plural(len(p.Labels.Labeled()), "partial label", "partial labels"), what))
+		w = append(w, fmt.Sprintf("%s ignores the %s (%s)", name, wording.Count(len(p.Labels.Labeled()), "partial label", "partial labels"), what))
 	}
 	in := u.Input
 	if in == 0 {

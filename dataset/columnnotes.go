@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // This file holds the messages a table's reader gives about its feature
@@ -89,7 +91,7 @@ func encodingMessages(file string, cols []encodedColumn, n int, canID bool) (not
 	case 0:
 	case 1:
 		c := plain[0]
-		notes = append(notes, fmt.Sprintf("%s: %s: %s one-hot encoded into %s (-drop %s leaves it out)", file, c.what, plural(c.levels, "category", "categories"), plural(c.levels, "feature", "features"), c.ref))
+		notes = append(notes, fmt.Sprintf("%s: %s: %s one-hot encoded into %s (-drop %s leaves it out)", file, c.what, wording.Count(c.levels, "category", "categories"), wording.Count(c.levels, "feature", "features"), c.ref))
 	default:
 		width := 0
 		for _, c := range plain {
@@ -105,7 +107,7 @@ func encodingMessages(file string, cols []encodedColumn, n int, canID bool) (not
 			}
 			what := strings.TrimPrefix(c.what, "column ")
 			if k == 0 {
-				list = append(list, fmt.Sprintf("%s (%s)", what, plural(c.levels, "category", "categories")))
+				list = append(list, fmt.Sprintf("%s (%s)", what, wording.Count(c.levels, "category", "categories")))
 			} else {
 				list = append(list, fmt.Sprintf("%s (%d)", what, c.levels))
 			}
@@ -160,14 +162,6 @@ func rowNumberWarning(file, what, ref string, first, last int, canID bool) strin
 	return fmt.Sprintf("%s: %s is the row number %d…%d: an identifier, not a feature? %s", file, what, first, last, hint)
 }
 
-// plural returns "1 category" or "3 categories".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // droppedWarning says how many of total rows were dropped for missing
 // values and lists the lines of all of them, runs of consecutive lines
 // as ranges ("lines 2–6, 70, 88–90").
@@ -214,5 +208,5 @@ func imputedNote(file string, cells, rows int, cols []bool) string {
 		}
 	}
 	return fmt.Sprintf("%s: imputed %s in %s and %s: a numeric column's by the mean of its other values, a categorical column's by its most frequent value (tether: -missing impute; library: Options.Missing = MissingImpute)",
-		file, plural(cells, "missing value", "missing values"), plural(rows, "row", "rows"), plural(ncols, "column", "columns"))
+		file, wording.Count(cells, "missing value", "missing values"), wording.Count(rows, "row", "rows"), wording.Count(ncols, "column", "columns"))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/unionfind"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // Supervision names the side information of a job: files of pairwise
@@ -136,7 +137,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		if byRow {
 			var lost int
 			if nl.Labels, lost = d.keptLabels(nl.Labels); lost > 0 {
-				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values (-missing drop): not used", s.Labels, plural(lost, "label")))
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values (-missing drop): not used", s.Labels, wording.Count(lost, "label", "labels")))
 			}
 		}
 		a.LabelClassCount = numClasses(nl)
@@ -172,7 +173,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
 		if byRow {
 			if lost := d.keepPairs(f); lost > 0 {
-				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values (-missing drop): not used", s.Constraints, plural(lost, "pair")))
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values (-missing drop): not used", s.Constraints, wording.Count(lost, "pair", "pairs")))
 			}
 		}
 		if policy == constraint.Reject {
@@ -577,12 +578,4 @@ func (d *Data) keepPairs(f *constraint.File) int {
 		f.Lines = lines
 	}
 	return lost
-}
-
-// plural returns "1 label" or "3 labels".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

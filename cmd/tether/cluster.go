@@ -23,6 +23,7 @@ import (
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/internal/figure"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/kmeans"
 	"github.com/tether-sc/tether/metrics"
 )
@@ -614,9 +615,9 @@ func checkKFrom(meth cluster.Method, k int, d *input.Data, what string) error {
 		of := "the graph"
 		if d.Bipartite != nil {
 			r, c := d.Bipartite.Dims()
-			of = fmt.Sprintf("the graph (%s and %s)", plural(r, "document"), plural(c, "term"))
+			of = fmt.Sprintf("the graph (%s and %s)", wording.Count(r, "document", "documents"), wording.Count(c, "term", "terms"))
 		}
-		return usagef("cluster", "%s exceeds the %s of %s", what, plural(n, "node"), of)
+		return usagef("cluster", "%s exceeds the %s of %s", what, wording.Count(n, "node", "nodes"), of)
 	}
 	// The forms of the library's own message (cluster's kRange).
 	u := meth.Uses()
@@ -758,7 +759,7 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 		if rep.Unlabeled > 0 {
 			// Unknown reference labels are left out as documented
 			// (as eval's notes say).
-			s.Notes = append(s.Notes, plural(rep.Unlabeled, "node")+" without a reference label left out of the figures")
+			s.Notes = append(s.Notes, wording.Count(rep.Unlabeled, "node", "nodes")+" without a reference label left out of the figures")
 		}
 	}
 	if p.Constraints != nil {
@@ -781,7 +782,7 @@ func methodLabel(method string, report any) string {
 func printSummary(w io.Writer, s *summary) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "input\t%s\n", s.Input)
-	fmt.Fprintf(tw, "graph\t%s, %s, %s, %d isolated\n", plural(s.N, "node"), plural(s.Edges, "edge"), plural(s.Components, "component"), s.Isolated)
+	fmt.Fprintf(tw, "graph\t%s, %s, %s, %d isolated\n", wording.Count(s.N, "node", "nodes"), wording.Count(s.Edges, "edge", "edges"), wording.Count(s.Components, "component", "components"), s.Isolated)
 	if s.GraphSecs > 0 {
 		fmt.Fprintf(tw, "graph time\t%.3fs\n", s.GraphSecs)
 	}

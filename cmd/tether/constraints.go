@@ -18,6 +18,7 @@ import (
 	"github.com/tether-sc/tether/experiment"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/suggest"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 const constraintsUsage = `constraints gen|check|closure [flags]
@@ -194,7 +195,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	var what string
 	if set != nil {
 		ml, cl := set.Count()
-		what = fmt.Sprintf("%s (%s, %s) on %d nodes", plural(ml+cl, "pair"), plural(ml, "must-link"), plural(cl, "cannot-link"), set.N)
+		what = fmt.Sprintf("%s (%s, %s) on %d nodes", wording.Count(ml+cl, "pair", "pairs"), wording.Count(ml, "must-link", "must-links"), wording.Count(cl, "cannot-link", "cannot-links"), set.N)
 	} else {
 		what = fmt.Sprintf("labels of %d of %d nodes", len(labels.Labeled()), len(labels))
 	}

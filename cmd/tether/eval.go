@@ -15,6 +15,7 @@ import (
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -146,7 +147,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(evalReport{Report: rep, Warnings: warnings})
 	}
-	fmt.Fprintf(m.Stdout, "%s, %s, %s\n\n", plural(rep.N, "item"), plural(rep.TruthClusters, "reference cluster"), plural(rep.PredClusters, "predicted cluster"))
+	fmt.Fprintf(m.Stdout, "%s, %s, %s\n\n", wording.Count(rep.N, "item", "items"), wording.Count(rep.TruthClusters, "reference cluster", "reference clusters"), wording.Count(rep.PredClusters, "predicted cluster", "predicted clusters"))
 	tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FIGURE\tVALUE\tDESCRIPTION")
 	for _, f := range rep.Figures {

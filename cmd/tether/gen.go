@@ -16,6 +16,7 @@ import (
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // genUsage is the usage text of gen; the generator list comes from the
@@ -128,7 +129,7 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	if g.Name == "dcsbm" {
 		st := d.Graph.Stats()
 		fmt.Fprintf(m.Stderr, "tether gen: DC-SBM n=%d k=%d c_in=%g c_out=%g gamma=%g: %d edges, mean degree %.4g, max %.4g, degree CV %.3g, %s (largest %d)\n",
-			p.N, p.K, p.Cin, p.Cout, p.Gamma, st.Edges, st.MeanDegree, st.MaxDegree, graph.DegreeCV(d.Graph), plural(st.Components, "component"), st.LargestComponent)
+			p.N, p.K, p.Cin, p.Cout, p.Gamma, st.Edges, st.MeanDegree, st.MaxDegree, graph.DegreeCV(d.Graph), wording.Count(st.Components, "component", "components"), st.LargestComponent)
 	} else if g.Graph {
 		fmt.Fprintf(m.Stderr, "tether gen: SBM n=%d k=%d c_in=%g c_out=%g: %d edges; c_in−c_out = %g, threshold k√c = %.4g (%s)\n",
 			p.N, p.K, p.Cin, p.Cout, len(d.Graph.Edges()), p.Cin-p.Cout, synth.Threshold(p.K, p.Cin, p.Cout), genDetectability(p.K, p.Cin, p.Cout))

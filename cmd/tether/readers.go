@@ -6,6 +6,7 @@ import (
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // optionUsage returns err, an error of reading a feature table or a graph
@@ -35,7 +36,7 @@ func optionUsage(cmd string, err error) error {
 // shrinks the defaults to fit).
 func checkSize(cmd, name, what string, n int, spec *graph.Spec) error {
 	if n < 2 {
-		return fmt.Errorf("%s has %s; clustering needs at least 2", name, plural(n, what))
+		return fmt.Errorf("%s has %s; clustering needs at least 2", name, wording.Count(n, what, what+"s"))
 	}
 	if spec == nil {
 		return nil
@@ -47,11 +48,11 @@ func checkSize(cmd, name, what string, n int, spec *graph.Spec) error {
 	switch spec.Kind {
 	case graph.SymmetricKNN, graph.MutualKNN:
 		if k >= n {
-			return usagef(cmd, "%s has %s; the %v graph joins each to its K nearest others, so -knn must be at most %d, got %d", name, plural(n, what), spec.Kind, n-1, k)
+			return usagef(cmd, "%s has %s; the %v graph joins each to its K nearest others, so -knn must be at most %d, got %d", name, wording.Count(n, what, what+"s"), spec.Kind, n-1, k)
 		}
 	case graph.SklearnKNN:
 		if k > n {
-			return usagef(cmd, "%s has %s; the %v graph counts each point as its own neighbour, so -knn must be at most %d, got %d", name, plural(n, what), spec.Kind, n, k)
+			return usagef(cmd, "%s has %s; the %v graph counts each point as its own neighbour, so -knn must be at most %d, got %d", name, wording.Count(n, what, what+"s"), spec.Kind, n, k)
 		}
 	}
 	if spec.Affinity == graph.RBF && spec.Sigma.Rule == graph.SigmaLocal {
@@ -60,16 +61,8 @@ func checkSize(cmd, name, what string, n int, spec *graph.Spec) error {
 			lk = graph.DefaultLocalK
 		}
 		if lk >= n {
-			return usagef(cmd, "%s has %s; local scaling takes σ_i from the K-th nearest other point, so K must be at most %d, got %d (-sigma local:%d, or a number, median or meanvar)", name, plural(n, what), n-1, lk, n-1)
+			return usagef(cmd, "%s has %s; local scaling takes σ_i from the K-th nearest other point, so K must be at most %d, got %d (-sigma local:%d, or a number, median or meanvar)", name, wording.Count(n, what, what+"s"), n-1, lk, n-1)
 		}
 	}
 	return nil
-}
-
-// plural returns "1 s" or "n ss".
-func plural(n int, s string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, s)
-	}
-	return fmt.Sprintf("%d %ss", n, s)
 }
