@@ -108,6 +108,25 @@ func runBad(m Method, p *Problem, s *Settings) (res *Result, err error) {
 	return Run(context.Background(), m, p, s)
 }
 
+// partitionBad is m.Partition, called without Run as a library user may,
+// with a panic turned into an error naming it.
+func partitionBad(m Method, p *Problem, s *Settings) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return m.Partition(context.Background(), p, s)
+}
+
+// entryPoints are the two ways a problem reaches a method: Run, and the
+// method's Partition called directly, which checks the problem as Run
+// does (partitionArgs) so that it refuses what Run refuses.
+var entryPoints = []struct {
+	name string
+	call func(m Method, p *Problem, s *Settings) (*Result, error)
+}{{"Run", runBad}, {"Partition", partitionBad}}
+
 // Every registered method refuses a malformed problem or Settings with an
 // error wrapping ErrInvalid, and never panics. Each case spoils one field
 // of badInputBase (the side information a method does not read is
@@ -177,18 +196,20 @@ func TestRegistryMethodsRefuseMalformedProblems(t *testing.T) {
 		{"eigen MaxIter = -2", base, &Settings{EigenSettings: &eigen.Settings{MaxIter: -2}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, info := range Methods() {
-				m := info.New()
-				u := m.Uses()
-				if tc.reads != nil && !tc.reads(u) {
-					continue
-				}
-				res, err := runBad(m, badInputFor(tc.p, u), tc.s)
-				if !errors.Is(err, ErrInvalid) {
-					if err == nil {
-						err = fmt.Errorf("no error, labels %v", res.Labels)
+			for _, ep := range entryPoints {
+				for _, info := range Methods() {
+					m := info.New()
+					u := m.Uses()
+					if tc.reads != nil && !tc.reads(u) {
+						continue
 					}
-					t.Errorf("%s: %v; want an error wrapping ErrInvalid", info.Name, err)
+					res, err := ep.call(m, badInputFor(tc.p, u), tc.s)
+					if !errors.Is(err, ErrInvalid) {
+						if err == nil {
+							err = fmt.Errorf("no error, labels %v", res.Labels)
+						}
+						t.Errorf("%s %s: %v; want an error wrapping ErrInvalid", ep.name, info.Name, err)
+					}
 				}
 			}
 		})
@@ -234,6 +255,7 @@ func TestRegistryMethodsOnDegenerateProblems(t *testing.T) {
 		name string
 		p    *Problem
 	}{
+		{"k = 1", with(func(p *Problem) { p.K = 1 })},
 		{"k = n", with(func(p *Problem) { p.K = 8 })},
 		{"k = n - 1", with(func(p *Problem) { p.K = 7 })},
 		{"self loops only", with(func(p *Problem) { p.Graph = selfOnly })},
@@ -256,15 +278,20 @@ func TestRegistryMethodsOnDegenerateProblems(t *testing.T) {
 		{"zero bipartite matrix", with(func(p *Problem) { p.Bipartite = mat.NewDense(4, 4, nil) })},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, info := range Methods() {
-				m := info.New()
-				res, err := runBad(m, badInputFor(tc.p, m.Uses()), &Settings{Seed: 1})
-				switch {
-				case err != nil && !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrNumerical):
-					t.Errorf("%s: unclassified error %v", info.Name, err)
-				case err == nil:
-					if msg := badResult(res, 8); msg != "" {
-						t.Errorf("%s: %s", info.Name, msg)
+			for _, ep := range entryPoints {
+				for _, info := range Methods() {
+					m := info.New()
+					res, err := ep.call(m, badInputFor(tc.p, m.Uses()), &Settings{Seed: 1})
+					switch {
+					// Partition does not apply Run's core rule or its
+					// classification of graph.ErrIsolated (isolatedInvalid).
+					case err != nil && !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrNumerical) &&
+						(ep.name == "Run" || !errors.Is(err, graph.ErrIsolated)):
+						t.Errorf("%s %s: unclassified error %v", ep.name, info.Name, err)
+					case err == nil:
+						if msg := badResult(res, 8); msg != "" {
+							t.Errorf("%s %s: %s", ep.name, info.Name, msg)
+						}
 					}
 				}
 			}

@@ -271,13 +271,18 @@ type Method interface {
 	Name() string
 	// Uses declares what the method reads from a Problem.
 	Uses() Uses
-	// Partition computes the partition of a Problem that Run has checked
-	// against Uses; a nil Settings means the defaults, as in Run. It
-	// returns an error wrapping ErrInvalid for a nil ctx (that of Run,
-	// checked first), a nil Problem, a nil Problem.Graph when the method
-	// clusters a graph, a knob out of range or a problem the method cannot
-	// solve, and one wrapping ctx.Err() when cancelled. Use Run instead of
-	// calling it: Partition checks no more of the Problem than that.
+	// Partition computes the partition of a Problem; a nil Settings means
+	// the defaults, as in Run. It checks its arguments as Run does and
+	// returns an error wrapping ErrInvalid for each that Run refuses (a
+	// nil ctx or Problem, a Problem that does not fit Uses, an index or
+	// value out of range, a knob or Settings out of range) and for a
+	// problem the method cannot solve, one wrapping ctx.Err() when
+	// cancelled, and one wrapping ErrNumerical for a numerical failure.
+	// Use Run instead of calling it: Partition does not apply Run's rule
+	// for isolated nodes and small components (a node of degree 0 the
+	// method cannot take gives an error wrapping graph.ErrIsolated), its
+	// answer for k = 1, or its warnings about ignored side information,
+	// empty clusters and collapse.
 	Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error)
 }
 

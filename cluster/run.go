@@ -115,14 +115,19 @@ func nilContext(ctx context.Context) error {
 // partitionArgs checks the arguments of the Partition method of m, which
 // a caller may reach without Run: it returns an error wrapping ErrInvalid
 // for a nil ctx (nilContext), a nil p, or a nil p.Graph when m clusters a
-// graph (m.Uses().Input has GraphInput, or is 0), each named, instead of
-// the panic the method would meet, and for Settings out of range, as Run
-// does (Settings.validate); otherwise it returns s, or the zero
-// Settings (every default) when s is nil, as Run passes them. The
-// Partition method of every registered method calls it first
-// (TestPartitionNilArguments checks the registry). On Run's path it
-// changes nothing: Run has refused those arguments already and passes
-// non-nil Settings. Cost O(1).
+// graph (m.Uses().Input has GraphInput, or is 0), each named, and for
+// everything else Run refuses before calling a method (validate:
+// indices, k, sizes and values of the Problem; checkKnobs; Settings out
+// of range), instead of the panic or silent answer the method would
+// give; otherwise it returns s, or the zero Settings (every default)
+// when s is nil, as Run passes them. The Partition method of every
+// registered method calls it first (TestPartitionNilArguments, and
+// TestRegistryMethodsRefuseMalformedProblems through entryPoints, check
+// the registry). On Run's path it refuses nothing: Run has checked the
+// same Problem, or the core's sub-problem that it builds from one. Cost
+// that of validate, O(n + number of pairs) for a graph problem
+// (O(n·d) with feature rows, O(rows·cols) with a dense bipartite
+// matrix), small beside any method's.
 func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Settings, error) {
 	if err := nilContext(ctx); err != nil {
 		return nil, err
@@ -130,8 +135,15 @@ func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Set
 	if p == nil {
 		return nil, fmt.Errorf("%w: %s: no problem (nil *Problem)", ErrInvalid, m.Name())
 	}
-	if in := m.Uses().Input; (in == 0 || in&GraphInput != 0) && p.Graph == nil {
+	u := m.Uses()
+	if in := u.Input; (in == 0 || in&GraphInput != 0) && p.Graph == nil {
 		return nil, fmt.Errorf("%w: %s: no graph (nil Problem.Graph)", ErrInvalid, m.Name())
+	}
+	if err := validate(m.Name(), u, p); err != nil {
+		return nil, err
+	}
+	if err := checkKnobs(m); err != nil {
+		return nil, err
 	}
 	if err := s.validate(m.Name()); err != nil {
 		return nil, err
