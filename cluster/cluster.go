@@ -308,6 +308,11 @@ type Uses struct {
 	// or each component takes a cluster): Run then gives it the core of
 	// the graph and attaches the other nodes (core.go; Problem.Disconnected).
 	Core bool
+	// Resolves reports that the method resolves pairwise constraints that
+	// contradict each other itself, and says how in a warning; for the
+	// other methods that read pairs, Run warns about such constraints
+	// (contradictions).
+	Resolves bool
 }
 
 // Input tells what a method clusters (a set of flags).

@@ -179,7 +179,9 @@ type MLNOASSC struct {
 func (MLNOASSC) Name() string { return "ml-noa-ssc" }
 
 // Uses declares what MLNOASSC reads from a Problem (see Run).
-func (MLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
+func (m MLNOASSC) Uses() Uses {
+	return Uses{Supervision: Pairs, Core: true, Resolves: !m.NoResolve || m.Screen}
+}
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
@@ -223,7 +225,7 @@ type MCLNOASSC MLNOASSC
 func (MCLNOASSC) Name() string { return "mcl-noa-ssc" }
 
 // Uses declares what MCLNOASSC reads from a Problem (see Run).
-func (MCLNOASSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
+func (m MCLNOASSC) Uses() Uses { return MLNOASSC(m).Uses() }
 
 // Partition partitions p.Graph into p.K clusters.
 func (m MCLNOASSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/kmeans"
@@ -22,9 +23,11 @@ import (
 // adds a warning, first in Result.Warnings, for each kind of side
 // information in p that the method does not use (constraints given to an
 // unsupervised method, for example), so that nothing is silently ignored,
-// and last ones when some of the k clusters are empty (emptyClusters) and
-// when the partition has collapsed (one cluster holding at least 90% of
-// the nodes while k ≥ 2; see collapsed). What the method reports as
+// one after the method's when the pairwise constraints it reads
+// contradict each other and it does not resolve them (contradictions;
+// Uses.Resolves), and last ones when some of the k clusters are empty
+// (emptyClusters) and when the partition has collapsed (one cluster
+// holding at least 90% of the nodes while k ≥ 2; see collapsed). What the method reports as
 // information rather than a condition (the choice auto made, say) is in
 // Result.Notes instead (Result states the rule).
 // For a method that declares Uses.Core, a graph with isolated nodes or
@@ -154,17 +157,21 @@ func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Set
 // finish completes res, the partition of p by the method name declaring u,
 // as Run does after the method: it refuses a Result that is not a finite
 // partition (checkResult), puts the warnings about side information the
-// method ignores first and those about empty clusters and a collapse last,
-// moves the messages the method marked as notes to Result.Notes
-// (moveNotes), and sets Runtime to the time since start. Run and the warm path of
-// FGPWCState.Cluster, which bypasses Run, share it. Cost O(n·m) for an
-// n×m embedding.
+// method ignores first, then the method's, then one about contradictory
+// pairs (contradictions), and those about empty clusters and a collapse
+// last, moves the messages the method marked as notes to Result.Notes
+// (moveNotes), and sets Runtime to the time since start. Run and the warm
+// path of FGPWCState.Cluster, which bypasses Run, share it. Cost O(n·m)
+// for an n×m embedding, plus O(n + m log m) for m pairs (contradictions).
 func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error {
 	if err := checkResult(name, p, res); err != nil {
 		return err
 	}
 	if w := ignored(name, u, p); len(w) > 0 {
 		res.Warnings = append(w, res.Warnings...)
+	}
+	if w := contradictions(name, u, p); w != "" {
+		res.Warnings = append(res.Warnings, w)
 	}
 	if w := emptyClusters(name, res); w != "" {
 		res.Warnings = append(res.Warnings, w)
@@ -533,6 +540,34 @@ func finiteRows(x interface {
 		}
 	}
 	return nil
+}
+
+// contradictions returns a warning when the pairwise constraints of p,
+// which the method name declaring u reads and does not resolve itself
+// (Uses.Resolves), contradict each other, so that no partition satisfies
+// them all: a pair both must-link and cannot-link, or a cannot-link
+// between nodes that a chain of must-links joins (constraint.Check). The
+// methods that use pairs as penalties or weights run on such sets; the
+// warning says that the answer cannot honour them and what resolves them.
+// It returns "" otherwise. Cost O(n + m log m) for m pairs, plus at most
+// constraint.MaxChains must-link chains when there are contradictions.
+func contradictions(name string, u Uses, p *Problem) string {
+	if u.Supervision&Pairs == 0 || u.Resolves || p.Constraints == nil || len(p.Constraints.Pairs) == 0 {
+		return ""
+	}
+	r := constraint.Check(p.Constraints)
+	same, closure := r.Count(constraint.Contradiction), r.Count(constraint.CannotLinkInComponent)
+	if same+closure == 0 {
+		return ""
+	}
+	var what []string
+	if same > 0 {
+		what = append(what, wording.Form(same, "1 pair is both a must-link and a cannot-link", fmt.Sprintf("%d pairs are both must-links and cannot-links", same)))
+	}
+	if closure > 0 {
+		what = append(what, wording.Form(closure, "1 cannot-link joins nodes that a chain of must-links puts together", fmt.Sprintf("%d cannot-links join nodes that chains of must-links put together", closure)))
+	}
+	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve (tether: -conflicts) drops them by a policy; ml-noa-ssc and mcl-noa-ssc resolve them by default", name, strings.Join(what, ", and "), name)
 }
 
 // ignored returns one warning per kind of side information or input in p

@@ -427,3 +427,69 @@ func TestRunNilMethod(t *testing.T) {
 		})
 	}
 }
+
+// Pairwise constraints that contradict each other get one warning from
+// every method that reads pairs and runs on them: Run's (contradictions),
+// or the method's own account of how it resolved them (Uses.Resolves);
+// consistent constraints get none. The counts in Run's warning are those
+// of constraint.Check.
+func TestRunWarnsAboutContradictions(t *testing.T) {
+	ctx := context.Background()
+	const want = "fixed: the pairwise constraints contradict each other, so no partition satisfies them all: " +
+		"2 pairs are both must-links and cannot-links, and 1 cannot-link joins nodes that a chain of must-links puts together (constraint.Check, or tether constraints check, lists them); " +
+		"fixed does not resolve them. constraint.Resolve (tether: -conflicts) drops them by a policy; ml-noa-ssc and mcl-noa-ssc resolve them by default"
+	base := badInputBase(t)
+	p := &Problem{Graph: base.Graph, K: 2, Constraints: &constraint.Set{N: 8, Pairs: []constraint.Pair{
+		mlPair(0, 1), clPair(1, 0), mlPair(2, 3), clPair(2, 3), mlPair(4, 5), mlPair(5, 6), clPair(4, 6), clPair(0, 7)}}}
+	res, err := Run(ctx, fixedMethod{uses: Uses{Supervision: Pairs}}, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(res.Warnings, "\n"); got != "method warning\n"+want {
+		t.Errorf("warnings\n%s\nwant\nmethod warning\n%s", got, want)
+	}
+	if res, err := Run(ctx, fixedMethod{uses: Uses{Supervision: Pairs, Resolves: true}}, p, nil); err != nil || len(res.Warnings) != 1 {
+		t.Errorf("a method that resolves: warnings %q, error %v; want only its own", res.Warnings, err)
+	}
+
+	methods := []Method{MLNOASSC{NoResolve: true}, MCLNOASSC{NoResolve: true}}
+	for _, info := range Methods() {
+		methods = append(methods, info.New())
+	}
+	for _, tc := range []struct {
+		name  string
+		pairs *constraint.Set
+		want  int
+	}{
+		{"consistent", base.Constraints, 0},
+		{"one pair both kinds", badPairs(mlPair(0, 1), clPair(1, 0), mlPair(4, 5), clPair(2, 6), clPair(3, 7)), 1},
+		{"cannot-link in a must-link chain", badPairs(mlPair(0, 1), mlPair(1, 2), clPair(0, 2), mlPair(4, 5), clPair(3, 7), clPair(1, 6)), 1},
+	} {
+		for _, m := range methods {
+			u := m.Uses()
+			if u.Supervision&Pairs == 0 {
+				continue
+			}
+			q := badInputFor(base, u)
+			q.Labels = nil
+			q.Constraints = tc.pairs
+			res, err := runBad(m, q, &Settings{Seed: 1})
+			if err != nil {
+				// sl and cosc refuse some contradictions (ErrInvalid).
+				if !errors.Is(err, ErrInvalid) {
+					t.Errorf("%s %s: %v", tc.name, m.Name(), err)
+				}
+				continue
+			}
+			n := 0
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "contradict each other") {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Errorf("%s %s (Resolves %v): %d warnings on contradictions, want %d: %q", tc.name, m.Name(), u.Resolves, n, tc.want, res.Warnings)
+			}
+		}
+	}
+}
