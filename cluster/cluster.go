@@ -219,9 +219,13 @@ const DenseLimit = 400
 
 // Result is a partition with diagnostics.
 type Result struct {
-	// Labels[i] is the cluster of node i, in 0…K−1. The numbers of the
-	// clusters are arbitrary, with partial labels too: only methods that
-	// say so (LabelProp) number them by the labels' classes; compare
+	// Labels[i] is the cluster of node i, in 0…K−1. With partial labels
+	// (Problem.Labels), Run numbers the clusters by their classes: cluster
+	// c holds as many of the nodes labelled c as any numbering allows (a
+	// maximum matching of clusters to classes; the other clusters take
+	// the numbers left), whatever the method, so a
+	// node's cluster names its predicted class wherever the clusters
+	// follow the labels. Otherwise the numbers are arbitrary; compare
 	// partitions with package metrics, which match clusters to classes.
 	Labels []int
 	// K is the number of clusters (estimated when Problem.K was 0).

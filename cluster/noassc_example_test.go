@@ -78,9 +78,11 @@ func ExampleMavroK() {
 		fmt.Println(err)
 		return
 	}
+	// Run numbers the clusters by the classes of the labels: clique c,
+	// whose labelled node is of class c, is cluster c.
 	fmt.Println(res.Labels)
 	// Output:
-	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
+	// [0 0 0 0 0 1 1 1 1 1 2 2 2 2 2]
 }
 
 func ExampleNOASSC() {
@@ -93,7 +95,7 @@ func ExampleNOASSC() {
 	fmt.Println(res.Labels)
 	fmt.Printf("eigenvalues %.4f\n", res.Eigenvalues)
 	// Output:
-	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
+	// [0 0 0 0 0 1 1 1 1 1 2 2 2 2 2]
 	// eigenvalues [2.5533 2.5453 2.5521]
 }
 

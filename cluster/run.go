@@ -156,7 +156,8 @@ func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Set
 
 // finish completes res, the partition of p by the method name declaring u,
 // as Run does after the method: it refuses a Result that is not a finite
-// partition (checkResult), puts the warnings about side information the
+// partition (checkResult), numbers the clusters by the classes of the
+// partial labels when p has them (alignToLabels), puts the warnings about side information the
 // method ignores first, then the method's, then one about contradictory
 // pairs (contradictions), and those about empty clusters and a collapse
 // last, moves the messages the method marked as notes to Result.Notes
@@ -167,6 +168,7 @@ func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error
 	if err := checkResult(name, p, res); err != nil {
 		return err
 	}
+	alignToLabels(res.Labels, res.K, p.Labels)
 	if w := ignored(name, u, p); len(w) > 0 {
 		res.Warnings = append(w, res.Warnings...)
 	}

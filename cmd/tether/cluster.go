@@ -9,6 +9,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -307,14 +308,19 @@ func (o *inputOptions) measureRecall(ctx context.Context, l *loaded, nb *graph.N
 
 // summary is what cluster prints after a run.
 type summary struct {
-	Input       string             `json:"input"`
-	Method      string             `json:"method"`
-	N           int                `json:"n"`
-	Edges       int                `json:"edges"`
-	Components  int                `json:"components"`
-	Isolated    int                `json:"isolated"`
-	K           int                `json:"k"`
-	Sizes       []int              `json:"sizes"`
+	Input      string `json:"input"`
+	Method     string `json:"method"`
+	N          int    `json:"n"`
+	Edges      int    `json:"edges"`
+	Components int    `json:"components"`
+	Isolated   int    `json:"isolated"`
+	K          int    `json:"k"`
+	Sizes      []int  `json:"sizes"`
+	// Classes[c] is the class of -partial-labels, as its file writes it,
+	// that numbers cluster c (cluster.Result.Labels: Run numbers the
+	// clusters by the classes of partial labels), "" for a cluster whose
+	// number no labelled class has; nil without partial labels.
+	Classes     []string           `json:"classes,omitempty"`
 	Ncut        float64            `json:"ncut"`
 	Seconds     float64            `json:"seconds"`
 	GraphSecs   float64            `json:"graph_seconds"`
@@ -512,6 +518,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	sum.Classes = clusterClasses(p.Labels, added.LabelClasses, res.K)
 	// The method's messages (cluster.Result: constraints ignored,
 	// regularized, nodes attached, a collapsed partition) and the
 	// summary's own go to standard error like the input's, printed above,
@@ -702,6 +709,37 @@ summary itself goes to standard error), and -json's document all of them
 
 ` + labelFilesHelp
 
+// clusterClasses returns the class that numbers each cluster c < k, as
+// the partial labels file writes it (classes; nil when its integer labels
+// are the classes themselves, which then name themselves), for the
+// classes that have a labelled node, and "" for the other clusters:
+// cluster.Run numbers the clusters by the classes. It returns nil without
+// partial labels. Cost O(n + k).
+func clusterClasses(partial constraint.Labels, classes []string, k int) []string {
+	has := make([]bool, k)
+	labelled := false
+	for _, c := range partial {
+		if c >= 0 && c < k {
+			has[c], labelled = true, true
+		}
+	}
+	if !labelled {
+		return nil
+	}
+	out := make([]string, k)
+	for c := range out {
+		switch {
+		case !has[c]:
+			// No class numbers the cluster: "" (the summary says so).
+		case c < len(classes):
+			out[c] = classes[c]
+		default:
+			out[c] = strconv.Itoa(c)
+		}
+	}
+	return out
+}
+
 // writeClusterLabels writes labels as node,cluster lines, by name when
 // the names can key the nodes (dataset.KeyNames).
 func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
@@ -792,6 +830,16 @@ func printSummary(w io.Writer, s *summary) error {
 		sizes[i] = fmt.Sprint(v)
 	}
 	fmt.Fprintf(tw, "sizes\t%s\n", strings.Join(sizes, " "))
+	if len(s.Classes) > 0 {
+		cl := make([]string, len(s.Classes))
+		for c, name := range s.Classes {
+			if name == "" {
+				name = "(no labelled node)"
+			}
+			cl[c] = fmt.Sprintf("%d = %s", c, name)
+		}
+		fmt.Fprintf(tw, "classes\t%s (the clusters are numbered by the classes of -partial-labels)\n", strings.Join(cl, ", "))
+	}
 	fmt.Fprintf(tw, "Ncut\t%.4f\n", s.Ncut)
 	names := make([]string, 0, len(s.Figures))
 	for k := range s.Figures {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -443,5 +444,95 @@ func TestEvalClusterOutputOfNamedData(t *testing.T) {
 		if got := jsonFigure(t, out, "ari"); got != 1 {
 			t.Errorf("eval %q: ARI %v, want 1", args, got)
 		}
+	}
+}
+
+// With -partial-labels, the clusters are numbered by the labels' classes
+// (cluster.Run) and the summary says which class numbers which cluster,
+// as the file writes the classes: names, or integer labels renumbered.
+// The labelled nodes of 120 well-separated blobs points are in the
+// cluster of their class's number in the -o file.
+func TestClusterClassesOfPartialLabels(t *testing.T) {
+	dir := t.TempDir()
+	truthFile := filepath.Join(dir, "truth.csv")
+	if _, _, err := run(t, "cluster", "-gen", "blobs", "-n", "120", "-noise", "0.3", "-k", "3", "-o", truthFile, "-quiet", "-method", "njw"); err != nil {
+		t.Fatal(err)
+	}
+	truth, err := os.ReadFile(truthFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every 10th node labelled, its class named (or numbered 5, 7, 9)
+	// from its cluster in a first run, so that the names follow no
+	// cluster number of the method.
+	names := []string{"virginica", "setosa", "versicolor"}
+	ints := []string{"9", "5", "7"}
+	var byName, byInt strings.Builder
+	byName.WriteString("node,label\n")
+	byInt.WriteString("node,label\n")
+	want := map[int]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(truth)), "\n")[1:] {
+		var i, c int
+		if _, err := fmt.Sscanf(line, "%d,%d", &i, &c); err != nil {
+			t.Fatal(err)
+		}
+		if i%10 == 0 {
+			fmt.Fprintf(&byName, "%d,%s\n", i, names[c])
+			fmt.Fprintf(&byInt, "%d,%s\n", i, ints[c])
+			want[i] = names[c]
+		}
+	}
+	for _, tc := range []struct{ name, file string }{
+		{"names", byName.String()},
+		{"integers", byInt.String()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			partial := evalWriteTemp(t, dir, tc.name+".csv", tc.file)
+			pred := filepath.Join(dir, tc.name+".pred")
+			out, _, err := run(t, "cluster", "-gen", "blobs", "-n", "120", "-noise", "0.3", "-k", "3", "-quiet",
+				"-partial-labels", partial, "-method", "sl", "-o", pred, "-json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := clusterSummaryJSON(t, out)
+			raw, _ := sum["classes"].([]any)
+			if len(raw) != 3 {
+				t.Fatalf("classes %v, want 3", sum["classes"])
+			}
+			classOf := map[string]int{} // class as written → cluster number
+			for c, v := range raw {
+				classOf[v.(string)] = c
+			}
+			b, err := os.ReadFile(pred)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+				var i, c int
+				if _, err := fmt.Sscanf(line, "%d,%d", &i, &c); err != nil {
+					t.Fatal(err)
+				}
+				name, ok := want[i]
+				if !ok {
+					continue
+				}
+				written := name
+				if tc.name == "integers" {
+					written = ints[slices.Index(names, name)]
+				}
+				if got, ok := classOf[written]; !ok || got != c {
+					t.Errorf("node %d of class %s is in cluster %d; the summary's classes %v", i, written, c, raw)
+				}
+			}
+			text, _, err := run(t, "cluster", "-gen", "blobs", "-n", "120", "-noise", "0.3", "-k", "3", "-quiet",
+				"-partial-labels", partial, "-method", "sl", "-o", pred)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := fmt.Sprintf("classes     0 = %s, 1 = %s, 2 = %s (the clusters are numbered by the classes of -partial-labels)", raw[0], raw[1], raw[2])
+			if !strings.Contains(text, line) {
+				t.Errorf("summary lacks %q:\n%s", line, text)
+			}
+		})
 	}
 }

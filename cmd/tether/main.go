@@ -10,13 +10,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/tether-sc/tether/internal/interrupt"
-	"github.com/tether-sc/tether/internal/memlimit"
-	"github.com/tether-sc/tether/internal/suggest"
 	"io"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/interrupt"
+	"github.com/tether-sc/tether/internal/memlimit"
+	"github.com/tether-sc/tether/internal/suggest"
 )
 
 func main() {
