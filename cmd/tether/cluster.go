@@ -331,6 +331,10 @@ type summary struct {
 	ViolatedML  *int               `json:"violated_ml,omitempty"`
 	ViolatedCL  *int               `json:"violated_cl,omitempty"`
 	Constraints *[2]int            `json:"constraints,omitempty"`
+	// LabelsKept is the number of nodes of -partial-labels in the cluster
+	// numbered by their class, and the number of labelled nodes; nil
+	// without partial labels.
+	LabelsKept *[2]int `json:"labels_kept,omitempty"`
 	// Warnings are the conditions that may make the result differ from
 	// what was asked; Notes the documented choices the readers and the
 	// method made (the input's first, then the method's; cluster.Result
@@ -805,6 +809,15 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 		nml, ncl := p.Constraints.Count()
 		s.ViolatedML, s.ViolatedCL, s.Constraints = &ml, &cl, &[2]int{nml, ncl}
 	}
+	if l := p.Labels.Labeled(); len(l) > 0 {
+		kept := 0
+		for _, i := range l {
+			if res.Labels[i] == p.Labels[i] {
+				kept++
+			}
+		}
+		s.LabelsKept = &[2]int{kept, len(l)}
+	}
 	return s, nil
 }
 
@@ -851,6 +864,9 @@ func printSummary(w io.Writer, s *summary) error {
 	}
 	if s.Constraints != nil {
 		fmt.Fprintf(tw, "violated\t%d of %d must-links, %d of %d cannot-links\n", *s.ViolatedML, s.Constraints[0], *s.ViolatedCL, s.Constraints[1])
+	}
+	if s.LabelsKept != nil {
+		fmt.Fprintf(tw, "labelled\t%d of %d in the cluster of their class\n", s.LabelsKept[0], s.LabelsKept[1])
 	}
 	if r, ok := s.Report.(*cluster.AutoReport); ok {
 		for _, c := range r.Candidates {

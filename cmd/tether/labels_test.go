@@ -507,6 +507,7 @@ func TestClusterClassesOfPartialLabels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			kept := 0
 			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
 				var i, c int
 				if _, err := fmt.Sscanf(line, "%d,%d", &i, &c); err != nil {
@@ -522,7 +523,12 @@ func TestClusterClassesOfPartialLabels(t *testing.T) {
 				}
 				if got, ok := classOf[written]; !ok || got != c {
 					t.Errorf("node %d of class %s is in cluster %d; the summary's classes %v", i, written, c, raw)
+				} else {
+					kept++
 				}
+			}
+			if got := fmt.Sprint(sum["labels_kept"]); got != fmt.Sprintf("[%d %d]", kept, len(want)) {
+				t.Errorf("labels_kept %s, want [%d %d]", got, kept, len(want))
 			}
 			text, _, err := run(t, "cluster", "-gen", "blobs", "-n", "120", "-noise", "0.3", "-k", "3", "-quiet",
 				"-partial-labels", partial, "-method", "sl", "-o", pred)
@@ -530,8 +536,13 @@ func TestClusterClassesOfPartialLabels(t *testing.T) {
 				t.Fatal(err)
 			}
 			line := fmt.Sprintf("classes     0 = %s, 1 = %s, 2 = %s (the clusters are numbered by the classes of -partial-labels)", raw[0], raw[1], raw[2])
-			if !strings.Contains(text, line) {
-				t.Errorf("summary lacks %q:\n%s", line, text)
+			keptLine := fmt.Sprintf("labelled    %d of %d in the cluster of their class", kept, len(want))
+			// The summary's columns are aligned by blanks: compare words.
+			flat := strings.Join(strings.Fields(text), " ")
+			for _, line := range []string{line, keptLine} {
+				if line = strings.Join(strings.Fields(line), " "); !strings.Contains(flat, line) {
+					t.Errorf("summary lacks %q:\n%s", line, text)
+				}
 			}
 		})
 	}
