@@ -394,7 +394,11 @@ type AutoCandidate struct {
 func (Auto) Name() string { return "auto" }
 
 // Uses declares what Auto reads from a Problem (see Run).
-func (Auto) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
+// It declares Resolves: a chosen constrained candidate runs through Run,
+// which warns about contradictory pairs when the candidate does not
+// resolve them, and Auto warns itself when it returns an unconstrained
+// partition (unconstrainedWarnings).
+func (Auto) Uses() Uses { return Uses{Supervision: Pairs | LabelSet, Resolves: true} }
 
 // autoShareNOASSC prepares the ML- and MCL-NOA-SSC candidates of cands
 // to share work on contradictory constraints, where their resolve runs a
@@ -593,7 +597,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		for _, c := range cands {
 			rep.Candidates = append(rep.Candidates, AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Satisfied: -1, Skipped: c.skip})
 		}
-		return autoResult(base, rep, warnings, true), nil
+		return autoResult(base, rep, unconstrainedWarnings(p, warnings), true), nil
 	}
 	rep.Folds = len(fs)
 	autoSkipFastGE2(cands, fs, p.Graph.N(), p.K)
@@ -805,7 +809,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		if bestC < 0 {
 			rep.Chosen = u.Name
 			rep.Why = fmt.Sprintf("every constrained candidate failed: the unconstrained %s partition (%.4f) is returned", u.Name, u.Score)
-			return autoResult(whole0[bestU], rep, warnings, true), nil
+			return autoResult(whole0[bestU], rep, unconstrainedWarnings(p, warnings), true), nil
 		}
 		w := rep.Candidates[bestC]
 		higher := w.Score > u.Score+1e-12
@@ -818,7 +822,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			default:
 				rep.Why = fmt.Sprintf("no constrained candidate %s than the unconstrained %s partition (%.4f; best constrained: %s, %.4f): the unconstrained partition is returned", autoMore(sc), u.Name, u.Score, w.Name, w.Score)
 			}
-			return autoResult(whole0[bestU], rep, warnings, false), nil
+			return autoResult(whole0[bestU], rep, unconstrainedWarnings(p, warnings), false), nil
 		}
 		rep.Why = fmt.Sprintf("%s %s: %.4f (best unconstrained: %s, %.4f)", w.Name, autoMost(sc), w.Score, u.Name, u.Score)
 		if z > 0 {
@@ -852,6 +856,17 @@ func autoMost(sc AutoScore) string {
 		return "scores highest on the held-out pairs (ARI of their 2×2 table)"
 	}
 	return "satisfies the most held-out constraints"
+}
+
+// unconstrainedWarnings returns auto's warnings when it returns an
+// unconstrained partition, which Run computed without p's pairs: with
+// the warning about contradictory pairs (contradictions) that Run gives
+// a chosen candidate reading them.
+func unconstrainedWarnings(p *Problem, warnings []string) []string {
+	if w := contradictions("auto", Uses{Supervision: Pairs}, p); w != "" {
+		return append(warnings, w)
+	}
+	return warnings
 }
 
 // autoResult returns res with the report attached and auto's warnings

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
 )
@@ -491,5 +494,60 @@ func TestRunWarnsAboutContradictions(t *testing.T) {
 				t.Errorf("%s %s (Resolves %v): %d warnings on contradictions, want %d: %q", tc.name, m.Name(), u.Resolves, n, tc.want, res.Warnings)
 			}
 		}
+	}
+}
+
+// Auto gives one warning about contradictory pairs whichever candidate it
+// returns: Run's for a chosen constrained candidate that does not
+// resolve them (named by it), its own for an unconstrained partition.
+// The two seeds of XOR data make auto return one of each (checked, so
+// that both paths stay covered).
+func TestAutoWarnsOnceAboutContradictions(t *testing.T) {
+	kinds := map[bool]bool{} // chose a constrained candidate → seen
+	for _, seed := range []uint64{1, 3} {
+		x, truth, err := synth.XOR(200, 0.2, rand.NewPCG(seed, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := roKNNGraph(t, x, 10)
+		var pairs []constraint.Pair
+		for i := 0; i+3 < len(truth); i += 2 {
+			kind := constraint.CannotLink
+			if truth[i] == truth[i+3] {
+				kind = constraint.MustLink
+			}
+			pairs = append(pairs, constraint.Pair{I: i, J: i + 3, Kind: kind})
+		}
+		// One contradiction: the first pair again, of the other kind.
+		q := pairs[0]
+		q.Kind = constraint.MustLink + constraint.CannotLink - q.Kind
+		pairs = append(pairs, q)
+		res, err := Run(context.Background(), Auto{}, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: len(truth), Pairs: pairs}}, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := res.Report.(*AutoReport)
+		chosen := rep.Candidates[slices.IndexFunc(rep.Candidates, func(c AutoCandidate) bool { return c.Name == rep.Chosen })]
+		kinds[chosen.Supervised] = true
+		var got []string
+		for _, w := range res.Warnings {
+			if strings.Contains(w, "contradict each other") {
+				got = append(got, w)
+			}
+		}
+		if len(got) != 1 {
+			t.Errorf("seed %d, auto chose %s: %d warnings about contradictions, want 1: %q", seed, chosen.Name, len(got), got)
+			continue
+		}
+		who := "auto"
+		if chosen.Supervised {
+			who = chosen.Method
+		}
+		if !strings.HasPrefix(got[0], who+": ") {
+			t.Errorf("seed %d, auto chose %s: the warning %q is not %s's", seed, chosen.Name, got[0], who)
+		}
+	}
+	if !kinds[true] || !kinds[false] {
+		t.Errorf("auto chose a constrained candidate: %v, an unconstrained one: %v; want both (pick other seeds)", kinds[true], kinds[false])
 	}
 }
