@@ -2,7 +2,9 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/tether-sc/tether/dataset/synth"
@@ -89,6 +91,54 @@ func TestBetheSparseDefaultR(t *testing.T) {
 	for _, pair := range [][2]int{{0, 1}, {2, 3}, {4, 5}} {
 		if res.Labels[pair[0]] != res.Labels[pair[1]] {
 			t.Errorf("edge %v split: labels %v", pair, res.Labels)
+		}
+	}
+}
+
+// The weighted H(r) reads weights as couplings, so it is not invariant
+// under W → cW; far below 1 the graph's part of H(r) is lost to rounding
+// and Partition refuses (betheCoupled, ErrNumerical) instead of returning
+// an arbitrary partition. On a 600-node SBM graph the partition at weight
+// scale 10⁻²² equals that at 10⁻³ (the coupling is 2.4·10⁻¹¹, above the
+// bound), and at 10⁻²⁴ and 10⁻²⁰⁰ Partition refuses; at 10⁻²⁶ the
+// eigenvectors were noise (ARI −0.0006) before the check.
+func TestBetheRefusesVanishingCoupling(t *testing.T) {
+	g, truth, err := synth.SBM(600, 2, 10, 2, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scaled := func(c float64) *graph.Graph {
+		es := g.Edges()
+		for i := range es {
+			es[i].W *= c
+		}
+		h, err := graph.FromEdges(g.N(), es)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	ref, err := Run(context.Background(), BetheHessian{}, &Problem{Graph: scaled(1e-3), K: 2}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ari, _ := metrics.ARI(truth, ref.Labels); ari < 0.5 {
+		t.Fatalf("ARI %.3f at scale 1e-3, want ≥ 0.5", ari)
+	}
+	for _, tc := range []struct {
+		scale   float64
+		refused bool
+	}{{1e-22, false}, {1e-24, true}, {1e-200, true}} {
+		res, err := Run(context.Background(), BetheHessian{}, &Problem{Graph: scaled(tc.scale), K: 2}, &Settings{Seed: 1})
+		switch {
+		case tc.refused && (!errors.Is(err, ErrNumerical) || !strings.Contains(err.Error(), "bethe: the edge weights are too small for the weighted Bethe Hessian")):
+			t.Errorf("scale %g: error %v, want ErrNumerical on the vanishing coupling", tc.scale, err)
+		case !tc.refused && err != nil:
+			t.Errorf("scale %g: %v", tc.scale, err)
+		case !tc.refused:
+			if ari, _ := metrics.ARI(ref.Labels, res.Labels); ari != 1 {
+				t.Errorf("scale %g: ARI %v against the partition at 1e-3, want 1", tc.scale, ari)
+			}
 		}
 	}
 }

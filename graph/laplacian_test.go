@@ -219,6 +219,20 @@ func TestBetheHessian(t *testing.T) {
 		if got := Dense(h); h.Dim() != n || h.R() != r || !mat.EqualApprox(got, want, 1e-13) {
 			t.Fatalf("n=%d: weighted Bethe Hessian differs from eq. 3.6", n)
 		}
+		// Coupling: the largest off-diagonal row sum of eq. 3.6's matrix.
+		coupling := 0.0
+		for i := 0; i < n; i++ {
+			s := 0.0
+			for j := 0; j < n; j++ {
+				if j != i {
+					s += math.Abs(want.At(i, j))
+				}
+			}
+			coupling = math.Max(coupling, s)
+		}
+		if got := h.Coupling(); math.Abs(got-coupling) > 1e-13*coupling {
+			t.Fatalf("n=%d: Coupling %v, eq. 3.6's largest off-diagonal row sum %v", n, got, coupling)
+		}
 		// Unweighted, no loops: H·(r²−1) = (r²−1)I − rA + D (eq. 3.5).
 		var edges []Edge
 		A := mat.NewDense(n, n, nil)
