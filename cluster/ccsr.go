@@ -219,7 +219,7 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	}
 	e, err := laplacianEmbedding(ctx, p.Graph, graph.Symmetric, m, p.Regularize, s)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("ccsr", "spectral embedding F", err)
 	}
 	warnings = append(warnings, e.warnings...)
 	if c.RowNormalize {
@@ -228,7 +228,7 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	a, b, t, w := ccsrRows(e.vectors, pairs)
 	sol, err := ccsrSolve(ctx, a, b, t, w, ccsrOptions{tol: tol, maxIter: maxIter})
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("ccsr", "PSD least-squares fit of M (eq. 4.3.2)", err)
 	}
 	switch {
 	case sol.converged:
@@ -245,7 +245,7 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	y.Mul(e.vectors, root)
 	out, err := partition(ctx, y, p.K, s, ccsrKMeansRuns, violationSelect(pairs))
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("ccsr", "k-means on the rows of F·M^{1/2}", err)
 	}
 	out.Eigenvalues, out.Objective, out.Iterations, out.Warnings = e.values, sol.f, sol.iters, warnings
 	return out, nil

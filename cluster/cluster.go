@@ -87,6 +87,21 @@ func wrapMethod(name string, err error) error {
 	return &pkgError{prefix: name + ": ", err: err}
 }
 
+// cancelledIn returns err as an error of method name stopped at stage
+// ("cluster: name: stage: …", wrapMethod) when err is a cancellation (it
+// wraps context.Canceled or context.DeadlineExceeded) whose text does not
+// name the method yet, and err unchanged otherwise: the other errors of
+// the stage keep their text. It is for the steps a method shares with
+// others (k-means, the spectral embedding, dense factorizations), whose
+// cancellation names neither the method nor the step. Cost O(len of
+// err's text).
+func cancelledIn(name, stage string, err error) error {
+	if err == nil || !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) || strings.HasPrefix(err.Error(), "cluster: "+name+": ") {
+		return err
+	}
+	return wrapMethod(name, fmt.Errorf("%s: %w", stage, err))
+}
+
 // tidy returns err as a pkgError when its text starts with "cluster: "
 // and names the package again further on (a method's error wrapping the
 // eigensolver's or another method's: "cluster: fgpwc: embedding: cluster:

@@ -109,7 +109,7 @@ func (c CPCA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	for t, q := range pairs {
 		if t%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("cluster: %s: the cPCA matrix XᵀL̃X, pair %d of %d: %w", name, t+1, len(pairs), err)
 			}
 		}
 		for j := 0; j < d; j++ {
@@ -135,7 +135,7 @@ func (c CPCA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			a.Set(j, t, e.vectors.At(j, col))
 		}
 	}
-	return projPartition(ctx, xc, a, vals, p.K, s.derive(streamCPCA), warnings)
+	return projPartition(ctx, name, xc, a, vals, p.K, s.derive(streamCPCA), warnings)
 }
 
 // CLPP is the constrained locality preserving projection of seed 002 §3.2
@@ -253,7 +253,7 @@ func (c CLPP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cluster: %s: the constrained affinity W̃ (eq. 21): %w", name, err)
 	}
 	// The span of the rows and the dimension m, from the covariance.
 	_, _, pca, m, err := principal(ctx, name, x, c.Variance, c.Dim)
@@ -287,7 +287,7 @@ func (c CLPP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	for i := 0; i < n; i++ {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("cluster: %s: XᵀL̃X, row %d of %d: %w", name, i+1, n, err)
 			}
 		}
 		out := wr.Data[i*wr.Stride : i*wr.Stride+r]
@@ -312,7 +312,7 @@ func (c CLPP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	}
 	b, err := scatter(ctx, z, sdeg, 1)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cluster: %s: XᵀD̄X: %w", name, err)
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(b) {
@@ -348,7 +348,7 @@ func (c CLPP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	dirs := mat.NewDense(d, m, nil) // a = u·v, the directions in feature space
 	dirs.Mul(u, &v)
 	vals := append([]float64(nil), e.values[:m]...)
-	return projPartition(ctx, xc, dirs, vals, p.K, s.derive(streamCLPP), warnings)
+	return projPartition(ctx, name, xc, dirs, vals, p.K, s.derive(streamCLPP), warnings)
 }
 
 // clppRankTol is the relative variance below which a principal direction
@@ -368,19 +368,19 @@ func projFeatures(name string, p *Problem) (*mat.Dense, error) {
 	return p.Features, nil
 }
 
-// centreRows returns the rows of x minus their mean, weighted by w (nil:
-// uniform), and the mean. Zero total weight gives the uniform mean.
 // principal returns the centred rows of x, their covariance, its
 // eigendecomposition (ascending) and the projection dimension: the fewest
 // principal directions holding share of the variance, or dim when dim >
 // 0 (projDim). A covariance that overflows (finite features near 1e±300)
-// is an error wrapping ErrNumerical. Cost O(n·d² + d³).
+// is an error wrapping ErrNumerical; a cancelled ctx, one wrapping
+// ctx.Err() that names the method name and the covariance. Cost
+// O(n·d² + d³).
 func principal(ctx context.Context, name string, x *mat.Dense, share float64, dim int) (*mat.Dense, *mat.SymDense, *symEig, int, error) {
 	n, d := x.Dims()
 	xc, _ := centreRows(x, nil)
 	cov, err := scatter(ctx, xc, nil, 1/float64(n))
 	if err != nil {
-		return nil, nil, nil, 0, err
+		return nil, nil, nil, 0, fmt.Errorf("cluster: %s: covariance of the feature rows: %w", name, err)
 	}
 	for i := 0; i < d; i++ {
 		for j := i; j < d; j++ {
@@ -400,6 +400,8 @@ func principal(ctx context.Context, name string, x *mat.Dense, share float64, di
 	return xc, cov, pca, m, nil
 }
 
+// centreRows returns the rows of x minus their mean, weighted by w (nil:
+// uniform), and the mean. Zero total weight gives the uniform mean.
 func centreRows(x *mat.Dense, w []float64) (*mat.Dense, []float64) {
 	n, d := x.Dims()
 	mean := make([]float64, d)
@@ -430,7 +432,8 @@ func centreRows(x *mat.Dense, w []float64) (*mat.Dense, []float64) {
 }
 
 // scatter returns alpha·Σ_i w_i x_i x_iᵀ (w nil: uniform) for the rows of
-// x. Cost O(n·d²).
+// x. ctx is checked after the product; the error is ctx.Err(), which the
+// caller names. Cost O(n·d²).
 func scatter(ctx context.Context, x *mat.Dense, w []float64, alpha float64) (*mat.SymDense, error) {
 	n, d := x.Dims()
 	out := mat.NewSymDense(d, nil)
@@ -499,15 +502,18 @@ func projDim(name string, cov []float64, share float64, dim, d int) (int, error)
 }
 
 // projPartition clusters the projected rows xc·a by k-means (lowest
-// distortion of s.Restarts runs, 10 if 0) and fills the Result.
-func projPartition(ctx context.Context, xc, a *mat.Dense, vals []float64, k int, s *Settings, warnings []string) (*Result, error) {
+// distortion of s.Restarts runs, 10 if 0) and fills the Result. A
+// cancellation is an error wrapping ctx.Err() that names the method name
+// and the k-means step (cancelledIn); k-means' other errors are returned
+// as they are.
+func projPartition(ctx context.Context, name string, xc, a *mat.Dense, vals []float64, k int, s *Settings, warnings []string) (*Result, error) {
 	n, _ := xc.Dims()
 	_, m := a.Dims()
 	y := mat.NewDense(n, m, nil)
 	y.Mul(xc, a)
 	res, err := partition(ctx, y, k, s, 10, nil)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn(name, "k-means on the projected rows", err)
 	}
 	res.Eigenvalues, res.Warnings = vals, warnings
 	return res, nil

@@ -109,6 +109,40 @@ func TestTidy(t *testing.T) {
 	}
 }
 
+// TestCancelledIn: a cancellation from a shared step is named by the
+// method and the step, once; one that names the method already, an
+// error of another kind and nil are returned as they are.
+func TestCancelledIn(t *testing.T) {
+	numerical := fmt.Errorf("%w: the rows clustered by k-means: overflow", ErrNumerical)
+	named := fmt.Errorf("cluster: ccsr: spectral embedding F: %w", context.Canceled)
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string // "" for err unchanged
+	}{
+		{"bare", context.Canceled, "cluster: ccsr: fit of M: context canceled"},
+		{"deadline", context.DeadlineExceeded, "cluster: ccsr: fit of M: context deadline exceeded"},
+		{"shared step", fmt.Errorf("cluster: %w", fmt.Errorf("kmeans: %w", context.Canceled)), "cluster: ccsr: fit of M: kmeans: context canceled"},
+		{"named", named, ""},
+		{"other method", fmt.Errorf("cluster: cscap: %w", context.Canceled), "cluster: ccsr: fit of M: cscap: context canceled"},
+		{"not a cancellation", numerical, ""},
+		{"nil", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := cancelledIn("ccsr", "fit of M", tc.err)
+			if tc.want == "" {
+				if got != tc.err {
+					t.Errorf("%v, want %v unchanged", got, tc.err)
+				}
+				return
+			}
+			if got.Error() != tc.want || !errors.Is(got, tc.err) {
+				t.Errorf("%q, want %q wrapping %v", got, tc.want, tc.err)
+			}
+		})
+	}
+}
+
 // TestGroupGraphIsolatedAdvice: ml-noa-ssc's group graph with an isolated
 // group gives advice the user can follow, not the inner ncut's ("leave
 // the regularization on"), and still wraps ErrInvalid and

@@ -118,7 +118,9 @@ func (v *PLKernel) UnmarshalText(b []byte) error {
 //
 // Errors wrap ErrInvalid for θ ∉ [0, 1), α ≤ −θ, non-finite feature rows or
 // knobs out of range, and graph.ErrIsolated for a node of degree 0 with the
-// normalized-cut kernel.
+// normalized-cut kernel; a cancelled ctx gives one wrapping ctx.Err()
+// that names the run and the sweep ("cluster: plmeans: run 1 of 1: sweep
+// 3: context canceled").
 //
 // Cost per sweep: O(n·k·d) for the vector version (d features), O(nnz +
 // n·k) for the graph kernels, k the current number of clusters, which
@@ -240,7 +242,8 @@ func (m PLMeans) Partition(ctx context.Context, p *Problem, s *Settings) (*Resul
 		}
 		run, err := plSolve(ctx, sp, par, order, p.K, s.Recorder)
 		if err != nil {
-			return nil, err
+			// Only a cancellation stops a run.
+			return nil, fmt.Errorf("cluster: plmeans: run %d of %d: %w", r+1, runs, err)
 		}
 		if best == nil || run.objective < best.objective {
 			best = run
@@ -311,7 +314,9 @@ func plLogPrior(par plParams, sizes []int) float64 {
 }
 
 // plSolve runs Alg. 16 from one cluster, visiting the points in order.
-// kcap > 0 caps the number of clusters.
+// kcap > 0 caps the number of clusters. ctx is checked before each sweep
+// and every 1024 points within one; its only error wraps ctx.Err() and
+// names the sweep ("sweep 3: context canceled").
 func plSolve(ctx context.Context, sp plSpace, par plParams, order []int, kcap int, rec progress.Recorder) (*plRun, error) {
 	n := sp.dim()
 	labels := make([]int, n)
@@ -324,7 +329,7 @@ func plSolve(ctx context.Context, sp plSpace, par plParams, order []int, kcap in
 	lnNew := func(k int) float64 { return math.Log(par.alpha + float64(k)*par.theta) }
 	for it := 1; it <= par.maxIter; it++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("sweep %d: %w", it, err)
 		}
 		kf := k
 		sp.freeze(labels, kf)
@@ -336,7 +341,7 @@ func plSolve(ctx context.Context, sp plSpace, par plParams, order []int, kcap in
 		for t, i := range order {
 			if t&1023 == 1023 {
 				if err := ctx.Err(); err != nil {
-					return nil, err
+					return nil, fmt.Errorf("sweep %d, point %d of %d: %w", it, t+1, n, err)
 				}
 			}
 			c := labels[i]
