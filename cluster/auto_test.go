@@ -176,19 +176,7 @@ func TestAutoScoresByHand(t *testing.T) {
 // cliques as the truth.
 func autoTwoCliques(t *testing.T) (*graph.Graph, []int) {
 	t.Helper()
-	var edges []graph.Edge
-	for a := 0; a < 2; a++ {
-		for i := 0; i < 10; i++ {
-			for j := i + 1; j < 10; j++ {
-				edges = append(edges, graph.Edge{I: 10*a + i, J: 10*a + j, W: 1})
-			}
-		}
-	}
-	edges = append(edges, graph.Edge{I: 0, J: 10, W: 0.01})
-	g, err := graph.FromEdges(20, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := bridgedCliques(t, 10, 0.01)
 	truth := make([]int, 20)
 	for i := 10; i < 20; i++ {
 		truth[i] = 1

@@ -22,19 +22,7 @@ import (
 // the cliques apart and a 4×4 block-diagonal bipartite matrix (8 nodes).
 func badInputBase(t *testing.T) *Problem {
 	t.Helper()
-	var es []graph.Edge
-	for c := 0; c < 2; c++ {
-		for i := 0; i < 4; i++ {
-			for j := i + 1; j < 4; j++ {
-				es = append(es, graph.Edge{I: 4*c + i, J: 4*c + j, W: 1})
-			}
-		}
-	}
-	es = append(es, graph.Edge{I: 0, J: 4, W: 0.1})
-	g, err := graph.FromEdges(8, es)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := bridgedCliques(t, 4, 0.1)
 	x := mat.NewDense(8, 2, nil)
 	for i := 0; i < 8; i++ {
 		x.Set(i, 0, float64(i/4)*5+0.1*float64(i%3))

@@ -94,22 +94,7 @@ func TestCommuteTimeEmbedding(t *testing.T) {
 // joined by one edge (the split is found), and on k = 2 with 2 components
 // (the embedding would be empty: an error).
 func TestUnnormalizedCommuteTime(t *testing.T) {
-	var edges []graph.Edge
-	for b := 0; b < 2; b++ {
-		for i := 0; i < 8; i++ {
-			for j := i + 1; j < 8; j++ {
-				edges = append(edges, graph.Edge{I: 8*b + i, J: 8*b + j, W: 1})
-			}
-		}
-	}
-	two, err := graph.FromEdges(16, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	one, err := graph.FromEdges(16, append(edges, graph.Edge{I: 0, J: 8, W: 0.1}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	two, one := bridgedCliques(t, 8, 0), bridgedCliques(t, 8, 0.1)
 	res, err := Run(context.Background(), Unnormalized{CommuteTime: true}, &Problem{Graph: one, K: 2}, &Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -33,20 +33,10 @@ func twoCliques(t *testing.T) (*graph.Graph, []int, *constraint.Set) {
 // and the chains of must-links (i−1, i) inside each clique.
 func twoCliqueChains(t *testing.T, h int) (*graph.Graph, []int, *constraint.Set) {
 	t.Helper()
-	var edges []graph.Edge
+	g := bridgedCliques(t, h, 0.01)
 	truth := make([]int, 2*h)
-	for c := range 2 {
-		for i := range h {
-			truth[c*h+i] = c
-			for j := i + 1; j < h; j++ {
-				edges = append(edges, graph.Edge{I: c*h + i, J: c*h + j, W: 1})
-			}
-		}
-	}
-	edges = append(edges, graph.Edge{I: 0, J: h, W: 0.01})
-	g, err := graph.FromEdges(2*h, edges)
-	if err != nil {
-		t.Fatal(err)
+	for i := h; i < 2*h; i++ {
+		truth[i] = 1
 	}
 	s := &constraint.Set{N: 2 * h}
 	for c := range 2 {

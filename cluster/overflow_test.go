@@ -144,15 +144,7 @@ func TestRunKMeansOverflowIsNumerical(t *testing.T) {
 // L_sym became the identity at 1e200 (Ncut 0.98 instead of 0.03, no
 // warning), failed at 1e-200, and CSCAP failed on weights near 1e-300.
 func TestScaleInvariantAtExtremes(t *testing.T) {
-	var base []graph.Edge
-	for c := 0; c < 2; c++ {
-		for i := 0; i < 6; i++ {
-			for j := i + 1; j < 6; j++ {
-				base = append(base, graph.Edge{I: 6*c + i, J: 6*c + j, W: 1})
-			}
-		}
-	}
-	base = append(base, graph.Edge{I: 0, J: 6, W: 0.05})
+	base := bridgedCliques(t, 6, 0.05).Edges()
 	cons := &constraint.Set{N: 12, Pairs: []constraint.Pair{{I: 1, J: 2, Kind: constraint.MustLink}, {I: 1, J: 8, Kind: constraint.CannotLink}}}
 	for _, m := range []Method{NJW{}, CSCAP{}} {
 		var want []int
