@@ -190,12 +190,20 @@ func TestClusterDisconnectedGraphWarns(t *testing.T) {
 	}
 }
 
+// TestDemoRuns: the demo prints its table and writes its figure; its data
+// are drawn so that the only warning is that of the run shown failing on
+// purpose (usc on the sparse SBM: the partition collapsed), explained
+// once under the table (it printed 7 warnings, 4 of them that the moons'
+// and blobs' graphs had one component per class). The bounds on the ARI
+// keep the table's story: the figures are those of -seed 1 (moons 1.000,
+// blobs 0.937, usc 0.000 and bethe 0.830 on the SBM, njw 0.534 and fgpwc
+// 0.996 on the full RBF graph), with margins.
 func TestDemoRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("demo skipped in short mode")
 	}
 	dir := t.TempDir()
-	out, _, err := run(t, "demo", "-quiet", "-o", dir)
+	out, stderr, err := run(t, "demo", "-quiet", "-o", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,6 +212,46 @@ func TestDemoRuns(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "demo.png")); err != nil {
 		t.Error(err)
+	}
+	// -quiet: standard error holds the warnings alone.
+	warnings := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "tether demo: warning: usc on sparse SBM") || !strings.Contains(warnings[0], "the partition has collapsed") {
+		t.Errorf("demo warnings: want the one of usc on the SBM, got\n%s", stderr)
+	}
+	if !strings.Contains(out, "\nusc fails on the sparse SBM on purpose: ") {
+		t.Errorf("demo output lacks the explanation of usc's row:\n%s", out)
+	}
+	cols := regexp.MustCompile(`\s{2,}`)
+	type row struct {
+		data, method string
+		lo, hi       float64 // bounds on the ARI
+	}
+	want := []row{
+		{"two moons, 20-NN graph", "njw", 0.99, 1}, {"two moons, 20-NN graph", "ncut", 0.99, 1}, {"two moons, 20-NN graph", "hbisect", 0.99, 1},
+		{"5 Gaussian blobs", "njw", 0.85, 1}, {"5 Gaussian blobs", "usc", 0.85, 1},
+		{"sparse SBM", "usc", -0.1, 0.1}, {"sparse SBM", "bethe", 0.7, 1},
+		{"two moons, full RBF graph", "njw", 0, 0.8}, {"two moons, full RBF graph", "fgpwc", 0.95, 1},
+	}
+	var got []row
+	for _, l := range strings.Split(out, "\n") {
+		f := cols.Split(l, -1)
+		if len(f) != 7 || f[0] == "DATA" {
+			continue
+		}
+		var ari float64
+		if _, err := fmt.Sscan(f[3], &ari); err != nil {
+			t.Fatalf("ARI %q: %v", f[3], err)
+		}
+		got = append(got, row{data: f[0], method: f[1], lo: ari, hi: ari})
+	}
+	if len(got) != len(want) {
+		t.Fatalf("demo table has %d rows, want %d:\n%s", len(got), len(want), out)
+	}
+	for i, w := range want {
+		g := got[i]
+		if !strings.HasPrefix(g.data, w.data) || g.method != w.method || g.lo < w.lo || g.lo > w.hi {
+			t.Errorf("row %d: %s %s ARI %.3f, want %s… %s ARI in [%g, %g]", i, g.data, g.method, g.lo, w.data, w.method, w.lo, w.hi)
+		}
 	}
 }
 
