@@ -40,6 +40,8 @@ func ReadFile(ctx context.Context, path string, opt Options) (*Table, error) {
 // features. Such a column is kept a feature, with a warning (Table.Warnings)
 // naming Options.LabelColumn and Options.Drop; input.ReadTableFile (what
 // tether cluster reads) takes that column as the reference labels instead.
+// The columns Options.Drop names count as columns of the file there: a y
+// column beside a dropped x is x's partner still, not a class column.
 func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, error) {
 	lines, err := readAll(ctx, r, name, opt.MaxLineBytes)
 	if err != nil {
@@ -83,7 +85,7 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 		return nil, err
 	}
 	if given == "" && t.Labels == nil {
-		t.Warnings = append(t.Warnings, classFeatureWarnings(name, t.Features)...)
+		t.Warnings = append(t.Warnings, classFeatureWarnings(name, t.Features, t.DroppedColumns)...)
 	}
 	return t, nil
 }

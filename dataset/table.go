@@ -34,6 +34,10 @@ type Table struct {
 	Features []string
 	// IDs holds the ID column, or is nil when none was chosen.
 	IDs []string
+	// DroppedColumns names the columns Options.Drop left out, in file
+	// order, as Features would have named them (col3 in a file without a
+	// header), or is nil.
+	DroppedColumns []string
 	// DroppedLines holds the 1-based file line numbers of the rows that the
 	// MissingDrop policy dropped, in file order, or is nil.
 	DroppedLines []int
@@ -656,6 +660,11 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 	}
 
 	t := &Table{X: mat.NewDense(n, width, nil), DroppedLines: dropped}
+	for j := range role {
+		if role[j] == 'd' {
+			t.DroppedColumns = append(t.DroppedColumns, r.cols[j].name)
+		}
+	}
 	t.Notes = append(t.Notes, r.notes...)
 	if idNote != "" {
 		t.Notes = append(t.Notes, idNote)
@@ -980,10 +989,15 @@ func ClassNamedColumn(features []string) string {
 // classFeatureWarnings returns a warning for each column of features
 // (ClassNamedColumns) that is named like the classes but was read as a
 // feature because no Options.LabelColumn was given (see Read); file
-// names the table. Cost O(len(features)).
-func classFeatureWarnings(file string, features []string) []string {
+// names the table, dropped its columns that Options.Drop left out, which
+// ClassNamedColumns sees too (a dropped x still makes y a coordinate).
+// Cost O(len(features) + len(dropped)).
+func classFeatureWarnings(file string, features, dropped []string) []string {
 	var out []string
-	for _, c := range ClassNamedColumns(features) {
+	for _, c := range ClassNamedColumns(slices.Concat(features, dropped)) {
+		if slices.Contains(dropped, c) {
+			continue
+		}
 		out = append(out, fmt.Sprintf("%s: column %q is named like the classes but is read as a feature (no Options.LabelColumn): set LabelColumn %q to take it as the reference labels, or Drop it", file, c, c))
 	}
 	return out

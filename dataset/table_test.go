@@ -497,6 +497,11 @@ func TestClassNamedFeatureWarning(t *testing.T) {
 		{"label none", "t.csv", file, Options{LabelColumn: "none"}, []string{"x1", "x2", "label=a", "label=b"}, nil},
 		{"dropped", "t.csv", file, Options{Drop: []string{"label"}}, []string{"x1", "x2"}, nil},
 		{"x and y", "t.csv", "x,y\n0,1\n1,0\n", Options{}, []string{"x", "y"}, nil},
+		// A dropped column is a column of the file still: y beside a
+		// dropped x is x's partner, and a dropped label leaves y named
+		// like the classes.
+		{"x dropped beside y", "t.csv", "x,y,u\n0,1,2\n1,0,3\n", Options{Drop: []string{"x"}}, []string{"y", "u"}, nil},
+		{"label dropped beside y", "t.csv", "y,u,label\n5,0,a\n6,1,b\n", Options{Drop: []string{"label"}}, []string{"y", "u"}, []string{warn("y")}},
 		{"arff class attribute", "t.arff", "@relation r\n@attribute label numeric\n@attribute class {p,q}\n@data\n1,p\n2,q\n", Options{}, []string{"label"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -714,30 +719,31 @@ func TestReadDrop(t *testing.T) {
 		features       []string
 		labels         []int
 		ids            []string
-		noted          bool // pandas's index note
+		noted          bool     // pandas's index note
+		dropped        []string // Table.DroppedColumns: the opt.Drop columns by name, in file order
 	}{
 		{name: "free text, keys and a missing value", file: "t.csv",
 			in:  "id,name,x,note,y\n1,ann,1,hello world,2\n2,bob,3,?,4\n3,cid,5,\"a, b\",6\n",
-			opt: Options{Drop: []string{"id", "name", "note"}}, x: [][]float64{{1, 2}, {3, 4}, {5, 6}}, features: []string{"x", "y"}},
+			opt: Options{Drop: []string{"note", "id", "name"}}, x: [][]float64{{1, 2}, {3, 4}, {5, 6}}, features: []string{"x", "y"}, dropped: []string{"id", "name", "note"}},
 		{name: "first and a number", file: "t.csv", in: "a,b,c\n1,2,3\n4,5,6\n",
-			opt: Options{Drop: []string{"first", "3"}}, x: [][]float64{{2}, {5}}, features: []string{"b"}},
+			opt: Options{Drop: []string{"first", "3"}}, x: [][]float64{{2}, {5}}, features: []string{"b"}, dropped: []string{"a", "c"}},
 		{name: "last, no header", file: "t.csv", in: "1,2,x\n4,5,y\n",
-			opt: Options{Header: HeaderNo, Drop: []string{"last"}}, x: [][]float64{{1, 2}, {4, 5}}, features: []string{"col1", "col2"}},
+			opt: Options{Header: HeaderNo, Drop: []string{"last"}}, x: [][]float64{{1, 2}, {4, 5}}, features: []string{"col1", "col2"}, dropped: []string{"col3"}},
 		{name: "case-insensitive name", file: "t.csv", in: "Note,x\nfoo,1\nbar,2\n",
-			opt: Options{Drop: []string{"note"}}, x: [][]float64{{1}, {2}}, features: []string{"x"}},
+			opt: Options{Drop: []string{"note"}}, x: [][]float64{{1}, {2}}, features: []string{"x"}, dropped: []string{"Note"}},
 		{name: "with a label column", file: "t.csv", in: "x,t,c\n1,free,a\n2,text,b\n",
-			opt: Options{LabelColumn: "c", Drop: []string{"t"}}, x: [][]float64{{1}, {2}}, features: []string{"x"}, labels: []int{0, 1}},
+			opt: Options{LabelColumn: "c", Drop: []string{"t"}}, x: [][]float64{{1}, {2}}, features: []string{"x"}, labels: []int{0, 1}, dropped: []string{"t"}},
 		{name: "with an ID column", file: "t.csv", in: "k,x,t\nr1,1,u\nr2,2,v\n",
-			opt: Options{IDColumn: "k", Drop: []string{"t"}}, x: [][]float64{{1}, {2}}, features: []string{"x"}, ids: []string{"r1", "r2"}},
+			opt: Options{IDColumn: "k", Drop: []string{"t"}}, x: [][]float64{{1}, {2}}, features: []string{"x"}, ids: []string{"r1", "r2"}, dropped: []string{"t"}},
 		// pandas's unnamed index column, dropped, is not read as IDs.
 		{name: "pandas index", file: "t.csv", in: ",x,y\n0,1,2\n1,3,4\n",
-			opt: Options{Drop: []string{"1"}}, x: [][]float64{{1, 2}, {3, 4}}, features: []string{"x", "y"}},
+			opt: Options{Drop: []string{"1"}}, x: [][]float64{{1, 2}, {3, 4}}, features: []string{"x", "y"}, dropped: []string{""}},
 		{name: "pandas index kept", file: "t.csv", in: ",x,y\n0,1,2\n1,3,4\n",
-			opt: Options{Drop: []string{"y"}}, x: [][]float64{{1}, {3}}, features: []string{"x"}, ids: []string{"0", "1"}, noted: true},
+			opt: Options{Drop: []string{"y"}}, x: [][]float64{{1}, {3}}, features: []string{"x"}, ids: []string{"0", "1"}, noted: true, dropped: []string{"y"}},
 		// An ARFF attribute with a missing value, dropped: not imputed,
 		// not refused. zooLike: animal dropped too; legs kept.
 		{name: "ARFF", file: "zoo.arff", in: zooLike,
-			opt: Options{Drop: []string{"animal", "has hair", "weight kg"}}, x: [][]float64{{4}, {0}, {4}}, features: []string{"legs"}, labels: []int{0, 1, 1}},
+			opt: Options{Drop: []string{"animal", "has hair", "weight kg"}}, x: [][]float64{{4}, {0}, {4}}, features: []string{"legs"}, labels: []int{0, 1, 1}, dropped: []string{"animal", "has hair", "weight kg"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tb, err := Read(context.Background(), strings.NewReader(c.in), c.file, c.opt)
@@ -749,6 +755,9 @@ func TestReadDrop(t *testing.T) {
 			}
 			if !reflect.DeepEqual(tb.Features, c.features) || !reflect.DeepEqual(tb.Labels, c.labels) || !reflect.DeepEqual(tb.IDs, c.ids) {
 				t.Errorf("features %q labels %v ids %q, want %q %v %q", tb.Features, tb.Labels, tb.IDs, c.features, c.labels, c.ids)
+			}
+			if !reflect.DeepEqual(tb.DroppedColumns, c.dropped) {
+				t.Errorf("DroppedColumns %q, want %q", tb.DroppedColumns, c.dropped)
 			}
 			noted := slices.ContainsFunc(tb.Notes, func(w string) bool { return strings.Contains(w, "column 1 has no name in the header") })
 			if noted != c.noted {

@@ -45,6 +45,10 @@ type Data struct {
 	// Names holds the node names (a table's id column, a graph file's node
 	// names), or nil.
 	Names []string
+	// DroppedClass is the column of a table that the class-column rule
+	// (ReadTable) would have taken as the reference labels, had
+	// Options.Drop not left it out; Truth is then nil. "" otherwise.
+	DroppedClass string
 	// Rows is nil unless rows of a table were dropped for their missing
 	// values (dataset.MissingDrop): Rows[i] is then the 0-based index,
 	// among the FileRows data rows of the file, of the row node i was read
@@ -102,11 +106,15 @@ func (d *Data) N() int {
 // does). The class column is opt.LabelColumn; when that is "" and the file
 // has no class column of its own (ARFF: the last attribute), a column
 // named label, else class, target or y without x (dataset.ClassNamedColumn) holds the
-// reference labels rather than a feature, and a warning says so: that is
+// reference labels rather than a feature, and a note says so: that is
 // what tether gen writes. LabelColumn "none" makes such a column a
-// feature. When opt.IDColumn is "", a text column with a different value
-// on every row (dataset.ErrIdentifier: names, keys) is taken as the rows'
-// names, with a warning, rather than refused.
+// feature. The rule looks at every column of the file: when opt.Drop
+// names the column it takes, that column is left out unread, and the
+// reference labels with it (Data.DroppedClass; a note says so), and the
+// other columns are read as they would be without the drop. When
+// opt.IDColumn is "", a text column with a different value on every row
+// (dataset.ErrIdentifier: names, keys) is taken as the rows' names, with
+// a note, rather than refused.
 //
 // Errors are those of dataset.Read: they name the file, line, column and
 // value at fault. Cost: O(len(content)) per parse: one more parse when
@@ -183,7 +191,10 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 		}
 	}
 	t, err := read(opt)
-	var cs []string // the class-named columns, cs[0] the class column
+	// The class-named columns of the file (cs[0] the class column), the
+	// dropped ones included: -drop changes which columns are read, not
+	// which one the rule takes.
+	var cs []string
 	switch {
 	case err != nil && opt.LabelColumn == "" && opt.Format != dataset.FormatARFF:
 		// The class column read as a feature can fail where the class
@@ -204,7 +215,7 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 		if err2 != nil || t2.Labels == nil {
 			return nil, err
 		}
-		if cs = dataset.ClassNamedColumns(append(slices.Clone(t2.Features), pe.Name)); len(cs) == 0 || cs[0] != pe.Name {
+		if cs = dataset.ClassNamedColumns(slices.Concat(t2.Features, []string{pe.Name}, t2.DroppedColumns)); len(cs) == 0 || cs[0] != pe.Name {
 			// The rule would take another column, or none (y beside x),
 			// and keep this one a feature, which fails.
 			return nil, err
@@ -213,21 +224,45 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 	case err != nil:
 		return nil, err
 	case opt.LabelColumn == "" && t.Labels == nil:
-		if cs = dataset.ClassNamedColumns(t.Features); len(cs) > 0 {
+		cs = dataset.ClassNamedColumns(slices.Concat(t.Features, t.DroppedColumns))
+		switch {
+		case len(cs) > 0 && !slices.Contains(t.DroppedColumns, cs[0]):
 			opt.LabelColumn = cs[0]
+		case len(cs) > 1 && slices.ContainsFunc(cs[1:], func(c string) bool { return !slices.Contains(t.DroppedColumns, c) }):
+			// The class column is dropped, another class-named column
+			// stays a feature (the note below says so): read again
+			// without the table's warning that it is one.
+			opt.LabelColumn = "none"
+		}
+		if opt.LabelColumn != "" {
 			if t, err = read(opt); err != nil {
 				return nil, err
 			}
 		}
 	}
-	var note string
-	if len(cs) > 0 {
-		note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn \"none\")", name, cs[0])
-		if len(cs) > 1 {
-			note += fmt.Sprintf("; %q stays a feature (tether: -label %s takes it instead)", strings.Join(cs[1:], `", "`), cs[1])
+	// The other class-named columns that are features.
+	var others []string
+	for _, c := range cs[min(1, len(cs)):] {
+		if !slices.Contains(t.DroppedColumns, c) {
+			others = append(others, c)
 		}
 	}
+	var note, dropped string
+	switch {
+	case len(cs) > 0 && slices.Contains(t.DroppedColumns, cs[0]):
+		// Named in Options.Drop, the class column is left out unread, and
+		// the reference labels with it, as asked; it would not have been
+		// a feature either.
+		dropped = cs[0]
+		note = fmt.Sprintf("%s: column %q would be the reference labels, but is dropped (tether: -drop; library: Options.Drop): left out unread, and the reference labels with it, so the clustering is compared with none; to keep them, do not drop the column: the class column is never a feature", name, cs[0])
+	case len(cs) > 0:
+		note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn \"none\")", name, cs[0])
+	}
+	if len(others) > 0 {
+		note += fmt.Sprintf("; %q stays a feature (tether: -label %s takes it instead)", strings.Join(others, `", "`), others[0])
+	}
 	d := tableData(name, t)
+	d.DroppedClass = dropped
 	for _, msg := range []string{idNote, note} {
 		if msg != "" {
 			d.Notes = append(d.Notes, msg)

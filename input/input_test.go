@@ -51,6 +51,7 @@ func TestReadTable(t *testing.T) {
 	cases := []struct {
 		name, file, content string
 		label               string
+		drop                []string
 		wantCols            int
 		wantTruth           []int
 		wantNotes           []string
@@ -76,6 +77,20 @@ func TestReadTable(t *testing.T) {
 		{name: "y and label", file: "d.csv", content: "y,u,label\n5,0,a\n6,1,b\n", wantCols: 2, wantTruth: []int{0, 1},
 			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn "none"); "y" stays a feature (tether: -label y takes it instead)`}},
 		{name: "no class column", file: "d.csv", content: "u,v\n0,0\n1,1\n", wantCols: 2},
+		// -drop of the class column the rule takes leaves it out, and the
+		// reference labels with it, with a note; the other columns are
+		// read as without -drop: a class-named one stays a feature, and y
+		// stays x's partner.
+		{name: "class column dropped", file: "d.csv", content: blobs, drop: []string{"label"}, wantCols: 2,
+			wantNotes: []string{`d.csv: column "label" would be the reference labels, but is dropped (tether: -drop; library: Options.Drop): left out unread, and the reference labels with it, so the clustering is compared with none; to keep them, do not drop the column: the class column is never a feature`}},
+		{name: "class column dropped by number", file: "d.csv", content: "y,u,label\n5,0,a\n6,1,b\n", drop: []string{"3"}, wantCols: 2,
+			wantNotes: []string{`d.csv: column "label" would be the reference labels, but is dropped (tether: -drop; library: Options.Drop): left out unread, and the reference labels with it, so the clustering is compared with none; to keep them, do not drop the column: the class column is never a feature; "y" stays a feature (tether: -label y takes it instead)`}},
+		{name: "other class-named column dropped", file: "d.csv", content: "y,u,label\n5,0,a\n6,1,b\n", drop: []string{"y"}, wantCols: 1, wantTruth: []int{0, 1},
+			wantNotes: []string{`d.csv: column "label" is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn "none")`}},
+		{name: "x dropped beside y", file: "d.csv", content: "x,y,u\n0,0,1\n1,1,2\n", drop: []string{"x"}, wantCols: 2},
+		{name: "label none, dropped", file: "d.csv", content: blobs, label: "none", drop: []string{"label"}, wantCols: 2},
+		{name: "named label column dropped", file: "d.csv", content: blobs, label: "label", drop: []string{"label"},
+			wantErr: `dataset: d.csv: dropped column: value "label": invalid input: column 3 is the label column (Options.LabelColumn "label"; tether: -label label), which is never a feature: drop another column, or give another label column or none`},
 		{name: "arff by extension", file: "d.arff", content: "% comment\n@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n", wantCols: 1, wantTruth: []int{0, 1}},
 		// A class column that fails as a feature (class names mixed with
 		// integers) is read as the class column, as -label label reads it.
@@ -93,7 +108,7 @@ func TestReadTable(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := ReadTable(context.Background(), []byte(tc.content), tc.file, dataset.Options{LabelColumn: tc.label})
+			d, err := ReadTable(context.Background(), []byte(tc.content), tc.file, dataset.Options{LabelColumn: tc.label, Drop: tc.drop})
 			if errText(err) != tc.wantErr {
 				t.Fatalf("err = %v, want %q", err, tc.wantErr)
 			}
@@ -113,6 +128,9 @@ func TestReadTable(t *testing.T) {
 			}
 			if d.Name != tc.file || d.Graph != nil {
 				t.Errorf("name %q, graph %v", d.Name, d.Graph)
+			}
+			if want := map[bool]string{true: "label"}[strings.HasPrefix(tc.name, "class column dropped")]; d.DroppedClass != want {
+				t.Errorf("DroppedClass %q, want %q", d.DroppedClass, want)
 			}
 		})
 	}

@@ -125,7 +125,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 // reader's errors name the file and the column).
 func bindCategorical(fs *flag.FlagSet, opt *dataset.Options) {
 	bindColumns(fs, "categorical", "comma-separated `columns` of the feature file to one-hot encode although their values are numbers (first, last, 1-based numbers or header names)", &opt.Categorical)
-	bindColumns(fs, "drop", "comma-separated `columns` of the feature file to leave out of the features, unread (an id or free-text column; first, last, 1-based numbers or header names; not the -label or -id column)", &opt.Drop)
+	bindColumns(fs, "drop", "comma-separated `columns` of the feature file to leave out of the features, unread (an id or free-text column; first, last, 1-based numbers or header names; not the -label or -id column; the class column found by its name, never a feature, is left out with the reference labels, with a note)", &opt.Drop)
 }
 
 // bindColumns binds the flag name, a comma-separated list of column

@@ -104,6 +104,9 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		if err != nil {
 			return optionUsage("labels", err)
 		}
+		if d.Truth == nil && d.DroppedClass != "" {
+			return usagef("labels", "%s: column %q holds the labels, and -drop leaves it out: do not drop it", in.input, d.DroppedClass)
+		}
 		if d.Truth == nil {
 			return usagef("labels", "%s: no label column; say which with -label (first, last, a number or a header name)", in.input)
 		}
