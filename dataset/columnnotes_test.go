@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,8 +22,9 @@ func rowsOf(header string, n int, row func(i int) string) string {
 }
 
 // TestColumnMessages: every one-hot encoded column is named in a note with
-// its number of categories, or in a warning when it looks like an
-// identifier; a numeric column of row numbers draws a warning; -missing
+// its number of categories, or in a warning instead when it looks like an
+// identifier (one message a column: the warning says what the encoding
+// made of it too); a numeric column of row numbers draws a warning; -missing
 // impute says what it filled. The expected messages are written out from
 // the rules of identifierLike, rowNumbers and imputedNote.
 func TestColumnMessages(t *testing.T) {
@@ -89,6 +92,26 @@ func TestColumnMessages(t *testing.T) {
 			}
 			if !reflect.DeepEqual(tb.Warnings, c.warns) {
 				t.Errorf("warnings\n%q\nwant\n%q", tb.Warnings, c.warns)
+			}
+			// One message per column: an identifier-like column's
+			// warning says what the encoding made of it, and no note
+			// names it again.
+			seen := map[string]bool{}
+			for _, f := range tb.Features {
+				col := strconv.Quote(FeatureColumn(f))
+				if seen[col] {
+					continue
+				}
+				seen[col] = true
+				var about []string
+				for _, m := range slices.Concat(tb.Notes, tb.Warnings) {
+					if strings.Contains(m, col) {
+						about = append(about, m)
+					}
+				}
+				if len(about) > 1 {
+					t.Errorf("column %s named in %d messages: %q", col, len(about), about)
+				}
 			}
 		})
 	}
