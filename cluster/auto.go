@@ -19,8 +19,7 @@ import (
 // sources, which compare methods with the ground truth). It never looks
 // at anything but the graph, k and the constraints or labels.
 //
-// Candidates (autoCandidates), in this order, which is the order of the
-// tie rule (simplest first):
+// Candidates, in this order (the order of the tie rule, simplest first):
 //
 //	unconstrained: njw, ncut, usc, bethe (with the k given)
 //	labels alone:  labelprop, noa-ssc, mavro-k
@@ -36,7 +35,7 @@ import (
 // labels, see MaxLabelPairs) and whose fit costs about one sparse
 // eigensolve or one kernel k-means: O(nnz + K) per operator product and
 // O(k) vectors, then k-means. Four candidates cost more and run only
-// when n ≤ autoCostlyMaxN = 1000 (the limit the real-data experiment
+// when n ≤ 1000 (the limit the real-data experiment
 // applies to cscap): the dense ones, O(n²) memory and O(n³) time (cscap,
 // and fast-ge2-bh, whose default variant solves a dense Schur
 // complement), and fast-ge and fast-ge2, whose generalized eigenproblem
@@ -122,7 +121,7 @@ import (
 // FGPWC candidates embed the graph once (FGPWC.Embed) and reuse that
 // basis in every fold and in the final fit, sscka computes its
 // commute-time embedding of the graph once (the m smallest eigenpairs of
-// L and their scale, commuteBasis), and cscap computes its dense
+// L and their scale), and cscap computes its dense
 // prior W and the shift that makes it positive semidefinite (a dense
 // eigenvalue decomposition) once for its folds and final fit. The rest of
 // the supervised candidates' work depends on the training constraints
@@ -147,7 +146,7 @@ import (
 // supervised one and one final fit, GOMAXPROCS at a time; each fit is
 // that method's cost on the training part. BenchmarkAuto3000 measures it
 // (3000 nodes, 15 000 pairs): about 0.9 s on the 2-core machine with 5
-// folds (0.67 s with 3). Below autoCostlyMaxN the costly candidates
+// folds (0.67 s with 3). Up to 1000 nodes the costly candidates
 // run; cscap's propagation costs O(min(q³, n³)) for q pairs (see CSCAP):
 // BenchmarkAuto950 (950 nodes, k = 2, 4750 pairs) takes about 5.7 s
 // with 5 folds (3.8 s with 3; 26 s when cscap solved its q×q Woodbury
@@ -396,8 +395,8 @@ func (Auto) Name() string { return "auto" }
 // Uses declares what Auto reads from a Problem (see Run).
 // It declares Resolves: a chosen constrained candidate runs through Run,
 // which warns about contradictory pairs when the candidate does not
-// resolve them, and Auto warns itself when it returns an unconstrained
-// partition (unconstrainedWarnings).
+// resolve them, and Auto gives that warning itself when it returns an
+// unconstrained partition, which Run computed without the pairs.
 func (Auto) Uses() Uses { return Uses{Supervision: Pairs | LabelSet, Resolves: true} }
 
 // autoShareNOASSC prepares the ML- and MCL-NOA-SSC candidates of cands

@@ -95,7 +95,7 @@ const (
 //
 // With at least as many constraints as unknowns (K ≥ p = m(m+1)/2) and
 // m ≤ 32, the solver works instead with the Gram matrix of the constraints
-// (ccsrSolveGram): f is the quadratic xᵀHx − 2h·x + Σ w t² in the p
+// (ccsr_gram.go): f is the quadratic xᵀHx − 2h·x + Σ w t² in the p
 // coefficients of the upper triangle, H = Σ_k w_k s_k s_kᵀ, formed once in
 // O(K·p²/2); every map of the constraints becomes a p×p product, O(p²)
 // per iteration instead of O(K·m²), with the same iterations, tests and

@@ -198,7 +198,9 @@ type Settings struct {
 	// (at least 10⁹ multiply-adds), RepairAlways whenever the factor fits
 	// its memory cap (2.5·10⁷ entries) and 2·10¹⁰ multiply-adds,
 	// RepairNever not at all. Without a repair the result carries a
-	// warning. See laplacianEmbedding.
+	// warning. Only the Laplacian embeddings solved iteratively
+	// (Settings.Eigen nil, more than DenseLimit nodes) without
+	// regularization (τ = 0) are repaired (embed.go).
 	Repair Repair
 }
 
@@ -329,8 +331,9 @@ type Uses struct {
 	Core bool
 	// Resolves reports that the method resolves pairwise constraints that
 	// contradict each other itself, and says how in a warning; for the
-	// other methods that read pairs, Run warns about such constraints
-	// (contradictions).
+	// other methods that read pairs, Run warns about such constraints (a
+	// pair both must-link and cannot-link, or a cannot-link between nodes
+	// a chain of must-links joins; constraint.Check).
 	Resolves bool
 }
 

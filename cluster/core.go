@@ -91,7 +91,7 @@ func (v *Disconnected) UnmarshalText(b []byte) error {
 // that declares Uses.Core: when p.Disconnected is DisconnectedStrict, or
 // when the graph has no isolated node and no component too small to be a
 // cluster (graph.Core). Otherwise such a method clusters the core and the
-// other nodes are attached (partitionCore), so a basis or state computed
+// other nodes are attached (see Run), so a basis or state computed
 // on the whole graph does not serve it. Cost O(n + nnz).
 func (p *Problem) WholeGraph() bool {
 	return p.Disconnected == DisconnectedStrict || len(graph.Core(p.Graph, p.K)) == p.Graph.N()

@@ -56,7 +56,7 @@ import (
 // orientations tried, and sweeping the unconstrained super-nodes in
 // decreasing f₀; the sweep's best partition is then improved by greedy
 // moves of whole colour pieces and single unconstrained super-nodes
-// (improveConsistent, O(nnz) per pass), and its Ncut is λ₀. (On
+// (O(nnz) per pass, at most 50 passes), and its Ncut is λ₀. (On
 // BenchmarkCOSC10kKNN, a disconnected graph whose f₀ is a component
 // indicator, the moves take λ₀ from 0.85 to 0.0062.) For k = 2, cannot-links
 // that are not 2-colourable (an odd cycle between must-link components)
@@ -77,7 +77,7 @@ import (
 // negative. The inner problem is solved through its dual,
 // min_{|α|_∞ ≤ 1} ½‖prox_h(c − Kᵀα)‖² (α one variable per edge, K the
 // weighted incidence matrix, h = γ·vol(Q^c)(max − min) whose prox is a
-// clipping computed exactly; see coscState.inner), by FISTA with gradient
+// clipping computed exactly; see cosc_solver.go), by FISTA with gradient
 // restarts, warm-started across outer steps. The large max − min term so
 // never enters the step size. It stops when the duality gap is at most
 // InnerGap times the dual value ‖prox_h(c − Kᵀα)‖, which guarantees a
@@ -95,11 +95,11 @@ import (
 // COSC then improves it or stops at once), the spectral vector f₀ =
 // D_b^{-1/2}v₂ (v₂ the second eigenvector of the normalized Laplacian of
 // the merged graph, degrees b; skipped when that graph has a node of
-// weight 0) and Starts random Gaussian vectors (stream streamCOSC of
-// Settings.Seed). The threshold set of least F̂_γ met by any start is
-// kept; at k = 2 only consistent sets are kept, so that k = 2 never
-// violates a constraint (by Theorem 3 no violating set can beat the
-// consistent start).
+// weight 0) and Starts random Gaussian vectors (drawn from Settings.Seed on
+// a random stream of COSC's own, seeds.go). The threshold set of least F̂_γ
+// met by any start is kept; at k = 2 only consistent sets are kept, so that
+// k = 2 never violates a constraint (by Theorem 3 no violating set can beat
+// the consistent start).
 //
 // # k > 2
 //

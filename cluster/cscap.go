@@ -40,8 +40,9 @@ import (
 // The method is dense by nature: W̄ is a full n×n matrix. Memory is about
 // 3·8·n² bytes (W, W̄ and the k > 2 running minimum) plus the |S|×|S|
 // system and two n×|S| blocks, or one more n×n matrix when |S| is large
-// (the direct form's factorization; cscapBytes), and time O(min(|S|³/3 + n·|S|² + n²·|S|, n³)) (see
-// the cost below); above MaxBytes Partition refuses with an estimate.
+// (the direct form's factorization), and time
+// O(min(|S|³/3 + n·|S|² + n²·|S|, n³)) (see the cost below); above
+// MaxBytes Partition refuses with an estimate.
 //
 // The Gaussian-process reading needs W ⪰ 0 (W is the prior covariance of
 // eq. 4.2.9, and W̄ ≻ 0 below eq. 4.2.13 relies on it). An affinity graph
@@ -58,12 +59,12 @@ import (
 // (O(n³/3)) to test W ⪰ 0 and, when W is indefinite, the eigenvalues of W
 // by a dense decomposition (O(4n³/3)) and a second factorization to
 // confirm the shifted matrix (work on the graph alone, which Auto does
-// once for all its fits, see cscapPrior). The propagation itself, for q
+// once for all its fits). The propagation itself, for q
 // constraints (all of them for k = 2 or Joint, the must-links otherwise),
-// takes the cheaper of two exact forms (cscapPropagate): the Woodbury
+// takes the cheaper of two exact forms: the Woodbury
 // system, q³/3 flops to factorize I + UᵀWU, 2q²n to solve it for WU's n
 // columns (on all cores) and 2n²q for the product, or, once q exceeds
-// about 0.6·n, the n×n system I + WUUᵀ (8n³/3 flops, cscapDirect): with
+// about 0.6·n, the n×n system I + WUUᵀ (8n³/3 flops, cscap_direct.go): with
 // n = 950 and q = 4750 (5n pairs, k = 2) one fit took about 10 s in the
 // Woodbury form on the 2-core machine. Alg. 12 adds n²·n_c/2 comparisons
 // for n_c cannot-links.

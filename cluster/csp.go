@@ -70,28 +70,28 @@ import (
 // eigenvector of B₀₀ of positive eigenvalue are feasible at cost 0: they
 // come first. (Wang and Davidson keep λ > 0 only, which presumes a
 // connected graph.) A singular B₀₀ is an error wrapping ErrNumerical, more
-// than cspMaxComponents components one wrapping ErrInvalid.
+// than 200 components one wrapping ErrInvalid.
 //
 // For n ≤ DenseLimit, (2) is solved completely by the dense solver; above,
 // the largest eigenpairs are computed by LOBPCG with B = M (the n_j
-// deflated; by the dense solver when at least cspDenseMinK pairs are
-// wanted on at most cspDenseMax nodes),
-// never forming an n×n matrix, doubling the number requested until a
-// non-positive μ shows that all feasible vectors were found, up to
-// cspMaxVectors (a warning says when more feasible vectors may exist; where
-// we compared with the dense solver, 113 and 258 feasible vectors on 10-NN
-// graphs of n = 420 and 1000, the cheapest vector was among the 64). On a
-// connected graph the number of feasible vectors is first counted exactly,
-// as the number of positive eigenvalues of B on n^⊥ (Sylvester's law of
-// inertia, through the small blocks of B over the components of the
-// constraint graph: see feasibleCount), and the doubling starts at the
-// step where it would have stopped, skipping the solves before it; the
-// result is the same (the deciding solve is the same problem), except that
-// convergence warnings of the skipped solves are not raised. Measured on
-// fgpwc-table1 cells (n ≈ 850–960, 64 or more feasible vectors: the solves
-// of 9, 18 and 36 pairs skipped, the one of 65 kept), one run each on a
-// loaded machine: circles 12.1 → 6.0 s, vehicle 10.4 → 6.9 s, tic-tac-toe
-// 10.8 → 8.8 s, xor 11.6 → 11.4 s; the solve of 65 pairs dominates.
+// deflated; by the dense solver when at least 32 pairs are wanted on at
+// most 2000 nodes), never forming an n×n matrix, doubling the number
+// requested until a non-positive μ shows that all feasible vectors were
+// found, up to 64, or k − 1 when k is larger (a warning says when more
+// feasible vectors may exist; where we compared with the dense solver, 113
+// and 258 feasible vectors on 10-NN graphs of n = 420 and 1000, the
+// cheapest vector was among the 64). On a connected graph the number of
+// feasible vectors is first counted exactly, as the number of positive
+// eigenvalues of B on n^⊥ (Sylvester's law of inertia, through the small
+// blocks of B over the components of the constraint graph), and the
+// doubling starts at the step where it would have stopped, skipping the
+// solves before it; the result is the same (the deciding solve is the same
+// problem), except that convergence warnings of the skipped solves are not
+// raised. Measured on fgpwc-table1 cells (n ≈ 850–960, 64 or more feasible
+// vectors: the solves of 9, 18 and 36 pairs skipped, the one of 65 kept),
+// one run each on a loaded machine: circles 12.1 → 6.0 s, vehicle 10.4 →
+// 6.9 s, tic-tac-toe 10.8 → 8.8 s, xor 11.6 → 11.4 s; the solve of 65 pairs
+// dominates.
 // Settings.Eigen, if set, replaces both solvers.
 //
 // # Partition

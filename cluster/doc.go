@@ -93,7 +93,7 @@
 //
 //     Without regularization, the Laplacian of a disconnected graph is
 //     block diagonal: from 10⁴ nodes its smallest eigenpairs are computed
-//     component by component and merged (embed.go, componentEmbedding),
+//     component by component and merged (embed.go),
 //     which for FGPWC's 51 pairs on a 3-component 10⁵-node k-NN graph cut
 //     the whole run (BenchmarkFGPWC100k) from about 37 s to 14 s, and finds
 //     eigenvalues shared by two components that one Lanczos run on the

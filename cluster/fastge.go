@@ -32,7 +32,7 @@ import (
 // the normalized component indicators of G ∪ H — exactly the common null
 // space of two Laplacians of non-negative graphs — M = L_G + μL_H + sZZᵀ is
 // positive definite and L_H x = τ M x, τ = 1/(λ + μ), gives the wanted λ as
-// its largest τ (see solvePencil). The eigenvectors are then M-orthogonal to
+// its largest τ (pencil.go). The eigenvectors are then M-orthogonal to
 // Z, i.e. centred on each component, and line 3 re-centres them in the
 // d-inner product, as the thesis says any x + c1 is as good.
 //
@@ -43,24 +43,23 @@ import (
 //
 // Cost: O(nnz + |S|) to build, one generalized eigensolve, and k-means.
 // The eigensolve is dense for n ≤ DenseLimit. Above, when the graph is so
-// dense that a product costs about n² flops (nnz > n²·n/6000, n ≤ 6000;
-// useCholPencil) and Settings.Eigen is nil, M is formed densely and
-// factorized once, M = RᵀR (n³/3 flops, 8n² bytes), and the standard
-// problem R⁻ᵀL_H R⁻¹ y = τ y is solved by Lanczos with two triangular
-// solves per product (cholPencil): LOBPCG with B = M converges slowly there,
+// dense that a product costs about n² flops (nnz > n²·n/6000, n ≤ 6000)
+// and Settings.Eigen is nil, M is formed densely and factorized once,
+// M = RᵀR (n³/3 flops, 8n² bytes), and the standard problem
+// R⁻ᵀL_H R⁻¹ y = τ y is solved by Lanczos with two triangular solves per
+// product: LOBPCG with B = M converges slowly there,
 // because M inherits the degree spread of the graph (spambase, d_max/d_min
 // ≈ 6·10⁴: no convergence in 1000 iterations, 200–300 s; the Cholesky path
 // takes about 10 s). Otherwise LOBPCG with B = M, O(nnz·k) per iteration;
-// from fastGEMultigridMinN (10⁵) nodes with Settings.Eigen nil, LOBPCG is
-// preconditioned by a multigrid V-cycle approximating M⁻¹ (fastGEPrecond,
-// graph.Multigrid), whose iteration count does not grow with n as the
-// plain one's does, for about twice the memory (2.1 GB against 1.1 GB at
-// 3·10⁵ nodes of a 10-NN graph); an explicit Settings.Eigen
-// (eigen.LOBPCG{}) keeps the plain solve. When the graph does not
-// coarsen, plain LOBPCG is used.
+// from 10⁵ nodes with Settings.Eigen nil, LOBPCG is preconditioned by a
+// multigrid V-cycle approximating M⁻¹ (graph.Multigrid), whose iteration
+// count does not grow with n as the plain one's does, for about twice the
+// memory (2.1 GB against 1.1 GB at 3·10⁵ nodes of a 10-NN graph); an
+// explicit Settings.Eigen (eigen.LOBPCG{}) keeps the plain solve. When the
+// graph does not coarsen, plain LOBPCG is used.
 type FastGE struct {
 	// Mu is μ of the regularization. If Mu is 0, μ = tr(L_G)/(10·tr(L_H)),
-	// divided by fastGEMuFactor (100) on the dense Cholesky path and the
+	// divided by 100 on the dense Cholesky path and the
 	// multigrid-preconditioned one (n ≥ 10⁵; see below). The
 	// eigenvectors do not depend on μ > 0; only the conditioning does.
 	Mu float64 `doc:"regularization μ (0: tr(L_G)/(10·tr(L_H)))" range:"0 | [1e-12, 1e12]"`

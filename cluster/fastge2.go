@@ -23,7 +23,7 @@ import (
 //
 // and the embedding is the k eigenvectors of L_N x = λ L_H x with the
 // smallest finite eigenvalues, computed from the regularized pencil of
-// Theorem 4.2.5 (K = −L_H, M = L_N + μL_H + ZSZᵀ; see solvePencil), with
+// Theorem 4.2.5 (K = −L_H, M = L_N + μL_H + ZSZᵀ; pencil.go), with
 // rows and columns normalized (Alg. 3, line 4), then k-means.
 //
 // The constraint sets V_1 … V_k are the label sets of Problem.Labels
@@ -111,11 +111,13 @@ func (v *BetheVariant) UnmarshalText(b []byte) error {
 // FastGE2BH is the modified FAST-GE-2.0 of seed 004 ch. 5, Alg. 4: a self
 // loop of weight 1 is added to every node (A ← A + I, §5.2, so no degree is
 // 0), and L_N and/or L_H are replaced by the Bethe Hessians
-// H(r) = (r² − 1)I − rA + D of G_N and G_H (eq. 3.5 applied to their
-// weighted adjacency matrices; see betheOf). Everything else is FastGE2.
+// H(r) = (r² − 1)I − rA + D of G_N and G_H (eq. 3.5, stated for unweighted
+// graphs, applied to their weighted adjacency matrices as they are: the
+// weighted form, eq. 3.6, needs r > max A_ij, which the constraint weights
+// d_i d_j/(d_min d_max) violate). Everything else is FastGE2.
 //
-// The pencil is solved for its k smallest finite eigenvalues by
-// solvePencil: directly when the right-hand matrix is positive definite
+// The pencil is solved for its k smallest finite eigenvalues (pencil.go):
+// directly when the right-hand matrix is positive definite
 // (H_H usually is: G_H has small weights), through Theorem 4.2.5 when
 // M = P_N + μP_H is positive definite, and otherwise by the dense Schur
 // complement (the BetheLN variant: H_N is indefinite on the null space of

@@ -104,9 +104,9 @@ type FGPWC struct {
 	// MaxM is 0 the cap is 200, lowered when the automatic m is
 	// cross-validated (IterCV, AutoTune or Laplacian = auto, without
 	// Basis) to ⌊√(2·10⁷ / min(u, K))⌋ for K constraints touching u
-	// distinct nodes: one value of F then costs at most 2·10⁷
-	// multiply-adds (see fgpwcObjective), and the cross-validation pays
-	// an embedding of m+1 eigenpairs and a descent per fold and
+	// distinct nodes: one value of F (about min(u, K)·m² multiply-adds,
+	// fgpwc_objective.go) then costs at most 2·10⁷, and the cross-validation
+	// pays an embedding of m+1 eigenpairs and a descent per fold and
 	// candidate. With the protocol of seed 003 §5.1 (K ≈ n/2 ≤ 500 pairs
 	// on the datasets of its Table 1) the cap stays 200; with 15 000 pairs
 	// on 3000 nodes it is 81 (issue 19's budget, BenchmarkFGPWCAuto3000;
@@ -225,7 +225,7 @@ type FGPWC struct {
 // NewFGPWC returns FGPWC with the knobs of the paper's "no tuning" setting
 // (seed 003 §5.1: σ_m = 0.15, σ_c = 1.5, m = #{λ(L_sym) < 0.9},
 // row-normalized embedding) and, beyond the paper, the L-BFGS descent with
-// its early stop (9 accepted steps, fgpwcMaxIterLBFGS) and ScaledRestart. The zero value keeps
+// its early stop (9 accepted steps) and ScaledRestart. The zero value keeps
 // the paper's step halving from X₀. docs/results/fgpwc-notes.md gives the
 // measurements behind these choices.
 func NewFGPWC() *FGPWC {

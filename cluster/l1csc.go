@@ -67,9 +67,9 @@ import (
 // system (A H⁻¹Aᵀ)ν = Ay − b. H⁻¹d and H⁻¹Dx are solved once per outer
 // step (and when ρ changes), H⁻¹ρCᵀ(ẑ − u) once per ADMM iteration. H is
 // fixed while ρ is, so when it is at least a quarter full and n ≤ 2000
-// (l1UseDense: the full RBF graphs of the UCI reproductions) the solves
-// use its dense Cholesky factor (l1Chol: n³/3 flops when ρ changes, 2n²
-// per solve, 8n² bytes), exact to rounding; on wdbc's noisy-constraints
+// (the full RBF graphs of the UCI reproductions) the solves use its
+// dense Cholesky factor (n³/3 flops when ρ changes, 2n² per solve, 8n²
+// bytes), exact to rounding; on wdbc's noisy-constraints
 // cells (n = 569, 1400 constraints) that is 8× faster than the conjugate
 // gradients, which needed 8 products with H per solve
 // (BenchmarkL1CSCWDBCDense); with 5·10⁴ constraints on the same graph
@@ -80,7 +80,7 @@ import (
 // (relative residual RelTol/10, warm-started from the previous solution),
 // and the preconditioner keeps H's diagonal and the
 // couplings of the constraints of a spanning forest of the constraint
-// graph, factored exactly in O(n) (forestPrec): once ρ has grown, ρCᵀC
+// graph, factored exactly in O(n): once ρ has grown, ρCᵀC
 // dominates H, and Jacobi alone needed thousands of iterations per solve
 // at n = 10⁵ with 5·10⁴ constraints. ADMM stops when the primal and dual
 // residuals r = ‖Cx̂ − ẑ‖ and s = ρ‖Cᵀ(ẑ − ẑ_prev)‖ satisfy Boyd's eq. 3.12
@@ -115,7 +115,7 @@ import (
 // cut's terms cut(A, V∖A)/vol(A), and a node without neighbours in S keeps
 // a positive weight); the cluster whose split increases the k-way cut
 // Σ_c cut(C_c, V∖C_c)/vol(C_c) (node cut: /|C_c|) of the whole graph
-// least is split, until k clusters (recursiveBisection).
+// least is split, until k clusters (bisection.go).
 //
 // For k > 2 the bisections use the must-links only. A cannot-link asks
 // for different final clusters, not for different halves at every split,
@@ -137,10 +137,11 @@ import (
 // for the normalized cut): prefer the default. A node of degree below
 // 10⁻¹² of the mean (an RBF outlier) leaves its entry of x almost free in
 // the D-norm, and a warning says so; its entry of each start is repaired
-// (repairFaint), without which the eigensolver's error, amplified by
-// D_ii^{-1/2}, dominates J and the ADMM tolerances (the graph of
-// BenchmarkL1CSC10kKNN, before l1AttachFaint joins its outliers, has a
-// node of degree 2·10⁻³⁵: ARI 0.002 and J 10⁷ without the repair).
+// (replaced by the weighted mean of its neighbours' entries), without
+// which the eigensolver's error, amplified by D_ii^{-1/2}, dominates J and
+// the ADMM tolerances (the graph of BenchmarkL1CSC10kKNN, before the
+// benchmark joins its outliers to their nearest points, has a node of
+// degree 2·10⁻³⁵: ARI 0.002 and J 10⁷ without the repair).
 //
 // Result: Labels; for k = 2 Objective is J of the final x and Embedding
 // the n×1 matrix of x; for k > 2 Objective is the k-way cut above and

@@ -39,7 +39,7 @@ import (
 // margin ½), and every cannot-link left inside a must-link component is
 // resolved by dropping a minimum cut of the must-links between its ends
 // when it weighs less than the contradicted cannot-links it resolves, or
-// else that cannot-link (constraint.Repair; see screenPairs). One
+// else that cannot-link (constraint.Repair). One
 // wrong must-link otherwise merges two classes for good: with 10% of the
 // constraints flipped at 5 pairs per node, MCL-NOA-SSC lost 0.35–0.57 ARI
 // (docs/results/noisy-constraints). The cannot-links thus also act in
@@ -54,7 +54,7 @@ import (
 // cannot-link inside a must-link component, which proves some of them
 // wrong): consistent constraints are used as given, so the algorithm is
 // then exactly as published. Contradictory ones are cleaned in three
-// steps (resolvePairs): the pairs that the constraints near them on the
+// steps: the pairs that the constraints near them on the
 // graph contradict are left out (the vote of the screen); on graphs of
 // at most 1000 nodes, so are the must-links whose ends a reference
 // partition separates (Reference: CSCAP with its defaults, or FAST-GE
@@ -72,15 +72,15 @@ import (
 // By default (ours, beyond the sources; issue 17), after the resolve
 // acted, a refinement moves single nodes to lower the PCKMeans energy of
 // the partition in the reference partition's embedding, with every given
-// constraint as a soft penalty of weight λ = RefineDefault (Refine; see
-// refinePairs): it puts back nodes that a wrong must-link the resolve
+// constraint as a soft penalty of weight λ = RefineDefault (Refine): it
+// puts back nodes that a wrong must-link the resolve
 // kept had carried into another class, and lets the correct must-links it
 // left out act again. Consistent constraints are not refined, so the
 // method stays as published on them. The cannot-links also act in
 // ML-NOA-SSC's refinement. λ was chosen on generated data only
 // (docs/results/noisy-dev). By default (RefineCVDefault, noisy-dev's
 // round 3) that refinement is only the incumbent: 5-fold cross-validation
-// on the given constraints (refineCV) replaces it by another λ, NJW's
+// on the given constraints replaces it by another λ, NJW's
 // embedding or no refinement when that satisfies significantly more
 // held-out constraints. Setting Refine or RefineNJW fixes the refinement
 // (Refine = −1 turns it off), and RefineFixed fixes the default one. By
@@ -105,7 +105,7 @@ import (
 // the reference (CSCAP by default, O(n³); FAST-GE one generalized
 // eigensolve; n ≤ 1000) and the
 // contraction's O(n + pairs·log n·log pairs); then the refinement's
-// cross-validation (refineCV): five such fits per reference (two by
+// cross-validation: five such fits per reference (two by
 // default) on 4/5 of the pairs with 5 k-means restarts, the folds in
 // parallel, sharing CSCAP's prior and each fold's vote, one NJW embedding
 // and 35 refinements per reference, run before the final fit, which then
@@ -127,28 +127,28 @@ type MLNOASSC struct {
 	// to leave that step out. It acts only when the resolve does.
 	Reference ResolveReference `doc:"reference partition of the resolve, whose separated must-links are left out: cscap (CSCAP, default; then cross-validation may pick FAST-GE instead unless ReferenceFixed), fast-ge (FAST-GE) or none; setting fast-ge or none fixes it"`
 	// Refine is the weight λ of a violated constraint in the refinement
-	// that follows the resolve when it acted (refinePairs), relative to a
-	// node's typical squared distance to its centroid in the reference
-	// partition's embedding (see RefineNJW): 0 means RefineDefault, or the
+	// that follows the resolve when it acted, relative to a node's typical
+	// squared distance to its centroid in the reference partition's
+	// embedding (see RefineNJW): 0 means RefineDefault, or the
 	// cross-validation's choice (see RefineFixed); −1 turns the
 	// refinement off.
 	Refine float64 `doc:"weight of a violated constraint in the refinement after the resolve, in units of a typical squared distance to a centroid (0: cluster.RefineDefault, or another chosen by cross-validation unless RefineFixed; −1: no refinement)" range:"-1 | [0, 1e6]"`
 	// RefineNJW measures the refinement's distances in NJW's embedding of
 	// the graph even when the resolve's reference partition has an
-	// embedding (by default the reference's is used; see refinePairs).
+	// embedding (by default the reference's is used).
 	RefineNJW bool `doc:"measure the refinement's distances in NJW's embedding of the graph instead of the resolve's reference partition's"`
 	// RefineFixed uses the default refinement (λ = RefineDefault in the
 	// reference partition's embedding) as it is. By default
 	// (RefineCVDefault), when Refine and RefineNJW are not set, that
 	// refinement is only the incumbent of a cross-validation on the
-	// constraints (refineCV), kept unless another weight or space (or
+	// constraints, kept unless another weight or space (or
 	// none) satisfies significantly more held-out constraints. Setting
 	// Refine or RefineNJW fixes the refinement too.
 	RefineFixed bool `doc:"use the default refinement (λ = cluster.RefineDefault) as it is; by default, with Refine and RefineNJW unset, 5-fold cross-validation on the given constraints replaces it by another weight, space or none when that satisfies significantly more held-out constraints (McNemar, z > 1.645); setting Refine or RefineNJW also fixes it"`
 	// ReferenceFixed keeps the resolve's reference partition as
 	// Reference says. By default (ReferenceCVDefault), when Reference is
-	// not set, the refinement's cross-validation (refineCV; see
-	// RefineFixed) chooses it too: each fold resolves with CSCAP's
+	// not set, the refinement's cross-validation (see RefineFixed)
+	// chooses it too: each fold resolves with CSCAP's
 	// reference and with FAST-GE's, and the refinements of both compete,
 	// CSCAP's default refinement the incumbent. It acts only when the
 	// refinement is chosen by cross-validation and the graph has at most
@@ -158,8 +158,8 @@ type MLNOASSC struct {
 	// VoteHops is the node similarity of the resolve's vote on a sparse
 	// graph (VoteHopsAct: a k-NN graph, not a full RBF one): 1, the
 	// graph's weights; 2, the two-step similarity (Ŵ + I)², which lets
-	// pairs vote on each other through a common neighbour of their ends
-	// (twoStepSim); 0 means VoteHopsDefault. On a dense graph the vote
+	// pairs vote on each other through a common neighbour of their ends;
+	// 0 means VoteHopsDefault. On a dense graph the vote
 	// reads the graph's weights either way.
 	VoteHops int `doc:"node similarity of the resolve's vote on a sparse graph (rows with at most a quarter of the nodes, e.g. k-NN): 1 the graph's weights, 2 two steps, (Ŵ + I)² (0: cluster.VoteHopsDefault); a denser graph always uses its weights" range:"0 | [1, 2]"`
 

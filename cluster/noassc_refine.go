@@ -10,8 +10,8 @@ import (
 )
 
 // RefineDefault is the weight λ of a violated constraint in the
-// refinement of ML- and MCL-NOA-SSC (MLNOASSC.Refine, refinePairs) when
-// the knob is 0; −1 would mean no refinement. It was chosen on generated
+// refinement of ML- and MCL-NOA-SSC (MLNOASSC.Refine) when the knob is
+// 0; −1 would mean no refinement. It was chosen on generated
 // data only, by the criterion of docs/results/noisy-dev fixed before each
 // round's columns ran (primary the worst mean loss of MCL-NOA-SSC over
 // nine datasets at 5/n with 10% flipped, then the mean loss; the pick

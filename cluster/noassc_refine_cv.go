@@ -14,21 +14,20 @@ import (
 )
 
 // RefineCVDefault says whether ML- and MCL-NOA-SSC choose their
-// refinement by cross-validation on the constraints (refineCV) by
-// default (RefineFixed, or setting Refine or RefineNJW, fixes the
-// refinement instead). It was decided by round
-// 3 of docs/results/noisy-dev, fixed before its columns ran: on generated
-// data only, cross-validation against the fixed λ = RefineDefault, by
-// the criterion of the earlier rounds (worst mean loss of MCL-NOA-SSC
-// over nine sets at 5/n with 10% flipped, then the mean), the pick
-// becoming the default. It picked cross-validation: worst loss 0.309 for
-// both, mean 0.091 against 0.137, at 4.4 times the seconds of those
-// cells.
+// refinement by cross-validation on the constraints by default
+// (RefineFixed, or setting Refine or RefineNJW, fixes the refinement
+// instead). It was decided by round 3 of docs/results/noisy-dev, fixed
+// before its columns ran: on generated data only, cross-validation
+// against the fixed λ = RefineDefault, by the criterion of the earlier
+// rounds (worst mean loss of MCL-NOA-SSC over nine sets at 5/n with 10%
+// flipped, then the mean), the pick becoming the default. It picked
+// cross-validation: worst loss 0.309 for both, mean 0.091 against 0.137,
+// at 4.4 times the seconds of those cells.
 const RefineCVDefault = true
 
 // ReferenceCVDefault says whether the refinement's cross-validation
-// (refineCV) chooses the resolve's reference partition too, CSCAP's or
-// FAST-GE's, by default (ReferenceFixed, or setting Reference, fixes
+// chooses the resolve's reference partition too, CSCAP's or FAST-GE's,
+// by default (ReferenceFixed, or setting Reference, fixes
 // it). It was decided by round 4 of docs/results/noisy-dev, fixed before
 // its columns ran: on generated data only, against round 3's pick
 // (CSCAP's reference), by the criterion of the earlier rounds, the pick
@@ -38,7 +37,7 @@ const RefineCVDefault = true
 const ReferenceCVDefault = true
 
 // RefineReport is ML- and MCL-NOA-SSC's account of the cross-validation
-// that chose their refinement (Result.Report, when it ran; see refineCV).
+// that chose their refinement (Result.Report, when it ran; see MLNOASSC).
 type RefineReport struct {
 	// Incumbent is the default refinement ("λ=2"), Chosen the one
 	// used, Challenger the best other; each "off", "λ=…" or "λ=… (NJW)".

@@ -19,8 +19,8 @@ import (
 const resolveReferenceMaxN = 1000
 
 // ResolveReference is the reference partition of the default resolve of
-// ML- and MCL-NOA-SSC (resolvePairs, step 2): the method, run with its
-// defaults on the graph and all the given pairs, whose separated
+// ML- and MCL-NOA-SSC (its step 2; see MLNOASSC): the method, run with
+// its defaults on the graph and all the given pairs, whose separated
 // must-links are left out before the contraction. The default is CSCAP.
 // The generated suite of docs/results/noisy-dev, set up to choose it on
 // generated data only, picked FAST-GE (the worst loss at 10% flipped of

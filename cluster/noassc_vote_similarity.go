@@ -7,9 +7,9 @@ import (
 )
 
 // VoteHopsDefault is the node similarity of the resolve's vote (step 1 of
-// resolvePairs) on a sparse graph (VoteHopsAct), when MLNOASSC.VoteHops
-// and MCLNOASSC.VoteHops are 0: 1, the graph's own weights (graphSim),
-// or 2, the two-step similarity (twoStepSim). On a dense graph (a full
+// the resolve; see MLNOASSC) on a sparse graph (VoteHopsAct), when
+// MLNOASSC.VoteHops and MCLNOASSC.VoteHops are 0: 1, the graph's own
+// weights, or 2, the two-step similarity (Ŵ + I)². On a dense graph (a full
 // RBF graph) the vote always reads the graph's weights. It was decided by
 // round 5 of docs/results/noisy-dev, fixed and committed before its
 // cells ran: on generated data only (the nine dev feature sets on the

@@ -35,8 +35,7 @@ type PairFeatures interface {
 // linked iff f(i ∼ ĵ) > f(i)). Learn updates (w, α, θ) online after each
 // wrong decision by the smallest change ‖Δw‖² + Δα² + Δθ² that makes the
 // right decision win by a margin of 1: a QCQP with one non-convex
-// (bilinear) constraint, solved exactly through its dual (§5.3.3,
-// nearestQuadratic).
+// (bilinear) constraint, solved exactly through its dual (§5.3.3; qcqp.go).
 //
 // An OPPLCOnline is not safe for concurrent use by Learn.
 type OPPLCOnline struct {
@@ -277,9 +276,10 @@ func (m *OPPLCOnline) Predict(ctx context.Context, x PairFeatures, cl *constrain
 // cluster with the highest f(i ∼ j) (a latent antecedent, as Lassalle and
 // Denis choose it). Each problem is min ‖u − u_t‖² over u = (w, θ, α)
 // subject to g(u) = 1 − h(u) ≤ 0, a quadratic in u with an indefinite
-// bilinear part (θ·w and α·w terms), solved exactly by nearestQuadratic.
-// After an update θ is clamped to [0, OPPLCThetaMax] and α to α ≥ −θ +
-// 10⁻⁹, the Pitman–Yor range (the thesis leaves them free; counted in
+// bilinear part (θ·w and α·w terms), solved exactly through its dual
+// (strong duality holds for one quadratic constraint, by the S-lemma;
+// qcqp.go). After an update θ is clamped to [0, OPPLCThetaMax] and α to
+// α ≥ −θ + 10⁻⁹, the Pitman–Yor range (the thesis leaves them free; counted in
 // Clamped).
 //
 // The pass is teacher-forced: after the decision and any update, node i

@@ -24,12 +24,13 @@ import (
 // information in p that the method does not use (constraints given to an
 // unsupervised method, for example), so that nothing is silently ignored,
 // one after the method's when the pairwise constraints it reads
-// contradict each other and it does not resolve them (contradictions;
-// Uses.Resolves), and last ones when some of the k clusters are empty
-// (emptyClusters) and when the partition has collapsed (one cluster
-// holding at least 90% of the nodes while k ≥ 2; see collapsed). What the method reports as
-// information rather than a condition (the choice auto made, say) is in
-// Result.Notes instead (Result states the rule).
+// contradict each other (a pair both must-link and cannot-link, or a
+// cannot-link between nodes a chain of must-links joins; constraint.Check)
+// and it does not resolve them (Uses.Resolves), and last ones when some
+// of the k clusters are empty and when the partition has collapsed (one
+// cluster holding at least 90% of n ≥ 20 nodes while k ≥ 2). What the
+// method reports as information rather than a condition (the choice auto
+// made, say) is in Result.Notes instead (Result states the rule).
 // For a method that declares Uses.Core, a graph with isolated nodes or
 // components too small to be clusters is handled by one rule (core.go):
 // the method clusters the core of the graph and the other nodes are
@@ -43,7 +44,8 @@ import (
 // problem, Settings out of range (a Restarts outside [0,
 // kmeans.MaxRestarts], EigenSettings that eigen.Settings.Validate
 // refuses), a node of degree 0 the method cannot take included (those wrap
-// graph.ErrIsolated as well; see isolatedInvalid), and ErrNumerical for a
+// graph.ErrIsolated as well, and say what to do: add self loops, drop
+// the node, or regularize), and ErrNumerical for a
 // numerical failure; a cancelled ctx gives ctx.Err() before the method
 // runs and an error wrapping it after (test with errors.Is, not ==;
 // "cluster: eigensolver: context canceled"). Cost: O(n + number of

@@ -170,7 +170,9 @@ func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.Laplacian
 // (tether gen sbm) the blocks are found with ARI 0.77 at weight 1 and
 // 0.66 at weight 10⁻³ (and below). Weights so small that H(r) is the
 // identity to rounding (10⁻²⁴ there) are refused with an error wrapping
-// ErrNumerical rather than partitioned at random (betheMinCoupling).
+// ErrNumerical rather than partitioned at random: the graph is refused when
+// the coupling of H(r), its largest off-diagonal row sum
+// (graph.BetheHessian.Coupling), is below 10⁻¹¹.
 type BetheHessian struct {
 	// R is the parameter r, above 1 (and above every edge weight, which
 	// the weighted H(r) needs). If R is 0, r = √c with c the mean degree,

@@ -10,13 +10,13 @@ import (
 )
 
 // MaxLabelPairs is the limit of the one policy by which every pairwise
-// method turns partial labels into pairs (supervisionPairs). With L
-// labelled nodes, all L(L−1)/2 labelled pairs are used when that is at
-// most MaxLabelPairs; above, each pair is kept independently with
-// probability MaxLabelPairs/(L(L−1)/2) (constraint.SampleFromLabels,
-// seeded by Settings.Seed), and the Result warns. 10⁵ pairs keep FGPWC's
-// descent, O(pairs·m²) per step, within seconds; pass a sample of pairs
-// in Problem.Constraints to use another number.
+// method turns partial labels into pairs. With L labelled nodes, all
+// L(L−1)/2 labelled pairs are used when that is at most MaxLabelPairs;
+// above, each pair is kept independently with probability
+// MaxLabelPairs/(L(L−1)/2) (constraint.SampleFromLabels, seeded by
+// Settings.Seed), and the Result warns. 10⁵ pairs keep FGPWC's descent,
+// O(pairs·m²) per step, within seconds; pass a sample of pairs in
+// Problem.Constraints to use another number.
 const MaxLabelPairs = 100_000
 
 // VoteMinPairs is the number of pairwise constraints from which the
