@@ -61,18 +61,17 @@ const amalgamate = true
 // (Liu, "The role of elimination trees in sparse factorization", SIAM J.
 // Matrix Anal. Appl. 11, 1990: the pattern of row k of the factor is the
 // union of the tree paths from the nonzeros of row k of the matrix up to
-// k). The order is then postordered (etreePostorder: an equivalent order,
+// k). The order is then postordered (an equivalent order,
 // with the same factor's entries up to the permutation, that numbers each
 // subtree of the tree consecutively). Column j + 1 joins column j's
 // supernode when it is j's parent and has one entry fewer (the same
-// pattern below), up to maxSupernode columns: the fundamental supernodes
+// pattern below), up to 128 columns: the fundamental supernodes
 // (Liu, Ng & Peyton, "On finding supernodes for sparse matrix
 // computations", SIAM J. Matrix Anal. Appl. 14, 1993, who also require j
 // to be j + 1's only child; the factorization does not). Then a supernode
 // is merged into its parent's when they are consecutive and the merged
-// block would hold few explicit zeros (relaxedMerge: relaxed supernodes,
-// Ashcraft & Grimes 1989), within maxSupernode columns and maxEntries
-// stored values.
+// block would hold few explicit zeros (relaxed supernodes, Ashcraft &
+// Grimes 1989), within 128 columns and maxEntries stored values.
 //
 // With maxEntries > 0 it stops, with an error wrapping ErrTooLarge, as
 // soon as the factor is known to store more than that many values
@@ -600,10 +599,10 @@ func (c *CholeskyInverse) Entries() int { return int(c.sym.entries) }
 
 // MulTo sets dst = (L + σI)⁻¹x (L_sym for Symmetric) for n×p blocks x and
 // dst, by a forward and a backward triangular solve with the factor,
-// supernode by supernode. A block of at least blockMinCols columns is
-// solved all at once (mulBlock: dense triangular solves and products on
-// the block's rows of each supernode); fewer columns one by one
-// (mulColumns: dot products along the supernodes' rows), which is faster
+// supernode by supernode. A block of at least 8 columns is solved all at
+// once (dense triangular solves and products on the block's rows of each
+// supernode); fewer columns one by one (dot products along the
+// supernodes' rows), which is faster
 // for them (the kernel of single-vector Lanczos, p = 1). Cost about
 // 2·Entries multiply-adds per column, plus 2 per explicit zero of the
 // relaxed supernodes. It allocates its workspace at each call (n values

@@ -25,7 +25,7 @@ import (
 // & Leland (the Chaco partitioner, 1995), which roughly halves the nodes
 // per level on sparse graphs.
 //
-// Cost O(nnz) time and memory; ctx is checked every cancelEvery rows.
+// Cost O(nnz) time and memory; ctx is checked every 4096 rows.
 func (g *Graph) Coarsen(ctx context.Context) (c *Graph, agg []int32, err error) {
 	n := g.n
 	agg = make([]int32, n)

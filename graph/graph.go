@@ -309,8 +309,8 @@ func FromDense(a mat.Symmetric) (*Graph, error) {
 	return FromDenseContext(context.Background(), a)
 }
 
-// FromDenseContext is FromDense checking ctx every fromDenseRows rows of
-// the scan of a and in the compaction after it (at n = 6000, a scan of
+// FromDenseContext is FromDense checking ctx every 256 rows of the scan
+// of a and in the compaction after it (at n = 6000, a scan of
 // about 1 s in all); the graph is the same. It returns ctx's error,
 // wrapped, when cancelled. Cost O(n²) time, 12 bytes per nonzero entry.
 func FromDenseContext(ctx context.Context, a mat.Symmetric) (*Graph, error) {

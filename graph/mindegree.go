@@ -34,7 +34,7 @@ import (
 // error returned, wrapped.
 //
 // Memory: the lists live in two preallocated arrays, not in a slice per
-// node or step (mdStore): A_i and E_i share node i's segment of the
+// node or step: A_i and E_i share node i's segment of the
 // graph's adjacency, which they never outgrow, and the elements' L_e are
 // appended to an arena of nnz + n values, compacted when full and
 // regrown at most once (the live lists never hold more than nnz values).

@@ -24,19 +24,19 @@ import (
 // aggregation map scaled by √(d_i/D_a) (orthonormal columns, so that
 // S_ℓᵀ L_sym,ℓ S_ℓ = L_sym,ℓ+1 exactly, the null vector D^{1/2}1 is mapped
 // onto the coarse one, and the coarse problem is the Galerkin one), a cycle
-// on level ℓ for the right-hand side b is: mgSweeps sweeps of l1-Jacobi
+// on level ℓ for the right-hand side b is: 3 sweeps of l1-Jacobi
 // (x ← x + M⁻¹(b − A_ℓx), M_ii = |A_ii| + Σ_{j≠i} |A_ij|, convergent for
 // every SPD A: Baker, Falgout, Kolev & Yang 2011; the first, from x = 0,
 // is x = M⁻¹b), the coarse correction
-// x ← x + α S_ℓ cycle_{ℓ+1}(S_ℓᵀ(b − A_ℓx)) with α = mgOverCorrect, and
-// mgSweeps more sweeps; the coarsest level, at most mgCoarseN nodes, is
+// x ← x + α S_ℓ cycle_{ℓ+1}(S_ℓᵀ(b − A_ℓx)) with α = 1.6, and 3 more
+// sweeps; the coarsest level, at most 800 nodes, is
 // solved by a dense Cholesky factorization. The cycle is symmetric, and
 // positive definite for α < 2.
 //
-// Cost per application to an n×p block: 2·mgSweeps products with L_sym
-// per level (6) on blocks of shrinking size, so about 12 products with
+// Cost per application to an n×p block: 2·3 = 6 products with L_sym per
+// level on blocks of shrinking size, so about 12 products with
 // the fine L_sym when the levels halve; building costs O(nnz) per level plus
-// O(m³/3) for the coarsest m ≤ mgCoarseN nodes. Memory: the coarse graphs
+// O(m³/3) for the coarsest m ≤ 800 nodes. Memory: the coarse graphs
 // (about as much as g) plus 4 blocks of n×p floats per level, kept between
 // applications. MulTo is serialized by a mutex (the workspace is shared).
 type Multigrid struct {
@@ -72,14 +72,14 @@ const (
 )
 
 // ErrNoCoarsening is returned by NewMultigrid when the graph's heavy-edge
-// matchings stop reducing it before mgCoarseN nodes.
+// matchings stop reducing it before 800 nodes.
 var ErrNoCoarsening = fmt.Errorf("graph: graph does not coarsen")
 
 // NewMultigrid builds the V-cycle approximating (L_sym + σI)⁻¹ of g, σ > 0
 // (see Multigrid). It returns an error wrapping ErrIsolated for a node of
 // degree zero, ErrInvalid for a nil g, a graph without nodes or σ ≤ 0 or
 // not finite, ErrNoCoarsening when a level shrinks by less than a fifth
-// before reaching mgCoarseN nodes, and ctx's error, wrapped, when
+// before reaching 800 nodes, and ctx's error, wrapped, when
 // cancelled.
 func NewMultigrid(ctx context.Context, g *Graph, sigma float64) (*Multigrid, error) {
 	if err := nilGraph("NewMultigrid", g); err != nil {

@@ -85,9 +85,10 @@ const autoDegreeCV = 0.75
 //     connected components, or one smaller than n/(4k)
 //     nodes: such a component would take an eigenvector of eigenvalue 0,
 //     hence a cluster, of its own ("components too small to matter");
-//   - the coefficient of variation of its degrees exceeds 0.75 (see
-//     autoDegreeCV): low-degree nodes and dangling trees take the smallest
-//     eigenvalues of L_sym (Zhang & Rohe 2018).
+//   - the coefficient of variation of its degrees exceeds 0.75 (chosen
+//     between the k-NN graphs of feature sets, below 0.65, and networks,
+//     above 0.8; docs/results/kestimate): low-degree nodes and dangling
+//     trees take the smallest eigenvalues of L_sym (Zhang & Rohe 2018).
 //
 // Cost O(n + nnz).
 func NeedsRegularization(g *Graph, k int) (bool, string) {
