@@ -57,8 +57,8 @@ type Table struct {
 	//
 	// Every categorical feature column gets a note saying into how many
 	// one-hot features it was encoded, or a warning instead when it looks
-	// like an identifier (identifierLike: at least 10 categories, and more
-	// than half as many categories as rows). A numeric feature column
+	// like an identifier (at least 10 categories, and more than half as
+	// many categories as rows). A numeric feature column
 	// holding the row numbers 1…n or 0…n−1 in row order (n ≥ 10) gets a
 	// warning too. Those messages change no value of X.
 	Warnings []string

@@ -266,7 +266,7 @@ func SBM(n, k int, cin, cout float64, src rand.Source) (*graph.Graph, []int, err
 // of its context.
 const ctxEvery = 1 << 12
 
-// SBMContext is SBM, checking ctx every ctxEvery sampling steps (edges or
+// SBMContext is SBM, checking ctx every 4096 sampling steps (edges or
 // block pairs) and before building the graph, so that a large graph can be
 // interrupted; it then returns ctx.Err().
 func SBMContext(ctx context.Context, n, k int, cin, cout float64, src rand.Source) (*graph.Graph, []int, error) {
