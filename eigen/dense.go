@@ -63,7 +63,7 @@ func (m *Matrix) MulTo(dst, x *mat.Dense) {
 // and O(n²) memory whatever K is. It is exact to rounding and the right
 // choice up to a few hundred nodes. For K ≤ n/2 (n ≥ 32) it reduces to
 // tridiagonal form, computes the eigenvalues without vectors and the K
-// vectors by inverse iteration (LAPACK dsyevx's route; see symSelect:
+// vectors by inverse iteration (LAPACK dsyevx's route; symselect.go:
 // 4/3·n³ + 2·n²·K flops, about 4× faster than dsyev for K = 10 at n =
 // 400); for larger K, or if an inverse iteration does not converge, LAPACK
 // dsyev through gonum's mat.EigenSym.
