@@ -99,8 +99,10 @@ type Added struct {
 // and value when there is one; a conflict refused by s.Conflicts wraps
 // constraint.ErrConflict and names the lines of the pairs in conflict
 // (after the vote filter, their order in the file). Under the Reject
-// policy, pairs that contradict the partial labels are conflicts too
-// (labelConflict), and a pair repeated with the same kind and weight is
+// policy, pairs that contradict the partial labels are conflicts too (a
+// must-link, or a chain of them, joining nodes of two classes, or a
+// cannot-link between nodes, or must-link components, of one class), and
+// a pair repeated with the same kind and weight is
 // not: its repeats are dropped and counted in Added.Repeats. When rows of
 // d's table were dropped for missing values (Data.Rows), the files number
 // (or name) the file's rows, dropped ones included: they are read so and
