@@ -13,8 +13,8 @@ type Estimate struct {
 	Name string
 	// Cells are the cells declared; Cached those found in the cache.
 	Cells, Cached int
-	// Measured counts the cached cells whose wall time Run recorded
-	// (cacheLine.Elapsed); Reported those timed only by the figure
+	// Measured counts the cached cells whose wall time Run recorded (the
+	// "elapsed" seconds of the cell's cache line); Reported those timed only by the figure
 	// "seconds" the experiment itself reports, usually the method's run
 	// alone, without the graph or data it shares with other cells: a lower
 	// bound. The other cached cells and the cells not cached are untimed
