@@ -172,7 +172,9 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			return nil, optionUsage(cmdName(o.flags), err)
 		}
 		if o.labelCol == "" && l.Truth == nil {
-			l.Warnings = append(l.Warnings, classLikeColumns(o.input, l.X, l.Features, k, opt.Scale == dataset.ScaleNone)...)
+			warnings, encoded := classLikeColumns(o.input, l.X, l.Features, k, opt.Scale == dataset.ScaleNone)
+			l.Warnings = append(l.Warnings, warnings...)
+			l.Notes = withoutEncodingNotes(l.Notes, o.input, encoded)
 		}
 		var smallWarning string
 		spec, smallWarning = input.FitSpec(spec, o.input, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"))
