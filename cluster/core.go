@@ -249,6 +249,7 @@ func restrictProblem(p *Problem, core []int, sg *graph.Graph) (*Problem, error) 
 type attachCounts struct {
 	label, mustLink, edges, none int
 	largest                      int // the largest cluster of the core
+	largestSize                  int // its number of core nodes
 	conflicts                    int // nodes placed with a cannot-link partner (all their evidence was in such clusters)
 }
 
@@ -273,6 +274,7 @@ func attachRest(g *graph.Graph, cons *constraint.Set, labels constraint.Labels, 
 			c.largest = a
 		}
 	}
+	c.largestSize = size[c.largest]
 	// Must-links and cannot-links with at least one node to place, both
 	// directions.
 	type link struct {
@@ -512,7 +514,7 @@ func (c attachCounts) warning(name string, g *graph.Graph, core []int, k int) st
 		how = append(how, fmt.Sprintf("%d by the weight of their edges to placed nodes", c.edges))
 	}
 	if c.none > 0 {
-		how = append(how, fmt.Sprintf("%d with no link to a placed node joined the largest cluster allowed by their cannot-links (cluster %d is the largest)", c.none, c.largest))
+		how = append(how, fmt.Sprintf("%d with no link to a placed node joined the largest cluster allowed by their cannot-links (the largest holds %s)", c.none, wording.Count(c.largestSize, "core node", "core nodes")))
 	}
 	msg := fmt.Sprintf("%s: the graph has %s outside its %d-node core (components below n/(4k)%s): %s clustered the core and attached the %s: %s",
 		name, strings.Join(what, " and "), len(core), kNote(n, k), name, wording.Count(n-len(core), "other node", "other nodes"), strings.Join(how, ", "))

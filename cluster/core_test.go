@@ -319,7 +319,7 @@ func TestAttachRestHand(t *testing.T) {
 	if !slices.Equal(assign, want) {
 		t.Errorf("assign %v, want %v", assign, want)
 	}
-	if c != (attachCounts{label: 1, mustLink: 1, edges: 4, none: 2, largest: 1}) {
+	if c != (attachCounts{label: 1, mustLink: 1, edges: 4, none: 2, largest: 1, largestSize: 3}) {
 		t.Errorf("counts %+v", c)
 	}
 }
