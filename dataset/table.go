@@ -392,7 +392,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		}
 		switch {
 		case role[j] == 'l' && opt.LabelColumn == "":
-			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none (tether: -label none)", j+1)}
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none and drop it (tether: -label none -drop %s); -label none alone makes it a feature", j+1, ref)}
 		case role[j] == 'l':
 			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the label column (Options.LabelColumn %q; tether: -label %s), which is never a feature: drop another column, or give another label column or none", j+1, opt.LabelColumn, opt.LabelColumn)}
 		case role[j] == 'i':

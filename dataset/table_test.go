@@ -779,7 +779,7 @@ func TestReadDrop(t *testing.T) {
 		{"the label column", "t.csv", "a,b,c\n1,2,x\n", Options{LabelColumn: "c", Drop: []string{"last"}},
 			`dataset: t.csv: dropped column: value "last": invalid input: column 3 is the label column (Options.LabelColumn "c"; tether: -label c), which is never a feature`},
 		{"ARFF's label column", "zoo.arff", zooLike, Options{Drop: []string{"type"}},
-			`dataset: zoo.arff: dropped column: value "type": invalid input: column 5 is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none (tether: -label none)`},
+			`dataset: zoo.arff: dropped column: value "type": invalid input: column 5 is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none and drop it (tether: -label none -drop type); -label none alone makes it a feature`},
 		{"the ID column", "t.csv", "a,b,c\nr,2,3\n", Options{IDColumn: "a", Drop: []string{"1"}},
 			`dataset: t.csv: dropped column: value "1": invalid input: column 1 is the ID column (Options.IDColumn "a"; tether: -id a), which is never a feature`},
 		{"dropped and categorical", "t.csv", "a,b,c\n1,2,3\n", Options{Drop: []string{"b"}, Categorical: []string{"2"}},
