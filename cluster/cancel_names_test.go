@@ -3,63 +3,234 @@ package cluster
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/eigen"
 )
 
-// TestCancelledMethodsNameThemselves: cpca, clpp, plmeans, cscap and ccsr,
-// cancelled at any poll of ctx after Run's own (poll 1, which gives the
-// bare context.Canceled before the method runs), return an error that
-// wraps context.Canceled and names the method and the stage where it
-// stopped: "cluster: <method>: <stage>: … context canceled", with a stage
-// between the two. They returned the bare ctx.Err() (or "cluster: kmeans:
-// …", "cluster: eigensolver: …") from some of their steps before. Run
-// passes the method's error on (tidy only folds a repeated "cluster: "),
-// so this is the error of Partition too. Deterministic: the context flips
-// at its k-th Err call (pollCtx), and every k from 2 to the polls of an
-// uncancelled run is tried, so that every step that polls is reached
-// (TestCancelNamesStage tries three points of the other methods' runs).
-// n = 120 keeps each case under 100 polls and the test under a second.
-func TestCancelledMethodsNameThemselves(t *testing.T) {
-	const n = 120
+// cancelNameCase is a run that TestCancelNamesMethodAndStage cancels at
+// each of its polls of ctx, or, with stride > 0, at its first and last
+// 40 polls and every stride-th one between.
+type cancelNameCase struct {
+	name   string
+	m      Method
+	p      *Problem
+	s      *Settings
+	stride int64
+}
+
+// cancelNameCases returns the runs of TestCancelNamesMethodAndStage: every
+// registered method with its default knobs on cancelProblem(n) (n = 60,
+// smaller where a run polls ctx hundreds of times; auto with 2 folds and
+// l1csc with 2 starts of 3 steps, whose defaults repeat the same steps
+// more often), again with the iterative eigensolver LOBPCG in place of the
+// dense one (other steps of the embeddings poll then; not for auto, whose
+// candidates are these methods), and on the 24-node graph with isolated
+// nodes and a small component of disconnectedProblem for the methods
+// that cluster its core (Uses.Core); then the knobs that take other paths
+// to a cancellation point (the strict label methods, with every class
+// labelled; the pair forms of NOA-SSC's resolve, reference partition and
+// cross-validated refinement, on pairs of which a tenth are flipped;
+// fgpwc's cross-validations; the other kernels, embeddings, two-way paths
+// and k estimates). opplc polls every 4096 nodes: it runs on a 4097-node
+// path. Settings.Restarts = 2 keeps k-means short; the restarts repeat
+// one step.
+func cancelNameCases(t *testing.T) []cancelNameCase {
+	t.Helper()
+	size := map[string]int{"auto": 16, "l1csc": 24, "cosc": 40, "cvqe": 40, "fgpwc": 40}
+	sizeOf := func(name string) int {
+		if n, ok := size[name]; ok {
+			return n
+		}
+		return 60
+	}
+	lighter := map[string]Method{"auto": Auto{Folds: 2}, "l1csc": L1CSC{Starts: 2, MaxIter: 3}}
+	var cases []cancelNameCase
+	add := func(name string, m Method, p *Problem, s *Settings) {
+		if s == nil {
+			s = &Settings{Seed: 1, Restarts: 2}
+		}
+		cases = append(cases, cancelNameCase{name: name, m: m, p: p, s: s})
+	}
+	lobpcg := &Settings{Seed: 1, Restarts: 2, Eigen: eigen.LOBPCG{}}
+	base, labels, cons := disconnectedProblem(t)
+	for _, info := range Methods() {
+		m := info.New()
+		if l, ok := lighter[info.Name]; ok {
+			m = l
+		}
+		if info.Name == "opplc" {
+			add("opplc/4097-node path", m, &Problem{Graph: pathGraph(t, 4097)}, nil)
+			continue
+		}
+		n := sizeOf(info.Name)
+		add(info.Name, m, cancelProblem(t, n, m.Uses()), nil)
+		if info.Name != "auto" {
+			add(info.Name+"/lobpcg", m, cancelProblem(t, n, m.Uses()), lobpcg)
+		}
+		if m.Uses().Core {
+			add(info.Name+"/core", m, supervised(base, m.Uses(), labels, cons), nil)
+		}
+	}
+	for _, m := range []Method{SSCKA{Objective: NormalizedCut}, PLMeans{Kernel: PLNormalizedCut}} {
+		add(m.Name()+"/ncut-kernel/core", m, supervised(base, m.Uses(), labels, cons), nil)
+	}
+	// Every class labelled: the strict label methods refuse a class
+	// without one.
+	for _, m := range []Method{MAVRO{Strict: true}, MavroK{Strict: true}, NOASSC{Strict: true}, LabelProp{Strict: true}} {
+		p := cancelProblem(t, 60, m.Uses())
+		p.Labels = everyClassLabelled(t, 60, p.K)
+		add(m.Name()+"/strict", m, p, nil)
+	}
+	// A tenth of the pairs flipped: they contradict each other, and the
+	// pair forms of NOA-SSC resolve them against a reference partition
+	// (CSCAP's, whose prior the share builds) and refine the result;
+	// mcl-noa-ssc with the refinement and reference fixed, ml-noa-ssc
+	// with both cross-validated (5 folds of fits: about 700 polls, nearly
+	// all in the folds, so every 10th of those is tried; see stride).
+	for _, m := range []Method{MLNOASSC{}, MCLNOASSC{RefineFixed: true, ReferenceFixed: true}} {
+		p := cancelProblem(t, 20, m.Uses())
+		p.Constraints = flippedPairs(t, p.Constraints, 0.1)
+		add(m.Name()+"/contradictions", m, p, nil)
+		if m.Name() == "ml-noa-ssc" {
+			cases[len(cases)-1].stride = 10
+		}
+	}
+	fgpwc := func(set func(*FGPWC)) *FGPWC {
+		f := NewFGPWC()
+		set(f)
+		return f
+	}
 	for _, tc := range []struct {
 		name string
 		m    Method
+		k    int // -1: cancelProblem's
 	}{
-		{"cpca", CPCA{}},
-		{"clpp", CLPP{}},
-		{"plmeans", PLMeans{}},
-		// Ten sweeps here, against one for the graph kernel.
-		{"plmeans/features", PLMeans{Kernel: PLFeatures}},
-		{"cscap", CSCAP{}},
-		// All the pairs propagated at once, not must-links then the
-		// cannot-link correction.
-		{"cscap/joint", CSCAP{Joint: true}},
-		{"ccsr", CCSR{}},
+		{"usc/commute", Unnormalized{CommuteTime: true}, -1},
+		{"bethe/zeta", BetheHessian{Rule: BetheRuleZeta}, -1},
+		{"bethe/k=0", BetheHessian{}, 0},
+		{"csc/k=2", CSC{}, 2},
+		{"csc/k=2/k-means", CSC{KMeansTwoWay: true}, 2},
+		{"csp/k=2", CSP{}, 2},
+		{"mavro/eigensolver", MAVRO{Eigensolver: true}, -1},
+		{"noa-ssc/eigensolver", NOASSC{Eigensolver: true}, -1},
+		{"sscka/ncut", SSCKA{Objective: NormalizedCut}, -1},
+		{"plmeans/features", PLMeans{Kernel: PLFeatures}, -1},
+		{"cscap/joint", CSCAP{Joint: true}, -1},
+		{"fgpwc/itercv", fgpwc(func(f *FGPWC) { f.IterCV = true }), -1},
+		{"fgpwc/auto-laplacian", fgpwc(func(f *FGPWC) { f.Laplacian = FGPWCAutoLaplacian }), -1},
+		{"fgpwc/imprint", fgpwc(func(f *FGPWC) { f.Imprint = true }), -1},
 	} {
+		p := cancelProblem(t, min(sizeOf(tc.m.Name()), 40), tc.m.Uses())
+		if tc.k >= 0 {
+			p.K = tc.k
+		}
+		add(tc.name, tc.m, p, nil)
+	}
+	// AutoTune's grid has 100 points, each fitted on every fold: a run
+	// polls about 1400 times even with 2 folds of one-step descents, and
+	// every fit is the same code (prep.fit), so this one case is cancelled
+	// at every 15th poll between its first and last 40.
+	tune := fgpwc(func(f *FGPWC) { f.AutoTune, f.TuneFolds, f.MaxIter = true, 2, 1 })
+	add("fgpwc/autotune", tune, cancelProblem(t, 40, tune.Uses()), nil)
+	cases[len(cases)-1].stride = 15
+	return cases
+}
+
+// everyClassLabelled returns labels of the n points of cancelProblem(n)
+// (their blobs, k ≤ 4 classes) with a tenth of each class labelled, at
+// least one node of each (constraint.LabelSets).
+func everyClassLabelled(t *testing.T, n, k int) constraint.Labels {
+	t.Helper()
+	_, truth, err := synth.Blobs(n, 4, 5, 2, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range truth {
+		truth[i] %= k
+	}
+	sets, err := constraint.LabelSets(truth, 0.1, rand.NewPCG(9, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := constraint.SetsToLabels(n, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// flippedPairs returns cons with the fraction f of its pairs flipped
+// (constraint.FlipPairs).
+func flippedPairs(t *testing.T, cons *constraint.Set, f float64) *constraint.Set {
+	t.Helper()
+	out, _, err := constraint.FlipPairs(cons, f, rand.NewPCG(11, 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestCancelNamesMethodAndStage: every registered method, cancelled at
+// any poll of ctx after Run's own (poll 1, which gives the bare
+// context.Canceled before the method runs), returns no result and an
+// error that wraps context.Canceled and names the method and the stage
+// where it stopped: "cluster: <method>: <stage>: … context canceled",
+// with a stage between the two (cancelledIn). Before, the steps the
+// methods share returned their own text ("cluster: kmeans: context
+// canceled", "cluster: eigensolver: context canceled"), some returned
+// the bare ctx.Err(), and a method on the core of a graph read "cluster:
+// <method> on the N-node core …". Run passes the method's error on (tidy
+// only folds a repeated "cluster: "), so this is the error of Partition
+// too. Deterministic: the context flips at its k-th Err call (pollCtx),
+// and every k from 2 to the polls of an uncancelled run is tried, so that
+// every step that polls is reached (TestCancelAtEveryPoll checks, on
+// larger problems and at fewer points, that each run stops). The polls of
+// an uncancelled run are counted twice and the smaller count kept: the
+// runs with parallel steps (auto's folds, fgpwc's descents) can poll a
+// few times more or less. The sizes keep every case under about 250
+// polls and the test at a few seconds.
+func TestCancelNamesMethodAndStage(t *testing.T) {
+	for _, tc := range cancelNameCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
-			p := cancelProblem(t, n, tc.m.Uses())
-			s := &Settings{Seed: 1}
-			ctx := newPollCtx(0)
-			if _, err := Run(ctx, tc.m, p, s); err != nil {
-				t.Fatalf("uncancelled run: %v", err)
+			polls := int64(-1)
+			for range 2 {
+				ctx := newPollCtx(0)
+				if _, err := Run(ctx, tc.m, tc.p, tc.s); err != nil {
+					t.Fatalf("uncancelled run: %v", err)
+				}
+				if c := ctx.calls.Load(); polls < 0 || c < polls {
+					polls = c
+				}
 			}
-			polls := ctx.calls.Load()
 			if polls < 2 {
 				t.Fatalf("%d polls of ctx in an uncancelled run: the method never polls", polls)
 			}
-			t.Logf("%d polls", polls)
 			prefix := "cluster: " + tc.m.Name() + ": "
+			canceled := context.Canceled.Error()
+			var bad []string
+			runs := int64(0)
 			for k := int64(2); k <= polls; k++ {
-				res, err := Run(newPollCtx(k), tc.m, p, s)
+				if tc.stride > 0 && k > 41 && k < polls-40 && k%tc.stride != 0 {
+					continue
+				}
+				runs++
+				res, err := Run(newPollCtx(k), tc.m, tc.p, tc.s)
 				if res != nil || !errors.Is(err, context.Canceled) {
 					t.Fatalf("cancelled at poll %d of %d: result %v, error %v; want no result and an error wrapping context.Canceled", k, polls, res != nil, err)
 				}
-				msg := err.Error()
-				stage, ok := strings.CutPrefix(msg, prefix)
-				if !ok || stage == context.Canceled.Error() {
-					t.Errorf("cancelled at poll %d of %d: error %q; want %q, then the stage, then %q", k, polls, msg, prefix, context.Canceled.Error())
+				stage, ok := strings.CutPrefix(err.Error(), prefix)
+				if !ok || strings.HasPrefix(stage, canceled) || !strings.Contains(stage, canceled) {
+					bad = append(bad, err.Error())
 				}
+			}
+			t.Logf("%d polls", polls)
+			if len(bad) > 0 {
+				t.Errorf("%d of the %d cancelled runs: an error that does not read %q, a stage, then %q; first: %q, last: %q", len(bad), runs, prefix, canceled, bad[0], bad[len(bad)-1])
 			}
 		})
 	}

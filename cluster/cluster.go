@@ -43,19 +43,24 @@ func (e noSupervisionError) Is(target error) bool { return target == ErrNoSuperv
 // pkgError is an error of this package whose text names the package
 // once: "cluster: ", prefix, err's text without the "cluster" elements
 // an error chain through this package repeats (unprefixed; the sentinels
-// ErrInvalid and ErrNumerical carry one), then tail. A user reads
-// "cluster: fast-ge2: invalid problem: …", not "cluster: fast-ge2:
-// cluster: invalid problem: cluster: …". errors.Is and errors.As see err
-// and, when set, also.
+// ErrInvalid and ErrNumerical carry one) and without a leading drop, then
+// tail. A user reads "cluster: fast-ge2: invalid problem: …", not
+// "cluster: fast-ge2: cluster: invalid problem: cluster: …". errors.Is
+// and errors.As see err and, when set, also.
 type pkgError struct {
 	prefix string // "name: " of a method, "invalid problem: ", or ""
 	err    error
+	drop   string // "name: " said by prefix already (onCore), or ""
 	tail   string
 	also   error // a sentinel wrapped besides err (ErrInvalid), or nil
 }
 
 func (e *pkgError) Error() string {
-	return "cluster: " + e.prefix + unprefixed(e.err.Error()) + e.tail
+	msg := unprefixed(e.err.Error())
+	if e.drop != "" {
+		msg = strings.TrimPrefix(msg, e.drop)
+	}
+	return "cluster: " + e.prefix + msg + e.tail
 }
 
 func (e *pkgError) Unwrap() []error {
@@ -96,10 +101,29 @@ func wrapMethod(name string, err error) error {
 // cancellation names neither the method nor the step. Cost O(len of
 // err's text).
 func cancelledIn(name, stage string, err error) error {
-	if err == nil || !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) || strings.HasPrefix(err.Error(), "cluster: "+name+": ") {
+	if !isCancellation(err) || strings.HasPrefix(err.Error(), "cluster: "+name+": ") {
 		return err
 	}
 	return wrapMethod(name, fmt.Errorf("%s: %w", stage, err))
+}
+
+// isCancellation reports whether err wraps context.Canceled or
+// context.DeadlineExceeded (false for nil). Cost O(length of err's
+// chain).
+func isCancellation(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// methodError returns err as an error of method name: named by the stage
+// too (cancelledIn) when it is a cancellation, "cluster: name: …"
+// (wrapMethod) otherwise; nil when err is nil. It is for a shared step
+// whose other errors say what failed themselves. Cost O(len of err's
+// text).
+func methodError(name, stage string, err error) error {
+	if isCancellation(err) {
+		return cancelledIn(name, stage, err)
+	}
+	return wrapMethod(name, err)
 }
 
 // tidy returns err as a pkgError when its text starts with "cluster: "

@@ -158,7 +158,7 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 	}
 	res, err := s.solve(ctx, eigen.Problem{A: op, K: ell, Which: eigen.Largest})
 	if err != nil && res == nil {
-		return nil, err
+		return nil, cancelledIn("cocluster", "singular vectors of D₁^{-1/2}AD₂^{-1/2}", err)
 	}
 	if err != nil {
 		warnings = append(warnings, err.Error())
@@ -166,7 +166,7 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 	z := b.coEmbedding(res.Vectors)
 	out, err := partition(ctx, z, k, s.derive(streamCoCluster), 10, nil)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("cocluster", "k-means on the rows and columns", err)
 	}
 	out.Eigenvalues = res.Values
 	out.Warnings = append(warnings, out.Warnings...)

@@ -167,7 +167,7 @@ func attachToCore(ctx context.Context, name string, u Uses, p *Problem, core []i
 	n := g.N()
 	res, err := partition(ctx, sub, s)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: %s on the %d-node core of the graph (%d nodes outside it, to be attached; Problem.Disconnected = strict gives it the whole graph): %w", name, len(core), n-len(core), err)
+		return nil, onCore(name, len(core), n-len(core), "; Problem.Disconnected = strict gives it the whole graph", err)
 	}
 	if err := checkResult(name, sub, res); err != nil {
 		return nil, err
@@ -192,6 +192,19 @@ func attachToCore(ctx context.Context, name string, u Uses, p *Problem, core []i
 	res.Embedding = expandEmbedding(res.Embedding, core, assign, res.K)
 	res.Warnings = append(res.Warnings, counts.warning(name, g, core, p.K))
 	return res, nil
+}
+
+// onCore returns err, the error of the method name on the core of a
+// graph (core nodes, outside others to be attached; more follows them in
+// the parenthesis), as an error of the method that says where it ran:
+// "cluster: name: on the 20-node core of the graph (4 nodes outside it,
+// to be attached…): …", err's text without the "cluster: name: " it may
+// begin with, so that the error starts with the method's name as every
+// error of a method does (a cancellation then reads "cluster: name: on
+// the … core …: stage: context canceled"). errors.Is and errors.As see
+// err. Cost O(len of err's text).
+func onCore(name string, core, outside int, more string, err error) error {
+	return &pkgError{prefix: fmt.Sprintf("%s: on the %d-node core of the graph (%d nodes outside it, to be attached%s): ", name, core, outside, more), err: err, drop: name + ": "}
 }
 
 // restrictProblem returns p restricted to the nodes core (ascending):

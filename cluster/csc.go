@@ -178,14 +178,14 @@ func (c CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if p.K == 2 && !c.KMeansTwoWay {
 		res, err := cscTwoWay(ctx, l, s)
 		if err != nil {
-			return nil, err
+			return nil, cancelledIn("csc", "lowest non-trivial eigenvector of the signed Laplacian", err)
 		}
 		res.Warnings = append(pairWarnings, res.Warnings...)
 		return res, nil
 	}
 	res, err := s.solve(ctx, eigen.Problem{A: l, K: p.K, Which: eigen.Smallest})
 	if err != nil && res == nil {
-		return nil, err
+		return nil, cancelledIn("csc", "eigenvectors of the signed Laplacian", err)
 	}
 	warnings := pairWarnings
 	if err != nil {
@@ -197,7 +197,7 @@ func (c CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	}
 	out, err := partition(ctx, u, p.K, s.derive(streamCSC), 10, nil)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("csc", "k-means on the eigenvectors", err)
 	}
 	out.Eigenvalues, out.Warnings = res.Values, warnings
 	return out, nil

@@ -191,7 +191,7 @@ func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	}
 	sol, err := cspSolve(ctx, p.Graph, pairs, frac, p.K-1, s)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("csp", "feasible eigenvectors (eq. 28–30)", err)
 	}
 	warnings = append(warnings, sol.warnings...)
 	if len(sol.values) < p.K-1 {
@@ -231,7 +231,7 @@ func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	}
 	out, err := partition(ctx, u, p.K, s.derive(streamCSP), 10, violationSelect(pairs))
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("csp", "k-means on the feasible eigenvectors", err)
 	}
 	out.Eigenvalues, out.Objective, out.Warnings = sol.values[:m:m], obj, warnings
 	return out, nil
@@ -300,7 +300,7 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 		if errors.Is(err, ErrNumerical) {
 			return nil, fmt.Errorf("cluster: csp: λ_max(Q̄), Q̄ = D^{-1/2}QD^{-1/2}: %w", err)
 		}
-		return nil, err
+		return nil, cancelledIn("csp", "λ_max(Q̄)", err)
 	}
 	if !(qres.Values[0] > 0) {
 		// Q̄ has a zero diagonal, so λ_max(Q̄) ≥ max |Q̄_ij| > 0 unless
@@ -367,7 +367,7 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 			if errors.Is(err, ErrNumerical) || errors.Is(err, ErrInvalid) {
 				return nil, wrapMethod("csp", fmt.Errorf("the pencil of L̄ and Q̄ − α/vol·I (α = %.4g, vol = %.4g): %w", sol.alpha, vol, err))
 			}
-			return nil, err
+			return nil, cancelledIn("csp", fmt.Sprintf("%d eigenpairs of the pencil of L̄ and Q̄ − α/vol·I", kk), err)
 		}
 		if skipped > 0 {
 			// The solves skipped would all have found only positive μ:

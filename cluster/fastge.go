@@ -98,7 +98,7 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	}
 	pr, err := f.solve(ctx, g, fp, len(pairs), p.K, s, fastGEMultigridMinN)
 	if err != nil {
-		return nil, wrapMethod("fast-ge", err)
+		return nil, methodError("fast-ge", "eigenpairs of the pencil (L_G, L_H)", err)
 	}
 	u := pr.vectors
 	if err := fastGENormalize(u, fp.d, fp.lh); err != nil {
@@ -106,7 +106,7 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	}
 	res, err := partition(ctx, u, p.K, s.derive(streamFastGE), fastGERestarts, violationSelect(pairs))
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("fast-ge", "k-means on the eigenvectors", err)
 	}
 	res.Eigenvalues, res.Warnings = pr.values, append(pairWarnings, pr.warnings...)
 	return res, nil

@@ -422,7 +422,7 @@ func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	pr, err := solvePencil(ctx, pn, ph, p.K, opt, s)
 	if err != nil {
-		return nil, wrapMethod(f.name, err)
+		return nil, methodError(f.name, "eigenpairs of the pencil (P_N, P_H)", err)
 	}
 	warnings = append(warnings, pr.warnings...)
 	if pr.path == "dense" {
@@ -432,7 +432,7 @@ func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result,
 	columnRowNormalize(x)
 	res, err := partition(ctx, x, p.K, s.derive(streamFastGE), 10, nil)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn(f.name, "k-means on the eigenvectors", err)
 	}
 	res.Eigenvalues, res.Warnings = pr.values, warnings
 	return res, nil

@@ -332,7 +332,9 @@ func (f FGPWC) wholeGraph() bool { return f.Basis != nil }
 // Partition runs FGPWC on p (seed 003 Alg. 1): the embedding (or Basis),
 // the descent and k-means, as documented on FGPWC. Errors wrap ErrInvalid
 // for a bad knob or a problem FGPWC cannot solve (M ≥ n, an isolated
-// node), and ctx.Err() on cancellation.
+// node), and ctx.Err() on cancellation, in an error that names fgpwc and
+// the stage ("cluster: fgpwc: descent on X (seed 003 Alg. 1): context
+// canceled").
 func (f FGPWC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	s, err := partitionArgs(ctx, f, p, s)
 	if err != nil {
@@ -352,7 +354,7 @@ func (f FGPWC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		prep, cfg, _, err = cfg.prepareKnobs(ctx, p, s, false)
 	}
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("fgpwc", "embedding and knobs", err)
 	}
 	return prep.solve(ctx, prep.pairs, p.K, s, cfg, restarts(s, fgpwcKMeansRuns), s.Seed)
 }
@@ -474,11 +476,11 @@ func (prep *fgpwcPrep) solve(ctx context.Context, pairs []constraint.Pair, k int
 func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, s *Settings, cfg FGPWC, restarts int, seed uint64) (*Result, *descentResult, error) {
 	b, err := prep.basisFor(ctx, pairs)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, cancelledIn("fgpwc", "embedding of the graph with the pairs imprinted", err)
 	}
 	d, err := b.descend(ctx, pairs, s.Recorder, cfg, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, cancelledIn("fgpwc", "descent on X (seed 003 Alg. 1)", err)
 	}
 	res := &Result{
 		Eigenvalues: append([]float64(nil), b.values...),
@@ -628,7 +630,7 @@ func fgpwcKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.
 	r, err := runKMeans(ctx, emb, k, &ks, restarts, sel)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, cancelledIn("fgpwc", "k-means on V·X", ctx.Err())
 		}
 		return nil, fmt.Errorf("cluster: fgpwc: %w", err)
 	}

@@ -511,13 +511,13 @@ type fgpwcLaplacianCandidate struct {
 func (f FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, heldOut bool) (*fgpwcPrep, FGPWC, float64, error) {
 	prep, err := f.prepare(ctx, p, s)
 	if err != nil {
-		return nil, f, 0, err
+		return nil, f, 0, cancelledIn("fgpwc", "spectral embedding", err)
 	}
 	score := math.NaN()
 	if f.AutoTune {
 		cv, err := f.crossValidate(ctx, prep, p.K, s, fgpwcGridML(), fgpwcGridCL())
 		if err != nil {
-			return nil, f, 0, err
+			return nil, f, 0, cancelledIn("fgpwc", "cross-validation of σ_m and σ_c (AutoTune)", err)
 		}
 		f.SigmaML, f.SigmaCL = cv.SigmaML, cv.SigmaCL
 		prep.warnings = append(prep.warnings, cv.warnings...)
@@ -532,7 +532,7 @@ func (f FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, heldOu
 	if f.IterCV {
 		it, err := prep.iterCV(ctx, p.K, s, f)
 		if err != nil {
-			return nil, f, 0, err
+			return nil, f, 0, cancelledIn("fgpwc", "cross-validation of the iteration cap (IterCV)", err)
 		}
 		f.MaxIter = it.maxIter
 		prep.warnings = append(prep.warnings, it.warning)
@@ -541,7 +541,7 @@ func (f FGPWC) prepareKnobs(ctx context.Context, p *Problem, s *Settings, heldOu
 	if heldOut && !f.AutoTune && !f.IterCV {
 		sc, err := prep.heldOut(ctx, p.K, s, []FGPWC{f}, f.iterFolds())
 		if err != nil {
-			return nil, f, 0, err
+			return nil, f, 0, cancelledIn("fgpwc", "held-out score of the Laplacian", err)
 		}
 		score = math.NaN()
 		if sc != nil {
@@ -587,7 +587,7 @@ func (f FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (*f
 		return nil
 	})
 	if err != nil {
-		return nil, f, err
+		return nil, f, cancelledIn("fgpwc", "choice of the Laplacian", err)
 	}
 	best := 0
 	if !math.IsNaN(cands[1].score) && !math.IsNaN(cands[0].score) && cands[1].score < cands[0].score {

@@ -131,11 +131,11 @@ func (f FGPWC) NewStateFor(ctx context.Context, p *Problem, s *Settings) (*FGPWC
 	}
 	sub, err := p.Graph.Subgraph(core)
 	if err != nil {
-		return nil, fmt.Errorf("fgpwc: NewStateFor: core of the graph: %w", err)
+		return nil, fmt.Errorf("cluster: fgpwc: NewStateFor: core of the graph: %w", err)
 	}
 	st, err := f.NewState(ctx, sub, s)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: fgpwc on the %d-node core of the graph (%d nodes outside it, to be attached): %w", len(core), p.Graph.N()-len(core), err)
+		return nil, onCore("fgpwc", len(core), p.Graph.N()-len(core), "", err)
 	}
 	st.f.Basis.parent, st.f.Basis.core = p.Graph, core
 	st.g, st.core, st.sub = p.Graph, core, sub
@@ -255,7 +255,7 @@ func (st *FGPWCState) warm(ctx context.Context, p *Problem, s *Settings, w FGPWC
 		d, err = b.descend(ctx, pairs, s.Recorder, cfg, nil)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, cancelledIn("fgpwc", "descent on X (seed 003 Alg. 1)", err)
 	}
 	res := &Result{
 		Eigenvalues: append([]float64(nil), b.values...),
@@ -316,7 +316,7 @@ func warmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.P
 		r, err := kmeans.Cluster(ctx, emb, kmeans.Settings{K: k, Init: prev})
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, cancelledIn("fgpwc", "warm k-means", ctx.Err())
 			}
 			if errors.Is(err, kmeans.ErrNonFinite) {
 				return nil, fmt.Errorf("%w: fgpwc: warm k-means: %w", ErrNumerical, err)
@@ -329,7 +329,7 @@ func warmKMeans(ctx context.Context, emb *mat.Dense, k int, pairs []constraint.P
 		r, err := runKMeans(ctx, emb, k, &Settings{Seed: s.Seed, Restarts: extra}, extra, sel)
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, cancelledIn("fgpwc", "k-means restarts after the warm run", ctx.Err())
 			}
 			return nil, fmt.Errorf("cluster: fgpwc: %w", err)
 		}

@@ -62,7 +62,7 @@ func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Re
 	var parts []sweep
 	first, err := bestSweep(ctx, g, all, s)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("hbisect", "Fiedler vector of the graph", err)
 	}
 	parts = append(parts, first)
 	for {
@@ -91,7 +91,7 @@ func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Re
 		for _, side := range [][]int{a, b} {
 			sw, err := bestSweep(ctx, g, side, s)
 			if err != nil {
-				return nil, err
+				return nil, cancelledIn("hbisect", fmt.Sprintf("bisection, %d parts: Fiedler vector of a %d-node part", len(parts), len(side)), err)
 			}
 			parts = append(parts, sw)
 		}

@@ -408,7 +408,7 @@ func (bs *l1Bisector) split(ctx context.Context, nodes []int) (bisection, error)
 	}
 	xs, warn, err := q.spectralStarts(ctx, bs.s, starts)
 	if err != nil {
-		return sp, err
+		return sp, cancelledIn("l1csc", fmt.Sprintf("bisection %d (%d nodes): spectral starting vectors", id, len(nodes)), err)
 	}
 	if id == 0 {
 		bs.warnings = append(bs.warnings, warn...)

@@ -175,7 +175,7 @@ func recoverLabels(ctx context.Context, name string, p *Problem, s *Settings, by
 		}
 		r, err := run(ctx, sp, s)
 		if err != nil {
-			return nil, err
+			return nil, cancelledIn(name, "supervised part", err)
 		}
 		res = r
 		for a, i := range sub {

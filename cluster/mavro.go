@@ -130,7 +130,7 @@ func (m MAVRO) strict(ctx context.Context, p *Problem, s *Settings) (*Result, er
 	v := twoClassVector(g, members[0], members[1])
 	vecs, vals, warns, err := dominantVectors(ctx, na, u, [][]float64{v}, gamma, m.Eigensolver, tol, maxIter, s, streamPower)
 	if err != nil {
-		return nil, wrapMethod("mavro", err)
+		return nil, methodError("mavro", "semi-supervised Fiedler vector (eq. 3.2.4)", err)
 	}
 	res := &Result{
 		Labels:      make([]int, g.N()),
@@ -252,7 +252,7 @@ func (m MavroK) strict(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	var warnings []string
 	if err != nil {
 		if res0 == nil || !errors.Is(err, eigen.ErrNoConvergence) {
-			return nil, err
+			return nil, cancelledIn("mavro-k", "eigenvectors of eq. 3.2.7", err)
 		}
 		warnings = append(warnings, "mavro-k: "+err.Error())
 	}
@@ -260,7 +260,7 @@ func (m MavroK) strict(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	normalizeRows(x)
 	res, err := partition(ctx, x, p.K, s, 10, nil)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("mavro-k", "k-means on the eigenvectors", err)
 	}
 	res.Eigenvalues, res.Warnings = res0.Values, warnings
 	return res, nil

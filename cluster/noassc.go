@@ -122,7 +122,7 @@ func (m NOASSC) strict(ctx context.Context, p *Problem, s *Settings, name string
 	}
 	vecs, vals, warns, err := dominantVectors(ctx, na, u, vs, gamma, m.Eigensolver, tol, maxIter, s, streamPower)
 	if err != nil {
-		return nil, wrapMethod(name, err)
+		return nil, methodError(name, "class vectors g_c (eq. 3.3.3)", err)
 	}
 	sm := vecs
 	if k == 2 {
@@ -142,7 +142,7 @@ func (m NOASSC) strict(ctx context.Context, p *Problem, s *Settings, name string
 	normalizeRows(sm)
 	part, err := partition(ctx, sm, k, s, 10, nil)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn(name, "k-means on the class vectors", err)
 	}
 	res.Labels, res.Embedding, res.Objective, res.Iterations = part.Labels, part.Embedding, part.Objective, part.Iterations
 	if _, nc := g.Components(); nc > 1 {

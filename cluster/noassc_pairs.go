@@ -289,7 +289,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, o pairOpts) (*Resu
 		refs := refineReferences(o.ref, o.refine.refCV, p.Graph.N())
 		cand, x, r, w, err := refineCV(ctx, o, p, s, refs, refineCVFolds, sh)
 		if err != nil {
-			return nil, err
+			return nil, cancelledIn(o.name, "refinement cross-validation", err)
 		}
 		o.ref, o.refine, njw, rep, cvWarnings = cand.ref, cand.knobs, x, r, w
 	}
@@ -309,7 +309,7 @@ func pairNOASSC(ctx context.Context, p *Problem, s *Settings, o pairOpts) (*Resu
 	if lambda, on := refineLambda(o.refine.lambda); on {
 		w, err := pairRefine(ctx, o.name, o.ref, fit.ref, o.refine.njw, njw, lambda, p, s, res)
 		if err != nil {
-			return nil, err
+			return nil, cancelledIn(o.name, "refinement", err)
 		}
 		warnings = append(warnings, w...)
 	}
@@ -343,13 +343,15 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 		var kept []constraint.Pair
 		var w []string
 		var err error
+		stage := "resolve of contradictory constraints"
 		if o.screen {
+			stage = "screen of the constraints"
 			kept, w, err = screenPairs(ctx, name, knobName(name), p.Graph, p.Constraints.Pairs)
 		} else {
 			kept, fit.ref, fit.resolved, w, err = resolvePairs(ctx, name, resolveKnob(name), o.ref, sh, p, s, p.Constraints.Pairs)
 		}
 		if err != nil {
-			return nil, err
+			return nil, cancelledIn(name, stage, err)
 		}
 		fit.warnings = append(fit.warnings, w...)
 		q := *p
@@ -417,7 +419,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 		labels[i] = q[f]
 	}
 	if fit.res, err = o.inner.cluster(ctx, &Problem{Graph: g, K: k, Labels: labels}, s, name); err != nil {
-		return nil, err
+		return nil, cancelledIn(name, "NOA-SSC on the closure's labels", err)
 	}
 	return fit, nil
 }

@@ -143,13 +143,16 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 	var referred int
 	rm, err := sh.referenceMethod(ctx, ref, g)
 	if err != nil {
-		return nil, nil, false, nil, err
+		return nil, nil, false, nil, cancelledIn(method, "resolve: CSCAP's prior for the reference partition", err)
 	}
 	if rm != nil && n <= resolveReferenceMaxN {
 		res, err := sh.referencePartition(ctx, ref, rm, p, set, s)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return nil, nil, false, nil, ctx.Err()
+			if !isCancellation(err) {
+				err = ctx.Err()
+			}
+			return nil, nil, false, nil, cancelledIn(method, fmt.Sprintf("resolve: reference partition (%s)", ref), err)
 		case err != nil:
 			warnings = append(warnings, fmt.Sprintf("%s: resolve: the reference partition (%s) failed, so no must-link was checked against it: %v", method, ref, err))
 		default:

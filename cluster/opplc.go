@@ -201,7 +201,7 @@ func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	for i := 1; i < n; i++ {
 		if i%opplcCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return nil, cancelledIn("opplc", fmt.Sprintf("pass over the nodes, at node %d of %d", i, n), err)
 			}
 		}
 		for _, j := range clIdx[clPtr[i]:clPtr[i+1]] {

@@ -47,11 +47,14 @@ import (
 // graph.ErrIsolated as well, and say what to do: add self loops, drop
 // the node, or regularize), and ErrNumerical for a
 // numerical failure; a cancelled ctx gives ctx.Err() before the method
-// runs and an error wrapping it after (test with errors.Is, not ==;
-// "cluster: eigensolver: context canceled"). Cost: O(n + number of
-// pairs) for the checks (O(n·d) with feature rows, O(rows·cols) with a
-// dense bipartite matrix, O(nnz) with one that has Row(i) ([]int32,
-// []float64), such as dataset.Sparse), then the method's.
+// runs and, after, an error wrapping it that names the method and the
+// step where it stopped (test with errors.Is, not ==; "cluster: njw:
+// eigenvectors of L_sym: eigensolver: context canceled"; on the core of
+// a graph, "cluster: csp: on the 20-node core of the graph (…): …").
+// Cost: O(n + number of pairs) for the checks (O(n·d) with feature rows,
+// O(rows·cols) with a dense bipartite matrix, O(nnz) with one that has
+// Row(i) ([]int32, []float64), such as dataset.Sparse), then the
+// method's.
 func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error) {
 	return run(ctx, m, p, s, nil)
 }

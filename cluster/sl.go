@@ -81,7 +81,7 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 	}
 	e, err := laplacianEmbedding(ctx, g2, graph.Unnormalized, p.K, exactLaplacian, s)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("sl", "eigenvectors of the constrained Laplacian", err)
 	}
 	dmax := g2.MaxDegree()
 	sigma := make([]float64, len(e.values))
@@ -101,7 +101,7 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 	}
 	res, err := partition(ctx, x, p.K, s, 10, sel)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("sl", "k-means on the eigenvectors", err)
 	}
 	res.Eigenvalues, res.Warnings = sigma, append(pairWarnings, e.warnings...)
 	return res, nil

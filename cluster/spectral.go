@@ -34,7 +34,7 @@ func (NJW) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	return spectral(ctx, p, s, graph.Symmetric, true, false)
+	return spectral(ctx, "njw", p, s, graph.Symmetric, true, false)
 }
 
 // ShiMalik is the normalized cut of Shi and Malik (thesis Alg. 2): the first
@@ -55,7 +55,7 @@ func (ShiMalik) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	if err != nil {
 		return nil, err
 	}
-	return spectral(ctx, p, s, graph.Symmetric, false, true)
+	return spectral(ctx, "ncut", p, s, graph.Symmetric, false, true)
 }
 
 // Unnormalized is unnormalized spectral clustering (seed 004 ch. 2): the k
@@ -91,11 +91,11 @@ func (u Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*
 		return nil, err
 	}
 	if !u.CommuteTime {
-		return spectral(ctx, p, s, graph.Unnormalized, false, false)
+		return spectral(ctx, "usc", p, s, graph.Unnormalized, false, false)
 	}
 	e, err := laplacianEmbedding(ctx, p.Graph, graph.Unnormalized, p.K, exactLaplacian, s)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("usc", "eigenvectors of L", err)
 	}
 	zero := commuteTimeScale(e)
 	if zero == p.K {
@@ -106,19 +106,25 @@ func (u Unnormalized) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	}
 	res, err := partition(ctx, e.vectors, p.K, s, 10, nil)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("usc", "k-means on the commute-time embedding", err)
 	}
 	res.Eigenvalues, res.Warnings = e.values, e.warnings
 	return res, nil
 }
 
 // spectral is the common path of the Laplacian methods: embedding, optional
-// row normalization (NJW) or D^{-1/2} scaling (Shi–Malik), k-means.
-func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.LaplacianKind, rowNorm, degScale bool) (*Result, error) {
+// row normalization (NJW) or D^{-1/2} scaling (Shi–Malik), k-means. A
+// cancellation is an error that names the method name and the step
+// (cancelledIn).
+func spectral(ctx context.Context, name string, p *Problem, s *Settings, kind graph.LaplacianKind, rowNorm, degScale bool) (*Result, error) {
 	g := p.Graph
 	e, err := laplacianEmbedding(ctx, g, kind, p.K, p.Regularize, s)
 	if err != nil {
-		return nil, err
+		stage := "eigenvectors of L_sym"
+		if kind == graph.Unnormalized {
+			stage = "eigenvectors of L"
+		}
+		return nil, cancelledIn(name, stage, err)
 	}
 	u := e.vectors
 	if degScale {
@@ -136,7 +142,7 @@ func spectral(ctx context.Context, p *Problem, s *Settings, kind graph.Laplacian
 	}
 	res, err := partition(ctx, u, p.K, s, 10, nil)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn(name, "k-means on the eigenvectors", err)
 	}
 	res.Eigenvalues, res.Warnings = e.values, e.warnings
 	return res, nil
@@ -261,7 +267,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	if b.Rule == BetheRuleZeta && b.R == 0 {
 		var zeta []float64
 		if u, zeta, err = betheZetaEmbedding(ctx, g, k, r, s); err != nil {
-			return nil, err
+			return nil, cancelledIn("bethe", "search for ζ_p (Rule zeta)", err)
 		}
 		normalizeRows(u)
 		values = zeta
@@ -269,7 +275,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	}
 	out, err := partition(ctx, u, k, s, 10, nil)
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("bethe", "k-means on the eigenvectors", err)
 	}
 	if _, nc := g.Components(); nc == n && n > 1 {
 		// Run's core rule cannot help (no node has an edge): say that the
@@ -318,8 +324,12 @@ func betheCoupled(g *graph.Graph, h *graph.BetheHessian) error {
 }
 
 // betheSolveError wraps the eigensolver's error err on H(r) for Partition,
-// saying which operator overflowed when err wraps ErrNumerical.
+// saying which operator overflowed when err wraps ErrNumerical, and the
+// step when it is a cancellation (cancelledIn).
 func betheSolveError(r float64, err error) error {
+	if isCancellation(err) {
+		return cancelledIn("bethe", "eigenvectors of H(r)", err)
+	}
 	if errors.Is(err, ErrNumerical) {
 		return fmt.Errorf("cluster: bethe: H(r) = (r²−1)I − rA + D, r = %.4g, overflowed (r² or r·w_ij out of floating-point range): %w", r, err)
 	}

@@ -269,7 +269,7 @@ func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		kern, weights, sigma, warnings, err = ssckaKernelW(ctx, p.Graph, pairs, m.Objective, m.Penalty, m.Shift, s)
 	}
 	if err != nil {
-		return nil, err
+		return nil, cancelledIn("sscka", fmt.Sprintf("%v kernel (eq. 4.2.5–4.2.8)", m.Objective), err)
 	}
 	ss := s.derive(streamSSCKA)
 	km, err := kmeans.KernelCluster(ctx, kern, weights, kmeans.Settings{
@@ -281,7 +281,7 @@ func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, cancelledIn("sscka", "kernel k-means", ctx.Err())
 		}
 		if errors.Is(err, kmeans.ErrNonFinite) {
 			// A finite kernel whose objective overflowed.
