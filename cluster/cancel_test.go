@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,7 +30,9 @@ func pollPoints(p int64) []int64 {
 // Every registered method, cancelled at any of its polls of ctx, returns
 // from Run with an error wrapping context.Canceled and no result: no loop
 // or step swallows a cancellation, goes on to a result, or turns it into
-// another error. The problem (cancelProblem, n = 600) is above DenseLimit,
+// another error; after poll 1 (Run's own), the error names the method
+// ("cluster: <method>: …"; TestCancelNamesMethodAndStage checks the stage
+// too, at every poll of smaller problems). The problem (cancelProblem, n = 600) is above DenseLimit,
 // so that the iterative eigensolvers, the k-means restarts and the dense
 // pencil of fast-ge2-bh (n ≤ 3000) are the paths taken, as on real data.
 // The poll count of an uncancelled run is measured first, twice: runs on
@@ -106,6 +109,9 @@ func TestCancelAtEveryPoll(t *testing.T) {
 				res, err := Run(ctx, m, p, s)
 				if !errors.Is(err, context.Canceled) || res != nil {
 					t.Fatalf("cancelled at poll %d of %d: result %v, error %v; want no result and an error wrapping context.Canceled", k, polls, res != nil, err)
+				}
+				if prefix := "cluster: " + m.Name() + ": "; k > 1 && !strings.HasPrefix(err.Error(), prefix) {
+					t.Errorf("cancelled at poll %d of %d: error %q; want one that names the method (%q, then the stage; TestCancelNamesMethodAndStage)", k, polls, err, prefix)
 				}
 			}
 		})
