@@ -142,3 +142,55 @@ func TestBetheRefusesVanishingCoupling(t *testing.T) {
 		}
 	}
 }
+
+// An estimate of k = 1 is a warning, not a note: on a graph without
+// blocks (c_in = c_out) it says to give k; on a 3-block graph whose
+// weights were multiplied by 10 (3 blocks found at weight 1) it says that
+// the count depends on the scale of the weights.
+func TestBetheWarnsOnOneCluster(t *testing.T) {
+	blocks, _, err := synth.SBM(600, 3, 15, 2, rand.NewPCG(3, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat, _, err := synth.SBM(600, 3, 6, 6, rand.NewPCG(3, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	times := func(g *graph.Graph, c float64) *graph.Graph {
+		es := g.Edges()
+		for i := range es {
+			es[i].W *= c
+		}
+		h, err := graph.FromEdges(g.N(), es)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	for _, tc := range []struct {
+		name  string
+		g     *graph.Graph
+		k     int
+		want  string // in a warning ("" : no warning on k)
+		notes string // in a note
+	}{
+		{"3 blocks", blocks, 3, "", "k = 3 estimated"},
+		{"3 blocks, weights ×10", times(blocks, 10), 1, "so the count depends on their scale", ""},
+		{"no blocks", flat, 1, "sees no community structure; give k", ""},
+	} {
+		res, err := Run(context.Background(), BetheHessian{}, &Problem{Graph: tc.g}, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if res.K != tc.k {
+			t.Errorf("%s: k = %d, want %d", tc.name, res.K, tc.k)
+		}
+		all := strings.Join(res.Warnings, "\n")
+		if tc.want != "" && !strings.Contains(all, "bethe: k = 1 estimated") || !strings.Contains(all, tc.want) {
+			t.Errorf("%s: warnings %q, want one with %q", tc.name, res.Warnings, tc.want)
+		}
+		if tc.notes != "" && !strings.Contains(strings.Join(res.Notes, "\n"), tc.notes) {
+			t.Errorf("%s: notes %q, want %q", tc.name, res.Notes, tc.notes)
+		}
+	}
+}

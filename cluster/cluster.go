@@ -326,8 +326,9 @@ type Method interface {
 	// Use Run instead of calling it: Partition does not apply Run's rule
 	// for isolated nodes and small components (a node of degree 0 the
 	// method cannot take gives an error wrapping graph.ErrIsolated), its
-	// answer for k = 1, or its warnings about ignored side information,
-	// empty clusters and collapse.
+	// answer for k = 1, its numbering of the clusters by the classes of
+	// partial labels (Result.Labels), or its warnings about ignored side
+	// information, contradictory pairs, empty clusters and collapse.
 	Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error)
 }
 
@@ -353,11 +354,15 @@ type Uses struct {
 	// or each component takes a cluster): Run then gives it the core of
 	// the graph and attaches the other nodes (core.go; Problem.Disconnected).
 	Core bool
-	// Resolves reports that the method resolves pairwise constraints that
-	// contradict each other itself, and says how in a warning; for the
-	// other methods that read pairs, Run warns about such constraints (a
-	// pair both must-link and cannot-link, or a cannot-link between nodes
-	// a chain of must-links joins; constraint.Check).
+	// Resolves reports that pairwise constraints that contradict each
+	// other do not reach the method as such: it resolves them itself and
+	// says how in a warning (ml-noa-ssc, mcl-noa-ssc unless NoResolve;
+	// auto through its candidates), or reads one kind of pair only
+	// (opplc: cannot-links). For the other methods that read pairs, Run
+	// warns about such constraints (a pair both must-link and
+	// cannot-link, or a cannot-link between nodes a chain of must-links
+	// joins; constraint.Check); sl and cosc refuse some of them instead
+	// (ErrInvalid).
 	Resolves bool
 }
 

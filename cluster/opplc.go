@@ -124,7 +124,9 @@ func (v *OPPLCScale) UnmarshalText(b []byte) error { return parseEnum(v, "scale"
 func (OPPLC) Name() string { return "opplc" }
 
 // Uses declares what OPPLC reads: the graph and cannot-links; it estimates k.
-func (OPPLC) Uses() Uses { return Uses{Supervision: Pairs, EstimatesK: true} }
+// OPPLC reads cannot-links only, so no must-link can contradict them:
+// it declares Resolves, and warns itself about the must-links it ignores.
+func (OPPLC) Uses() Uses { return Uses{Supervision: Pairs, EstimatesK: true, Resolves: true} }
 
 // opplcCheckEvery is the number of nodes between two context checks.
 const opplcCheckEvery = 1 << 12

@@ -164,8 +164,9 @@ func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Set
 // partition (checkResult), numbers the clusters by the classes of the
 // partial labels when p has them (alignToLabels), puts the warnings about side information the
 // method ignores first, then the method's, then one about contradictory
-// pairs (contradictions), and those about empty clusters and a collapse
-// last, moves the messages the method marked as notes to Result.Notes
+// pairs (contradictions) and one about fewer clusters than labelled
+// classes (fewerClustersThanClasses), and those about empty clusters and
+// a collapse last, moves the messages the method marked as notes to Result.Notes
 // (moveNotes), and sets Runtime to the time since start. Run and the warm
 // path of FGPWCState.Cluster, which bypasses Run, share it. Cost O(n·m)
 // for an n×m embedding, plus O(n + m log m) for m pairs (contradictions).
@@ -178,6 +179,9 @@ func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error
 		res.Warnings = append(w, res.Warnings...)
 	}
 	if w := contradictions(name, u, p); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
+	if w := fewerClustersThanClasses(name, p.Labels, res.K); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	if w := emptyClusters(name, res); w != "" {
@@ -549,6 +553,23 @@ func finiteRows(x interface {
 	return nil
 }
 
+// fewerClustersThanClasses returns a warning when the partial labels
+// name more classes than the k clusters of the partition (k estimated,
+// or fewer clusters found than asked), so that labelled nodes of
+// different classes share a cluster, and "" otherwise. Cost O(n).
+func fewerClustersThanClasses(name string, labels constraint.Labels, k int) string {
+	seen := map[int]bool{}
+	for _, c := range labels {
+		if c != constraint.Unlabeled {
+			seen[c] = true
+		}
+	}
+	if len(seen) <= k {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s for the %d classes of the partial labels: labelled nodes of different classes share a cluster (Problem.K, tether cluster -k, asks for one cluster a class)", name, wording.Count(k, "cluster", "clusters"), len(seen))
+}
+
 // contradictions returns a warning when the pairwise constraints of p,
 // which the method name declaring u reads and does not resolve itself
 // (Uses.Resolves), contradict each other, so that no partition satisfies
@@ -574,7 +595,11 @@ func contradictions(name string, u Uses, p *Problem) string {
 	if closure > 0 {
 		what = append(what, wording.Form(closure, "1 cannot-link joins nodes that a chain of must-links puts together", fmt.Sprintf("%d cannot-links join nodes that chains of must-links put together", closure)))
 	}
-	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve (tether: -conflicts) drops them by a policy; ml-noa-ssc and mcl-noa-ssc resolve them by default", name, strings.Join(what, ", and "), name)
+	resolve := "ml-noa-ssc and mcl-noa-ssc resolve them by default"
+	if name == "ml-noa-ssc" || name == "mcl-noa-ssc" {
+		resolve = name + " resolves them unless NoResolve is set (tether: leave out -set NoResolve=true)"
+	}
+	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve drops them by a policy (tether: -conflicts drop-cl keeps the must-links); %s", name, strings.Join(what, ", and "), name, resolve)
 }
 
 // ignored returns one warning per kind of side information or input in p

@@ -252,7 +252,11 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 			}
 			want = min(2*want, n, maxK+1)
 		}
-		warnings = append(warnings, note(fmt.Sprintf("k = %d estimated from the negative eigenvalues of H(r), r = %.4g", k, r)))
+		if k == 1 {
+			warnings = append(warnings, betheOneCluster(g, r))
+		} else {
+			warnings = append(warnings, note(fmt.Sprintf("k = %d estimated from the negative eigenvalues of H(r), r = %.4g", k, r)))
+		}
 	} else {
 		res, err = s.solve(ctx, eigen.Problem{A: h, K: k, Which: eigen.Smallest})
 		if err != nil && res == nil {
@@ -286,6 +290,31 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	return out, nil
 }
 
+// betheOneCluster returns the warning for an estimate of k = 1 (H(r),
+// r the parameter used, has no negative eigenvalue): the graph shows no
+// community structure to H(r), and when its weights are not all 1 the
+// count depends on their scale, which the weighted H(r) reads as
+// couplings: a 3-block SBM graph's weights multiplied by 10 or by 0.1
+// gave k = 1 where weight 1 gave 3. Cost O(nnz).
+func betheOneCluster(g *graph.Graph, r float64) string {
+	msg := fmt.Sprintf("bethe: k = 1 estimated: H(r), r = %.4g, has no negative eigenvalue, so it sees no community structure", r)
+	wmin, wmax := math.Inf(1), 0.0
+	for i := 0; i < g.N(); i++ {
+		idx, w := g.Row(i)
+		for q, j := range idx {
+			if int(j) != i {
+				wmin, wmax = math.Min(wmin, w[q]), math.Max(wmax, w[q])
+			}
+		}
+	}
+	if wmax > 0 && (wmin != 1 || wmax != 1) {
+		msg += fmt.Sprintf("; the weighted H(r) reads the weights (here %.3g to %.3g) as couplings, so the count depends on their scale (an unweighted graph has weight 1): give k (Problem.K, tether cluster -k), or rescale the weights", wmin, wmax)
+	} else {
+		msg += "; give k (Problem.K, tether cluster -k) to partition it anyway"
+	}
+	return msg
+}
+
 // betheMinCoupling is the smallest off-diagonal row sum of H(r)
 // (BetheHessian.Coupling) for which its eigenvectors are computed. Below
 // it, the graph's part of each product H(r)x, added to the diagonal's
@@ -302,8 +331,10 @@ const betheMinCoupling = 1e-11
 // weighted Bethe Hessian, not invariant under W → cW, reads as couplings
 // near 0. The partition would be an arbitrary one: 10⁻²⁰⁰ times an SBM
 // graph's weights gave ARI 0.003 against 0.77 at weight 1, without a
-// word. A graph without such an edge keeps Partition's own warning.
-// Cost O(nnz).
+// word. A graph without such an edge keeps Partition's own warning. The
+// check is global: a component of tiny weights beside components of
+// normal ones passes it, and its nodes are then placed at random. Cost
+// O(nnz).
 func betheCoupled(g *graph.Graph, h *graph.BetheHessian) error {
 	c := h.Coupling()
 	if !(c < betheMinCoupling) || c == 0 {

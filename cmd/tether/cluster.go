@@ -846,12 +846,23 @@ func printSummary(w io.Writer, s *summary) error {
 	}
 	fmt.Fprintf(tw, "sizes\t%s\n", strings.Join(sizes, " "))
 	if len(s.Classes) > 0 {
-		cl := make([]string, len(s.Classes))
-		for c, name := range s.Classes {
-			if name == "" {
-				name = "(no labelled node)"
+		// Runs of clusters without a labelled class read as one range.
+		var cl []string
+		for c := 0; c < len(s.Classes); c++ {
+			if s.Classes[c] != "" {
+				cl = append(cl, fmt.Sprintf("%d = %s", c, s.Classes[c]))
+				continue
 			}
-			cl[c] = fmt.Sprintf("%d = %s", c, name)
+			end := c
+			for end+1 < len(s.Classes) && s.Classes[end+1] == "" {
+				end++
+			}
+			if end == c {
+				cl = append(cl, fmt.Sprintf("%d = (no labelled node)", c))
+			} else {
+				cl = append(cl, fmt.Sprintf("%d–%d = (no labelled node)", c, end))
+			}
+			c = end
 		}
 		fmt.Fprintf(tw, "classes\t%s (the clusters are numbered by the classes of -partial-labels)\n", strings.Join(cl, ", "))
 	}
