@@ -107,17 +107,7 @@ func TestBetheRefusesVanishingCoupling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scaled := func(c float64) *graph.Graph {
-		es := g.Edges()
-		for i := range es {
-			es[i].W *= c
-		}
-		h, err := graph.FromEdges(g.N(), es)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
+	scaled := func(c float64) *graph.Graph { return weightsTimes(t, g, c) }
 	ref, err := Run(context.Background(), BetheHessian{}, &Problem{Graph: scaled(1e-3), K: 2}, &Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -156,17 +146,6 @@ func TestBetheWarnsOnOneCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	times := func(g *graph.Graph, c float64) *graph.Graph {
-		es := g.Edges()
-		for i := range es {
-			es[i].W *= c
-		}
-		h, err := graph.FromEdges(g.N(), es)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
 	for _, tc := range []struct {
 		name  string
 		g     *graph.Graph
@@ -175,7 +154,7 @@ func TestBetheWarnsOnOneCluster(t *testing.T) {
 		notes string // in a note
 	}{
 		{"3 blocks", blocks, 3, "", "k = 3 estimated"},
-		{"3 blocks, weights ×10", times(blocks, 10), 1, "so the count depends on their scale", ""},
+		{"3 blocks, weights ×10", weightsTimes(t, blocks, 10), 1, "so the count depends on their scale", ""},
 		{"no blocks", flat, 1, "sees no community structure; give k", ""},
 	} {
 		res, err := Run(context.Background(), BetheHessian{}, &Problem{Graph: tc.g}, &Settings{Seed: 1})
@@ -193,4 +172,18 @@ func TestBetheWarnsOnOneCluster(t *testing.T) {
 			t.Errorf("%s: notes %q, want %q", tc.name, res.Notes, tc.notes)
 		}
 	}
+}
+
+// weightsTimes returns g with every weight multiplied by c.
+func weightsTimes(t *testing.T, g *graph.Graph, c float64) *graph.Graph {
+	t.Helper()
+	es := g.Edges()
+	for i := range es {
+		es[i].W *= c
+	}
+	h, err := graph.FromEdges(g.N(), es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
