@@ -6,9 +6,11 @@ import (
 	"math"
 )
 
-// ErrInvalid is wrapped by errors reporting malformed constraints: indices
-// out of range, self pairs, bad weights, unknown kinds.
-var ErrInvalid = errors.New("constraint: invalid constraint")
+// ErrInvalid is wrapped by errors reporting malformed input of this
+// package: constraints with indices out of range, self pairs, bad weights
+// or unknown kinds, partial labels outside 0…k−1, unknown policy or index
+// base names, and constraint files that say any of these.
+var ErrInvalid = errors.New("constraint: invalid input")
 
 // Kind tells whether a pair must be in the same cluster or in different ones.
 type Kind int8

@@ -45,11 +45,11 @@ func TestEnumRoundTrip(t *testing.T) {
 	}
 	// The names, and the error listing them.
 	var p Policy
-	if err := p.UnmarshalText([]byte("x")); err == nil || err.Error() != `constraint: invalid constraint: unknown policy "x" (want reject, drop-cl or soft)` {
+	if err := p.UnmarshalText([]byte("x")); err == nil || err.Error() != `constraint: invalid input: unknown policy "x" (want reject, drop-cl or soft)` {
 		t.Errorf("error %v", err)
 	}
 	var b IndexBase
-	if err := b.UnmarshalText([]byte("2")); err == nil || err.Error() != `constraint: invalid constraint: unknown index base "2" (want auto, 0 or 1)` {
+	if err := b.UnmarshalText([]byte("2")); err == nil || err.Error() != `constraint: invalid input: unknown index base "2" (want auto, 0 or 1)` {
 		t.Errorf("error %v", err)
 	}
 	if err := b.UnmarshalText(nil); err != nil || b != BaseAuto {

@@ -91,7 +91,7 @@ i,j,kind,weight
 	fmt.Println(err)
 	// Output:
 	// 4 [{0 1 ml 0} {1 3 cl 0.5}] [3 4]
-	// constraint: invalid constraint: c.csv:2: kind "xx", want ml or cl
+	// constraint: invalid input: c.csv:2: kind "xx", want ml or cl
 }
 
 func ExampleWrite() {
@@ -240,7 +240,7 @@ func ExamplePolicy_UnmarshalText() {
 	fmt.Println(p.UnmarshalText([]byte("lenient")))
 	// Output:
 	// true <nil>
-	// constraint: invalid constraint: unknown policy "lenient" (want reject, drop-cl or soft)
+	// constraint: invalid input: unknown policy "lenient" (want reject, drop-cl or soft)
 }
 
 func ExampleIndexBase_UnmarshalText() {

@@ -232,7 +232,7 @@ func TestLabelsValidate(t *testing.T) {
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("unexpected error %v", err)
-			case tc.want != "" && (!errors.Is(err, ErrInvalid) || err.Error() != "constraint: invalid constraint: "+tc.want):
+			case tc.want != "" && (!errors.Is(err, ErrInvalid) || err.Error() != "constraint: invalid input: "+tc.want):
 				t.Errorf("error %v, want ErrInvalid: %q", err, tc.want)
 			}
 		})

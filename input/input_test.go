@@ -484,7 +484,7 @@ func TestSupervision(t *testing.T) {
 		{name: "drop-cl", cons: conflict, policy: constraint.DropConflictingCannotLinks, k: 2, wantPairs: 2},
 		{name: "reject", cons: conflict, policy: constraint.Reject, k: 2,
 			wantErr: "c.txt: constraint: conflicting constraints: must-link and cannot-link on one pair: ml(0,1) [c.txt:1], cl(0,1) [c.txt:2]", wantSentinl: constraint.ErrConflict},
-		{name: "bad index", cons: "0,9,ml\n", k: 2, wantErr: "constraint: invalid constraint: c.txt:1: node 9 outside 0…5 (base 0)"},
+		{name: "bad index", cons: "0,9,ml\n", k: 2, wantErr: "constraint: invalid input: c.txt:1: node 9 outside 0…5 (base 0)"},
 		// Constraint files take the delimiters of labels files, and a
 		// trailing comma (they were "separate the fields with commas" and
 		// weight "").
