@@ -179,10 +179,39 @@ func (r *Report) Count(k ConflictKind) int {
 // (at most MaxChains of them, each at most twice the depth of a
 // breadth-first tree of its component). A nil s gives an empty report.
 func Check(s *Set) *Report {
+	r, _, _ := check(s, true)
+	return r
+}
+
+// Contradictions returns the numbers of conflicts of kinds Contradiction
+// and CannotLinkInComponent that Check would report for s, without
+// listing them: no chains are traced and nothing is allocated per
+// conflict, so it costs O(n + m log m) for m pairs even when most pairs
+// conflict. A nil s has none.
+func Contradictions(s *Set) (samePair, inComponent int) {
+	_, samePair, inComponent = check(s, false)
+	return samePair, inComponent
+}
+
+// check is Check when list is true; otherwise it only counts the
+// contradictions (Contradictions) and the report it returns lists no
+// conflict.
+func check(s *Set, list bool) (r *Report, samePair, inComponent int) {
 	if s == nil {
-		return &Report{}
+		return &Report{}, 0, 0
 	}
-	r := &Report{N: s.N}
+	r = &Report{N: s.N}
+	add := func(kind ConflictKind, idx ...int) {
+		switch kind {
+		case Contradiction:
+			samePair++
+		case CannotLinkInComponent:
+			inComponent++
+		}
+		if list {
+			r.add(s, kind, idx...)
+		}
+	}
 	n := s.N
 	valid := make([]bool, len(s.Pairs))
 	u := unionfind.New(max(n, 0))
@@ -205,7 +234,7 @@ func Check(s *Set) *Report {
 			bad = BadWeight
 		}
 		if bad != 0 {
-			r.add(s, bad, k)
+			add(bad, k)
 			continue
 		}
 		valid[k] = true
@@ -267,7 +296,7 @@ func Check(s *Set) *Report {
 	}
 	slices.SortFunc(pairConflicts, func(a, b found) int { return cmp.Compare(a.reveal, b.reveal) })
 	for _, f := range pairConflicts {
-		r.add(s, f.kind, f.idx[0], f.idx[1])
+		add(f.kind, f.idx[0], f.idx[1])
 	}
 
 	// Cannot-links inside a must-link component.
@@ -275,6 +304,10 @@ func Check(s *Set) *Report {
 	chains := 0
 	for k, p := range s.Pairs {
 		if !valid[k] || p.Kind != CannotLink || contradicted[k] || repeatCL[k] || u.Find(p.I) != u.Find(p.J) {
+			continue
+		}
+		if !list {
+			add(CannotLinkInComponent)
 			continue
 		}
 		idx := []int{k}
@@ -285,7 +318,7 @@ func Check(s *Set) *Report {
 			idx = append(idx, tree.chain(p.I, p.J)...)
 			chains++
 		}
-		r.add(s, CannotLinkInComponent, idx...)
+		add(CannotLinkInComponent, idx...)
 	}
 
 	comp, count := u.Labels()
@@ -300,7 +333,7 @@ func Check(s *Set) *Report {
 			r.Supervised += sz
 		}
 	}
-	return r
+	return r, samePair, inComponent
 }
 
 func (r *Report) add(s *Set, kind ConflictKind, idx ...int) {
