@@ -577,14 +577,13 @@ func fewerClustersThanClasses(name string, labels constraint.Labels, k int) stri
 // between nodes that a chain of must-links joins (constraint.Check). The
 // methods that use pairs as penalties or weights run on such sets; the
 // warning says that the answer cannot honour them and what resolves them.
-// It returns "" otherwise. Cost O(n + m log m) for m pairs, plus at most
-// constraint.MaxChains must-link chains when there are contradictions.
+// It returns "" otherwise. Cost O(n + m log m) for m pairs
+// (constraint.Contradictions, which traces no chains).
 func contradictions(name string, u Uses, p *Problem) string {
 	if u.Supervision&Pairs == 0 || u.Resolves || p.Constraints == nil || len(p.Constraints.Pairs) == 0 {
 		return ""
 	}
-	r := constraint.Check(p.Constraints)
-	same, closure := r.Count(constraint.Contradiction), r.Count(constraint.CannotLinkInComponent)
+	same, closure := constraint.Contradictions(p.Constraints)
 	if same+closure == 0 {
 		return ""
 	}
@@ -595,11 +594,7 @@ func contradictions(name string, u Uses, p *Problem) string {
 	if closure > 0 {
 		what = append(what, wording.Form(closure, "1 cannot-link joins nodes that a chain of must-links puts together", fmt.Sprintf("%d cannot-links join nodes that chains of must-links put together", closure)))
 	}
-	resolve := "ml-noa-ssc and mcl-noa-ssc resolve them by default"
-	if name == "ml-noa-ssc" || name == "mcl-noa-ssc" {
-		resolve = name + " resolves them unless NoResolve is set (tether: leave out -set NoResolve=true)"
-	}
-	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve drops them by a policy (tether: -conflicts drop-cl keeps the must-links); %s", name, strings.Join(what, ", and "), name, resolve)
+	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve drops them by a policy (tether: -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name)
 }
 
 // ignored returns one warning per kind of side information or input in p

@@ -298,7 +298,20 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 // gave k = 1 where weight 1 gave 3. Cost O(nnz).
 func betheOneCluster(g *graph.Graph, r float64) string {
 	msg := fmt.Sprintf("bethe: k = 1 estimated: H(r), r = %.4g, has no negative eigenvalue, so it sees no community structure", r)
-	wmin, wmax := math.Inf(1), 0.0
+	wmin, wmax := edgeWeightRange(g)
+	if wmax > 0 && (wmin != 1 || wmax != 1) {
+		msg += fmt.Sprintf("; the weighted H(r) reads the weights (here %.3g to %.3g) as couplings, so the count depends on their scale (an unweighted graph has weight 1): give k (Problem.K, tether cluster -k), or rescale the weights", wmin, wmax)
+	} else {
+		msg += "; give k (Problem.K, tether cluster -k) to partition it anyway"
+	}
+	return msg
+}
+
+// edgeWeightRange returns the smallest and largest weight of g's edges
+// between distinct nodes (+Inf and 0 without such an edge; graph weights
+// are positive). Cost O(nnz).
+func edgeWeightRange(g *graph.Graph) (wmin, wmax float64) {
+	wmin = math.Inf(1)
 	for i := 0; i < g.N(); i++ {
 		idx, w := g.Row(i)
 		for q, j := range idx {
@@ -307,12 +320,7 @@ func betheOneCluster(g *graph.Graph, r float64) string {
 			}
 		}
 	}
-	if wmax > 0 && (wmin != 1 || wmax != 1) {
-		msg += fmt.Sprintf("; the weighted H(r) reads the weights (here %.3g to %.3g) as couplings, so the count depends on their scale (an unweighted graph has weight 1): give k (Problem.K, tether cluster -k), or rescale the weights", wmin, wmax)
-	} else {
-		msg += "; give k (Problem.K, tether cluster -k) to partition it anyway"
-	}
-	return msg
+	return wmin, wmax
 }
 
 // betheMinCoupling is the smallest off-diagonal row sum of H(r)
@@ -342,15 +350,7 @@ func betheCoupled(g *graph.Graph, h *graph.BetheHessian) error {
 		// eigensolver reports (betheSolveError).
 		return nil
 	}
-	wmax := 0.0
-	for i := 0; i < g.N(); i++ {
-		idx, w := g.Row(i)
-		for q, j := range idx {
-			if int(j) != i {
-				wmax = math.Max(wmax, math.Abs(w[q]))
-			}
-		}
-	}
+	_, wmax := edgeWeightRange(g)
 	return fmt.Errorf("%w: bethe: the edge weights are too small for the weighted Bethe Hessian (largest %.3g, r = %.3g): H(r) is the identity up to %.3g (its largest off-diagonal row sum; below %g its eigenvectors lose the graph to rounding); H(r) is not invariant under scaling the weights: scale them up (an unweighted graph has weight 1)", ErrNumerical, wmax, h.R(), c, betheMinCoupling)
 }
 
