@@ -100,8 +100,10 @@ func TestBetheSparseDefaultR(t *testing.T) {
 // and Partition refuses (betheCoupled, ErrNumerical) instead of returning
 // an arbitrary partition. On a 600-node SBM graph the partition at weight
 // scale 10⁻²² equals that at 10⁻³ (the coupling is 2.4·10⁻¹¹, above the
-// bound), and at 10⁻²⁴ and 10⁻²⁰⁰ Partition refuses; at 10⁻²⁶ the
-// eigenvectors were noise (ARI −0.0006) before the check.
+// bound), and at 10⁻²⁴, 10⁻²⁰⁰ and 10⁻³⁰⁰ Partition refuses (at 10⁻³⁰⁰
+// every coupling r·w_ij underflows to 0, which once passed for a graph
+// without edges); at 10⁻²⁶ the eigenvectors were noise (ARI −0.0006)
+// before the check.
 func TestBetheRefusesVanishingCoupling(t *testing.T) {
 	g, truth, err := synth.SBM(600, 2, 10, 2, rand.NewPCG(1, 1))
 	if err != nil {
@@ -118,7 +120,7 @@ func TestBetheRefusesVanishingCoupling(t *testing.T) {
 	for _, tc := range []struct {
 		scale   float64
 		refused bool
-	}{{1e-22, false}, {1e-24, true}, {1e-200, true}} {
+	}{{1e-22, false}, {1e-24, true}, {1e-200, true}, {1e-300, true}} {
 		res, err := Run(context.Background(), BetheHessian{}, &Problem{Graph: scaled(tc.scale), K: 2}, &Settings{Seed: 1})
 		switch {
 		case tc.refused && (!errors.Is(err, ErrNumerical) || !strings.Contains(err.Error(), "bethe: the edge weights are too small for the weighted Bethe Hessian")):

@@ -345,12 +345,16 @@ const betheMinCoupling = 1e-11
 // O(nnz).
 func betheCoupled(g *graph.Graph, h *graph.BetheHessian) error {
 	c := h.Coupling()
-	if !(c < betheMinCoupling) || c == 0 {
-		// Large enough, no edge, or NaN from an overflow that the
-		// eigensolver reports (betheSolveError).
+	if !(c < betheMinCoupling) {
+		// Large enough, or NaN from an overflow that the eigensolver
+		// reports (betheSolveError).
 		return nil
 	}
 	_, wmax := edgeWeightRange(g)
+	if !(wmax > 0) {
+		return nil // no edge between distinct nodes: nothing to lose
+	}
+	// c = 0 with an edge: r·w_ij underflowed (weights near 1e-300).
 	return fmt.Errorf("%w: bethe: the edge weights are too small for the weighted Bethe Hessian (largest %.3g, r = %.3g): H(r) is the identity up to %.3g (its largest off-diagonal row sum; below %g its eigenvectors lose the graph to rounding); H(r) is not invariant under scaling the weights: scale them up (an unweighted graph has weight 1)", ErrNumerical, wmax, h.R(), c, betheMinCoupling)
 }
 
