@@ -112,6 +112,24 @@ func (l Labels) Labeled() []int {
 	return out
 }
 
+// Kept returns how many labelled nodes of l the partition labels puts in
+// the cluster numbered by their class (labels[i] == l[i]), and how many
+// nodes l labels. cluster.Run numbers clusters by the classes of partial
+// labels, so kept is the agreement a user reads. It panics if
+// len(labels) < len(l). Cost O(n).
+func (l Labels) Kept(labels []int) (kept, labelled int) {
+	for i, c := range l {
+		if c == Unlabeled {
+			continue
+		}
+		labelled++
+		if labels[i] == c {
+			kept++
+		}
+	}
+	return kept, labelled
+}
+
 // Validate checks that every entry is Unlabeled or in [0,k) (k ≤ 0 skips the
 // upper bound), naming the first bad node.
 func (l Labels) Validate(k int) error {

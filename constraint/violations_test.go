@@ -62,3 +62,24 @@ func TestViolationsPanics(t *testing.T) {
 		})
 	}
 }
+
+// Labels.Kept counts the labelled nodes whose cluster number equals their
+// class, against a count by hand.
+func TestLabelsKept(t *testing.T) {
+	for _, tc := range []struct {
+		name               string
+		l                  Labels
+		labels             []int
+		kept, labelledWant int
+	}{
+		{"none labelled", Labels{Unlabeled, Unlabeled}, []int{0, 1}, 0, 0},
+		{"all kept", Labels{0, Unlabeled, 1}, []int{0, 1, 1}, 2, 2},
+		{"one moved", Labels{0, 0, 1}, []int{0, 1, 1}, 2, 3},
+		{"swapped", Labels{1, 0}, []int{0, 1}, 0, 2},
+	} {
+		kept, labelled := tc.l.Kept(tc.labels)
+		if kept != tc.kept || labelled != tc.labelledWant {
+			t.Errorf("%s: Kept = %d, %d, want %d, %d", tc.name, kept, labelled, tc.kept, tc.labelledWant)
+		}
+	}
+}

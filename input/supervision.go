@@ -386,6 +386,37 @@ func VoteFilter(ctx context.Context, g *graph.Graph, set *constraint.Set, k int)
 	return out, nil
 }
 
+// ClusterClasses returns the class that numbers each cluster c < k of a
+// partition of the problem AddTo filled (cluster.Run numbers the clusters
+// by the classes of partial labels): the class as the partial labels file
+// writes it (LabelClasses; the integer itself when the file's integer
+// labels are the classes), and "" for a cluster whose number no labelled
+// class has. It returns nil without partial labels. Cost O(n + k).
+func (a Added) ClusterClasses(partial constraint.Labels, k int) []string {
+	has := make([]bool, k)
+	labelled := false
+	for _, c := range partial {
+		if c >= 0 && c < k {
+			has[c], labelled = true, true
+		}
+	}
+	if !labelled {
+		return nil
+	}
+	out := make([]string, k)
+	for c := range out {
+		switch {
+		case !has[c]:
+			// No class numbers the cluster: "".
+		case c < len(a.LabelClasses):
+			out[c] = a.LabelClasses[c]
+		default:
+			out[c] = strconv.Itoa(c)
+		}
+	}
+	return out
+}
+
 // ReadPartialLabels reads the partial labels of n nodes from r (name names
 // it in errors) in the layouts of dataset.ReadNodeLabels — one label a
 // line, or node,label lines keyed by index or by names (nil when the nodes

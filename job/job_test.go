@@ -312,26 +312,41 @@ func TestDefaultMethod(t *testing.T) {
 // TestRunRenumberedLabels: a job's partial labels with integer classes
 // outside 0…k−1 (1 and 2 for k = 2) are read as classes, in increasing
 // order, and the result's notes say so, as tether cluster's stderr does;
-// labels in 0…k−1 are the classes, without a note.
+// labels in 0…k−1 are the classes, without a note. Every method numbers
+// its clusters by the classes (njw, which ignores the labels, too), and
+// the result names the class of each cluster and counts the labels kept,
+// as tether cluster's summary does.
 func TestRunRenumberedLabels(t *testing.T) {
 	dir := t.TempDir()
 	for name, c := range map[string]string{
-		"d.csv":   "x,y\n0,0\n0.1,0\n0,0.1\n0.1,0.1\n5,5\n5.1,5\n5,5.1\n5.1,5.1\n",
-		"l12.txt": "0,1\n4,2\n",
-		"l01.txt": "0,0\n4,1\n",
+		"d.csv":    "x,y\n0,0\n0.1,0\n0,0.1\n0.1,0.1\n5,5\n5.1,5\n5,5.1\n5.1,5.1\n",
+		"l12.txt":  "0,1\n4,2\n",
+		"l01.txt":  "0,0\n4,1\n",
+		"l10.txt":  "0,1\n4,0\n",
+		"lab.txt":  "0,low\n4,high\n",
+		"lone.txt": "5,1\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(c), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, tc := range []struct {
-		labels, want string
+		labels, method, want string
+		labelsOut            []int
+		classes              []string
+		kept                 [2]int
 	}{
-		{"l12.txt", filepath.Join(dir, "l12.txt") + ": labels 1, 2 read as classes 0, 1 (k = 2 numbers the classes 0…1)"},
-		{"l01.txt", ""},
+		{"l12.txt", "labelprop", filepath.Join(dir, "l12.txt") + ": labels 1, 2 read as classes 0, 1 (k = 2 numbers the classes 0…1)", []int{0, 0, 0, 0, 1, 1, 1, 1}, []string{"1", "2"}, [2]int{2, 2}},
+		{"l01.txt", "labelprop", "", []int{0, 0, 0, 0, 1, 1, 1, 1}, []string{"0", "1"}, [2]int{2, 2}},
+		{"l01.txt", "njw", "", []int{0, 0, 0, 0, 1, 1, 1, 1}, []string{"0", "1"}, [2]int{2, 2}},
+		{"l10.txt", "njw", "", []int{1, 1, 1, 1, 0, 0, 0, 0}, []string{"0", "1"}, [2]int{2, 2}},
+		{"lab.txt", "njw", "", []int{1, 1, 1, 1, 0, 0, 0, 0}, []string{"high", "low"}, [2]int{2, 2}},
+		// One labelled class: the other cluster has no class; njw's
+		// numbering puts node 5 in cluster 1 either way.
+		{"lone.txt", "njw", "", []int{0, 0, 0, 0, 1, 1, 1, 1}, []string{"", "1"}, [2]int{1, 1}},
 	} {
-		t.Run(tc.labels, func(t *testing.T) {
-			res := Run(context.Background(), Spec{ID: "a", Input: "d.csv", KNN: 3, K: 2, Labels: tc.labels, Method: "labelprop"}, dir)
+		t.Run(tc.labels+"/"+tc.method, func(t *testing.T) {
+			res := Run(context.Background(), Spec{ID: "a", Input: "d.csv", KNN: 3, K: 2, Labels: tc.labels, Method: tc.method}, dir)
 			if res.Error != "" {
 				t.Fatal(res.Error)
 			}
@@ -347,8 +362,14 @@ func TestRunRenumberedLabels(t *testing.T) {
 			if strings.Contains(strings.Join(res.Warnings, ";"), "read as classes") {
 				t.Errorf("renumbered labels among the warnings: %q", res.Warnings)
 			}
-			if !reflect.DeepEqual(res.Labels, []int{0, 0, 0, 0, 1, 1, 1, 1}) {
-				t.Errorf("labels %v", res.Labels)
+			if !reflect.DeepEqual(res.Labels, tc.labelsOut) {
+				t.Errorf("labels %v, want %v", res.Labels, tc.labelsOut)
+			}
+			if !reflect.DeepEqual(res.Classes, tc.classes) {
+				t.Errorf("classes %q, want %q", res.Classes, tc.classes)
+			}
+			if res.LabelsKept == nil || *res.LabelsKept != tc.kept {
+				t.Errorf("labels kept %v, want %v", res.LabelsKept, tc.kept)
 			}
 		})
 	}

@@ -29,6 +29,16 @@ type Result struct {
 	NNZ    int    `json:"nnz,omitempty"` // stored entries of the graph (2 per edge, 1 per self loop)
 	K      int    `json:"k,omitempty"`
 	Sizes  []int  `json:"sizes,omitempty"`
+	// Classes[c] is the class of the partial labels, as their file
+	// writes it, that numbers cluster c (cluster.Run numbers the
+	// clusters by the classes), "" for a cluster whose number no
+	// labelled class has; nil without partial labels
+	// (input.Added.ClusterClasses). LabelsKept is the number of
+	// labelled nodes in the cluster numbered by their class, and the
+	// number of labelled nodes (constraint.Labels.Kept). Labels drawn by
+	// Sample.LabelFraction are numbered by the reference classes.
+	Classes    []string `json:"classes,omitempty"`
+	LabelsKept *[2]int  `json:"labels_kept,omitempty"`
 	// ARI and NMI (arithmetic normalization) against the reference labels,
 	// when the data have them.
 	ARI *float64 `json:"ari,omitempty"`
@@ -150,8 +160,8 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if err != nil {
 		return err
 	}
-	// Integer labels renumbered: the labels of the output are clusters
-	// 0…k−1, not the file's classes (the Soft policy reports no repeats).
+	// The Soft policy reports no repeats; a note says how integer labels
+	// were renumbered, and Classes which class numbers each cluster.
 	d.Notes = append(d.Notes, added.Notes...)
 	d.Warnings = append(d.Warnings, added.Warnings...)
 	if err := sample(s, d.Truth, p); err != nil {
@@ -187,6 +197,10 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if p.Constraints != nil {
 		ml, cl := constraint.Violations(p.Constraints, out.Labels)
 		res.ViolatedML, res.ViolatedCL = &ml, &cl
+	}
+	if kept, labelled := p.Labels.Kept(out.Labels); labelled > 0 {
+		res.LabelsKept = &[2]int{kept, labelled}
+		res.Classes = added.ClusterClasses(p.Labels, out.K)
 	}
 	return nil
 }

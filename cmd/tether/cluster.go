@@ -9,7 +9,6 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -524,7 +523,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
-	sum.Classes = clusterClasses(p.Labels, added.LabelClasses, res.K)
+	sum.Classes = added.ClusterClasses(p.Labels, res.K)
 	// The method's messages (cluster.Result: constraints ignored,
 	// regularized, nodes attached, a collapsed partition) and the
 	// summary's own go to standard error like the input's, printed above,
@@ -715,37 +714,6 @@ summary itself goes to standard error), and -json's document all of them
 
 ` + labelFilesHelp
 
-// clusterClasses returns the class that numbers each cluster c < k, as
-// the partial labels file writes it (classes; nil when its integer labels
-// are the classes themselves, which then name themselves), for the
-// classes that have a labelled node, and "" for the other clusters:
-// cluster.Run numbers the clusters by the classes. It returns nil without
-// partial labels. Cost O(n + k).
-func clusterClasses(partial constraint.Labels, classes []string, k int) []string {
-	has := make([]bool, k)
-	labelled := false
-	for _, c := range partial {
-		if c >= 0 && c < k {
-			has[c], labelled = true, true
-		}
-	}
-	if !labelled {
-		return nil
-	}
-	out := make([]string, k)
-	for c := range out {
-		switch {
-		case !has[c]:
-			// No class numbers the cluster: "" (the summary says so).
-		case c < len(classes):
-			out[c] = classes[c]
-		default:
-			out[c] = strconv.Itoa(c)
-		}
-	}
-	return out
-}
-
 // writeClusterLabels writes labels as node,cluster lines, by name when
 // the names can key the nodes (dataset.KeyNames).
 func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
@@ -811,14 +779,8 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 		nml, ncl := p.Constraints.Count()
 		s.ViolatedML, s.ViolatedCL, s.Constraints = &ml, &cl, &[2]int{nml, ncl}
 	}
-	if l := p.Labels.Labeled(); len(l) > 0 {
-		kept := 0
-		for _, i := range l {
-			if res.Labels[i] == p.Labels[i] {
-				kept++
-			}
-		}
-		s.LabelsKept = &[2]int{kept, len(l)}
+	if kept, labelled := p.Labels.Kept(res.Labels); labelled > 0 {
+		s.LabelsKept = &[2]int{kept, labelled}
 	}
 	return s, nil
 }
