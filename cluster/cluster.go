@@ -364,6 +364,15 @@ type Uses struct {
 	// joins; constraint.Check); sl and cosc refuse some of them instead
 	// (ErrInvalid).
 	Resolves bool
+	// WeightScale, when not empty, reports that the method reads edge
+	// weights on the scale of similarities in [0, 1] (an unweighted edge
+	// weighs 1), so that its partition changes when the weights are
+	// scaled (W → cW), and says why (what it weighs against them). Run
+	// warns when the largest edge weight is above 1 (weightScale). The
+	// other graph methods give the same partition at every scale
+	// (TestWeightScale; cscap and opplc, which depend on it below 1 or
+	// refuse weights above 1, say so in their docs).
+	WeightScale string
 }
 
 // Input tells what a method clusters (a set of flags).

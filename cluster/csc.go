@@ -66,7 +66,10 @@ type CSC struct {
 func (CSC) Name() string { return "csc" }
 
 // Uses declares what CSC reads from a Problem (see Run).
-func (CSC) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
+func (CSC) Uses() Uses {
+	return Uses{Supervision: Pairs, Core: true,
+		WeightScale: "W_cSC = γW + (1 − γ)Q adds the constraints' entries ±w to the edge weights (seed 002 eq. 41)"}
+}
 
 // signedCSR is a sparse symmetric matrix with entries of any sign.
 type signedCSR struct {

@@ -69,7 +69,10 @@ type FastGE struct {
 func (FastGE) Name() string { return "fast-ge" }
 
 // Uses declares what FastGE reads from a Problem (see Run).
-func (FastGE) Uses() Uses { return Uses{Supervision: Pairs, Core: true} }
+func (FastGE) Uses() Uses {
+	return Uses{Supervision: Pairs, Core: true,
+		WeightScale: "the constraint graphs' weights w·d_i d_j/(d_min d_max) do not grow with the edges' (thesis §4.4.2)"}
+}
 
 // fastGERestarts is the default number of k-means restarts of the pairwise
 // methods compared in thesis Table 4.4 (§4.5.1: 30 runs, fewest violations).

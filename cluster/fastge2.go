@@ -63,7 +63,10 @@ type FastGE2 struct {
 func (FastGE2) Name() string { return "fast-ge2" }
 
 // Uses declares what FastGE2 reads from a Problem (see Run).
-func (FastGE2) Uses() Uses { return Uses{Supervision: Pairs | LabelSet, Core: true} }
+func (FastGE2) Uses() Uses {
+	return Uses{Supervision: Pairs | LabelSet, Core: true,
+		WeightScale: "the constraint graphs' weights d_i d_j/(d_min d_max) do not grow with the edges' (seed 004 eq. 4.2–4.6)"}
+}
 
 // Partition partitions p.Graph into p.K clusters from p.Labels and/or
 // p.Constraints. Errors wrap ErrInvalid for an ill-posed problem, no
@@ -146,7 +149,10 @@ type FastGE2BH struct {
 func (FastGE2BH) Name() string { return "fast-ge2-bh" }
 
 // Uses declares what FastGE2BH reads from a Problem (see Run).
-func (FastGE2BH) Uses() Uses { return Uses{Supervision: Pairs | LabelSet} }
+func (FastGE2BH) Uses() Uses {
+	return Uses{Supervision: Pairs | LabelSet,
+		WeightScale: "the Bethe Hessian reads the edge weights as couplings, and the constraint graphs' weights d_i d_j/(d_min d_max) do not grow with them (seed 004 ch. 5, Alg. 4)"}
+}
 
 // Partition partitions p.Graph into p.K clusters; errors as FastGE2.Partition.
 func (f FastGE2BH) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {

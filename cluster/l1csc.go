@@ -214,7 +214,10 @@ func (c *L1CSCCut) UnmarshalText(b []byte) error { return parseEnum(c, "cut", l1
 func (L1CSC) Name() string { return "l1csc" }
 
 // Uses declares what L1CSC reads from a Problem (see Run).
-func (L1CSC) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2, Core: true} }
+func (L1CSC) Uses() Uses {
+	return Uses{Supervision: Pairs, MinK: 2, Core: true,
+		WeightScale: "the penalty λ‖Cx‖₁ does not scale as the cut xᵀLx does (seed 001 eq. 4.8)"}
+}
 
 const (
 	l1cscCGMax       = 2000 // their iteration cap

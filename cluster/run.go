@@ -181,6 +181,9 @@ func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error
 	if w := contradictions(name, u, p); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
+	if w := weightScale(name, u, p); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	if w := fewerClustersThanClasses(name, p.Labels, res.K); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
@@ -595,6 +598,31 @@ func contradictions(name string, u Uses, p *Problem) string {
 		what = append(what, wording.Form(closure, "1 cannot-link joins nodes that a chain of must-links puts together", fmt.Sprintf("%d cannot-links join nodes that chains of must-links put together", closure)))
 	}
 	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve drops them by a policy (tether: -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name)
+}
+
+// weightScale returns a warning when the method name declaring u reads
+// edge weights on the similarity scale [0, 1] (Uses.WeightScale) and the
+// largest weight of p.Graph between distinct nodes is above 1: its
+// partition is then not the one its source describes for these data. It
+// returns "" otherwise. Cost O(nnz).
+func weightScale(name string, u Uses, p *Problem) string {
+	if u.WeightScale == "" || p.Graph == nil {
+		return ""
+	}
+	g := p.Graph
+	wmax, a, b := 0.0, -1, -1
+	for i := 0; i < g.N(); i++ {
+		idx, w := g.Row(i)
+		for q, j := range idx {
+			if int(j) > i && w[q] > wmax {
+				wmax, a, b = w[q], i, int(j)
+			}
+		}
+	}
+	if !(wmax > 1) {
+		return ""
+	}
+	return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), above 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and its partition changes when they are scaled: %s; divide the weights by the largest to run it as its source describes", name, wmax, a, b, name, u.WeightScale)
 }
 
 // ignored returns one warning per kind of side information or input in p

@@ -197,7 +197,10 @@ type BetheHessian struct {
 func (BetheHessian) Name() string { return "bethe" }
 
 // Uses declares what BetheHessian reads from a Problem (see Run).
-func (BetheHessian) Uses() Uses { return Uses{EstimatesK: true} }
+func (BetheHessian) Uses() Uses {
+	return Uses{EstimatesK: true,
+		WeightScale: "H(r) = (r² − 1)I − rA + D reads them as couplings, and so does the estimate of k (seed 004 eq. 3.6)"}
+}
 
 // Partition partitions p.Graph. (Run warns about supervision, which it ignores.)
 func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
