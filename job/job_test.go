@@ -402,3 +402,60 @@ func TestRunOneBasedLabelsWarning(t *testing.T) {
 		t.Errorf("warnings %q lack %q", res.Warnings, want)
 	}
 }
+
+// TestRunKFromLabels: a job of a method of partial labels that does not
+// estimate k (auto, the default with labels; labelprop) and gives no k
+// takes the number of classes of its labels file, or of the reference
+// when sample.label_fraction draws the labels, with a note, as tether
+// cluster does; a file of one class is refused, naming it.
+func TestRunKFromLabels(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]string{
+		"d.csv":   "x,y,label\n0,0,a\n0.1,0,a\n0,0.1,a\n0.1,0.1,a\n5,5,b\n5.1,5,b\n5,5.1,b\n5.1,5.1,b\n9,0,c\n9.1,0,c\n9,0.1,c\n9.1,0.1,c\n",
+		"l.txt":   "0,a\n4,b\n8,c\n",
+		"one.txt": "0,a\n1,a\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		spec Spec
+		k    int
+		note string
+		err  string
+	}{
+		{"auto, labels file", Spec{ID: "a", Input: "d.csv", Label: "label", KNN: 3, Labels: "l.txt", Seed: 1}, 3, "k = 3, the number of classes in l.txt (k sets k)", ""},
+		{"labelprop, labels file", Spec{ID: "a", Input: "d.csv", Label: "label", KNN: 3, Labels: "l.txt", Method: "labelprop", Seed: 1}, 3, "k = 3, the number of classes in l.txt (k sets k)", ""},
+		{"k given", Spec{ID: "a", Input: "d.csv", Label: "label", KNN: 3, K: 3, Labels: "l.txt", Method: "labelprop", Seed: 1}, 3, "", ""},
+		{"sampled labels", Spec{ID: "a", Input: "d.csv", Label: "label", KNN: 3, Sample: &Sample{LabelFraction: 0.5, Seed: 1}, Seed: 1}, 3, "k = 3, the number of reference classes, from which sample.label_fraction draws the labels (k sets k)", ""},
+		{"one class", Spec{ID: "a", Input: "d.csv", Label: "label", KNN: 3, Labels: "one.txt", Method: "labelprop", Seed: 1}, 0, "", "job a: k is not given: labelprop does not estimate it, and labels one.txt has 1 class, too few to give it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Run(context.Background(), tc.spec, dir)
+			if tc.err != "" {
+				if !strings.Contains(res.Error, tc.err) {
+					t.Fatalf("error %q, want it to contain %q", res.Error, tc.err)
+				}
+				return
+			}
+			if res.Error != "" {
+				t.Fatal(res.Error)
+			}
+			if res.K != tc.k {
+				t.Errorf("k = %d, want %d", res.K, tc.k)
+			}
+			found := tc.note == ""
+			for _, n := range res.Notes {
+				found = found || n == tc.note
+				if tc.note == "" && strings.Contains(n, "(k sets k)") {
+					t.Errorf("note %q with k given", n)
+				}
+			}
+			if !found {
+				t.Errorf("notes %q lack %q", res.Notes, tc.note)
+			}
+		})
+	}
+}

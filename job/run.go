@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -16,6 +17,7 @@ import (
 	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/inputkind"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -140,7 +142,13 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	}
 	// Constraint files are kept as read (the Soft policy): noisy sets are
 	// legitimate input for the methods that treat constraints as soft.
-	sup := input.Supervision{Constraints: Join(root, s.Constraints), Conflicts: constraint.Soft, Labels: Join(root, s.Labels)}
+	// A method of partial labels that does not estimate k takes it from
+	// the labels' classes when the job gives none, as tether cluster
+	// does (with the same note).
+	u := m.Uses()
+	labelMethod := u.Supervision&cluster.LabelSet != 0 && !u.EstimatesK
+	sup := input.Supervision{Constraints: Join(root, s.Constraints), Conflicts: constraint.Soft, Labels: Join(root, s.Labels),
+		KFromLabels: s.K == 0 && labelMethod && s.Labels != ""}
 	if Scheme(sup.Constraints) != "" || Scheme(sup.Labels) != "" {
 		// A local file beside one with a scheme is read whole too, by
 		// the local reader Supervision uses (a FIFO waits for ctx).
@@ -162,10 +170,21 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	}
 	// The Soft policy reports no repeats; a note says how integer labels
 	// were renumbered, and Classes which class numbers each cluster.
+	if sup.KFromLabels {
+		if added.KFromLabels == 0 {
+			return fmt.Errorf("%w: job %s: k is not given: %s does not estimate it, and labels %s has %s, too few to give it", ErrSpec, s.ID, m.Name(), s.Labels, wording.Count(added.LabelClassCount, "class", "classes"))
+		}
+		d.Notes = append(d.Notes, fmt.Sprintf("k = %d, the number of classes in %s (k sets k)", p.K, s.Labels))
+	}
 	d.Notes = append(d.Notes, added.Notes...)
 	d.Warnings = append(d.Warnings, added.Warnings...)
 	if err := sample(s, d.Truth, p); err != nil {
 		return err
+	}
+	if p.K == 0 && labelMethod && s.Sample != nil && s.Sample.LabelFraction > 0 {
+		// Labels drawn from the reference: k is its number of classes.
+		p.K = slices.Max(d.Truth) + 1
+		d.Notes = append(d.Notes, fmt.Sprintf("k = %d, the number of reference classes, from which sample.label_fraction draws the labels (k sets k)", p.K))
 	}
 	res.GraphSeconds = time.Since(t0).Seconds()
 

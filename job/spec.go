@@ -73,7 +73,11 @@ type Spec struct {
 	// (cluster.SetKnobs).
 	Method string   `json:"method,omitempty"`
 	Knobs  []string `json:"knobs,omitempty"`
-	// K is the number of clusters (0 for methods that estimate it).
+	// K is the number of clusters: 0 for methods that estimate it, and
+	// for a method of partial labels that does not (auto, labelprop, …),
+	// the number of classes of Labels, or of the reference when
+	// Sample.LabelFraction draws the labels (with a note), as tether
+	// cluster takes it without -k.
 	K int `json:"k"`
 	// Seed seeds the clustering (cluster.Settings.Seed).
 	Seed uint64 `json:"seed"`
