@@ -95,8 +95,8 @@ func LinearFit(x []float64, xmin, w float64, points int) (float64, error) {
 // the log–log plot of the histogram of x in logarithmic bins
 // [x_min·b^j, x_min·b^{j+1}), densities count/width at the geometric centres
 // (see above). Errors wrap ErrInvalid: empty x, values not finite or below
-// xmin, b ≤ 1, fewer than two non-empty bins. Cost O(n): one logarithm per
-// value, none for b = 2 (the binary exponent).
+// xmin, b ≤ 1, fewer than two non-empty bins. Cost O(n): one logarithm and
+// two powers per value, none for b = 2 (the binary exponent).
 func LogBinFit(x []float64, xmin, b float64) (float64, error) {
 	if err := checkTail(x, xmin, false); err != nil {
 		return 0, err
@@ -114,7 +114,17 @@ func LogBinFit(x []float64, xmin, b float64) (float64, error) {
 			_, e := math.Frexp(v / xmin)
 			j = e - 1
 		} else {
+			// The logarithm's rounding can put a value on an edge
+			// x_min·b^j in the bin below (log 1000/log 10 =
+			// 2.9999999999999996): correct j against the edges, computed
+			// as the widths below are.
 			j = int(math.Log(v/xmin) / lb)
+			for j > 0 && v < xmin*math.Pow(b, float64(j)) {
+				j--
+			}
+			for v >= xmin*math.Pow(b, float64(j+1)) {
+				j++
+			}
 		}
 		for j >= len(counts) {
 			counts = append(counts, 0)

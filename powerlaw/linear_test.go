@@ -32,6 +32,15 @@ func TestLinearFitsHandComputed(t *testing.T) {
 		// Log bins of base 2 hold one value each: densities 64/1, 16/2, 4/4,
 		// 1/8 = 64·8^{−j} at centres 2^{j+½}: slope −ln 8/ln 2 = −3.
 		{"log bins", func() (float64, error) { return LogBinFit(x, 1, 2) }, 3},
+		// Base 10, two values a bin, edges among them (10, 100, 1000:
+		// log 1000/log 10 rounds below 3): densities 2/(9·10^j) at
+		// centres 10^{j+½}, slope −1.
+		{"log bins base 10 on edges", func() (float64, error) { return LogBinFit([]float64{1, 3, 10, 30, 100, 300, 1000, 3000}, 1, 10) }, 1},
+		// Base 3 from x_min = 2: edges 2, 6, 18, 54, 162, 486 hold one
+		// value each and 3 more values per bin above its edge.
+		{"log bins base 3 on edges", func() (float64, error) {
+			return LogBinFit([]float64{2, 3, 4, 5, 6, 9, 12, 15, 18, 27, 36, 45, 54, 81, 108, 135, 162, 243, 324, 405, 486, 729, 972, 1215}, 2, 3)
+		}, 1},
 		// Width 2 from x_min = 1: bins [1,3) 80, [3,5) 4, [7,9) 1 at left
 		// edges 1, 3, 7. OLS slope of (0, ln 80), (ln 3, ln 4), (ln 7, 0)
 		// computed by hand below.
