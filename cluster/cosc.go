@@ -265,7 +265,7 @@ func coscContradictions(set *constraint.Set) error {
 	rep := constraint.Check(set)
 	for _, cf := range rep.Conflicts {
 		if cf.Kind == constraint.CannotLinkInComponent || cf.Kind == constraint.Contradiction {
-			return fmt.Errorf("%w: cosc: %s: no partition satisfies the constraints; resolve the contradiction first (constraint.Resolve; tether: -conflicts drop-cl), or use a method that resolves it (ml-noa-ssc, mcl-noa-ssc)", ErrInvalid, cf)
+			return fmt.Errorf("%w: cosc: %s: no partition satisfies the constraints; resolve the contradiction first (constraint.Resolve; tether cluster -conflicts drop-cl), or use a method that resolves it (ml-noa-ssc, mcl-noa-ssc)", ErrInvalid, cf)
 		}
 	}
 	return nil

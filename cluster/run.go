@@ -597,7 +597,7 @@ func contradictions(name string, u Uses, p *Problem) string {
 	if closure > 0 {
 		what = append(what, wording.Form(closure, "1 cannot-link joins nodes that a chain of must-links puts together", fmt.Sprintf("%d cannot-links join nodes that chains of must-links put together", closure)))
 	}
-	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve drops them by a policy (tether: -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name)
+	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve drops them by a policy (tether cluster -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name)
 }
 
 // weightScale returns a warning when the method name declaring u reads

@@ -447,7 +447,7 @@ func TestRunWarnsAboutContradictions(t *testing.T) {
 	ctx := context.Background()
 	const want = "fixed: the pairwise constraints contradict each other, so no partition satisfies them all: " +
 		"2 pairs are both must-links and cannot-links, and 1 cannot-link joins nodes that a chain of must-links puts together (constraint.Check, or tether constraints check, lists them); " +
-		"fixed does not resolve them. constraint.Resolve drops them by a policy (tether: -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set"
+		"fixed does not resolve them. constraint.Resolve drops them by a policy (tether cluster -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set"
 	base := badInputBase(t)
 	p := &Problem{Graph: base.Graph, K: 2, Constraints: &constraint.Set{N: 8, Pairs: []constraint.Pair{
 		mlPair(0, 1), clPair(1, 0), mlPair(2, 3), clPair(2, 3), mlPair(4, 5), mlPair(5, 6), clPair(4, 6), clPair(0, 7)}}}

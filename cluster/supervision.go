@@ -251,7 +251,7 @@ func constrainedAffinity(ctx context.Context, g *graph.Graph, set *constraint.Se
 		}
 		key := [2]int{min(pr.I, pr.J), max(pr.I, pr.J)}
 		if old, ok := kind[key]; ok && old != pr.Kind {
-			return nil, fmt.Errorf("%w: %s: pair %d (%d,%d) is both a must-link and a cannot-link; resolve the contradiction first (constraint.Resolve; tether: -conflicts drop-cl), or use a method that resolves it (ml-noa-ssc, mcl-noa-ssc)", ErrInvalid, method, t, pr.I, pr.J)
+			return nil, fmt.Errorf("%w: %s: pair %d (%d,%d) is both a must-link and a cannot-link; resolve the contradiction first (constraint.Resolve; tether cluster -conflicts drop-cl), or use a method that resolves it (ml-noa-ssc, mcl-noa-ssc)", ErrInvalid, method, t, pr.I, pr.J)
 		}
 		kind[key] = pr.Kind
 	}

@@ -15,7 +15,9 @@ import (
 )
 
 // WriteLabels writes r's labels, one cluster number per line (node i on
-// line i+1), the format of tether cluster -o.
+// line i+1): the one-label-per-line format that tether cluster -truth,
+// -partial-labels and tether eval -pred read. tether cluster -o writes
+// node,cluster lines instead (keyed by name when the data has names).
 func (r *Result) WriteLabels(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	for _, c := range r.Labels {

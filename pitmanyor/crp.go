@@ -114,14 +114,16 @@ func Sizes(labels []int) []int {
 // (k−1) ln θ + ln [α/θ + 1]_{k−1} (or (k−1) ln α when θ = 0)
 // − ln [α + 1]_{n−1} + Σ_c ln [1 − θ]_{n_c−1}. The empty partition has log
 // probability 0. Errors wrap ErrInvalid for invalid parameters. Cost O(n)
-// to count the sizes plus O(k) Lgamma calls.
+// to count the sizes plus LogProbSizes's.
 func (c CRP) LogProb(labels []int) (float64, error) {
 	return c.LogProbSizes(Sizes(labels))
 }
 
 // LogProbSizes is LogProb for a partition given by its cluster sizes
 // (n = Σ sizes). Errors wrap ErrInvalid for invalid parameters or a size
-// < 1. Cost O(k).
+// < 1. Cost O(k) Lgamma calls, except that a rising factorial ln [x]_m
+// with x > 10⁷ sums its m logarithms (lnRising): O(n) when α > 10⁷, plus
+// O(k) when α/θ > 10⁷ (one cluster of 2·10⁸ nodes: 1.9 s at α = 2·10⁷).
 func (c CRP) LogProbSizes(sizes []int) (float64, error) {
 	if err := c.Validate(); err != nil {
 		return 0, err

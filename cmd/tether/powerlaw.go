@@ -76,7 +76,7 @@ type plFitReport struct {
 	StdErr       float64  `json:"stderr"`
 	KS           float64  `json:"ks"`
 	Bootstrap    int      `json:"bootstrap,omitempty"`
-	Seed         uint64   `json:"seed,omitempty"`
+	Seed         *uint64  `json:"seed,omitempty"` // with Bootstrap, even 0
 	P            *float64 `json:"p,omitempty"`
 	// Unfitted and Redrawn are powerlaw.GOF's: synthetic sets that could
 	// not be fitted (counted as exceeding), and tail values drawn beyond
@@ -155,7 +155,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		res = g.Fit
-		rep.Bootstrap, rep.Seed, rep.P = boot, seed, &g.P
+		rep.Bootstrap, rep.Seed, rep.P = boot, &seed, &g.P
 		rep.Unfitted, rep.Redrawn = g.Unfitted, g.Redrawn
 	} else {
 		// powerlaw.Fit polls no context (seconds at 10⁶ values):

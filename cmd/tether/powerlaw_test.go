@@ -92,8 +92,17 @@ func TestPowerlawDiscreteBootstrap(t *testing.T) {
 	}
 	var rep plFitReport
 	json.Unmarshal([]byte(o1), &rep)
-	if rep.P == nil || *rep.P <= 0.1 || rep.Bootstrap != 40 || math.Abs(rep.Alpha-2.2) > 4*rep.StdErr {
+	if rep.P == nil || *rep.P <= 0.1 || rep.Bootstrap != 40 || math.Abs(rep.Alpha-2.2) > 4*rep.StdErr || rep.Seed == nil || *rep.Seed != 9 {
 		t.Errorf("bootstrap fit %+v", rep)
+	}
+	// Seed 0 is recorded too (not the default 1), and no seed without
+	// a bootstrap.
+	o0, _, err := run(t, "powerlaw", "fit", "-input", p, "-discrete", "-xmin", "1", "-bootstrap", "5", "-seed", "0", "-json")
+	if err != nil || !strings.Contains(o0, `"seed": 0,`) {
+		t.Errorf("-seed 0 -json: %v, %s: want \"seed\": 0", err, o0)
+	}
+	if on, _, err := run(t, "powerlaw", "fit", "-input", p, "-discrete", "-xmin", "1", "-json"); err != nil || strings.Contains(on, `"seed"`) {
+		t.Errorf("without -bootstrap: %v, %s: want no seed", err, on)
 	}
 	// Standard input.
 	var out, errb bytes.Buffer
