@@ -370,8 +370,9 @@ type Uses struct {
 	// scaled (W → cW), and says why (what it weighs against them). Run
 	// warns when the largest edge weight is above 1 (weightScale). The
 	// other graph methods give the same partition at every scale
-	// (TestWeightScale; cscap and opplc, which depend on it below 1 or
-	// refuse weights above 1, say so in their docs).
+	// (TestWeightScale), and Run scales the weights of their problems by
+	// a power of two when the largest is outside [2⁻⁶⁰, 2⁶⁰], with a
+	// note, so that floating point does not fail them (rescaled).
 	WeightScale string
 }
 

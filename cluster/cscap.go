@@ -60,8 +60,8 @@ import (
 // the 300-node SBM graph of TestWeightScale (6/n of the pairs as
 // constraints), the weights times 2⁻¹⁰ gave a partition at ARI 0 against
 // that of scale 1 (ARI 0.987 against the blocks), while times 10³ gave
-// the same partition. Uses.WeightScale, which warns above 1, is not
-// declared.
+// the same partition; from 10¹⁰⁰ I + UᵀWU is singular. It declares
+// Uses.WeightScale.
 //
 // Cost beyond the propagation: one Cholesky factorization of W
 // (O(n³/3)) to test W ⪰ 0 and, when W is indefinite, the eigenvalues of W
@@ -191,7 +191,10 @@ func (c CSCAP) newPrior(ctx context.Context, g *graph.Graph) (*cscapPrior, error
 func (CSCAP) Name() string { return "cscap" }
 
 // Uses declares what CSCAP reads from a Problem (see Run).
-func (CSCAP) Uses() Uses { return Uses{Supervision: Pairs} }
+func (CSCAP) Uses() Uses {
+	return Uses{Supervision: Pairs,
+		WeightScale: "ε_m² and ε_c² are variances on the scale of W, the prior covariance (thesis eq. 4.2.9–4.2.10)"}
+}
 
 // Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels. It returns an error wrapping ErrInvalid for an

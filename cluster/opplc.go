@@ -126,7 +126,16 @@ func (OPPLC) Name() string { return "opplc" }
 // Uses declares what OPPLC reads: the graph and cannot-links; it estimates k.
 // OPPLC reads cannot-links only, so no must-link can contradict them:
 // it declares Resolves, and warns itself about the must-links it ignores.
-func (OPPLC) Uses() Uses { return Uses{Supervision: Pairs, EstimatesK: true, Resolves: true} }
+//
+// WeightScale is declared unless Scale is OPPLCScaleMax, which divides
+// the weights by the largest.
+func (o OPPLC) Uses() Uses {
+	u := Uses{Supervision: Pairs, EstimatesK: true, Resolves: true}
+	if o.Scale != OPPLCScaleMax {
+		u.WeightScale = "W_ij and 1 − W_ij weigh linking and opening a cluster (thesis Alg. 17)"
+	}
+	return u
+}
 
 // opplcCheckEvery is the number of nodes between two context checks.
 const opplcCheckEvery = 1 << 12

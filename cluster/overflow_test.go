@@ -19,7 +19,10 @@ import (
 // unclassified internal one) and name the method and what overflowed.
 // Every case failed before with a clear message that wrapped neither
 // ErrNumerical nor ErrInvalid (or, for csp's underflow and fast-ge2's
-// scale, with ErrInvalid and the wrong advice).
+// scale, with ErrInvalid and the wrong advice). The methods are called
+// directly: Run scales the weights of the methods that do not depend on
+// their scale (rescaled), and some of these graphs then cluster
+// (TestRunRescalesExtremeWeights).
 func TestOverflowWrapsErrNumerical(t *testing.T) {
 	// The graphs: 4-cycles with weights 1e300 and 1e-300 mixed (heavy), all
 	// 1e-300 (tiny), and two 1.7e308/1e308 triangles joined by a unit edge
@@ -86,12 +89,71 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 					p.Constraints.Pairs = append(p.Constraints.Pairs, constraint.Pair{I: 1, J: n - 2, Kind: constraint.CannotLink, Weight: tc.w})
 				}
 			}
-			_, err = Run(context.Background(), tc.method, p, &Settings{Seed: 1})
+			_, err = tc.method.Partition(context.Background(), p, &Settings{Seed: 1})
 			if !errors.Is(err, ErrNumerical) || errors.Is(err, ErrInvalid) {
 				t.Fatalf("error %v, want one wrapping ErrNumerical (and not ErrInvalid)", err)
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q, want it to say %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// Run scales by a power of two the weights of a method whose partition
+// does not depend on their scale (Uses.WeightScale empty) when the largest
+// is outside [2⁻⁶⁰, 2⁶⁰] (rescaled): sscka and csp, which fail on these
+// graphs when called directly (TestOverflowWrapsErrNumerical), then find
+// the two triangles, with a note; degrees that overflowed (1.7e308
+// triangles) become finite. Weights spanning more than float64's normal
+// range (1e300 beside 1e-300) are left as they are, and the method's
+// own error stands; so are those of a method that declares WeightScale.
+func TestRunRescalesExtremeWeights(t *testing.T) {
+	triangles := func(w float64) []graph.Edge {
+		return []graph.Edge{{I: 0, J: 1, W: w}, {I: 1, J: 2, W: w}, {I: 0, J: 2, W: w}, {I: 3, J: 4, W: w}, {I: 4, J: 5, W: w}, {I: 3, J: 5, W: w}, {I: 2, J: 3, W: w * 1e-3}}
+	}
+	huge := []graph.Edge{{I: 0, J: 1, W: 1.7e308}, {I: 1, J: 2, W: 1.7e308}, {I: 0, J: 2, W: 1e308}, {I: 3, J: 4, W: 1e308}, {I: 4, J: 5, W: 1e308}, {I: 3, J: 5, W: 1e308}, {I: 2, J: 3, W: 1e300}}
+	mixed := []graph.Edge{{I: 0, J: 1, W: 1e300}, {I: 1, J: 2, W: 1e-300}, {I: 0, J: 2, W: 1e300}, {I: 3, J: 4, W: 1e-300}, {I: 4, J: 5, W: 1e300}, {I: 3, J: 5, W: 1}, {I: 2, J: 3, W: 1}}
+	for _, tc := range []struct {
+		name   string
+		method Method
+		edges  []graph.Edge
+		note   string // "": fails with ErrNumerical
+	}{
+		{"sscka 1e307", SSCKA{Objective: RatioAssociation}, triangles(1e307), "multiplied by 2^-1020"},
+		{"sscka ncut 1e150", SSCKA{Objective: NormalizedCut}, triangles(1e150), "multiplied by 2^-499"},
+		{"sscka ncut 1e-200", SSCKA{Objective: NormalizedCut}, triangles(1e-200), "multiplied by 2^664"},
+		{"sscka degrees overflow", SSCKA{Objective: NormalizedCut}, huge, "multiplied by 2^-1024"},
+		{"csp degrees overflow", CSP{}, huge, "multiplied by 2^-1024"},
+		{"njw degrees overflow", NJW{}, huge, "multiplied by 2^-1024"},
+		{"sscka range too wide", SSCKA{Objective: RatioAssociation}, mixed, ""},
+		{"bethe declares WeightScale", BetheHessian{}, triangles(1e300), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := graph.FromEdges(6, tc.edges)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &Problem{Graph: g, K: 2}
+			if tc.method.Uses().Supervision&Pairs != 0 {
+				p.Constraints = &constraint.Set{N: 6, Pairs: []constraint.Pair{{I: 0, J: 5, Kind: constraint.CannotLink}, {I: 0, J: 1, Kind: constraint.MustLink}}}
+			}
+			res, err := Run(context.Background(), tc.method, p, &Settings{Seed: 1})
+			if tc.note == "" {
+				if !errors.Is(err, ErrNumerical) {
+					t.Fatalf("error %v, want one wrapping ErrNumerical", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := res.Labels
+			if l[0] != l[1] || l[1] != l[2] || l[3] != l[4] || l[4] != l[5] || l[0] == l[3] {
+				t.Errorf("labels %v, want the two triangles", l)
+			}
+			if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, tc.method.Name()+": the edge weights (largest ") || !strings.Contains(notes, tc.note) {
+				t.Errorf("notes %q lack %q", res.Notes, tc.note)
 			}
 		})
 	}

@@ -97,14 +97,68 @@ func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook)
 		res.Runtime = time.Since(start)
 		return res, nil
 	}
-	res, err := partitionCore(ctx, m, u, p, s.orDefault(), hook)
+	q, scaled := p, ""
+	if hook == nil {
+		q, scaled = rescaled(m.Name(), u, p)
+	}
+	res, err := partitionCore(ctx, m, u, q, s.orDefault(), hook)
 	if err != nil {
 		return nil, tidy(isolatedInvalid(m.Name(), u, p, err))
 	}
 	if err := finish(m.Name(), u, p, res, start); err != nil {
 		return nil, err
 	}
+	if scaled != "" {
+		res.Notes = append(res.Notes, scaled)
+	}
 	return res, nil
+}
+
+// weightRangeMin and weightRangeMax bound the largest edge weight that
+// Run passes as it is to a method whose partition does not depend on the
+// weights' scale (Uses.WeightScale empty). Far outside, products and
+// squares of weights and degrees underflow or overflow (labelprop's
+// D^{-1/2}WD^{-1/2} at weights near 10⁻²⁰⁰, cosc's volumes below 10⁻¹⁷⁰,
+// sscka's kernel scale above 10¹⁵⁵).
+const (
+	weightRangeMin = 0x1p-60
+	weightRangeMax = 0x1p60
+)
+
+// rescaled returns p, or, when the method name declaring u gives the same
+// partition at every scale of the weights (u.WeightScale empty) and the
+// largest edge weight of p.Graph is outside [2⁻⁶⁰, 2⁶⁰], a copy of p whose
+// graph is scaled by the power of two that brings it into [½, 1)
+// (graph.Graph.ScaledPow2: exact, the same partition in exact
+// arithmetic; degrees that overflowed become finite), with a note saying
+// so. Weights that span more than float64's normal range, so that the
+// smallest would become subnormal, are left as they are. Cost O(nnz).
+func rescaled(name string, u Uses, p *Problem) (*Problem, string) {
+	if u.WeightScale != "" || p.Graph == nil || (u.Input != 0 && u.Input&GraphInput == 0) {
+		return p, ""
+	}
+	wmin, wmax := math.Inf(1), 0.0 // positive weights, self loops included
+	for i := 0; i < p.Graph.N(); i++ {
+		_, w := p.Graph.Row(i)
+		for _, v := range w {
+			if v > 0 {
+				wmin, wmax = math.Min(wmin, v), math.Max(wmax, v)
+			}
+		}
+	}
+	if !(wmax > 0) || (wmax >= weightRangeMin && wmax <= weightRangeMax) || math.IsInf(wmax, 0) {
+		return p, ""
+	}
+	_, e := math.Frexp(wmax) // wmax = f·2^e, f ∈ [½, 1)
+	if math.Ldexp(wmin, -e) < 0x1p-1022 {
+		// The weights span more than float64's normal range: scaled,
+		// the smallest would lose digits or vanish (an edge dropped).
+		// The method runs on them as they are.
+		return p, ""
+	}
+	q := *p
+	q.Graph = p.Graph.ScaledPow2(-e)
+	return &q, fmt.Sprintf("%s: the edge weights (largest %.4g) were multiplied by 2^%d before clustering, so that the largest is in [½, 1): %s's partition does not depend on their scale, and products of weights and degrees stay in floating-point range at this one; Result.Objective is that of the scaled graph", name, wmax, -e, name)
 }
 
 // nilContext returns an error wrapping ErrInvalid when ctx is nil, which

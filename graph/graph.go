@@ -527,6 +527,28 @@ func (g *Graph) Isolated() []int {
 	return out
 }
 
+// ScaledPow2 returns g with every weight multiplied by 2^e (math.Ldexp),
+// sharing g's structure; the degrees are summed again from the scaled
+// weights, so that a degree that overflowed in g can be finite in the
+// result. The scaling is exact, and every degree is g's times 2^e, unless
+// a weight or a degree leaves the normal range of float64 (overflows, or
+// becomes subnormal). Cost O(nnz + n).
+func (g *Graph) ScaledPow2(e int) *Graph {
+	w := make([]float64, len(g.w))
+	for k, v := range g.w {
+		w[k] = math.Ldexp(v, e)
+	}
+	deg := make([]float64, g.n)
+	for i := range deg {
+		var s float64
+		for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
+			s += w[k]
+		}
+		deg[i] = s
+	}
+	return &Graph{n: g.n, ptr: g.ptr, idx: g.idx, w: w, deg: deg}
+}
+
 // WithSelfLoops returns a new graph with w added to every diagonal entry
 // (A ← A + wI, seed 004 §5.2). It is the documented regularization for graphs
 // with isolated nodes.

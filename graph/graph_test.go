@@ -440,3 +440,40 @@ func TestAxpyRowsSmallMatchesDaxpy(t *testing.T) {
 		}
 	}
 }
+
+// ScaledPow2 equals the graph built from the edges with their weights
+// times 2^e: every weight and degree, exactly, and the components.
+func TestScaledPow2(t *testing.T) {
+	edges := []Edge{{0, 1, 0.3}, {1, 2, 1.7e-3}, {2, 0, 5}, {3, 4, 0.1}, {4, 4, 0.25}, {5, 5, 1}}
+	g, err := FromEdges(7, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []int{-700, -60, 0, 1, 61, 900} {
+		scaled := make([]Edge, len(edges))
+		for k, ed := range edges {
+			scaled[k] = Edge{ed.I, ed.J, math.Ldexp(ed.W, e)}
+		}
+		want, err := FromEdges(7, scaled)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := g.ScaledPow2(e)
+		for i := 0; i < 7; i++ {
+			if got.Degree(i) != want.Degree(i) {
+				t.Errorf("e = %d: degree %d = %v, want %v", e, i, got.Degree(i), want.Degree(i))
+			}
+			for j := 0; j < 7; j++ {
+				if got.Weight(i, j) != want.Weight(i, j) {
+					t.Errorf("e = %d: W(%d,%d) = %v, want %v", e, i, j, got.Weight(i, j), want.Weight(i, j))
+				}
+			}
+		}
+		if _, c := got.Components(); c != 4 {
+			t.Errorf("e = %d: %d components, want 4", e, c)
+		}
+		if got.NNZ() != g.NNZ() {
+			t.Errorf("e = %d: nnz %d, want %d", e, got.NNZ(), g.NNZ())
+		}
+	}
+}
