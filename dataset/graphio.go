@@ -433,6 +433,70 @@ func detectCSVGraph(lines []string, name string) (GraphFormat, string) {
 	return DenseCSV, fmt.Sprintf("%s: %d rows of %d integer-led fields could be an edge list or a %d×%d affinity matrix; read as a matrix (to choose, set GraphOptions.Format; tether: -graph-format edgelist or dense)", file, rows, cols, rows, cols)
 }
 
+// DetectEdgeList reports whether text is an edge list of numbered nodes
+// without a header, as ReadGraph reads edge lists: lines that are blank or
+// start with '#' or '%' are skipped, fields are split as ReadGraph splits
+// them (commas when the first other line has one, else runs of blanks),
+// and every other line, the first included, has 2 or 3 fields, the first
+// two non-negative integers (node numbers) and the third, if any, written
+// as a number (a weight; whether it is a valid one is ReadGraph's
+// concern). Text without such a line is not an edge list; neither is one
+// with a header line or node names, which a feature table has too. A
+// headerless table of two or three columns of integers is one, and cannot
+// be told from an edge list: a caller that chooses a reader by this
+// should say so. tether serve reads a file whose extension names neither
+// a table nor a graph format (a .txt edge list of tether gen) as a graph
+// when DetectEdgeList says so.
+//
+// Cost: O(size of the text). ctx is checked every few thousand lines. The
+// errors are those of reading the text, naming it as name: a NUL byte
+// and an over-long line (ParseError, as ReadGraph's), or ctx's error,
+// wrapped.
+func DetectEdgeList(ctx context.Context, r io.Reader, name string) (bool, error) {
+	lines, err := readAll(ctx, r, name, 0)
+	if err != nil {
+		return false, err
+	}
+	var sp splitter
+	var fields []string
+	edges := 0
+	for ln, l := range lines {
+		if err := poll(ctx, name, ln); err != nil {
+			return false, err
+		}
+		if isBlank(l) {
+			continue
+		}
+		if t := trimLeftBlank(l); t[0] == '#' || t[0] == '%' {
+			continue
+		}
+		if edges == 0 {
+			sp = edgeListSplitter(l)
+		}
+		if fields, _, err = sp.split(l, fields); err != nil || len(fields) < 2 || len(fields) > 3 {
+			return false, nil
+		}
+		a, okA := parseInt(fields[0])
+		b, okB := parseInt(fields[1])
+		if !okA || !okB || a < 0 || b < 0 || len(fields) == 3 && !numberLike(fields[2]) {
+			return false, nil
+		}
+		edges++
+	}
+	return edges > 0, nil
+}
+
+// edgeListSplitter returns the splitter of an edge list whose first line
+// that is neither blank nor a comment is first: commas when it has one,
+// else runs of blanks; '"' quotes a field.
+func edgeListSplitter(first string) splitter {
+	sp := splitter{quotes: `"`}
+	if strings.IndexByte(first, ',') >= 0 {
+		sp.delim = ','
+	}
+	return sp
+}
+
 // entry is one edge occurrence with the line it came from.
 type entry struct {
 	i, j int
@@ -652,10 +716,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			continue
 		}
 		if !decided {
-			sp = splitter{quotes: `"`}
-			if strings.IndexByte(l, ',') >= 0 {
-				sp.delim = ','
-			}
+			sp = edgeListSplitter(l)
 			decided = true
 		}
 		var pos int

@@ -244,6 +244,56 @@ func TestCSVGraphFormat(t *testing.T) {
 	}
 }
 
+// TestDetectEdgeList: an edge list of numbered nodes without a header is
+// one (tether serve reads such a .txt as a graph); a header, names, other
+// numbers of fields or decimal nodes make a table. Every text detected
+// reads as an edge list of numbered nodes, without a header line.
+func TestDetectEdgeList(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		want     bool
+	}{
+		{"tether gen's, with comment", "# 4 nodes, undirected, 0-based: i j weight\n0 1 1\n1 2 1\n2 3 0.5\n", true},
+		{"without comment", "0 1 1\n1 2 1\n2 3 0.5\n", true},
+		{"two columns", "0 1\n1 2\n", true},
+		{"two and three columns", "0 1\n1 2 3\n", true},
+		{"1-based", "1 2\n2 3\n3 1\n", true},
+		{"commas, blank and % lines", "% x\n\n0,1,2\n  # y\n1,2,1e-3\n", true},
+		{"tabs", "0\t1\n1\t2\n", true},
+		{"bad weight", "0 1 NaN\n1 2 -1\n", true}, // ReadGraph's to refuse
+		{"CSV table with header", "x,y,label\n0.5,1.25,0\n3,4,1\n", false},
+		{"integer table with header", "a b c\n1 2 3\n4 5 6\n", false},
+		{"edge-list header", "source target\n0 1\n1 2\n", false},
+		{"decimal node", "0 1\n1.5 2\n", false},
+		{"negative node", "0 1\n-1 2\n", false},
+		{"names", "a b\nb c\n", false},
+		{"word weight", "0 1 x\n", false},
+		{"four fields", "0 1 2 3\n", false},
+		{"one field", "0\n1\n", false},
+		{"unterminated quote", "\"0 1\n", false},
+		{"empty", "", false},
+		{"comments only", "# a\n% b\n\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := DetectEdgeList(context.Background(), strings.NewReader(c.in), "e.txt")
+			if err != nil || got != c.want {
+				t.Fatalf("DetectEdgeList = %v, %v; want %v", got, err, c.want)
+			}
+			if !got || c.name == "bad weight" {
+				return
+			}
+			d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "e.txt", EdgeList, GraphOptions{})
+			if err != nil || d.HeaderLine != 0 || d.Names != nil {
+				t.Fatalf("ReadGraph: %v, header line %d, names %q; want numbered nodes, no header", err, d.HeaderLine, d.Names)
+			}
+		})
+	}
+	_, err := DetectEdgeList(context.Background(), strings.NewReader("0 1\n1\x002\n"), "e.txt")
+	if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "e.txt:2") {
+		t.Errorf("NUL byte: error %v, want a syntax error naming e.txt:2", err)
+	}
+}
+
 // FuzzDetectCSVGraph checks that the detection never panics, that an
 // ambiguous answer is DenseCSV, and that ReadGraph in auto mode reads what
 // the detection says with the format read explicitly.

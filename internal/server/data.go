@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -45,9 +46,12 @@ type GenerateRequest struct {
 type ReadOptions struct {
 	// Name is the file name: its extension chooses the reader.
 	Name string `json:"name,omitempty"`
-	// Kind is "features" (CSV, TSV, ARFF), "graph" (edge list, .mtx,
-	// .gml, dense .csv) or "" (by extension: .mtx, .gml, .edges, .txt
-	// with two or three columns... see kindOf).
+	// Kind is "features" (a feature table: CSV, TSV, ARFF), "graph"
+	// (edge list, .mtx, .gml, dense .csv) or "" (auto): by the extension
+	// (.mtx, .mm, .gml, .edges, .el a graph; .csv, .tsv, .arff a table),
+	// else (.txt, .dat, none) by the content, a graph when it is an edge
+	// list of numbered nodes without a header (lines "i j" or "i j w"),
+	// with a note saying so, a table otherwise: see kindOf.
 	Kind      string `json:"kind,omitempty"`
 	Label     string `json:"label,omitempty"`
 	ID        string `json:"id,omitempty"`
@@ -97,21 +101,21 @@ func fileKind(kind string) inputkind.Kind {
 }
 
 // checkApplies refuses, as bad input, an option of o that does not apply
-// to the kind of file it is read as (kindOf), as tether cluster refuses
-// -delim with -graph-file: the feature table's options for a graph file,
-// gml_label and symmetrize for a feature table. name is the file's name.
-func (o ReadOptions) checkApplies(kind, name string) error {
-	how := "by its extension"
-	if o.Kind != "" {
-		how = "kind " + o.Kind
-	}
+// to the kind of file it is read as (kindOf, for the reason how), as
+// tether cluster refuses -delim with -graph-file: the feature table's
+// options for a graph file, gml_label and symmetrize for a feature table.
+// name is the file's name.
+func (o ReadOptions) checkApplies(kind, how, name string) error {
 	for _, r := range readOptions {
 		if k, _ := inputkind.Of(r.flag); !r.set(o) || k&fileKind(kind) != 0 {
 			continue
 		}
 		if kind == "graph" {
 			hint := ""
-			if r.name == "label" {
+			switch {
+			case how == byContent:
+				hint = ": give kind features to read it as a feature table"
+			case r.name == "label":
 				hint = ": gml_label names the GML node attribute holding the labels"
 			}
 			return fmt.Errorf("%w: option %s is an option of a feature table and does not apply to %s, a graph file (%s)%s", errBadInput, r.name, name, how, hint)
@@ -149,45 +153,73 @@ func (o ReadOptions) checkNoOptions(src string) error {
 	return nil
 }
 
-// kindOf returns "graph" or "features" for the file name, as tether
-// cluster chooses between -graph-file and -input by the flag: here the
-// extension decides (.mtx, .mm, .gml, .edges, .el: graph) unless Kind is
-// given.
-func (o ReadOptions) kindOf() (string, error) {
+// kindOf returns how the file o names, holding content, is read, "graph"
+// or "features", and why, for messages ("kind graph", "by its extension",
+// "by its content, an edge list"). Kind decides when given. Otherwise
+// (the page's "auto") the extension decides when it names a format: .mtx,
+// .mm, .gml, .edges, .el a graph; .csv, .tsv, .arff a feature table, as
+// tether cluster -input reads them (a dense affinity matrix or an edge
+// list in a .csv is read as a graph with kind graph, as with tether
+// cluster -graph-file). Any other name (.txt, .dat, none) is read by its
+// content: a graph when it is an edge list of numbered nodes without a
+// header (dataset.DetectEdgeList: lines "i j" or "i j w", comment lines
+// '#' and '%' allowed, as tether gen dcsbm -o dc.txt writes), a feature
+// table otherwise (a header, text or decimals in the first two columns,
+// other numbers of columns). Cost: O(len(content)) when the content
+// decides.
+func (o ReadOptions) kindOf(ctx context.Context, content []byte, name string) (kind, how string, err error) {
 	switch o.Kind {
 	case "features", "graph":
-		return o.Kind, nil
+		return o.Kind, "kind " + o.Kind, nil
 	case "":
 	default:
-		return "", fmt.Errorf("%w: kind %q, want features or graph", errBadInput, o.Kind)
+		return "", "", fmt.Errorf("%w: kind %q, want features or graph", errBadInput, o.Kind)
 	}
 	switch strings.ToLower(filepath.Ext(o.Name)) {
 	case ".mtx", ".mm", ".gml", ".edges", ".el":
-		return "graph", nil
+		return "graph", "by its extension", nil
+	case ".csv", ".tsv", ".arff":
+		return "features", "by its extension", nil
 	}
-	return "features", nil
+	edges, err := dataset.DetectEdgeList(ctx, bytes.NewReader(content), name)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %w", errBadInput, err)
+	}
+	if edges {
+		return "graph", byContent, nil
+	}
+	return "features", "by its content", nil
 }
+
+// byContent is kindOf's reason for a file read as a graph by its content.
+const byContent = "by its content, an edge list"
 
 // readData parses a file's content with the readers of tether cluster
 // (package input) and builds the graph of feature rows with spec.
 // maxNodes bounds the number of rows or nodes.
 func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spec, maxNodes int) (*input.Data, error) {
-	kind, err := o.kindOf()
-	if err != nil {
-		return nil, err
-	}
 	name := o.Name
 	if name == "" {
 		name = "upload"
 	}
-	if err := o.checkApplies(kind, name); err != nil {
+	kind, how, err := o.kindOf(ctx, content, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.checkApplies(kind, how, name); err != nil {
 		return nil, err
 	}
 	if kind == "graph" {
 		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes}
 		d, err := input.ReadGraph(ctx, content, name, gopt)
 		if err != nil {
+			if how == byContent {
+				return nil, fmt.Errorf("%w: %w; %s was read as a graph (%s): kind features reads it as a feature table", errBadInput, err, name, how)
+			}
 			return nil, fmt.Errorf("%w: %w", errBadInput, err)
+		}
+		if how == byContent {
+			d.Notes = append(d.Notes, fmt.Sprintf("%s: read as a graph by its content, an edge list of numbered nodes (lines \"i j\" or \"i j w\"): kind features reads it as a feature table", name))
 		}
 		return d, nil
 	}
@@ -205,6 +237,13 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	}
 	d, err := input.ReadTable(ctx, content, name, opt)
 	if err != nil {
+		// A table reader's error on an edge list (dataset: dc.txt:2:
+		// syntax error: 1 fields, want 3 as on line 1) says nothing of
+		// the kind: say it. The check costs a pass over the content,
+		// on failure only.
+		if edges, _ := dataset.DetectEdgeList(ctx, bytes.NewReader(content), name); edges {
+			return nil, fmt.Errorf("%w: %w; %s was read as a feature table (%s), but its lines look like an edge list: give kind graph to read it as a graph", errBadInput, err, name, how)
+		}
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	if n := d.N(); n > maxNodes {

@@ -559,6 +559,7 @@ func FuzzUpload(f *testing.F) {
 	f.Add([]byte("x,y\n0,0\n1,1\n2,2\n3,3\n"), "a.csv")
 	f.Add([]byte("@relation r\n@attribute a numeric\n@attribute c {p,q}\n@data\n1,p\n2,q\n3,p\n"), "a.arff")
 	f.Add([]byte("0 1 1\n1 2 1\n2 0 1\n"), "g.edges")
+	f.Add([]byte("# 3 nodes\n0 1 1\n1 2 1\n2 0 1\n"), "g.txt")
 	f.Add([]byte("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1\n3 2 1\n"), "g.mtx")
 	f.Add([]byte("graph [ node [ id 1 ] node [ id 2 ] node [ id 3 ] edge [ source 1 target 2 ] edge [ source 2 target 3 ] ]"), "g.gml")
 	s := newTest(f, Config{MaxNodes: 300, MaxUpload: 1 << 16})
