@@ -831,12 +831,19 @@ func (s *Server) handleSuggest(w http.ResponseWriter, r *http.Request, ss *sessi
 	case ss.lastEmb == nil:
 		s.fail(w, fmt.Errorf("%w: method %s gives no embedding to choose suggestions from: cluster with fgpwc first", errConflict, ss.last.Method))
 		return
+	case req.Strategy == active.Similarity && ss.lastSigmaML == 0:
+		why := "the last partition is " + ss.last.Method + "'s, which has none"
+		if ss.last.Method == (cluster.FGPWC{}).Name() {
+			why = "the last fgpwc partition chose σ_m by cross-validation (AutoTune), which it does not report"
+		}
+		s.fail(w, fmt.Errorf("%w: the similarity strategy needs the σ_m of an fgpwc partition (SigmaML) and %s: cluster with fgpwc (without AutoTune) first, or choose another strategy", errConflict, why))
+		return
 	}
 	n := ss.data.Graph.N()
 	var qs []active.Question
 	err := s.compute(r.Context(), func(ctx context.Context) error {
 		var err error
-		qs, err = active.Suggest(ctx, active.State{Embedding: ss.lastEmb, Labels: ss.last.Labels, K: ss.lastReq.K, Constraints: &constraint.Set{N: n, Pairs: ss.pairs}},
+		qs, err = active.Suggest(ctx, active.State{Embedding: ss.lastEmb, Labels: ss.last.Labels, K: ss.lastReq.K, Constraints: &constraint.Set{N: n, Pairs: ss.pairs}, SigmaML: ss.lastSigmaML},
 			active.Options{Count: req.Count, Seed: req.Seed, Strategy: req.Strategy})
 		return err
 	})

@@ -284,7 +284,28 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	}
 	reply.Millis = float64(time.Since(t0).Microseconds()) / 1000
 	ss.last, ss.lastEmb, ss.lastReq = reply, res.Embedding, req
+	ss.lastSigmaML = 0
+	if f, ok := fgpwcOf(m); ok {
+		ss.lastSigmaML = fgpwcSigmaML(f)
+	}
 	return reply, nil
+}
+
+// fgpwcSigmaML returns the σ_m FGPWC f descends with, the width of the
+// learned similarity exp(−‖e_i − e_j‖²/σ_m) of its embedding's rows that
+// package active's similarity strategy needs: the SigmaML knob, or when
+// it is 0 the default FGPWC applies then, which is the value NewFGPWC
+// sets (both are package cluster's one constant); 0 (unknown) with
+// AutoTune, whose σ_m is chosen by cross-validation and not returned.
+// Cost O(1).
+func fgpwcSigmaML(f cluster.FGPWC) float64 {
+	switch {
+	case f.AutoTune:
+		return 0
+	case f.SigmaML > 0:
+		return f.SigmaML
+	}
+	return cluster.NewFGPWC().SigmaML
 }
 
 // errConflict marks a request the session's state does not allow yet

@@ -55,7 +55,11 @@ type sessionState struct {
 	basisKey string              // the embedding knobs of state's basis
 	last     *ClusterReply
 	lastEmb  *mat.Dense // embedding of the last partition, for suggestions
-	lastReq  ClusterRequest
+	// lastSigmaML is the σ_m of the FGPWC run that made lastEmb (the
+	// similarity strategy's width, fgpwcSigmaML), 0 when another method
+	// made it or FGPWC's AutoTune chose σ_m.
+	lastSigmaML float64
+	lastReq     ClusterRequest
 }
 
 // store holds the sessions, evicting those idle for longer than idle and,
