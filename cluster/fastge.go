@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
 )
 
@@ -101,7 +102,7 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	}
 	pr, err := f.solve(ctx, g, fp, len(pairs), p.K, s, fastGEMultigridMinN)
 	if err != nil {
-		return nil, methodError("fast-ge", "eigenpairs of the pencil (L_G, L_H)", err)
+		return nil, methodError("fast-ge", "eigenpairs of the pencil (L_G, L_H)", tinyWeightsHint(g, "M = L_G + μL_H + sZZᵀ", err))
 	}
 	u := pr.vectors
 	if err := fastGENormalize(u, fp.d, fp.lh); err != nil {
@@ -113,6 +114,23 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	}
 	res.Eigenvalues, res.Warnings = pr.values, append(pairWarnings, pr.warnings...)
 	return res, nil
+}
+
+// tinyWeightsHint returns err, saying why when it wraps
+// eigen.ErrNotPositiveDefinite and g's edge weights are tiny (the largest
+// below 10⁻⁶): the constraint graphs of FAST-GE and FAST-GE-2.0 weigh
+// about 1 whatever the edges weigh (Uses.WeightScale), so with edges
+// near 10⁻²⁰ the regularized matrix m (named in the message) is singular
+// to working precision on the nodes the constraints join (a 6-node
+// graph of weights 10⁻²⁰ fails so; 10⁻⁸ clusters). Cost O(nnz) on error.
+func tinyWeightsHint(g *graph.Graph, m string, err error) error {
+	if !errors.Is(err, eigen.ErrNotPositiveDefinite) {
+		return err
+	}
+	if _, wmax := edgeWeightRange(g); wmax < 1e-6 {
+		return fmt.Errorf("%w: %s is singular to working precision: the edge weights (largest %.3g) are negligible beside the constraint graphs' (about 1, whatever the edges weigh): scale the weights up, so that the largest is about 1", err, m, wmax)
+	}
+	return err
 }
 
 // solve returns the k smallest finite eigenpairs of FAST-GE's pencil fp

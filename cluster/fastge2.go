@@ -428,7 +428,7 @@ func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	pr, err := solvePencil(ctx, pn, ph, p.K, opt, s)
 	if err != nil {
-		return nil, methodError(f.name, "eigenpairs of the pencil (P_N, P_H)", err)
+		return nil, methodError(f.name, "eigenpairs of the pencil (P_N, P_H)", tinyWeightsHint(g, "M = P_N + μP_H + ZSZᵀ", err))
 	}
 	warnings = append(warnings, pr.warnings...)
 	if pr.path == "dense" {

@@ -855,3 +855,32 @@ func TestFastGEConstraintWeightOverflow(t *testing.T) {
 		})
 	}
 }
+
+// FAST-GE and FAST-GE-2.0 weigh their constraint graphs at about 1
+// whatever the edges weigh: two triangles of weight 10⁻⁸ still cluster,
+// and at 10⁻²⁰ the regularized matrix is singular to working precision,
+// an error that says so and names the largest weight (tinyWeightsHint)
+// instead of the eigensolver's bare "B is not positive definite".
+func TestFastGETinyWeights(t *testing.T) {
+	triangles := func(w float64) *graph.Graph {
+		g, err := graph.FromEdges(6, []graph.Edge{{I: 0, J: 1, W: w}, {I: 1, J: 2, W: w}, {I: 0, J: 2, W: w}, {I: 3, J: 4, W: w}, {I: 4, J: 5, W: w}, {I: 3, J: 5, W: w}, {I: 2, J: 3, W: w * 1e-3}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	pairs := &constraint.Set{N: 6, Pairs: []constraint.Pair{{I: 0, J: 5, Kind: constraint.CannotLink}, {I: 0, J: 1, Kind: constraint.MustLink}, {I: 1, J: 4, Kind: constraint.CannotLink}}}
+	for _, m := range []Method{FastGE{}, FastGE2{}} {
+		res, err := Run(context.Background(), m, &Problem{Graph: triangles(1e-8), K: 2, Constraints: pairs}, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatalf("%s at 1e-8: %v", m.Name(), err)
+		}
+		if l := res.Labels; l[0] != l[2] || l[3] != l[5] || l[0] == l[3] {
+			t.Errorf("%s at 1e-8: labels %v, want the triangles", m.Name(), l)
+		}
+		_, err = Run(context.Background(), m, &Problem{Graph: triangles(1e-20), K: 2, Constraints: pairs}, &Settings{Seed: 1})
+		if err == nil || !strings.Contains(err.Error(), "is singular to working precision: the edge weights (largest 1e-20) are negligible") {
+			t.Errorf("%s at 1e-20: error %v, want the tiny-weights hint", m.Name(), err)
+		}
+	}
+}
