@@ -676,7 +676,7 @@ func weightScale(name string, u Uses, p *Problem) string {
 	if !(wmax > 1) {
 		return ""
 	}
-	return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), above 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and its partition changes when they are scaled: %s; divide the weights by the largest to run it as its source describes", name, wmax, a, b, name, u.WeightScale)
+	return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), above 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and its partition changes when they are scaled: %s; divide the weights by the largest to run it as its source describes (graph.Graph.Normalized; tether cluster -normalize-weights)", name, wmax, a, b, name, u.WeightScale)
 }
 
 // ignored returns one warning per kind of side information or input in p

@@ -527,6 +527,50 @@ func (g *Graph) Isolated() []int {
 	return out
 }
 
+// Normalized returns g with every weight divided by the largest weight
+// between distinct nodes, which becomes 1 (self loops are divided too),
+// and that largest weight; g itself, and 0, when g has no such edge. An
+// unweighted graph is returned as it is (its largest weight is 1). It
+// is what the methods that read weights as similarities in [0, 1]
+// (cluster.Uses.WeightScale) expect of a graph whose weights are counts
+// or distances' inverses. A weight or degree that underflows to 0 after
+// the division (weights spanning more than float64's range) is an error
+// wrapping ErrInvalid naming the node. Cost O(nnz + n).
+func (g *Graph) Normalized() (*Graph, float64, error) {
+	wmax := 0.0
+	for i := 0; i < g.n; i++ {
+		for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
+			if int(g.idx[k]) != i {
+				wmax = math.Max(wmax, g.w[k])
+			}
+		}
+	}
+	if wmax == 0 || wmax == 1 {
+		return g, wmax, nil
+	}
+	w := make([]float64, len(g.w))
+	for k, v := range g.w {
+		w[k] = v / wmax
+		if w[k] == 0 && v > 0 {
+			return nil, 0, fmt.Errorf("%w: weight %g divided by the largest, %g, underflows to 0 (node %d): the weights span more than float64's range", ErrInvalid, v, wmax, g.rowOf(k))
+		}
+	}
+	deg := make([]float64, g.n)
+	for i := range deg {
+		var s float64
+		for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
+			s += w[k]
+		}
+		deg[i] = s
+	}
+	return &Graph{n: g.n, ptr: g.ptr, idx: g.idx, w: w, deg: deg}, wmax, nil
+}
+
+// rowOf returns the node whose row holds stored entry k. Cost O(log n).
+func (g *Graph) rowOf(k int) int {
+	return sort.Search(g.n, func(i int) bool { return g.ptr[i+1] > k })
+}
+
 // ScaledPow2 returns g with every weight multiplied by 2^e (math.Ldexp),
 // sharing g's structure; the degrees are summed again from the scaled
 // weights, so that a degree that overflowed in g can be finite in the

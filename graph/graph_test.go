@@ -477,3 +477,46 @@ func TestScaledPow2(t *testing.T) {
 		}
 	}
 }
+
+// Normalized divides every weight by the largest between distinct nodes:
+// weights and degrees against the graph built from the divided edges,
+// within one rounding; an unweighted or edgeless graph comes back as it
+// is; weights spanning more than float64's range are refused, naming the
+// node.
+func TestNormalized(t *testing.T) {
+	edges := []Edge{{0, 1, 30}, {1, 2, 4}, {2, 0, 250}, {3, 3, 7}, {3, 4, 1e-3}}
+	g, err := FromEdges(5, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, wmax, err := g.Normalized()
+	if err != nil || wmax != 250 {
+		t.Fatalf("Normalized: largest %v, %v; want 250", wmax, err)
+	}
+	div := make([]Edge, len(edges))
+	for k, e := range edges {
+		div[k] = Edge{e.I, e.J, e.W / 250}
+	}
+	want, _ := FromEdges(5, div)
+	for i := 0; i < 5; i++ {
+		if d := math.Abs(got.Degree(i) - want.Degree(i)); d > 1e-15*want.Degree(i) {
+			t.Errorf("degree %d = %v, want %v", i, got.Degree(i), want.Degree(i))
+		}
+		for j := 0; j < 5; j++ {
+			if got.Weight(i, j) != want.Weight(i, j) {
+				t.Errorf("W(%d,%d) = %v, want %v", i, j, got.Weight(i, j), want.Weight(i, j))
+			}
+		}
+	}
+	unit, _ := FromEdges(3, []Edge{{0, 1, 1}, {1, 2, 1}, {2, 2, 5}})
+	edgeless, _ := FromEdges(2, []Edge{{0, 0, 3}})
+	for name, h := range map[string]*Graph{"unweighted": unit, "edgeless": edgeless} {
+		if same, _, err := h.Normalized(); same != h || err != nil {
+			t.Errorf("%s: a new graph (%v), want the same", name, err)
+		}
+	}
+	wide, _ := FromEdges(3, []Edge{{0, 1, 1e300}, {1, 2, 1e-300}})
+	if _, _, err := wide.Normalized(); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "underflows to 0 (node 1)") {
+		t.Errorf("weights 1e300 and 1e-300: error %v, want one naming node 1", err)
+	}
+}

@@ -43,6 +43,9 @@ type inputOptions struct {
 	// (genParams).
 	genK      *int
 	selfLoops float64
+	// normalize is -normalize-weights: divide the weights by the
+	// largest edge weight (graph.Graph.Normalized).
+	normalize bool
 	// regularize is the -regularize option of the normalized Laplacians.
 	regularize graph.Regularization
 	// disconnected is the -disconnected rule of the methods that refuse
@@ -114,6 +117,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Uint64Var(&o.genSeed, "gen-seed", 0, "generator seed (default: the -seed value; tether gen -seed S makes the same data)")
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
+	fs.BoolVar(&o.normalize, "normalize-weights", false, "divide every weight by the largest edge weight, which becomes 1 (before -self-loops): the scale of similarities in [0, 1] that bethe, csc, cscap, fast-ge, fast-ge2, fast-ge2-bh, l1csc, opplc and sl read (the other methods give the same partition at every scale)")
 	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)"+unnamedDefault(o.regularize))
 	fs.Var(textVar(&o.disconnected), "disconnected", "graphs with isolated nodes or components below n/(4k) nodes, for the methods that cannot cluster them as they are (fgpwc, sl, ml-/mcl-noa-ssc, fast-ge, fast-ge2, csp, csc, l1csc, and plmeans and sscka with the ncut kernel): attach (cluster the core, attach the other nodes by labels, must-links and edges, with a warning) or strict (refuse, as before)"+unnamedDefault(o.disconnected))
 }
@@ -260,6 +264,16 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			if err := o.measureRecall(ctx, l, nb); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if o.normalize {
+		g, wmax, err := l.Graph.Normalized()
+		if err != nil {
+			return nil, fmt.Errorf("-normalize-weights: %w", err)
+		}
+		if g != l.Graph {
+			l.Graph = g
+			l.Notes = append(l.Notes, fmt.Sprintf("-normalize-weights: every weight divided by the largest edge weight, %.6g", wmax))
 		}
 	}
 	if o.selfLoops > 0 {

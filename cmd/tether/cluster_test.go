@@ -1191,3 +1191,61 @@ func TestMissingKNamesTheReferenceClasses(t *testing.T) {
 		})
 	}
 }
+
+// -normalize-weights divides the weights by the largest edge weight, with
+// a note: sl on a graph of weights up to 250 warns that it reads weights
+// as similarities without it, and not with it; a unit-weight graph is
+// left as it is, without a note; the labels are sl's on the divided
+// graph either way.
+func TestClusterNormalizeWeights(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	heavy := write("w.txt", "0 1 250\n1 2 250\n0 2 250\n3 4 250\n4 5 250\n3 5 250\n2 3 20\n")
+	divided := write("d.txt", "0 1 1\n1 2 1\n0 2 1\n3 4 1\n4 5 1\n3 5 1\n2 3 0.08\n")
+	cons := write("c.txt", "0,5,cl\n1,2,ml\n")
+	type sum struct {
+		Warnings, Notes []string
+		Labels          []int
+	}
+	get := func(args ...string) sum {
+		t.Helper()
+		out, _, err := run(t, append([]string{"cluster", "-constraints", cons, "-k", "2", "-method", "sl", "-json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s sum
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	const warned = "sl: the largest edge weight is 250 (nodes 0 and 1), above 1"
+	const noted = "-normalize-weights: every weight divided by the largest edge weight, 250"
+	plain, norm, ref, unit := get("-graph-file", heavy), get("-graph-file", heavy, "-normalize-weights"), get("-graph-file", divided), get("-graph-file", divided, "-normalize-weights")
+	has := func(list []string, s string) bool {
+		for _, x := range list {
+			if strings.Contains(x, s) {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(plain.Warnings, warned) || has(plain.Notes, noted) {
+		t.Errorf("without the flag: warnings %q, notes %q", plain.Warnings, plain.Notes)
+	}
+	if has(norm.Warnings, warned) || !has(norm.Notes, noted) {
+		t.Errorf("with the flag: warnings %q, notes %q", norm.Warnings, norm.Notes)
+	}
+	if has(unit.Notes, "-normalize-weights") {
+		t.Errorf("unit weights: notes %q", unit.Notes)
+	}
+	if !slices.Equal(norm.Labels, ref.Labels) || !slices.Equal(unit.Labels, ref.Labels) {
+		t.Errorf("labels %v (normalized) and %v (unit, normalized), want those of the divided graph, %v", norm.Labels, unit.Labels, ref.Labels)
+	}
+}

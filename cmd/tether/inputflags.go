@@ -63,6 +63,8 @@ func inputFlags(cmd string) map[string]flagScope {
 			m[name] = flagScope{kinds: kinds, what: "gives the reference labels of the data"}
 		case name == "self-loops":
 			m[name] = flagScope{kinds: kinds, what: "adds self loops to the graph of the data"}
+		case name == "normalize-weights":
+			m[name] = flagScope{kinds: kinds, what: "divides the weights of the graph of the data by the largest"}
 		case kinds == inTable:
 			m[name] = tableFlag
 		case kinds == inGraphFile:

@@ -58,7 +58,7 @@ func TestInputFlagsClassified(t *testing.T) {
 		"knn-search": {"exact"}, "sigma": {"median"},
 		"n": {"50"}, "gen-k": {"3"}, "dim": {"3"}, "noise": {"0.5"}, "factor": {"0.3"}, "cin": {"8"},
 		"cout": {"1"}, "gamma": {"3"}, "gen-seed": {"2"}, "gen-out": {path("gen.csv")},
-		"truth": {path("truth.txt")}, "self-loops": {"0.1"}, "regularize": {"mean"}, "disconnected": {"attach"},
+		"truth": {path("truth.txt")}, "self-loops": {"0.1"}, "normalize-weights": nil, "regularize": {"mean"}, "disconnected": {"attach"},
 		"method": {"fgpwc"}, "set": {"SigmaML=0.2", "-method", "fgpwc"}, "k": {"2"}, "seed": {"2"},
 		"restarts": {"2"}, "constraints": {path("cons.csv")}, "conflicts": {"soft"}, "vote-filter": nil,
 		"partial-labels": {path("partial.csv")}, "o": {path("out2")}, "json": nil, "graph-out": {path("g.mtx")},
@@ -87,7 +87,7 @@ func TestInputFlagsClassified(t *testing.T) {
 		"n": gen, "gen-k": gen, "gen-seed": gen, "gen-out": gen,
 		"dim": "points", "noise": "points", "factor": "points",
 		"cin": "gengraph", "cout": "gengraph", "gamma": "gengraph",
-		"truth": data, "self-loops": data,
+		"truth": data, "self-loops": data, "normalize-weights": data,
 	}
 	with := func(m map[string]string, extra map[string]string) map[string]string {
 		out := map[string]string{}

@@ -47,8 +47,8 @@ var options = map[string]Kind{
 	// graph.Spec: the graph built from feature rows.
 	"graph": Features, "knn": Features, "eps": Features, "affinity": Features,
 	"max-full": Features, "knn-search": Features, "sigma": Features,
-	// The reference labels and self loops of any data.
-	"truth": Data, "self-loops": Data,
+	// The reference labels, self loops and weight scale of any data.
+	"truth": Data, "self-loops": Data, "normalize-weights": Data,
 }
 
 // Of returns the kinds of input the option named as tether cluster's flag
