@@ -555,6 +555,13 @@ func (g *Graph) Normalized() (*Graph, float64, error) {
 			return nil, 0, fmt.Errorf("%w: weight %g divided by the largest, %g, underflows to 0 (node %d): the weights span more than float64's range", ErrInvalid, v, wmax, g.rowOf(k))
 		}
 	}
+	return g.withWeights(w), wmax, nil
+}
+
+// withWeights returns the graph of g's structure with weights w (parallel
+// to g's), its degrees summed row by row in storage order, as building a
+// graph sums them. Cost O(nnz + n).
+func (g *Graph) withWeights(w []float64) *Graph {
 	deg := make([]float64, g.n)
 	for i := range deg {
 		var s float64
@@ -563,7 +570,7 @@ func (g *Graph) Normalized() (*Graph, float64, error) {
 		}
 		deg[i] = s
 	}
-	return &Graph{n: g.n, ptr: g.ptr, idx: g.idx, w: w, deg: deg}, wmax, nil
+	return &Graph{n: g.n, ptr: g.ptr, idx: g.idx, w: w, deg: deg}
 }
 
 // rowOf returns the node whose row holds stored entry k. Cost O(log n).
@@ -582,15 +589,7 @@ func (g *Graph) ScaledPow2(e int) *Graph {
 	for k, v := range g.w {
 		w[k] = math.Ldexp(v, e)
 	}
-	deg := make([]float64, g.n)
-	for i := range deg {
-		var s float64
-		for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
-			s += w[k]
-		}
-		deg[i] = s
-	}
-	return &Graph{n: g.n, ptr: g.ptr, idx: g.idx, w: w, deg: deg}
+	return g.withWeights(w)
 }
 
 // WithSelfLoops returns a new graph with w added to every diagonal entry
