@@ -119,13 +119,7 @@ func TestEdgeListUpload(t *testing.T) {
 		{"file without comment", "", `{"file":"bare.txt"}`, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var code int
-			var b []byte
-			if c.json != "" {
-				code, b = call(t, s, "POST", data, "application/json", []byte(c.json))
-			} else {
-				code, b = call(t, s, "POST", data+"?"+c.query, "application/octet-stream", []byte(c.body))
-			}
+			code, b := postData(t, s, data, c.json, c.query, c.body)
 			var got sessionInfo
 			if err := json.Unmarshal(b, &got); code != http.StatusOK || err != nil {
 				t.Fatalf("status %d: %s", code, b)

@@ -73,13 +73,7 @@ func TestReadOptionsApply(t *testing.T) {
 		{"generate, no options", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{}}`, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var code int
-			var b []byte
-			if c.json != "" {
-				code, b = call(t, s, "POST", data, "application/json", []byte(c.json))
-			} else {
-				code, b = call(t, s, "POST", data+"?"+c.query, "application/octet-stream", []byte(c.body))
-			}
+			code, b := postData(t, s, data, c.json, c.query, c.body)
 			if c.want == "" {
 				if code != http.StatusOK {
 					t.Fatalf("status %d, want 200: %s", code, b)
@@ -121,4 +115,15 @@ func TestReadOptionsApply(t *testing.T) {
 	if want := "option delim is an option of a file and does not apply to generated data"; code != http.StatusBadRequest || !strings.Contains(string(b), want) {
 		t.Errorf("load: status %d, %s; want 400 containing %q", code, b, want)
 	}
+}
+
+// postData posts to the data endpoint path a JSON request when js is not
+// empty, else an upload of body with the query parameters query, and
+// returns the status and the reply.
+func postData(t *testing.T, s *Server, path, js, query, body string) (int, []byte) {
+	t.Helper()
+	if js != "" {
+		return call(t, s, "POST", path, "application/json", []byte(js))
+	}
+	return call(t, s, "POST", path+"?"+query, "application/octet-stream", []byte(body))
 }
