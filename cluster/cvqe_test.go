@@ -404,3 +404,50 @@ func TestCVQEWarnsAboutEmptyClusters(t *testing.T) {
 		})
 	}
 }
+
+// TestCVQEDenseLabels measures what CVQE's doc states: with every node of
+// two overlapping Gaussian classes labelled (all 19 900 pairs), Davidson and
+// Ravi's steps, which assign each pair as if it were the only one, keep a
+// partition whose CVQE is well above that of the class partition, which
+// violates no pair; with 10% labelled, CVQE finds a partition of lower
+// CVQE than the classes' (there the classes are not the optimum).
+func TestCVQEDenseLabels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n, d := 200, 5
+	x := mat.NewDense(n, d, nil)
+	truth := make([]int, n)
+	for i := 0; i < n; i++ {
+		truth[i] = i % 2
+		for j := 0; j < d; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+		x.Set(i, 0, x.At(i, 0)+2*float64(truth[i]))
+	}
+	for _, tc := range []struct {
+		fraction float64
+		above    bool // CVQE of the answer above the classes'
+	}{{1, true}, {0.1, false}} {
+		labels, err := constraint.FractionLabels(truth, tc.fraction, rand.NewPCG(3, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), CVQE{}, &Problem{Features: x, K: 2, Labels: labels}, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The class partition with its centroids (no violation: the
+		// update gives the class means).
+		st := newCVQEState(x, 2, constraint.FromLabels(labels).Pairs)
+		copy(st.g, truth)
+		st.update()
+		classes := st.objective()
+		ari, _ := metrics.ARI(truth, res.Labels)
+		t.Logf("%.0f%% labelled: ARI %.3f, CVQE %.1f; classes %.1f", 100*tc.fraction, ari, res.Objective, classes)
+		if above := res.Objective > 1.1*classes; above != tc.above {
+			t.Errorf("%.0f%% labelled: CVQE %.1f against %.1f for the classes; want above by 10%%: %v", 100*tc.fraction, res.Objective, classes, tc.above)
+		}
+		if tc.fraction == 1 && ari > 0.6 {
+			t.Errorf("all labelled: ARI %.3f, want the stall the doc describes (ARI 0.49)", ari)
+		}
+	}
+}
