@@ -111,7 +111,7 @@ func seed001TablesKey(ds, m string, v, pct float64, rep int) string {
 // seed001TablesCell runs one method with parameter v on constraint set rep
 // of seed001-fig2-3 (clean).
 func seed001TablesCell(ctx context.Context, env *Env, graphs *memo[string, *seed001Data], ds, method string, v, pct float64, rep int) (Values, error) {
-	data, set, err := seed001Draw(ctx, env, graphs, ds, 0, pct, rep)
+	data, set, err := seed001Draw(ctx, env, graphs, ds, seed001Noise{}, pct, rep)
 	if err != nil {
 		return nil, err
 	}

@@ -10,15 +10,18 @@ import (
 )
 
 // TestSeed001Pairs checks the constraint generator of seed001-fig2-3: every
-// pair of the known nodes, must-link exactly when the classes agree, and a
-// flip rate that flips exactly that share of the pairs (same known nodes
-// and pairs as the clean set drawn from the same stream).
+// pair of the known nodes, must-link exactly when the classes agree; pair
+// noise flips exactly that share of the pairs (same known nodes and pairs
+// as the clean set drawn from the same stream); label noise (seed 001
+// §5.1.2) flips the class of exactly that share of the known nodes, so
+// that the pairs disagree with the classes exactly on the pairs joining a
+// flipped node to an unflipped one, and never with each other.
 func TestSeed001Pairs(t *testing.T) {
 	truth := make([]int, 50)
 	for i := range truth {
 		truth[i] = i % 2
 	}
-	clean := seed001Pairs(truth, 0.4, 0, rand.NewPCG(1, 2))
+	clean := seed001Pairs(truth, 0.4, seed001Noise{}, rand.NewPCG(1, 2))
 	if len(clean.Pairs) != 20*19/2 {
 		t.Fatalf("%d pairs for 20 known nodes, want 190", len(clean.Pairs))
 	}
@@ -27,7 +30,7 @@ func TestSeed001Pairs(t *testing.T) {
 			t.Fatalf("pair %+v disagrees with the classes", p)
 		}
 	}
-	noisy := seed001Pairs(truth, 0.4, 0.1, rand.NewPCG(1, 2))
+	noisy := seed001Pairs(truth, 0.4, seed001Noise{share: 0.1}, rand.NewPCG(1, 2))
 	flipped := 0
 	for k, p := range noisy.Pairs {
 		if p.I != clean.Pairs[k].I || p.J != clean.Pairs[k].J {
@@ -39,6 +42,35 @@ func TestSeed001Pairs(t *testing.T) {
 	}
 	if flipped != 19 {
 		t.Fatalf("%d pairs flipped at 10%% of 190, want 19", flipped)
+	}
+	labelled := seed001Pairs(truth, 0.4, seed001Noise{share: 0.1, labels: true}, rand.NewPCG(1, 2))
+	if len(labelled.Pairs) != 190 {
+		t.Fatalf("label noise: %d pairs, want 190", len(labelled.Pairs))
+	}
+	wrong := map[int]int{} // pairs of each node that disagree with the classes
+	for _, p := range labelled.Pairs {
+		if (p.Kind == constraint.MustLink) != (truth[p.I] == truth[p.J]) {
+			wrong[p.I]++
+			wrong[p.J]++
+		}
+	}
+	// 2 flipped nodes of 20: each disagrees on its 18 pairs to the
+	// unflipped ones, each unflipped node on its 2 pairs to them.
+	flippedNodes := 0
+	for _, c := range wrong {
+		switch c {
+		case 18:
+			flippedNodes++
+		case 2:
+		default:
+			t.Fatalf("label noise: a node with %d disagreeing pairs, want 18 (flipped) or 2", c)
+		}
+	}
+	if flippedNodes != 2 || len(wrong) != 20 {
+		t.Errorf("label noise: %d flipped nodes (%d nodes touched), want 2 of 20", flippedNodes, len(wrong))
+	}
+	if same, closure := constraint.Contradictions(labelled); same+closure != 0 {
+		t.Errorf("label noise: %d contradictions, want none", same+closure)
 	}
 }
 
