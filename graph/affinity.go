@@ -155,8 +155,14 @@ var ErrDegenerateScale = errors.New("graph: degenerate RBF scale")
 
 // MeanVarianceSigma returns σ = √(mean_c var(x_{·c})) for the n×d row-major
 // data (seed 002 §6.1), with the n−1 variance denominator. For n ≤ 1 or
-// d = 0 it returns 0. Cost O(nd). It panics if n or d is negative or
-// len(data) ≠ n·d.
+// d = 0 it returns 0. Each column c is scaled by 2^−e_c, e_c the exponent
+// of its largest |x| (math.Frexp), before its squares are summed, and the
+// variances are added relative to the largest scale: the powers of two are
+// exact, so σ(2ᵏ·x) = 2ᵏ·σ(x) bit for bit, the result equals the plain
+// formula's wherever that one neither overflows nor underflows, and it is
+// 0 only when every column is constant (the plain squares of features of
+// 1e-170 underflow to 0, those of 1e200 overflow). Cost O(nd). It panics
+// if n or d is negative or len(data) ≠ n·d.
 func MeanVarianceSigma(data []float64, n, d int) float64 {
 	if n < 0 || d < 0 {
 		panic(fmt.Sprintf("graph: MeanVarianceSigma: negative dimension n = %d, d = %d", n, d))
@@ -167,21 +173,45 @@ func MeanVarianceSigma(data []float64, n, d int) float64 {
 	if n < 2 || d == 0 {
 		return 0
 	}
-	var total float64
+	// The variance of column c is v[c]·4^e[c], v[c] that of the scaled
+	// column (at most 1, and n/(n−1) at worst).
+	v := make([]float64, d)
+	e := make([]int, d)
+	top := math.MinInt
 	for c := 0; c < d; c++ {
+		var amax float64
+		for i := 0; i < n; i++ {
+			amax = max(amax, math.Abs(data[i*d+c]))
+		}
+		if amax == 0 {
+			continue // constant 0: variance 0
+		}
+		_, e[c] = math.Frexp(amax)
 		var mean float64
 		for i := 0; i < n; i++ {
-			mean += data[i*d+c]
+			mean += math.Ldexp(data[i*d+c], -e[c])
 		}
 		mean /= float64(n)
 		var ss float64
 		for i := 0; i < n; i++ {
-			t := data[i*d+c] - mean
+			t := math.Ldexp(data[i*d+c], -e[c]) - mean
 			ss += t * t
 		}
-		total += ss / float64(n-1)
+		v[c] = ss / float64(n-1)
+		if v[c] > 0 {
+			top = max(top, e[c])
+		}
 	}
-	return math.Sqrt(total / float64(d))
+	if top == math.MinInt {
+		return 0
+	}
+	var total float64
+	for c := 0; c < d; c++ {
+		if v[c] > 0 {
+			total += math.Ldexp(v[c], 2*(e[c]-top))
+		}
+	}
+	return math.Ldexp(math.Sqrt(total/float64(d)), top)
 }
 
 // medianLength returns the median of √d2 over the given squared lengths,

@@ -207,7 +207,10 @@ func (s Spec) String() string {
 //
 // Build returns an error when x is nil or empty or has a NaN or infinite
 // entry (naming row and column), when a row is so long that squared
-// distances overflow (wrapping ErrInvalid; not for Cosine), when K, Eps, Sigma or
+// distances overflow or the features are so small (largest |x| below
+// 2⁻⁴⁵⁹ ≈ 6.7e-139, the points not all identical) that they underflow
+// (wrapping ErrInvalid, naming the row and value; not for Cosine, which
+// scales each row to unit length), when K, Eps, Sigma or
 // MaxFull is out of range, when a data-driven σ is 0 (wrapping
 // ErrDegenerateScale: the points are identical, so give σ explicitly), when
 // RBF weights underflowing to 0 leave a node that had neighbours without
@@ -311,7 +314,7 @@ func BuildNeighbors(ctx context.Context, x *mat.Dense, s Spec, rec progress.Reco
 	if s.Affinity == Cosine {
 		b.w.unit = unitRows(b.data, n, d)
 		b.search = b.w.unit
-	} else if err := checkRange(b.data, n, d); err != nil {
+	} else if err := checkScale(b.data, n, d); err != nil {
 		return nil, nil, err
 	}
 	var g *Graph
@@ -334,17 +337,45 @@ func BuildNeighbors(ctx context.Context, x *mat.Dense, s Spec, rec progress.Reco
 	return g, b.nb, nil
 }
 
-// checkRange returns an error wrapping ErrInvalid when a row is so long
-// that squared distances (at most 4·max‖x_i‖²) may overflow float64: they
-// would become +Inf and the weights 0 or NaN, and the failure would surface
-// far away, in the eigensolver.
-func checkRange(data []float64, n, d int) error {
+// minScale is the smallest largest-|x| at which checkScale lets squared
+// distances be computed: 2⁻⁴⁵⁹ ≈ 6.7e-139. Rule: float64 coordinates of
+// magnitude below 2^(e+1) are resolved to ulp = 2^(e−52), and the square
+// of a difference of one ulp, 2^(2e−104), is a normal number (≥ 2⁻¹⁰²²,
+// full 53-bit precision) exactly when e ≥ −459. Below that, squared
+// differences at the data's own resolution are subnormal (fewer bits) or
+// 0, so k-NN ranks become rounding noise or index order and RBF weights all
+// 1: the graph would depend on the scale of the features, which it must
+// not (ranks and RBF weights with σ scaled alike are scale-invariant).
+const minScale = 0x1p-459
+
+// checkScale returns an error wrapping ErrInvalid, naming the row, the
+// column and the value, when the features are out of the range in which
+// squared distances are computed faithfully:
+//
+//   - a row so long that squared distances (at most 4·max‖x_i‖²) may
+//     overflow float64: they would become +Inf and the weights 0 or NaN,
+//     and the failure would surface far away, in the eigensolver;
+//   - rows that are not all identical while the largest |x_ij| is below
+//     minScale (2⁻⁴⁵⁹ ≈ 6.7e-139): squared differences underflow or lose
+//     precision (see minScale), so the neighbours would come out in index
+//     order and every RBF weight would be 1.
+//
+// Identical rows are accepted at any scale (their distances are exactly
+// 0). Every function of the package that computes squared distances from
+// features (KNN, ApproxKNN, SampleRecall, Build but for Cosine) calls it
+// first. Cost O(nd).
+func checkScale(data []float64, n, d int) error {
 	const limit = math.MaxFloat64 / 4
+	var amax float64
+	ar, ac := 0, 0
 	for i := 0; i < n; i++ {
 		row := data[i*d : (i+1)*d]
 		var ss float64
-		for _, v := range row {
+		for j, v := range row {
 			ss += v * v
+			if a := math.Abs(v); a > amax {
+				amax, ar, ac = a, i, j
+			}
 		}
 		if ss <= limit {
 			continue
@@ -356,6 +387,14 @@ func checkRange(data []float64, n, d int) error {
 			}
 		}
 		return fmt.Errorf("%w: row %d has squared length %g (column %d is %g), so squared distances overflow float64; scale the features (tether: -scale minmax or -scale zscore)", ErrInvalid, i, ss, c, row[c])
+	}
+	if amax >= minScale {
+		return nil
+	}
+	for i := 1; i < n; i++ {
+		if !slices.Equal(data[i*d:(i+1)*d], data[:d]) {
+			return fmt.Errorf("%w: the feature value of largest magnitude is %g (row %d, column %d): |x| < 2⁻⁴⁵⁹ ≈ 6.7e-139, and the points are not all identical (row %d differs from row 0), so squared distances underflow or lose precision in float64; scale the features (tether: -scale minmax or -scale zscore)", ErrInvalid, data[ar*d+ac], ar, ac, i)
+		}
 	}
 	return nil
 }
@@ -434,8 +473,10 @@ type builder struct {
 }
 
 // setScale sets the weighter's σ for a global rule, given the squared
-// lengths of the candidate edges (reordered by the median rule).
-func (b *builder) setScale(cand []float64) error {
+// lengths of the candidate edges (reordered by the median rule) and the
+// number of candidate neighbours of each point (for the message when all
+// the lengths are 0).
+func (b *builder) setScale(cand []float64, cands func(i int) int) error {
 	if b.spec.Affinity != RBF {
 		return nil
 	}
@@ -449,7 +490,11 @@ func (b *builder) setScale(cand []float64) error {
 		}
 		sigma = medianLength(cand)
 		if sigma == 0 {
-			return fmt.Errorf("%w: all %d candidate edges have length 0 (identical points), so the median heuristic gives σ = 0; give σ explicitly", ErrDegenerateScale, len(cand))
+			what := fmt.Sprintf("all %d candidate edges have length 0", len(cand))
+			if err := b.zeroDistanceError(what+", so the median heuristic gives σ = 0", cands); err != nil {
+				return err
+			}
+			return fmt.Errorf("%w: %s (identical points), so the median heuristic gives σ = 0; give σ explicitly", ErrDegenerateScale, what)
 		}
 	case SigmaMeanVariance:
 		sigma = MeanVarianceSigma(b.data, b.n, b.d)
@@ -473,10 +518,71 @@ func (b *builder) setLocal(sig []float64) error {
 		sig[i] = math.Sqrt(v)
 	}
 	if !fixZeroScales(sig) {
-		return fmt.Errorf("%w: every point has at least %d duplicates, so local scaling gives σ_i = 0; give σ explicitly", ErrDegenerateScale, b.spec.Sigma.localK())
+		k := b.spec.Sigma.localK()
+		what := fmt.Sprintf("every point's %d-th nearest neighbour is at squared distance 0, so local scaling gives σ_i = 0", k)
+		if err := b.zeroDistanceError(what, func(int) int { return k }); err != nil {
+			return err
+		}
+		return fmt.Errorf("%w: every point has at least %d duplicates, so local scaling gives σ_i = 0; give σ explicitly", ErrDegenerateScale, k)
 	}
 	b.w.local = sig
 	return nil
+}
+
+// zeroDistanceError is called when the squared distances from every point
+// i to its cands(i) candidate neighbours are all 0. If the points are
+// duplicates (every point i has at least cands(i) identical rows), it
+// returns nil; otherwise some distinct rows have squared distance 0, which
+// happens only when their squared differences underflow (they differ by
+// less than about 1.5e-162 in every feature, 1.5e-162² being below the
+// smallest float64), and it returns an error wrapping ErrDegenerateScale
+// that starts with what, names the first such row and says so, rather
+// than the false claim of duplicates. Cost O(nd log n), on the error path
+// only.
+func (b *builder) zeroDistanceError(what string, cands func(i int) int) error {
+	copies := rowCopies(b.search, b.n, b.d)
+	for i, c := range copies {
+		if need := cands(i); c < need {
+			return fmt.Errorf("%w: %s, but row %d has %d identical rows for %d candidate neighbours: the squared distances of distinct points underflow to 0 in float64 (the points differ by less than about 1.5e-162 in every feature); scale the features (tether: -scale minmax or -scale zscore) or give σ explicitly", ErrDegenerateScale, what, i, c, need)
+		}
+	}
+	return nil
+}
+
+// rowCopies returns, for every row of the n×d row-major data, the number
+// of other rows identical to it (equal coordinates; 0 and −0 are equal).
+// Cost O(nd log n) comparisons and O(n) memory.
+func rowCopies(data []float64, n, d int) []int {
+	row := func(i int) []float64 { return data[i*d : (i+1)*d] }
+	cmpRows := func(a, b int) int {
+		ra, rb := row(a), row(b)
+		for c := range ra {
+			if ra[c] != rb[c] {
+				if ra[c] < rb[c] {
+					return -1
+				}
+				return 1
+			}
+		}
+		return 0
+	}
+	ord := make([]int, n)
+	for i := range ord {
+		ord[i] = i
+	}
+	slices.SortFunc(ord, cmpRows)
+	copies := make([]int, n)
+	for a := 0; a < n; {
+		z := a + 1
+		for z < n && cmpRows(ord[a], ord[z]) == 0 {
+			z++
+		}
+		for _, i := range ord[a:z] {
+			copies[i] = z - a - 1
+		}
+		a = z
+	}
+	return copies
 }
 
 func (b *builder) localRule() bool {
@@ -539,7 +645,7 @@ func (b *builder) knn(ctx context.Context) (*Graph, error) {
 	if b.spec.Affinity == RBF && b.spec.Sigma.Rule == SigmaMedian {
 		cand = slices.Clone(dw) // medianLength reorders its argument
 	}
-	if err := b.setScale(cand); err != nil {
+	if err := b.setScale(cand, func(int) int { return kq }); err != nil {
 		return nil, err
 	}
 	for i := 0; i < n; i++ {
@@ -772,7 +878,7 @@ func (b *builder) epsilon(ctx context.Context) (*Graph, error) {
 			}
 		}
 	}
-	if err := b.setScale(cand); err != nil {
+	if err := b.setScale(cand, func(i int) int { return len(lists[i]) }); err != nil {
 		return nil, err
 	}
 	b.hasCand = func(i int) bool {
@@ -923,7 +1029,7 @@ func (b *builder) fullScale(ctx context.Context, val []float64, m int) error {
 			cand = append(cand, val[i*m+i:(i+1)*m]...) // j > i
 		}
 	}
-	return b.setScale(cand)
+	return b.setScale(cand, func(int) int { return n - 1 })
 }
 
 // gramPairs calls f(i, j, a_i·a_j) for every pair i < j of rows of the n×d

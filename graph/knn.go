@@ -87,8 +87,11 @@ func (nb *Neighbors) Row(i int) (idx []int32, dist2 []float64) {
 // exact brute force. Cost O(n²d), memory O(nk) plus small tiles.
 //
 // KNN returns an error when x is nil or empty, has a NaN or infinite entry
-// (naming its row and column), when k < 1 or k ≥ n, or when ctx is
-// cancelled (checked between chunks of a few hundred queries).
+// (naming its row and column), when k < 1 or k ≥ n, when squared distances
+// would overflow or underflow (largest |x| below 2⁻⁴⁵⁹ ≈ 6.7e-139 with the
+// points not all identical; wrapping ErrInvalid, naming the row and
+// value, as Build does), or when ctx is cancelled (checked between chunks
+// of a few hundred queries).
 func KNN(ctx context.Context, x *mat.Dense, k int) (*Neighbors, error) {
 	if err := checkData(x); err != nil {
 		return nil, err
@@ -97,7 +100,11 @@ func KNN(ctx context.Context, x *mat.Dense, k int) (*Neighbors, error) {
 	if k < 1 || k >= n {
 		return nil, fmt.Errorf("graph: k = %d nearest neighbours needs 1 ≤ k < n = %d", k, n)
 	}
-	return knnData(ctx, denseData(x), n, d, k)
+	data := denseData(x)
+	if err := checkScale(data, n, d); err != nil {
+		return nil, err
+	}
+	return knnData(ctx, data, n, d, k)
 }
 
 // knnData is KNN on validated n×d row-major data with 1 ≤ k < n.

@@ -124,7 +124,9 @@ func (o ApproxOptions) check() error {
 // depend on the order of the merges, the scheduling or GOMAXPROCS. Points
 // are processed in the first tree's order so that neighbours share cache
 // lines, and the descent ranks candidates by squared distances of the
-// coordinates rounded to float32 (half the memory traffic of float64); at
+// coordinates scaled by a power of two (the largest |x| into [½, 1), so
+// that the result does not depend on the data's scale) and rounded to
+// float32 (half the memory traffic of float64); at
 // the end the exact distances of each point's whole pool are computed in
 // float64 and the kOut nearest by them are kept.
 //
@@ -138,8 +140,9 @@ func (o ApproxOptions) check() error {
 // round changes fewer than Delta·n·k entries.
 //
 // ApproxKNN returns an error when x is nil or empty, has a NaN or infinite
-// entry, when k < 1 or k ≥ n, when an option is out of range, or when ctx
-// is cancelled (checked between chunks of points).
+// entry, when k < 1 or k ≥ n, when squared distances would overflow or
+// underflow (as KNN), when an option is out of range, or when ctx is
+// cancelled (checked between chunks of points).
 func ApproxKNN(ctx context.Context, x *mat.Dense, k int, opt *ApproxOptions) (*Neighbors, error) {
 	if err := checkData(x); err != nil {
 		return nil, err
@@ -152,14 +155,18 @@ func ApproxKNN(ctx context.Context, x *mat.Dense, k int, opt *ApproxOptions) (*N
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	return approxKNNData(ctx, denseData(x), n, d, k, o)
+	data := denseData(x)
+	if err := checkScale(data, n, d); err != nil {
+		return nil, err
+	}
+	return approxKNNData(ctx, data, n, d, k, o)
 }
 
 // descent is the state of NN-descent. Points are numbered by their
 // position in the first tree (pos), lists hold positions.
 type descent struct {
 	n, dim, k int
-	pts       []float32 // coordinates in working order, rounded to float32
+	pts       []float32 // coordinates in working order, scaled by 2⁻ᵉ, rounded to float32
 	idx       []int32   // n·k neighbour positions, rows sorted by (dist, position)
 	dst       []float64 // their squared distances in float32 arithmetic
 	isNew     []bool    // entry entered the list in the last round
@@ -192,9 +199,19 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 	if err != nil {
 		return nil, err
 	}
+	// The working coordinates are x·2⁻ᵉ, e the exponent of the largest
+	// |x| (so that it lies in [½, 1)), rounded to float32: the power of two
+	// is exact, so the descent does not depend on the scale of the data,
+	// whose float64 range far exceeds float32's (x of 1e-100 would round
+	// to 0, x of 1e50 to ±Inf). Only the ranking uses them.
+	var amax float64
+	for _, v := range buf {
+		amax = max(amax, math.Abs(v))
+	}
+	_, e := math.Frexp(amax)
 	pts := make([]float32, n*d)
 	for i, v := range buf {
-		pts[i] = float32(v)
+		pts[i] = float32(math.Ldexp(v, -e))
 	}
 	s := &descent{n: n, dim: d, k: k, pts: pts, perm: t.perm,
 		idx: make([]int32, n*k), dst: make([]float64, n*k), isNew: make([]bool, n*k)}
@@ -934,7 +951,9 @@ func Recall(approx, exact *Neighbors, rows []int) float64 {
 // exact KNN, cost that of KNN), else on sample rows drawn without
 // replacement with seed (a k-d tree and one exact query per sampled row,
 // brute force above 16 dimensions: O(sample·n·d) at worst). It returns the
-// recall (see Recall) and the rows measured.
+// recall (see Recall) and the rows measured. It returns an error when x
+// has a NaN or infinite entry or features out of range (as KNN), when nb
+// does not have one list per row of x, or when ctx is cancelled.
 func SampleRecall(ctx context.Context, x *mat.Dense, nb *Neighbors, sample int, seed uint64) (recall float64, rows int, err error) {
 	n, d := x.Dims()
 	if nb.N() != n {
@@ -944,6 +963,9 @@ func SampleRecall(ctx context.Context, x *mat.Dense, nb *Neighbors, sample int, 
 		return 0, 0, err
 	}
 	data := denseData(x)
+	if err := checkScale(data, n, d); err != nil {
+		return 0, 0, err
+	}
 	if sample <= 0 || sample >= n {
 		ex, err := knnData(ctx, data, n, d, nb.K)
 		if err != nil {
