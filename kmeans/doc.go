@@ -46,6 +46,12 @@
 // ties and duplicates); on 10⁵ points in 50 dimensions with k = 5 this
 // makes a restart 2–4 times faster.
 //
+// Cluster and Seed work on the points multiplied by the power of two that
+// brings the largest |coordinate| into [½, 1) (exact), and scale the centres
+// and distortions back: the partition of 2ᵏ·x is that of x, bit for bit,
+// from points near 1e-300, whose squared distances would underflow to 0,
+// to points near 1e300, whose squared distances would overflow.
+//
 // Restarts run concurrently; every restart draws from its own generator
 // whose seed is taken from Settings.Src before any restart starts, and all
 // sums are reduced in a fixed order, so the result does not depend on the
@@ -69,4 +75,10 @@
 // also makes every point closer to its own cluster, so the iteration tends
 // to stop at its starting partition: start from a good partition (for
 // example a spectral one, through Settings.Init).
+//
+// The kernel enters the distances linearly (no products of entries), so a
+// kernel scaled by c gives the same partition and c times the objective
+// while its entries are normal numbers: it needs no rescaling. (A linear
+// kernel of points of scale s has entries of scale s²: that is computed,
+// and may underflow, before KernelCluster sees it.)
 package kmeans

@@ -164,6 +164,10 @@ type config struct {
 	src                           rand.Source
 	sel                           func([]int) float64
 	rec                           progress.Recorder
+	// objExp: the restarts' objectives are 2^−objExp times the caller's
+	// (Cluster works on data scaled by a power of two); progress messages
+	// report Ldexp(objective, objExp).
+	objExp int
 }
 
 func (s *Settings) config(n int) (config, error) {
@@ -264,15 +268,29 @@ func checkWeights(w []float64, n int) error {
 // iterated until the distortion is stable; the run with the lowest Select
 // score (or distortion) is returned.
 //
+// Scale. Cluster works on x·2⁻ᵉ (and Settings.Centers·2⁻ᵉ), e the binary
+// exponent of the largest |entry| of x and Centers (math.Frexp), so that it
+// lies in [½, 1): multiplying by a power of two is exact, so the labels,
+// iterations, reseeds and the winning restart are the same, bit for bit,
+// for x and 2ᵏ·x whenever both are exactly representable, from points of
+// 1e-300 (whose squared distances would underflow to 0) to 1e300 (whose
+// squared distances would overflow). Result.Centers are scaled back by 2ᵉ
+// and Distortion, Distortions and Trace by 2²ᵉ: below about 1e-154 they
+// underflow to 0 or a subnormal value, which does not affect the
+// partition; above about 1e154 they overflow (see the errors). The scaled
+// copy costs n·d floats when e ≠ 0.
+//
 // It returns an error wrapping ErrInvalid when x is nil or empty, an entry
 // of x is NaN or infinite (naming its row and column), K is outside [1, n],
 // or a setting is invalid, an error wrapping ErrNonFinite when the
-// distortion of the finite points overflows, and an error wrapping
-// ctx.Err() when ctx is cancelled (checked at every iteration).
+// distortion of the finite points overflows (the points spread beyond
+// about 1e154, or the weights are near the float64 range), and an error
+// wrapping ctx.Err() when ctx is cancelled (checked at every iteration).
 //
 // Cost: O(n·k·d) time per iteration at worst and O(n + k·d) memory per
-// concurrent restart; the assignment step of a lone run uses up to Workers
-// goroutines. The assignment skips every point whose nearest centre provably
+// concurrent restart, plus n·d floats once for the scaled copy; the
+// assignment step of a lone run uses up to Workers goroutines. The
+// assignment skips every point whose nearest centre provably
 // did not change (triangle-inequality bounds after Hamerly, "Making k-means
 // even faster", SDM 2010), so that an iteration in which few points move
 // costs O(n·d + k²·d); the results are exactly those of the plain
@@ -305,6 +323,7 @@ func Cluster(ctx context.Context, x *mat.Dense, s Settings) (*Result, error) {
 		}
 		p.wbar = sum / float64(n)
 	}
+	amax := maxAbs(raw, n, d)
 	var init []float64
 	switch {
 	case s.Init != nil && s.Centers != nil:
@@ -322,10 +341,18 @@ func Cluster(ctx context.Context, x *mat.Dense, s Settings) (*Result, error) {
 					return nil, fmt.Errorf("%w: Centers entry (row %d, col %d) is %v", ErrInvalid, i, j, v)
 				}
 				init = append(init, v)
+				amax = max(amax, math.Abs(v))
 			}
 		}
 		cfg.restarts = 1
-	case s.Init != nil:
+	}
+	// Work on x·2⁻ᵉ (see Scale above).
+	e := p.scale(amax)
+	cfg.objExp = 2 * e
+	for i, v := range init {
+		init[i] = math.Ldexp(v, -e)
+	}
+	if s.Init != nil {
 		init = p.means(s.Init)
 	}
 	res, err := runRestarts(ctx, cfg, func(ctx context.Context, rnd *rand.Rand, inner int) (*outcome, error) {
@@ -342,10 +369,69 @@ func Cluster(ctx context.Context, x *mat.Dense, s Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v := res.Distortion; math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil, fmt.Errorf("%w: distortion %v: the points (or the weights) are out of floating-point range; rescale them", ErrNonFinite, v)
+	v := res.Distortion
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("%w: distortion %v: the weights are out of floating-point range; rescale them", ErrNonFinite, v)
 	}
+	if w := math.Ldexp(v, 2*e); math.IsInf(w, 0) {
+		return nil, fmt.Errorf("%w: distortion %g·2^%d overflows float64 (largest |x| = %g): the points (or the weights) are out of floating-point range; rescale them", ErrNonFinite, v, 2*e, amax)
+	}
+	res.unscale(e)
 	return res, nil
+}
+
+// maxAbs returns the largest |entry| of the n×d matrix raw. Cost O(n·d).
+func maxAbs(raw blas64.General, n, d int) float64 {
+	var m float64
+	for i := 0; i < n; i++ {
+		for _, v := range raw.Data[i*raw.Stride : i*raw.Stride+d] {
+			m = max(m, math.Abs(v))
+		}
+	}
+	return m
+}
+
+// scale replaces p's points by a compact copy scaled by 2⁻ᵉ, e the binary
+// exponent of amax (math.Frexp: amax·2⁻ᵉ ∈ [½, 1)), and returns e; it
+// leaves p as it is, and returns 0, when e = 0 (or amax = 0). The scaling
+// is exact unless an entry is so far below amax (by about 2⁻¹⁰²²) that it
+// becomes subnormal, where it could not matter to any squared distance
+// involving the larger entries. Cost O(n·d) time and memory.
+func (p *vproblem) scale(amax float64) int {
+	_, e := math.Frexp(amax)
+	if e == 0 {
+		return 0
+	}
+	xs := make([]float64, p.n*p.d)
+	for i := 0; i < p.n; i++ {
+		for t, v := range p.row(i) {
+			xs[i*p.d+t] = math.Ldexp(v, -e)
+		}
+	}
+	p.x, p.stride = xs, p.d
+	return e
+}
+
+// unscale maps a result of points scaled by 2⁻ᵉ back to the caller's
+// scale: centres by 2ᵉ, distortions by 2²ᵉ. Cost O(k·d + restarts +
+// iterations).
+func (r *Result) unscale(e int) {
+	if e == 0 {
+		return
+	}
+	if r.Centers != nil {
+		raw := r.Centers.RawMatrix()
+		for i := range raw.Data {
+			raw.Data[i] = math.Ldexp(raw.Data[i], e)
+		}
+	}
+	r.Distortion = math.Ldexp(r.Distortion, 2*e)
+	for i, v := range r.Distortions {
+		r.Distortions[i] = math.Ldexp(v, 2*e)
+	}
+	for i, v := range r.Trace {
+		r.Trace[i] = math.Ldexp(v, 2*e)
+	}
 }
 
 // outcome is the result of one restart.
@@ -421,7 +507,7 @@ func runRestarts(ctx context.Context, cfg config, run func(ctx context.Context, 
 		}
 		done++
 		progress.Send(cfg.rec, progress.Event{Stage: "kmeans", Done: done, Total: nr,
-			Message: fmt.Sprintf("restart %d: objective %.6g in %d iterations", r, o.value, o.iters)})
+			Message: fmt.Sprintf("restart %d: objective %.6g in %d iterations", r, math.Ldexp(o.value, cfg.objExp), o.iters)})
 		return nil
 	})
 	if firstErr != nil {

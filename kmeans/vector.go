@@ -68,11 +68,14 @@ func (p *vproblem) means(labels []int) []float64 {
 // coincides with a chosen centre (fewer than k distinct rows) the next
 // centre is drawn uniformly among the rows not chosen yet, so the indices
 // are always distinct. A nil src means rand.NewPCG(DefaultSeed, DefaultSeed).
+// Like Cluster, it works on x scaled by the power of two that brings the
+// largest |x| into [½, 1), so the draw is the same for x and 2ᵏ·x and the
+// D² law is not lost to underflow for points of 1e-170.
 //
 // It returns an error wrapping ErrInvalid when x is nil or empty, has a NaN
 // or infinite entry, or k is outside [1, n].
 //
-// Cost: O(n·k·d) time, O(n) memory.
+// Cost: O(n·k·d) time, O(n) memory plus n·d floats for the scaled copy.
 func Seed(x *mat.Dense, k int, src rand.Source) ([]int, error) {
 	if x == nil || x.IsEmpty() {
 		return nil, fmt.Errorf("%w: no points", ErrInvalid)
@@ -89,6 +92,7 @@ func Seed(x *mat.Dense, k int, src rand.Source) ([]int, error) {
 		src = rand.NewPCG(DefaultSeed, DefaultSeed)
 	}
 	p := &vproblem{x: raw.Data, stride: raw.Stride, n: n, d: d, k: k}
+	p.scale(maxAbs(raw, n, d))
 	return p.seed(rand.New(src), 1), nil
 }
 
