@@ -294,3 +294,28 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 		})
 	}
 }
+
+// TestGenNoiseOverflow: a finite -noise so large that generated values
+// overflow (1e308) is a usage error (exit 2, as -noise -3 or NaN) naming
+// the generator and the noise, for every point generator and for
+// cluster -gen, and no file is written. Before, gen wrote ±Inf features
+// with exit 0, which tether's own readers then refused.
+func TestGenNoiseOverflow(t *testing.T) {
+	dir := t.TempDir()
+	for _, g := range synth.Generators() {
+		if g.Graph {
+			continue
+		}
+		out := filepath.Join(dir, g.Name+".csv")
+		_, _, err := runGenCLI(t, g.Name, "-noise", "1e308", "-o", out)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "noise = 1e+308") || !strings.Contains(err.Error(), "gen: "+g.Name) {
+			t.Errorf("gen %s -noise 1e308: error %v, want a usage error naming %s and the noise", g.Name, err, g.Name)
+		}
+		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("gen %s -noise 1e308 wrote %s (%v)", g.Name, out, err)
+		}
+	}
+	if _, _, err := run(t, "cluster", "-gen", "moons", "-noise", "1e308", "-quiet", "-o", filepath.Join(dir, "c.txt")); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "noise = 1e+308") {
+		t.Errorf("cluster -gen moons -noise 1e308: error %v, want a usage error naming the noise", err)
+	}
+}

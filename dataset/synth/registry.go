@@ -155,7 +155,9 @@ type Generator struct {
 // SBMContext, DCSBMContext) with the fields g.Params names, so the same p and seed give
 // the same data as that function. Invalid parameters, sizes beyond
 // MaxValues included, give an error wrapping ErrInvalid before anything is
-// allocated; a cancelled ctx gives ctx.Err() (sbm checks it while sampling).
+// allocated; a noise so large that a generated coordinate overflows gives
+// one after the points are drawn (naming the generator, the noise and the
+// value); a cancelled ctx gives ctx.Err() (sbm checks it while sampling).
 func (g Generator) Generate(ctx context.Context, p Params, src rand.Source) (*Data, error) {
 	if g.gen == nil {
 		return nil, fmt.Errorf("%w: generator %q does not come from Generators or Lookup", ErrInvalid, g.Name)

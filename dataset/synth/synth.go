@@ -13,7 +13,9 @@ import (
 )
 
 // ErrInvalid is wrapped by the errors reporting invalid generator
-// parameters (sizes, noise levels, probabilities).
+// parameters (sizes, noise levels, probabilities), including a finite
+// noise so large that a generated coordinate overflows float64: the point
+// generators never return a non-finite value.
 var ErrInvalid = errors.New("synth: invalid parameter")
 
 // DefaultSeed seeds the generators when src is nil: rand.NewPCG(DefaultSeed,
@@ -45,6 +47,25 @@ func checkPoints(name string, n, dim int, noise float64) error {
 	}
 	if !(noise >= 0) || math.IsInf(noise, 0) {
 		return fmt.Errorf("%w: %s: noise = %v, want a finite value ≥ 0", ErrInvalid, name, noise)
+	}
+	return nil
+}
+
+// checkOutput returns an error wrapping ErrInvalid, naming the generator
+// name, its noise and the first value that is not finite (feature x1, x2,
+// … as tether gen names the columns, of a 0-based point), when x holds
+// one: a finite noise so large that noise·z, z ~ N(0, 1), overflows
+// float64 (noise ≈ 1e308) makes ±Inf coordinates, which tether's readers
+// refuse. The generators check their output rather than bound the noise,
+// since the overflow depends on the largest z drawn. Cost O(n·dim).
+func checkOutput(name string, noise float64, x *mat.Dense) error {
+	n, _ := x.Dims()
+	for i := 0; i < n; i++ {
+		for j, v := range x.RawRowView(i) {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return fmt.Errorf("%w: %s: noise = %v makes x%d of point %d %v (beyond the float64 range); want a smaller noise", ErrInvalid, name, noise, j+1, i, v)
+			}
+		}
 	}
 	return nil
 }
@@ -107,6 +128,9 @@ func Moons(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
 		x.Set(i, 0, a+noise*rng.NormFloat64())
 		x.Set(i, 1, b+noise*rng.NormFloat64())
 	}
+	if err := checkOutput("Moons", noise, x); err != nil {
+		return nil, nil, err
+	}
 	return x, labels, nil
 }
 
@@ -137,6 +161,9 @@ func Circles(n int, noise, factor float64, src rand.Source) (*mat.Dense, []int, 
 		}
 		x.Set(i, 0, r*math.Cos(t)+noise*rng.NormFloat64())
 		x.Set(i, 1, r*math.Sin(t)+noise*rng.NormFloat64())
+	}
+	if err := checkOutput("Circles", noise, x); err != nil {
+		return nil, nil, err
 	}
 	return x, labels, nil
 }
@@ -172,6 +199,9 @@ func InterlacedCircles(n, k int, noise float64, src rand.Source) (*mat.Dense, []
 			i++
 		}
 	}
+	if err := checkOutput("InterlacedCircles", noise, x); err != nil {
+		return nil, nil, err
+	}
 	return x, labels, nil
 }
 
@@ -197,6 +227,9 @@ func XOR(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
 			labels[i] = c / 2
 			i++
 		}
+	}
+	if err := checkOutput("XOR", noise, x); err != nil {
+		return nil, nil, err
 	}
 	return x, labels, nil
 }
@@ -237,6 +270,9 @@ func Blobs(n, k, dim int, std float64, src rand.Source) (*mat.Dense, []int, erro
 			labels[i] = c
 			i++
 		}
+	}
+	if err := checkOutput("Blobs", std, x); err != nil {
+		return nil, nil, err
 	}
 	return x, labels, nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -386,5 +387,40 @@ func BenchmarkSBM100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		sinkGraph = g
+	}
+}
+
+// TestNoiseOverflow: a finite noise so large that a coordinate overflows
+// (1e308 times a normal deviate beyond 1.8) is refused by every point
+// generator with ErrInvalid naming the generator, the noise and the value,
+// instead of returning ±Inf features (tether's readers refuse the file);
+// a noise of 1e300 still gives finite points.
+func TestNoiseOverflow(t *testing.T) {
+	cases := []struct {
+		name string
+		gen  func(noise float64) (*mat.Dense, []int, error)
+	}{
+		{"Moons", func(s float64) (*mat.Dense, []int, error) { return Moons(300, s, nil) }},
+		{"Circles", func(s float64) (*mat.Dense, []int, error) { return Circles(300, s, 0.5, nil) }},
+		{"InterlacedCircles", func(s float64) (*mat.Dense, []int, error) { return InterlacedCircles(300, 3, s, nil) }},
+		{"XOR", func(s float64) (*mat.Dense, []int, error) { return XOR(300, s, nil) }},
+		{"Blobs", func(s float64) (*mat.Dense, []int, error) { return Blobs(300, 3, 4, s, nil) }},
+	}
+	for _, c := range cases {
+		x, _, err := c.gen(1e308)
+		if !errors.Is(err, ErrInvalid) || x != nil {
+			t.Errorf("%s, noise 1e308: error %v (points returned: %v), want ErrInvalid and no points", c.name, err, x != nil)
+		} else if msg := err.Error(); !strings.Contains(msg, c.name+": noise = 1e+308") || !strings.Contains(msg, "Inf") {
+			t.Errorf("%s, noise 1e308: message %q, want the generator, the noise and the value", c.name, msg)
+		}
+		x, _, err = c.gen(1e300)
+		if err != nil {
+			t.Fatalf("%s, noise 1e300: %v", c.name, err)
+		}
+		for _, v := range x.RawMatrix().Data {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				t.Fatalf("%s, noise 1e300: value %v", c.name, v)
+			}
+		}
 	}
 }
