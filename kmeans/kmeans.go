@@ -268,9 +268,11 @@ func checkWeights(w []float64, n int) error {
 // iterated until the distortion is stable; the run with the lowest Select
 // score (or distortion) is returned.
 //
-// Scale. Cluster works on x·2⁻ᵉ (and Settings.Centers·2⁻ᵉ), e the binary
-// exponent of the largest |entry| of x and Centers (math.Frexp), so that it
-// lies in [½, 1): multiplying by a power of two is exact, so the labels,
+// Scale. When the largest |entry| of x and Centers is outside [2⁻⁴⁰⁰,
+// 2⁴⁰⁰], where squared distances would lose digits, underflow or
+// overflow, Cluster works on x·2⁻ᵉ (and Settings.Centers·2⁻ᵉ), e its binary
+// exponent (math.Frexp), so that it lies in [½, 1): multiplying by a power
+// of two is exact, and the algorithm has no absolute constant, so the labels,
 // iterations, reseeds and the winning restart are the same, bit for bit,
 // for x and 2ᵏ·x whenever both are exactly representable, from points of
 // 1e-300 (whose squared distances would underflow to 0) to 1e300 (whose
@@ -278,7 +280,7 @@ func checkWeights(w []float64, n int) error {
 // and Distortion, Distortions and Trace by 2²ᵉ: below about 1e-154 they
 // underflow to 0 or a subnormal value, which does not affect the
 // partition; above about 1e154 they overflow (see the errors). The scaled
-// copy costs n·d floats when e ≠ 0.
+// copy costs n·d floats, for such data only.
 //
 // It returns an error wrapping ErrInvalid when x is nil or empty, an entry
 // of x is NaN or infinite (naming its row and column), K is outside [1, n],
@@ -288,7 +290,8 @@ func checkWeights(w []float64, n int) error {
 // wrapping ctx.Err() when ctx is cancelled (checked at every iteration).
 //
 // Cost: O(n·k·d) time per iteration at worst and O(n + k·d) memory per
-// concurrent restart, plus n·d floats once for the scaled copy; the
+// concurrent restart, plus n·d floats once for the scaled copy of
+// out-of-range data; the
 // assignment step of a lone run uses up to Workers goroutines. The
 // assignment skips every point whose nearest centre provably
 // did not change (triangle-inequality bounds after Hamerly, "Making k-means
@@ -392,16 +395,17 @@ func maxAbs(raw blas64.General, n, d int) float64 {
 }
 
 // scale replaces p's points by a compact copy scaled by 2⁻ᵉ, e the binary
-// exponent of amax (math.Frexp: amax·2⁻ᵉ ∈ [½, 1)), and returns e; it
-// leaves p as it is, and returns 0, when e = 0 (or amax = 0). The scaling
+// exponent of amax (math.Frexp: amax·2⁻ᵉ ∈ [½, 1)), and returns e, when
+// amax is outside [2⁻⁴⁰⁰, 2⁴⁰⁰]; it leaves p as it is, and returns 0,
+// otherwise (ordinary data: no copy) and when amax = 0. The scaling
 // is exact unless an entry is so far below amax (by about 2⁻¹⁰²²) that it
 // becomes subnormal, where it could not matter to any squared distance
 // involving the larger entries. Cost O(n·d) time and memory.
 func (p *vproblem) scale(amax float64) int {
-	_, e := math.Frexp(amax)
-	if e == 0 {
+	if amax == 0 || (amax >= 0x1p-400 && amax <= 0x1p400) {
 		return 0
 	}
+	_, e := math.Frexp(amax)
 	xs := make([]float64, p.n*p.d)
 	for i := 0; i < p.n; i++ {
 		for t, v := range p.row(i) {
