@@ -127,17 +127,40 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 			return fmt.Errorf("constraints gen: %s: node %d has no class; the reference must label every node", truthPath, i)
 		}
 	}
+	// The flag values the generators would refuse are usage errors
+	// (exit status 2), checked before drawing: a fraction outside [0, 1],
+	// and more must-links than the classes of the reference hold.
+	if !(noise >= 0 && noise <= 1) {
+		return usagef("constraints gen", "-noise %v outside [0, 1] (the fraction of constraints or labels flipped)", noise)
+	}
 	switch protocol {
-	case "pairs-1/n", "labels-frac", "label-sets":
-	case "pairs-frac":
-		if rate >= 0 && rate <= 1 { // else FractionPairs names the bad rate
+	case "pairs-1/n":
+	case "pairs-frac", "labels-frac", "label-sets":
+		if !(rate >= 0 && rate <= 1) {
+			of := "nodes"
+			if protocol == "pairs-frac" {
+				of = "pairs"
+			}
+			return usagef("constraints gen", "-rate %v outside [0, 1] (the fraction of %s)", rate, of)
+		}
+		if protocol == "pairs-frac" {
 			if err := consCheckPairs(int64(math.Round(rate * float64(constraint.NumPairs(len(truth)))))); err != nil {
 				return err
 			}
 		}
 	case "ml-uniformity":
+		if !(alpha >= 0 && alpha <= 1) {
+			return usagef("constraints gen", "-alpha %v outside [0, 1] (the uniformity α)", alpha)
+		}
+		sizes := consClassSizes(truth)
+		if count < 0 {
+			return usagef("constraints gen", "-count %d is negative", count)
+		}
+		if total := consMustLinkPairs(sizes); int64(count) > total {
+			return usagef("constraints gen", "-count %d: the classes of %s hold %d must-link pairs (Σ n_c(n_c−1)/2), want at most that", count, truthPath, total)
+		}
 		if count == 0 {
-			count = constraint.ConnectivityThreshold(consClassSizes(truth))
+			count = constraint.ConnectivityThreshold(sizes)
 		}
 		if err := consCheckPairs(int64(count)); err != nil {
 			return err
@@ -229,6 +252,17 @@ func consCheckPairs(n int64) error {
 		return fmt.Errorf("constraints gen: %d pairs requested, at most %d are drawn (lower -rate or -count)", n, consMaxPairs)
 	}
 	return nil
+}
+
+// consMustLinkPairs returns Σ_c C(n_c, 2), the number of pairs of nodes in
+// the same class for the class sizes: the most must-links a partition with
+// these sizes allows.
+func consMustLinkPairs(sizes []int) int64 {
+	var total int64
+	for _, s := range sizes {
+		total += int64(s) * int64(s-1) / 2
+	}
+	return total
 }
 
 // consClassSizes returns the size of each class 0…max(truth).
@@ -533,6 +567,23 @@ func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 	for _, c := range counts {
 		if c < 0 {
 			return usagef("constraints closure", "negative must-link count %d", c)
+		}
+	}
+	// More must-links than a partition holds is a usage error too (the
+	// experiment refused it with exit status 1), named by flag and value.
+	for _, p := range parts {
+		sizes, err := constraint.Table41(p)
+		if err != nil {
+			return usagef("constraints closure", "-partition %q, want A, B, C, D or all", p)
+		}
+		total := consMustLinkPairs(sizes)
+		for _, c := range counts {
+			if int64(c) > total {
+				return usagef("constraints closure", "-counts %d: partition %s holds %d must-link pairs, want 0…%d", c, p, total, total)
+			}
+		}
+		if int64(mlFlag) > total {
+			return usagef("constraints closure", "-ml %d: partition %s holds %d must-link pairs, want 0…%d", mlFlag, p, total, total)
 		}
 	}
 

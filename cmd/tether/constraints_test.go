@@ -113,6 +113,48 @@ func TestConstraintsGen(t *testing.T) {
 	}
 }
 
+// TestConstraintsFlagRangeExitCodes: flag values the generators refuse
+// (a fraction outside [0, 1], more must-links than the partition holds)
+// are usage errors, exit status 2, naming the flag and value; they exited
+// 1 as failures of the data. Values in range still draw (exit 0).
+func TestConstraintsFlagRangeExitCodes(t *testing.T) {
+	truth := consWriteTemp(t, "small.lab", "0\n0\n0\n1\n1\n") // 3 + 1 = 4 must-link pairs
+	gen := func(args ...string) []string {
+		return append([]string{"gen", "-truth", truth, "-o", filepath.Join(t.TempDir(), "out.csv")}, args...)
+	}
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string // in the error, when code is 2
+	}{
+		{"gen -rate 1.5", gen("-protocol", "pairs-frac", "-rate", "1.5"), 2, "-rate 1.5 outside [0, 1]"},
+		{"gen -rate -0.1 labels", gen("-protocol", "labels-frac", "-rate", "-0.1"), 2, "-rate -0.1 outside [0, 1]"},
+		{"gen -rate NaN sets", gen("-protocol", "label-sets", "-rate", "NaN"), 2, "-rate NaN outside [0, 1]"},
+		{"gen -noise 1.5", gen("-protocol", "pairs-frac", "-noise", "1.5"), 2, "-noise 1.5 outside [0, 1]"},
+		{"gen -noise -1 labels", gen("-protocol", "labels-frac", "-noise", "-1"), 2, "-noise -1 outside [0, 1]"},
+		{"gen -alpha 2", gen("-protocol", "ml-uniformity", "-alpha", "2"), 2, "-alpha 2 outside [0, 1]"},
+		{"gen -count 100", gen("-protocol", "ml-uniformity", "-count", "100"), 2, "-count 100: the classes of " + truth + " hold 4 must-link pairs"},
+		{"gen -count -1", gen("-protocol", "ml-uniformity", "-count", "-1"), 2, "-count -1 is negative"},
+		{"gen -count 4", gen("-protocol", "ml-uniformity", "-count", "4", "-alpha", "0.5"), 0, ""},
+		{"gen -rate 1 -noise 1", gen("-protocol", "pairs-frac", "-rate", "1", "-noise", "1"), 0, ""},
+		{"closure -counts 100000", []string{"closure", "-partition", "A", "-counts", "100000", "-reps", "1"}, 2, "-counts 100000: partition A holds 24750 must-link pairs, want 0…24750"},
+		{"closure -ml 100000", []string{"closure", "-partition", "B", "-counts", "10", "-ml", "100000", "-reps", "1"}, 2, "-ml 100000: partition B holds"},
+		{"closure -alpha 2", []string{"closure", "-partition", "A", "-alpha", "2"}, 2, "α = 2 outside [0, 1]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := runConstraintsCLI(t, c.args...)
+			if got := exitCode(context.Background(), err, io.Discard); got != c.code {
+				t.Fatalf("exit status %d, want %d (err %v)", got, c.code, err)
+			}
+			if c.msg != "" && !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("err %q lacks %q", err, c.msg)
+			}
+		})
+	}
+}
+
 func TestConstraintsCheck(t *testing.T) {
 	bad := consWriteTemp(t, "c.csv", "# base=1\n1,2,ml\n2,3,ml\n3,1,cl\n4,5,cl\n")
 	out, _, err := runConstraintsCLI(t, "check", bad, "--n", "5")
