@@ -259,6 +259,8 @@ func FuzzReadMatrixMarket(f *testing.F) {
 func FuzzReadGML(f *testing.F) {
 	f.Add("graph [ node [ id 0 label \"a\" club \"x\" ] node [ id 1 club \"y\" ] edge [ source 0 target 1 weight 2 ] ]")
 	f.Add("# c\ngraph [\n directed 1\n node [ id 5 graphics [ x 1.5 y -2 ] club 3 ]\n]\n")
+	f.Add("graph [ node [ id 0 ] ]\ngraph [ node [ id 1 ] ]\n")
+	f.Add("graph [ node [ id 0 club \"x\" club \"y\" ] node [ id 1 id 2 club \"y\" ] edge [ source 0 target 1 weight 2 weight 5 ] ]")
 	f.Fuzz(func(t *testing.T, in string) {
 		d, err := ReadGraph(context.Background(), strings.NewReader(in), "fuzz.gml", GML, GraphOptions{MaxNodes: fuzzMaxNodes, LabelAttr: "club"})
 		if err != nil {

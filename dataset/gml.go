@@ -206,23 +206,42 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 		}
 		return nil, err
 	}
+	// One graph per file: a second graph list is refused, not dropped.
 	var g *gmlValue
 	for k := range top {
-		if strings.EqualFold(top[k].key, "graph") && top[k].val.isLst {
-			g = &top[k].val
-			break
+		if !strings.EqualFold(top[k].key, "graph") || !top[k].val.isLst {
+			continue
 		}
+		if g != nil {
+			return nil, &ParseError{File: name, Line: top[k].val.line, Err: errorf(ErrSyntax, "a second \"graph [ … ]\" list (the first is on line %d): tether reads one graph per file", g.line)}
+		}
+		g = &top[k].val
 	}
 	if g == nil {
 		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no \"graph [ … ]\" list")}
 	}
-	get := func(l []gmlPair, key string) (*gmlValue, bool) {
+	// get returns the number or string value of key in the list l of a
+	// what ("node", "edge", "graph"). GML lets a key repeat in a list
+	// (that is how a graph holds its nodes and edges), but each key read
+	// here (id, label, the label and weight attributes, source, target,
+	// directed) holds one value: a repeat, even as a list, is an error
+	// naming both lines rather than a silent choice of one.
+	get := func(l []gmlPair, key, what string) (*gmlValue, bool, error) {
+		var v *gmlValue
+		first := 0
 		for k := range l {
-			if l[k].key == key && !l[k].val.isLst {
-				return &l[k].val, true
+			if l[k].key != key {
+				continue
+			}
+			if first != 0 {
+				return nil, false, &ParseError{File: name, Line: l[k].val.line, Name: key, Value: l[k].val.text, Err: errorf(ErrSyntax, "the %s has %s twice (first on line %d); it holds one value", what, quote(key), first)}
+			}
+			first = l[k].val.line
+			if !l[k].val.isLst {
+				v = &l[k].val
 			}
 		}
-		return nil, false
+		return v, v != nil, nil
 	}
 	maxN := opt.maxNodes()
 	index := make(map[int]int)
@@ -231,7 +250,10 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 		if p.key != "node" || !p.val.isLst {
 			continue
 		}
-		idv, ok := get(p.val.list, "id")
+		idv, ok, err := get(p.val.list, "id", "node")
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(ErrSyntax, "node without id")}
 		}
@@ -247,12 +269,19 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 		}
 		index[id] = len(index)
 		nm := idv.text
-		if lv, ok := get(p.val.list, "label"); ok {
+		lv, ok, err := get(p.val.list, "label", "node")
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			nm = lv.text
 		}
 		names = append(names, nm)
 		if opt.LabelAttr != "" {
-			av, ok := get(p.val.list, opt.LabelAttr)
+			av, ok, err := get(p.val.list, opt.LabelAttr, "node")
+			if err != nil {
+				return nil, err
+			}
 			if !ok {
 				// No node has it: the option does not fit the file
 				// (ErrOption); some nodes have it: the file lacks it.
@@ -275,7 +304,10 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 		}
 		var ends [2]int
 		for k, key := range [2]string{"source", "target"} {
-			v, ok := get(p.val.list, key)
+			v, ok, err := get(p.val.list, key, "edge")
+			if err != nil {
+				return nil, err
+			}
 			if !ok {
 				return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(ErrSyntax, "edge without %s", key)}
 			}
@@ -288,13 +320,18 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 		}
 		w := 1.0
 		wk := opt.WeightAttr
-		wv, ok := (*gmlValue)(nil), false
+		wv, ok, err := (*gmlValue)(nil), false, error(nil)
 		if wk != "" {
-			wv, ok = get(p.val.list, wk)
-		} else if wv, ok = get(p.val.list, "weight"); ok {
+			wv, ok, err = get(p.val.list, wk, "edge")
+		} else if wv, ok, err = get(p.val.list, "weight", "edge"); ok {
 			wk = "weight"
-		} else if wv, ok = get(p.val.list, "value"); ok {
-			wk = "value"
+		} else if err == nil {
+			if wv, ok, err = get(p.val.list, "value", "edge"); ok {
+				wk = "value"
+			}
+		}
+		if err != nil {
+			return nil, err
 		}
 		if ok {
 			var err error
@@ -324,7 +361,11 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 	d := &GraphData{G: gr, Names: names}
 	// Directed graphs and multigraphs are read as simple undirected graphs,
 	// as spectral clustering needs; say so rather than change them silently.
-	if v, ok := get(g.list, "directed"); ok && v.text == "1" {
+	v, ok, err := get(g.list, "directed", "graph")
+	if err != nil {
+		return nil, err
+	}
+	if ok && v.text == "1" {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: the graph is directed (directed 1); it is read as undirected, an edge u→v joining u and v both ways", name, v.line))
 	}
 	if repeats > 0 {

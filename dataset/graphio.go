@@ -246,7 +246,12 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // 0…n−1 in order of appearance. A directed graph ("directed 1") is read as
 // undirected and repeated edges (a multigraph, or u→v with v→u) are merged
 // by opt.Duplicates; either adds a warning to GraphData.Warnings, and
-// DupError refuses repeated edges instead.
+// DupError refuses repeated edges instead. A file holds one graph list: a
+// second one is an error. GML lets a key repeat in a list (a graph's node
+// and edge keys do), but the keys read here hold one value each (id,
+// label, the LabelAttr attribute, source, target, the weight attribute,
+// directed): a node, edge or graph that repeats one is an error naming
+// both lines, never a silent choice of one value.
 //
 // Dense CSV is an n×n non-negative matrix, optionally with a header of node
 // names.

@@ -208,6 +208,18 @@ func TestReadGraphErrors(t *testing.T) {
 		{"gml unbalanced", "graph [ node [ id 1 ]", GML, GraphOptions{}, ErrSyntax, []string{"missing ']'"}},
 		{"gml deep", "graph [ " + strings.Repeat("a [ ", 100), GML, GraphOptions{}, ErrTooLarge, []string{"nested"}},
 		{"gml duplicate id", "graph [ node [ id 1 ] node [ id 1 ] ]", GML, GraphOptions{}, ErrInvalid, []string{"twice"}},
+		// A second graph list and a repeated key that tether reads were
+		// silently dropped: the first graph and the first value were used.
+		{"gml second graph", "graph [\n node [ id 0 ]\n]\ngraph [\n node [ id 1 ]\n]\n", GML, GraphOptions{}, ErrSyntax, []string{"g:4: ", "a second \"graph [ … ]\" list (the first is on line 1)"}},
+		{"gml node two ids", "graph [\n node [ id 0 ]\n node [ id 1\n id 2 ]\n]", GML, GraphOptions{}, ErrSyntax, []string{"g:4: ", "id: ", `value "2"`, `the node has "id" twice (first on line 3)`}},
+		{"gml node two labels", "graph [\n node [ id 0 label \"a\" label \"b\" ]\n]", GML, GraphOptions{}, ErrSyntax, []string{"g:2: ", `the node has "label" twice`}},
+		{"gml node two label attrs", "graph [\n node [ id 0 club \"x\"\n club \"y\" ]\n]", GML, GraphOptions{LabelAttr: "club"}, ErrSyntax, []string{"g:3: ", `value "y"`, `the node has "club" twice (first on line 2)`}},
+		{"gml label attr scalar and list", "graph [\n node [ id 0 club [ a 1 ] club \"y\" ]\n]", GML, GraphOptions{LabelAttr: "club"}, ErrSyntax, []string{"g:2: ", `"club" twice`}},
+		{"gml edge two weights", "graph [ node [ id 0 ] node [ id 1 ]\n edge [ source 0 target 1\n weight 2\n weight 5 ] ]", GML, GraphOptions{}, ErrSyntax, []string{"g:4: ", `value "5"`, `the edge has "weight" twice (first on line 3)`}},
+		{"gml edge two values", "graph [ node [ id 0 ] node [ id 1 ]\n edge [ source 0 target 1 value 2 value 5 ] ]", GML, GraphOptions{}, ErrSyntax, []string{"g:2: ", `"value" twice`}},
+		{"gml edge two weight attrs", "graph [ node [ id 0 ] node [ id 1 ]\n edge [ source 0 target 1 w 2 w 5 ] ]", GML, GraphOptions{WeightAttr: "w"}, ErrSyntax, []string{"g:2: ", `"w" twice`}},
+		{"gml edge two targets", "graph [ node [ id 0 ] node [ id 1 ]\n edge [ source 0 target 1 target 0 ] ]", GML, GraphOptions{}, ErrSyntax, []string{"g:2: ", `"target" twice`}},
+		{"gml graph directed twice", "graph [ directed 0\n directed 1 node [ id 0 ] ]", GML, GraphOptions{}, ErrSyntax, []string{"g:2: ", `the graph has "directed" twice`}},
 		{"dense asymmetric", "0,1\n2,0\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"not symmetric"}},
 		{"dense not square", "0,1\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"square"}},
 		{"dense negative", "0,-1\n-1,0\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"g:1", "column 2", "negative"}},
