@@ -287,10 +287,11 @@ func (lr *lineReader) join(fields ...string) string {
 	return strings.Join(fields, string(lr.delim))
 }
 
-// isInt reports whether f is an integer in decimal.
+// isInt reports whether f is written as a decimal integer, one beyond
+// the range of int included (node reports it as out of range).
 func isInt(f string) bool {
 	_, err := strconv.Atoi(f)
-	return err == nil
+	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
 // isHeader reports whether fields spell a prefix of names of at least
@@ -465,6 +466,16 @@ func (lr *lineReader) node(f string) (int, error) {
 		return i, nil
 	}
 	v, err := strconv.Atoi(f)
+	if errors.Is(err, strconv.ErrRange) {
+		// An integer, but beyond int64: out of range, not a name.
+		if f[0] == '-' {
+			return 0, lr.errf("node %s out of range: below the index base %d", f, lr.base)
+		}
+		if lr.opt.N > 0 {
+			return 0, lr.errf("node %s out of range: outside %d…%d (base %d)", f, lr.base, lr.opt.N-1+lr.base, lr.base)
+		}
+		return 0, lr.errf("node %s out of range: more than %d nodes; give the number of nodes explicitly", f, MaxInferredNodes)
+	}
 	if err != nil {
 		if lr.indexLine > 0 {
 			return 0, lr.errf("node %q is not an integer (line %d numbers its nodes, so the file reads indices: name the nodes there too, or number them here)", f, lr.indexLine)
@@ -708,6 +719,9 @@ func (lr *lineReader) label(f string) (int, error) {
 		return Unlabeled, nil
 	}
 	c, err := strconv.Atoi(f)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, lr.errf("label %s out of range: labels are integers from %d to %d", f, Unlabeled, math.MaxInt)
+	}
 	if err != nil || c < Unlabeled {
 		return 0, lr.errf("label %q, want an integer ≥ 0, or -1, ? or empty for unlabelled", f)
 	}

@@ -140,6 +140,11 @@ func TestRead(t *testing.T) {
 		{name: "auto names, unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "huge inferred", in: "0,99999999999,ml\n", err: "in.csv:1: node 99999999999: more than"},
+		// Integers beyond int64 are out of range, not "not an integer".
+		{name: "beyond int64", in: "0,1,ml\n1,99999999999999999999,cl\n", err: "in.csv:2: node 99999999999999999999 out of range: more than 16777216 nodes; give the number of nodes explicitly"},
+		{name: "beyond int64, N", in: "0,99999999999999999999,cl\n", opt: ReadOptions{N: 5}, err: "in.csv:1: node 99999999999999999999 out of range: outside 0…4 (base 0)"},
+		{name: "below int64", in: "-99999999999999999999,1,cl\n", err: "in.csv:1: node -99999999999999999999 out of range: below the index base 0"},
+		{name: "beyond int64, auto names", in: "99999999999999999999,1,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "b", "c"}, AutoNames: true}, err: "in.csv:1: node 99999999999999999999 out of range: outside 0…2 (base 0)"},
 		// A repeat is refused when its weight differs; an identical one is
 		// kept once (below).
 		{name: "duplicate rejected", in: "0,1,ml\n1,0,ml,0.5\n", err: "duplicate: ml(0,1) [in.csv:1], ml(1,0) w=0.5 [in.csv:2]"},
@@ -247,6 +252,8 @@ func TestReadLabels(t *testing.T) {
 		{name: "too many lines", in: "1\n2\n3\n", opt: ReadOptions{N: 2}, err: "in.txt:3: more than 2 label lines"},
 		{name: "bad label", in: "0,1\n1,x\n", err: "in.txt:2: label \"x\""},
 		{name: "negative label", in: "-2\n", err: "in.txt:1: label \"-2\""},
+		{name: "label beyond int64", in: "0,1\n1,99999999999999999999\n", err: "in.txt:2: label 99999999999999999999 out of range"},
+		{name: "node beyond int64", in: "0,1\n99999999999999999999,0\n", err: "in.txt:2: node 99999999999999999999 out of range"},
 		{name: "mixed", in: "1\n0,1\n", err: "in.txt:2: want one label per line"},
 		{name: "twice", in: "0,1\n\n0,1\n", err: "in.txt:3: node 0 already labelled on line 1"},
 		{name: "three fields", in: "0,1,2\n", err: "in.txt:1: want node,label or one label per line"},
@@ -297,6 +304,7 @@ func FuzzReadPairs(f *testing.F) {
 		"0,1,ml\n1,2,ml\n0,2,cl\n", "\ufeff# c\n\n5,7,cl,1e-3\n", "0,0,ml\n", "a,b,ml",
 		"i\tj\tkind\n0\t1\tml\n2\t\t3\tcl\t0.5\n", "0 1 ml\n  2 3   cl\n", "0;1;ml\n1;2;cl;2\n",
 		"0,1,ml,\n1,2,cl,0.5,\n", "\"0\",\"1\",ml\n", "0,1,ml\n0\t2\tml\n",
+		"0,1,ml\n1,99999999999999999999,cl\n", "-99999999999999999999,1,cl\n",
 	} {
 		f.Add(s, 0, uint8(0))
 		f.Add(s, 10, uint8(2))
@@ -341,7 +349,8 @@ func FuzzReadLabels(f *testing.F) {
 		"0\t2\n1\t\n", "0 2\n1 \n", "0;2\n1;\n", "2\t\n0 \n",
 		// A first line ?, -1 or blank is node 0's label; blank lines
 		// before a header or pairs, or at the end, are no nodes.
-		"?\n0\n1\n", "-1\n0\n1\n", "\n0\n1\n", "# c\n\n0\n", "\nlabel\n0\n", "\n1,0\n", "0\n\n\n"} {
+		"?\n0\n1\n", "-1\n0\n1\n", "\n0\n1\n", "# c\n\n0\n", "\nlabel\n0\n", "\n1,0\n", "0\n\n\n",
+		"0,1\n1,99999999999999999999\n", "99999999999999999999,0\n"} {
 		f.Add(s, 0)
 		f.Add(s, 6)
 	}

@@ -159,6 +159,8 @@ func FuzzReadEdgeList(f *testing.F) {
 		"source\ttarget\na\tb\n",
 		"1 2\n2 x\n",
 		"a b 0\nb c 1\n",
+		"0 1\n1 99999999999999999999\n",
+		"-99999999999999999999 1\n",
 	} {
 		f.Add(s, uint8(0))
 	}
@@ -244,6 +246,8 @@ func FuzzReadMatrixMarket(f *testing.F) {
 		"%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n",
 		"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 3\n",
 		"%%MatrixMarket matrix coordinate real symmetric\n1000000000000 1000000000000 1000000000000\n",
+		"%%MatrixMarket matrix coordinate real general\n3 3 1\n2.0 1 1.0\n",
+		"%%MatrixMarket matrix coordinate real general\n99999999999999999999 3 99999999999999999999\n1 99999999999999999999 1\n",
 	} {
 		f.Add(s, false)
 	}
@@ -260,6 +264,7 @@ func FuzzReadGML(f *testing.F) {
 	f.Add("graph [ node [ id 0 label \"a\" club \"x\" ] node [ id 1 club \"y\" ] edge [ source 0 target 1 weight 2 ] ]")
 	f.Add("# c\ngraph [\n directed 1\n node [ id 5 graphics [ x 1.5 y -2 ] club 3 ]\n]\n")
 	f.Add("graph [ node [ id 0 ] ]\ngraph [ node [ id 1 ] ]\n")
+	f.Add("graph [ node [ id 99999999999999999999 ] node [ id -99999999999999999999 ] ]")
 	f.Add("graph [ node [ id 0 club \"x\" club \"y\" ] node [ id 1 id 2 club \"y\" ] edge [ source 0 target 1 weight 2 weight 5 ] ]")
 	f.Fuzz(func(t *testing.T, in string) {
 		d, err := ReadGraph(context.Background(), strings.NewReader(in), "fuzz.gml", GML, GraphOptions{MaxNodes: fuzzMaxNodes, LabelAttr: "club"})
@@ -273,7 +278,8 @@ func FuzzReadGML(f *testing.F) {
 func FuzzReadLabels(f *testing.F) {
 	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "a\nb\n", "0 8\n1 8\n",
 		// A first line ?, -1 or empty is node 0's unknown label.
-		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "0,?\n1,0\n"} {
+		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "0,?\n1,0\n",
+		"99999999999999999999 1\n0 2\n"} {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, in string, strict bool) {

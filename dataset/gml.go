@@ -258,6 +258,9 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 			return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(ErrSyntax, "node without id")}
 		}
 		id, ok := parseInt(idv.text)
+		if !ok && !idv.isStr && intLike(idv.text) {
+			return nil, &ParseError{File: name, Line: idv.line, Name: "id", Value: idv.text, Err: errorf(ErrInvalid, "node id out of range: ids of at most %d characters are read", maxIntChars)}
+		}
 		if !ok || idv.isStr {
 			return nil, &ParseError{File: name, Line: idv.line, Name: "id", Value: idv.text, Err: errorf(ErrSyntax, "node id is not an integer")}
 		}

@@ -755,9 +755,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	// that name edge-list columns ("source target", "from,to") and occur
 	// nowhere else in the file, as nodes of named edges would.
 	if header == 0 && len(recs) >= 2 {
-		_, a1 := parseInt(recs[1].a)
-		_, b1 := parseInt(recs[1].b)
-		if !numberLike(recs[0].a) && !numberLike(recs[0].b) && a1 && b1 {
+		if !numberLike(recs[0].a) && !numberLike(recs[0].b) && intLike(recs[1].a) && intLike(recs[1].b) {
 			header = recs[0].line
 			recs = recs[1:]
 		} else if isWord(recs[0].a, edgeHeaderWords) && isWord(recs[0].b, edgeHeaderWords) && !recs[0].weighed && !slices.ContainsFunc(recs[1:], func(r rec) bool {
@@ -768,14 +766,16 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 		}
 	}
 	// Nodes are all integers or, with NamedNodes, all names; a mixture is
-	// an error naming the first token of the other kind.
+	// an error naming the first token of the other kind. An integer too
+	// long to read is still an integer (intLike), out of range below.
 	allInt := !opt.NamedNodes
 	minIdx := math.MaxInt
+	maxN := opt.maxNodes()
 	if allInt && len(recs) > 0 {
-		_, firstInt := parseInt(recs[0].a)
+		firstInt := intLike(recs[0].a)
 		for _, r := range recs {
 			for _, s := range [2]string{r.a, r.b} {
-				if _, ok := parseInt(s); ok != firstInt {
+				if ok := intLike(s); ok != firstInt {
 					what := "is not an integer, but"
 					if ok {
 						what = "is an integer, but"
@@ -788,6 +788,14 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	}
 	if allInt {
 		for _, r := range recs {
+			for _, s := range [2]string{r.a, r.b} {
+				if _, ok := parseInt(s); !ok {
+					if s[0] == '-' {
+						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrInvalid, "negative node number")}
+					}
+					return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "node number out of range: at most %d nodes are read (GraphOptions.MaxNodes; tether: -max-nodes)", maxN)}
+				}
+			}
 			a, _ := parseInt(r.a)
 			b, _ := parseInt(r.b)
 			if a < 0 || b < 0 {
@@ -801,7 +809,6 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 		}
 	}
 	d := &GraphData{HeaderLine: header}
-	maxN := opt.maxNodes()
 	ents := make([]entry, 0, len(recs))
 	n := 0
 	if allInt {
@@ -916,13 +923,24 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 			if len(fields) != 3 {
 				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrSyntax, "want the size line \"rows cols entries\"")}
 			}
-			var ok [3]bool
+			for _, f := range fields {
+				if !intLike(f) || f[0] == '-' {
+					return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrSyntax, "size line must hold three non-negative integers")}
+				}
+			}
+			// Integers too long to read are out of range: more nodes
+			// or entries than any file is read with.
+			for k, what := range [2]string{"rows", "columns"} {
+				if _, ok := parseInt(fields[k]); !ok {
+					return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrTooLarge, "%s %s out of range: more than GraphOptions.MaxNodes = %d nodes (tether: -max-nodes)", fields[k], what, opt.maxNodes())}
+				}
+			}
 			var cols int
-			rows, ok[0] = parseInt(fields[0])
-			cols, ok[1] = parseInt(fields[1])
-			nnz, ok[2] = parseInt(fields[2])
-			if !ok[0] || !ok[1] || !ok[2] || rows < 0 || cols < 0 || nnz < 0 {
-				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrSyntax, "size line must hold three non-negative integers")}
+			rows, _ = parseInt(fields[0])
+			cols, _ = parseInt(fields[1])
+			var ok bool
+			if nnz, ok = parseInt(fields[2]); !ok {
+				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "%s entries out of range: cannot fit a %d×%d matrix", fields[2], rows, cols)}
 			}
 			if rows != cols {
 				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "matrix is %d×%d, an affinity matrix must be square", rows, cols)}
@@ -944,14 +962,20 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 		if len(ents) == nnz {
 			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "more entries than the %d declared", nnz)}
 		}
-		i, okI := parseInt(fields[0])
-		j, okJ := parseInt(fields[1])
-		if !okI || i < 1 || i > rows {
-			return nil, &ParseError{File: name, Line: ln + 1, Column: 1, Value: fields[0], Err: errorf(ErrInvalid, "row index outside 1…%d", rows)}
+		// A decimal ("2.0") or other text is no index; an integer too
+		// long to read (intLike) is one out of range.
+		var ij [2]int
+		for k, what := range [2]string{"row", "column"} {
+			if !intLike(fields[k]) {
+				return nil, &ParseError{File: name, Line: ln + 1, Column: k + 1, Value: fields[k], Err: errorf(ErrSyntax, "%s index is not an integer", what)}
+			}
+			v, ok := parseInt(fields[k])
+			if !ok || v < 1 || v > rows {
+				return nil, &ParseError{File: name, Line: ln + 1, Column: k + 1, Value: fields[k], Err: errorf(ErrInvalid, "%s index outside 1…%d", what, rows)}
+			}
+			ij[k] = v
 		}
-		if !okJ || j < 1 || j > rows {
-			return nil, &ParseError{File: name, Line: ln + 1, Column: 2, Value: fields[1], Err: errorf(ErrInvalid, "column index outside 1…%d", rows)}
-		}
+		i, j := ij[0], ij[1]
 		w := 1.0
 		if want == 3 {
 			var err error

@@ -192,6 +192,20 @@ func TestReadGraphErrors(t *testing.T) {
 		{"mm absurd size", "%%MatrixMarket matrix coordinate real symmetric\n1000000000000 1000000000000 1\n1 1 1\n", MatrixMarket, GraphOptions{}, ErrTooLarge, []string{"g:2"}},
 		{"mm not square", "%%MatrixMarket matrix coordinate real general\n2 3 0\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"2×3"}},
 		{"mm asymmetric", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"g:3", "not symmetric", "Symmetrize"}},
+		// A decimal index is not an integer (it was "outside 1…3"); an
+		// integer beyond int64 is out of range (a size line of one was
+		// "must hold three non-negative integers").
+		{"mm decimal row index", "%%MatrixMarket matrix coordinate real general\n3 3 1\n2.0 1 1.0\n", MatrixMarket, GraphOptions{}, ErrSyntax, []string{"g:3: column 1: ", `value "2.0"`, "row index is not an integer"}},
+		{"mm decimal column index", "%%MatrixMarket matrix coordinate real general\n3 3 1\n2 1e0 1.0\n", MatrixMarket, GraphOptions{}, ErrSyntax, []string{"g:3: column 2: ", "column index is not an integer"}},
+		{"mm huge row index", "%%MatrixMarket matrix coordinate real general\n3 3 1\n99999999999999999999 1 1.0\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"g:3: column 1: ", `value "99999999999999999999"`, "row index outside 1…3"}},
+		{"mm huge size", "%%MatrixMarket matrix coordinate real general\n99999999999999999999 99999999999999999999 1\n", MatrixMarket, GraphOptions{}, ErrTooLarge, []string{"g:2: ", "99999999999999999999 rows out of range: more than GraphOptions.MaxNodes"}},
+		{"mm huge entries", "%%MatrixMarket matrix coordinate real general\n3 3 99999999999999999999\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"g:2: ", "99999999999999999999 entries out of range: cannot fit a 3×3 matrix"}},
+		// An edge-list node beyond int64 is an integer out of range, not a
+		// name beside integers (which advised -named-nodes).
+		{"edge list node beyond int64", "0 1\n1 99999999999999999999\n", EdgeList, GraphOptions{}, ErrTooLarge, []string{"g:2: ", `value "99999999999999999999"`, "node number out of range: at most"}},
+		{"edge list first node beyond int64", "99999999999999999999 1\n1 2\n", EdgeList, GraphOptions{}, ErrTooLarge, []string{"g:1: ", "node number out of range"}},
+		{"edge list node below int64", "0 1\n-99999999999999999999 1\n", EdgeList, GraphOptions{}, ErrInvalid, []string{"g:2: ", "negative node number"}},
+		{"gml id beyond int64", "graph [ node [ id 99999999999999999999 ] ]", GML, GraphOptions{}, ErrInvalid, []string{"g:1: id: ", "node id out of range"}},
 		{"mm index out of range", "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n3 1 1\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"g:3", `"3"`, "1…2"}},
 		{"mm too few entries", "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 1\n", MatrixMarket, GraphOptions{}, ErrSyntax, []string{"1 entries", "declares 2"}},
 		{"mm too many entries", "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n2 1 1\n2 2 1\n", MatrixMarket, GraphOptions{}, ErrSyntax, []string{"g:4", "more entries"}},
@@ -325,6 +339,10 @@ func TestReadLabels(t *testing.T) {
 		{"0 1 2\n", LabelOptions{}, []string{"3 fields"}},
 		{"1\n2\n", LabelOptions{N: 3}, []string{"2 labels, want 3"}},
 		{"99999999999 1\n", LabelOptions{}, []string{"l:1", "node index"}},
+		// Beyond int64: out of range, not "not a non-negative integer",
+		// and never a header dropped.
+		{"99999999999999999999 1\n0 2\n", LabelOptions{}, []string{"l:1", "node index ≥"}},
+		{"0 1\n99999999999999999999 1\n", LabelOptions{}, []string{"l:2", "node index ≥"}},
 		{"-3\n", LabelOptions{Strict: true}, []string{"l:1", `"-3"`}},
 	}
 	for _, b := range bad {

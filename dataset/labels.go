@@ -164,8 +164,8 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 			}
 			return r.label
 		}
-		if _, ok := parseInt(key(recs[0])); !ok && !isUnknownLabel(key(recs[0])) {
-			if _, ok := parseInt(key(recs[1])); ok {
+		if !intLike(key(recs[0])) && !isUnknownLabel(key(recs[0])) {
+			if intLike(key(recs[1])) {
 				recs = recs[1:]
 			}
 		}
@@ -229,6 +229,10 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 	n := 0
 	for _, r := range recs {
 		v, ok := parseInt(r.node)
+		if !ok && intLike(r.node) && r.node[0] != '-' {
+			// An integer too long to read is out of range, not malformed.
+			v, ok = maxNodes, true
+		}
 		if !ok || v < 0 {
 			return nil, &ParseError{File: name, Line: r.line, Column: 1, Value: r.node, Err: errorf(ErrSyntax, "node is not a non-negative integer")}
 		}

@@ -451,8 +451,16 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			maxNodes = opt.N
 		}
 		for _, r := range recs {
-			v, _ := parseInt(r.node)
+			v, ok := parseInt(strings.TrimSpace(r.node))
 			i := v - base
+			if !ok {
+				// Written as an integer (isIntText) but too long to
+				// read: out of range, below or above.
+				i = maxNodes
+				if strings.HasPrefix(strings.TrimSpace(r.node), "-") {
+					i = -1
+				}
+			}
 			if i < 0 || i >= maxNodes {
 				if opt.N > 0 {
 					var hints []string
@@ -497,7 +505,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 				return nil, perr(r.line, 1, r.node, "unknown node name")
 			}
 		} else {
-			v, _ := parseInt(r.node)
+			v, _ := parseInt(strings.TrimSpace(r.node))
 			i = v - base
 		}
 		if set[i] != 0 {
@@ -543,9 +551,11 @@ func zeroBaseWarning(name string, byName, baseSet bool, set []int) string {
 	return fmt.Sprintf(`%s: no line names node 0, though %d of the %d nodes are listed: node indices are 0-based, so if the file numbers the nodes from 1, its labels are read one node off; begin it with a line "# base=1" (or "# base=0" to say it is 0-based and silence this warning)`, name, listed, n)
 }
 
+// isIntText reports whether s, blanks trimmed, is written as a decimal
+// integer (intLike), however long: a node or label too long for parseInt
+// is an integer out of range, never a name.
 func isIntText(s string) bool {
-	_, ok := parseInt(strings.TrimSpace(s))
-	return ok
+	return intLike(strings.TrimSpace(s))
 }
 
 // KeyNames returns names when they can key the nodes of a labels file

@@ -128,6 +128,11 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"trailing tab on the first line", "0\t\n1\tA\n", NodeLabelOptions{}, `f:2: invalid input: 2 fields, want 1 as on the first data line (line 1, "0\t": a blank or tab at the end of the first data line does not make a second field): write that node's unknown label as -1 or ?, or begin the file with a header line such as node,label`},
 		{"outside", "0,1\n5,1\n", NodeLabelOptions{N: 3}, "f:2: column 1: value \"5\""},
 		{"negative node", "0,1\n-4,1\n", NodeLabelOptions{}, "f:2"},
+		// An integer beyond int64 is a node out of range, not a name
+		// (tether eval said the file named its nodes).
+		{"node beyond int64", "0,0\n1,0\n99999999999999999999,1\n", NodeLabelOptions{}, `f:3: column 1: value "99999999999999999999": invalid input: node index outside 0…`},
+		{"node beyond int64, N", "0,0\n99999999999999999999,1\n", NodeLabelOptions{N: 5}, `f:2: column 1: value "99999999999999999999": invalid input: node outside 0…4 (base 0)`},
+		{"node below int64", "0,0\n-99999999999999999999,1\n", NodeLabelOptions{N: 5}, `f:2: column 1: value "-99999999999999999999": invalid input: node outside 0…4`},
 		{"duplicate", "0,1\n0,1\n", NodeLabelOptions{}, "already labelled on line 1"},
 		{"unknown name", "name,c\nann,1\nzed,0\n", NodeLabelOptions{Names: []string{"ann"}}, "f:3: column 1: value \"zed\": invalid input: unknown node name"},
 		{"names without data names", "ann,1\n", NodeLabelOptions{N: 1}, "the data has none"},

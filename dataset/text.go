@@ -214,9 +214,17 @@ func parseNum(s string) (float64, bool) {
 	return v, true
 }
 
-// parseIndex parses a non-negative decimal integer of at most 18 digits.
+// maxIntChars is the longest integer text parseInt reads, sign included:
+// its values have |v| < 10¹⁸, so sums and differences of a few never
+// overflow an int.
+const maxIntChars = 18
+
+// parseInt parses a decimal integer, an optional sign then digits, of at
+// most maxIntChars characters. A longer integer is not read (false):
+// intLike tells it from text that is no integer, so that readers report it
+// as out of range rather than as a name or a malformed number.
 func parseInt(s string) (int, bool) {
-	if s == "" || len(s) > 18 {
+	if s == "" || len(s) > maxIntChars {
 		return 0, false
 	}
 	neg := false
@@ -239,6 +247,25 @@ func parseInt(s string) (int, bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// intLike reports whether s is written as a decimal integer, an optional
+// sign then at least one digit, whatever its length. parseInt reads those
+// of at most maxIntChars characters; an intLike s it does not read is an
+// integer out of range.
+func intLike(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // ReadNames reads a file of node names, one per line, with the line

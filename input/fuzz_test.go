@@ -100,7 +100,8 @@ func FuzzReadTable(f *testing.F) {
 // same unknown marks, the same blank lines as nodes.
 func FuzzLabelsReadersAgree(f *testing.F) {
 	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "label\n2\n0\n", "# base=1\n1,0\n3,1\n", "1\n\n?\n0\n\n",
-		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "# c\n\n0\n1\n", "\nlabel\n0\n1\n", "\n0,1\n1,0\n", "0,?\n1,0\n", "0\t2\n1\t\n", "2\t\n0 \n"} {
+		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "# c\n\n0\n1\n", "\nlabel\n0\n1\n", "\n0,1\n1,0\n", "0,?\n1,0\n", "0\t2\n1\t\n", "2\t\n0 \n",
+		"0,1\n99999999999999999999,0\n"} {
 		f.Add(s, 0)
 		f.Add(s, 3)
 	}
