@@ -123,6 +123,9 @@ func TestRead(t *testing.T) {
 		// An empty last field is absent; two are a weight left empty.
 		{name: "two trailing commas", in: "0,1,ml,,\n", err: "in.csv:1: weight \"\", want a positive finite number"},
 		{name: "unterminated quote", in: "\"a,b,ml\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.csv:1: character 1: unterminated quote"},
+		// The csv reader's own "parse error on line 1" is dropped: one
+		// line number, the file's.
+		{name: "bad quote, line 2", in: "0,1,ml\n0,\"2,cl\n", err: "in.csv:2: character 8: extraneous or missing \" in quoted-field"},
 		{name: "not an index", in: "0,1,ml\nx,1,ml\n", err: "in.csv:2: node \"x\" is not an integer"},
 		{name: "out of range", in: "0,5,ml\n", opt: ReadOptions{N: 5}, err: "in.csv:1: node 5 outside 0…4 (base 0)"},
 		// Node N in a file without a base is the mistake of a 1-based

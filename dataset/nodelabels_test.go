@@ -149,6 +149,9 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"1-based", "node,label\n1,0\n5,1\n", NodeLabelOptions{N: 5}, `f:3: column 1: value "5": invalid input: node outside 0…4 (base 0): if the file numbers the nodes from 1, begin it with a line "# base=1"`},
 		{"1-based, blanks", "1 0\n5 1\n", NodeLabelOptions{N: 5}, `f:2: column 1: value "5": invalid input: node outside 0…4 (base 0): if the file numbers the nodes from 1, begin it with a line "# base=1"`},
 		{"bad quote", "\"ann,1\n", NodeLabelOptions{}, "f:1"},
+		// One line number, the file's: the csv reader's own ("parse
+		// error on line 1, column 5") was line 1 of the line alone.
+		{"bad quote, line 2", "node,label\n0,\"x\n1,y\n", NodeLabelOptions{}, "f:2: invalid input: character 5: extraneous or missing \" in quoted-field"},
 		{"bad base", "# base=2\n0\n", NodeLabelOptions{}, "f:1"},
 		// As the other readers: the line limit by name (it was
 		// "bufio.Scanner: token too long"), and binary data.

@@ -243,7 +243,9 @@ func TrailingEmpty(line string, delim byte) bool {
 // CSV double quotes are honoured ("Smith, J" is one field) and blanks
 // around fields trimmed, as encoding/csv with TrimLeadingSpace does (so a
 // run of tabs separates two fields of a tab-separated line). An empty line is one empty field. The error names
-// the character or CSV column at fault. Cost O(len(line)).
+// the character at fault (for a CSV error, its byte position in the line
+// and encoding/csv's cause, without the csv reader's line number). Cost
+// O(len(line)).
 func SplitLine(line string, delim byte) ([]string, error) {
 	if line == "" {
 		return []string{""}, nil
@@ -278,6 +280,13 @@ func SplitLine(line string, delim byte) ([]string, error) {
 	cr.TrimLeadingSpace = true
 	f, err := cr.Read()
 	if err != nil {
+		// The csv reader's own line number is that of a one-line reader,
+		// always 1, beside the file:line the callers give: keep only the
+		// position in the line and the cause.
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("character %d: %w", pe.Column, pe.Err)
+		}
 		return nil, err
 	}
 	for a := range f {
