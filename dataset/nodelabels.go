@@ -564,15 +564,29 @@ func isIntText(s string) bool {
 // nil, and the nodes are keyed by index. tether cluster -o, tether labels
 // and the labels export of tether serve write with it. Cost O(len(names)).
 func KeyNames(names []string) []string {
-	seen := make(map[string]bool, len(names))
-	for _, nm := range names {
-		nm = strings.TrimSpace(nm)
-		if nm == "" || seen[nm] {
-			return nil
-		}
-		seen[nm] = true
+	if i, _ := keyNamesClash(names); i >= 0 {
+		return nil
 	}
 	return names
+}
+
+// keyNamesClash returns why KeyNames refuses names: the index i of the
+// first name that is empty or repeats an earlier one after trimming
+// blanks, and the index j of that earlier one (-1 for an empty name);
+// i = -1 when every name can key the nodes. Cost O(len(names)).
+func keyNamesClash(names []string) (i, j int) {
+	seen := make(map[string]int, len(names))
+	for i, nm := range names {
+		nm = strings.TrimSpace(nm)
+		if nm == "" {
+			return i, -1
+		}
+		if j, dup := seen[nm]; dup {
+			return i, j
+		}
+		seen[nm] = i
+	}
+	return -1, -1
 }
 
 // WriteNodeLabels writes labels in the two-column layout of ReadNodeLabels:

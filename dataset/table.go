@@ -60,7 +60,10 @@ type Table struct {
 	// like an identifier (at least 10 categories, and more than half as
 	// many categories as rows). A numeric feature column
 	// holding the row numbers 1…n or 0…n−1 in row order (n ≥ 10) gets a
-	// warning too. Those messages change no value of X.
+	// warning too. An ID column with an empty or repeated ID (after
+	// trimming blanks) gets a warning naming the first one and its line:
+	// KeyNames refuses such IDs, so the labels files written for the rows
+	// number them. Those messages change no value of X.
 	Warnings []string
 	Notes    []string
 }
@@ -772,8 +775,30 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		for k, i := range keep {
 			t.IDs[k] = r.rows[i][id]
 		}
+		if w := idClashWarning(r, id, keep, t.IDs); w != "" {
+			t.Warnings = append(t.Warnings, w)
+		}
 	}
 	return t, nil
+}
+
+// idClashWarning returns the warning of an ID column (column id of r)
+// whose values ids, over the rows kept, cannot name the nodes
+// (KeyNames: an empty or repeated ID), naming the first such ID with its
+// line and, for a repeat, the line of the earlier one: the files written
+// for the nodes (tether cluster -o, tether labels, WriteNodeLabels with
+// KeyNames) then number them rather than name them, which the ID column
+// asked for. "" when the IDs can name the nodes. Cost O(len(ids)).
+func idClashWarning(r *rawTable, id int, keep []int, ids []string) string {
+	i, j := keyNamesClash(ids)
+	if i < 0 {
+		return ""
+	}
+	why := fmt.Sprintf("the ID on line %d is empty", r.lines[keep[i]])
+	if j >= 0 {
+		why = fmt.Sprintf("the ID %s on line %d repeats line %d", quote(strings.TrimSpace(ids[i])), r.lines[keep[i]], r.lines[keep[j]])
+	}
+	return fmt.Sprintf("%s: %s cannot name the rows: %s, so the labels files written for them (tether cluster -o, tether labels) number the rows instead of naming them (make the IDs distinct and non-empty to name them)", r.file, r.colWhat(id), why)
 }
 
 // distinctValues reports whether the present values of column j over the

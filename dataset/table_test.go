@@ -636,6 +636,44 @@ func TestPandasIndexColumn(t *testing.T) {
 	}
 }
 
+// TestIDClashWarning: an ID column whose IDs cannot name the rows
+// (dataset.KeyNames: one empty or repeated after trimming) draws a warning
+// naming the first such ID, its line and the earlier line, since the
+// labels files written for the rows then number them; distinct IDs, and
+// repeats only among dropped rows, draw none.
+func TestIDClashWarning(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		opt      Options
+		want     string // "" for no warning
+	}{
+		{"repeat", "id,x\na,1\nb,2\na,3\n", Options{IDColumn: "id"}, `t.csv: column "id" cannot name the rows: the ID "a" on line 4 repeats line 2`},
+		{"repeat after blank lines", "id,x\n\na,1\n\na,2\n", Options{IDColumn: "id"}, `the ID "a" on line 5 repeats line 3`},
+		{"empty", "id,x\na,1\n,2\n", Options{IDColumn: "id"}, `t.csv: column "id" cannot name the rows: the ID on line 3 is empty`},
+		{"no header", "a,1\nb,2\nb,3\n", Options{IDColumn: "first", Header: HeaderNo}, `t.csv: column 1 cannot name the rows: the ID "b" on line 3 repeats line 2`},
+		{"pandas index", ",x\n0,1\n0,2\n", Options{}, `column 1 cannot name the rows: the ID "0" on line 3 repeats line 2`},
+		{"distinct", "id,x\na,1\nb,2\n", Options{IDColumn: "id"}, ""},
+		{"repeat on a dropped row", "id,x\na,1\nb,?\nb,3\n", Options{IDColumn: "id", Missing: MissingDrop}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := Read(context.Background(), strings.NewReader(c.in), "t.csv", c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := slices.ContainsFunc(tb.Warnings, func(w string) bool { return strings.Contains(w, "cannot name the rows") })
+			if c.want == "" {
+				if got {
+					t.Errorf("warnings %q, want none about the IDs", tb.Warnings)
+				}
+				return
+			}
+			if !slices.ContainsFunc(tb.Warnings, func(w string) bool { return strings.Contains(w, c.want) }) {
+				t.Errorf("warnings %q lack %q", tb.Warnings, c.want)
+			}
+		})
+	}
+}
+
 // TestTrailingDelimiter: lines that all end with the delimiter (or all but
 // a header one field shorter) have an empty last field, which is dropped
 // with a note; a named last column left empty stays an error.

@@ -50,7 +50,8 @@ CSV/TSV/ARFF feature file (-label; ARFF: the last attribute unless -label
 says otherwise) or a node attribute of a GML graph (-gml-label). The output
 is "node,label" lines (0-based index), or "name,label" lines when the input
 names its nodes (-id column, GML labels), with the class text as in the
-file. A row whose class is missing (? or empty) is an error, or is left out
+file. IDs that repeat or are empty cannot name the nodes: the output is then
+by index, with a warning naming the first such ID and its line. A row whose class is missing (? or empty) is an error, or is left out
 with -missing drop, as cluster leaves it out; the rows kept are then
 written by their 0-based row numbers in the file ("name,label" lines), as
 cluster -o writes them, unless an -id column names them; a GML

@@ -338,6 +338,43 @@ func TestRepeatedNamesKeyByIndex(t *testing.T) {
 	}
 }
 
+// TestLabelsIDCannotNameRows: tether labels -id COL whose IDs repeat or
+// are empty writes the rows by index, as before, but now with a warning
+// naming the first such ID and its line (it said nothing, though the help
+// promises name,label lines for an -id column); distinct IDs name the rows
+// without one.
+func TestLabelsIDCannotNameRows(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, in string
+		head     string // first line of the output
+		warning  string // "" for none
+	}{
+		{"repeated", "id,a,label\nn1,1,x\nn1,2,y\nn3,3,x\n", "node,label", `column "id" cannot name the rows: the ID "n1" on line 3 repeats line 2, so the labels files written for them (tether cluster -o, tether labels) number the rows`},
+		{"repeated after trimming", "id,a,label\nn1,1,x\nn2,2,y\n n1 ,3,x\n", "node,label", `the ID "n1" on line 4 repeats line 2`},
+		{"empty", "id,a,label\nn1,1,x\n,2,y\nn3,3,x\n", "node,label", `column "id" cannot name the rows: the ID on line 3 is empty`},
+		{"distinct", "id,a,label\nn1,1,x\nn2,2,y\nn3,3,x\n", "name,label", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data := evalWriteTemp(t, dir, c.name+".csv", c.in)
+			out, errOut, err := run(t, "labels", "-input", data, "-id", "id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(out, c.head+"\n") {
+				t.Errorf("output:\n%s\nwant it to begin with %s", out, c.head)
+			}
+			warned := strings.Contains(errOut, "tether labels: warning: ")
+			if c.warning == "" && warned || c.warning != "" && !strings.Contains(errOut, "tether labels: warning: "+data+": ") {
+				t.Errorf("stderr:\n%s\nwant a warning: %v", errOut, c.warning != "")
+			}
+			if c.warning != "" && !strings.Contains(errOut, c.warning) {
+				t.Errorf("stderr:\n%s\nlacks %q", errOut, c.warning)
+			}
+		})
+	}
+}
+
 // TestPartialLabelsMoreClassesThanK checks that partial labels with more
 // classes than -k are refused naming the file and the node.
 func TestPartialLabelsMoreClassesThanK(t *testing.T) {
