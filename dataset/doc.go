@@ -17,7 +17,7 @@
 //
 // # Graphs
 //
-// ReadGraphFile picks the reader by extension: .mtx Matrix Market, .gml GML,
+// ReadGraphFile picks the reader by extension: .mtx or .mm Matrix Market, .gml GML,
 // .csv dense affinity matrix, anything else a weighted edge list. ReadGraph
 // and ReadGraphFileOptions return a *GraphData that also carries node names
 // and, for GML, labels taken from a node attribute. Directed input is

@@ -22,8 +22,8 @@ import (
 type GraphFormat int
 
 const (
-	// GraphAuto (the zero value) chooses by file extension: ".mtx" Matrix
-	// Market, ".gml" GML, ".csv" a dense affinity matrix or an edge list by
+	// GraphAuto (the zero value) chooses by file extension: ".mtx" or
+	// ".mm" Matrix Market, ".gml" GML, ".csv" a dense affinity matrix or an edge list by
 	// content (see ReadGraph), anything else an edge list.
 	GraphAuto GraphFormat = iota
 	// EdgeList is lines "i j [w]" (see ReadGraph).
@@ -54,12 +54,15 @@ func (f *GraphFormat) UnmarshalText(text []byte) error {
 }
 
 // GraphFormatFor returns the format ReadGraphFile uses for path by its
-// extension alone; a ".csv" file is DenseCSV here, while ReadGraph in
+// extension alone, in any case: ".mtx" or ".mm" MatrixMarket (the two
+// extensions of Matrix Market files; tether cluster -graph-out writes
+// either), ".gml" GML, ".csv" DenseCSV, anything else EdgeList. A ".csv"
+// file is DenseCSV here, while ReadGraph in
 // GraphAuto mode also looks at the content of a ".csv" file (see
 // DetectCSVGraph).
 func GraphFormatFor(path string) GraphFormat {
 	switch strings.ToLower(filepath.Ext(path)) {
-	case ".mtx":
+	case ".mtx", ".mm":
 		return MatrixMarket
 	case ".gml":
 		return GML
@@ -214,7 +217,7 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 
 // ReadGraph reads a graph in the given format from r; name is used in error
 // messages. When format is GraphAuto, the format is chosen by name's
-// extension (".mtx" Matrix Market, ".gml" GML, anything but ".csv" an edge
+// extension (".mtx" or ".mm" Matrix Market, ".gml" GML, anything but ".csv" an edge
 // list), and a ".csv" file by its content: an edge list when DetectCSVGraph
 // says so, a dense matrix otherwise; a file that could be either is read as
 // a dense matrix with a warning in GraphData.Warnings.

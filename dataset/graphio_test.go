@@ -264,6 +264,39 @@ func TestReadGraphErrors(t *testing.T) {
 	}
 }
 
+// TestGraphFormatFor: the extension picks the reader, in any case; .mm is
+// Matrix Market as .mtx is (it was an edge list, so that a file written by
+// tether cluster -graph-out x.mm read its size line as an edge).
+func TestGraphFormatFor(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want GraphFormat
+	}{
+		{"g.mtx", MatrixMarket}, {"g.MTX", MatrixMarket}, {"g.mm", MatrixMarket}, {"dir/G.Mm", MatrixMarket},
+		{"g.gml", GML}, {"g.csv", DenseCSV}, {"g.txt", EdgeList}, {"g.edges", EdgeList}, {"g", EdgeList}, {"g.mm.txt", EdgeList},
+	} {
+		if got := GraphFormatFor(c.path); got != c.want {
+			t.Errorf("GraphFormatFor(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+	// Written as Matrix Market under .mm, the file reads back as the graph.
+	g, err := graph.FromEdges(3, []graph.Edge{{I: 0, J: 1, W: 2}, {I: 1, J: 2, W: 0.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mm bytes.Buffer
+	if err := WriteMatrixMarket(&mm, g); err != nil {
+		t.Fatal(err)
+	}
+	d, err := ReadGraph(context.Background(), &mm, "x.mm", GraphAuto, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dense(d.G), dense(g); !reflect.DeepEqual(got, want) {
+		t.Errorf("x.mm read as %v, wrote %v", got, want)
+	}
+}
+
 func TestGraphWriteRoundTrip(t *testing.T) {
 	g, err := graph.FromEdges(4, []graph.Edge{{I: 0, J: 1, W: 0.1}, {I: 1, J: 2, W: 3}, {I: 2, J: 2, W: 1e-7}})
 	if err != nil {

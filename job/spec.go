@@ -37,7 +37,7 @@ type Spec struct {
 	// images, a graph, a catalog dataset, a generator) is an error.
 	Input string `json:"input,omitempty"`
 	Label string `json:"label,omitempty"`
-	// Graph is a graph file (edge list, .mtx, .gml, dense .csv).
+	// Graph is a graph file (edge list, .mtx or .mm, .gml, dense .csv).
 	Graph string `json:"graph,omitempty"`
 	// Dataset is a benchmark dataset of dataset/catalog, read from
 	// DataRoot (default catalog.DefaultRoot()).

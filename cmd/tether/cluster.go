@@ -97,7 +97,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.bip.colNames, "col-names", "", "-bipartite: column (term) names `file`, one a line")
 	fs.BoolVar(&o.bip.tfidf, "tfidf", true, "-bipartite: weight the counts by tf–idf, count·ln(rows/df) (seed 001 §5.2); false uses them as given")
 	fs.BoolVar(&o.bip.drop, "drop-empty", false, "-bipartite: drop the rows and columns without a non-zero (co-clustering needs none), renumbering the nodes kept")
-	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx, .gml, dense affinity .csv)")
+	fs.StringVar(&o.graphFile, "graph-file", "", "graph `file` (edge list, .mtx or .mm Matrix Market, .gml, dense affinity .csv)")
 	fs.StringVar(&o.gen, "gen", "", "generate the input: "+strings.Join(synth.Names(), ", ")+" (see tether gen -h)")
 	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` for the summary (one label per line, or node,label lines; see -h)")
 	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (default: a column named label, else class, target or y (not beside an x column), any case, else none; ARFF: last)")
@@ -737,11 +737,11 @@ func writeClusterLabels(labels []int, names []string) func(io.Writer) error {
 }
 
 // writeGraph writes g to path: Matrix Market when the name ends in .mtx or
-// .mm, else a 0-based edge list "i j weight"; report as for writeReported.
+// .mm (in any case, as dataset.GraphFormatFor reads them back), else a
+// 0-based edge list "i j weight"; report as for writeReported.
 func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph, report bool) error {
 	write := func(w io.Writer) error { return dataset.WriteEdgeList(w, g) }
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".mtx", ".mm":
+	if dataset.GraphFormatFor(path) == dataset.MatrixMarket {
 		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, g) }
 	}
 	return m.writeReported(ctx, path, report, write)

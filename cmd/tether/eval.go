@@ -53,7 +53,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	opt := metrics.Options{Unlabeled: true}
 	fs.StringVar(&truthPath, "truth", "", "reference label `file` (required)")
 	fs.StringVar(&predPath, "pred", "", "predicted label `file` (required)")
-	fs.StringVar(&graphPath, "graph", "", "graph `file` for the cut, ratio cut and Ncut (edge list, .mtx, .gml, dense .csv)")
+	fs.StringVar(&graphPath, "graph", "", "graph `file` for the cut, ratio cut and Ncut (edge list, .mtx or .mm, .gml, dense .csv)")
 	fs.StringVar(&consPath, "constraints", "", "pairwise constraint `file` for the violation counts")
 	fs.BoolVar(&asJSON, "json", false, "write the report as JSON")
 	match := "name"

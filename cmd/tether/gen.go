@@ -38,7 +38,7 @@ parameters they read and their defaults:
 Point generators write CSV with a header, the features x1, x2, … and the
 class in the last column "label" (0-based); read it back with "-label last".
 sbm and dcsbm write an undirected edge list "i j 1" (0-based; Matrix Market when -o
-ends in .mtx) and a labels file with one block per line.
+ends in .mtx or .mm) and a labels file with one block per line.
 
 A flag left out takes the generator's default, and so does -k 0 or -noise -1,
 on any generator; another value of a parameter the generator does not read
@@ -226,7 +226,8 @@ func unusedGenFlag(cmd string, g synth.Generator, fs *flag.FlagSet, flagOf map[s
 
 // writeGenerated writes generated data to out ("" or "-": standard output):
 // points as CSV with a "label" column; a graph as an edge list (Matrix
-// Market when out ends in .mtx) plus its labels to labelsPath (default: out
+// Market when out ends in .mtx or .mm, the extensions the graph readers
+// read as Matrix Market) plus its labels to labelsPath (default: out
 // with extension .labels). report names each file written on standard
 // error (writeReported).
 func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath string, report bool) error {
@@ -239,7 +240,7 @@ func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath
 		return m.writeReported(ctx, out, report, func(w io.Writer) error { return dataset.WriteCSV(w, t) })
 	}
 	write := func(w io.Writer) error { return dataset.WriteEdgeList(w, d.Graph) }
-	if strings.EqualFold(filepath.Ext(out), ".mtx") {
+	if dataset.GraphFormatFor(out) == dataset.MatrixMarket {
 		write = func(w io.Writer) error { return dataset.WriteMatrixMarket(w, d.Graph) }
 	}
 	if err := m.writeReported(ctx, out, report, write); err != nil {

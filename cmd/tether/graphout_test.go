@@ -33,7 +33,9 @@ func TestClusterGraphOutRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"g.mtx", "g.txt"} {
+	// .mm is Matrix Market too: -graph-out wrote it so, but the readers
+	// took it for an edge list (the size line "40 40 m" an edge 40–40).
+	for _, name := range []string{"g.mtx", "g.mm", "G.MM", "g.txt"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name)
 			pred := filepath.Join(dir, name+".pred")
@@ -59,5 +61,42 @@ func TestClusterGraphOutRoundTrip(t *testing.T) {
 				t.Errorf("eval -graph: %v", err)
 			}
 		})
+	}
+}
+
+// TestGenGraphMatrixMarketExtensions: tether gen writes Matrix Market for
+// -o ending in .mtx or .mm (any case), the extensions the graph readers read
+// as Matrix Market, and an edge list otherwise; each reads back to the
+// same graph (gen wrote an edge list to x.mm, which the readers now take
+// for Matrix Market).
+func TestGenGraphMatrixMarketExtensions(t *testing.T) {
+	dir := t.TempDir()
+	var ref *graph.Graph
+	for _, c := range []struct {
+		name string
+		mm   bool
+	}{{"sbm.txt", false}, {"sbm.mtx", true}, {"sbm.mm", true}, {"SBM.MM", true}} {
+		path := filepath.Join(dir, c.name)
+		if _, _, err := run(t, "gen", "sbm", "-n", "60", "-k", "2", "-seed", "3", "-o", path, "-labels", path+".labels"); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := strings.HasPrefix(readFile(t, path), "%%MatrixMarket"); got != c.mm {
+			t.Errorf("%s: Matrix Market %v, want %v", c.name, got, c.mm)
+		}
+		d, err := dataset.ReadGraphFileOptions(context.Background(), path, dataset.GraphOptions{NumNodes: 60})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if ref == nil {
+			ref = d.G
+			continue
+		}
+		for i := 0; i < ref.N(); i++ {
+			gi, gw := d.G.Row(i)
+			wi, ww := ref.Row(i)
+			if fmt.Sprint(gi, gw) != fmt.Sprint(wi, ww) {
+				t.Fatalf("%s: row %d: %v %v, the edge list has %v %v", c.name, i, gi, gw, wi, ww)
+			}
+		}
 	}
 }

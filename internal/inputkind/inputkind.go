@@ -18,7 +18,7 @@ type Kind uint8
 const (
 	Table     Kind = 1 << iota // a feature table (CSV, TSV, ARFF)
 	Images                     // a folder of images, one subfolder per class
-	GraphFile                  // a graph file (edge list, .mtx, .gml, dense .csv)
+	GraphFile                  // a graph file (edge list, .mtx or .mm, .gml, dense .csv)
 	Bipartite                  // a document-by-term matrix
 	Points                     // the points of a generator
 	GenGraph                   // the graph of a generator

@@ -47,7 +47,7 @@ type ReadOptions struct {
 	// Name is the file name: its extension chooses the reader.
 	Name string `json:"name,omitempty"`
 	// Kind is "features" (a feature table: CSV, TSV, ARFF), "graph"
-	// (edge list, .mtx, .gml, dense .csv) or "" (auto): by the extension
+	// (edge list, .mtx or .mm, .gml, dense .csv) or "" (auto): by the extension
 	// (.mtx, .mm, .gml, .edges, .el a graph; .csv, .tsv, .arff a table),
 	// else (.txt, .dat, none) by the content, a graph when it is an edge
 	// list of numbered nodes without a header (lines "i j" or "i j w"),
