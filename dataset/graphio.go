@@ -700,8 +700,38 @@ func numberLike(s string) bool {
 	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
-// parseEdgeList implements the edge-list format of ReadGraph.
+// edgeListDeclared returns the node count n that a first line written by
+// WriteEdgeList declares (edgeListHeader, exactly), and ok = false for
+// any other line. Such a file numbers its nodes from 0 and may end with
+// nodes without an edge, or begin with one (node 0), which the largest
+// node number and the automatic base would get wrong. Cost O(len(l)).
+func edgeListDeclared(l string) (n int, ok bool) {
+	if _, err := fmt.Sscanf(l, edgeListHeader, &n); err != nil || n < 0 {
+		return 0, false
+	}
+	return n, strings.TrimRight(l, " \t\r") == fmt.Sprintf(edgeListHeader, n)
+}
+
+// parseEdgeList implements the edge-list format of ReadGraph. A first line
+// written by WriteEdgeList (edgeListDeclared) sets the node count, unless
+// opt sets NumNodes, and base 0, unless opt sets a Base.
 func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+	for _, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if n, ok := edgeListDeclared(l); ok {
+			o := *opt
+			if o.NumNodes == 0 {
+				o.NumNodes = n
+			}
+			if o.Base == BaseAuto {
+				o.Base = Base0
+			}
+			opt = &o
+		}
+		break
+	}
 	type rec struct {
 		a, b    string
 		w       float64

@@ -323,6 +323,60 @@ func TestGraphWriteRoundTrip(t *testing.T) {
 	}
 }
 
+// An edge list written by WriteEdgeList reads back with its node count
+// and base from its first line, with the default options: node 0 and the
+// last nodes without an edge are kept (before, the largest node number set
+// n and node 0's absence made the file 1-based). Options the caller sets
+// win over the line, each on its own; a header that is not exactly
+// WriteEdgeList's is an ordinary comment; a node beyond the declared count
+// is an error.
+func TestEdgeListHeaderDeclaresNodes(t *testing.T) {
+	g, err := graph.FromEdges(7, []graph.Edge{{I: 1, J: 2, W: 0.5}, {I: 2, J: 3, W: 1}, {I: 3, J: 3, W: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteEdgeList(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	written := buf.String()
+	d, err := ReadGraph(context.Background(), strings.NewReader(written), "g.txt", GraphAuto, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(dense(d.G), dense(g)) || d.Base != 0 {
+		t.Errorf("read back n = %d, base %d, %v; want %v", d.G.N(), d.Base, dense(d.G), dense(g))
+	}
+	for _, tc := range []struct {
+		name, text string
+		opt        GraphOptions
+		n, base    int
+		err        string
+	}{
+		{"NumNodes given", written, GraphOptions{NumNodes: 9}, 9, 0, ""},
+		{"Base1 given", written, GraphOptions{Base: Base1}, 7, 1, ""},
+		{"other comment", strings.Replace(written, "# 7 nodes,", "# 7 vertices,", 1), GraphOptions{}, 3, 1, ""},
+		{"node beyond the count", "# 3 nodes, undirected, 0-based: i j weight\n0 1 1\n1 5 1\n", GraphOptions{}, 0, 0, `g.txt:3: value "5": invalid input: node number outside the 3 nodes declared`},
+		{"count beyond MaxNodes", "# 100 nodes, undirected, 0-based: i j weight\n0 1 1\n", GraphOptions{MaxNodes: 10}, 0, 0, "100 nodes exceed GraphOptions.MaxNodes = 10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadGraph(context.Background(), strings.NewReader(tc.text), "g.txt", GraphAuto, tc.opt)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.G.N() != tc.n || d.Base != tc.base {
+				t.Errorf("n = %d, base %d; want %d, %d", d.G.N(), d.Base, tc.n, tc.base)
+			}
+		})
+	}
+}
+
 func TestReadLabels(t *testing.T) {
 	cases := []struct {
 		name    string

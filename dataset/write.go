@@ -68,13 +68,18 @@ func csvField(s string) string {
 	return s
 }
 
+// edgeListHeader is the first line WriteEdgeList writes, with the node
+// count; ReadGraph reads the count and the base from it (edgeListDeclared).
+const edgeListHeader = "# %d nodes, undirected, 0-based: i j weight"
+
 // WriteEdgeList writes every undirected edge of g once as "i j w" with
 // 0-based node numbers and i ≤ j, preceded by a '#' comment giving the node
-// count. ReadGraph with GraphOptions{Base: Base0, NumNodes: n} reads it back
-// exactly (weights are written in shortest round-trip form).
+// count and the base (edgeListHeader). ReadGraph reads it back exactly,
+// nodes without an edge included (weights are written in shortest
+// round-trip form).
 func WriteEdgeList(w io.Writer, g *graph.Graph) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# %d nodes, undirected, 0-based: i j weight\n", g.N())
+	fmt.Fprintf(bw, edgeListHeader+"\n", g.N())
 	var buf []byte
 	for i := 0; i < g.N(); i++ {
 		idx, wt := g.Row(i)
