@@ -27,7 +27,7 @@ func activeFake(plan activePlan, name, method string, s active.Strategy, curve [
 }
 
 // TestActiveReachAndClaim checks the first-reach and stays rounds and the
-// claim's verdict on hand-made curves (expected values worked out by hand
+// claim's verdict (by the stays round) on hand-made curves (expected values worked out by hand
 // from the rule).
 func TestActiveReachAndClaim(t *testing.T) {
 	plan := activePlan{batch: 10, budget: 40, reps: 2}
@@ -39,11 +39,14 @@ func TestActiveReachAndClaim(t *testing.T) {
 		wantFirst, wantStays int // of auto on a
 		want                 Verdict
 	}{
-		// a: auto reaches at 10 and dips at 20 (stays from 30), random at 30: 10 ≤ 15.
-		// b: auto at 20, random at 40: 20 ≤ 20. Held on both.
-		{"held", []float64{.5, .95, .8, .91, .92}, []float64{.5, .6, .7, .9, .95}, []float64{.5, .6, .9, .9, .9}, []float64{.5, .5, .6, .7, .9}, 10, 30, Held},
-		// b: auto at 30 > 40/2: partly held.
-		{"partly", []float64{.5, .95, .8, .91, .92}, []float64{.5, .6, .7, .9, .95}, []float64{.5, .6, .7, .9, .9}, []float64{.5, .5, .6, .7, .9}, 10, 30, PartlyHeld},
+		// a: auto stays from 10, random from 30: 10 ≤ 15.
+		// b: auto from 20, random from 40: 20 ≤ 20. Held on both.
+		{"held", []float64{.5, .95, .92, .91, .92}, []float64{.5, .6, .7, .9, .95}, []float64{.5, .6, .9, .9, .9}, []float64{.5, .5, .6, .7, .9}, 10, 10, Held},
+		// a: auto first reaches 0.9 at 10 but dips at 20, so it stays only
+		// from 30, as random does: the spike does not count. b held: partly held.
+		{"spike", []float64{.5, .95, .8, .91, .92}, []float64{.5, .6, .7, .9, .95}, []float64{.5, .6, .9, .9, .9}, []float64{.5, .5, .6, .7, .9}, 10, 30, PartlyHeld},
+		// The spike on a, and b: auto from 30 > 40/2: not held.
+		{"spike only", []float64{.5, .95, .8, .91, .92}, []float64{.5, .6, .7, .9, .95}, []float64{.5, .6, .7, .9, .9}, []float64{.5, .5, .6, .7, .9}, 10, 30, NotHeld},
 		// Random never reaches 0.9 on a; auto never on b: not testable.
 		{"untestable", []float64{.5, .95, .95, .95, .95}, []float64{.5, .6, .7, .8, .85}, []float64{.5, .6, .7, .8, .8}, []float64{.5, .9, .9, .9, .9}, 10, 10, NotTestable},
 		// Both reach on a and b, never at half: not held.
