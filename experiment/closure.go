@@ -503,20 +503,31 @@ func closureClaims(parts []string, rows []closureRow) []Claim {
 	var claims []Claim
 
 	// Fig. 4.3: ARI close to 1 around 1000 must-links.
-	var reach []string
-	ok := 0
-	for _, p := range parts {
-		first := firstAbove(rows, p, 0.95)
-		reach = append(reach, p+" "+first)
-		if n, err := strconv.Atoi(first); err == nil && n <= 1200 {
-			ok++
+	// reached counts the partitions whose mean ARI reaches v by 1200
+	// must-links and lists each one's first count.
+	reached := func(v float64) (ok int, reach []string) {
+		for _, p := range parts {
+			first := firstAbove(rows, p, v)
+			reach = append(reach, p+" "+first)
+			if n, err := strconv.Atoi(first); err == nil && n <= 1200 {
+				ok++
+			}
 		}
+		return ok, reach
 	}
-	claims = append(claims, Claim{Source: src + ", Fig. 4.3",
-		Quote:   "the scores reported in ARI for all the datasets get close to 1 around 1000 must-link constraints … we'd need about 228 × 5 = 1140 must-links",
-		Rule:    "every partition's mean ARI reaches 0.95 at 1200 must-links or fewer (the first grid point past 1140)",
-		Ours:    "first count with mean ARI ≥ 0.95: " + strings.Join(reach, ", "),
-		Verdict: shareVerdict(ok, len(parts))})
+	ok, reach := reached(0.95)
+	ok99, reach99 := reached(0.99)
+	c43 := Claim{Source: src + ", Fig. 4.3",
+		Quote: "the scores reported in ARI for all the datasets get close to 1 around 1000 must-link constraints … we'd need about 228 × 5 = 1140 must-links",
+		Rule: "every partition's mean ARI reaches 0.95 at 1200 must-links or fewer (the first grid point past 1140): held when all do, partly held when some, not held when none. " +
+			"The tolerance 0.95 for \"close to 1\" and the cut at 1200 were set after the results were known (commit db372c6, pages regenerated from cells already computed); " +
+			"the verdict under the stricter 0.99 is reported beside it",
+		Ours:    "first count with mean ARI ≥ 0.95: " + strings.Join(reach, ", ") + "; ≥ 0.99: " + strings.Join(reach99, ", "),
+		Verdict: shareVerdict(ok, len(parts))}
+	if len(parts) > 0 {
+		c43.Reason = fmt.Sprintf("at 0.99 %s (%d of %d partitions by 1200)", shareVerdict(ok99, len(parts)), ok99, len(parts))
+	}
+	claims = append(claims, c43)
 
 	// Order checks per point: pass reports whether the order holds at x.
 	orderClaim := func(fig string, skip func(x float64) bool, pass func(m map[string]closureRow) bool) (ok, total int, failed []string) {
