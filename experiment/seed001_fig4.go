@@ -427,6 +427,23 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
+// fig4Weak reports whether seq is non-decreasing within 0.005 from one
+// point to the next.
+func fig4Weak(seq []float64) bool {
+	for i := 1; i < len(seq); i++ {
+		if seq[i] < seq[i-1]-0.005 {
+			return false
+		}
+	}
+	return true
+}
+
+// fig4Grows reports whether seq grows: non-decreasing within 0.005 and its
+// last point more than 0.01 above its first.
+func fig4Grows(seq []float64) bool {
+	return len(seq) > 1 && fig4Weak(seq) && seq[len(seq)-1] > seq[0]+0.01
+}
+
 // fig4Findings marks the paper's claims held or not from the finished
 // cells.
 func fig4Findings(env *Env, s fig4Setup, res map[string]Values) (string, []Claim) {
@@ -494,17 +511,17 @@ func fig4Findings(env *Env, s fig4Setup, res map[string]Values) (string, []Claim
 		}
 		fmt.Fprintf(&b, "- The weight of the constraints matters as the paper says of additive penalties (§5.1.2): NMI on the unlabelled documents, γ = 0.3 vs γ = 1: %s.\n", strings.Join(gs, "; "))
 	}
-	// (2) growth with the known labels.
-	for _, m := range []string{"cocluster", "cocluster-ml"} {
-		seq := []float64{mean("dhillon", 0, "nmi")}
+	// (2) growth with the known labels, read on the documents whose label
+	// was not given: on all documents the given labels raise the NMI by
+	// themselves (each labelled document is placed by its constraints).
+	seqOf := func(m, metric string) []float64 {
+		seq := []float64{mean("dhillon", 0, metric)}
 		for _, k := range pos {
-			seq = append(seq, mean(m, k, "nmi"))
+			seq = append(seq, mean(m, k, metric))
 		}
-		up := true
-		for i := 1; i < len(seq); i++ {
-			up = up && seq[i] >= seq[i-1]-0.005
-		}
-		v := heldIf(up)
+		return seq
+	}
+	fmtSeq := func(seq []float64) string {
 		var parts []string
 		for i, x := range seq {
 			k := 0.0
@@ -513,15 +530,28 @@ func fig4Findings(env *Env, s fig4Setup, res map[string]Values) (string, []Claim
 			}
 			parts = append(parts, fmt.Sprintf("%g%% %.3f", 100*k, x))
 		}
+		return strings.Join(parts, ", ")
+	}
+	for _, m := range []string{"cocluster", "cocluster-ml"} {
+		seq := seqOf(m, "nmi_unknown")
+		all := seqOf(m, "nmi")
+		up := fig4Grows(seq)
 		c := Claim{Source: "seed 001 §5.2, Fig. 4", Quote: "implicitly, as in §5.1: performance grows with the percentage of known labels (paraphrase)",
-			Rule:    fmt.Sprintf("the mean NMI of %s, starting from unconstrained Dhillon at 0%%, is non-decreasing within 0.005 over the shares of known labels", m),
-			Ours:    strings.Join(parts, ", "),
+			Rule: fmt.Sprintf("the mean NMI of %s on the documents whose label was not given, starting from unconstrained Dhillon at 0%%, is non-decreasing within 0.005 over the shares of known labels "+
+				"and ends above its 0%% value by more than 0.01 (the page's margin for \"beats\"). "+
+				"Changed on review 53, after the cells were computed: the rule read the NMI on all 400 documents, which the given labels raise by themselves, and asked only non-decreasing within 0.005, "+
+				"which a flat curve passes; under that rule the verdict is %s on all documents and %s on the unlabelled ones", m, boolVerdict(fig4Weak(all)), boolVerdict(fig4Weak(seq))),
+			Ours:    "unlabelled documents: " + fmtSeq(seq) + "; all 400 documents: " + fmtSeq(all),
 			Verdict: NotHeld}
 		if up {
 			c.Verdict = Held
+		} else if fig4Weak(seq) {
+			c.Reason = "flat: non-decreasing within 0.005, but the supervision does not raise the NMI of the documents it does not label"
 		}
 		claims = append(claims, c)
-		fmt.Fprintf(&b, "- (2) NMI of `%s` grows with the known labels (non-decreasing within 0.005): %s — %s.\n", m, v, strings.Join(parts, ", "))
+		fmt.Fprintf(&b, "- (2) NMI of `%s` on the documents whose label was not given grows with the known labels (non-decreasing within 0.005 and more than 0.01 above 0%% at the largest share): %s — %s. "+
+			"On all 400 documents it rises (%s), but that rise is supplied by the given labels themselves, so the claim is read on the unlabelled documents.\n",
+			m, verdictMark(c.Verdict), fmtSeq(seq), fmtSeq(all))
 	}
 	// The same on the documents whose label was not given: does the
 	// supervision reach them?

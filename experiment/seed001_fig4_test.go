@@ -28,7 +28,7 @@ func TestSeed001Fig4Quick(t *testing.T) {
 	md := out.Markdown
 	for _, want := range []string{
 		"**Our graph**", "(paper 3141)", "| dhillon | purity | 0.99", "| cocluster | nmi |", "| cocluster-ml | nmi |",
-		"## The claims", "- (1) The method with must- and cannot-links", "- (2) NMI of `cocluster` grows",
+		"## The claims", "- (1) The method with must- and cannot-links", "- (2) NMI of `cocluster` on the documents whose label was not given grows",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
@@ -74,5 +74,24 @@ func TestSeed001Fig4Known(t *testing.T) {
 	}
 	if same {
 		t.Error("repetitions 3 and 4 drew the same documents")
+	}
+}
+
+// TestFig4Grows checks claim (2)'s rule: a flat curve within 0.005 is
+// non-decreasing but does not grow; a rise of more than 0.01 that never
+// drops by more than 0.005 does.
+func TestFig4Grows(t *testing.T) {
+	for _, tc := range []struct {
+		seq        []float64
+		weak, grow bool
+	}{
+		{[]float64{.937, .933, .935, .935, .937, .940}, true, false},
+		{[]float64{.937, .939, .946, .957, .970, .984}, true, true},
+		{[]float64{.937, .920, .960}, false, false},
+		{[]float64{.937}, true, false},
+	} {
+		if w, g := fig4Weak(tc.seq), fig4Grows(tc.seq); w != tc.weak || g != tc.grow {
+			t.Errorf("%v: weak %v grows %v, want %v %v", tc.seq, w, g, tc.weak, tc.grow)
+		}
 	}
 }
