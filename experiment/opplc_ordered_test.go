@@ -122,3 +122,23 @@ func TestOPPLCOrderedQuick(t *testing.T) {
 		t.Errorf("no OPPLC row:\n%s", md)
 	}
 }
+
+// TestOOVerdict checks the claim's rule: partial credit only when the
+// other figure is not significantly worse.
+func TestOOVerdict(t *testing.T) {
+	d := func(mean, se float64) meanSD { return meanSD{mean: mean, sd: se} }
+	for _, tc := range []struct {
+		dc, da meanSD
+		want   Verdict
+	}{
+		{d(0.064, 0.0045), d(0.02, 0.005), Held},
+		{d(0.064, 0.0045), d(-0.005, 0.006), PartlyHeld},
+		{d(0.064, 0.0045), d(-0.031, 0.006), NotHeld},
+		{d(-0.004, 0.0025), d(0.03, 0.005), PartlyHeld},
+		{d(0.001, 0.005), d(0.001, 0.005), NotHeld},
+	} {
+		if got := ooVerdict(tc.dc, tc.da); got != tc.want {
+			t.Errorf("ooVerdict(%v, %v) = %v, want %v", tc.dc, tc.da, got, tc.want)
+		}
+	}
+}
