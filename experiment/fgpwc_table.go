@@ -987,8 +987,8 @@ const fgpwcPeerWhy = "Why the three methods added last land where they do. " +
 	"about one unconstrained Ncut (cluster.COSC documents it); constraints may then be violated. " +
 	"**CCSR** fits a PSD matrix on the paper's m eigenvectors to the constraints alone; with fewer constraints than the m(m+1)/2 " +
 	"entries of M the optimum is not unique, so our exact solver's minimizer (reached from M = 0) may differ from the authors' " +
-	"interior-point one, and large m overfits (thesis §4.5.1): it is the one peer whose column is mostly close to the published " +
-	"one. Where Table 1 has no CCSR figure (m ≥ 50, \"intractable\" for the authors' SDP), ours runs in seconds."
+	"interior-point one, and large m overfits (thesis §4.5.1): it is the peer closest to its published column " +
+	"(the most rows within ±0.05 in the table above, though not most of its rows). Where Table 1 has no CCSR figure (m ≥ 50, \"intractable\" for the authors' SDP), ours runs in seconds."
 
 // fgpwcBestSummary writes which column has the best mean ARI on each
 // dataset, over the columns that ran on every set of that row, and how
