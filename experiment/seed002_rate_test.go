@@ -38,7 +38,7 @@ func TestSeed002RateQuick(t *testing.T) {
 	if st.Failed > 0 {
 		t.Fatalf("%d cells failed: %v", st.Failed, st.Errors)
 	}
-	checkClaims(t, out, 2)
+	checkClaims(t, out, 3)
 	md := out.Markdown
 	for _, want := range []string{
 		"| cpca | accuracy |", "| clpp | accuracy |", "| cpca | rand |", "| clpp | rand |",
