@@ -305,7 +305,7 @@ func seed001Report(env *Env, s seed001Setup, res map[string]Values) (*Output, er
 		"labelled nodes a must-link or cannot-link (at most %d pairs, a uniform sample above), purity and NMI (eq. 5.11–5.12, "+
 		"arithmetic normalization) over all nodes, %d runs per point (the paper: 100). Methods with default knobs: `l1csc` "+
 		"(λ = 1, μ = 1, Ncut variant) and `csp` (α = 0.5·λ_max(Q̄)·vol, seed 002's rule; seed 001 says α is \"the largest eigenvalue "+
-		"of the normalized matrix Q\" but reports α up to 10²³, so its scale is not ours). Fig. 2 flips the class of a random 10%% of "+
+		"of the normalized matrix Q\" but reports α from 0.2 to 4.34·10³⁴ in its Table 3 (its text says up to 10²³), so its scale is not ours). Fig. 2 flips the class of a random 10%% of "+
 		"the known nodes before the pairs are made, as §5.1.2 says (\"we randomly flipped the value of 10%% of the known labels\"), so "+
 		"the pairs agree with each other and 10%% of the nodes carry a wrong class. A second table flips a random 10%% of the pairs "+
 		"instead (must-link ↔ cannot-link; its pairs can contradict each other): our first reading of the figure, which checked the "+
