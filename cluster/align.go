@@ -10,11 +10,16 @@ import (
 // class c as any numbering can: a maximum matching of the clusters to
 // the classes, weighted by the number of labelled nodes they share
 // (Hungarian on the clusters and classes that hold labelled nodes). Among
-// the numberings that reach the maximum it prefers those that keep
-// clusters at their own number, so a partition whose numbering already
-// reaches it (labelprop's, say) is unchanged; a cluster matched to no
-// class keeps its number when no matched cluster took it, and takes the
-// smallest number left otherwise. It changes nothing when partial holds
+// the matchings that reach the maximum it prefers those that keep the
+// matched clusters at their own number, so a partition whose numbering
+// already reaches it (labelprop's, say) is unchanged; a cluster matched
+// to no class keeps its number when no matched cluster took it, and takes
+// the smallest number left otherwise. Clusters without labelled nodes
+// take no part in the matching, so another numbering as good on the
+// labels may keep more numbers (k = 3, labels [1 1 0 1], classes
+// [0 − − 2] gives [0 0 1 0]: cluster 1 takes class 0, and cluster 0,
+// unlabelled, takes the smallest number left, 1, where [2 2 0 2],
+// cluster 1 taking class 2, as good, keeps cluster 0's number). It changes nothing when partial holds
 // no labelled node or has another length, and ignores a class outside
 // 0…k−1. Cost O(n + r·c·min(r, c)) for the r clusters and c classes that
 // hold labelled nodes.

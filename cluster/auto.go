@@ -57,13 +57,17 @@ import (
 // cost (the paper's automatic m reaches 200, and the descent costs O(m²)
 // per constrained node and step).
 //
-// Folds. Pairs (Problem.Constraints, with Problem.Labels converted as
-// every pairwise method does, see MaxLabelPairs) are split into Folds
-// folds stratified by kind (the folds of FGPWC's cross-validation,
-// seeded by Settings.Seed). Labels alone are split by labelled node,
-// stratified by class; the held-out constraints of a fold are the pairs
-// between its labelled nodes and the training ones (must-link for the
-// same label, cannot-link otherwise).
+// Folds. Pairs alone (Problem.Constraints) are split into Folds folds
+// stratified by kind (the folds of FGPWC's cross-validation, seeded by
+// Settings.Seed). Labels alone are split by labelled node, stratified by
+// class; the held-out constraints of a fold are the pairs between its
+// labelled nodes and the training ones (must-link for the same label,
+// cannot-link otherwise). Labels with pairs are split by labelled node
+// too, and a fold also holds out the pairs that touch its labelled nodes
+// and trains on the others, so that no training constraint implies a
+// held-out one (autoMixedFolds); with fewer than 2·Folds labelled nodes,
+// the labels are converted to pairs as every pairwise method converts
+// them (see MaxLabelPairs) and split with the given pairs.
 //
 // Score. Every supervised candidate is fitted on the training part of
 // every fold, with k-means limited to 5 restarts (as in FGPWC's own
@@ -131,9 +135,9 @@ import (
 // Result: the winner's Result, with Report = *AutoReport (every
 // candidate's scores and seconds, the choice and why) and a first note
 // saying what was chosen and why ("auto: chose sl: …", Result.Notes).
-// With no supervision, or fewer supervised items than folds, the result
+// With no supervision, or too few supervised items, the result
 // is NJW's, the report says why, and that message is a first warning
-// instead, as it is when every candidate of one kind (constrained or
+// instead (fewer than 2·Folds: two per fold), as it is when every candidate of one kind (constrained or
 // unconstrained) failed: the side information is then not used, or not
 // weighed against a partition without it. A candidate
 // that fails (a problem it cannot solve) is reported with its error and
@@ -158,9 +162,10 @@ type Auto struct {
 	// Z is the threshold of McNemar's test a constrained candidate must
 	// pass to replace the best unconstrained one: b − c > Z·√(b + c) (see
 	// Auto). If Z is 0, AutoDefaultZ is used. Z = −1 turns the test off:
-	// any b > c replaces (the rule before the test, the same as a
-	// threshold of 0).
-	Z float64 `doc:"McNemar threshold: a constrained winner needs b − c > Z·√(b + c) against the best unconstrained (0: AutoDefaultZ; −1: any b > c)" range:"-1 | [0, 100]"`
+	// a higher score replaces (the rule before the test; with the
+	// satisfied score, the same as b > c, but not with the pair-ARI
+	// score, which can rise while b < c).
+	Z float64 `doc:"McNemar threshold: a constrained winner needs b − c > Z·√(b + c) against the best unconstrained (0: AutoDefaultZ; −1: test off, a higher score wins)" range:"-1 | [0, 100]"`
 	// Score is how a candidate is scored on the held-out constraints
 	// (see Auto): AutoScoreSatisfied or AutoScorePairARI; the zero value
 	// AutoScoreDefault is AutoDefaultScore.
@@ -326,7 +331,8 @@ const autoCostlyMaxN = 1000
 
 // AutoReport is Auto's account of its choice (Result.Report).
 type AutoReport struct {
-	// Supervision is "pairs" or "labels": what the folds split.
+	// Supervision is "pairs", "labels" or "labels and pairs": what the
+	// folds split.
 	Supervision string `json:"supervision"`
 	// Folds is the number of folds (0: nothing to validate).
 	Folds int `json:"folds"`
@@ -396,8 +402,10 @@ func (Auto) Name() string { return "auto" }
 // It declares Resolves: a chosen constrained candidate runs through Run,
 // which warns about contradictory pairs when the candidate does not
 // resolve them, and Auto gives that warning itself when it returns an
-// unconstrained partition, which Run computed without the pairs.
-func (Auto) Uses() Uses { return Uses{Supervision: Pairs | LabelSet, Resolves: true} }
+// unconstrained partition, which Run computed without the pairs. It
+// declares Delegates: its candidates run through Run, which scales their
+// weights or not by their own Uses and gives their warnings.
+func (Auto) Uses() Uses { return Uses{Supervision: Pairs | LabelSet, Resolves: true, Delegates: true} }
 
 // autoShareNOASSC prepares the ML- and MCL-NOA-SSC candidates of cands
 // to share work on contradictory constraints, where their resolve runs a
@@ -495,7 +503,7 @@ func autoSkipFastGE2(cands []autoCandidate, fs []autoFold, n, k int) {
 			continue
 		}
 		for f, fold := range fs {
-			if t, _, _, _ := cannotLinkNodes(n, fold.labels, fold.pairs); t > 0 && t < k+1 {
+			if t, _, _, _ := cannotLinkNodes(n, fold.labels, fold.pairs); t < k+1 {
 				cands[ci].skip = fmt.Sprintf("too little supervision: fold %d trains on %d nodes with a cannot-link, fewer than the k + 1 = %d it needs", f+1, t, k+1)
 				break
 			}
@@ -553,11 +561,23 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	var fs []autoFold
 	var warnings []string
 	given := 0 // labelled nodes or pairs, for the message when too few
-	if labelMode {
+	mixed := !labelMode && p.Labels != nil && len(p.Labels.Labeled()) > 0
+	if mixed {
+		// Folds by labelled node, so that no held-out pair is implied
+		// by the training supervision (autoMixedFolds); too few
+		// labelled nodes for that: the pairs' folds below.
+		fs = autoMixedFolds(p.Labels, p.Constraints.Pairs, folds, s.Seed)
+		mixed = fs != nil
+	}
+	switch {
+	case labelMode:
 		rep.Supervision = "labels"
 		given = len(p.Labels.Labeled())
 		fs = autoLabelFolds(p.Labels, folds, s.Seed)
-	} else {
+	case mixed:
+		rep.Supervision = "labels and pairs"
+		given = len(p.Labels.Labeled()) + len(p.Constraints.Pairs)
+	default:
 		pairs, w, err := supervisionPairs("auto", p, s, allPairs)
 		if err != nil {
 			return nil, err
@@ -698,9 +718,10 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		fp, fset := bare, &quiet
 		if c.supervised {
 			q := *bare
-			if labelMode {
+			if labelMode || mixed {
 				q.Labels = fs[f].labels
-			} else {
+			}
+			if !labelMode {
 				q.Constraints = &constraint.Set{N: p.Graph.N(), Pairs: fs[f].pairs}
 			}
 			fp, fset = &q, &cv
@@ -952,6 +973,36 @@ func autoLabelFolds(labels constraint.Labels, folds int, seed uint64) []autoFold
 			}
 		}
 		out[f] = autoFold{labels: tr, test: test}
+	}
+	return out
+}
+
+// autoMixedFolds returns the folds of partial labels given with pairs:
+// the labelled nodes are split as autoLabelFolds splits them (by class,
+// shuffled from seed), and a fold trains on the labels of the other
+// nodes and on the pairs that touch none of its held-out nodes, and holds
+// out the label pairs of autoLabelFolds and the pairs that touch a
+// held-out node. No training constraint touches a held-out node, so none
+// implies a held-out pair, as the labels turned into pairs and split pair
+// by pair did (190 of 191 held-out pairs implied on 200-node moons with
+// 20 labels and one pair). It returns nil when the labelled nodes are
+// fewer than 2·folds. Cost O(folds·(n + labelled² + pairs)).
+func autoMixedFolds(labels constraint.Labels, pairs []constraint.Pair, folds int, seed uint64) []autoFold {
+	out := autoLabelFolds(labels, folds, seed)
+	for f := range out {
+		held := make(map[int]bool)
+		for i, c := range labels {
+			if c != constraint.Unlabeled && out[f].labels[i] == constraint.Unlabeled {
+				held[i] = true
+			}
+		}
+		for _, pr := range pairs {
+			if held[pr.I] || held[pr.J] {
+				out[f].test = append(out[f].test, pr)
+			} else {
+				out[f].pairs = append(out[f].pairs, pr)
+			}
+		}
 	}
 	return out
 }

@@ -374,6 +374,17 @@ type Uses struct {
 	// a power of two when the largest is outside [2⁻⁶⁰, 2⁶⁰], with a
 	// note, so that floating point does not fail them (rescaled).
 	WeightScale string
+	// Delegates reports that the method partitions through Run on other
+	// methods (auto, on its candidates): Run leaves its problem's weights
+	// as they are (each candidate's Run scales them or not by its own
+	// Uses) and does not repeat for it the warnings the chosen
+	// candidate's Run gave (empty clusters, collapse, fewer clusters
+	// than classes).
+	Delegates bool
+	// BoundGraph reports that the method holds state computed on
+	// Problem.Graph itself (fgpwc with a Basis, which it checks is for
+	// that graph): Run passes the graph as it is, never a scaled copy.
+	BoundGraph bool
 }
 
 // Input tells what a method clusters (a set of flags).

@@ -235,8 +235,11 @@ func NewFGPWC() *FGPWC {
 // Name returns "fgpwc".
 func (FGPWC) Name() string { return "fgpwc" }
 
-// Uses declares what FGPWC reads from a Problem (see Run).
-func (FGPWC) Uses() Uses { return Uses{Supervision: Pairs, EstimatesK: true, Core: true} }
+// Uses declares what FGPWC reads from a Problem (see Run); with a Basis,
+// which must be for Problem.Graph itself, BoundGraph.
+func (f FGPWC) Uses() Uses {
+	return Uses{Supervision: Pairs, EstimatesK: true, Core: true, BoundGraph: f.Basis != nil}
+}
 
 // withDefaults returns a copy of f with the documented defaults of its
 // zero-valued knobs applied, or an error wrapping ErrInvalid naming a knob

@@ -126,7 +126,9 @@ const (
 )
 
 // rescaled returns p, or, when the method name declaring u gives the same
-// partition at every scale of the weights (u.WeightScale empty) and the
+// partition at every scale of the weights (u.WeightScale empty), neither
+// delegates to other methods nor holds state bound to the graph
+// (u.Delegates, u.BoundGraph), and the
 // largest edge weight of p.Graph is outside [2⁻⁶⁰, 2⁶⁰], a copy of p whose
 // graph is scaled by the power of two that brings it into [½, 1)
 // (graph.Graph.ScaledPow2: exact, the same partition in exact
@@ -134,7 +136,7 @@ const (
 // so. Weights that span more than float64's normal range, so that the
 // smallest would become subnormal, are left as they are. Cost O(nnz).
 func rescaled(name string, u Uses, p *Problem) (*Problem, string) {
-	if u.WeightScale != "" || p.Graph == nil || (u.Input != 0 && u.Input&GraphInput == 0) {
+	if u.WeightScale != "" || u.Delegates || u.BoundGraph || p.Graph == nil || (u.Input != 0 && u.Input&GraphInput == 0) {
 		return p, ""
 	}
 	wmin, wmax := math.Inf(1), 0.0 // positive weights, self loops included
@@ -238,14 +240,17 @@ func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error
 	if w := weightScale(name, u, p); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
-	if w := fewerClustersThanClasses(name, p.Labels, res.K); w != "" {
-		res.Warnings = append(res.Warnings, w)
-	}
-	if w := emptyClusters(name, res); w != "" {
-		res.Warnings = append(res.Warnings, w)
-	}
-	if w := collapsed(name, res); w != "" {
-		res.Warnings = append(res.Warnings, w)
+	if !u.Delegates {
+		// A delegating method's chosen candidate gave these.
+		if w := fewerClustersThanClasses(name, p.Labels, res.K); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+		if w := emptyClusters(name, res); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+		if w := collapsed(name, res); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
 	}
 	moveNotes(res)
 	res.Runtime = time.Since(start)

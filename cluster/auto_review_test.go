@@ -1,0 +1,169 @@
+package cluster
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
+)
+
+// With partial labels and pairs, auto's folds are built by labelled node
+// (autoMixedFolds): no training constraint touches a held-out node, so
+// no held-out pair is implied by the training ones (their must-link
+// closure, the labels counted as must-links within a class). The labels
+// turned into pairs and split pair by pair left 190 of 191 held-out
+// pairs implied on 200-node moons with 20 labels and one pair.
+func TestAutoMixedFoldsNoLeak(t *testing.T) {
+	x, truth, err := synth.Moons(200, 0.1, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, err := constraint.FractionLabels(truth, 0.1, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, err := constraint.UniformPairs(truth, 30, rand.NewPCG(5, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := autoMixedFolds(labels, pairs.Pairs, 5, 1)
+	if len(fs) != 5 {
+		t.Fatalf("%d folds, want 5", len(fs))
+	}
+	heldOut := 0
+	for f, fold := range fs {
+		train := append(constraint.FromLabels(fold.labels).Pairs, fold.pairs...)
+		comp, _ := constraint.Closure(&constraint.Set{N: 200, Pairs: train})
+		touched := make([]bool, 200)
+		for _, pr := range train {
+			touched[pr.I], touched[pr.J] = true, true
+		}
+		for _, pr := range fold.test {
+			heldOut++
+			if touched[pr.I] && touched[pr.J] {
+				t.Errorf("fold %d: held-out pair %v has both ends in the training supervision", f, pr)
+			}
+			if comp[pr.I] == comp[pr.J] {
+				t.Errorf("fold %d: held-out pair %v is implied by the training must-links", f, pr)
+			}
+		}
+	}
+	if heldOut == 0 {
+		t.Fatal("nothing held out")
+	}
+	g, err := graph.Build(context.Background(), x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Auto{}, &Problem{Graph: g, K: 2, Labels: labels, Constraints: pairs}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := res.Report.(*AutoReport); rep.Supervision != "labels and pairs" || rep.HeldOut != heldOut {
+		t.Errorf("report: supervision %q, %d held out; want labels and pairs, %d", rep.Supervision, rep.HeldOut, heldOut)
+	}
+}
+
+// Run leaves the weights of a delegating method (auto) as they are: its
+// candidates' Runs scale them or not by their own Uses, so a candidate
+// that reads the weights' scale is scored on the weights given, and no
+// note says auto's partition does not depend on the scale. It passes the
+// graph of fgpwc with a Basis as it is (BoundGraph), which a scaled copy
+// failed as "another graph". Both on a graph of weights times 2⁻⁷⁰.
+func TestRunKeepsWeightsForDelegatesAndBases(t *testing.T) {
+	ctx := context.Background()
+	x, truth, err := synth.Blobs(300, 4, 2, 2.5, rand.NewPCG(1, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g0, err := graph.Build(ctx, x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := g0.ScaledPow2(-70)
+	set, err := constraint.UniformPairs(truth, 150, rand.NewPCG(1, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Problem{Graph: g, K: 4, Constraints: set}
+	s := &Settings{Seed: 1}
+	res, err := Run(ctx, Auto{}, p, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(res.Notes, "\n"); strings.Contains(notes, "auto: the edge weights") {
+		t.Errorf("auto's notes say its weights were scaled: %s", notes)
+	}
+	// fast-ge reads the weights' scale (Uses.WeightScale): on these
+	// weights its matrix is singular to working precision, so its
+	// candidate fails, where auto once scored it on the scaled graph
+	// and chose it.
+	rep := res.Report.(*AutoReport)
+	if _, err := Run(ctx, FastGE{}, p, s); err == nil {
+		t.Fatal("fast-ge on weights times 2⁻⁷⁰ succeeds: the test needs a graph it fails on")
+	}
+	for _, c := range rep.Candidates {
+		if c.Name == "fast-ge" && c.Error == "" && c.Skipped == "" {
+			t.Errorf("auto's fast-ge candidate succeeded (score %.4f): it saw scaled weights", c.Score)
+		}
+	}
+	if rep.Chosen == "fast-ge" {
+		t.Errorf("auto chose fast-ge, which fails on the problem")
+	}
+	b, err := NewFGPWC().Embed(ctx, g, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewFGPWC()
+	f.Basis = b
+	if _, err := Run(ctx, f, p, s); err != nil {
+		t.Errorf("fgpwc with a Basis of the graph: %v", err)
+	}
+}
+
+// The warnings Run gives a method's partition (collapse, empty clusters)
+// appear once under auto: from the chosen candidate's Run, not again
+// from auto's (Uses.Delegates).
+func TestAutoCollapseWarningOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 200
+	x := mat.NewDense(n, 2, nil)
+	truth := make([]int, n)
+	for i := 0; i < n; i++ {
+		c := 0.0
+		if i >= 190 {
+			c, truth[i] = 6, 1
+		}
+		x.Set(i, 0, c+r.NormFloat64())
+		x.Set(i, 1, r.NormFloat64())
+	}
+	g, err := graph.Build(context.Background(), x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, np := range []int{3, 40} {
+		set, err := constraint.UniformPairs(truth, np, rand.NewPCG(3, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), Auto{}, &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		collapses := 0
+		for _, w := range res.Warnings {
+			if strings.Contains(w, "holds 9") && strings.Contains(w, "% of the") {
+				collapses++
+			}
+		}
+		if collapses > 1 {
+			t.Errorf("%d pairs: %d collapse warnings, want at most 1: %q", np, collapses, res.Warnings)
+		}
+	}
+}
