@@ -13,7 +13,9 @@ import (
 )
 
 // ErrInvalid is wrapped by every error that reports an invalid graph:
-// negative, NaN or infinite weights, out-of-range indices, asymmetry.
+// negative, NaN or infinite weights, out-of-range indices, asymmetry; and
+// by those that report invalid data points (a nil or empty matrix, a NaN or
+// infinite entry, features out of range) or nil neighbour lists.
 var ErrInvalid = errors.New("graph: invalid graph")
 
 // nilGraph returns an error wrapping ErrInvalid naming fn when g is nil, the

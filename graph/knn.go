@@ -140,19 +140,19 @@ func radiusData(ctx context.Context, data []float64, n, d int, r2 float64) ([][]
 }
 
 // checkData reports the first NaN or infinite entry of x, and nil, empty or
-// too large inputs.
+// too large inputs, with an error wrapping ErrInvalid.
 func checkData(x *mat.Dense) error {
 	if x == nil || x.IsEmpty() {
-		return fmt.Errorf("graph: no data points")
+		return fmt.Errorf("%w: no data points", ErrInvalid)
 	}
 	n, _ := x.Dims()
 	if n > math.MaxInt32 {
-		return fmt.Errorf("graph: %d points exceed the limit of %d", n, math.MaxInt32)
+		return fmt.Errorf("%w: %d points exceed the limit of %d", ErrInvalid, n, math.MaxInt32)
 	}
 	for i := 0; i < n; i++ {
 		for j, v := range x.RawRowView(i) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("graph: data entry (row %d, column %d) is %v", i, j, v)
+				return fmt.Errorf("%w: data entry (row %d, column %d) is %v", ErrInvalid, i, j, v)
 			}
 		}
 	}

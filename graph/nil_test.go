@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -41,9 +42,30 @@ func TestNilInputs(t *testing.T) {
 			return err
 		}, ErrInvalid, "CholeskySymbolic.Factor: the graph is nil"},
 		{"FromDense", func() error { _, err := FromDense(nil); return err }, ErrInvalid, "FromDense: the matrix is nil"},
-		{"KNN", func() error { _, err := KNN(ctx, nil, 1); return err }, nil, "graph: no data points"},
-		{"KNN empty", func() error { _, err := KNN(ctx, &mat.Dense{}, 1); return err }, nil, "graph: no data points"},
-		{"ApproxKNN", func() error { _, err := ApproxKNN(ctx, nil, 1, nil); return err }, nil, "graph: no data points"},
+		// The entry points that take data (a *mat.Dense) refuse a nil or
+		// empty matrix, and SampleRecall nil neighbour lists, with an
+		// ErrInvalid: SampleRecall read x.Dims() and nb.N() first and
+		// panicked.
+		{"KNN", func() error { _, err := KNN(ctx, nil, 1); return err }, ErrInvalid, "no data points"},
+		{"KNN empty", func() error { _, err := KNN(ctx, &mat.Dense{}, 1); return err }, ErrInvalid, "no data points"},
+		{"ApproxKNN", func() error { _, err := ApproxKNN(ctx, nil, 1, nil); return err }, ErrInvalid, "no data points"},
+		{"Build", func() error { _, err := Build(ctx, nil, DefaultSpec()); return err }, ErrInvalid, "no data points"},
+		{"BuildRecorded", func() error { _, err := BuildRecorded(ctx, nil, DefaultSpec(), nil); return err }, ErrInvalid, "no data points"},
+		{"BuildNeighbors", func() error { _, _, err := BuildNeighbors(ctx, nil, DefaultSpec(), nil); return err }, ErrInvalid, "no data points"},
+		{"SampleRecall", func() error { _, _, err := SampleRecall(ctx, nil, &Neighbors{K: 1}, 0, 0); return err }, ErrInvalid, "no data points"},
+		{"SampleRecall empty", func() error { _, _, err := SampleRecall(ctx, &mat.Dense{}, &Neighbors{K: 1}, 0, 0); return err }, ErrInvalid, "no data points"},
+		{"SampleRecall nil lists", func() error {
+			_, _, err := SampleRecall(ctx, mat.NewDense(3, 1, []float64{0, 1, 2}), nil, 0, 0)
+			return err
+		}, ErrInvalid, "SampleRecall: the neighbour lists are nil"},
+		{"SampleRecall NaN", func() error {
+			_, _, err := SampleRecall(ctx, mat.NewDense(2, 1, []float64{0, math.NaN()}), &Neighbors{K: 1, Index: []int32{1, 0}, Dist2: []float64{1, 1}}, 0, 0)
+			return err
+		}, ErrInvalid, "data entry (row 1, column 0) is NaN"},
+		{"SampleRecall list count", func() error {
+			_, _, err := SampleRecall(ctx, mat.NewDense(3, 1, []float64{0, 1, 2}), &Neighbors{K: 1, Index: []int32{1, 0}, Dist2: []float64{1, 1}}, 0, 0)
+			return err
+		}, ErrInvalid, "2 neighbour lists for 3 points"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error

@@ -951,16 +951,20 @@ func Recall(approx, exact *Neighbors, rows []int) float64 {
 // exact KNN, cost that of KNN), else on sample rows drawn without
 // replacement with seed (a k-d tree and one exact query per sampled row,
 // brute force above 16 dimensions: O(sample·n·d) at worst). It returns the
-// recall (see Recall) and the rows measured. It returns an error when x
-// has a NaN or infinite entry or features out of range (as KNN), when nb
-// does not have one list per row of x, or when ctx is cancelled.
+// recall (see Recall) and the rows measured. It returns an error wrapping
+// ErrInvalid when x is nil or empty, has a NaN or infinite entry or
+// features out of range (as KNN), or when nb is nil or does not have one
+// list per row of x; and an error when ctx is cancelled.
 func SampleRecall(ctx context.Context, x *mat.Dense, nb *Neighbors, sample int, seed uint64) (recall float64, rows int, err error) {
-	n, d := x.Dims()
-	if nb.N() != n {
-		return 0, 0, fmt.Errorf("graph: %d neighbour lists for %d points", nb.N(), n)
-	}
 	if err := checkData(x); err != nil {
 		return 0, 0, err
+	}
+	n, d := x.Dims()
+	switch {
+	case nb == nil:
+		return 0, 0, fmt.Errorf("%w: SampleRecall: the neighbour lists are nil", ErrInvalid)
+	case nb.N() != n:
+		return 0, 0, fmt.Errorf("%w: %d neighbour lists for %d points", ErrInvalid, nb.N(), n)
 	}
 	data := denseData(x)
 	if err := checkScale(data, n, d); err != nil {
