@@ -266,6 +266,9 @@ func FuzzReadGML(f *testing.F) {
 	f.Add("graph [ node [ id 0 ] ]\ngraph [ node [ id 1 ] ]\n")
 	f.Add("graph [ node [ id 99999999999999999999 ] node [ id -99999999999999999999 ] ]")
 	f.Add("graph [ node [ id 0 club \"x\" club \"y\" ] node [ id 1 id 2 club \"y\" ] edge [ source 0 target 1 weight 2 weight 5 ] ]")
+	// Labels that cannot name the nodes: repeated, empty, a label that is
+	// another node's id.
+	f.Add("graph [\n node [ id 0 label \"a\" club \"x\" ]\n node [ id 1 label \" a \" club \"y\" ]\n node [ id 2 label \"\" club \"x\" ]\n node [ id 3 label \"2\" club \"y\" ]\n]")
 	f.Fuzz(func(t *testing.T, in string) {
 		d, err := ReadGraph(context.Background(), strings.NewReader(in), "fuzz.gml", GML, GraphOptions{MaxNodes: fuzzMaxNodes, LabelAttr: "club"})
 		if err != nil {

@@ -246,6 +246,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 	maxN := opt.maxNodes()
 	index := make(map[int]int)
 	var names, attrs []string
+	var nameLines []int // the line of each name: its label, else its id
 	for _, p := range g.list {
 		if p.key != "node" || !p.val.isLst {
 			continue
@@ -271,15 +272,16 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 			return nil, &ParseError{File: name, Line: idv.line, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes; tether: -max-nodes)", maxN)}
 		}
 		index[id] = len(index)
-		nm := idv.text
+		nm, at := idv.text, idv.line
 		lv, ok, err := get(p.val.list, "label", "node")
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			nm = lv.text
+			nm, at = lv.text, lv.line
 		}
 		names = append(names, nm)
+		nameLines = append(nameLines, at)
 		if opt.LabelAttr != "" {
 			av, ok, err := get(p.val.list, opt.LabelAttr, "node")
 			if err != nil {
@@ -381,6 +383,11 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 			what = "edge repeats"
 		}
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: %d %s an earlier edge between the same nodes (the first repeats line %d; a multigraph, or both directions of a directed edge); each set of repeats is merged into one edge with %s (tether always merges them; library: GraphOptions.Duplicates, DupError refuses such files)", name, firstRepeat, repeats, what, firstOrig, how))
+	}
+	// Labels that cannot name the nodes (repeated or empty): the labels
+	// files written for them number them instead, as for a table's IDs.
+	if w := keyClashWarning(name, "the node labels (label, else id)", "nodes", "label", names, func(i int) int { return nameLines[i] }); w != "" {
+		d.Warnings = append(d.Warnings, w)
 	}
 	if opt.LabelAttr != "" {
 		seen := map[string]bool{}

@@ -188,9 +188,12 @@ type GraphData struct {
 	HeaderLine int
 	// Warnings describe what the reader changed or assumed (such as
 	// directed or repeated GML edges merged into one undirected edge, or
-	// an ambiguous .csv read as a matrix); the CLI prints them to standard
-	// error. Each changes the graph from what the file may mean, so a
-	// graph read has warnings only, no notes (see Table.Notes).
+	// an ambiguous .csv read as a matrix), or GML node labels that cannot
+	// name the nodes (empty or repeated: the labels files written for them
+	// number the nodes, as for a table's ID column); the CLI prints them to
+	// standard error. Each makes the graph or the files written for it
+	// differ from what the file may mean, so a graph read has warnings
+	// only, no notes (see Table.Notes).
 	Warnings []string
 }
 

@@ -790,15 +790,26 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 // KeyNames) then number them rather than name them, which the ID column
 // asked for. "" when the IDs can name the nodes. Cost O(len(ids)).
 func idClashWarning(r *rawTable, id int, keep []int, ids []string) string {
-	i, j := keyNamesClash(ids)
+	return keyClashWarning(r.file, r.colWhat(id), "rows", "ID", ids, func(i int) int { return r.lines[keep[i]] })
+}
+
+// keyClashWarning is the warning of the names of a file's nodes (the IDs
+// of a table's ID column, the labels of a GML file's nodes) that cannot
+// name them (keyNamesClash): "FILE: WHAT cannot name the NOUN: the WORD
+// "x" on line 7 repeats line 3 (or: the WORD on line 7 is empty), so the
+// labels files written for them … number the NOUN instead of naming
+// them", line(i) being the line of name i. "" when the names can name
+// the nodes. Cost O(len(names)).
+func keyClashWarning(file, what, noun, word string, names []string, line func(i int) int) string {
+	i, j := keyNamesClash(names)
 	if i < 0 {
 		return ""
 	}
-	why := fmt.Sprintf("the ID on line %d is empty", r.lines[keep[i]])
+	why := fmt.Sprintf("the %s on line %d is empty", word, line(i))
 	if j >= 0 {
-		why = fmt.Sprintf("the ID %s on line %d repeats line %d", quote(strings.TrimSpace(ids[i])), r.lines[keep[i]], r.lines[keep[j]])
+		why = fmt.Sprintf("the %s %s on line %d repeats line %d", word, quote(strings.TrimSpace(names[i])), line(i), line(j))
 	}
-	return fmt.Sprintf("%s: %s cannot name the rows: %s, so the labels files written for them (tether cluster -o, tether labels) number the rows instead of naming them (make the IDs distinct and non-empty to name them)", r.file, r.colWhat(id), why)
+	return fmt.Sprintf("%s: %s cannot name the %s: %s, so the labels files written for them (tether cluster -o, tether labels) number the %s instead of naming them (make the %ss distinct and non-empty to name them)", file, what, noun, why, noun, word)
 }
 
 // distinctValues reports whether the present values of column j over the

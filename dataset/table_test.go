@@ -674,6 +674,43 @@ func TestIDClashWarning(t *testing.T) {
 	}
 }
 
+// TestGMLLabelClashWarning: GML node labels (a node's id when it has no
+// label) that cannot name the nodes (KeyNames: one empty or repeated after
+// trimming) draw the warning of a table's ID column (keyClashWarning),
+// naming the first such label, its line and the earlier one's, since the
+// labels files written for the nodes then number them (they were numbered
+// without a word); distinct labels draw none.
+func TestGMLLabelClashWarning(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		want     string // "" for no warning
+	}{
+		{"repeat", "graph [\n node [ id 1 label \"a\" ]\n node [ id 2 label \"b\" ]\n node [ id 3\n label \"a\" ]\n]\n",
+			`g.gml: the node labels (label, else id) cannot name the nodes: the label "a" on line 5 repeats line 2, so the labels files written for them (tether cluster -o, tether labels) number the nodes instead of naming them (make the labels distinct and non-empty to name them)`},
+		{"repeat after trimming", "graph [\n node [ id 1 label \"a\" ]\n node [ id 2 label \" a\" ]\n]\n", `the label "a" on line 3 repeats line 2`},
+		{"empty", "graph [\n node [ id 1 label \"a\" ]\n node [ id 2 label \"\" ]\n]\n", `cannot name the nodes: the label on line 3 is empty`},
+		{"label is another node's id", "graph [\n node [ id 1 ]\n node [ id 2 label \"1\" ]\n]\n", `the label "1" on line 3 repeats line 2`},
+		{"distinct", "graph [\n node [ id 1 label \"a\" ]\n node [ id 2 label \"b\" ]\n]\n", ""},
+		{"ids only", "graph [\n node [ id 1 ]\n node [ id 2 ]\n]\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g.gml", GML, GraphOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.want == "" {
+				if len(d.Warnings) > 0 {
+					t.Errorf("warnings %q, want none", d.Warnings)
+				}
+				return
+			}
+			if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], c.want) {
+				t.Errorf("warnings %q, want one containing %q", d.Warnings, c.want)
+			}
+		})
+	}
+}
+
 // TestTrailingDelimiter: lines that all end with the delimiter (or all but
 // a header one field shorter) have an empty last field, which is dropped
 // with a note; a named last column left empty stays an error.

@@ -50,8 +50,10 @@ CSV/TSV/ARFF feature file (-label; ARFF: the last attribute unless -label
 says otherwise) or a node attribute of a GML graph (-gml-label). The output
 is "node,label" lines (0-based index), or "name,label" lines when the input
 names its nodes (-id column, GML labels), with the class text as in the
-file. IDs that repeat or are empty cannot name the nodes: the output is then
-by index, with a warning naming the first such ID and its line. A row whose class is missing (? or empty) is an error, or is left out
+file. IDs or GML labels that repeat or are empty cannot name the nodes:
+the output is then by index, with a warning naming the first such one and
+its line. The graph reader's other warnings (repeated edges merged, a
+directed graph read as undirected) are printed too, as cluster prints them. A row whose class is missing (? or empty) is an error, or is left out
 with -missing drop, as cluster leaves it out; the rows kept are then
 written by their 0-based row numbers in the file ("name,label" lines), as
 cluster -o writes them, unless an -id column names them; a GML
@@ -124,6 +126,9 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 		if d.Labels == nil {
 			return usagef("labels", "%s: no node attribute %q (only GML files hold node attributes)", in.graphFile, in.gopt.LabelAttr)
 		}
+		// The reader's warnings (edges merged, labels that cannot name
+		// the nodes, ...), as tether cluster prints them.
+		printMessages(m.Stderr, "labels", d.Warnings, nil, false)
 		labels, names, classes = d.Labels, d.Names, d.ClassNames
 	}
 	return m.writeReported(ctx, *out, true, func(w io.Writer) error {

@@ -375,6 +375,45 @@ func TestLabelsIDCannotNameRows(t *testing.T) {
 	}
 }
 
+// TestLabelsGraphFileWarnings: tether labels -graph-file prints the graph
+// reader's warnings as "tether labels: warning: …", as tether cluster does
+// (it printed none): repeated edges merged, and GML node labels that cannot
+// name the nodes, which are then written by index; a clean file draws none.
+func TestLabelsGraphFileWarnings(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, in string
+		out      string
+		warnings []string // each on a "tether labels: warning: " line
+	}{
+		{"repeated edge", "graph [\n node [ id 1 label \"ann\" club \"A\" ]\n node [ id 2 label \"bob\" club \"B\" ]\n edge [ source 1 target 2 ]\n edge [ source 2 target 1 ]\n]\n",
+			"name,label\nann,A\nbob,B\n", []string{"1 edge repeats an earlier edge between the same nodes"}},
+		{"repeated labels", "graph [\n node [ id 1 label \"ann\" club \"A\" ]\n node [ id 2 label \"ann\" club \"B\" ]\n edge [ source 1 target 2 ]\n]\n",
+			"node,label\n0,A\n1,B\n", []string{`cannot name the nodes: the label "ann" on line 3 repeats line 2, so the labels files written for them (tether cluster -o, tether labels) number the nodes`}},
+		{"clean", "graph [\n node [ id 1 label \"ann\" club \"A\" ]\n node [ id 2 label \"bob\" club \"B\" ]\n edge [ source 1 target 2 ]\n]\n",
+			"name,label\nann,A\nbob,B\n", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			gml := evalWriteTemp(t, dir, strings.ReplaceAll(c.name, " ", "-")+".gml", c.in)
+			out, errOut, err := run(t, "labels", "-graph-file", gml, "-gml-label", "club")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != c.out {
+				t.Errorf("wrote %q, want %q", out, c.out)
+			}
+			if got := strings.Count(errOut, "tether labels: warning: "); got != len(c.warnings) {
+				t.Errorf("stderr:\n%s\nwant %d warnings", errOut, len(c.warnings))
+			}
+			for _, w := range c.warnings {
+				if !strings.Contains(errOut, "tether labels: warning: "+gml+":") || !strings.Contains(errOut, w) {
+					t.Errorf("stderr:\n%s\nlacks the warning %q", errOut, w)
+				}
+			}
+		})
+	}
+}
+
 // TestPartialLabelsMoreClassesThanK checks that partial labels with more
 // classes than -k are refused naming the file and the node.
 func TestPartialLabelsMoreClassesThanK(t *testing.T) {
