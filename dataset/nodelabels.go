@@ -104,6 +104,20 @@ func classNameWarnings(name string, classes []string) []string {
 	return out
 }
 
+// nodeList writes the node numbers v (at least two) as "3 and 7",
+// "3, 7 and 9", or, past five, the first four and how many more. Cost
+// O(min(len(v), 5)).
+func nodeList(v []int) string {
+	if len(v) > 5 {
+		return fmt.Sprintf("%d, %d, %d, %d and %d more", v[0], v[1], v[2], v[3], len(v)-4)
+	}
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
 // firstFew joins up to three of s, with "…" when there are more.
 func firstFew(s []string) string {
 	if len(s) > 3 {
@@ -161,7 +175,9 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 //     after a "# base=1" directive, as constraint files have), or names:
 //     when a header names the node column "name" or "id", or when a node
 //     field is not an integer. Names are matched exactly (after trimming
-//     blanks) against opt.Names. A "name" or "id" column of integers (as
+//     blanks) against opt.Names; a line naming a node by a name that
+//     several nodes of opt.Names share is an error naming the file, the
+//     line, the name and those nodes (it cannot say which one it labels). A "name" or "id" column of integers (as
 //     pandas writes its index: "id,label") for data without names
 //     (opt.N > 0, opt.Names nil) holds node indices, in the base of the
 //     directive; with neither opt.N nor opt.Names its integers are names
@@ -418,6 +434,9 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 	byName = byName && !idIndex || !intNodes
 	out.ByName = byName
 	index := map[string]int{}
+	// shared[nm]: the nodes (0-based rows of the data) that share the name
+	// nm of opt.Names, for the names more than one node has.
+	var shared map[string][]int
 	n := max(opt.N, 0)
 	switch {
 	case len(recs) == 0:
@@ -428,9 +447,18 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 	case byName && opt.Names != nil:
 		for i, nm := range opt.Names {
 			nm = strings.TrimSpace(nm)
-			if _, dup := index[nm]; !dup {
+			j, dup := index[nm]
+			if !dup {
 				index[nm] = i
+				continue
 			}
+			if shared == nil {
+				shared = map[string][]int{}
+			}
+			if shared[nm] == nil {
+				shared[nm] = []int{j}
+			}
+			shared[nm] = append(shared[nm], i)
 		}
 		if n <= 0 {
 			n = len(opt.Names)
@@ -503,6 +531,12 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 					return nil, perr(r.line, 1, r.node, "unknown node name (the header %q keys the nodes by name; to give node indices, name the column \"node\")", keyWord)
 				}
 				return nil, perr(r.line, 1, r.node, "unknown node name")
+			}
+			if rows := shared[r.node]; rows != nil {
+				// Matching the first would label it silently and leave
+				// the others out (constraint.Read refuses such names
+				// too).
+				return nil, perr(r.line, 1, r.node, "node name shared by nodes %s of the data (0-based rows), so it cannot say which one it labels: make the data's IDs distinct, or key the file by node index", nodeList(rows))
 			}
 		} else {
 			v, _ := parseInt(strings.TrimSpace(r.node))

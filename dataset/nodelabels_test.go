@@ -47,6 +47,9 @@ func TestReadNodeLabels(t *testing.T) {
 		{"header alone, N", "name,\n", NodeLabelOptions{N: 3}, []int{u, u, u}, nil, nil},
 		{"header alone, names", "name,label\n", NodeLabelOptions{Names: []string{"a", "b"}}, []int{u, u}, nil, nil},
 		{"names from data", "name,cluster\nbob,1\nann,0\n", NodeLabelOptions{Names: []string{"ann", "bob", "cid"}}, []int{0, 1, u}, nil, nil},
+		// A name the data repeats is refused only where a line uses it
+		// (TestReadNodeLabelsErrors "shared name").
+		{"names from data, a shared name unused", "name,cluster\nbob,1\nann,0\n", NodeLabelOptions{Names: []string{"ann", "bob", "cid", "cid"}}, []int{0, 1, u, u}, nil, nil},
 		{"numeric names", "id,cluster\n20,1\n10,0\n", NodeLabelOptions{Names: []string{"10", "20"}}, []int{0, 1}, nil, nil},
 		{"names define nodes", "bob,x\nann,y\n", NodeLabelOptions{}, []int{0, 1}, []string{"x", "y"}, []string{"bob", "ann"}},
 		{"class named y", "y\nx\ny\n", NodeLabelOptions{}, []int{1, 0, 1}, []string{"x", "y"}, nil},
@@ -135,6 +138,12 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"node below int64", "0,0\n-99999999999999999999,1\n", NodeLabelOptions{N: 5}, `f:2: column 1: value "-99999999999999999999": invalid input: node outside 0…4`},
 		{"duplicate", "0,1\n0,1\n", NodeLabelOptions{}, "already labelled on line 1"},
 		{"unknown name", "name,c\nann,1\nzed,0\n", NodeLabelOptions{Names: []string{"ann"}}, "f:3: column 1: value \"zed\": invalid input: unknown node name"},
+		// A name several nodes of the data share (repeated IDs): it
+		// labelled the first of them, silently.
+		{"shared name", "name,c\nann,1\nbob,0\n", NodeLabelOptions{Names: []string{"ann", "bob", "cid", "bob"}}, `f:3: column 1: value "bob": invalid input: node name shared by nodes 1 and 3 of the data (0-based rows), so it cannot say which one it labels`},
+		{"shared name, trimmed", "ann,1\nbob,0\n", NodeLabelOptions{Names: []string{"bob", "ann", " ann "}}, `f:1: column 1: value "ann": invalid input: node name shared by nodes 1 and 2 of the data`},
+		{"shared by many", "name,c\na,1\n", NodeLabelOptions{Names: []string{"a", "a", "b", "a", "a", "a", "a"}}, `node name shared by nodes 0, 1, 3, 4 and 2 more of the data`},
+		{"shared by three", "name,c\na,1\n", NodeLabelOptions{Names: []string{"a", "b", "a", "a"}}, `node name shared by nodes 0, 2 and 3 of the data`},
 		{"names without data names", "ann,1\n", NodeLabelOptions{N: 1}, "the data has none"},
 		{"id header, names without data names", "id,label\n0,1\nann,1\n", NodeLabelOptions{N: 2}, "the data has none"},
 		// An "id" column of integers for data without names holds indices:

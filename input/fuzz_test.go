@@ -18,7 +18,9 @@ func FuzzReadPartialLabels(f *testing.F) {
 		"0\tA\n1\t\n2\tB\n", "0 A\n1 \n2 B\n", "0;A\n1;\n2;B\n", "0,A\n1,\n2,B\n", "0\t\n1\tA\n", "a \nb\t\n",
 		// A first line ?, -1 or blank is node 0's unknown label, never a
 		// header.
-		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "# c\n\n0\n1\n", "\nlabel\n0\n1\n", "\n0,1\n1,0\n", "?\nb\na\n", "0,?\n1,0\n"} {
+		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "# c\n\n0\n1\n", "\nlabel\n0\n1\n", "\n0,1\n1,0\n", "?\nb\na\n", "0,?\n1,0\n",
+		// A name the data's names share (the shared read below).
+		"name,label\nb,0\nc,1\n", "name,label\na,0\nb,1\n"} {
 		f.Add(s, 3, 2, true)
 	}
 	for _, s := range []string{"node,label\n0,3\n2,1\n", "1\n2\n3\n", "5\n?\n7\n", "id,label\n2,1\n0,3\n"} {
@@ -33,6 +35,20 @@ func FuzzReadPartialLabels(f *testing.F) {
 			names = []string{"a", "b", "c", "d", "e"}[:min(n, 5)]
 			if len(names) != n {
 				names = nil
+			}
+		}
+		if len(names) > 1 {
+			// Names that repeat (the data's IDs may): a line naming
+			// a shared one is refused, naming the file; any read gives
+			// n labels.
+			shared := slices.Clone(names)
+			shared[0] = shared[len(shared)-1]
+			if d, err := dataset.ReadNodeLabels(strings.NewReader(in), "fuzz.labels", dataset.NodeLabelOptions{N: n, Names: shared}); err != nil {
+				if !strings.Contains(err.Error(), "fuzz.labels") {
+					t.Fatalf("error does not name the file: %v", err)
+				}
+			} else if len(d.Labels) != n {
+				t.Fatalf("shared names: %d labels for %d nodes", len(d.Labels), n)
 			}
 		}
 		l, err := ReadPartialLabels(context.Background(), strings.NewReader(in), "fuzz.labels", n, k, names)

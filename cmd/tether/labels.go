@@ -17,8 +17,10 @@ const labelFilesHelp = `Labels files (cluster -truth, -partial-labels and -o; ev
   - two columns node,label (comma, tab, semicolon or blanks): the node is
     its 0-based index (1-based after a "# base=1" line), or its name when
     the header says "name" or "id" or a node is not a number; names are
-    those of the input (-id column, graph node names). An "id" column of
-    integers for data without names holds indices (pandas' "id,label").
+    those of the input (-id column, graph node names); a name that several
+    nodes of the input share is an error (key such a file by index). An
+    "id" column of integers for data without names holds indices (pandas'
+    "id,label").
 A label is an integer or a class name; -1, ? or an empty field mean the
 node's class is unknown: such nodes are left out of every figure. In a
 two-column file the empty label follows its delimiter: "1,", "1;",

@@ -437,3 +437,48 @@ func checkUnknownLabels(t *testing.T, data, truthFile, partialFile, out, pred st
 		t.Errorf("eval: want %q:\n%s", want, stdout)
 	}
 }
+
+// TestLabelsSharedName: a labels file keyed by name that names a node by
+// a name several nodes of the data share (repeated IDs, repeated GML
+// labels) is refused, naming the file, the line, the name and the nodes
+// that share it, for -truth, -partial-labels and eval's files read through
+// a graph's names; it labelled the first of those nodes, silently.
+func TestLabelsSharedName(t *testing.T) {
+	dir := t.TempDir()
+	var data, truth strings.Builder
+	data.WriteString("id,x,y\n")
+	truth.WriteString("name,label\n")
+	for i := 0; i < 30; i++ {
+		c := i % 3
+		id := fmt.Sprintf("p%d", i)
+		if i == 20 {
+			id = "p5" // node 20 repeats node 5's ID
+		} else {
+			fmt.Fprintf(&truth, "%s,%c\n", id, 'a'+c)
+		}
+		fmt.Fprintf(&data, "%s,%.2f,%.2f\n", id, float64(10*c)+0.1*float64(i%7), float64(-10*c)+0.13*float64(i%5))
+	}
+	dataFile := evalWriteTemp(t, dir, "shared.csv", data.String())
+	truthFile := evalWriteTemp(t, dir, "truth.csv", truth.String())
+	partialFile := evalWriteTemp(t, dir, "partial.csv", "name,label\np0,a\np1,b\np5,a\n")
+	gml := evalWriteTemp(t, dir, "g.gml", "graph [\n node [ id 1 label \"a\" ]\n node [ id 2 label \"b\" ]\n node [ id 3 label \"a\" ]\n node [ id 4 label \"d\" ]\n edge [ source 1 target 2 ]\n edge [ source 3 target 4 ]\n]\n")
+	byName := evalWriteTemp(t, dir, "byname.csv", "name,label\nb,0\na,0\nd,1\n")
+	byIndex := evalWriteTemp(t, dir, "byindex.csv", "node,label\n0,0\n1,0\n2,1\n3,1\n")
+	cluster := []string{"cluster", "-input", dataFile, "-id", "id", "-label", "none", "-k", "3", "-quiet", "-o", filepath.Join(dir, "out.csv")}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"truth", append(slices.Clone(cluster), "-truth", truthFile), truthFile + `:7: column 1: value "p5": invalid input: node name shared by nodes 5 and 20 of the data (0-based rows), so it cannot say which one it labels`},
+		{"partial labels", append(slices.Clone(cluster), "-partial-labels", partialFile, "-method", "labelprop"), partialFile + `:4: column 1: value "p5": invalid input: node name shared by nodes 5 and 20 of the data`},
+		{"eval through the graph's names", []string{"eval", "-truth", byName, "-pred", byIndex, "-graph", gml}, byName + `:3: column 1: value "a": invalid input: node name shared by nodes 0 and 2 of the data`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, err := run(t, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q\n%s", err, tc.want, stderr)
+			}
+		})
+	}
+}
