@@ -186,7 +186,9 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 // A label is an integer or any other text (a class name); −1, "?" and an
 // empty field mean the node's class is unknown. When every known label is
 // an integer ≥ 0 the integers are the classes; otherwise the texts are
-// numbered as NodeLabels.ClassNames says. An integer below −1 is an error.
+// numbered as NodeLabels.ClassNames says. An integer below −1 is an error,
+// and so is one too long to read (more than 18 characters, sign
+// included): out of range, never a class name.
 //
 // A first line is a header when it names its columns: a node column named
 // node, index, vertex, item, name or id, a label column named label, class,
@@ -371,8 +373,13 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			continue
 		}
 		v, ok := parseInt(r.label)
-		if ok && v < Unlabeled {
+		big := !ok && isIntText(r.label) // an integer too long to read
+		if ok && v < Unlabeled || big && strings.HasPrefix(r.label, "-") {
 			return nil, perr(r.line, width, r.label, "label below -1 (-1, ? or an empty field mark a node without a class)")
+		}
+		if big {
+			// An integer, not a class name: out of range.
+			return nil, perr(r.line, width, r.label, "label out of range: integer labels of at most %d characters are read", maxIntChars)
 		}
 		if !ok {
 			allInt = false

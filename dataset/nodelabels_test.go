@@ -136,6 +136,12 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"node beyond int64", "0,0\n1,0\n99999999999999999999,1\n", NodeLabelOptions{}, `f:3: column 1: value "99999999999999999999": invalid input: node index outside 0…`},
 		{"node beyond int64, N", "0,0\n99999999999999999999,1\n", NodeLabelOptions{N: 5}, `f:2: column 1: value "99999999999999999999": invalid input: node outside 0…4 (base 0)`},
 		{"node below int64", "0,0\n-99999999999999999999,1\n", NodeLabelOptions{N: 5}, `f:2: column 1: value "-99999999999999999999": invalid input: node outside 0…4`},
+		// A label written as an integer too long to read is out of range
+		// (it was read as a class name).
+		{"label beyond int64", "0\n99999999999999999999\n1\n", NodeLabelOptions{}, `f:2: column 1: value "99999999999999999999": invalid input: label out of range: integer labels of at most 18 characters are read`},
+		{"label beyond int64, pairs", "node,label\n0,1\n1,+1234567890123456789\n", NodeLabelOptions{}, `f:3: column 2: value "+1234567890123456789": invalid input: label out of range`},
+		{"label beyond int64 among names", "node,label\n0,a\n1,99999999999999999999\n", NodeLabelOptions{}, `f:3: column 2: value "99999999999999999999": invalid input: label out of range`},
+		{"label below int64", "0\n-99999999999999999999\n", NodeLabelOptions{}, `f:2: column 1: value "-99999999999999999999": invalid input: label below -1`},
 		{"duplicate", "0,1\n0,1\n", NodeLabelOptions{}, "already labelled on line 1"},
 		{"unknown name", "name,c\nann,1\nzed,0\n", NodeLabelOptions{Names: []string{"ann"}}, "f:3: column 1: value \"zed\": invalid input: unknown node name"},
 		// A name several nodes of the data share (repeated IDs): it

@@ -20,7 +20,9 @@ func FuzzReadPartialLabels(f *testing.F) {
 		// header.
 		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "# c\n\n0\n1\n", "\nlabel\n0\n1\n", "\n0,1\n1,0\n", "?\nb\na\n", "0,?\n1,0\n",
 		// A name the data's names share (the shared read below).
-		"name,label\nb,0\nc,1\n", "name,label\na,0\nb,1\n"} {
+		"name,label\nb,0\nc,1\n", "name,label\na,0\nb,1\n",
+		// Labels written as integers too long to read: out of range.
+		"0\n99999999999999999999\n1\n", "node,label\n0,a\n1,-99999999999999999999\n"} {
 		f.Add(s, 3, 2, true)
 	}
 	for _, s := range []string{"node,label\n0,3\n2,1\n", "1\n2\n3\n", "5\n?\n7\n", "id,label\n2,1\n0,3\n"} {
