@@ -58,11 +58,10 @@ type activeMethod struct {
 
 // Protocol constants.
 const (
-	activeBatch   = 10  // questions answered between two re-clusterings
-	activeBudget  = 150 // questions per curve
-	activeReps    = 10  // seeds per curve
-	activeTarget  = 0.9 // the ARI level
-	activeSigmaML = 0.15
+	activeBatch  = 10  // questions answered between two re-clusterings
+	activeBudget = 150 // questions per curve
+	activeReps   = 10  // seeds per curve
+	activeTarget = 0.9 // the ARI level
 )
 
 // activePlan is the grid of a run.
@@ -156,9 +155,9 @@ func activeRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, method stri
 		if f.Basis, err = inst.basis(ctx, f, settings); err != nil {
 			return nil, err
 		}
-		if sigma = f.SigmaML; sigma == 0 {
-			sigma = activeSigmaML
-		}
+		// The similarity strategy's σ_m: the one FGPWC descends with,
+		// NewFGPWC's default (package cluster's constant).
+		sigma = f.SigmaML
 		m = f
 	default:
 		if m, err = cluster.New(method); err != nil {
@@ -307,7 +306,7 @@ func activeReport(env *Env, results map[string]Values) (*Output, error) {
 		"then the nodes of smallest k-means margin in the method's embedding (distance to the second nearest centroid minus distance to the nearest), each against the nearest known group;\n"+
 		"- **boundary**: only the smallest-margin nodes, each against the nearest known group (or, before there is one, its nearest node across the boundary);\n"+
 		"- **similarity** (FGPWC only): the pairs whose learned similarity exp(−‖e_i − e_j‖²/σ_m) in FGPWC's embedding (seed 003 §3, eq. (1), σ_m = %.2f) is nearest 0.5;\n"+
-		"- **random**: uniform pairs among those not answered and not implied by the closure of the answers (so random asks no useless question either).\n\n", activeSigmaML)
+		"- **random**: uniform pairs among those not answered and not implied by the closure of the answers (so random asks no useless question either).\n\n", cluster.NewFGPWC().SigmaML)
 	fmt.Fprintf(&md, "No strategy ever proposes a pair whose answer the closure implies. No knob of a strategy was tuned on these datasets; "+
 		"the rule of Auto (cores before farthest-first, at most k − λ exploration questions per round) was changed once, after a first look at the FGPWC curves on these datasets "+
 		"(farthest-first from a random node asked about outliers and spent whole rounds on exploration).\n\n")
