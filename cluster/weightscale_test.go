@@ -21,10 +21,14 @@ import (
 //     (rescaled: cosc, labelprop, plmeans and sscka failed or changed
 //     their partition there before), with a note, and no warning about
 //     the scale;
+//     and, for the methods of pairs, with 200 pairs of which 20% are
+//     flipped (contradictory) too;
 //   - every method with WeightScale changes its partition, or refuses
-//     the graph, with the weights times 10⁴, or else times 2⁻¹⁰ (cscap;
-//     so the declaration is needed); it warns at 10⁴ when it runs,
-//     naming the largest weight, and never at scale 1.
+//     the graph, with the weights times 10⁴, or else times 2⁻¹⁰ (cscap),
+//     or else times 2⁻¹⁰ with the contradictory pairs (ml- and
+//     mcl-noa-ssc, whose resolve weighs them against the graph), so the
+//     declaration is needed; it warns at 10⁴ when it runs, naming the
+//     largest weight, and never at scale 1.
 func TestWeightScale(t *testing.T) {
 	g, truth, err := synth.SBM(300, 2, 9, 3, rand.NewPCG(3, 3))
 	if err != nil {
@@ -38,6 +42,15 @@ func TestWeightScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// 200 pairs, 20% flipped: they contradict each other.
+	clean200, err := constraint.UniformPairs(truth, 200, rand.NewPCG(6, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noisy, _, err := constraint.FlipPairs(clean200, 0.2, rand.NewPCG(7, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
 	const warned = "reads the weights as similarities in [0, 1]"
 	for _, info := range Methods() {
 		m := info.New()
@@ -46,16 +59,17 @@ func TestWeightScale(t *testing.T) {
 			continue // no graph, or its candidates' (auto)
 		}
 		t.Run(info.Name, func(t *testing.T) {
-			run := func(scale float64) (*Result, error) {
+			runWith := func(scale float64, set *constraint.Set) (*Result, error) {
 				p := &Problem{Graph: weightsTimes(t, g, scale), K: 2}
 				switch {
 				case u.Supervision&Pairs != 0:
-					p.Constraints = pairs
+					p.Constraints = set
 				case u.Supervision&LabelSet != 0:
 					p.Labels = labels
 				}
 				return Run(context.Background(), m, p, &Settings{Seed: 1})
 			}
+			run := func(scale float64) (*Result, error) { return runWith(scale, pairs) }
 			ref, err := run(1)
 			if err != nil {
 				t.Fatal(err)
@@ -80,6 +94,25 @@ func TestWeightScale(t *testing.T) {
 						t.Errorf("scale %g: note about rescaling %v, want %v (notes %q)", scale, note, extreme, res.Notes)
 					}
 				}
+				if u.Supervision&Pairs == 0 {
+					return
+				}
+				// Contradictory pairs too (those the method refuses
+				// aside: cosc).
+				ref, err := runWith(1, noisy)
+				if err != nil {
+					t.Logf("contradictory pairs: %v", err)
+					return
+				}
+				for _, scale := range []float64{1.0 / 1024, 1e3} {
+					res, err := runWith(scale, noisy)
+					if err != nil {
+						t.Fatalf("contradictory pairs, scale %g: %v", scale, err)
+					}
+					if ari, _ := metrics.ARI(ref.Labels, res.Labels); ari < 1-1e-12 {
+						t.Errorf("contradictory pairs, scale %g: ARI %.4f against the partition at scale 1, want 1 (invariant; else declare Uses.WeightScale)", scale, ari)
+					}
+				}
 				return
 			}
 			evidence := ""
@@ -101,6 +134,17 @@ func TestWeightScale(t *testing.T) {
 					evidence = "refuses at 2⁻¹⁰: " + err.Error()
 				} else if ari, _ := metrics.ARI(ref.Labels, small.Labels); ari < 0.99 {
 					evidence = "changes at 2⁻¹⁰"
+				}
+			}
+			if evidence == "" && u.Supervision&Pairs != 0 {
+				// ml- and mcl-noa-ssc: only when they resolve
+				// contradictory pairs.
+				a, errA := runWith(1, noisy)
+				b, errB := runWith(1.0/1024, noisy)
+				if errA == nil && errB == nil {
+					if ari, _ := metrics.ARI(a.Labels, b.Labels); ari < 0.99 {
+						evidence = "changes at 2⁻¹⁰ with contradictory pairs"
+					}
 				}
 			}
 			if evidence == "" {
