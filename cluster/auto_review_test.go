@@ -162,8 +162,8 @@ func TestAutoCollapseWarningOnce(t *testing.T) {
 				collapses++
 			}
 		}
-		if collapses > 1 {
-			t.Errorf("%d pairs: %d collapse warnings, want at most 1: %q", np, collapses, res.Warnings)
+		if collapses != 1 {
+			t.Errorf("%d pairs: %d collapse warnings, want 1: %q", np, collapses, res.Warnings)
 		}
 	}
 }

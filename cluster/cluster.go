@@ -374,6 +374,11 @@ type Uses struct {
 	// a power of two when the largest is outside [2⁻⁶⁰, 2⁶⁰], with a
 	// note, so that floating point does not fail them (rescaled).
 	WeightScale string
+	// ScaleOnContradiction narrows WeightScale to problems whose pairs
+	// contradict each other (constraint.Contradictions): ml- and
+	// mcl-noa-ssc use consistent pairs as given, scale-free, and weigh
+	// contradictory ones against the graph when they resolve them.
+	ScaleOnContradiction bool
 	// Delegates reports that the method partitions through Run on other
 	// methods (auto, on its candidates): Run leaves its problem's weights
 	// as they are (each candidate's Run scales them or not by its own

@@ -179,8 +179,9 @@ type MLNOASSC struct {
 func (MLNOASSC) Name() string { return "ml-noa-ssc" }
 
 // Uses declares what MLNOASSC reads from a Problem (see Run). It
-// declares WeightScale when it resolves contradictory pairs or screens
-// them: the resolve weighs them against the graph on the weights' scale
+// declares WeightScale, for contradictory pairs only
+// (ScaleOnContradiction), when it resolves or screens them: the resolve
+// weighs them against the graph on the weights' scale
 // (on a 300-node SBM graph with 20% of 200 pairs flipped, the weights
 // times 2⁻¹⁰ gave a partition at ARI 0.01 against that of scale 1);
 // consistent pairs, used as given, give the same partition at every
@@ -188,7 +189,8 @@ func (MLNOASSC) Name() string { return "ml-noa-ssc" }
 func (m MLNOASSC) Uses() Uses {
 	u := Uses{Supervision: Pairs, Core: true, Resolves: !m.NoResolve || m.Screen}
 	if u.Resolves {
-		u.WeightScale = "when the pairs contradict each other, their resolution weighs them against the edges on the weights' scale (CSCAP's reference partition, the refinement's penalty λ = 2)"
+		u.WeightScale = "the pairs contradict each other, and their resolution weighs them against the edges on the weights' scale (CSCAP's reference partition, the refinement's penalty λ = 2)"
+		u.ScaleOnContradiction = true
 	}
 	return u
 }

@@ -3,14 +3,17 @@ package cluster
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/kmeans"
+	"github.com/tether-sc/tether/metrics"
 )
 
 // Finite, valid inputs whose weights are near 1e±300 overflow inside the
@@ -233,5 +236,33 @@ func TestScaleInvariantAtExtremes(t *testing.T) {
 				t.Errorf("%s, weights × %g: %v, at weight 1 %v", m.Name(), c, res.Labels, want)
 			}
 		}
+	}
+}
+
+// A τ of Problem.Regularize given as a number is on the weights' scale,
+// so Run scales it with the graph (rescaled): NJW on the graph times
+// 2⁻⁶¹ with τ = 10·2⁻⁵⁹, which Run scales by 2⁶⁰ together, gives the
+// partition of the graph at scale 1 with τ = 40, the same problem times
+// 2⁶¹; with τ left as given it gave that of a graph barely regularized.
+func TestRunRescalesRegularizationTau(t *testing.T) {
+	g, _, err := synth.SBM(300, 2, 9, 3, rand.NewPCG(3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(g *graph.Graph, tau float64) []int {
+		t.Helper()
+		res, err := Run(context.Background(), NJW{}, &Problem{Graph: g, K: 2, Regularize: graph.Regularization{Mode: graph.RegOn, Tau: tau}}, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Labels
+	}
+	want := run(g, 40)
+	got := run(g.ScaledPow2(-61), 10*0x1p-59)
+	if ari, _ := metrics.ARI(want, got); ari != 1 {
+		t.Errorf("ARI %v against the partition at scale 1 with τ = 40, want 1", ari)
+	}
+	if ari, _ := metrics.ARI(want, run(g, 1e-12)); ari == 1 {
+		t.Error("τ = 40 and τ ≈ 0 give the same partition: the test cannot tell whether τ was scaled")
 	}
 }

@@ -136,7 +136,7 @@ const (
 // so. Weights that span more than float64's normal range, so that the
 // smallest would become subnormal, are left as they are. Cost O(nnz).
 func rescaled(name string, u Uses, p *Problem) (*Problem, string) {
-	if u.WeightScale != "" || u.Delegates || u.BoundGraph || p.Graph == nil || (u.Input != 0 && u.Input&GraphInput == 0) {
+	if scaleDependent(u, p) || u.Delegates || u.BoundGraph || p.Graph == nil || (u.Input != 0 && u.Input&GraphInput == 0) {
 		return p, ""
 	}
 	wmin, wmax := math.Inf(1), 0.0 // positive weights, self loops included
@@ -160,6 +160,9 @@ func rescaled(name string, u Uses, p *Problem) (*Problem, string) {
 	}
 	q := *p
 	q.Graph = p.Graph.ScaledPow2(-e)
+	// A τ given as a number is on the weights' scale (the mean degree,
+	// Tau = 0, scales with them).
+	q.Regularize.Tau = math.Ldexp(p.Regularize.Tau, -e)
 	return &q, fmt.Sprintf("%s: the edge weights (largest %.4g) were multiplied by 2^%d before clustering, so that the largest is in [½, 1): %s's partition does not depend on their scale, and products of weights and degrees stay in floating-point range at this one; Result.Objective is that of the scaled graph", name, wmax, -e, name)
 }
 
@@ -659,13 +662,33 @@ func contradictions(name string, u Uses, p *Problem) string {
 	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve drops them by a policy (tether cluster -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name)
 }
 
+// scaleDependent reports whether the partition of p by a method declaring
+// u depends on the scale of the weights: u.WeightScale is set and, for a
+// method that depends on it only when it resolves contradictory pairs
+// (u.ScaleOnContradiction: ml- and mcl-noa-ssc), p's pairs contradict
+// each other (constraint.Contradictions). Cost O(1), or O(n + m log m)
+// for m pairs.
+func scaleDependent(u Uses, p *Problem) bool {
+	if u.WeightScale == "" {
+		return false
+	}
+	if !u.ScaleOnContradiction {
+		return true
+	}
+	if p.Constraints == nil || len(p.Constraints.Pairs) == 0 {
+		return false
+	}
+	same, closure := constraint.Contradictions(p.Constraints)
+	return same+closure > 0
+}
+
 // weightScale returns a warning when the method name declaring u reads
 // edge weights on the similarity scale [0, 1] (Uses.WeightScale) and the
 // largest weight of p.Graph between distinct nodes is above 1: its
 // partition is then not the one its source describes for these data. It
 // returns "" otherwise. Cost O(nnz).
 func weightScale(name string, u Uses, p *Problem) string {
-	if u.WeightScale == "" || p.Graph == nil {
+	if !scaleDependent(u, p) || p.Graph == nil {
 		return ""
 	}
 	g := p.Graph

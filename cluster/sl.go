@@ -52,16 +52,11 @@ type SpectralLearning struct {
 func (SpectralLearning) Name() string { return "sl" }
 
 // Uses declares what SpectralLearning reads from a Problem (see Run).
-//
-// WeightScale is declared while MustLinkWeight is the default 1, Kamvar
-// et al.'s largest similarity: a must-link then weighs less than the
-// edges of a graph whose weights exceed 1.
-func (m SpectralLearning) Uses() Uses {
-	u := Uses{Supervision: Pairs, Core: true}
-	if m.MustLinkWeight == 0 {
-		u.WeightScale = "must-links weigh MustLinkWeight = 1, the largest similarity (Kamvar et al. 2003), against the edges"
-	}
-	return u
+// It declares WeightScale: a must-link weighs MustLinkWeight (1 by
+// default, Kamvar et al.'s largest similarity) whatever the edges weigh.
+func (SpectralLearning) Uses() Uses {
+	return Uses{Supervision: Pairs, Core: true,
+		WeightScale: "must-links weigh MustLinkWeight (1 by default, the largest similarity of Kamvar et al. 2003) against the edges"}
 }
 
 // Partition partitions p.Graph into p.K clusters.

@@ -28,7 +28,8 @@ import (
 //     or else times 2⁻¹⁰ with the contradictory pairs (ml- and
 //     mcl-noa-ssc, whose resolve weighs them against the graph), so the
 //     declaration is needed; it warns at 10⁴ when it runs, naming the
-//     largest weight, and never at scale 1.
+//     largest weight (ml- and mcl-noa-ssc, ScaleOnContradiction, with
+//     the contradictory pairs only), and never at scale 1.
 func TestWeightScale(t *testing.T) {
 	g, truth, err := synth.SBM(300, 2, 9, 3, rand.NewPCG(3, 3))
 	if err != nil {
@@ -125,8 +126,18 @@ func TestWeightScale(t *testing.T) {
 					evidence = "changes at 1e4"
 				}
 				w := strings.Join(res.Warnings, "\n")
+				if u.ScaleOnContradiction {
+					// Consistent pairs: scale-free, no warning; the
+					// contradictory ones warn.
+					if strings.Contains(w, warned) {
+						t.Errorf("scale 1e4, consistent pairs: warned about the scale: %s", w)
+					}
+					if noisyRes, err := runWith(1e4, noisy); err == nil {
+						w = strings.Join(noisyRes.Warnings, "\n")
+					}
+				}
 				if !strings.Contains(w, info.Name+": the largest edge weight is 1e+04 (nodes ") || !strings.Contains(w, warned) || !strings.Contains(w, u.WeightScale) {
-					t.Errorf("scale 1e4: warnings %q lack the one about the scale", res.Warnings)
+					t.Errorf("scale 1e4: warnings %q lack the one about the scale", w)
 				}
 			}
 			if evidence == "" {

@@ -46,11 +46,13 @@
 // ties and duplicates); on 10⁵ points in 50 dimensions with k = 5 this
 // makes a restart 2–4 times faster.
 //
-// Cluster and Seed work on the points multiplied by the power of two that
-// brings the largest |coordinate| into [½, 1) (exact), and scale the centres
-// and distortions back: the partition of 2ᵏ·x is that of x, bit for bit,
-// from points near 1e-300, whose squared distances would underflow to 0,
-// to points near 1e300, whose squared distances would overflow.
+// When the largest |coordinate| is outside [2⁻⁴⁰⁰, 2⁴⁰⁰], Cluster and Seed
+// work on the points multiplied by the power of two that brings it into
+// [½, 1) (exact), and scale the centres and distortions back; the
+// algorithms have no absolute constant, so the partition of 2ᵏ·x is that
+// of x, bit for bit, from points near 1e-300, whose squared distances
+// would underflow to 0, to points near 1e300, whose squared distances
+// would overflow.
 //
 // Restarts run concurrently; every restart draws from its own generator
 // whose seed is taken from Settings.Src before any restart starts, and all

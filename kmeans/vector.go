@@ -69,13 +69,15 @@ func (p *vproblem) means(labels []int) []float64 {
 // centre is drawn uniformly among the rows not chosen yet, so the indices
 // are always distinct. A nil src means rand.NewPCG(DefaultSeed, DefaultSeed).
 // Like Cluster, it works on x scaled by the power of two that brings the
-// largest |x| into [½, 1), so the draw is the same for x and 2ᵏ·x and the
-// D² law is not lost to underflow for points of 1e-170.
+// largest |x| into [½, 1) when that is outside [2⁻⁴⁰⁰, 2⁴⁰⁰], so the draw
+// is the same for x and 2ᵏ·x and the D² law is not lost to underflow for
+// points of 1e-170.
 //
 // It returns an error wrapping ErrInvalid when x is nil or empty, has a NaN
 // or infinite entry, or k is outside [1, n].
 //
-// Cost: O(n·k·d) time, O(n) memory plus n·d floats for the scaled copy.
+// Cost: O(n·k·d) time, O(n) memory, plus n·d floats for the scaled copy
+// of out-of-range points.
 func Seed(x *mat.Dense, k int, src rand.Source) ([]int, error) {
 	if x == nil || x.IsEmpty() {
 		return nil, fmt.Errorf("%w: no points", ErrInvalid)
