@@ -459,3 +459,55 @@ func TestRunKFromLabels(t *testing.T) {
 		})
 	}
 }
+
+// normalize_weights and self_loops act on a job's graph as tether
+// cluster's -normalize-weights and -self-loops do: sl on weights up to
+// 250 warns about their scale without the first and notes the division
+// with it; self_loops adds one stored entry per node; a negative
+// self_loops is refused when the line is read.
+func TestRunNormalizeWeightsAndSelfLoops(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]string{
+		"g.txt": "0 1 250\n1 2 250\n0 2 250\n3 4 250\n4 5 250\n3 5 250\n2 3 20\n",
+		"c.txt": "0,5,cl\n1,2,ml\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const warned = "sl: the largest edge weight is 250"
+	const noted = "normalize_weights: every weight divided by the largest edge weight, 250"
+	has := func(list []string, s string) bool {
+		for _, x := range list {
+			if strings.Contains(x, s) {
+				return true
+			}
+		}
+		return false
+	}
+	base := Spec{ID: "a", Graph: "g.txt", Constraints: "c.txt", K: 2, Method: "sl", Seed: 1}
+	plain := Run(context.Background(), base, dir)
+	norm := base
+	norm.NormalizeWeights = true
+	normRes := Run(context.Background(), norm, dir)
+	loops := norm
+	loops.SelfLoops = 1
+	loopsRes := Run(context.Background(), loops, dir)
+	for _, r := range []*Result{plain, normRes, loopsRes} {
+		if r.Error != "" {
+			t.Fatal(r.Error)
+		}
+	}
+	if !has(plain.Warnings, warned) || has(plain.Notes, noted) {
+		t.Errorf("without normalize_weights: warnings %q, notes %q", plain.Warnings, plain.Notes)
+	}
+	if has(normRes.Warnings, warned) || !has(normRes.Notes, noted) {
+		t.Errorf("with normalize_weights: warnings %q, notes %q", normRes.Warnings, normRes.Notes)
+	}
+	if loopsRes.NNZ != normRes.NNZ+6 {
+		t.Errorf("self_loops 1: %d stored entries, want %d + 6", loopsRes.NNZ, normRes.NNZ)
+	}
+	if _, err := ParseSpec([]byte(`{"id":"b","graph":"g.txt","k":2,"seed":1,"self_loops":-1}`)); !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), "self_loops = -1") {
+		t.Errorf("self_loops -1: error %v, want ErrSpec naming it", err)
+	}
+}

@@ -55,6 +55,14 @@ type Spec struct {
 	// features (0: graph.DefaultSpec()). KNN with data that is a graph
 	// (Graph, a graph generator, a catalog graph) is an error.
 	KNN int `json:"knn,omitempty"`
+	// NormalizeWeights divides the graph's weights by the largest edge
+	// weight, with a note (graph.Graph.Normalized; tether cluster
+	// -normalize-weights): the scale of similarities in [0, 1] that the
+	// methods declaring cluster.Uses.WeightScale read. SelfLoops adds
+	// that weight to every node's self loop after it (tether cluster
+	// -self-loops; finite, in [0, 10¹²]).
+	NormalizeWeights bool    `json:"normalize_weights,omitempty"`
+	SelfLoops        float64 `json:"self_loops,omitempty"`
 
 	// Constraints is a must-link/cannot-link file, kept as read (the Soft
 	// policy); Labels a partial labels file, by index or by node name
@@ -131,6 +139,9 @@ func (s *Spec) Validate() error {
 	}
 	if s.K < 0 || s.KNN < 0 {
 		return fmt.Errorf("%w: job %s: negative k or knn", ErrSpec, s.ID)
+	}
+	if !(s.SelfLoops >= 0 && s.SelfLoops <= 1e12) {
+		return fmt.Errorf("%w: job %s: self_loops = %v, want a weight in [0, 1e12]", ErrSpec, s.ID, s.SelfLoops)
 	}
 	if err := s.checkApplies(s.inputKinds()); err != nil {
 		return err
