@@ -111,9 +111,11 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	}
 	n := len(truth)
 	if graphPath != "" {
-		if opt.Graph, err = readEvalGraph(ctx, graphPath, n); err != nil {
+		var gw []string
+		if opt.Graph, gw, err = readEvalGraph(ctx, graphPath, n); err != nil {
 			return fail(err)
 		}
+		warnings = append(warnings, gw...)
 		if w := trailingIsolated(opt.Graph, graphPath); w != "" {
 			warnings = append(warnings, w)
 		}
@@ -295,17 +297,18 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, by
 	return t.Labels, p.Labels, warnings, nil
 }
 
-// readEvalGraph reads a graph on n nodes: an edge list may leave the last
-// nodes out when they are isolated.
-func readEvalGraph(ctx context.Context, path string, n int) (*graph.Graph, error) {
+// readEvalGraph reads a graph on n nodes, with the reader's warnings
+// (duplicate edges combined, GML labels that cannot name the nodes): an
+// edge list may leave the last nodes out when they are isolated.
+func readEvalGraph(ctx context.Context, path string, n int) (*graph.Graph, []string, error) {
 	d, err := dataset.ReadGraphFileOptions(ctx, path, dataset.GraphOptions{NumNodes: n})
 	if err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	if d.G.N() != n {
-		return nil, fmt.Errorf("eval: %s has %d nodes but the label files have %d labels", path, d.G.N(), n)
+		return nil, nil, fmt.Errorf("eval: %s has %d nodes but the label files have %d labels", path, d.G.N(), n)
 	}
-	return d.G, nil
+	return d.G, d.Warnings, nil
 }
 
 // trailingIsolated returns a warning when the last nodes of g, the graph

@@ -324,3 +324,26 @@ func TestEvalOneClassReference(t *testing.T) {
 		t.Errorf("cluster: %v\n%s\n%s", err, out, errOut)
 	}
 }
+
+// eval -graph prints the graph reader's warnings, as cluster does: a
+// repeated edge with another weight is merged, with a warning naming the
+// line (they were dropped before).
+func TestEvalGraphReaderWarnings(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	g := write("dup.txt", "0 1\n1 0 2\n1 2\n2 3\n")
+	labels := write("t.txt", "0\n0\n1\n1\n")
+	_, stderr, err := run(t, "eval", "-truth", labels, "-pred", labels, "-graph", g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "tether eval: warning: "+g+":2: 1 repeated edge") {
+		t.Errorf("stderr %q lacks the reader's warning about the repeated edge", stderr)
+	}
+}
