@@ -29,6 +29,7 @@ func run(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errb.String(), err
 }
 
+// writeTemp writes content to name in a fresh temporary directory.
 func writeTemp(t *testing.T, name, content string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
@@ -1198,17 +1199,9 @@ func TestMissingKNamesTheReferenceClasses(t *testing.T) {
 // left as it is, without a note; the labels are sl's on the divided
 // graph either way.
 func TestClusterNormalizeWeights(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	heavy := write("w.txt", "0 1 250\n1 2 250\n0 2 250\n3 4 250\n4 5 250\n3 5 250\n2 3 20\n")
-	divided := write("d.txt", "0 1 1\n1 2 1\n0 2 1\n3 4 1\n4 5 1\n3 5 1\n2 3 0.08\n")
-	cons := write("c.txt", "0,5,cl\n1,2,ml\n")
+	heavy := writeTemp(t, "w.txt", "0 1 250\n1 2 250\n0 2 250\n3 4 250\n4 5 250\n3 5 250\n2 3 20\n")
+	divided := writeTemp(t, "d.txt", "0 1 1\n1 2 1\n0 2 1\n3 4 1\n4 5 1\n3 5 1\n2 3 0.08\n")
+	cons := writeTemp(t, "c.txt", "0,5,cl\n1,2,ml\n")
 	type sum struct {
 		Warnings, Notes []string
 		Labels          []int

@@ -329,16 +329,8 @@ func TestEvalOneClassReference(t *testing.T) {
 // repeated edge with another weight is merged, with a warning naming the
 // line (they were dropped before).
 func TestEvalGraphReaderWarnings(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	g := write("dup.txt", "0 1\n1 0 2\n1 2\n2 3\n")
-	labels := write("t.txt", "0\n0\n1\n1\n")
+	g := writeTemp(t, "dup.txt", "0 1\n1 0 2\n1 2\n2 3\n")
+	labels := writeTemp(t, "t.txt", "0\n0\n1\n1\n")
 	_, stderr, err := run(t, "eval", "-truth", labels, "-pred", labels, "-graph", g)
 	if err != nil {
 		t.Fatal(err)

@@ -24,16 +24,6 @@ func runReaders(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errb.String(), err
 }
 
-// writeFile writes content to name in a fresh temporary directory.
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestClusterNamedNodes: an edge list mixing integers and names is refused
 // with a message naming the flag, and -named-nodes reads it.
 func TestClusterNamedNodes(t *testing.T) {
@@ -45,7 +35,7 @@ func TestClusterNamedNodes(t *testing.T) {
 		}
 	}
 	b.WriteString("4 x0\n")
-	p := writeFile(t, "g.txt", b.String())
+	p := writeTemp(t, "g.txt", b.String())
 	_, _, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull)
 	if err == nil || !strings.Contains(err.Error(), "-named-nodes") || !strings.Contains(err.Error(), "g.txt:2") {
 		t.Fatalf("err = %v, want a mix error naming g.txt:2 and -named-nodes", err)
@@ -66,7 +56,7 @@ func TestClusterGMLWarning(t *testing.T) {
 		b.WriteString(" edge [ source " + string(rune('0'+e[0])) + " target " + string(rune('0'+e[1])) + " ]\n")
 	}
 	b.WriteString("]\n")
-	p := writeFile(t, "d.gml", b.String())
+	p := writeTemp(t, "d.gml", b.String())
 	_, stderr, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +77,7 @@ func TestClusterMissingDropWarns(t *testing.T) {
 		b.WriteString(strings.Repeat("1", 1+i%3) + "," + strings.Repeat("2", 1+i%5) + "\n")
 	}
 	b.WriteString("?,3\n") // line 22
-	p := writeFile(t, "m.csv", b.String())
+	p := writeTemp(t, "m.csv", b.String())
 	_, stderr, err := runReaders(t, "cluster", "-input", p, "-missing", "drop", "-k", "2", "-knn", "3", "-quiet", "-o", os.DevNull)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +101,7 @@ func TestClusterMissingDropOutputRows(t *testing.T) {
 		}
 		truth.WriteString(strings.Repeat("1", i/6) + "0\n")
 	}
-	p, tr := writeFile(t, "m.csv", b.String()), writeFile(t, "m.truth", truth.String())
+	p, tr := writeTemp(t, "m.csv", b.String()), writeTemp(t, "m.truth", truth.String())
 	out := filepath.Join(filepath.Dir(p), "m.pred")
 	if _, stderr, err := runReaders(t, "cluster", "-input", p, "-missing", "drop", "-truth", tr, "-k", "2", "-knn", "3", "-o", out); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
@@ -136,7 +126,7 @@ func TestClusterGraphFormat(t *testing.T) {
 	for _, e := range [][2]int{{1, 2}, {2, 3}, {3, 1}, {4, 5}, {5, 6}, {6, 4}, {3, 4}} {
 		b.WriteString(string(rune('0'+e[0])) + "," + string(rune('0'+e[1])) + "\n")
 	}
-	p := writeFile(t, "e.csv", b.String())
+	p := writeTemp(t, "e.csv", b.String())
 	if stdout, _, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull); err != nil || !strings.Contains(stdout, "6 nodes, 7 edges") {
 		t.Fatalf("auto: %v\n%s", err, stdout)
 	}
@@ -171,7 +161,7 @@ func TestClusterTooFewRows(t *testing.T) {
 		{"fewer rows than local K", "a,b\n1,2\n2,3\n3,5\n4,4\n5,1\n", []string{"-knn", "3", "-sigma", "local:7"}, true, []string{"usage: cluster: /", "h.csv has 5 data rows", "-sigma local:4", "got 7"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := writeFile(t, "h.csv", c.in)
+			p := writeTemp(t, "h.csv", c.in)
 			_, _, err := runReaders(t, append([]string{"cluster", "-input", p, "-k", "2", "-quiet", "-o", os.DevNull}, c.args...)...)
 			if err == nil {
 				t.Fatal("no error")
@@ -186,7 +176,7 @@ func TestClusterTooFewRows(t *testing.T) {
 			}
 		})
 	}
-	p := writeFile(t, "one.txt", "0 0\n")
+	p := writeTemp(t, "one.txt", "0 0\n")
 	if _, _, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull); err == nil || !strings.Contains(err.Error(), "one.txt has 1 node; clustering needs at least 2") {
 		t.Fatalf("err = %v", err)
 	}
@@ -220,7 +210,7 @@ func TestClusterSmallGenFitsDefaults(t *testing.T) {
 // found (a 10-NN graph and local:7 scaling used to refuse the file, and y
 // was taken for the reference labels).
 func TestClusterSmallInputFitsDefaults(t *testing.T) {
-	p := writeFile(t, "pts.csv", "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n")
+	p := writeTemp(t, "pts.csv", "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n")
 	out, stderr, err := runReaders(t, "cluster", "-input", p, "-k", "2")
 	if err != nil {
 		t.Fatal(err)
@@ -267,7 +257,7 @@ func TestClusterOptionFlags(t *testing.T) {
 		code := []string{"1", "2", "A"}[i%3]
 		b.WriteString(strings.Repeat("1", 1+i%4) + "," + strings.Repeat("3", 1+i%3) + "," + code + "\n")
 	}
-	p := writeFile(t, "c.csv", b.String())
+	p := writeTemp(t, "c.csv", b.String())
 	_, _, err := runReaders(t, "cluster", "-input", p, "-k", "2", "-knn", "3", "-sigma", "1", "-quiet", "-o", os.DevNull)
 	if err == nil || !strings.Contains(err.Error(), "Options.Categorical") || !strings.Contains(err.Error(), "-categorical 3") {
 		t.Fatalf("err = %v, want a message naming Options.Categorical and -categorical 3", err)
@@ -280,7 +270,7 @@ func TestClusterOptionFlags(t *testing.T) {
 		t.Fatal("empty column accepted")
 	}
 
-	m := writeFile(t, "a.csv", "0,1,1,0\n2,0,0,1\n1,0,0,1\n0,1,1,0\n")
+	m := writeTemp(t, "a.csv", "0,1,1,0\n2,0,0,1\n1,0,0,1\n0,1,1,0\n")
 	_, _, err = runReaders(t, "cluster", "-graph-file", m, "-k", "2", "-quiet", "-o", os.DevNull)
 	if err == nil || !strings.Contains(err.Error(), "GraphOptions.Symmetrize") || !strings.Contains(err.Error(), "-symmetrize") {
 		t.Fatalf("err = %v, want a message naming GraphOptions.Symmetrize and -symmetrize", err)
@@ -298,7 +288,7 @@ func TestClusterOverflowUnderflow(t *testing.T) {
 		b.WriteString(strings.Repeat("1", 1+i%4) + "," + strings.Repeat("2", 1+i%3) + "\n")
 	}
 	ok := b.String()
-	p := writeFile(t, "big.csv", ok+"1e200,3\n")
+	p := writeTemp(t, "big.csv", ok+"1e200,3\n")
 	_, _, err := runReaders(t, "cluster", "-input", p, "-k", "2", "-quiet", "-o", os.DevNull)
 	if err == nil || !strings.Contains(err.Error(), "row 20") || !strings.Contains(err.Error(), "-scale") {
 		t.Fatalf("err = %v, want an overflow error naming row 20 and -scale", err)
@@ -306,7 +296,7 @@ func TestClusterOverflowUnderflow(t *testing.T) {
 	if _, _, err := runReaders(t, "cluster", "-input", p, "-scale", "minmax", "-k", "2", "-quiet", "-o", os.DevNull); err != nil {
 		t.Fatal(err)
 	}
-	p = writeFile(t, "ok.csv", ok)
+	p = writeTemp(t, "ok.csv", ok)
 	_, _, err = runReaders(t, "cluster", "-input", p, "-sigma", "1e-300", "-k", "2", "-quiet", "-o", os.DevNull)
 	if err == nil || !strings.Contains(err.Error(), "underflows to 0 with σ = 1e-300") || !strings.Contains(err.Error(), "-sigma") {
 		t.Fatalf("err = %v, want an underflow error naming σ and -sigma", err)
@@ -407,7 +397,7 @@ func TestDropFlag(t *testing.T) {
 		c := i % 2
 		fmt.Fprintf(&b, "%d,%d.%d,\"text, %d\",%d,%c\n", 100*(i+1), 20*c, i, i, 20*c+i%3, 'a'+c)
 	}
-	p := writeFile(t, "d.csv", b.String())
+	p := writeTemp(t, "d.csv", b.String())
 	args := []string{"cluster", "-input", p, "-k", "2", "-knn", "3", "-quiet", "-json", "-o", os.DevNull}
 	ari := func(stdout string) float64 {
 		t.Helper()
@@ -470,7 +460,7 @@ func TestDropFlag(t *testing.T) {
 // command that reads a feature table (they were ignored); without them
 // the file reads.
 func TestARFFDelimitedFlags(t *testing.T) {
-	p := writeFile(t, "x.arff", "@relation r\n@attribute a numeric\n@attribute b numeric\n@attribute c {p,q}\n@data\n"+
+	p := writeTemp(t, "x.arff", "@relation r\n@attribute a numeric\n@attribute b numeric\n@attribute c {p,q}\n@data\n"+
 		"1,0,p\n2,0,p\n1,1,p\n9,9,q\n9,8,q\n8,9,q\n")
 	for _, c := range []struct {
 		name string
