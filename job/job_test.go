@@ -317,19 +317,14 @@ func TestDefaultMethod(t *testing.T) {
 // the result names the class of each cluster and counts the labels kept,
 // as tether cluster's summary does.
 func TestRunRenumberedLabels(t *testing.T) {
-	dir := t.TempDir()
-	for name, c := range map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"d.csv":    "x,y\n0,0\n0.1,0\n0,0.1\n0.1,0.1\n5,5\n5.1,5\n5,5.1\n5.1,5.1\n",
 		"l12.txt":  "0,1\n4,2\n",
 		"l01.txt":  "0,0\n4,1\n",
 		"l10.txt":  "0,1\n4,0\n",
 		"lab.txt":  "0,low\n4,high\n",
 		"lone.txt": "5,1\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for _, tc := range []struct {
 		labels, method, want string
 		labelsOut            []int
@@ -380,15 +375,10 @@ func TestRunRenumberedLabels(t *testing.T) {
 // nodes (nodes 1, 2, 5, 6 of 8: 4 of 8) come with the labels reader's
 // warning among the result's warnings, as tether cluster prints it.
 func TestRunOneBasedLabelsWarning(t *testing.T) {
-	dir := t.TempDir()
-	for name, c := range map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"d.csv": "x,y\n0,0\n0.1,0\n0,0.1\n0.1,0.1\n5,5\n5.1,5\n5,5.1\n5.1,5.1\n",
 		"l.txt": "1,0\n2,0\n5,1\n6,1\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	res := Run(context.Background(), Spec{ID: "a", Input: "d.csv", KNN: 3, K: 2, Labels: "l.txt", Method: "labelprop"}, dir)
 	if res.Error != "" {
 		t.Fatal(res.Error)
@@ -409,16 +399,11 @@ func TestRunOneBasedLabelsWarning(t *testing.T) {
 // when sample.label_fraction draws the labels, with a note, as tether
 // cluster does; a file of one class is refused, naming it.
 func TestRunKFromLabels(t *testing.T) {
-	dir := t.TempDir()
-	for name, c := range map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"d.csv":   "x,y,label\n0,0,a\n0.1,0,a\n0,0.1,a\n0.1,0.1,a\n5,5,b\n5.1,5,b\n5,5.1,b\n5.1,5.1,b\n9,0,c\n9.1,0,c\n9,0.1,c\n9.1,0.1,c\n",
 		"l.txt":   "0,a\n4,b\n8,c\n",
 		"one.txt": "0,a\n1,a\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for _, tc := range []struct {
 		name string
 		spec Spec
@@ -466,15 +451,10 @@ func TestRunKFromLabels(t *testing.T) {
 // with it; self_loops adds one stored entry per node; a negative
 // self_loops is refused when the line is read.
 func TestRunNormalizeWeightsAndSelfLoops(t *testing.T) {
-	dir := t.TempDir()
-	for name, c := range map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"g.txt": "0 1 250\n1 2 250\n0 2 250\n3 4 250\n4 5 250\n3 5 250\n2 3 20\n",
 		"c.txt": "0,5,cl\n1,2,ml\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	const warned = "sl: the largest edge weight is 250"
 	const noted = "normalize_weights: every weight divided by the largest edge weight, 250"
 	has := func(list []string, s string) bool {
@@ -510,4 +490,17 @@ func TestRunNormalizeWeightsAndSelfLoops(t *testing.T) {
 	if _, err := ParseSpec([]byte(`{"id":"b","graph":"g.txt","k":2,"seed":1,"self_loops":-1}`)); !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), "self_loops = -1") {
 		t.Errorf("self_loops -1: error %v, want ErrSpec naming it", err)
 	}
+}
+
+// writeFiles writes each name's content into a fresh temporary directory
+// and returns the directory.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, c := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
