@@ -571,6 +571,34 @@ func ordinal(i int) string {
 	return fmt.Sprintf("%d%s", i, suffix)
 }
 
+// AdjustWeights changes the weights of d's graph as tether cluster's
+// -normalize-weights and -self-loops and a job's normalize_weights and
+// self_loops ask: with normalize, every weight is divided by the largest
+// edge weight (graph.Graph.Normalized), with a note naming the option by
+// normalizeName unless the graph is unweighted or has no edge; then a
+// positive selfLoops is added to every node's self loop
+// (graph.Graph.WithSelfLoops). Errors name the option. Cost O(nnz + n).
+func (d *Data) AdjustWeights(normalize bool, normalizeName string, selfLoops float64) error {
+	if normalize {
+		g, wmax, err := d.Graph.Normalized()
+		if err != nil {
+			return fmt.Errorf("%s: %w", normalizeName, err)
+		}
+		if g != d.Graph {
+			d.Graph = g
+			d.Notes = append(d.Notes, fmt.Sprintf("%s: every weight divided by the largest edge weight, %.6g", normalizeName, wmax))
+		}
+	}
+	if selfLoops > 0 {
+		g, err := d.Graph.WithSelfLoops(selfLoops)
+		if err != nil {
+			return err
+		}
+		d.Graph = g
+	}
+	return nil
+}
+
 // Check reports whether d is ready to cluster: it is not nil, has a graph,
 // and as many reference labels and names as nodes (when it has them).
 // Cost O(1).

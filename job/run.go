@@ -133,22 +133,8 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
 		return err
 	}
-	if s.NormalizeWeights {
-		g, wmax, err := d.Graph.Normalized()
-		if err != nil {
-			return fmt.Errorf("normalize_weights: %w", err)
-		}
-		if g != d.Graph {
-			d.Graph = g
-			d.Notes = append(d.Notes, fmt.Sprintf("normalize_weights: every weight divided by the largest edge weight, %.6g", wmax))
-		}
-	}
-	if s.SelfLoops > 0 {
-		g, err := d.Graph.WithSelfLoops(s.SelfLoops)
-		if err != nil {
-			return fmt.Errorf("self_loops: %w", err)
-		}
-		d.Graph = g
+	if err := d.AdjustWeights(s.NormalizeWeights, "normalize_weights", s.SelfLoops); err != nil {
+		return err
 	}
 	if err := d.Check(); err != nil {
 		return err

@@ -266,20 +266,8 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			}
 		}
 	}
-	if o.normalize {
-		g, wmax, err := l.Graph.Normalized()
-		if err != nil {
-			return nil, fmt.Errorf("-normalize-weights: %w", err)
-		}
-		if g != l.Graph {
-			l.Graph = g
-			l.Notes = append(l.Notes, fmt.Sprintf("-normalize-weights: every weight divided by the largest edge weight, %.6g", wmax))
-		}
-	}
-	if o.selfLoops > 0 {
-		if l.Graph, err = l.Graph.WithSelfLoops(o.selfLoops); err != nil {
-			return nil, err
-		}
+	if err := l.AdjustWeights(o.normalize, "-normalize-weights", o.selfLoops); err != nil {
+		return nil, err
 	}
 	if err := l.Check(); err != nil {
 		return nil, err
