@@ -12,6 +12,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/unionfind"
 )
 
 // Auto chooses a method, and its key knobs, for the supervision given, by
@@ -67,7 +68,10 @@ import (
 // and trains on the others, so that no training constraint implies a
 // held-out one (autoMixedFolds); with fewer than 2·Folds labelled nodes,
 // the labels are converted to pairs as every pairwise method converts
-// them (see MaxLabelPairs) and split with the given pairs.
+// them (see MaxLabelPairs) and split with the given pairs. With pairs
+// split pair by pair, a fold's training must-links can imply a held-out
+// pair by transitive closure; Auto.HeldOut says whether such pairs are
+// scored (AutoDefaultHeldOut).
 //
 // Score. Every supervised candidate is fitted on the training part of
 // every fold, with k-means limited to 5 restarts (as in FGPWC's own
@@ -170,6 +174,63 @@ type Auto struct {
 	// (see Auto): AutoScoreSatisfied or AutoScorePairARI; the zero value
 	// AutoScoreDefault is AutoDefaultScore.
 	Score AutoScore `doc:"held-out score: satisfied (fraction of held-out constraints satisfied), pair-ari (ARI of the held-out pairs' 2×2 table) or default (AutoDefaultScore)"`
+	// HeldOut says which held-out pairs of pairs-only folds are scored:
+	// AutoHeldOutAll (every pair of the fold) or AutoHeldOutUnimplied
+	// (only the pairs the fold's training pairs do not imply through
+	// the transitive closure; see autoUnimplied); the zero value
+	// AutoHeldOutDefault is AutoDefaultHeldOut. Folds by labelled node
+	// hold out no implied pair, so it acts on pairs alone.
+	HeldOut AutoHeldOut `doc:"held-out pairs scored with pairs alone: all, unimplied (those the fold's training pairs do not imply by transitive closure) or default (AutoDefaultHeldOut)"`
+}
+
+// AutoHeldOut says which held-out pairs of pairs-only folds Auto scores.
+type AutoHeldOut int
+
+const (
+	// AutoHeldOutDefault is AutoDefaultHeldOut (the zero value).
+	AutoHeldOutDefault AutoHeldOut = iota
+	// AutoHeldOutAll scores every held-out pair of a fold.
+	AutoHeldOutAll
+	// AutoHeldOutUnimplied scores only the held-out pairs of a fold that
+	// its training pairs do not imply: a must-link or cannot-link (a, b)
+	// is implied when the training must-links join a and b (then
+	// together) or a training cannot-link joins their two must-link
+	// components (then apart). When fewer than 2·Folds pairs are left
+	// over all folds, every held-out pair is scored, as with
+	// AutoHeldOutAll, and the report says so.
+	AutoHeldOutUnimplied
+)
+
+// AutoDefaultHeldOut is the held-out rule Auto uses when Auto.HeldOut is
+// zero: every held-out pair, the rule since Auto was written.
+const AutoDefaultHeldOut = AutoHeldOutAll
+
+var autoHeldOutNames = []string{"default", "all", "unimplied"}
+
+// String returns "default", "all" or "unimplied".
+func (v AutoHeldOut) String() string { return enum.String("AutoHeldOut", autoHeldOutNames, v) }
+
+// MarshalText returns the name of v.
+func (v AutoHeldOut) MarshalText() ([]byte, error) {
+	return enum.Marshal("HeldOut", autoHeldOutNames, v)
+}
+
+// UnmarshalText sets v from its name (default, all or unimplied, any
+// case), for tether cluster -set HeldOut=unimplied and JSON.
+func (v *AutoHeldOut) UnmarshalText(b []byte) error {
+	return parseEnum(v, "HeldOut", autoHeldOutNames, b)
+}
+
+// heldOut returns the held-out rule in use (see Auto.HeldOut), or an
+// error wrapping ErrInvalid for an unknown value.
+func (a Auto) heldOut() (AutoHeldOut, error) {
+	switch a.HeldOut {
+	case AutoHeldOutDefault:
+		return AutoDefaultHeldOut, nil
+	case AutoHeldOutAll, AutoHeldOutUnimplied:
+		return a.HeldOut, nil
+	}
+	return 0, fmt.Errorf("%w: auto: unknown HeldOut %d", ErrInvalid, int(a.HeldOut))
 }
 
 // AutoScore is how Auto scores a candidate on the held-out constraints.
@@ -336,8 +397,14 @@ type AutoReport struct {
 	Supervision string `json:"supervision"`
 	// Folds is the number of folds (0: nothing to validate).
 	Folds int `json:"folds"`
-	// HeldOut is the number of held-out constraints over all folds.
+	// HeldOut is the number of held-out constraints scored over all
+	// folds.
 	HeldOut int `json:"held_out"`
+	// Implied is the number of held-out pairs left out of the score
+	// because the training pairs of their fold imply them (Auto.HeldOut
+	// AutoHeldOutUnimplied; 0 otherwise, and when too few pairs were
+	// left and every held-out pair was scored).
+	Implied int `json:"implied,omitempty"`
 	// Rule states the scoring, tie and significance rule.
 	Rule string `json:"rule"`
 	// Score is the score in use ("satisfied" or "pair-ari").
@@ -556,6 +623,10 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if err != nil {
 		return nil, err
 	}
+	ho, err := a.heldOut()
+	if err != nil {
+		return nil, err
+	}
 	labelMode := (p.Constraints == nil || len(p.Constraints.Pairs) == 0) && p.Labels != nil && len(p.Labels.Labeled()) > 0
 	rep := &AutoReport{Supervision: "pairs", Rule: autoRule(a.z(), sc), Z: a.z(), Score: sc}
 	var fs []autoFold
@@ -586,6 +657,21 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		given = len(pairs)
 		if len(pairs) >= 2*folds {
 			train, test := fgpwcSplit(pairs, folds, s.Seed)
+			if ho == AutoHeldOutUnimplied {
+				kept := make([][]constraint.Pair, folds)
+				left := 0
+				for f := range train {
+					kept[f] = autoUnimplied(p.Graph.N(), train[f], test[f])
+					left += len(kept[f])
+				}
+				if left >= 2*folds {
+					rep.Implied = len(pairs) - left
+					rep.Rule += fmt.Sprintf("; held-out pairs the fold's training pairs imply (transitive closure) are not scored: %d of %d", rep.Implied, len(pairs))
+					test = kept
+				} else {
+					rep.Rule += fmt.Sprintf("; the folds' training pairs imply all but %d of the %d held-out pairs, fewer than the %d (2 per fold) the unimplied rule needs: every held-out pair is scored", left, len(pairs), 2*folds)
+				}
+			}
 			for f := range train {
 				fs = append(fs, autoFold{pairs: train[f], test: test[f]})
 			}
@@ -1023,4 +1109,45 @@ func (r *AutoReport) String() string {
 		fmt.Fprintf(&b, " %s %.4f;", c.Name, c.Score)
 	}
 	return strings.TrimSuffix(b.String(), ";")
+}
+
+// autoUnimplied returns the pairs of test that the pairs of train do not
+// imply (see AutoHeldOutUnimplied), in their order: a pair is implied
+// when the training must-links join its two nodes (by transitive
+// closure) or a training cannot-link joins the must-link components of
+// its two nodes. Contradictory training pairs imply both; such a pair is
+// implied all the same. Cost: O(n + |train| + |test|) expected, with a
+// union-find over the n nodes and a hash set of the cannot-linked
+// component pairs.
+func autoUnimplied(n int, train, test []constraint.Pair) []constraint.Pair {
+	u := unionfind.New(n)
+	for _, q := range train {
+		if q.Kind == constraint.MustLink {
+			u.Union(q.I, q.J)
+		}
+	}
+	apart := make(map[[2]int]struct{})
+	key := func(a, b int) [2]int {
+		a, b = u.Find(a), u.Find(b)
+		if a > b {
+			a, b = b, a
+		}
+		return [2]int{a, b}
+	}
+	for _, q := range train {
+		if q.Kind == constraint.CannotLink {
+			apart[key(q.I, q.J)] = struct{}{}
+		}
+	}
+	var out []constraint.Pair
+	for _, q := range test {
+		if u.Find(q.I) == u.Find(q.J) {
+			continue
+		}
+		if _, ok := apart[key(q.I, q.J)]; ok {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
 }

@@ -102,13 +102,20 @@ const autoCandidatesRev = "sscka-commute"
 // autoKeyRev returns the revision in the key of an auto cell run with a:
 // autoCandidatesRev, followed by "-f" and the folds when a leaves them to
 // cluster.AutoDefaultFolds and that is not 3, the default when auto-dev's
-// and auto-score-dev's cells were first computed (auto-folds-dev chose 5).
-// A variant with explicit folds keeps its key whatever the default is.
+// and auto-score-dev's cells were first computed (auto-folds-dev chose 5),
+// then by "-h" and the held-out rule when a leaves it to
+// cluster.AutoDefaultHeldOut and that is not "all" (auto-heldout-dev). A
+// variant with explicit folds or rule keeps its key whatever the default
+// is.
 func autoKeyRev(a cluster.Auto) string {
+	rev := autoCandidatesRev
 	if a.Folds == 0 && cluster.AutoDefaultFolds != 3 {
-		return autoCandidatesRev + "-f" + strconv.Itoa(cluster.AutoDefaultFolds)
+		rev += "-f" + strconv.Itoa(cluster.AutoDefaultFolds)
 	}
-	return autoCandidatesRev
+	if a.HeldOut == cluster.AutoHeldOutDefault && cluster.AutoDefaultHeldOut != cluster.AutoHeldOutAll {
+		rev += "-h" + cluster.AutoDefaultHeldOut.String()
+	}
+	return rev
 }
 
 // AutoDev is the development suite of auto's significance rule.

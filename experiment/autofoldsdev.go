@@ -35,7 +35,7 @@ var autoFoldsDevFolds = []int{3, 5, 10}
 func autoFoldsDevVariants() []autoVariant {
 	var out []autoVariant
 	for _, f := range autoFoldsDevFolds {
-		out = append(out, autoVariant{"folds" + strconv.Itoa(f), cluster.Auto{Folds: f}})
+		out = append(out, autoVariant{name: "folds" + strconv.Itoa(f), auto: cluster.Auto{Folds: f}})
 	}
 	return out
 }

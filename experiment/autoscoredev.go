@@ -130,6 +130,7 @@ func autoScoreDevLoad(ctx context.Context, r autoScoreDevRow, seed uint64) (*rea
 type autoVariant struct {
 	name string
 	auto cluster.Auto
+	dens string // realConstraints' protocol: "" is "1/n"
 }
 
 // autoScoreDevVariants are auto-score-dev's variants: one per score, with
@@ -137,7 +138,7 @@ type autoVariant struct {
 func autoScoreDevVariants() []autoVariant {
 	var out []autoVariant
 	for _, sc := range autoScoreDevScores {
-		out = append(out, autoVariant{sc.String(), cluster.Auto{Score: sc}})
+		out = append(out, autoVariant{name: sc.String(), auto: cluster.Auto{Score: sc}})
 	}
 	return out
 }
@@ -179,7 +180,7 @@ func autoVariantCells(env *Env, loads *memo[string, *realInstance], variants []a
 					if err != nil {
 						return nil, err
 					}
-					return autoVariantRun(ctx, inst, r.name, va.auto, rep, env.Seed)
+					return autoVariantRun(ctx, inst, r.name, va, rep, env.Seed)
 				}})
 			}
 		}
@@ -189,13 +190,17 @@ func autoVariantCells(env *Env, loads *memo[string, *realInstance], variants []a
 
 // autoVariantRun runs auto configured as m on draw rep of the pairs-1/n
 // protocol (realdata's draws).
-func autoVariantRun(ctx context.Context, inst *realInstance, name string, m cluster.Auto, rep int, seed uint64) (Values, error) {
-	set, err := realConstraints(inst.truth, name, "1/n", rep, seed)
+func autoVariantRun(ctx context.Context, inst *realInstance, name string, va autoVariant, rep int, seed uint64) (Values, error) {
+	dens := va.dens
+	if dens == "" {
+		dens = "1/n"
+	}
+	set, err := realConstraints(inst.truth, name, dens, rep, seed)
 	if err != nil {
 		return nil, err
 	}
 	v := Values{"constraints": float64(len(set.Pairs)), "nodes": float64(len(inst.truth))}
-	res, err := autoDevRun(ctx, m, &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}, &cluster.Settings{Seed: seed + uint64(rep)}, inst.truth, v, "ari")
+	res, err := autoDevRun(ctx, va.auto, &cluster.Problem{Graph: inst.g, K: inst.k, Constraints: set}, &cluster.Settings{Seed: seed + uint64(rep)}, inst.truth, v, "ari")
 	if err != nil {
 		return nil, err
 	}
@@ -203,6 +208,7 @@ func autoVariantRun(ctx context.Context, inst *realInstance, name string, m clus
 		return v, nil // failed
 	}
 	rp := res.Report.(*cluster.AutoReport)
+	v["held_out"], v["implied"] = float64(rp.HeldOut), float64(rp.Implied)
 	for _, c := range rp.Candidates {
 		if c.Name == rp.Chosen && c.Supervised {
 			v["constrained"] = 1

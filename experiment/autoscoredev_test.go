@@ -84,3 +84,28 @@ func TestAutoFoldsDevVariants(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoHeldOutDevPick checks the pre-registered criterion of
+// auto-heldout-dev on hand-made counts: target (a) summed over the two
+// protocols first, then target (b), then the rule before.
+func TestAutoHeldOutDevPick(t *testing.T) {
+	// Variants are density-major: all@1/n, unimplied@1/n, all@5n, unimplied@5n.
+	for _, tc := range []struct {
+		name          string
+		within, above []int
+		want          int
+	}{
+		{"a decides", []int{30, 31, 30, 30}, []int{20, 10, 20, 10}, 1},
+		{"a summed", []int{30, 31, 32, 30}, []int{0, 0, 0, 0}, 0},
+		{"b breaks the tie", []int{30, 31, 31, 30}, []int{20, 21, 20, 20}, 1},
+		{"full tie keeps all", []int{30, 30, 30, 30}, []int{20, 20, 20, 20}, 0},
+	} {
+		got, a, b := autoHeldOutDevPick(tc.within, tc.above)
+		if got != tc.want {
+			t.Errorf("%s: pick %d (a %v, b %v), want %d", tc.name, got, a, b, tc.want)
+		}
+	}
+	if v := autoHeldOutDevVariants(); len(v) != 4 || v[1].auto.HeldOut != cluster.AutoHeldOutUnimplied || v[2].dens != "5n" {
+		t.Fatalf("variants %+v are not density-major all/unimplied", v)
+	}
+}
