@@ -682,11 +682,21 @@ func scaleDependent(u Uses, p *Problem) bool {
 	return same+closure > 0
 }
 
+// weightScaleLow is the largest edge weight below which weightScale
+// warns: 2⁻²⁰ ≈ 9.5·10⁻⁷. FAST-GE's partition of the SBM graph of
+// TestWeightScale falls from ARI 0.95 at weights 10⁻⁸ to 0.69 at 10⁻¹⁴
+// and 0.16 at 10⁻¹⁶ with exit 0, and CSCAP's constraints weaken from
+// below 1; the threshold flags weights six orders of magnitude below the
+// similarity scale, which no RBF or unweighted graph reaches (their
+// largest weight is about 1).
+const weightScaleLow = 0x1p-20
+
 // weightScale returns a warning when the method name declaring u reads
 // edge weights on the similarity scale [0, 1] (Uses.WeightScale) and the
-// largest weight of p.Graph between distinct nodes is above 1: its
-// partition is then not the one its source describes for these data. It
-// returns "" otherwise. Cost O(nnz).
+// largest weight of p.Graph between distinct nodes is above 1, or
+// positive and below weightScaleLow: its partition is then not the one
+// its source describes for these data. It returns "" otherwise. Cost
+// O(nnz).
 func weightScale(name string, u Uses, p *Problem) string {
 	if !scaleDependent(u, p) || p.Graph == nil {
 		return ""
@@ -700,6 +710,9 @@ func weightScale(name string, u Uses, p *Problem) string {
 				wmax, a, b = w[q], i, int(j)
 			}
 		}
+	}
+	if wmax > 0 && wmax < weightScaleLow {
+		return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), far below 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and on this scale its side information outweighs the edges (%s), so its partition may lose the graph; divide the weights by the largest to run it as its source describes (graph.Graph.Normalized; tether cluster -normalize-weights)", name, wmax, a, b, name, u.WeightScale)
 	}
 	if !(wmax > 1) {
 		return ""

@@ -27,7 +27,8 @@ import (
 //     the graph, with the weights times 10⁴, or else times 2⁻¹⁰ (cscap),
 //     or else times 2⁻¹⁰ with the contradictory pairs (ml- and
 //     mcl-noa-ssc, whose resolve weighs them against the graph), so the
-//     declaration is needed; it warns at 10⁴ when it runs, naming the
+//     declaration is needed; it warns at 10⁻⁸ (weights far below 1) when
+//     it runs, not at 2⁻¹⁰; it warns at 10⁴ when it runs, naming the
 //     largest weight (ml- and mcl-noa-ssc, ScaleOnContradiction, with
 //     the contradictory pairs only), and never at scale 1.
 func TestWeightScale(t *testing.T) {
@@ -139,6 +140,20 @@ func TestWeightScale(t *testing.T) {
 				if !strings.Contains(w, info.Name+": the largest edge weight is 1e+04 (nodes ") || !strings.Contains(w, warned) || !strings.Contains(w, u.WeightScale) {
 					t.Errorf("scale 1e4: warnings %q lack the one about the scale", w)
 				}
+			}
+			// Far below 1 it warns too (or refuses), and not at 2⁻¹⁰
+			// (ml- and mcl-noa-ssc: with contradictory pairs).
+			tinySet := pairs
+			if u.ScaleOnContradiction {
+				tinySet = noisy
+			}
+			if tiny, err := runWith(1e-8, tinySet); err == nil {
+				if w := strings.Join(tiny.Warnings, "\n"); !strings.Contains(w, info.Name+": the largest edge weight is 1e-08 (nodes ") || !strings.Contains(w, "far below 1") {
+					t.Errorf("scale 1e-8: warnings %q lack the one about the scale", w)
+				}
+			}
+			if small, err := run(1.0 / 1024); err == nil && strings.Contains(strings.Join(small.Warnings, "\n"), "far below 1") {
+				t.Errorf("scale 2⁻¹⁰: warned about tiny weights: %q", small.Warnings)
 			}
 			if evidence == "" {
 				if small, err := run(1.0 / 1024); err != nil {
