@@ -301,7 +301,8 @@ type Result struct {
 	Warnings []string
 	Notes    []string
 	// Report, if not nil, is a method's account of the choices it made,
-	// encodable as JSON (auto: *AutoReport). Nil for most methods.
+	// encodable as JSON (auto: *AutoReport; fgpwc with AutoTune:
+	// *FGPWCReport). Nil for most methods.
 	Report any
 }
 

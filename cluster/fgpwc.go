@@ -168,7 +168,8 @@ type FGPWC struct {
 	// each in [0.01, 1] and [0.01, 2]) by cross-validation on the constraints alone (see
 	// FGPWC.CrossValidate), then clusters with the winners. Beyond the
 	// paper, which tuned with the ground truth. It costs about
-	// TuneFolds·|grid| descents and k-means runs.
+	// TuneFolds·|grid| descents and k-means runs. The widths chosen are
+	// Result.Report's (*FGPWCReport).
 	AutoTune bool `doc:"σ_m, σ_c by cross-validation on the constraints"`
 	// TuneFolds is the number of cross-validation folds: of AutoTune (5 if
 	// TuneFolds is 0), and of IterCV and Laplacian = auto (3 if 0); fewer
@@ -359,7 +360,24 @@ func (f FGPWC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if err != nil {
 		return nil, cancelledIn("fgpwc", "embedding and knobs", err)
 	}
-	return prep.solve(ctx, prep.pairs, p.K, s, cfg, restarts(s, fgpwcKMeansRuns), s.Seed)
+	res, err := prep.solve(ctx, prep.pairs, p.K, s, cfg, restarts(s, fgpwcKMeansRuns), s.Seed)
+	if err == nil && cfg.AutoTune {
+		res.Report = &FGPWCReport{SigmaML: cfg.SigmaML, SigmaCL: cfg.SigmaCL}
+	}
+	return res, err
+}
+
+// FGPWCReport is FGPWC's account of the Gaussian widths AutoTune chose
+// (Result.Report when AutoTune is on, nil otherwise): the σ_m and σ_c the
+// descent of the result used, exactly, where the note "fgpwc:
+// cross-validation chose σ_m = …" rounds them to three digits. With too
+// few constraints to cross-validate they are the knobs' (or their
+// defaults), as the warning then says. A caller of the learned similarity
+// exp(−‖e_i − e_j‖²/σ_m) of the result's Embedding (package active's
+// Similarity strategy, active.State.SigmaML) reads σ_m here.
+type FGPWCReport struct {
+	SigmaML float64 `json:"sigma_ml"`
+	SigmaCL float64 `json:"sigma_cl"`
 }
 
 // prepare validates p, gathers the constraints and computes (or checks)

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -178,6 +179,64 @@ func TestFGPWCAutoTune(t *testing.T) {
 	}
 	if !slices.ContainsFunc(res.Notes, func(w string) bool { return strings.HasPrefix(w, "fgpwc: cross-validation chose σ_m") }) {
 		t.Errorf("no note of the chosen σ's: %q", res.Notes)
+	}
+}
+
+// TestFGPWCAutoTuneReport: with AutoTune, Result.Report is an
+// *FGPWCReport holding the widths the descent used, exactly: they are
+// those CrossValidate chooses on the same problem and seed, the note
+// prints them to three digits, and FGPWC with those widths fixed (no
+// AutoTune) gives the same labels and objective, to the last bit (the
+// same descent and k-means). Without AutoTune the report is nil. The
+// widths used to be in the note's text only, so that tether serve could
+// not give the similarity strategy its σ_m after an AutoTune run. On these
+// data the widths chosen are not the defaults (σ_m = 0.89 with L_sym, 0.56
+// with D − W, against 0.15), so the comparison with the fixed run tells
+// the widths apart.
+func TestFGPWCAutoTuneReport(t *testing.T) {
+	p, _, _ := fgpwcMoonsProblem(t, 80, 20, 4)
+	set := &Settings{Seed: 3, Restarts: 2}
+	for _, lap := range []FGPWCLaplacian{FGPWCSymmetric, FGPWCUnnormalized} {
+		t.Run(lap.String(), func(t *testing.T) {
+			f := FGPWC{M: 6, RowNormalize: true, MaxIter: 20, Laplacian: lap}
+			plain, err := Run(context.Background(), f, p, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plain.Report != nil {
+				t.Errorf("without AutoTune: Report %+v, want nil", plain.Report)
+			}
+			tuned := f
+			tuned.AutoTune = true
+			res, err := Run(context.Background(), tuned, p, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, ok := res.Report.(*FGPWCReport)
+			if !ok {
+				t.Fatalf("Report %T, want *FGPWCReport", res.Report)
+			}
+			cv, err := f.CrossValidate(context.Background(), p, set, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.SigmaML != cv.SigmaML || rep.SigmaCL != cv.SigmaCL {
+				t.Errorf("report σ_m = %v, σ_c = %v; CrossValidate chose %v, %v", rep.SigmaML, rep.SigmaCL, cv.SigmaML, cv.SigmaCL)
+			}
+			note := fmt.Sprintf("fgpwc: cross-validation chose σ_m = %.3g, σ_c = %.3g", rep.SigmaML, rep.SigmaCL)
+			if !slices.Contains(res.Notes, note) {
+				t.Errorf("notes %q lack %q", res.Notes, note)
+			}
+			fixed := f
+			fixed.SigmaML, fixed.SigmaCL = rep.SigmaML, rep.SigmaCL
+			again, err := Run(context.Background(), fixed, p, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(again.Labels, res.Labels) || again.Objective != res.Objective {
+				t.Errorf("σ fixed at the report's: objective %v, labels %v; AutoTune: %v, %v", again.Objective, again.Labels, res.Objective, res.Labels)
+			}
+		})
 	}
 }
 

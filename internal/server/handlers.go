@@ -832,11 +832,7 @@ func (s *Server) handleSuggest(w http.ResponseWriter, r *http.Request, ss *sessi
 		s.fail(w, fmt.Errorf("%w: method %s gives no embedding to choose suggestions from: cluster with fgpwc first", errConflict, ss.last.Method))
 		return
 	case req.Strategy == active.Similarity && ss.lastSigmaML == 0:
-		why := "the last partition is " + ss.last.Method + "'s, which has none"
-		if ss.last.Method == (cluster.FGPWC{}).Name() {
-			why = "the last fgpwc partition chose σ_m by cross-validation (AutoTune), which it does not report"
-		}
-		s.fail(w, fmt.Errorf("%w: the similarity strategy needs the σ_m of an fgpwc partition (SigmaML) and %s: cluster with fgpwc (without AutoTune) first, or choose another strategy", errConflict, why))
+		s.fail(w, fmt.Errorf("%w: the similarity strategy needs the σ_m of an fgpwc partition (SigmaML) and the last partition is %s's, which has none: cluster with fgpwc first, or choose another strategy", errConflict, ss.last.Method))
 		return
 	}
 	n := ss.data.Graph.N()

@@ -286,21 +286,24 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	ss.last, ss.lastEmb, ss.lastReq = reply, res.Embedding, req
 	ss.lastSigmaML = 0
 	if f, ok := fgpwcOf(m); ok {
-		ss.lastSigmaML = fgpwcSigmaML(f)
+		ss.lastSigmaML = fgpwcSigmaML(f, res)
 	}
 	return reply, nil
 }
 
-// fgpwcSigmaML returns the σ_m FGPWC f descends with, the width of the
-// learned similarity exp(−‖e_i − e_j‖²/σ_m) of its embedding's rows that
-// package active's similarity strategy needs: the SigmaML knob, or when
-// it is 0 the default FGPWC applies then, which is the value NewFGPWC
-// sets (both are package cluster's one constant); 0 (unknown) with
-// AutoTune, whose σ_m is chosen by cross-validation and not returned.
-// Cost O(1).
-func fgpwcSigmaML(f cluster.FGPWC) float64 {
+// fgpwcSigmaML returns the σ_m FGPWC f descended with to give res, the
+// width of the learned similarity exp(−‖e_i − e_j‖²/σ_m) of its
+// embedding's rows that package active's similarity strategy needs: with
+// AutoTune the σ_m its cross-validation chose (res.Report, a
+// *cluster.FGPWCReport; 0, unknown, without one), else the SigmaML knob,
+// or when it is 0 the default FGPWC applies then, which is the value
+// NewFGPWC sets (both are package cluster's one constant). Cost O(1).
+func fgpwcSigmaML(f cluster.FGPWC, res *cluster.Result) float64 {
 	switch {
 	case f.AutoTune:
+		if rep, ok := res.Report.(*cluster.FGPWCReport); ok {
+			return rep.SigmaML
+		}
 		return 0
 	case f.SigmaML > 0:
 		return f.SigmaML

@@ -56,8 +56,8 @@ type sessionState struct {
 	last     *ClusterReply
 	lastEmb  *mat.Dense // embedding of the last partition, for suggestions
 	// lastSigmaML is the σ_m of the FGPWC run that made lastEmb (the
-	// similarity strategy's width, fgpwcSigmaML), 0 when another method
-	// made it or FGPWC's AutoTune chose σ_m.
+	// similarity strategy's width, fgpwcSigmaML: the knob's, or the one
+	// AutoTune chose), 0 when another method made it.
 	lastSigmaML float64
 	lastReq     ClusterRequest
 }

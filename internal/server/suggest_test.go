@@ -2,6 +2,8 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,11 +13,11 @@ import (
 
 // TestSuggestSimilarity: the similarity strategy, which docs/api.md lists,
 // answers after an fgpwc partition with distinct pairs, using the σ_m of
-// that run (the SigmaML knob, or FGPWC's default for 0); after a
-// partition without σ_m (njw, or fgpwc with AutoTune, which chooses it
-// by cross-validation) it is a 409 saying what it needs, while the other
-// strategies still answer. It used to be a 400 "needs State.SigmaML > 0"
-// whatever the partition.
+// that run (the SigmaML knob, or FGPWC's default for 0; AutoTune's:
+// TestSuggestSimilarityAutoTune); after a partition without σ_m (njw) it
+// is a 409 saying what it needs, while the other strategies still
+// answer. It used to be a 400 "needs State.SigmaML > 0" whatever the
+// partition.
 func TestSuggestSimilarity(t *testing.T) {
 	s := newTest(t, Config{})
 	id := newSession(t, s, 300)
@@ -36,7 +38,6 @@ func TestSuggestSimilarity(t *testing.T) {
 		{"fgpwc SigmaML 0: the default", ClusterRequest{K: 2, Seed: 1, Knobs: map[string]string{"SigmaML": "0"}}, "similarity", defSigma, http.StatusOK, ""},
 		{"njw", ClusterRequest{Method: "njw", K: 2, Seed: 1}, "similarity", 0, http.StatusConflict, need + " (SigmaML) and the last partition is njw's, which has none: cluster with fgpwc"},
 		{"njw, boundary", ClusterRequest{Method: "njw", K: 2, Seed: 1}, "boundary", 0, http.StatusOK, ""},
-		{"fgpwc AutoTune", ClusterRequest{K: 2, Seed: 1, Knobs: map[string]string{"AutoTune": "true"}}, "similarity", 0, http.StatusConflict, need + " (SigmaML) and the last fgpwc partition chose σ_m by cross-validation (AutoTune)"},
 		{"fgpwc again", ClusterRequest{K: 2, Seed: 1}, "similarity", defSigma, http.StatusOK, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -75,5 +76,89 @@ func TestSuggestSimilarity(t *testing.T) {
 				seen[p] = true
 			}
 		})
+	}
+}
+
+// TestSuggestSimilarityAutoTune: after an fgpwc partition whose σ_m
+// AutoTune chose by cross-validation, the similarity strategy answers
+// (it was a 409: the σ_m was only in the note's text) with the σ_m
+// chosen: the session's σ_m is the note's to its three digits, is not
+// the default (0.15 is no point of AutoTune's grid, 0.01 + 0.11·i), and
+// every question's score is |exp(−‖e_i − e_j‖²/σ_m) − 0.5| on the
+// partition's embedding with that σ_m (to 1e-12, the rounding of the
+// two computations), which the default σ_m does not give.
+func TestSuggestSimilarityAutoTune(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 300)
+	base := "/api/sessions/" + id
+	var pts pointsReply
+	callJSON(t, s, "GET", base+"/points", nil, &pts, http.StatusOK)
+	// 40 pairs from the reference, enough for AutoTune's 5 folds (with
+	// fewer than 2 it keeps the defaults).
+	var pairs []pairJSON
+	for k := 0; len(pairs) < 40; k++ {
+		i, j := (7*k)%300, (13*k+5)%300
+		if i == j {
+			continue
+		}
+		kind := "cl"
+		if pts.Truth[i] == pts.Truth[j] {
+			kind = "ml"
+		}
+		pairs = append(pairs, pairJSON{I: i, J: j, Kind: kind})
+	}
+	callJSON(t, s, "POST", base+"/constraints", constraintsBody{Pairs: pairs}, nil, http.StatusOK)
+	var reply ClusterReply
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1, Knobs: map[string]string{"AutoTune": "true"}}, &reply, http.StatusOK)
+	ss, _ := s.sessions.get(id)
+	sigma := ss.lastSigmaML
+	var noted float64
+	for _, n := range reply.Notes {
+		if rest, ok := strings.CutPrefix(n, "fgpwc: cross-validation chose σ_m = "); ok {
+			if _, err := fmt.Sscanf(rest, "%g", &noted); err != nil {
+				t.Fatalf("note %q: %v", n, err)
+			}
+		}
+	}
+	if noted == 0 {
+		t.Fatalf("notes %q: none gives the σ_m chosen", reply.Notes)
+	}
+	if def := cluster.NewFGPWC().SigmaML; sigma == def || math.Abs(sigma-noted) > 5e-4*noted {
+		t.Fatalf("session σ_m = %v, want the note's %v (to 3 digits), not the default %v", sigma, noted, def)
+	}
+	body, _ := json.Marshal(map[string]any{"count": 5, "seed": 1, "strategy": "similarity"})
+	code, b := call(t, s, "POST", base+"/suggest", "application/json", body)
+	if code != http.StatusOK {
+		t.Fatalf("suggest similarity: status %d, want 200: %s", code, b)
+	}
+	var sug struct {
+		Questions []questionJSON `json:"questions"`
+	}
+	if err := json.Unmarshal(b, &sug); err != nil {
+		t.Fatal(err)
+	}
+	if len(sug.Questions) == 0 {
+		t.Fatal("no question")
+	}
+	emb := ss.lastEmb
+	score := func(q questionJSON, sigma float64) float64 {
+		d2 := 0.0
+		for c := range emb.RawRowView(0) {
+			x := emb.At(q.I, c) - emb.At(q.J, c)
+			d2 += x * x
+		}
+		return math.Abs(math.Exp(-d2/sigma) - 0.5)
+	}
+	byDefault := true
+	for _, q := range sug.Questions {
+		if got := score(q, sigma); math.Abs(got-q.Score) > 1e-12 {
+			t.Errorf("question %+v: score %v, want %v with σ_m = %v", q, q.Score, got, sigma)
+		}
+		if math.Abs(score(q, cluster.NewFGPWC().SigmaML)-q.Score) > 1e-12 {
+			byDefault = false
+		}
+	}
+	if byDefault {
+		t.Errorf("the scores %+v are also those of the default σ_m: the test cannot tell the σ_m used", sug.Questions)
 	}
 }
