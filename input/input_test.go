@@ -478,6 +478,7 @@ func TestSupervision(t *testing.T) {
 		wantNote    string
 		noNames     bool // the data has no node names
 		wantLabNote string
+		kFlag       string // Supervision.KFlag
 	}{
 		{name: "none", k: 2},
 		{name: "soft keeps all", cons: conflict, policy: constraint.Soft, k: 2, wantPairs: 3},
@@ -504,6 +505,10 @@ func TestSupervision(t *testing.T) {
 		// (ErrTooManyClasses); a bad line or node is an error of the file
 		// alone, which does not wrap it.
 		{name: "integer labels of more classes than k", labs: "0,0\n1,1\n4,2\n", k: 2,
+			wantErr: "l.txt: 3 classes (0, 1, 2) for k = 2: node 4 has label 2; want at most 2 distinct labels (-1, ? or empty when unknown)", wantSentinl: ErrTooManyClasses},
+		// The flag that set k, when the caller names one (tether
+		// cluster: -k).
+		{name: "integer labels of more classes than -k", labs: "0,0\n1,1\n4,2\n", k: 2, kFlag: "-k",
 			wantErr: "l.txt: 3 classes (0, 1, 2) for -k 2: node 4 has label 2; want at most 2 distinct labels (-1, ? or empty when unknown)", wantSentinl: ErrTooManyClasses},
 		// Integer labels not in 0…k−1 but of at most k classes are read as
 		// class names are, in increasing order, with a note (wine's 1, 2, 3
@@ -522,7 +527,8 @@ func TestSupervision(t *testing.T) {
 			wantErr: "c.txt: constraint: conflicting constraints: ml(0,4) [c.txt:1] joins nodes labelled 1 and 3 in l.txt", wantSentinl: constraint.ErrConflict},
 		{name: "cannot-link within a named class", cons: "0,5,cl\n", labs: "name,label\na,x\nf,x\nb,y\n", k: 2,
 			wantErr: `c.txt: constraint: conflicting constraints: cl(0,5) [c.txt:1] separates nodes both labelled "x" in l.txt`, wantSentinl: constraint.ErrConflict},
-		{name: "too many classes", labs: "name,label\na,p\nb,q\nc,r\n", k: 2, wantErr: `l.txt: 3 classes (p, q, r) for -k 2: node "c" has class "r"`, wantSentinl: ErrTooManyClasses},
+		{name: "too many classes", labs: "name,label\na,p\nb,q\nc,r\n", k: 2, wantErr: `l.txt: 3 classes (p, q, r) for k = 2: node "c" has class "r"`, wantSentinl: ErrTooManyClasses},
+		{name: "too many classes for -k", labs: "name,label\na,p\nb,q\nc,r\n", k: 2, kFlag: "-k", wantErr: `l.txt: 3 classes (p, q, r) for -k 2: node "c" has class "r"`, wantSentinl: ErrTooManyClasses},
 		{name: "label node out of range", labs: "0,1\n9,0\n", k: 2, wantErr: `dataset: l.txt:2: column 1: value "9": invalid input: node outside 0…5 (base 0)`},
 		{name: "malformed label line", labs: "0,1\n4,0,7\n", k: 2, wantErr: "dataset: l.txt:2: invalid input: 3 fields, want 2 as on the first data line"},
 		{name: "unknown label node name", labs: "name,label\na,0\nz,1\n", k: 2, wantErr: `dataset: l.txt:3: column 1: value "z": invalid input: unknown node name`},
@@ -563,7 +569,7 @@ func TestSupervision(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := tempFiles(t, map[string]string{"c.txt": tc.cons, "l.txt": tc.labs})
-			s := Supervision{Conflicts: tc.policy}
+			s := Supervision{Conflicts: tc.policy, KFlag: tc.kFlag}
 			if tc.cons != "" {
 				s.Constraints = filepath.Join(dir, "c.txt")
 			}

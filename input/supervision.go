@@ -44,6 +44,11 @@ type Supervision struct {
 	// it. A file with fewer than 2 classes leaves K at 0. Without Labels,
 	// or with K set, it does nothing.
 	KFromLabels bool
+	// KFlag names the command-line flag that set the problem's K in
+	// errors ("-k": "3 classes (a, b, c) for -k 2"); "" names K as the
+	// number it is ("for k = 2"), as a job's field k or a library caller
+	// gives it.
+	KFlag string
 	// ReadFile, if not nil, reads the files instead of the local file
 	// system (an object store, say): it returns a file's whole content,
 	// and its errors, which should name the file, are returned as they
@@ -151,7 +156,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			// numbers them.
 			nl.ByName = true
 		}
-		l, err := partialLabels(s.Labels, nl, p.K, d.Names)
+		l, err := partialLabels(s.Labels, nl, p.K, d.Names, s.KFlag)
 		if err != nil {
 			return a, err
 		}
@@ -493,15 +498,16 @@ func ReadPartialLabelsClasses(ctx context.Context, r io.Reader, name string, n, 
 	if err != nil {
 		return nil, err
 	}
-	return partialLabels(name, d, k, names)
+	return partialLabels(name, d, k, names, "")
 }
 
 // partialLabels numbers the classes of d, the labels file name read on the
 // nodes named names (nil: none), for k clusters (k ≤ 0: not known), as
 // ReadPartialLabels says: integer labels outside 0…k−1 are renumbered,
 // with a note, and more classes than k are an error wrapping
-// ErrTooManyClasses. Cost O(n + c log c) for c classes.
-func partialLabels(name string, d *dataset.NodeLabels, k int, names []string) (*PartialLabels, error) {
+// ErrTooManyClasses, naming k by kFlag (Supervision.KFlag). Cost O(n + c
+// log c) for c classes.
+func partialLabels(name string, d *dataset.NodeLabels, k int, names []string, kFlag string) (*PartialLabels, error) {
 	l := &PartialLabels{Labels: d.Labels, Classes: d.ClassNames, Warnings: d.Warnings}
 	if k > 0 && d.ClassNames == nil && slices.Max(append([]int{-1}, d.Labels...)) >= k {
 		renumber(l)
@@ -513,7 +519,7 @@ func partialLabels(name string, d *dataset.NodeLabels, k int, names []string) (*
 			l.Note = fmt.Sprintf("%s: labels %s read as classes %s (k = %d numbers the classes 0…%d)", name, list(l.Classes), list(nums), k, k-1)
 		}
 	}
-	if err := checkClasses(name, l, k, d.ByName, names); err != nil {
+	if err := checkClasses(name, l, k, kFlag, d.ByName, names); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -555,12 +561,17 @@ func list(texts []string) string {
 }
 
 // checkClasses refuses labels l with more classes than k (k ≤ 0: any),
-// naming the file, the classes and the first node of a class beyond k
+// naming the file, the classes, k (by the flag kFlag that set it, "-k 2",
+// or as "k = 2" when kFlag is "") and the first node of a class beyond k
 // (node i, or its name when the file keys nodes by name), with an error
 // wrapping ErrTooManyClasses.
-func checkClasses(path string, l *PartialLabels, k int, byName bool, names []string) error {
+func checkClasses(path string, l *PartialLabels, k int, kFlag string, byName bool, names []string) error {
 	if k <= 0 {
 		return nil
+	}
+	kWhat := fmt.Sprintf("k = %d", k)
+	if kFlag != "" {
+		kWhat = fmt.Sprintf("%s %d", kFlag, k)
 	}
 	for i, c := range l.Labels {
 		if c == dataset.Unlabeled || c < k {
@@ -571,10 +582,10 @@ func checkClasses(path string, l *PartialLabels, k int, byName bool, names []str
 			node = fmt.Sprintf("node %q", names[i])
 		}
 		if l.Renumbered {
-			return &lackError{fmt.Sprintf("%s: %d classes (%s) for -k %d: %s has label %s; want at most %d distinct labels (-1, ? or empty when unknown)", path, len(l.Classes), list(l.Classes), k, node, l.Classes[c], k), ErrTooManyClasses}
+			return &lackError{fmt.Sprintf("%s: %d classes (%s) for %s: %s has label %s; want at most %d distinct labels (-1, ? or empty when unknown)", path, len(l.Classes), list(l.Classes), kWhat, node, l.Classes[c], k), ErrTooManyClasses}
 		}
 		// Class names: integer labels of k or more are renumbered.
-		return &lackError{fmt.Sprintf("%s: %d classes (%s) for -k %d: %s has class %q", path, len(l.Classes), list(l.Classes), k, node, l.Classes[c]), ErrTooManyClasses}
+		return &lackError{fmt.Sprintf("%s: %d classes (%s) for %s: %s has class %q", path, len(l.Classes), list(l.Classes), kWhat, node, l.Classes[c]), ErrTooManyClasses}
 	}
 	return nil
 }

@@ -393,6 +393,29 @@ func TestRunOneBasedLabelsWarning(t *testing.T) {
 	}
 }
 
+// TestRunTooManyClasses: a job whose partial labels name more classes
+// than its k fails with an error naming k as the job gives it, the field
+// k ("for k = 2"), not tether cluster's flag ("for -k 2", which it said).
+func TestRunTooManyClasses(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"d.csv":     "x,y\n0,0\n0.1,0\n0,0.1\n0.1,0.1\n5,5\n5.1,5\n5,5.1\n5.1,5.1\n",
+		"ints.txt":  "0,0\n4,1\n7,2\n",
+		"names.txt": "0,low\n4,mid\n7,high\n",
+	})
+	for file, want := range map[string]string{
+		"ints.txt": filepath.Join(dir, "ints.txt") + ": 3 classes (0, 1, 2) for k = 2: node 7 has label 2; want at most 2 distinct labels (-1, ? or empty when unknown)",
+		// Class names are numbered in sorted order: mid is class 2.
+		"names.txt": filepath.Join(dir, "names.txt") + `: 3 classes (high, low, mid) for k = 2: node 4 has class "mid"`,
+	} {
+		t.Run(file, func(t *testing.T) {
+			res := Run(context.Background(), Spec{ID: "a", Input: "d.csv", KNN: 3, K: 2, Labels: file, Method: "labelprop"}, dir)
+			if res.Error != want {
+				t.Errorf("error %q, want %q", res.Error, want)
+			}
+		})
+	}
+}
+
 // TestRunKFromLabels: a job of a method of partial labels that does not
 // estimate k (auto, the default with labels; labelprop) and gives no k
 // takes the number of classes of its labels file, or of the reference
