@@ -464,6 +464,47 @@ func TestUploadWarningsInBrowser(t *testing.T) {
 	}
 }
 
+// TestUploadNormalizeWeightsInBrowser checks the page's "normalize
+// weights" box: an edge list of weights up to 250 uploaded with it
+// checked loads with the note of the division (the option
+// normalize_weights of the upload), which the notes below the status
+// show; uploaded without it, no such note.
+func TestUploadNormalizeWeightsInBrowser(t *testing.T) {
+	base := serve(t)
+	file := t.TempDir() + "/g.edges"
+	if err := os.WriteFile(file, []byte("0 1 250\n1 2 250\n0 2 250\n3 4 250\n4 5 250\n3 5 250\n2 3 20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const note = "normalize_weights: every weight divided by the largest edge weight, 250"
+	for _, checked := range []bool{true, false} {
+		t.Run(fmt.Sprintf("checked=%v", checked), func(t *testing.T) {
+			ctx, cancel := browser(t)
+			defer cancel()
+			steps := []chromedp.Action[chromedp.Void]{chromedp.Navigate(base + "/"), chromedp.WaitVisible(`body[data-ready="1"]`)}
+			if checked {
+				steps = append(steps, chromedp.Click(`#upload-normalize`))
+			}
+			steps = append(steps, chromedp.SetUploadFiles(`#upload`, []string{file}), chromedp.WaitVisible(`body[data-partitions]`))
+			if err := chromedp.Do(ctx, steps...); err != nil {
+				t.Fatal(err)
+			}
+			// The notes are set once the upload's busyDo returns, after
+			// the partition: wait for the status to leave "reading…".
+			notes, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+				const s = document.getElementById("status");
+				for (let i = 0; i < 200 && (s.textContent === "" || s.textContent === "reading…"); i++) await new Promise(r => setTimeout(r, 25));
+				return document.getElementById("notes").textContent;
+			})()`, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(notes, note) != checked {
+				t.Errorf("notes %q: the note %q is there %v, want %v", notes, note, !checked, checked)
+			}
+		})
+	}
+}
+
 // TestInitialMessagesInBrowser starts the server with its own data, as
 // tether serve -input pts.csv does (a small table of named points), and
 // checks that the page shows the warning and the note of reading them at

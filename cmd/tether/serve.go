@@ -99,7 +99,10 @@ re-clusters at once (FGPWC reuses its spectral basis). With -input,
 options of tether cluster (the flags of one kind of input given with
 another, or without data, are usage errors); the warnings and notes of
 reading it, printed on standard error (the notes not with -quiet), are
-also in every new session's reply, and the page shows them. -regularize
+also in every new session's reply, and the page shows them. -normalize-weights
+and -self-loops change the weights of that data only: data a session loads
+take the options normalize_weights and self_loops of the request (the
+page's "normalize weights" box; docs/api.md). -regularize
 and -disconnected are the defaults of every session's clustering, as in tether cluster; a
 request may give its own (docs/api.md). A request's waits for its session's earlier
 requests and a free worker and its computation together stop after

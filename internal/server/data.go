@@ -61,6 +61,17 @@ type ReadOptions struct {
 	Missing   string `json:"missing,omitempty"`
 	GMLLabel  string `json:"gml_label,omitempty"`
 	Symmetric bool   `json:"symmetrize,omitempty"`
+	// NormalizeWeights and SelfLoops change the weights of the graph of
+	// any data (a file of either kind, generated data) as tether
+	// cluster's -normalize-weights and -self-loops do
+	// (input.Data.AdjustWeights, shared with them and with a job's
+	// normalize_weights and self_loops): every weight is divided by the
+	// largest edge weight, with a note naming normalize_weights, then
+	// SelfLoops, a weight in [0, 10¹²], is added to every node's self
+	// loop. The server's initial data take tether serve's flags instead
+	// (weightOptions).
+	NormalizeWeights bool    `json:"normalize_weights,omitempty"`
+	SelfLoops        float64 `json:"self_loops,omitempty"`
 }
 
 // errBadInput marks errors that come from the data or the request (HTTP
@@ -89,6 +100,46 @@ var readOptions = []readOption{
 	{"missing", "missing", func(o ReadOptions) bool { return o.Missing != "" }},
 	{"gml_label", "gml-label", func(o ReadOptions) bool { return o.GMLLabel != "" }},
 	{"symmetrize", "symmetrize", func(o ReadOptions) bool { return o.Symmetric }},
+}
+
+// weightOptions are the options of ReadOptions that change the weights of
+// the graph of any data but the server's initial data, as tether
+// cluster's flags of the same meaning do (inputkind: every kind of data).
+var weightOptions = []readOption{
+	{"normalize_weights", "normalize-weights", func(o ReadOptions) bool { return o.NormalizeWeights }},
+	{"self_loops", "self-loops", func(o ReadOptions) bool { return o.SelfLoops != 0 }},
+}
+
+// maxSelfLoops bounds ReadOptions.SelfLoops, as tether cluster bounds
+// -self-loops and a job self_loops.
+const maxSelfLoops = 1e12
+
+// checkInitialWeights refuses, as bad input, the weight options of o with
+// the server's initial data, whose graph tether serve's -normalize-weights
+// and -self-loops made and every session shares.
+func (o ReadOptions) checkInitialWeights() error {
+	for _, r := range weightOptions {
+		if r.set(o) {
+			return fmt.Errorf("%w: option %s does not apply to the server's initial data: their weights are those of tether serve's flags (-%s)", errBadInput, r.name, r.flag)
+		}
+	}
+	return nil
+}
+
+// adjustWeights applies o's NormalizeWeights and SelfLoops to the graph
+// of d, data read or generated for this request (never the server's
+// initial data, which sessions share), with input.Data.AdjustWeights:
+// the note of the division names normalize_weights. A SelfLoops outside
+// [0, 10¹²] or not a number, and weights that the division underflows,
+// are bad input. Cost O(nnz + n).
+func (o ReadOptions) adjustWeights(d *input.Data) error {
+	if !(o.SelfLoops >= 0 && o.SelfLoops <= maxSelfLoops) {
+		return fmt.Errorf("%w: self_loops = %v, want a weight in [0, %g]", errBadInput, o.SelfLoops, float64(maxSelfLoops))
+	}
+	if err := d.AdjustWeights(o.NormalizeWeights, "normalize_weights", o.SelfLoops); err != nil {
+		return fmt.Errorf("%w: %s: %w", errBadInput, d.Name, err)
+	}
+	return nil
 }
 
 // fileKind returns the inputkind of a file read as kind ("features" or

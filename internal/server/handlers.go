@@ -344,7 +344,8 @@ type dataRequest struct {
 // handleData loads data: a JSON body asks for a generated set or a file
 // under the -data root; any other body is the content of an uploaded file,
 // with the reader options in the query (name, kind, label, id, delim,
-// header, scale, missing, gml_label, symmetrize).
+// header, scale, missing, gml_label, symmetrize) and the weight options
+// (normalize_weights, self_loops).
 func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session) {
 	var src Source
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -370,13 +371,27 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 		}
 		o := ReadOptions{Name: q.Get("name"), Kind: q.Get("kind"), Label: q.Get("label"), ID: q.Get("id"), Delim: q.Get("delim"),
 			Header: q.Get("header"), Scale: q.Get("scale"), Missing: q.Get("missing"), GMLLabel: q.Get("gml_label")}
-		if v := q.Get("symmetrize"); v != "" {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				s.fail(w, fmt.Errorf("%w: symmetrize=%q is not a boolean", errBadInput, v))
+		for _, b := range []struct {
+			name string
+			v    *bool
+		}{{"symmetrize", &o.Symmetric}, {"normalize_weights", &o.NormalizeWeights}} {
+			v := q.Get(b.name)
+			if v == "" {
+				continue
+			}
+			var err error
+			if *b.v, err = strconv.ParseBool(v); err != nil {
+				s.fail(w, fmt.Errorf("%w: %s=%q is not a boolean", errBadInput, b.name, v))
 				return
 			}
-			o.Symmetric = b
+		}
+		if v := q.Get("self_loops"); v != "" {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				s.fail(w, fmt.Errorf("%w: self_loops=%q is not a number", errBadInput, v))
+				return
+			}
+			o.SelfLoops = f
 		}
 		body, err := readBody(r)
 		if err != nil {
@@ -407,16 +422,16 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 }
 
 // checkUploadQuery refuses, as bad input, a query parameter of an upload
-// that is no reader option (a misspelt option would be ignored) or one
-// given twice (one of its values would be).
+// that is no reader or weight option (a misspelt option would be
+// ignored) or one given twice (one of its values would be).
 func checkUploadQuery(q url.Values) error {
 	known := []string{"name", "kind"}
-	for _, r := range readOptions {
+	for _, r := range slices.Concat(readOptions, weightOptions) {
 		known = append(known, r.name)
 	}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !slices.Contains(known, k) {
-			return fmt.Errorf("%w: unknown query parameter %q (the reader options are %s)", errBadInput, k, strings.Join(known, ", "))
+			return fmt.Errorf("%w: unknown query parameter %q (the options are %s)", errBadInput, k, strings.Join(known, ", "))
 		}
 		if n := len(q[k]); n > 1 {
 			return fmt.Errorf("%w: query parameter %s given %d times", errBadInput, k, n)
@@ -425,8 +440,26 @@ func checkUploadQuery(q url.Values) error {
 	return nil
 }
 
-// loadSource reads or generates the data src describes.
+// loadSource reads or generates the data src describes, with the weights
+// its options ask for (ReadOptions.NormalizeWeights, SelfLoops).
 func (s *Server) loadSource(ctx context.Context, src *Source) (*input.Data, error) {
+	d, err := s.readSource(ctx, src)
+	switch {
+	case err != nil:
+		return nil, err
+	case src.Initial:
+		err = src.Options.checkInitialWeights()
+	default:
+		err = src.Options.adjustWeights(d)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// readSource reads or generates the data src describes, as read.
+func (s *Server) readSource(ctx context.Context, src *Source) (*input.Data, error) {
 	set := 0
 	for _, b := range []bool{src.Initial, src.Generate != nil, src.File != "", src.Upload != ""} {
 		if b {

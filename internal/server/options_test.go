@@ -61,7 +61,7 @@ func TestReadOptionsApply(t *testing.T) {
 		{"generate, label", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{"label":"last"}}`, "", "option label is an option of a file and does not apply to generated data"},
 		{"generate, kind and symmetrize", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{"kind":"graph","symmetrize":true}}`, "", "options kind, symmetrize are options of a file and do not apply to generated data"},
 		// The query of an upload.
-		{"misspelt option", "name=pts.csv&lable=last", "", pts, `unknown query parameter "lable" (the reader options are name, kind, label, id, delim, header, scale, missing, gml_label, symmetrize)`},
+		{"misspelt option", "name=pts.csv&lable=last", "", pts, `unknown query parameter "lable" (the options are name, kind, label, id, delim, header, scale, missing, gml_label, symmetrize, normalize_weights, self_loops)`},
 		{"repeated option", "name=pts.csv&scale=zscore&scale=none", "", pts, "query parameter scale given 2 times"},
 		// The options of the kind read are accepted; symmetrize=false is
 		// the default, which applies to every file.
@@ -106,6 +106,17 @@ func TestReadOptionsApply(t *testing.T) {
 	}
 	delete(fields, "name") // they apply to every file
 	delete(fields, "kind")
+	// The weight options apply to every kind of data, as the flags of
+	// the same meaning do.
+	for _, r := range weightOptions {
+		if k, _ := inputkind.Of(r.flag); k != inputkind.Data {
+			t.Errorf("option %s (-%s): kinds %b, want every kind of data", r.name, r.flag, k)
+		}
+		if !fields[r.name] {
+			t.Errorf("option %s: no such JSON field of ReadOptions", r.name)
+		}
+		delete(fields, r.name)
+	}
 	for f := range fields {
 		t.Errorf("ReadOptions.%s: not in readOptions: say which kind of file it applies to", f)
 	}

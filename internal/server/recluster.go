@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -264,7 +266,7 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	} else if res, err = cluster.Run(ctx, m, p, set); err != nil {
 		return nil, classify(err)
 	}
-	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Warnings: res.Warnings, Notes: res.Notes}
+	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Warnings: serveRemedies(res.Warnings, ss.source.Initial), Notes: res.Notes}
 	reply.Sizes = make([]int, res.K)
 	for _, c := range res.Labels {
 		reply.Sizes[c]++
@@ -309,6 +311,39 @@ func fgpwcSigmaML(f cluster.FGPWC, res *cluster.Result) float64 {
 		return f.SigmaML
 	}
 	return cluster.NewFGPWC().SigmaML
+}
+
+// weightScaleRemedy ends the warning of cluster.Run about weights above 1
+// for a method that reads them as similarities in [0, 1] (package
+// cluster's weightScale): the remedies of the library and of tether
+// cluster.
+const weightScaleRemedy = "(graph.Graph.Normalized; tether cluster -normalize-weights)"
+
+// serveRemedies returns warnings, the method's, with the remedy of the
+// weight-scale warning (weightScaleRemedy) put as tether serve's users
+// reach it: the data's option normalize_weights (the page's "normalize
+// weights" box beside the upload), or, for the server's initial data
+// (initial), tether serve's -normalize-weights. warnings is not changed.
+// Cost O(total length).
+func serveRemedies(warnings []string, initial bool) []string {
+	remedy := "(load the data again with the option normalize_weights, the page's \"normalize weights\" box; library: graph.Graph.Normalized)"
+	if initial {
+		remedy = "(restart tether serve with -normalize-weights; library: graph.Graph.Normalized)"
+	}
+	var out []string
+	for i, w := range warnings {
+		if !strings.Contains(w, weightScaleRemedy) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(warnings)
+		}
+		out[i] = strings.Replace(w, weightScaleRemedy, remedy, 1)
+	}
+	if out == nil {
+		return warnings
+	}
+	return out
 }
 
 // errConflict marks a request the session's state does not allow yet

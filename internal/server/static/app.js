@@ -424,6 +424,7 @@ $("upload").onchange = (e) => busyDo("reading…", async () => {
   const f = e.target.files[0]; if (!f) return;
   const q = new URLSearchParams({ name: f.name });
   if ($("upload-kind").value) q.set("kind", $("upload-kind").value);
+  if ($("upload-normalize").checked) q.set("normalize_weights", "true");
   const r = await sapi("POST", "data?" + q, await f.arrayBuffer(), true);
   await loadPoints();
   return r;
