@@ -13,7 +13,7 @@
 // distributed engine (the nested module github.com/tether-sc/tether/beam
 // runs it in an Apache Beam DoFn). A job that fails returns a Result whose
 // Error says why; it never stops the others. A field that does not apply
-// to the input (label but with a feature table, knn with a graph,
+// to the input (label or scale but with a feature table, knn with a graph,
 // gen_params without gen, a generator parameter the generator does not
 // read) is such an error, naming the job and the field, as tether cluster
 // refuses its flag.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/metrics"
@@ -44,8 +45,13 @@ func TestParseSpec(t *testing.T) {
 		{"gen_params without gen", `{"id":"j","input":"d.csv","gen_params":{"n":"5"},"k":2}`, "job j: gen_params are the parameters of gen and do not apply without it"},
 		{"gen_seed without gen", `{"id":"j","graph":"g.txt","gen_seed":3,"k":2}`, "job j: gen_seed seeds gen and does not apply without it"},
 		{"data_root without dataset", `{"id":"j","input":"d.csv","data_root":"/data","k":2}`, "job j: data_root is the folder of the catalog of dataset and does not apply without it"},
+		{"scale, graph", `{"id":"j","graph":"g.txt","scale":"minmax","k":2}`, "job j: scale is an option of the feature table of input and does not apply to graph (the file is the graph)"},
+		{"scale, gen", `{"id":"j","gen":"moons","scale":"zscore","k":2}`, "job j: scale is an option of the feature table of input and does not apply to gen moons (it generates points)"},
+		{"unknown scale", `{"id":"j","input":"d.csv","scale":"max","k":2}`, `unknown scaling "max" (want none, minmax or zscore)`},
 		// The fields that apply.
 		{"knn, table", `{"id":"j","input":"d.csv","label":"last","knn":5,"k":2}`, ""},
+		{"scale, table", `{"id":"j","input":"d.csv","scale":"MinMax","k":2}`, ""},
+		{"scale none, graph", `{"id":"j","graph":"g.txt","scale":"none","k":2}`, ""},
 		{"knn, points", `{"id":"j","gen":"moons","gen_params":{"n":"50"},"gen_seed":2,"knn":5,"k":2}`, ""},
 		{"knn, dataset", `{"id":"j","dataset":"iris","data_root":"/data","knn":5,"k":3}`, ""},
 		{"knn, unknown gen", `{"id":"j","gen":"spirals","knn":5,"k":2}`, ""},
@@ -390,6 +396,31 @@ func TestRunOneBasedLabelsWarning(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("warnings %q lack %q", res.Warnings, want)
+	}
+}
+
+// TestRunScale: a job's scale scales the columns of its feature table as
+// tether cluster's -scale does. Two groups 1 apart in x, each spread over
+// 0…1000 in y: as read, y alone makes the 3-NN graph and njw splits the
+// rows by y (ARI below 1 against the groups); with scale minmax (or
+// zscore), x and y weigh alike and njw finds the groups (ARI 1).
+func TestRunScale(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"d.csv": "x,y,label\n0,0,a\n0.01,330,a\n0.02,660,a\n0.03,1000,a\n1,0,b\n1.01,330,b\n1.02,660,b\n1.03,1000,b\n",
+	})
+	for _, c := range []struct {
+		scale   dataset.Scale
+		perfect bool
+	}{{dataset.ScaleNone, false}, {dataset.ScaleMinMax, true}, {dataset.ScaleZScore, true}} {
+		t.Run(c.scale.String(), func(t *testing.T) {
+			res := Run(context.Background(), Spec{ID: "a", Input: "d.csv", KNN: 3, K: 2, Method: "njw", Scale: c.scale, Seed: 1}, dir)
+			if res.Error != "" {
+				t.Fatal(res.Error)
+			}
+			if perfect := *res.ARI == 1; perfect != c.perfect {
+				t.Errorf("ARI %v (labels %v): perfect %v, want %v", *res.ARI, res.Labels, perfect, c.perfect)
+			}
+		})
 	}
 }
 

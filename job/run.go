@@ -234,7 +234,7 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, error) {
 	switch {
 	case s.Input != "":
-		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label}
+		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label, Scale: s.Scale}
 		if Scheme(path) == "" {
 			if st, err := os.Stat(path); err == nil && st.IsDir() {
 				// input.ReadTableFile reads a folder of images

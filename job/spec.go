@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/internal/inputkind"
 )
@@ -37,6 +38,12 @@ type Spec struct {
 	// images, a graph, a catalog dataset, a generator) is an error.
 	Input string `json:"input,omitempty"`
 	Label string `json:"label,omitempty"`
+	// Scale scales the numeric columns of the feature table of Input, as
+	// tether cluster's -scale does (dataset.Options.Scale): "none" (or
+	// absent) keeps them as read, "minmax" maps each onto [0, 1],
+	// "zscore" to zero mean and unit variance. With any other input it
+	// is an error, as Label is.
+	Scale dataset.Scale `json:"scale,omitempty"`
 	// Graph is a graph file (edge list, .mtx or .mm, .gml, dense .csv).
 	Graph string `json:"graph,omitempty"`
 	// Dataset is a benchmark dataset of dataset/catalog, read from
@@ -166,6 +173,7 @@ var inputFields = []struct {
 	set        func(*Spec) bool
 }{
 	{"label", "label", "is an option of the feature table of input", func(s *Spec) bool { return s.Label != "" }},
+	{"scale", "scale", "is an option of the feature table of input", func(s *Spec) bool { return s.Scale != dataset.ScaleNone }},
 	{"knn", "knn", "builds the graph from features", func(s *Spec) bool { return s.KNN != 0 }},
 }
 
