@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -554,6 +555,85 @@ func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.
 	}
 	return spec, fmt.Sprintf("%s has only %d rows: the graph was built with %s", name, n, strings.Join(changes, " and "))
 }
+
+// ScaleWarning returns a warning naming the feature columns of d.X whose
+// spread, max − min over the rows, is positive but below 2⁻⁵² times the
+// largest column spread S, and "" when there is none (or d has no feature
+// rows). Such a column, of values like 1e-200 beside columns of order 1,
+// is below float64's precision in every squared Euclidean distance
+// between rows that the column of spread S tells apart by more than
+// 2⁻²⁶·S: the graph built from the rows all but ignores it, silently.
+// Scaling the columns (dataset.Options.Scale) puts it on the others'
+// footing: scaleOption names that remedy as the front end spells it
+// (tether cluster: "-scale minmax"), and the warning says it. After
+// minmax or z-score scaling every non-constant column has a spread of
+// order 1, so scaled data give no warning. Columns are named by
+// d.Features when it names them, else by their 1-based number among the
+// features. Cost O(n·d).
+func (d *Data) ScaleWarning(scaleOption string) string {
+	if d == nil || d.X == nil {
+		return ""
+	}
+	n, cols := d.X.Dims()
+	if n < 2 || cols < 2 {
+		return ""
+	}
+	spread := make([]float64, cols)
+	widest := 0
+	for j := range cols {
+		lo, hi := d.X.At(0, j), d.X.At(0, j)
+		for i := 1; i < n; i++ {
+			v := d.X.At(i, j)
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		spread[j] = hi - lo
+		if spread[j] > spread[widest] {
+			widest = j
+		}
+	}
+	top := spread[widest]
+	if math.IsInf(top, 0) || math.IsNaN(top) {
+		// Values beyond float64's range: building the graph refuses them.
+		return ""
+	}
+	name := func(j int) string {
+		if j < len(d.Features) && d.Features[j] != "" {
+			return strconv.Quote(d.Features[j])
+		}
+		return strconv.Itoa(j + 1)
+	}
+	var tiny []int
+	for j, w := range spread {
+		if w > 0 && w < 0x1p-52*top {
+			tiny = append(tiny, j)
+		}
+	}
+	var what string
+	switch len(tiny) {
+	case 0:
+		return ""
+	case 1:
+		j := tiny[0]
+		what = fmt.Sprintf("column %s varies by %.3g, less than 2⁻⁵² times the %.3g of column %s (max − min): beside that column it is below float64's precision in the Euclidean distances between rows, so the graph all but ignores it", name(j), spread[j], top, name(widest))
+	default:
+		var list []string
+		for k, j := range tiny {
+			if len(tiny) > maxNamed && k == maxNamed-1 {
+				j = tiny[len(tiny)-1]
+				list = append(list, "…")
+			}
+			list = append(list, fmt.Sprintf("%s (%.3g)", name(j), spread[j]))
+			if len(list) > maxNamed {
+				break
+			}
+		}
+		what = fmt.Sprintf("columns %s vary by less than 2⁻⁵² times the %.3g of column %s (max − min): beside that column they are below float64's precision in the Euclidean distances between rows, so the graph all but ignores them", strings.Join(list, ", "), top, name(widest))
+	}
+	return fmt.Sprintf("%s: %s; %s scales every column onto [0, 1]", d.label(), what, scaleOption)
+}
+
+// maxNamed is the number of columns ScaleWarning lists before eliding.
+const maxNamed = 6
 
 // ordinal returns 1st, 2nd, 3rd, 4th, … for i ≥ 1.
 func ordinal(i int) string {

@@ -903,3 +903,59 @@ func TestSupervisionKFromLabels(t *testing.T) {
 		})
 	}
 }
+
+// TestScaleWarning: a feature column whose spread (max − min) is positive
+// but below 2⁻⁵² times the largest column spread, so that it is lost in
+// the distances (values like 1e-200 beside columns of order 1), is named
+// by a warning with the remedy the front end passes; columns of ordinary
+// different scales (1 and 1000), constant columns, and the same data
+// scaled by minmax or z-score give none. The threshold is strict: with
+// x spread over 1, a column of spread 2⁻⁵³ is named and one of 2⁻⁵² is
+// not (both are powers of two, exact in float64).
+func TestScaleWarning(t *testing.T) {
+	const tiny = "x,tiny,label\n0,1e-200,a\n1,3e-200,a\n2,2e-200,b\n3,0,b\n"
+	const want = `t.csv: column "tiny" varies by 3e-200, less than 2⁻⁵² times the 3 of column "x" (max − min): beside that column it is below float64's precision in the Euclidean distances between rows, so the graph all but ignores it; -scale minmax scales every column onto [0, 1]`
+	for _, c := range []struct {
+		name  string
+		table string
+		scale dataset.Scale
+		want  string // the warning, "" for none; a prefix when it ends in "…"
+	}{
+		{"tiny column", tiny, dataset.ScaleNone, want},
+		{"tiny column, minmax", tiny, dataset.ScaleMinMax, ""},
+		{"tiny column, zscore", tiny, dataset.ScaleZScore, ""},
+		{"scales 1 and 1000", "a,b\n0,0\n1,1000\n0.5,250\n", dataset.ScaleNone, ""},
+		{"constant column", "a,b\n0,5\n1,5\n2,5\n", dataset.ScaleNone, ""},
+		{"two tiny columns, no header", "0,1e-300,5e-210\n2,0,0\n1,1e-250,0\n", dataset.ScaleNone,
+			`t.csv: columns "col2" (1e-250), "col3" (5e-210) vary by less than 2⁻⁵² times the 2 of column "col1" (max − min): beside that column they are below float64's precision in the Euclidean distances between rows, so the graph all but ignores them; -scale minmax scales every column onto [0, 1]`},
+		{"2⁻⁵³ of the spread", "x,t\n0,0\n1,1.1102230246251565e-16\n", dataset.ScaleNone, `t.csv: column "t" varies by 1.11e-16, less than 2⁻⁵² times the 1 of column "x"…`},
+		{"2⁻⁵² of the spread", "x,t\n0,0\n1,2.220446049250313e-16\n", dataset.ScaleNone, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadTable(context.Background(), []byte(c.table), "t.csv", dataset.Options{Scale: c.scale})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := d.ScaleWarning("-scale minmax")
+			if prefix, ok := strings.CutSuffix(c.want, "…"); ok {
+				if !strings.HasPrefix(got, prefix) {
+					t.Errorf("warning %q, want one starting %q", got, prefix)
+				}
+				return
+			}
+			if got != c.want {
+				t.Errorf("warning %q, want %q", got, c.want)
+			}
+		})
+	}
+	// Many tiny columns are listed with an ellipsis; graph data have no
+	// columns.
+	x := mat.NewDense(2, 9, []float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1e-200, 2e-200, 3e-200, 4e-200, 5e-200, 6e-200, 7e-200, 8e-200})
+	d := &Data{Name: "m", X: x}
+	if got, want := d.ScaleWarning(`"scale": "minmax"`), `m: columns 2 (1e-200), 3 (2e-200), 4 (3e-200), 5 (4e-200), 6 (5e-200), …, 9 (8e-200) vary by less than 2⁻⁵² times the 1 of column 1 (max − min)`; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, `; "scale": "minmax" scales every column onto [0, 1]`) {
+		t.Errorf("warning %q, want one starting %q and ending with the remedy", got, want)
+	}
+	if got := (&Data{Name: "g", Graph: twoTriangles(t)}).ScaleWarning("-scale minmax"); got != "" {
+		t.Errorf("graph data: warning %q", got)
+	}
+}

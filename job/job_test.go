@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -419,6 +420,34 @@ func TestRunScale(t *testing.T) {
 			}
 			if perfect := *res.ARI == 1; perfect != c.perfect {
 				t.Errorf("ARI %v (labels %v): perfect %v, want %v", *res.ARI, res.Labels, perfect, c.perfect)
+			}
+		})
+	}
+}
+
+// TestRunScaleWarning: a job on a feature table with a column of values
+// like 1e-200 beside columns of order 1, which the distances ignore, warns
+// naming the column and the job's remedy, scale minmax; with scale minmax
+// it does not (input.Data.ScaleWarning gives the rule).
+func TestRunScaleWarning(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"d.csv": "x,y,tiny\n0,0,0\n0.1,0,1e-200\n0,0.1,2e-200\n0.1,0.1,0\n5,5,1e-200\n5.1,5,0\n5,5.1,3e-200\n5.1,5.1,0\n",
+	})
+	const want = `column "tiny" varies by 3e-200, less than 2⁻⁵² times the 5.1 of column "x" (max − min)`
+	for _, c := range []struct {
+		scale  dataset.Scale
+		warned bool
+	}{{dataset.ScaleNone, true}, {dataset.ScaleMinMax, false}} {
+		t.Run(c.scale.String(), func(t *testing.T) {
+			res := Run(context.Background(), Spec{ID: "a", Input: "d.csv", KNN: 3, K: 2, Method: "njw", Scale: c.scale, Seed: 1}, dir)
+			if res.Error != "" {
+				t.Fatal(res.Error)
+			}
+			warned := slices.ContainsFunc(res.Warnings, func(w string) bool {
+				return strings.Contains(w, want) && strings.HasSuffix(w, `; the job's "scale": "minmax" scales every column onto [0, 1]`)
+			})
+			if warned != c.warned {
+				t.Errorf("warnings %q: the warning %q is there %v, want %v", res.Warnings, want, warned, c.warned)
 			}
 		})
 	}

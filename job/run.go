@@ -123,6 +123,13 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if s.KNN > 0 {
 		spec.K = s.KNN
 	}
+	if s.Input != "" {
+		// A feature table's columns of very different scales, which
+		// the job's scale puts on one footing.
+		if w := d.ScaleWarning(`the job's "scale": "minmax"`); w != "" {
+			d.Warnings = append(d.Warnings, w)
+		}
+	}
 	if d.Graph == nil {
 		var smallWarning string
 		spec, smallWarning = input.FitSpec(spec, d.Name, d.N(), s.KNN > 0, false)

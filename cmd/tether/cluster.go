@@ -179,6 +179,9 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			l.Warnings = append(l.Warnings, warnings...)
 			l.Notes = withoutEncodingNotes(l.Notes, o.input, encoded)
 		}
+		if w := l.ScaleWarning("-scale minmax"); w != "" {
+			l.Warnings = append(l.Warnings, w)
+		}
 		var smallWarning string
 		spec, smallWarning = input.FitSpec(spec, o.input, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"))
 		if smallWarning != "" {

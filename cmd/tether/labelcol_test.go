@@ -56,3 +56,44 @@ func TestClassLikeColumnMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestScaleWarningFlags: tether cluster -input warns about a feature
+// column of values like 1e-200 beside columns of order 1, which the
+// distances ignore, naming the column and -scale minmax; with -scale
+// minmax, and for columns of scales 1 and 1000, it does not
+// (input.Data.ScaleWarning gives the rule).
+func TestScaleWarningFlags(t *testing.T) {
+	var tiny, ordinary strings.Builder
+	tiny.WriteString("x,y,tiny\n")
+	ordinary.WriteString("x,y\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&tiny, "%d,%g,%ge-200\n", i%2*5, float64(i%7)*0.1, float64(i%4))
+		fmt.Fprintf(&ordinary, "%d,%g\n", i%2*5, float64(i%7)*100)
+	}
+	const warning = `column "tiny" varies by 3e-200, less than 2⁻⁵² times the 5 of column "x" (max − min)`
+	for _, tc := range []struct {
+		name, data string
+		flags      []string
+		warned     bool
+	}{
+		{"tiny column", tiny.String(), nil, true},
+		{"tiny column, -scale minmax", tiny.String(), []string{"-scale", "minmax"}, false},
+		{"scales 1 and 1000", ordinary.String(), nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := writeTemp(t, "t.csv", tc.data)
+			args := append([]string{"cluster", "-input", file, "-k", "2", "-method", "njw", "-o", "-"}, tc.flags...)
+			_, stderr, err := run(t, args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			want := "tether cluster: warning: " + file + ": " + warning
+			if got := strings.Contains(stderr, want) && strings.Contains(stderr, "; -scale minmax scales every column onto [0, 1]"); got != tc.warned {
+				t.Errorf("the warning %q (with -scale minmax) is there %v, want %v:\n%s", want, got, tc.warned, stderr)
+			}
+			if !tc.warned && strings.Contains(stderr, "2⁻⁵²") {
+				t.Errorf("stderr warns about scales:\n%s", stderr)
+			}
+		})
+	}
+}

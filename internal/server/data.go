@@ -300,6 +300,9 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	if n := d.N(); n > maxNodes {
 		return nil, fmt.Errorf("%w: %s has more than %d rows, this server's limit", errBadInput, name, maxNodes)
 	}
+	if w := d.ScaleWarning("the option scale minmax (docs/api.md)"); w != "" {
+		d.Warnings = append(d.Warnings, w)
+	}
 	// The server's graph settings are its operator's, not the uploader's:
 	// a small upload gets neighbour counts that fit it.
 	spec, smallWarning := input.FitSpec(spec, name, d.N(), false, false)

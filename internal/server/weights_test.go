@@ -194,3 +194,33 @@ func TestInitialDataWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestUploadScaleWarning: a feature table uploaded with a column of
+// values like 1e-200 beside columns of order 1, which the distances
+// ignore, loads with a warning naming the column and serve's remedy, the
+// option scale minmax; uploaded with scale=minmax, without it
+// (input.Data.ScaleWarning gives the rule).
+func TestUploadScaleWarning(t *testing.T) {
+	s := newTest(t, Config{})
+	var created sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &created, http.StatusCreated)
+	const table = "x,y,tiny\n0,0,0\n0.1,0,1e-200\n0,0.1,2e-200\n0.1,0.1,0\n5,5,1e-200\n5.1,5,0\n5,5.1,3e-200\n5.1,5.1,0\n"
+	const want = `t.csv: column "tiny" varies by 3e-200, less than 2⁻⁵² times the 5.1 of column "x" (max − min)`
+	const remedy = "; the option scale minmax (docs/api.md) scales every column onto [0, 1]"
+	for _, c := range []struct {
+		query  string
+		warned bool
+	}{{"name=t.csv", true}, {"name=t.csv&scale=minmax", false}} {
+		t.Run(c.query, func(t *testing.T) {
+			code, b := postData(t, s, "/api/sessions/"+created.ID+"/data", "", c.query, table)
+			var info sessionInfo
+			if err := json.Unmarshal(b, &info); code != http.StatusOK || err != nil {
+				t.Fatalf("status %d, %v: %s", code, err, b)
+			}
+			warned := slices.ContainsFunc(info.Warnings, func(w string) bool { return strings.HasPrefix(w, want) && strings.HasSuffix(w, remedy) })
+			if warned != c.warned {
+				t.Errorf("warnings %q: the warning %q is there %v, want %v", info.Warnings, want, warned, c.warned)
+			}
+		})
+	}
+}
