@@ -682,6 +682,13 @@ func scaleDependent(u Uses, p *Problem) bool {
 	return same+closure > 0
 }
 
+// WeightScaleRemedy ends Run's warnings about the scale of the weights
+// (weights above 1 or far below it for a method declaring
+// Uses.WeightScale): the remedy, as the library and tether cluster spell
+// it. A front end with its own option (tether serve, a job) replaces it
+// with that option's name.
+const WeightScaleRemedy = "(graph.Graph.Normalized; tether cluster -normalize-weights)"
+
 // weightScaleLow is the largest edge weight below which weightScale
 // warns: 2⁻²⁰ ≈ 9.5·10⁻⁷. FAST-GE's partition of the SBM graph of
 // TestWeightScale falls from ARI 0.95 at weights 10⁻⁸ to 0.69 at 10⁻¹⁴
@@ -712,12 +719,12 @@ func weightScale(name string, u Uses, p *Problem) string {
 		}
 	}
 	if wmax > 0 && wmax < weightScaleLow {
-		return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), far below 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and on this scale its side information outweighs the edges (%s), so its partition may lose the graph; divide the weights by the largest to run it as its source describes (graph.Graph.Normalized; tether cluster -normalize-weights)", name, wmax, a, b, name, u.WeightScale)
+		return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), far below 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and on this scale its side information outweighs the edges (%s), so its partition may lose the graph; divide the weights by the largest to run it as its source describes %s", name, wmax, a, b, name, u.WeightScale, WeightScaleRemedy)
 	}
 	if !(wmax > 1) {
 		return ""
 	}
-	return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), above 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and its partition changes when they are scaled: %s; divide the weights by the largest to run it as its source describes (graph.Graph.Normalized; tether cluster -normalize-weights)", name, wmax, a, b, name, u.WeightScale)
+	return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), above 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and its partition changes when they are scaled: %s; divide the weights by the largest to run it as its source describes %s", name, wmax, a, b, name, u.WeightScale, WeightScaleRemedy)
 }
 
 // ignored returns one warning per kind of side information or input in p

@@ -531,7 +531,8 @@ func TestRunKFromLabels(t *testing.T) {
 // normalize_weights and self_loops act on a job's graph as tether
 // cluster's -normalize-weights and -self-loops do: sl on weights up to
 // 250 warns about their scale without the first and notes the division
-// with it; self_loops adds one stored entry per node; a negative
+// with it (the warning naming the job's field as the remedy); self_loops
+// adds one stored entry per node; a negative
 // self_loops is refused when the line is read.
 func TestRunNormalizeWeightsAndSelfLoops(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
@@ -563,6 +564,10 @@ func TestRunNormalizeWeightsAndSelfLoops(t *testing.T) {
 	}
 	if !has(plain.Warnings, warned) || has(plain.Notes, noted) {
 		t.Errorf("without normalize_weights: warnings %q, notes %q", plain.Warnings, plain.Notes)
+	}
+	// The warning's remedy is the job's field, not tether cluster's flag.
+	if !has(plain.Warnings, `(the job's "normalize_weights": true; library: graph.Graph.Normalized)`) || has(plain.Warnings, "tether cluster -normalize-weights") {
+		t.Errorf("without normalize_weights: warnings %q do not name the job's remedy", plain.Warnings)
 	}
 	if has(normRes.Warnings, warned) || !has(normRes.Notes, noted) {
 		t.Errorf("with normalize_weights: warnings %q, notes %q", normRes.Warnings, normRes.Notes)

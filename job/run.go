@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -205,7 +206,11 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	n := d.Graph.N()
 	res.N, res.NNZ, res.K = n, d.Graph.NNZ(), out.K
 	res.Labels, res.Objective = out.Labels, out.Objective
-	res.Warnings = append(append([]string(nil), d.Warnings...), out.Warnings...)
+	res.Warnings = append([]string(nil), d.Warnings...)
+	for _, w := range out.Warnings {
+		// The weight-scale remedy as a job spells it.
+		res.Warnings = append(res.Warnings, strings.Replace(w, cluster.WeightScaleRemedy, `(the job's "normalize_weights": true; library: graph.Graph.Normalized)`, 1))
+	}
 	res.Notes = append(append([]string(nil), d.Notes...), out.Notes...)
 	res.Seconds = out.Runtime.Seconds()
 	res.Sizes = make([]int, out.K)

@@ -313,14 +313,8 @@ func fgpwcSigmaML(f cluster.FGPWC, res *cluster.Result) float64 {
 	return cluster.NewFGPWC().SigmaML
 }
 
-// weightScaleRemedy ends the warning of cluster.Run about weights above 1
-// for a method that reads them as similarities in [0, 1] (package
-// cluster's weightScale): the remedies of the library and of tether
-// cluster.
-const weightScaleRemedy = "(graph.Graph.Normalized; tether cluster -normalize-weights)"
-
 // serveRemedies returns warnings, the method's, with the remedy of the
-// weight-scale warning (weightScaleRemedy) put as tether serve's users
+// weight-scale warnings (cluster.WeightScaleRemedy) put as tether serve's users
 // reach it: the data's option normalize_weights (the page's "normalize
 // weights" box beside the upload), or, for the server's initial data
 // (initial), tether serve's -normalize-weights. warnings is not changed.
@@ -332,13 +326,13 @@ func serveRemedies(warnings []string, initial bool) []string {
 	}
 	var out []string
 	for i, w := range warnings {
-		if !strings.Contains(w, weightScaleRemedy) {
+		if !strings.Contains(w, cluster.WeightScaleRemedy) {
 			continue
 		}
 		if out == nil {
 			out = slices.Clone(warnings)
 		}
-		out[i] = strings.Replace(w, weightScaleRemedy, remedy, 1)
+		out[i] = strings.Replace(w, cluster.WeightScaleRemedy, remedy, 1)
 	}
 	if out == nil {
 		return warnings
