@@ -37,21 +37,31 @@ import (
 // complement of the trivial vector q = D^{1/2}1/‖D^{1/2}1‖ (σ₁ = 1).
 //
 // Constraints (seed 001 §5.2: pairs between documents, from known labels)
-// form the signed matrix C (c_ab = +w for a must-link, −w for a
-// cannot-link) and the top ℓ eigenvectors Y of
+// enter as the must-link graph of seed 001 eq. 3.6, which it describes as
+// the problem of Shi et al. (ICDM 2010): minimize xᵀLx + δ·xᵀL_C x with
+// L_C = D̄_C − C the Laplacian of the constraint graph (c_ab = w for a
+// must-link of weight w, D̄_C = diag(Σ_b |c_ab|)). Eq. 3.6 is printed
+// with xᵀ1 = 0 and xᵀx = 1; in the normalized-cut form (eq. 3.4) used
+// here for L (xᵀD1 = 0 and xᵀDx = 1, so with z = D^{1/2}x:
+// D^{-1/2}LD^{-1/2} = I − S, zᵀq = 0, ‖z‖ = 1) it is maximizing
+// zᵀ(S − γQ)z, and Z = √2·D^{-1/2}Y with Y the top ℓ eigenvectors of
 //
-//	P (S + γ·Q) P,   Q = D^{-1/2} C D^{-1/2} / ρ,   P = I − qqᵀ,
+//	P (S − γ·Q) P,   Q = D^{-1/2} (D̄_C − C) D^{-1/2} / ρ,   P = I − qqᵀ,
 //
-// with ρ the largest absolute row sum of D^{-1/2} C D^{-1/2} (so ‖Q‖ ≤ 1 and
-// γ is free of the data's scale), give Z = √2·D^{-1/2}Y. This maximizes the
-// relaxed normalized association of the bipartite graph plus γ times the
-// D-weighted agreement zᵀCz/ρ of the embedding with the constraints: the
-// overlay of the constraint graph on the graph that seed 001 describes for
-// its baseline (Shi et al., ICDM 2010), extended to cannot-links by their
-// sign. With Pairs = CoMustLink the cannot-links are dropped (the must-link
-// overlay of that baseline). Seed 001's own co-clustering is its
-// L1-regularized method (§4) on this bipartite graph; when it lands as a
-// method it becomes another value of Pairs, with the graph built here.
+// that is δ = γ/ρ, with ρ the largest absolute row sum of
+// D^{-1/2}(D̄_C − C)D^{-1/2}: Q is positive semidefinite with ‖Q‖ ≤ 1
+// (Gershgorin; usually well below: about ½ for all pairs among labelled
+// nodes of equal degree), and γ is free of the scale of the matrix and of
+// the weights. The term is a penalty: for a ±1 indicator x, xᵀL_C x is 4w
+// per violated pair, the "number of constraint violations" of eq. 3.6.
+// Cannot-links (c_ab = −w) enter with their sign, as in the signed
+// Laplacian (Kunegis et al., SDM 2010): w(x_a + x_b)², zero when the two
+// are opposite; with Pairs = CoMustLink they are dropped and L_C is
+// exactly eq. 3.6's must-link Laplacian, the baseline as seed 001
+// describes it (our rendering of that description, not Shi et al.'s
+// algorithm). Seed 001's own co-clustering is its L1-regularized method
+// (§4) on this bipartite graph; when it lands as a method it becomes
+// another value of Pairs, with the graph built here.
 //
 // Constraints may join any two nodes: rows (the paper's setting), columns,
 // or a row and a column. Partial labels become pairs (see MaxLabelPairs).
@@ -60,34 +70,45 @@ import (
 // degree is 0 and D^{-1/2} undefined), is an error wrapping ErrInvalid:
 // drop such rows and columns first. Problem.Bipartite may be dense or
 // sparse; a matrix with the method Row(i) ([]int32, []float64) (such as
-// dataset.Sparse) is read row by row, and nothing of size rows×cols or
-// (rows+cols)² is formed. Cost: O(nnz + pairs) per operator product, one
-// eigensolve for ℓ vectors (dense below DenseLimit nodes, Lanczos above)
-// and k-means on (rows+cols)×ℓ.
+// dataset.Sparse) is read row by row. The operator is applied in
+// O(nnz + pairs) per product without forming a rows×cols or
+// (rows+cols)² matrix, but the dense eigensolver, used when Settings.Eigen
+// is eigen.Dense or is nil and rows + cols ≤ DenseLimit, forms the
+// (rows+cols)² operator from rows + cols products (O((rows+cols)²) memory,
+// O((rows+cols)³) time); above DenseLimit Lanczos forms nothing of that
+// size. Cost otherwise: one eigensolve for ℓ vectors and k-means on
+// (rows+cols)×ℓ.
 type CoCluster struct {
-	// Gamma is the weight γ > 0 of the normalized constraint term. If Gamma
-	// is 0, 0.3 is used. ‖Q‖ ≤ 1, with equality for pairs made from
-	// labels, whose Q has the eigenvector of the label signs on the
-	// labelled nodes; once γ exceeds the graph's σ₂ that vector, zero on
-	// every unlabelled node, leads the embedding and the unlabelled nodes
-	// are clustered at random. On Medline/Cranfield (σ₂ ≈ 0.9, seed001-fig4)
-	// γ = 0.3 never hurt and γ = 1 did at 10–40% of labels.
-	Gamma float64 `doc:"weight γ of the normalized constraint term, below the graph's σ₂ (0: 0.3)" range:"0 | (0, 1e6]"`
+	// Gamma is the weight γ > 0 of the normalized constraint penalty. If
+	// Gamma is 0, 0.3 is used. As γ grows the embedding is pushed into
+	// the null space of Q (the D^{-1/2}-scaled x equal across must-links,
+	// opposite across cannot-links): the hard-constraint limit. 0.3 was
+	// chosen on Medline/Cranfield (seed001-fig4) for an earlier operator
+	// that added γ·D^{-1/2}CD^{-1/2}/ρ without the −D̄_C term: there, as Q
+	// had an eigenvector of the label signs on the labelled nodes, zero
+	// elsewhere, that vector led the embedding once γ exceeded the graph's
+	// σ₂ (≈ 0.9) and γ = 1 hurt at 10–40% of labels while 0.3 never did.
+	// That reason does not hold for this operator (S has no row–row
+	// entries and Q ⪰ 0, so a vector on labelled rows alone has a Rayleigh
+	// quotient ≤ 0 and cannot lead), and γ has not been re-tuned for it.
+	Gamma float64 `doc:"weight γ of the normalized constraint penalty (0: 0.3)" range:"0 | (0, 1e6]"`
 	// Vectors is ℓ, the number of singular vectors after the first. If
 	// Vectors is 0, ⌈log₂ k⌉ is used (Dhillon 2001, Alg. Multipartition).
 	Vectors int `doc:"singular vectors after the first (0: ⌈log₂ k⌉, Dhillon 2001)" range:"0 | [1, 100000]"`
 	// Pairs selects how pairs enter; the zero value is CoSigned.
-	Pairs CoPairs `doc:"how pairs enter: signed (must- and cannot-links) or must-link (overlay of must-links only)"`
+	Pairs CoPairs `doc:"how pairs enter: signed (must- and cannot-links) or must-link (must-links only, seed 001 eq. 3.6)"`
 }
 
 // CoPairs selects how CoCluster uses pairwise constraints.
 type CoPairs int
 
 const (
-	// CoSigned: must-links reward, cannot-links penalize agreement.
+	// CoSigned: must-links penalize disagreement, cannot-links agreement
+	// (the signed Laplacian of the constraint graph).
 	CoSigned CoPairs = iota
-	// CoMustLink: only must-links are overlaid; cannot-links are ignored
-	// with a warning (seed 001's description of Shi et al. 2010).
+	// CoMustLink: only must-links enter, as the must-link Laplacian of
+	// seed 001 eq. 3.6 (its description of Shi et al. 2010); cannot-links
+	// are ignored with a warning.
 	CoMustLink
 )
 
@@ -260,25 +281,28 @@ func (b *bipartite) degree(a int) float64 {
 	return b.d2[a-b.r]
 }
 
-// coEntry is one off-diagonal entry (and its mirror) of γQ.
+// coEntry is one off-diagonal entry (and its mirror) of −γQ.
 type coEntry struct {
 	a, b int
 	v    float64
 }
 
-// coOp is P(S + γQ)P − shift·qqᵀ on the rows + cols nodes (see CoCluster):
+// coOp is P(S − γQ)P − shift·qqᵀ on the rows + cols nodes (see CoCluster):
 // the shift moves q below the spectrum, so the largest eigenpairs are those
 // of the complement of q.
 type coOp struct {
 	b       *bipartite
 	an      []float64 // entries of Aₙ, aligned with b.idx
-	cons    []coEntry
-	q, mq   []float64 // q and (S + γQ)q
+	cons    []coEntry // off-diagonal entries of −γQ: γ·c_ab/(ρ√(d_a d_b))
+	diag    []float64 // diagonal of −γQ: −γ·(D̄_C)_aa/(ρ d_a); nil without pairs
+	q, mq   []float64 // q and (S − γQ)q
 	shift   float64
 	dropped int // cannot-links dropped by CoMustLink
 }
 
-// operator builds the operator of CoCluster for the given pairs.
+// operator builds the operator of CoCluster for the given pairs: the
+// entries of Q = D^{-1/2}(D̄_C − C)D^{-1/2}/ρ (seed 001 eq. 3.6's L_C,
+// signed for cannot-links). Cost O(nnz + pairs + rows + cols).
 func (b *bipartite) operator(pairs []constraint.Pair, gamma float64, mode CoPairs) *coOp {
 	n := b.r + b.c
 	op := &coOp{b: b, an: make([]float64, len(b.val)), q: make([]float64, n), shift: 2 + gamma}
@@ -287,10 +311,13 @@ func (b *bipartite) operator(pairs []constraint.Pair, gamma float64, mode CoPair
 			op.an[t] = b.val[t] / math.Sqrt(b.d1[i]*b.d2[b.idx[t]])
 		}
 	}
+	// dc[a] = (D̄_C)_aa/d_a, the diagonal of D^{-1/2}D̄_C D^{-1/2};
+	// rowAbs[a] the absolute row sum of D^{-1/2}CD^{-1/2}.
+	dc := make([]float64, n)
 	rowAbs := make([]float64, n)
 	for _, pr := range pairs {
 		if pr.I == pr.J {
-			continue
+			continue // a self-loop adds nothing to a Laplacian
 		}
 		sign := 1.0
 		if pr.Kind == constraint.CannotLink {
@@ -300,18 +327,26 @@ func (b *bipartite) operator(pairs []constraint.Pair, gamma float64, mode CoPair
 			}
 			sign = -1
 		}
-		v := sign * pr.W() / graph.SqrtProduct(b.degree(pr.I), b.degree(pr.J))
+		w := pr.W()
+		v := sign * w / graph.SqrtProduct(b.degree(pr.I), b.degree(pr.J))
 		op.cons = append(op.cons, coEntry{pr.I, pr.J, v})
 		rowAbs[pr.I] += math.Abs(v)
 		rowAbs[pr.J] += math.Abs(v)
+		dc[pr.I] += w / b.degree(pr.I)
+		dc[pr.J] += w / b.degree(pr.J)
 	}
+	// ρ is the largest absolute row sum of D^{-1/2}(D̄_C − C)D^{-1/2}.
 	rho := 0.0
-	for _, x := range rowAbs {
-		rho = math.Max(rho, x)
+	for a := range dc {
+		rho = math.Max(rho, dc[a]+rowAbs[a])
 	}
 	if rho > 0 {
 		for t := range op.cons {
 			op.cons[t].v *= gamma / rho
+		}
+		op.diag = dc
+		for a := range op.diag {
+			op.diag[a] *= -gamma / rho
 		}
 	}
 	var vol float64
@@ -330,7 +365,7 @@ func (b *bipartite) operator(pairs []constraint.Pair, gamma float64, mode CoPair
 // Dim returns rows + cols.
 func (o *coOp) Dim() int { return o.b.r + o.b.c }
 
-// apply sets dst = (S + γQ)x.
+// apply sets dst = (S − γQ)x.
 func (o *coOp) apply(dst, x *mat.Dense) {
 	n, p := x.Dims()
 	xr, dr := x.RawMatrix(), dst.RawMatrix()
@@ -362,9 +397,19 @@ func (o *coOp) apply(dst, x *mat.Dense) {
 			db[u] += e.v * xa[u]
 		}
 	}
+	for a, v := range o.diag {
+		if v == 0 {
+			continue
+		}
+		da := dr.Data[a*dr.Stride : a*dr.Stride+p]
+		xa := xr.Data[a*xr.Stride : a*xr.Stride+p]
+		for u := 0; u < p; u++ {
+			da[u] += v * xa[u]
+		}
+	}
 }
 
-// MulTo sets dst = (P(S + γQ)P − shift·qqᵀ)x, computed as
+// MulTo sets dst = (P(S − γQ)P − shift·qqᵀ)x, computed as
 // y = Mx − (Mq)(qᵀx), then y − q(qᵀy + shift·qᵀx).
 func (o *coOp) MulTo(dst, x *mat.Dense) {
 	n, p := x.Dims()

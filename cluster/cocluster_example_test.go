@@ -14,9 +14,9 @@ import (
 // documents 2–3 words 3–4, and document 1 borrows word 3. Labels lists the
 // document clusters first (nodes 0–3), then the word clusters (nodes 4–8).
 // A cannot-link between documents 0 and 1 and a must-link between 1 and 2,
-// weighted by γ = 0.8 (below the graph's σ₂ = 0.85; the default 0.3 is too
-// weak to move a document of this tiny matrix), move document 1 to the
-// other co-cluster.
+// weighted by γ = 2 (the default 0.3, and any γ up to 1.5, is too weak to
+// move a document of this tiny matrix), move document 1 to the other
+// co-cluster.
 func ExampleCoCluster() {
 	a := mat.NewDense(4, 5, []float64{
 		2, 1, 1, 0, 0,
@@ -34,12 +34,12 @@ func ExampleCoCluster() {
 		{I: 0, J: 1, Kind: constraint.CannotLink},
 		{I: 1, J: 2, Kind: constraint.MustLink},
 	}}
-	res, err = cluster.Run(ctx, cluster.CoCluster{Gamma: 0.8}, &cluster.Problem{Bipartite: a, K: 2, Constraints: cons}, &cluster.Settings{Seed: 1})
+	res, err = cluster.Run(ctx, cluster.CoCluster{Gamma: 2}, &cluster.Problem{Bipartite: a, K: 2, Constraints: cons}, &cluster.Settings{Seed: 1})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("documents", res.Labels[:4], "words", res.Labels[4:])
 	// Output:
 	// documents [1 1 0 0] words [1 1 1 0 0] σ₂ = 0.8498
-	// documents [1 0 0 0] words [1 1 1 0 0]
+	// documents [0 1 1 1] words [0 0 0 1 1]
 }

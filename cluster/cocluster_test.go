@@ -358,7 +358,8 @@ func TestCoClusterDeterministic(t *testing.T) {
 	}
 }
 
-// The operator equals P(S + γQ)P − shift·qqᵀ formed densely.
+// The operator equals P(S − γQ)P − shift·qqᵀ formed densely, with
+// −ρQ = D^{-1/2}(C − D̄_C)D^{-1/2} entry by entry.
 func TestCoClusterOperatorDense(t *testing.T) {
 	a := coBlocks(5, 7, 2, 9)
 	b, err := newBipartite(a)
@@ -389,8 +390,15 @@ func TestCoClusterOperatorDense(t *testing.T) {
 		c.Set(p.I, p.J, v)
 		c.Set(p.J, p.I, v)
 	}
+	// The diagonal of −D^{-1/2}D̄_C D^{-1/2}: −Σ_b |c_ab|/d_a.
+	dc := make([]float64, n)
+	for _, p := range pairs {
+		dc[p.I] += p.W() / deg[p.I]
+		dc[p.J] += p.W() / deg[p.J]
+	}
 	rho := 0.0
 	for i := 0; i < n; i++ {
+		c.Set(i, i, -dc[i])
 		s := 0.0
 		for j := 0; j < n; j++ {
 			s += math.Abs(c.At(i, j))
@@ -429,7 +437,7 @@ func TestCoClusterOperatorDense(t *testing.T) {
 	var wx mat.Dense
 	wx.Mul(&want, x)
 	if !mat.EqualApprox(got, &wx, 1e-12) {
-		t.Errorf("operator differs from the dense P(S + γQ)P − shift·qqᵀ")
+		t.Errorf("operator differs from the dense P(S − γQ)P − shift·qqᵀ")
 	}
 }
 
@@ -461,6 +469,206 @@ func TestCoClusterDegreeOverflow(t *testing.T) {
 			msg := err.Error()
 			if !strings.Contains(msg, tc.want) || !strings.Contains(msg, "divide the matrix by its largest entry") || strings.Contains(msg, "drop empty") {
 				t.Errorf("error %q, want %q and the advice to rescale", msg, tc.want)
+			}
+		})
+	}
+}
+
+// eq36 computes the constrained embedding of seed 001 eq. 3.6
+// independently of the operator: with W = [0 A; Aᵀ 0], D = diag(W1),
+// L = D − W, and L_C = D̄_C − C the Laplacian of the constraint graph
+// (c_ab = +w for a must-link, −w for a cannot-link, D̄_C = diag(Σ_b |c_ab|)),
+// it forms N = D^{-1/2}(L + δL_C)D^{-1/2} densely with δ = γ/ρ, ρ the
+// largest absolute row sum of D^{-1/2}L_C D^{-1/2}, restricts it to the
+// complement of q = D^{1/2}1/‖D^{1/2}1‖ (xᵀD1 = 0) by P N P + 10·qqᵀ, and
+// returns Z = √2·D^{-1/2}Y for its ℓ smallest eigenvectors Y (gonum's
+// mat.EigenSym), their eigenvalues μ, and μ_{ℓ+1}.
+func eq36(t *testing.T, a *mat.Dense, pairs []constraint.Pair, gamma float64, ell int) (*mat.Dense, []float64, float64) {
+	t.Helper()
+	r, c := a.Dims()
+	n := r + c
+	w := mat.NewSymDense(n, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			w.SetSym(i, r+j, a.At(i, j))
+		}
+	}
+	deg := make([]float64, n)
+	for u := 0; u < n; u++ {
+		for v := 0; v < n; v++ {
+			deg[u] += w.At(u, v)
+		}
+	}
+	lap := mat.NewSymDense(n, nil) // L = D − W
+	for u := 0; u < n; u++ {
+		for v := u; v < n; v++ {
+			x := -w.At(u, v)
+			if u == v {
+				x += deg[u]
+			}
+			lap.SetSym(u, v, x)
+		}
+	}
+	lc := mat.NewSymDense(n, nil) // L_C = D̄_C − C
+	for _, p := range pairs {
+		c := p.W()
+		if p.Kind == constraint.CannotLink {
+			c = -c
+		}
+		lc.SetSym(p.I, p.J, lc.At(p.I, p.J)-c)
+		lc.SetSym(p.I, p.I, lc.At(p.I, p.I)+math.Abs(c))
+		lc.SetSym(p.J, p.J, lc.At(p.J, p.J)+math.Abs(c))
+	}
+	norm := func(m *mat.SymDense) *mat.SymDense { // D^{-1/2} m D^{-1/2}
+		out := mat.NewSymDense(n, nil)
+		for u := 0; u < n; u++ {
+			for v := u; v < n; v++ {
+				out.SetSym(u, v, m.At(u, v)/math.Sqrt(deg[u]*deg[v]))
+			}
+		}
+		return out
+	}
+	nl, nc := norm(lap), norm(lc)
+	rho := 0.0
+	for u := 0; u < n; u++ {
+		s := 0.0
+		for v := 0; v < n; v++ {
+			s += math.Abs(nc.At(u, v))
+		}
+		rho = math.Max(rho, s)
+	}
+	h := mat.NewSymDense(n, nil)
+	h.AddSym(nl, h)
+	if rho > 0 {
+		// CoCluster's doc: Q = D^{-1/2}L_C D^{-1/2}/ρ has 0 ⪯ Q ⪯ I.
+		nc.ScaleSym(1/rho, nc)
+		var qe mat.EigenSym
+		if !qe.Factorize(nc, false) {
+			t.Fatal("EigenSym of Q failed")
+		}
+		if v := qe.Values(nil); v[0] < -1e-12 || v[n-1] > 1+1e-12 {
+			t.Errorf("eigenvalues of Q in [%g, %g], want within [0, 1]", v[0], v[n-1])
+		}
+		nc.ScaleSym(gamma, nc)
+		h.AddSym(h, nc)
+	}
+	q := mat.NewVecDense(n, nil)
+	vol := 0.0
+	for _, d := range deg {
+		vol += d
+	}
+	for u := range deg {
+		q.SetVec(u, math.Sqrt(deg[u]/vol))
+	}
+	proj := mat.NewDense(n, n, nil)
+	proj.Outer(-1, q, q)
+	for u := 0; u < n; u++ {
+		proj.Set(u, u, proj.At(u, u)+1)
+	}
+	var phq mat.Dense
+	phq.Product(proj, h, proj)
+	var big mat.Dense
+	big.Outer(10, q, q)
+	phq.Add(&phq, &big)
+	hp := mat.NewSymDense(n, nil)
+	for u := 0; u < n; u++ {
+		for v := u; v < n; v++ {
+			hp.SetSym(u, v, (phq.At(u, v)+phq.At(v, u))/2)
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(hp, true) {
+		t.Fatal("EigenSym failed")
+	}
+	mu := es.Values(nil) // ascending
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	z := mat.NewDense(n, ell, nil)
+	for l := 0; l < ell; l++ {
+		for u := 0; u < n; u++ {
+			z.Set(u, l, math.Sqrt(2/deg[u])*vecs.At(u, l))
+		}
+	}
+	return z, mu[:ell], mu[ell]
+}
+
+// CoCluster follows seed 001 eq. 3.6, min xᵀLx + δ·xᵀL_C x with L_C the
+// Laplacian of the must-link graph (Pairs = must-link; signed for
+// cannot-links otherwise), in the normalized form of its unconstrained
+// case: the embedding, eigenvalues (1 − μ) and labels equal those of the
+// dense eq. 3.6 matrix built by eq36 from the formula, for the dense and
+// the Lanczos solver. The operator before the fix (S + γD^{-1/2}CD^{-1/2}/ρ
+// without the −D̄_C term, ρ of C alone) fails every case: |cos| 0.82–0.999
+// at γ ≤ 0.7, 0.013 at γ = 2.
+func TestCoClusterEq36Dense(t *testing.T) {
+	ml := func(i, j int, w float64) constraint.Pair {
+		return constraint.Pair{I: i, J: j, Kind: constraint.MustLink, Weight: w}
+	}
+	cl := func(i, j int) constraint.Pair { return constraint.Pair{I: i, J: j, Kind: constraint.CannotLink} }
+	// Must-links across the blocks of 30×40 (rows 0–14 and 15–29 for k =
+	// 2), within them, from a row to a column, and one cannot-link.
+	pairs := []constraint.Pair{ml(2, 20, 1), ml(3, 17, 2), ml(4, 5, 1), ml(20, 21, 1), ml(7, 30+35, 0.5), ml(9, 25, 1), cl(0, 1)}
+	for _, tc := range []struct {
+		name  string
+		k     int
+		mode  CoPairs
+		gamma float64
+		eig   eigen.Solver
+	}{
+		{"must-link k=2 dense", 2, CoMustLink, 0.3, nil},
+		{"must-link k=2 γ=2 lanczos", 2, CoMustLink, 2, eigen.Lanczos{}},
+		{"must-link k=3 dense", 3, CoMustLink, 0.7, nil},
+		{"signed k=2 dense", 2, CoSigned, 0.5, nil},
+		{"signed k=3 lanczos", 3, CoSigned, 0.5, eigen.Lanczos{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := coBlocks(30, 40, tc.k, 31)
+			cons := &constraint.Set{N: 70, Pairs: pairs}
+			s := &Settings{Seed: 5, Eigen: tc.eig, EigenSettings: &eigen.Settings{Tol: 1e-12}}
+			res, err := Run(context.Background(), CoCluster{Gamma: tc.gamma, Pairs: tc.mode}, &Problem{Bipartite: a, K: tc.k, Constraints: cons}, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			used := pairs
+			if tc.mode == CoMustLink {
+				used = pairs[:len(pairs)-1]
+			}
+			ell := res.Embedding.RawMatrix().Cols
+			z, mu, next := eq36(t, a, used, tc.gamma, ell)
+			for l, m := range append(mu[1:], next) {
+				if gap := m - mu[l]; gap < 1e-3 {
+					t.Fatalf("eigengap μ_%d − μ_%d = %g too small to compare vectors", l+2, l+1, gap)
+				}
+			}
+			for l := 0; l < ell; l++ {
+				if got, want := res.Eigenvalues[l], 1-mu[l]; math.Abs(got-want) > 1e-10 {
+					t.Errorf("eigenvalue %d = %.12f, want 1 − μ = %.12f", l, got, want)
+				}
+				// |cos| of the columns in the D-inner product, which is the
+				// Euclidean one of Y = D^{1/2}Z/√2.
+				var dot, nx, ny float64
+				for u := 0; u < 70; u++ {
+					d := 0.0
+					if u < 30 {
+						d = mat.Sum(a.RowView(u))
+					} else {
+						d = mat.Sum(a.ColView(u - 30))
+					}
+					x, y := res.Embedding.At(u, l), z.At(u, l)
+					dot += d * x * y
+					nx += d * x * x
+					ny += d * y * y
+				}
+				if c := math.Abs(dot) / math.Sqrt(nx*ny); c < 1-1e-9 {
+					t.Errorf("vector %d: |cos| = %.12f with the dense eq. 3.6 vector, want ≥ 1 − 1e-9", l, c)
+				}
+			}
+			want, err := partition(context.Background(), z, tc.k, s.derive(streamCoCluster), 10, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x := ariOf(want.Labels, res.Labels); x < 1-1e-12 {
+				t.Errorf("labels differ from k-means on the dense eq. 3.6 embedding (ARI %v)", x)
 			}
 		})
 	}

@@ -169,7 +169,8 @@
 //   - A nonnegative rows×cols matrix (documents × words). CoCluster
 //     (cocluster; seed 001 §5.2, Dhillon 2001) clusters rows and columns
 //     together from the SVD of D₁^{-1/2}AD₂^{-1/2}, with pairs on rows or
-//     columns as a signed term; it needs Problem.Bipartite.
+//     columns as the normalized constraint-Laplacian penalty of seed 001
+//     eq. 3.6 (signed for cannot-links); it needs Problem.Bipartite.
 //
 //   - A prior on cluster sizes only (thesis ch. 5). PLMeans (plmeans) is
 //     power-law means (Zhou et al.), for study: it finds k, but returns

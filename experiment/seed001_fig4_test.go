@@ -95,3 +95,38 @@ func TestFig4Grows(t *testing.T) {
 		}
 	}
 }
+
+// The constrained cocluster cells, and only they, carry fig4CoRevision in
+// their keys, so that a change of cocluster's constraint operator
+// recomputes them and leaves Dhillon's and CSP's cells cached: 1500 of
+// the 1725 cells of the full run (3 columns × 5 shares × 100 repetitions),
+// 8 of the 10 quick ones.
+func TestSeed001Fig4Keys(t *testing.T) {
+	root := ssDataRoot(t)
+	if _, err := os.Stat(filepath.Join(root, "classic3", "docbyterm.txt")); err != nil {
+		t.Skip("classic3 not found")
+	}
+	for _, tc := range []struct {
+		quick          bool
+		cells, revised int
+	}{{false, 1725, 1500}, {true, 10, 8}} {
+		cells, err := Seed001Fig4().Cells(&Env{DataRoot: root, Quick: tc.quick, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		revised := 0
+		for _, c := range cells {
+			m, _, _ := strings.Cut(c.Key, "/")
+			has := strings.HasSuffix(c.Key, "/"+fig4CoRevision)
+			if has {
+				revised++
+			}
+			if want := strings.HasPrefix(m, "cocluster") && !strings.Contains(c.Key, "/known=0/"); has != want {
+				t.Errorf("key %q: revision %v, want %v", c.Key, has, want)
+			}
+		}
+		if len(cells) != tc.cells || revised != tc.revised {
+			t.Errorf("quick %v: %d cells, %d revised; want %d and %d", tc.quick, len(cells), revised, tc.cells, tc.revised)
+		}
+	}
+}

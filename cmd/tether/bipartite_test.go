@@ -62,10 +62,11 @@ func TestClusterBipartite(t *testing.T) {
 		t.Errorf("labels %v", got)
 	}
 	// Constraints number the documents from 0: cannot-link documents 2 and
-	// 0 and 1, must-link 2 and 3, weighted by γ = 0.8 (below σ₂), move
-	// document 2 (med.3) to the cran side.
+	// 0 and 1, must-link 2 and 3, weighted by γ = 3 (γ = 2 is too weak
+	// for the penalty of seed 001 eq. 3.6 here), move document 2 (med.3)
+	// to the cran side.
 	cons := writeTemp(t, "cons.csv", "2,0,cl\n2,3,ml\n2,1,cl\n")
-	out, _, err = run(t, "cluster", "-bipartite", mat, "-row-names", docs, "-method", "cocluster", "-set", "Gamma=0.8", "-k", "2", "-constraints", cons, "-o", labels, "-quiet")
+	out, _, err = run(t, "cluster", "-bipartite", mat, "-row-names", docs, "-method", "cocluster", "-set", "Gamma=3", "-k", "2", "-constraints", cons, "-o", labels, "-quiet")
 	if err != nil {
 		t.Fatal(err)
 	}
