@@ -839,3 +839,153 @@ func TestCOSCInnerCancel(t *testing.T) {
 	}
 	t.Logf("cancelled at %v: returned after %v", delay, took)
 }
+
+// TestCOSCTheorem3Gamma: at k = 2 the bisection's γ is Theorem 3's
+// (thesis §4.4.1; Rangapuram and Hein 2012), γ = vol(V)/4·λ/q_min, λ the
+// Ncut of a consistent partition (here the least, which the consistent
+// start reaches on this instance) and q_min the least cannot-link weight
+// after merging (the thesis's γ for unit weights, divided by q_min so that
+// Theorem 1 holds for weighted ones), all computed here by enumeration
+// from the definitions. Theorem 1 is then checked by enumerating F̂_γ
+// (eq. 4.4.1–4.4.2) over every set that keeps the must-links together
+// (the sets COSC searches): with the code's γ its minimum is λ and every
+// minimizer is consistent, while γ/20 is minimized by a violating set, so
+// this instance tells a too small γ apart. The output of COSC at k = 2
+// does not (it keeps only consistent sets): a γ multiplied by 0.05, or
+// set to 0, left every other TestCOSC* test passing.
+//
+// The graph: two cliques {0…5} and {6…11} (weights 1), joined by three
+// edges of weight 0.1; the constraints fight it: cannot-links (0,1) of
+// weight 0.5, (6,7) of weight 2, and (2,9) and (8,2), whose must-link
+// (8,10) puts both between the same two super-nodes (merged weight
+// 0.75 + 1.5), and a must-link (3,10).
+func TestCOSCTheorem3Gamma(t *testing.T) {
+	const n = 12
+	var es []graph.Edge
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if (i < 6) == (j < 6) {
+				es = append(es, graph.Edge{I: i, J: j, W: 1})
+			}
+		}
+	}
+	es = append(es, graph.Edge{I: 0, J: 6, W: 0.1}, graph.Edge{I: 2, J: 8, W: 0.1}, graph.Edge{I: 5, J: 11, W: 0.1})
+	g, err := graph.FromEdges(n, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := func(i, j int, w float64) constraint.Pair {
+		return constraint.Pair{I: i, J: j, Kind: constraint.CannotLink, Weight: w}
+	}
+	ml := func(i, j int) constraint.Pair { return constraint.Pair{I: i, J: j, Kind: constraint.MustLink} }
+	pairs := []constraint.Pair{cl(0, 1, 0.5), cl(6, 7, 2), cl(2, 9, 0.75), cl(8, 2, 1.5), ml(8, 10), ml(3, 10)}
+	const qmin = 0.5 // (0,1); (2,9) and (8,2) merge into 2.25
+
+	// Enumeration from the definitions on the dense W.
+	w := g.Dense()
+	vol := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			vol += w.At(i, j)
+		}
+	}
+	type set struct {
+		labels      []int
+		ncut        float64
+		cut, bal    float64
+		violatedCL  float64 // weight of the cannot-links inside a side
+		consistent  bool
+		splitsMLink bool
+	}
+	var sets []set
+	for mask := 1; mask < 1<<(n-1); mask++ {
+		s := set{labels: make([]int, n)}
+		for i := range s.labels {
+			s.labels[i] = (mask >> i) & 1
+		}
+		var vc float64
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if s.labels[i] == 1 {
+					vc += w.At(i, j)
+					if s.labels[j] == 0 {
+						s.cut += w.At(i, j)
+					}
+				}
+			}
+		}
+		s.bal = 2 * vc * (vol - vc) / vol
+		s.ncut = coscNcut(w, s.labels, 2)
+		for _, p := range pairs {
+			same := s.labels[p.I] == s.labels[p.J]
+			if p.Kind == constraint.MustLink && !same {
+				s.splitsMLink = true
+			}
+			if p.Kind == constraint.CannotLink && same {
+				s.violatedCL += p.W()
+			}
+		}
+		s.consistent = !s.splitsMLink && s.violatedCL == 0
+		if !s.splitsMLink && s.bal > 0 {
+			sets = append(sets, s)
+		}
+	}
+	lambda := math.Inf(1)
+	for _, s := range sets {
+		if s.consistent {
+			lambda = min(lambda, s.ncut)
+		}
+	}
+	// F̂_γ(C) = (2cut + γN̂)/bal, N̂ = vol(Q^c) − 2Σ_{i∈C, j∈C̄} q^c_ij =
+	// twice the weight of the violated cannot-links (M̂ = 0: must-links
+	// kept together).
+	fhatMin := func(gamma float64) (float64, []set) {
+		best := math.Inf(1)
+		var at []set
+		for _, s := range sets {
+			f := (2*s.cut + gamma*2*s.violatedCL) / s.bal
+			switch {
+			case len(at) == 0 || f < best-1e-12*best:
+				best, at = f, []set{s}
+			case f <= best+1e-12*best:
+				at = append(at, s)
+			}
+		}
+		return best, at
+	}
+
+	comp, _ := constraint.Closure(&constraint.Set{N: n, Pairs: pairs})
+	bs := &coscBisector{g: g, comp: comp, pairs: pairs, cfg: coscConfig{starts: 2, maxIter: 40, innerGap: 0.1}, s: &Settings{Seed: 1}, exact: true}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	cg, _, err := bs.reduce(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := bs.bisect(context.Background(), cg); err != nil || !ok {
+		t.Fatalf("bisect: ok %v, %v", ok, err)
+	}
+	if math.Abs(bs.last.lambda0-lambda) > 1e-12*lambda {
+		t.Fatalf("λ₀ = %.15g, least consistent Ncut by enumeration %.15g", bs.last.lambda0, lambda)
+	}
+	want := vol / 4 * lambda / qmin
+	if math.Abs(bs.last.gamma-want) > 1e-12*want {
+		t.Errorf("γ = %.15g, want vol(V)/4·λ/q_min = %g/4·%.15g/%g = %.15g", bs.last.gamma, vol, lambda, qmin, want)
+	}
+	// Theorem 1 with the code's γ: min F̂_γ = λ, at consistent sets only.
+	got, at := fhatMin(bs.last.gamma)
+	if math.Abs(got-lambda) > 1e-9*lambda {
+		t.Errorf("min F̂_γ = %.12g with the code's γ = %g, want the least consistent Ncut %.12g", got, bs.last.gamma, lambda)
+	}
+	for _, s := range at {
+		if !s.consistent {
+			t.Errorf("γ = %g: a minimizer of F̂_γ violates cannot-links of weight %g (labels %v)", bs.last.gamma, s.violatedCL, s.labels)
+		}
+	}
+	// The instance needs its γ: at γ/20 a violating set wins.
+	if _, at := fhatMin(want / 20); len(at) == 0 || at[0].consistent {
+		t.Errorf("γ/20 = %g is still minimized by a consistent set: the instance does not test γ", want/20)
+	}
+}
