@@ -341,33 +341,13 @@ func (m *OPPLCOnline) Learn(ctx context.Context, x PairFeatures, cl *constraint.
 				up.Correct++
 			case linked && seen: // wrong assignment
 				up.WrongAssignment++
-				xs, xh := x.Pair(i, js), x.Pair(i, jh)
-				ns, nh := float64(st.size[c]), float64(st.size[st.labels[jh]])
-				a, b, cc = make([]float64, d), make([]float64, d), make([]float64, d)
-				for t := range a {
-					a[t] = xs[t]/ns - xh[t]/nh
-					cc[t] = xh[t] - xs[t]
-				}
+				a, b, cc = opplcConstraint(opplcWrongAssignment, x.Pair(i, js), x.Pair(i, jh), xi, float64(st.size[c]), float64(st.size[st.labels[jh]]), k)
 			case !linked && seen: // bad creation
 				up.BadCreation++
-				xs := x.Pair(i, js)
-				ns := float64(st.size[c])
-				a, b, cc = make([]float64, d), make([]float64, d), make([]float64, d)
-				for t := range a {
-					a[t] = xs[t]/ns + k*xi[t]
-					b[t] = xi[t]
-					cc[t] = -xs[t]
-				}
+				a, b, cc = opplcConstraint(opplcBadCreation, x.Pair(i, js), nil, xi, float64(st.size[c]), 0, k)
 			default: // linked && !seen: bad assignment
 				up.BadAssignment++
-				xh := x.Pair(i, jh)
-				nh := float64(st.size[st.labels[jh]])
-				a, b, cc = make([]float64, d), make([]float64, d), make([]float64, d)
-				for t := range a {
-					a[t] = -(k*xi[t] + xh[t]/nh)
-					b[t] = -xi[t]
-					cc[t] = xh[t]
-				}
+				a, b, cc = opplcConstraint(opplcBadAssignment, nil, x.Pair(i, jh), xi, 0, float64(st.size[st.labels[jh]]), k)
 			}
 			if a != nil {
 				if err := m.update(a, b, cc, &up); err != nil {
@@ -391,6 +371,53 @@ func (m *OPPLCOnline) Learn(ctx context.Context, x PairFeatures, cl *constraint.
 		st.assign(i, c)
 	}
 	return up, nil
+}
+
+// opplcMistake is one of Learn's three update cases (thesis §5.3.2).
+type opplcMistake int
+
+const (
+	opplcWrongAssignment opplcMistake = iota // eq. 5.3.1
+	opplcBadCreation                         // eq. 5.3.2, sign reversed
+	opplcBadAssignment                       // eq. 5.3.3, sign reversed
+)
+
+// opplcConstraint returns the coefficients a, b, cc of Learn's constraint
+// g(u) = θ w·a + α w·b + w·cc + 1 = 1 − h(u) ≤ 0 for the mistake kind, with
+// x_ij = xs and n_j = ns for the right antecedent j, x_iĵ = xh and
+// n_ĵ = nh for the chosen ĵ, the node's features xi and k clusters (the
+// arguments a kind does not use are ignored):
+//
+//	wrong assignment: h = f(i ∼ j) − f(i ∼ ĵ):  a = x_ij/n_j − x_iĵ/n_ĵ, b = 0, cc = x_iĵ − x_ij
+//	bad creation:     h = f(i ∼ j) − f(i):      a = x_ij/n_j + k·x_i,  b = x_i, cc = −x_ij
+//	bad assignment:   h = f(i) − f(i ∼ ĵ):      a = −(k·x_i + x_iĵ/n_ĵ), b = −x_i, cc = x_iĵ
+//
+// with f(i ∼ j) = w·x_ij(1 − θ/n_j) and f(i) = w·x_i(α + kθ). In the
+// thesis's matrix form (eq. 5.3.4, ½uᵀPu + uᵀq + 1 ≤ 0, u = (w, θ, α)),
+// P's w–θ block is a and its w–α block b, q = (cc, 0, 0). The printed
+// forms have three typos besides the reversed signs of eq. 5.3.2–5.3.3
+// (see Learn): (5.3.2)'s q reads x_i where x_ij is meant, (5.3.3)'s P
+// n_j where n_ĵ is meant, and (5.3.4)'s constant −1 where +1 is meant.
+// Cost O(d).
+func opplcConstraint(kind opplcMistake, xs, xh, xi []float64, ns, nh, k float64) (a, b, cc []float64) {
+	d := len(xi)
+	a, b, cc = make([]float64, d), make([]float64, d), make([]float64, d)
+	for t := range a {
+		switch kind {
+		case opplcWrongAssignment:
+			a[t] = xs[t]/ns - xh[t]/nh
+			cc[t] = xh[t] - xs[t]
+		case opplcBadCreation:
+			a[t] = xs[t]/ns + k*xi[t]
+			b[t] = xi[t]
+			cc[t] = -xs[t]
+		default:
+			a[t] = -(k*xi[t] + xh[t]/nh)
+			b[t] = -xi[t]
+			cc[t] = xh[t]
+		}
+	}
+	return a, b, cc
 }
 
 // opplcQuadratic returns A, β and the constant of g(u) = uᵀAu + 2βᵀu +

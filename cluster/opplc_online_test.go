@@ -90,11 +90,34 @@ func TestOPPLCOnlineLearns(t *testing.T) {
 	}
 }
 
+// opplcMargin is h(u) of a Learn update written from the thesis's scores
+// (§5.3.2), f(i ∼ j) = w·x_ij(1 − θ/n_j) and f(i) = w·x_i(α + kθ):
+// f(i ∼ j) − f(i ∼ ĵ) for a wrong assignment (eq. 5.3.1), f(i ∼ j) − f(i)
+// for a bad creation and f(i) − f(i ∼ ĵ) for a bad assignment (eq. 5.3.2
+// and 5.3.3 with the signs the text asks for: the right decision wins).
+func opplcMargin(kind opplcMistake, w []float64, theta, alpha float64, xs, xh, xi []float64, ns, nh, k float64) float64 {
+	join := func(x []float64, n float64) float64 { return dot(w, x) * (1 - theta/n) }
+	create := dot(w, xi) * (alpha + k*theta)
+	switch kind {
+	case opplcWrongAssignment:
+		return join(xs, ns) - join(xh, nh)
+	case opplcBadCreation:
+		return join(xs, ns) - create
+	}
+	return create - join(xh, nh)
+}
+
 // TestOPPLCOnlineUpdateCases builds each of the three update problems on
-// random features and checks, against a brute force over rays in (w, θ, α)
-// space for d = 1 (qcqpBrute) and by the optimality certificate for d = 4,
-// that the update is the nearest point with margin 1, and that a wrong
-// assignment (eq. 5.3.1) leaves α unchanged.
+// random features. The coefficients a, b, cc that Learn uses
+// (opplcConstraint) must be those of g(u) = 1 − h(u) with h written from
+// the definitions of f(i ∼ j) and f(i) (opplcMargin): h is bilinear in w
+// and (θ, α), so its coefficients are read off exactly from its values at
+// w = e_t and (θ, α) ∈ {0, 1}². It then checks, against a brute force over
+// rays in (w, θ, α) space for d = 1 (qcqpBrute) and by the optimality
+// certificate for d = 4, that the update is the nearest point with margin
+// h = 1 (evaluated from the definitions), and that a wrong assignment
+// (eq. 5.3.1) leaves α unchanged. Copying Learn's coefficients into the
+// test, as it did, let a swap of n_j and n_ĵ in eq. 5.3.1 pass.
 func TestOPPLCOnlineUpdateCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 4))
 	for trial := 0; trial < 90; trial++ {
@@ -111,16 +134,24 @@ func TestOPPLCOnlineUpdateCases(t *testing.T) {
 		}
 		xs, xh, xi := vec(), vec(), vec()
 		ns, nh, k := float64(1+rng.IntN(5)), float64(1+rng.IntN(5)), float64(1+rng.IntN(8))
-		a, b, cc := make([]float64, d), make([]float64, d), make([]float64, d)
-		kind := trial % 3
-		for t := range a {
-			switch kind {
-			case 0: // wrong assignment
-				a[t], cc[t] = xs[t]/ns-xh[t]/nh, xh[t]-xs[t]
-			case 1: // bad creation
-				a[t], b[t], cc[t] = xs[t]/ns+k*xi[t], xi[t], -xs[t]
-			default: // bad assignment
-				a[t], b[t], cc[t] = -(k*xi[t] + xh[t]/nh), -xi[t], xh[t]
+		for nh == ns {
+			nh = float64(1 + rng.IntN(5))
+		}
+		kind := opplcMistake(trial % 3)
+		h := func(w []float64, theta, alpha float64) float64 {
+			return opplcMargin(kind, w, theta, alpha, xs, xh, xi, ns, nh, k)
+		}
+		a, b, cc := opplcConstraint(kind, xs, xh, xi, ns, nh, k)
+		zero := make([]float64, d)
+		for s := 0; s < d; s++ {
+			e := make([]float64, d)
+			e[s] = 1
+			// −h(e_s, θ, α) = θ a_s + α b_s + cc_s (h(0, ·, ·) = 0).
+			wantCC := -h(e, 0, 0)
+			wantA := -h(e, 1, 0) - wantCC
+			wantB := -h(e, 0, 1) - wantCC
+			if h(zero, 1, 1) != 0 || math.Abs(a[s]-wantA) > 1e-12 || math.Abs(b[s]-wantB) > 1e-12 || math.Abs(cc[s]-wantCC) > 1e-12 {
+				t.Fatalf("case %d, coordinate %d: a, b, cc = %v, %v, %v; from f(i ∼ j) and f(i): %v, %v, %v", kind, s, a[s], b[s], cc[s], wantA, wantB, wantCC)
 			}
 		}
 		m := &OPPLCOnline{W: vec(), Alpha: 0.5 + rng.Float64(), Theta: 0.5 * rng.Float64()}
@@ -128,7 +159,7 @@ func TestOPPLCOnlineUpdateCases(t *testing.T) {
 		A, beta, c0 := opplcQuadratic(a, b, cc)
 		// The matrix form is the margin: g(u) = 1 − h(u).
 		g0 := qcqpG(A, beta, c0, u0)
-		h0 := -(m.Theta*dot(m.W, a) + m.Alpha*dot(m.W, b) + dot(m.W, cc))
+		h0 := h(m.W, m.Theta, m.Alpha)
 		if math.Abs(g0-(1-h0)) > 1e-12 {
 			t.Fatalf("g = %v, 1 − h = %v", g0, 1-h0)
 		}
@@ -140,7 +171,10 @@ func TestOPPLCOnlineUpdateCases(t *testing.T) {
 			t.Fatal(err)
 		}
 		qcqpCertify(t, "update", A, beta, c0, u0, u, l)
-		if kind == 0 && math.Abs(u[d+1]-u0[d+1]) > 1e-12 {
+		if got := h(u[:d], u[d], u[d+1]); math.Abs(got-1) > 1e-8 {
+			t.Errorf("case %d: the update reaches h = %v, want 1", kind, got)
+		}
+		if kind == opplcWrongAssignment && math.Abs(u[d+1]-u0[d+1]) > 1e-12 {
 			t.Errorf("wrong assignment changed α: %v → %v", u0[d+1], u[d+1])
 		}
 		if d == 1 {
@@ -153,6 +187,115 @@ func TestOPPLCOnlineUpdateCases(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOPPLCOnlineLearnMargin runs Learn on five-node documents built so
+// that its only mistake is at the last node, one of each kind, with the
+// right and the chosen clusters of different sizes (n_j ≠ n_ĵ), and checks
+// the model Learn returns against the definitions of f(i ∼ j) and f(i)
+// (opplcMargin) at that node: the right decision wins by exactly 1 and
+// the change of u = (w, θ, α) is along ∇h(u) (the optimality condition
+// of min ‖u − u_t‖² s.t. h(u) ≥ 1, ∇h by central differences, exact for
+// a bilinear h up to rounding). Features: x_ij = (s_ij, t_ij, 0) with the
+// values below, x_i = (0, 0, 1); start w = (1, 0, 1), α = 0.5, θ = 0.1, so
+// that nodes 1 and 2 join node 0 (0.9 > 0.6, 0.95 > 0.6) and node 3 starts
+// a cluster (0 < 0.6), as their labels say; at node 4, k = 2, f(4) = 0.7,
+// f(4 ∼ cluster {0,1,2}) = s·(1 − 0.1/3). t_ij, unseen by w = (1, 0, 1),
+// lets the update go through w rather than push θ out of [0, 1) (then it
+// is clamped and the margin is not reached). A swap of n_j and n_ĵ in
+// eq. 5.3.1's coefficients fails the wrong-assignment case.
+func TestOPPLCOnlineLearnMargin(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		kind  opplcMistake
+		truth []int
+		s4    [4]float64 // s_4j, j = 0…3
+		t4    [4]float64 // t_4j
+		js    int        // right antecedent (−1: none)
+		jh    int        // chosen ĵ (−1: none)
+		ns    float64
+		nh    float64
+	}{
+		// 0.9667 > f(4 ∼ 3) = 0.8·0.9 = 0.72 and > 0.7: linked to 2
+		// (ties to the largest j), belongs with 3 (n_j = 1, n_ĵ = 3).
+		{"wrong assignment", opplcWrongAssignment, []int{0, 0, 0, 1, 1}, [4]float64{1, 1, 1, 0.8}, [4]float64{0, 0, 0, 10}, 3, 2, 1, 3},
+		// 0.5·0.9667 < 0.7: starts a cluster, belongs with 2 (n_j = 3).
+		{"bad creation", opplcBadCreation, []int{0, 0, 0, 1, 0}, [4]float64{0.5, 0.5, 0.5, 0}, [4]float64{0, 0, 10, 0}, 2, -1, 3, 0},
+		// Linked to 2, starts an entity (n_ĵ = 3).
+		{"bad assignment", opplcBadAssignment, []int{0, 0, 0, 1, 2}, [4]float64{1, 1, 1, 0}, [4]float64{}, -1, 2, 0, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sim := [][]float64{{}, {1}, {1, 1}, {0, 0, 0}, tc.s4[:]}
+			x := &densePairs{pair: make([][][]float64, 5), node: make([][]float64, 5)}
+			for i := range x.node {
+				x.node[i] = []float64{0, 0, 1}
+				x.pair[i] = make([][]float64, i)
+				for j := range i {
+					x.pair[i][j] = []float64{sim[i][j], 0, 0}
+					if i == 4 {
+						x.pair[i][j][1] = tc.t4[j]
+					}
+				}
+			}
+			m := &OPPLCOnline{W: []float64{1, 0, 1}, Alpha: 0.5, Theta: 0.1}
+			u0 := []float64{1, 0, 1, 0.1, 0.5}
+			up, err := m.Learn(context.Background(), x, nil, tc.truth)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := [3]int{up.WrongAssignment, up.BadCreation, up.BadAssignment}
+			if up.Correct != 3 || up.Mistakes() != 1 || counts[tc.kind] != 1 || up.Clamped+up.Skipped != 0 {
+				t.Fatalf("updates %+v, want 3 correct and one %s", up, tc.name)
+			}
+			var xs, xh []float64
+			if tc.js >= 0 {
+				xs = x.pair[4][tc.js]
+			}
+			if tc.jh >= 0 {
+				xh = x.pair[4][tc.jh]
+			}
+			h := func(u []float64) float64 {
+				return opplcMargin(tc.kind, u[:3], u[3], u[4], xs, xh, x.node[4], tc.ns, tc.nh, 2)
+			}
+			if h0 := h(u0); h0 >= 1 {
+				t.Fatalf("h = %v before the update: no mistake to correct", h0)
+			}
+			u := []float64{m.W[0], m.W[1], m.W[2], m.Theta, m.Alpha}
+			if got := h(u); math.Abs(got-1) > 1e-9 {
+				t.Errorf("after Learn h = %.12f at node 4, want 1 (w = %v, θ = %v, α = %v)", got, m.W, m.Theta, m.Alpha)
+			}
+			grad := make([]float64, 5)
+			for s := range grad {
+				up, dn := append([]float64(nil), u...), append([]float64(nil), u...)
+				up[s] += 1e-6
+				dn[s] -= 1e-6
+				grad[s] = (h(up) - h(dn)) / 2e-6
+			}
+			// u − u₀ = τ∇h with τ > 0.
+			var du, dd, gg float64
+			for s := range grad {
+				du += (u[s] - u0[s]) * grad[s]
+				gg += grad[s] * grad[s]
+			}
+			tau := du / gg
+			for s := range grad {
+				r := u[s] - u0[s] - tau*grad[s]
+				dd += r * r
+			}
+			if !(tau > 0) || math.Sqrt(dd) > 1e-7 {
+				t.Errorf("u − u₀ = %v is not a positive multiple of ∇h = %v (τ = %v, residual %g)", sub(u, u0), grad, tau, math.Sqrt(dd))
+			}
+		})
+	}
+}
+
+// sub returns x − y.
+func sub(x, y []float64) []float64 {
+	out := make([]float64, len(x))
+	for i := range x {
+		out[i] = x[i] - y[i]
+	}
+	return out
 }
 
 // pairARI is the adjusted Rand index by counting pairs, O(n²).
