@@ -523,10 +523,19 @@ func fig4Findings(env *Env, s fig4Setup, res map[string]Values) (string, []Claim
 	}
 	if contains(s.methods, "cocluster-g1") {
 		var gs []string
+		differ := 0 // shares where the two differ by more than 0.01
 		for _, k := range pos {
-			gs = append(gs, fmt.Sprintf("%g%%: %.3f vs %.3f", 100*k, mean("cocluster", k, "nmi_unknown"), mean("cocluster-g1", k, "nmi_unknown")))
+			a, g := mean("cocluster", k, "nmi_unknown"), mean("cocluster-g1", k, "nmi_unknown")
+			gs = append(gs, fmt.Sprintf("%g%%: %.3f vs %.3f", 100*k, a, g))
+			if math.Abs(a-g) > 0.01 {
+				differ++
+			}
 		}
-		fmt.Fprintf(&b, "- The weight of the constraints matters as the paper says of additive penalties (§5.1.2): NMI on the unlabelled documents, γ = 0.3 vs γ = 1: %s.\n", strings.Join(gs, "; "))
+		how := fmt.Sprintf("differs by more than 0.01 at %d of %d shares, as the paper says of additive penalties (§5.1.2)", differ, len(pos))
+		if differ == 0 {
+			how = fmt.Sprintf("does not change it by more than 0.01 at any of the %d shares", len(pos))
+		}
+		fmt.Fprintf(&b, "- The weight of the constraints (γ = 0.3 vs γ = 1) %s: NMI on the unlabelled documents, %s.\n", how, strings.Join(gs, "; "))
 	}
 	// (2) growth with the known labels, read on the documents whose label
 	// was not given: on all documents the given labels raise the NMI by
@@ -566,8 +575,12 @@ func fig4Findings(env *Env, s fig4Setup, res map[string]Values) (string, []Claim
 			c.Reason = "flat: non-decreasing within 0.005, but the supervision does not raise the NMI of the documents it does not label"
 		}
 		claims = append(claims, c)
+		allHow := "it rises (%s), but that rise is supplied by the given labels themselves, so the claim is read on the unlabelled documents"
+		if !(all[len(all)-1] > all[0]+0.01) {
+			allHow = "it does not rise either (%s): the constraints do not even place the labelled documents better than the graph does"
+		}
 		fmt.Fprintf(&b, "- (2) NMI of `%s` on the documents whose label was not given grows with the known labels (non-decreasing within 0.005 and more than 0.01 above 0%% at the largest share): %s — %s. "+
-			"On all 400 documents it rises (%s), but that rise is supplied by the given labels themselves, so the claim is read on the unlabelled documents.\n",
+			"On all 400 documents "+allHow+".\n",
 			m, verdictMark(c.Verdict), fmtSeq(seq), fmtSeq(all))
 	}
 	// The same on the documents whose label was not given: does the
