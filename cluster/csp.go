@@ -100,13 +100,16 @@ import (
 // the feasible vector of lowest cost is split by the sign of u = D^{-1/2}v
 // (Wang and Davidson's Alg. 1). For k > 2 the k − 1 feasible vectors of
 // lowest cost (Wang, Qian and Davidson 2012, cited in seed 002 §4.3 as
-// "top-K") form the embedding D^{-1/2}V, clustered by k-means keeping the
-// run with the fewest violated constraints. With fewer than k − 1 feasible
-// vectors there is no feasible K-way embedding and CSP returns an error
-// wrapping ErrInvalid: seed 002 §6.1 (lines 324–326) reports the same for
-// every multiclass data set at the default α ("it does not allow to obtain
-// a feasible solution with the fixed value of θ", θ a typo for α).
-// Lowering AlphaFraction admits more vectors.
+// "top-K") form the embedding D^{-1/2}V; its rows are scaled to unit
+// length (a zero row stays zero), as seed 002 §6.1 (line 298) describes
+// the FCSC setting ("the projected data are normalized to have
+// unit-length"; NoRowNormalize turns it off), and clustered by k-means
+// keeping the run with the fewest violated constraints. With fewer than
+// k − 1 feasible vectors there is no feasible K-way embedding and CSP
+// returns an error wrapping ErrInvalid: seed 002 §6.1 (lines 324–326)
+// reports the same for every multiclass data set at the default α ("it
+// does not allow to obtain a feasible solution with the fixed value of
+// θ", θ a typo for α). Lowering AlphaFraction admits more vectors.
 //
 // α defaults to 0.5·λ_max(Q̄)·vol (seed 002 §6.1, line 297). Seed 001
 // §5.1.2 says α is "the largest eigenvalue of the normalized matrix Q",
@@ -123,9 +126,10 @@ import (
 // Q̄ = 0 and the problem is ill-posed: also an error.
 //
 // Result: Labels, K, Eigenvalues the λ = 1/μ of the selected vectors in
-// increasing cost (0 for null vectors), Embedding D^{-1/2}V (n×1 for k = 2), Objective the sum
-// of their costs vᵀL̄v (the relaxed constrained cut, eq. 30), Iterations
-// the k-means iterations (k > 2).
+// increasing cost (0 for null vectors), Embedding D^{-1/2}V (n×1 for
+// k = 2; for k > 2 with unit rows unless NoRowNormalize), Objective the
+// sum of their costs vᵀL̄v (the relaxed constrained cut, eq. 30),
+// Iterations the k-means iterations (k > 2).
 //
 // A node of degree 0 is an error wrapping graph.ErrIsolated. Cost: one
 // extreme-eigenvalue solve of Q̄ (O(nnz(Q)) per product), then (2): O(n³)
@@ -138,6 +142,12 @@ type CSP struct {
 	// more are infeasible. If AlphaFraction is 0, 0.5 is used (seed 002
 	// §6.1, line 297).
 	AlphaFraction float64 `doc:"α as a fraction of λ_max(Q̄)·vol (0: 0.5)" range:"0 | (0, inf)"`
+	// NoRowNormalize, for k > 2, clusters the rows of the embedding
+	// D^{-1/2}V as they are. The zero value false scales each row to unit
+	// length first (a zero row stays zero), as seed 002 §6.1 (line 298)
+	// says of its FCSC setting. k = 2 is a sign split, which the scaling
+	// would not change, so it is never applied there.
+	NoRowNormalize bool `doc:"k > 2: k-means on the embedding rows as they are, not scaled to unit length (seed 002 §6.1 scales them)"`
 }
 
 // Name returns "csp".
@@ -229,11 +239,28 @@ func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 		}
 		return &Result{Labels: labels, K: 2, Eigenvalues: sol.values[:1:1], Embedding: u, Objective: obj, Warnings: warnings}, nil
 	}
-	out, err := partition(ctx, u, p.K, s.derive(streamCSP), 10, violationSelect(pairs))
+	out, err := cspKWay(ctx, u, p.K, pairs, s, !c.NoRowNormalize)
+	if err != nil {
+		return nil, err
+	}
+	out.Eigenvalues, out.Objective, out.Warnings = sol.values[:m:m], obj, warnings
+	return out, nil
+}
+
+// cspKWay partitions the rows of the embedding u = D^{-1/2}V (n×(k−1),
+// k > 2) into k clusters by k-means, keeping the run with the fewest
+// violated pairs; with normalize, each row is first scaled to unit length
+// in place (seed 002 §6.1, line 298), a zero row left at zero. The Result
+// holds Labels, K, Embedding u, the k-means distortion as Objective and
+// its Iterations. Cost O(n·k) for the scaling, then k-means.
+func cspKWay(ctx context.Context, u *mat.Dense, k int, pairs []constraint.Pair, s *Settings, normalize bool) (*Result, error) {
+	if normalize {
+		normalizeRows(u)
+	}
+	out, err := partition(ctx, u, k, s.derive(streamCSP), 10, violationSelect(pairs))
 	if err != nil {
 		return nil, cancelledIn("csp", "k-means on the feasible eigenvectors", err)
 	}
-	out.Eigenvalues, out.Objective, out.Warnings = sol.values[:m:m], obj, warnings
 	return out, nil
 }
 

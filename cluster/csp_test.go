@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/kmeans"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -778,5 +780,152 @@ func TestCSPCancel(t *testing.T) {
 		if _, err := Run(ctx, CSP{}, q, nil); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: error %v, want context.Canceled", name, err)
 		}
+	}
+}
+
+// TestCSPRowNormalize checks the k > 2 embedding step against a
+// computation written here: the feasible vectors of cspSolve (the solver
+// CSP uses), each row of D^{-1/2}V scaled here to unit length (seed 002
+// §6.1, line 298), then k-means with CSP's stream and restarts keeping
+// the run of least violated weight (summed here). CSP's labels must equal
+// it and its Embedding the scaled rows. The ARIs against the blobs were
+// measured with metrics.ARI: on blobs 0 with pairs PCG(2, 2) the raw rows
+// (NoRowNormalize) give 0.596 at every Seed 0–9 and the unit rows 1; the
+// case the audit found (blobs 5, pairs PCG(4, 2), Seed 1) goes 0.587 → 1
+// (at Seeds 0 and 2–7 both give 1). The k = 4 case (11 feasible vectors)
+// only checks the computation.
+func TestCSPRowNormalize(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name            string
+		gseed, pseed    uint64
+		k               int
+		seed            uint64
+		rawARI, unitARI float64 // measured; NaN: not checked
+	}{
+		{"blobs0/seed0", 0, 2, 3, 0, 0.596, 1},
+		{"blobs0/seed7", 0, 2, 3, 7, 0.596, 1},
+		{"audit", 5, 4, 3, 1, 0.587, 1},
+		{"blobs3/k=4", 3, 4, 4, 2, math.NaN(), math.NaN()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, truth := pwBlobGraph(t, 90, 3, 0.6, c.gseed)
+			bp, err := constraint.BernoulliPairs(truth, 1/90.0, rand.NewPCG(c.pseed, 2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &Settings{Seed: c.seed}
+			sol, err := cspSolve(ctx, g, bp.Pairs, 0.5, c.k-1, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, m := g.N(), c.k-1
+			if len(sol.values) < m {
+				t.Fatalf("%d feasible vectors, need %d", len(sol.values), m)
+			}
+			deg := g.Degrees()
+			want := mat.NewDense(n, m, nil)
+			for i := 0; i < n; i++ {
+				var ss float64
+				for j := 0; j < m; j++ {
+					v := sol.vectors.At(i, j) / math.Sqrt(deg[i])
+					want.Set(i, j, v)
+					ss += v * v
+				}
+				for j := 0; j < m; j++ {
+					want.Set(i, j, want.At(i, j)/math.Sqrt(ss))
+				}
+			}
+			cspStream := uint64(streamCSP)
+			km, err := kmeans.Cluster(ctx, mat.DenseCopyOf(want), kmeans.Settings{
+				K:        c.k,
+				Restarts: 10,
+				// Settings.derive(streamCSP), then Settings.src(streamKMeans).
+				Src: rand.NewPCG(c.seed^cspStream*streamKey, streamKey^uint64(streamKMeans)),
+				Select: func(labels []int) float64 {
+					var v float64
+					for _, q := range bp.Pairs {
+						if (labels[q.I] == labels[q.J]) != (q.Kind == constraint.MustLink) {
+							v += q.W()
+						}
+					}
+					return v
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &Problem{Graph: g, K: c.k, Constraints: bp}
+			res, err := Run(ctx, CSP{}, p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range km.Labels {
+				if res.Labels[i] != km.Labels[i] {
+					t.Fatalf("node %d: label %d, %d from the unit rows", i, res.Labels[i], km.Labels[i])
+				}
+			}
+			if e := pwMaxAbsDiff(res.Embedding, want); e > 1e-12 {
+				t.Errorf("Embedding: max |Δ| = %g from the unit rows", e)
+			}
+			if math.IsNaN(c.rawARI) {
+				return
+			}
+			raw, err := Run(ctx, CSP{NoRowNormalize: true}, p, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rawARI, _ := metrics.ARI(truth, raw.Labels)
+			unitARI, _ := metrics.ARI(truth, res.Labels)
+			if math.Abs(rawARI-c.rawARI) > 5e-4 || math.Abs(unitARI-c.unitARI) > 5e-4 {
+				t.Errorf("ARI %.3f raw rows, %.3f unit rows; measured %.3f, %.3f", rawARI, unitARI, c.rawARI, c.unitARI)
+			}
+		})
+	}
+
+	// k = 2 is the sign split of one vector: the knob changes neither the
+	// labels nor the embedding D^{-1/2}v, which is not scaled.
+	g, truth := pwBlobGraph(t, 90, 2, 0.6, 2)
+	bp, err := constraint.BernoulliPairs(truth, 1/90.0, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Problem{Graph: g, K: 2, Constraints: bp}
+	a, err := Run(ctx, CSP{}, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Run(ctx, CSP{NoRowNormalize: true}, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := pwMaxAbsDiff(a.Embedding, b.Embedding); e != 0 || !slices.Equal(a.Labels, b.Labels) {
+		t.Errorf("k = 2: the knob changed the result (embedding max |Δ| = %g)", e)
+	}
+	unit := true
+	for i := 0; i < g.N(); i++ {
+		unit = unit && math.Abs(math.Abs(a.Embedding.At(i, 0))-1) < 1e-12
+	}
+	if unit {
+		t.Error("k = 2: the embedding rows were scaled to ±1")
+	}
+
+	// A zero row of the embedding stays zero (no 0/0): the k-way step on
+	// three separated groups of rows and one row of zeros.
+	u := mat.NewDense(7, 2, []float64{3, 0, 4, 0, 0, 5, 0, 6, -2, -2, -3, -3, 0, 0})
+	res, err := cspKWay(ctx, u, 3, nil, &Settings{Seed: 1}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		if nrm := math.Hypot(res.Embedding.At(i, 0), res.Embedding.At(i, 1)); math.Abs(nrm-1) > 1e-15 {
+			t.Errorf("row %d: length %v, want 1", i, nrm)
+		}
+	}
+	if z := mat.Row(nil, 6, res.Embedding); z[0] != 0 || z[1] != 0 {
+		t.Errorf("the zero row became %v", z)
+	}
+	if l := res.Labels; l[0] != l[1] || l[2] != l[3] || l[4] != l[5] || l[0] == l[2] || l[0] == l[4] || l[2] == l[4] {
+		t.Errorf("labels %v, want the three pairs of rows apart", l)
 	}
 }

@@ -350,7 +350,7 @@ func fgpwcCells(env *Env) ([]Cell, error) {
 				}
 				r, c, rep := r, c, rep
 				cells = append(cells, Cell{
-					Key: fmt.Sprintf("%s/%s/%d", r.name, c.key, rep),
+					Key: fgpwcKey(r, c.key, rep),
 					Run: func(ctx context.Context) (Values, error) {
 						return fgpwcRun(ctx, loader, r, c.key, rep, env.Seed)
 					},
@@ -359,6 +359,13 @@ func fgpwcCells(env *Env) ([]Cell, error) {
 		}
 	}
 	return cells, nil
+}
+
+// fgpwcKey is the key of the cell of column col on constraint set rep of
+// row r; CSP's column carries its revision when the row has more than two
+// classes (cspColumn).
+func fgpwcKey(r fgpwcRow, col string, rep int) string {
+	return fmt.Sprintf("%s/%s/%d", r.name, cspColumn(col, fgpwcClasses(r)), rep)
 }
 
 // fgpwcBigN and fgpwcBigSets: on datasets with more nodes, every column
@@ -576,8 +583,8 @@ func fgpwcColumnByKey(key string) fgpwcColumn {
 // (budget) is compared with the other on the same sets.
 func fgpwcPairedARI(results map[string]Values, r fgpwcRow, a, b fgpwcColumn, sets int) (ma, mb float64, count int) {
 	for rep := 0; rep < min(fgpwcReps(r, a, sets), fgpwcReps(r, b, sets)); rep++ {
-		va, oka := results[fmt.Sprintf("%s/%s/%d", r.name, a.key, rep)]
-		vb, okb := results[fmt.Sprintf("%s/%s/%d", r.name, b.key, rep)]
+		va, oka := results[fgpwcKey(r, a.key, rep)]
+		vb, okb := results[fgpwcKey(r, b.key, rep)]
 		if !oka || !okb {
 			continue
 		}
@@ -606,7 +613,7 @@ type fgpwcStat struct {
 func fgpwcCollect(results map[string]Values, r fgpwcRow, c fgpwcColumn, figure string, sets int) fgpwcStat {
 	var xs []float64
 	for rep := 0; rep < fgpwcReps(r, c, sets); rep++ {
-		if v, ok := results[fmt.Sprintf("%s/%s/%d", r.name, c.key, rep)]; ok {
+		if v, ok := results[fgpwcKey(r, c.key, rep)]; ok {
 			if x, ok := v[figure]; ok {
 				xs = append(xs, x)
 			}
@@ -849,7 +856,7 @@ func fgpwcReport(env *Env, results map[string]Values) (*Output, error) {
 	for _, r := range rows {
 		for _, c := range cols {
 			for rep := 0; rep < fgpwcReps(r, c, sets); rep++ {
-				if v, ok := results[fmt.Sprintf("%s/%s/%d", r.name, c.key, rep)]; ok {
+				if v, ok := results[fgpwcKey(r, c.key, rep)]; ok {
 					total += v["seconds"] + v["embed"]
 				}
 			}

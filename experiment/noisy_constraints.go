@@ -213,14 +213,28 @@ func noisyBase(v string) string {
 
 // noisyKey is a cell's key. NJW ignores the constraints: it runs at rate 0
 // only. A column whose default changed carries a version in its keys
-// (noisyKeyVersion), so that its cached cells are recomputed.
+// (noisyKeyVersion), so that its cached cells are recomputed; CSP's does
+// on the rows of more than two classes (cspColumn).
 func noisyKey(name string, dens int, method string, rate, rep int) string {
 	if v, ok := noisyKeyAlias[method]; ok {
 		method = v
 	} else if v, ok := noisyKeyVersion[method]; ok {
 		method += "@" + v
+	} else {
+		method = cspColumn(method, noisyClasses(name))
 	}
 	return fmt.Sprintf("%s/d%d/%s/f%d/%d", name, dens, method, rate, rep)
+}
+
+// noisyClasses is the number of classes of the row named name of
+// noisyRows (fgpwcClasses), 0 for another name.
+func noisyClasses(name string) int {
+	for _, r := range noisyRows {
+		if r.name == name {
+			return fgpwcClasses(r)
+		}
+	}
+	return 0
 }
 
 // noisyKeyVersion marks the columns whose definition changed after their

@@ -175,7 +175,9 @@ func realSetsFor(env *Env, n int) int {
 // (cluster.AutoDefaultFolds, chosen by auto-folds-dev).
 var realRevision = map[string]string{"auto": "c5", "sscka": "commute"}
 
-// realKey is a cell's key.
+// realKey is a cell's key. CSP's column carries its revision on the
+// datasets of more than two classes (cspColumn; catalog.Entry.K, the
+// classes realLoad returns).
 func realKey(name, dens, method string, rep int) string {
 	if method == "njw-before" {
 		return fmt.Sprintf("%s/none/njw-before", name)
@@ -183,6 +185,8 @@ func realKey(name, dens, method string, rep int) string {
 	col := method
 	if r, ok := realRevision[method]; ok {
 		col += "@" + r
+	} else if e, ok := catalog.Lookup(name); ok {
+		col = cspColumn(method, e.K)
 	}
 	return fmt.Sprintf("%s/%s/%s/%d/%s", name, dens, col, rep, realDefaults())
 }

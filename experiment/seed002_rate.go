@@ -90,7 +90,13 @@ func Seed002Rate() Experiment {
 	}
 }
 
+// rateKey is a cell's key. CSP's column carries its revision on the
+// datasets of more than two classes (cspColumn; catalog.Entry.K, the
+// classes rateCell counts).
 func rateKey(ds, m string, rate float64, r int, seed uint64) string {
+	if e, ok := catalog.Lookup(ds); ok {
+		m = cspColumn(m, e.K)
+	}
 	return fmt.Sprintf("%s/%s/rate=%g/rep=%d/seed=%d", ds, m, rate, r, seed)
 }
 
