@@ -74,24 +74,30 @@ import (
 //
 // For n ≤ DenseLimit, (2) is solved completely by the dense solver; above,
 // the largest eigenpairs are computed by LOBPCG with B = M (the n_j
-// deflated; by the dense solver when at least 32 pairs are wanted on at
-// most 2000 nodes), never forming an n×n matrix, doubling the number
+// deflated), which forms no n×n matrix, doubling the number K of pairs
 // requested until a non-positive μ shows that all feasible vectors were
-// found, up to 64, or k − 1 when k is larger (a warning says when more
-// feasible vectors may exist; where we compared with the dense solver, 113
-// and 258 feasible vectors on 10-NN graphs of n = 420 and 1000, the
-// cheapest vector was among the 64). On a connected graph the number of
-// feasible vectors is first counted exactly, as the number of positive
-// eigenvalues of B on n^⊥ (Sylvester's law of inertia, through the small
-// blocks of B over the components of the constraint graph), and the
-// doubling starts at the step where it would have stopped, skipping the
-// solves before it; the result is the same (the deciding solve is the same
-// problem), except that convergence warnings of the skipped solves are not
-// raised. Measured on fgpwc-table1 cells (n ≈ 850–960, 64 or more feasible
-// vectors: the solves of 9, 18 and 36 pairs skipped, the one of 65 kept),
-// one run each on a loaded machine: circles 12.1 → 6.0 s, vehicle 10.4 →
-// 6.9 s, tic-tac-toe 10.8 → 8.8 s, xor 11.6 → 11.4 s; the solve of 65 pairs
-// dominates.
+// found. The exception: a solve of K ≥ cspDenseMinK = 32 pairs on
+// DenseLimit < n ≤ cspDenseMax = 2000 nodes is made by eigen.Dense, which
+// forms A and B of (2) as n×n matrices: O(n²) memory and O(n³) time. The
+// doubling starts at K = max(2k, 8) + c and reaches K ≥ 32 when that is
+// 32 or more, or when the solve before it (K/2 pairs) found all its
+// K/2 − c non-deflated μ positive, which needs at least 16 − c feasible
+// vectors (17 on a connected graph with k ≤ 4, where K goes 9, 18, 36).
+// The doubling goes up to 64, or k − 1 when k is larger (a warning says
+// when more feasible vectors may exist; where we compared with the dense
+// solver, 113 and 258 feasible vectors on 10-NN graphs of n = 420 and
+// 1000, the cheapest vector was among the 64). On a connected graph the
+// number of feasible vectors is first counted exactly, as the number of
+// positive eigenvalues of B on n^⊥ (Sylvester's law of inertia, through
+// the small blocks of B over the components of the constraint graph), and
+// the doubling starts at the step where it would have stopped, skipping
+// the solves before it; the result is the same (the deciding solve is the
+// same problem), except that convergence warnings of the skipped solves
+// are not raised. Measured on fgpwc-table1 cells (n ≈ 850–960, 64 or
+// more feasible vectors: the solves of 9, 18 and 36 pairs skipped, the
+// one of 65 kept), one run each on a loaded machine: circles 12.1 → 6.0 s,
+// vehicle 10.4 → 6.9 s, tic-tac-toe 10.8 → 8.8 s, xor 11.6 → 11.4 s; the
+// solve of 65 pairs dominates.
 // Settings.Eigen, if set, replaces both solvers.
 //
 // # Partition
@@ -133,10 +139,15 @@ import (
 //
 // A node of degree 0 is an error wrapping graph.ErrIsolated. Cost: one
 // extreme-eigenvalue solve of Q̄ (O(nnz(Q)) per product), then (2): O(n³)
-// for n ≤ DenseLimit, else LOBPCG at O((nnz(W) + nnz(Q) + n·c)·b + n·b²)
-// per iteration for b vectors; its iteration count grows with the
-// condition number of M. Memory O(nnz + n·(b + c)). Measured
-// (BenchmarkCSP10kKNN, 2 cores): n = 10⁴, 4800 pairs, 1.8 s.
+// time and O(n²) memory for n ≤ DenseLimit and for the solves of K ≥ 32
+// pairs on n ≤ 2000 nodes (eigen.Dense, see above), else LOBPCG at
+// O((nnz(W) + nnz(Q) + n·c)·b + n·b²) per iteration for b vectors, its
+// iteration count growing with the condition number of M, in memory
+// O(nnz + n·(b + c)). A run with a dense solve allocates about 19 n×n
+// float64 arrays in all, nearly all of it there: 150 MB at n = 1000
+// (BenchmarkCSP1kKNN/alpha=0.005, whose solve of 65 pairs is dense), 486
+// MB at n = 1800 (an audit's measure). Measured (BenchmarkCSP10kKNN, 2
+// cores): n = 10⁴, 4800 pairs, 1.8 s.
 type CSP struct {
 	// AlphaFraction sets α = AlphaFraction·λ_max(Q̄)·vol. Values of 1 or
 	// more are infeasible. If AlphaFraction is 0, 0.5 is used (seed 002
@@ -165,7 +176,8 @@ const cspMaxVectors = 64
 // cspDenseMax and cspDenseMinK: the doubling's generalized eigenproblems
 // of K ≥ cspDenseMinK pairs on graphs of up to cspDenseMax nodes are
 // solved by eigen.Dense rather than LOBPCG. The dense reduction costs
-// O(n³) whatever K; LOBPCG's Rayleigh–Ritz grows as n·K² per iteration.
+// O(n³) time and O(n²) memory whatever K (150 MB allocated at n = 1000,
+// see CSP); LOBPCG's Rayleigh–Ritz grows as n·K² per iteration.
 // Measured on fgpwcBenchProblem's 10-NN graphs (the same vectors to
 // rounding: equal costs to 1e-7): n = 500, K = 65: 0.24 s dense against
 // 4.1 s; n = 1000, K = 65: 1.3 s against 10.2 s
