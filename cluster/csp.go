@@ -105,8 +105,7 @@ import (
 // Each feasible vector is scaled to vᵀv = vol; its cost is vᵀL̄v. For k = 2
 // the feasible vector of lowest cost is split by the sign of u = D^{-1/2}v
 // (Wang and Davidson's Alg. 1). For k > 2 the k − 1 feasible vectors of
-// lowest cost (Wang, Qian and Davidson 2012, cited in seed 002 §4.3 as
-// "top-K") form the embedding D^{-1/2}V; its rows are scaled to unit
+// lowest cost form the embedding D^{-1/2}V; its rows are scaled to unit
 // length (a zero row stays zero), as seed 002 §6.1 (line 298) describes
 // the FCSC setting ("the projected data are normalized to have
 // unit-length"; NoRowNormalize turns it off), and clustered by k-means
@@ -116,6 +115,18 @@ import (
 // reports the same for every multiclass data set at the default α ("it
 // does not allow to obtain a feasible solution with the fixed value of
 // θ", θ a typo for α). Lowering AlphaFraction admits more vectors.
+//
+// That selection follows the K-way CSP of Wang, Qian and Davidson
+// (DMKD 2012, not among the seeds: V* minimizes tr(VᵀL̄V) over k − 1 of
+// the feasible eigenvectors), not the wording of seed 002 §4.3 (lines
+// 206–209), which cites that paper as "selecting not only the first, but
+// the top-K generalized eigenvectors corresponding to positive
+// eigenvalues". We differ from that wording in three ways: k − 1 vectors,
+// not k (none of them is the trivial vector D^{1/2}1, which eq. 30
+// excludes); ranked by cost vᵀL̄v, not by eigenvalue (the order of
+// λ = 1/μ is not that of cost: vᵀL̄v = λ(vᵀQ̄v − α), and vᵀQ̄v varies
+// between vectors); and an error, not fewer vectors or infeasible ones,
+// when fewer than k − 1 are feasible, a case the wording leaves open.
 //
 // α defaults to 0.5·λ_max(Q̄)·vol (seed 002 §6.1, line 297). Seed 001
 // §5.1.2 says α is "the largest eigenvalue of the normalized matrix Q",
