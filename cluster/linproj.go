@@ -153,7 +153,16 @@ func (c CPCA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 //	J = Σ_ij w̃_ij (aᵀx_i − aᵀx_j)² = 2 aᵀXᵀL̃Xa,  L̃ = D̃ − W̃,  D̃ = diag(W̃1),
 //
 // subject to aᵀXᵀD̄Xa = 1: they are the generalized eigenvectors of the
-// smallest eigenvalues of XᵀL̃X a = λ XᵀD̄X a. J uses the degree D̃ of W̃,
+// smallest eigenvalues of XᵀL̃X a = λ XᵀD̄X a. (Eq. 19, J_LPP + Σ_M − Σ_C
+// with each constrained pair once, weighs the constraints half as much:
+// J_LPP = Σ_ij w_ij(aᵀx_i − aᵀx_j)² runs over ordered pairs (eq. 16) and
+// counts every edge twice, while eq. 20–21, w̃_ij = w_ij ± 1 summed over
+// ordered i, j, count every constrained pair twice too. We follow eq.
+// 20–22, whose matrices seed 002 solves; eq. 19's J is CLPP's with
+// constraint weights 1/2, which also halve the constraints' part of D̄,
+// a normalization eq. 19 leaves open. On the four points of
+// TestLinProjToyConstraintsMoveTheProjection, eq. 19 gives J = 360a₁² +
+// 32a₂², eq. 20 432a₁² + 32a₂².) J uses the degree D̃ of W̃,
 // so that J is exactly eq. 20 (must-linked points are pulled together,
 // cannot-linked ones pushed apart; XᵀL̃X may be indefinite). In the
 // normalization, which seed 002 writes with the same D̃, we use the

@@ -263,9 +263,11 @@ func lpGraph(t testing.TB, x *mat.Dense) *graph.Graph {
 	return g
 }
 
-// clppDense solves seed 002 eq. 22 densely: W̃ = W + Q (eq. 21) as an n×n
-// matrix, A = XᵀL̃X with L̃ = D̃ − W̃, B = X_cᵀD̄X_c with D̄ = diag(|W̃|1)
-// and X_c centred at the D̄-weighted mean, and the eigenpairs of the
+// clppDense solves seed 002 eq. 22 densely: W̃ = W + Q (eq. 21, ±w at
+// (i, j) and (j, i): eq. 20–21's weighting of the constraints, twice eq.
+// 19's; see CLPP) as an n×n matrix, A = XᵀL̃X with L̃ = D̃ − W̃,
+// B = X_cᵀD̄X_c with D̄ = diag(|W̃|1) and X_c centred at the D̄-weighted
+// mean, and the eigenpairs of the
 // nonsymmetric B⁻¹A by gonum's general mat.Eigen (not the Cholesky route
 // of CLPP), each direction scaled to aᵀBa = 1; increasing λ.
 func clppDense(t *testing.T, x *mat.Dense, g *graph.Graph, set *constraint.Set) ([]float64, *mat.Dense, *mat.Dense, *mat.Dense, *mat.Dense) {
@@ -411,11 +413,15 @@ func lpToy() (*mat.Dense, []int) {
 //     first axis (9) and splits the classes wrongly.
 //   - cLPP on the complete graph of weight 1: J(a) = 216a₁² + 16a₂²,
 //     D̄ = 4I, B = diag(144, 16): λ = 1 on the second axis, 1.5 on the
-//     first.
+//     first (J is aᵀXᵀL̃Xa, half of eq. 20's sum over ordered pairs).
+//   - cLPP with must-links of weight 1/2, eq. 19's weighting (the
+//     constraints once against J_LPP's ordered pairs; CLPP's doc): J(a) =
+//     180a₁² + 16a₂², D̄ = 3.5I, B = diag(126, 14): λ = 8/7 and 10/7.
 func TestLinProjToyConstraintsMoveTheProjection(t *testing.T) {
 	x, truth := lpToy()
 	ml := []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 2, J: 3, Kind: constraint.MustLink}}
 	cl := constraint.Pair{I: 0, J: 2, Kind: constraint.CannotLink}
+	half := []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink, Weight: 0.5}, {I: 2, J: 3, Kind: constraint.MustLink, Weight: 0.5}}
 	complete, err := graph.FromEdges(4, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 0, J: 2, W: 1}, {I: 0, J: 3, W: 1}, {I: 1, J: 2, W: 1}, {I: 1, J: 3, W: 1}, {I: 2, J: 3, W: 1}})
 	if err != nil {
 		t.Fatal(err)
@@ -434,6 +440,7 @@ func TestLinProjToyConstraintsMoveTheProjection(t *testing.T) {
 		{"cpca must- and cannot-links", CPCA{Dim: 1}, append(append([]constraint.Pair(nil), ml...), cl), []float64{5}, 1, 1},
 		{"clpp must-links", CLPP{Dim: 2}, ml, []float64{1, 1.5}, 1, 0},
 		{"clpp must-links, one direction", CLPP{Dim: 1}, ml, []float64{1}, 1, 1},
+		{"clpp must-links of weight 1/2 (eq. 19)", CLPP{Dim: 2}, half, []float64{8.0 / 7, 10.0 / 7}, 1, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &Problem{Features: x, Graph: complete, K: 2}
