@@ -983,7 +983,11 @@ const fgpwcPeerWhy = "Why the three methods added last land where they do. " +
 	"**CSP** (Wang & Davidson's flexible constrained spectral clustering, seed 002's α = 0.5·λ_max(Q̄)·vol): seed 003's CSP column " +
 	"is close to 0 on every row, ours is not on the rows where the graph's degrees are even (the generated sets, wdbc). λ_max(Q̄) is set " +
 	"by constrained nodes of small degree (Q̄_ij = q_ij/√(d_i d_j)), so on graphs of uneven degree (the cosine k-NN graphs, the network) " +
-	"the default α admits only vectors concentrated on a few such nodes, which split them off: there ours is close to 0 too. The " +
+	"the default α admits only vectors concentrated on a few such nodes, which split them off: there, at k = 2, ours is close to 0 too. " +
+	"For k > 2 ours scales the rows of its k − 1 vectors to unit length before k-means, as seed 002 §6.1 says of FCSC (\"the " +
+	"projected data are normalized to have unit-length\"; cluster.CSP.NoRowNormalize turns it off), and ours is above 0 on most " +
+	"k > 2 rows, the uneven-degree ones included (until an audit in stop 52 the rows were not scaled, and those rows were close " +
+	"to 0 as well). The " +
 	"sources give neither their σ nor how the trivial vector was excluded (we impose v ⊥ D^{1/2}1), the two things that decide it; " +
 	"for k > 2 fewer than k − 1 vectors may be feasible at that α (a set counted as failed; seed 002 §6.1 reports the same). " +
 	"**COSC** (constrained 1-spectral clustering): ours is far above the published column. At k = 2 Theorem 3's γ makes every " +
