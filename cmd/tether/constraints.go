@@ -291,7 +291,10 @@ A file without constraints is valid but draws a warning on standard error.
 -conflicts, as in tether cluster: reject (exit status 1 when there is any
 conflict but a pair repeated with the same kind and weight, which is kept
 once), drop-cl (drop the cannot-links that contradict must-links, and
-repeats), soft (keep all). -o writes the set kept. (-policy is the old
+repeats), soft (keep all). -o writes the set kept, to a file other than
+the one checked and -names; -o - writes it to standard output and the
+report to standard error (not with -json, whose report is standard
+output's one document). (-policy is the old
 name of -conflicts.) -json prints the report as one JSON
 document; the pairs of its conflicts are {"i", "j", "kind", "weight"} with
 0-based nodes and the effective weight (1 for a hard constraint), the
@@ -312,7 +315,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&namesPath, "names", "", "`file` of node names, one per line: the file then names nodes instead of numbering them")
 	fs.StringVar(&policyName, "conflicts", "reject", "contradictory constraints: reject, drop-cl or soft, as tether cluster -conflicts")
 	fs.StringVar(&oldPolicy, "policy", "", "deprecated: the old name of -conflicts")
-	fs.StringVar(&out, "o", "", "write the constraints kept under -conflicts to this `file`")
+	fs.StringVar(&out, "o", "", "write the constraints kept under -conflicts to this `file` (- for standard output, the report then going to standard error; not with -json)")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -338,6 +341,22 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	var policy constraint.Policy
 	if err := policy.UnmarshalText([]byte(policyName)); err != nil {
 		return usagef("constraints check", "%s: %v", policyFlag, err)
+	}
+	// -o may not replace the file checked or the names (the comments,
+	// repeats and dropped pairs of the input would be lost), nor share
+	// standard output with the JSON report; the text report moves to
+	// standard error when the constraints go to standard output, as
+	// cluster's summary does for its labels.
+	outs := []pathFlag{{"-o", out}}
+	if asJSON {
+		outs = append([]pathFlag{{"-json", "-"}}, outs...)
+	}
+	if err := checkOutputs("constraints check", []pathFlag{{"the constraints checked", pos[0]}, {"-names", namesPath}}, outs); err != nil {
+		return err
+	}
+	report := m.Stdout
+	if out == "-" {
+		report = m.Stderr
 	}
 	opt := &constraint.ReadOptions{N: n, Base: base, File: pos[0], Policy: constraint.Soft}
 	if namesPath != "" {
@@ -424,7 +443,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(m.Stdout, 0, 0, 2, ' ', 0)
+		tw := tabwriter.NewWriter(report, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "file\t%s\n", pos[0])
 		fmt.Fprintf(tw, "nodes\t%d\n", rep.N)
 		fmt.Fprintf(tw, "index base\t%d\n", file.Base)
@@ -450,10 +469,10 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		}
 		for a, c := range rep.Conflicts {
 			if a == consMaxListed {
-				fmt.Fprintf(m.Stdout, "... and %d more conflicts (-json lists all)\n", len(rep.Conflicts)-a)
+				fmt.Fprintf(report, "... and %d more conflicts (-json lists all)\n", len(rep.Conflicts)-a)
 				break
 			}
-			fmt.Fprintln(m.Stdout, c.DescribeNodes(pos[0], file.Node))
+			fmt.Fprintln(report, c.DescribeNodes(pos[0], file.Node))
 		}
 	}
 	if resolveErr != nil {

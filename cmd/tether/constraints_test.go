@@ -186,6 +186,19 @@ func TestConstraintsCheck(t *testing.T) {
 	if err != nil || len(s.Pairs) != 3 {
 		t.Errorf("after drop-cl: %v, %v; want 3 pairs", s, err)
 	}
+	// -o - writes the constraints kept alone on standard output, the
+	// report going to standard error (the report and the pairs were mixed
+	// on standard output).
+	stdout, stderr, err := runConstraintsCLI(t, "check", "--policy", "drop-cl", "-o", "-", bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := constraint.Read(strings.NewReader(stdout), &constraint.ReadOptions{N: 5}); err != nil || len(f.Set.Pairs) != 3 || strings.Contains(stdout, "must-links") {
+		t.Errorf("-o -: standard output %q (%v), want the 3 pairs kept alone", stdout, err)
+	}
+	if !strings.Contains(stderr, "must-links") {
+		t.Errorf("-o -: the report is not on standard error:\n%s", stderr)
+	}
 	jsonOut, _, err := runConstraintsCLI(t, "check", "--policy", "soft", "--json", bad)
 	if err != nil {
 		t.Errorf("soft: %v", err)

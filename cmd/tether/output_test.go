@@ -223,6 +223,9 @@ func TestOutputCollisions(t *testing.T) {
 		{"cluster -gen-out labels is -o", []string{"cluster", "-gen", "sbm", "-n", "20", "-k", "2", "-gen-out", filepath.Join(dir, "s.txt"), "-o", filepath.Join(dir, "s.labels")}, []string{"-o", "-gen-out"}},
 		{"labels -o is -input", []string{"labels", "-input", data, "-label", "last", "-o", data}, []string{"-o", "-input"}},
 		{"constraints gen -o is -truth", []string{"constraints", "gen", "-truth", truth, "-protocol", "pairs-frac", "-o", truth}, []string{"-o", "-truth"}},
+		{"constraints check -o is the file checked", []string{"constraints", "check", "-o", truth, truth}, []string{"-o", "the constraints checked"}},
+		{"constraints check -o is -names", []string{"constraints", "check", "-names", data, "-o", data, truth}, []string{"-o", "-names"}},
+		{"constraints check -json -o -", []string{"constraints", "check", "-json", "-o", "-", truth}, []string{"-json", "-o", "standard output"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if err := os.WriteFile(data, []byte(csv), 0o644); err != nil {
