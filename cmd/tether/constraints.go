@@ -222,22 +222,17 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	} else {
 		what = fmt.Sprintf("labels of %d of %d nodes", len(labels.Labeled()), len(labels))
 	}
-	if err := m.writeOutput(ctx, out, func(w io.Writer) error {
-		if set != nil {
-			return constraint.Write(w, set, base)
-		}
-		return constraint.WriteLabels(w, labels, base)
-	}); err != nil {
-		return err
-	}
 	// One line says what was drawn and, as for every file a command
 	// writes, where it went (writeReported).
 	if out == "" || out == "-" {
 		fmt.Fprintf(m.Stderr, "constraints gen: %s\n", what)
-	} else {
-		fmt.Fprintf(m.Stderr, "wrote %s to %s\n", what, out)
 	}
-	return nil
+	return m.stageOutput(ctx, out, m.Stderr, fmt.Sprintf("wrote %s to %s", what, out), func(w io.Writer) error {
+		if set != nil {
+			return constraint.Write(w, set, base)
+		}
+		return constraint.WriteLabels(w, labels, base)
+	})
 }
 
 // consMaxPairs bounds the pairs constraints gen draws: they are held in
@@ -627,11 +622,7 @@ func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 		return m.writeOutput(ctx, "", writeMD)
 	}
 	mdPath := filepath.Join(outDir, "closure.md")
-	if err := m.writeOutput(ctx, mdPath, writeMD); err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stderr, "constraints closure: wrote %s, closure.csv and the figures into %s\n", mdPath, outDir)
-	return nil
+	return m.stageOutput(ctx, mdPath, m.Stderr, fmt.Sprintf("constraints closure: wrote %s, closure.csv and the figures into %s", mdPath, outDir), writeMD)
 }
 
 func consParseInts(s string) ([]int, error) {

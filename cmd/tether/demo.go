@@ -235,10 +235,9 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	printMessages(m.Stderr, "demo", warns, notes, *quiet)
 	if *outDir != "" && len(panels) > 0 {
 		path := filepath.Join(*outDir, "demo.png")
-		if err := m.writeOutput(ctx, path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, panels...) }); err != nil {
+		if err := m.stageOutput(ctx, path, m.Stdout, "\nwrote "+path, func(w io.Writer) error { return figure.WritePNG(w, 5*vg.Inch, 5*vg.Inch, panels...) }); err != nil {
 			return err
 		}
-		fmt.Fprintf(m.Stdout, "\nwrote %s\n", path)
 	}
 	return nil
 }

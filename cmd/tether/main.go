@@ -160,6 +160,9 @@ func plainMessage(msg string) string {
 type Main struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// outputs are the files the running command has staged, put in
+	// place when it succeeds (writeOutput).
+	outputs *outputs
 }
 
 // NewMain returns a Main wired to the process's standard streams.
@@ -204,7 +207,13 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	var names []string
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, m, args[1:])
+			// The command's output files are put in place only when it
+			// succeeds (writeOutput).
+			m.outputs = &outputs{}
+			err := c.run(ctx, m, args[1:])
+			err = m.outputs.finish(ctx, err)
+			m.outputs = nil
+			return err
 		}
 		names = append(names, c.name)
 	}
@@ -220,7 +229,7 @@ func (m *Main) usage() {
 		fmt.Fprintf(&b, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(&b, "\nRun \"tether <command> -h\" for the flags of a command.")
-	fmt.Fprintln(&b, "\nOutput files (-o, -plot, -graph-out, …) are written whole or not at all: an interrupted\nor failed command leaves none behind. Missing folders on their paths are created.")
+	fmt.Fprintln(&b, "\nOutput files (-o, -plot, -graph-out, …) are written whole or not at all, and all of them\nonly when the command succeeds: an interrupted or failed command leaves none behind.\nMissing folders on their paths are created (and removed again on failure).")
 	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 1 for any other failure (unreadable\nor invalid data, a numerical failure).")
 	io.WriteString(m.Stderr, citeSources(b.String()))
 }

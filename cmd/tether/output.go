@@ -13,29 +13,93 @@ import (
 // writeOutput runs write on the destination of an output flag (-o, -plot,
 // -labels …): standard output when path is "" or "-", else the file path.
 //
-// A file is written by atomicfile.Write: to a temporary file renamed over
-// path only when everything was written and ctx was not cancelled, so an
-// interrupted or failed command never leaves a truncated output behind.
-// Missing parent directories are created, for every output flag alike.
+// A file is staged (atomicfile.Stage): written to a temporary file beside
+// path, which the command's outputs commit renames over path only when
+// the command has succeeded and was not interrupted (Main.Run), so an
+// interrupted or failed command leaves no output behind, neither a
+// truncated file nor the complete ones written before the failure (a
+// -graph-out written before a -plot that failed, the graph of gen written
+// before its labels). Missing parent directories are created, for every
+// output flag alike, and removed again when the command fails. Outside a
+// command (m.outputs nil) the file is written at once.
 func (m *Main) writeOutput(ctx context.Context, path string, write func(io.Writer) error) error {
-	if path == "" || path == "-" {
-		return write(m.Stdout)
-	}
-	return atomicfile.Write(ctx, path, write)
+	return m.stageOutput(ctx, path, nil, "", write)
 }
 
 // writeReported is writeOutput followed, when path is a file and report
 // is true (the command's -quiet is not set), by the line "wrote PATH" on
-// standard error: every file a command writes is named once, as powerlaw
-// sample does ("wrote N values to PATH"). Standard output is not reported.
+// standard error once the file is in place: every file a command writes
+// is named once, as powerlaw sample does ("wrote N values to PATH").
+// Standard output is not reported.
 func (m *Main) writeReported(ctx context.Context, path string, report bool, write func(io.Writer) error) error {
-	if err := m.writeOutput(ctx, path, write); err != nil {
+	var w io.Writer
+	if report {
+		w = m.Stderr
+	}
+	return m.stageOutput(ctx, path, w, "wrote "+path, write)
+}
+
+// stageOutput is writeOutput that prints msg as a line on w (when w is not
+// nil and path is a file) once the file is in place.
+func (m *Main) stageOutput(ctx context.Context, path string, w io.Writer, msg string, write func(io.Writer) error) error {
+	if path == "" || path == "-" {
+		return write(m.Stdout)
+	}
+	if m.outputs == nil {
+		if err := atomicfile.Write(ctx, path, write); err != nil {
+			return err
+		}
+		if w != nil {
+			fmt.Fprintln(w, msg)
+		}
+		return nil
+	}
+	p, err := atomicfile.Stage(ctx, path, write)
+	if err != nil {
 		return err
 	}
-	if report && path != "" && path != "-" {
-		fmt.Fprintf(m.Stderr, "wrote %s\n", path)
-	}
+	m.outputs.staged = append(m.outputs.staged, stagedOutput{p, w, msg})
 	return nil
+}
+
+// outputs are the files a command has staged (writeOutput), in order.
+type outputs struct {
+	staged []stagedOutput
+}
+
+// stagedOutput is a staged file and the line printed on w (if not nil)
+// once it is in place.
+type stagedOutput struct {
+	file *atomicfile.Pending
+	w    io.Writer
+	msg  string
+}
+
+// finish ends a command whose run returned err: when err is nil and ctx
+// was not cancelled, the staged files are renamed into place in the order
+// they were written, each named by its line; otherwise they are all
+// removed (with the directories created for them), and finish returns err,
+// or ctx's error when the command returned none but staged files. A rename that fails
+// removes the files not yet in place.
+func (o *outputs) finish(ctx context.Context, err error) error {
+	if err == nil && len(o.staged) > 0 {
+		err = ctx.Err()
+	}
+	for a, s := range o.staged {
+		if err != nil {
+			// Last staged first: a folder created for several files is
+			// empty when the first of them, which created it, removes it.
+			for b := len(o.staged) - 1; b >= a; b-- {
+				o.staged[b].file.Discard()
+			}
+			break
+		}
+		if err = s.file.Commit(ctx); err == nil && s.w != nil {
+			fmt.Fprintln(s.w, s.msg)
+		}
+	}
+	o.staged = nil
+	return err
 }
 
 // pathFlag is a file flag of a command and its value.

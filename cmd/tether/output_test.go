@@ -6,9 +6,12 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // dirNames lists the names in dir.
@@ -333,5 +336,90 @@ func TestWroteLines(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFailedCommandLeavesNoOutput: a command that fails after writing some
+// of its outputs leaves none of them, nor the folders created for them:
+// every output is put in place only when the command succeeds. cluster
+// wrote -graph-out before a -plot that failed, gen the graph before the
+// labels it could not write.
+func TestFailedCommandLeavesNoOutput(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "f.csv")
+	if _, _, err := run(t, "gen", "blobs", "-n", "30", "-k", "3", "-o", data); err != nil {
+		t.Fatal(err)
+	}
+	under := filepath.Join(data, "p.png") // a path under a file: cannot be written
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"cluster -graph-out before a failed -plot", []string{"cluster", "-input", data, "-k", "3", "-quiet",
+			"-graph-out", filepath.Join(dir, "new", "g.out"), "-plot", under, "-o", filepath.Join(dir, "new", "lab.txt")}},
+		{"cluster -gen-out before a failed -o", []string{"cluster", "-gen", "sbm", "-n", "60", "-k", "2", "-quiet",
+			"-gen-out", filepath.Join(dir, "new", "sub", "g.txt"), "-o", filepath.Join(data, "lab.txt")}},
+		{"gen graph before failed labels", []string{"gen", "sbm", "-n", "50", "-o", filepath.Join(dir, "new", "gg.txt"), "-labels", filepath.Join(data, "l.txt")}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := run(t, c.args...)
+			if err == nil || !strings.Contains(err.Error(), "not a directory") {
+				t.Fatalf("err = %v, want the failed write's", err)
+			}
+			if got := dirNames(t, dir); strings.Join(got, ",") != "f.csv" {
+				t.Errorf("files %v after the failure, want only f.csv", got)
+			}
+		})
+	}
+}
+
+// TestInterruptLeavesNoGenOut: Ctrl-C during the clustering leaves none of
+// the files written before it (cluster -gen-out wrote the generated graph
+// and its labels as soon as they were generated, and they stayed), nor the
+// folder created for them.
+func TestInterruptLeavesNoGenOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command in a child process")
+	}
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "o7")
+	cmd := exec.Command(os.Args[0], "cluster", "-gen", "sbm", "-n", "200000", "-k", "4", "-quiet",
+		"-gen-out", filepath.Join(sub, "g.txt"), "-o", filepath.Join(sub, "lab.txt"))
+	cmd.Env = append(os.Environ(), "TETHER_TEST_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The labels are written after the graph: once their file (or its
+	// temporary file) is there, the clustering starts (18 s on this
+	// graph).
+	staged := func() bool {
+		entries, _ := os.ReadDir(sub)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".g.labels.tmp") || e.Name() == "g.labels" {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(20 * time.Second); !staged(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the generated data were not written; stderr:\n%s", stderr.String())
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v, want status 130; stderr:\n%s", err, stderr.String())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left after the interrupt: %v", dirNames(t, dir))
 	}
 }

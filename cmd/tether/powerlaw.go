@@ -248,7 +248,7 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 		return usagef(cmdName(fs), "%v (%s)", err, usageHint(fs))
 	}
 	r := rand.New(rand.NewPCG(seed, 0x706f776572)) // stream "power"
-	err = m.writeOutput(ctx, out, func(w io.Writer) error {
+	return m.stageOutput(ctx, out, m.Stderr, fmt.Sprintf("wrote %d values to %s", n, out), func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		var buf []byte
 		for i := range n {
@@ -273,11 +273,4 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 		}
 		return bw.Flush()
 	})
-	if err != nil {
-		return err
-	}
-	if out != "" && out != "-" {
-		fmt.Fprintf(m.Stderr, "wrote %d values to %s\n", n, out)
-	}
-	return nil
 }

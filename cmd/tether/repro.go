@@ -16,6 +16,7 @@ import (
 
 	"github.com/tether-sc/tether/dataset/catalog"
 	"github.com/tether-sc/tether/experiment"
+	"github.com/tether-sc/tether/internal/atomicfile"
 )
 
 const reproUsage = `repro [flags] <experiment>... | all | list
@@ -129,7 +130,11 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 		if err := os.MkdirAll(env.OutDir, 0o755); err != nil {
 			return err
 		}
-		if err := m.writeOutput(ctx, filepath.Join(env.OutDir, "README.md"), func(w io.Writer) error {
+		// Each experiment's page is put in place as soon as it is written
+		// (atomicfile.Write, not the command's staged outputs), as
+		// experiment.Run writes its tables: a later experiment that fails
+		// or an interrupt keeps the complete pages of those before it.
+		if err := atomicfile.Write(ctx, filepath.Join(env.OutDir, "README.md"), func(w io.Writer) error {
 			_, err := io.WriteString(w, md)
 			return err
 		}); err != nil {
@@ -157,7 +162,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	ledgerPath := filepath.Join(*out, experiment.LedgerFile)
-	if err := m.writeOutput(ctx, ledgerPath, func(w io.Writer) error {
+	if err := atomicfile.Write(ctx, ledgerPath, func(w io.Writer) error {
 		_, err := io.WriteString(w, ledger)
 		return err
 	}); err != nil {
@@ -170,7 +175,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 			"`tether repro -fresh all` recomputes every cell%s. Every published claim checked, with its verdict: [CLAIMS.md](CLAIMS.md).\n\n"+reproDiscussion+"\n%s",
 			mode, commit, time.Since(t0).Round(time.Second), total.Cells, total.Cached, total.Ran, total.Failed, longNote(keptNames), joinSections(sections))
 		path := filepath.Join(*out, "README.md")
-		if err := m.writeOutput(ctx, path, func(w io.Writer) error {
+		if err := atomicfile.Write(ctx, path, func(w io.Writer) error {
 			_, err := io.WriteString(w, page)
 			return err
 		}); err != nil {

@@ -18,68 +18,152 @@ import (
 // file in path's directory, which is synced and renamed to path only when
 // write and the close succeeded and ctx was not cancelled (a write after
 // cancellation fails with ctx's error). On any failure the temporary file
-// is removed and an existing file at path is left as it was.
+// is removed and an existing file at path is left as it was. Write is
+// Stage followed by Commit.
 //
-// Missing parent directories of path are created. The file gets the
-// permissions of the file it replaces, else 0644. A symbolic link at path
-// is followed (its target is replaced), and a path that exists but is not a
-// regular file (a device such as /dev/null, a named pipe) is opened and
-// written directly.
+// Missing parent directories of path are created (and removed again on
+// failure). The file gets the permissions of the file it replaces, else
+// 0644. A symbolic link at path is followed (its target is replaced), and a
+// path that exists but is not a regular file (a device such as /dev/null,
+// a named pipe) is opened and written directly.
 func Write(ctx context.Context, path string, write func(io.Writer) error) error {
-	if err := ctx.Err(); err != nil {
+	p, err := Stage(ctx, path, write)
+	if err != nil {
 		return err
 	}
-	target := path
+	return p.Commit(ctx)
+}
+
+// Pending is a file written by Stage that is not yet in place: Commit
+// puts it there, Discard removes it. A command with several outputs
+// stages them all and commits them when it has succeeded, so that a
+// failure or an interrupt leaves none behind.
+type Pending struct {
+	path   string // as given
+	target string // path with its symbolic links followed
+	tmp    string // the temporary file; "" when written directly
+	// dirs are the directories Stage created, deepest first.
+	dirs []string
+}
+
+// Path returns the path given to Stage.
+func (p *Pending) Path() string { return p.path }
+
+// Stage runs write on a temporary file in path's directory, synced and
+// closed, and returns it pending (see Write for the rules: missing parent
+// directories are created, a path that is not a regular file is written
+// directly and its Pending has nothing left to do). On failure nothing is
+// left: neither the temporary file nor the directories Stage created.
+func Stage(ctx context.Context, path string, write func(io.Writer) error) (*Pending, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p := &Pending{path: path, target: path}
 	if t, err := filepath.EvalSymlinks(path); err == nil {
-		target = t
+		p.target = t
 	}
 	perm := fs.FileMode(0o644)
-	switch fi, err := os.Stat(target); {
+	switch fi, err := os.Stat(p.target); {
 	case err == nil && fi.IsDir():
-		return fmt.Errorf("%s: is a directory", path)
+		return nil, fmt.Errorf("%s: is a directory", path)
 	case err == nil && !fi.Mode().IsRegular():
-		return writeDirect(ctx, target, write)
+		if err := writeDirect(ctx, p.target, write); err != nil {
+			return nil, err
+		}
+		return p, nil
 	case err == nil:
 		perm = fi.Mode().Perm()
 	case !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("writing %s: %w", path, bare(err))
-	}
-	dir := filepath.Dir(target)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
-	if err != nil {
-		// The temporary file's name means nothing to the user.
-		return fmt.Errorf("writing %s: cannot create a file in %s: %w", path, dir, bare(err))
+		return nil, fmt.Errorf("writing %s: %w", path, bare(err))
 	}
 	ok := false
 	defer func() {
 		if !ok {
-			f.Close()
-			os.Remove(f.Name())
+			p.Discard()
 		}
 	}()
+	dir := filepath.Dir(p.target)
+	p.dirs = missingDirs(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(p.target)+".tmp*")
+	if err != nil {
+		// The temporary file's name means nothing to the user.
+		return nil, fmt.Errorf("writing %s: cannot create a file in %s: %w", path, dir, bare(err))
+	}
+	p.tmp = f.Name()
+	defer f.Close() // a second Close after the one below is harmless
 	if err := write(CtxWriter{Ctx: ctx, W: f}); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := f.Chmod(perm); err != nil {
-		return fmt.Errorf("writing %s: %w", path, bare(err))
+		return nil, fmt.Errorf("writing %s: %w", path, bare(err))
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), target); err != nil {
-		return fmt.Errorf("writing %s: cannot replace %s: %w", path, target, bare(err))
+		return nil, err
 	}
 	ok = true
+	return p, nil
+}
+
+// Commit renames the pending file over its path, unless ctx is cancelled;
+// on failure (a cancelled ctx included) it discards the file. A file
+// written directly has nothing to commit.
+func (p *Pending) Commit(ctx context.Context) error {
+	if p.tmp == "" {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		p.Discard()
+		return err
+	}
+	if err := os.Rename(p.tmp, p.target); err != nil {
+		p.Discard()
+		return fmt.Errorf("writing %s: cannot replace %s: %w", p.path, p.target, bare(err))
+	}
+	p.tmp, p.dirs = "", nil
 	return nil
+}
+
+// Discard removes the pending file and the directories Stage created for
+// it, those that are empty; it does nothing after Commit. Pending files
+// sharing created directories are discarded in the reverse order of their
+// Stage, so that the directory is empty when its creator removes it.
+func (p *Pending) Discard() {
+	if p.tmp != "" {
+		os.Remove(p.tmp)
+		p.tmp = ""
+	}
+	for _, d := range p.dirs {
+		if os.Remove(d) != nil {
+			break
+		}
+	}
+	p.dirs = nil
+}
+
+// missingDirs returns dir and those of its ancestors that do not exist,
+// deepest first: the directories os.MkdirAll(dir) creates.
+func missingDirs(dir string) []string {
+	var dirs []string
+	for d := filepath.Clean(dir); ; {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			return dirs
+		}
+		dirs = append(dirs, d)
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dirs
+		}
+		d = parent
+	}
 }
 
 // bare returns the error inside a *fs.PathError or *os.LinkError, which

@@ -83,3 +83,76 @@ func TestWriteErrorsNameThePath(t *testing.T) {
 		}
 	}
 }
+
+// TestStage: a staged file is not at its path until Commit; Discard, a
+// cancelled Commit and a failed Stage remove it and the folders created
+// for it, last staged first, and leave an existing file as it was.
+func TestStage(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "new", "sub", "a.txt")
+	b := filepath.Join(dir, "new", "sub", "b.txt")
+	old := filepath.Join(dir, "old.txt")
+	if err := os.WriteFile(old, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	stage := func(path, s string) *Pending {
+		t.Helper()
+		p, err := Stage(ctx, path, writeString(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	names := func() []string {
+		var got []string
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if p != dir {
+				rel, _ := filepath.Rel(dir, p)
+				got = append(got, rel)
+			}
+			return nil
+		})
+		return got
+	}
+
+	pa, pb, po := stage(a, "a"), stage(b, "b"), stage(old, "new")
+	if _, err := os.Stat(a); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a staged file is at its path before Commit: %v", err)
+	}
+	po.Discard()
+	pb.Discard()
+	pa.Discard()
+	if got := names(); len(got) != 1 || got[0] != "old.txt" {
+		t.Errorf("after Discard: %v, want only old.txt", got)
+	}
+	if b, _ := os.ReadFile(old); string(b) != "old" {
+		t.Errorf("old.txt holds %q after Discard", b)
+	}
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := stage(a, "a").Commit(cancelled); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Commit: %v", err)
+	}
+	if _, err := Stage(ctx, filepath.Join(dir, "new", "c.txt"), func(io.Writer) error { return errors.New("boom") }); err == nil {
+		t.Error("a failing write staged")
+	}
+	if got := names(); len(got) != 1 {
+		t.Errorf("after a cancelled Commit and a failed Stage: %v, want only old.txt", got)
+	}
+
+	pa, po = stage(a, "a"), stage(old, "new")
+	if err := pa.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := po.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pa.Discard() // nothing to do after Commit
+	for p, want := range map[string]string{a: "a", old: "new"} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != want {
+			t.Errorf("%s holds %q (%v), want %q", p, b, err, want)
+		}
+	}
+}
