@@ -558,6 +558,11 @@ func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 	if mlFlag < 0 {
 		return usagef("constraints closure", "-ml %d is negative", mlFlag)
 	}
+	if outDir != "" {
+		if err := checkOutputs("constraints closure", nil, []pathFlag{{"-o's page", filepath.Join(outDir, "closure.md")}}); err != nil {
+			return err
+		}
+	}
 	parts := []string{"A", "B", "C", "D"}
 	if partition != "all" {
 		if _, err := constraint.Table41(partition); err != nil {

@@ -53,6 +53,11 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 	if fi, err := os.Stat(*outDir); *outDir != "" && err == nil && !fi.IsDir() {
 		return usagef("demo", "-o %s is not a folder", *outDir)
 	}
+	if *outDir != "" {
+		if err := checkOutputs("demo", nil, []pathFlag{{"-o's figure", filepath.Join(*outDir, "demo.png")}}); err != nil {
+			return err
+		}
+	}
 	rec := newRecorder(m.Stderr, *quiet)
 	start := time.Now()
 	var graphTime time.Duration // building the graphs of the features

@@ -113,8 +113,12 @@ type pathFlag struct{ flag, path string }
 // then its labels over it). Paths name the same file when they resolve to
 // the same absolute path, or to one existing regular file (a link);
 // devices such as /dev/null may be shared. An empty path is an unset flag;
-// "-" is standard output, which two outputs cannot share. Call it before
-// reading or writing anything. cmd prefixes the error (see usagef).
+// "-" is standard output, which two outputs cannot share. It also refuses
+// an output the command could not write (atomicfile.Check: an existing
+// directory, a path ending in '/', a folder that is a file or where no file
+// can be created), which was found only when the command wrote it, after
+// its work (minutes of clustering). Call it before reading or writing
+// anything. cmd prefixes the error (see usagef).
 func checkOutputs(cmd string, ins, outs []pathFlag) error {
 	for a, o := range outs {
 		if o.path == "" {
@@ -135,6 +139,9 @@ func checkOutputs(cmd string, ins, outs []pathFlag) error {
 			if in.path != "" && in.path != "-" && samePath(o.path, in.path) {
 				return usagef(cmd, "%s %s is the file of %s: writing it would replace the input", o.flag, o.path, in.flag)
 			}
+		}
+		if err := atomicfile.Check(o.path); err != nil {
+			return usagef(cmd, "%s %v", o.flag, err)
 		}
 	}
 	return nil

@@ -342,28 +342,33 @@ func TestWroteLines(t *testing.T) {
 // TestFailedCommandLeavesNoOutput: a command that fails after writing some
 // of its outputs leaves none of them, nor the folders created for them:
 // every output is put in place only when the command succeeds. cluster
-// wrote -graph-out before a -plot that failed, gen the graph before the
-// labels it could not write.
+// wrote -graph-out and -plot before an -o that failed, gen the graph
+// before the labels it could not write. The failing output is /dev/full,
+// a device whose writes fail (a full disk): the outputs that cannot be
+// written at all are refused before the work (TestOutputTargetsChecked).
 func TestFailedCommandLeavesNoOutput(t *testing.T) {
+	const full = "/dev/full"
+	if _, err := os.Stat(full); err != nil {
+		t.Skip(err)
+	}
 	dir := t.TempDir()
 	data := filepath.Join(dir, "f.csv")
 	if _, _, err := run(t, "gen", "blobs", "-n", "30", "-k", "3", "-o", data); err != nil {
 		t.Fatal(err)
 	}
-	under := filepath.Join(data, "p.png") // a path under a file: cannot be written
 	for _, c := range []struct {
 		name string
 		args []string
 	}{
-		{"cluster -graph-out before a failed -plot", []string{"cluster", "-input", data, "-k", "3", "-quiet",
-			"-graph-out", filepath.Join(dir, "new", "g.out"), "-plot", under, "-o", filepath.Join(dir, "new", "lab.txt")}},
+		{"cluster -graph-out and -plot before a failed -o", []string{"cluster", "-input", data, "-k", "3", "-quiet",
+			"-graph-out", filepath.Join(dir, "new", "g.out"), "-plot", filepath.Join(dir, "new", "sub", "p.png"), "-o", full}},
 		{"cluster -gen-out before a failed -o", []string{"cluster", "-gen", "sbm", "-n", "60", "-k", "2", "-quiet",
-			"-gen-out", filepath.Join(dir, "new", "sub", "g.txt"), "-o", filepath.Join(data, "lab.txt")}},
-		{"gen graph before failed labels", []string{"gen", "sbm", "-n", "50", "-o", filepath.Join(dir, "new", "gg.txt"), "-labels", filepath.Join(data, "l.txt")}},
+			"-gen-out", filepath.Join(dir, "new", "sub", "g.txt"), "-o", full}},
+		{"gen graph before failed labels", []string{"gen", "sbm", "-n", "50", "-o", filepath.Join(dir, "new", "gg.txt"), "-labels", full}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := run(t, c.args...)
-			if err == nil || !strings.Contains(err.Error(), "not a directory") {
+			if err == nil || !strings.Contains(err.Error(), "no space left") {
 				t.Fatalf("err = %v, want the failed write's", err)
 			}
 			if got := dirNames(t, dir); strings.Join(got, ",") != "f.csv" {
@@ -421,5 +426,67 @@ func TestInterruptLeavesNoGenOut(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("left after the interrupt: %v", dirNames(t, dir))
+	}
+}
+
+// TestOutputTargetsChecked: an output that cannot be written — an existing
+// folder, a path ending in '/', a path under a file, a folder that cannot
+// be created — is a usage error naming the flag and why, for every command
+// that writes files, before the command reads or computes anything (a
+// cluster -o naming a folder failed after the clustering), and nothing is
+// left (-o newdir/ created newdir and left it).
+func TestOutputTargetsChecked(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "f.csv")
+	truth := filepath.Join(dir, "t.txt")
+	adir := filepath.Join(dir, "adir")
+	for p, content := range map[string]string{data: "x,y\n0,0\n0.1,0\n0,0.1\n5,5\n5.1,5\n5,5.1\n", truth: "0\n0\n0\n1\n1\n1\n"} {
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(adir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	newdir := filepath.Join(dir, "newdir") + "/"
+	under := filepath.Join(data, "x.txt")
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"cluster -o folder", []string{"cluster", "-input", data, "-k", "2", "-o", adir}, "-o " + adir + " is a directory"},
+		{"cluster -o newdir/", []string{"cluster", "-input", data, "-k", "2", "-o", newdir}, "-o " + newdir + " ends in /"},
+		{"cluster -graph-out under a file", []string{"cluster", "-input", data, "-k", "2", "-graph-out", under}, "-graph-out " + under + ": " + data + " is a file, not a folder"},
+		{"cluster -plot under a file", []string{"cluster", "-input", data, "-k", "2", "-plot", filepath.Join(data, "p.png")}, "-plot " + filepath.Join(data, "p.png") + ": " + data + " is a file"},
+		{"cluster -gen-out folder", []string{"cluster", "-gen", "moons", "-k", "2", "-gen-out", adir}, "-gen-out " + adir + " is a directory"},
+		{"labels -o folder", []string{"labels", "-input", data, "-label", "last", "-o", adir}, "-o " + adir + " is a directory"},
+		{"gen -o newdir/", []string{"gen", "moons", "-o", newdir}, "-o " + newdir + " ends in /"},
+		{"gen -labels under a file", []string{"gen", "sbm", "-o", filepath.Join(dir, "g.txt"), "-labels", under}, "-labels " + under + ": " + data + " is a file"},
+		{"constraints gen -o folder", []string{"constraints", "gen", "-truth", truth, "-protocol", "pairs-1/n", "-o", adir}, "-o " + adir + " is a directory"},
+		{"constraints check -o folder", []string{"constraints", "check", "-o", adir, truth}, "-o " + adir + " is a directory"},
+		{"constraints closure -o under a file", []string{"constraints", "closure", "-o", data}, "-o's page " + filepath.Join(data, "closure.md") + ": " + data + " is a file"},
+		{"powerlaw sample -o folder", []string{"powerlaw", "sample", "-alpha", "2", "-n", "3", "-o", adir}, "-o " + adir + " is a directory"},
+		{"demo -o under a file", []string{"demo", "-o", filepath.Join(data, "d")}, "-o's figure " + filepath.Join(data, "d", "demo.png") + ": " + data + " is a file"},
+		{"repro -o under a file", []string{"repro", "-quick", "-o", filepath.Join(data, "r"), "table4.2"}, "-o's ledger " + filepath.Join(data, "r", "CLAIMS.md") + ": " + data + " is a file"},
+	}
+	if _, err := os.Stat("/proc/version"); err == nil {
+		cases = append(cases, struct {
+			name string
+			args []string
+			want string
+		}{"cluster -o in a folder that cannot be created", []string{"cluster", "-input", data, "-k", "2", "-o", "/proc/nope/x"}, "-o /proc/nope/x: cannot create the folder /proc/nope"})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := dirNames(t, dir)
+			_, _, err := run(t, c.args...)
+			if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want a usage error with %q", err, c.want)
+			}
+			if after := dirNames(t, dir); strings.Join(after, ",") != strings.Join(before, ",") {
+				t.Errorf("files %v after the error, want %v", after, before)
+			}
+		})
 	}
 }

@@ -239,6 +239,9 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 	if !set["alpha"] || !set["n"] {
 		return usagef(cmdName(fs), "-alpha and -n are required (%s)", usageHint(fs))
 	}
+	if err := checkOutputs(cmdName(fs), nil, []pathFlag{{"-o", out}}); err != nil {
+		return err
+	}
 	// Refused before anything is allocated or written.
 	if n < 1 || n > powerlaw.MaxSample {
 		return usagef(cmdName(fs), "-n %d: want 1…%d (powerlaw.MaxSample) (%s)", n, powerlaw.MaxSample, usageHint(fs))

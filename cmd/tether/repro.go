@@ -97,6 +97,11 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	if *quick {
 		mode = " -quick"
 	}
+	// An -o that cannot be written is refused before the experiments
+	// run, not when their pages are written.
+	if err := checkOutputs("repro", nil, []pathFlag{{"-o's ledger", filepath.Join(*out, experiment.LedgerFile)}}); err != nil {
+		return err
+	}
 	rec := newRecorder(m.Stderr, *quiet)
 	commit := revision()
 	sections := map[string]string{} // by experiment name

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Write runs write on a file at path, atomically: write goes to a temporary
@@ -147,6 +148,62 @@ func (p *Pending) Discard() {
 		}
 	}
 	p.dirs = nil
+}
+
+// Check reports, without writing it, whether Write could put a file at
+// path, so that a command can refuse an output it cannot write before
+// its work rather than after: the error names path and why when path ends
+// in a path separator (a folder's name), names an existing directory, lies
+// under a file, or is in a folder where no file can be created (tried by
+// creating a temporary file there and removing it at once) or that cannot
+// be created (tried by creating a temporary folder in the nearest existing
+// one, removed at once). A path that exists and is not a regular file (a
+// device, a named pipe) is accepted: Write writes it directly. Cost: a few
+// system calls.
+func Check(path string) error {
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
+		return fmt.Errorf("%s ends in %c, a folder's name: name a file", path, path[len(path)-1])
+	}
+	target := path
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		target = t
+	}
+	if fi, err := os.Stat(target); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("%s is a directory: name a file", path)
+		}
+		if !fi.Mode().IsRegular() {
+			return nil
+		}
+	}
+	// The nearest folder on the path that exists (or a file there).
+	dir := filepath.Dir(target)
+	existing := dir
+	fi, err := os.Stat(existing)
+	for err != nil && filepath.Dir(existing) != existing {
+		existing = filepath.Dir(existing)
+		fi, err = os.Stat(existing)
+	}
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: cannot use the folder %s: %w", path, existing, bare(err))
+	case !fi.IsDir():
+		return fmt.Errorf("%s: %s is a file, not a folder", path, existing)
+	case existing != dir:
+		d, err := os.MkdirTemp(existing, ".tmp-check*")
+		if err != nil {
+			return fmt.Errorf("%s: cannot create the folder %s: %w", path, dir, bare(err))
+		}
+		os.Remove(d)
+	default:
+		f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
+		if err != nil {
+			return fmt.Errorf("%s: cannot create a file in %s: %w", path, dir, bare(err))
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
+	return nil
 }
 
 // missingDirs returns dir and those of its ancestors that do not exist,

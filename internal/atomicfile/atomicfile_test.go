@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -154,5 +155,42 @@ func TestStage(t *testing.T) {
 		if b, err := os.ReadFile(p); err != nil || string(b) != want {
 			t.Errorf("%s holds %q (%v), want %q", p, b, err, want)
 		}
+	}
+}
+
+// TestCheck: the paths Write cannot write are refused before anything is
+// written, and Check leaves nothing behind.
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ path, want string }{
+		{filepath.Join(dir, "out.txt"), ""},
+		{file, ""},
+		{filepath.Join(dir, "new", "sub", "out.txt"), ""},
+		{dir, dir + " is a directory: name a file"},
+		{filepath.Join(dir, "new") + "/", filepath.Join(dir, "new") + "/ ends in /, a folder's name: name a file"},
+		{filepath.Join(file, "out.txt"), filepath.Join(file, "out.txt") + ": " + file + " is a file, not a folder"},
+		{filepath.Join(file, "a", "out.txt"), filepath.Join(file, "a", "out.txt") + ": " + file + " is a file, not a folder"},
+	}
+	if _, err := os.Stat(os.DevNull); err == nil {
+		cases = append(cases, struct{ path, want string }{os.DevNull, ""})
+	}
+	if _, err := os.Stat("/proc/version"); err == nil {
+		// procfs: no file or folder can be created in it.
+		cases = append(cases,
+			struct{ path, want string }{"/proc/nope/x", "/proc/nope/x: cannot create the folder /proc/nope: no such file or directory"},
+			struct{ path, want string }{"/proc/version", "/proc/version: cannot create a file in /proc: no such file or directory"})
+	}
+	for _, c := range cases {
+		err := Check(c.path)
+		if got := fmt.Sprint(err); (err == nil) != (c.want == "") || err != nil && got != c.want {
+			t.Errorf("Check(%s) = %v, want %q", c.path, err, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("Check left files: %v", entries)
 	}
 }
