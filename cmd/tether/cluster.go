@@ -396,6 +396,17 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if g, err := synth.Lookup(in.gen); err == nil && in.genOut != "" {
 		outs = append(outs, generatedOutputs(g, "-gen-out", in.genOut, "", "")...)
 	}
+	// Standard output carries one thing: -json's document holds the
+	// labels of -o -, but no graph or generated data; without -json, the
+	// summary moves to standard error when an output takes standard
+	// output (sumOut, below).
+	if *asJSON {
+		for _, o := range outs[1:] {
+			if o.path == "-" {
+				return usagef("cluster", "-json writes its document to standard output, and %s - would write there too: give %s a file", o.flag, o.flag)
+			}
+		}
+	}
 	if err := checkOutputs("cluster", ins, outs); err != nil {
 		return err
 	}
@@ -559,15 +570,16 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
 	}
-	// Labels go to -o; the summary goes to stdout unless the labels do.
+	// Labels go to -o; the summary goes to stdout unless the labels, the
+	// graph or the generated data do.
 	sumOut := m.Stdout
-	if toStdout {
+	if toStdout || *graphOut == "-" || in.genOut == "-" {
 		sumOut = m.Stderr
 	}
 	if err := m.writeReported(ctx, *out, !*quiet, writeClusterLabels(res.Labels, l.Names)); err != nil {
 		return err
 	}
-	if toStdout {
+	if sumOut == m.Stderr {
 		// The summary goes to standard error, where the messages were
 		// just printed: it leaves out those printed (the notes stay with
 		// -quiet, which did not print them).
@@ -689,9 +701,11 @@ and writes the labels to -o as "node,cluster" lines, the node being its
 0-based index, or "name,cluster" lines with the node's name when the input
 names its nodes (-id column, graph node names; by index if a name
 repeats); the summary goes to standard output (to standard error when the
-labels do). Missing folders on the paths of -o, -plot and -graph-out are
+labels do, or -graph-out - or -gen-out -: standard output carries one
+thing). Missing folders on the paths of -o, -plot and -graph-out are
 created. With -json, standard output holds one JSON document: the
-summary, plus the labels (and node names) when -o is -.
+summary, plus the labels (and node names) when -o is -; -graph-out - and
+-gen-out - are then refused.
 With -bipartite (a document-by-term matrix, for -method cocluster) the
 nodes are the documents, then the terms, and the graph is the bipartite
 one: -constraints and -partial-labels number the documents from 0 and the

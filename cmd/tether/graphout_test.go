@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -97,6 +98,48 @@ func TestGenGraphMatrixMarketExtensions(t *testing.T) {
 			if fmt.Sprint(gi, gw) != fmt.Sprint(wi, ww) {
 				t.Fatalf("%s: row %d: %v %v, the edge list has %v %v", c.name, i, gi, gw, wi, ww)
 			}
+		}
+	}
+}
+
+// TestGraphOutStdoutCarriesOneThing: standard output carries one thing.
+// -graph-out - and -gen-out - are refused with -json, whose document is
+// standard output's (the JSON was followed by the edge list, which no
+// JSON reader took); with -o FILE, the summary goes to standard error and
+// standard output holds the graph alone (the summary followed it).
+func TestGraphOutStdoutCarriesOneThing(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "f.csv")
+	if _, _, err := run(t, "gen", "blobs", "-n", "30", "-k", "3", "-o", data); err != nil {
+		t.Fatal(err)
+	}
+	lab := filepath.Join(dir, "lab.txt")
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"cluster", "-input", data, "-k", "3", "-graph-out", "-", "-json", "-o", lab}, "-graph-out"},
+		{[]string{"cluster", "-input", data, "-k", "3", "-graph-out", "-", "-json"}, "-graph-out"},
+		{[]string{"cluster", "-gen", "sbm", "-n", "40", "-k", "2", "-gen-out", "-", "-json", "-o", lab}, "-gen-out"},
+	} {
+		_, _, err := run(t, c.args...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "-json") || !strings.Contains(err.Error(), c.flag) {
+			t.Errorf("%q: err = %v, want a usage error naming -json and %s", c.args, err, c.flag)
+		}
+	}
+	for _, args := range [][]string{
+		{"cluster", "-input", data, "-k", "3", "-quiet", "-graph-out", "-", "-o", lab},
+		{"cluster", "-gen", "sbm", "-n", "40", "-k", "2", "-quiet", "-gen-out", "-", "-o", lab},
+	} {
+		stdout, stderr, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		if !strings.Contains(stderr, "Ncut") || strings.Contains(stdout, "Ncut") {
+			t.Errorf("%q: the summary is not on standard error alone:\nstdout:\n%s\nstderr:\n%s", args, stdout, stderr)
+		}
+		if _, err := dataset.ReadGraph(context.Background(), strings.NewReader(stdout), "stdout", dataset.EdgeList, dataset.GraphOptions{}); err != nil {
+			t.Errorf("%q: standard output is not an edge list: %v\n%s", args, err, stdout)
 		}
 	}
 }
