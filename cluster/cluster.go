@@ -346,6 +346,13 @@ type Uses struct {
 	Supervision Supervision
 	// EstimatesK reports that K = 0 asks the method to estimate k.
 	EstimatesK bool
+	// FindsK reports that the method finds k itself whatever K is: K is
+	// not the number of clusters it returns (opplc ignores it, with a
+	// warning; plmeans takes a K > 0 as a cap on the clusters it opens).
+	// A front end whose k is the number of clusters asked for (tether
+	// cluster's -k) refuses one for such a method. FindsK implies
+	// EstimatesK.
+	FindsK bool
 	// MinK and MaxK bound the k the method accepts besides 1 ≤ k ≤ n; 0
 	// means no bound.
 	MinK int

@@ -130,7 +130,7 @@ func (OPPLC) Name() string { return "opplc" }
 // WeightScale is declared unless Scale is OPPLCScaleMax, which divides
 // the weights by the largest.
 func (o OPPLC) Uses() Uses {
-	u := Uses{Supervision: Pairs, EstimatesK: true, Resolves: true}
+	u := Uses{Supervision: Pairs, EstimatesK: true, FindsK: true, Resolves: true}
 	if o.Scale != OPPLCScaleMax {
 		u.WeightScale = "W_ij and 1 − W_ij weigh linking and opening a cluster (thesis Alg. 17)"
 	}

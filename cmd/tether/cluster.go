@@ -364,7 +364,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	var knobs multiFlag
 	fs.Var(&knobs, "set", "set a knob of the method, `Name=value` (repeatable), e.g. -set Gamma=0.5")
 	k := new(int)
-	fs.Var(intIn(k, 0, 1<<30), "k", "`number` of clusters (0: estimated by the methods that can, e.g. bethe; a method of partial labels, labels or labels|pairs in tether methods, takes the number of classes of -partial-labels, with a note)")
+	fs.Var(intIn(k, 0, 1<<30), "k", "`number` of clusters (0: estimated by the methods that can, e.g. bethe; a method of partial labels, labels or labels|pairs in tether methods, takes the number of classes of -partial-labels, with a note; refused by "+strings.Join(kFinders(), " and ")+", which choose k themselves)")
 	seed := fs.Uint64("seed", 1, "seed of every random choice")
 	restarts := new(int)
 	fs.Var(intIn(restarts, 0, kmeans.MaxRestarts), "restarts", "k-means `restarts` (0: the method's default)")
@@ -433,6 +433,15 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	if meth, err = cluster.SetKnobs(meth, knobs); err != nil {
 		return usagef("cluster", "-set: %v", err)
+	}
+	if *k > 0 && meth.Uses().FindsK {
+		// opplc ignored -k with a warning, and plmeans took it for a cap
+		// (-k 3 returned one cluster): neither sets k as -k says.
+		gen := ""
+		if in.gen != "" {
+			gen = " (-gen-k sets the classes of -gen)"
+		}
+		return usagef("cluster", "-k %d: %s chooses k itself, whatever -k says (the knobs of its prior steer how many clusters it finds: tether methods %s): leave -k out%s", *k, meth.Name(), meth.Name(), gen)
 	}
 	rec := newRecorder(m.Stderr, *quiet)
 	in.seed, in.m, in.quiet = *seed, m, *quiet
@@ -666,6 +675,18 @@ func checkKFrom(meth cluster.Method, k int, d *input.Data, what string) error {
 	return usagef("cluster", "%s: %s takes %s", what, meth.Name(), takes)
 }
 
+// kFinders lists the methods that choose k themselves whatever -k says
+// (cluster.Uses.FindsK), which refuse -k.
+func kFinders() []string {
+	var names []string
+	for _, i := range cluster.Methods() {
+		if i.New().Uses().FindsK {
+			names = append(names, i.Name)
+		}
+	}
+	return names
+}
+
 // noSupervisionUsage returns err, the error of cluster.Run with meth, as a
 // usage error when it says that the method was given no side information
 // it can use (cluster.ErrNoSupervision) and the command line named no file
@@ -713,7 +734,9 @@ terms after them.
 Without -k, a method that estimates k does (tether methods: bethe, …), and
 a method of partial labels (labels or labels|pairs in tether methods, auto
 among them) given -partial-labels takes k from the number of their
-classes, with a note; -k sets k for every method.
+classes, with a note; -k sets k for every method but opplc and plmeans,
+which choose k themselves whatever it says (the knobs of their prior
+steer how many clusters they find) and refuse -k.
 The flags of one kind of input given with another are usage errors, not
 ignored: the feature table's (-label, -id, -scale, …) with a graph, a
 folder of images or -gen; a graph file's (-gml-label, -graph-format, …)

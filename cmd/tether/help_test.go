@@ -130,3 +130,17 @@ func TestReproHelpSaysWhereTheDataIs(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterHelpNamesKFinders: cluster -h names, as the methods that
+// refuse -k, exactly those that choose k themselves (cluster.Uses.FindsK);
+// it said "-k sets k for every method".
+func TestClusterHelpNamesKFinders(t *testing.T) {
+	finders := kFinders()
+	if len(finders) == 0 {
+		t.Fatal("no method chooses k itself")
+	}
+	want := "-k sets k for every method but " + strings.Join(finders, " and ") + ",\nwhich choose k themselves"
+	if !strings.Contains(clusterUsage, want) {
+		t.Errorf("cluster's usage lacks %q", want)
+	}
+}

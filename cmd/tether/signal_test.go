@@ -318,7 +318,9 @@ func TestNumericFlagRanges(t *testing.T) {
 // method that needs side information run without a file of the kind it
 // reads (mavro without -partial-labels, sl without -constraints or
 // -partial-labels) is a usage error too (cluster.ErrNoSupervision; it was
-// the library's "needs partial labels, none given", exit status 1).
+// the library's "needs partial labels, none given", exit status 1). A -k
+// given to a method that chooses k itself (cluster.Uses.FindsK: opplc,
+// plmeans) is one as well.
 func TestKOutsideTheInputIsUsage(t *testing.T) {
 	// Six points in three pairs; the reference has 2 classes, the partial
 	// labels name 2 classes on 2 of the nodes.
@@ -345,6 +347,16 @@ func TestKOutsideTheInputIsUsage(t *testing.T) {
 		{"labels method with labels", []string{"-input", table, "-k", "2", "-method", "noa-ssc", "-partial-labels", partial}, ""},
 		{"pairs method without pairs or labels", []string{"-input", table, "-k", "2", "-method", "sl"}, "usage: cluster: -method sl needs pairwise constraints or partial labels: give -constraints FILE (i,j,ml|cl lines) or -partial-labels FILE (node,label lines)"},
 		{"pairs method with pairs", []string{"-input", table, "-k", "2", "-method", "sl", "-constraints", pairs}, ""},
+		// opplc and plmeans choose k themselves: -k is refused (opplc
+		// ignored -k 3 with a warning and found 1662 clusters; plmeans
+		// took it for a cap and returned one cluster).
+		{"a method that chooses k itself, opplc", []string{"-input", table, "-k", "3", "-method", "opplc", "-constraints", pairs},
+			"usage: cluster: -k 3: opplc chooses k itself, whatever -k says (the knobs of its prior steer how many clusters it finds: tether methods opplc): leave -k out"},
+		{"a method that chooses k itself, plmeans", []string{"-input", table, "-k", "3", "-method", "plmeans"},
+			"usage: cluster: -k 3: plmeans chooses k itself, whatever -k says (the knobs of its prior steer how many clusters it finds: tether methods plmeans): leave -k out"},
+		{"a method that chooses k itself, with -gen", []string{"-gen", "moons", "-n", "40", "-k", "2", "-method", "plmeans"},
+			"usage: cluster: -k 2: plmeans chooses k itself, whatever -k says (the knobs of its prior steer how many clusters it finds: tether methods plmeans): leave -k out (-gen-k sets the classes of -gen)"},
+		{"a method that chooses k itself, without -k", []string{"-input", table, "-method", "plmeans"}, ""},
 		{"k = n", []string{"-input", table, "-k", "6"}, ""},
 		{"k above the classes of -truth", []string{"-input", table, "-k", "3", "-truth", truth}, ""},
 		{"k above the classes of -partial-labels", []string{"-input", table, "-k", "3", "-partial-labels", partial}, ""},
