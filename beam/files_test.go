@@ -60,7 +60,7 @@ func readMem(name string) ([]byte, error) {
 // batchFiles are the files of the jobs of batchManifest.
 var batchFiles = map[string]string{
 	"data/d.csv": "x,y,label\n0,0,a\n0.1,0,a\n0,0.1,a\n0.1,0.1,a\n0.05,0.05,a\n5,5,b\n5.1,5,b\n5,5.1,b\n5.1,5.1,b\n5.05,5.05,b\n",
-	"data/g.txt": "0 1\n1 2\n2 0\n0 3\n3 4\n4 5\n5 3\n2 5 0.1\n",
+	"data/g.txt": "0 1 1\n1 2 1\n2 0 1\n0 3 1\n3 4 1\n4 5 1\n5 3 1\n2 5 0.1\n",
 	"side/c.txt": "0,5,ml\n1,6,cl\n",
 	"side/l.txt": "0,0\n5,1\n",
 	"gc.txt":     "0,3,cl\n",

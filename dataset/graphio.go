@@ -225,9 +225,12 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // says so, a dense matrix otherwise; a file that could be either is read as
 // a dense matrix with a warning in GraphData.Warnings.
 //
-// Edge lists hold one edge "i j" or "i j w" per line, fields separated by
-// blanks or (when the first edge line has a comma) commas; blank lines and
-// lines starting with '#' or '%' are skipped. When every node token is an
+// Edge lists hold one edge "i j" or "i j w" per line, every line as the
+// first data line (a line with a weight among lines without, or the
+// reverse, is an error naming it: a weighted file whose last line lost its
+// weight would give that edge weight 1), fields separated by blanks or
+// (when the first edge line has a comma) commas; blank lines and lines
+// starting with '#' or '%' are skipped. When every node token is an
 // integer, nodes are numbers (see IndexBase); when none is (or
 // opt.NamedNodes is set), every token is a name and nodes are numbered in
 // order of first appearance; a mix is an error. Only the first data line
@@ -799,6 +802,18 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 		}) {
 			header = recs[0].line
 			recs = recs[1:]
+		}
+	}
+	// Every data line has the fields of the first: "i j" lines and "i j w"
+	// lines do not mix. A weighted file whose last line lost its weight
+	// ("2 3 0.1" cut to "2 3") read that edge with weight 1, silently.
+	for _, r := range recs[min(1, len(recs)):] {
+		if r.weighed != recs[0].weighed {
+			got, want := 2, 3
+			if r.weighed {
+				got, want = 3, 2
+			}
+			return nil, &ParseError{File: name, Line: r.line, Err: errorf(ErrSyntax, "%d fields, want %d as on the first data line (line %d): every edge has a weight or none does", got, want, recs[0].line)}
 		}
 	}
 	// Nodes are all integers or, with NamedNodes, all names; a mixture is

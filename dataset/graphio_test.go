@@ -39,12 +39,12 @@ func TestReadGraph(t *testing.T) {
 	}{
 		{
 			name: "0-based weighted edge list with comments",
-			in:   "# c\n0 1 2.5\n% c\n1 2\n\n",
+			in:   "# c\n0 1 2.5\n% c\n1 2 1\n\n",
 			w:    [][]float64{{0, 2.5, 0}, {2.5, 0, 1}, {0, 1, 0}},
 		},
 		{
 			name: "1-based detected, comma separated",
-			in:   "1,2\n2,3,0.5\n",
+			in:   "1,2,1\n2,3,0.5\n",
 			w:    [][]float64{{0, 1, 0}, {1, 0, 0.5}, {0, 0.5, 0}},
 			base: 1,
 		},
@@ -62,7 +62,7 @@ func TestReadGraph(t *testing.T) {
 		},
 		{
 			name: "sum policy and dropped self loops",
-			in:   "0 1\n1 0 2\n2 2\n1 2\n",
+			in:   "0 1 1\n1 0 2\n2 2 1\n1 2 1\n",
 			opt:  GraphOptions{Duplicates: DupSum, DropSelfLoops: true},
 			w:    [][]float64{{0, 3, 0}, {3, 0, 1}, {0, 1, 0}},
 		},
@@ -181,6 +181,12 @@ func TestReadGraphErrors(t *testing.T) {
 		{"negative weight", "0 1 -1\n", EdgeList, GraphOptions{}, ErrInvalid, []string{"g:1", "column 3", `"-1"`, "negative"}},
 		{"bad weight", "0 1 1\n1 2 x\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:2", `"x"`}},
 		{"too many fields", "0 1 2 3\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", "4 fields"}},
+		// A line whose field count differs from the first data line's: a
+		// weighted file whose last line lost its weight read that edge with
+		// weight 1, silently.
+		{"truncated last weight", "# w\n0 1 0.5\n1 2 0.2\n2 3\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:4: ", "2 fields, want 3 as on the first data line (line 2)"}},
+		{"weight after unweighted lines", "0 1\n1 2\n2 3 0.1\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:3: ", "3 fields, want 2 as on the first data line (line 1)"}},
+		{"weight after a header", "source target\n0 1\n1 2 0.1\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:3: ", "3 fields, want 2 as on the first data line (line 2)"}},
 		{"huge node number", "0 99999999999\n", EdgeList, GraphOptions{}, ErrTooLarge, []string{"g:1", "99999999999"}},
 		{"node outside NumNodes", "0 5\n", EdgeList, GraphOptions{NumNodes: 3}, ErrInvalid, []string{"g:1", `"5"`}},
 		{"duplicate rejected", "0 1\n1 0\n", EdgeList, GraphOptions{Duplicates: DupError}, ErrInvalid, []string{"g:2", "repeats line 1"}},

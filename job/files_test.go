@@ -191,7 +191,7 @@ func TestRunFilesScheme(t *testing.T) {
 	dir := t.TempDir()
 	content := map[string]string{
 		"d.csv":   "x,y,label\n0,0,a\n0.1,0,a\n0,0.1,a\n0.1,0.1,a\n5,5,b\n5.1,5,b\n5,5.1,b\n5.1,5.1,b\n",
-		"g.txt":   "0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n2 3 0.1\n",
+		"g.txt":   "0 1 1\n1 2 1\n2 0 1\n3 4 1\n4 5 1\n5 3 1\n2 3 0.1\n",
 		"c.txt":   "0,4,ml\n1,5,cl\n",
 		"gc.txt":  "0,3,cl\n",
 		"l.txt":   "0,0\n4,1\n",

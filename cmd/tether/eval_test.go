@@ -329,7 +329,7 @@ func TestEvalOneClassReference(t *testing.T) {
 // repeated edge with another weight is merged, with a warning naming the
 // line (they were dropped before).
 func TestEvalGraphReaderWarnings(t *testing.T) {
-	g := writeTemp(t, "dup.txt", "0 1\n1 0 2\n1 2\n2 3\n")
+	g := writeTemp(t, "dup.txt", "0 1 1\n1 0 2\n1 2 1\n2 3 1\n")
 	labels := writeTemp(t, "t.txt", "0\n0\n1\n1\n")
 	_, stderr, err := run(t, "eval", "-truth", labels, "-pred", labels, "-graph", g)
 	if err != nil {

@@ -447,7 +447,7 @@ func TestEvalNamedAgainstNumbered(t *testing.T) {
 ]`)
 	truth := evalWriteTemp(t, dir, "t.txt", "0\n0\n1\n1\n")
 	pred := evalWriteTemp(t, dir, "p.csv", "name,cluster\nc,0\na,1\nd,0\nb,1\n")
-	edges := evalWriteTemp(t, dir, "g.txt", "0 1\n2 3\n1 2 0.1\n")
+	edges := evalWriteTemp(t, dir, "g.txt", "0 1 1\n2 3 1\n1 2 0.1\n")
 	for _, tc := range []struct {
 		name string
 		args []string

@@ -101,7 +101,7 @@ func TestRunExitCodes(t *testing.T) {
 // it).
 func TestRunMemfs(t *testing.T) {
 	t.Chdir(t.TempDir())
-	memfs.Write("memfs://cli/data/g.txt", []byte("0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n2 3 0.1\n"))
+	memfs.Write("memfs://cli/data/g.txt", []byte("0 1 1\n1 2 1\n2 0 1\n3 4 1\n4 5 1\n5 3 1\n2 3 0.1\n"))
 	memfs.Write("memfs://cli/m.jsonl", []byte(`{"id":"g","graph":"data/g.txt","k":2,"method":"njw","seed":1}`+"\n"+
 		`{"id":"missing","graph":"data/nope.txt","k":2}`+"\n"))
 	var stderr bytes.Buffer
@@ -131,7 +131,7 @@ func TestRunMemfs(t *testing.T) {
 func TestRunGCS(t *testing.T) {
 	t.Chdir(t.TempDir())
 	srv := fakegcs.Start(t, "cli")
-	srv.Put("cli", "data/g.txt", []byte("0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n2 3 0.1\n"))
+	srv.Put("cli", "data/g.txt", []byte("0 1 1\n1 2 1\n2 0 1\n3 4 1\n4 5 1\n5 3 1\n2 3 0.1\n"))
 	srv.Put("cli", "m.jsonl", []byte(`{"id":"g","graph":"data/g.txt","k":2,"method":"njw","seed":1}`+"\n"+
 		`{"id":"missing","graph":"data/nope.txt","k":2}`+"\n"))
 	var stderr bytes.Buffer
