@@ -26,8 +26,30 @@ const DefaultMaxDocTerm = 1 << 24
 // rows + cols (0: DefaultMaxDocTerm). Cost O(nnz log nnz).
 //
 // ctx is checked while r is read and every few thousand lines; a cancelled
-// read returns ctx's error, wrapped.
+// read returns ctx's error, wrapped. ReadDocTermData also returns the
+// reader's warnings (repeated entries).
 func ReadDocTermContext(ctx context.Context, r io.Reader, name string, maxNodes int) (*Sparse, error) {
+	d, err := ReadDocTermData(ctx, r, name, maxNodes)
+	if err != nil {
+		return nil, err
+	}
+	return d.Matrix, nil
+}
+
+// DocTermData is a document-by-term matrix read by ReadDocTermData, with
+// the reader's warnings.
+type DocTermData struct {
+	Matrix *Sparse
+	// Warnings say what the file holds that may not be meant: entries
+	// given more than once for a (row, column), summed (their number and
+	// the first repeat, with both lines), as the graph readers warn
+	// about repeated edges.
+	Warnings []string
+}
+
+// ReadDocTermData is ReadDocTermContext, returning the matrix with the
+// reader's warnings.
+func ReadDocTermData(ctx context.Context, r io.Reader, name string, maxNodes int) (*DocTermData, error) {
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxDocTerm
 	}
@@ -38,6 +60,7 @@ func ReadDocTermContext(ctx context.Context, r io.Reader, name string, maxNodes 
 	type trip struct {
 		r, c int32
 		v    float64
+		line int
 	}
 	var ts []trip
 	var rows, cols, nnz int
@@ -92,7 +115,7 @@ func ReadDocTermContext(ctx context.Context, r io.Reader, name string, maxNodes 
 			return nil, fmt.Errorf("%s:%d: more than the %d entries of the header", name, ln, nnz)
 		}
 		if v > 0 {
-			ts = append(ts, trip{int32(i - 1), int32(j - 1), v})
+			ts = append(ts, trip{int32(i - 1), int32(j - 1), v, ln})
 		}
 	}
 	if !header {
@@ -101,7 +124,8 @@ func ReadDocTermContext(ctx context.Context, r io.Reader, name string, maxNodes 
 	if count != nnz {
 		return nil, fmt.Errorf("%s:%d: %d entries, the header says %d", name, ln, count, nnz)
 	}
-	sort.Slice(ts, func(a, b int) bool {
+	// Stable: the first of repeated entries comes first, in file order.
+	sort.SliceStable(ts, func(a, b int) bool {
 		if ts[a].r != ts[b].r {
 			return ts[a].r < ts[b].r
 		}
@@ -109,23 +133,40 @@ func ReadDocTermContext(ctx context.Context, r io.Reader, name string, maxNodes 
 	})
 	s := &Sparse{Rows: rows, Cols: cols, Ptr: make([]int, rows+1)}
 	lastR, lastC := int32(-1), int32(-1)
+	// The repeats, and the earliest in the file with the line of the
+	// entry it repeats.
+	repeats, repFirst := 0, 0
+	var rep trip
+	first := 0 // line of the current entry's first occurrence
 	for _, t := range ts {
 		if t.r == lastR && t.c == lastC {
 			s.Val[len(s.Val)-1] += t.v
 			if math.IsInf(s.Val[len(s.Val)-1], 0) {
 				return nil, fmt.Errorf("%s: entry (%d, %d) overflows when its repeats are summed", name, t.r+1, t.c+1)
 			}
+			if repeats == 0 || t.line < rep.line {
+				rep, repFirst = t, first
+			}
+			repeats++
 			continue
 		}
 		s.Idx = append(s.Idx, t.c)
 		s.Val = append(s.Val, t.v)
 		s.Ptr[t.r+1] = len(s.Idx)
-		lastR, lastC = t.r, t.c
+		lastR, lastC, first = t.r, t.c, t.line
 	}
 	for i := 1; i <= rows; i++ {
 		s.Ptr[i] = max(s.Ptr[i], s.Ptr[i-1])
 	}
-	return s, nil
+	d := &DocTermData{Matrix: s}
+	if repeats > 0 {
+		what := fmt.Sprintf("%d entries repeat", repeats)
+		if repeats == 1 {
+			what = "1 entry repeats"
+		}
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: %s the row and column of an earlier one (the first: row %d, column %d, also on line %d); the values of each (row, column) are summed", name, rep.line, what, rep.r+1, rep.c+1, repFirst))
+	}
+	return d, nil
 }
 
 // ReadDocTerm is ReadDocTermContext with a context that is never
@@ -144,12 +185,22 @@ func ReadDocTermFile(path string, maxNodes int) (*Sparse, error) {
 // ReadDocTermContext). A FIFO without a writer is waited for until ctx is
 // cancelled.
 func ReadDocTermFileContext(ctx context.Context, path string, maxNodes int) (*Sparse, error) {
+	d, err := ReadDocTermFileData(ctx, path, maxNodes)
+	if err != nil {
+		return nil, err
+	}
+	return d.Matrix, nil
+}
+
+// ReadDocTermFileData is ReadDocTermFileContext, returning the matrix with
+// the reader's warnings (ReadDocTermData).
+func ReadDocTermFileData(ctx context.Context, path string, maxNodes int) (*DocTermData, error) {
 	f, err := inputfile.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadDocTermContext(ctx, f, path, maxNodes)
+	return ReadDocTermData(ctx, f, path, maxNodes)
 }
 
 // TFIDF returns the tf–idf weights count·ln(N/df) of a document-by-term

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -45,6 +46,28 @@ func TestReadDocTerm(t *testing.T) {
 		_, err := ReadDocTerm(strings.NewReader(tc.in), "dt.txt", 0)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// TestReadDocTermRepeats: entries repeated for a (row, column) are summed
+// with a warning giving their number and the earliest repeat with both
+// lines, as repeated graph edges draw one (they were summed silently).
+func TestReadDocTermRepeats(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"3 4 3\n1 2 1\n3 4 2\n1 1 3\n", ""},
+		// (3,4) on lines 3 and 5, (1,2) on lines 2 and 6: the earliest
+		// repeat is line 5's.
+		{"3 4 5\n1 2 1\n3 4 2.5\n1 1 3\n3 4 0.5\n1 2 1\n", "dt.txt:5: 2 entries repeat the row and column of an earlier one (the first: row 3, column 4, also on line 3); the values of each (row, column) are summed"},
+		{"1 1 2\n1 1 1\n1 1 2\n", "dt.txt:3: 1 entry repeats the row and column of an earlier one (the first: row 1, column 1, also on line 2)"},
+	} {
+		d, err := ReadDocTermData(context.Background(), strings.NewReader(tc.in), "dt.txt", 0)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.in, err)
+		}
+		got := strings.Join(d.Warnings, "\n")
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("%q: warnings %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

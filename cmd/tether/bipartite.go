@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // bipartiteOptions are the flags of a document-by-term input (-bipartite).
@@ -17,21 +19,35 @@ type bipartiteOptions struct {
 	colNames string // terms file: one name per line
 	tfidf    bool
 	drop     bool // drop empty rows and columns
+	// matrixMethod names the method when it clusters the matrix itself
+	// (cluster.BipartiteInput: cocluster), whose rows and columns all
+	// need a positive entry; "" for a method of the bipartite graph.
+	matrixMethod string
 }
 
 // loadBipartite reads the triplet file of o: the matrix (tf–idf
 // weighted unless -tfidf=false), its bipartite graph on rows + cols nodes
 // (documents first, then terms, edge weight the matrix entry), the node
 // names and, when the documents file has a class column, the reference
-// labels of the documents (terms have none).
+// labels of the documents (terms have none). For a method that clusters
+// the matrix (o.matrixMethod), a row or column without a positive entry
+// is an error naming it as the file does, 1-based, and -drop-empty (the
+// method's own error numbered them from 0).
 func (o *bipartiteOptions) loadBipartite(ctx context.Context) (*input.Data, error) {
-	s, err := dataset.ReadDocTermFileContext(ctx, o.file, 0)
+	dt, err := dataset.ReadDocTermFileData(ctx, o.file, 0)
 	if err != nil {
 		return nil, err
 	}
-	l := &input.Data{Name: o.file}
+	counts := dt.Matrix
+	s := counts
+	l := &input.Data{Name: o.file, Warnings: dt.Warnings}
 	if o.tfidf {
 		s = dataset.TFIDF(s)
+	}
+	if o.matrixMethod != "" && !o.drop {
+		if err := o.checkEmpty(counts, s); err != nil {
+			return nil, err
+		}
 	}
 	r, c := s.Dims()
 	var rowNames, colNames []string
@@ -71,7 +87,7 @@ func (o *bipartiteOptions) loadBipartite(ctx context.Context) (*input.Data, erro
 		}
 		sub, cols := s.SelectRows(keep)
 		if sub.Rows < r || sub.Cols < c {
-			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: -drop-empty dropped %d empty rows and %d empty columns; nodes are the %d rows, then the %d columns kept", o.file, r-sub.Rows, c-sub.Cols, sub.Rows, sub.Cols))
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: -drop-empty dropped %s and %s; nodes are the %d rows, then the %d columns kept", o.file, wording.Count(r-sub.Rows, "empty row", "empty rows"), wording.Count(c-sub.Cols, "empty column", "empty columns"), sub.Rows, sub.Cols))
 			nodes := append([]int(nil), keep...)
 			for _, j := range cols {
 				nodes = append(nodes, r+j)
@@ -97,6 +113,62 @@ func (o *bipartiteOptions) loadBipartite(ctx context.Context) (*input.Data, erro
 	}
 	l.Bipartite = s
 	return l, nil
+}
+
+// checkEmpty returns an error naming the first row and the first column
+// of s, the matrix clustered, without a positive entry (1-based, as the
+// file numbers them), how many there are and -drop-empty, nil when there
+// is none. counts is the matrix as read: a row or column that has entries
+// there lost them to tf–idf (a term in every row weighs 0), which the
+// error says, with -tfidf=false. Cost O(nnz + rows + cols).
+func (o *bipartiteOptions) checkEmpty(counts, s *dataset.Sparse) error {
+	r, c := s.Dims()
+	hasCol := func(m *dataset.Sparse) []bool {
+		has := make([]bool, c)
+		for _, j := range m.Idx {
+			has[j] = true
+		}
+		return has
+	}
+	var rows, cols []int
+	for i := 0; i < r; i++ {
+		if idx, _ := s.Row(i); len(idx) == 0 {
+			rows = append(rows, i)
+		}
+	}
+	for j, h := range hasCol(s) {
+		if !h {
+			cols = append(cols, j)
+		}
+	}
+	if len(rows)+len(cols) == 0 {
+		return nil
+	}
+	var first, total, lost []string
+	if len(rows) > 0 {
+		first = append(first, fmt.Sprintf("row %d", rows[0]+1))
+		total = append(total, wording.Count(len(rows), "empty row", "empty rows"))
+		if idx, _ := counts.Row(rows[0]); len(idx) > 0 {
+			lost = append(lost, fmt.Sprintf("the terms of row %d all occur in every row", rows[0]+1))
+		}
+	}
+	if len(cols) > 0 {
+		first = append(first, fmt.Sprintf("column %d", cols[0]+1))
+		total = append(total, wording.Count(len(cols), "empty column", "empty columns"))
+		if hasCol(counts)[cols[0]] {
+			lost = append(lost, fmt.Sprintf("column %d occurs in every row", cols[0]+1))
+		}
+	}
+	verb := "has"
+	if len(first) == 2 {
+		verb = "have"
+	}
+	msg := fmt.Sprintf("%s: %s %s no positive entry (%s in all): %s needs one in every row and column; -drop-empty drops the empty ones, renumbering the nodes kept",
+		o.file, strings.Join(first, " and "), verb, strings.Join(total, " and "), o.matrixMethod)
+	if len(lost) > 0 {
+		msg += fmt.Sprintf(" (%s, which tf–idf weighs 0: -tfidf=false keeps the counts)", strings.Join(lost, ", and "))
+	}
+	return errors.New(msg)
 }
 
 // pick returns x[nodes[0]], x[nodes[1]], ….

@@ -90,7 +90,7 @@ func TestClusterBipartiteErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-bipartite", bad}, "bad.txt:3: column \"x\" outside 1…2"},
-		{[]string{"-bipartite", empty}, "row 1 has degree 0"},
+		{[]string{"-bipartite", empty}, "empty.txt: row 2 has no positive entry"}, // it said "row 1 has degree 0"
 		{[]string{"-bipartite", mat, "-row-names", terms + "x"}, "no such file"},
 		{[]string{"-bipartite", mat, "-row-names", writeTemp(t, "d.txt", "a\nb\n")}, "d.txt: 2 names, the matrix has 6"},
 		{[]string{"-bipartite", mat, "-row-names", writeTemp(t, "d2.txt", "a x\nb\n")}, "d2.txt:2: 1 fields, want \"name\" or \"name class\" as on line 1"},
@@ -110,7 +110,7 @@ func TestClusterBipartiteErrors(t *testing.T) {
 	names := writeTemp(t, "n.txt", "a\nb\nc\n")
 	labels := filepath.Join(t.TempDir(), "l.csv")
 	_, errOut, err := run(t, "cluster", "-bipartite", empty, "-row-names", names, "-drop-empty", "-method", "cocluster", "-k", "1", "-o", labels)
-	if err != nil || !strings.Contains(errOut, "dropped 1 empty rows and 0 empty columns") {
+	if err != nil || !strings.Contains(errOut, "dropped 1 empty row and 0 empty columns") {
 		t.Fatalf("-drop-empty: %v\n%s", err, errOut)
 	}
 	if b, _ := os.ReadFile(labels); !strings.Contains(string(b), "a,0\nc,0\ncol0,0\ncol1,0\n") {
@@ -153,4 +153,43 @@ func FuzzReadNameFile(f *testing.F) {
 			t.Fatalf("%d classes for %d names (classes %v)", len(cls), n, classes)
 		}
 	})
+}
+
+// TestBipartiteEmptyRowsAndColumns: for cocluster, a row or column of the
+// matrix without a positive entry is an error naming it as the file
+// numbers it (1-based) and -drop-empty, before the method runs (cocluster
+// said "column 2 has degree 0" for the file's column 3, and "drop empty
+// columns" without the flag); one that tf–idf emptied says so and names
+// -tfidf=false. A graph method of the bipartite graph takes such a matrix.
+// Repeated entries are summed with a warning, as repeated edges are.
+func TestBipartiteEmptyRowsAndColumns(t *testing.T) {
+	noCol3 := writeTemp(t, "bp_c3.txt", "3 4 4\n1 1 2\n1 2 1\n2 4 4\n3 4 1\n")
+	// Term 4 is in every document: tf–idf weighs it 0, which empties
+	// document 2 (term 4 alone).
+	tfidf := writeTemp(t, "bp_tf.txt", "3 4 6\n1 1 2\n1 4 1\n2 4 4\n3 4 1\n3 3 1\n3 2 1\n")
+	for _, c := range []struct {
+		args []string
+		want string // "" for success
+	}{
+		{[]string{"-bipartite", noCol3}, noCol3 + ": column 3 has no positive entry (1 empty column in all): cocluster needs one in every row and column; -drop-empty drops the empty ones, renumbering the nodes kept"},
+		{[]string{"-bipartite", noCol3, "-drop-empty"}, ""},
+		{[]string{"-bipartite", tfidf}, tfidf + ": row 2 and column 4 have no positive entry (1 empty row and 1 empty column in all): cocluster needs one in every row and column; -drop-empty drops the empty ones, renumbering the nodes kept (the terms of row 2 all occur in every row, and column 4 occurs in every row, which tf–idf weighs 0: -tfidf=false keeps the counts)"},
+		{[]string{"-bipartite", tfidf, "-tfidf=false"}, ""},
+	} {
+		_, _, err := run(t, append([]string{"cluster", "-method", "cocluster", "-k", "2", "-quiet", "-o", filepath.Join(t.TempDir(), "l")}, c.args...)...)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%q: %v", c.args, err)
+		case c.want != "" && (err == nil || err.Error() != c.want):
+			t.Errorf("%q: error %v\nwant %s", c.args, err, c.want)
+		}
+	}
+	if _, _, err := run(t, "cluster", "-bipartite", noCol3, "-method", "njw", "-k", "2", "-quiet", "-o", filepath.Join(t.TempDir(), "l")); err != nil {
+		t.Errorf("njw on the bipartite graph: %v", err)
+	}
+	dup := writeTemp(t, "bp_dup.txt", "3 4 5\n1 1 2\n1 2 1\n2 3 4\n3 4 1\n1 2 1\n")
+	_, stderr, err := run(t, "cluster", "-bipartite", dup, "-method", "cocluster", "-k", "2", "-quiet", "-o", filepath.Join(t.TempDir(), "l"))
+	if want := "tether cluster: warning: " + dup + ":6: 1 entry repeats the row and column of an earlier one (the first: row 1, column 2, also on line 3); the values of each (row, column) are summed"; err != nil || !strings.Contains(stderr, want) {
+		t.Errorf("repeated entry: %v, stderr %q lacks %q", err, stderr, want)
+	}
 }

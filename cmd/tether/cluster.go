@@ -92,7 +92,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	o.spec = graph.DefaultSpec()
 	bindGraphSpec(fs, &o.spec)
 	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF), or a folder of .pgm/.png images with one subfolder per class")
-	fs.StringVar(&o.bip.file, "bipartite", "", "document-by-term `file` for co-clustering (-method cocluster): a \"rows cols nnz\" header, then 1-based \"row col count\" triplets (Classic3); nodes are the rows, then the columns")
+	fs.StringVar(&o.bip.file, "bipartite", "", "document-by-term `file` for co-clustering (-method cocluster): a \"rows cols nnz\" header, then 1-based \"row col count\" triplets (Classic3; a repeated row and column is summed, with a warning); nodes are the rows, then the columns")
 	fs.StringVar(&o.bip.rowNames, "row-names", "", "-bipartite: row (document) names `file`, one \"name\" or \"name class\" a line (the class is the reference label)")
 	fs.StringVar(&o.bip.colNames, "col-names", "", "-bipartite: column (term) names `file`, one a line")
 	fs.BoolVar(&o.bip.tfidf, "tfidf", true, "-bipartite: weight the counts by tf–idf, count·ln(rows/df) (seed 001 §5.2); false uses them as given")
@@ -445,6 +445,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	rec := newRecorder(m.Stderr, *quiet)
 	in.seed, in.m, in.quiet = *seed, m, *quiet
+	if meth.Uses().Input&cluster.BipartiteInput != 0 {
+		in.bip.matrixMethod = meth.Name()
+	}
 	l, err := in.load(ctx, rec, *k)
 	if err != nil {
 		return err
