@@ -228,9 +228,9 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // Edge lists hold one edge "i j" or "i j w" per line, every line as the
 // first data line (a line with a weight among lines without, or the
 // reverse, is an error naming it: a weighted file whose last line lost its
-// weight would give that edge weight 1), fields separated by blanks or
-// (when the first edge line has a comma) commas; blank lines and lines
-// starting with '#' or '%' are skipped. When every node token is an
+// weight would give that edge weight 1), fields separated by blanks, or
+// by commas when the first edge line has one, else by semicolons when it
+// has one; blank lines and lines starting with '#' or '%' are skipped. When every node token is an
 // integer, nodes are numbers (see IndexBase); when none is (or
 // opt.NamedNodes is set), every token is a name and nodes are numbered in
 // order of first appearance; a mix is an error. Only the first data line
@@ -502,11 +502,17 @@ func DetectEdgeList(ctx context.Context, r io.Reader, name string) (bool, error)
 
 // edgeListSplitter returns the splitter of an edge list whose first line
 // that is neither blank nor a comment is first: commas when it has one,
-// else runs of blanks; '"' quotes a field.
+// else semicolons when it has one, else runs of blanks; '"' quotes a
+// field.
 func edgeListSplitter(first string) splitter {
 	sp := splitter{quotes: `"`}
-	if strings.IndexByte(first, ',') >= 0 {
+	switch {
+	case strings.IndexByte(first, ',') >= 0:
 		sp.delim = ','
+	case strings.IndexByte(first, ';') >= 0:
+		// As the label and constraint files accept (a semicolon-separated
+		// edge list was "1 fields").
+		sp.delim = ';'
 	}
 	return sp
 }

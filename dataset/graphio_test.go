@@ -61,6 +61,13 @@ func TestReadGraph(t *testing.T) {
 			w:  [][]float64{{0, 1, 0}, {1, 0, 1}, {0, 1, 1}},
 		},
 		{
+			// As label and constraint files are (it was "1 fields, want
+			// \"i j\" or \"i j w\"").
+			name: "semicolon separated",
+			in:   "0;1;2.5\n1;2;1\n",
+			w:    [][]float64{{0, 2.5, 0}, {2.5, 0, 1}, {0, 1, 0}},
+		},
+		{
 			name: "sum policy and dropped self loops",
 			in:   "0 1 1\n1 0 2\n2 2 1\n1 2 1\n",
 			opt:  GraphOptions{Duplicates: DupSum, DropSelfLoops: true},

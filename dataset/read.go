@@ -131,6 +131,18 @@ func delimiterFor(s string) (d byte, ok bool, err error) {
 	return 0, false, errorf(ErrInvalid, "unsupported delimiter %q", s)
 }
 
+// delimFlag returns how tether's -delim gives delimiter d: "-delim ,",
+// "-delim tab", "-delim ';'" (quoted for the shell).
+func delimFlag(d byte) string {
+	switch d {
+	case '\t':
+		return "-delim tab"
+	case ';':
+		return "-delim ';'"
+	}
+	return "-delim " + string(d)
+}
+
 // parseDelimited splits delimited text into a raw table.
 func parseDelimited(ctx context.Context, lines []string, name string, opt *Options) (*rawTable, error) {
 	// Keep the data lines (not blank, not comments) with their numbers.
@@ -219,6 +231,14 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 	if limit > 0 && len(raw.rows) > limit {
 		raw.rows = raw.rows[:limit]
 		raw.lines = raw.lines[:limit]
+	}
+	if fixed && width == 1 {
+		// A delimiter given that splits no line, in lines that hold one
+		// of the usual delimiters: the one column of text was taken for
+		// the row IDs and the error said "no feature columns left".
+		if d := fieldsplit.Detect(body); d != 0 && d != delim {
+			return nil, &ParseError{File: name, Line: nums[0], Err: errorf(ErrOption, "every line is one field when split at %s (Options.Delimiter %q; tether: -delim), while the lines hold %s: the delimiter looks wrong; leave it out to detect it, or give %s", fieldsplit.Name(delim), opt.Delimiter, fieldsplit.Name(d), delimFlag(d))}
+		}
 	}
 	raw.cols = make([]column, width)
 	for j := range raw.cols {

@@ -906,6 +906,34 @@ func TestErrOption(t *testing.T) {
 	}
 }
 
+// TestDelimiterLooksWrong: a Delimiter given that splits no line of a file
+// whose lines hold one of the usual delimiters is an option error naming
+// both (the one column was taken for the row IDs, and the error said "no
+// feature columns left after removing label, ID and dropped columns"); a
+// file of one column without them is read.
+func TestDelimiterLooksWrong(t *testing.T) {
+	csv := "x1,x2\n0,0.5\n1,1.5\n2,2.5\n"
+	for _, c := range []struct {
+		delim, want string
+	}{
+		{";", `dataset: t.csv:1: invalid input: every line is one field when split at semicolons (Options.Delimiter ";"; tether: -delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give -delim ,`},
+		{"tab", `dataset: t.csv:1: invalid input: every line is one field when split at tabs (Options.Delimiter "tab"; tether: -delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give -delim ,`},
+		{"whitespace", `while the lines hold commas`},
+	} {
+		_, err := Read(context.Background(), strings.NewReader(csv), "t.csv", Options{Delimiter: c.delim})
+		if !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("-delim %s: error %v, want an ErrOption with %q", c.delim, err, c.want)
+		}
+	}
+	tsv := strings.ReplaceAll(csv, ",", "\t")
+	if _, err := Read(context.Background(), strings.NewReader(tsv), "t.tsv", Options{Delimiter: ","}); !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), "while the lines hold tabs: the delimiter looks wrong; leave it out to detect it, or give -delim tab") {
+		t.Errorf("-delim , on tabs: %v", err)
+	}
+	if tab, err := Read(context.Background(), strings.NewReader("x\n0.5\n1.5\n2.5\n"), "t.csv", Options{Delimiter: ","}); err != nil || len(tab.Features) != 1 {
+		t.Errorf("one column: %v", err)
+	}
+}
+
 // TestGMLLabelAttrErrOption: a GraphOptions.LabelAttr that no node has is
 // an option that does not fit the file (ErrOption, exit 2 in tether); one
 // that some nodes lack is the file's problem (ErrInvalid, not ErrOption).

@@ -482,6 +482,10 @@ func TestValuesInvalidForTheInputExitCodes(t *testing.T) {
 			`usage: labels: ` + gml + `:1: node 0 has no attribute "nosuch" (GraphOptions.LabelAttr; tether: -gml-label); the nodes' attributes besides id are "club"`, 2},
 		{"-plot extension", []string{"cluster", "-input", table, "-k", "2", "-plot", "p.jpg", "-o", out},
 			"usage: cluster: -plot: p.jpg: tether writes PNG (.png) or SVG (.svg) images, not .jpg", 2},
+		// A -delim that splits no line of a comma-separated table: the
+		// one column was taken for the IDs ("no feature columns left").
+		{"-delim that splits no line", []string{"cluster", "-input", table, "-k", "2", "-delim", ";", "-o", out},
+			`usage: cluster: %s:1: every line is one field when split at semicolons (Options.Delimiter ";"; tether: -delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give -delim ,`, 2},
 		{"a bad value in the table", []string{"cluster", "-input", bad, "-k", "2", "-o", out},
 			`dataset: ` + bad + `:3: column 2 ("x2"): value "NaN": syntax error: not a finite decimal number (a missing value is written ? or left empty)`, 1},
 	} {
