@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -72,8 +74,10 @@ Protocols, with the sources that use them:
 
 -noise flips that fraction of the pairs (kinds) or of the labels. Label
 protocols write a node,label file, or all pairs among the labelled nodes with
--pairs. Every node of the reference must have a class; a reference that
-names its nodes gives the output in its order of nodes.
+-pairs. A flag the protocol does not read (-rate with pairs-1/n or
+ml-uniformity, -alpha or -count but with ml-uniformity, -pairs with a pair
+protocol) is refused. Every node of the reference must have a class; a
+reference that names its nodes gives the output in its order of nodes.
 
 ` + labelFilesHelp
 
@@ -107,6 +111,9 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	}
 	if base != 0 && base != 1 {
 		return usagef("constraints gen", "-base %d, want 0 or 1", base)
+	}
+	if err := consUnusedFlag(fs, protocol); err != nil {
+		return err
 	}
 	if err := checkOutputs("constraints gen", []pathFlag{{"-truth", truthPath}}, []pathFlag{{"-o", out}}); err != nil {
 		return err
@@ -233,6 +240,44 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 		}
 		return constraint.WriteLabels(w, labels, base)
 	})
+}
+
+// consProtocolFlags lists the protocols that read each flag of
+// constraints gen that not every protocol reads (-noise, -seed, -base and
+// -o apply to all).
+var consProtocolFlags = map[string][]string{
+	"rate":  {"pairs-frac", "labels-frac", "label-sets"},
+	"alpha": {"ml-uniformity"},
+	"count": {"ml-uniformity"},
+	"pairs": {"labels-frac", "label-sets"},
+}
+
+// consUnusedFlag returns a usage error naming the first flag of fs the
+// user set that protocol does not read (a flag given with no effect, as
+// gen and cluster refuse them), nil if there is none or the protocol is
+// unknown (refused later, with the list of protocols). -pairs=false asks
+// for nothing and is accepted.
+func consUnusedFlag(fs *flag.FlagSet, protocol string) error {
+	known := false
+	for _, ps := range consProtocolFlags {
+		known = known || slices.Contains(ps, protocol)
+	}
+	if !known && protocol != "pairs-1/n" {
+		return nil
+	}
+	for _, name := range []string{"rate", "alpha", "count", "pairs"} {
+		f := fs.Lookup(name)
+		if !isSet(fs, name) || slices.Contains(consProtocolFlags[name], protocol) || name == "pairs" && f.Value.String() == "false" {
+			continue
+		}
+		ps := consProtocolFlags[name]
+		verb := "reads"
+		if len(ps) > 1 {
+			verb = "read"
+		}
+		return usagef("constraints gen", "-%s does not apply to -protocol %s: only %s %s it", name, protocol, strings.Join(ps, ", "), verb)
+	}
+	return nil
 }
 
 // consMaxPairs bounds the pairs constraints gen draws: they are held in
