@@ -128,7 +128,15 @@ func delimiterFor(s string) (d byte, ok bool, err error) {
 	if len(s) == 1 && s[0] != '"' && s[0] != '\n' && s[0] != '\r' {
 		return s[0], true, nil
 	}
-	return 0, false, errorf(ErrInvalid, "unsupported delimiter %q", s)
+	return 0, false, errorf(ErrOption, "unsupported delimiter %q (Options.Delimiter; tether: -delim): want , (comma), tab, ; (semicolon), whitespace, or another single character but \" and line ends", s)
+}
+
+// CheckDelimiter returns the error Read gives for Options.Delimiter s, nil
+// for a delimiter it accepts (see Options.Delimiter), so that a front end
+// can refuse one before it reads anything. The error wraps ErrOption.
+func CheckDelimiter(s string) error {
+	_, _, err := delimiterFor(s)
+	return err
 }
 
 // delimFlag returns how tether's -delim gives delimiter d: "-delim ,",

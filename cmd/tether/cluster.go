@@ -102,7 +102,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.truthFile, "truth", "", "reference labels `file` for the summary (one label per line, or node,label lines; see -h)")
 	fs.StringVar(&o.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number, a header name, or none (default: a column named label, else class, target or y (not beside an x column), any case, else none; ARFF: last)")
 	fs.StringVar(&o.table.IDColumn, "id", "", "ID `column`: the names of the rows, not a feature (default: a column of text with a different value on every row, else none)")
-	fs.StringVar(&o.table.Delimiter, "delim", "", "field delimiter (default: detected)")
+	fs.Var(delimFlag{&o.table.Delimiter}, "delim", "field delimiter: , (comma), tab, ; (semicolon), whitespace, or another single character (default: detected)")
 	fs.Var(textVar(&o.table.Header), "header", "header line: auto (the default), yes or no")
 	fs.Var(textVar(&o.table.Scale), "scale", "numeric column scaling: none (the default), minmax or zscore")
 	fs.Var(textVar(&o.table.Missing), "missing", "missing values (? or empty): reject (the default), impute (a numeric column's mean, a categorical column's most frequent value; with a note) or drop (the rows, with a warning; the rows kept keep their 0-based row numbers in the file as names: -o writes them, and node numbers of -truth, -constraints and -partial-labels mean the same rows)")

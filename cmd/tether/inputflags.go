@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/inputkind"
 )
 
@@ -152,5 +153,10 @@ func (o *inputOptions) checkApplies() error {
 			err = usagef(cmd, "-%s %s and does not apply to %s", f.Name, s.what, source)
 		}
 	})
+	if err == nil && o.spec.Kind == graph.Epsilon && !isSet(o.flags, "eps") {
+		// The builder refused the radius 0 after the data were read, an
+		// error of the data (exit status 1).
+		err = usagef(cmd, "-graph eps needs -eps, its radius: the points at distance at most -eps are joined")
+	}
 	return err
 }

@@ -72,7 +72,7 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&in.graphFile, "graph-file", "", "graph `file` (GML with -gml-label)")
 	fs.StringVar(&in.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number or a header name (default: as tether cluster, a column named label, else class, target or y (not beside an x column), any case; ARFF: last)")
 	fs.StringVar(&in.table.IDColumn, "id", "", "id `column` naming the nodes")
-	fs.StringVar(&in.table.Delimiter, "delim", "", "field delimiter (default: detected)")
+	fs.Var(delimFlag{&in.table.Delimiter}, "delim", "field delimiter: , (comma), tab, ; (semicolon), whitespace, or another single character (default: detected)")
 	fs.Var(textVar(&in.table.Header), "header", "header line: auto (the default), yes or no")
 	fs.Var(textVar(&in.table.Missing), "missing", "missing feature values (? or empty): reject (the default), impute or drop (as for cluster)")
 	bindCategorical(fs, &in.table)

@@ -4,11 +4,13 @@ import (
 	"encoding"
 	"flag"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
 )
 
@@ -17,7 +19,7 @@ import (
 func bindGraphSpec(fs *flag.FlagSet, s *graph.Spec) {
 	fs.Var(textVar(&s.Kind), "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (scikit-learn's nearest_neighbors)"+unnamedDefault(s.Kind))
 	fs.Var(intIn(&s.K, 1, 1<<30), "knn", "`neighbours` of the k-NN graphs")
-	fs.Float64Var(&s.Eps, "eps", s.Eps, "radius of the eps graph")
+	fs.Var(positiveFloat{&s.Eps}, "eps", "radius of the eps graph, a positive number (required by -graph eps)")
 	fs.Var(textVar(&s.Affinity), "affinity", "edge weights: rbf, cosine, binary"+unnamedDefault(s.Affinity))
 	fs.Var(intIn(&s.MaxFull, 0, 1<<31), "max-full", "largest `n` of a full graph, and √ of the stored weights of an eps graph (0: 10000)")
 	fs.Var(textVar(&s.Search), "knn-search", fmt.Sprintf("k-NN search: auto (approximate from %d points in more than %d dimensions), exact or approx (NN-descent)", graph.ApproxMinN, graph.ApproxMaxExactDim)+unnamedDefault(s.Search))
@@ -75,6 +77,45 @@ type boundedFloat struct {
 
 // floatIn returns p as a flag.Value accepting finite lo ≤ value ≤ hi.
 func floatIn(p *float64, lo, hi float64) flag.Value { return boundedFloat{p, lo, hi} }
+
+// positiveFloat is a float flag that refuses values that are not finite
+// and positive at parse time (-eps NaN, -eps 0: exit status 2, not the
+// graph builder's error after the data were read).
+type positiveFloat struct{ p *float64 }
+
+func (f positiveFloat) String() string { return boundedFloat{p: f.p}.String() }
+
+func (f positiveFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number", s)
+	}
+	if !(v > 0) || math.IsInf(v, 0) {
+		return fmt.Errorf("%v: want a positive finite number", v)
+	}
+	*f.p = v
+	return nil
+}
+
+// delimFlag is the -delim flag: a delimiter the table reader accepts
+// (dataset.CheckDelimiter), refused at parse time otherwise (-delim ab
+// was the reader's error, exit status 1).
+type delimFlag struct{ p *string }
+
+func (d delimFlag) String() string {
+	if d.p == nil {
+		return ""
+	}
+	return *d.p
+}
+
+func (d delimFlag) Set(s string) error {
+	if err := dataset.CheckDelimiter(s); err != nil {
+		return userError{err}
+	}
+	*d.p = s
+	return nil
+}
 
 func (b boundedFloat) String() string {
 	if b.p == nil {

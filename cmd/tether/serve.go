@@ -35,9 +35,13 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	if *computeTimeout <= 0 {
 		return usagef("serve", "-compute-timeout %v: want a positive duration such as 2m or 30s", *computeTimeout)
 	}
-	host, _, err := net.SplitHostPort(*addr)
+	host, port, err := net.SplitHostPort(*addr)
 	if err != nil {
 		return usagef("serve", "-addr %q: %v", *addr, err)
+	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		// A port above 65535 failed in net.Listen, exit status 1.
+		return usagef("serve", "-addr %s: port %q: want a number from 0 to 65535 (0: any free port)", *addr, port)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		if !*public {

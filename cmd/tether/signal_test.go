@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -507,5 +508,37 @@ func TestValuesInvalidForTheInputExitCodes(t *testing.T) {
 				t.Errorf("exit status %d, printed %q; want %d and %q", code, printed.String(), tc.code, "tether: "+want+"\n")
 			}
 		})
+	}
+}
+
+// TestFlagValuesCheckedBeforeTheData: flag values that can be checked
+// without the data are usage errors (exit status 2) found before anything
+// is read, here with an -input that does not exist: -graph eps without
+// -eps and -eps NaN (the graph builder's errors after the data were read,
+// exit status 1), -delim ab (the table reader's), serve -addr with a port
+// above 65535 (net.Listen's).
+func TestFlagValuesCheckedBeforeTheData(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.csv")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps"}, "usage: cluster: -graph eps needs -eps, its radius: the points at distance at most -eps are joined"},
+		{[]string{"serve", "-graph", "eps"}, "usage: serve: -graph eps needs -eps, its radius"},
+		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps", "-eps", "NaN"}, `usage: cluster: invalid value "NaN" for flag -eps: NaN: want a positive finite number`},
+		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps", "-eps", "0"}, `usage: cluster: invalid value "0" for flag -eps: 0: want a positive finite number`},
+		{[]string{"cluster", "-input", missing, "-k", "2", "-delim", "ab"}, `usage: cluster: invalid value "ab" for flag -delim: unsupported delimiter "ab"`},
+		{[]string{"labels", "-input", missing, "-delim", "ab"}, `usage: labels: invalid value "ab" for flag -delim: unsupported delimiter "ab"`},
+		{[]string{"serve", "-addr", "127.0.0.1:99999"}, `usage: serve: -addr 127.0.0.1:99999: port "99999": want a number from 0 to 65535 (0: any free port)`},
+	} {
+		// A cancelled context: a serve whose flags pass returns at once
+		// instead of serving until the test times out.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
+		err := m.Run(ctx, tc.args)
+		if code := exitCode(context.Background(), err, io.Discard); code != 2 || !strings.HasPrefix(fmt.Sprint(err), tc.want) {
+			t.Errorf("%q: exit status %d, error %v; want 2 and %q", tc.args, code, err, tc.want)
+		}
 	}
 }
