@@ -769,6 +769,9 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 			t.Labels[k] = code[r.rows[i][label]]
 		}
 		t.ClassNames = levels
+		if w := labelColumnWarning(r, label, levels, n); w != "" {
+			t.Warnings = append(t.Warnings, w)
+		}
 	}
 	if id >= 0 {
 		t.IDs = make([]string, n)
@@ -780,6 +783,37 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// labelColumnWarning returns the warning of a label column (column label
+// of r, with the distinct values levels over n rows) that does not look
+// like classes: at least 10 values, and a different one on every row, or
+// numbers not all integers with more values than n/2 (the rule of
+// identifierLike for the latter). Such a column — a continuous feature,
+// an identifier — was taken for n classes of one row each, and the
+// figures against it (ARI, NMI) mean little. "" when it looks like classes.
+// Cost O(len(levels)).
+func labelColumnWarning(r *rawTable, label int, levels []string, n int) string {
+	if len(levels) < 10 {
+		return ""
+	}
+	fractional := false
+	for _, l := range levels {
+		v, ok := parseNum(l)
+		if !ok {
+			fractional = false
+			break
+		}
+		fractional = fractional || v != math.Trunc(v)
+	}
+	if len(levels) != n && !(fractional && identifierLike(len(levels), n)) {
+		return ""
+	}
+	what := "numbers not all integers"
+	if len(levels) == n {
+		what = "a different value on every row"
+	}
+	return fmt.Sprintf("%s: %s, the label column, holds %d distinct values for %d rows (%s): it looks like a continuous feature or an identifier, not classes, and the figures against it (ARI, NMI, accuracy) mean little; name the column of the classes (Options.LabelColumn; tether: -label), or none", r.file, r.colWhat(label), len(levels), n, what)
 }
 
 // idClashWarning returns the warning of an ID column (column id of r)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -522,6 +523,49 @@ func TestClassNamedFeatureWarning(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.warnings) {
 				t.Errorf("warnings %q, want %q", got, tc.warnings)
+			}
+		})
+	}
+}
+
+// TestLabelColumnWarning: a label column that does not look like classes
+// — a different value on every row, or numbers not all integers with more
+// distinct values than n/2, at least 10 — draws a warning naming it (a
+// continuous column given as -label was read as n classes, and the
+// figures against it printed without a word); class columns, small
+// tables and integer codes repeated on some rows draw none.
+func TestLabelColumnWarning(t *testing.T) {
+	table := func(n int, label func(i int) string) string {
+		var b strings.Builder
+		b.WriteString("x1,x2,y\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "%d,%g,%s\n", i%3, float64(i)*0.37, label(i))
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, content, label string
+		want                 string // "" for no warning
+	}{
+		{"a continuous column", table(30, func(int) string { return "0" }), "x2",
+			`t.csv: column "x2", the label column, holds 30 distinct values for 30 rows (a different value on every row): it looks like a continuous feature or an identifier, not classes, and the figures against it (ARI, NMI, accuracy) mean little; name the column of the classes (Options.LabelColumn; tether: -label), or none`},
+		{"names", table(12, func(i int) string { return fmt.Sprintf("row%d", i) }), "y", "(a different value on every row)"},
+		{"decimals, some repeated", table(30, func(i int) string { return fmt.Sprintf("%.1f", float64(i*2/3)+0.5) }), "y",
+			`column "y", the label column, holds 20 distinct values for 30 rows (numbers not all integers)`},
+		{"decimals, half as many as the rows", table(30, func(i int) string { return fmt.Sprintf("%.1f", float64(i/2)+0.5) }), "y", ""},
+		{"classes", table(30, func(i int) string { return fmt.Sprint(i % 3) }), "y", ""},
+		{"integer codes, some repeated", table(30, func(i int) string { return fmt.Sprint(i / 2) }), "y", ""},
+		{"few rows", table(9, func(i int) string { return fmt.Sprint(i) }), "y", ""},
+		{"the class column", table(30, func(int) string { return "0" }), "x1", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, err := Read(context.Background(), strings.NewReader(tc.content), "t.csv", Options{LabelColumn: tc.label})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Join(tab.Warnings, "\n")
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Errorf("warnings %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -95,5 +96,20 @@ func TestScaleWarningFlags(t *testing.T) {
 				t.Errorf("stderr warns about scales:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// TestContinuousLabelColumnWarning: cluster -label naming a continuous
+// column warns, naming it, before the figures against it (30 distinct
+// floats were read as 30 classes without a word).
+func TestContinuousLabelColumnWarning(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "f.csv")
+	if _, _, err := run(t, "gen", "blobs", "-n", "30", "-k", "3", "-o", data); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := run(t, "cluster", "-input", data, "-k", "3", "-label", "x1", "-quiet", "-o", filepath.Join(t.TempDir(), "l"))
+	want := `tether cluster: warning: ` + data + `: column "x1", the label column, holds 30 distinct values for 30 rows (a different value on every row): it looks like a continuous feature or an identifier, not classes`
+	if err != nil || !strings.Contains(stderr, want) {
+		t.Errorf("err %v, stderr %q lacks %q", err, stderr, want)
 	}
 }
