@@ -23,9 +23,9 @@ import (
 // "0 | [1e-9, 1e9]" accepts 0 and every value from 1e-9 to 1e9; NaN and
 // infinities lie in no range (an infinite bound is always open).
 type Knob struct {
-	Name  string // field name, as tether cluster -set Name=value takes it
-	Doc   string // one-line description
-	Range string // valid values of a numeric knob; "" for others
+	Name  string `json:"name"`            // field name, as tether cluster -set Name=value takes it
+	Doc   string `json:"doc"`             // one-line description
+	Range string `json:"range,omitempty"` // valid values of a numeric knob; "" for others
 }
 
 // Knobs returns the knobs of m in declaration order, fields of embedded

@@ -1623,3 +1623,41 @@ func TestFailCancelledSaysWhy(t *testing.T) {
 		})
 	}
 }
+
+// TestMethodsKnobFields: /api/methods names the fields of a knob name, doc
+// and range, as tether methods -json does and as the page reads them (it
+// read k.name and k.range of fields the API sent as Name and Range, and
+// showed no knob).
+func TestMethodsKnobFields(t *testing.T) {
+	s := newTest(t, Config{})
+	code, body := call(t, s, "GET", "/api/methods", "", nil)
+	if code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	var ms []struct {
+		Name  string           `json:"name"`
+		Knobs []map[string]any `json:"knobs"`
+	}
+	if err := json.Unmarshal(body, &ms); err != nil {
+		t.Fatal(err)
+	}
+	ranged := 0
+	for _, m := range ms {
+		for _, k := range m.Knobs {
+			for f := range k {
+				if f != "name" && f != "doc" && f != "range" {
+					t.Errorf("%s: knob field %q, want name, doc or range", m.Name, f)
+				}
+			}
+			if _, ok := k["name"]; !ok {
+				t.Errorf("%s: knob without a name: %v", m.Name, k)
+			}
+			if _, ok := k["range"]; ok {
+				ranged++
+			}
+		}
+	}
+	if ranged == 0 {
+		t.Error("no knob has a range")
+	}
+}
