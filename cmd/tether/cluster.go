@@ -113,7 +113,12 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Var(intIn(&o.gopt.MaxNodes, 0, 1<<31-1), "max-nodes", "largest `number` of nodes of a graph file (0: the default limit, 2²⁴)")
 	fs.BoolVar(&o.gopt.NamedNodes, "named-nodes", false, "read every node of an edge list as a name, integers included (default: all integers are node numbers, all other text names, a mix an error)")
 	o.flags = fs
-	o.genK = bindGenParams(fs, "generator: ", "gen-k", "number of classes (default: -k, or the generator's own; 0: that default; moons, xor and circles always make 2, and accept only 0 or 2)")
+	// tether serve has no -k: -gen-k alone sets the classes there.
+	kDefault := "-k, or the generator's own"
+	if cmdName(fs) == "serve" {
+		kDefault = "the generator's own"
+	}
+	o.genK = bindGenParams(fs, "generator: ", "gen-k", "number of classes (default: "+kDefault+"; 0: that default; moons, xor and circles always make 2, and accept only 0 or 2)")
 	fs.Uint64Var(&o.genSeed, "gen-seed", 0, "generator seed (default: the -seed value; tether gen -seed S makes the same data)")
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")

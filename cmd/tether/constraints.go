@@ -317,7 +317,7 @@ func consClassSizes(truth []int) []int {
 	return sizes
 }
 
-const consCheckUsage = `constraints check [-n N] [-base 0|1] [-names FILE] [-conflicts P] [-o out.csv] [-json] file.csv
+const consCheckUsage = `constraints check [-n N] [-base auto|0|1] [-names FILE] [-conflicts P] [-o out.csv] [-json] file.csv
 
 Reads a constraint file (lines i,j,ml|cl[,weight]; see package constraint)
 and prints the counts, the components of the must-link closure and every
@@ -351,7 +351,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	var baseFlag, namesPath, policyName, oldPolicy, out string
 	var asJSON bool
 	fs.IntVar(&n, "n", 0, "number of nodes; 0 infers it from the largest index")
-	fs.StringVar(&baseFlag, "base", "", "index base 0 or 1; empty takes the file's \"# base=\" directive, else 0")
+	fs.StringVar(&baseFlag, "base", "auto", "index base: auto (the file's \"# base=\" directive, else 0), 0 or 1")
 	fs.StringVar(&namesPath, "names", "", "`file` of node names, one per line: the file then names nodes instead of numbering them")
 	fs.StringVar(&policyName, "conflicts", "reject", "contradictory constraints: reject, drop-cl or soft, as tether cluster -conflicts")
 	fs.StringVar(&oldPolicy, "policy", "", "deprecated: the old name of -conflicts")

@@ -144,3 +144,25 @@ func TestClusterHelpNamesKFinders(t *testing.T) {
 		t.Errorf("cluster's usage lacks %q", want)
 	}
 }
+
+// TestHelpTextsAgree: "tether help CMD" prints CMD's help (it printed the
+// list of commands); serve's -gen-k does not default to a -k serve does
+// not have; constraints check's -base names the values its error wants.
+func TestHelpTextsAgree(t *testing.T) {
+	for _, args := range [][]string{{"cluster"}, {"constraints", "check"}, {"powerlaw", "fit"}} {
+		_, want, _ := run(t, append(args, "-h")...)
+		_, got, err := run(t, append([]string{"help"}, args...)...)
+		if err != nil && err.Error() != "flag: help requested" || got != want || !strings.Contains(got, "Usage: tether "+strings.Join(args, " ")) {
+			t.Errorf("help %s: %v, printed\n%s\nwant\n%s", strings.Join(args, " "), err, got, want)
+		}
+	}
+	_, serve, _ := run(t, "serve", "-h")
+	if !strings.Contains(serve, "-gen-k int\n    \tgenerator: number of classes (default: the generator's own;") {
+		t.Errorf("serve -h: -gen-k's default:\n%s", serve)
+	}
+	_, check, _ := run(t, "constraints", "check", "-h")
+	_, _, err := run(t, "constraints", "check", "-base", "2", "f.csv")
+	if !strings.Contains(check, `index base: auto (the file's "# base=" directive, else 0), 0 or 1`) || err == nil || !strings.Contains(err.Error(), "want auto, 0 or 1") {
+		t.Errorf("constraints check -base: help\n%s\nerror %v", check, err)
+	}
+}

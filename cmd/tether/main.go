@@ -194,6 +194,11 @@ func commands() []command {
 // Run executes the subcommand named by args[0]; -version (or --version)
 // is "version".
 func (m *Main) Run(ctx context.Context, args []string) error {
+	if len(args) > 1 && args[0] == "help" {
+		// "tether help cluster" is "tether cluster -h" (it printed the
+		// list of commands).
+		return m.Run(ctx, append(slices.Clone(args[1:]), "-h"))
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		m.usage()
 		if len(args) == 0 {
@@ -228,7 +233,7 @@ func (m *Main) usage() {
 	for _, c := range commands() {
 		fmt.Fprintf(&b, "  %-12s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(&b, "\nRun \"tether <command> -h\" for the flags of a command.")
+	fmt.Fprintln(&b, "\nRun \"tether <command> -h\" or \"tether help <command>\" for the flags of a command.")
 	fmt.Fprintln(&b, "\nOutput files (-o, -plot, -graph-out, …) are written whole or not at all, and all of them\nonly when the command succeeds: an interrupted or failed command leaves none behind.\nMissing folders on their paths are created (and removed again on failure). An output\nthat cannot be written (a folder, a path under a file or in a folder that cannot be\ncreated or written) is a usage error, found before the command reads its input.")
 	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 1 for any other failure (unreadable\nor invalid data, a numerical failure).")
 	io.WriteString(m.Stderr, citeSources(b.String()))
