@@ -767,7 +767,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			continue
 		}
 		start := time.Now()
-		pr, err := c.cscap.newPrior(ctx, p.Graph)
+		pr, err := c.cscap.newPrior(ctx, p.Graph, s.Recorder)
 		shared[ci] = time.Since(start).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {

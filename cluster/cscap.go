@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -15,6 +16,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/progress"
 )
 
 // CSCAP is constrained spectral clustering through affinity propagation
@@ -76,6 +78,14 @@ import (
 // n = 950 and q = 4750 (5n pairs, k = 2) one fit took about 10 s in the
 // Woodbury form on the 2-core machine. Alg. 12 adds n²·n_c/2 comparisons
 // for n_c cannot-links.
+//
+// Progress (Settings.Recorder): the work on the graph alone reports as
+// the stage "cscap-prior" (the dense W, the Cholesky test, the
+// eigenvalues of W and the confirming factorization), the propagation,
+// the cannot-link correction of Alg. 12 and the graph of A as
+// "cscap-propagation", each as thousandths of the stage (Total 1000)
+// with the step in Message; then the eigensolver reports "eigen" and
+// k-means "kmeans".
 type CSCAP struct {
 	// EpsML and EpsCL are ε_m and ε_c, the softness of must-links and
 	// cannot-links (→ 0: hard constraints). If zero, 1 is used: the
@@ -154,8 +164,16 @@ type cscapPrior struct {
 // ctx is checked between the O(n²) steps (each 0.1–0.3 s at n = 6000 on
 // the 2-core machine) and inside the O(n³) ones; the error then wraps
 // ctx.Err() and names cscap and the step ("cluster: cscap: dense
-// affinity W: context canceled").
-func (c CSCAP) newPrior(ctx context.Context, g *graph.Graph) (*cscapPrior, error) {
+// affinity W: context canceled"). rec (nil: none) receives the progress
+// of the stage "cscap-prior" (see CSCAP).
+func (c CSCAP) newPrior(ctx context.Context, g *graph.Graph, rec progress.Recorder) (*cscapPrior, error) {
+	n := float64(g.N())
+	var shiftCost float64
+	if c.Shift == 0 {
+		shiftCost = cscapShiftCost(g.N())
+	}
+	m := newMeter(rec, "cscap-prior", cscapCostEntry*n*n+shiftCost)
+	m.step("dense affinity W", cscapCostEntry*n*n/2)
 	w := cscapAffinity(g, c.Diagonal)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("cluster: cscap: dense affinity W: %w", err)
@@ -163,6 +181,7 @@ func (c CSCAP) newPrior(ctx context.Context, g *graph.Graph) (*cscapPrior, error
 	pr := &cscapPrior{g: g, diagonal: c.Diagonal, shift: c.Shift, w: w, lmin: math.NaN()}
 	// The vote reads off-diagonal entries only (constraint.Vote takes
 	// sim(a, a) = 1 itself), which the shift leaves unchanged.
+	m.step("similarity of W for the vote", cscapCostEntry*n*n/2)
 	pr.sim = denseSim(w)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("cluster: cscap: similarity of W for the vote: %w", err)
@@ -175,7 +194,7 @@ func (c CSCAP) newPrior(ctx context.Context, g *graph.Graph) (*cscapPrior, error
 	case c.Shift > 0:
 		cscapAddDiagonal(w, c.Shift)
 	case c.Shift == 0:
-		delta, lmin, err := cscapMinimalShift(ctx, w)
+		delta, lmin, err := cscapMinimalShift(ctx, w, m)
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +203,30 @@ func (c CSCAP) newPrior(ctx context.Context, g *graph.Graph) (*cscapPrior, error
 			pr.delta, pr.lmin = delta, lmin
 		}
 	}
+	m.done()
 	return pr, nil
+}
+
+// Estimated costs of CSCAP's steps, for the fractions of its progress
+// stages (meter), in flops of a dense matrix product weighted by how much
+// slower each kind of work ran on the 2-core machine at n = 3000: the
+// products and factorizations 10–18 GFlop/s (weight 1), the tridiagonal
+// reduction for the eigenvalues of W 1.5–2 GFlop/s and cannotLinkMax's
+// comparisons 1.5 G/s (weight 6), a pass over an n×n matrix entry by entry
+// (At, SetSym) 10–17 ns an entry (weight 150).
+const (
+	cscapCostEntry   = 150
+	cscapCostReduce  = 6
+	cscapCostCompare = 6
+)
+
+// cscapShiftCost is the estimated cost of cscapMinimalShift on an n×n W
+// when W is indefinite: the test factorization (n³/3 flops, with the
+// margin's pass over W), the eigenvalues (4n³/3, the reduction's weight)
+// and the confirming factorization (n³/3).
+func cscapShiftCost(n int) float64 {
+	nf := float64(n)
+	return cscapCostEntry*nf*nf + 2*nf*nf*nf/3 + cscapCostReduce*4*nf*nf*nf/3
 }
 
 // Name returns "cscap".
@@ -229,7 +271,7 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	pr := c.prior
 	if pr == nil || pr.g != g || pr.diagonal != c.Diagonal || pr.shift != c.Shift {
-		if pr, err = c.newPrior(ctx, g); err != nil {
+		if pr, err = c.newPrior(ctx, g, s.Recorder); err != nil {
 			return nil, err
 		}
 		if err := ctx.Err(); err != nil {
@@ -256,37 +298,51 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 			cl = append(cl, q)
 		}
 	}
+	joint := p.K <= 2 || c.Joint
+	nf := float64(n)
+	var cost float64
+	if joint {
+		cost = cscapPropagateCost(n, len(pairs))
+	} else {
+		cost = cscapPropagateCost(n, len(ml)) + cannotLinkCost(n, len(cl))
+	}
+	clipCost, graphCost := cscapCostEntry*nf*nf/2, cscapCostEntry*nf*nf
+	m := newMeter(s.Recorder, "cscap-propagation", cost+clipCost+graphCost)
 	var a *mat.SymDense
-	if p.K <= 2 || c.Joint {
-		wb, err := cscapPropagate(ctx, w, pairs, epsM, epsC)
+	if joint {
+		wb, err := cscapPropagate(ctx, w, pairs, epsM, epsC, m)
 		if err != nil {
 			return nil, cancelledIn("cscap", "propagation of the constraints (eq. 4.2.12)", err)
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("cluster: cscap: propagation of the constraints (eq. 4.2.12): %w", err)
 		}
+		m.step("clipped affinity max(0, W̄)", clipCost)
 		a = clipSym(wb, nil)
 	} else {
-		wm, err := cscapPropagate(ctx, w, ml, epsM, epsC)
+		wm, err := cscapPropagate(ctx, w, ml, epsM, epsC, m)
 		if err != nil {
 			return nil, cancelledIn("cscap", "propagation of the must-links (Alg. 12)", err)
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("cluster: cscap: propagation of the must-links (Alg. 12): %w", err)
 		}
-		corr, err := cannotLinkMax(ctx, wm, cl, epsC)
+		corr, err := cannotLinkMax(ctx, wm, cl, epsC, m.step(fmt.Sprintf("correction by %d cannot-links (Alg. 12)", len(cl)), cannotLinkCost(n, len(cl))))
 		if err != nil {
 			return nil, cancelledIn("cscap", "cannot-link correction (Alg. 12, lines 4–7)", err)
 		}
+		m.step("clipped affinity max(0, W̄ − T)", clipCost)
 		a = clipSym(wm, corr)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("cluster: cscap: clipped propagated affinity: %w", err)
 	}
+	m.step("graph of the propagated affinity", graphCost)
 	ga, err := graph.FromDenseContext(ctx, a)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: cscap: graph of the propagated affinity: %w", err)
 	}
+	m.done()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("cluster: cscap: graph of the propagated affinity: %w", err)
 	}
@@ -347,26 +403,34 @@ func cscapMargin(w *mat.SymDense) float64 {
 // the step ("cluster: cscap: positive semidefinite shift of W: Cholesky
 // test of W + τI (τ = …): context canceled").
 //
+// m (nil: none) takes the steps, of the costs of cscapShiftCost; those
+// not needed (W ⪰ 0) are skipped.
+//
 // Cost: one O(n³/3) factorization when W ⪰ 0; otherwise a second one and
 // the O(4n³/3) tridiagonal reduction; 8·n² bytes for the copy.
-func cscapMinimalShift(ctx context.Context, w *mat.SymDense) (delta, lmin float64, err error) {
+func cscapMinimalShift(ctx context.Context, w *mat.SymDense, m *meter) (delta, lmin float64, err error) {
 	const stage = "cluster: cscap: positive semidefinite shift of W"
+	nf := float64(w.SymmetricDim())
+	factorCost, valuesCost := cscapCostEntry*nf*nf+nf*nf*nf/3, cscapCostReduce*4*nf*nf*nf/3
+	t := m.step("Cholesky test of W + τI", factorCost)
 	tau := cscapMargin(w)
 	if tau == 0 {
+		m.skip(valuesCost + nf*nf*nf/3)
 		return 0, math.NaN(), nil // W = 0
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, 0, fmt.Errorf("%s: %w", stage, err)
 	}
-	if ok, err := cscapPositiveDefinite(ctx, w, tau); err != nil {
+	if ok, err := cscapPositiveDefinite(ctx, w, tau, t); err != nil {
 		return 0, 0, fmt.Errorf("%s: Cholesky test of W + τI (τ = %g): %w", stage, tau, err)
 	} else if ok {
+		m.skip(valuesCost + nf*nf*nf/3)
 		return 0, math.NaN(), nil
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, 0, fmt.Errorf("%s: %w", stage, err)
 	}
-	vals, err := symValuesContext(ctx, w)
+	vals, err := symValuesContext(ctx, w, m.step("eigenvalues of W (W is indefinite)", valuesCost))
 	if err != nil {
 		return 0, 0, fmt.Errorf("cluster: cscap: eigenvalues of W (n = %d) for the positive semidefinite shift: %w", w.SymmetricDim(), err)
 	}
@@ -375,7 +439,7 @@ func cscapMinimalShift(ctx context.Context, w *mat.SymDense) (delta, lmin float6
 	}
 	lmin = vals[0]
 	delta = math.Max(0, -lmin) + tau
-	if ok, err := cscapPositiveDefinite(ctx, w, delta); err != nil {
+	if ok, err := cscapPositiveDefinite(ctx, w, delta, m.step("Cholesky factorization of W + δI", nf*nf*nf/3)); err != nil {
 		return 0, 0, fmt.Errorf("%s: Cholesky test of W + δI (δ = %g): %w", stage, delta, err)
 	} else if !ok {
 		return 0, 0, fmt.Errorf("cluster: cscap: W + δI with δ = %g (λ_min(W) = %g) is not numerically positive definite; set CSCAP.Shift", delta, lmin)
@@ -386,8 +450,8 @@ func cscapMinimalShift(ctx context.Context, w *mat.SymDense) (delta, lmin float6
 // cscapPositiveDefinite reports whether the Cholesky factorization of
 // W + δI succeeds (potrfContext on a copy of the upper triangle, the
 // factorization mat.Cholesky.Factorize performs, polling ctx between
-// blocks). w is left unchanged. The error is ctx.Err().
-func cscapPositiveDefinite(ctx context.Context, w *mat.SymDense, delta float64) (bool, error) {
+// blocks, ticking t). w is left unchanged. The error is ctx.Err().
+func cscapPositiveDefinite(ctx context.Context, w *mat.SymDense, delta float64, t tick) (bool, error) {
 	n := w.SymmetricDim()
 	raw := w.RawSymmetric()
 	buf := make([]float64, n*n)
@@ -395,7 +459,7 @@ func cscapPositiveDefinite(ctx context.Context, w *mat.SymDense, delta float64) 
 		copy(buf[i*n+i:(i+1)*n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
 		buf[i*n+i] += delta
 	}
-	return potrfContext(ctx, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: max(1, n), Data: buf})
+	return potrfContext(ctx, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: max(1, n), Data: buf}, t)
 }
 
 // denseSim returns the similarity w_ab/max for a ≠ b, with max the largest
@@ -479,10 +543,13 @@ func cscapAffinity(g *graph.Graph, diag float64) *mat.SymDense {
 // Cholesky factorization and Gecon inside luFactorContext, do not poll:
 // each is one gonum call of a few O(|S|²) triangular solves, 0.09 s and
 // 0.10 s for |S| = 3000 on the 2-core machine (|S| < 0.6n here), against
-// seconds for the O(|S|³) steps that poll.
-func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
+// seconds for the O(|S|³) steps that poll. m (nil: none) takes the steps,
+// of the costs of woodburyCosts.
+func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64, m *meter) (*mat.SymDense, error) {
 	n := w.SymmetricDim()
 	q := len(pairs)
+	cost := woodburyCosts(n, q)
+	m.step("copy of W", cost.copy)
 	out := mat.NewSymDense(n, nil)
 	out.CopySym(w)
 	if q == 0 {
@@ -491,10 +558,11 @@ func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, eps
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	wu, sign, coef, err := woodburyColumns(ctx, w, pairs, epsM, epsC)
+	wu, sign, coef, err := woodburyColumns(ctx, w, pairs, epsM, epsC, m.step(fmt.Sprintf("columns of WU (%d pairs)", q), cost.columns))
 	if err != nil {
 		return nil, err
 	}
+	m.step(fmt.Sprintf("system I + UᵀWU (%d×%[1]d)", q), cost.system)
 	cm := woodburySystem(wu, pairs, coef, sign)
 	x := mat.NewDense(q, n, nil)
 	// C = UᵀU by Cholesky in place, the numbers mat.Cholesky.Factorize
@@ -506,7 +574,7 @@ func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, eps
 	sym := cm.RawSymmetric()
 	work := make([]float64, 3*q)
 	norm := lapack64.Lansy(lapack.MaxRowSum, sym, work)
-	ok, err := potrfContext(ctx, sym)
+	ok, err := potrfContext(ctx, sym, m.step(fmt.Sprintf("Cholesky factorization of I + UᵀWU (%d×%[1]d)", q), cost.factor))
 	if err != nil {
 		return nil, err
 	}
@@ -514,23 +582,27 @@ func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, eps
 		if cond := 1 / lapack64.Pocon(sym, norm, work, make([]int, q)); cond > mat.ConditionTolerance {
 			return nil, fmt.Errorf("%w: cscap: solving I + UᵀWU (Woodbury update of W by the %d pairs): %w", ErrNumerical, q, mat.Condition(cond))
 		}
+		t := m.step(fmt.Sprintf("solve of I + UᵀWU for the %d columns of UᵀW", n), cost.solve)
 		x.Copy(wu.T())
-		if err := cholSolveColumns(ctx, blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: q, Stride: sym.Stride, Data: sym.Data}, x.RawMatrix()); err != nil {
+		if err := cholSolveColumns(ctx, blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: q, Stride: sym.Stride, Data: sym.Data}, x.RawMatrix(), t); err != nil {
 			return nil, err
 		}
 	} else {
 		// Potrf stopped part way through C (W indefinite, Shift < 0):
 		// build it again and solve it by LU with partial pivoting, the
 		// numbers of mat.LU's Factorize, Cond and SolveTo
-		// (luFactorContext, solveContext), polling between blocks.
-		lu, err := luFactorContext(ctx, woodburySystem(wu, pairs, coef, sign))
+		// (luFactorContext, solveContext), polling between blocks. The
+		// progress takes the factorization (2q³/3 flops) as free and the
+		// solve (2q²n) as the Cholesky solve's: the fallback is rare
+		// (Shift < 0) and cheaper than the product.
+		lu, err := luFactorContext(ctx, woodburySystem(wu, pairs, coef, sign), m.step(fmt.Sprintf("LU factorization of I + UᵀWU (%d×%[1]d; W is indefinite)", q), 0))
 		if err != nil {
 			return nil, err
 		}
 		if cond := lu.cond; math.IsInf(cond, 1) || cond > 1e14 {
 			return nil, fmt.Errorf("%w: cscap: I + UᵀWU is singular (condition %.3g): W is far from positive semidefinite", ErrNumerical, cond)
 		}
-		if err := lu.solveContext(ctx, x, wu.T()); err != nil {
+		if err := lu.solveContext(ctx, x, wu.T(), m.step(fmt.Sprintf("solve of I + UᵀWU for the %d columns of UᵀW", n), cost.solve)); err != nil {
 			if ctx.Err() != nil {
 				return nil, err
 			}
@@ -541,15 +613,52 @@ func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, eps
 		return nil, err
 	}
 	corr := mat.NewDense(n, n, nil)
-	if err := mulContext(ctx, corr, wu, x); err != nil {
+	if err := mulContext(ctx, corr, wu, x, m.step(fmt.Sprintf("product WU·(I + UᵀWU)⁻¹UᵀW (%d×%d by %[2]d×%[1]d)", n, q), cost.product)); err != nil {
 		return nil, err
 	}
+	m.step("W̄ = W − the product, symmetrized", cost.symmetrize)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			out.SetSym(i, j, w.At(i, j)-(corr.At(i, j)+corr.At(j, i))/2)
 		}
 	}
 	return out, ctx.Err()
+}
+
+// woodburyCost holds the estimated costs of woodbury's steps (in the
+// units of cscapCostEntry).
+type woodburyCost struct {
+	copy, columns, system, factor, solve, product, symmetrize float64
+}
+
+// woodburyCosts returns the estimated costs of woodbury's steps for n
+// nodes and q pairs: the copy of W (n² entries), the columns of WU (n·q
+// entries) and the system (q²/2 entries), entry by entry; the
+// factorization (q³/3 flops), the solve (2q²n) and the product (2n²q);
+// the symmetrization (n²/2 entries).
+func woodburyCosts(n, q int) woodburyCost {
+	nf, qf := float64(n), float64(q)
+	return woodburyCost{
+		copy:       nf * nf,
+		columns:    cscapCostEntry * nf * qf,
+		system:     cscapCostEntry * qf * qf / 2,
+		factor:     qf * qf * qf / 3,
+		solve:      2 * qf * qf * nf,
+		product:    2 * nf * nf * qf,
+		symmetrize: cscapCostEntry * nf * nf / 2,
+	}
+}
+
+// total is the cost of all of woodbury's steps.
+func (c woodburyCost) total() float64 {
+	return c.copy + c.columns + c.system + c.factor + c.solve + c.product + c.symmetrize
+}
+
+// cannotLinkCost is the estimated cost of cannotLinkMax for n nodes and
+// nc cannot-links (n²·nc/2 comparisons, n·nc entries read from W̄ᵐ).
+func cannotLinkCost(n, nc int) float64 {
+	nf, cf := float64(n), float64(nc)
+	return cscapCostCompare*nf*nf*cf/2 + cscapCostEntry*nf*cf
 }
 
 // cscapPairPoll is the number of pairs whose columns woodbury and
@@ -562,9 +671,10 @@ const cscapPairPoll = 256
 // O(q²) for q pairs.
 // woodburyColumns returns WU, whose column t is c_t (W e_i + s_t W e_j)
 // for pair t = (i, j), with the signs s_t and coefficients c_t of
-// cscapColumn. ctx is checked every cscapPairPoll pairs and at the end.
-// Cost O(n·q) for q pairs.
-func woodburyColumns(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (wu *mat.Dense, sign, coef []float64, err error) {
+// cscapColumn. ctx is checked, and tk (nil: none) told the fraction of
+// the pairs done, every cscapPairPoll pairs and at the end. Cost O(n·q)
+// for q pairs.
+func woodburyColumns(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64, tk tick) (wu *mat.Dense, sign, coef []float64, err error) {
 	n, q := w.SymmetricDim(), len(pairs)
 	wu = mat.NewDense(n, q, nil)
 	sign, coef = make([]float64, q), make([]float64, q)
@@ -573,6 +683,7 @@ func woodburyColumns(ctx context.Context, w *mat.SymDense, pairs []constraint.Pa
 			if err := ctx.Err(); err != nil {
 				return nil, nil, nil, err
 			}
+			tk.at(float64(t) / float64(q))
 		}
 		sign[t], coef[t] = cscapColumn(pr, epsM, epsC)
 		for i := 0; i < n; i++ {
@@ -582,6 +693,7 @@ func woodburyColumns(ctx context.Context, w *mat.SymDense, pairs []constraint.Pa
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
+	tk.at(1)
 	return wu, sign, coef, nil
 }
 
@@ -607,15 +719,18 @@ func woodburySystem(wu *mat.Dense, pairs []constraint.Pair, coef, sign []float64
 // operations as in one Potrs call on all of b (gonum's Dtrsm updates rows
 // by axpy, column by column independently), so the result is identical
 // to it, bit for bit; only the wall time changes. The error is ctx.Err(),
-// b then left part way. Cost 2·m²·nrhs flops for m×m A, nrhs = b's
-// columns, 2·m²·cholSolveWidth per block.
-func cholSolveColumns(ctx context.Context, u blas64.Triangular, b blas64.General) error {
+// b then left part way. t (nil: none) receives the fraction of the blocks
+// solved after each. Cost 2·m²·nrhs flops for m×m A, nrhs = b's columns,
+// 2·m²·cholSolveWidth per block.
+func cholSolveColumns(ctx context.Context, u blas64.Triangular, b blas64.General, t tick) error {
 	w := parallel.Workers(0, b.Cols)
 	width := max(1, min(cholSolveWidth, (b.Cols+w-1)/w))
 	blocks := (b.Cols + width - 1) / width
+	var solved atomic.Int64
 	if err := parallel.For(ctx, blocks, 0, func(i int) error {
 		c0 := i * width
 		lapack64.Potrs(u, blas64.General{Rows: b.Rows, Cols: min(width, b.Cols-c0), Stride: b.Stride, Data: b.Data[c0:]})
+		t.at(float64(solved.Add(1)) / float64(blocks))
 		return nil
 	}); err != nil {
 		return err
@@ -639,14 +754,15 @@ const cholSolveWidth = 128
 // the cannot-links in their order, with the same strict comparisons, so
 // T is the same, bit for bit, as one cannot-link at a time on one core.
 // Cost O(n²·n_c/2) time, 8·n·cannotLinkChunk bytes besides T. ctx is
-// checked before each chunk of cannot-links.
-func cannotLinkMax(ctx context.Context, wm *mat.SymDense, cl []constraint.Pair, epsC float64) (*mat.Dense, error) {
+// checked before each chunk of cannot-links, and t (nil: none) told the
+// fraction of the cannot-links done after each.
+func cannotLinkMax(ctx context.Context, wm *mat.SymDense, cl []constraint.Pair, epsC float64, t tick) (*mat.Dense, error) {
 	if len(cl) == 0 {
 		return nil, nil
 	}
 	n := wm.SymmetricDim()
-	t := mat.NewDense(n, n, nil)
-	raw := t.RawMatrix()
+	tm := mat.NewDense(n, n, nil)
+	raw := tm.RawMatrix()
 	for i := range raw.Data {
 		raw.Data[i] = math.Inf(-1)
 	}
@@ -716,8 +832,9 @@ func cannotLinkMax(ctx context.Context, wm *mat.SymDense, cl []constraint.Pair, 
 			}
 			return nil
 		})
+		t.at(float64(c0+len(part)) / float64(len(cl)))
 	}
-	return t, nil
+	return tm, nil
 }
 
 // cannotLinkChunk is the number of cannot-links whose z_c cannotLinkMax

@@ -16,16 +16,50 @@ import (
 // direct form (cscapDirect: an n×n system, 8n³/3), which wins once q
 // exceeds about 0.6·n. The two agree to rounding
 // (TestCSCAPDirectMatchesWoodbury). ctx is checked first and inside
-// both forms (see cscapDirect and woodbury).
-func cscapPropagate(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
+// both forms (see cscapDirect and woodbury). m (nil: none) takes the
+// steps of the form used, of total cost cscapPropagateCost.
+func cscapPropagate(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64, m *meter) (*mat.SymDense, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if cscapDirectCheaper(w.SymmetricDim(), len(pairs)) {
-		return cscapDirect(ctx, w, pairs, epsM, epsC)
+		return cscapDirect(ctx, w, pairs, epsM, epsC, m)
 	}
-	return woodbury(ctx, w, pairs, epsM, epsC)
+	return woodbury(ctx, w, pairs, epsM, epsC, m)
 }
+
+// cscapPropagateCost is the estimated cost of cscapPropagate for n nodes
+// and q pairs (in the units of cscapCostEntry): woodburyCosts' total, or
+// that of cscapDirectCosts.
+func cscapPropagateCost(n, q int) float64 {
+	if cscapDirectCheaper(n, q) {
+		return cscapDirectCosts(n, q).total()
+	}
+	return woodburyCosts(n, q).total()
+}
+
+// cscapDirectCost holds the estimated costs of cscapDirect's steps.
+type cscapDirectCost struct {
+	system, factor, solve, symmetrize float64
+}
+
+// cscapDirectCosts returns the estimated costs of cscapDirect's steps for
+// n nodes and q pairs: the system (n·q entries of W read), the LU
+// factorization (2n³/3 flops, and its condition estimate, which does not
+// tick: n² entries), the solve (2n³) and the symmetrization (n²/2 raw
+// entries, a tenth of an entry read through At).
+func cscapDirectCosts(n, q int) cscapDirectCost {
+	nf, qf := float64(n), float64(q)
+	return cscapDirectCost{
+		system:     cscapCostEntry * nf * qf,
+		factor:     2*nf*nf*nf/3 + cscapCostEntry*nf*nf,
+		solve:      2 * nf * nf * nf,
+		symmetrize: cscapCostEntry * nf * nf / 20,
+	}
+}
+
+// total is the cost of all of cscapDirect's steps.
+func (c cscapDirectCost) total() float64 { return c.system + c.factor + c.solve + c.symmetrize }
 
 // cscapDirectCheaper reports whether the direct form of the propagation
 // (8n³/3 flops) is cheaper than the Woodbury form (q³/3 + 2q²n + 2n²q)
@@ -50,20 +84,22 @@ func cscapDirectCheaper(n, q int) bool {
 // of the factorization and of the solve (luFactorContext, solveContext:
 // the numbers of mat.LU); the condition estimate between them (gonum's
 // Gecon, O(n²)) does not poll: 0.1 s at n = 3000, 1.3–1.7 s at n = 6000
-// on the 2-core machine.
-func cscapDirect(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.SymDense, error) {
+// on the 2-core machine. m (nil: none) takes the steps, of the costs of
+// cscapDirectCosts.
+func cscapDirect(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64, m *meter) (*mat.SymDense, error) {
 	n := w.SymmetricDim()
 	if len(pairs) == 0 {
 		out := mat.NewSymDense(n, nil)
 		out.CopySym(w)
 		return out, nil
 	}
-	a, err := cscapDirectSystem(ctx, w, pairs, epsM, epsC)
+	cost := cscapDirectCosts(n, len(pairs))
+	a, err := cscapDirectSystem(ctx, w, pairs, epsM, epsC, m.step(fmt.Sprintf("system I + WUUᵀ (%d pairs)", len(pairs)), cost.system))
 	if err != nil {
 		return nil, err
 	}
 	raw := a.RawMatrix()
-	lu, err := luFactorContext(ctx, a)
+	lu, err := luFactorContext(ctx, a, m.step(fmt.Sprintf("LU factorization of I + WUUᵀ (%d×%[1]d)", n), cost.factor))
 	if err != nil {
 		return nil, err
 	}
@@ -75,12 +111,13 @@ func cscapDirect(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, 
 	// once; (x + x)/2 = x on the diagonal), the result: two n×n matrices
 	// beside W instead of four, the same values.
 	x := mat.NewDense(n, n, raw.Data)
-	if err := lu.solveContext(ctx, x, w); err != nil {
+	if err := lu.solveContext(ctx, x, w, m.step(fmt.Sprintf("solve of I + WUUᵀ for the %d columns of W", n), cost.solve)); err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("cluster: cscap: solving I + WUUᵀ: %w", err)
 	}
+	m.step("W̄, symmetrized", cost.symmetrize)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			v := (raw.Data[i*n+j] + raw.Data[j*n+i]) / 2
@@ -93,9 +130,10 @@ func cscapDirect(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, 
 // cscapDirectSystem returns A = I + WM of cscapDirect, M = UUᵀ: pair t
 // adds c_t²·v_t to column i and ±c_t²·v_t to column j, with v_t = W e_i ±
 // W e_j. Cost O(n·q) and one n×n matrix (1.2 s for n = 6000, q = 24000
-// on the 2-core machine); ctx is checked every cscapPairPoll pairs, and
-// the error is ctx.Err().
-func cscapDirectSystem(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64) (*mat.Dense, error) {
+// on the 2-core machine); ctx is checked, and tk (nil: none) told the
+// fraction of the pairs done, every cscapPairPoll pairs, and the error is
+// ctx.Err().
+func cscapDirectSystem(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64, tk tick) (*mat.Dense, error) {
 	n := w.SymmetricDim()
 	a := mat.NewDense(n, n, nil)
 	raw := a.RawMatrix()
@@ -104,6 +142,7 @@ func cscapDirectSystem(ctx context.Context, w *mat.SymDense, pairs []constraint.
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
+			tk.at(float64(t) / float64(len(pairs)))
 		}
 		pr := pairs[t]
 		sign, coef := cscapColumn(pr, epsM, epsC)
@@ -118,6 +157,7 @@ func cscapDirectSystem(ctx context.Context, w *mat.SymDense, pairs []constraint.
 	for i := 0; i < n; i++ {
 		raw.Data[i*raw.Stride+i]++
 	}
+	tk.at(1)
 	return a, nil
 }
 

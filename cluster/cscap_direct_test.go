@@ -19,11 +19,11 @@ func TestCSCAPDirectMatchesWoodbury(t *testing.T) {
 		w := cscapWellConditioned(tc.n, uint64(tc.n+tc.q))
 		pairs := randomWeightedPairs(rng, tc.n, tc.q)
 		for _, eps := range [][2]float64{{1, 1}, {0.3, 0.5}} {
-			got, err := cscapDirect(context.Background(), w, pairs, eps[0], eps[1])
+			got, err := cscapDirect(context.Background(), w, pairs, eps[0], eps[1], nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			wb, err := woodbury(context.Background(), w, pairs, eps[0], eps[1])
+			wb, err := woodbury(context.Background(), w, pairs, eps[0], eps[1], nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,10 +53,10 @@ func TestCSCAPPropagateForm(t *testing.T) {
 		pairs []constraint.Pair
 		form  func() (*mat.SymDense, error)
 	}{
-		{few, func() (*mat.SymDense, error) { return woodbury(context.Background(), w, few, 1, 1) }},
-		{many, func() (*mat.SymDense, error) { return cscapDirect(context.Background(), w, many, 1, 1) }},
+		{few, func() (*mat.SymDense, error) { return woodbury(context.Background(), w, few, 1, 1, nil) }},
+		{many, func() (*mat.SymDense, error) { return cscapDirect(context.Background(), w, many, 1, 1, nil) }},
 	} {
-		got, err := cscapPropagate(context.Background(), w, tc.pairs, 1, 1)
+		got, err := cscapPropagate(context.Background(), w, tc.pairs, 1, 1, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,12 +80,12 @@ func TestCSCAPDirectInPlaceMatchesSeparate(t *testing.T) {
 	for _, tc := range []struct{ n, q int }{{15, 40}, {40, 200}} {
 		w := cscapWellConditioned(tc.n, uint64(tc.n))
 		pairs := randomWeightedPairs(rng, tc.n, tc.q)
-		got, err := cscapDirect(context.Background(), w, pairs, 0.3, 0.5)
+		got, err := cscapDirect(context.Background(), w, pairs, 0.3, 0.5, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		n := tc.n
-		a, err := cscapDirectSystem(context.Background(), w, pairs, 0.3, 0.5)
+		a, err := cscapDirectSystem(context.Background(), w, pairs, 0.3, 0.5, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

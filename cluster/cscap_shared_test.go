@@ -36,7 +36,7 @@ func TestCSCAPSharedPriorIdentical(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, _ := autoBlobsProblem(t, 300, tc.k, 1500)
-			pr, err := tc.c.newPrior(ctx, p.Graph)
+			pr, err := tc.c.newPrior(ctx, p.Graph, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +72,7 @@ func TestCSCAPSharedPriorIdentical(t *testing.T) {
 func TestCSCAPVoteNeighboursIdentical(t *testing.T) {
 	for _, k := range []int{2, 3} {
 		p, _ := autoBlobsProblem(t, 300, k, 1500)
-		pr, err := CSCAP{}.newPrior(context.Background(), p.Graph)
+		pr, err := CSCAP{}.newPrior(context.Background(), p.Graph, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func TestCholSolveColumnsIdentical(t *testing.T) {
 					t.Fatal(err)
 				}
 				got := mat.DenseCopyOf(b)
-				_ = cholSolveColumns(context.Background(), ch.RawU().(*mat.TriDense).RawTriangular(), got.RawMatrix())
+				_ = cholSolveColumns(context.Background(), ch.RawU().(*mat.TriDense).RawTriangular(), got.RawMatrix(), nil)
 				if !mat.Equal(got, want) {
 					var d mat.Dense
 					d.Sub(got, want)
@@ -154,7 +154,7 @@ func cannotLinkMaxCheck(t *testing.T, count int) {
 	w := cscapWellConditioned(40, 3)
 	cl := randomCannotLinks(40, count)
 	const ec = 0.7
-	got, err := cannotLinkMax(context.Background(), w, cl, ec)
+	got, err := cannotLinkMax(context.Background(), w, cl, ec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func woodburyByMat(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64)
 	n, q := w.SymmetricDim(), len(pairs)
 	out := mat.NewSymDense(n, nil)
 	out.CopySym(w)
-	wu, sign, coef, err := woodburyColumns(context.Background(), w, pairs, epsM, epsC)
+	wu, sign, coef, err := woodburyColumns(context.Background(), w, pairs, epsM, epsC, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func woodburyByMat(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64)
 // positive definite: the LU path), and with small ε (large entries).
 func TestWoodburyInPlaceIdentical(t *testing.T) {
 	p, _ := autoBlobsProblem(t, 200, 2, 1000)
-	shifted, err := CSCAP{}.newPrior(context.Background(), p.Graph)
+	shifted, err := CSCAP{}.newPrior(context.Background(), p.Graph, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +301,7 @@ func TestWoodburyInPlaceIdentical(t *testing.T) {
 		{"shifted, ε = 0.01", shifted.w, pairs[:300], 0.01, 0.02},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, gerr := woodbury(context.Background(), tc.w, tc.pairs, tc.epsM, tc.epsC)
+			got, gerr := woodbury(context.Background(), tc.w, tc.pairs, tc.epsM, tc.epsC, nil)
 			want, werr := woodburyByMat(tc.w, tc.pairs, tc.epsM, tc.epsC)
 			if (gerr != nil) != (werr != nil) {
 				t.Fatalf("error %v, by mat.Cholesky %v", gerr, werr)
@@ -326,7 +326,7 @@ func BenchmarkCannotLinkMax500(b *testing.B) {
 	cl := randomCannotLinks(500, 600)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := cannotLinkMax(context.Background(), w, cl, 0.7); err != nil {
+		if _, err := cannotLinkMax(context.Background(), w, cl, 0.7, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -358,16 +358,16 @@ func TestNOASSCSharedPriorIdentical(t *testing.T) {
 	if consistentPairs(p.Constraints) {
 		t.Fatal("the case's pairs are consistent: the resolve would not run")
 	}
-	pr, err := (CSCAP{}).newPrior(ctx, p.Graph)
+	pr, err := (CSCAP{}).newPrior(ctx, p.Graph, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	other, _, _ := cscapVoteCase(t, 6, 160, 0.15)
-	prOther, err := (CSCAP{}).newPrior(ctx, other.Graph)
+	prOther, err := (CSCAP{}).newPrior(ctx, other.Graph, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prShift, err := (CSCAP{Shift: 0.5}).newPrior(ctx, p.Graph)
+	prShift, err := (CSCAP{Shift: 0.5}).newPrior(ctx, p.Graph, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func TestCSCAPWoodburyMatchesExplicitInverse(t *testing.T) {
 		{I: 0, J: 14, Kind: constraint.CannotLink},
 	}
 	for _, eps := range [][2]float64{{1, 1}, {0.3, 0.5}, {0.05, 0.1}} {
-		got, err := woodbury(context.Background(), w, pairs, eps[0], eps[1])
+		got, err := woodbury(context.Background(), w, pairs, eps[0], eps[1], nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,11 +101,11 @@ func TestCSCAPSeparateCannotLinks(t *testing.T) {
 	ml := []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 5, J: 6, Kind: constraint.MustLink}}
 	cl := []constraint.Pair{{I: 0, J: 5, Kind: constraint.CannotLink}, {I: 2, J: 8, Kind: constraint.CannotLink}, {I: 6, J: 10, Kind: constraint.CannotLink, Weight: 3}}
 	const em, ec = 0.2, 0.3
-	wm, err := woodbury(context.Background(), w, ml, em, ec)
+	wm, err := woodbury(context.Background(), w, ml, em, ec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmax, err := cannotLinkMax(context.Background(), wm, cl, ec)
+	tmax, err := cannotLinkMax(context.Background(), wm, cl, ec, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestCSCAPIndefiniteShift(t *testing.T) {
 				t.Errorf("ARI %.3f < %.2f", ari, tc.minARI)
 			}
 			w := cscapAffinity(tc.p.Graph, 0)
-			delta, _, err := cscapMinimalShift(context.Background(), w)
+			delta, _, err := cscapMinimalShift(context.Background(), w, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,7 +303,7 @@ func TestCSCAPMinimalShift(t *testing.T) {
 			n := c.w.SymmetricDim()
 			orig := mat.NewSymDense(n, nil)
 			orig.CopySym(c.w)
-			delta, lmin, err := cscapMinimalShift(context.Background(), c.w)
+			delta, lmin, err := cscapMinimalShift(context.Background(), c.w, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -338,10 +338,10 @@ func TestCSCAPMinimalShift(t *testing.T) {
 			if math.Abs(lmin-ref) > tol {
 				t.Errorf("reported λ_min = %v, EigenSym %v", lmin, ref)
 			}
-			if ok, _ := cscapPositiveDefinite(context.Background(), c.w, delta); !ok {
+			if ok, _ := cscapPositiveDefinite(context.Background(), c.w, delta, nil); !ok {
 				t.Errorf("W + δI is not positive definite")
 			}
-			if ok, _ := cscapPositiveDefinite(context.Background(), c.w, delta-2*tau); ok {
+			if ok, _ := cscapPositiveDefinite(context.Background(), c.w, delta-2*tau, nil); ok {
 				t.Errorf("W + (δ − 2τ)I is positive definite: δ is not minimal")
 			}
 		})
@@ -428,7 +428,7 @@ func TestWoodburyLUFallbackMatchesMatLU(t *testing.T) {
 		pairs := randomWeightedPairs(rng, n, q)
 		const epsM, epsC = 1, 0.5
 		// The reference: woodbury's LU branch as it was, by mat.LU.
-		wu, sign, coef, err := woodburyColumns(context.Background(), w, pairs, epsM, epsC)
+		wu, sign, coef, err := woodburyColumns(context.Background(), w, pairs, epsM, epsC, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -455,7 +455,7 @@ func TestWoodburyLUFallbackMatchesMatLU(t *testing.T) {
 			}
 		}
 		ctx := newPollCtx(0)
-		got, err := woodbury(ctx, w, pairs, epsM, epsC)
+		got, err := woodbury(ctx, w, pairs, epsM, epsC, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -477,7 +477,7 @@ func TestWoodburyLUFallbackMatchesMatLU(t *testing.T) {
 			t.Errorf("q = %d: %d polls, want at least %d", q, polls, least)
 		}
 		for k := int64(1); k <= polls; k++ {
-			if _, err := woodbury(newPollCtx(k), w, pairs, epsM, epsC); !errors.Is(err, context.Canceled) {
+			if _, err := woodbury(newPollCtx(k), w, pairs, epsM, epsC, nil); !errors.Is(err, context.Canceled) {
 				t.Fatalf("q = %d, cancelled at poll %d of %d: error %v, want context.Canceled", q, k, polls, err)
 			}
 		}

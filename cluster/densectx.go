@@ -34,9 +34,11 @@ func lapackImpl() gonum.Implementation { return gonum.Implementation{} }
 // lapack64.Potrf does for an upper blas64.Symmetric: gonum's blocked
 // Dpotrf, one block column of nb (64) at a time, with ctx checked before
 // each. It returns ok = false when a is not positive definite, and
-// ctx.Err() (a left part way) when cancelled. Cost n³/3 flops, about
-// n²·nb per poll.
-func potrfContext(ctx context.Context, a blas64.Symmetric) (ok bool, err error) {
+// ctx.Err() (a left part way) when cancelled. t (nil: none) receives the
+// fraction of the flops done after each block column: 3x² − 2x³ after the
+// first x·n columns (block column j costs about j·(n − j)·nb). Cost n³/3
+// flops, about n²·nb per poll.
+func potrfContext(ctx context.Context, a blas64.Symmetric, t tick) (ok bool, err error) {
 	if a.Uplo != blas.Upper {
 		panic("cluster: potrfContext: lower triangle")
 	}
@@ -72,6 +74,8 @@ func potrfContext(ctx context.Context, a blas64.Symmetric) (ok bool, err error) 
 				1, d[j*lda+j:], lda,
 				d[j*lda+j+jb:], lda)
 		}
+		x := float64(j+jb) / float64(n)
+		t.at(x * x * (3 - 2*x))
 	}
 	return true, ctx.Err()
 }
@@ -99,9 +103,11 @@ type luFactors struct {
 // bit. Gecon, a few O(n²) triangular solves, is one gonum call and does
 // not poll (0.1 s at n = 3000, 1.3–1.7 s at n = 6000 on the 2-core
 // machine).
-// The error is ctx.Err(). Cost 2n³/3 flops, about 2n²·nb per poll; one
-// n×n copy.
-func luFactorContext(ctx context.Context, a mat.Matrix) (*luFactors, error) {
+// The error is ctx.Err(). t (nil: none) receives the fraction of the
+// flops done after each block column: 1 − (1 − x)³ after the first x·n
+// columns (block column j updates the trailing (n − j)² block). Cost
+// 2n³/3 flops, about 2n²·nb per poll; one n×n copy.
+func luFactorContext(ctx context.Context, a mat.Matrix, t tick) (*luFactors, error) {
 	n, c := a.Dims()
 	if n != c {
 		panic(mat.ErrSquare)
@@ -143,6 +149,8 @@ func luFactorContext(ctx context.Context, a mat.Matrix) (*luFactors, error) {
 					d[j*lda+j+jb:], lda,
 					1, d[(j+jb)*lda+j+jb:], lda)
 			}
+			x := 1 - float64(j+jb)/float64(n)
+			t.at(1 - x*x*x)
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -159,9 +167,10 @@ func luFactorContext(ctx context.Context, a mat.Matrix) (*luFactors, error) {
 // is the same sequence of operations whatever the other columns, so dst
 // is the same, bit for bit. dst must be n×(columns of b) and not share b's
 // storage. The error is SolveTo's (mat.Condition for a singular or
-// ill-conditioned A) or ctx.Err(). Cost 2n² flops per column,
+// ill-conditioned A) or ctx.Err(). t (nil: none) receives the fraction of
+// the columns solved after each block. Cost 2n² flops per column,
 // 2n²·luSolveBlock per poll.
-func (f *luFactors) solveContext(ctx context.Context, dst *mat.Dense, b mat.Matrix) error {
+func (f *luFactors) solveContext(ctx context.Context, dst *mat.Dense, b mat.Matrix, t tick) error {
 	if !f.ok {
 		return mat.Condition(math.Inf(1))
 	}
@@ -179,6 +188,7 @@ func (f *luFactors) solveContext(ctx context.Context, dst *mat.Dense, b mat.Matr
 			}
 		}
 		lapack64.Getrs(blas.NoTrans, f.lu, blk.RawMatrix(), f.swaps)
+		t.at(float64(c0+w) / float64(c))
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -208,9 +218,12 @@ func (f *luFactors) solveContext(ctx context.Context, dst *mat.Dense, b mat.Matr
 // matrices that split into blocks), is passed to eigen.SymValues, whose
 // error it returns; that second decomposition does not poll, nor does
 // Dsterf, one gonum call of O(n²) work (0.13 s at n = 3000, 0.45 s at
-// n = 6000). Cost O(4n³/3) flops; one n×n copy.
-func symValuesContext(ctx context.Context, a *mat.SymDense) ([]float64, error) {
-	return symValuesPanel(ctx, a, symValuesPanelWidth(a.SymmetricDim()))
+// n = 6000). t (nil: none) receives the fraction of the reduction's
+// flops done after each panel: 1 − (i/n)³ once the leading i×i block is
+// left (a panel at i works on that block). Cost O(4n³/3) flops; one n×n
+// copy.
+func symValuesContext(ctx context.Context, a *mat.SymDense, t tick) ([]float64, error) {
+	return symValuesPanel(ctx, a, symValuesPanelWidth(a.SymmetricDim()), t)
 }
 
 // symValuesBitN is the largest n for which symValuesContext reduces in
@@ -244,7 +257,7 @@ func symValuesPanelWidth(n int) int {
 
 // symValuesPanel is symValuesContext with panels of nb columns, the
 // computation of eigen.SymValues bit for bit when nb is dsyev's (32).
-func symValuesPanel(ctx context.Context, a *mat.SymDense, nb int) ([]float64, error) {
+func symValuesPanel(ctx context.Context, a *mat.SymDense, nb int, t tick) ([]float64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -293,6 +306,8 @@ func symValuesPanel(ctx context.Context, a *mat.SymDense, nb int) ([]float64, er
 			d[(j-1)*lda+j] = e[j-1]
 			w[j] = d[j*lda+j]
 		}
+		x := float64(i) / float64(n)
+		t.at(1 - x*x*x)
 	}
 	lapackImpl().Dsytd2(blas.Upper, kk, d, lda, w, e, tau)
 	if err := ctx.Err(); err != nil {
@@ -338,9 +353,10 @@ const (
 // hands to its workers and the serial or parallel path: so dst is the
 // same, bit for bit. (A transposed b would take Dgemm's dot-product kernel,
 // which is also independent of the rows, but no caller needs it.) The
-// error is ctx.Err(). Cost 2·r·c·k flops for an r×k a, about mulFlops per
-// poll when c·k is large.
-func mulContext(ctx context.Context, dst *mat.Dense, a mat.Matrix, b *mat.Dense) error {
+// error is ctx.Err(). t (nil: none) receives the fraction of the rows
+// computed after each block. Cost 2·r·c·k flops for an r×k a, about
+// mulFlops per poll when c·k is large.
+func mulContext(ctx context.Context, dst *mat.Dense, a mat.Matrix, b *mat.Dense, t tick) error {
 	r, k := a.Dims()
 	var rows func(r0, r1 int) mat.Matrix
 	switch a := a.(type) {
@@ -366,6 +382,7 @@ func mulContext(ctx context.Context, dst *mat.Dense, a mat.Matrix, b *mat.Dense)
 		}
 		r1 := min(r, r0+block)
 		dst.Slice(r0, r1, 0, c).(*mat.Dense).Mul(rows(r0, r1), b)
+		t.at(float64(r1) / float64(r))
 	}
 	return ctx.Err()
 }

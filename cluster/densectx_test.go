@@ -76,7 +76,7 @@ func TestPotrfContextMatchesPotrf(t *testing.T) {
 		}
 		got := mat.NewSymDense(n, nil)
 		got.CopySym(a)
-		ok, err := potrfContext(context.Background(), got.RawSymmetric())
+		ok, err := potrfContext(context.Background(), got.RawSymmetric(), nil)
 		if !ok || err != nil {
 			t.Fatalf("n = %d: ok = %v, error %v", n, ok, err)
 		}
@@ -87,19 +87,19 @@ func TestPotrfContextMatchesPotrf(t *testing.T) {
 	// Indefinite: a negative diagonal entry in the last block.
 	a := randomSPD(200, 7)
 	a.SetSym(150, 150, -1e6)
-	if ok, err := potrfContext(context.Background(), a.RawSymmetric()); ok || err != nil {
+	if ok, err := potrfContext(context.Background(), a.RawSymmetric(), nil); ok || err != nil {
 		t.Errorf("indefinite: ok = %v, error %v; want false, nil", ok, err)
 	}
 	// One block of 64 columns per poll: 301 columns take 5 polls before
 	// the blocks and one after; cancelled at the third, the factorization
 	// stops.
 	ctx := newPollCtx(3)
-	ok, err := potrfContext(ctx, randomSPD(301, 3).RawSymmetric())
+	ok, err := potrfContext(ctx, randomSPD(301, 3).RawSymmetric(), nil)
 	if ok || !errors.Is(err, context.Canceled) || ctx.calls.Load() != 3 {
 		t.Errorf("cancelled: ok = %v, error %v after %d polls; want context.Canceled at poll 3", ok, err, ctx.calls.Load())
 	}
 	ctx = newPollCtx(0)
-	if _, err := potrfContext(ctx, randomSPD(301, 3).RawSymmetric()); err != nil || ctx.calls.Load() != 7 {
+	if _, err := potrfContext(ctx, randomSPD(301, 3).RawSymmetric(), nil); err != nil || ctx.calls.Load() != 7 {
 		t.Errorf("%d polls (error %v), want 7", ctx.calls.Load(), err)
 	}
 }
@@ -119,7 +119,7 @@ func TestLUContextMatchesLU(t *testing.T) {
 		}
 		var lu mat.LU
 		lu.Factorize(a)
-		f, err := luFactorContext(context.Background(), a)
+		f, err := luFactorContext(context.Background(), a, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func TestLUContextMatchesLU(t *testing.T) {
 			var want mat.Dense
 			werr := lu.SolveTo(&want, false, b)
 			got := mat.NewDense(n, cols, nil)
-			if err := f.solveContext(context.Background(), got, b); (err == nil) != (werr == nil) {
+			if err := f.solveContext(context.Background(), got, b, nil); (err == nil) != (werr == nil) {
 				t.Fatalf("n = %d: error %v, mat.LU %v", n, err, werr)
 			}
 			if !slices.Equal(got.RawMatrix().Data, want.RawMatrix().Data) {
@@ -147,19 +147,19 @@ func TestLUContextMatchesLU(t *testing.T) {
 		var want mat.Dense
 		werr := lu.SolveTo(&want, false, s)
 		got := mat.NewDense(n, n, nil)
-		if err := f.solveContext(context.Background(), got, s); (err == nil) != (werr == nil) || !slices.Equal(got.RawMatrix().Data, want.RawMatrix().Data) {
+		if err := f.solveContext(context.Background(), got, s, nil); (err == nil) != (werr == nil) || !slices.Equal(got.RawMatrix().Data, want.RawMatrix().Data) {
 			t.Errorf("n = %d, symmetric right-hand side: error %v (mat.LU %v) or solution differs", n, err, werr)
 		}
 	}
 	a := randomSPD(300, 2)
-	if _, err := luFactorContext(newPollCtx(3), mat.DenseCopyOf(a)); !errors.Is(err, context.Canceled) {
+	if _, err := luFactorContext(newPollCtx(3), mat.DenseCopyOf(a), nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled factorization: error %v, want context.Canceled", err)
 	}
-	f, err := luFactorContext(context.Background(), mat.DenseCopyOf(a))
+	f, err := luFactorContext(context.Background(), mat.DenseCopyOf(a), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.solveContext(newPollCtx(2), mat.NewDense(300, 300, nil), a); !errors.Is(err, context.Canceled) {
+	if err := f.solveContext(newPollCtx(2), mat.NewDense(300, 300, nil), a, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled solve: error %v, want context.Canceled", err)
 	}
 }
@@ -182,7 +182,7 @@ func TestSymValuesContextMatchesSymValues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := symValuesContext(context.Background(), a)
+			got, err := symValuesContext(context.Background(), a, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,10 +203,10 @@ func TestSymValuesContextMatchesSymValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := symValuesContext(context.Background(), blocks); err != nil || !slices.Equal(got, want) {
+	if got, err := symValuesContext(context.Background(), blocks, nil); err != nil || !slices.Equal(got, want) {
 		t.Errorf("tiny block: %v (error %v), eigen.SymValues %v", got, err, want)
 	}
-	if _, err := symValuesContext(newPollCtx(3), randomSPD(333, 1)); !errors.Is(err, context.Canceled) {
+	if _, err := symValuesContext(newPollCtx(3), randomSPD(333, 1), nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }
@@ -247,7 +247,7 @@ func TestSymValuesPanelNarrow(t *testing.T) {
 		scale := math.Max(math.Abs(want[0]), math.Abs(want[n-1]))
 		for _, nb := range []int{2, 3, 7, 32} {
 			ctx := newPollCtx(0)
-			got, err := symValuesPanel(ctx, a, nb)
+			got, err := symValuesPanel(ctx, a, nb, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -290,7 +290,7 @@ func BenchmarkSymValuesPanel(b *testing.B) {
 		for _, nb := range []int{32, symValuesPanelWidth(n)} {
 			b.Run(fmt.Sprintf("n=%d/nb=%d", n, nb), func(b *testing.B) {
 				for b.Loop() {
-					v, err := symValuesPanel(context.Background(), a, nb)
+					v, err := symValuesPanel(context.Background(), a, nb, nil)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -331,7 +331,7 @@ func TestMulContextMatchesMul(t *testing.T) {
 			var want mat.Dense
 			want.Mul(tc.a, tc.b)
 			got := mat.NewDense(r, c, nil)
-			if err := mulContext(context.Background(), got, tc.a, tc.b); err != nil {
+			if err := mulContext(context.Background(), got, tc.a, tc.b, nil); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(got.RawMatrix().Data, want.RawMatrix().Data) {
@@ -340,10 +340,10 @@ func TestMulContextMatchesMul(t *testing.T) {
 		}
 	}
 	a, b := fill(600, 10), fill(10, 10)
-	if err := mulContext(newPollCtx(2), mat.NewDense(600, 10, nil), a, b); !errors.Is(err, context.Canceled) {
+	if err := mulContext(newPollCtx(2), mat.NewDense(600, 10, nil), a, b, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
-	if err := mulContext(newPollCtx(2), mat.NewDense(600, 10, nil), fill(10, 600).T(), b); !errors.Is(err, context.Canceled) {
+	if err := mulContext(newPollCtx(2), mat.NewDense(600, 10, nil), fill(10, 600).T(), b, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: error %v, want context.Canceled", err)
 	}
 }

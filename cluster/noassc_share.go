@@ -122,7 +122,7 @@ func (sh *resolveShare) referenceMethod(ctx context.Context, ref ResolveReferenc
 		return ref.method(), nil
 	}
 	if !sh.prior.done {
-		pr, err := (CSCAP{}).newPrior(ctx, g)
+		pr, err := (CSCAP{}).newPrior(ctx, g, nil)
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

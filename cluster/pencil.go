@@ -270,7 +270,7 @@ func cholPencil(ctx context.Context, l, m eigen.Operator, k int, s *Settings) (*
 		return nil, err
 	}
 	r := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: buf}
-	if ok, err := potrfContext(ctx, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: buf}); err != nil {
+	if ok, err := potrfContext(ctx, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: buf}, nil); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, fmt.Errorf("%w: M = P + μL + sZZᵀ is not numerically positive definite (Cholesky failed)", errPencil)
@@ -407,7 +407,7 @@ func densePencil(ctx context.Context, p, l *mat.Dense, k int, s ...*Settings) ([
 	for a := 0; a < r; a++ {
 		copy(rbuf[a*r+a:(a+1)*r], lraw.Data[a*lraw.Stride+a:a*lraw.Stride+r])
 	}
-	if ok, err := potrfContext(ctx, blas64.Symmetric{Uplo: blas.Upper, N: r, Stride: r, Data: rbuf}); err != nil {
+	if ok, err := potrfContext(ctx, blas64.Symmetric{Uplo: blas.Upper, N: r, Stride: r, Data: rbuf}, nil); err != nil {
 		return nil, nil, err
 	} else if !ok {
 		return densePencilEig(ctx, p, l, k)
@@ -427,18 +427,18 @@ func densePencil(ctx context.Context, p, l *mat.Dense, k int, s ...*Settings) ([
 		pnr.Slice(0, nu, 0, r).(*mat.Dense).Copy(hhRight(pus, w))
 		pnn.Slice(0, nu, 0, nu).(*mat.Dense).Copy(subMatrix(p, out, out))
 		t := mat.NewDense(nu, 1, nil)
-		if err := mulContext(ctx, t, pus, v0); err != nil {
+		if err := mulContext(ctx, t, pus, v0, nil); err != nil {
 			return nil, nil, err
 		}
 		pnn.Slice(0, nu, nu, nn).(*mat.Dense).Copy(t)
 		pnn.Slice(nu, nn, 0, nu).(*mat.Dense).Copy(t.T())
 	}
-	if err := mulContext(ctx, pnr.Slice(nu, nn, 0, r).(*mat.Dense), v0.T(), pq); err != nil {
+	if err := mulContext(ctx, pnr.Slice(nu, nn, 0, r).(*mat.Dense), v0.T(), pq, nil); err != nil {
 		return nil, nil, err
 	}
 	{
 		t := mat.NewDense(ns, 1, nil)
-		if err := mulContext(ctx, t, pss, v0); err != nil {
+		if err := mulContext(ctx, t, pss, v0, nil); err != nil {
 			return nil, nil, err
 		}
 		var v float64
@@ -492,7 +492,7 @@ func densePencil(ctx context.Context, p, l *mat.Dense, k int, s ...*Settings) ([
 		}
 	}
 	b := mat.NewDense(nn, k, nil)
-	if err := mulContext(ctx, b, x, ar); err != nil {
+	if err := mulContext(ctx, b, x, ar, nil); err != nil {
 		return nil, nil, err
 	}
 	for a := 0; a < ns; a++ {
@@ -653,11 +653,11 @@ func densePencilEig(ctx context.Context, p, l *mat.Dense, k int) ([]float64, *ma
 	vr := subMatrix(&v, all, rng)
 	pss := subMatrix(p, sup, sup)
 	pssVr := mat.NewDense(ns, r, nil)
-	if err := mulContext(ctx, pssVr, pss, vr); err != nil {
+	if err := mulContext(ctx, pssVr, pss, vr, nil); err != nil {
 		return nil, nil, err
 	}
 	prr := mat.NewDense(r, r, nil)
-	if err := mulContext(ctx, prr, vr.T(), pssVr); err != nil {
+	if err := mulContext(ctx, prr, vr.T(), pssVr, nil); err != nil {
 		return nil, nil, err
 	}
 	var b0, bu *mat.Dense // P_nn⁻¹ P_nr split into the V_0 rows and the U rows
@@ -668,26 +668,26 @@ func densePencilEig(ctx context.Context, p, l *mat.Dense, k int) ([]float64, *ma
 		var pus *mat.Dense
 		if nu > 0 {
 			pus = subMatrix(p, out, sup)
-			if err := mulContext(ctx, pnr.Slice(0, nu, 0, r).(*mat.Dense), pus, vr); err != nil {
+			if err := mulContext(ctx, pnr.Slice(0, nu, 0, r).(*mat.Dense), pus, vr, nil); err != nil {
 				return nil, nil, err
 			}
 			pnn.Slice(0, nu, 0, nu).(*mat.Dense).Copy(subMatrix(p, out, out))
 		}
 		if n0 > 0 {
 			v0 = subMatrix(&v, all, nul)
-			if err := mulContext(ctx, pnr.Slice(nu, nn, 0, r).(*mat.Dense), v0.T(), pssVr); err != nil {
+			if err := mulContext(ctx, pnr.Slice(nu, nn, 0, r).(*mat.Dense), v0.T(), pssVr, nil); err != nil {
 				return nil, nil, err
 			}
 			t := mat.NewDense(ns, n0, nil)
-			if err := mulContext(ctx, t, pss, v0); err != nil {
+			if err := mulContext(ctx, t, pss, v0, nil); err != nil {
 				return nil, nil, err
 			}
-			if err := mulContext(ctx, pnn.Slice(nu, nn, nu, nn).(*mat.Dense), v0.T(), t); err != nil {
+			if err := mulContext(ctx, pnn.Slice(nu, nn, nu, nn).(*mat.Dense), v0.T(), t, nil); err != nil {
 				return nil, nil, err
 			}
 			if nu > 0 {
 				c := mat.NewDense(nu, n0, nil)
-				if err := mulContext(ctx, c, pus, v0); err != nil {
+				if err := mulContext(ctx, c, pus, v0, nil); err != nil {
 					return nil, nil, err
 				}
 				pnn.Slice(0, nu, nu, nn).(*mat.Dense).Copy(c)
@@ -737,16 +737,16 @@ func densePencilEig(ctx context.Context, p, l *mat.Dense, k int) ([]float64, *ma
 		}
 	}
 	xs := mat.NewDense(ns, k, nil)
-	if err := mulContext(ctx, xs, vr, ar); err != nil {
+	if err := mulContext(ctx, xs, vr, ar, nil); err != nil {
 		return nil, nil, err
 	}
 	if b0 != nil {
 		t := mat.NewDense(n0, k, nil)
-		if err := mulContext(ctx, t, b0, ar); err != nil {
+		if err := mulContext(ctx, t, b0, ar, nil); err != nil {
 			return nil, nil, err
 		}
 		c := mat.NewDense(ns, k, nil)
-		if err := mulContext(ctx, c, v0, t); err != nil {
+		if err := mulContext(ctx, c, v0, t, nil); err != nil {
 			return nil, nil, err
 		}
 		xs.Sub(xs, c)
@@ -757,7 +757,7 @@ func densePencilEig(ctx context.Context, p, l *mat.Dense, k int) ([]float64, *ma
 	}
 	if bu != nil {
 		t := mat.NewDense(nu, k, nil)
-		if err := mulContext(ctx, t, bu, ar); err != nil {
+		if err := mulContext(ctx, t, bu, ar, nil); err != nil {
 			return nil, nil, err
 		}
 		for a, i := range out {
@@ -810,7 +810,7 @@ func subMatrix(m *mat.Dense, rows, cols []int) *mat.Dense {
 // is then ctx.Err(). Cost 2nn³/3 + 2nn²·r + 2nn·r² flops for an nn×nn
 // P_nn and r columns.
 func schurComplement(ctx context.Context, pnn, pnr, prr *mat.Dense) (*mat.Dense, error) {
-	lu, err := luFactorContext(ctx, pnn)
+	lu, err := luFactorContext(ctx, pnn, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -820,14 +820,14 @@ func schurComplement(ctx context.Context, pnn, pnr, prr *mat.Dense) (*mat.Dense,
 	nn, _ := pnn.Dims()
 	_, r := pnr.Dims()
 	x := mat.NewDense(nn, r, nil)
-	if err := lu.solveContext(ctx, x, pnr); err != nil {
+	if err := lu.solveContext(ctx, x, pnr, nil); err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: %v", errPencil, err)
 	}
 	corr := mat.NewDense(r, r, nil)
-	if err := mulContext(ctx, corr, pnr.T(), x); err != nil {
+	if err := mulContext(ctx, corr, pnr.T(), x, nil); err != nil {
 		return nil, err
 	}
 	prr.Sub(prr, corr)
