@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/progress"
 )
 
 // Bootstrap configures GoodnessOfFit.
@@ -21,6 +22,11 @@ type Bootstrap struct {
 	Seed uint64
 	// Workers is the number of replicates run at once (0: GOMAXPROCS).
 	Workers int
+	// Recorder, if not nil, receives the progress of the replicates:
+	// Event{Stage: "powerlaw-bootstrap", Done: replicates done, Total:
+	// Reps (or the default)}, at most once per thousandth of them and for
+	// the last. The fit of the data reports through Options.Recorder.
+	Recorder progress.Recorder
 }
 
 // GOF is the result of GoodnessOfFit.
@@ -98,11 +104,12 @@ func GoodnessOfFit(ctx context.Context, x []float64, opt *Options, b Bootstrap) 
 	}
 	sort.Float64s(body) // independent of the input order
 	inner := o
-	inner.Workers = 1
+	inner.Workers, inner.Recorder = 1, nil
 	exceed, unfitted := make([]bool, reps), make([]bool, reps)
 	redrawn := make([]int, reps)
 	n := len(x)
 	pTail := float64(f.NTail) / float64(n)
+	cnt := newCounter(b.Recorder, "powerlaw-bootstrap", "synthetic data sets fitted", reps)
 	err = parallel.ForState(ctx, reps, b.Workers, func() []float64 { return make([]float64, n) },
 		func(syn []float64, rep int) error {
 			r := rand.New(rand.NewPCG(b.Seed, uint64(rep)))
@@ -126,9 +133,11 @@ func GoodnessOfFit(ctx context.Context, x []float64, opt *Options, b Bootstrap) 
 				// A synthetic set that cannot be fitted (e.g. all tail values
 				// equal x_min) is as far from a power law as one can be.
 				exceed[rep], unfitted[rep] = true, true
+				cnt.add()
 				return nil
 			}
 			exceed[rep] = g.KS >= f.KS
+			cnt.add()
 			return nil
 		})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tether-sc/tether/internal/interrupt"
 	"github.com/tether-sc/tether/internal/memlimit"
@@ -163,6 +164,10 @@ type Main struct {
 	// outputs are the files the running command has staged, put in
 	// place when it succeeds (writeOutput).
 	outputs *outputs
+	// clock, if not nil, is the clock of the progress recorders
+	// (Main.recorder) instead of time.Now: tests make every event print
+	// by advancing it.
+	clock func() time.Time
 }
 
 // NewMain returns a Main wired to the process's standard streams.

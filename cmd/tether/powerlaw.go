@@ -46,7 +46,7 @@ func runPowerlaw(ctx context.Context, m *Main, args []string) error {
 	return usagef("powerlaw", "unknown command %q (want fit or sample)", args[0])
 }
 
-const plFitUsage = `powerlaw fit -input FILE [-discrete] [-xmin auto|VALUE] [-bootstrap N] [-seed S] [-json]
+const plFitUsage = `powerlaw fit -input FILE [-discrete] [-xmin auto|VALUE] [-bootstrap N] [-seed S] [-json] [-quiet]
 
 Fits p(x) ∝ x^−α for x ≥ x_min to the values of FILE (one number per line;
 blank lines, '#' or '%' comments and a header line are skipped; "-" reads
@@ -61,7 +61,9 @@ standard input). Every value must be positive; with -discrete, an integer ≥ 1
 closest, in Kolmogorov–Smirnov distance, to the law fitted to it (Clauset et
 al. §3.3; at most 100 candidates). -bootstrap N adds the semi-parametric
 bootstrap p-value of Clauset et al. §4.1 over N synthetic data sets, each
-fitted like the data; p ≤ 0.1 rules the power law out.`
+fitted like the data; p ≤ 0.1 rules the power law out. The choice of x_min
+and the bootstrap report their progress on standard error when they take
+more than a second (not with -quiet).`
 
 // plFitReport is the JSON form of "tether powerlaw fit".
 type plFitReport struct {
@@ -91,7 +93,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 	var input, xminFlag string
 	var boot int
 	var seed uint64
-	var asJSON bool
+	var asJSON, quiet bool
 	opt := powerlaw.Options{}
 	fs.StringVar(&input, "input", "", "`file` of values, one per line (\"-\": standard input)")
 	fs.BoolVar(&opt.Discrete, "discrete", false, "integer data: the discrete power law and its exact MLE")
@@ -99,6 +101,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 	fs.Var(intIn(&boot, 0, 1_000_000), "bootstrap", "bootstrap replicates for the goodness-of-fit p-value (0: none)")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the bootstrap")
 	fs.BoolVar(&asJSON, "json", false, "write the result as JSON")
+	fs.BoolVar(&quiet, "quiet", false, "no progress messages")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -149,8 +152,12 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 	}
 	rep := plFitReport{File: input, Discrete: opt.Discrete, XminSelected: opt.Xmin == 0}
 	var res *powerlaw.Result
+	rec := m.recorder(quiet)
+	opt.Recorder = rec
+	done := rec.step("powerlaw fit")
 	if boot > 0 {
-		g, err := powerlaw.GoodnessOfFit(ctx, d.Values, &opt, powerlaw.Bootstrap{Reps: boot, Seed: seed})
+		g, err := powerlaw.GoodnessOfFit(ctx, d.Values, &opt, powerlaw.Bootstrap{Reps: boot, Seed: seed, Recorder: rec})
+		done()
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -160,10 +167,12 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 	} else {
 		// powerlaw.Fit polls no context (seconds at 10⁶ values):
 		// untilDone returns as soon as ctx is cancelled.
-		if err := untilDone(ctx, func() (err error) {
+		err := untilDone(ctx, func() (err error) {
 			res, err = powerlaw.Fit(d.Values, &opt)
 			return err
-		}); err != nil {
+		})
+		done()
+		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}

@@ -261,3 +261,28 @@ func TestPowerlawFitStdinStopsMidRead(t *testing.T) {
 		return m.Run(ctx, []string{"powerlaw", "fit", "-input", "-"})
 	})
 }
+
+// powerlaw fit reports the choice of x_min and the bootstrap's replicates
+// on standard error (300 replicates took 0.5 s, 10⁵–10⁶ minutes, without
+// a word), up to the last; -quiet prints none.
+func TestPowerlawFitProgress(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "v.txt")
+	if _, _, err := run(t, "powerlaw", "sample", "-alpha", "2.5", "-n", "500", "-seed", "3", "-o", in); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, err := runClocked(t, "powerlaw", "fit", "-input", in, "-bootstrap", "40")
+	if err != nil {
+		t.Fatal(err)
+	}
+	boot := progressLines(errOut, "powerlaw-bootstrap")
+	if len(boot) == 0 || !strings.Contains(boot[len(boot)-1], " 40/40 (100%) ") {
+		t.Errorf("bootstrap progress %q, want lines ending at 40/40", boot)
+	}
+	if xm := progressLines(errOut, "powerlaw-xmin"); len(xm) == 0 || !strings.Contains(xm[len(xm)-1], "(100%)") {
+		t.Errorf("x_min progress %q, want lines ending at 100%%", xm)
+	}
+	_, errOut, err = runClocked(t, "powerlaw", "fit", "-input", in, "-bootstrap", "40", "-quiet")
+	if err != nil || errOut != "" {
+		t.Errorf("-quiet: stderr %q, error %v; want nothing", errOut, err)
+	}
+}

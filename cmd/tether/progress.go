@@ -36,6 +36,16 @@ func newRecorder(w io.Writer, quiet bool) *stderrRecorder {
 	return &stderrRecorder{w: w, start: map[string]time.Time{}, last: map[string]time.Time{}, pending: map[string]progress.Event{}, now: time.Now, quiet: quiet}
 }
 
+// recorder returns the progress recorder of a command: on m.Stderr,
+// silent when quiet (the command's -quiet), with m's clock.
+func (m *Main) recorder(quiet bool) *stderrRecorder {
+	r := newRecorder(m.Stderr, quiet)
+	if m.clock != nil {
+		r.now = m.clock
+	}
+	return r
+}
+
 // Record implements progress.Recorder.
 func (r *stderrRecorder) Record(e progress.Event) {
 	if r == nil || r.quiet {

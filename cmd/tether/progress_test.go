@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -76,4 +79,33 @@ func TestRecorderFinalState(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runClocked runs tether as run does, with a recorder clock that advances
+// 1.1 s at each reading: every progress event after a stage's first is
+// printed, and the step lines too, without a timed test.
+func runClocked(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	var mu sync.Mutex
+	now := time.Unix(0, 0)
+	m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, clock: func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(1100 * time.Millisecond)
+		return now
+	}}
+	err := m.Run(context.Background(), args)
+	return out.String(), errb.String(), err
+}
+
+// progressLines returns the lines of stderr that report stage.
+func progressLines(stderr, stage string) []string {
+	var lines []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, stage+": ") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }
