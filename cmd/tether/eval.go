@@ -19,7 +19,7 @@ import (
 	"github.com/tether-sc/tether/metrics"
 )
 
-const evalUsage = `eval -truth FILE -pred FILE [-graph FILE] [-match name|order] [-constraints FILE [-unconstrained]] [-json]
+const evalUsage = `eval -truth FILE -pred FILE [-graph FILE] [-match name|order] [-constraints FILE [-unconstrained]] [-json] [-quiet]
 
 Compares a predicted partition with a reference one and prints every figure
 of package metrics (pair counting, Fowlkes-Mallows, NMI in five
@@ -41,7 +41,9 @@ Warnings (a labels file that looks 1-based, a graph whose last nodes have
 no edge) and notes (nodes without a reference label left out, figures
 skipped) go to standard error, "tether eval: warning: …" and
 "tether eval: note: …"; -json also puts them in its document, as
-"warnings" and "notes".
+"warnings" and "notes". Reading a large -constraints file and computing
+the figures report their progress there when they take more than a second
+(not with -quiet).
 
 ` + labelFilesHelp
 
@@ -49,13 +51,14 @@ skipped) go to standard error, "tether eval: warning: …" and
 func runEval(ctx context.Context, m *Main, args []string) error {
 	fs := m.newFlagSet("eval", evalUsage)
 	var truthPath, predPath, graphPath, consPath, sizes string
-	var asJSON bool
+	var asJSON, quiet bool
 	opt := metrics.Options{Unlabeled: true}
 	fs.StringVar(&truthPath, "truth", "", "reference label `file` (required)")
 	fs.StringVar(&predPath, "pred", "", "predicted label `file` (required)")
 	fs.StringVar(&graphPath, "graph", "", "graph `file` for the cut, ratio cut and Ncut (edge list, .mtx or .mm, .gml, dense .csv)")
 	fs.StringVar(&consPath, "constraints", "", "pairwise constraint `file` for the violation counts")
 	fs.BoolVar(&asJSON, "json", false, "write the report as JSON")
+	fs.BoolVar(&quiet, "quiet", false, "no progress messages (reading a large -constraints file, the figures)")
 	match := "name"
 	fs.Func("match", "how a file that names its nodes meets one that numbers them: name (the default: through the node names of -graph, else an error) or order (a named file's i-th line is node i, as tether cluster -o and tether labels write every node in the data's order; names are then ignored)", func(v string) error {
 		if !slices.Contains(evalMatches, v) {
@@ -120,8 +123,9 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 			warnings = append(warnings, w)
 		}
 	}
+	rec := m.recorder(quiet)
 	if consPath != "" {
-		if opt.Constraints, err = constraint.ReadFileContext(ctx, consPath, n); err != nil {
+		if opt.Constraints, err = readConstraintsReported(ctx, consPath, n, rec); err != nil {
 			return fail(fmt.Errorf("eval: %w", err))
 		}
 	}
@@ -131,12 +135,15 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	// The figures poll no context (seconds at 10⁷ labels): untilDone
 	// returns as soon as ctx is cancelled.
 	var rep metrics.Report
-	if err := untilDone(ctx, func() (err error) {
+	done := rec.step("figures")
+	err = untilDone(ctx, func() (err error) {
 		if rep, err = metrics.Evaluate(truth, pred, &opt); err != nil {
 			return fmt.Errorf("eval: %w", err)
 		}
 		return nil
-	}); err != nil {
+	})
+	done()
+	if err != nil {
 		return fail(err)
 	}
 	if note := oneClassNote(rep); note != "" {
@@ -156,6 +163,25 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, formatFigure(f.Name, f.Value), f.Description)
 	}
 	return tw.Flush()
+}
+
+// readConstraintsReported reads the constraint file path on n nodes as
+// constraint.ReadFileContext does (soft policy: repeats kept, contradictions
+// reported), its reading reported to rec (openCounted, then "checking the
+// pairs" until the set is made) and the whole as the step "reading PATH":
+// 10⁷ pairs take seconds.
+func readConstraintsReported(ctx context.Context, path string, n int, rec *stderrRecorder) (*constraint.Set, error) {
+	defer rec.step("reading " + path)()
+	f, err := openCounted(ctx, path, rec, "checking the pairs")
+	if err != nil {
+		return nil, fmt.Errorf("constraint: %w", err) // as constraint.ReadFileContext says it
+	}
+	defer f.Close()
+	res, err := constraint.ReadContext(ctx, f, &constraint.ReadOptions{N: max(n, 0), File: path, Policy: constraint.Soft})
+	if err != nil {
+		return nil, err
+	}
+	return res.Set, nil
 }
 
 // oneClassNote returns, when the reference of rep has a single class, a

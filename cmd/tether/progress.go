@@ -98,11 +98,11 @@ func (r *stderrRecorder) flush() {
 // print writes the line of e, after elapsed in its stage, followed by
 // suffix. r.mu is held.
 func (r *stderrRecorder) print(e progress.Event, elapsed time.Duration, suffix string) {
-	line := fmt.Sprintf("%s: ", e.Stage)
+	line := e.Stage + ":"
 	if e.Total > 0 {
-		line += fmt.Sprintf("%s %d/%d (%.0f%%)", bar(e.Done, e.Total, 20), e.Done, e.Total, 100*float64(e.Done)/float64(e.Total))
+		line += fmt.Sprintf(" %s %d/%d (%.0f%%)", bar(e.Done, e.Total, 20), e.Done, e.Total, 100*float64(e.Done)/float64(e.Total))
 	} else if e.Done > 0 {
-		line += fmt.Sprintf("%d", e.Done)
+		line += fmt.Sprintf(" %d", e.Done)
 	}
 	if e.Message != "" {
 		line += " " + e.Message

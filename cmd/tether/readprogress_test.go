@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tether-sc/tether/progress"
+)
+
+// A counted file reports the MiB read, from 0 to the file's size rounded
+// up, once per MiB, in order, the end of the file included.
+func TestCountedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.txt")
+	const size = 3<<20 + 5
+	if err := os.WriteFile(path, bytes.Repeat([]byte("x"), size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var es []progress.Event
+	rec := progress.Func(func(e progress.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Total > 0 { // the heartbeat after the end has none
+			es = append(es, e)
+		}
+	})
+	f, err := openCounted(context.Background(), path, rec, "parsing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{f}, make([]byte, 64<<10)); err != nil || n != size {
+		t.Fatalf("read %d bytes, %v", n, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var got []int
+	for _, e := range es {
+		if e.Stage != "reading "+path || e.Total != 4 {
+			t.Errorf("event %+v, want stage %q and Total 4", e, "reading "+path)
+		}
+		got = append(got, e.Done)
+	}
+	if fmt.Sprint(got) != "[0 1 2 3 4]" {
+		t.Errorf("Done %v, want [0 1 2 3 4]", got)
+	}
+}
+
+// eval -constraints reports the reading of its file (10⁷ pairs took 9 s
+// without a word) up to its end and the step's time; -quiet prints none
+// of it.
+func TestReadProgress(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var labels strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&labels, "%d\n", i/20)
+	}
+	truth := write("truth.txt", labels.String())
+	cons := write("c.csv", "0,1,ml\n0,39,cl\n")
+	for _, tc := range []struct {
+		name, file string
+		args       []string
+	}{
+		{"eval", cons, []string{"eval", "-truth", truth, "-pred", truth, "-constraints", cons}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, err := runClocked(t, tc.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := progressLines(errOut, "reading "+tc.file)
+			if len(lines) < 2 || !strings.Contains(lines[len(lines)-2], "1/1 (100%) MiB") || !strings.HasSuffix(lines[len(lines)-1], "s") {
+				t.Errorf("stderr %q: want the file read to 100%% and the step's time", errOut)
+			}
+			_, errOut, err = runClocked(t, append(tc.args, "-quiet")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(errOut, "reading ") {
+				t.Errorf("-quiet: stderr %q", errOut)
+			}
+		})
+	}
+}
