@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -279,6 +280,18 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 // the file, line and value. Cost O(len(content) + n + edges).
 func ReadGraph(ctx context.Context, content []byte, name string, opt dataset.GraphOptions) (*Data, error) {
 	gd, err := dataset.ReadGraph(ctx, bytes.NewReader(content), name, dataset.GraphAuto, opt)
+	if err != nil {
+		return nil, err
+	}
+	return graphData(name, gd), nil
+}
+
+// ReadGraphReader reads a graph from r as ReadGraphFile reads the file
+// name (dataset.ReadGraph with opt.Format, GraphAuto choosing by name's
+// extension and content): for a caller that opens the file itself, to
+// count the bytes read, say. Cost O(size + n + edges).
+func ReadGraphReader(ctx context.Context, r io.Reader, name string, opt dataset.GraphOptions) (*Data, error) {
+	gd, err := dataset.ReadGraph(ctx, r, name, opt.Format, opt)
 	if err != nil {
 		return nil, err
 	}

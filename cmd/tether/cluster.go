@@ -201,7 +201,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			return nil, err
 		}
 	case o.graphFile != "":
-		if l.Data, err = input.ReadGraphFile(ctx, o.graphFile, o.gopt); err != nil {
+		if l.Data, err = readGraphReported(ctx, o.graphFile, o.gopt, rec); err != nil {
 			return nil, optionUsage(cmdName(o.flags), err)
 		}
 		if err := checkSize(cmdName(o.flags), o.graphFile, "node", l.N(), nil); err != nil {
@@ -448,7 +448,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		}
 		return usagef("cluster", "-k %d: %s chooses k itself, whatever -k says (the knobs of its prior steer how many clusters it finds: tether methods %s): leave -k out%s", *k, meth.Name(), meth.Name(), gen)
 	}
-	rec := newRecorder(m.Stderr, *quiet)
+	rec := m.recorder(*quiet)
 	in.seed, in.m, in.quiet = *seed, m, *quiet
 	if meth.Uses().Input&cluster.BipartiteInput != 0 {
 		in.bip.matrixMethod = meth.Name()

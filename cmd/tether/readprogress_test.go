@@ -55,9 +55,9 @@ func TestCountedFile(t *testing.T) {
 	}
 }
 
-// eval -constraints reports the reading of its file (10⁷ pairs took 9 s
-// without a word) up to its end and the step's time; -quiet prints none
-// of it.
+// eval -constraints and cluster -graph-file report the reading of their
+// file (10⁷ pairs took 9 s, an edge list of 2·10⁶ nodes 6–8 s, without a
+// word) up to its end and the step's time; -quiet prints none of it.
 func TestReadProgress(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
@@ -67,17 +67,20 @@ func TestReadProgress(t *testing.T) {
 		}
 		return p
 	}
-	var labels strings.Builder
+	var labels, edges strings.Builder
 	for i := range 40 {
 		fmt.Fprintf(&labels, "%d\n", i/20)
+		fmt.Fprintf(&edges, "%d %d 1\n%d %d 1\n", i, (i+1)%20+20*(i/20), i, (i+2)%20+20*(i/20))
 	}
 	truth := write("truth.txt", labels.String())
 	cons := write("c.csv", "0,1,ml\n0,39,cl\n")
+	graph := write("g.txt", edges.String())
 	for _, tc := range []struct {
 		name, file string
 		args       []string
 	}{
 		{"eval", cons, []string{"eval", "-truth", truth, "-pred", truth, "-constraints", cons}},
+		{"cluster", graph, []string{"cluster", "-graph-file", graph, "-k", "2", "-method", "njw", "-o", filepath.Join(dir, "out.txt")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errOut, err := runClocked(t, tc.args...)
