@@ -54,6 +54,25 @@ type Supervision struct {
 	// and its errors, which should name the file, are returned as they
 	// are. nil reads local files.
 	ReadFile func(ctx context.Context, name string) ([]byte, error)
+	// Open, if not nil and ReadFile is nil, opens the local files instead
+	// of inputfile.Open (whose waits for a FIFO's writer end when ctx is
+	// cancelled, as Open's should): tether cluster's returns a file whose
+	// reads report their progress. Its errors are wrapped as inputfile's
+	// are ("constraint: …", "dataset: …").
+	Open func(ctx context.Context, name string) (io.ReadCloser, error)
+}
+
+// open opens the local file name with s.Open, or inputfile.Open when it
+// is nil.
+func (s Supervision) open(ctx context.Context, name string) (io.ReadCloser, error) {
+	if s.Open != nil {
+		return s.Open(ctx, name)
+	}
+	f, err := inputfile.Open(ctx, name)
+	if err != nil {
+		return nil, err // not a nil *inputfile.File in an io.ReadCloser
+	}
+	return f, nil
 }
 
 // Added says what Supervision.AddTo read.
@@ -276,9 +295,9 @@ func labelConflict(set *constraint.Set, lines []int, node func(int) string, cons
 
 // readConstraints reads the constraints file s.Constraints on n nodes
 // under policy (constraint.ReadContext: errors name the file and line),
-// through s.ReadFile when it is set. When the data names its nodes (names
-// not nil), the file may name them too (constraint.ReadOptions.AutoNames:
-// its first constraint decides).
+// through s.ReadFile when it is set (else s.open). When the data names
+// its nodes (names not nil), the file may name them too
+// (constraint.ReadOptions.AutoNames: its first constraint decides).
 func (s Supervision) readConstraints(ctx context.Context, n int, policy constraint.Policy, names []string) (*constraint.File, error) {
 	path := s.Constraints
 	var r io.Reader
@@ -289,7 +308,7 @@ func (s Supervision) readConstraints(ctx context.Context, n int, policy constrai
 		}
 		r = bytes.NewReader(b)
 	} else {
-		f, err := inputfile.Open(ctx, path)
+		f, err := s.open(ctx, path)
 		if err != nil {
 			return nil, fmt.Errorf("constraint: %w", err)
 		}
@@ -304,11 +323,11 @@ func (s Supervision) readConstraints(ctx context.Context, n int, policy constrai
 
 // readNodeLabels reads the partial labels file s.Labels on n nodes named
 // names (nil: none) with dataset.ReadNodeLabelsContext, through s.ReadFile
-// when it is set.
+// when it is set (else s.open).
 func (s Supervision) readNodeLabels(ctx context.Context, n int, names []string) (*dataset.NodeLabels, error) {
 	opt := dataset.NodeLabelOptions{N: n, Names: names}
 	if s.ReadFile == nil {
-		f, err := inputfile.Open(ctx, s.Labels)
+		f, err := s.open(ctx, s.Labels)
 		if err != nil {
 			return nil, fmt.Errorf("dataset: %w", err)
 		}

@@ -483,7 +483,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	p.Regularize, p.Disconnected = in.regularize, in.disconnected
-	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial, KFromLabels: kFromLabels, KFlag: "-k"}
+	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial, KFromLabels: kFromLabels, KFlag: "-k", Open: countedOpener(rec)}
 	// The constraint and labels readers poll ctx, but the resolution of
 	// conflicts and the check against the labels do not (seconds at 10⁶
 	// pairs): untilDone returns as soon as ctx is cancelled.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -55,9 +56,9 @@ func TestCountedFile(t *testing.T) {
 	}
 }
 
-// eval -constraints and cluster -graph-file report the reading of their
-// file (10⁷ pairs took 9 s, an edge list of 2·10⁶ nodes 6–8 s, without a
-// word) up to its end and the step's time; -quiet prints none of it.
+// eval -constraints, cluster -graph-file and cluster -constraints report
+// the reading of their file (10⁷ pairs took 5–9 s, an edge list of 2·10⁶
+// nodes 6–8 s, without a word) up to its end; -quiet prints none of it.
 func TestReadProgress(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
@@ -81,6 +82,7 @@ func TestReadProgress(t *testing.T) {
 	}{
 		{"eval", cons, []string{"eval", "-truth", truth, "-pred", truth, "-constraints", cons}},
 		{"cluster", graph, []string{"cluster", "-graph-file", graph, "-k", "2", "-method", "njw", "-o", filepath.Join(dir, "out.txt")}},
+		{"cluster -constraints", cons, []string{"cluster", "-graph-file", graph, "-k", "2", "-method", "fgpwc", "-constraints", cons, "-o", filepath.Join(dir, "out.txt")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errOut, err := runClocked(t, tc.args...)
@@ -88,8 +90,8 @@ func TestReadProgress(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := progressLines(errOut, "reading "+tc.file)
-			if len(lines) < 2 || !strings.Contains(lines[len(lines)-2], "1/1 (100%) MiB") || !strings.HasSuffix(lines[len(lines)-1], "s") {
-				t.Errorf("stderr %q: want the file read to 100%% and the step's time", errOut)
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "1/1 (100%) MiB") }) {
+				t.Errorf("stderr %q: want the file read to 100%%", errOut)
 			}
 			_, errOut, err = runClocked(t, append(tc.args, "-quiet")...)
 			if err != nil {
