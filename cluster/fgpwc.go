@@ -532,8 +532,30 @@ func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, 
 // the start point (0 iterations). With snaps (ascending caps, the largest
 // cfg.MaxIter) the result's snapX[i] is the point descend returns with
 // cfg.MaxIter = snaps[i], from the one descent (IterCV's candidates).
+//
+// rec receives the descent's iterations (stage fgpwc) and, before them,
+// the objective's preparation (stage fgpwc-pairs, in thousandths: the
+// passes over the pairs of newFGPWCObjectiveContext, the median distance
+// of a scaled start, the restart's objective), which took seconds with
+// 10⁷ pairs; ctx is checked between these steps and inside the passes.
 func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec progress.Recorder, cfg FGPWC, snaps []int) (*descentResult, error) {
-	o := newFGPWCObjective(b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0)
+	k := float64(len(pairs))
+	restart := cfg.ScaledRestart && !cfg.ScaleStart && len(pairs) >= fgpwcRestartRatio*b.m*b.m
+	cost := k // the objective
+	if cfg.ScaleStart || restart {
+		cost += k // the median of a scaled start: an evaluation of F and a sort
+	}
+	if restart {
+		cost += k // the restart's objective
+	}
+	var m *meter
+	if len(pairs) > 0 && cfg.MaxIter != 0 {
+		m = newMeter(rec, "fgpwc-pairs", cost)
+	}
+	o, err := newFGPWCObjectiveContext(ctx, b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0, m.step(fmt.Sprintf("differences of the embedding over the %d pairs", len(pairs)), k))
+	if err != nil {
+		return nil, err
+	}
 	o.gamma = fgpwcGamma(cfg, pairs, b.x0Norm2)
 	early := func(x *mat.Dense, status string) *descentResult {
 		r := &descentResult{x: mat.DenseCopyOf(x), f: o.eval(x), converged: true, status: status}
@@ -545,6 +567,7 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 	}
 	x0 := b.x0
 	if cfg.ScaleStart {
+		m.step("median constrained distance at X₀ (scaled start)", k)
 		if xs, c2 := scaledStart(o, x0, cfg.SigmaML); xs != nil {
 			x0 = xs
 			o.gamma = fgpwcGamma(cfg, pairs, c2*b.x0Norm2)
@@ -566,16 +589,25 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 	// copy of the objective's buffers.
 	var x1 *mat.Dense
 	var c2 float64
-	if cfg.ScaledRestart && !cfg.ScaleStart && len(pairs) >= fgpwcRestartRatio*b.m*b.m {
+	if restart {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m.step("median constrained distance at X₀ (scaled restart)", k)
 		x1, c2 = scaledStart(o, x0, cfg.SigmaML)
 	}
 	if x1 == nil || math.Abs(c2-1) < 1e-3 {
+		m.done()
 		return run(o, x0, rec)
 	}
-	o1 := newFGPWCObjective(b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0)
+	o1, err := newFGPWCObjectiveContext(ctx, b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0, m.step("the objective again, for the scaled restart", k))
+	if err != nil {
+		return nil, err
+	}
+	m.done()
 	o1.gamma = o.gamma
 	var d, d1 *descentResult
-	err := parallel.For(ctx, 2, 2, func(i int) error {
+	err = parallel.For(ctx, 2, 2, func(i int) error {
 		var err error
 		if i == 0 {
 			d, err = run(o, x0, rec)
