@@ -929,7 +929,9 @@ func printSummary(w io.Writer, s *summary) error {
 // plotPartition draws the partition over a 2-D view of the data
 // (dataView); report as for writeReported.
 func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *cluster.Result, method string, report bool) error {
-	v, err := dataView(ctx, l.X, l.Graph)
+	rec := m.recorder(!report)
+	defer rec.step("plot")()
+	v, err := dataView(ctx, l.X, l.Graph, rec)
 	if err != nil {
 		return err
 	}

@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/progress"
 )
 
 // The PCA view equals the projection on the two leading right singular
@@ -28,7 +30,7 @@ func TestDataViewPCA(t *testing.T) {
 			x.Set(i, j, rnd.NormFloat64()*float64(d-j)+float64(j))
 		}
 	}
-	v, err := dataView(context.Background(), x, nil)
+	v, err := dataView(context.Background(), x, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +86,19 @@ func TestDataViewSpectralLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := dataView(context.Background(), nil, g)
+	var mu sync.Mutex
+	stages := map[string]int{}
+	v, err := dataView(context.Background(), nil, g, progress.Func(func(e progress.Event) {
+		mu.Lock()
+		stages[e.Stage]++
+		mu.Unlock()
+	}))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The layout's progress, named as the plot's (it was not reported).
+	if stages["plot eigen"] == 0 || stages["plot kmeans"] == 0 || len(stages) != 2 {
+		t.Errorf("progress of the layout: events by stage %v, want plot eigen and plot kmeans", stages)
 	}
 	for i := 1; i < 6; i++ {
 		if a, b := v.x.At(i, 0), v.x.At(i+6, 0); a*b >= 0 || a*v.x.At(1, 0) <= 0 {
@@ -121,5 +133,34 @@ func TestClusterImageFolder(t *testing.T) {
 	}
 	if !strings.Contains(out, "ARI") || !strings.Contains(out, "1.0000") {
 		t.Errorf("summary:\n%s", out)
+	}
+}
+
+// -plot reports the layout's progress and its time as the step "plot",
+// and -quiet none of it.
+func TestPlotProgress(t *testing.T) {
+	dir := t.TempDir()
+	var edges strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&edges, "%d %d 1\n%d %d 1\n", i, (i+1)%30+30*(i/30), i, (i+3)%30+30*(i/30))
+	}
+	g := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(g, []byte(edges.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"cluster", "-graph-file", g, "-k", "2", "-plot", filepath.Join(dir, "p.png"), "-o", filepath.Join(dir, "l.txt")}
+	_, errOut, err := runClocked(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progressLines(errOut, "plot")) == 0 {
+		t.Errorf("stderr %q: no line of the step plot", errOut)
+	}
+	_, errOut, err = runClocked(t, append(args, "-quiet")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errOut, "plot") {
+		t.Errorf("-quiet: stderr %q", errOut)
 	}
 }
