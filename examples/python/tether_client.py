@@ -8,15 +8,19 @@ Run as a script it clusters generated two moons, answers ten questions
 from the reference labels (an oracle standing in for a person), and prints
 the ARI before and after; then it checks that the server honours the
 graph options regularize and disconnected on a graph with an isolated
-node. Import it to drive the server from your own code:
+node. Import it to drive the server from your own code; with UCI's iris.csv
+(no header, the class in the last column: label="last" makes it the
+reference labels, whose ARI and NMI "figures" holds, instead of a feature):
 
     from tether_client import Client
     c = Client("http://127.0.0.1:8080/")
     s = c.session()
-    s.upload(open("iris.csv", "rb").read(), name="iris.csv")
+    s.upload(open("iris.csv", "rb").read(), name="iris.csv", label="last")
     s.add([(0, 1, "ml"), (0, 100, "cl")])
     print(s.cluster(k=3)["figures"])
     print(s.cluster(method="njw", k=3, regularize="mean")["sizes"])
+
+(TestPythonClient runs this example, on a file of iris's form.)
 """
 
 import json
