@@ -448,7 +448,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		}
 		return usagef("cluster", "-k %d: %s chooses k itself, whatever -k says (the knobs of its prior steer how many clusters it finds: tether methods %s): leave -k out%s", *k, meth.Name(), meth.Name(), gen)
 	}
-	rec := m.recorder(*quiet)
+	rec := m.recorder(ctx, *quiet)
 	in.seed, in.m, in.quiet = *seed, m, *quiet
 	if meth.Uses().Input&cluster.BipartiteInput != 0 {
 		in.bip.matrixMethod = meth.Name()
@@ -929,7 +929,7 @@ func printSummary(w io.Writer, s *summary) error {
 // plotPartition draws the partition over a 2-D view of the data
 // (dataView); report as for writeReported.
 func (m *Main) plotPartition(ctx context.Context, path string, l *loaded, res *cluster.Result, method string, report bool) error {
-	rec := m.recorder(!report)
+	rec := m.recorder(ctx, !report)
 	defer rec.step("plot")()
 	v, err := dataView(ctx, l.X, l.Graph, rec)
 	if err != nil {

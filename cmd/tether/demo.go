@@ -58,7 +58,7 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 	}
-	rec := newRecorder(m.Stderr, *quiet)
+	rec := m.recorder(ctx, *quiet)
 	start := time.Now()
 	var graphTime time.Duration // building the graphs of the features
 	src := func(stream uint64) rand.Source { return rand.NewPCG(*seed, stream) }

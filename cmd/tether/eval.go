@@ -123,7 +123,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 			warnings = append(warnings, w)
 		}
 	}
-	rec := m.recorder(quiet)
+	rec := m.recorder(ctx, quiet)
 	if consPath != "" {
 		if opt.Constraints, err = readConstraintsReported(ctx, consPath, n, rec); err != nil {
 			return fail(fmt.Errorf("eval: %w", err))

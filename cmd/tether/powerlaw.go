@@ -152,7 +152,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 	}
 	rep := plFitReport{File: input, Discrete: opt.Discrete, XminSelected: opt.Xmin == 0}
 	var res *powerlaw.Result
-	rec := m.recorder(quiet)
+	rec := m.recorder(ctx, quiet)
 	opt.Recorder = rec
 	done := rec.step("powerlaw fit")
 	if boot > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -19,7 +20,8 @@ import (
 // 1/30 (3%)" read as a stall): the event that completes it (Done = Total)
 // at once, or, for a stage that stops before its Total (an iteration cap
 // not reached), its last event followed by ", done" when the step that ran
-// it ends (flush; step). It is safe for concurrent use.
+// it ends (flush; step), or by ", stopped" when the command's context was
+// cancelled (Ctrl-C) by then. It is safe for concurrent use.
 type stderrRecorder struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -30,16 +32,20 @@ type stderrRecorder struct {
 	pending map[string]progress.Event
 	now     func() time.Time
 	quiet   bool
+	// ctx, if not nil, is the command's context: a stage or step still
+	// open when it is cancelled is reported as stopped, not done.
+	ctx context.Context
 }
 
 func newRecorder(w io.Writer, quiet bool) *stderrRecorder {
 	return &stderrRecorder{w: w, start: map[string]time.Time{}, last: map[string]time.Time{}, pending: map[string]progress.Event{}, now: time.Now, quiet: quiet}
 }
 
-// recorder returns the progress recorder of a command: on m.Stderr,
-// silent when quiet (the command's -quiet), with m's clock.
-func (m *Main) recorder(quiet bool) *stderrRecorder {
+// recorder returns the progress recorder of a command running under ctx:
+// on m.Stderr, silent when quiet (the command's -quiet), with m's clock.
+func (m *Main) recorder(ctx context.Context, quiet bool) *stderrRecorder {
 	r := newRecorder(m.Stderr, quiet)
+	r.ctx = ctx
 	if m.clock != nil {
 		r.now = m.clock
 	}
@@ -81,7 +87,8 @@ func (r *stderrRecorder) Record(e progress.Event) {
 
 // flush prints the last event of every stage whose partial line was
 // printed and whose final state was not, with ", done": the computation
-// that ran it has ended. Stages in name order.
+// that ran it has ended; with ", stopped" when r's context was cancelled
+// (it ended because of that). Stages in name order.
 func (r *stderrRecorder) flush() {
 	if r == nil || r.quiet {
 		return
@@ -89,11 +96,18 @@ func (r *stderrRecorder) flush() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t := r.now()
+	suffix := ", done"
+	if r.stopped() {
+		suffix = ", stopped"
+	}
 	for _, stage := range slices.Sorted(maps.Keys(r.pending)) {
-		r.print(r.pending[stage], t.Sub(r.start[stage]), ", done")
+		r.print(r.pending[stage], t.Sub(r.start[stage]), suffix)
 	}
 	clear(r.pending)
 }
+
+// stopped reports whether r's context, if any, was cancelled.
+func (r *stderrRecorder) stopped() bool { return r.ctx != nil && r.ctx.Err() != nil }
 
 // print writes the line of e, after elapsed in its stage, followed by
 // suffix. r.mu is held.
@@ -123,7 +137,11 @@ func (r *stderrRecorder) step(name string) func() {
 		r.flush()
 		if d := r.now().Sub(t0); d >= time.Second {
 			r.mu.Lock()
-			fmt.Fprintf(r.w, "%s: %.2fs\n", name, d.Seconds())
+			if r.stopped() {
+				fmt.Fprintf(r.w, "%s: stopped after %.2fs\n", name, d.Seconds())
+			} else {
+				fmt.Fprintf(r.w, "%s: %.2fs\n", name, d.Seconds())
+			}
 			r.mu.Unlock()
 		}
 	}

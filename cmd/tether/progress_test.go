@@ -11,6 +11,37 @@ import (
 	"github.com/tether-sc/tether/progress"
 )
 
+// TestRecorderStopped: a stage or step still open when the command's
+// context is cancelled (Ctrl-C) ends with ", stopped" and "stopped after",
+// not with ", done" and the step's time as if it had finished (it printed
+// ", done" before); with the context alive they read as before.
+func TestRecorderStopped(t *testing.T) {
+	for _, cancelled := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var b strings.Builder
+		m := &Main{Stderr: &b}
+		now := time.Unix(0, 0)
+		m.clock = func() time.Time { return now }
+		r := m.recorder(ctx, false)
+		end := r.step("clustering")
+		r.Record(progress.Event{Stage: "fgpwc", Done: 1, Total: 100})
+		now = now.Add(1500 * time.Millisecond)
+		r.Record(progress.Event{Stage: "fgpwc", Done: 40, Total: 100})
+		if cancelled {
+			cancel()
+		}
+		end()
+		cancel()
+		want := "fgpwc: [########............] 40/100 (40%) [1.5s]\nfgpwc: [########............] 40/100 (40%) [1.5s], done\nclustering: 1.50s\n"
+		if cancelled {
+			want = "fgpwc: [########............] 40/100 (40%) [1.5s]\nfgpwc: [########............] 40/100 (40%) [1.5s], stopped\nclustering: stopped after 1.50s\n"
+		}
+		if b.String() != want {
+			t.Errorf("cancelled %v: printed\n%s\nwant\n%s", cancelled, b.String(), want)
+		}
+	}
+}
+
 // TestRecorderFinalState: a stage whose partial line was printed gets its
 // final state printed too, so that the last line on a log is not a
 // partial one (it was "kmeans: … 1/30 (3%)", read as a stall): the event

@@ -102,7 +102,7 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	if err := checkOutputs("repro", nil, []pathFlag{{"-o's ledger", filepath.Join(*out, experiment.LedgerFile)}}); err != nil {
 		return err
 	}
-	rec := newRecorder(m.Stderr, *quiet)
+	rec := m.recorder(ctx, *quiet)
 	commit := revision()
 	sections := map[string]string{} // by experiment name
 	var total experiment.Stats
