@@ -476,6 +476,22 @@ func TestRunTooManyClasses(t *testing.T) {
 	}
 }
 
+// TestRunFindsK: a job that gives k to a method that chooses k itself is
+// refused, naming it, as tether cluster's -k is (plmeans took k for a
+// cap, opplc ignored it with a warning); without k it runs.
+func TestRunFindsK(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"d.csv": "x,y\n0,0\n0.1,0\n0,0.1\n0.1,0.1\n5,5\n5.1,5\n5,5.1\n5.1,5.1\n",
+	})
+	res := Run(context.Background(), Spec{ID: "a", Input: "d.csv", KNN: 3, K: 3, Method: "plmeans"}, dir)
+	if want := "job a: k = 3: plmeans chooses k itself, whatever k says: leave k out"; !strings.Contains(res.Error, want) {
+		t.Errorf("error %q, want one containing %q", res.Error, want)
+	}
+	if res := Run(context.Background(), Spec{ID: "b", Input: "d.csv", KNN: 3, Method: "plmeans"}, dir); res.Error != "" {
+		t.Errorf("without k: %s", res.Error)
+	}
+}
+
 // TestRunKFromLabels: a job of a method of partial labels that does not
 // estimate k (auto, the default with labels; labelprop) and gives no k
 // takes the number of classes of its labels file, or of the reference

@@ -109,6 +109,11 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if m, err = cluster.SetKnobs(m, s.Knobs); err != nil {
 		return err
 	}
+	if s.K > 0 && m.Uses().FindsK {
+		// As tether cluster's -k: opplc ignored k with a warning and
+		// plmeans took it for a cap (k 3 could return one cluster).
+		return fmt.Errorf("%w: job %s: k = %d: %s chooses k itself, whatever k says: leave k out", ErrSpec, s.ID, s.K, m.Name())
+	}
 	t0 := time.Now()
 	d, err := load(ctx, s, root, files)
 	if err != nil {

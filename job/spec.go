@@ -92,7 +92,9 @@ type Spec struct {
 	// for a method of partial labels that does not (auto, labelprop, …),
 	// the number of classes of Labels, or of the reference when
 	// Sample.LabelFraction draws the labels (with a note), as tether
-	// cluster takes it without -k.
+	// cluster takes it without -k. A method that chooses k itself
+	// (opplc, plmeans: cluster.Uses.FindsK) refuses a k > 0, as tether
+	// cluster's -k.
 	K int `json:"k"`
 	// Seed seeds the clustering (cluster.Settings.Seed).
 	Seed uint64 `json:"seed"`

@@ -216,7 +216,16 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	if err != nil {
 		return nil, err
 	}
-	p, err := input.NewProblem(ss.data, m, req.K)
+	k := req.K
+	var kNote string
+	if k > 0 && m.Uses().FindsK {
+		// The page always sends its k: a method that chooses k itself
+		// (opplc ignored it with a warning, plmeans took it for a cap)
+		// runs without it, and the reply says so.
+		kNote = fmt.Sprintf("%s chooses k itself: the request's k = %d is not used", m.Name(), k)
+		k = 0
+	}
+	p, err := input.NewProblem(ss.data, m, k)
 	if errors.Is(err, input.ErrNoBipartite) {
 		return nil, fmt.Errorf("%w: %w, which tether serve does not load", errBadInput, err)
 	} else if err != nil {
@@ -266,7 +275,11 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	} else if res, err = cluster.Run(ctx, m, p, set); err != nil {
 		return nil, classify(err)
 	}
-	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Warnings: serveRemedies(res.Warnings, ss.source.Initial), Notes: res.Notes}
+	notes := res.Notes
+	if kNote != "" {
+		notes = append([]string{kNote}, notes...)
+	}
+	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Warnings: serveRemedies(res.Warnings, ss.source.Initial), Notes: notes}
 	reply.Sizes = make([]int, res.K)
 	for _, c := range res.Labels {
 		reply.Sizes[c]++

@@ -391,6 +391,28 @@ func TestClusterOneCluster(t *testing.T) {
 	}
 }
 
+// TestClusterFindsK: a method that chooses k itself (plmeans, opplc)
+// runs without the request's k, which the page always sends, and the
+// reply's first note says so: plmeans took k = 2 for a cap on the
+// clusters it opens, and its partition is that of k = 0.
+func TestClusterFindsK(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 200)
+	base := "/api/sessions/" + id
+	var withK, without ClusterReply
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{Method: "plmeans", K: 2, Seed: 1}, &withK, 200)
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{Method: "plmeans", Seed: 1}, &without, 200)
+	if !slices.Equal(withK.Labels, without.Labels) || withK.K != without.K {
+		t.Errorf("plmeans with k = 2: K = %d; without: K = %d (labels equal %v); want the same partition", withK.K, without.K, slices.Equal(withK.Labels, without.Labels))
+	}
+	if want := "plmeans chooses k itself: the request's k = 2 is not used"; len(withK.Notes) == 0 || withK.Notes[0] != want {
+		t.Errorf("notes %q, want first %q", withK.Notes, want)
+	}
+	if slices.ContainsFunc(without.Notes, func(n string) bool { return strings.Contains(n, "chooses k itself") }) {
+		t.Errorf("without k: notes %q", without.Notes)
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	root := t.TempDir()
 	var okCSV strings.Builder
