@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"sort"
 
 	"gonum.org/v1/gonum/floats"
@@ -68,14 +69,30 @@ func newFGPWCObjective(v *mat.Dense, pairs []constraint.Pair, sigmaML, sigmaCL, 
 // handle between two checks of the context: a few milliseconds.
 const fgpwcPairPoll = 1 << 16
 
+// fgpwcObjectiveBytes is an upper bound on the memory of the objective
+// of kk pairs on an m-dimensional embedding: Y, C·Y and E (or the node
+// form's, smaller), each kk×m, and five vectors of kk.
+func fgpwcObjectiveBytes(kk, m int) int64 {
+	return 8 * (3*int64(kk)*int64(m) + 5*int64(kk))
+}
+
 // newFGPWCObjectiveContext is newFGPWCObjective checking ctx, and telling
 // t (nil: none) the fraction done, every fgpwcPairPoll pairs of its two
 // passes over them (their distinct nodes, then the rows of E or the node
 // form's indices): about 1.5 s in all for 10⁷ pairs on the 2-core
-// machine. The error is ctx.Err().
+// machine. The error is ctx.Err(), or, before anything is allocated, one
+// wrapping ErrInvalid when the objective would need more memory
+// (fgpwcObjectiveBytes) than Go's soft memory limit (debug.SetMemoryLimit:
+// GOMEMLIMIT, or the 75% of the machine's memory tether's commands set;
+// none by default in a library): 10⁷ pairs at the automatic m of about
+// 200 need 48 GB, and such a run was killed for lack of memory instead of
+// being refused.
 func newFGPWCObjectiveContext(ctx context.Context, v *mat.Dense, pairs []constraint.Pair, sigmaML, sigmaCL, gamma float64, t tick) (*fgpwcObjective, error) {
 	_, m := v.Dims()
 	kk := len(pairs)
+	if need, limit := fgpwcObjectiveBytes(kk, m), debug.SetMemoryLimit(-1); need > limit {
+		return nil, fmt.Errorf("%w: fgpwc: %d constraints on an embedding of m = %d columns need about %s for the objective (%d×%d matrices), more than the memory limit of %s (Go's soft limit: GOMEMLIMIT, or the share of the machine's memory tether sets): lower M (or MaxM), or give fewer constraints", ErrInvalid, kk, m, byteSize(need), kk, m, byteSize(limit))
+	}
 	o := &fgpwcObjective{
 		s: make([]float64, kk), q: make([]float64, kk), w: make([]float64, kk),
 		gamma: gamma, k: kk, m: m,

@@ -2,9 +2,12 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -456,5 +459,30 @@ func TestFGPWCObjectiveNodeForm(t *testing.T) {
 		if mat.Norm(&d, 2) > 1e-10*mat.Norm(gr, 2) {
 			t.Errorf("%+v: ‖∇F − ∇F_pair‖ = %v, ‖∇F_pair‖ = %v", c, mat.Norm(&d, 2), mat.Norm(gr, 2))
 		}
+	}
+}
+
+// TestFGPWCMemoryLimit: an objective that would need more memory than Go's
+// soft limit is refused before it is allocated, naming the constraints,
+// m and the limit (10⁷ pairs at m ≈ 200 were killed for lack of memory);
+// under the limit the same problem runs. The limit is the process's, so
+// the test sets it for its own duration only.
+func TestFGPWCMemoryLimit(t *testing.T) {
+	p, truth := fgpwcBenchProblem(t, 400, 2, 2, 10, 2)
+	set, err := constraint.UniformPairs(truth, 4000, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Constraints = set
+	f := FGPWC{M: 20, MaxIter: 5}
+	need := fgpwcObjectiveBytes(4000, 20) // 2.0 MiB
+	old := debug.SetMemoryLimit(need / 2)
+	_, err = Run(context.Background(), f, p, &Settings{Seed: 1})
+	debug.SetMemoryLimit(old)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "4000 constraints on an embedding of m = 20 columns need about 2.0 MiB") || !strings.Contains(err.Error(), "memory limit of 1015.6 KiB") {
+		t.Fatalf("error %v, want ErrInvalid naming the need and the limit", err)
+	}
+	if _, err := Run(context.Background(), f, p, &Settings{Seed: 1}); err != nil {
+		t.Fatalf("under the limit: %v", err)
 	}
 }
