@@ -447,7 +447,9 @@ type AutoCandidate struct {
 	// Satisfied is the fraction of the held-out constraints satisfied
 	// over all folds (the score with AutoScoreSatisfied); −1 as Score.
 	Satisfied float64 `json:"satisfied"`
-	// FoldScores is the score in each fold.
+	// FoldScores is the score in each fold; −1 for a fold with no
+	// held-out constraint scored (with HeldOut unimplied, a fold whose
+	// held-out pairs its training pairs all imply).
 	FoldScores []float64 `json:"fold_scores"`
 	// B and C compare a constrained candidate with the Baseline on the
 	// held-out constraints, over all folds: B counts those it satisfies
@@ -864,7 +866,11 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			var t autoPairTable
 			t.add(fs[f].test, labels[slot])
 			total.tp, total.fn, total.fp, total.tn = total.tp+t.tp, total.fn+t.fn, total.fp+t.fp, total.tn+t.tn
-			ac.FoldScores = append(ac.FoldScores, t.of(sc))
+			fold := -1.0 // a fold with no held-out pair scored (HeldOut unimplied)
+			if len(fs[f].test) > 0 {
+				fold = t.of(sc)
+			}
+			ac.FoldScores = append(ac.FoldScores, fold)
 			if c.supervised || f == 0 {
 				ac.Seconds += secs[slot]
 			}

@@ -177,6 +177,57 @@ func TestAutoHeldOutUnimplied(t *testing.T) {
 	})
 }
 
+// TestAutoHeldOutEmptyFold: under HeldOut unimplied a fold whose held-out
+// pairs are all implied scores nothing, and its FoldScores entry is −1,
+// not the 0 of an empty table (read as "every pair failed"); the other
+// folds keep their scores. The pairs and seed are the first, over a few
+// tried in order, that leave one fold empty and enough pairs in all.
+func TestAutoHeldOutEmptyFold(t *testing.T) {
+	x, truth, err := synth.Moons(60, 0.1, rand.NewPCG(2, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Build(context.Background(), x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 40; seed++ {
+		set, err := constraint.UniformPairs(truth, 200, rand.NewPCG(seed, 9))
+		if err != nil {
+			t.Fatal(err)
+		}
+		train, test := fgpwcSplit(set.Pairs, AutoDefaultFolds, seed)
+		empty, left := map[int]bool{}, 0
+		for f := range train {
+			kept := autoUnimplied(g.N(), train[f], test[f])
+			if len(kept) == 0 {
+				empty[f] = true
+			}
+			left += len(kept)
+		}
+		if len(empty) == 0 || left < 2*AutoDefaultFolds {
+			continue
+		}
+		res, err := Run(context.Background(), Auto{HeldOut: AutoHeldOutUnimplied}, &Problem{Graph: g, K: 2, Constraints: set}, &Settings{Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range res.Report.(*AutoReport).Candidates {
+			if c.Error != "" || c.Skipped != "" {
+				continue
+			}
+			for f, v := range c.FoldScores {
+				if empty[f] != (v == -1) || v > 1 {
+					t.Errorf("seed %d, %s: fold scores %v; want −1 exactly at the empty folds %v", seed, c.Name, c.FoldScores, empty)
+					break
+				}
+			}
+		}
+		return
+	}
+	t.Fatal("no seed of 1…40 left a fold without unimplied pairs; the test needs another draw")
+}
+
 // TestAutoHeldOutNames checks the knob's text form both ways and that an
 // unknown value is refused.
 func TestAutoHeldOutNames(t *testing.T) {
