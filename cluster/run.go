@@ -719,7 +719,7 @@ func weightScale(name string, u Uses, p *Problem) string {
 		}
 	}
 	if wmax > 0 && wmax < weightScaleLow {
-		return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), far below 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and on this scale its side information outweighs the edges (%s), so its partition may lose the graph; divide the weights by the largest to run it as its source describes %s", name, wmax, a, b, name, u.WeightScale, WeightScaleRemedy)
+		return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), far below 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and on this scale the edges are negligible beside its other terms (%s), so its partition may lose the graph; divide the weights by the largest to run it as its source describes %s", name, wmax, a, b, name, u.WeightScale, WeightScaleRemedy)
 	}
 	if !(wmax > 1) {
 		return ""
