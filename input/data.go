@@ -570,12 +570,16 @@ func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.
 }
 
 // ScaleWarning returns a warning naming the feature columns of d.X whose
-// spread, max − min over the rows, is positive but below 2⁻⁵² times the
+// spread, max − min over the rows, is positive but below 2⁻²⁶ times the
 // largest column spread S, and "" when there is none (or d has no feature
-// rows). Such a column, of values like 1e-200 beside columns of order 1,
-// is below float64's precision in every squared Euclidean distance
-// between rows that the column of spread S tells apart by more than
-// 2⁻²⁶·S: the graph built from the rows all but ignores it, silently.
+// rows). The distances square the differences: such a column (values of
+// 10⁻¹⁰ or 1e-200 beside columns of order 1) adds less than 2⁻⁵² S², below
+// float64's precision, to the squared distance of rows that the column of
+// spread S tells apart by about S, and little beside most other pairs:
+// the graph built from the rows all but ignores it, silently (x2 =
+// class·10⁻¹⁰ beside x1 uniform in [0, 1]: NJW's ARI −0.003, 1 after
+// minmax scaling; the threshold was 2⁻⁵² at first, which left that case
+// silent).
 // Scaling the columns (dataset.Options.Scale) puts it on the others'
 // footing: scaleOption names that remedy as the front end spells it
 // (tether cluster: "-scale minmax"), and the warning says it. After
@@ -617,7 +621,7 @@ func (d *Data) ScaleWarning(scaleOption string) string {
 	}
 	var tiny []int
 	for j, w := range spread {
-		if w > 0 && w < 0x1p-52*top {
+		if w > 0 && w < 0x1p-26*top {
 			tiny = append(tiny, j)
 		}
 	}
@@ -627,7 +631,7 @@ func (d *Data) ScaleWarning(scaleOption string) string {
 		return ""
 	case 1:
 		j := tiny[0]
-		what = fmt.Sprintf("column %s varies by %.3g, less than 2⁻⁵² times the %.3g of column %s (max − min): beside that column it is below float64's precision in the Euclidean distances between rows, so the graph all but ignores it", name(j), spread[j], top, name(widest))
+		what = fmt.Sprintf("column %s varies by %.3g, less than 2⁻²⁶ times the %.3g of column %s (max − min): its squared differences are below float64's precision beside that column's in the Euclidean distances between rows, so the graph all but ignores it", name(j), spread[j], top, name(widest))
 	default:
 		var list []string
 		for k, j := range tiny {
@@ -640,7 +644,7 @@ func (d *Data) ScaleWarning(scaleOption string) string {
 				break
 			}
 		}
-		what = fmt.Sprintf("columns %s vary by less than 2⁻⁵² times the %.3g of column %s (max − min): beside that column they are below float64's precision in the Euclidean distances between rows, so the graph all but ignores them", strings.Join(list, ", "), top, name(widest))
+		what = fmt.Sprintf("columns %s vary by less than 2⁻²⁶ times the %.3g of column %s (max − min): their squared differences are below float64's precision beside that column's in the Euclidean distances between rows, so the graph all but ignores them", strings.Join(list, ", "), top, name(widest))
 	}
 	return fmt.Sprintf("%s: %s; %s scales every column onto [0, 1]", d.label(), what, scaleOption)
 }

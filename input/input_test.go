@@ -905,16 +905,16 @@ func TestSupervisionKFromLabels(t *testing.T) {
 }
 
 // TestScaleWarning: a feature column whose spread (max − min) is positive
-// but below 2⁻⁵² times the largest column spread, so that it is lost in
+// but below 2⁻²⁶ times the largest column spread, so that it is lost in
 // the distances (values like 1e-200 beside columns of order 1), is named
 // by a warning with the remedy the front end passes; columns of ordinary
 // different scales (1 and 1000), constant columns, and the same data
 // scaled by minmax or z-score give none. The threshold is strict: with
-// x spread over 1, a column of spread 2⁻⁵³ is named and one of 2⁻⁵² is
+// x spread over 1, a column of spread 2⁻²⁷ is named and one of 2⁻²⁶ is
 // not (both are powers of two, exact in float64).
 func TestScaleWarning(t *testing.T) {
 	const tiny = "x,tiny,label\n0,1e-200,a\n1,3e-200,a\n2,2e-200,b\n3,0,b\n"
-	const want = `t.csv: column "tiny" varies by 3e-200, less than 2⁻⁵² times the 3 of column "x" (max − min): beside that column it is below float64's precision in the Euclidean distances between rows, so the graph all but ignores it; -scale minmax scales every column onto [0, 1]`
+	const want = `t.csv: column "tiny" varies by 3e-200, less than 2⁻²⁶ times the 3 of column "x" (max − min): its squared differences are below float64's precision beside that column's in the Euclidean distances between rows, so the graph all but ignores it; -scale minmax scales every column onto [0, 1]`
 	for _, c := range []struct {
 		name  string
 		table string
@@ -927,9 +927,11 @@ func TestScaleWarning(t *testing.T) {
 		{"scales 1 and 1000", "a,b\n0,0\n1,1000\n0.5,250\n", dataset.ScaleNone, ""},
 		{"constant column", "a,b\n0,5\n1,5\n2,5\n", dataset.ScaleNone, ""},
 		{"two tiny columns, no header", "0,1e-300,5e-210\n2,0,0\n1,1e-250,0\n", dataset.ScaleNone,
-			`t.csv: columns "col2" (1e-250), "col3" (5e-210) vary by less than 2⁻⁵² times the 2 of column "col1" (max − min): beside that column they are below float64's precision in the Euclidean distances between rows, so the graph all but ignores them; -scale minmax scales every column onto [0, 1]`},
-		{"2⁻⁵³ of the spread", "x,t\n0,0\n1,1.1102230246251565e-16\n", dataset.ScaleNone, `t.csv: column "t" varies by 1.11e-16, less than 2⁻⁵² times the 1 of column "x"…`},
-		{"2⁻⁵² of the spread", "x,t\n0,0\n1,2.220446049250313e-16\n", dataset.ScaleNone, ""},
+			`t.csv: columns "col2" (1e-250), "col3" (5e-210) vary by less than 2⁻²⁶ times the 2 of column "col1" (max − min): their squared differences are below float64's precision beside that column's in the Euclidean distances between rows, so the graph all but ignores them; -scale minmax scales every column onto [0, 1]`},
+		{"2⁻²⁷ of the spread", "x,t\n0,0\n1,7.450580596923828e-09\n", dataset.ScaleNone, `t.csv: column "t" varies by 7.45e-09, less than 2⁻²⁶ times the 1 of column "x"…`},
+		{"2⁻²⁶ of the spread", "x,t\n0,0\n1,1.4901161193847656e-08\n", dataset.ScaleNone, ""},
+		// The case that 2⁻⁵², the first threshold, left silent.
+		{"10⁻¹⁰ beside 1", "x,t\n0,0\n1,1e-10\n0.5,0\n", dataset.ScaleNone, `t.csv: column "t" varies by 1e-10, less than 2⁻²⁶ times the 1 of column "x"…`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d, err := ReadTable(context.Background(), []byte(c.table), "t.csv", dataset.Options{Scale: c.scale})
@@ -952,7 +954,7 @@ func TestScaleWarning(t *testing.T) {
 	// columns.
 	x := mat.NewDense(2, 9, []float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1e-200, 2e-200, 3e-200, 4e-200, 5e-200, 6e-200, 7e-200, 8e-200})
 	d := &Data{Name: "m", X: x}
-	if got, want := d.ScaleWarning(`"scale": "minmax"`), `m: columns 2 (1e-200), 3 (2e-200), 4 (3e-200), 5 (4e-200), 6 (5e-200), …, 9 (8e-200) vary by less than 2⁻⁵² times the 1 of column 1 (max − min)`; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, `; "scale": "minmax" scales every column onto [0, 1]`) {
+	if got, want := d.ScaleWarning(`"scale": "minmax"`), `m: columns 2 (1e-200), 3 (2e-200), 4 (3e-200), 5 (4e-200), 6 (5e-200), …, 9 (8e-200) vary by less than 2⁻²⁶ times the 1 of column 1 (max − min)`; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, `; "scale": "minmax" scales every column onto [0, 1]`) {
 		t.Errorf("warning %q, want one starting %q and ending with the remedy", got, want)
 	}
 	if got := (&Data{Name: "g", Graph: twoTriangles(t)}).ScaleWarning("-scale minmax"); got != "" {

@@ -433,7 +433,7 @@ func TestRunScaleWarning(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"d.csv": "x,y,tiny\n0,0,0\n0.1,0,1e-200\n0,0.1,2e-200\n0.1,0.1,0\n5,5,1e-200\n5.1,5,0\n5,5.1,3e-200\n5.1,5.1,0\n",
 	})
-	const want = `column "tiny" varies by 3e-200, less than 2⁻⁵² times the 5.1 of column "x" (max − min)`
+	const want = `column "tiny" varies by 3e-200, less than 2⁻²⁶ times the 5.1 of column "x" (max − min)`
 	for _, c := range []struct {
 		scale  dataset.Scale
 		warned bool

@@ -71,7 +71,7 @@ func TestScaleWarningFlags(t *testing.T) {
 		fmt.Fprintf(&tiny, "%d,%g,%ge-200\n", i%2*5, float64(i%7)*0.1, float64(i%4))
 		fmt.Fprintf(&ordinary, "%d,%g\n", i%2*5, float64(i%7)*100)
 	}
-	const warning = `column "tiny" varies by 3e-200, less than 2⁻⁵² times the 5 of column "x" (max − min)`
+	const warning = `column "tiny" varies by 3e-200, less than 2⁻²⁶ times the 5 of column "x" (max − min)`
 	for _, tc := range []struct {
 		name, data string
 		flags      []string
@@ -92,7 +92,7 @@ func TestScaleWarningFlags(t *testing.T) {
 			if got := strings.Contains(stderr, want) && strings.Contains(stderr, "; -scale minmax scales every column onto [0, 1]"); got != tc.warned {
 				t.Errorf("the warning %q (with -scale minmax) is there %v, want %v:\n%s", want, got, tc.warned, stderr)
 			}
-			if !tc.warned && strings.Contains(stderr, "2⁻⁵²") {
+			if !tc.warned && strings.Contains(stderr, "2⁻²⁶") {
 				t.Errorf("stderr warns about scales:\n%s", stderr)
 			}
 		})

@@ -205,7 +205,7 @@ func TestUploadScaleWarning(t *testing.T) {
 	var created sessionInfo
 	callJSON(t, s, "POST", "/api/sessions", nil, &created, http.StatusCreated)
 	const table = "x,y,tiny\n0,0,0\n0.1,0,1e-200\n0,0.1,2e-200\n0.1,0.1,0\n5,5,1e-200\n5.1,5,0\n5,5.1,3e-200\n5.1,5.1,0\n"
-	const want = `t.csv: column "tiny" varies by 3e-200, less than 2⁻⁵² times the 5.1 of column "x" (max − min)`
+	const want = `t.csv: column "tiny" varies by 3e-200, less than 2⁻²⁶ times the 5.1 of column "x" (max − min)`
 	const remedy = "; the option scale minmax (docs/api.md) scales every column onto [0, 1]"
 	for _, c := range []struct {
 		query  string
