@@ -111,7 +111,9 @@ type pathFlag struct{ flag, path string }
 // the end, so the input was read, but then lost (cluster -o data.csv), or
 // one output replaced the other (gen sbm -o g.labels writes the graph,
 // then its labels over it). Paths name the same file when they resolve to
-// the same absolute path, or to one existing regular file (a link);
+// the same absolute path (symbolic links followed, those of the folders
+// of a file that does not exist yet included: d/x.txt and link/x.txt with
+// link -> d), or to one existing regular file (a hard link);
 // devices such as /dev/null may be shared. An empty path is an unset flag;
 // "-" is standard output, which two outputs cannot share. It also refuses
 // an output the command could not write (atomicfile.Check: an existing
@@ -158,7 +160,7 @@ func samePath(a, b string) bool {
 	if errA == nil && errB == nil {
 		return os.SameFile(fa, fb) && fa.Mode().IsRegular()
 	}
-	absA, errA := filepath.Abs(a)
-	absB, errB := filepath.Abs(b)
+	absA, errA := filepath.Abs(atomicfile.Target(a))
+	absB, errB := filepath.Abs(atomicfile.Target(b))
 	return errA == nil && errB == nil && absA == absB
 }

@@ -211,11 +211,22 @@ func TestOutputCollisions(t *testing.T) {
 	data := filepath.Join(dir, "d.csv")
 	truth := filepath.Join(dir, "t.txt")
 	csv := "x,y\n0,0\n0.1,0\n0,0.1\n5,5\n5.1,5\n5,5.1\n"
+	// A folder and a link to it: d/x.txt and link/x.txt are one file,
+	// before either exists (gen wrote both, the labels over the graph,
+	// and reported both written).
+	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("d", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name  string
 		args  []string
 		flags []string // named in the message
 	}{
+		{"gen -o and -labels through a linked folder", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "d", "x.txt"), "-labels", filepath.Join(dir, "link", "x.txt")}, []string{"-o", "-labels"}},
+		{"gen -o and -labels in a new folder through a link", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "link", "new", "y.txt"), "-labels", filepath.Join(dir, "d", "new", "y.txt")}, []string{"-o", "-labels"}},
 		{"gen -o is the default labels file", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "g.labels")}, []string{"-o", "-labels"}},
 		{"gen -o and -labels", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "g.txt"), "-labels", filepath.Join(dir, "g.txt")}, []string{"-o", "-labels"}},
 		{"gen both to stdout", []string{"gen", "sbm", "-n", "20", "-labels", "-"}, []string{"-o", "-labels"}},

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -204,6 +205,31 @@ func Check(path string) error {
 		os.Remove(f.Name())
 	}
 	return nil
+}
+
+// Target returns the file Write writes for path: path with its symbolic
+// links resolved (filepath.EvalSymlinks). When path does not exist, the
+// nearest of its folders that exists is resolved and the rest of path
+// joined to it, so that two paths reaching one folder through different
+// links, d/x.txt and link/x.txt with link -> d, have the same Target
+// before either file exists. Relative paths stay relative where the
+// links allow it; compare absolute paths (filepath.Abs) of Targets.
+func Target(path string) string {
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		return t
+	}
+	// The missing components of path, innermost first.
+	rest := []string{filepath.Base(path)}
+	for d := filepath.Dir(filepath.Clean(path)); ; d = filepath.Dir(d) {
+		if t, err := filepath.EvalSymlinks(d); err == nil {
+			slices.Reverse(rest)
+			return filepath.Join(append([]string{t}, rest...)...)
+		}
+		if filepath.Dir(d) == d {
+			return path
+		}
+		rest = append(rest, filepath.Base(d))
+	}
 }
 
 // missingDirs returns dir and those of its ancestors that do not exist,

@@ -194,3 +194,29 @@ func TestCheck(t *testing.T) {
 		t.Errorf("Check left files: %v", entries)
 	}
 }
+
+// TestTarget: paths reaching one folder through a symbolic link have the
+// same Target before the file, or the folders under the link, exist.
+func TestTarget(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := filepath.Join(dir, "d")
+	if err := os.Mkdir(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("d", filepath.Join(dir, "link")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "link", "x.txt"), filepath.Join(d, "x.txt")},
+		{filepath.Join(dir, "link", "new", "sub", "x.txt"), filepath.Join(d, "new", "sub", "x.txt")},
+		{filepath.Join(dir, "link"), d},
+		{filepath.Join(dir, "d", "x.txt"), filepath.Join(d, "x.txt")},
+	} {
+		if got := Target(c.path); got != c.want {
+			t.Errorf("Target(%s) = %s, want %s", c.path, got, c.want)
+		}
+	}
+}
