@@ -407,7 +407,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	// output (sumOut, below).
 	if *asJSON {
 		for _, o := range outs[1:] {
-			if o.path == "-" {
+			if isStdout(o.path) {
 				return usagef("cluster", "-json writes its document to standard output, and %s - would write there too: give %s a file", o.flag, o.flag)
 			}
 		}
@@ -572,7 +572,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 	}
-	toStdout := *out == "-" || *out == ""
+	toStdout := *out == "" || isStdout(*out)
 	if *asJSON {
 		sum.Warnings = append(l.Warnings, sum.Warnings...)
 		sum.Notes = append(l.Notes, sum.Notes...)
@@ -590,7 +590,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	// Labels go to -o; the summary goes to stdout unless the labels, the
 	// graph or the generated data do.
 	sumOut := m.Stdout
-	if toStdout || *graphOut == "-" || in.genOut == "-" {
+	if toStdout || isStdout(*graphOut) || isStdout(in.genOut) {
 		sumOut = m.Stderr
 	}
 	if err := m.writeReported(ctx, *out, !*quiet, writeClusterLabels(res.Labels, l.Names)); err != nil {

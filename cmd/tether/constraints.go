@@ -231,7 +231,7 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	}
 	// One line says what was drawn and, as for every file a command
 	// writes, where it went (writeReported).
-	if out == "" || out == "-" {
+	if out == "" || isStdout(out) {
 		fmt.Fprintf(m.Stderr, "constraints gen: %s\n", what)
 	}
 	return m.stageOutput(ctx, out, m.Stderr, fmt.Sprintf("wrote %s to %s", what, out), func(w io.Writer) error {
@@ -395,7 +395,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	report := m.Stdout
-	if out == "-" {
+	if isStdout(out) {
 		report = m.Stderr
 	}
 	opt := &constraint.ReadOptions{N: n, Base: base, File: pos[0], Policy: constraint.Soft}

@@ -258,7 +258,7 @@ func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath
 // labelsPath, else out with extension .labels when out is a file, else ""
 // (none written).
 func generatedLabelsPath(out, labelsPath string) string {
-	if labelsPath == "" && out != "" && out != "-" {
+	if labelsPath == "" && out != "" && !isStdout(out) {
 		return strings.TrimSuffix(out, filepath.Ext(out)) + ".labels"
 	}
 	return labelsPath

@@ -11,7 +11,8 @@ import (
 )
 
 // writeOutput runs write on the destination of an output flag (-o, -plot,
-// -labels …): standard output when path is "" or "-", else the file path.
+// -labels …): standard output when path is "", "-" or a name of standard
+// output (isStdout: /dev/stdout …), else the file path.
 //
 // A file is staged (atomicfile.Stage): written to a temporary file beside
 // path, which the command's outputs commit renames over path only when
@@ -42,7 +43,7 @@ func (m *Main) writeReported(ctx context.Context, path string, report bool, writ
 // stageOutput is writeOutput that prints msg as a line on w (when w is not
 // nil and path is a file) once the file is in place.
 func (m *Main) stageOutput(ctx context.Context, path string, w io.Writer, msg string, write func(io.Writer) error) error {
-	if path == "" || path == "-" {
+	if path == "" || isStdout(path) {
 		return write(m.Stdout)
 	}
 	if m.outputs == nil {
@@ -110,7 +111,7 @@ type pathFlag struct{ flag, path string }
 // its outputs: the output is written whole and renamed over its path at
 // the end, so the input was read, but then lost (cluster -o data.csv), or
 // one output replaced the other (gen sbm -o g.labels writes the graph,
-// then its labels over it). Paths name the same file when they resolve to
+// then its labels over it). isStdout paths are "-". Paths name the same file when they resolve to
 // the same absolute path (symbolic links followed, those of the folders
 // of a file that does not exist yet included: d/x.txt and link/x.txt with
 // link -> d), or to one existing regular file (a hard link);
@@ -128,13 +129,13 @@ func checkOutputs(cmd string, ins, outs []pathFlag) error {
 		}
 		for _, q := range outs[:a] {
 			if q.path != "" && samePath(o.path, q.path) {
-				if o.path == "-" {
+				if isStdout(o.path) {
 					return usagef(cmd, "%s and %s both write to standard output; give one of them a file", q.flag, o.flag)
 				}
 				return usagef(cmd, "%s and %s both write %s; the second would replace the first", q.flag, o.flag, o.path)
 			}
 		}
-		if o.path == "-" {
+		if isStdout(o.path) {
 			continue
 		}
 		for _, in := range ins {
@@ -150,10 +151,10 @@ func checkOutputs(cmd string, ins, outs []pathFlag) error {
 }
 
 // samePath reports whether paths a and b name the same file (see
-// checkOutputs); "-" is the same only as "-".
+// checkOutputs); standard output (isStdout) is the same only as itself.
 func samePath(a, b string) bool {
-	if a == "-" || b == "-" {
-		return a == b
+	if isStdout(a) || isStdout(b) {
+		return isStdout(a) && isStdout(b)
 	}
 	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
@@ -163,4 +164,20 @@ func samePath(a, b string) bool {
 	absA, errA := filepath.Abs(atomicfile.Target(a))
 	absB, errB := filepath.Abs(atomicfile.Target(b))
 	return errA == nil && errB == nil && absA == absB
+}
+
+// isStdout reports whether an output path is standard output: "-", or
+// one of the names Linux and the BSDs give it, /dev/stdout, /dev/fd/1 and
+// /proc/self/fd/1. Writing such a name as a file, the command's other
+// standard output (cluster -json's document, gen's graph) was mixed with
+// it, and were standard output redirected to a file, the staged file
+// replaced that file, losing what was written to standard output itself.
+// Both are avoided by writing it as "-" (writeOutput) and treating it as
+// "-" when outputs are checked (checkOutputs).
+func isStdout(path string) bool {
+	switch filepath.Clean(path) {
+	case "-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+		return true
+	}
+	return false
 }

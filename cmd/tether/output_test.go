@@ -29,7 +29,8 @@ func dirNames(t *testing.T, dir string) []string {
 }
 
 func TestWriteOutputStdout(t *testing.T) {
-	for _, path := range []string{"", "-"} {
+	// Names of standard output are written as "-", to m.Stdout.
+	for _, path := range []string{"", "-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"} {
 		var stdout bytes.Buffer
 		m := &Main{Stdout: &stdout, Stderr: io.Discard}
 		err := m.writeOutput(context.Background(), path, func(w io.Writer) error {
@@ -230,6 +231,12 @@ func TestOutputCollisions(t *testing.T) {
 		{"gen -o is the default labels file", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "g.labels")}, []string{"-o", "-labels"}},
 		{"gen -o and -labels", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "g.txt"), "-labels", filepath.Join(dir, "g.txt")}, []string{"-o", "-labels"}},
 		{"gen both to stdout", []string{"gen", "sbm", "-n", "20", "-labels", "-"}, []string{"-o", "-labels"}},
+		// Names of standard output are standard output (the graph and the
+		// labels, or the graph and the JSON document, were mixed there).
+		{"gen -o /dev/stdout -labels -", []string{"gen", "sbm", "-n", "20", "-o", "/dev/stdout", "-labels", "-"}, []string{"-o", "-labels", "standard output"}},
+		{"gen -o /dev/fd/1 -labels /proc/self/fd/1", []string{"gen", "sbm", "-n", "20", "-o", "/dev/fd/1", "-labels", "/proc/self/fd/1"}, []string{"-o", "-labels", "standard output"}},
+		{"cluster -json -graph-out /dev/stdout", []string{"cluster", "-input", data, "-k", "2", "-knn", "2", "-sigma", "median", "-json", "-graph-out", "/dev/stdout"}, []string{"-json", "-graph-out"}},
+		{"cluster -o /dev/stdout -graph-out -", []string{"cluster", "-input", data, "-k", "2", "-knn", "2", "-sigma", "median", "-o", "/dev/stdout", "-graph-out", "-"}, []string{"-o", "-graph-out", "standard output"}},
 		{"cluster -o is -input", []string{"cluster", "-input", data, "-k", "2", "-knn", "2", "-sigma", "median", "-o", data}, []string{"-o", "-input"}},
 		{"cluster -o is -truth", []string{"cluster", "-input", data, "-k", "2", "-knn", "2", "-sigma", "median", "-truth", truth, "-o", truth}, []string{"-o", "-truth"}},
 		{"cluster -o is -graph-out", []string{"cluster", "-input", data, "-k", "2", "-knn", "2", "-sigma", "median", "-o", filepath.Join(dir, "out"), "-graph-out", filepath.Join(dir, "out")}, []string{"-o", "-graph-out"}},
