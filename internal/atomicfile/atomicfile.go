@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Write runs write on a file at path, atomically: write goes to a temporary
@@ -27,7 +28,8 @@ import (
 // failure). The file gets the permissions of the file it replaces, else
 // 0644. A symbolic link at path is followed (its target is replaced), and a
 // path that exists but is not a regular file (a device such as /dev/null,
-// a named pipe) is opened and written directly.
+// a named pipe) is opened and written directly; on Linux, cancelling ctx
+// ends the wait for a named pipe's reader and a write blocked on it.
 func Write(ctx context.Context, path string, write func(io.Writer) error) error {
 	p, err := Stage(ctx, path, write)
 	if err != nil {
@@ -264,13 +266,25 @@ func bare(err error) error {
 }
 
 // writeDirect runs write on an existing file that is not a regular file.
+// A cancelled ctx ends the wait for a FIFO's reader (openDirect) and, on
+// Linux, a write blocked on a pipe that its reader does not empty; the
+// error is then ctx's.
 func writeDirect(ctx context.Context, path string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := openDirect(ctx, path)
 	if err != nil {
 		return err
 	}
+	stop := context.AfterFunc(ctx, func() {
+		// Devices the runtime does not poll have no deadline
+		// (os.ErrNoDeadline): CtxWriter stops them at their next write.
+		_ = f.SetWriteDeadline(time.Unix(1, 0))
+	})
+	defer stop()
 	if err := write(CtxWriter{Ctx: ctx, W: f}); err != nil {
 		f.Close()
+		if cerr := ctx.Err(); cerr != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+			err = cerr
+		}
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return f.Close()
