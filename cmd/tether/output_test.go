@@ -221,12 +221,17 @@ func TestOutputCollisions(t *testing.T) {
 	if err := os.Symlink("d", filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
 	}
+	// A dangling link is followed: it writes its target.
+	if err := os.Symlink("d/z.txt", filepath.Join(dir, "dangling")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name  string
 		args  []string
 		flags []string // named in the message
 	}{
 		{"gen -o and -labels through a linked folder", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "d", "x.txt"), "-labels", filepath.Join(dir, "link", "x.txt")}, []string{"-o", "-labels"}},
+		{"gen -o a dangling link, -labels its target", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "dangling"), "-labels", filepath.Join(dir, "link", "z.txt")}, []string{"-o", "-labels"}},
 		{"gen -o and -labels in a new folder through a link", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "link", "new", "y.txt"), "-labels", filepath.Join(dir, "d", "new", "y.txt")}, []string{"-o", "-labels"}},
 		{"gen -o is the default labels file", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "g.labels")}, []string{"-o", "-labels"}},
 		{"gen -o and -labels", []string{"gen", "sbm", "-n", "20", "-o", filepath.Join(dir, "g.txt"), "-labels", filepath.Join(dir, "g.txt")}, []string{"-o", "-labels"}},

@@ -26,7 +26,8 @@ import (
 //
 // Missing parent directories of path are created (and removed again on
 // failure). The file gets the permissions of the file it replaces, else
-// 0644. A symbolic link at path is followed (its target is replaced), and a
+// 0644. A symbolic link at path is followed (its target is replaced, or
+// created when it does not exist: see Target), and a
 // path that exists but is not a regular file (a device such as /dev/null,
 // a named pipe) is opened and written directly; on Linux, cancelling ctx
 // ends the wait for a named pipe's reader and a write blocked on it.
@@ -62,10 +63,7 @@ func Stage(ctx context.Context, path string, write func(io.Writer) error) (*Pend
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p := &Pending{path: path, target: path}
-	if t, err := filepath.EvalSymlinks(path); err == nil {
-		p.target = t
-	}
+	p := &Pending{path: path, target: Target(path)}
 	perm := fs.FileMode(0o644)
 	switch fi, err := os.Stat(p.target); {
 	case err == nil && fi.IsDir():
@@ -167,10 +165,7 @@ func Check(path string) error {
 	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
 		return fmt.Errorf("%s ends in %c, a folder's name: name a file", path, path[len(path)-1])
 	}
-	target := path
-	if t, err := filepath.EvalSymlinks(path); err == nil {
-		target = t
-	}
+	target := Target(path)
 	if fi, err := os.Stat(target); err == nil {
 		if fi.IsDir() {
 			return fmt.Errorf("%s is a directory: name a file", path)
@@ -216,9 +211,34 @@ func Check(path string) error {
 // links, d/x.txt and link/x.txt with link -> d, have the same Target
 // before either file exists. Relative paths stay relative where the
 // links allow it; compare absolute paths (filepath.Abs) of Targets.
+//
+// A dangling symbolic link (one whose target does not exist) is followed
+// too, up to maxLinks links, so that Write creates its target rather than
+// replacing the link by a regular file; a link's relative target is
+// relative to the link's resolved folder.
 func Target(path string) string {
-	if t, err := filepath.EvalSymlinks(path); err == nil {
-		return t
+	for range maxLinks {
+		if t, err := filepath.EvalSymlinks(path); err == nil {
+			return t
+		}
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(dest) {
+			// The folder exists (path is in it) and, resolved, has no
+			// links, so that Join's lexical ".." is the file system's.
+			dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+			if err != nil {
+				break
+			}
+			dest = filepath.Join(dir, dest)
+		}
+		path = dest
 	}
 	// The missing components of path, innermost first.
 	rest := []string{filepath.Base(path)}
@@ -233,6 +253,10 @@ func Target(path string) string {
 		rest = append(rest, filepath.Base(d))
 	}
 }
+
+// maxLinks bounds the symbolic links Target follows (a loop of links is
+// then written as the last one, whose open fails).
+const maxLinks = 40
 
 // missingDirs returns dir and those of its ancestors that do not exist,
 // deepest first: the directories os.MkdirAll(dir) creates.

@@ -209,14 +209,74 @@ func TestTarget(t *testing.T) {
 	if err := os.Symlink("d", filepath.Join(dir, "link")); err != nil {
 		t.Skip("no symbolic links:", err)
 	}
+	if err := os.Symlink("link/new/y.txt", filepath.Join(dir, "dangling")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct{ path, want string }{
 		{filepath.Join(dir, "link", "x.txt"), filepath.Join(d, "x.txt")},
 		{filepath.Join(dir, "link", "new", "sub", "x.txt"), filepath.Join(d, "new", "sub", "x.txt")},
 		{filepath.Join(dir, "link"), d},
 		{filepath.Join(dir, "d", "x.txt"), filepath.Join(d, "x.txt")},
+		{filepath.Join(dir, "dangling"), filepath.Join(d, "new", "y.txt")},
 	} {
 		if got := Target(c.path); got != c.want {
 			t.Errorf("Target(%s) = %s, want %s", c.path, got, c.want)
 		}
+	}
+}
+
+// TestWriteDanglingLink: a symbolic link whose target does not exist is
+// followed, as one whose target exists is: its target is created and the
+// link stays (it was replaced by a regular file, its target's folder left
+// empty), relative targets relative to the link's folder, through links
+// to links and linked folders; a loop of links is an error.
+func TestWriteDanglingLink(t *testing.T) {
+	dir := t.TempDir()
+	tgt := filepath.Join(dir, "tgt")
+	if err := os.Mkdir(tgt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		"lnk.txt":   "tgt/new.txt",
+		"lnk2.txt":  "lnk3.txt", // a link to a dangling link
+		"lnk3.txt":  filepath.Join(tgt, "new3.txt"),
+		"ab":        "a/b",
+		"a/b/up":    "../../tgt/up.txt", // relative to a/b, not to dir
+		"lnk4.txt":  "tgt/newdir/new4.txt",
+		"loop1.txt": "loop2.txt",
+		"loop2.txt": "loop1.txt",
+	}
+	for name, dest := range links {
+		if err := os.Symlink(dest, filepath.Join(dir, name)); err != nil {
+			t.Skip("no symbolic links:", err)
+		}
+	}
+	for _, c := range []struct{ link, target string }{
+		{"lnk.txt", "tgt/new.txt"},
+		{"lnk2.txt", "tgt/new3.txt"},
+		{"ab/up", "tgt/up.txt"},
+		{"lnk4.txt", "tgt/newdir/new4.txt"},
+	} {
+		link := filepath.Join(dir, c.link)
+		if err := Write(context.Background(), link, writeString(c.link)); err != nil {
+			t.Errorf("%s: %v", c.link, err)
+			continue
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link (%v)", c.link, err)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, c.target)); err != nil || string(b) != c.link {
+			t.Errorf("%s: target %s holds %q (%v)", c.link, c.target, b, err)
+		}
+	}
+	if err := Write(context.Background(), filepath.Join(dir, "loop1.txt"), writeString("x")); err == nil {
+		t.Error("a loop of links was written")
+	}
+	if err := Check(filepath.Join(dir, "lnk.txt")); err != nil {
+		t.Errorf("Check of a link: %v", err)
 	}
 }
