@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/tether-sc/tether/internal/atomicfile"
 )
@@ -80,27 +81,60 @@ type stagedOutput struct {
 // was not cancelled, the staged files are renamed into place in the order
 // they were written, each named by its line; otherwise they are all
 // removed (with the directories created for them), and finish returns err,
-// or ctx's error when the command returned none but staged files. A rename that fails
-// removes the files not yet in place.
+// or ctx's error when the command returned none but staged files.
+//
+// The renames are all or nothing with respect to an interrupt: once they
+// start they run to the end whatever ctx becomes (they are fast), where a
+// signal arriving between two of them left the first outputs in place and
+// removed the others. A rename that fails (not an interrupt) removes the
+// files not yet in place, and its error names the outputs that were
+// written and those that were not.
 func (o *outputs) finish(ctx context.Context, err error) error {
-	if err == nil && len(o.staged) > 0 {
+	staged := o.staged
+	o.staged = nil
+	if err == nil && len(staged) > 0 {
 		err = ctx.Err()
 	}
-	for a, s := range o.staged {
-		if err != nil {
-			// Last staged first: a folder created for several files is
-			// empty when the first of them, which created it, removes it.
-			for b := len(o.staged) - 1; b >= a; b-- {
-				o.staged[b].file.Discard()
+	if err != nil {
+		discard(staged)
+		return err
+	}
+	ctx = context.WithoutCancel(ctx)
+	for a, s := range staged {
+		if err := s.file.Commit(ctx); err != nil {
+			discard(staged[a+1:])
+			if len(staged) == 1 {
+				return err
 			}
-			break
+			return fmt.Errorf("%w (written: %s; not written: %s)", err, pendingPaths(staged[:a]), pendingPaths(staged[a:]))
 		}
-		if err = s.file.Commit(ctx); err == nil && s.w != nil {
+		if s.w != nil {
 			fmt.Fprintln(s.w, s.msg)
 		}
 	}
-	o.staged = nil
-	return err
+	return nil
+}
+
+// discard removes staged files, last staged first: a folder created for
+// several files is empty when the first of them, which created it,
+// removes it.
+func discard(staged []stagedOutput) {
+	for b := len(staged) - 1; b >= 0; b-- {
+		staged[b].file.Discard()
+	}
+}
+
+// pendingPaths lists the paths of staged files, separated by commas, or
+// "none".
+func pendingPaths(staged []stagedOutput) string {
+	if len(staged) == 0 {
+		return "none"
+	}
+	paths := make([]string, len(staged))
+	for i, s := range staged {
+		paths[i] = s.file.Path()
+	}
+	return strings.Join(paths, ", ")
 }
 
 // pathFlag is a file flag of a command and its value.

@@ -513,3 +513,64 @@ func TestOutputTargetsChecked(t *testing.T) {
 		})
 	}
 }
+
+// cancelWriter cancels a context at its first write: the line reporting
+// the first output put in place.
+type cancelWriter struct{ cancel context.CancelFunc }
+
+func (c cancelWriter) Write(p []byte) (int, error) {
+	c.cancel()
+	return len(p), nil
+}
+
+// TestFinishAllOrNothing: the outputs of a command that succeeded are all
+// put in place, an interrupt arriving between two renames included (the
+// first stayed, the others were removed), and a rename that fails removes
+// the outputs not yet in place and names those written and those not.
+func TestFinishAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	m := &Main{Stdout: io.Discard, Stderr: io.Discard}
+	stage := func(ctx context.Context, paths ...string) {
+		t.Helper()
+		for _, p := range paths {
+			if err := m.writeOutput(ctx, p, func(w io.Writer) error {
+				_, err := io.WriteString(w, filepath.Base(p))
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	// An interrupt after the first rename.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m.outputs = &outputs{}
+	a, b, c := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt"), filepath.Join(dir, "c.txt")
+	stage(ctx, a, b, c)
+	m.outputs.staged[0].w = cancelWriter{cancel}
+	if err := m.outputs.finish(ctx, nil); err != nil {
+		t.Errorf("finish: %v", err)
+	}
+	for _, p := range []string{a, b, c} {
+		if got, err := os.ReadFile(p); err != nil || string(got) != filepath.Base(p) {
+			t.Errorf("%s holds %q (%v) after an interrupt during the renames", p, got, err)
+		}
+	}
+
+	// A rename that fails: e's path became a folder that is not empty.
+	dir2 := filepath.Join(dir, "2")
+	d, e, f := filepath.Join(dir2, "d.txt"), filepath.Join(dir2, "e.txt"), filepath.Join(dir2, "f.txt")
+	m.outputs = &outputs{}
+	stage(context.Background(), d, e, f)
+	if err := os.MkdirAll(filepath.Join(e, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := m.outputs.finish(context.Background(), nil)
+	if want := "(written: " + d + "; not written: " + e + ", " + f + ")"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want one ending %q", err, want)
+	}
+	if got := dirNames(t, dir2); strings.Join(got, ",") != "d.txt,e.txt" {
+		t.Errorf("files %v after the failed rename, want d.txt and the folder e.txt", got)
+	}
+}
