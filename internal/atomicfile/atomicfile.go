@@ -138,6 +138,12 @@ func (p *Pending) Commit(ctx context.Context) error {
 // it, those that are empty; it does nothing after Commit. Pending files
 // sharing created directories are discarded in the reverse order of their
 // Stage, so that the directory is empty when its creator removes it.
+//
+// Stage notes the missing directories just before creating them, so one
+// that another process created in between is taken for Stage's; Discard
+// removes directories with os.Remove, which fails on one that is not
+// empty, and stops at the first it cannot remove: at worst such a folder
+// is removed when it is still empty, never its content.
 func (p *Pending) Discard() {
 	if p.tmp != "" {
 		os.Remove(p.tmp)
