@@ -56,8 +56,8 @@ func TestCSCAPProgress(t *testing.T) {
 					}
 				}
 			}
-			if len(l.stages["kmeans"]) == 0 || len(l.stages["eigen"]) == 0 {
-				t.Errorf("kmeans: %d events, eigen: %d, want some of each", len(l.stages["kmeans"]), len(l.stages["eigen"]))
+			if len(l.Events("kmeans")) == 0 || len(l.Events("eigen")) == 0 {
+				t.Errorf("kmeans: %d events, eigen: %d, want some of each", len(l.Events("kmeans")), len(l.Events("eigen")))
 			}
 		})
 	}

@@ -42,7 +42,7 @@ func TestFGPWCPairsProgress(t *testing.T) {
 			// One event per iteration recorded (gonum's L-BFGS does not
 			// record the last, nor are the restart's reported).
 			var es []progress.Event
-			for _, e := range l.stages["fgpwc"] {
+			for _, e := range l.Events("fgpwc") {
 				if e.Total > 0 { // not the embedding's note
 					es = append(es, e)
 				}

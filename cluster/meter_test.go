@@ -3,26 +3,13 @@ package cluster
 import (
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tether-sc/tether/progress"
 )
 
-// eventLog is a progress.Recorder that keeps every event, by stage.
-type eventLog struct {
-	mu     sync.Mutex
-	stages map[string][]progress.Event
-}
-
-func (l *eventLog) Record(e progress.Event) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.stages == nil {
-		l.stages = map[string][]progress.Event{}
-	}
-	l.stages[e.Stage] = append(l.stages[e.Stage], e)
-}
+// eventLog is a progress.Log with the checks of these tests.
+type eventLog struct{ progress.Log }
 
 // checkFractions checks the events of stage: at least one, one Total > 0,
 // Done never decreasing and ending at Total, and at least one event
@@ -30,9 +17,7 @@ func (l *eventLog) Record(e progress.Event) {
 // It returns the messages of the events.
 func (l *eventLog) checkFractions(t *testing.T, stage string) []string {
 	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	es := l.stages[stage]
+	es := l.Events(stage)
 	if len(es) == 0 {
 		t.Errorf("no %q event", stage)
 		return nil
@@ -89,7 +74,7 @@ func TestMeter(t *testing.T) {
 		msg  string
 	}
 	var got []ev
-	for _, e := range l.stages["s"] {
+	for _, e := range l.Events("s") {
 		if e.Total != meterTotal {
 			t.Errorf("Total %d", e.Total)
 		}

@@ -3,33 +3,20 @@ package powerlaw
 import (
 	"context"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/tether-sc/tether/progress"
 )
 
-// stageLog is a progress.Recorder keeping the events of each stage.
-type stageLog struct {
-	mu     sync.Mutex
-	stages map[string][]progress.Event
-}
-
-func (l *stageLog) Record(e progress.Event) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.stages == nil {
-		l.stages = map[string][]progress.Event{}
-	}
-	l.stages[e.Stage] = append(l.stages[e.Stage], e)
-}
+// stageLog is a progress.Log with the checks of these tests.
+type stageLog struct{ progress.Log }
 
 // check checks stage's events: they start at 0, Done never decreases,
 // Total is total throughout and the last is total, with at most max
 // events.
 func (l *stageLog) check(t *testing.T, stage string, total, max int) {
 	t.Helper()
-	es := l.stages[stage]
+	es := l.Events(stage)
 	if len(es) < 2 || len(es) > max {
 		t.Fatalf("%s: %d events, want 2…%d", stage, len(es), max)
 	}
@@ -78,7 +65,7 @@ func TestGoodnessOfFitProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	fl.check(t, "powerlaw-xmin", f.Candidates, f.Candidates+1)
-	if len(fl.stages) != 1 {
-		t.Errorf("Fit reported stages %v, want powerlaw-xmin only", fl.stages)
+	if st := fl.Stages(); len(st) != 1 {
+		t.Errorf("Fit reported stages %v, want powerlaw-xmin only", st)
 	}
 }

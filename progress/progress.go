@@ -3,6 +3,12 @@
 // by the caller; the command-line tool supplies one that writes to stderr.
 package progress
 
+import (
+	"maps"
+	"slices"
+	"sync"
+)
+
 // Event describes the state of one stage of a computation.
 type Event struct {
 	// Stage names the step, for example "knn", "eigen", "kmeans".
@@ -31,4 +37,36 @@ func Send(r Recorder, e Event) {
 	if r != nil {
 		r.Record(e)
 	}
+}
+
+// Log is a Recorder that keeps every event, by stage, in order: for tests
+// and tools that inspect how a computation reported. The zero value is
+// ready to use; it is safe for concurrent use.
+type Log struct {
+	mu     sync.Mutex
+	stages map[string][]Event
+}
+
+// Record keeps e.
+func (l *Log) Record(e Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stages == nil {
+		l.stages = map[string][]Event{}
+	}
+	l.stages[e.Stage] = append(l.stages[e.Stage], e)
+}
+
+// Events returns a copy of the events of stage, in the order recorded.
+func (l *Log) Events(stage string) []Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.stages[stage])
+}
+
+// Stages returns the names of the stages with events, sorted.
+func (l *Log) Stages() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Sorted(maps.Keys(l.stages))
 }
