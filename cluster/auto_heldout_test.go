@@ -46,6 +46,21 @@ func impliedByHand(n int, train []constraint.Pair, q constraint.Pair) bool {
 	return false
 }
 
+// heldOutMoons is the 60-node moons graph (noise 0.1) of the held-out
+// tests and its classes.
+func heldOutMoons(t *testing.T) (*graph.Graph, []int) {
+	t.Helper()
+	x, truth, err := synth.Moons(60, 0.1, rand.NewPCG(2, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Build(context.Background(), x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, truth
+}
+
 // TestAutoUnimpliedByHand checks autoUnimplied against impliedByHand on
 // random small instances: chains of must-links, cannot-links between
 // components, contradictory training pairs and repeated pairs.
@@ -95,14 +110,7 @@ func TestAutoUnimpliedByHand(t *testing.T) {
 // default scores all of them, and that when too few are left it scores
 // every held-out pair and says so in the rule.
 func TestAutoHeldOutUnimplied(t *testing.T) {
-	x, truth, err := synth.Moons(60, 0.1, rand.NewPCG(2, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.Build(context.Background(), x, graph.DefaultSpec())
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, truth := heldOutMoons(t)
 	for _, tc := range []struct {
 		name  string
 		pairs int
@@ -183,14 +191,7 @@ func TestAutoHeldOutUnimplied(t *testing.T) {
 // folds keep their scores. The pairs and seed are the first, over a few
 // tried in order, that leave one fold empty and enough pairs in all.
 func TestAutoHeldOutEmptyFold(t *testing.T) {
-	x, truth, err := synth.Moons(60, 0.1, rand.NewPCG(2, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.Build(context.Background(), x, graph.DefaultSpec())
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, truth := heldOutMoons(t)
 	for seed := uint64(1); seed <= 40; seed++ {
 		set, err := constraint.UniformPairs(truth, 200, rand.NewPCG(seed, 9))
 		if err != nil {

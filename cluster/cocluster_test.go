@@ -407,19 +407,7 @@ func TestCoClusterOperatorDense(t *testing.T) {
 	}
 	c.Scale(0.7/rho, c)
 	m.Add(m, c)
-	q := mat.NewVecDense(n, nil)
-	vol := 0.0
-	for _, d := range deg {
-		vol += d
-	}
-	for i := range deg {
-		q.SetVec(i, math.Sqrt(deg[i]/vol))
-	}
-	proj := mat.NewDense(n, n, nil)
-	proj.Outer(-1, q, q)
-	for i := 0; i < n; i++ {
-		proj.Set(i, i, proj.At(i, i)+1)
-	}
+	q, proj := coTrivialProjector(deg)
 	var want mat.Dense
 	want.Product(proj, m, proj)
 	var qq mat.Dense
@@ -552,19 +540,7 @@ func eq36(t *testing.T, a *mat.Dense, pairs []constraint.Pair, gamma float64, el
 		nc.ScaleSym(gamma, nc)
 		h.AddSym(h, nc)
 	}
-	q := mat.NewVecDense(n, nil)
-	vol := 0.0
-	for _, d := range deg {
-		vol += d
-	}
-	for u := range deg {
-		q.SetVec(u, math.Sqrt(deg[u]/vol))
-	}
-	proj := mat.NewDense(n, n, nil)
-	proj.Outer(-1, q, q)
-	for u := 0; u < n; u++ {
-		proj.Set(u, u, proj.At(u, u)+1)
-	}
+	q, proj := coTrivialProjector(deg)
 	var phq mat.Dense
 	phq.Product(proj, h, proj)
 	var big mat.Dense
@@ -672,4 +648,25 @@ func TestCoClusterEq36Dense(t *testing.T) {
 			}
 		})
 	}
+}
+
+// coTrivialProjector returns the trivial vector q = D^{1/2}1/‖D^{1/2}1‖ of
+// the degrees deg and the projector I − qqᵀ onto its complement, dense:
+// the references of the operator tests.
+func coTrivialProjector(deg []float64) (*mat.VecDense, *mat.Dense) {
+	n := len(deg)
+	q := mat.NewVecDense(n, nil)
+	vol := 0.0
+	for _, d := range deg {
+		vol += d
+	}
+	for u := range deg {
+		q.SetVec(u, math.Sqrt(deg[u]/vol))
+	}
+	proj := mat.NewDense(n, n, nil)
+	proj.Outer(-1, q, q)
+	for u := 0; u < n; u++ {
+		proj.Set(u, u, proj.At(u, u)+1)
+	}
+	return q, proj
 }
