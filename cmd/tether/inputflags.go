@@ -158,5 +158,9 @@ func (o *inputOptions) checkApplies() error {
 		// error of the data (exit status 1).
 		err = usagef(cmd, "-graph eps needs -eps, its radius: the points at distance at most -eps are joined")
 	}
+	if err == nil && o.spec.Kind != graph.Epsilon && isSet(o.flags, "eps") {
+		// It was ignored without a word.
+		err = usagef(cmd, "-eps is the radius of -graph eps and does not apply to -graph %s", o.spec.Kind)
+	}
 	return err
 }

@@ -48,13 +48,14 @@ func TestInputFlagsClassified(t *testing.T) {
 		"gengraph":  {"-gen", "dcsbm"},
 		"none":      nil,
 	}
-	// A valid value of each flag (nil for a boolean flag).
+	// A valid value of each flag (nil for a boolean flag); -eps with the
+	// -graph eps it needs (alone it is refused with the default graph).
 	values := map[string][]string{
 		"label": {"last"}, "id": {"1"}, "delim": {","}, "header": {"yes"}, "scale": {"zscore"},
 		"missing": {"impute"}, "categorical": {"1"}, "drop": {"2"},
 		"gml-label": {"club"}, "graph-format": {"edgelist"}, "symmetrize": nil, "max-nodes": {"100"}, "named-nodes": nil,
 		"row-names": {path("rows.txt")}, "col-names": {path("cols.txt")}, "tfidf": nil, "drop-empty": nil,
-		"graph": {"mknn"}, "knn": {"5"}, "eps": {"0.5"}, "affinity": {"cosine"}, "max-full": {"100"},
+		"graph": {"mknn"}, "knn": {"5"}, "eps": {"0.5", "-graph", "eps"}, "affinity": {"cosine"}, "max-full": {"100"},
 		"knn-search": {"exact"}, "sigma": {"median"},
 		"n": {"50"}, "gen-k": {"3"}, "dim": {"3"}, "noise": {"0.5"}, "factor": {"0.3"}, "cin": {"8"},
 		"cout": {"1"}, "gamma": {"3"}, "gen-seed": {"2"}, "gen-out": {path("gen.csv")},

@@ -514,7 +514,7 @@ func TestValuesInvalidForTheInputExitCodes(t *testing.T) {
 // TestFlagValuesCheckedBeforeTheData: flag values that can be checked
 // without the data are usage errors (exit status 2) found before anything
 // is read, here with an -input that does not exist: -graph eps without
-// -eps and -eps NaN (the graph builder's errors after the data were read,
+// -eps, -eps with another kind of graph, and -eps NaN (the graph builder's errors after the data were read,
 // exit status 1), -delim ab (the table reader's), serve -addr with a port
 // above 65535 (net.Listen's).
 func TestFlagValuesCheckedBeforeTheData(t *testing.T) {
@@ -525,6 +525,9 @@ func TestFlagValuesCheckedBeforeTheData(t *testing.T) {
 	}{
 		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps"}, "usage: cluster: -graph eps needs -eps, its radius: the points at distance at most -eps are joined"},
 		{[]string{"serve", "-graph", "eps"}, "usage: serve: -graph eps needs -eps, its radius"},
+		// -eps with another kind of graph was ignored without a word.
+		{[]string{"cluster", "-input", missing, "-k", "2", "-eps", "0.5"}, "usage: cluster: -eps is the radius of -graph eps and does not apply to -graph knn"},
+		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "full", "-eps", "0.5"}, "usage: cluster: -eps is the radius of -graph eps and does not apply to -graph full"},
 		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps", "-eps", "NaN"}, `usage: cluster: invalid value "NaN" for flag -eps: NaN: want a positive finite number`},
 		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps", "-eps", "0"}, `usage: cluster: invalid value "0" for flag -eps: 0: want a positive finite number`},
 		{[]string{"cluster", "-input", missing, "-k", "2", "-delim", "ab"}, `usage: cluster: invalid value "ab" for flag -delim: unsupported delimiter "ab"`},
