@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/textline"
 	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
@@ -575,8 +576,11 @@ func (n *dupWarning) warning(name string) string {
 // assemble combines entries into a graph on n nodes, pairing (i,j) with
 // (j,i) as how says. Repeats of (i,j) in one orientation are combined by
 // opt.Duplicates first; with DupMax, the repeats whose weights differ are
-// counted in the returned warning (nil when there are none).
-func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientations) (*graph.Graph, *dupWarning, error) {
+// counted in the returned warning (nil when there are none). ctx is
+// checked between its passes (the sort of the entries, the combining,
+// the graph's construction), each up to about a second on 3·10⁶ entries;
+// the error is then stopped's.
+func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphOptions, how orientations) (*graph.Graph, *dupWarning, error) {
 	isDirected := how != undirected
 	type key struct{ lo, hi, dir int }
 	type comb struct {
@@ -605,6 +609,9 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 		}
 		cs = append(cs, comb{key{lo, hi, dir}, e.w, e.line})
 	}
+	if err := stopped(ctx, name); err != nil {
+		return nil, nil, err
+	}
 	// Stable, so the first of repeated entries keeps its line number.
 	slices.SortStableFunc(cs, func(x, y comb) int {
 		if c := cmp.Compare(x.lo, y.lo); c != 0 {
@@ -615,6 +622,9 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 		}
 		return cmp.Compare(x.dir, y.dir)
 	})
+	if err := stopped(ctx, name); err != nil {
+		return nil, nil, err
+	}
 	// Combine duplicates of the same (lo, hi, dir) in place.
 	var dup *dupWarning
 	out := 0
@@ -697,11 +707,24 @@ func assemble(name string, n int, ents []entry, opt *GraphOptions, how orientati
 		}
 		edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: w})
 	}
+	if err := stopped(ctx, name); err != nil {
+		return nil, nil, err
+	}
 	g, err := graph.FromEdges(n, edges)
 	if err != nil {
 		return nil, nil, fmt.Errorf("dataset: %s: %w", name, err)
 	}
 	return g, dup, nil
+}
+
+// stopped returns ctx's error, naming the file whose graph was being
+// built, when ctx is cancelled; nil otherwise. The passes after the last
+// line was read use it (the line loops use poll).
+func stopped(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("dataset: %s: stopped while building the graph: %w", name, err)
+	}
+	return nil
 }
 
 // numberLike reports whether s is written as a number, finite or not
@@ -828,6 +851,9 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	allInt := !opt.NamedNodes
 	minIdx := math.MaxInt
 	maxN := opt.maxNodes()
+	if err := stopped(ctx, name); err != nil {
+		return nil, err
+	}
 	if allInt && len(recs) > 0 {
 		firstInt := intLike(recs[0].a)
 		for _, r := range recs {
@@ -898,7 +924,12 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 		}
 	} else {
 		id := make(map[string]int)
-		for _, r := range recs {
+		for t, r := range recs {
+			if t%textline.PollLines == 0 {
+				if err := stopped(ctx, name); err != nil {
+					return nil, err
+				}
+			}
 			for _, s := range [2]string{r.a, r.b} {
 				if _, ok := id[s]; !ok {
 					if len(id) >= maxN {
@@ -921,7 +952,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d (tether: -max-nodes)", n, maxN)}
 		}
 	}
-	g, dup, err := assemble(name, n, ents, opt, undirected)
+	g, dup, err := assemble(ctx, name, n, ents, opt, undirected)
 	if err != nil {
 		return nil, err
 	}
@@ -1055,7 +1086,7 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 	if sym == "general" {
 		how = directed
 	}
-	g, dup, err := assemble(name, rows, ents, opt, how)
+	g, dup, err := assemble(ctx, name, rows, ents, opt, how)
 	if err != nil {
 		return nil, err
 	}
@@ -1096,7 +1127,7 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 	// the directed assembly checks symmetry or averages.
 	o := *opt
 	o.Duplicates = DupSum
-	g, _, err := assemble(name, n, ents, &o, directed)
+	g, _, err := assemble(ctx, name, n, ents, &o, directed)
 	if err != nil {
 		return nil, err
 	}
