@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -73,25 +74,21 @@ const maxListed = 8
 // column encoded, with its number of categories, and one warning for each
 // column that looks like an identifier (identifierLike) instead of a note
 // line. canID says whether the warning may suggest -id (the table has no
-// ID column yet). Cost O(len(cols)).
-func encodingMessages(file string, cols []encodedColumn, n int, canID bool) (notes, warnings []string) {
+// ID column yet); sp spells the options suggested. Cost O(len(cols)).
+func encodingMessages(file string, cols []encodedColumn, n int, canID bool, sp Spelling) (notes, warnings []string) {
 	var plain []encodedColumn
 	for _, c := range cols {
 		if !identifierLike(c.levels, n) {
 			plain = append(plain, c)
 			continue
 		}
-		hint := fmt.Sprintf("-drop %s leaves it out", c.ref)
-		if canID {
-			hint += fmt.Sprintf(", -id %s makes it the names of the rows", c.ref)
-		}
-		warnings = append(warnings, fmt.Sprintf("%s: %s: %d categories for %d rows one-hot encoded into %d features: it looks like an identifier (names, keys), not a feature; %s", file, c.what, c.levels, n, c.levels, hint))
+		warnings = append(warnings, fmt.Sprintf("%s: %s: %d categories for %d rows one-hot encoded into %d features: it looks like an identifier (names, keys), not a feature; %s", file, c.what, c.levels, n, c.levels, identifierHint(c.ref, canID, sp)))
 	}
 	switch len(plain) {
 	case 0:
 	case 1:
 		c := plain[0]
-		notes = append(notes, fmt.Sprintf("%s: %s: %s one-hot encoded into %s (-drop %s leaves it out)", file, c.what, wording.Count(c.levels, "category", "categories"), wording.Count(c.levels, "feature", "features"), c.ref))
+		notes = append(notes, fmt.Sprintf("%s: %s: %s one-hot encoded into %s (%s)", file, c.what, wording.Count(c.levels, "category", "categories"), wording.Count(c.levels, "feature", "features"), dropHint(c.ref, "", sp)))
 	default:
 		width := 0
 		for _, c := range plain {
@@ -112,7 +109,7 @@ func encodingMessages(file string, cols []encodedColumn, n int, canID bool) (not
 				list = append(list, fmt.Sprintf("%s (%d)", what, c.levels))
 			}
 		}
-		notes = append(notes, fmt.Sprintf("%s: %d categorical columns one-hot encoded into %d features: %s (-drop COLUMN leaves one out)", file, len(plain), width, strings.Join(list, ", ")))
+		notes = append(notes, fmt.Sprintf("%s: %d categorical columns one-hot encoded into %d features: %s (%s)", file, len(plain), width, strings.Join(list, ", "), dropHint("COLUMN", " one", sp)))
 	}
 	return notes, warnings
 }
@@ -154,20 +151,42 @@ func rowNumbers(vals []float64, keep []int) (first, last int, ok bool) {
 
 // rowNumberWarning is the warning on a numeric column what (colWhat; ref
 // as -drop names it) that holds the row numbers first…last.
-func rowNumberWarning(file, what, ref string, first, last int, canID bool) string {
-	hint := fmt.Sprintf("-drop %s leaves it out", ref)
-	if canID {
-		hint += fmt.Sprintf(", -id %s makes it the names of the rows", ref)
+func rowNumberWarning(file, what, ref string, first, last int, canID bool, sp Spelling) string {
+	return fmt.Sprintf("%s: %s is the row number %d…%d: an identifier, not a feature? %s", file, what, first, last, identifierHint(ref, canID, sp))
+}
+
+// dropHint says how to leave out the column -drop names ref ("-drop 3
+// leaves it out"; one, " one", for a column of several): the front end's
+// option (sp), or, when it has none, deleting the column from the file.
+func dropHint(ref, one string, sp Spelling) string {
+	if o, ok := sp.Option("drop", ref); ok {
+		return o + " leaves" + cmp.Or(one, " it") + " out"
 	}
-	return fmt.Sprintf("%s: %s is the row number %d…%d: an identifier, not a feature? %s", file, what, first, last, hint)
+	if one != "" {
+		return "deleting a column from the file leaves it out"
+	}
+	return "deleting the column from the file leaves it out"
+}
+
+// identifierHint says what to do with a column that looks like an
+// identifier, ref as -drop names it: leave it out (dropHint) or, when
+// canID (the table has no ID column yet) and the front end has the
+// option (sp), make it the names of the rows.
+func identifierHint(ref string, canID bool, sp Spelling) string {
+	hint := dropHint(ref, "", sp)
+	if o, ok := sp.Option("id", ref); ok && canID {
+		hint += ", " + o + " makes it the names of the rows"
+	}
+	return hint
 }
 
 // droppedWarning says how many of total rows were dropped for missing
 // values and lists the lines of all of them, runs of consecutive lines
-// as ranges ("lines 2–6, 70, 88–90").
-func droppedWarning(file string, lines []int, total int) string {
+// as ranges ("lines 2–6, 70, 88–90"), naming the option that dropped
+// them as sp spells it.
+func droppedWarning(file string, lines []int, total int, sp Spelling) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: dropped %d of %d rows with missing values (tether: -missing drop; library: Options.Missing = MissingDrop): line", file, len(lines), total)
+	fmt.Fprintf(&b, "%s: dropped %d of %d rows with missing values %s: line", file, len(lines), total, sp.Hint("missing", "drop", "", "Options.Missing = MissingDrop"))
 	if len(lines) > 1 {
 		b.WriteString("s")
 	}
@@ -199,14 +218,15 @@ func lineRanges(lines []int) string {
 }
 
 // imputedNote says that MissingImpute filled cells missing values, in
-// rows rows and in the columns cols marks, and how.
-func imputedNote(file string, cells, rows int, cols []bool) string {
+// rows rows and in the columns cols marks, and how, naming the option as
+// sp spells it.
+func imputedNote(file string, cells, rows int, cols []bool, sp Spelling) string {
 	ncols := 0
 	for _, c := range cols {
 		if c {
 			ncols++
 		}
 	}
-	return fmt.Sprintf("%s: imputed %s in %s and %s: a numeric column's by the mean of its other values, a categorical column's by its most frequent value (tether: -missing impute; library: Options.Missing = MissingImpute)",
-		file, wording.Count(cells, "missing value", "missing values"), wording.Count(rows, "row", "rows"), wording.Count(ncols, "column", "columns"))
+	return fmt.Sprintf("%s: imputed %s in %s and %s: a numeric column's by the mean of its other values, a categorical column's by its most frequent value %s",
+		file, wording.Count(cells, "missing value", "missing values"), wording.Count(rows, "row", "rows"), wording.Count(ncols, "column", "columns"), sp.Hint("missing", "impute", "", "Options.Missing = MissingImpute"))
 }

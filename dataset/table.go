@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -260,6 +261,10 @@ type Options struct {
 	// a longer line is an error wrapping ErrTooLarge. If 0,
 	// DefaultMaxLineBytes (1 MiB) is used.
 	MaxLineBytes int
+	// Spelling says how the notes, warnings and errors name the options
+	// they suggest (-drop, -id, -categorical, -missing, -label): the zero
+	// value as tether's flags.
+	Spelling Spelling
 }
 
 func (o *Options) isMissing(s string) bool {
@@ -534,27 +539,27 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 					// "S10", "867"): not a feature to fix or encode.
 					idHint := ""
 					if id < 0 {
-						idHint = fmt.Sprintf("give it as the ID column (tether: -id %s; library: Options.IDColumn), or ", r.colRef(j))
+						idHint = "give it as the ID column " + opt.Spelling.Hint("id", r.colRef(j), "", "Options.IDColumn") + ", or "
 					}
 					return nil, &ParseError{File: r.file, Line: r.lines[bad], Column: j + 1, Name: c.name, Value: r.rows[bad][j],
-						Err: errorf(ErrSyntax, "%s line %d has %s, and every value of the column differs, as names or keys do: %sleave it out (tether: -drop %s; library: Options.Drop)", kind, r.lines[good], quote(r.rows[good][j]), idHint, r.colRef(j))}
+						Err: errorf(ErrSyntax, "%s line %d has %s, and every value of the column differs, as names or keys do: %sleave it out %s", kind, r.lines[good], quote(r.rows[good][j]), idHint, opt.Spelling.Hint("drop", r.colRef(j), "", "Options.Drop"))}
 				}
 				return nil, &ParseError{File: r.file, Line: r.lines[bad], Column: j + 1, Name: c.name, Value: r.rows[bad][j],
-					Err: errorf(ErrSyntax, "%s line %d has %s: fix the value, or one-hot encode the column (tether: -categorical %d; library: Options.Categorical)", kind, r.lines[good], quote(r.rows[good][j]), j+1)}
+					Err: errorf(ErrSyntax, "%s line %d has %s: fix the value, or one-hot encode the column %s", kind, r.lines[good], quote(r.rows[good][j]), opt.Spelling.Hint("categorical", strconv.Itoa(j+1), "", "Options.Categorical"))}
 			}
 			if firstNon >= 0 {
 				if u := unitNumbers(r.rows, keep, j, opt); u != "" {
 					// Every value is a number but for its unit: numbers
 					// the reader cannot take as written, not categories.
 					return nil, &ParseError{File: r.file, Line: r.lines[firstNon], Column: j + 1, Name: c.name, Value: r.rows[firstNon][j],
-						Err: errorf(ErrSyntax, "every value of the column is a number written with %q, which is not read as a number: write plain numbers (without %q), or one-hot encode the column (tether: -categorical %d; library: Options.Categorical)", u, u, j+1)}
+						Err: errorf(ErrSyntax, "every value of the column is a number written with %q, which is not read as a number: write plain numbers (without %q), or one-hot encode the column %s", u, u, opt.Spelling.Hint("categorical", strconv.Itoa(j+1), "", "Options.Categorical"))}
 				}
 			}
 			if firstNon >= 0 && commaNumbers(r.rows, keep, j, opt) {
 				// Every value is a number but for its commas: a file
 				// written with decimal commas, not a categorical column.
 				return nil, &ParseError{File: r.file, Line: r.lines[firstNon], Column: j + 1, Name: c.name, Value: r.rows[firstNon][j],
-					Err: errorf(ErrSyntax, "every value of the column is a number written with a comma (a decimal comma or a thousands separator), which is not read as a number: write the numbers with a decimal point and no separator, or one-hot encode the column (tether: -categorical %d; library: Options.Categorical)", j+1)}
+					Err: errorf(ErrSyntax, "every value of the column is a number written with a comma (a decimal comma or a thousands separator), which is not read as a number: write the numbers with a decimal point and no separator, or one-hot encode the column %s", opt.Spelling.Hint("categorical", strconv.Itoa(j+1), "", "Options.Categorical"))}
 			}
 			if firstNon >= 0 {
 				e.numeric = false
@@ -628,7 +633,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 				ref = c.name
 			}
 			return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Value: r.rows[keep[0]][j],
-				Err: errorf(ErrIdentifier, "a different text on every one of the %d rows that have one, as names or keys have: give it as the ID column (tether: -id %s; library: Options.IDColumn), or one-hot encode it anyway (tether: -categorical %d; library: Options.Categorical)", present, ref, j+1)}
+				Err: errorf(ErrIdentifier, "a different text on every one of the %d rows that have one, as names or keys have: give it as the ID column %s, or one-hot encode it anyway %s", present, opt.Spelling.Hint("id", ref, "", "Options.IDColumn"), opt.Spelling.Hint("categorical", strconv.Itoa(j+1), "", "Options.Categorical"))}
 		}
 		if c.kind == kindNominal {
 			declared := make(map[string]bool, len(c.levels))
@@ -673,12 +678,12 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		t.Notes = append(t.Notes, idNote)
 	}
 	if len(dropped) > 0 {
-		t.Warnings = append(t.Warnings, droppedWarning(r.file, dropped, len(r.rows)))
+		t.Warnings = append(t.Warnings, droppedWarning(r.file, dropped, len(r.rows), opt.Spelling))
 		t.Rows = keep
 		t.DroppedIDs = droppedIDs
 	}
 	if imputed > 0 {
-		t.Notes = append(t.Notes, imputedNote(r.file, imputed, imputedRows, imputedCols))
+		t.Notes = append(t.Notes, imputedNote(r.file, imputed, imputedRows, imputedCols, opt.Spelling))
 	}
 	var encoded []encodedColumn
 	for f, j := range feats {
@@ -688,11 +693,11 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 			encoded = append(encoded, encodedColumn{what: r.colWhat(j), ref: r.colRef(j), levels: len(e.levels)})
 		case n >= minRowNumberRows:
 			if first, last, ok := rowNumbers(e.vals, keep); ok {
-				t.Warnings = append(t.Warnings, rowNumberWarning(r.file, r.colWhat(j), r.colRef(j), first, last, id < 0))
+				t.Warnings = append(t.Warnings, rowNumberWarning(r.file, r.colWhat(j), r.colRef(j), first, last, id < 0, opt.Spelling))
 			}
 		}
 	}
-	notes, warnings := encodingMessages(r.file, encoded, n, id < 0)
+	notes, warnings := encodingMessages(r.file, encoded, n, id < 0, opt.Spelling)
 	t.Notes = append(t.Notes, notes...)
 	t.Warnings = append(t.Warnings, warnings...)
 	col := 0
@@ -769,7 +774,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 			t.Labels[k] = code[r.rows[i][label]]
 		}
 		t.ClassNames = levels
-		if w := labelColumnWarning(r, label, levels, n); w != "" {
+		if w := labelColumnWarning(r, label, levels, n, opt.Spelling); w != "" {
 			t.Warnings = append(t.Warnings, w)
 		}
 	}
@@ -793,7 +798,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 // an identifier — was taken for n classes of one row each, and the
 // figures against it (ARI, NMI) mean little. "" when it looks like classes.
 // Cost O(len(levels)).
-func labelColumnWarning(r *rawTable, label int, levels []string, n int) string {
+func labelColumnWarning(r *rawTable, label int, levels []string, n int, sp Spelling) string {
 	if len(levels) < 10 {
 		return ""
 	}
@@ -813,7 +818,11 @@ func labelColumnWarning(r *rawTable, label int, levels []string, n int) string {
 	if len(levels) == n {
 		what = "a different value on every row"
 	}
-	return fmt.Sprintf("%s: %s, the label column, holds %d distinct values for %d rows (%s): it looks like a continuous feature or an identifier, not classes, and the figures against it (ARI, NMI, accuracy) mean little; name the column of the classes (Options.LabelColumn; tether: -label), or none", r.file, r.colWhat(label), len(levels), n, what)
+	front := ""
+	if o, ok := sp.Option("label", ""); ok {
+		front = fmt.Sprintf("; %s: %s", cmp.Or(sp.Front, "tether"), o)
+	}
+	return fmt.Sprintf("%s: %s, the label column, holds %d distinct values for %d rows (%s): it looks like a continuous feature or an identifier, not classes, and the figures against it (ARI, NMI, accuracy) mean little; name the column of the classes (Options.LabelColumn%s), or none", r.file, r.colWhat(label), len(levels), n, what, front)
 }
 
 // idClashWarning returns the warning of an ID column (column id of r)

@@ -69,6 +69,9 @@ type Data struct {
 	fileNames []string
 	// byRowNumber reports that Names are the row numbers of Rows.
 	byRowNumber bool
+	// spelling is the dataset.Options.Spelling the table was read with:
+	// Supervision.AddTo's warnings on dropped rows name -missing by it.
+	spelling dataset.Spelling
 	// Bipartite is the rows×cols document-by-term matrix of a co-clustering
 	// input (nodes 0…rows−1 its rows, rows… its columns), nil otherwise.
 	Bipartite *dataset.Sparse
@@ -187,7 +190,7 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 				if pe.Name != "" && pe.Name != "col"+ref {
 					col, ref = strconv.Quote(pe.Name), pe.Name
 				}
-				idNote = fmt.Sprintf("%s: column %s has a different text on every row: read as the names of the rows, not a feature (-id %s says so; -categorical %d one-hot encodes it)", name, col, ref, pe.Column)
+				idNote = fmt.Sprintf("%s: column %s has a different text on every row: read as the names of the rows, not a feature (%s)", name, col, identifierOptions(opt.Spelling, ref, pe.Column))
 			}
 			return t, err
 		}
@@ -256,14 +259,18 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 		// the reference labels with it, as asked; it would not have been
 		// a feature either.
 		dropped = cs[0]
-		note = fmt.Sprintf("%s: column %q would be the reference labels, but is dropped (tether: -drop; library: Options.Drop): left out unread, and the reference labels with it, so the clustering is compared with none; to keep them, do not drop the column: the class column is never a feature", name, cs[0])
+		note = fmt.Sprintf("%s: column %q would be the reference labels, but is dropped %s: left out unread, and the reference labels with it, so the clustering is compared with none; to keep them, do not drop the column: the class column is never a feature", name, cs[0], opt.Spelling.Hint("drop", "", "", "Options.Drop"))
 	case len(cs) > 0:
-		note = fmt.Sprintf("%s: column %q is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn \"none\")", name, cs[0])
+		note = fmt.Sprintf("%s: column %q is the reference labels, not a feature %s", name, cs[0], opt.Spelling.Hint("label", "none", " makes it a feature", `Options.LabelColumn "none"`))
 	}
 	if len(others) > 0 {
-		note += fmt.Sprintf("; %q stays a feature (tether: -label %s takes it instead)", strings.Join(others, `", "`), others[0])
+		note += fmt.Sprintf("; %q stays a feature", strings.Join(others, `", "`))
+		if h := opt.Spelling.Hint("label", others[0], " takes it instead", ""); h != "" {
+			note += " " + h
+		}
 	}
 	d := tableData(name, t)
+	d.spelling = opt.Spelling
 	d.DroppedClass = dropped
 	for _, msg := range []string{idNote, note} {
 		if msg != "" {
@@ -271,6 +278,24 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 		}
 	}
 	return d, nil
+}
+
+// identifierOptions returns what the note on a column of names (column
+// col, 1-based, ref as -id names it) says of the options, as sp spells
+// them: "-id name says so; -categorical 2 one-hot encodes it", an option
+// the front end lacks left out, or named as the library's
+// (Options.Categorical) when it is the only way to a feature.
+func identifierOptions(sp dataset.Spelling, ref string, col int) string {
+	var parts []string
+	if o, ok := sp.Option("id", ref); ok {
+		parts = append(parts, o+" says so")
+	}
+	if o, ok := sp.Option("categorical", strconv.Itoa(col)); ok {
+		parts = append(parts, o+" one-hot encodes it")
+	} else {
+		parts = append(parts, "library: Options.Categorical one-hot encodes it")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // ReadGraph reads a graph from content (edge list, Matrix Market, GML or a
@@ -528,9 +553,11 @@ func (d *Data) BuildGraph(ctx context.Context, spec graph.Spec, rec progress.Rec
 // caller did not choose it (keepK, keepSigma: a value the user gave is
 // refused later, by BuildGraph or the CLI, rather than changed). It
 // returns the spec and a warning naming what changed for d's Warnings
-// (the input is too small for the defaults), or ""
-// when nothing did. Cost O(1).
-func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.Spec, string) {
+// (the input is too small for the defaults), or "" when nothing did; the
+// warning names the options that set the counts as sp spells them (the
+// zero value: tether cluster's -knn and -sigma), and none that the front
+// end lacks. Cost O(1).
+func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool, sp dataset.Spelling) (graph.Spec, string) {
 	if n < 2 {
 		return spec, ""
 	}
@@ -550,7 +577,7 @@ func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.
 			if most == 1 {
 				nb = "neighbour"
 			}
-			changes = append(changes, fmt.Sprintf("K = %d %s (-knn %d; the default is %d)", most, nb, most, k))
+			changes = append(changes, fmt.Sprintf("K = %d %s (%sthe default is %d)", most, nb, optionThen(sp, "knn", strconv.Itoa(most)), k))
 		}
 	}
 	if spec.Affinity == graph.RBF && spec.Sigma.Rule == graph.SigmaLocal && !keepSigma {
@@ -560,13 +587,23 @@ func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool) (graph.
 		}
 		if lk > n-1 {
 			spec.Sigma.K = n - 1
-			changes = append(changes, fmt.Sprintf("σ_i the distance to the %s nearest other row (-sigma local:%d; the default is local:%d)", ordinal(n-1), n-1, lk))
+			changes = append(changes, fmt.Sprintf("σ_i the distance to the %s nearest other row (%sthe default is local:%d)", ordinal(n-1), optionThen(sp, "sigma", fmt.Sprintf("local:%d", n-1)), lk))
 		}
 	}
 	if len(changes) == 0 {
 		return spec, ""
 	}
 	return spec, fmt.Sprintf("%s has only %d rows: the graph was built with %s", name, n, strings.Join(changes, " and "))
+}
+
+// optionThen returns the front end's option -flag set to value as sp
+// spells it, followed by "; " ("-knn 5; "), or "" when the front end has
+// no such option.
+func optionThen(sp dataset.Spelling, flag, value string) string {
+	if o, ok := sp.Option(flag, value); ok {
+		return o + "; "
+	}
+	return ""
 }
 
 // ScaleWarning returns a warning naming the feature columns of d.X whose

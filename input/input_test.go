@@ -722,7 +722,7 @@ func TestFitSpec(t *testing.T) {
 		{"two rows", def, 2, false, false, 1, 1, []string{"K = 1 neighbour (-knn 1;", "1st nearest"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, note := FitSpec(c.spec, "t", c.n, c.keepK, c.keepSig)
+			got, note := FitSpec(c.spec, "t", c.n, c.keepK, c.keepSig, dataset.Spelling{})
 			if got.K != c.wantK || got.Sigma.K != c.wantSigK {
 				t.Errorf("K %d, σ K %d; want %d, %d", got.K, got.Sigma.K, c.wantK, c.wantSigK)
 			}

@@ -62,6 +62,16 @@ type Supervision struct {
 	Open func(ctx context.Context, name string) (io.ReadCloser, error)
 }
 
+// droppedBy returns " (-missing drop)", the option that drops rows with
+// missing values as sp spells it, or, when the front end has none,
+// " (library: Options.Missing = MissingDrop)".
+func droppedBy(sp dataset.Spelling) string {
+	if o, ok := sp.Option("missing", "drop"); ok {
+		return " (" + o + ")"
+	}
+	return " (library: Options.Missing = MissingDrop)"
+}
+
 // open opens the local file name with s.Open, or inputfile.Open when it
 // is nil.
 func (s Supervision) open(ctx context.Context, name string) (io.ReadCloser, error) {
@@ -163,7 +173,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		if byRow {
 			var lost int
 			if nl.Labels, lost = d.keptLabels(nl.Labels); lost > 0 {
-				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values (-missing drop): not used", s.Labels, wording.Count(lost, "label", "labels")))
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values%s: not used", s.Labels, wording.Count(lost, "label", "labels"), droppedBy(d.spelling)))
 			}
 		}
 		a.LabelClassCount = numClasses(nl)
@@ -199,7 +209,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
 		if byRow {
 			if lost := d.keepPairs(f); lost > 0 {
-				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values (-missing drop): not used", s.Constraints, wording.Count(lost, "pair", "pairs")))
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values%s: not used", s.Constraints, wording.Count(lost, "pair", "pairs"), droppedBy(d.spelling)))
 			}
 		}
 		if policy == constraint.Reject {

@@ -138,7 +138,7 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	}
 	if d.Graph == nil {
 		var smallWarning string
-		spec, smallWarning = input.FitSpec(spec, d.Name, d.N(), s.KNN > 0, false)
+		spec, smallWarning = input.FitSpec(spec, d.Name, d.N(), s.KNN > 0, false, Spelling())
 		if smallWarning != "" {
 			d.Warnings = append(d.Warnings, smallWarning)
 		}
@@ -244,6 +244,15 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	return nil
 }
 
+// Spelling returns how the notes, warnings and errors of packages dataset
+// and input name the options they suggest to a job: as the Spec's JSON
+// fields ("label": "none", "knn": 5). A Spec has no field for tether
+// cluster's -id, -drop, -categorical, -missing and -sigma: the messages
+// then name the library's option, or what to change in the file.
+func Spelling() dataset.Spelling {
+	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn"}
+}
+
 // load reads or generates the data of s with package input, the loader of
 // tether cluster and tether serve: the same file gives the same data,
 // warnings and errors. Paths with a scheme are read through files, whose
@@ -251,7 +260,7 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, error) {
 	switch {
 	case s.Input != "":
-		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label, Scale: s.Scale}
+		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label, Scale: s.Scale, Spelling: Spelling()}
 		if Scheme(path) == "" {
 			if st, err := os.Stat(path); err == nil && st.IsDir() {
 				// input.ReadTableFile reads a folder of images

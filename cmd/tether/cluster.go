@@ -188,7 +188,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			l.Warnings = append(l.Warnings, w)
 		}
 		var smallWarning string
-		spec, smallWarning = input.FitSpec(spec, o.input, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"))
+		spec, smallWarning = input.FitSpec(spec, o.input, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"), dataset.Spelling{})
 		if smallWarning != "" {
 			l.Warnings = append(l.Warnings, smallWarning)
 		}
@@ -244,7 +244,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			// for -input (a -n 8 moons used to fail on the 10-NN graph).
 			name := "-gen " + o.gen
 			var smallWarning string
-			spec, smallWarning = input.FitSpec(spec, name, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"))
+			spec, smallWarning = input.FitSpec(spec, name, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"), dataset.Spelling{})
 			if smallWarning != "" {
 				l.Warnings = append(l.Warnings, smallWarning)
 			}

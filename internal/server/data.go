@@ -245,6 +245,17 @@ func (o ReadOptions) kindOf(ctx context.Context, content []byte, name string) (k
 // byContent is kindOf's reason for a file read as a graph by its content.
 const byContent = "by its content, an edge list"
 
+// spelling returns how the notes, warnings and errors of packages dataset
+// and input name the options they suggest to the uploader of a file: as
+// ReadOptions ("option label none", "option missing drop"). ReadOptions
+// has nothing for tether cluster's -drop and -categorical, and the graph's
+// -knn and -sigma are the operator's (tether serve's flags), not the
+// uploader's: the messages then name the library's option, or what to
+// change in the file, or nothing.
+func spelling() dataset.Spelling {
+	return dataset.Spelling{Front: "serve", Style: dataset.StyleOption, Label: "label", ID: "id", Missing: "missing"}
+}
+
 // readData parses a file's content with the readers of tether cluster
 // (package input) and builds the graph of feature rows with spec.
 // maxNodes bounds the number of rows or nodes.
@@ -274,7 +285,7 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 		}
 		return d, nil
 	}
-	opt := dataset.Options{LabelColumn: o.Label, IDColumn: o.ID, Delimiter: o.Delim, MaxRows: maxNodes + 1}
+	opt := dataset.Options{LabelColumn: o.Label, IDColumn: o.ID, Delimiter: o.Delim, MaxRows: maxNodes + 1, Spelling: spelling()}
 	for _, f := range []struct {
 		flag, v string
 		u       interface{ UnmarshalText([]byte) error }
@@ -305,7 +316,7 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	}
 	// The server's graph settings are its operator's, not the uploader's:
 	// a small upload gets neighbour counts that fit it.
-	spec, smallWarning := input.FitSpec(spec, name, d.N(), false, false)
+	spec, smallWarning := input.FitSpec(spec, name, d.N(), false, false, spelling())
 	if smallWarning != "" {
 		d.Warnings = append(d.Warnings, smallWarning)
 	}
