@@ -608,3 +608,45 @@ func writeFiles(t *testing.T, files map[string]string) string {
 	}
 	return dir
 }
+
+// TestRunSpelledMessages: the notes and warnings of reading a job's
+// table name the options as the job spells them (Spelling: the fields
+// label and knn), and never tether cluster's flags, which a job has not:
+// the class column, a column of names, a categorical column, and a
+// table too small for the default graph.
+func TestRunSpelledMessages(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"classes.csv": "x,z,label,class\n0,0,a,1\n0,1,a,2\n1,0,a,3\n5,5,b,4\n5,6,b,5\n6,5,b,6\n",
+		"names.csv":   "name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n",
+		"color.csv":   "x,y,color\n0,0,red\n0,1,red\n1,0,blue\n5,5,blue\n5,6,red\n6,5,blue\n",
+	})
+	const small = `has only 6 rows: the graph was built with K = 5 neighbours ("knn": 5; the default is 10) and σ_i the distance to the 5th nearest other row (the default is local:7)`
+	for _, c := range []struct {
+		input, note string
+	}{
+		{"classes.csv", `column "label" is the reference labels, not a feature (job: "label": "none" makes it a feature; library: Options.LabelColumn "none"); "class" stays a feature (job: "label": "class" takes it instead)`},
+		{"names.csv", `column "name" has a different text on every row: read as the names of the rows, not a feature (library: Options.Categorical one-hot encodes it)`},
+		{"color.csv", `column "color": 2 categories one-hot encoded into 2 features (deleting the column from the file leaves it out)`},
+	} {
+		t.Run(c.input, func(t *testing.T) {
+			res := Run(context.Background(), Spec{ID: "a", Input: c.input, K: 2, Method: "njw", Seed: 1}, dir)
+			if res.Error != "" {
+				t.Fatal(res.Error)
+			}
+			has := func(list []string, sub string) bool {
+				return slices.ContainsFunc(list, func(m string) bool { return strings.Contains(m, sub) })
+			}
+			if !has(res.Notes, c.note) {
+				t.Errorf("notes %q, want one with %q", res.Notes, c.note)
+			}
+			if !has(res.Warnings, small) {
+				t.Errorf("warnings %q, want one with %q", res.Warnings, small)
+			}
+			for _, m := range slices.Concat(res.Notes, res.Warnings) {
+				if strings.Contains(m, "tether: -") || strings.Contains(m, "(-") || strings.Contains(m, "; -") {
+					t.Errorf("%q names tether's flags", m)
+				}
+			}
+		})
+	}
+}

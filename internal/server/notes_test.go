@@ -70,3 +70,46 @@ func TestInitialDataMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestUploadSpelledMessages: the notes and warnings of reading an
+// uploaded table name the options as the upload spells them (spelling:
+// the options label, id and missing) and never tether cluster's flags,
+// which the page has not; the graph's -knn and -sigma, the operator's,
+// are not suggested to the uploader.
+func TestUploadSpelledMessages(t *testing.T) {
+	s := newTest(t, Config{})
+	const small = "has only 6 rows: the graph was built with K = 5 neighbours (the default is 10) and σ_i the distance to the 5th nearest other row (the default is local:7)"
+	for _, c := range []struct {
+		query, content, msg string
+	}{
+		{"name=classes.csv", "x,z,label,class\n0,0,a,1\n0,1,a,2\n1,0,a,3\n5,5,b,4\n5,6,b,5\n6,5,b,6\n",
+			`column "label" is the reference labels, not a feature (serve: option label none makes it a feature; library: Options.LabelColumn "none"); "class" stays a feature (serve: option label class takes it instead)`},
+		{"name=names.csv", "name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n",
+			`column "name" has a different text on every row: read as the names of the rows, not a feature (option id name says so; library: Options.Categorical one-hot encodes it)`},
+		{"name=color.csv", "x,y,color\n0,0,red\n0,1,red\n1,0,blue\n5,5,blue\n5,6,red\n6,5,blue\n",
+			`column "color": 2 categories one-hot encoded into 2 features (deleting the column from the file leaves it out)`},
+		{"name=gaps.csv&missing=drop", "x,y\n0,0\n0,1\n1,0\n?,3\n5,5\n5,6\n6,5\n",
+			"dropped 1 of 7 rows with missing values (serve: option missing drop; library: Options.Missing = MissingDrop): line 5"},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			var info sessionInfo
+			callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+			base := "/api/sessions/" + info.ID
+			if code, b := call(t, s, "POST", base+"/data?"+c.query, "text/csv", []byte(c.content)); code != http.StatusOK {
+				t.Fatalf("upload: %d %s", code, b)
+			}
+			callJSON(t, s, "GET", base, nil, &info, http.StatusOK)
+			msgs := slices.Concat(info.Notes, info.Warnings)
+			for _, want := range []string{c.msg, small} {
+				if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, want) }) {
+					t.Errorf("notes and warnings %q, want one with %q", msgs, want)
+				}
+			}
+			for _, m := range msgs {
+				if strings.Contains(m, "tether: -") || strings.Contains(m, "(-") || strings.Contains(m, "; -") {
+					t.Errorf("%q names tether's flags", m)
+				}
+			}
+		})
+	}
+}
