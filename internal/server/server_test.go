@@ -429,13 +429,19 @@ func TestBadInput(t *testing.T) {
 	var empty sessionInfo
 	callJSON(t, s, "POST", "/api/sessions", nil, &empty, 201)
 	base := "/api/sessions/" + id
-	// The CLI's reader error for a bad CSV, word for word. The bad column
-	// is not class-named: a "y" column mixing numbers and text is read as
-	// the reference labels (input.ReadTable).
+	// The CLI's reader error for a bad CSV, word for word, but for the
+	// options it suggests, which it names as an upload spells them
+	// (spelling: here the library's Options.Categorical alone, as an
+	// upload has no -categorical). The bad column is not class-named: a
+	// "y" column mixing numbers and text is read as the reference labels
+	// (input.ReadTable).
 	badCSV := "x,z\n1,2\n3,abc\n"
-	_, csvErr := dataset.Read(context.Background(), strings.NewReader(badCSV), "bad.csv", dataset.Options{MaxRows: 1001})
+	_, csvErr := dataset.Read(context.Background(), strings.NewReader(badCSV), "bad.csv", dataset.Options{MaxRows: 1001, Spelling: spelling()})
 	if csvErr == nil {
 		t.Fatal("dataset.Read accepted the bad CSV")
+	}
+	if strings.Contains(csvErr.Error(), "tether: -") {
+		t.Fatalf("the upload's error %q names tether's flags", csvErr)
 	}
 	for _, c := range []struct {
 		name, method, path, ctype, body string
