@@ -13,10 +13,10 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/graph"
-	"github.com/tether-sc/tether/internal/textline"
 	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/textline"
 )
 
 // GraphFormat names a graph file format.
