@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -245,17 +247,47 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 		if files[ClaimsFile], err = encodeClaims(out.Claims); err != nil {
 			return nil, st, fmt.Errorf("experiment %s: %w", e.Name, err)
 		}
-		for name, b := range files {
-			err := atomicfile.Write(ctx, filepath.Join(env.OutDir, name), func(w io.Writer) error {
-				_, err := w.Write(b)
-				return err
-			})
-			if err != nil {
-				return nil, st, err
-			}
+		if err := writeAll(ctx, env.OutDir, files); err != nil {
+			return nil, st, fmt.Errorf("experiment %s: %w", e.Name, err)
 		}
 	}
 	return out, st, nil
+}
+
+// writeAll writes files (by name) into dir all or none: each is staged
+// (atomicfile.Stage), and they are put in place together once all are
+// written, the renames not interrupted by a cancelled ctx (they are
+// fast), so that an interrupt or a failed write leaves none of them and
+// the page, its CSV and its figures never disagree. Files are written in
+// name order.
+func writeAll(ctx context.Context, dir string, files map[string][]byte) error {
+	var staged []*atomicfile.Pending
+	discard := func() {
+		for _, p := range staged {
+			p.Discard()
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		b := files[name]
+		p, err := atomicfile.Stage(ctx, filepath.Join(dir, name), func(w io.Writer) error {
+			_, err := w.Write(b)
+			return err
+		})
+		if err != nil {
+			discard()
+			return err
+		}
+		staged = append(staged, p)
+	}
+	commit := context.WithoutCancel(ctx)
+	for i, p := range staged {
+		if err := p.Commit(commit); err != nil {
+			staged = staged[i+1:]
+			discard()
+			return err
+		}
+	}
+	return nil
 }
 
 // freshDone makes the finished cache file f of a fresh run, written at

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
+
+	"github.com/tether-sc/tether/internal/testctx"
 )
 
 // countingExperiment has n cells; cell i returns {"v": i} and counts its
@@ -173,5 +176,52 @@ func TestRegistryNamesUnique(t *testing.T) {
 	}
 	if _, err := Lookup("nope"); !errors.Is(err, ErrUnknown) {
 		t.Errorf("Lookup(nope) = %v", err)
+	}
+}
+
+// TestWriteAllAllOrNothing: an experiment's files are put in place all
+// together or not at all: a write that fails on the second file (a folder
+// stands at its path) or a context cancelled while the files are staged
+// leaves none of them, nor a temporary file; otherwise all are written.
+// Before, the files were written one by one, so an interrupt could leave
+// a page beside the CSV of an older run.
+func TestWriteAllAllOrNothing(t *testing.T) {
+	files := map[string][]byte{"a.csv": []byte("x\n1\n"), "b.md": []byte("# b\n"), "c.json": []byte("[]\n")}
+	entries := func(dir string) []string {
+		es, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range es {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	blocked := t.TempDir()
+	if err := os.Mkdir(filepath.Join(blocked, "b.md"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeAll(context.Background(), blocked, files); err == nil {
+		t.Error("a folder at b.md: no error")
+	}
+	if got := entries(blocked); !slices.Equal(got, []string{"b.md"}) {
+		t.Errorf("after a failed write: %v, want only the folder b.md", got)
+	}
+	// A context that is cancelled at its second check: during the first
+	// file's staging or later, before the renames.
+	cancelled := t.TempDir()
+	if err := writeAll(testctx.CancelAfter(1), cancelled, files); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want context.Canceled", err)
+	}
+	if got := entries(cancelled); len(got) != 0 {
+		t.Errorf("after a cancelled write: %v, want nothing", got)
+	}
+	ok := t.TempDir()
+	if err := writeAll(context.Background(), ok, files); err != nil {
+		t.Fatal(err)
+	}
+	if got := entries(ok); !slices.Equal(got, []string{"a.csv", "b.md", "c.json"}) {
+		t.Errorf("written: %v", got)
 	}
 }
