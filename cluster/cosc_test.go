@@ -249,17 +249,14 @@ func TestCOSCZeroViolations(t *testing.T) {
 	}
 }
 
-// coscTopLevel builds the whole-graph two-way problem of p with γ from
-// Theorem 3, as bisect does (helper of the solver tests).
-func coscTopLevel(t *testing.T, p *Problem) (*coscBisector, *coscGraph, []float64) {
+// coscReduced returns COSC's bisector of g with the pairs and cfg (seed
+// 1, exact) and its reduced graph of all the nodes: the setup of the
+// tests that run one bisection step by hand.
+func coscReduced(t *testing.T, g *graph.Graph, pairs []constraint.Pair, cfg coscConfig) (*coscBisector, *coscGraph) {
 	t.Helper()
-	set := p.Constraints
-	if set == nil {
-		set = &constraint.Set{N: p.Graph.N()}
-	}
-	comp, _ := constraint.Closure(set)
-	bs := &coscBisector{g: p.Graph, comp: comp, pairs: set.Pairs, cfg: coscConfig{starts: 4, maxIter: 40, innerGap: 0.1}, s: &Settings{Seed: 1}, exact: true}
-	all := make([]int, p.Graph.N())
+	comp, _ := constraint.Closure(&constraint.Set{N: g.N(), Pairs: pairs})
+	bs := &coscBisector{g: g, comp: comp, pairs: pairs, cfg: cfg, s: &Settings{Seed: 1}, exact: true}
+	all := make([]int, g.N())
 	for i := range all {
 		all[i] = i
 	}
@@ -267,6 +264,18 @@ func coscTopLevel(t *testing.T, p *Problem) (*coscBisector, *coscGraph, []float6
 	if err != nil {
 		t.Fatal(err)
 	}
+	return bs, cg
+}
+
+// coscTopLevel builds the whole-graph two-way problem of p with γ from
+// Theorem 3, as bisect does (helper of the solver tests).
+func coscTopLevel(t *testing.T, p *Problem) (*coscBisector, *coscGraph, []float64) {
+	t.Helper()
+	var pairs []constraint.Pair
+	if p.Constraints != nil {
+		pairs = p.Constraints.Pairs
+	}
+	bs, cg := coscReduced(t, p.Graph, pairs, coscConfig{starts: 4, maxIter: 40, innerGap: 0.1})
 	f0, err := bs.spectral(context.Background(), cg)
 	if err != nil || f0 == nil {
 		t.Fatalf("no spectral vector: %v", err)
@@ -791,16 +800,7 @@ func TestCOSCInnerCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	comp, _ := constraint.Closure(p.Constraints)
-	bs := &coscBisector{g: p.Graph, comp: comp, pairs: p.Constraints.Pairs, cfg: cfg, s: &Settings{Seed: 1}, exact: true}
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	cg, _, err := bs.reduce(all)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, cg := coscReduced(t, p.Graph, p.Constraints.Pairs, cfg)
 	rng := rand.New(rand.NewPCG(1, 2))
 	f := make([]float64, cg.n)
 	for i := range f {
@@ -954,16 +954,7 @@ func TestCOSCTheorem3Gamma(t *testing.T) {
 		return best, at
 	}
 
-	comp, _ := constraint.Closure(&constraint.Set{N: n, Pairs: pairs})
-	bs := &coscBisector{g: g, comp: comp, pairs: pairs, cfg: coscConfig{starts: 2, maxIter: 40, innerGap: 0.1}, s: &Settings{Seed: 1}, exact: true}
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	cg, _, err := bs.reduce(all)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bs, cg := coscReduced(t, g, pairs, coscConfig{starts: 2, maxIter: 40, innerGap: 0.1})
 	if _, ok, err := bs.bisect(context.Background(), cg); err != nil || !ok {
 		t.Fatalf("bisect: ok %v, %v", ok, err)
 	}
