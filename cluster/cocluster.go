@@ -99,6 +99,10 @@ type CoCluster struct {
 	Pairs CoPairs `doc:"how pairs enter: signed (must- and cannot-links) or must-link (must-links only, seed 001 eq. 3.6)"`
 }
 
+// CoClusterDefaultGamma is CoCluster's γ when Gamma is 0 (see
+// CoCluster.Gamma).
+const CoClusterDefaultGamma = 0.3
+
 // CoPairs selects how CoCluster uses pairwise constraints.
 type CoPairs int
 
@@ -143,7 +147,7 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 	}
 	gamma := c.Gamma
 	if gamma == 0 {
-		gamma = 0.3
+		gamma = CoClusterDefaultGamma
 	}
 	if !(gamma > 0 && gamma <= 1e6) {
 		return nil, fmt.Errorf("%w: cocluster: γ = %v outside (0, 1e6]", ErrInvalid, gamma)

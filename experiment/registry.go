@@ -23,6 +23,6 @@ func registry() []Experiment {
 		KEstimate(), Regularize(),
 		AutoDev(), NoisyDev(), AutoScoreDev(),
 		SSCKADev(), AutoFoldsDev(), SSCKARankDev(),
-		FGPWCCapDev(), AutoHeldOutDev(),
+		FGPWCCapDev(), AutoHeldOutDev(), CoClusterDev(),
 	}
 }
