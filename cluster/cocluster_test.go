@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -669,4 +670,63 @@ func coTrivialProjector(deg []float64) (*mat.VecDense, *mat.Dense) {
 		proj.Set(u, u, proj.At(u, u)+1)
 	}
 	return q, proj
+}
+
+// TestCoClusterDefaults checks the resolved pairs mode and γ of every
+// combination, and that a default run is the explicit one it resolves to:
+// signed pairs with γ = 0.3 at k = 2, must-links only with γ = 0.1 at
+// k ≥ 3, which says so in a note rather than warning.
+func TestCoClusterDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		c     CoCluster
+		k     int
+		mode  CoPairs
+		gamma float64
+	}{
+		{CoCluster{}, 2, CoSigned, 0.3},
+		{CoCluster{}, 3, CoMustLink, 0.1},
+		{CoCluster{}, 5, CoMustLink, 0.1},
+		{CoCluster{Gamma: 2}, 3, CoMustLink, 2},
+		{CoCluster{Pairs: CoSigned}, 3, CoSigned, 0.3},
+		{CoCluster{Pairs: CoMustLink}, 2, CoMustLink, 0.3},
+		{CoCluster{Pairs: CoMustLink}, 4, CoMustLink, 0.1},
+		{CoCluster{Pairs: CoSigned, Gamma: 0.05}, 2, CoSigned, 0.05},
+	} {
+		mode, gamma := CoClusterDefaults(tc.c, tc.k)
+		if mode != tc.mode || gamma != tc.gamma {
+			t.Errorf("CoClusterDefaults(%+v, %d) = %v, %g; want %v, %g", tc.c, tc.k, mode, gamma, tc.mode, tc.gamma)
+		}
+	}
+	ml := func(i, j int) constraint.Pair { return constraint.Pair{I: i, J: j, Kind: constraint.MustLink} }
+	cl := func(i, j int) constraint.Pair { return constraint.Pair{I: i, J: j, Kind: constraint.CannotLink} }
+	pairs := []constraint.Pair{ml(2, 20), ml(3, 17), ml(4, 5), cl(0, 1), cl(0, 25)}
+	for _, tc := range []struct {
+		k        int
+		explicit CoCluster
+		note     bool
+	}{
+		{2, CoCluster{Pairs: CoSigned, Gamma: 0.3}, false},
+		{3, CoCluster{Pairs: CoMustLink, Gamma: 0.1}, true},
+	} {
+		a := coBlocks(30, 40, tc.k, 31)
+		p := &Problem{Bipartite: a, K: tc.k, Constraints: &constraint.Set{N: 70, Pairs: pairs}}
+		def, err := Run(context.Background(), CoCluster{}, p, &Settings{Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exp, err := Run(context.Background(), tc.explicit, p, &Settings{Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(def.Labels, exp.Labels) || !mat.Equal(def.Embedding, exp.Embedding) {
+			t.Errorf("k = %d: the default run differs from %+v", tc.k, tc.explicit)
+		}
+		notes := strings.Join(def.Notes, "\n")
+		if got := strings.Contains(notes, "the 2 cannot-links are left out"); got != tc.note {
+			t.Errorf("k = %d: notes %q, want the left-out note: %v", tc.k, def.Notes, tc.note)
+		}
+		if strings.Contains(strings.Join(def.Warnings, "\n"), "cannot-link") {
+			t.Errorf("k = %d: the default warns %q", tc.k, def.Warnings)
+		}
+	}
 }

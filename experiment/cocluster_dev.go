@@ -287,7 +287,9 @@ func coDevCell(ctx context.Context, env *Env, data *memo[string, *coDevData], ri
 	known := rnd.Perm(rows)[:int(math.Round(share*float64(rows)))]
 	labelled := make([]bool, rows)
 	p := &cluster.Problem{Bipartite: d.a, K: r.k}
-	method := cluster.CoCluster{}
+	// Round 1's columns are signed pairs whatever k (the zero value
+	// was CoSigned when they ran; it is CoAuto since round 2).
+	method := cluster.CoCluster{Pairs: cluster.CoSigned}
 	if strings.HasPrefix(m, "ml-") {
 		method.Pairs = cluster.CoMustLink
 	}
@@ -547,9 +549,20 @@ func coDevReport(env *Env, res map[string]Values) (*Output, error) {
 	fmt.Fprintf(&md, "%s; %d with missing cells.\n\n", wording.Count(r2.cases, "case", "cases"), r2.missing)
 	r2.resultTable(&md, r2names, pick2)
 	if !r2.ok[pick2] {
-		fmt.Fprintf(&md, "\nNo column is eligible, so the rule keeps **%s**.\n\n", r2names[pick2])
+		fmt.Fprintf(&md, "\nNo column is eligible, so the rule keeps **%s**. ", r2names[pick2])
 	} else {
-		fmt.Fprintf(&md, "\nThe rule picks **%s**.\n\n", r2names[pick2])
+		fmt.Fprintf(&md, "\nThe rule picks **%s**. ", r2names[pick2])
+	}
+	mode, g := cluster.CoClusterDefaults(cluster.CoCluster{}, 3)
+	col := coDevMethod(g)
+	if mode == cluster.CoMustLink {
+		col = coDevMLMethod(g)
+	}
+	fmt.Fprintf(&md, "cocluster's default for k ≥ 3 (cluster.CoClusterDefaults) is %s pairs with γ = %g: ", mode, g)
+	if col == r2cols[pick2] {
+		md.WriteString("the column picked here.\n\n")
+	} else {
+		md.WriteString("**not the column picked here.**\n\n")
 	}
 
 	md.WriteString("## Per case: mean NMI on the documents whose label was not given\n\nRound 1:\n\n| dataset | share | Dhillon |")
