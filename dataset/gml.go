@@ -269,7 +269,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 			return nil, &ParseError{File: name, Line: idv.line, Name: "id", Value: idv.text, Err: errorf(ErrInvalid, "node id declared twice")}
 		}
 		if len(index) >= maxN {
-			return nil, &ParseError{File: name, Line: idv.line, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes; tether: -max-nodes)", maxN)}
+			return nil, &ParseError{File: name, Line: idv.line, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
 		}
 		index[id] = len(index)
 		nm, at := idv.text, idv.line
@@ -294,7 +294,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 				if !gmlAnyNodeHas(g.list, opt.LabelAttr) {
 					sentinel = ErrOption
 				}
-				return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(sentinel, "node %s has no attribute %s (GraphOptions.LabelAttr; tether: -gml-label); %s", idv.text, quote(opt.LabelAttr), gmlNodeAttrs(g.list))}
+				return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(sentinel, "node %s has no attribute %s (GraphOptions.LabelAttr%s); %s", idv.text, quote(opt.LabelAttr), then(opt.Spelling.frontOption("gml-label", "")), gmlNodeAttrs(g.list))}
 			}
 			attrs = append(attrs, av.text)
 		}
@@ -386,7 +386,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 	}
 	// Labels that cannot name the nodes (repeated or empty): the labels
 	// files written for them number them instead, as for a table's IDs.
-	if w := keyClashWarning(name, "the node labels (label, else id)", "nodes", "label", names, func(i int) int { return nameLines[i] }); w != "" {
+	if w := keyClashWarning(name, "the node labels (label, else id)", "nodes", "label", names, func(i int) int { return nameLines[i] }, opt.Spelling); w != "" {
 		d.Warnings = append(d.Warnings, w)
 	}
 	if opt.LabelAttr != "" {

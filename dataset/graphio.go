@@ -150,6 +150,12 @@ type GraphOptions struct {
 	// GraphAuto, it is chosen by extension, and a ".csv" file by its
 	// content (DetectCSVGraph).
 	Format GraphFormat
+	// Spelling says how the warnings and errors name the options they
+	// suggest (-graph-format, -symmetrize, -named-nodes, -max-nodes,
+	// -gml-label) and the outputs that name the nodes: the zero value as
+	// tether's command line spells them, beside the library's
+	// GraphOptions fields.
+	Spelling Spelling
 }
 
 func (o *GraphOptions) maxNodes() int {
@@ -283,7 +289,7 @@ func ReadGraph(ctx context.Context, r io.Reader, name string, format GraphFormat
 	if format == GraphAuto {
 		format = GraphFormatFor(name)
 		if format == DenseCSV {
-			format, warning = detectCSVGraph(lines, name)
+			format, warning = detectCSVGraph(lines, name, opt.Spelling)
 		}
 	}
 	var d *GraphData
@@ -361,13 +367,13 @@ func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error)
 	if err != nil {
 		return DenseCSV, false, err
 	}
-	f, w := detectCSVGraph(lines, "")
+	f, w := detectCSVGraph(lines, "", Spelling{})
 	return f, w != "", nil
 }
 
 // detectCSVGraph implements DetectCSVGraph; the warning is empty unless
 // the guess is ambiguous.
-func detectCSVGraph(lines []string, name string) (GraphFormat, string) {
+func detectCSVGraph(lines []string, name string, spelling Spelling) (GraphFormat, string) {
 	body := make([]string, 0, min(len(lines), 64))
 	for _, l := range lines {
 		if isBlank(l) {
@@ -445,7 +451,7 @@ func detectCSVGraph(lines []string, name string) (GraphFormat, string) {
 	if file == "" {
 		file = "<input>"
 	}
-	return DenseCSV, fmt.Sprintf("%s: %d rows of %d integer-led fields could be an edge list or a %d×%d affinity matrix; read as a matrix (to choose, set GraphOptions.Format; tether: -graph-format edgelist or dense)", file, rows, cols, rows, cols)
+	return DenseCSV, fmt.Sprintf("%s: %d rows of %d integer-led fields could be an edge list or a %d×%d affinity matrix; read as a matrix (to choose, set GraphOptions.Format%s)", file, rows, cols, rows, cols, formatFix(spelling, "edgelist or dense"))
 }
 
 // DetectEdgeList reports whether text is an edge list of numbered nodes
@@ -699,7 +705,7 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 		w := w0
 		if math.Abs(w0-w1) > tol*math.Max(w0, w1) {
 			if !opt.Symmetrize {
-				return nil, nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize; tether: -symmetrize)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1)}
+				return nil, nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize%s)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1, then(opt.Spelling.frontOption("symmetrize", "true")))}
 			}
 		}
 		if opt.Symmetrize {
@@ -863,7 +869,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 					if ok {
 						what = "is an integer, but"
 					}
-					return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrSyntax, "node %s line %d has node %s: mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes; tether: -named-nodes)", what, recs[0].line, quote(recs[0].a))}
+					return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrSyntax, "node %s line %d has node %s: mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes%s)", what, recs[0].line, quote(recs[0].a), namedFix(opt.Spelling))}
 				}
 			}
 		}
@@ -876,7 +882,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 					if s[0] == '-' {
 						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrInvalid, "negative node number")}
 					}
-					return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "node number out of range: at most %d nodes are read (GraphOptions.MaxNodes; tether: -max-nodes)", maxN)}
+					return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "node number out of range: at most %d nodes are read (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
 				}
 			}
 			a, _ := parseInt(r.a)
@@ -913,7 +919,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number below the base %d", base)}
 				}
 				if v-base >= maxN {
-					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrTooLarge, "node number ≥ %d nodes (GraphOptions.MaxNodes; tether: -max-nodes)", maxN)}
+					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrTooLarge, "node number ≥ %d nodes (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
 				}
 				if opt.NumNodes > 0 && v-base >= opt.NumNodes {
 					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number outside the %d nodes declared", opt.NumNodes)}
@@ -933,7 +939,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			for _, s := range [2]string{r.a, r.b} {
 				if _, ok := id[s]; !ok {
 					if len(id) >= maxN {
-						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes; tether: -max-nodes)", maxN)}
+						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
 					}
 					id[s] = len(id)
 					d.Names = append(d.Names, s)
@@ -949,7 +955,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	if opt.NumNodes > 0 {
 		n = opt.NumNodes
 		if n > maxN {
-			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d (tether: -max-nodes)", n, maxN)}
+			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d%s", n, maxN, paren(opt.Spelling.maxNodes()))}
 		}
 	}
 	g, dup, err := assemble(ctx, name, n, ents, opt, undirected)
@@ -1020,7 +1026,7 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 			// or entries than any file is read with.
 			for k, what := range [2]string{"rows", "columns"} {
 				if _, ok := parseInt(fields[k]); !ok {
-					return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrTooLarge, "%s %s out of range: more than GraphOptions.MaxNodes = %d nodes (tether: -max-nodes)", fields[k], what, opt.maxNodes())}
+					return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrTooLarge, "%s %s out of range: more than GraphOptions.MaxNodes = %d nodes%s", fields[k], what, opt.maxNodes(), paren(opt.Spelling.maxNodes()))}
 				}
 			}
 			var cols int
@@ -1034,7 +1040,7 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "matrix is %d×%d, an affinity matrix must be square", rows, cols)}
 			}
 			if rows > opt.maxNodes() {
-				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d (tether: -max-nodes)", rows, opt.maxNodes())}
+				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d%s", rows, opt.maxNodes(), paren(opt.Spelling.maxNodes()))}
 			}
 			if rows > 0 && nnz/rows > rows {
 				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "%d entries cannot fit a %d×%d matrix", nnz, rows, rows)}
@@ -1106,10 +1112,10 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 	}
 	n := len(raw.cols)
 	if n > opt.maxNodes() {
-		return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d (tether: -max-nodes)", n, opt.maxNodes())}
+		return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d%s", n, opt.maxNodes(), paren(opt.Spelling.maxNodes()))}
 	}
 	if len(raw.rows) != n {
-		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d rows and %d columns: an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format; tether: -graph-format edgelist)", len(raw.rows), n)}
+		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d rows and %d columns: an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format%s)", len(raw.rows), n, formatFix(opt.Spelling, "edgelist"))}
 	}
 	var ents []entry
 	for i, row := range raw.rows {

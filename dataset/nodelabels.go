@@ -27,6 +27,11 @@ type NodeLabelOptions struct {
 	// itself, in its line order (NodeLabels.Names), unless N is positive,
 	// which is then an error.
 	Names []string
+	// Spelling says how the errors name the command that writes a
+	// table's class column as a labels file: the zero value names
+	// tether labels; another front end's messages say what the file
+	// should hold instead.
+	Spelling Spelling
 }
 
 // NodeLabels is the content of a labels file read by ReadNodeLabels.
@@ -276,7 +281,11 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		if width == 0 {
 			width = len(fields)
 			if width > 2 {
-				return nil, perr(lineNo, 0, "", "%d fields: want one label per line or node,label pairs (a feature table with a class column? tether labels -input %s -o FILE writes that column as a labels file)", width, name)
+				hint := fmt.Sprintf("tether labels -input %s -o FILE writes that column as a labels file", name)
+				if opt.Spelling.Front != "" {
+					hint = "a labels file holds that column alone, one label per line"
+				}
+				return nil, perr(lineNo, 0, "", "%d fields: want one label per line or node,label pairs (a feature table with a class column? %s)", width, hint)
 			}
 			first, firstLine = text, lineNo
 		}

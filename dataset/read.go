@@ -66,9 +66,9 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 		// The options of delimited text only: refused, not ignored.
 		switch {
 		case opt.Delimiter != "":
-			return nil, &ParseError{File: name, Err: errorf(ErrOption, "Options.Delimiter %q does not apply to %s, whose @data fields are separated by commas (tether: -delim)", opt.Delimiter, arff)}
+			return nil, &ParseError{File: name, Err: errorf(ErrOption, "Options.Delimiter %q does not apply to %s, whose @data fields are separated by commas%s", opt.Delimiter, arff, paren(opt.Spelling.frontOption("delim", "")))}
 		case opt.Header != HeaderAuto:
-			return nil, &ParseError{File: name, Err: errorf(ErrOption, "Options.Header %v does not apply to %s, whose columns are named by its @attribute lines (tether: -header)", opt.Header, arff)}
+			return nil, &ParseError{File: name, Err: errorf(ErrOption, "Options.Header %v does not apply to %s, whose columns are named by its @attribute lines%s", opt.Header, arff, paren(opt.Spelling.frontOption("header", "")))}
 		case opt.Comment != "" && opt.Comment != "%":
 			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "Options.Comment %q does not apply to %s, whose comments begin with %%", opt.Comment, arff)}
 		}
@@ -111,8 +111,8 @@ func ReadARFF(ctx context.Context, r io.Reader, name string, opt Options) (*Tabl
 }
 
 // delimiterFor parses Options.Delimiter; ok is false for automatic
-// detection.
-func delimiterFor(s string) (d byte, ok bool, err error) {
+// detection. Its error names the option as sp spells it.
+func delimiterFor(s string, sp Spelling) (d byte, ok bool, err error) {
 	switch strings.ToLower(s) {
 	case "":
 		return 0, false, nil
@@ -128,27 +128,33 @@ func delimiterFor(s string) (d byte, ok bool, err error) {
 	if len(s) == 1 && s[0] != '"' && s[0] != '\n' && s[0] != '\r' {
 		return s[0], true, nil
 	}
-	return 0, false, errorf(ErrOption, "unsupported delimiter %q (Options.Delimiter; tether: -delim): want , (comma), tab, ; (semicolon), whitespace, or another single character but \" and line ends", s)
+	return 0, false, errorf(ErrOption, "unsupported delimiter %q (Options.Delimiter%s): want , (comma), tab, ; (semicolon), whitespace, or another single character but \" and line ends", s, then(sp.frontOption("delim", "")))
 }
 
 // CheckDelimiter returns the error Read gives for Options.Delimiter s, nil
 // for a delimiter it accepts (see Options.Delimiter), so that a front end
 // can refuse one before it reads anything. The error wraps ErrOption.
 func CheckDelimiter(s string) error {
-	_, _, err := delimiterFor(s)
+	_, _, err := delimiterFor(s, Spelling{})
 	return err
 }
 
-// delimFlag returns how tether's -delim gives delimiter d: "-delim ,",
-// "-delim tab", "-delim ';'" (quoted for the shell).
-func delimFlag(d byte) string {
-	switch d {
-	case '\t':
-		return "-delim tab"
-	case ';':
-		return "-delim ';'"
+// delimFlag returns how the front end's option gives delimiter d, as sp
+// spells it: tether's "-delim ,", "-delim tab", "-delim ';'" (quoted for
+// the shell), the web app's "option delim ;", or, for a front end
+// without the option, "Options.Delimiter ";"", the library's.
+func delimFlag(d byte, sp Spelling) string {
+	v := string(d)
+	if d == '\t' {
+		v = "tab"
 	}
-	return "-delim " + string(d)
+	if sp.Front == "" && d == ';' {
+		v = "';'"
+	}
+	if o, ok := sp.Option("delim", v); ok {
+		return o
+	}
+	return fmt.Sprintf("Options.Delimiter %q", v)
 }
 
 // parseDelimited splits delimited text into a raw table.
@@ -172,7 +178,7 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 	if len(body) == 0 {
 		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no data")}
 	}
-	delim, fixed, err := delimiterFor(opt.Delimiter)
+	delim, fixed, err := delimiterFor(opt.Delimiter, opt.Spelling)
 	if err != nil {
 		return nil, &ParseError{File: name, Err: err}
 	}
@@ -245,7 +251,7 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 		// of the usual delimiters: the one column of text was taken for
 		// the row IDs and the error said "no feature columns left".
 		if d := fieldsplit.Detect(body); d != 0 && d != delim {
-			return nil, &ParseError{File: name, Line: nums[0], Err: errorf(ErrOption, "every line is one field when split at %s (Options.Delimiter %q; tether: -delim), while the lines hold %s: the delimiter looks wrong; leave it out to detect it, or give %s", fieldsplit.Name(delim), opt.Delimiter, fieldsplit.Name(d), delimFlag(d))}
+			return nil, &ParseError{File: name, Line: nums[0], Err: errorf(ErrOption, "every line is one field when split at %s (Options.Delimiter %q%s), while the lines hold %s: the delimiter looks wrong; leave it out to detect it, or give %s", fieldsplit.Name(delim), opt.Delimiter, then(opt.Spelling.frontOption("delim", "")), fieldsplit.Name(d), delimFlag(d, opt.Spelling))}
 		}
 	}
 	raw.cols = make([]column, width)

@@ -1,17 +1,20 @@
 package dataset
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 )
 
 // Spelling says how a front end of the readers spells the options that
 // the messages of this package and of package input suggest ("-missing
-// drop dropped these rows", "-knn 5 builds this graph"): tether's command
-// line (the zero value), a job's JSON spec, the web app's upload
-// options. A front end without an option is never told to set it: the
-// message names the library's option alone, or says what to change in
-// the data instead. Options.Spelling carries it to the readers.
+// drop dropped these rows", "-knn 5 builds this graph"), and the outputs
+// and side files they name: tether's command line (the zero value), a
+// job's JSON spec, the web app's upload options. A front end without an
+// option is never told to set it: the message names the library's option
+// alone, or says what to change in the data instead. Options.Spelling,
+// GraphOptions.Spelling and NodeLabelOptions.Spelling carry it to the
+// readers.
 type Spelling struct {
 	// Front names the front end in messages that name its option beside
 	// the library's ("(tether: -missing drop; library: Options.Missing =
@@ -26,6 +29,26 @@ type Spelling struct {
 	// ID (-id), Drop (-drop), Categorical (-categorical), Missing
 	// (-missing), KNN (-knn) and Sigma (-sigma).
 	Label, ID, Drop, Categorical, Missing, KNN, Sigma string
+	// The front end's names of the table's options Delim (-delim) and
+	// Header (-header), of the graph file's GraphFormat (-graph-format),
+	// Symmetrize (-symmetrize), NamedNodes (-named-nodes), MaxNodes
+	// (-max-nodes) and GMLLabel (-gml-label), and of the side files
+	// Truth (-truth), Constraints (-constraints) and PartialLabels
+	// (-partial-labels), each "" when the front end has none.
+	Delim, Header                                           string
+	GraphFormat, Symmetrize, NamedNodes, MaxNodes, GMLLabel string
+	Truth, Constraints, PartialLabels                       string
+	// NodeLimit names what bounds the nodes of a graph file in a front
+	// end without MaxNodes, where its users cannot change it ("this
+	// server's limit"); "" names the library's GraphOptions.MaxNodes
+	// alone.
+	NodeLimit string
+	// Outputs names the front end's output that names the nodes by the
+	// names the readers gave them, a singular noun phrase ("the labels
+	// export"), or "" when no output names them (a job's labels file
+	// lists the nodes by line). tether's are tether cluster -o and
+	// tether labels.
+	Outputs string
 }
 
 // Style is how a front end writes an option with its value
@@ -65,15 +88,37 @@ func (s Spelling) name(flag string) string {
 		return s.KNN
 	case "sigma":
 		return s.Sigma
+	case "delim":
+		return s.Delim
+	case "header":
+		return s.Header
+	case "graph-format":
+		return s.GraphFormat
+	case "symmetrize":
+		return s.Symmetrize
+	case "named-nodes":
+		return s.NamedNodes
+	case "max-nodes":
+		return s.MaxNodes
+	case "gml-label":
+		return s.GMLLabel
+	case "truth":
+		return s.Truth
+	case "constraints":
+		return s.Constraints
+	case "partial-labels":
+		return s.PartialLabels
 	}
 	return ""
 }
 
 // Option returns how the front end writes the option that tether cluster
 // spells -flag set to value ("-missing drop", `"missing": "drop"`,
-// "option missing drop"; value "" writes the option alone), and false
-// when the front end has no such option (flag is one of the names the
-// fields of Spelling list). Cost O(len(value)).
+// "option missing drop"; value "" writes the option alone, and so does
+// value "true" on the command line, where a boolean flag takes none:
+// "-symmetrize", `"symmetrize": true`, "option symmetrize true"), and
+// false when the front end has no such option (flag is one of the names
+// the fields of Spelling list). Cost O(len(value)).
 func (s Spelling) Option(flag, value string) (string, bool) {
 	name := s.name(flag)
 	if name == "" {
@@ -97,6 +142,9 @@ func (s Spelling) Option(flag, value string) (string, bool) {
 		name = "option " + name
 	default:
 		name = "-" + name
+		if value == "true" {
+			return name, true
+		}
 	}
 	if value == "" {
 		return name, true
@@ -127,4 +175,70 @@ func (s Spelling) Hint(flag, value, what, library string) string {
 		return ""
 	}
 	return fmt.Sprintf("(library: %s%s)", library, what)
+}
+
+// frontOption returns the front end's option that tether cluster spells
+// -flag set to value, after the front end's name, as the graph readers'
+// messages give it after the library's option ("tether: -symmetrize",
+// "serve: option symmetrize true"), or "" when the front end has none.
+func (s Spelling) frontOption(flag, value string) string {
+	o, ok := s.Option(flag, value)
+	if !ok {
+		return ""
+	}
+	return cmp.Or(s.Front, "tether") + ": " + o
+}
+
+// maxNodes returns what bounds the nodes of a graph file as the front end
+// lets its users change it, after the front end's name ("tether:
+// -max-nodes", "serve: this server's limit"), or "" when only the
+// library can (GraphOptions.MaxNodes, which the messages name anyway).
+func (s Spelling) maxNodes() string {
+	if o := s.frontOption("max-nodes", ""); o != "" {
+		return o
+	}
+	if s.NodeLimit != "" {
+		return s.Front + ": " + s.NodeLimit
+	}
+	return ""
+}
+
+// then returns "; " and part, or "" for an empty part: the front end's
+// option after the library's in a parenthesis.
+func then(part string) string {
+	if part == "" {
+		return ""
+	}
+	return "; " + part
+}
+
+// paren returns part in a parenthesis after a space, or "" for an empty
+// part.
+func paren(part string) string {
+	if part == "" {
+		return ""
+	}
+	return " (" + part + ")"
+}
+
+// formatFix ends the parenthesis of a graph reader's message that
+// suggests setting GraphOptions.Format to value ("edgelist", "edgelist or
+// dense"): the front end's option ("; tether: -graph-format edgelist"),
+// or, without one, the extension that has an edge list read as one
+// (GraphFormatFor), which the file's name gives in every front end.
+func formatFix(sp Spelling, value string) string {
+	if o := sp.frontOption("graph-format", value); o != "" {
+		return then(o)
+	}
+	return ", or give the file the extension .edges to read it as an edge list"
+}
+
+// namedFix ends the parenthesis of the edge-list reader's error on a mix
+// of node numbers and names: the front end's option ("; tether:
+// -named-nodes"), or, without one, what to change in the file.
+func namedFix(sp Spelling) string {
+	if o := sp.frontOption("named-nodes", ""); o != "" {
+		return then(o)
+	}
+	return ", or write the nodes all as numbers or all as names in the file"
 }

@@ -10,8 +10,10 @@ import (
 // Front ends' spellings as job and internal/server give them (their own
 // tests check theirs through job.Run and an upload).
 var (
-	jsonSpelling   = Spelling{Front: "job", Style: StyleJSON, Label: "label", KNN: "knn"}
-	optionSpelling = Spelling{Front: "serve", Style: StyleOption, Label: "label", ID: "id", Missing: "missing"}
+	jsonSpelling   = Spelling{Front: "job", Style: StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels"}
+	optionSpelling = Spelling{Front: "serve", Style: StyleOption, Label: "label", ID: "id", Missing: "missing",
+		Delim: "delim", Header: "header", Symmetrize: "symmetrize", GMLLabel: "gml_label",
+		NodeLimit: "this server's limit", Outputs: "the labels export"}
 )
 
 // TestSpellingOption checks how each style writes an option with its
@@ -35,6 +37,13 @@ func TestSpellingOption(t *testing.T) {
 		{optionSpelling, "id", "name", "option id name", true},
 		{optionSpelling, "knn", "5", "", false},
 		{optionSpelling, "no-such-flag", "1", "", false},
+		// A boolean flag takes no value on the command line.
+		{Spelling{}, "symmetrize", "true", "-symmetrize", true},
+		{jsonSpelling, "symmetrize", "true", "", false},
+		{optionSpelling, "symmetrize", "true", "option symmetrize true", true},
+		{Spelling{Front: "job", Style: StyleJSON, Symmetrize: "symmetrize"}, "symmetrize", "true", `"symmetrize": true`, true},
+		{optionSpelling, "delim", ";", "option delim ;", true},
+		{jsonSpelling, "partial-labels", "", `"labels"`, true},
 	} {
 		got, ok := c.sp.Option(c.flag, c.value)
 		if got != c.want || ok != c.ok {
@@ -137,5 +146,197 @@ func TestSpelledTableMessages(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// cliWords are what only tether's command line has: its flags and
+// commands, which the messages to a job or the web app must not name.
+var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-max-nodes", "-gml-label", "-delim", "-header", "tether cluster", "tether labels", "tether: -", "(-"}
+
+// checkSpelled checks that msgs, the messages a read gave with the
+// spelling of front ("cli", "job" or "web"), have one containing want,
+// and, but for tether's, none naming what only the command line has
+// (cliWords).
+func checkSpelled(t *testing.T, front string, msgs []string, want string) {
+	t.Helper()
+	if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, want) }) {
+		t.Errorf("messages %q, want one with %q", msgs, want)
+	}
+	if front == "cli" {
+		return
+	}
+	for _, m := range msgs {
+		for _, w := range cliWords {
+			if strings.Contains(m, w) {
+				t.Errorf("%q names %q, tether's", m, w)
+			}
+		}
+	}
+}
+
+// spellingsByFront are tether's, a job's and the web app's spellings.
+var spellingsByFront = map[string]Spelling{"cli": {}, "job": jsonSpelling, "web": optionSpelling}
+
+// TestSpelledGraphMessages reads graph files whose warnings and errors
+// suggest an option of the graph readers (GraphOptions.Format,
+// Symmetrize, NamedNodes, MaxNodes, LabelAttr) or name the outputs that
+// name the nodes, with tether's spelling (the wording the command
+// line's tests pin: "(GraphOptions.MaxNodes; tether: -max-nodes)"), a
+// job's (which has none of these options: the library's, or what to
+// change in the file) and the web app's (its upload options symmetrize
+// and gml_label, the server's limit, its labels export).
+func TestSpelledGraphMessages(t *testing.T) {
+	const asEdges = ", or give the file the extension .edges to read it as an edge list)"
+	type want map[string]string
+	for _, c := range []struct {
+		name, file, content string
+		opt                 GraphOptions
+		want                want
+	}{
+		{"ambiguous csv", "a.csv", "0,1,1\n1,0,1\n1,1,0\n", GraphOptions{}, want{
+			"cli": "read as a matrix (to choose, set GraphOptions.Format; tether: -graph-format edgelist or dense)",
+			"job": "read as a matrix (to choose, set GraphOptions.Format" + asEdges,
+			"web": "read as a matrix (to choose, set GraphOptions.Format" + asEdges,
+		}},
+		{"not square", "s.csv", "0,1,2\n1,0,1\n", GraphOptions{Format: DenseCSV}, want{
+			"cli": "an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format; tether: -graph-format edgelist)",
+			"job": "an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format" + asEdges,
+			"web": "an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format" + asEdges,
+		}},
+		{"not symmetric", "n.csv", "0,1,1\n1,0,1\n2,1,0\n", GraphOptions{Format: DenseCSV}, want{
+			"cli": "(to use (A+Aᵀ)/2, set GraphOptions.Symmetrize; tether: -symmetrize)",
+			"job": "(to use (A+Aᵀ)/2, set GraphOptions.Symmetrize)",
+			"web": "(to use (A+Aᵀ)/2, set GraphOptions.Symmetrize; serve: option symmetrize true)",
+		}},
+		{"numbers and names", "m.edges", "a b\nb 2\n", GraphOptions{}, want{
+			"cli": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes; tether: -named-nodes)",
+			"job": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)",
+			"web": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)",
+		}},
+		{"edge list beyond MaxNodes", "b.edges", "0 1\n1 300\n", GraphOptions{MaxNodes: 100}, want{
+			"cli": "node number ≥ 100 nodes (GraphOptions.MaxNodes; tether: -max-nodes)",
+			"job": "node number ≥ 100 nodes (GraphOptions.MaxNodes)",
+			"web": "node number ≥ 100 nodes (GraphOptions.MaxNodes; serve: this server's limit)",
+		}},
+		{"Matrix Market beyond MaxNodes", "b.mtx", "%%MatrixMarket matrix coordinate real general\n300 300 1\n1 2 1\n", GraphOptions{MaxNodes: 100}, want{
+			"cli": "300 nodes exceed GraphOptions.MaxNodes = 100 (tether: -max-nodes)",
+			"job": "300 nodes exceed GraphOptions.MaxNodes = 100",
+			"web": "300 nodes exceed GraphOptions.MaxNodes = 100 (serve: this server's limit)",
+		}},
+		{"dense beyond MaxNodes", "b.csv", "0,1,1\n1,0,1\n1,1,0\n", GraphOptions{MaxNodes: 2, Format: DenseCSV}, want{
+			"cli": "3 nodes exceed GraphOptions.MaxNodes = 2 (tether: -max-nodes)",
+			"job": "3 nodes exceed GraphOptions.MaxNodes = 2",
+			"web": "3 nodes exceed GraphOptions.MaxNodes = 2 (serve: this server's limit)",
+		}},
+		{"GML beyond MaxNodes", "b.gml", "graph [ node [ id 0 ] node [ id 1 ] node [ id 2 ] edge [ source 0 target 1 ] ]", GraphOptions{MaxNodes: 2}, want{
+			"cli": "more than 2 nodes (GraphOptions.MaxNodes; tether: -max-nodes)",
+			"job": "more than 2 nodes (GraphOptions.MaxNodes)",
+			"web": "more than 2 nodes (GraphOptions.MaxNodes; serve: this server's limit)",
+		}},
+		{"GML label attribute", "g.gml", `graph [ node [ id 0 label "a" ] node [ id 1 label "b" ] edge [ source 0 target 1 ] ]`, GraphOptions{LabelAttr: "club"}, want{
+			"cli": `node 0 has no attribute "club" (GraphOptions.LabelAttr; tether: -gml-label); the nodes' attributes besides id are "label"`,
+			"job": `node 0 has no attribute "club" (GraphOptions.LabelAttr); the nodes' attributes besides id are "label"`,
+			"web": `node 0 has no attribute "club" (GraphOptions.LabelAttr; serve: option gml_label); the nodes' attributes besides id are "label"`,
+		}},
+		{"GML labels that cannot name the nodes", "g.gml", "graph [\nnode [ id 0 label \"a\" ]\nnode [ id 1 label \"a\" ]\nnode [ id 2 label \"b\" ]\nedge [ source 0 target 1 ]\n]", GraphOptions{}, want{
+			"cli": `the label "a" on line 3 repeats line 2, so the labels files written for them (tether cluster -o, tether labels) number the nodes instead of naming them (make the labels distinct and non-empty to name them)`,
+			"job": `the label "a" on line 3 repeats line 2, so the nodes are numbered instead of named (make the labels distinct and non-empty to name them)`,
+			"web": `the label "a" on line 3 repeats line 2, so the labels export numbers the nodes instead of naming them (make the labels distinct and non-empty to name them)`,
+		}},
+	} {
+		for front, sp := range spellingsByFront {
+			t.Run(c.name+"/"+front, func(t *testing.T) {
+				opt := c.opt
+				opt.Spelling = sp
+				d, err := ReadGraph(context.Background(), strings.NewReader(c.content), c.file, opt.Format, opt)
+				msgs := []string{}
+				if err != nil {
+					msgs = append(msgs, err.Error())
+				} else {
+					msgs = append(msgs, d.Warnings...)
+				}
+				checkSpelled(t, front, msgs, c.want[front])
+			})
+		}
+	}
+}
+
+// TestSpelledDelimiterMessages reads tables with a delimiter or header
+// option that does not apply or looks wrong, and an ID column whose IDs
+// cannot name the rows: tether's wording is the one the command line's
+// tests pin ("(tether: -delim)", "or give -delim ,"); the web app names
+// its options delim and header and its labels export; a job, which has
+// none of them, the library's options.
+func TestSpelledDelimiterMessages(t *testing.T) {
+	const arff = "@relation r\n@attribute x numeric\n@data\n1\n"
+	type want map[string]string
+	for _, c := range []struct {
+		name, file, content string
+		opt                 Options
+		want                want
+	}{
+		{"ARFF delimiter", "r.arff", arff, Options{Delimiter: ";"}, want{
+			"cli": "whose @data fields are separated by commas (tether: -delim)",
+			"job": "whose @data fields are separated by commas",
+			"web": "whose @data fields are separated by commas (serve: option delim)",
+		}},
+		{"ARFF header", "r.arff", arff, Options{Header: HeaderNo}, want{
+			"cli": "whose columns are named by its @attribute lines (tether: -header)",
+			"job": "whose columns are named by its @attribute lines",
+			"web": "whose columns are named by its @attribute lines (serve: option header)",
+		}},
+		{"unsupported delimiter", "t.csv", "a,b\n1,2\n", Options{Delimiter: "ab"}, want{
+			"cli": `unsupported delimiter "ab" (Options.Delimiter; tether: -delim): want`,
+			"job": `unsupported delimiter "ab" (Options.Delimiter): want`,
+			"web": `unsupported delimiter "ab" (Options.Delimiter; serve: option delim): want`,
+		}},
+		{"wrong delimiter", "t.csv", "a,b\n1,2\n3,4\n", Options{Delimiter: ";"}, want{
+			"cli": `every line is one field when split at semicolons (Options.Delimiter ";"; tether: -delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give -delim ,`,
+			"job": `every line is one field when split at semicolons (Options.Delimiter ";"), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give Options.Delimiter ","`,
+			"web": `every line is one field when split at semicolons (Options.Delimiter ";"; serve: option delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give option delim ,`,
+		}},
+		{"wrong delimiter on tabs", "t.tsv", "a\tb\n1\t2\n3\t4\n", Options{Delimiter: ","}, want{
+			"cli": "or give -delim tab",
+			"job": `or give Options.Delimiter "tab"`,
+			"web": "or give option delim tab",
+		}},
+		{"IDs that cannot name the rows", "t.csv", "id,x\na,1\na,2\nb,3\n", Options{IDColumn: "id"}, want{
+			"cli": `the ID "a" on line 3 repeats line 2, so the labels files written for them (tether cluster -o, tether labels) number the rows instead of naming them`,
+			"job": `the ID "a" on line 3 repeats line 2, so the rows are numbered instead of named`,
+			"web": `the ID "a" on line 3 repeats line 2, so the labels export numbers the rows instead of naming them`,
+		}},
+	} {
+		for front, sp := range spellingsByFront {
+			t.Run(c.name+"/"+front, func(t *testing.T) {
+				opt := c.opt
+				opt.Spelling = sp
+				tab, err := Read(context.Background(), strings.NewReader(c.content), c.file, opt)
+				msgs := []string{}
+				if err != nil {
+					msgs = append(msgs, err.Error())
+				} else {
+					msgs = slices.Concat(tab.Notes, tab.Warnings)
+				}
+				checkSpelled(t, front, msgs, c.want[front])
+			})
+		}
+	}
+}
+
+// TestSpelledNodeLabelsHint reads a feature table as a labels file: the
+// error names tether labels, which writes the class column as one, on
+// the command line, and what the file should hold elsewhere.
+func TestSpelledNodeLabelsHint(t *testing.T) {
+	want := map[string]string{
+		"cli": "(a feature table with a class column? tether labels -input f -o FILE writes that column as a labels file)",
+		"job": "(a feature table with a class column? a labels file holds that column alone, one label per line)",
+		"web": "(a feature table with a class column? a labels file holds that column alone, one label per line)",
+	}
+	for front, sp := range spellingsByFront {
+		_, err := ReadNodeLabels(strings.NewReader("x1,x2,label\n0.5,1,0\n"), "f", NodeLabelOptions{Spelling: sp})
+		if err == nil {
+			t.Fatalf("%s: no error", front)
+		}
+		checkSpelled(t, front, []string{err.Error()}, want[front])
 	}
 }

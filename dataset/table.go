@@ -783,7 +783,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 		for k, i := range keep {
 			t.IDs[k] = r.rows[i][id]
 		}
-		if w := idClashWarning(r, id, keep, t.IDs); w != "" {
+		if w := idClashWarning(r, id, keep, t.IDs, opt.Spelling); w != "" {
 			t.Warnings = append(t.Warnings, w)
 		}
 	}
@@ -832,8 +832,8 @@ func labelColumnWarning(r *rawTable, label int, levels []string, n int, sp Spell
 // for the nodes (tether cluster -o, tether labels, WriteNodeLabels with
 // KeyNames) then number them rather than name them, which the ID column
 // asked for. "" when the IDs can name the nodes. Cost O(len(ids)).
-func idClashWarning(r *rawTable, id int, keep []int, ids []string) string {
-	return keyClashWarning(r.file, r.colWhat(id), "rows", "ID", ids, func(i int) int { return r.lines[keep[i]] })
+func idClashWarning(r *rawTable, id int, keep []int, ids []string, sp Spelling) string {
+	return keyClashWarning(r.file, r.colWhat(id), "rows", "ID", ids, func(i int) int { return r.lines[keep[i]] }, sp)
 }
 
 // keyClashWarning is the warning of the names of a file's nodes (the IDs
@@ -841,9 +841,10 @@ func idClashWarning(r *rawTable, id int, keep []int, ids []string) string {
 // name them (keyNamesClash): "FILE: WHAT cannot name the NOUN: the WORD
 // "x" on line 7 repeats line 3 (or: the WORD on line 7 is empty), so the
 // labels files written for them … number the NOUN instead of naming
-// them", line(i) being the line of name i. "" when the names can name
-// the nodes. Cost O(len(names)).
-func keyClashWarning(file, what, noun, word string, names []string, line func(i int) int) string {
+// them", line(i) being the line of name i, the outputs named as sp names
+// them (Spelling.Outputs). "" when the names can name the nodes. Cost
+// O(len(names)).
+func keyClashWarning(file, what, noun, word string, names []string, line func(i int) int, sp Spelling) string {
 	i, j := keyNamesClash(names)
 	if i < 0 {
 		return ""
@@ -852,7 +853,14 @@ func keyClashWarning(file, what, noun, word string, names []string, line func(i 
 	if j >= 0 {
 		why = fmt.Sprintf("the %s %s on line %d repeats line %d", word, quote(strings.TrimSpace(names[i])), line(i), line(j))
 	}
-	return fmt.Sprintf("%s: %s cannot name the %s: %s, so the labels files written for them (tether cluster -o, tether labels) number the %s instead of naming them (make the %ss distinct and non-empty to name them)", file, what, noun, why, noun, word)
+	so := fmt.Sprintf("the %s are numbered instead of named", noun)
+	switch {
+	case sp.Front == "":
+		so = fmt.Sprintf("the labels files written for them (tether cluster -o, tether labels) number the %s instead of naming them", noun)
+	case sp.Outputs != "":
+		so = fmt.Sprintf("%s numbers the %s instead of naming them", sp.Outputs, noun)
+	}
+	return fmt.Sprintf("%s: %s cannot name the %s: %s, so %s (make the %ss distinct and non-empty to name them)", file, what, noun, why, so, word)
 }
 
 // distinctValues reports whether the present values of column j over the
