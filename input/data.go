@@ -69,9 +69,6 @@ type Data struct {
 	fileNames []string
 	// byRowNumber reports that Names are the row numbers of Rows.
 	byRowNumber bool
-	// spelling is the dataset.Options.Spelling the table was read with:
-	// Supervision.AddTo's warnings on dropped rows name -missing by it.
-	spelling dataset.Spelling
 	// Bipartite is the rows×cols document-by-term matrix of a co-clustering
 	// input (nodes 0…rows−1 its rows, rows… its columns), nil otherwise.
 	Bipartite *dataset.Sparse
@@ -146,7 +143,7 @@ func ReadTableFile(ctx context.Context, path string, opt dataset.Options) (*Data
 		if err != nil {
 			return nil, err
 		}
-		return tableData(path, t), nil
+		return tableData(path, t, opt.Spelling), nil
 	}
 	if err == nil && !st.Mode().IsRegular() {
 		// A pipe yields its bytes once: the second parse reads them again
@@ -269,8 +266,7 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 			note += " " + h
 		}
 	}
-	d := tableData(name, t)
-	d.spelling = opt.Spelling
+	d := tableData(name, t, opt.Spelling)
 	d.DroppedClass = dropped
 	for _, msg := range []string{idNote, note} {
 		if msg != "" {
@@ -337,9 +333,9 @@ func ReadGraphFile(ctx context.Context, path string, opt dataset.GraphOptions) (
 // tableData returns the Data of table t read from the file name. When
 // rows were dropped (t.Rows), the nodes are named by t.IDs if they can
 // key them, else by their 0-based row numbers in the file, and a note
-// says how the output and the side files number them (Data.Rows). Cost
-// O(n) (O(1) when no row was dropped).
-func tableData(name string, t *dataset.Table) *Data {
+// says how the output and the side files number them (Data.Rows), as the
+// front end sp names them. Cost O(n) (O(1) when no row was dropped).
+func tableData(name string, t *dataset.Table, sp dataset.Spelling) *Data {
 	d := &Data{Name: name, X: t.X, Features: t.Features, Truth: t.Labels, Classes: t.ClassNames, Names: t.IDs, Warnings: t.Warnings, Notes: t.Notes}
 	if t.Rows == nil {
 		return d
@@ -372,8 +368,38 @@ func tableData(name string, t *dataset.Table) *Data {
 	for k, r := range t.Rows {
 		d.Names[k] = strconv.Itoa(r)
 	}
-	d.Notes = append(d.Notes, fmt.Sprintf("%s: the %d rows kept are named by their 0-based row numbers among the file's %d data rows (%d…%d, with gaps): tether cluster -o and tether labels write those numbers, and node numbers in -truth, -constraints and -partial-labels files mean the same rows", name, len(t.Rows), d.FileRows, t.Rows[0], t.Rows[len(t.Rows)-1]))
+	d.Notes = append(d.Notes, fmt.Sprintf("%s: the %d rows kept are named by their 0-based row numbers among the file's %d data rows (%d…%d, with gaps): %s", name, len(t.Rows), d.FileRows, t.Rows[0], t.Rows[len(t.Rows)-1], rowNumbersUse(sp)))
 	return d
+}
+
+// rowNumbersUse says, for the note of tableData on rows named by their
+// row numbers, what the front end sp writes and reads with them: tether's
+// "tether cluster -o and tether labels write those numbers, and node
+// numbers in -truth, -constraints and -partial-labels files mean the same
+// rows"; another front end's output that names the nodes
+// (dataset.Spelling.Outputs), or, without one, that the labels written
+// list the rows kept in order, and its options for side files.
+func rowNumbersUse(sp dataset.Spelling) string {
+	out := "the labels written for the nodes list the rows kept, in this order"
+	switch {
+	case sp.Front == "":
+		out = "tether cluster -o and tether labels write those numbers"
+	case sp.Outputs != "":
+		out = sp.Outputs + " writes those numbers"
+	}
+	var files []string
+	for _, flag := range []string{"truth", "constraints", "partial-labels"} {
+		if o, ok := sp.Option(flag, ""); ok {
+			files = append(files, o)
+		}
+	}
+	switch len(files) {
+	case 0:
+		return out
+	case 1:
+		return out + ", and node numbers in " + files[0] + " files mean the same rows"
+	}
+	return out + ", and node numbers in " + strings.Join(files[:len(files)-1], ", ") + " and " + files[len(files)-1] + " files mean the same rows"
 }
 
 // sideNodes returns how files that label or pair d's nodes are read: on n
@@ -480,16 +506,24 @@ func ReadCatalog(name, root string) (*Data, error) {
 // ReadCatalogContext is ReadCatalog checking ctx while the files are read
 // and the data set's graph built (catalog.LoadContext).
 func ReadCatalogContext(ctx context.Context, name, root string) (*Data, error) {
+	return ReadCatalogSpelled(ctx, name, root, dataset.Spelling{})
+}
+
+// ReadCatalogSpelled is ReadCatalogContext with the readers' notes and
+// warnings naming the options they suggest as the front end sp spells
+// them (catalog.Options.Spelling): a job reads a catalog data set with
+// its own spelling, tether's command line with the zero value.
+func ReadCatalogSpelled(ctx context.Context, name, root string, sp dataset.Spelling) (*Data, error) {
 	if root == "" {
 		root = catalog.DefaultRoot()
 	}
-	cd, err := catalog.LoadContext(ctx, name, root, nil)
+	cd, err := catalog.LoadContext(ctx, name, root, &catalog.Options{Spelling: sp})
 	if err != nil {
 		return nil, err
 	}
 	var d *Data
 	if cd.Table != nil {
-		d = tableData(name, cd.Table)
+		d = tableData(name, cd.Table, sp)
 	} else {
 		d = graphData(name, cd.Graph)
 	}

@@ -2,6 +2,7 @@ package input
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,8 +18,10 @@ import (
 // theirs through job.Run and an upload).
 var spellings = map[string]dataset.Spelling{
 	"cli": {},
-	"job": {Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn"},
-	"web": {Front: "serve", Style: dataset.StyleOption, Label: "label", ID: "id", Missing: "missing"},
+	"job": {Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels"},
+	"web": {Front: "serve", Style: dataset.StyleOption, Label: "label", ID: "id", Missing: "missing",
+		Delim: "delim", Header: "header", Symmetrize: "symmetrize", GMLLabel: "gml_label",
+		NodeLimit: "this server's limit", Outputs: "the labels export"},
 }
 
 // TestSpelledReadMessages checks the notes of ReadTable that suggest an
@@ -70,7 +73,8 @@ func TestSpelledReadMessages(t *testing.T) {
 
 // TestSpelledDroppedSideRows checks Supervision.AddTo's warnings on
 // labels and pairs of rows that -missing drop dropped, as the front end
-// that read the table spells the option.
+// that reads the table and adds the supervision spells the option
+// (Supervision.Spelling).
 func TestSpelledDroppedSideRows(t *testing.T) {
 	ctx := context.Background()
 	dir := tempFiles(t, map[string]string{"p.txt": "0,0\n3,1\n5,1\n", "c.txt": "0,2,ml\n1,2,cl\n"})
@@ -88,7 +92,7 @@ func TestSpelledDroppedSideRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := Supervision{Labels: filepath.Join(dir, "p.txt"), Constraints: filepath.Join(dir, "c.txt")}
+		s := Supervision{Labels: filepath.Join(dir, "p.txt"), Constraints: filepath.Join(dir, "c.txt"), Spelling: sp}
 		a, err := s.AddTo(ctx, &cluster.Problem{Graph: g, K: 2}, d)
 		if err != nil {
 			t.Fatal(err)
@@ -100,5 +104,65 @@ func TestSpelledDroppedSideRows(t *testing.T) {
 		if !slices.Equal(a.Warnings, want) {
 			t.Errorf("%s: warnings %q, want %q", front, a.Warnings, want)
 		}
+	}
+}
+
+// TestSpelledRowNumbersNote checks the note on the rows of a table with
+// dropped rows, named by their row numbers, as each front end names its
+// outputs and side files: tether cluster -o and tether labels, and
+// -truth, -constraints and -partial-labels (the wording the command
+// line's tests pin); a job's labels, which list the rows kept by line,
+// and its fields constraints and labels; the web app's labels export.
+func TestSpelledRowNumbersNote(t *testing.T) {
+	const head = "m.csv: the 4 rows kept are named by their 0-based row numbers among the file's 6 data rows (0…5, with gaps): "
+	want := map[string]string{
+		"cli": head + "tether cluster -o and tether labels write those numbers, and node numbers in -truth, -constraints and -partial-labels files mean the same rows",
+		"job": head + `the labels written for the nodes list the rows kept, in this order, and node numbers in "constraints" and "labels" files mean the same rows`,
+		"web": head + "the labels export writes those numbers",
+	}
+	for front, sp := range spellings {
+		d, err := ReadTable(context.Background(), []byte(droppedTable), "m.csv", dataset.Options{Missing: dataset.MissingDrop, Spelling: sp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(d.Notes, want[front]) {
+			t.Errorf("%s: notes %q, want %q", front, d.Notes, want[front])
+		}
+	}
+}
+
+// TestReadCatalogSpelled reads a catalog data set whose reading drops
+// rows (hepatitis: Missing = MissingDrop) with each front end's
+// spelling: the dropped-rows warning and the note on the rows' numbers
+// name the front end's options, and ReadCatalogContext keeps tether's.
+func TestReadCatalogSpelled(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "hepatitis"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rows := "DIE_LIVE,AGE,ALBUMIN\n2,30,4.0\n2,50,?\n1,78,3.5\n2,31,4.1\n1,34,?\n1,60,2.9\n"
+	if err := os.WriteFile(filepath.Join(root, "hepatitis", "hepatitis.data"), []byte(rows), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]string{
+		"cli": {"(tether: -missing drop; library: Options.Missing = MissingDrop)", "tether cluster -o and tether labels write those numbers"},
+		"job": {"(library: Options.Missing = MissingDrop)", `node numbers in "constraints" and "labels" files mean the same rows`},
+		"web": {"(serve: option missing drop; library: Options.Missing = MissingDrop)", "the labels export writes those numbers"},
+	}
+	for front, sp := range spellings {
+		d, err := ReadCatalogSpelled(context.Background(), "hepatitis", root, sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "dropped 2 of 6 rows with missing values "+want[front][0]) || len(d.Notes) != 1 || !strings.Contains(d.Notes[0], want[front][1]) {
+			t.Errorf("%s: warnings %q, notes %q: want %q", front, d.Warnings, d.Notes, want[front])
+		}
+	}
+	d, err := ReadCatalogContext(context.Background(), "hepatitis", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], want["cli"][0]) {
+		t.Errorf("ReadCatalogContext: warnings %q, want tether's %q", d.Warnings, want["cli"][0])
 	}
 }

@@ -49,6 +49,12 @@ type Supervision struct {
 	// number it is ("for k = 2"), as a job's field k or a library caller
 	// gives it.
 	KFlag string
+	// Spelling says how the warnings and errors name the options and
+	// commands they suggest, as the front end that adds the supervision
+	// spells them: the zero value is tether's command line ("-missing
+	// drop" dropped the rows of labels and pairs not used; tether labels
+	// writes a table's class column as a labels file).
+	Spelling dataset.Spelling
 	// ReadFile, if not nil, reads the files instead of the local file
 	// system (an object store, say): it returns a file's whole content,
 	// and its errors, which should name the file, are returned as they
@@ -173,7 +179,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		if byRow {
 			var lost int
 			if nl.Labels, lost = d.keptLabels(nl.Labels); lost > 0 {
-				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values%s: not used", s.Labels, wording.Count(lost, "label", "labels"), droppedBy(d.spelling)))
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values%s: not used", s.Labels, wording.Count(lost, "label", "labels"), droppedBy(s.Spelling)))
 			}
 		}
 		a.LabelClassCount = numClasses(nl)
@@ -209,7 +215,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
 		if byRow {
 			if lost := d.keepPairs(f); lost > 0 {
-				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values%s: not used", s.Constraints, wording.Count(lost, "pair", "pairs"), droppedBy(d.spelling)))
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values%s: not used", s.Constraints, wording.Count(lost, "pair", "pairs"), droppedBy(s.Spelling)))
 			}
 		}
 		if policy == constraint.Reject {
@@ -335,7 +341,7 @@ func (s Supervision) readConstraints(ctx context.Context, n int, policy constrai
 // names (nil: none) with dataset.ReadNodeLabelsContext, through s.ReadFile
 // when it is set (else s.open).
 func (s Supervision) readNodeLabels(ctx context.Context, n int, names []string) (*dataset.NodeLabels, error) {
-	opt := dataset.NodeLabelOptions{N: n, Names: names}
+	opt := dataset.NodeLabelOptions{N: n, Names: names, Spelling: s.Spelling}
 	if s.ReadFile == nil {
 		f, err := s.open(ctx, s.Labels)
 		if err != nil {

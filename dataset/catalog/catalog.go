@@ -45,6 +45,11 @@ type Options struct {
 	// KNN is the number of neighbours of the cosine k-NN graph built for
 	// Text datasets. If 0, 10 is used.
 	KNN int
+	// Spelling says how the readers' notes, warnings and errors name the
+	// options they suggest (dataset.Options.Spelling,
+	// GraphOptions.Spelling): the zero value as tether's command line
+	// spells them.
+	Spelling dataset.Spelling
 }
 
 // Data is a loaded dataset.
@@ -95,7 +100,7 @@ func scale(opt *Options) dataset.Scale {
 func table(file string, topt dataset.Options) func(context.Context, string, *Options) (*Data, error) {
 	return func(ctx context.Context, root string, opt *Options) (*Data, error) {
 		o := topt
-		o.Scale = scale(opt)
+		o.Scale, o.Spelling = scale(opt), opt.Spelling
 		t, err := dataset.ReadFile(ctx, filepath.Join(root, file), o)
 		if err != nil {
 			return nil, err
@@ -303,7 +308,7 @@ func loadPromoters(ctx context.Context, root string, opt *Options) (*Data, error
 		b.WriteByte('\n')
 	}
 	t, err := dataset.Read(ctx, strings.NewReader(b.String()), path, dataset.Options{
-		LabelColumn: "first", IDColumn: "2", Header: dataset.HeaderNo, Categorical: cols(3, 59), Scale: scale(opt),
+		LabelColumn: "first", IDColumn: "2", Header: dataset.HeaderNo, Categorical: cols(3, 59), Scale: scale(opt), Spelling: opt.Spelling,
 	})
 	if err != nil {
 		return nil, err
@@ -312,7 +317,7 @@ func loadPromoters(ctx context.Context, root string, opt *Options) (*Data, error
 }
 
 func loadKarate(ctx context.Context, root string, opt *Options) (*Data, error) {
-	g, err := dataset.ReadGraphFileOptions(ctx, filepath.Join(root, "karate/karate_club.gml"), dataset.GraphOptions{LabelAttr: "club"})
+	g, err := dataset.ReadGraphFileOptions(ctx, filepath.Join(root, "karate/karate_club.gml"), dataset.GraphOptions{LabelAttr: "club", Spelling: opt.Spelling})
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +330,7 @@ func loadWiki(ctx context.Context, root string, opt *Options) (*Data, error) {
 		return nil, err
 	}
 	g, err := dataset.ReadGraphFileOptions(ctx, filepath.Join(root, "wiki/Wiki_edgelist.txt"), dataset.GraphOptions{
-		Base: dataset.Base0, NumNodes: len(lab.Labels), DropSelfLoops: true, Duplicates: dataset.DupMax,
+		Base: dataset.Base0, NumNodes: len(lab.Labels), DropSelfLoops: true, Duplicates: dataset.DupMax, Spelling: opt.Spelling,
 	})
 	if err != nil {
 		return nil, err
@@ -355,7 +360,7 @@ func classNumbers(labels []int) []string {
 func loadWebKB(ctx context.Context, root, uni string, opt *Options) (*Data, error) {
 	content := filepath.Join(root, "webkb", uni+".content")
 	t, err := dataset.ReadFile(ctx, content, dataset.Options{
-		Delimiter: "\t", Header: dataset.HeaderNo, IDColumn: "first", LabelColumn: "last", Scale: scale(opt),
+		Delimiter: "\t", Header: dataset.HeaderNo, IDColumn: "first", LabelColumn: "last", Scale: scale(opt), Spelling: opt.Spelling,
 	})
 	if err != nil {
 		return nil, err
