@@ -164,7 +164,7 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	u := m.Uses()
 	labelMethod := u.Supervision&cluster.LabelSet != 0 && !u.EstimatesK
 	sup := input.Supervision{Constraints: Join(root, s.Constraints), Conflicts: constraint.Soft, Labels: Join(root, s.Labels),
-		KFromLabels: s.K == 0 && labelMethod && s.Labels != ""}
+		KFromLabels: s.K == 0 && labelMethod && s.Labels != "", Spelling: Spelling()}
 	if Scheme(sup.Constraints) != "" || Scheme(sup.Labels) != "" {
 		// A local file beside one with a scheme is read whole too, by
 		// the local reader Supervision uses (a FIFO waits for ctx).
@@ -246,11 +246,15 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 
 // Spelling returns how the notes, warnings and errors of packages dataset
 // and input name the options they suggest to a job: as the Spec's JSON
-// fields ("label": "none", "knn": 5). A Spec has no field for tether
-// cluster's -id, -drop, -categorical, -missing and -sigma: the messages
-// then name the library's option, or what to change in the file.
+// fields ("label": "none", "knn": 5, and the side files "constraints" and
+// "labels"). A Spec has no field for tether cluster's -id, -drop,
+// -categorical, -missing, -sigma, -delim, -header, -graph-format,
+// -symmetrize, -named-nodes, -max-nodes, -gml-label and -truth: the
+// messages then name the library's option, or what to change in the
+// file. No output of a job names the nodes (its labels file lists them
+// by line: Outputs is "").
 func Spelling() dataset.Spelling {
-	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn"}
+	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels"}
 }
 
 // load reads or generates the data of s with package input, the loader of
@@ -278,14 +282,15 @@ func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, 
 		return input.ReadTable(ctx, b, path, opt)
 	case s.Graph != "":
 		path := Join(root, s.Graph)
+		opt := dataset.GraphOptions{Spelling: Spelling()}
 		if Scheme(path) == "" {
-			return input.ReadGraphFile(ctx, path, dataset.GraphOptions{})
+			return input.ReadGraphFile(ctx, path, opt)
 		}
 		b, err := readFile(ctx, files, s.ID, "graph", path)
 		if err != nil {
 			return nil, err
 		}
-		return input.ReadGraph(ctx, b, path, dataset.GraphOptions{})
+		return input.ReadGraph(ctx, b, path, opt)
 	case s.Dataset != "":
 		field, dr := "data_root", s.DataRoot
 		if dr == "" {
@@ -295,7 +300,7 @@ func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, 
 		if Scheme(dr) != "" {
 			return nil, fmt.Errorf("job %s: %s %s: %w: a catalog dataset is read from a local folder (give an absolute local data_root)", s.ID, field, dr, ErrScheme)
 		}
-		return input.ReadCatalogContext(ctx, s.Dataset, dr)
+		return input.ReadCatalogSpelled(ctx, s.Dataset, dr, Spelling())
 	default:
 		g, p, err := input.GenParams(s.Gen, s.GenParams)
 		if err != nil {

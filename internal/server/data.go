@@ -247,13 +247,18 @@ const byContent = "by its content, an edge list"
 
 // spelling returns how the notes, warnings and errors of packages dataset
 // and input name the options they suggest to the uploader of a file: as
-// ReadOptions ("option label none", "option missing drop"). ReadOptions
-// has nothing for tether cluster's -drop and -categorical, and the graph's
-// -knn and -sigma are the operator's (tether serve's flags), not the
+// ReadOptions ("option label none", "option missing drop", "option delim
+// ;", "option symmetrize true"). ReadOptions has nothing for tether
+// cluster's -drop, -categorical, -graph-format and -named-nodes, and the
+// graph's -knn and -sigma and the bound on the nodes are the operator's
+// (tether serve's flags, Config.MaxNodes: "this server's limit"), not the
 // uploader's: the messages then name the library's option, or what to
-// change in the file, or nothing.
+// change in the file, or nothing. The output that names the nodes is the
+// labels export (…/export/labels).
 func spelling() dataset.Spelling {
-	return dataset.Spelling{Front: "serve", Style: dataset.StyleOption, Label: "label", ID: "id", Missing: "missing"}
+	return dataset.Spelling{Front: "serve", Style: dataset.StyleOption, Label: "label", ID: "id", Missing: "missing",
+		Delim: "delim", Header: "header", Symmetrize: "symmetrize", GMLLabel: "gml_label",
+		NodeLimit: "this server's limit", Outputs: "the labels export"}
 }
 
 // readData parses a file's content with the readers of tether cluster
@@ -272,7 +277,7 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 		return nil, err
 	}
 	if kind == "graph" {
-		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes}
+		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes, Spelling: spelling()}
 		d, err := input.ReadGraph(ctx, content, name, gopt)
 		if err != nil {
 			if how == byContent {

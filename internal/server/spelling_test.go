@@ -1,0 +1,84 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// cliWords are what only tether's command line has, its flags and
+// commands: an upload's messages must name its own options, the
+// library's, the server's limit, or what to change in the file instead.
+var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-max-nodes", "-gml-label", "-delim", "-header", "-missing", "-truth", "-constraints", "-partial-labels", "tether cluster", "tether labels", "tether: -", "(-"}
+
+// TestUploadSpelledReaderMessages uploads files whose reading draws a
+// message that tether cluster words with a flag or command
+// (-graph-format, -symmetrize, -named-nodes, -max-nodes, -gml-label,
+// -delim, -header, tether cluster -o and tether labels), and checks
+// that the error, or the data's warnings and notes, name the upload's
+// options (symmetrize, gml_label, delim, header), the server's limit,
+// the labels export, the library's options or what to change in the
+// file, and none of tether's flags and commands.
+func TestUploadSpelledReaderMessages(t *testing.T) {
+	s := newTest(t, Config{})
+	const (
+		gml = "graph [\n" +
+			"node [ id 0 label \"a\" ]\nnode [ id 1 label \"a\" ]\nnode [ id 2 label \"b\" ]\n" +
+			"node [ id 3 label \"c\" ]\nnode [ id 4 label \"d\" ]\nnode [ id 5 label \"e\" ]\n" +
+			"edge [ source 0 target 1 ]\nedge [ source 1 target 2 ]\nedge [ source 0 target 2 ]\n" +
+			"edge [ source 3 target 4 ]\nedge [ source 4 target 5 ]\nedge [ source 3 target 5 ]\nedge [ source 2 target 3 ]\n]\n"
+		arff = "@relation r\n@attribute x numeric\n@attribute y numeric\n@data\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n"
+		pts  = "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n"
+	)
+	for _, c := range []struct {
+		query, content string
+		want           string // in the error, a warning or a note
+	}{
+		{"name=amb.csv&kind=graph", "0,1,1\n1,0,1\n1,1,0\n", "read as a matrix (to choose, set GraphOptions.Format, or give the file the extension .edges to read it as an edge list)"},
+		{"name=asym.csv&kind=graph", "0,1,1\n1,0,1\n2,1,0\n", "(to use (A+Aᵀ)/2, set GraphOptions.Symmetrize; serve: option symmetrize true)"},
+		{"name=mix.edges", "a b\nb 2\n", "(to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)"},
+		{"name=big.edges", "0 1\n1 300000\n", "node number ≥ 200000 nodes (GraphOptions.MaxNodes; serve: this server's limit)"},
+		{"name=g.gml&gml_label=club", gml, `node 0 has no attribute "club" (GraphOptions.LabelAttr; serve: option gml_label)`},
+		{"name=g.gml", gml, `the label "a" on line 3 repeats line 2, so the labels export numbers the nodes instead of naming them`},
+		{"name=r.arff&delim=" + url.QueryEscape(";"), arff, "whose @data fields are separated by commas (serve: option delim)"},
+		{"name=r.arff&header=no", arff, "whose columns are named by its @attribute lines (serve: option header)"},
+		{"name=t.csv&delim=ab", pts, `unsupported delimiter "ab" (Options.Delimiter; serve: option delim)`},
+		{"name=t.csv&delim=" + url.QueryEscape(";"), pts, `(Options.Delimiter ";"; serve: option delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give option delim ,`},
+		{"name=ids.csv&id=id", "id,x,y\na,0,0\na,0,1\nb,1,0\nc,5,5\nd,5,6\ne,6,5\n", `the ID "a" on line 3 repeats line 2, so the labels export numbers the rows instead of naming them`},
+		{"name=gaps.csv&missing=drop", "x,y\n0,0\n0,1\n1,0\n?,3\n5,5\n5,6\n6,5\n", "gaps.csv: the 6 rows kept are named by their 0-based row numbers among the file's 7 data rows (0…6, with gaps): the labels export writes those numbers"},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			var info sessionInfo
+			callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+			base := "/api/sessions/" + info.ID
+			code, b := call(t, s, "POST", base+"/data?"+c.query, "text/plain", []byte(c.content))
+			var msgs []string
+			switch code {
+			case http.StatusOK:
+				callJSON(t, s, "GET", base, nil, &info, http.StatusOK)
+				msgs = slices.Concat(info.Warnings, info.Notes)
+			case http.StatusBadRequest:
+				var e errorReply
+				if err := json.Unmarshal(b, &e); err != nil {
+					t.Fatal(err)
+				}
+				msgs = []string{e.Error}
+			default:
+				t.Fatalf("upload: %d %s", code, b)
+			}
+			if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, c.want) }) {
+				t.Errorf("messages %q, want one with %q", msgs, c.want)
+			}
+			for _, m := range msgs {
+				for _, w := range cliWords {
+					if strings.Contains(m, w) {
+						t.Errorf("%q names %q, tether's", m, w)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,82 @@
+package job
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// cliWords are what only tether's command line has, its flags and
+// commands: a job's messages must name its own fields, the library's
+// options, or what to change in the file instead.
+var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-max-nodes", "-gml-label", "-delim", "-header", "-missing", "-truth", "-constraints", "-partial-labels", "-normalize-weights", "tether cluster", "tether labels", "tether: -", "(-"}
+
+// TestRunSpelledReaderMessages runs jobs whose graph file, catalog data
+// set or labels file draws a message that tether cluster words with a
+// flag or command (-graph-format, -symmetrize, -named-nodes, -max-nodes,
+// tether cluster -o and tether labels, -missing drop, -constraints), and
+// checks that the job's result names the library's option, what to
+// change in the file, or the job's own fields ("constraints",
+// "labels"), and none of tether's flags and commands.
+func TestRunSpelledReaderMessages(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"amb.csv":   "0,1,1\n1,0,1\n1,1,0\n",
+		"asym.csv":  "0,1,1\n1,0,1\n2,1,0\n",
+		"mix.edges": "a b\nb 2\n",
+		"big.edges": "0 1\n1 20000000\n",
+		"g.gml": "graph [\n" +
+			"node [ id 0 label \"a\" ]\nnode [ id 1 label \"a\" ]\nnode [ id 2 label \"b\" ]\n" +
+			"node [ id 3 label \"c\" ]\nnode [ id 4 label \"d\" ]\nnode [ id 5 label \"e\" ]\n" +
+			"edge [ source 0 target 1 ]\nedge [ source 1 target 2 ]\nedge [ source 0 target 2 ]\n" +
+			"edge [ source 3 target 4 ]\nedge [ source 4 target 5 ]\nedge [ source 3 target 5 ]\nedge [ source 2 target 3 ]\n]\n",
+		"pts.csv":  "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n",
+		"feat.csv": "x,y,label\n0,0,a\n0,1,a\n1,0,a\n5,5,b\n5,6,b\n6,5,b\n",
+		"c.txt":    "0,1,ml\n2,5,cl\n",
+	})
+	data := filepath.Join(dir, "catalog")
+	if err := os.MkdirAll(filepath.Join(data, "hepatitis"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hepatitis := "DIE_LIVE,AGE,ALBUMIN\n2,30,4.0\n2,50,?\n1,78,3.5\n2,31,4.1\n1,34,?\n1,60,2.9\n2,32,4.2\n1,70,3.0\n"
+	if err := os.WriteFile(filepath.Join(data, "hepatitis", "hepatitis.data"), []byte(hepatitis), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		spec Spec
+		want string // in the error, a warning or a note
+	}{
+		{"ambiguous csv", Spec{Graph: "amb.csv"}, "read as a matrix (to choose, set GraphOptions.Format, or give the file the extension .edges to read it as an edge list)"},
+		{"not symmetric", Spec{Graph: "asym.csv"}, "(to use (A+Aᵀ)/2, set GraphOptions.Symmetrize)"},
+		{"numbers and names", Spec{Graph: "mix.edges"}, "(to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)"},
+		{"beyond MaxNodes", Spec{Graph: "big.edges"}, "node number ≥ 16777216 nodes (GraphOptions.MaxNodes)"},
+		{"GML labels that cannot name the nodes", Spec{Graph: "g.gml"}, `the label "a" on line 3 repeats line 2, so the nodes are numbered instead of named`},
+		{"catalog dropped rows", Spec{Dataset: "hepatitis", DataRoot: data}, "dropped 2 of 8 rows with missing values (library: Options.Missing = MissingDrop)"},
+		{"catalog row numbers", Spec{Dataset: "hepatitis", DataRoot: data}, `hepatitis: the 6 rows kept are named by their 0-based row numbers among the file's 8 data rows (0…7, with gaps): the labels written for the nodes list the rows kept, in this order, and node numbers in "constraints" and "labels" files mean the same rows`},
+		{"catalog pair on a dropped row", Spec{Dataset: "hepatitis", DataRoot: data, Constraints: "c.txt"}, "1 pair on rows dropped for missing values (library: Options.Missing = MissingDrop): not used"},
+		{"labels file that is a table", Spec{Input: "pts.csv", Labels: "feat.csv", Method: "labelprop"}, "(a feature table with a class column? a labels file holds that column alone, one label per line)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := c.spec
+			s.ID, s.K, s.Seed = "a", 2, 1
+			if s.Method == "" {
+				s.Method = "njw"
+			}
+			res := Run(context.Background(), s, dir)
+			msgs := slices.Concat([]string{res.Error}, res.Warnings, res.Notes)
+			if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, c.want) }) {
+				t.Errorf("error %q, warnings %q, notes %q: want one with %q", res.Error, res.Warnings, res.Notes, c.want)
+			}
+			for _, m := range msgs {
+				for _, w := range cliWords {
+					if strings.Contains(m, w) {
+						t.Errorf("%q names %q, tether's", m, w)
+					}
+				}
+			}
+		})
+	}
+}
