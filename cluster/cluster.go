@@ -189,8 +189,9 @@ type Problem struct {
 }
 
 // Settings controls the computation shared by all methods: randomness,
-// k-means restarts, the eigensolver and progress reporting. A nil *Settings
-// means the defaults documented on each field. Settings are never modified.
+// k-means restarts, the eigensolver and progress reporting, and how Run's
+// warnings name a remedy. A nil *Settings means the defaults documented
+// on each field. Settings are never modified.
 type Settings struct {
 	// Seed seeds every random choice (k-means seeding, starting vectors).
 	// The same Seed gives the same result.
@@ -226,6 +227,14 @@ type Settings struct {
 	// (Settings.Eigen nil, more than DenseLimit nodes) without
 	// regularization (τ = 0) are repaired (embed.go).
 	Repair Repair
+	// NormalizeRemedy, if not empty, ends Run's warnings about the scale
+	// of the weights (weights above 1, or far below it, for a method
+	// declaring Uses.WeightScale) instead of WeightScaleRemedy: the
+	// parenthesis naming how the caller's users divide the weights by
+	// the largest, as its front end spells it (a job's `(the job's
+	// "normalize_weights": true; library: graph.Graph.Normalized)`). It
+	// changes no computation.
+	NormalizeRemedy string
 }
 
 // Repair selects when embeddings are repaired by shift-and-invert (see

@@ -105,7 +105,7 @@ func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook)
 	if err != nil {
 		return nil, tidy(isolatedInvalid(m.Name(), u, p, err))
 	}
-	if err := finish(m.Name(), u, p, res, start); err != nil {
+	if err := finish(m.Name(), u, p, res, start, s.orDefault().normalizeRemedy()); err != nil {
 		return nil, err
 	}
 	if scaled != "" {
@@ -227,9 +227,11 @@ func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Set
 // classes (fewerClustersThanClasses), and those about empty clusters and
 // a collapse last, moves the messages the method marked as notes to Result.Notes
 // (moveNotes), and sets Runtime to the time since start. Run and the warm
-// path of FGPWCState.Cluster, which bypasses Run, share it. Cost O(n·m)
-// for an n×m embedding, plus O(n + m log m) for m pairs (contradictions).
-func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error {
+// path of FGPWCState.Cluster, which bypasses Run, share it. remedy ends
+// the warning about the weights' scale (Settings.NormalizeRemedy). Cost
+// O(n·m) for an n×m embedding, plus O(n + m log m) for m pairs
+// (contradictions).
+func finish(name string, u Uses, p *Problem, res *Result, start time.Time, remedy string) error {
 	if err := checkResult(name, p, res); err != nil {
 		return err
 	}
@@ -240,7 +242,7 @@ func finish(name string, u Uses, p *Problem, res *Result, start time.Time) error
 	if w := contradictions(name, u, p); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
-	if w := weightScale(name, u, p); w != "" {
+	if w := weightScale(name, u, p, remedy); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	if !u.Delegates {
@@ -685,9 +687,19 @@ func scaleDependent(u Uses, p *Problem) bool {
 // WeightScaleRemedy ends Run's warnings about the scale of the weights
 // (weights above 1 or far below it for a method declaring
 // Uses.WeightScale): the remedy, as the library and tether cluster spell
-// it. A front end with its own option (tether serve, a job) replaces it
-// with that option's name.
+// it. A front end with its own option (tether serve, a job) names that
+// option instead with Settings.NormalizeRemedy.
 const WeightScaleRemedy = "(graph.Graph.Normalized; tether cluster -normalize-weights)"
+
+// normalizeRemedy returns the parenthesis that ends the warnings about
+// the weights' scale: s.NormalizeRemedy, or WeightScaleRemedy when it is
+// empty.
+func (s *Settings) normalizeRemedy() string {
+	if s.NormalizeRemedy != "" {
+		return s.NormalizeRemedy
+	}
+	return WeightScaleRemedy
+}
 
 // weightScaleLow is the largest edge weight below which weightScale
 // warns: 2⁻²⁰ ≈ 9.5·10⁻⁷. FAST-GE's partition of the SBM graph of
@@ -702,9 +714,9 @@ const weightScaleLow = 0x1p-20
 // edge weights on the similarity scale [0, 1] (Uses.WeightScale) and the
 // largest weight of p.Graph between distinct nodes is above 1, or
 // positive and below weightScaleLow: its partition is then not the one
-// its source describes for these data. It returns "" otherwise. Cost
-// O(nnz).
-func weightScale(name string, u Uses, p *Problem) string {
+// its source describes for these data; remedy ends it
+// (Settings.NormalizeRemedy). It returns "" otherwise. Cost O(nnz).
+func weightScale(name string, u Uses, p *Problem, remedy string) string {
 	if !scaleDependent(u, p) || p.Graph == nil {
 		return ""
 	}
@@ -719,12 +731,12 @@ func weightScale(name string, u Uses, p *Problem) string {
 		}
 	}
 	if wmax > 0 && wmax < weightScaleLow {
-		return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), far below 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and on this scale the edges are negligible beside its other terms (%s), so its partition may lose the graph; divide the weights by the largest to run it as its source describes %s", name, wmax, a, b, name, u.WeightScale, WeightScaleRemedy)
+		return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), far below 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and on this scale the edges are negligible beside its other terms (%s), so its partition may lose the graph; divide the weights by the largest to run it as its source describes %s", name, wmax, a, b, name, u.WeightScale, remedy)
 	}
 	if !(wmax > 1) {
 		return ""
 	}
-	return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), above 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and its partition changes when they are scaled: %s; divide the weights by the largest to run it as its source describes %s", name, wmax, a, b, name, u.WeightScale, WeightScaleRemedy)
+	return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), above 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and its partition changes when they are scaled: %s; divide the weights by the largest to run it as its source describes %s", name, wmax, a, b, name, u.WeightScale, remedy)
 }
 
 // ignored returns one warning per kind of side information or input in p

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -204,18 +203,15 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	}
 	res.GraphSeconds = time.Since(t0).Seconds()
 
-	out, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: s.Seed})
+	// The weight-scale remedy as a job spells it.
+	out, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: s.Seed, NormalizeRemedy: normalizeRemedy})
 	if err != nil {
 		return err
 	}
 	n := d.Graph.N()
 	res.N, res.NNZ, res.K = n, d.Graph.NNZ(), out.K
 	res.Labels, res.Objective = out.Labels, out.Objective
-	res.Warnings = append([]string(nil), d.Warnings...)
-	for _, w := range out.Warnings {
-		// The weight-scale remedy as a job spells it.
-		res.Warnings = append(res.Warnings, strings.Replace(w, cluster.WeightScaleRemedy, `(the job's "normalize_weights": true; library: graph.Graph.Normalized)`, 1))
-	}
+	res.Warnings = append(append([]string(nil), d.Warnings...), out.Warnings...)
 	res.Notes = append(append([]string(nil), d.Notes...), out.Notes...)
 	res.Seconds = out.Runtime.Seconds()
 	res.Sizes = make([]int, out.K)
@@ -243,6 +239,11 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	}
 	return nil
 }
+
+// normalizeRemedy ends the warnings of cluster.Run about the scale of
+// the weights in a job's results (cluster.Settings.NormalizeRemedy): the
+// job's field normalize_weights, where tether cluster names its flag.
+const normalizeRemedy = `(the job's "normalize_weights": true; library: graph.Graph.Normalized)`
 
 // Spelling returns how the notes, warnings and errors of packages dataset
 // and input name the options they suggest to a job: as the Spec's JSON

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -243,7 +241,7 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	r, d := *req.Regularize, *req.Disconnected
 	req.Regularize, req.Disconnected = &r, &d
 	p.Regularize, p.Disconnected = r, d
-	set := &cluster.Settings{Seed: req.Seed}
+	set := &cluster.Settings{Seed: req.Seed, NormalizeRemedy: normalizeRemedy(ss.source.Initial)}
 	var res *cluster.Result
 	mode := "run"
 	// The session's FGPWC state holds the basis of the whole graph, or of
@@ -279,7 +277,7 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	if kNote != "" {
 		notes = append([]string{kNote}, notes...)
 	}
-	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Warnings: serveRemedies(res.Warnings, ss.source.Initial), Notes: notes}
+	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Warnings: res.Warnings, Notes: notes}
 	reply.Sizes = make([]int, res.K)
 	for _, c := range res.Labels {
 		reply.Sizes[c]++
@@ -326,31 +324,16 @@ func fgpwcSigmaML(f cluster.FGPWC, res *cluster.Result) float64 {
 	return cluster.NewFGPWC().SigmaML
 }
 
-// serveRemedies returns warnings, the method's, with the remedy of the
-// weight-scale warnings (cluster.WeightScaleRemedy) put as tether serve's users
-// reach it: the data's option normalize_weights (the page's "normalize
-// weights" box beside the upload), or, for the server's initial data
-// (initial), tether serve's -normalize-weights. warnings is not changed.
-// Cost O(total length).
-func serveRemedies(warnings []string, initial bool) []string {
-	remedy := "(load the data again with the option normalize_weights, the page's \"normalize weights\" box; library: graph.Graph.Normalized)"
+// normalizeRemedy returns the remedy that ends the method's warnings
+// about the scale of the weights (cluster.Settings.NormalizeRemedy) as
+// tether serve's users reach it: the data's option normalize_weights (the
+// page's "normalize weights" box), or, for the server's initial data
+// (initial), tether serve's -normalize-weights.
+func normalizeRemedy(initial bool) string {
 	if initial {
-		remedy = "(restart tether serve with -normalize-weights; library: graph.Graph.Normalized)"
+		return "(restart tether serve with -normalize-weights; library: graph.Graph.Normalized)"
 	}
-	var out []string
-	for i, w := range warnings {
-		if !strings.Contains(w, cluster.WeightScaleRemedy) {
-			continue
-		}
-		if out == nil {
-			out = slices.Clone(warnings)
-		}
-		out[i] = strings.Replace(w, cluster.WeightScaleRemedy, remedy, 1)
-	}
-	if out == nil {
-		return warnings
-	}
-	return out
+	return "(load the data again with the option normalize_weights, the page's \"normalize weights\" box; library: graph.Graph.Normalized)"
 }
 
 // errConflict marks a request the session's state does not allow yet
