@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -482,7 +483,7 @@ func TestUploadNormalizeWeightsInBrowser(t *testing.T) {
 			defer cancel()
 			steps := []chromedp.Action[chromedp.Void]{chromedp.Navigate(base + "/"), chromedp.WaitVisible(`body[data-ready="1"]`)}
 			if checked {
-				steps = append(steps, chromedp.Click(`#upload-normalize`))
+				steps = append(steps, chromedp.Click(`#normalize`))
 			}
 			steps = append(steps, chromedp.SetUploadFiles(`#upload`, []string{file}), chromedp.WaitVisible(`body[data-partitions]`))
 			if err := chromedp.Do(ctx, steps...); err != nil {
@@ -502,6 +503,127 @@ func TestUploadNormalizeWeightsInBrowser(t *testing.T) {
 				t.Errorf("notes %q: the note %q is there %v, want %v", notes, note, !checked, checked)
 			}
 		})
+	}
+}
+
+// TestDataOptionsInBrowser drives the page's boxes of the data a session
+// loads: a feature table with a column of 1e-200 beside columns of order
+// 1 uploaded with "scale" none draws the warning on that column; uploaded
+// with scale minmax, "normalize weights" and "self loops" 0.5, it does
+// not, the note of the division shows, and the saved session holds the
+// three options; generated data take the weights' two as well; and a
+// saved session loaded through the page sets the boxes, cleared in
+// between, to the options its data were loaded with.
+func TestDataOptionsInBrowser(t *testing.T) {
+	base := serve(t)
+	dir := t.TempDir()
+	const table = "x,y,tiny\n0,0,0\n0.1,0,1e-200\n0,0.1,2e-200\n0.1,0.1,0\n5,5,1e-200\n5.1,5,0\n5,5.1,3e-200\n5.1,5.1,0\n"
+	for _, name := range []string{"t1.csv", "t2.csv"} {
+		if err := os.WriteFile(dir+"/"+name, []byte(table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const tiny, noted = `column "tiny" varies by`, "normalize_weights: every weight divided by the largest edge weight"
+	ctx, cancel := browser(t)
+	defer cancel()
+	// settled returns the status and the notes once the status has left
+	// msg, the busy message of the page's last action.
+	settled := func(msg string) []string {
+		t.Helper()
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(async () => {
+			const s = document.getElementById("status");
+			for (let i = 0; i < 200 && (s.textContent === "" || s.textContent === `+"`"+msg+"`"+`); i++) await new Promise(r => setTimeout(r, 25));
+			return [s.textContent, document.getElementById("notes").textContent];
+		})()`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	// saved returns the options and whether the source is generated of
+	// the session the page's "save session" link downloads.
+	type options struct {
+		Scale            string  `json:"scale"`
+		NormalizeWeights bool    `json:"normalize_weights"`
+		SelfLoops        float64 `json:"self_loops"`
+	}
+	type savedDoc struct {
+		Source struct {
+			Generate json.RawMessage `json:"generate"`
+			Options  options         `json:"options"`
+		} `json:"source"`
+	}
+	saved := func() (savedDoc, string) {
+		t.Helper()
+		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch(document.getElementById("x-save").href).then(r => r.text())`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc savedDoc
+		if err := json.Unmarshal([]byte(text), &doc); err != nil {
+			t.Fatalf("saved session %s: %v", text, err)
+		}
+		return doc, text
+	}
+
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(`body[data-ready="1"]`),
+		chromedp.SetUploadFiles(`#upload`, []string{dir + "/t1.csv"}),
+		chromedp.WaitVisible(`body[data-partitions="1"]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := settled("reading…"); !strings.Contains(got[0], tiny) || strings.Contains(got[1], noted) {
+		t.Errorf("scale none: status %q, notes %q: want the warning %q, not the note %q", got[0], got[1], tiny, noted)
+	}
+
+	err = chromedp.Do(ctx,
+		chromedp.SetValue(`#upload-scale`, "minmax"),
+		chromedp.SetValue(`#self-loops`, "0.5"),
+		chromedp.Click(`#normalize`),
+		chromedp.SetUploadFiles(`#upload`, []string{dir + "/t2.csv"}),
+		chromedp.WaitVisible(`body[data-partitions="2"]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := settled("reading…"); strings.Contains(got[0], tiny) || !strings.Contains(got[1], noted) {
+		t.Errorf("scale minmax: status %q, notes %q: want no warning %q, the note %q", got[0], got[1], tiny, noted)
+	}
+	doc, text := saved()
+	if want := (options{Scale: "minmax", NormalizeWeights: true, SelfLoops: 0.5}); doc.Source.Options != want || doc.Source.Generate != nil {
+		t.Errorf("saved upload: options %+v, generate %s; want %+v", doc.Source.Options, doc.Source.Generate, want)
+	}
+	session := dir + "/session.json"
+	if err := os.WriteFile(session, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := chromedp.Do(ctx, chromedp.Click(`#gen-load`), chromedp.WaitVisible(`body[data-partitions="3"]`)); err != nil {
+		t.Fatal(err)
+	}
+	if doc, _ := saved(); doc.Source.Generate == nil || doc.Source.Options != (options{NormalizeWeights: true, SelfLoops: 0.5}) {
+		t.Errorf("saved generated data: options %+v, generate %s; want normalize_weights and self_loops 0.5", doc.Source.Options, doc.Source.Generate)
+	}
+
+	err = chromedp.Do(ctx,
+		chromedp.SetValue(`#upload-scale`, ""),
+		chromedp.SetValue(`#self-loops`, ""),
+		chromedp.Click(`#normalize`),
+		chromedp.SetUploadFiles(`#load`, []string{session}),
+		chromedp.WaitVisible(`body[data-partitions="4"]`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boxes, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[document.getElementById("upload-scale").value, document.getElementById("self-loops").value, String(document.getElementById("normalize").checked)]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"minmax", "0.5", "true"}; !slices.Equal(boxes, want) {
+		t.Errorf("after loading the session: scale, self loops, normalize %q, want %q", boxes, want)
 	}
 }
 

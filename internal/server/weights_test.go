@@ -224,3 +224,55 @@ func TestUploadScaleWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestSavedSessionKeepsScale: a feature table uploaded with the options
+// scale, normalize_weights and self_loops (the page's "scale" box,
+// "normalize weights" box and "self loops" field) is saved with them,
+// and a saved session loads with them again: its columns scaled onto
+// [0, 1] (no warning on the column of 1e-200), its weights divided by
+// the largest (the note) and its self loops added.
+func TestSavedSessionKeepsScale(t *testing.T) {
+	s := newTest(t, Config{})
+	var created sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &created, http.StatusCreated)
+	base := "/api/sessions/" + created.ID
+	const table = "x,y,tiny\n0,0,0\n0.1,0,1e-200\n0,0.1,2e-200\n0.1,0.1,0\n5,5,1e-200\n5.1,5,0\n5,5.1,3e-200\n5.1,5.1,0\n"
+	const tiny, noted = `column "tiny" varies by`, "normalize_weights: every weight divided by the largest edge weight"
+	if code, b := postData(t, s, base+"/data", "", "name=t.csv&scale=minmax&normalize_weights=true&self_loops=0.5", table); code != http.StatusOK {
+		t.Fatalf("upload: status %d: %s", code, b)
+	}
+	code, saved := call(t, s, "GET", base+"/save", "", nil)
+	if code != http.StatusOK {
+		t.Fatalf("save: status %d: %s", code, saved)
+	}
+	var doc savedSession
+	if err := json.Unmarshal(saved, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if o := doc.Source.Options; o.Scale != "minmax" || !o.NormalizeWeights || o.SelfLoops != 0.5 {
+		t.Errorf("saved options %+v: want scale minmax, normalize_weights and self_loops 0.5", o)
+	}
+	// Other data in between, then the saved session.
+	if code, b := postData(t, s, base+"/data", "", "name=t.csv", table); code != http.StatusOK {
+		t.Fatalf("upload: status %d: %s", code, b)
+	}
+	var info sessionInfo
+	callJSON(t, s, "POST", base+"/load", json.RawMessage(saved), &info, http.StatusOK)
+	ss, _ := s.sessions.get(created.ID)
+	d := ss.data
+	if hasText(info.Warnings, tiny) || !hasText(info.Notes, noted) {
+		t.Errorf("loaded: warnings %q, notes %q: want no warning on the tiny column, the note %q", info.Warnings, info.Notes, noted)
+	}
+	for j := range 3 {
+		lo, hi := d.X.At(0, j), d.X.At(0, j)
+		for i := range d.X.RawMatrix().Rows {
+			lo, hi = min(lo, d.X.At(i, j)), max(hi, d.X.At(i, j))
+		}
+		if lo != 0 || hi != 1 {
+			t.Errorf("loaded: column %d spans [%g, %g], want [0, 1] (minmax)", j, lo, hi)
+		}
+	}
+	if w := d.Graph.Weight(0, 0); w != 0.5 {
+		t.Errorf("loaded: self loop of node 0 weighs %g, want 0.5", w)
+	}
+}

@@ -412,11 +412,38 @@ async function busyDo(msg, f) {
   } catch (e) { status(e.message); notes(""); }
 }
 
+// weightOptions returns the options of the weights boxes, normalize
+// weights and self loops, for the next data loaded, generated or
+// uploaded (docs/api.md: normalize_weights, self_loops); the server
+// checks the self loops' weight.
+function weightOptions() {
+  const o = {};
+  if ($("normalize").checked) o.normalize_weights = true;
+  const loops = $("self-loops").value.trim();
+  if (loops !== "") o.self_loops = loops;
+  return o;
+}
+
+// showOptions sets the boxes of the upload and of the weights to the
+// options o of a loaded session's data (docs/api.md: kind, scale,
+// normalize_weights, self_loops), so that the page shows what the data
+// were read with, and a next upload is read alike unless they change.
+function showOptions(o) {
+  o = o || {};
+  $("upload-kind").value = o.kind || "";
+  const scale = (o.scale || "").toLowerCase();
+  $("upload-scale").value = scale === "none" ? "" : scale;
+  $("normalize").checked = !!o.normalize_weights;
+  $("self-loops").value = o.self_loops ? String(o.self_loops) : "";
+}
+
 $("gen-load").onclick = () => busyDo("generating…", async () => {
   const g = st.gens.find((x) => x.name === $("gen").value);
   const params = {};
   if (g && "n" in g.defaults) params.n = +$("gen-n").value;
-  const r = await sapi("POST", "data", { generate: { name: $("gen").value, seed: +$("gen-seed").value, params } });
+  const options = weightOptions();
+  if (options.self_loops !== undefined) options.self_loops = +options.self_loops;
+  const r = await sapi("POST", "data", { generate: { name: $("gen").value, seed: +$("gen-seed").value, params }, options });
   await loadPoints();
   return r;
 });
@@ -424,14 +451,17 @@ $("upload").onchange = (e) => busyDo("reading…", async () => {
   const f = e.target.files[0]; if (!f) return;
   const q = new URLSearchParams({ name: f.name });
   if ($("upload-kind").value) q.set("kind", $("upload-kind").value);
-  if ($("upload-normalize").checked) q.set("normalize_weights", "true");
+  if ($("upload-scale").value) q.set("scale", $("upload-scale").value);
+  for (const [k, v] of Object.entries(weightOptions())) q.set(k, String(v));
   const r = await sapi("POST", "data?" + q, await f.arrayBuffer(), true);
   await loadPoints();
   return r;
 });
 $("load").onchange = (e) => busyDo("loading session…", async () => {
   const f = e.target.files[0]; if (!f) return;
-  const r = await sapi("POST", "load", await f.text(), true);
+  const text = await f.text();
+  const r = await sapi("POST", "load", text, true);
+  try { showOptions(JSON.parse(text).source.options); } catch (err) { /* the server read it: nothing to show */ }
   await loadPoints();
   return r;
 });
