@@ -5,7 +5,12 @@
 // the graph with package input (the loader of tether cluster and tether
 // serve: the same file gives the same data, warnings, notes and errors),
 // clusters through cluster.Run and returns the labels with the quality
-// figures and timings as a Result.
+// figures and timings as a Result. The notes, warnings and errors name the
+// options they suggest as a job spells them, its fields ("label": "none"
+// and "constraints" for the readers through Spelling, "normalize_weights":
+// true for cluster.Run's warning on the weights' scale), or, where a Spec
+// has no field (the graph format, named nodes, a delimiter), the library's
+// option or what to change in the file, never tether cluster's flags.
 //
 // It is what a batch of many small problems needs (one mention graph per
 // document, one graph per user, a parameter grid over datasets): the same
