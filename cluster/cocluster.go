@@ -62,8 +62,8 @@ import (
 // exactly eq. 3.6's must-link Laplacian, the baseline as seed 001
 // describes it (our rendering of that description, not Shi et al.'s
 // algorithm). Seed 001's own co-clustering is its L1-regularized method
-// (§4) on this bipartite graph; when it lands as a method it becomes
-// another value of Pairs, with the graph built here.
+// (§4) on this bipartite graph: L1CSC on the graph W above (tether cluster
+// -bipartite FILE -method l1csc; seed001-fig4 runs both).
 //
 // Constraints may join any two nodes: rows (the paper's setting), columns,
 // or a row and a column. Partial labels become pairs (see MaxLabelPairs).

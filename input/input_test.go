@@ -420,6 +420,9 @@ func TestNewProblem(t *testing.T) {
 		{"projection on a graph", &Data{Name: "g.txt", Graph: g}, "cpca", false, "method cpca projects feature rows, and g.txt is a graph without features", ErrNoFeatures},
 		{"co-clustering without a matrix", &Data{Name: "p", X: x, Graph: g}, "cocluster", false, "method cocluster co-clusters a matrix", ErrNoBipartite},
 		{"co-clustering", &Data{Name: "b", Graph: g, Bipartite: bip}, "cocluster", false, "", nil},
+		// A graph method on a matrix clusters its bipartite graph and is
+		// given no matrix (Run warned that it ignored it).
+		{"graph method on a matrix", &Data{Name: "b", Graph: g, Bipartite: bip}, "l1csc", false, "", nil},
 		// Before, NewProblem returned a problem without a graph, and
 		// Supervision.AddTo then panicked on it.
 		{"graph not built yet", &Data{Name: "t.csv", X: x}, "njw", false, "t.csv: no graph (build it with BuildGraph)", nil},
@@ -437,7 +440,7 @@ func TestNewProblem(t *testing.T) {
 			if err != nil {
 				return
 			}
-			if p.Graph != g || p.K != 2 || (p.Features != nil) != tc.features || (p.Bipartite != nil) != (tc.d.Bipartite != nil) {
+			if p.Graph != g || p.K != 2 || (p.Features != nil) != tc.features || (p.Bipartite != nil) != (tc.method == "cocluster") {
 				t.Errorf("problem %+v", p)
 			}
 		})

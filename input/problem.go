@@ -38,7 +38,8 @@ func (e *lackError) Unwrap() error { return e.err }
 
 // NewProblem returns the problem of clustering d into k clusters (0: the
 // method estimates k) with m: d's graph, its feature rows when m projects
-// them (cluster.FeatureInput) and its bipartite matrix when it has one.
+// them (cluster.FeatureInput) and its bipartite matrix when m co-clusters
+// one (cluster.BipartiteInput).
 // Supervision is added by Supervision.AddTo.
 //
 // The errors are those of d.Check (a nil d, or d without a graph yet:
@@ -64,10 +65,15 @@ func NewProblem(d *Data, m cluster.Method, k int) (*cluster.Problem, error) {
 		}
 		p.Features = d.X
 	}
-	if d.Bipartite != nil {
+	if in&cluster.BipartiteInput != 0 {
+		// A co-clustering method (cocluster) reads the matrix; any other
+		// clusters d's graph, which for a matrix is its bipartite graph
+		// (seed 001 §5.2 runs its L1 method so), and is given no matrix
+		// to ignore.
+		if d.Bipartite == nil {
+			return nil, &lackError{fmt.Sprintf("method %s co-clusters a matrix", m.Name()), ErrNoBipartite}
+		}
 		p.Bipartite = d.Bipartite
-	} else if in&cluster.BipartiteInput != 0 {
-		return nil, &lackError{fmt.Sprintf("method %s co-clusters a matrix", m.Name()), ErrNoBipartite}
 	}
 	return p, nil
 }

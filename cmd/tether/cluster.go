@@ -92,7 +92,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	o.spec = graph.DefaultSpec()
 	bindGraphSpec(fs, &o.spec)
 	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF), or a folder of .pgm/.png images with one subfolder per class")
-	fs.StringVar(&o.bip.file, "bipartite", "", "document-by-term `file` for co-clustering (-method cocluster): a \"rows cols nnz\" header, then 1-based \"row col count\" triplets (Classic3; a repeated row and column is summed, with a warning); nodes are the rows, then the columns")
+	fs.StringVar(&o.bip.file, "bipartite", "", "document-by-term `file` for co-clustering (-method cocluster, or any method on its bipartite graph): a \"rows cols nnz\" header, then 1-based \"row col count\" triplets (Classic3; a repeated row and column is summed, with a warning); nodes are the rows, then the columns")
 	fs.StringVar(&o.bip.rowNames, "row-names", "", "-bipartite: row (document) names `file`, one \"name\" or \"name class\" a line (the class is the reference label)")
 	fs.StringVar(&o.bip.colNames, "col-names", "", "-bipartite: column (term) names `file`, one a line")
 	fs.BoolVar(&o.bip.tfidf, "tfidf", true, "-bipartite: weight the counts by tf–idf, count·ln(rows/df) (seed 001 §5.2); false uses them as given")
@@ -735,9 +735,10 @@ thing). Missing folders on the paths of -o, -plot and -graph-out are
 created. With -json, standard output holds one JSON document: the
 summary, plus the labels (and node names) when -o is -; -graph-out - and
 -gen-out - are then refused.
-With -bipartite (a document-by-term matrix, for -method cocluster) the
-nodes are the documents, then the terms, and the graph is the bipartite
-one: -constraints and -partial-labels number the documents from 0 and the
+With -bipartite (a document-by-term matrix: -method cocluster co-clusters
+it; any other method clusters its bipartite graph, as seed 001 §5.2 runs
+l1csc) the nodes are the documents, then the terms, and the graph is the
+bipartite one: -constraints and -partial-labels number the documents from 0 and the
 terms after them.
 Without -k, a method that estimates k does (tether methods: bethe, …), and
 a method of partial labels (labels or labels|pairs in tether methods, auto
