@@ -214,10 +214,11 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 		return nil, err
 	}
 	op := b.operator(pairs, gamma, mode)
-	var notes []string
 	switch {
 	case op.dropped > 0 && c.Pairs == CoAuto:
-		notes = append(notes, fmt.Sprintf("cocluster: with k = %d the %s are left out and the must-links enter with γ = %g: a signed cannot-link penalty cannot hold three or more classes apart (Pairs = signed keeps them)", k, wording.Count(op.dropped, "cannot-link", "cannot-links"), gamma))
+		// A warning, as Result asks of dropped side information, though
+		// it is the default's choice.
+		warnings = append(warnings, fmt.Sprintf("cocluster: with k = %d the %s are left out and the must-links enter with γ = %g: a signed cannot-link penalty cannot hold three or more classes apart (Pairs = signed keeps them)", k, wording.Count(op.dropped, "cannot-link", "cannot-links"), gamma))
 	case op.dropped > 0:
 		warnings = append(warnings, fmt.Sprintf("cocluster: Pairs = must-link ignores the %s", wording.Count(op.dropped, "cannot-link", "cannot-links")))
 	}
@@ -235,7 +236,6 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 	}
 	out.Eigenvalues = res.Values
 	out.Warnings = append(warnings, out.Warnings...)
-	out.Notes = append(notes, out.Notes...)
 	return out, nil
 }
 
