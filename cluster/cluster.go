@@ -144,7 +144,8 @@ func tidy(err error) error {
 // the method runs, and warns about side information the method ignores.
 type Problem struct {
 	// Graph is the affinity graph on the n nodes. Required by every method
-	// whose Uses.Input includes GraphInput (all methods today).
+	// whose Uses.Input includes GraphInput (every method but cocluster,
+	// which reads Bipartite, and cpca and cvqe, which read Features).
 	Graph *graph.Graph
 	// K is the number of clusters, 1 ≤ K ≤ n. K = 0 asks the method to
 	// estimate k; only methods with Uses.EstimatesK accept it.
@@ -209,9 +210,9 @@ type Settings struct {
 	Eigen eigen.Solver
 	// EigenSettings is passed to the eigensolver. Nil means its defaults
 	// with a relative residual tolerance of 1e-8 (FGPWC: 1e-5). A non-nil
-	// value is passed as it is: its zero Tol is eigen's default (1e-10),
-	// so &eigen.Settings{MaxIter: 50} also tightens the tolerance; set Tol
-	// too to keep cluster's.
+	// value is passed as it is, except that a zero Tol keeps that
+	// tolerance (not eigen's own default, 1e-10), so
+	// &eigen.Settings{MaxIter: 50} changes only the iteration cap.
 	EigenSettings *eigen.Settings
 	// Recorder, if not nil, receives progress events.
 	Recorder progress.Recorder

@@ -15,7 +15,7 @@ import (
 )
 
 // defaultEigenTol is the relative residual tolerance of the eigensolver
-// when Settings.EigenSettings is nil: tight enough that the embedding is
+// when Settings.EigenSettings is nil or sets no Tol: tight enough that the embedding is
 // accurate to far below k-means' resolution, loose enough for 10⁵ nodes.
 const defaultEigenTol = 1e-8
 
@@ -28,12 +28,15 @@ func (s *Settings) solve(ctx context.Context, p eigen.Problem) (*eigen.Result, e
 }
 
 // eigenSettings returns the eigensolver settings of s: EigenSettings, or
-// the defaults with a relative tolerance of defaultEigenTol, with s's
-// eigen stream and Recorder where they set none.
+// the defaults, with a relative tolerance of defaultEigenTol where they
+// set none, and s's eigen stream and Recorder where they set none.
 func (s *Settings) eigenSettings() eigen.Settings {
-	es := eigen.Settings{Tol: defaultEigenTol}
+	var es eigen.Settings
 	if s.EigenSettings != nil {
 		es = *s.EigenSettings
+	}
+	if es.Tol == 0 {
+		es.Tol = defaultEigenTol
 	}
 	if es.Src == nil {
 		es.Src = s.src(streamEigen)
@@ -649,11 +652,8 @@ func solverResolution(s *Settings, n int) (rel float64, dense bool) {
 		return denseResolution(n), true
 	}
 	tol := defaultEigenTol
-	if es := s.EigenSettings; es != nil {
+	if es := s.EigenSettings; es != nil && es.Tol != 0 {
 		tol = es.Tol
-		if tol == 0 {
-			tol = eigen.DefaultTol
-		}
 	}
 	return tol, false
 }

@@ -168,3 +168,24 @@ func TestEmbeddingWarnsBelowSolverResolution(t *testing.T) {
 		t.Errorf("usc's warnings %q do not say that an eigenvalue is below the resolution", res.Warnings)
 	}
 }
+
+// TestEigenSettingsZeroTol checks that Settings.EigenSettings with a zero
+// Tol keeps cluster's tolerance (1e-8), not eigen's default (1e-10), and
+// that a Tol it sets is used as given: &eigen.Settings{MaxIter: 50} used
+// to tighten the tolerance a hundredfold as well.
+func TestEigenSettingsZeroTol(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		es   *eigen.Settings
+		want float64
+	}{
+		{"nil", nil, defaultEigenTol},
+		{"MaxIter only", &eigen.Settings{MaxIter: 50}, 1e-8},
+		{"Tol set", &eigen.Settings{Tol: 1e-6}, 1e-6},
+	} {
+		s := &Settings{EigenSettings: c.es}
+		if got := s.eigenSettings(); got.Tol != c.want || (c.es != nil && got.MaxIter != c.es.MaxIter) {
+			t.Errorf("%s: eigenSettings() = Tol %g, MaxIter %d; want Tol %g, MaxIter as given", c.name, got.Tol, got.MaxIter, c.want)
+		}
+	}
+}

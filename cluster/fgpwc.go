@@ -38,7 +38,7 @@ const (
 	fgpwcKTol         = 1e-5
 	fgpwcFTol         = 1e-3
 	fgpwcWindow       = 10   // accepted steps over which FTol is measured
-	fgpwcEigenTol     = 1e-5 // eigensolver tolerance when Settings.EigenSettings is nil
+	fgpwcEigenTol     = 1e-5 // eigensolver tolerance when Settings.EigenSettings is nil or sets no Tol
 	fgpwcMaxIter      = 100  // StepHalving's iteration cap
 	fgpwcMaxIterLBFGS = 9    // LBFGS's iteration cap (accepted steps)
 	fgpwcRestartRatio = 10   // constraints per entry of X from which ScaledRestart runs

@@ -71,8 +71,8 @@ func (f FGPWC) basisKey() fgpwcBasisKey {
 // error wrapping ErrInvalid: the choice needs the constraints); f.Basis
 // and f.Imprint are ignored
 // (with Imprint the embedding depends on the constraints and Partition
-// computes it). When s.EigenSettings is nil the eigensolver is asked for
-// a relative residual of 1e-5. Errors are those of Run about ctx, the
+// computes it). When s.EigenSettings is nil or sets no Tol the
+// eigensolver is asked for a relative residual of 1e-5. Errors are those of Run about ctx, the
 // graph, knobs and s. Cost: the m+1 smallest eigenpairs of L_sym (the iterative solver
 // above DenseLimit nodes, whatever the graph's density), then
 // VᵀL_symV in O(nnz·m + n·m²) and its eigendecomposition in O(m³).
@@ -112,9 +112,13 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 	if _, c := g.Components(); c > 1 {
 		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: the graph has %d connected components; the embedding keeps the %d null directions of %s orthogonal to its trivial null vector and X₀ gives them the scale of the smallest positive eigenvalue", c, c-1, f.Laplacian.symbol()))
 	}
-	if s.EigenSettings == nil {
-		es := *s
-		es.EigenSettings = &eigen.Settings{Tol: fgpwcEigenTol}
+	if s.EigenSettings == nil || s.EigenSettings.Tol == 0 {
+		es, set := *s, eigen.Settings{}
+		if s.EigenSettings != nil {
+			set = *s.EigenSettings
+		}
+		set.Tol = fgpwcEigenTol
+		es.EigenSettings = &set
 		s = &es
 	}
 
