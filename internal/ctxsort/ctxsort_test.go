@@ -1,0 +1,102 @@
+package ctxsort
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tether-sc/tether/internal/testctx"
+)
+
+type item struct {
+	key uint64
+	pos int
+}
+
+func keyOf(e item) uint64 { return e.key }
+
+// ByKey gives slices.SortStableFunc's order, equal keys in their order,
+// for every length up to a few times the insertion threshold and for long
+// slices, on keys of every width (a few values, below 2²², full 64-bit,
+// sorted, reversed, one high digit), and ends its ticks at 1, never
+// going back.
+func TestByKeyMatchesStableSort(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var lengths []int
+	for m := 0; m <= 3*small; m++ {
+		lengths = append(lengths, m)
+	}
+	lengths = append(lengths, 1000, PollEvery+17, 3*PollEvery+1, 300000)
+	kinds := map[string]func(i, m int) uint64{
+		"few":      func(int, int) uint64 { return rnd.Uint64N(5) },
+		"narrow":   func(int, int) uint64 { return rnd.Uint64N(1 << 22) },
+		"wide":     func(int, int) uint64 { return rnd.Uint64() },
+		"sorted":   func(i, _ int) uint64 { return uint64(i / 3) },
+		"reversed": func(i, m int) uint64 { return uint64((m - i) / 3) },
+		"high":     func(int, int) uint64 { return rnd.Uint64N(4) << 60 },
+	}
+	for _, m := range lengths {
+		for kind, key := range kinds {
+			s := make([]item, m)
+			for i := range s {
+				s[i] = item{key(i, m), i}
+			}
+			want := slices.Clone(s)
+			slices.SortStableFunc(want, func(a, b item) int { return cmp.Compare(a.key, b.key) })
+			last := -1.0
+			err := ByKey(context.Background(), s, keyOf, func(f float64) {
+				if f < last || f > 1 {
+					t.Fatalf("m = %d, %s: tick %g after %g", m, kind, f, last)
+				}
+				last = f
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(s, want) {
+				t.Fatalf("m = %d, %s: not the stable order", m, kind)
+			}
+			if last != 1 {
+				t.Fatalf("m = %d, %s: last tick %g, want 1", m, kind, last)
+			}
+		}
+	}
+}
+
+// A cancelled context stops ByKey at its next check: context.Canceled
+// before the start with no key read, and at the next check after the
+// n-th, PollEvery elements later.
+func TestByKeyCancel(t *testing.T) {
+	const m = 1 << 20
+	rnd := rand.New(rand.NewPCG(3, 4))
+	s := make([]item, m)
+	for i := range s {
+		s[i] = item{rnd.Uint64(), i}
+	}
+	count := func(n *int) func(item) uint64 {
+		return func(e item) uint64 { *n++; return e.key }
+	}
+	full := 0
+	if err := ByKey(context.Background(), slices.Clone(s), count(&full), nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, checks := range []int{0, 1, 40} {
+		calls := 0
+		err := ByKey(testctx.CancelAfter(checks), slices.Clone(s), count(&calls), nil)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("after %d checks: err = %v, want context.Canceled", checks, err)
+		}
+		// The first check is before the start, the next ones at the
+		// elements 0, PollEvery, 2·PollEvery… of the count of the digits.
+		want := 0
+		if checks > 0 {
+			want = (checks-1)*PollEvery + 1
+		}
+		if calls != want {
+			t.Errorf("after %d checks: %d keys read, want %d (of %d for the whole sort)", checks, calls, want, full)
+		}
+	}
+}
