@@ -130,8 +130,9 @@ const DefaultMaxLineBytes = textline.DefaultMaxBytes
 // Both are detected while reading, which stops there: an input without end
 // (-input /dev/zero, /dev/urandom) is refused after about one line's limit
 // instead of filling the memory (it used to be read whole first). ctx is
-// checked before every read of r: an endless pipe stops when ctx is
-// cancelled, with ctx's error wrapped, naming the file and the line reached.
+// checked before every read of r (an endless pipe stops when ctx is
+// cancelled, with ctx's error wrapped, naming the file and the line
+// reached) and as the input is cut into lines (textline.Lines).
 //
 // Cost: O(size) time; the lines are substrings of one copy of the input, so
 // memory is the input plus one string header per line.
@@ -151,7 +152,10 @@ func readAll(ctx context.Context, r io.Reader, name string, maxLine int) ([]stri
 	case err != nil:
 		return nil, fmt.Errorf("dataset: %s: reading: %w", name, err)
 	}
-	lines, long, length := textline.Lines(string(data), maxLine)
+	lines, long, length, err := textline.Lines(ctx, string(data), maxLine)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: stopped while cutting the lines: %w", name, err)
+	}
 	if long > 0 {
 		return nil, &ParseError{File: name, Line: long, Err: errorf(ErrTooLarge, "line is %d bytes long, more than the limit of %d (is this a text file with one record per line?)", length, maxLine)}
 	}

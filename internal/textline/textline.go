@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // DefaultMaxBytes is the longest line, in bytes without its line ending,
@@ -93,23 +94,34 @@ func Split(data []byte, atEOF bool) (advance int, token []byte, err error) {
 // Lines cuts s into lines by the package's rule, dropping a leading byte
 // order mark; the lines are substrings of s. A line longer than max bytes
 // (DefaultMaxBytes if max ≤ 0) stops the cut: long is then its 1-based
-// number, length its length, and lines nil.
-func Lines(s string, max int) (lines []string, long, length int) {
+// number, length its length, and lines nil. ctx is checked every
+// PollLines lines (3·10⁶ lines take half a second); err is then ctx.Err()
+// and lines nil. Cost O(len(s)), one slice of the lines.
+func Lines(ctx context.Context, s string, max int) (lines []string, long, length int, err error) {
 	if max <= 0 {
 		max = DefaultMaxBytes
 	}
 	if len(s) >= len(BOM) && s[:len(BOM)] == BOM {
 		s = s[len(BOM):]
 	}
+	if len(s) > 0 {
+		// At most one line per line ending, and one after the last.
+		lines = make([]string, 0, strings.Count(s, "\n")+strings.Count(s, "\r")+1)
+	}
 	for len(s) > 0 {
+		if len(lines)%PollLines == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, 0, err
+			}
+		}
 		end, next, _, _ := cut(s, true)
 		if end > max {
-			return nil, len(lines) + 1, end
+			return nil, len(lines) + 1, end, nil
 		}
 		lines = append(lines, s[:end])
 		s = s[next:]
 	}
-	return lines, 0, 0
+	return lines, 0, 0, nil
 }
 
 // Number returns the 1-based number of the line that starts right after b,

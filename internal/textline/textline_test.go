@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/tether-sc/tether/internal/testctx"
 )
 
 // lineCases are inputs with the lines the rule cuts them into (moved from
@@ -37,7 +39,10 @@ func TestLines(t *testing.T) {
 			want     []string
 		}{"BOM", "\ufeffa\rb", []string{"a", "b"}}) {
 		t.Run(tc.name, func(t *testing.T) {
-			got, long, _ := Lines(tc.in, 0)
+			got, long, _, err := Lines(context.Background(), tc.in, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if long != 0 || strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
 				t.Fatalf("lines %q (long line %d), want %q", got, long, tc.want)
 			}
@@ -86,11 +91,30 @@ func TestLinesTooLong(t *testing.T) {
 		{"bare CR line over", "a\rb\rabcdef", 5, 3, 6, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lines, long, length := Lines(tc.in, tc.max)
+			lines, long, length, err := Lines(context.Background(), tc.in, tc.max)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if long != tc.long || length != tc.length || (lines != nil) != tc.wantLinesNonNil {
 				t.Errorf("Lines = %q, %d, %d; want long line %d of %d bytes", lines, long, length, tc.long, tc.length)
 			}
 		})
+	}
+}
+
+// Lines checks its context every PollLines lines: a context cancelled
+// after its n-th check stops the cut there, with ctx's error and no
+// lines.
+func TestLinesCancel(t *testing.T) {
+	in := strings.Repeat("a b\n", 3*PollLines+5)
+	for checks := range 4 {
+		lines, _, _, err := Lines(testctx.CancelAfter(checks), in, 0)
+		if !errors.Is(err, context.Canceled) || lines != nil {
+			t.Errorf("after %d checks: %d lines, err = %v, want none and context.Canceled", checks, len(lines), err)
+		}
+	}
+	if lines, _, _, err := Lines(testctx.CancelAfter(4), in, 0); err != nil || len(lines) != 3*PollLines+5 {
+		t.Errorf("after 4 checks: %d lines, err = %v, want all and nil", len(lines), err)
 	}
 }
 
