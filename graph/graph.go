@@ -193,9 +193,18 @@ func (g *Graph) Edges() []Edge {
 // ErrInvalid that names the offending edge when an index is out of range or a
 // weight is negative, NaN or infinite, or when the summed weight of a
 // repeated edge overflows to +Inf, and one for n < 0 or n > math.MaxInt32.
+// It is FromEdgesContext without cancellation.
 //
 // Cost: O(m log m) time and O(m) memory for m edges.
 func FromEdges(n int, edges []Edge) (*Graph, error) {
+	return FromEdgesContext(context.Background(), n, edges)
+}
+
+// FromEdgesContext is FromEdges checking ctx every cancelEvery edges of
+// its three passes over them and every cancelEvery rows of the
+// compaction (0.2–0.3 s in all for 3·10⁶ edges on the 2-core machine);
+// the graph is the same. It returns ctx's error, wrapped, when cancelled.
+func FromEdgesContext(ctx context.Context, n int, edges []Edge) (*Graph, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("%w: negative node count %d", ErrInvalid, n)
 	}
@@ -204,7 +213,16 @@ func FromEdges(n int, edges []Edge) (*Graph, error) {
 		// memory long before): refused, not a panic in make.
 		return nil, fmt.Errorf("%w: node count %d exceeds the %d a Graph can index", ErrInvalid, n, math.MaxInt32)
 	}
+	cancelled := func(e int) error {
+		if e%cancelEvery == 0 && ctx.Err() != nil {
+			return fmt.Errorf("graph: cancelled: %w", ctx.Err())
+		}
+		return nil
+	}
 	for e, ed := range edges {
+		if err := cancelled(e); err != nil {
+			return nil, err
+		}
 		if ed.I < 0 || ed.I >= n || ed.J < 0 || ed.J >= n {
 			return nil, fmt.Errorf("%w: edge %d (%d,%d) has a node outside [0,%d)", ErrInvalid, e, ed.I, ed.J, n)
 		}
@@ -214,7 +232,10 @@ func FromEdges(n int, edges []Edge) (*Graph, error) {
 	}
 	// Count entries per row.
 	cnt := make([]int, n+1)
-	for _, ed := range edges {
+	for e, ed := range edges {
+		if err := cancelled(e); err != nil {
+			return nil, err
+		}
 		if ed.W == 0 {
 			continue
 		}
@@ -231,7 +252,10 @@ func FromEdges(n int, edges []Edge) (*Graph, error) {
 	w := make([]float64, nnz)
 	fill := make([]int, n)
 	copy(fill, cnt[:n])
-	for _, ed := range edges {
+	for e, ed := range edges {
+		if err := cancelled(e); err != nil {
+			return nil, err
+		}
 		if ed.W == 0 {
 			continue
 		}
@@ -242,7 +266,11 @@ func FromEdges(n int, edges []Edge) (*Graph, error) {
 			fill[ed.J]++
 		}
 	}
-	return finiteSums(compact(n, cnt, idx, w))
+	g, err := compactContext(ctx, n, cnt, idx, w)
+	if err != nil {
+		return nil, err
+	}
+	return finiteSums(g)
 }
 
 // finiteSums returns g, or an error wrapping ErrInvalid naming the first
