@@ -359,7 +359,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 		}
 	}
 	// Its own warning above covers every repeat, with weights or not.
-	gr, _, err := assemble(ctx, name, len(index), ents, opt, undirected)
+	gr, _, err := assemble(ctx, name, len(index), ents, opt, undirected, nil)
 	if err != nil {
 		return nil, err
 	}
