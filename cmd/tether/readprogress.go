@@ -39,6 +39,7 @@ type countedFile struct {
 	ended bool  // the end of the file was reached
 	beats bool  // the heartbeat recorded an event
 	stop  chan struct{}
+	once  sync.Once // closes stop
 	wg    sync.WaitGroup
 }
 
@@ -117,10 +118,14 @@ func (c *countedFile) heartbeat() {
 	}
 }
 
+// quiet stops the heartbeat, or keeps it from starting: for a parser
+// that reports its own progress once the file is read.
+func (c *countedFile) quiet() { c.once.Do(func() { close(c.stop) }) }
+
 // Close stops the heartbeat, records the end of the file again if the
 // heartbeat recorded anything, and closes the file.
 func (c *countedFile) Close() error {
-	close(c.stop)
+	c.quiet()
 	c.wg.Wait()
 	c.mu.Lock()
 	if c.beats {
@@ -145,7 +150,9 @@ func countedOpener(rec progress.Recorder) func(ctx context.Context, name string)
 // readGraphReported reads the graph file path as input.ReadGraphFile
 // does, its reading reported to rec (openCounted, then "parsing" until
 // the graph is made) and the whole as the step "reading PATH": an edge
-// list of 2·10⁶ named nodes takes seconds.
+// list of 2·10⁶ named nodes takes seconds. An edge list's parse reports
+// its own fraction (dataset.GraphOptions.Recorder: the stage "parsing
+// PATH"), which ends the heartbeat.
 func readGraphReported(ctx context.Context, path string, opt dataset.GraphOptions, rec *stderrRecorder) (*input.Data, error) {
 	defer rec.step("reading " + path)()
 	f, err := openCounted(ctx, path, rec, "parsing")
@@ -153,5 +160,9 @@ func readGraphReported(ctx context.Context, path string, opt dataset.GraphOption
 		return nil, fmt.Errorf("dataset: %w", err) // as dataset.ReadGraphFileOptions says it
 	}
 	defer f.Close()
+	opt.Recorder = progress.Func(func(e progress.Event) {
+		f.quiet()
+		rec.Record(e)
+	})
 	return input.ReadGraphReader(ctx, f, path, opt)
 }

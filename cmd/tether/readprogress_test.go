@@ -103,3 +103,34 @@ func TestReadProgress(t *testing.T) {
 		})
 	}
 }
+
+// cluster -graph-file reports the parse of an edge list after its
+// reading, as the stage "parsing PATH" through its steps to the total (3·10⁶
+// edges took seconds after the file was read with only a heartbeat);
+// -quiet prints none of it.
+func TestGraphParseProgress(t *testing.T) {
+	dir := t.TempDir()
+	var edges strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&edges, "%d %d 1\n%d %d 1\n", i, (i+1)%20+20*(i/20), i, (i+2)%20+20*(i/20))
+	}
+	graph := filepath.Join(dir, "g.txt")
+	if err := os.WriteFile(graph, []byte(edges.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"cluster", "-graph-file", graph, "-k", "2", "-method", "njw", "-o", filepath.Join(dir, "out.txt")}
+	_, errOut, err := runClocked(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := progressLines(errOut, "parsing "+graph)
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "1000/1000 (100%) building the graph") }) {
+		t.Errorf("stderr %q: want the parse to 100%%", errOut)
+	}
+	if _, errOut, err = runClocked(t, append(args, "-quiet")...); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errOut, "parsing ") {
+		t.Errorf("-quiet: stderr %q", errOut)
+	}
+}
