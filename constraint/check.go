@@ -2,6 +2,7 @@ package constraint
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tether-sc/tether/internal/ctxsort"
 	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/unionfind"
 )
@@ -179,7 +181,7 @@ func (r *Report) Count(k ConflictKind) int {
 // (at most MaxChains of them, each at most twice the depth of a
 // breadth-first tree of its component). A nil s gives an empty report.
 func Check(s *Set) *Report {
-	r, _, _ := check(s, true)
+	r, _, _, _ := check(context.Background(), s, true)
 	return r
 }
 
@@ -187,18 +189,40 @@ func Check(s *Set) *Report {
 // and CannotLinkInComponent that Check would report for s, without
 // listing them: no chains are traced and nothing is allocated per
 // conflict, so it costs O(n + m log m) for m pairs even when most pairs
-// conflict. A nil s has none.
+// conflict. A nil s has none. It is ContradictionsContext without
+// cancellation.
 func Contradictions(s *Set) (samePair, inComponent int) {
-	_, samePair, inComponent = check(s, false)
+	samePair, inComponent, _ = ContradictionsContext(context.Background(), s)
 	return samePair, inComponent
 }
 
+// ContradictionsContext is Contradictions checking ctx every checkPoll
+// pairs of its passes over them and as it sorts them (10⁷ pairs take
+// seconds); err is ctx.Err() when ctx is cancelled, and the counts are
+// then 0. Cost O(n + m) for m pairs: the sort is a radix sort.
+func ContradictionsContext(ctx context.Context, s *Set) (samePair, inComponent int, err error) {
+	_, samePair, inComponent, err = check(ctx, s, false)
+	return samePair, inComponent, err
+}
+
+// checkPoll is the number of pairs check handles between two checks of
+// its context: a few milliseconds.
+const checkPoll = 1 << 16
+
 // check is Check when list is true; otherwise it only counts the
 // contradictions (Contradictions) and the report it returns lists no
-// conflict.
-func check(s *Set, list bool) (r *Report, samePair, inComponent int) {
+// conflict. ctx is checked every checkPoll pairs and in the sort; err is
+// then ctx.Err() and the rest zero.
+func check(ctx context.Context, s *Set, list bool) (r *Report, samePair, inComponent int, err error) {
 	if s == nil {
-		return &Report{}, 0, 0
+		return &Report{}, 0, 0, ctx.Err()
+	}
+	// poll returns ctx's error at every checkPoll-th pair k.
+	poll := func(k int) error {
+		if k%checkPoll != 0 {
+			return nil
+		}
+		return ctx.Err()
 	}
 	r = &Report{N: s.N}
 	add := func(kind ConflictKind, idx ...int) {
@@ -216,6 +240,9 @@ func check(s *Set, list bool) (r *Report, samePair, inComponent int) {
 	valid := make([]bool, len(s.Pairs))
 	u := unionfind.New(max(n, 0))
 	for k, p := range s.Pairs {
+		if err := poll(k); err != nil {
+			return nil, 0, 0, err
+		}
 		switch p.Kind {
 		case MustLink:
 			r.MustLinks++
@@ -252,16 +279,18 @@ func check(s *Set, list bool) (r *Report, samePair, inComponent int) {
 	}
 	entries := make([]entry, 0, len(s.Pairs))
 	for k, p := range s.Pairs {
+		if err := poll(k); err != nil {
+			return nil, 0, 0, err
+		}
 		if valid[k] {
 			entries = append(entries, entry{uint64(min(p.I, p.J))*uint64(n) + uint64(max(p.I, p.J)), k})
 		}
 	}
-	slices.SortFunc(entries, func(a, b entry) int {
-		if c := cmp.Compare(a.key, b.key); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.k, b.k)
-	})
+	// By key, then position: the entries are in increasing k, and the
+	// sort is stable.
+	if err := ctxsort.ByKey(ctx, entries, func(e entry) uint64 { return e.key }, nil); err != nil {
+		return nil, 0, 0, err
+	}
 	type found struct {
 		reveal int // the position that reveals the conflict
 		kind   ConflictKind
@@ -270,7 +299,13 @@ func check(s *Set, list bool) (r *Report, samePair, inComponent int) {
 	var pairConflicts []found
 	contradicted := make([]bool, len(s.Pairs)) // cannot-links contradicted by a must-link on the same pair
 	repeatCL := make([]bool, len(s.Pairs))     // cannot-links repeating an earlier one
-	for g := 0; g < len(entries); {
+	for g, next := 0, 0; g < len(entries); {
+		if g >= next {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, 0, err
+			}
+			next = g + checkPoll
+		}
 		h := g
 		first := [2]int{-1, -1} // first must-link, first cannot-link of the pair
 		for ; h < len(entries) && entries[h].key == entries[g].key; h++ {
@@ -294,7 +329,10 @@ func check(s *Set, list bool) (r *Report, samePair, inComponent int) {
 		}
 		g = h
 	}
-	slices.SortFunc(pairConflicts, func(a, b found) int { return cmp.Compare(a.reveal, b.reveal) })
+	if list {
+		// In the order of the pairs that reveal them; a count needs none.
+		slices.SortFunc(pairConflicts, func(a, b found) int { return cmp.Compare(a.reveal, b.reveal) })
+	}
 	for _, f := range pairConflicts {
 		add(f.kind, f.idx[0], f.idx[1])
 	}
@@ -303,6 +341,9 @@ func check(s *Set, list bool) (r *Report, samePair, inComponent int) {
 	var tree *mlForest
 	chains := 0
 	for k, p := range s.Pairs {
+		if err := poll(k); err != nil {
+			return nil, 0, 0, err
+		}
 		if !valid[k] || p.Kind != CannotLink || contradicted[k] || repeatCL[k] || u.Find(p.I) != u.Find(p.J) {
 			continue
 		}
@@ -333,7 +374,7 @@ func check(s *Set, list bool) (r *Report, samePair, inComponent int) {
 			r.Supervised += sz
 		}
 	}
-	return r, samePair, inComponent
+	return r, samePair, inComponent, nil
 }
 
 func (r *Report) add(s *Set, kind ConflictKind, idx ...int) {
