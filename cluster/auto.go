@@ -711,7 +711,10 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		for _, c := range cands {
 			rep.Candidates = append(rep.Candidates, AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Satisfied: -1, Skipped: c.skip})
 		}
-		return autoResult(base, rep, unconstrainedWarnings(p, warnings), true), nil
+		if warnings, err = unconstrainedWarnings(ctx, p, warnings); err != nil {
+			return nil, err
+		}
+		return autoResult(base, rep, warnings, true), nil
 	}
 	rep.Folds = len(fs)
 	autoSkipFastGE2(cands, fs, p.Graph.N(), p.K)
@@ -928,7 +931,10 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		if bestC < 0 {
 			rep.Chosen = u.Name
 			rep.Why = fmt.Sprintf("every constrained candidate failed: the unconstrained %s partition (%.4f) is returned", u.Name, u.Score)
-			return autoResult(whole0[bestU], rep, unconstrainedWarnings(p, warnings), true), nil
+			if warnings, err = unconstrainedWarnings(ctx, p, warnings); err != nil {
+				return nil, err
+			}
+			return autoResult(whole0[bestU], rep, warnings, true), nil
 		}
 		w := rep.Candidates[bestC]
 		higher := w.Score > u.Score+1e-12
@@ -941,7 +947,10 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			default:
 				rep.Why = fmt.Sprintf("no constrained candidate %s than the unconstrained %s partition (%.4f; best constrained: %s, %.4f): the unconstrained partition is returned", autoMore(sc), u.Name, u.Score, w.Name, w.Score)
 			}
-			return autoResult(whole0[bestU], rep, unconstrainedWarnings(p, warnings), false), nil
+			if warnings, err = unconstrainedWarnings(ctx, p, warnings); err != nil {
+				return nil, err
+			}
+			return autoResult(whole0[bestU], rep, warnings, false), nil
 		}
 		rep.Why = fmt.Sprintf("%s %s: %.4f (best unconstrained: %s, %.4f)", w.Name, autoMost(sc), w.Score, u.Name, u.Score)
 		if z > 0 {
@@ -980,12 +989,13 @@ func autoMost(sc AutoScore) string {
 // unconstrainedWarnings returns auto's warnings when it returns an
 // unconstrained partition, which Run computed without p's pairs: with
 // the warning about contradictory pairs (contradictions) that Run gives
-// a chosen candidate reading them.
-func unconstrainedWarnings(p *Problem, warnings []string) []string {
-	if w := contradictions("auto", Uses{Supervision: Pairs}, p); w != "" {
-		return append(warnings, w)
+// a chosen candidate reading them. The error is contradictions'.
+func unconstrainedWarnings(ctx context.Context, p *Problem, warnings []string) ([]string, error) {
+	w, err := contradictions(ctx, "auto", Uses{Supervision: Pairs}, p)
+	if w != "" {
+		warnings = append(warnings, w)
 	}
-	return warnings
+	return warnings, err
 }
 
 // autoResult returns res with the report attached and auto's warnings

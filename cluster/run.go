@@ -105,7 +105,7 @@ func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook)
 	if err != nil {
 		return nil, tidy(isolatedInvalid(m.Name(), u, p, err))
 	}
-	if err := finish(m.Name(), u, p, res, start, s.orDefault().normalizeRemedy()); err != nil {
+	if err := finish(ctx, m.Name(), u, p, res, start, s.orDefault().normalizeRemedy()); err != nil {
 		return nil, err
 	}
 	if scaled != "" {
@@ -229,9 +229,9 @@ func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Set
 // (moveNotes), and sets Runtime to the time since start. Run and the warm
 // path of FGPWCState.Cluster, which bypasses Run, share it. remedy ends
 // the warning about the weights' scale (Settings.NormalizeRemedy). Cost
-// O(n·m) for an n×m embedding, plus O(n + m log m) for m pairs
-// (contradictions).
-func finish(name string, u Uses, p *Problem, res *Result, start time.Time, remedy string) error {
+// O(n·m) for an n×m embedding, plus O(n + m) for m pairs (contradictions,
+// which checks ctx: its error when cancelled).
+func finish(ctx context.Context, name string, u Uses, p *Problem, res *Result, start time.Time, remedy string) error {
 	if err := checkResult(name, p, res); err != nil {
 		return err
 	}
@@ -239,7 +239,9 @@ func finish(name string, u Uses, p *Problem, res *Result, start time.Time, remed
 	if w := ignored(name, u, p); len(w) > 0 {
 		res.Warnings = append(w, res.Warnings...)
 	}
-	if w := contradictions(name, u, p); w != "" {
+	if w, err := contradictions(ctx, name, u, p); err != nil {
+		return err
+	} else if w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	if w := weightScale(name, u, p, remedy); w != "" {
@@ -644,15 +646,20 @@ func fewerClustersThanClasses(name string, labels constraint.Labels, k int) stri
 // between nodes that a chain of must-links joins (constraint.Check). The
 // methods that use pairs as penalties or weights run on such sets; the
 // warning says that the answer cannot honour them and what resolves them.
-// It returns "" otherwise. Cost O(n + m log m) for m pairs
-// (constraint.Contradictions, which traces no chains).
-func contradictions(name string, u Uses, p *Problem) string {
+// It returns "" otherwise. ctx is checked as the pairs are (10⁷ pairs
+// take seconds); the error is then ctx's, naming the method and the
+// step. Cost O(n + m) for m pairs (constraint.ContradictionsContext,
+// which traces no chains).
+func contradictions(ctx context.Context, name string, u Uses, p *Problem) (string, error) {
 	if u.Supervision&Pairs == 0 || u.Resolves || p.Constraints == nil || len(p.Constraints.Pairs) == 0 {
-		return ""
+		return "", nil
 	}
-	same, closure := constraint.Contradictions(p.Constraints)
+	same, closure, err := constraint.ContradictionsContext(ctx, p.Constraints)
+	if err != nil {
+		return "", cancelledIn(name, "check of the pairs for contradictions", err)
+	}
 	if same+closure == 0 {
-		return ""
+		return "", nil
 	}
 	var what []string
 	if same > 0 {
@@ -661,7 +668,7 @@ func contradictions(name string, u Uses, p *Problem) string {
 	if closure > 0 {
 		what = append(what, wording.Form(closure, "1 cannot-link joins nodes that a chain of must-links puts together", fmt.Sprintf("%d cannot-links join nodes that chains of must-links put together", closure)))
 	}
-	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve drops them by a policy (tether cluster -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name)
+	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve drops them by a policy (tether cluster -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name), nil
 }
 
 // scaleDependent reports whether the partition of p by a method declaring
