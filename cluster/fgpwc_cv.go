@@ -571,7 +571,9 @@ func (f FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (*f
 		if err != nil {
 			return nil, f, err
 		}
-		f.MaxM = fgpwcAutoMaxM(f, pairs)
+		if f.MaxM, err = fgpwcAutoMaxM(ctx, f, pairs); err != nil {
+			return nil, f, cancelledIn("fgpwc", "count of the pairs' nodes for the cap of m", err)
+		}
 	}
 	cands := make([]fgpwcLaplacianCandidate, len(kinds))
 	// Both at once: D − W (m = k) is cheap and would otherwise wait for

@@ -392,8 +392,8 @@ func TestFGPWCAutoMaxM(t *testing.T) {
 		{"Laplacian auto, 80000 pairs", FGPWC{Laplacian: FGPWCAutoLaplacian}, chain(80000), 15},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := fgpwcAutoMaxM(c.cfg, c.pairs); got != c.want {
-				t.Errorf("cap %d, want %d", got, c.want)
+			if got, err := fgpwcAutoMaxM(context.Background(), c.cfg, c.pairs); err != nil || got != c.want {
+				t.Errorf("cap %d, %v; want %d", got, err, c.want)
 			}
 		})
 	}

@@ -435,7 +435,8 @@ func TestFGPWCObjectiveNodeForm(t *testing.T) {
 		rnd := rand.New(rand.NewPCG(uint64(c.n), uint64(c.k)))
 		v, pairs, x := randomFGPWCProblem(rnd, c.n, c.m, c.k, 0.5, c.weighted)
 		o := newFGPWCObjective(v, pairs, 0.15, 1.5, 1e-3)
-		if want := len(fgpwcPairNodes(pairs)) < c.k; (o.e == nil) != want {
+		u, _ := fgpwcCountNodes(context.Background(), pairs)
+		if want := u < c.k; (o.e == nil) != want {
 			t.Errorf("%+v: node form %v, want %v", c, o.e == nil, want)
 		}
 		// The pair form, forced.
