@@ -117,9 +117,12 @@ func (p *vproblem) runBounded(ctx context.Context, centers []float64, init []int
 	}
 	if p.maxIter >= 1 {
 		// The first assignment compares every point with every centre.
-		forBlocks(n, workers, func(b, lo, hi int) {
+		err := forBlocks(ctx, n, workers, func(b, lo, hi int) {
 			_, skips[b] = r.pass(lo, hi, false, true, serial)
 		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	prev := math.NaN()
 	for it := 1; it <= p.maxIter; it++ {
@@ -163,9 +166,12 @@ func (p *vproblem) runBounded(ctx context.Context, centers []float64, init []int
 		if assign && serial {
 			r.clearSums()
 		}
-		forBlocks(n, workers, func(b, lo, hi int) {
+		err := forBlocks(ctx, n, workers, func(b, lo, hi int) {
 			partial[b], skips[b] = r.pass(lo, hi, true, assign, serial)
 		})
+		if err != nil {
+			return nil, err
+		}
 		j := sumOrdered(partial)
 		o.trace = append(o.trace, j)
 		o.iters, o.value = it, j

@@ -142,7 +142,7 @@ func TestBoundedMatchesPlain(t *testing.T) {
 							var init []int
 							switch start {
 							case "seed":
-								for c, i := range p.seed(r, 1) {
+								for c, i := range seeded(p, r, 1) {
 									copy(centers[c*sh.d:], p.row(i))
 								}
 							case "init":
@@ -207,7 +207,7 @@ func TestBoundedSkips(t *testing.T) {
 	for _, rule := range []UpdateRule{Chatel, Lloyd} {
 		p := &vproblem{x: x, stride: d, n: n, d: d, k: k, wbar: 1, update: rule, maxIter: 100, tol: 1e-9}
 		centers := make([]float64, k*d)
-		for c, i := range p.seed(rand.New(rand.NewPCG(1, 2)), 1) {
+		for c, i := range seeded(p, rand.New(rand.NewPCG(1, 2)), 1) {
 			copy(centers[c*d:], p.row(i))
 		}
 		o, err := p.runBounded(context.Background(), centers, nil, 1)
@@ -278,7 +278,7 @@ func BenchmarkRunPaths(b *testing.B) {
 		x := boundedData("gauss", n, d, rand.New(rand.NewPCG(1, 1)))
 		p := &vproblem{x: x, stride: d, n: n, d: d, k: k, wbar: 1, update: Chatel, maxIter: DefaultMaxIter, tol: DefaultTol}
 		init := make([]float64, k*d)
-		for c, i := range p.seed(rand.New(rand.NewPCG(2, 2)), 1) {
+		for c, i := range seeded(p, rand.New(rand.NewPCG(2, 2)), 1) {
 			copy(init[c*d:], p.row(i))
 		}
 		for _, path := range []struct {

@@ -1,6 +1,7 @@
 package kmeans
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -36,7 +37,7 @@ func TestWeightedSeedLaw(t *testing.T) {
 	const draws = 20000
 	seen := map[[2]int]int{}
 	for s := 0; s < draws; s++ {
-		idx := p.seed(rand.New(rand.NewPCG(uint64(s), 3)), 1)
+		idx := seeded(p, rand.New(rand.NewPCG(uint64(s), 3)), 1)
 		seen[[2]int{idx[0], idx[1]}]++
 	}
 	var chi2 float64
@@ -60,13 +61,14 @@ func TestSeedMatchesReference(t *testing.T) {
 		for i := range minD {
 			minD[i] = math.Inf(1)
 		}
-		return d2Sample(p.n, p.k, p.w, minD, rnd, 1, nil, func(c int, lo, hi int) {
+		idx, _ := d2Sample(context.Background(), p.n, p.k, p.w, minD, rnd, 1, nil, func(c int, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if v := sqDist(p.row(i), p.row(c)); v < minD[i] {
 					minD[i] = v
 				}
 			}
 		})
+		return idx
 	}
 	for _, tc := range []struct{ n, d, k int }{{1, 1, 1}, {7, 3, 4}, {501, 5, 8}, {4099, 7, 6}} {
 		for _, weighted := range []bool{false, true} {
@@ -85,7 +87,7 @@ func TestSeedMatchesReference(t *testing.T) {
 			for s := uint64(0); s < 5; s++ {
 				want := ref(p, rand.New(rand.NewPCG(s, 1)))
 				for _, workers := range []int{1, 3} {
-					if got := p.seed(rand.New(rand.NewPCG(s, 1)), workers); !slices.Equal(got, want) {
+					if got := seeded(p, rand.New(rand.NewPCG(s, 1)), workers); !slices.Equal(got, want) {
 						t.Errorf("n=%d d=%d k=%d weighted=%v seed %d, %d workers: %v, want %v",
 							tc.n, tc.d, tc.k, weighted, s, workers, got, want)
 					}
@@ -93,4 +95,13 @@ func TestSeedMatchesReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// seeded is p.seed with a context never cancelled.
+func seeded(p *vproblem, rnd *rand.Rand, workers int) []int {
+	idx, err := p.seed(context.Background(), rnd, workers)
+	if err != nil {
+		panic(err)
+	}
+	return idx
 }

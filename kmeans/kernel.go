@@ -1,6 +1,7 @@
 package kmeans
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -74,7 +75,7 @@ func (k *DenseKernel) ClusterSumsTo(dst *mat.Dense, labels []int, w []float64) {
 	checkSums(n, dst, labels, w)
 	_, nc := dst.Dims()
 	raw := dst.RawMatrix()
-	forBlocks(n, runtime.GOMAXPROCS(0), func(_, lo, hi int) {
+	forBlocks(context.Background(), n, runtime.GOMAXPROCS(0), func(_, lo, hi int) {
 		for a := lo; a < hi; a++ {
 			out := raw.Data[a*raw.Stride : a*raw.Stride+nc]
 			clear(out)
@@ -163,7 +164,7 @@ func (k *GraphKernel) ClusterSumsTo(dst *mat.Dense, labels []int, w []float64) {
 		sw[b] = v
 	}
 	raw := dst.RawMatrix()
-	forBlocks(n, runtime.GOMAXPROCS(0), func(_, lo, hi int) {
+	forBlocks(context.Background(), n, runtime.GOMAXPROCS(0), func(_, lo, hi int) {
 		for a := lo; a < hi; a++ {
 			out := raw.Data[a*raw.Stride : a*raw.Stride+nc]
 			clear(out)

@@ -98,7 +98,10 @@ func KernelCluster(ctx context.Context, kern Kernel, weights []float64, s Settin
 		if s.Init != nil {
 			labels = append([]int(nil), s.Init...)
 		} else {
-			_, labels = p.seed(rnd, inner)
+			var err error
+			if _, labels, err = p.seed(ctx, rnd, inner); err != nil {
+				return nil, err
+			}
 		}
 		return p.run(ctx, labels, inner)
 	})
@@ -129,7 +132,7 @@ func KernelSeed(kern Kernel, k int, weights []float64, src rand.Source) ([]int, 
 	if src == nil {
 		src = rand.NewPCG(DefaultSeed, DefaultSeed)
 	}
-	idx, _ := p.seed(rand.New(src), 1)
+	idx, _, _ := p.seed(context.Background(), rand.New(src), 1)
 	return idx, nil
 }
 
@@ -141,8 +144,9 @@ func (p *kproblem) column(col *mat.Dense, lab []int, c int) {
 }
 
 // seed runs kernel k-means++ and returns the seeds and the partition that
-// assigns each point to its nearest seed (empty clusters refilled).
-func (p *kproblem) seed(rnd *rand.Rand, workers int) ([]int, []int) {
+// assigns each point to its nearest seed (empty clusters refilled). The
+// error is d2Sample's.
+func (p *kproblem) seed(ctx context.Context, rnd *rand.Rand, workers int) ([]int, []int, error) {
 	n, k := p.n, p.k
 	lab := make([]int, n)
 	for i := range lab {
@@ -158,7 +162,7 @@ func (p *kproblem) seed(rnd *rand.Rand, workers int) ([]int, []int) {
 	if p.uniform {
 		w = nil
 	}
-	idx := d2Sample(n, k, w, minD, rnd, workers, func(c int) {
+	idx, err := d2Sample(ctx, n, k, w, minD, rnd, workers, func(c int) {
 		cur = mat.NewDense(n, 1, nil)
 		p.column(cur, lab, c)
 		cols = append(cols, cur)
@@ -171,6 +175,9 @@ func (p *kproblem) seed(rnd *rand.Rand, workers int) ([]int, []int) {
 			}
 		}
 	})
+	if err != nil {
+		return nil, nil, err
+	}
 	last := mat.NewDense(n, 1, nil)
 	p.column(last, lab, idx[k-1])
 	cols = append(cols, last)
@@ -190,7 +197,7 @@ func (p *kproblem) seed(rnd *rand.Rand, workers int) ([]int, []int) {
 		counts[l]++
 	}
 	p.refill(labels, dist, counts)
-	return idx, labels
+	return idx, labels, nil
 }
 
 // stats sets s_c = Σ_{a∈c} w_a and g_c = Σ_{a,b∈c} w_a w_b K_ab from the
@@ -238,7 +245,7 @@ func (p *kproblem) run(ctx context.Context, labels []int, workers int) (*outcome
 			inv[c], q[c] = 2/s[c], g[c]/(s[c]*s[c])
 		}
 		raw := f.RawMatrix()
-		forBlocks(n, workers, func(_, lo, hi int) {
+		err := forBlocks(ctx, n, workers, func(_, lo, hi int) {
 			for a := lo; a < hi; a++ {
 				fa := raw.Data[a*raw.Stride : a*raw.Stride+k]
 				best, bj := math.Inf(1), 0
@@ -250,6 +257,9 @@ func (p *kproblem) run(ctx context.Context, labels []int, workers int) (*outcome
 				next[a], dist[a] = bj, best
 			}
 		})
+		if err != nil {
+			return nil, err
+		}
 		clear(counts)
 		for _, l := range next {
 			counts[l]++

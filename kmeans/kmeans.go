@@ -287,7 +287,8 @@ func checkWeights(w []float64, n int) error {
 // or a setting is invalid, an error wrapping ErrNonFinite when the
 // distortion of the finite points overflows (the points spread beyond
 // about 1e154, or the weights are near the float64 range), and an error
-// wrapping ctx.Err() when ctx is cancelled (checked at every iteration).
+// wrapping ctx.Err() when ctx is cancelled (checked before every block of
+// 2048 points of the seeding's and the iterations' passes).
 //
 // Cost: O(n·k·d) time per iteration at worst and O(n + k·d) memory per
 // concurrent restart, plus n·d floats once for the scaled copy of
@@ -363,7 +364,11 @@ func Cluster(ctx context.Context, x *mat.Dense, s Settings) (*Result, error) {
 		if init != nil {
 			copy(centers, init)
 		} else {
-			for c, i := range p.seed(rnd, inner) {
+			idx, err := p.seed(ctx, rnd, inner)
+			if err != nil {
+				return nil, err
+			}
+			for c, i := range idx {
 				copy(centers[c*d:(c+1)*d], p.row(i))
 			}
 		}

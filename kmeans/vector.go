@@ -95,16 +95,17 @@ func Seed(x *mat.Dense, k int, src rand.Source) ([]int, error) {
 	}
 	p := &vproblem{x: raw.Data, stride: raw.Stride, n: n, d: d, k: k}
 	p.scale(maxAbs(raw, n, d))
-	return p.seed(rand.New(src), 1), nil
+	return p.seed(context.Background(), rand.New(src), 1)
 }
 
-// seed is k-means++ with weights: P(i) ∝ w_i·min_c ‖x_i − μ_c‖².
-func (p *vproblem) seed(rnd *rand.Rand, workers int) []int {
+// seed is k-means++ with weights: P(i) ∝ w_i·min_c ‖x_i − μ_c‖². The
+// error is d2Sample's.
+func (p *vproblem) seed(ctx context.Context, rnd *rand.Rand, workers int) ([]int, error) {
 	minD := make([]float64, p.n)
 	for i := range minD {
 		minD[i] = math.Inf(1)
 	}
-	return d2Sample(p.n, p.k, p.w, minD, rnd, workers, nil, func(c int, lo, hi int) {
+	return d2Sample(ctx, p.n, p.k, p.w, minD, rnd, workers, nil, func(c int, lo, hi int) {
 		xc := p.row(c)
 		i := lo
 		for ; i+4 <= hi; i += 4 {
@@ -128,7 +129,9 @@ func (p *vproblem) seed(rnd *rand.Rand, workers int) []int {
 // distance of each point to its nearest chosen centre; update(c, lo, hi)
 // lowers minD[lo:hi] after index c is chosen; before(c), if not nil, is
 // called once before the blocks are updated. w nil means uniform weights.
-func d2Sample(n, k int, w []float64, minD []float64, rnd *rand.Rand, workers int, before func(c int), update func(c, lo, hi int)) []int {
+// ctx is checked before each block (forBlocks); the error is then
+// ctx.Err().
+func d2Sample(ctx context.Context, n, k int, w []float64, minD []float64, rnd *rand.Rand, workers int, before func(c int), update func(c, lo, hi int)) ([]int, error) {
 	wt := func(i int) float64 {
 		if w == nil {
 			return 1
@@ -156,7 +159,7 @@ func d2Sample(n, k int, w []float64, minD []float64, rnd *rand.Rand, workers int
 		if before != nil {
 			before(c)
 		}
-		forBlocks(n, workers, func(b, lo, hi int) {
+		err := forBlocks(ctx, n, workers, func(b, lo, hi int) {
 			update(c, lo, hi)
 			var s float64
 			for i := lo; i < hi; i++ {
@@ -164,6 +167,9 @@ func d2Sample(n, k int, w []float64, minD []float64, rnd *rand.Rand, workers int
 			}
 			partial[b] = s
 		})
+		if err != nil {
+			return nil, err
+		}
 		tot := sumOrdered(partial)
 		var next int
 		if tot > 0 && !math.IsInf(tot, 0) {
@@ -185,7 +191,7 @@ func d2Sample(n, k int, w []float64, minD []float64, rnd *rand.Rand, workers int
 		out = append(out, next)
 		chosen[next] = true
 	}
-	return out
+	return out, nil
 }
 
 // pick returns the first i with u < Σ_{j≤i} f(j), only ever returning an i
@@ -245,7 +251,7 @@ func (p *vproblem) runPlain(ctx context.Context, centers []float64, init []int, 
 			return nil, err
 		}
 		// Assignment (Alg. 4 line 7); ties go to the lowest index.
-		forBlocks(n, workers, func(_, lo, hi int) {
+		err := forBlocks(ctx, n, workers, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				xi := p.row(i)
 				best, bj := math.Inf(1), 0
@@ -257,6 +263,9 @@ func (p *vproblem) runPlain(ctx context.Context, centers []float64, init []int, 
 				next[i], dist[i] = bj, best
 			}
 		})
+		if err != nil {
+			return nil, err
+		}
 		clear(counts)
 		for _, l := range next {
 			counts[l]++
@@ -266,7 +275,7 @@ func (p *vproblem) runPlain(ctx context.Context, centers []float64, init []int, 
 		labels, next = next, labels
 		p.updateCenters(centers, labels, wsum, sums)
 		// Distortion with the updated centres (Alg. 4 line 10).
-		forBlocks(n, workers, func(b, lo, hi int) {
+		err = forBlocks(ctx, n, workers, func(b, lo, hi int) {
 			var s float64
 			for i := lo; i < hi; i++ {
 				l := labels[i]
@@ -274,6 +283,9 @@ func (p *vproblem) runPlain(ctx context.Context, centers []float64, init []int, 
 			}
 			partial[b] = s
 		})
+		if err != nil {
+			return nil, err
+		}
 		j := sumOrdered(partial)
 		o.trace = append(o.trace, j)
 		o.iters, o.value = it, j
