@@ -539,11 +539,12 @@ func cscapAffinity(g *graph.Graph, diag float64) *mat.SymDense {
 // (cholSolveColumns) and of the product (mulContext), after the
 // symmetrization of the result and, when the Cholesky factorization
 // fails (an indefinite W, Shift < 0), between the blocks of the LU
-// factorization and its solve (luFactorContext, solveContext). The condition estimates, gonum's Pocon after the
-// Cholesky factorization and Gecon inside luFactorContext, do not poll:
-// each is one gonum call of a few O(|S|²) triangular solves, 0.09 s and
-// 0.10 s for |S| = 3000 on the 2-core machine (|S| < 0.6n here), against
-// seconds for the O(|S|³) steps that poll. m (nil: none) takes the steps,
+// factorization and its solve (luFactorContext, solveContext, with the
+// condition estimate's solves, geconContext). The condition estimate
+// after the Cholesky factorization, gonum's Pocon, does not poll: one
+// gonum call of a few O(|S|²) triangular solves, 0.09 s for |S| = 3000
+// on the 2-core machine (|S| < 0.6n here), against seconds for the
+// O(|S|³) steps that poll. m (nil: none) takes the steps,
 // of the costs of woodburyCosts.
 func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64, m *meter) (*mat.SymDense, error) {
 	n := w.SymmetricDim()

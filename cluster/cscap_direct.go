@@ -82,10 +82,10 @@ func cscapDirectCheaper(n, q int) bool {
 // system (condition above 1e14, W far from positive semidefinite) is an
 // error, as in woodbury's LU fallback. ctx is checked between the blocks
 // of the factorization and of the solve (luFactorContext, solveContext:
-// the numbers of mat.LU); the condition estimate between them (gonum's
-// Gecon, O(n²)) does not poll: 0.1 s at n = 3000, 1.3–1.7 s at n = 6000
-// on the 2-core machine. m (nil: none) takes the steps, of the costs of
-// cscapDirectCosts.
+// the numbers of mat.LU) and between the triangular solves of the
+// condition estimate between them (geconContext: 1.1–1.7 s in all at
+// n = 6000 on the 2-core machine). m (nil: none) takes the steps, of the
+// costs of cscapDirectCosts.
 func cscapDirect(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64, m *meter) (*mat.SymDense, error) {
 	n := w.SymmetricDim()
 	if len(pairs) == 0 {
