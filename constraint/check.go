@@ -511,21 +511,25 @@ func (p *Policy) UnmarshalText(text []byte) error {
 // repeat was found. The error describes the first problem and the number
 // of others. Cost as Check.
 func Resolve(s *Set, p Policy) (*Set, *Report, error) {
-	out, _, rep, err := resolve(s, p, "", nil, nil)
+	out, _, rep, err := resolve(context.Background(), s, p, "", nil, nil)
 	return out, rep, err
 }
 
 // resolve is Resolve, also returning the original indices of the kept pairs,
 // filling conflict lines from lines (may be nil) and writing node i as
-// node(i) in the error (nil: the 0-based index).
-func resolve(s *Set, p Policy, file string, lines []int, node func(int) string) (*Set, []int, *Report, error) {
+// node(i) in the error (nil: the 0-based index). ctx is check's: its
+// error is ctx.Err().
+func resolve(ctx context.Context, s *Set, p Policy, file string, lines []int, node func(int) string) (*Set, []int, *Report, error) {
 	if p != Reject && p != DropConflictingCannotLinks && p != Soft {
 		return nil, nil, nil, fmt.Errorf("%w: unknown policy %d", ErrInvalid, p)
 	}
 	if s == nil {
 		s = &Set{}
 	}
-	rep := Check(s)
+	rep, _, _, err := check(ctx, s, true)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	if lines != nil {
 		for c := range rep.Conflicts {
 			cf := &rep.Conflicts[c]

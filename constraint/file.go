@@ -172,8 +172,10 @@ func Read(r io.Reader, opt *ReadOptions) (*File, error) {
 // name, an index outside the nodes, a self pair, a bad weight, a base that
 // contradicts the directive, or (under the Reject policy) a duplicate or
 // contradiction, which wrap ErrConflict. Malformed input wraps ErrInvalid.
-// Cost O(file size + n). ctx is checked every few thousand lines; a
-// cancelled read returns ctx's error, wrapped with the file and line.
+// Cost O(file size + n). ctx is checked every few thousand lines, and as
+// the pairs are checked once read (Check: 10⁷ pairs take seconds); a
+// cancelled read returns ctx's error, wrapped with the file and the line
+// or the step.
 func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, error) {
 	lr, err := newLineReader(ctx, r, opt)
 	if err != nil {
@@ -260,8 +262,11 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 	if lr.names != nil {
 		res.names = o.Names
 	}
-	out, kept, rep, err := resolve(s, o.Policy, file, lines, res.Node)
+	out, kept, rep, err := resolve(lr.ctx, s, o.Policy, file, lines, res.Node)
 	if err != nil {
+		if lr.ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: stopped while checking the pairs: %w", file, err)
+		}
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if kept != nil {
