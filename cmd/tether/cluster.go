@@ -552,7 +552,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return noSupervisionUsage(err, meth, *consFile, *partial)
 	}
-	sum, err := summarize(l, meth.Name(), p, res, time.Since(t0))
+	sum, err := summarize(ctx, l, meth.Name(), p, res, time.Since(t0))
 	if err != nil {
 		return err
 	}
@@ -784,7 +784,10 @@ func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph, repo
 	return m.writeReported(ctx, path, report, write)
 }
 
-func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {
+// summarize returns the summary of the partition res of l; its
+// comparison with the reference labels checks ctx (metrics.EvaluateContext:
+// AMI took 1.4 s at 2·10⁶ nodes), and returns its error.
+func summarize(ctx context.Context, l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {
 	g := l.Graph
 	st := g.Stats()
 	s := &summary{
@@ -806,8 +809,11 @@ func summarize(l *loaded, method string, p *cluster.Problem, res *cluster.Result
 	if l.Truth != nil {
 		// The figures of eval, on the same footing: nodes whose reference
 		// label is unknown are left out.
-		rep, err := metrics.Evaluate(l.Truth, res.Labels, &metrics.Options{Unlabeled: true, MinSizes: []int{}})
+		rep, err := metrics.EvaluateContext(ctx, l.Truth, res.Labels, &metrics.Options{Unlabeled: true, MinSizes: []int{}})
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
 			return nil, fmt.Errorf("comparing with the reference: %w", err)
 		}
 		s.Figures = map[string]float64{}

@@ -132,16 +132,14 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	// The figures poll no context (seconds at 10⁷ labels): untilDone
-	// returns as soon as ctx is cancelled.
-	var rep metrics.Report
+	// The figures check ctx and report their progress as the stage
+	// "figures" (seconds at 10⁷ labels or pairs).
 	done := rec.step("figures")
-	err = untilDone(ctx, func() (err error) {
-		if rep, err = metrics.Evaluate(truth, pred, &opt); err != nil {
-			return fmt.Errorf("eval: %w", err)
-		}
-		return nil
-	})
+	opt.Recorder = rec
+	rep, err := metrics.EvaluateContext(ctx, truth, pred, &opt)
+	if err != nil {
+		err = fmt.Errorf("eval: %w", err)
+	}
 	done()
 	if err != nil {
 		return fail(err)
