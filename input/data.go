@@ -137,6 +137,15 @@ func ReadTable(ctx context.Context, content []byte, name string, opt dataset.Opt
 // regular file (a FIFO, /dev/stdin, a shell's <(cmd)) is read once: its
 // bytes are kept for the later parses. Cost: O(file size) per parse.
 func ReadTableFile(ctx context.Context, path string, opt dataset.Options) (*Data, error) {
+	return ReadTableFileOpen(ctx, path, opt, nil)
+}
+
+// ReadTableFileOpen is ReadTableFile opening a regular file, for each of
+// its parses, with open (nil: inputfile.Open, as dataset.ReadFile does):
+// tether cluster's returns a file whose reads report their progress. The
+// errors of open are wrapped as dataset.ReadFile wraps inputfile's
+// ("dataset: …").
+func ReadTableFileOpen(ctx context.Context, path string, opt dataset.Options, open func(ctx context.Context, name string) (io.ReadCloser, error)) (*Data, error) {
 	st, err := os.Stat(path)
 	if err == nil && st.IsDir() {
 		t, err := dataset.ReadImageFolder(ctx, path, dataset.ImageOptions{})
@@ -161,8 +170,21 @@ func ReadTableFile(ctx context.Context, path string, opt dataset.Options) (*Data
 			return dataset.Read(ctx, r, path, o)
 		})
 	}
+	if open == nil {
+		return readTable(path, opt, func(o dataset.Options) (*dataset.Table, error) {
+			return dataset.ReadFile(ctx, path, o)
+		})
+	}
+	if opt.Format == dataset.FormatAuto && strings.EqualFold(filepath.Ext(path), ".arff") {
+		opt.Format = dataset.FormatARFF // as dataset.ReadFile chooses
+	}
 	return readTable(path, opt, func(o dataset.Options) (*dataset.Table, error) {
-		return dataset.ReadFile(ctx, path, o)
+		f, err := open(ctx, path)
+		if err != nil {
+			return nil, fmt.Errorf("dataset: %w", err)
+		}
+		defer f.Close()
+		return dataset.Read(ctx, f, path, o)
 	})
 }
 
