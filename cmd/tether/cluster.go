@@ -176,7 +176,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 	case o.input != "":
 		opt := o.table
 		opt.LabelColumn = o.labelCol
-		if l.Data, err = input.ReadTableFile(ctx, o.input, opt); err != nil {
+		if l.Data, err = readTableReported(ctx, o.input, opt, rec); err != nil {
 			return nil, optionUsage(cmdName(o.flags), err)
 		}
 		if o.labelCol == "" && l.Truth == nil {

@@ -134,3 +134,36 @@ func TestGraphParseProgress(t *testing.T) {
 		t.Errorf("-quiet: stderr %q", errOut)
 	}
 }
+
+// cluster -input reports the reading of its table, each parse (a table
+// with a class column is parsed again once the column is found) to the
+// end of the file: a table of 10⁶ rows took 7 s without a word; -quiet
+// prints none of it.
+func TestTableReadProgress(t *testing.T) {
+	dir := t.TempDir()
+	var table strings.Builder
+	table.WriteString("x,y,label\n")
+	for i := range 40 {
+		fmt.Fprintf(&table, "%d,%d,%d\n", i%20, 10*(i/20), i/20)
+	}
+	path := filepath.Join(dir, "t.csv")
+	if err := os.WriteFile(path, []byte(table.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"cluster", "-input", path, "-k", "2", "-method", "njw", "-o", filepath.Join(dir, "out.txt")}
+	_, errOut, err := runClocked(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stage := range []string{"reading " + path, "reading " + path + ", parse 2"} {
+		if !slices.ContainsFunc(progressLines(errOut, stage), func(l string) bool { return strings.Contains(l, "1/1 (100%) MiB") }) {
+			t.Errorf("stderr %q: want %q to 100%%", errOut, stage)
+		}
+	}
+	if _, errOut, err = runClocked(t, append(args, "-quiet")...); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errOut, "reading ") {
+		t.Errorf("-quiet: stderr %q", errOut)
+	}
+}
