@@ -13,7 +13,7 @@ import (
 // ErrScheme marks a path with a scheme where it cannot be used: a job
 // run without Files (Run, RunAll), or a field read from local folders
 // only (a catalog dataset's data_root).
-var ErrScheme = errors.New("path with a scheme")
+var ErrScheme = errors.New("job: path with a scheme")
 
 // Files reaches the files whose paths have a scheme ("gs://bucket/x.csv",
 // "memfs://x.csv": see Scheme): RunFiles reads a job's input, graph,
@@ -63,7 +63,7 @@ func Scheme(path string) string {
 // bucket of "gs://b/dir", the first folder of "memfs://d/dir"), which
 // names no file of the store ("../../x.csv" under "gs://b/dir"). Run and
 // RunFiles refuse such a path (see Join).
-var ErrAboveBucket = errors.New("relative path climbs above the bucket of its root")
+var ErrAboveBucket = errors.New("job: relative path climbs above the bucket of its root")
 
 // Join returns path relative to root, as Run resolves a job's paths: path
 // itself when it is empty, absolute, has a scheme or root is empty; else,
@@ -134,7 +134,7 @@ func checkPaths(s *Spec, root string) error {
 			if bucket != "" {
 				top = fmt.Sprintf("bucket %q", bucket)
 			}
-			return fmt.Errorf("job %s: %s %s: %w %s (%s): give a path with a scheme for a file outside it", s.ID, f.field, p, ErrAboveBucket, root, top)
+			return fmt.Errorf("%w: job %s: %s %s: root %s (%s): give a path with a scheme for a file outside it", ErrAboveBucket, s.ID, f.field, p, root, top)
 		}
 	}
 	return nil

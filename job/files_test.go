@@ -250,15 +250,15 @@ func TestRunFilesScheme(t *testing.T) {
 		files Files
 		want  string
 	}{
-		{"no Files", Spec{ID: "a", Input: "d.csv", K: 2}, "mem://b", nil, "job a: input mem://b/d.csv: path with a scheme: no Files"},
-		{"no Files for a graph", Spec{ID: "a", Graph: "mem://b/g.txt", K: 2}, dir, nil, "job a: graph mem://b/g.txt: path with a scheme"},
+		{"no Files", Spec{ID: "a", Input: "d.csv", K: 2}, "mem://b", nil, "job: path with a scheme: job a: input mem://b/d.csv: no Files"},
+		{"no Files for a graph", Spec{ID: "a", Graph: "mem://b/g.txt", K: 2}, dir, nil, "job: path with a scheme: job a: graph mem://b/g.txt"},
 		{"missing input", Spec{ID: "a", Input: "nope.csv", K: 2}, "mem://b", mem, "job a: input mem://b/nope.csv: file does not exist"},
 		{"missing graph", Spec{ID: "a", Graph: "nope.txt", K: 2}, "mem://b", mem, "job a: graph mem://b/nope.txt: file does not exist"},
 		{"missing constraints", Spec{ID: "a", Input: "d.csv", K: 2, Constraints: "nope.txt"}, "mem://b", mem, "job a: constraints mem://b/nope.txt: file does not exist"},
 		{"missing labels", Spec{ID: "a", Input: "d.csv", K: 2, Labels: "nope.txt"}, "mem://b", mem, "job a: labels mem://b/nope.txt: file does not exist"},
 		{"missing local labels beside a scheme", Spec{ID: "a", Input: "d.csv", K: 2, Constraints: "c.txt", Labels: filepath.Join(dir, "nope.txt")}, "mem://b", mem, "job a: labels: open " + filepath.Join(dir, "nope.txt")},
 		{"catalog under a scheme root", Spec{ID: "a", Dataset: "iris", K: 3}, "mem://b", mem, "job a: data_root (default"},
-		{"catalog data_root with a scheme", Spec{ID: "a", Dataset: "iris", DataRoot: "gs://x/d", K: 3}, dir, mem, "job a: data_root gs://x/d: path with a scheme: a catalog dataset is read from a local folder"},
+		{"catalog data_root with a scheme", Spec{ID: "a", Dataset: "iris", DataRoot: "gs://x/d", K: 3}, dir, mem, "job: path with a scheme: job a: data_root gs://x/d: a catalog dataset is read from a local folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := RunFiles(ctx, tc.spec, tc.root, tc.files)
@@ -282,14 +282,14 @@ func TestRunFilesAboveBucket(t *testing.T) {
 		root string
 		want string // the error's beginning; "" for none from checkPaths
 	}{
-		{"input", Spec{ID: "a", Input: "../../x.csv", K: 2}, "gs://b/dir", `job a: input ../../x.csv: relative path climbs above the bucket of its root gs://b/dir (bucket "b")`},
-		{"input, bucket root", Spec{ID: "a", Input: "../c/x.csv", K: 2}, "gs://b", `job a: input ../c/x.csv: relative path climbs above the bucket of its root gs://b (bucket "b")`},
-		{"input, down and up", Spec{ID: "a", Input: "sub/../../../x.csv", K: 2}, "gs://b/dir", "job a: input sub/../../../x.csv: relative path climbs above"},
-		{"graph", Spec{ID: "a", Graph: "../../g.txt", K: 2}, "memfs://d/dir", `job a: graph ../../g.txt: relative path climbs above the bucket of its root memfs://d/dir (bucket "d")`},
-		{"graph, memfs top", Spec{ID: "a", Graph: "../g.txt", K: 2}, "memfs://", "job a: graph ../g.txt: relative path climbs above the bucket of its root memfs:// (its top)"},
-		{"constraints", Spec{ID: "a", Input: "d.csv", Constraints: "../../c.txt", K: 2}, "gs://b/dir", "job a: constraints ../../c.txt: relative path climbs above"},
-		{"labels", Spec{ID: "a", Input: "d.csv", Labels: "../../../l.txt", K: 2}, "gs://b/dir/sub", "job a: labels ../../../l.txt: relative path climbs above"},
-		{"data_root", Spec{ID: "a", Dataset: "iris", DataRoot: "../../d", K: 3}, "gs://b/dir", "job a: data_root ../../d: relative path climbs above"},
+		{"input", Spec{ID: "a", Input: "../../x.csv", K: 2}, "gs://b/dir", `job: relative path climbs above the bucket of its root: job a: input ../../x.csv: root gs://b/dir (bucket "b")`},
+		{"input, bucket root", Spec{ID: "a", Input: "../c/x.csv", K: 2}, "gs://b", `job: relative path climbs above the bucket of its root: job a: input ../c/x.csv: root gs://b (bucket "b")`},
+		{"input, down and up", Spec{ID: "a", Input: "sub/../../../x.csv", K: 2}, "gs://b/dir", "job: relative path climbs above the bucket of its root: job a: input sub/../../../x.csv"},
+		{"graph", Spec{ID: "a", Graph: "../../g.txt", K: 2}, "memfs://d/dir", `job: relative path climbs above the bucket of its root: job a: graph ../../g.txt: root memfs://d/dir (bucket "d")`},
+		{"graph, memfs top", Spec{ID: "a", Graph: "../g.txt", K: 2}, "memfs://", "job: relative path climbs above the bucket of its root: job a: graph ../g.txt: root memfs:// (its top)"},
+		{"constraints", Spec{ID: "a", Input: "d.csv", Constraints: "../../c.txt", K: 2}, "gs://b/dir", "job: relative path climbs above the bucket of its root: job a: constraints ../../c.txt"},
+		{"labels", Spec{ID: "a", Input: "d.csv", Labels: "../../../l.txt", K: 2}, "gs://b/dir/sub", "job: relative path climbs above the bucket of its root: job a: labels ../../../l.txt"},
+		{"data_root", Spec{ID: "a", Dataset: "iris", DataRoot: "../../d", K: 3}, "gs://b/dir", "job: relative path climbs above the bucket of its root: job a: data_root ../../d"},
 		{"in the bucket", Spec{ID: "a", Input: "../x.csv", K: 2}, "gs://b/dir", ""},
 		{"local root", Spec{ID: "a", Input: "../../../x.csv", K: 2}, "dir", ""},
 		{"path with a scheme", Spec{ID: "a", Input: "gs://c/x.csv", K: 2}, "gs://b/dir", ""},

@@ -80,7 +80,7 @@ func saveLabels(ctx context.Context, files Files, dir string, r *Result) error {
 	}
 	path := LabelsPath(dir, r.ID)
 	if files == nil {
-		return fmt.Errorf("job %s: labels %s: %w: no Files to write it with (SaveLabelsFiles takes one)", r.ID, path, ErrScheme)
+		return fmt.Errorf("%w: job %s: labels %s: no Files to write it with (SaveLabelsFiles takes one)", ErrScheme, r.ID, path)
 	}
 	if r.Error != "" {
 		if err := files.Remove(ctx, path); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -299,7 +299,7 @@ func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, 
 		}
 		dr = Join(root, dr)
 		if Scheme(dr) != "" {
-			return nil, fmt.Errorf("job %s: %s %s: %w: a catalog dataset is read from a local folder (give an absolute local data_root)", s.ID, field, dr, ErrScheme)
+			return nil, fmt.Errorf("%w: job %s: %s %s: a catalog dataset is read from a local folder (give an absolute local data_root)", ErrScheme, s.ID, field, dr)
 		}
 		return input.ReadCatalogSpelled(ctx, s.Dataset, dr, Spelling())
 	default:
@@ -327,7 +327,7 @@ func readLocal(ctx context.Context, name string) ([]byte, error) {
 // it), through files; errors name the job, the field and the path.
 func readFile(ctx context.Context, files Files, id, field, path string) ([]byte, error) {
 	if files == nil {
-		return nil, fmt.Errorf("job %s: %s %s: %w: no Files to read it with (RunFiles takes one)", id, field, path, ErrScheme)
+		return nil, fmt.Errorf("%w: job %s: %s %s: no Files to read it with (RunFiles takes one)", ErrScheme, id, field, path)
 	}
 	b, err := files.ReadFile(ctx, path)
 	if err != nil {
