@@ -707,7 +707,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		// data (2 labels per class, six families, 10 draws each) and
 		// rejected: auto then lost up to 0.12 ARI to NJW on three
 		// families (closing note of 2026-11-30).
-		rep.Why = fmt.Sprintf("too little supervision to cross-validate: %d %s, fewer than the %d (2 per fold) a choice needs: the unconstrained partition is returned; run a method by name (tether cluster -method) to use them without a choice", given, what, 2*folds)
+		rep.Why = fmt.Sprintf("too little supervision to cross-validate: %d %s, fewer than the %d (2 per fold) a choice needs: the unconstrained partition is returned; run a method by name to use them without a choice (cluster.New(name), or its type such as cluster.SpectralLearning{}; tether cluster -method)", given, what, 2*folds)
 		for _, c := range cands {
 			rep.Candidates = append(rep.Candidates, AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Satisfied: -1, Skipped: c.skip})
 		}
