@@ -142,7 +142,7 @@ func (l BlockLanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Resul
 		}
 	}
 	report := func(done int, msg string) {
-		progress.Send(cfg.rec, progress.Event{Stage: "eigen", Done: done + d, Total: p.K, Message: msg})
+		progress.Send(cfg.rec, progress.Event{Stage: "eigen", Done: done, Total: kk, Message: msg})
 	}
 	vals, vecs, worst, ok, err := r.solve(ctx, kk, keep, p.Which, cfg.tol, cfg.maxIter, report)
 	if err != nil {

@@ -119,7 +119,7 @@ func (Dense) Solve(ctx context.Context, p Problem, s *Settings) (*Result, error)
 	res := finish(p, n, vals, vecs, mulA, mulB)
 	res.Iterations = 1
 	res.MatVecs = matvecs
-	progress.Send(cfg.rec, progress.Event{Stage: "eigen", Done: p.K, Total: p.K, Message: fmt.Sprintf("dense n=%d", n)})
+	progress.Send(cfg.rec, progress.Event{Stage: "eigen", Done: kk, Total: kk, Message: fmt.Sprintf("dense n=%d", n)})
 	return res, nil
 }
 

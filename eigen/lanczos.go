@@ -169,7 +169,7 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 	}
 	keep = min(max(keep, kk), ncv-1)
 	report := func(done int, msg string) {
-		progress.Send(cfg.rec, progress.Event{Stage: "eigen", Done: done + d, Total: p.K, Message: msg})
+		progress.Send(cfg.rec, progress.Event{Stage: "eigen", Done: done, Total: kk, Message: msg})
 	}
 	vals, vecs, resid, ok, err := r.solve(ctx, d, kk, keep, p.Which, cfg.tol, cfg.maxIter, nil, nil, report)
 	if err != nil {
