@@ -159,6 +159,19 @@ import (
 // BenchmarkAuto950 (950 nodes, k = 2, 4750 pairs) takes about 5.7 s
 // with 5 folds (3.8 s with 3; 26 s when cscap solved its q×q Woodbury
 // system whatever q; bench/results.md).
+//
+// Progress (Settings.Recorder): the stage "auto" counts the fits of the
+// cross-validation, Done of Total the fits finished (each unconstrained
+// candidate's one fit on the whole graph and each supervised candidate's
+// fit on each fold, a failed one included), with Message naming the fit
+// ("sl on fold 3 of 5"), after a first event at Done 0 sent before the
+// work the fits share (the FGPWC bases, SSC:KA's commute basis, and
+// CSCAP's prior, which reports as "cscap-prior"). The fits themselves run
+// without a recorder. Done reaches Total before the final fit of a
+// supervised winner, which then reports the stages of its method
+// ("eigen", "kmeans", …) as it does alone; with too little supervision
+// to cross-validate there is no "auto" stage, and NJW's one fit reports
+// its own.
 type Auto struct {
 	// Folds is the number of cross-validation folds. If Folds is 0,
 	// AutoDefaultFolds are used.
@@ -694,7 +707,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	bare := &Problem{Graph: p.Graph, K: p.K, Regularize: p.Regularize, Disconnected: p.Disconnected}
 	cands := autoCandidates(labelMode, p.Graph.N(), p.K)
 	if len(fs) == 0 || rep.HeldOut == 0 {
-		base, err := Run(ctx, NJW{}, bare, &quiet)
+		base, err := Run(ctx, NJW{}, bare, s) // the one fit: its progress is auto's
 		if err != nil {
 			return nil, fmt.Errorf("cluster: auto: the unconstrained candidate: %w", err)
 		}
@@ -718,6 +731,23 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	}
 	rep.Folds = len(fs)
 	autoSkipFastGE2(cands, fs, p.Graph.N(), p.K)
+	// The tasks: one per unconstrained candidate (its partition of the
+	// whole graph, slot 0 of its row), one per supervised candidate and
+	// fold. Their fits run quiet; the stage "auto" counts them.
+	type task struct{ ci, f int }
+	var tasks []task
+	for ci, c := range cands {
+		switch {
+		case c.skip != "":
+		case !c.supervised:
+			tasks = append(tasks, task{ci, 0})
+		default:
+			for f := range fs {
+				tasks = append(tasks, task{ci, f})
+			}
+		}
+	}
+	fits := newCounter(s.Recorder, "auto", fmt.Sprintf("cross-validation of the candidates: %d fits (%d folds), after the work they share", len(tasks), len(fs)), len(tasks))
 	// Shared FGPWC bases, on the graph as given: not when Run clusters
 	// only its core (isolated nodes or small components, core.go), where
 	// each fold embeds the core itself.
@@ -785,22 +815,6 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		prior = pr
 	}
 	autoShareNOASSC(cands, prior)
-	// The tasks: one per unconstrained candidate (its partition of the
-	// whole graph, slot 0 of its row), one per supervised candidate and
-	// fold.
-	type task struct{ ci, f int }
-	var tasks []task
-	for ci, c := range cands {
-		switch {
-		case c.skip != "":
-		case !c.supervised:
-			tasks = append(tasks, task{ci, 0})
-		default:
-			for f := range fs {
-				tasks = append(tasks, task{ci, f})
-			}
-		}
-	}
 	nf := len(fs)
 	labels := make([][]int, len(cands)*nf)
 	secs := make([]float64, len(cands)*nf)
@@ -809,8 +823,13 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	err = parallel.For(ctx, len(tasks), 0, func(t int) error {
 		ci, f := tasks[t].ci, tasks[t].f
 		c := cands[ci]
+		what := fmt.Sprintf("%s on the whole graph", c.name)
+		if c.supervised {
+			what = fmt.Sprintf("%s on fold %d of %d", c.name, f+1, nf)
+		}
 		if basisErr[ci] != nil {
 			fails[ci*nf+f] = basisErr[ci]
+			fits.add(what + ": failed")
 			return nil
 		}
 		fp, fset := bare, &quiet
@@ -832,12 +851,14 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 				return ctx.Err()
 			}
 			fails[ci*nf+f] = err
+			fits.add(what + ": failed")
 			return nil
 		}
 		if !c.supervised {
 			whole0[ci] = res
 		}
 		labels[ci*nf+f] = res.Labels
+		fits.add(what)
 		return nil
 	})
 	if err != nil {

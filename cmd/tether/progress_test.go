@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -139,4 +141,35 @@ func progressLines(stderr, stage string) []string {
 		}
 	}
 	return lines
+}
+
+// TestClusterAutoProgress: tether cluster -method auto shows its
+// cross-validation as the stage "auto", fits finished of fits planned, up
+// to 100%, naming the fit; it printed nothing while it cross-validated
+// (review 86). -quiet prints none of it.
+func TestClusterAutoProgress(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%d,%d,%s\n", i, i+60, []string{"ml", "cl"}[i%2])
+	}
+	cons := writeTemp(t, "c.csv", b.String())
+	args := []string{"cluster", "-gen", "blobs", "-n", "150", "-k", "3", "-method", "auto", "-constraints", cons, "-o", filepath.Join(t.TempDir(), "l.csv")}
+	_, errOut, err := runClocked(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := progressLines(errOut, "auto")
+	if len(lines) == 0 {
+		t.Fatalf("no auto progress on stderr:\n%s", errOut)
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, "(100%)") || !strings.Contains(last, " of 5") && !strings.Contains(last, "whole graph") {
+		t.Errorf("last auto line %q: want 100%% and the fit it names", last)
+	}
+	_, errOut, err = runClocked(t, append(args, "-quiet")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := progressLines(errOut, "auto"); len(lines) > 0 {
+		t.Errorf("-quiet: %q", lines)
+	}
 }
