@@ -122,7 +122,9 @@ import (
 // default threshold, AutoDefaultZ, was chosen on generated data (tether
 // repro auto-dev), and it is 0: the strict rule, as before. A
 // supervised winner is then run on the whole problem with Settings as
-// given, so its partition is exactly that method's with the same seed; an
+// given, so its partition is exactly that method's with the same seed
+// (without the feature rows or bipartite matrix, which no candidate
+// reads: Run warns once, in auto's name, that they are ignored); an
 // unconstrained winner's partition is the one already computed.
 //
 // Sharing. The unconstrained candidates run once for all folds; both
@@ -983,7 +985,12 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		rep.Why = fmt.Sprintf("%s %s: %.4f (every unconstrained candidate failed)", rep.Candidates[bestC].Name, autoMost(sc), rep.Candidates[bestC].Score)
 	}
 	rep.Chosen = cands[bestC].name
-	res, err := Run(ctx, cands[bestC].method, p, s)
+	// The winner runs without the inputs no candidate reads (feature
+	// rows, a bipartite matrix), which auto's own Run has warned of: its
+	// Run would warn again in its name.
+	final := *p
+	final.Features, final.Bipartite = nil, nil
+	res, err := Run(ctx, cands[bestC].method, &final, s)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: auto: the chosen %s on the whole problem: %w", rep.Chosen, err)
 	}

@@ -167,3 +167,80 @@ func TestAutoCollapseWarningOnce(t *testing.T) {
 		}
 	}
 }
+
+// Side information or input that nothing reads is reported once under
+// auto: feature rows given with the graph built from them gave "auto
+// ignores the feature rows" and the same in its winner's name (review
+// 86), since the winner ran on the whole Problem. ExampleAuto's problem,
+// where ml-noa-ssc wins.
+func TestAutoIgnoredInputsWarnOnce(t *testing.T) {
+	ctx := context.Background()
+	x, truth, err := synth.Moons(150, 0.12, rand.NewPCG(5, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Build(ctx, x, graph.DefaultSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := constraint.UniformPairs(truth, 60, rand.NewPCG(5, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, Auto{}, &Problem{Graph: g, Features: x, K: 2, Constraints: set}, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := res.Report.(*AutoReport); rep.Chosen != "ml-noa-ssc" {
+		t.Fatalf("auto chose %s, want ml-noa-ssc: the test needs a supervised winner", rep.Chosen)
+	}
+	var ignored []string
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "ignores the feature rows") {
+			ignored = append(ignored, w)
+		}
+	}
+	if len(ignored) != 1 || !strings.HasPrefix(ignored[0], "auto ignores") {
+		t.Errorf("warnings about the feature rows %q, want auto's alone", ignored)
+	}
+}
+
+// FGPWC on a disconnected graph says so in one warning: the embedding's
+// (the components' indicators are eigenvectors, so clusters follow the
+// components) joined to its own (how X₀ scales their null directions).
+// Both came as two warnings about the same components (review 86).
+func TestFGPWCComponentsWarnOnce(t *testing.T) {
+	const ring = 30
+	var edges []graph.Edge
+	truth := make([]int, 3*ring)
+	for r := 0; r < 3; r++ {
+		for i := 0; i < ring; i++ {
+			a := r*ring + i
+			truth[a] = r
+			edges = append(edges, graph.Edge{I: a, J: r*ring + (i+1)%ring, W: 1}, graph.Edge{I: a, J: r*ring + (i+2)%ring, W: 1})
+		}
+	}
+	g, err := graph.FromEdges(3*ring, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := constraint.UniformPairs(truth, 30, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []FGPWC{*NewFGPWC(), {Laplacian: FGPWCUnnormalized, M: 3}} {
+		res, err := Run(context.Background(), f, &Problem{Graph: g, K: 3, Constraints: set, Disconnected: DisconnectedStrict}, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var comps []string
+		for _, w := range res.Warnings {
+			if strings.Contains(w, "connected components") {
+				comps = append(comps, w)
+			}
+		}
+		if len(comps) != 1 || !strings.HasPrefix(comps[0], "fgpwc: the graph has 3 connected components; their indicator vectors are exact eigenvectors") || !strings.Contains(comps[0], "null directions") {
+			t.Errorf("Laplacian %v: warnings about the components %q, want one, the embedding's and fgpwc's", f.Laplacian, comps)
+		}
+	}
+}

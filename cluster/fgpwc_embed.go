@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -109,8 +110,14 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 		return nil, fmt.Errorf("%w: %w: fgpwc: node %d has degree 0 (%s), so L_sym is undefined; add self loops (graph.WithSelfLoops, tether cluster -self-loops) or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated, iso[0], wording.Count(len(iso), "isolated node", "isolated nodes"))
 	}
 	b := &FGPWCBasis{g: g, key: f.basisKey(), n: n}
-	if _, c := g.Components(); c > 1 {
-		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: the graph has %d connected components; the embedding keeps the %d null directions of %s orthogonal to its trivial null vector and X₀ gives them the scale of the smallest positive eigenvalue", c, c-1, f.Laplacian.symbol()))
+	// The components: one warning, fgpwc's, which takes in the
+	// embedding's about them below (each gave one: review 86).
+	_, nc := g.Components()
+	comps, keep := -1, ""
+	if nc > 1 {
+		keep = fmt.Sprintf("the embedding keeps the %d null directions of %s orthogonal to its trivial null vector and X₀ gives them the scale of the smallest positive eigenvalue", nc-1, f.Laplacian.symbol())
+		comps = len(b.warnings)
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: the graph has %d connected components; %s", nc, keep))
 	}
 	if s.EigenSettings == nil || s.EigenSettings.Tol == 0 {
 		es, set := *s, eigen.Settings{}
@@ -140,7 +147,12 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 			return nil, err
 		}
 	}
+	head := fmt.Sprintf("graph has %d connected components; ", nc)
 	for _, w := range e.warnings {
+		if why, ok := strings.CutPrefix(w, head); ok && comps >= 0 {
+			b.warnings[comps] = fmt.Sprintf("fgpwc: the %s%s; %s", head, why, keep)
+			continue
+		}
 		b.warnings = append(b.warnings, "fgpwc: embedding: "+w)
 	}
 	b.values, b.v = fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), f.Laplacian))
