@@ -1,6 +1,3 @@
-// Package progress defines how long-running computations in tether report
-// progress. The library never prints: it sends Events to a Recorder supplied
-// by the caller; the command-line tool supplies one that writes to stderr.
 package progress
 
 import (
@@ -11,7 +8,8 @@ import (
 
 // Event describes the state of one stage of a computation.
 type Event struct {
-	// Stage names the step, for example "knn", "eigen", "kmeans".
+	// Stage names the step, for example "graph", "eigen", "kmeans" (the
+	// package documentation lists them).
 	Stage string
 	// Done and Total measure progress in stage-specific units; Total is 0
 	// when unknown.
