@@ -20,6 +20,19 @@ import (
 // that honours k; Alpha is then ignored). A disconnected part is cut along
 // its components (Ncut 0) without an eigenproblem; a part of one node is
 // never cut.
+//
+// Result: Labels (parts numbered by their smallest node), K the number of
+// parts, Iterations the cuts made (K − 1), and Objective the k-way
+// normalized cut of the partition, Σ_c cut(C_c, V∖C_c)/vol(C_c) on
+// Problem.Graph (for two parts the sweep's Ncut(A, B) of eq. 2.3.21; COSC
+// reports the same); no Eigenvalues or Embedding, each part having its
+// own Fiedler vector.
+//
+// Cost: for each part examined, the subgraph (O(nnz of the part)), its
+// Fiedler vector (the second eigenvector of its L_sym: dense up to
+// DenseLimit nodes, O(n³); Lanczos above, O(nnz) per product) and the
+// sweep, O(nnz + n log n): 2k − 1 parts for k parts, the first the whole
+// graph.
 type HBisection struct {
 	// Alpha is the stopping threshold on Ncut(A, B) of Alg. 1. If Alpha is 0,
 	// 0.5 is used.
@@ -107,7 +120,7 @@ func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Re
 			labels[v] = c
 		}
 	}
-	res := &Result{Labels: labels, K: len(parts), Iterations: len(parts) - 1}
+	res := &Result{Labels: labels, K: len(parts), Iterations: len(parts) - 1, Objective: kwayNcut(g, labels, len(parts))}
 	if _, nc := g.Components(); nc == g.N() && nc > 1 {
 		// Run's core rule cannot help (no node has an edge): say that the
 		// partition means nothing, as njw's and ncut's warnings do.

@@ -258,6 +258,10 @@ func TestHBisectionSweepIsBestThresholdCut(t *testing.T) {
 		if math.Abs(got-best) > 1e-9 {
 			t.Errorf("seed %d: H. BISECTION Ncut %.12g, best threshold cut %.12g", seed, got, best)
 		}
+		// Objective is that Ncut (it was 0; review 86).
+		if math.Abs(res.Objective-best) > 1e-9 {
+			t.Errorf("seed %d: Objective %.12g, want the Ncut of the cut %.12g", seed, res.Objective, best)
+		}
 	}
 }
 
@@ -271,6 +275,10 @@ func TestHBisectionAlphaStops(t *testing.T) {
 	}
 	if res.K != 3 || ari(t, truth, res.Labels) < 1-1e-12 {
 		t.Errorf("K = %d, ARI = %v; want 3 clusters equal to the cliques", res.K, ari(t, truth, res.Labels))
+	}
+	// Objective is the 3-way Ncut of the partition (metrics.Ncut).
+	if want, err := metrics.Ncut(g, res.Labels); err != nil || math.Abs(res.Objective-want) > 1e-12*want {
+		t.Errorf("Objective %.12g, want the partition's Ncut %.12g (%v)", res.Objective, want, err)
 	}
 }
 
