@@ -138,7 +138,8 @@ import (
 // and runs per fold. Sharing changes no result: each fit computes what
 // it would compute alone.
 //
-// Result: the winner's Result, with Report = *AutoReport (every
+// Result: the winner's Result (its Objective is the winner's, documented
+// with its method), with Report = *AutoReport (every
 // candidate's scores and seconds, the choice and why) and a first note
 // saying what was chosen and why ("auto: chose sl: …", Result.Notes).
 // With no supervision, or too few supervised items, the result

@@ -214,7 +214,9 @@ type Settings struct {
 	// tolerance (not eigen's own default, 1e-10), so
 	// &eigen.Settings{MaxIter: 50} changes only the iteration cap.
 	EigenSettings *eigen.Settings
-	// Recorder, if not nil, receives progress events.
+	// Recorder, if not nil, receives progress events, on the stages that
+	// package progress lists (the eigensolver's "eigen", k-means'
+	// "kmeans", and the method's own).
 	Recorder progress.Recorder
 	// Repair says when a Laplacian embedding whose iterative eigensolve
 	// returned eigenvalues below its resolution (tol·‖L‖, where it cannot
@@ -286,8 +288,11 @@ type Result struct {
 	Eigenvalues []float64
 	// Embedding holds the rows clustered by k-means (n×m), or nil.
 	Embedding *mat.Dense
-	// Objective is the method's final objective value (documented per method),
-	// for example the k-means distortion or the FGPWC cost F(X).
+	// Objective is the method's final objective value, documented in each
+	// method's Result paragraph: most often the k-means distortion of the
+	// embedding's rows, Σ_i ‖x_i − μ_{c(i)}‖², and otherwise, for example,
+	// FGPWC's cost F(X), the k-way normalized cut of HBisection and COSC,
+	// or 0 where the partition minimizes none (MAVRO's sign of a vector).
 	Objective float64
 	// Iterations counts the method's outer iterations, when it has any.
 	Iterations int

@@ -80,6 +80,13 @@ import (
 // O((rows+cols)³) time); above DenseLimit Lanczos forms nothing of that
 // size. Cost otherwise: one eigensolve for ℓ vectors and k-means on
 // (rows+cols)×ℓ.
+//
+// Result: Labels (rows + cols entries, as above); Eigenvalues the ℓ
+// singular values σ₂ ≥ … ≥ σ_{ℓ+1} (with constraints, the top eigenvalues
+// of P(S − γQ)P), descending; Embedding Z; Objective the k-means
+// distortion of the run kept over Z's rows, the lowest of
+// Settings.Restarts runs (10 if 0); Iterations its Lloyd iterations. With
+// k = 1, one cluster and Objective 0.
 type CoCluster struct {
 	// Gamma is the weight γ > 0 of the normalized constraint penalty. If
 	// Gamma is 0, CoClusterDefaultGamma (0.3) is used, or

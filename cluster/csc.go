@@ -47,6 +47,14 @@ import (
 // A node with D̄_ii = 0 (no edge and no constraint) is an error wrapping
 // graph.ErrIsolated. Cost: O(nnz + |S| log) to build, one sparse eigensolve
 // of O(nnz·k) per iteration, and k-means.
+//
+// Result: for K = 2 (without KMeansTwoWay), Eigenvalues the eigenvalue
+// of the vector z retained, Embedding z (n×1) and Objective the 2-means
+// distortion of z under the sign partition, Σ_c Σ_{i∈c} (z_i − z̄_c)²;
+// otherwise Eigenvalues the K smallest of L̄_cSC, ascending, Embedding
+// their eigenvectors (rows normalized with NormalizeRows) and Objective
+// the k-means distortion of the run kept, the lowest of
+// Settings.Restarts runs (10 if 0), with Iterations its Lloyd iterations.
 type CSC struct {
 	// Gamma is the balance γ ∈ (0, 1] between the graph and the
 	// constraints. If Gamma is 0, 0.5 is used (seed 002 §6, line 299).

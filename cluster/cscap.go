@@ -86,6 +86,15 @@ import (
 // "cscap-propagation", each as thousandths of the stage (Total 1000)
 // with the step in Message; then the eigensolver reports "eigen" and
 // k-means "kmeans".
+//
+// Result: Labels; Eigenvalues the k smallest of L_sym of A (regularized
+// as Problem.Regularize says), ascending;
+// Embedding the n×k generalized eigenvectors D_A^{-1/2}v of the normalized
+// cut on A; Objective the k-means distortion of the run kept over the
+// embedding's rows: of Settings.Restarts runs (30 if 0, as thesis §4.5.1
+// compares the pairwise methods), the one violating the least weight of
+// constraints, ties to the lower distortion; Iterations its Lloyd
+// iterations.
 type CSCAP struct {
 	// EpsML and EpsCL are ε_m and ε_c, the softness of must-links and
 	// cannot-links (→ 0: hard constraints). If zero, 1 is used: the

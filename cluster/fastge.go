@@ -58,6 +58,13 @@ import (
 // memory (2.1 GB against 1.1 GB at 3·10⁵ nodes of a 10-NN graph); an
 // explicit Settings.Eigen (eigen.LOBPCG{}) keeps the plain solve. When the
 // graph does not coarsen, plain LOBPCG is used.
+//
+// Result: Labels; Eigenvalues the k smallest finite eigenvalues λ of the
+// pencil; Embedding the n×k rows after Alg. 15, lines 3–6; Objective the
+// k-means distortion of the run kept over those rows: of
+// Settings.Restarts runs (30 if 0, thesis §4.5.1), the one violating the
+// least weight of constraints, ties to the lower distortion; Iterations
+// its Lloyd iterations.
 type FastGE struct {
 	// Mu is μ of the regularization. If Mu is 0, μ = tr(L_G)/(10·tr(L_H)),
 	// divided by 100 on the dense Cholesky path and the

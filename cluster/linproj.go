@@ -186,8 +186,10 @@ func (c CPCA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 // eq. 15 (§6.1, line 295), which `tether cluster -knn 10` builds and the
 // seed-002 reproduction passes. Its products cost O(nnz·d), never an n×n
 // matrix. The projection dimension m, the k-means step and the Result are
-// as for CPCA, with Eigenvalues the m smallest generalized eigenvalues in
-// increasing order.
+// as for CPCA (Embedding the n×m projected rows, Objective the k-means
+// distortion of the run kept over them, Iterations its Lloyd iterations),
+// with Eigenvalues the m smallest generalized eigenvalues in increasing
+// order.
 //
 // Errors wrapping ErrInvalid: no feature rows or no graph, d = 0, every
 // feature constant, Dim > d, and XᵀD̄X singular on the span of the rows

@@ -67,7 +67,9 @@ func twoClassVector(g *graph.Graph, a1, a2 []int) []float64 {
 // vector may mix the components' indicator vectors: a warning says so.
 //
 // Result: Labels, Eigenvalues = {dominant eigenvalue of L̄}, Embedding = the
-// n×1 vector (unit norm, positive on class 0's labelled side).
+// n×1 vector (unit norm, positive on class 0's labelled side), Objective
+// 0: the partition is the vector's sign, which minimizes no objective over
+// partitions (the vector's own quotient is the eigenvalue).
 //
 // Cost: O(nnz + n) per power iteration; the number of iterations falls as
 // the gap between the two largest eigenvalues of L̄ grows, which is what the

@@ -230,7 +230,9 @@ func (m MLNOASSC) opts(name string, useCL bool) pairOpts {
 //
 // Its knobs are MLNOASSC's (the same fields, documented there), except
 // that with NoResolve the cannot-links inside a must-link group are
-// ignored, with a warning. MLNOASSC(m) converts one to the other.
+// ignored, with a warning. MLNOASSC(m) converts one to the other. Its
+// Result is as MLNOASSC's: NOA-SSC's, Objective its k-means distortion,
+// or 0 after a refinement.
 type MCLNOASSC MLNOASSC
 
 // Name returns "mcl-noa-ssc".

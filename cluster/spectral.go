@@ -18,6 +18,12 @@ import (
 // L_sym = I − D^{-1/2} W D^{-1/2} with the smallest eigenvalues, rows
 // normalized to unit length, then k-means (thesis Alg. 4).
 //
+// Result: Labels; Eigenvalues the k smallest of L_sym, ascending;
+// Embedding the n×k row-normalized eigenvectors; Objective the k-means
+// distortion of the run kept (the lowest of Settings.Restarts runs, 10 if
+// 0), Σ_i ‖x_i − μ_{c(i)}‖² over the embedding's rows; Iterations its
+// Lloyd iterations.
+//
 // Cost: one partial eigendecomposition (O(nnz·k) per Lanczos step) and
 // k-means in O(n·k²) per iteration.
 type NJW struct{}
@@ -41,6 +47,16 @@ func (NJW) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, err
 // k generalized eigenvectors of L u = λ D u, then k-means. The generalized
 // eigenvectors are computed as u = D^{-1/2} v from the eigenvectors v of
 // L_sym, which have the same eigenvalues (thesis §2.3.1).
+//
+// Result: Labels; Eigenvalues the k smallest generalized eigenvalues of
+// (L, D), those of L_sym, ascending; Embedding the n×k matrix of the u;
+// Objective the k-means distortion of the run kept (the lowest of
+// Settings.Restarts runs, 10 if 0) over the rows of u; Iterations its
+// Lloyd iterations.
+//
+// Cost: NJW's, one partial eigendecomposition of L_sym (O(nnz·k) per
+// Lanczos step; dense, O(n³), up to DenseLimit nodes) and k-means in
+// O(n·k²) per iteration, plus O(n·k) for the D^{-1/2} scaling.
 type ShiMalik struct{}
 
 // Name returns "ncut".
@@ -72,6 +88,14 @@ func (ShiMalik) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 // components the commute time is infinite, and a warning says that the
 // distances there are L⁺'s, not commute times. Cost: that of usc plus
 // O(n·k).
+//
+// Result: Labels; Eigenvalues the k smallest of L, ascending; Embedding
+// the n×k eigenvectors u_j (with CommuteTime, the columns u_j/√λ_j);
+// Objective the k-means distortion of the run kept (the lowest of
+// Settings.Restarts runs, 10 if 0) over the embedding's rows; Iterations
+// its Lloyd iterations. Cost: one partial eigendecomposition of L
+// (O(nnz·k) per Lanczos step; dense, O(n³), up to DenseLimit nodes) and
+// k-means in O(n·k²) per iteration.
 type Unnormalized struct {
 	// CommuteTime clusters the commute-time embedding u_j/√λ_j instead of
 	// the eigenvectors u_j.
@@ -179,6 +203,20 @@ func spectral(ctx context.Context, name string, p *Problem, s *Settings, kind gr
 // ErrNumerical rather than partitioned at random: the graph is refused when
 // the coupling of H(r), its largest off-diagonal row sum
 // (graph.BetheHessian.Coupling), is below 10⁻¹¹.
+//
+// Result: Labels; K (estimated when Problem.K is 0); Eigenvalues the k
+// smallest of H(r), ascending (with Rule zeta, the ζ_p); Embedding the
+// n×k eigenvectors (with Rule zeta, those of H(ζ_p), rows normalized);
+// Objective the k-means distortion of the run kept (the lowest of
+// Settings.Restarts runs, 10 if 0) over the embedding's rows; Iterations
+// its Lloyd iterations.
+//
+// Cost: the k smallest eigenpairs of H(r), O(nnz + n) per product
+// (Lanczos; dense, O(n³), up to DenseLimit nodes); with Problem.K = 0,
+// solves for 8, 16, … of them until one is not negative (at most
+// log₂(MaxK/8) + 2 solves); Rule zeta adds about k·log₂(10³) solves for
+// k eigenpairs at most (Dall'Amico et al.'s search for each ζ_p); then k-means in
+// O(n·k²) per iteration.
 type BetheHessian struct {
 	// R is the parameter r, above 1 (and above every edge weight, which
 	// the weighted H(r) needs). If R is 0, r = √c with c the mean degree,
