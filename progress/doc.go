@@ -50,6 +50,11 @@
 //	NAME                cells done (cached ones included) of cells (Message: the time left);
 //	                    experiment.Run, the stage named for experiment NAME; after each cell
 //	reading PATH        MiB read of the file's MiB; the command tether, as it reads the file
+//	parsing NAME        thousandths (Total 1000) of the parse of an edge list after its
+//	                    lines (Message: the step); dataset.GraphOptions.Recorder; each
+//	                    thousandth and each step
+//	figures             thousandths of metrics.EvaluateContext's work (Message: the step);
+//	                    metrics.Options.Recorder; each thousandth and each step
 //
 // Stages nest: a cluster method reports "eigen" and "kmeans" for the
 // steps it runs besides its own stage (fgpwc, cscap-prior, …), and
