@@ -2,13 +2,10 @@ package cluster
 
 import (
 	"context"
-	"math/rand/v2"
 	"sync"
 	"testing"
 
 	"github.com/tether-sc/tether/constraint"
-	"github.com/tether-sc/tether/dataset/synth"
-	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -23,18 +20,7 @@ import (
 // problem, where ml-noa-ssc wins.
 func TestAutoProgress(t *testing.T) {
 	ctx := context.Background()
-	x, truth, err := synth.Moons(150, 0.12, rand.NewPCG(5, 6))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.Build(ctx, x, graph.DefaultSpec())
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := constraint.UniformPairs(truth, 60, rand.NewPCG(5, 7))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, g, set := autoMoons(t)
 	var log progress.Log
 	var mu sync.Mutex
 	var seq []progress.Event // every event, in the order recorded

@@ -175,18 +175,7 @@ func TestAutoCollapseWarningOnce(t *testing.T) {
 // where ml-noa-ssc wins.
 func TestAutoIgnoredInputsWarnOnce(t *testing.T) {
 	ctx := context.Background()
-	x, truth, err := synth.Moons(150, 0.12, rand.NewPCG(5, 6))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.Build(ctx, x, graph.DefaultSpec())
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := constraint.UniformPairs(truth, 60, rand.NewPCG(5, 7))
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, g, set := autoMoons(t)
 	res, err := Run(ctx, Auto{}, &Problem{Graph: g, Features: x, K: 2, Constraints: set}, &Settings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
