@@ -16,16 +16,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tether-sc/tether/internal/atomicfile"
 	"github.com/tether-sc/tether/internal/interrupt"
 	"github.com/tether-sc/tether/internal/memlimit"
 	"github.com/tether-sc/tether/internal/suggest"
 )
 
 func main() {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	// The first signal cancels the work, which stops within a second and
-	// removes any partial output; a second one kills the process.
-	interrupt.Notify(os.Stderr, "tether: interrupted, stopping (interrupt again to quit at once)", func() { cancel(errInterrupted) })
+	// The files the command is writing or has staged are registered from
+	// their creation until they are in place or removed, so that a
+	// second signal can remove them.
+	files := atomicfile.NewRegistry()
+	ctx, cancel := context.WithCancelCause(atomicfile.WithRegistry(context.Background(), files))
+	// The first signal (SIGINT or SIGTERM) cancels the work, which stops
+	// within a second and removes any partial output; a second one
+	// removes the temporary files of the outputs not yet in place, which
+	// the cancelled work may not have reached, and ends the process.
+	interrupt.NotifyQuit(os.Stderr, "tether: interrupted, stopping (interrupt again to quit at once)", func() { cancel(errInterrupted) }, files.Discard)
 	// A soft memory limit of 3/4 of the machine's memory (unless
 	// GOMEMLIMIT sets one): large jobs collect garbage harder near it
 	// instead of being killed (internal/memlimit).
@@ -239,7 +246,7 @@ func (m *Main) usage() {
 		fmt.Fprintf(&b, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(&b, "\nRun \"tether <command> -h\" or \"tether help <command>\" for the flags of a command.")
-	fmt.Fprintln(&b, "\nOutput files (-o, -plot, -graph-out, …) are written whole or not at all, and all of them\nonly when the command succeeds: an interrupted or failed command leaves none behind.\nMissing folders on their paths are created (and removed again on failure). An output\nthat cannot be written (a folder, a path under a file or in a folder that cannot be\ncreated or written) is a usage error, found before the command reads its input.")
+	fmt.Fprintln(&b, "\nOutput files (-o, -plot, -graph-out, …) are written whole or not at all, and all of them\nonly when the command succeeds: an interrupted or failed command leaves none behind,\nnor their hidden temporary files, even when a second Ctrl-C ends it at once. Missing\nfolders on their paths are created (and removed again on failure). An output that\ncannot be written (a folder, a path under a file or in a folder that cannot be created\nor written) is a usage error, found before the command reads its input.")
 	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 1 for any other failure (unreadable\nor invalid data, a numerical failure).")
 	io.WriteString(m.Stderr, citeSources(b.String()))
 }

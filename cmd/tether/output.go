@@ -24,6 +24,13 @@ import (
 // before its labels). Missing parent directories are created, for every
 // output flag alike, and removed again when the command fails. Outside a
 // command (m.outputs nil) the file is written at once.
+//
+// A second signal ends the process before the command has removed its
+// files: main's atomicfile.Registry, which the context carries, removes
+// them then, those being written and those staged. Only a process killed
+// outright (kill -9) leaves a temporary file ".NAME.tmpPID-DIGITS"; it
+// does not disturb a later run, and a reported output names the ones of
+// processes that no longer run beside it in a note (atomicfile.Stale).
 func (m *Main) writeOutput(ctx context.Context, path string, write func(io.Writer) error) error {
 	return m.stageOutput(ctx, path, nil, "", write)
 }
@@ -59,6 +66,10 @@ func (m *Main) stageOutput(ctx context.Context, path string, w io.Writer, msg st
 	p, err := atomicfile.Stage(ctx, path, write)
 	if err != nil {
 		return err
+	}
+	if stale := atomicfile.Stale(path); len(stale) > 0 && w != nil {
+		fmt.Fprintf(w, "tether: note: %s: %s left by a tether killed while writing it (kill -9, a crash): safe to remove, unless a process of another machine is writing %s\n",
+			path, strings.Join(stale, ", "), path)
 	}
 	m.outputs.staged = append(m.outputs.staged, stagedOutput{p, w, msg})
 	return nil

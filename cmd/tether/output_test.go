@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tether-sc/tether/internal/atomicfile"
 )
 
 // dirNames lists the names in dir.
@@ -572,5 +575,45 @@ func TestFinishAllOrNothing(t *testing.T) {
 	}
 	if got := dirNames(t, dir2); strings.Join(got, ",") != "d.txt,e.txt" {
 		t.Errorf("files %v after the failed rename, want d.txt and the folder e.txt", got)
+	}
+}
+
+// TestStaleTemporaryFileNote: a temporary file of -o left by a tether that
+// was killed outright (".NAME.tmpPID-DIGITS", PID no longer running) does
+// not disturb the write, is named in a note (not with -quiet), and is left
+// in place; a temporary file of a process that runs is not named.
+func TestStaleTemporaryFileNote(t *testing.T) {
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	if err := child.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(atomicfile.Target(filepath.Join(t.TempDir(), "a.pred")))
+	out := filepath.Join(dir, "a.pred")
+	stale := filepath.Join(dir, fmt.Sprintf(".a.pred.tmp%d-123", child.Process.Pid))
+	alive := filepath.Join(dir, ".a.pred.tmp1-456")
+	for _, f := range []string{stale, alive} {
+		if err := os.WriteFile(f, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, quiet := range []bool{false, true} {
+		args := []string{"cluster", "-gen", "moons", "-n", "100", "-k", "2", "-o", out}
+		if quiet {
+			args = append(args, "-quiet")
+		}
+		_, errOut, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, errOut)
+		}
+		note := "tether: note: " + out + ": " + stale + " left by a tether killed while writing it"
+		if got := strings.Contains(errOut, note); got == quiet {
+			t.Errorf("-quiet %v: stderr %q, want the note %q: %v", quiet, errOut, note, !quiet)
+		}
+		if strings.Contains(errOut, alive) {
+			t.Errorf("the temporary file of a running process is named: %q", errOut)
+		}
+		if names := dirNames(t, dir); len(names) != 3 {
+			t.Errorf("files %v, want a.pred and the two temporary files", names)
+		}
 	}
 }

@@ -545,3 +545,65 @@ func TestFlagValuesCheckedBeforeTheData(t *testing.T) {
 		}
 	}
 }
+
+// A second signal ends the process at once, and the temporary files of its
+// outputs go with it: a second SIGINT (or a SIGTERM after the SIGINT), 20
+// ms after the first, while -plot's PNG is being drawn into its temporary
+// file (which takes longer, 30 000 points, than the first signal's
+// cancellation needs to be seen) and -gen-out's data is staged, leaves no
+// file in the folder, hidden ".p.png.tmp*" and ".data.csv.tmp*" included.
+// Before main's atomicfile.Registry, the second signal killed the process
+// before the cancelled command removed them, and both stayed. The process
+// ends by the second signal (or, should the cancelled command finish
+// first, with status 130).
+func TestSecondInterruptLeavesNoTemporaryFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command in a child process")
+	}
+	for _, second := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(second.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(os.Args[0], "cluster", "-gen", "blobs", "-n", "30000", "-k", "5", "-method", "njw", "-quiet",
+				"-gen-out", filepath.Join(dir, "data.csv"), "-plot", filepath.Join(dir, "p.png"), "-o", filepath.Join(dir, "labels.txt"))
+			cmd.Env = append(os.Environ(), "TETHER_TEST_MAIN=1")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(500 * time.Microsecond) {
+				if m, _ := filepath.Glob(filepath.Join(dir, ".p.png.tmp*")); len(m) > 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					cmd.Wait()
+					t.Fatalf("no temporary file of -plot within 60 s; stderr:\n%s", stderr.String())
+				}
+			}
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(20 * time.Millisecond)
+			if err := cmd.Process.Signal(second); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("exit: %v, want the signal or status 130; stderr:\n%s", err, stderr.String())
+			}
+			if ws, _ := ee.Sys().(syscall.WaitStatus); !(ws.Signaled() && ws.Signal() == second) && ee.ExitCode() != 130 {
+				t.Errorf("exit: %v, want killed by %v or status 130; stderr:\n%s", err, second, stderr.String())
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				var names []string
+				for _, e := range entries {
+					names = append(names, e.Name())
+				}
+				t.Errorf("files left after the second signal: %v", names)
+			}
+			t.Logf("exit: %v", err)
+		})
+	}
+}

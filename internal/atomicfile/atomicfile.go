@@ -2,6 +2,17 @@
 // one: the content goes to a temporary file in the same directory, which
 // replaces the target by a rename only when everything was written. An
 // interrupted or failed write leaves the old file, or none, in place.
+//
+// The temporary file of NAME is ".NAME.tmpPID-DIGITS", PID the writing
+// process's. A write removes it on failure or cancellation, and a
+// Registry (WithRegistry) lets a process that must exit at once (a second
+// Ctrl-C) remove those of the writes still running. Only a process killed
+// outright (kill -9, a crash, a power cut) leaves one behind. It does not
+// disturb a later write, whose temporary file gets other digits and
+// whose rename replaces NAME alone. Stale lists the ones beside NAME
+// whose process no longer runs, which are safe to remove; nothing here
+// removes them: the PID may belong to another machine or PID namespace
+// sharing the folder, where the write may still be running.
 package atomicfile
 
 import (
@@ -13,7 +24,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -46,9 +59,14 @@ func Write(ctx context.Context, path string, write func(io.Writer) error) error 
 type Pending struct {
 	path   string // as given
 	target string // path with its symbolic links followed
-	tmp    string // the temporary file; "" when written directly
+	// reg, when not nil, holds the file until Commit or Discard; its mutex
+	// guards tmp, dirs and gone.
+	reg *Registry
+	tmp string // the temporary file; "" when written directly
 	// dirs are the directories Stage created, deepest first.
 	dirs []string
+	// gone is set when reg.Discard removed the file: Commit fails.
+	gone bool
 }
 
 // Path returns the path given to Stage.
@@ -59,11 +77,14 @@ func (p *Pending) Path() string { return p.path }
 // directories are created, a path that is not a regular file is written
 // directly and its Pending has nothing left to do). On failure nothing is
 // left: neither the temporary file nor the directories Stage created.
+// Under a Registry (WithRegistry) the file is registered from its
+// creation until Commit or Discard, and Stage fails with ErrDiscarded
+// once the registry was discarded.
 func Stage(ctx context.Context, path string, write func(io.Writer) error) (*Pending, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p := &Pending{path: path, target: Target(path)}
+	p := &Pending{path: path, target: Target(path), reg: registryOf(ctx)}
 	perm := fs.FileMode(0o644)
 	switch fi, err := os.Stat(p.target); {
 	case err == nil && fi.IsDir():
@@ -84,17 +105,10 @@ func Stage(ctx context.Context, path string, write func(io.Writer) error) (*Pend
 			p.Discard()
 		}
 	}()
-	dir := filepath.Dir(p.target)
-	p.dirs = missingDirs(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(p.target)+".tmp*")
+	f, err := p.create()
 	if err != nil {
-		// The temporary file's name means nothing to the user.
-		return nil, fmt.Errorf("writing %s: cannot create a file in %s: %w", path, dir, bare(err))
+		return nil, err
 	}
-	p.tmp = f.Name()
 	defer f.Close() // a second Close after the one below is harmless
 	if err := write(CtxWriter{Ctx: ctx, W: f}); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
@@ -115,22 +129,103 @@ func Stage(ctx context.Context, path string, write func(io.Writer) error) (*Pend
 	return p, nil
 }
 
+// create makes the folder of p's target, noting in p.dirs the ones it
+// creates, and the temporary file in it (tempPattern), registered in
+// p.reg if there is one: under its lock, so that Registry.Discard finds
+// every file and folder made, or none. Cost: a few system calls.
+func (p *Pending) create() (*os.File, error) {
+	if r := p.reg; r != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.closed {
+			return nil, fmt.Errorf("writing %s: %w", p.path, ErrDiscarded)
+		}
+		r.pending = append(r.pending, p)
+	}
+	dir := filepath.Dir(p.target)
+	p.dirs = missingDirs(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", p.path, err)
+	}
+	f, err := os.CreateTemp(dir, tempPattern(p.target))
+	if err != nil {
+		// The temporary file's name means nothing to the user.
+		return nil, fmt.Errorf("writing %s: cannot create a file in %s: %w", p.path, dir, bare(err))
+	}
+	p.tmp = f.Name()
+	return f, nil
+}
+
+// tempPattern is the os.CreateTemp pattern of target's temporary file:
+// ".NAME.tmpPID-*" in target's folder, PID this process's, which lets
+// Stale tell the files of killed writers.
+func tempPattern(target string) string {
+	return "." + filepath.Base(target) + ".tmp" + strconv.Itoa(os.Getpid()) + "-*"
+}
+
+// Stale returns the temporary files that writes of path (of its Target)
+// left beside it in a process that no longer runs (processGone), in the
+// order of their names: ".NAME.tmpPID-DIGITS" files of a writer killed
+// outright (kill -9, a crash). They do not disturb a write of path, and
+// are safe to remove unless the folder is shared with another machine or
+// PID namespace, where the same PID may be a running writer; Stale
+// removes none. Another process's that runs and this one's are not
+// stale, nor names of another form (those of older versions,
+// ".NAME.tmpDIGITS"), whose process cannot be told. Cost: a listing of
+// the folder (so for a command's few outputs, not for every write into a
+// folder of many) and a system call per candidate.
+func Stale(path string) []string {
+	target := Target(path)
+	dir, name := filepath.Dir(target), filepath.Base(target)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	prefix := "." + name + ".tmp"
+	var stale []string
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		id, digits, ok := strings.Cut(rest, "-")
+		if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
+			continue
+		}
+		pid, err := strconv.Atoi(id)
+		if err != nil || pid <= 0 || pid == os.Getpid() || !processGone(pid) {
+			continue
+		}
+		stale = append(stale, filepath.Join(dir, e.Name()))
+	}
+	return stale
+}
+
 // Commit renames the pending file over its path, unless ctx is cancelled;
 // on failure (a cancelled ctx included) it discards the file. A file
-// written directly has nothing to commit.
+// written directly has nothing to commit. A file its Registry discarded
+// fails with ErrDiscarded.
 func (p *Pending) Commit(ctx context.Context) error {
+	if r := p.reg; r != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if p.gone {
+			return fmt.Errorf("writing %s: %w", p.path, ErrDiscarded)
+		}
+	}
 	if p.tmp == "" {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
-		p.Discard()
+		p.discard()
 		return err
 	}
 	if err := os.Rename(p.tmp, p.target); err != nil {
-		p.Discard()
+		p.discard()
 		return fmt.Errorf("writing %s: cannot replace %s: %w", p.path, p.target, bare(err))
 	}
 	p.tmp, p.dirs = "", nil
+	p.reg.remove(p)
 	return nil
 }
 
@@ -145,6 +240,17 @@ func (p *Pending) Commit(ctx context.Context) error {
 // empty, and stops at the first it cannot remove: at worst such a folder
 // is removed when it is still empty, never its content.
 func (p *Pending) Discard() {
+	if r := p.reg; r != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+	}
+	p.discard()
+}
+
+// discard is Discard with p.reg's lock held (when p has a registry): it
+// removes the file and folders and p from its registry.
+func (p *Pending) discard() {
+	p.reg.remove(p)
 	if p.tmp != "" {
 		os.Remove(p.tmp)
 		p.tmp = ""
@@ -200,7 +306,7 @@ func Check(path string) error {
 		}
 		os.Remove(d)
 	default:
-		f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
+		f, err := os.CreateTemp(dir, tempPattern(target))
 		if err != nil {
 			return fmt.Errorf("%s: cannot create a file in %s: %w", path, dir, bare(err))
 		}
@@ -335,4 +441,72 @@ func (c CtxWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.W.Write(p)
+}
+
+// ErrDiscarded is the error of a Stage or Commit under a Registry that was
+// discarded (Registry.Discard): the process is about to exit at once.
+var ErrDiscarded = errors.New("the temporary files were discarded: the process is quitting")
+
+// Registry is the set of temporary files of a process's writes that are
+// not yet in place: Stage registers its file when it creates it, Commit
+// and Discard remove it. A process makes one (NewRegistry) and carries
+// it in the context of its writes (WithRegistry), so that when it must
+// exit at once, at a second Ctrl-C or a SIGTERM after the first, before
+// the writes cancelled by the first have cleaned up, Discard removes
+// their files: no hidden ".NAME.tmpPID-DIGITS" is left. It is safe for
+// concurrent use.
+type Registry struct {
+	mu      sync.Mutex
+	closed  bool
+	pending []*Pending // in the order of their creation
+}
+
+// NewRegistry returns an empty Registry.
+func NewRegistry() *Registry { return &Registry{} }
+
+// registryKey is the context key of a Registry.
+type registryKey struct{}
+
+// WithRegistry returns ctx carrying r: Stage and Write under the returned
+// context (and the contexts derived from it) register their temporary
+// files in r.
+func WithRegistry(ctx context.Context, r *Registry) context.Context {
+	return context.WithValue(ctx, registryKey{}, r)
+}
+
+// registryOf returns the Registry ctx carries, or nil.
+func registryOf(ctx context.Context) *Registry {
+	r, _ := ctx.Value(registryKey{}).(*Registry)
+	return r
+}
+
+// Discard removes every temporary file registered in r, whether its write
+// is running or done, and the folders Stage created for them that are
+// empty, last created first, and closes r: a later Stage under r fails
+// with ErrDiscarded, and so does the Commit of a file removed here, so
+// that no write under r puts a file in place or leaves one behind
+// afterwards. A write still running goes on into its removed file, which
+// the file system frees when it is closed. For a process about to exit:
+// Discard returns once the files are removed. Cost: a system call per
+// file and folder.
+func (r *Registry) Discard() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	pending := r.pending
+	r.pending = nil
+	for i := len(pending) - 1; i >= 0; i-- {
+		pending[i].discard()
+		pending[i].gone = true
+	}
+}
+
+// remove takes p out of r, with r's lock held; a nil r does nothing.
+func (r *Registry) remove(p *Pending) {
+	if r == nil {
+		return
+	}
+	if i := slices.Index(r.pending, p); i >= 0 {
+		r.pending = slices.Delete(r.pending, i, i+1)
+	}
 }
