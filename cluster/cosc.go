@@ -609,14 +609,10 @@ func (bs *coscBisector) bisect(ctx context.Context, cg *coscGraph) (inC []bool, 
 		return nil, false, nil
 	}
 	lambda0 := improveConsistent(cg, col, side0)
-	qmin := math.Inf(1)
-	for _, c := range cg.cl {
-		qmin = min(qmin, c.q)
-	}
 	switch {
 	case len(cg.cl) == 0:
 	case consistent && bs.exact:
-		cg.gamma = cg.vol / 4 * lambda0 / qmin
+		cg.gamma = theorem3Gamma(cg, lambda0)
 	default:
 		// No consistent split (k > 2): violating every cannot-link costs
 		// about the least unconstrained Ncut λ_s of f₀'s thresholds.
@@ -835,6 +831,18 @@ func unconstrainedSweep(cg *coscGraph, f []float64) float64 {
 
 // coscMaxPasses bounds the passes of improveConsistent.
 const coscMaxPasses = 50
+
+// theorem3Gamma returns γ = vol(V)/4·λ₀/q_min of Theorem 3 for the
+// two-way problem cg with cannot-links, λ₀ the Ncut of a consistent
+// partition and q_min the smallest merged cannot-link weight of cg (see
+// the comment on COSC). Cost O(len(cg.cl)).
+func theorem3Gamma(cg *coscGraph, lambda0 float64) float64 {
+	qmin := math.Inf(1)
+	for _, c := range cg.cl {
+		qmin = min(qmin, c.q)
+	}
+	return cg.vol / 4 * lambda0 / qmin
+}
 
 // improveConsistent lowers the Ncut of the bipartition side by greedy
 // moves that keep the colouring: a unit is a connected piece of the

@@ -268,7 +268,9 @@ func coscReduced(t *testing.T, g *graph.Graph, pairs []constraint.Pair, cfg cosc
 }
 
 // coscTopLevel builds the whole-graph two-way problem of p with γ from
-// Theorem 3, as bisect does (helper of the solver tests).
+// Theorem 3, as bisect does: λ₀ the Ncut of the consistent split improved
+// by improveConsistent, divided by q_min (theorem3Gamma) (helper of the
+// solver tests).
 func coscTopLevel(t *testing.T, p *Problem) (*coscBisector, *coscGraph, []float64) {
 	t.Helper()
 	var pairs []constraint.Pair
@@ -280,12 +282,13 @@ func coscTopLevel(t *testing.T, p *Problem) (*coscBisector, *coscGraph, []float6
 	if err != nil || f0 == nil {
 		t.Fatalf("no spectral vector: %v", err)
 	}
-	_, l0, ok := consistentSplit(cg, colourCannotLinks(cg), f0)
+	col := colourCannotLinks(cg)
+	side, _, ok := consistentSplit(cg, col, f0)
 	if !ok {
 		t.Fatal("no consistent split")
 	}
 	if len(cg.cl) > 0 {
-		cg.gamma = cg.vol / 4 * l0
+		cg.gamma = theorem3Gamma(cg, improveConsistent(cg, col, side))
 	}
 	return bs, cg, f0
 }
@@ -762,7 +765,7 @@ func TestCOSCRatioDCAAlone(t *testing.T) {
 		_, cg, _ := coscTopLevel(t, &Problem{Graph: g, K: 2, Constraints: set})
 		if len(cg.cl) > 0 {
 			// Theorem 3 with the optimal consistent Ncut itself.
-			cg.gamma = cg.vol / 4 * want
+			cg.gamma = theorem3Gamma(cg, want)
 		}
 		st := newCOSCState(cg, 0.1, coscMaxInner)
 		best := math.Inf(1)
