@@ -47,8 +47,10 @@ func toyPairs(t testing.TB, n int, noise float64, seed uint64) (*densePairs, []i
 
 // TestOPPLCOnlineLearns: online passes over toy documents make fewer
 // mistakes as they go, every update that was not clamped reaches the
-// margin 1 it asks for, and the learned model partitions held-out
-// documents well.
+// margin 1 it asks for, as Learn reports it (MinMargin, computed from
+// the coefficients of opplcConstraint; TestOPPLCOnlineLearnMargin checks
+// it against the margin written from the definitions), and the learned
+// model partitions held-out documents well.
 func TestOPPLCOnlineLearns(t *testing.T) {
 	m := NewOPPLCOnline(3)
 	var first, last int
@@ -193,8 +195,10 @@ func TestOPPLCOnlineUpdateCases(t *testing.T) {
 // that its only mistake is at the last node, one of each kind, with the
 // right and the chosen clusters of different sizes (n_j ≠ n_ĵ), and checks
 // the model Learn returns against the definitions of f(i ∼ j) and f(i)
-// (opplcMargin) at that node: the right decision wins by exactly 1 and
-// the change of u = (w, θ, α) is along ∇h(u) (the optimality condition
+// (opplcMargin) at that node: the right decision wins by exactly 1, the
+// margin Learn reports (MinMargin, which it computes from the
+// coefficients of opplcConstraint) is that one, and the change of
+// u = (w, θ, α) is along ∇h(u) (the optimality condition
 // of min ‖u − u_t‖² s.t. h(u) ≥ 1, ∇h by central differences, exact for
 // a bilinear h up to rounding). Features: x_ij = (s_ij, t_ij, 0) with the
 // values below, x_i = (0, 0, 1); start w = (1, 0, 1), α = 0.5, θ = 0.1, so
@@ -261,8 +265,12 @@ func TestOPPLCOnlineLearnMargin(t *testing.T) {
 				t.Fatalf("h = %v before the update: no mistake to correct", h0)
 			}
 			u := []float64{m.W[0], m.W[1], m.W[2], m.Theta, m.Alpha}
-			if got := h(u); math.Abs(got-1) > 1e-9 {
+			got := h(u)
+			if math.Abs(got-1) > 1e-9 {
 				t.Errorf("after Learn h = %.12f at node 4, want 1 (w = %v, θ = %v, α = %v)", got, m.W, m.Theta, m.Alpha)
+			}
+			if math.Abs(up.MinMargin-got) > 1e-9 {
+				t.Errorf("Learn reports the margin %.12f, the definitions give %.12f", up.MinMargin, got)
 			}
 			grad := make([]float64, 5)
 			for s := range grad {
