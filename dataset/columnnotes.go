@@ -3,6 +3,7 @@ package dataset
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -112,6 +113,93 @@ func encodingMessages(file string, cols []encodedColumn, n int, canID bool, sp S
 		notes = append(notes, fmt.Sprintf("%s: %d categorical columns one-hot encoded into %d features: %s (%s)", file, len(plain), width, strings.Join(list, ", "), dropHint("COLUMN", " one", sp)))
 	}
 	return notes, warnings
+}
+
+// classLevels reports whether a text column with levels categories over
+// n rows has as few as classes have: 2 ≤ levels ≤ √n (iris's 3 species
+// over 150 rows, ionosphere's g and b over 351). Cost O(1).
+func classLevels(levels, n int) bool {
+	return levels >= 2 && levels <= n/levels
+}
+
+// headerlessClassColumn returns the column of a file without a header,
+// of m columns and n rows read with no label column, that is text with as
+// few categories as classes (classLevels) where the class column of such
+// a file usually is: the last column (iris, ionosphere), else the first
+// (promoters), else the second when the first holds keys or is the ID or
+// a dropped column (wdbc's patient IDs, then M or B); -1 when none is.
+// A text column in the middle is taken for a feature. role is build's
+// (0 for a feature); col(j) gives feature column j's number of categories
+// (0 for a numeric or Categorical column) and whether it is numeric with
+// integer keys (integerKeys). No column is returned when fewer than two
+// are features: taking it as the labels would leave nothing to cluster.
+// Cost O(1) calls of col.
+func headerlessClassColumn(m, n int, role []byte, col func(j int) (levels int, keys bool)) int {
+	features := 0
+	for _, r := range role {
+		if r == 0 {
+			features++
+		}
+	}
+	if features < 2 {
+		return -1
+	}
+	candidates := []int{m - 1, 0}
+	if m > 2 {
+		if role[0] != 0 {
+			candidates = append(candidates, 1)
+		} else if _, keys := col(0); keys {
+			candidates = append(candidates, 1)
+		}
+	}
+	for _, j := range candidates {
+		if role[j] != 0 {
+			continue
+		}
+		if levels, _ := col(j); classLevels(levels, n) {
+			return j
+		}
+	}
+	return -1
+}
+
+// integerKeys reports whether vals, a numeric column of at least
+// minRowNumberRows rows, holds a different integer on every row, as
+// record numbers and patient IDs do. Cost O(len(vals)).
+func integerKeys(vals []float64) bool {
+	if len(vals) < minRowNumberRows {
+		return false
+	}
+	seen := make(map[float64]bool, len(vals))
+	for _, v := range vals {
+		if v != math.Trunc(v) || seen[v] {
+			return false
+		}
+		seen[v] = true
+	}
+	return true
+}
+
+// headerlessClassWarning is the warning on column j (0-based) of m of a
+// file without a header that headerlessClassColumn found, with levels
+// categories over n rows; role is build's. It replaces the note on the
+// column's encoding, and names the options that read it as the
+// reference labels (Options.LabelColumn "first", "last" or the number,
+// as sp spells -label) and leave it out.
+func headerlessClassWarning(file string, j, m, levels, n int, role []byte, sp Spelling) string {
+	where, ref := "the first", "first"
+	switch {
+	case j == m-1:
+		where, ref = "the last", "last"
+	case j > 0 && role[0] == 'i':
+		where, ref = "after the ID column 1", strconv.Itoa(j+1)
+	case j > 0 && role[0] == 'd':
+		where, ref = "after the dropped column 1", strconv.Itoa(j+1)
+	case j > 0:
+		where, ref = "after the keys of column 1", strconv.Itoa(j+1)
+	}
+	return fmt.Sprintf("%s: column %d (%s) of a file without a header holds text in %d categories over %d rows, as a class column does: it is one-hot encoded into %d features, which hand the classes to the clustering if it holds them %s; %s",
+		file, j+1, where, levels, n, levels, sp.Hint("label", ref, " reads it as the reference labels", fmt.Sprintf("Options.LabelColumn %q", ref)), dropHint(strconv.Itoa(j+1), "", sp))
 }
 
 // minRowNumberRows is the fewest rows for which a numeric column equal to

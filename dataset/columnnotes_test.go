@@ -117,6 +117,86 @@ func TestColumnMessages(t *testing.T) {
 	}
 }
 
+// TestHeaderlessClassColumnWarning: a text column with few categories
+// at an edge of a file without a header, read with no label column, is
+// the classes read as features as often as not (UCI's iris.csv: its
+// species became 3 features, and NJW's ARI 1.000 instead of 0.745, with a
+// note; review 86): it draws a warning naming -label instead of the note
+// on its encoding. A text column in the middle, one with more than √n
+// categories, a numeric column, a header's columns and a file read with
+// a label column do not. The expected messages follow the rule of
+// headerlessClassColumn: 2 ≤ categories ≤ √n.
+func TestHeaderlessClassColumnWarning(t *testing.T) {
+	species := []string{"setosa", "versicolor", "virginica"}
+	const tail = " of a file without a header holds text in 3 categories over 12 rows, as a class column does: it is one-hot encoded into 3 features, which hand the classes to the clustering if it holds them "
+	cases := []struct {
+		name, in string
+		opt      Options
+		warns    []string // nil: no warning
+		note     string   // a note of the encoding, "" for none
+	}{
+		{"last column", rowsOf("5.1,3.5,setosa", 11, func(i int) string { return fmt.Sprintf("%d.1,%d.5,%s", i%4, i%3, species[i%3]) }), Options{},
+			[]string{`h.csv: column 3 (the last)` + tail + `(tether: -label last reads it as the reference labels; library: Options.LabelColumn "last"); -drop 3 leaves it out`}, ""},
+		{"first column", rowsOf("setosa,5.1,3.5", 11, func(i int) string { return fmt.Sprintf("%s,%d.1,%d.5", species[i%3], i%4, i%3) }), Options{},
+			[]string{`h.csv: column 1 (the first)` + tail + `(tether: -label first reads it as the reference labels; library: Options.LabelColumn "first"); -drop 1 leaves it out`}, ""},
+		// wdbc.data: patient IDs, then M or B, then the features.
+		{"after a column of keys", rowsOf("842302,setosa,1.5,2.5", 11, func(i int) string { return fmt.Sprintf("%d,%s,%d.5,%d.5", 900+7*i, species[i%3], i%4, i%5) }), Options{},
+			[]string{`h.csv: column 2 (after the keys of column 1)` + tail + `(tether: -label 2 reads it as the reference labels; library: Options.LabelColumn "2"); -drop 2 leaves it out`}, ""},
+		{"after the ID column", rowsOf("r0,setosa,1.5,2.5", 11, func(i int) string { return fmt.Sprintf("r%d,%s,%d.5,%d.5", i+1, species[i%3], i%4, i%5) }), Options{IDColumn: "1"},
+			[]string{`h.csv: column 2 (after the ID column 1)` + tail + `(tether: -label 2 reads it as the reference labels; library: Options.LabelColumn "2"); -drop 2 leaves it out`}, ""},
+		{"after a dropped column", rowsOf("0.5,setosa,1.5,2.5", 11, func(i int) string { return fmt.Sprintf("%d.5,%s,%d.5,%d.5", i%2, species[i%3], i%4, i%5) }), Options{Drop: []string{"1"}},
+			[]string{`h.csv: column 2 (after the dropped column 1)` + tail + `(tether: -label 2 reads it as the reference labels; library: Options.LabelColumn "2"); -drop 2 leaves it out`}, ""},
+		// Both edges are text: the last, where UCI's files put the
+		// classes, is warned about; the first keeps its note.
+		{"first and last", rowsOf("a,5.1,setosa", 11, func(i int) string { return fmt.Sprintf("%c,%d.1,%s", 'a'+i%2, i%4, species[i%3]) }), Options{},
+			[]string{`h.csv: column 3 (the last)` + tail + `(tether: -label last reads it as the reference labels; library: Options.LabelColumn "last"); -drop 3 leaves it out`},
+			`h.csv: column 1: 2 categories one-hot encoded into 2 features (-drop 1 leaves it out)`},
+		{"a categorical feature in the middle", rowsOf("5.1,setosa,3.5", 11, func(i int) string { return fmt.Sprintf("%d.1,%s,%d.5", i%4, species[i%3], i%3) }), Options{},
+			nil, `h.csv: column 2: 3 categories one-hot encoded into 3 features (-drop 2 leaves it out)`},
+		{"in the middle after a column of non-integers", rowsOf("0.25,setosa,3.5", 11, func(i int) string { return fmt.Sprintf("%d.25,%s,%d.5", i, species[i%3], i%3) }), Options{},
+			nil, `h.csv: column 2: 3 categories one-hot encoded into 3 features (-drop 2 leaves it out)`},
+		{"numeric last column", rowsOf("5.1,3.5,0", 11, func(i int) string { return fmt.Sprintf("%d.1,%d.5,%d", i%4, i%3, i%3) }), Options{}, nil, ""},
+		{"numeric codes made categorical", rowsOf("5.1,3.5,0", 11, func(i int) string { return fmt.Sprintf("%d.1,%d.5,%d", i%4, i%3, i%3) }), Options{Categorical: []string{"3"}},
+			nil, `h.csv: column 3: 3 categories one-hot encoded into 3 features (-drop 3 leaves it out)`},
+		// 4 categories over 12 rows: 4 > √12.
+		{"more categories than √n", rowsOf("5.1,3.5,a", 11, func(i int) string { return fmt.Sprintf("%d.1,%d.5,%c", i%4, i%3, 'a'+i%4) }), Options{},
+			nil, `h.csv: column 3: 4 categories one-hot encoded into 4 features (-drop 3 leaves it out)`},
+		{"header", rowsOf("x,y,species", 12, func(i int) string { return fmt.Sprintf("%d.1,%d.5,%s", i%4, i%3, species[i%3]) }), Options{},
+			nil, `h.csv: column "species": 3 categories one-hot encoded into 3 features (-drop species leaves it out)`},
+		{"label column none", rowsOf("5.1,3.5,setosa", 11, func(i int) string { return fmt.Sprintf("%d.1,%d.5,%s", i%4, i%3, species[i%3]) }), Options{LabelColumn: "none"},
+			nil, `h.csv: column 3: 3 categories one-hot encoded into 3 features (-drop 3 leaves it out)`},
+		{"label column last", rowsOf("5.1,3.5,setosa", 11, func(i int) string { return fmt.Sprintf("%d.1,%d.5,%s", i%4, i%3, species[i%3]) }), Options{LabelColumn: "last"}, nil, ""},
+		// The column would be the only feature: nothing left to cluster
+		// if it were the labels.
+		{"the only feature", rowsOf("setosa", 11, func(i int) string { return species[i%3] }), Options{},
+			nil, `h.csv: column 1: 3 categories one-hot encoded into 3 features (-drop 1 leaves it out)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := Read(context.Background(), strings.NewReader(c.in), "h.csv", c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(tb.Warnings, c.warns) {
+				t.Errorf("warnings\n%q\nwant\n%q", tb.Warnings, c.warns)
+			}
+			var encoding []string
+			for _, n := range tb.Notes {
+				if strings.Contains(n, " one-hot encoded into ") {
+					encoding = append(encoding, n)
+				}
+			}
+			want := []string{c.note}
+			if c.note == "" {
+				want = nil
+			}
+			if !reflect.DeepEqual(encoding, want) {
+				t.Errorf("notes of the encoding\n%q\nwant\n%q", encoding, want)
+			}
+		})
+	}
+}
+
 // TestARFFNominalMessages: ARFF nominal attributes are one-hot encoded as
 // text columns are, and get the same messages (zoo.arff's animal names
 // used to become 100 features without a word).

@@ -12,6 +12,10 @@
 // to drop, categorical columns (one-hot encoded), feature scaling (min–max to
 // [0,1] or z-score) and what to do with missing values ("?" and "" by
 // default: reject with the file, line and column, impute, or drop the row).
+// Only an ARFF file has a class column by default (its last attribute): a
+// delimited file needs Options.LabelColumn, and one without a header
+// always does, or its class column is read as a feature (Read warns when
+// a first or last text column looks like one).
 // The preprocessing of the FGPWC experiments (seed 003 §5.1, SPEC §1) is
 // Options{Scale: ScaleMinMax} with nominal columns one-hot encoded.
 //

@@ -42,6 +42,19 @@ func ReadFile(ctx context.Context, path string, opt Options) (*Table, error) {
 // tether cluster reads) takes that column as the reference labels instead.
 // The columns Options.Drop names count as columns of the file there: a y
 // column beside a dropped x is x's partner still, not a class column.
+//
+// A delimited file without a header has no names for that rule, and needs
+// Options.LabelColumn ("last" for UCI's iris.csv): without it the class
+// column is read as features, which hands the classes to the clustering.
+// When the last column of such a file, else its first, else its second
+// after a first column of integer keys, the ID column or a dropped one,
+// is text with few categories (at least 2 and at most √n over n rows, as
+// classes have; not a Categorical column), and at least one other column
+// is a feature, Read warns instead of noting its encoding, naming
+// LabelColumn and Drop. A text column elsewhere, or with more
+// categories, is taken for a feature with the note every categorical
+// column gets; a numeric column with few values gets no warning here
+// (tether cluster warns on one with as many values as -k).
 func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, error) {
 	lines, err := readAll(ctx, r, name, opt.MaxLineBytes)
 	if err != nil {

@@ -87,6 +87,7 @@ func TestSpelledTableMessages(t *testing.T) {
 		mixed    = "x,code\n1,a1\n2,2\n3,3\n4,4\n"
 		idLike   = "x,tag\n1,a\n2,b\n3,c\n4,d\n5,e\n6,f\n7,g\n8,h\n9,i\n10,j\n11,a\n12,b\n"
 		names    = "x,tag\n1,a\n2,b\n3,c\n4,d\n"
+		iris     = "5.1,3.5,a\n4.9,3.0,b\n4.7,3.2,a\n4.6,3.1,b\n"
 		cli, job = "cli", "job"
 	)
 	type want map[string]string // by front end: a substring of a message
@@ -120,6 +121,11 @@ func TestSpelledTableMessages(t *testing.T) {
 			cli:   "not a feature; -drop tag leaves it out, -id tag makes it the names of the rows",
 			job:   "not a feature; deleting the column from the file leaves it out",
 			"web": "not a feature; deleting the column from the file leaves it out, option id tag makes it the names of the rows",
+		}},
+		{"headerless class column", iris, Options{}, want{
+			cli:   `column 3 (the last) of a file without a header holds text in 2 categories over 4 rows, as a class column does: it is one-hot encoded into 2 features, which hand the classes to the clustering if it holds them (tether: -label last reads it as the reference labels; library: Options.LabelColumn "last"); -drop 3 leaves it out`,
+			job:   `which hand the classes to the clustering if it holds them (job: "label": "last" reads it as the reference labels; library: Options.LabelColumn "last"); deleting the column from the file leaves it out`,
+			"web": `which hand the classes to the clustering if it holds them (serve: option label last reads it as the reference labels; library: Options.LabelColumn "last"); deleting the column from the file leaves it out`,
 		}},
 		{"mixed column", mixed, Options{}, want{
 			cli:   "or one-hot encode the column (tether: -categorical 2; library: Options.Categorical)",

@@ -223,7 +223,12 @@ type Options struct {
 	// HeaderAuto is an error.
 	Header HeaderMode
 	// LabelColumn is the class column. "" means none for delimited files
-	// and the last attribute for ARFF; "none" means none for both.
+	// and the last attribute for ARFF; "none" means none for both. A
+	// delimited file without a header needs it to keep its classes out
+	// of the features: with "", a text class column is one-hot encoded
+	// like any other column (iris.csv's species, its last column, becomes
+	// 3 features), with a warning when it is the first or last column
+	// and has few categories (see Read).
 	LabelColumn string
 	// IDColumn is a column removed from the features and kept in Table.IDs.
 	// "" means none.
@@ -685,10 +690,30 @@ func (r *rawTable) build(ctx context.Context, opt *Options) (*Table, error) {
 	if imputed > 0 {
 		t.Notes = append(t.Notes, imputedNote(r.file, imputed, imputedRows, imputedCols, opt.Spelling))
 	}
+	// A file without a header names no class column for the rule of
+	// ClassNamedColumns: a text column at an edge of the record, where
+	// the classes usually are, gets a warning instead of the note on its
+	// encoding (headerlessClassColumn).
+	classLike := -1
+	if labelRef == "" && !r.named {
+		classLike = headerlessClassColumn(m, n, role, func(j int) (levels int, keys bool) {
+			f, _ := slices.BinarySearch(feats, j)
+			e := &encs[f]
+			if e.numeric {
+				return 0, integerKeys(e.vals)
+			}
+			if forced[j] {
+				return 0, false
+			}
+			return len(e.levels), false
+		})
+	}
 	var encoded []encodedColumn
 	for f, j := range feats {
 		e := &encs[f]
 		switch {
+		case j == classLike:
+			t.Warnings = append(t.Warnings, headerlessClassWarning(r.file, j, m, len(e.levels), n, role, opt.Spelling))
 		case !e.numeric:
 			encoded = append(encoded, encodedColumn{what: r.colWhat(j), ref: r.colRef(j), levels: len(e.levels)})
 		case n >= minRowNumberRows:

@@ -118,6 +118,12 @@ func (d *Data) N() int {
 // (dataset.ErrIdentifier: names, keys) is taken as the rows' names, with
 // a note, rather than refused.
 //
+// The rule needs a header: a file without one (UCI's iris.csv, whose
+// species is its last column) needs opt.LabelColumn ("last", a column
+// number), or its class column is read as features, which hand the
+// classes to the clustering. dataset.Read warns (Data.Warnings) when such
+// a file's first or last column is text with few categories.
+//
 // Errors are those of dataset.Read: they name the file, line, column and
 // value at fault. Cost: O(len(content)) per parse: one more parse when
 // the class column is found by name, and one more when a column of names

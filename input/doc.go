@@ -15,7 +15,10 @@
 //  1. read or generate the data: ReadTable, ReadTableFile, ReadGraph,
 //     ReadGraphFile, GenParams with Generate, or ReadCatalog, each giving
 //     a *Data (features or a graph, reference labels, node names,
-//     warnings and notes);
+//     warnings and notes); a table's class column is found by its
+//     header name (label, class, target, y), so a table without a
+//     header needs dataset.Options.LabelColumn, or its classes are read
+//     as features (with a warning when the column looks like classes);
 //  2. optionally replace the reference labels with a labels file
 //     (Data.ReadTruth);
 //  3. build the graph of the feature rows (Data.BuildGraph) and check the

@@ -35,6 +35,7 @@ func TestRunSpelledReaderMessages(t *testing.T) {
 		"pts.csv":  "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n",
 		"feat.csv": "x,y,label\n0,0,a\n0,1,a\n1,0,a\n5,5,b\n5,6,b\n6,5,b\n",
 		"c.txt":    "0,1,ml\n2,5,cl\n",
+		"iris.csv": "0,0,a\n0,1,a\n1,0,a\n5,5,b\n5,6,b\n6,5,b\n",
 	})
 	data := filepath.Join(dir, "catalog")
 	if err := os.MkdirAll(filepath.Join(data, "hepatitis"), 0o755); err != nil {
@@ -57,6 +58,7 @@ func TestRunSpelledReaderMessages(t *testing.T) {
 		{"catalog dropped rows", Spec{Dataset: "hepatitis", DataRoot: data}, "dropped 2 of 8 rows with missing values (library: Options.Missing = MissingDrop)"},
 		{"catalog row numbers", Spec{Dataset: "hepatitis", DataRoot: data}, `hepatitis: the 6 rows kept are named by their 0-based row numbers among the file's 8 data rows (0…7, with gaps): the labels written for the nodes list the rows kept, in this order, and node numbers in "constraints" and "labels" files mean the same rows`},
 		{"catalog pair on a dropped row", Spec{Dataset: "hepatitis", DataRoot: data, Constraints: "c.txt"}, "1 pair on rows dropped for missing values (library: Options.Missing = MissingDrop): not used"},
+		{"headerless class column", Spec{Input: "iris.csv"}, `iris.csv: column 3 (the last) of a file without a header holds text in 2 categories over 6 rows, as a class column does: it is one-hot encoded into 2 features, which hand the classes to the clustering if it holds them (job: "label": "last" reads it as the reference labels; library: Options.LabelColumn "last"); deleting the column from the file leaves it out`},
 		{"labels file that is a table", Spec{Input: "pts.csv", Labels: "feat.csv", Method: "labelprop"}, "(a feature table with a class column? a labels file holds that column alone, one label per line)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

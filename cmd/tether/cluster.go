@@ -180,7 +180,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 			return nil, optionUsage(cmdName(o.flags), err)
 		}
 		if o.labelCol == "" && l.Truth == nil {
-			warnings, encoded := classLikeColumns(o.input, l.X, l.Features, k, opt.Scale == dataset.ScaleNone)
+			warnings, encoded := classLikeColumns(o.input, l.X, l.Features, k, opt.Scale == dataset.ScaleNone, l.Warnings)
 			l.Warnings = append(l.Warnings, warnings...)
 			l.Notes = withoutEncodingNotes(l.Notes, o.input, encoded)
 		}

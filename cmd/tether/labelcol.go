@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -14,16 +15,32 @@ import (
 // features) that looks like class labels used as a feature: a categorical
 // column with k levels, or (k ≥ 2) a numeric column with exactly k
 // distinct values, all integers when ints is set (the values were not
-// rescaled). It also returns the categorical columns warned about, whose
-// warning says how they were encoded, so that the reader's note on their
-// encoding can be left out (withoutEncodingNotes). Cost O(n·p).
-func classLikeColumns(file string, x *mat.Dense, features []string, k int, ints bool) (out, categorical []string) {
+// rescaled). A table without a header (features col1, col2, …: see
+// namedColumns) has its columns named by number, as its reader's
+// messages and -label do ("column 5", -label 5), and a categorical
+// column on which the reader already warned, that is, one of warned, the
+// reader's warnings, names as one-hot encoded (dataset's warning on the
+// class-like column of a file without a header), gets no second warning.
+// It also returns the categorical columns warned about, as the messages
+// name them (`column "c"`, "column 5"), whose warning says how they were
+// encoded, so that the reader's note on their encoding can be left out
+// (withoutEncodingNotes). Cost O(n·p).
+func classLikeColumns(file string, x *mat.Dense, features []string, k int, ints bool, warned []string) (out, categorical []string) {
 	if k < 2 || x == nil {
 		return nil, nil
 	}
 	n, p := x.Dims()
 	if n < 2*k {
 		return nil, nil
+	}
+	named := namedColumns(features)
+	// name returns how the messages and -label name column c.
+	name := func(c string) (what, ref string) {
+		if !named {
+			ref = strings.TrimPrefix(c, "col")
+			return "column " + ref, ref
+		}
+		return fmt.Sprintf("column %q", c), c
 	}
 	levels := map[string]int{}
 	var order []string
@@ -46,22 +63,31 @@ func classLikeColumns(file string, x *mat.Dense, features []string, k int, ints 
 			}
 		}
 		if len(distinct) == k && (integral || !ints) {
-			out = append(out, fmt.Sprintf("%s: column %q takes %d distinct values, as many as -k: if it holds the classes, say -label %s (it is used as a feature)", file, f, k, f))
+			what, ref := name(f)
+			out = append(out, fmt.Sprintf("%s: %s takes %d distinct values, as many as -k: if it holds the classes, say -label %s (it is used as a feature)", file, what, k, ref))
 		}
 	}
 	for _, c := range order {
-		if levels[c] == k {
-			out = append(out, fmt.Sprintf("%s: column %q has %d categories, as many as -k, one-hot encoded into %d features: if it holds the classes, say -label %s; -drop %s leaves it out", file, c, k, k, c, c))
-			categorical = append(categorical, c)
+		if levels[c] != k {
+			continue
 		}
+		what, ref := name(c)
+		if slices.ContainsFunc(warned, func(w string) bool {
+			return strings.HasPrefix(w, file+": "+what+" ") && strings.Contains(w, " one-hot encoded into ")
+		}) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: %s has %d categories, as many as -k, one-hot encoded into %d features: if it holds the classes, say -label %s; -drop %s leaves it out", file, what, k, k, ref, ref))
+		categorical = append(categorical, what)
 	}
 	return out, categorical
 }
 
 // withoutEncodingNotes returns notes without the reader's note on the
-// one-hot encoding of each column of cols alone ("file: column "c": 3
-// categories one-hot encoded into 3 features …"), which classLikeColumns'
-// warning on the column repeats; a note listing several columns is kept.
+// one-hot encoding of each column of cols alone, named as the messages
+// name them (`file: column "c": 3 categories one-hot encoded into 3
+// features …`, "file: column 5: …"), which classLikeColumns' warning on
+// the column repeats; a note listing several columns is kept.
 // Cost O(len(notes)·len(cols)).
 func withoutEncodingNotes(notes []string, file string, cols []string) []string {
 	if len(cols) == 0 {
@@ -71,7 +97,7 @@ func withoutEncodingNotes(notes []string, file string, cols []string) []string {
 	for _, note := range notes {
 		drop := false
 		for _, c := range cols {
-			if strings.HasPrefix(note, fmt.Sprintf("%s: column %q: ", file, c)) && strings.Contains(note, " one-hot encoded into ") {
+			if strings.HasPrefix(note, file+": "+c+": ") && strings.Contains(note, " one-hot encoded into ") {
 				drop = true
 				break
 			}

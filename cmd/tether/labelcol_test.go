@@ -22,6 +22,13 @@ func TestClassLikeColumnMessages(t *testing.T) {
 		}
 		return b.String()
 	}
+	headerless := func(row func(i int) string) string {
+		var b strings.Builder
+		for i := 0; i < 60; i++ {
+			b.WriteString(row(i) + "\n")
+		}
+		return b.String()
+	}
 	for _, tc := range []struct {
 		name, data   string
 		want, absent []string
@@ -37,6 +44,20 @@ func TestClassLikeColumnMessages(t *testing.T) {
 			nil},
 		{"class column found", table("x,colour,label", func(i int) string { return fmt.Sprint(i % 3) }),
 			nil, []string{"as many as -k"}},
+		// A file without a header names its columns by number, as -label
+		// and -drop take them there ("-label col3" was refused: the file
+		// has no header; review 86).
+		{"headerless, 3 colours in the middle", headerless(func(i int) string { return fmt.Sprintf("%g,%s,%g", float64(i%7)+0.5, colours[i%3], float64(i%5)*0.3) }),
+			[]string{`warning: COLS: column 2 has 3 categories, as many as -k, one-hot encoded into 3 features: if it holds the classes, say -label 2; -drop 2 leaves it out`},
+			[]string{`note: COLS: column 2: 3 categories one-hot encoded`, "col2"}},
+		{"headerless, 3 integer codes", headerless(func(i int) string { return fmt.Sprintf("%g,%d,%g", float64(i%7)+0.5, i%3, float64(i%5)*0.3) }),
+			[]string{`warning: COLS: column 2 takes 3 distinct values, as many as -k: if it holds the classes, say -label 2 (it is used as a feature)`},
+			[]string{"col2"}},
+		// The reader's warning on the last column of a file without a
+		// header says it all: no second warning, no note.
+		{"headerless, 3 species last", headerless(func(i int) string { return fmt.Sprintf("%g,%g,%s", float64(i%7)+0.5, float64(i%5)*0.3, colours[i%3]) }),
+			[]string{`warning: COLS: column 3 (the last) of a file without a header holds text in 3 categories over 60 rows, as a class column does: it is one-hot encoded into 3 features, which hand the classes to the clustering if it holds them (tether: -label last reads it as the reference labels; library: Options.LabelColumn "last"); -drop 3 leaves it out`},
+			[]string{"as many as -k", "note: COLS: column 3", "col3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := writeTemp(t, "cols.csv", tc.data)
