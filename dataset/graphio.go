@@ -38,6 +38,23 @@ const (
 	DenseCSV
 )
 
+var baseNames = []string{"auto", "0", "1"}
+
+// String returns "auto", "0" or "1".
+func (b IndexBase) String() string { return enum.String("IndexBase", baseNames, b) }
+
+// MarshalText returns the name String returns, or an error for an unknown
+// base.
+func (b IndexBase) MarshalText() ([]byte, error) {
+	return enum.Marshal("index base", baseNames, b)
+}
+
+// UnmarshalText sets b from "auto", "0" or "1"; the error for another
+// text wraps ErrInvalid.
+func (b *IndexBase) UnmarshalText(text []byte) error {
+	return unmarshalEnum(b, "index base", baseNames, text)
+}
+
 var graphFormatNames = []string{"auto", "edgelist", "mtx", "gml", "dense"}
 
 // String returns "auto", "edgelist", "mtx", "gml" or "dense".
@@ -79,9 +96,13 @@ type IndexBase int
 
 const (
 	// BaseAuto (the zero value) treats integer node numbers as 1-based when
-	// the smallest one is 1 (so 0 never occurs), and 0-based otherwise. A
-	// 0-based file whose node 0 has no edge is therefore misread as 1-based:
-	// set Base0 for such files.
+	// the smallest one is 1 (so 0 never occurs) and GraphOptions.NumNodes
+	// is 0 or leaves no room for node 0 (the largest number equals it),
+	// and 0-based otherwise: with NumNodes above the largest number, both
+	// readings fit, and 0-based is taken, as tether's constraint and label
+	// files number the nodes. A 0-based file whose node 0 has no edge,
+	// read without NumNodes, is therefore read as 1-based: ReadGraph then
+	// warns (GraphData.Warnings), naming Base0, which such files need.
 	BaseAuto IndexBase = iota
 	// Base0 numbers nodes from 0.
 	Base0
@@ -923,7 +944,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	// an error naming the first token of the other kind. An integer too
 	// long to read is still an integer (intLike), out of range below.
 	allInt := !opt.NamedNodes
-	minIdx := math.MaxInt
+	minIdx, maxIdx := math.MaxInt, 0
 	maxN := opt.maxNodes()
 	if err := stopped(ctx, name); err != nil {
 		return nil, err
@@ -980,7 +1001,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 				}
 				return nil, &ParseError{File: name, Line: r.line, Value: v, Err: errorf(ErrInvalid, "negative node number")}
 			}
-			minIdx = min(minIdx, a, b)
+			minIdx, maxIdx = min(minIdx, a, b), max(maxIdx, a, b)
 		}
 	}
 	d := &GraphData{HeaderLine: header}
@@ -992,8 +1013,15 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 		case Base1:
 			base = 1
 		case BaseAuto:
-			if minIdx == 1 {
+			// NumNodes above the largest number leaves room for node 0:
+			// 0-based then, as the constraint and label files are
+			// (review 86: "1 2/2 3/3 1/4 5" with NumNodes 6 was read
+			// 1-based, and every pair pointed at the wrong nodes).
+			if minIdx == 1 && (opt.NumNodes == 0 || maxIdx >= opt.NumNodes) {
 				base = 1
+				if opt.NumNodes == 0 {
+					d.Warnings = append(d.Warnings, baseOneWarning(name, opt.Spelling))
+				}
 			}
 		}
 		d.Base = base
@@ -1055,6 +1083,14 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	}
 	d.G = g
 	return d, nil
+}
+
+// baseOneWarning is the warning of an edge list that GraphOptions.Base
+// auto read as 1-based because no edge names node 0 (IndexBase): the
+// rule, what it does to the files that number the nodes from 0, and how
+// to read the file as 0-based, as sp spells it.
+func baseOneWarning(name string, sp Spelling) string {
+	return fmt.Sprintf("%s: node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0%s)", name, then(sp.frontOption("graph-base", "0")))
 }
 
 // parseMatrixMarket implements the Matrix Market reader of ReadGraph.

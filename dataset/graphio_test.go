@@ -336,6 +336,94 @@ func TestGraphWriteRoundTrip(t *testing.T) {
 	}
 }
 
+// TestEdgeListAutoBase: BaseAuto reads an edge list whose smallest node
+// number is 1 as 1-based, with a warning naming the rule and Base0, unless
+// GraphOptions.NumNodes leaves room for node 0 (then 0-based, as the
+// constraint and label files are) or leaves none (then 1-based without a
+// word: the only reading that fits). "1 2/2 3/3 1/4 5" with NumNodes 6 was
+// read 1-based, its pairs then pointing at the wrong nodes (review 86).
+// The edges are written out from the text: node i of the file is node
+// i − base of the graph.
+func TestEdgeListAutoBase(t *testing.T) {
+	const (
+		shifted = "1 2\n2 3\n3 1\n4 5\n"
+		warning = "g.edges: node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0; tether: -graph-base 0)"
+	)
+	for _, c := range []struct {
+		name     string
+		in       string
+		opt      GraphOptions
+		n, base  int
+		edge     [2]int // an edge of the graph: the file's "1 2"
+		warnings []string
+	}{
+		{"no NumNodes: 1-based, warned", shifted, GraphOptions{}, 5, 1, [2]int{0, 1}, []string{warning}},
+		{"NumNodes above the largest: 0-based", shifted, GraphOptions{NumNodes: 6}, 6, 0, [2]int{1, 2}, nil},
+		{"NumNodes equal to the largest: 1-based", shifted, GraphOptions{NumNodes: 5}, 5, 1, [2]int{0, 1}, nil},
+		{"node 0 named: 0-based", "0 1\n1 2\n2 3\n", GraphOptions{}, 4, 0, [2]int{0, 1}, nil},
+		{"smallest 2: 0-based", "2 3\n3 4\n", GraphOptions{}, 5, 0, [2]int{2, 3}, nil},
+		{"Base1 given", shifted, GraphOptions{Base: Base1}, 5, 1, [2]int{0, 1}, nil},
+		{"Base0 given", shifted, GraphOptions{Base: Base0}, 6, 0, [2]int{1, 2}, nil},
+		{"named nodes", shifted, GraphOptions{NamedNodes: true}, 5, 0, [2]int{0, 1}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g.edges", GraphAuto, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.G.N() != c.n || d.Base != c.base {
+				t.Errorf("n = %d, base %d; want %d, %d", d.G.N(), d.Base, c.n, c.base)
+			}
+			if w := d.G.Weight(c.edge[0], c.edge[1]); w != 1 {
+				t.Errorf("W[%d,%d] = %g, want 1", c.edge[0], c.edge[1], w)
+			}
+			if !reflect.DeepEqual(d.Warnings, c.warnings) {
+				t.Errorf("warnings %q, want %q", d.Warnings, c.warnings)
+			}
+		})
+	}
+	// The warning as each front end spells -graph-base: a job and the
+	// web app have none, and name the library's option alone.
+	for front, sp := range spellingsByFront {
+		d, err := ReadGraph(context.Background(), strings.NewReader(shifted), "g.edges", GraphAuto, GraphOptions{Spelling: sp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"cli": "(GraphOptions.Base = Base0; tether: -graph-base 0)", "job": "(GraphOptions.Base = Base0)", "web": "(GraphOptions.Base = Base0)"}[front]
+		checkSpelled(t, front, d.Warnings, want)
+		if !strings.HasSuffix(d.Warnings[0], want) {
+			t.Errorf("%s: warning %q does not end with %q", front, d.Warnings[0], want)
+		}
+	}
+	withGraphBase := Spelling{Front: "serve", Style: StyleOption, GraphBase: "base"}
+	d, err := ReadGraph(context.Background(), strings.NewReader(shifted), "g.edges", GraphAuto, GraphOptions{Spelling: withGraphBase})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "(GraphOptions.Base = Base0; serve: option base 0)"; len(d.Warnings) != 1 || !strings.HasSuffix(d.Warnings[0], want) {
+		t.Errorf("warnings %q, want one ending with %q", d.Warnings, want)
+	}
+}
+
+// TestIndexBaseText: IndexBase reads and writes "auto", "0" and "1", as
+// tether cluster's -graph-base takes them, and refuses another text.
+func TestIndexBaseText(t *testing.T) {
+	for _, b := range []IndexBase{BaseAuto, Base0, Base1} {
+		text, err := b.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got IndexBase
+		if err := got.UnmarshalText(text); err != nil || got != b || b.String() != string(text) {
+			t.Errorf("%v: text %q read back as %v, %v", b, text, got, err)
+		}
+	}
+	var b IndexBase
+	if err := b.UnmarshalText([]byte("2")); !errors.Is(err, ErrInvalid) {
+		t.Errorf("UnmarshalText(2) = %v, want ErrInvalid", err)
+	}
+}
+
 // An edge list written by WriteEdgeList reads back with its node count
 // and base from its first line, with the default options: node 0 and the
 // last nodes without an edge are kept (before, the largest node number set

@@ -32,12 +32,13 @@ type Spelling struct {
 	// The front end's names of the table's options Delim (-delim) and
 	// Header (-header), of the graph file's GraphFormat (-graph-format),
 	// Symmetrize (-symmetrize), NamedNodes (-named-nodes), MaxNodes
-	// (-max-nodes) and GMLLabel (-gml-label), and of the side files
-	// Truth (-truth), Constraints (-constraints) and PartialLabels
+	// (-max-nodes), GMLLabel (-gml-label) and GraphBase (-graph-base, an
+	// edge list's GraphOptions.Base), and of the side files Truth
+	// (-truth), Constraints (-constraints) and PartialLabels
 	// (-partial-labels), each "" when the front end has none.
-	Delim, Header                                           string
-	GraphFormat, Symmetrize, NamedNodes, MaxNodes, GMLLabel string
-	Truth, Constraints, PartialLabels                       string
+	Delim, Header                                                      string
+	GraphFormat, Symmetrize, NamedNodes, MaxNodes, GMLLabel, GraphBase string
+	Truth, Constraints, PartialLabels                                  string
 	// NodeLimit names what bounds the nodes of a graph file in a front
 	// end without MaxNodes, where its users cannot change it ("this
 	// server's limit"); "" names the library's GraphOptions.MaxNodes
@@ -102,6 +103,8 @@ func (s Spelling) name(flag string) string {
 		return s.MaxNodes
 	case "gml-label":
 		return s.GMLLabel
+	case "graph-base":
+		return s.GraphBase
 	case "truth":
 		return s.Truth
 	case "constraints":

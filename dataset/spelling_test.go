@@ -157,7 +157,7 @@ func TestSpelledTableMessages(t *testing.T) {
 
 // cliWords are what only tether's command line has: its flags and
 // commands, which the messages to a job or the web app must not name.
-var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-max-nodes", "-gml-label", "-delim", "-header", "tether cluster", "tether labels", "tether: -", "(-"}
+var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-graph-base", "-max-nodes", "-gml-label", "-delim", "-header", "tether cluster", "tether labels", "tether: -", "(-"}
 
 // checkSpelled checks that msgs, the messages a read gave with the
 // spelling of front ("cli", "job" or "web"), have one containing want,

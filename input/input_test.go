@@ -233,6 +233,12 @@ func TestReadGraph(t *testing.T) {
 	if err != nil || d.N() != 3 || d.Name != p {
 		t.Fatalf("ReadGraphFile: %+v, %v", d, err)
 	}
+	// An edge list read as 1-based says so in Data.Warnings, as a job
+	// spells the options (review 86).
+	d, err = ReadGraph(context.Background(), []byte("1 2\n2 3\n3 1\n4 5\n"), "b.edges", dataset.GraphOptions{Spelling: spellings["job"]})
+	if err != nil || d.N() != 5 || len(d.Warnings) != 1 || !strings.HasPrefix(d.Warnings[0], "b.edges: node numbers read as 1-based") || !strings.HasSuffix(d.Warnings[0], "(GraphOptions.Base = Base0)") {
+		t.Errorf("1-based edge list: n %d, warnings %q, %v", d.N(), d.Warnings, err)
+	}
 }
 
 // TestGenParams: defaults overridden by name, the first bad parameter in

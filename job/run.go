@@ -250,10 +250,10 @@ const normalizeRemedy = `(the job's "normalize_weights": true; library: graph.Gr
 // fields ("label": "none", "knn": 5, and the side files "constraints" and
 // "labels"). A Spec has no field for tether cluster's -id, -drop,
 // -categorical, -missing, -sigma, -delim, -header, -graph-format,
-// -symmetrize, -named-nodes, -max-nodes, -gml-label and -truth: the
-// messages then name the library's option, or what to change in the
-// file. No output of a job names the nodes (its labels file lists them
-// by line: Outputs is "").
+// -symmetrize, -named-nodes, -graph-base, -max-nodes, -gml-label and
+// -truth: the messages then name the library's option, or what to change
+// in the file. No output of a job names the nodes (its labels file lists
+// them by line: Outputs is "").
 func Spelling() dataset.Spelling {
 	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels"}
 }

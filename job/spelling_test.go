@@ -12,7 +12,7 @@ import (
 // cliWords are what only tether's command line has, its flags and
 // commands: a job's messages must name its own fields, the library's
 // options, or what to change in the file instead.
-var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-max-nodes", "-gml-label", "-delim", "-header", "-missing", "-truth", "-constraints", "-partial-labels", "-normalize-weights", "tether cluster", "tether labels", "tether: -", "(-"}
+var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-graph-base", "-max-nodes", "-gml-label", "-delim", "-header", "-missing", "-truth", "-constraints", "-partial-labels", "-normalize-weights", "tether cluster", "tether labels", "tether: -", "(-"}
 
 // TestRunSpelledReaderMessages runs jobs whose graph file, catalog data
 // set or labels file draws a message that tether cluster words with a

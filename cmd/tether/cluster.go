@@ -112,6 +112,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&o.gopt.Symmetrize, "symmetrize", false, "accept an asymmetric dense or Matrix Market affinity matrix A and use (A+Aᵀ)/2")
 	fs.Var(intIn(&o.gopt.MaxNodes, 0, 1<<31-1), "max-nodes", "largest `number` of nodes of a graph file (0: the default limit, 2²⁴)")
 	fs.BoolVar(&o.gopt.NamedNodes, "named-nodes", false, "read every node of an edge list as a name, integers included (default: all integers are node numbers, all other text names, a mix an error)")
+	fs.Var(textVar(&o.gopt.Base), "graph-base", "numbering of an edge list's integer nodes: auto (1-based when no edge names node 0, with a warning; else 0-based), 0 or 1"+unnamedDefault(o.gopt.Base))
 	o.flags = fs
 	// tether serve has no -k: -gen-k alone sets the classes there.
 	kDefault := "-k, or the generator's own"

@@ -342,6 +342,31 @@ func TestEvalGraphReaderWarnings(t *testing.T) {
 	}
 }
 
+// eval -graph reads an edge list whose node 0 has no edge as 0-based when
+// the labels leave room for node 0: "1 2/2 3/3 1/4 5" for 6 labels was
+// read 1-based, every edge shifted by one node, and the cut of the
+// reference {0,1,2,3}, {4,5} came out 1 instead of 0 (review 86).
+func TestEvalGraphBaseFromTheLabels(t *testing.T) {
+	g := writeTemp(t, "b.edges", "1 2\n2 3\n3 1\n4 5\n")
+	labels := writeTemp(t, "t.txt", "0\n0\n0\n0\n1\n1\n")
+	stdout, stderr, err := run(t, "eval", "-truth", labels, "-pred", labels, "-graph", g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cuts := map[string]string{}
+	for _, l := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && (f[0] == "cut" || f[0] == "cut_truth") {
+			cuts[f[0]] = f[1]
+		}
+	}
+	if cuts["cut"] != "0.000000" || cuts["cut_truth"] != "0.000000" {
+		t.Errorf("cut %q, cut_truth %q, want 0.000000:\n%s", cuts["cut"], cuts["cut_truth"], stdout)
+	}
+	if strings.Contains(stderr, "1-based") || strings.Contains(stderr, "have no edge") {
+		t.Errorf("stderr warns:\n%s", stderr)
+	}
+}
+
 // eval reports its figures as the stage "figures", in thousandths
 // through their steps to the total (metrics.Options.Recorder: 10⁷ pairs
 // with -unconstrained took 4–8 s in silence); -quiet prints none of it.

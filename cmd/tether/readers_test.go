@@ -141,6 +141,38 @@ func TestClusterGraphFormat(t *testing.T) {
 	}
 }
 
+// TestClusterGraphBase: an edge list whose smallest node is 1 is read as
+// 1-based with a warning naming -graph-base 0 (it was silent, and a
+// 0-based file whose node 0 has no edge lost that node and shifted the
+// others against the constraint files; review 86); -graph-base 0 reads
+// it with node 0, -graph-base 1 as 1-based without a word.
+func TestClusterGraphBase(t *testing.T) {
+	p := writeTemp(t, "b.edges", "1 2\n2 3\n3 1\n4 5\n")
+	warning := "tether cluster: warning: " + p + ": node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0; tether: -graph-base 0)\n"
+	for _, c := range []struct {
+		base   []string
+		nodes  string
+		warned bool
+	}{
+		{nil, "5 nodes", true},
+		{[]string{"-graph-base", "auto"}, "5 nodes", true},
+		{[]string{"-graph-base", "0"}, "6 nodes", false},
+		{[]string{"-graph-base", "1"}, "5 nodes", false},
+	} {
+		args := append([]string{"cluster", "-graph-file", p, "-k", "2", "-method", "njw", "-self-loops", "0.1", "-o", os.DevNull}, c.base...)
+		stdout, stderr, err := runReaders(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", c.base, err, stderr)
+		}
+		if !strings.Contains(stdout, c.nodes+", 4 edges") {
+			t.Errorf("%v: stdout lacks %q:\n%s", c.base, c.nodes+", 4 edges", stdout)
+		}
+		if got := strings.Contains(stderr, warning); got != c.warned {
+			t.Errorf("%v: the warning is there %v, want %v:\n%s", c.base, got, c.warned, stderr)
+		}
+	}
+}
+
 // TestClusterTooFewRows: a header and one row used to fail with "knn graph
 // needs 1 ≤ K < n = 1, got K = 10"; the message now speaks of the file. A
 // file too small to cluster is an error of the data (exit status 1); a

@@ -41,7 +41,7 @@ var options = map[string]Kind{
 	"scale": Table, "missing": Table, "categorical": Table, "drop": Table,
 	// dataset.GraphOptions.
 	"gml-label": GraphFile, "graph-format": GraphFile, "symmetrize": GraphFile,
-	"max-nodes": GraphFile, "named-nodes": GraphFile,
+	"max-nodes": GraphFile, "named-nodes": GraphFile, "graph-base": GraphFile,
 	// dataset.DocTermOptions.
 	"row-names": Bipartite, "col-names": Bipartite, "tfidf": Bipartite, "drop-empty": Bipartite,
 	// graph.Spec: the graph built from feature rows.

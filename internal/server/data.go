@@ -249,12 +249,12 @@ const byContent = "by its content, an edge list"
 // and input name the options they suggest to the uploader of a file: as
 // ReadOptions ("option label none", "option missing drop", "option delim
 // ;", "option symmetrize true"). ReadOptions has nothing for tether
-// cluster's -drop, -categorical, -graph-format and -named-nodes, and the
-// graph's -knn and -sigma and the bound on the nodes are the operator's
-// (tether serve's flags, Config.MaxNodes: "this server's limit"), not the
-// uploader's: the messages then name the library's option, or what to
-// change in the file, or nothing. The output that names the nodes is the
-// labels export (…/export/labels).
+// cluster's -drop, -categorical, -graph-format, -named-nodes and
+// -graph-base, and the graph's -knn and -sigma and the bound on the nodes
+// are the operator's (tether serve's flags, Config.MaxNodes: "this
+// server's limit"), not the uploader's: the messages then name the
+// library's option, or what to change in the file, or nothing. The output
+// that names the nodes is the labels export (…/export/labels).
 func spelling() dataset.Spelling {
 	return dataset.Spelling{Front: "serve", Style: dataset.StyleOption, Label: "label", ID: "id", Missing: "missing",
 		Delim: "delim", Header: "header", Symmetrize: "symmetrize", GMLLabel: "gml_label",

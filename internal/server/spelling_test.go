@@ -12,7 +12,7 @@ import (
 // cliWords are what only tether's command line has, its flags and
 // commands: an upload's messages must name its own options, the
 // library's, the server's limit, or what to change in the file instead.
-var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-max-nodes", "-gml-label", "-delim", "-header", "-missing", "-truth", "-constraints", "-partial-labels", "tether cluster", "tether labels", "tether: -", "(-"}
+var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-graph-base", "-max-nodes", "-gml-label", "-delim", "-header", "-missing", "-truth", "-constraints", "-partial-labels", "tether cluster", "tether labels", "tether: -", "(-"}
 
 // TestUploadSpelledReaderMessages uploads files whose reading draws a
 // message that tether cluster words with a flag or command
