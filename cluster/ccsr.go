@@ -10,6 +10,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // Defaults of CCSR; each is documented on the knob it fills.
@@ -215,7 +216,7 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		}
 	}
 	if ml == 0 {
-		return nil, fmt.Errorf("%w: ccsr: no must-link among the %d constraints: M = 0 fits every cannot-link target t = 0 exactly, and F·M^{1/2} = 0 cannot be clustered", ErrInvalid, len(pairs))
+		return nil, fmt.Errorf("%w: ccsr: no must-link among the %s: M = 0 fits every cannot-link target t = 0 exactly, and F·M^{1/2} = 0 cannot be clustered", ErrInvalid, wording.Count(len(pairs), "constraint", "constraints"))
 	}
 	e, err := laplacianEmbedding(ctx, p.Graph, graph.Symmetric, m, p.Regularize, s)
 	if err != nil {
@@ -233,7 +234,7 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	switch {
 	case sol.converged:
 	case sol.stalled:
-		warnings = append(warnings, fmt.Sprintf("ccsr: the M solve reached the rounding floor after %d iterations with relative KKT residual %.3g > Tol = %.3g", sol.iters, sol.kkt, tol))
+		warnings = append(warnings, fmt.Sprintf("ccsr: the M solve reached the rounding floor after %s with relative KKT residual %.3g > Tol = %.3g", wording.Count(sol.iters, "iteration", "iterations"), sol.kkt, tol))
 	default:
 		warnings = append(warnings, fmt.Sprintf("ccsr: the M solve stopped at MaxIter = %d with relative KKT residual %.3g > Tol = %.3g", maxIter, sol.kkt, tol))
 	}

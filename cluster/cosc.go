@@ -564,7 +564,7 @@ func (bs *coscBisector) oddCycleError(cg *coscGraph, col *coscColouring) error {
 		desc = append(desc, fmt.Sprintf("(%d,%d) [pair %d]", pr.I, pr.J, cg.cl[t].pair))
 	}
 	pr := bs.pairs[e.pair]
-	return fmt.Errorf("%w: cosc: cannot-link %d (%d,%d) closes an odd cycle of %d cannot-links between must-link components: %s; no 2-way partition satisfies them", ErrInvalid, e.pair, pr.I, pr.J, len(desc), strings.Join(desc, ", "))
+	return fmt.Errorf("%w: cosc: cannot-link %d (%d,%d) closes an odd cycle of %s between must-link components: %s; no 2-way partition satisfies %s", ErrInvalid, e.pair, pr.I, pr.J, wording.Count(len(desc), "cannot-link", "cannot-links"), strings.Join(desc, ", "), wording.Form(len(desc), "it", "them"))
 }
 
 // bisect returns the best two-way split (inC over super-nodes) of cg, or

@@ -13,6 +13,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // CSP is the flexible constrained spectral clustering (FCSC, "CSP" in the
@@ -368,7 +369,7 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 	if !(qres.Values[0] > 0) {
 		// Q̄ has a zero diagonal, so λ_max(Q̄) ≥ max |Q̄_ij| > 0 unless
 		// every entry w/√(d_i d_j) underflowed to 0.
-		return nil, fmt.Errorf("%w: csp: λ_max(Q̄) = %v for %d pairs: the entries w/√(d_i d_j) of Q̄ = D^{-1/2}QD^{-1/2} underflowed (constraint weights or degrees out of floating-point range)", ErrNumerical, qres.Values[0], len(pairs))
+		return nil, fmt.Errorf("%w: csp: λ_max(Q̄) = %v for %s: the entries w/√(d_i d_j) of Q̄ = D^{-1/2}QD^{-1/2} underflowed (constraint weights or degrees out of floating-point range)", ErrNumerical, qres.Values[0], wording.Count(len(pairs), "pair", "pairs"))
 	}
 	sol := &cspSolution{qmax: qres.Values[0], vol: vol}
 	if err != nil {

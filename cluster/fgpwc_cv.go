@@ -14,6 +14,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -225,7 +226,7 @@ func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Set
 	folds := min(f.tuneFolds(), len(pairs))
 	if folds < 2 {
 		return &FGPWCTuning{SigmaML: f.SigmaML, SigmaCL: f.SigmaCL,
-			warnings: []string{fmt.Sprintf("fgpwc: %d constraints: too few to cross-validate σ_m, σ_c; defaults kept", len(pairs))}}, nil
+			warnings: []string{fmt.Sprintf("fgpwc: %s: too few to cross-validate σ_m, σ_c; defaults kept", wording.Count(len(pairs), "constraint", "constraints"))}}, nil
 	}
 	train, test := fgpwcSplit(pairs, folds, s.Seed)
 	viol := make([]float64, len(grid)*folds)
@@ -364,7 +365,7 @@ func (prep *fgpwcPrep) iterCV(ctx context.Context, k int, s *Settings, cfg FGPWC
 		return fgpwcIterChoice{}, err
 	}
 	if score == nil {
-		return fgpwcIterChoice{maxIter: cfg.MaxIter, score: math.NaN(), mean: math.NaN(), warning: fmt.Sprintf("fgpwc: %d constraints: too few to cross-validate the iteration cap; MaxIter = %d kept", len(prep.pairs), cfg.MaxIter)}, nil
+		return fgpwcIterChoice{maxIter: cfg.MaxIter, score: math.NaN(), mean: math.NaN(), warning: fmt.Sprintf("fgpwc: %s: too few to cross-validate the iteration cap; MaxIter = %d kept", wording.Count(len(prep.pairs), "constraint", "constraints"), cfg.MaxIter)}, nil
 	}
 	folds := min(cfg.iterFolds(), len(prep.pairs))
 	best := -1

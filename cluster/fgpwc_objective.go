@@ -15,6 +15,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/internal/ctxsort"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -502,7 +503,7 @@ func (r *descentResult) warning(npairs int) string {
 	if npairs == 0 || r.converged || r.status == "iteration limit" {
 		return ""
 	}
-	return fmt.Sprintf("fgpwc: descent stopped after %d iterations (%s) with ‖∇F‖² = %.3g", r.iterations, r.status, r.gradNorm2)
+	return fmt.Sprintf("fgpwc: descent stopped after %s (%s) with ‖∇F‖² = %.3g", wording.Count(r.iterations, "iteration", "iterations"), r.status, r.gradNorm2)
 }
 
 // snapAt records x and f for every cap of st.snaps equal to iteration i

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // HBisection is hierarchical spectral bisection (thesis Alg. 1, "H.
@@ -124,7 +125,7 @@ func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Re
 	if _, nc := g.Components(); nc == g.N() && nc > 1 {
 		// Run's core rule cannot help (no node has an edge): say that the
 		// partition means nothing, as njw's and ncut's warnings do.
-		res.Warnings = append(res.Warnings, fmt.Sprintf("hbisect: the graph has no edge between distinct nodes (%d isolated nodes): every node is a component of its own, cut off at Ncut 0 in node order, so the partition is arbitrary; build the graph with more neighbours or a larger radius", nc))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("hbisect: the graph has no edge between distinct nodes (%s): every node is a component of its own, cut off at Ncut 0 in node order, so the partition is arbitrary; build the graph with more neighbours or a larger radius", wording.Count(nc, "isolated node", "isolated nodes")))
 	}
 	return res, nil
 }

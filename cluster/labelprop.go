@@ -13,6 +13,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -139,7 +140,7 @@ func (lp LabelProp) strict(ctx context.Context, p *Problem, s *Settings) (*Resul
 		if lp.Iterative {
 			what = "Alg. 5 sweeps"
 		}
-		res.Warnings = append(res.Warnings, fmt.Sprintf("labelprop: %s stopped after %d iterations before reaching tolerance %g", what, iters, tol))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("labelprop: %s stopped after %s before reaching tolerance %g", what, wording.Count(iters, "iteration", "iterations"), tol))
 	}
 	return res, nil
 }
@@ -165,7 +166,7 @@ func checkSupervisedComponents(g *graph.Graph, labels constraint.Labels) error {
 	}
 	for c, ok := range seen {
 		if !ok {
-			return fmt.Errorf("%w: labelprop: connected component %d of %d (%d nodes, smallest node %d) has no labelled node, so labels cannot reach it (seed 000 §3.1)", ErrInvalid, c, nc, size[c], first[c])
+			return fmt.Errorf("%w: labelprop: connected component %d of %d (%s, smallest node %d) has no labelled node, so labels cannot reach it (seed 000 §3.1)", ErrInvalid, c, nc, wording.Count(size[c], "node", "nodes"), first[c])
 		}
 	}
 	return nil

@@ -261,7 +261,7 @@ func recoverLabels(ctx context.Context, name string, p *Problem, s *Settings, by
 		warnings = append(warnings, res.Warnings...)
 	}
 	for _, c := range gaps.missing {
-		warnings = append(warnings, fmt.Sprintf("%s: class %d of k = %d has no labelled node: it is the NJW cluster the labelled classes explain least (%d nodes; Strict refuses instead)", name, c, k, recovered[c]))
+		warnings = append(warnings, fmt.Sprintf("%s: class %d of k = %d has no labelled node: it is the NJW cluster the labelled classes explain least (%s; Strict refuses instead)", name, c, k, wording.Count(recovered[c], "node", "nodes")))
 	}
 	if gaps.nUnsup > 0 && byComponent {
 		warnings = append(warnings, fmt.Sprintf("%s: %s (%s) %s no labelled node, so the labels cannot reach them: each node takes the class matched to its NJW cluster (Strict refuses instead)", name, wording.Count(gaps.nComp, "connected component", "connected components"), wording.Count(gaps.nUnsup, "node", "nodes"), wording.Form(gaps.nComp, "holds", "hold")))

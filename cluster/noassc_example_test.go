@@ -199,8 +199,8 @@ func ExampleMCLNOASSC_contradictory() {
 	}
 	// Output:
 	// [2 2 2 2 2 1 1 1 1 1 0 0 0 0 0]
-	// warning: mcl-noa-ssc: the 21 constraints contradict each other; resolved by leaving out 0 that the constraints near them contradict (constraint.VoteWeights), 1 must-links whose ends a reference partition (cscap) separates, and 0 must-links and 0 cannot-links by contraction (constraint.Contract); MCLNOASSC.NoResolve uses every constraint as given
+	// warning: mcl-noa-ssc: the 21 constraints contradict each other; resolved by leaving out 0 that the constraints near them contradict (constraint.VoteWeights), 1 must-link whose ends a reference partition (cscap) separates, and 0 must-links and 0 cannot-links by contraction (constraint.Contract); MCLNOASSC.NoResolve uses every constraint as given
 	// note: mcl-noa-ssc: must-link closure: 3 groups for 15 nodes
 	// note: mcl-noa-ssc: reference and refinement chosen by 5-fold cross-validation on the constraints: λ=2
-	// note: mcl-noa-ssc: refinement in the reference partition's (cscap) embedding with every given constraint as a penalty of weight 2 moved 0 nodes in 1 sweeps (MCLNOASSC.Refine = −1 turns it off)
+	// note: mcl-noa-ssc: refinement in the reference partition's (cscap) embedding with every given constraint as a penalty of weight 2 moved 0 nodes in 1 sweep (MCLNOASSC.Refine = −1 turns it off)
 }

@@ -386,7 +386,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 	if m < k {
 		return nil, fmt.Errorf("%w: %s: the must-link closure leaves %d groups, fewer than k = %d", ErrInvalid, name, m, k)
 	}
-	fit.warnings = append(fit.warnings, note(fmt.Sprintf("%s: must-link closure: %d groups for %d nodes", name, m, n)))
+	fit.warnings = append(fit.warnings, note(fmt.Sprintf("%s: must-link closure: %s for %s", name, wording.Count(m, "group", "groups"), wording.Count(n, "node", "nodes"))))
 	q := make([]int, m) // cluster of each group
 	if m == k {
 		for f := range q {
@@ -582,7 +582,7 @@ func pairRefine(ctx context.Context, name string, ref ResolveReference, refRes *
 	if sweeps == refineMaxSweeps {
 		stopped, mark = fmt.Sprintf(" (stopped at %d sweeps)", refineMaxSweeps), func(s string) string { return s }
 	}
-	warnings = append(warnings, mark(fmt.Sprintf("%s: refinement in %s with every given constraint as a penalty of weight %g moved %d nodes in %d sweeps%s (%s.Refine = −1 turns it off)", name, space, lambda, moves, sweeps, stopped, refineKnobOwner(name))))
+	warnings = append(warnings, mark(fmt.Sprintf("%s: refinement in %s with every given constraint as a penalty of weight %g moved %s in %s%s (%s.Refine = −1 turns it off)", name, space, lambda, wording.Count(moves, "node", "nodes"), wording.Count(sweeps, "sweep", "sweeps"), stopped, refineKnobOwner(name))))
 	res.Labels = out
 	res.Objective = 0
 	return warnings, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // resolveReferenceMaxN is the largest graph on which the resolve of ML-
@@ -193,7 +194,7 @@ func resolvePairs(ctx context.Context, method, knob string, ref ResolveReference
 			out = append(out, pr)
 		}
 	}
-	warnings = append(warnings, fmt.Sprintf("%s: the %d constraints contradict each other; resolved by leaving out %d that the constraints near them contradict (constraint.VoteWeights), %d must-links whose ends a reference partition (%s) separates, and %d must-links and %d cannot-links by contraction (constraint.Contract); %s uses every constraint as given", method, len(pairs), voted, referred, ref, cutML, cutCL, knob))
+	warnings = append(warnings, fmt.Sprintf("%s: the %d constraints contradict each other; resolved by leaving out %d that the constraints near them contradict (constraint.VoteWeights), %s whose ends a reference partition (%s) separates, and %s and %s by contraction (constraint.Contract); %s uses every constraint as given", method, len(pairs), voted, wording.Count(referred, "must-link", "must-links"), ref, wording.Count(cutML, "must-link", "must-links"), wording.Count(cutCL, "cannot-link", "cannot-links"), knob))
 	return out, refRes, true, warnings, nil
 }
 

@@ -188,9 +188,9 @@ func TestResolveReference(t *testing.T) {
 		}
 		// The knob reaches the resolve through both methods, whose
 		// warning counts the must-links the reference left out.
-		want := "1 must-links whose ends a reference partition (" + tc.ref.String() + ") separates"
+		want := "1 must-link whose ends a reference partition (" + tc.ref.String() + ") separates"
 		if tc.kept {
-			want = "0" + want[1:]
+			want = "0 must-links whose ends a reference partition (" + tc.ref.String() + ") separates"
 		}
 		for _, m := range []Method{MLNOASSC{Reference: tc.ref}, MCLNOASSC{Reference: tc.ref}} {
 			r, err := Run(context.Background(), m, p, &Settings{Seed: 1})

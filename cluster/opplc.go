@@ -258,7 +258,7 @@ func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	}
 	res := &Result{Labels: labels, K: len(size), Objective: objective, Iterations: n, Warnings: warn}
 	if p.K > 0 && p.K != res.K {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("opplc estimates k: found %d clusters, K = %d does not change the partition", res.K, p.K))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("opplc estimates k: found %s, K = %d does not change the partition", wording.Count(res.K, "cluster", "clusters"), p.K))
 	}
 	return res, nil
 }

@@ -257,7 +257,7 @@ func (m PLMeans) Partition(ctx context.Context, p *Problem, s *Settings) (*Resul
 		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans estimates k: found %s, fewer than the cap K = %d", wording.Count(best.k, "cluster", "clusters"), p.K))
 	}
 	if !best.converged {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: stopped after %d sweeps without reaching a fixed point (MaxIter)", best.sweeps))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: stopped after %s without reaching a fixed point (MaxIter)", wording.Count(best.sweeps, "sweep", "sweeps")))
 	}
 	sizes := make([]int, best.k)
 	for _, l := range best.labels {
@@ -274,7 +274,7 @@ func (m PLMeans) Partition(ctx context.Context, p *Problem, s *Settings) (*Resul
 		if par.alpha+3*par.theta >= 1 {
 			why += fmt.Sprintf(", and α + 3θ = %g ≥ 1 keeps singletons from merging", par.alpha+3*par.theta)
 		}
-		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: %d of %d nodes are singletons: %s (thesis §5.2.3, eq. 5.2.8–5.2.9)", single, n, why))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("plmeans: %d of %d nodes %s: %s (thesis §5.2.3, eq. 5.2.8–5.2.9)", single, n, wording.Form(single, "is a singleton", "are singletons"), why))
 	}
 	return res, nil
 }

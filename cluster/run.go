@@ -332,7 +332,7 @@ func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
 		case u.Core && p.Disconnected == DisconnectedStrict:
 			why = "; Problem.Disconnected = strict (-disconnected strict) gives the method the nodes of degree 0"
 		case u.Core && linked < max(p.K, 2):
-			why = fmt.Sprintf("; the core rule keeps every node, since only %d of the %d nodes have an edge, fewer than max(k, 2) = %d", linked, g.N(), max(p.K, 2))
+			why = fmt.Sprintf("; the core rule keeps every node, since only %d of the %d nodes %s an edge, fewer than max(k, 2) = %d", linked, g.N(), wording.Form(linked, "has", "have"), max(p.K, 2))
 		}
 	}
 	regularize := "use a method that regularizes it (njw, ncut, cscap, ccsr)"
@@ -355,7 +355,7 @@ func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
 // every method, so that none needs its own. Cost O(n + k).
 func emptyClusters(name string, res *Result) string {
 	if used := nonEmptyClusters(res.Labels, res.K); used < res.K {
-		return fmt.Sprintf("%s: only %d of the k = %d clusters are non-empty (identical rows, must-links or the graph leave the others without a node): ask for fewer clusters", name, used, res.K)
+		return fmt.Sprintf("%s: only %d of the k = %d clusters %s non-empty (identical rows, must-links or the graph leave the others without a node): ask for fewer clusters", name, used, res.K, wording.Form(used, "is", "are"))
 	}
 	return ""
 }

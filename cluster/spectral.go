@@ -11,6 +11,7 @@ import (
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // NJW is the normalized spectral clustering of Ng, Jordan and Weiss
@@ -325,7 +326,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	if _, nc := g.Components(); nc == n && n > 1 {
 		// Run's core rule cannot help (no node has an edge): say that the
 		// partition means nothing, as njw's and ncut's warnings do.
-		warnings = append(warnings, fmt.Sprintf("bethe: the graph has no edge between distinct nodes (%d isolated nodes): H(r) is diagonal, so its eigenvectors, and the partition, are arbitrary; build the graph with more neighbours or a larger radius", n))
+		warnings = append(warnings, fmt.Sprintf("bethe: the graph has no edge between distinct nodes (%s): H(r) is diagonal, so its eigenvectors, and the partition, are arbitrary; build the graph with more neighbours or a larger radius", wording.Count(n, "isolated node", "isolated nodes")))
 	}
 	out.Eigenvalues, out.Warnings = values, warnings
 	return out, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/kmeans"
 )
 
@@ -114,7 +115,7 @@ func newCommuteBasis(ctx context.Context, g *graph.Graph, m int, explicit bool, 
 			return nil, fmt.Errorf("%w: sscka: commute kernel: the graph has no edge between distinct nodes, L = D − W is 0 and so is its pseudo-inverse", ErrInvalid)
 		}
 		if explicit {
-			b.warnings = append(b.warnings, fmt.Sprintf("sscka: Rank = %d capped at %d, the number of non-zero eigenvalues of L (%d nodes, %d connected components): the kernel is the exact pseudo-inverse", m, avail, n, nc))
+			b.warnings = append(b.warnings, fmt.Sprintf("sscka: Rank = %d capped at %d, the number of non-zero eigenvalues of L (%d nodes, %s): the kernel is the exact pseudo-inverse", m, avail, n, wording.Count(nc, "connected component", "connected components")))
 		}
 		m = avail
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // MaxLabelPairs is the limit of the one policy by which every pairwise
@@ -121,7 +122,7 @@ func screenPairs(ctx context.Context, method, knob string, g *graph.Graph, pairs
 	if soft+zero+len(cut) == 0 {
 		return out, nil, nil
 	}
-	w := fmt.Sprintf("%s: constraint screen: of %d constraints, %d contradicted by the constraints near them on the graph (%d down-weighted, %d left out; constraint.VoteWeights), and %d must-links and %d cannot-links left out to resolve contradictions of the closure (constraint.Repair); %s = false uses every constraint", method, len(pairs), soft+zero, soft, zero, cutML, cutCL, knob)
+	w := fmt.Sprintf("%s: constraint screen: of %d constraints, %d contradicted by the constraints near them on the graph (%d down-weighted, %d left out; constraint.VoteWeights), and %s and %s left out to resolve contradictions of the closure (constraint.Repair); %s = false uses every constraint", method, len(pairs), soft+zero, soft, zero, wording.Count(cutML, "must-link", "must-links"), wording.Count(cutCL, "cannot-link", "cannot-links"), knob)
 	return out, []string{w}, nil
 }
 

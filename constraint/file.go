@@ -14,6 +14,7 @@ import (
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/textline"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // IndexBase says how node indices are numbered in a file.
@@ -708,9 +709,9 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 	n := lr.n(maxIndex + 1)
 	if layout == single && o.N > 0 && len(out) != o.N {
 		if pending > 0 && len(out) < o.N {
-			return nil, fmt.Errorf("%w: %s: %d label lines for %d nodes (%d blank lines at the end are ignored: write -1 or ? for an unlabelled node)", ErrInvalid, file, len(out), o.N, pending)
+			return nil, fmt.Errorf("%w: %s: %s for %s (%s at the end %s ignored: write -1 or ? for an unlabelled node)", ErrInvalid, file, wording.Count(len(out), "label line", "label lines"), wording.Count(o.N, "node", "nodes"), wording.Count(pending, "blank line", "blank lines"), wording.Form(pending, "is", "are"))
 		}
-		return nil, fmt.Errorf("%w: %s: %d label lines for %d nodes", ErrInvalid, file, len(out), o.N)
+		return nil, fmt.Errorf("%w: %s: %s for %s", ErrInvalid, file, wording.Count(len(out), "label line", "label lines"), wording.Count(o.N, "node", "nodes"))
 	}
 	for len(out) < n {
 		out = append(out, Unlabeled)

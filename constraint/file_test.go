@@ -271,7 +271,7 @@ func TestReadLabels(t *testing.T) {
 		{name: "blank line before node,label", in: "\n1,0\n0,1\n", want: Labels{1, 0}},
 		{name: "blank line before a node,label header", in: "\nnode,label\n1,0\n", want: Labels{-1, 0}},
 		{name: "trailing blank lines", in: "\n0\n\n1\n\n\n", want: Labels{-1, 0, -1, 1}},
-		{name: "trailing blank lines, count", in: "0\n1\n\n", opt: ReadOptions{N: 3}, err: "in.txt: 2 label lines for 3 nodes (1 blank lines at the end are ignored: write -1 or ? for an unlabelled node)"},
+		{name: "trailing blank lines, count", in: "0\n1\n\n", opt: ReadOptions{N: 3}, err: "in.txt: 2 label lines for 3 nodes (1 blank line at the end is ignored: write -1 or ? for an unlabelled node)"},
 		{name: "leading blank, one too many", in: "\n0\n1\n", opt: ReadOptions{N: 2}, err: "in.txt:3: more than 2 label lines"},
 	}
 	for _, tc := range tests {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // parseARFF reads the ARFF header and data rows into a raw table. See
@@ -60,7 +62,7 @@ func parseARFF(ctx context.Context, lines []string, name string, opt *Options) (
 			return nil, &ParseError{File: name, Line: lineNo, Err: fmt.Errorf("character %d: %w", pos, err)}
 		}
 		if len(fields) != len(raw.cols) {
-			return nil, &ParseError{File: name, Line: lineNo, Err: errorf(ErrSyntax, "%d values, want %d (one per @attribute)", len(fields), len(raw.cols))}
+			return nil, &ParseError{File: name, Line: lineNo, Err: errorf(ErrSyntax, "%s, want %d (one per @attribute)", wording.Count(len(fields), "value", "values"), len(raw.cols))}
 		}
 		raw.rows = append(raw.rows, fields)
 		raw.lines = append(raw.lines, lineNo)

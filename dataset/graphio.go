@@ -17,6 +17,7 @@ import (
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/textline"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -1039,7 +1040,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrTooLarge, "node number ≥ %d nodes (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
 				}
 				if opt.NumNodes > 0 && v-base >= opt.NumNodes {
-					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number outside the %d nodes declared", opt.NumNodes)}
+					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number outside the %s declared", wording.Count(opt.NumNodes, "node", "nodes"))}
 				}
 			}
 			n = max(n, a-base+1, b-base+1)
@@ -1239,7 +1240,7 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 		return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d%s", n, opt.maxNodes(), paren(opt.Spelling.maxNodes()))}
 	}
 	if len(raw.rows) != n {
-		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d rows and %d columns: an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format%s)", len(raw.rows), n, formatFix(opt.Spelling, "edgelist"))}
+		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%s and %s: an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format%s)", wording.Count(len(raw.rows), "row", "rows"), wording.Count(n, "column", "columns"), formatFix(opt.Spelling, "edgelist"))}
 	}
 	var ents []entry
 	for i, row := range raw.rows {

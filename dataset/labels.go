@@ -9,6 +9,7 @@ import (
 
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // Unlabeled is the label of a node without a class in label files and in
@@ -218,7 +219,7 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 	out := &LabelData{ClassNames: classes}
 	if width <= 1 {
 		if opt.N > 0 && len(recs) != opt.N {
-			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d labels, want %d", len(recs), opt.N)}
+			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%s, want %d", wording.Count(len(recs), "label", "labels"), opt.N)}
 		}
 		out.Labels = make([]int, len(recs))
 		for i, r := range recs {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // NodeLabelOptions controls ReadNodeLabels. The zero value infers the
@@ -426,9 +427,9 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 				// Blank lines at the end are ignored, by design: a file
 				// that marks its last nodes' missing labels with them
 				// comes out short.
-				return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d labels for %d nodes (%d blank lines at the end are ignored: write -1 or ? for a node without a class)", len(recs), opt.N, t)}
+				return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%s for %s (%s at the end %s ignored: write -1 or ? for a node without a class)", wording.Count(len(recs), "label", "labels"), wording.Count(opt.N, "node", "nodes"), wording.Count(t, "blank line", "blank lines"), wording.Form(t, "is", "are"))}
 			}
-			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d labels for %d nodes", len(recs), opt.N)}
+			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%s for %s", wording.Count(len(recs), "label", "labels"), wording.Count(opt.N, "node", "nodes"))}
 		}
 		out.Labels = make([]int, len(recs))
 		for i, r := range recs {

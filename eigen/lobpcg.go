@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -106,7 +107,7 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 		return res, err
 	}
 	if !conv {
-		return res, fmt.Errorf("%w: LOBPCG reached %d iterations with largest relative residual %.3g > %.3g", ErrNoConvergence, cfg.maxIter, slices.Max(w.rel[:kk]), cfg.tol)
+		return res, fmt.Errorf("%w: LOBPCG reached %s with largest relative residual %.3g > %.3g", ErrNoConvergence, wording.Count(cfg.maxIter, "iteration", "iterations"), slices.Max(w.rel[:kk]), cfg.tol)
 	}
 	return res, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -453,7 +454,7 @@ func (b *builder) checkUnderflow(g *Graph) error {
 	}
 	others := ""
 	if count > 1 {
-		others = fmt.Sprintf(" (and %d other nodes)", count-1)
+		others = " (and " + wording.Count(count-1, "other node", "other nodes") + ")"
 	}
 	return fmt.Errorf("%w: node %d%s has no edge left: the RBF weight of its nearest neighbour, node %d at distance %.4g, underflows to 0 with %s; use a larger σ (tether: -sigma with a larger number, or -sigma median)", ErrDegenerateScale, i, others, near, math.Sqrt(best), sigma)
 }

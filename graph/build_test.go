@@ -371,7 +371,7 @@ func TestBuildDegenerate(t *testing.T) {
 	// node 2, its nearest neighbour's distance and σ (TestBuildUnderflow).
 	far := mat.NewDense(4, 1, []float64{0, 1e-3, 1e3, 1e3 + 1})
 	_, err = Build(context.Background(), far, Spec{Kind: Full, Sigma: Sigma{Rule: SigmaFixed, Value: 1e-3}})
-	if !errors.Is(err, ErrDegenerateScale) || !strings.Contains(err.Error(), "node 2 (and 1 other nodes)") {
+	if !errors.Is(err, ErrDegenerateScale) || !strings.Contains(err.Error(), "node 2 (and 1 other node)") {
 		t.Errorf("err = %v, want ErrDegenerateScale naming node 2", err)
 	}
 }

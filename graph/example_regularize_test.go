@@ -25,7 +25,7 @@ func ExampleNewRegularizedLaplacian() {
 	}
 	// Output:
 	// true
-	// true 1 isolated nodes (the plain L_sym is undefined) 1
+	// true 1 isolated node (the plain L_sym is undefined) 1
 	//  1.000 -0.408  0.000  0.000
 	// -0.408  1.000 -0.408  0.000
 	//  0.000 -0.408  1.000  0.000

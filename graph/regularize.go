@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // RegMode says when a normalized Laplacian is regularized.
@@ -97,11 +99,11 @@ func NeedsRegularization(g *Graph, k int) (bool, string) {
 	}
 	k = max(k, 1)
 	if iso := g.Isolated(); len(iso) > 0 {
-		return true, fmt.Sprintf("%d isolated nodes (the plain L_sym is undefined)", len(iso))
+		return true, wording.Count(len(iso), "isolated node", "isolated nodes") + " (the plain L_sym is undefined)"
 	}
 	comp, nc := g.Components()
 	if nc > k {
-		return true, fmt.Sprintf("%d connected components for %d clusters", nc, k)
+		return true, fmt.Sprintf("%d connected components for %s", nc, wording.Count(k, "cluster", "clusters"))
 	}
 	if nc > 1 {
 		size := make([]int, nc)
@@ -110,7 +112,7 @@ func NeedsRegularization(g *Graph, k int) (bool, string) {
 		}
 		small := slices.Min(size)
 		if SmallComponent(small, g.n, k) {
-			return true, fmt.Sprintf("a connected component of %d nodes, below n/(4k) = %.4g", small, float64(g.n)/float64(4*k))
+			return true, fmt.Sprintf("a connected component of %s, below n/(4k) = %.4g", wording.Count(small, "node", "nodes"), float64(g.n)/float64(4*k))
 		}
 	}
 	if cv := DegreeCV(g); cv > autoDegreeCV {

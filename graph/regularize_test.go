@@ -273,3 +273,42 @@ func TestBetheRNonBacktracking(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsRegularizationReasons: the reason NeedsRegularization gives
+// counts its nodes, components and clusters in the singular for one ("1
+// isolated nodes" was printed by tether cluster; review 86). The graphs
+// are written out so that each reason is the first that applies.
+func TestNeedsRegularizationReasons(t *testing.T) {
+	edges := func(pairs ...[2]int) []Edge {
+		var out []Edge
+		for _, p := range pairs {
+			out = append(out, Edge{I: p[0], J: p[1], W: 1})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		n, k int
+		e    []Edge
+		want string
+	}{
+		{"one isolated node", 4, 2, edges([2]int{0, 1}, [2]int{1, 2}), "1 isolated node (the plain L_sym is undefined)"},
+		{"two isolated nodes", 4, 2, edges([2]int{0, 1}), "2 isolated nodes (the plain L_sym is undefined)"},
+		{"two components for one cluster", 4, 1, edges([2]int{0, 1}, [2]int{2, 3}), "2 connected components for 1 cluster"},
+		{"three components for two clusters", 6, 2, edges([2]int{0, 1}, [2]int{2, 3}, [2]int{4, 5}), "3 connected components for 2 clusters"},
+		// A node whose only edge is its self loop is a component of one
+		// node that is not isolated: 1 < n/(4k) = 12/8.
+		{"component of one node", 12, 2, edges([2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}, [2]int{3, 4}, [2]int{4, 5}, [2]int{5, 6}, [2]int{6, 7}, [2]int{7, 8}, [2]int{8, 9}, [2]int{9, 10}, [2]int{11, 11}),
+			"a connected component of 1 node, below n/(4k) = 1.5"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := FromEdges(c.n, c.e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, why := NeedsRegularization(g, c.k); !ok || why != c.want {
+				t.Errorf("NeedsRegularization = %v, %q; want true, %q", ok, why, c.want)
+			}
+		})
+	}
+}

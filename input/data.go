@@ -22,6 +22,7 @@ import (
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -655,7 +656,7 @@ func FitSpec(spec graph.Spec, name string, n int, keepK, keepSigma bool, sp data
 	if len(changes) == 0 {
 		return spec, ""
 	}
-	return spec, fmt.Sprintf("%s has only %d rows: the graph was built with %s", name, n, strings.Join(changes, " and "))
+	return spec, fmt.Sprintf("%s has only %s: the graph was built with %s", name, wording.Count(n, "row", "rows"), strings.Join(changes, " and "))
 }
 
 // optionThen returns the front end's option -flag set to value as sp
@@ -807,10 +808,10 @@ func (d *Data) Check() error {
 	}
 	n := d.Graph.N()
 	if d.Truth != nil && len(d.Truth) != n {
-		return fmt.Errorf("%s: reference has %d labels for %d nodes", d.label(), len(d.Truth), n)
+		return fmt.Errorf("%s: reference has %s for %s", d.label(), wording.Count(len(d.Truth), "label", "labels"), wording.Count(n, "node", "nodes"))
 	}
 	if d.Names != nil && len(d.Names) != n {
-		return fmt.Errorf("%s: %d node names for %d nodes", d.label(), len(d.Names), n)
+		return fmt.Errorf("%s: %s for %s", d.label(), wording.Count(len(d.Names), "node name", "node names"), wording.Count(n, "node", "nodes"))
 	}
 	return nil
 }

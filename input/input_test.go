@@ -367,7 +367,7 @@ func TestCheck(t *testing.T) {
 		{"ok", &Data{Name: "g", Graph: g, Truth: []int{0, 0, 1}, Names: []string{"a", "b", "c"}}, ""},
 		{"no graph", &Data{Name: "g"}, "g: no graph (build it with BuildGraph)"},
 		{"short reference", &Data{Name: "g", Graph: g, Truth: []int{0, 1}}, "g: reference has 2 labels for 3 nodes"},
-		{"names", &Data{Name: "g", Graph: g, Names: []string{"a"}}, "g: 1 node names for 3 nodes"},
+		{"names", &Data{Name: "g", Graph: g, Names: []string{"a"}}, "g: 1 node name for 3 nodes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.d.Check(); errText(err) != tc.want {

@@ -27,7 +27,7 @@ func TestNilInputs(t *testing.T) {
 		{"BuildGraph without rows", func() error { _, err := (&Data{}).BuildGraph(ctx, graph.Spec{}, nil); return err }, "input: no graph and no feature rows to build one from"},
 		{"BuildGraph bad spec", func() error { _, err := (&Data{X: x}).BuildGraph(ctx, graph.Spec{K: 5}, nil); return err }, "input: building the graph: "},
 		{"Check unnamed", func() error { return (&Data{}).Check() }, "input: no graph (build it with BuildGraph)"},
-		{"Check unnamed truth", func() error { return (&Data{Graph: g, Truth: []int{0}}).Check() }, "input: reference has 1 labels for 3 nodes"},
+		{"Check unnamed truth", func() error { return (&Data{Graph: g, Truth: []int{0}}).Check() }, "input: reference has 1 label for 3 nodes"},
 		{"NewProblem nil method", func() error { _, err := NewProblem(&Data{Name: "p", Graph: g}, nil, 2); return err }, "input: no method"},
 		{"NewProblem unnamed graph", func() error { _, err := NewProblem(&Data{Graph: g}, cluster.CPCA{}, 2); return err }, "method cpca projects feature rows, and input is a graph without features"},
 		{"VoteFilter nil graph", func() error { _, err := VoteFilter(ctx, nil, nil, 2); return err }, "vote filter: no graph"},

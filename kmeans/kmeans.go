@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -516,7 +517,7 @@ func runRestarts(ctx context.Context, cfg config, run func(ctx context.Context, 
 		}
 		done++
 		progress.Send(cfg.rec, progress.Event{Stage: "kmeans", Done: done, Total: nr,
-			Message: fmt.Sprintf("restart %d: objective %.6g in %d iterations", r, math.Ldexp(o.value, cfg.objExp), o.iters)})
+			Message: fmt.Sprintf("restart %d: objective %.6g in %s", r, math.Ldexp(o.value, cfg.objExp), wording.Count(o.iters, "iteration", "iterations"))})
 		return nil
 	})
 	if firstErr != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -210,7 +211,7 @@ func EvaluateContext(ctx context.Context, truth, pred []int, opt *Options) (Repo
 	m.Step(stepOthers, costOtherFigures)
 	r := Report{N: c.N(), Unlabeled: skipped, TruthClusters: c.Rows(), PredClusters: c.Cols()}
 	if skipped > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("%d items without a reference label left out of the comparison", skipped))
+		r.Notes = append(r.Notes, wording.Count(skipped, "item", "items")+" without a reference label left out of the comparison")
 	}
 	add := func(name string, v float64, desc string) {
 		r.Figures = append(r.Figures, Figure{Name: name, Value: v, Description: desc})
@@ -274,7 +275,7 @@ func EvaluateContext(ctx context.Context, truth, pred []int, opt *Options) (Repo
 	for _, s := range sizes {
 		f, count := c.ClassF1(s)
 		if count == 0 {
-			r.Notes = append(r.Notes, fmt.Sprintf("class_f1_min%d skipped: no reference cluster has %d items", s, s))
+			r.Notes = append(r.Notes, fmt.Sprintf("class_f1_min%d skipped: no reference cluster has %s", s, wording.Count(s, "item", "items")))
 			continue
 		}
 		over := fmt.Sprintf("the %d reference clusters", count)
@@ -425,7 +426,7 @@ func addUnconstrained(ctx context.Context, add func(string, float64, string), r 
 	if err != nil {
 		return err
 	}
-	add("ari_free", free.ARI(), fmt.Sprintf("ARI over the %d items no constraint touches", len(ft)))
-	add("nmi_free", free.NMI(Arithmetic), fmt.Sprintf("NMI 2I/(H1+H2) over the %d items no constraint touches", len(ft)))
+	add("ari_free", free.ARI(), fmt.Sprintf("ARI over the %s no constraint touches", wording.Count(len(ft), "item", "items")))
+	add("nmi_free", free.NMI(Arithmetic), fmt.Sprintf("NMI 2I/(H1+H2) over the %s no constraint touches", wording.Count(len(ft), "item", "items")))
 	return nil
 }

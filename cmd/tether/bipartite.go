@@ -87,7 +87,7 @@ func (o *bipartiteOptions) loadBipartite(ctx context.Context) (*input.Data, erro
 		}
 		sub, cols := s.SelectRows(keep)
 		if sub.Rows < r || sub.Cols < c {
-			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: -drop-empty dropped %s and %s; nodes are the %d rows, then the %d columns kept", o.file, wording.Count(r-sub.Rows, "empty row", "empty rows"), wording.Count(c-sub.Cols, "empty column", "empty columns"), sub.Rows, sub.Cols))
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s: -drop-empty dropped %s and %s; nodes are the %s, then the %s kept", o.file, wording.Count(r-sub.Rows, "empty row", "empty rows"), wording.Count(c-sub.Cols, "empty column", "empty columns"), wording.Count(sub.Rows, "row", "rows"), wording.Count(sub.Cols, "column", "columns")))
 			nodes := append([]int(nil), keep...)
 			for _, j := range cols {
 				nodes = append(nodes, r+j)

@@ -70,7 +70,7 @@ func TestClusterBipartite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "violated  0 of 1 must-links, 0 of 2 cannot-links") {
+	if !strings.Contains(out, "violated  0 of 1 must-link, 0 of 2 cannot-links") {
 		t.Errorf("constraints not satisfied:\n%s", out)
 	}
 	// -tfidf=false uses the counts; a graph method clusters the bipartite

@@ -634,7 +634,7 @@ func (o *inputOptions) truthHint(d *input.Data) string {
 	case o.gopt.LabelAttr != "":
 		of = fmt.Sprintf("the reference labels of %s (-gml-label %s)", d.Name, o.gopt.LabelAttr)
 	}
-	return fmt.Sprintf("; %s %s %d classes: -k %d asks for one cluster per class", of, have, k, k)
+	return fmt.Sprintf("; %s %s %s: -k %d asks for one cluster per class", of, have, wording.Count(k, "class", "classes"), k)
 }
 
 // checkK refuses, as a usage error, a -k that no partition of the input d
@@ -896,7 +896,7 @@ func printSummary(w io.Writer, s *summary) error {
 		fmt.Fprintf(tw, "%s\t%.4f\n", k, s.Figures[k])
 	}
 	if s.Constraints != nil {
-		fmt.Fprintf(tw, "violated\t%d of %d must-links, %d of %d cannot-links\n", *s.ViolatedML, s.Constraints[0], *s.ViolatedCL, s.Constraints[1])
+		fmt.Fprintf(tw, "violated\t%d of %s, %d of %s\n", *s.ViolatedML, wording.Count(s.Constraints[0], "must-link", "must-links"), *s.ViolatedCL, wording.Count(s.Constraints[1], "cannot-link", "cannot-links"))
 	}
 	if s.LabelsKept != nil {
 		fmt.Fprintf(tw, "labelled\t%d of %d in the cluster of their class\n", s.LabelsKept[0], s.LabelsKept[1])

@@ -105,7 +105,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		return fail(err)
 	}
 	if len(truth) != len(pred) {
-		return fail(fmt.Errorf("eval: %s has %d labels but %s has %d", truthPath, len(truth), predPath, len(pred)))
+		return fail(fmt.Errorf("eval: %s has %s but %s has %d", truthPath, wording.Count(len(truth), "label", "labels"), predPath, len(pred)))
 	}
 	for i, p := range pred {
 		if p == constraint.Unlabeled {
@@ -330,7 +330,7 @@ func readEvalGraph(ctx context.Context, path string, n int) (*graph.Graph, []str
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	if d.G.N() != n {
-		return nil, nil, fmt.Errorf("eval: %s has %d nodes but the label files have %d labels", path, d.G.N(), n)
+		return nil, nil, fmt.Errorf("eval: %s has %s but the label files have %s", path, wording.Count(d.G.N(), "node", "nodes"), wording.Count(n, "label", "labels"))
 	}
 	return d.G, d.Warnings, nil
 }
@@ -349,7 +349,11 @@ func trailingIsolated(g *graph.Graph, path string) string {
 	if last == n-1 {
 		return ""
 	}
-	return fmt.Sprintf("%s: nodes %d…%d of the %d labelled have no edge (an edge list leaves isolated last nodes out); if the file is another data set's graph, the cut figures are wrong", path, last+1, n-1, n)
+	nodes := fmt.Sprintf("nodes %d…%d of the %d labelled have", last+1, n-1, n)
+	if last+1 == n-1 {
+		nodes = fmt.Sprintf("node %d of the %d labelled has", n-1, n)
+	}
+	return fmt.Sprintf("%s: %s no edge (an edge list leaves isolated last nodes out); if the file is another data set's graph, the cut figures are wrong", path, nodes)
 }
 
 // formatFigure prints counts as integers and other values with six

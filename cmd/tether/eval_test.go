@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tether-sc/tether/graph"
 )
 
 func runEvalCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
@@ -99,7 +101,7 @@ func TestEvalUnlabeledTruth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out, "3 items") || !strings.Contains(stderr, "1 items without a reference label") {
+	if !strings.HasPrefix(out, "3 items") || !strings.Contains(stderr, "1 item without a reference label") {
 		t.Errorf("stdout %q stderr %q", strings.SplitN(out, "\n", 2)[0], stderr)
 	}
 }
@@ -214,7 +216,7 @@ func TestEvalMessages(t *testing.T) {
 	short := evalWriteTemp(t, dir, "g.txt", "0 1 1\n")
 	var (
 		oneBasedWarning = oneBased + ": no line names node 0, though 4 of the 5 nodes are listed"
-		unlabeledNote   = "1 items without a reference label left out of the comparison"
+		unlabeledNote   = "1 item without a reference label left out of the comparison"
 		isolatedWarning = short + ": nodes 2…3 of the 4 labelled have no edge"
 	)
 	for _, tc := range []struct {
@@ -339,6 +341,29 @@ func TestEvalGraphReaderWarnings(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "tether eval: warning: "+g+":2: 1 repeated edge") {
 		t.Errorf("stderr %q lacks the reader's warning about the repeated edge", stderr)
+	}
+}
+
+// TestTrailingIsolated: the warning on the last nodes without an edge
+// names one node as one ("nodes 5…5 of the 6 labelled have no edge" was
+// printed; review 86), a run as a range.
+func TestTrailingIsolated(t *testing.T) {
+	for _, c := range []struct {
+		n     int
+		edges []graph.Edge
+		want  string
+	}{
+		{6, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 3, J: 4, W: 1}}, "g.edges: node 5 of the 6 labelled has no edge (an edge list leaves isolated last nodes out); if the file is another data set's graph, the cut figures are wrong"},
+		{6, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 2, J: 3, W: 1}}, "g.edges: nodes 4…5 of the 6 labelled have no edge (an edge list leaves isolated last nodes out); if the file is another data set's graph, the cut figures are wrong"},
+		{6, []graph.Edge{{I: 0, J: 5, W: 1}}, ""},
+	} {
+		g, err := graph.FromEdges(c.n, c.edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := trailingIsolated(g, "g.edges"); got != c.want {
+			t.Errorf("%v: %q, want %q", c.edges, got, c.want)
+		}
 	}
 }
 

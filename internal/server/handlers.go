@@ -23,6 +23,7 @@ import (
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // This file holds the API handlers; docs/api.md documents each with an
@@ -503,7 +504,7 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 		return sessionState{}, fmt.Errorf("%w: %s has %d nodes, this server's limit is %d", errBadInput, d.Name, n, s.cfg.MaxNodes)
 	}
 	if n < 3 {
-		return sessionState{}, fmt.Errorf("%w: %s has %d nodes; clustering needs at least 3", errBadInput, d.Name, n)
+		return sessionState{}, fmt.Errorf("%w: %s has %s; clustering needs at least 3", errBadInput, d.Name, wording.Count(n, "node", "nodes"))
 	}
 	if err := d.Check(); err != nil {
 		return sessionState{}, fmt.Errorf("%w: %w", errBadInput, err)
@@ -578,7 +579,7 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 			what = "spectral layout of the graph (u₂, u₃ of L_sym, rows normalized)"
 		}
 		if len(iso) > 0 {
-			what = what[:len(what)-1] + fmt.Sprintf("; %d isolated nodes at the origin)", len(iso))
+			what = what[:len(what)-1] + "; " + wording.Count(len(iso), "isolated node", "isolated nodes") + " at the origin)"
 		}
 	}
 	ns := sessionState{data: d, source: src, cost: c, view: view, what: what}
