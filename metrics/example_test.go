@@ -33,7 +33,7 @@ func ExampleARI() {
 }
 
 func ExampleNMI() {
-	for _, z := range metrics.Normalizations {
+	for _, z := range metrics.Normalizations() {
 		v, err := metrics.NMI(iirTruth, iirPred, z)
 		if err != nil {
 			log.Fatal(err)
@@ -343,4 +343,14 @@ func ExampleCEAFm() {
 	m, _ := metrics.CEAFm(luoKey, luoResp)
 	fmt.Printf("%.4f\n", m.F1)
 	// Output: 0.8333
+}
+
+// DefaultMinSizes returns a new slice each call: a caller may change it
+// (here to ask Options.MinSizes for class_f1_min3 instead of _min2)
+// without changing Evaluate's default.
+func ExampleDefaultMinSizes() {
+	sizes := metrics.DefaultMinSizes()
+	sizes[0] = 3
+	fmt.Println(sizes, metrics.DefaultMinSizes())
+	// Output: [3 5 10] [2 5 10]
 }

@@ -26,8 +26,19 @@ const (
 	Min
 )
 
-// Normalizations lists every Normalization in a stable order.
-var Normalizations = []Normalization{Arithmetic, Joint, Max, Geometric, Min}
+// normalizations holds every Normalization in a stable order: an array,
+// which no caller can change, for Evaluate and Normalizations.
+var normalizations = [...]Normalization{Arithmetic, Joint, Max, Geometric, Min}
+
+// Normalizations returns every Normalization in a stable order
+// (Arithmetic, Joint, Max, Geometric, Min), in a new slice the caller may
+// change: Evaluate reports nmi_<name> for each whatever a caller does
+// with it (it was a package variable that one caller could change for
+// the whole program). Cost O(1).
+func Normalizations() []Normalization {
+	out := normalizations // a copy of the array
+	return out[:]
+}
 
 // String returns "arithmetic", "joint", "max", "geometric" or "min".
 func (z Normalization) String() string {

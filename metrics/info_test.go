@@ -214,7 +214,7 @@ func TestNMIDegenerate(t *testing.T) {
 		{"independent", []int{0, 0, 1, 1}, []int{0, 1, 0, 1}, 0},
 	}
 	for _, tc := range cases {
-		for _, z := range Normalizations {
+		for _, z := range Normalizations() {
 			t.Run(tc.name+"/"+z.String(), func(t *testing.T) {
 				got, err := NMI(tc.truth, tc.pred, z)
 				if err != nil {

@@ -22,7 +22,7 @@ type Options struct {
 	Constraints *constraint.Set
 	// MinSizes are the minimum reference cluster sizes s for which the
 	// per-class micro-averaged F1 of seed 003 §5.2 is reported (figure
-	// "class_f1_min<s>"). If nil, DefaultMinSizes is used; an empty non-nil
+	// "class_f1_min<s>"). If nil, DefaultMinSizes() is used; an empty non-nil
 	// slice reports none. A size no truth class reaches is skipped.
 	MinSizes []int
 	// MaxClusters bounds max(k₁, k₂) for the figures that need an optimal
@@ -49,8 +49,18 @@ type Options struct {
 	Recorder progress.Recorder `json:"-"`
 }
 
-// DefaultMinSizes are the class sizes used when Options.MinSizes is nil.
-var DefaultMinSizes = []int{2, 5, 10}
+// defaultMinSizes are the class sizes Evaluate uses when Options.MinSizes
+// is nil: an array, which no caller can change.
+var defaultMinSizes = [...]int{2, 5, 10}
+
+// DefaultMinSizes returns the class sizes Evaluate uses when
+// Options.MinSizes is nil, {2, 5, 10}, in a new slice the caller may
+// change without changing Evaluate (it was a package variable that one
+// caller could change for the whole program). Cost O(1).
+func DefaultMinSizes() []int {
+	out := defaultMinSizes // a copy of the array
+	return out[:]
+}
 
 // DefaultMaxClusters is the alignment limit used when Options.MaxClusters
 // is 0: a 4000×4000 assignment takes seconds and 128 MB.
@@ -238,7 +248,7 @@ func EvaluateContext(ctx context.Context, truth, pred []int, opt *Options) (Repo
 		Geometric:  "NMI I/sqrt(H1*H2) (Strehl & Ghosh 2002)",
 		Min:        "NMI I/min(H1,H2)",
 	}
-	for _, z := range Normalizations {
+	for _, z := range normalizations {
 		add("nmi_"+z.String(), c.NMI(z), nmiDesc[z])
 	}
 	if align {
@@ -270,7 +280,7 @@ func EvaluateContext(ctx context.Context, truth, pred []int, opt *Options) (Repo
 	}
 	sizes := opt.MinSizes
 	if sizes == nil {
-		sizes = DefaultMinSizes
+		sizes = defaultMinSizes[:]
 	}
 	for _, s := range sizes {
 		f, count := c.ClassF1(s)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -195,5 +197,48 @@ func TestEvaluateOptions(t *testing.T) {
 	r, _ = Evaluate([]int{-1, 0, 0, 1}, []int{2, 0, 0, 1}, nil)
 	if a, _ := r.Get("ari"); r.N != 4 || a != 1 {
 		t.Errorf("n %d ari %v, want 4 1", r.N, a)
+	}
+}
+
+// TestDefaultsAreFresh: DefaultMinSizes and Normalizations return new
+// slices each call, and changing one changes neither a later call nor
+// Evaluate's figures (they were package variables that Evaluate read, so
+// that one caller could change Evaluate for the whole program; review
+// 86). The report after the changes must equal the one before, figure by
+// figure, with class_f1_min2/5/10 and every nmi_<normalization>.
+func TestDefaultsAreFresh(t *testing.T) {
+	truth := []int{0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2}
+	pred := []int{0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 0}
+	before, err := Evaluate(truth, pred, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes, norms := DefaultMinSizes(), Normalizations()
+	if !slices.Equal(sizes, []int{2, 5, 10}) || !slices.Equal(norms, []Normalization{Arithmetic, Joint, Max, Geometric, Min}) {
+		t.Fatalf("DefaultMinSizes() = %v, Normalizations() = %v", sizes, norms)
+	}
+	for i := range sizes {
+		sizes[i] = 1
+	}
+	for i := range norms {
+		norms[i] = Min
+	}
+	if s, z := DefaultMinSizes(), Normalizations(); !slices.Equal(s, []int{2, 5, 10}) || !slices.Equal(z, []Normalization{Arithmetic, Joint, Max, Geometric, Min}) {
+		t.Errorf("after changing the slices returned: DefaultMinSizes() = %v, Normalizations() = %v", s, z)
+	}
+	after, err := Evaluate(truth, pred, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("Evaluate changed with the slices returned:\nbefore %+v\nafter  %+v", before, after)
+	}
+	for _, name := range []string{"class_f1_min2", "class_f1_min5", "nmi_arithmetic", "nmi_joint", "nmi_max", "nmi_geometric", "nmi_min"} {
+		if _, ok := after.Get(name); !ok {
+			t.Errorf("no figure %s", name)
+		}
+	}
+	if !slices.Contains(after.Notes, "class_f1_min10 skipped: no reference cluster has 10 items") {
+		t.Errorf("notes %q lack class_f1_min10's", after.Notes)
 	}
 }

@@ -68,7 +68,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 		return nil
 	})
 	fs.BoolVar(&opt.Unconstrained, "unconstrained", false, "with -constraints, also score what the constraints leave free, as the FGPWC tables do: ari_unconstrained over the pairs not in the file, ari_free and nmi_free over the nodes no constraint touches")
-	fs.StringVar(&sizes, "min-sizes", joinInts(metrics.DefaultMinSizes), "comma-separated minimum reference cluster `sizes` of the per-size F1 (seed 003 §5.2); empty for none")
+	fs.StringVar(&sizes, "min-sizes", joinInts(metrics.DefaultMinSizes()), "comma-separated minimum reference cluster `sizes` of the per-size F1 (seed 003 §5.2); empty for none")
 	fs.IntVar(&opt.MaxClusters, "max-clusters", metrics.DefaultMaxClusters, "skip AMI, accuracy, CEAF and CoNLL (O(n·k) to O(k³)) above this many clusters; -1 for no limit")
 	if err := parseFlags(fs, args); err != nil {
 		return err
