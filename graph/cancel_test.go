@@ -135,16 +135,7 @@ func TestFromDenseContext(t *testing.T) {
 			if c < (n+fromDenseRows-1)/fromDenseRows {
 				t.Fatalf("FromDenseContext checks its context %d times on %d rows, want at least one per %d rows", c, n, fromDenseRows)
 			}
-			if g.N() != want.N() || g.NNZ() != want.NNZ() {
-				t.Fatalf("a graph of %d nodes and %d entries, want %d and %d", g.N(), g.NNZ(), want.N(), want.NNZ())
-			}
-			for i := 0; i < n; i++ {
-				gi, gw := g.Row(i)
-				wi, ww := want.Row(i)
-				if !slices.Equal(gi, wi) || !slices.Equal(gw, ww) || g.Degree(i) != want.Degree(i) {
-					t.Fatalf("row %d differs from FromDense's", i)
-				}
-			}
+			sameGraph(t, g, want, "FromDense")
 			return
 		}
 		if !errors.Is(err, context.Canceled) {
@@ -175,20 +166,27 @@ func TestFromEdgesContext(t *testing.T) {
 			if per := (m + cancelEvery - 1) / cancelEvery; c < 3*per {
 				t.Fatalf("FromEdgesContext checks its context %d times on %d edges, want at least %d a pass", c, m, per)
 			}
-			if g.N() != want.N() || g.NNZ() != want.NNZ() {
-				t.Fatalf("a graph of %d nodes and %d entries, want %d and %d", g.N(), g.NNZ(), want.N(), want.NNZ())
-			}
-			for i := 0; i < n; i++ {
-				gi, gw := g.Row(i)
-				wi, ww := want.Row(i)
-				if !slices.Equal(gi, wi) || !slices.Equal(gw, ww) || g.Degree(i) != want.Degree(i) {
-					t.Fatalf("row %d differs from FromEdges's", i)
-				}
-			}
+			sameGraph(t, g, want, "FromEdges")
 			return
 		}
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("cancel at check %d: err = %v, want context.Canceled", c, err)
+		}
+	}
+}
+
+// sameGraph fails t unless g has want's nodes, entries, rows and degrees
+// exactly; from names what built want.
+func sameGraph(t *testing.T, g, want *Graph, from string) {
+	t.Helper()
+	if g.N() != want.N() || g.NNZ() != want.NNZ() {
+		t.Fatalf("a graph of %d nodes and %d entries, want %d and %d", g.N(), g.NNZ(), want.N(), want.NNZ())
+	}
+	for i := 0; i < want.N(); i++ {
+		gi, gw := g.Row(i)
+		wi, ww := want.Row(i)
+		if !slices.Equal(gi, wi) || !slices.Equal(gw, ww) || g.Degree(i) != want.Degree(i) {
+			t.Fatalf("row %d differs from %s's", i, from)
 		}
 	}
 }
