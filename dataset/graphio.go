@@ -1018,11 +1018,17 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			// 0-based then, as the constraint and label files are
 			// (review 86: "1 2/2 3/3 1/4 5" with NumNodes 6 was read
 			// 1-based, and every pair pointed at the wrong nodes).
+			// The choice is a guess either way when the smallest number
+			// is 1 and NumNodes does not settle it: warned (review 89:
+			// a 1-based file whose last node has no edge was read 0-based
+			// without a word).
 			if minIdx == 1 && (opt.NumNodes == 0 || maxIdx >= opt.NumNodes) {
 				base = 1
 				if opt.NumNodes == 0 {
 					d.Warnings = append(d.Warnings, baseOneWarning(name, opt.Spelling))
 				}
+			} else if minIdx == 1 {
+				d.Warnings = append(d.Warnings, baseZeroWarning(name, maxIdx, opt.NumNodes, opt.Spelling))
 			}
 		}
 		d.Base = base
@@ -1092,6 +1098,14 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 // to read the file as 0-based, as sp spells it.
 func baseOneWarning(name string, sp Spelling) string {
 	return fmt.Sprintf("%s: node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0%s)", name, then(sp.frontOption("graph-base", "0")))
+}
+
+// baseZeroWarning is the warning of an edge list read 0-based by
+// BaseAuto though no edge names node 0: NumNodes (n) leaves room for it
+// above the largest number max, but a 1-based file whose last node has no
+// edge reads the same.
+func baseZeroWarning(name string, max, n int, sp Spelling) string {
+	return fmt.Sprintf("%s: node numbers read as 0-based, the smallest being 1 and the %d nodes leaving room for node 0 above the largest, %d (GraphOptions.Base auto): node 0 has no edge; if the file numbers the nodes from 1 and its last node has no edge, read it as 1-based (GraphOptions.Base = Base1%s)", name, n, max, then(sp.frontOption("graph-base", "1")))
 }
 
 // parseMatrixMarket implements the Matrix Market reader of ReadGraph.

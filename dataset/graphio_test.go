@@ -346,8 +346,9 @@ func TestGraphWriteRoundTrip(t *testing.T) {
 // i − base of the graph.
 func TestEdgeListAutoBase(t *testing.T) {
 	const (
-		shifted = "1 2\n2 3\n3 1\n4 5\n"
-		warning = "g.edges: node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0; tether: -graph-base 0)"
+		shifted     = "1 2\n2 3\n3 1\n4 5\n"
+		zeroWarning = "g.edges: node numbers read as 0-based, the smallest being 1 and the 6 nodes leaving room for node 0 above the largest, 5 (GraphOptions.Base auto): node 0 has no edge; if the file numbers the nodes from 1 and its last node has no edge, read it as 1-based (GraphOptions.Base = Base1; tether: -graph-base 1)"
+		warning     = "g.edges: node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0; tether: -graph-base 0)"
 	)
 	for _, c := range []struct {
 		name     string
@@ -358,7 +359,7 @@ func TestEdgeListAutoBase(t *testing.T) {
 		warnings []string
 	}{
 		{"no NumNodes: 1-based, warned", shifted, GraphOptions{}, 5, 1, [2]int{0, 1}, []string{warning}},
-		{"NumNodes above the largest: 0-based", shifted, GraphOptions{NumNodes: 6}, 6, 0, [2]int{1, 2}, nil},
+		{"NumNodes above the largest: 0-based, warned", shifted, GraphOptions{NumNodes: 6}, 6, 0, [2]int{1, 2}, []string{zeroWarning}},
 		{"NumNodes equal to the largest: 1-based", shifted, GraphOptions{NumNodes: 5}, 5, 1, [2]int{0, 1}, nil},
 		{"node 0 named: 0-based", "0 1\n1 2\n2 3\n", GraphOptions{}, 4, 0, [2]int{0, 1}, nil},
 		{"smallest 2: 0-based", "2 3\n3 4\n", GraphOptions{}, 5, 0, [2]int{2, 3}, nil},

@@ -56,6 +56,8 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	fs.StringVar(&truthPath, "truth", "", "reference label `file` (required)")
 	fs.StringVar(&predPath, "pred", "", "predicted label `file` (required)")
 	fs.StringVar(&graphPath, "graph", "", "graph `file` for the cut, ratio cut and Ncut (edge list, .mtx or .mm, .gml, dense .csv)")
+	var graphBase dataset.IndexBase
+	fs.Var(textVar(&graphBase), "graph-base", "numbering of -graph's integer nodes in an edge list: auto (0-based when the labels leave room for node 0, 1-based when the largest number is their count; warned when no edge names node 0), 0 or 1"+unnamedDefault(graphBase))
 	fs.StringVar(&consPath, "constraints", "", "pairwise constraint `file` for the violation counts")
 	fs.BoolVar(&asJSON, "json", false, "write the report as JSON")
 	fs.BoolVar(&quiet, "quiet", false, "no progress messages (reading a large -constraints file, the figures)")
@@ -96,7 +98,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	// (the nodes without a reference label left out, figures skipped)
 	// once the figures are computed, and kept in the JSON document; a
 	// failure prints the warnings found before it, which may explain it.
-	truth, pred, warnings, err := readEvalPair(ctx, truthPath, predPath, graphPath, match == "order")
+	truth, pred, warnings, err := readEvalPair(ctx, truthPath, predPath, graphPath, graphBase, match == "order")
 	fail := func(err error) error {
 		printMessages(m.Stderr, "eval", warnings, nil, false)
 		return err
@@ -115,7 +117,7 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	n := len(truth)
 	if graphPath != "" {
 		var gw []string
-		if opt.Graph, gw, err = readEvalGraph(ctx, graphPath, n); err != nil {
+		if opt.Graph, gw, err = readEvalGraph(ctx, graphPath, graphBase, n); err != nil {
 			return fail(err)
 		}
 		warnings = append(warnings, gw...)
@@ -263,7 +265,7 @@ var evalMatches = []string{"name", "order"}
 //     alike.
 //
 // Errors name the files, and the line and value when there is one.
-func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, byOrder bool) (truth, pred []int, warnings []string, err error) {
+func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, base dataset.IndexBase, byOrder bool) (truth, pred []int, warnings []string, err error) {
 	ts, ps := newLabelsSource(ctx, truthPath), newLabelsSource(ctx, predPath)
 	defer ts.Close()
 	defer ps.Close()
@@ -289,7 +291,7 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, by
 	default:
 		var names []string
 		if graphPath != "" {
-			g, err := dataset.ReadGraphFileOptions(ctx, graphPath, dataset.GraphOptions{})
+			g, err := dataset.ReadGraphFileOptions(ctx, graphPath, dataset.GraphOptions{Base: base})
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("eval: %w", err)
 			}
@@ -324,8 +326,8 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, by
 // readEvalGraph reads a graph on n nodes, with the reader's warnings
 // (duplicate edges combined, GML labels that cannot name the nodes): an
 // edge list may leave the last nodes out when they are isolated.
-func readEvalGraph(ctx context.Context, path string, n int) (*graph.Graph, []string, error) {
-	d, err := dataset.ReadGraphFileOptions(ctx, path, dataset.GraphOptions{NumNodes: n})
+func readEvalGraph(ctx context.Context, path string, base dataset.IndexBase, n int) (*graph.Graph, []string, error) {
+	d, err := dataset.ReadGraphFileOptions(ctx, path, dataset.GraphOptions{NumNodes: n, Base: base})
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
