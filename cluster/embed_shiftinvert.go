@@ -287,9 +287,6 @@ func invertedSolve(ctx context.Context, inv *graph.CholeskyInverse, k int, known
 		// and invertFirst require Settings.Eigen nil) with the test
 		// relative to each value.
 		es := s.eigenSettings()
-		if es.Tol == 0 {
-			es.Tol = eigen.DefaultTol
-		}
 		es.Tol /= 2
 		solver.PerValue = true
 		res, err = solver.Solve(ctx, p, &es)

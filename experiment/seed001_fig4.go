@@ -535,7 +535,9 @@ func fig4Findings(env *Env, s fig4Setup, res map[string]Values) (string, []Claim
 					ties++
 				}
 			}
-			diffs = append(diffs, fmt.Sprintf("%g%%: %.3f vs %.3f", 100*k, mean(m, k, "nmi"), mean("cocluster-ml", k, "nmi")))
+			if a, o := mean(m, k, "nmi"), mean("cocluster-ml", k, "nmi"); !math.IsNaN(a) && !math.IsNaN(o) {
+				diffs = append(diffs, fmt.Sprintf("%g%%: %.3f vs %.3f", 100*k, a, o))
+			}
 		}
 		c := Claim{Source: "seed 001 §5.2, Fig. 4", Quote: "our approach performs much better in comparison to the baseline",
 			Rule:    rule,
