@@ -37,7 +37,7 @@ func seed001Fig4Setup(quick bool) fig4Setup {
 		methods:  []string{"dhillon", "cocluster", "cocluster-ml", "cocluster-g1", "csp", "l1csc"},
 		reps:     100,
 		cspReps:  25,
-		l1Reps:   25,
+		l1Reps:   100,
 	}
 	if quick {
 		s.known = []float64{0, 0.2, 0.8}
