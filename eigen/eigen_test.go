@@ -204,16 +204,14 @@ func TestProgress(t *testing.T) {
 		}
 		for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}, eigen.BlockLanczos{}} {
 			t.Run(fmt.Sprintf("%T deflated %v", s, defl), func(t *testing.T) {
-				var mu sync.Mutex
-				var events []progress.Event
-				rec := progress.Func(func(e progress.Event) {
-					mu.Lock()
-					events = append(events, e)
-					mu.Unlock()
-				})
-				if _, err := s.Solve(context.Background(), p, &eigen.Settings{Recorder: rec}); err != nil {
+				var log progress.Log
+				if _, err := s.Solve(context.Background(), p, &eigen.Settings{Recorder: &log}); err != nil {
 					t.Fatal(err)
 				}
+				if st := log.Stages(); len(st) > 1 || len(st) == 1 && st[0] != "eigen" {
+					t.Errorf("stages %q, want eigen only", st)
+				}
+				events := log.Events("eigen")
 				if len(events) == 0 {
 					t.Fatal("no progress events")
 				}
