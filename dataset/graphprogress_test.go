@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tether-sc/tether/internal/ctxsort"
+	"github.com/tether-sc/tether/internal/testctx"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -82,21 +82,10 @@ func TestReadGraphCancelInsideTheSteps(t *testing.T) {
 	for name, text := range progressEdgeLists() {
 		for s, step := range parseSteps[:3] {
 			ctx, cancel := context.WithCancel(context.Background())
-			var mu sync.Mutex
-			var seen []string
-			var start int
-			rec := progress.Func(func(e progress.Event) {
-				mu.Lock()
-				defer mu.Unlock()
-				if len(seen) == 0 || seen[len(seen)-1] != e.Message {
-					seen = append(seen, e.Message)
-					start = e.Done
-				} else if e.Message == step && e.Done > start {
-					cancel()
-				}
-			})
+			rec := &testctx.StepCanceller{Step: step, Cancel: cancel}
 			_, err := ReadGraph(ctx, strings.NewReader(text), name, EdgeList, GraphOptions{Recorder: rec})
 			cancel()
+			seen := rec.Seen()
 			if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), name+": ") {
 				t.Errorf("%s, cancelled inside %q: err = %v, want context.Canceled naming the file", name, step, err)
 			}

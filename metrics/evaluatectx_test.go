@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tether-sc/tether/constraint"
@@ -102,21 +101,10 @@ func TestEvaluateContextCancelInsideTheSteps(t *testing.T) {
 	steps := []string{stepEMI, stepPairs, stepUncons}
 	for s, step := range steps {
 		ctx, cancel := context.WithCancel(context.Background())
-		var mu sync.Mutex
-		var seen []string
-		start := 0
-		rec := progress.Func(func(e progress.Event) {
-			mu.Lock()
-			defer mu.Unlock()
-			if len(seen) == 0 || seen[len(seen)-1] != e.Message {
-				seen = append(seen, e.Message)
-				start = e.Done
-			} else if e.Message == step && e.Done > start {
-				cancel()
-			}
-		})
+		rec := &testctx.StepCanceller{Step: step, Cancel: cancel}
 		_, err := EvaluateContext(ctx, truth, pred, &Options{Constraints: set, Unconstrained: true, Unlabeled: true, Recorder: rec})
 		cancel()
+		seen := rec.Seen()
 		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "metrics: stopped while computing the "+step) {
 			t.Errorf("cancelled inside %q: err = %v, want context.Canceled naming the step", step, err)
 		}

@@ -8,11 +8,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/tether-sc/tether/progress"
 )
 
 // CancelAfter returns a context whose Err returns nil for the first n calls
@@ -102,4 +105,37 @@ func StopsMidRead(t testing.TB, line, name string, read func(ctx context.Context
 	if src.AfterCancel > limit {
 		t.Errorf("read %d bytes after the cancellation", src.AfterCancel)
 	}
+}
+
+// StepCanceller is a progress.Recorder (it has Record) for tests of
+// cancellation inside one step of a stage that names its steps in
+// Event.Message: it calls cancel at the first event of the step Step that
+// reports progress beyond the step's first event, and keeps the steps seen
+// in order. Safe for concurrent use.
+type StepCanceller struct {
+	Step   string
+	Cancel func()
+
+	mu    sync.Mutex
+	seen  []string
+	start int
+}
+
+// Record notes the event's step and cancels as described on StepCanceller.
+func (c *StepCanceller) Record(e progress.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.seen) == 0 || c.seen[len(c.seen)-1] != e.Message {
+		c.seen = append(c.seen, e.Message)
+		c.start = e.Done
+	} else if e.Message == c.Step && e.Done > c.start {
+		c.Cancel()
+	}
+}
+
+// Seen returns the steps seen, in order.
+func (c *StepCanceller) Seen() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.seen)
 }
