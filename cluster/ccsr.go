@@ -224,7 +224,10 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	}
 	warnings = append(warnings, e.warnings...)
 	if c.RowNormalize {
-		normalizeRows(e.vectors)
+		n := p.Graph.N()
+		if w := zeroRowsWarning("ccsr", normalizeRows(e.vectors, s.rowTol(n)), n); w != "" {
+			warnings = append(warnings, w)
+		}
 	}
 	a, b, t, w := ccsrRows(e.vectors, pairs)
 	sol, err := ccsrSolve(ctx, a, b, t, w, ccsrOptions{tol: tol, maxIter: maxIter})

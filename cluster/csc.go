@@ -204,7 +204,10 @@ func (c CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	}
 	u := mat.DenseCopyOf(res.Vectors)
 	if c.NormalizeRows {
-		normalizeRows(u)
+		n := p.Graph.N()
+		if w := zeroRowsWarning("csc", normalizeRows(u, s.rowTol(n)), n); w != "" {
+			warnings = append(warnings, w)
+		}
 	}
 	out, err := partition(ctx, u, p.K, s.derive(streamCSC), 10, nil)
 	if err != nil {

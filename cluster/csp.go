@@ -251,6 +251,13 @@ func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	m := p.K - 1
 	u := mat.NewDense(p.Graph.N(), m, nil)
 	u.Copy(sol.vectors.Slice(0, p.Graph.N(), 0, m))
+	if p.K > 2 && !c.NoRowNormalize {
+		// The rows that are numerically zero are told on V, whose
+		// columns have the solver's accuracy, before D^{-1/2} scales
+		// each row by its own factor (clearZeroRows; the unit rows that
+		// cspKWay makes do not depend on that factor).
+		clearZeroRows(u, s.rowTol(p.Graph.N()))
+	}
 	deg := p.Graph.Degrees()
 	var obj float64
 	for j := 0; j < m; j++ {
@@ -280,23 +287,31 @@ func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	out.Eigenvalues, out.Objective, out.Warnings = sol.values[:m:m], obj, warnings
+	out.Eigenvalues, out.Objective, out.Warnings = sol.values[:m:m], obj, append(warnings, out.Warnings...)
 	return out, nil
 }
 
 // cspKWay partitions the rows of the embedding u = D^{-1/2}V (n×(k−1),
 // k > 2) into k clusters by k-means, keeping the run with the fewest
 // violated pairs; with normalize, each row is first scaled to unit length
-// in place (seed 002 §6.1, line 298), a zero row left at zero. The Result
-// holds Labels, K, Embedding u, the k-means distortion as Objective and
-// its Iterations. Cost O(n·k) for the scaling, then k-means.
+// in place (seed 002 §6.1, line 298), a zero row left at zero: the caller
+// has set to zero the rows of V that are numerically zero
+// (clearZeroRows), and here only the rows of u below √ε·‖u‖_F are (tol
+// 0: degrees 2⁵² apart). The Result holds Labels, K, Embedding u, the
+// k-means distortion as Objective, its Iterations and, when rows were
+// left at zero, zeroRowsWarning as its one warning. Cost O(n·k) for the
+// scaling, then k-means.
 func cspKWay(ctx context.Context, u *mat.Dense, k int, pairs []constraint.Pair, s *Settings, normalize bool) (*Result, error) {
+	zero := 0
 	if normalize {
-		normalizeRows(u)
+		zero = normalizeRows(u, 0)
 	}
 	out, err := partition(ctx, u, k, s.derive(streamCSP), cspKMeansRestarts, violationSelect(pairs))
 	if err != nil {
 		return nil, cancelledIn("csp", "k-means on the feasible eigenvectors", err)
+	}
+	if w := zeroRowsWarning("csp", zero, u.RawMatrix().Rows); w != "" {
+		out.Warnings = append(out.Warnings, w)
 	}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // defaultEigenTol is the relative residual tolerance of the eigensolver
@@ -878,8 +879,12 @@ func commuteTimeScale(e *embedding) (zero int) {
 }
 
 // normalizeRows scales every row of x to unit Euclidean length (thesis
-// Alg. 3, line 4). Zero rows are left at zero.
-func normalizeRows(x *mat.Dense) {
+// Alg. 3, line 4) but the rows that are numerically zero, which it sets to
+// exactly zero (clearZeroRows, with tol the relative accuracy of x's
+// columns: rowTol for eigenvectors), and returns the number of rows left
+// at zero. A row holding NaN is left as it is. Cost O(r·c).
+func normalizeRows(x *mat.Dense, tol float64) (zero int) {
+	zero = clearZeroRows(x, tol)
 	r, c := x.Dims()
 	for i := 0; i < r; i++ {
 		row := x.RawRowView(i)[:c]
@@ -894,12 +899,98 @@ func normalizeRows(x *mat.Dense) {
 			}
 		}
 	}
+	return zero
+}
+
+// clearZeroRows sets to zero the rows of x that are numerically zero, of
+// norm at most max(tol, √ε)·‖x‖_F (ε = 2⁻⁵², zeroRowFloor), where tol is
+// the relative accuracy of x's columns (for eigenvectors the solver's
+// relative residual tolerance: rowTol), and returns their number, exact
+// zeros included. Such a row is a node where the eigenvectors are zero in
+// exact arithmetic (an isolated node or a small component of a
+// regularized L_sym, which the k smallest eigenvectors leave out; a
+// component without constraints in FAST-GE-2.0): a dense solve returns
+// rounding, about 1e-17, and an iterative one the residual it stopped at:
+// for the default tolerance 1e-8 (defaultEigenTol), up to 6e-9, 2e-8
+// times the largest row norm and so above √ε times it, on a 506-node
+// graph with 4 isolated nodes, k = 4. Scaled to unit length (normalizeRows
+// before this bound), that noise gave the node an arbitrary direction,
+// hence a cluster that changed with the solver and the seed. The bound is
+// the error of a row of computed eigenvectors: column j is accurate to
+// about tol·‖x_j‖ (‖L‖/gap taken as 1), so row i to tol·‖x‖_F, and a row
+// no larger than its own error has no direction to keep. √ε is the floor
+// for a dense solve (accurate to n·ε·‖L‖/gap) and for x built exactly: a
+// row of squared norm under ε·‖x‖_F² vanishes beside the others in every
+// sum of squares, like a node whose degree is under ε·vol(G) (the rows of
+// an L_sym embedding scale as √d_i) and whose weights are lost to
+// rounding anyway. The bound is relative, so the test does not depend on
+// the scale of x. A row left at zero is clustered by no information of
+// its own: k-means puts all such rows in one cluster, the one whose
+// centre lies nearest the origin; the callers warn with zeroRowsWarning.
+// A row holding NaN or ±Inf is kept and left out of ‖x‖_F; when the
+// sum of the others overflows, only the exact zeros are cleared. Cost
+// O(r·c).
+func clearZeroRows(x *mat.Dense, tol float64) (zero int) {
+	r, c := x.Dims()
+	sq := make([]float64, r)
+	var total float64
+	for i := 0; i < r; i++ {
+		var s float64
+		for _, v := range x.RawRowView(i)[:c] {
+			s += v * v
+		}
+		sq[i] = s
+		if !math.IsNaN(s) && !math.IsInf(s, 0) {
+			total += s
+		}
+	}
+	t := max(tol, zeroRowFloor)
+	floor := t * t * total // squared norms against (t·‖x‖_F)²
+	if math.IsInf(floor, 0) {
+		floor = 0
+	}
+	for i, s := range sq {
+		if s <= floor {
+			clear(x.RawRowView(i)[:c])
+			zero++
+		}
+	}
+	return zero
+}
+
+// zeroRowFloor is the least relative row norm, √ε with ε = 2⁻⁵², at or
+// below which clearZeroRows takes a row for zero (see there).
+const zeroRowFloor = 0x1p-26
+
+// rowTol returns the relative accuracy of the eigenvectors that s's
+// eigensolver computes for n nodes, for clearZeroRows: the iterative
+// solver's relative residual tolerance (defaultEigenTol unless
+// EigenSettings set one), or the dense solver's n·ε (solverResolution).
+// Cost O(1).
+func (s *Settings) rowTol(n int) float64 {
+	rel, _ := solverResolution(s, n)
+	return rel
+}
+
+// zeroRowsWarning is the warning of method name when normalizeRows
+// (clearZeroRows) left zero of the n rows of its embedding at zero, or ""
+// when zero is 0. Cost O(1).
+func zeroRowsWarning(name string, zero, n int) string {
+	if zero == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s of %d %s a zero embedding row (the eigenvectors are 0 there, up to rounding: isolated nodes, or parts of the graph the embedding does not reach), so %s clustered by no information of %s own: k-means puts %s in one cluster", name, wording.Count(zero, "node", "nodes"), n, wording.Form(zero, "has", "have"), wording.Form(zero, "it is", "they are"), wording.Form(zero, "its", "their"), wording.Form(zero, "it", "them all"))
 }
 
 // columnRowNormalize scales every column of x to unit Euclidean norm and
 // then every row (seed 004 Alg. 3, line 4: "X with rows and columns
-// normalized"). Zero columns and rows are left at zero.
-func columnRowNormalize(x *mat.Dense) {
+// normalized"), and returns normalizeRows' count of the rows it left at
+// zero (tol as there). Zero columns are left at zero. A column is scaled
+// whatever its norm, however small beside the others: each is an
+// eigenvector, never zero in exact arithmetic, and the scaling is meant
+// to make up for the differences of their norms; it is rows that are
+// numerically zero, where the eigenvectors vanish (clearZeroRows).
+func columnRowNormalize(x *mat.Dense, tol float64) (zero int) {
 	n, k := x.Dims()
 	for j := 0; j < k; j++ {
 		var s float64
@@ -914,5 +1005,5 @@ func columnRowNormalize(x *mat.Dense) {
 			}
 		}
 	}
-	normalizeRows(x)
+	return normalizeRows(x, tol)
 }

@@ -112,7 +112,8 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 		return nil, methodError("fast-ge", "eigenpairs of the pencil (L_G, L_H)", tinyWeightsHint(g, "M = L_G + μL_H + sZZᵀ", err))
 	}
 	u := pr.vectors
-	if err := fastGENormalize(u, fp.d, fp.lh); err != nil {
+	zero, err := fastGENormalize(u, fp.d, fp.lh, s.rowTol(g.N()))
+	if err != nil {
 		return nil, wrapMethod("fast-ge", err)
 	}
 	res, err := partition(ctx, u, p.K, s.derive(streamFastGE), fastGERestarts, violationSelect(pairs))
@@ -120,6 +121,9 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 		return nil, cancelledIn("fast-ge", "k-means on the eigenvectors", err)
 	}
 	res.Eigenvalues, res.Warnings = pr.values, append(pairWarnings, pr.warnings...)
+	if w := zeroRowsWarning("fast-ge", zero, g.N()); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	return res, nil
 }
 
@@ -221,8 +225,10 @@ func buildFastGE(g *graph.Graph, pairs []constraint.Pair) (*fastGEPencil, error)
 }
 
 // fastGENormalize applies lines 3–6 of thesis Alg. 15 to u in place:
-// U ← U − 1dᵀU/(1ᵀd), U ← U(UᵀL_H U)^{-1/2}, rows to unit length.
-func fastGENormalize(u *mat.Dense, d []float64, lh *formOp) error {
+// U ← U − 1dᵀU/(1ᵀd), U ← U(UᵀL_H U)^{-1/2}, rows to unit length, and
+// returns the number of rows left at zero (normalizeRows, with the
+// relative accuracy tol of u's columns).
+func fastGENormalize(u *mat.Dense, d []float64, lh *formOp, tol float64) (zero int, err error) {
 	n, k := u.Dims()
 	var vol float64
 	for _, v := range d {
@@ -250,7 +256,7 @@ func fastGENormalize(u *mat.Dense, d []float64, lh *formOp) error {
 	}
 	var es mat.EigenSym
 	if !es.Factorize(g, true) {
-		return fmt.Errorf("eigendecomposition of UᵀL_H U failed")
+		return 0, fmt.Errorf("eigendecomposition of UᵀL_H U failed")
 	}
 	w := es.Values(nil)
 	var v mat.Dense
@@ -261,7 +267,7 @@ func fastGENormalize(u *mat.Dense, d []float64, lh *formOp) error {
 			var t float64
 			for c := 0; c < k; c++ {
 				if !(w[c] > 0) {
-					return fmt.Errorf("UᵀL_H U is singular (eigenvalue %g): an eigenvector lies in the null space of L_H", w[c])
+					return 0, fmt.Errorf("UᵀL_H U is singular (eigenvalue %g): an eigenvector lies in the null space of L_H", w[c])
 				}
 				t += v.At(a, c) * v.At(b, c) / math.Sqrt(w[c])
 			}
@@ -270,6 +276,5 @@ func fastGENormalize(u *mat.Dense, d []float64, lh *formOp) error {
 	}
 	tmp := mat.DenseCopyOf(u)
 	u.Mul(tmp, isq)
-	normalizeRows(u)
-	return nil
+	return normalizeRows(u, tol), nil
 }

@@ -535,7 +535,9 @@ func (f fastGE2) cluster(ctx context.Context, p *Problem, s *Settings) (*Result,
 		warnings = append(warnings, fmt.Sprintf("%s: P_N + μP_H is indefinite; the pencil was solved by the dense Schur complement", f.name))
 	}
 	x := pr.vectors
-	columnRowNormalize(x)
+	if w := zeroRowsWarning(f.name, columnRowNormalize(x, s.rowTol(n)), n); w != "" {
+		warnings = append(warnings, w)
+	}
 	res, err := partition(ctx, x, p.K, s.derive(streamFastGE), 10, nil)
 	if err != nil {
 		return nil, cancelledIn(f.name, "k-means on the eigenvectors", err)

@@ -186,7 +186,7 @@ func TestFastGEMultigridPathMatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := mat.DenseCopyOf(mg.vectors)
-	if err := fastGENormalize(u, fp.d, fp.lh); err != nil {
+	if _, err := fastGENormalize(u, fp.d, fp.lh, s.rowTol(g.N())); err != nil {
 		t.Fatal(err)
 	}
 	alt, err := partition(ctx, u, k, s.derive(streamFastGE), fastGERestarts, violationSelect(set.Pairs))

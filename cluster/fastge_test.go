@@ -559,8 +559,8 @@ func TestFastGEMatricesAndNormalization(t *testing.T) {
 	isq.Product(&v, mat.NewDiagDense(3, []float64{1 / math.Sqrt(w[0]), 1 / math.Sqrt(w[1]), 1 / math.Sqrt(w[2])}), v.T())
 	var wantU mat.Dense
 	wantU.Mul(want, isq)
-	normalizeRows(&wantU)
-	if err := fastGENormalize(u, d, lh); err != nil {
+	normalizeRows(&wantU, 0)
+	if _, err := fastGENormalize(u, d, lh, 0); err != nil {
 		t.Fatal(err)
 	}
 	if e := pwMaxAbsDiff(u, &wantU); e > 1e-10 {

@@ -159,7 +159,10 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 	_, b.m = b.v.Dims()
 	progress.Send(s.Recorder, progress.Event{Stage: "fgpwc", Message: fmt.Sprintf("embedding of dimension m = %d", b.m)})
 	if f.RowNormalize {
-		normalizeRows(b.v)
+		n := g.N()
+		if w := zeroRowsWarning("fgpwc", normalizeRows(b.v, s.rowTol(n)), n); w != "" {
+			b.warnings = append(b.warnings, w)
+		}
 	}
 
 	// X₀ = (VᵀLV)^{-1/2}, with L_symV = V − D^{-1/2}W D^{-1/2}V (or

@@ -259,7 +259,9 @@ func (m MavroK) strict(ctx context.Context, p *Problem, s *Settings) (*Result, e
 		warnings = append(warnings, "mavro-k: "+err.Error())
 	}
 	x := mat.DenseCopyOf(res0.Vectors)
-	normalizeRows(x)
+	if w := zeroRowsWarning("mavro-k", normalizeRows(x, s.rowTol(g.N())), g.N()); w != "" {
+		warnings = append(warnings, w)
+	}
 	res, err := partition(ctx, x, p.K, s, 10, nil)
 	if err != nil {
 		return nil, cancelledIn("mavro-k", "k-means on the eigenvectors", err)

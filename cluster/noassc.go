@@ -139,7 +139,9 @@ func (m NOASSC) strict(ctx context.Context, p *Problem, s *Settings, name string
 	for _, w := range warns {
 		res.Warnings = append(res.Warnings, name+": "+w)
 	}
-	normalizeRows(sm)
+	if w := zeroRowsWarning(name, normalizeRows(sm, max(tol, s.rowTol(g.N()))), g.N()); w != "" {
+		res.Warnings = append(res.Warnings, w)
+	}
 	part, err := partition(ctx, sm, k, s, 10, nil)
 	if err != nil {
 		return nil, cancelledIn(name, "k-means on the class vectors", err)

@@ -45,7 +45,10 @@ func refineEmbedding(ctx context.Context, p *Problem, s *Settings) (*mat.Dense, 
 	if err != nil {
 		return nil, nil, err
 	}
-	normalizeRows(e.vectors)
+	n := p.Graph.N()
+	if w := zeroRowsWarning("refinement (NJW's embedding)", normalizeRows(e.vectors, s.rowTol(n)), n); w != "" {
+		e.warnings = append(e.warnings, w)
+	}
 	return e.vectors, e.warnings, nil
 }
 

@@ -99,7 +99,9 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 		}
 	}
 	x := e.vectors
-	normalizeRows(x)
+	if w := zeroRowsWarning("sl", normalizeRows(x, s.rowTol(g2.N())), g2.N()); w != "" {
+		e.warnings = append(e.warnings, w)
+	}
 	var sel func([]int) float64
 	if m.FewestViolations {
 		sel = violationSelect(pairs)

@@ -163,7 +163,9 @@ func spectral(ctx context.Context, name string, p *Problem, s *Settings, kind gr
 		}
 	}
 	if rowNorm {
-		normalizeRows(u)
+		if w := zeroRowsWarning(name, normalizeRows(u, s.rowTol(g.N())), g.N()); w != "" {
+			e.warnings = append(e.warnings, w)
+		}
 	}
 	res, err := partition(ctx, u, p.K, s, 10, nil)
 	if err != nil {
@@ -315,7 +317,9 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 		if u, zeta, err = betheZetaEmbedding(ctx, g, k, r, s); err != nil {
 			return nil, cancelledIn("bethe", "search for ζ_p (Rule zeta)", err)
 		}
-		normalizeRows(u)
+		if w := zeroRowsWarning("bethe", normalizeRows(u, s.rowTol(n)), n); w != "" {
+			warnings = append(warnings, w)
+		}
 		values = zeta
 		warnings = append(warnings, note(fmt.Sprintf("eigenvector p taken from H(ζ_p), λ_p(H(ζ_p)) = 0: ζ = %.4g", zeta)))
 	}
