@@ -885,6 +885,15 @@ func commuteTimeScale(e *embedding) (zero int) {
 // at zero. A row holding NaN is left as it is. Cost O(r·c).
 func normalizeRows(x *mat.Dense, tol float64) (zero int) {
 	zero = clearZeroRows(x, tol)
+	unitRows(x)
+	return zero
+}
+
+// unitRows scales every row of x that is not exactly zero (nor holds NaN)
+// to unit Euclidean length, however small: normalizeRows without
+// clearZeroRows, for NOA-SSC's k = 2, whose rows must follow the sign of
+// g_1 as MAVRO's split does. Cost O(r·c).
+func unitRows(x *mat.Dense) {
 	r, c := x.Dims()
 	for i := 0; i < r; i++ {
 		row := x.RawRowView(i)[:c]
@@ -899,7 +908,6 @@ func normalizeRows(x *mat.Dense, tol float64) (zero int) {
 			}
 		}
 	}
-	return zero
 }
 
 // clearZeroRows sets to zero the rows of x that are numerically zero, of

@@ -139,7 +139,13 @@ func (m NOASSC) strict(ctx context.Context, p *Problem, s *Settings, name string
 	for _, w := range warns {
 		res.Warnings = append(res.Warnings, name+": "+w)
 	}
-	if w := zeroRowsWarning(name, normalizeRows(sm, max(tol, s.rowTol(g.N()))), g.N()); w != "" {
+	if k == 2 {
+		// Rows ±(1, −1)/√2 by the sign of g_1, rounding included, and
+		// exact zeros kept: MAVRO's sign split, which the k = 2 case is
+		// (thesis §3.4, Table 3.1), decides entries at rounding level by
+		// their sign too.
+		unitRows(sm)
+	} else if w := zeroRowsWarning(name, normalizeRows(sm, max(tol, s.rowTol(g.N()))), g.N()); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	part, err := partition(ctx, sm, k, s, 10, nil)

@@ -20,7 +20,9 @@ import (
 // 2⁻²⁶·5.39 ≈ 8.0e-8: the rows of 1e-17 (rounding of a dense solve) and
 // 1e-9 (the residual of an iterative one) are zero, the row of 1e-6 is
 // not, except against tol = 1e-6 (bound 5.4e-6). A matrix of tiny rows
-// only keeps them: the bound is relative.
+// only keeps them: the bound is relative. unitRows, NOA-SSC's for k = 2
+// (whose rows must follow the sign of g_1, as MAVRO's split does), scales
+// every row but the exact zeros.
 func TestNormalizeRowsZeroRows(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -58,13 +60,25 @@ func TestNormalizeRowsZeroRows(t *testing.T) {
 		{"a column of 1e-9 scaled up", true, 0,
 			[]float64{3, 0, 4, 1e-9, 0, 0},
 			[]float64{1, 0, 0.8 / math.Sqrt(1.64), 1 / math.Sqrt(1.64), 0, 0}, 1},
+		// unitRows: the rows (x, −x) of NOA-SSC's k = 2.
+		{"unitRows: rounding follows its sign", false, 0,
+			[]float64{0, 0, 1e-17, -1e-17, -1e-9, 1e-9, 3, -3},
+			[]float64{0, 0, math.Sqrt2 / 2, -math.Sqrt2 / 2, -math.Sqrt2 / 2, math.Sqrt2 / 2, math.Sqrt2 / 2, -math.Sqrt2 / 2}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			x := mat.NewDense(len(tc.x)/2, 2, slices.Clone(tc.x))
 			var zero int
-			if tc.column {
+			switch {
+			case tc.column:
 				zero = columnRowNormalize(x, tc.tol)
-			} else {
+			case strings.HasPrefix(tc.name, "unitRows"):
+				unitRows(x)
+				for i := range x.RawMatrix().Rows {
+					if r := x.RawRowView(i); r[0] == 0 && r[1] == 0 {
+						zero++
+					}
+				}
+			default:
 				zero = normalizeRows(x, tc.tol)
 			}
 			if zero != tc.zero {
