@@ -294,17 +294,16 @@ func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 // cspKWay partitions the rows of the embedding u = D^{-1/2}V (n×(k−1),
 // k > 2) into k clusters by k-means, keeping the run with the fewest
 // violated pairs; with normalize, each row is first scaled to unit length
-// in place (seed 002 §6.1, line 298), a zero row left at zero: the caller
-// has set to zero the rows of V that are numerically zero
-// (clearZeroRows), and here only the rows of u below √ε·‖u‖_F are (tol
-// 0: degrees 2⁵² apart). The Result holds Labels, K, Embedding u, the
-// k-means distortion as Objective, its Iterations and, when rows were
-// left at zero, zeroRowsWarning as its one warning. Cost O(n·k) for the
-// scaling, then k-means.
+// in place (seed 002 §6.1, line 298), a zero row left at zero (unitRows:
+// the caller has set to zero the rows of V that are numerically zero,
+// clearZeroRows, before D^{-1/2} scaled them). The Result holds Labels, K,
+// Embedding u, the k-means distortion as Objective, its Iterations and,
+// when rows were left at zero, zeroRowsWarning as its one warning. Cost
+// O(n·k) for the scaling, then k-means.
 func cspKWay(ctx context.Context, u *mat.Dense, k int, pairs []constraint.Pair, s *Settings, normalize bool) (*Result, error) {
 	zero := 0
 	if normalize {
-		zero = normalizeRows(u, 0)
+		zero = unitRows(u)
 	}
 	out, err := partition(ctx, u, k, s.derive(streamCSP), cspKMeansRestarts, violationSelect(pairs))
 	if err != nil {

@@ -884,16 +884,16 @@ func commuteTimeScale(e *embedding) (zero int) {
 // columns: rowTol for eigenvectors), and returns the number of rows left
 // at zero. A row holding NaN is left as it is. Cost O(r·c).
 func normalizeRows(x *mat.Dense, tol float64) (zero int) {
-	zero = clearZeroRows(x, tol)
-	unitRows(x)
-	return zero
+	clearZeroRows(x, tol)
+	return unitRows(x)
 }
 
 // unitRows scales every row of x that is not exactly zero (nor holds NaN)
-// to unit Euclidean length, however small: normalizeRows without
-// clearZeroRows, for NOA-SSC's k = 2, whose rows must follow the sign of
-// g_1 as MAVRO's split does. Cost O(r·c).
-func unitRows(x *mat.Dense) {
+// to unit Euclidean length, however small, and returns the number of
+// exact zero rows: normalizeRows without clearZeroRows, for NOA-SSC's
+// k = 2, whose rows must follow the sign of g_1 as MAVRO's split does,
+// and for CSP's rows, told zero before their scaling. Cost O(r·c).
+func unitRows(x *mat.Dense) (zero int) {
 	r, c := x.Dims()
 	for i := 0; i < r; i++ {
 		row := x.RawRowView(i)[:c]
@@ -901,43 +901,53 @@ func unitRows(x *mat.Dense) {
 		for _, v := range row {
 			s += v * v
 		}
-		if s > 0 {
+		switch {
+		case s > 0:
 			s = 1 / math.Sqrt(s)
 			for j := range row {
 				row[j] *= s
 			}
+		case s == 0:
+			zero++
 		}
 	}
+	return zero
 }
 
 // clearZeroRows sets to zero the rows of x that are numerically zero, of
-// norm at most max(tol, √ε)·‖x‖_F (ε = 2⁻⁵², zeroRowFloor), where tol is
-// the relative accuracy of x's columns (for eigenvectors the solver's
+// norm at most max(tol, r·ε)·‖x‖_F (r the rows of x, ε = 2⁻⁵²), where tol
+// is the relative accuracy of x's columns (for eigenvectors the solver's
 // relative residual tolerance: rowTol), and returns their number, exact
-// zeros included. Such a row is a node where the eigenvectors are zero in
-// exact arithmetic (an isolated node or a small component of a
-// regularized L_sym, which the k smallest eigenvectors leave out; a
-// component without constraints in FAST-GE-2.0): a dense solve returns
-// rounding, about 1e-17, and an iterative one the residual it stopped at:
-// for the default tolerance 1e-8 (defaultEigenTol), up to 6e-9, 2e-8
-// times the largest row norm and so above √ε times it, on a 506-node
-// graph with 4 isolated nodes, k = 4. Scaled to unit length (normalizeRows
-// before this bound), that noise gave the node an arbitrary direction,
-// hence a cluster that changed with the solver and the seed. The bound is
-// the error of a row of computed eigenvectors: column j is accurate to
-// about tol·‖x_j‖ (‖L‖/gap taken as 1), so row i to tol·‖x‖_F, and a row
-// no larger than its own error has no direction to keep. √ε is the floor
-// for a dense solve (accurate to n·ε·‖L‖/gap) and for x built exactly: a
-// row of squared norm under ε·‖x‖_F² vanishes beside the others in every
-// sum of squares, like a node whose degree is under ε·vol(G) (the rows of
-// an L_sym embedding scale as √d_i) and whose weights are lost to
-// rounding anyway. The bound is relative, so the test does not depend on
-// the scale of x. A row left at zero is clustered by no information of
-// its own: k-means puts all such rows in one cluster, the one whose
-// centre lies nearest the origin; the callers warn with zeroRowsWarning.
-// A row holding NaN or ±Inf is kept and left out of ‖x‖_F; when the
-// sum of the others overflows, only the exact zeros are cleared. Cost
-// O(r·c).
+// zeros included.
+//
+// Such a row is, as far as the solver can tell, a node where the
+// eigenvectors are zero: in exact arithmetic they are at an isolated node
+// or a small component of a regularized L_sym, which the k smallest
+// eigenvectors leave out, at a component without constraints in
+// FAST-GE-2.0, and they are below the solver's accuracy at a node of
+// degree 10⁻²⁰ beside degrees of 1 (full RBF graphs of mean-variance
+// bandwidth: rows of 10⁻²⁶–10⁻²⁰ on ionosphere). A dense solve returns
+// rounding there, about 10⁻¹⁷, an iterative one the residual it stopped
+// at: for the default tolerance 10⁻⁸ (defaultEigenTol), up to 6·10⁻⁹, or
+// 2·10⁻⁸ times the largest row norm, on a 506-node graph with 4 isolated
+// nodes, k = 4. Scaled to unit length (normalizeRows before this bound),
+// that noise gave the node an arbitrary direction, hence a cluster that
+// changed with the solver and the seed.
+//
+// The bound is the error of a row of computed eigenvectors: column j is
+// accurate to about tol·‖x_j‖ (‖L‖/gap taken as 1), so row i to
+// tol·‖x‖_F, and a row no larger than its own error has no direction to
+// keep. r·ε is the floor: the resolution of a backward-stable dense
+// solve of an r×r matrix (denseResolution, which rowTol gives for the
+// dense solver), and of rows formed exactly (tol 0) up to the rounding of
+// their products. A larger floor such as √ε would also clear rows that a
+// dense solve resolves (10⁻¹² at an error of 10⁻¹⁴), of nodes of small
+// degree. The bound is relative, so the test does not depend on the scale
+// of x. A row left at zero is clustered by no information of its own:
+// k-means puts all such rows in one cluster, the one whose centre lies
+// nearest the origin; the callers warn with zeroRowsWarning. A row
+// holding NaN or ±Inf is kept and left out of ‖x‖_F; when the sum of the
+// others overflows, only the exact zeros are cleared. Cost O(r·c).
 func clearZeroRows(x *mat.Dense, tol float64) (zero int) {
 	r, c := x.Dims()
 	sq := make([]float64, r)
@@ -952,7 +962,7 @@ func clearZeroRows(x *mat.Dense, tol float64) (zero int) {
 			total += s
 		}
 	}
-	t := max(tol, zeroRowFloor)
+	t := max(tol, float64(r)*0x1p-52)
 	floor := t * t * total // squared norms against (t·‖x‖_F)²
 	if math.IsInf(floor, 0) {
 		floor = 0
@@ -966,14 +976,13 @@ func clearZeroRows(x *mat.Dense, tol float64) (zero int) {
 	return zero
 }
 
-// zeroRowFloor is the least relative row norm, √ε with ε = 2⁻⁵², at or
-// below which clearZeroRows takes a row for zero (see there).
-const zeroRowFloor = 0x1p-26
-
 // rowTol returns the relative accuracy of the eigenvectors that s's
 // eigensolver computes for n nodes, for clearZeroRows: the iterative
 // solver's relative residual tolerance (defaultEigenTol unless
-// EigenSettings set one), or the dense solver's n·ε (solverResolution).
+// EigenSettings set one), or the dense solver's n·ε (solverResolution;
+// a solver that returns more accurate vectors, the shift-and-invert
+// repair or the dense pencil solve above DenseLimit, is taken at the
+// iterative tolerance, which can only clear rows below it).
 // Cost O(1).
 func (s *Settings) rowTol(n int) float64 {
 	rel, _ := solverResolution(s, n)
