@@ -36,9 +36,14 @@ import (
 // graph.
 type HBisection struct {
 	// Alpha is the stopping threshold on Ncut(A, B) of Alg. 1. If Alpha is 0,
-	// 0.5 is used.
+	// HBisectionDefaultAlpha is used.
 	Alpha float64 `doc:"Ncut threshold of Alg. 1 when k = 0 (0: 0.5)" range:"[0, 2]"`
 }
+
+// HBisectionDefaultAlpha is HBisection's threshold α when Alpha is 0. The
+// thesis leaves α to the user; docs/results/hbisect-dev chooses the
+// default on generated data.
+const HBisectionDefaultAlpha = 0.5
 
 // Name returns "hbisect".
 func (HBisection) Name() string { return "hbisect" }
@@ -63,7 +68,7 @@ func (h HBisection) Partition(ctx context.Context, p *Problem, s *Settings) (*Re
 	}
 	alpha := h.Alpha
 	if alpha == 0 {
-		alpha = 0.5
+		alpha = HBisectionDefaultAlpha
 	}
 	if alpha < 0 || math.IsNaN(alpha) {
 		return nil, fmt.Errorf("%w: H. BISECTION threshold alpha = %v must be positive", ErrInvalid, alpha)
