@@ -84,8 +84,11 @@ func (v *PLKernel) UnmarshalText(b []byte) error {
 // J(Z, μ) = Σ_i w_i‖φ_i − μ_{Z_i}‖² − σ ln p(Z) with μ fixed by exactly
 // the difference of the two scores (a new cluster's centroid is φ_i, at
 // distance 0), and recomputing the means at the end of the sweep lowers it
-// again, as in DP-means (Kulis & Jordan 2012). A cluster opened during a
-// sweep becomes a target from the next sweep on. The run stops when a sweep
+// again, as in DP-means (Kulis & Jordan 2012). A cluster opened by point i
+// is a target at once for the points after i, its centroid fixed at φ_i
+// until the sweep ends (Alg. 16 line 9, μ_k = x_i; §5.2.3: "following data
+// points can either remain in the big initial cluster, create a new
+// singleton or join another singleton"). The run stops when a sweep
 // moves no point (a fixed point: no single move improves J with the
 // centroids fixed) or after MaxIter sweeps (with a warning). The second
 // step needs a real feature space, i.e. a positive semidefinite kernel:
@@ -297,7 +300,12 @@ type plSpace interface {
 	// freeze fixes μ_c, c < k, as the weighted means of the clusters of
 	// labels (all non-empty).
 	freeze(labels []int, k int)
-	// distances sets d[c] = ‖φ_i − μ_c‖² for every frozen cluster c.
+	// open adds a frozen cluster whose centroid is φ_i (Alg. 16 line 9,
+	// μ_k = x_i), numbered after the last: a cluster opened by point i
+	// during a sweep.
+	open(i int)
+	// distances sets d[c] = ‖φ_i − μ_c‖² for every frozen cluster c, the
+	// opened ones included (len(d) of them).
 	distances(i int, d []float64)
 	// cost returns Σ_i w_i ‖φ_i − μ_{labels_i}‖² with μ the weighted means
 	// of labels (k non-empty clusters).
@@ -331,12 +339,8 @@ func plSolve(ctx context.Context, sp plSpace, par plParams, order []int, kcap in
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("sweep %d: %w", it, err)
 		}
-		kf := k
-		sp.freeze(labels, kf)
-		if cap(d) < kf {
-			d = make([]float64, kf)
-		}
-		d = d[:kf]
+		sp.freeze(labels, k)
+		d = append(d[:0], make([]float64, k)...)
 		moved := 0
 		for t, i := range order {
 			if t&1023 == 1023 {
@@ -355,7 +359,7 @@ func plSolve(ctx context.Context, sp plSpace, par plParams, order []int, kcap in
 			} else {
 				leave = math.Log(par.alpha + float64(k-1)*par.theta)
 			}
-			for c2 := 0; c2 < kf; c2++ {
+			for c2 := range d {
 				if c2 == c || sizes[c2] == 0 {
 					continue
 				}
@@ -380,8 +384,12 @@ func plSolve(ctx context.Context, sp plSpace, par plParams, order []int, kcap in
 				k--
 			}
 			if bc == len(sizes) {
+				// Alg. 16 line 9: the new cluster's centroid is x_i, and
+				// it is a target for the points after i in this sweep.
 				sizes = append(sizes, 0)
 				k++
+				sp.open(i)
+				d = append(d, 0)
 			}
 			sizes[bc]++
 			labels[i] = bc
@@ -460,6 +468,8 @@ func (v *plVectors) means(labels []int, k int, mu []float64) []float64 {
 
 func (v *plVectors) freeze(labels []int, k int) { v.mu = v.means(labels, k, v.mu) }
 
+func (v *plVectors) open(i int) { v.mu = append(v.mu, v.x[i*v.d:(i+1)*v.d]...) }
+
 func (v *plVectors) distances(i int, d []float64) {
 	row := v.x[i*v.d : (i+1)*v.d]
 	for c := range d {
@@ -503,6 +513,7 @@ type plKernel struct {
 	kd   []float64 // K_ii
 	fl   []int     // frozen labels
 	s, g []float64 // frozen Σ_{a∈c} w_a and Σ_{a,b∈c} w_a w_b K_ab
+	op   []int     // op[a]: the cluster opened by point a this sweep, or −1
 	acc  []float64
 	seen []int
 }
@@ -540,18 +551,40 @@ func (p *plKernel) freeze(labels []int, k int) {
 	p.fl = append(p.fl[:0], labels...)
 	p.s, p.g = p.stats(labels, k, p.s, p.g)
 	p.acc = append(p.acc[:0], make([]float64, k)...)
+	if p.op == nil {
+		p.op = make([]int, p.n)
+	}
+	for a := range p.op {
+		p.op[a] = -1
+	}
+}
+
+// open adds the frozen cluster {i}: s = w_i, g = w_i² K_ii, so that its
+// centroid is φ_i.
+func (p *plKernel) open(i int) {
+	p.op[i] = len(p.s)
+	p.s = append(p.s, p.w[i])
+	p.g = append(p.g, p.w[i]*p.w[i]*p.kd[i])
+	p.acc = append(p.acc, 0)
 }
 
 // distances: ‖φ_i − μ_c‖² = K_ii − 2 Σ_{b∈c} w_b K_ib / s_c + g_c / s_c²,
-// the sums over the frozen clusters. Cost O(nnz(row i) + k).
+// the sums over the frozen clusters, a point b that opened a cluster
+// counting in its frozen cluster and in the one it opened. Cost
+// O(nnz(row i) + k).
 func (p *plKernel) distances(i int, d []float64) {
 	p.seen = p.seen[:0]
-	p.k.row(i, func(b int, v float64) {
-		l := p.fl[b]
+	add := func(l int, x float64) {
 		if p.acc[l] == 0 {
 			p.seen = append(p.seen, l)
 		}
-		p.acc[l] += p.w[b] * v
+		p.acc[l] += x
+	}
+	p.k.row(i, func(b int, v float64) {
+		add(p.fl[b], p.w[b]*v)
+		if o := p.op[b]; o >= 0 {
+			add(o, p.w[b]*v)
+		}
 	})
 	for c := range d {
 		d[c] = p.kd[i] - 2*p.acc[c]/p.s[c] + p.g[c]/(p.s[c]*p.s[c])

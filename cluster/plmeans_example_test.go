@@ -30,5 +30,5 @@ func ExamplePLMeans() {
 	// Output:
 	// k = 3
 	// labels: [0 0 0 0 0 1 1 1 2]
-	// objective 9.6711 after 3 sweeps
+	// objective 9.6711 after 2 sweeps
 }
