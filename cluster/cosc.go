@@ -111,15 +111,17 @@ import (
 // cut(A, V∖A)/vol(A) + cut(B, V∖B)/vol(B) (plus the cannot-link penalty
 // γ(vol(Q^c) − 2·cut_Q)/bal), so that a fragment the induced k-NN
 // subgraph leaves disconnected is not split off for free. The cluster
-// whose split lowers the k-way Ncut Σ_i cut(C_i, V∖C_i)/vol(C_i) least is
-// split, until k clusters. Cannot-links between clusters are satisfied
+// whose split increases the k-way Ncut Σ_i cut(C_i, V∖C_i)/vol(C_i) least
+// is split (a split never lowers it), until k clusters. Cannot-links between clusters are satisfied
 // already and drop out.
 //
 // For k > 2, Theorem 3's γ is not used: a cannot-link may rightly join the
 // two sides of an early split (three classes cannot be cut in two without
 // putting two together), and forcing every cannot-link apart at the first
 // split cuts through classes. There γ = vol(V)/4·λ_s/Σq, λ_s the least
-// (unconstrained) Ncut among the thresholds of f₀: violating every
+// score without the penalty among the thresholds of f₀ (at the first
+// split the Ncut of the graph; at later ones the terms the split adds to
+// the k-way Ncut, as above): violating every
 // cannot-link costs about one λ_s at a balanced split. Violations are
 // then possible, which is why the guarantee is lost for k > 2 (thesis
 // §4.4.1); must-links are never violated. Measured on the n = 900, k = 3

@@ -363,6 +363,9 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w: csp: no constraints: Q̄ = 0, so FCSC has no feasible vector (λ_max(Q̄) = 0)", ErrInvalid)
 	}
+	if i, j, ok := cspCancel(pairs); ok {
+		return nil, fmt.Errorf("%w: csp: the constraints cancel: every pair's must-link weight equals its cannot-link weight (pair (%d,%d) first), so Q = 0 and FCSC has no feasible vector; resolve the contradictions first (constraint.Resolve)", ErrInvalid, i, j)
+	}
 	comp, nc := g.Components()
 	if nc > cspMaxComponents {
 		return nil, fmt.Errorf("%w: csp: the graph has %d connected components, more than %d: cluster the components separately", ErrInvalid, nc, cspMaxComponents)
@@ -950,4 +953,28 @@ func (o *cspOps) feasibleCount() (count int, ok bool) {
 		count++
 	}
 	return count, true
+}
+
+// cspCancel reports whether the signed weights of pairs (+w for a
+// must-link, −w for a cannot-link) sum to exactly 0 on every unordered
+// node pair, Q = 0, and returns the first pair then. Cost O(#pairs).
+func cspCancel(pairs []constraint.Pair) (i, j int, ok bool) {
+	sum := make(map[[2]int]float64, len(pairs))
+	for _, q := range pairs {
+		a, b := q.I, q.J
+		if a > b {
+			a, b = b, a
+		}
+		v := q.W()
+		if q.Kind == constraint.CannotLink {
+			v = -v
+		}
+		sum[[2]int{a, b}] += v
+	}
+	for _, v := range sum {
+		if v != 0 {
+			return 0, 0, false
+		}
+	}
+	return pairs[0].I, pairs[0].J, true
 }

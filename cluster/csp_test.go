@@ -657,6 +657,9 @@ func TestCSPErrors(t *testing.T) {
 		// exactly, so B is singular on the null space of L̄.
 		{"singular", CSP{}, &Problem{Graph: two, K: 2, Constraints: &constraint.Set{N: 4, Pairs: []constraint.Pair{{I: 0, J: 2, Kind: constraint.CannotLink}}}}, []string{"singular on the null space of L̄"}},
 		{"components", CSP{}, &Problem{Graph: many, K: 2, Constraints: &constraint.Set{N: many.N(), Pairs: []constraint.Pair{{I: 0, J: 2, Kind: constraint.CannotLink}}}}, []string{"201 connected components"}},
+		// A must-link and a cannot-link on the same pair cancel: Q = 0.
+		// It was ErrNumerical blaming underflowed weights (review 93).
+		{"cancel", CSP{}, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: g.N(), Pairs: []constraint.Pair{{I: 0, J: 6, Kind: constraint.MustLink}, {I: 6, J: 0, Kind: constraint.CannotLink}}}}, []string{"constraints cancel", "pair (0,6)", "constraint.Resolve"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Run(context.Background(), c.m, c.p, nil)
