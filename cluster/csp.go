@@ -151,7 +151,10 @@ import (
 // sum of their costs vᵀL̄v (the relaxed constrained cut, eq. 30),
 // Iterations the k-means iterations (k > 2).
 //
-// A node of degree 0 is an error wrapping graph.ErrIsolated. Cost: one
+// A node of degree 0 is an error wrapping graph.ErrIsolated when CSP sees
+// it: with Problem.Disconnected = DisconnectedStrict, or when Partition
+// is called directly; Run's default attaches such nodes after clustering
+// the rest (see Run). Cost: one
 // extreme-eigenvalue solve of Q̄ (O(nnz(Q)) per product), then (2): O(n³)
 // time and O(n²) memory for n ≤ DenseLimit and for the solves of K ≥ 32
 // pairs on n ≤ 2000 nodes (eigen.Dense, see above), else LOBPCG at
