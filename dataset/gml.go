@@ -294,7 +294,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 				if !gmlAnyNodeHas(g.list, opt.LabelAttr) {
 					sentinel = ErrOption
 				}
-				return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(sentinel, "node %s has no attribute %s (GraphOptions.LabelAttr%s); %s", idv.text, quote(opt.LabelAttr), then(opt.Spelling.frontOption("gml-label", "")), gmlNodeAttrs(g.list))}
+				return nil, &ParseError{File: name, Line: p.val.line, Err: errorf(sentinel, "node %s has no attribute %s (GraphOptions.LabelAttr%s); %s", idv.text, quote(opt.LabelAttr), then(opt.Spelling.Remedy("gml-label")), gmlNodeAttrs(g.list))}
 			}
 			attrs = append(attrs, av.text)
 		}

@@ -740,7 +740,7 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 		w := w0
 		if math.Abs(w0-w1) > tol*math.Max(w0, w1) {
 			if !opt.Symmetrize {
-				return nil, nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize%s)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1, then(opt.Spelling.frontOption("symmetrize", "true")))}
+				return nil, nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize%s)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1, then(opt.Spelling.Remedy("symmetrize", "true")))}
 			}
 		}
 		if opt.Symmetrize {
@@ -1097,7 +1097,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 // rule, what it does to the files that number the nodes from 0, and how
 // to read the file as 0-based, as sp spells it.
 func baseOneWarning(name string, sp Spelling) string {
-	return fmt.Sprintf("%s: node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0%s)", name, then(sp.frontOption("graph-base", "0")))
+	return fmt.Sprintf("%s: node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0%s)", name, then(sp.Remedy("graph-base", "0")))
 }
 
 // baseZeroWarning is the warning of an edge list read 0-based by
@@ -1105,7 +1105,7 @@ func baseOneWarning(name string, sp Spelling) string {
 // above the largest number max, but a 1-based file whose last node has no
 // edge reads the same.
 func baseZeroWarning(name string, max, n int, sp Spelling) string {
-	return fmt.Sprintf("%s: node numbers read as 0-based, the smallest being 1 and the %d nodes leaving room for node 0 above the largest, %d (GraphOptions.Base auto): node 0 has no edge; if the file numbers the nodes from 1 and its last node has no edge, read it as 1-based (GraphOptions.Base = Base1%s)", name, n, max, then(sp.frontOption("graph-base", "1")))
+	return fmt.Sprintf("%s: node numbers read as 0-based, the smallest being 1 and the %d nodes leaving room for node 0 above the largest, %d (GraphOptions.Base auto): node 0 has no edge; if the file numbers the nodes from 1 and its last node has no edge, read it as 1-based (GraphOptions.Base = Base1%s)", name, n, max, then(sp.Remedy("graph-base", "1")))
 }
 
 // parseMatrixMarket implements the Matrix Market reader of ReadGraph.

@@ -79,9 +79,9 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 		// The options of delimited text only: refused, not ignored.
 		switch {
 		case opt.Delimiter != "":
-			return nil, &ParseError{File: name, Err: errorf(ErrOption, "Options.Delimiter %q does not apply to %s, whose @data fields are separated by commas%s", opt.Delimiter, arff, paren(opt.Spelling.frontOption("delim", "")))}
+			return nil, &ParseError{File: name, Err: errorf(ErrOption, "Options.Delimiter %q does not apply to %s, whose @data fields are separated by commas%s", opt.Delimiter, arff, paren(opt.Spelling.Remedy("delim")))}
 		case opt.Header != HeaderAuto:
-			return nil, &ParseError{File: name, Err: errorf(ErrOption, "Options.Header %v does not apply to %s, whose columns are named by its @attribute lines%s", opt.Header, arff, paren(opt.Spelling.frontOption("header", "")))}
+			return nil, &ParseError{File: name, Err: errorf(ErrOption, "Options.Header %v does not apply to %s, whose columns are named by its @attribute lines%s", opt.Header, arff, paren(opt.Spelling.Remedy("header")))}
 		case opt.Comment != "" && opt.Comment != "%":
 			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "Options.Comment %q does not apply to %s, whose comments begin with %%", opt.Comment, arff)}
 		}
@@ -141,7 +141,7 @@ func delimiterFor(s string, sp Spelling) (d byte, ok bool, err error) {
 	if len(s) == 1 && s[0] != '"' && s[0] != '\n' && s[0] != '\r' {
 		return s[0], true, nil
 	}
-	return 0, false, errorf(ErrOption, "unsupported delimiter %q (Options.Delimiter%s): want , (comma), tab, ; (semicolon), whitespace, or another single character but \" and line ends", s, then(sp.frontOption("delim", "")))
+	return 0, false, errorf(ErrOption, "unsupported delimiter %q (Options.Delimiter%s): want , (comma), tab, ; (semicolon), whitespace, or another single character but \" and line ends", s, then(sp.Remedy("delim")))
 }
 
 // CheckDelimiter returns the error Read gives for Options.Delimiter s, nil
@@ -264,7 +264,7 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 		// of the usual delimiters: the one column of text was taken for
 		// the row IDs and the error said "no feature columns left".
 		if d := fieldsplit.Detect(body); d != 0 && d != delim {
-			return nil, &ParseError{File: name, Line: nums[0], Err: errorf(ErrOption, "every line is one field when split at %s (Options.Delimiter %q%s), while the lines hold %s: the delimiter looks wrong; leave it out to detect it, or give %s", fieldsplit.Name(delim), opt.Delimiter, then(opt.Spelling.frontOption("delim", "")), fieldsplit.Name(d), delimFlag(d, opt.Spelling))}
+			return nil, &ParseError{File: name, Line: nums[0], Err: errorf(ErrOption, "every line is one field when split at %s (Options.Delimiter %q%s), while the lines hold %s: the delimiter looks wrong; leave it out to detect it, or give %s", fieldsplit.Name(delim), opt.Delimiter, then(opt.Spelling.Remedy("delim")), fieldsplit.Name(d), delimFlag(d, opt.Spelling))}
 		}
 	}
 	raw.cols = make([]column, width)

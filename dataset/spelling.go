@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Spelling says how a front end of the readers spells the options that
@@ -14,7 +15,10 @@ import (
 // option is never told to set it: the message names the library's option
 // alone, or says what to change in the data instead. Options.Spelling,
 // GraphOptions.Spelling and NodeLabelOptions.Spelling carry it to the
-// readers.
+// readers; its method Remedy carries it to the errors of graph building
+// (graph.BuildNeighborsSpelled, input.Data.BuildGraphSpelled) and to
+// the errors and warnings of clustering (cluster.Settings.Spelling),
+// whose own zero value, nil, names the library's options alone.
 type Spelling struct {
 	// Front names the front end in messages that name its option beside
 	// the library's ("(tether: -missing drop; library: Options.Missing =
@@ -39,6 +43,15 @@ type Spelling struct {
 	Delim, Header                                                      string
 	GraphFormat, Symmetrize, NamedNodes, MaxNodes, GMLLabel, GraphBase string
 	Truth, Constraints, PartialLabels                                  string
+	// The front end's names of the options that the errors and warnings
+	// of packages graph and cluster suggest (Remedy): the feature
+	// scaling Scale (-scale), SelfLoops (-self-loops), the number of
+	// clusters K (-k) and the method Method (-method), each "" when the
+	// front end has none. tether cluster's other flags those messages
+	// suggest (-max-full, -regularize, -disconnected, -conflicts,
+	// -repair, -set, -normalize-weights) have no field: no other front
+	// end spelled here has them.
+	Scale, SelfLoops, K, Method string
 	// NodeLimit names what bounds the nodes of a graph file in a front
 	// end without MaxNodes, where its users cannot change it ("this
 	// server's limit"); "" names the library's GraphOptions.MaxNodes
@@ -111,6 +124,14 @@ func (s Spelling) name(flag string) string {
 		return s.Constraints
 	case "partial-labels":
 		return s.PartialLabels
+	case "scale":
+		return s.Scale
+	case "self-loops":
+		return s.SelfLoops
+	case "k":
+		return s.K
+	case "method":
+		return s.Method
 	}
 	return ""
 }
@@ -180,16 +201,30 @@ func (s Spelling) Hint(flag, value, what, library string) string {
 	return fmt.Sprintf("(library: %s%s)", library, what)
 }
 
-// frontOption returns the front end's option that tether cluster spells
-// -flag set to value, after the front end's name, as the graph readers'
-// messages give it after the library's option ("tether: -symmetrize",
-// "serve: option symmetrize true"), or "" when the front end has none.
-func (s Spelling) frontOption(flag, value string) string {
-	o, ok := s.Option(flag, value)
-	if !ok {
-		return ""
+// Remedy returns how the front end's users set the option that tether
+// cluster spells -flag to each of values, joined by " or ", after the
+// front end's name, as the graph readers' messages give it after the
+// library's option: "tether: -symmetrize", "serve: option symmetrize
+// true", "tether: -scale minmax or -scale zscore", `job: "k"` (no value:
+// the option alone). It returns "" when the front end has no such option
+// (flag is one of the names the fields of Spelling list; on tether's
+// command line, the zero value, any flag of tether cluster). Through it
+// Spelling satisfies graph.Spelling and cluster.Spelling, with which the
+// errors and warnings of packages graph and cluster, which cannot name
+// this package, name a front end's options. Cost O(length of the result).
+func (s Spelling) Remedy(flag string, values ...string) string {
+	if len(values) == 0 {
+		values = []string{""}
 	}
-	return cmp.Or(s.Front, "tether") + ": " + o
+	opts := make([]string, len(values))
+	for i, v := range values {
+		o, ok := s.Option(flag, v)
+		if !ok {
+			return ""
+		}
+		opts[i] = o
+	}
+	return cmp.Or(s.Front, "tether") + ": " + strings.Join(opts, " or ")
 }
 
 // maxNodes returns what bounds the nodes of a graph file as the front end
@@ -197,7 +232,7 @@ func (s Spelling) frontOption(flag, value string) string {
 // -max-nodes", "serve: this server's limit"), or "" when only the
 // library can (GraphOptions.MaxNodes, which the messages name anyway).
 func (s Spelling) maxNodes() string {
-	if o := s.frontOption("max-nodes", ""); o != "" {
+	if o := s.Remedy("max-nodes"); o != "" {
 		return o
 	}
 	if s.NodeLimit != "" {
@@ -230,7 +265,7 @@ func paren(part string) string {
 // or, without one, the extension that has an edge list read as one
 // (GraphFormatFor), which the file's name gives in every front end.
 func formatFix(sp Spelling, value string) string {
-	if o := sp.frontOption("graph-format", value); o != "" {
+	if o := sp.Remedy("graph-format", value); o != "" {
 		return then(o)
 	}
 	return ", or give the file the extension .edges to read it as an edge list"
@@ -240,7 +275,7 @@ func formatFix(sp Spelling, value string) string {
 // of node numbers and names: the front end's option ("; tether:
 // -named-nodes"), or, without one, what to change in the file.
 func namedFix(sp Spelling) string {
-	if o := sp.frontOption("named-nodes", ""); o != "" {
+	if o := sp.Remedy("named-nodes"); o != "" {
 		return then(o)
 	}
 	return ", or write the nodes all as numbers or all as names in the file"

@@ -76,6 +76,39 @@ func TestSpellingHint(t *testing.T) {
 	}
 }
 
+// TestSpellingRemedy checks the front end's options that the errors and
+// warnings of packages graph and cluster name after the library's
+// (graph.Spelling, cluster.Spelling): after the front end's name, several
+// values joined by " or ", and "" for an option the front end lacks.
+func TestSpellingRemedy(t *testing.T) {
+	job := Spelling{Front: "job", Style: StyleJSON, Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method"}
+	serve := Spelling{Front: "serve", Style: StyleOption, Scale: "scale"}
+	for _, c := range []struct {
+		sp     Spelling
+		flag   string
+		values []string
+		want   string
+	}{
+		{Spelling{}, "self-loops", nil, "tether: -self-loops"},
+		{Spelling{}, "conflicts", []string{"drop-cl"}, "tether: -conflicts drop-cl"},
+		{Spelling{}, "scale", []string{"minmax", "zscore"}, "tether: -scale minmax or -scale zscore"},
+		{job, "self-loops", nil, `job: "self_loops"`},
+		{job, "k", nil, `job: "k"`},
+		{job, "scale", []string{"minmax", "zscore"}, `job: "scale": "minmax" or "scale": "zscore"`},
+		{job, "conflicts", []string{"drop-cl"}, ""},
+		{job, "max-full", nil, ""},
+		{serve, "scale", []string{"minmax"}, "serve: option scale minmax"},
+		{serve, "self-loops", nil, ""},
+		{serve, "method", nil, ""},
+		{jsonSpelling, "symmetrize", []string{"true"}, ""},
+		{optionSpelling, "symmetrize", []string{"true"}, "serve: option symmetrize true"},
+	} {
+		if got := c.sp.Remedy(c.flag, c.values...); got != c.want {
+			t.Errorf("%+v.Remedy(%q, %q) = %q, want %q", c.sp, c.flag, c.values, got, c.want)
+		}
+	}
+}
+
 // TestSpelledTableMessages reads tables whose notes, warnings and errors
 // suggest an option, with tether's spelling (unchanged), a job's and the
 // web app's, and checks each message names only options the front end

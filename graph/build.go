@@ -242,6 +242,15 @@ func BuildRecorded(ctx context.Context, x *mat.Dense, s Spec, rec progress.Recor
 // the caller can measure its recall (SampleRecall). The graph and the lists
 // share no storage.
 func BuildNeighbors(ctx context.Context, x *mat.Dense, s Spec, rec progress.Recorder) (*Graph, *Neighbors, error) {
+	return BuildNeighborsSpelled(ctx, x, s, rec, nil)
+}
+
+// BuildNeighborsSpelled is BuildNeighbors whose errors name the remedies
+// they suggest (Spec.MaxFull, Spec.Sigma, scaling the features) as sp
+// spells them for a front end's users ("(Spec.MaxFull; tether:
+// -max-full)"), after the library's; a nil sp names the library's alone,
+// as BuildNeighbors does. It changes no computation.
+func BuildNeighborsSpelled(ctx context.Context, x *mat.Dense, s Spec, rec progress.Recorder, sp Spelling) (*Graph, *Neighbors, error) {
 	if rec != nil {
 		ctx = withReporter(ctx, &reporter{rec: rec})
 	}
@@ -275,8 +284,8 @@ func BuildNeighbors(ctx context.Context, x *mat.Dense, s Spec, rec progress.Reco
 		}
 	case Full:
 		if n > maxFull {
-			return nil, nil, specErrorf("graph: a full graph on n = %d points stores %d weights (%.1f GB), above the limit n ≤ %d (Spec.MaxFull; tether: -max-full); use a k-NN graph",
-				n, n*(n-1), 12*float64(n)*float64(n-1)/1e9, maxFull)
+			return nil, nil, specErrorf("graph: a full graph on n = %d points stores %d weights (%.1f GB), above the limit n ≤ %d %s; use a k-NN graph",
+				n, n*(n-1), 12*float64(n)*float64(n-1)/1e9, maxFull, remedy(sp, "Spec.MaxFull", "max-full"))
 		}
 	default:
 		return nil, nil, specErrorf("graph: unknown graph kind %d", int(s.Kind))
@@ -300,7 +309,7 @@ func BuildNeighbors(ctx context.Context, x *mat.Dense, s Spec, rec progress.Reco
 				if s.Sigma.K == 0 {
 					what = fmt.Sprintf("Sigma.K = 0, the default %d (DefaultLocalK)", lk)
 				}
-				return nil, nil, specErrorf("graph: local scaling (σ_i the distance to the K-th neighbour) needs 1 ≤ K < n = %d points, got %s: set Sigma.K below n (tether: -sigma local:K) or use another σ rule", n, what)
+				return nil, nil, specErrorf("graph: local scaling (σ_i the distance to the K-th neighbour) needs 1 ≤ K < n = %d points, got %s: set Sigma.K below n %s or use another σ rule", n, what, remedy(sp, "Spec.Sigma.K", "sigma", "local:K"))
 			}
 		case SigmaMedian, SigmaMeanVariance:
 		default:
@@ -308,14 +317,14 @@ func BuildNeighbors(ctx context.Context, x *mat.Dense, s Spec, rec progress.Reco
 		}
 	}
 
-	b := &builder{spec: s, n: n, d: d, k: k, maxFull: maxFull, data: denseData(x)}
+	b := &builder{spec: s, n: n, d: d, k: k, maxFull: maxFull, data: denseData(x), sp: sp}
 	b.w.aff = s.Affinity
 	b.w.dim = d
 	b.search = b.data
 	if s.Affinity == Cosine {
 		b.w.unit = unitRows(b.data, n, d)
 		b.search = b.w.unit
-	} else if err := checkScale(b.data, n, d); err != nil {
+	} else if err := checkScale(b.data, n, d, sp); err != nil {
 		return nil, nil, err
 	}
 	var g *Graph
@@ -365,7 +374,7 @@ const minScale = 0x1p-459
 // 0). Every function of the package that computes squared distances from
 // features (KNN, ApproxKNN, SampleRecall, Build but for Cosine) calls it
 // first. Cost O(nd).
-func checkScale(data []float64, n, d int) error {
+func checkScale(data []float64, n, d int, sp Spelling) error {
 	const limit = math.MaxFloat64 / 4
 	var amax float64
 	ar, ac := 0, 0
@@ -387,14 +396,14 @@ func checkScale(data []float64, n, d int) error {
 				c = j
 			}
 		}
-		return fmt.Errorf("%w: row %d has squared length %g (column %d is %g), so squared distances overflow float64; scale the features (tether: -scale minmax or -scale zscore)", ErrInvalid, i, ss, c, row[c])
+		return fmt.Errorf("%w: row %d has squared length %g (column %d is %g), so squared distances overflow float64; scale the features %s", ErrInvalid, i, ss, c, row[c], scaleRemedy(sp))
 	}
 	if amax >= minScale {
 		return nil
 	}
 	for i := 1; i < n; i++ {
 		if !slices.Equal(data[i*d:(i+1)*d], data[:d]) {
-			return fmt.Errorf("%w: the feature value of largest magnitude is %g (row %d, column %d): |x| < 2⁻⁴⁵⁹ ≈ 6.7e-139, and the points are not all identical (row %d differs from row 0), so squared distances underflow or lose precision in float64; scale the features (tether: -scale minmax or -scale zscore)", ErrInvalid, data[ar*d+ac], ar, ac, i)
+			return fmt.Errorf("%w: the feature value of largest magnitude is %g (row %d, column %d): |x| < 2⁻⁴⁵⁹ ≈ 6.7e-139, and the points are not all identical (row %d differs from row 0), so squared distances underflow or lose precision in float64; scale the features %s", ErrInvalid, data[ar*d+ac], ar, ac, i, scaleRemedy(sp))
 		}
 	}
 	return nil
@@ -456,7 +465,7 @@ func (b *builder) checkUnderflow(g *Graph) error {
 	if count > 1 {
 		others = " (and " + wording.Count(count-1, "other node", "other nodes") + ")"
 	}
-	return fmt.Errorf("%w: node %d%s has no edge left: the RBF weight of its nearest neighbour, node %d at distance %.4g, underflows to 0 with %s; use a larger σ (tether: -sigma with a larger number, or -sigma median)", ErrDegenerateScale, i, others, near, math.Sqrt(best), sigma)
+	return fmt.Errorf("%w: node %d%s has no edge left: the RBF weight of its nearest neighbour, node %d at distance %.4g, underflows to 0 with %s; use a larger σ: a larger fixed value, or the median distance %s", ErrDegenerateScale, i, others, near, math.Sqrt(best), sigma, remedy(b.sp, "Spec.Sigma = Sigma{Rule: SigmaMedian}", "sigma", "median"))
 }
 
 // builder carries the state of one Build call.
@@ -471,6 +480,15 @@ type builder struct {
 	// hasCand reports whether node i had a candidate neighbour before
 	// weighting (nil: unknown, no underflow check).
 	hasCand func(i int) bool
+	// sp spells the remedies the errors suggest (nil: the library's).
+	sp Spelling
+}
+
+// scaleRemedy is the parenthesis of the errors that ask to scale the
+// features: the readers' option that scales them, then the front end's
+// as sp spells it.
+func scaleRemedy(sp Spelling) string {
+	return remedy(sp, "dataset.Options.Scale = ScaleMinMax or ScaleZScore", "scale", "minmax", "zscore")
 }
 
 // setScale sets the weighter's σ for a global rule, given the squared
@@ -544,7 +562,7 @@ func (b *builder) zeroDistanceError(what string, cands func(i int) int) error {
 	copies := rowCopies(b.search, b.n, b.d)
 	for i, c := range copies {
 		if need := cands(i); c < need {
-			return fmt.Errorf("%w: %s, but row %d has %d identical rows for %d candidate neighbours: the squared distances of distinct points underflow to 0 in float64 (the points differ by less than about 1.5e-162 in every feature); scale the features (tether: -scale minmax or -scale zscore) or give σ explicitly", ErrDegenerateScale, what, i, c, need)
+			return fmt.Errorf("%w: %s, but row %d has %d identical rows for %d candidate neighbours: the squared distances of distinct points underflow to 0 in float64 (the points differ by less than about 1.5e-162 in every feature); scale the features %s or give σ explicitly", ErrDegenerateScale, what, i, c, need, scaleRemedy(b.sp))
 		}
 	}
 	return nil
@@ -853,7 +871,7 @@ func (b *builder) epsilon(ctx context.Context) (*Graph, error) {
 		total += len(l)
 	}
 	if limit := float64(b.maxFull) * float64(b.maxFull); float64(total) > limit {
-		return nil, specErrorf("graph: the eps graph with Eps = %g has %d stored weights, above the limit %d² (Spec.MaxFull; tether: -max-full); use a smaller radius", b.spec.Eps, total, b.maxFull)
+		return nil, specErrorf("graph: the eps graph with Eps = %g has %d stored weights, above the limit %d² %s; use a smaller radius", b.spec.Eps, total, b.maxFull, remedy(b.sp, "Spec.MaxFull", "max-full"))
 	}
 	if b.localRule() {
 		ks := b.spec.Sigma.localK()

@@ -101,7 +101,7 @@ func KNN(ctx context.Context, x *mat.Dense, k int) (*Neighbors, error) {
 		return nil, fmt.Errorf("graph: k = %d nearest neighbours needs 1 ≤ k < n = %d", k, n)
 	}
 	data := denseData(x)
-	if err := checkScale(data, n, d); err != nil {
+	if err := checkScale(data, n, d, nil); err != nil {
 		return nil, err
 	}
 	return knnData(ctx, data, n, d, k)

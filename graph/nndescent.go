@@ -156,7 +156,7 @@ func ApproxKNN(ctx context.Context, x *mat.Dense, k int, opt *ApproxOptions) (*N
 		return nil, err
 	}
 	data := denseData(x)
-	if err := checkScale(data, n, d); err != nil {
+	if err := checkScale(data, n, d, nil); err != nil {
 		return nil, err
 	}
 	return approxKNNData(ctx, data, n, d, k, o)
@@ -967,7 +967,7 @@ func SampleRecall(ctx context.Context, x *mat.Dense, nb *Neighbors, sample int, 
 		return 0, 0, fmt.Errorf("%w: %d neighbour lists for %d points", ErrInvalid, nb.N(), n)
 	}
 	data := denseData(x)
-	if err := checkScale(data, n, d); err != nil {
+	if err := checkScale(data, n, d, nil); err != nil {
 		return 0, 0, err
 	}
 	if sample <= 0 || sample >= n {

@@ -590,8 +590,19 @@ func (d *Data) ReadTruth(ctx context.Context, path string) error {
 // (graph.SampleRecall), and nil when the graph was given or is not a
 // k-NN graph. Errors name the data (a nil d is "input: no data"). Cost:
 // graph.BuildNeighbors, O(n log n · d) for an exact k-NN graph of
-// low-dimensional points, O(n²·d) for a full one.
+// low-dimensional points, O(n²·d) for a full one. The errors name the
+// remedies they suggest as tether's command line spells them (-max-full,
+// -sigma, -scale): BuildGraphSpelled with the zero dataset.Spelling.
 func (d *Data) BuildGraph(ctx context.Context, spec graph.Spec, rec progress.Recorder) (*graph.Neighbors, error) {
+	return d.BuildGraphSpelled(ctx, spec, rec, dataset.Spelling{})
+}
+
+// BuildGraphSpelled is BuildGraph whose errors name the remedies they
+// suggest as sp spells them for a front end's users
+// (graph.BuildNeighborsSpelled): a job's "scale", tether serve's option
+// scale, and the library's option alone where the front end has none
+// (neither sets Spec.MaxFull or Spec.Sigma).
+func (d *Data) BuildGraphSpelled(ctx context.Context, spec graph.Spec, rec progress.Recorder, sp dataset.Spelling) (*graph.Neighbors, error) {
 	if d == nil {
 		return nil, errors.New("input: no data")
 	}
@@ -601,7 +612,7 @@ func (d *Data) BuildGraph(ctx context.Context, spec graph.Spec, rec progress.Rec
 	if d.X == nil {
 		return nil, fmt.Errorf("%s: no graph and no feature rows to build one from", d.label())
 	}
-	g, nb, err := graph.BuildNeighbors(ctx, d.X, spec, rec)
+	g, nb, err := graph.BuildNeighborsSpelled(ctx, d.X, spec, rec, sp)
 	if err != nil {
 		return nil, fmt.Errorf("%s: building the graph: %w", d.label(), err)
 	}

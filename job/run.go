@@ -142,7 +142,7 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 			d.Warnings = append(d.Warnings, smallWarning)
 		}
 	}
-	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
+	if _, err := d.BuildGraphSpelled(ctx, spec, nil, Spelling()); err != nil {
 		return err
 	}
 	if err := d.AdjustWeights(s.NormalizeWeights, "normalize_weights", s.SelfLoops); err != nil {
@@ -246,16 +246,17 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 const normalizeRemedy = `(the job's "normalize_weights": true; library: graph.Graph.Normalized)`
 
 // Spelling returns how the notes, warnings and errors of packages dataset
-// and input name the options they suggest to a job: as the Spec's JSON
-// fields ("label": "none", "knn": 5, and the side files "constraints" and
-// "labels"). A Spec has no field for tether cluster's -id, -drop,
-// -categorical, -missing, -sigma, -delim, -header, -graph-format,
-// -symmetrize, -named-nodes, -graph-base, -max-nodes, -gml-label and
-// -truth: the messages then name the library's option, or what to change
-// in the file. No output of a job names the nodes (its labels file lists
-// them by line: Outputs is "").
+// and input, and those of graph building, name the options they suggest
+// to a job: as the Spec's JSON fields ("label": "none", "knn": 5, "scale":
+// "minmax", and the side files "constraints" and "labels"). A Spec has no
+// field for tether cluster's -id, -drop, -categorical, -missing, -sigma,
+// -max-full, -delim, -header, -graph-format, -symmetrize, -named-nodes,
+// -graph-base, -max-nodes, -gml-label and -truth: the messages then name
+// the library's option, or what to change in the file. No output of a job
+// names the nodes (its labels file lists them by line: Outputs is "").
 func Spelling() dataset.Spelling {
-	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels"}
+	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels",
+		Scale: "scale"}
 }
 
 // load reads or generates the data of s with package input, the loader of

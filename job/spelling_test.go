@@ -17,10 +17,11 @@ var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-graph-
 // TestRunSpelledReaderMessages runs jobs whose graph file, catalog data
 // set or labels file draws a message that tether cluster words with a
 // flag or command (-graph-format, -symmetrize, -named-nodes, -max-nodes,
-// tether cluster -o and tether labels, -missing drop, -constraints), and
-// checks that the job's result names the library's option, what to
-// change in the file, or the job's own fields ("constraints",
-// "labels"), and none of tether's flags and commands.
+// tether cluster -o and tether labels, -missing drop, -constraints), or
+// whose graph building does (-scale), and checks that the job's result
+// names the library's option, what to change in the file, or the job's
+// own fields ("constraints", "labels", "scale"), and none of tether's
+// flags and commands.
 func TestRunSpelledReaderMessages(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"amb.csv":   "0,1,1\n1,0,1\n1,1,0\n",
@@ -36,6 +37,7 @@ func TestRunSpelledReaderMessages(t *testing.T) {
 		"feat.csv": "x,y,label\n0,0,a\n0,1,a\n1,0,a\n5,5,b\n5,6,b\n6,5,b\n",
 		"c.txt":    "0,1,ml\n2,5,cl\n",
 		"iris.csv": "0,0,a\n0,1,a\n1,0,a\n5,5,b\n5,6,b\n6,5,b\n",
+		"huge.csv": "x,y\n1e200,0\n0,1\n1,0\n5,5\n5,6\n6,5\n",
 	})
 	data := filepath.Join(dir, "catalog")
 	if err := os.MkdirAll(filepath.Join(data, "hepatitis"), 0o755); err != nil {
@@ -60,6 +62,8 @@ func TestRunSpelledReaderMessages(t *testing.T) {
 		{"catalog pair on a dropped row", Spec{Dataset: "hepatitis", DataRoot: data, Constraints: "c.txt"}, "1 pair on rows dropped for missing values (library: Options.Missing = MissingDrop): not used"},
 		{"headerless class column", Spec{Input: "iris.csv"}, `iris.csv: column 3 (the last) of a file without a header holds text in 2 categories over 6 rows, as a class column does: it is one-hot encoded into 2 features, which hand the classes to the clustering if it holds them (job: "label": "last" reads it as the reference labels; library: Options.LabelColumn "last"); deleting the column from the file leaves it out`},
 		{"labels file that is a table", Spec{Input: "pts.csv", Labels: "feat.csv", Method: "labelprop"}, "(a feature table with a class column? a labels file holds that column alone, one label per line)"},
+		// graph.BuildNeighborsSpelled, through input.Data.BuildGraphSpelled.
+		{"features to scale", Spec{Input: "huge.csv"}, `scale the features (dataset.Options.Scale = ScaleMinMax or ScaleZScore; job: "scale": "minmax" or "scale": "zscore")`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.spec

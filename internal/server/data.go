@@ -246,18 +246,19 @@ func (o ReadOptions) kindOf(ctx context.Context, content []byte, name string) (k
 const byContent = "by its content, an edge list"
 
 // spelling returns how the notes, warnings and errors of packages dataset
-// and input name the options they suggest to the uploader of a file: as
-// ReadOptions ("option label none", "option missing drop", "option delim
-// ;", "option symmetrize true"). ReadOptions has nothing for tether
-// cluster's -drop, -categorical, -graph-format, -named-nodes and
-// -graph-base, and the graph's -knn and -sigma and the bound on the nodes
-// are the operator's (tether serve's flags, Config.MaxNodes: "this
-// server's limit"), not the uploader's: the messages then name the
-// library's option, or what to change in the file, or nothing. The output
-// that names the nodes is the labels export (…/export/labels).
+// and input, and those of graph building, name the options they suggest
+// to the uploader of a file: as ReadOptions ("option label none", "option
+// missing drop", "option delim ;", "option symmetrize true", "option
+// scale minmax"). ReadOptions has nothing for tether cluster's -drop,
+// -categorical, -graph-format, -named-nodes and -graph-base, and the
+// graph's -knn, -sigma and -max-full and the bound on the nodes are the
+// operator's (tether serve's flags, Config.MaxNodes: "this server's
+// limit"), not the uploader's: the messages then name the library's
+// option, or what to change in the file, or nothing. The output that
+// names the nodes is the labels export (…/export/labels).
 func spelling() dataset.Spelling {
 	return dataset.Spelling{Front: "serve", Style: dataset.StyleOption, Label: "label", ID: "id", Missing: "missing",
-		Delim: "delim", Header: "header", Symmetrize: "symmetrize", GMLLabel: "gml_label",
+		Delim: "delim", Header: "header", Symmetrize: "symmetrize", GMLLabel: "gml_label", Scale: "scale",
 		NodeLimit: "this server's limit", Outputs: "the labels export"}
 }
 
@@ -325,7 +326,7 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	if smallWarning != "" {
 		d.Warnings = append(d.Warnings, smallWarning)
 	}
-	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
+	if _, err := d.BuildGraphSpelled(ctx, spec, nil, spelling()); err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	return d, nil
@@ -354,7 +355,7 @@ func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, ma
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
-	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
+	if _, err := d.BuildGraphSpelled(ctx, spec, nil, spelling()); err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	return d, nil

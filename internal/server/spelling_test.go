@@ -17,9 +17,10 @@ var cliWords = []string{"-graph-format", "-symmetrize", "-named-nodes", "-graph-
 // TestUploadSpelledReaderMessages uploads files whose reading draws a
 // message that tether cluster words with a flag or command
 // (-graph-format, -symmetrize, -named-nodes, -max-nodes, -gml-label,
-// -delim, -header, tether cluster -o and tether labels), and checks
-// that the error, or the data's warnings and notes, name the upload's
-// options (symmetrize, gml_label, delim, header), the server's limit,
+// -delim, -header, tether cluster -o and tether labels), or whose graph
+// building does (-scale), and checks that the error, or the data's
+// warnings and notes, name the upload's options (symmetrize, gml_label,
+// delim, header, scale), the server's limit,
 // the labels export, the library's options or what to change in the
 // file, and none of tether's flags and commands.
 func TestUploadSpelledReaderMessages(t *testing.T) {
@@ -49,6 +50,8 @@ func TestUploadSpelledReaderMessages(t *testing.T) {
 		{"name=t.csv&delim=" + url.QueryEscape(";"), pts, `(Options.Delimiter ";"; serve: option delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give option delim ,`},
 		{"name=ids.csv&id=id", "id,x,y\na,0,0\na,0,1\nb,1,0\nc,5,5\nd,5,6\ne,6,5\n", `the ID "a" on line 3 repeats line 2, so the labels export numbers the rows instead of naming them`},
 		{"name=iris.csv", "0,0,a\n0,1,a\n1,0,a\n5,5,b\n5,6,b\n6,5,b\n", `iris.csv: column 3 (the last) of a file without a header holds text in 2 categories over 6 rows, as a class column does: it is one-hot encoded into 2 features, which hand the classes to the clustering if it holds them (serve: option label last reads it as the reference labels; library: Options.LabelColumn "last"); deleting the column from the file leaves it out`},
+		// graph.BuildNeighborsSpelled, through input.Data.BuildGraphSpelled.
+		{"name=huge.csv", "x,y\n1e200,0\n0,1\n1,0\n5,5\n5,6\n6,5\n", "scale the features (dataset.Options.Scale = ScaleMinMax or ScaleZScore; serve: option scale minmax or option scale zscore)"},
 		{"name=gaps.csv&missing=drop", "x,y\n0,0\n0,1\n1,0\n?,3\n5,5\n5,6\n6,5\n", "gaps.csv: the 6 rows kept are named by their 0-based row numbers among the file's 7 data rows (0…6, with gaps): the labels export writes those numbers"},
 	} {
 		t.Run(c.query, func(t *testing.T) {
