@@ -723,11 +723,11 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		// data (2 labels per class, six families, 10 draws each) and
 		// rejected: auto then lost up to 0.12 ARI to NJW on three
 		// families (closing note of 2026-11-30).
-		rep.Why = fmt.Sprintf("too little supervision to cross-validate: %d %s, fewer than the %d (2 per fold) a choice needs: the unconstrained partition is returned; run a method by name to use them without a choice (cluster.New(name), or its type such as cluster.SpectralLearning{}; tether cluster -method)", given, what, 2*folds)
+		rep.Why = fmt.Sprintf("too little supervision to cross-validate: %d %s, fewer than the %d (2 per fold) a choice needs: the unconstrained partition is returned; run a method by name to use them without a choice %s", given, what, 2*folds, s.remedy("cluster.New(name), or its type such as cluster.SpectralLearning{}", "method"))
 		for _, c := range cands {
 			rep.Candidates = append(rep.Candidates, AutoCandidate{Name: c.name, Method: c.method.Name(), Knobs: c.knobs, Supervised: c.supervised, Score: -1, Satisfied: -1, Skipped: c.skip})
 		}
-		if warnings, err = unconstrainedWarnings(ctx, p, warnings); err != nil {
+		if warnings, err = unconstrainedWarnings(ctx, p, warnings, s); err != nil {
 			return nil, err
 		}
 		return autoResult(base, rep, warnings, true), nil
@@ -955,7 +955,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		if bestC < 0 {
 			rep.Chosen = u.Name
 			rep.Why = fmt.Sprintf("every constrained candidate failed: the unconstrained %s partition (%.4f) is returned", u.Name, u.Score)
-			if warnings, err = unconstrainedWarnings(ctx, p, warnings); err != nil {
+			if warnings, err = unconstrainedWarnings(ctx, p, warnings, s); err != nil {
 				return nil, err
 			}
 			return autoResult(whole0[bestU], rep, warnings, true), nil
@@ -971,7 +971,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			default:
 				rep.Why = fmt.Sprintf("no constrained candidate %s than the unconstrained %s partition (%.4f; best constrained: %s, %.4f): the unconstrained partition is returned", autoMore(sc), u.Name, u.Score, w.Name, w.Score)
 			}
-			if warnings, err = unconstrainedWarnings(ctx, p, warnings); err != nil {
+			if warnings, err = unconstrainedWarnings(ctx, p, warnings, s); err != nil {
 				return nil, err
 			}
 			return autoResult(whole0[bestU], rep, warnings, false), nil
@@ -1018,9 +1018,10 @@ func autoMost(sc AutoScore) string {
 // unconstrainedWarnings returns auto's warnings when it returns an
 // unconstrained partition, which Run computed without p's pairs: with
 // the warning about contradictory pairs (contradictions) that Run gives
-// a chosen candidate reading them. The error is contradictions'.
-func unconstrainedWarnings(ctx context.Context, p *Problem, warnings []string) ([]string, error) {
-	w, err := contradictions(ctx, "auto", Uses{Supervision: Pairs}, p)
+// a chosen candidate reading them, its remedy spelled by s. The error is
+// contradictions'.
+func unconstrainedWarnings(ctx context.Context, p *Problem, warnings []string, s *Settings) ([]string, error) {
+	w, err := contradictions(ctx, "auto", Uses{Supervision: Pairs}, p, s)
 	if w != "" {
 		warnings = append(warnings, w)
 	}

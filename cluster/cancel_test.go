@@ -205,14 +205,14 @@ func TestCancelStops(t *testing.T) {
 func TestContradictionsCancel(t *testing.T) {
 	p := &Problem{Constraints: &constraint.Set{N: 3, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 1, J: 0, Kind: constraint.CannotLink}}}}
 	u := Uses{Supervision: Pairs}
-	w, err := contradictions(testctx.CancelAfter(0), "fgpwc", u, p)
+	w, err := contradictions(testctx.CancelAfter(0), "fgpwc", u, p, nil)
 	if !errors.Is(err, context.Canceled) || w != "" || !strings.HasPrefix(err.Error(), "cluster: fgpwc: check of the pairs for contradictions: ") {
 		t.Errorf("cancelled: %q, %v; want no warning and context.Canceled naming the method and the step", w, err)
 	}
-	if w, err := contradictions(context.Background(), "fgpwc", u, p); err != nil || w == "" {
+	if w, err := contradictions(context.Background(), "fgpwc", u, p, nil); err != nil || w == "" {
 		t.Errorf("live: %q, %v; want the warning", w, err)
 	}
-	if _, err := unconstrainedWarnings(testctx.CancelAfter(0), p, nil); !errors.Is(err, context.Canceled) {
+	if _, err := unconstrainedWarnings(testctx.CancelAfter(0), p, nil, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("auto's: err = %v, want context.Canceled", err)
 	}
 }

@@ -232,12 +232,21 @@ type Settings struct {
 	Repair Repair
 	// NormalizeRemedy, if not empty, ends Run's warnings about the scale
 	// of the weights (weights above 1, or far below it, for a method
-	// declaring Uses.WeightScale) instead of WeightScaleRemedy: the
-	// parenthesis naming how the caller's users divide the weights by
-	// the largest, as its front end spells it (a job's `(the job's
-	// "normalize_weights": true; library: graph.Graph.Normalized)`). It
-	// changes no computation.
+	// declaring Uses.WeightScale) instead of WeightScaleRemedy and
+	// Spelling's option: the parenthesis naming how the caller's users
+	// divide the weights by the largest, as its front end spells it (a
+	// job's `(the job's "normalize_weights": true; library:
+	// graph.Graph.Normalized)`). It changes no computation.
 	NormalizeRemedy string
+	// Spelling, if not nil, names the remedies that the errors and
+	// warnings of Run and the methods suggest as a front end's users set
+	// them, after the library's: "add self loops (graph.WithSelfLoops;
+	// tether: -self-loops)" with tether's command line
+	// (dataset.Spelling{}), `(Problem.K; job: "k")` with a job's
+	// (job.Spelling). If Spelling is nil, the messages name the
+	// library's remedies alone: "add self loops (graph.WithSelfLoops)".
+	// It changes no computation.
+	Spelling Spelling
 }
 
 // Repair selects when embeddings are repaired by shift-and-invert (see

@@ -214,10 +214,10 @@ func (c COSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	g := p.Graph
 	n := g.N()
 	if !(g.Volume() > 0) {
-		return nil, fmt.Errorf("%w: %w: cosc: the graph has no edge, so node 0 and every other node has degree 0: add self loops (graph.WithSelfLoops, tether cluster -self-loops) or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated)
+		return nil, fmt.Errorf("%w: %w: cosc: the graph has no edge, so node 0 and every other node has degree 0: add self loops %s or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated, s.selfLoops())
 	}
 	set := &constraint.Set{N: n, Pairs: pairs}
-	if err := coscContradictions(set); err != nil {
+	if err := coscContradictions(set, s); err != nil {
 		return nil, err
 	}
 	comp, _ := constraint.Closure(set)
@@ -263,11 +263,11 @@ func kwayNcut(g *graph.Graph, labels []int, k int) float64 {
 // coscContradictions returns an error wrapping ErrInvalid for the first
 // cannot-link that joins two nodes of one must-link component (or a pair
 // that is both must-link and cannot-link), as constraint.Check finds it.
-func coscContradictions(set *constraint.Set) error {
+func coscContradictions(set *constraint.Set, s *Settings) error {
 	rep := constraint.Check(set)
 	for _, cf := range rep.Conflicts {
 		if cf.Kind == constraint.CannotLinkInComponent || cf.Kind == constraint.Contradiction {
-			return fmt.Errorf("%w: cosc: %s: no partition satisfies the constraints; resolve the contradiction first (constraint.Resolve; tether cluster -conflicts drop-cl), or use a method that resolves it (ml-noa-ssc, mcl-noa-ssc)", ErrInvalid, cf)
+			return fmt.Errorf("%w: cosc: %s: no partition satisfies the constraints; resolve the contradiction first %s, or use a method that resolves it (ml-noa-ssc, mcl-noa-ssc)", ErrInvalid, cf, s.resolveRemedy())
 		}
 	}
 	return nil

@@ -130,7 +130,7 @@ const (
 // step 2's iterative solve.
 func shiftInvertEmbedding(ctx context.Context, g *graph.Graph, op eigen.Operator, kind graph.LaplacianKind, count int, z *mat.Dense, first []float64, floor, norm, maxFlops float64, failed bool, rounds int, perValue bool, s *Settings) (values []float64, vectors *mat.Dense, why string, err error) {
 	overBudget := func(size string) ([]float64, *mat.Dense, string, error) {
-		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %s, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g; cluster.Settings.Repair = RepairAlways, or tether cluster -repair always, raises it to %.2g)", size, shiftInvertMaxEntries, maxFlops, shiftInvertFreeFlops, shiftInvertMaxFlops), nil
+		return nil, nil, fmt.Sprintf("a shift-and-invert solve was not made: its factor would hold %s, above its budget of %d entries and %.2g (at most the work the iterative solve spent, at least %.2g; cluster.Settings.Repair = RepairAlways%s raises it to %.2g)", size, shiftInvertMaxEntries, maxFlops, shiftInvertFreeFlops, inParens(s.front("repair", "always")), shiftInvertMaxFlops), nil
 	}
 	sym, err := graph.AnalyzeCholesky(ctx, g, shiftInvertMaxEntries)
 	switch {

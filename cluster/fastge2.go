@@ -207,7 +207,7 @@ func (f FastGE2BH) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 	if err != nil {
 		return nil, err
 	}
-	if w := f.disagreement(p, res.Labels, res.K); w != "" {
+	if w := f.disagreement(p, res.Labels, res.K, s); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	return res, nil
@@ -231,9 +231,9 @@ const (
 // leaves more than fastGE2BHMissedLabels of p's labelled nodes outside
 // the cluster of their class, with the clusters matched to the classes
 // as Run matches them (alignToLabels), or violates more than
-// fastGE2BHViolatedPairs of p's pairs; "" otherwise. Cost O(n + pairs +
-// k³).
-func (f FastGE2BH) disagreement(p *Problem, labels []int, k int) string {
+// fastGE2BHViolatedPairs of p's pairs; "" otherwise. The remedy is spelled
+// by s (Settings.Spelling). Cost O(n + pairs + k³).
+func (f FastGE2BH) disagreement(p *Problem, labels []int, k int, s *Settings) string {
 	var what []string
 	if given := len(p.Labels.Labeled()); given > 0 {
 		aligned := slices.Clone(labels)
@@ -262,7 +262,7 @@ func (f FastGE2BH) disagreement(p *Problem, labels []int, k int) string {
 	if len(what) == 0 {
 		return ""
 	}
-	try := "try Variant both (FastGE2BH.Variant = BetheBoth; tether cluster -set Variant=both) or fast-ge2"
+	try := "try Variant both " + s.remedy("FastGE2BH.Variant = BetheBoth", "set", "Variant=both") + " or fast-ge2"
 	if f.Variant == BetheBoth {
 		try = "try fast-ge2, or another method of the supervision"
 	}

@@ -92,7 +92,7 @@ func TestFastGE2BHWarnsOnDisagreement(t *testing.T) {
 				}
 				want = fmt.Sprintf("violates %d of the %d given pairs (more than 20%%)", violated, len(set.Pairs))
 			}
-			if !strings.Contains(got[0], want) || !strings.Contains(got[0], "try Variant both (FastGE2BH.Variant = BetheBoth; tether cluster -set Variant=both)") {
+			if !strings.Contains(got[0], want) || !strings.Contains(got[0], "try Variant both (FastGE2BH.Variant = BetheBoth)") {
 				t.Errorf("warning %q, want it to say %q and suggest Variant both", got[0], want)
 			}
 		})

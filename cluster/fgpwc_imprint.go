@@ -39,8 +39,9 @@ import (
 // cannot-link. A node that loses all its edges to cannot-links would make
 // L_sym undefined; it gets a self loop of the must-link weight, with a
 // warning. A pair that is both a must-link and a cannot-link is an error
-// wrapping ErrInvalid. Cost O(nnz + pairs).
-func fgpwcImprint(ctx context.Context, g *graph.Graph, pairs []constraint.Pair) (*graph.Graph, []string, error) {
+// wrapping ErrInvalid, its remedy spelled by s (Settings.Spelling; s may
+// be nil). Cost O(nnz + pairs).
+func fgpwcImprint(ctx context.Context, g *graph.Graph, pairs []constraint.Pair, s *Settings) (*graph.Graph, []string, error) {
 	if len(pairs) == 0 {
 		return g, nil, nil
 	}
@@ -54,7 +55,7 @@ func fgpwcImprint(ctx context.Context, g *graph.Graph, pairs []constraint.Pair) 
 	if !(wmax > 0) {
 		return nil, nil, fmt.Errorf("%w: fgpwc: imprint: the graph has no positive weight", ErrInvalid)
 	}
-	g2, err := constrainedAffinity(ctx, g, &constraint.Set{N: g.N(), Pairs: pairs}, wmax, "fgpwc: imprint")
+	g2, err := constrainedAffinity(ctx, g, &constraint.Set{N: g.N(), Pairs: pairs}, wmax, "fgpwc: imprint", s)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,7 +107,7 @@ func newFGPWCImprinter(cfg FGPWC, g *graph.Graph, s *Settings) *fgpwcImprinter {
 // embed returns the basis of the graph with pairs imprinted, of dimension
 // m (0: automatic, as FGPWC.M).
 func (im *fgpwcImprinter) embed(ctx context.Context, pairs []constraint.Pair, m int) (*FGPWCBasis, error) {
-	g2, warns, err := fgpwcImprint(ctx, im.g, pairs)
+	g2, warns, err := fgpwcImprint(ctx, im.g, pairs, im.s)
 	if err != nil {
 		return nil, err
 	}

@@ -99,7 +99,7 @@ func TestFGPWCImprintGraph(t *testing.T) {
 		{I: 0, J: 4, Kind: constraint.MustLink},   // new edge of weight 2
 		{I: 3, J: 2, Kind: constraint.CannotLink}, // edge removed
 	}
-	g2, warns, err := fgpwcImprint(context.Background(), g, pairs)
+	g2, warns, err := fgpwcImprint(context.Background(), g, pairs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestFGPWCImprintGraph(t *testing.T) {
 	}
 	// Cutting both edges of node 3 isolates it: self loop of weight 2.
 	pairs = append(pairs, constraint.Pair{I: 3, J: 4, Kind: constraint.CannotLink})
-	g3, warns, err := fgpwcImprint(context.Background(), g, pairs)
+	g3, warns, err := fgpwcImprint(context.Background(), g, pairs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestFGPWCImprintGraph(t *testing.T) {
 		t.Errorf("warnings %q, want one naming node 3", warns)
 	}
 	// No constraints: the graph itself.
-	if g4, _, err := fgpwcImprint(context.Background(), g, nil); err != nil || g4 != g {
+	if g4, _, err := fgpwcImprint(context.Background(), g, nil, nil); err != nil || g4 != g {
 		t.Errorf("no constraints: got another graph (err %v)", err)
 	}
 }

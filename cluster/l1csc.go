@@ -308,10 +308,10 @@ func (c L1CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	g := p.Graph
 	n := g.N()
 	if !(g.Volume() > 0) {
-		return nil, fmt.Errorf("%w: %w: l1csc: the graph has no edge, so node 0 and every other node has degree 0: add self loops (graph.WithSelfLoops, tether cluster -self-loops) or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated)
+		return nil, fmt.Errorf("%w: %w: l1csc: the graph has no edge, so node 0 and every other node has degree 0: add self loops %s or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated, s.selfLoops())
 	}
 	if iso := g.Isolated(); len(iso) > 0 && !cfg.node {
-		return nil, fmt.Errorf("%w: %w: l1csc: node %d has degree 0 (%s): D is singular for the normalized cut; add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the nodes of degree 0, or use Cut = node", ErrInvalid, graph.ErrIsolated, iso[0], wording.Count(len(iso), "such node", "such nodes"))
+		return nil, fmt.Errorf("%w: %w: l1csc: node %d has degree 0 (%s): D is singular for the normalized cut; add self loops %s, drop the nodes of degree 0, or use Cut = node", ErrInvalid, graph.ErrIsolated, iso[0], wording.Count(len(iso), "such node", "such nodes"), s.selfLoops())
 	}
 	if len(pairs) == 0 {
 		warnings = append(warnings, "l1csc: no constraints: the unconstrained spectral bisection")

@@ -421,7 +421,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 					break
 				}
 			}
-			return nil, wrapMethod(name, fmt.Errorf("normalized cut of the group graph: %w: %w: node %d (with its must-link group) has no edge to the other groups, and the exact normalized cut of the group graph (thesis Alg. 8, never regularized) cannot place it: add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the node, use a denser graph, or a method that regularizes (njw, ncut, cscap, ccsr)", ErrInvalid, graph.ErrIsolated, node))
+			return nil, wrapMethod(name, fmt.Errorf("normalized cut of the group graph: %w: %w: node %d (with its must-link group) has no edge to the other groups, and the exact normalized cut of the group graph (thesis Alg. 8, never regularized) cannot place it: add self loops %s, drop the node, use a denser graph, or a method that regularizes (njw, ncut, cscap, ccsr)", ErrInvalid, graph.ErrIsolated, node, s.selfLoops()))
 		}
 		if err != nil {
 			return nil, wrapMethod(name, fmt.Errorf("normalized cut of the group graph: %w", err))

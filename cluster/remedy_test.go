@@ -12,8 +12,9 @@ import (
 // TestNormalizeRemedy checks that Settings.NormalizeRemedy ends Run's
 // warning about the scale of the weights (sl, which declares
 // Uses.WeightScale, on two triangles of weight 250), instead of
-// WeightScaleRemedy, tether cluster's, which a nil Settings and an empty
-// NormalizeRemedy keep: a front end names its own option there (a job's
+// WeightScaleRemedy, the library's, which a nil Settings and an empty
+// NormalizeRemedy keep (with Settings.Spelling's option after it:
+// TestSpelledRemedies): a front end names its own option there (a job's
 // normalize_weights, tether serve's upload option), where it used to
 // replace the library's text in the warnings.
 func TestNormalizeRemedy(t *testing.T) {

@@ -103,9 +103,9 @@ func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook)
 	}
 	res, err := partitionCore(ctx, m, u, q, s.orDefault(), hook)
 	if err != nil {
-		return nil, tidy(isolatedInvalid(m.Name(), u, p, err))
+		return nil, tidy(isolatedInvalid(m.Name(), u, p, err, s))
 	}
-	if err := finish(ctx, m.Name(), u, p, res, start, s.orDefault().normalizeRemedy()); err != nil {
+	if err := finish(ctx, m.Name(), u, p, res, start, s.orDefault()); err != nil {
 		return nil, err
 	}
 	if scaled != "" {
@@ -227,11 +227,12 @@ func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Set
 // classes (fewerClustersThanClasses), and those about empty clusters and
 // a collapse last, moves the messages the method marked as notes to Result.Notes
 // (moveNotes), and sets Runtime to the time since start. Run and the warm
-// path of FGPWCState.Cluster, which bypasses Run, share it. remedy ends
-// the warning about the weights' scale (Settings.NormalizeRemedy). Cost
+// path of FGPWCState.Cluster, which bypasses Run, share it. The warnings
+// name their remedies as s spells them (Settings.NormalizeRemedy,
+// Settings.Spelling); s is not nil. Cost
 // O(n·m) for an n×m embedding, plus O(n + m) for m pairs (contradictions,
 // which checks ctx: its error when cancelled).
-func finish(ctx context.Context, name string, u Uses, p *Problem, res *Result, start time.Time, remedy string) error {
+func finish(ctx context.Context, name string, u Uses, p *Problem, res *Result, start time.Time, s *Settings) error {
 	if err := checkResult(name, p, res); err != nil {
 		return err
 	}
@@ -239,23 +240,23 @@ func finish(ctx context.Context, name string, u Uses, p *Problem, res *Result, s
 	if w := ignored(name, u, p); len(w) > 0 {
 		res.Warnings = append(w, res.Warnings...)
 	}
-	if w, err := contradictions(ctx, name, u, p); err != nil {
+	if w, err := contradictions(ctx, name, u, p, s); err != nil {
 		return err
 	} else if w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
-	if w := weightScale(name, u, p, remedy); w != "" {
+	if w := weightScale(name, u, p, s.normalizeRemedy()); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	if !u.Delegates {
 		// A delegating method's chosen candidate gave these.
-		if w := fewerClustersThanClasses(name, p.Labels, res.K); w != "" {
+		if w := fewerClustersThanClasses(name, p.Labels, res.K, s); w != "" {
 			res.Warnings = append(res.Warnings, w)
 		}
 		if w := emptyClusters(name, res); w != "" {
 			res.Warnings = append(res.Warnings, w)
 		}
-		if w := collapsed(name, res); w != "" {
+		if w := collapsed(name, res, s); w != "" {
 			res.Warnings = append(res.Warnings, w)
 		}
 	}
@@ -314,8 +315,9 @@ func moveNotes(res *Result) {
 // classification is made, for every method: those that declare Uses.Core
 // reach it on a graph where fewer than max(k, 2) nodes have an edge (the
 // core is then every node) or with DisconnectedStrict, the label methods
-// on a labelled isolated node. Cost O(n) on the error path only.
-func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
+// on a labelled isolated node. The remedies are named as s spells them
+// (Settings.Spelling; s may be nil). Cost O(n) on the error path only.
+func isolatedInvalid(name string, u Uses, p *Problem, err error, s *Settings) error {
 	if !errors.Is(err, graph.ErrIsolated) || errors.Is(err, ErrInvalid) {
 		return err
 	}
@@ -330,7 +332,7 @@ func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
 		switch {
 		case linked == g.N():
 		case u.Core && p.Disconnected == DisconnectedStrict:
-			why = "; Problem.Disconnected = strict (-disconnected strict) gives the method the nodes of degree 0"
+			why = "; strict handling of disconnected graphs " + s.remedy("Problem.Disconnected = DisconnectedStrict", "disconnected", "strict") + " gives the method the nodes of degree 0"
 		case u.Core && linked < max(p.K, 2):
 			why = fmt.Sprintf("; the core rule keeps every node, since only %d of the %d nodes %s an edge, fewer than max(k, 2) = %d", linked, g.N(), wording.Form(linked, "has", "have"), max(p.K, 2))
 		}
@@ -338,11 +340,11 @@ func isolatedInvalid(name string, u Uses, p *Problem, err error) error {
 	regularize := "use a method that regularizes it (njw, ncut, cscap, ccsr)"
 	if slices.Contains([]string{"njw", "ncut", "cscap", "ccsr"}, name) {
 		// The method regularizes unless told not to.
-		regularize = "leave the regularization on (Problem.Regularize: auto, the default, or mean; tether cluster -regularize auto)"
+		regularize = "leave the regularization on " + s.remedy("Problem.Regularize with Mode graph.RegAuto, the default, or graph.RegOn", "regularize", "auto")
 	}
-	advice := "add self loops (graph.WithSelfLoops, tether cluster -self-loops), drop the node, or " + regularize
+	advice := "add self loops " + s.selfLoops() + ", drop the node, or " + regularize
 	if strings.Contains(err.Error(), "self loops") {
-		advice = "graph.WithSelfLoops and tether cluster -self-loops add them, or " + regularize
+		advice = "add them " + s.selfLoops() + ", or " + regularize
 	}
 	return &pkgError{prefix: "invalid problem: ", err: err, tail: why + ": " + advice, also: ErrInvalid}
 }
@@ -370,7 +372,7 @@ const collapsedShare = 0.9
 // cluster and a few tiny ones; issue 19), which a user without ground truth
 // cannot see in the labels. Classes that unequal are possible, so it is a
 // warning, not an error. Cost O(n + k).
-func collapsed(name string, res *Result) string {
+func collapsed(name string, res *Result, s *Settings) string {
 	n := len(res.Labels)
 	if res.K < 2 || n < 20 {
 		return ""
@@ -390,7 +392,7 @@ func collapsed(name string, res *Result) string {
 		if res.K > 2 {
 			others = fmt.Sprintf("the other %d clusters", res.K-1)
 		}
-		return fmt.Sprintf("%s: cluster %d holds %.1f%% of the %d nodes and %s %d: unless the classes are that unequal, the partition has collapsed: try another method or graph (on sparse graphs regularization helps the spectral methods: Problem.Regularize, tether cluster -regularize)", name, big, 100*share, n, others, n-sizes[big])
+		return fmt.Sprintf("%s: cluster %d holds %.1f%% of the %d nodes and %s %d: unless the classes are that unequal, the partition has collapsed: try another method or graph (on sparse graphs regularization helps the spectral methods: %s)", name, big, 100*share, n, others, n-sizes[big], strings.Trim(s.remedy("Problem.Regularize", "regularize"), "()"))
 	}
 	return ""
 }
@@ -626,7 +628,7 @@ func finiteRows(x interface {
 // name more classes than the k clusters of the partition (k estimated,
 // or fewer clusters found than asked), so that labelled nodes of
 // different classes share a cluster, and "" otherwise. Cost O(n).
-func fewerClustersThanClasses(name string, labels constraint.Labels, k int) string {
+func fewerClustersThanClasses(name string, labels constraint.Labels, k int, s *Settings) string {
 	seen := map[int]bool{}
 	for _, c := range labels {
 		if c != constraint.Unlabeled {
@@ -636,7 +638,7 @@ func fewerClustersThanClasses(name string, labels constraint.Labels, k int) stri
 	if len(seen) <= k {
 		return ""
 	}
-	return fmt.Sprintf("%s: %s for the %d classes of the partial labels: labelled nodes of different classes share a cluster (Problem.K, tether cluster -k, asks for one cluster a class)", name, wording.Count(k, "cluster", "clusters"), len(seen))
+	return fmt.Sprintf("%s: %s for the %d classes of the partial labels: labelled nodes of different classes share a cluster: ask for one cluster a class %s", name, wording.Count(k, "cluster", "clusters"), len(seen), s.remedy("Problem.K", "k"))
 }
 
 // contradictions returns a warning when the pairwise constraints of p,
@@ -650,7 +652,7 @@ func fewerClustersThanClasses(name string, labels constraint.Labels, k int) stri
 // take seconds); the error is then ctx's, naming the method and the
 // step. Cost O(n + m) for m pairs (constraint.ContradictionsContext,
 // which traces no chains).
-func contradictions(ctx context.Context, name string, u Uses, p *Problem) (string, error) {
+func contradictions(ctx context.Context, name string, u Uses, p *Problem, s *Settings) (string, error) {
 	if u.Supervision&Pairs == 0 || u.Resolves || p.Constraints == nil || len(p.Constraints.Pairs) == 0 {
 		return "", nil
 	}
@@ -668,7 +670,11 @@ func contradictions(ctx context.Context, name string, u Uses, p *Problem) (strin
 	if closure > 0 {
 		what = append(what, wording.Form(closure, "1 cannot-link joins nodes that a chain of must-links puts together", fmt.Sprintf("%d cannot-links join nodes that chains of must-links put together", closure)))
 	}
-	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check, or tether constraints check, lists them); %s does not resolve them. constraint.Resolve drops them by a policy (tether cluster -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name), nil
+	dropCL := "constraint.DropConflictingCannotLinks keeps the must-links"
+	if f := s.front("conflicts", "drop-cl"); f != "" {
+		dropCL += "; " + f
+	}
+	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check lists them); %s does not resolve them. constraint.Resolve drops them by a policy (%s); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name, dropCL), nil
 }
 
 // scaleDependent reports whether the partition of p by a method declaring
@@ -693,19 +699,21 @@ func scaleDependent(u Uses, p *Problem) bool {
 
 // WeightScaleRemedy ends Run's warnings about the scale of the weights
 // (weights above 1 or far below it for a method declaring
-// Uses.WeightScale): the remedy, as the library and tether cluster spell
-// it. A front end with its own option (tether serve, a job) names that
-// option instead with Settings.NormalizeRemedy.
-const WeightScaleRemedy = "(graph.Graph.Normalized; tether cluster -normalize-weights)"
+// Uses.WeightScale): the remedy, as the library spells it. Settings.Spelling
+// adds the front end's option (tether's command line: "(graph.Graph.Normalized;
+// tether: -normalize-weights)"); a front end whose option needs more words
+// (tether serve, a job) gives the whole parenthesis with
+// Settings.NormalizeRemedy.
+const WeightScaleRemedy = "(graph.Graph.Normalized)"
 
 // normalizeRemedy returns the parenthesis that ends the warnings about
-// the weights' scale: s.NormalizeRemedy, or WeightScaleRemedy when it is
-// empty.
+// the weights' scale: s.NormalizeRemedy, or WeightScaleRemedy with the
+// front end's option (Settings.Spelling) when it is empty.
 func (s *Settings) normalizeRemedy() string {
 	if s.NormalizeRemedy != "" {
 		return s.NormalizeRemedy
 	}
-	return WeightScaleRemedy
+	return s.remedy(strings.Trim(WeightScaleRemedy, "()"), "normalize-weights")
 }
 
 // weightScaleLow is the largest edge weight below which weightScale

@@ -446,8 +446,8 @@ func TestRunNilMethod(t *testing.T) {
 func TestRunWarnsAboutContradictions(t *testing.T) {
 	ctx := context.Background()
 	const want = "fixed: the pairwise constraints contradict each other, so no partition satisfies them all: " +
-		"2 pairs are both must-links and cannot-links, and 1 cannot-link joins nodes that a chain of must-links puts together (constraint.Check, or tether constraints check, lists them); " +
-		"fixed does not resolve them. constraint.Resolve drops them by a policy (tether cluster -conflicts drop-cl keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set"
+		"2 pairs are both must-links and cannot-links, and 1 cannot-link joins nodes that a chain of must-links puts together (constraint.Check lists them); " +
+		"fixed does not resolve them. constraint.Resolve drops them by a policy (constraint.DropConflictingCannotLinks keeps the must-links); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set"
 	base := badInputBase(t)
 	p := &Problem{Graph: base.Graph, K: 2, Constraints: &constraint.Set{N: 8, Pairs: []constraint.Pair{
 		mlPair(0, 1), clPair(1, 0), mlPair(2, 3), clPair(2, 3), mlPair(4, 5), mlPair(5, 6), clPair(4, 6), clPair(0, 7)}}}
@@ -575,17 +575,17 @@ func TestRunWarnsAboutFewerClustersThanClasses(t *testing.T) {
 		k    int
 		want string
 	}{
-		{1, "m: 1 cluster for the 3 classes of the partial labels: labelled nodes of different classes share a cluster (Problem.K, tether cluster -k, asks for one cluster a class)"},
+		{1, "m: 1 cluster for the 3 classes of the partial labels: labelled nodes of different classes share a cluster: ask for one cluster a class (Problem.K)"},
 		{2, "m: 2 clusters for the 3 classes of the partial labels"},
 		{3, ""},
 		{4, ""},
 	} {
-		got := fewerClustersThanClasses("m", labels, tc.k)
+		got := fewerClustersThanClasses("m", labels, tc.k, nil)
 		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
 			t.Errorf("k = %d: %q, want %q", tc.k, got, tc.want)
 		}
 	}
-	if got := fewerClustersThanClasses("m", nil, 1); got != "" {
+	if got := fewerClustersThanClasses("m", nil, 1, nil); got != "" {
 		t.Errorf("no labels: %q", got)
 	}
 }

@@ -80,7 +80,7 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 		return nil, noSupervision("sl needs pairwise constraints or labels, none given")
 	}
 	set := &constraint.Set{N: p.Graph.N(), Pairs: pairs}
-	g2, err := constrainedAffinity(ctx, p.Graph, set, wml, "sl")
+	g2, err := constrainedAffinity(ctx, p.Graph, set, wml, "sl", s)
 	if err != nil {
 		return nil, err
 	}

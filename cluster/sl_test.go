@@ -37,7 +37,7 @@ func TestSpectralLearningMatchesDense(t *testing.T) {
 		w.Set(pr.I, pr.J, v)
 		w.Set(pr.J, pr.I, v)
 	}
-	g2, err := constrainedAffinity(context.Background(), g, set, 1, "sl")
+	g2, err := constrainedAffinity(context.Background(), g, set, 1, "sl", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,11 +186,11 @@ func TestConstrainedAffinityCancelled(t *testing.T) {
 	// 2 checks in the first loop over the pairs, 3 over the edges, 2 in
 	// the last loop: cancel at each.
 	for checks := 0; checks < 7; checks++ {
-		if _, err := constrainedAffinity(testctx.CancelAfter(checks), g, set, 1, "sl"); !errors.Is(err, context.Canceled) {
+		if _, err := constrainedAffinity(testctx.CancelAfter(checks), g, set, 1, "sl", nil); !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled after %d checks: err = %v", checks, err)
 		}
 	}
-	if _, err := constrainedAffinity(testctx.CancelAfter(7), g, set, 1, "sl"); err != nil {
+	if _, err := constrainedAffinity(testctx.CancelAfter(7), g, set, 1, "sl", nil); err != nil {
 		t.Errorf("7 checks: %v", err)
 	}
 }

@@ -297,7 +297,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 			want = min(2*want, n, maxK+1)
 		}
 		if k == 1 {
-			warnings = append(warnings, betheOneCluster(g, r))
+			warnings = append(warnings, betheOneCluster(g, r, s))
 		} else {
 			warnings = append(warnings, note(fmt.Sprintf("k = %d estimated from the negative eigenvalues of H(r), r = %.4g", k, r)))
 		}
@@ -341,14 +341,15 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 // community structure to H(r), and when its weights are not all 1 the
 // count depends on their scale, which the weighted H(r) reads as
 // couplings: a 3-block SBM graph's weights multiplied by 10 or by 0.1
-// gave k = 1 where weight 1 gave 3. Cost O(nnz).
-func betheOneCluster(g *graph.Graph, r float64) string {
+// gave k = 1 where weight 1 gave 3. The remedy, giving k, is spelled by
+// s (Settings.Spelling). Cost O(nnz).
+func betheOneCluster(g *graph.Graph, r float64, s *Settings) string {
 	msg := fmt.Sprintf("bethe: k = 1 estimated: H(r), r = %.4g, has no negative eigenvalue, so it sees no community structure", r)
 	wmin, wmax := edgeWeightRange(g)
 	if wmax > 0 && (wmin != 1 || wmax != 1) {
-		msg += fmt.Sprintf("; the weighted H(r) reads the weights (here %.3g to %.3g) as couplings, so the count depends on their scale (an unweighted graph has weight 1): give k (Problem.K, tether cluster -k), or rescale the weights", wmin, wmax)
+		msg += fmt.Sprintf("; the weighted H(r) reads the weights (here %.3g to %.3g) as couplings, so the count depends on their scale (an unweighted graph has weight 1): give k %s, or rescale the weights", wmin, wmax, s.remedy("Problem.K", "k"))
 	} else {
-		msg += "; give k (Problem.K, tether cluster -k) to partition it anyway"
+		msg += "; give k " + s.remedy("Problem.K", "k") + " to partition it anyway"
 	}
 	return msg
 }

@@ -231,11 +231,12 @@ func labelledClasses(method string, p *Problem) ([][]int, error) {
 // constrainedAffinity returns g with W_ij = wml for the must-links of set
 // and W_ij = 0 for its cannot-links (seed 000 §4.1.1). Repeated pairs are
 // allowed; a pair that is both must-link and cannot-link is an error naming
-// the calling method. It checks ctx every affinityCheckEvery pairs or
+// the calling method, its remedy spelled by s (Settings.Spelling; s may be
+// nil). It checks ctx every affinityCheckEvery pairs or
 // edges (6·10⁶ pairs on a 2·10⁶-node graph take seconds) and returns its
 // error, wrapped, when it is cancelled. Cost O(nnz + pairs) expected (a
 // hash of the pairs).
-func constrainedAffinity(ctx context.Context, g *graph.Graph, set *constraint.Set, wml float64, method string) (*graph.Graph, error) {
+func constrainedAffinity(ctx context.Context, g *graph.Graph, set *constraint.Set, wml float64, method string, s *Settings) (*graph.Graph, error) {
 	cancelled := func(i int) error {
 		if i%affinityCheckEvery != 0 {
 			return nil
@@ -252,7 +253,7 @@ func constrainedAffinity(ctx context.Context, g *graph.Graph, set *constraint.Se
 		}
 		key := [2]int{min(pr.I, pr.J), max(pr.I, pr.J)}
 		if old, ok := kind[key]; ok && old != pr.Kind {
-			return nil, fmt.Errorf("%w: %s: pair %d (%d,%d) is both a must-link and a cannot-link; resolve the contradiction first (constraint.Resolve; tether cluster -conflicts drop-cl), or use a method that resolves it (ml-noa-ssc, mcl-noa-ssc)", ErrInvalid, method, t, pr.I, pr.J)
+			return nil, fmt.Errorf("%w: %s: pair %d (%d,%d) is both a must-link and a cannot-link; resolve the contradiction first %s, or use a method that resolves it (ml-noa-ssc, mcl-noa-ssc)", ErrInvalid, method, t, pr.I, pr.J, s.resolveRemedy())
 		}
 		kind[key] = pr.Kind
 	}

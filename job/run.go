@@ -203,8 +203,8 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	}
 	res.GraphSeconds = time.Since(t0).Seconds()
 
-	// The weight-scale remedy as a job spells it.
-	out, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: s.Seed, NormalizeRemedy: normalizeRemedy})
+	// The remedies as a job spells them.
+	out, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: s.Seed, NormalizeRemedy: normalizeRemedy, Spelling: Spelling()})
 	if err != nil {
 		return err
 	}
@@ -246,17 +246,21 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 const normalizeRemedy = `(the job's "normalize_weights": true; library: graph.Graph.Normalized)`
 
 // Spelling returns how the notes, warnings and errors of packages dataset
-// and input, and those of graph building, name the options they suggest
-// to a job: as the Spec's JSON fields ("label": "none", "knn": 5, "scale":
-// "minmax", and the side files "constraints" and "labels"). A Spec has no
-// field for tether cluster's -id, -drop, -categorical, -missing, -sigma,
-// -max-full, -delim, -header, -graph-format, -symmetrize, -named-nodes,
-// -graph-base, -max-nodes, -gml-label and -truth: the messages then name
-// the library's option, or what to change in the file. No output of a job
-// names the nodes (its labels file lists them by line: Outputs is "").
+// and input, and those of graph building and clustering
+// (cluster.Settings.Spelling), name the options they suggest to a job: as
+// the Spec's JSON fields ("label": "none", "knn": 5, "scale": "minmax",
+// "self_loops", "k", "method", and the side files "constraints" and
+// "labels"). A Spec has no field for tether cluster's -id, -drop,
+// -categorical, -missing, -sigma, -max-full, -delim, -header,
+// -graph-format, -symmetrize, -named-nodes, -graph-base, -max-nodes,
+// -gml-label, -truth, -regularize, -disconnected, -conflicts and -repair
+// (and its knobs are a list, not -set's one value): the messages then
+// name the library's option, or what to change in the file. No output of
+// a job names the nodes (its labels file lists them by line: Outputs is
+// "").
 func Spelling() dataset.Spelling {
 	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels",
-		Scale: "scale"}
+		Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method"}
 }
 
 // load reads or generates the data of s with package input, the loader of

@@ -86,3 +86,46 @@ func TestRunSpelledReaderMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestRunSpelledClusterMessages runs jobs whose clustering draws an error
+// or warning that suggests a remedy (cluster.Settings.Spelling, set to
+// Spelling): self loops for cosc on a graph without edges, a method by
+// name for auto with too little supervision, constraint.Resolve for a
+// pair both must-link and cannot-link, which a job keeps as read. Each
+// must name the library's remedy and the job's field where a Spec has
+// one ("self_loops", "method"; none for tether cluster's -conflicts), and
+// none of tether's flags and commands.
+func TestRunSpelledClusterMessages(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"e.csv":    "0,0,0,0\n0,0,0,0\n0,0,0,0\n0,0,0,0\n",
+		"pts.csv":  "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n",
+		"one.txt":  "0,1,ml\n",
+		"both.txt": "0,1,ml\n0,1,cl\n",
+	})
+	for _, c := range []struct {
+		name string
+		spec Spec
+		want string // in the error or a warning
+	}{
+		{"cosc without edges", Spec{Graph: "e.csv", Method: "cosc"}, `add self loops (graph.WithSelfLoops; job: "self_loops") or drop the nodes of degree 0`},
+		{"auto with one pair", Spec{Input: "pts.csv", Constraints: "one.txt", Method: "auto"}, `run a method by name to use them without a choice (cluster.New(name), or its type such as cluster.SpectralLearning{}; job: "method")`},
+		{"sl on a contradictory pair", Spec{Input: "pts.csv", Constraints: "both.txt", Method: "sl"}, "resolve the contradiction first (constraint.Resolve), or use a method that resolves it"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := c.spec
+			s.ID, s.K, s.Seed = "a", 2, 1
+			res := Run(context.Background(), s, dir)
+			msgs := slices.Concat([]string{res.Error}, res.Warnings)
+			if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, c.want) }) {
+				t.Errorf("error %q, warnings %q: want one with %q", res.Error, res.Warnings, c.want)
+			}
+			for _, m := range msgs {
+				for _, w := range append(cliWords, "-self-loops", "-method", "-conflicts", "serve:") {
+					if strings.Contains(m, w) {
+						t.Errorf("%q names %q, another front end's", m, w)
+					}
+				}
+			}
+		})
+	}
+}

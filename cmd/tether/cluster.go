@@ -538,7 +538,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	printMessages(m.Stderr, "cluster", supWarnings, supNotes, *quiet)
 	l.Warnings, l.Notes = append(l.Warnings, supWarnings...), append(l.Notes, supNotes...)
-	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair}
+	// The errors and warnings name their remedies as tether's flags
+	// (the zero dataset.Spelling: "tether: -self-loops").
+	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair, Spelling: dataset.Spelling{}}
 	done := rec.step("clustering")
 	t0 := time.Now()
 	// cluster.Run polls ctx throughout but for a few single LAPACK calls

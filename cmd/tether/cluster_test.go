@@ -1195,7 +1195,7 @@ func TestMissingKNamesTheReferenceClasses(t *testing.T) {
 
 // -normalize-weights divides the weights by the largest edge weight, with
 // a note: sl on a graph of weights up to 250 warns that it reads weights
-// as similarities without it, and not with it; a unit-weight graph is
+// as similarities without it, naming the flag, and not with it; a unit-weight graph is
 // left as it is, without a note; the labels are sl's on the divided
 // graph either way.
 func TestClusterNormalizeWeights(t *testing.T) {
@@ -1232,6 +1232,10 @@ func TestClusterNormalizeWeights(t *testing.T) {
 	if !has(plain.Warnings, warned) || has(plain.Notes, noted) {
 		t.Errorf("without the flag: warnings %q, notes %q", plain.Warnings, plain.Notes)
 	}
+	// The remedy as tether's flag (cluster.Settings.Spelling).
+	if !has(plain.Warnings, "(graph.Graph.Normalized; tether: -normalize-weights)") {
+		t.Errorf("without the flag: warnings %q do not name -normalize-weights", plain.Warnings)
+	}
 	if has(norm.Warnings, warned) || !has(norm.Notes, noted) {
 		t.Errorf("with the flag: warnings %q, notes %q", norm.Warnings, norm.Notes)
 	}
@@ -1240,5 +1244,41 @@ func TestClusterNormalizeWeights(t *testing.T) {
 	}
 	if !slices.Equal(norm.Labels, ref.Labels) || !slices.Equal(unit.Labels, ref.Labels) {
 		t.Errorf("labels %v (normalized) and %v (unit, normalized), want those of the divided graph, %v", norm.Labels, unit.Labels, ref.Labels)
+	}
+}
+
+// TestClusterRemediesNameFlags: the errors and warnings of clustering
+// name their remedies as tether's flags after the library's
+// (cluster.Settings.Spelling set to the zero dataset.Spelling): auto
+// with one pair names -method, sl on a pair both must-link and
+// cannot-link (read with -conflicts soft) names -conflicts drop-cl;
+// neither names a job's field or tether serve's controls.
+func TestClusterRemediesNameFlags(t *testing.T) {
+	g := writeTemp(t, "g.txt", "0 1\n1 2\n0 2\n3 4\n4 5\n3 5\n2 3\n")
+	one := writeTemp(t, "one.txt", "0,1,ml\n")
+	both := writeTemp(t, "both.txt", "0,1,ml\n0,1,cl\n")
+	for _, c := range []struct {
+		name string
+		args []string
+		want string // in the error or the warnings
+	}{
+		{"auto with one pair", []string{"-method", "auto", "-constraints", one}, "(cluster.New(name), or its type such as cluster.SpectralLearning{}; tether: -method)"},
+		{"sl on a contradictory pair", []string{"-method", "sl", "-constraints", both, "-conflicts", "soft"}, "resolve the contradiction first (constraint.Resolve; tether: -conflicts drop-cl)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, stderr, err := run(t, append([]string{"cluster", "-graph-file", g, "-k", "2", "-json", "-quiet"}, c.args...)...)
+			msgs := out + stderr
+			if err != nil {
+				msgs += err.Error()
+			}
+			if !strings.Contains(msgs, c.want) {
+				t.Errorf("output %s, stderr %s, error %v: want %q", out, stderr, err, c.want)
+			}
+			for _, w := range []string{"job:", "serve:", `"self_loops"`, "the page's"} {
+				if strings.Contains(msgs, w) {
+					t.Errorf("%s names %q, another front end's", msgs, w)
+				}
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -182,7 +183,7 @@ func (s *Server) fgpwcState(ctx context.Context, ss *sessionState, f cluster.FGP
 	} else {
 		embedded = true
 	}
-	st, err := f.NewStateFor(ctx, p, &cluster.Settings{Seed: seed})
+	st, err := f.NewStateFor(ctx, p, &cluster.Settings{Seed: seed, Spelling: runSpelling{initial: ss.source.Initial}})
 	if err != nil {
 		return nil, false, err
 	}
@@ -241,7 +242,7 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	r, d := *req.Regularize, *req.Disconnected
 	req.Regularize, req.Disconnected = &r, &d
 	p.Regularize, p.Disconnected = r, d
-	set := &cluster.Settings{Seed: req.Seed, NormalizeRemedy: normalizeRemedy(ss.source.Initial)}
+	set := &cluster.Settings{Seed: req.Seed, NormalizeRemedy: normalizeRemedy(ss.source.Initial), Spelling: runSpelling{initial: ss.source.Initial}}
 	var res *cluster.Result
 	mode := "run"
 	// The session's FGPWC state holds the basis of the whole graph, or of
@@ -334,6 +335,51 @@ func normalizeRemedy(initial bool) string {
 		return "(restart tether serve with -normalize-weights; library: graph.Graph.Normalized)"
 	}
 	return "(load the data again with the option normalize_weights, the page's \"normalize weights\" box; library: graph.Graph.Normalized)"
+}
+
+// runSpelling names the remedies that the errors and warnings of
+// cluster.Run and the methods suggest as tether serve's users reach them
+// (cluster.Settings.Spelling): the page's k box and method menu, the data's
+// option self_loops (the page's "self loops" box; for the server's initial
+// data, initial, tether serve's -self-loops), and the fields regularize,
+// disconnected and knobs of the cluster request, which the page sends
+// with the server's defaults (tether serve -regularize, -disconnected)
+// or its knob boxes. tether serve has nothing for tether cluster's
+// -conflicts (its pairs are edited on the page, one kind a pair) and
+// -repair: the messages then name the library's remedy alone.
+type runSpelling struct{ initial bool }
+
+// Remedy returns the option that tether cluster spells -flag set to
+// values as tether serve's users set it, after "serve: ", or "" when
+// they cannot (cluster.Spelling). Cost O(length of the result).
+func (r runSpelling) Remedy(flag string, values ...string) string {
+	var what string
+	switch flag {
+	case "k":
+		what = `the page's "k" box`
+	case "method":
+		what = "the page's method menu"
+	case "self-loops":
+		what = `load the data again with the option self_loops, the page's "self loops" box`
+		if r.initial {
+			what = "restart tether serve with -self-loops"
+		}
+	case "regularize", "disconnected":
+		what = fmt.Sprintf("the cluster request's %q", flag)
+		if len(values) > 0 {
+			what += fmt.Sprintf(": %q", values[0])
+		}
+	case "set":
+		var knobs []string
+		for _, v := range values {
+			name, value, _ := strings.Cut(v, "=")
+			knobs = append(knobs, fmt.Sprintf("%q: %q", name, value))
+		}
+		what = `the cluster request's "knobs": {` + strings.Join(knobs, ", ") + "}"
+	default:
+		return ""
+	}
+	return "serve: " + what
 }
 
 // errConflict marks a request the session's state does not allow yet

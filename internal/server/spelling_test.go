@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tether-sc/tether/cluster"
 )
 
 // cliWords are what only tether's command line has, its flags and
@@ -84,5 +86,106 @@ func TestUploadSpelledReaderMessages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestClusterSpelledRemedies clusters uploads whose clustering draws an
+// error or warning that suggests a remedy (cluster.Settings.Spelling,
+// runSpelling): strict handling of disconnected graphs, and self loops,
+// for csp on an isolated node, a method by name for auto with too little
+// supervision. Each must name the
+// library's remedy and the page's control or the cluster request's
+// field, and none of tether's flags and commands.
+func TestClusterSpelledRemedies(t *testing.T) {
+	s := newTest(t, Config{})
+	const (
+		isolated = "0,1,1,0,0,0\n1,0,1,0,0,0\n1,1,0,1,0,0\n0,0,1,0,1,0\n0,0,0,1,0,0\n0,0,0,0,0,0\n"
+		pts      = "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n"
+	)
+	strict := cluster.DisconnectedStrict
+	for _, c := range []struct {
+		name, query, content string
+		pairs                []pairJSON
+		req                  ClusterRequest
+		want                 string // in the error or a warning
+	}{
+		{"csp strict", "name=i.csv&kind=graph", isolated, []pairJSON{{I: 0, J: 3, Kind: "cl"}, {I: 0, J: 1, Kind: "ml"}}, ClusterRequest{Method: "csp", K: 2, Disconnected: &strict},
+			`strict handling of disconnected graphs (Problem.Disconnected = DisconnectedStrict; serve: the cluster request's "disconnected": "strict") gives the method the nodes of degree 0: ` +
+				`add self loops (graph.WithSelfLoops; serve: load the data again with the option self_loops, the page's "self loops" box), drop the node`},
+		{"auto with one pair", "name=p.csv", pts, []pairJSON{{I: 0, J: 1, Kind: "ml"}}, ClusterRequest{Method: "auto", K: 2},
+			"run a method by name to use them without a choice (cluster.New(name), or its type such as cluster.SpectralLearning{}; serve: the page's method menu)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var info sessionInfo
+			callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+			base := "/api/sessions/" + info.ID
+			if code, b := call(t, s, "POST", base+"/data?"+c.query, "text/plain", []byte(c.content)); code != http.StatusOK {
+				t.Fatalf("upload: %d %s", code, b)
+			}
+			if c.pairs != nil {
+				callJSON(t, s, "POST", base+"/constraints", constraintsBody{Pairs: c.pairs}, nil, http.StatusOK)
+			}
+			b, err := json.Marshal(c.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, out := call(t, s, "POST", base+"/cluster", "application/json", b)
+			var msgs []string
+			switch code {
+			case http.StatusOK:
+				var r ClusterReply
+				if err := json.Unmarshal(out, &r); err != nil {
+					t.Fatal(err)
+				}
+				msgs = r.Warnings
+			case http.StatusBadRequest:
+				var e errorReply
+				if err := json.Unmarshal(out, &e); err != nil {
+					t.Fatal(err)
+				}
+				msgs = []string{e.Error}
+			default:
+				t.Fatalf("cluster: %d %s", code, out)
+			}
+			if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, c.want) }) {
+				t.Errorf("messages %q, want one with %q", msgs, c.want)
+			}
+			for _, m := range msgs {
+				for _, w := range append(cliWords, "-self-loops", "-disconnected", "-method", "job:") {
+					if strings.Contains(m, w) {
+						t.Errorf("%q names %q, another front end's", m, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestRunSpelling checks how tether serve names each remedy of
+// cluster.Run's messages (runSpelling.Remedy): the page's controls, the
+// data's option or, for the server's initial data, tether serve's flag,
+// the cluster request's fields, and nothing for what serve lacks.
+func TestRunSpelling(t *testing.T) {
+	for _, c := range []struct {
+		initial bool
+		flag    string
+		values  []string
+		want    string
+	}{
+		{false, "k", nil, `serve: the page's "k" box`},
+		{false, "method", nil, "serve: the page's method menu"},
+		{false, "self-loops", nil, `serve: load the data again with the option self_loops, the page's "self loops" box`},
+		{true, "self-loops", nil, "serve: restart tether serve with -self-loops"},
+		{false, "regularize", []string{"auto"}, `serve: the cluster request's "regularize": "auto"`},
+		{false, "regularize", nil, `serve: the cluster request's "regularize"`},
+		{false, "disconnected", []string{"strict"}, `serve: the cluster request's "disconnected": "strict"`},
+		{false, "set", []string{"Variant=both"}, `serve: the cluster request's "knobs": {"Variant": "both"}`},
+		{false, "conflicts", []string{"drop-cl"}, ""},
+		{false, "repair", []string{"always"}, ""},
+		{false, "normalize-weights", nil, ""},
+	} {
+		if got := (runSpelling{initial: c.initial}).Remedy(c.flag, c.values...); got != c.want {
+			t.Errorf("initial %v: Remedy(%q, %q) = %q, want %q", c.initial, c.flag, c.values, got, c.want)
+		}
 	}
 }
