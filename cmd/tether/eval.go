@@ -243,6 +243,18 @@ func (s *labelsSource) Close() {
 	}
 }
 
+// evalSpelling returns how the graph reader's notes, warnings and errors
+// name the options they suggest for eval's -graph: eval's own flag
+// -graph-base ("tether eval: -graph-base 0"). The zero dataset.Spelling
+// would name tether cluster's -graph-format, -symmetrize, -named-nodes,
+// -max-nodes and -gml-label, which eval does not have: the messages then
+// name the library's option, or what to change in the file (the
+// extension .edges, nodes all numbers or all names). No output of eval
+// names the nodes (Outputs is "").
+func evalSpelling() dataset.Spelling {
+	return dataset.Spelling{Front: "tether eval", Style: dataset.StyleFlag, GraphBase: "graph-base"}
+}
+
 // evalMatches are the values of eval -match.
 var evalMatches = []string{"name", "order"}
 
@@ -291,7 +303,7 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 	default:
 		var names []string
 		if graphPath != "" {
-			g, err := dataset.ReadGraphFileOptions(ctx, graphPath, dataset.GraphOptions{Base: base})
+			g, err := dataset.ReadGraphFileOptions(ctx, graphPath, dataset.GraphOptions{Base: base, Spelling: evalSpelling()})
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("eval: %w", err)
 			}
@@ -327,7 +339,7 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 // (duplicate edges combined, GML labels that cannot name the nodes): an
 // edge list may leave the last nodes out when they are isolated.
 func readEvalGraph(ctx context.Context, path string, base dataset.IndexBase, n int) (*graph.Graph, []string, error) {
-	d, err := dataset.ReadGraphFileOptions(ctx, path, dataset.GraphOptions{NumNodes: n, Base: base})
+	d, err := dataset.ReadGraphFileOptions(ctx, path, dataset.GraphOptions{NumNodes: n, Base: base, Spelling: evalSpelling()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
