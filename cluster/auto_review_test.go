@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -230,6 +231,81 @@ func TestFGPWCComponentsWarnOnce(t *testing.T) {
 		}
 		if len(comps) != 1 || !strings.HasPrefix(comps[0], "fgpwc: the graph has 3 connected components; their indicator vectors are exact eigenvectors") || !strings.Contains(comps[0], "null directions") {
 			t.Errorf("Laplacian %v: warnings about the components %q, want one, the embedding's and fgpwc's", f.Laplacian, comps)
+		}
+	}
+}
+
+// Under auto, a warning of the chosen candidate says which candidate
+// gave it (winnerWarning): NJW's embedding warns of the components of
+// three separate rings of 30 nodes in the words of shared code ("graph
+// has 3 connected components; …"), which auto reported unnamed, whether
+// it chose njw for too little supervision (3 pairs) or by
+// cross-validation (30 pairs, seed 1: njw satisfies as many held-out
+// pairs as the best constrained candidate). NJW run alone words it as
+// before.
+func TestAutoNamesWinnerWarnings(t *testing.T) {
+	const ring = 30
+	var edges []graph.Edge
+	truth := make([]int, 3*ring)
+	for r := 0; r < 3; r++ {
+		for i := 0; i < ring; i++ {
+			a := r*ring + i
+			truth[a] = r
+			edges = append(edges, graph.Edge{I: a, J: r*ring + (i+1)%ring, W: 1}, graph.Edge{I: a, J: r*ring + (i+2)%ring, W: 1})
+		}
+	}
+	g, err := graph.FromEdges(3*ring, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const comps = "graph has 3 connected components; "
+	for _, np := range []int{3, 30} {
+		set, err := constraint.UniformPairs(truth, np, rand.NewPCG(1, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &Problem{Graph: g, K: 3, Constraints: set}
+		res, err := Run(context.Background(), Auto{}, p, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep := res.Report.(*AutoReport); rep.Chosen != "njw" {
+			t.Fatalf("%d pairs: auto chose %s, want njw: the test needs njw's components warning", np, rep.Chosen)
+		}
+		named := 0
+		for _, w := range res.Warnings {
+			switch {
+			case strings.HasPrefix(w, "njw: "+comps):
+				named++
+			case strings.Contains(w, comps):
+				t.Errorf("%d pairs: warning %q does not name the candidate", np, w)
+			}
+		}
+		if named != 1 {
+			t.Errorf("%d pairs: %d warnings %q, want njw's once: %q", np, named, "njw: "+comps, res.Warnings)
+		}
+		alone, err := Run(context.Background(), NJW{}, p, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(alone.Warnings, func(w string) bool { return strings.HasPrefix(w, comps) }) {
+			t.Errorf("%d pairs: njw alone: warnings %q, want %q as before", np, alone.Warnings, comps)
+		}
+	}
+}
+
+// winnerWarning names a warning by the chosen candidate unless it names
+// it already.
+func TestWinnerWarning(t *testing.T) {
+	for _, c := range []struct{ name, w, want string }{
+		{"njw", "graph has 3 connected components", "njw: graph has 3 connected components"},
+		{"njw", "njw: cluster 1 holds 93.5% of the 200 nodes", "njw: cluster 1 holds 93.5% of the 200 nodes"},
+		{"njw", "njw ignores the feature rows", "njw ignores the feature rows"},
+		{"sl", "slow", "sl: slow"},
+		{"fgpwc-dw", "fgpwc: VᵀLV = 0", "fgpwc-dw: fgpwc: VᵀLV = 0"},
+	} {
+		if got := winnerWarning(c.name, c.w); got != c.want {
+			t.Errorf("winnerWarning(%q, %q) = %q, want %q", c.name, c.w, got, c.want)
 		}
 	}
 }
