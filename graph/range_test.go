@@ -26,7 +26,7 @@ func TestBuildOverflow(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("err = %v, want ErrInvalid", err)
 			}
-			for _, p := range []string{"row 4", "column 2 is 1e+200", "-scale"} {
+			for _, p := range []string{"row 4", "column 2 is 1e+200", "dataset.Options.Scale = ScaleMinMax or ScaleZScore"} {
 				if !strings.Contains(err.Error(), p) {
 					t.Errorf("error %q lacks %q", err, p)
 				}
@@ -61,7 +61,7 @@ func TestBuildUnderflow(t *testing.T) {
 			if !errors.Is(err, ErrDegenerateScale) {
 				t.Fatalf("err = %v, want ErrDegenerateScale", err)
 			}
-			for _, p := range []string{"node 0 (and 9 other nodes)", "node 1 at distance 1", "underflows", "σ = " + strings.TrimPrefix(s.Sigma.String(), "0"), "-sigma"} {
+			for _, p := range []string{"node 0 (and 9 other nodes)", "node 1 at distance 1", "underflows", "σ = " + strings.TrimPrefix(s.Sigma.String(), "0"), "Spec.Sigma = Sigma{Rule: SigmaMedian}"} {
 				if !strings.Contains(err.Error(), strings.Replace(p, "σ = .01", "σ = 0.01", 1)) {
 					t.Errorf("error %q lacks %q", err, p)
 				}
