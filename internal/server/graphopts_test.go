@@ -61,7 +61,7 @@ func runDirect(t *testing.T, d *input.Data, m cluster.Method, r graph.Regulariza
 	}
 	p.Constraints = &constraint.Set{N: d.Graph.N()}
 	p.Regularize, p.Disconnected = r, dis
-	res, err := cluster.Run(context.Background(), m, p, &cluster.Settings{Seed: 1})
+	res, err := cluster.Run(context.Background(), m, p, &cluster.Settings{Seed: 1, Spelling: runSpelling{}})
 	if err != nil {
 		t.Fatal(err)
 	}
