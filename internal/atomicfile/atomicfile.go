@@ -445,7 +445,10 @@ func (c CtxWriter) Write(p []byte) (int, error) {
 
 // ErrDiscarded is the error of a Stage or Commit under a Registry that was
 // discarded (Registry.Discard): the process is about to exit at once.
-var ErrDiscarded = errors.New("the temporary files were discarded: the process is quitting")
+// Its message begins "atomicfile: ", as a sentinel's names its package
+// (STYLE.md), so that "writing PATH: atomicfile: …" says where it came
+// from.
+var ErrDiscarded = errors.New("atomicfile: the temporary files were discarded: the process is quitting")
 
 // Registry is the set of temporary files of a process's writes that are
 // not yet in place: Stage registers its file when it creates it, Commit

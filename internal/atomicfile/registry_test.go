@@ -62,6 +62,9 @@ func TestRegistryDiscard(t *testing.T) {
 	}
 	if _, err := Stage(ctx, filepath.Join(dir, "c.txt"), writeString("c")); !errors.Is(err, ErrDiscarded) {
 		t.Errorf("Stage after Discard: %v, want ErrDiscarded", err)
+	} else if want := "writing " + filepath.Join(dir, "c.txt") + ": atomicfile: "; !strings.HasPrefix(err.Error(), want) {
+		// The sentinel names its package, as the others of tether do.
+		t.Errorf("Stage after Discard: %q, want it to begin %q", err, want)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("after the Commits and Stage: %v, want nothing", entries)
