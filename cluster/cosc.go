@@ -217,7 +217,7 @@ func (c COSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		return nil, fmt.Errorf("%w: %w: cosc: the graph has no edge, so node 0 and every other node has degree 0: add self loops %s or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated, s.selfLoops())
 	}
 	set := &constraint.Set{N: n, Pairs: pairs}
-	if err := coscContradictions(set, s); err != nil {
+	if err := coscContradictions(ctx, set, s); err != nil {
 		return nil, err
 	}
 	comp, _ := constraint.Closure(set)
@@ -262,9 +262,14 @@ func kwayNcut(g *graph.Graph, labels []int, k int) float64 {
 
 // coscContradictions returns an error wrapping ErrInvalid for the first
 // cannot-link that joins two nodes of one must-link component (or a pair
-// that is both must-link and cannot-link), as constraint.Check finds it.
-func coscContradictions(set *constraint.Set, s *Settings) error {
-	rep := constraint.Check(set)
+// that is both must-link and cannot-link), as constraint.Check finds it;
+// ctx is checked as the pairs are (constraint.CheckContext: 10⁷ pairs
+// take seconds), the error then ctx's, naming cosc and the step.
+func coscContradictions(ctx context.Context, set *constraint.Set, s *Settings) error {
+	rep, err := constraint.CheckContext(ctx, set)
+	if err != nil {
+		return cancelledIn("cosc", "check of the pairs for contradictions", err)
+	}
 	for _, cf := range rep.Conflicts {
 		if cf.Kind == constraint.CannotLinkInComponent || cf.Kind == constraint.Contradiction {
 			return fmt.Errorf("%w: cosc: %s: no partition satisfies the constraints; resolve the contradiction first %s, or use a method that resolves it (ml-noa-ssc, mcl-noa-ssc)", ErrInvalid, cf, s.resolveRemedy())

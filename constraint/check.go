@@ -180,9 +180,23 @@ func (r *Report) Count(k ConflictKind) int {
 // O(n + m) memory for m pairs, plus the chains
 // (at most MaxChains of them, each at most twice the depth of a
 // breadth-first tree of its component). A nil s gives an empty report.
+// It is CheckContext without cancellation.
 func Check(s *Set) *Report {
-	r, _, _, _ := check(context.Background(), s, true)
+	r, _ := CheckContext(context.Background(), s)
 	return r
+}
+
+// CheckContext is Check checking ctx every checkPoll pairs of its passes
+// over them, as it sorts them, and every checkPoll nodes or pairs as it
+// builds the must-link forest the chains are traced in (10⁷ pairs take
+// seconds); when ctx is cancelled it returns a nil report and ctx.Err().
+// Its report is Check's. Cost as Check.
+func CheckContext(ctx context.Context, s *Set) (*Report, error) {
+	r, _, _, err := check(ctx, s, true)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // Contradictions returns the numbers of conflicts of kinds Contradiction
@@ -354,7 +368,9 @@ func check(ctx context.Context, s *Set, list bool) (r *Report, samePair, inCompo
 		idx := []int{k}
 		if chains < MaxChains {
 			if tree == nil {
-				tree = newMLForest(s, valid)
+				if tree, err = newMLForest(ctx, s, valid); err != nil {
+					return nil, 0, 0, err
+				}
 			}
 			idx = append(idx, tree.chain(p.I, p.J)...)
 			chains++
@@ -362,6 +378,9 @@ func check(ctx context.Context, s *Set, list bool) (r *Report, samePair, inCompo
 		add(CannotLinkInComponent, idx...)
 	}
 
+	if err := ctx.Err(); err != nil {
+		return nil, 0, 0, err
+	}
 	comp, count := u.Labels()
 	r.Components = count
 	size := make([]int, count)
@@ -391,11 +410,24 @@ type mlForest struct {
 	parent, via, depth []int
 }
 
-func newMLForest(s *Set, valid []bool) *mlForest {
+// newMLForest builds the forest of the valid must-links of s, checking
+// ctx every checkPoll pairs of its two passes over them and every
+// checkPoll roots of its search (each pass over 10⁷ pairs takes a tenth
+// of a second or more); the error is ctx.Err(). Cost O(n + m).
+func newMLForest(ctx context.Context, s *Set, valid []bool) (*mlForest, error) {
 	n := s.N
+	poll := func(k int) error {
+		if k%checkPoll != 0 {
+			return nil
+		}
+		return ctx.Err()
+	}
 	// CSR adjacency of the valid must-links.
 	start := make([]int, n+1)
 	for k, p := range s.Pairs {
+		if err := poll(k); err != nil {
+			return nil, err
+		}
 		if valid[k] && p.Kind == MustLink {
 			start[p.I+1]++
 			start[p.J+1]++
@@ -407,6 +439,9 @@ func newMLForest(s *Set, valid []bool) *mlForest {
 	adj := make([]int, start[n]) // pair indices
 	fill := append([]int(nil), start[:n]...)
 	for k, p := range s.Pairs {
+		if err := poll(k); err != nil {
+			return nil, err
+		}
 		if valid[k] && p.Kind == MustLink {
 			adj[fill[p.I]] = k
 			fill[p.I]++
@@ -420,6 +455,9 @@ func newMLForest(s *Set, valid []bool) *mlForest {
 	}
 	var queue []int
 	for root := range n {
+		if err := poll(root); err != nil {
+			return nil, err
+		}
 		if f.parent[root] != -2 {
 			continue
 		}
@@ -440,7 +478,7 @@ func newMLForest(s *Set, valid []bool) *mlForest {
 			}
 		}
 	}
-	return f
+	return f, nil
 }
 
 // chain returns the indices of the must-links on the tree path from a to b
@@ -510,8 +548,18 @@ func (p *Policy) UnmarshalText(text []byte) error {
 // wrapping ErrConflict under Reject when any conflict but an identical
 // repeat was found. The error describes the first problem and the number
 // of others. Cost as Check.
+//
+// It is ResolveContext without cancellation.
 func Resolve(s *Set, p Policy) (*Set, *Report, error) {
-	out, _, rep, err := resolve(context.Background(), s, p, "", nil, nil)
+	return ResolveContext(context.Background(), s, p)
+}
+
+// ResolveContext is Resolve checking ctx as CheckContext does, and every
+// checkPoll pairs as it drops the conflicting ones (10⁷ pairs take
+// seconds); when ctx is cancelled it returns nil results and ctx.Err().
+// Cost as Resolve.
+func ResolveContext(ctx context.Context, s *Set, p Policy) (*Set, *Report, error) {
+	out, _, rep, err := resolve(ctx, s, p, "", nil, nil)
 	return out, rep, err
 }
 
@@ -530,8 +578,18 @@ func resolve(ctx context.Context, s *Set, p Policy, file string, lines []int, no
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// poll returns ctx's error at every checkPoll-th conflict or pair k.
+	poll := func(k int) error {
+		if k%checkPoll != 0 {
+			return nil
+		}
+		return ctx.Err()
+	}
 	if lines != nil {
 		for c := range rep.Conflicts {
+			if err := poll(c); err != nil {
+				return nil, nil, nil, err
+			}
 			cf := &rep.Conflicts[c]
 			cf.Lines = make([]int, len(cf.Index))
 			for a, k := range cf.Index {
@@ -561,7 +619,10 @@ func resolve(ctx context.Context, s *Set, p Policy, file string, lines []int, no
 		}
 	}
 	drop := make([]bool, len(s.Pairs))
-	for _, c := range rep.Conflicts {
+	for a, c := range rep.Conflicts {
+		if err := poll(a); err != nil {
+			return nil, nil, nil, err
+		}
 		switch c.Kind {
 		case Duplicate:
 			drop[c.Index[1]] = true
@@ -574,6 +635,9 @@ func resolve(ctx context.Context, s *Set, p Policy, file string, lines []int, no
 	out := &Set{N: s.N}
 	var kept []int
 	for k, pr := range s.Pairs {
+		if err := poll(k); err != nil {
+			return nil, nil, nil, err
+		}
 		if !drop[k] {
 			out.Pairs = append(out.Pairs, pr)
 			kept = append(kept, k)

@@ -489,7 +489,10 @@ func noisyRunOn(ctx context.Context, inst *fgpwcInstance, name string, d int, ke
 	base, robust, _ := strings.Cut(key, "+")
 	given := noisy
 	v := Values{"constraints": float64(len(noisy.Pairs)), "flipped": float64(flipped)}
-	rep0 := constraint.Check(noisy)
+	rep0, err := constraint.CheckContext(ctx, noisy)
+	if err != nil {
+		return nil, err
+	}
 	v["conflicts"] = float64(len(rep0.Conflicts))
 	t0 := time.Now()
 	if robust != "" {

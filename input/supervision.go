@@ -235,7 +235,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			}
 			a.VoteDropped = len(f.Set.Pairs) - len(set.Pairs)
 			lines = nil
-			if p.Constraints, _, err = constraint.Resolve(set, s.Conflicts); err != nil {
+			if p.Constraints, _, err = constraint.ResolveContext(ctx, set, s.Conflicts); err != nil {
 				return a, fmt.Errorf("%s: %w", s.Constraints, err)
 			}
 		}

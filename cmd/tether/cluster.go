@@ -485,9 +485,10 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	p.Regularize, p.Disconnected = in.regularize, in.disconnected
 	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial, KFromLabels: kFromLabels, KFlag: "-k", Open: countedOpener(rec)}
-	// The constraint and labels readers poll ctx, but the resolution of
-	// conflicts and the check against the labels do not (seconds at 10⁶
-	// pairs): untilDone returns as soon as ctx is cancelled.
+	// The constraint and labels readers, the vote filter and the
+	// resolution of conflicts poll ctx, but not every pass of AddTo does
+	// (the check of the pairs against the labels): untilDone returns as
+	// soon as ctx is cancelled.
 	var added input.Added
 	err = untilDone(ctx, func() (err error) {
 		added, err = sup.AddTo(ctx, p, l.Data)

@@ -410,19 +410,15 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	}
 	defer f.Close()
 	// Read everything (Soft) so that every conflict is listed, then apply
-	// the policy. Resolve polls no context (seconds at 10⁶ pairs):
-	// untilDone returns as soon as ctx is cancelled.
+	// the policy; both check the context as they go (seconds at 10⁶
+	// pairs).
 	file, err := constraint.ReadContext(ctx, f, opt)
 	if err != nil {
 		return err
 	}
-	var kept *constraint.Set
-	var resolveErr error
-	if err := untilDone(ctx, func() error {
-		kept, _, resolveErr = constraint.Resolve(file.Set, policy)
-		return nil
-	}); err != nil {
-		return err
+	kept, _, resolveErr := constraint.ResolveContext(ctx, file.Set, policy)
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("constraints check: %s: stopped while applying %s %s: %w", pos[0], policyFlag, policy, err)
 	}
 	rep := file.Report
 	// An empty set is valid, but a file meant to hold constraints that

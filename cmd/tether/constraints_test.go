@@ -15,10 +15,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/internal/testctx"
 )
 
 // runConstraintsCLI runs "tether constraints args…" in-process.
@@ -501,5 +503,54 @@ func TestConstraintsCheckInterrupted(t *testing.T) {
 	}
 	if d := time.Since(t0); d > time.Second {
 		t.Errorf("returned %v after the start, 20 ms after which it was cancelled", d)
+	}
+}
+
+// checksCtx is a live context that counts the calls of Err.
+type checksCtx struct {
+	context.Context
+	mu sync.Mutex
+	n  int
+}
+
+func (c *checksCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	return nil
+}
+
+func (c *checksCtx) Done() <-chan struct{} { return nil }
+
+// tether constraints check applies its -conflicts policy checking the
+// context as it goes (constraint.ResolveContext: the check of the pairs
+// again, then the drops), where constraint.Resolve ran on a goroutine
+// that Ctrl-C abandoned, working on for seconds at 10⁶ pairs: cancelled
+// at any of the last checks of a whole run (counted first), the command
+// stops there, naming the file and the step.
+func TestConstraintsCheckCancelInTheResolve(t *testing.T) {
+	var b strings.Builder
+	for i := range 3<<16 + 5 {
+		kind := "ml"
+		if i%3 == 0 {
+			kind = "cl"
+		}
+		fmt.Fprintf(&b, "%d,%d,%s\n", i%5000, 5000+i%4999, kind)
+	}
+	path := consWriteTemp(t, "pairs.csv", b.String())
+	args := []string{"constraints", "check", "-conflicts", "drop-cl", path}
+	runCtx := func(ctx context.Context) error {
+		m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
+		return m.Run(ctx, args)
+	}
+	count := &checksCtx{Context: context.Background()}
+	if err := runCtx(count); err != nil {
+		t.Fatal(err)
+	}
+	for c := count.n - 3; c < count.n; c++ {
+		err := runCtx(testctx.CancelAfter(c))
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), path+": stopped while applying -conflicts drop-cl") {
+			t.Errorf("cancelled at check %d of %d: err = %v, want context.Canceled naming the file and the step", c+1, count.n, err)
+		}
 	}
 }
