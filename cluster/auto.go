@@ -1022,14 +1022,18 @@ func autoMost(sc AutoScore) string {
 // unconstrainedWarnings returns auto's warnings when it returns an
 // unconstrained partition, which Run computed without p's pairs: with
 // the warning about contradictory pairs (contradictions) that Run gives
-// a chosen candidate reading them, its remedy spelled by s. The error is
-// contradictions'.
+// a chosen candidate reading them, its remedy spelled by s. The error
+// is countContradictions'.
 func unconstrainedWarnings(ctx context.Context, p *Problem, warnings []string, s *Settings) ([]string, error) {
-	w, err := contradictions(ctx, "auto", Uses{Supervision: Pairs}, p, s)
-	if w != "" {
+	u := Uses{Supervision: Pairs}
+	c, err := countContradictions(ctx, "auto", u, p)
+	if err != nil {
+		return warnings, err
+	}
+	if w := contradictions("auto", u, p, c, s); w != "" {
 		warnings = append(warnings, w)
 	}
-	return warnings, err
+	return warnings, nil
 }
 
 // autoResult returns res with the report attached and auto's warnings

@@ -198,19 +198,24 @@ func TestCancelStops(t *testing.T) {
 	}
 }
 
-// The check of the pairs for contradictions that Run makes after the
-// method (contradictions; auto's too) stops on a cancelled context,
-// naming the method and the step, with no warning: 10⁷ pairs took
-// 1.5–3.8 s without a check. A live context gives the warning.
+// The count of the pairs' contradictions that Run makes for its warning
+// and the scale of the weights (countContradictions; auto's too) stops on
+// a cancelled context, naming the method and the step, with no counts:
+// 10⁷ pairs took 1.5–3.8 s without a check. A live context gives the
+// counts, and the warning.
 func TestContradictionsCancel(t *testing.T) {
 	p := &Problem{Constraints: &constraint.Set{N: 3, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 1, J: 0, Kind: constraint.CannotLink}}}}
 	u := Uses{Supervision: Pairs}
-	w, err := contradictions(testctx.CancelAfter(0), "fgpwc", u, p, nil)
-	if !errors.Is(err, context.Canceled) || w != "" || !strings.HasPrefix(err.Error(), "cluster: fgpwc: check of the pairs for contradictions: ") {
-		t.Errorf("cancelled: %q, %v; want no warning and context.Canceled naming the method and the step", w, err)
+	c, err := countContradictions(testctx.CancelAfter(0), "fgpwc", u, p)
+	if !errors.Is(err, context.Canceled) || c.any() || !strings.HasPrefix(err.Error(), "cluster: fgpwc: check of the pairs for contradictions: ") {
+		t.Errorf("cancelled: %+v, %v; want no counts and context.Canceled naming the method and the step", c, err)
 	}
-	if w, err := contradictions(context.Background(), "fgpwc", u, p, nil); err != nil || w == "" {
-		t.Errorf("live: %q, %v; want the warning", w, err)
+	c, err = countContradictions(context.Background(), "fgpwc", u, p)
+	if err != nil || c != (pairContradictions{same: 1}) {
+		t.Errorf("live: %+v, %v; want one pair both ways", c, err)
+	}
+	if w := contradictions("fgpwc", u, p, c, nil); w == "" {
+		t.Error("live: no warning")
 	}
 	if _, err := unconstrainedWarnings(testctx.CancelAfter(0), p, nil, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("auto's: err = %v, want context.Canceled", err)

@@ -97,15 +97,22 @@ func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook)
 		res.Runtime = time.Since(start)
 		return res, nil
 	}
+	// The pairs' contradictions, counted once for the steps below that
+	// need them: the scale of the weights (rescaled, weightScale) and the
+	// warning about them (contradictions).
+	c, err := countContradictions(ctx, m.Name(), u, p)
+	if err != nil {
+		return nil, err
+	}
 	q, scaled := p, ""
 	if hook == nil {
-		q, scaled = rescaled(m.Name(), u, p)
+		q, scaled = rescaled(m.Name(), u, p, c)
 	}
 	res, err := partitionCore(ctx, m, u, q, s.orDefault(), hook)
 	if err != nil {
 		return nil, tidy(isolatedInvalid(m.Name(), u, p, err, s))
 	}
-	if err := finish(ctx, m.Name(), u, p, res, start, s.orDefault()); err != nil {
+	if err := finish(m.Name(), u, p, c, res, start, s.orDefault()); err != nil {
 		return nil, err
 	}
 	if scaled != "" {
@@ -134,9 +141,10 @@ const (
 // (graph.Graph.ScaledPow2: exact, the same partition in exact
 // arithmetic; degrees that overflowed become finite), with a note saying
 // so. Weights that span more than float64's normal range, so that the
-// smallest would become subnormal, are left as they are. Cost O(nnz).
-func rescaled(name string, u Uses, p *Problem) (*Problem, string) {
-	if scaleDependent(u, p) || u.Delegates || u.BoundGraph || p.Graph == nil || (u.Input != 0 && u.Input&GraphInput == 0) {
+// smallest would become subnormal, are left as they are. c are p's
+// contradictions (countContradictions). Cost O(nnz).
+func rescaled(name string, u Uses, p *Problem, c pairContradictions) (*Problem, string) {
+	if scaleDependent(u, c) || u.Delegates || u.BoundGraph || p.Graph == nil || (u.Input != 0 && u.Input&GraphInput == 0) {
 		return p, ""
 	}
 	wmin, wmax := math.Inf(1), 0.0 // positive weights, self loops included
@@ -226,13 +234,12 @@ func partitionArgs(ctx context.Context, m Method, p *Problem, s *Settings) (*Set
 // pairs (contradictions) and one about fewer clusters than labelled
 // classes (fewerClustersThanClasses), and those about empty clusters and
 // a collapse last, moves the messages the method marked as notes to Result.Notes
-// (moveNotes), and sets Runtime to the time since start. Run and the warm
-// path of FGPWCState.Cluster, which bypasses Run, share it. The warnings
-// name their remedies as s spells them (Settings.NormalizeRemedy,
-// Settings.Spelling); s is not nil. Cost
-// O(n·m) for an n×m embedding, plus O(n + m) for m pairs (contradictions,
-// which checks ctx: its error when cancelled).
-func finish(ctx context.Context, name string, u Uses, p *Problem, res *Result, start time.Time, s *Settings) error {
+// (moveNotes), and sets Runtime to the time since start. c are p's
+// contradictions, which Run counts once before the method
+// (countContradictions). The warnings name their remedies as s spells
+// them (Settings.NormalizeRemedy, Settings.Spelling); s is not nil. Cost
+// O(n·m) for an n×m embedding.
+func finish(name string, u Uses, p *Problem, c pairContradictions, res *Result, start time.Time, s *Settings) error {
 	if err := checkResult(name, p, res); err != nil {
 		return err
 	}
@@ -240,12 +247,10 @@ func finish(ctx context.Context, name string, u Uses, p *Problem, res *Result, s
 	if w := ignored(name, u, p); len(w) > 0 {
 		res.Warnings = append(w, res.Warnings...)
 	}
-	if w, err := contradictions(ctx, name, u, p, s); err != nil {
-		return err
-	} else if w != "" {
+	if w := contradictions(name, u, p, c, s); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
-	if w := weightScale(name, u, p, s.normalizeRemedy()); w != "" {
+	if w := weightScale(name, u, p, c, s.normalizeRemedy()); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
 	if !u.Delegates {
@@ -641,28 +646,63 @@ func fewerClustersThanClasses(name string, labels constraint.Labels, k int, s *S
 	return fmt.Sprintf("%s: %s for the %d classes of the partial labels: labelled nodes of different classes share a cluster: ask for one cluster a class %s", name, wording.Count(k, "cluster", "clusters"), len(seen), s.remedy("Problem.K", "k"))
 }
 
+// pairContradictions are the numbers of contradictions among a
+// problem's pairs (constraint.ContradictionsContext): pairs both
+// must-link and cannot-link (same), and cannot-links between nodes that a
+// chain of must-links joins (closure).
+type pairContradictions struct {
+	same, closure int
+}
+
+// any reports whether there is a contradiction.
+func (c pairContradictions) any() bool { return c.same+c.closure > 0 }
+
+// needsContradictions reports whether Run needs the contradictions of p's
+// pairs for a method declaring u: to warn about them (a method that reads
+// pairs and does not resolve them: contradictions) or to tell whether its
+// partition depends on the weights' scale (Uses.ScaleOnContradiction:
+// scaleDependent). Cost O(1).
+func needsContradictions(u Uses, p *Problem) bool {
+	if p.Constraints == nil || len(p.Constraints.Pairs) == 0 {
+		return false
+	}
+	return u.Supervision&Pairs != 0 && !u.Resolves || u.WeightScale != "" && u.ScaleOnContradiction
+}
+
+// countContradictions counts the contradictions of p's pairs when Run
+// needs them for the method name declaring u (needsContradictions), and
+// returns none otherwise. Run counts them once, before the method, for
+// rescaled, weightScale and contradictions: each counted them again
+// (three passes over the pairs and a sort for ml- and mcl-noa-ssc), the
+// first two without checking ctx. ctx is checked as the pairs are (10⁷
+// pairs take seconds); the error is then ctx's, naming the method and the
+// step. Cost O(n + m) for m pairs (constraint.ContradictionsContext,
+// which traces no chains), or O(1).
+func countContradictions(ctx context.Context, name string, u Uses, p *Problem) (pairContradictions, error) {
+	if !needsContradictions(u, p) {
+		return pairContradictions{}, nil
+	}
+	same, closure, err := constraint.ContradictionsContext(ctx, p.Constraints)
+	if err != nil {
+		return pairContradictions{}, cancelledIn(name, "check of the pairs for contradictions", err)
+	}
+	return pairContradictions{same: same, closure: closure}, nil
+}
+
 // contradictions returns a warning when the pairwise constraints of p,
 // which the method name declaring u reads and does not resolve itself
 // (Uses.Resolves), contradict each other, so that no partition satisfies
 // them all: a pair both must-link and cannot-link, or a cannot-link
-// between nodes that a chain of must-links joins (constraint.Check). The
-// methods that use pairs as penalties or weights run on such sets; the
-// warning says that the answer cannot honour them and what resolves them.
-// It returns "" otherwise. ctx is checked as the pairs are (10⁷ pairs
-// take seconds); the error is then ctx's, naming the method and the
-// step. Cost O(n + m) for m pairs (constraint.ContradictionsContext,
-// which traces no chains).
-func contradictions(ctx context.Context, name string, u Uses, p *Problem, s *Settings) (string, error) {
-	if u.Supervision&Pairs == 0 || u.Resolves || p.Constraints == nil || len(p.Constraints.Pairs) == 0 {
-		return "", nil
+// between nodes that a chain of must-links joins (constraint.Check); c
+// are their numbers (countContradictions). The methods that use pairs as
+// penalties or weights run on such sets; the warning says that the
+// answer cannot honour them and what resolves them, its remedy spelled
+// by s. It returns "" otherwise. Cost O(1).
+func contradictions(name string, u Uses, p *Problem, c pairContradictions, s *Settings) string {
+	if u.Supervision&Pairs == 0 || u.Resolves || p.Constraints == nil || len(p.Constraints.Pairs) == 0 || !c.any() {
+		return ""
 	}
-	same, closure, err := constraint.ContradictionsContext(ctx, p.Constraints)
-	if err != nil {
-		return "", cancelledIn(name, "check of the pairs for contradictions", err)
-	}
-	if same+closure == 0 {
-		return "", nil
-	}
+	same, closure := c.same, c.closure
 	var what []string
 	if same > 0 {
 		what = append(what, wording.Form(same, "1 pair is both a must-link and a cannot-link", fmt.Sprintf("%d pairs are both must-links and cannot-links", same)))
@@ -674,27 +714,20 @@ func contradictions(ctx context.Context, name string, u Uses, p *Problem, s *Set
 	if f := s.front("conflicts", "drop-cl"); f != "" {
 		dropCL += "; " + f
 	}
-	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check lists them); %s does not resolve them. constraint.Resolve drops them by a policy (%s); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name, dropCL), nil
+	return fmt.Sprintf("%s: the pairwise constraints contradict each other, so no partition satisfies them all: %s (constraint.Check lists them); %s does not resolve them. constraint.Resolve drops them by a policy (%s); ml-noa-ssc and mcl-noa-ssc resolve them unless NoResolve is set", name, strings.Join(what, ", and "), name, dropCL)
 }
 
-// scaleDependent reports whether the partition of p by a method declaring
-// u depends on the scale of the weights: u.WeightScale is set and, for a
-// method that depends on it only when it resolves contradictory pairs
-// (u.ScaleOnContradiction: ml- and mcl-noa-ssc), p's pairs contradict
-// each other (constraint.Contradictions). Cost O(1), or O(n + m log m)
-// for m pairs.
-func scaleDependent(u Uses, p *Problem) bool {
+// scaleDependent reports whether the partition by a method declaring u
+// of a problem whose pairs have the contradictions c
+// (countContradictions) depends on the scale of the weights:
+// u.WeightScale is set and, for a method that depends on it only when it
+// resolves contradictory pairs (u.ScaleOnContradiction: ml- and
+// mcl-noa-ssc), the pairs contradict each other. Cost O(1).
+func scaleDependent(u Uses, c pairContradictions) bool {
 	if u.WeightScale == "" {
 		return false
 	}
-	if !u.ScaleOnContradiction {
-		return true
-	}
-	if p.Constraints == nil || len(p.Constraints.Pairs) == 0 {
-		return false
-	}
-	same, closure := constraint.Contradictions(p.Constraints)
-	return same+closure > 0
+	return !u.ScaleOnContradiction || c.any()
 }
 
 // WeightScaleRemedy ends Run's warnings about the scale of the weights
@@ -730,9 +763,10 @@ const weightScaleLow = 0x1p-20
 // largest weight of p.Graph between distinct nodes is above 1, or
 // positive and below weightScaleLow: its partition is then not the one
 // its source describes for these data; remedy ends it
-// (Settings.NormalizeRemedy). It returns "" otherwise. Cost O(nnz).
-func weightScale(name string, u Uses, p *Problem, remedy string) string {
-	if !scaleDependent(u, p) || p.Graph == nil {
+// (Settings.NormalizeRemedy). c are p's contradictions
+// (countContradictions). It returns "" otherwise. Cost O(nnz).
+func weightScale(name string, u Uses, p *Problem, c pairContradictions, remedy string) string {
+	if !scaleDependent(u, c) || p.Graph == nil {
 		return ""
 	}
 	g := p.Graph
