@@ -577,7 +577,9 @@ func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, 
 // the objective's preparation (stage fgpwc-pairs, in thousandths: the
 // passes over the pairs of newFGPWCObjectiveContext, the median distance
 // of a scaled start, the restart's objective), which took seconds with
-// 10⁷ pairs; ctx is checked between these steps and inside the passes.
+// 10⁷ pairs; ctx is checked between these steps and inside the passes,
+// and inside every evaluation of F and ∇F (evalContext, gradToContext:
+// 1–2 s each at 10⁷ pairs).
 func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec progress.Recorder, cfg FGPWC, snaps []int) (*descentResult, error) {
 	k := float64(len(pairs))
 	restart := cfg.ScaledRestart && !cfg.ScaleStart && len(pairs) >= fgpwcRestartRatio*b.m*b.m
@@ -597,13 +599,17 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 		return nil, err
 	}
 	o.gamma = fgpwcGamma(cfg, pairs, b.x0Norm2)
-	early := func(x *mat.Dense, status string) *descentResult {
-		r := &descentResult{x: mat.DenseCopyOf(x), f: o.eval(x), converged: true, status: status}
+	early := func(x *mat.Dense, status string) (*descentResult, error) {
+		f, err := o.evalContext(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		r := &descentResult{x: mat.DenseCopyOf(x), f: f, converged: true, status: status}
 		r.fillSnaps(descentStop{snaps: snaps})
-		return r
+		return r, nil
 	}
 	if len(pairs) == 0 {
-		return early(b.x0, "no constraints"), nil
+		return early(b.x0, "no constraints")
 	}
 	x0 := b.x0
 	if cfg.ScaleStart {
@@ -617,12 +623,16 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 		}
 	}
 	if cfg.MaxIter == 0 {
-		return early(x0, "iteration cap 0"), nil
+		return early(x0, "iteration cap 0")
 	}
 	run := func(o *fgpwcObjective, x0 *mat.Dense, rec progress.Recorder) (*descentResult, error) {
 		g0 := mat.NewDense(b.m, b.m, nil)
-		o.eval(x0)
-		o.gradTo(g0, x0)
+		if _, err := o.evalContext(ctx, x0); err != nil {
+			return nil, err
+		}
+		if err := o.gradToContext(ctx, g0, x0); err != nil {
+			return nil, err
+		}
 		gn := mat.Norm(g0, 2)
 		st := descentStop{maxIter: cfg.MaxIter, gradTol: cfg.GradTol * math.Max(1, gn*gn), fTol: cfg.FTol, window: fgpwcWindow, snaps: snaps}
 		return descend(ctx, o, x0, cfg.Optimizer, st, rec)

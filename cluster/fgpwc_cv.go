@@ -251,9 +251,12 @@ func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Set
 		if err != nil {
 			return err
 		}
-		o := newFGPWCObjective(b.v, test[fi], fgpwcSigmaML, fgpwcSigmaCL, 0)
-		fit[t] = o.eval(d.x)
-		return nil
+		o, err := newFGPWCObjectiveContext(ctx, b.v, test[fi], fgpwcSigmaML, fgpwcSigmaCL, 0, nil)
+		if err != nil {
+			return err
+		}
+		fit[t], err = o.evalContext(ctx, d.x)
+		return err
 	})
 	if err != nil {
 		return nil, err

@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"sort"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -189,29 +191,112 @@ func (o *fgpwcObjective) nodeForm(v *mat.Dense, pairs []constraint.Pair, nodes [
 	return nil
 }
 
-// pairDiffs sets o.y = E·x: one product in the pair form; Z = V_U·x and
-// differences of its rows in the node form.
-func (o *fgpwcObjective) pairDiffs(x *mat.Dense) {
-	if o.e != nil {
-		o.y.Mul(o.e, x)
-		return
+// The products of eval and gradTo, fgpwcPairPoll rows at a time with ctx
+// checked before each block (an evaluation of F, or of ∇F, over 10⁷
+// pairs took 1–2 s without a check). Each gives the numbers of the one
+// product it replaces, bit for bit (TestFGPWCObjectiveBlocksMatch):
+// gonum's Dgemm forms every entry of a product as a sum over the inner
+// index in increasing order, whatever the rows of the output around it
+// (mulRowBlocks), and accumulates into its output when beta = 1, so that
+// a product over the inner index split in consecutive blocks, the first
+// with beta = 0 and the others with beta = 1, adds the same terms in the
+// same order (mulInnerBlocks).
+
+// mulRowBlocks sets dst = a·x, as dst.Mul(a, x) does, rows rows of a at a
+// time (fgpwcPairPoll in the objective), checking ctx before each block;
+// the error is ctx.Err(), dst then part written.
+func mulRowBlocks(ctx context.Context, dst, a, x *mat.Dense, rows int) error {
+	r, c := a.Dims()
+	_, w := x.Dims()
+	for r0 := 0; r0 < r; r0 += rows {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r1 := min(r0+rows, r)
+		dst.Slice(r0, r1, 0, w).(*mat.Dense).Mul(a.Slice(r0, r1, 0, c), x)
 	}
-	o.z.Mul(o.vu, x)
+	return nil
+}
+
+// mulInnerBlocks sets dst = aᵀ·b, as dst.Mul(a.T(), b) does, for a and b
+// of the same rows, over rows of their rows at a time (fgpwcPairPoll in
+// the objective; blas64.Gemm with beta = 0 for the first block, 1 for the
+// others), checking ctx before each block; the error is ctx.Err(), dst
+// then a partial sum. dst must be a's columns × b's columns.
+func mulInnerBlocks(ctx context.Context, dst, a, b *mat.Dense, rows int) error {
+	r, ca := a.Dims()
+	_, cb := b.Dims()
+	if r == 0 {
+		dst.Zero() // a sum of no terms
+		return ctx.Err()
+	}
+	for r0 := 0; r0 < r; r0 += rows {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r1 := min(r0+rows, r)
+		beta := 1.0
+		if r0 == 0 {
+			beta = 0
+		}
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, a.Slice(r0, r1, 0, ca).(*mat.Dense).RawMatrix(), b.Slice(r0, r1, 0, cb).(*mat.Dense).RawMatrix(), beta, dst.RawMatrix())
+	}
+	return nil
+}
+
+// pairPoll returns ctx's error at every fgpwcPairPoll-th pair k, nil
+// otherwise.
+func pairPoll(ctx context.Context, k int) error {
+	if k%fgpwcPairPoll != 0 {
+		return nil
+	}
+	return ctx.Err()
+}
+
+// pairDiffs sets o.y = E·x: one product in the pair form; Z = V_U·x and
+// differences of its rows in the node form; ctx is checked every
+// fgpwcPairPoll rows of the products and pairs, its error returned.
+func (o *fgpwcObjective) pairDiffs(ctx context.Context, x *mat.Dense) error {
+	if o.e != nil {
+		return mulRowBlocks(ctx, o.y, o.e, x, fgpwcPairPoll)
+	}
+	if err := mulRowBlocks(ctx, o.z, o.vu, x, fgpwcPairPoll); err != nil {
+		return err
+	}
 	zr, yr := o.z.RawMatrix(), o.y.RawMatrix()
 	for k := 0; k < o.k; k++ {
+		if err := pairPoll(ctx, k); err != nil {
+			return err
+		}
 		a, b := int(o.ia[k]), int(o.ib[k])
 		floats.SubTo(yr.Data[k*yr.Stride:k*yr.Stride+o.m], zr.Data[a*zr.Stride:a*zr.Stride+o.m], zr.Data[b*zr.Stride:b*zr.Stride+o.m])
 	}
+	return nil
 }
 
-// eval returns F(x) and caches E·x and the similarities g_k.
+// eval returns F(x) and caches E·x and the similarities g_k. It is
+// evalContext without cancellation.
 func (o *fgpwcObjective) eval(x *mat.Dense) float64 {
+	f, _ := o.evalContext(context.Background(), x)
+	return f
+}
+
+// evalContext is eval checking ctx every fgpwcPairPoll pairs of its
+// product and of its pass over the pairs (1–2 s in all at 10⁷ pairs);
+// when ctx is cancelled it returns ctx.Err(), and the cache is stale.
+// Cost O(K·m²) in the pair form.
+func (o *fgpwcObjective) evalContext(ctx context.Context, x *mat.Dense) (float64, error) {
 	o.evals++
 	f := 0.0
 	if o.k > 0 {
-		o.pairDiffs(x)
+		if err := o.pairDiffs(ctx, x); err != nil {
+			return 0, err
+		}
 		raw := o.y.RawMatrix()
 		for k := 0; k < o.k; k++ {
+			if err := pairPoll(ctx, k); err != nil {
+				return 0, err
+			}
 			row := raw.Data[k*raw.Stride : k*raw.Stride+o.m]
 			d := floats.Dot(row, row)
 			g := math.Exp(-o.s[k] * d)
@@ -224,38 +309,59 @@ func (o *fgpwcObjective) eval(x *mat.Dense) float64 {
 		nx := mat.Norm(x, 2)
 		f += o.gamma * nx * nx
 	}
-	return f
+	return f, nil
 }
 
 // gradTo sets dst = ∇F(x), using the values cached by the last eval, which
-// must have been at x.
+// must have been at x. It is gradToContext without cancellation.
 func (o *fgpwcObjective) gradTo(dst, x *mat.Dense) {
+	_ = o.gradToContext(context.Background(), dst, x)
+}
+
+// gradToContext is gradTo checking ctx every fgpwcPairPoll pairs of its
+// passes over them and rows of its product (as long as an evaluation of
+// F); when ctx is cancelled it returns ctx.Err(), dst then part written.
+// Cost O(K·m²) in the pair form.
+func (o *fgpwcObjective) gradToContext(ctx context.Context, dst, x *mat.Dense) error {
 	o.gradEval++
 	if o.k == 0 {
 		dst.Scale(2*o.gamma, x)
-		return
+		return ctx.Err()
 	}
 	for k := range o.c {
+		if err := pairPoll(ctx, k); err != nil {
+			return err
+		}
 		g := o.g[k]
 		o.c[k] = -4 * o.w[k] * o.s[k] * g * (g - o.q[k])
 	}
 	yr, cr := o.y.RawMatrix(), o.cy.RawMatrix()
 	for k := 0; k < o.k; k++ {
+		if err := pairPoll(ctx, k); err != nil {
+			return err
+		}
 		floats.ScaleTo(cr.Data[k*cr.Stride:k*cr.Stride+o.m], o.c[k], yr.Data[k*yr.Stride:k*yr.Stride+o.m])
 	}
 	if o.e != nil {
-		dst.Mul(o.e.T(), o.cy)
+		if err := mulInnerBlocks(ctx, dst, o.e, o.cy, fgpwcPairPoll); err != nil {
+			return err
+		}
 	} else {
 		// G = Σ_k (1_{i_k} − 1_{j_k}) c_k y_k, then dst = V_Uᵀ G.
 		o.gz.Zero()
 		gr := o.gz.RawMatrix()
 		for k := 0; k < o.k; k++ {
+			if err := pairPoll(ctx, k); err != nil {
+				return err
+			}
 			row := cr.Data[k*cr.Stride : k*cr.Stride+o.m]
 			a, b := int(o.ia[k]), int(o.ib[k])
 			floats.Add(gr.Data[a*gr.Stride:a*gr.Stride+o.m], row)
 			floats.Sub(gr.Data[b*gr.Stride:b*gr.Stride+o.m], row)
 		}
-		dst.Mul(o.vu.T(), o.gz)
+		if err := mulInnerBlocks(ctx, dst, o.vu, o.gz, fgpwcPairPoll); err != nil {
+			return err
+		}
 	}
 	if o.gamma != 0 {
 		// dst += 2γx, row by row without allocating.
@@ -263,6 +369,7 @@ func (o *fgpwcObjective) gradTo(dst, x *mat.Dense) {
 			floats.AddScaled(dst.RawRowView(i), 2*o.gamma, x.RawRowView(i))
 		}
 	}
+	return nil
 }
 
 // medianDist2 returns the median over the constraints of ‖e_k x‖², the
@@ -545,8 +652,13 @@ func descendHalving(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st de
 	x := mat.DenseCopyOf(x0)
 	trial := mat.NewDense(m, m, nil)
 	grad := mat.NewDense(m, m, nil)
-	f := o.eval(x)
-	o.gradTo(grad, x)
+	f, err := o.evalContext(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.gradToContext(ctx, grad, x); err != nil {
+		return nil, err
+	}
 	gn := mat.Norm(grad, 2)
 	res := &descentResult{trace: []float64{f}}
 	alpha := 1.0
@@ -578,11 +690,16 @@ func descendHalving(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st de
 		i++
 		trial.Scale(-alpha, grad)
 		trial.Add(trial, x)
-		ft := o.eval(trial)
+		ft, err := o.evalContext(ctx, trial)
+		if err != nil {
+			return nil, err
+		}
 		if ft < f { // F(X_i) < F(X_{i−1}): accept (Alg. 1 line 11)
 			x, trial = trial, x
 			f = ft
-			o.gradTo(grad, x)
+			if err := o.gradToContext(ctx, grad, x); err != nil {
+				return nil, err
+			}
 			gn = mat.Norm(grad, 2)
 			res.trace = append(res.trace, f)
 		} else { // includes NaN: reject, halve (Alg. 1 line 9)
@@ -619,17 +736,32 @@ func (d *lbfgsDriver) point(x []float64) *mat.Dense {
 	return mat.NewDense(d.m, d.m, x)
 }
 
+// fn is F at x, checking d.ctx as evalContext does: when it is cancelled
+// F is NaN, and the cache is marked stale (d.at NaN); Record then stops
+// the minimization with ctx's error.
 func (d *lbfgsDriver) fn(x []float64) float64 {
-	f := d.o.eval(d.point(x))
+	f, err := d.o.evalContext(d.ctx, d.point(x))
+	if err != nil {
+		for i := range d.at {
+			d.at[i] = math.NaN()
+		}
+		return math.NaN()
+	}
 	copy(d.at, x)
 	return f
 }
 
+// grad sets g = ∇F(x), checking d.ctx as gradToContext does: when it is
+// cancelled g is NaN, and Record then stops the minimization.
 func (d *lbfgsDriver) grad(g, x []float64) {
 	if !floats.Equal(d.at, x) {
 		d.fn(x)
 	}
-	d.o.gradTo(d.point(g), d.point(x))
+	if d.o.gradToContext(d.ctx, d.point(g), d.point(x)) != nil {
+		for i := range g {
+			g[i] = math.NaN()
+		}
+	}
 }
 
 // lbfgsConverger is the driver as an optimize.Converger.
@@ -679,6 +811,9 @@ func descendLBFGS(ctx context.Context, o *fgpwcObjective, x0 *mat.Dense, st desc
 	f0 := d.fn(init)
 	g0 := make([]float64, m*m)
 	d.grad(g0, init)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	res := &descentResult{}
 	if floats.Dot(g0, g0) < st.gradTol || st.maxIter == 0 {
 		res.x, res.f, res.gradNorm2, res.trace = mat.NewDense(m, m, init), f0, floats.Dot(g0, g0), []float64{f0}

@@ -285,11 +285,18 @@ func (st *FGPWCState) warm(ctx context.Context, p *Problem, s *Settings, w FGPWC
 // descendFrom minimizes F on b from x (the previous X*) with cfg's
 // objective, γ and stops: the warm descent of FGPWCWarm.Descent.
 func (b *FGPWCBasis) descendFrom(ctx context.Context, pairs []constraint.Pair, x *mat.Dense, cfg FGPWC) (*descentResult, error) {
-	o := newFGPWCObjective(b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0)
+	o, err := newFGPWCObjectiveContext(ctx, b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0, nil)
+	if err != nil {
+		return nil, err
+	}
 	o.gamma = fgpwcGamma(cfg, pairs, b.x0Norm2)
 	g0 := mat.NewDense(b.m, b.m, nil)
-	o.eval(x)
-	o.gradTo(g0, x)
+	if _, err := o.evalContext(ctx, x); err != nil {
+		return nil, err
+	}
+	if err := o.gradToContext(ctx, g0, x); err != nil {
+		return nil, err
+	}
 	gn := mat.Norm(g0, 2)
 	st := descentStop{maxIter: cfg.MaxIter, gradTol: cfg.GradTol * math.Max(1, gn*gn), fTol: cfg.FTol, window: fgpwcWindow}
 	return descend(ctx, o, mat.DenseCopyOf(x), cfg.Optimizer, st, nil)
