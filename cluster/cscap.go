@@ -549,12 +549,12 @@ func cscapAffinity(g *graph.Graph, diag float64) *mat.SymDense {
 // symmetrization of the result and, when the Cholesky factorization
 // fails (an indefinite W, Shift < 0), between the blocks of the LU
 // factorization and its solve (luFactorContext, solveContext, with the
-// condition estimate's solves, geconContext). The condition estimate
-// after the Cholesky factorization, gonum's Pocon, does not poll: one
-// gonum call of a few O(|S|²) triangular solves, 0.09 s for |S| = 3000
-// on the 2-core machine (|S| < 0.6n here), against seconds for the
-// O(|S|³) steps that poll. m (nil: none) takes the steps,
-// of the costs of woodburyCosts.
+// condition estimate's solves, geconContext), and before each solve of
+// the condition estimate after the Cholesky factorization
+// (poconContext: gonum's Pocon, which did not poll, a few O(|S|²)
+// triangular solves, 0.09 s for |S| = 3000 on the 2-core machine and
+// growing as |S|²). m (nil: none) takes the steps, of the costs of
+// woodburyCosts.
 func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64, m *meter) (*mat.SymDense, error) {
 	n := w.SymmetricDim()
 	q := len(pairs)
@@ -589,7 +589,11 @@ func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, eps
 		return nil, err
 	}
 	if ok {
-		if cond := 1 / lapack64.Pocon(sym, norm, work, make([]int, q)); cond > mat.ConditionTolerance {
+		rcond, err := poconContext(ctx, sym, norm, work, make([]int, q))
+		if err != nil {
+			return nil, err
+		}
+		if cond := 1 / rcond; cond > mat.ConditionTolerance {
 			return nil, fmt.Errorf("%w: cscap: solving I + UᵀWU (Woodbury update of W by the %d pairs): %w", ErrNumerical, q, mat.Condition(cond))
 		}
 		t := m.step(fmt.Sprintf("solve of I + UᵀWU for the %d columns of UᵀW", n), cost.solve)
