@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tether-sc/tether/internal/textline"
 	"github.com/tether-sc/tether/internal/wording"
 )
 
-// parseARFF reads the ARFF header and data rows into a raw table. See
-// ReadARFF for what is supported.
-func parseARFF(ctx context.Context, lines []string, name string, opt *Options) (*rawTable, error) {
+// parseARFF reads the ARFF header and data rows into a raw table, telling
+// tick (nil: none) the fraction of the lines read every
+// textline.PollLines lines. See ReadARFF for what is supported.
+func parseARFF(ctx context.Context, lines []string, name string, opt *Options, tick func(float64)) (*rawTable, error) {
 	raw := &rawTable{file: name, named: true, isARFF: true}
 	inData := false
 	sawRelation := false
@@ -19,6 +21,9 @@ func parseARFF(ctx context.Context, lines []string, name string, opt *Options) (
 	for ln, l := range lines {
 		if err := poll(ctx, name, ln); err != nil {
 			return nil, err
+		}
+		if tick != nil && ln%textline.PollLines == 0 {
+			tick(float64(ln) / float64(len(lines)))
 		}
 		lineNo := ln + 1
 		t := strings.TrimSpace(l)

@@ -1245,7 +1245,7 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 // parseDenseCSV implements the dense affinity reader of ReadGraph.
 func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
 	topt := Options{MissingMarkers: []string{}}
-	raw, err := parseDelimited(ctx, lines, name, &topt)
+	raw, err := parseDelimited(ctx, lines, name, &topt, nil)
 	if err != nil {
 		return nil, err
 	}

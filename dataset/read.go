@@ -9,6 +9,8 @@ import (
 
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/textline"
+	"github.com/tether-sc/tether/progress"
 )
 
 // ReadFile reads a feature table from the named file. The format is ARFF
@@ -74,6 +76,8 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 			break
 		}
 	}
+	m := progress.NewMeter(opt.Recorder, "parsing "+name, costTableLines+costTableColumns)
+	tick := m.Step("splitting the lines into fields", costTableLines)
 	var raw *rawTable
 	if format == FormatARFF {
 		// The options of delimited text only: refused, not ignored.
@@ -85,18 +89,19 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 		case opt.Comment != "" && opt.Comment != "%":
 			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "Options.Comment %q does not apply to %s, whose comments begin with %%", opt.Comment, arff)}
 		}
-		raw, err = parseARFF(ctx, lines, name, &opt)
+		raw, err = parseARFF(ctx, lines, name, &opt, tick)
 	} else {
-		raw, err = parseDelimited(ctx, lines, name, &opt)
+		raw, err = parseDelimited(ctx, lines, name, &opt, tick)
 	}
 	if err != nil {
 		return nil, err
 	}
 	given := opt.LabelColumn
-	t, err := raw.build(ctx, &opt)
+	t, err := raw.build(ctx, &opt, m.Step("reading the columns", costTableColumns))
 	if err != nil {
 		return nil, err
 	}
+	m.Done()
 	if given == "" && t.Labels == nil {
 		t.Warnings = append(t.Warnings, classFeatureWarnings(name, t.Features, t.DroppedColumns)...)
 	}
@@ -170,8 +175,19 @@ func delimFlag(d byte, sp Spelling) string {
 	return fmt.Sprintf("Options.Delimiter %q", v)
 }
 
-// parseDelimited splits delimited text into a raw table.
-func parseDelimited(ctx context.Context, lines []string, name string, opt *Options) (*rawTable, error) {
+// The planned costs of the steps of a table's parse that
+// Options.Recorder follows (Read), in tenths of a second for 10⁶ rows of
+// five columns on the 2-core machine: the splitting of the lines into
+// fields, the reading of the columns.
+const (
+	costTableLines   = 8
+	costTableColumns = 4
+)
+
+// parseDelimited splits delimited text into a raw table, telling tick
+// (nil: none) the fraction of the lines split every textline.PollLines
+// lines.
+func parseDelimited(ctx context.Context, lines []string, name string, opt *Options, tick func(float64)) (*rawTable, error) {
 	// Keep the data lines (not blank, not comments) with their numbers.
 	var body []string
 	var nums []int
@@ -219,6 +235,9 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 		}
 		if err := poll(ctx, name, k); err != nil {
 			return nil, err
+		}
+		if tick != nil && k%textline.PollLines == 0 {
+			tick(float64(k) / float64(len(body)))
 		}
 		fields, pos, err := sp.split(l, nil)
 		if err != nil {

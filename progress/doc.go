@@ -52,7 +52,8 @@
 //	reading PATH        MiB read of the file's MiB; the command tether, as it reads the file
 //	parsing NAME        thousandths (Total 1000) of the parse of an edge list after its
 //	                    lines (Message: the step); dataset.GraphOptions.Recorder; each
-//	                    thousandth and each step
+//	                    thousandth and each step; or of a feature table's
+//	                    (dataset.Options.Recorder), the same way
 //	figures             thousandths of metrics.EvaluateContext's work (Message: the step);
 //	                    metrics.Options.Recorder; each thousandth and each step
 //

@@ -154,24 +154,47 @@ func countedOpener(rec progress.Recorder) func(ctx context.Context, name string)
 
 // readTableReported reads the feature table path as input.ReadTableFile
 // does, each parse of a regular file reading it through openCountedAs
-// (the stage "reading PATH" in MiB, then "parsing" until the parse ends;
-// a later parse, once the class or names column is found, as "reading
-// PATH, parse N") and the whole as the step "reading PATH": a table of
-// 10⁶ rows took 7 s without a word. A folder of images and a pipe are
-// read as input.ReadTableFile reads them.
+// (the stage "reading PATH" in MiB; a later parse, once the class or
+// names column is found, as "reading PATH, parse N"), then reporting the
+// parse of its lines as the stage "parsing PATH" (or "parsing PATH,
+// parse N") in thousandths through its steps (dataset.Options.Recorder),
+// which ends the file's heartbeat, and the whole as the step "reading
+// PATH": a table of 10⁶ rows took 7 s without a word, then a second or
+// more of parse after its last MiB with only the heartbeat. A pipe's
+// parse reports as a file's, its reading as input.ReadTableFile reads
+// it; a folder of images reports nothing but the step.
 func readTableReported(ctx context.Context, path string, opt dataset.Options, rec *stderrRecorder) (*input.Data, error) {
 	defer rec.step("reading " + path)()
+	// The parses run one after the other, each after its open: the
+	// recorder of the parse reads the state of the latest open.
+	var mu sync.Mutex
 	parses := 0
-	return input.ReadTableFileOpen(ctx, path, opt, func(ctx context.Context, name string) (io.ReadCloser, error) {
-		parses++
-		stage := "reading " + name
+	var cur *countedFile // the file of the latest parse; nil for a pipe
+	suffix := func() string {
 		if parses > 1 {
-			stage = fmt.Sprintf("reading %s, parse %d", name, parses)
+			return fmt.Sprintf(", parse %d", parses)
 		}
-		f, err := openCountedAs(ctx, name, stage, rec, "parsing")
+		return ""
+	}
+	opt.Recorder = progress.Func(func(e progress.Event) {
+		mu.Lock()
+		f, stage := cur, "parsing "+path+suffix()
+		mu.Unlock()
+		if f != nil {
+			f.quiet()
+		}
+		e.Stage = stage
+		rec.Record(e)
+	})
+	return input.ReadTableFileOpen(ctx, path, opt, func(ctx context.Context, name string) (io.ReadCloser, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		parses++
+		f, err := openCountedAs(ctx, name, "reading "+name+suffix(), rec, "parsing")
 		if err != nil {
 			return nil, err
 		}
+		cur = f
 		return f, nil
 	})
 }

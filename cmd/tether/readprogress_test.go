@@ -137,8 +137,10 @@ func TestGraphParseProgress(t *testing.T) {
 
 // cluster -input reports the reading of its table, each parse (a table
 // with a class column is parsed again once the column is found) to the
-// end of the file: a table of 10⁶ rows took 7 s without a word; -quiet
-// prints none of it.
+// end of the file, then the parse of its lines through its steps to the
+// total: a table of 10⁶ rows took 7 s without a word, then a second or
+// more after its last MiB with only a heartbeat; -quiet prints none of
+// it.
 func TestTableReadProgress(t *testing.T) {
 	dir := t.TempDir()
 	var table strings.Builder
@@ -160,10 +162,17 @@ func TestTableReadProgress(t *testing.T) {
 			t.Errorf("stderr %q: want %q to 100%%", errOut, stage)
 		}
 	}
+	for _, stage := range []string{"parsing " + path, "parsing " + path + ", parse 2"} {
+		if !slices.ContainsFunc(progressLines(errOut, stage), func(l string) bool {
+			return strings.Contains(l, "1000/1000 (100%) reading the columns")
+		}) {
+			t.Errorf("stderr %q: want %q to 100%%", errOut, stage)
+		}
+	}
 	if _, errOut, err = runClocked(t, append(args, "-quiet")...); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(errOut, "reading ") {
+	if strings.Contains(errOut, "reading ") || strings.Contains(errOut, "parsing ") {
 		t.Errorf("-quiet: stderr %q", errOut)
 	}
 }
