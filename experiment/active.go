@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -367,12 +366,8 @@ func activeReport(env *Env, results map[string]Values) (*Output, error) {
 			}
 			fmt.Fprintf(&md, "\n")
 		}
-		fig, err := activeFigure(env, results, rows, plan, m, &md)
-		if err != nil {
+		if err := activeFigure(env, out, results, rows, plan, m, &md); err != nil {
 			return nil, err
-		}
-		if fig != "" {
-			out.Figures = append(out.Figures, fig)
 		}
 	}
 	var buf bytes.Buffer
@@ -509,12 +504,12 @@ func activeSeconds(results map[string]Values, plan activePlan, name, method stri
 	return ma, mb
 }
 
-// activeFigure writes active-METHOD.png: a panel per dataset, mean ARI
-// against questions answered with ± one standard deviation bands, the 0.9
-// target dashed. It returns the file name ("" without an output folder).
-func activeFigure(env *Env, results map[string]Values, rows []fgpwcRow, plan activePlan, m activeMethod, md *strings.Builder) (string, error) {
+// activeFigure puts active-METHOD.png in out (addFigure; nothing without
+// an output folder): a panel per dataset, mean ARI against questions
+// answered with ± one standard deviation bands, the 0.9 target dashed.
+func activeFigure(env *Env, out *Output, results map[string]Values, rows []fgpwcRow, plan activePlan, m activeMethod, md *strings.Builder) error {
 	if env.OutDir == "" || len(rows) == 0 {
-		return "", nil
+		return nil
 	}
 	steps := plan.steps()
 	var plots []*plot.Plot
@@ -533,17 +528,19 @@ func activeFigure(env *Env, results map[string]Values, rows []fgpwcRow, plan act
 		}
 		p, err := figure.Lines(c)
 		if err != nil {
-			return "", err
+			return err
 		}
 		activeTargetLine(p, float64(plan.budget))
 		plots = append(plots, p)
 	}
 	png := fmt.Sprintf("active-%s.png", m.key)
-	if err := figure.SavePNG(filepath.Join(env.OutDir, png), 10*vg.Centimeter, 9*vg.Centimeter, plots...); err != nil {
-		return "", err
+	b, err := figure.PNG(10*vg.Centimeter, 9*vg.Centimeter, plots...)
+	if err != nil {
+		return err
 	}
+	addFigure(out, png, b)
 	fmt.Fprintf(md, "![ARI against questions answered, %s](%s)\n\nCurves: mean ARI over the seeds with ± one standard deviation bands; the dashed line is the target 0.9.\n\n", m.key, png)
-	return png, nil
+	return nil
 }
 
 // activeTargetLine draws the target ARI as a dashed horizontal line

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -191,13 +190,11 @@ func Closure(params ClosureParams) Experiment {
 			out.Markdown = closureMarkdown(p.Command, p.Partitions, rows, thresholds, p.Reps, env.Seed)
 			out.Claims = closureClaims(p.Partitions, rows)
 			if env.OutDir != "" {
-				figs, err := closurePlots(env.OutDir, p.Partitions, rows)
-				if err != nil {
+				if err := closurePlots(out, p.Partitions, rows); err != nil {
 					return nil, err
 				}
-				out.Figures = figs
 				out.Markdown += "\n"
-				for _, f := range figs {
+				for _, f := range out.Figures {
 					out.Markdown += fmt.Sprintf("![%s](./%s)\n", f, f)
 				}
 			}
@@ -240,9 +237,9 @@ func closureCell(ctx context.Context, pt closurePoint, uniform bool, reps int, s
 }
 
 // closurePlots draws ARI and NMI against the must-link count (Fig. 4.3) and
-// the uniformity (Fig. 4.4), one curve per partition with ± 1 sd bands.
-func closurePlots(dir string, parts []string, rows []closureRow) ([]string, error) {
-	var files []string
+// the uniformity (Fig. 4.4), one curve per partition with ± 1 sd bands,
+// into out (addFigure).
+func closurePlots(out *Output, parts []string, rows []closureRow) error {
 	for _, fig := range []struct {
 		id, file, xlabel string
 		x                func(closureRow) float64
@@ -277,12 +274,13 @@ func closurePlots(dir string, parts []string, rows []closureRow) ([]string, erro
 			}
 			panels = append(panels, ch)
 		}
-		if err := savePanels(filepath.Join(dir, fig.file), panels); err != nil {
-			return nil, err
+		png, err := panelsPNG(panels)
+		if err != nil {
+			return err
 		}
-		files = append(files, fig.file)
+		addFigure(out, fig.file, png)
 	}
-	return files, nil
+	return nil
 }
 
 // seriesData and figureChart are the plain data of a line chart.
@@ -312,8 +310,8 @@ func closureRange(rows []closureRow, fig string, x func(closureRow) float64) (lo
 	return lo, hi
 }
 
-// savePanels draws charts side by side into a PNG.
-func savePanels(path string, charts []*figureChart) error {
+// panelsPNG draws charts side by side into a PNG image.
+func panelsPNG(charts []*figureChart) ([]byte, error) {
 	lcs := make([]figure.LineChart, 0, len(charts))
 	for _, c := range charts {
 		lc := figure.LineChart{Title: c.title, XLabel: c.xlabel, YLabel: c.ylabel, YMin: 0, YMax: 1.02, LegendRight: true, XBreak: c.xbreak, XTicks: c.xticks}
@@ -322,36 +320,50 @@ func savePanels(path string, charts []*figureChart) error {
 		}
 		lcs = append(lcs, lc)
 	}
-	return saveLineCharts(path, 5.5*vg.Inch, 4.5*vg.Inch, lcs)
+	return lineChartsPNG(5.5*vg.Inch, 4.5*vg.Inch, lcs)
 }
 
-// savePanelsFigure saves charts as the figure name.png in env.OutDir
-// (savePanels), adds the file to out.Figures and links it on the page md
-// ("![name](name.png)" on a line of its own after a blank line). Cost:
-// savePanels'.
-func savePanelsFigure(env *Env, out *Output, md io.Writer, name string, charts []*figureChart) error {
+// savePanelsFigure puts charts in out as the figure name.png (panelsPNG,
+// addFigure) and links it on the page md ("![name](name.png)" on a line
+// of its own after a blank line). Cost: panelsPNG's.
+func savePanelsFigure(out *Output, md io.Writer, name string, charts []*figureChart) error {
 	png := name + ".png"
-	if err := savePanels(filepath.Join(env.OutDir, png), charts); err != nil {
+	b, err := panelsPNG(charts)
+	if err != nil {
 		return err
 	}
-	out.Figures = append(out.Figures, png)
+	addFigure(out, png, b)
 	fmt.Fprintf(md, "\n![%s](%s)\n", name, png)
 	return nil
 }
 
-// saveLineCharts draws each chart (figure.Lines) and writes them side by
-// side, each panelWidth wide and height high, as one PNG at path
-// (figure.SavePNG). Cost: one plot per chart and one PNG encoding.
-func saveLineCharts(path string, panelWidth, height vg.Length, charts []figure.LineChart) error {
+// lineChartsPNG draws each chart (figure.Lines) side by side, each
+// panelWidth wide and height high, as one PNG image (figure.PNG). Cost:
+// one plot per chart and one PNG encoding.
+func lineChartsPNG(panelWidth, height vg.Length, charts []figure.LineChart) ([]byte, error) {
 	plots := make([]*plot.Plot, 0, len(charts))
 	for _, c := range charts {
 		p, err := figure.Lines(c)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		plots = append(plots, p)
 	}
-	return figure.SavePNG(path, panelWidth, height, plots...)
+	return figure.PNG(panelWidth, height, plots...)
+}
+
+// addFigure puts the PNG image png in out as the file name: in
+// Output.Files, which Run writes into the output folder with the page,
+// all or none, staged under its context (atomicfile.Stage, whose
+// Registry a second Ctrl-C discards), and in Output.Figures. A Report
+// writing its figures into the folder itself left them behind a failed
+// or interrupted page, and a second Ctrl-C left their temporary files.
+func addFigure(out *Output, name string, png []byte) {
+	if out.Files == nil {
+		out.Files = map[string][]byte{}
+	}
+	out.Files[name] = png
+	out.Figures = append(out.Figures, name)
 }
 
 func closureCSV(command string, rows []closureRow) string {

@@ -62,9 +62,12 @@ func (e *Env) dataRoot() string {
 type Output struct {
 	// Markdown is the experiment's section of the results page.
 	Markdown string
-	// Files maps file names (relative to OutDir) to contents, e.g. CSV.
+	// Files maps file names (relative to OutDir) to contents, e.g. CSV
+	// and the figures' PNG images: Run writes them with the page, all or
+	// none, staged under its context (so that an interrupt, a second one
+	// included, leaves none of them, nor their temporary files).
 	Files map[string][]byte
-	// Figures lists PNG files already written into OutDir by Report.
+	// Figures lists the PNG images among Files, in the page's order.
 	Figures []string
 	// Claims are the published claims this experiment checks, with their
 	// verdicts (see Claim).

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -742,11 +741,9 @@ func noisyReport(env *Env, results map[string]Values) (*Output, error) {
 	out.Claims = noisySummary(&md, results, rows, plan)
 	out.Claims = append(out.Claims, noisyDefault(&md, results, rows, plan)...)
 	noisyRobust(&md, results, rows, plan)
-	figs, err := noisyFigures(env, results, rows, plan, &md)
-	if err != nil {
+	if err := noisyFigures(env, out, results, rows, plan, &md); err != nil {
 		return nil, err
 	}
-	out.Figures = figs
 	noisyFailures(&md, results, rows, plan)
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -1390,14 +1387,13 @@ func fmtLossStat(s noisyStat) string {
 // other) and a robust variant.
 var noisyFigureMethods = []string{"njw", "cscap", "cscap-novote", "mcl-noa-ssc", "mcl-noa-ssc-noresolve", "mcl-noa-ssc-screen", "fast-ge", "fgpwc", "csc", "sl", "cosc", "l1csc", "cscap+vote"}
 
-// noisyFigures writes one PNG per density: a panel per dataset, ARI
-// (unconstrained pairs) against the flip rate.
-func noisyFigures(env *Env, results map[string]Values, rows []fgpwcRow, plan noisyPlan, md *strings.Builder) ([]string, error) {
+// noisyFigures puts in out one PNG per density (addFigure): a panel per
+// dataset, ARI (unconstrained pairs) against the flip rate.
+func noisyFigures(env *Env, out *Output, results map[string]Values, rows []fgpwcRow, plan noisyPlan, md *strings.Builder) error {
 	if env.OutDir == "" || len(rows) == 0 {
-		return nil, nil
+		return nil
 	}
 	keys := noisyFigureMethods
-	var figs []string
 	for _, d := range plan.densities {
 		var panels []figure.LineChart
 		for _, r := range rows {
@@ -1433,15 +1429,16 @@ func noisyFigures(env *Env, results map[string]Values, rows []fgpwcRow, plan noi
 		for half := 0; half*3 < len(panels); half++ {
 			ps := panels[half*3 : min(len(panels), half*3+3)]
 			png := fmt.Sprintf("noisy-d%d-%d.png", d, half+1)
-			if err := saveLineCharts(filepath.Join(env.OutDir, png), 13*vg.Centimeter, 11*vg.Centimeter, ps); err != nil {
-				return nil, err
+			b, err := lineChartsPNG(13*vg.Centimeter, 11*vg.Centimeter, ps)
+			if err != nil {
+				return err
 			}
-			figs = append(figs, png)
+			addFigure(out, png, b)
 			fmt.Fprintf(md, "![ARI against the flip rate, density %d/n](%s)\n\n", d, png)
 		}
 	}
 	fmt.Fprintf(md, "Curves: mean ARI over the unconstrained pairs (no bands, for legibility: the standard deviations are in the tables); a point is missing where the method failed on a set.\n\n")
-	return figs, nil
+	return nil
 }
 
 // noisyFailures explains the failed cells, by method and cause.

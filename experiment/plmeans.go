@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -226,16 +225,17 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 	}
 	out := &Output{Files: map[string][]byte{}}
 	png := "plmeans-limits.png"
-	if err := plLimitsFigure(filepath.Join(env.OutDir, png), p, func(a, th, s float64) (float64, bool) {
+	b, err := plLimitsFigure(p, func(a, th, s float64) (float64, bool) {
 		vs := all[key{a, th, s}]
 		if len(vs) == 0 {
 			return 0, false
 		}
 		return plClassCode(vs[0], p.n), true
-	}); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
-	out.Figures = append(out.Figures, png)
+	addFigure(out, png, b)
 	fmt.Fprintf(&md, "![classes over (α, θ), one panel per σ](%s)\n\n", png)
 	md.WriteString("In the figure (first draw): red, every point a singleton; orange, one cluster of size > 1 plus singletons; light blue, one cluster; " +
 		"green, several clusters of size > 1. A dot marks α + 3θ < 1; claim 3 below checks that green appears only at dots.\n\n")
@@ -724,9 +724,10 @@ type plPalette []color.Color
 
 func (p plPalette) Colors() []color.Color { return p }
 
-// plLimitsFigure draws one heat map per σ: the class of the first draw's
-// partition over (α, θ), a dot where α + 3θ < 1.
-func plLimitsFigure(path string, p plLimitsProtocol, class func(a, th, s float64) (float64, bool)) error {
+// plLimitsFigure draws one heat map per σ, side by side in a PNG image:
+// the class of the first draw's partition over (α, θ), a dot where
+// α + 3θ < 1.
+func plLimitsFigure(p plLimitsProtocol, class func(a, th, s float64) (float64, bool)) ([]byte, error) {
 	pal := plPalette{
 		color.RGBA{R: 0xd7, G: 0x30, B: 0x27, A: 0xff}, // all singletons
 		color.RGBA{R: 0xfc, G: 0x8d, B: 0x59, A: 0xff}, // one + singletons
@@ -762,7 +763,7 @@ func plLimitsFigure(path string, p plLimitsProtocol, class func(a, th, s float64
 		if len(dots) > 0 {
 			sc, err := plotter.NewScatter(dots)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			sc.GlyphStyle.Shape = draw.CircleGlyph{}
 			sc.GlyphStyle.Radius = vg.Points(3)
@@ -778,5 +779,5 @@ func plLimitsFigure(path string, p plLimitsProtocol, class func(a, th, s float64
 		pl.X.Tick.Marker, pl.Y.Tick.Marker = plot.ConstantTicks(xt), plot.ConstantTicks(yt)
 		plots = append(plots, pl)
 	}
-	return figure.SavePNG(path, 7*vg.Centimeter, 7*vg.Centimeter, plots...)
+	return figure.PNG(7*vg.Centimeter, 7*vg.Centimeter, plots...)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -302,10 +301,11 @@ func sbmReport(env *Env, results map[string]Values, name, intro string, figs []s
 		}
 		png := f.name + ".png"
 		if env.OutDir != "" {
-			if err := plotfig.SavePNG(filepath.Join(env.OutDir, png), 16*vg.Centimeter, 11*vg.Centimeter, p); err != nil {
+			b, err := plotfig.PNG(16*vg.Centimeter, 11*vg.Centimeter, p)
+			if err != nil {
 				return nil, err
 			}
-			out.Figures = append(out.Figures, png)
+			addFigure(out, png, b)
 			fmt.Fprintf(&md, "\n![%s](%s)\n", f.name, png)
 		}
 	}

@@ -450,10 +450,11 @@ func seed001Report(env *Env, s seed001Setup, res map[string]Values) (*Output, er
 	}
 	out := &Output{Files: map[string][]byte{"seed001-fig2-3.csv": buf.Bytes()}, Claims: claims}
 	if env.OutDir != "" && len(charts) > 0 {
-		if err := saveLineCharts(filepath.Join(env.OutDir, "seed001-fig2-3.png"), 9*vg.Centimeter, 7*vg.Centimeter, charts); err != nil {
+		png, err := lineChartsPNG(9*vg.Centimeter, 7*vg.Centimeter, charts)
+		if err != nil {
 			return nil, err
 		}
-		out.Figures = append(out.Figures, "seed001-fig2-3.png")
+		addFigure(out, "seed001-fig2-3.png", png)
 		b.WriteString("![NMI against the share of known labels](seed001-fig2-3.png)\n")
 	}
 	out.Markdown = b.String()

@@ -452,23 +452,24 @@ func fig4Report(env *Env, s fig4Setup, data *memo[string, *fig4Data], res map[st
 	}
 	findings, claims := fig4Findings(env, s, res)
 	b.WriteString(findings)
-	var files []string
+	var png []byte
+	name := "seed001-fig4.png"
 	if env.OutDir != "" {
-		if err := os.MkdirAll(env.OutDir, 0o755); err != nil {
+		var err error
+		if png, err = lineChartsPNG(5*vg.Inch, 4*vg.Inch, charts); err != nil {
 			return nil, err
 		}
-		name := "seed001-fig4.png"
-		if err := saveLineCharts(filepath.Join(env.OutDir, name), 5*vg.Inch, 4*vg.Inch, charts); err != nil {
-			return nil, err
-		}
-		files = append(files, name)
 		fmt.Fprintf(&b, "![purity and NMI against the known labels](%s)\n\n", name)
 	}
 	var out strings.Builder
 	for _, row := range csv {
 		out.WriteString(strings.Join(row, ",") + "\n")
 	}
-	return &Output{Markdown: b.String(), Files: map[string][]byte{"seed001-fig4.csv": []byte(out.String())}, Figures: files, Claims: claims}, nil
+	o := &Output{Markdown: b.String(), Files: map[string][]byte{"seed001-fig4.csv": []byte(out.String())}, Claims: claims}
+	if png != nil {
+		addFigure(o, name, png)
+	}
+	return o, nil
 }
 
 func contains(xs []string, x string) bool {

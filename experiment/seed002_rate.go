@@ -246,7 +246,10 @@ func rateReport(env *Env, s rateSetup, res map[string]Values) (*Output, error) {
 		b.WriteString(f)
 		claims = append(claims, c)
 	}
-	var files []string
+	var figs []struct {
+		name string
+		png  []byte
+	}
 	csv := [][]string{{"dataset", "method", "rate", "accuracy_mean", "accuracy_sd", "rand_mean", "rand_sd", "seconds_mean", "reps"}}
 	for _, ds := range s.datasets {
 		if _, err := os.Stat(filepath.Join(env.DataRoot, ds)); err != nil {
@@ -318,13 +321,14 @@ func rateReport(env *Env, s rateSetup, res map[string]Values) (*Output, error) {
 		}
 		if env.OutDir != "" {
 			name := "rate-" + ds + ".png"
-			if err := os.MkdirAll(env.OutDir, 0o755); err != nil {
+			png, err := lineChartsPNG(5*vg.Inch, 4*vg.Inch, charts)
+			if err != nil {
 				return nil, err
 			}
-			if err := saveLineCharts(filepath.Join(env.OutDir, name), 5*vg.Inch, 4*vg.Inch, charts); err != nil {
-				return nil, err
-			}
-			files = append(files, name)
+			figs = append(figs, struct {
+				name string
+				png  []byte
+			}{name, png})
 			fmt.Fprintf(&b, "![%s](%s)\n\n", ds, name)
 		}
 	}
@@ -332,7 +336,11 @@ func rateReport(env *Env, s rateSetup, res map[string]Values) (*Output, error) {
 	for _, row := range csv {
 		c.WriteString(strings.Join(row, ",") + "\n")
 	}
-	return &Output{Markdown: b.String(), Files: map[string][]byte{"seed002-rate.csv": []byte(c.String())}, Figures: files, Claims: claims}, nil
+	out := &Output{Markdown: b.String(), Files: map[string][]byte{"seed002-rate.csv": []byte(c.String())}, Claims: claims}
+	for _, f := range figs {
+		addFigure(out, f.name, f.png)
+	}
+	return out, nil
 }
 
 // ratef formats a figure of the rate experiment with four decimals.

@@ -506,10 +506,11 @@ func fig62Report(env *Env, ds map[string]*fig62Data, results map[string]Values) 
 		return nil, err
 	}
 	if env.OutDir != "" {
-		if err := plotfig.SavePNG(filepath.Join(env.OutDir, "fig6.2.png"), 16*vg.Centimeter, 11*vg.Centimeter, p); err != nil {
+		b, err := plotfig.PNG(16*vg.Centimeter, 11*vg.Centimeter, p)
+		if err != nil {
 			return nil, err
 		}
-		out.Figures = append(out.Figures, "fig6.2.png")
+		addFigure(out, "fig6.2.png", b)
 		md.WriteString("\n![fig6.2](fig6.2.png)\n")
 	}
 	md.WriteString("\nAll figures are in `fig6.2.csv` (mean and sd of the NMI over the draws, failed runs, mean seconds per run).\n")

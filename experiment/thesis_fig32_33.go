@@ -217,7 +217,7 @@ func fig32Report(env *Env, lf *labelFigures, zoo ssDataset, results map[string]V
 	}
 	if env.OutDir != "" {
 		ch := labelChart("Thesis Fig. 3.2: zoo, 10% labels", "k of the k-NN graph", fx, curves)
-		if err := savePanelsFigure(env, out, &md, "fig3.2", []*figureChart{ch}); err != nil {
+		if err := savePanelsFigure(out, &md, "fig3.2", []*figureChart{ch}); err != nil {
 			return nil, err
 		}
 	}
@@ -407,7 +407,7 @@ func fig33Report(env *Env, results map[string]Values) (*Output, error) {
 	}
 	out := &Output{Files: map[string][]byte{"fig3.3.csv": csv.Bytes()}}
 	if env.OutDir != "" && len(panels) > 0 {
-		if err := savePanelsFigure(env, out, &md, "fig3.3", panels); err != nil {
+		if err := savePanelsFigure(out, &md, "fig3.3", panels); err != nil {
 			return nil, err
 		}
 	}

@@ -228,7 +228,7 @@ func fig46Report(env *Env, inst *fgpwcInstance, results map[string]Values) (*Out
 			c := curves[m.key]
 			ch.series = append(ch.series, seriesData{name: m.label, x: xs, y: c.mean, e: c.sd})
 		}
-		if err := savePanelsFigure(env, out, &md, "fig4.6", []*figureChart{ch}); err != nil {
+		if err := savePanelsFigure(out, &md, "fig4.6", []*figureChart{ch}); err != nil {
 			return nil, err
 		}
 	}

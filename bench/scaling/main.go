@@ -146,7 +146,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "scaling:", err)
 		os.Exit(1)
 	}
-	if err := plotRows(filepath.Join(*out, "scaling.png"), rows); err != nil {
+	if err := plotRows(ctx, filepath.Join(*out, "scaling.png"), rows); err != nil {
 		fmt.Fprintln(os.Stderr, "scaling:", err)
 		os.Exit(1)
 	}
@@ -434,7 +434,7 @@ func series(rows []row) (names []string, by map[string][]row) {
 	return names, by
 }
 
-func plotRows(path string, rows []row) error {
+func plotRows(ctx context.Context, path string, rows []row) error {
 	names, by := series(rows)
 	var ts, ms []figure.Series
 	for _, m := range names {
@@ -462,7 +462,7 @@ func plotRows(path string, rows []row) error {
 		p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 		p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
 	}
-	return figure.SavePNG(path, 5*vg.Inch, 4*vg.Inch, pt, pm)
+	return figure.SavePNG(ctx, path, 5*vg.Inch, 4*vg.Inch, pt, pm)
 }
 
 // fit returns the least-squares slope and intercept of log y against log x.

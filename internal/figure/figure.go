@@ -3,6 +3,7 @@
 package figure
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image/color"
@@ -80,19 +81,35 @@ func ScatterAxes(title, xlabel, ylabel string, x *mat.Dense, labels []int) (*plo
 }
 
 // SavePNG draws the plots side by side, each panelWidth × height, into a PNG
-// file at path (directories are created), atomically (atomicfile.Write: an
-// interrupted or failed write leaves no partial file).
-func SavePNG(path string, panelWidth, height vg.Length, plots ...*plot.Plot) error {
+// file at path (directories are created), atomically under ctx
+// (atomicfile.Write: an interrupted or failed write leaves no partial
+// file, and the temporary file is registered in the atomicfile.Registry
+// ctx carries, if any, so that a process quitting at a second Ctrl-C
+// removes it; a cancelled ctx writes nothing). A page written with other
+// files takes the image's bytes (PNG) and stages them with the others.
+func SavePNG(ctx context.Context, path string, panelWidth, height vg.Length, plots ...*plot.Plot) error {
 	if len(plots) == 0 {
 		return fmt.Errorf("figure: nothing to draw")
 	}
-	err := atomicfile.Write(context.Background(), path, func(w io.Writer) error {
+	err := atomicfile.Write(ctx, path, func(w io.Writer) error {
 		return WritePNG(w, panelWidth, height, plots...)
 	})
 	if err != nil {
 		return fmt.Errorf("figure: %s: %w", path, err)
 	}
 	return nil
+}
+
+// PNG draws the plots side by side, each panelWidth × height, and returns
+// the PNG image (WritePNG), for a file that its caller writes with others
+// (experiment's pages put their figures in Output.Files, which Run
+// stages with the page).
+func PNG(panelWidth, height vg.Length, plots ...*plot.Plot) ([]byte, error) {
+	var b bytes.Buffer
+	if err := WritePNG(&b, panelWidth, height, plots...); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // WritePNG draws the plots side by side, each panelWidth × height, and

@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"math"
@@ -24,7 +25,7 @@ func TestLinesWritesPNG(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "lines.png")
-	if err := SavePNG(path, 300, 200, p); err != nil {
+	if err := SavePNG(context.Background(), path, 300, 200, p); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
