@@ -200,20 +200,7 @@ func TestAutoIgnoredInputsWarnOnce(t *testing.T) {
 // components) joined to its own (how X₀ scales their null directions).
 // Both came as two warnings about the same components (review 86).
 func TestFGPWCComponentsWarnOnce(t *testing.T) {
-	const ring = 30
-	var edges []graph.Edge
-	truth := make([]int, 3*ring)
-	for r := 0; r < 3; r++ {
-		for i := 0; i < ring; i++ {
-			a := r*ring + i
-			truth[a] = r
-			edges = append(edges, graph.Edge{I: a, J: r*ring + (i+1)%ring, W: 1}, graph.Edge{I: a, J: r*ring + (i+2)%ring, W: 1})
-		}
-	}
-	g, err := graph.FromEdges(3*ring, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, truth := threeRings(t)
 	set, err := constraint.UniformPairs(truth, 30, rand.NewPCG(1, 2))
 	if err != nil {
 		t.Fatal(err)
@@ -244,20 +231,7 @@ func TestFGPWCComponentsWarnOnce(t *testing.T) {
 // pairs as the best constrained candidate). NJW run alone words it as
 // before.
 func TestAutoNamesWinnerWarnings(t *testing.T) {
-	const ring = 30
-	var edges []graph.Edge
-	truth := make([]int, 3*ring)
-	for r := 0; r < 3; r++ {
-		for i := 0; i < ring; i++ {
-			a := r*ring + i
-			truth[a] = r
-			edges = append(edges, graph.Edge{I: a, J: r*ring + (i+1)%ring, W: 1}, graph.Edge{I: a, J: r*ring + (i+2)%ring, W: 1})
-		}
-	}
-	g, err := graph.FromEdges(3*ring, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, truth := threeRings(t)
 	const comps = "graph has 3 connected components; "
 	for _, np := range []int{3, 30} {
 		set, err := constraint.UniformPairs(truth, np, rand.NewPCG(1, 2))
@@ -308,4 +282,25 @@ func TestWinnerWarning(t *testing.T) {
 			t.Errorf("winnerWarning(%q, %q) = %q, want %q", c.name, c.w, got, c.want)
 		}
 	}
+}
+
+// threeRings returns three separate rings of 30 nodes, each node linked to
+// its two next neighbours on its ring, and the ring of every node.
+func threeRings(t *testing.T) (*graph.Graph, []int) {
+	t.Helper()
+	const ring = 30
+	var edges []graph.Edge
+	truth := make([]int, 3*ring)
+	for r := 0; r < 3; r++ {
+		for i := 0; i < ring; i++ {
+			a := r*ring + i
+			truth[a] = r
+			edges = append(edges, graph.Edge{I: a, J: r*ring + (i+1)%ring, W: 1}, graph.Edge{I: a, J: r*ring + (i+2)%ring, W: 1})
+		}
+	}
+	g, err := graph.FromEdges(3*ring, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, truth
 }

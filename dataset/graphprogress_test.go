@@ -47,18 +47,7 @@ func TestReadGraphProgress(t *testing.T) {
 			t.Errorf("%s: the graph differs from the one read without a recorder", name)
 		}
 		es := l.Events("parsing " + name)
-		var msgs []string
-		inside := map[string]bool{}
-		for i, e := range es {
-			if e.Total != progress.MeterTotal || (i > 0 && e.Done < es[i-1].Done) {
-				t.Fatalf("%s: event %d %+v after %+v", name, i, e, es[max(i-1, 0)])
-			}
-			if len(msgs) == 0 || msgs[len(msgs)-1] != e.Message {
-				msgs = append(msgs, e.Message)
-			} else if e.Done > es[i-1].Done {
-				inside[e.Message] = true
-			}
-		}
+		msgs, inside := parseStepsOf(t, name, es)
 		if !slices.Equal(msgs, parseSteps) {
 			t.Errorf("%s: steps %q, want %q", name, msgs, parseSteps)
 		}
@@ -94,4 +83,23 @@ func TestReadGraphCancelInsideTheSteps(t *testing.T) {
 			}
 		}
 	}
+}
+
+// parseStepsOf checks that the events es of a parse, named name, count in
+// progress.MeterTotal and never go back, and returns the steps (the
+// messages in order, repeats merged) and those that advanced inside.
+func parseStepsOf(t *testing.T, name string, es []progress.Event) (msgs []string, inside map[string]bool) {
+	t.Helper()
+	inside = map[string]bool{}
+	for i, e := range es {
+		if e.Total != progress.MeterTotal || (i > 0 && e.Done < es[i-1].Done) {
+			t.Fatalf("%s: event %d %+v after %+v", name, i, e, es[max(i-1, 0)])
+		}
+		if len(msgs) == 0 || msgs[len(msgs)-1] != e.Message {
+			msgs = append(msgs, e.Message)
+		} else if e.Done > es[i-1].Done {
+			inside[e.Message] = true
+		}
+	}
+	return msgs, inside
 }

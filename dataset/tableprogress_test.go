@@ -53,18 +53,7 @@ func TestReadTableProgress(t *testing.T) {
 			t.Errorf("%s: the table differs from the one read without a recorder", name)
 		}
 		es := l.Events("parsing " + name)
-		var msgs []string
-		inside := map[string]bool{}
-		for i, e := range es {
-			if e.Total != progress.MeterTotal || (i > 0 && e.Done < es[i-1].Done) {
-				t.Fatalf("%s: event %d %+v after %+v", name, i, e, es[max(i-1, 0)])
-			}
-			if len(msgs) == 0 || msgs[len(msgs)-1] != e.Message {
-				msgs = append(msgs, e.Message)
-			} else if e.Done > es[i-1].Done {
-				inside[e.Message] = true
-			}
-		}
+		msgs, inside := parseStepsOf(t, name, es)
 		if !slices.Equal(msgs, tableSteps) {
 			t.Errorf("%s: steps %q, want %q", name, msgs, tableSteps)
 		}

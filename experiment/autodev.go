@@ -43,40 +43,46 @@ func (r autoDevRow) k() int {
 // autoDevRows: many small datasets (30–150 nodes, where few held-out
 // pairs make a chance win likely), a few of 300–600 and three of
 // 1500–3000; k from 2 to 8; easy and hard settings.
-var autoDevRows = func() []autoDevRow {
-	sbm := func(n, k int, cin, cout float64) autoDevRow {
-		return autoDevRow{fmt.Sprintf("sbm-n%d-k%d-c%g-%g", n, k, cin, cout), "sbm", synth.Params{N: n, K: k, Cin: cin, Cout: cout}}
+var autoDevRows = []autoDevRow{
+	devSBM(30, 2, 8, 2), devSBM(40, 2, 6, 2), devSBM(60, 2, 8, 3), devSBM(60, 3, 12, 3), devSBM(90, 3, 10, 2),
+	devSBM(120, 4, 16, 3), devSBM(150, 2, 5, 2), devSBM(150, 5, 20, 3), devSBM(400, 4, 12, 2), devSBM(2000, 3, 10, 2),
+	devDCSBM(40, 2, 10, 2, 2.5), devDCSBM(80, 2, 8, 2, 2.5), devDCSBM(100, 3, 12, 3, 2.5), devDCSBM(150, 4, 15, 2, 3),
+	devDCSBM(300, 2, 6, 2, 2.5), devDCSBM(600, 5, 20, 3, 2.5), devDCSBM(3000, 4, 12, 2, 2.5),
+	devBlobs(30, 2, 2, 2), devBlobs(50, 3, 2, 2.5), devBlobs(80, 4, 5, 3), devBlobs(120, 6, 3, 2), devBlobs(150, 8, 4, 2),
+	devBlobs(500, 5, 10, 4), devBlobs(1500, 3, 8, 5),
+	devPoints("moons", 40, 2, 0.15), devPoints("moons", 100, 2, 0.2), devPoints("moons", 300, 2, 0.25),
+	devPoints("circles", 60, 2, 0.08), devPoints("circles", 150, 2, 0.1),
+	devPoints("xor", 50, 2, 0.3), devPoints("xor", 120, 2, 0.35),
+	devPoints("interlaced", 90, 3, 0.08), devPoints("interlaced", 150, 4, 0.1),
+}
+
+// devSBM, devDCSBM, devBlobs and devPoints name and describe the generated
+// datasets of the development suites (auto-dev, hbisect-dev).
+func devSBM(n, k int, cin, cout float64) autoDevRow {
+	return autoDevRow{fmt.Sprintf("sbm-n%d-k%d-c%g-%g", n, k, cin, cout), "sbm", synth.Params{N: n, K: k, Cin: cin, Cout: cout}}
+}
+
+func devDCSBM(n, k int, cin, cout, gamma float64) autoDevRow {
+	return autoDevRow{fmt.Sprintf("dcsbm-n%d-k%d-c%g-%g-g%g", n, k, cin, cout, gamma), "dcsbm", synth.Params{N: n, K: k, Cin: cin, Cout: cout, Gamma: gamma}}
+}
+
+func devBlobs(n, k, dim int, std float64) autoDevRow {
+	return autoDevRow{fmt.Sprintf("blobs-n%d-k%d-d%d-s%g", n, k, dim, std), "blobs", synth.Params{N: n, K: k, Dim: dim, Noise: std}}
+}
+
+// devPoints is moons, circles (factor 0.5), xor or interlaced (k
+// circles) with the given noise.
+func devPoints(gen string, n, k int, noise float64) autoDevRow {
+	p := synth.Params{N: n, K: k, Noise: noise}
+	if gen == "circles" {
+		p.Factor = 0.5
 	}
-	dc := func(n, k int, cin, cout, gamma float64) autoDevRow {
-		return autoDevRow{fmt.Sprintf("dcsbm-n%d-k%d-c%g-%g-g%g", n, k, cin, cout, gamma), "dcsbm", synth.Params{N: n, K: k, Cin: cin, Cout: cout, Gamma: gamma}}
+	name := fmt.Sprintf("%s-n%d-e%g", gen, n, noise)
+	if gen == "interlaced" {
+		name = fmt.Sprintf("%s-n%d-k%d-e%g", gen, n, k, noise)
 	}
-	blobs := func(n, k, dim int, std float64) autoDevRow {
-		return autoDevRow{fmt.Sprintf("blobs-n%d-k%d-d%d-s%g", n, k, dim, std), "blobs", synth.Params{N: n, K: k, Dim: dim, Noise: std}}
-	}
-	pts := func(gen string, n, k int, noise float64) autoDevRow {
-		p := synth.Params{N: n, K: k, Noise: noise}
-		if gen == "circles" {
-			p.Factor = 0.5
-		}
-		name := fmt.Sprintf("%s-n%d-e%g", gen, n, noise)
-		if gen == "interlaced" {
-			name = fmt.Sprintf("%s-n%d-k%d-e%g", gen, n, k, noise)
-		}
-		return autoDevRow{name, gen, p}
-	}
-	return []autoDevRow{
-		sbm(30, 2, 8, 2), sbm(40, 2, 6, 2), sbm(60, 2, 8, 3), sbm(60, 3, 12, 3), sbm(90, 3, 10, 2),
-		sbm(120, 4, 16, 3), sbm(150, 2, 5, 2), sbm(150, 5, 20, 3), sbm(400, 4, 12, 2), sbm(2000, 3, 10, 2),
-		dc(40, 2, 10, 2, 2.5), dc(80, 2, 8, 2, 2.5), dc(100, 3, 12, 3, 2.5), dc(150, 4, 15, 2, 3),
-		dc(300, 2, 6, 2, 2.5), dc(600, 5, 20, 3, 2.5), dc(3000, 4, 12, 2, 2.5),
-		blobs(30, 2, 2, 2), blobs(50, 3, 2, 2.5), blobs(80, 4, 5, 3), blobs(120, 6, 3, 2), blobs(150, 8, 4, 2),
-		blobs(500, 5, 10, 4), blobs(1500, 3, 8, 5),
-		pts("moons", 40, 2, 0.15), pts("moons", 100, 2, 0.2), pts("moons", 300, 2, 0.25),
-		pts("circles", 60, 2, 0.08), pts("circles", 150, 2, 0.1),
-		pts("xor", 50, 2, 0.3), pts("xor", 120, 2, 0.35),
-		pts("interlaced", 90, 3, 0.08), pts("interlaced", 150, 4, 0.1),
-	}
-}()
+	return autoDevRow{name, gen, p}
+}
 
 // autoDevRules are the thresholds tried, in order of strictness: 0 is the
 // rule before the test (any b > c); 1.645 and 2.326 are the one-sided 5%

@@ -43,36 +43,14 @@ const hbDevRev = "v1"
 // (graph.DefaultSpec, what tether cluster builds from features) and
 // SBM/DC-SBM graphs with clear blocks, k from 2 to 5. The k of a row is
 // the generator's number of classes; the method is not told it.
-var hbDevRows = func() []autoDevRow {
-	sbm := func(n, k int, cin, cout float64) autoDevRow {
-		return autoDevRow{fmt.Sprintf("sbm-n%d-k%d-c%g-%g", n, k, cin, cout), "sbm", synth.Params{N: n, K: k, Cin: cin, Cout: cout}}
-	}
-	dc := func(n, k int, cin, cout, gamma float64) autoDevRow {
-		return autoDevRow{fmt.Sprintf("dcsbm-n%d-k%d-c%g-%g-g%g", n, k, cin, cout, gamma), "dcsbm", synth.Params{N: n, K: k, Cin: cin, Cout: cout, Gamma: gamma}}
-	}
-	blobs := func(n, k, dim int, std float64) autoDevRow {
-		return autoDevRow{fmt.Sprintf("blobs-n%d-k%d-d%d-s%g", n, k, dim, std), "blobs", synth.Params{N: n, K: k, Dim: dim, Noise: std}}
-	}
-	pts := func(gen string, n, k int, noise float64) autoDevRow {
-		p := synth.Params{N: n, K: k, Noise: noise}
-		if gen == "circles" {
-			p.Factor = 0.5
-		}
-		name := fmt.Sprintf("%s-n%d-e%g", gen, n, noise)
-		if gen == "interlaced" {
-			name = fmt.Sprintf("%s-n%d-k%d-e%g", gen, n, k, noise)
-		}
-		return autoDevRow{name, gen, p}
-	}
-	return []autoDevRow{
-		blobs(300, 2, 2, 2.5), blobs(300, 3, 2, 1), blobs(500, 4, 5, 2), blobs(600, 5, 2, 1),
-		pts("moons", 300, 2, 0.1), pts("moons", 600, 2, 0.2),
-		pts("circles", 300, 2, 0.05), pts("circles", 600, 2, 0.1),
-		pts("interlaced", 450, 3, 0.05), pts("interlaced", 600, 4, 0.1),
-		sbm(600, 2, 20, 2), sbm(900, 3, 15, 2), sbm(1000, 5, 25, 2),
-		dc(600, 2, 12, 2, 3), dc(900, 3, 15, 2, 2.5),
-	}
-}()
+var hbDevRows = []autoDevRow{
+	devBlobs(300, 2, 2, 2.5), devBlobs(300, 3, 2, 1), devBlobs(500, 4, 5, 2), devBlobs(600, 5, 2, 1),
+	devPoints("moons", 300, 2, 0.1), devPoints("moons", 600, 2, 0.2),
+	devPoints("circles", 300, 2, 0.05), devPoints("circles", 600, 2, 0.1),
+	devPoints("interlaced", 450, 3, 0.05), devPoints("interlaced", 600, 4, 0.1),
+	devSBM(600, 2, 20, 2), devSBM(900, 3, 15, 2), devSBM(1000, 5, 25, 2),
+	devDCSBM(600, 2, 12, 2, 3), devDCSBM(900, 3, 15, 2, 2.5),
+}
 
 // hbDevQuickRows: quick mode runs two small datasets.
 var hbDevQuickRows = []autoDevRow{
