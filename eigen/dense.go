@@ -75,6 +75,10 @@ func (m *Matrix) MulTo(dst, x *mat.Dense) {
 // vectors Q are handled exactly: the problem is restricted to an orthonormal
 // basis Z of the complement {x : QᵀBx = 0}, found by a QR factorization of BQ.
 //
+// Settings.MaxDenseBytes bounds its memory (DenseBytes): a larger
+// problem is refused with an error wrapping ErrInvalid before A is
+// materialized.
+//
 // The zero value is ready to use. Dense ignores Settings.Tol and MaxIter.
 type Dense struct{}
 
@@ -90,6 +94,9 @@ func (Dense) Solve(ctx context.Context, p Problem, s *Settings) (*Result, error)
 	cfg, err := s.resolve(1)
 	if err != nil {
 		return nil, err
+	}
+	if need := DenseBytes(n, p.B != nil); cfg.maxDense > 0 && need > cfg.maxDense {
+		return nil, fmt.Errorf("%w: a dense solve of n = %d for K = %d pairs needs about %d bytes of n×n matrices, more than Settings.MaxDenseBytes = %d (the iterative solvers solve densely when K is a large share of n): ask for fewer pairs", ErrInvalid, n, p.K, need, cfg.maxDense)
 	}
 	matvecs := 0
 	a, err := materialize(p.A, &matvecs, "A")

@@ -94,6 +94,35 @@ type Settings struct {
 	// 1.2e-06" with Done 5 and Total 16); after each restart (Lanczos,
 	// BlockLanczos) or iteration (LOBPCG), once at the end for Dense.
 	Recorder progress.Recorder
+	// MaxDenseBytes, if positive, bounds the memory of a dense solve: Dense,
+	// and the iterative solvers' fallback to it when the wanted pairs are a
+	// large share of n (Lanczos from K ≈ n/3, BlockLanczos and LOBPCG from
+	// K ≈ n/6). A problem whose dense solve needs more than MaxDenseBytes
+	// bytes by DenseBytes fails with an error wrapping ErrInvalid, naming
+	// n, K and both sizes, before anything n×n is allocated, instead of
+	// exhausting the memory (for K = n − 1 on 3·10⁴ nodes that is 7.2 GB
+	// per matrix). If MaxDenseBytes is 0, there is no bound; a negative
+	// value is an error. It changes no result of a problem within the
+	// bound.
+	MaxDenseBytes int64
+}
+
+// DenseBytes returns the memory a dense solve of an n×n problem needs at
+// its peak, as Settings.MaxDenseBytes counts it: five n×n matrices of
+// 8-byte values (the identity and the product that materialize an
+// operator, its symmetric copy, the decomposition's copy and its
+// vectors), eight with a right-hand side B (its own copies and the
+// Cholesky reduction). It saturates at math.MaxInt64. Cost O(1).
+func DenseBytes(n int, generalized bool) int64 {
+	per := int64(5)
+	if generalized {
+		per = 8
+	}
+	nn := int64(max(n, 0))
+	if nn > 0 && nn > math.MaxInt64/(8*per)/nn {
+		return math.MaxInt64
+	}
+	return 8 * per * nn * nn
 }
 
 // Result holds the eigenpairs found, ordered by Which (ascending for
@@ -141,15 +170,16 @@ const defaultSeed1, defaultSeed2 = 0x7e7e5eed, 0x1a2c05
 
 // config is a resolved Settings.
 type config struct {
-	tol     float64
-	maxIter int
-	rng     *rand.Rand
-	rec     progress.Recorder
+	tol      float64
+	maxIter  int
+	rng      *rand.Rand
+	rec      progress.Recorder
+	maxDense int64 // Settings.MaxDenseBytes, 0 for no bound
 }
 
 // Validate returns an error wrapping ErrInvalid, naming the field and its
-// value, when Tol lies outside [0, 1) (NaN included) or MaxIter is
-// negative; nil for a nil s.
+// value, when Tol lies outside [0, 1) (NaN included), or MaxIter or
+// MaxDenseBytes is negative; nil for a nil s.
 // Every solver checks its Settings so; callers that hold Settings for a
 // later solve (cluster.Run) check them up front with Validate.
 func (s *Settings) Validate() error {
@@ -160,6 +190,8 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("%w: tolerance %v outside [0, 1)", ErrInvalid, s.Tol)
 	case s.MaxIter < 0:
 		return fmt.Errorf("%w: negative MaxIter %d", ErrInvalid, s.MaxIter)
+	case s.MaxDenseBytes < 0:
+		return fmt.Errorf("%w: negative MaxDenseBytes %d", ErrInvalid, s.MaxDenseBytes)
 	}
 	return nil
 }
@@ -180,6 +212,7 @@ func (s *Settings) resolve(defMaxIter int) (config, error) {
 		}
 		src = s.Src
 		c.rec = s.Recorder
+		c.maxDense = s.MaxDenseBytes
 	}
 	if src == nil {
 		src = rand.NewPCG(defaultSeed1, defaultSeed2)

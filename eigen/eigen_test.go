@@ -454,3 +454,48 @@ func TestInvalidSolverParameters(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxDenseBytes: a dense solve beyond Settings.MaxDenseBytes, by Dense
+// or by an iterative solver's fallback for many pairs (K = 60 of n = 100),
+// is refused with ErrInvalid before the operator is applied at all, and a
+// bound it fits in changes nothing (the same values, bit for bit, as
+// without one). An iterative solve (K = 4) ignores the bound: it builds
+// no n×n matrix. The bound came from review 92, where K = n − 1 on
+// 3·10⁴ nodes made Lanczos' fallback allocate 7.2 GB and the server die.
+func TestMaxDenseBytes(t *testing.T) {
+	const n = 100
+	_, l, _ := randomLaplacian(t, n, graph.Symmetric, 21)
+	need := eigen.DenseBytes(n, false)
+	if want := int64(5 * 8 * n * n); need != want {
+		t.Fatalf("DenseBytes(%d, false) = %d, want %d", n, need, want)
+	}
+	for _, s := range []eigen.Solver{eigen.Dense{}, eigen.Lanczos{}, eigen.LOBPCG{}, eigen.BlockLanczos{}} {
+		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
+			op := &countingOp{Operator: l}
+			_, err := s.Solve(context.Background(), eigen.Problem{A: op, K: 60}, &eigen.Settings{MaxDenseBytes: need - 1})
+			if !errors.Is(err, eigen.ErrInvalid) || !strings.Contains(err.Error(), "MaxDenseBytes") {
+				t.Fatalf("K = 60 over the bound: error %v, want ErrInvalid naming MaxDenseBytes", err)
+			}
+			if op.n != 0 {
+				t.Errorf("the operator was applied to %d vectors before the refusal", op.n)
+			}
+			free, err := s.Solve(context.Background(), eigen.Problem{A: l, K: 60}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fits, err := s.Solve(context.Background(), eigen.Problem{A: l, K: 60}, &eigen.Settings{MaxDenseBytes: need})
+			if err != nil {
+				t.Fatalf("within the bound: %v", err)
+			}
+			if !slices.Equal(free.Values, fits.Values) {
+				t.Errorf("within the bound the values differ from those without one")
+			}
+		})
+	}
+	if _, err := (eigen.Lanczos{}).Solve(context.Background(), eigen.Problem{A: l, K: 4}, &eigen.Settings{MaxDenseBytes: 1}); err != nil {
+		t.Errorf("Lanczos, K = 4 (iterative) with a bound of 1 byte: %v", err)
+	}
+	if err := (&eigen.Settings{MaxDenseBytes: -1}).Validate(); !errors.Is(err, eigen.ErrInvalid) {
+		t.Errorf("negative MaxDenseBytes: Validate gives %v, want ErrInvalid", err)
+	}
+}
