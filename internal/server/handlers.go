@@ -526,7 +526,14 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 	for _, c := range d.Truth {
 		classes[c] = true
 	}
-	m, key, err := s.method(&ClusterRequest{K: len(classes)}, n)
+	k := len(classes)
+	m, key, err := s.method(&ClusterRequest{K: k}, n)
+	if err == nil && s.checkWork(m, k, n) != nil {
+		// So many classes that their basis would pass the memory
+		// limit: the automatic k's (a request for that k is refused
+		// with the reason).
+		m, key, err = s.method(&ClusterRequest{}, n)
+	}
 	if err != nil {
 		return sessionState{}, err
 	}
@@ -545,7 +552,7 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 				return sessionState{}, err
 			}
 		}
-		if st, err = f.NewState(ctx, d.Graph, &cluster.Settings{}); err != nil {
+		if st, err = f.NewState(ctx, d.Graph, s.settings(0)); err != nil {
 			return sessionState{}, fmt.Errorf("%w: %s: the spectral embedding: %w", errBadInput, d.Name, err)
 		}
 		basis = st.Basis()
@@ -562,7 +569,7 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 			nodes[i] = i
 		}
 		if basis == nil {
-			if nodes, basis, err = embedConnected(ctx, d.Graph, f); err != nil {
+			if nodes, basis, err = embedConnected(ctx, d.Graph, f, s.settings(0)); err != nil {
 				return sessionState{}, fmt.Errorf("%w: %s: the spectral embedding of its %d nodes of degree > 0 (%d isolated): %w", errBadInput, d.Name, n-len(iso), len(iso), err)
 			}
 		}
@@ -593,7 +600,7 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 // f's basis of the subgraph they induce, for the view of a graph with
 // isolated nodes. M is capped at the subgraph's size less 1. Cost: that
 // of FGPWC.Embed on the subgraph.
-func embedConnected(ctx context.Context, g *graph.Graph, f cluster.FGPWC) ([]int, *cluster.FGPWCBasis, error) {
+func embedConnected(ctx context.Context, g *graph.Graph, f cluster.FGPWC, set *cluster.Settings) ([]int, *cluster.FGPWCBasis, error) {
 	isolated := map[int]bool{}
 	for _, i := range g.Isolated() {
 		isolated[i] = true
@@ -612,7 +619,7 @@ func embedConnected(ctx context.Context, g *graph.Graph, f cluster.FGPWC) ([]int
 	if f.M > 0 {
 		f.M = max(1, min(f.M, len(nodes)-1))
 	}
-	b, err := f.Embed(ctx, sub, &cluster.Settings{})
+	b, err := f.Embed(ctx, sub, set)
 	return nodes, b, err
 }
 
@@ -636,7 +643,7 @@ func (s *Server) initialBasis(ctx context.Context, f cluster.FGPWC) (*cluster.FG
 	}
 	defer s.initMu.Unlock()
 	if s.initBasis == nil {
-		b, err := f.Embed(ctx, s.cfg.Initial.Graph, &cluster.Settings{})
+		b, err := f.Embed(ctx, s.cfg.Initial.Graph, s.settings(0))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s: the spectral embedding: %w", errBadInput, s.cfg.Initial.Name, err)
 		}

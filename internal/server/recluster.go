@@ -183,7 +183,9 @@ func (s *Server) fgpwcState(ctx context.Context, ss *sessionState, f cluster.FGP
 	} else {
 		embedded = true
 	}
-	st, err := f.NewStateFor(ctx, p, &cluster.Settings{Seed: seed, Spelling: runSpelling{initial: ss.source.Initial}})
+	st0 := s.settings(seed)
+	st0.Spelling = runSpelling{initial: ss.source.Initial}
+	st, err := f.NewStateFor(ctx, p, st0)
 	if err != nil {
 		return nil, false, err
 	}
@@ -224,6 +226,9 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 		kNote = fmt.Sprintf("%s chooses k itself: the request's k = %d is not used", m.Name(), k)
 		k = 0
 	}
+	if err := s.checkWork(m, k, n); err != nil {
+		return nil, err
+	}
 	p, err := input.NewProblem(ss.data, m, k)
 	if errors.Is(err, input.ErrNoBipartite) {
 		return nil, fmt.Errorf("%w: %w, which tether serve does not load", errBadInput, err)
@@ -242,7 +247,9 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	r, d := *req.Regularize, *req.Disconnected
 	req.Regularize, req.Disconnected = &r, &d
 	p.Regularize, p.Disconnected = r, d
-	set := &cluster.Settings{Seed: req.Seed, NormalizeRemedy: normalizeRemedy(ss.source.Initial), Spelling: runSpelling{initial: ss.source.Initial}}
+	set := s.settings(req.Seed)
+	set.NormalizeRemedy = normalizeRemedy(ss.source.Initial)
+	set.Spelling = runSpelling{initial: ss.source.Initial}
 	var res *cluster.Result
 	mode := "run"
 	// The session's FGPWC state holds the basis of the whole graph, or of

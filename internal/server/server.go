@@ -48,6 +48,18 @@ type Config struct {
 	MaxNodes, MaxTotalNodes int
 	// MaxConstraints bounds a session's constraints; 0 means 100 000.
 	MaxConstraints int
+	// MaxRequestMemory bounds the memory (bytes) one request's
+	// clustering may ask for, as the server estimates it before it starts
+	// from n and the number of vectors its k and knobs ask for (workBytes:
+	// 8·n·(4e + 24) bytes for e eigenvectors, or eight n×n matrices when
+	// the eigensolvers solve densely, e above about n/6): a request beyond
+	// it is refused (400) naming the largest number that fits; the
+	// eigensolvers refuse a dense solve beyond it too
+	// (eigen.Settings.MaxDenseBytes). It bounds one request: Workers requests
+	// compute at once. 0 means DefaultMaxRequestMemory(MaxNodes), 1.3 GB
+	// for the default MaxNodes: what FGPWC's largest basis (M = 200) on
+	// MaxNodes nodes needs.
+	MaxRequestMemory int64
 	// MaxSessions bounds the live sessions (the least recently used one is
 	// dropped beyond it); 0 means 64. IdleTimeout drops sessions unused
 	// for that long; 0 means 1 hour.
@@ -184,6 +196,7 @@ func New(cfg Config, addr string) *Server {
 	defi(&cfg.MaxTotalNodes, 1000000)
 	cfg.MaxTotalNodes = max(cfg.MaxTotalNodes, cfg.MaxNodes)
 	defi(&cfg.MaxConstraints, 100000)
+	def(&cfg.MaxRequestMemory, DefaultMaxRequestMemory(cfg.MaxNodes))
 	defi(&cfg.MaxSessions, 64)
 	defi(&cfg.Workers, runtime.GOMAXPROCS(0))
 	cfg.FGPWCM = max(cfg.FGPWCM, 0)
