@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strconv"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/eigen"
@@ -12,7 +13,8 @@ import (
 
 // This file holds the server's bound on the memory of one request's
 // computation (Config.MaxRequestMemory): the estimate of what a method
-// asks for, checked before it runs.
+// asks for, checked before it runs, and the clamp of the methods' own
+// memory limits.
 
 // minRequestMemory is the least default of Config.MaxRequestMemory: a
 // server with few nodes per session still takes the dense eigensolves
@@ -134,6 +136,35 @@ func (s *Server) checkWork(m cluster.Method, k, n int) error {
 	}
 	return fmt.Errorf("%w: %s on n = %d nodes: %s needs about %s for %s, more than this server's memory limit of %s per request: %s", errBadInput, why, n, m.Name(), byteSize(need), how, byteSize(limit), advice)
 }
+
+// clampMemoryKnobs returns m with its memory-limit knob MaxBytes (cscap:
+// the bound on its dense n×n work, 2 GiB when 0) set to the server's
+// Config.MaxRequestMemory when the request leaves it 0 and the method's
+// default is larger, and refuses, as bad input, a MaxBytes above it: a
+// request could otherwise lift the method's own guard (review 92). The
+// other knobs that size the work (FGPWC's M and MaxM, CCSR's M, SSC-KA's
+// Rank, MaxK) are counted by checkWork.
+func (s *Server) clampMemoryKnobs(m cluster.Method) (cluster.Method, error) {
+	v, ok := intKnob(m, "MaxBytes")
+	limit := s.cfg.MaxRequestMemory
+	switch {
+	case !ok:
+		return m, nil
+	case v > limit:
+		return nil, fmt.Errorf("%w: %s's MaxBytes = %d is above this server's memory limit of %d bytes (%s) per request", errBadInput, m.Name(), v, limit, byteSize(limit))
+	case v == 0 && limit < cscapDefaultMaxBytes:
+		out, err := cluster.SetKnobs(m, []string{"MaxBytes=" + strconv.FormatInt(limit, 10)})
+		if err != nil {
+			return nil, fmt.Errorf("setting %s's MaxBytes to the server's limit: %w", m.Name(), err)
+		}
+		return out, nil
+	}
+	return m, nil
+}
+
+// cscapDefaultMaxBytes is the default of cluster.CSCAP.MaxBytes (its
+// knob's doc: "0: 2 GiB").
+const cscapDefaultMaxBytes = 2 << 30
 
 // byteSize formats a byte count for messages: "1.2 GiB", "300.0 MiB".
 func byteSize(b int64) string {

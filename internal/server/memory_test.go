@@ -47,3 +47,34 @@ func TestRequestMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryKnobClamped: a request may not lift a method's own memory
+// guard above the server's limit (review 92: cscap's MaxBytes = 10¹⁵
+// switched it off), and a method left at its default (cscap: 2 GiB) gets
+// the server's lower limit instead: cscap's dense work on 500 nodes
+// (three 500×500 matrices and more, 6 MB) is refused under a 4 MiB limit
+// by cscap itself, naming CSCAP.MaxBytes.
+func TestMemoryKnobClamped(t *testing.T) {
+	s := newTest(t, Config{MaxRequestMemory: 4 << 20})
+	id := newSession(t, s, 500)
+	base := "/api/sessions/" + id
+	callJSON(t, s, "PUT", base+"/constraints", map[string]any{"pairs": []map[string]any{{"i": 0, "j": 1, "kind": "ml"}, {"i": 0, "j": 499, "kind": "cl"}}}, nil, http.StatusOK)
+	for _, c := range []struct {
+		knobs map[string]string
+		want  string
+	}{
+		{map[string]string{"MaxBytes": "1000000000000000"}, "cscap's MaxBytes = 1000000000000000 is above this server's memory limit"},
+		{nil, "CSCAP.MaxBytes"},
+	} {
+		body, _ := json.Marshal(ClusterRequest{Method: "cscap", K: 2, Knobs: c.knobs})
+		code, b := call(t, s, "POST", base+"/cluster", "application/json", body)
+		if code != http.StatusBadRequest || !strings.Contains(string(b), c.want) {
+			t.Errorf("cscap, knobs %v: status %d, %s; want 400 with %q", c.knobs, code, b, c.want)
+		}
+	}
+	// Within the limit cscap runs.
+	big := newTest(t, Config{})
+	id = newSession(t, big, 500)
+	callJSON(t, big, "PUT", "/api/sessions/"+id+"/constraints", map[string]any{"pairs": []map[string]any{{"i": 0, "j": 1, "kind": "ml"}, {"i": 0, "j": 499, "kind": "cl"}}}, nil, http.StatusOK)
+	callJSON(t, big, "POST", "/api/sessions/"+id+"/cluster", ClusterRequest{Method: "cscap", K: 2}, nil, http.StatusOK)
+}

@@ -149,6 +149,9 @@ func (s *Server) method(req *ClusterRequest, n int) (cluster.Method, string, err
 		}
 		m = f
 	}
+	if m, err = s.clampMemoryKnobs(m); err != nil {
+		return nil, "", err
+	}
 	return m, fmt.Sprintf("%s %v", name, set), nil
 }
 

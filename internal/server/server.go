@@ -55,7 +55,9 @@ type Config struct {
 	// the eigensolvers solve densely, e above about n/6): a request beyond
 	// it is refused (400) naming the largest number that fits; the
 	// eigensolvers refuse a dense solve beyond it too
-	// (eigen.Settings.MaxDenseBytes). It bounds one request: Workers requests
+	// (eigen.Settings.MaxDenseBytes), and a method's memory-limit knob
+	// (cscap's MaxBytes) may not exceed it and defaults to it when lower
+	// than the method's default. It bounds one request: Workers requests
 	// compute at once. 0 means DefaultMaxRequestMemory(MaxNodes), 1.3 GB
 	// for the default MaxNodes: what FGPWC's largest basis (M = 200) on
 	// MaxNodes nodes needs.
