@@ -572,6 +572,9 @@ func ccsrFISTA(ctx context.Context, fm ccsrModel, o *ccsrOp, m int, lip, scale, 
 			// f(z) − f(y) − ⟨G, z − y⟩ lies below the bound L/2‖z − y‖².
 			axpySym(step, y, -1/lip, g)
 			proj.project(z, step)
+			if proj.err != nil {
+				return nil, proj.err
+			}
 			axpySym(step, z, -1, y)
 			quad := fm.stepQuad(step)
 			dist := symNorm(step)
@@ -620,7 +623,11 @@ func ccsrFISTA(ctx context.Context, fm ccsrModel, o *ccsrOp, m int, lip, scale, 
 		if gm <= opt.tol*scale {
 			// The gradient map at y is small: check the KKT residual at
 			// the iterate itself.
-			if r := fm.kkt(x, proj, step, lip); r <= opt.tol*scale {
+			r := fm.kkt(x, proj, step, lip)
+			if proj.err != nil {
+				return nil, proj.err
+			}
+			if r <= opt.tol*scale {
 				sol.converged = true
 				break
 			}
@@ -629,6 +636,9 @@ func ccsrFISTA(ctx context.Context, fm ccsrModel, o *ccsrOp, m int, lip, scale, 
 	// f and G at the result from the constraints themselves, and the KKT
 	// residual from that G.
 	o.finish(sol, x, make([]float64, o.a.RawMatrix().Rows), g, step, proj, lip, scale, opt.tol)
+	if proj.err != nil {
+		return nil, proj.err
+	}
 	return sol, nil
 }
 
@@ -811,6 +821,10 @@ type psdProjector struct {
 	vec  *mat.Dense
 	tmp  *mat.Dense
 	vals []float64
+	// err is the first failure of project (an error wrapping
+	// ErrNumerical), nil while every projection succeeded: the callers
+	// check it after projecting (ccsrFISTA).
+	err error
 }
 
 func newPSDProjector(m int) *psdProjector {
@@ -818,11 +832,19 @@ func newPSDProjector(m int) *psdProjector {
 }
 
 // project sets dst = Σ_{λ_i > 0} λ_i v_i v_iᵀ for the eigenpairs of x (the
-// nearest PSD matrix in the Frobenius norm). Cost O(m³).
+// nearest PSD matrix in the Frobenius norm). Cost O(m³). When the
+// eigendecomposition fails (x holds values out of floating-point range:
+// constraint weights near 1e308 overflow the iterates) it sets dst to 0
+// and records an error wrapping ErrNumerical in p.err, the first one
+// kept; it panicked before (review 92).
 func (p *psdProjector) project(dst, x *mat.SymDense) {
 	m := x.SymmetricDim()
 	if !p.eig.Factorize(x, true) {
-		panic("cluster: ccsr: symmetric eigendecomposition failed")
+		if p.err == nil {
+			p.err = fmt.Errorf("%w: ccsr: the eigendecomposition of a %d×%d iterate of M failed in its projection onto the PSD cone (constraint or graph weights out of floating-point range?)", ErrNumerical, m, m)
+		}
+		dst.Zero()
+		return
 	}
 	p.eig.Values(p.vals)
 	p.eig.VectorsTo(p.vec)

@@ -69,6 +69,11 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 		{"fast-ge2 scale", FastGE2{}, tiny, 0, "fast-ge2: the constraint scale 1/(d_min d_max)"},
 		{"fast-ge2-bh operator", FastGE2BH{}, heavy, 0, "cluster: fast-ge2-bh: numerical failure: eigensolver"},
 		{"fast-ge2-bh pair", FastGE2BH{}, heavy, 1e300, "fast-ge2-bh: pair 1 (0,1): its weight"},
+		// Constraint weights of 1e308 overflow CCSR's iterate of M, whose
+		// projection onto the PSD cone then cannot be decomposed: ccsr
+		// panicked ("symmetric eigendecomposition failed"; review 92,
+		// tether serve answering 500 "internal error").
+		{"ccsr projection", CCSR{}, triangles(1), 1e308, "ccsr: the eigendecomposition of a 5×5 iterate of M failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := 0
