@@ -40,6 +40,15 @@ type noSupervisionError struct{ error }
 func (e noSupervisionError) Unwrap() error        { return e.error }
 func (e noSupervisionError) Is(target error) bool { return target == ErrNoSupervision }
 
+// numericalError is an error whose text and chain are those of the
+// wrapped error, and which is ErrNumerical too: a numerical failure of a
+// shared step (a pencil, an eigensolve) whose message says what failed
+// already.
+type numericalError struct{ error }
+
+func (e numericalError) Unwrap() error        { return e.error }
+func (e numericalError) Is(target error) bool { return target == ErrNumerical }
+
 // pkgError is an error of this package whose text names the package
 // once: "cluster: ", prefix, err's text without the "cluster" elements
 // an error chain through this package repeats (unprefixed; the sentinels

@@ -98,8 +98,8 @@ func (s *Settings) solveWith(ctx context.Context, p eigen.Problem, pre *multigri
 }
 
 // checkSolve maps the error of solver to cluster's: a partial result with
-// eigen.ErrNoConvergence is returned with it, a non-finite operator gives
-// an error wrapping ErrNumerical, and a problem the solver refuses
+// eigen.ErrNoConvergence is returned with it, a non-finite operator or a
+// B that is not positive definite gives an error wrapping ErrNumerical, and a problem the solver refuses
 // (eigen.ErrInvalid: a generalized one given to Settings.Eigen =
 // eigen.Lanczos, which solves standard problems only, or a solver field out
 // of range) an error wrapping ErrInvalid that names the solver.
@@ -111,6 +111,13 @@ func checkSolve(solver eigen.Solver, res *eigen.Result, err error) (*eigen.Resul
 		if errors.Is(err, eigen.ErrNonFinite) {
 			// The operator overflowed: Run's inputs are finite.
 			return nil, fmt.Errorf("%w: eigensolver: %w", ErrNumerical, err)
+		}
+		if errors.Is(err, eigen.ErrNotPositiveDefinite) {
+			// B is the method's own operator (a pencil's regularized
+			// matrix), positive definite in exact arithmetic: singular
+			// to working precision, a numerical failure (review 92:
+			// tether serve answered 500).
+			return nil, numericalError{fmt.Errorf("cluster: eigensolver: %w", err)}
 		}
 		if errors.Is(err, eigen.ErrInvalid) {
 			return nil, fmt.Errorf("%w: eigensolver %T: %w", ErrInvalid, solver, err)

@@ -107,6 +107,12 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	if err != nil {
 		return nil, err
 	}
+	if _, nc := g.Components(); nc >= g.N() && g.N() > 1 {
+		// Self loops only (buildFastGE refused a node of degree 0): L_G
+		// = 0, so M = μL_H + sZZᵀ with μ = 0 is singular, and the
+		// eigensolver's Cholesky failure said nothing of why (review 92).
+		return nil, fmt.Errorf("%w: fast-ge: the graph has no edge between distinct nodes, so L_G = 0 and the pencil (L_G, L_H) has nothing of the graph to cluster by: build the graph with more neighbours or a larger radius", ErrInvalid)
+	}
 	pr, err := f.solve(ctx, g, fp, len(pairs), p.K, s, fastGEMultigridMinN)
 	if err != nil {
 		return nil, methodError("fast-ge", "eigenpairs of the pencil (L_G, L_H)", tinyWeightsHint(g, "M = L_G + μL_H + sZZᵀ", err))

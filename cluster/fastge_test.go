@@ -479,6 +479,37 @@ func TestDensePencilIndefinite(t *testing.T) {
 		t.Errorf("path %q, want dense", pr.path)
 	}
 	pwCheckPencil(t, "solvePencil dense", pr.values, pr.vectors, vals, p, l)
+	// Beyond the dense path's limit on n the problem is refused as the
+	// caller's (ErrInvalid), not left unclassified: tether serve
+	// answered fast-ge2-bh on 10⁵ nodes 500 (review 92).
+	_, err = solvePencil(context.Background(), betheOf(gs.an, 2), laplacianOf(gs.ah), k, pencilOptions{mu: 1, denseLimit: 15}, nil)
+	if !errors.Is(err, ErrInvalid) || !errors.Is(err, errPencil) || errors.Is(err, ErrNumerical) || !strings.Contains(err.Error(), "n = 16 exceeds its limit 15") {
+		t.Errorf("n = 16 beyond a dense limit of 15: error %v, want ErrInvalid naming n and the limit", err)
+	}
+}
+
+// TestFastGESelfLoopsOnly: on a graph whose only edges are self loops
+// L_G = 0 and FAST-GE's regularized M is singular; it failed with the
+// eigensolver's bare Cholesky failure, which tether serve answered 500
+// (review 92). It is now ErrInvalid saying why. A pencil failure that is
+// numerical (B not positive definite to working precision, P singular
+// on L's null space) wraps ErrNumerical (checkSolve, pencilError):
+// TestFastGETinyWeights' 1e-20 triangles.
+func TestFastGESelfLoopsOnly(t *testing.T) {
+	loops := make([]graph.Edge, 6)
+	for i := range loops {
+		loops[i] = graph.Edge{I: i, J: i, W: 1}
+	}
+	g, err := graph.FromEdges(6, loops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cons := range []*constraint.Set{nil, {N: 6, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}, {I: 0, J: 5, Kind: constraint.CannotLink}}}} {
+		_, err := Run(context.Background(), FastGE{}, &Problem{Graph: g, K: 2, Constraints: cons}, &Settings{Seed: 1})
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "no edge between distinct nodes") {
+			t.Errorf("constraints %v: error %v, want ErrInvalid saying the graph has no edge between distinct nodes", cons, err)
+		}
+	}
 }
 
 // TestFastGEMatricesAndNormalization checks L_G, L_H of thesis §4.4.2 built
@@ -881,6 +912,9 @@ func TestFastGETinyWeights(t *testing.T) {
 		_, err = Run(context.Background(), m, &Problem{Graph: triangles(1e-20), K: 2, Constraints: pairs}, &Settings{Seed: 1})
 		if err == nil || !strings.Contains(err.Error(), "is singular to working precision: the edge weights (largest 1e-20) are negligible") {
 			t.Errorf("%s at 1e-20: error %v, want the tiny-weights hint", m.Name(), err)
+		}
+		if !errors.Is(err, ErrNumerical) {
+			t.Errorf("%s at 1e-20: error %v does not wrap ErrNumerical", m.Name(), err)
 		}
 	}
 }

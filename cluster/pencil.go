@@ -56,8 +56,23 @@ const pencilDenseLimit = 3000
 // errPencil is wrapped when the pencil has fewer than k finite eigenvalues
 // or cannot be solved. Fewer than k finite eigenvalues (too few
 // constraints for k: rank L_H < k) is the caller's problem, so that error
-// wraps ErrInvalid as well.
+// wraps ErrInvalid as well, as does a problem beyond the dense path's
+// limit on n; the other failures (a factorization or decomposition that
+// fails, P singular on L's null space to working precision) are
+// numerical, and solvePencil marks them ErrNumerical (pencilError).
 var errPencil = errors.New("cluster: generalized eigenproblem")
+
+// pencilError returns err marked as a numerical failure (numericalError)
+// when it wraps errPencil and neither ErrInvalid nor ErrNumerical: tether
+// serve answered them 500 as unclassified (review 92: "P is singular on
+// the null space of L"). Other errors, nil included, are returned as
+// they are.
+func pencilError(err error) error {
+	if errors.Is(err, errPencil) && !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrNumerical) {
+		return numericalError{err}
+	}
+	return err
+}
 
 // solvePencil returns the k smallest finite eigenvalues λ of P x = λ L x for
 // symmetric P and a symmetric L that is positive semidefinite (a Laplacian)
@@ -83,7 +98,8 @@ var errPencil = errors.New("cluster: generalized eigenproblem")
 // Cost: paths 1 and 2 one iterative solve (plus one smallest-eigenvalue
 // estimate each for the definiteness tests); path 3 O(n³) time and O(n²)
 // memory.
-func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOptions, s *Settings) (*pencilResult, error) {
+func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOptions, s *Settings) (_ *pencilResult, err error) {
+	defer func() { err = pencilError(err) }()
 	n := p.Dim()
 	if k < 1 || k > n {
 		return nil, fmt.Errorf("%w: %d eigenvectors requested for %d nodes", ErrInvalid, k, n)
@@ -157,7 +173,7 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 		limit = pencilDenseLimit
 	}
 	if n > limit {
-		return nil, fmt.Errorf("%w: P + μL is indefinite (λ_min ≈ %.3g), so only the dense solver applies, and n = %d exceeds its limit %d", errPencil, mmin, n, limit)
+		return nil, fmt.Errorf("%w: %w: P + μL is indefinite (λ_min ≈ %.3g), so only the dense solver applies, and n = %d exceeds its limit %d", ErrInvalid, errPencil, mmin, n, limit)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -697,10 +697,20 @@ func toJSON(pairs []constraint.Pair) constraintsBody {
 	return out
 }
 
-// parsePairs checks pairs against n nodes.
+// maxPairWeight bounds a constraint's weight, as maxSelfLoops bounds
+// self_loops: the methods multiply weights by degrees and by each other,
+// and weights near 1e308 overflowed them (review 92: 500s from ccsr,
+// fast-ge, fast-ge2, fast-ge2-bh).
+const maxPairWeight = 1e12
+
+// parsePairs checks pairs against n nodes: each a kind, two nodes and a
+// weight of 0 (meaning 1) or in (0, 10¹²].
 func parsePairs(in []pairJSON, n int) ([]constraint.Pair, error) {
 	out := make([]constraint.Pair, len(in))
 	for k, p := range in {
+		if !(p.Weight >= 0 && p.Weight <= maxPairWeight) {
+			return nil, fmt.Errorf("%w: pair %d (%d,%d): weight %v, want a weight in (0, %g] (0 or none means 1)", errBadInput, k, p.I, p.J, p.Weight, float64(maxPairWeight))
+		}
 		var kind constraint.Kind
 		switch strings.ToLower(p.Kind) {
 		case "ml", "must-link", "mustlink":

@@ -751,18 +751,39 @@ func TestFGPWCMLimit(t *testing.T) {
 }
 
 func TestNumericalFailureIsBadInput(t *testing.T) {
-	// Weights of 1e308 pass constraint validation but overflow FGPWC's
-	// objective: the library's numerical failure is the input's fault
-	// (no method returns one on valid input), a 400, not a 500.
+	// Constraint weights are bounded as self_loops are, to (0, 10¹²]:
+	// weights of 1e308 passed and overflowed ccsr (a panic), fast-ge,
+	// fast-ge2 and fast-ge2-bh (500s; review 92).
 	s := newTest(t, Config{})
 	id := newSession(t, s, 100)
 	base := "/api/sessions/" + id
-	callJSON(t, s, "POST", base+"/constraints", map[string]any{"pairs": []map[string]any{{"i": 0, "j": 1, "kind": "ml", "weight": 1e308}, {"i": 0, "j": 2, "kind": "cl", "weight": 1e308}}}, nil, http.StatusOK)
-	for _, cold := range []bool{false, true} {
-		body, _ := json.Marshal(ClusterRequest{K: 2, Cold: cold})
-		code, b := call(t, s, "POST", base+"/cluster", "application/json", body)
-		if code != http.StatusBadRequest || !strings.Contains(string(b), "floating-point range") {
-			t.Errorf("cold %v: status %d body %s, want 400 explaining the numerical failure", cold, code, b)
+	for _, w := range []float64{1e308, 1.1e12, -1} {
+		body, _ := json.Marshal(map[string]any{"pairs": []map[string]any{{"i": 0, "j": 1, "kind": "ml", "weight": w}}})
+		code, b := call(t, s, "POST", base+"/constraints", "application/json", body)
+		if code != http.StatusBadRequest || !strings.Contains(string(b), "want a weight in (0, 1e+12]") {
+			t.Errorf("weight %g: status %d body %s, want 400 naming the bound", w, code, b)
+		}
+	}
+	callJSON(t, s, "POST", base+"/constraints", map[string]any{"pairs": []map[string]any{{"i": 0, "j": 1, "kind": "ml", "weight": 1e12}, {"i": 0, "j": 2, "kind": "cl", "weight": 1e12}}}, nil, http.StatusOK)
+	// The library's numerical failures and ill-posed problems are the
+	// input's fault, 400, not 500: fast-ge on two triangles of weight
+	// 1e-20, whose regularized M is singular to working precision
+	// (cluster.ErrNumerical), and on a graph of self loops only, whose
+	// L_G = 0 (cluster.ErrInvalid); both were 500 (review 92).
+	for _, c := range []struct{ name, graph, want string }{
+		{"tiny.mtx", "%%MatrixMarket matrix coordinate real symmetric\n6 6 7\n2 1 1e-20\n3 2 1e-20\n3 1 1e-20\n5 4 1e-20\n6 5 1e-20\n6 4 1e-20\n4 3 1e-23\n", "singular to working precision"},
+		{"loops.txt", "0 0\n1 1\n2 2\n3 3\n4 4\n5 5\n", "no edge between distinct nodes"},
+	} {
+		var info sessionInfo
+		callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+		if code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name="+c.name, "text/plain", []byte(c.graph)); code != http.StatusOK {
+			t.Fatalf("%s: loading: status %d, %s", c.name, code, b)
+		}
+		callJSON(t, s, "PUT", "/api/sessions/"+info.ID+"/constraints", map[string]any{"pairs": []map[string]any{{"i": 0, "j": 1, "kind": "ml"}, {"i": 0, "j": 5, "kind": "cl"}, {"i": 1, "j": 4, "kind": "cl"}}}, nil, http.StatusOK)
+		body, _ := json.Marshal(ClusterRequest{Method: "fast-ge", K: 2})
+		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/cluster", "application/json", body)
+		if code != http.StatusBadRequest || !strings.Contains(string(b), c.want) {
+			t.Errorf("fast-ge on %s: status %d body %s, want 400 saying %q", c.name, code, b, c.want)
 		}
 	}
 }
