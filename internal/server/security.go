@@ -36,10 +36,7 @@ func (s *Server) guard(h http.Handler) http.Handler {
 			writeError(w, http.StatusForbidden, fmt.Errorf("origin %q is not this server's page at %q", o, r.Host))
 			return
 		}
-		limit := s.cfg.MaxBody
-		if isUpload(r) {
-			limit = s.cfg.MaxUpload
-		}
+		limit := s.bodyLimit(r)
 		if r.ContentLength > limit {
 			writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, limit))
 			return
@@ -81,6 +78,15 @@ func (w *replyWriter) Write(p []byte) (int, error) {
 
 // Unwrap returns the underlying writer, for http.ResponseController.
 func (w *replyWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// bodyLimit returns the largest body r may have: Config.MaxUpload for an
+// upload or a loaded session (isUpload), Config.MaxBody otherwise.
+func (s *Server) bodyLimit(r *http.Request) int64 {
+	if isUpload(r) {
+		return s.cfg.MaxUpload
+	}
+	return s.cfg.MaxBody
+}
 
 // isUpload reports whether r may carry a data file (the larger limit).
 func isUpload(r *http.Request) bool {

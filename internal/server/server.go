@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -70,6 +69,10 @@ type Config struct {
 	// Workers bounds the requests computing at once (loading, clustering,
 	// suggesting); 0 means GOMAXPROCS.
 	Workers int
+	// MaxConnections bounds the connections Serve serves at once; further
+	// ones wait to be accepted until one closes. 0 means 256. (The memory
+	// of the bodies being read is bounded apart: Server.bodyBudget.)
+	MaxConnections int
 	// AllowOrigins lists further origins, "http://host[:port]" or
 	// "https://host[:port]", whose pages may call the API, as a reverse
 	// proxy in front of the server needs (the browser then names the
@@ -153,22 +156,25 @@ type Server struct {
 	writeTimeout time.Duration
 
 	// bodyBudget bounds the bytes of the request bodies held at once by
-	// requests that have read theirs (withSession) and not yet left their
-	// session: waiting for it, for a worker, or being worked on; bodyHeld
-	// counts them. A request whose body does not fit is answered 503 at
-	// once, its body dropped. bodyBudget is bodyBudgetUploads ×
-	// Config.MaxUpload, 320 MiB by default: a single body always fits.
+	// requests reading theirs (withSession) or that have read them and
+	// not yet left their session: waiting for it, for a worker, or being
+	// worked on; bodyHeld counts them. A body is counted before it is
+	// read, by its Content-Length, or by its limit (Config.MaxUpload or
+	// MaxBody) when it has none (chunked), lowered to its length once
+	// read. A request whose body does not fit is answered 503 at once,
+	// its body unread. bodyBudget is bodyBudgetUploads ×
+	// Config.MaxUpload, 320 MiB by default: a single body always fits,
+	// and at most five uploads of the largest size are read at once.
 	//
 	// The other limits do not bound these bodies: a session has at most
 	// one request running and maxWaiting waiting, but a request keeps its
 	// session when the session is evicted (MaxSessions, MaxTotalNodes), so
 	// a client creating sessions can have any number of queues, each held
 	// up to ComputeTimeout; and even 64 sessions × 5 requests × 64 MiB is
-	// 20 GiB. Not counted: a body being read (each connection reads at
-	// most its limit, within the server's 2-minute read timeout; the
-	// number of connections is not bounded), a ReadAll buffer's slack
-	// beyond the body (at most about a quarter more), and the replies held
-	// for sending (heldReply).
+	// 20 GiB. Not counted: a chunked body's ReadAll buffer's slack beyond
+	// the body (at most about a quarter more; a body of known length is
+	// read into a buffer of its size), and the replies held for sending
+	// (heldReply).
 	bodyBudget int64
 	bodyHeld   atomic.Int64
 	// stopping is set when Serve's ctx ends, before it cancels the
@@ -201,6 +207,7 @@ func New(cfg Config, addr string) *Server {
 	def(&cfg.MaxRequestMemory, DefaultMaxRequestMemory(cfg.MaxNodes))
 	defi(&cfg.MaxSessions, 64)
 	defi(&cfg.Workers, runtime.GOMAXPROCS(0))
+	defi(&cfg.MaxConnections, 256)
 	cfg.FGPWCM = max(cfg.FGPWCM, 0)
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = time.Hour
@@ -409,16 +416,38 @@ func (s *Server) compute(ctx context.Context, job func(context.Context) error) e
 }
 
 // holdBody counts a body of n bytes against bodyBudget, failing with
-// errBusy, without counting it, if it does not fit. The returned function
-// uncounts it (once, however often it is called).
-func (s *Server) holdBody(n int64) (func(), error) {
+// errBusy, without counting it, if it does not fit. The returned bodyHold
+// uncounts it.
+func (s *Server) holdBody(n int64) (*bodyHold, error) {
 	if held := s.bodyHeld.Add(n); held > s.bodyBudget {
 		s.bodyHeld.Add(-n)
-		return nil, fmt.Errorf("%w: the server already holds %d bytes of request bodies waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish",
+		return nil, fmt.Errorf("%w: the server already holds %d bytes of request bodies being read, waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish",
 			errBusy, held-n, n, s.bodyBudget)
 	}
-	var once sync.Once
-	return func() { once.Do(func() { s.bodyHeld.Add(-n) }) }, nil
+	return &bodyHold{held: &s.bodyHeld, n: n}, nil
+}
+
+// bodyHold is the part of Server.bodyHeld one request's body counts for.
+// It is used by one goroutine.
+type bodyHold struct {
+	held *atomic.Int64
+	n    int64
+}
+
+// shrink lowers the count to n bytes, the body's length once read, when
+// that is less than was reserved (the most a body of unknown length may
+// have).
+func (h *bodyHold) shrink(n int64) {
+	if n < h.n {
+		h.held.Add(n - h.n)
+		h.n = n
+	}
+}
+
+// release uncounts the body (once, however often it is called).
+func (h *bodyHold) release() {
+	h.held.Add(-h.n)
+	h.n = 0
 }
 
 // Serve accepts connections on l until ctx is cancelled, then shuts down
@@ -439,7 +468,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		ErrorLog:          s.cfg.Log,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(l) }()
+	go func() { errc <- hs.Serve(newLimitListener(l, s.cfg.MaxConnections)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -1419,7 +1419,7 @@ func TestBodyBudget(t *testing.T) {
 			}
 			var e errorReply
 			json.Unmarshal(got.body, &e)
-			want := fmt.Sprintf("the server already holds %d bytes of request bodies waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish", 5*maxUpload, len(c.body), 5*maxUpload)
+			want := fmt.Sprintf("the server already holds %d bytes of request bodies being read, waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish", 5*maxUpload, len(c.body), 5*maxUpload)
 			if got.code != c.want || (c.want == http.StatusServiceUnavailable && e.Error != want) {
 				t.Errorf("status %d, error %q; want %d", got.code, e.Error, c.want)
 				if c.want == http.StatusServiceUnavailable {

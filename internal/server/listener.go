@@ -1,0 +1,58 @@
+package server
+
+import (
+	"net"
+	"sync"
+)
+
+// limitListener is a net.Listener that serves at most cap(sem) connections
+// at once: Accept waits, once that many are open, for one of them to
+// close (or the listener to close), and the further connections wait in
+// the kernel's queue. golang.org/x/net/netutil.LimitListener does the
+// same; the module does not depend on x/net, and this is all of it that
+// is needed.
+type limitListener struct {
+	net.Listener
+	sem       chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// newLimitListener returns l serving at most n connections at once.
+func newLimitListener(l net.Listener, n int) *limitListener {
+	return &limitListener{Listener: l, sem: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+// Accept waits for a free place, then for a connection.
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.sem <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitConn{Conn: c, release: sync.OnceFunc(func() { <-l.sem })}, nil
+}
+
+// Close closes the listener, ending an Accept waiting for a place.
+func (l *limitListener) Close() error {
+	l.closeOnce.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+// limitConn is a connection of a limitListener, which frees its place
+// when closed (once, however often Close is called).
+type limitConn struct {
+	net.Conn
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.release()
+	return err
+}

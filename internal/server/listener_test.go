@@ -1,0 +1,115 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// serveOn serves a Server of cfg on a loopback port until the test ends
+// and returns it with its address.
+func serveOn(t *testing.T, cfg Config) (*Server, string) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Log = log.New(io.Discard, "", 0)
+	s := New(cfg, l.Addr().String())
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, l) }()
+	t.Cleanup(func() {
+		stop()
+		<-served
+	})
+	return s, l.Addr().String()
+}
+
+// rawRequest opens a connection to addr and sends head (the request line
+// and headers, without the final blank line) and then body.
+func rawRequest(t *testing.T, addr, head, body string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := io.WriteString(c, head+"\r\nHost: "+addr+"\r\n\r\n"+body); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// readStatus reads the status of the reply on c within d.
+func readStatus(t *testing.T, c net.Conn, d time.Duration) (int, error) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(d))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// TestBodyBudgetCountsBodiesBeingRead: a body is counted against the
+// body budget before it is read, by its Content-Length or, sent chunked,
+// by its limit: five uploads of MaxUpload bytes whose bodies are still
+// arriving fill the budget (5 × MaxUpload), and a sixth is refused with
+// 503 at once, its body never sent. Review 92 held 12 connections × 63
+// MiB of bodies being read (1.2 GB) that counted against nothing.
+func TestBodyBudgetCountsBodiesBeingRead(t *testing.T) {
+	const maxUpload = 1000
+	s, addr := serveOn(t, Config{MaxUpload: maxUpload})
+	ss, err := s.sessions.create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := ss.info()
+	upload := fmt.Sprintf("POST /api/sessions/%s/data?name=a.csv HTTP/1.1\r\nContent-Type: text/csv\r\nContent-Length: %d", info.ID, maxUpload)
+	var slow []net.Conn
+	for range 4 {
+		slow = append(slow, rawRequest(t, addr, upload, "1,2\n")) // 4 of its 1000 bytes
+	}
+	// A chunked upload counts as MaxUpload bytes.
+	slow = append(slow, rawRequest(t, addr, fmt.Sprintf("POST /api/sessions/%s/data?name=a.csv HTTP/1.1\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked", info.ID), "4\r\n1,2\n\r\n"))
+	waitFor(t, "five bodies being read counted", func() bool { return s.bodyHeld.Load() == 5*maxUpload })
+	sixth := rawRequest(t, addr, upload, "")
+	code, err := readStatus(t, sixth, 10*time.Second)
+	if err != nil || code != http.StatusServiceUnavailable {
+		t.Fatalf("a sixth upload with five being read: status %d (%v), want 503 before its body", code, err)
+	}
+	for _, c := range slow {
+		c.Close()
+	}
+	waitFor(t, "the bodies uncounted once their connections closed", func() bool { return s.bodyHeld.Load() == 0 })
+}
+
+// TestMaxConnections: with MaxConnections open, a further connection is
+// not served until one of them closes (limitListener; the connections
+// were not bounded).
+func TestMaxConnections(t *testing.T) {
+	_, addr := serveOn(t, Config{MaxConnections: 2})
+	idle := []net.Conn{rawRequest(t, addr, "GET /api/methods HTTP/1.1", ""), rawRequest(t, addr, "GET /api/methods HTTP/1.1", "")}
+	for _, c := range idle {
+		if code, err := readStatus(t, c, 10*time.Second); err != nil || code != http.StatusOK {
+			t.Fatalf("one of the first two connections: status %d (%v)", code, err)
+		}
+	}
+	third := rawRequest(t, addr, "GET /api/methods HTTP/1.1", "")
+	if _, err := readStatus(t, third, 200*time.Millisecond); err == nil || !strings.Contains(err.Error(), "timeout") {
+		t.Fatalf("a third connection beside two kept open was served (%v), want it to wait", err)
+	}
+	idle[0].Close()
+	if code, err := readStatus(t, third, 10*time.Second); err != nil || code != http.StatusOK {
+		t.Fatalf("the third connection once one closed: status %d (%v), want 200", code, err)
+	}
+}
