@@ -348,8 +348,8 @@ func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, ma
 	if p.N > maxNodes {
 		return nil, fmt.Errorf("%w: generator %s: n = %d exceeds this server's limit of %d nodes", errBadInput, req.Name, p.N, maxNodes)
 	}
-	if dim := min(max(p.Dim, 2), synth.MaxValues+1); !g.Graph && cost(p.N, p.N*dim, 0) > budget {
-		return nil, fmt.Errorf("%w: generator %s: n = %d points of dimension %d count as %d nodes, beyond this server's budget of %d", errBadInput, req.Name, p.N, p.Dim, cost(p.N, p.N*dim, 0), budget)
+	if dim := min(max(p.Dim, 2), synth.MaxValues+1); !g.Graph && cost(p.N, p.N*dim, 0, 0) > budget {
+		return nil, fmt.Errorf("%w: generator %s: n = %d points of dimension %d count as %d nodes, beyond this server's budget of %d", errBadInput, req.Name, p.N, p.Dim, cost(p.N, p.N*dim, 0, 0), budget)
 	}
 	d, err := input.Generate(ctx, g, p, req.Seed)
 	if err != nil {

@@ -541,15 +541,11 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 	if err := d.Check(); err != nil {
 		return sessionState{}, fmt.Errorf("%w: %w", errBadInput, err)
 	}
-	// The features and an upload's text count too (the -input data are
-	// shared by the sessions: only their nodes count).
-	c := n
-	if d != s.cfg.Initial {
-		_, dim := dims(d)
-		c = cost(n, n*dim, len(src.Upload))
-	}
-	if c > s.cfg.MaxTotalNodes {
-		return sessionState{}, fmt.Errorf("%w: %s: its %d nodes, features and text count as %d nodes, beyond this server's budget of %d", errBadInput, d.Name, n, c, s.cfg.MaxTotalNodes)
+	// The edges, features and an upload's text count too (the -input
+	// data are shared by the sessions: only their nodes count), and the
+	// basis once computed (below).
+	if c := s.stateCost(&sessionState{data: d, source: src}); c > s.cfg.MaxTotalNodes {
+		return sessionState{}, fmt.Errorf("%w: %s: its %d nodes, edges, features and text count as %d nodes, beyond this server's budget of %d", errBadInput, d.Name, n, c, s.cfg.MaxTotalNodes)
 	}
 	// The basis the first request will most likely use: k = the number
 	// of reference classes when there are any (FGPWC's m = 2k, see
@@ -621,9 +617,12 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 			what = what[:len(what)-1] + "; " + wording.Count(len(iso), "isolated node", "isolated nodes") + " at the origin)"
 		}
 	}
-	ns := sessionState{data: d, source: src, cost: c, view: view, what: what}
+	ns := sessionState{data: d, source: src, view: view, what: what}
 	if st != nil {
 		ns.state, ns.stateKey, ns.basisKey = st, key+" initial", basisKeyOf(f)+wholeGraphKey
+	}
+	if err := s.chargeState(&ns); err != nil {
+		return sessionState{}, err
 	}
 	return ns, nil
 }

@@ -78,3 +78,40 @@ func TestMemoryKnobClamped(t *testing.T) {
 	callJSON(t, big, "PUT", "/api/sessions/"+id+"/constraints", map[string]any{"pairs": []map[string]any{{"i": 0, "j": 1, "kind": "ml"}, {"i": 0, "j": 499, "kind": "cl"}}}, nil, http.StatusOK)
 	callJSON(t, big, "POST", "/api/sessions/"+id+"/cluster", ClusterRequest{Method: "cscap", K: 2}, nil, http.StatusOK)
 }
+
+// TestSessionBudgetCountsEdges: the node budget counts a session's graph
+// entries and FGPWC basis, not only its nodes, features and text (review
+// 92: a graph's edges, any number per node in an uploaded graph, counted
+// nothing). A dense 100×100 affinity matrix is 20 000 bytes of text but
+// 9900 stored entries of 12 bytes: with them it counts as 100 +
+// ⌈138 800/1024⌉ = 236 nodes, beyond a budget of 200, where it counted as
+// 120 before. A clustering with a wider basis counts that basis and its
+// embedding too.
+func TestSessionBudgetCountsEdges(t *testing.T) {
+	var b strings.Builder
+	for i := range 100 {
+		for j := range 100 {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(map[bool]string{true: "0", false: "1"}[i == j])
+		}
+		b.WriteByte('\n')
+	}
+	s := newTest(t, Config{MaxNodes: 200, MaxTotalNodes: 200})
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	code, body := call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name=w.csv&kind=graph", "text/csv", []byte(b.String()))
+	if code != http.StatusBadRequest || !strings.Contains(string(body), "its 100 nodes, edges, features and text count as 236 nodes, beyond this server's budget of 200") {
+		t.Errorf("dense 100-node graph within a budget of 200: status %d, %s; want 400 counting its edges", code, body)
+	}
+	// The basis and embedding: moons of 300 points with M = 100 hold
+	// 2·300·100 values, 469 KiB, with the 300 nodes at least 768 units;
+	// only the nodes and features (305) counted before.
+	s = newTest(t, Config{MaxNodes: 1000, MaxTotalNodes: 1000})
+	id := newSession(t, s, 300)
+	callJSON(t, s, "POST", "/api/sessions/"+id+"/cluster", ClusterRequest{K: 2, Knobs: map[string]string{"M": "100"}}, nil, http.StatusOK)
+	if ss, _ := s.sessions.get(id); ss.cost < 300+2*300*100*8/nodeBytes {
+		t.Errorf("cost %d after a basis of M = 100, want it to count the basis and embedding (at least %d)", ss.cost, 300+2*300*100*8/nodeBytes)
+	}
+}

@@ -304,6 +304,9 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	if f, ok := fgpwcOf(m); ok {
 		ss.lastSigmaML = fgpwcSigmaML(f, res)
 	}
+	if err := s.chargeState(ss); err != nil {
+		return nil, err
+	}
 	return reply, nil
 }
 
@@ -333,6 +336,18 @@ func replyFigures(ctx context.Context, truth, labels []int) (map[string]float64,
 		}
 	}
 	return figs, nil
+}
+
+// chargeState sets st.cost to what st holds (stateCost), refusing, as bad
+// input, a state that passes the node budget (Config.MaxTotalNodes) on
+// its own: the data were within it, so the basis and embedding of the
+// request's k or M are what is too large.
+func (s *Server) chargeState(st *sessionState) error {
+	st.cost = s.stateCost(st)
+	if st.cost > s.cfg.MaxTotalNodes {
+		return fmt.Errorf("%w: %s with its basis and embedding counts as %d nodes, beyond this server's budget of %d: ask for a smaller k or M", errBadInput, st.data.Name, st.cost, s.cfg.MaxTotalNodes)
+	}
+	return nil
 }
 
 // fgpwcSigmaML returns the σ_m FGPWC f descended with to give res, the

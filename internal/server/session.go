@@ -18,8 +18,8 @@ import (
 // session is one person's work: the data, the constraints, the last
 // partition and the FGPWC state that makes re-clustering fast. Sessions
 // share nothing; each is used under its own lock. Its size is bounded by
-// Config.MaxNodes (the data, the basis of at most n×(FGPWCM) values) and
-// Config.MaxConstraints.
+// Config.MaxNodes and Config.MaxConstraints, and what it holds (stateCost)
+// by Config.MaxTotalNodes.
 type session struct {
 	id string
 
@@ -45,7 +45,7 @@ type session struct {
 type sessionState struct {
 	data   *input.Data
 	source Source
-	cost   int       // what data counts against the node budget (see cost)
+	cost   int       // what it counts against the node budget (stateCost)
 	view   []float64 // x₀, y₀, x₁, y₁, … (2n values)
 	what   string    // what the view shows
 	pairs  []constraint.Pair
@@ -78,24 +78,62 @@ func newStore(max, maxNodes int, idle time.Duration) *store {
 	return &store{m: map[string]*session{}, max: max, maxNodes: maxNodes, idle: idle, now: time.Now}
 }
 
-// nodeBytes is roughly the memory of one node of a session (its k-NN
-// rows, basis row, view and embedding): the unit in which cost counts
-// what else a session holds against the node budget.
+// nodeBytes is roughly the memory of one node of a session (its view,
+// labels and bookkeeping): the unit in which cost counts what else a
+// session holds against the node budget.
 const nodeBytes = 1 << 10
 
-// cost is what a session holding n nodes, the given number of feature
-// values and the text of an upload counts against the node budget
-// (Config.MaxTotalNodes): its nodes, plus the values (8 bytes each) and
-// the text in units of nodeBytes.
-func cost(n, values, text int) int {
-	extra := (int64(values)*8 + int64(text) + nodeBytes - 1) / nodeBytes
+// entryBytes is the memory of one stored entry of a graph (a column index
+// and a weight; every edge between distinct nodes is stored twice).
+const entryBytes = 12
+
+// cost is what a session holding n nodes, the given number of float64
+// values (its features, FGPWC's basis, the last embedding), entries
+// stored entries of its graph and the text of an upload counts against
+// the node budget (Config.MaxTotalNodes): its nodes, plus the values (8
+// bytes each), the entries (entryBytes each) and the text, in units of
+// nodeBytes.
+func cost(n, values, entries, text int) int {
+	extra := (int64(values)*8 + int64(entries)*entryBytes + int64(text) + nodeBytes - 1) / nodeBytes
 	return n + int(min(extra, 1<<40))
 }
 
-// charge records that s now holds n nodes (see cost) and evicts the least recently
-// used other sessions until all hold at most maxNodes nodes. Memory per
-// node is bounded (the graph's k-NN rows, the basis' m columns, the
-// embedding), so this bounds the server's memory.
+// stateCost returns what st counts against the node budget (cost): the
+// nodes, features, graph entries and upload text of its data, FGPWC's
+// basis when the session holds one and the last partition's embedding.
+// The server's initial data and their basis are shared by the sessions:
+// only their nodes count, and a basis of the session's own. Cost O(1).
+func (s *Server) stateCost(st *sessionState) int {
+	d := st.data
+	if d == nil {
+		return 0
+	}
+	n := d.Graph.N()
+	values, entries, text := 0, 0, 0
+	if d != s.cfg.Initial {
+		_, dim := dims(d)
+		values, entries, text = n*dim, d.Graph.NNZ(), len(st.source.Upload)
+	}
+	if st.state != nil {
+		if b := st.state.Basis(); b != s.initBasis {
+			r, c := b.Vectors().Dims()
+			values += r * c
+		}
+	}
+	if st.lastEmb != nil {
+		r, c := st.lastEmb.Dims()
+		values += r * c
+	}
+	return cost(n, values, entries, text)
+}
+
+// charge records that s now holds n nodes (see cost) and evicts the least
+// recently used other sessions until all hold at most maxNodes nodes.
+// cost counts the memory a session holds (its nodes, features, graph,
+// text, basis and embedding; review 92 found the graph's edges, any
+// number per node in an uploaded graph, not counted), so this bounds the
+// memory the sessions hold; a request's own work is bounded apart
+// (Config.MaxRequestMemory).
 func (st *store) charge(s *session, n int) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
