@@ -162,7 +162,9 @@ type FGPWC struct {
 	// KTol is the threshold of the automatic k used when Problem.K is 0:
 	// k = #{eigenvalues of X*ᵀX* ≥ KTol} (seed 003 §5.2), clamped to
 	// [1, n]. If KTol is 0, 1e-5 is used. The count depends on the scale
-	// of X: it is the paper's rule, not a robust estimator.
+	// of X: it is the paper's rule, not a robust estimator. When it
+	// reaches m every eigenvalue passed (no gap), so k is only the rank
+	// of the basis, and the result warns.
 	KTol float64 `doc:"eigenvalue threshold of the automatic k (0: 1e-5)" range:"0 | [1e-300, 1e12]"`
 	// AutoTune selects σ_m and σ_c among the paper's grid (10 values
 	// each in [0.01, 1] and [0.01, 2]) by cross-validation on the constraints alone (see
@@ -554,6 +556,9 @@ func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, 
 	}
 	if k == 0 {
 		k = fgpwcAutoK(d.x, cfg.KTol, b.n)
+		if w := fgpwcAutoKWarning(k, b.m); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
 	}
 	res.K = k
 	emb := mat.NewDense(b.n, b.m, nil)
@@ -727,6 +732,18 @@ func fgpwcAutoK(x *mat.Dense, tol float64, n int) int {
 		}
 	}
 	return min(max(k, 1), n)
+}
+
+// fgpwcAutoKWarning returns a warning when the automatic k (fgpwcAutoK)
+// is the embedding dimension m (or more), "" otherwise: every eigenvalue
+// of XᵀX reached KTol, so the rule found no gap and k is the rank of the
+// basis, not a count of clusters (review 92: tether serve's k = 0, with
+// its m = 32, always gave 32 clusters). The partition is unchanged.
+func fgpwcAutoKWarning(k, m int) string {
+	if k < m {
+		return ""
+	}
+	return fmt.Sprintf("fgpwc: the automatic k (seed 003 §5.2: the eigenvalues of X*ᵀX* at least KTol) is %d, the embedding dimension m: every eigenvalue passed, so the rule found no gap and k is only the rank of the basis, not a number of clusters: give k", k)
 }
 
 // fgpwcKMeans runs k-means on the rows of emb and keeps the run with the

@@ -266,6 +266,9 @@ func (st *FGPWCState) warm(ctx context.Context, p *Problem, s *Settings, w FGPWC
 	k := p.K
 	if k == 0 {
 		k = fgpwcAutoK(d.x, cfg.KTol, b.n)
+		if w := fgpwcAutoKWarning(k, b.m); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
 	}
 	res.K = k
 	emb := mat.NewDense(b.n, b.m, nil)

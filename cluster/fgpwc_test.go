@@ -451,11 +451,33 @@ func TestFGPWCAutoK(t *testing.T) {
 	x, truth := fgpwcBlobs(rnd, 120, 2, 3, 8)
 	g := fgpwcKNNGraph(t, x, 12)
 	set := fgpwcOracle(rnd, truth, 60)
+	// When k reaches m = 6 the rule found no gap (k is the rank of the
+	// basis): the result says so, through Run and through FGPWCState
+	// (review 92: tether serve's k = 0 gave k = m = 32 without a word).
+	warnedFor := map[bool]bool{}
 	for _, ktol := range []float64{0, 1, 100} {
 		t.Run(fmt.Sprintf("KTol=%g", ktol), func(t *testing.T) {
-			res, err := Run(context.Background(), FGPWC{M: 6, KTol: ktol, MaxIter: 100}, &Problem{Graph: g, Constraints: set}, nil)
+			f := FGPWC{M: 6, KTol: ktol, MaxIter: 100}
+			res, err := Run(context.Background(), f, &Problem{Graph: g, Constraints: set}, nil)
 			if err != nil {
 				t.Fatal(err)
+			}
+			noGap := func(w string) bool { return strings.HasPrefix(w, "fgpwc: the automatic k (seed 003 §5.2") }
+			warned := slices.ContainsFunc(res.Warnings, noGap)
+			if warned != (res.K == 6) {
+				t.Errorf("K = %d of m = 6: the no-gap warning given %v (warnings %q)", res.K, warned, res.Warnings)
+			}
+			warnedFor[warned] = true
+			st, err := f.NewState(context.Background(), g, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sres, err := st.Cluster(context.Background(), &Problem{Graph: g, Constraints: set}, nil, FGPWCWarm{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sres.K != res.K || slices.ContainsFunc(sres.Warnings, noGap) != warned {
+				t.Errorf("FGPWCState: K = %d, warnings %q; Run: K = %d, warned %v", sres.K, sres.Warnings, res.K, warned)
 			}
 			tol := ktol
 			if tol == 0 {
@@ -481,6 +503,20 @@ func TestFGPWCAutoK(t *testing.T) {
 				t.Errorf("labels use %d clusters, K = %d", got, res.K)
 			}
 		})
+	}
+	// Without constraints the descent is skipped and X* = X₀, of full
+	// rank: k = m.
+	res, err := Run(context.Background(), FGPWC{M: 6}, &Problem{Graph: g}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, "fgpwc: the automatic k (seed 003 §5.2") })
+	if res.K != 6 || !warned {
+		t.Errorf("no constraints: K = %d, warnings %q; want k = m = 6 and the no-gap warning", res.K, res.Warnings)
+	}
+	warnedFor[warned] = true
+	if !warnedFor[true] || !warnedFor[false] {
+		t.Errorf("the no-gap warning: given in some cases %v, not given in some %v; want both (a case with k = m, one with k < m)", warnedFor[true], warnedFor[false])
 	}
 }
 

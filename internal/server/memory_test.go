@@ -115,3 +115,21 @@ func TestSessionBudgetCountsEdges(t *testing.T) {
 		t.Errorf("cost %d after a basis of M = 100, want it to count the basis and embedding (at least %d)", ss.cost, 300+2*300*100*8/nodeBytes)
 	}
 }
+
+// TestFGPWCAutoKWarns: k = 0 with fgpwc uses the automatic k of seed 003
+// §5.2, which on the server's basis (m = 32 for k = 0) without a gap is
+// the basis' rank, 32: the reply says so in its warnings (review 92: it
+// returned 32 clusters without a word).
+func TestFGPWCAutoKWarns(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 200)
+	var reply ClusterReply
+	callJSON(t, s, "POST", "/api/sessions/"+id+"/cluster", ClusterRequest{K: 0, Seed: 1}, &reply, http.StatusOK)
+	warned := false
+	for _, w := range reply.Warnings {
+		warned = warned || strings.Contains(w, "the automatic k (seed 003 §5.2: the eigenvalues of X*ᵀX* at least KTol) is 32, the embedding dimension m")
+	}
+	if reply.K != 32 || !warned {
+		t.Errorf("k = 0: K = %d, warnings %q; want k = m = 32 with the no-gap warning", reply.K, reply.Warnings)
+	}
+}
