@@ -126,7 +126,7 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 	return func(w http.ResponseWriter, r *http.Request) {
 		ss, ok := s.sessions.get(r.PathValue("id"))
 		if !ok {
-			writeError(w, http.StatusNotFound, fmt.Errorf("no session %q (sessions idle for %v are dropped)", r.PathValue("id"), s.cfg.IdleTimeout))
+			writeError(w, http.StatusNotFound, s.noSession(r.PathValue("id")))
 			return
 		}
 		// The body is counted before it is read: its Content-Length, or
@@ -215,6 +215,17 @@ func readBodyOf(body io.Reader, length int64) ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// noSession returns the error of a request naming the session id, which
+// does not exist: why it was dropped when it is one the store remembers
+// (idle, the cap on sessions, the node budget, deleted), else the rules by
+// which sessions go.
+func (s *Server) noSession(id string) error {
+	if why, ok := s.sessions.dropped(id); ok {
+		return fmt.Errorf("no session %q: it was dropped %s; create a new one", id, why)
+	}
+	return fmt.Errorf("no session %q: it never existed or was dropped long ago (sessions idle for %v are dropped, and beyond %d sessions or %d nodes in all the least recently used go)", id, s.cfg.IdleTimeout, s.cfg.MaxSessions, s.cfg.MaxTotalNodes)
 }
 
 // heldReply is an http.ResponseWriter that keeps the status and body in
@@ -360,7 +371,7 @@ func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, ss *session)
 
 func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
 	if !s.sessions.delete(r.PathValue("id")) {
-		writeError(w, http.StatusNotFound, fmt.Errorf("no session %q", r.PathValue("id")))
+		writeError(w, http.StatusNotFound, s.noSession(r.PathValue("id")))
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -133,3 +133,35 @@ func TestFGPWCAutoKWarns(t *testing.T) {
 		t.Errorf("k = 0: K = %d, warnings %q; want k = m = 32 with the no-gap warning", reply.K, reply.Warnings)
 	}
 }
+
+// TestEmptySessionsEvictedFirst: at the cap on sessions, creating one
+// drops the least recently used session without data first, so creating
+// empty sessions cannot drop a user's work (review 92: 70 empty sessions
+// evicted any other); and a request naming a dropped session says why it
+// went, where it said only that idle sessions are dropped.
+func TestEmptySessionsEvictedFirst(t *testing.T) {
+	s := newTest(t, Config{MaxSessions: 3})
+	work := newSession(t, s, 20)
+	var first sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &first, http.StatusCreated)
+	for range 10 {
+		callJSON(t, s, "POST", "/api/sessions", nil, nil, http.StatusCreated)
+	}
+	if code, b := call(t, s, "GET", "/api/sessions/"+work, "", nil); code != http.StatusOK {
+		t.Errorf("the session holding data after 11 empty ones were created, cap 3: status %d, %s; want it kept", code, b)
+	}
+	code, b := call(t, s, "GET", "/api/sessions/"+first.ID, "", nil)
+	if want := "it was dropped when a new session passed this server's cap of 3 sessions, as the least recently used one without data"; code != http.StatusNotFound || !strings.Contains(string(b), want) {
+		t.Errorf("an evicted empty session: status %d, %s; want 404 saying %q", code, b, want)
+	}
+	// With every session holding data, the least recently used goes.
+	others := []string{newSession(t, s, 20), newSession(t, s, 20)}
+	callJSON(t, s, "POST", "/api/sessions", nil, nil, http.StatusCreated)
+	if code, b := call(t, s, "GET", "/api/sessions/"+work, "", nil); code != http.StatusNotFound || !strings.Contains(string(b), "(every session held data)") {
+		t.Errorf("the least recently used of 3 sessions with data, when a fourth was made: status %d, %s; want it dropped, saying why", code, b)
+	}
+	callJSON(t, s, "DELETE", "/api/sessions/"+others[0], nil, nil, http.StatusNoContent)
+	if code, b := call(t, s, "GET", "/api/sessions/"+others[0], "", nil); code != http.StatusNotFound || !strings.Contains(string(b), "dropped by a request to delete it") {
+		t.Errorf("a deleted session: status %d, %s", code, b)
+	}
+}

@@ -64,7 +64,9 @@ type sessionState struct {
 
 // store holds the sessions, evicting those idle for longer than idle and,
 // when max sessions exist or their data exceed maxNodes nodes in all, the
-// least recently used ones.
+// least recently used ones: for the cap, a session without data first. It
+// remembers why the last maxDropped sessions it dropped went, for the
+// reply to a request that names one (dropped).
 type store struct {
 	mu       sync.Mutex
 	m        map[string]*session
@@ -72,10 +74,39 @@ type store struct {
 	maxNodes int
 	idle     time.Duration
 	now      func() time.Time
+
+	whyDropped  map[string]string // why a recently dropped session went, by id
+	droppedList []string          // their ids, oldest first
 }
 
+// maxDropped is the number of dropped sessions a store remembers.
+const maxDropped = 1024
+
 func newStore(max, maxNodes int, idle time.Duration) *store {
-	return &store{m: map[string]*session{}, max: max, maxNodes: maxNodes, idle: idle, now: time.Now}
+	return &store{m: map[string]*session{}, max: max, maxNodes: maxNodes, idle: idle, now: time.Now, whyDropped: map[string]string{}}
+}
+
+// dropLocked removes the session id, remembering why ("it was deleted").
+// st.mu is held.
+func (st *store) dropLocked(id, why string) {
+	delete(st.m, id)
+	if _, known := st.whyDropped[id]; !known {
+		if len(st.droppedList) == maxDropped {
+			delete(st.whyDropped, st.droppedList[0])
+			st.droppedList = st.droppedList[1:]
+		}
+		st.droppedList = append(st.droppedList, id)
+	}
+	st.whyDropped[id] = why
+}
+
+// dropped returns why the session id was dropped, if it is one of the
+// last maxDropped sessions the store dropped.
+func (st *store) dropped(id string) (string, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	why, ok := st.whyDropped[id]
+	return why, ok
 }
 
 // nodeBytes is roughly the memory of one node of a session (its view,
@@ -150,7 +181,7 @@ func (st *store) charge(s *session, n int) {
 		if total <= st.maxNodes || oldest == nil {
 			return
 		}
-		delete(st.m, oldest.id)
+		st.dropLocked(oldest.id, fmt.Sprintf("to keep the data of all sessions within this server's budget of %d nodes in all, as the least recently used one holding data", st.maxNodes))
 	}
 }
 
@@ -166,13 +197,28 @@ func (st *store) create() (*session, error) {
 	now := st.now()
 	st.evictLocked(now)
 	if len(st.m) >= st.max {
+		// The least recently used session without data goes first:
+		// creating sessions evicted any, so a process creating empty
+		// ones could drop a user's work (review 92).
+		first := func(x, y *session) bool {
+			if (x.nodes == 0) != (y.nodes == 0) {
+				return x.nodes == 0
+			}
+			return x.lastUsed.Before(y.lastUsed)
+		}
 		var oldest *session
 		for _, x := range st.m {
-			if oldest == nil || x.lastUsed.Before(oldest.lastUsed) {
+			if oldest == nil || first(x, oldest) {
 				oldest = x
 			}
 		}
-		delete(st.m, oldest.id)
+		why := fmt.Sprintf("when a new session passed this server's cap of %d sessions, as the least recently used one", st.max)
+		if oldest.nodes > 0 {
+			why += " (every session held data)"
+		} else {
+			why += " without data"
+		}
+		st.dropLocked(oldest.id, why)
 	}
 	s.lastUsed = now
 	st.m[s.id] = s
@@ -196,7 +242,9 @@ func (st *store) delete(id string) bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	_, ok := st.m[id]
-	delete(st.m, id)
+	if ok {
+		st.dropLocked(id, "by a request to delete it")
+	}
 	return ok
 }
 
@@ -212,7 +260,7 @@ func (st *store) len() int {
 func (st *store) evictLocked(now time.Time) {
 	for id, s := range st.m {
 		if now.Sub(s.lastUsed) > st.idle {
-			delete(st.m, id)
+			st.dropLocked(id, fmt.Sprintf("after %v without use (sessions idle for %v are dropped)", now.Sub(s.lastUsed).Round(time.Second), st.idle))
 		}
 	}
 }
