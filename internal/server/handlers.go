@@ -955,10 +955,12 @@ func (s *Server) needPartition(w http.ResponseWriter, ss *session) bool {
 	return true
 }
 
-// attachment writes body with a download name.
+// attachment writes body with a download name, not to be cached (a
+// session's data and constraints stayed in the browser's cache).
 func attachment(w http.ResponseWriter, ctype, name string, body []byte) {
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	w.Header().Set("Cache-Control", "no-store")
 	w.Write(body)
 }
 
