@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
@@ -20,7 +22,7 @@ import (
 
 // Source says where a session's data came from, so that a saved session
 // can be loaded again: exactly one of Initial, Generate, File and Upload
-// is set.
+// is set (a saved session may give the upload as UploadBase64 instead).
 type Source struct {
 	// Initial is the data the server was started with (tether serve
 	// -input, -graph-file or -gen).
@@ -29,8 +31,52 @@ type Source struct {
 	// File is a path relative to the -data root.
 	File string `json:"file,omitempty"`
 	// Upload is the content of an uploaded file.
-	Upload  string      `json:"upload,omitempty"`
-	Options ReadOptions `json:"options"`
+	Upload string `json:"upload,omitempty"`
+	// UploadBase64 is Upload in a saved session, in base64 (JSON's
+	// encoding of []byte), when the content is not UTF-8 (JSON would
+	// replace the bytes that are not) or JSON's escapes would make it
+	// longer than base64 does (control characters: 6 bytes each):
+	// savedSource. The server holds the content in Upload only.
+	UploadBase64 []byte      `json:"upload_base64,omitempty"`
+	Options      ReadOptions `json:"options"`
+}
+
+// savedSource returns src as a saved session writes it: its upload as
+// UploadBase64 when that is shorter than its JSON string (jsonStringLen)
+// or the upload is not UTF-8, so that a saved session is at most 4/3 of
+// its upload's size plus its constraints and request (loadLimit), and
+// loads back the same bytes. Cost O(len(src.Upload)).
+func savedSource(src Source) Source {
+	if src.Upload == "" {
+		return src
+	}
+	if b64 := int64(base64.StdEncoding.EncodedLen(len(src.Upload))); !utf8.ValidString(src.Upload) || jsonStringLen(src.Upload) > b64 {
+		src.UploadBase64, src.Upload = []byte(src.Upload), ""
+	}
+	return src
+}
+
+// jsonStringLen returns the length of s's JSON string, quotes excluded,
+// as encoding/json writes it without HTML escapes: 2 bytes for a quote,
+// a backslash, \n, \r and \t, 6 for the other control characters and
+// for U+2028 and U+2029 (3 bytes in UTF-8), 1 for every other byte of
+// valid UTF-8. Cost O(len(s)).
+func jsonStringLen(s string) int64 {
+	var n int64
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+			n += 2
+		case c < 0x20:
+			n += 6
+		case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9):
+			n += 6
+			i += 2
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // GenerateRequest names a generator of dataset/synth (tether gen) with its

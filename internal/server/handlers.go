@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -1019,14 +1020,38 @@ func (s *Server) handleSave(w http.ResponseWriter, r *http.Request, ss *session)
 		s.fail(w, fmt.Errorf("%w: no data loaded in this session", errConflict))
 		return
 	}
-	doc := savedSession{Version: 1, Source: ss.source, Constraints: toJSON(ss.pairs).Pairs}
+	doc := savedSession{Version: 1, Source: savedSource(ss.source), Constraints: toJSON(ss.pairs).Pairs}
 	if ss.last != nil {
 		req := ss.lastReq
 		doc.Request = &req
 	}
-	b, _ := json.Marshal(doc)
-	attachment(w, "application/json", "session.json", b)
+	// Without HTML escapes: json.Marshal wrote each <, > and & of an
+	// upload as 6 bytes, and a save could exceed what load takes
+	// (review 92).
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		s.fail(w, fmt.Errorf("writing the saved session: %w", err))
+		return
+	}
+	attachment(w, "application/json", "session.json", b.Bytes())
 }
+
+// loadLimit is the body limit of POST …/load: the largest document save
+// writes, an upload of Config.MaxUpload bytes in base64 (savedSource:
+// never longer), Config.MaxConstraints pairs of at most maxPairJSON bytes
+// and a cluster request of at most Config.MaxBody bytes, with 64 KiB for
+// the rest (generator parameters, options): 85 MiB, 9.2 MiB, 1 MiB and
+// 64 KiB by default, 95.5 MiB.
+func (s *Server) loadLimit() int64 {
+	return int64(base64.StdEncoding.EncodedLen(int(s.cfg.MaxUpload))) + maxPairJSON*int64(s.cfg.MaxConstraints) + s.cfg.MaxBody + 64<<10
+}
+
+// maxPairJSON bounds the length of one saved constraint with its comma:
+// {"i":…,"j":…,"kind":"ml","weight":…}, nodes of at most 10 digits and a
+// weight of at most 24 characters, 63 bytes, rounded up.
+const maxPairJSON = 96
 
 func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, ss *session) {
 	var doc savedSession
@@ -1036,6 +1061,17 @@ func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, ss *session)
 	}
 	if doc.Version != 1 {
 		s.fail(w, fmt.Errorf("%w: tether_session = %d, want 1", errBadInput, doc.Version))
+		return
+	}
+	if doc.Source.UploadBase64 != nil {
+		if doc.Source.Upload != "" {
+			s.fail(w, fmt.Errorf("%w: the saved source gives both upload and upload_base64, want one", errBadInput))
+			return
+		}
+		doc.Source.Upload, doc.Source.UploadBase64 = string(doc.Source.UploadBase64), nil
+	}
+	if n := int64(len(doc.Source.Upload)); n > s.cfg.MaxUpload {
+		s.fail(w, fmt.Errorf("%w: the saved upload has %d bytes, more than this server's upload limit of %d", errBadInput, n, s.cfg.MaxUpload))
 		return
 	}
 	// The new state is built aside: a load stopped anywhere (bad input,

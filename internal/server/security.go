@@ -96,9 +96,13 @@ func (w *replyWriter) Write(p []byte) (int, error) {
 func (w *replyWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // bodyLimit returns the largest body r may have: Config.MaxUpload for an
-// upload or a loaded session (isUpload), Config.MaxBody otherwise.
+// upload, loadLimit for a loaded session (the largest save), Config.MaxBody
+// otherwise.
 func (s *Server) bodyLimit(r *http.Request) int64 {
-	if isUpload(r) {
+	switch {
+	case isUpload(r) && strings.HasSuffix(r.URL.Path, "/load"):
+		return s.loadLimit()
+	case isUpload(r):
 		return s.cfg.MaxUpload
 	}
 	return s.cfg.MaxBody

@@ -1,0 +1,76 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestSaveLoadsBack: a saved session loads back whatever its upload
+// holds. json.Marshal wrote every <, > and & as 6 bytes (\u003c), and
+// /load took no more than an upload, so a saved upload near the limit
+// could not be loaded (review 92); a file that is not UTF-8 was saved
+// with its bytes replaced by U+FFFD. Now the document has no HTML
+// escapes, an upload that is not UTF-8 or whose escapes would pass its
+// base64 is saved as upload_base64, and /load takes the largest save
+// (loadLimit). Here MaxUpload is 4000 bytes: names with < and & in a
+// CSV, a Latin-1 name, and an edge list 3000 bytes long whose comment of
+// control characters (\x01: 6 bytes each in JSON) made an 18 000-byte
+// save.
+func TestSaveLoadsBack(t *testing.T) {
+	s := newTest(t, Config{MaxUpload: 4000})
+	rows := func(name func(i int) string) string {
+		var b strings.Builder
+		b.WriteString("name,x,y\n")
+		for i := range 20 {
+			b.WriteString(name(i) + "," + strings.Repeat("1", i%3+1) + "." + string(rune('0'+i%10)) + "," + string(rune('0'+i*7%10)) + "\n")
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, upload string
+		base64       bool
+	}{
+		{"names.csv", rows(func(i int) string { return "<a&b>" + string(rune('a'+i)) }), false},
+		{"latin1.csv", rows(func(i int) string { return "caf\xe9" + string(rune('a'+i)) }), true},
+		{"g.edges", "# " + strings.Repeat("\x01", 2900) + "\n0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n2 3\n", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var info sessionInfo
+			callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+			base := "/api/sessions/" + info.ID
+			if code, b := call(t, s, "POST", base+"/data?name="+c.name, "text/plain", []byte(c.upload)); code != http.StatusOK {
+				t.Fatalf("upload: status %d, %s", code, b)
+			}
+			callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, nil, http.StatusOK)
+			code, doc := call(t, s, "GET", base+"/save", "", nil)
+			if code != http.StatusOK {
+				t.Fatalf("save: status %d, %s", code, doc)
+			}
+			if bytes.Contains(doc, []byte(`\u003c`)) || bytes.Contains(doc, []byte(`\u0026`)) {
+				t.Errorf("the saved session has HTML escapes: %.200s", doc)
+			}
+			var saved savedSession
+			if err := json.Unmarshal(doc, &saved); err != nil {
+				t.Fatal(err)
+			}
+			if got := saved.Source.UploadBase64 != nil; got != c.base64 || string(saved.Source.UploadBase64)+saved.Source.Upload != c.upload {
+				t.Errorf("saved as base64 %v (want %v), the upload kept intact %v", got, c.base64, string(saved.Source.UploadBase64)+saved.Source.Upload == c.upload)
+			}
+			if limit := s.loadLimit(); int64(len(doc)) > limit {
+				t.Errorf("a save of %d bytes, beyond load's limit of %d", len(doc), limit)
+			}
+			var again sessionInfo
+			callJSON(t, s, "POST", "/api/sessions", nil, &again, http.StatusCreated)
+			if code, b := call(t, s, "POST", "/api/sessions/"+again.ID+"/load", "application/json", doc); code != http.StatusOK {
+				t.Fatalf("load: status %d, %s", code, b)
+			}
+			ss, _ := s.sessions.get(again.ID)
+			if ss.source.Upload != c.upload {
+				t.Errorf("the loaded upload differs from the one saved")
+			}
+		})
+	}
+}
