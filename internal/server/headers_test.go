@@ -99,3 +99,27 @@ func TestPageNeedsNoInline(t *testing.T) {
 		t.Errorf("index.html no longer loads app.js and style.css as files")
 	}
 }
+
+// TestMethodNotAllowed: another method on an API endpoint is 405 with an
+// Allow header naming the endpoint's methods, where the API's catch-all
+// made it 404 (review 92); an unknown path stays 404.
+func TestMethodNotAllowed(t *testing.T) {
+	s := newTest(t, Config{})
+	for _, c := range []struct {
+		method, path, allow string
+		want                int
+	}{
+		{"PUT", "/api/methods", "GET, HEAD", http.StatusMethodNotAllowed},
+		{"GET", "/api/sessions/x/cluster", "POST", http.StatusMethodNotAllowed},
+		{"POST", "/api/sessions/x", "GET, HEAD, DELETE", http.StatusMethodNotAllowed},
+		{"GET", "/api/nope", "", http.StatusNotFound},
+	} {
+		r := httptest.NewRequest(c.method, c.path, nil)
+		r.Host = testAddr
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != c.want || w.Result().Header.Get("Allow") != c.allow {
+			t.Errorf("%s %s: status %d, Allow %q; want %d, %q", c.method, c.path, w.Code, w.Result().Header.Get("Allow"), c.want, c.allow)
+		}
+	}
+}

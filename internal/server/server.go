@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -240,13 +241,36 @@ func (s *Server) routes() {
 		}
 		files.ServeHTTP(w, r)
 	})
+	api := http.NewServeMux() // the API alone, to find a path's methods
 	for _, r := range s.apiRoutes() {
 		mux.HandleFunc(r.pattern, r.handler)
+		api.HandleFunc(r.pattern, r.handler)
 	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		if allow := allowedMethods(api, r); allow != nil {
+			// An endpoint with another method: 405 naming those it
+			// takes (this catch-all made it a 404).
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeError(w, http.StatusMethodNotAllowed, fmt.Errorf("method %s not allowed on %s: it takes %s (see docs/api.md)", r.Method, r.URL.Path, strings.Join(allow, ", ")))
+			return
+		}
 		writeError(w, http.StatusNotFound, fmt.Errorf("no API endpoint %s %s (see docs/api.md)", r.Method, r.URL.Path))
 	})
 	s.mux = mux
+}
+
+// allowedMethods returns the methods with which api serves r's path, nil
+// when none: those for which api.Handler finds a pattern (GET brings
+// HEAD). Cost: one match per method.
+func allowedMethods(api *http.ServeMux, r *http.Request) []string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := &http.Request{Method: m, URL: r.URL, Host: r.Host}
+		if _, pattern := api.Handler(probe); pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	return allow
 }
 
 // route is one endpoint of the API: its ServeMux pattern ("METHOD path")

@@ -450,6 +450,11 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"no session", "GET", "/api/sessions/nope", "", "", 404, "no session"},
 		{"no endpoint", "GET", "/api/nope", "", "", 404, "no API endpoint"},
+		// Another method on an endpoint is 405 naming those it takes
+		// (the API's catch-all made it a 404; review 92).
+		{"wrong method", "PUT", "/api/methods", "", "", 405, "method PUT not allowed on /api/methods: it takes GET, HEAD"},
+		{"wrong method, session path", "PATCH", base + "/cluster", "application/json", "{}", 405, "it takes POST"},
+		{"wrong method, constraints", "PATCH", base + "/constraints", "application/json", "{}", 405, "it takes GET, HEAD, POST, PUT, DELETE"},
 		{"bad JSON", "POST", base + "/cluster", "application/json", "{", 400, "JSON body"},
 		{"empty JSON", "POST", base + "/cluster", "application/json", "", 400, "empty body"},
 		{"unknown field", "POST", base + "/cluster", "application/json", `{"kk":2}`, 400, "unknown field"},
@@ -491,7 +496,7 @@ func TestBadInput(t *testing.T) {
 		{"load version", "POST", base + "/load", "application/json", `{"tether_session":2}`, 400, "want 1"},
 		{"load no source", "POST", base + "/load", "application/json", `{"tether_session":1}`, 400, "exactly one"},
 		{"load initial", "POST", base + "/load", "application/json", `{"tether_session":1,"source":{"initial":true}}`, 400, "without data"},
-		{"wrong method", "GET", base + "/cluster", "", "", 404, "no API endpoint GET"},
+		{"wrong method, GET", "GET", base + "/cluster", "", "", 405, "method GET not allowed on " + base + "/cluster: it takes POST"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, b := call(t, s, c.method, c.path, c.ctype, []byte(c.body))
