@@ -401,6 +401,16 @@ func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, ma
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
+	if d.X != nil {
+		// As for an upload (readData): a small set gets neighbour
+		// counts that fit it; n ≤ 10 failed ("knn graph needs
+		// 1 ≤ K < n"; review 92).
+		var smallWarning string
+		spec, smallWarning = input.FitSpec(spec, d.Name, d.N(), false, false, spelling())
+		if smallWarning != "" {
+			d.Warnings = append(d.Warnings, smallWarning)
+		}
+	}
 	if _, err := d.BuildGraphSpelled(ctx, spec, nil, spelling()); err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}

@@ -74,3 +74,19 @@ func TestSaveLoadsBack(t *testing.T) {
 		})
 	}
 }
+
+// TestSmallGeneratedData: generated points of n ≤ 10 get the graph an
+// upload of as many rows gets (input.FitSpec: K = n − 1, with a warning);
+// they failed "knn graph needs 1 ≤ K < n" (review 92).
+func TestSmallGeneratedData(t *testing.T) {
+	s := newTest(t, Config{})
+	for _, n := range []float64{3, 6, 10} {
+		var info sessionInfo
+		callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+		body, _ := json.Marshal(map[string]any{"generate": map[string]any{"name": "moons", "seed": 1, "params": map[string]float64{"n": n}}})
+		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/data", "application/json", body)
+		if code != http.StatusOK || !strings.Contains(string(b), "neighbours") {
+			t.Errorf("moons of %g points: status %d, %s; want 200 with the small-set warning", n, code, b)
+		}
+	}
+}
