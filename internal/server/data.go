@@ -373,9 +373,27 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 		d.Warnings = append(d.Warnings, smallWarning)
 	}
 	if _, err := d.BuildGraphSpelled(ctx, spec, nil, spelling()); err != nil {
-		return nil, fmt.Errorf("%w: %w", errBadInput, err)
+		return nil, graphError(err, "make the rows differ: drop the repeated ones, or add a column that tells them apart (the option scale minmax helps rows that differ by tiny amounts only)")
 	}
 	return d, nil
+}
+
+// graphError returns err, the failure to build the graph of feature rows,
+// as bad input. When the rows coincide so often that the RBF width σ
+// cannot be chosen from their distances (graph.ErrDegenerateScale), the
+// library's advice, "give σ explicitly", names what only the server's
+// operator can do (tether serve -sigma); the message says so and ends
+// with remedy, what the request can do instead (review 92). Cost
+// O(len(err's text)).
+func graphError(err error, remedy string) error {
+	if !errors.Is(err, graph.ErrDegenerateScale) {
+		return fmt.Errorf("%w: %w", errBadInput, err)
+	}
+	msg := err.Error()
+	for _, advice := range []string{"; give σ explicitly", " or give σ explicitly"} {
+		msg = strings.TrimSuffix(msg, advice)
+	}
+	return fmt.Errorf("%w: %s; a request cannot set σ (this server's operator can: tether serve -sigma): %s", errBadInput, msg, remedy)
 }
 
 // generateData runs a generator of dataset/synth as tether gen does (same
@@ -412,7 +430,7 @@ func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, ma
 		}
 	}
 	if _, err := d.BuildGraphSpelled(ctx, spec, nil, spelling()); err != nil {
-		return nil, fmt.Errorf("%w: %w", errBadInput, err)
+		return nil, graphError(err, fmt.Sprintf("give generator %s a noise above 0, or other parameters, so that its points differ", req.Name))
 	}
 	return d, nil
 }

@@ -90,3 +90,27 @@ func TestSmallGeneratedData(t *testing.T) {
 		}
 	}
 }
+
+// TestDegenerateScaleAdvice: points so often identical that the RBF width
+// σ cannot come from their distances (blobs with noise 0, a table of
+// repeated rows) are refused saying what the request can do; the
+// library's "give σ explicitly" named what only the operator can
+// (tether serve -sigma; review 92).
+func TestDegenerateScaleAdvice(t *testing.T) {
+	s := newTest(t, Config{})
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	base := "/api/sessions/" + info.ID
+	body, _ := json.Marshal(map[string]any{"generate": map[string]any{"name": "blobs", "params": map[string]float64{"noise": 0}}})
+	for _, c := range []struct {
+		what, path, ctype, body, want string
+	}{
+		{"blobs, noise 0", base + "/data", "application/json", string(body), "give generator blobs a noise above 0"},
+		{"repeated rows", base + "/data?name=p.csv", "text/csv", strings.Repeat("1,1\n", 7), "make the rows differ"},
+	} {
+		code, b := call(t, s, "POST", c.path, c.ctype, []byte(c.body))
+		if code != http.StatusBadRequest || !strings.Contains(string(b), c.want) || !strings.Contains(string(b), "tether serve -sigma") || strings.Contains(string(b), "give σ explicitly") {
+			t.Errorf("%s: status %d, %s; want 400 saying %q and naming the operator's -sigma, not \"give σ explicitly\"", c.what, code, b, c.want)
+		}
+	}
+}
