@@ -43,13 +43,29 @@ type errorReply struct {
 	Error string `json:"error"`
 }
 
+// writeError writes err as an errorReply with the given status, its text
+// without the server's own markers (errorText).
 func writeError(w http.ResponseWriter, status int, err error) {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, errBadInput.Error()+": ")
-	msg = strings.TrimPrefix(msg, errConflict.Error()+": ")
-	msg = strings.TrimPrefix(msg, errComputeTimeout.Error()+": ")
-	msg = strings.TrimPrefix(msg, errBusy.Error()+": ")
-	writeJSON(w, status, errorReply{Error: msg})
+	writeJSON(w, status, errorReply{Error: errorText(err)})
+}
+
+// errorText returns err's text without the texts of the server's
+// sentinels (errBadInput, errConflict, errComputeTimeout, errBusy), which
+// say the status and not the problem, wherever they stand in the chain:
+// a cancellation's reply embeds the error where the request stopped,
+// which may be bad input ("…; where it stopped: bad input: …"; review
+// 92), and only a leading one was removed. Cost O(len of the text).
+func errorText(err error) string {
+	parts := strings.Split(err.Error(), ": ")
+	kept := parts[:0]
+	for _, p := range parts {
+		switch p {
+		case errBadInput.Error(), errConflict.Error(), errComputeTimeout.Error(), errBusy.Error():
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return strings.Join(kept, ": ")
 }
 
 // fail maps err to its status: 400 bad input, 409 conflict, 413 too
