@@ -30,12 +30,27 @@ import (
 // This file holds the API handlers; docs/api.md documents each with an
 // example.
 
-// writeJSON writes v as JSON with the given status.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// writeJSON writes v as JSON with the given status. v is encoded before
+// anything is written: a value JSON cannot encode (a NaN or an infinity)
+// gives a 500 saying so, and is logged, where a 200 went out with an
+// empty body and the encoder's error was dropped (review 92).
+func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.logf("tether serve: encoding a %d reply: %v", status, err)
+		status = http.StatusInternalServerError
+		b, _ = json.Marshal(errorReply{Error: fmt.Sprintf("internal error: the reply could not be encoded as JSON: %v", err)})
+	}
+	sendJSON(w, status, b)
+}
+
+// sendJSON writes the JSON document b, and a newline, with the given
+// status.
+func sendJSON(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
+	w.Write(append(b, '\n'))
 }
 
 // errorReply is the body of every error: {"error": "..."}.
@@ -46,7 +61,8 @@ type errorReply struct {
 // writeError writes err as an errorReply with the given status, its text
 // without the server's own markers (errorText).
 func writeError(w http.ResponseWriter, status int, err error) {
-	writeJSON(w, status, errorReply{Error: errorText(err)})
+	b, _ := json.Marshal(errorReply{Error: errorText(err)}) // a string always encodes
+	sendJSON(w, status, b)
 }
 
 // errorText returns err's text without the texts of the server's
@@ -312,7 +328,7 @@ func (s *Server) handleMethods(w http.ResponseWriter, r *http.Request) {
 		_, fast := fgpwcOf(m)
 		out = append(out, methodInfo{Name: info.Name, Summary: info.Summary, Source: info.Source, Fast: fast, Knobs: cluster.Knobs(m)})
 	}
-	writeJSON(w, http.StatusOK, out)
+	s.writeJSON(w, http.StatusOK, out)
 }
 
 type generatorInfo struct {
@@ -331,7 +347,7 @@ func (s *Server) handleGenerators(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, gi)
 	}
-	writeJSON(w, http.StatusOK, out)
+	s.writeJSON(w, http.StatusOK, out)
 }
 
 // sessionInfo is the reply of session creation and GET /api/sessions/{id}.
@@ -379,11 +395,11 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		}
 		s.commit(ss, next)
 	}
-	writeJSON(w, http.StatusCreated, ss.info())
+	s.writeJSON(w, http.StatusCreated, ss.info())
 }
 
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, ss *session) {
-	writeJSON(w, http.StatusOK, ss.info())
+	s.writeJSON(w, http.StatusOK, ss.info())
 }
 
 func (s *Server) handleDelete(w http.ResponseWriter, r *http.Request) {
@@ -479,7 +495,7 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 		return
 	}
 	s.commit(ss, next)
-	writeJSON(w, http.StatusOK, ss.info())
+	s.writeJSON(w, http.StatusOK, ss.info())
 }
 
 // checkUploadQuery refuses, as bad input, a query parameter of an upload
@@ -733,7 +749,7 @@ func (s *Server) handlePoints(w http.ResponseWriter, r *http.Request, ss *sessio
 		s.fail(w, fmt.Errorf("%w: no data loaded in this session", errConflict))
 		return
 	}
-	writeJSON(w, http.StatusOK, pointsReply{Name: ss.data.Name, N: ss.data.Graph.N(), View: ss.what, XY: ss.view, Names: ss.data.Names, Truth: ss.data.Truth})
+	s.writeJSON(w, http.StatusOK, pointsReply{Name: ss.data.Name, N: ss.data.Graph.N(), View: ss.what, XY: ss.view, Names: ss.data.Names, Truth: ss.data.Truth})
 }
 
 // pairJSON is a constraint as the API spells it.
@@ -830,7 +846,7 @@ func (s *Server) constraintsInput(w http.ResponseWriter, r *http.Request, ss *se
 }
 
 func (s *Server) handleGetConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
-	writeJSON(w, http.StatusOK, toJSON(ss.pairs))
+	s.writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 }
 
 func (s *Server) handlePutConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
@@ -844,7 +860,7 @@ func (s *Server) handlePutConstraints(w http.ResponseWriter, r *http.Request, ss
 		return
 	}
 	ss.pairs = out
-	writeJSON(w, http.StatusOK, toJSON(ss.pairs))
+	s.writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 }
 
 func (s *Server) handleAddConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
@@ -858,12 +874,12 @@ func (s *Server) handleAddConstraints(w http.ResponseWriter, r *http.Request, ss
 		return
 	}
 	ss.pairs = out
-	writeJSON(w, http.StatusOK, toJSON(ss.pairs))
+	s.writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 }
 
 func (s *Server) handleClearConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
 	ss.pairs = nil
-	writeJSON(w, http.StatusOK, toJSON(ss.pairs))
+	s.writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 }
 
 func (s *Server) handleDeleteConstraint(w http.ResponseWriter, r *http.Request, ss *session) {
@@ -876,7 +892,7 @@ func (s *Server) handleDeleteConstraint(w http.ResponseWriter, r *http.Request, 
 	for k, p := range ss.pairs {
 		if (p.I == i && p.J == j) || (p.I == j && p.J == i) {
 			ss.pairs = append(ss.pairs[:k:k], ss.pairs[k+1:]...)
-			writeJSON(w, http.StatusOK, toJSON(ss.pairs))
+			s.writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 			return
 		}
 	}
@@ -905,7 +921,7 @@ func (s *Server) handleCluster(w http.ResponseWriter, r *http.Request, ss *sessi
 		return
 	}
 	s.commit(ss, next)
-	writeJSON(w, http.StatusOK, reply)
+	s.writeJSON(w, http.StatusOK, reply)
 }
 
 // suggestRequest is the body of POST …/suggest.
@@ -961,7 +977,7 @@ func (s *Server) handleSuggest(w http.ResponseWriter, r *http.Request, ss *sessi
 	for k, q := range qs {
 		out[k] = questionJSON{I: q.I, J: q.J, Score: q.Score, Why: q.Why}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"questions": out})
+	s.writeJSON(w, http.StatusOK, map[string]any{"questions": out})
 }
 
 func (s *Server) needPartition(w http.ResponseWriter, ss *session) bool {
@@ -1019,7 +1035,11 @@ func (s *Server) handleExportSummary(w http.ResponseWriter, r *http.Request, ss 
 	if !s.needPartition(w, ss) {
 		return
 	}
-	b, _ := json.MarshalIndent(summaryReply{Input: ss.data.Name, N: ss.data.Graph.N(), ClusterReply: ss.last, Request: ss.lastReq, Names: ss.data.Names}, "", "  ")
+	b, err := json.MarshalIndent(summaryReply{Input: ss.data.Name, N: ss.data.Graph.N(), ClusterReply: ss.last, Request: ss.lastReq, Names: ss.data.Names}, "", "  ")
+	if err != nil {
+		s.fail(w, fmt.Errorf("writing the summary: %w", err))
+		return
+	}
 	attachment(w, "application/json", "summary.json", b)
 }
 
@@ -1119,5 +1139,5 @@ func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, ss *session)
 		return
 	}
 	s.commit(ss, next)
-	writeJSON(w, http.StatusOK, ss.info())
+	s.writeJSON(w, http.StatusOK, ss.info())
 }

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"encoding/json"
 	"io/fs"
+	"log"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -121,5 +124,30 @@ func TestMethodNotAllowed(t *testing.T) {
 		if w.Code != c.want || w.Result().Header.Get("Allow") != c.allow {
 			t.Errorf("%s %s: status %d, Allow %q; want %d, %q", c.method, c.path, w.Code, w.Result().Header.Get("Allow"), c.want, c.allow)
 		}
+	}
+}
+
+// TestWriteJSONUnencodable: a reply JSON cannot encode (a NaN) is a 500
+// saying so, and logged; it was a 200 with an empty body, the encoder's
+// error dropped (review 92).
+func TestWriteJSONUnencodable(t *testing.T) {
+	var logged strings.Builder
+	s := New(Config{Log: log.New(&logged, "", 0)}, testAddr)
+	rec := httptest.NewRecorder()
+	s.writeJSON(rec, http.StatusOK, map[string]float64{"ARI": math.NaN()})
+	var e errorReply
+	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
+		t.Fatalf("body %q: %v", rec.Body.String(), err)
+	}
+	if rec.Code != http.StatusInternalServerError || !strings.Contains(e.Error, "could not be encoded as JSON: json: unsupported value: NaN") {
+		t.Errorf("status %d, error %q; want 500 saying the reply could not be encoded", rec.Code, e.Error)
+	}
+	if !strings.Contains(logged.String(), "encoding a 200 reply: json: unsupported value: NaN") {
+		t.Errorf("log %q, want the encoding error", logged.String())
+	}
+	rec = httptest.NewRecorder()
+	s.writeJSON(rec, http.StatusCreated, map[string]float64{"ARI": 0.5})
+	if rec.Code != http.StatusCreated || rec.Body.String() != "{\"ARI\":0.5}\n" {
+		t.Errorf("a finite reply: status %d, body %q", rec.Code, rec.Body.String())
 	}
 }
