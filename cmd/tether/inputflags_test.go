@@ -64,7 +64,7 @@ func TestInputFlagsClassified(t *testing.T) {
 		"restarts": {"2"}, "constraints": {path("cons.csv")}, "conflicts": {"soft"}, "vote-filter": nil,
 		"partial-labels": {path("partial.csv")}, "o": {path("out2")}, "json": nil, "graph-out": {path("g.mtx")},
 		"plot": {path("p.png")}, "repair": {"never"}, "quiet": nil, "v": nil,
-		"addr": {"127.0.0.1:0"}, "public": nil, "data": {dir}, "max-nodes-session": {"1000"},
+		"addr": {"127.0.0.1:0"}, "public": nil, "data": {dir}, "max-nodes-session": {"1000"}, "max-request-mib": {"512"},
 		"compute-timeout": {"1m"}, "allow-origin": {"https://proxy.example"},
 	}
 	const (
@@ -121,7 +121,7 @@ func TestInputFlagsClassified(t *testing.T) {
 				"graph": build + " none", "knn": build + " none", "eps": build + " none", "affinity": build + " none",
 				"max-full": build + " none", "knn-search": build + " none", "sigma": build + " none",
 				"regularize": all, "disconnected": all, "seed": "table images points gengraph",
-				"addr": all, "public": all, "data": all, "max-nodes-session": all, "compute-timeout": all,
+				"addr": all, "public": all, "data": all, "max-nodes-session": all, "max-request-mib": all, "compute-timeout": all,
 				"allow-origin": all, "quiet": all,
 			}), nil},
 		{"labels", []string{"table", "images", "graph"}, nil,

@@ -31,6 +31,7 @@ func TestServeFlags(t *testing.T) {
 		// Checked before the server starts (they were not: it served).
 		{[]string{"-addr", "127.0.0.1:0", "-data", "/nonexistent/tether-data"}, "-data"},
 		{[]string{"-addr", "127.0.0.1:0", "-max-nodes-session", "-1"}, "-max-nodes-session"},
+		{[]string{"-addr", "127.0.0.1:0", "-max-request-mib", "-1"}, "-max-request-mib"},
 		{[]string{"-addr", "127.0.0.1:0", "-scale", "minmaxx"}, "-scale"},
 		{[]string{"-addr", "127.0.0.1:0", "-compute-timeout", "0s"}, "-compute-timeout"},
 		{[]string{"-addr", "127.0.0.1:0", "-compute-timeout", "-1m"}, "-compute-timeout"},

@@ -134,7 +134,7 @@ func (s *Server) checkWork(m cluster.Method, k, n int) error {
 	if fits < 1 {
 		advice = "load smaller data"
 	}
-	return fmt.Errorf("%w: %s on n = %d nodes: %s needs about %s for %s, more than this server's memory limit of %s per request: %s", errBadInput, why, n, m.Name(), byteSize(need), how, byteSize(limit), advice)
+	return fmt.Errorf("%w: %s on n = %d nodes: %s needs about %s for %s, more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, why, n, m.Name(), byteSize(need), how, byteSize(limit), advice)
 }
 
 // clampMemoryKnobs returns m with its memory-limit knob MaxBytes (cscap:
