@@ -95,10 +95,12 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 		}
 	}
 	if v, ok := intKnob(m, "Rank"); ok {
+		what := fmt.Sprintf("%s's Rank = %d", m.Name(), v)
 		if v == 0 {
 			v = int64(max(2*k, 10))
+			what = fmt.Sprintf("k = %d (%s's Rank is max(2k, 10) = %d)", k, m.Name(), min(v, int64(n)))
 		}
-		raise(v, fmt.Sprintf("%s's Rank = %d", m.Name(), v))
+		raise(v, what)
 	}
 	if v, ok := intKnob(m, "MaxK"); ok && k == 0 {
 		if v == 0 {
@@ -123,18 +125,18 @@ func (s *Server) checkWork(m cluster.Method, k, n int) error {
 		return nil
 	}
 	fits := sort.Search(n+1, func(e int) bool { return workBytes(n, e) > limit }) - 1
-	how := "its eigenvectors"
+	how := fmt.Sprintf("%d vectors of n values and their working copies", e)
 	switch {
 	case n <= cluster.DenseLimit:
-		how = "a dense eigensolve (n×n matrices)"
+		how = "n×n matrices: the eigensolvers work densely on small graphs"
 	case n <= 6*e+8:
-		how = "a dense eigensolve (n×n matrices), since it asks for more than about n/6 vectors"
+		how = fmt.Sprintf("n×n matrices: beyond about n/6 vectors (%d here) the eigensolvers work densely", e)
 	}
 	advice := fmt.Sprintf("ask for at most %d", fits)
 	if fits < 1 {
 		advice = "load smaller data"
 	}
-	return fmt.Errorf("%w: %s on n = %d nodes: %s needs about %s for %s, more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, why, n, m.Name(), byteSize(need), how, byteSize(limit), advice)
+	return fmt.Errorf("%w: %s on n = %d nodes: %s needs about %s (%s), more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, why, n, m.Name(), byteSize(need), how, byteSize(limit), advice)
 }
 
 // clampMemoryKnobs returns m with its memory-limit knob MaxBytes (cscap:
