@@ -35,16 +35,17 @@ type Config struct {
 	// Spec builds the graph of feature rows; the zero value means
 	// graph.DefaultSpec(), as tether cluster.
 	Spec graph.Spec
-	// MaxUpload bounds an uploaded file or loaded session (bytes); 0 means
-	// 64 MiB. MaxBody bounds other request bodies; 0 means 1 MiB. The
-	// bodies of a session's requests the server holds at once, read and
-	// not yet done with, add up to at most 5 × MaxUpload (see
-	// Server.bodyBudget).
+	// MaxUpload bounds an uploaded file (bytes); 0 means 64 MiB. A loaded
+	// session may be as large as a save of such an upload (loadLimit).
+	// MaxBody bounds other request bodies; 0 means 1 MiB. The request
+	// bodies the server holds at once, being read or read and not yet
+	// done with, add up to at most 5 × MaxUpload (see Server.bodyBudget).
 	MaxUpload, MaxBody int64
 	// MaxNodes bounds the nodes of a session's data; 0 means 200 000.
-	// MaxTotalNodes bounds the nodes of all sessions together (the least
-	// recently used sessions are dropped beyond it); 0 means 10⁶, at
-	// least MaxNodes.
+	// MaxTotalNodes bounds the nodes of all sessions together, counting
+	// what else they hold in units of 1 KiB (stateCost: edges, features,
+	// text, basis, embedding; the least recently used sessions are
+	// dropped beyond it); 0 means 10⁶, at least MaxNodes.
 	MaxNodes, MaxTotalNodes int
 	// MaxConstraints bounds a session's constraints; 0 means 100 000.
 	MaxConstraints int
