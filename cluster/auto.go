@@ -501,7 +501,9 @@ func (Auto) Name() string { return "auto" }
 // unconstrained partition, which Run computed without the pairs. It
 // declares Delegates: its candidates run through Run, which scales their
 // weights or not by their own Uses and gives their warnings.
-func (Auto) Uses() Uses { return Uses{Supervision: Pairs | LabelSet, Resolves: true, Delegates: true} }
+func (Auto) Uses() Uses {
+	return Uses{Supervision: Pairs | LabelSet, Resolves: true, Delegates: true, Regularizes: true}
+}
 
 // autoShareNOASSC prepares the ML- and MCL-NOA-SSC candidates of cands
 // to share work on contradictory constraints, where their resolve runs a

@@ -171,7 +171,7 @@ type CCSR struct {
 func (CCSR) Name() string { return "ccsr" }
 
 // Uses declares what CCSR reads from a Problem (see Run).
-func (CCSR) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2} }
+func (CCSR) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2, Regularizes: true} }
 
 // Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels.

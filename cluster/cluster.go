@@ -431,6 +431,19 @@ type Uses struct {
 	// Problem.Graph itself (fgpwc with a Basis, which it checks is for
 	// that graph): Run passes the graph as it is, never a scaled copy.
 	BoundGraph bool
+	// Regularizes reports that the method reads Problem.Regularize: its
+	// partition is built on a k-way spectral embedding of the normalized
+	// Laplacian, which Problem.Regularize regularizes (njw, ncut, cscap,
+	// ccsr), or it passes Problem.Regularize on to such an embedding or
+	// method (auto to its candidates; ml- and mcl-noa-ssc, when they
+	// resolve contradictory pairs, to the resolve's reference partition
+	// and the refinement's embedding). The other methods ignore it: their
+	// Laplacians are unnormalized, or their objectives are stated on the
+	// exact one (the bisections, fgpwc), or they build no such embedding.
+	// A front end refuses a regularization set for a method that does not
+	// declare it (tether cluster's -regularize), rather than ignore it
+	// without a word (TestUsesRegularizes checks the declaration).
+	Regularizes bool
 }
 
 // Input tells what a method clusters (a set of flags).

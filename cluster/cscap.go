@@ -243,7 +243,7 @@ func (CSCAP) Name() string { return "cscap" }
 
 // Uses declares what CSCAP reads from a Problem (see Run).
 func (CSCAP) Uses() Uses {
-	return Uses{Supervision: Pairs,
+	return Uses{Supervision: Pairs, Regularizes: true,
 		WeightScale: "ε_m² and ε_c² are variances on the scale of W, the prior covariance (thesis eq. 4.2.9–4.2.10)"}
 }
 

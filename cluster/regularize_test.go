@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
@@ -212,4 +213,65 @@ func BenchmarkNJWDCSBM100kPlain(b *testing.B) {
 
 func BenchmarkNJWDCSBM100kRegularized(b *testing.B) {
 	benchNJWRegularized(b, 100_000, 2.5, graph.Regularization{Mode: graph.RegOn})
+}
+
+// TestUsesRegularizes checks Uses.Regularizes against the methods (review
+// 95): on a 300-node SBM graph (c_in 9, c_out 3) with must-links and
+// cannot-links (6/n of the pairs) or 10% of the nodes labelled, every
+// graph method that does not declare it gives the same labels and
+// eigenvalues with Problem.Regularize off (RegNone) and on with τ = 20
+// (the mean degree is about 6), so a front end may refuse the option for
+// it; and the methods whose partition is built on the regularized
+// embedding (regularizedEmbedding, the ones the collapse warning tells to
+// regularize) declare it and change their eigenvalues. auto, which passes
+// the option on to its candidates, is left out.
+func TestUsesRegularizes(t *testing.T) {
+	g, truth, err := synth.SBM(300, 2, 9, 3, rand.NewPCG(3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, err := constraint.SampleFromLabels(constraint.Labels(truth), 6.0/300, rand.NewPCG(4, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, err := constraint.FractionLabels(truth, 0.1, rand.NewPCG(5, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range Methods() {
+		m := info.New()
+		u := m.Uses()
+		if regularizedEmbedding(info.Name) && !u.Regularizes {
+			t.Errorf("%s: its embedding is regularized, but it does not declare Uses.Regularizes", info.Name)
+		}
+		if u.Input&(FeatureInput|BipartiteInput) != 0 || u.Delegates {
+			continue // no graph, or its candidates' (auto)
+		}
+		t.Run(info.Name, func(t *testing.T) {
+			run := func(reg graph.Regularization) *Result {
+				t.Helper()
+				p := &Problem{Graph: g, K: 2, Regularize: reg}
+				switch {
+				case u.Supervision&Pairs != 0:
+					p.Constraints = pairs
+				case u.Supervision&LabelSet != 0:
+					p.Labels = labels
+				}
+				res, err := Run(context.Background(), m, p, &Settings{Seed: 1})
+				if err != nil {
+					t.Fatalf("Regularize %+v: %v", reg, err)
+				}
+				return res
+			}
+			exact := run(graph.Regularization{Mode: graph.RegNone})
+			reg := run(graph.Regularization{Mode: graph.RegOn, Tau: 20})
+			same := slices.Equal(exact.Labels, reg.Labels) && slices.Equal(exact.Eigenvalues, reg.Eigenvalues)
+			switch {
+			case !u.Regularizes && !same:
+				t.Errorf("changes with Problem.Regularize (eigenvalues %.6g, then %.6g), but does not declare Uses.Regularizes", exact.Eigenvalues, reg.Eigenvalues)
+			case regularizedEmbedding(info.Name) && slices.Equal(exact.Eigenvalues, reg.Eigenvalues):
+				t.Errorf("declares Uses.Regularizes, but its eigenvalues %.6g do not change with Problem.Regularize", exact.Eigenvalues)
+			}
+		})
+	}
 }

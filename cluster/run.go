@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -261,7 +260,7 @@ func finish(name string, u Uses, p *Problem, c pairContradictions, res *Result, 
 		if w := emptyClusters(name, res); w != "" {
 			res.Warnings = append(res.Warnings, w)
 		}
-		if w := collapsed(name, res, s); w != "" {
+		if w := collapsed(name, p, res, s); w != "" {
 			res.Warnings = append(res.Warnings, w)
 		}
 	}
@@ -343,7 +342,7 @@ func isolatedInvalid(name string, u Uses, p *Problem, err error, s *Settings) er
 		}
 	}
 	regularize := "use a method that regularizes it (njw, ncut, cscap, ccsr)"
-	if slices.Contains([]string{"njw", "ncut", "cscap", "ccsr"}, name) {
+	if regularizedEmbedding(name) {
 		// The method regularizes unless told not to.
 		regularize = "leave the regularization on " + s.remedy("Problem.Regularize with Mode graph.RegAuto, the default, or graph.RegOn", "regularize", "auto")
 	}
@@ -376,8 +375,13 @@ const collapsedShare = 0.9
 // failure of spectral methods on sparse or disconnected graphs (one giant
 // cluster and a few tiny ones; issue 19), which a user without ground truth
 // cannot see in the labels. Classes that unequal are possible, so it is a
-// warning, not an error. Cost O(n + k).
-func collapsed(name string, res *Result, s *Settings) string {
+// warning, not an error. The remedy it suggests is one that reaches the
+// method name (review 95): regularization for the methods whose partition
+// is built on a regularized embedding (regularizedEmbedding; leaving it on
+// when p turned it off), else a method that regularizes L_sym, the Bethe
+// Hessian (made for sparse graphs), or a denser graph: Problem.Regularize
+// changes nothing for the others. Cost O(n + k).
+func collapsed(name string, p *Problem, res *Result, s *Settings) string {
 	n := len(res.Labels)
 	if res.K < 2 || n < 20 {
 		return ""
@@ -392,14 +396,45 @@ func collapsed(name string, res *Result, s *Settings) string {
 			big = c
 		}
 	}
-	if share := float64(sizes[big]) / float64(n); share >= collapsedShare {
-		others := "the other cluster"
-		if res.K > 2 {
-			others = fmt.Sprintf("the other %d clusters", res.K-1)
-		}
-		return fmt.Sprintf("%s: cluster %d holds %.1f%% of the %d nodes and %s %d: unless the classes are that unequal, the partition has collapsed: try another method or graph (on sparse graphs regularization helps the spectral methods: %s)", name, big, 100*share, n, others, n-sizes[big], strings.Trim(s.remedy("Problem.Regularize", "regularize"), "()"))
+	share := float64(sizes[big]) / float64(n)
+	if share < collapsedShare {
+		return ""
 	}
-	return ""
+	others := "the other cluster holds"
+	if res.K > 2 {
+		others = fmt.Sprintf("the other %d clusters hold", res.K-1)
+	}
+	var remedy string
+	switch {
+	case regularizedEmbedding(name) && p.Regularize.Mode == graph.RegNone:
+		remedy = "try another method or graph, or leave the regularization on " + s.remedy("Problem.Regularize with Mode graph.RegAuto, the default, or graph.RegOn", "regularize", "auto")
+	case regularizedEmbedding(name):
+		front := s.front("regularize", "mean")
+		if front != "" {
+			front = "; " + front + " or a larger number τ"
+		}
+		remedy = "try another method or graph; on sparse graphs regularization helps (Problem.Regularize with Mode graph.RegOn and Tau 0, the mean degree, or larger" + front + ")"
+	case name == "bethe":
+		remedy = "try another method or a denser graph; on graphs that are not sparse, NJW " + s.remedy("cluster.NJW", "method", "njw")
+	default:
+		// Problem.Regularize does not reach this method's partition.
+		remedy = "try another method or a denser graph; on sparse graphs, NJW, which regularizes L_sym by default, or the Bethe Hessian " + s.remedy("cluster.NJW or cluster.BetheHessian", "method", "njw", "bethe")
+	}
+	return fmt.Sprintf("%s: cluster %d holds %.1f%% of the %d nodes and %s %d: unless the classes are that unequal, the partition has collapsed: %s", name, big, 100*share, n, others, n-sizes[big], remedy)
+}
+
+// regularizedEmbedding reports whether the partition of the method name
+// is built on a k-way spectral embedding of the normalized Laplacian that
+// Problem.Regularize regularizes: njw, ncut, cscap and ccsr. (auto and
+// ml- and mcl-noa-ssc read Problem.Regularize too, Uses.Regularizes, but
+// pass it on to their candidates or to a step beside their own
+// partition.) Cost O(1).
+func regularizedEmbedding(name string) bool {
+	switch name {
+	case "njw", "ncut", "cscap", "ccsr":
+		return true
+	}
+	return false
 }
 
 // ErrNumerical is wrapped by errors reporting a numerical failure: a

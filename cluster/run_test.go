@@ -196,9 +196,9 @@ func TestRunWarnsAboutCollapsedPartition(t *testing.T) {
 		k      int
 		want   string // "" for no warning
 	}{
-		{"36 of 40 in one of 2", labels(40, 36, 2), 2, "holds 90.0% of the 40 nodes and the other cluster 4"},
+		{"36 of 40 in one of 2", labels(40, 36, 2), 2, "holds 90.0% of the 40 nodes and the other cluster holds 4"},
 		{"35 of 40", labels(40, 35, 2), 2, ""},
-		{"39 of 40 in one of 5", labels(40, 39, 5), 5, "holds 97.5% of the 40 nodes and the other 4 clusters 1"},
+		{"39 of 40 in one of 5", labels(40, 39, 5), 5, "holds 97.5% of the 40 nodes and the other 4 clusters hold 1"},
 		{"one cluster asked", make([]int, 40), 1, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -33,7 +33,7 @@ type NJW struct{}
 func (NJW) Name() string { return "njw" }
 
 // Uses declares what NJW reads from a Problem (see Run).
-func (NJW) Uses() Uses { return Uses{} }
+func (NJW) Uses() Uses { return Uses{Regularizes: true} }
 
 // Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (NJW) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
@@ -64,7 +64,7 @@ type ShiMalik struct{}
 func (ShiMalik) Name() string { return "ncut" }
 
 // Uses declares what ShiMalik reads from a Problem (see Run).
-func (ShiMalik) Uses() Uses { return Uses{} }
+func (ShiMalik) Uses() Uses { return Uses{Regularizes: true} }
 
 // Partition partitions p.Graph into p.K clusters. (Run warns about supervision, which it ignores.)
 func (ShiMalik) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, error) {

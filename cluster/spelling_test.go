@@ -139,14 +139,36 @@ func TestSpelledRemedies(t *testing.T) {
 			"cli":     "give k (Problem.K; tether: -k) to partition it anyway",
 			"job":     `give k (Problem.K; job: "k") to partition it anyway`,
 		}},
-		{"collapsed partition", func(t *testing.T, s *Settings) string {
-			res := &Result{Labels: make([]int, 20), K: 2}
-			res.Labels[19] = 1
-			return collapsed("m", res, s)
+		// The remedy of a collapse reaches the method (review 95):
+		// Problem.Regularize for those whose embedding it regularizes,
+		// another method for the others.
+		{"collapsed partition of a method that does not regularize", func(t *testing.T, s *Settings) string {
+			return collapsed("m", &Problem{K: 2}, collapsedResult(), s)
 		}, map[string]string{
-			"library": "(on sparse graphs regularization helps the spectral methods: Problem.Regularize)",
-			"cli":     "(on sparse graphs regularization helps the spectral methods: Problem.Regularize; tether: -regularize)",
-			"job":     "(on sparse graphs regularization helps the spectral methods: Problem.Regularize)",
+			"library": "try another method or a denser graph; on sparse graphs, NJW, which regularizes L_sym by default, or the Bethe Hessian (cluster.NJW or cluster.BetheHessian)",
+			"cli":     "try another method or a denser graph; on sparse graphs, NJW, which regularizes L_sym by default, or the Bethe Hessian (cluster.NJW or cluster.BetheHessian; tether: -method njw or -method bethe)",
+			"job":     `try another method or a denser graph; on sparse graphs, NJW, which regularizes L_sym by default, or the Bethe Hessian (cluster.NJW or cluster.BetheHessian; job: "method": "njw" or "method": "bethe")`,
+		}},
+		{"collapsed partition of njw", func(t *testing.T, s *Settings) string {
+			return collapsed("njw", &Problem{K: 2}, collapsedResult(), s)
+		}, map[string]string{
+			"library": "try another method or graph; on sparse graphs regularization helps (Problem.Regularize with Mode graph.RegOn and Tau 0, the mean degree, or larger)",
+			"cli":     "try another method or graph; on sparse graphs regularization helps (Problem.Regularize with Mode graph.RegOn and Tau 0, the mean degree, or larger; tether: -regularize mean or a larger number τ)",
+			"job":     "try another method or graph; on sparse graphs regularization helps (Problem.Regularize with Mode graph.RegOn and Tau 0, the mean degree, or larger)",
+		}},
+		{"collapsed partition of njw told not to regularize", func(t *testing.T, s *Settings) string {
+			return collapsed("njw", &Problem{K: 2, Regularize: graph.Regularization{Mode: graph.RegNone}}, collapsedResult(), s)
+		}, map[string]string{
+			"library": "try another method or graph, or leave the regularization on (Problem.Regularize with Mode graph.RegAuto, the default, or graph.RegOn)",
+			"cli":     "try another method or graph, or leave the regularization on (Problem.Regularize with Mode graph.RegAuto, the default, or graph.RegOn; tether: -regularize auto)",
+			"job":     "try another method or graph, or leave the regularization on (Problem.Regularize with Mode graph.RegAuto, the default, or graph.RegOn)",
+		}},
+		{"collapsed partition of bethe", func(t *testing.T, s *Settings) string {
+			return collapsed("bethe", &Problem{K: 2}, collapsedResult(), s)
+		}, map[string]string{
+			"library": "try another method or a denser graph; on graphs that are not sparse, NJW (cluster.NJW)",
+			"cli":     "try another method or a denser graph; on graphs that are not sparse, NJW (cluster.NJW; tether: -method njw)",
+			"job":     `try another method or a denser graph; on graphs that are not sparse, NJW (cluster.NJW; job: "method": "njw")`,
 		}},
 		{"fast-ge2-bh against its supervision", func(t *testing.T, s *Settings) string {
 			p := &Problem{K: 2, Labels: constraint.Labels{0, 0, 1, 1}}
@@ -195,4 +217,12 @@ func TestSpelledRemedies(t *testing.T) {
 			})
 		}
 	}
+}
+
+// collapsedResult is a partition of 20 nodes into 2 clusters, 19 of them
+// in cluster 0: a collapse (collapsed).
+func collapsedResult() *Result {
+	res := &Result{Labels: make([]int, 20), K: 2}
+	res.Labels[19] = 1
+	return res
 }
