@@ -124,8 +124,15 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.genOut, "gen-out", "", "write the generated data to this `file`, as tether gen -o does")
 	fs.Var(floatIn(&o.selfLoops, 0, 1e12), "self-loops", "add this `weight` to every node's self loop (regularizes isolated nodes, seed 004 §5.2)")
 	fs.BoolVar(&o.normalize, "normalize-weights", false, "divide every weight by the largest edge weight, which becomes 1 (before -self-loops): the scale of similarities in [0, 1] that bethe, csc, cscap, fast-ge, fast-ge2, fast-ge2-bh, l1csc, opplc and sl read, and ml-noa-ssc and mcl-noa-ssc when they resolve contradictory pairs (the other methods give the same partition at every scale)")
-	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)"+unnamedDefault(o.regularize))
-	fs.Var(textVar(&o.disconnected), "disconnected", "graphs with isolated nodes or components below n/(4k) nodes, for the methods that cannot cluster them as they are (fgpwc, sl, ml-/mcl-noa-ssc, fast-ge, fast-ge2, csp, csc, l1csc, and plmeans and sscka with the ncut kernel): attach (cluster the core, attach the other nodes by labels, must-links and edges, with a warning) or strict (refuse, as before)"+unnamedDefault(o.disconnected))
+	// tether cluster refuses them for a method that does not read them
+	// (checkMethodFlags); tether serve's apply to every session, whose
+	// methods vary.
+	others := "a usage error with the others"
+	if cmdName(fs) != "cluster" {
+		others = "the others ignore it"
+	}
+	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr; ml-/mcl-noa-ssc when they resolve contradictory pairs, auto for its candidates; "+others+"): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)"+unnamedDefault(o.regularize))
+	fs.Var(textVar(&o.disconnected), "disconnected", "graphs with isolated nodes or components below n/(4k) nodes, for the methods that cannot cluster them as they are (fgpwc, sl, ml-/mcl-noa-ssc, fast-ge, fast-ge2, csp, csc, l1csc, plmeans with the ncut kernel, its default, sscka with the commute kernel, its default, or ncut; auto for its candidates; "+others+"): attach (cluster the core, attach the other nodes by labels, must-links and edges, with a warning) or strict (refuse, as before)"+unnamedDefault(o.disconnected))
 }
 
 // bindCategorical binds -categorical, the columns of the feature file to
@@ -449,6 +456,9 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 		}
 		return usagef("cluster", "-k %d: %s chooses k itself, whatever -k says (the knobs of its prior steer how many clusters it finds: tether methods %s): leave -k out%s", *k, meth.Name(), meth.Name(), gen)
 	}
+	if err := checkMethodFlags(fs, meth); err != nil {
+		return err
+	}
 	rec := m.recorder(ctx, *quiet)
 	in.seed, in.m, in.quiet = *seed, m, *quiet
 	if meth.Uses().Input&cluster.BipartiteInput != 0 {
@@ -687,16 +697,50 @@ func checkKFrom(meth cluster.Method, k int, d *input.Data, what string) error {
 	return usagef("cluster", "%s: %s takes %s", what, meth.Name(), takes)
 }
 
-// kFinders lists the methods that choose k themselves whatever -k says
-// (cluster.Uses.FindsK), which refuse -k.
-func kFinders() []string {
+// checkMethodFlags refuses, as a usage error, -regularize or -disconnected
+// set for a method that does not read it (review 95: -method sl
+// -regularize mean ran as if it were not there), as the flags of one kind
+// of input given with another are refused (checkApplies): -regularize
+// applies to the methods that declare cluster.Uses.Regularizes, and
+// -disconnected to those that declare Uses.Core or pass it on to their
+// candidates (auto, Uses.Delegates). meth has its knobs set: Uses may
+// depend on them (sscka's and plmeans's kernel). Cost O(methods).
+func checkMethodFlags(fs *flag.FlagSet, meth cluster.Method) error {
+	for _, f := range []struct {
+		name string
+		keep func(cluster.Uses) bool
+	}{
+		{"regularize", func(u cluster.Uses) bool { return u.Regularizes }},
+		{"disconnected", func(u cluster.Uses) bool { return u.Core || u.Delegates }},
+	} {
+		if !isSet(fs, f.name) || f.keep(meth.Uses()) {
+			continue
+		}
+		which := "-method " + meth.Name()
+		if def, err := cluster.New(meth.Name()); err == nil && f.keep(def.Uses()) {
+			which += " with the knobs -set gives it"
+		}
+		return usagef("cluster", "-%s does not apply to %s, which does not read it; the methods that do: %s (see -h)", f.name, which, strings.Join(methodsWhere(f.keep), ", "))
+	}
+	return nil
+}
+
+// methodsWhere lists the registered methods whose Uses, with their
+// default knobs, satisfy keep, in the registry's order.
+func methodsWhere(keep func(cluster.Uses) bool) []string {
 	var names []string
 	for _, i := range cluster.Methods() {
-		if i.New().Uses().FindsK {
+		if keep(i.New().Uses()) {
 			names = append(names, i.Name)
 		}
 	}
 	return names
+}
+
+// kFinders lists the methods that choose k themselves whatever -k says
+// (cluster.Uses.FindsK), which refuse -k.
+func kFinders() []string {
+	return methodsWhere(func(u cluster.Uses) bool { return u.FindsK })
 }
 
 // noSupervisionUsage returns err, the error of cluster.Run with meth, as a
@@ -754,7 +798,9 @@ The flags of one kind of input given with another are usage errors, not
 ignored: the feature table's (-label, -id, -scale, …) with a graph, a
 folder of images or -gen; a graph file's (-gml-label, -graph-format, …)
 and -bipartite's (-tfidf, …) with other inputs; the graph construction
-flags (-knn, -sigma, …) with a graph.
+flags (-knn, -sigma, …) with a graph; -regularize and -disconnected with
+a method that does not read them (sl ignores -regularize, njw
+-disconnected).
 Progress, warnings and notes go to standard error: a warning is a
 condition that may make the result differ from what was asked (side
 information ignored or dropped, a fallback solver, nodes attached, an

@@ -882,6 +882,45 @@ func TestClusterRegularize(t *testing.T) {
 	}
 }
 
+// TestClusterMethodFlags checks that -regularize and -disconnected are
+// usage errors with a method that does not read them (review 95: -method
+// sl -regularize mean ran as if the flag were not there), naming the
+// methods that do, and accepted by those that do, knobs included (sscka
+// reads -disconnected with its default kernel, not with ratio-cut).
+func TestClusterMethodFlags(t *testing.T) {
+	// Two triangles joined by an edge, and node 6 isolated.
+	g := writeTemp(t, "g.txt", "0 1 1\n1 2 1\n0 2 1\n3 4 1\n4 5 1\n3 5 1\n2 3 0.1\n6 6 0\n")
+	cons := writeTemp(t, "c.txt", "0,1,ml\n3,4,ml\n0,3,cl\n")
+	labels := filepath.Join(t.TempDir(), "l")
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		usage string // "" when accepted
+	}{
+		{"sl -regularize", []string{"-method", "sl", "-constraints", cons, "-regularize", "mean"}, "-regularize does not apply to -method sl, which does not read it; the methods that do: auto, ccsr, cscap, mcl-noa-ssc, ml-noa-ssc, ncut, njw"},
+		{"usc -regularize none", []string{"-method", "usc", "-regularize", "none"}, "-regularize does not apply to -method usc"},
+		{"fgpwc -regularize auto", []string{"-method", "fgpwc", "-constraints", cons, "-regularize", "auto"}, "-regularize does not apply to -method fgpwc"},
+		{"njw -disconnected", []string{"-method", "njw", "-disconnected", "strict"}, "-disconnected does not apply to -method njw, which does not read it; the methods that do: auto, csc, csp,"},
+		{"sscka ratio-cut -disconnected", []string{"-method", "sscka", "-set", "Objective=ratio-cut", "-constraints", cons, "-disconnected", "attach"}, "-disconnected does not apply to -method sscka with the knobs -set gives it"},
+		{"njw -regularize", []string{"-method", "njw", "-regularize", "mean"}, ""},
+		{"ml-noa-ssc -regularize", []string{"-method", "ml-noa-ssc", "-constraints", cons, "-regularize", "mean"}, ""},
+		{"auto -regularize -disconnected", []string{"-constraints", cons, "-regularize", "mean", "-disconnected", "attach"}, ""},
+		{"sscka -disconnected", []string{"-method", "sscka", "-constraints", cons, "-disconnected", "attach"}, ""},
+		{"fgpwc -disconnected", []string{"-method", "fgpwc", "-constraints", cons, "-disconnected", "attach"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"cluster", "-graph-file", g, "-k", "2", "-o", labels, "-quiet"}, tc.args...)
+			_, _, err := run(t, args...)
+			switch {
+			case tc.usage == "" && err != nil:
+				t.Errorf("err = %v, want none", err)
+			case tc.usage != "" && (!errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.usage)):
+				t.Errorf("err = %v, want a usage error holding %q", err, tc.usage)
+			}
+		})
+	}
+}
+
 // TestClusterRepair checks -repair on a graph whose smallest eigenvalues
 // lie below Lanczos' resolution (four 150-node rings chained by edges of
 // 10⁻⁹ to 10⁻⁸, plus six pendants of 10⁻¹⁰ to 3·10⁻⁹: the graph of
@@ -913,7 +952,8 @@ func TestClusterRepair(t *testing.T) {
 	}{
 		{"", true}, {"auto", true}, {"always", true}, {"NEVER", false},
 	} {
-		args := []string{"cluster", "-graph-file", g, "-method", "usc", "-k", "10", "-regularize", "none", "-o", labels, "-quiet"}
+		// usc's L is unnormalized: it reads no -regularize (a usage error).
+		args := []string{"cluster", "-graph-file", g, "-method", "usc", "-k", "10", "-o", labels, "-quiet"}
 		if tc.repair != "" {
 			args = append(args, "-repair", tc.repair)
 		}
