@@ -13,6 +13,7 @@ import (
 	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/labelheader"
 	"github.com/tether-sc/tether/internal/textline"
 	"github.com/tether-sc/tether/internal/wording"
 )
@@ -194,10 +195,28 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 			// the empty last field is absent.
 			fields = fields[:k]
 		}
+		first := header
 		if header {
 			header = false
 			if isHeader(fields, 3, "i", "j", "kind", "weight") {
 				continue
+			}
+		}
+		if first && (len(fields) == 2 || len(fields) == 1 && !strings.ContainsAny(fields[0], " \t;,")) {
+			// A labels file given for pairs (review 95): the reader
+			// looks ahead, and the error names the first line.
+			line, text, n := lr.line, lr.text, len(fields)
+			if lr.labelsAhead(fields) {
+				layout := "node,label lines: each node's class"
+				if n == 1 {
+					layout = "one label per line"
+				}
+				return nil, &labelsFileError{msg: fmt.Sprintf("%v: %s:%d: want i,j,kind[,weight], got %s %q: this is a labels file (%s), not pairwise constraints", ErrInvalid, lr.file, line, wording.Count(n, "field", "fields"), text, layout)}
+			}
+			if lr.line != line {
+				// The lines read ahead are not labels: the error is
+				// the first line's.
+				lr.line, lr.text = line, text
 			}
 		}
 		if len(fields) == 1 && strings.ContainsAny(fields[0], " \t;,") {
@@ -216,7 +235,7 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 			return nil, lr.errf("want i,j,kind[,weight], got 2 fields %q: give the kind: %s (must-link) or %s (cannot-link)", lr.text, lr.join(fields[0], fields[1], "ml"), lr.join(fields[0], fields[1], "cl"))
 		}
 		if len(fields) != 3 && len(fields) != 4 {
-			return nil, lr.errf("want i,j,kind[,weight], got %d fields", len(fields))
+			return nil, lr.errf("want i,j,kind[,weight], got %s", wording.Count(len(fields), "field", "fields"))
 		}
 		if o.AutoNames && lr.names != nil && len(s.Pairs) == 0 {
 			if isInt(fields[0]) && isInt(fields[1]) {
@@ -279,6 +298,65 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 	}
 	res.Set, res.Lines, res.Report = out, lines, rep
 	return res, nil
+}
+
+// ErrLabelsFile is wrapped, beside ErrInvalid, by the error of
+// ReadContext for a labels file read as pairs: one label per line, or
+// node,label lines (a header such as node,label, or a first column that
+// names each node once and a second that repeats a few classes or marks
+// unknown ones), so that a front end can name its option for labels.
+var ErrLabelsFile = errors.New("constraint: a labels file, not pairs")
+
+// labelsFileError is the error of ReadContext for a labels file: its
+// message, wrapping ErrInvalid and ErrLabelsFile.
+type labelsFileError struct{ msg string }
+
+func (e *labelsFileError) Error() string   { return e.msg }
+func (e *labelsFileError) Unwrap() []error { return []error{ErrInvalid, ErrLabelsFile} }
+
+// labelsLookahead bounds the lines labelsAhead reads.
+const labelsLookahead = 1000
+
+// labelsAhead reports whether fields, the first data line of a constraint
+// file, and up to labelsLookahead lines after it, which it reads, are a
+// labels file rather than pairs without their kind: a header of a node
+// word and a label word (node,label; id,class; package labelheader), or
+// lines of one field each, or at least 2 lines of two fields whose first
+// field never repeats (one line a node) and whose second holds at most
+// half as many distinct values as lines (a few classes) or marks an
+// unknown class (-1, ? or empty). Pairs i,j without their kind rarely
+// list each first node once while repeating the second. Cost O(lines read).
+func (lr *lineReader) labelsAhead(fields []string) bool {
+	if len(fields) == 2 && labelheader.IsNode(fields[0]) && labelheader.IsLabel(fields[1]) {
+		return true
+	}
+	if len(fields) == 1 {
+		// No pairs file has a line of one field; one label per line
+		// has nothing else (blank lines are unlabelled nodes).
+		for lines := 1; lines < labelsLookahead && lr.next(); lines++ {
+			if len(lr.fields) != 1 {
+				return false
+			}
+		}
+		return true
+	}
+	unknown := func(f string) bool { return f == "" || f == "?" || f == "-1" }
+	nodes := map[string]bool{fields[0]: true}
+	classes := map[string]bool{fields[1]: true}
+	lines, marked := 1, unknown(fields[1])
+	for lines < labelsLookahead && lr.next() {
+		f := lr.fields
+		if len(f) == 1 && fieldsplit.TrailingEmpty(lr.raw, lr.delim) {
+			f = append(f, "") // "3\t": an unknown label
+		}
+		if len(f) != 2 || nodes[f[0]] {
+			return false
+		}
+		nodes[f[0]], classes[f[1]] = true, true
+		marked = marked || unknown(f[1])
+		lines++
+	}
+	return lines >= 2 && (marked || 2*len(classes) <= lines)
 }
 
 // join writes fields as a line of the file does: separated by its

@@ -414,3 +414,47 @@ func TestReadBaseHint(t *testing.T) {
 		})
 	}
 }
+
+// TestReadLabelsFileAsPairs: a labels file given where pairs are expected
+// (review 95: tether cluster -constraints moons.truth said "give the kind:
+// node,label,ml") is named as one, with an error wrapping ErrLabelsFile
+// and ErrInvalid, on its first line; pairs that lack only their kind keep
+// the error that says how to write the kind.
+func TestReadLabelsFileAsPairs(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		labels   bool   // the error wraps ErrLabelsFile
+		err      string // substring of the error
+	}{
+		{"header node,label", "node,label\n0,0\n1,1\n", true, `in.csv:1: want i,j,kind[,weight], got 2 fields "node,label": this is a labels file (node,label lines: each node's class), not pairwise constraints`},
+		{"header id,class after a comment", "# base=0\nid;class\n0;setosa\n", true, `in.csv:2: want i,j,kind[,weight], got 2 fields "id;class": this is a labels file`},
+		{"header alone", "node,label\n", true, "this is a labels file"},
+		{"integers, classes repeat", "0,0\n1,0\n2,1\n3,1\n", true, `in.csv:1: want i,j,kind[,weight], got 2 fields "0,0": this is a labels file (node,label lines`},
+		{"an unknown label", "0,1\n1,-1\n", true, "this is a labels file"},
+		{"an empty label", "0\t2\n1\t\n", true, "this is a labels file"},
+		{"class names", "0,a\n1,b\n2,a\n3,b\n", true, "this is a labels file"},
+		{"one label per line", "0\n1\n0\n", true, `in.csv:1: want i,j,kind[,weight], got 1 field "0": this is a labels file (one label per line), not pairwise constraints`},
+		// Pairs without their kind: a node repeats in the first column,
+		// or the second has as many values as lines.
+		{"one pair", "0,1\n", false, `in.csv:1: want i,j,kind[,weight], got 2 fields "0,1": give the kind: 0,1,ml (must-link) or 0,1,cl (cannot-link)`},
+		{"a chain of pairs", "0,1\n1,2\n2,3\n", false, `in.csv:1: want i,j,kind[,weight], got 2 fields "0,1": give the kind`},
+		{"a star of pairs", "0,1\n0,2\n0,3\n", false, `in.csv:1: want i,j,kind[,weight], got 2 fields "0,1": give the kind`},
+		{"then three fields", "0,0\n1,0\n2,1,ml\n", false, `in.csv:1: want i,j,kind[,weight], got 2 fields "0,0": give the kind`},
+		{"one field, then three", "5\n0,1,ml\n", false, "in.csv:1: want i,j,kind[,weight], got 1 field"},
+		// Not the first line: a pair of a constraints file lacking its kind.
+		{"two fields on line 2", "0,1,ml\n1,0\n2,0\n", false, `in.csv:2: want i,j,kind[,weight], got 2 fields "1,0": give the kind`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tc.in), &ReadOptions{File: "in.csv"})
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("error %v, want one containing %q", err, tc.err)
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("error %v does not wrap ErrInvalid", err)
+			}
+			if got := errors.Is(err, ErrLabelsFile); got != tc.labels {
+				t.Errorf("wraps ErrLabelsFile: %v, want %v", got, tc.labels)
+			}
+		})
+	}
+}

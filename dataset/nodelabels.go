@@ -11,6 +11,7 @@ import (
 
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/labelheader"
 	"github.com/tether-sc/tether/internal/wording"
 )
 
@@ -57,14 +58,25 @@ type NodeLabels struct {
 	Warnings []string
 }
 
-// nodeHeaderWords name the node column of a two-column labels file;
-// nameHeaderWords among them say that the nodes are keyed by name even when
-// the names look like numbers.
-var (
-	nodeHeaderWords  = []string{"node", "index", "vertex", "item", "name", "id", "node_name", "node_id"}
-	nameHeaderWords  = []string{"name", "id", "node_name", "node_id"}
-	labelHeaderWords = []string{"label", "labels", "class", "cluster", "truth", "target", "y", "pred", "prediction", "community", "club"}
-)
+// pairsLine reports whether fields, the first data line of a labels file,
+// is one of a pairwise constraints file (constraint.ReadFile): 3 or 4
+// fields whose third is the kind ml or cl, or the header i,j,kind[,weight]
+// that file allows. Cost O(len(fields)).
+func pairsLine(fields []string) bool {
+	if len(fields) != 3 && len(fields) != 4 {
+		return false
+	}
+	kind := strings.ToLower(strings.TrimSpace(fields[2]))
+	if kind == "ml" || kind == "cl" {
+		return true
+	}
+	for a, w := range []string{"i", "j", "kind", "weight"}[:len(fields)] {
+		if !strings.EqualFold(strings.TrimSpace(fields[a]), w) {
+			return false
+		}
+	}
+	return true
+}
 
 func isWord(s string, words []string) bool {
 	for _, w := range words {
@@ -282,6 +294,14 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		if width == 0 {
 			width = len(fields)
 			if width > 2 {
+				if pairsLine(fields) {
+					// i,j,ml or i,j,kind: pairwise constraints (review 95).
+					hint := "constraint.ReadFile reads them"
+					if o, ok := opt.Spelling.Option("constraints", ""); ok {
+						hint = "give the file as " + o
+					}
+					return nil, perr(lineNo, 0, "", "%d fields %q: want one label per line or node,label pairs; this is a pairwise constraints file, i,j,ml|cl lines (%s)", width, t, hint)
+				}
 				hint := fmt.Sprintf("tether labels -input %s -o FILE writes that column as a labels file", name)
 				if opt.Spelling.Front != "" {
 					hint = "a labels file holds that column alone, one label per line"
@@ -344,12 +364,12 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		if width == 2 {
 			if !isIntText(h.node) && !isName(h.node) {
 				switch {
-				case isWord(h.node, nodeHeaderWords):
+				case labelheader.IsNode(h.node):
 					isHeader = true
-					if byName = isWord(h.node, nameHeaderWords); byName {
+					if byName = labelheader.IsName(h.node); byName {
 						keyWord = h.node
 					}
-				case isWord(h.label, labelHeaderWords) && !recurs(h.label):
+				case labelheader.IsLabel(h.label) && !recurs(h.label):
 					isHeader = true
 				case len(recs) > 1 && isIntText(recs[1].node):
 					isHeader = true
@@ -359,7 +379,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			// -1, ? and an empty field are node 0's unknown label,
 			// never a header: dropping one would move every label
 			// up one node.
-			isHeader = isWord(h.label, labelHeaderWords) && !recurs(h.label)
+			isHeader = labelheader.IsLabel(h.label) && !recurs(h.label)
 			if !isHeader && len(recs) > 1 && !isIntText(h.label) && isIntText(recs[1].label) && !isUnknownLabel(recs[1].label) && !recurs(h.label) {
 				isHeader = true
 			}

@@ -378,4 +378,18 @@ func TestSpelledNodeLabelsHint(t *testing.T) {
 		}
 		checkSpelled(t, front, []string{err.Error()}, want[front])
 	}
+	// A constraints file read as labels names the front end's option for
+	// it (review 95), or the library's reader.
+	want = map[string]string{
+		"cli": "this is a pairwise constraints file, i,j,ml|cl lines (give the file as -constraints)",
+		"job": `this is a pairwise constraints file, i,j,ml|cl lines (give the file as "constraints")`,
+		"web": "this is a pairwise constraints file, i,j,ml|cl lines (constraint.ReadFile reads them)",
+	}
+	for front, sp := range spellingsByFront {
+		_, err := ReadNodeLabels(strings.NewReader("0,1,ml\n1,2,cl\n"), "f", NodeLabelOptions{Spelling: sp})
+		if err == nil {
+			t.Fatalf("%s: no error", front)
+		}
+		checkSpelled(t, front, []string{err.Error()}, want[front])
+	}
 }

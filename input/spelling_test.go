@@ -2,6 +2,7 @@ package input
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
 )
@@ -164,5 +166,33 @@ func TestReadCatalogSpelled(t *testing.T) {
 	}
 	if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], want["cli"][0]) {
 		t.Errorf("ReadCatalogContext: warnings %q, want tether's %q", d.Warnings, want["cli"][0])
+	}
+}
+
+// TestSpelledLabelsFileAsConstraints: a labels file given as the
+// constraints (review 95: tether cluster -constraints moons.truth said
+// "give the kind: node,label,ml") is named as one, with the front end's
+// options for labels: tether's -partial-labels and -truth, a job's
+// "labels", none for the web app (which reads no constraint file).
+func TestSpelledLabelsFileAsConstraints(t *testing.T) {
+	g := twoTriangles(t)
+	dir := tempFiles(t, map[string]string{"t.csv": "node,label\n0,0\n1,0\n2,0\n3,1\n4,1\n5,1\n"})
+	const labelsFile = `t.csv:1: want i,j,kind[,weight], got 2 fields "node,label": this is a labels file (node,label lines: each node's class), not pairwise constraints`
+	want := map[string]string{
+		"cli": labelsFile + "; give it as -partial-labels (the known classes of some nodes) or -truth (the reference labels)",
+		"job": labelsFile + `; give it as "labels" (the known classes of some nodes)`,
+		"web": labelsFile,
+	}
+	for front, sp := range spellings {
+		t.Run(front, func(t *testing.T) {
+			p := &cluster.Problem{Graph: g, K: 2}
+			_, err := Supervision{Constraints: filepath.Join(dir, "t.csv"), Spelling: sp}.AddTo(context.Background(), p, &Data{Name: "g", Graph: g})
+			if err == nil || !strings.HasSuffix(err.Error(), want[front]) {
+				t.Errorf("err %v, want it to end with %q", err, want[front])
+			}
+			if !errors.Is(err, constraint.ErrLabelsFile) {
+				t.Errorf("err %v does not wrap constraint.ErrLabelsFile", err)
+			}
+		})
 	}
 }

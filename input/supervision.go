@@ -334,7 +334,21 @@ func (s Supervision) readConstraints(ctx context.Context, n int, policy constrai
 	if len(names) != n {
 		names = nil
 	}
-	return constraint.ReadContext(ctx, r, &constraint.ReadOptions{N: n, File: path, Policy: policy, Names: names, AutoNames: names != nil})
+	f, err := constraint.ReadContext(ctx, r, &constraint.ReadOptions{N: n, File: path, Policy: policy, Names: names, AutoNames: names != nil})
+	if errors.Is(err, constraint.ErrLabelsFile) {
+		// A labels file given for pairs: the front end's options for
+		// labels (review 95).
+		var opts []string
+		for _, o := range []struct{ flag, what string }{{"partial-labels", "the known classes of some nodes"}, {"truth", "the reference labels"}} {
+			if name, ok := s.Spelling.Option(o.flag, ""); ok {
+				opts = append(opts, name+" ("+o.what+")")
+			}
+		}
+		if len(opts) > 0 {
+			return nil, fmt.Errorf("%w; give it as %s", err, strings.Join(opts, " or "))
+		}
+	}
+	return f, err
 }
 
 // readNodeLabels reads the partial labels file s.Labels on n nodes named

@@ -47,6 +47,32 @@ func TestClusterConstraintDelimiters(t *testing.T) {
 	}
 }
 
+// TestClusterSwappedSupervisionFiles: a labels file given as -constraints
+// and a constraints file given as -partial-labels or -truth name the flag
+// the file is for (review 95: tether cluster -constraints moons.truth said
+// "give the kind: node,label,ml", and -partial-labels moons-cons.csv
+// asked whether it was a feature table with a class column).
+func TestClusterSwappedSupervisionFiles(t *testing.T) {
+	dir := t.TempDir()
+	data := blobsTable(t, dir)
+	labels := evalWriteTemp(t, dir, "l.truth", "node,label\n0,0\n1,0\n2,1\n3,1\n")
+	pairs := evalWriteTemp(t, dir, "c.csv", "# base=0\n0,3,ml\n1,2,cl\n")
+	for _, tc := range []struct {
+		flag, file, want string
+	}{
+		{"-constraints", labels, `l.truth:1: want i,j,kind[,weight], got 2 fields "node,label": this is a labels file (node,label lines: each node's class), not pairwise constraints; give it as -partial-labels (the known classes of some nodes) or -truth (the reference labels)`},
+		{"-partial-labels", pairs, `c.csv:2: invalid input: 3 fields "0,3,ml": want one label per line or node,label pairs; this is a pairwise constraints file, i,j,ml|cl lines (give the file as -constraints)`},
+		{"-truth", pairs, "this is a pairwise constraints file, i,j,ml|cl lines (give the file as -constraints)"},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			_, _, err := run(t, "cluster", "-input", data, "-label", "first", "-k", "3", tc.flag, tc.file, "-quiet", "-o", filepath.Join(dir, "out.csv"))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err %v, want it to hold %q", err, tc.want)
+			}
+		})
+	}
+}
+
 // TestClusterIDHeaderLabels: a labels file "id,label" with integer ids, as
 // pandas writes its index, is read by index for data without names, as
 // -truth and as -partial-labels (it was "the file names its nodes but the

@@ -1,0 +1,40 @@
+// Package labelheader names the header words of a labels file's columns
+// (node,label; id,class; …), which the labels readers (package dataset)
+// skip as a header and the constraint reader (package constraint)
+// recognises when a labels file is given where pairs are expected.
+package labelheader
+
+import "strings"
+
+// IsNode reports whether s, blanks trimmed, in any case, names the node
+// column of a two-column labels file: node, index, vertex, item, name, id,
+// node_name or node_id.
+func IsNode(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "node", "index", "vertex", "item", "name", "id", "node_name", "node_id":
+		return true
+	}
+	return false
+}
+
+// IsName reports whether s, as IsNode reads it, is one of the node words
+// that say the nodes are keyed by name even when the names look like
+// numbers: name, id, node_name or node_id.
+func IsName(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "name", "id", "node_name", "node_id":
+		return true
+	}
+	return false
+}
+
+// IsLabel reports whether s, as IsNode reads it, names a label column:
+// label, labels, class, cluster, truth, target, y, pred, prediction,
+// community or club.
+func IsLabel(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "label", "labels", "class", "cluster", "truth", "target", "y", "pred", "prediction", "community", "club":
+		return true
+	}
+	return false
+}
