@@ -565,7 +565,11 @@ func ReadCatalogSpelled(ctx context.Context, name, root string, sp dataset.Spell
 // node,label lines keyed by index or by d.Names), one for each of d's N()
 // nodes, or, when rows of d's table were dropped (Data.Rows), one for
 // each of the file's rows, the labels of the dropped rows being ignored. The reader's warnings (dataset.NodeLabels.Warnings: a file
-// that looks 1-based) are appended to d.Warnings. Errors name the file,
+// that looks 1-based) are appended to d.Warnings. When d had reference
+// labels of its own (a table's class column, a GML attribute, a
+// generator's classes), a note in d.Notes says that the file's replace
+// them, since the note that named them as the reference is no longer
+// true of the figures computed against it (review 95). Errors name the file,
 // and the line and value when there is one. Cost O(file size + n). ctx is
 // checked while the file is opened (a FIFO without a writer is waited for
 // until ctx is cancelled) and read.
@@ -575,7 +579,10 @@ func (d *Data) ReadTruth(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	d.Truth = t.Labels
+	if slices.ContainsFunc(d.Truth, func(c int) bool { return c != dataset.Unlabeled }) {
+		d.Notes = append(d.Notes, fmt.Sprintf("%s replaces the reference labels of %s: the partition is compared with %s", path, d.Name, path))
+	}
+	d.Truth, d.Classes = t.Labels, t.ClassNames
 	if byRow {
 		d.Truth, _ = d.keptLabels(t.Labels)
 	}

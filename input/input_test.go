@@ -377,6 +377,10 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestReadTruth reads labels files as the reference labels, and checks the
+// note that says when they replace the data's own (review 95: tether
+// cluster -input moons.csv -truth rand.truth said only that the column
+// "label" was the reference labels, and the ARI was rand.truth's).
 func TestReadTruth(t *testing.T) {
 	g := path3(t)
 	for _, tc := range []struct {
@@ -384,26 +388,33 @@ func TestReadTruth(t *testing.T) {
 		names         []string
 		want          []int
 		wantErr       string
+		prior         []int  // d.Truth before
+		note          string // "" for none
 	}{
-		{"one a line", "1\n0\n-1\n", nil, []int{1, 0, -1}, ""},
-		{"by name", "name,label\nc,x\na,y\n", []string{"a", "b", "c"}, []int{1, -1, 0}, ""},
-		{"too few lines", "1\n0\n", nil, nil, "dataset: t.labels: invalid input: 2 labels for 3 nodes"},
-		{"unknown name", "name,label\nz,x\n", []string{"a", "b", "c"}, nil, `dataset: t.labels:2: column 1: value "z": invalid input: unknown node name`},
+		{"one a line", "1\n0\n-1\n", nil, []int{1, 0, -1}, "", nil, ""},
+		{"replacing the data's", "1\n0\n-1\n", nil, []int{1, 0, -1}, "", []int{0, 0, 1}, "t.labels replaces the reference labels of g: the partition is compared with t.labels"},
+		{"replacing unknown labels", "1\n0\n-1\n", nil, []int{1, 0, -1}, "", []int{-1, -1, -1}, ""},
+		{"by name", "name,label\nc,x\na,y\n", []string{"a", "b", "c"}, []int{1, -1, 0}, "", nil, ""},
+		{"too few lines", "1\n0\n", nil, nil, "dataset: t.labels: invalid input: 2 labels for 3 nodes", []int{0, 0, 1}, ""},
+		{"unknown name", "name,label\nz,x\n", []string{"a", "b", "c"}, nil, `dataset: t.labels:2: column 1: value "z": invalid input: unknown node name`, nil, ""},
 		// pandas' "id,label" for data without names: node indices (it was
 		// "the file names its nodes but the data has none").
-		{"id header, integer ids", "id,label\n2,x\n0,y\n", nil, []int{1, -1, 0}, ""},
+		{"id header, integer ids", "id,label\n2,x\n0,y\n", nil, []int{1, -1, 0}, "", nil, ""},
 		// A 1-based file: the error says how to declare it.
-		{"1-based", "node,label\n1,x\n3,y\n", nil, nil, `dataset: t.labels:3: column 1: value "3": invalid input: node outside 0…2 (base 0): if the file numbers the nodes from 1, begin it with a line "# base=1"`},
+		{"1-based", "node,label\n1,x\n3,y\n", nil, nil, `dataset: t.labels:3: column 1: value "3": invalid input: node outside 0…2 (base 0): if the file numbers the nodes from 1, begin it with a line "# base=1"`, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(tempFiles(t, map[string]string{"t.labels": tc.content}), "t.labels")
-			d := &Data{Name: "g", Graph: g, Names: tc.names}
+			d := &Data{Name: "g", Graph: g, Names: tc.names, Truth: tc.prior}
 			err := d.ReadTruth(context.Background(), p)
 			if got := strings.ReplaceAll(errText(err), p, "t.labels"); got != tc.wantErr {
 				t.Fatalf("err = %q, want %q", got, tc.wantErr)
 			}
 			if err == nil && !reflect.DeepEqual(d.Truth, tc.want) {
 				t.Errorf("truth %v, want %v", d.Truth, tc.want)
+			}
+			if notes := strings.ReplaceAll(strings.Join(d.Notes, "\n"), p, "t.labels"); notes != tc.note {
+				t.Errorf("notes %q, want %q", notes, tc.note)
 			}
 		})
 	}

@@ -508,3 +508,52 @@ func TestLabelsSharedName(t *testing.T) {
 		})
 	}
 }
+
+// TestClusterTruthReplacesColumn: -truth with a table whose class column
+// is the reference labels says, in a note, that the file replaces them
+// (review 95: the only note said that column "label" was the reference
+// labels, while the ARI was computed against -truth); without -truth, or
+// with a table without a class column, there is no such note.
+func TestClusterTruthReplacesColumn(t *testing.T) {
+	dir := t.TempDir()
+	data := blobsTable(t, dir) // class in the first column
+	// Classes i mod 2, unrelated to the blobs (i mod 3): ARI near 0,
+	// where the class column gives 1.
+	var b strings.Builder
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "%d\n", i%2)
+	}
+	truth := evalWriteTemp(t, dir, "one.truth", b.String())
+	const replaced = "one.truth replaces the reference labels of"
+	for _, tc := range []struct {
+		name string
+		args []string
+		note bool
+	}{
+		{"class column and -truth", []string{"-label", "first", "-truth", truth}, true},
+		{"class column alone", []string{"-label", "first"}, false},
+		{"no class column, -truth", []string{"-label", "none", "-truth", truth}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"cluster", "-input", data, "-k", "3", "-json", "-o", filepath.Join(dir, "out.csv")}, tc.args...)
+			out, _, err := run(t, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum struct {
+				Notes   []string           `json:"notes"`
+				Figures map[string]float64 `json:"figures"`
+			}
+			if err := json.Unmarshal([]byte(out), &sum); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			got := slices.ContainsFunc(sum.Notes, func(n string) bool { return strings.Contains(n, replaced) })
+			if got != tc.note {
+				t.Errorf("note %q: %v, want %v; notes %q", replaced, got, tc.note, sum.Notes)
+			}
+			if ari, ok := sum.Figures["ARI"]; tc.note && (!ok || ari > 0.1) {
+				t.Errorf("ARI %v (%v), want near 0: against one.truth, not the class column", ari, ok)
+			}
+		})
+	}
+}
