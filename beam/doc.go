@@ -10,11 +10,17 @@
 // before a run, what no single job can see: a missing or empty manifest
 // and an id used twice; it also names each malformed line by file and
 // line, which its result line cannot. The results file and the labels
-// files are replaced whole, never left truncated: a write that does not
-// complete (an error, a cancelled context, a stream the runner aborted)
-// removes its temporary file, and RemovePartial removes those that a
-// process ended mid-write left in the output folder (results.jsonl's and
-// the labels temporaries, LabelsTempPattern).
+// files are replaced whole, never left truncated, and together: each job
+// stages its labels as a temporary file (".ID.labels.tmp"), and only once
+// every job has run and the results file is written are the staged labels
+// renamed into place, the labels of an earlier run removed for the jobs
+// that now fail, and results.jsonl renamed last (Batch). A run that fails
+// or is cancelled before that leaves the output of the run before it as
+// it was. A write that does not complete (an error, a cancelled context,
+// a stream the runner aborted) removes its temporary file, and
+// RemovePartial removes the staged labels of a run that did not commit
+// and the temporaries that a process ended mid-write left in the output
+// folder (results.jsonl's and the labels temporaries, LabelsTempPattern).
 //
 // Every path of a run — the manifest, the root, the jobs' input, graph,
 // constraints and partial labels files, and the output folder — may have

@@ -119,21 +119,43 @@ func (f *Files) Remove(ctx context.Context, name string) error {
 	return removeFile(ctx, fs, name)
 }
 
-// writeAtomic is WriteFile on the file system fs.
+// writeAtomic is WriteFile on the file system fs: stageAtomic, then the
+// rename of the temporary file to name.
 func writeAtomic(ctx context.Context, fs filesystem.Interface, name string, write func(io.Writer) error) error {
-	if err := ctx.Err(); err != nil {
+	tmp, err := stageAtomic(ctx, fs, name, write)
+	if err != nil {
 		return err
+	}
+	if err := ctx.Err(); err != nil {
+		removeFile(context.WithoutCancel(ctx), fs, tmp)
+		return err
+	}
+	if err := filesystem.Rename(ctx, fs, tmp, name); err != nil {
+		removeFile(context.WithoutCancel(ctx), fs, tmp)
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}
+
+// stageAtomic runs write on the temporary file of name on fs
+// (tempName), closed, and returns its name for the caller to rename or
+// remove. Whenever it does not complete — an error, a cancellation (a
+// write after it fails with ctx's error, which is returned), a panic of
+// write — the temporary file is removed.
+func stageAtomic(ctx context.Context, fs filesystem.Interface, name string, write func(io.Writer) error) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
 	}
 	tmp := tempName(name)
 	fd, err := fs.OpenWrite(ctx, tmp)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
+		return "", fmt.Errorf("writing %s: %w", name, err)
 	}
-	closed, renamed := false, false
+	closed, done := false, false
 	defer func() {
-		// On every path but the rename, a panic included. The cleanup
+		// On every path but success, a panic included. The cleanup
 		// must not be refused for the cancellation it cleans up after.
-		if renamed {
+		if done {
 			return
 		}
 		if !closed {
@@ -143,25 +165,22 @@ func writeAtomic(ctx context.Context, fs filesystem.Interface, name string, writ
 	}()
 	if err := write(atomicfile.CtxWriter{Ctx: ctx, W: fd}); err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return "", ctx.Err()
 		}
-		return fmt.Errorf("writing %s: %w", name, err)
+		return "", fmt.Errorf("writing %s: %w", name, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return "", err
 	}
 	closed = true
 	if err := fd.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
+		return "", fmt.Errorf("writing %s: %w", name, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return "", err
 	}
-	if err := filesystem.Rename(ctx, fs, tmp, name); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	renamed = true
-	return nil
+	done = true
+	return tmp, nil
 }
 
 // tempName returns the temporary file that the file filename is written

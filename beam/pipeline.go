@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -20,6 +21,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/tether-sc/tether/internal/atomicfile"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/job"
 )
@@ -38,40 +40,83 @@ const ResultsFile = "results.jsonl"
 // (a path or glob Beam's file systems can read) and returns the
 // PCollection of result lines (JSON, one per job, in no particular order).
 // Relative paths inside the jobs are resolved against root (job.Join).
-// When out is not empty, each job's labels are written to
-// job.LabelsPath(out, id) and the result lines to out/results.jsonl. Any
-// of these paths may have a scheme of Beam's file systems ("gs://b/out"):
-// the jobs then read and write them through Files.
+// When out is not empty, each job's labels go to job.LabelsPath(out, id)
+// and the result lines to out/results.jsonl, put in place together at
+// the end of the run (writeResultsFn): each job stages its labels as
+// ".ID.labels.tmp" (stagedLabels), and once every job has run and the
+// results file is written, the staged labels are renamed into place, the
+// labels an earlier run left for the jobs that now fail are removed, and
+// the results file is renamed last. A run that fails or is cancelled
+// before that changes none of the labels files and results.jsonl of an
+// earlier run; its staged files are temporaries that RemovePartial
+// removes. Any of these paths may have a scheme of Beam's file systems
+// ("gs://b/out"): the jobs then read and write them through Files.
 func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 	s = s.Scope("tether.Batch")
 	lines := textio.Read(s, manifest)
 	results := beam.ParDo(s, &runJobFn{Root: root, Out: out}, lines)
 	if out != "" {
 		// textio.Write truncates the file and writes in place; an
-		// interrupted write would leave a truncated results file.
+		// interrupted write would leave a truncated results file. The
+		// group is also the barrier after which every job's labels are
+		// staged.
 		all := beam.GroupByKey(s, beam.AddFixedKey(s, results))
-		beam.ParDo0(s, &writeResultsFn{Filename: job.Join(out, ResultsFile)}, all)
+		beam.ParDo0(s, &writeResultsFn{Filename: job.Join(out, ResultsFile), Out: out}, all)
 	}
 	return results
+}
+
+// stagedLabels returns where a job of Batch stages its labels before the
+// commit puts them at labels, job.LabelsPath(out, id): ".ID.labels.tmp"
+// beside it (tempName), a name of LabelsTempPattern, so that
+// RemovePartial removes the staged labels of a run that did not commit.
+func stagedLabels(labels string) string { return tempName(labels) }
+
+// stageLabels writes the labels of res, a job that succeeded, to their
+// staged file in out (stagedLabels), atomically: through atomicfile for a
+// local folder, through files for one with a scheme. A failed job stages
+// nothing: the commit removes its earlier labels. Cost: one write (on an
+// object store, plus a copy).
+func stageLabels(ctx context.Context, files *Files, out string, res *job.Result) error {
+	if res.Error != "" {
+		return nil
+	}
+	path := stagedLabels(job.LabelsPath(out, res.ID))
+	var err error
+	if job.Scheme(out) == "" {
+		err = atomicfile.Write(ctx, path, res.WriteLabels)
+	} else {
+		err = files.WriteFile(ctx, path, res.WriteLabels)
+	}
+	if err != nil {
+		return fmt.Errorf("job %s: staging its labels: %w", res.ID, err)
+	}
+	return nil
 }
 
 // writeResultsFn writes every result line to Filename at once, through a
 // temporary file of the same folder (tempName) renamed into place only when
 // all was written and ctx was not cancelled: a reader sees the old results
 // file or the new one, never a truncated one, and a write that does not
-// complete removes its temporary file.
+// complete removes its temporary file. With Out, it commits the jobs'
+// labels first (commit).
 type writeResultsFn struct {
 	Filename string `json:"filename"`
+	// Out, when not empty, is the output folder where the jobs staged
+	// their labels (stageLabels), which the commit puts in place.
+	Out string `json:"out"`
 }
 
-// ProcessElement writes the lines of the single group to w.Filename
-// (writeAtomic). It creates nothing when ctx is already cancelled, checks
-// ctx before every line and before the rename, and removes the temporary
+// ProcessElement writes the lines of the single group to a temporary file
+// of w.Filename (stageAtomic), then commits it, with the labels of w.Out's
+// jobs (commit). It creates nothing when ctx is already cancelled, checks
+// ctx before every line and before the commit, and removes the temporary
 // file whenever it does not complete: an error, a cancellation (ctx's
 // error is returned), or a panic of lines, which is how Beam's iterators
 // report a broken stream when the runner aborts the bundle (the panic goes
 // on, to the harness). Cost: one pass over the lines, O(total length),
-// plus the rename (on an object store, a copy).
+// plus one rename per job and the results file's (on an object store, a
+// copy each).
 func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*string) bool) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -81,12 +126,16 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 		return fmt.Errorf("writing %s: %w", w.Filename, err)
 	}
 	defer fs.Close()
-	return writeAtomic(ctx, fs, w.Filename, func(fd io.Writer) error {
+	var jobs []outcome
+	tmp, err := stageAtomic(ctx, fs, w.Filename, func(fd io.Writer) error {
 		bw := bufio.NewWriterSize(fd, 1<<20)
 		var line string
 		for lines(&line) {
 			if err := ctx.Err(); err != nil {
 				return err
+			}
+			if w.Out != "" {
+				jobs = append(jobs, outcomeOf(line))
 			}
 			bw.WriteString(line)
 			if err := bw.WriteByte('\n'); err != nil { // bufio's errors are sticky: WriteString's shows here
@@ -98,22 +147,141 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 		}
 		return bw.Flush()
 	})
+	if err != nil {
+		return err
+	}
+	return w.commit(ctx, fs, tmp, jobs)
+}
+
+// outcome is what the commit needs of a job's result line: its id, and
+// whether it failed.
+type outcome struct {
+	id     string
+	failed bool
+}
+
+// outcomeOf reads the outcome of a result line (job.Result's JSON); a
+// line it cannot read is a failed job of no id, whose labels the commit
+// leaves alone.
+func outcomeOf(line string) outcome {
+	var r struct {
+		ID    string `json:"id"`
+		Error string `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		return outcome{failed: true}
+	}
+	return outcome{id: r.ID, failed: r.Error != ""}
+}
+
+// commit puts the run's output in place, unless ctx is cancelled (its
+// error is then returned, the temporary results file tmp removed and
+// nothing else changed): the staged labels of the jobs that succeeded
+// are renamed to their labels files, the labels an earlier run left for
+// the jobs that failed are removed (job.SaveLabelsFiles), and tmp is
+// renamed to w.Filename last. Once begun, it is not stopped by ctx: the
+// renames are quick, and a commit stopped half-way would leave the new
+// labels of some jobs beside the old results. A labels file that cannot
+// be put in place fails the commit before the results file is renamed;
+// the runner's retry finds the labels already moved in place (their
+// staged file gone) and goes on. Cost: one rename or removal per job,
+// and the results file's rename.
+func (w *writeResultsFn) commit(ctx context.Context, fs filesystem.Interface, tmp string, jobs []outcome) error {
+	if err := ctx.Err(); err != nil {
+		removeFile(context.WithoutCancel(ctx), fs, tmp)
+		return err
+	}
+	ctx = context.WithoutCancel(ctx)
+	var errs []error
+	if len(jobs) > 0 {
+		files := &Files{}
+		defer files.Close()
+		// The staged files, listed once: a retried commit finds those
+		// its first attempt moved gone (and memfs's rename of a missing
+		// file would make an empty one). A folder that cannot be listed
+		// has its files renamed unchecked.
+		list, lerr := labelsTemps(ctx, fs, w.Out)
+		staged := map[string]bool{} // by base name: the listing may spell the folder otherwise
+		for _, name := range list {
+			staged[baseName(name)] = true
+		}
+		for _, j := range jobs {
+			if j.failed {
+				// job.SaveLabelsFiles removes the labels of an id
+				// that names a labels file of w.Out, and only those.
+				errs = append(errs, job.SaveLabelsFiles(ctx, files, w.Out, &job.Result{ID: j.id, Error: "failed"}))
+				continue
+			}
+			labels := job.LabelsPath(w.Out, j.id)
+			errs = append(errs, commitLabels(ctx, fs, labels, lerr != nil || staged[baseName(stagedLabels(labels))]))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		removeFile(ctx, fs, tmp)
+		return err
+	}
+	if err := filesystem.Rename(ctx, fs, tmp, w.Filename); err != nil {
+		removeFile(ctx, fs, tmp)
+		return fmt.Errorf("writing %s: %w", w.Filename, err)
+	}
+	return nil
+}
+
+// commitLabels renames the staged labels of the labels file labels
+// (stagedLabels) to it, on fs, when there is one (staged); without one,
+// labels there was moved by an earlier attempt of the commit (no error),
+// and labels missing too is an error.
+func commitLabels(ctx context.Context, fs filesystem.Interface, labels string, staged bool) error {
+	if !staged {
+		if present(ctx, fs, labels) {
+			return nil
+		}
+		return fmt.Errorf("putting the labels %s in place: its staged file %s is missing", labels, stagedLabels(labels))
+	}
+	if err := filesystem.Rename(ctx, fs, stagedLabels(labels), labels); err != nil {
+		return fmt.Errorf("putting the labels %s in place: %w", labels, err)
+	}
+	return nil
+}
+
+// baseName returns the part of name after its last '/' (a local path's
+// separator on Linux, an object name's on every scheme).
+func baseName(name string) string { return name[strings.LastIndex(name, "/")+1:] }
+
+// present reports whether the file name exists on fs: by os.Stat for a
+// local path, else by a listing of name (false when name has a glob
+// character, which a listing would read as one).
+func present(ctx context.Context, fs filesystem.Interface, name string) bool {
+	if job.Scheme(name) == "" {
+		_, err := os.Stat(name)
+		return err == nil
+	}
+	if strings.ContainsAny(name, `*?[\`) {
+		return false
+	}
+	found, err := fs.List(ctx, name)
+	return err == nil && slices.Contains(found, name)
 }
 
 // LabelsTempPattern matches, in an output folder, the base names of the
-// temporary labels files that a write of ID.labels makes before its
-// rename: ".ID.labels.tmp" on a file system with a scheme (Files.WriteFile)
-// and ".ID.labels.tmpDIGITS" in a local folder (internal/atomicfile, whose
-// os.CreateTemp adds the digits). It is a glob of path.Match.
+// temporary labels files of Batch: the staged labels ".ID.labels.tmp"
+// (stagedLabels), which the commit renames to ID.labels at the end of a
+// run, and the temporary files of their own atomic writes,
+// "..ID.labels.tmp.tmp" on a file system with a scheme (Files.WriteFile)
+// and "..ID.labels.tmp.tmpPID-DIGITS" in a local folder
+// (internal/atomicfile), as well as ".ID.labels.tmp" and
+// ".ID.labels.tmpDIGITS", which the writes of earlier versions made. It
+// is a glob of path.Match.
 const LabelsTempPattern = ".*.labels.tmp*"
 
 // RemovePartial removes the temporary files that Batch's writes into the
 // output folder out leave when they do not complete and their own cleanup
-// does not run: the process ended during a write (os.Exit after an
-// interrupt runs no deferred call of the goroutines still writing; a
-// worker killed). These are results.jsonl's temporary file and every
-// labels temporary in out itself (LabelsTempPattern; not in its
-// subfolders), whichever run or manifest left it: runs must not share an
+// does not run: the staged labels of a run that did not commit, and the
+// temporaries of writes cut short (os.Exit after an interrupt runs no
+// deferred call of the goroutines still writing; a worker killed). These
+// are results.jsonl's temporary file and every labels temporary in out
+// itself (LabelsTempPattern; not in its subfolders), whichever run or
+// manifest left it: runs must not share an
 // output folder while one of them runs. Call it when a run with an output
 // folder fails or is interrupted, after the pipeline has returned;
 // results.jsonl and the labels files themselves are left alone. A missing
@@ -290,10 +458,12 @@ func (f *runJobFn) Teardown() error {
 	return f.files.Close()
 }
 
-// ProcessElement parses one manifest line, runs the job and emits its
-// result line. Blank and '#' lines emit nothing; a malformed line emits a
-// result whose error names it. Only an unwritable labels file or result
-// fails the bundle (the runner then retries it; job.Run is deterministic).
+// ProcessElement parses one manifest line, runs the job, stages its
+// labels when f.Out is set (stageLabels) and emits its result line. Blank
+// and '#' lines emit nothing; a malformed line emits a result whose error
+// names it. Only an unwritable labels file or result fails the bundle
+// (the runner then retries it; job.Run is deterministic, and the staged
+// file is written again under the same name).
 func (f *runJobFn) ProcessElement(ctx context.Context, line string, emit func(string)) error {
 	b := bytes.TrimSpace([]byte(line))
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
@@ -311,7 +481,9 @@ func (f *runJobFn) ProcessElement(ctx context.Context, line string, emit func(st
 		res = job.RunFiles(ctx, *spec, f.Root, f.files)
 	}
 	if f.Out != "" {
-		if err := job.SaveLabelsFiles(ctx, f.files, f.Out, res); err != nil {
+		// Put in place with the results file at the end of the run
+		// (writeResultsFn.commit).
+		if err := stageLabels(ctx, f.files, f.Out, res); err != nil {
 			return err
 		}
 	}

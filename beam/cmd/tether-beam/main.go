@@ -19,14 +19,19 @@
 // A missing manifest, one with no jobs or an id used twice stops the run
 // before it starts (tetherbeam.CheckManifest). Ctrl-C (or SIGTERM) stops
 // it with "interrupted" and exit code 130, as tether's commands: the first
-// signal cancels the run, a second one quits at once. The jobs finished by
-// then keep their labels; results.jsonl is not written (an earlier one is
-// left as it was), and no partial file is left: neither a labels file nor
-// a temporary one of results.jsonl or of a labels file, nor a file in
-// the temporary folder (TMPDIR; Beam's loopback worker files). Rerunning into an
-// existing folder replaces results.jsonl and the labels of the manifest's
-// jobs, removes the labels of a job that now fails and leaves other files
-// alone.
+// signal cancels the run, a second one quits at once. The labels files
+// and results.jsonl are put in place together at the end of a run
+// (tetherbeam.Batch: staged labels, then renames), so an interrupted or
+// failed run changes neither the labels files nor results.jsonl an
+// earlier run left, and no partial file is left: neither a labels file
+// nor a staged or temporary one of results.jsonl or of a labels file, nor
+// a file in the temporary folder (TMPDIR; Beam's loopback worker files).
+// Only an interrupt during those final renames (a fraction of a second
+// locally; on an object store, a copy per file), or a second Ctrl-C or a
+// kill then, can leave some of the new labels beside the old results.
+// Rerunning into an existing folder replaces results.jsonl and the labels
+// of the manifest's jobs, removes the labels of a job that now fails and
+// leaves other files alone.
 package main
 
 import (
