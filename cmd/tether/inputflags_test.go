@@ -166,6 +166,11 @@ func TestInputFlagsClassified(t *testing.T) {
 						args = append(args, c.graph...)
 					}
 					args = append(append(args, "-"+name), v...)
+					if c.cmd == "cluster" && name == "disconnected" {
+						// njw, the default method, does not read it
+						// (TestClusterMethodFlags).
+						args = append(args, "-method", "fgpwc")
+					}
 					var out, errb strings.Builder
 					m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
 					err := m.Run(ctx, args)
