@@ -39,10 +39,12 @@ Run "tether constraints <command> -h" for the flags of each.`
 // runConstraints implements "tether constraints".
 func runConstraints(ctx context.Context, m *Main, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stderr, citeSources("Usage: tether "+constraintsUsage+"\n"))
 		if len(args) == 0 {
+			fmt.Fprint(m.Stderr, citeSources("Usage: tether "+constraintsUsage+"\n"))
 			return usagef("constraints", "no command (gen, check or closure)")
 		}
+		// Help asked for: standard output, as -h prints it.
+		fmt.Fprint(m.Stdout, citeSources("Usage: tether "+constraintsUsage+"\n"))
 		return nil
 	}
 	switch args[0] {

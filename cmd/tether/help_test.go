@@ -2,6 +2,10 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -123,7 +127,7 @@ func TestSourcesMatchReadme(t *testing.T) {
 // datasets are not in the repository, where they are described, and how to
 // point at them; its default folder only exists in the developers' layout.
 func TestReproHelpSaysWhereTheDataIs(t *testing.T) {
-	_, help, _ := run(t, "repro", "-h")
+	help, _, _ := run(t, "repro", "-h")
 	for _, want := range []string{"does not ship", "dataset/catalog", "-data names\nthe folder", "$TETHER_DATASETS", "developers' layout"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("repro -h lacks %q:\n%s", want, help)
@@ -150,19 +154,60 @@ func TestClusterHelpNamesKFinders(t *testing.T) {
 // not have; constraints check's -base names the values its error wants.
 func TestHelpTextsAgree(t *testing.T) {
 	for _, args := range [][]string{{"cluster"}, {"constraints", "check"}, {"powerlaw", "fit"}} {
-		_, want, _ := run(t, append(args, "-h")...)
-		_, got, err := run(t, append([]string{"help"}, args...)...)
+		want, _, _ := run(t, append(args, "-h")...)
+		got, _, err := run(t, append([]string{"help"}, args...)...)
 		if err != nil && err.Error() != "flag: help requested" || got != want || !strings.Contains(got, "Usage: tether "+strings.Join(args, " ")) {
 			t.Errorf("help %s: %v, printed\n%s\nwant\n%s", strings.Join(args, " "), err, got, want)
 		}
 	}
-	_, serve, _ := run(t, "serve", "-h")
+	serve, _, _ := run(t, "serve", "-h")
 	if !strings.Contains(serve, "-gen-k int\n    \tgenerator: number of classes (default: the generator's own;") {
 		t.Errorf("serve -h: -gen-k's default:\n%s", serve)
 	}
-	_, check, _ := run(t, "constraints", "check", "-h")
+	check, _, _ := run(t, "constraints", "check", "-h")
 	_, _, err := run(t, "constraints", "check", "-base", "2", "f.csv")
 	if !strings.Contains(check, `index base: auto (the file's "# base=" directive, else 0), 0 or 1`) || err == nil || !strings.Contains(err.Error(), "want auto, 0 or 1") {
 		t.Errorf("constraints check -base: help\n%s\nerror %v", check, err)
+	}
+}
+
+// TestHelpGoesToStdout: help asked for — tether help, -h, tether help CMD,
+// CMD -h, tether constraints -h — prints on standard output and exits 0
+// (review 95: tether help printed on standard error, so that tether
+// cluster -h | less showed nothing); the usage that comes with a mistake
+// (no command, an unknown one) goes to standard error, with a usage error.
+func TestHelpGoesToStdout(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		asked bool
+	}{
+		{[]string{"help"}, true},
+		{[]string{"-h"}, true},
+		{[]string{"--help"}, true},
+		{[]string{"help", "cluster"}, true},
+		{[]string{"cluster", "-h"}, true},
+		{[]string{"constraints", "-h"}, true},
+		{[]string{"constraints", "check", "-h"}, true},
+		{[]string{"powerlaw", "help"}, true},
+		{nil, false},
+		{[]string{"clustr"}, false},
+		{[]string{"constraints"}, false},
+		{[]string{"powerlaw", "fitt"}, false},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errOut, err := run(t, tc.args...)
+			if tc.asked {
+				if err != nil && !errors.Is(err, flag.ErrHelp) || !strings.Contains(out, "Usage: tether") || errOut != "" {
+					t.Errorf("err %v, stdout %d bytes, stderr %q: want the usage on standard output and exit status 0", err, len(out), errOut)
+				}
+				if code := exitCode(context.Background(), err, io.Discard); code != 0 {
+					t.Errorf("exit status %d, want 0", code)
+				}
+				return
+			}
+			if !errors.Is(err, errUsage) || out != "" || !strings.Contains(errOut, "Usage: tether") {
+				t.Errorf("err %v, stdout %q, stderr %d bytes: want a usage error with the usage on standard error", err, out, len(errOut))
+			}
+		})
 	}
 }

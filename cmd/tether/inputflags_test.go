@@ -190,16 +190,16 @@ func TestInputFlagsClassified(t *testing.T) {
 // them.
 func helpFlags(t *testing.T, cmd string) []string {
 	t.Helper()
-	_, errOut, err := run(t, cmd, "-h")
+	out, _, err := run(t, cmd, "-h")
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, m := range regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`).FindAllStringSubmatch(errOut, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`).FindAllStringSubmatch(out, -1) {
 		names = append(names, m[1])
 	}
 	if len(names) == 0 {
-		t.Fatalf("%s -h lists no flags:\n%s", cmd, errOut)
+		t.Fatalf("%s -h lists no flags:\n%s", cmd, out)
 	}
 	return names
 }

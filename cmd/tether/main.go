@@ -212,10 +212,13 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.Run(ctx, append(slices.Clone(args[1:]), "-h"))
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
-		m.usage()
+		// Help asked for goes to standard output (tether help | less);
+		// the usage that comes with a mistake, to standard error.
 		if len(args) == 0 {
+			m.usage(m.Stderr)
 			return fmt.Errorf("%w: no subcommand", errUsage)
 		}
+		m.usage(m.Stdout)
 		return nil
 	}
 	if args[0] == "-version" || args[0] == "--version" {
@@ -234,11 +237,13 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		}
 		names = append(names, c.name)
 	}
-	m.usage()
+	m.usage(m.Stderr)
 	return fmt.Errorf("%w: unknown subcommand %q%s", errUsage, args[0], suggest.Hint(args[0], names))
 }
 
-func (m *Main) usage() {
+// usage writes the list of commands to w: standard output when help was
+// asked for, standard error with a usage error.
+func (m *Main) usage(w io.Writer) {
 	var b strings.Builder
 	fmt.Fprintln(&b, "tether: semi-supervised (constrained) spectral clustering")
 	fmt.Fprintln(&b, "\nUsage: tether <command> [flags]\n\nCommands:")
@@ -248,13 +253,15 @@ func (m *Main) usage() {
 	fmt.Fprintln(&b, "\nRun \"tether <command> -h\" or \"tether help <command>\" for the flags of a command.")
 	fmt.Fprintln(&b, "\nOutput files (-o, -plot, -graph-out, …) are written whole or not at all, and all of them\nonly when the command succeeds: an interrupted or failed command leaves none behind,\nnor their hidden temporary files, even when a second Ctrl-C ends it at once. Missing\nfolders on their paths are created (and removed again on failure). An output that\ncannot be written (a folder, a path under a file or in a folder that cannot be created\nor written) is a usage error, found before the command reads its input.")
 	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 1 for any other failure (unreadable\nor invalid data, a numerical failure).")
-	io.WriteString(m.Stderr, citeSources(b.String()))
+	io.WriteString(w, citeSources(b.String()))
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.
-// -h prints the full usage, followed by the list of sources when it cites
-// one (citeSources); a mistake prints only the error and where to look
-// (parseFlags), not the whole list of flags.
+// -h prints the full usage on standard output (help asked for, as tether
+// help prints the list of commands), followed by the list of sources when
+// it cites one (citeSources); a mistake prints only the error, on
+// standard error, and where to look (parseFlags), not the whole list of
+// flags.
 func (m *Main) newFlagSet(name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet("tether "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -269,7 +276,7 @@ func (m *Main) newFlagSet(name, usage string) *flag.FlagSet {
 			fs.PrintDefaults()
 			fs.SetOutput(io.Discard)
 		}
-		io.WriteString(m.Stderr, citeSources(b.String()))
+		io.WriteString(m.Stdout, citeSources(b.String()))
 	}
 	return fs
 }

@@ -30,10 +30,12 @@ Run "tether powerlaw <command> -h" for the flags of each.`
 // runPowerlaw implements "tether powerlaw".
 func runPowerlaw(ctx context.Context, m *Main, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stderr, citeSources("Usage: tether "+powerlawUsage+"\n"))
 		if len(args) == 0 {
+			fmt.Fprint(m.Stderr, citeSources("Usage: tether "+powerlawUsage+"\n"))
 			return usagef("powerlaw", "no command (fit or sample)")
 		}
+		// Help asked for: standard output, as -h prints it.
+		fmt.Fprint(m.Stdout, citeSources("Usage: tether "+powerlawUsage+"\n"))
 		return nil
 	}
 	switch args[0] {

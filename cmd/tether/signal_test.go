@@ -115,9 +115,9 @@ func TestFlagErrorsAreShort(t *testing.T) {
 	if stderr != "" {
 		t.Errorf("stderr %q, want nothing besides the error", stderr)
 	}
-	_, stderr, err = run(t, "cluster", "-h")
-	if !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr, "-method string") {
-		t.Errorf("-h: %v, usage %q", err, stderr)
+	stdout, _, err := run(t, "cluster", "-h")
+	if !errors.Is(err, flag.ErrHelp) || !strings.Contains(stdout, "-method string") {
+		t.Errorf("-h: %v, usage %q", err, stdout)
 	}
 }
 

@@ -63,9 +63,9 @@ func TestVersionCommand(t *testing.T) {
 		cmd   string
 		flags bool
 	}{{"version", false}, {"cluster", true}} {
-		_, errOut, _ := run(t, tc.cmd, "-h")
-		if got := strings.Contains(errOut, "Flags:"); got != tc.flags {
-			t.Errorf("%s -h: Flags heading %v, want %v:\n%s", tc.cmd, got, tc.flags, errOut)
+		out, _, _ := run(t, tc.cmd, "-h")
+		if got := strings.Contains(out, "Flags:"); got != tc.flags {
+			t.Errorf("%s -h: Flags heading %v, want %v:\n%s", tc.cmd, got, tc.flags, out)
 		}
 	}
 }
