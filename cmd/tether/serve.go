@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
+	"syscall"
 
 	"github.com/tether-sc/tether/internal/server"
 )
@@ -86,8 +88,12 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 		return err
 	}
 	lis, err := net.Listen("tcp", *addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		// Another server (another tether serve, say) has the port.
+		return fmt.Errorf("%w: stop the program that uses %s, or give another port with -addr (-addr 127.0.0.1:0 takes any free one)", err, *addr)
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("%w (-addr sets the address)", err)
 	}
 	srv := server.New(cfg, lis.Addr().String())
 	fmt.Fprintf(m.Stdout, "http://%s/\n", lis.Addr())

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -49,6 +50,22 @@ func TestServeFlags(t *testing.T) {
 		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("serve %v: err = %v, want a usage error naming %q", c.args, err, c.msg)
 		}
+	}
+}
+
+// TestServePortInUse: a port another program listens on is an error
+// that says so and names -addr (review 95: it said only "bind: address
+// already in use"), wrapping the system's error.
+func TestServePortInUse(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lis.Close()
+	addr := lis.Addr().String()
+	_, _, err = run(t, "serve", "-addr", addr, "-quiet")
+	if !errors.Is(err, syscall.EADDRINUSE) || !strings.Contains(err.Error(), "stop the program that uses "+addr+", or give another port with -addr (-addr 127.0.0.1:0 takes any free one)") {
+		t.Errorf("err = %v, want the port in use and -addr", err)
 	}
 }
 
