@@ -341,7 +341,10 @@ name of -conflicts.) -json prints the report as one JSON
 document; the pairs of its conflicts are {"i", "j", "kind", "weight"} with
 0-based nodes and the effective weight (1 for a hard constraint), the
 fields of tether serve's API (which leaves a hard constraint's weight
-out), and each conflict's "text" names them as the file does.`
+out), and each conflict's "text" names them as the file does.
+Without -n or -names, the number of nodes is 1 + the largest index in the
+file, which the report says ("inferred"; "n_inferred" in -json): the
+closure's singletons are counted up to it.`
 
 // consMaxListed bounds the conflicts printed by check in text mode.
 const consMaxListed = 50
@@ -423,6 +426,10 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		return fmt.Errorf("constraints check: %s: stopped while applying %s %s: %w", pos[0], policyFlag, policy, err)
 	}
 	rep := file.Report
+	// Without -n or -names, n is 1 + the largest index: the report says
+	// so (review 95: "nodes 999" read as a fact about the data), and the
+	// closure's singletons count on it.
+	inferred := n == 0 && opt.Names == nil
 	// An empty set is valid, but a file meant to hold constraints that
 	// holds none is more likely a mistake: say so, without failing.
 	var warnings []string
@@ -451,6 +458,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 		type reportJSON struct {
 			File        string         `json:"file"`
 			N           int            `json:"n"`
+			NInferred   bool           `json:"n_inferred"`
 			Base        int            `json:"base"`
 			MustLinks   int            `json:"must_links"`
 			CannotLinks int            `json:"cannot_links"`
@@ -462,7 +470,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 			Conflicts   []conflictJSON `json:"conflicts"`
 			Warnings    []string       `json:"warnings,omitempty"`
 		}
-		r := reportJSON{File: pos[0], N: rep.N, Base: file.Base, MustLinks: rep.MustLinks, CannotLinks: rep.CannotLinks,
+		r := reportJSON{File: pos[0], N: rep.N, NInferred: inferred, Base: file.Base, MustLinks: rep.MustLinks, CannotLinks: rep.CannotLinks,
 			Components: rep.Components, Supervised: rep.Supervised, Largest: rep.Largest, Policy: policy.String(),
 			Conflicts: []conflictJSON{}, Warnings: warnings}
 		if kept != nil {
@@ -483,7 +491,11 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	} else {
 		tw := tabwriter.NewWriter(report, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "file\t%s\n", pos[0])
-		fmt.Fprintf(tw, "nodes\t%d\n", rep.N)
+		if inferred {
+			fmt.Fprintf(tw, "nodes\t%d (inferred from the largest index in the file; -n gives the number)\n", rep.N)
+		} else {
+			fmt.Fprintf(tw, "nodes\t%d\n", rep.N)
+		}
 		fmt.Fprintf(tw, "index base\t%d\n", file.Base)
 		fmt.Fprintf(tw, "must-links\t%d\n", rep.MustLinks)
 		fmt.Fprintf(tw, "cannot-links\t%d\n", rep.CannotLinks)

@@ -249,6 +249,39 @@ func TestConstraintsCheck(t *testing.T) {
 	}
 }
 
+// TestConstraintsCheckInferredN: without -n or -names, check says that its
+// number of nodes is inferred from the largest index (review 95: "nodes
+// 999" read as a fact about the data), in text and in -json; with them it
+// is the number given.
+func TestConstraintsCheckInferredN(t *testing.T) {
+	file := consWriteTemp(t, "c.csv", "0,1,ml\n5,998,cl\n")
+	names := consWriteTemp(t, "names.txt", "a\nb\n")
+	named := consWriteTemp(t, "n.csv", "a,b,ml\n")
+	for _, tc := range []struct {
+		args     []string
+		text     string // the nodes line
+		inferred bool
+	}{
+		{[]string{file}, "nodes                                     999 (inferred from the largest index in the file; -n gives the number)\n", true},
+		{[]string{"-n", "1000", file}, "nodes                                     1000\n", false},
+		{[]string{"-names", names, named}, "nodes                                     2\n", false},
+	} {
+		t.Run(strings.Join(tc.args[:len(tc.args)-1], " "), func(t *testing.T) {
+			out, _, err := runConstraintsCLI(t, append([]string{"check"}, tc.args...)...)
+			if err != nil || !strings.Contains(out, tc.text) {
+				t.Errorf("err %v, output lacks %q:\n%s", err, tc.text, out)
+			}
+			js, _, err := runConstraintsCLI(t, append([]string{"check", "-json"}, tc.args...)...)
+			var rep struct {
+				Inferred *bool `json:"n_inferred"`
+			}
+			if err != nil || json.Unmarshal([]byte(js), &rep) != nil || rep.Inferred == nil || *rep.Inferred != tc.inferred {
+				t.Errorf("-json: err %v, n_inferred %v, want %v:\n%s", err, rep.Inferred, tc.inferred, js)
+			}
+		})
+	}
+}
+
 // TestConstraintsCheckConflictsFlag: check names the conflict policy
 // -conflicts, as tether cluster does; -policy, its old name, still works,
 // and the two given with different values are a usage error.
