@@ -249,6 +249,26 @@ func hbDevReport(env *Env, res map[string]Values) (*Output, error) {
 	} else {
 		md.WriteString("**not the value picked here.**\n\n")
 	}
+	// Described after the rule, not part of it: the means over the two
+	// families of the suite.
+	md.WriteString("**By family** (described after the rule, not part of it): mean ARI over the point sets (their default graph) and over the SBM and DC-SBM graphs.\n\n| α | point sets | SBM, DC-SBM |\n|---|---:|---:|\n")
+	for _, a := range alphas {
+		var sp, sg float64
+		var np, ng int
+		for _, r := range rows {
+			s := get(r, a)
+			if s.count != reps {
+				continue
+			}
+			if r.gen == "sbm" || r.gen == "dcsbm" {
+				sg, ng = sg+s.ari, ng+1
+			} else {
+				sp, np = sp+s.ari, np+1
+			}
+		}
+		fmt.Fprintf(&md, "| %g | %.3f | %.3f |\n", a, sp/float64(max(np, 1)), sg/float64(max(ng, 1)))
+	}
+	md.WriteString("\nNo α suits both: on the graphs a small α leaves the blocks uncut (the first sweep's Ncut is above it) or cuts off only small components. Give k when it is known (Problem.K, tether cluster -k).\n\n")
 	md.WriteString("## Per dataset: mean ARI (median number of parts)\n\n| dataset | k |")
 	for _, a := range alphas {
 		fmt.Fprintf(&md, " α = %g |", a)
