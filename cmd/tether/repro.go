@@ -370,8 +370,8 @@ const reproDiscussion = `## Where we differ from the papers, and why
 - **Budgets.** Some experiments use fewer repetitions than the papers (stated in each section) to keep a
   fresh ` + "`tether repro -fresh all`" + ` within an hour on a 2-core machine. ` + "`tether repro -estimate all`" + `
   estimates that time from the cells' recorded times; [fresh-run.md](fresh-run.md) gives the real fresh
-  runs (the last: 51 min 10 s, 2026-11-28), per experiment, and the cells that
-  dominate them.
+  runs, timed by hand with the commit and the date of each (the times are not restated here, where they
+  would go stale), per experiment, and the cells that dominate them.
 - **Metrics.** Each section states its ARI/NMI variant (e.g. NMI with the joint-entropy normalization of
   the thesis, or 2I/(H₁+H₂) of seeds 001 and 004; FGPWC's ARI on unconstrained pairs only).
 - **FGPWC's options beyond the paper** were measured on these tables, some with their ground truth:
