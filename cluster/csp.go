@@ -366,7 +366,11 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w: csp: no constraints: Q̄ = 0, so FCSC has no feasible vector (λ_max(Q̄) = 0)", ErrInvalid)
 	}
-	if i, j, ok := cspCancel(pairs); ok {
+	i, j, ok, err := cspCancel(ctx, pairs)
+	if err != nil {
+		return nil, cancelledIn("csp", "check of the pairs for cancelling weights", err)
+	}
+	if ok {
 		return nil, fmt.Errorf("%w: csp: the constraints cancel: every pair's must-link weight equals its cannot-link weight (pair (%d,%d) first), so Q = 0 and FCSC has no feasible vector; resolve the contradictions first (constraint.Resolve)", ErrInvalid, i, j)
 	}
 	comp, nc := g.Components()
@@ -960,10 +964,37 @@ func (o *cspOps) feasibleCount() (count int, ok bool) {
 
 // cspCancel reports whether the signed weights of pairs (+w for a
 // must-link, −w for a cannot-link) sum to exactly 0 on every unordered
-// node pair, Q = 0, and returns the first pair then. Cost O(#pairs).
-func cspCancel(pairs []constraint.Pair) (i, j int, ok bool) {
-	sum := make(map[[2]int]float64, len(pairs))
-	for _, q := range pairs {
+// node pair, Q = 0, and returns the first pair then. A set without both
+// kinds returns at once after one pass; otherwise the sums take a map of
+// the distinct pairs. ctx is checked every cspCancelPoll pairs (its error
+// then). Cost O(#pairs).
+func cspCancel(ctx context.Context, pairs []constraint.Pair) (i, j int, ok bool, err error) {
+	var ml, cl bool
+	for t, q := range pairs {
+		if t%cspCancelPoll == cspCancelPoll-1 {
+			if err := ctx.Err(); err != nil {
+				return 0, 0, false, err
+			}
+		}
+		if q.Kind == constraint.CannotLink {
+			cl = true
+		} else {
+			ml = true
+		}
+		if ml && cl {
+			break
+		}
+	}
+	if !ml || !cl {
+		return 0, 0, false, nil
+	}
+	sum := map[[2]int]float64{}
+	for t, q := range pairs {
+		if t%cspCancelPoll == cspCancelPoll-1 {
+			if err := ctx.Err(); err != nil {
+				return 0, 0, false, err
+			}
+		}
 		a, b := q.I, q.J
 		if a > b {
 			a, b = b, a
@@ -976,8 +1007,12 @@ func cspCancel(pairs []constraint.Pair) (i, j int, ok bool) {
 	}
 	for _, v := range sum {
 		if v != 0 {
-			return 0, 0, false
+			return 0, 0, false, nil
 		}
 	}
-	return pairs[0].I, pairs[0].J, true
+	return pairs[0].I, pairs[0].J, true, nil
 }
+
+// cspCancelPoll is how many pairs cspCancel handles between checks of its
+// context.
+const cspCancelPoll = 1 << 16

@@ -155,6 +155,15 @@ func (st *FGPWCState) Warm() bool { return st.prevX != nil && !st.f.AutoTune && 
 // Reset forgets the previous call: the next warm call starts cold.
 func (st *FGPWCState) Reset() { st.prevX, st.prevL, st.prevK = nil, nil, 0 }
 
+// Clone returns a copy of st that shares its basis, graph and last X* and
+// labels, none of which a call changes in place (Cluster replaces them):
+// a call on the copy leaves st as it was, so that a caller can keep st
+// when something after the call fails. Cost O(1).
+func (st *FGPWCState) Clone() *FGPWCState {
+	c := *st
+	return &c
+}
+
 // Cluster clusters p (whose Graph must be the state's graph) through Run
 // with the state's FGPWC, reusing the basis, and with w, the previous X* and
 // partition (see FGPWCWarm). The first call, and any call with the zero

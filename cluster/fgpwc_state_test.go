@@ -372,3 +372,41 @@ func TestFGPWCStateWarmFinishesLikeRun(t *testing.T) {
 		}
 	}
 }
+
+// TestFGPWCStateClone: a call on a clone leaves the original as it was.
+// Twin states get the same first call; one then clusters a clone with
+// the constraints dropped; the next warm call (descent and k-means from
+// the last call) must give the same result on both, which it would not
+// if the clone's call had replaced the original's X* and labels.
+func TestFGPWCStateClone(t *testing.T) {
+	p, _ := fgpwcStateProblem(t)
+	ctx := context.Background()
+	s := &Settings{Seed: 5}
+	var sts [2]*FGPWCState
+	for i := range sts {
+		st, err := NewFGPWC().NewState(ctx, p.Graph, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Cluster(ctx, p, s, FGPWCWarm{}); err != nil {
+			t.Fatal(err)
+		}
+		sts[i] = st
+	}
+	q := *p
+	q.Constraints = &constraint.Set{N: p.Graph.N(), Pairs: p.Constraints.Pairs[:1]}
+	if _, err := sts[1].Clone().Cluster(ctx, &q, s, FGPWCWarm{Descent: true, KMeans: true}); err != nil {
+		t.Fatal(err)
+	}
+	var got [2]*Result
+	for i, st := range sts {
+		r, err := st.Cluster(ctx, p, s, FGPWCWarm{Descent: true, KMeans: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = r
+	}
+	if !slices.Equal(got[0].Labels, got[1].Labels) || !mat.Equal(got[0].Embedding, got[1].Embedding) {
+		t.Errorf("the clone's call changed the original: %d labels differ", hamming(got[0].Labels, got[1].Labels))
+	}
+}

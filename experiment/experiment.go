@@ -63,9 +63,12 @@ type Output struct {
 	// Markdown is the experiment's section of the results page.
 	Markdown string
 	// Files maps file names (relative to OutDir) to contents, e.g. CSV
-	// and the figures' PNG images: Run writes them with the page, all or
-	// none, staged under its context (so that an interrupt, a second one
-	// included, leaves none of them, nor their temporary files).
+	// and the figures' PNG images: Run writes them together, all or none,
+	// staged under its context (so that an interrupt, a second one
+	// included, leaves none of them, nor their temporary files). The page
+	// (Markdown) is not among them: its caller writes it after Run
+	// returns (tether repro: README.md), so an interrupt between the two
+	// leaves the new files beside the previous page.
 	Files map[string][]byte
 	// Figures lists the PNG images among Files, in the page's order.
 	Figures []string

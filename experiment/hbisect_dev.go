@@ -79,8 +79,11 @@ func hbDevAlphasFor(env *Env) []float64 {
 	return hbDevAlphas
 }
 
-func hbDevKey(name string, rep int, alpha float64, seed uint64) string {
-	return fmt.Sprintf("%s/rep=%d/alpha=%g/seed=%d/%s", name, rep, alpha, seed, hbDevRev)
+// hbDevKey names a cell; the row's index is in it because its data's seed
+// is (seed + 1000·row + draw, hbDevCell), so that reordering the rows
+// recomputes them.
+func hbDevKey(name string, row, rep int, alpha float64, seed uint64) string {
+	return fmt.Sprintf("%s/row=%d/rep=%d/alpha=%g/seed=%d/%s", name, row, rep, alpha, seed, hbDevRev)
 }
 
 // HBisectionDev is the development suite of HBisection's default α.
@@ -97,7 +100,7 @@ func HBisectionDev() Experiment {
 					for _, a := range hbDevAlphasFor(env) {
 						ri, r, rep, a := ri, r, rep, a
 						cells = append(cells, Cell{
-							Key: hbDevKey(r.name, rep, a, env.Seed),
+							Key: hbDevKey(r.name, ri, rep, a, env.Seed),
 							Run: func(ctx context.Context) (Values, error) {
 								return hbDevCell(ctx, env, &data, ri, r, rep, a)
 							},
@@ -155,11 +158,11 @@ func hbDevReport(env *Env, res map[string]Values) (*Output, error) {
 		parts       []float64
 		hits, count int
 	}
-	get := func(r autoDevRow, a float64) stat {
+	get := func(ri int, r autoDevRow, a float64) stat {
 		var s stat
 		var aris []float64
 		for rep := range reps {
-			v, ok := res[hbDevKey(r.name, rep, a, env.Seed)]
+			v, ok := res[hbDevKey(r.name, ri, rep, a, env.Seed)]
 			if !ok {
 				continue
 			}
@@ -179,12 +182,12 @@ func hbDevReport(env *Env, res map[string]Values) (*Output, error) {
 	mean := make([]float64, len(alphas))
 	complete := 0
 	var tab strings.Builder
-	for _, r := range rows {
+	for ri, r := range rows {
 		fmt.Fprintf(&tab, "| %s | %d |", r.name, r.k())
 		stats := make([]stat, len(alphas))
 		all := true
 		for i, a := range alphas {
-			stats[i] = get(r, a)
+			stats[i] = get(ri, r, a)
 			all = all && stats[i].count == reps
 			rec := []string{r.name, strconv.Itoa(r.k()), fmt.Sprint(a), strconv.Itoa(stats[i].count), "", "", "", strconv.Itoa(stats[i].hits)}
 			if stats[i].count > 0 {
@@ -255,8 +258,8 @@ func hbDevReport(env *Env, res map[string]Values) (*Output, error) {
 	for _, a := range alphas {
 		var sp, sg float64
 		var np, ng int
-		for _, r := range rows {
-			s := get(r, a)
+		for ri, r := range rows {
+			s := get(ri, r, a)
 			if s.count != reps {
 				continue
 			}

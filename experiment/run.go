@@ -258,8 +258,9 @@ func Run(ctx context.Context, e Experiment, env *Env, opt RunOptions) (*Output, 
 // (atomicfile.Stage), and they are put in place together once all are
 // written, the renames not interrupted by a cancelled ctx (they are
 // fast), so that an interrupt or a failed write leaves none of them and
-// the page, its CSV and its figures never disagree. Files are written in
-// name order.
+// the CSV files and figures never disagree with each other (the page,
+// which Run's caller writes afterwards, is not among them). Files are
+// written in name order.
 func writeAll(ctx context.Context, dir string, files map[string][]byte) error {
 	var staged []*atomicfile.Pending
 	discard := func() {

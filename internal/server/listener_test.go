@@ -67,8 +67,10 @@ func readStatus(t *testing.T, c net.Conn, d time.Duration) (int, error) {
 // 503 at once, its body never sent. Review 92 held 12 connections × 63
 // MiB of bodies being read (1.2 GB) that counted against nothing.
 func TestBodyBudgetCountsBodiesBeingRead(t *testing.T) {
-	const maxUpload = 1000
-	s, addr := serveOn(t, Config{MaxUpload: maxUpload})
+	// MaxBody and MaxConstraints small, so that the largest body, a
+	// saved session's (loadLimit), is below 5 × MaxUpload.
+	const maxUpload = 100 << 10
+	s, addr := serveOn(t, Config{MaxUpload: maxUpload, MaxBody: 1 << 10, MaxConstraints: 100})
 	ss, err := s.sessions.create()
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +79,7 @@ func TestBodyBudgetCountsBodiesBeingRead(t *testing.T) {
 	upload := fmt.Sprintf("POST /api/sessions/%s/data?name=a.csv HTTP/1.1\r\nContent-Type: text/csv\r\nContent-Length: %d", info.ID, maxUpload)
 	var slow []net.Conn
 	for range 4 {
-		slow = append(slow, rawRequest(t, addr, upload, "1,2\n")) // 4 of its 1000 bytes
+		slow = append(slow, rawRequest(t, addr, upload, "1,2\n")) // 4 of its bytes
 	}
 	// A chunked upload counts as MaxUpload bytes.
 	slow = append(slow, rawRequest(t, addr, fmt.Sprintf("POST /api/sessions/%s/data?name=a.csv HTTP/1.1\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked", info.ID), "4\r\n1,2\n\r\n"))

@@ -201,9 +201,9 @@ func (s *Server) fgpwcState(ctx context.Context, ss *sessionState, f cluster.FGP
 // state for Server.commit. FGPWC (without Imprint or Laplacian = auto,
 // whose embeddings depend on the constraints) reuses the basis and
 // warm-starts k-means from the last partition; other methods go through
-// cluster.Run. The FGPWC state ss shares with the session changes only
-// when this succeeds (FGPWCState.Cluster keeps the new X* and labels only
-// then): call it last and commit ss when it succeeds.
+// cluster.Run. The FGPWC state the session holds never changes here: the
+// call runs on a copy (FGPWCState.Clone) that ss keeps, for Server.commit
+// to install when this succeeds.
 func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterRequest) (*ClusterReply, error) {
 	if ss.data == nil {
 		return nil, fmt.Errorf("%w: no data loaded in this session", errConflict)
@@ -263,6 +263,11 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 		if err != nil {
 			return nil, classify(err)
 		}
+		// ss shares the state with the session: the call runs on a copy,
+		// which ss keeps, so that a failure after it (the figures, the
+		// node budget) leaves the session's warm start as it was.
+		st = st.Clone()
+		ss.state = st
 		w := cluster.FGPWCWarm{KMeans: !req.Cold, Descent: !req.Cold && req.WarmDescent}
 		mode = "basis"
 		switch {

@@ -39,7 +39,8 @@ type Config struct {
 	// session may be as large as a save of such an upload (loadLimit).
 	// MaxBody bounds other request bodies; 0 means 1 MiB. The request
 	// bodies the server holds at once, being read or read and not yet
-	// done with, add up to at most 5 × MaxUpload (see Server.bodyBudget).
+	// done with, add up to at most 5 × MaxUpload, or the largest single
+	// body when that is more (see Server.bodyBudget).
 	MaxUpload, MaxBody int64
 	// MaxNodes bounds the nodes of a session's data; 0 means 200 000.
 	// MaxTotalNodes bounds the nodes of all sessions together, counting
@@ -165,8 +166,11 @@ type Server struct {
 	// MaxBody) when it has none (chunked), lowered to its length once
 	// read. A request whose body does not fit is answered 503 at once,
 	// its body unread. bodyBudget is bodyBudgetUploads ×
-	// Config.MaxUpload, 320 MiB by default: a single body always fits,
-	// and at most five uploads of the largest size are read at once.
+	// Config.MaxUpload, 320 MiB by default, or the largest single body
+	// when that is more (MaxBody, or a saved session's loadLimit, which a
+	// small MaxUpload with the default MaxBody and MaxConstraints makes
+	// larger): a single body always fits, and at most five uploads of the
+	// largest size are read at once.
 	//
 	// The other limits do not bound these bodies: a session has at most
 	// one request running and maxWaiting waiting, but a request keeps its
@@ -221,7 +225,8 @@ func New(cfg Config, addr string) *Server {
 		cfg.Spec = graph.DefaultSpec()
 	}
 	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout,
-		bodyBudget: bodyBudgetUploads * cfg.MaxUpload, initMu: newCtxLock()}
+		initMu: newCtxLock()}
+	s.bodyBudget = max(bodyBudgetUploads*cfg.MaxUpload, cfg.MaxBody, s.loadLimit())
 	s.routes()
 	return s
 }
@@ -444,12 +449,18 @@ func (s *Server) compute(ctx context.Context, job func(context.Context) error) e
 // errBusy, without counting it, if it does not fit. The returned bodyHold
 // uncounts it.
 func (s *Server) holdBody(n int64) (*bodyHold, error) {
-	if held := s.bodyHeld.Add(n); held > s.bodyBudget {
-		s.bodyHeld.Add(-n)
-		return nil, fmt.Errorf("%w: the server already holds %d bytes of request bodies being read, waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish",
-			errBusy, held-n, n, s.bodyBudget)
+	for {
+		// Compare and swap, so that two bodies that do not fit together
+		// are not both refused when one of them fits.
+		held := s.bodyHeld.Load()
+		if held+n > s.bodyBudget {
+			return nil, fmt.Errorf("%w: the server already holds %d bytes of request bodies being read, waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish",
+				errBusy, held, n, s.bodyBudget)
+		}
+		if s.bodyHeld.CompareAndSwap(held, held+n) {
+			return &bodyHold{held: &s.bodyHeld, n: n}, nil
+		}
 	}
-	return &bodyHold{held: &s.bodyHeld, n: n}, nil
 }
 
 // bodyHold is the part of Server.bodyHeld one request's body counts for.

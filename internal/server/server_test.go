@@ -1366,6 +1366,56 @@ func TestSessionQueueBounded(t *testing.T) {
 	}
 }
 
+// TestBodyBudgetFitsEveryBody: with a small MaxUpload and the default
+// MaxBody and MaxConstraints a saved session (loadLimit, about 10.7 MB)
+// is larger than 5 × MaxUpload; the budget still holds it, so that such
+// a /load is not refused 503 for ever (review 97).
+func TestBodyBudgetFitsEveryBody(t *testing.T) {
+	s := newTest(t, Config{MaxUpload: 1 << 20})
+	if s.loadLimit() <= 5<<20 {
+		t.Fatalf("loadLimit %d: the case needs one above 5 × MaxUpload", s.loadLimit())
+	}
+	if s.bodyBudget < s.loadLimit() {
+		t.Fatalf("body budget %d below the largest body, loadLimit %d", s.bodyBudget, s.loadLimit())
+	}
+	h, err := s.holdBody(s.loadLimit())
+	if err != nil {
+		t.Fatalf("a saved session's largest body does not fit an idle server: %v", err)
+	}
+	h.release()
+}
+
+// TestHoldBodyConcurrent: two bodies that do not fit together, one of
+// which fits, are never both refused (holdBody reserves by compare and
+// swap; adding first and checking after refused both when they raced).
+func TestHoldBodyConcurrent(t *testing.T) {
+	s := newTest(t, Config{MaxUpload: 1 << 20})
+	half := s.bodyBudget/2 + 1
+	for range 200 {
+		var wg sync.WaitGroup
+		holds := make(chan *bodyHold, 2)
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if h, err := s.holdBody(half); err == nil {
+					holds <- h
+				}
+			}()
+		}
+		wg.Wait()
+		close(holds)
+		n := 0
+		for h := range holds {
+			n++
+			h.release()
+		}
+		if n != 1 {
+			t.Fatalf("%d of two bodies of %d held under a budget of %d, want exactly 1", n, half, s.bodyBudget)
+		}
+	}
+}
+
 func TestBodyBudget(t *testing.T) {
 	// The bodies held by requests waiting for their sessions or being
 	// worked on add up to at most bodyBudget, 5 × MaxUpload: with that
@@ -1375,8 +1425,10 @@ func TestBodyBudget(t *testing.T) {
 	// session, with 503 saying so, while one without a body goes on; the
 	// held requests keep their places and run once their sessions are
 	// free, and uncount their bodies.
-	const maxUpload = 1000
-	s := newTest(t, Config{MaxUpload: maxUpload})
+	// MaxBody and MaxConstraints small, so that the largest body, a
+	// saved session's (loadLimit), is below 5 × MaxUpload.
+	const maxUpload = 100 << 10
+	s := newTest(t, Config{MaxUpload: maxUpload, MaxBody: 1 << 10, MaxConstraints: 100})
 	if s.bodyBudget != 5*maxUpload {
 		t.Fatalf("body budget %d, want 5 × MaxUpload = %d", s.bodyBudget, 5*maxUpload)
 	}
