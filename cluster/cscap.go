@@ -16,6 +16,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -276,7 +277,7 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		return nil, err
 	}
 	if need := cscapBytes(n, len(pairs)); need > limit {
-		return nil, fmt.Errorf("%w: cscap: n = %d with %d constraints needs about %s for its dense n×n matrices, more than the limit of %s (CSCAP.MaxBytes)", ErrInvalid, n, len(pairs), byteSize(need), byteSize(limit))
+		return nil, fmt.Errorf("%w: cscap: n = %d with %d constraints needs about %s for its dense n×n matrices, more than the limit of %s (CSCAP.MaxBytes)", ErrInvalid, n, len(pairs), wording.Bytes(need), wording.Bytes(limit))
 	}
 	pr := c.prior
 	if pr == nil || pr.g != g || pr.diagonal != c.Diagonal || pr.shift != c.Shift {
@@ -504,19 +505,6 @@ func cscapBytes(n, q int) int64 {
 		return 8 * 4 * nn * nn
 	}
 	return 8 * (3*nn*nn + 2*nn*qq + qq*qq)
-}
-
-// byteSize formats a byte count.
-func byteSize(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", b)
 }
 
 // cscapAffinity returns W as a dense matrix, with missing diagonal entries

@@ -95,7 +95,7 @@ func newFGPWCObjectiveContext(ctx context.Context, v *mat.Dense, pairs []constra
 	_, m := v.Dims()
 	kk := len(pairs)
 	if need, limit := fgpwcObjectiveBytes(kk, m), debug.SetMemoryLimit(-1); need > limit {
-		return nil, fmt.Errorf("%w: fgpwc: %d constraints on an embedding of m = %d columns need about %s for the objective (%d×%d matrices), more than the memory limit of %s (Go's soft limit: GOMEMLIMIT, or the share of the machine's memory tether sets): lower M (or MaxM), or give fewer constraints", ErrInvalid, kk, m, byteSize(need), kk, m, byteSize(limit))
+		return nil, fmt.Errorf("%w: fgpwc: %d constraints on an embedding of m = %d columns need about %s for the objective (%d×%d matrices), more than the memory limit of %s (Go's soft limit: GOMEMLIMIT, or the share of the machine's memory tether sets): lower M (or MaxM), or give fewer constraints", ErrInvalid, kk, m, wording.Bytes(need), kk, m, wording.Bytes(limit))
 	}
 	o := &fgpwcObjective{
 		s: make([]float64, kk), q: make([]float64, kk), w: make([]float64, kk),

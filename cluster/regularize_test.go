@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/graph"
@@ -226,18 +225,7 @@ func BenchmarkNJWDCSBM100kRegularized(b *testing.B) {
 // regularize) declare it and change their eigenvalues. auto, which passes
 // the option on to its candidates, is left out.
 func TestUsesRegularizes(t *testing.T) {
-	g, truth, err := synth.SBM(300, 2, 9, 3, rand.NewPCG(3, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pairs, err := constraint.SampleFromLabels(constraint.Labels(truth), 6.0/300, rand.NewPCG(4, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	labels, err := constraint.FractionLabels(truth, 0.1, rand.NewPCG(5, 5))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _, pairs, labels := sbmSupervised(t)
 	for _, info := range Methods() {
 		m := info.New()
 		u := m.Uses()

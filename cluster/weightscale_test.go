@@ -8,6 +8,7 @@ import (
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset/synth"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -32,18 +33,7 @@ import (
 //     largest weight (ml- and mcl-noa-ssc, ScaleOnContradiction, with
 //     the contradictory pairs only), and never at scale 1.
 func TestWeightScale(t *testing.T) {
-	g, truth, err := synth.SBM(300, 2, 9, 3, rand.NewPCG(3, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pairs, err := constraint.SampleFromLabels(constraint.Labels(truth), 6.0/300, rand.NewPCG(4, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	labels, err := constraint.FractionLabels(truth, 0.1, rand.NewPCG(5, 5))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, truth, pairs, labels := sbmSupervised(t)
 	// 200 pairs, 20% flipped: they contradict each other.
 	clean200, err := constraint.UniformPairs(truth, 200, rand.NewPCG(6, 6))
 	if err != nil {
@@ -179,4 +169,24 @@ func TestWeightScale(t *testing.T) {
 			t.Log(evidence)
 		})
 	}
+}
+
+// sbmSupervised returns an SBM graph of 300 nodes in 2 blocks (c_in 9,
+// c_out 3), its blocks, pairs drawn with probability 6/300 and 10% of the
+// nodes labelled, all seeded.
+func sbmSupervised(t *testing.T) (*graph.Graph, []int, *constraint.Set, constraint.Labels) {
+	t.Helper()
+	g, truth, err := synth.SBM(300, 2, 9, 3, rand.NewPCG(3, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, err := constraint.SampleFromLabels(constraint.Labels(truth), 6.0/300, rand.NewPCG(4, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, err := constraint.FractionLabels(truth, 0.1, rand.NewPCG(5, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, truth, pairs, labels
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // This file holds the server's bound on the memory of one request's
@@ -136,7 +137,7 @@ func (s *Server) checkWork(m cluster.Method, k, n int) error {
 	if fits < 1 {
 		advice = "load smaller data"
 	}
-	return fmt.Errorf("%w: %s on n = %d nodes: %s needs about %s (%s), more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, why, n, m.Name(), byteSize(need), how, byteSize(limit), advice)
+	return fmt.Errorf("%w: %s on n = %d nodes: %s needs about %s (%s), more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, why, n, m.Name(), wording.Bytes(need), how, wording.Bytes(limit), advice)
 }
 
 // clampMemoryKnobs returns m with its memory-limit knob MaxBytes (cscap:
@@ -153,7 +154,7 @@ func (s *Server) clampMemoryKnobs(m cluster.Method) (cluster.Method, error) {
 	case !ok:
 		return m, nil
 	case v > limit:
-		return nil, fmt.Errorf("%w: %s's MaxBytes = %d is above this server's memory limit of %d bytes (%s) per request", errBadInput, m.Name(), v, limit, byteSize(limit))
+		return nil, fmt.Errorf("%w: %s's MaxBytes = %d is above this server's memory limit of %d bytes (%s) per request", errBadInput, m.Name(), v, limit, wording.Bytes(limit))
 	case v == 0 && limit < cscapDefaultMaxBytes:
 		out, err := cluster.SetKnobs(m, []string{"MaxBytes=" + strconv.FormatInt(limit, 10)})
 		if err != nil {
@@ -167,19 +168,6 @@ func (s *Server) clampMemoryKnobs(m cluster.Method) (cluster.Method, error) {
 // cscapDefaultMaxBytes is the default of cluster.CSCAP.MaxBytes (its
 // knob's doc: "0: 2 GiB").
 const cscapDefaultMaxBytes = 2 << 30
-
-// byteSize formats a byte count for messages: "1.2 GiB", "300.0 MiB".
-func byteSize(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", b)
-}
 
 // settings returns the cluster.Settings of a request's computation with
 // the given seed: the eigensolvers refuse a dense solve beyond

@@ -1,9 +1,12 @@
 // Package wording holds the few helpers that make tether's messages read
-// as English: a count with its noun in the singular or the plural, and a
-// word that agrees with a count.
+// as English: a count with its noun in the singular or the plural, a
+// word that agrees with a count, and a byte count in binary units.
 package wording
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Count returns n followed by one when n is 1, by many otherwise: "1
 // node", "3 nodes", "0 categories". Cost O(len(one) + len(many)).
@@ -18,4 +21,18 @@ func Form(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Bytes formats a byte count for messages with binary units and one
+// decimal: "1.2 GiB", "300.0 MiB", "2.0 KiB", "512 B".
+func Bytes(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", b)
 }

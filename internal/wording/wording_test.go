@@ -23,3 +23,17 @@ func TestCountAndForm(t *testing.T) {
 		}
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for _, c := range []struct {
+		b    int64
+		want string
+	}{
+		{0, "0 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {1536, "1.5 KiB"},
+		{300 << 20, "300.0 MiB"}, {1<<30 + 1<<29, "1.5 GiB"}, {2 << 40, "2048.0 GiB"},
+	} {
+		if got := Bytes(c.b); got != c.want {
+			t.Errorf("Bytes(%d) = %q, want %q", c.b, got, c.want)
+		}
+	}
+}
