@@ -125,24 +125,7 @@ func runCommit(t *testing.T, st *commitFolder, lines []string, tc writeResultsCa
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	i := 0
-	next := func(s *string) bool {
-		defer func() { i++ }()
-		if i == tc.cancelAt {
-			cancel()
-		}
-		if i == tc.breakAt {
-			panic(errBrokenStream)
-		}
-		if i >= len(lines) {
-			return false
-		}
-		*s = lines[i]
-		return true
-	}
-	if tc.cancelAt == 0 {
-		cancel()
-	}
+	next := resultLines(lines, tc, cancel)
 	defer func() {
 		if r := recover(); r != nil && r != errBrokenStream {
 			panic(r)

@@ -328,6 +328,30 @@ func runWriteResults(t *testing.T, path string, tc writeResultsCase) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	lines := []string{`{"id":"a"}`, `{"id":"b"}`}
+	next := resultLines(lines, tc, cancel)
+	var err error
+	var recovered any
+	func() {
+		defer func() { recovered = recover() }()
+		err = (&writeResultsFn{Filename: path}).ProcessElement(ctx, 0, next)
+	}()
+	if tc.breakAt >= 0 {
+		if recovered != errBrokenStream {
+			t.Fatalf("panic %v, want the iterator's %v", recovered, errBrokenStream)
+		}
+	} else if recovered != nil {
+		t.Fatalf("panic %v", recovered)
+	}
+	if tc.cancelAt >= 0 && !errors.Is(err, context.Canceled) || tc.cancelAt < 0 && err != nil {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// resultLines returns an iterator over lines, as Beam's over a group,
+// that ends as tc says: cancel called before line tc.cancelAt is given
+// (at once when it is 0), and a panic of errBrokenStream at line
+// tc.breakAt.
+func resultLines(lines []string, tc writeResultsCase, cancel context.CancelFunc) func(*string) bool {
 	i := 0
 	next := func(s *string) bool {
 		defer func() { i++ }()
@@ -346,20 +370,5 @@ func runWriteResults(t *testing.T, path string, tc writeResultsCase) {
 	if tc.cancelAt == 0 {
 		cancel()
 	}
-	var err error
-	var recovered any
-	func() {
-		defer func() { recovered = recover() }()
-		err = (&writeResultsFn{Filename: path}).ProcessElement(ctx, 0, next)
-	}()
-	if tc.breakAt >= 0 {
-		if recovered != errBrokenStream {
-			t.Fatalf("panic %v, want the iterator's %v", recovered, errBrokenStream)
-		}
-	} else if recovered != nil {
-		t.Fatalf("panic %v", recovered)
-	}
-	if tc.cancelAt >= 0 && !errors.Is(err, context.Canceled) || tc.cancelAt < 0 && err != nil {
-		t.Fatalf("error %v", err)
-	}
+	return next
 }
