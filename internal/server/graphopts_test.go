@@ -103,6 +103,42 @@ func TestGraphOptions(t *testing.T) {
 		return reply, e.Error
 	}
 
+	// A request's regularize or disconnected for a method that does not
+	// read it gets a note saying it was not used (tether cluster refuses
+	// the flags); for one that reads it, left to the server's settings or
+	// equal to them (as a loaded session's saved request), none.
+	t.Run("ignored options noted", func(t *testing.T) {
+		s := newTest(t, Config{})
+		id, _ := loadGraph(t, s, "g.mtx", cliquesMTX(false))
+		for _, c := range []struct {
+			req  ClusterRequest
+			want []string
+		}{
+			{ClusterRequest{Method: "usc", K: 2, Seed: 1, Regularize: &none}, []string{"usc does not read the option regularize"}},
+			{ClusterRequest{Method: "njw", K: 2, Seed: 1, Regularize: &none, Disconnected: &strict}, []string{"njw does not read the option disconnected"}},
+			{ClusterRequest{Method: "njw", K: 2, Seed: 1, Regularize: &none}, nil},
+			{ClusterRequest{Method: "usc", K: 2, Seed: 1}, nil},
+			{ClusterRequest{Method: "usc", K: 2, Seed: 1, Regularize: &graph.Regularization{}, Disconnected: &attach}, nil},
+		} {
+			got, _ := cluster2(t, s, id, c.req, http.StatusOK)
+			var ours []string
+			for _, n := range got.Notes {
+				if strings.Contains(n, "does not read the option") {
+					ours = append(ours, n)
+				}
+			}
+			if len(ours) != len(c.want) {
+				t.Errorf("%s: notes %q, want %d about options not read", c.req.Method, got.Notes, len(c.want))
+				continue
+			}
+			for i, w := range c.want {
+				if !strings.HasPrefix(ours[i], w) {
+					t.Errorf("%s: note %q, want one beginning %q", c.req.Method, ours[i], w)
+				}
+			}
+		}
+	})
+
 	t.Run("fgpwc attach and strict", func(t *testing.T) {
 		for _, cfg := range []Config{{}, {Disconnected: strict}} {
 			s := newTest(t, cfg)

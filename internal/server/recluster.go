@@ -241,6 +241,7 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	p.Constraints = &constraint.Set{N: n, Pairs: append([]constraint.Pair(nil), ss.pairs...)}
 	// The request's graph options, else the server's; recorded as used
 	// (lastReq: the summary and a saved session say them).
+	ignored := ignoredOptions(m, req, s.cfg)
 	if req.Regularize == nil {
 		req.Regularize = &s.cfg.Regularize
 	}
@@ -293,6 +294,7 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	if kNote != "" {
 		notes = append([]string{kNote}, notes...)
 	}
+	notes = append(ignored, notes...)
 	reply := &ClusterReply{Method: m.Name(), K: res.K, Labels: res.Labels, Mode: mode, Warnings: res.Warnings, Notes: notes}
 	reply.Sizes = make([]int, res.K)
 	for _, c := range res.Labels {
@@ -444,4 +446,24 @@ func classify(err error) error {
 		return fmt.Errorf("%w: %w", errBadInput, err)
 	}
 	return err
+}
+
+// ignoredOptions returns a note for each graph option the request gives
+// that method m does not read: "regularize" unless m declares
+// cluster.Uses.Regularizes, "disconnected" unless it declares Uses.Core
+// or passes it on to candidates (Uses.Delegates), as tether cluster
+// refuses -regularize and -disconnected for such methods (review 95). A
+// value equal to the server's own (cfg), which applies to every request,
+// gets no note: a saved session records the values it used, and loading
+// it must not warn about them. Cost O(1).
+func ignoredOptions(m cluster.Method, req ClusterRequest, cfg Config) []string {
+	u := m.Uses()
+	var notes []string
+	if req.Regularize != nil && *req.Regularize != cfg.Regularize && !u.Regularizes {
+		notes = append(notes, fmt.Sprintf("%s does not read the option regularize (only njw, ncut, cscap, ccsr and the methods that pass it on do): it was not used", m.Name()))
+	}
+	if req.Disconnected != nil && *req.Disconnected != cfg.Disconnected && !u.Core && !u.Delegates {
+		notes = append(notes, fmt.Sprintf("%s does not read the option disconnected (it clusters the whole graph as given): it was not used", m.Name()))
+	}
+	return notes
 }
