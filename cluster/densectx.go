@@ -229,27 +229,22 @@ func geconContext(ctx context.Context, norm lapack.MatrixNorm, lu blas64.General
 			}
 			return rcond, nil
 		}
-		var sl, su float64
-		if kase == kase1 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-			sl = impl.Dlatrs(blas.Lower, blas.NoTrans, blas.Unit, normin, n, a, lda, work, work[2*n:])
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-			su = impl.Dlatrs(blas.Upper, blas.NoTrans, blas.NonUnit, normin, n, a, lda, work, work[3*n:])
-		} else {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-			su = impl.Dlatrs(blas.Upper, blas.Trans, blas.NonUnit, normin, n, a, lda, work, work[3*n:])
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-			sl = impl.Dlatrs(blas.Lower, blas.Trans, blas.Unit, normin, n, a, lda, work, work[2*n:])
+		// The two solves, L then U (kase1) or Uᵀ then Lᵀ, as Dgecon.
+		lo := dlatrsStep{blas.Lower, blas.NoTrans, blas.Unit, work[2*n:]}
+		up := dlatrsStep{blas.Upper, blas.NoTrans, blas.NonUnit, work[3*n:]}
+		if kase != kase1 {
+			lo.trans, up.trans = blas.Trans, blas.Trans
+			lo, up = up, lo
 		}
-		scale := sl * su
+		s1, err := lo.solve(ctx, impl, normin, n, a, lda, work)
+		if err != nil {
+			return 0, err
+		}
+		s2, err := up.solve(ctx, impl, normin, n, a, lda, work)
+		if err != nil {
+			return 0, err
+		}
+		scale := s1 * s2
 		normin = true
 		if scale != 1 {
 			ix := bi.Idamax(n, work, 1)
@@ -310,14 +305,15 @@ func poconContext(ctx context.Context, a blas64.Symmetric, anorm float64, work [
 			}
 			return rcond, nil
 		}
-		if err := ctx.Err(); err != nil {
+		// Uᵀ then U, as Dpocon.
+		sl, err := dlatrsStep{blas.Upper, blas.Trans, blas.NonUnit, cnorm}.solve(ctx, impl, true, n, d, lda, work)
+		if err != nil {
 			return 0, err
 		}
-		sl := impl.Dlatrs(blas.Upper, blas.Trans, blas.NonUnit, true, n, d, lda, work, cnorm)
-		if err := ctx.Err(); err != nil {
+		su, err := dlatrsStep{blas.Upper, blas.NoTrans, blas.NonUnit, cnorm}.solve(ctx, impl, true, n, d, lda, work)
+		if err != nil {
 			return 0, err
 		}
-		su := impl.Dlatrs(blas.Upper, blas.NoTrans, blas.NonUnit, true, n, d, lda, work, cnorm)
 		scale := sl * su
 		if scale != 1 {
 			ix := bi.Idamax(n, work, 1)
@@ -554,4 +550,23 @@ func mulContext(ctx context.Context, dst *mat.Dense, a mat.Matrix, b *mat.Dense,
 		t.at(float64(r1) / float64(r))
 	}
 	return ctx.Err()
+}
+
+// dlatrsStep is one triangular solve of the condition estimators
+// (geconContext, poconContext): the triangle, the transposition, the
+// diagonal and the column norms Dlatrs reads.
+type dlatrsStep struct {
+	uplo  blas.Uplo
+	trans blas.Transpose
+	diag  blas.Diag
+	cnorm []float64
+}
+
+// solve checks ctx, then solves in place in x with Dlatrs, returning its
+// scale; the error is ctx.Err().
+func (st dlatrsStep) solve(ctx context.Context, impl gonum.Implementation, normin bool, n int, a []float64, lda int, x []float64) (float64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return impl.Dlatrs(st.uplo, st.trans, st.diag, normin, n, a, lda, x, st.cnorm), nil
 }

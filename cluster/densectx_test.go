@@ -404,21 +404,9 @@ func TestGeconContextMatchesGecon(t *testing.T) {
 						t.Fatalf("n = %d, %s, norm %v, ‖A‖ = %v: %v, %v; Gecon %v", n, kind, norm, an, got, err, w)
 					}
 				}
-				calls := int64(0)
-				for c := int64(1); ; c++ {
-					ctx := newPollCtx(c)
-					got, err := geconContext(ctx, norm, lu, anorm, make([]float64, 4*n), make([]int, n))
-					if err == nil {
-						if math.Float64bits(got) != math.Float64bits(want) {
-							t.Fatalf("n = %d, %s: %v after %d checks, want %v", n, kind, got, c, want)
-						}
-						calls = ctx.calls.Load()
-						break
-					}
-					if !errors.Is(err, context.Canceled) {
-						t.Fatalf("n = %d, %s: cancelled at check %d: err = %v", n, kind, c, err)
-					}
-				}
+				calls := cancelAtEveryCheck(t, fmt.Sprintf("n = %d, %s", n, kind), want, func(ctx context.Context) (float64, error) {
+					return geconContext(ctx, norm, lu, anorm, make([]float64, 4*n), make([]int, n))
+				})
 				if n == 200 && kind == "random" && calls < 5 {
 					t.Errorf("n = %d: %d checks, want one before each solve", n, calls)
 				}
@@ -469,24 +457,33 @@ func TestPoconContextMatchesPocon(t *testing.T) {
 				}
 			}
 			want := lapack64.Pocon(sym, anorm, make([]float64, 3*n), make([]int, n))
-			calls := int64(0)
-			for c := int64(1); ; c++ {
-				ctx := newPollCtx(c)
-				got, err := poconContext(ctx, sym, anorm, make([]float64, 3*n), make([]int, n))
-				if err == nil {
-					if math.Float64bits(got) != math.Float64bits(want) {
-						t.Fatalf("n = %d, %s: %v after %d checks, want %v", n, kind, got, c, want)
-					}
-					calls = ctx.calls.Load()
-					break
-				}
-				if !errors.Is(err, context.Canceled) {
-					t.Fatalf("n = %d, %s: cancelled at check %d: err = %v", n, kind, c, err)
-				}
-			}
+			calls := cancelAtEveryCheck(t, fmt.Sprintf("n = %d, %s", n, kind), want, func(ctx context.Context) (float64, error) {
+				return poconContext(ctx, sym, anorm, make([]float64, 3*n), make([]int, n))
+			})
 			if n == 300 && kind == "random" && calls < 1+int64(n/geconColumns)+2*2 {
 				t.Errorf("n = %d: %d checks, want one before each solve and every %d columns", n, calls, geconColumns)
 			}
+		}
+	}
+}
+
+// cancelAtEveryCheck runs f with a context cancelled at its c-th check,
+// for c = 1, 2, … until f finishes: each cancelled run must return
+// context.Canceled, and the finishing one want, bit for bit. It returns
+// the number of checks of that run.
+func cancelAtEveryCheck(t *testing.T, name string, want float64, f func(context.Context) (float64, error)) int64 {
+	t.Helper()
+	for c := int64(1); ; c++ {
+		ctx := newPollCtx(c)
+		got, err := f(ctx)
+		if err == nil {
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%s: %v after %d checks, want %v", name, got, c, want)
+			}
+			return ctx.calls.Load()
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: cancelled at check %d: err = %v", name, c, err)
 		}
 	}
 }
