@@ -446,6 +446,12 @@ type Uses struct {
 	Regularizes bool
 }
 
+// ReadsDisconnected reports whether a method declaring u reads
+// Problem.Disconnected: Run gives it a core (Core), or it passes the rule
+// on to the candidates it runs (Delegates). A front end refuses or notes
+// the rule set for another method, as for Regularizes. Cost O(1).
+func (u Uses) ReadsDisconnected() bool { return u.Core || u.Delegates }
+
 // Input tells what a method clusters (a set of flags).
 type Input uint8
 

@@ -702,8 +702,7 @@ func checkKFrom(meth cluster.Method, k int, d *input.Data, what string) error {
 // -regularize mean ran as if it were not there), as the flags of one kind
 // of input given with another are refused (checkApplies): -regularize
 // applies to the methods that declare cluster.Uses.Regularizes, and
-// -disconnected to those that declare Uses.Core or pass it on to their
-// candidates (auto, Uses.Delegates). meth has its knobs set: Uses may
+// -disconnected to those for which Uses.ReadsDisconnected holds. meth has its knobs set: Uses may
 // depend on them (sscka's and plmeans's kernel). Cost O(methods).
 func checkMethodFlags(fs *flag.FlagSet, meth cluster.Method) error {
 	for _, f := range []struct {
@@ -711,7 +710,7 @@ func checkMethodFlags(fs *flag.FlagSet, meth cluster.Method) error {
 		keep func(cluster.Uses) bool
 	}{
 		{"regularize", func(u cluster.Uses) bool { return u.Regularizes }},
-		{"disconnected", func(u cluster.Uses) bool { return u.Core || u.Delegates }},
+		{"disconnected", cluster.Uses.ReadsDisconnected},
 	} {
 		if !isSet(fs, f.name) || f.keep(meth.Uses()) {
 			continue

@@ -450,20 +450,33 @@ func classify(err error) error {
 
 // ignoredOptions returns a note for each graph option the request gives
 // that method m does not read: "regularize" unless m declares
-// cluster.Uses.Regularizes, "disconnected" unless it declares Uses.Core
-// or passes it on to candidates (Uses.Delegates), as tether cluster
-// refuses -regularize and -disconnected for such methods (review 95). A
-// value equal to the server's own (cfg), which applies to every request,
-// gets no note: a saved session records the values it used, and loading
-// it must not warn about them. Cost O(1).
+// cluster.Uses.Regularizes, "disconnected" unless
+// Uses.ReadsDisconnected holds, as tether cluster refuses -regularize and
+// -disconnected for such methods (review 95). A value equal to the
+// server's own (cfg), which applies to every request, gets no note: a
+// saved session records the values it used, and loading it must not
+// warn about them. Cost O(1), and O(methods) for a note.
 func ignoredOptions(m cluster.Method, req ClusterRequest, cfg Config) []string {
 	u := m.Uses()
 	var notes []string
-	if req.Regularize != nil && *req.Regularize != cfg.Regularize && !u.Regularizes {
-		notes = append(notes, fmt.Sprintf("%s does not read the option regularize (only njw, ncut, cscap, ccsr and the methods that pass it on do): it was not used", m.Name()))
-	}
-	if req.Disconnected != nil && *req.Disconnected != cfg.Disconnected && !u.Core && !u.Delegates {
-		notes = append(notes, fmt.Sprintf("%s does not read the option disconnected (it clusters the whole graph as given): it was not used", m.Name()))
+	for _, o := range []struct {
+		name  string
+		given bool
+		reads func(cluster.Uses) bool
+	}{
+		{"regularize", req.Regularize != nil && *req.Regularize != cfg.Regularize, func(u cluster.Uses) bool { return u.Regularizes }},
+		{"disconnected", req.Disconnected != nil && *req.Disconnected != cfg.Disconnected, cluster.Uses.ReadsDisconnected},
+	} {
+		if !o.given || o.reads(u) {
+			continue
+		}
+		var readers []string
+		for _, i := range cluster.Methods() {
+			if o.reads(i.New().Uses()) {
+				readers = append(readers, i.Name)
+			}
+		}
+		notes = append(notes, fmt.Sprintf("%s does not read the option %s (the methods that do: %s): it was not used", m.Name(), o.name, strings.Join(readers, ", ")))
 	}
 	return notes
 }
