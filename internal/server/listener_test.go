@@ -13,9 +13,16 @@ import (
 	"time"
 )
 
-// serveOn serves a Server of cfg on a loopback port until the test ends
-// and returns it with its address.
+// serveOn serves a Server of cfg (its log discarded) on a loopback port
+// until the test ends and returns it with its address.
 func serveOn(t *testing.T, cfg Config) (*Server, string) {
+	t.Helper()
+	return serveSetUp(t, cfg, nil)
+}
+
+// serveSetUp is serveOn with setup (if not nil) called on the Server
+// before it serves.
+func serveSetUp(t *testing.T, cfg Config, setup func(*Server)) (*Server, string) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -23,6 +30,9 @@ func serveOn(t *testing.T, cfg Config) (*Server, string) {
 	}
 	cfg.Log = log.New(io.Discard, "", 0)
 	s := New(cfg, l.Addr().String())
+	if setup != nil {
+		setup(s)
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ctx, l) }()

@@ -1552,24 +1552,13 @@ func TestInitialBasisWaitBounded(t *testing.T) {
 // session's id.
 func serveBlocking(t *testing.T, cfg Config, stopped chan<- error, setup func(*Server)) (*Server, string, string) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Log = log.New(io.Discard, "", 0)
-	s := New(cfg, l.Addr().String())
-	if setup != nil {
-		setup(s)
-	}
-	addBlockingRoute(s, stopped)
-	sctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(sctx, l) }()
-	t.Cleanup(func() {
-		stop()
-		<-served
+	s, addr := serveSetUp(t, cfg, func(s *Server) {
+		if setup != nil {
+			setup(s)
+		}
+		addBlockingRoute(s, stopped)
 	})
-	url := "http://" + l.Addr().String()
+	url := "http://" + addr
 	resp, err := http.Post(url+"/api/sessions", "application/json", nil)
 	if err != nil {
 		t.Fatal(err)
