@@ -24,6 +24,6 @@ func registry() []Experiment {
 		AutoDev(), NoisyDev(), AutoScoreDev(),
 		SSCKADev(), AutoFoldsDev(), SSCKARankDev(),
 		FGPWCCapDev(), AutoHeldOutDev(), CoClusterDev(),
-		HBisectionDev(),
+		HBisectionDev(), FastGE2BHDev(),
 	}
 }
