@@ -51,7 +51,7 @@ func ExampleAuto() {
 	// csc          0.9833
 	// fast-ge      0.9833
 	// fast-ge2     0.9833
-	// fast-ge2-bh  0.4333
+	// fast-ge2-bh  0.9667
 	// cscap        0.9833
 	// fgpwc-dw     0.9000
 	// fgpwc        0.9000

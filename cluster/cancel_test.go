@@ -63,7 +63,7 @@ func TestCancelAtEveryPoll(t *testing.T) {
 	if testing.Short() {
 		n = 450
 	}
-	minPolls := map[string]int64{"cscap": 100, "fast-ge2-bh": 180, "cscap/few-pairs": 85, "cscap/lu-fallback": 80, "fast-ge2-bh/few-pairs": 100}
+	minPolls := map[string]int64{"cscap": 100, "fast-ge2-bh": 40, "fast-ge2-bh/LN": 180, "cscap/few-pairs": 85, "cscap/lu-fallback": 80, "fast-ge2-bh/few-pairs": 100}
 	type runCase struct {
 		name string
 		m    Method
@@ -84,11 +84,14 @@ func TestCancelAtEveryPoll(t *testing.T) {
 	cases = append(cases,
 		runCase{"cscap/few-pairs", CSCAP{Shift: 1, Joint: true}, few},
 		runCase{"cscap/lu-fallback", CSCAP{Shift: -1, Joint: true, NoVote: true}, few})
-	// fast-ge2-bh with n/10 pairs: most nodes unconstrained, so that the
-	// Schur complement of its dense pencil is large (schurComplement).
+	// fast-ge2-bh LN with n/10 pairs: most nodes unconstrained, so that
+	// the Schur complement of its dense pencil is large (schurComplement).
 	fge := cancelProblem(t, n, FastGE2BH{}.Uses())
 	fge.Constraints = cancelPairs(t, n, n/10)
-	cases = append(cases, runCase{"fast-ge2-bh/few-pairs", FastGE2BH{}, fge})
+	cases = append(cases, runCase{"fast-ge2-bh/few-pairs", FastGE2BH{Variant: BetheLN}, fge})
+	// fast-ge2-bh LN on the registry's problem: its dense Schur-complement
+	// pencil (the default, both, solves a definite pencil; 80 polls).
+	cases = append(cases, runCase{"fast-ge2-bh/LN", FastGE2BH{Variant: BetheLN}, cancelProblem(t, n, FastGE2BH{}.Uses())})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m, p := tc.m, tc.p

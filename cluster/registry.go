@@ -76,7 +76,7 @@ func registry() []Info {
 		{Name: "cscap", Summary: "affinity propagation of constraints by a Gaussian process, then Ncut (dense)", Source: "thesis Alg. 11, 12, eq. 4.2.12 (Lu & Carreira-Perpiñán 2008)", New: func() Method { return CSCAP{} }},
 		{Name: "fast-ge", Summary: "generalized eigenvectors of L_G x = λ L_H x with a demand graph", Source: "thesis Alg. 15, §4.4.2 (Cucuringu et al. 2016)", New: func() Method { return FastGE{} }},
 		{Name: "fast-ge2", Summary: "FAST-GE-2.0: regularized pencil (L_N, L_H) from constraint sets", Source: "seed 004 §4.2, Alg. 3, Theorem 4.2.5 (Jiang, Xie, Bai 2017)", New: func() Method { return FastGE2{} }},
-		{Name: "fast-ge2-bh", Summary: "modified FAST-GE-2.0 with Bethe Hessians and self loops (Variant LN, LH, both)", Source: "seed 004 ch. 5, Alg. 4", New: func() Method { return FastGE2BH{} }},
+		{Name: "fast-ge2-bh", Summary: "modified FAST-GE-2.0 with Bethe Hessians and self loops (Variant both, LN or LH)", Source: "seed 004 ch. 5, Alg. 4", New: func() Method { return FastGE2BH{} }},
 		{Name: "csc", Summary: "constrained spectral clustering on the signed Laplacian γL + (1−γ)L_Q", Source: "seed 002 §5, eq. 31–44 (Wacquet et al. 2013)", New: func() Method { return CSC{} }},
 		{Name: "cosc", Summary: "constrained 1-spectral clustering: tight relaxation of the constrained Ncut, RatioDCA, recursive bisection", Source: "thesis §4.4.1, eq. 4.4.1–4.4.8 (Rangapuram & Hein 2012)", New: func() Method { return COSC{} }},
 		{Name: "opplc", Summary: "one-pass power-law clustering: nodes in order link to an earlier node or start a cluster (Pitman–Yor weights, cannot-links)", Source: "thesis §5.3, Alg. 17", New: func() Method { return NewOPPLC() }},

@@ -172,11 +172,11 @@ func TestSpelledRemedies(t *testing.T) {
 		}},
 		{"fast-ge2-bh against its supervision", func(t *testing.T, s *Settings) string {
 			p := &Problem{K: 2, Labels: constraint.Labels{0, 0, 1, 1}}
-			return FastGE2BH{}.disagreement(p, []int{0, 1, 0, 1}, 2, s)
+			return FastGE2BH{Variant: BetheLN}.disagreement(p, []int{0, 1, 0, 1}, 2, s)
 		}, map[string]string{
-			"library": "try Variant both (FastGE2BH.Variant = BetheBoth) or fast-ge2",
-			"cli":     "try Variant both (FastGE2BH.Variant = BetheBoth; tether: -set Variant=both) or fast-ge2",
-			"job":     "try Variant both (FastGE2BH.Variant = BetheBoth) or fast-ge2",
+			"library": "try the default, Variant both (FastGE2BH.Variant = BetheBoth), or fast-ge2",
+			"cli":     "try the default, Variant both (FastGE2BH.Variant = BetheBoth; tether: -set Variant=both), or fast-ge2",
+			"job":     "try the default, Variant both (FastGE2BH.Variant = BetheBoth), or fast-ge2",
 		}},
 		{"weights' scale", func(t *testing.T, s *Settings) string {
 			return s.normalizeRemedy()

@@ -101,9 +101,10 @@ const autoDevRev = "v1"
 // cells of auto-dev and auto-score-dev, so that they are recomputed when
 // a candidate's default changes while the unconstrained cells stay cached:
 // "sscka-commute" since SSC:KA's default kernel became the commute-time
-// kernel (sscka-dev). The cells before stay in the cache under the keys
-// without it.
-const autoCandidatesRev = "sscka-commute"
+// kernel (sscka-dev); "sscka-commute-bhboth" since fast-ge2-bh's default
+// variant became both (fastge2bh-dev), which also made it a candidate at
+// every n. The cells before stay in the cache under their keys.
+const autoCandidatesRev = "sscka-commute-bhboth"
 
 // autoKeyRev returns the revision in the key of an auto cell run with a:
 // autoCandidatesRev, followed by "-f" and the folds when a leaves them to

@@ -264,7 +264,12 @@ func noisyClasses(name string) int {
 // Since sscka-dev made the commute-time kernel SSC:KA's default, sscka's
 // cells carry the version "commute"; those before (ratio association,
 // the thesis's kernel) stay in the cache under the plain key.
-var noisyKeyVersion = map[string]string{"ml-noa-ssc": "resolve-refine-cv-ref", "mcl-noa-ssc": "resolve-refine-cv-ref", "sscka": "commute"}
+//
+// Since fastge2bh-dev made both fast-ge2-bh's default variant, its cells
+// carry the version "both", and auto's, which has it among its
+// candidates, "bhboth"; the cells before (variant LN) stay in the cache
+// under the plain keys.
+var noisyKeyVersion = map[string]string{"ml-noa-ssc": "resolve-refine-cv-ref", "mcl-noa-ssc": "resolve-refine-cv-ref", "sscka": "commute", "fast-ge2-bh": "both", noisyAutoKey: "bhboth"}
 
 // noisyKeyAlias names the cached cells of a column computed under another
 // column's name: the -norefine columns (Refine = −1) are the default
