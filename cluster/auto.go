@@ -25,10 +25,9 @@ import (
 //	unconstrained: njw, ncut, usc, bethe (with the k given)
 //	labels alone:  labelprop, noa-ssc, mavro-k
 //	pairs:         sl, ml-noa-ssc, mcl-noa-ssc, sscka, csc,
-//	               fast-ge, fast-ge2 (these two only when n ≤ 1000),
-//	               fast-ge2-bh, cscap (only when n ≤ 1000), fgpwc-dw
-//	               (FGPWC with D − W, m = k), fgpwc (NewFGPWC with L_sym,
-//	               m = max(2k, 10))
+//	               fast-ge, fast-ge2, fast-ge2-bh, cscap (these four
+//	               only when n ≤ 1000), fgpwc-dw (FGPWC with D − W, m = k),
+//	               fgpwc (NewFGPWC with L_sym, m = max(2k, 10))
 //
 // The rule that makes this list: every registered method that clusters
 // the graph alone (no feature rows or matrix) into exactly the k given,
@@ -36,20 +35,22 @@ import (
 // labels alone, the label methods too, the pairwise ones converting the
 // labels, see MaxLabelPairs) and whose fit costs about one sparse
 // eigensolve or one kernel k-means: O(nnz + K) per operator product and
-// O(k) vectors, then k-means. Three candidates cost more and run only
+// O(k) vectors, then k-means. Four candidates cost more and run only
 // when n ≤ 1000 (the limit the real-data experiment
 // applies to cscap): the dense cscap, O(n²) memory and O(n³) time, and
-// fast-ge and fast-ge2, whose generalized eigenproblem
+// fast-ge, fast-ge2 and fast-ge2-bh, whose generalized eigenproblem
 // is dense up to DenseLimit and above it solved by LOBPCG on a pencil
 // that converges slowly (measured on the problem of BenchmarkAuto3000,
 // 5 clusters and 10n/3 training pairs, one fit with 5 k-means restarts:
 // fast-ge 1.2 s at n = 1000 and 9.3 s at n = 2000, fast-ge2 1.6 s and
 // 8.0 s, cscap 5.1 s and 34 s; about 10 s each for fast-ge and fast-ge2
-// at n = 3000, twice auto's whole budget of 5 s there). fast-ge2-bh was
-// one of them while its default variant (BetheLN) solved a dense Schur
-// complement (3.4 s and 14 s); its default since fastge2bh-dev, BetheBoth,
-// solves a definite pencil in 0.10 s at n = 1000, 0.14 s at 2000 and
-// 0.25 s at 3000 on the same problem, so it runs at every n. Left out by the rule: cosc and l1csc (nonlinear relaxations iterated to convergence
+// at n = 3000, twice auto's whole budget of 5 s there). fast-ge2-bh's
+// default variant since fastge2bh-dev, BetheBoth, solves a definite
+// pencil: 0.10 s at n = 1000 and 0.25 s at 3000 on that problem, but
+// 2.0 s on auto-dev's 3000-node DC-SBM graph with pairs 1/n, 16 times
+// sl's, and about 12 s over auto's five folds and final fit (the variant
+// before, BetheLN, solved a dense Schur complement: 3.4 s at n = 1000
+// and 14 s at 2000 on BenchmarkAuto3000's problem). Left out by the rule: cosc and l1csc (nonlinear relaxations iterated to convergence
 // with many operator products per step: seconds per fit on graphs of a
 // few hundred nodes), csp (dense up to DenseLimit, and above it up to 64
 // generalized eigenpairs whatever k is, dense for many pairs up to 2000 nodes), ccsr (a semidefinite fit of up to
@@ -415,7 +416,8 @@ func autoMcNemarZ(b, c int) float64 {
 }
 
 // autoCostlyMaxN is the largest n for which Auto tries its costly
-// candidates (the dense cscap, and fast-ge and fast-ge2; see Auto): the limit the real-data experiment already applies to
+// candidates (the dense cscap, and fast-ge, fast-ge2 and fast-ge2-bh; see
+// Auto): the limit the real-data experiment already applies to
 // cscap.
 const autoCostlyMaxN = 1000
 
@@ -575,7 +577,7 @@ func autoCandidates(labels bool, n, k int) []autoCandidate {
 		sup("csc", CSC{}),
 		costly(sup("fast-ge", FastGE{}), pencil),
 		costly(sup("fast-ge2", FastGE2{}), pencil),
-		sup("fast-ge2-bh", FastGE2BH{}),
+		costly(sup("fast-ge2-bh", FastGE2BH{}), pencil),
 		costly(autoCandidate{name: "cscap", method: CSCAP{}, supervised: true, cscap: &CSCAP{}}, "dense (O(n²) memory, O(n³) time)"),
 		autoCandidate{name: "fgpwc-dw", knobs: "Laplacian=unnormalized M=k", method: dw, supervised: true, fgpwc: &dw},
 		autoCandidate{name: "fgpwc", knobs: fmt.Sprintf("M=%d", sym.M), method: sym, supervised: true, fgpwc: &sym},

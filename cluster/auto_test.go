@@ -392,7 +392,7 @@ func TestAutoCandidateRule(t *testing.T) {
 		"cvqe":      "feature rows",
 		"cocluster": "a bipartite matrix",
 	}
-	costly := map[string]bool{"cscap": true, "fast-ge": true, "fast-ge2": true}
+	costly := map[string]bool{"cscap": true, "fast-ge2-bh": true, "fast-ge": true, "fast-ge2": true}
 	for _, tc := range []struct {
 		name   string
 		labels bool

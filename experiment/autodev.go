@@ -102,8 +102,8 @@ const autoDevRev = "v1"
 // a candidate's default changes while the unconstrained cells stay cached:
 // "sscka-commute" since SSC:KA's default kernel became the commute-time
 // kernel (sscka-dev); "sscka-commute-bhboth" since fast-ge2-bh's default
-// variant became both (fastge2bh-dev), which also made it a candidate at
-// every n. The cells before stay in the cache under their keys.
+// variant became both (fastge2bh-dev). The cells before stay in the cache
+// under their keys.
 const autoCandidatesRev = "sscka-commute-bhboth"
 
 // autoKeyRev returns the revision in the key of an auto cell run with a:

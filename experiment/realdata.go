@@ -177,7 +177,7 @@ func realSetsFor(env *Env, n int) int {
 // default commute-time kernel among its candidates (sscka-dev), as has
 // the sscka column ("commute"); "c5" validates on 5 folds rather than 3
 // (cluster.AutoDefaultFolds, chosen by auto-folds-dev); "c6" has
-// fast-ge2-bh's default variant both among its candidates, at every n
+// fast-ge2-bh's default variant both among its candidates
 // (fastge2bh-dev), as has the fast-ge2-bh column ("both").
 var realRevision = map[string]string{"auto": "c6", "sscka": "commute", "fast-ge2-bh": "both"}
 
@@ -766,8 +766,7 @@ func realSignificance(md *strings.Builder, okN, beatN, ran int, notOK []string, 
 		cluster.AutoDefaultFolds)
 	fmt.Fprintf(md, "**auto@c6.** Since [fastge2bh-dev](../fastge2bh-dev/README.md), fast-ge2-bh's default variant is \"both\" "+
 		"(cluster.FastGE2BH, chosen there on generated data by a rule fixed before its run; before, \"only L_N\", near chance on "+
-		"dense graphs of feature points), which solves a definite pencil in a fraction of a second, so auto's cost rule now "+
-		"admits it at every n rather than up to 1000 nodes (cluster.Auto). The fast-ge2-bh column (key fast-ge2-bh@both) and auto "+
+		"dense graphs of feature points). The fast-ge2-bh column (key fast-ge2-bh@both) and auto "+
 		"(key auto@%s) were recomputed once and are reported whatever they show; the old cells stay in the cache. With auto@c5, "+
 		"at pairs 1/n: within 0.01 of the best unconstrained method on 17 of 21 datasets, more than 0.01 above it on 14 of 21; "+
 		"on the replication's draws 14 of 18 and 10 of 18. auto's mean ARI over the datasets, with auto@c5 and with auto@%s: "+
