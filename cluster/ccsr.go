@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -231,6 +232,15 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	}
 	a, b, t, w := ccsrRows(e.vectors, pairs)
 	sol, err := ccsrSolve(ctx, a, b, t, w, ccsrOptions{tol: tol, maxIter: maxIter})
+	if err == nil {
+		err = sol.finite()
+	}
+	if errors.Is(err, ErrNumerical) {
+		// An overflow of the fit: the constraint weights set its scale
+		// (the rows of F are unit eigenvectors'), so name them; M = 0
+		// was reported before ("the fitted M is 0", ErrInvalid).
+		return nil, ccsrWeightsError(err, pairs)
+	}
 	if err != nil {
 		return nil, cancelledIn("ccsr", "PSD least-squares fit of M (eq. 4.3.2)", err)
 	}
@@ -254,6 +264,63 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	out.Eigenvalues, out.Objective, out.Iterations, out.Warnings = e.values, sol.f, sol.iters, warnings
 	return out, nil
 }
+
+// finite returns an error wrapping ErrNumerical when the solve's M, f or
+// KKT residual is not finite: an overflow. The whitened iterate grows
+// with the constraint weights, and once ‖z − y‖² passes float64's range
+// the backtracking's bound holds for a norm of +Inf, so a step of no
+// valid L stalled the solve at M = 0 with a residual of +Inf, which was
+// reported as "the fitted M is 0" (ErrInvalid). An overflow the
+// iterations recover from (weights of 1e160 on two triangles overflow
+// the first step's norm, then converge) is not one. Cost O(m²).
+func (sol *ccsrSolution) finite() error {
+	m := sol.m.SymmetricDim()
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			if v := sol.m.At(i, j); !ccsrFinite(v) {
+				return fmt.Errorf("%w: ccsr: floating-point overflow in the M solve: M[%d][%d] = %v", ErrNumerical, i, j, v)
+			}
+		}
+	}
+	if !ccsrFinite(sol.f) || !ccsrFinite(sol.kkt) {
+		return fmt.Errorf("%w: ccsr: floating-point overflow in the M solve: objective %v, relative KKT residual %v", ErrNumerical, sol.f, sol.kkt)
+	}
+	return nil
+}
+
+// ccsrWeightsError returns err, a numerical failure of the fit of M,
+// with the constraint weights that set its scale: their range, the pair
+// of the largest, and the remedy when the largest is beyond
+// ccsrWeightsOverflow. The fit depends only on the ratios of
+// the weights (f scales with them, its minimizer does not), and its
+// whitened iterate grows in proportion to them, so that beyond about
+// 1e150 its squared norm passes float64's range (measured: weights of
+// 1e160 fit, 1e170 overflow, on two triangles).
+func ccsrWeightsError(err error, pairs []constraint.Pair) error {
+	lo, hi := math.Inf(1), 0.0
+	var q constraint.Pair
+	for _, p := range pairs {
+		w := p.W()
+		lo = min(lo, w)
+		if w > hi {
+			hi, q = w, p
+		}
+	}
+	if hi < ccsrWeightsOverflow {
+		// Weights within range: the overflow came from elsewhere (F's
+		// rows, the graph); say the weights without blaming them.
+		return fmt.Errorf("%w (constraint weights %g to %g)", err, lo, hi)
+	}
+	return fmt.Errorf("%w; the constraint weights are too large for the fit (overflow): they range from %g to %g (the largest on the pair of nodes %d and %d), and the fit's iterates grow with them, past float64's range beyond about %g; M depends only on their ratios: divide them all by the largest", err, lo, hi, q.I, q.J, ccsrWeightsOverflow)
+}
+
+// ccsrWeightsOverflow is about the constraint weight beyond which CCSR's
+// fit overflows (ccsrWeightsError): the square root of float64's largest
+// value, 1.3e154, less a margin for the rows of F.
+const ccsrWeightsOverflow = 1e150
+
+// ccsrFinite reports whether v is neither NaN nor an infinity.
+func ccsrFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // ccsrRows returns the K×m matrices A and B whose k-th rows are the rows
 // u_i and u_j of f for the k-th pair, the targets t_k (1 must-link, 0
