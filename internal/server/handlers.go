@@ -1035,12 +1035,32 @@ func (s *Server) handleExportSummary(w http.ResponseWriter, r *http.Request, ss 
 	if !s.needPartition(w, ss) {
 		return
 	}
-	b, err := json.MarshalIndent(summaryReply{Input: ss.data.Name, N: ss.data.Graph.N(), ClusterReply: ss.last, Request: ss.lastReq, Names: ss.data.Names}, "", "  ")
+	// Without HTML escapes, as a save (encodeFile): the names of an
+	// upload came back with each <, > and & as \u003c, \u003e, \u0026.
+	b, err := encodeFile(summaryReply{Input: ss.data.Name, N: ss.data.Graph.N(), ClusterReply: ss.last, Request: ss.lastReq, Names: ss.data.Names}, "  ")
 	if err != nil {
 		s.fail(w, fmt.Errorf("writing the summary: %w", err))
 		return
 	}
 	attachment(w, "application/json", "summary.json", b)
+}
+
+// encodeFile returns v as the JSON document of a download (a save, the
+// summary), indented by indent ("" for none), ending with a newline and
+// without HTML escapes: json.Marshal writes each <, > and & as 6 bytes
+// (\u003c), which a file read by a person or another program should not
+// have, and which made a save of an upload near the limit larger than
+// load takes (review 92). The downloads are attachments with nosniff
+// (setSecurityHeaders), never rendered as HTML.
+func encodeFile(v any, indent string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // savedSession is the document of …/save and …/load.
@@ -1064,14 +1084,12 @@ func (s *Server) handleSave(w http.ResponseWriter, r *http.Request, ss *session)
 	// Without HTML escapes: json.Marshal wrote each <, > and & of an
 	// upload as 6 bytes, and a save could exceed what load takes
 	// (review 92).
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
+	b, err := encodeFile(doc, "")
+	if err != nil {
 		s.fail(w, fmt.Errorf("writing the saved session: %w", err))
 		return
 	}
-	attachment(w, "application/json", "session.json", b.Bytes())
+	attachment(w, "application/json", "session.json", b)
 }
 
 // loadLimit is the body limit of POST …/load: the largest document save

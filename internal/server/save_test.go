@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -112,5 +113,43 @@ func TestDegenerateScaleAdvice(t *testing.T) {
 		if code != http.StatusBadRequest || !strings.Contains(string(b), c.want) || !strings.Contains(string(b), "tether serve -sigma") || strings.Contains(string(b), "give σ explicitly") {
 			t.Errorf("%s: status %d, %s; want 400 saying %q and naming the operator's -sigma, not \"give σ explicitly\"", c.what, code, b, c.want)
 		}
+	}
+}
+
+// TestSummaryNoHTMLEscapes: the summary export writes the names of an
+// upload as they are; it wrote each <, > and & as \u003c, \u003e and
+// \u0026 (json.MarshalIndent escapes HTML), as saves did before review 92.
+func TestSummaryNoHTMLEscapes(t *testing.T) {
+	s := newTest(t, Config{})
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	base := "/api/sessions/" + info.ID
+	var csv strings.Builder
+	csv.WriteString("name,x,y\n")
+	for i := range 12 {
+		fmt.Fprintf(&csv, "<a&b>%c,%d.%d,%d\n", 'a'+i, i%2*5, i, i%3)
+	}
+	if code, b := call(t, s, "POST", base+"/data?name=%3Cdata%26.csv", "text/csv", []byte(csv.String())); code != http.StatusOK {
+		t.Fatalf("upload: status %d, %s", code, b)
+	}
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, nil, http.StatusOK)
+	code, doc := call(t, s, "GET", base+"/export/summary", "", nil)
+	if code != http.StatusOK {
+		t.Fatalf("summary: status %d, %s", code, doc)
+	}
+	for _, esc := range []string{`\u003c`, `\u003e`, `\u0026`} {
+		if bytes.Contains(doc, []byte(esc)) {
+			t.Errorf("the summary has the HTML escape %s: %.300s", esc, doc)
+		}
+	}
+	if !bytes.Contains(doc, []byte(`"<a&b>a"`)) || !bytes.Contains(doc, []byte(`"input": "<data&.csv"`)) {
+		t.Errorf("the summary lacks the names as uploaded: %.300s", doc)
+	}
+	var sum summaryReply
+	if err := json.Unmarshal(doc, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Names[0] != "<a&b>a" || sum.N != 12 {
+		t.Errorf("summary names %q, n %d", sum.Names, sum.N)
 	}
 }
