@@ -35,7 +35,17 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		<-l.sem
 		return nil, err
 	}
-	return &limitConn{Conn: c, release: sync.OnceFunc(func() { <-l.sem })}, nil
+	lc := &limitConn{Conn: c, release: sync.OnceFunc(func() { <-l.sem })}
+	if _, ok := c.(closeWriter); ok {
+		return limitCloseWriteConn{lc}, nil
+	}
+	return lc, nil
+}
+
+// closeWriter is a connection that can shut down its writing side alone
+// (*net.TCPConn, *net.UnixConn).
+type closeWriter interface {
+	CloseWrite() error
 }
 
 // Close closes the listener, ending an Accept waiting for a place.
@@ -56,3 +66,17 @@ func (c *limitConn) Close() error {
 	c.release()
 	return err
 }
+
+// limitCloseWriteConn is a limitConn whose connection has CloseWrite,
+// which it forwards: net/http half-closes a connection it closes after
+// an error reply with its request's body unread (the 503 of a full body
+// budget, Connection: close), so that the client reads the reply before
+// the close; behind a bare limitConn, which hid the method, it reset the
+// connection instead, and a client still sending its body could lose the
+// reply. Accept returns one for a connection that has the method (TCP)
+// and a limitConn otherwise, so that a type assertion on CloseWrite says
+// the truth.
+type limitCloseWriteConn struct{ *limitConn }
+
+// CloseWrite shuts down the writing side of the connection.
+func (c limitCloseWriteConn) CloseWrite() error { return c.Conn.(closeWriter).CloseWrite() }

@@ -170,3 +170,87 @@ func TestServeShutdownHalfOpen(t *testing.T) {
 		t.Fatal("Serve did not return 10 s after its ctx ended")
 	}
 }
+
+// pipeListener accepts the server ends of net.Pipe connections, which
+// have no CloseWrite.
+type pipeListener struct{ conns chan net.Conn }
+
+func (l pipeListener) Accept() (net.Conn, error) {
+	c, ok := <-l.conns
+	if !ok {
+		return nil, net.ErrClosed
+	}
+	return c, nil
+}
+func (l pipeListener) Close() error   { return nil }
+func (l pipeListener) Addr() net.Addr { return &net.TCPAddr{} }
+
+// TestLimitConnCloseWrite: a connection of a limitListener has CloseWrite
+// when the connection it wraps has (TCP), which shuts down the writing
+// side alone: the client reads the reply and then EOF while the server
+// still reads what the client sends. net/http half-closes so a
+// connection it closes after an error reply with the body unread (the
+// 503 of a full body budget); limitConn hid the method, and it closed
+// the connection outright. A connection without CloseWrite (net.Pipe)
+// gets none.
+func TestLimitConnCloseWrite(t *testing.T) {
+	tl, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLimitListener(tl, 1)
+	defer l.Close()
+	client, err := net.Dial("tcp", tl.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	c, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw, ok := c.(interface{ CloseWrite() error })
+	if !ok {
+		t.Fatalf("a TCP connection of the limit listener (%T) has no CloseWrite", c)
+	}
+	if _, err := io.WriteString(c, "reply"); err != nil {
+		t.Fatal(err)
+	}
+	if err := cw.CloseWrite(); err != nil {
+		t.Fatalf("CloseWrite: %v", err)
+	}
+	client.SetDeadline(time.Now().Add(10 * time.Second))
+	if got, err := io.ReadAll(client); err != nil || string(got) != "reply" {
+		t.Fatalf("the client read %q (%v), want the reply then EOF", got, err)
+	}
+	if _, err := io.WriteString(client, "body"); err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	buf := make([]byte, 4)
+	if _, err := io.ReadFull(c, buf); err != nil || string(buf) != "body" {
+		t.Fatalf("after CloseWrite the server read %q (%v), want the client's bytes", buf, err)
+	}
+	// Close still frees the connection's place.
+	c.Close()
+	select {
+	case l.sem <- struct{}{}:
+		<-l.sem
+	default:
+		t.Error("the connection's place was not freed by Close")
+	}
+
+	conns := make(chan net.Conn, 1)
+	server, other := net.Pipe()
+	defer other.Close()
+	conns <- server
+	pl := newLimitListener(pipeListener{conns}, 1)
+	pc, err := pl.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	if _, ok := pc.(interface{ CloseWrite() error }); ok {
+		t.Errorf("a connection without CloseWrite (%T) gained one", pc)
+	}
+}
