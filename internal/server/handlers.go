@@ -389,7 +389,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 			return err
 		})
 		if err != nil {
-			s.sessions.delete(ss.id)
+			// Not remembered as dropped: the reply does not give the
+			// id (store.discard). It was remembered as deleted "by a
+			// request to delete it".
+			s.sessions.discard(ss.id)
 			s.fail(w, err)
 			return
 		}

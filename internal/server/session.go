@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -246,6 +247,22 @@ func (st *store) delete(id string) bool {
 		st.dropLocked(id, "by a request to delete it")
 	}
 	return ok
+}
+
+// discard removes the session id, whose creation failed, without
+// remembering it as dropped (and forgets a reason recorded while it was
+// being created, an eviction): its id was never given to anyone, since
+// the failed creation's reply is an error without it, so no request can
+// name it, and remembering it as "deleted" would be false and would push
+// the reasons of real sessions out of the last maxDropped.
+func (st *store) discard(id string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	delete(st.m, id)
+	if _, known := st.whyDropped[id]; known {
+		delete(st.whyDropped, id)
+		st.droppedList = slices.DeleteFunc(st.droppedList, func(d string) bool { return d == id })
+	}
 }
 
 func (st *store) len() int {
