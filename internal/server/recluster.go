@@ -317,33 +317,55 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 	return reply, nil
 }
 
-// replyFigures returns the figures of a reply, the ARI and NMI of labels
-// against the reference truth (nil: none, and no figures), computed under
-// the request's ctx (metrics.EvaluateContext, which checks it in its long
-// passes: the expected mutual information of AMI alone took 1.4 s at
-// 2·10⁶ items without a check). A reference the figures cannot use (none
-// of its labels known) gives none, without an error; the error is that of
-// a cancellation, wrapping ctx.Err(), for the request to fail as
-// stopped. Cost that of metrics.Evaluate, O(n + k³).
+// replyFigures returns the figures of a reply, the ARI and NMI
+// (arithmetic normalization) of labels against the reference truth (nil:
+// none, and no figures) over the items whose reference label is known, as
+// metrics.Evaluate gives them with Options.Unlabeled. Only these two are
+// computed, from one contingency table: metrics.EvaluateContext computed
+// every figure of the package to keep these two, among them AMI's
+// expected mutual information and the O(k³) alignments of accuracy and
+// CEAF (0.5 s for 1000 reference classes and 1000 clusters, against 0.3
+// ms for the table). ctx is checked every figuresPoll items of the pass
+// over them and once the table is made. A reference the figures cannot
+// use (none of its labels known, or a length other than labels') gives
+// none, without an error; the error is that of a cancellation, wrapping
+// ctx.Err(), for the request to fail as stopped. Cost O(n + k₁ + k₂) for
+// labels in 0…n, O(n + k log k) otherwise (metrics.NewContingency).
 func replyFigures(ctx context.Context, truth, labels []int) (map[string]float64, error) {
-	if truth == nil {
+	if truth == nil || len(truth) != len(labels) {
 		return nil, nil
 	}
-	rep, err := metrics.EvaluateContext(ctx, truth, labels, &metrics.Options{Unlabeled: true, MinSizes: []int{}})
+	stopped := func(err error) error {
+		return fmt.Errorf("figures: stopped while computing the contingency table: %w", err)
+	}
+	kt, kp := make([]int, 0, len(truth)), make([]int, 0, len(labels))
+	for i, t := range truth {
+		if i%figuresPoll == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, stopped(err)
+			}
+		}
+		if t != constraint.Unlabeled {
+			kt, kp = append(kt, t), append(kp, labels[i])
+		}
+	}
+	if len(kt) == 0 {
+		return nil, nil
+	}
+	c, err := metrics.NewContingency(kt, kp)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err
-		}
 		return nil, nil
 	}
-	figs := map[string]float64{}
-	for name, fig := range map[string]string{"ARI": "ari", "NMI": "nmi_arithmetic"} {
-		if v, ok := rep.Get(fig); ok {
-			figs[name] = v
-		}
+	if err := ctx.Err(); err != nil {
+		return nil, stopped(err)
 	}
-	return figs, nil
+	return map[string]float64{"ARI": c.ARI(), "NMI": c.NMI(metrics.Arithmetic)}, nil
 }
+
+// figuresPoll is the number of items replyFigures handles between two
+// checks of its context, as metrics.EvaluateContext's passes: a
+// millisecond or less.
+const figuresPoll = 1 << 16
 
 // chargeState sets st.cost to what st holds (stateCost), refusing, as bad
 // input, a state that passes the node budget (Config.MaxTotalNodes) on
