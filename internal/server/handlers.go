@@ -140,7 +140,8 @@ func decode(r *http.Request, v any) error {
 
 // withSession looks up the session named in the path, reads the request's
 // whole body (within guard's limit) and runs h under the session's lock
-// with that body. The body is read before the lock is taken, and h's reply
+// with that body: the requests that change the session or compute (the
+// read-only GETs go through readSession instead). The body is read before the lock is taken, and h's reply
 // is held in memory (heldReply) and sent after the lock is released: a
 // client sending its body or reading its reply slowly blocks only its own
 // request, not the session's others for up to the server's read or write
@@ -210,6 +211,25 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 	}
 }
 
+// readSession looks up the session named in the path and runs h with a
+// snapshot of its state (session.snapshot), for the read-only GETs (the
+// info, points, constraints, exports and save): they never wait for the
+// session's lock, so a long computation on the session (a clustering, a
+// load) delays none of them; they read the state its last commit left.
+// Their bodies are not read (a GET's body, which net/http discards, is
+// still bounded by guard), and their replies are written directly:
+// nothing is held while the client reads.
+func (s *Server) readSession(h func(http.ResponseWriter, *http.Request, *sessionView)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ss, ok := s.sessions.get(r.PathValue("id"))
+		if !ok {
+			writeError(w, http.StatusNotFound, s.noSession(r.PathValue("id")))
+			return
+		}
+		h(w, r, ss.snapshot())
+	}
+}
+
 // waitTurn takes ss's lock, waiting for it while ctx lasts (the request's
 // compute deadline, its client, the server) unless maxWaiting requests
 // already wait for it.
@@ -224,7 +244,7 @@ func (s *Server) waitTurn(ctx context.Context, ss *session) error {
 	defer ss.waiting.Add(-1)
 	if err := ss.mu.LockContext(ctx); err != nil {
 		if errors.Is(context.Cause(ctx), errComputeTimeout) {
-			return fmt.Errorf("%w: this request reached the server's limit of %v while waiting for the session's earlier requests (a session runs its requests one at a time), so it did not start: try again when they finish, or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout)
+			return fmt.Errorf("%w: this request reached the server's limit of %v while waiting for the session's earlier requests (a session runs its requests that change it or compute one at a time), so it did not start: try again when they finish, or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout)
 		}
 		return fmt.Errorf("waiting for the session's earlier requests: %w", err)
 	}
@@ -264,8 +284,8 @@ func (s *Server) noSession(id string) error {
 // heldReply is an http.ResponseWriter that keeps the status and body in
 // memory, for withSession to send once the session's lock is released. Its
 // header is the real reply's (sent only with the status). A reply is at
-// most what the session holds (the points of MaxNodes nodes, an export):
-// megabytes.
+// most what the session holds (the labels of MaxNodes nodes, its
+// constraints): megabytes.
 type heldReply struct {
 	header http.Header
 	status int
@@ -366,7 +386,13 @@ type sessionInfo struct {
 	Last     *ClusterReply `json:"last,omitempty"`
 }
 
+// info returns the session's info; the caller holds its lock mu (or no
+// request runs on it).
 func (ss *session) info() sessionInfo {
+	return (&sessionView{id: ss.id, sessionState: ss.sessionState}).info()
+}
+
+func (ss *sessionView) info() sessionInfo {
 	in := sessionInfo{ID: ss.id, Constraints: len(ss.pairs), Last: ss.last}
 	if d := ss.data; d != nil {
 		in.Name, in.N, in.Edges, in.HasTruth, in.Warnings, in.Notes = d.Name, d.Graph.N(), d.Graph.Stats().Edges, d.Truth != nil, d.Warnings, d.Notes
@@ -401,7 +427,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, http.StatusCreated, ss.info())
 }
 
-func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, ss *session) {
+func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request, ss *sessionView) {
 	s.writeJSON(w, http.StatusOK, ss.info())
 }
 
@@ -703,13 +729,25 @@ func embedConnected(ctx context.Context, g *graph.Graph, f cluster.FGPWC, set *c
 
 // commit makes next the state of ss, charging its data against the node
 // budget when they changed (which may evict other sessions). The session's
-// lock is held. Every request that changes a session computes the new
-// state aside and commits it only when all of its work succeeded.
+// lock mu is held. Every request that changes a session computes the new
+// state aside and commits it only when all of its work succeeded; the
+// state is replaced under stateMu's write lock, held for the assignment
+// alone, so that a read-only request (readSession) sees the state before
+// or after, never a part of each, and never waits for the computation.
 func (s *Server) commit(ss *session, next sessionState) {
 	if next.data != ss.data || next.cost != ss.cost {
 		s.sessions.charge(ss, next.cost)
 	}
+	ss.stateMu.Lock()
 	ss.sessionState = next
+	ss.stateMu.Unlock()
+}
+
+// commitPairs makes pairs the constraints of ss (commit).
+func (s *Server) commitPairs(ss *session, pairs []constraint.Pair) {
+	next := ss.sessionState
+	next.pairs = pairs
+	s.commit(ss, next)
 }
 
 // initialBasis computes the basis of the -input data once and shares it
@@ -747,7 +785,7 @@ type pointsReply struct {
 	Truth []int     `json:"truth,omitempty"`
 }
 
-func (s *Server) handlePoints(w http.ResponseWriter, r *http.Request, ss *session) {
+func (s *Server) handlePoints(w http.ResponseWriter, r *http.Request, ss *sessionView) {
 	if ss.data == nil {
 		s.fail(w, fmt.Errorf("%w: no data loaded in this session", errConflict))
 		return
@@ -848,7 +886,7 @@ func (s *Server) constraintsInput(w http.ResponseWriter, r *http.Request, ss *se
 	return pairs, true
 }
 
-func (s *Server) handleGetConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
+func (s *Server) handleGetConstraints(w http.ResponseWriter, r *http.Request, ss *sessionView) {
 	s.writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 }
 
@@ -862,7 +900,7 @@ func (s *Server) handlePutConstraints(w http.ResponseWriter, r *http.Request, ss
 		s.fail(w, err)
 		return
 	}
-	ss.pairs = out
+	s.commitPairs(ss, out)
 	s.writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 }
 
@@ -876,12 +914,12 @@ func (s *Server) handleAddConstraints(w http.ResponseWriter, r *http.Request, ss
 		s.fail(w, err)
 		return
 	}
-	ss.pairs = out
+	s.commitPairs(ss, out)
 	s.writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 }
 
 func (s *Server) handleClearConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
-	ss.pairs = nil
+	s.commitPairs(ss, nil)
 	s.writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 }
 
@@ -894,7 +932,7 @@ func (s *Server) handleDeleteConstraint(w http.ResponseWriter, r *http.Request, 
 	}
 	for k, p := range ss.pairs {
 		if (p.I == i && p.J == j) || (p.I == j && p.J == i) {
-			ss.pairs = append(ss.pairs[:k:k], ss.pairs[k+1:]...)
+			s.commitPairs(ss, append(ss.pairs[:k:k], ss.pairs[k+1:]...))
 			s.writeJSON(w, http.StatusOK, toJSON(ss.pairs))
 			return
 		}
@@ -983,7 +1021,7 @@ func (s *Server) handleSuggest(w http.ResponseWriter, r *http.Request, ss *sessi
 	s.writeJSON(w, http.StatusOK, map[string]any{"questions": out})
 }
 
-func (s *Server) needPartition(w http.ResponseWriter, ss *session) bool {
+func (s *Server) needPartition(w http.ResponseWriter, ss *sessionView) bool {
 	if ss.last == nil {
 		s.fail(w, fmt.Errorf("%w: no partition yet: cluster first", errConflict))
 		return false
@@ -1000,7 +1038,7 @@ func attachment(w http.ResponseWriter, ctype, name string, body []byte) {
 	w.Write(body)
 }
 
-func (s *Server) handleExportLabels(w http.ResponseWriter, r *http.Request, ss *session) {
+func (s *Server) handleExportLabels(w http.ResponseWriter, r *http.Request, ss *sessionView) {
 	if !s.needPartition(w, ss) {
 		return
 	}
@@ -1012,7 +1050,7 @@ func (s *Server) handleExportLabels(w http.ResponseWriter, r *http.Request, ss *
 	attachment(w, "text/csv; charset=utf-8", "labels.csv", b.Bytes())
 }
 
-func (s *Server) handleExportConstraints(w http.ResponseWriter, r *http.Request, ss *session) {
+func (s *Server) handleExportConstraints(w http.ResponseWriter, r *http.Request, ss *sessionView) {
 	if ss.data == nil {
 		s.fail(w, fmt.Errorf("%w: no data loaded in this session", errConflict))
 		return
@@ -1034,7 +1072,7 @@ type summaryReply struct {
 	Names   []string       `json:"names,omitempty"`
 }
 
-func (s *Server) handleExportSummary(w http.ResponseWriter, r *http.Request, ss *session) {
+func (s *Server) handleExportSummary(w http.ResponseWriter, r *http.Request, ss *sessionView) {
 	if !s.needPartition(w, ss) {
 		return
 	}
@@ -1074,7 +1112,7 @@ type savedSession struct {
 	Request     *ClusterRequest `json:"request,omitempty"`
 }
 
-func (s *Server) handleSave(w http.ResponseWriter, r *http.Request, ss *session) {
+func (s *Server) handleSave(w http.ResponseWriter, r *http.Request, ss *sessionView) {
 	if ss.data == nil {
 		s.fail(w, fmt.Errorf("%w: no data loaded in this session", errConflict))
 		return

@@ -85,7 +85,8 @@ type Config struct {
 	AllowOrigins []string
 	// ComputeTimeout bounds the time one request spends, once its body is
 	// read, waiting for its session's earlier requests (a session runs its
-	// requests one at a time), waiting for one of the Workers and computing
+	// requests that change it or compute one at a time; the read-only GETs
+	// never wait for them: readSession), waiting for one of the Workers and computing
 	// (loading, clustering, suggesting), in all: one deadline, set when the
 	// request's body has been read (for a new session, when it asks to
 	// compute), covers the three, so no request takes longer than
@@ -293,21 +294,21 @@ func (s *Server) apiRoutes() []route {
 		{"GET /api/methods", s.handleMethods},
 		{"GET /api/generators", s.handleGenerators},
 		{"POST /api/sessions", s.handleCreate},
-		{"GET /api/sessions/{id}", s.withSession(s.handleInfo)},
+		{"GET /api/sessions/{id}", s.readSession(s.handleInfo)},
 		{"DELETE /api/sessions/{id}", s.handleDelete},
 		{"POST /api/sessions/{id}/data", s.withSession(s.handleData)},
-		{"GET /api/sessions/{id}/points", s.withSession(s.handlePoints)},
-		{"GET /api/sessions/{id}/constraints", s.withSession(s.handleGetConstraints)},
+		{"GET /api/sessions/{id}/points", s.readSession(s.handlePoints)},
+		{"GET /api/sessions/{id}/constraints", s.readSession(s.handleGetConstraints)},
 		{"PUT /api/sessions/{id}/constraints", s.withSession(s.handlePutConstraints)},
 		{"POST /api/sessions/{id}/constraints", s.withSession(s.handleAddConstraints)},
 		{"DELETE /api/sessions/{id}/constraints", s.withSession(s.handleClearConstraints)},
 		{"DELETE /api/sessions/{id}/constraints/{i}/{j}", s.withSession(s.handleDeleteConstraint)},
 		{"POST /api/sessions/{id}/cluster", s.withSession(s.handleCluster)},
 		{"POST /api/sessions/{id}/suggest", s.withSession(s.handleSuggest)},
-		{"GET /api/sessions/{id}/export/labels", s.withSession(s.handleExportLabels)},
-		{"GET /api/sessions/{id}/export/constraints", s.withSession(s.handleExportConstraints)},
-		{"GET /api/sessions/{id}/export/summary", s.withSession(s.handleExportSummary)},
-		{"GET /api/sessions/{id}/save", s.withSession(s.handleSave)},
+		{"GET /api/sessions/{id}/export/labels", s.readSession(s.handleExportLabels)},
+		{"GET /api/sessions/{id}/export/constraints", s.readSession(s.handleExportConstraints)},
+		{"GET /api/sessions/{id}/export/summary", s.readSession(s.handleExportSummary)},
+		{"GET /api/sessions/{id}/save", s.readSession(s.handleSave)},
 		{"POST /api/sessions/{id}/load", s.withSession(s.handleLoad)},
 	}
 }

@@ -1322,7 +1322,7 @@ func TestSessionQueueBounded(t *testing.T) {
 	for _, c := range []struct {
 		name, method, path, ctype, body string
 	}{
-		{"info", "GET", base, "", ""},
+		{"suggest", "POST", base + "/suggest", "application/json", `{"count":2}`},
 		{"cluster", "POST", base + "/cluster", "application/json", `{"k":2}`},
 		{"upload", "POST", base + "/data?name=a.csv", "text/csv", "x,y\n1,2\n3,4\n5,6\n"},
 	} {
@@ -1677,12 +1677,13 @@ func callAsync(t *testing.T, s *Server, method, path, ctype string, body []byte)
 type sessionCall struct{ name, method, path, body string }
 
 // waitingCalls are the requests that wait for the session at base (a
-// read, a change of its constraints and a clustering), for the tests of
-// that wait.
+// change of its constraints, a clustering and a suggestion; the
+// read-only GETs never wait: TestReadsDoNotWaitForCompute), for the tests
+// of that wait.
 func waitingCalls(base string) []sessionCall {
 	return []sessionCall{
-		{"info", "GET", base, ""},
 		{"constraints", "POST", base + "/constraints", `{"pairs":[{"i":0,"j":1,"kind":"ml"}]}`},
+		{"suggest", "POST", base + "/suggest", `{"count":2}`},
 		{"cluster", "POST", base + "/cluster", `{"k":2,"seed":1}`},
 	}
 }

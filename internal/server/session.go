@@ -18,9 +18,11 @@ import (
 
 // session is one person's work: the data, the constraints, the last
 // partition and the FGPWC state that makes re-clustering fast. Sessions
-// share nothing; each is used under its own lock. Its size is bounded by
-// Config.MaxNodes and Config.MaxConstraints, and what it holds (stateCost)
-// by Config.MaxTotalNodes.
+// share nothing. The requests that change a session or compute run one at
+// a time under its lock mu (withSession); the read-only ones read a
+// snapshot of its state (readSession), without waiting for them. Its size
+// is bounded by Config.MaxNodes and Config.MaxConstraints, and what it
+// holds (stateCost) by Config.MaxTotalNodes.
 type session struct {
 	id string
 
@@ -31,12 +33,37 @@ type session struct {
 	lastUsed time.Time // guarded by the store's lock
 	nodes    int       // nodes of its data, guarded by the store's lock
 
-	// sessionState is guarded by mu. A request that changes it works on a
-	// copy and puts the copy back (Server.commit) only when everything it
-	// had to do succeeded: a request that fails (bad input, past the
-	// compute time limit, its client gone, the server stopping) leaves the
-	// session as it was.
+	// stateMu guards sessionState between the holder of mu, the only one
+	// that changes it, and the read-only requests, which never take mu:
+	// the holder writes it under stateMu's write lock (Server.commit),
+	// held only for that assignment, never while computing, and reads it
+	// without stateMu (no one else writes); the others copy it under the
+	// read lock (snapshot).
+	stateMu sync.RWMutex
+	// sessionState is changed only by the holder of mu, under stateMu. A
+	// request that changes it works on a copy and puts the copy back
+	// (Server.commit) only when everything it had to do succeeded: a
+	// request that fails (bad input, past the compute time limit, its
+	// client gone, the server stopping) leaves the session as it was.
 	sessionState
+}
+
+// sessionView is a snapshot of a session's state, for the read-only
+// requests (readSession): the values of a sessionState are replaced,
+// never changed in place, so a shallow copy stays as it was while the
+// session goes on.
+type sessionView struct {
+	id string
+	sessionState
+}
+
+// snapshot returns the session's state as the last commit left it,
+// waiting only for a commit in progress (an assignment), never for a
+// request computing. Cost O(1).
+func (ss *session) snapshot() *sessionView {
+	ss.stateMu.RLock()
+	defer ss.stateMu.RUnlock()
+	return &sessionView{id: ss.id, sessionState: ss.sessionState}
 }
 
 // sessionState is what a session holds between requests. Its values are

@@ -1,8 +1,12 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tether-sc/tether/graph"
@@ -51,4 +55,92 @@ func TestFailedCreateNotRemembered(t *testing.T) {
 	if len(s.sessions.droppedList) != 1 || s.sessions.whyDropped[kept.id] != "by a request to delete it" {
 		t.Errorf("dropped sessions %q, want only the deleted one's reason", s.sessions.droppedList)
 	}
+}
+
+// TestReadsDoNotWaitForCompute: the read-only GETs of a session (info,
+// points, constraints, exports, save) are answered while a request that
+// changes it runs: a clustering holding the session's lock and waiting
+// for the one worker (taken here by the test), and a job computing under
+// the lock (the test-block route). They read the state the last commit
+// left (the partition of k = 2), and the clustering's commit then shows
+// (k = 3); GETs made while it commits see one state or the other (run
+// with -race). They waited, under the session's one lock, until the
+// computation ended: up to the compute limit, 2 minutes by default.
+func TestReadsDoNotWaitForCompute(t *testing.T) {
+	s := newTest(t, Config{Workers: 1})
+	stopped := make(chan error, 1)
+	addBlockingRoute(s, stopped)
+	id := newSession(t, s, 100)
+	base := "/api/sessions/" + id
+	ss, _ := s.sessions.get(id)
+	callJSON(t, s, "POST", base+"/constraints", map[string]any{"pairs": []map[string]any{{"i": 0, "j": 1, "kind": "ml"}}}, nil, http.StatusOK)
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, nil, http.StatusOK)
+	reads := []string{base, base + "/points", base + "/constraints", base + "/export/labels", base + "/export/constraints", base + "/export/summary", base + "/save"}
+	readAll := func(behind string) {
+		t.Helper()
+		for _, path := range reads {
+			getWithin(t, s, path, behind)()
+		}
+		var info sessionInfo
+		callJSON(t, s, "GET", base, nil, &info, http.StatusOK)
+		if info.Last == nil || info.Last.K != 2 || info.Constraints != 1 {
+			t.Errorf("behind %s: info %+v, want the committed partition of k = 2 and 1 constraint", behind, info)
+		}
+	}
+
+	// A clustering holding the session, waiting for a worker.
+	s.work <- struct{}{}
+	clustered := callAsync(t, s, "POST", base+"/cluster", "application/json", []byte(`{"k":3,"seed":1}`))
+	waitFor(t, "the clustering holding the session", func() bool { return len(ss.mu.ch) == 1 && len(clustered) == 0 })
+	readAll("a clustering waiting for a worker")
+	// The clustering runs and commits while GETs go on.
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			code, b := call(t, s, "GET", base, "", nil)
+			var info sessionInfo
+			if err := json.Unmarshal(b, &info); code != http.StatusOK || err != nil || info.Last == nil || (info.Last.K != 2 && info.Last.K != 3) || len(info.Last.Sizes) != info.Last.K {
+				t.Errorf("GET during the commit: status %d, %v, %s", code, err, b)
+				return
+			}
+		}
+	}()
+	<-s.work
+	got := <-clustered
+	close(done)
+	wg.Wait()
+	if got.code != http.StatusOK {
+		t.Fatalf("the clustering: status %d, %s", got.code, got.body)
+	}
+	var info sessionInfo
+	callJSON(t, s, "GET", base, nil, &info, http.StatusOK)
+	if info.Last == nil || info.Last.K != 3 {
+		t.Errorf("after the clustering: info %+v, want its partition of k = 3", info)
+	}
+
+	// A job computing under the session's lock. Put the partition of
+	// k = 2 back first, as readAll expects it.
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, nil, http.StatusOK)
+	ctx, cancel := context.WithCancel(context.Background())
+	blocked := make(chan struct{})
+	go func() {
+		defer close(blocked)
+		r := httptest.NewRequestWithContext(ctx, "POST", base+"/test-block", strings.NewReader(`{}`))
+		r.Host = testAddr
+		r.Header.Set("Content-Type", "application/json")
+		s.ServeHTTP(httptest.NewRecorder(), r)
+	}()
+	waitWorkers(t, s, 1)
+	readAll("a job computing")
+	cancel()
+	<-stopped
+	<-blocked
 }
