@@ -66,17 +66,17 @@ func writeError(w http.ResponseWriter, status int, err error) {
 }
 
 // errorText returns err's text without the texts of the server's
-// sentinels (errBadInput, errConflict, errComputeTimeout, errBusy), which
-// say the status and not the problem, wherever they stand in the chain:
-// a cancellation's reply embeds the error where the request stopped,
-// which may be bad input ("…; where it stopped: bad input: …"; review
+// sentinels (errBadInput, errConflict, errComputeTimeout, errBusy,
+// errClientBusy), which say the status and not the problem, wherever they
+// stand in the chain: a cancellation's reply embeds the error where the
+// request stopped, which may be bad input ("…; where it stopped: bad input: …"; review
 // 92), and only a leading one was removed. Cost O(len of the text).
 func errorText(err error) string {
 	parts := strings.Split(err.Error(), ": ")
 	kept := parts[:0]
 	for _, p := range parts {
 		switch p {
-		case errBadInput.Error(), errConflict.Error(), errComputeTimeout.Error(), errBusy.Error():
+		case errBadInput.Error(), errConflict.Error(), errComputeTimeout.Error(), errBusy.Error(), errClientBusy.Error():
 			continue
 		}
 		kept = append(kept, p)
@@ -85,13 +85,16 @@ func errorText(err error) string {
 }
 
 // fail maps err to its status: 400 bad input, 409 conflict, 413 too
-// large, 503 past the compute time limit, too many waiting (errBusy) or
+// large, 429 a client over its share of the bodies being read
+// (errClientBusy), 503 past the compute time limit, too many waiting (errBusy) or
 // cancelled (the client left or the server is stopping), 500 otherwise.
 func (s *Server) fail(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("request body exceeds the limit of %d bytes", tooBig.Limit))
+	case errors.Is(err, errClientBusy):
+		writeError(w, http.StatusTooManyRequests, err)
 	case errors.Is(err, errComputeTimeout), errors.Is(err, errBusy):
 		writeError(w, http.StatusServiceUnavailable, err)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
@@ -147,8 +150,11 @@ func decode(r *http.Request, v any) error {
 // request, not the session's others for up to the server's read or write
 // timeout.
 //
-// A body that would take the bodies held by such requests past
-// s.bodyBudget is refused at once (503); the body counts until h returns.
+// A body that would take the bodies its client (clientKey) is sending past
+// s.clientShare is refused at once (429), and one that would take the
+// bodies held by such requests past s.bodyBudget too (503); the body
+// counts against its client's share until it has been read, and against
+// the budget until h returns.
 // Once its body is read and counted the request is admitted: its compute
 // deadline, Config.ComputeTimeout later, starts (compute runs under the
 // same one), and it waits for the session's lock while that deadline and
@@ -171,17 +177,33 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 		if reserve < 0 {
 			reserve = s.bodyLimit(r)
 		}
-		hold, err := s.holdBody(reserve)
+		// Against the client's share first (429), then the server's
+		// budget (503); a body of 0 bytes counts against neither.
+		var reading *clientHold
+		var err error
+		if reserve > 0 {
+			reading, err = s.holdClientBody(clientKey(r.RemoteAddr), reserve)
+		}
+		var hold *bodyHold
+		if err == nil {
+			hold, err = s.holdBody(reserve)
+			if err != nil {
+				reading.release()
+			}
+		}
 		if err != nil {
-			// The connection closes after the 503: net/http would
-			// otherwise read the unread body (up to 256 KiB) before
-			// replying, waiting for a client that sends it slowly.
+			// The connection closes after the 429 or 503: net/http
+			// would otherwise read the unread body (up to 256 KiB)
+			// before replying, waiting for a client that sends it
+			// slowly.
 			w.Header().Set("Connection", "close")
 			s.fail(w, err)
 			return
 		}
 		defer hold.release()
+		defer reading.release()
 		body, err := readBodyOf(r.Body, r.ContentLength)
+		reading.release() // read (or failed): no longer being sent
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if !errors.As(err, &tooBig) {

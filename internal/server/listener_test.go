@@ -47,7 +47,19 @@ func serveSetUp(t *testing.T, cfg Config, setup func(*Server)) (*Server, string)
 // and headers, without the final blank line) and then body.
 func rawRequest(t *testing.T, addr, head, body string) net.Conn {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
+	return rawRequestFrom(t, "", addr, head, body)
+}
+
+// rawRequestFrom is rawRequest from the local IP address from ("": the
+// system's choice; any of 127.0.0.0/8 on Linux, where each is another
+// client for Server.clientShare).
+func rawRequestFrom(t *testing.T, from, addr, head, body string) net.Conn {
+	t.Helper()
+	var d net.Dialer
+	if from != "" {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(from)}
+	}
+	c, err := d.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +87,10 @@ func readStatus(t *testing.T, c net.Conn, d time.Duration) (int, error) {
 // by its limit: five uploads of MaxUpload bytes whose bodies are still
 // arriving fill the budget (5 × MaxUpload), and a sixth is refused with
 // 503 at once, its body never sent. Review 92 held 12 connections × 63
-// MiB of bodies being read (1.2 GB) that counted against nothing.
+// MiB of bodies being read (1.2 GB) that counted against nothing. The
+// uploads come from three clients (127.0.0.1 to .3: two from each at
+// most, within a client's share, half the budget; TestClientShare) and
+// the sixth from a fourth.
 func TestBodyBudgetCountsBodiesBeingRead(t *testing.T) {
 	// MaxBody and MaxConstraints small, so that the largest body, a
 	// saved session's (loadLimit), is below 5 × MaxUpload.
@@ -88,13 +103,13 @@ func TestBodyBudgetCountsBodiesBeingRead(t *testing.T) {
 	info := ss.info()
 	upload := fmt.Sprintf("POST /api/sessions/%s/data?name=a.csv HTTP/1.1\r\nContent-Type: text/csv\r\nContent-Length: %d", info.ID, maxUpload)
 	var slow []net.Conn
-	for range 4 {
-		slow = append(slow, rawRequest(t, addr, upload, "1,2\n")) // 4 of its bytes
+	for k := range 4 {
+		slow = append(slow, rawRequestFrom(t, fmt.Sprintf("127.0.0.%d", 1+k/2), addr, upload, "1,2\n")) // 4 of its bytes
 	}
 	// A chunked upload counts as MaxUpload bytes.
-	slow = append(slow, rawRequest(t, addr, fmt.Sprintf("POST /api/sessions/%s/data?name=a.csv HTTP/1.1\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked", info.ID), "4\r\n1,2\n\r\n"))
+	slow = append(slow, rawRequestFrom(t, "127.0.0.3", addr, fmt.Sprintf("POST /api/sessions/%s/data?name=a.csv HTTP/1.1\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked", info.ID), "4\r\n1,2\n\r\n"))
 	waitFor(t, "five bodies being read counted", func() bool { return s.bodyHeld.Load() == 5*maxUpload })
-	sixth := rawRequest(t, addr, upload, "")
+	sixth := rawRequestFrom(t, "127.0.0.4", addr, upload, "")
 	code, err := readStatus(t, sixth, 10*time.Second)
 	if err != nil || code != http.StatusServiceUnavailable {
 		t.Fatalf("a sixth upload with five being read: status %d (%v), want 503 before its body", code, err)
@@ -252,5 +267,90 @@ func TestLimitConnCloseWrite(t *testing.T) {
 	defer pc.Close()
 	if _, ok := pc.(interface{ CloseWrite() error }); ok {
 		t.Errorf("a connection without CloseWrite (%T) gained one", pc)
+	}
+}
+
+// TestClientShare: one client (an IP address) sending bodies slowly holds
+// at most its share of the body budget, half of it: with two uploads of
+// MaxUpload bytes still arriving from 127.0.0.1, a third from it is
+// refused at once with 429 saying why, its body never sent, while a
+// small body from the same client (as a page's JSON) and an upload from
+// another client (127.0.0.2) are served; once the slow bodies end, the
+// client sends uploads again. Five slow uploads from one client held the
+// whole budget, and every other client's upload got 503, for up to the
+// 2-minute read timeout.
+func TestClientShare(t *testing.T) {
+	const maxUpload = 100 << 10
+	s, addr := serveOn(t, Config{MaxUpload: maxUpload, MaxBody: 1 << 10, MaxConstraints: 100})
+	if s.clientShare != s.bodyBudget/2 || s.bodyBudget != 5*maxUpload {
+		t.Fatalf("client share %d, body budget %d; want half of 5 × MaxUpload", s.clientShare, s.bodyBudget)
+	}
+	var ids []string
+	for range 4 {
+		ss, err := s.sessions.create()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, ss.id)
+	}
+	upload := func(id string, length int) string {
+		return fmt.Sprintf("POST /api/sessions/%s/data?name=a.csv HTTP/1.1\r\nContent-Type: text/csv\r\nContent-Length: %d", id, length)
+	}
+	var slow []net.Conn
+	for k := range 2 {
+		slow = append(slow, rawRequestFrom(t, "127.0.0.1", addr, upload(ids[k], maxUpload), "1,2\n"))
+	}
+	waitFor(t, "two bodies being read from 127.0.0.1", func() bool { return s.bodyHeld.Load() == 2*maxUpload })
+	third := rawRequestFrom(t, "127.0.0.1", addr, upload(ids[2], maxUpload), "")
+	third.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(third), nil)
+	if err != nil {
+		t.Fatalf("a third upload from the same client: %v, want 429 before its body", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := fmt.Sprintf("this client (127.0.0.1) is already sending %d bytes of request bodies, and this one's %d would pass the limit of %d bytes per client", 2*maxUpload, maxUpload, s.clientShare)
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b), want) {
+		t.Errorf("a third upload from the same client: status %d, %s; want 429 saying %q", resp.StatusCode, b, want)
+	}
+	csv := "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n"
+	for _, from := range []string{"127.0.0.1", "127.0.0.2"} {
+		c := rawRequestFrom(t, from, addr, upload(ids[3], len(csv)), csv)
+		if code, err := readStatus(t, c, 20*time.Second); err != nil || code != http.StatusOK {
+			t.Errorf("a small upload from %s beside the slow ones: status %d (%v), want 200", from, code, err)
+		}
+	}
+	for _, c := range slow {
+		c.Close()
+	}
+	waitFor(t, "the slow bodies uncounted", func() bool {
+		s.clientMu.Lock()
+		defer s.clientMu.Unlock()
+		return len(s.clientReading) == 0 && s.bodyHeld.Load() == 0
+	})
+	c := rawRequestFrom(t, "127.0.0.1", addr, upload(ids[2], len(csv)), csv)
+	if code, err := readStatus(t, c, 20*time.Second); err != nil || code != http.StatusOK {
+		t.Errorf("an upload from 127.0.0.1 once its slow ones ended: status %d (%v), want 200", code, err)
+	}
+}
+
+// TestClientKey: a client is an IP address, IPv4-mapped IPv6 as IPv4,
+// IPv6 by its /64 (zone dropped), and a remote address that is no IP
+// address as it is.
+func TestClientKey(t *testing.T) {
+	for _, c := range []struct{ remote, want string }{
+		{"127.0.0.1:5000", "127.0.0.1"},
+		{"192.0.2.7:1", "192.0.2.7"},
+		{"[::ffff:192.0.2.7]:1", "192.0.2.7"},
+		{"[2001:db8:1:2:3:4:5:6]:443", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:2:ffff::1]:443", "2001:db8:1:2::/64"},
+		{"[fe80::1%eth0]:80", "fe80::/64"},
+		{"[::1]:8080", "::/64"},
+		{"@", "@"},
+		{"pipe", "pipe"},
+	} {
+		if got := clientKey(c.remote); got != c.want {
+			t.Errorf("clientKey(%q) = %q, want %q", c.remote, got, c.want)
+		}
 	}
 }

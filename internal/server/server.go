@@ -9,8 +9,10 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/netip"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,7 +42,10 @@ type Config struct {
 	// MaxBody bounds other request bodies; 0 means 1 MiB. The request
 	// bodies the server holds at once, being read or read and not yet
 	// done with, add up to at most 5 × MaxUpload, or the largest single
-	// body when that is more (see Server.bodyBudget).
+	// body when that is more (see Server.bodyBudget); those being read
+	// from one client (one IP address; an IPv6 address's /64) add up to
+	// at most half of that, or the largest single body when that is more
+	// (see Server.clientShare).
 	MaxUpload, MaxBody int64
 	// MaxNodes bounds the nodes of a session's data; 0 means 200 000.
 	// MaxTotalNodes bounds the nodes of all sessions together, counting
@@ -184,6 +189,28 @@ type Server struct {
 	// (heldReply).
 	bodyBudget int64
 	bodyHeld   atomic.Int64
+
+	// clientShare bounds the bytes of the bodies one client is sending
+	// at once, counted as bodyBudget counts them (from before they are
+	// read) until they have been read: half of bodyBudget, or the largest
+	// single body (loadLimit, MaxBody) when that is more, so that a
+	// client sending bodies slowly (up to the 2-minute ReadTimeout) holds
+	// at most half of the budget, and the other clients' bodies still fit
+	// (five such uploads from one client held all of it). A client is the
+	// IP address of the connection's remote end, an IPv6 address by its
+	// /64 prefix (clientKey); X-Forwarded-For is not trusted, so behind a
+	// reverse proxy every client is the proxy. A request over its
+	// client's share is answered 429 at once, its body unread. The rule
+	// never refuses a browser's page: it sends one file at a time and its
+	// JSON bodies are small (1 MiB at most, read in microseconds on a
+	// local link); by default the share, 160 MiB, is two uploads of the
+	// largest size (64 MiB) or an upload and the largest loaded session
+	// (95.5 MiB) at once, and every page on the machine shares it
+	// (127.0.0.1). clientReading counts the bytes by client, under
+	// clientMu; a client with none has no entry.
+	clientShare   int64
+	clientMu      sync.Mutex
+	clientReading map[string]int64
 	// stopping is set when Serve's ctx ends, before it cancels the
 	// requests, so that their replies say why (fail).
 	stopping atomic.Bool
@@ -228,6 +255,7 @@ func New(cfg Config, addr string) *Server {
 	s := &Server{cfg: cfg, addr: addr, sessions: newStore(cfg.MaxSessions, cfg.MaxTotalNodes, cfg.IdleTimeout), work: make(chan struct{}, cfg.Workers), writeTimeout: writeTimeout,
 		initMu: newCtxLock()}
 	s.bodyBudget = max(bodyBudgetUploads*cfg.MaxUpload, cfg.MaxBody, s.loadLimit())
+	s.clientShare, s.clientReading = max(s.bodyBudget/2, cfg.MaxBody, s.loadLimit()), map[string]int64{}
 	s.routes()
 	return s
 }
@@ -485,6 +513,73 @@ func (h *bodyHold) shrink(n int64) {
 func (h *bodyHold) release() {
 	h.held.Add(-h.n)
 	h.n = 0
+}
+
+// errClientBusy marks a request refused at once because its client is
+// already sending its share of the body budget (HTTP 429).
+var errClientBusy = errors.New("too many bodies from this client")
+
+// holdClientBody counts a body of n bytes against the share of the client
+// (clientKey) key, failing with errClientBusy, without counting it, if it
+// does not fit. The returned clientHold uncounts it, once the body has
+// been read. Cost O(1).
+func (s *Server) holdClientBody(key string, n int64) (*clientHold, error) {
+	s.clientMu.Lock()
+	defer s.clientMu.Unlock()
+	held := s.clientReading[key]
+	if held+n > s.clientShare {
+		return nil, fmt.Errorf("%w: this client (%s) is already sending %d bytes of request bodies, and this one's %d would pass the limit of %d bytes per client (half of what the server holds at once, so that one client cannot take it all); send it when those have been read", errClientBusy, key, held, n, s.clientShare)
+	}
+	s.clientReading[key] = held + n
+	return &clientHold{s: s, key: key, n: n}, nil
+}
+
+// clientHold is the part of a client's count (Server.clientReading) one
+// body counts for. It is used by one goroutine.
+type clientHold struct {
+	s   *Server
+	key string
+	n   int64
+}
+
+// release uncounts the body (once, however often it is called; a nil
+// clientHold holds nothing).
+func (h *clientHold) release() {
+	if h == nil || h.n == 0 {
+		return
+	}
+	h.s.clientMu.Lock()
+	defer h.s.clientMu.Unlock()
+	if left := h.s.clientReading[h.key] - h.n; left > 0 {
+		h.s.clientReading[h.key] = left
+	} else {
+		delete(h.s.clientReading, h.key)
+	}
+	h.n = 0
+}
+
+// clientKey returns the client a request from the remote address remote
+// (http.Request.RemoteAddr, host:port) counts as for Server.clientShare:
+// its IP address, an IPv4-mapped IPv6 address as IPv4, an IPv6 address by
+// its /64 prefix (the block one host or link is given, which an address
+// per request would otherwise evade), and remote itself when it is no IP
+// address (a test's, a Unix socket's). Cost O(len(remote)).
+func clientKey(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return remote
+	}
+	ip = ip.WithZone("").Unmap()
+	if ip.Is6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
 }
 
 // Serve accepts connections on l until ctx is cancelled, then shuts down:

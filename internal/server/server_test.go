@@ -40,7 +40,9 @@ func newTest(t testing.TB, cfg Config) *Server {
 }
 
 // call runs one request through the server's full handler and returns the
-// status and body.
+// status and body. hdr lists header names and values; "Host" sets the
+// request's Host and "RemoteAddr" its client's address (192.0.2.1:1234
+// otherwise).
 func call(t testing.TB, s *Server, method, path, ctype string, body []byte, hdr ...string) (int, []byte) {
 	t.Helper()
 	r := httptest.NewRequest(method, path, bytes.NewReader(body))
@@ -49,8 +51,12 @@ func call(t testing.TB, s *Server, method, path, ctype string, body []byte, hdr 
 		r.Header.Set("Content-Type", ctype)
 	}
 	for i := 0; i+1 < len(hdr); i += 2 {
-		if hdr[i] == "Host" {
+		switch hdr[i] {
+		case "Host":
 			r.Host = hdr[i+1]
+			continue
+		case "RemoteAddr": // the client's address, not a header
+			r.RemoteAddr = hdr[i+1]
 			continue
 		}
 		r.Header.Set(hdr[i], hdr[i+1])
@@ -1446,9 +1452,12 @@ func TestBodyBudget(t *testing.T) {
 		ss.mu.Lock() // an earlier request's turn
 		unlock[k] = sync.OnceFunc(ss.mu.Unlock)
 		defer unlock[k]()
-		for range waiting {
+		for u := range waiting {
 			go func() {
-				code, _ := call(t, s, "POST", "/api/sessions/"+ss.id+"/data?name=a.csv", "text/csv", upload)
+				// Each from its own client: three uploads of
+				// MaxUpload bytes being read at once from one
+				// would pass its share (TestClientShare).
+				code, _ := call(t, s, "POST", "/api/sessions/"+ss.id+"/data?name=a.csv", "text/csv", upload, "RemoteAddr", fmt.Sprintf("192.0.2.%d:1234", 10*k+int(u)+1))
 				codes <- code
 			}()
 		}
