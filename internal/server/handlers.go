@@ -651,7 +651,7 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 	}
 	k := len(classes)
 	m, key, err := s.method(&ClusterRequest{K: k}, n)
-	if err == nil && s.checkWork(m, k, n) != nil {
+	if err == nil && s.checkWork(m, k, workloadOf(d, nil)) != nil {
 		// So many classes that their basis would pass the memory
 		// limit: the automatic k's (a request for that k is refused
 		// with the reason).

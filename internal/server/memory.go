@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/internal/wording"
 )
 
@@ -112,20 +116,197 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 	return e, why
 }
 
+// workload is what a request's memory estimate reads of its session
+// besides n: the data's graph (its stored entries and rows), the number
+// of features per row (0 for a graph without features) and the
+// constraints.
+type workload struct {
+	g     *graph.Graph
+	d     int
+	pairs []constraint.Pair
+}
+
+// workloadOf returns the workload of data d with the constraints pairs.
+func workloadOf(d *input.Data, pairs []constraint.Pair) workload {
+	_, dim := dims(d)
+	return workload{g: d.Graph, d: dim, pairs: pairs}
+}
+
+// The thresholds of the methods' dense paths that methodBytes counts,
+// copied from package cluster, where they are unexported: keep them equal
+// (cluster.cholDenseMaxN, cholProductFlops: FAST-GE's dense Cholesky
+// pencil, useCholPencil; cluster.pencilDenseLimit: the dense Schur
+// complement of solvePencil).
+const (
+	fastGECholMaxN      = 6000
+	fastGECholFlops     = 2000
+	pencilDenseMaxNodes = 3000
+)
+
+// methodBytes returns the memory of the work of method m on w that
+// workBytes does not count, which grows beyond n·(vectors) with n², the
+// constraints or the features: what it is (for messages) and what a
+// request can do about it (an imperative phrase); 0 when m has none. The paths and their sizes
+// (peaks measured with runtime.ReadMemStats, GC at 5 %, on 2 cores, and
+// rounded up):
+//
+//   - fast-ge on a graph dense enough for its Cholesky path (400 < n ≤
+//     6000 and n³/3 < 2000·(stored entries + 2·pairs), as
+//     cluster.useCholPencil decides): two n×n matrices, 16n² bytes (its
+//     n×n factor; measured 1.2–1.5 × 8n² at n = 500 and 1000).
+//   - fast-ge2-bh for 400 < n ≤ 3000: the dense Schur complement of its
+//     Bethe Hessian pencil, taken when that pencil is indefinite (the
+//     usual case; it cannot be known before): eight n×n matrices, 64n²
+//     bytes (measured 5.3–5.9 × 8n² at n = 500 and 1000). For n ≤ 400
+//     workBytes counts eight n×n matrices already.
+//   - ccsr: the fit of its m×m matrix M holds ten K×m matrices of its K
+//     constraints (the rows of F at the pairs' ends, their whitened
+//     copies, the map's scratch) and m×m iterates: 80·K·m + 128·m²
+//     bytes (measured 6.8–8.7 × 8Km with K = 5000 and 20 000, m = 15 to
+//     100).
+//   - cpca and clpp: their d×d matrices (the covariance, the constrained
+//     scatter, their eigenvectors) and n×d copies of the rows: 8·(5d² +
+//     3nd) bytes (measured 6.1–15 × 8d² at n = 2000, d = 500 and 1000).
+//   - ml-noa-ssc and mcl-noa-ssc, when the vote of their screen or
+//     resolve runs (Screen, or contradictory constraints unless
+//     NoResolve, from cluster.VoteMinPairs pairs): on a complete graph
+//     its similarity is an n×n table, 8n² bytes; on a sparse graph
+//     (cluster.VoteHopsAct) with VoteHops = 2, the two-step similarity
+//     (Ŵ + I)², 12 bytes per entry, at most Σ_c deg(c)² + n entries and
+//     n².
+//
+// Cost O(n + stored entries + pairs).
+func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string) {
+	n := w.g.N()
+	nn := float64(n) * float64(n)
+	switch m.Name() {
+	case "fast-ge":
+		fn := float64(n)
+		if n > cluster.DenseLimit && n <= fastGECholMaxN && fn*fn*fn/3 < fastGECholFlops*float64(w.g.NNZ()+2*len(w.pairs)) {
+			return sat(16 * nn), "two n×n matrices: the dense Cholesky factor of its pencil, which it takes on a graph this dense", "choose another method (fast-ge2), or a sparser graph (fewer neighbours)"
+		}
+	case "fast-ge2-bh":
+		if n > cluster.DenseLimit && n <= pencilDenseMaxNodes {
+			return sat(64 * nn), "eight n×n matrices: the dense Schur complement of its Bethe Hessian pencil, which it solves densely up to 3000 nodes", "choose fast-ge2 (Laplacians, no dense pencil)"
+		}
+	case "ccsr":
+		mm, _ := intKnob(m, "M")
+		if mm == 0 {
+			mm = int64(min(15, n-1))
+		}
+		mm = min(mm, int64(n))
+		kk := float64(len(w.pairs))
+		if b := 80*kk*float64(mm) + 128*float64(mm)*float64(mm); b > 0 {
+			return sat(b), fmt.Sprintf("ten K×m matrices for the fit of M: K = %d constraints, m = %d", len(w.pairs), mm), "give fewer constraints, or a smaller M"
+		}
+	case "cpca", "clpp":
+		if d := float64(w.d); d > 0 {
+			return sat(8 * (5*d*d + 3*float64(n)*d)), fmt.Sprintf("d×d and n×d matrices of its d = %d features", w.d), "load data with fewer features"
+		}
+	case "ml-noa-ssc", "mcl-noa-ssc":
+		if !noaVotes(m, w) {
+			return 0, "", ""
+		}
+		if completeGraph(w.g) {
+			return sat(8 * nn), "an n×n table: the similarity its vote on the constraints reads on a complete graph", "set the knob NoResolve (without Screen), or load a sparser graph"
+		}
+		if hops, _ := intKnob(m, "VoteHops"); hops == 2 || (hops == 0 && cluster.VoteHopsDefault == 2) {
+			if cluster.VoteHopsAct(w.g) {
+				var sq float64
+				for i := range n {
+					idx, _ := w.g.Row(i)
+					sq += float64(len(idx)) * float64(len(idx))
+				}
+				entries := min(sq+float64(n), nn)
+				return sat(12 * entries), fmt.Sprintf("the two-step similarity (Ŵ + I)² its vote reads, up to %.0f entries of 12 bytes", entries), "set the knob VoteHops to 1"
+			}
+		}
+	}
+	return 0, "", ""
+}
+
+// noaVotes reports whether ml-noa-ssc or mcl-noa-ssc m votes on w's
+// constraints: from cluster.VoteMinPairs pairs, with its Screen, or by
+// default when they contradict each other (a cannot-link inside a
+// must-link component) and NoResolve is not set. Cost O(n + pairs).
+func noaVotes(m cluster.Method, w workload) bool {
+	if len(w.pairs) < cluster.VoteMinPairs {
+		return false
+	}
+	v := reflect.ValueOf(m)
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	boolKnob := func(name string) bool {
+		f := v.FieldByName(name)
+		return f.IsValid() && f.Kind() == reflect.Bool && f.Bool()
+	}
+	if boolKnob("Screen") {
+		return true
+	}
+	if boolKnob("NoResolve") {
+		return false
+	}
+	comp, _ := constraint.Closure(&constraint.Set{N: w.g.N(), Pairs: w.pairs})
+	for _, p := range w.pairs {
+		if p.Kind == constraint.CannotLink && comp[p.I] == comp[p.J] {
+			return true
+		}
+	}
+	return false
+}
+
+// completeGraph reports whether every row of g holds every other node,
+// with more than one node (as cluster's completeRows). Cost O(n).
+func completeGraph(g *graph.Graph) bool {
+	n := g.N()
+	if n < 2 {
+		return false
+	}
+	for i := range n {
+		idx, _ := g.Row(i)
+		others := len(idx)
+		if _, found := slices.BinarySearch(idx, int32(i)); found {
+			others--
+		}
+		if others != n-1 {
+			return false
+		}
+	}
+	return true
+}
+
+// sat returns b as an int64, saturating at math.MaxInt64.
+func sat(b float64) int64 {
+	if b >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(b)
+}
+
 // checkWork refuses, as bad input, a request whose method m, k and knobs
-// ask for more memory on n nodes than Config.MaxRequestMemory allows
-// (workBytes of vectors), naming what asks for it and the largest number
-// of vectors that fits, before anything is computed: a dense eigensolve
-// for k near n allocated 8n² bytes a matrix, and exhausted the memory,
-// which no recover can catch (review 92: k = 29999 on 30 000 nodes asked
-// for 7.2 GB and killed the server). Cost O(log n).
-func (s *Server) checkWork(m cluster.Method, k, n int) error {
+// ask for more memory on w than Config.MaxRequestMemory allows, before
+// anything is computed: the eigenvectors (workBytes of vectors) and the
+// method's own paths that grow faster (methodBytes) together. When the
+// vectors alone pass the limit it names what asks for them and the
+// largest number of vectors that fits beside the method's paths (a dense
+// eigensolve for k near n allocated 8n² bytes a matrix, and exhausted the
+// memory, which no recover can catch: review 92, k = 29999 on 30 000
+// nodes asked for 7.2 GB and killed the server); otherwise it names the
+// method's path and what to change. Cost O(log n) plus methodBytes'.
+func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
+	n := w.g.N()
 	e, why := vectors(m, k, n)
-	need, limit := workBytes(n, e), s.cfg.MaxRequestMemory
+	vec, limit := workBytes(n, e), s.cfg.MaxRequestMemory
+	extra, what, remedy := methodBytes(m, w)
+	need := sat(float64(vec) + float64(extra))
 	if need <= limit {
 		return nil
 	}
-	fits := sort.Search(n+1, func(e int) bool { return workBytes(n, e) > limit }) - 1
+	if vec <= limit && extra > 0 {
+		return fmt.Errorf("%w: %s on n = %d nodes needs about %s (%s; %s for %d vectors besides), more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, m.Name(), n, wording.Bytes(need), what, wording.Bytes(vec), e, wording.Bytes(limit), remedy)
+	}
+	fits := sort.Search(n+1, func(e int) bool { return sat(float64(workBytes(n, e))+float64(extra)) > limit }) - 1
 	how := fmt.Sprintf("%d vectors of n values and their working copies", e)
 	switch {
 	case n <= cluster.DenseLimit:
@@ -133,9 +314,15 @@ func (s *Server) checkWork(m cluster.Method, k, n int) error {
 	case n <= 6*e+8:
 		how = fmt.Sprintf("n×n matrices: beyond about n/6 vectors (%d here) the eigensolvers work densely", e)
 	}
+	if extra > 0 {
+		how += fmt.Sprintf(", and %s for %s", wording.Bytes(extra), what)
+	}
 	advice := fmt.Sprintf("ask for at most %d", fits)
 	if fits < 1 {
 		advice = "load smaller data"
+		if extra > 0 {
+			advice = remedy
+		}
 	}
 	return fmt.Errorf("%w: %s on n = %d nodes: %s needs about %s (%s), more than this server's memory limit of %s per request: %s, or restart tether serve with a larger -max-request-mib", errBadInput, why, n, m.Name(), wording.Bytes(need), how, wording.Bytes(limit), advice)
 }
@@ -146,7 +333,8 @@ func (s *Server) checkWork(m cluster.Method, k, n int) error {
 // default is larger, and refuses, as bad input, a MaxBytes above it: a
 // request could otherwise lift the method's own guard (review 92). The
 // other knobs that size the work (FGPWC's M and MaxM, CCSR's M, SSC-KA's
-// Rank, MaxK) are counted by checkWork.
+// Rank, MaxK) and the constraints, features and graph are counted by
+// checkWork (workBytes, methodBytes).
 func (s *Server) clampMemoryKnobs(m cluster.Method) (cluster.Method, error) {
 	v, ok := intKnob(m, "MaxBytes")
 	limit := s.cfg.MaxRequestMemory

@@ -2,11 +2,14 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
 )
 
 // TestRequestMemoryLimit: a k (or a knob) whose eigenvectors pass
@@ -33,8 +36,14 @@ func TestRequestMemoryLimit(t *testing.T) {
 			continue
 		}
 		code, b := cluster1(ClusterRequest{Method: info.Name, K: 100, Seed: 1})
-		if code != http.StatusBadRequest || !strings.Contains(b, "memory limit of 4.0 MiB per request") || !strings.Contains(b, "ask for at most 81") {
-			t.Errorf("%s, k = 100: status %d, %s; want 400 naming the memory limit and k ≤ 81", info.Name, code, b)
+		want := "ask for at most 81"
+		if info.Name == "fast-ge2-bh" {
+			// Its dense pencil alone (eight 500×500 matrices)
+			// passes the limit: no k fits (TestMethodPathsCounted).
+			want = "the dense Schur complement of its Bethe Hessian pencil"
+		}
+		if code != http.StatusBadRequest || !strings.Contains(b, "memory limit of 4.0 MiB per request") || !strings.Contains(b, want) {
+			t.Errorf("%s, k = 100: status %d, %s; want 400 naming the memory limit and %q", info.Name, code, b, want)
 		}
 	}
 	// FGPWC's M knob counts as k does.
@@ -163,5 +172,114 @@ func TestEmptySessionsEvictedFirst(t *testing.T) {
 	callJSON(t, s, "DELETE", "/api/sessions/"+others[0], nil, nil, http.StatusNoContent)
 	if code, b := call(t, s, "GET", "/api/sessions/"+others[0], "", nil); code != http.StatusNotFound || !strings.Contains(string(b), "dropped by a request to delete it") {
 		t.Errorf("a deleted session: status %d, %s", code, b)
+	}
+}
+
+// TestMethodPathsCounted: the memory estimate counts, beside the
+// eigenvectors, the methods' paths that grow faster than n·k
+// (methodBytes), so that a request that would pass
+// Config.MaxRequestMemory there is refused (400) before it runs, naming
+// the path and what to change, and one within it is not: fast-ge's dense
+// Cholesky pencil on a complete graph, fast-ge2-bh's dense Schur
+// complement (400 < n ≤ 3000), ccsr's fit on its K constraints, cpca's
+// and clpp's d×d matrices, and the vote similarity of ml-/mcl-noa-ssc
+// (an n×n table on a complete graph; the two-step one with VoteHops =
+// 2). Each passed the estimate before, which counted n·k alone: e.g.
+// fast-ge2-bh on 3000 nodes allocated about 400 MB under a limit of 256
+// MiB.
+func TestMethodPathsCounted(t *testing.T) {
+	complete := func(n int) *graph.Graph {
+		var edges []graph.Edge
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				edges = append(edges, graph.Edge{I: i, J: j, W: 1})
+			}
+		}
+		g, err := graph.FromEdges(n, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	// A ring of n nodes, each joined to its 10 nearest on either side:
+	// sparse (VoteHopsAct), Σ deg² = 400n.
+	ring := func(n int) *graph.Graph {
+		var edges []graph.Edge
+		for i := range n {
+			for d := 1; d <= 10; d++ {
+				edges = append(edges, graph.Edge{I: i, J: (i + d) % n, W: 1})
+			}
+		}
+		g, err := graph.FromEdges(n, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	// pairs returns m pairs on n nodes: must-links (i, i+1) and
+	// cannot-links (i, i+2), and with contradict a cannot-link (0, 1)
+	// inside the must-link component of 0 and 1.
+	pairs := func(n, m int, contradict bool) []constraint.Pair {
+		var out []constraint.Pair
+		for i := 0; len(out) < m; i++ {
+			kind, j := constraint.MustLink, (i+1)%n
+			if i%2 == 1 {
+				kind, j = constraint.CannotLink, (i+2)%n
+			}
+			out = append(out, constraint.Pair{I: i % n, J: j, Kind: kind})
+		}
+		if contradict {
+			out[len(out)-1] = constraint.Pair{I: 0, J: 1, Kind: constraint.CannotLink}
+		}
+		return out
+	}
+	method := func(name string, knobs ...string) cluster.Method {
+		m, err := cluster.New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err = cluster.SetKnobs(m, knobs); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	const mib = 1 << 20
+	for _, c := range []struct {
+		name  string
+		m     cluster.Method
+		w     workload
+		limit int64
+		want  string // "": within the limit
+	}{
+		{"fast-ge complete 500", method("fast-ge"), workload{g: complete(500), pairs: pairs(500, 40, false)}, 3 * mib, "the dense Cholesky factor of its pencil"},
+		{"fast-ge complete 500, room", method("fast-ge"), workload{g: complete(500), pairs: pairs(500, 40, false)}, 5 * mib, ""},
+		{"fast-ge sparse 2000", method("fast-ge"), workload{g: ring(2000), pairs: pairs(2000, 40, false)}, 3 * mib, ""},
+		{"fast-ge2-bh 1000", method("fast-ge2-bh"), workload{g: ring(1000), pairs: pairs(1000, 40, false)}, 32 * mib, "eight n×n matrices: the dense Schur complement"},
+		{"fast-ge2-bh 1000, room", method("fast-ge2-bh"), workload{g: ring(1000), pairs: pairs(1000, 40, false)}, 64 * mib, ""},
+		{"fast-ge2-bh 4000", method("fast-ge2-bh"), workload{g: ring(4000), pairs: pairs(4000, 40, false)}, 32 * mib, ""},
+		{"fast-ge2 1000", method("fast-ge2"), workload{g: ring(1000), pairs: pairs(1000, 40, false)}, 32 * mib, ""},
+		{"ccsr K = 5000, M = 100", method("ccsr", "M=100"), workload{g: ring(1000), pairs: pairs(1000, 5000, false)}, 32 * mib, "ten K×m matrices for the fit of M: K = 5000 constraints, m = 100"},
+		{"ccsr K = 5000, M = 15", method("ccsr"), workload{g: ring(1000), pairs: pairs(1000, 5000, false)}, 32 * mib, ""},
+		{"cpca d = 300", method("cpca"), workload{g: ring(500), d: 300, pairs: pairs(500, 40, false)}, 4 * mib, "d×d and n×d matrices of its d = 300 features"},
+		{"clpp d = 300", method("clpp"), workload{g: ring(500), d: 300, pairs: pairs(500, 40, false)}, 4 * mib, "load data with fewer features"},
+		{"cpca d = 30", method("cpca"), workload{g: ring(500), d: 30, pairs: pairs(500, 40, false)}, 4 * mib, ""},
+		{"mcl-noa-ssc complete, contradictory", method("mcl-noa-ssc"), workload{g: complete(500), pairs: pairs(500, 40, true)}, 1 * mib, "an n×n table: the similarity its vote"},
+		{"ml-noa-ssc complete, Screen", method("ml-noa-ssc", "Screen=true"), workload{g: complete(500), pairs: pairs(500, 40, false)}, 1 * mib, "set the knob NoResolve"},
+		{"mcl-noa-ssc complete, consistent", method("mcl-noa-ssc"), workload{g: complete(500), pairs: pairs(500, 40, false)}, 1 * mib, ""},
+		{"mcl-noa-ssc complete, NoResolve", method("mcl-noa-ssc", "NoResolve=true"), workload{g: complete(500), pairs: pairs(500, 40, true)}, 1 * mib, ""},
+		{"mcl-noa-ssc complete, 29 pairs", method("mcl-noa-ssc"), workload{g: complete(500), pairs: pairs(500, 29, true)}, 1 * mib, ""},
+		{"mcl-noa-ssc two steps", method("mcl-noa-ssc", "VoteHops=2"), workload{g: ring(5000), pairs: pairs(5000, 40, true)}, 16 * mib, "the two-step similarity (Ŵ + I)² its vote reads, up to 2005000 entries"},
+		{"mcl-noa-ssc one step", method("mcl-noa-ssc"), workload{g: ring(5000), pairs: pairs(5000, 40, true)}, 16 * mib, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newTest(t, Config{MaxRequestMemory: c.limit})
+			err := s.checkWork(c.m, 2, c.w)
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case c.want != "" && (err == nil || !errors.Is(err, errBadInput) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "more than this server's memory limit")):
+				t.Errorf("error %v, want bad input saying %q", err, c.want)
+			}
+		})
 	}
 }

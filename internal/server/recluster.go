@@ -229,7 +229,7 @@ func (s *Server) recluster(ctx context.Context, ss *sessionState, req ClusterReq
 		kNote = fmt.Sprintf("%s chooses k itself: the request's k = %d is not used", m.Name(), k)
 		k = 0
 	}
-	if err := s.checkWork(m, k, n); err != nil {
+	if err := s.checkWork(m, k, workloadOf(ss.data, ss.pairs)); err != nil {
 		return nil, err
 	}
 	p, err := input.NewProblem(ss.data, m, k)

@@ -57,17 +57,46 @@ type Config struct {
 	MaxConstraints int
 	// MaxRequestMemory bounds the memory (bytes) one request's
 	// clustering may ask for, as the server estimates it before it starts
-	// from n and the number of vectors its k and knobs ask for (workBytes:
-	// 8·n·(4e + 24) bytes for e eigenvectors, or eight n×n matrices when
-	// the eigensolvers solve densely, e above about n/6): a request beyond
-	// it is refused (400) naming the largest number that fits; the
-	// eigensolvers refuse a dense solve beyond it too
-	// (eigen.Settings.MaxDenseBytes), and a method's memory-limit knob
+	// (checkWork): the eigenvectors, from n and the number e of vectors
+	// its k and knobs ask for (workBytes: 8·n·(4e + 24) bytes, or eight
+	// n×n matrices when the eigensolvers solve densely, n ≤ 400 or e
+	// above about n/6), plus the paths of the methods that grow faster
+	// (methodBytes): fast-ge's dense Cholesky pencil on dense graphs of
+	// up to 6000 nodes, fast-ge2-bh's dense Schur complement on up to
+	// 3000 nodes, ccsr's fit on its K constraints (80·K·m bytes), cpca's
+	// and clpp's d×d and n×d matrices for d features, and ml-/mcl-noa-ssc's
+	// vote similarity (an n×n table on a complete graph, the two-step
+	// one with VoteHops = 2). A request beyond it is refused (400) naming
+	// what needs the memory and the largest number of vectors that fits
+	// or what to change. Two guards apply while it runs: the eigensolvers
+	// refuse a dense solve beyond it (eigen.Settings.MaxDenseBytes, which
+	// covers eigen.Dense and the iterative solvers' dense fallback,
+	// csp's dense solves of up to 2000 nodes among them, which the
+	// estimate does not predict), and a method's memory-limit knob
 	// (cscap's MaxBytes) may not exceed it and defaults to it when lower
-	// than the method's default. It bounds one request: Workers requests
-	// compute at once. 0 means DefaultMaxRequestMemory(MaxNodes), 1.3 GB
-	// for the default MaxNodes: what FGPWC's largest basis (M = 200) on
-	// MaxNodes nodes needs.
+	// than the method's default.
+	//
+	// Not counted: gonum's dense eigendecompositions of small matrices,
+	// which no guard sees (ccsr's m×m M, m ≤ n; csp's blocks, at most 200
+	// components and Σs³ ≤ 2·10⁸; FGPWC's m×m, m ≤ 200); l1csc's dense
+	// Cholesky factor on quarter-full graphs of at most 2000 nodes (32
+	// MB); the CSCAP reference of ml-/mcl-noa-ssc's resolve (n ≤ 1000,
+	// cscap's default MaxBytes); the methods' O(n·e) working blocks
+	// beyond the estimate's; and the fits that run in parallel inside one
+	// request, auto's candidates and ml-/mcl-noa-ssc's cross-validation
+	// folds, on up to GOMAXPROCS goroutines with their own working memory
+	// each (the estimate counts one).
+	//
+	// It bounds one request: Workers requests compute at once, so the
+	// computations together may use up to Workers × MaxRequestMemory
+	// (beyond it by the parallel fits above). The server's memory is then
+	// at most about Workers × MaxRequestMemory + the body budget
+	// (Server.bodyBudget, 5 × MaxUpload) + what the sessions hold
+	// (MaxTotalNodes units of about 1 KiB, stateCost) + the replies being
+	// sent, in live memory (Go's heap may grow to about twice its live
+	// memory between collections, GOGC = 100). 0 means DefaultMaxRequestMemory(MaxNodes), 1.3 GB for the
+	// default MaxNodes: what FGPWC's largest basis (M = 200) on MaxNodes
+	// nodes needs.
 	MaxRequestMemory int64
 	// MaxSessions bounds the live sessions (the least recently used one is
 	// dropped beyond it); 0 means 64. IdleTimeout drops sessions unused
