@@ -156,7 +156,9 @@ const (
 //     n×n factor; measured 1.2–1.5 × 8n² at n = 500 and 1000).
 //   - fast-ge2-bh for 400 < n ≤ 3000: the dense Schur complement of its
 //     Bethe Hessian pencil, taken when that pencil is indefinite (the
-//     usual case; it cannot be known before): eight n×n matrices, 64n²
+//     usual case for Variant LN; rare for the default, both, and LH,
+//     whose H_H is usually definite, but it cannot be known before, so
+//     every variant is counted): eight n×n matrices, 64n²
 //     bytes (measured 5.3–5.9 × 8n² at n = 500 and 1000). For n ≤ 400
 //     workBytes counts eight n×n matrices already.
 //   - ccsr: the fit of its m×m matrix M holds ten K×m matrices of its K
@@ -187,7 +189,7 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 		}
 	case "fast-ge2-bh":
 		if n > cluster.DenseLimit && n <= pencilDenseMaxNodes {
-			return sat(64 * nn), "eight n×n matrices: the dense Schur complement of its Bethe Hessian pencil, which it solves densely up to 3000 nodes", "choose fast-ge2 (Laplacians, no dense pencil)"
+			return sat(64 * nn), "eight n×n matrices: the dense Schur complement of its Bethe Hessian pencil, which it takes up to 3000 nodes when the pencil is indefinite (it cannot tell before)", "choose fast-ge2 (Laplacians, no dense pencil)"
 		}
 	case "ccsr":
 		mm, _ := intKnob(m, "M")
