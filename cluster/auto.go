@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -137,7 +138,10 @@ import (
 // commute-time embedding of the graph once (the m smallest eigenpairs of
 // L and their scale), and cscap computes its dense
 // prior W and the shift that makes it positive semidefinite (a dense
-// eigenvalue decomposition) once for its folds and final fit. The rest of
+// eigenvalue decomposition) once for its folds and final fit. The
+// contradictions of a fold's training pairs, which Run reads for its
+// warning and the weights' scale, are counted once for all the fits on
+// the fold. The rest of
 // the supervised candidates' work depends on the training constraints
 // and runs per fold. Sharing changes no result: each fit computes what
 // it would compute alone.
@@ -828,6 +832,18 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	}
 	autoShareNOASSC(cands, prior)
 	nf := len(fs)
+	// Each fold's training pairs, and their contradictions counted once
+	// for all the candidates fitted on them.
+	sets := make([]*constraint.Set, nf)
+	if !labelMode {
+		for f := range fs {
+			sets[f] = &constraint.Set{N: p.Graph.N(), Pairs: fs[f].pairs}
+		}
+	}
+	known, err := autoContradictions(ctx, cands, sets)
+	if err != nil {
+		return nil, err
+	}
 	labels := make([][]int, len(cands)*nf)
 	secs := make([]float64, len(cands)*nf)
 	fails := make([]error, len(cands)*nf)
@@ -844,19 +860,17 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 			fits.add(what + ": failed")
 			return nil
 		}
-		fp, fset := bare, &quiet
+		fp, fset, counts := bare, &quiet, (*pairContradictions)(nil)
 		if c.supervised {
 			q := *bare
 			if labelMode || mixed {
 				q.Labels = fs[f].labels
 			}
-			if !labelMode {
-				q.Constraints = &constraint.Set{N: p.Graph.N(), Pairs: fs[f].pairs}
-			}
-			fp, fset = &q, &cv
+			q.Constraints = sets[f]
+			fp, fset, counts = &q, &cv, known[f]
 		}
 		start := time.Now()
-		res, err := Run(ctx, c.method, fp, fset)
+		res, err := run(ctx, c.method, fp, fset, nil, counts)
 		secs[ci*nf+f] = time.Since(start).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -1006,6 +1020,33 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	}
 	// Every unconstrained candidate failing is a condition to look at.
 	return autoResult(res, rep, warnings, bestU < 0), nil
+}
+
+// autoContradictions returns the contradictions of the training pairs of
+// each fold, sets[f] (nil in label mode), counted once for the fits of
+// every candidate on the fold, which Run counted in each fit that needs
+// them (needsContradictions: the pairwise candidates that do not resolve
+// them, and ml- and mcl-noa-ssc, which scale the weights when they
+// resolve some: about ten fits a fold). A fold for which no candidate
+// needs them (no pairs, or every such candidate skipped) gets nil: its
+// fits count as Run does. The error is a cancellation, naming auto and
+// the fold. Cost O(folds·(n + pairs)) (constraint.ContradictionsContext).
+func autoContradictions(ctx context.Context, cands []autoCandidate, sets []*constraint.Set) ([]*pairContradictions, error) {
+	out := make([]*pairContradictions, len(sets))
+	for f, set := range sets {
+		q := &Problem{Constraints: set}
+		if !slices.ContainsFunc(cands, func(c autoCandidate) bool {
+			return c.supervised && c.skip == "" && needsContradictions(c.method.Uses(), q)
+		}) {
+			continue
+		}
+		c, err := pairContradictionsOf(ctx, set)
+		if err != nil {
+			return nil, cancelledIn("auto", fmt.Sprintf("check of the training pairs of fold %d of %d for contradictions", f+1, len(sets)), err)
+		}
+		out[f] = &c
+	}
+	return out, nil
 }
 
 // autoMore and autoMost word a comparison of scores under sc for

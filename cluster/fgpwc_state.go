@@ -210,7 +210,7 @@ func (st *FGPWCState) Cluster(ctx context.Context, p *Problem, s *Settings, w FG
 		labels, k = append([]int(nil), res.Labels...), res.K
 		return res, nil
 	}
-	res, err := run(ctx, st.f, p, s, hook)
+	res, err := run(ctx, st.f, p, s, hook, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -55,13 +55,17 @@ import (
 // Row(i) ([]int32, []float64), such as dataset.Sparse), then the
 // method's.
 func Run(ctx context.Context, m Method, p *Problem, s *Settings) (*Result, error) {
-	return run(ctx, m, p, s, nil)
+	return run(ctx, m, p, s, nil, nil)
 }
 
 // run is Run, with the method's partition of the graph, or of its core,
 // made by hook when hook is not nil (FGPWCState.Cluster: its basis, warm
-// starts and, for a state bound to the core, that core; see coreHook).
-func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook) (*Result, error) {
+// starts and, for a state bound to the core, that core; see coreHook),
+// and with the contradictions of p's pairs taken from known when it is
+// not nil, instead of counted (auto counts those of a fold's training
+// pairs once for all the candidates it fits on them, autoContradictions;
+// known must be the counts of p.Constraints).
+func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook, known *pairContradictions) (*Result, error) {
 	start := time.Now()
 	if err := nilContext(ctx); err != nil {
 		return nil, err
@@ -98,10 +102,15 @@ func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook)
 	}
 	// The pairs' contradictions, counted once for the steps below that
 	// need them: the scale of the weights (rescaled, weightScale) and the
-	// warning about them (contradictions).
-	c, err := countContradictions(ctx, m.Name(), u, p)
-	if err != nil {
-		return nil, err
+	// warning about them (contradictions); or given.
+	var c pairContradictions
+	if known != nil && needsContradictions(u, p) {
+		c = *known
+	} else {
+		var err error
+		if c, err = countContradictions(ctx, m.Name(), u, p); err != nil {
+			return nil, err
+		}
 	}
 	q, scaled := p, ""
 	if hook == nil {
@@ -717,12 +726,33 @@ func countContradictions(ctx context.Context, name string, u Uses, p *Problem) (
 	if !needsContradictions(u, p) {
 		return pairContradictions{}, nil
 	}
-	same, closure, err := constraint.ContradictionsContext(ctx, p.Constraints)
+	c, err := pairContradictionsOf(ctx, p.Constraints)
 	if err != nil {
 		return pairContradictions{}, cancelledIn(name, "check of the pairs for contradictions", err)
 	}
+	return c, nil
+}
+
+// pairContradictionsOf counts the contradictions of set
+// (constraint.ContradictionsContext, ctx checked as the pairs are; the
+// error is ctx's), telling testHookContradictions. Cost O(n + m) for m
+// pairs.
+func pairContradictionsOf(ctx context.Context, set *constraint.Set) (pairContradictions, error) {
+	if h := testHookContradictions; h != nil {
+		h(set)
+	}
+	same, closure, err := constraint.ContradictionsContext(ctx, set)
+	if err != nil {
+		return pairContradictions{}, err
+	}
 	return pairContradictions{same: same, closure: closure}, nil
 }
+
+// testHookContradictions, when not nil, is called with every set of
+// pairs whose contradictions are counted (pairContradictionsOf), from
+// any goroutine: tests count the counts with it
+// (TestAutoCountsContradictionsOncePerFold). Nil outside tests.
+var testHookContradictions func(*constraint.Set)
 
 // contradictions returns a warning when the pairwise constraints of p,
 // which the method name declaring u reads and does not resolve itself
