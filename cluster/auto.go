@@ -150,10 +150,11 @@ import (
 // with its method), with Report = *AutoReport (every
 // candidate's scores and seconds, the choice and why) and a first note
 // saying what was chosen and why ("auto: chose sl: …", Result.Notes).
-// The winner's warnings follow auto's own, each named by the chosen
-// candidate ("njw: graph has 3 connected components; …"; one that names
-// it already is kept as it is), so that a warning of a method's shared
-// code (an embedding, a solver) says which candidate gave it.
+// The winner's warnings follow auto's own, and its notes that first
+// note, each named by the chosen candidate ("njw: graph has 3 connected
+// components; …", "njw: L_sym regularized …"; one that names it already
+// is kept as it is), so that a message of a method's shared code (an
+// embedding, a solver) says which candidate gave it.
 // With no supervision, or too few supervised items, the result
 // is NJW's, the report says why, and that message is a first warning
 // instead (fewer than 2·Folds: two per fold), as it is when every candidate of one kind (constrained or
@@ -1088,30 +1089,38 @@ func unconstrainedWarnings(ctx context.Context, p *Problem, warnings []string, s
 // the warnings when it is a fallback: too little supervision to
 // cross-validate or every constrained candidate failed, so that the side
 // information is not used, or every unconstrained candidate failed. The
-// warnings of res, the chosen candidate's, are named by it
-// (winnerWarning).
+// warnings and notes of res, the chosen candidate's, are named by it
+// (winnerMessage).
 func autoResult(res *Result, rep *AutoReport, warnings []string, fallback bool) *Result {
 	out := *res
 	out.Report = rep
 	chose := "auto: chose " + rep.Chosen + ": " + rep.Why
 	out.Warnings = append([]string(nil), warnings...)
 	for _, w := range res.Warnings {
-		out.Warnings = append(out.Warnings, winnerWarning(rep.Chosen, w))
+		out.Warnings = append(out.Warnings, winnerMessage(rep.Chosen, w))
 	}
-	out.Notes = append([]string{chose}, res.Notes...)
+	notes := res.Notes
+	if len(notes) > 0 {
+		notes = make([]string, len(res.Notes))
+		for i, n := range res.Notes {
+			notes[i] = winnerMessage(rep.Chosen, n)
+		}
+	}
+	out.Notes = append([]string{chose}, notes...)
 	if fallback {
 		out.Warnings = append([]string{chose}, out.Warnings...)
-		out.Notes = res.Notes
+		out.Notes = notes
 	}
 	return &out
 }
 
-// winnerWarning returns w, a warning of the candidate auto chose, named
-// by the candidate: "name: w", or w itself when it begins with the name
-// already ("njw: cluster 1 holds …", "njw ignores …"). A candidate whose
-// name differs from its method's (fgpwc-dw, FGPWC with other knobs) is
-// named before the method: "fgpwc-dw: fgpwc: …". Cost O(len(w)).
-func winnerWarning(name, w string) string {
+// winnerMessage returns w, a warning or note of the candidate auto
+// chose, named by the candidate: "name: w", or w itself when it begins
+// with the name already ("njw: cluster 1 holds …", "njw ignores …"). A
+// candidate whose name differs from its method's (fgpwc-dw, FGPWC with
+// other knobs) is named before the method: "fgpwc-dw: fgpwc: …". Cost
+// O(len(w)).
+func winnerMessage(name, w string) string {
 	if strings.HasPrefix(w, name+": ") || strings.HasPrefix(w, name+" ") {
 		return w
 	}

@@ -223,7 +223,7 @@ func TestFGPWCComponentsWarnOnce(t *testing.T) {
 }
 
 // Under auto, a warning of the chosen candidate says which candidate
-// gave it (winnerWarning): NJW's embedding warns of the components of
+// gave it (winnerMessage): NJW's embedding warns of the components of
 // three separate rings of 30 nodes in the words of shared code ("graph
 // has 3 connected components; …"), which auto reported unnamed, whether
 // it chose njw for too little supervision (3 pairs) or by
@@ -268,9 +268,58 @@ func TestAutoNamesWinnerWarnings(t *testing.T) {
 	}
 }
 
-// winnerWarning names a warning by the chosen candidate unless it names
-// it already.
-func TestWinnerWarning(t *testing.T) {
+// Under auto, a note of the chosen candidate says which candidate gave
+// it, as its warnings do (winnerMessage): NJW's embedding notes the
+// regularization asked for in the words of shared code ("L_sym
+// regularized (d + τ), τ = …: by request"), which auto passed on
+// unnamed, whether it chose njw for too little supervision (3 pairs: the
+// note is then the first, the choice being a warning) or by
+// cross-validation (30 pairs: after auto's note of the choice). NJW run
+// alone words it as before.
+func TestAutoNamesWinnerNotes(t *testing.T) {
+	g, truth := threeRings(t)
+	const reg = "L_sym regularized (d + τ), τ = "
+	for _, np := range []int{3, 30} {
+		set, err := constraint.UniformPairs(truth, np, rand.NewPCG(1, 2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &Problem{Graph: g, K: 3, Constraints: set, Regularize: graph.Regularization{Mode: graph.RegOn}}
+		res, err := Run(context.Background(), Auto{}, p, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep := res.Report.(*AutoReport); rep.Chosen != "njw" {
+			t.Fatalf("%d pairs: auto chose %s, want njw: the test needs njw's regularization note", np, rep.Chosen)
+		}
+		named := 0
+		for _, n := range res.Notes {
+			switch {
+			case strings.HasPrefix(n, "njw: "+reg):
+				named++
+			case strings.Contains(n, reg):
+				t.Errorf("%d pairs: note %q does not name the candidate", np, n)
+			}
+		}
+		if named != 1 {
+			t.Errorf("%d pairs: notes %q, want njw's %q once", np, res.Notes, "njw: "+reg)
+		}
+		if choice := slices.IndexFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "auto: chose njw: ") }); np == 30 && choice != 0 || np == 3 && choice >= 0 {
+			t.Errorf("%d pairs: notes %q; want auto's choice first when cross-validated, none (a warning) when not", np, res.Notes)
+		}
+		alone, err := Run(context.Background(), NJW{}, p, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(alone.Notes, func(n string) bool { return strings.HasPrefix(n, reg) }) {
+			t.Errorf("%d pairs: njw alone: notes %q, want %q as before", np, alone.Notes, reg)
+		}
+	}
+}
+
+// winnerMessage names a warning or note by the chosen candidate unless
+// it names it already.
+func TestWinnerMessage(t *testing.T) {
 	for _, c := range []struct{ name, w, want string }{
 		{"njw", "graph has 3 connected components", "njw: graph has 3 connected components"},
 		{"njw", "njw: cluster 1 holds 93.5% of the 200 nodes", "njw: cluster 1 holds 93.5% of the 200 nodes"},
@@ -278,8 +327,8 @@ func TestWinnerWarning(t *testing.T) {
 		{"sl", "slow", "sl: slow"},
 		{"fgpwc-dw", "fgpwc: VᵀLV = 0", "fgpwc-dw: fgpwc: VᵀLV = 0"},
 	} {
-		if got := winnerWarning(c.name, c.w); got != c.want {
-			t.Errorf("winnerWarning(%q, %q) = %q, want %q", c.name, c.w, got, c.want)
+		if got := winnerMessage(c.name, c.w); got != c.want {
+			t.Errorf("winnerMessage(%q, %q) = %q, want %q", c.name, c.w, got, c.want)
 		}
 	}
 }
