@@ -148,7 +148,10 @@ type Added struct {
 // (or name) the file's rows, dropped ones included: they are read so and
 // mapped onto the nodes kept, and labels and pairs on dropped rows are left
 // out with a warning (Added.Warnings). A nil p or d,
-// or a p without a graph, is an error.
+// or a p without a graph, is an error. ctx is checked as the files are
+// read, in the vote filter and the conflicts' resolution, and as the
+// pairs are checked against the labels; a cancelled AddTo returns an
+// error wrapping ctx.Err().
 // Cost: O(file sizes + n), plus VoteFilter's.
 func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Added, error) {
 	var a Added
@@ -244,7 +247,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		a.Notes = append(a.Notes, a.LabelNote)
 	}
 	if s.Conflicts == constraint.Reject && p.Constraints != nil && p.Labels != nil {
-		if err := labelConflict(p.Constraints, lines, node, s.Constraints, p.Labels, class, s.Labels); err != nil {
+		if err := labelConflict(ctx, p.Constraints, lines, node, s.Constraints, p.Labels, class, s.Labels); err != nil {
 			return a, fmt.Errorf("%s: %w", s.Constraints, err)
 		}
 	}
@@ -258,8 +261,19 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 // a must-link, or a chain of them, joining nodes of two classes, or a
 // cannot-link between nodes, or must-link components, of one class. Such pairs are refused
 // under the Reject policy as contradictory pairs are (constraint.Check);
-// the methods used to get both the pairs and the labels. Cost O(pairs + n).
-func labelConflict(set *constraint.Set, lines []int, node func(int) string, consFile string, labels constraint.Labels, class func(int) string, labFile string) error {
+// the methods used to get both the pairs and the labels. ctx is checked
+// every conflictPoll pairs or nodes of its four passes; the error then
+// wraps ctx.Err() and names the check. Cost O(pairs + n).
+func labelConflict(ctx context.Context, set *constraint.Set, lines []int, node func(int) string, consFile string, labels constraint.Labels, class func(int) string, labFile string) error {
+	poll := func(k int) error {
+		if k%conflictPoll != 0 {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("check of the pairs against the partial labels of %s: %w", labFile, err)
+		}
+		return nil
+	}
 	at := func(k int) string {
 		if lines == nil {
 			return ""
@@ -268,6 +282,9 @@ func labelConflict(set *constraint.Set, lines []int, node func(int) string, cons
 	}
 	pair := func(q constraint.Pair) string { return fmt.Sprintf("%s(%s,%s)", q.Kind, node(q.I), node(q.J)) }
 	for k, q := range set.Pairs {
+		if err := poll(k); err != nil {
+			return err
+		}
 		a, b := labels[q.I], labels[q.J]
 		switch {
 		case a == constraint.Unlabeled || b == constraint.Unlabeled:
@@ -278,13 +295,19 @@ func labelConflict(set *constraint.Set, lines []int, node func(int) string, cons
 		}
 	}
 	uf := unionfind.New(len(labels))
-	for _, q := range set.Pairs {
+	for k, q := range set.Pairs {
+		if err := poll(k); err != nil {
+			return err
+		}
 		if q.Kind == constraint.MustLink {
 			uf.Union(q.I, q.J)
 		}
 	}
 	first := make(map[int]int) // component root → its first labelled node
 	for i, c := range labels {
+		if err := poll(i); err != nil {
+			return err
+		}
 		if c == constraint.Unlabeled {
 			continue
 		}
@@ -297,6 +320,9 @@ func labelConflict(set *constraint.Set, lines []int, node func(int) string, cons
 		}
 	}
 	for k, q := range set.Pairs {
+		if err := poll(k); err != nil {
+			return err
+		}
 		if q.Kind != constraint.CannotLink {
 			continue
 		}
@@ -308,6 +334,11 @@ func labelConflict(set *constraint.Set, lines []int, node func(int) string, cons
 	}
 	return nil
 }
+
+// conflictPoll is the number of pairs or nodes labelConflict handles
+// between two checks of its context: a millisecond or less (the pairs'
+// check in package constraint polls as often).
+const conflictPoll = 1 << 16
 
 // readConstraints reads the constraints file s.Constraints on n nodes
 // under policy (constraint.ReadContext: errors name the file and line),
