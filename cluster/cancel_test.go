@@ -3,9 +3,14 @@ package cluster
 import (
 	"context"
 	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/internal/testctx"
@@ -223,4 +228,178 @@ func TestContradictionsCancel(t *testing.T) {
 	if _, err := unconstrainedWarnings(testctx.CancelAfter(0), p, nil, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("auto's: err = %v, want context.Canceled", err)
 	}
+}
+
+// CSCAP's passes over an n×n matrix entry by entry (cscapMargin,
+// denseSim, clipSym, and the symmetrizations of woodbury and cscapDirect,
+// woodburySymmetrized and symmetrizeInPlace: 0.1–0.4 s each at n = 6000,
+// which a cancel waited for) check their context every cscapRowPoll rows:
+// at n = 2·cscapRowPoll + 1, three checks each (rows 0, cscapRowPoll and
+// 2·cscapRowPoll). Cancelled at any check, each returns context.Canceled
+// (cancelAtEveryCheck); not cancelled, what it computes, written out here,
+// bit for bit (a fingerprint of every entry's bits; the entries too for
+// the matrices). woodbury and cscapDirect, cancelled at any of their
+// checks, the symmetrization's included, return context.Canceled too, and
+// uncancelled what they return with a live context.
+func TestCSCAPRowPassesPoll(t *testing.T) {
+	const n = 2*cscapRowPoll + 1
+	rng := rand.New(rand.NewPCG(21, 22))
+	w := cscapWellConditioned(n, 23)
+	signed := mat.NewSymDense(n, nil) // entries of both signs, for the clip
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			signed.SetSym(i, j, w.At(i, j)-0.4)
+		}
+	}
+	dense := func() *mat.Dense {
+		d := mat.NewDense(n, n, nil)
+		for i := range d.RawMatrix().Data {
+			d.RawMatrix().Data[i] = rng.NormFloat64()
+		}
+		return d
+	}
+	tm, corr, x := dense(), dense(), dense()
+	// upper returns the upper triangle of f(i, j) as NewSymDense stores it
+	// (row-major, the lower triangle 0).
+	upper := func(f func(i, j int) float64) []float64 {
+		out := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				out[i*n+j] = f(i, j)
+			}
+		}
+		return out
+	}
+	// The references, written out.
+	var norm float64
+	for i := 0; i < n; i++ {
+		var r float64
+		for j := 0; j < n; j++ {
+			r += math.Abs(w.At(i, j))
+		}
+		norm = math.Max(norm, r)
+	}
+	scale := 1.0
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			scale = math.Max(scale, signed.At(i, j))
+		}
+	}
+	var sims []float64
+	for a := 0; a < n; a++ {
+		for b := 0; b < n; b++ {
+			if a != b {
+				sims = append(sims, math.Max(0, signed.At(a, b))/scale)
+			}
+		}
+	}
+	clip := upper(func(i, j int) float64 { return math.Max(0, signed.At(i, j)) })
+	clipT := upper(func(i, j int) float64 { return math.Max(0, signed.At(i, j)-tm.At(i, j)) })
+	symDiff := upper(func(i, j int) float64 { return w.At(i, j) - (corr.At(i, j)+corr.At(j, i))/2 })
+	sym := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			sym[i*n+j] = (x.At(i, j) + x.At(j, i)) / 2
+		}
+	}
+	pairs := randomWeightedPairs(rng, n, 3)
+	wb, err := woodbury(context.Background(), w, pairs, 1, 0.5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, err := cscapDirect(context.Background(), w, pairs, 1, 0.5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// matrix returns the fingerprint of got after checking it against
+	// want entry by entry.
+	matrix := func(name string, got, want []float64) float64 {
+		if !slices.EqualFunc(got, want, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+			t.Errorf("%s: entries differ from the reference", name)
+		}
+		return fingerprint(got)
+	}
+	for _, tc := range []struct {
+		name   string
+		want   float64
+		checks int64 // 0: not counted
+		f      func(context.Context) (float64, error)
+	}{
+		{"cscapMargin", 1e-8 * norm, 3, func(ctx context.Context) (float64, error) { return cscapMargin(ctx, w) }},
+		{"denseSim", fingerprint(sims), 3, func(ctx context.Context) (float64, error) {
+			sim, err := denseSim(ctx, signed)
+			if err != nil {
+				return 0, err
+			}
+			var got []float64
+			for a := 0; a < n; a++ {
+				for b := 0; b < n; b++ {
+					if a != b {
+						got = append(got, sim(a, b))
+					}
+				}
+			}
+			return matrix("denseSim", got, sims), nil
+		}},
+		{"clipSym", fingerprint(clip), 3, func(ctx context.Context) (float64, error) {
+			a, err := clipSym(ctx, signed, nil)
+			if err != nil {
+				return 0, err
+			}
+			return matrix("clipSym", a.RawSymmetric().Data, clip), nil
+		}},
+		{"clipSym with T", fingerprint(clipT), 3, func(ctx context.Context) (float64, error) {
+			a, err := clipSym(ctx, signed, tm)
+			if err != nil {
+				return 0, err
+			}
+			return matrix("clipSym with T", a.RawSymmetric().Data, clipT), nil
+		}},
+		{"woodburySymmetrized", fingerprint(symDiff), 3, func(ctx context.Context) (float64, error) {
+			out := mat.NewSymDense(n, nil)
+			if err := woodburySymmetrized(ctx, out, w, corr); err != nil {
+				return 0, err
+			}
+			return matrix("woodburySymmetrized", out.RawSymmetric().Data, symDiff), nil
+		}},
+		{"symmetrizeInPlace", fingerprint(sym), 3, func(ctx context.Context) (float64, error) {
+			y := slices.Clone(x.RawMatrix().Data)
+			if err := symmetrizeInPlace(ctx, y, n); err != nil {
+				return 0, err
+			}
+			return matrix("symmetrizeInPlace", y, sym), nil
+		}},
+		{"woodbury", fingerprint(wb.RawSymmetric().Data), 0, func(ctx context.Context) (float64, error) {
+			got, err := woodbury(ctx, w, pairs, 1, 0.5, nil)
+			if err != nil {
+				return 0, err
+			}
+			return fingerprint(got.RawSymmetric().Data), nil
+		}},
+		{"cscapDirect", fingerprint(wd.RawSymmetric().Data), 0, func(ctx context.Context) (float64, error) {
+			got, err := cscapDirect(ctx, w, pairs, 1, 0.5, nil)
+			if err != nil {
+				return 0, err
+			}
+			return fingerprint(got.RawSymmetric().Data), nil
+		}},
+	} {
+		checks := cancelAtEveryCheck(t, tc.name, tc.want, tc.f)
+		if tc.checks > 0 && checks != tc.checks {
+			t.Errorf("%s: %d checks, want %d: one every %d rows", tc.name, checks, tc.checks, cscapRowPoll)
+		}
+		t.Logf("%s: %d checks", tc.name, checks)
+	}
+}
+
+// fingerprint folds the bits of every value of x, in order (FNV-1a), into
+// a finite float64: equal for equal x, bit for bit, and almost surely
+// different otherwise.
+func fingerprint(x []float64) float64 {
+	h := uint64(14695981039346656037)
+	for _, v := range x {
+		h ^= math.Float64bits(v)
+		h *= 1099511628211
+	}
+	return math.Float64frombits(h >> 2) // sign 0, exponent below 0x400: finite
 }

@@ -172,7 +172,9 @@ type cscapPrior struct {
 // eigenvalue decomposition and a second factorization (see
 // cscapMinimalShift); 8·n² bytes, plus 8·n² during the shift's tests.
 // ctx is checked between the O(n²) steps (each 0.1–0.3 s at n = 6000 on
-// the 2-core machine) and inside the O(n³) ones; the error then wraps
+// the 2-core machine), every cscapRowPoll rows of those that read W
+// entry by entry (the vote's similarity, the shift's margin) and inside
+// the O(n³) ones; the error then wraps
 // ctx.Err() and names cscap and the step ("cluster: cscap: dense
 // affinity W: context canceled"). rec (nil: none) receives the progress
 // of the stage "cscap-prior" (see CSCAP).
@@ -192,10 +194,11 @@ func (c CSCAP) newPrior(ctx context.Context, g *graph.Graph, rec progress.Record
 	// The vote reads off-diagonal entries only (constraint.Vote takes
 	// sim(a, a) = 1 itself), which the shift leaves unchanged.
 	m.step("similarity of W for the vote", cscapCostEntry*n*n/2)
-	pr.sim = denseSim(w)
-	if err := ctx.Err(); err != nil {
+	sim, err := denseSim(ctx, w)
+	if err != nil {
 		return nil, fmt.Errorf("cluster: cscap: similarity of W for the vote: %w", err)
 	}
+	pr.sim = sim
 	pr.nbr = func(a int) []int32 { idx, _ := g.Row(a); return idx }
 	if completeRows(g) {
 		pr.nbr = nil // the same votes by a scan of every pair, without sorting the neighbours' pairs
@@ -328,7 +331,9 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 			return nil, fmt.Errorf("cluster: cscap: propagation of the constraints (eq. 4.2.12): %w", err)
 		}
 		m.step("clipped affinity max(0, W̄)", clipCost)
-		a = clipSym(wb, nil)
+		if a, err = clipSym(ctx, wb, nil); err != nil {
+			return nil, fmt.Errorf("cluster: cscap: clipped propagated affinity: %w", err)
+		}
 	} else {
 		wm, err := cscapPropagate(ctx, w, ml, epsM, epsC, m)
 		if err != nil {
@@ -342,7 +347,9 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 			return nil, cancelledIn("cscap", "cannot-link correction (Alg. 12, lines 4–7)", err)
 		}
 		m.step("clipped affinity max(0, W̄ − T)", clipCost)
-		a = clipSym(wm, corr)
+		if a, err = clipSym(ctx, wm, corr); err != nil {
+			return nil, fmt.Errorf("cluster: cscap: clipped propagated affinity: %w", err)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("cluster: cscap: clipped propagated affinity: %w", err)
@@ -382,17 +389,40 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 // cscapMargin is τ = 1e-8·‖W‖_∞, the tolerance below which a negative
 // eigenvalue of W is taken for rounding, and the margin left above zero by
 // the automatic shift. ‖W‖_∞ (the largest absolute row sum) bounds ‖W‖₂.
-func cscapMargin(w *mat.SymDense) float64 {
+// ctx is checked every cscapRowPoll rows (cscapRowCheck); the error is
+// ctx.Err(). Cost O(n²).
+func cscapMargin(ctx context.Context, w *mat.SymDense) (float64, error) {
 	n := w.SymmetricDim()
 	var norm float64
 	for i := 0; i < n; i++ {
+		if err := cscapRowCheck(ctx, i); err != nil {
+			return 0, err
+		}
 		var r float64
 		for j := 0; j < n; j++ {
 			r += math.Abs(w.At(i, j))
 		}
 		norm = math.Max(norm, r)
 	}
-	return 1e-8 * norm
+	return 1e-8 * norm, nil
+}
+
+// cscapRowPoll is the number of rows that CSCAP's passes over an n×n
+// matrix entry by entry (cscapMargin, denseSim, clipSym and the
+// symmetrizations of woodbury and cscapDirect: 15–32 ms each at n = 3000
+// on the 2-core machine, so about 0.06–0.13 s at n = 6000) handle between
+// two checks of the context: at most 256·n entries, a 23rd of a pass at
+// n = 6000 (under 10 ms), with a cost not measurable (clipSym at n =
+// 3000: 22 ms with the checks and without).
+const cscapRowPoll = 256
+
+// cscapRowCheck returns ctx's error at every cscapRowPoll-th row i (row 0
+// included), nil otherwise.
+func cscapRowCheck(ctx context.Context, i int) error {
+	if i%cscapRowPoll != 0 {
+		return nil
+	}
+	return ctx.Err()
 }
 
 // cscapMinimalShift returns the smallest δ ≥ 0, up to the margin τ of
@@ -423,7 +453,10 @@ func cscapMinimalShift(ctx context.Context, w *mat.SymDense, m *meter) (delta, l
 	nf := float64(w.SymmetricDim())
 	factorCost, valuesCost := cscapCostEntry*nf*nf+nf*nf*nf/3, cscapCostReduce*4*nf*nf*nf/3
 	t := m.step("Cholesky test of W + τI", factorCost)
-	tau := cscapMargin(w)
+	tau, err := cscapMargin(ctx, w)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: margin τ = 1e-8·‖W‖_∞: %w", stage, err)
+	}
 	if tau == 0 {
 		m.skip(valuesCost + nf*nf*nf/3)
 		return 0, math.NaN(), nil // W = 0
@@ -475,16 +508,20 @@ func cscapPositiveDefinite(ctx context.Context, w *mat.SymDense, delta float64, 
 // denseSim returns the similarity w_ab/max for a ≠ b, with max the largest
 // off-diagonal entry of w when it exceeds 1 (and 1 otherwise), so that the
 // values lie in [0, 1] as constraint.Vote expects of a nonnegative
-// affinity. O(n²) once, O(1) per call.
-func denseSim(w *mat.SymDense) func(a, b int) float64 {
+// affinity. O(n²) once, O(1) per call. ctx is checked every cscapRowPoll
+// rows of the pass (cscapRowCheck); the error is ctx.Err().
+func denseSim(ctx context.Context, w *mat.SymDense) (func(a, b int) float64, error) {
 	n := w.SymmetricDim()
 	scale := 1.0
 	for i := 0; i < n; i++ {
+		if err := cscapRowCheck(ctx, i); err != nil {
+			return nil, err
+		}
 		for j := i + 1; j < n; j++ {
 			scale = math.Max(scale, w.At(i, j))
 		}
 	}
-	return func(a, b int) float64 { return math.Max(0, w.At(a, b)) / scale }
+	return func(a, b int) float64 { return math.Max(0, w.At(a, b)) / scale }, nil
 }
 
 // cscapAddDiagonal adds δ to every diagonal entry of w.
@@ -533,8 +570,8 @@ func cscapAffinity(g *graph.Graph, diag float64) *mat.SymDense {
 // and (e_i + e_j)√w_t/ε_c for a cannot-link. Cost O(n·|S| + |S|³ + n²·|S|).
 // ctx is checked after the copy of W, every cscapPairPoll columns of WU,
 // between the blocks of the factorization (potrfContext), of the solve
-// (cholSolveColumns) and of the product (mulContext), after the
-// symmetrization of the result and, when the Cholesky factorization
+// (cholSolveColumns) and of the product (mulContext), every cscapRowPoll
+// rows of the symmetrization of the result and after it and, when the Cholesky factorization
 // fails (an indefinite W, Shift < 0), between the blocks of the LU
 // factorization and its solve (luFactorContext, solveContext, with the
 // condition estimate's solves, geconContext), and before each solve of
@@ -619,12 +656,27 @@ func woodbury(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, eps
 		return nil, err
 	}
 	m.step("W̄ = W − the product, symmetrized", cost.symmetrize)
+	if err := woodburySymmetrized(ctx, out, w, corr); err != nil {
+		return nil, err
+	}
+	return out, ctx.Err()
+}
+
+// woodburySymmetrized sets the upper triangle of out to W − (C + Cᵀ)/2
+// for the n×n product C of woodbury. ctx is checked every cscapRowPoll
+// rows (cscapRowCheck); the error is ctx.Err(), out then set part way.
+// Cost O(n²).
+func woodburySymmetrized(ctx context.Context, out, w *mat.SymDense, corr *mat.Dense) error {
+	n := w.SymmetricDim()
 	for i := 0; i < n; i++ {
+		if err := cscapRowCheck(ctx, i); err != nil {
+			return err
+		}
 		for j := i; j < n; j++ {
 			out.SetSym(i, j, w.At(i, j)-(corr.At(i, j)+corr.At(j, i))/2)
 		}
 	}
-	return out, ctx.Err()
+	return nil
 }
 
 // woodburyCost holds the estimated costs of woodbury's steps (in the
@@ -843,11 +895,16 @@ func cannotLinkMax(ctx context.Context, wm *mat.SymDense, cl []constraint.Pair, 
 // forms before updating T with them.
 const cannotLinkChunk = 64
 
-// clipSym returns max(0, W̄ − T) entrywise (T nil means 0).
-func clipSym(wb *mat.SymDense, t *mat.Dense) *mat.SymDense {
+// clipSym returns max(0, W̄ − T) entrywise (T nil means 0). ctx is
+// checked every cscapRowPoll rows (cscapRowCheck); the error is
+// ctx.Err(). Cost O(n²).
+func clipSym(ctx context.Context, wb *mat.SymDense, t *mat.Dense) (*mat.SymDense, error) {
 	n := wb.SymmetricDim()
 	a := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
+		if err := cscapRowCheck(ctx, i); err != nil {
+			return nil, err
+		}
 		for j := i; j < n; j++ {
 			v := wb.At(i, j)
 			if t != nil {
@@ -856,5 +913,5 @@ func clipSym(wb *mat.SymDense, t *mat.Dense) *mat.SymDense {
 			a.SetSym(i, j, math.Max(0, v))
 		}
 	}
-	return a
+	return a, nil
 }

@@ -84,7 +84,8 @@ func cscapDirectCheaper(n, q int) bool {
 // of the factorization and of the solve (luFactorContext, solveContext:
 // the numbers of mat.LU) and between the triangular solves of the
 // condition estimate between them (geconContext: 1.1–1.7 s in all at
-// n = 6000 on the 2-core machine). m (nil: none) takes the steps, of the
+// n = 6000 on the 2-core machine), and every cscapRowPoll rows of the
+// symmetrization (cscapRowCheck). m (nil: none) takes the steps, of the
 // costs of cscapDirectCosts.
 func cscapDirect(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64, m *meter) (*mat.SymDense, error) {
 	n := w.SymmetricDim()
@@ -118,13 +119,27 @@ func cscapDirect(ctx context.Context, w *mat.SymDense, pairs []constraint.Pair, 
 		return nil, fmt.Errorf("cluster: cscap: solving I + WUUᵀ: %w", err)
 	}
 	m.step("W̄, symmetrized", cost.symmetrize)
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			v := (raw.Data[i*n+j] + raw.Data[j*n+i]) / 2
-			raw.Data[i*n+j], raw.Data[j*n+i] = v, v
-		}
+	if err := symmetrizeInPlace(ctx, raw.Data, n); err != nil {
+		return nil, err
 	}
 	return mat.NewSymDense(n, raw.Data), nil
+}
+
+// symmetrizeInPlace sets both x_ij and x_ji of the n×n row-major x to
+// (x_ij + x_ji)/2, each pair i < j read once ((x + x)/2 = x on the
+// diagonal). ctx is checked every cscapRowPoll rows (cscapRowCheck); the
+// error is ctx.Err(), x then set part way. Cost O(n²).
+func symmetrizeInPlace(ctx context.Context, x []float64, n int) error {
+	for i := 0; i < n; i++ {
+		if err := cscapRowCheck(ctx, i); err != nil {
+			return err
+		}
+		for j := i + 1; j < n; j++ {
+			v := (x[i*n+j] + x[j*n+i]) / 2
+			x[i*n+j], x[j*n+i] = v, v
+		}
+	}
+	return nil
 }
 
 // cscapDirectSystem returns A = I + WM of cscapDirect, M = UUᵀ: pair t

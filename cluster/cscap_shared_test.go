@@ -188,7 +188,15 @@ func cannotLinkMaxCheck(t *testing.T, count int) {
 			}
 		}
 	}
-	if !mat.Equal(clipSym(w, got), clipSym(w, full)) {
+	clipGot, err := clipSym(context.Background(), w, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clipFull, err := clipSym(context.Background(), w, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(clipGot, clipFull) {
 		t.Error("clipSym differs")
 	}
 }

@@ -109,7 +109,10 @@ func TestCSCAPSeparateCannotLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := clipSym(wm, tmax)
+	got, err := clipSym(context.Background(), wm, tmax)
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := 12
 	want := mat.NewDense(n, n, nil)
 	for i := range want.RawMatrix().Data {
@@ -310,7 +313,10 @@ func TestCSCAPMinimalShift(t *testing.T) {
 			if !mat.Equal(orig, c.w) {
 				t.Fatal("w was modified")
 			}
-			tau := cscapMargin(c.w)
+			tau, err := cscapMargin(context.Background(), c.w)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var es mat.EigenSym
 			if !es.Factorize(c.w, true) {
 				t.Fatal("EigenSym failed")
