@@ -43,8 +43,9 @@ import (
 // V_Uᵀ G with G = Σ_k c_k (1_{i_k} − 1_{j_k}) y_k accumulated per node
 // (O(K·m + u·m²)). Nothing of size n is touched beyond the u rows.
 //
-// eval caches Y = EX and g at the point it was called with; gradTo reuses
-// them, so the calling pattern is eval(x) then optionally gradTo(dst, x).
+// evalContext caches Y = EX and g at the point it was called with;
+// gradToContext reuses them, so the calling pattern is evalContext(ctx,
+// x) then optionally gradToContext(ctx, dst, x).
 // An objective is not safe for concurrent use.
 type fgpwcObjective struct {
 	e        *mat.Dense // K×m (pair form; nil in the node form)
@@ -58,15 +59,8 @@ type fgpwcObjective struct {
 	g        []float64  // Gaussian similarities at the cached point
 	c        []float64  // gradient coefficients
 	cy       *mat.Dense // K×m scratch: diag(c)·Y
-	evals    int        // number of eval calls
-	gradEval int        // number of gradTo calls
-}
-
-// newFGPWCObjective builds the objective for the embedding v (n×m) and the
-// pairs, with s_k = 1/sigmaML or 1/sigmaCL. It precomputes E = A − B once.
-func newFGPWCObjective(v *mat.Dense, pairs []constraint.Pair, sigmaML, sigmaCL, gamma float64) *fgpwcObjective {
-	o, _ := newFGPWCObjectiveContext(context.Background(), v, pairs, sigmaML, sigmaCL, gamma, nil)
-	return o
+	evals    int        // number of evalContext calls
+	gradEval int        // number of gradToContext calls
 }
 
 // fgpwcPairPoll is the number of pairs newFGPWCObjectiveContext's passes
@@ -80,7 +74,9 @@ func fgpwcObjectiveBytes(kk, m int) int64 {
 	return 8 * (3*int64(kk)*int64(m) + 5*int64(kk))
 }
 
-// newFGPWCObjectiveContext is newFGPWCObjective checking ctx, and telling
+// newFGPWCObjectiveContext builds the objective for the embedding v (n×m)
+// and the pairs, with s_k = 1/sigmaML or 1/sigmaCL, precomputing E = A − B
+// (or the node form's rows and indices) once. It checks ctx, and tells
 // t (nil: none) the fraction done, every fgpwcPairPoll pairs of its two
 // passes over them (their distinct nodes, then the rows of E or the node
 // form's indices): about 1.5 s in all for 10⁷ pairs on the 2-core
@@ -191,9 +187,9 @@ func (o *fgpwcObjective) nodeForm(v *mat.Dense, pairs []constraint.Pair, nodes [
 	return nil
 }
 
-// The products of eval and gradTo, fgpwcPairPoll rows at a time with ctx
-// checked before each block (an evaluation of F, or of ∇F, over 10⁷
-// pairs took 1–2 s without a check). Each gives the numbers of the one
+// The products of evalContext and gradToContext, fgpwcPairPoll rows at a
+// time with ctx checked before each block (an evaluation of F, or of ∇F,
+// over 10⁷ pairs took 1–2 s without a check). Each gives the numbers of the one
 // product it replaces, bit for bit (TestFGPWCObjectiveBlocksMatch):
 // gonum's Dgemm forms every entry of a product as a sum over the inner
 // index in increasing order, whatever the rows of the output around it
@@ -274,16 +270,10 @@ func (o *fgpwcObjective) pairDiffs(ctx context.Context, x *mat.Dense) error {
 	return nil
 }
 
-// eval returns F(x) and caches E·x and the similarities g_k. It is
-// evalContext without cancellation.
-func (o *fgpwcObjective) eval(x *mat.Dense) float64 {
-	f, _ := o.evalContext(context.Background(), x)
-	return f
-}
-
-// evalContext is eval checking ctx every fgpwcPairPoll pairs of its
-// product and of its pass over the pairs (1–2 s in all at 10⁷ pairs);
-// when ctx is cancelled it returns ctx.Err(), and the cache is stale.
+// evalContext returns F(x) and caches E·x and the similarities g_k,
+// checking ctx every fgpwcPairPoll pairs of its product and of its pass
+// over the pairs (1–2 s in all at 10⁷ pairs); when ctx is cancelled it
+// returns ctx.Err(), and the cache is stale.
 // Cost O(K·m²) in the pair form.
 func (o *fgpwcObjective) evalContext(ctx context.Context, x *mat.Dense) (float64, error) {
 	o.evals++
@@ -312,15 +302,11 @@ func (o *fgpwcObjective) evalContext(ctx context.Context, x *mat.Dense) (float64
 	return f, nil
 }
 
-// gradTo sets dst = ∇F(x), using the values cached by the last eval, which
-// must have been at x. It is gradToContext without cancellation.
-func (o *fgpwcObjective) gradTo(dst, x *mat.Dense) {
-	_ = o.gradToContext(context.Background(), dst, x)
-}
-
-// gradToContext is gradTo checking ctx every fgpwcPairPoll pairs of its
-// passes over them and rows of its product (as long as an evaluation of
-// F); when ctx is cancelled it returns ctx.Err(), dst then part written.
+// gradToContext sets dst = ∇F(x), using the values cached by the last
+// evalContext, which must have been at x, checking ctx every
+// fgpwcPairPoll pairs of its passes over them and rows of its product (as
+// long as an evaluation of F); when ctx is cancelled it returns
+// ctx.Err(), dst then part written.
 // Cost O(K·m²) in the pair form.
 func (o *fgpwcObjective) gradToContext(ctx context.Context, dst, x *mat.Dense) error {
 	o.gradEval++
@@ -375,13 +361,13 @@ func (o *fgpwcObjective) gradToContext(ctx context.Context, dst, x *mat.Dense) e
 // medianDist2 returns the median over the constraints of ‖e_k x‖², the
 // squared distance of the k-th pair in the rows of V·x (the mean of the two
 // middle values for an even count); it overwrites the cached point, and
-// leaves the cached similarities stale (call eval next). It is 0 without
-// constraints. The distances are eval's, computed fgpwcPairPoll rows of
+// leaves the cached similarities stale (call evalContext next). It is 0 without
+// constraints. The distances are evalContext's, computed fgpwcPairPoll rows of
 // E·x (or of V_U·x and the pairs) at a time, and ordered by
 // ctxsort.ByKey, the order of sort.Float64s (NaN first): ctx is checked
 // between the blocks and in the sort (10⁷ pairs took about 1 s without a
 // check), its error returned, and t (nil: none) told the fraction done.
-// Cost that of eval and O(K) for the sort.
+// Cost that of evalContext and O(K) for the sort.
 func (o *fgpwcObjective) medianDist2(ctx context.Context, x *mat.Dense, t tick) (float64, error) {
 	if o.k == 0 {
 		return 0, ctx.Err()
@@ -424,7 +410,7 @@ func (o *fgpwcObjective) medianDist2(ctx context.Context, x *mat.Dense, t tick) 
 		}
 		row := yr.Data[k*yr.Stride : k*yr.Stride+o.m]
 		if o.e == nil {
-			// eval's pairDiffs, pair by pair.
+			// evalContext's pairDiffs, pair by pair.
 			a, b := int(o.ia[k]), int(o.ib[k])
 			floats.SubTo(row, o.z.RawRowView(a), o.z.RawRowView(b))
 		}

@@ -15,6 +15,24 @@ import (
 	"github.com/tether-sc/tether/constraint"
 )
 
+// newFGPWCObjective is newFGPWCObjectiveContext without cancellation or
+// progress, for the tests: nil for an objective over Go's memory limit.
+func newFGPWCObjective(v *mat.Dense, pairs []constraint.Pair, sigmaML, sigmaCL, gamma float64) *fgpwcObjective {
+	o, _ := newFGPWCObjectiveContext(context.Background(), v, pairs, sigmaML, sigmaCL, gamma, nil)
+	return o
+}
+
+// eval is evalContext without cancellation, for the tests.
+func (o *fgpwcObjective) eval(x *mat.Dense) float64 {
+	f, _ := o.evalContext(context.Background(), x)
+	return f
+}
+
+// gradTo is gradToContext without cancellation, for the tests.
+func (o *fgpwcObjective) gradTo(dst, x *mat.Dense) {
+	_ = o.gradToContext(context.Background(), dst, x)
+}
+
 // randomFGPWCProblem returns a random embedding v (n×m, entries N(0, scale²)),
 // k random pairs with random kinds and, if weighted, random weights in
 // [0.5, 2), and a random X near the identity.
