@@ -160,14 +160,16 @@ func partitionHookCore(ctx context.Context, name string, u Uses, p *Problem, s *
 
 // attachToCore clusters sub, p restricted to core (restrictProblem), with
 // partition, then attaches the nodes of p outside the core (attachRest),
-// with the warning that says how. Cost O(n + nnz + pairs) besides
-// partition.
+// with the warning that says how. The warning, and the error of a
+// partition that fails, name the remedy, Problem.Disconnected = strict,
+// with the front end's option (s's Spelling). Cost O(n + nnz + pairs)
+// besides partition.
 func attachToCore(ctx context.Context, name string, u Uses, p *Problem, core []int, sub *Problem, s *Settings, partition func(context.Context, *Problem, *Settings) (*Result, error)) (*Result, error) {
 	g := p.Graph
 	n := g.N()
 	res, err := partition(ctx, sub, s)
 	if err != nil {
-		return nil, onCore(name, len(core), n-len(core), "; Problem.Disconnected = strict gives it the whole graph", err)
+		return nil, onCore(name, len(core), n-len(core), "; Problem.Disconnected = strict"+inParens(s.front("disconnected", "strict"))+" gives it the whole graph", err)
 	}
 	if err := checkResult(name, sub, res); err != nil {
 		return nil, err
@@ -190,7 +192,7 @@ func attachToCore(ctx context.Context, name string, u Uses, p *Problem, core []i
 	counts := attachRest(g, cons, labels, assign, res.K)
 	res.Labels = assign
 	res.Embedding = expandEmbedding(res.Embedding, core, assign, res.K)
-	res.Warnings = append(res.Warnings, counts.warning(name, g, core, p.K))
+	res.Warnings = append(res.Warnings, counts.warning(name, g, core, p.K, s))
 	return res, nil
 }
 
@@ -482,8 +484,11 @@ func attachRest(g *graph.Graph, cons *constraint.Set, labels constraint.Labels, 
 }
 
 // warning describes the attachment for the method name: what was outside
-// the core of g for k clusters and how it was placed.
-func (c attachCounts) warning(name string, g *graph.Graph, core []int, k int) string {
+// the core of g for k clusters and how it was placed, and what refuses
+// instead, Problem.Disconnected = strict with the front end's option (s's
+// Spelling: "(Problem.Disconnected = strict refuses instead; tether:
+// -disconnected strict)").
+func (c attachCounts) warning(name string, g *graph.Graph, core []int, k int, s *Settings) string {
 	n := g.N()
 	in := make([]bool, n)
 	for _, i := range core {
@@ -534,7 +539,7 @@ func (c attachCounts) warning(name string, g *graph.Graph, core []int, k int) st
 	if c.conflicts > 0 {
 		msg += fmt.Sprintf("; %d of them against a cannot-link (every cluster they link to holds a cannot-link partner)", c.conflicts)
 	}
-	return msg + " (Problem.Disconnected = strict refuses instead)"
+	return msg + " " + s.remedy("Problem.Disconnected = strict refuses instead", "disconnected", "strict")
 }
 
 // kNote gives the threshold n/(4k), or says that only isolated nodes count
