@@ -21,7 +21,7 @@ import (
 // on the blobs, or, when an unconstrained partition is returned, njw on
 // the rings, auto's own warning): each candidate's Run counted the
 // fold's again, 11 candidates needing them, 34 counts with 3 folds
-// against 4 now. Counted by testHookContradictions, by set of pairs, the folds' known by
+// against 4 now. Counted by the hook of contradictionsHookKey, by set of pairs, the folds' known by
 // their pairs (fgpwcSplit, as Auto splits them). The pairs are
 // consistent: with contradictory ones, ml- and mcl-noa-ssc resolve them
 // and their resolve's reference partitions, Runs of other methods on the
@@ -57,13 +57,12 @@ func TestAutoCountsContradictionsOncePerFold(t *testing.T) {
 		s := &Settings{Seed: 1}
 		var mu sync.Mutex
 		var counted []*constraint.Set
-		testHookContradictions = func(s *constraint.Set) {
+		ctx := context.WithValue(context.Background(), contradictionsHookKey{}, func(s *constraint.Set) {
 			mu.Lock()
 			counted = append(counted, s)
 			mu.Unlock()
-		}
-		res, err := Run(context.Background(), Auto{Folds: folds}, p, s)
-		testHookContradictions = nil
+		})
+		res, err := Run(ctx, Auto{Folds: folds}, p, s)
 		if err != nil {
 			t.Fatal(err)
 		}

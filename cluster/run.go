@@ -735,10 +735,10 @@ func countContradictions(ctx context.Context, name string, u Uses, p *Problem) (
 
 // pairContradictionsOf counts the contradictions of set
 // (constraint.ContradictionsContext, ctx checked as the pairs are; the
-// error is ctx's), telling testHookContradictions. Cost O(n + m) for m
-// pairs.
+// error is ctx's), telling the hook ctx carries under
+// contradictionsHookKey, if any. Cost O(n + m) for m pairs.
 func pairContradictionsOf(ctx context.Context, set *constraint.Set) (pairContradictions, error) {
-	if h := testHookContradictions; h != nil {
+	if h, ok := ctx.Value(contradictionsHookKey{}).(func(*constraint.Set)); ok {
 		h(set)
 	}
 	same, closure, err := constraint.ContradictionsContext(ctx, set)
@@ -748,11 +748,11 @@ func pairContradictionsOf(ctx context.Context, set *constraint.Set) (pairContrad
 	return pairContradictions{same: same, closure: closure}, nil
 }
 
-// testHookContradictions, when not nil, is called with every set of
-// pairs whose contradictions are counted (pairContradictionsOf), from
-// any goroutine: tests count the counts with it
-// (TestAutoCountsContradictionsOncePerFold). Nil outside tests.
-var testHookContradictions func(*constraint.Set)
+// contradictionsHookKey is the context key of a func(*constraint.Set)
+// called with every set of pairs whose contradictions are counted
+// (pairContradictionsOf), from any goroutine: tests count the counts with
+// it (TestAutoCountsContradictionsOncePerFold). No exported code sets it.
+type contradictionsHookKey struct{}
 
 // contradictions returns a warning when the pairwise constraints of p,
 // which the method name declaring u reads and does not resolve itself
