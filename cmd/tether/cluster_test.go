@@ -1109,16 +1109,26 @@ func TestClusterOneRowHint(t *testing.T) {
 }
 
 // An unknown subcommand is a usage error that suggests the command meant,
-// when one is close.
+// when one is close, and says where the commands are listed. It prints
+// nothing but the error (exitCode prints it, on standard error, exit
+// status 2): not the list of commands before it.
 func TestUnknownSubcommand(t *testing.T) {
+	const hint = ` (run "tether help" for the commands)`
 	for _, tc := range []struct{ arg, want string }{
-		{"clustr", `unknown subcommand "clustr": did you mean cluster?`},
-		{"contraints", `unknown subcommand "contraints": did you mean constraints?`},
-		{"xyzzy", `unknown subcommand "xyzzy"`},
+		{"clustr", `unknown subcommand "clustr": did you mean cluster?` + hint},
+		{"contraints", `unknown subcommand "contraints": did you mean constraints?` + hint},
+		{"xyzzy", `unknown subcommand "xyzzy"` + hint},
 	} {
-		_, _, err := run(t, tc.arg)
+		out, stderr, err := run(t, tc.arg)
 		if !errors.Is(err, errUsage) || !strings.HasSuffix(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want a usage error ending %q", tc.arg, err, tc.want)
+		}
+		if out != "" || stderr != "" {
+			t.Errorf("%s: printed stdout %q, stderr %q before the error, want nothing", tc.arg, out, stderr)
+		}
+		var b strings.Builder
+		if code := exitCode(context.Background(), err, &b); code != 2 || strings.Count(b.String(), "\n") != 1 {
+			t.Errorf("%s: exit status %d, stderr %q, want 2 and one line", tc.arg, code, b.String())
 		}
 	}
 }

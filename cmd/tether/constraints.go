@@ -55,8 +55,9 @@ func runConstraints(ctx context.Context, m *Main, args []string) error {
 	case "closure":
 		return runConstraintsClosure(ctx, m, args[1:])
 	}
-	fmt.Fprint(m.Stderr, citeSources("Usage: tether "+constraintsUsage+"\n"))
-	return usagef("constraints", "unknown command %q (want gen, check or closure)", args[0])
+	// A mistyped command gets the error alone, which lists the
+	// commands, as tether's own do (Main.Run).
+	return usagef("constraints", "unknown command %q%s (want gen, check or closure)", args[0], suggest.Hint(args[0], []string{"gen", "check", "closure"}))
 }
 
 const consGenUsage = `constraints gen -truth FILE -protocol P [flags] [-o out.csv]

@@ -175,24 +175,29 @@ func TestHelpTextsAgree(t *testing.T) {
 // CMD -h, tether constraints -h — prints on standard output and exits 0
 // (review 95: tether help printed on standard error, so that tether
 // cluster -h | less showed nothing); the usage that comes with a mistake
-// (no command, an unknown one) goes to standard error, with a usage error.
+// (no command) goes to standard error, with a usage error. A mistyped
+// command (tether clustr, tether powerlaw fitt) gets the error alone,
+// with a did-you-mean and where the commands are listed, as a mistyped
+// flag does: the ~30 lines of usage before it hid it.
 func TestHelpGoesToStdout(t *testing.T) {
 	for _, tc := range []struct {
 		args  []string
 		asked bool
+		typo  string // the error's ending for a mistyped command
 	}{
-		{[]string{"help"}, true},
-		{[]string{"-h"}, true},
-		{[]string{"--help"}, true},
-		{[]string{"help", "cluster"}, true},
-		{[]string{"cluster", "-h"}, true},
-		{[]string{"constraints", "-h"}, true},
-		{[]string{"constraints", "check", "-h"}, true},
-		{[]string{"powerlaw", "help"}, true},
-		{nil, false},
-		{[]string{"clustr"}, false},
-		{[]string{"constraints"}, false},
-		{[]string{"powerlaw", "fitt"}, false},
+		{[]string{"help"}, true, ""},
+		{[]string{"-h"}, true, ""},
+		{[]string{"--help"}, true, ""},
+		{[]string{"help", "cluster"}, true, ""},
+		{[]string{"cluster", "-h"}, true, ""},
+		{[]string{"constraints", "-h"}, true, ""},
+		{[]string{"constraints", "check", "-h"}, true, ""},
+		{[]string{"powerlaw", "help"}, true, ""},
+		{nil, false, ""},
+		{[]string{"clustr"}, false, `unknown subcommand "clustr": did you mean cluster? (run "tether help" for the commands)`},
+		{[]string{"constraints"}, false, ""},
+		{[]string{"constraints", "chek"}, false, `unknown command "chek": did you mean check? (want gen, check or closure)`},
+		{[]string{"powerlaw", "fitt"}, false, `unknown command "fitt": did you mean fit? (want fit or sample)`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out, errOut, err := run(t, tc.args...)
@@ -202,6 +207,12 @@ func TestHelpGoesToStdout(t *testing.T) {
 				}
 				if code := exitCode(context.Background(), err, io.Discard); code != 0 {
 					t.Errorf("exit status %d, want 0", code)
+				}
+				return
+			}
+			if tc.typo != "" {
+				if !errors.Is(err, errUsage) || !strings.HasSuffix(err.Error(), tc.typo) || out != "" || errOut != "" {
+					t.Errorf("err %v, stdout %q, stderr %q: want a usage error ending %q and nothing printed", err, out, errOut, tc.typo)
 				}
 				return
 			}

@@ -237,8 +237,9 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		}
 		names = append(names, c.name)
 	}
-	m.usage(m.Stderr)
-	return fmt.Errorf("%w: unknown subcommand %q%s", errUsage, args[0], suggest.Hint(args[0], names))
+	// A mistyped command gets the error alone, as a mistyped flag does
+	// (parseFlags): the list of commands is one "tether help" away.
+	return fmt.Errorf("%w: unknown subcommand %q%s (run \"tether help\" for the commands)", errUsage, args[0], suggest.Hint(args[0], names))
 }
 
 // usage writes the list of commands to w: standard output when help was

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/suggest"
 	"github.com/tether-sc/tether/powerlaw"
 )
 
@@ -44,8 +45,9 @@ func runPowerlaw(ctx context.Context, m *Main, args []string) error {
 	case "sample":
 		return runPowerlawSample(ctx, m, args[1:])
 	}
-	fmt.Fprint(m.Stderr, citeSources("Usage: tether "+powerlawUsage+"\n"))
-	return usagef("powerlaw", "unknown command %q (want fit or sample)", args[0])
+	// A mistyped command gets the error alone, which lists the
+	// commands, as tether's own do (Main.Run).
+	return usagef("powerlaw", "unknown command %q%s (want fit or sample)", args[0], suggest.Hint(args[0], []string{"fit", "sample"}))
 }
 
 const plFitUsage = `powerlaw fit -input FILE [-discrete] [-xmin auto|VALUE] [-bootstrap N] [-seed S] [-json] [-quiet]
