@@ -369,7 +369,7 @@ type summary struct {
 	Names  []string `json:"names,omitempty"`
 }
 
-func runCluster(ctx context.Context, m *Main, args []string) error {
+func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	fs := m.newFlagSet("cluster", clusterUsage)
 	var in inputOptions
 	in.bind(fs)
@@ -402,6 +402,7 @@ func runCluster(ctx context.Context, m *Main, args []string) error {
 	}
 	ins := []pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}, {"-bipartite", in.bip.file}, {"-row-names", in.bip.rowNames},
 		{"-col-names", in.bip.colNames}, {"-truth", in.truthFile}, {"-constraints", *consFile}, {"-partial-labels", *partial}}
+	defer func() { err = nameFileFlag(err, ins) }()
 	outs := []pathFlag{{"-o", *out}, {"-graph-out", *graphOut}, {"-plot", *plotFile}}
 	if *out == "" {
 		outs[0].path = "-"

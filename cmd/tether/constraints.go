@@ -85,7 +85,7 @@ reference that names its nodes gives the output in its order of nodes.
 ` + labelFilesHelp
 
 // runConstraintsGen implements "tether constraints gen".
-func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
+func runConstraintsGen(ctx context.Context, m *Main, args []string) (err error) {
 	fs := m.newFlagSet("constraints gen", consGenUsage)
 	var truthPath, protocol, out string
 	var rate, alpha, noise float64
@@ -118,7 +118,9 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) error {
 	if err := consUnusedFlag(fs, protocol); err != nil {
 		return err
 	}
-	if err := checkOutputs("constraints gen", []pathFlag{{"-truth", truthPath}}, []pathFlag{{"-o", out}}); err != nil {
+	ins := []pathFlag{{"-truth", truthPath}}
+	defer func() { err = nameFileFlag(err, ins) }()
+	if err := checkOutputs("constraints gen", ins, []pathFlag{{"-o", out}}); err != nil {
 		return err
 	}
 	td, err := readNodeLabels(ctx, truthPath, 0, nil)
@@ -351,7 +353,7 @@ closure's singletons are counted up to it.`
 const consMaxListed = 50
 
 // runConstraintsCheck implements "tether constraints check".
-func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
+func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error) {
 	fs := m.newFlagSet("constraints check", consCheckUsage)
 	var n int
 	var baseFlag, namesPath, policyName, oldPolicy, out string
@@ -397,7 +399,10 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) error {
 	if asJSON {
 		outs = append([]pathFlag{{"-json", "-"}}, outs...)
 	}
-	if err := checkOutputs("constraints check", []pathFlag{{"the constraints checked", pos[0]}, {"-names", namesPath}}, outs); err != nil {
+	// The file checked, an argument, is named by the errors as it is.
+	ins := []pathFlag{{"the constraints checked", pos[0]}, {"-names", namesPath}}
+	defer func() { err = nameFileFlag(err, ins) }()
+	if err := checkOutputs("constraints check", ins, outs); err != nil {
 		return err
 	}
 	report := m.Stdout

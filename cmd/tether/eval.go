@@ -48,7 +48,7 @@ the figures report their progress there when they take more than a second
 ` + labelFilesHelp
 
 // runEval implements "tether eval".
-func runEval(ctx context.Context, m *Main, args []string) error {
+func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	fs := m.newFlagSet("eval", evalUsage)
 	var truthPath, predPath, graphPath, consPath, sizes string
 	var asJSON, quiet bool
@@ -81,6 +81,9 @@ func runEval(ctx context.Context, m *Main, args []string) error {
 	if truthPath == "" || predPath == "" {
 		return usagef("eval", "-truth and -pred are required (%s)", usageHint(fs))
 	}
+	defer func() {
+		err = nameFileFlag(err, []pathFlag{{"-truth", truthPath}, {"-pred", predPath}, {"-graph", graphPath}, {"-constraints", consPath}})
+	}()
 	if opt.Unconstrained && consPath == "" {
 		return usagef("eval", "-unconstrained needs -constraints")
 	}

@@ -65,7 +65,7 @@ reads the output (cluster -truth, eval -truth, constraints gen -truth).
 ` + labelFilesHelp
 
 // runLabels implements "tether labels".
-func runLabels(ctx context.Context, m *Main, args []string) error {
+func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 	fs := m.newFlagSet("labels", labelsUsage)
 	var in inputOptions
 	fs.StringVar(&in.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF)")
@@ -84,7 +84,9 @@ func runLabels(ctx context.Context, m *Main, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("labels", "unexpected argument %q%s", fs.Arg(0), fileArgHint(fs.Args(), "-input "+fs.Arg(0)+" for a feature table or -graph-file "+fs.Arg(0)+" for a graph"))
 	}
-	if err := checkOutputs("labels", []pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}}, []pathFlag{{"-o", *out}}); err != nil {
+	ins := []pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}}
+	defer func() { err = nameFileFlag(err, ins) }()
+	if err := checkOutputs("labels", ins, []pathFlag{{"-o", *out}}); err != nil {
 		return err
 	}
 	var labels []int

@@ -92,7 +92,7 @@ type plFitReport struct {
 }
 
 // runPowerlawFit implements "tether powerlaw fit".
-func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
+func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 	fs := m.newFlagSet("powerlaw fit", plFitUsage)
 	var input, xminFlag string
 	var boot int
@@ -116,6 +116,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) error {
 	if input == "" {
 		return usagef(cmdName(fs), "-input is required (%s)", usageHint(fs))
 	}
+	defer func() { err = nameFileFlag(err, []pathFlag{{"-input", input}}) }()
 	if xminFlag != "auto" {
 		v, err := strconv.ParseFloat(xminFlag, 64)
 		if err != nil || !(v > 0) || math.IsInf(v, 0) || (opt.Discrete && (v != math.Trunc(v) || v < 1)) {

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"strings"
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
@@ -65,4 +67,47 @@ func checkSize(cmd, name, what string, n int, spec *graph.Spec) error {
 		}
 	}
 	return nil
+}
+
+// fileFlagError is an error opening or reading the file of an input flag
+// as a file (a *fs.PathError on its path: a file that does not exist, that
+// cannot be read, a folder), printed after the flag that named it:
+// "-input nosuch.csv: open nosuch.csv: no such file or directory". The
+// readers said "dataset: open nosuch.csv: …", which left the user to find
+// which of a command's file flags held the name. It unwraps to the
+// reader's error, so errors.Is and the exit status see what it wraps.
+type fileFlagError struct {
+	flag, path string
+	pathErr    *fs.PathError
+	err        error
+}
+
+func (e *fileFlagError) Error() string {
+	return e.flag + " " + e.path + ": " + e.pathErr.Error()
+}
+
+func (e *fileFlagError) Unwrap() error { return e.err }
+
+// nameFileFlag returns err as a fileFlagError when it is an error of
+// opening or reading the file of one of ins as a file (a *fs.PathError
+// whose path is the flag's value; the first such flag when two name the
+// same file), else err as it is: the errors of a file's content name the
+// file and line. ins are the command's input file flags, those
+// checkOutputs gets (positional arguments, which the user sees named in
+// the error, left out). Cost O(len(ins) + the depth of err).
+func nameFileFlag(err error, ins []pathFlag) error {
+	var pe *fs.PathError
+	if err == nil || !errors.As(err, &pe) {
+		return err
+	}
+	var ff *fileFlagError
+	if errors.As(err, &ff) {
+		return err
+	}
+	for _, in := range ins {
+		if in.path != "" && strings.HasPrefix(in.flag, "-") && in.path == pe.Path {
+			return &fileFlagError{flag: in.flag, path: in.path, pathErr: pe, err: err}
+		}
+	}
+	return err
 }
