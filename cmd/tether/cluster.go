@@ -158,9 +158,18 @@ func bindColumns(fs *flag.FlagSet, name, usage string, dst *[]string) {
 	})
 }
 
+// files are the input file flags of o, with their values ("" when not
+// given): those of the data, -truth included.
+func (o *inputOptions) files() []pathFlag {
+	return []pathFlag{{"-input", o.input}, {"-graph-file", o.graphFile}, {"-bipartite", o.bip.file}, {"-row-names", o.bip.rowNames},
+		{"-col-names", o.bip.colNames}, {"-truth", o.truthFile}}
+}
+
 // load reads or generates the data and builds the graph (package input,
-// the loader tether serve's API and package job share).
-func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*loaded, error) {
+// the loader tether serve's API and package job share). An error opening
+// a file names its flag (nameFileFlag), for cluster and serve alike.
+func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ *loaded, err error) {
+	defer func() { err = nameFileFlag(err, o.files()) }()
 	count := 0
 	for _, s := range []string{o.input, o.graphFile, o.gen, o.bip.file} {
 		if s != "" {
@@ -174,7 +183,6 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (*l
 		return nil, err
 	}
 	spec := o.spec
-	var err error
 	l := &loaded{}
 	switch {
 	case o.bip.file != "":
@@ -400,8 +408,7 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	if fs.NArg() > 0 {
 		return usagef("cluster", "unexpected argument %q%s", fs.Arg(0), fileArgHint(fs.Args(), "-input "+fs.Arg(0)+" for a feature table or -graph-file "+fs.Arg(0)+" for a graph"))
 	}
-	ins := []pathFlag{{"-input", in.input}, {"-graph-file", in.graphFile}, {"-bipartite", in.bip.file}, {"-row-names", in.bip.rowNames},
-		{"-col-names", in.bip.colNames}, {"-truth", in.truthFile}, {"-constraints", *consFile}, {"-partial-labels", *partial}}
+	ins := append(in.files(), pathFlag{"-constraints", *consFile}, pathFlag{"-partial-labels", *partial})
 	defer func() { err = nameFileFlag(err, ins) }()
 	outs := []pathFlag{{"-o", *out}, {"-graph-out", *graphOut}, {"-plot", *plotFile}}
 	if *out == "" {

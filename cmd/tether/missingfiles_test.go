@@ -13,10 +13,10 @@ import (
 // TestMissingFileNamesItsFlag: a file flag naming no file fails with an
 // error that begins with the flag and its value, "-input nosuch.csv: open
 // nosuch.csv: no such file or directory", for every input file flag of
-// every command (the readers said "dataset: open nosuch.csv: …", without
-// the flag). The error is still the data's (exit status 1) and still
-// fs.ErrNotExist. A file named by an argument (constraints check FILE) is
-// named by the error as it is.
+// every command, serve's data included (the readers said "dataset: open
+// nosuch.csv: …", without the flag). The error is still the data's (exit
+// status 1) and still fs.ErrNotExist. A file named by an argument
+// (constraints check FILE) is named by the error as it is.
 func TestMissingFileNamesItsFlag(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nosuch.txt")
@@ -35,6 +35,9 @@ func TestMissingFileNamesItsFlag(t *testing.T) {
 		{"-truth", []string{"cluster", "-input", table, "-truth", missing, "-k", "2"}},
 		{"-constraints", []string{"cluster", "-input", table, "-knn", "2", "-constraints", missing, "-k", "2"}},
 		{"-partial-labels", []string{"cluster", "-input", table, "-knn", "2", "-partial-labels", missing, "-k", "2"}},
+		// serve reads its data as cluster does (inputOptions.load), before it listens.
+		{"-input", []string{"serve", "-addr", "127.0.0.1:0", "-input", missing}},
+		{"-truth", []string{"serve", "-addr", "127.0.0.1:0", "-input", table, "-truth", missing}},
 		{"-input", []string{"labels", "-input", missing}},
 		{"-graph-file", []string{"labels", "-graph-file", missing, "-gml-label", "club"}},
 		{"-truth", []string{"constraints", "gen", "-truth", missing, "-protocol", "pairs-frac"}},
