@@ -231,6 +231,8 @@ type BetheHessian struct {
 	// (graph.BetheRNonBacktracking), or BetheRuleZeta (see there).
 	Rule BetheRule `doc:"r when R is 0: mean (√ mean degree, seed 004 §3.2), nb (√(Σd²/Σd − 1), Saade et al. 2014, Le & Levina 2015) or zeta (nb's k, then eigenvector p of H(ζ_p), Dall'Amico et al. 2019)"`
 	// MaxK caps the estimated k when Problem.K is 0. If MaxK is 0, 100 is used.
+	// An estimate at the cap, or of more than √n clusters, gets a warning
+	// that it is unreliable and to give k (betheImplausibleK).
 	MaxK int `doc:"cap of the estimated k (0: 100)" range:"[0, 1e6]"`
 }
 
@@ -279,6 +281,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 		// Ask for a growing number of the smallest eigenvalues until one is
 		// non-negative: the count of negative ones estimates k.
 		want := min(8, n)
+		capped := false // the count reached maxK (betheImplausibleK)
 		for {
 			res, err = s.solve(ctx, eigen.Problem{A: h, K: want, Which: eigen.Smallest})
 			if err != nil && res == nil {
@@ -292,6 +295,7 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 			}
 			if neg < want || want == n || want >= maxK {
 				k = max(1, min(neg, maxK))
+				capped = neg > maxK || neg == want && want < n
 				break
 			}
 			want = min(2*want, n, maxK+1)
@@ -300,6 +304,9 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 			warnings = append(warnings, betheOneCluster(g, r, s))
 		} else {
 			warnings = append(warnings, note(fmt.Sprintf("k = %d estimated from the negative eigenvalues of H(r), r = %.4g", k, r)))
+			if w := betheImplausibleK(k, n, capped, s); w != "" {
+				warnings = append(warnings, w)
+			}
 		}
 	} else {
 		res, err = s.solve(ctx, eigen.Problem{A: h, K: k, Which: eigen.Smallest})

@@ -1332,3 +1332,24 @@ func TestClusterRemediesNameFlags(t *testing.T) {
 		})
 	}
 }
+
+// bethe's k estimated on the README tour's moons (the 10-NN graph of
+// tether gen moons -n 1000 -noise 0.12 -seed 1) is 83 clusters: a warning
+// says the estimate is unreliable on such a graph and to give -k
+// (cluster.BetheHessian: more than √n clusters). It printed only the note
+// of the estimate.
+func TestClusterBetheImplausibleK(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "moons.csv")
+	if _, _, err := run(t, "gen", "moons", "-n", "1000", "-noise", "0.12", "-seed", "1", "-o", data); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := run(t, "cluster", "-input", data, "-method", "bethe", "-k", "0", "-o", filepath.Join(t.TempDir(), "pred"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "tether cluster: note: k = 83 estimated from the negative eigenvalues") ||
+		!strings.Contains(stderr, "tether cluster: warning: bethe: k = 83 estimated for 1000 nodes is implausible") ||
+		!strings.Contains(stderr, "the estimate is unreliable on this graph; give k (Problem.K; tether: -k)\n") {
+		t.Errorf("stderr:\n%s\nwant the note of k = 83 and a warning that it is implausible, ending give k (Problem.K; tether: -k)", stderr)
+	}
+}
