@@ -28,6 +28,8 @@ func TestClusterNotesAndWarnings(t *testing.T) {
 		t.Fatalf("constraints gen: %v\n%s", err, stderr)
 	}
 	small := evalWriteTemp(t, dir, "small.csv", "x,y,label\n0,0,a\n0,1,a\n1,0,a\n5,5,b\n5,6,b\n6,5,b\n")
+	// Two triangles and node 6 isolated: njw regularizes L_sym by default.
+	isolated := evalWriteTemp(t, dir, "g.txt", "0 1 1\n1 2 1\n0 2 1\n3 4 1\n4 5 1\n3 5 1\n2 3 0.1\n6 6 0\n")
 	labels := filepath.Join(dir, "l.csv")
 	const (
 		labelColumn = `column "label" is the reference labels, not a feature`
@@ -44,6 +46,10 @@ func TestClusterNotesAndWarnings(t *testing.T) {
 		{"input too small for the defaults", []string{"-input", small, "-k", "2"}, []string{labelColumn}, []string{smallTable}, false},
 		{"-quiet keeps warnings, not notes", []string{"-input", small, "-k", "2", "-quiet"}, []string{labelColumn}, []string{smallTable}, true},
 		{"auto's cross-validated choice", []string{"-input", moons, "-k", "2", "-constraints", cons}, []string{labelColumn, "auto: chose "}, nil, false},
+		// The default regularization is the documented behaviour of
+		// -regularize auto (a warning before); the zero embedding row of
+		// the isolated node stays a warning.
+		{"default regularization", []string{"-graph-file", isolated, "-k", "2"}, []string{"L_sym regularized (d + τ)"}, []string{"1 node of 7 has a zero embedding row"}, false},
 		{"constraints an unsupervised method ignores", []string{"-input", moons, "-k", "2", "-method", "njw", "-constraints", cons}, []string{labelColumn}, []string{"njw ignores the"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,5 +158,27 @@ func TestClusterResultMessagesOnStderr(t *testing.T) {
 				t.Errorf("the summary is not on standard error:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// The regularization messages of cluster move from the warnings to the
+// notes, after the notes there were (an auto candidate's, prefixed by its
+// name, too); the others stay where they were, in order.
+func TestRegularizationNotes(t *testing.T) {
+	warnings := []string{
+		"L_sym regularized (d + τ), τ = 6.087: 68 isolated nodes (the plain L_sym is undefined)",
+		"njw: 70 nodes of 2000 have a zero embedding row",
+		"njw: L_rw regularized (d + τ and τ/n added to every W_ij), τ = 2: components too small",
+		"the graph is not regularized (d + τ) here",
+	}
+	notes := []string{"auto: chose njw"}
+	w, n := regularizationNotes(warnings, notes)
+	wantW := []string{warnings[1], warnings[3]}
+	wantN := []string{notes[0], warnings[0], warnings[2]}
+	if !slices.Equal(w, wantW) || !slices.Equal(n, wantN) {
+		t.Errorf("warnings %q, notes %q; want %q and %q", w, n, wantW, wantN)
+	}
+	if len(notes) != 1 || len(warnings) != 4 {
+		t.Errorf("the lists given were changed: %q, %q", warnings, notes)
 	}
 }
