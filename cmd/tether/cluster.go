@@ -270,8 +270,12 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 		}
 	}
 	if o.truthFile != "" {
+		from := len(l.Notes)
 		if err := l.ReadTruth(ctx, o.truthFile); err != nil {
 			return nil, err
+		}
+		if o.input != "" {
+			l.Notes = truthNotes(l.Notes, from, o.input, o.truthFile)
 		}
 	}
 	if l.Graph == nil {

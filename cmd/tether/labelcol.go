@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -107,4 +108,35 @@ func withoutEncodingNotes(notes []string, file string, cols []string) []string {
 		}
 	}
 	return out
+}
+
+// truthNotes returns notes with the two notes on the reference labels of
+// the table file merged into one, when -truth (truthFile) replaced the
+// labels of its class column: the reader's note `file: column "label" is
+// the reference labels, not a feature (…)`, which -truth makes untrue,
+// and ReadTruth's "truthFile replaces the reference labels of file: …"
+// (at index from on) become `truthFile replaces column "label" of file as
+// the reference labels: the partition is compared with truthFile; the
+// column is not a feature (…)`, in the place of the second. Both were
+// printed, the first contradicting the second. Other notes, and notes
+// without that pair, are returned as they are. Cost O(total length).
+func truthNotes(notes []string, from int, file, truthFile string) []string {
+	replaced := slices.IndexFunc(notes[from:], func(n string) bool {
+		return strings.HasPrefix(n, truthFile+" replaces the reference labels of "+file+": ")
+	})
+	if replaced < 0 {
+		return notes
+	}
+	replaced += from
+	column := regexp.MustCompile(`^` + regexp.QuoteMeta(file) + `: column ("(?:[^"\\]|\\.)*") is the reference labels, not a feature (.*)$`)
+	for i, n := range notes[:from] {
+		m := column.FindStringSubmatch(n)
+		if m == nil {
+			continue
+		}
+		out := slices.Clone(notes)
+		out[replaced] = fmt.Sprintf("%s replaces column %s of %s as the reference labels: the partition is compared with %s; the column is not a feature %s", truthFile, m[1], file, truthFile, m[2])
+		return slices.Delete(out, i, i+1)
+	}
+	return notes
 }

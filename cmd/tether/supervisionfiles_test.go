@@ -557,3 +557,56 @@ func TestClusterTruthReplacesColumn(t *testing.T) {
 		})
 	}
 }
+
+// TestClusterTruthOneNote: with a column named label, taken as the
+// reference labels, and -truth, one note says that the file replaces the
+// column as the reference (and that the column is still not a feature,
+// with the remedy): the reader's note that the column is the reference
+// labels, which -truth makes untrue, was printed before it. On standard
+// error and in -json alike.
+func TestClusterTruthOneNote(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x1,x2,label\n")
+	var tb strings.Builder
+	for i := 0; i < 30; i++ {
+		c := i % 3
+		fmt.Fprintf(&b, "%.2f,%.2f,%d\n", float64(10*c)+0.1*float64(i%7), float64(-10*c)+0.13*float64(i%5), c)
+		fmt.Fprintf(&tb, "%d\n", i%2)
+	}
+	data := evalWriteTemp(t, dir, "data.csv", b.String())
+	truth := evalWriteTemp(t, dir, "data.truth", tb.String())
+	want := truth + ` replaces column "label" of ` + data + ` as the reference labels: the partition is compared with ` + truth + `; the column is not a feature (tether: -label none makes it a feature`
+	args := []string{"cluster", "-input", data, "-truth", truth, "-k", "3", "-o", filepath.Join(dir, "out.csv")}
+	_, stderr, err := run(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stderr, "reference labels"); n != 1 || !strings.Contains(stderr, "tether cluster: note: "+want) {
+		t.Errorf("standard error names the reference labels %d times, want once, in the note %q:\n%s", n, want, stderr)
+	}
+	out, _, err := run(t, append(args, "-json")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Notes []string `json:"notes"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var about []string
+	for _, n := range sum.Notes {
+		if strings.Contains(n, "reference labels") {
+			about = append(about, n)
+		}
+	}
+	if len(about) != 1 || !strings.HasPrefix(about[0], want) {
+		t.Errorf("-json notes on the reference labels %q, want one, %q…", about, want)
+	}
+	// Without -truth, the reader's note stands.
+	_, stderr, err = run(t, "cluster", "-input", data, "-k", "3", "-o", filepath.Join(dir, "out.csv"))
+	if err != nil || !strings.Contains(stderr, `column "label" is the reference labels, not a feature`) {
+		t.Errorf("without -truth: %v\n%s", err, stderr)
+	}
+}
