@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -409,7 +408,17 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 	if isStdout(out) {
 		report = m.Stderr
 	}
-	opt := &constraint.ReadOptions{N: n, Base: base, File: pos[0], Policy: constraint.Soft}
+	// The reader checks the pairs once and applies its policy: soft and
+	// drop-cl as asked; reject as drop-cl, which reports every conflict
+	// where reject stops at the first, keeps the first of each identical
+	// repeat as reject does, and whose set is then reject's unless a
+	// conflict that reject refuses was found (below). The pairs were
+	// checked twice: read with soft, then constraint.ResolveContext.
+	readPolicy := policy
+	if policy == constraint.Reject {
+		readPolicy = constraint.DropConflictingCannotLinks
+	}
+	opt := &constraint.ReadOptions{N: n, Base: base, File: pos[0], Policy: readPolicy}
 	if namesPath != "" {
 		if opt.Names, err = consReadNames(ctx, namesPath); err != nil {
 			return err
@@ -420,18 +429,27 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 		return err
 	}
 	defer f.Close()
-	// Read everything (Soft) so that every conflict is listed, then apply
-	// the policy; both check the context as they go (seconds at 10⁶
-	// pairs).
+	// Read, check and apply the policy, checking the context as it goes
+	// (seconds at 10⁶ pairs); every conflict is listed whatever the
+	// policy.
 	file, err := constraint.ReadContext(ctx, f, opt)
 	if err != nil {
+		// A cancellation names the file and the line or the step
+		// ("stopped while checking the pairs", the policy's drops
+		// included).
 		return err
 	}
-	kept, _, resolveErr := constraint.ResolveContext(ctx, file.Set, policy)
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("constraints check: %s: stopped while applying %s %s: %w", pos[0], policyFlag, policy, err)
-	}
 	rep := file.Report
+	kept := file.Set
+	refused := 0 // conflicts reject refuses: all but identical repeats
+	for _, c := range rep.Conflicts {
+		if !c.IdenticalRepeat() {
+			refused++
+		}
+	}
+	if policy == constraint.Reject && refused > 0 {
+		kept = nil
+	}
 	// Without -n or -names, n is 1 + the largest index: the report says
 	// so (review 95: "nodes 999" read as a fact about the data), and the
 	// closure's singletons count on it.
@@ -439,7 +457,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 	// An empty set is valid, but a file meant to hold constraints that
 	// holds none is more likely a mistake: say so, without failing.
 	var warnings []string
-	if len(file.Set.Pairs) == 0 {
+	if rep.MustLinks+rep.CannotLinks == 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: no constraints (the file has no constraint line)", pos[0]))
 	}
 	for _, w := range warnings {
@@ -531,21 +549,9 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 			fmt.Fprintln(report, c.DescribeNodes(pos[0], file.Node))
 		}
 	}
-	if resolveErr != nil {
-		if errors.Is(resolveErr, constraint.ErrConflict) {
-			refused := 0 // identical repeats are kept once, not refused
-			for _, c := range rep.Conflicts {
-				if !c.IdenticalRepeat() {
-					refused++
-				}
-			}
-			noun := "conflicts"
-			if refused == 1 {
-				noun = "conflict"
-			}
-			return fmt.Errorf("constraints check: %s: %d %s under the reject policy", pos[0], refused, noun)
-		}
-		return resolveErr
+	if kept == nil {
+		// Identical repeats are kept once, not refused.
+		return fmt.Errorf("constraints check: %s: %s under the reject policy", pos[0], wording.Count(refused, "conflict", "conflicts"))
 	}
 	if out != "" {
 		return m.writeReported(ctx, out, true, func(w io.Writer) error { return constraint.Write(w, kept, file.Base) })

@@ -556,21 +556,13 @@ func (c *checksCtx) Err() error {
 func (c *checksCtx) Done() <-chan struct{} { return nil }
 
 // tether constraints check applies its -conflicts policy checking the
-// context as it goes (constraint.ResolveContext: the check of the pairs
-// again, then the drops), where constraint.Resolve ran on a goroutine
-// that Ctrl-C abandoned, working on for seconds at 10⁶ pairs: cancelled
-// at any of the last checks of a whole run (counted first), the command
-// stops there, naming the file and the step.
+// context as it goes (in constraint.ReadContext, which reads, checks the
+// pairs and applies the policy), where constraint.Resolve ran on a
+// goroutine that Ctrl-C abandoned, working on for seconds at 10⁶ pairs:
+// cancelled at any of the last checks of a whole run (counted first), the
+// command stops there, naming the file and the step.
 func TestConstraintsCheckCancelInTheResolve(t *testing.T) {
-	var b strings.Builder
-	for i := range 3<<16 + 5 {
-		kind := "ml"
-		if i%3 == 0 {
-			kind = "cl"
-		}
-		fmt.Fprintf(&b, "%d,%d,%s\n", i%5000, 5000+i%4999, kind)
-	}
-	path := consWriteTemp(t, "pairs.csv", b.String())
+	path := consBigConflicts(t)
 	args := []string{"constraints", "check", "-conflicts", "drop-cl", path}
 	runCtx := func(ctx context.Context) error {
 		m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
@@ -582,8 +574,69 @@ func TestConstraintsCheckCancelInTheResolve(t *testing.T) {
 	}
 	for c := count.n - 3; c < count.n; c++ {
 		err := runCtx(testctx.CancelAfter(c))
-		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), path+": stopped while applying -conflicts drop-cl") {
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), path+": stopped while checking the pairs") {
 			t.Errorf("cancelled at check %d of %d: err = %v, want context.Canceled naming the file and the step", c+1, count.n, err)
+		}
+	}
+}
+
+// consBigConflicts writes a file of 3·2¹⁶ + 5 pairs with conflicts of
+// every kind (repeats, contradictions, cannot-links inside must-link
+// components) and returns its path.
+func consBigConflicts(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for i := range 3<<16 + 5 {
+		kind := "ml"
+		if i%3 == 0 {
+			kind = "cl"
+		}
+		fmt.Fprintf(&b, "%d,%d,%s\n", i%5000, 5000+i%4999, kind)
+	}
+	return consWriteTemp(t, "pairs.csv", b.String())
+}
+
+// tether constraints check checks the pairs once, under every policy: it
+// polls the context as often as one constraint.ReadContext with its policy
+// does (give or take the opening of the file), where it read them with
+// the soft policy, which checks them, then checked them again in
+// constraint.ResolveContext to apply -conflicts, polling the context as
+// many times more as ResolveContext does. The report is the same (the
+// outputs of both ways are compared on files of every kind of conflict).
+func TestConstraintsCheckChecksOnce(t *testing.T) {
+	path := consBigConflicts(t)
+	for _, policy := range []constraint.Policy{constraint.Reject, constraint.DropConflictingCannotLinks, constraint.Soft} {
+		read := &checksCtx{Context: context.Background()}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readPolicy := policy
+		if policy == constraint.Reject {
+			readPolicy = constraint.DropConflictingCannotLinks // reject stops at the first conflict
+		}
+		_, err = constraint.ReadContext(read, f, &constraint.ReadOptions{File: path, Policy: readPolicy})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := constraint.ReadFile(path, 0) // the pairs as given (soft)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again := &checksCtx{Context: context.Background()}
+		if _, _, err := constraint.ResolveContext(again, all, policy); err != nil && !errors.Is(err, constraint.ErrConflict) {
+			t.Fatal(err)
+		}
+		cmd := &checksCtx{Context: context.Background()}
+		m := &Main{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
+		err = m.Run(cmd, []string{"constraints", "check", "-conflicts", policy.String(), path})
+		if (err != nil) != (policy == constraint.Reject) {
+			t.Fatalf("%v: %v", policy, err)
+		}
+		t.Logf("%v: the command polls %d times, ReadContext %d, ResolveContext %d", policy, cmd.n, read.n, again.n)
+		if cmd.n < read.n || cmd.n > read.n+again.n/2 {
+			t.Errorf("%v: the command polled the context %d times, want about ReadContext's %d (a second check, ResolveContext, adds %d)", policy, cmd.n, read.n, again.n)
 		}
 	}
 }
