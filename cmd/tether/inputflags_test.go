@@ -128,7 +128,7 @@ func TestInputFlagsClassified(t *testing.T) {
 			map[string]string{
 				"input": "source", "graph-file": "source",
 				"label": table, "id": table, "delim": table, "header": table, "missing": table,
-				"categorical": table, "drop": table, "gml-label": graphFile, "o": all,
+				"categorical": table, "drop": table, "gml-label": graphFile, "o": all, "quiet": all,
 			}, []string{"-gml-label", "club"}},
 	} {
 		t.Run(c.cmd, func(t *testing.T) {

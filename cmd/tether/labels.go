@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/tether-sc/tether/dataset"
-	"github.com/tether-sc/tether/input"
 )
 
 // labelFilesHelp describes the labels files every command reads (cluster
@@ -61,6 +60,8 @@ written by their 0-based row numbers in the file ("name,label" lines), as
 cluster -o writes them, unless an -id column names them; a GML
 node without the attribute is an error. Every command that reads labels
 reads the output (cluster -truth, eval -truth, constraints gen -truth).
+Reading a large file reports its progress on standard error when it
+takes more than a second, as cluster does (not with -quiet).
 
 ` + labelFilesHelp
 
@@ -78,6 +79,7 @@ func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 	bindCategorical(fs, &in.table)
 	fs.StringVar(&in.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding the labels (e.g. club)")
 	out := fs.String("o", "-", "output `file` (- for standard output)")
+	quiet := fs.Bool("quiet", false, "no progress messages and no notes on standard error (warnings are printed), as tether cluster -quiet")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -101,13 +103,17 @@ func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 	if err := in.checkApplies(); err != nil {
 		return err
 	}
+	// The reading reports its progress as tether cluster's does
+	// (readTableReported, readGraphReported): a large table took seconds
+	// without a word.
+	rec := m.recorder(ctx, *quiet)
 	switch {
 	case in.input != "":
 		// The rules of tether cluster: a class-named column holds the
 		// labels, a column of names the rows' names.
 		opt := in.table
 		opt.LabelColumn = in.labelCol
-		d, err := input.ReadTableFile(ctx, in.input, opt)
+		d, err := readTableReported(ctx, in.input, opt, rec)
 		if err != nil {
 			return optionUsage("labels", err)
 		}
@@ -117,25 +123,25 @@ func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 		if d.Truth == nil {
 			return usagef("labels", "%s: no label column; say which with -label (first, last, a number or a header name)", in.input)
 		}
-		printMessages(m.Stderr, "labels", d.Warnings, d.Notes, false)
+		printMessages(m.Stderr, "labels", d.Warnings, d.Notes, *quiet)
 		labels, names, classes = d.Truth, d.Names, d.Classes
 	default:
 		if in.gopt.LabelAttr == "" {
 			return usagef("labels", "-graph-file needs -gml-label, the node attribute holding the labels")
 		}
-		d, err := dataset.ReadGraphFileOptions(ctx, in.graphFile, in.gopt)
+		d, err := readGraphReported(ctx, in.graphFile, in.gopt, rec)
 		if err != nil {
 			return optionUsage("labels", err)
 		}
-		if d.Labels == nil {
+		if d.Truth == nil {
 			return usagef("labels", "%s: no node attribute %q (only GML files hold node attributes)", in.graphFile, in.gopt.LabelAttr)
 		}
 		// The reader's warnings (edges merged, labels that cannot name
 		// the nodes, ...), as tether cluster prints them.
-		printMessages(m.Stderr, "labels", d.Warnings, nil, false)
-		labels, names, classes = d.Labels, d.Names, d.ClassNames
+		printMessages(m.Stderr, "labels", d.Warnings, nil, *quiet)
+		labels, names, classes = d.Truth, d.Names, d.Classes
 	}
-	return m.writeReported(ctx, *out, true, func(w io.Writer) error {
+	return m.writeReported(ctx, *out, !*quiet, func(w io.Writer) error {
 		return dataset.WriteNodeLabels(w, labels, dataset.KeyNames(names), classes, "label")
 	})
 }

@@ -176,3 +176,55 @@ func TestTableReadProgress(t *testing.T) {
 		t.Errorf("-quiet: stderr %q", errOut)
 	}
 }
+
+// tether labels reports the reading of its input as cluster does (the
+// table's reading and parse, a graph file's reading), which it read
+// without a word; -quiet prints none of it.
+func TestLabelsReadProgress(t *testing.T) {
+	dir := t.TempDir()
+	var table strings.Builder
+	table.WriteString("x,y,label\n")
+	for i := range 40 {
+		fmt.Fprintf(&table, "%d,%d,%d\n", i%20, 10*(i/20), i/20)
+	}
+	path := filepath.Join(dir, "t.csv")
+	gml := filepath.Join(dir, "g.gml")
+	for name, content := range map[string]string{
+		path: table.String(),
+		gml:  "graph [\n node [ id 0 club \"a\" ]\n node [ id 1 club \"b\" ]\n edge [ source 0 target 1 ]\n]\n",
+	} {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, file string
+		args       []string
+		stages     []string
+	}{
+		{"-input", path, []string{"labels", "-input", path, "-o", filepath.Join(dir, "t.truth")}, []string{"reading " + path, "parsing " + path}},
+		{"-graph-file", gml, []string{"labels", "-graph-file", gml, "-gml-label", "club", "-o", filepath.Join(dir, "g.truth")}, []string{"reading " + gml}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, err := runClocked(t, tc.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, stage := range tc.stages {
+				if len(progressLines(errOut, stage)) == 0 {
+					t.Errorf("stderr %q: want the stage %q", errOut, stage)
+				}
+			}
+			if !slices.ContainsFunc(progressLines(errOut, "reading "+tc.file), func(l string) bool { return strings.Contains(l, "1/1 (100%) MiB") }) {
+				t.Errorf("stderr %q: want the file read to 100%%", errOut)
+			}
+			_, errOut, err = runClocked(t, append(tc.args, "-quiet")...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if errOut != "" {
+				t.Errorf("-quiet: stderr %q, want nothing", errOut)
+			}
+		})
+	}
+}
