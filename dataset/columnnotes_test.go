@@ -83,7 +83,7 @@ func TestColumnMessages(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tb, err := Read(context.Background(), strings.NewReader(c.in), c.file, c.opt)
+			tb, err := Read(context.Background(), strings.NewReader(c.in), c.file, cli(c.opt))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +173,7 @@ func TestHeaderlessClassColumnWarning(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tb, err := Read(context.Background(), strings.NewReader(c.in), "h.csv", c.opt)
+			tb, err := Read(context.Background(), strings.NewReader(c.in), "h.csv", cli(c.opt))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,7 +205,7 @@ func TestARFFNominalMessages(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		in += fmt.Sprintf("a%d,%d,%d,%c\n", min(i, 10), i%2, i%3*2, "mb"[i%2])
 	}
-	tb, err := Read(context.Background(), strings.NewReader(in), "z.arff", Options{Format: FormatARFF})
+	tb, err := Read(context.Background(), strings.NewReader(in), "z.arff", cli(Options{Format: FormatARFF}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestDistinctNumericColumnError(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Read(context.Background(), strings.NewReader(c.in), "p.csv", c.opt)
+			_, err := Read(context.Background(), strings.NewReader(c.in), "p.csv", cli(c.opt))
 			if !errors.Is(err, ErrSyntax) || !strings.HasSuffix(err.Error(), c.want) {
 				t.Errorf("error %v\nwant ErrSyntax ending %q", err, c.want)
 			}
@@ -257,7 +257,7 @@ func TestDistinctNumericColumnError(t *testing.T) {
 		}
 		return fmt.Sprintf("r%d,%d.5,S%d", i, i, i)
 	})
-	_, err := Read(context.Background(), strings.NewReader(in), "p.csv", Options{IDColumn: "id"})
+	_, err := Read(context.Background(), strings.NewReader(in), "p.csv", cli(Options{IDColumn: "id"}))
 	if want := `as names or keys do: leave it out (tether: -drop name; library: Options.Drop)`; err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("with an ID column: error %v, want one ending %q", err, want)
 	}

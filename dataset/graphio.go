@@ -174,10 +174,10 @@ type GraphOptions struct {
 	// content (DetectCSVGraph).
 	Format GraphFormat
 	// Spelling says how the warnings and errors name the options they
-	// suggest (-graph-format, -symmetrize, -named-nodes, -max-nodes,
-	// -gml-label) and the outputs that name the nodes: the zero value as
-	// tether's command line spells them, beside the library's
-	// GraphOptions fields.
+	// suggest (tether's -graph-format, -symmetrize, -named-nodes,
+	// -max-nodes, -gml-label) and the outputs that name the nodes, beside
+	// the library's GraphOptions fields: the zero value names the
+	// library's alone.
 	Spelling Spelling
 	// Recorder, if not nil, receives the progress of the parse of an edge
 	// list once its lines are read, as the stage "parsing NAME" (NAME the
@@ -601,13 +601,19 @@ type dupWarning struct {
 	w, wFirst   float64
 }
 
-// warning says what the merges of n did, for the file name.
-func (n *dupWarning) warning(name string) string {
+// warning says what the merges of n did, for the file name, naming the
+// front end of sp, which cannot choose another rule ("tether always keeps
+// the largest"), beside the library's option.
+func (n *dupWarning) warning(name string, sp Spelling) string {
 	what := fmt.Sprintf("%d repeated edges have", n.count)
 	if n.count == 1 {
 		what = "1 repeated edge has"
 	}
-	return fmt.Sprintf("%s:%d: %s a weight other than the earlier edge between the same nodes (the first: %g here, %g on line %d); each is merged into one edge with the largest weight (tether always keeps the largest; library: GraphOptions.Duplicates, DupSum adds the weights, DupError refuses the file)", name, n.line, what, n.w, n.wFirst, n.first)
+	front := ""
+	if f := sp.frontName(); f != "" {
+		front = f + " always keeps the largest; "
+	}
+	return fmt.Sprintf("%s:%d: %s a weight other than the earlier edge between the same nodes (the first: %g here, %g on line %d); each is merged into one edge with the largest weight (%slibrary: GraphOptions.Duplicates, DupSum adds the weights, DupError refuses the file)", name, n.line, what, n.w, n.wFirst, n.first, front)
 }
 
 // assemble combines entries into a graph on n nodes, pairing (i,j) with
@@ -1086,7 +1092,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	}
 	m.Done()
 	if dup != nil {
-		d.Warnings = append(d.Warnings, dup.warning(name))
+		d.Warnings = append(d.Warnings, dup.warning(name, opt.Spelling))
 	}
 	d.G = g
 	return d, nil
@@ -1237,7 +1243,7 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 	}
 	d := &GraphData{G: g, Base: 1}
 	if dup != nil {
-		d.Warnings = append(d.Warnings, dup.warning(name))
+		d.Warnings = append(d.Warnings, dup.warning(name, opt.Spelling))
 	}
 	return d, nil
 }

@@ -347,8 +347,8 @@ func TestGraphWriteRoundTrip(t *testing.T) {
 func TestEdgeListAutoBase(t *testing.T) {
 	const (
 		shifted     = "1 2\n2 3\n3 1\n4 5\n"
-		zeroWarning = "g.edges: node numbers read as 0-based, the smallest being 1 and the 6 nodes leaving room for node 0 above the largest, 5 (GraphOptions.Base auto): node 0 has no edge; if the file numbers the nodes from 1 and its last node has no edge, read it as 1-based (GraphOptions.Base = Base1; tether: -graph-base 1)"
-		warning     = "g.edges: node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0; tether: -graph-base 0)"
+		zeroWarning = "g.edges: node numbers read as 0-based, the smallest being 1 and the 6 nodes leaving room for node 0 above the largest, 5 (GraphOptions.Base auto): node 0 has no edge; if the file numbers the nodes from 1 and its last node has no edge, read it as 1-based (GraphOptions.Base = Base1)"
+		warning     = "g.edges: node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0)"
 	)
 	for _, c := range []struct {
 		name     string
@@ -390,7 +390,7 @@ func TestEdgeListAutoBase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]string{"cli": "(GraphOptions.Base = Base0; tether: -graph-base 0)", "job": "(GraphOptions.Base = Base0)", "web": "(GraphOptions.Base = Base0)"}[front]
+		want := map[string]string{"cli": "(GraphOptions.Base = Base0; tether: -graph-base 0)", "job": "(GraphOptions.Base = Base0)", "web": "(GraphOptions.Base = Base0)", "lib": "(GraphOptions.Base = Base0)"}[front]
 		checkSpelled(t, front, d.Warnings, want)
 		if !strings.HasSuffix(d.Warnings[0], want) {
 			t.Errorf("%s: warning %q does not end with %q", front, d.Warnings[0], want)

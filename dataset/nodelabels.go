@@ -30,9 +30,11 @@ type NodeLabelOptions struct {
 	// which is then an error.
 	Names []string
 	// Spelling says how the errors name the command that writes a
-	// table's class column as a labels file: the zero value names
-	// tether labels; another front end's messages say what the file
-	// should hold instead.
+	// table's class column as a labels file, and the option that reads a
+	// constraints file: tether's command line (CommandLine) names tether
+	// labels and -constraints; another front end's messages, and the zero
+	// value's, say what the file should hold, or name the library's
+	// reader, instead.
 	Spelling Spelling
 }
 
@@ -302,9 +304,9 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 					}
 					return nil, perr(lineNo, 0, "", "%d fields %q: want one label per line or node,label pairs; this is a pairwise constraints file, i,j,ml|cl lines (%s)", width, t, hint)
 				}
-				hint := fmt.Sprintf("tether labels -input %s -o FILE writes that column as a labels file", name)
-				if opt.Spelling.Front != "" {
-					hint = "a labels file holds that column alone, one label per line"
+				hint := "a labels file holds that column alone, one label per line"
+				if opt.Spelling.CommandLine {
+					hint = fmt.Sprintf("tether labels -input %s -o FILE writes that column as a labels file", name)
 				}
 				return nil, perr(lineNo, 0, "", "%d fields: want one label per line or node,label pairs (a feature table with a class column? %s)", width, hint)
 			}

@@ -120,11 +120,11 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"three fields", "0,1,2\n", NodeLabelOptions{}, "f:1"},
 		// A user passes the data table itself: the error says how to
 		// extract its labels.
-		{"a feature table", "x1,x2,label\n0.5,1,0\n", NodeLabelOptions{}, "f:1: invalid input: 3 fields: want one label per line or node,label pairs (a feature table with a class column? tether labels -input f -o FILE"},
+		{"a feature table", "x1,x2,label\n0.5,1,0\n", NodeLabelOptions{Spelling: cliSpelling}, "f:1: invalid input: 3 fields: want one label per line or node,label pairs (a feature table with a class column? tether labels -input f -o FILE"},
 		// A pairwise constraints file (review 95: it was taken for a
 		// feature table with a class column): the kind ml or cl in the
 		// third field, or the header i,j,kind[,weight].
-		{"a constraints file", "# base=0\n25,41,ml\n37,45,ml\n", NodeLabelOptions{}, `f:2: invalid input: 3 fields "25,41,ml": want one label per line or node,label pairs; this is a pairwise constraints file, i,j,ml|cl lines (give the file as -constraints)`},
+		{"a constraints file", "# base=0\n25,41,ml\n37,45,ml\n", NodeLabelOptions{Spelling: cliSpelling}, `f:2: invalid input: 3 fields "25,41,ml": want one label per line or node,label pairs; this is a pairwise constraints file, i,j,ml|cl lines (give the file as -constraints)`},
 		{"a weighted cannot-link", "0 1 CL 0.5\n", NodeLabelOptions{}, "this is a pairwise constraints file"},
 		{"a constraints header", "i,j,kind,weight\n0,1,ml,1\n", NodeLabelOptions{}, `f:1: invalid input: 4 fields "i,j,kind,weight": want one label per line or node,label pairs; this is a pairwise constraints file`},
 		{"three fields, no kind", "0,1,2\n", NodeLabelOptions{}, "(a feature table with a class column?"},

@@ -166,7 +166,7 @@ func delimFlag(d byte, sp Spelling) string {
 	if d == '\t' {
 		v = "tab"
 	}
-	if sp.Front == "" && d == ';' {
+	if sp.CommandLine && d == ';' {
 		v = "';'"
 	}
 	if o, ok := sp.Option("delim", v); ok {

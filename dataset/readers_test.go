@@ -75,7 +75,7 @@ func TestEdgeListMixedIDs(t *testing.T) {
 		{"decimal id", "1 2\n2.5 3\n", "g:2", `"2.5"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g", EdgeList, GraphOptions{})
+			_, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g", EdgeList, GraphOptions{Spelling: cliSpelling})
 			if !errors.Is(err, ErrSyntax) {
 				t.Fatalf("err = %v, want ErrSyntax", err)
 			}
@@ -219,7 +219,7 @@ func TestCSVGraphFormat(t *testing.T) {
 		t.Fatalf("n = %d, base %d, warnings %q; want 4 nodes, base 1, the warning on the base alone", d.G.N(), d.Base, d.Warnings)
 	}
 	// Ambiguous: a matrix, with a warning naming the option and the flag.
-	d, err = ReadGraph(context.Background(), strings.NewReader("0,1,2\n1,0,3\n2,3,0\n"), "m.csv", GraphAuto, GraphOptions{})
+	d, err = ReadGraph(context.Background(), strings.NewReader("0,1,2\n1,0,3\n2,3,0\n"), "m.csv", GraphAuto, GraphOptions{Spelling: cliSpelling})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestCSVGraphFormat(t *testing.T) {
 	if err != nil || d.G.N() != 4 || len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "m.csv:2: 1 repeated edge") {
 		t.Fatalf("as edge list: %v, %d nodes, warnings %q", err, d.G.N(), d.Warnings)
 	}
-	_, err = ReadGraph(context.Background(), strings.NewReader("1,2\n2,3\n3,1\n3,4\n"), "e.csv", DenseCSV, GraphOptions{})
+	_, err = ReadGraph(context.Background(), strings.NewReader("1,2\n2,3\n3,1\n3,4\n"), "e.csv", DenseCSV, GraphOptions{Spelling: cliSpelling})
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "-graph-format edgelist") {
 		t.Fatalf("err = %v, want a square-matrix error suggesting -graph-format edgelist", err)
 	}

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,10 +9,13 @@ import (
 // Spelling says how a front end of the readers spells the options that
 // the messages of this package and of package input suggest ("-missing
 // drop dropped these rows", "-knn 5 builds this graph"), and the outputs
-// and side files they name: tether's command line (the zero value), a
-// job's JSON spec, the web app's upload options. A front end without an
-// option is never told to set it: the message names the library's option
-// alone, or says what to change in the data instead. Options.Spelling,
+// and side files they name: tether's command line (CommandLine), a job's
+// JSON spec, the web app's upload options. A front end without an option
+// is never told to set it: the message names the library's option alone,
+// or says what to change in the data instead. The zero value is the
+// library's own: the messages name the Go options alone
+// ("(library: Options.Missing = MissingDrop)"), and no front end's
+// flag or command. Options.Spelling,
 // GraphOptions.Spelling and NodeLabelOptions.Spelling carry it to the
 // readers; its method Remedy carries it to the errors of graph building
 // (graph.BuildNeighborsSpelled, input.Data.BuildGraphSpelled) and to
@@ -22,10 +24,16 @@ import (
 type Spelling struct {
 	// Front names the front end in messages that name its option beside
 	// the library's ("(tether: -missing drop; library: Options.Missing =
-	// MissingDrop)"). "" is tether's command line: every option is then
-	// its flag of tether cluster, written "-missing drop", and Style and
-	// the option names below are unused.
+	// MissingDrop)"): "tether", "serve", "job". It is "" in the zero
+	// value, which names no front end's option.
 	Front string
+	// CommandLine marks tether's command line: every option is then its
+	// flag of tether cluster, written "-missing drop" (Style and the
+	// option names below are unused), the messages may name tether's
+	// commands ("tether labels -input FILE -o FILE writes that column"),
+	// and a Front of "" is "tether". tether's commands set
+	// Spelling{Front: "tether", CommandLine: true}.
+	CommandLine bool
 	// Style is how the front end writes an option with its value.
 	Style Style
 	// The front end's names of the options the messages suggest, each
@@ -84,7 +92,7 @@ const (
 // spells -flag, or "" when the front end has none. A flag the messages
 // do not suggest has none.
 func (s Spelling) name(flag string) string {
-	if s.Front == "" {
+	if s.CommandLine {
 		return flag
 	}
 	switch flag {
@@ -149,7 +157,7 @@ func (s Spelling) Option(flag, value string) (string, bool) {
 		return "", false
 	}
 	style := s.Style
-	if s.Front == "" {
+	if s.CommandLine {
 		style = StyleFlag
 	}
 	switch style {
@@ -185,10 +193,7 @@ func (s Spelling) Option(flag, value string) (string, bool) {
 // feature)". A library of "" leaves it out: the parenthesis then names
 // the front end's option alone, and without one Hint returns "".
 func (s Spelling) Hint(flag, value, what, library string) string {
-	front := s.Front
-	if front == "" {
-		front = "tether"
-	}
+	front := s.frontName()
 	o, ok := s.Option(flag, value)
 	switch {
 	case ok && library == "":
@@ -208,7 +213,8 @@ func (s Spelling) Hint(flag, value, what, library string) string {
 // true", "tether: -scale minmax or -scale zscore", `job: "k"` (no value:
 // the option alone). It returns "" when the front end has no such option
 // (flag is one of the names the fields of Spelling list; on tether's
-// command line, the zero value, any flag of tether cluster). Through it
+// command line, any flag of tether cluster), and always for the zero
+// value, whose messages name the library's option alone. Through it
 // Spelling satisfies graph.Spelling and cluster.Spelling, with which the
 // errors and warnings of packages graph and cluster, which cannot name
 // this package, name a front end's options. Cost O(length of the result).
@@ -224,7 +230,16 @@ func (s Spelling) Remedy(flag string, values ...string) string {
 		}
 		opts[i] = o
 	}
-	return cmp.Or(s.Front, "tether") + ": " + strings.Join(opts, " or ")
+	return s.frontName() + ": " + strings.Join(opts, " or ")
+}
+
+// frontName is the name of the front end in the messages: Front, or
+// "tether" for a CommandLine spelling without one.
+func (s Spelling) frontName() string {
+	if s.Front == "" && s.CommandLine {
+		return "tether"
+	}
+	return s.Front
 }
 
 // maxNodes returns what bounds the nodes of a graph file as the front end
@@ -239,6 +254,34 @@ func (s Spelling) maxNodes() string {
 		return s.Front + ": " + s.NodeLimit
 	}
 	return ""
+}
+
+// labelNoneDrop is the parenthesis naming how to leave the label column,
+// column ref, out altogether: no label column, and ref dropped, as the
+// front end and the library set them ("(tether: -label none -drop 3;
+// library: Options.LabelColumn "none" and Options.Drop)"), the library's
+// alone when the front end lacks either option.
+func (s Spelling) labelNoneDrop(ref string) string {
+	lib := `library: Options.LabelColumn "none" and Options.Drop`
+	l, okL := s.Option("label", "none")
+	d, okD := s.Option("drop", ref)
+	if !okL || !okD {
+		return "(" + lib + ")"
+	}
+	join := " and "
+	if s.CommandLine {
+		join = " "
+	}
+	return "(" + s.frontName() + ": " + l + join + d + "; " + lib + ")"
+}
+
+// labelNone is how the front end sets no label column ("-label none"),
+// or the library's Options.LabelColumn "none" when it cannot.
+func (s Spelling) labelNone() string {
+	if o, ok := s.Option("label", "none"); ok {
+		return o
+	}
+	return `Options.LabelColumn "none"`
 }
 
 // then returns "; " and part, or "" for an empty part: the front end's

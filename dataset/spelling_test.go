@@ -7,14 +7,23 @@ import (
 	"testing"
 )
 
-// Front ends' spellings as job and internal/server give them (their own
-// tests check theirs through job.Run and an upload).
+// Front ends' spellings as tether's commands, job and internal/server
+// give them (their own tests check theirs through job.Run and an
+// upload). The zero value is the library's.
 var (
+	cliSpelling    = Spelling{Front: "tether", CommandLine: true}
 	jsonSpelling   = Spelling{Front: "job", Style: StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels"}
 	optionSpelling = Spelling{Front: "serve", Style: StyleOption, Label: "label", ID: "id", Missing: "missing",
 		Delim: "delim", Header: "header", Symmetrize: "symmetrize", GMLLabel: "gml_label",
 		NodeLimit: "this server's limit", Outputs: "the labels export"}
 )
+
+// cli returns o with tether's spelling: the tests that pin the command
+// line's wording read with it (the zero value is the library's).
+func cli(o Options) Options {
+	o.Spelling = cliSpelling
+	return o
+}
 
 // TestSpellingOption checks how each style writes an option with its
 // value, and that an option the front end lacks is reported so.
@@ -25,9 +34,13 @@ func TestSpellingOption(t *testing.T) {
 		want        string
 		ok          bool
 	}{
-		{Spelling{}, "missing", "drop", "-missing drop", true},
-		{Spelling{}, "drop", "", "-drop", true},
-		{Spelling{Style: StyleJSON}, "knn", "5", "-knn 5", true}, // Front "": the command line
+		{cliSpelling, "missing", "drop", "-missing drop", true},
+		{cliSpelling, "drop", "", "-drop", true},
+		{Spelling{CommandLine: true, Style: StyleJSON}, "knn", "5", "-knn 5", true}, // the command line's style
+		// The zero value, the library's, names no option.
+		{Spelling{}, "missing", "drop", "", false},
+		{Spelling{}, "knn", "5", "", false},
+		{Spelling{}, "symmetrize", "true", "", false},
 		{jsonSpelling, "knn", "5", `"knn": 5`, true},
 		{jsonSpelling, "label", "none", `"label": "none"`, true},
 		{jsonSpelling, "label", "", `"label"`, true},
@@ -38,7 +51,7 @@ func TestSpellingOption(t *testing.T) {
 		{optionSpelling, "knn", "5", "", false},
 		{optionSpelling, "no-such-flag", "1", "", false},
 		// A boolean flag takes no value on the command line.
-		{Spelling{}, "symmetrize", "true", "-symmetrize", true},
+		{cliSpelling, "symmetrize", "true", "-symmetrize", true},
 		{jsonSpelling, "symmetrize", "true", "", false},
 		{optionSpelling, "symmetrize", "true", "option symmetrize true", true},
 		{Spelling{Front: "job", Style: StyleJSON, Symmetrize: "symmetrize"}, "symmetrize", "true", `"symmetrize": true`, true},
@@ -61,11 +74,14 @@ func TestSpellingHint(t *testing.T) {
 		flag, value, what, library string
 		want                       string
 	}{
-		{Spelling{}, "missing", "drop", "", "Options.Missing = MissingDrop", "(tether: -missing drop; library: Options.Missing = MissingDrop)"},
+		{cliSpelling, "missing", "drop", "", "Options.Missing = MissingDrop", "(tether: -missing drop; library: Options.Missing = MissingDrop)"},
+		{Spelling{CommandLine: true}, "missing", "drop", "", "Options.Missing = MissingDrop", "(tether: -missing drop; library: Options.Missing = MissingDrop)"},
+		{Spelling{}, "missing", "drop", "", "Options.Missing = MissingDrop", "(library: Options.Missing = MissingDrop)"},
+		{Spelling{}, "label", "y", " takes it instead", "", ""},
 		{jsonSpelling, "missing", "drop", "", "Options.Missing = MissingDrop", "(library: Options.Missing = MissingDrop)"},
 		{optionSpelling, "missing", "drop", "", "Options.Missing = MissingDrop", "(serve: option missing drop; library: Options.Missing = MissingDrop)"},
 		{jsonSpelling, "label", "none", " makes it a feature", `Options.LabelColumn "none"`, `(job: "label": "none" makes it a feature; library: Options.LabelColumn "none")`},
-		{Spelling{}, "label", "y", " takes it instead", "", "(tether: -label y takes it instead)"},
+		{cliSpelling, "label", "y", " takes it instead", "", "(tether: -label y takes it instead)"},
 		{optionSpelling, "label", "y", " takes it instead", "", "(serve: option label y takes it instead)"},
 		{optionSpelling, "drop", "3", " leaves it out", "", ""},
 		{optionSpelling, "categorical", "3", " encodes it", "Options.Categorical", "(library: Options.Categorical encodes it)"},
@@ -89,9 +105,11 @@ func TestSpellingRemedy(t *testing.T) {
 		values []string
 		want   string
 	}{
-		{Spelling{}, "self-loops", nil, "tether: -self-loops"},
-		{Spelling{}, "conflicts", []string{"drop-cl"}, "tether: -conflicts drop-cl"},
-		{Spelling{}, "scale", []string{"minmax", "zscore"}, "tether: -scale minmax or -scale zscore"},
+		{cliSpelling, "self-loops", nil, "tether: -self-loops"},
+		{cliSpelling, "conflicts", []string{"drop-cl"}, "tether: -conflicts drop-cl"},
+		{cliSpelling, "scale", []string{"minmax", "zscore"}, "tether: -scale minmax or -scale zscore"},
+		{Spelling{}, "self-loops", nil, ""},
+		{Spelling{}, "scale", []string{"minmax"}, ""},
 		{job, "self-loops", nil, `job: "self_loops"`},
 		{job, "k", nil, `job: "k"`},
 		{job, "scale", []string{"minmax", "zscore"}, `job: "scale": "minmax" or "scale": "zscore"`},
@@ -133,40 +151,47 @@ func TestSpelledTableMessages(t *testing.T) {
 		{"dropped rows", missing, Options{Missing: MissingDrop}, want{
 			cli:   "dropped 1 of 4 rows with missing values (tether: -missing drop; library: Options.Missing = MissingDrop): line 3",
 			job:   "dropped 1 of 4 rows with missing values (library: Options.Missing = MissingDrop): line 3",
+			"lib": "dropped 1 of 4 rows with missing values (library: Options.Missing = MissingDrop): line 3",
 			"web": "dropped 1 of 4 rows with missing values (serve: option missing drop; library: Options.Missing = MissingDrop): line 3",
 		}},
 		{"imputed", missing, Options{Missing: MissingImpute}, want{
 			cli:   "by its most frequent value (tether: -missing impute; library: Options.Missing = MissingImpute)",
 			job:   "by its most frequent value (library: Options.Missing = MissingImpute)",
+			"lib": "by its most frequent value (library: Options.Missing = MissingImpute)",
 			"web": "by its most frequent value (serve: option missing impute; library: Options.Missing = MissingImpute)",
 		}},
 		{"one-hot note", color, Options{}, want{
 			cli:   `column "color": 2 categories one-hot encoded into 2 features (-drop color leaves it out)`,
 			job:   `column "color": 2 categories one-hot encoded into 2 features (deleting the column from the file leaves it out)`,
+			"lib": `column "color": 2 categories one-hot encoded into 2 features (deleting the column from the file leaves it out)`,
 			"web": `column "color": 2 categories one-hot encoded into 2 features (deleting the column from the file leaves it out)`,
 		}},
 		{"identifier error", names, Options{}, want{
 			cli:   "give it as the ID column (tether: -id tag; library: Options.IDColumn), or one-hot encode it anyway (tether: -categorical 2; library: Options.Categorical)",
 			job:   "give it as the ID column (library: Options.IDColumn), or one-hot encode it anyway (library: Options.Categorical)",
+			"lib": "give it as the ID column (library: Options.IDColumn), or one-hot encode it anyway (library: Options.Categorical)",
 			"web": "give it as the ID column (serve: option id tag; library: Options.IDColumn), or one-hot encode it anyway (library: Options.Categorical)",
 		}},
 		{"identifier-like", idLike, Options{}, want{
 			cli:   "not a feature; -drop tag leaves it out, -id tag makes it the names of the rows",
 			job:   "not a feature; deleting the column from the file leaves it out",
+			"lib": "not a feature; deleting the column from the file leaves it out",
 			"web": "not a feature; deleting the column from the file leaves it out, option id tag makes it the names of the rows",
 		}},
 		{"headerless class column", iris, Options{}, want{
 			cli:   `column 3 (the last) of a file without a header holds text in 2 categories over 4 rows, as a class column does: it is one-hot encoded into 2 features, which hand the classes to the clustering if it holds them (tether: -label last reads it as the reference labels; library: Options.LabelColumn "last"); -drop 3 leaves it out`,
 			job:   `which hand the classes to the clustering if it holds them (job: "label": "last" reads it as the reference labels; library: Options.LabelColumn "last"); deleting the column from the file leaves it out`,
+			"lib": `which hand the classes to the clustering if it holds them (library: Options.LabelColumn "last" reads it as the reference labels); deleting the column from the file leaves it out`,
 			"web": `which hand the classes to the clustering if it holds them (serve: option label last reads it as the reference labels; library: Options.LabelColumn "last"); deleting the column from the file leaves it out`,
 		}},
 		{"mixed column", mixed, Options{}, want{
 			cli:   "or one-hot encode the column (tether: -categorical 2; library: Options.Categorical)",
 			job:   "or one-hot encode the column (library: Options.Categorical)",
+			"lib": "or one-hot encode the column (library: Options.Categorical)",
 			"web": "or one-hot encode the column (library: Options.Categorical)",
 		}},
 	} {
-		for front, sp := range map[string]Spelling{cli: {}, job: jsonSpelling, "web": optionSpelling} {
+		for front, sp := range map[string]Spelling{cli: cliSpelling, job: jsonSpelling, "web": optionSpelling, "lib": {}} {
 			t.Run(c.name+"/"+front, func(t *testing.T) {
 				opt := c.opt
 				opt.Spelling = sp
@@ -213,8 +238,9 @@ func checkSpelled(t *testing.T, front string, msgs []string, want string) {
 	}
 }
 
-// spellingsByFront are tether's, a job's and the web app's spellings.
-var spellingsByFront = map[string]Spelling{"cli": {}, "job": jsonSpelling, "web": optionSpelling}
+// spellingsByFront are tether's, a job's and the web app's spellings, and
+// the library's, the zero value.
+var spellingsByFront = map[string]Spelling{"cli": cliSpelling, "job": jsonSpelling, "web": optionSpelling, "lib": {}}
 
 // TestSpelledGraphMessages reads graph files whose warnings and errors
 // suggest an option of the graph readers (GraphOptions.Format,
@@ -235,51 +261,69 @@ func TestSpelledGraphMessages(t *testing.T) {
 		{"ambiguous csv", "a.csv", "0,1,1\n1,0,1\n1,1,0\n", GraphOptions{}, want{
 			"cli": "read as a matrix (to choose, set GraphOptions.Format; tether: -graph-format edgelist or dense)",
 			"job": "read as a matrix (to choose, set GraphOptions.Format" + asEdges,
+			"lib": "read as a matrix (to choose, set GraphOptions.Format" + asEdges,
 			"web": "read as a matrix (to choose, set GraphOptions.Format" + asEdges,
 		}},
 		{"not square", "s.csv", "0,1,2\n1,0,1\n", GraphOptions{Format: DenseCSV}, want{
 			"cli": "an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format; tether: -graph-format edgelist)",
 			"job": "an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format" + asEdges,
+			"lib": "an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format" + asEdges,
 			"web": "an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format" + asEdges,
 		}},
 		{"not symmetric", "n.csv", "0,1,1\n1,0,1\n2,1,0\n", GraphOptions{Format: DenseCSV}, want{
 			"cli": "(to use (A+Aᵀ)/2, set GraphOptions.Symmetrize; tether: -symmetrize)",
 			"job": "(to use (A+Aᵀ)/2, set GraphOptions.Symmetrize)",
+			"lib": "(to use (A+Aᵀ)/2, set GraphOptions.Symmetrize)",
 			"web": "(to use (A+Aᵀ)/2, set GraphOptions.Symmetrize; serve: option symmetrize true)",
 		}},
 		{"numbers and names", "m.edges", "a b\nb 2\n", GraphOptions{}, want{
 			"cli": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes; tether: -named-nodes)",
 			"job": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)",
+			"lib": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)",
 			"web": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)",
 		}},
 		{"edge list beyond MaxNodes", "b.edges", "0 1\n1 300\n", GraphOptions{MaxNodes: 100}, want{
 			"cli": "node number ≥ 100 nodes (GraphOptions.MaxNodes; tether: -max-nodes)",
 			"job": "node number ≥ 100 nodes (GraphOptions.MaxNodes)",
+			"lib": "node number ≥ 100 nodes (GraphOptions.MaxNodes)",
 			"web": "node number ≥ 100 nodes (GraphOptions.MaxNodes; serve: this server's limit)",
 		}},
 		{"Matrix Market beyond MaxNodes", "b.mtx", "%%MatrixMarket matrix coordinate real general\n300 300 1\n1 2 1\n", GraphOptions{MaxNodes: 100}, want{
 			"cli": "300 nodes exceed GraphOptions.MaxNodes = 100 (tether: -max-nodes)",
 			"job": "300 nodes exceed GraphOptions.MaxNodes = 100",
+			"lib": "300 nodes exceed GraphOptions.MaxNodes = 100",
 			"web": "300 nodes exceed GraphOptions.MaxNodes = 100 (serve: this server's limit)",
 		}},
 		{"dense beyond MaxNodes", "b.csv", "0,1,1\n1,0,1\n1,1,0\n", GraphOptions{MaxNodes: 2, Format: DenseCSV}, want{
 			"cli": "3 nodes exceed GraphOptions.MaxNodes = 2 (tether: -max-nodes)",
 			"job": "3 nodes exceed GraphOptions.MaxNodes = 2",
+			"lib": "3 nodes exceed GraphOptions.MaxNodes = 2",
 			"web": "3 nodes exceed GraphOptions.MaxNodes = 2 (serve: this server's limit)",
 		}},
 		{"GML beyond MaxNodes", "b.gml", "graph [ node [ id 0 ] node [ id 1 ] node [ id 2 ] edge [ source 0 target 1 ] ]", GraphOptions{MaxNodes: 2}, want{
 			"cli": "more than 2 nodes (GraphOptions.MaxNodes; tether: -max-nodes)",
 			"job": "more than 2 nodes (GraphOptions.MaxNodes)",
+			"lib": "more than 2 nodes (GraphOptions.MaxNodes)",
 			"web": "more than 2 nodes (GraphOptions.MaxNodes; serve: this server's limit)",
 		}},
 		{"GML label attribute", "g.gml", `graph [ node [ id 0 label "a" ] node [ id 1 label "b" ] edge [ source 0 target 1 ] ]`, GraphOptions{LabelAttr: "club"}, want{
 			"cli": `node 0 has no attribute "club" (GraphOptions.LabelAttr; tether: -gml-label); the nodes' attributes besides id are "label"`,
 			"job": `node 0 has no attribute "club" (GraphOptions.LabelAttr); the nodes' attributes besides id are "label"`,
+			"lib": `node 0 has no attribute "club" (GraphOptions.LabelAttr); the nodes' attributes besides id are "label"`,
 			"web": `node 0 has no attribute "club" (GraphOptions.LabelAttr; serve: option gml_label); the nodes' attributes besides id are "label"`,
+		}},
+		// The rule for repeated edges: the front end's, which none lets
+		// its users change, and the library's option.
+		{"repeated edges", "r.edges", "0 1 1\n1 2 1\n0 1 2\n", GraphOptions{}, want{
+			"cli": "(tether always keeps the largest; library: GraphOptions.Duplicates, DupSum adds the weights, DupError refuses the file)",
+			"job": "(job always keeps the largest; library: GraphOptions.Duplicates, DupSum adds the weights, DupError refuses the file)",
+			"web": "(serve always keeps the largest; library: GraphOptions.Duplicates, DupSum adds the weights, DupError refuses the file)",
+			"lib": "each is merged into one edge with the largest weight (library: GraphOptions.Duplicates, DupSum adds the weights, DupError refuses the file)",
 		}},
 		{"GML labels that cannot name the nodes", "g.gml", "graph [\nnode [ id 0 label \"a\" ]\nnode [ id 1 label \"a\" ]\nnode [ id 2 label \"b\" ]\nedge [ source 0 target 1 ]\n]", GraphOptions{}, want{
 			"cli": `the label "a" on line 3 repeats line 2, so the labels files written for them (tether cluster -o, tether labels) number the nodes instead of naming them (make the labels distinct and non-empty to name them)`,
 			"job": `the label "a" on line 3 repeats line 2, so the nodes are numbered instead of named (make the labels distinct and non-empty to name them)`,
+			"lib": `the label "a" on line 3 repeats line 2, so the nodes are numbered instead of named (make the labels distinct and non-empty to name them)`,
 			"web": `the label "a" on line 3 repeats line 2, so the labels export numbers the nodes instead of naming them (make the labels distinct and non-empty to name them)`,
 		}},
 	} {
@@ -317,31 +361,37 @@ func TestSpelledDelimiterMessages(t *testing.T) {
 		{"ARFF delimiter", "r.arff", arff, Options{Delimiter: ";"}, want{
 			"cli": "whose @data fields are separated by commas (tether: -delim)",
 			"job": "whose @data fields are separated by commas",
+			"lib": "whose @data fields are separated by commas",
 			"web": "whose @data fields are separated by commas (serve: option delim)",
 		}},
 		{"ARFF header", "r.arff", arff, Options{Header: HeaderNo}, want{
 			"cli": "whose columns are named by its @attribute lines (tether: -header)",
 			"job": "whose columns are named by its @attribute lines",
+			"lib": "whose columns are named by its @attribute lines",
 			"web": "whose columns are named by its @attribute lines (serve: option header)",
 		}},
 		{"unsupported delimiter", "t.csv", "a,b\n1,2\n", Options{Delimiter: "ab"}, want{
 			"cli": `unsupported delimiter "ab" (Options.Delimiter; tether: -delim): want`,
 			"job": `unsupported delimiter "ab" (Options.Delimiter): want`,
+			"lib": `unsupported delimiter "ab" (Options.Delimiter): want`,
 			"web": `unsupported delimiter "ab" (Options.Delimiter; serve: option delim): want`,
 		}},
 		{"wrong delimiter", "t.csv", "a,b\n1,2\n3,4\n", Options{Delimiter: ";"}, want{
 			"cli": `every line is one field when split at semicolons (Options.Delimiter ";"; tether: -delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give -delim ,`,
 			"job": `every line is one field when split at semicolons (Options.Delimiter ";"), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give Options.Delimiter ","`,
+			"lib": `every line is one field when split at semicolons (Options.Delimiter ";"), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give Options.Delimiter ","`,
 			"web": `every line is one field when split at semicolons (Options.Delimiter ";"; serve: option delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give option delim ,`,
 		}},
 		{"wrong delimiter on tabs", "t.tsv", "a\tb\n1\t2\n3\t4\n", Options{Delimiter: ","}, want{
 			"cli": "or give -delim tab",
 			"job": `or give Options.Delimiter "tab"`,
+			"lib": `or give Options.Delimiter "tab"`,
 			"web": "or give option delim tab",
 		}},
 		{"IDs that cannot name the rows", "t.csv", "id,x\na,1\na,2\nb,3\n", Options{IDColumn: "id"}, want{
 			"cli": `the ID "a" on line 3 repeats line 2, so the labels files written for them (tether cluster -o, tether labels) number the rows instead of naming them`,
 			"job": `the ID "a" on line 3 repeats line 2, so the rows are numbered instead of named`,
+			"lib": `the ID "a" on line 3 repeats line 2, so the rows are numbered instead of named`,
 			"web": `the ID "a" on line 3 repeats line 2, so the labels export numbers the rows instead of naming them`,
 		}},
 	} {
@@ -369,6 +419,7 @@ func TestSpelledNodeLabelsHint(t *testing.T) {
 	want := map[string]string{
 		"cli": "(a feature table with a class column? tether labels -input f -o FILE writes that column as a labels file)",
 		"job": "(a feature table with a class column? a labels file holds that column alone, one label per line)",
+		"lib": "(a feature table with a class column? a labels file holds that column alone, one label per line)",
 		"web": "(a feature table with a class column? a labels file holds that column alone, one label per line)",
 	}
 	for front, sp := range spellingsByFront {
@@ -383,6 +434,7 @@ func TestSpelledNodeLabelsHint(t *testing.T) {
 	want = map[string]string{
 		"cli": "this is a pairwise constraints file, i,j,ml|cl lines (give the file as -constraints)",
 		"job": `this is a pairwise constraints file, i,j,ml|cl lines (give the file as "constraints")`,
+		"lib": "this is a pairwise constraints file, i,j,ml|cl lines (constraint.ReadFile reads them)",
 		"web": "this is a pairwise constraints file, i,j,ml|cl lines (constraint.ReadFile reads them)",
 	}
 	for front, sp := range spellingsByFront {

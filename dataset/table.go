@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -268,8 +267,9 @@ type Options struct {
 	// DefaultMaxLineBytes (1 MiB) is used.
 	MaxLineBytes int
 	// Spelling says how the notes, warnings and errors name the options
-	// they suggest (-drop, -id, -categorical, -missing, -label): the zero
-	// value as tether's flags.
+	// they suggest (tether's -drop, -id, -categorical, -missing, -label),
+	// beside the library's Options fields: the zero value names the
+	// library's alone.
 	Spelling Spelling
 	// Recorder, if not nil, receives the progress of the parse of a
 	// table once its lines are read, as the stage "parsing NAME" (NAME
@@ -416,11 +416,11 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 		}
 		switch {
 		case role[j] == 'l' && opt.LabelColumn == "":
-			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none and drop it (tether: -label none -drop %s); -label none alone makes it a feature", j+1, ref)}
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none and drop it %s; %s alone makes it a feature", j+1, opt.Spelling.labelNoneDrop(ref), opt.Spelling.labelNone())}
 		case role[j] == 'l':
-			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the label column (Options.LabelColumn %q; tether: -label %s), which is never a feature: drop another column, or give another label column or none", j+1, opt.LabelColumn, opt.LabelColumn)}
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the label column (Options.LabelColumn %q%s), which is never a feature: drop another column, or give another label column or none", j+1, opt.LabelColumn, then(opt.Spelling.Remedy("label", opt.LabelColumn)))}
 		case role[j] == 'i':
-			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the ID column (Options.IDColumn %q; tether: -id %s), which is never a feature: drop another column, or give another ID column", j+1, opt.IDColumn, opt.IDColumn)}
+			return nil, &ParseError{File: r.file, Name: "dropped column", Value: ref, Err: errorf(ErrOption, "column %d is the ID column (Options.IDColumn %q%s), which is never a feature: drop another column, or give another ID column", j+1, opt.IDColumn, then(opt.Spelling.Remedy("id", opt.IDColumn)))}
 		}
 		role[j] = 'd'
 	}
@@ -438,7 +438,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 			return nil, err
 		}
 		if role[j] == 'd' {
-			return nil, &ParseError{File: r.file, Name: "categorical column", Value: ref, Err: errorf(ErrOption, "column %d is a dropped column (tether: -drop; library: Options.Drop): a dropped column is not a feature to encode", j+1)}
+			return nil, &ParseError{File: r.file, Name: "categorical column", Value: ref, Err: errorf(ErrOption, "column %d is a dropped column %s: a dropped column is not a feature to encode", j+1, opt.Spelling.Hint("drop", "", "", "Options.Drop"))}
 		}
 		forced[j] = true
 	}
@@ -865,7 +865,7 @@ func labelColumnWarning(r *rawTable, label int, levels []string, n int, sp Spell
 	}
 	front := ""
 	if o, ok := sp.Option("label", ""); ok {
-		front = fmt.Sprintf("; %s: %s", cmp.Or(sp.Front, "tether"), o)
+		front = fmt.Sprintf("; %s: %s", sp.frontName(), o)
 	}
 	return fmt.Sprintf("%s: %s, the label column, holds %d distinct values for %d rows (%s): it looks like a continuous feature or an identifier, not classes, and the figures against it (ARI, NMI, accuracy) mean little; name the column of the classes (Options.LabelColumn%s), or none", r.file, r.colWhat(label), len(levels), n, what, front)
 }
@@ -900,7 +900,7 @@ func keyClashWarning(file, what, noun, word string, names []string, line func(i 
 	}
 	so := fmt.Sprintf("the %s are numbered instead of named", noun)
 	switch {
-	case sp.Front == "":
+	case sp.CommandLine:
 		so = fmt.Sprintf("the labels files written for them (tether cluster -o, tether labels) number the %s instead of naming them", noun)
 	case sp.Outputs != "":
 		so = fmt.Sprintf("%s numbers the %s instead of naming them", sp.Outputs, noun)

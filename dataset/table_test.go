@@ -286,7 +286,7 @@ func TestReadTableErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Read(context.Background(), strings.NewReader(c.in), "t.csv", c.opt)
+			_, err := Read(context.Background(), strings.NewReader(c.in), "t.csv", cli(c.opt))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -394,7 +394,7 @@ func TestReadARFFDelimitedOptions(t *testing.T) {
 			if tc.format == FormatDelimited {
 				in = "a;c\n1;p\n2;q\n"
 			}
-			opt := tc.opt
+			opt := cli(tc.opt)
 			opt.Format = tc.format
 			tb, err := Read(context.Background(), strings.NewReader(in), "r.arff", opt)
 			if tc.want == "" {
@@ -559,7 +559,7 @@ func TestLabelColumnWarning(t *testing.T) {
 		{"the class column", table(30, func(int) string { return "0" }), "x1", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tab, err := Read(context.Background(), strings.NewReader(tc.content), "t.csv", Options{LabelColumn: tc.label})
+			tab, err := Read(context.Background(), strings.NewReader(tc.content), "t.csv", cli(Options{LabelColumn: tc.label}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -738,7 +738,7 @@ func TestGMLLabelClashWarning(t *testing.T) {
 		{"ids only", "graph [\n node [ id 1 ]\n node [ id 2 ]\n]\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g.gml", GML, GraphOptions{})
+			d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "g.gml", GML, GraphOptions{Spelling: cliSpelling})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -898,7 +898,7 @@ func TestReadDrop(t *testing.T) {
 		{"the label column", "t.csv", "a,b,c\n1,2,x\n", Options{LabelColumn: "c", Drop: []string{"last"}},
 			`dataset: t.csv: dropped column: value "last": invalid input: column 3 is the label column (Options.LabelColumn "c"; tether: -label c), which is never a feature`},
 		{"ARFF's label column", "zoo.arff", zooLike, Options{Drop: []string{"type"}},
-			`dataset: zoo.arff: dropped column: value "type": invalid input: column 5 is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none and drop it (tether: -label none -drop type); -label none alone makes it a feature`},
+			`dataset: zoo.arff: dropped column: value "type": invalid input: column 5 is the label column (an ARFF file's last attribute unless Options.LabelColumn names another), which is never a feature: to leave it out altogether, set the label column to none and drop it (tether: -label none -drop type; library: Options.LabelColumn "none" and Options.Drop); -label none alone makes it a feature`},
 		{"the ID column", "t.csv", "a,b,c\nr,2,3\n", Options{IDColumn: "a", Drop: []string{"1"}},
 			`dataset: t.csv: dropped column: value "1": invalid input: column 1 is the ID column (Options.IDColumn "a"; tether: -id a), which is never a feature`},
 		{"dropped and categorical", "t.csv", "a,b,c\n1,2,3\n", Options{Drop: []string{"b"}, Categorical: []string{"2"}},
@@ -907,9 +907,15 @@ func TestReadDrop(t *testing.T) {
 			`dataset: t.csv: invalid input: no feature columns left after removing label, ID and dropped columns`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Read(context.Background(), strings.NewReader(c.in), c.file, c.opt)
+			// tether's wording, then the library's (the zero Spelling),
+			// which names no flag.
+			_, err := Read(context.Background(), strings.NewReader(c.in), c.file, cli(c.opt))
 			if err == nil || !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), c.want) {
 				t.Errorf("error %v, want ErrInvalid beginning %q", err, c.want)
+			}
+			_, err = Read(context.Background(), strings.NewReader(c.in), c.file, c.opt)
+			if err == nil || strings.Contains(err.Error(), "tether") || strings.Contains(err.Error(), "-label") || strings.Contains(err.Error(), "(-") {
+				t.Errorf("library: error %v names tether's flags", err)
 			}
 		})
 	}
@@ -964,13 +970,13 @@ func TestDelimiterLooksWrong(t *testing.T) {
 		{"tab", `dataset: t.csv:1: invalid input: every line is one field when split at tabs (Options.Delimiter "tab"; tether: -delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give -delim ,`},
 		{"whitespace", `while the lines hold commas`},
 	} {
-		_, err := Read(context.Background(), strings.NewReader(csv), "t.csv", Options{Delimiter: c.delim})
+		_, err := Read(context.Background(), strings.NewReader(csv), "t.csv", cli(Options{Delimiter: c.delim}))
 		if !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("-delim %s: error %v, want an ErrOption with %q", c.delim, err, c.want)
 		}
 	}
 	tsv := strings.ReplaceAll(csv, ",", "\t")
-	if _, err := Read(context.Background(), strings.NewReader(tsv), "t.tsv", Options{Delimiter: ","}); !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), "while the lines hold tabs: the delimiter looks wrong; leave it out to detect it, or give -delim tab") {
+	if _, err := Read(context.Background(), strings.NewReader(tsv), "t.tsv", cli(Options{Delimiter: ","})); !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), "while the lines hold tabs: the delimiter looks wrong; leave it out to detect it, or give -delim tab") {
 		t.Errorf("-delim , on tabs: %v", err)
 	}
 	if tab, err := Read(context.Background(), strings.NewReader("x\n0.5\n1.5\n2.5\n"), "t.csv", Options{Delimiter: ","}); err != nil || len(tab.Features) != 1 {

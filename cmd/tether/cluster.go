@@ -90,6 +90,7 @@ type loaded struct {
 
 func (o *inputOptions) bind(fs *flag.FlagSet) {
 	o.spec = graph.DefaultSpec()
+	o.table.Spelling, o.gopt.Spelling = cliSpelling, cliSpelling
 	bindGraphSpec(fs, &o.spec)
 	fs.StringVar(&o.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF), or a folder of .pgm/.png images with one subfolder per class")
 	fs.StringVar(&o.bip.file, "bipartite", "", "document-by-term `file` for co-clustering (-method cocluster, or any method on its bipartite graph): a \"rows cols nnz\" header, then 1-based \"row col count\" triplets (Classic3; a repeated row and column is summed, with a warning); nodes are the rows, then the columns")
@@ -204,7 +205,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 			l.Warnings = append(l.Warnings, w)
 		}
 		var smallWarning string
-		spec, smallWarning = input.FitSpec(spec, o.input, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"), dataset.Spelling{})
+		spec, smallWarning = input.FitSpec(spec, o.input, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"), cliSpelling)
 		if smallWarning != "" {
 			l.Warnings = append(l.Warnings, smallWarning)
 		}
@@ -260,7 +261,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 			// for -input (a -n 8 moons used to fail on the 10-NN graph).
 			name := "-gen " + o.gen
 			var smallWarning string
-			spec, smallWarning = input.FitSpec(spec, name, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"), dataset.Spelling{})
+			spec, smallWarning = input.FitSpec(spec, name, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"), cliSpelling)
 			if smallWarning != "" {
 				l.Warnings = append(l.Warnings, smallWarning)
 			}
@@ -282,7 +283,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 		done := rec.step("graph construction")
 		t0 := time.Now()
 		spec.Seed = o.seed
-		nb, err := l.BuildGraph(ctx, spec, rec)
+		nb, err := l.BuildGraphSpelled(ctx, spec, rec, cliSpelling)
 		l.graphTime = time.Since(t0)
 		done()
 		if err != nil {
@@ -506,7 +507,7 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 		return err
 	}
 	p.Regularize, p.Disconnected = in.regularize, in.disconnected
-	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial, KFromLabels: kFromLabels, KFlag: "-k", Open: countedOpener(rec)}
+	sup := input.Supervision{Constraints: *consFile, Conflicts: conflicts, Vote: *vote, Labels: *partial, KFromLabels: kFromLabels, KFlag: "-k", Open: countedOpener(rec), Spelling: cliSpelling}
 	// The constraint and labels readers, the vote filter and the
 	// resolution of conflicts poll ctx, but not every pass of AddTo does
 	// (the check of the pairs against the labels): untilDone returns as
@@ -562,8 +563,8 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	printMessages(m.Stderr, "cluster", supWarnings, supNotes, *quiet)
 	l.Warnings, l.Notes = append(l.Warnings, supWarnings...), append(l.Notes, supNotes...)
 	// The errors and warnings name their remedies as tether's flags
-	// (the zero dataset.Spelling: "tether: -self-loops").
-	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair, Spelling: dataset.Spelling{}}
+	// (cliSpelling: "tether: -self-loops").
+	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair, Spelling: cliSpelling}
 	done := rec.step("clustering")
 	t0 := time.Now()
 	// cluster.Run polls ctx throughout but for a few single LAPACK calls

@@ -237,7 +237,7 @@ func (s *labelsSource) read(n int, names []string) (*dataset.NodeLabels, error) 
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
-	return dataset.ReadNodeLabelsContext(s.ctx, r, s.path, dataset.NodeLabelOptions{N: n, Names: names})
+	return dataset.ReadNodeLabelsContext(s.ctx, r, s.path, dataset.NodeLabelOptions{N: n, Names: names, Spelling: cliSpelling})
 }
 
 func (s *labelsSource) Close() {
@@ -248,9 +248,9 @@ func (s *labelsSource) Close() {
 
 // evalSpelling returns how the graph reader's notes, warnings and errors
 // name the options they suggest for eval's -graph: eval's own flag
-// -graph-base ("tether eval: -graph-base 0"). The zero dataset.Spelling
-// would name tether cluster's -graph-format, -symmetrize, -named-nodes,
-// -max-nodes and -gml-label, which eval does not have: the messages then
+// -graph-base ("tether eval: -graph-base 0"). cliSpelling would name
+// tether cluster's -graph-format, -symmetrize, -named-nodes, -max-nodes
+// and -gml-label, which eval does not have: the messages then
 // name the library's option, or what to change in the file (the
 // extension .edges, nodes all numbers or all names). No output of eval
 // names the nodes (Outputs is "").

@@ -41,7 +41,7 @@ names its nodes.`
 // errors name the file, and the line and value when there is one; a
 // cancelled ctx stops the open and the read.
 func readNodeLabels(ctx context.Context, path string, n int, names []string) (*dataset.NodeLabels, error) {
-	return dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names})
+	return dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names, Spelling: cliSpelling})
 }
 
 const labelsUsage = `labels (-input FILE -label COL | -graph-file FILE -gml-label ATTR) [-o FILE]
@@ -69,6 +69,7 @@ takes more than a second, as cluster does (not with -quiet).
 func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 	fs := m.newFlagSet("labels", labelsUsage)
 	var in inputOptions
+	in.table.Spelling, in.gopt.Spelling = cliSpelling, cliSpelling
 	fs.StringVar(&in.input, "input", "", "feature `file` (CSV, TSV, whitespace-separated or ARFF)")
 	fs.StringVar(&in.graphFile, "graph-file", "", "graph `file` (GML with -gml-label)")
 	fs.StringVar(&in.labelCol, "label", "", "label column of the feature file: first, last, a 1-based number or a header name (default: as tether cluster, a column named label, else class, target or y (not beside an x column), any case; ARFF: last)")

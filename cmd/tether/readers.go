@@ -11,6 +11,18 @@ import (
 	"github.com/tether-sc/tether/internal/wording"
 )
 
+// cliSpelling is how the messages of the readers and of the library
+// (packages dataset, input, graph and cluster) name the options they
+// suggest on tether's command line: as tether cluster's flags, after
+// "tether: " ("(tether: -missing drop; library: Options.Missing =
+// MissingDrop)"), and tether's commands ("tether labels -input FILE -o
+// FILE writes that column"). Every command sets it where it reads data
+// or clusters: dataset.Spelling's zero value is the library's, which names
+// the Go options alone. Outputs names the outputs that write the rows'
+// numbers as the notes of package input put it ("… writes those
+// numbers"), where a CommandLine spelling is not told apart yet.
+var cliSpelling = dataset.Spelling{Front: "tether", CommandLine: true, Outputs: "tether cluster -o (as tether labels)"}
+
 // optionUsage returns err, an error of reading a feature table or a graph
 // file, as a usage error of cmd when an option value does not fit the
 // file (dataset.ErrOption): a column that a flag names (-label, -id,

@@ -47,8 +47,8 @@ type Options struct {
 	KNN int
 	// Spelling says how the readers' notes, warnings and errors name the
 	// options they suggest (dataset.Options.Spelling,
-	// GraphOptions.Spelling): the zero value as tether's command line
-	// spells them.
+	// GraphOptions.Spelling): the zero value names the library's options
+	// alone.
 	Spelling dataset.Spelling
 }
 
