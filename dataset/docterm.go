@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // DefaultMaxDocTerm is the largest rows + cols ReadDocTerm accepts when
@@ -76,7 +77,7 @@ func ReadDocTermData(ctx context.Context, r io.Reader, name string, maxNodes int
 		}
 		if !header {
 			if len(f) != 3 {
-				return nil, fmt.Errorf("%s:%d: header has %d fields, want \"rows cols nnz\"", name, ln, len(f))
+				return nil, fmt.Errorf("%s:%d: header has %s, want \"rows cols nnz\"", name, ln, wording.Count(len(f), "field", "fields"))
 			}
 			var err error
 			var v [3]int
@@ -96,7 +97,7 @@ func ReadDocTermData(ctx context.Context, r io.Reader, name string, maxNodes int
 			continue
 		}
 		if len(f) != 3 {
-			return nil, fmt.Errorf("%s:%d: %d fields, want \"row col value\"", name, ln, len(f))
+			return nil, fmt.Errorf("%s:%d: %s, want \"row col value\"", name, ln, wording.Count(len(f), "field", "fields"))
 		}
 		i, err := strconv.Atoi(f[0])
 		if err != nil || i < 1 || i > rows {

@@ -901,7 +901,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			return nil, &ParseError{File: name, Line: ln + 1, Err: fmt.Errorf("character %d: %w", pos, err)}
 		}
 		if len(fields) < 2 || len(fields) > 3 {
-			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "%d fields, want \"i j\" or \"i j w\"", len(fields))}
+			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "%s, want \"i j\" or \"i j w\"", wording.Count(len(fields), "field", "fields"))}
 		}
 		r := rec{a: fields[0], b: fields[1], w: 1, line: ln + 1, weighed: len(fields) == 3}
 		if len(fields) == 3 {
@@ -944,7 +944,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			if r.weighed {
 				got, want = 3, 2
 			}
-			return nil, &ParseError{File: name, Line: r.line, Err: errorf(ErrSyntax, "%d fields, want %d as on the first data line (line %d): every edge has a weight or none does", got, want, recs[0].line)}
+			return nil, &ParseError{File: name, Line: r.line, Err: errorf(ErrSyntax, "%s, want %d as on the first data line (line %d): every edge has a weight or none does", wording.Count(got, "field", "fields"), want, recs[0].line)}
 		}
 	}
 	// Nodes are all integers or, with NamedNodes, all names; a mixture is
@@ -1196,7 +1196,7 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 			continue
 		}
 		if len(fields) != want {
-			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "%d fields, want %d for a %s matrix", len(fields), want, field)}
+			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "%s, want %d for a %s matrix", wording.Count(len(fields), "field", "fields"), want, field)}
 		}
 		if len(ents) == nnz {
 			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "more entries than the %d declared", nnz)}

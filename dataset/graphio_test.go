@@ -61,7 +61,7 @@ func TestReadGraph(t *testing.T) {
 			w:  [][]float64{{0, 1, 0}, {1, 0, 1}, {0, 1, 1}},
 		},
 		{
-			// As label and constraint files are (it was "1 fields, want
+			// As label and constraint files are (it was "1 field, want
 			// \"i j\" or \"i j w\"").
 			name: "semicolon separated",
 			in:   "0;1;2.5\n1;2;1\n",
@@ -524,7 +524,7 @@ func TestReadLabels(t *testing.T) {
 	}{
 		{"1\nx\n", LabelOptions{Strict: true}, []string{"l:2", `"x"`}},
 		{"0 1\n0 2\n", LabelOptions{}, []string{"l:2", "already labeled on line 1"}},
-		{"0 1\n1\n", LabelOptions{}, []string{"l:2", "1 fields"}},
+		{"0 1\n1\n", LabelOptions{}, []string{"l:2", "1 field"}},
 		{"0 1 2\n", LabelOptions{}, []string{"3 fields"}},
 		{"1\n2\n", LabelOptions{N: 3}, []string{"2 labels, want 3"}},
 		{"99999999999 1\n", LabelOptions{}, []string{"l:1", "node index"}},

@@ -145,11 +145,11 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 		if width == 0 {
 			width = len(f)
 			if width > 2 {
-				return nil, &ParseError{File: name, Line: i + 1, Err: errorf(ErrSyntax, "%d fields: want one label or a node,label pair", width)}
+				return nil, &ParseError{File: name, Line: i + 1, Err: errorf(ErrSyntax, "%s: want one label or a node,label pair", wording.Count(width, "field", "fields"))}
 			}
 		}
 		if len(f) != width {
-			return nil, &ParseError{File: name, Line: i + 1, Err: errorf(ErrSyntax, "%d fields, want %d as on the first line", len(f), width)}
+			return nil, &ParseError{File: name, Line: i + 1, Err: errorf(ErrSyntax, "%s, want %d as on the first line", wording.Count(len(f), "field", "fields"), width)}
 		}
 		if width == 1 {
 			recs = append(recs, rec{line: i + 1, label: f[0]})

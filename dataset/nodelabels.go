@@ -318,7 +318,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			fields = append(fields, "")
 		}
 		if len(fields) != width {
-			msg := fmt.Sprintf("%d fields, want %d as on the first data line", len(fields), width)
+			msg := fmt.Sprintf("%s, want %d as on the first data line", wording.Count(len(fields), "field", "fields"), width)
 			switch {
 			case width == 2 && len(fields) == 1:
 				msg += fmt.Sprintf(" (line %d); for a node whose class is unknown, write -1 or ? as its label", firstLine)

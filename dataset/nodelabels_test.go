@@ -29,7 +29,7 @@ func TestReadNodeLabels(t *testing.T) {
 		{"pairs base 1", "# base=1\n1,0\n3,1\n", NodeLabelOptions{}, []int{0, u, 1}, nil, nil},
 		{"pairs empty label", "node,cluster\n0,\n1,1\n", NodeLabelOptions{}, []int{u, 1}, nil, nil},
 		// An empty last label after its delimiter, on a line after the
-		// first (it was "1 fields, want 2" for tabs and blanks, whose
+		// first (it was "1 field, want 2" for tabs and blanks, whose
 		// trailing delimiter the line's trimming removed).
 		{"empty label, tab", "0\tA\n1\t\n2\tB\n", NodeLabelOptions{}, []int{0, u, 1}, []string{"A", "B"}, nil},
 		{"empty label, tab and blanks", "0\tA\n1 \t \n2\tB\n", NodeLabelOptions{}, []int{0, u, 1}, []string{"A", "B"}, nil},
@@ -131,9 +131,9 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"ragged", "0,1\n1\n", NodeLabelOptions{}, "f:2"},
 		// A line of one field without a delimiter is no empty label; the
 		// error says how to write one.
-		{"no delimiter, tab", "0\tA\n1\n", NodeLabelOptions{}, "f:2: invalid input: 1 fields, want 2 as on the first data line (line 1); for a node whose class is unknown, write -1 or ? as its label"},
-		{"blank in a tab file", "0\tA\n1 \n", NodeLabelOptions{}, "f:2: invalid input: 1 fields, want 2"},
-		{"no delimiter, blanks", "0 A\n1\n", NodeLabelOptions{}, "f:2: invalid input: 1 fields, want 2"},
+		{"no delimiter, tab", "0\tA\n1\n", NodeLabelOptions{}, "f:2: invalid input: 1 field, want 2 as on the first data line (line 1); for a node whose class is unknown, write -1 or ? as its label"},
+		{"blank in a tab file", "0\tA\n1 \n", NodeLabelOptions{}, "f:2: invalid input: 1 field, want 2"},
+		{"no delimiter, blanks", "0 A\n1\n", NodeLabelOptions{}, "f:2: invalid input: 1 field, want 2"},
 		// A first data line "0\t" is one column: a later pair says why.
 		{"trailing tab on the first line", "0\t\n1\tA\n", NodeLabelOptions{}, `f:2: invalid input: 2 fields, want 1 as on the first data line (line 1, "0\t": a blank or tab at the end of the first data line does not make a second field): write that node's unknown label as -1 or ?, or begin the file with a header line such as node,label`},
 		{"outside", "0,1\n5,1\n", NodeLabelOptions{N: 3}, "f:2: column 1: value \"5\""},

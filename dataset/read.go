@@ -10,6 +10,7 @@ import (
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/textline"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -246,7 +247,7 @@ func parseDelimited(ctx context.Context, lines []string, name string, opt *Optio
 		if width < 0 {
 			width, widthLine = len(fields), nums[k]
 		} else if len(fields) != width {
-			return nil, &ParseError{File: name, Line: nums[k], Err: errorf(ErrSyntax, "%d fields, want %d as on line %d", len(fields), width, widthLine)}
+			return nil, &ParseError{File: name, Line: nums[k], Err: errorf(ErrSyntax, "%s, want %d as on line %d", wording.Count(len(fields), "field", "fields"), width, widthLine)}
 		}
 		if !headerDone && opt.Header == HeaderYes {
 			header = fields

@@ -251,7 +251,7 @@ func TestReadTableErrors(t *testing.T) {
 	}{
 		{"missing value rejected", "1,2\n3,?\n", Options{}, ErrMissing, []string{"t.csv:2", "column 2", `"?"`}},
 		{"missing label even when imputing", "1,a\n2,?\n3,b\n", Options{LabelColumn: "last", Missing: MissingImpute}, ErrMissing, []string{"t.csv:2", "column 2"}},
-		{"wrong field count", "1,2\n3\n", Options{}, ErrSyntax, []string{"t.csv:2", "1 fields, want 2 as on line 1"}},
+		{"wrong field count", "1,2\n3\n", Options{}, ErrSyntax, []string{"t.csv:2", "1 field, want 2 as on line 1"}},
 		{"mixed column", "h\n1\n2\nx3\n", Options{}, ErrSyntax, []string{"t.csv:4", "column 1 (\"h\")", `"x3"`, "Categorical"}},
 		{"unterminated quote", "1,\"2\n", Options{}, ErrSyntax, []string{"t.csv:1", "character 3", "unterminated"}},
 		{"unknown label name", "a,b\n1,2\n", Options{LabelColumn: "c"}, ErrInvalid, []string{"label column", `"c"`, "no such column"}},

@@ -217,9 +217,9 @@ func readNameFile(ctx context.Context, path string, n int, classes bool) ([]stri
 			}
 			cls = append(cls, id)
 		case classes:
-			return nil, nil, fmt.Errorf("%s:%d: %d fields, want \"name\" or \"name class\" as on line 1", path, ln, len(fs))
+			return nil, nil, fmt.Errorf("%s:%d: %s, want \"name\" or \"name class\" as on line 1", path, ln, wording.Count(len(fs), "field", "fields"))
 		default:
-			return nil, nil, fmt.Errorf("%s:%d: %d fields, want one name", path, ln, len(fs))
+			return nil, nil, fmt.Errorf("%s:%d: %s, want one name", path, ln, wording.Count(len(fs), "field", "fields"))
 		}
 		names = append(names, fs[0])
 		if len(names) > n {
@@ -227,7 +227,7 @@ func readNameFile(ctx context.Context, path string, n int, classes bool) ([]stri
 		}
 	}
 	if len(names) != n {
-		return nil, nil, fmt.Errorf("%s: %d names, the matrix has %d", path, len(names), n)
+		return nil, nil, fmt.Errorf("%s: %s, the matrix has %d", path, wording.Count(len(names), "name", "names"), n)
 	}
 	return names, cls, nil
 }

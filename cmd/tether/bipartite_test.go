@@ -94,7 +94,7 @@ func TestClusterBipartiteErrors(t *testing.T) {
 		{[]string{"-bipartite", empty}, "empty.txt: row 2 has no positive entry"}, // it said "row 1 has degree 0"
 		{[]string{"-bipartite", mat, "-row-names", terms + "x"}, "no such file"},
 		{[]string{"-bipartite", mat, "-row-names", writeTemp(t, "d.txt", "a\nb\n")}, "d.txt: 2 names, the matrix has 6"},
-		{[]string{"-bipartite", mat, "-row-names", writeTemp(t, "d2.txt", "a x\nb\n")}, "d2.txt:2: 1 fields, want \"name\" or \"name class\" as on line 1"},
+		{[]string{"-bipartite", mat, "-row-names", writeTemp(t, "d2.txt", "a x\nb\n")}, "d2.txt:2: 1 field, want \"name\" or \"name class\" as on line 1"},
 		{[]string{"-bipartite", mat, "-col-names", docs}, "documents.txt:1: 2 fields, want one name"},
 		{[]string{"-gen", "moons", "-row-names", docs}, "-row-names is an option of the document-by-term matrix of -bipartite and does not apply to -gen moons (it generates points)"},
 		{[]string{"-gen", "moons", "-n", "50"}, "-method cocluster co-clusters a matrix: give a document-by-term file with -bipartite"},

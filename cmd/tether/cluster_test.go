@@ -111,7 +111,7 @@ func TestClusterBadInput(t *testing.T) {
 		{"missing value", "1,2\n?,3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "missing"}},
 		{"NaN", "1,2\nNaN,3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "NaN"}},
 		{"Inf", "1,2\n3,+Inf\n4,5\n", ".csv", nil, false, []string{"Inf"}},
-		{"ragged row", "1,2\n3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "1 fields"}},
+		{"ragged row", "1,2\n3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "1 field,"}},
 		// A header alone is read as one data row (-header auto cannot tell
 		// with one line); the message said only "1 data row".
 		{"header only", "x1,x2\n", ".csv", nil, false, []string{"data.csv has 1 data row", "a file of one line is read as one data row", "the file holds no data"}},

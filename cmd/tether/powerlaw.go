@@ -16,6 +16,7 @@ import (
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/suggest"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/powerlaw"
 )
 
@@ -265,7 +266,7 @@ func runPowerlawSample(ctx context.Context, m *Main, args []string) error {
 		return usagef(cmdName(fs), "%v (%s)", err, usageHint(fs))
 	}
 	r := rand.New(rand.NewPCG(seed, 0x706f776572)) // stream "power"
-	return m.stageOutput(ctx, out, m.Stderr, fmt.Sprintf("wrote %d values to %s", n, out), func(w io.Writer) error {
+	return m.stageOutput(ctx, out, m.Stderr, fmt.Sprintf("wrote %s to %s", wording.Count(n, "value", "values"), out), func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		var buf []byte
 		for i := range n {

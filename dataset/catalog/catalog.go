@@ -17,6 +17,7 @@ import (
 	"github.com/tether-sc/tether/internal/parallel"
 	"github.com/tether-sc/tether/internal/suggest"
 	"github.com/tether-sc/tether/internal/textline"
+	"github.com/tether-sc/tether/internal/wording"
 )
 
 // ErrUnknown is wrapped by the error Load returns for a name not in the
@@ -384,7 +385,7 @@ func loadWebKB(ctx context.Context, root, uni string, opt *Options) (*Data, erro
 			continue
 		}
 		if len(f) != 2 {
-			return nil, fmt.Errorf("%s:%d: %d fields, want \"cited citing\"", cites, ln+1, len(f))
+			return nil, fmt.Errorf("%s:%d: %s, want \"cited citing\"", cites, ln+1, wording.Count(len(f), "field", "fields"))
 		}
 		a, okA := index[f[0]]
 		b, okB := index[f[1]]
@@ -431,7 +432,7 @@ func loadClassic3(ctx context.Context, root string, opt *Options) (*Data, error)
 		}
 		f := strings.Fields(line)
 		if len(f) != 2 {
-			return nil, fmt.Errorf("%s:%d: %d fields, want \"name class\"", docs, ln+1, len(f))
+			return nil, fmt.Errorf("%s:%d: %s, want \"name class\"", docs, ln+1, wording.Count(len(f), "field", "fields"))
 		}
 		switch f[1] {
 		case "1", "2", "3":
