@@ -94,3 +94,28 @@ func TestTourScriptRunsTheReadme(t *testing.T) {
 		t.Errorf("%d lines skipped, want the %d from the first on ../shared/datasets\n%s", n, shared, log)
 	}
 }
+
+// The README's start section installs the command with go install, at
+// the path of this package (package main) in the module of go.mod, so
+// that the line keeps working if the module or the command moves.
+func TestReadmeInstallLine(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := ""
+	for _, l := range strings.Split(string(mod), "\n") {
+		if m, ok := strings.CutPrefix(l, "module "); ok {
+			module = strings.TrimSpace(m)
+		}
+	}
+	want := "go install " + module + "/cmd/tether@latest"
+	start, _, _ := strings.Cut(string(readme), "\n## tether serve")
+	if module == "" || !strings.Contains(start, "\n"+want+"\n") {
+		t.Errorf("README's start section lacks the line %q", want)
+	}
+}
