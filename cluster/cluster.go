@@ -251,7 +251,8 @@ type Settings struct {
 	// warnings of Run and the methods suggest as a front end's users set
 	// them, after the library's: "add self loops (graph.WithSelfLoops;
 	// tether: -self-loops)" with tether's command line
-	// (dataset.Spelling{}), `(Problem.K; job: "k")` with a job's
+	// (dataset.Spelling{Front: "tether", CommandLine: true}),
+	// `(Problem.K; job: "k")` with a job's
 	// (job.Spelling). If Spelling is nil, the messages name the
 	// library's remedies alone: "add self loops (graph.WithSelfLoops)".
 	// It changes no computation.

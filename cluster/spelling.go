@@ -5,7 +5,7 @@ package cluster
 // Problem.Disconnected, constraint.Resolve, Settings.Repair, …) in the
 // words of a front end whose users do not write Go: a command line's
 // flags, a job's fields, a web page's controls. dataset.Spelling
-// implements it for tether's command line (its zero value) and a job's
+// implements it for tether's command line (CommandLine) and a job's
 // spec; tether serve gives its own. Settings.Spelling carries it; a nil
 // Spelling names the library's remedies alone. It changes no
 // computation.

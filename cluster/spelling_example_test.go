@@ -10,7 +10,7 @@ import (
 )
 
 // Settings.Spelling names a remedy as the caller's users set it: the
-// library's alone by default, then tether's flag with the zero
+// library's alone by default, then tether's flag with the command line's
 // dataset.Spelling, as tether cluster passes it. COSC refuses a graph
 // without edges.
 func ExampleSettings_spelling() {
@@ -19,7 +19,7 @@ func ExampleSettings_spelling() {
 		panic(err)
 	}
 	p := &cluster.Problem{Graph: g, K: 2}
-	for _, sp := range []cluster.Spelling{nil, dataset.Spelling{}} {
+	for _, sp := range []cluster.Spelling{nil, dataset.Spelling{Front: "tether", CommandLine: true}} {
 		_, err := cluster.Run(context.Background(), cluster.COSC{}, p, &cluster.Settings{Spelling: sp})
 		fmt.Println(err)
 	}

@@ -32,7 +32,7 @@ func TestSpelledRemedies(t *testing.T) {
 		others []string
 	}{
 		{"library", nil, []string{"tether", "job:", "serve:", "(-", "; -"}},
-		{"cli", dataset.Spelling{}, []string{"job:", "serve:", `"k"`, `"method"`, `"self_loops"`}},
+		{"cli", dataset.Spelling{Front: "tether", CommandLine: true}, []string{"job:", "serve:", `"k"`, `"method"`, `"self_loops"`}},
 		{"job", dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels",
 			Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method"}, []string{"tether", "serve:", "(-", "; -"}},
 	}

@@ -641,7 +641,7 @@ func TestInitialMessagesInBrowser(t *testing.T) {
 	}
 	// As tether serve -input: the default graph shrunk to 6 rows, with
 	// its warning.
-	spec, warning := tinput.FitSpec(graph.DefaultSpec(), "pts.csv", d.N(), false, false, dataset.Spelling{})
+	spec, warning := tinput.FitSpec(graph.DefaultSpec(), "pts.csv", d.N(), false, false, dataset.Spelling{Front: "tether", CommandLine: true})
 	d.Warnings = append(d.Warnings, warning)
 	if _, err := d.BuildGraph(ctx, spec, nil); err != nil {
 		t.Fatal(err)

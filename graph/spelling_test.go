@@ -32,7 +32,7 @@ func TestBuildSpelledRemedies(t *testing.T) {
 		others []string
 	}{
 		{"library", nil, []string{"tether", "job:", "serve:", "(-", "; -"}},
-		{"cli", dataset.Spelling{}, []string{"job:", "serve:", `"scale"`, "option "}},
+		{"cli", dataset.Spelling{Front: "tether", CommandLine: true}, []string{"job:", "serve:", `"scale"`, "option "}},
 		{"job", dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Scale: "scale"}, []string{"tether", "serve:", "(-", "; -", "option "}},
 		{"serve", dataset.Spelling{Front: "serve", Style: dataset.StyleOption, Label: "label", Scale: "scale"}, []string{"tether", "job:", "(-", "; -", `"scale"`}},
 	}

@@ -411,7 +411,7 @@ func tableData(name string, t *dataset.Table, sp dataset.Spelling) *Data {
 func rowNumbersUse(sp dataset.Spelling) string {
 	out := "the labels written for the nodes list the rows kept, in this order"
 	switch {
-	case sp.Front == "":
+	case sp.CommandLine:
 		out = "tether cluster -o and tether labels write those numbers"
 	case sp.Outputs != "":
 		out = sp.Outputs + " writes those numbers"
@@ -541,7 +541,8 @@ func ReadCatalogContext(ctx context.Context, name, root string) (*Data, error) {
 // ReadCatalogSpelled is ReadCatalogContext with the readers' notes and
 // warnings naming the options they suggest as the front end sp spells
 // them (catalog.Options.Spelling): a job reads a catalog data set with
-// its own spelling, tether's command line with the zero value.
+// its own spelling, tether's command line with its CommandLine one; the
+// zero value names the Go options alone.
 func ReadCatalogSpelled(ctx context.Context, name, root string, sp dataset.Spelling) (*Data, error) {
 	if root == "" {
 		root = catalog.DefaultRoot()
@@ -598,8 +599,9 @@ func (d *Data) ReadTruth(ctx context.Context, path string) error {
 // k-NN graph. Errors name the data (a nil d is "input: no data"). Cost:
 // graph.BuildNeighbors, O(n log n · d) for an exact k-NN graph of
 // low-dimensional points, O(n²·d) for a full one. The errors name the
-// remedies they suggest as tether's command line spells them (-max-full,
-// -sigma, -scale): BuildGraphSpelled with the zero dataset.Spelling.
+// remedies they suggest as Go options alone: BuildGraphSpelled with the
+// zero dataset.Spelling (a front end passes its own, which names its
+// flags: -max-full, -sigma, -scale on tether's command line).
 func (d *Data) BuildGraph(ctx context.Context, spec graph.Spec, rec progress.Recorder) (*graph.Neighbors, error) {
 	return d.BuildGraphSpelled(ctx, spec, rec, dataset.Spelling{})
 }

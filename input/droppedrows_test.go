@@ -25,7 +25,7 @@ const droppedTable = "x,y,label\n0.1,0.2,a\n?,0.3,a\n0.2,0.1,a\n0.9,?,b\n0.8,0.9
 // from droppedTable by hand.
 func TestDroppedRowsKeepTheirNumbers(t *testing.T) {
 	ctx := context.Background()
-	d, err := ReadTable(ctx, []byte(droppedTable), "m.csv", dataset.Options{Missing: dataset.MissingDrop})
+	d, err := ReadTable(ctx, []byte(droppedTable), "m.csv", dataset.Options{Missing: dataset.MissingDrop, Spelling: cliSpelling})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestDroppedRowsKeepTheirNumbers(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &cluster.Problem{Graph: g, K: 2}
-	s := Supervision{Labels: filepath.Join(dir, "p.txt"), Constraints: filepath.Join(dir, "c.txt")}
+	s := Supervision{Labels: filepath.Join(dir, "p.txt"), Constraints: filepath.Join(dir, "c.txt"), Spelling: cliSpelling}
 	a, err := s.AddTo(ctx, p, d)
 	if err != nil {
 		t.Fatal(err)

@@ -50,7 +50,7 @@ func Example() {
 	fmt.Println("partial:  ", p.Labels)
 	fmt.Println("clusters: ", res.Labels)
 	// Output:
-	// blobs.csv: column "label" is the reference labels, not a feature (tether: -label none makes it a feature; library: Options.LabelColumn "none")
+	// blobs.csv: column "label" is the reference labels, not a feature (library: Options.LabelColumn "none" makes it a feature)
 	// reference: [0 0 0 1 1 1]
 	// partial:   [0 -1 -1 1 -1 -1]
 	// clusters:  [0 0 0 1 1 1]

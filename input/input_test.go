@@ -108,7 +108,7 @@ func TestReadTable(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := ReadTable(context.Background(), []byte(tc.content), tc.file, dataset.Options{LabelColumn: tc.label, Drop: tc.drop})
+			d, err := ReadTable(context.Background(), []byte(tc.content), tc.file, dataset.Options{LabelColumn: tc.label, Drop: tc.drop, Spelling: cliSpelling})
 			if errText(err) != tc.wantErr {
 				t.Fatalf("err = %v, want %q", err, tc.wantErr)
 			}
@@ -175,7 +175,7 @@ func TestReadTableFileClassColumnNoWarning(t *testing.T) {
 	if len(tab.Warnings) != 1 || !strings.Contains(tab.Warnings[0], "Options.LabelColumn") {
 		t.Fatalf("dataset.ReadFile warnings %q, want one naming Options.LabelColumn", tab.Warnings)
 	}
-	d, err := ReadTableFile(context.Background(), p, dataset.Options{})
+	d, err := ReadTableFile(context.Background(), p, dataset.Options{Spelling: cliSpelling})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -742,7 +742,7 @@ func TestFitSpec(t *testing.T) {
 		{"two rows", def, 2, false, false, 1, 1, []string{"K = 1 neighbour (-knn 1;", "1st nearest"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, note := FitSpec(c.spec, "t", c.n, c.keepK, c.keepSig, dataset.Spelling{})
+			got, note := FitSpec(c.spec, "t", c.n, c.keepK, c.keepSig, cliSpelling)
 			if got.K != c.wantK || got.Sigma.K != c.wantSigK {
 				t.Errorf("K %d, σ K %d; want %d, %d", got.K, got.Sigma.K, c.wantK, c.wantSigK)
 			}
@@ -794,7 +794,9 @@ func TestReadTableIdentifierColumn(t *testing.T) {
 		{"given ID column", "k,name,x\n1,ann,0\n2,bob,1\n3,cid,2\n", dataset.Options{IDColumn: "k"}, 0, nil, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := ReadTable(context.Background(), []byte(c.content), "d.csv", c.opt)
+			opt := c.opt
+			opt.Spelling = cliSpelling
+			d, err := ReadTable(context.Background(), []byte(c.content), "d.csv", opt)
 			if c.cols == 0 {
 				// The given ID column stands; the other text column is
 				// an error naming it.

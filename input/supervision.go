@@ -51,9 +51,10 @@ type Supervision struct {
 	KFlag string
 	// Spelling says how the warnings and errors name the options and
 	// commands they suggest, as the front end that adds the supervision
-	// spells them: the zero value is tether's command line ("-missing
-	// drop" dropped the rows of labels and pairs not used; tether labels
-	// writes a table's class column as a labels file).
+	// spells them: tether's command line (CommandLine: "-missing drop"
+	// dropped the rows of labels and pairs not used; tether labels writes
+	// a table's class column as a labels file); the zero value names the
+	// Go options alone.
 	Spelling dataset.Spelling
 	// ReadFile, if not nil, reads the files instead of the local file
 	// system (an object store, say): it returns a file's whole content,

@@ -18,10 +18,8 @@ import (
 // MissingDrop)"), and tether's commands ("tether labels -input FILE -o
 // FILE writes that column"). Every command sets it where it reads data
 // or clusters: dataset.Spelling's zero value is the library's, which names
-// the Go options alone. Outputs names the outputs that write the rows'
-// numbers as the notes of package input put it ("… writes those
-// numbers"), where a CommandLine spelling is not told apart yet.
-var cliSpelling = dataset.Spelling{Front: "tether", CommandLine: true, Outputs: "tether cluster -o (as tether labels)"}
+// the Go options alone.
+var cliSpelling = dataset.Spelling{Front: "tether", CommandLine: true}
 
 // optionUsage returns err, an error of reading a feature table or a graph
 // file, as a usage error of cmd when an option value does not fit the
