@@ -40,7 +40,7 @@ func TestCoreRemedySpelled(t *testing.T) {
 		others  []string
 	}{
 		{"library", nil, "(" + lib + ")", "; Problem.Disconnected = strict gives it the whole graph)", []string{"tether", "job:", "serve:"}},
-		{"cli", dataset.Spelling{}, "(" + lib + "; tether: -disconnected strict)", "; Problem.Disconnected = strict (tether: -disconnected strict) gives it the whole graph)", []string{"job:", "serve:"}},
+		{"cli", dataset.Spelling{Front: "tether", CommandLine: true}, "(" + lib + "; tether: -disconnected strict)", "; Problem.Disconnected = strict (tether: -disconnected strict) gives it the whole graph)", []string{"job:", "serve:"}},
 		{"job", job, "(" + lib + ")", "; Problem.Disconnected = strict gives it the whole graph)", []string{"tether", "job:", "serve:"}},
 		{"serve", serveLikeSpelling{}, "(" + lib + `; serve: the cluster request's "disconnected": "strict")`, `; Problem.Disconnected = strict (serve: the cluster request's "disconnected": "strict") gives it the whole graph)`, []string{"tether", "job:"}},
 	} {
