@@ -459,14 +459,12 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		if reg.Complete {
 			form = "d + τ and τ/n added to every W_ij"
 		}
-		msg := fmt.Sprintf("%v regularized (%s), τ = %.4g: %s", kind, form, tau, why)
-		if reg.Mode != graph.RegAuto {
-			// Asked for: a note. Chosen by the auto rule, it says that
-			// the graph has isolated nodes, too many or too small
-			// components or very unequal degrees: a warning.
-			msg = note(msg)
-		}
-		e.warnings = append(e.warnings, msg)
+		// A note, whether asked for or chosen by the auto rule (the
+		// default, documented: it says why, isolated nodes, too many or
+		// too small components or very unequal degrees); the problems
+		// that remain after it (zero embedding rows, a collapsed
+		// partition) are warnings of their own.
+		e.warnings = append(e.warnings, note(fmt.Sprintf("%v regularized (%s), τ = %.4g: %s", kind, form, tau, why)))
 		if reg.Complete {
 			// W_τ1 = D_τ1: D_τ^{1/2}1 is the exact null vector.
 			z = mat.NewDense(n, 1, nil)

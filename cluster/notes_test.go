@@ -49,7 +49,7 @@ func TestNotesAndWarnings(t *testing.T) {
 		{"constraints an unsupervised method ignores", NJW{}, &Problem{Graph: cliques, K: 2, Constraints: one}, "", "njw ignores the 1 pairwise constraint"},
 		{"k estimated when K = 0", BetheHessian{}, &Problem{Graph: cliques}, "estimated from the negative eigenvalues of H(r)", ""},
 		{"regularization asked for", NJW{}, &Problem{Graph: cliques, K: 2, Regularize: graph.Regularization{Mode: graph.RegOn}}, "L_sym regularized", ""},
-		{"regularization the graph needed", NJW{}, &Problem{Graph: tiny, K: 2}, "", "L_sym regularized"},
+		{"regularization the graph needed (the default rule's choice)", NJW{}, &Problem{Graph: tiny, K: 2}, "L_sym regularized", ""},
 		{"must-link closure", MCLNOASSC{}, &Problem{Graph: cliques, K: 2, Constraints: closure}, "must-link closure: 18 groups for 20 nodes", ""},
 		{"nodes attached, not clustered", SpectralLearning{}, &Problem{Graph: tiny, K: 2, Constraints: &constraint.Set{N: tiny.N(), Pairs: one.Pairs}}, "", "attached"},
 	} {

@@ -579,7 +579,6 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	if err != nil {
 		return noSupervisionUsage(err, meth, *consFile, *partial)
 	}
-	res.Warnings, res.Notes = regularizationNotes(res.Warnings, res.Notes)
 	sum, err := summarize(ctx, l, meth.Name(), p, res, time.Since(t0))
 	if err != nil {
 		return err

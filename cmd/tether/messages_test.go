@@ -160,25 +160,3 @@ func TestClusterResultMessagesOnStderr(t *testing.T) {
 		})
 	}
 }
-
-// The regularization messages of cluster move from the warnings to the
-// notes, after the notes there were (an auto candidate's, prefixed by its
-// name, too); the others stay where they were, in order.
-func TestRegularizationNotes(t *testing.T) {
-	warnings := []string{
-		"L_sym regularized (d + τ), τ = 6.087: 68 isolated nodes (the plain L_sym is undefined)",
-		"njw: 70 nodes of 2000 have a zero embedding row",
-		"njw: L_rw regularized (d + τ and τ/n added to every W_ij), τ = 2: components too small",
-		"the graph is not regularized (d + τ) here",
-	}
-	notes := []string{"auto: chose njw"}
-	w, n := regularizationNotes(warnings, notes)
-	wantW := []string{warnings[1], warnings[3]}
-	wantN := []string{notes[0], warnings[0], warnings[2]}
-	if !slices.Equal(w, wantW) || !slices.Equal(n, wantN) {
-		t.Errorf("warnings %q, notes %q; want %q and %q", w, n, wantW, wantN)
-	}
-	if len(notes) != 1 || len(warnings) != 4 {
-		t.Errorf("the lists given were changed: %q, %q", warnings, notes)
-	}
-}

@@ -221,8 +221,8 @@ func TestGraphOptions(t *testing.T) {
 			if slices.Equal(byReq["auto"].Labels, byReq["none"].Labels) {
 				t.Errorf("config %v: auto and none give the same partition %v", cfg.Regularize, byReq["auto"].Labels)
 			}
-			if !strings.Contains(strings.Join(byReq["auto"].Warnings, "\n"), "L_sym regularized") {
-				t.Errorf("config %v: auto: warnings %q, want the regularization's", cfg.Regularize, byReq["auto"].Warnings)
+			if !strings.Contains(strings.Join(byReq["auto"].Notes, "\n"), "L_sym regularized") || strings.Contains(strings.Join(byReq["auto"].Warnings, "\n"), "L_sym regularized") {
+				t.Errorf("config %v: auto: notes %q, warnings %q, want the regularization's note", cfg.Regularize, byReq["auto"].Notes, byReq["auto"].Warnings)
 			}
 			// The summary records the options used.
 			var sum struct {
