@@ -162,7 +162,7 @@ type cscapPrior struct {
 	diagonal, shift float64      // and the knobs
 	w               *mat.SymDense
 	sim             func(a, b int) float64 // denseSim of W before the shift (called with a ≠ b only)
-	nbr             func(a int) []int32    // the graph's rows: every b ≠ a with sim(a, b) > 0; nil on a complete graph (completeRows)
+	nbr             func(a int) []int32    // the graph's rows: every b ≠ a with sim(a, b) > 0; nil on a complete graph (graph.Graph.Complete)
 	delta, lmin     float64                // the automatic shift (Shift = 0) and λ_min(W) (NaN if not computed)
 }
 
@@ -200,7 +200,7 @@ func (c CSCAP) newPrior(ctx context.Context, g *graph.Graph, rec progress.Record
 	}
 	pr.sim = sim
 	pr.nbr = func(a int) []int32 { idx, _ := g.Row(a); return idx }
-	if completeRows(g) {
+	if g.Complete() {
 		pr.nbr = nil // the same votes by a scan of every pair, without sorting the neighbours' pairs
 	}
 	switch {

@@ -269,7 +269,7 @@ func graphSim(g *graph.Graph) (sim func(a, b int) float64, nbr func(a int) []int
 			}
 		}
 	}
-	if completeRows(g) {
+	if g.Complete() {
 		table := make([]float64, n*n)
 		for i := 0; i < n; i++ {
 			idx, w := g.Row(i)
@@ -282,28 +282,6 @@ func graphSim(g *graph.Graph) (sim func(a, b int) float64, nbr func(a int) []int
 	sim = func(a, b int) float64 { return max(0, g.Weight(a, b)) / scale }
 	nbr = func(a int) []int32 { idx, _ := g.Row(a); return idx }
 	return sim, nbr
-}
-
-// completeRows reports whether every row of g holds every other node (a
-// complete graph, such as a full RBF graph), with more than one node: a
-// constraint.Vote over pairs then gives the same votes with nil
-// neighbour lists (a scan of every pair in order) as with g's rows. O(n).
-func completeRows(g *graph.Graph) bool {
-	n := g.N()
-	if n < 2 {
-		return false
-	}
-	for i := 0; i < n; i++ {
-		idx, _ := g.Row(i)
-		others := len(idx)
-		if _, found := slices.BinarySearch(idx, int32(i)); found {
-			others--
-		}
-		if others != n-1 {
-			return false
-		}
-	}
-	return true
 }
 
 // resolveKnob is the NoResolve knob of the method named name, for

@@ -545,6 +545,27 @@ func (g *Graph) components() (comp []int, count int) {
 	return comp, count
 }
 
+// Complete reports whether every row of g holds every other node (a
+// complete graph, such as a full RBF graph), with more than one node;
+// self loops are allowed. Cost O(n log n).
+func (g *Graph) Complete() bool {
+	n := g.N()
+	if n < 2 {
+		return false
+	}
+	for i := range n {
+		idx, _ := g.Row(i)
+		others := len(idx)
+		if _, found := slices.BinarySearch(idx, int32(i)); found {
+			others--
+		}
+		if others != n-1 {
+			return false
+		}
+	}
+	return true
+}
+
 // Isolated returns the nodes of degree zero, in increasing order. A node with
 // only a self loop is not isolated.
 func (g *Graph) Isolated() []int {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
 	"sort"
 	"strconv"
 
@@ -209,7 +208,7 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 		if !noaVotes(m, w) {
 			return 0, "", ""
 		}
-		if completeGraph(w.g) {
+		if w.g.Complete() {
 			return sat(8 * nn), "an n×n table: the similarity its vote on the constraints reads on a complete graph", "set the knob NoResolve (without Screen), or load a sparser graph"
 		}
 		if hops, _ := intKnob(m, "VoteHops"); hops == 2 || (hops == 0 && cluster.VoteHopsDefault == 2) {
@@ -256,26 +255,6 @@ func noaVotes(m cluster.Method, w workload) bool {
 		}
 	}
 	return false
-}
-
-// completeGraph reports whether every row of g holds every other node,
-// with more than one node (as cluster's completeRows). Cost O(n).
-func completeGraph(g *graph.Graph) bool {
-	n := g.N()
-	if n < 2 {
-		return false
-	}
-	for i := range n {
-		idx, _ := g.Row(i)
-		others := len(idx)
-		if _, found := slices.BinarySearch(idx, int32(i)); found {
-			others--
-		}
-		if others != n-1 {
-			return false
-		}
-	}
-	return true
 }
 
 // sat returns b as an int64, saturating at math.MaxInt64.
