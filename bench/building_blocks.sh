@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's building-block table, measured in one run: every Go benchmark
-# a row of "Measured results" names, one iteration each (-benchtime 1x,
+# The building-block table of docs/measured-results.md, measured in one run:
+# every Go benchmark a row of that table names, one iteration each (-benchtime 1x,
 # -count ${COUNT:-1}), one package after another, with the peak RSS of each
 # package's benchmark process. Not for A/B comparisons (use bench/ab.sh):
 # it records what the table states, on the day it runs. Run it from the
