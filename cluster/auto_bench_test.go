@@ -59,7 +59,7 @@ func BenchmarkAuto3000(b *testing.B) {
 	benchmarkAuto(b, p, truth)
 }
 
-// BenchmarkAuto950 is -method auto below autoCostlyMaxN, where its costly
+// BenchmarkAuto950 is -method auto below AutoCostlyMaxN, where its costly
 // candidates (fast-ge, fast-ge2, fast-ge2-bh, cscap) run, on
 // autoBlobsProblem with 950 nodes, 2 blobs and 4750 pairs (5n): the size
 // of realdata's tic-tac-toe at 5n (958 nodes, k = 2, 4790 pairs), without

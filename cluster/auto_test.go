@@ -420,7 +420,7 @@ func TestAutoCandidateRule(t *testing.T) {
 				case c.supervised && u.Supervision&Pairs == 0 && !(tc.labels && u.Supervision&LabelSet != 0):
 					t.Errorf("%s: supervision %v does not read the mode's supervision", c.name, u.Supervision)
 				}
-				if want := costly[c.name] && tc.n > autoCostlyMaxN; (c.skip != "") != want {
+				if want := costly[c.name] && tc.n > AutoCostlyMaxN; (c.skip != "") != want {
 					t.Errorf("%s at n = %d: skipped %q, want skipped %v", c.name, tc.n, c.skip, want)
 				}
 			}

@@ -146,10 +146,11 @@ func (v *BetheVariant) UnmarshalText(b []byte) error {
 // datasets: point sets on the default graph, SBM and DC-SBM graphs, and 3
 // sparse SBM graphs of seed 004 ch. 6's kind; pairs 1/n, 5n pairs, 10%
 // and 30% labels; 10 draws): mean ARI 0.768 against 0.310 for BetheLN,
-// the default before, and 0.572 for BetheLH. It is ahead on both families
-// and every supervision, the sparse SBM graphs with labels of the
-// source's own setting included, and the fastest (0.05 s per run against
-// 0.36 s). Seed 004 §6.4 found "only L_N" to be the variant that works;
+// the default before, and 0.572 for BetheLH. It is ahead of BetheLN on
+// both families and every supervision, the sparse SBM graphs with labels
+// of the source's own setting included; level with BetheLH on point sets
+// (0.856 against 0.859) and far ahead of it on the graphs (0.660 against
+// 0.214); and the fastest (0.05 s per run against 0.36 s for BetheLN). Seed 004 §6.4 found "only L_N" to be the variant that works;
 // on our reproduction of its Fig. 6.3 (docs/results/seed004-fig6.3)
 // "both" is ahead of it below 50% labels and within 0.02 from 50% on, and
 // on dense graphs of feature points BetheLN is near chance (moons, 300

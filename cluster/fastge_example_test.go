@@ -51,10 +51,15 @@ func ExampleFastGE2() {
 	// Output: fast-ge2: ARI 1.00
 }
 
+// The default variant replaces both matrices by Bethe Hessians
+// (BetheBoth); Variant: cluster.BetheLN is the source's "only L_N".
 func ExampleFastGE2BH() {
 	g, labels, truth := pwTwoCliques()
+	pwReport(cluster.FastGE2BH{}, &cluster.Problem{Graph: g, K: 2, Labels: labels}, truth)
 	pwReport(cluster.FastGE2BH{Variant: cluster.BetheLN}, &cluster.Problem{Graph: g, K: 2, Labels: labels}, truth)
-	// Output: fast-ge2-bh: ARI 1.00
+	// Output:
+	// fast-ge2-bh: ARI 1.00
+	// fast-ge2-bh: ARI 1.00
 }
 
 func ExampleSSCKA() {

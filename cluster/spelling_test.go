@@ -13,8 +13,8 @@ import (
 
 // TestSpelledRemedies builds every error and warning of Run and the
 // methods that suggests a remedy through each front end's spelling
-// (Settings.Spelling): the library's (nil), tether's command line (the
-// zero dataset.Spelling) and a job's (its JSON fields self_loops, k,
+// (Settings.Spelling): the library's (nil), tether's command line
+// (dataset.Spelling with CommandLine) and a job's (its JSON fields self_loops, k,
 // method and scale, as job.Spelling gives them; tether serve's is
 // internal/server's runSpelling, tested there). Each message must name
 // the library's remedy, the front end's option where it has one, and no

@@ -382,7 +382,11 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 		if repeats == 1 {
 			what = "edge repeats"
 		}
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: %d %s an earlier edge between the same nodes (the first repeats line %d; a multigraph, or both directions of a directed edge); each set of repeats is merged into one edge with %s (tether always merges them; library: GraphOptions.Duplicates, DupError refuses such files)", name, firstRepeat, repeats, what, firstOrig, how))
+		front := ""
+		if f := opt.Spelling.frontName(); f != "" {
+			front = f + " always merges them; "
+		}
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: %d %s an earlier edge between the same nodes (the first repeats line %d; a multigraph, or both directions of a directed edge); each set of repeats is merged into one edge with %s (%slibrary: GraphOptions.Duplicates, DupError refuses such files)", name, firstRepeat, repeats, what, firstOrig, how, front))
 	}
 	// Labels that cannot name the nodes (repeated or empty): the labels
 	// files written for them number them instead, as for a table's IDs.

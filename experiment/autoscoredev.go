@@ -401,8 +401,7 @@ func autoScoreDevReport(env *Env, results map[string]Values) (*Output, error) {
 	} else {
 		md.WriteString("**the default differs from the score picked here**. The round was decided once, when this page was added, " +
 			"with the candidates of the time, and picked satisfied; a recomputation after a candidate's default changes reports " +
-			"what the criterion gives but does not decide the default again (a new round would). The pick changed with " +
-			"fast-ge2-bh's new default (above).\n\n")
+			"what the criterion gives but does not decide the default again (a new round would).\n\n")
 	}
 	t.writeRows(&md, names)
 	return &Output{Markdown: md.String(), Files: map[string][]byte{"auto-score-dev.csv": t.csv}}, nil

@@ -515,7 +515,7 @@ func realReport(env *Env, results map[string]Values) (*Output, error) {
 		"and scored on every fold's held-out constraints) and every pairwise method that clusters the graph alone into the k given and fits "+
 		"in about one sparse eigensolve or kernel k-means: sl, ml-noa-ssc, mcl-noa-ssc, sscka, csc, fgpwc with D − W "+
 		"(m = k) and fgpwc (m = max(2k, 10)), and up to 1000 nodes (the limit this page already applies to cscap) fast-ge, fast-ge2 "+
-		"(a slowly converging pencil above: about 10 s per fit at 3000 nodes) and the dense fast-ge2-bh and cscap. Left out by that "+
+		"(a slowly converging pencil above: about 10 s per fit at 3000 nodes), fast-ge2-bh (0.25–2 s per fit at 3000 nodes, six fits) and the dense cscap. Left out by that "+
 		"cost rule: cosc, l1csc, csp and ccsr; the limit of 1000 nodes for fast-ge and fast-ge2 was set after measuring auto's budget "+
 		"benchmark (BenchmarkAuto3000), before this page was rerun. So it keeps an unconstrained partition unless a constrained "+
 		"candidate does strictly better. The candidate set follows that rule, stated in cluster.Auto before this page was rerun; "+

@@ -15,7 +15,7 @@ import (
 // that suggests a remedy (a full or eps graph above Spec.MaxFull, local
 // scaling with K ≥ n, features to scale, RBF weights that underflow) for
 // each front end: the library (a nil Spelling, BuildNeighbors itself),
-// tether's command line (the zero dataset.Spelling), a job (JSON fields,
+// tether's command line (dataset.Spelling with CommandLine), a job (JSON fields,
 // with "scale" only) and tether serve (upload options, with scale only),
 // as job.Spelling and internal/server spell them. Each error must name
 // the library's remedy, the front end's option where it has one, and no

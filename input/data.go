@@ -573,10 +573,20 @@ func ReadCatalogSpelled(ctx context.Context, name, root string, sp dataset.Spell
 // true of the figures computed against it (review 95). Errors name the file,
 // and the line and value when there is one. Cost O(file size + n). ctx is
 // checked while the file is opened (a FIFO without a writer is waited for
-// until ctx is cancelled) and read.
+// until ctx is cancelled) and read. The errors name the options they
+// suggest as Go options alone: ReadTruthSpelled with the zero
+// dataset.Spelling.
 func (d *Data) ReadTruth(ctx context.Context, path string) error {
+	return d.ReadTruthSpelled(ctx, path, dataset.Spelling{})
+}
+
+// ReadTruthSpelled is ReadTruth with the errors naming the options they
+// suggest as the front end sp spells them (dataset.NodeLabelOptions.
+// Spelling): "give the file as -constraints" on tether's command line
+// for a pairwise constraints file.
+func (d *Data) ReadTruthSpelled(ctx context.Context, path string, sp dataset.Spelling) error {
 	n, names, byRow := d.sideNodes()
-	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names})
+	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names, Spelling: sp})
 	if err != nil {
 		return err
 	}

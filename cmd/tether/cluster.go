@@ -272,7 +272,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 	}
 	if o.truthFile != "" {
 		from := len(l.Notes)
-		if err := l.ReadTruth(ctx, o.truthFile); err != nil {
+		if err := l.ReadTruthSpelled(ctx, o.truthFile, cliSpelling); err != nil {
 			return nil, err
 		}
 		if o.input != "" {

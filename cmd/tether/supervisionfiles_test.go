@@ -62,9 +62,7 @@ func TestClusterSwappedSupervisionFiles(t *testing.T) {
 	}{
 		{"-constraints", labels, `l.truth:1: want i,j,kind[,weight], got 2 fields "node,label": this is a labels file (node,label lines: each node's class), not pairwise constraints; give it as -partial-labels (the known classes of some nodes) or -truth (the reference labels)`},
 		{"-partial-labels", pairs, `c.csv:2: invalid input: 3 fields "0,3,ml": want one label per line or node,label pairs; this is a pairwise constraints file, i,j,ml|cl lines (give the file as -constraints)`},
-		// input.Data.ReadTruth reads with the library's spelling (it
-		// takes none), which names constraint.ReadFile, not the flag.
-		{"-truth", pairs, "this is a pairwise constraints file, i,j,ml|cl lines ("},
+		{"-truth", pairs, `c.csv:2: invalid input: 3 fields "0,3,ml": want one label per line or node,label pairs; this is a pairwise constraints file, i,j,ml|cl lines (give the file as -constraints)`},
 	} {
 		t.Run(tc.flag, func(t *testing.T) {
 			_, _, err := run(t, "cluster", "-input", data, "-label", "first", "-k", "3", tc.flag, tc.file, "-quiet", "-o", filepath.Join(dir, "out.csv"))

@@ -175,6 +175,9 @@ const (
 //     (cluster.VoteHopsAct) with VoteHops = 2, the two-step similarity
 //     (Ŵ + I)², 12 bytes per entry, at most Σ_c deg(c)² + n entries and
 //     n².
+//   - auto: the largest of the above among the candidates it fits with
+//     their defaults (ml-noa-ssc, mcl-noa-ssc, and up to
+//     cluster.AutoCostlyMaxN nodes fast-ge and fast-ge2-bh).
 //
 // Cost O(n + stored entries + pairs).
 func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string) {
@@ -204,6 +207,20 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 		if d := float64(w.d); d > 0 {
 			return sat(8 * (5*d*d + 3*float64(n)*d)), fmt.Sprintf("d×d and n×d matrices of its d = %d features", w.d), "load data with fewer features"
 		}
+	case "auto":
+		// auto fits its candidates with their defaults (cluster.Auto):
+		// the largest of their paths counted here, the costly ones only
+		// up to the 1000 nodes auto tries them on.
+		cands := []cluster.Method{cluster.MLNOASSC{}, cluster.MCLNOASSC{}}
+		if n <= cluster.AutoCostlyMaxN {
+			cands = append(cands, cluster.FastGE{}, cluster.FastGE2BH{})
+		}
+		for _, c := range cands {
+			if b, cw, cr := methodBytes(c, w); b > bytes {
+				bytes, what, remedy = b, c.Name()+", one of its candidates ("+cw+")", "choose a method by name, or "+cr
+			}
+		}
+		return bytes, what, remedy
 	case "ml-noa-ssc", "mcl-noa-ssc":
 		if !noaVotes(m, w) {
 			return 0, "", ""

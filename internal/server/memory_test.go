@@ -37,9 +37,10 @@ func TestRequestMemoryLimit(t *testing.T) {
 		}
 		code, b := cluster1(ClusterRequest{Method: info.Name, K: 100, Seed: 1})
 		want := "ask for at most 81"
-		if info.Name == "fast-ge2-bh" {
-			// Its dense pencil alone (eight 500×500 matrices)
-			// passes the limit: no k fits (TestMethodPathsCounted).
+		if info.Name == "fast-ge2-bh" || info.Name == "auto" {
+			// Its dense pencil alone (eight 500×500 matrices), or
+			// that of auto's candidate fast-ge2-bh, passes the
+			// limit: no k fits (TestMethodPathsCounted).
 			want = "the dense Schur complement of its Bethe Hessian pencil"
 		}
 		if code != http.StatusBadRequest || !strings.Contains(b, "memory limit of 4.0 MiB per request") || !strings.Contains(b, want) {
@@ -270,6 +271,12 @@ func TestMethodPathsCounted(t *testing.T) {
 		{"mcl-noa-ssc complete, 29 pairs", method("mcl-noa-ssc"), workload{g: complete(500), pairs: pairs(500, 29, true)}, 1 * mib, ""},
 		{"mcl-noa-ssc two steps", method("mcl-noa-ssc", "VoteHops=2"), workload{g: ring(5000), pairs: pairs(5000, 40, true)}, 16 * mib, "the two-step similarity (Ŵ + I)² its vote reads, up to 2005000 entries"},
 		{"mcl-noa-ssc one step", method("mcl-noa-ssc"), workload{g: ring(5000), pairs: pairs(5000, 40, true)}, 16 * mib, ""},
+		// auto: the largest path of the candidates it fits.
+		{"auto 1000: fast-ge2-bh's", method("auto"), workload{g: ring(1000), pairs: pairs(1000, 40, false)}, 32 * mib, "fast-ge2-bh, one of its candidates (eight n×n matrices"},
+		{"auto 1000, room", method("auto"), workload{g: ring(1000), pairs: pairs(1000, 40, false)}, 64 * mib, ""},
+		{"auto 4000: no costly candidate", method("auto"), workload{g: ring(4000), pairs: pairs(4000, 40, false)}, 32 * mib, ""},
+		{"auto complete 1200, contradictory: the vote's table", method("auto"), workload{g: complete(1200), pairs: pairs(1200, 40, true)}, 8 * mib, "ml-noa-ssc, one of its candidates (an n×n table"},
+		{"auto complete 1200, consistent", method("auto"), workload{g: complete(1200), pairs: pairs(1200, 40, false)}, 8 * mib, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := newTest(t, Config{MaxRequestMemory: c.limit})

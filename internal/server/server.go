@@ -85,7 +85,8 @@ type Config struct {
 	// beyond the estimate's; and the fits that run in parallel inside one
 	// request, auto's candidates and ml-/mcl-noa-ssc's cross-validation
 	// folds, on up to GOMAXPROCS goroutines with their own working memory
-	// each (the estimate counts one).
+	// each (the estimate counts one fit: for auto, the largest of the
+	// paths above among the candidates it fits, methodBytes).
 	//
 	// It bounds one request: Workers requests compute at once, so the
 	// computations together may use up to Workers × MaxRequestMemory
