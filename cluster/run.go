@@ -799,19 +799,21 @@ func scaleDependent(u Uses, c pairContradictions) bool {
 // (weights above 1 or far below it for a method declaring
 // Uses.WeightScale): the remedy, as the library spells it. Settings.Spelling
 // adds the front end's option (tether's command line: "(graph.Graph.Normalized;
-// tether: -normalize-weights)"); a front end whose option needs more words
+// tether: -normalize-weights)", a job's `(graph.Graph.Normalized; job:
+// "normalize_weights": true)`); a front end that words it otherwise
 // (tether serve, a job) gives the whole parenthesis with
 // Settings.NormalizeRemedy.
 const WeightScaleRemedy = "(graph.Graph.Normalized)"
 
 // normalizeRemedy returns the parenthesis that ends the warnings about
 // the weights' scale: s.NormalizeRemedy, or WeightScaleRemedy with the
-// front end's option (Settings.Spelling) when it is empty.
+// front end's option (Settings.Spelling, the boolean set to true) when it
+// is empty.
 func (s *Settings) normalizeRemedy() string {
 	if s.NormalizeRemedy != "" {
 		return s.NormalizeRemedy
 	}
-	return s.remedy(strings.Trim(WeightScaleRemedy, "()"), "normalize-weights")
+	return s.remedy(strings.Trim(WeightScaleRemedy, "()"), "normalize-weights", "true")
 }
 
 // weightScaleLow is the largest edge weight below which weightScale

@@ -54,12 +54,16 @@ type Spelling struct {
 	// The front end's names of the options that the errors and warnings
 	// of packages graph and cluster suggest (Remedy): the feature
 	// scaling Scale (-scale), SelfLoops (-self-loops), the number of
-	// clusters K (-k) and the method Method (-method), each "" when the
-	// front end has none. tether cluster's other flags those messages
-	// suggest (-max-full, -regularize, -disconnected, -conflicts,
-	// -repair, -set, -normalize-weights) have no field: no other front
-	// end spelled here has them.
-	Scale, SelfLoops, K, Method string
+	// clusters K (-k), the method Method (-method), the method's knob
+	// settings Knobs (-set Name=value; in StyleJSON a list of
+	// "Name=value", `"knobs": ["Variant=both"]`, as a job's) and
+	// NormalizeWeights (-normalize-weights), each "" when the front end
+	// has none. tether cluster's other flags those messages suggest
+	// (-max-full, -regularize, -disconnected, -conflicts, -repair) have
+	// no field: no other front end spelled here has them (tether serve's
+	// cluster request has regularize and disconnected, which its own
+	// cluster.Spelling names).
+	Scale, SelfLoops, K, Method, Knobs, NormalizeWeights string
 	// NodeLimit names what bounds the nodes of a graph file in a front
 	// end without MaxNodes, where its users cannot change it ("this
 	// server's limit"); "" names the library's GraphOptions.MaxNodes
@@ -140,6 +144,10 @@ func (s Spelling) name(flag string) string {
 		return s.K
 	case "method":
 		return s.Method
+	case "set":
+		return s.Knobs
+	case "normalize-weights":
+		return s.NormalizeWeights
 	}
 	return ""
 }
@@ -150,7 +158,9 @@ func (s Spelling) name(flag string) string {
 // value "true" on the command line, where a boolean flag takes none:
 // "-symmetrize", `"symmetrize": true`, "option symmetrize true"), and
 // false when the front end has no such option (flag is one of the names
-// the fields of Spelling list). Cost O(len(value)).
+// the fields of Spelling list). A knob setting (flag "set", value
+// "Name=value") is a list of one in StyleJSON: `"knobs":
+// ["Variant=both"]`. Cost O(len(value)).
 func (s Spelling) Option(flag, value string) (string, bool) {
 	name := s.name(flag)
 	if name == "" {
@@ -165,6 +175,9 @@ func (s Spelling) Option(flag, value string) (string, bool) {
 		name = strconv.Quote(name)
 		if value == "" {
 			return name, true
+		}
+		if flag == "set" {
+			return name + ": [" + strconv.Quote(value) + "]", true
 		}
 		if _, err := strconv.ParseFloat(value, 64); err != nil && value != "true" && value != "false" {
 			value = strconv.Quote(value)

@@ -57,6 +57,13 @@ func TestSpellingOption(t *testing.T) {
 		{Spelling{Front: "job", Style: StyleJSON, Symmetrize: "symmetrize"}, "symmetrize", "true", `"symmetrize": true`, true},
 		{optionSpelling, "delim", ";", "option delim ;", true},
 		{jsonSpelling, "partial-labels", "", `"labels"`, true},
+		// A knob setting is a list of one in JSON.
+		{cliSpelling, "set", "Variant=both", "-set Variant=both", true},
+		{Spelling{Front: "job", Style: StyleJSON, Knobs: "knobs"}, "set", "Variant=both", `"knobs": ["Variant=both"]`, true},
+		{Spelling{Front: "job", Style: StyleJSON, NormalizeWeights: "normalize_weights"}, "normalize-weights", "true", `"normalize_weights": true`, true},
+		{cliSpelling, "normalize-weights", "true", "-normalize-weights", true},
+		{jsonSpelling, "set", "Variant=both", "", false},
+		{optionSpelling, "normalize-weights", "true", "", false},
 	} {
 		got, ok := c.sp.Option(c.flag, c.value)
 		if got != c.want || ok != c.ok {
@@ -97,7 +104,7 @@ func TestSpellingHint(t *testing.T) {
 // (graph.Spelling, cluster.Spelling): after the front end's name, several
 // values joined by " or ", and "" for an option the front end lacks.
 func TestSpellingRemedy(t *testing.T) {
-	job := Spelling{Front: "job", Style: StyleJSON, Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method"}
+	job := Spelling{Front: "job", Style: StyleJSON, Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method", Knobs: "knobs", NormalizeWeights: "normalize_weights"}
 	serve := Spelling{Front: "serve", Style: StyleOption, Scale: "scale"}
 	for _, c := range []struct {
 		sp     Spelling
@@ -120,9 +127,45 @@ func TestSpellingRemedy(t *testing.T) {
 		{serve, "method", nil, ""},
 		{jsonSpelling, "symmetrize", []string{"true"}, ""},
 		{optionSpelling, "symmetrize", []string{"true"}, "serve: option symmetrize true"},
+		{job, "set", []string{"Variant=both", "Variant=ln"}, `job: "knobs": ["Variant=both"] or "knobs": ["Variant=ln"]`},
+		{job, "set", nil, `job: "knobs"`},
+		{Spelling{Front: "x", Style: StyleOption, Knobs: "knobs"}, "set", []string{"Variant=both"}, "x: option knobs Variant=both"},
 	} {
 		if got := c.sp.Remedy(c.flag, c.values...); got != c.want {
 			t.Errorf("%+v.Remedy(%q, %q) = %q, want %q", c.sp, c.flag, c.values, got, c.want)
+		}
+	}
+	// tether cluster's flags that the messages of packages graph and
+	// cluster suggest beyond the readers' options, as each front end
+	// spelled here names them: a job has knobs and normalize_weights, and
+	// neither a job nor serve's uploads have the others (tether serve's
+	// cluster request names regularize, disconnected and knobs through
+	// its own cluster.Spelling, internal/server's runSpelling).
+	fronts := []struct {
+		name string
+		sp   Spelling
+	}{{"library", Spelling{}}, {"cli", cliSpelling}, {"job", job}, {"serve", optionSpelling}}
+	for _, c := range []struct {
+		flag  string
+		value string
+		want  map[string]string // by front end; "" when absent
+	}{
+		{"regularize", "auto", map[string]string{"cli": "tether: -regularize auto"}},
+		{"disconnected", "strict", map[string]string{"cli": "tether: -disconnected strict"}},
+		{"conflicts", "drop-cl", map[string]string{"cli": "tether: -conflicts drop-cl"}},
+		{"repair", "always", map[string]string{"cli": "tether: -repair always"}},
+		{"max-full", "", map[string]string{"cli": "tether: -max-full"}},
+		{"set", "Variant=both", map[string]string{"cli": "tether: -set Variant=both", "job": `job: "knobs": ["Variant=both"]`}},
+		{"normalize-weights", "true", map[string]string{"cli": "tether: -normalize-weights", "job": `job: "normalize_weights": true`}},
+	} {
+		for _, f := range fronts {
+			var values []string
+			if c.value != "" {
+				values = []string{c.value}
+			}
+			if got := f.sp.Remedy(c.flag, values...); got != c.want[f.name] {
+				t.Errorf("%s: Remedy(%q, %q) = %q, want %q", f.name, c.flag, values, got, c.want[f.name])
+			}
 		}
 	}
 }

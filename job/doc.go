@@ -7,8 +7,9 @@
 // clusters through cluster.Run and returns the labels with the quality
 // figures and timings as a Result. The notes, warnings and errors name the
 // options they suggest as a job spells them, its fields ("label": "none"
-// and "constraints" for the readers through Spelling, "normalize_weights":
-// true for cluster.Run's warning on the weights' scale), or, where a Spec
+// and "constraints" for the readers through Spelling, "knobs":
+// ["Variant=both"] for a method's knob, "normalize_weights": true for
+// cluster.Run's warning on the weights' scale), or, where a Spec
 // has no field (the graph format, named nodes, a delimiter), the library's
 // option or what to change in the file, never tether cluster's flags.
 //

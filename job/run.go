@@ -249,18 +249,20 @@ const normalizeRemedy = `(the job's "normalize_weights": true; library: graph.Gr
 // and input, and those of graph building and clustering
 // (cluster.Settings.Spelling), name the options they suggest to a job: as
 // the Spec's JSON fields ("label": "none", "knn": 5, "scale": "minmax",
-// "self_loops", "k", "method", and the side files "constraints" and
-// "labels"). A Spec has no field for tether cluster's -id, -drop,
-// -categorical, -missing, -sigma, -max-full, -delim, -header,
-// -graph-format, -symmetrize, -named-nodes, -graph-base, -max-nodes,
-// -gml-label, -truth, -regularize, -disconnected, -conflicts and -repair
-// (and its knobs are a list, not -set's one value): the messages then
-// name the library's option, or what to change in the file. No output of
-// a job names the nodes (its labels file lists them by line: Outputs is
-// "").
+// "self_loops", "k", "method", "knobs": ["Variant=both"] for tether
+// cluster's -set, "normalize_weights": true, and the side files
+// "constraints" and "labels"). A Spec has no field for tether cluster's
+// -id, -drop, -categorical, -missing, -sigma, -max-full, -delim,
+// -header, -graph-format, -symmetrize, -named-nodes, -graph-base,
+// -max-nodes, -gml-label, -truth, -regularize, -disconnected, -conflicts
+// and -repair: the messages then name the library's option, or what to
+// change in the file. No output of a job names the nodes (its labels
+// file lists them by line: Outputs is ""). Run's warnings on the
+// weights' scale end with normalizeRemedy instead, which names the field
+// first.
 func Spelling() dataset.Spelling {
 	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels",
-		Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method"}
+		Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method", Knobs: "knobs", NormalizeWeights: "normalize_weights"}
 }
 
 // load reads or generates the data of s with package input, the loader of

@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,16 +92,35 @@ func TestRunSpelledReaderMessages(t *testing.T) {
 // or warning that suggests a remedy (cluster.Settings.Spelling, set to
 // Spelling): self loops for cosc on a graph without edges, a method by
 // name for auto with too little supervision, constraint.Resolve for a
-// pair both must-link and cannot-link, which a job keeps as read. Each
-// must name the library's remedy and the job's field where a Spec has
-// one ("self_loops", "method"; none for tether cluster's -conflicts), and
-// none of tether's flags and commands.
+// pair both must-link and cannot-link, which a job keeps as read, and for
+// Run's warning on contradictory pairs (tether cluster's -conflicts),
+// strict handling of disconnected graphs for sl attaching an isolated
+// node and failing on the core without supervision (-disconnected), regularization for njw's collapsed partition
+// (-regularize), fast-ge2-bh's default Variant (-set Variant=both) and
+// the weights' scale (-normalize-weights). Each must name the library's
+// remedy and the job's field where a Spec has one ("self_loops",
+// "method", "knobs", "normalize_weights"; none for -conflicts,
+// -disconnected and -regularize), and none of tether's flags and
+// commands nor serve's words.
 func TestRunSpelledClusterMessages(t *testing.T) {
+	var clique strings.Builder // 19 nodes and one more hanging on node 18
+	for i := 0; i < 19; i++ {
+		for j := i + 1; j < 19; j++ {
+			fmt.Fprintf(&clique, "%d %d\n", i, j)
+		}
+	}
+	clique.WriteString("18 19\n")
 	dir := writeFiles(t, map[string]string{
-		"e.csv":    "0,0,0,0\n0,0,0,0\n0,0,0,0\n0,0,0,0\n",
-		"pts.csv":  "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n",
-		"one.txt":  "0,1,ml\n",
-		"both.txt": "0,1,ml\n0,1,cl\n",
+		"e.csv":        "0,0,0,0\n0,0,0,0\n0,0,0,0\n0,0,0,0\n",
+		"pts.csv":      "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n",
+		"one.txt":      "0,1,ml\n",
+		"both.txt":     "0,1,ml\n0,1,cl\n",
+		"chain.txt":    "0,1,ml\n1,2,ml\n0,2,cl\n",
+		"pairs.txt":    "0,4,cl\n0,1,ml\n",
+		"isolated.csv": "0,1,1,0,0,0\n1,0,1,0,0,0\n1,1,0,1,0,0\n0,0,1,0,1,0\n0,0,0,1,0,0\n0,0,0,0,0,0\n",
+		"clique.edges": clique.String(),
+		"crossed.txt":  "0\n1\n-1\n0\n1\n-1\n",
+		"heavy.txt":    "0 1 250\n1 2 250\n0 2 250\n3 4 250\n4 5 250\n3 5 250\n2 3 20\n",
 	})
 	for _, c := range []struct {
 		name string
@@ -110,6 +130,12 @@ func TestRunSpelledClusterMessages(t *testing.T) {
 		{"cosc without edges", Spec{Graph: "e.csv", Method: "cosc"}, `add self loops (graph.WithSelfLoops; job: "self_loops") or drop the nodes of degree 0`},
 		{"auto with one pair", Spec{Input: "pts.csv", Constraints: "one.txt", Method: "auto"}, `run a method by name to use them without a choice (cluster.New(name), or its type such as cluster.SpectralLearning{}; job: "method")`},
 		{"sl on a contradictory pair", Spec{Input: "pts.csv", Constraints: "both.txt", Method: "sl"}, "resolve the contradiction first (constraint.Resolve), or use a method that resolves it"},
+		{"csp on contradictory pairs", Spec{Input: "pts.csv", Constraints: "chain.txt", Method: "csp"}, "constraint.Resolve drops them by a policy (constraint.DropConflictingCannotLinks keeps the must-links); ml-noa-ssc"},
+		{"sl attaching an isolated node", Spec{Graph: "isolated.csv", Constraints: "pairs.txt", Method: "sl"}, "sl clustered the core and attached the 1 other node: 1 with no link to a placed node joined the largest cluster allowed by their cannot-links (the largest holds 3 core nodes) (Problem.Disconnected = strict refuses instead)"},
+		{"sl failing on the core", Spec{Graph: "isolated.csv", Method: "sl"}, "cluster: sl: on the 5-node core of the graph (1 nodes outside it, to be attached; Problem.Disconnected = strict gives it the whole graph)"},
+		{"njw's collapsed partition", Spec{Graph: "clique.edges", Method: "njw"}, "the partition has collapsed: try another method or graph; on sparse graphs regularization helps (Problem.Regularize with Mode graph.RegOn and Tau 0, the mean degree, or larger)"},
+		{"fast-ge2-bh's Variant ln against its labels", Spec{Input: "pts.csv", Labels: "crossed.txt", Method: "fast-ge2-bh", Knobs: []string{"Variant=ln"}}, `try the default, Variant both (FastGE2BH.Variant = BetheBoth; job: "knobs": ["Variant=both"]), or fast-ge2`},
+		{"sl on weights above 1", Spec{Graph: "heavy.txt", Constraints: "pairs.txt", Method: "sl"}, `(the job's "normalize_weights": true; library: graph.Graph.Normalized)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.spec
@@ -120,12 +146,43 @@ func TestRunSpelledClusterMessages(t *testing.T) {
 				t.Errorf("error %q, warnings %q: want one with %q", res.Error, res.Warnings, c.want)
 			}
 			for _, m := range msgs {
-				for _, w := range append(cliWords, "-self-loops", "-method", "-conflicts", "serve:") {
+				for _, w := range append(cliWords, "-self-loops", "-method", "-conflicts", "-regularize", "-disconnected", "-repair", "-max-full", "-set ", "serve:", "cluster request") {
 					if strings.Contains(m, w) {
 						t.Errorf("%q names %q, another front end's", m, w)
 					}
 				}
 			}
 		})
+	}
+}
+
+// TestSpellingRemedies checks how Spelling names each of tether cluster's
+// flags that the errors and warnings of packages graph and cluster
+// suggest (cluster.Spelling, graph.Spelling), with the values they pass:
+// a Spec's field where it has one, "" (the library's option alone) where
+// it has none.
+func TestSpellingRemedies(t *testing.T) {
+	for _, c := range []struct {
+		flag   string
+		values []string
+		want   string
+	}{
+		{"self-loops", nil, `job: "self_loops"`},
+		{"k", nil, `job: "k"`},
+		{"method", []string{"njw", "bethe"}, `job: "method": "njw" or "method": "bethe"`},
+		{"scale", []string{"minmax", "zscore"}, `job: "scale": "minmax" or "scale": "zscore"`},
+		{"set", []string{"Variant=both"}, `job: "knobs": ["Variant=both"]`},
+		{"normalize-weights", []string{"true"}, `job: "normalize_weights": true`},
+		{"regularize", []string{"auto"}, ""},
+		{"regularize", []string{"mean"}, ""},
+		{"disconnected", []string{"strict"}, ""},
+		{"conflicts", []string{"drop-cl"}, ""},
+		{"repair", []string{"always"}, ""},
+		{"max-full", nil, ""},
+		{"sigma", []string{"median"}, ""},
+	} {
+		if got := Spelling().Remedy(c.flag, c.values...); got != c.want {
+			t.Errorf("Remedy(%q, %q) = %q, want %q", c.flag, c.values, got, c.want)
+		}
 	}
 }
