@@ -414,18 +414,23 @@ func normalizeRemedy(initial bool) string {
 // runSpelling names the remedies that the errors and warnings of
 // cluster.Run and the methods suggest as tether serve's users reach them
 // (cluster.Settings.Spelling): the page's k box and method menu, the data's
-// option self_loops (the page's "self loops" box; for the server's initial
-// data, initial, tether serve's -self-loops), and the fields regularize,
-// disconnected and knobs of the cluster request, which the page sends
-// with the server's defaults (tether serve -regularize, -disconnected)
-// or its knob boxes. tether serve has nothing for tether cluster's
-// -conflicts (its pairs are edited on the page, one kind a pair) and
-// -repair: the messages then name the library's remedy alone.
+// options self_loops and normalize_weights (the page's "self loops" and
+// "normalize weights" boxes; for the server's initial data, initial,
+// tether serve's -self-loops and -normalize-weights), and the fields
+// regularize, disconnected and knobs of the cluster request, which the
+// page sends with the server's defaults (tether serve -regularize,
+// -disconnected) or its knob boxes. tether serve has nothing for tether
+// cluster's -conflicts (its pairs are edited on the page, one kind a
+// pair, and clustered as given) and -repair: the messages then name the
+// library's remedy alone. Graph building's -max-full is the
+// operator's (Config.Spec), named by the readers' spelling (spelling),
+// which has none.
 type runSpelling struct{ initial bool }
 
-// Remedy returns the option that tether cluster spells -flag set to
-// values as tether serve's users set it, after "serve: ", or "" when
-// they cannot (cluster.Spelling). Cost O(length of the result).
+// Remedy returns the option that tether cluster spells -flag set to each
+// of values as tether serve's users set it, the values joined by " or ",
+// after "serve: ", or "" when they cannot (cluster.Spelling). Cost
+// O(length of the result).
 func (r runSpelling) Remedy(flag string, values ...string) string {
 	var what string
 	switch flag {
@@ -438,18 +443,31 @@ func (r runSpelling) Remedy(flag string, values ...string) string {
 		if r.initial {
 			what = "restart tether serve with -self-loops"
 		}
+	case "normalize-weights":
+		what = `load the data again with the option normalize_weights, the page's "normalize weights" box`
+		if r.initial {
+			what = "restart tether serve with -normalize-weights"
+		}
 	case "regularize", "disconnected":
 		what = fmt.Sprintf("the cluster request's %q", flag)
 		if len(values) > 0 {
-			what += fmt.Sprintf(": %q", values[0])
+			quoted := make([]string, len(values))
+			for i, v := range values {
+				quoted[i] = fmt.Sprintf("%q", v)
+			}
+			what += ": " + strings.Join(quoted, " or ")
 		}
 	case "set":
-		var knobs []string
-		for _, v := range values {
+		// Each value a knob setting Name=value, each its own request.
+		knobs := make([]string, len(values))
+		for i, v := range values {
 			name, value, _ := strings.Cut(v, "=")
-			knobs = append(knobs, fmt.Sprintf("%q: %q", name, value))
+			knobs[i] = fmt.Sprintf(`"knobs": {%q: %q}`, name, value)
 		}
-		what = `the cluster request's "knobs": {` + strings.Join(knobs, ", ") + "}"
+		if len(knobs) == 0 {
+			knobs = []string{`"knobs"`}
+		}
+		what = "the cluster request's " + strings.Join(knobs, " or ")
 	default:
 		return ""
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/graph"
 )
 
 // cliWords are what only tether's command line has, its flags and
@@ -91,18 +93,37 @@ func TestUploadSpelledReaderMessages(t *testing.T) {
 
 // TestClusterSpelledRemedies clusters uploads whose clustering draws an
 // error or warning that suggests a remedy (cluster.Settings.Spelling,
-// runSpelling): strict handling of disconnected graphs, and self loops,
-// for csp on an isolated node, a method by name for auto with too little
-// supervision. Each must name the
-// library's remedy and the page's control or the cluster request's
-// field, and none of tether's flags and commands.
+// runSpelling), one for each of tether cluster's flags -disconnected,
+// -regularize, -conflicts, -set and -normalize-weights: strict handling
+// of disconnected graphs, and self loops, for csp on an isolated node,
+// strict handling for sl attaching one, regularization for njw told not
+// to regularize an isolated node and for its collapsed partition,
+// constraint.Resolve for csp's contradictory pairs (serve has no
+// policy), fast-ge2-bh's default Variant, and normalize_weights for sl
+// on weights above 1, a method by name for auto with too little
+// supervision. Each must name the library's remedy and the page's
+// control, the upload's option or the cluster request's field where
+// serve has one, and none of tether's flags and commands nor a job's
+// fields.
 func TestClusterSpelledRemedies(t *testing.T) {
 	s := newTest(t, Config{})
 	const (
 		isolated = "0,1,1,0,0,0\n1,0,1,0,0,0\n1,1,0,1,0,0\n0,0,1,0,1,0\n0,0,0,1,0,0\n0,0,0,0,0,0\n"
 		pts      = "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n"
 	)
+	var clique strings.Builder // 19 nodes and one more hanging on node 18
+	for i := 0; i < 19; i++ {
+		for j := i + 1; j < 19; j++ {
+			fmt.Fprintf(&clique, "%d %d\n", i, j)
+		}
+	}
+	clique.WriteString("18 19\n")
+	const heavy = "0 1 250\n1 2 250\n0 2 250\n3 4 250\n4 5 250\n3 5 250\n2 3 20\n"
 	strict := cluster.DisconnectedStrict
+	none := graph.Regularization{Mode: graph.RegNone}
+	pairs := []pairJSON{{I: 0, J: 4, Kind: "cl"}, {I: 0, J: 1, Kind: "ml"}}
+	chain := []pairJSON{{I: 0, J: 1, Kind: "ml"}, {I: 1, J: 2, Kind: "ml"}, {I: 0, J: 2, Kind: "cl"}}
+	noisy := []pairJSON{{I: 0, J: 3, Kind: "ml"}, {I: 1, J: 4, Kind: "ml"}, {I: 0, J: 1, Kind: "cl"}, {I: 3, J: 4, Kind: "cl"}, {I: 2, J: 5, Kind: "cl"}, {I: 0, J: 2, Kind: "cl"}}
 	for _, c := range []struct {
 		name, query, content string
 		pairs                []pairJSON
@@ -114,6 +135,18 @@ func TestClusterSpelledRemedies(t *testing.T) {
 				`add self loops (graph.WithSelfLoops; serve: load the data again with the option self_loops, the page's "self loops" box), drop the node`},
 		{"auto with one pair", "name=p.csv", pts, []pairJSON{{I: 0, J: 1, Kind: "ml"}}, ClusterRequest{Method: "auto", K: 2},
 			"run a method by name to use them without a choice (cluster.New(name), or its type such as cluster.SpectralLearning{}; serve: the page's method menu)"},
+		{"sl attaching an isolated node", "name=i.csv&kind=graph", isolated, pairs, ClusterRequest{Method: "sl", K: 2},
+			`(Problem.Disconnected = strict refuses instead; serve: the cluster request's "disconnected": "strict")`},
+		{"njw told not to regularize an isolated node", "name=i.csv&kind=graph", isolated, nil, ClusterRequest{Method: "njw", K: 2, Regularize: &none},
+			`or leave the regularization on (Problem.Regularize with Mode graph.RegAuto, the default, or graph.RegOn; serve: the cluster request's "regularize": "auto")`},
+		{"njw's collapsed partition", "name=c.edges", clique.String(), nil, ClusterRequest{Method: "njw", K: 2},
+			`the partition has collapsed: try another method or graph; on sparse graphs regularization helps (Problem.Regularize with Mode graph.RegOn and Tau 0, the mean degree, or larger; serve: the cluster request's "regularize": "mean" or a larger number τ)`},
+		{"csp on contradictory pairs", "name=p.csv", pts, chain, ClusterRequest{Method: "csp", K: 2},
+			"constraint.Resolve drops them by a policy (constraint.DropConflictingCannotLinks keeps the must-links); ml-noa-ssc"},
+		{"fast-ge2-bh's Variant lh against its pairs", "name=p.csv", pts, noisy, ClusterRequest{Method: "fast-ge2-bh", K: 2, Knobs: map[string]string{"Variant": "lh"}},
+			`try the default, Variant both (FastGE2BH.Variant = BetheBoth; serve: the cluster request's "knobs": {"Variant": "both"}), or fast-ge2`},
+		{"sl on weights above 1", "name=h.edges", heavy, pairs, ClusterRequest{Method: "sl", K: 2},
+			`(load the data again with the option normalize_weights, the page's "normalize weights" box; library: graph.Graph.Normalized)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var info sessionInfo
@@ -151,7 +184,7 @@ func TestClusterSpelledRemedies(t *testing.T) {
 				t.Errorf("messages %q, want one with %q", msgs, c.want)
 			}
 			for _, m := range msgs {
-				for _, w := range append(cliWords, "-self-loops", "-disconnected", "-method", "job:") {
+				for _, w := range append(cliWords, "-self-loops", "-disconnected", "-method", "-regularize", "-conflicts", "-repair", "-max-full", "-set ", "-normalize-weights", "job:", `"knobs": [`, `"normalize_weights"`) {
 					if strings.Contains(m, w) {
 						t.Errorf("%q names %q, another front end's", m, w)
 					}
@@ -163,8 +196,10 @@ func TestClusterSpelledRemedies(t *testing.T) {
 
 // TestRunSpelling checks how tether serve names each remedy of
 // cluster.Run's messages (runSpelling.Remedy): the page's controls, the
-// data's option or, for the server's initial data, tether serve's flag,
-// the cluster request's fields, and nothing for what serve lacks.
+// data's options or, for the server's initial data, tether serve's
+// flags, the cluster request's fields (several values joined by " or ",
+// as dataset.Spelling joins them), and nothing for what serve lacks
+// (tether cluster's -conflicts, -repair; -max-full is the operator's).
 func TestRunSpelling(t *testing.T) {
 	for _, c := range []struct {
 		initial bool
@@ -177,15 +212,60 @@ func TestRunSpelling(t *testing.T) {
 		{false, "self-loops", nil, `serve: load the data again with the option self_loops, the page's "self loops" box`},
 		{true, "self-loops", nil, "serve: restart tether serve with -self-loops"},
 		{false, "regularize", []string{"auto"}, `serve: the cluster request's "regularize": "auto"`},
+		{true, "regularize", []string{"mean"}, `serve: the cluster request's "regularize": "mean"`},
 		{false, "regularize", nil, `serve: the cluster request's "regularize"`},
+		{false, "regularize", []string{"auto", "mean"}, `serve: the cluster request's "regularize": "auto" or "mean"`},
 		{false, "disconnected", []string{"strict"}, `serve: the cluster request's "disconnected": "strict"`},
+		{true, "disconnected", []string{"strict"}, `serve: the cluster request's "disconnected": "strict"`},
 		{false, "set", []string{"Variant=both"}, `serve: the cluster request's "knobs": {"Variant": "both"}`},
+		{true, "set", []string{"Variant=both", "Variant=ln"}, `serve: the cluster request's "knobs": {"Variant": "both"} or "knobs": {"Variant": "ln"}`},
+		{false, "set", nil, `serve: the cluster request's "knobs"`},
+		{false, "normalize-weights", []string{"true"}, `serve: load the data again with the option normalize_weights, the page's "normalize weights" box`},
+		{true, "normalize-weights", []string{"true"}, "serve: restart tether serve with -normalize-weights"},
 		{false, "conflicts", []string{"drop-cl"}, ""},
+		{true, "conflicts", []string{"drop-cl"}, ""},
 		{false, "repair", []string{"always"}, ""},
-		{false, "normalize-weights", nil, ""},
+		{true, "repair", []string{"always"}, ""},
+		{false, "max-full", nil, ""},
 	} {
 		if got := (runSpelling{initial: c.initial}).Remedy(c.flag, c.values...); got != c.want {
 			t.Errorf("initial %v: Remedy(%q, %q) = %q, want %q", c.initial, c.flag, c.values, got, c.want)
 		}
+	}
+}
+
+// TestUploadGraphLimitSpelled uploads feature rows whose graph, full or
+// eps as the operator's Config.Spec asks, is above Spec.MaxFull: the
+// error names the library's option alone, which the uploader cannot
+// change (tether serve's -max-full sets it), and none of tether
+// cluster's flags nor a job's fields.
+func TestUploadGraphLimitSpelled(t *testing.T) {
+	const pts = "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n"
+	for _, c := range []struct {
+		name string
+		spec graph.Spec
+		want string
+	}{
+		{"full", graph.Spec{Kind: graph.Full, MaxFull: 3}, "above the limit n ≤ 3 (Spec.MaxFull); use a k-NN graph"},
+		{"eps", graph.Spec{Kind: graph.Epsilon, Eps: 100, MaxFull: 2, Sigma: graph.Sigma{Rule: graph.SigmaFixed, Value: 1}}, "above the limit 2² (Spec.MaxFull); use a smaller radius"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newTest(t, Config{Spec: c.spec})
+			var info sessionInfo
+			callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+			code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name=p.csv", "text/plain", []byte(pts))
+			var e errorReply
+			if err := json.Unmarshal(b, &e); err != nil || code != http.StatusBadRequest {
+				t.Fatalf("upload: %d %s", code, b)
+			}
+			if !strings.Contains(e.Error, c.want) {
+				t.Errorf("error %q, want it to hold %q", e.Error, c.want)
+			}
+			for _, w := range append(cliWords, "-max-full", "serve:", "job:") {
+				if strings.Contains(e.Error, w) {
+					t.Errorf("%q names %q, another front end's", e.Error, w)
+				}
+			}
+		})
 	}
 }
