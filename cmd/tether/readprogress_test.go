@@ -143,13 +143,8 @@ func TestGraphParseProgress(t *testing.T) {
 // it.
 func TestTableReadProgress(t *testing.T) {
 	dir := t.TempDir()
-	var table strings.Builder
-	table.WriteString("x,y,label\n")
-	for i := range 40 {
-		fmt.Fprintf(&table, "%d,%d,%d\n", i%20, 10*(i/20), i/20)
-	}
 	path := filepath.Join(dir, "t.csv")
-	if err := os.WriteFile(path, []byte(table.String()), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(progressTable()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"cluster", "-input", path, "-k", "2", "-method", "njw", "-o", filepath.Join(dir, "out.txt")}
@@ -177,20 +172,26 @@ func TestTableReadProgress(t *testing.T) {
 	}
 }
 
-// tether labels reports the reading of its input as cluster does (the
-// table's reading and parse, a graph file's reading), which it read
-// without a word; -quiet prints none of it.
-func TestLabelsReadProgress(t *testing.T) {
-	dir := t.TempDir()
+// progressTable is the 40-row, two-class feature table of the reading
+// progress tests: columns x, y and label.
+func progressTable() string {
 	var table strings.Builder
 	table.WriteString("x,y,label\n")
 	for i := range 40 {
 		fmt.Fprintf(&table, "%d,%d,%d\n", i%20, 10*(i/20), i/20)
 	}
+	return table.String()
+}
+
+// tether labels reports the reading of its input as cluster does (the
+// table's reading and parse, a graph file's reading), which it read
+// without a word; -quiet prints none of it.
+func TestLabelsReadProgress(t *testing.T) {
+	dir := t.TempDir()
 	path := filepath.Join(dir, "t.csv")
 	gml := filepath.Join(dir, "g.gml")
 	for name, content := range map[string]string{
-		path: table.String(),
+		path: progressTable(),
 		gml:  "graph [\n node [ id 0 club \"a\" ]\n node [ id 1 club \"b\" ]\n edge [ source 0 target 1 ]\n]\n",
 	} {
 		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
