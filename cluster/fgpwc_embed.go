@@ -160,7 +160,11 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 	progress.Send(s.Recorder, progress.Event{Stage: "fgpwc", Message: fmt.Sprintf("embedding of dimension m = %d", b.m)})
 	if f.RowNormalize {
 		n := g.N()
-		if w := zeroRowsWarning("fgpwc", normalizeRows(b.v, s.rowTol(n)), n); w != "" {
+		// Rows the solver did not resolve are cleared by their own
+		// residual, not by one bound for all rows (clearUnresolvedRows).
+		lv := fgpwcLaplacianMul(g, f.Laplacian, b.v)
+		clearUnresolvedRows(b.v, laplacianRowErrors(g, f.Laplacian, b.v, lv, b.values))
+		if w := zeroRowsWarning("fgpwc", unitRows(b.v), n); w != "" {
 			b.warnings = append(b.warnings, w)
 		}
 	}
@@ -186,7 +190,7 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 	case clamped == b.m:
 		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV = 0 (the embedding holds only null vectors of %s): X₀ = I", f.Laplacian.symbol()))
 	case clamped > 0:
-		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV (L = %s) has %d eigenvalues ≈ 0; they were raised to the smallest positive one to form X₀", f.Laplacian.symbol(), clamped))
+		b.warnings = append(b.warnings, fmt.Sprintf("fgpwc: VᵀLV (%s) has %s ≈ 0; %s raised to the smallest positive one to form X₀", f.Laplacian.symbol(), wording.Count(clamped, "eigenvalue", "eigenvalues"), wording.Form(clamped, "it was", "they were")))
 	}
 	nx := mat.Norm(b.x0, 2)
 	b.x0Norm2 = nx * nx

@@ -1,0 +1,120 @@
+package cluster
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tether-sc/tether/graph"
+)
+
+// unresolvedRowRatio is κ of clearUnresolvedRows: a row of computed
+// eigenvectors is kept when its norm exceeds κ times its estimated error,
+// that is when the error moves its direction by less than about
+// asin(1/κ) ≈ 14°. Rows of noise have a norm about equal to their error
+// (ratio ≈ 1: TestFGPWCClearsUnresolvedRows); the resolved rows of the 89 503-node core of a DC-SBM
+// graph (n = 10⁵, k = 4, c_in = 12, c_out = 2, γ = 2.5, seed 1) solved to
+// a relative residual of 10⁻⁵ have ratios of 3·10⁴ and more
+// (TestFGPWCKeepsResolvedRows), so the choice between 2 and 100 moves no
+// row there.
+const unresolvedRowRatio = 4
+
+// laplacianRowErrors returns an estimate of the error of every row of x,
+// computed eigenvectors of a Laplacian L (column j of eigenvalue
+// values[j]), given lx = L·x: err_i = ‖(r_ij/δ_ij)_j‖, where r_ij is
+// entry (i, j) of the residual R = LX − XΛ and δ_ij =
+// max(|L_ii − λ_j|, s_i), s_i = Σ_{k≠i} |L_ik| the coupling of node i to
+// the others.
+//
+// Row i of (L − λ_j)e = r is (L_ii − λ_j)e_i + Σ_{k≠i} L_ik e_k = r_i. At a
+// node coupled weakly to the rest (s_i ≪ |L_ii − λ_j|: a node of degree
+// 10⁻²⁰ beside degrees of 1 in L_sym, whose row is 1 on the diagonal and
+// 10⁻¹⁰ off it) the error is its own, e_i = r_i/(L_ii − λ_j), and the
+// estimate is exact: the row and its estimate are then the same noise.
+// Elsewhere the error is shared with the neighbours, and r_i/s_i stands
+// for it; without that floor, a node where L_ii = λ_j (the ends of a
+// 3-node path in D − W, λ = 1) would have its exact row taken for noise.
+// L_ii is 1 − w_ii/d_i for L_sym and d_i − w_ii for D − W, s_i
+// Σ_{k≠i} w_ik/√(d_i d_k) and d_i − w_ii. A row with s_i = 0 and
+// L_ii = λ_j gets +Inf where r_ij ≠ 0. The estimate is relative: scaling
+// W (hence L, Λ and R) leaves it as it is. Cost O(nnz + n·m) given lx.
+func laplacianRowErrors(g *graph.Graph, kind FGPWCLaplacian, x, lx *mat.Dense, values []float64) []float64 {
+	n, m := x.Dims()
+	deg := g.Degrees()
+	errs := make([]float64, n)
+	for i := 0; i < n; i++ {
+		idx, w := g.Row(i)
+		var diag, off float64
+		for p, k := range idx {
+			switch {
+			case int(k) == i:
+				diag -= w[p]
+			case kind == FGPWCUnnormalized:
+				off += w[p]
+			default:
+				off += w[p] / math.Sqrt(deg[i]*deg[k])
+			}
+		}
+		diag += deg[i]
+		if kind != FGPWCUnnormalized && deg[i] > 0 {
+			diag /= deg[i]
+		}
+		xi, li := x.RawRowView(i)[:m], lx.RawRowView(i)[:m]
+		var s float64
+		for j, l := range values[:m] {
+			if r := li[j] - l*xi[j]; r != 0 {
+				e := r / max(math.Abs(diag-l), off)
+				s += e * e
+			}
+		}
+		errs[i] = math.Sqrt(s)
+	}
+	return errs
+}
+
+// clearUnresolvedRows sets to zero the rows of x that its computed
+// accuracy does not resolve, and returns their number, exact zeros
+// included: row i is cleared when ‖x_i‖ ≤ κ·errs[i] (κ =
+// unresolvedRowRatio, errs from laplacianRowErrors), or when it is at most
+// r·ε·‖x‖_F (r the rows of x, ε = 2⁻⁵²: the rounding floor of
+// clearZeroRows, below which no computed error is meaningful).
+//
+// clearZeroRows clears the rows below one global bound, tol·‖x‖_F (tol
+// the solver's relative tolerance). That bound assumes every row as
+// accurate as the columns on average; it cleared resolved rows where the
+// eigenvectors are localized: 10 057 of the 89 503 rows of the DC-SBM core
+// above, at FGPWC's tolerance 10⁻⁵, whose rows are small because the
+// vectors live elsewhere and whose errors are smaller still. The residual
+// row tells the two apart: at a node the solver has not resolved (a node
+// of degree 10⁻²⁰ beside degrees of 1) the row and its residual are the
+// same noise. A row holding NaN or ±Inf is kept. Cost O(r·c).
+func clearUnresolvedRows(x *mat.Dense, errs []float64) (zero int) {
+	r, c := x.Dims()
+	sq := make([]float64, r)
+	var total float64
+	for i := 0; i < r; i++ {
+		var s float64
+		for _, v := range x.RawRowView(i)[:c] {
+			s += v * v
+		}
+		sq[i] = s
+		if !math.IsNaN(s) && !math.IsInf(s, 0) {
+			total += s
+		}
+	}
+	t := float64(r) * 0x1p-52
+	floor := t * t * total
+	if math.IsInf(floor, 0) {
+		floor = 0
+	}
+	for i, s := range sq {
+		if math.IsNaN(s) || math.IsInf(s, 0) {
+			continue
+		}
+		if s <= floor || math.Sqrt(s) <= unresolvedRowRatio*errs[i] {
+			clear(x.RawRowView(i)[:c])
+			zero++
+		}
+	}
+	return zero
+}
