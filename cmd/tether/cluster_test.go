@@ -344,6 +344,53 @@ func TestReproLedgerKeepsEarlierClaims(t *testing.T) {
 	}
 }
 
+// A run by name keeps an existing index in step with the pages: its
+// experiments' sections are the new pages, the others' are read from
+// their pages, and an experiment without a page has no section. A run
+// by name into a folder without an index makes none.
+func TestReproIndexFollowsPages(t *testing.T) {
+	dir := t.TempDir()
+	index := filepath.Join(dir, "README.md")
+	if _, _, err := run(t, "repro", "-quick", "-quiet", "-o", dir, "-cache", "", "closure"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(index); err == nil {
+		t.Fatal("a run by name made an index where there was none")
+	}
+	if err := os.WriteFile(index, []byte("# Reproductions\n\nOLD INDEX TEXT\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "table5.1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "table5.1", "README.md"), []byte("Generated earlier.\n\n# T\n\n![fig](t.png) kept as it was\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, "repro", "-quick", "-quiet", "-o", dir, "-cache", "", "closure"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	closure := strings.Index(got, "## [closure](closure/README.md)")
+	table := strings.Index(got, "## [table5.1](table5.1/README.md)")
+	if closure < 0 || table < 0 || closure > table {
+		t.Errorf("index: closure's section at %d, table5.1's at %d; want both, in experiment.All's order", closure, table)
+	}
+	for _, want := range []string{"Assembled by `tether repro -quick closure` at commit", "Non-uniformity degrades", "![fig](table5.1/t.png) kept as it was"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("index lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"OLD INDEX TEXT", "## [realdata]"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("index holds %q", bad)
+		}
+	}
+}
+
 func TestRelink(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"![a](fig.png) and [b](./x.csv)", "![a](e/fig.png) and [b](e/x.csv)"},
