@@ -161,7 +161,7 @@ func (f FastGE) solve(ctx context.Context, g *graph.Graph, fp *fastGEPencil, pai
 	comp := make([]int, n)
 	trG, trH := fp.lg.trace(), fp.lh.trace()
 	opt := pencilOptions{z: newCompOp(comp, 1, trG/float64(n)), mu: f.Mu, singularL: true, definiteM: true}
-	opt.cholesky = s.Eigen == nil && useCholPencil(n, g.NNZ()+2*pairs)
+	opt.cholesky = s.Eigen == nil && FastGEDenseCholesky(n, g.NNZ(), pairs)
 	mu0 := trG / (10 * trH)
 	if opt.mu == 0 {
 		opt.mu = mu0

@@ -50,8 +50,12 @@ type pencilResult struct {
 	preconditioned bool
 }
 
-// pencilDenseLimit is the default largest n of the dense fallback.
-const pencilDenseLimit = 3000
+// PencilDenseLimit is the largest n of the dense fallback of the pencil
+// solver that fast-ge2-bh (and FAST-GE-2.0 when its pencil is
+// indefinite) takes: a Schur complement of eight n×n matrices, 64n²
+// bytes. Above it an indefinite pencil is an error. Exported for
+// estimates of a request's memory (tether serve).
+const PencilDenseLimit = 3000
 
 // errPencil is wrapped when the pencil has fewer than k finite eigenvalues
 // or cannot be solved. Fewer than k finite eigenvalues (too few
@@ -170,7 +174,7 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 	}
 	limit := opt.denseLimit
 	if limit == 0 {
-		limit = pencilDenseLimit
+		limit = PencilDenseLimit
 	}
 	if n > limit {
 		return nil, fmt.Errorf("%w: %w: P + μL is indefinite (λ_min ≈ %.3g), so only the dense solver applies, and n = %d exceeds its limit %d", ErrInvalid, errPencil, mmin, n, limit)
@@ -250,6 +254,13 @@ const (
 // either: μ/100 took 56 iterations at 3·10⁵ nodes where the default μ
 // took 315 without the preconditioner.
 const fastGEMuFactor = 100
+
+// FastGEDenseCholesky reports whether FAST-GE with the default
+// eigensolver solves its pencil on a graph of n nodes and nnz stored
+// weights, with pairs constraint pairs, by the dense Cholesky path: an
+// n×n factor, 8n² bytes, and its workspace. Exported for estimates of a
+// request's memory (tether serve). Cost O(1).
+func FastGEDenseCholesky(n, nnz, pairs int) bool { return useCholPencil(n, nnz+2*pairs) }
 
 // useCholPencil reports whether a pencil of n nodes whose operators store
 // nnz weights in all is solved by cholPencil.

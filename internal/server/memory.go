@@ -131,17 +131,6 @@ func workloadOf(d *input.Data, pairs []constraint.Pair) workload {
 	return workload{g: d.Graph, d: dim, pairs: pairs}
 }
 
-// The thresholds of the methods' dense paths that methodBytes counts,
-// copied from package cluster, where they are unexported: keep them equal
-// (cluster.cholDenseMaxN, cholProductFlops: FAST-GE's dense Cholesky
-// pencil, useCholPencil; cluster.pencilDenseLimit: the dense Schur
-// complement of solvePencil).
-const (
-	fastGECholMaxN      = 6000
-	fastGECholFlops     = 2000
-	pencilDenseMaxNodes = 3000
-)
-
 // methodBytes returns the memory of the work of method m on w that
 // workBytes does not count, which grows beyond n·(vectors) with n², the
 // constraints or the features: what it is (for messages) and what a
@@ -150,10 +139,10 @@ const (
 // rounded up):
 //
 //   - fast-ge on a graph dense enough for its Cholesky path (400 < n ≤
-//     6000 and n³/3 < 2000·(stored entries + 2·pairs), as
-//     cluster.useCholPencil decides): two n×n matrices, 16n² bytes (its
+//     6000 and n³/3 < 2000·(stored entries + 2·pairs):
+//     cluster.FastGEDenseCholesky): two n×n matrices, 16n² bytes (its
 //     n×n factor; measured 1.2–1.5 × 8n² at n = 500 and 1000).
-//   - fast-ge2-bh for 400 < n ≤ 3000: the dense Schur complement of its
+//   - fast-ge2-bh for 400 < n ≤ 3000 (cluster.PencilDenseLimit): the dense Schur complement of its
 //     Bethe Hessian pencil, taken when that pencil is indefinite (the
 //     usual case for Variant LN; rare for the default, both, and LH,
 //     whose H_H is usually definite, but it cannot be known before, so
@@ -185,12 +174,11 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 	nn := float64(n) * float64(n)
 	switch m.Name() {
 	case "fast-ge":
-		fn := float64(n)
-		if n > cluster.DenseLimit && n <= fastGECholMaxN && fn*fn*fn/3 < fastGECholFlops*float64(w.g.NNZ()+2*len(w.pairs)) {
+		if cluster.FastGEDenseCholesky(n, w.g.NNZ(), len(w.pairs)) {
 			return sat(16 * nn), "two n×n matrices: the dense Cholesky factor of its pencil, which it takes on a graph this dense", "choose another method (fast-ge2), or a sparser graph (fewer neighbours)"
 		}
 	case "fast-ge2-bh":
-		if n > cluster.DenseLimit && n <= pencilDenseMaxNodes {
+		if n > cluster.DenseLimit && n <= cluster.PencilDenseLimit {
 			return sat(64 * nn), "eight n×n matrices: the dense Schur complement of its Bethe Hessian pencil, which it takes up to 3000 nodes when the pencil is indefinite (it cannot tell before)", "choose fast-ge2 (Laplacians, no dense pencil)"
 		}
 	case "ccsr":
