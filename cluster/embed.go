@@ -995,8 +995,8 @@ func (s *Settings) rowTol(n int) float64 {
 }
 
 // zeroRowsWarning is the warning of method name when normalizeRows
-// (clearZeroRows), or FGPWC's clearUnresolvedRows, left zero of the n
-// rows of its embedding at zero, or "" when zero is 0. Cost O(1).
+// (clearZeroRows) left zero of the n rows of its embedding at zero, or ""
+// when zero is 0 (FGPWC's is unresolvedRowsWarning). Cost O(1).
 func zeroRowsWarning(name string, zero, n int) string {
 	if zero == 0 {
 		return ""

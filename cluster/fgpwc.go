@@ -130,9 +130,10 @@ type FGPWC struct {
 	// RowNormalize scales every row of V to unit length before X₀ is
 	// computed, as in the paper's "no tuning" setting (seed 003 §5.1). The
 	// zero value false uses the eigenvectors as they are (thesis Alg. 14).
-	// A row that the eigensolver does not resolve (its residual, taken
-	// at its node, is a quarter of its norm or more: clearUnresolvedRows)
-	// is set to zero rather than scaled, with a warning.
+	// A row that the eigensolver does not resolve (its error, estimated
+	// from the residual at its node, is a quarter of its norm or more,
+	// or it is rounding: clearUnresolvedRows) is set to zero rather than
+	// scaled, with a warning.
 	RowNormalize bool `doc:"unit-length embedding rows (the paper's \"no tuning\")"`
 	// Optimizer is the descent: StepHalving (the zero value, seed 003 Alg.
 	// 1) or LBFGS (gonum's optimize.LBFGS; beyond the paper).

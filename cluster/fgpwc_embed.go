@@ -163,8 +163,9 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 		// Rows the solver did not resolve are cleared by their own
 		// residual, not by one bound for all rows (clearUnresolvedRows).
 		lv := fgpwcLaplacianMul(g, f.Laplacian, b.v)
-		clearUnresolvedRows(b.v, laplacianRowErrors(g, f.Laplacian, b.v, lv, b.values))
-		if w := zeroRowsWarning("fgpwc", unitRows(b.v), n); w != "" {
+		cleared := clearUnresolvedRows(b.v, laplacianRowErrors(g, f.Laplacian, b.v, lv, b.values, s.rowTol(n)))
+		unitRows(b.v)
+		if w := unresolvedRowsWarning(cleared, n); w != "" {
 			b.warnings = append(b.warnings, w)
 		}
 	}

@@ -357,6 +357,18 @@ func TestReproIndexFollowsPages(t *testing.T) {
 	if _, err := os.Stat(index); err == nil {
 		t.Fatal("a run by name made an index where there was none")
 	}
+	// A README.md that is not an index is the user's (review 106: -o .).
+	mine := "# My project\n"
+	if err := os.WriteFile(index, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := run(t, "repro", "-quick", "-quiet", "-o", dir, "-cache", "", "closure")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(index); string(b) != mine || !strings.Contains(stderr, "not a results index: left as it is") {
+		t.Fatalf("a README.md of the user's: now %q, stderr %q; want it as it was, and a note", b, stderr)
+	}
 	if err := os.WriteFile(index, []byte("# Reproductions\n\nOLD INDEX TEXT\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -384,10 +396,24 @@ func TestReproIndexFollowsPages(t *testing.T) {
 			t.Errorf("index lacks %q", want)
 		}
 	}
-	for _, bad := range []string{"OLD INDEX TEXT", "## [realdata]"} {
+	for _, bad := range []string{"OLD INDEX TEXT", "## [realdata]", "## [fgpwc-cap-dev]"} {
 		if strings.Contains(got, bad) {
 			t.Errorf("index holds %q", bad)
 		}
+	}
+	// Outside quick mode a long experiment without a page keeps the
+	// placeholder that all gives it.
+	page, err := indexFromPages(t.TempDir(), map[string]string{}, "a test", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## [fgpwc-cap-dev](fgpwc-cap-dev/README.md)", "run `tether repro fgpwc-cap-dev`", "`tether repro all` makes the index"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("index of an empty folder lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "## [closure]") {
+		t.Error("index of an empty folder has a section for closure, which has no page")
 	}
 }
 
