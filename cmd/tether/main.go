@@ -12,8 +12,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tether-sc/tether/internal/atomicfile"
@@ -37,8 +39,16 @@ func main() {
 	// GOMEMLIMIT sets one): large jobs collect garbage harder near it
 	// instead of being killed (internal/memlimit).
 	memlimit.Set()
-	err := NewMain().Run(ctx, os.Args[1:])
-	os.Exit(exitCode(ctx, err, os.Stderr))
+	// A reader that goes away (tether … | head) cancels the command like
+	// a first Ctrl-C, instead of SIGPIPE ending the process in the middle
+	// of its writes (pipeWriter); the exit status is then 141, as for a
+	// process ended by SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
+	m := NewMain()
+	broken := func() { cancel(errBrokenPipe) }
+	m.Stdout, m.Stderr = &pipeWriter{os.Stdout, broken}, &pipeWriter{os.Stderr, broken}
+	err := m.Run(ctx, os.Args[1:])
+	os.Exit(exitCode(ctx, err, m.Stderr))
 }
 
 // errInterrupted is the cause of the context's cancellation on SIGINT or
@@ -49,11 +59,15 @@ var errInterrupted = errors.New("interrupted")
 // (or -h), 2 for a usage error (errUsage: a flag or argument the command
 // cannot parse or use, a value the user gave that is invalid for this
 // input, such as -k above the number of nodes or below the classes of
-// -partial-labels), 130 when interrupted
+// -partial-labels), 130 when interrupted, 141 (silently) when standard
+// output or error lost its reader (errBrokenPipe)
 // (whatever the command returned: a command that finished its write after
 // the signal has still been interrupted), 1 otherwise (unreadable or
 // invalid data, a numerical failure). tether help says the same.
 func exitCode(ctx context.Context, err error, stderr io.Writer) int {
+	if context.Cause(ctx) == errBrokenPipe {
+		return 141
+	}
 	if context.Cause(ctx) == errInterrupted {
 		if err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "tether:", err)
@@ -253,7 +267,7 @@ func (m *Main) usage(w io.Writer) {
 	}
 	fmt.Fprintln(&b, "\nRun \"tether <command> -h\" or \"tether help <command>\" for the flags of a command.")
 	fmt.Fprintln(&b, "\nOutput files (-o, -plot, -graph-out, …) are written whole or not at all, and all of them\nonly when the command succeeds: an interrupted or failed command leaves none behind,\nnor their hidden temporary files, even when a second Ctrl-C ends it at once. Missing\nfolders on their paths are created (and removed again on failure). An output that\ncannot be written (a folder, a path under a file or in a folder that cannot be created\nor written) is a usage error, found before the command reads its input.")
-	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 1 for any other failure (unreadable\nor invalid data, a numerical failure).")
+	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 141 when the reader of the output\ngoes away (tether … | head: the command stops as if interrupted), 1 for any other\nfailure (unreadable or invalid data, a numerical failure).")
 	io.WriteString(w, citeSources(b.String()))
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -605,5 +606,47 @@ func TestSecondInterruptLeavesNoTemporaryFile(t *testing.T) {
 			}
 			t.Logf("exit: %v", err)
 		})
+	}
+}
+
+// A reader that goes away (tether … 2>&1 | head -1) stops the command as a
+// first Ctrl-C does: exit status 141, no output and no temporary file
+// left. SIGPIPE used to end the process at its next message, leaving
+// the hidden temporary files of -gen-out and -o in place.
+func TestBrokenPipeLeavesNoTemporaryFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command in a child process")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(os.Args[0], "cluster", "-gen", "blobs", "-n", "30000", "-k", "5", "-method", "njw",
+		"-gen-out", filepath.Join(out, "data.csv"), "-o", filepath.Join(out, "labels.txt"))
+	cmd.Env = append(os.Environ(), "TETHER_TEST_MAIN=1")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	line, err := bufio.NewReader(r).ReadString('\n')
+	r.Close() // the reader goes away after one line, as head -1 does
+	if err != nil {
+		cmd.Wait()
+		t.Fatalf("no first line: %v", err)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 141 {
+		t.Errorf("exit: %v after the line %q, want status 141", err, line)
+	}
+	if entries, err := os.ReadDir(out); err == nil {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("%s left, holding %v; want nothing", out, names)
 	}
 }
