@@ -16,7 +16,10 @@ var errBrokenPipe = errors.New("broken pipe")
 // ignores SIGPIPE for this: by default the signal ended the process at
 // that write, leaving the hidden temporary files of the outputs it was
 // writing (.labels.txt.tmp…), which the next command reported as
-// left by a crash. Cost: one comparison per write.
+// left by a crash. Once the outputs are being put in place (the "wrote"
+// lines) the cancellation no longer stops them: they all stay, and the
+// status is still 141. On Windows a closed pipe's error is not EPIPE, and
+// the command goes on as it did before. Cost: one comparison per write.
 type pipeWriter struct {
 	w      io.Writer
 	broken func()

@@ -267,7 +267,7 @@ func (m *Main) usage(w io.Writer) {
 	}
 	fmt.Fprintln(&b, "\nRun \"tether <command> -h\" or \"tether help <command>\" for the flags of a command.")
 	fmt.Fprintln(&b, "\nOutput files (-o, -plot, -graph-out, …) are written whole or not at all, and all of them\nonly when the command succeeds: an interrupted or failed command leaves none behind,\nnor their hidden temporary files, even when a second Ctrl-C ends it at once. Missing\nfolders on their paths are created (and removed again on failure). An output that\ncannot be written (a folder, a path under a file or in a folder that cannot be created\nor written) is a usage error, found before the command reads its input.")
-	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 141 when the reader of the output\ngoes away (tether … | head: the command stops as if interrupted), 1 for any other\nfailure (unreadable or invalid data, a numerical failure).")
+	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 141 when the reader of its output\ngoes away (tether … | head, on Unix: the command stops as a first Ctrl-C stops it,\nkeeping only the outputs it was already putting in place), 1 for any other failure\n(unreadable or invalid data, a numerical failure).")
 	io.WriteString(w, citeSources(b.String()))
 }
 
