@@ -955,18 +955,7 @@ func unitRows(x *mat.Dense) (zero int) {
 // others overflows, only the exact zeros are cleared. Cost O(r·c).
 func clearZeroRows(x *mat.Dense, tol float64) (zero int) {
 	r, c := x.Dims()
-	sq := make([]float64, r)
-	var total float64
-	for i := 0; i < r; i++ {
-		var s float64
-		for _, v := range x.RawRowView(i)[:c] {
-			s += v * v
-		}
-		sq[i] = s
-		if !math.IsNaN(s) && !math.IsInf(s, 0) {
-			total += s
-		}
-	}
+	sq, total := rowSquares(x)
 	t := max(tol, float64(r)*0x1p-52)
 	floor := t * t * total // squared norms against (t·‖x‖_F)²
 	if math.IsInf(floor, 0) {
@@ -979,6 +968,25 @@ func clearZeroRows(x *mat.Dense, tol float64) (zero int) {
 		}
 	}
 	return zero
+}
+
+// rowSquares returns the squared norm of every row of x and their sum
+// over the rows that hold no NaN or ±Inf, ‖x‖²_F of the finite rows.
+// Cost O(r·c).
+func rowSquares(x *mat.Dense) (sq []float64, total float64) {
+	r, c := x.Dims()
+	sq = make([]float64, r)
+	for i := 0; i < r; i++ {
+		var s float64
+		for _, v := range x.RawRowView(i)[:c] {
+			s += v * v
+		}
+		sq[i] = s
+		if !math.IsNaN(s) && !math.IsInf(s, 0) {
+			total += s
+		}
+	}
+	return sq, total
 }
 
 // rowTol returns the relative accuracy of the eigenvectors that s's

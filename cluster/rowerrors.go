@@ -107,18 +107,7 @@ func laplacianRowErrors(g *graph.Graph, kind FGPWCLaplacian, x, lx *mat.Dense, v
 // same noise. A row holding NaN or ±Inf is kept. Cost O(r·c).
 func clearUnresolvedRows(x *mat.Dense, errs []float64) (zero int) {
 	r, c := x.Dims()
-	sq := make([]float64, r)
-	var total float64
-	for i := 0; i < r; i++ {
-		var s float64
-		for _, v := range x.RawRowView(i)[:c] {
-			s += v * v
-		}
-		sq[i] = s
-		if !math.IsNaN(s) && !math.IsInf(s, 0) {
-			total += s
-		}
-	}
+	sq, total := rowSquares(x)
 	t := float64(r) * 0x1p-52
 	floor := t * t * total
 	if math.IsInf(floor, 0) {

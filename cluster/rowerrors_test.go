@@ -156,6 +156,20 @@ func weakNodesGraph(t *testing.T) *graph.Graph {
 	return g
 }
 
+// fgpwcRawEmbedding returns FGPWC's embedding of g for M = 3 (L_sym,
+// seed 1) before its rows are normalized or cleared, solved to the
+// relative tolerance tol.
+func fgpwcRawEmbedding(t *testing.T, g *graph.Graph, tol float64) *mat.Dense {
+	t.Helper()
+	s := (&Settings{Seed: 1, EigenSettings: &eigen.Settings{Tol: tol}}).orDefault()
+	e, err := laplacianEmbedding(context.Background(), g, FGPWCSymmetric.graphKind(), 4, exactLaplacian, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, v := fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), FGPWCSymmetric))
+	return v
+}
+
 var weakWeights = []float64{1e-20, 1e-20, 1e-16, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4}
 
 // TestFGPWCClearsUnresolvedRows runs FGPWC's embedding (M = 3, rows
@@ -186,16 +200,7 @@ func TestFGPWCClearsUnresolvedRows(t *testing.T) {
 	got := b.Vectors()
 	// The reference, and the embedding before normalization (the same
 	// solve as Embed's: same seed, same tolerance).
-	solve := func(tol float64) *mat.Dense {
-		s := (&Settings{Seed: 1, EigenSettings: &eigen.Settings{Tol: tol}}).orDefault()
-		e, err := laplacianEmbedding(ctx, g, FGPWCSymmetric.graphKind(), 4, exactLaplacian, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, v := fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), FGPWCSymmetric))
-		return v
-	}
-	raw, ref := solve(fgpwcEigenTol), solve(1e-12)
+	raw, ref := fgpwcRawEmbedding(t, g, fgpwcEigenTol), fgpwcRawEmbedding(t, g, 1e-12)
 	for j := 0; j < 3; j++ {
 		if mat.Dot(raw.ColView(j), ref.ColView(j)) < 0 {
 			for i := 0; i < n; i++ {
@@ -259,24 +264,8 @@ func TestFGPWCKeepsResolvedRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	comp, nc := full.Components()
-	size := make([]int, nc)
-	for _, c := range comp {
-		size[c]++
-	}
-	big := 0
-	for c := range size {
-		if size[c] > size[big] {
-			big = c
-		}
-	}
-	var core []int
-	for i, c := range comp {
-		if c == big {
-			core = append(core, i)
-		}
-	}
-	g, err := full.Subgraph(core)
+	// The core FGPWC clusters (graph.Core: the giant component here).
+	g, err := full.Subgraph(graph.Core(full, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,16 +280,7 @@ func TestFGPWCKeepsResolvedRows(t *testing.T) {
 			t.Errorf("warning %q, want none: every row is resolved", w)
 		}
 	}
-	solve := func(tol float64) *mat.Dense {
-		s := (&Settings{Seed: 1, EigenSettings: &eigen.Settings{Tol: tol}}).orDefault()
-		e, err := laplacianEmbedding(ctx, g, FGPWCSymmetric.graphKind(), 4, exactLaplacian, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, v := fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), FGPWCSymmetric))
-		return v
-	}
-	v, ref := solve(fgpwcEigenTol), solve(1e-12)
+	v, ref := fgpwcRawEmbedding(t, g, fgpwcEigenTol), fgpwcRawEmbedding(t, g, 1e-12)
 	// Q = U·Wᵀ from the SVD of refᵀv minimizes ‖ref·Q − v‖_F.
 	var cross mat.Dense
 	cross.Mul(ref.T(), v)
