@@ -59,11 +59,11 @@ var errInterrupted = errors.New("interrupted")
 // (or -h), 2 for a usage error (errUsage: a flag or argument the command
 // cannot parse or use, a value the user gave that is invalid for this
 // input, such as -k above the number of nodes or below the classes of
-// -partial-labels), 130 when interrupted, 141 (silently) when standard
-// output or error lost its reader (errBrokenPipe)
-// (whatever the command returned: a command that finished its write after
-// the signal has still been interrupted), 1 otherwise (unreadable or
-// invalid data, a numerical failure). tether help says the same.
+// -partial-labels), 130 when interrupted (whatever the command returned:
+// a command that finished its write after the signal has still been
+// interrupted), 141 and no message when standard output or error lost its
+// reader (errBrokenPipe, likewise), 1 otherwise (unreadable or invalid
+// data, a numerical failure). tether help says the same.
 func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	if context.Cause(ctx) == errBrokenPipe {
 		return 141
