@@ -32,6 +32,16 @@
 // Rerunning into an existing folder replaces results.jsonl and the labels
 // of the manifest's jobs, removes the labels of a job that now fails and
 // leaves other files alone.
+//
+// A reader of standard output or error that goes away (tether-beam … 2>&1
+// | head) does not stop the run: SIGPIPE is ignored, so Beam's log lines
+// and tether-beam's messages are lost from then on, and the run finishes
+// and writes its outputs whole, with its usual exit code. By default the
+// signal ended the process at Beam's next log line, in the middle of the
+// run, leaving its private temporary folder (TMPDIR/tether-beam-*) and
+// whatever the workers were writing. (tether itself stops its command
+// instead, with status 141, since its main output goes to the pipe; the
+// outputs of tether-beam are files.)
 package main
 
 import (
@@ -40,6 +50,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs" // gs:// paths
@@ -52,6 +64,10 @@ import (
 )
 
 func main() {
+	// A reader of standard output or error that goes away must not kill
+	// the process mid-run (see the package comment): writes to it fail
+	// with EPIPE instead, and are lost.
+	signal.Ignore(syscall.SIGPIPE)
 	manifest := flag.String("manifest", "", "JSON Lines manifest of jobs, a local or gs:// path or glob (required)")
 	out := flag.String("out", "", "output folder for the labels files and results.jsonl, local or gs:// (required)")
 	root := flag.String("root", "", "folder the jobs' relative paths start from, local or gs:// (default: the manifest's folder)")

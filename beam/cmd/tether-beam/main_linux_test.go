@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -62,5 +65,54 @@ func TestRunInterruptedDuringCheck(t *testing.T) {
 				t.Fatalf("output folder %s: %v, want none", out, err)
 			}
 		})
+	}
+}
+
+// TestBrokenPipeFinishesTheRun: tether-beam whose standard output and
+// error have lost their reader before it starts (tether-beam … 2>&1 |
+// head, the reader gone) runs the batch to the end and exits 0, with the
+// labels and results.jsonl whole and nothing left in its temporary folder.
+// SIGPIPE used to end it at Beam's first log line, leaving its private
+// folder TMPDIR/tether-beam-* behind and no output.
+func TestBrokenPipeFinishesTheRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs tether-beam in a child process")
+	}
+	dir := t.TempDir()
+	manifest := oneJobManifest(t, dir)
+	out, tmp := filepath.Join(dir, "out"), t.TempDir()
+	cmd := exec.Command(os.Args[0], "-manifest", manifest, "-out", out)
+	cmd.Env = append(os.Environ(), "TETHER_BEAM_TEST_MAIN=1", "TMPDIR="+tmp)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	cmd.Stdout, cmd.Stderr = w, w
+	err = cmd.Run()
+	w.Close()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		t.Fatalf("exit: %v, want status 0", err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(out)
+	var files []string
+	for _, e := range ents {
+		files = append(files, e.Name())
+	}
+	if want := []string{"a.labels", "results.jsonl"}; !slices.Equal(files, want) {
+		t.Fatalf("%s holds %q (%v), want %q", out, files, err, want)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "results.jsonl")); err != nil || !strings.Contains(string(b), `"id":"a"`) || strings.Contains(string(b), `"error"`) {
+		t.Errorf("results %q (%v), want job a without error", b, err)
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
+		var left []string
+		for _, e := range ents {
+			left = append(left, e.Name())
+		}
+		t.Errorf("the run left %q in TMPDIR", left)
 	}
 }

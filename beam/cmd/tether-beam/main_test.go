@@ -22,7 +22,15 @@ import (
 // TestMain runs the tests on Prism, with TMPDIR pointing to a folder of
 // their own, removed afterwards: each pipeline run in loopback mode leaves
 // an empty beamloopbackworker-N file there (privatetmp).
+//
+// With TETHER_BEAM_TEST_MAIN=1 the test binary is tether-beam itself (its
+// main, with the arguments given), for the tests that run it in a child
+// process.
 func TestMain(m *testing.M) {
+	if os.Getenv("TETHER_BEAM_TEST_MAIN") == "1" {
+		main()
+		return
+	}
 	os.Exit(privatetmp.Run(func() int { return ptest.MainRetWithDefault(m, "prism") }))
 }
 
