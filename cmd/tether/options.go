@@ -98,8 +98,8 @@ func (f positiveFloat) Set(s string) error {
 }
 
 // delimFlag is the -delim flag: a delimiter the table reader accepts
-// (dataset.CheckDelimiter), refused at parse time otherwise (-delim ab
-// was the reader's error, exit status 1).
+// (dataset.CheckDelimiterSpelled), refused at parse time otherwise (-delim
+// ab was the reader's error, exit status 1).
 type delimFlag struct{ p *string }
 
 func (d delimFlag) String() string {
@@ -110,7 +110,7 @@ func (d delimFlag) String() string {
 }
 
 func (d delimFlag) Set(s string) error {
-	if err := dataset.CheckDelimiter(s); err != nil {
+	if err := dataset.CheckDelimiterSpelled(s, cliSpelling); err != nil {
 		return userError{err}
 	}
 	*d.p = s

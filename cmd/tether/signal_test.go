@@ -537,8 +537,8 @@ func TestFlagValuesCheckedBeforeTheData(t *testing.T) {
 		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "full", "-eps", "0.5"}, "usage: cluster: -eps is the radius of -graph eps and does not apply to -graph full"},
 		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps", "-eps", "NaN"}, `usage: cluster: invalid value "NaN" for flag -eps: NaN: want a positive finite number`},
 		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps", "-eps", "0"}, `usage: cluster: invalid value "0" for flag -eps: 0: want a positive finite number`},
-		{[]string{"cluster", "-input", missing, "-k", "2", "-delim", "ab"}, `usage: cluster: invalid value "ab" for flag -delim: unsupported delimiter "ab"`},
-		{[]string{"labels", "-input", missing, "-delim", "ab"}, `usage: labels: invalid value "ab" for flag -delim: unsupported delimiter "ab"`},
+		{[]string{"cluster", "-input", missing, "-k", "2", "-delim", "ab"}, `usage: cluster: invalid value "ab" for flag -delim: unsupported delimiter "ab" (Options.Delimiter; tether: -delim)`},
+		{[]string{"labels", "-input", missing, "-delim", "ab"}, `usage: labels: invalid value "ab" for flag -delim: unsupported delimiter "ab" (Options.Delimiter; tether: -delim)`},
 		{[]string{"serve", "-addr", "127.0.0.1:99999"}, `usage: serve: -addr 127.0.0.1:99999: port "99999": want a number from 0 to 65535 (0: any free port)`},
 	} {
 		// A cancelled context: a serve whose flags pass returns at once
