@@ -3,11 +3,11 @@ package dataset
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
@@ -662,13 +662,63 @@ func keyNamesClash(names []string) (i, j int) {
 	return -1, -1
 }
 
+// ClassNamesReadBack returns "" when the classes of a labels file written
+// with classNames (WriteNodeLabels) read back as the same classes
+// (ReadNodeLabels), or else why not: a name that marks a node without a
+// class there (-1, ? or an empty field, blanks around it trimmed), two
+// names the same but for the blanks around them, or, when every name is
+// an integer (which the reader then takes as the class itself), two of
+// the same value (1 and 01) or one the reader refuses (below -1, or too
+// long). Class names that are not all integers read back as text, each a
+// class of its own. A caller whose names do not read back can write the
+// classes' numbers instead (classNames nil), as tether labels does.
+// Cost O(len(classNames)).
+func ClassNamesReadBack(classNames []string) string {
+	byText := make(map[string]string, len(classNames))
+	allInt := true
+	for _, c := range classNames {
+		t := strings.TrimSpace(c)
+		if isUnknownLabel(t) {
+			return fmt.Sprintf("class %q reads as no class (-1, ? and an empty field mark a node without a class)", c)
+		}
+		if d, dup := byText[t]; dup {
+			return fmt.Sprintf("classes %q and %q read as one (the blanks around a label are trimmed)", d, c)
+		}
+		byText[t] = c
+		if _, ok := parseInt(t); !ok {
+			if isIntText(t) {
+				return fmt.Sprintf("class %q reads as an integer label too long to read", c)
+			}
+			allInt = false
+		}
+	}
+	if !allInt {
+		return ""
+	}
+	byValue := make(map[int]string, len(classNames))
+	for _, c := range classNames {
+		v, _ := parseInt(strings.TrimSpace(c))
+		if v < Unlabeled {
+			return fmt.Sprintf("class %q reads as a label below -1, which labels files do not hold", c)
+		}
+		if d, dup := byValue[v]; dup {
+			return fmt.Sprintf("classes %q and %q read as one integer label, %d", d, c, v)
+		}
+		byValue[v] = c
+	}
+	return ""
+}
+
 // WriteNodeLabels writes labels in the two-column layout of ReadNodeLabels:
 // a header "node,<column>" and one node,label line per node, the node
 // being its 0-based index, or, when names is not nil, a header
-// "name,<column>" and the node's name (quoted as CSV needs). The label is
-// the integer, or classNames[label] when classNames is not nil; unlabeled
-// nodes get an empty label field. column "" means "label". The error is the
-// writer's, or a length mismatch.
+// "name,<column>" and the node's name. A field is quoted as CSV needs,
+// and also when it begins with # or %, which would otherwise make its
+// line a comment. The label is the integer, or classNames[label] when
+// classNames is not nil (ClassNamesReadBack says whether they read back
+// as the same classes); unlabeled nodes get an empty label field. column
+// "" means "label". The error is the writer's, or a length mismatch.
+// Cost O(n) and the length of the names.
 func WriteNodeLabels(w io.Writer, labels []int, names, classNames []string, column string) error {
 	if column == "" {
 		column = "label"
@@ -677,12 +727,17 @@ func WriteNodeLabels(w io.Writer, labels []int, names, classNames []string, colu
 		return fmt.Errorf("dataset: %d names for %d labels", len(names), len(labels))
 	}
 	bw := bufio.NewWriter(w)
-	cw := csv.NewWriter(bw)
 	key := "node"
 	if names != nil {
 		key = "name"
 	}
-	cw.Write([]string{key, column})
+	line := func(a, b string) error {
+		bw.WriteString(labelField(a))
+		bw.WriteByte(',')
+		bw.WriteString(labelField(b))
+		return bw.WriteByte('\n')
+	}
+	line(key, column)
 	for i, l := range labels {
 		k := strconv.Itoa(i)
 		if names != nil {
@@ -696,16 +751,31 @@ func WriteNodeLabels(w io.Writer, labels []int, names, classNames []string, colu
 		default:
 			v = strconv.Itoa(l)
 		}
-		if err := cw.Write([]string{k, v}); err != nil {
+		if err := line(k, v); err != nil {
 			return fmt.Errorf("dataset: writing labels: %w", err)
 		}
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("dataset: writing labels: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("dataset: writing labels: %w", err)
 	}
 	return nil
+}
+
+// labelField returns s as a field of a labels file line (WriteNodeLabels):
+// in double quotes, its own doubled, when it holds a comma, a quote or a
+// line end, begins with a blank (which the reader trims), or begins with #
+// or % (a comment line when it is the first field); else as it is. Cost
+// O(len(s)).
+func labelField(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case ' ', '\t', '#', '%':
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	if strings.ContainsAny(s, ",\"\r\n") || strings.TrimRightFunc(s, unicode.IsSpace) != s {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
 }

@@ -245,6 +245,108 @@ func TestWriteNodeLabelsRoundTrip(t *testing.T) {
 	}
 }
 
+// TestWriteNodeLabelsQuotesComments: node names that begin with # or %
+// (and other names a bare field would not keep) are quoted, so that the
+// file reads back with every node; "#B" written bare was a comment line,
+// and its node silently lost (and the nodes after it renumbered when the
+// file keyed them by position).
+func TestWriteNodeLabelsQuotesComments(t *testing.T) {
+	names := []string{"A", "#B", "%C", " lead", "trail ", "q\"x", "a,b", "#"}
+	labels := []int{0, 1, 1, 0, 1, 0, 1, 0}
+	var buf bytes.Buffer
+	if err := WriteNodeLabels(&buf, labels, names, []string{"#x", "%y"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "%") {
+			t.Errorf("line %q begins a comment", line)
+		}
+	}
+	// By name, against the data's names (blanks around them trimmed, as
+	// the reader matches them), and by position, without them.
+	d, err := ReadNodeLabels(bytes.NewReader(buf.Bytes()), "q", NodeLabelOptions{N: len(names), Names: names})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if !reflect.DeepEqual(d.Labels, labels) || !reflect.DeepEqual(d.ClassNames, []string{"#x", "%y"}) {
+		t.Errorf("read %v %q, wrote %v [#x %%y]\n%s", d.Labels, d.ClassNames, labels, buf.String())
+	}
+	d, err = ReadNodeLabels(bytes.NewReader(buf.Bytes()), "q", NodeLabelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"A", "#B", "%C", "lead", "trail", "q\"x", "a,b", "#"}
+	if !reflect.DeepEqual(d.Names, want) || !reflect.DeepEqual(d.Labels, labels) {
+		t.Errorf("read names %q labels %v, want %q %v", d.Names, d.Labels, want, labels)
+	}
+}
+
+// TestClassNamesReadBack: the verdict on every case is checked against
+// what the reader does with a file written with those class names (every
+// class given to two nodes): "" exactly when the file reads back as the
+// same partition, with no node losing its class.
+func TestClassNamesReadBack(t *testing.T) {
+	for _, tc := range []struct {
+		classes []string
+		want    string // "" or a part of the reason
+	}{
+		{[]string{"a", "b"}, ""},
+		{[]string{"setosa", "versicolor", "virginica"}, ""},
+		{[]string{"0", "1", "2"}, ""},
+		{[]string{"3", "7"}, ""},
+		{[]string{"1", "01", "a"}, ""}, // not all integers: text
+		{[]string{"-1", "1"}, `class "-1" reads as no class`},
+		{[]string{"?", "a"}, `class "?" reads as no class`},
+		{[]string{"", "a"}, `class "" reads as no class`},
+		{[]string{" -1", "2"}, `class " -1" reads as no class`},
+		{[]string{"a", " a"}, `classes "a" and " a" read as one`},
+		{[]string{"1", "01"}, `classes "1" and "01" read as one integer label, 1`},
+		{[]string{"+2", "2"}, `read as one integer label, 2`},
+		{[]string{"-2", "3"}, `class "-2" reads as a label below -1`},
+		{[]string{"5", strings.Repeat("9", 40)}, "too long"},
+	} {
+		got := ClassNamesReadBack(tc.classes)
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.classes, got, tc.want)
+		}
+		labels := make([]int, 2*len(tc.classes))
+		for i := range labels {
+			labels[i] = i % len(tc.classes)
+		}
+		var buf bytes.Buffer
+		if err := WriteNodeLabels(&buf, labels, nil, tc.classes, ""); err != nil {
+			t.Fatal(err)
+		}
+		d, err := ReadNodeLabels(&buf, "c", NodeLabelOptions{N: len(labels)})
+		same := err == nil && samePartition(d.Labels, labels)
+		if same != (got == "") {
+			t.Errorf("%q: verdict %q, but the file reads back as the same classes: %v (%v, err %v)", tc.classes, got, same, d, err)
+		}
+	}
+}
+
+// samePartition reports whether a and b put the same nodes together,
+// with no node of a without a class. Cost O(n).
+func samePartition(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	ab, ba := map[int]int{}, map[int]int{}
+	for i := range a {
+		if a[i] == Unlabeled {
+			return false
+		}
+		if x, ok := ab[a[i]]; ok && x != b[i] {
+			return false
+		}
+		if y, ok := ba[b[i]]; ok && y != a[i] {
+			return false
+		}
+		ab[a[i]], ba[b[i]] = b[i], a[i]
+	}
+	return true
+}
+
 func TestKeyNames(t *testing.T) {
 	for _, tc := range []struct {
 		name  string

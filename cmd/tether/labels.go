@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tether-sc/tether/dataset"
 )
@@ -51,7 +53,9 @@ CSV/TSV/ARFF feature file (-label; ARFF: the last attribute unless -label
 says otherwise) or a node attribute of a GML graph (-gml-label). The output
 is "node,label" lines (0-based index), or "name,label" lines when the input
 names its nodes (-id column, GML labels), with the class text as in the
-file. IDs or GML labels that repeat or are empty cannot name the nodes:
+file, unless a labels file would read it as other classes (-1 marks a
+node without a class there, and 1 and 01 are one integer): the classes'
+numbers are then written instead, with a warning giving them. IDs or GML labels that repeat or are empty cannot name the nodes:
 the output is then by index, with a warning naming the first such one and
 its line. The graph reader's other warnings (repeated edges merged, a
 directed graph read as undirected) are printed too, as cluster prints them. A row whose class is missing (? or empty) is an error, or is left out
@@ -142,7 +146,33 @@ func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 		printMessages(m.Stderr, "labels", d.Warnings, nil, *quiet)
 		labels, names, classes = d.Truth, d.Names, d.Classes
 	}
+	if why := dataset.ClassNamesReadBack(classes); why != "" {
+		// Written as they are, the classes would read back as others
+		// (±1 labels: -1 marks a node without a class in a labels
+		// file), and every command reading the file would be wrong
+		// without a word: their numbers are written instead.
+		fmt.Fprintf(m.Stderr, "tether labels: warning: the classes are written as their numbers (%s), not their names: %s in a labels file\n", classNumbers(classes), why)
+		classes = nil
+	}
 	return m.writeReported(ctx, *out, !*quiet, func(w io.Writer) error {
 		return dataset.WriteNodeLabels(w, labels, dataset.KeyNames(names), classes, "label")
 	})
+}
+
+// classNumbers returns the numbers tether labels writes for classes
+// instead of their names, "-1 → 0, 1 → 1", the first six and "…" when
+// there are more. Cost O(len(classes)).
+func classNumbers(classes []string) string {
+	var b strings.Builder
+	for i, c := range classes {
+		if i == 6 {
+			b.WriteString(", …")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q → %d", c, i)
+	}
+	return b.String()
 }

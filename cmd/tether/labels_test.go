@@ -316,6 +316,44 @@ func TestLabelsCommand(t *testing.T) {
 	}
 }
 
+// TestLabelsClassesReadBack: classes whose text a labels file reads as
+// something else (±1: -1 marks a node without a class; 1 and 01 are one
+// integer) are written as their numbers, with a warning giving them, so
+// that eval and constraints gen see the classes of the data. Written as
+// text, eval compared 2 of 4 items ("2 items without a reference label
+// left out", ARI 1) and constraints gen refused ("node 0 has no class").
+// Classes that read back are written as they are.
+func TestLabelsClassesReadBack(t *testing.T) {
+	dir := t.TempDir()
+	pred := evalWriteTemp(t, dir, "p.txt", "0\n1\n0\n1\n")
+	for _, tc := range []struct {
+		name, data, want, warning string
+	}{
+		{"±1", "x,label\n1,-1\n2,1\n3,-1\n4,1\n", "node,label\n0,0\n1,1\n2,0\n3,1\n", `the classes are written as their numbers ("-1" → 0, "1" → 1)`},
+		{"1 and 01", "x,label\n1,1\n2,01\n3,1\n4,01\n", "node,label\n0,1\n1,0\n2,1\n3,0\n", `("01" → 0, "1" → 1), not their names: classes "01" and "1" read as one integer label, 1`},
+		{"text", "x,label\n1,b\n2,a\n3,b\n4,a\n", "node,label\n0,b\n1,a\n2,b\n3,a\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := evalWriteTemp(t, dir, "d.csv", tc.data)
+			out, stderr, err := run(t, "labels", "-input", data, "-quiet")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != tc.want || !strings.Contains(stderr, tc.warning) || tc.warning == "" && stderr != "" {
+				t.Fatalf("wrote %q, stderr %q; want %q and %q", out, stderr, tc.want, tc.warning)
+			}
+			truth := evalWriteTemp(t, dir, "t.csv", out)
+			evalOut, _, err := run(t, "eval", "-truth", truth, "-pred", pred)
+			if err != nil || !strings.Contains(evalOut, "4 items, 2 reference clusters") {
+				t.Errorf("eval: %v\n%s", err, evalOut)
+			}
+			if _, _, err := run(t, "constraints", "gen", "-truth", truth, "-protocol", "pairs-frac", "-rate", "1", "-o", filepath.Join(dir, "c.csv")); err != nil {
+				t.Errorf("constraints gen: %v", err)
+			}
+		})
+	}
+}
+
 // TestRepeatedNamesKeyByIndex checks that an id column with a repeated
 // name gives a labels file keyed by index, which reads back.
 func TestRepeatedNamesKeyByIndex(t *testing.T) {
