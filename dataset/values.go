@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tether-sc/tether/internal/inputfile"
 )
@@ -29,6 +31,10 @@ type ValueData struct {
 	Values []float64
 	// Lines[i] is the 1-based line of Values[i], for error messages.
 	Lines []int
+	// Header is the line read as a header and skipped, blanks trimmed,
+	// and HeaderLine its 1-based number; "" and 0 when there was none.
+	Header     string
+	HeaderLine int
 }
 
 // ReadValuesFile reads the named file with ReadValues. It is
@@ -56,8 +62,10 @@ func ReadValues(r io.Reader, name string, opt ValueOptions) (*ValueData, error) 
 // ReadValuesContext reads one number per line from r (a sample of sizes, counts
 // or measurements, as `tether powerlaw fit` takes); name is used in error
 // messages. Blank lines and lines starting with '#' or '%' are skipped, and
-// so is a first line none of whose fields is written as a number (a
-// header) when the next data line is one. Surrounding blanks are ignored. Anything else that is not a
+// so is a first line that begins with a letter, none of whose fields is
+// written as a number (a header, ValueData.Header), when the next data
+// line is one; a first line that begins otherwise ("3x", "1.5.", "−3"
+// with a Unicode minus, "∞") is a malformed value, an error. Surrounding blanks are ignored. Anything else that is not a
 // finite decimal number — a second field, "NaN", "Inf", hexadecimal — is an
 // error wrapping ErrSyntax that names the file, the line and the value (a
 // *ParseError); so is an empty file. More than MaxValues values give an
@@ -90,7 +98,7 @@ func ReadValuesContext(ctx context.Context, r io.Reader, name string, opt ValueO
 		}
 		v, ok := parseNum(t)
 		if !ok {
-			if len(d.Values) == 0 && header < 0 && !hasNumberField(t) {
+			if len(d.Values) == 0 && header < 0 && headerLike(t) {
 				header = i
 				continue
 			}
@@ -105,6 +113,9 @@ func ReadValuesContext(ctx context.Context, r io.Reader, name string, opt ValueO
 		d.Values = append(d.Values, v)
 		d.Lines = append(d.Lines, i+1)
 	}
+	if header >= 0 && len(d.Values) > 0 {
+		d.Header, d.HeaderLine = strings.Trim(lines[header], " \t\r\f\v"), header+1
+	}
 	if len(d.Values) == 0 {
 		if header >= 0 {
 			t := strings.Trim(lines[header], " \t\r\f\v")
@@ -113,6 +124,16 @@ func ReadValuesContext(ctx context.Context, r io.Reader, name string, opt ValueO
 		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no values")}
 	}
 	return d, nil
+}
+
+// headerLike reports whether line, not a number, can be a header of a
+// file of values: it begins with a letter (or a quote or an underscore
+// before one's name), and no field of it is written as a number
+// (hasNumberField). A line that begins with a digit, a sign or another
+// symbol is a malformed value. Cost O(len(line)).
+func headerLike(line string) bool {
+	r, _ := utf8.DecodeRuneInString(line)
+	return (unicode.IsLetter(r) || r == '"' || r == '\'' || r == '_') && !hasNumberField(line)
 }
 
 // hasNumberField reports whether a field of line (split at blanks, commas

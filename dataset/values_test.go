@@ -36,6 +36,17 @@ func TestReadValues(t *testing.T) {
 		{"first two numbers", "1,2\n3\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "1,2": syntax error: want one number per line`},
 		{"first two numbers blank", "1 2\n3\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "1 2"`},
 		{"header with words", "cluster size\n3\n", ValueOptions{}, []float64{3}, []int{2}, nil, ""},
+		{"quoted header", "\"size\"\n3\n", ValueOptions{}, []float64{3}, []int{2}, nil, ""},
+		// A malformed first value is an error, not a header skipped
+		// without a word (review 108): only a line that begins with a
+		// letter can be a header.
+		{"first malformed", "3x\n2\n3\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "3x": syntax error: not a finite decimal number`},
+		{"first hexadecimal", "0x10\n2\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "0x10"`},
+		{"first two points", "1.5.\n2\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "1.5."`},
+		{"first bare exponent", "1.5e\n2\n", ValueOptions{}, nil, nil, ErrSyntax, `f.txt:1: value "1.5e"`},
+		{"first unicode minus", "\u22123\n2\n", ValueOptions{}, nil, nil, ErrSyntax, "f.txt:1: value \"\u22123\""},
+		{"first infinity sign", "\u221e\n2\n", ValueOptions{}, nil, nil, ErrSyntax, "f.txt:1: value \"\u221e\""},
+		{"first arabic digit", "\u0663\n2\n", ValueOptions{}, nil, nil, ErrSyntax, "f.txt:1: value \"\u0663\""},
 		{"too many", "1\n2\n3\n", ValueOptions{MaxValues: 2}, nil, nil, ErrTooLarge, "f.txt:3: input too large: more than 2 values"},
 		{"long line", "1\n" + strings.Repeat("1", 20) + "\n", ValueOptions{MaxLineBytes: 10}, nil, nil, ErrTooLarge, "f.txt:2: input too large"},
 	} {
@@ -49,6 +60,11 @@ func TestReadValues(t *testing.T) {
 			}
 			if err != nil || !slices.Equal(d.Values, tc.want) || !slices.Equal(d.Lines, tc.lines) {
 				t.Fatalf("got %+v, %v; want %v at lines %v", d, err, tc.want, tc.lines)
+			}
+			// The header skipped, if any, is the line before the first
+			// value that is not blank or a comment: line 1 here.
+			if skipped := tc.lines[0] > 1 && !strings.HasPrefix(tc.in, "1"); skipped != (d.HeaderLine == 1) || skipped && d.Header != strings.TrimSpace(strings.SplitN(strings.ReplaceAll(tc.in, "\r", "\n"), "\n", 2)[0]) {
+				t.Errorf("header %q at line %d", d.Header, d.HeaderLine)
 			}
 		})
 	}

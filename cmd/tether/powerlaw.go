@@ -148,6 +148,9 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 	} else if d, err = dataset.ReadValuesFileContext(ctx, input, dataset.ValueOptions{}); err != nil {
 		return err
 	}
+	if d.Header != "" && !quiet {
+		fmt.Fprintf(m.Stderr, "tether powerlaw fit: note: %s:%d, %q, read as a header and skipped\n", name, d.HeaderLine, d.Header)
+	}
 	for i, v := range d.Values {
 		switch {
 		case !(v > 0):

@@ -69,6 +69,29 @@ func TestPowerlawSampleAndFit(t *testing.T) {
 	}
 }
 
+// TestPowerlawFitHeader: a header line is skipped with a note naming it
+// (none with -quiet), and a malformed first value is an error naming its
+// line: "3x" was skipped as a header without a word, and the fit ran on
+// the other values.
+func TestPowerlawFitHeader(t *testing.T) {
+	dir := t.TempDir()
+	header := filepath.Join(dir, "h.txt")
+	bad := filepath.Join(dir, "b.txt")
+	os.WriteFile(header, []byte("cluster size\n3\n2\n5\n"), 0o644)
+	os.WriteFile(bad, []byte("3x\n2\n5\n"), 0o644)
+	js, stderr, err := run(t, "powerlaw", "fit", "-input", header, "-xmin", "1", "-json")
+	var rep plFitReport
+	if err != nil || json.Unmarshal([]byte(js), &rep) != nil || rep.N != 3 || !strings.Contains(stderr, `note: `+header+`:1, "cluster size", read as a header and skipped`) {
+		t.Errorf("header: n %d, stderr %q, err %v", rep.N, stderr, err)
+	}
+	if _, stderr, _ := run(t, "powerlaw", "fit", "-input", header, "-xmin", "1", "-quiet"); strings.Contains(stderr, "note") {
+		t.Errorf("-quiet: stderr %q", stderr)
+	}
+	if _, _, err := run(t, "powerlaw", "fit", "-input", bad, "-xmin", "1"); err == nil || !strings.Contains(err.Error(), bad+`:1: value "3x"`) {
+		t.Errorf("malformed first value: err %v", err)
+	}
+}
+
 func TestPowerlawDiscreteBootstrap(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "sizes.txt")
