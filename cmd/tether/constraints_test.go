@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/internal/memlimit"
 	"github.com/tether-sc/tether/internal/testctx"
 )
 
@@ -121,6 +122,7 @@ func TestConstraintsGen(t *testing.T) {
 // 1 as failures of the data. Values in range still draw (exit 0).
 func TestConstraintsFlagRangeExitCodes(t *testing.T) {
 	truth := consWriteTemp(t, "small.lab", "0\n0\n0\n1\n1\n") // 3 + 1 = 4 must-link pairs
+	check := consWriteTemp(t, "c.csv", "0,1,ml\n")
 	gen := func(args ...string) []string {
 		return append([]string{"gen", "-truth", truth, "-o", filepath.Join(t.TempDir(), "out.csv")}, args...)
 	}
@@ -151,6 +153,22 @@ func TestConstraintsFlagRangeExitCodes(t *testing.T) {
 		{"closure -counts 100000", []string{"closure", "-partition", "A", "-counts", "100000", "-reps", "1"}, 2, "-counts 100000: partition A holds 24750 must-link pairs, want 0…24750"},
 		{"closure -ml 100000", []string{"closure", "-partition", "B", "-counts", "10", "-ml", "100000", "-reps", "1"}, 2, "-ml 100000: partition B holds"},
 		{"closure -alpha 2", []string{"closure", "-partition", "A", "-alpha", "2"}, 2, "α = 2 outside [0, 1]"},
+		// -n above what a constraint file can number was exit status 1,
+		// without naming -n (review 108).
+		{"check -n 10¹²", []string{"check", "-n", "1000000000000", check}, 2, "-n 1000000000000: want at most 2³¹ = 2147483648 nodes"},
+		{"check -n -1", []string{"check", "-n", "-1", check}, 2, "-n -1 is negative"},
+		{"check -n 10⁶", []string{"check", "-n", "1000000", check}, 0, ""},
+	}
+	// -n 2³¹ asked for about 64 GiB and died of it with a stack trace: a
+	// usage error on machines with less (on larger ones the check runs,
+	// and is not tried here).
+	if avail, err := memlimit.Available(); err == nil && avail < 1<<31*consCheckBytesPerNode {
+		cases = append(cases, struct {
+			name string
+			args []string
+			code int
+			msg  string
+		}{"check -n 2³¹", []string{"check", "-n", "2147483648", check}, 2, "-n 2147483648: the check keeps about 32 bytes per node, 64.0 GiB, more than the"})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
