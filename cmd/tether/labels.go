@@ -122,6 +122,12 @@ func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 		if err != nil {
 			return optionUsage("labels", err)
 		}
+		if d.N() == 1 && opt.Header == dataset.HeaderAuto && !namedColumns(d.Features) {
+			// A header alone is such a file, whose "labels" were the
+			// header's words (-label 3 wrote "0,label"), or no label
+			// column at all, as cluster explains.
+			return fmt.Errorf("%s: one line, read as one data row (-header auto): if that line is a header, the file holds no data; give -header no to read it as a row", in.input)
+		}
 		if d.Truth == nil && d.DroppedClass != "" {
 			return usagef("labels", "%s: column %q holds the labels, and -drop leaves it out: do not drop it", in.input, d.DroppedClass)
 		}

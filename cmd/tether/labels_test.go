@@ -252,6 +252,7 @@ func TestLabelsCommand(t *testing.T) {
 	// -categorical 2, which labels takes as cluster does.
 	codes := evalWriteTemp(t, dir, "codes.csv", "x,code,species\n1,2,b\n1,q,a\n5,5,b\n")
 	named := evalWriteTemp(t, dir, "n.csv", "who,x,label\nann,2,b\nbob,3,a\ncid,5,b\n")
+	headerOnly := evalWriteTemp(t, dir, "h.csv", "x,y,label\n")
 	arff := evalWriteTemp(t, dir, "d.arff", "@relation r\n@attribute x numeric\n@attribute c {no,yes}\n@data\n1,yes\n2,no\n")
 	gml := evalWriteTemp(t, dir, "g.gml", `graph [
   node [ id 1 label "ann" club "A" ]
@@ -309,6 +310,10 @@ func TestLabelsCommand(t *testing.T) {
 		{[]string{"-graph-file", gml}, "-gml-label"},
 		{[]string{"-graph-file", gml, "-gml-label", "team"}, "team"},
 		{[]string{}, "one of -input and -graph-file"},
+		// A header alone: "no label column; say which with -label", and
+		// with -label 3 the header's word written as node 0's label.
+		{[]string{"-input", headerOnly}, "one line, read as one data row (-header auto): if that line is a header, the file holds no data"},
+		{[]string{"-input", headerOnly, "-label", "3"}, "one line, read as one data row"},
 	} {
 		if _, _, err := run(t, append([]string{"labels"}, bad.args...)...); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("labels %q: error %v, want one mentioning %q", bad.args, err, bad.want)
