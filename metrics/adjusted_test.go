@@ -185,3 +185,32 @@ func TestEvaluateUnconstrained(t *testing.T) {
 		t.Errorf("ari_free %v %v, want 1 (items 3, 4, 5 in one cluster of both)", v, ok)
 	}
 }
+
+// TestAMIAllSingletons: two partitions of n ≥ 2 singletons are identical
+// up to relabelling, and AMI is 1 for them, as its doc says. The formula
+// is 0/0 there (every table of the permutation model has I = ln n = E[I]
+// = H, checked below), and gave 0 for n = 2 and 4 and 1 otherwise, by
+// the rounding of I − E[I] (review 109). A partition of singletons
+// against one that is not keeps the formula: I = E[I] = H(other), so 0.
+func TestAMIAllSingletons(t *testing.T) {
+	for n := 2; n <= 12; n++ {
+		a, b, other := make([]int, n), make([]int, n), make([]int, n)
+		for i := range a {
+			a[i], b[i], other[i] = i, n-1-i, i%2
+		}
+		c, err := NewContingency(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		emi := c.ExpectedMutualInfo()
+		if ln := math.Log(float64(n)); math.Abs(emi-ln) > 1e-12*ln || math.Abs(c.MutualInfo()-ln) > 1e-12*ln {
+			t.Errorf("n = %d: E[I] = %v, I = %v, want ln n = %v", n, emi, c.MutualInfo(), ln)
+		}
+		if got := c.AMI(); got != 1 {
+			t.Errorf("n = %d: AMI of identical singletons = %v, want 1", n, got)
+		}
+		if got, _ := AMI(a, other); n > 2 && math.Abs(got) > 1e-9 {
+			t.Errorf("n = %d: AMI of singletons against two clusters = %v, want 0", n, got)
+		}
+	}
+}

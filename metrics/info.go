@@ -131,7 +131,9 @@ func (c *Contingency) VI() float64 { return c.info.vi }
 // normalized_mutual_info_score: 1 when both partitions are a single cluster
 // (I = D = 0: identical partitions), and 0 whenever I = 0 otherwise (in
 // particular when exactly one side is a single cluster). The result is in
-// [0, 1] and symmetric. It panics if z is not a known Normalization.
+// [0, 1] and symmetric, up to rounding (the two orders of the table sum
+// their terms in different orders: a few units in the last place). It
+// panics if z is not a known Normalization.
 func (c *Contingency) NMI(z Normalization) float64 {
 	t := c.info
 	if len(c.rowSum) == 1 && len(c.colSum) == 1 {
