@@ -148,8 +148,12 @@ type Report struct {
 	// valid pairs, singletons included; Supervised counts the nodes in
 	// components of two or more nodes, Largest is the largest component size.
 	Components, Supervised, Largest int
-	// Conflicts lists every problem found, in the order of the pair that
-	// reveals it.
+	// Conflicts lists every problem found, in three groups: the invalid
+	// pairs (OutOfRange, SelfPair, BadKind, BadWeight) in the order of the
+	// pairs; then the duplicates and contradictions of one pair, in the
+	// order of the pair that reveals each (the later of the two); then the
+	// cannot-links inside a must-link component, in the order of the
+	// cannot-links.
 	Conflicts []Conflict
 }
 

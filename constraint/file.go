@@ -241,6 +241,11 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 			if isInt(fields[0]) && isInt(fields[1]) {
 				lr.names = nil // the file numbers its nodes
 				lr.indexLine = lr.line
+				if lr.opt.N == 0 {
+					// Of the nodes the names name (ReadOptions.N): an
+					// index beyond them is an error, not a larger n.
+					lr.opt.N = len(o.Names)
+				}
 			} else if lr.namesErr != nil {
 				return nil, lr.namesErr
 			}

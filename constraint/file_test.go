@@ -70,6 +70,17 @@ func TestRead(t *testing.T) {
 			name: "auto names by index, duplicate names", in: "0,2,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true},
 			want: []Pair{{I: 0, J: 2, Kind: MustLink}}, lines: []int{1}, n: 3,
 		},
+		// Without N, the names give it (ReadOptions.N) when the file
+		// numbers its nodes too: node 5 of 2 named nodes was read, n = 6
+		// (review 109).
+		{
+			name: "auto names by index, N from the names", in: "0,1,ml\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true},
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}}, lines: []int{1}, n: 2,
+		},
+		{
+			name: "auto names by index, node beyond the names", in: "0,5,ml\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true},
+			err: "in.csv:1: node 5 outside 0…1 (base 0)",
+		},
 		{
 			name: "drop conflicting cannot-links", in: "0,1,ml\n1,2,ml\n0,2,cl\n0,1,ml\n3,4,cl\n",
 			opt:   ReadOptions{Policy: DropConflictingCannotLinks},

@@ -23,6 +23,15 @@ func newRand(src rand.Source) *rand.Rand {
 // stay exact in int64.
 const maxPairNodes = 1 << 31
 
+// maxIndexNodes is the number of nodes whose pairs PairIndex numbers and
+// PairAt recovers: the largest m with m(m−1) < 2⁶³, so that the products
+// of both stay in int64. maxPairIndex is its number of pairs, m(m−1)/2,
+// one more than the largest index they accept.
+const (
+	maxIndexNodes = 3037000500
+	maxPairIndex  = maxIndexNodes * (maxIndexNodes - 1) / 2
+)
+
 // NumPairs returns n(n−1)/2, the number of unordered pairs of distinct nodes
 // among n. It panics if n < 0 or n > 2³¹.
 func NumPairs(n int) int64 {
@@ -36,10 +45,12 @@ func NumPairs(n int) int64 {
 // both ≥ 0) in the order (0,1), (0,2), (1,2), (0,3), (1,3), (2,3), …: with
 // a = min(i,j) and b = max(i,j) the index is b(b−1)/2 + a. The index does
 // not depend on n, and the pairs of nodes 0…n−1 are exactly the indices
-// 0…NumPairs(n)−1. It panics if i = j or either is negative.
+// 0…NumPairs(n)−1. It panics if i = j, or either is negative or at least
+// maxIndexNodes (about 3·10⁹: larger nodes overflowed int64 into negative
+// indices).
 func PairIndex(i, j int) int64 {
-	if i == j || i < 0 || j < 0 {
-		panic(fmt.Sprintf("constraint: PairIndex(%d, %d): need distinct non-negative nodes", i, j))
+	if i == j || i < 0 || j < 0 || i >= maxIndexNodes || j >= maxIndexNodes {
+		panic(fmt.Sprintf("constraint: PairIndex(%d, %d): need distinct nodes in [0, %d)", i, j, maxIndexNodes))
 	}
 	if i > j {
 		i, j = j, i
@@ -49,10 +60,12 @@ func PairIndex(i, j int) int64 {
 
 // PairAt is the inverse of PairIndex: it returns the pair i < j with
 // PairIndex(i, j) = t, in O(1) (one square root and at most a few
-// corrections). It panics if t < 0.
+// corrections). It panics if t < 0 or t ≥ maxPairIndex, the number of
+// pairs of maxIndexNodes nodes, which PairIndex gives (beyond it the
+// corrections overflowed int64 and never ended).
 func PairAt(t int64) (i, j int) {
-	if t < 0 {
-		panic(fmt.Sprintf("constraint: PairAt(%d): negative index", t))
+	if t < 0 || t >= maxPairIndex {
+		panic(fmt.Sprintf("constraint: PairAt(%d): index outside [0, %d)", t, int64(maxPairIndex)))
 	}
 	// b is the largest integer with b(b−1)/2 ≤ t, b ≈ (1 + √(1+8t))/2.
 	b := int64((1 + math.Sqrt(1+8*float64(t))) / 2)

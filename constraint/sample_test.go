@@ -3,9 +3,11 @@ package constraint
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -68,6 +70,51 @@ func TestPairIndexRoundTrip(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPairIndexDomain: at the ends of the domain the two functions still
+// invert each other, and beyond it they panic: PairIndex(0, 3037000501)
+// returned a negative index, and PairAt(2⁶² − 1) never returned (review
+// 109). The domain's end is computed here from its definition, the
+// largest m with m(m−1) < 2⁶³, in exact big-integer arithmetic.
+func TestPairIndexDomain(t *testing.T) {
+	two63 := new(big.Int).Lsh(big.NewInt(1), 63)
+	m := new(big.Int).Sqrt(two63)
+	prod := func(m *big.Int) *big.Int { return new(big.Int).Mul(m, new(big.Int).Sub(m, big.NewInt(1))) }
+	for prod(m).Cmp(two63) >= 0 {
+		m.Sub(m, big.NewInt(1))
+	}
+	for prod(new(big.Int).Add(m, big.NewInt(1))).Cmp(two63) < 0 {
+		m.Add(m, big.NewInt(1))
+	}
+	if m.Int64() != maxIndexNodes || new(big.Int).Rsh(prod(m), 1).Int64() != maxPairIndex {
+		t.Fatalf("maxIndexNodes %d, maxPairIndex %d; by definition %v and %v", maxIndexNodes, int64(maxPairIndex), m, new(big.Int).Rsh(prod(m), 1))
+	}
+	last := int64(maxPairIndex) - 1
+	if i, j := PairAt(last); i != maxIndexNodes-2 || j != maxIndexNodes-1 || PairIndex(i, j) != last {
+		t.Errorf("PairAt(%d) = (%d, %d)", last, i, j)
+	}
+	panics := func(name string, f func()) {
+		t.Helper()
+		done := make(chan any, 1)
+		go func() {
+			defer func() { done <- recover() }()
+			f()
+		}()
+		select {
+		case r := <-done:
+			if r == nil {
+				t.Errorf("%s did not panic", name)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s did not return within 5 s", name)
+		}
+	}
+	panics("PairAt(maxPairIndex)", func() { PairAt(maxPairIndex) })
+	panics("PairAt(2⁶² − 1)", func() { PairAt(1<<62 - 1) })
+	panics("PairAt(MaxInt64)", func() { PairAt(math.MaxInt64) })
+	panics("PairIndex(0, maxIndexNodes)", func() { PairIndex(0, maxIndexNodes) })
+	panics("PairIndex(1, 4·10⁹)", func() { PairIndex(1, 4000000000) })
 }
 
 // blocks returns a partition with the given class sizes, interleaved so that
