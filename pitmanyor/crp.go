@@ -179,11 +179,16 @@ func lnRising(x float64, m int) float64 {
 //
 // derived from the recursion E[K_{n+1}] = E[K_n] + (α + θE[K_n])/(α + n),
 // E[K_1] = 1: F_n = E[K_n] + α/θ satisfies F_{n+1} = F_n(α+θ+n)/(α+n),
-// F_1 = (α+θ)/θ. It grows as Γ(α+1)/(θΓ(α+θ))·n^θ, i.e. O(α n^θ). For
+// F_1 = (α+θ)/θ. It grows as Γ(α+1)/(θΓ(α+θ))·n^θ (for n ≫ α). For
 // θ = 0 it is Σ_{i=0}^{n−1} α/(α+i) ≈ α ln(1 + n/α), and for θ < 10⁻⁶, where
-// the closed form cancels, the recursion is run. n = 0 gives 0. Errors wrap
-// ErrInvalid: invalid parameters, n < 0. Cost O(1) for θ ≥ 10⁻⁶ and
-// α < 10⁴, O(n) otherwise.
+// the closed form cancels, the recursion is run. The log of the ratio of
+// Gamma functions is a difference of two Lgamma values of about
+// (α+n)·ln(α+n), whose rounding is then θ·ln(1 + n/α) times smaller: it
+// is taken from Lgamma only when that loses less than 10⁻⁹ of it
+// (lgammaRatioExact), and summed term by term otherwise (α ≥ 10⁴, or θ
+// small beside n: 6·10⁻⁴ of the value was lost at α = 0.5, θ = 10⁻⁶, n =
+// 10⁷). n = 0 gives 0. Errors wrap ErrInvalid: invalid parameters, n < 0.
+// Cost O(1) when the Lgamma form is taken, O(n) otherwise.
 func (c CRP) ExpectedClusters(n int) (float64, error) {
 	if err := c.Validate(); err != nil {
 		return 0, err
@@ -203,11 +208,11 @@ func (c CRP) ExpectedClusters(n int) (float64, error) {
 		return e, nil
 	}
 	// E[K_n] = (α+θ)/θ·(R − 1) + 1 with ln R = ln [α+θ+1]_{n−1} − ln [α+1]_{n−1}
-	// = Σ_{i<n−1} ln(1 + θ/(α+1+i)), summed directly when α is large (the
-	// Lgamma difference would cancel), expm1 avoiding the cancellation of
-	// R − 1.
+	// = Σ_{i<n−1} ln(1 + θ/(α+1+i)), summed directly when α is large or θ
+	// small beside n (the Lgamma difference would cancel:
+	// lgammaRatioExact), expm1 avoiding the cancellation of R − 1.
 	var lr float64
-	if a+1 < 1e4 {
+	if a+1 < 1e4 && lgammaRatioExact(a, t, n) {
 		lr = lnRising(a+t+1, n-1) - lnRising(a+1, n-1)
 	} else {
 		for i := range n - 1 {
@@ -215,4 +220,13 @@ func (c CRP) ExpectedClusters(n int) (float64, error) {
 		}
 	}
 	return (a+t)/t*math.Expm1(lr) + 1, nil
+}
+
+// lgammaRatioExact reports whether ExpectedClusters takes the log of
+// Γ(α+θ+n)Γ(α+1)/(Γ(α+θ+1)Γ(α+n)) from Lgamma for n customers: when the
+// rounding of the two Lgamma values, about ε·(α+n)·ln(α+n+1) each, is
+// below 10⁻⁹ of their difference, about θ·ln(1 + (n−1)/(α+1)). Cost O(1).
+func lgammaRatioExact(a, t float64, n int) bool {
+	m := a + float64(n)
+	return 0x1p-52*m*math.Log(m+1) < 1e-9*t*math.Log1p(float64(n-1)/(a+1))
 }

@@ -157,6 +157,38 @@ func TestExpectedClustersAgainstRecursion(t *testing.T) {
 	}
 }
 
+// TestExpectedClustersSmallDiscount: θ just above the recursion's
+// threshold 10⁻⁶ and large n, where the difference of two Lgamma values
+// of about n·ln n lost 1.6·10⁻⁵ of E[K_n] at α = 0.5, θ = 10⁻⁶, n = 10⁵
+// (6·10⁻⁴ at n = 10⁷; review 109). Against the recursion E[K_{m+1}] =
+// E[K_m] + (α + θE[K_m])/(α + m), run here in float64 (a sum of positive
+// terms, relative error about n·ε = 2·10⁻¹⁰ at n = 10⁶).
+func TestExpectedClustersSmallDiscount(t *testing.T) {
+	for _, tc := range []struct {
+		alpha, theta float64
+		n            int
+	}{
+		{0.5, 1e-6, 100000},
+		{0.5, 1e-5, 1000000},
+		{0.5, 1e-3, 1000000},
+		{100, 1e-4, 1000000},
+		{1, 0.5, 1000000},
+		{5, 0.9, 100000},
+	} {
+		e := 1.0
+		for m := 1; m < tc.n; m++ {
+			e += (tc.alpha + tc.theta*e) / (tc.alpha + float64(m))
+		}
+		got, err := CRP{tc.alpha, tc.theta}.ExpectedClusters(tc.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got-e) > 1e-8*e {
+			t.Errorf("α = %v, θ = %v: E[K_%d] = %.15g, recursion %.15g (relative error %.2g)", tc.alpha, tc.theta, tc.n, got, e, math.Abs(got-e)/e)
+		}
+	}
+}
+
 func TestClusterGrowthBySimulation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulation")

@@ -6,8 +6,9 @@
 // (α + kθ)/(α + m). θ ∈ [0, 1) is the discount, α > −θ the concentration;
 // θ = 0 is the Dirichlet-process CRP. Partitions drawn from it have
 // power-law distributed cluster sizes (exponent 1 + θ for θ > 0) and about
-// α·n^θ clusters: the prior of the partition-level supervision of thesis
-// chapter 5.
+// Γ(α+1)/(θΓ(α+θ))·n^θ clusters for θ > 0, α ln(1 + n/α) for θ = 0
+// (CRP.ExpectedClusters): the prior of the partition-level supervision of
+// thesis chapter 5.
 //
 // The package has its own name rather than living in powerlaw because it is
 // about partitions (label slices, as in metrics and cluster), not about
