@@ -560,14 +560,18 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 	return nil
 }
 
-// consReadNames reads one node name per line, ignoring a final empty line.
-// An empty file, an empty name or a repeated one is an error naming the
-// file and line (node i is the name on line i+1, so none can be missing or
-// stand for two nodes).
+// consReadNames reads one node name per line, ignoring the blank lines at
+// the end, as the other readers do (a second one was "empty name"). An
+// empty file, an empty name before the last one or a repeated name is an
+// error naming the file and line (node i is the name on line i+1, so none
+// can be missing or stand for two nodes).
 func consReadNames(ctx context.Context, path string) ([]string, error) {
 	names, err := dataset.ReadNamesContext(ctx, path)
 	if err != nil {
 		return nil, err
+	}
+	for len(names) > 0 && strings.TrimSpace(names[len(names)-1]) == "" {
+		names = names[:len(names)-1]
 	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s: no names", path)
@@ -698,6 +702,8 @@ func runConstraintsClosure(ctx context.Context, m *Main, args []string) error {
 	return m.stageOutput(ctx, mdPath, m.Stderr, fmt.Sprintf("constraints closure: wrote %s, closure.csv and the figures into %s", mdPath, outDir), writeMD)
 }
 
+// consParseInts parses a comma-separated list of integers, empty items
+// skipped; a list without any is an error. Cost O(len(s)).
 func consParseInts(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
@@ -711,9 +717,16 @@ func consParseInts(s string) ([]int, error) {
 		}
 		out = append(out, v)
 	}
+	if out == nil {
+		// An empty list ran the experiment on no point and printed
+		// empty tables, exit status 0.
+		return nil, fmt.Errorf("no value: give at least one")
+	}
 	return out, nil
 }
 
+// consParseFloats parses a comma-separated list of numbers, empty items
+// skipped; a list without any is an error. Cost O(len(s)).
 func consParseFloats(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
@@ -726,6 +739,9 @@ func consParseFloats(s string) ([]float64, error) {
 			return nil, fmt.Errorf("%q is not a number", f)
 		}
 		out = append(out, v)
+	}
+	if out == nil {
+		return nil, fmt.Errorf("no value: give at least one")
 	}
 	return out, nil
 }

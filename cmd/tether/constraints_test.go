@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -153,6 +154,9 @@ func TestConstraintsFlagRangeExitCodes(t *testing.T) {
 		{"closure -counts 100000", []string{"closure", "-partition", "A", "-counts", "100000", "-reps", "1"}, 2, "-counts 100000: partition A holds 24750 must-link pairs, want 0…24750"},
 		{"closure -ml 100000", []string{"closure", "-partition", "B", "-counts", "10", "-ml", "100000", "-reps", "1"}, 2, "-ml 100000: partition B holds"},
 		{"closure -alpha 2", []string{"closure", "-partition", "A", "-alpha", "2"}, 2, "α = 2 outside [0, 1]"},
+		// Empty lists ran on no point: empty tables, exit status 0.
+		{"closure -counts empty", []string{"closure", "-partition", "A", "-counts", " , ", "-reps", "1"}, 2, "-counts: no value: give at least one"},
+		{"closure -alpha empty", []string{"closure", "-partition", "A", "-alpha", "", "-reps", "1"}, 2, "-alpha: no value: give at least one"},
 		// -n above what a constraint file can number was exit status 1,
 		// without naming -n (review 108).
 		{"check -n 10¹²", []string{"check", "-n", "1000000000000", check}, 2, "-n 1000000000000: want at most 2³¹ = 2147483648 nodes"},
@@ -523,12 +527,25 @@ func TestConstraintsCheckBadNames(t *testing.T) {
 		{"", "names.txt: no names"},
 		{"a\nb\na\nd\n", `names.txt:3: name "a" repeats line 1`},
 		{"a\n\nc\nd\n", "names.txt:2: empty name"},
+		{"\n\n", "names.txt: no names"},
 	} {
 		names := consWriteTemp(t, "names.txt", c.names)
 		_, _, err := runConstraintsCLI(t, "check", "-names", names, cons)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("names %q: err = %v, want one containing %q", c.names, err, c.want)
 		}
+	}
+}
+
+// TestConstraintsCheckNamesTrailingBlanks: blank lines at the end of a
+// -names file are ignored, as the other readers ignore them; a second one
+// was "names.txt:6: empty name" (review 108).
+func TestConstraintsCheckNamesTrailingBlanks(t *testing.T) {
+	cons := consWriteTemp(t, "c.csv", "a,b,ml\nc,d,cl\n")
+	names := consWriteTemp(t, "names.txt", "a\nb\nc\nd\n\n \n\n")
+	out, _, err := runConstraintsCLI(t, "check", "-names", names, cons)
+	if err != nil || !regexp.MustCompile(`(?m)^nodes +4$`).MatchString(out) {
+		t.Fatalf("err %v, report %q", err, out)
 	}
 }
 
