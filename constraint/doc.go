@@ -69,8 +69,12 @@
 // declares the numbering of i and j (0 when absent). An explicit
 // ReadOptions.Base must agree with the directive, else reading fails: the
 // two are never silently reconciled. With ReadOptions.Names, i and j are
-// node names from the data file's id column instead. Partial labels
-// (ReadLabels, ReadLabelsFile, WriteLabels) are either node,label lines or
-// one label per line in node order, with -1, "?" or an empty field for an
-// unlabelled node. Every reader error names the file and line.
+// node names from the data file's id column instead; WriteNamed writes
+// them so, after a header "name_i,name_j,kind" that keys the nodes by
+// name even when the names are integers (read as indices without Names).
+// Partial labels (ReadLabels, ReadLabelsFile, WriteLabels,
+// WriteLabelsNamed) are either node,label lines (name,label after a
+// "name,label" header) or one label per line in node order, with -1, "?"
+// or an empty field for an unlabelled node. Every reader error names the
+// file and line.
 package constraint

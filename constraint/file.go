@@ -76,7 +76,9 @@ type ReadOptions struct {
 	// name when a node of its first constraint is not an integer, and by
 	// index (Base, the directive) otherwise, as the partial labels reader
 	// does (dataset.ReadNodeLabels). Nodes named by integers ("1001") are
-	// therefore read as indices; ReadContext only.
+	// therefore read as indices, unless the file begins with the header
+	// "name_i,name_j,kind" that WriteNamed writes, which keys them by
+	// name; ReadContext only.
 	AutoNames bool
 	// Policy is applied to duplicates and contradictions (see Resolve).
 	Policy Policy
@@ -167,8 +169,14 @@ func Read(r io.Reader, opt *ReadOptions) (*File, error) {
 // "0,1,ml"; CSV double quotes are honoured ("Smith, J" is one name), and
 // an empty last field (a trailing comma) is absent. Spaces around fields
 // are ignored, blank lines skipped, and one header line "i,j,kind" or
-// "i,j,kind,weight" is allowed before the first constraint. A nil opt
-// means the zero ReadOptions.
+// "i,j,kind,weight" is allowed before the first constraint. The header
+// "name_i,name_j,kind[,weight]" (or "id_i,id_j,…", any case), which
+// WriteNamed writes, says that the nodes are names: with
+// ReadOptions.Names they are matched by name whatever AutoNames says,
+// names that are integers included; without Names, integer names are
+// node indices in the file's base (as a labels file's "id" column of
+// integers is for data without names, dataset.ReadNodeLabels) and any
+// other name is an error. A nil opt means the zero ReadOptions.
 //
 // Every error names the file and line: a malformed line, an unknown kind or
 // name, an index outside the nodes, a self pair, a bad weight, a base that
@@ -199,6 +207,14 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		if header {
 			header = false
 			if isHeader(fields, 3, "i", "j", "kind", "weight") {
+				continue
+			}
+			if (len(fields) == 3 || len(fields) == 4) && labelheader.IsNamedPair(fields[0], fields[1]) && isHeader(fields[2:], 1, "kind", "weight") {
+				// name_i,name_j,kind: nodes by name (WriteNamed).
+				lr.nameLine = lr.line
+				if lr.names != nil && lr.namesErr != nil {
+					return nil, lr.namesErr
+				}
 				continue
 			}
 		}
@@ -237,7 +253,7 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		if len(fields) != 3 && len(fields) != 4 {
 			return nil, lr.errf("want i,j,kind[,weight], got %s", wording.Count(len(fields), "field", "fields"))
 		}
-		if o.AutoNames && lr.names != nil && len(s.Pairs) == 0 {
+		if o.AutoNames && lr.names != nil && len(s.Pairs) == 0 && lr.nameLine == 0 {
 			if isInt(fields[0]) && isInt(fields[1]) {
 				lr.names = nil // the file numbers its nodes
 				lr.indexLine = lr.line
@@ -407,6 +423,7 @@ type lineReader struct {
 	names     map[string]int
 	namesErr  error // names not unique, under AutoNames
 	indexLine int   // the line that chose indices over Names, under AutoNames
+	nameLine  int   // the line of a header that keys the nodes by name (name_i,name_j,kind; name,label), 0 if none
 	base      int
 	baseSet   bool // by option or directive
 	optBase   bool // by option
@@ -569,6 +586,9 @@ func (lr *lineReader) node(f string) (int, error) {
 		if lr.indexLine > 0 {
 			return 0, lr.errf("node %q is not an integer (line %d numbers its nodes, so the file reads indices: name the nodes there too, or number them here)", f, lr.indexLine)
 		}
+		if lr.nameLine > 0 {
+			return 0, lr.errf("unknown node name %q: the header on line %d keys the nodes by name, but no node names were given to match them (the data's, such as an id column); only names that are integers are read, as node indices", f, lr.nameLine)
+		}
 		return 0, lr.errf("node %q is not an integer", f)
 	}
 	i := v - lr.base
@@ -654,6 +674,96 @@ func Write(w io.Writer, s *Set, base int) error {
 	return nil
 }
 
+// WriteNamed writes s in the format of Read keyed by node name, names[i]
+// naming node i: the header "name_i,name_j,kind" (",weight" too when a
+// pair has a weight), then one line name_i,name_j,ml|cl[,weight] per
+// pair, in order, weights as Write writes them. No base directive is
+// written: names have none. Read with ReadOptions.Names (AutoNames or
+// not) matches the names back, integers included, since the header keys
+// the nodes by name; without Names, names that are integers are read as
+// 0-based node indices, which is what they are when they number rows
+// (pandas' index, the row numbers tether writes after dropping rows with
+// missing values).
+//
+// Names are written with the blanks around them trimmed, as the readers
+// match them, and between CSV double quotes (a quote doubled) when they
+// hold a comma or a double quote, or begin with '#' or '%' (a comment
+// line otherwise). The error wraps ErrInvalid when len(names) is not s.N,
+// a name is empty or repeats another once trimmed (it could not say
+// which node it is), or holds a line break or a NUL byte (no line of the
+// readers holds one), or s fails Validate; otherwise it is the writer's.
+// Cost O(total length of the names + len(s.Pairs)).
+func WriteNamed(w io.Writer, s *Set, names []string) error {
+	if s == nil {
+		s = &Set{}
+	}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	fields, err := nameFields(names, s.N)
+	if err != nil {
+		return err
+	}
+	weighted := false
+	for _, p := range s.Pairs {
+		weighted = weighted || p.Weight != 0
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString("name_i,name_j,kind")
+	if weighted {
+		bw.WriteString(",weight")
+	}
+	bw.WriteByte('\n')
+	buf := make([]byte, 0, 64)
+	for _, p := range s.Pairs {
+		buf = append(buf[:0], fields[p.I]...)
+		buf = append(buf, ',')
+		buf = append(buf, fields[p.J]...)
+		buf = append(buf, ',')
+		buf = append(buf, p.Kind.String()...)
+		if p.Weight != 0 {
+			buf = append(buf, ',')
+			buf = strconv.AppendFloat(buf, p.Weight, 'g', -1, 64)
+		}
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("constraint: writing constraints: %w", err)
+	}
+	return nil
+}
+
+// nameFields returns names as the fields WriteNamed and WriteLabelsNamed
+// write (trimmed, quoted when needed), checking that there are n of them,
+// none empty, repeated, or holding a line break or NUL byte. Cost
+// O(total length of the names).
+func nameFields(names []string, n int) ([]string, error) {
+	if len(names) != n {
+		return nil, fmt.Errorf("%w: %d names for %d nodes", ErrInvalid, len(names), n)
+	}
+	out := make([]string, n)
+	seen := make(map[string]int, n)
+	for i, nm := range names {
+		nm = strings.TrimSpace(nm)
+		switch {
+		case nm == "":
+			return nil, fmt.Errorf("%w: node %d has an empty name", ErrInvalid, i)
+		case strings.ContainsAny(nm, "\n\r\x00"):
+			return nil, fmt.Errorf("%w: the name of node %d, %q, holds a line break or a NUL byte", ErrInvalid, i, nm)
+		}
+		if j, dup := seen[nm]; dup {
+			return nil, fmt.Errorf("%w: node name %q used by nodes %d and %d", ErrInvalid, nm, j, i)
+		}
+		seen[nm] = i
+		if strings.ContainsAny(nm, `,"`) || nm[0] == '#' || nm[0] == '%' {
+			nm = `"` + strings.ReplaceAll(nm, `"`, `""`) + `"`
+		}
+		out[i] = nm
+	}
+	return out, nil
+}
+
 // ReadLabelsFile reads the partial labels file at path on n nodes (n ≤ 0
 // infers n) with the default options. See ReadLabels. It is
 // ReadLabelsFileContext with a context that is never cancelled.
@@ -696,7 +806,11 @@ func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
 // the field delimiter and the "# base=" directive are as in Read (the base
 // applies to the node field); a header line "node,label" or "label" is
 // allowed first, and blank lines before it or before the first node,label
-// line are ignored. A first line -1, ? or empty is node 0's label, never
+// line are ignored. The header "name,label" (or "id,label", any case),
+// which WriteLabelsNamed writes, says that the nodes are names: matched
+// against ReadOptions.Names, or without Names read as node indices when
+// they are integers (as dataset.ReadNodeLabels reads an "id" column of
+// integers for data without names), an error otherwise. A first line -1, ? or empty is node 0's label, never
 // a header. A nil opt
 // means the zero ReadOptions; Policy is not used.
 //
@@ -731,6 +845,11 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 			switch {
 			case isHeader(fields, 2, "node", "label"):
 				layout, pending = pairs, 0
+				continue
+			case len(fields) == 2 && labelheader.IsName(fields[0]) && strings.EqualFold(fields[1], "label"):
+				// name,label: nodes by name (WriteLabelsNamed).
+				layout, pending = pairs, 0
+				lr.nameLine = lr.line
 				continue
 			case len(fields) == 1 && strings.EqualFold(fields[0], "label"):
 				layout, pending = single, 0
@@ -833,6 +952,47 @@ func WriteLabels(w io.Writer, l Labels, base int) error {
 	for i, c := range l {
 		if c != Unlabeled {
 			fmt.Fprintf(bw, "%d,%d\n", i+base, c)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("constraint: writing labels: %w", err)
+	}
+	return nil
+}
+
+// WriteLabelsNamed writes l in the node,label layout of ReadLabels keyed
+// by node name, names[i] naming node i: the header "name,label", then one
+// name,label line per labelled node, in node order. No base directive is
+// written: names have none. ReadLabels with ReadOptions.Names matches the
+// names back, and so does dataset.ReadNodeLabels, whose "name" header
+// keys the nodes by name even when the names are integers; without
+// names, both read names that are integers as 0-based node indices,
+// which is what they are when they number rows (pandas' index, the row
+// numbers tether writes after dropping rows with missing values). Names
+// are written as WriteNamed writes them (trimmed, quoted when they hold
+// a comma or a double quote or begin with '#' or '%'). The error wraps
+// ErrInvalid when len(names) is not len(l), a name is empty, repeated or
+// holds a line break or a NUL byte (see WriteNamed), or a label is below
+// Unlabeled; otherwise it is the writer's. Cost O(total length of the
+// names + len(l)).
+func WriteLabelsNamed(w io.Writer, l Labels, names []string) error {
+	if err := l.Validate(0); err != nil {
+		return err
+	}
+	fields, err := nameFields(names, len(l))
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString("name,label\n")
+	buf := make([]byte, 0, 64)
+	for i, c := range l {
+		if c != Unlabeled {
+			buf = append(buf[:0], fields[i]...)
+			buf = append(buf, ',')
+			buf = strconv.AppendInt(buf, int64(c), 10)
+			buf = append(buf, '\n')
+			bw.Write(buf)
 		}
 	}
 	if err := bw.Flush(); err != nil {

@@ -81,6 +81,26 @@ func TestRead(t *testing.T) {
 			name: "auto names by index, node beyond the names", in: "0,5,ml\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true},
 			err: "in.csv:1: node 5 outside 0…1 (base 0)",
 		},
+		// The header name_i,name_j,kind (WriteNamed) keys the nodes by
+		// name: under AutoNames too, when the names are integers (it was
+		// "unknown node name \"name_i\""), and read as indices without
+		// Names.
+		{
+			name: "named header, integer names, auto names", in: "name_i,name_j,kind\n2,0,cl\n1,2,ml\n", opt: ReadOptions{Names: []string{"2", "0", "1"}, AutoNames: true},
+			want: []Pair{{I: 0, J: 1, Kind: CannotLink}, {I: 2, J: 0, Kind: MustLink}}, lines: []int{2, 3}, n: 3,
+		},
+		{
+			name: "named header, integer names, names", in: "# made by WriteNamed\nname_i,name_j,kind\n2,0,cl\n", opt: ReadOptions{Names: []string{"2", "0", "1"}},
+			want: []Pair{{I: 0, J: 1, Kind: CannotLink}}, lines: []int{3}, n: 3,
+		},
+		{
+			name: "named header without names reads indices", in: "name_i,name_j,kind\n0,4,ml\n5,0,cl\n", opt: ReadOptions{N: 7},
+			want: []Pair{{I: 0, J: 4, Kind: MustLink}, {I: 5, J: 0, Kind: CannotLink}}, lines: []int{2, 3}, n: 7,
+		},
+		{
+			name: "id header, semicolons, weight", in: "ID_I;ID_J;Kind;Weight\na;b;cl;0.5\n", opt: ReadOptions{Names: []string{"b", "a"}, AutoNames: true},
+			want: []Pair{{I: 1, J: 0, Kind: CannotLink, Weight: 0.5}}, lines: []int{2}, n: 2,
+		},
 		{
 			name: "drop conflicting cannot-links", in: "0,1,ml\n1,2,ml\n0,2,cl\n0,1,ml\n3,4,cl\n",
 			opt:   ReadOptions{Policy: DropConflictingCannotLinks},
@@ -153,6 +173,9 @@ func TestRead(t *testing.T) {
 		{name: "auto names, name after index", in: "0,1,ml\na,b,cl\n", opt: ReadOptions{N: 3, Names: []string{"a", "b", "c"}, AutoNames: true}, err: "in.csv:2: node \"a\" is not an integer (line 1 numbers its nodes, so the file reads indices: name the nodes there too, or number them here)"},
 		{name: "auto names, unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.csv:1: unknown node name \"z\""},
+		{name: "named header, no names", in: "name_i,name_j,kind\na,b,ml\n", err: "in.csv:2: unknown node name \"a\": the header on line 1 keys the nodes by name, but no node names were given"},
+		{name: "named header, duplicate names", in: "name_i,name_j,kind\n0,2,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: "in.csv: node name \"a\" used by nodes 0 and 1"},
+		{name: "named header, unknown integer name", in: "name_i,name_j,kind\n0,7,ml\n", opt: ReadOptions{Names: []string{"0", "1"}, AutoNames: true}, err: "in.csv:2: unknown node name \"7\""},
 		{name: "huge inferred", in: "0,99999999999,ml\n", err: "in.csv:1: node 99999999999: more than"},
 		// Integers beyond int64 are out of range, not "not an integer".
 		{name: "beyond int64", in: "0,1,ml\n1,99999999999999999999,cl\n", err: "in.csv:2: node 99999999999999999999 out of range: more than 16777216 nodes; give the number of nodes explicitly"},
@@ -250,6 +273,12 @@ func TestReadLabels(t *testing.T) {
 		{name: "node,label N", in: "3,1\n0,?\n", opt: ReadOptions{N: 6}, want: Labels{-1, -1, -1, 1, -1, -1}},
 		{name: "node,label base 1", in: "# base=1\n1,4\n2,-1\n", want: Labels{4, -1}},
 		{name: "names", in: "b,1\n", opt: ReadOptions{Names: []string{"a", "b", "c"}}, want: Labels{-1, 1, -1}},
+		// The header name,label (WriteLabelsNamed) keys the nodes by name
+		// (it was "unknown node name \"name\""), or, without names, by
+		// the integers they are.
+		{name: "name header", in: "name,label\nc,0\n1,2\n", opt: ReadOptions{Names: []string{"a", "1", "c"}}, want: Labels{-1, 2, 0}},
+		{name: "id header without names", in: "ID,Label\n4,0\n1,2\n", want: Labels{-1, 2, -1, -1, 0}},
+		{name: "name header, no names", in: "name,label\nc,0\n", err: "in.txt:2: unknown node name \"c\": the header on line 1 keys the nodes by name"},
 		// The delimiters of Read, detected on the first line of two fields.
 		{name: "node<tab>label", in: "node\tlabel\n3\t1\n0\t?\n", want: Labels{-1, -1, -1, 1}},
 		{name: "node label", in: "3 1\n0 0\n", want: Labels{0, -1, -1, 1}},

@@ -63,7 +63,8 @@ type NodeLabels struct {
 // pairsLine reports whether fields, the first data line of a labels file,
 // is one of a pairwise constraints file (constraint.ReadFile): 3 or 4
 // fields whose third is the kind ml or cl, or the header i,j,kind[,weight]
-// that file allows. Cost O(len(fields)).
+// or name_i,name_j,kind[,weight] (constraint.WriteNamed) that file allows.
+// Cost O(len(fields)).
 func pairsLine(fields []string) bool {
 	if len(fields) != 3 && len(fields) != 4 {
 		return false
@@ -73,6 +74,9 @@ func pairsLine(fields []string) bool {
 		return true
 	}
 	for a, w := range []string{"i", "j", "kind", "weight"}[:len(fields)] {
+		if a < 2 && labelheader.IsNamedPair(fields[0], fields[1]) {
+			continue
+		}
 		if !strings.EqualFold(strings.TrimSpace(fields[a]), w) {
 			return false
 		}

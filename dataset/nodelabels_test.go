@@ -130,6 +130,11 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"a constraints file", "# base=0\n25,41,ml\n37,45,ml\n", NodeLabelOptions{Spelling: cliSpelling}, `f:2: invalid input: 3 fields "25,41,ml": want one label per line or node,label pairs; this is a pairwise constraints file, i,j,ml|cl lines (give the file as -constraints)`},
 		{"a weighted cannot-link", "0 1 CL 0.5\n", NodeLabelOptions{}, "this is a pairwise constraints file"},
 		{"a constraints header", "i,j,kind,weight\n0,1,ml,1\n", NodeLabelOptions{}, `f:1: invalid input: 4 fields "i,j,kind,weight": want one label per line or node,label pairs; this is a pairwise constraints file`},
+		// The header of a file keyed by name (constraint.WriteNamed): it
+		// was "3 fields: … (a feature table with a class column?".
+		{"a named constraints header", "name_i,name_j,kind\na,b,ml\n", NodeLabelOptions{}, `f:1: invalid input: 3 fields "name_i,name_j,kind": want one label per line or node,label pairs; this is a pairwise constraints file`},
+		{"an id constraints header", "ID_I;ID_J;Kind;Weight\na;b;ml;2\n", NodeLabelOptions{}, `this is a pairwise constraints file`},
+		{"name_i without name_j", "name_i,j,kind\na,b,ml\n", NodeLabelOptions{}, "(a feature table with a class column?"},
 		{"three fields, no kind", "0,1,2\n", NodeLabelOptions{}, "(a feature table with a class column?"},
 		{"ragged", "0,1\n1\n", NodeLabelOptions{}, "f:2"},
 		// A line of one field without a delimiter is no empty label; the

@@ -26,7 +26,8 @@ type Supervision struct {
 	// Constraints is a pairwise constraints file ("i,j,ml|cl[,weight]"
 	// lines, constraint.ReadFile), "" for none. When the data names its
 	// nodes (Data.Names), i and j may be names; the file's first
-	// constraint decides (constraint.ReadOptions.AutoNames).
+	// constraint decides (constraint.ReadOptions.AutoNames), or its header
+	// name_i,name_j,kind (constraint.WriteNamed) says they are names.
 	Constraints string
 	// Conflicts says what happens to contradictory or repeated constraints
 	// (constraint.Resolve). The zero value, constraint.Reject, refuses

@@ -76,11 +76,24 @@ Protocols, with the sources that use them:
                  Σ C(n_c,2)·ln(n_c)/n_c)
 
 -noise flips that fraction of the pairs (kinds) or of the labels. Label
-protocols write a node,label file, or all pairs among the labelled nodes with
--pairs. A flag the protocol does not read (-rate with pairs-1/n or
+protocols write a node,label file (classes as integers: the reference's
+own, or its class names numbered in sorted order), or all pairs among the
+labelled nodes with -pairs. A flag the protocol does not read (-rate with pairs-1/n or
 ml-uniformity, -alpha or -count but with ml-uniformity, -pairs with a pair
-protocol) is refused. Every node of the reference must have a class; a
-reference that names its nodes gives the output in its order of nodes.
+protocol) is refused. Every node of the reference must have a class.
+
+The output keys the nodes as the reference does: by 0-based index (-base 1
+writes them 1-based, after a "# base=1" line), or, when the reference
+names its nodes (a "name" or "id" header, or names that are not numbers),
+by those names, never by their line positions: after a header
+name_i,name_j,kind, name_i,name_j,ml|cl lines (for labels, after a header
+name,label, name,label lines), a name quoted as in CSV when it holds a
+comma or a quote or begins with # or %. tether cluster matches the names
+against the data's (-id column, graph node names); for data without names
+it reads names that are integers as 0-based row numbers, which is what
+pandas' index and the names tether labels writes after -missing drop are.
+-base numbers indices: with a reference that names its nodes it is
+refused (a usage error).
 
 ` + labelFilesHelp
 
@@ -134,9 +147,20 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) (err error) 
 	if len(truth) == 0 {
 		return fmt.Errorf("constraints gen: %s: no labels", truthPath)
 	}
+	// A reference that names its nodes keys the output by those names
+	// (constraint.WriteNamed): its line order is no numbering of the
+	// data's nodes.
+	names := td.Names
+	if names != nil && isSet(fs, "base") {
+		return usagef("constraints gen", "-base %d: %s names its nodes, and the output names them too (name_i,name_j,kind or name,label lines), without indices to number from 0 or 1; leave -base out", base, truthPath)
+	}
 	for i, c := range truth {
 		if c < 0 {
-			return fmt.Errorf("constraints gen: %s: node %d has no class; the reference must label every node", truthPath, i)
+			node := fmt.Sprintf("node %d", i)
+			if names != nil {
+				node = fmt.Sprintf("node %q", names[i])
+			}
+			return fmt.Errorf("constraints gen: %s: %s has no class; the reference must label every node", truthPath, node)
 		}
 	}
 	// The flag values the generators would refuse are usage errors
@@ -240,8 +264,13 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) (err error) 
 		fmt.Fprintf(m.Stderr, "constraints gen: %s\n", what)
 	}
 	return m.stageOutput(ctx, out, m.Stderr, fmt.Sprintf("wrote %s to %s", what, out), func(w io.Writer) error {
-		if set != nil {
+		switch {
+		case set != nil && names != nil:
+			return constraint.WriteNamed(w, set, names)
+		case set != nil:
 			return constraint.Write(w, set, base)
+		case names != nil:
+			return constraint.WriteLabelsNamed(w, labels, names)
 		}
 		return constraint.WriteLabels(w, labels, base)
 	})
@@ -332,6 +361,9 @@ named by file:line. Only these cheap contradictions are detected: whether
 all cannot-links can hold with k ≥ 3 clusters is NP-complete (colouring).
 Malformed lines (bad kind or index, self pair, bad weight) are errors.
 A file without constraints is valid but draws a warning on standard error.
+A file keyed by name (the header name_i,name_j,kind that constraints gen
+writes for a reference that names its nodes) is matched against -names;
+without -names, names that are integers are read as 0-based indices.
 
 -conflicts, as in tether cluster: reject (exit status 1 when there is any
 conflict but a pair repeated with the same kind and weight, which is kept

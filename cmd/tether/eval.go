@@ -35,7 +35,10 @@ are matched by number, two that name them by name. When one names its
 nodes and the other numbers them, -graph, if it names its nodes (GML, an
 edge list of names), matches them through its names; -match order reads
 the named file's i-th line as node i (tether cluster -o and tether labels
-write every node in the data's order); otherwise eval says so.
+write every node in the data's order); a named file whose names are the
+integers 0…n−1, n the other file's number of nodes (pandas' "id,label"),
+is read by index, as an "id" column of integers is for data without
+names, with a note; otherwise eval says so.
 
 Warnings (a labels file that looks 1-based, a graph whose last nodes have
 no edge) and notes (nodes without a reference label left out, figures
@@ -101,7 +104,7 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	// (the nodes without a reference label left out, figures skipped)
 	// once the figures are computed, and kept in the JSON document; a
 	// failure prints the warnings found before it, which may explain it.
-	truth, pred, warnings, err := readEvalPair(ctx, truthPath, predPath, graphPath, graphBase, match == "order")
+	truth, pred, warnings, pairNotes, err := readEvalPair(ctx, truthPath, predPath, graphPath, graphBase, match == "order")
 	fail := func(err error) error {
 		printMessages(m.Stderr, "eval", warnings, nil, false)
 		return err
@@ -152,6 +155,7 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	if note := oneClassNote(rep); note != "" {
 		rep.Notes = append(rep.Notes, note)
 	}
+	rep.Notes = append(pairNotes, rep.Notes...)
 	printMessages(m.Stderr, "eval", warnings, rep.Notes, false)
 	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
@@ -276,21 +280,26 @@ var evalMatches = []string{"name", "order"}
 //     order, as tether cluster -o and tether labels write them: its i-th
 //     data line is node i (for two named files too: names are then
 //     ignored);
+//   - a named file whose names are exactly the integers 0…n−1, n the
+//     numbered file's number of nodes (pandas' "id,label" over its
+//     index), is read by index, as every labels reader reads an "id"
+//     column of integers for data without names (labelFilesHelp); a note
+//     says so;
 //   - otherwise the error says these ways, and how to write both files
 //     alike.
 //
 // Errors name the files, and the line and value when there is one.
-func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, base dataset.IndexBase, byOrder bool) (truth, pred []int, warnings []string, err error) {
+func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, base dataset.IndexBase, byOrder bool) (truth, pred []int, warnings, notes []string, err error) {
 	ts, ps := newLabelsSource(ctx, truthPath), newLabelsSource(ctx, predPath)
 	defer ts.Close()
 	defer ps.Close()
 	t, err := ts.read(0, nil)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	p, err := ps.read(0, nil)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	named, numbered := truthPath, predPath
 	if p.Names != nil {
@@ -301,41 +310,82 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 		// Line order, or indices on both sides.
 	case t.Names != nil && p.Names != nil:
 		if p, err = ps.read(len(t.Labels), t.Names); err != nil {
-			return nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
+			return nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
 		}
 	default:
 		var names []string
 		if graphPath != "" {
 			g, err := dataset.ReadGraphFileOptions(ctx, graphPath, dataset.GraphOptions{Base: base, Spelling: evalSpelling()})
 			if err != nil {
-				return nil, nil, nil, fmt.Errorf("eval: %w", err)
+				return nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
 			}
 			names = g.Names
 		}
 		if names == nil {
+			// Names that are the integers 0…n−1 of the numbered file's n
+			// nodes (pandas' index): indices, as the labels readers take
+			// an "id" column of integers for data without names. Read
+			// again on n nodes without names, the reader does so.
+			nd, src, n := t, ts, len(p.Labels)
+			if p.Names != nil {
+				nd, src, n = p, ps, len(t.Labels)
+			}
+			if indexNames(nd.Names, n) {
+				d, err := src.read(n, nil)
+				if err != nil {
+					return nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
+				}
+				if p.Names != nil {
+					p = d
+				} else {
+					t = d
+				}
+				notes = append(notes, fmt.Sprintf("%s names its nodes by the integers 0…%d, the nodes of %s: read as node indices, as an \"id\" column of integers is for data without names", named, n-1, numbered))
+				break
+			}
 			how := "-graph with the data's graph if it names its nodes (GML, an edge list of names)"
 			if graphPath != "" {
 				how = "a graph that names its nodes as -graph (" + graphPath + " does not)"
 			}
-			return nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them, and only the data knows which name has which number: "+
+			return nil, nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them, and only the data knows which name has which number: "+
 				"add -match order if %s lists every node in the data's order (tether cluster -o and tether labels write them so), or %s; or write both files by name or both by index",
 				named, numbered, named, how)
 		}
 		// The data's numbering, through the graph's names.
 		if t, err = ts.read(len(names), names); err != nil {
-			return nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+			return nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
 		}
 		if p, err = ps.read(len(names), names); err != nil {
-			return nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+			return nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
 		}
 	}
 	for path, d := range map[string]*dataset.NodeLabels{truthPath: t, predPath: p} {
 		if len(d.Labels) == 0 {
-			return nil, nil, nil, fmt.Errorf("eval: %s: no labels", path)
+			return nil, nil, nil, nil, fmt.Errorf("eval: %s: no labels", path)
 		}
 	}
 	warnings = append(slices.Clone(t.Warnings), p.Warnings...)
-	return t.Labels, p.Labels, warnings, nil
+	return t.Labels, p.Labels, warnings, notes, nil
+}
+
+// indexNames reports whether names are exactly the integers 0…n−1, each
+// once, in any order and written without sign or leading zero (blanks
+// around them allowed): the index of the n nodes of a file that numbers
+// them. Cost O(n).
+func indexNames(names []string, n int) bool {
+	if len(names) != n || n == 0 {
+		return false
+	}
+	seen := make([]bool, n)
+	for _, nm := range names {
+		nm = strings.TrimSpace(nm)
+		v, err := strconv.Atoi(nm)
+		if err != nil || v < 0 || v >= n || seen[v] || strconv.Itoa(v) != nm {
+			return false
+		}
+		seen[v] = true
+	}
+	return true
 }
 
 // readEvalGraph reads a graph on n nodes, with the reader's warnings

@@ -474,3 +474,49 @@ func TestEvalGraphSpelling(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalIndexNames: a reference whose names are the integers 0…n−1 of
+// the prediction's n nodes (pandas' "id,label" over its index) is read by
+// index, as labels files read an "id" column of integers for data
+// without names, with a note (it was "names its nodes but … numbers
+// them"). The ARIs are by hand: pid.csv by index is b, a, a, against
+// the prediction 1, 0, 0 one partition, ARI 1 (in its line order, a, b,
+// a, every cell of the table but one holds one node: ARI −0.5). Names
+// other than exactly 0…n−1 are still refused.
+func TestEvalIndexNames(t *testing.T) {
+	dir := t.TempDir()
+	pid := evalWriteTemp(t, dir, "pid.csv", "id,label\n2,a\n0,b\n1,a\n")
+	pred := evalWriteTemp(t, dir, "pred.txt", "1\n0\n0\n")
+	refused := "names its nodes but"
+	for _, tc := range []struct {
+		name       string
+		truth, prd string
+		err        string
+	}{
+		{"named reference", pid, pred, ""},
+		{"named prediction", pred, pid, ""},
+		{"a name outside 0…n−1", evalWriteTemp(t, dir, "gap.csv", "id,label\n2,a\n0,b\n5,a\n"), pred, refused},
+		{"a leading zero", evalWriteTemp(t, dir, "zero.csv", "id,label\n02,a\n0,b\n1,a\n"), pred, refused},
+		{"more nodes than names", pid, evalWriteTemp(t, dir, "four.txt", "1\n0\n0\n1\n"), refused},
+		{"names that are not numbers", evalWriteTemp(t, dir, "abc.csv", "name,label\nc,a\na,b\nb,a\n"), pred, refused},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, err := runEvalCLI(t, "-truth", tc.truth, "-pred", tc.prd, "-json")
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			if got := jsonFigure(t, out, "ari"); math.Abs(got-1) > 1e-12 {
+				t.Errorf("ARI %v, want 1", got)
+			}
+			if note := pid + " names its nodes by the integers 0…2, the nodes of " + pred + ": read as node indices"; !strings.Contains(stderr, "tether eval: note: "+note) || !strings.Contains(out, note) {
+				t.Errorf("the note %q is missing:\n%s\n%s", note, stderr, out)
+			}
+		})
+	}
+}

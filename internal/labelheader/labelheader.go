@@ -1,7 +1,8 @@
 // Package labelheader names the header words of a labels file's columns
 // (node,label; id,class; …), which the labels readers (package dataset)
 // skip as a header and the constraint reader (package constraint)
-// recognises when a labels file is given where pairs are expected.
+// recognises when a labels file is given where pairs are expected, and
+// the header words of a constraints file keyed by name (name_i,name_j).
 package labelheader
 
 import "strings"
@@ -37,4 +38,13 @@ func IsLabel(s string) bool {
 		return true
 	}
 	return false
+}
+
+// IsNamedPair reports whether i and j, blanks trimmed, in any case, are
+// the first two words of the header of a pairwise constraints file that
+// keys its nodes by name (constraint.WriteNamed writes
+// "name_i,name_j,kind"): name_i and name_j, or id_i and id_j.
+func IsNamedPair(i, j string) bool {
+	i, j = strings.ToLower(strings.TrimSpace(i)), strings.ToLower(strings.TrimSpace(j))
+	return i == "name_i" && j == "name_j" || i == "id_i" && j == "id_j"
 }

@@ -32,3 +32,23 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+// TestIsNamedPair checks the header words of a constraints file keyed by
+// name, in any case and with blanks, against the index header and mixes.
+func TestIsNamedPair(t *testing.T) {
+	for _, tc := range []struct {
+		i, j string
+		want bool
+	}{
+		{"name_i", "name_j", true},
+		{" ID_I ", "id_j", true},
+		{"i", "j", false},
+		{"name_i", "id_j", false},
+		{"name_j", "name_i", false},
+		{"name", "name", false},
+	} {
+		if got := IsNamedPair(tc.i, tc.j); got != tc.want {
+			t.Errorf("IsNamedPair(%q, %q) = %v, want %v", tc.i, tc.j, got, tc.want)
+		}
+	}
+}

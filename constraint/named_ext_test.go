@@ -1,0 +1,64 @@
+package constraint_test
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/dataset"
+)
+
+// TestWriteLabelsNamedDatasetReader: the labels reader of every tether
+// command (dataset.ReadNodeLabels) reads what WriteLabelsNamed writes:
+// by name against the data's names (integer names included, which its
+// "name" header keys by name), as indices for data without names when
+// the names are integers, and, with neither, as the nodes the file
+// defines in its line order.
+func TestWriteLabelsNamedDatasetReader(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		labels constraint.Labels
+		names  []string
+		opt    dataset.NodeLabelOptions
+		want   []int
+	}{
+		{
+			name: "awkward names against the data's", labels: constraint.Labels{1, -1, 0, 2},
+			names: []string{"b,1", `"q"`, "#c", "%d"},
+			opt:   dataset.NodeLabelOptions{Names: []string{"%d", "#c", `"q"`, "b,1"}},
+			want:  []int{2, 0, -1, 1},
+		},
+		{
+			name: "integer names against the data's", labels: constraint.Labels{0, 1, 0},
+			names: []string{"2", "0", "1"},
+			opt:   dataset.NodeLabelOptions{Names: []string{"1", "2", "0"}},
+			want:  []int{0, 0, 1},
+		},
+		{
+			name: "integer names, data without names", labels: constraint.Labels{1, 0, 1},
+			names: []string{"0", "4", "5"},
+			opt:   dataset.NodeLabelOptions{N: 6},
+			want:  []int{1, -1, -1, -1, 0, 1},
+		},
+		{
+			name: "no data", labels: constraint.Labels{1, -1, 0},
+			names: []string{"x", "y", "z"},
+			want:  []int{1, 0},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := constraint.WriteLabelsNamed(&buf, tc.labels, tc.names); err != nil {
+				t.Fatal(err)
+			}
+			nl, err := dataset.ReadNodeLabels(&buf, "named.csv", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(nl.Labels, tc.want) {
+				t.Errorf("read %v, want %v", nl.Labels, tc.want)
+			}
+		})
+	}
+}
