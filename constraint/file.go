@@ -652,13 +652,24 @@ func Write(w io.Writer, s *Set, base int) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	return writePairs(w, s, fmt.Sprintf("# base=%d\n", base), func(buf []byte, i int) []byte {
+		return strconv.AppendInt(buf, int64(i+base), 10)
+	})
+}
+
+// writePairs writes head, then one line i,j,ml|cl[,weight] per pair of s,
+// node i written by node (appended to buf), weights only when not 0, in
+// the shortest form that reads back exactly: the lines of Write and
+// WriteNamed. The error is the writer's. Cost O(len(s.Pairs)) and the
+// nodes' writing.
+func writePairs(w io.Writer, s *Set, head string, node func(buf []byte, i int) []byte) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# base=%d\n", base)
+	bw.WriteString(head)
 	buf := make([]byte, 0, 64)
 	for _, p := range s.Pairs {
-		buf = strconv.AppendInt(buf[:0], int64(p.I+base), 10)
+		buf = node(buf[:0], p.I)
 		buf = append(buf, ',')
-		buf = strconv.AppendInt(buf, int64(p.J+base), 10)
+		buf = node(buf, p.J)
 		buf = append(buf, ',')
 		buf = append(buf, p.Kind.String()...)
 		if p.Weight != 0 {
@@ -704,34 +715,14 @@ func WriteNamed(w io.Writer, s *Set, names []string) error {
 	if err != nil {
 		return err
 	}
-	weighted := false
+	head := "name_i,name_j,kind\n"
 	for _, p := range s.Pairs {
-		weighted = weighted || p.Weight != 0
-	}
-	bw := bufio.NewWriter(w)
-	bw.WriteString("name_i,name_j,kind")
-	if weighted {
-		bw.WriteString(",weight")
-	}
-	bw.WriteByte('\n')
-	buf := make([]byte, 0, 64)
-	for _, p := range s.Pairs {
-		buf = append(buf[:0], fields[p.I]...)
-		buf = append(buf, ',')
-		buf = append(buf, fields[p.J]...)
-		buf = append(buf, ',')
-		buf = append(buf, p.Kind.String()...)
 		if p.Weight != 0 {
-			buf = append(buf, ',')
-			buf = strconv.AppendFloat(buf, p.Weight, 'g', -1, 64)
+			head = "name_i,name_j,kind,weight\n"
+			break
 		}
-		buf = append(buf, '\n')
-		bw.Write(buf)
 	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("constraint: writing constraints: %w", err)
-	}
-	return nil
+	return writePairs(w, s, head, func(buf []byte, i int) []byte { return append(buf, fields[i]...) })
 }
 
 // nameFields returns names as the fields WriteNamed and WriteLabelsNamed
@@ -756,10 +747,7 @@ func nameFields(names []string, n int) ([]string, error) {
 			return nil, fmt.Errorf("%w: node name %q used by nodes %d and %d", ErrInvalid, nm, j, i)
 		}
 		seen[nm] = i
-		if strings.ContainsAny(nm, `,"`) || nm[0] == '#' || nm[0] == '%' {
-			nm = `"` + strings.ReplaceAll(nm, `"`, `""`) + `"`
-		}
-		out[i] = nm
+		out[i] = fieldsplit.Quote(nm)
 	}
 	return out, nil
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
@@ -736,9 +735,9 @@ func WriteNodeLabels(w io.Writer, labels []int, names, classNames []string, colu
 		key = "name"
 	}
 	line := func(a, b string) error {
-		bw.WriteString(labelField(a))
+		bw.WriteString(fieldsplit.Quote(a))
 		bw.WriteByte(',')
-		bw.WriteString(labelField(b))
+		bw.WriteString(fieldsplit.Quote(b))
 		return bw.WriteByte('\n')
 	}
 	line(key, column)
@@ -763,23 +762,4 @@ func WriteNodeLabels(w io.Writer, labels []int, names, classNames []string, colu
 		return fmt.Errorf("dataset: writing labels: %w", err)
 	}
 	return nil
-}
-
-// labelField returns s as a field of a labels file line (WriteNodeLabels):
-// in double quotes, its own doubled, when it holds a comma, a quote or a
-// line end, begins with a blank (which the reader trims), or begins with #
-// or % (a comment line when it is the first field); else as it is. Cost
-// O(len(s)).
-func labelField(s string) string {
-	if s == "" {
-		return s
-	}
-	switch s[0] {
-	case ' ', '\t', '#', '%':
-		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-	}
-	if strings.ContainsAny(s, ",\"\r\n") || strings.TrimRightFunc(s, unicode.IsSpace) != s {
-		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-	}
-	return s
 }

@@ -294,3 +294,19 @@ func SplitLine(line string, delim byte) ([]string, error) {
 	}
 	return f, nil
 }
+
+// Quote returns s as a field of a comma-separated line that SplitLine
+// reads back as s, the blanks around it trimmed as SplitLine trims every
+// field: between double quotes, its own doubled, when it holds a comma, a
+// double quote or a line end, or begins with # or % (which make a line
+// that begins with the field a comment to tether's readers); else as it
+// is. Cost O(len(s)).
+func Quote(s string) string {
+	if s == "" {
+		return s
+	}
+	if t := strings.TrimLeftFunc(s, unicode.IsSpace); t != "" && (t[0] == '#' || t[0] == '%') || strings.ContainsAny(s, ",\"\r\n") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}

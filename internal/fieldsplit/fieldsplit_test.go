@@ -133,3 +133,33 @@ func FuzzSplitLine(f *testing.F) {
 		}
 	})
 }
+
+// TestQuoteRoundTrip: a line of quoted fields splits back into the
+// fields, whatever they hold (the blanks around them trimmed, as from
+// every field), and a first field that begins with # or %
+// does not begin the line with it (tether's readers skip such lines as
+// comments); plain fields are left as they are.
+func TestQuoteRoundTrip(t *testing.T) {
+	fields := []string{"a", "#B", "%c", " #lead", " lead", "trail ", "\ttab", `q"x`, "a,b", "#", "x\ny", "", "ünï", "1"}
+	for _, first := range fields {
+		for _, second := range fields {
+			line := Quote(first) + "," + Quote(second)
+			if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "%") {
+				t.Errorf("%q begins a comment", line)
+			}
+			if strings.ContainsAny(line, "\n") {
+				continue // a line end cannot be in one line of the readers
+			}
+			got, err := SplitLine(line, Detect([]string{line}))
+			a, b := strings.TrimSpace(first), strings.TrimSpace(second)
+			if err != nil || len(got) != 2 || got[0] != a || got[1] != b {
+				t.Errorf("%q split into %q (%v), want %q, %q", line, got, err, a, b)
+			}
+		}
+	}
+	for _, plain := range []string{"a", "ünï", "1", "x y"} {
+		if Quote(plain) != plain {
+			t.Errorf("Quote(%q) = %q, want it as it is", plain, Quote(plain))
+		}
+	}
+}
