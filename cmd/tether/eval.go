@@ -322,10 +322,14 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 			names = g.Names
 		}
 		if names == nil {
-			// Names that are the integers 0…n−1 of the numbered file's n
-			// nodes (pandas' index): indices, as the labels readers take
-			// an "id" column of integers for data without names. Read
-			// again on n nodes without names, the reader does so.
+			// Names that are the integers 0, 1, …, n−1 of the numbered
+			// file's n nodes, in that order: by name, by index or by line
+			// they are the same nodes. Names that are those integers in
+			// another order are refused, as any other names: they are
+			// pandas' row numbers of the data (indices), or the names of a
+			// data file's id column, which tether cluster -o writes in the
+			// data's row order (by line: -match order), and only the user
+			// knows which.
 			nd, src, n := t, ts, len(p.Labels)
 			if p.Names != nil {
 				nd, src, n = p, ps, len(t.Labels)
@@ -340,16 +344,20 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 				} else {
 					t = d
 				}
-				notes = append(notes, fmt.Sprintf("%s names its nodes by the integers 0…%d, the nodes of %s: read as node indices, as an \"id\" column of integers is for data without names", named, n-1, numbered))
+				notes = append(notes, fmt.Sprintf("%s names its nodes 0, 1, …, %d in that order, the nodes of %s: read as node indices", named, n-1, numbered))
 				break
+			}
+			permuted := ""
+			if permutedIndexNames(nd.Names, n) {
+				permuted = fmt.Sprintf(" (its names are the integers 0…%d out of order: if they are the data's row numbers, such as pandas' index, name that column \"node\" to read them as indices)", n-1)
 			}
 			how := "-graph with the data's graph if it names its nodes (GML, an edge list of names)"
 			if graphPath != "" {
 				how = "a graph that names its nodes as -graph (" + graphPath + " does not)"
 			}
 			return nil, nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them, and only the data knows which name has which number: "+
-				"add -match order if %s lists every node in the data's order (tether cluster -o and tether labels write them so), or %s; or write both files by name or both by index",
-				named, numbered, named, how)
+				"add -match order if %s lists every node in the data's order (tether cluster -o and tether labels write them so), or %s; or write both files by name or both by index%s",
+				named, numbered, named, how, permuted)
 		}
 		// The data's numbering, through the graph's names.
 		if t, err = ts.read(len(names), names); err != nil {
@@ -368,11 +376,26 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 	return t.Labels, p.Labels, warnings, notes, nil
 }
 
-// indexNames reports whether names are exactly the integers 0…n−1, each
-// once, in any order and written without sign or leading zero (blanks
-// around them allowed): the index of the n nodes of a file that numbers
-// them. Cost O(n).
+// indexNames reports whether names are the integers 0, 1, …, n−1 in that
+// order, written without sign or leading zero (blanks around them
+// trimmed), so that by name, by index and by line they are the same
+// nodes. Cost O(n).
 func indexNames(names []string, n int) bool {
+	if len(names) != n || n == 0 {
+		return false
+	}
+	for i, nm := range names {
+		if strings.TrimSpace(nm) != strconv.Itoa(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// permutedIndexNames reports whether names are exactly the integers
+// 0…n−1, each once, in any order and written without sign or leading
+// zero (blanks around them trimmed). Cost O(n).
+func permutedIndexNames(names []string, n int) bool {
 	if len(names) != n || n == 0 {
 		return false
 	}

@@ -475,17 +475,20 @@ func TestEvalGraphSpelling(t *testing.T) {
 	}
 }
 
-// TestEvalIndexNames: a reference whose names are the integers 0…n−1 of
-// the prediction's n nodes (pandas' "id,label" over its index) is read by
-// index, as labels files read an "id" column of integers for data
-// without names, with a note (it was "names its nodes but … numbers
-// them"). The ARIs are by hand: pid.csv by index is b, a, a, against
-// the prediction 1, 0, 0 one partition, ARI 1 (in its line order, a, b,
-// a, every cell of the table but one holds one node: ARI −0.5). Names
-// other than exactly 0…n−1 are still refused.
+// TestEvalIndexNames: a reference whose names are the integers 0, 1, …,
+// n−1 of the prediction's n nodes in that order is read (by name, index
+// or line, the same nodes), with a note; it was "names its nodes but …
+// numbers them". Those integers in another order are refused, with a
+// hint: pandas' row numbers (indices) and the names of a data file's id
+// column, which tether cluster -o writes in the data's row order (by
+// line), read differently, and only the user knows which they are
+// (review 112: a cluster -o file of an id column 1, 7, 10, … read as
+// indices scored ARI 0.022 instead of 1). The ARIs are by hand: in.csv
+// is b, a, a against the prediction 1, 0, 0: one partition, ARI 1.
 func TestEvalIndexNames(t *testing.T) {
 	dir := t.TempDir()
-	pid := evalWriteTemp(t, dir, "pid.csv", "id,label\n2,a\n0,b\n1,a\n")
+	pid := evalWriteTemp(t, dir, "in.csv", "id,label\n0,b\n1,a\n2,a\n")
+	shuffled := evalWriteTemp(t, dir, "pid.csv", "id,label\n2,a\n0,b\n1,a\n")
 	pred := evalWriteTemp(t, dir, "pred.txt", "1\n0\n0\n")
 	refused := "names its nodes but"
 	for _, tc := range []struct {
@@ -495,6 +498,8 @@ func TestEvalIndexNames(t *testing.T) {
 	}{
 		{"named reference", pid, pred, ""},
 		{"named prediction", pred, pid, ""},
+		{"0…n−1 out of order", shuffled, pred, `names its nodes but ` + pred + ` numbers them, and only the data knows which name has which number: add -match order if ` + shuffled + ` lists every node in the data's order`},
+		{"0…n−1 out of order, the hint", shuffled, pred, `(its names are the integers 0…2 out of order: if they are the data's row numbers, such as pandas' index, name that column "node" to read them as indices)`},
 		{"a name outside 0…n−1", evalWriteTemp(t, dir, "gap.csv", "id,label\n2,a\n0,b\n5,a\n"), pred, refused},
 		{"a leading zero", evalWriteTemp(t, dir, "zero.csv", "id,label\n02,a\n0,b\n1,a\n"), pred, refused},
 		{"more nodes than names", pid, evalWriteTemp(t, dir, "four.txt", "1\n0\n0\n1\n"), refused},
@@ -514,7 +519,7 @@ func TestEvalIndexNames(t *testing.T) {
 			if got := jsonFigure(t, out, "ari"); math.Abs(got-1) > 1e-12 {
 				t.Errorf("ARI %v, want 1", got)
 			}
-			if note := pid + " names its nodes by the integers 0…2, the nodes of " + pred + ": read as node indices"; !strings.Contains(stderr, "tether eval: note: "+note) || !strings.Contains(out, note) {
+			if note := pid + " names its nodes 0, 1, …, 2 in that order, the nodes of " + pred + ": read as node indices"; !strings.Contains(stderr, "tether eval: note: "+note) || !strings.Contains(out, note) {
 				t.Errorf("the note %q is missing:\n%s\n%s", note, stderr, out)
 			}
 		})

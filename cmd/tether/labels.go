@@ -122,11 +122,14 @@ func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 		if err != nil {
 			return optionUsage("labels", err)
 		}
-		if d.N() == 1 && opt.Header == dataset.HeaderAuto && !namedColumns(d.Features) {
-			// A header alone is such a file, whose "labels" were the
-			// header's words (-label 3 wrote "0,label"), or no label
-			// column at all, as cluster explains.
-			return fmt.Errorf("%s: one line, read as one data row (-header auto): if that line is a header, the file holds no data; give -header no to read it as a row", in.input)
+		if d.N() == 1 && d.Rows == nil && opt.Header == dataset.HeaderAuto && !namedColumns(d.Features) && textOnly(d.Features) {
+			// A file of one line of words: a header alone is such a
+			// file, whose "labels" were the header's words (-label 3
+			// wrote "0,label"), or no label column at all, as cluster
+			// explains. A line with a number (1.0,2.0,3) is no header,
+			// and one row left by -missing drop is not the file's only
+			// line.
+			return fmt.Errorf("%s: one line of words, read as one data row (-header auto): if that line is a header, the file holds no data; give -header no to read it as a row", in.input)
 		}
 		if d.Truth == nil && d.DroppedClass != "" {
 			return usagef("labels", "%s: column %q holds the labels, and -drop leaves it out: do not drop it", in.input, d.DroppedClass)
@@ -181,4 +184,16 @@ func classNumbers(classes []string) string {
 		fmt.Fprintf(&b, "%q → %d", c, i)
 	}
 	return b.String()
+}
+
+// textOnly reports whether every feature of a table without header names
+// is a one-hot column of text ("col2=x", dataset's names for a category),
+// none a number. Cost O(len(features)).
+func textOnly(features []string) bool {
+	for _, f := range features {
+		if !strings.Contains(f, "=") {
+			return false
+		}
+	}
+	return true
 }

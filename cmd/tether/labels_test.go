@@ -253,6 +253,8 @@ func TestLabelsCommand(t *testing.T) {
 	codes := evalWriteTemp(t, dir, "codes.csv", "x,code,species\n1,2,b\n1,q,a\n5,5,b\n")
 	named := evalWriteTemp(t, dir, "n.csv", "who,x,label\nann,2,b\nbob,3,a\ncid,5,b\n")
 	headerOnly := evalWriteTemp(t, dir, "h.csv", "x,y,label\n")
+	oneRow := evalWriteTemp(t, dir, "one.csv", "1.0,2.0,3\n")
+	oneLeft := evalWriteTemp(t, dir, "left.csv", "1,2,a\n?,3,b\n")
 	arff := evalWriteTemp(t, dir, "d.arff", "@relation r\n@attribute x numeric\n@attribute c {no,yes}\n@data\n1,yes\n2,no\n")
 	gml := evalWriteTemp(t, dir, "g.gml", `graph [
   node [ id 1 label "ann" club "A" ]
@@ -276,6 +278,11 @@ func TestLabelsCommand(t *testing.T) {
 		// The rules of cluster: a class-named column without -label, a
 		// column of names as the rows' names (labels refused both).
 		{"class-named column", []string{"-input", named}, "name,label\nann,b\nbob,a\ncid,b\n"},
+		// One line that holds a number is no header, and one row left
+		// by -missing drop is not a file of one line (review 112: both
+		// were refused as a header alone).
+		{"one line of numbers", []string{"-input", oneRow, "-label", "3"}, "node,label\n0,3\n"},
+		{"one row left", []string{"-input", oneLeft, "-label", "3", "-missing", "drop"}, "name,label\n0,a\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -312,8 +319,8 @@ func TestLabelsCommand(t *testing.T) {
 		{[]string{}, "one of -input and -graph-file"},
 		// A header alone: "no label column; say which with -label", and
 		// with -label 3 the header's word written as node 0's label.
-		{[]string{"-input", headerOnly}, "one line, read as one data row (-header auto): if that line is a header, the file holds no data"},
-		{[]string{"-input", headerOnly, "-label", "3"}, "one line, read as one data row"},
+		{[]string{"-input", headerOnly}, "one line of words, read as one data row (-header auto): if that line is a header, the file holds no data"},
+		{[]string{"-input", headerOnly, "-label", "3"}, "one line of words, read as one data row"},
 	} {
 		if _, _, err := run(t, append([]string{"labels"}, bad.args...)...); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("labels %q: error %v, want one mentioning %q", bad.args, err, bad.want)
