@@ -97,6 +97,14 @@ type File struct {
 	// Report is the consistency report of all the pairs read; its conflicts
 	// carry file lines.
 	Report *Report
+	// NamesAsIndices is the line of the header "name_i,name_j,kind"
+	// (WriteNamed) when the file was read without ReadOptions.Names, so
+	// that its names, integers, were read as node indices; 0 otherwise.
+	// They are the right nodes when they are the data's row numbers
+	// (pandas' index, the rows tether writes after dropping rows), not
+	// when they are the names of a data file's id column: a front end
+	// says so (input.Supervision's note).
+	NamesAsIndices int
 	// names are ReadOptions.Names, nil when the file numbers its nodes.
 	names []string
 }
@@ -302,6 +310,8 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 	res := &File{Base: lr.base}
 	if lr.names != nil {
 		res.names = o.Names
+	} else if lr.nameLine > 0 {
+		res.NamesAsIndices = lr.nameLine
 	}
 	out, kept, rep, err := resolve(lr.ctx, s, o.Policy, file, lines, res.Node)
 	if err != nil {
@@ -567,6 +577,11 @@ func (lr *lineReader) node(f string) (int, error) {
 	if lr.names != nil {
 		i, ok := lr.names[f]
 		if !ok {
+			if lr.nameLine > 0 && isInt(f) {
+				// Row numbers keyed as names (a reference over pandas'
+				// index) given with data that names its rows otherwise.
+				return 0, lr.errf("unknown node name %q: the header on line %d keys the nodes by name, and the data's names do not hold it; if the file's names are row numbers, its header must be i,j,kind (nodes by index)", f, lr.nameLine)
+			}
 			return 0, lr.errf("unknown node name %q", f)
 		}
 		return i, nil
@@ -587,7 +602,7 @@ func (lr *lineReader) node(f string) (int, error) {
 			return 0, lr.errf("node %q is not an integer (line %d numbers its nodes, so the file reads indices: name the nodes there too, or number them here)", f, lr.indexLine)
 		}
 		if lr.nameLine > 0 {
-			return 0, lr.errf("unknown node name %q: the header on line %d keys the nodes by name, but no node names were given to match them (the data's, such as an id column); only names that are integers are read, as node indices", f, lr.nameLine)
+			return 0, lr.errf("unknown node name %q: the header on line %d keys the nodes by name, but no node names were given to match them (the data's id column, or constraints check -names); without them only names that are integers are read, as 0-based node indices", f, lr.nameLine)
 		}
 		return 0, lr.errf("node %q is not an integer", f)
 	}
@@ -600,6 +615,9 @@ func (lr *lineReader) node(f string) (int, error) {
 			// One past the last 0-based node: most likely a file that
 			// numbers its nodes from 1 without saying so.
 			return 0, lr.errf("node %d outside %d…%d (base %d): if the file numbers the nodes from 1, begin it with a line \"# base=1\"", v, lr.base, lr.opt.N-1+lr.base, lr.base)
+		}
+		if lr.nameLine > 0 {
+			return 0, lr.errf("node %d outside %d…%d (base %d): the header on line %d keys the nodes by name, and without node names to match them (the data's id column, or constraints check -names) names that are integers are read as 0-based node indices", v, lr.base, lr.opt.N-1+lr.base, lr.base, lr.nameLine)
 		}
 		return 0, lr.errf("node %d outside %d…%d (base %d)", v, lr.base, lr.opt.N-1+lr.base, lr.base)
 	case lr.opt.N == 0 && i >= MaxInferredNodes:
@@ -953,12 +971,14 @@ func WriteLabels(w io.Writer, l Labels, base int) error {
 // name,label line per labelled node, in node order. No base directive is
 // written: names have none. ReadLabels with ReadOptions.Names matches the
 // names back, and so does dataset.ReadNodeLabels, whose "name" header
-// keys the nodes by name even when the names are integers; without
-// names, both read names that are integers as 0-based node indices,
-// which is what they are when they number rows (pandas' index, the row
-// numbers tether writes after dropping rows with missing values). Names
-// are written as WriteNamed writes them (trimmed, quoted when they hold
-// a comma or a double quote or begin with '#' or '%'). The error wraps
+// keys the nodes by name even when the names are integers. Without
+// names, ReadLabels reads names that are integers as 0-based node
+// indices, and so does dataset.ReadNodeLabels given the number of nodes
+// (NodeLabelOptions.N; without it, the names are the nodes, in the order
+// of the lines): that is what they are when they number rows (pandas'
+// index, the row numbers tether writes after dropping rows with missing
+// values). Names are written as WriteNamed writes them (trimmed, quoted
+// by fieldsplit.Quote). The error wraps
 // ErrInvalid when len(names) is not len(l), a name is empty, repeated or
 // holds a line break or a NUL byte (see WriteNamed), or a label is below
 // Unlabeled; otherwise it is the writer's. Cost O(total length of the

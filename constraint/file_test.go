@@ -97,6 +97,15 @@ func TestRead(t *testing.T) {
 			name: "named header without names reads indices", in: "name_i,name_j,kind\n0,4,ml\n5,0,cl\n", opt: ReadOptions{N: 7},
 			want: []Pair{{I: 0, J: 4, Kind: MustLink}, {I: 5, J: 0, Kind: CannotLink}}, lines: []int{2, 3}, n: 7,
 		},
+		// Under the header, errors say what it does (review 112).
+		{
+			name: "named header, integer names beyond the nodes", in: "name_i,name_j,kind\n1000,1001,ml\n", opt: ReadOptions{N: 12},
+			err: "in.csv:2: node 1000 outside 0…11 (base 0): the header on line 1 keys the nodes by name, and without node names to match them",
+		},
+		{
+			name: "named header, row numbers against other names", in: "name_i,name_j,kind\n2,0,cl\n", opt: ReadOptions{Names: []string{"a", "b", "c"}, AutoNames: true},
+			err: `in.csv:2: unknown node name "2": the header on line 1 keys the nodes by name, and the data's names do not hold it; if the file's names are row numbers, its header must be i,j,kind`,
+		},
 		{
 			name: "id header, semicolons, weight", in: "ID_I;ID_J;Kind;Weight\na;b;cl;0.5\n", opt: ReadOptions{Names: []string{"b", "a"}, AutoNames: true},
 			want: []Pair{{I: 1, J: 0, Kind: CannotLink, Weight: 0.5}}, lines: []int{2}, n: 2,
@@ -496,5 +505,27 @@ func TestReadLabelsFileAsPairs(t *testing.T) {
 				t.Errorf("wraps ErrLabelsFile: %v, want %v", got, tc.labels)
 			}
 		})
+	}
+}
+
+// TestReadNamesAsIndices: File.NamesAsIndices gives the line of the name
+// header when the file was read without names (its integer names read as
+// indices), for the front ends' note, and 0 otherwise.
+func TestReadNamesAsIndices(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		opt  ReadOptions
+		want int
+	}{
+		{"# by WriteNamed\nname_i,name_j,kind\n2,0,cl\n", ReadOptions{N: 3}, 2},
+		{"name_i,name_j,kind\n2,0,cl\n", ReadOptions{Names: []string{"2", "0", "1"}, AutoNames: true}, 0},
+		{"i,j,kind\n2,0,cl\n", ReadOptions{N: 3}, 0},
+		{"2,0,cl\n", ReadOptions{N: 3}, 0},
+	} {
+		opt := tc.opt
+		f, err := Read(strings.NewReader(tc.in), &opt)
+		if err != nil || f.NamesAsIndices != tc.want {
+			t.Errorf("%q: NamesAsIndices %v (err %v), want %d", tc.in, f, err, tc.want)
+		}
 	}
 }

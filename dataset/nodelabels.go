@@ -667,7 +667,8 @@ func keyNamesClash(names []string) (i, j int) {
 
 // ClassNamesReadBack returns "" when the classes of a labels file written
 // with classNames (WriteNodeLabels) read back as the same classes
-// (ReadNodeLabels), or else why not: a name that marks a node without a
+// (ReadNodeLabels), or else why not: a name that holds a line break or a
+// NUL byte, a name that marks a node without a
 // class there (-1, ? or an empty field, blanks around it trimmed), two
 // names the same but for the blanks around them, or, when every name is
 // an integer (which the reader then takes as the class itself), two of
@@ -681,6 +682,9 @@ func ClassNamesReadBack(classNames []string) string {
 	allInt := true
 	for _, c := range classNames {
 		t := strings.TrimSpace(c)
+		if strings.ContainsAny(t, "\r\n\x00") {
+			return fmt.Sprintf("class %q holds a line break or a NUL byte, which no line of a labels file holds", c)
+		}
 		if isUnknownLabel(t) {
 			return fmt.Sprintf("class %q reads as no class (-1, ? and an empty field mark a node without a class)", c)
 		}

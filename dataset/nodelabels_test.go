@@ -312,6 +312,8 @@ func TestClassNamesReadBack(t *testing.T) {
 		{[]string{"+2", "2"}, `read as one integer label, 2`},
 		{[]string{"-2", "3"}, `class "-2" reads as a label below -1`},
 		{[]string{"5", strings.Repeat("9", 40)}, "too long"},
+		{[]string{"A\nX", "B"}, `class "A\nX" holds a line break`}, // a GML string (review 112)
+		{[]string{"A\rX", "B"}, "holds a line break"},
 	} {
 		got := ClassNamesReadBack(tc.classes)
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {

@@ -218,6 +218,15 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			return a, err
 		}
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
+		if f.NamesAsIndices > 0 {
+			// Names of an id column, read by a data file without one,
+			// would be other nodes without a word (review 112).
+			hint := ""
+			if o, ok := s.Spelling.Option("id", "COLUMN"); ok {
+				hint = " (" + o + ")"
+			}
+			a.Notes = append(a.Notes, fmt.Sprintf("%s:%d keys its nodes by name, and the data names none: its names, integers, were read as 0-based row numbers; if they are the values of an id column of the data instead, give that column%s to match them by name", s.Constraints, f.NamesAsIndices, hint))
+		}
 		if byRow {
 			if lost := d.keepPairs(f); lost > 0 {
 				a.Warnings = append(a.Warnings, fmt.Sprintf("%s: %s on rows dropped for missing values%s: not used", s.Constraints, wording.Count(lost, "pair", "pairs"), droppedBy(s.Spelling)))

@@ -276,3 +276,32 @@ func sameSet(a, b []string) bool {
 	slices.Sort(b)
 	return slices.Equal(a, b)
 }
+
+// TestNamedConstraintsWithoutIDsNote: a constraint file keyed by names
+// (constraints gen of a reference written with -id) given to cluster
+// with data read without -id is read by row number, which is right for
+// row numbers but not for the values of an id column: a note says which
+// was done and how to match by name (review 112: the pairs were applied
+// to other rows without a word). With -id there is no note.
+func TestNamedConstraintsWithoutIDsNote(t *testing.T) {
+	dir := t.TempDir()
+	data := evalWriteTemp(t, dir, "d.csv", "id,x,y,label\n3,0.1,0.2,a\n0,10,10,b\n2,0.2,0.1,a\n1,10.1,9.9,b\n")
+	cons := evalWriteTemp(t, dir, "c.csv", "name_i,name_j,kind\n3,0,cl\n3,2,ml\n")
+	note := cons + ":1 keys its nodes by name, and the data names none: its names, integers, were read as 0-based row numbers; if they are the values of an id column of the data instead, give that column (-id COLUMN) to match them by name"
+	for _, tc := range []struct {
+		args []string
+		note bool
+	}{
+		{[]string{"-label", "label"}, true},
+		{[]string{"-label", "label", "-id", "id"}, false},
+	} {
+		args := append([]string{"cluster", "-input", data, "-constraints", cons, "-k", "2", "-method", "sl", "-o", filepath.Join(dir, "out.csv")}, tc.args...)
+		_, stderr, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", tc.args, err, stderr)
+		}
+		if got := strings.Contains(stderr, note); got != tc.note {
+			t.Errorf("%v: the note given %v, want %v:\n%s", tc.args, got, tc.note, stderr)
+		}
+	}
+}

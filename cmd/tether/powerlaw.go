@@ -54,8 +54,9 @@ func runPowerlaw(ctx context.Context, m *Main, args []string) error {
 const plFitUsage = `powerlaw fit -input FILE [-discrete] [-xmin auto|VALUE] [-bootstrap N] [-seed S] [-json] [-quiet]
 
 Fits p(x) ∝ x^−α for x ≥ x_min to the values of FILE (one number per line;
-blank lines, '#' or '%' comments and a header line are skipped; "-" reads
-standard input). Every value must be positive; with -discrete, an integer ≥ 1
+blank lines, '#' or '%' comments and a first line of words that begins with
+a letter, a header, are skipped, the header with a note; a first line that
+is a malformed number, such as 3x, is an error; "-" reads standard input). Every value must be positive; with -discrete, an integer ≥ 1
 (cluster sizes, counts).
 
   continuous  α̂ = 1 + n(Σ ln(x_i/x_min))⁻¹, thesis eq. 5.1.3, ± (α̂−1)/√n
@@ -106,7 +107,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 	fs.Var(intIn(&boot, 0, 1_000_000), "bootstrap", "bootstrap replicates for the goodness-of-fit p-value (0: none)")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the bootstrap")
 	fs.BoolVar(&asJSON, "json", false, "write the result as JSON")
-	fs.BoolVar(&quiet, "quiet", false, "no progress messages")
+	fs.BoolVar(&quiet, "quiet", false, "no progress messages and no notes")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
