@@ -3,6 +3,7 @@ package constraint
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -119,7 +120,7 @@ func UniformMustLinks(truth []int, m int, src rand.Source) (*Set, error) {
 }
 
 // rejectionTries bounds the rejection-sampling attempts before the
-// must-link generator falls back to an exact enumeration.
+// must-link generator falls back to an exact draw.
 const rejectionTries = 64
 
 // MustLinksUniformity draws m distinct correct must-links with the
@@ -137,9 +138,16 @@ const rejectionTries = 64
 // rejection (the adjacent rule picks a class in proportion to its count of
 // remaining adjacent pairs, then a touched node u and another node v of the
 // class, accepting {u, v} with probability ½ when v is touched too, which
-// makes every adjacent pair equally likely) and fall back to an exact
-// enumeration after 64 rejections, so the expected cost is O(n + k·m) for k
-// classes while the chosen pairs are a small share of the candidates.
+// makes every adjacent pair equally likely) and after 64 rejections fall
+// back to an exact draw: the r-th remaining candidate in index order for a
+// uniform r. Once the chosen must-links are a quarter or more of the
+// candidates (all correct must-links for the uniform rule, the pairs of
+// the class for the adjacent one), the exact draw reads them from a Fenwick
+// tree kept up to date as must-links are chosen, in O(log n); with fewer
+// chosen, where 64 rejections in a row have probability under (5/8)⁶⁴, it
+// enumerates the candidates. But for those enumerations, the cost is
+// O(n + m·log n) for any m up to the number of correct must-links, near
+// that number included, and the memory O(n + m).
 // A nil src uses DefaultSeed. The error wraps ErrInvalid when alpha is
 // outside [0, 1], m is negative or larger than the number of correct
 // must-links, or a label of truth is negative.
@@ -154,23 +162,10 @@ func MustLinksUniformity(truth []int, m int, alpha float64, src rand.Source) (*S
 	if m < 0 || int64(m) > cp.total() {
 		return nil, fmt.Errorf("%w: %d must-links requested, the partition allows %d", ErrInvalid, m, cp.total())
 	}
-	g := &uniformityGen{
-		cp:      cp,
-		rng:     newRand(src),
-		chosen:  make(map[int64]struct{}, m),
-		touched: make([]bool, len(truth)),
-		tlist:   make([][]int, len(cp.members)),
-		nchosen: make([]int64, len(cp.members)),
-	}
+	g := newUniformityGen(cp, m, src)
 	s := &Set{N: len(truth), Pairs: make([]Pair, 0, m)}
 	for step := range m {
-		var t int64
-		if step == 0 || g.rng.Float64() < alpha {
-			t = g.uniform()
-		} else {
-			t = g.adjacent()
-		}
-		s.Pairs = append(s.Pairs, g.take(t))
+		s.Pairs = append(s.Pairs, g.take(g.draw(step, alpha)))
 	}
 	return s, nil
 }
@@ -178,31 +173,132 @@ func MustLinksUniformity(truth []int, m int, alpha float64, src rand.Source) (*S
 type uniformityGen struct {
 	cp      *classPairs
 	rng     *rand.Rand
-	chosen  map[int64]struct{}
-	order   []int64 // chosen indices; sorted by the exact fallback
+	chosen  indexSet
+	order   []int64 // chosen indices; sorted by the enumerating exact draw
 	touched []bool  // node touched by a chosen must-link
 	tlist   [][]int // touched nodes of each class
 	nchosen []int64 // chosen must-links in each class
+
+	// weight counts the remaining adjacent pairs of each class (adjWeight);
+	// adjTotal is their sum.
+	weight   fenwick[int64]
+	adjTotal int64
+	// free, once built, holds 1 at each unchosen must-link index; near[c],
+	// once built, 1 at each class-c pair (index within the class) that is
+	// unchosen and has a touched node. Both are built by the first exact
+	// draw that finds the chosen pairs at least a quarter of the candidates
+	// (buildable), then kept up to date by take.
+	free fenwick[int32]
+	near []fenwick[int32]
 }
 
-func (g *uniformityGen) isChosen(t int64) bool {
-	_, ok := g.chosen[t]
+// newUniformityGen returns the generator of at most m must-links among cp.
+func newUniformityGen(cp *classPairs, m int, src rand.Source) *uniformityGen {
+	k := len(cp.members)
+	return &uniformityGen{
+		cp:      cp,
+		rng:     newRand(src),
+		chosen:  newIndexSet(cp.total(), m),
+		touched: make([]bool, len(cp.class)),
+		tlist:   make([][]int, k),
+		nchosen: make([]int64, k),
+		weight:  make(fenwick[int64], k+1),
+		near:    make([]fenwick[int32], k),
+	}
+}
+
+// draw returns the index of the must-link drawn at step (0 for the first).
+func (g *uniformityGen) draw(step int, alpha float64) int64 {
+	if step == 0 || g.rng.Float64() < alpha {
+		return g.uniform()
+	}
+	return g.adjacent()
+}
+
+// adjWeight returns the number of remaining pairs of class c with a
+// touched node: C(n_c,2) − C(n_c−t_c,2) − chosen_c (every chosen pair has
+// both nodes touched).
+func (g *uniformityGen) adjWeight(c int) int64 {
+	nc := len(g.cp.members[c])
+	return NumPairs(nc) - NumPairs(nc-len(g.tlist[c])) - g.nchosen[c]
+}
+
+func (g *uniformityGen) isChosen(t int64) bool { return g.chosen.has(t) }
+
+// indexSet is a set of indices in [0, size): a bitset when size ≤ 64·m for
+// m elements at most (size/8 bytes, less than a map of m), else a map.
+type indexSet struct {
+	bits []uint64
+	m    map[int64]struct{}
+}
+
+func newIndexSet(size int64, m int) indexSet {
+	if size <= 64*int64(m) {
+		return indexSet{bits: make([]uint64, (size+63)/64)}
+	}
+	return indexSet{m: make(map[int64]struct{}, m)}
+}
+
+func (s indexSet) has(t int64) bool {
+	if s.bits != nil {
+		return s.bits[t>>6]&(1<<(t&63)) != 0
+	}
+	_, ok := s.m[t]
 	return ok
+}
+
+func (s indexSet) add(t int64) {
+	if s.bits != nil {
+		s.bits[t>>6] |= 1 << (t & 63)
+		return
+	}
+	s.m[t] = struct{}{}
 }
 
 func (g *uniformityGen) take(t int64) Pair {
 	p := g.cp.pair(t)
-	g.chosen[t] = struct{}{}
+	g.chosen.add(t)
 	g.order = append(g.order, t)
 	c := g.cp.class[p.I]
+	before := g.adjWeight(c)
 	g.nchosen[c]++
+	near, mem := g.near[c], g.cp.members[c]
 	for _, v := range [2]int{p.I, p.J} {
-		if !g.touched[v] {
-			g.touched[v] = true
-			g.tlist[c] = append(g.tlist[c], v)
+		if g.touched[v] {
+			continue
+		}
+		g.touched[v] = true
+		g.tlist[c] = append(g.tlist[c], v)
+		if near != nil {
+			// The pairs of v with an untouched node become adjacent; none
+			// is chosen but for {p.I, p.J}, removed below.
+			rv := g.cp.rank[v]
+			for rw, w := range mem {
+				if !g.touched[w] {
+					near.add(PairIndex(rv, rw), 1)
+				}
+			}
 		}
 	}
+	if near != nil {
+		near.add(t-g.cp.offset[c], -1)
+	}
+	if g.free != nil {
+		g.free.add(t, -1)
+	}
+	if d := g.adjWeight(c) - before; d != 0 {
+		g.weight.add(int64(c), d)
+		g.adjTotal += d
+	}
 	return p
+}
+
+// buildable reports whether a Fenwick tree over size candidates, chosen of
+// them taken, is cheap enough to build: chosen ≥ size/4, so that its
+// memory and building time are O(chosen), and int32 counts suffice (size
+// ≥ 2³¹ would need 2²⁹ must-links chosen, 16 GiB as a Set).
+func buildable(size, chosen int64) bool {
+	return size <= 4*chosen && size < math.MaxInt32
 }
 
 // uniform returns a remaining must-link index chosen uniformly.
@@ -213,41 +309,30 @@ func (g *uniformityGen) uniform() int64 {
 			return t
 		}
 	}
-	// Exact: the r-th unchosen index, skipping the sorted chosen ones.
+	// Exact: the r-th unchosen index.
+	r := g.rng.Int64N(total - int64(len(g.order)))
+	if free := g.freeTree(); free != nil {
+		return free.find(r)
+	}
+	// Skip the sorted chosen ones.
 	slices.Sort(g.order)
-	t := g.rng.Int64N(total - int64(len(g.order)))
 	for _, c := range g.order {
-		if c > t {
+		if c > r {
 			break
 		}
-		t++
+		r++
 	}
-	return t
+	return r
 }
 
 // adjacent returns a remaining must-link sharing a node with a chosen one,
 // uniformly, or a uniform remaining one if there is none.
 func (g *uniformityGen) adjacent() int64 {
-	// Remaining adjacent pairs of class c: C(n_c,2) − C(n_c−t_c,2) − chosen_c
-	// (every chosen pair has both nodes touched).
-	var total int64
-	weights := make([]int64, len(g.cp.members))
-	for c, mem := range g.cp.members {
-		nc, tc := len(mem), len(g.tlist[c])
-		if tc == 0 {
-			continue
-		}
-		weights[c] = NumPairs(nc) - NumPairs(nc-tc) - g.nchosen[c]
-		total += weights[c]
-	}
-	if total == 0 {
+	if g.adjTotal == 0 {
 		return g.uniform()
 	}
-	r := g.rng.Int64N(total)
-	c := 0
-	for ; r >= weights[c]; c++ {
-		r -= weights[c]
-	}
+	// The class c with Σ_{c' < c} w_c' ≤ r < Σ_{c' ≤ c} w_c'.
+	c := int(g.weight.find(g.rng.Int64N(g.adjTotal)))
 	mem, tl := g.cp.members[c], g.tlist[c]
 	for range rejectionTries {
 		u := tl[g.rng.IntN(len(tl))]
@@ -263,7 +348,10 @@ func (g *uniformityGen) adjacent() int64 {
 			return t
 		}
 	}
-	// Exact: enumerate the class's adjacent remaining pairs.
+	// Exact: the r-th of the class's adjacent remaining pairs in index order.
+	if near := g.nearTree(c); near != nil {
+		return g.cp.offset[c] + near.find(int64(g.rng.IntN(int(g.adjWeight(c)))))
+	}
 	var cand []int64
 	for b := 1; b < len(mem); b++ {
 		for a := range b {
@@ -276,4 +364,81 @@ func (g *uniformityGen) adjacent() int64 {
 		}
 	}
 	return cand[g.rng.IntN(len(cand))]
+}
+
+// freeTree returns g.free, building it first if buildable, or nil.
+func (g *uniformityGen) freeTree() fenwick[int32] {
+	if g.free == nil && buildable(g.cp.total(), int64(len(g.order))) {
+		g.free = newFenwick(g.cp.total(), func(zero func(int64)) {
+			for _, t := range g.order {
+				zero(t)
+			}
+		})
+	}
+	return g.free
+}
+
+// nearTree returns g.near[c], building it first if buildable, or nil.
+func (g *uniformityGen) nearTree(c int) fenwick[int32] {
+	mem := g.cp.members[c]
+	if g.near[c] == nil && buildable(NumPairs(len(mem)), g.nchosen[c]) {
+		lo := g.cp.offset[c]
+		g.near[c] = newFenwick(NumPairs(len(mem)), func(zero func(int64)) {
+			// The pairs of two untouched nodes and the chosen ones, in
+			// O(C(n_c,2)) = O(chosen_c), not O(m) as a scan of g.order.
+			for b := 1; b < len(mem); b++ {
+				for a := range b {
+					x := PairIndex(a, b)
+					if !g.touched[mem[a]] && !g.touched[mem[b]] || g.isChosen(lo+x) {
+						zero(x)
+					}
+				}
+			}
+		})
+	}
+	return g.near[c]
+}
+
+// fenwick is a Fenwick (binary indexed) tree over the counts of indices
+// 0…len−2: f[i] holds the sum of the counts of indices i−lowbit(i) … i−1.
+type fenwick[T int32 | int64] []T
+
+// newFenwick returns the tree over size indices, each with count 1 but
+// those that zeroes calls its argument on (each at most once), in
+// O(size + calls).
+func newFenwick(size int64, zeroes func(zero func(int64))) fenwick[int32] {
+	f := make(fenwick[int32], size+1)
+	for i := range f[1:] {
+		f[i+1] = 1
+	}
+	zeroes(func(i int64) { f[i+1] = 0 })
+	for i := 1; i < len(f); i++ {
+		if j := i + i&-i; j < len(f) {
+			f[j] += f[i]
+		}
+	}
+	return f
+}
+
+// add adds d to the count of index i.
+func (f fenwick[T]) add(i int64, d T) {
+	for j := int(i) + 1; j < len(f); j += j & -j {
+		f[j] += d
+	}
+}
+
+// find returns the index i with count(0…i−1) ≤ r < count(0…i), for
+// 0 ≤ r < the sum of the counts (the counts are non-negative).
+func (f fenwick[T]) find(r int64) int64 {
+	pos := 0
+	if len(f) < 2 {
+		return 0
+	}
+	for step := 1 << (bits.Len(uint(len(f)-1)) - 1); step > 0; step >>= 1 {
+		if next := pos + step; next < len(f) && int64(f[next]) <= r {
+			pos = next
+			r -= int64(f[next])
+		}
+	}
+	return int64(pos)
 }
