@@ -119,6 +119,11 @@ func (f *File) Node(i int) string {
 	return strconv.Itoa(i + f.Base)
 }
 
+// ByName reports whether the file keyed its nodes by name (read with
+// ReadOptions.Names, and not numbering them under AutoNames), so that
+// WriteNamed with those names writes it back in kind. Cost O(1).
+func (f *File) ByName() bool { return f.names != nil }
+
 // MaxInferredNodes bounds the number of nodes the readers infer from the
 // largest index when ReadOptions.N is 0, so that a stray large index cannot
 // make them allocate gigabytes; give N explicitly for larger graphs.

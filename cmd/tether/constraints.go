@@ -368,8 +368,9 @@ without -names, names that are integers are read as 0-based indices.
 -conflicts, as in tether cluster: reject (exit status 1 when there is any
 conflict but a pair repeated with the same kind and weight, which is kept
 once), drop-cl (drop the cannot-links that contradict must-links, and
-repeats), soft (keep all). -o writes the set kept, to a file other than
-the one checked and -names; -o - writes it to standard output and the
+repeats), soft (keep all). -o writes the set kept (keyed by name when the
+file is, else by index in its base), to a file other than the one checked
+and -names; -o - writes it to standard output and the
 report to standard error (not with -json, whose report is standard
 output's one document). (-policy is the old
 name of -conflicts.) -json prints the report as one JSON
@@ -587,7 +588,14 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 		return fmt.Errorf("constraints check: %s: %s under the reject policy", pos[0], wording.Count(refused, "conflict", "conflicts"))
 	}
 	if out != "" {
-		return m.writeReported(ctx, out, true, func(w io.Writer) error { return constraint.Write(w, kept, file.Base) })
+		return m.writeReported(ctx, out, true, func(w io.Writer) error {
+			if file.ByName() {
+				// Keyed by name as read (it wrote indices, dropping
+				// the names the file was written with).
+				return constraint.WriteNamed(w, kept, opt.Names)
+			}
+			return constraint.Write(w, kept, file.Base)
+		})
 	}
 	return nil
 }

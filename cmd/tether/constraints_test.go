@@ -675,3 +675,36 @@ func TestConstraintsCheckChecksOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestConstraintsCheckKeepsNames: check -o writes a file keyed by name
+// with the names it was read with (it wrote indices in the order of
+// -names, the names lost), and one keyed by index as before. The
+// expected files are written by hand: under drop-cl the cannot-link
+// b–a, inside the must-link component {a, b}, is dropped.
+func TestConstraintsCheckKeepsNames(t *testing.T) {
+	dir := t.TempDir()
+	names := consWriteTemp(t, "names.txt", "a\nb\n#c\n")
+	for _, tc := range []struct {
+		name, in, want string
+		args           []string
+	}{
+		{"by name", "name_i,name_j,kind\na,b,ml\nb,a,cl\n\"#c\",a,cl\n", "name_i,name_j,kind\na,b,ml\n\"#c\",a,cl\n", []string{"-names", names}},
+		{"by name, names as given", "a,b,ml\nb,a,cl\n\"#c\",a,cl\n", "name_i,name_j,kind\na,b,ml\n\"#c\",a,cl\n", []string{"-names", names}},
+		{"by index", "0,1,ml\n1,0,cl\n2,0,cl\n", "# base=0\n0,1,ml\n2,0,cl\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := filepath.Join(dir, "in.csv")
+			out := filepath.Join(dir, "out.csv")
+			if err := os.WriteFile(in, []byte(tc.in), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := append(append([]string{"check", "-conflicts", "drop-cl", "-o", out}, tc.args...), in)
+			if _, _, err := runConstraintsCLI(t, args...); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(out); string(got) != tc.want {
+				t.Errorf("wrote %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
