@@ -616,13 +616,14 @@ func (lr *lineReader) node(f string) (int, error) {
 	case i < 0 && lr.opt.N == 0:
 		return 0, lr.errf("node %d below the index base %d", v, lr.base)
 	case i < 0 || (lr.opt.N > 0 && i >= lr.opt.N):
+		if lr.nameLine > 0 {
+			// Before the base=1 hint: names have no base (review 113).
+			return 0, lr.errf("node %d outside %d…%d: the header on line %d keys the nodes by name, and without node names to match them (the data's id column, or constraints check -names) names that are integers are read as node indices", v, lr.base, lr.opt.N-1+lr.base, lr.nameLine)
+		}
 		if i == lr.opt.N && !lr.baseSet {
 			// One past the last 0-based node: most likely a file that
 			// numbers its nodes from 1 without saying so.
 			return 0, lr.errf("node %d outside %d…%d (base %d): if the file numbers the nodes from 1, begin it with a line \"# base=1\"", v, lr.base, lr.opt.N-1+lr.base, lr.base)
-		}
-		if lr.nameLine > 0 {
-			return 0, lr.errf("node %d outside %d…%d (base %d): the header on line %d keys the nodes by name, and without node names to match them (the data's id column, or constraints check -names) names that are integers are read as 0-based node indices", v, lr.base, lr.opt.N-1+lr.base, lr.base, lr.nameLine)
 		}
 		return 0, lr.errf("node %d outside %d…%d (base %d)", v, lr.base, lr.opt.N-1+lr.base, lr.base)
 	case lr.opt.N == 0 && i >= MaxInferredNodes:

@@ -100,7 +100,13 @@ func TestRead(t *testing.T) {
 		// Under the header, errors say what it does (review 112).
 		{
 			name: "named header, integer names beyond the nodes", in: "name_i,name_j,kind\n1000,1001,ml\n", opt: ReadOptions{N: 12},
-			err: "in.csv:2: node 1000 outside 0…11 (base 0): the header on line 1 keys the nodes by name, and without node names to match them",
+			err: "in.csv:2: node 1000 outside 0…11: the header on line 1 keys the nodes by name, and without node names to match them",
+		},
+		{
+			// One past the last node: not the base=1 hint, which names do
+			// not take (review 113).
+			name: "named header, integer name n", in: "name_i,name_j,kind\n3,0,ml\n", opt: ReadOptions{N: 3},
+			err: "in.csv:2: node 3 outside 0…2: the header on line 1 keys the nodes by name",
 		},
 		{
 			name: "named header, row numbers against other names", in: "name_i,name_j,kind\n2,0,cl\n", opt: ReadOptions{Names: []string{"a", "b", "c"}, AutoNames: true},

@@ -147,7 +147,10 @@ const rejectionTries = 64
 // chosen, where 64 rejections in a row have probability under (5/8)⁶⁴, it
 // enumerates the candidates. But for those enumerations, the cost is
 // O(n + m·log n) for any m up to the number of correct must-links, near
-// that number included, and the memory O(n + m).
+// that number included, and the memory O(n + m), k the largest label + 1
+// counted in n; the trees hold at most 2³¹ − 1 candidates, so above that
+// (m ≥ 2²⁹ chosen, beyond what tether constraints gen writes) the exact
+// draws enumerate again.
 // A nil src uses DefaultSeed. The error wraps ErrInvalid when alpha is
 // outside [0, 1], m is negative or larger than the number of correct
 // must-links, or a label of truth is negative.

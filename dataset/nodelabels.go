@@ -681,10 +681,12 @@ func ClassNamesReadBack(classNames []string) string {
 	byText := make(map[string]string, len(classNames))
 	allInt := true
 	for _, c := range classNames {
-		t := strings.TrimSpace(c)
-		if strings.ContainsAny(t, "\r\n\x00") {
-			return fmt.Sprintf("class %q holds a line break or a NUL byte, which no line of a labels file holds", c)
+		if strings.ContainsAny(c, "\r\n\x00") {
+			// Before trimming: "A\n" is written as a field over two
+			// lines, which no reader reads back (review 113).
+			return fmt.Sprintf("class %q holds a line break or a NUL byte, which no field holds", c)
 		}
+		t := strings.TrimSpace(c)
 		if isUnknownLabel(t) {
 			return fmt.Sprintf("class %q reads as no class (-1, ? and an empty field mark a node without a class)", c)
 		}

@@ -314,6 +314,9 @@ func TestClassNamesReadBack(t *testing.T) {
 		{[]string{"5", strings.Repeat("9", 40)}, "too long"},
 		{[]string{"A\nX", "B"}, `class "A\nX" holds a line break`}, // a GML string (review 112)
 		{[]string{"A\rX", "B"}, "holds a line break"},
+		{[]string{"A\n", "B"}, `class "A\n" holds a line break`}, // trimmed, it passed (review 113)
+		{[]string{"\nA", "B"}, "holds a line break"},
+		{[]string{"A\x00", "B"}, "a NUL byte"},
 	} {
 		got := ClassNamesReadBack(tc.classes)
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {

@@ -218,9 +218,10 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			return a, err
 		}
 		a.Constraints = f.Report.MustLinks + f.Report.CannotLinks
-		if f.NamesAsIndices > 0 {
-			// Names of an id column, read by a data file without one,
-			// would be other nodes without a word (review 112).
+		if f.NamesAsIndices > 0 && d.X != nil {
+			// Names of an id column, read by a table without one, would
+			// be other rows without a word (review 112). A graph's
+			// integer nodes are its node numbers: no note.
 			hint := ""
 			if o, ok := s.Spelling.Option("id", "COLUMN"); ok {
 				hint = " (" + o + ")"

@@ -36,9 +36,13 @@ nodes and the other numbers them, -graph, if it names its nodes (GML, an
 edge list of names), matches them through its names; -match order reads
 the named file's i-th line as node i (tether cluster -o and tether labels
 write every node in the data's order); a named file whose names are the
-integers 0…n−1, n the other file's number of nodes (pandas' "id,label"),
-is read by index, as an "id" column of integers is for data without
-names, with a note; otherwise eval says so.
+integers 0, 1, …, n−1 in that order, n the other file's number of nodes,
+is read with a note (by name, index or line, the same nodes); otherwise
+eval says so. Unlike the labels readers of cluster, eval does not read an
+"id" column of integers in another order as indices: without the data it
+cannot tell pandas' row numbers from the values of an id column, which
+cluster -id -o writes in the data's row order (-match order); name such a
+column "node" to have it read as indices.
 
 Warnings (a labels file that looks 1-based, a graph whose last nodes have
 no edge) and notes (nodes without a reference label left out, figures
@@ -280,11 +284,12 @@ var evalMatches = []string{"name", "order"}
 //     order, as tether cluster -o and tether labels write them: its i-th
 //     data line is node i (for two named files too: names are then
 //     ignored);
-//   - a named file whose names are exactly the integers 0…n−1, n the
-//     numbered file's number of nodes (pandas' "id,label" over its
-//     index), is read by index, as every labels reader reads an "id"
-//     column of integers for data without names (labelFilesHelp); a note
-//     says so;
+//   - a named file whose names are the integers 0, 1, …, n−1 in that
+//     order, n the numbered file's number of nodes, is read by index (by
+//     name, index or line, the same nodes); a note says so. Those
+//     integers in another order are refused as any names are, with a
+//     hint: they may be row numbers or an id column's values
+//     (indexNames);
 //   - otherwise the error says these ways, and how to write both files
 //     alike.
 //

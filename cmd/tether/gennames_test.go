@@ -113,9 +113,11 @@ func TestConstraintsGenNamedReference(t *testing.T) {
 		t.Errorf("%d pairs, want 3", len(got))
 	}
 	// constraints check without names reads the integer names as indices
-	// (pandas' index: node k is row k); with the names of a data file
-	// whose rows are ids 1, 2, 0, it maps them onto its rows. -o writes
-	// the pairs by index, which agree with the truth of those rows.
+	// (pandas' index: node k is row k), and -o writes the pairs by index,
+	// which agree with the truth of those rows; with the names of a data
+	// file whose rows are ids 1, 2, 0, it maps them onto its rows, and -o
+	// writes them back by name (constraint.File.ByName), which agree with
+	// the truth of those names.
 	names := evalWriteTemp(t, dir, "names.txt", "1\n2\n0\n")
 	for _, tc := range []struct {
 		name  string
@@ -123,7 +125,7 @@ func TestConstraintsGenNamedReference(t *testing.T) {
 		truth map[string]string
 	}{
 		{"by index", nil, map[string]string{"0": "b", "1": "a", "2": "a"}},
-		{"by the data's names", []string{"-names", names}, map[string]string{"0": "a", "1": "a", "2": "b"}},
+		{"by the data's names", []string{"-names", names}, byName},
 	} {
 		t.Run("check "+tc.name, func(t *testing.T) {
 			args := append(append([]string{"check"}, tc.args...), "-o", "-", cons)
@@ -303,5 +305,12 @@ func TestNamedConstraintsWithoutIDsNote(t *testing.T) {
 		if got := strings.Contains(stderr, note); got != tc.note {
 			t.Errorf("%v: the note given %v, want %v:\n%s", tc.args, got, tc.note, stderr)
 		}
+	}
+	// A graph's integer nodes are its node numbers: no note (review 113:
+	// it advised -id, which a graph file refuses).
+	edges := evalWriteTemp(t, dir, "e.txt", "0 2 1\n2 3 1\n1 0 0.1\n1 3 1\n")
+	_, stderr, err := run(t, "cluster", "-graph-file", edges, "-constraints", cons, "-k", "2", "-method", "sl", "-o", filepath.Join(dir, "out.csv"))
+	if err != nil || strings.Contains(stderr, "keys its nodes by name") {
+		t.Errorf("graph: %v\n%s", err, stderr)
 	}
 }

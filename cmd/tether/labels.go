@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 
 	"github.com/tether-sc/tether/dataset"
+	"github.com/tether-sc/tether/internal/fieldsplit"
 )
 
 // labelFilesHelp describes the labels files every command reads (cluster
@@ -21,7 +25,7 @@ const labelFilesHelp = `Labels files (cluster -truth, -partial-labels and -o; ev
     those of the input (-id column, graph node names); a name that several
     nodes of the input share is an error (key such a file by index). An
     "id" column of integers for data without names holds indices (pandas'
-    "id,label").
+    "id,label"), but for eval, which has no data (see its help).
 A label is an integer or a class name; -1, ? or an empty field mean the
 node's class is unknown: such nodes are left out of every figure. In a
 two-column file the empty label follows its delimiter: "1,", "1;",
@@ -122,7 +126,7 @@ func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 		if err != nil {
 			return optionUsage("labels", err)
 		}
-		if d.N() == 1 && d.Rows == nil && opt.Header == dataset.HeaderAuto && !namedColumns(d.Features) && textOnly(d.Features) {
+		if d.N() == 1 && d.Rows == nil && opt.Header == dataset.HeaderAuto && !namedColumns(d.Features) && !firstLineHasNumber(in.input, opt.Comment) {
 			// A file of one line of words: a header alone is such a
 			// file, whose "labels" were the header's words (-label 3
 			// wrote "0,label"), or no label column at all, as cluster
@@ -186,14 +190,39 @@ func classNumbers(classes []string) string {
 	return b.String()
 }
 
-// textOnly reports whether every feature of a table without header names
-// is a one-hot column of text ("col2=x", dataset's names for a category),
-// none a number. Cost O(len(features)).
-func textOnly(features []string) bool {
-	for _, f := range features {
-		if !strings.Contains(f, "=") {
-			return false
+// firstLineHasNumber reports whether the first data line of the table
+// file at path (not blank, nor a comment line beginning with comment) has
+// a field that is a number, which makes it no header. It reads that line
+// again from a regular file only; for anything else (standard input, a
+// FIFO, a file that cannot be read) it reports true, so that labels does
+// not refuse what it cannot check. Cost: the file's lines up to the first
+// data line.
+func firstLineHasNumber(path, comment string) bool {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\ufeff"))
+		if line == "" || comment != "" && strings.HasPrefix(line, comment) {
+			continue
 		}
+		fields, err := fieldsplit.SplitLine(line, fieldsplit.Detect([]string{line}))
+		if err != nil {
+			return true
+		}
+		for _, fl := range fields {
+			if _, err := strconv.ParseFloat(fl, 64); err == nil {
+				return true
+			}
+		}
+		return false
 	}
 	return true
 }

@@ -255,6 +255,8 @@ func TestLabelsCommand(t *testing.T) {
 	headerOnly := evalWriteTemp(t, dir, "h.csv", "x,y,label\n")
 	oneRow := evalWriteTemp(t, dir, "one.csv", "1.0,2.0,3\n")
 	oneLeft := evalWriteTemp(t, dir, "left.csv", "1,2,a\n?,3,b\n")
+	wordsAndLabel := evalWriteTemp(t, dir, "words.csv", "red,big,1\n")
+	idLine := evalWriteTemp(t, dir, "idline.csv", "n1,red,2\n")
 	arff := evalWriteTemp(t, dir, "d.arff", "@relation r\n@attribute x numeric\n@attribute c {no,yes}\n@data\n1,yes\n2,no\n")
 	gml := evalWriteTemp(t, dir, "g.gml", `graph [
   node [ id 1 label "ann" club "A" ]
@@ -282,6 +284,11 @@ func TestLabelsCommand(t *testing.T) {
 		// by -missing drop is not a file of one line (review 112: both
 		// were refused as a header alone).
 		{"one line of numbers", []string{"-input", oneRow, "-label", "3"}, "node,label\n0,3\n"},
+		// Numbers as categories, in the label or beside an id column
+		// (review 113: refused as "one line of words").
+		{"one line of numbers, categorical", []string{"-input", oneRow, "-label", "3", "-categorical", "1,2"}, "node,label\n0,3\n"},
+		{"one line, a numeric label", []string{"-input", wordsAndLabel, "-label", "3"}, "node,label\n0,1\n"},
+		{"one line, an id", []string{"-input", idLine, "-label", "3", "-id", "1"}, "name,label\nn1,2\n"},
 		{"one row left", []string{"-input", oneLeft, "-label", "3", "-missing", "drop"}, "name,label\n0,a\n"},
 	}
 	for _, tc := range cases {
