@@ -449,7 +449,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 		}
 	}
 	if len(feats) == 0 {
-		return nil, &ParseError{File: r.file, Err: errorf(ErrInvalid, "no feature columns left after removing label, ID and dropped columns")}
+		return nil, &ParseError{File: r.file, Err: errorf(ErrNoFeatures, "no feature columns left after removing label, ID and dropped columns")}
 	}
 
 	// Missing values: reject, or choose the rows to keep.

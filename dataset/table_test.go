@@ -913,6 +913,10 @@ func TestReadDrop(t *testing.T) {
 			if err == nil || !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), c.want) {
 				t.Errorf("error %v, want ErrInvalid beginning %q", err, c.want)
 			}
+			// Only a table without features is an ErrNoFeatures.
+			if errors.Is(err, ErrNoFeatures) != (c.name == "nothing left") {
+				t.Errorf("errors.Is(%v, ErrNoFeatures) = %v", err, errors.Is(err, ErrNoFeatures))
+			}
 			_, err = Read(context.Background(), strings.NewReader(c.in), c.file, c.opt)
 			if err == nil || strings.Contains(err.Error(), "tether") || strings.Contains(err.Error(), "-label") || strings.Contains(err.Error(), "(-") {
 				t.Errorf("library: error %v names tether's flags", err)

@@ -40,7 +40,19 @@ var (
 	// ErrInvalid too (errors.Is) and reads as one; front ends answer it
 	// as the caller's mistake (tether: exit status 2).
 	ErrOption error = optionError{}
+	// ErrNoFeatures reports a table whose columns are all taken by the
+	// label, the ID and the dropped columns. It is an ErrInvalid too
+	// (errors.Is) and reads as one; tether labels, which needs no
+	// feature, answers it with its own advice.
+	ErrNoFeatures error = noFeaturesError{}
 )
+
+// noFeaturesError is ErrNoFeatures's type: it reads as ErrInvalid and is
+// one for errors.Is.
+type noFeaturesError struct{}
+
+func (noFeaturesError) Error() string        { return ErrInvalid.Error() }
+func (noFeaturesError) Is(target error) bool { return target == ErrInvalid }
 
 // optionError is ErrOption's type: it reads as ErrInvalid and is one for
 // errors.Is.

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -123,6 +124,11 @@ func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 		opt := in.table
 		opt.LabelColumn = in.labelCol
 		d, err := readTableReported(ctx, in.input, opt, rec)
+		if errors.Is(err, dataset.ErrNoFeatures) {
+			// The table is its label column (and ids) alone: a labels
+			// file as it is (review 108: "no feature columns left").
+			return fmt.Errorf("%w: a table of its labels alone (with ids or not) is a labels file already: give it as it is to eval -truth, cluster -truth or constraints gen -truth", err)
+		}
 		if err != nil {
 			return optionUsage("labels", err)
 		}

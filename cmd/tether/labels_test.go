@@ -253,6 +253,7 @@ func TestLabelsCommand(t *testing.T) {
 	codes := evalWriteTemp(t, dir, "codes.csv", "x,code,species\n1,2,b\n1,q,a\n5,5,b\n")
 	named := evalWriteTemp(t, dir, "n.csv", "who,x,label\nann,2,b\nbob,3,a\ncid,5,b\n")
 	headerOnly := evalWriteTemp(t, dir, "h.csv", "x,y,label\n")
+	labelsOnly := evalWriteTemp(t, dir, "lo.csv", "label\na\nb\na\n")
 	oneRow := evalWriteTemp(t, dir, "one.csv", "1.0,2.0,3\n")
 	oneLeft := evalWriteTemp(t, dir, "left.csv", "1,2,a\n?,3,b\n")
 	wordsAndLabel := evalWriteTemp(t, dir, "words.csv", "red,big,1\n")
@@ -328,6 +329,7 @@ func TestLabelsCommand(t *testing.T) {
 		// with -label 3 the header's word written as node 0's label.
 		{[]string{"-input", headerOnly}, "one line of words, read as one data row (-header auto): if that line is a header, the file holds no data"},
 		{[]string{"-input", headerOnly, "-label", "3"}, "one line of words, read as one data row"},
+		{[]string{"-input", labelsOnly}, "no feature columns left after removing label, ID and dropped columns: a table of its labels alone (with ids or not) is a labels file already"},
 	} {
 		if _, _, err := run(t, append([]string{"labels"}, bad.args...)...); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("labels %q: error %v, want one mentioning %q", bad.args, err, bad.want)
