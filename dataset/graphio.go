@@ -319,7 +319,12 @@ func ReadGraph(ctx context.Context, r io.Reader, name string, format GraphFormat
 	var warning string
 	if format == GraphAuto {
 		format = GraphFormatFor(name)
-		if format == DenseCSV {
+		if matrixMarketBanner(lines) {
+			// The banner says what the name may not (/dev/stdin, a file
+			// named .txt): read as an edge list, the banner was a
+			// comment and the size line an edge (review 114).
+			format = MatrixMarket
+		} else if format == DenseCSV {
 			format, warning = detectCSVGraph(lines, name, opt.Spelling)
 		}
 	}
@@ -405,6 +410,18 @@ func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error)
 // detectCSVGraph implements DetectCSVGraph; the warning is empty unless
 // the guess is ambiguous.
 func detectCSVGraph(lines []string, name string, spelling Spelling) (GraphFormat, string) {
+	for _, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if _, ok := edgeListDeclared(l); ok {
+			// The header tether writes (WriteEdgeList; -graph-out
+			// x.csv), which a 3-node triangle's three edges made
+			// ambiguous, read as a matrix (review 114).
+			return EdgeList, ""
+		}
+		break
+	}
 	body := make([]string, 0, min(len(lines), 64))
 	for _, l := range lines {
 		if isBlank(l) {
@@ -786,6 +803,28 @@ func numberLike(s string) bool {
 	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
+// numericToken reports whether s is written as a number with a digit
+// ("1.5", "0.0e+00", "-3"), which no node name of an edge list is unless
+// GraphOptions.NamedNodes says so; "inf" and "nan" are not. Cost
+// O(len(s)).
+func numericToken(s string) bool {
+	return numberLike(s) && strings.ContainsAny(s, "0123456789")
+}
+
+// matrixMarketBanner reports whether the first line of lines that is not
+// blank begins with the Matrix Market banner "%%MatrixMarket" (any
+// case). Cost O(length of that line).
+func matrixMarketBanner(lines []string) bool {
+	for _, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		t := trimLeftBlank(l)
+		return len(t) >= 14 && strings.EqualFold(t[:14], "%%MatrixMarket")
+	}
+	return false
+}
+
 // edgeListDeclared returns the node count n that a first line written by
 // WriteEdgeList declares (edgeListHeader, exactly), and ok = false for
 // any other line. Such a file numbers its nodes from 0 and may end with
@@ -848,6 +887,9 @@ func newParseMeter(lines []string, name string, opt *GraphOptions) (*progress.Me
 // written by WriteEdgeList (edgeListDeclared) sets the node count, unless
 // opt sets NumNodes, and base 0, unless opt sets a Base.
 func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+	if matrixMarketBanner(lines) {
+		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "a Matrix Market file (its first line is the %%%%MatrixMarket banner) read as an edge list, whose %%-lines are comments: its size line would be an edge (set GraphOptions.Format to MatrixMarket%s)", then(opt.Spelling.Remedy("graph-format", "mtx")))}
+	}
 	for _, l := range lines {
 		if isBlank(l) {
 			continue
@@ -970,6 +1012,19 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	}
 	if allInt && len(recs) > 0 {
 		firstInt := intLike(recs[0].a)
+		if !firstInt {
+			// Nodes read as names: none may be a number that is not an
+			// integer (np.savetxt's "0.000000000000000000e+00", "1.5"),
+			// which made a matrix of numbers a graph of named nodes
+			// (review 114).
+			for _, r := range recs {
+				for _, s := range [2]string{r.a, r.b} {
+					if numericToken(s) && !intLike(s) {
+						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrSyntax, "node %s is a number but not an integer: node numbers are integers (is the file an affinity matrix? it needs GraphOptions.Format DenseCSV%s); to read every node as a name, set GraphOptions.NamedNodes%s", quote(s), then(opt.Spelling.Remedy("graph-format", "dense")), namedFix(opt.Spelling))}
+					}
+				}
+			}
+		}
 		for t, r := range recs {
 			if err := pass(0, 3, t); err != nil {
 				return nil, err
@@ -1250,6 +1305,24 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 
 // parseDenseCSV implements the dense affinity reader of ReadGraph.
 func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+	// Comment lines (# or %) are skipped, as detectCSVGraph skips them:
+	// blanked, so that the lines keep their numbers (a "% my, matrix"
+	// line named the nodes; review 114).
+	var blanked []string
+	for i, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if c := trimLeftBlank(l)[0]; c == '#' || c == '%' {
+			if blanked == nil {
+				blanked = slices.Clone(lines)
+			}
+			blanked[i] = ""
+		}
+	}
+	if blanked != nil {
+		lines = blanked
+	}
 	topt := Options{MissingMarkers: []string{}}
 	raw, err := parseDelimited(ctx, lines, name, &topt, nil)
 	if err != nil {

@@ -195,6 +195,13 @@ func TestReadGraphErrors(t *testing.T) {
 		{"weight after unweighted lines", "0 1\n1 2\n2 3 0.1\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:3: ", "3 fields, want 2 as on the first data line (line 1)"}},
 		{"weight after a header", "source target\n0 1\n1 2 0.1\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:3: ", "3 fields, want 2 as on the first data line (line 2)"}},
 		{"huge node number", "0 99999999999\n", EdgeList, GraphOptions{}, ErrTooLarge, []string{"g:1", "99999999999"}},
+		// Review 114: numbers that are not integers were taken as node
+		// names (np.savetxt's matrix became a graph of 2 named nodes),
+		// and a Matrix Market file read as an edge list made its size
+		// line an edge.
+		{"non-integer node numbers", "0.000000000000000000e+00 1.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00 1.000000000000000000e+00\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", `node "0.000000000000000000e+00" is a number but not an integer`}},
+		{"a name, then 1.5", "a 1.5\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", `node "1.5" is a number but not an integer`}},
+		{"matrix market as an edge list", "%%MatrixMarket matrix coordinate real symmetric\n4 4 4\n2 1 1\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"a Matrix Market file (its first line is the %%MatrixMarket banner) read as an edge list"}},
 		{"node outside NumNodes", "0 5\n", EdgeList, GraphOptions{NumNodes: 3}, ErrInvalid, []string{"g:1", `"5"`}},
 		{"duplicate rejected", "0 1\n1 0\n", EdgeList, GraphOptions{Duplicates: DupError}, ErrInvalid, []string{"g:2", "repeats line 1"}},
 		// The larger value used to be kept silently.
@@ -608,5 +615,40 @@ func TestReadGraphRepeatWarning(t *testing.T) {
 				t.Errorf("%s: warning %q lacks %q", c.name, d.Warnings[0], w)
 			}
 		}
+	}
+}
+
+// TestReadGraphAutoByContent: in GraphAuto mode the content decides where
+// the name cannot (review 114): a Matrix Market banner in a file named
+// otherwise (/dev/stdin) is read as Matrix Market (as an edge list its
+// size line 4 4 4 was a self loop of weight 4 on node 4), tether's own
+// edge-list header makes a .csv file an edge list (-graph-out x.csv of a
+// triangle, three edges of three fields, was read as a 3×3 matrix and
+// failed), and a dense matrix's comment lines are skipped (they named the
+// nodes). Expected graphs by hand.
+func TestReadGraphAutoByContent(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, in string
+		want           [][]float64
+		names          []string
+	}{
+		{"matrix market on stdin", "/dev/stdin", "%%MatrixMarket matrix coordinate real symmetric\n4 4 4\n2 1 1\n3 1 1\n3 2 1\n4 3 0.5\n",
+			[][]float64{{0, 1, 1, 0}, {1, 0, 1, 0}, {1, 1, 0, 0.5}, {0, 0, 0.5, 0}}, nil},
+		{"banner in any case", "m.txt", "  %%matrixmarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n",
+			[][]float64{{0, 1}, {1, 0}}, nil},
+		{"tether's edge list as .csv", "tri.csv", "# 3 nodes, undirected, 0-based: i j weight\n0 1 1\n0 2 1\n1 2 1\n",
+			[][]float64{{0, 1, 1}, {1, 0, 1}, {1, 1, 0}}, nil},
+		{"dense matrix with comments", "d.csv", "% my, matrix, symmetric, 3x3\n0,1,1\n# a comment\n1,0,0.5\n1,0.5,0\n",
+			[][]float64{{0, 1, 1}, {1, 0, 0.5}, {1, 0.5, 0}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadGraph(context.Background(), strings.NewReader(tc.in), tc.file, GraphAuto, GraphOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := dense(d.G); !reflect.DeepEqual(got, tc.want) || !reflect.DeepEqual(d.Names, tc.names) {
+				t.Errorf("graph %v names %q, want %v %q", got, d.Names, tc.want, tc.names)
+			}
+		})
 	}
 }
