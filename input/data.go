@@ -466,7 +466,14 @@ func (d *Data) keptLabels(labels []int) (kept []int, lost int) {
 }
 
 func graphData(name string, gd *dataset.GraphData) *Data {
-	return &Data{Name: name, Graph: gd.G, Truth: gd.Labels, Classes: gd.ClassNames, Names: gd.Names, Warnings: gd.Warnings}
+	d := &Data{Name: name, Graph: gd.G, Truth: gd.Labels, Classes: gd.ClassNames, Names: gd.Names, Warnings: gd.Warnings}
+	if gd.HeaderLine > 0 {
+		// Said, since the line may be an edge of two named nodes ("u v"
+		// before "x y" lines): it was dropped without a word (review
+		// 114).
+		d.Notes = append(d.Notes, fmt.Sprintf("%s:%d read as a header line and skipped, not as an edge", name, gd.HeaderLine))
+	}
+	return d
 }
 
 // GenParams returns the generator of dataset/synth called name and its

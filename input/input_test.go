@@ -233,6 +233,15 @@ func TestReadGraph(t *testing.T) {
 	if err != nil || d.N() != 3 || d.Name != p {
 		t.Fatalf("ReadGraphFile: %+v, %v", d, err)
 	}
+	// A header line skipped is a note: "u v" may be an edge of two named
+	// nodes, and it was dropped without a word (review 114).
+	d, err = ReadGraph(context.Background(), []byte("u v\nx y\ny z\nz x\n"), "h.edges", dataset.GraphOptions{})
+	if err != nil || d.N() != 3 || !reflect.DeepEqual(d.Notes, []string{"h.edges:1 read as a header line and skipped, not as an edge"}) {
+		t.Errorf("header: n %d, notes %q, %v", d.N(), d.Notes, err)
+	}
+	if d, _ := ReadGraph(context.Background(), []byte("0 1 1\n1 2 0.5\n"), "g.edges", dataset.GraphOptions{}); len(d.Notes) != 0 {
+		t.Errorf("no header: notes %q", d.Notes)
+	}
 	// An edge list read as 1-based says so in Data.Warnings, as a job
 	// spells the options (review 86).
 	d, err = ReadGraph(context.Background(), []byte("1 2\n2 3\n3 1\n4 5\n"), "b.edges", dataset.GraphOptions{Spelling: spellings["job"]})
