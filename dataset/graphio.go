@@ -579,7 +579,9 @@ type entry struct {
 	line int
 }
 
-// checkWeight validates a weight read from a file.
+// checkWeightText validates a weight read from a file: a finite number,
+// not negative, and not a positive number so small that it reads as 0.
+// Cost O(len(s)).
 func checkWeightText(s string) (float64, error) {
 	w, ok := parseNum(s)
 	if !ok {
@@ -587,6 +589,11 @@ func checkWeightText(s string) (float64, error) {
 	}
 	if w < 0 {
 		return 0, errorf(ErrInvalid, "weight is negative")
+	}
+	if mantissa, _, _ := strings.Cut(strings.ToLower(s), "e"); w == 0 && strings.ContainsAny(mantissa, "123456789") {
+		// "1e-400": written positive, read as 0, and dropped as a
+		// missing edge without a word (review 114).
+		return 0, errorf(ErrInvalid, "weight is positive but below the smallest float64 (about 5e-324): it would read as 0, no edge; scale the weights")
 	}
 	return w, nil
 }

@@ -201,6 +201,8 @@ func TestReadGraphErrors(t *testing.T) {
 		// line an edge.
 		{"non-integer node numbers", "0.000000000000000000e+00 1.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00 1.000000000000000000e+00\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", `node "0.000000000000000000e+00" is a number but not an integer`}},
 		{"a name, then 1.5", "a 1.5\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", `node "1.5" is a number but not an integer`}},
+		{"weight underflows to 0", "0 1 1\n1 2 1e-400\n", EdgeList, GraphOptions{}, ErrInvalid, []string{"g:2", `"1e-400"`, "weight is positive but below the smallest float64"}},
+		{"dense weight underflows to 0", "0,2.5E-999\n2.5E-999,0\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"g:1", "weight is positive but below the smallest float64"}},
 		{"matrix market as an edge list", "%%MatrixMarket matrix coordinate real symmetric\n4 4 4\n2 1 1\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"a Matrix Market file (its first line is the %%MatrixMarket banner) read as an edge list"}},
 		{"node outside NumNodes", "0 5\n", EdgeList, GraphOptions{NumNodes: 3}, ErrInvalid, []string{"g:1", `"5"`}},
 		{"duplicate rejected", "0 1\n1 0\n", EdgeList, GraphOptions{Duplicates: DupError}, ErrInvalid, []string{"g:2", "repeats line 1"}},
@@ -636,6 +638,8 @@ func TestReadGraphAutoByContent(t *testing.T) {
 			[][]float64{{0, 1, 1, 0}, {1, 0, 1, 0}, {1, 1, 0, 0.5}, {0, 0, 0.5, 0}}, nil},
 		{"banner in any case", "m.txt", "  %%matrixmarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n",
 			[][]float64{{0, 1}, {1, 0}}, nil},
+		{"zero weights written otherwise", "z.edges", "0 1 0e-400\n1 2 0.0E+5\n0 2 -0\n2 3 4.9e-324\n",
+			[][]float64{{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 4.9e-324}, {0, 0, 4.9e-324, 0}}, nil},
 		{"tether's edge list as .csv", "tri.csv", "# 3 nodes, undirected, 0-based: i j weight\n0 1 1\n0 2 1\n1 2 1\n",
 			[][]float64{{0, 1, 1}, {1, 0, 1}, {1, 1, 0}}, nil},
 		{"dense matrix with comments", "d.csv", "% my, matrix, symmetric, 3x3\n0,1,1\n# a comment\n1,0,0.5\n1,0.5,0\n",
