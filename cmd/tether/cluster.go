@@ -436,6 +436,11 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	if err := checkOutputs("cluster", ins, outs); err != nil {
 		return err
 	}
+	if ext := strings.ToLower(filepath.Ext(*graphOut)); ext == ".gml" {
+		// An edge list in a .gml file, which the readers then refused as
+		// GML (review 114).
+		return usagef("cluster", "-graph-out %s: tether writes an edge list, or Matrix Market for .mtx and .mm, not GML: give the file another extension (.edges, .txt, .mtx)", *graphOut)
+	}
 	if *plotFile != "" {
 		if _, err := imageWriter(*plotFile); err != nil {
 			return usagef("cluster", "-plot: %v", err)

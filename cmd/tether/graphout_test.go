@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,5 +142,32 @@ func TestGraphOutStdoutCarriesOneThing(t *testing.T) {
 		if _, err := dataset.ReadGraph(context.Background(), strings.NewReader(stdout), "stdout", dataset.EdgeList, dataset.GraphOptions{}); err != nil {
 			t.Errorf("%q: standard output is not an edge list: %v\n%s", args, err, stdout)
 		}
+	}
+}
+
+// TestGraphOutReadsBack: what -graph-out writes reads back as the same
+// graph, as an edge list named .csv too (tether's header makes it one; a
+// triangle's three edges of three fields were read as a 3×3 matrix and
+// refused), and a .gml -graph-out, which held an edge list the readers
+// refused as GML, is a usage error before anything is read (review 114).
+func TestGraphOutReadsBack(t *testing.T) {
+	dir := t.TempDir()
+	tri := filepath.Join(dir, "tri.txt")
+	if err := os.WriteFile(tri, []byte("0 1\n1 2\n2 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"out.csv", "out.edges", "out.mtx"} {
+		out := filepath.Join(dir, name)
+		if _, _, err := run(t, "cluster", "-graph-file", tri, "-k", "2", "-quiet", "-graph-out", out, "-o", os.DevNull); err != nil {
+			t.Fatal(err)
+		}
+		stdout, _, err := run(t, "cluster", "-graph-file", out, "-k", "2", "-quiet", "-o", os.DevNull)
+		if err != nil || !strings.Contains(stdout, "3 nodes, 3 edges") {
+			t.Errorf("%s read back: %v\n%s", name, err, stdout)
+		}
+	}
+	_, _, err := run(t, "cluster", "-graph-file", tri, "-k", "2", "-graph-out", filepath.Join(dir, "out.gml"))
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "not GML") {
+		t.Errorf("-graph-out .gml: %v", err)
 	}
 }
