@@ -584,9 +584,10 @@ func (g *Graph) Isolated() []int {
 // unweighted graph is returned as it is (its largest weight is 1). It
 // is what the methods that read weights as similarities in [0, 1]
 // (cluster.Uses.WeightScale) expect of a graph whose weights are counts
-// or distances' inverses. A weight or degree that underflows to 0 after
-// the division (weights spanning more than float64's range) is an error
-// wrapping ErrInvalid naming the node. Cost O(nnz + n).
+// or distances' inverses. A weight that underflows to 0 after the
+// division, or a self loop that overflows (weights spanning
+// more than float64's range), is an error wrapping ErrInvalid naming the
+// node. Cost O(nnz + n).
 func (g *Graph) Normalized() (*Graph, float64, error) {
 	wmax := 0.0
 	for i := 0; i < g.n; i++ {
@@ -605,7 +606,14 @@ func (g *Graph) Normalized() (*Graph, float64, error) {
 		if w[k] == 0 && v > 0 {
 			return nil, 0, fmt.Errorf("%w: weight %g divided by the largest, %g, underflows to 0 (node %d): the weights span more than float64's range", ErrInvalid, v, wmax, g.rowOf(k))
 		}
+		if math.IsInf(w[k], 0) {
+			// A self loop far above the largest edge: +Inf reached the
+			// eigensolver as NaN far from its cause (review 114).
+			return nil, 0, fmt.Errorf("%w: self loop %g of node %d divided by the largest weight between distinct nodes, %g, overflows: the weights span more than float64's range", ErrInvalid, v, g.rowOf(k), wmax)
+		}
 	}
+	// The degrees cannot overflow: each is one self loop, finite, plus
+	// weights of at most 1.
 	return g.withWeights(w), wmax, nil
 }
 

@@ -519,4 +519,15 @@ func TestNormalized(t *testing.T) {
 	if _, _, err := wide.Normalized(); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "underflows to 0 (node 1)") {
 		t.Errorf("weights 1e300 and 1e-300: error %v, want one naming node 1", err)
 	}
+	// A self loop 10³¹⁰ times the largest edge overflows (+Inf reached the
+	// eigensolver as NaN; review 114); one just below float64's largest
+	// beside edges of 1 does not.
+	loop, _ := FromEdges(3, []Edge{{0, 1, 1e-300}, {1, 2, 1e-300}, {2, 2, 1e10}})
+	if _, _, err := loop.Normalized(); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "self loop 1e+10 of node 2") {
+		t.Errorf("self loop 1e10 beside edges of 1e-300: error %v, want one naming node 2", err)
+	}
+	deg, _ := FromEdges(3, []Edge{{0, 1, 1}, {1, 2, 1}, {1, 1, 1.5e308}})
+	if _, _, err := deg.Normalized(); err != nil {
+		t.Errorf("a self loop of 1.5e308 beside edges of 1: %v", err)
+	}
 }
