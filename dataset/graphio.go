@@ -690,7 +690,8 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 		cs = append(cs, comb{key{lo, hi, dir}, e.w, e.line})
 	}
 	// By (lo, hi, dir), stably, so the first of repeated entries keeps
-	// its line number: lo, hi < n ≤ 2³¹ − 1, so the key is below 2⁶³.
+	// its line number (under DupMax, the line of the largest of them, as
+	// combined below): lo, hi < n ≤ 2³¹ − 1, so the key is below 2⁶³.
 	sortKey := func(c comb) uint64 { return (uint64(c.lo)*uint64(n)+uint64(c.hi))<<1 | uint64(c.dir) }
 	if err := ctxsort.ByKey(ctx, cs, sortKey, tick); err != nil {
 		return nil, nil, stopped(ctx, name)
@@ -717,7 +718,12 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 					}
 					dup.count++
 				}
-				c.w = math.Max(c.w, e.w)
+				if e.w > c.w {
+					// The line of the value kept, which the symmetry
+					// errors below name (they named the first line with
+					// the kept value; review 114).
+					c.w, c.line = e.w, e.line
+				}
 			}
 			continue
 		}

@@ -201,6 +201,9 @@ func TestReadGraphErrors(t *testing.T) {
 		// line an edge.
 		{"non-integer node numbers", "0.000000000000000000e+00 1.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00 1.000000000000000000e+00\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", `node "0.000000000000000000e+00" is a number but not an integer`}},
 		{"a name, then 1.5", "a 1.5\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", `node "1.5" is a number but not an integer`}},
+		// The line of the value kept among repeated entries: the error
+		// named line 6 for the 0.7 of line 8 (review 114).
+		{"mirror differs after a repeat", "%%MatrixMarket matrix coordinate real symmetric\n4 4 6\n2 1 1\n3 1 1\n3 2 1\n4 3 0.5\n3 4 0.5\n4 3 0.7\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"g:8", "entry (3,4) = 0.5 on line 7 and its mirror (4,3) = 0.7 on line 8 differ"}},
 		{"weight underflows to 0", "0 1 1\n1 2 1e-400\n", EdgeList, GraphOptions{}, ErrInvalid, []string{"g:2", `"1e-400"`, "weight is positive but below the smallest float64"}},
 		{"dense weight underflows to 0", "0,2.5E-999\n2.5E-999,0\n", DenseCSV, GraphOptions{}, ErrInvalid, []string{"g:1", "weight is positive but below the smallest float64"}},
 		{"matrix market as an edge list", "%%MatrixMarket matrix coordinate real symmetric\n4 4 4\n2 1 1\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"a Matrix Market file (its first line is the %%MatrixMarket banner) read as an edge list"}},
