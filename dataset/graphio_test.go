@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/memlimit"
 )
 
 // dense returns the affinity matrix of g as nested slices.
@@ -657,5 +658,22 @@ func TestReadGraphAutoByContent(t *testing.T) {
 				t.Errorf("graph %v names %q, want %v %q", got, d.Names, tc.want, tc.names)
 			}
 		})
+	}
+}
+
+// TestReadGraphBeyondMemory: a graph whose nodes alone would not fit in
+// the machine's memory is an ErrTooLarge naming their number and the
+// memory, before any allocation: one edge to node 2³¹ − 2 under a node
+// limit of 2³¹ − 1 died of a 48 GiB allocation with a stack trace
+// (review 114). On machines with more memory the read would run, and is
+// not tried.
+func TestReadGraphBeyondMemory(t *testing.T) {
+	const n = 1<<31 - 1
+	if avail, err := memlimit.Available(); err != nil || avail >= n*graphBytesPerNode {
+		t.Skipf("this machine has %d bytes (%v)", avail, err)
+	}
+	_, err := ReadGraph(context.Background(), strings.NewReader("0 2147483646\n"), "big.edges", EdgeList, GraphOptions{MaxNodes: n, Base: Base0})
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "big.edges: input too large: 2147483647 nodes need 48.0 GiB for the graph alone") {
+		t.Errorf("error %v", err)
 	}
 }
