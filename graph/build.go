@@ -216,7 +216,8 @@ func (s Spec) String() string {
 // ErrDegenerateScale: the points are identical, so give σ explicitly), when
 // RBF weights underflowing to 0 leave a node that had neighbours without
 // any edge (wrapping ErrDegenerateScale, naming the node, its nearest
-// distance and σ; not checked for MutualKNN), or when ctx is cancelled.
+// distance and σ; for MutualKNN, a node that had a mutual neighbour), or
+// when ctx is cancelled.
 // Other weights that are 0 (some RBF underflow, non-positive cosine) drop
 // their edge, which may leave isolated nodes: Graph.Stats reports them.
 //
@@ -414,9 +415,9 @@ func checkScale(data []float64, n, d int, sp Spelling) error {
 // neighbours: exp(−d²/2σ²) is 0 in float64 once d/σ exceeds about 38.6, so
 // a σ far below the distances isolates nodes that are not isolated. The
 // error names the first such node, its nearest neighbour's distance and σ.
-// Kinds where a node may legitimately have no candidate neighbour
-// (MutualKNN) are not checked; Epsilon graphs are checked against the
-// nodes within the radius.
+// MutualKNN graphs are checked against the mutual neighbours (a node may
+// legitimately have none), Epsilon graphs against the nodes within the
+// radius.
 func (b *builder) checkUnderflow(g *Graph) error {
 	if b.spec.Affinity != RBF || b.hasCand == nil {
 		return nil
@@ -689,6 +690,20 @@ func (b *builder) knn(ctx context.Context) (*Graph, error) {
 	}
 	if mode != symBoth {
 		b.hasCand = func(int) bool { return kq > 0 }
+	} else if b.spec.Affinity == RBF {
+		// A mutual neighbour is the candidate: a σ under which every
+		// mutual pair's weight underflowed gave a graph of isolated
+		// nodes, exit 0 (review 114). O(n·kq²), kq the neighbours.
+		mutual := make([]bool, n)
+		for i := 0; i < n; i++ {
+			for _, j := range dj[i*kq : (i+1)*kq] {
+				if slices.Contains(dj[int(j)*kq:(int(j)+1)*kq], int32(i)) {
+					mutual[i] = true
+					break
+				}
+			}
+		}
+		b.hasCand = func(i int) bool { return mutual[i] }
 	}
 	return symmetrize(ctx, n, kq, dj, dw, mode, self)
 }

@@ -68,13 +68,21 @@ func TestBuildUnderflow(t *testing.T) {
 			}
 		})
 	}
-	// A mutual k-NN graph may isolate nodes legitimately: not checked.
-	if _, err := Build(context.Background(), x, Spec{Kind: MutualKNN, K: 3, Sigma: Sigma{Rule: SigmaFixed, Value: 1e-300}}); err != nil {
-		t.Fatal(err)
+	// A mutual k-NN graph is checked against the mutual neighbours: with σ
+	// = 1e-300 every node of x has one and lost it (it gave 10 isolated
+	// nodes, exit 0; review 114). A node without a mutual neighbour is
+	// isolated legitimately: 5's nearest, 0.25, has a nearer one, 0.1.
+	if _, err := Build(context.Background(), x, Spec{Kind: MutualKNN, K: 3, Sigma: Sigma{Rule: SigmaFixed, Value: 1e-300}}); !errors.Is(err, ErrDegenerateScale) || !strings.Contains(err.Error(), "node 0 (and 9 other nodes) has no edge left") {
+		t.Errorf("mutual k-NN, σ = 1e-300: err = %v, want ErrDegenerateScale naming node 0", err)
+	}
+	lone := mat.NewDense(4, 1, []float64{0, 0.1, 0.25, 5})
+	g, err := Build(context.Background(), lone, Spec{Kind: MutualKNN, K: 1, Sigma: Sigma{Rule: SigmaFixed, Value: 1}})
+	if err != nil || g.Degree(3) != 0 || g.Degree(2) != 0 || g.Degree(0) == 0 {
+		t.Errorf("mutual 1-NN of 0, 0.1, 0.25, 5: err %v, degrees %v %v %v %v, want nodes 2 and 3 alone", err, g.Degree(0), g.Degree(1), g.Degree(2), g.Degree(3))
 	}
 	// Only one far node: named alone.
 	y := mat.NewDense(6, 1, []float64{0, 0.1, 0.2, 0.3, 0.4, 50})
-	_, err := Build(context.Background(), y, Spec{Kind: Full, Sigma: Sigma{Rule: SigmaFixed, Value: 0.5}})
+	_, err = Build(context.Background(), y, Spec{Kind: Full, Sigma: Sigma{Rule: SigmaFixed, Value: 0.5}})
 	if !errors.Is(err, ErrDegenerateScale) || !strings.Contains(err.Error(), "node 5 has no edge left") || !strings.Contains(err.Error(), "node 4 at distance 49.6") {
 		t.Fatalf("err = %v", err)
 	}
