@@ -396,7 +396,10 @@ var edgeHeaderWords = []string{"source", "target", "from", "to", "src", "dst", "
 // some row has names or the number of rows differs from the number of
 // columns; a dense matrix otherwise. When the rows are as many as the
 // columns and could be numbered edges, the answer is DenseCSV and
-// ambiguous is true.
+// ambiguous is true; so it is for a first line 0, 1, …, c−1 (c ≥ 3) above
+// a symmetric c×c matrix of numbers, pandas' column numbers
+// (indexHeaderMatrix), which the reader then skips. A first line that
+// tether's edge-list writer wrote (WriteEdgeList) makes an edge list.
 //
 // Cost: O(size of the text).
 func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error) {
@@ -422,6 +425,16 @@ func detectCSVGraph(lines []string, name string, spelling Spelling) (GraphFormat
 			return EdgeList, ""
 		}
 		break
+	}
+	if c := indexHeaderMatrix(lines); c > 0 {
+		// pandas' DataFrame(A).to_csv(index=False): a first line 0,1,…,
+		// c−1 above c rows was read as an edge list, the header an edge
+		// (review 114).
+		file := name
+		if file == "" {
+			file = "<input>"
+		}
+		return DenseCSV, fmt.Sprintf("%s: a first line 0,1,…,%d above %d rows of %d fields is read as the column numbers of a %d×%d affinity matrix, as pandas writes one (if it is an edge, set GraphOptions.Format%s)", file, c-1, c, c, c, c, formatFix(spelling, "edgelist"))
 	}
 	body := make([]string, 0, min(len(lines), 64))
 	for _, l := range lines {
@@ -862,6 +875,60 @@ func matrixMarketBanner(lines []string) bool {
 		return len(t) >= 14 && strings.EqualFold(t[:14], "%%MatrixMarket")
 	}
 	return false
+}
+
+// indexHeaderMatrix returns c when the data lines of lines (not blank,
+// not comments) are a first line of the integers 0, 1, …, c−1 (c ≥ 3)
+// followed by exactly c lines of c fields each, written as numbers, that
+// form a symmetric matrix (the same text at (i,j) and (j,i)): the column
+// numbers pandas writes above an affinity matrix (DataFrame(A).to_csv(
+// index=False)), and 0 otherwise. Two columns, and rows that are not
+// symmetric, are left to the edge-list rules: "0,1" then two edges is an
+// edge list of three. Cost O(size of the text).
+func indexHeaderMatrix(lines []string) int {
+	var data []string
+	for _, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if c := trimLeftBlank(l)[0]; c == '#' || c == '%' {
+			continue
+		}
+		data = append(data, l)
+	}
+	if len(data) < 3 {
+		return 0
+	}
+	sp := splitter{delim: fieldsplit.Detect(data[:1]), quotes: `"`}
+	head, _, err := sp.split(data[0], nil)
+	c := len(head)
+	if err != nil || c < 3 || len(data) != c+1 {
+		return 0
+	}
+	for i, f := range head {
+		if f != strconv.Itoa(i) {
+			return 0
+		}
+	}
+	rows := make([][]string, c)
+	for r, l := range data[1:] {
+		if rows[r], _, err = sp.split(l, nil); err != nil || len(rows[r]) != c {
+			return 0
+		}
+		for _, f := range rows[r] {
+			if !numberLike(f) {
+				return 0
+			}
+		}
+	}
+	for i := range c {
+		for j := range i {
+			if rows[i][j] != rows[j][i] {
+				return 0
+			}
+		}
+	}
+	return c
 }
 
 // edgeListDeclared returns the node count n that a first line written by
@@ -1361,6 +1428,19 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 	}
 	if blanked != nil {
 		lines = blanked
+	}
+	if indexHeaderMatrix(lines) > 0 {
+		// pandas' column numbers 0, 1, …, c−1 above the c rows: a header
+		// of numbers, which the table reader takes for a row.
+		if blanked == nil {
+			lines = slices.Clone(lines)
+		}
+		for i, l := range lines {
+			if !isBlank(l) {
+				lines[i] = ""
+				break
+			}
+		}
 	}
 	topt := Options{MissingMarkers: []string{}}
 	raw, err := parseDelimited(ctx, lines, name, &topt, nil)

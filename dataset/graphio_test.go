@@ -646,6 +646,8 @@ func TestReadGraphAutoByContent(t *testing.T) {
 			[][]float64{{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 4.9e-324}, {0, 0, 4.9e-324, 0}}, nil},
 		{"tether's edge list as .csv", "tri.csv", "# 3 nodes, undirected, 0-based: i j weight\n0 1 1\n0 2 1\n1 2 1\n",
 			[][]float64{{0, 1, 1}, {1, 0, 1}, {1, 1, 0}}, nil},
+		{"pandas' column numbers", "pd.csv", "0,1,2\n0,1,1\n1,0,1\n1,1,0\n",
+			[][]float64{{0, 1, 1}, {1, 0, 1}, {1, 1, 0}}, nil},
 		{"dense matrix with comments", "d.csv", "% my, matrix, symmetric, 3x3\n0,1,1\n# a comment\n1,0,0.5\n1,0.5,0\n",
 			[][]float64{{0, 1, 1}, {1, 0, 0.5}, {1, 0.5, 0}}, nil},
 	} {
@@ -658,6 +660,19 @@ func TestReadGraphAutoByContent(t *testing.T) {
 				t.Errorf("graph %v names %q, want %v %q", got, d.Names, tc.want, tc.names)
 			}
 		})
+	}
+	// pandas' column numbers: read as a 2-node edge list before (the
+	// header an edge), now a matrix with a warning saying how to read an
+	// edge list instead, and read as one by DenseCSV given explicitly (it
+	// refused 4 rows of 3 columns).
+	in := "0,1,2\n0,1,1\n1,0,1\n1,1,0\n"
+	d, err := ReadGraph(context.Background(), strings.NewReader(in), "pd.csv", GraphAuto, GraphOptions{})
+	if err != nil || len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "a first line 0,1,…,2 above 3 rows of 3 fields is read as the column numbers of a 3×3 affinity matrix") {
+		t.Errorf("auto: warnings %q, %v", d.Warnings, err)
+	}
+	d, err = ReadGraph(context.Background(), strings.NewReader(in), "pd.txt", DenseCSV, GraphOptions{})
+	if err != nil || d.G.N() != 3 || d.G.Weight(0, 1) != 1 {
+		t.Errorf("DenseCSV: %v", err)
 	}
 }
 

@@ -187,6 +187,11 @@ func TestCSVGraphFormat(t *testing.T) {
 		ambiguous bool
 	}{
 		{"edge list", "0,1\n1,2\n2,3\n", EdgeList, false},
+		// pandas' column numbers above a symmetric matrix (review 114),
+		// not an edge list whose first edge is 0,1,2 and whose rows are
+		// not symmetric.
+		{"pandas' column numbers", "0,1,2\n0,1,1\n1,0,1\n1,1,0\n", DenseCSV, true},
+		{"edges 0,1,2 then three", "0,1,2\n0,2,1\n1,2,1\n2,3,1\n", EdgeList, false},
 		{"weighted edge list with header", "source,target,weight\n1,2,0.5\n2,3,1\n3,1,1\n4,1,2\n", EdgeList, false},
 		{"dense", "0,0.5,0\n0.5,0,1\n0,1,0\n", DenseCSV, false},
 		{"dense with header", "a,b,c,d\n0,1,1,1\n1,0,1,1\n1,1,0,1\n1,1,1,0\n", DenseCSV, false},
