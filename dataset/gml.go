@@ -82,6 +82,13 @@ tok:
 			lx.pos++
 		}
 		return gmlToken{kind: 'k', text: s[start:lx.pos], line: line}, nil
+	case (c == '+' || c == '-') && lx.pos+4 <= len(s) && strings.EqualFold(s[lx.pos+1:lx.pos+4], "INF") && (lx.pos+4 == len(s) || !isKeyByte(s[lx.pos+4])):
+		// networkx writes ±infinity as +INF and -INF (and NaN as NAN,
+		// a key-like word: parseList): a number, non-finite, which the
+		// attributes tether reads refuse and the others leave alone
+		// (the whole file was refused at "+"; review 114).
+		lx.pos += 4
+		return gmlToken{kind: 'n', text: s[start:lx.pos], line: line}, nil
 	case c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.':
 		for lx.pos < len(s) && (s[lx.pos] >= '0' && s[lx.pos] <= '9' || strings.IndexByte("+-.eE", s[lx.pos]) >= 0) {
 			lx.pos++
@@ -132,6 +139,12 @@ func (lx *gmlLexer) parseList(depth int) ([]gmlPair, error) {
 			p.val.text = v.text
 		case 's':
 			p.val.text, p.val.isStr = v.text, true
+		case 'k':
+			if !strings.EqualFold(v.text, "NAN") && !strings.EqualFold(v.text, "INF") {
+				return nil, &ParseError{Line: v.line, Value: t.text, Err: errorf(ErrSyntax, "key without a value")}
+			}
+			// networkx's NaN and infinity (see next): a number.
+			p.val.text = v.text
 		case '[':
 			if depth+1 > gmlMaxDepth {
 				return nil, &ParseError{Line: v.line, Err: errorf(ErrTooLarge, "lists nested deeper than %d", gmlMaxDepth)}

@@ -373,3 +373,28 @@ func FuzzReadDenseCSV(f *testing.F) {
 		}
 	})
 }
+
+// TestGMLNonFinite: networkx writes ±infinity as +INF and -INF and NaN as
+// NAN. In attributes tether does not read they are left alone (the whole
+// file was refused at "+", or "key without a value" for NAN); as a
+// weight they are the error of any non-finite weight, naming the line
+// (review 114).
+func TestGMLNonFinite(t *testing.T) {
+	ok := "graph [\n node [ id 0 betweenness +INF ]\n node [ id 1 betweenness NAN score -inf ]\n node [ id 2 ]\n edge [ source 0 target 1 ]\n edge [ source 1 target 2 ]\n]\n"
+	d, err := ReadGraph(context.Background(), strings.NewReader(ok), "nx.gml", GraphAuto, GraphOptions{})
+	if err != nil || d.G.N() != 3 || d.G.Weight(0, 1) != 1 || d.G.Weight(1, 2) != 1 {
+		t.Fatalf("non-finite attributes not read: %v", err)
+	}
+	for _, w := range []string{"NAN", "+INF", "-INF", "nan"} {
+		in := "graph [\n node [ id 0 ]\n node [ id 1 ]\n edge [ source 0 target 1 weight " + w + " ]\n]\n"
+		_, err := ReadGraph(context.Background(), strings.NewReader(in), "nx.gml", GraphAuto, GraphOptions{})
+		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), `nx.gml:4: weight: value "`+w+`": syntax error: weight is not a finite number`) {
+			t.Errorf("weight %s: error %v", w, err)
+		}
+	}
+	// A word that is not NaN nor infinity is still no value.
+	bad := "graph [\n node [ id 0 label foo ]\n]\n"
+	if _, err := ReadGraph(context.Background(), strings.NewReader(bad), "nx.gml", GraphAuto, GraphOptions{}); !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "key without a value") {
+		t.Errorf("label foo: error %v", err)
+	}
+}
