@@ -22,7 +22,8 @@
 // # Graphs
 //
 // ReadGraphFile picks the reader by extension: .mtx or .mm Matrix Market, .gml GML,
-// .csv dense affinity matrix, anything else a weighted edge list. ReadGraph
+// .csv dense affinity matrix or edge list by its content, anything else a
+// weighted edge list; a Matrix Market banner makes any file Matrix Market. ReadGraph
 // and ReadGraphFileOptions return a *GraphData that also carries node names
 // and, for GML, labels taken from a node attribute. Directed input is
 // symmetrized; duplicate edges (in either orientation) are combined by the

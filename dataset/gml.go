@@ -84,9 +84,10 @@ tok:
 		return gmlToken{kind: 'k', text: s[start:lx.pos], line: line}, nil
 	case (c == '+' || c == '-') && lx.pos+4 <= len(s) && strings.EqualFold(s[lx.pos+1:lx.pos+4], "INF") && (lx.pos+4 == len(s) || !isKeyByte(s[lx.pos+4])):
 		// networkx writes ±infinity as +INF and -INF (and NaN as NAN,
-		// a key-like word: parseList): a number, non-finite, which the
-		// attributes tether reads refuse and the others leave alone
-		// (the whole file was refused at "+"; review 114).
+		// a key-like word: parseList): a number, non-finite, which
+		// weights and ids refuse, labels and classes take as the text
+		// they are, and the other attributes leave alone (the whole
+		// file was refused at "+"; review 114).
 		lx.pos += 4
 		return gmlToken{kind: 'n', text: s[start:lx.pos], line: line}, nil
 	case c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.':

@@ -80,7 +80,7 @@ func (f *GraphFormat) UnmarshalText(text []byte) error {
 // either), ".gml" GML, ".csv" DenseCSV, anything else EdgeList. A ".csv"
 // file is DenseCSV here, while ReadGraph in
 // GraphAuto mode also looks at the content of a ".csv" file (see
-// DetectCSVGraph).
+// DetectCSVGraph), and at a Matrix Market banner in any file.
 func GraphFormatFor(path string) GraphFormat {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".mtx", ".mm":
@@ -171,8 +171,9 @@ type GraphOptions struct {
 	// DefaultMaxLineBytes (1 MiB) is used.
 	MaxLineBytes int
 	// Format is the format of the file read by ReadGraphFileOptions. If
-	// GraphAuto, it is chosen by extension, and a ".csv" file by its
-	// content (DetectCSVGraph).
+	// GraphAuto, it is chosen by extension, a ".csv" file by its content
+	// (DetectCSVGraph), and any file whose first line is the Matrix Market
+	// banner is Matrix Market (see ReadGraph).
 	Format GraphFormat
 	// Spelling says how the warnings and errors name the options they
 	// suggest (tether's -graph-format, -symmetrize, -named-nodes,
@@ -258,11 +259,15 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 }
 
 // ReadGraph reads a graph in the given format from r; name is used in error
-// messages. When format is GraphAuto, the format is chosen by name's
+// messages. When format is GraphAuto, a file whose first line is the
+// Matrix Market banner "%%MatrixMarket matrix" is Matrix Market whatever
+// its name (/dev/stdin); otherwise the format is chosen by name's
 // extension (".mtx" or ".mm" Matrix Market, ".gml" GML, anything but ".csv" an edge
 // list), and a ".csv" file by its content: an edge list when DetectCSVGraph
-// says so, a dense matrix otherwise; a file that could be either is read as
-// a dense matrix with a warning in GraphData.Warnings.
+// says so (tether's own edge-list header included), a dense matrix otherwise; a file that could be either is read as
+// a dense matrix with a warning in GraphData.Warnings. An edge list given
+// explicitly (EdgeList) that begins with the banner is an error: its size
+// line would be an edge.
 //
 // Edge lists hold one edge "i j" or "i j w" per line, every line as the
 // first data line (a line with a weight among lines without, or the
@@ -272,7 +277,9 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // has one; blank lines and lines starting with '#' or '%' are skipped. When every node token is an
 // integer, nodes are numbers (see IndexBase); when none is (or
 // opt.NamedNodes is set), every token is a name and nodes are numbered in
-// order of first appearance; a mix is an error. Only the first data line
+// order of first appearance; a mix is an error, and so is a file whose
+// tokens are all numbers but not all integers (a matrix of numbers, such
+// as np.savetxt writes), unless opt.NamedNodes is set. Only the first data line
 // can be a header, when none of its fields is written as a number and
 // either it has a third field, or the next line's node fields are integers,
 // or its two fields are words naming edge-list columns (source, target,
@@ -302,10 +309,13 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // both lines, never a silent choice of one value.
 //
 // Dense CSV is an n×n non-negative matrix, optionally with a header of node
-// names.
+// names, or of the column numbers 0…n−1 that pandas writes (skipped);
+// lines starting with '#' or '%' are comments, as DetectCSVGraph takes
+// them (a header of names that begin with one is read as a comment).
 //
-// Weights must be finite and non-negative; zero weights are dropped. Every
-// error names the file and line.
+// Weights must be finite and non-negative; zero weights are dropped, and
+// a weight written positive (or negative) that reads as 0, such as
+// 1e-400, is an error. Every error names the file and line.
 //
 // Cost: O(m log m) for m edges. ctx is checked every few thousand lines; a
 // cancelled read returns ctx's error, wrapped.
@@ -396,10 +406,12 @@ var edgeHeaderWords = []string{"source", "target", "from", "to", "src", "dst", "
 // some row has names or the number of rows differs from the number of
 // columns; a dense matrix otherwise. When the rows are as many as the
 // columns and could be numbered edges, the answer is DenseCSV and
-// ambiguous is true; so it is for a first line 0, 1, …, c−1 (c ≥ 3) above
-// a symmetric c×c matrix of numbers, pandas' column numbers
-// (indexHeaderMatrix), which the reader then skips. A first line that
-// tether's edge-list writer wrote (WriteEdgeList) makes an edge list.
+// ambiguous is true. A first line 0, 1, …, c−1 above a c×c matrix of
+// numbers, pandas' column numbers, makes a dense matrix when c ≥ 4, or
+// when c = 3 and the rows are symmetric with a constant diagonal
+// (ambiguous then; pandasMatrix); the dense reader skips that line. A
+// first line that tether's edge-list writer wrote (WriteEdgeList) makes
+// an edge list.
 //
 // Cost: O(size of the text).
 func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error) {
@@ -426,15 +438,18 @@ func detectCSVGraph(lines []string, name string, spelling Spelling) (GraphFormat
 		}
 		break
 	}
-	if c := indexHeaderMatrix(lines); c > 0 {
+	if c, ambiguous := pandasMatrix(lines); c > 0 {
 		// pandas' DataFrame(A).to_csv(index=False): a first line 0,1,…,
 		// c−1 above c rows was read as an edge list, the header an edge
 		// (review 114).
+		if !ambiguous {
+			return DenseCSV, ""
+		}
 		file := name
 		if file == "" {
 			file = "<input>"
 		}
-		return DenseCSV, fmt.Sprintf("%s: a first line 0,1,…,%d above %d rows of %d fields is read as the column numbers of a %d×%d affinity matrix, as pandas writes one (if it is an edge, set GraphOptions.Format%s)", file, c-1, c, c, c, c, formatFix(spelling, "edgelist"))
+		return DenseCSV, fmt.Sprintf("%s: a first line 0,1,2 above 3 rows of 3 fields, symmetric, is read as the column numbers of a 3×3 affinity matrix, as pandas writes one (if it is an edge, set GraphOptions.Format%s)", file, formatFix(spelling, "edgelist"))
 	}
 	body := make([]string, 0, min(len(lines), 64))
 	for _, l := range lines {
@@ -627,6 +642,10 @@ func checkWeightText(s string) (float64, error) {
 		return 0, errorf(ErrInvalid, "weight is negative")
 	}
 	if mantissa, _, _ := strings.Cut(strings.ToLower(s), "e"); w == 0 && strings.ContainsAny(mantissa, "123456789") {
+		if strings.HasPrefix(strings.TrimSpace(s), "-") {
+			// -1e-400 reads as −0 (review 115).
+			return 0, errorf(ErrInvalid, "weight is negative")
+		}
 		// "1e-400": written positive, read as 0, and dropped as a
 		// missing edge without a word (review 114).
 		return 0, errorf(ErrInvalid, "weight is positive but below the smallest float64 (about 5e-324): it would read as 0, no edge; scale the weights")
@@ -856,36 +875,49 @@ func numberLike(s string) bool {
 }
 
 // numericToken reports whether s is written as a number with a digit
-// ("1.5", "0.0e+00", "-3"), which no node name of an edge list is unless
-// GraphOptions.NamedNodes says so; "inf" and "nan" are not. Cost
-// O(len(s)).
+// ("1.5", "0.0e+00", "-3"); "inf" and "nan" are not. Cost O(len(s)).
 func numericToken(s string) bool {
 	return numberLike(s) && strings.ContainsAny(s, "0123456789")
 }
 
+// allNumbers reports whether every node token of recs (nodes gives the
+// two of a record) is a number (numericToken): an edge list whose nodes
+// are all numbers but not all integers is a matrix of numbers, never a
+// graph of named nodes unless GraphOptions.NamedNodes says so. Cost
+// O(len(recs)).
+func allNumbers[R any](recs []R, nodes func(R) [2]string) bool {
+	for _, r := range recs {
+		for _, s := range nodes(r) {
+			if !numericToken(s) {
+				return false
+			}
+		}
+	}
+	return len(recs) > 0
+}
+
 // matrixMarketBanner reports whether the first line of lines that is not
-// blank begins with the Matrix Market banner "%%MatrixMarket" (any
-// case). Cost O(length of that line).
+// blank begins with the Matrix Market banner "%%MatrixMarket matrix" (any
+// case; a comment "%%MatrixMarket-style …" is not one). Cost O(length of
+// that line).
 func matrixMarketBanner(lines []string) bool {
 	for _, l := range lines {
 		if isBlank(l) {
 			continue
 		}
-		t := trimLeftBlank(l)
-		return len(t) >= 14 && strings.EqualFold(t[:14], "%%MatrixMarket")
+		f := strings.Fields(l)
+		return len(f) >= 2 && strings.EqualFold(f[0], "%%MatrixMarket") && strings.EqualFold(f[1], "matrix")
 	}
 	return false
 }
 
-// indexHeaderMatrix returns c when the data lines of lines (not blank,
-// not comments) are a first line of the integers 0, 1, …, c−1 (c ≥ 3)
-// followed by exactly c lines of c fields each, written as numbers, that
-// form a symmetric matrix (the same text at (i,j) and (j,i)): the column
-// numbers pandas writes above an affinity matrix (DataFrame(A).to_csv(
-// index=False)), and 0 otherwise. Two columns, and rows that are not
-// symmetric, are left to the edge-list rules: "0,1" then two edges is an
-// edge list of three. Cost O(size of the text).
-func indexHeaderMatrix(lines []string) int {
+// indexHeaderMatrix returns c ≥ 2 and the rows when the data lines of
+// lines (not blank, not comments) are a first line of the integers 0, 1,
+// …, c−1 followed by exactly c lines of c fields each, all written as
+// numbers: the column numbers pandas writes above a matrix
+// (DataFrame(A).to_csv(index=False)); 0 and nil otherwise. Cost O(size
+// of the text).
+func indexHeaderMatrix(lines []string) (int, [][]float64) {
 	var data []string
 	for _, l := range lines {
 		if isBlank(l) {
@@ -897,38 +929,64 @@ func indexHeaderMatrix(lines []string) int {
 		data = append(data, l)
 	}
 	if len(data) < 3 {
-		return 0
+		return 0, nil
 	}
 	sp := splitter{delim: fieldsplit.Detect(data[:1]), quotes: `"`}
 	head, _, err := sp.split(data[0], nil)
 	c := len(head)
-	if err != nil || c < 3 || len(data) != c+1 {
-		return 0
+	if err != nil || c < 2 || len(data) != c+1 {
+		return 0, nil
 	}
 	for i, f := range head {
 		if f != strconv.Itoa(i) {
-			return 0
+			return 0, nil
 		}
 	}
-	rows := make([][]string, c)
+	rows := make([][]float64, c)
+	var fields []string
 	for r, l := range data[1:] {
-		if rows[r], _, err = sp.split(l, nil); err != nil || len(rows[r]) != c {
-			return 0
+		if fields, _, err = sp.split(l, fields); err != nil || len(fields) != c {
+			return 0, nil
 		}
-		for _, f := range rows[r] {
-			if !numberLike(f) {
-				return 0
+		rows[r] = make([]float64, c)
+		for j, f := range fields {
+			v, ok := parseNum(f)
+			if !ok {
+				return 0, nil
 			}
+			rows[r][j] = v
 		}
+	}
+	return c, rows
+}
+
+// pandasMatrix reports whether lines are a matrix under pandas' column
+// numbers (indexHeaderMatrix) for detectCSVGraph, where an edge list
+// could look the same: four columns or more (no edge has four fields),
+// or three whose rows are symmetric (within 10⁻¹², relatively) with a
+// constant diagonal, as affinity matrices are and the rows of an edge
+// list "0,1,2" then three edges rarely are (0,2,1 / 2,3,4 / 1,4,5 is
+// symmetric, but its diagonal 0, 3, 5 is not constant). ambiguous is
+// true for three columns. Cost O(size of the text).
+func pandasMatrix(lines []string) (c int, ambiguous bool) {
+	c, rows := indexHeaderMatrix(lines)
+	switch {
+	case c >= 4:
+		return c, false
+	case c != 3:
+		return 0, false
 	}
 	for i := range c {
+		if rows[i][i] != rows[0][0] {
+			return 0, false
+		}
 		for j := range i {
-			if rows[i][j] != rows[j][i] {
-				return 0
+			if a, b := rows[i][j], rows[j][i]; math.Abs(a-b) > 1e-12*math.Max(math.Abs(a), math.Abs(b)) {
+				return 0, false
 			}
 		}
 	}
-	return c
+	return c, true
 }
 
 // edgeListDeclared returns the node count n that a first line written by
@@ -1118,18 +1176,17 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	}
 	if allInt && len(recs) > 0 {
 		firstInt := intLike(recs[0].a)
-		if !firstInt {
-			// Nodes read as names: none may be a number that is not an
-			// integer (np.savetxt's "0.000000000000000000e+00", "1.5"),
-			// which made a matrix of numbers a graph of named nodes
-			// (review 114).
-			for _, r := range recs {
-				for _, s := range [2]string{r.a, r.b} {
-					if numericToken(s) && !intLike(s) {
-						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrSyntax, "node %s is a number but not an integer: node numbers are integers (is the file an affinity matrix? it needs GraphOptions.Format DenseCSV%s); to read every node as a name, set GraphOptions.NamedNodes%s", quote(s), then(opt.Spelling.Remedy("graph-format", "dense")), namedFix(opt.Spelling))}
-					}
-				}
+		if !firstInt && allNumbers(recs, func(r rec) [2]string { return [2]string{r.a, r.b} }) {
+			// Every node written as a number, not all integers
+			// (np.savetxt's "0.000000000000000000e+00"): a matrix of
+			// numbers read as a graph of named nodes (review 114). Names
+			// among them ("a b", "b 1.5") are names, as before.
+			r := recs[0]
+			s := r.a
+			if intLike(s) {
+				s = r.b
 			}
+			return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrSyntax, "every node is written as a number, and not all as integers: node numbers are integers (an affinity matrix needs GraphOptions.Format DenseCSV%s; nodes named by such numbers need GraphOptions.NamedNodes%s)", then(opt.Spelling.Remedy("graph-format", "dense")), then(opt.Spelling.Remedy("named-nodes")))}
 		}
 		for t, r := range recs {
 			if err := pass(0, 3, t); err != nil {
@@ -1429,7 +1486,7 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 	if blanked != nil {
 		lines = blanked
 	}
-	if indexHeaderMatrix(lines) > 0 {
+	if c, _ := indexHeaderMatrix(lines); c > 0 {
 		// pandas' column numbers 0, 1, …, c−1 above the c rows: a header
 		// of numbers, which the table reader takes for a row.
 		if blanked == nil {

@@ -200,8 +200,8 @@ func TestReadGraphErrors(t *testing.T) {
 		// names (np.savetxt's matrix became a graph of 2 named nodes),
 		// and a Matrix Market file read as an edge list made its size
 		// line an edge.
-		{"non-integer node numbers", "0.000000000000000000e+00 1.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00 1.000000000000000000e+00\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", `node "0.000000000000000000e+00" is a number but not an integer`}},
-		{"a name, then 1.5", "a 1.5\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", `node "1.5" is a number but not an integer`}},
+		{"non-integer node numbers", "0.000000000000000000e+00 1.000000000000000000e+00 1.000000000000000000e+00\n1.000000000000000000e+00 0.000000000000000000e+00 1.000000000000000000e+00\n", EdgeList, GraphOptions{}, ErrSyntax, []string{"g:1", `value "0.000000000000000000e+00"`, "every node is written as a number, and not all as integers"}},
+		{"-1e-400", "0 1 1\n1 2 -1e-400\n", EdgeList, GraphOptions{}, ErrInvalid, []string{"g:2", "weight is negative"}}, // it read as −0 (review 115)
 		// The line of the value kept among repeated entries: the error
 		// named line 6 for the 0.7 of line 8 (review 114).
 		{"mirror differs after a repeat", "%%MatrixMarket matrix coordinate real symmetric\n4 4 6\n2 1 1\n3 1 1\n3 2 1\n4 3 0.5\n3 4 0.5\n4 3 0.7\n", MatrixMarket, GraphOptions{}, ErrInvalid, []string{"g:8", "entry (3,4) = 0.5 on line 7 and its mirror (4,3) = 0.7 on line 8 differ"}},
@@ -642,6 +642,10 @@ func TestReadGraphAutoByContent(t *testing.T) {
 			[][]float64{{0, 1, 1, 0}, {1, 0, 1, 0}, {1, 1, 0, 0.5}, {0, 0, 0.5, 0}}, nil},
 		{"banner in any case", "m.txt", "  %%matrixmarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n",
 			[][]float64{{0, 1}, {1, 0}}, nil},
+		// Names that look like numbers beside names are names, as before
+		// (review 115: refused for a while).
+		{"decimal-looking names", "n.edges", "a b\nb 1.5\n1.5 a\n",
+			[][]float64{{0, 1, 1}, {1, 0, 1}, {1, 1, 0}}, []string{"a", "b", "1.5"}},
 		{"zero weights written otherwise", "z.edges", "0 1 0e-400\n1 2 0.0E+5\n0 2 -0\n2 3 4.9e-324\n",
 			[][]float64{{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 4.9e-324}, {0, 0, 4.9e-324, 0}}, nil},
 		{"tether's edge list as .csv", "tri.csv", "# 3 nodes, undirected, 0-based: i j weight\n0 1 1\n0 2 1\n1 2 1\n",
@@ -667,12 +671,33 @@ func TestReadGraphAutoByContent(t *testing.T) {
 	// refused 4 rows of 3 columns).
 	in := "0,1,2\n0,1,1\n1,0,1\n1,1,0\n"
 	d, err := ReadGraph(context.Background(), strings.NewReader(in), "pd.csv", GraphAuto, GraphOptions{})
-	if err != nil || len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "a first line 0,1,…,2 above 3 rows of 3 fields is read as the column numbers of a 3×3 affinity matrix") {
+	if err != nil || len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "a first line 0,1,2 above 3 rows of 3 fields, symmetric, is read as the column numbers of a 3×3 affinity matrix") {
 		t.Errorf("auto: warnings %q, %v", d.Warnings, err)
 	}
 	d, err = ReadGraph(context.Background(), strings.NewReader(in), "pd.txt", DenseCSV, GraphOptions{})
 	if err != nil || d.G.N() != 3 || d.G.Weight(0, 1) != 1 {
 		t.Errorf("DenseCSV: %v", err)
+	}
+	// Four columns cannot be an edge: a matrix without a warning, even
+	// symmetric only within the reader's tolerance; asymmetric, it is
+	// still the matrix the reader refuses or symmetrizes (review 115: both
+	// were "5 rows and 4 columns").
+	four := "0,1,2,3\n0,0.5,1,0\n0.5000000000000001,0,1,0\n1,1,0,2\n0,0,2,0\n"
+	d, err = ReadGraph(context.Background(), strings.NewReader(four), "p4.csv", GraphAuto, GraphOptions{})
+	if err != nil || d.G.N() != 4 || len(d.Warnings) != 0 || d.G.Weight(2, 3) != 2 {
+		t.Errorf("four columns: %v, warnings %q", err, d.Warnings)
+	}
+	asym := "0,1,2,3\n0,1,0,0\n3,0,0,0\n0,0,0,1\n0,0,1,0\n"
+	d, err = ReadGraph(context.Background(), strings.NewReader(asym), "a4.csv", DenseCSV, GraphOptions{Symmetrize: true})
+	if err != nil || d.G.N() != 4 || d.G.Weight(0, 1) != 2 {
+		t.Errorf("asymmetric, symmetrized: %v", err)
+	}
+	// Three columns whose rows are symmetric but whose diagonal is not
+	// constant: an edge list of 4 weighted edges (review 115: read as a
+	// 3×3 matrix).
+	d, err = ReadGraph(context.Background(), strings.NewReader("0,1,2\n0,2,1\n2,3,4\n1,4,5\n"), "e.csv", GraphAuto, GraphOptions{})
+	if err != nil || d.G.N() != 5 || d.G.Weight(1, 4) != 5 {
+		t.Errorf("edge list 0,1,2 …: %v", err)
 	}
 }
 

@@ -466,7 +466,12 @@ func (b *builder) checkUnderflow(g *Graph) error {
 	if count > 1 {
 		others = " (and " + wording.Count(count-1, "other node", "other nodes") + ")"
 	}
-	return fmt.Errorf("%w: node %d%s has no edge left: the RBF weight of its nearest neighbour, node %d at distance %.4g, underflows to 0 with %s; use a larger σ: a larger fixed value, or the median distance %s", ErrDegenerateScale, i, others, near, math.Sqrt(best), sigma, remedy(b.sp, "Spec.Sigma = Sigma{Rule: SigmaMedian}", "sigma", "median"))
+	larger := "a larger fixed value, or the median distance " + remedy(b.sp, "Spec.Sigma = Sigma{Rule: SigmaMedian}", "sigma", "median")
+	if b.spec.Sigma.Rule == SigmaMedian {
+		// Not the rule already given (review 115).
+		larger = "a fixed value larger than the median distance"
+	}
+	return fmt.Errorf("%w: node %d%s has no edge left: the RBF weight of its nearest neighbour, node %d at distance %.4g, underflows to 0 with %s; use a larger σ: %s", ErrDegenerateScale, i, others, near, math.Sqrt(best), sigma, larger)
 }
 
 // builder carries the state of one Build call.

@@ -585,7 +585,7 @@ func (g *Graph) Isolated() []int {
 // is what the methods that read weights as similarities in [0, 1]
 // (cluster.Uses.WeightScale) expect of a graph whose weights are counts
 // or distances' inverses. A weight that underflows to 0 after the
-// division, or a self loop that overflows (weights spanning
+// division, or a self loop or the sum of the weights that overflows (weights spanning
 // more than float64's range), is an error wrapping ErrInvalid naming the
 // node. Cost O(nnz + n).
 func (g *Graph) Normalized() (*Graph, float64, error) {
@@ -612,9 +612,18 @@ func (g *Graph) Normalized() (*Graph, float64, error) {
 			return nil, 0, fmt.Errorf("%w: self loop %g of node %d divided by the largest weight between distinct nodes, %g, overflows: the weights span more than float64's range", ErrInvalid, v, g.rowOf(k), wmax)
 		}
 	}
-	// The degrees cannot overflow: each is one self loop, finite, plus
-	// weights of at most 1.
-	return g.withWeights(w), wmax, nil
+	ng := g.withWeights(w)
+	// Each degree is one finite self loop plus weights of at most 1, but
+	// their sum, the volume, can overflow with two large loops (review
+	// 115: "regularization τ = +Inf" far from its cause).
+	var vol float64
+	for _, d := range ng.deg {
+		vol += d
+	}
+	if math.IsInf(vol, 0) {
+		return nil, 0, fmt.Errorf("%w: the weights divided by the largest between distinct nodes, %g, sum beyond float64's range (self loops far above the edges): the weights span more than float64's range", ErrInvalid, wmax)
+	}
+	return ng, wmax, nil
 }
 
 // withWeights returns the graph of g's structure with weights w (parallel

@@ -520,14 +520,18 @@ func TestNormalized(t *testing.T) {
 		t.Errorf("weights 1e300 and 1e-300: error %v, want one naming node 1", err)
 	}
 	// A self loop 10³¹⁰ times the largest edge overflows (+Inf reached the
-	// eigensolver as NaN; review 114); one just below float64's largest
-	// beside edges of 1 does not.
+	// eigensolver as NaN; review 114); one of 8e307 beside edges of 0.5
+	// does not (1.6e308), but two of them sum beyond float64 (review 115).
 	loop, _ := FromEdges(3, []Edge{{0, 1, 1e-300}, {1, 2, 1e-300}, {2, 2, 1e10}})
 	if _, _, err := loop.Normalized(); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "self loop 1e+10 of node 2") {
 		t.Errorf("self loop 1e10 beside edges of 1e-300: error %v, want one naming node 2", err)
 	}
-	deg, _ := FromEdges(3, []Edge{{0, 1, 1}, {1, 2, 1}, {1, 1, 1.5e308}})
-	if _, _, err := deg.Normalized(); err != nil {
-		t.Errorf("a self loop of 1.5e308 beside edges of 1: %v", err)
+	one, _ := FromEdges(4, []Edge{{0, 1, 0.5}, {1, 2, 0.5}, {2, 3, 0.5}, {3, 0, 0.5}, {0, 0, 8e307}})
+	if h, _, err := one.Normalized(); err != nil || h.Weight(0, 0) != 1.6e308 {
+		t.Errorf("a self loop of 8e307 beside edges of 0.5: %v", err)
+	}
+	two, _ := FromEdges(4, []Edge{{0, 1, 0.5}, {1, 2, 0.5}, {2, 3, 0.5}, {3, 0, 0.5}, {0, 0, 8e307}, {2, 2, 8e307}})
+	if _, _, err := two.Normalized(); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "sum beyond float64's range") {
+		t.Errorf("two self loops of 8e307 beside edges of 0.5: %v", err)
 	}
 }

@@ -80,6 +80,14 @@ func TestBuildUnderflow(t *testing.T) {
 	if err != nil || g.Degree(3) != 0 || g.Degree(2) != 0 || g.Degree(0) == 0 {
 		t.Errorf("mutual 1-NN of 0, 0.1, 0.25, 5: err %v, degrees %v %v %v %v, want nodes 2 and 3 alone", err, g.Degree(0), g.Degree(1), g.Degree(2), g.Degree(3))
 	}
+	// With σ the median distance already, the remedy is not the median
+	// (review 115): an outlier pair 60 apart, each other's nearest, among
+	// 10 close points.
+	pair := mat.NewDense(12, 1, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 100, 160})
+	_, err = Build(context.Background(), pair, Spec{Kind: MutualKNN, K: 1, Sigma: Sigma{Rule: SigmaMedian}})
+	if !errors.Is(err, ErrDegenerateScale) || !strings.Contains(err.Error(), "use a larger σ: a fixed value larger than the median distance") || strings.Contains(err.Error(), "SigmaMedian") {
+		t.Errorf("median σ: err = %v", err)
+	}
 	// Only one far node: named alone.
 	y := mat.NewDense(6, 1, []float64{0, 0.1, 0.2, 0.3, 0.4, 50})
 	_, err = Build(context.Background(), y, Spec{Kind: Full, Sigma: Sigma{Rule: SigmaFixed, Value: 0.5}})

@@ -108,7 +108,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Var(textVar(&o.table.Scale), "scale", "numeric column scaling: none (the default), minmax or zscore")
 	fs.Var(textVar(&o.table.Missing), "missing", "missing values (? or empty): reject (the default), impute (a numeric column's mean, a categorical column's most frequent value; with a note) or drop (the rows, with a warning; the rows kept keep their 0-based row numbers in the file as names: -o writes them, and node numbers of -truth, -constraints and -partial-labels mean the same rows)")
 	fs.StringVar(&o.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding reference labels (e.g. club)")
-	fs.Var(textVar(&o.gopt.Format), "graph-format", "format of -graph-file: auto (by extension; a .csv by content), edgelist, mtx, gml or dense"+unnamedDefault(o.gopt.Format))
+	fs.Var(textVar(&o.gopt.Format), "graph-format", "format of -graph-file: auto (by extension; a .csv by content; a Matrix Market banner in any file), edgelist, mtx, gml or dense"+unnamedDefault(o.gopt.Format))
 	bindCategorical(fs, &o.table)
 	fs.BoolVar(&o.gopt.Symmetrize, "symmetrize", false, "accept an asymmetric dense or Matrix Market affinity matrix A and use (A+Aᵀ)/2")
 	fs.Var(intIn(&o.gopt.MaxNodes, 0, 1<<31-1), "max-nodes", "largest `number` of nodes of a graph file (0: the default limit, 2²⁴)")
@@ -401,7 +401,7 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	partial := fs.String("partial-labels", "", "partial labels `file` (one label per line, or node,label lines; -1 or empty: unknown; integers other than 0…k−1 are renumbered in increasing order, with a note)")
 	out := fs.String("o", "-", "write the labels to this `file` as node,cluster lines (- for standard output)")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON document on standard output, with the labels when -o is -")
-	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list")
+	graphOut := fs.String("graph-out", "", "write the graph clustered to this `file`: Matrix Market if it ends in .mtx or .mm, else an edge list (not to a .gml file)")
 	plotFile := fs.String("plot", "", "write a scatter plot of the partition to this `file`, PNG or SVG by its extension, .png or .svg (2-D features, their principal components, or the spectral layout of a graph)")
 	var repair cluster.Repair
 	fs.Var(textVar(&repair), "repair", "embeddings whose iterative eigensolve returns eigenvalues below its resolution (nearly disconnected weighted graphs): auto (solve again by shift-and-invert when that costs at most the work already spent), always (whenever the sparse factor fits in 2.5·10⁷ entries) or never (keep the iterative result and its warning); cluster.Settings.Repair"+unnamedDefault(repair))
@@ -436,7 +436,7 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	if err := checkOutputs("cluster", ins, outs); err != nil {
 		return err
 	}
-	if ext := strings.ToLower(filepath.Ext(*graphOut)); ext == ".gml" {
+	if strings.EqualFold(filepath.Ext(*graphOut), ".gml") {
 		// An edge list in a .gml file, which the readers then refused as
 		// GML (review 114).
 		return usagef("cluster", "-graph-out %s: tether writes an edge list, or Matrix Market for .mtx and .mm, not GML: give the file another extension (.edges, .txt, .mtx)", *graphOut)

@@ -114,6 +114,11 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return genFlagError(err)
 	}
+	if g.Graph && strings.EqualFold(filepath.Ext(f.out), ".gml") {
+		// An edge list in a .gml file, which the readers then refused as
+		// GML (review 115), as cluster -graph-out refuses it.
+		return usagef("gen", "-o %s: tether writes a graph as an edge list, or Matrix Market for .mtx and .mm, not GML: give the file another extension (.edges, .txt, .mtx)", f.out)
+	}
 	if err := checkOutputs("gen", nil, generatedOutputs(g, "-o", f.out, "-labels", f.labels)); err != nil {
 		return err
 	}

@@ -166,8 +166,16 @@ func TestGraphOutReadsBack(t *testing.T) {
 			t.Errorf("%s read back: %v\n%s", name, err, stdout)
 		}
 	}
-	_, _, err := run(t, "cluster", "-graph-file", tri, "-k", "2", "-graph-out", filepath.Join(dir, "out.gml"))
+	_, _, err := run(t, "cluster", "-graph-file", tri, "-k", "2", "-graph-out", filepath.Join(dir, "out.GML"))
 	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "not GML") {
-		t.Errorf("-graph-out .gml: %v", err)
+		t.Errorf("-graph-out .GML: %v", err)
+	}
+	// tether gen writes the same edge list (review 115).
+	_, _, err = run(t, "gen", "sbm", "-n", "30", "-o", filepath.Join(dir, "g.gml"))
+	if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "not GML") {
+		t.Errorf("gen -o .gml: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "g.gml")); !os.IsNotExist(err) {
+		t.Errorf("gen -o g.gml wrote a file (%v)", err)
 	}
 }
