@@ -3,7 +3,9 @@ package main
 import (
 	"flag"
 	"os"
+	"slices"
 
+	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/inputkind"
@@ -162,5 +164,44 @@ func (o *inputOptions) checkApplies() error {
 		// It was ignored without a word.
 		err = usagef(cmd, "-eps is the radius of -graph eps and does not apply to -graph %s", o.spec.Kind)
 	}
+	if err == nil && kind == inGraphFile {
+		err = o.checkGraphFormatFlags(cmd)
+	}
 	return err
+}
+
+// checkGraphFormatFlags returns the usage error of a graph-file flag
+// given for a format that does not read it, when the format is known
+// before reading: -graph-format, or the extension of .mtx, .mm and .gml
+// files (a .csv file is an edge list or a matrix by its content, and any
+// other name an edge list unless a Matrix Market banner says otherwise,
+// so those are left to the reader). -gml-label reads GML only;
+// -graph-base and -named-nodes edge lists only; -symmetrize matrices
+// only (Matrix Market, dense CSV). They were ignored without a word
+// (review 114). Cost O(1).
+func (o *inputOptions) checkGraphFormatFlags(cmd string) error {
+	f := o.gopt.Format
+	if f == dataset.GraphAuto {
+		switch g := dataset.GraphFormatFor(o.graphFile); g {
+		case dataset.MatrixMarket, dataset.GML:
+			f = g
+		default:
+			return nil
+		}
+	}
+	names := map[dataset.GraphFormat]string{dataset.EdgeList: "an edge list", dataset.MatrixMarket: "a Matrix Market file", dataset.GML: "a GML file", dataset.DenseCSV: "a dense affinity matrix"}
+	for _, c := range []struct {
+		flag, what string
+		reads      []dataset.GraphFormat
+	}{
+		{"gml-label", "names the GML node attribute holding the labels", []dataset.GraphFormat{dataset.GML}},
+		{"graph-base", "numbers the nodes of an edge list", []dataset.GraphFormat{dataset.EdgeList}},
+		{"named-nodes", "reads the nodes of an edge list as names", []dataset.GraphFormat{dataset.EdgeList}},
+		{"symmetrize", "averages a matrix with its transpose", []dataset.GraphFormat{dataset.MatrixMarket, dataset.DenseCSV}},
+	} {
+		if isSet(o.flags, c.flag) && !slices.Contains(c.reads, f) {
+			return usagef(cmd, "-%s %s and does not apply to -graph-file %s, %s", c.flag, c.what, o.graphFile, names[f])
+		}
+	}
+	return nil
 }
