@@ -911,82 +911,96 @@ func matrixMarketBanner(lines []string) bool {
 	return false
 }
 
-// indexHeaderMatrix returns c ≥ 2 and the rows when the data lines of
-// lines (not blank, not comments) are a first line of the integers 0, 1,
-// …, c−1 followed by exactly c lines of c fields each, all written as
-// numbers: the column numbers pandas writes above a matrix
-// (DataFrame(A).to_csv(index=False)); 0 and nil otherwise. Cost O(size
-// of the text).
-func indexHeaderMatrix(lines []string) (int, [][]float64) {
-	var data []string
+// dataLine reports whether l is a data line of a graph text: neither
+// blank nor a comment ('#' or '%' first). Cost O(len(l)).
+func dataLine(l string) bool {
+	if isBlank(l) {
+		return false
+	}
+	c := trimLeftBlank(l)[0]
+	return c != '#' && c != '%'
+}
+
+// indexHeader returns c ≥ 2 and the c lines after it when the data lines
+// of lines (dataLine) are a first line of the integers 0, 1, …, c−1 and
+// exactly c more: the column numbers pandas writes above a c×c matrix
+// (DataFrame(A).to_csv(index=False)); 0 and nil otherwise. It stops at
+// the first line that rules it out, so an edge list of millions of lines
+// costs a few of them. Cost O(size of the text) at most.
+func indexHeader(lines []string) (int, []string) {
+	c := -1
+	var rows []string
 	for _, l := range lines {
-		if isBlank(l) {
+		if !dataLine(l) {
 			continue
 		}
-		if c := trimLeftBlank(l)[0]; c == '#' || c == '%' {
-			continue
-		}
-		data = append(data, l)
-	}
-	if len(data) < 3 {
-		return 0, nil
-	}
-	sp := splitter{delim: fieldsplit.Detect(data[:1]), quotes: `"`}
-	head, _, err := sp.split(data[0], nil)
-	c := len(head)
-	if err != nil || c < 2 || len(data) != c+1 {
-		return 0, nil
-	}
-	for i, f := range head {
-		if f != strconv.Itoa(i) {
-			return 0, nil
-		}
-	}
-	rows := make([][]float64, c)
-	var fields []string
-	for r, l := range data[1:] {
-		if fields, _, err = sp.split(l, fields); err != nil || len(fields) != c {
-			return 0, nil
-		}
-		rows[r] = make([]float64, c)
-		for j, f := range fields {
-			v, ok := parseNum(f)
-			if !ok {
+		if c < 0 {
+			head, _, err := splitter{delim: fieldsplit.Detect([]string{l}), quotes: `"`}.split(l, nil)
+			if err != nil || len(head) < 2 {
 				return 0, nil
 			}
-			rows[r][j] = v
+			for i, f := range head {
+				if f != strconv.Itoa(i) {
+					return 0, nil
+				}
+			}
+			c = len(head)
+			continue
 		}
+		if len(rows) == c {
+			return 0, nil
+		}
+		rows = append(rows, l)
+	}
+	if c < 0 || len(rows) != c {
+		return 0, nil
 	}
 	return c, rows
 }
 
 // pandasMatrix reports whether lines are a matrix under pandas' column
-// numbers (indexHeaderMatrix) for detectCSVGraph, where an edge list
-// could look the same: four columns or more (no edge has four fields),
-// or three whose rows are symmetric (within 10⁻¹², relatively) with a
-// constant diagonal, as affinity matrices are and the rows of an edge
-// list "0,1,2" then three edges rarely are (0,2,1 / 2,3,4 / 1,4,5 is
-// symmetric, but its diagonal 0, 3, 5 is not constant). ambiguous is
-// true for three columns. Cost O(size of the text).
+// numbers (indexHeader) for detectCSVGraph, where an edge list could look
+// the same: four columns or more (no edge has four fields; the dense
+// reader checks the rows), or three whose rows are numbers, symmetric
+// (within 10⁻¹², relatively) with a constant diagonal, as affinity
+// matrices are and the rows of an edge list "0,1,2" then three edges
+// rarely are (0,2,1 / 2,3,4 / 1,4,5 is symmetric, but its diagonal 0, 3,
+// 5 is not constant). ambiguous is true for three columns. Cost
+// O(size of the text) at most (indexHeader).
 func pandasMatrix(lines []string) (c int, ambiguous bool) {
-	c, rows := indexHeaderMatrix(lines)
+	c, rows := indexHeader(lines)
 	switch {
 	case c >= 4:
 		return c, false
 	case c != 3:
 		return 0, false
 	}
-	for i := range c {
-		if rows[i][i] != rows[0][0] {
+	var a [3][3]float64
+	sp := splitter{delim: fieldsplit.Detect(rows[:1]), quotes: `"`}
+	for r, l := range rows {
+		fields, _, err := sp.split(l, nil)
+		if err != nil || len(fields) != 3 {
+			return 0, false
+		}
+		for j, f := range fields {
+			v, ok := parseNum(f)
+			if !ok {
+				return 0, false
+			}
+			a[r][j] = v
+		}
+	}
+	for i := range 3 {
+		if a[i][i] != a[0][0] {
 			return 0, false
 		}
 		for j := range i {
-			if a, b := rows[i][j], rows[j][i]; math.Abs(a-b) > 1e-12*math.Max(math.Abs(a), math.Abs(b)) {
+			if x, y := a[i][j], a[j][i]; math.Abs(x-y) > 1e-12*math.Max(math.Abs(x), math.Abs(y)) {
 				return 0, false
 			}
 		}
 	}
-	return c, true
+	return 3, true
 }
 
 // edgeListDeclared returns the node count n that a first line written by
@@ -1473,10 +1487,7 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 	// line named the nodes; review 114).
 	var blanked []string
 	for i, l := range lines {
-		if isBlank(l) {
-			continue
-		}
-		if c := trimLeftBlank(l)[0]; c == '#' || c == '%' {
+		if !isBlank(l) && !dataLine(l) {
 			if blanked == nil {
 				blanked = slices.Clone(lines)
 			}
@@ -1486,7 +1497,7 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 	if blanked != nil {
 		lines = blanked
 	}
-	if c, _ := indexHeaderMatrix(lines); c > 0 {
+	if c, _ := indexHeader(lines); c > 0 {
 		// pandas' column numbers 0, 1, …, c−1 above the c rows: a header
 		// of numbers, which the table reader takes for a row.
 		if blanked == nil {
