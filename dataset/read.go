@@ -153,16 +153,10 @@ func delimiterFor(s string, sp Spelling) (d byte, ok bool, err error) {
 // CheckDelimiter returns the error Read gives for Options.Delimiter s, nil
 // for a delimiter it accepts (see Options.Delimiter), so that a front end
 // can refuse one before it reads anything. The error wraps ErrOption and
-// names the library's option alone; CheckDelimiterSpelled names a front
-// end's too.
-func CheckDelimiter(s string) error {
-	return CheckDelimiterSpelled(s, Spelling{})
-}
-
-// CheckDelimiterSpelled is CheckDelimiter whose error names the front
-// end's option beside the library's, as sp spells it ("(Options.Delimiter;
-// tether: -delim)"), as Read's does with Options.Spelling sp.
-func CheckDelimiterSpelled(s string, sp Spelling) error {
+// names the front end's option beside the library's as sp spells it
+// ("(Options.Delimiter; tether: -delim)"), as Read's does with
+// Options.Spelling sp; the zero Spelling names the library's alone.
+func CheckDelimiter(s string, sp Spelling) error {
 	_, _, err := delimiterFor(s, sp)
 	return err
 }

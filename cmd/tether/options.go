@@ -98,7 +98,7 @@ func (f positiveFloat) Set(s string) error {
 }
 
 // delimFlag is the -delim flag: a delimiter the table reader accepts
-// (dataset.CheckDelimiterSpelled), refused at parse time otherwise (-delim
+// (dataset.CheckDelimiter), refused at parse time otherwise (-delim
 // ab was the reader's error, exit status 1).
 type delimFlag struct{ p *string }
 
@@ -110,7 +110,7 @@ func (d delimFlag) String() string {
 }
 
 func (d delimFlag) Set(s string) error {
-	if err := dataset.CheckDelimiterSpelled(s, cliSpelling); err != nil {
+	if err := dataset.CheckDelimiter(s, cliSpelling); err != nil {
 		return userError{err}
 	}
 	*d.p = s
