@@ -959,11 +959,26 @@ func WriteLabels(w io.Writer, l Labels, base int) error {
 	if err := l.Validate(0); err != nil {
 		return err
 	}
+	return writeLabelLines(w, l, fmt.Sprintf("# base=%d\n", base), func(buf []byte, i int) []byte {
+		return strconv.AppendInt(buf, int64(i+base), 10)
+	})
+}
+
+// writeLabelLines writes head, then one line node,label per labelled node
+// of l, in node order, node i written by node (appended to buf): the
+// lines of WriteLabels and WriteLabelsNamed. The error is the writer's.
+// Cost O(len(l)) and the nodes' writing.
+func writeLabelLines(w io.Writer, l Labels, head string, node func(buf []byte, i int) []byte) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# base=%d\n", base)
+	bw.WriteString(head)
+	buf := make([]byte, 0, 64)
 	for i, c := range l {
 		if c != Unlabeled {
-			fmt.Fprintf(bw, "%d,%d\n", i+base, c)
+			buf = node(buf[:0], i)
+			buf = append(buf, ',')
+			buf = strconv.AppendInt(buf, int64(c), 10)
+			buf = append(buf, '\n')
+			bw.Write(buf)
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -997,20 +1012,5 @@ func WriteLabelsNamed(w io.Writer, l Labels, names []string) error {
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(w)
-	bw.WriteString("name,label\n")
-	buf := make([]byte, 0, 64)
-	for i, c := range l {
-		if c != Unlabeled {
-			buf = append(buf[:0], fields[i]...)
-			buf = append(buf, ',')
-			buf = strconv.AppendInt(buf, int64(c), 10)
-			buf = append(buf, '\n')
-			bw.Write(buf)
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("constraint: writing labels: %w", err)
-	}
-	return nil
+	return writeLabelLines(w, l, "name,label\n", func(buf []byte, i int) []byte { return append(buf, fields[i]...) })
 }
