@@ -155,19 +155,49 @@ func (o *inputOptions) checkApplies() error {
 			err = usagef(cmd, "-%s %s and does not apply to %s", f.Name, s.what, source)
 		}
 	})
-	if err == nil && o.spec.Kind == graph.Epsilon && !isSet(o.flags, "eps") {
-		// The builder refused the radius 0 after the data were read, an
-		// error of the data (exit status 1).
-		err = usagef(cmd, "-graph eps needs -eps, its radius: the points at distance at most -eps are joined")
-	}
-	if err == nil && o.spec.Kind != graph.Epsilon && isSet(o.flags, "eps") {
-		// It was ignored without a word.
-		err = usagef(cmd, "-eps is the radius of -graph eps and does not apply to -graph %s", o.spec.Kind)
+	if err == nil {
+		err = o.checkGraphSpecFlags(cmd)
 	}
 	if err == nil && kind == inGraphFile {
 		err = o.checkGraphFormatFlags(cmd)
 	}
 	return err
+}
+
+// checkGraphSpecFlags returns the usage error of a graph-construction
+// flag that the graph chosen does not read: -eps but for -graph eps (and
+// -graph eps without it), -knn and -knn-search but for the k-NN graphs
+// (knn, mknn, sknn; local scaling of a full or eps graph takes its
+// neighbour from -sigma local:K, and searches exactly), -max-full but for
+// -graph full and eps, -sigma but for -affinity rbf. Such flags were
+// ignored without a word, so a user who asked for -graph full -knn 5 or
+// -affinity binary -sigma 2 got another graph than the one meant (review
+// 114). It is called only when the construction flags apply to the input
+// (checkApplies refuses them for graph files). Cost O(1).
+func (o *inputOptions) checkGraphSpecFlags(cmd string) error {
+	s := o.spec
+	kNN := s.Kind == graph.SymmetricKNN || s.Kind == graph.MutualKNN || s.Kind == graph.SklearnKNN
+	switch {
+	case s.Kind == graph.Epsilon && !isSet(o.flags, "eps"):
+		// The builder refused the radius 0 after the data were read, an
+		// error of the data (exit status 1).
+		return usagef(cmd, "-graph eps needs -eps, its radius: the points at distance at most -eps are joined")
+	case s.Kind != graph.Epsilon && isSet(o.flags, "eps"):
+		return usagef(cmd, "-eps is the radius of -graph eps and does not apply to -graph %s", s.Kind)
+	case !kNN && isSet(o.flags, "knn"):
+		hint := ""
+		if s.Affinity == graph.RBF {
+			hint = " (the neighbour of local scaling is set by -sigma local:K)"
+		}
+		return usagef(cmd, "-knn is the number of neighbours of the k-NN graphs (knn, mknn, sknn) and does not apply to -graph %s%s", s.Kind, hint)
+	case !kNN && isSet(o.flags, "knn-search"):
+		return usagef(cmd, "-knn-search chooses the neighbour search of the k-NN graphs (knn, mknn, sknn) and does not apply to -graph %s", s.Kind)
+	case s.Kind != graph.Full && s.Kind != graph.Epsilon && isSet(o.flags, "max-full"):
+		return usagef(cmd, "-max-full bounds the size of -graph full and eps and does not apply to -graph %s", s.Kind)
+	case s.Affinity != graph.RBF && isSet(o.flags, "sigma"):
+		return usagef(cmd, "-sigma is the scale of the RBF weights and does not apply to -affinity %s", s.Affinity)
+	}
+	return nil
 }
 
 // checkGraphFormatFlags returns the usage error of a graph-file flag

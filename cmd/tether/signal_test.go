@@ -535,6 +535,15 @@ func TestFlagValuesCheckedBeforeTheData(t *testing.T) {
 		// -eps with another kind of graph was ignored without a word.
 		{[]string{"cluster", "-input", missing, "-k", "2", "-eps", "0.5"}, "usage: cluster: -eps is the radius of -graph eps and does not apply to -graph knn"},
 		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "full", "-eps", "0.5"}, "usage: cluster: -eps is the radius of -graph eps and does not apply to -graph full"},
+		// Graph-construction flags the graph chosen does not read were
+		// ignored without a word (review 114).
+		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "full", "-knn", "5"}, "usage: cluster: -knn is the number of neighbours of the k-NN graphs (knn, mknn, sknn) and does not apply to -graph full (the neighbour of local scaling is set by -sigma local:K)"},
+		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps", "-eps", "1", "-affinity", "binary", "-knn", "5"}, "usage: cluster: -knn is the number of neighbours of the k-NN graphs (knn, mknn, sknn) and does not apply to -graph eps"},
+		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "full", "-knn-search", "exact"}, "usage: cluster: -knn-search chooses the neighbour search of the k-NN graphs (knn, mknn, sknn) and does not apply to -graph full"},
+		{[]string{"cluster", "-input", missing, "-k", "2", "-max-full", "500"}, "usage: cluster: -max-full bounds the size of -graph full and eps and does not apply to -graph knn"},
+		{[]string{"serve", "-graph", "mknn", "-max-full", "500"}, "usage: serve: -max-full bounds the size of -graph full and eps and does not apply to -graph mknn"},
+		{[]string{"cluster", "-input", missing, "-k", "2", "-affinity", "binary", "-sigma", "2"}, "usage: cluster: -sigma is the scale of the RBF weights and does not apply to -affinity binary"},
+		{[]string{"cluster", "-input", missing, "-k", "2", "-affinity", "cosine", "-sigma", "median"}, "usage: cluster: -sigma is the scale of the RBF weights and does not apply to -affinity cosine"},
 		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps", "-eps", "NaN"}, `usage: cluster: invalid value "NaN" for flag -eps: NaN: want a positive finite number`},
 		{[]string{"cluster", "-input", missing, "-k", "2", "-graph", "eps", "-eps", "0"}, `usage: cluster: invalid value "0" for flag -eps: 0: want a positive finite number`},
 		{[]string{"cluster", "-input", missing, "-k", "2", "-delim", "ab"}, `usage: cluster: invalid value "ab" for flag -delim: unsupported delimiter "ab" (Options.Delimiter; tether: -delim)`},
