@@ -593,6 +593,11 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	// regularized, nodes attached, a collapsed partition) and the
 	// summary's own go to standard error like the input's, printed above,
 	// which are not repeated here; the summary lists them too.
+	if *graphOut != "" && l.Names != nil {
+		// The graph files tether writes hold no node names (review
+		// 114: the names were dropped without a word).
+		sum.Notes = append(sum.Notes, fmt.Sprintf("-graph-out %s numbers the nodes in the order of the labels -o writes (0-based in an edge list, 1-based in Matrix Market), not by their names, which a graph file of tether's does not hold", *graphOut))
+	}
 	printMessages(m.Stderr, "cluster", sum.Warnings, sum.Notes, *quiet)
 	if *graphOut != "" {
 		if err := m.writeGraph(ctx, *graphOut, l.Graph, !*quiet); err != nil {

@@ -179,3 +179,47 @@ func TestGraphOutReadsBack(t *testing.T) {
 		t.Errorf("gen -o g.gml wrote a file (%v)", err)
 	}
 }
+
+// TestGraphOutNamedNodesNote: the graph of a named edge list, written by
+// -graph-out, numbers its nodes in the order of -o's lines; a note says
+// so, since the names are not in the file (they were dropped without a
+// word, review 114). Node i of the file read back is the node of -o's
+// line i: its edges join the same names as the input's.
+func TestGraphOutNamedNodesNote(t *testing.T) {
+	dir := t.TempDir()
+	in := evalWriteTemp(t, dir, "named.txt", "ann bob 1\nbob cat 1\ncat ann 1\ndan eve 1\neve fay 1\nfay dan 1\ncat dan 0.1\n")
+	out := filepath.Join(dir, "g.txt")
+	pred := filepath.Join(dir, "pred.csv")
+	_, stderr, err := run(t, "cluster", "-graph-file", in, "-k", "2", "-o", pred, "-graph-out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "note: -graph-out "+out+" numbers the nodes in the order of the labels -o writes") {
+		t.Errorf("stderr has no note on the node numbers:\n%s", stderr)
+	}
+	var names []string
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, pred)), "\n")[1:] {
+		names = append(names, strings.Split(line, ",")[0])
+	}
+	d, err := dataset.ReadGraphFileOptions(context.Background(), out, dataset.GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := map[string]bool{}
+	for _, e := range d.G.Edges() {
+		a, b := names[e.I], names[e.J]
+		if a > b {
+			a, b = b, a
+		}
+		edges[a+"-"+b] = true
+	}
+	for _, want := range []string{"ann-bob", "bob-cat", "ann-cat", "dan-eve", "eve-fay", "dan-fay", "cat-dan"} {
+		if !edges[want] {
+			t.Errorf("edge %s missing from the graph read back by -o's names (%v)", want, edges)
+		}
+	}
+	// Without names, no note.
+	if _, stderr, err := run(t, "cluster", "-graph-file", out, "-k", "2", "-o", pred, "-graph-out", filepath.Join(dir, "g2.txt")); err != nil || strings.Contains(stderr, "numbers the nodes") {
+		t.Errorf("integer graph: err %v, stderr %s", err, stderr)
+	}
+}
