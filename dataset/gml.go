@@ -3,6 +3,8 @@ package dataset
 import (
 	"context"
 	"fmt"
+	"html"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -76,7 +78,7 @@ tok:
 			return gmlToken{}, &ParseError{Line: line, Err: errorf(ErrSyntax, "unterminated string")}
 		}
 		lx.pos++
-		return gmlToken{kind: 's', text: s[start+1 : lx.pos-1], line: line}, nil
+		return gmlToken{kind: 's', text: gmlUnescape(s[start+1 : lx.pos-1]), line: line}, nil
 	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
 		for lx.pos < len(s) && isKeyByte(s[lx.pos]) {
 			lx.pos++
@@ -101,6 +103,30 @@ tok:
 		return gmlToken{kind: 'n', text: t, line: line}, nil
 	}
 	return gmlToken{}, &ParseError{Line: line, Value: string(c), Err: errorf(ErrSyntax, "unexpected character")}
+}
+
+// gmlEntity matches the character references of GML strings: GML text
+// is 7-bit ASCII, other characters written as HTML entities (Himsolt,
+// "GML: A portable Graph File Format", §2: "&auml;"), and networkx
+// writes them as "&#252;". Only references closed by ';' are read, so a
+// bare "AT&T" or "R&D" stays as it is.
+var gmlEntity = regexp.MustCompile(`&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});`)
+
+// gmlUnescape returns the GML string s with its character references
+// decoded (gmlEntity): "J&#252;rgen" and "J&uuml;rgen" are "Jürgen". A
+// reference that names no character (&foo;, &#0;) is left as written.
+// Node names and label values read from a GML file are the decoded ones,
+// as networkx reads them. Cost O(len(s)).
+func gmlUnescape(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	return gmlEntity.ReplaceAllStringFunc(s, func(ref string) string {
+		if u := html.UnescapeString(ref); u != ref && u != "\uFFFD" {
+			return u
+		}
+		return ref
+	})
 }
 
 func isKeyByte(c byte) bool {

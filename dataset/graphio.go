@@ -298,7 +298,8 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 //
 // GML files hold graph [ node [ id … label … attr … ] edge [ source …
 // target … weight … ] ]; node ids are any distinct integers, mapped to
-// 0…n−1 in order of appearance. A directed graph ("directed 1") is read as
+// 0…n−1 in order of appearance. Strings (labels, attributes) have their
+// HTML character references decoded ("&#252;", "&uuml;": ü). A directed graph ("directed 1") is read as
 // undirected and repeated edges (a multigraph, or u→v with v→u) are merged
 // by opt.Duplicates; either adds a warning to GraphData.Warnings, and
 // DupError refuses repeated edges instead. A file holds one graph list: a

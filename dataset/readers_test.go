@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -396,5 +397,26 @@ func TestGMLNonFinite(t *testing.T) {
 	bad := "graph [\n node [ id 0 label foo ]\n]\n"
 	if _, err := ReadGraph(context.Background(), strings.NewReader(bad), "nx.gml", GraphAuto, GraphOptions{}); !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "key without a value") {
 		t.Errorf("label foo: error %v", err)
+	}
+}
+
+// TestGMLEntities: GML strings write characters outside ASCII as HTML
+// character references (networkx: "&#252;"; the GML paper: "&uuml;").
+// They are node names and label values, decoded, as networkx reads them;
+// they were kept as written, so a name differed from the same name in a
+// labels or constraints file (review 114). Text with an ampersand that is
+// no reference stays as it is.
+func TestGMLEntities(t *testing.T) {
+	in := "graph [\n node [ id 0 label \"J&#252;rgen\" club \"M&#xFC;nchen\" ]\n node [ id 1 label \"J&uuml;rgen Sr\" club \"AT&T\" ]\n" +
+		" node [ id 2 label \"R&D &amp; more\" club \"&foo; &#0;\" ]\n edge [ source 0 target 1 ]\n edge [ source 1 target 2 ]\n]\n"
+	d, err := ReadGraph(context.Background(), strings.NewReader(in), "nx.gml", GraphAuto, GraphOptions{LabelAttr: "club"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Jürgen", "Jürgen Sr", "R&D & more"}; !slices.Equal(d.Names, want) {
+		t.Errorf("names %q, want %q", d.Names, want)
+	}
+	if want := []string{"&foo; &#0;", "AT&T", "München"}; !slices.Equal(d.ClassNames, want) {
+		t.Errorf("class names %q, want %q", d.ClassNames, want)
 	}
 }
