@@ -817,8 +817,11 @@ func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
 // label). Comments,
 // the field delimiter and the "# base=" directive are as in Read (the base
 // applies to the node field); a header line "node,label" or "label" is
-// allowed first, and blank lines before it or before the first node,label
-// line are ignored. The header "name,label" (or "id,label", any case),
+// allowed first (any case, and any of the words dataset.ReadNodeLabels
+// takes for a header: index, vertex or item for node; class, cluster,
+// truth, target, y, pred, community or club for label, …), and blank
+// lines before it or before the first node,label line are ignored. The
+// header "name,label" (or id, node_name or node_id with any label word),
 // which WriteLabelsNamed writes, says that the nodes are names: matched
 // against ReadOptions.Names, or without Names read as node indices when
 // they are integers (as dataset.ReadNodeLabels reads an "id" column of
@@ -855,15 +858,17 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 		}
 		if layout == undecided {
 			switch {
-			case isHeader(fields, 2, "node", "label"):
+			case len(fields) == 2 && labelheader.IsNode(fields[0]) && labelheader.IsLabel(fields[1]):
+				// node,label, id,class, …: the words of
+				// dataset.ReadNodeLabels' headers. name,label (or
+				// id, node_name, node_id): nodes by name
+				// (WriteLabelsNamed).
 				layout, pending = pairs, 0
+				if labelheader.IsName(fields[0]) {
+					lr.nameLine = lr.line
+				}
 				continue
-			case len(fields) == 2 && labelheader.IsName(fields[0]) && strings.EqualFold(fields[1], "label"):
-				// name,label: nodes by name (WriteLabelsNamed).
-				layout, pending = pairs, 0
-				lr.nameLine = lr.line
-				continue
-			case len(fields) == 1 && strings.EqualFold(fields[0], "label"):
+			case len(fields) == 1 && labelheader.IsLabel(fields[0]):
 				layout, pending = single, 0
 				continue
 			case len(fields) == 2:

@@ -294,6 +294,11 @@ func TestReadLabels(t *testing.T) {
 		{name: "name header", in: "name,label\nc,0\n1,2\n", opt: ReadOptions{Names: []string{"a", "1", "c"}}, want: Labels{-1, 2, 0}},
 		{name: "id header without names", in: "ID,Label\n4,0\n1,2\n", want: Labels{-1, 2, -1, -1, 0}},
 		{name: "name header, no names", in: "name,label\nc,0\n", err: "in.txt:2: unknown node name \"c\": the header on line 1 keys the nodes by name"},
+		// The header words of dataset.ReadNodeLabels: id,class was
+		// "node id is not an integer" (review 114's list).
+		{name: "id,class header", in: "id,class\nc,0\n1,2\n", opt: ReadOptions{Names: []string{"a", "1", "c"}}, want: Labels{-1, 2, 0}},
+		{name: "vertex,community header", in: "Vertex;Community\n2;1\n", want: Labels{-1, -1, 1}},
+		{name: "one per line, class header", in: "class\n1\n0\n", want: Labels{1, 0}},
 		// The delimiters of Read, detected on the first line of two fields.
 		{name: "node<tab>label", in: "node\tlabel\n3\t1\n0\t?\n", want: Labels{-1, -1, -1, 1}},
 		{name: "node label", in: "3 1\n0 0\n", want: Labels{0, -1, -1, 1}},
