@@ -124,6 +124,11 @@ func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 		opt := in.table
 		opt.LabelColumn = in.labelCol
 		d, err := readTableReported(ctx, in.input, opt, rec)
+		if errors.Is(err, dataset.ErrNoFeatures) && len(opt.Drop) > 0 {
+			// -drop took the last feature: the table is no labels file
+			// (review 115: the advice below said it was).
+			return usagef("labels", "%v: -drop %s left no column besides the label and the ids, and tether labels reads a table with at least one: drop fewer columns (the features are not written, so dropping them changes nothing)", err, strings.Join(opt.Drop, ","))
+		}
 		if errors.Is(err, dataset.ErrNoFeatures) {
 			// The table is its label column (and ids) alone: a labels
 			// file as it is (review 108: "no feature columns left").

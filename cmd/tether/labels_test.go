@@ -330,6 +330,9 @@ func TestLabelsCommand(t *testing.T) {
 		{[]string{"-input", headerOnly}, "one line of words, read as one data row (-header auto): if that line is a header, the file holds no data"},
 		{[]string{"-input", headerOnly, "-label", "3"}, "one line of words, read as one data row"},
 		{[]string{"-input", labelsOnly}, "no feature columns left after removing label, ID and dropped columns: a table of its labels alone (with ids or not) is a labels file already"},
+		// -drop of the last feature: no labels file (the advice above
+		// was given).
+		{[]string{"-input", csvFile, "-label", "species", "-drop", "x,y"}, "-drop x,y left no column besides the label and the ids"},
 	} {
 		if _, _, err := run(t, append([]string{"labels"}, bad.args...)...); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("labels %q: error %v, want one mentioning %q", bad.args, err, bad.want)
