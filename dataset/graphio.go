@@ -1297,7 +1297,13 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			if err := pass(0, 1, t); err != nil {
 				return nil, err
 			}
-			for _, s := range [2]string{r.a, r.b} {
+			for c, s := range [2]string{r.a, r.b} {
+				if strings.TrimSpace(s) == "" {
+					// A missing node (",b,1"): read as a node named ""
+					// it joined the graph, and the labels files then
+					// numbered every node (KeyNames; review 114).
+					return nil, &ParseError{File: name, Line: r.line, Column: c + 1, Err: errorf(ErrSyntax, "empty node name: the line lacks a node")}
+				}
 				if _, ok := id[s]; !ok {
 					if len(id) >= maxN {
 						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}

@@ -420,3 +420,22 @@ func TestGMLEntities(t *testing.T) {
 		t.Errorf("class names %q, want %q", d.ClassNames, want)
 	}
 }
+
+// TestEdgeListEmptyNodeName: a line of a named edge list that lacks a
+// node (",bob,1", or a quoted empty field) is an error naming the line and
+// column; it was a node named "", after which the labels files numbered
+// every node instead of naming them, without a word (review 114).
+func TestEdgeListEmptyNodeName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"ann,bob,1\nbob,cat,1\n,bob,1\n", "e.txt:3: column 1: syntax error: empty node name"},
+		{"ann bob\nbob \"\"\n", "e.txt:2: column 2: syntax error: empty node name"},
+	} {
+		_, err := ReadGraph(context.Background(), strings.NewReader(c.in), "e.txt", GraphAuto, GraphOptions{})
+		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
+		}
+	}
+	if _, err := ReadGraph(context.Background(), strings.NewReader("0 1\n\"\" 1\n"), "e.txt", GraphAuto, GraphOptions{NamedNodes: true}); err == nil || !strings.Contains(err.Error(), "e.txt:2: column 1: syntax error: empty node name") {
+		t.Errorf("-named-nodes: error %v", err)
+	}
+}
