@@ -675,10 +675,33 @@ const (
 // dupWarning records the repeated edges that DupMax merged although their
 // weights differ (a weight was dropped): how many, and the first such
 // repeat's line with its weight and the earlier line's.
+//
+// same counts the repeats with the earlier entry's weight, which DupMax
+// merges too (sameLine and sameFirst the first such repeat's line and the
+// earlier one's): an edge list's repeats of that kind are the two
+// orientations of an undirected edge, but a Matrix Market file's are
+// entries listed twice, which scipy.io.mmread adds (sameWarning).
 type dupWarning struct {
 	count       int
 	line, first int
 	w, wFirst   float64
+
+	same                int
+	sameLine, sameFirst int
+}
+
+// sameWarning says that the Matrix Market file name lists some entries
+// twice with the same value and that each was read once, as n counted
+// them; "" when none was.
+func (n *dupWarning) sameWarning(name string) string {
+	if n == nil || n.same == 0 {
+		return ""
+	}
+	what := fmt.Sprintf("%d entries repeat", n.same)
+	if n.same == 1 {
+		what = "1 entry repeats"
+	}
+	return fmt.Sprintf("%s:%d: %s an earlier entry with the same row, column and value (the first: line %d); each is read once, while scipy.io.mmread adds repeated entries (library: GraphOptions.Duplicates, DupSum adds them, DupError refuses the file)", name, n.sameLine, what, n.sameFirst)
 }
 
 // warning says what the merges of n did, for the file name, naming the
@@ -698,8 +721,9 @@ func (n *dupWarning) warning(name string, sp Spelling) string {
 
 // assemble combines entries into a graph on n nodes, pairing (i,j) with
 // (j,i) as how says. Repeats of (i,j) in one orientation are combined by
-// opt.Duplicates first; with DupMax, the repeats whose weights differ are
-// counted in the returned warning (nil when there are none). ctx is
+// opt.Duplicates first; with DupMax, the repeats are counted in the
+// returned warning (nil when there are none), those whose weights differ
+// apart from those with the earlier weight. ctx is
 // checked every textline.PollLines entries of the first pass, every
 // ctxsort.PollEvery of the sort, before the combining (0.05 s on 3·10⁶
 // entries) and as the graph is built (graph.FromEdgesContext); the error
@@ -768,11 +792,19 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 			case DupError:
 				return nil, nil, &ParseError{File: name, Line: e.line, Err: errorf(ErrInvalid, "edge (%d,%d) repeats line %d", e.lo, e.hi, c.line)}
 			default:
+				if dup == nil {
+					dup = &dupWarning{}
+				}
 				if e.w != c.w {
-					if dup == nil {
-						dup = &dupWarning{line: e.line, first: c.line, w: e.w, wFirst: c.w}
+					if dup.count == 0 {
+						dup.line, dup.first, dup.w, dup.wFirst = e.line, c.line, e.w, c.w
 					}
 					dup.count++
+				} else {
+					if dup.same == 0 {
+						dup.sameLine, dup.sameFirst = e.line, c.line
+					}
+					dup.same++
 				}
 				if e.w > c.w {
 					// The line of the value kept, which the symmetry
@@ -1330,7 +1362,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 		return nil, err
 	}
 	m.Done()
-	if dup != nil {
+	if dup != nil && dup.count > 0 {
 		d.Warnings = append(d.Warnings, dup.warning(name, opt.Spelling))
 	}
 	d.G = g
@@ -1481,8 +1513,11 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 		return nil, err
 	}
 	d := &GraphData{G: g, Base: 1}
-	if dup != nil {
+	if dup != nil && dup.count > 0 {
 		d.Warnings = append(d.Warnings, dup.warning(name, opt.Spelling))
+	}
+	if w := dup.sameWarning(name); w != "" {
+		d.Warnings = append(d.Warnings, w)
 	}
 	return d, nil
 }

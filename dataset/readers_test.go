@@ -439,3 +439,40 @@ func TestEdgeListEmptyNodeName(t *testing.T) {
 		t.Errorf("-named-nodes: error %v", err)
 	}
 }
+
+// TestMatrixMarketRepeatedEntries: a Matrix Market file listing an entry
+// twice with the same value is read with the entry once (DupMax), and now
+// says so, since scipy.io.mmread adds the two (the merge was silent,
+// review 114); a symmetric file's entry given in both triangles is no
+// repeat, and an edge list's two orientations of an edge are not warned
+// about.
+func TestMatrixMarketRepeatedEntries(t *testing.T) {
+	read := func(in string) *GraphData {
+		t.Helper()
+		d, err := ReadGraph(context.Background(), strings.NewReader(in), "m.mtx", GraphAuto, GraphOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := read("%%MatrixMarket matrix coordinate real general\n3 3 5\n1 2 1\n2 1 1\n2 3 2\n3 2 2\n1 2 1\n")
+	if d.G.Weight(0, 1) != 1 || len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "m.mtx:7: 1 entry repeats an earlier entry with the same row, column and value (the first: line 3); each is read once, while scipy.io.mmread adds") {
+		t.Errorf("general, repeated: weight %g, warnings %q", d.G.Weight(0, 1), d.Warnings)
+	}
+	d = read("%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n2 1 1\n3 2 2\n2 1 1\n3 2 2\n")
+	if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "m.mtx:5: 2 entries repeat") {
+		t.Errorf("symmetric, repeated: warnings %q", d.Warnings)
+	}
+	for _, in := range []string{
+		"%%MatrixMarket matrix coordinate real general\n3 3 4\n1 2 1\n2 1 1\n2 3 2\n3 2 2\n",
+		"%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n2 1 1\n1 2 1\n3 2 2\n",
+	} {
+		if d := read(in); len(d.Warnings) != 0 {
+			t.Errorf("%q: warnings %q", in, d.Warnings)
+		}
+	}
+	e, err := ReadGraph(context.Background(), strings.NewReader("0 1\n1 0\n1 2\n"), "e.txt", GraphAuto, GraphOptions{})
+	if err != nil || len(e.Warnings) != 0 {
+		t.Errorf("edge list with both orientations: %v, warnings %q", err, e.Warnings)
+	}
+}
