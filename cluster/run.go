@@ -26,8 +26,10 @@ import (
 // contradict each other (a pair both must-link and cannot-link, or a
 // cannot-link between nodes a chain of must-links joins; constraint.Check)
 // and it does not resolve them (Uses.Resolves), and last ones when some
-// of the k clusters are empty and when the partition has collapsed (one
-// cluster holding at least 90% of n ≥ 20 nodes while k ≥ 2). What the
+// of the k clusters are empty, when the partition has collapsed (one
+// cluster holding at least 90% of n ≥ 20 nodes while k ≥ 2) and when the
+// graph has no edge between distinct nodes (any partition cuts nothing:
+// edgeless). What the
 // method reports as information rather than a condition (the choice auto
 // made, say) is in Result.Notes instead (Result states the rule).
 // For a method that declares Uses.Core, a graph with isolated nodes or
@@ -272,6 +274,9 @@ func finish(name string, u Uses, p *Problem, c pairContradictions, res *Result, 
 		if w := collapsed(name, p, res, s); w != "" {
 			res.Warnings = append(res.Warnings, w)
 		}
+		if w := edgeless(name, u, p); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
 	}
 	moveNotes(res)
 	res.Runtime = time.Since(start)
@@ -378,6 +383,34 @@ func emptyClusters(name string, res *Result) string {
 // collapsedShare is the share of the nodes in one cluster from which Run
 // warns that a partition into k ≥ 2 clusters may have collapsed.
 const collapsedShare = 0.9
+
+// edgeless returns a warning when the method name, which clusters the
+// graph (u.Input), was given a graph of n ≥ 2 nodes without an edge
+// between distinct nodes: every partition then cuts nothing, so the
+// graph says nothing about the clusters, and the partition follows the
+// method's start (an arbitrary split, ncut's 5 + 1 of six isolated nodes)
+// and the side information, if the method reads any. Such a result was
+// returned with a note on the regularization only. "" otherwise. Cost
+// O(nnz).
+func edgeless(name string, u Uses, p *Problem) string {
+	g := p.Graph
+	if g == nil || g.N() < 2 || (u.Input != 0 && u.Input&GraphInput == 0) {
+		return ""
+	}
+	for i := 0; i < g.N(); i++ {
+		idx, _ := g.Row(i)
+		for _, j := range idx {
+			if int(j) != i {
+				return ""
+			}
+		}
+	}
+	follows := "an arbitrary split (the method's start)"
+	if u.Supervision&Pairs != 0 && p.Constraints != nil && len(p.Constraints.Pairs) > 0 || u.Supervision&LabelSet != 0 && p.Labels != nil {
+		follows = "the side information alone, and the method's start where that leaves a choice"
+	}
+	return fmt.Sprintf("%s: the graph has no edge between distinct nodes (%d nodes), so every partition cuts nothing and the graph says nothing about the clusters: the partition is %s", name, g.N(), follows)
+}
 
 // collapsed returns a warning when the largest cluster of res holds at
 // least collapsedShare of its n ≥ 20 nodes while res.K ≥ 2: the classic
