@@ -698,17 +698,18 @@ func (b *builder) knn(ctx context.Context) (*Graph, error) {
 	} else if b.spec.Affinity == RBF {
 		// A mutual neighbour is the candidate: a σ under which every
 		// mutual pair's weight underflowed gave a graph of isolated
-		// nodes, exit 0 (review 114). O(n·kq²), kq the neighbours.
-		mutual := make([]bool, n)
-		for i := 0; i < n; i++ {
+		// nodes, exit 0 (review 114). Asked only of the nodes left
+		// without an edge, O(kq²) each, kq the neighbours (it was
+		// computed for every node, O(n·kq²) without polling ctx). dj
+		// is not changed by symmetrize.
+		b.hasCand = func(i int) bool {
 			for _, j := range dj[i*kq : (i+1)*kq] {
 				if slices.Contains(dj[int(j)*kq:(int(j)+1)*kq], int32(i)) {
-					mutual[i] = true
-					break
+					return true
 				}
 			}
+			return false
 		}
-		b.hasCand = func(i int) bool { return mutual[i] }
 	}
 	return symmetrize(ctx, n, kq, dj, dw, mode, self)
 }
