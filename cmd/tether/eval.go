@@ -31,7 +31,11 @@ Entropies and VI are in nats.
 
 Nodes the reference leaves unlabelled are left out of the comparison;
 the prediction must label every node. Two files that number their nodes
-are matched by number, two that name them by name. When one names its
+are matched by number, two that name them by name; with -graph, two
+named files meet its nodes through its names if it names them, and
+otherwise must list their names in the same order, the graph's (tether
+cluster -o and -graph-out write one order). A -constraints file may key
+its nodes by those names. When one names its
 nodes and the other numbers them, -graph, if it names its nodes (GML, an
 edge list of names), matches them through its names; -match order reads
 the named file's i-th line as node i (tether cluster -o and tether labels
@@ -108,7 +112,7 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	// (the nodes without a reference label left out, figures skipped)
 	// once the figures are computed, and kept in the JSON document; a
 	// failure prints the warnings found before it, which may explain it.
-	truth, pred, warnings, pairNotes, err := readEvalPair(ctx, truthPath, predPath, graphPath, graphBase, match == "order")
+	truth, pred, names, warnings, pairNotes, err := readEvalPair(ctx, truthPath, predPath, graphPath, graphBase, match == "order")
 	fail := func(err error) error {
 		printMessages(m.Stderr, "eval", warnings, nil, false)
 		return err
@@ -137,7 +141,7 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	}
 	rec := m.recorder(ctx, quiet)
 	if consPath != "" {
-		if opt.Constraints, err = readConstraintsReported(ctx, consPath, n, rec); err != nil {
+		if opt.Constraints, err = readConstraintsReported(ctx, consPath, n, names, rec); err != nil {
 			return fail(fmt.Errorf("eval: %w", err))
 		}
 	}
@@ -180,15 +184,22 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 // constraint.ReadFileContext does (soft policy: repeats kept, contradictions
 // reported), its reading reported to rec (openCounted, then "checking the
 // pairs" until the set is made) and the whole as the step "reading PATH":
-// 10⁷ pairs take seconds.
-func readConstraintsReported(ctx context.Context, path string, n int, rec *stderrRecorder) (*constraint.Set, error) {
+// 10⁷ pairs take seconds. names (nil: none) name the n nodes, as the
+// labels files and -graph name them: a file may then key its nodes by
+// name, as tether cluster reads it (constraint.ReadOptions.AutoNames; a
+// file of names was refused, review 118).
+func readConstraintsReported(ctx context.Context, path string, n int, names []string, rec *stderrRecorder) (*constraint.Set, error) {
 	defer rec.step("reading " + path)()
 	f, err := openCounted(ctx, path, rec, "checking the pairs")
 	if err != nil {
 		return nil, fmt.Errorf("constraint: %w", err) // as constraint.ReadFileContext says it
 	}
 	defer f.Close()
-	res, err := constraint.ReadContext(ctx, f, &constraint.ReadOptions{N: max(n, 0), File: path, Policy: constraint.Soft})
+	ro := &constraint.ReadOptions{N: max(n, 0), File: path, Policy: constraint.Soft}
+	if names != nil {
+		ro.Names, ro.AutoNames = names, true
+	}
+	res, err := constraint.ReadContext(ctx, f, ro)
 	if err != nil {
 		return nil, err
 	}
@@ -271,9 +282,17 @@ var evalMatches = []string{"name", "order"}
 
 // readEvalPair reads the reference and predicted labels files (see
 // labelFilesHelp) and returns their labels, node i of one being node i of
-// the other, with the readers' warnings. When both files number their
-// nodes, node i is node i; when both name them the prediction is mapped
-// onto the reference's nodes. When one names its nodes and the other
+// the other, the names of those nodes (nil when the files number them),
+// and the readers' warnings. When both files number their nodes, node i
+// is node i. When both name them, the nodes are those of graphPath when
+// it names its nodes (GML, a named edge list, a dense CSV with a header),
+// so that node i is the graph's node i; otherwise the reference's, in
+// its order, the prediction mapped onto them. Then a graph that numbers
+// its nodes is read on that order only when both files list their names
+// in the same order: a reference in another order than the prediction
+// (shuffled, say) is refused, since only the data knows which name is the
+// graph's node i (the cut figures were computed against the reference's
+// order, wrong without a word; review 118). When one names its nodes and the other
 // numbers them, the numbers are those of the data, whose order only the
 // data knows:
 //
@@ -294,37 +313,71 @@ var evalMatches = []string{"name", "order"}
 //     alike.
 //
 // Errors name the files, and the line and value when there is one.
-func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, base dataset.IndexBase, byOrder bool) (truth, pred []int, warnings, notes []string, err error) {
+func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, base dataset.IndexBase, byOrder bool) (truth, pred []int, nodeNames, warnings, notes []string, err error) {
 	ts, ps := newLabelsSource(ctx, truthPath), newLabelsSource(ctx, predPath)
 	defer ts.Close()
 	defer ps.Close()
 	t, err := ts.read(0, nil)
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	p, err := ps.read(0, nil)
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	named, numbered := truthPath, predPath
 	if p.Names != nil {
 		named, numbered = predPath, truthPath
 	}
+	// graphNames returns the node names of graphPath, nil when it numbers
+	// its nodes or there is none, and whether there is a graph.
+	graphNames := func() ([]string, error) {
+		if graphPath == "" {
+			return nil, nil
+		}
+		g, err := dataset.ReadGraphFileOptions(ctx, graphPath, dataset.GraphOptions{Base: base, Spelling: evalSpelling()})
+		if err != nil {
+			return nil, fmt.Errorf("eval: %w", err)
+		}
+		return g.Names, nil
+	}
 	switch {
 	case byOrder || t.Names == nil && p.Names == nil:
-		// Line order, or indices on both sides.
-	case t.Names != nil && p.Names != nil:
-		if p, err = ps.read(len(t.Labels), t.Names); err != nil {
-			return nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
+		// Line order, or indices on both sides. With -match order the
+		// names of a named file, the reference's first, name the nodes
+		// in that order (for a constraints file keyed by name).
+		nodeNames = t.Names
+		if nodeNames == nil {
+			nodeNames = p.Names
 		}
-	default:
-		var names []string
-		if graphPath != "" {
-			g, err := dataset.ReadGraphFileOptions(ctx, graphPath, dataset.GraphOptions{Base: base, Spelling: evalSpelling()})
-			if err != nil {
-				return nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
+	case t.Names != nil && p.Names != nil:
+		gn, err := graphNames()
+		if err != nil {
+			return nil, nil, nil, nil, nil, err
+		}
+		if gn != nil {
+			// The graph's nodes, in its order.
+			if t, err = ts.read(len(gn), gn); err != nil {
+				return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
 			}
-			names = g.Names
+			if p, err = ps.read(len(gn), gn); err != nil {
+				return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+			}
+			nodeNames = gn
+			break
+		}
+		if graphPath != "" && !sameNames(t.Names, p.Names) {
+			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %s and %s name their nodes in different orders, and -graph %s numbers its nodes: only the data knows which name is its node i; "+
+				"list both files in the graph's order (tether cluster -o writes the nodes in the order of the graph it writes with -graph-out), or give -graph a graph that names its nodes (GML, an edge list of names)", truthPath, predPath, graphPath)
+		}
+		if p, err = ps.read(len(t.Labels), t.Names); err != nil {
+			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
+		}
+		nodeNames = t.Names
+	default:
+		names, err := graphNames()
+		if err != nil {
+			return nil, nil, nil, nil, nil, err
 		}
 		if names == nil {
 			// Names that are the integers 0, 1, …, n−1 of the numbered
@@ -342,7 +395,7 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 			if indexNames(nd.Names, n) {
 				d, err := src.read(n, nil)
 				if err != nil {
-					return nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
+					return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
 				}
 				if p.Names != nil {
 					p = d
@@ -360,25 +413,45 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 			if graphPath != "" {
 				how = "a graph that names its nodes as -graph (" + graphPath + " does not)"
 			}
-			return nil, nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them, and only the data knows which name has which number: "+
+			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them, and only the data knows which name has which number: "+
 				"add -match order if %s lists every node in the data's order (tether cluster -o and tether labels write them so), or %s; or write both files by name or both by index%s",
 				named, numbered, named, how, permuted)
 		}
 		// The data's numbering, through the graph's names.
 		if t, err = ts.read(len(names), names); err != nil {
-			return nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
 		}
 		if p, err = ps.read(len(names), names); err != nil {
-			return nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
 		}
+		nodeNames = names
 	}
 	for path, d := range map[string]*dataset.NodeLabels{truthPath: t, predPath: p} {
 		if len(d.Labels) == 0 {
-			return nil, nil, nil, nil, fmt.Errorf("eval: %s: no labels", path)
+			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %s: no labels", path)
 		}
 	}
+	if len(nodeNames) != len(t.Labels) {
+		// -match order with files of other lengths: eval refuses them.
+		nodeNames = nil
+	}
 	warnings = append(slices.Clone(t.Warnings), p.Warnings...)
-	return t.Labels, p.Labels, warnings, notes, nil
+	return t.Labels, p.Labels, nodeNames, warnings, notes, nil
+}
+
+// sameNames reports whether a and b list the same names in the same
+// order, blanks around them trimmed (as the labels readers match names).
+// Cost O(len(a)).
+func sameNames(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if strings.TrimSpace(a[i]) != strings.TrimSpace(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // indexNames reports whether names are the integers 0, 1, …, n−1 in that
