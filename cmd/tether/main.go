@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -325,15 +326,56 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		}
 		hint := ""
 		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			name = strings.TrimLeft(name, "-")
 			var names []string
 			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-			if c := suggest.Closest(strings.TrimLeft(name, "-"), names); c != "" {
+			if h := otherSpelling(cmdName(fs), name); h != "" {
+				hint = ": " + h
+			} else if c := suggest.Closest(name, names); c != "" {
 				hint = ": did you mean -" + c + "?"
 			}
+		}
+		if v, ok := graphFileAsKind(err); ok {
+			hint = fmt.Sprintf(": -graph is the kind of graph built from features; read a graph file with -graph-file %s", v)
 		}
 		return usagef(cmdName(fs), "%v%s (%s)", err, hint, usageHint(fs))
 	}
 	return nil
+}
+
+// otherSpelling returns, for a flag the command cmd does not have, how
+// cmd spells what the flag does in other commands, or "" (review 118:
+// eval's graph file is -graph, cluster's -graph-file; constraints check
+// takes its file as an argument, cluster as -constraints).
+func otherSpelling(cmd, flag string) string {
+	switch {
+	case cmd == "eval" && flag == "graph-file":
+		return "eval reads the graph file of the cut figures with -graph FILE (tether cluster's -graph-file)"
+	case cmd == "constraints check" && flag == "constraints":
+		return "the constraints file is the argument: tether constraints check [flags] FILE"
+	}
+	return ""
+}
+
+// graphFileAsKind reports whether err, a flag parsing error, refuses a
+// value of -graph that names a file (a path separator or an extension
+// such as .mtx), and returns that value: tether cluster's and serve's
+// -graph is the kind of graph built from features, and a graph file is
+// given with -graph-file.
+func graphFileAsKind(err error) (string, bool) {
+	rest, ok := strings.CutPrefix(err.Error(), "invalid value ")
+	if !ok {
+		return "", false
+	}
+	v, tail, ok := strings.Cut(rest, " for flag -graph: ")
+	if !ok || tail == "" {
+		return "", false
+	}
+	v, uerr := strconv.Unquote(v)
+	if uerr != nil || !strings.ContainsAny(v, "./\\") {
+		return "", false
+	}
+	return v, true
 }
 
 // parseArgs parses flags that may come after positional arguments

@@ -661,3 +661,25 @@ func TestBrokenPipeLeavesNoTemporaryFile(t *testing.T) {
 		t.Errorf("%s left, holding %v; want nothing", out, names)
 	}
 }
+
+// TestOtherCommandsSpellings: a flag another command spells otherwise
+// gets that spelling in the usage error (review 118: eval -graph-file,
+// constraints check -constraints, cluster -graph FILE were refused
+// without a word of the right flag).
+func TestOtherCommandsSpellings(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "-truth", "a", "-pred", "b", "-graph-file", "g.mtx"}, "flag provided but not defined: -graph-file: eval reads the graph file of the cut figures with -graph FILE"},
+		{[]string{"constraints", "check", "-constraints", "c.csv"}, "flag provided but not defined: -constraints: the constraints file is the argument"},
+		{[]string{"cluster", "-graph", "sbm.mtx", "-k", "2"}, `unknown graph kind "sbm.mtx" (want knn, mknn, full, eps or sknn): -graph is the kind of graph built from features; read a graph file with -graph-file sbm.mtx`},
+		{[]string{"serve", "-graph", "data/g"}, "read a graph file with -graph-file data/g"},
+		{[]string{"cluster", "-graph", "knnn", "-k", "2"}, `unknown graph kind "knnn": did you mean knn? (want knn, mknn, full, eps or sknn) (run`},
+	} {
+		_, _, err := run(t, tc.args...)
+		if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want a usage error with %q", tc.args, err, tc.want)
+		}
+	}
+}
