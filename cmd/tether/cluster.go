@@ -973,27 +973,43 @@ func printSummary(w io.Writer, s *summary) error {
 		fmt.Fprintf(tw, "labelled\t%d of %d in the cluster of their class\n", s.LabelsKept[0], s.LabelsKept[1])
 	}
 	if r, ok := s.Report.(*cluster.AutoReport); ok {
+		if r.HeldOut == 0 {
+			// Too little supervision to cross-validate: no candidate
+			// was scored (one line, not one per candidate; review 118).
+			fmt.Fprintf(tw, "auto\tno candidate scored: no held-out constraints (%d candidates)\n", len(r.Candidates))
+		}
 		for _, c := range r.Candidates {
+			if r.HeldOut == 0 && c.Skipped == "" && c.Error == "" {
+				continue
+			}
 			var score string
 			switch {
 			case c.Skipped != "":
 				score = "skipped: " + c.Skipped
 			case c.Error != "":
 				score = "failed: " + c.Error
-			case r.HeldOut == 0:
-				// Too little supervision to cross-validate: the report's
-				// −1 scores mean "not scored", not a fraction.
-				score = "not scored: no held-out constraints"
 			default:
-				score = fmt.Sprintf("%.4f held-out constraints satisfied (%.2f s)", c.Satisfied, c.Seconds)
+				// The fraction said as one (review 118: "0.9024
+				// held-out constraints satisfied" read as a count),
+				// and b and c as what they count.
+				score = fmt.Sprintf("satisfies %.4f of the held-out constraints (%.2f s)", c.Satisfied, c.Seconds)
 				if r.Score == cluster.AutoScorePairARI {
-					score = fmt.Sprintf("%.4f held-out pair ARI, %.4f satisfied (%.2f s)", c.Score, c.Satisfied, c.Seconds)
+					score = fmt.Sprintf("held-out pair ARI %.4f, satisfies %.4f of the held-out constraints (%.2f s)", c.Score, c.Satisfied, c.Seconds)
 				}
 				if c.Supervised && r.Baseline != "" {
-					score += fmt.Sprintf("; against %s: b = %d, c = %d, McNemar z = %.2f", r.Baseline, c.B, c.C, c.McNemar)
+					score += fmt.Sprintf("; against %s: %d satisfied by it alone, %d by %s alone, McNemar z = %.2f", r.Baseline, c.B, c.C, r.Baseline, c.McNemar)
 				}
 			}
-			fmt.Fprintf(tw, "auto %s\t%s\n", c.Name, score)
+			name := c.Name
+			if c.Name != c.Method || c.Knobs != "" {
+				// fgpwc-dw is no method of -method: say which it is.
+				name = fmt.Sprintf("%s (%s", c.Name, c.Method)
+				if c.Knobs != "" {
+					name += ", " + c.Knobs
+				}
+				name += ")"
+			}
+			fmt.Fprintf(tw, "auto %s\t%s\n", name, score)
 		}
 	}
 	for _, n := range s.Notes {
