@@ -36,7 +36,8 @@ func clusterMoons(ctx context.Context, table, cons string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	// i,j,ml|cl lines; in Go, &constraint.Set{N: g.N(), Pairs: []constraint.Pair{{I: 0, J: 7, Kind: constraint.MustLink}}}
+	// i,j,ml|cl lines; in Go, &constraint.Set{N: g.N(), Pairs: []constraint.Pair{{I: 0, J: 7, Kind: constraint.MustLink}}}.
+	// A file keyed by node names: constraint.ReadContext with ReadOptions{Names: d.Names, AutoNames: true}.
 	pairs, err := constraint.ReadFileContext(ctx, cons, g.N())
 	if err != nil {
 		return 0, err
