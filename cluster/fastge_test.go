@@ -918,3 +918,38 @@ func TestFastGETinyWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestPencilPathEstimateUnconvergedWarns: the λ_min estimates that choose
+// the pencil's path (extremeEig) are eigensolves too; one that does not
+// converge (capped at one restart here) is used with a warning in the
+// result, as every other solve of the pencil gives. It was used without a
+// word (review 117).
+func TestPencilPathEstimateUnconvergedWarns(t *testing.T) {
+	g := pwRandomGraph(t, 600, 1500, 5)
+	truth := make([]int, 600)
+	for i := range truth {
+		truth[i] = i * 3 / 600
+	}
+	sets, err := constraint.LabelSets(truth, 0.3, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, _ := constraint.SetsToLabels(600, sets)
+	gs, err := buildFastGE2(g, labels, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, lh := laplacianOf(gs.an), laplacianOf(gs.ah)
+	s := &Settings{Seed: 1, EigenSettings: &eigen.Settings{MaxIter: 1}}
+	pr, err := solvePencil(context.Background(), ln, lh, 3, pencilOptions{mu: ln.trace() / (10 * lh.trace())}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range pr.warnings {
+		found = found || strings.Contains(w, "the smallest eigenvalue that decides the pencil's path (definite or not)")
+	}
+	if !found {
+		t.Errorf("warnings %q lack the unconverged path estimate", pr.warnings)
+	}
+}

@@ -102,8 +102,16 @@ func pencilError(err error) error {
 // Cost: paths 1 and 2 one iterative solve (plus one smallest-eigenvalue
 // estimate each for the definiteness tests); path 3 O(n³) time and O(n²)
 // memory.
-func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOptions, s *Settings) (_ *pencilResult, err error) {
-	defer func() { err = pencilError(err) }()
+func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOptions, s *Settings) (result *pencilResult, err error) {
+	// The warnings of the λ_min estimates that chose the path go first
+	// in the result's, on every path.
+	var pathWarnings []string
+	defer func() {
+		err = pencilError(err)
+		if result != nil && len(pathWarnings) > 0 {
+			result.warnings = append(pathWarnings, result.warnings...)
+		}
+	}()
 	n := p.Dim()
 	if k < 1 || k > n {
 		return nil, fmt.Errorf("%w: %d eigenvectors requested for %d nodes", ErrInvalid, k, n)
@@ -112,8 +120,12 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 	lmin, scale := 0.0, 1.0
 	if !opt.singularL {
 		var err error
-		if lmin, scale, err = extremeEig(ctx, l, s); err != nil {
+		var w string
+		if lmin, scale, w, err = extremeEig(ctx, l, s); err != nil {
 			return nil, err
+		}
+		if w != "" {
+			pathWarnings = append(pathWarnings, w)
 		}
 	}
 	if lmin > 1e-9*scale {
@@ -137,8 +149,12 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 	mmin, mscale := 1.0, 1.0
 	if !opt.definiteM {
 		var err error
-		if mmin, mscale, err = extremeEig(ctx, m, s); err != nil {
+		var w string
+		if mmin, mscale, w, err = extremeEig(ctx, m, s); err != nil {
 			return nil, err
+		}
+		if w != "" {
+			pathWarnings = append(pathWarnings, w)
 		}
 	}
 	if mmin > 1e-9*mscale {
@@ -199,19 +215,28 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 		return nil, err
 	}
 	vals, vecs, err := densePencil(ctx, dp, dl, k, s)
-	if err != nil {
+	if err != nil && vals == nil {
 		return nil, err
 	}
-	return &pencilResult{values: vals, vectors: vecs, path: "dense"}, nil
+	dense := &pencilResult{values: vals, vectors: vecs, path: "dense"}
+	if err != nil {
+		dense.warnings = append(dense.warnings, err.Error())
+	}
+	return dense, nil
 }
 
 // extremeEig returns the smallest eigenvalue of op and a scale (the largest
 // |diagonal| entry's order, estimated as max_i |(op e_i)_i| over a probe) for
-// relative tests. Cost: one eigensolve for one pair.
-func extremeEig(ctx context.Context, op eigen.Operator, s *Settings) (lmin, scale float64, err error) {
+// relative tests, and, when the eigensolve did not converge, a warning
+// saying so ("" otherwise): its λ_min chose the path (it was used without
+// a word; review 117). Cost: one eigensolve for one pair.
+func extremeEig(ctx context.Context, op eigen.Operator, s *Settings) (lmin, scale float64, warning string, err error) {
 	res, err := s.solve(ctx, eigen.Problem{A: op, K: 1, Which: eigen.Smallest})
 	if err != nil && res == nil {
-		return 0, 0, err
+		return 0, 0, "", err
+	}
+	if err != nil {
+		warning = fmt.Sprintf("the smallest eigenvalue that decides the pencil's path (definite or not): %v", err)
 	}
 	lmin = res.Values[0]
 	// ‖op‖ estimate: one application to a fixed ±1 vector.
@@ -223,7 +248,7 @@ func extremeEig(ctx context.Context, op eigen.Operator, s *Settings) (lmin, scal
 	y := mat.NewDense(n, 1, nil)
 	op.MulTo(y, x)
 	scale = mat.Norm(y, 2)/math.Sqrt(float64(n)) + math.Abs(lmin)
-	return lmin, scale, nil
+	return lmin, scale, warning, nil
 }
 
 // cholDenseMinN and cholProductFlops decide when FAST-GE solves its pencil
@@ -375,7 +400,9 @@ func genSolve(ctx context.Context, pr eigen.Problem, s *Settings) (*eigen.Result
 // ctx is checked between the blocks of the Cholesky factorization
 // (potrfContext), the products (mulContext) and the Schur complement
 // (schurComplement), whose numbers are those of mat.Cholesky, mat.Dense.Mul
-// and mat.LU bit for bit, and by the eigensolver.
+// and mat.LU bit for bit, and by the eigensolver. When the reduced
+// problem's iterative solve does not converge, its pairs are returned
+// with an error wrapping eigen.ErrNoConvergence.
 func densePencil(ctx context.Context, p, l *mat.Dense, k int, s ...*Settings) ([]float64, *mat.Dense, error) {
 	n, _ := p.Dims()
 	sup, out := pencilSupport(l)
@@ -501,6 +528,10 @@ func densePencil(ctx context.Context, p, l *mat.Dense, k int, s ...*Settings) ([
 		}
 		return nil, nil, fmt.Errorf("%w: reduced problem: %v", errPencil, err)
 	}
+	// A solve that did not converge gives its pairs with its error
+	// (eigen.ErrNoConvergence), for the caller's warnings: it was
+	// dropped (review 117).
+	unconverged := err
 	ar := mat.DenseCopyOf(res.Vectors) // r×k; aᵀL̃a = yᵀy = 1, so xᵀLx = 1
 	blas64.Trsm(blas.Left, blas.NoTrans, 1, cop.r, ar.RawMatrix())
 	// Q·ar = H·[0; ar] = [0; ar] − 2w (w_{1:}ᵀ ar).
@@ -536,7 +567,10 @@ func densePencil(ctx context.Context, p, l *mat.Dense, k int, s ...*Settings) ([
 			vecs.Set(i, j, -b.At(a, j))
 		}
 	}
-	return append([]float64(nil), res.Values...), vecs, nil
+	if unconverged != nil {
+		unconverged = fmt.Errorf("reduced problem: %w", unconverged)
+	}
+	return append([]float64(nil), res.Values...), vecs, unconverged
 }
 
 // hhRight returns (A H)[:, 1:] for H = I − 2wwᵀ: A − 2(Aw)wᵀ without its

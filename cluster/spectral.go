@@ -321,8 +321,12 @@ func (b BetheHessian) Partition(ctx context.Context, p *Problem, s *Settings) (*
 	values := res.Values
 	if b.Rule == BetheRuleZeta && b.R == 0 {
 		var zeta []float64
-		if u, zeta, err = betheZetaEmbedding(ctx, g, k, r, s); err != nil {
+		var unconverged string
+		if u, zeta, unconverged, err = betheZetaEmbedding(ctx, g, k, r, s); err != nil {
 			return nil, cancelledIn("bethe", "search for ζ_p (Rule zeta)", err)
+		}
+		if unconverged != "" {
+			warnings = append(warnings, unconverged)
 		}
 		if w := zeroRowsWarning("bethe", normalizeRows(u, s.rowTol(n)), n); w != "" {
 			warnings = append(warnings, w)
@@ -441,8 +445,13 @@ const betheZetaTol = 1e-3
 // eigenvalue is not negative at rmax takes ζ_p = rmax. Bisection to a
 // relative width of 10⁻³. Cost: about k·log₂(10³) evaluations of the k
 // smallest eigenpairs of H(r) in the worst case, far fewer when the roots
-// are close, each O(nnz·k) per Lanczos step.
-func betheZetaEmbedding(ctx context.Context, g *graph.Graph, k int, rmax float64, s *Settings) (*mat.Dense, []float64, error) {
+// are close, each O(nnz·k) per Lanczos step. An eigensolve that does not
+// converge (eigen.ErrNoConvergence with its partial result) is used as it
+// is, and the returned warning says how many of the solves did not
+// converge and why the first did not ("" when all did): the signs of its
+// Ritz values steer the search and its vectors may be in the embedding
+// (they were used without a word; review 117).
+func betheZetaEmbedding(ctx context.Context, g *graph.Graph, k int, rmax float64, s *Settings) (*mat.Dense, []float64, string, error) {
 	n := g.N()
 	wmax := 0.0
 	for i := 0; i < n; i++ {
@@ -459,6 +468,8 @@ func betheZetaEmbedding(ctx context.Context, g *graph.Graph, k int, rmax float64
 	}
 	u := mat.NewDense(n, k, nil)
 	have := make([]bool, k)
+	solves, failed := 0, 0
+	var firstFailure error
 	eval := func(r float64) (*eigen.Result, error) {
 		h, err := graph.NewBetheHessian(g, r)
 		if err != nil {
@@ -467,6 +478,13 @@ func betheZetaEmbedding(ctx context.Context, g *graph.Graph, k int, rmax float64
 		res, err := s.solve(ctx, eigen.Problem{A: h, K: k, Which: eigen.Smallest})
 		if err != nil && res == nil {
 			return nil, err
+		}
+		solves++
+		if err != nil {
+			failed++
+			if firstFailure == nil {
+				firstFailure = fmt.Errorf("H(r), r = %.4g: %w", r, err)
+			}
 		}
 		for q, v := range res.Values[:k] {
 			if v >= 0 {
@@ -479,7 +497,7 @@ func betheZetaEmbedding(ctx context.Context, g *graph.Graph, k int, rmax float64
 	}
 	top, err := eval(rmax)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	for p := 0; p < k; p++ {
 		if top.Values[p] >= 0 {
@@ -496,25 +514,29 @@ func betheZetaEmbedding(ctx context.Context, g *graph.Graph, k int, rmax float64
 		var lastR float64
 		for hi[p]-lo[p] > betheZetaTol*hi[p] {
 			if err := ctx.Err(); err != nil {
-				return nil, nil, err
+				return nil, nil, "", err
 			}
 			r := (lo[p] + hi[p]) / 2
 			res, err := eval(r)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, "", err
 			}
 			last, lastR = res, r
 		}
 		mid := (lo[p] + hi[p]) / 2
 		if last == nil || lastR != mid {
 			if last, err = eval(mid); err != nil {
-				return nil, nil, err
+				return nil, nil, "", err
 			}
 		}
 		u.SetCol(p, mat.Col(nil, p, last.Vectors))
 		lo[p], hi[p] = mid, mid
 	}
-	return u, lo, nil
+	warning := ""
+	if failed > 0 {
+		warning = fmt.Sprintf("bethe: %d of the %d eigensolves of the search for ζ_p (Rule zeta) did not converge, and their partial results steered it (the first: %v)", failed, solves, firstFailure)
+	}
+	return u, lo, warning, nil
 }
 
 // BetheRule chooses the Bethe Hessian parameter r from the graph.
