@@ -180,6 +180,7 @@ func TestSpelledTableMessages(t *testing.T) {
 		color    = "x,color\n1,red\n2,blue\n3,red\n4,blue\n"
 		mixed    = "x,code\n1,a1\n2,2\n3,3\n4,4\n"
 		idLike   = "x,tag\n1,a\n2,b\n3,c\n4,d\n5,e\n6,f\n7,g\n8,h\n9,i\n10,j\n11,a\n12,b\n"
+		custIDs  = "customer_id,x\n27114,1\n5,2\n88012,3\n301,4\n77,5\n4500,6\n12,7\n999,8\n60001,9\n8,10\n"
 		names    = "x,tag\n1,a\n2,b\n3,c\n4,d\n"
 		iris     = "5.1,3.5,a\n4.9,3.0,b\n4.7,3.2,a\n4.6,3.1,b\n"
 		cli, job = "cli", "job"
@@ -220,6 +221,12 @@ func TestSpelledTableMessages(t *testing.T) {
 			job:   "not a feature; deleting the column from the file leaves it out",
 			"lib": "not a feature; deleting the column from the file leaves it out",
 			"web": "not a feature; deleting the column from the file leaves it out, option id tag makes it the names of the rows",
+		}},
+		{"integer IDs named like an identifier", custIDs, Options{}, want{
+			cli:   "name the rows by it (tether: -id customer_id; library: Options.IDColumn) or leave it out (tether: -drop customer_id; library: Options.Drop)",
+			job:   "name the rows by it (library: Options.IDColumn) or leave it out (library: Options.Drop)",
+			"lib": "name the rows by it (library: Options.IDColumn) or leave it out (library: Options.Drop)",
+			"web": "name the rows by it (serve: option id customer_id; library: Options.IDColumn) or leave it out (library: Options.Drop)",
 		}},
 		{"headerless class column", iris, Options{}, want{
 			cli:   `column 3 (the last) of a file without a header holds text in 2 categories over 4 rows, as a class column does: it is one-hot encoded into 2 features, which hand the classes to the clustering if it holds them (tether: -label last reads it as the reference labels; library: Options.LabelColumn "last"); -drop 3 leaves it out`,

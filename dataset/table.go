@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/labelheader"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -61,7 +62,9 @@ type Table struct {
 	// like an identifier (at least 10 categories, and more than half as
 	// many categories as rows). A numeric feature column
 	// holding the row numbers 1…n or 0…n−1 in row order (n ≥ 10) gets a
-	// warning too. An ID column with an empty or repeated ID (after
+	// warning too, and so does one named like an identifier (id,
+	// customer_id, nodeID: labelheader.IsIdentifier) that holds a
+	// different integer on every row (n ≥ 10) in any order. An ID column with an empty or repeated ID (after
 	// trimming blanks) gets a warning naming the first one and its line:
 	// KeyNames refuses such IDs, so the labels files written for the rows
 	// number them. Those messages change no value of X.
@@ -738,6 +741,8 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 		case n >= minRowNumberRows:
 			if first, last, ok := rowNumbers(e.vals, keep); ok {
 				t.Warnings = append(t.Warnings, rowNumberWarning(r.file, r.colWhat(j), r.colRef(j), first, last, id < 0, opt.Spelling))
+			} else if r.named && labelheader.IsIdentifier(r.cols[j].name) && integerKeys(e.vals) {
+				t.Warnings = append(t.Warnings, integerIDWarning(r.file, r.colWhat(j), r.colRef(j), e.vals, id < 0, opt.Spelling))
 			}
 		}
 	}
