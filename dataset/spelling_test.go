@@ -332,6 +332,12 @@ func TestSpelledGraphMessages(t *testing.T) {
 			"lib": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)",
 			"web": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)",
 		}},
+		{"node IDs read as numbers", "s.edges", "0 1\n1 5000\n", GraphOptions{}, want{
+			"cli": "read them as names, the 3 nodes numbered in order of first appearance (set GraphOptions.NamedNodes; tether: -named-nodes)",
+			"job": "read them as names, the 3 nodes numbered in order of first appearance (set GraphOptions.NamedNodes, or write them in the file as names that are not integers, such as n5000)",
+			"lib": "read them as names, the 3 nodes numbered in order of first appearance (set GraphOptions.NamedNodes, or write them in the file as names that are not integers, such as n5000)",
+			"web": "read them as names, the 3 nodes numbered in order of first appearance (set GraphOptions.NamedNodes, or write them in the file as names that are not integers, such as n5000)",
+		}},
 		{"edge list beyond MaxNodes", "b.edges", "0 1\n1 300\n", GraphOptions{MaxNodes: 100}, want{
 			"cli": "node number ≥ 100 nodes (GraphOptions.MaxNodes; tether: -max-nodes)",
 			"job": "node number ≥ 100 nodes (GraphOptions.MaxNodes)",
