@@ -287,6 +287,87 @@ func identifierHint(ref string, canID bool, sp Spelling) string {
 	return hint
 }
 
+// missingFix is the parenthesis naming the policies that accept missing
+// values, as sp spells -missing, beside the library's Options.Missing:
+// "(tether: -missing impute or -missing drop; library: Options.Missing =
+// MissingImpute or MissingDrop)", the library's alone when the front end
+// lacks the option.
+func missingFix(sp Spelling) string {
+	const lib = "library: Options.Missing = MissingImpute or MissingDrop"
+	if o := sp.Remedy("missing", "impute", "drop"); o != "" {
+		return "(" + o + "; " + lib + ")"
+	}
+	return "(" + lib + ")"
+}
+
+// missingError is the error, wrapping ErrMissing, of a missing value that
+// the policy refuses: a feature's under MissingReject, which names the
+// policies that impute it or drop its row (missingFix), or a label's,
+// which no policy imputes, naming MissingDrop, as sp spells them.
+func missingError(label bool, sp Spelling) error {
+	if label {
+		return errorf(ErrMissing, "a missing label is never imputed: drop its row %s, or fill in the label", sp.Hint("missing", "drop", "", "Options.Missing = MissingDrop"))
+	}
+	return errorf(ErrMissing, "impute it (its column's mean or most frequent value) or drop its row %s", missingFix(sp))
+}
+
+// missingWord reports whether v, blanks trimmed, in any case, is what
+// other programs write for a missing value, which the reader does not
+// read as one unless Options.MissingMarkers lists it: NA (R), N/A and
+// #N/A (spreadsheets), NULL (SQL), None (Python) or "." (SAS, Stata).
+// NaN, a number to the parser, has its own error. Cost O(len(v)).
+func missingWord(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "na", "n/a", "#n/a", "null", "none", ".":
+		return true
+	}
+	return false
+}
+
+// missingWordRow returns the index, among rows, of the first of the kept
+// rows whose value in column j is a missingWord, when every present value
+// of the column over keep is a number or a missingWord: a column of
+// numbers whose missing values are written as R or SQL write them. It
+// returns -1 when no value is a missingWord or another text is present.
+// Cost O(len(keep)).
+func missingWordRow(rows [][]string, keep []int, j int, opt *Options) int {
+	first := -1
+	for _, i := range keep {
+		v := rows[i][j]
+		if opt.isMissing(v) {
+			continue
+		}
+		if _, ok := parseNum(v); ok {
+			continue
+		}
+		if !missingWord(v) {
+			return -1
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	return first
+}
+
+// missingWordHint says that v, a missingWord among numbers, looks like a
+// missing value, how the reader's missing values are written
+// (Options.MissingMarkers), and, under MissingReject, the policies that
+// accept them (missingFix), as opt.Spelling spells them.
+func missingWordHint(v string, opt *Options) string {
+	hint := fmt.Sprintf("%s looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list %s): write it so", quote(v), quote(v))
+	if opt.MissingMarkers != nil {
+		hint = fmt.Sprintf("%s looks like a missing value, which Options.MissingMarkers does not list: list it", quote(v))
+	}
+	switch opt.Missing {
+	case MissingImpute:
+		return hint + ", and it is imputed as the other missing values are"
+	case MissingDrop:
+		return hint + ", and its row is dropped as the other rows with missing values are"
+	}
+	return hint + ", then impute it or drop its row " + missingFix(opt.Spelling)
+}
+
 // droppedWarning says how many of total rows were dropped for missing
 // values and lists the lines of all of them, runs of consecutive lines
 // as ranges ("lines 2–6, 70, 88–90"), naming the option that dropped

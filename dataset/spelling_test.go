@@ -177,6 +177,7 @@ func TestSpellingRemedy(t *testing.T) {
 func TestSpelledTableMessages(t *testing.T) {
 	const (
 		missing  = "x,y\n1,2\n?,3\n4,5\n6,7\n"
+		rNA      = "x,y\n1,2\n3,NA\n4,5\n6,7\n"
 		color    = "x,color\n1,red\n2,blue\n3,red\n4,blue\n"
 		mixed    = "x,code\n1,a1\n2,2\n3,3\n4,4\n"
 		idLike   = "x,tag\n1,a\n2,b\n3,c\n4,d\n5,e\n6,f\n7,g\n8,h\n9,i\n10,j\n11,a\n12,b\n"
@@ -197,6 +198,18 @@ func TestSpelledTableMessages(t *testing.T) {
 			job:   "dropped 1 of 4 rows with missing values (library: Options.Missing = MissingDrop): line 3",
 			"lib": "dropped 1 of 4 rows with missing values (library: Options.Missing = MissingDrop): line 3",
 			"web": "dropped 1 of 4 rows with missing values (serve: option missing drop; library: Options.Missing = MissingDrop): line 3",
+		}},
+		{"missing value refused", missing, Options{}, want{
+			cli:   "missing value: impute it (its column's mean or most frequent value) or drop its row (tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)",
+			job:   "missing value: impute it (its column's mean or most frequent value) or drop its row (library: Options.Missing = MissingImpute or MissingDrop)",
+			"lib": "missing value: impute it (its column's mean or most frequent value) or drop its row (library: Options.Missing = MissingImpute or MissingDrop)",
+			"web": "missing value: impute it (its column's mean or most frequent value) or drop its row (serve: option missing impute or option missing drop; library: Options.Missing = MissingImpute or MissingDrop)",
+		}},
+		{"R's NA", rNA, Options{}, want{
+			cli:   `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)`,
+			job:   `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (library: Options.Missing = MissingImpute or MissingDrop)`,
+			"lib": `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (library: Options.Missing = MissingImpute or MissingDrop)`,
+			"web": `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (serve: option missing impute or option missing drop; library: Options.Missing = MissingImpute or MissingDrop)`,
 		}},
 		{"imputed", missing, Options{Missing: MissingImpute}, want{
 			cli:   "by its most frequent value (tether: -missing impute; library: Options.Missing = MissingImpute)",
