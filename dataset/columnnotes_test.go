@@ -24,11 +24,14 @@ func rowsOf(header string, n int, row func(i int) string) string {
 // TestColumnMessages: every one-hot encoded column is named in a note with
 // its number of categories, or in a warning instead when it looks like an
 // identifier (one message a column: the warning says what the encoding
-// made of it too); a numeric column of row numbers draws a warning; -missing
+// made of it too); a numeric column of row numbers draws a warning, and so
+// does one named like an identifier holding distinct integers; -missing
 // impute says what it filled. The expected messages are written out from
-// the rules of identifierLike, rowNumbers and imputedNote.
+// the rules of identifierLike, rowNumbers, integerKeys with
+// labelheader.IsIdentifier, and imputedNote.
 func TestColumnMessages(t *testing.T) {
 	colors := []string{"red", "green", "blue"}
+	custIDs := []int{27114, 5, 88012, 301, 77, 4500, 12, 999, 60001, 8, 123, 42}
 	cases := []struct {
 		name, file, in string
 		opt            Options
@@ -66,7 +69,18 @@ func TestColumnMessages(t *testing.T) {
 		{"row numbers 0…n−1, headerless, with a label", "g.csv", rowsOf("0,0.5,a", 11, func(i int) string { return fmt.Sprintf("%d,%d.5,%c", i+1, i%5, 'a'+i%2) }), Options{LabelColumn: "last"}, nil,
 			[]string{`g.csv: column 1 is the row number 0…11: an identifier, not a feature? -drop 1 leaves it out, -id 1 makes it the names of the rows`}},
 		{"row numbers below 10 rows", "g.csv", rowsOf("Id,x", 9, func(i int) string { return fmt.Sprintf("%d,%d.5", i+1, i%5) }), Options{}, nil, nil},
-		{"not in row order", "g.csv", rowsOf("Id,x", 12, func(i int) string { return fmt.Sprintf("%d,%d.5", 12-i, i%5) }), Options{}, nil, nil},
+		{"not in row order", "g.csv", rowsOf("rank,x", 12, func(i int) string { return fmt.Sprintf("%d,%d.5", 12-i, i%5) }), Options{}, nil, nil},
+		// Customer numbers in no order, in a column named like an
+		// identifier (review 118): read as a feature, warned; not when the
+		// name is a feature's, a value repeats, or one is not an integer.
+		{"integer IDs named customer_id", "c.csv", rowsOf("customer_id,x", 12, func(i int) string { return fmt.Sprintf("%d,%d.5", custIDs[i], i%5) }), Options{}, nil,
+			[]string{`c.csv: column "customer_id" is named like an identifier and holds a different integer on each of its 12 rows (5…88012): it is read as a feature, though an identifier's values say nothing of the rows; name the rows by it (tether: -id customer_id; library: Options.IDColumn) or leave it out (tether: -drop customer_id; library: Options.Drop)`}},
+		{"integer IDs named ID, beside an ID column", "c.csv", rowsOf("name,ID,x", 12, func(i int) string { return fmt.Sprintf("r%d,%d,%d.5", i, custIDs[i], i%5) }), Options{IDColumn: "name"}, nil,
+			[]string{`c.csv: column "ID" is named like an identifier and holds a different integer on each of its 12 rows (5…88012): it is read as a feature, though an identifier's values say nothing of the rows; leave it out (tether: -drop ID; library: Options.Drop)`}},
+		{"distinct integers named like a feature", "c.csv", rowsOf("income,x", 12, func(i int) string { return fmt.Sprintf("%d,%d.5", custIDs[i], i%5) }), Options{}, nil, nil},
+		{"an id column with a repeat", "c.csv", rowsOf("node_id,x", 12, func(i int) string { return fmt.Sprintf("%d,%d.5", custIDs[min(i, 10)], i%5) }), Options{}, nil, nil},
+		{"an id column not all integers", "c.csv", rowsOf("id,x", 12, func(i int) string { return fmt.Sprintf("%d.5,%d.5", custIDs[i], i%5) }), Options{}, nil, nil},
+		{"an id column below 10 rows", "c.csv", rowsOf("id,x", 9, func(i int) string { return fmt.Sprintf("%d,%d.5", custIDs[i], i%5) }), Options{}, nil, nil},
 		// Rows 1 and 3 (0-based) dropped: the column numbers the rows read.
 		{"row numbers of the rows read", "d.csv", rowsOf("Id,x", 12, func(i int) string {
 			if i == 1 || i == 3 {

@@ -34,11 +34,12 @@ func ExampleRead() {
 }
 
 func ExampleRead_missing() {
-	// A missing value is reported with file, line, column and value.
+	// A missing value is reported with file, line, column and value, and
+	// the policies that accept it.
 	_, err := dataset.Read(context.Background(), strings.NewReader("AGE,PROTIME\n30,?\n"), "hepatitis.data", dataset.Options{})
 	fmt.Println(err)
 	// Output:
-	// dataset: hepatitis.data:2: column 2 ("PROTIME"): value "?": missing value
+	// dataset: hepatitis.data:2: column 2 ("PROTIME"): value "?": missing value: impute it (its column's mean or most frequent value) or drop its row (library: Options.Missing = MissingImpute or MissingDrop)
 }
 
 func ExampleReadARFF() {

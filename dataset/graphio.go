@@ -279,7 +279,12 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // opt.NamedNodes is set), every token is a name and nodes are numbered in
 // order of first appearance; a mix is an error, and so is a file whose
 // tokens are all numbers but not all integers (a matrix of numbers, such
-// as np.savetxt writes), unless opt.NamedNodes is set. Only the first data line
+// as np.savetxt writes), unless opt.NamedNodes is set. Integers are node
+// numbers even when they are IDs (SNAP's files: nodes such as 240891):
+// when neither opt.NumNodes nor the file's first line (WriteEdgeList's)
+// gives the node count, and at least 1000 nodes are read of which fewer
+// than one in 10 appear in an edge, GraphData.Warnings says so and names
+// opt.NamedNodes. Only the first data line
 // can be a header, when none of its fields is written as a number and
 // either it has a third field, or the next line's node fields are integers,
 // or its two fields are words naming edge-list columns (source, target,
@@ -1356,6 +1361,12 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 		if n > maxN {
 			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d%s", n, maxN, paren(opt.Spelling.maxNodes()))}
 		}
+	} else if allInt {
+		// The caller declared no node count (nor did the file): IDs
+		// read as node numbers leave most nodes without an edge.
+		if w := sparseNumbersWarning(name, n, d.Base, ents, opt.Spelling); w != "" {
+			d.Warnings = append(d.Warnings, w)
+		}
 	}
 	g, dup, err := assemble(ctx, name, n, ents, opt, undirected, m)
 	if err != nil {
@@ -1367,6 +1378,50 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	}
 	d.G = g
 	return d, nil
+}
+
+// sparseMinNodes and sparseMaxShare are the rule of sparseNumbersWarning:
+// an edge list numbering n ≥ sparseMinNodes nodes of which fewer than
+// n/sparseMaxShare appear in an edge. A graph with isolated nodes, even
+// half of them, is not warned of; SNAP's files, whose integers are IDs
+// (a 34-node network with nodes such as 240891 read as 988599 nodes,
+// 988565 isolated; review 118), are.
+const (
+	sparseMinNodes = 1000
+	sparseMaxShare = 10
+)
+
+// sparseNumbersWarning returns the warning of an integer edge list read
+// as n nodes numbered from base whose edges ents (0-based) name fewer than
+// one node in sparseMaxShare, n being at least sparseMinNodes: the
+// integers are likely IDs, not numbers 0…n−1, and the graph is mostly
+// isolated nodes. It says how many nodes appear in an edge, how the
+// integers were read, and names GraphOptions.NamedNodes as sp spells it,
+// which reads them as names. "" when the rule does not hold. Cost
+// O(n + len(ents)).
+func sparseNumbersWarning(name string, n, base int, ents []entry, sp Spelling) string {
+	if n < sparseMinNodes {
+		return ""
+	}
+	seen := make([]bool, n)
+	used := 0
+	for _, e := range ents {
+		for _, v := range [2]int{e.i, e.j} {
+			if !seen[v] {
+				seen[v] = true
+				used++
+			}
+		}
+	}
+	if used*sparseMaxShare >= n {
+		return ""
+	}
+	fix := then(sp.Remedy("named-nodes"))
+	if fix == "" {
+		fix = fmt.Sprintf(", or write them in the file as names that are not integers, such as n%d", n-1+base)
+	}
+	return fmt.Sprintf("%s: only %d of the %d nodes appear in an edge: the integers of the file are read as the node numbers %d…%d, so %d nodes have no edge; if the integers are IDs rather than node numbers, read them as names, the %d nodes numbered in order of first appearance (set GraphOptions.NamedNodes%s)",
+		name, used, n, base, n-1+base, n-used, used, fix)
 }
 
 // baseOneWarning is the warning of an edge list that GraphOptions.Base

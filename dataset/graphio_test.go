@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -416,6 +417,69 @@ func TestEdgeListAutoBase(t *testing.T) {
 	}
 	if want := "(GraphOptions.Base = Base0; serve: option base 0)"; len(d.Warnings) != 1 || !strings.HasSuffix(d.Warnings[0], want) {
 		t.Errorf("warnings %q, want one ending with %q", d.Warnings, want)
+	}
+}
+
+// TestEdgeListSparseNumbers: an integer edge list whose integers are IDs
+// (SNAP's files: a 34-node network with nodes such as 240891) is read as
+// max+1 numbered nodes, as before, mostly isolated, but now with a warning
+// naming GraphOptions.NamedNodes, which reads the 34 nodes (review 118:
+// "graph 988599 nodes, 78 edges, 988565 isolated", and no word of
+// -named-nodes). The rule (sparseNumbersWarning): n ≥ 1000 and fewer than
+// n/10 nodes in an edge; a graph with many isolated nodes, a small graph,
+// and a node count the caller or the file declares are not warned of.
+func TestEdgeListSparseNumbers(t *testing.T) {
+	ring := func(ids func(i int) int, k int) string {
+		var b strings.Builder
+		for i := 0; i < k; i++ {
+			fmt.Fprintf(&b, "%d %d\n", ids(i), ids((i+1)%k))
+		}
+		return b.String()
+	}
+	snap := ring(func(i int) int { return 1000 + 7001*i }, 34) // nodes 1000…232033
+	// top(k) numbers a ring of k nodes 0…k−2 and 999.
+	top := func(k int) func(i int) int {
+		return func(i int) int {
+			if i == k-1 {
+				return 999
+			}
+			return i
+		}
+	}
+	const snapWarning = "s.txt: only 34 of the 232034 nodes appear in an edge: the integers of the file are read as the node numbers 0…232033, so 232000 nodes have no edge; if the integers are IDs rather than node numbers, read them as names, the 34 nodes numbered in order of first appearance (set GraphOptions.NamedNodes, or write them in the file as names that are not integers, such as n232033)"
+	for _, c := range []struct {
+		name     string
+		in       string
+		opt      GraphOptions
+		n        int
+		warnings []string
+	}{
+		{"IDs", snap, GraphOptions{}, 232034, []string{snapWarning}},
+		{"IDs read as names", snap, GraphOptions{NamedNodes: true}, 34, nil},
+		{"IDs with NumNodes", snap, GraphOptions{NumNodes: 300000}, 300000, nil},
+		{"IDs with the count declared", "# 232034 nodes, undirected, 0-based: i j weight\n" + snap, GraphOptions{}, 232034, nil},
+		// 99 of 1000 nodes in an edge: warned; 100 of 1000: not.
+		{"99 of 1000", ring(top(99), 99), GraphOptions{}, 1000,
+			[]string{"s.txt: only 99 of the 1000 nodes appear in an edge: the integers of the file are read as the node numbers 0…999, so 901 nodes have no edge; if the integers are IDs rather than node numbers, read them as names, the 99 nodes numbered in order of first appearance (set GraphOptions.NamedNodes, or write them in the file as names that are not integers, such as n999)"}},
+		{"100 of 1000", ring(top(100), 100), GraphOptions{}, 1000, nil},
+		{"half isolated", ring(func(i int) int { return 2 * i }, 1000), GraphOptions{}, 1999, nil},
+		{"small", "0 1\n1 500\n", GraphOptions{}, 501, nil},
+		{"1-based", "1 2\n2 5000\n", GraphOptions{}, 5000, []string{
+			"s.txt: node numbers read as 1-based, the smallest being 1 (GraphOptions.Base auto: 1-based when no edge names node 0): node 1 of the file is the first node, which the files that number the nodes from 0 (constraints, labels by node) call 0; if the file numbers them from 0 and node 0 has no edge, read it as 0-based (GraphOptions.Base = Base0)",
+			"s.txt: only 3 of the 5000 nodes appear in an edge: the integers of the file are read as the node numbers 1…5000, so 4997 nodes have no edge; if the integers are IDs rather than node numbers, read them as names, the 3 nodes numbered in order of first appearance (set GraphOptions.NamedNodes, or write them in the file as names that are not integers, such as n5000)"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "s.txt", GraphAuto, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.G.N() != c.n {
+				t.Errorf("n = %d, want %d", d.G.N(), c.n)
+			}
+			if !reflect.DeepEqual(d.Warnings, c.warnings) {
+				t.Errorf("warnings\n%q\nwant\n%q", d.Warnings, c.warnings)
+			}
+		})
 	}
 }
 

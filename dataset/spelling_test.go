@@ -177,9 +177,11 @@ func TestSpellingRemedy(t *testing.T) {
 func TestSpelledTableMessages(t *testing.T) {
 	const (
 		missing  = "x,y\n1,2\n?,3\n4,5\n6,7\n"
+		rNA      = "x,y\n1,2\n3,NA\n4,5\n6,7\n"
 		color    = "x,color\n1,red\n2,blue\n3,red\n4,blue\n"
 		mixed    = "x,code\n1,a1\n2,2\n3,3\n4,4\n"
 		idLike   = "x,tag\n1,a\n2,b\n3,c\n4,d\n5,e\n6,f\n7,g\n8,h\n9,i\n10,j\n11,a\n12,b\n"
+		custIDs  = "customer_id,x\n27114,1\n5,2\n88012,3\n301,4\n77,5\n4500,6\n12,7\n999,8\n60001,9\n8,10\n"
 		names    = "x,tag\n1,a\n2,b\n3,c\n4,d\n"
 		iris     = "5.1,3.5,a\n4.9,3.0,b\n4.7,3.2,a\n4.6,3.1,b\n"
 		cli, job = "cli", "job"
@@ -196,6 +198,18 @@ func TestSpelledTableMessages(t *testing.T) {
 			job:   "dropped 1 of 4 rows with missing values (library: Options.Missing = MissingDrop): line 3",
 			"lib": "dropped 1 of 4 rows with missing values (library: Options.Missing = MissingDrop): line 3",
 			"web": "dropped 1 of 4 rows with missing values (serve: option missing drop; library: Options.Missing = MissingDrop): line 3",
+		}},
+		{"missing value refused", missing, Options{}, want{
+			cli:   "missing value: impute it (its column's mean or most frequent value) or drop its row (tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)",
+			job:   "missing value: impute it (its column's mean or most frequent value) or drop its row (library: Options.Missing = MissingImpute or MissingDrop)",
+			"lib": "missing value: impute it (its column's mean or most frequent value) or drop its row (library: Options.Missing = MissingImpute or MissingDrop)",
+			"web": "missing value: impute it (its column's mean or most frequent value) or drop its row (serve: option missing impute or option missing drop; library: Options.Missing = MissingImpute or MissingDrop)",
+		}},
+		{"R's NA", rNA, Options{}, want{
+			cli:   `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)`,
+			job:   `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (library: Options.Missing = MissingImpute or MissingDrop)`,
+			"lib": `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (library: Options.Missing = MissingImpute or MissingDrop)`,
+			"web": `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (serve: option missing impute or option missing drop; library: Options.Missing = MissingImpute or MissingDrop)`,
 		}},
 		{"imputed", missing, Options{Missing: MissingImpute}, want{
 			cli:   "by its most frequent value (tether: -missing impute; library: Options.Missing = MissingImpute)",
@@ -220,6 +234,12 @@ func TestSpelledTableMessages(t *testing.T) {
 			job:   "not a feature; deleting the column from the file leaves it out",
 			"lib": "not a feature; deleting the column from the file leaves it out",
 			"web": "not a feature; deleting the column from the file leaves it out, option id tag makes it the names of the rows",
+		}},
+		{"integer IDs named like an identifier", custIDs, Options{}, want{
+			cli:   "name the rows by it (tether: -id customer_id; library: Options.IDColumn) or leave it out (tether: -drop customer_id; library: Options.Drop)",
+			job:   "name the rows by it (library: Options.IDColumn) or leave it out (library: Options.Drop)",
+			"lib": "name the rows by it (library: Options.IDColumn) or leave it out (library: Options.Drop)",
+			"web": "name the rows by it (serve: option id customer_id; library: Options.IDColumn) or leave it out (library: Options.Drop)",
 		}},
 		{"headerless class column", iris, Options{}, want{
 			cli:   `column 3 (the last) of a file without a header holds text in 2 categories over 4 rows, as a class column does: it is one-hot encoded into 2 features, which hand the classes to the clustering if it holds them (tether: -label last reads it as the reference labels; library: Options.LabelColumn "last"); -drop 3 leaves it out`,
@@ -324,6 +344,12 @@ func TestSpelledGraphMessages(t *testing.T) {
 			"job": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)",
 			"lib": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)",
 			"web": "mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)",
+		}},
+		{"node IDs read as numbers", "s.edges", "0 1\n1 5000\n", GraphOptions{}, want{
+			"cli": "read them as names, the 3 nodes numbered in order of first appearance (set GraphOptions.NamedNodes; tether: -named-nodes)",
+			"job": "read them as names, the 3 nodes numbered in order of first appearance (set GraphOptions.NamedNodes, or write them in the file as names that are not integers, such as n5000)",
+			"lib": "read them as names, the 3 nodes numbered in order of first appearance (set GraphOptions.NamedNodes, or write them in the file as names that are not integers, such as n5000)",
+			"web": "read them as names, the 3 nodes numbered in order of first appearance (set GraphOptions.NamedNodes, or write them in the file as names that are not integers, such as n5000)",
 		}},
 		{"edge list beyond MaxNodes", "b.edges", "0 1\n1 300\n", GraphOptions{MaxNodes: 100}, want{
 			"cli": "node number ≥ 100 nodes (GraphOptions.MaxNodes; tether: -max-nodes)",

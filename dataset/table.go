@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/internal/enum"
+	"github.com/tether-sc/tether/internal/labelheader"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -61,7 +62,9 @@ type Table struct {
 	// like an identifier (at least 10 categories, and more than half as
 	// many categories as rows). A numeric feature column
 	// holding the row numbers 1…n or 0…n−1 in row order (n ≥ 10) gets a
-	// warning too. An ID column with an empty or repeated ID (after
+	// warning too, and so does one named like an identifier (id,
+	// customer_id, nodeID: labelheader.IsIdentifier) that holds a
+	// different integer on every row (n ≥ 10) in any order. An ID column with an empty or repeated ID (after
 	// trimming blanks) gets a warning naming the first one and its line:
 	// KeyNames refuses such IDs, so the labels files written for the rows
 	// number them. Those messages change no value of X.
@@ -140,7 +143,8 @@ type MissingPolicy int
 
 const (
 	// MissingReject (the zero value) returns an error wrapping ErrMissing
-	// that names the file, line and column of the first missing value.
+	// that names the file, line and column of the first missing value,
+	// and the policies below that accept it.
 	MissingReject MissingPolicy = iota
 	// MissingImpute replaces a missing numeric value by the mean of its
 	// column and a missing categorical value by its column's most frequent
@@ -248,7 +252,11 @@ type Options struct {
 	// Scale is applied to numeric columns after imputation.
 	Scale Scale
 	// MissingMarkers are the field values meaning "missing", compared after
-	// unquoting and trimming. Nil means {"?", ""}.
+	// unquoting and trimming. Nil means {"?", ""}. A value that other
+	// programs write for a missing one (NA, N/A, NULL, None, .: see
+	// missingWord) and that is not listed here is not missing: in a column
+	// of numbers, it is an error that says it looks like a missing value
+	// and how to write it.
 	MissingMarkers []string
 	// Missing is the missing-value policy.
 	Missing MissingPolicy
@@ -473,7 +481,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 				break
 			}
 			if opt.Missing == MissingReject || role[j] == 'l' {
-				return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: r.cols[j].name, Value: v, Err: ErrMissing}
+				return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: r.cols[j].name, Value: v, Err: missingError(role[j] == 'l', opt.Spelling)}
 			}
 			imputed++
 			imputedCols[j] = true
@@ -552,6 +560,13 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 				}
 			}
 			if firstNon >= 0 && firstNum >= 0 {
+				if i := missingWordRow(r.rows, keep, j, opt); i >= 0 {
+					// R's NA, SQL's NULL among numbers: missing values
+					// written as the reader does not read them, neither
+					// a value to fix nor a category.
+					return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: c.name, Value: r.rows[i][j],
+						Err: errorf(ErrSyntax, "not a number, but line %d has %s: %s", r.lines[firstNum], quote(r.rows[firstNum][j]), missingWordHint(r.rows[i][j], opt))}
+				}
 				bad, good := firstNon, firstNum
 				kind := "not a number, but"
 				if firstNon < firstNum {
@@ -605,6 +620,9 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 						continue
 					}
 					x, ok := parseNum(v)
+					if !ok && missingWord(v) {
+						return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: c.name, Value: v, Err: errorf(ErrSyntax, "not a number: %s", missingWordHint(v, opt))}
+					}
 					if !ok {
 						return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: c.name, Value: v, Err: errorf(ErrSyntax, "not a number")}
 					}
@@ -738,6 +756,8 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 		case n >= minRowNumberRows:
 			if first, last, ok := rowNumbers(e.vals, keep); ok {
 				t.Warnings = append(t.Warnings, rowNumberWarning(r.file, r.colWhat(j), r.colRef(j), first, last, id < 0, opt.Spelling))
+			} else if r.named && labelheader.IsIdentifier(r.cols[j].name) && integerKeys(e.vals) {
+				t.Warnings = append(t.Warnings, integerIDWarning(r.file, r.colWhat(j), r.colRef(j), e.vals, id < 0, opt.Spelling))
 			}
 		}
 	}

@@ -306,6 +306,68 @@ func TestReadTableErrors(t *testing.T) {
 	}
 }
 
+// TestMissingValueMessages: a missing value the policy refuses names the
+// policies that accept it (review 118: "value \"\": missing value" said
+// nothing of -missing), a missing label the one that drops its row; R's
+// NA, SQL's NULL and their like in a column of numbers, which the reader
+// does not read as missing, say they look like missing values and how
+// to write them, where they were told to fix the value or one-hot encode
+// the column, or, among distinct numbers, to take the column for names.
+// They are errors as before: what is read as missing is unchanged. Text
+// that is not such a word, and NaN, keep their messages.
+func TestMissingValueMessages(t *testing.T) {
+	const (
+		fix     = "(tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)"
+		written = "looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "
+	)
+	var distinct strings.Builder
+	distinct.WriteString("x,y\n")
+	for i := 0; i < 12; i++ {
+		y := fmt.Sprintf("%d.25", 3*i)
+		if i == 5 {
+			y = "N/A"
+		}
+		fmt.Fprintf(&distinct, "%d,%s\n", i%3, y)
+	}
+	for _, c := range []struct {
+		name, file, in string
+		opt            Options
+		want           string
+	}{
+		{"empty cell", "miss.csv", "sepal_length,petal_length,sepal_width\n5.1,1.4,3.5\n4.9,1.4,\n", Options{},
+			`dataset: miss.csv:3: column 3 ("sepal_width"): value "": missing value: impute it (its column's mean or most frequent value) or drop its row ` + fix},
+		{"missing label", "t.csv", "x,label\n1,a\n2,?\n3,b\n", Options{LabelColumn: "label", Missing: MissingImpute},
+			`dataset: t.csv:3: column 2 ("label"): value "?": missing value: a missing label is never imputed: drop its row (tether: -missing drop; library: Options.Missing = MissingDrop), or fill in the label`},
+		{"NA after numbers", "r.csv", "x,y\n1,3.5\n2,NA\n3,4.5\n", Options{},
+			`dataset: r.csv:3: column 2 ("y"): value "NA": syntax error: not a number, but line 2 has "3.5": "NA" ` + written + `"NA"): write it so, then impute it or drop its row ` + fix},
+		{"NA first", "r.csv", "x,y\n1,NA\n2,3.5\n3,NA\n", Options{},
+			`dataset: r.csv:2: column 2 ("y"): value "NA": syntax error: not a number, but line 3 has "3.5": "NA" ` + written + `"NA"): write it so, then impute it or drop its row ` + fix},
+		{"N/A among distinct numbers", "d.csv", distinct.String(), Options{},
+			`dataset: d.csv:7: column 2 ("y"): value "N/A": syntax error: not a number, but line 2 has "0.25": "N/A" ` + written + `"N/A"): write it so, then impute it or drop its row ` + fix},
+		{"NULL, imputing", "s.csv", "x,y\n1,2\n2,NULL\n3,null\n", Options{Missing: MissingImpute},
+			`dataset: s.csv:3: column 2 ("y"): value "NULL": syntax error: not a number, but line 2 has "2": "NULL" ` + written + `"NULL"): write it so, and it is imputed as the other missing values are`},
+		{"None, dropping", "p.csv", "x,y\n1,2\n2,None\n3,?\n", Options{Missing: MissingDrop},
+			`dataset: p.csv:3: column 2 ("y"): value "None": syntax error: not a number, but line 2 has "2": "None" ` + written + `"None"): write it so, and its row is dropped as the other rows with missing values are`},
+		{"markers given", "m.csv", "x,y\n1,2\n2,NA\n3,-\n", Options{MissingMarkers: []string{"-"}, Missing: MissingImpute},
+			`dataset: m.csv:3: column 2 ("y"): value "NA": syntax error: not a number, but line 2 has "2": "NA" looks like a missing value, which Options.MissingMarkers does not list: list it, and it is imputed as the other missing values are`},
+		{"ARFF numeric attribute", "a.arff", "@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n1,a\nNA,b\n", Options{},
+			`dataset: a.arff:6: column 1 ("x"): value "NA": syntax error: not a number: "NA" ` + written + `"NA"): write it so, then impute it or drop its row ` + fix},
+		{"other text", "o.csv", "x,y\n1,2\n2,abc\n3,4\n", Options{},
+			`dataset: o.csv:3: column 2 ("y"): value "abc": syntax error: not a number, but line 2 has "2": fix the value, or one-hot encode the column (tether: -categorical 2; library: Options.Categorical)`},
+		{"NA beside other text", "o.csv", "x,y\n1,2\n2,NA\n3,abc\n", Options{},
+			`dataset: o.csv:3: column 2 ("y"): value "NA": syntax error: not a number, but line 2 has "2": fix the value, or one-hot encode the column (tether: -categorical 2; library: Options.Categorical)`},
+		{"NaN", "n.csv", "x,y\n1,2\n2,NaN\n", Options{},
+			`dataset: n.csv:3: column 2 ("y"): value "NaN": syntax error: not a finite decimal number (a missing value is written ? or left empty)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Read(context.Background(), strings.NewReader(c.in), c.file, cli(c.opt))
+			if err == nil || err.Error() != c.want {
+				t.Errorf("error\n%v\nwant\n%s", err, c.want)
+			}
+		})
+	}
+}
+
 const zooLike = "% comment\r\n@RELATION zoo\r\n\r\n@ATTRIBUTE animal {aardvark,bass,frog}\r\n" +
 	"@ATTRIBUTE 'has hair' {false, true}\r\n@attribute legs INTEGER [0,9]\r\n" +
 	"@attribute \"weight kg\" real\r\n@ATTRIBUTE type { mammal, bird, fish }\r\n@DATA\r\n%\r\n" +

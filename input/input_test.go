@@ -103,7 +103,7 @@ func TestReadTable(t *testing.T) {
 			wantErr: `dataset: d.csv:3: column 1 ("y"): value "x": syntax error: not a number, but line 2 has "1": fix the value, or one-hot encode the column (tether: -categorical 1; library: Options.Categorical)`},
 		{name: "mixed feature column", file: "d.csv", content: "u,label\n0,a\nx,b\n",
 			wantErr: `dataset: d.csv:3: column 1 ("u"): value "x": syntax error: not a number, but line 2 has "0": fix the value, or one-hot encode the column (tether: -categorical 1; library: Options.Categorical)`},
-		{name: "missing value", file: "m.csv", content: "u,v\n0,0\n1,?\n", wantErr: `dataset: m.csv:3: column 2 ("v"): value "?": missing value`},
+		{name: "missing value", file: "m.csv", content: "u,v\n0,0\n1,?\n", wantErr: `dataset: m.csv:3: column 2 ("v"): value "?": missing value: impute it (its column's mean or most frequent value) or drop its row (tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)`},
 		{name: "bad label column", file: "d.csv", content: blobs, label: "zz", wantErr: `dataset: d.csv: label column: value "zz": invalid input: no such column (have u, v, label)`},
 	}
 	for _, tc := range cases {

@@ -108,7 +108,9 @@ func TestClusterBadInput(t *testing.T) {
 		usage bool     // a usage error (exit 2)
 		want  []string // substrings of the message
 	}{
-		{"missing value", "1,2\n?,3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "missing"}},
+		{"missing value", "1,2\n?,3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "missing value: impute it (its column's mean or most frequent value) or drop its row (tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)"}},
+		// R's missing value was to be fixed or one-hot encoded (review 118).
+		{"R's NA", "1,2\nNA,3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", `"NA" looks like a missing value, which is written ? or left empty`, "-missing impute or -missing drop"}},
 		{"NaN", "1,2\nNaN,3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "NaN"}},
 		{"Inf", "1,2\n3,+Inf\n4,5\n", ".csv", nil, false, []string{"Inf"}},
 		{"ragged row", "1,2\n3\n4,5\n", ".csv", nil, false, []string{"data.csv:2:", "1 field,"}},

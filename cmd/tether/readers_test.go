@@ -45,6 +45,36 @@ func TestClusterNamedNodes(t *testing.T) {
 	}
 }
 
+// TestClusterSparseNodeIDs: an edge list of two 5-cliques whose integers
+// are IDs up to 4009 (as SNAP's are) is read as 4010 numbered nodes, 4000
+// of them isolated, with a warning naming -named-nodes (review 118: the
+// warnings spoke of zero embedding rows and regularization, never of the
+// flag); -named-nodes reads the 10 nodes without it.
+func TestClusterSparseNodeIDs(t *testing.T) {
+	var b strings.Builder
+	for c := 0; c < 2; c++ {
+		for i := 0; i < 5; i++ {
+			for j := i + 1; j < 5; j++ {
+				fmt.Fprintf(&b, "%d %d\n", 9+1000*i+c, 9+1000*j+c)
+			}
+		}
+	}
+	b.WriteString("4009 4010\n")
+	p := writeTemp(t, "net.txt", b.String())
+	const warning = ": only 10 of the 4011 nodes appear in an edge: the integers of the file are read as the node numbers 0…4010, so 4001 nodes have no edge; if the integers are IDs rather than node numbers, read them as names, the 10 nodes numbered in order of first appearance (set GraphOptions.NamedNodes; tether: -named-nodes)\n"
+	stdout, stderr, err := runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-quiet", "-o", os.DevNull)
+	if err != nil || !strings.Contains(stderr, "tether cluster: warning: "+p+warning) {
+		t.Errorf("err %v, stderr lacks %q:\n%s", err, warning, stderr)
+	}
+	if !strings.Contains(stdout, "4011 nodes") {
+		t.Errorf("stdout does not read 4011 nodes:\n%s", stdout)
+	}
+	stdout, stderr, err = runReaders(t, "cluster", "-graph-file", p, "-k", "2", "-named-nodes", "-quiet", "-o", os.DevNull)
+	if err != nil || strings.Contains(stderr, "appear in an edge") || !strings.Contains(stdout, "10 nodes") {
+		t.Errorf("-named-nodes: err %v, stdout %s, stderr %s", err, stdout, stderr)
+	}
+}
+
 // TestClusterGMLWarning: reader warnings reach standard error.
 func TestClusterGMLWarning(t *testing.T) {
 	var b strings.Builder

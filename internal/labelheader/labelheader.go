@@ -1,8 +1,11 @@
 // Package labelheader names the header words of a labels file's columns
 // (node,label; id,class; …), which the labels readers (package dataset)
 // skip as a header and the constraint reader (package constraint)
-// recognises when a labels file is given where pairs are expected, and
-// the header words of a constraints file keyed by name (name_i,name_j).
+// recognises when a labels file is given where pairs are expected, the
+// header words of a constraints file keyed by name (name_i,name_j), and
+// the header names of a feature table's columns that name identifiers
+// (id, customer_id), which the table reader (package dataset) warns of
+// when they are read as features.
 package labelheader
 
 import "strings"
@@ -47,4 +50,30 @@ func IsLabel(s string) bool {
 func IsNamedPair(i, j string) bool {
 	i, j = strings.ToLower(strings.TrimSpace(i)), strings.ToLower(strings.TrimSpace(j))
 	return i == "name_i" && j == "name_j" || i == "id_i" && j == "id_j"
+}
+
+// IsIdentifier reports whether s, blanks trimmed, names a column of
+// identifiers in a feature table's header: id or identifier in any case,
+// a name ending in _id, -id, .id or " id" in any case (customer_id,
+// Node-ID, MongoDB's _id), or a camel-case name ending in Id or ID after a lower-case
+// letter (customerId, nodeID). Words that merely end in the letters id
+// (paid, valid, fluid, ACID) are not, nor are key, index or name, which
+// name features or row numbers as often. Cost O(len(s)).
+func IsIdentifier(s string) bool {
+	s = strings.TrimSpace(s)
+	l := strings.ToLower(s)
+	switch l {
+	case "id", "identifier":
+		return true
+	}
+	for _, suffix := range []string{"_id", "-id", ".id", " id"} {
+		if strings.HasSuffix(l, suffix) {
+			return true
+		}
+	}
+	if n := len(s); n > 2 && (strings.HasSuffix(s, "Id") || strings.HasSuffix(s, "ID")) {
+		c := s[n-3]
+		return c >= 'a' && c <= 'z'
+	}
+	return false
 }

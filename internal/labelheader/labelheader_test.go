@@ -52,3 +52,41 @@ func TestIsNamedPair(t *testing.T) {
 		}
 	}
 }
+
+// TestIsIdentifier checks the names of identifier columns, in any case,
+// with blanks and separators, against words that end in the letters id
+// and names of features.
+func TestIsIdentifier(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"id", true},
+		{" ID ", true},
+		{"Id", true},
+		{"identifier", true},
+		{"customer_id", true},
+		{"NODE_ID", true},
+		{"Node-ID", true},
+		{"user.id", true},
+		{"order id", true},
+		{"customerId", true},
+		{"nodeID", true},
+		{"_id", true},
+		{"paid", false},
+		{"Valid", false},
+		{"fluid", false},
+		{"ACID", false},
+		{"PAID", false},
+		{"key", false},
+		{"index", false},
+		{"name", false},
+		{"idx", false},
+		{"id_count", false},
+		{"", false},
+	} {
+		if got := IsIdentifier(tc.s); got != tc.want {
+			t.Errorf("IsIdentifier(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}
