@@ -708,3 +708,32 @@ func TestConstraintsCheckKeepsNames(t *testing.T) {
 		})
 	}
 }
+
+// TestConstraintsCheckHandHeader: check reads a hand-written header
+// (a,b,type; node1,node2,constraint) as a header, by index and with
+// -names (review 118: "unknown node name \"a\""), and a first line that
+// is neither says what a header must be.
+func TestConstraintsCheckHandHeader(t *testing.T) {
+	names := consWriteTemp(t, "names.txt", "a\nb\nc\n")
+	for _, tc := range []struct {
+		name, content string
+		args          []string
+	}{
+		{"by index", "node1,node2,type\n0,1,ml\n1,2,cl\n", nil},
+		{"by name", "a,b,type\na,b,ml\nb,c,cl\n", []string{"-names", names}},
+		{"weight", "u\tv\tconstraint\tweight\n0\t1\tml\t0.5\n1\t2\tcl\t2\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := consWriteTemp(t, "c.csv", tc.content)
+			out, _, err := runConstraintsCLI(t, append(append([]string{"check"}, tc.args...), file)...)
+			if err != nil || !strings.Contains(out, "must-links                                1\n") || !strings.Contains(out, "cannot-links                              1\n") {
+				t.Errorf("err %v, want 1 must-link and 1 cannot-link:\n%s", err, out)
+			}
+		})
+	}
+	file := consWriteTemp(t, "c.csv", "from,to,relation_kind\na,b,ml\n")
+	_, _, err := runConstraintsCLI(t, "check", "-names", names, file)
+	if want := file + `:1: unknown node name "from"; if line 1 is a header, write it name_i,name_j,kind`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err %v, want one containing %q", err, want)
+	}
+}

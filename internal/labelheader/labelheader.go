@@ -2,7 +2,8 @@
 // (node,label; id,class; …), which the labels readers (package dataset)
 // skip as a header and the constraint reader (package constraint)
 // recognises when a labels file is given where pairs are expected, and
-// the header words of a constraints file keyed by name (name_i,name_j).
+// the header words of a pairwise constraints file (i,j,kind[,weight];
+// name_i,name_j, which key the nodes by name).
 package labelheader
 
 import "strings"
@@ -47,4 +48,28 @@ func IsLabel(s string) bool {
 func IsNamedPair(i, j string) bool {
 	i, j = strings.ToLower(strings.TrimSpace(i)), strings.ToLower(strings.TrimSpace(j))
 	return i == "name_i" && j == "name_j" || i == "id_i" && j == "id_j"
+}
+
+// IsKind reports whether s, blanks trimmed, in any case, names the kind
+// column of a pairwise constraints file's header (i,j,kind; a,b,type;
+// u,v,constraint): kind, type, constraint, relation, relationship or
+// link. None is a kind a constraint line holds (ml or cl). Cost
+// O(len(s)).
+func IsKind(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "kind", "type", "constraint", "relation", "relationship", "link":
+		return true
+	}
+	return false
+}
+
+// IsWeight reports whether s, blanks trimmed, in any case, names the
+// weight column of a pairwise constraints file's header
+// (i,j,kind,weight): weight or w. Cost O(len(s)).
+func IsWeight(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "weight", "w":
+		return true
+	}
+	return false
 }
