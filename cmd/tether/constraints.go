@@ -81,9 +81,10 @@ Protocols, with the sources that use them:
 -noise flips that fraction of the pairs (kinds) or of the labels. Label
 protocols write a node,label file (classes as integers: the reference's
 own, or its class names numbered in sorted order), or all pairs among the
-labelled nodes with -pairs. A flag the protocol does not read (-rate with pairs-1/n or
-ml-uniformity, -alpha or -count but with ml-uniformity, -pairs with a pair
-protocol) is refused. Every node of the reference must have a class.
+labelled nodes with -pairs. A flag the protocol does not read is refused:
+-rate with pairs-1/n or ml-uniformity, -alpha and -count with any
+protocol other than ml-uniformity, -pairs with a pair protocol (pairs-1/n,
+pairs-frac, ml-uniformity). Every node of the reference must have a class.
 
 The output keys the nodes as the reference does: by 0-based index (-base 1
 writes them 1-based, after a "# base=1" line), or, when the reference

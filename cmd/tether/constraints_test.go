@@ -827,3 +827,41 @@ func TestConsReadNamesHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestConstraintsGenHelpUnusedFlags: gen -h says which protocols refuse
+// each flag that not every protocol reads, in a sentence that reads (it
+// said "-alpha or -count but with ml-uniformity", review 118), and what
+// it says is what consUnusedFlag refuses.
+func TestConstraintsGenHelpUnusedFlags(t *testing.T) {
+	const want = `A flag the protocol does not read is refused:
+-rate with pairs-1/n or ml-uniformity, -alpha and -count with any
+protocol other than ml-uniformity, -pairs with a pair protocol (pairs-1/n,
+pairs-frac, ml-uniformity).`
+	help, _, _ := runConstraintsCLI(t, "gen", "-h")
+	if !strings.Contains(help, want) {
+		t.Errorf("constraints gen -h lacks\n%s\n%s", want, help)
+	}
+	// The protocols that refuse each flag, as the sentence says.
+	refused := map[string][]string{
+		"rate":  {"pairs-1/n", "ml-uniformity"},
+		"alpha": {"pairs-1/n", "pairs-frac", "labels-frac", "label-sets"},
+		"count": {"pairs-1/n", "pairs-frac", "labels-frac", "label-sets"},
+		"pairs": {"pairs-1/n", "pairs-frac", "ml-uniformity"},
+	}
+	values := map[string]string{"rate": "0.5", "alpha": "0.5", "count": "3", "pairs": "true"}
+	for flagName, value := range values {
+		for _, p := range []string{"pairs-1/n", "pairs-frac", "labels-frac", "label-sets", "ml-uniformity"} {
+			fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+			for name := range values {
+				fs.String(name, "", "")
+			}
+			if err := fs.Set(flagName, value); err != nil {
+				t.Fatal(err)
+			}
+			err := consUnusedFlag(fs, p)
+			if got, want := err != nil, slices.Contains(refused[flagName], p); got != want {
+				t.Errorf("-%s with -protocol %s: error %v, the help says refused: %v", flagName, p, err, want)
+			}
+		}
+	}
+}
