@@ -66,7 +66,9 @@
 // by commas, tabs, semicolons or blanks as the first data line has them
 // (the rule of the labels files of package dataset); '#' starts a comment,
 // and a "# base=0" or "# base=1" directive before the first constraint
-// declares the numbering of i and j (0 when absent). An explicit
+// declares the numbering of i and j (0 when absent); a first line whose
+// third field names the kind column (i,j,kind; a,b,type;
+// u,v,constraint,weight) is a header. An explicit
 // ReadOptions.Base must agree with the directive, else reading fails: the
 // two are never silently reconciled. With ReadOptions.Names, i and j are
 // node names from the data file's id column instead; WriteNamed writes

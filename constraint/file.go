@@ -181,20 +181,30 @@ func Read(r io.Reader, opt *ReadOptions) (*File, error) {
 // files (dataset.ReadNodeLabels): "0\t1\tml" and "0 1 ml" are read as
 // "0,1,ml"; CSV double quotes are honoured ("Smith, J" is one name), and
 // an empty last field (a trailing comma) is absent. Spaces around fields
-// are ignored, blank lines skipped, and one header line "i,j,kind" or
-// "i,j,kind,weight" is allowed before the first constraint. The header
-// "name_i,name_j,kind[,weight]" (or "id_i,id_j,…", any case), which
-// WriteNamed writes, says that the nodes are names: with
-// ReadOptions.Names they are matched by name whatever AutoNames says,
-// names that are integers included; without Names, integer names are
-// node indices in the file's base (as a labels file's "id" column of
-// integers is for data without names, dataset.ReadNodeLabels) and any
-// other name is an error. A nil opt means the zero ReadOptions.
+// are ignored, blank lines skipped, and one header line is allowed before
+// the first constraint: 3 or 4 fields whose third names the kind column
+// (kind, type, constraint, relation, relationship or link, any case) and
+// whose fourth, if any, the weight column (weight or w), such as
+// "i,j,kind", "a,b,type,weight" or "node1,node2,constraint"; no
+// constraint line is one (its kind is ml or cl, its weight a number).
+// Its first two words do not change how the nodes are read (indices,
+// or names as ReadOptions says), except name_i,name_j (or id_i,id_j, any
+// case): the header "name_i,name_j,kind[,weight]", which WriteNamed
+// writes, says that the nodes are names. With ReadOptions.Names they are
+// then matched by name whatever AutoNames says, names that are integers
+// included; without Names, integer names are node indices in the file's
+// base (as a labels file's "id" column of integers is for data without
+// names, dataset.ReadNodeLabels) and any other name is an error. A nil
+// opt means the zero ReadOptions.
 //
 // Every error names the file and line: a malformed line, an unknown kind or
 // name, an index outside the nodes, a self pair, a bad weight, a base that
 // contradicts the directive, or (under the Reject policy) a duplicate or
-// contradiction, which wrap ErrConflict. Malformed input wraps ErrInvalid.
+// contradiction, which wrap ErrConflict. A first data line that is neither
+// a constraint nor a header (its third field neither ml, cl nor a kind
+// word), whose node is an unknown name or not an integer, says what a
+// header must be: name_i,name_j,kind when the nodes are read by name,
+// i,j,kind otherwise. Malformed input wraps ErrInvalid.
 // Cost O(file size + n). ctx is checked every few thousand lines, and as
 // the pairs are checked once read (Check: 10⁷ pairs take seconds); a
 // cancelled read returns ctx's error, wrapped with the file and the line
@@ -219,14 +229,15 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		first := header
 		if header {
 			header = false
-			if isHeader(fields, 3, "i", "j", "kind", "weight") {
-				continue
-			}
-			if (len(fields) == 3 || len(fields) == 4) && labelheader.IsNamedPair(fields[0], fields[1]) && isHeader(fields[2:], 1, "kind", "weight") {
-				// name_i,name_j,kind: nodes by name (WriteNamed).
-				lr.nameLine = lr.line
-				if lr.names != nil && lr.namesErr != nil {
-					return nil, lr.namesErr
+			if isPairsHeader(fields) {
+				// i,j,kind; a,b,type; u,v,constraint (review 118):
+				// no constraint line has such a third field.
+				if labelheader.IsNamedPair(fields[0], fields[1]) {
+					// name_i,name_j,kind: nodes by name (WriteNamed).
+					lr.nameLine = lr.line
+					if lr.names != nil && lr.namesErr != nil {
+						return nil, lr.namesErr
+					}
 				}
 				continue
 			}
@@ -278,6 +289,17 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 			} else if lr.namesErr != nil {
 				return nil, lr.namesErr
 			}
+		}
+		lr.headerHint = ""
+		if first && !isKind(fields[2]) {
+			// Neither a constraint nor a header (review 118): a node
+			// that is not one says what a header is, as the nodes are
+			// read (by name or by index).
+			h := "i,j,kind"
+			if lr.names != nil {
+				h = "name_i,name_j,kind"
+			}
+			lr.headerHint = fmt.Sprintf("; if line %d is a header, write it %s (%s,weight with weights)", lr.line, h, h)
 		}
 		var p Pair
 		if p.I, err = lr.node(fields[0]); err != nil {
@@ -414,18 +436,23 @@ func isInt(f string) bool {
 	return err == nil || errors.Is(err, strconv.ErrRange)
 }
 
-// isHeader reports whether fields spell a prefix of names of at least
-// minLen fields.
-func isHeader(fields []string, minLen int, names ...string) bool {
-	if len(fields) < minLen || len(fields) > len(names) {
+// isKind reports whether f is a kind a constraint line holds: ml or cl,
+// in any case. Cost O(len(f)).
+func isKind(f string) bool {
+	return strings.EqualFold(f, "ml") || strings.EqualFold(f, "cl")
+}
+
+// isPairsHeader reports whether fields, the first data line of a
+// constraint file, are a header: 3 or 4 fields whose third names the kind
+// column (labelheader.IsKind: kind, type, constraint, …) and whose fourth,
+// if any, the weight column (weight or w), whatever the first two say
+// (i,j; a,b; node1,node2; name_i,name_j). No constraint line is one: its
+// kind is ml or cl and its weight a number. Cost O(len(fields)).
+func isPairsHeader(fields []string) bool {
+	if len(fields) != 3 && len(fields) != 4 {
 		return false
 	}
-	for a, f := range fields {
-		if !strings.EqualFold(f, names[a]) {
-			return false
-		}
-	}
-	return true
+	return labelheader.IsKind(fields[2]) && (len(fields) == 3 || labelheader.IsWeight(fields[3]))
 }
 
 // lineReader splits a constraint or labels file into data lines, handling
@@ -452,6 +479,11 @@ type lineReader struct {
 	raw    string // the line as read (without its line ending)
 	fields []string
 	fail   error
+
+	// headerHint ends the error of a node that is not one (an unknown
+	// name, or not an integer) on a first data line that is neither a
+	// constraint nor a header: what a header is; "" otherwise.
+	headerHint string
 }
 
 // newLineReader returns a reader of the data lines of r with the options
@@ -587,7 +619,7 @@ func (lr *lineReader) node(f string) (int, error) {
 				// index) given with data that names its rows otherwise.
 				return 0, lr.errf("unknown node name %q: the header on line %d keys the nodes by name, and the data's names do not hold it; if the file's names are row numbers, its header must be i,j,kind (nodes by index)", f, lr.nameLine)
 			}
-			return 0, lr.errf("unknown node name %q", f)
+			return 0, lr.errf("unknown node name %q%s", f, lr.headerHint)
 		}
 		return i, nil
 	}
@@ -607,9 +639,9 @@ func (lr *lineReader) node(f string) (int, error) {
 			return 0, lr.errf("node %q is not an integer (line %d numbers its nodes, so the file reads indices: name the nodes there too, or number them here)", f, lr.indexLine)
 		}
 		if lr.nameLine > 0 {
-			return 0, lr.errf("unknown node name %q: the header on line %d keys the nodes by name, but no node names were given to match them (the data's id column, or constraints check -names); without them only names that are integers are read, as 0-based node indices", f, lr.nameLine)
+			return 0, lr.errf("unknown node name %q: the header on line %d keys the nodes by name, but no node names were given to match them (the data's id column, or constraints check -names with the data's labels file or node list); without them only names that are integers are read, as 0-based node indices", f, lr.nameLine)
 		}
-		return 0, lr.errf("node %q is not an integer", f)
+		return 0, lr.errf("node %q is not an integer%s", f, lr.headerHint)
 	}
 	i := v - lr.base
 	switch {
@@ -618,7 +650,7 @@ func (lr *lineReader) node(f string) (int, error) {
 	case i < 0 || (lr.opt.N > 0 && i >= lr.opt.N):
 		if lr.nameLine > 0 {
 			// Before the base=1 hint: names have no base (review 113).
-			return 0, lr.errf("node %d outside %d…%d: the header on line %d keys the nodes by name, and without node names to match them (the data's id column, or constraints check -names) names that are integers are read as node indices", v, lr.base, lr.opt.N-1+lr.base, lr.nameLine)
+			return 0, lr.errf("node %d outside %d…%d: the header on line %d keys the nodes by name, and without node names to match them (the data's id column, or constraints check -names with the data's labels file or node list) names that are integers are read as node indices", v, lr.base, lr.opt.N-1+lr.base, lr.nameLine)
 		}
 		if i == lr.opt.N && !lr.baseSet {
 			// One past the last 0-based node: most likely a file that

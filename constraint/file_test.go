@@ -116,6 +116,35 @@ func TestRead(t *testing.T) {
 			name: "id header, semicolons, weight", in: "ID_I;ID_J;Kind;Weight\na;b;cl;0.5\n", opt: ReadOptions{Names: []string{"b", "a"}, AutoNames: true},
 			want: []Pair{{I: 1, J: 0, Kind: CannotLink, Weight: 0.5}}, lines: []int{2}, n: 2,
 		},
+		// Hand-written headers (review 118): a third field naming the
+		// kind column and a fourth the weight column make a header,
+		// whatever the first two say ("a,b,type" was "unknown node name
+		// \"a\""); only name_i,name_j key the nodes by name.
+		{
+			name: "header a,b,type", in: "a,b,type\n0,1,ml\n",
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}}, lines: []int{2}, n: 2,
+		},
+		{
+			name: "header node1,node2,type, names", in: "node1,node2,type\nalice,carol,ml\n", opt: ReadOptions{Names: []string{"alice", "bob", "carol"}, AutoNames: true},
+			want: []Pair{{I: 0, J: 2, Kind: MustLink}}, lines: []int{2}, n: 3,
+		},
+		{
+			name: "header u;v;Constraint;W", in: "# by hand\nu;v;Constraint;W\n1;2;cl;0.5\n",
+			want: []Pair{{I: 1, J: 2, Kind: CannotLink, Weight: 0.5}}, lines: []int{3}, n: 3,
+		},
+		{
+			name: "header i j relation, blanks", in: "i j relation\n0 2 ml\n",
+			want: []Pair{{I: 0, J: 2, Kind: MustLink}}, lines: []int{2}, n: 3,
+		},
+		{
+			// Not name_i,name_j: integers read as indices under AutoNames.
+			name: "header a,b,link, integer names read as indices", in: "a,b,link\n2,0,cl\n", opt: ReadOptions{Names: []string{"2", "0", "1"}, AutoNames: true},
+			want: []Pair{{I: 2, J: 0, Kind: CannotLink}}, lines: []int{2}, n: 3,
+		},
+		{
+			name: "header name_i,name_j,type keys by name", in: "name_i,name_j,type\n2,0,cl\n", opt: ReadOptions{Names: []string{"2", "0", "1"}, AutoNames: true},
+			want: []Pair{{I: 0, J: 1, Kind: CannotLink}}, lines: []int{2}, n: 3,
+		},
 		{
 			name: "drop conflicting cannot-links", in: "0,1,ml\n1,2,ml\n0,2,cl\n0,1,ml\n3,4,cl\n",
 			opt:   ReadOptions{Policy: DropConflictingCannotLinks},
@@ -191,6 +220,11 @@ func TestRead(t *testing.T) {
 		{name: "named header, no names", in: "name_i,name_j,kind\na,b,ml\n", err: "in.csv:2: unknown node name \"a\": the header on line 1 keys the nodes by name, but no node names were given"},
 		{name: "named header, duplicate names", in: "name_i,name_j,kind\n0,2,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: "in.csv: node name \"a\" used by nodes 0 and 1"},
 		{name: "named header, unknown integer name", in: "name_i,name_j,kind\n0,7,ml\n", opt: ReadOptions{Names: []string{"0", "1"}, AutoNames: true}, err: "in.csv:2: unknown node name \"7\""},
+		// A first line that is neither a constraint nor a header says
+		// what a header is, as the nodes are read (review 118).
+		{name: "no header, names", in: "from,to,relation_kind\nalice,bob,ml\n", opt: ReadOptions{Names: []string{"alice", "bob"}, AutoNames: true}, err: `in.csv:1: unknown node name "from"; if line 1 is a header, write it name_i,name_j,kind (name_i,name_j,kind,weight with weights)`},
+		{name: "no header, indices", in: "# c\nsrc,dst,label\n0,1,ml\n", err: `in.csv:2: node "src" is not an integer; if line 2 is a header, write it i,j,kind (i,j,kind,weight with weights)`},
+		{name: "no header, weight column", in: "a,b,type,0.5\n", err: `in.csv:1: node "a" is not an integer; if line 1 is a header, write it i,j,kind`},
 		{name: "huge inferred", in: "0,99999999999,ml\n", err: "in.csv:1: node 99999999999: more than"},
 		// Integers beyond int64 are out of range, not "not an integer".
 		{name: "beyond int64", in: "0,1,ml\n1,99999999999999999999,cl\n", err: "in.csv:2: node 99999999999999999999 out of range: more than 16777216 nodes; give the number of nodes explicitly"},
@@ -537,6 +571,20 @@ func TestReadNamesAsIndices(t *testing.T) {
 		f, err := Read(strings.NewReader(tc.in), &opt)
 		if err != nil || f.NamesAsIndices != tc.want {
 			t.Errorf("%q: NamesAsIndices %v (err %v), want %d", tc.in, f, err, tc.want)
+		}
+	}
+}
+
+// TestReadHeaderHintOnlyFirst checks that the header hint of an unknown
+// node is given on the first data line only when it is no constraint
+// (its kind ml or cl): an unknown name in a constraint, or on a later
+// line, is only unknown.
+func TestReadHeaderHintOnlyFirst(t *testing.T) {
+	names := []string{"a", "b"}
+	for _, in := range []string{"a,z,ml\n", "a,b,ml\nz,a,type\n", "x,y,kind\nz,a,ml\n"} {
+		_, err := Read(strings.NewReader(in), &ReadOptions{Names: names, File: "in.csv"})
+		if err == nil || !strings.Contains(err.Error(), "unknown node name") || strings.Contains(err.Error(), "header") {
+			t.Errorf("%q: error %v, want an unknown node name without the header hint", in, err)
 		}
 	}
 }

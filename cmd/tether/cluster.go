@@ -394,7 +394,7 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	seed := fs.Uint64("seed", 1, "seed of every random choice")
 	restarts := new(int)
 	fs.Var(intIn(restarts, 0, kmeans.MaxRestarts), "restarts", "k-means `restarts` (0: the method's default)")
-	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight], separated by commas, tabs, semicolons or blanks; i and j are indices, 0-based unless the file says # base=1, or node names when the data has them; after a header name_i,name_j,kind, as constraints gen writes for a reference that names its nodes, they are names, or row numbers for data without names)")
+	consFile := fs.String("constraints", "", "pairwise constraints `file` (i,j,ml|cl[,weight], separated by commas, tabs, semicolons or blanks; i and j are indices, 0-based unless the file says # base=1, or node names when the data has them; a first line whose third field names the kind column (kind, type, constraint, relation, relationship or link; a fourth, weight or w), such as i,j,kind or a,b,type, is a header; after the header name_i,name_j,kind, as constraints gen writes for a reference that names its nodes, they are names, or row numbers for data without names)")
 	var conflicts constraint.Policy
 	fs.Var(textVar(&conflicts), "conflicts", "contradictory constraints: reject (the default; a pair repeated with the same kind and weight is used once, with a note), drop-cl (keep must-links) or soft (keep all, repeats included)")
 	vote := fs.Bool("vote-filter", false, "drop the constraints that the constraints near them on the graph contradict (constraint.VoteFilter; for files with wrong pairs, up to about 10⁴ pairs), then break remaining conflicts")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,7 +18,9 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/experiment"
+	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
+	"github.com/tether-sc/tether/internal/labelheader"
 	"github.com/tether-sc/tether/internal/memlimit"
 	"github.com/tether-sc/tether/internal/suggest"
 	"github.com/tether-sc/tether/internal/wording"
@@ -78,9 +81,10 @@ Protocols, with the sources that use them:
 -noise flips that fraction of the pairs (kinds) or of the labels. Label
 protocols write a node,label file (classes as integers: the reference's
 own, or its class names numbered in sorted order), or all pairs among the
-labelled nodes with -pairs. A flag the protocol does not read (-rate with pairs-1/n or
-ml-uniformity, -alpha or -count but with ml-uniformity, -pairs with a pair
-protocol) is refused. Every node of the reference must have a class.
+labelled nodes with -pairs. A flag the protocol does not read is refused:
+-rate with pairs-1/n or ml-uniformity, -alpha and -count with any
+protocol other than ml-uniformity, -pairs with a pair protocol (pairs-1/n,
+pairs-frac, ml-uniformity). Every node of the reference must have a class.
 
 The output keys the nodes as the reference does: by 0-based index (-base 1
 writes them 1-based, after a "# base=1" line), or, when the reference
@@ -363,7 +367,18 @@ Malformed lines (bad kind or index, self pair, bad weight) are errors.
 A file without constraints is valid but draws a warning on standard error.
 A file keyed by name (the header name_i,name_j,kind that constraints gen
 writes for a reference that names its nodes) is matched against -names;
-without -names, names that are integers are read as 0-based indices.
+without -names, names that are integers are read as 0-based indices, with
+a warning, and other names are an error.
+
+-names lists the data's node names, node i named by the (i+1)-th: one
+name per line, or a labels file as tether writes it for data that names
+its nodes (name,label from tether labels, name,cluster from cluster -o,
+the reference given to constraints gen), told by its header (two columns,
+the first named name, id, node, node_name, node_id, vertex, index or
+item), whose first column holds the names in line order. In a file of
+one name per line, a first line that is one of those words alone is a
+header, not a node. The report then says the nodes are keyed by name
+("by_name" in -json, whose "base" then means nothing).
 
 -conflicts, as in tether cluster: reject (exit status 1 when there is any
 conflict but a pair repeated with the same kind and weight, which is kept
@@ -393,7 +408,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 	var asJSON bool
 	fs.IntVar(&n, "n", 0, "number of nodes; 0 infers it from the largest index")
 	fs.StringVar(&baseFlag, "base", "auto", "index base: auto (the file's \"# base=\" directive, else 0), 0 or 1")
-	fs.StringVar(&namesPath, "names", "", "`file` of node names, one per line: the file then names nodes instead of numbering them")
+	fs.StringVar(&namesPath, "names", "", "`file` of node names: one per line (a first line name, id or node alone is a header), or a labels file with a header, such as the name,label or name,cluster lines tether labels and cluster -o write (the names are its first column); the file checked then names nodes instead of numbering them")
 	fs.StringVar(&policyName, "conflicts", "reject", "contradictory constraints: reject, drop-cl or soft, as tether cluster -conflicts")
 	fs.StringVar(&oldPolicy, "policy", "", "deprecated: the old name of -conflicts")
 	fs.StringVar(&out, "o", "", "write the constraints kept under -conflicts to this `file` (- for standard output, the report then going to standard error; not with -json)")
@@ -494,6 +509,11 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 	if rep.MustLinks+rep.CannotLinks == 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: no constraints (the file has no constraint line)", pos[0]))
 	}
+	if file.NamesAsIndices > 0 {
+		// Integer names read as indices: the right nodes only if they
+		// are row numbers (review 118: the header was not mentioned).
+		warnings = append(warnings, fmt.Sprintf("%s:%d keys its nodes by name, and no -names was given: its names, integers, were read as 0-based node indices; to match them by name, give -names with the data's labels file (name,label lines) or node list", pos[0], file.NamesAsIndices))
+	}
 	for _, w := range warnings {
 		fmt.Fprintln(m.Stderr, "tether constraints check: warning:", w)
 	}
@@ -518,6 +538,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 			N           int            `json:"n"`
 			NInferred   bool           `json:"n_inferred"`
 			Base        int            `json:"base"`
+			ByName      bool           `json:"by_name"`
 			MustLinks   int            `json:"must_links"`
 			CannotLinks int            `json:"cannot_links"`
 			Components  int            `json:"components"`
@@ -528,7 +549,7 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 			Conflicts   []conflictJSON `json:"conflicts"`
 			Warnings    []string       `json:"warnings,omitempty"`
 		}
-		r := reportJSON{File: pos[0], N: rep.N, NInferred: inferred, Base: file.Base, MustLinks: rep.MustLinks, CannotLinks: rep.CannotLinks,
+		r := reportJSON{File: pos[0], N: rep.N, NInferred: inferred, Base: file.Base, ByName: file.ByName(), MustLinks: rep.MustLinks, CannotLinks: rep.CannotLinks,
 			Components: rep.Components, Supervised: rep.Supervised, Largest: rep.Largest, Policy: policy.String(),
 			Conflicts: []conflictJSON{}, Warnings: warnings}
 		if kept != nil {
@@ -554,7 +575,12 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 		} else {
 			fmt.Fprintf(tw, "nodes\t%d\n", rep.N)
 		}
-		fmt.Fprintf(tw, "index base\t%d\n", file.Base)
+		if file.ByName() {
+			// No base: names have none (it said "index base 0").
+			fmt.Fprintf(tw, "nodes keyed by\tname (-names %s)\n", namesPath)
+		} else {
+			fmt.Fprintf(tw, "index base\t%d\n", file.Base)
+		}
 		fmt.Fprintf(tw, "must-links\t%d\n", rep.MustLinks)
 		fmt.Fprintf(tw, "cannot-links\t%d\n", rep.CannotLinks)
 		fmt.Fprintf(tw, "closure components\t%d (singletons included)\n", rep.Components)
@@ -600,11 +626,26 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 	return nil
 }
 
-// consReadNames reads one node name per line, ignoring the blank lines at
-// the end, as the other readers do (a second one was "empty name"). An
-// empty file, an empty name before the last one or a repeated name is an
-// error naming the file and line (node i is the name on line i+1, so none
-// can be missing or stand for two nodes).
+// consReadNames reads the node names of constraints check -names, in
+// one of two layouts chosen by the first line:
+//
+//   - a labels file as tether writes it for data that names its nodes
+//     (tether labels, cluster -o, constraints gen: name,label;
+//     name,cluster), told by its header: two fields, the first a node
+//     word (name, id, node, …; labelheader.IsNode), the second not an
+//     integer. It is read by dataset.ReadNodeLabels, and the names are its
+//     first column in line order; a file that numbers its nodes (node,label
+//     over indices) names none and is an error saying to give -n.
+//   - one name per line, ignoring the blank lines at the end, as the other
+//     readers do (a second one was "empty name"). A first line that is a
+//     node word alone (name, id, node, …) is a header, not a node, as a
+//     label word heads a one-column labels file: a header kept as a name
+//     made one node too many without a word (review 118). An empty name
+//     before the last line or a repeated name is an error naming the file
+//     and line (node i is the (i+1)-th name, so none can be missing or
+//     stand for two nodes).
+//
+// An empty file is an error. Cost O(file size).
 func consReadNames(ctx context.Context, path string) ([]string, error) {
 	names, err := dataset.ReadNamesContext(ctx, path)
 	if err != nil {
@@ -616,17 +657,57 @@ func consReadNames(ctx context.Context, path string) ([]string, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s: no names", path)
 	}
+	if h, err := fieldsplit.SplitLine(names[0], fieldsplit.Detect(names[:1])); err == nil && len(h) == 2 && labelheader.IsNode(h[0]) && !consIsInt(h[1]) {
+		return consReadLabelNames(ctx, path, h[0])
+	}
+	first := 1 // the line of names[0]
+	if labelheader.IsNode(names[0]) {
+		if len(names) == 1 {
+			return nil, fmt.Errorf("%s: no names after the header %q on line 1", path, names[0])
+		}
+		names, first = names[1:], 2
+	}
 	line := make(map[string]int, len(names))
 	for i, nm := range names {
 		if nm == "" {
-			return nil, fmt.Errorf("%s:%d: empty name", path, i+1)
+			return nil, fmt.Errorf("%s:%d: empty name", path, i+first)
 		}
 		if l, ok := line[nm]; ok {
-			return nil, fmt.Errorf("%s:%d: name %q repeats line %d", path, i+1, nm, l)
+			return nil, fmt.Errorf("%s:%d: name %q repeats line %d", path, i+first, nm, l)
 		}
-		line[nm] = i + 1
+		line[nm] = i + first
 	}
 	return names, nil
+}
+
+// consIsInt reports whether s is written as a decimal integer, one
+// beyond the range of int included: a label, never a column's name.
+func consIsInt(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// consReadLabelNames returns the names of the labels file at path, whose
+// header's node column is named word (consReadNames): its first column,
+// in line order. A file that numbers its nodes instead is an error saying
+// to give -n. Cost O(file size).
+func consReadLabelNames(ctx context.Context, path, word string) ([]string, error) {
+	nl, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{Spelling: cliSpelling})
+	if err != nil {
+		return nil, err
+	}
+	if !nl.ByName {
+		return nil, fmt.Errorf("%s: the header's column %q numbers the nodes (0-based indices), it does not name them: give -n with the number of nodes instead of -names, or the data's names (name,label lines, or one name per line)", path, word)
+	}
+	if len(nl.Names) == 0 {
+		return nil, fmt.Errorf("%s: no names after the header", path)
+	}
+	for i, nm := range nl.Names {
+		if nm == "" {
+			return nil, fmt.Errorf("%s: node %d of the file (line order) has an empty name in its %q column", path, i+1, word)
+		}
+	}
+	return nl.Names, nil
 }
 
 const consClosureUsage = `constraints closure [-partition A|B|C|D|all] [-reps R] [-seed S] [-counts LIST] [-alpha LIST] [-ml M] [-o DIR]

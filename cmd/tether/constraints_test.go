@@ -708,3 +708,160 @@ func TestConstraintsCheckKeepsNames(t *testing.T) {
 		})
 	}
 }
+
+// TestConstraintsCheckHandHeader: check reads a hand-written header
+// (a,b,type; node1,node2,constraint) as a header, by index and with
+// -names (review 118: "unknown node name \"a\""), and a first line that
+// is neither says what a header must be.
+func TestConstraintsCheckHandHeader(t *testing.T) {
+	names := consWriteTemp(t, "names.txt", "a\nb\nc\n")
+	for _, tc := range []struct {
+		name, content string
+		args          []string
+	}{
+		{"by index", "node1,node2,type\n0,1,ml\n1,2,cl\n", nil},
+		{"by name", "a,b,type\na,b,ml\nb,c,cl\n", []string{"-names", names}},
+		{"weight", "u\tv\tconstraint\tweight\n0\t1\tml\t0.5\n1\t2\tcl\t2\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := consWriteTemp(t, "c.csv", tc.content)
+			out, _, err := runConstraintsCLI(t, append(append([]string{"check"}, tc.args...), file)...)
+			if err != nil || !strings.Contains(out, "must-links                                1\n") || !strings.Contains(out, "cannot-links                              1\n") {
+				t.Errorf("err %v, want 1 must-link and 1 cannot-link:\n%s", err, out)
+			}
+		})
+	}
+	file := consWriteTemp(t, "c.csv", "from,to,relation_kind\na,b,ml\n")
+	_, _, err := runConstraintsCLI(t, "check", "-names", names, file)
+	if want := file + `:1: unknown node name "from"; if line 1 is a header, write it name_i,name_j,kind`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err %v, want one containing %q", err, want)
+	}
+}
+
+// TestConstraintsCheckNamesLabelsFile: check -names reads the labels file
+// the name-keyed constraints were drawn from (name,label, as tether labels
+// writes it; name,cluster, as cluster -o does), and a one-name-per-line
+// file headed by a node word, which made one node too many; the report
+// says the nodes are keyed by name, not "index base 0". Without -names, a
+// file keyed by name says to give it (review 118: "unknown node name
+// \"p00_ann\"", with -names net.labels too).
+func TestConstraintsCheckNamesLabelsFile(t *testing.T) {
+	var labels, list, clusters strings.Builder
+	labels.WriteString("name,label\n")
+	list.WriteString("name\n")
+	clusters.WriteString("name,cluster\n")
+	for i := range 34 {
+		fmt.Fprintf(&labels, "p%02d_ann,%d\n", i, i%2)
+		fmt.Fprintf(&list, "p%02d_ann\n", i)
+		fmt.Fprintf(&clusters, "p%02d_ann,%d\n", i, 1-i%2)
+	}
+	truth := consWriteTemp(t, "net.labels", labels.String())
+	cons := filepath.Join(t.TempDir(), "netcons.csv")
+	if _, _, err := runConstraintsCLI(t, "gen", "-truth", truth, "-protocol", "pairs-frac", "-rate", "0.05", "-o", cons); err != nil {
+		t.Fatal(err)
+	}
+	for _, names := range []string{truth, consWriteTemp(t, "names.txt", list.String()), consWriteTemp(t, "out.csv", clusters.String())} {
+		out, _, err := runConstraintsCLI(t, "check", "-names", names, cons)
+		if err != nil || !strings.Contains(out, "nodes                                     34\n") || !strings.Contains(out, "nodes keyed by                            name (-names "+names+")\n") || strings.Contains(out, "index base") {
+			t.Errorf("-names %s: err %v, want 34 nodes keyed by name and no index base:\n%s", names, err, out)
+		}
+		js, _, err := runConstraintsCLI(t, "check", "-json", "-names", names, cons)
+		var rep struct {
+			N      int  `json:"n"`
+			ByName bool `json:"by_name"`
+		}
+		if err != nil || json.Unmarshal([]byte(js), &rep) != nil || rep.N != 34 || !rep.ByName {
+			t.Errorf("-json -names %s: err %v, n %d by_name %v, want 34 and true:\n%s", names, err, rep.N, rep.ByName, js)
+		}
+	}
+	// Without -names: the error says to give it.
+	_, _, err := runConstraintsCLI(t, "check", "-n", "34", cons)
+	if want := "keys the nodes by name, but no node names were given to match them (the data's id column, or constraints check -names with the data's labels file or node list)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("without -names: err %v, want one containing %q", err, want)
+	}
+	// A labels file by index names no node.
+	byIndex := consWriteTemp(t, "idx.csv", "node,cluster\n0,1\n1,0\n")
+	_, _, err = runConstraintsCLI(t, "check", "-names", byIndex, cons)
+	if want := byIndex + `: the header's column "node" numbers the nodes (0-based indices), it does not name them: give -n`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("-names by index: err %v, want one containing %q", err, want)
+	}
+	// Integer names without -names are indices, with a warning; the
+	// report gives their base.
+	ints := consWriteTemp(t, "ints.csv", "name_i,name_j,kind\n1,2,ml\n")
+	out, stderr, err := runConstraintsCLI(t, "check", ints)
+	if want := ints + ":1 keys its nodes by name, and no -names was given: its names, integers, were read as 0-based node indices; to match them by name, give -names"; err != nil || !strings.Contains(stderr, want) || !strings.Contains(out, "index base") {
+		t.Errorf("integer names: err %v, stderr lacks %q or the report its base:\n%s%s", err, want, stderr, out)
+	}
+}
+
+// TestConsReadNamesHeader: a first line that is a node word alone heads a
+// file of one name per line, its errors naming the lines of the file; a
+// name that is no such word, or two columns whose second is an integer
+// (a name holding a blank), are names as before.
+func TestConsReadNamesHeader(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+		err  string
+	}{
+		{"name\na\nb\n", []string{"a", "b"}, ""},
+		{" ID \na\n", []string{"a"}, ""},
+		{"names\na\n", []string{"names", "a"}, ""},
+		{"node 1\nnode 2\n", []string{"node 1", "node 2"}, ""},
+		{"Mr Hi\nOfficer\n", []string{"Mr Hi", "Officer"}, ""},
+		{"name,label\nMr Hi,0\nOfficer,1\n", []string{"Mr Hi", "Officer"}, ""},
+		{"name\n", nil, `names.txt: no names after the header "name" on line 1`},
+		{"name\na\na\n", nil, `names.txt:3: name "a" repeats line 2`},
+		{"name,label\na,0\na,1\n", nil, "names.txt:3"},
+	} {
+		p := consWriteTemp(t, "names.txt", tc.in)
+		got, err := consReadNames(context.Background(), p)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: err %v, want one containing %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// TestConstraintsGenHelpUnusedFlags: gen -h says which protocols refuse
+// each flag that not every protocol reads, in a sentence that reads (it
+// said "-alpha or -count but with ml-uniformity", review 118), and what
+// it says is what consUnusedFlag refuses.
+func TestConstraintsGenHelpUnusedFlags(t *testing.T) {
+	const want = `A flag the protocol does not read is refused:
+-rate with pairs-1/n or ml-uniformity, -alpha and -count with any
+protocol other than ml-uniformity, -pairs with a pair protocol (pairs-1/n,
+pairs-frac, ml-uniformity).`
+	help, _, _ := runConstraintsCLI(t, "gen", "-h")
+	if !strings.Contains(help, want) {
+		t.Errorf("constraints gen -h lacks\n%s\n%s", want, help)
+	}
+	// The protocols that refuse each flag, as the sentence says.
+	refused := map[string][]string{
+		"rate":  {"pairs-1/n", "ml-uniformity"},
+		"alpha": {"pairs-1/n", "pairs-frac", "labels-frac", "label-sets"},
+		"count": {"pairs-1/n", "pairs-frac", "labels-frac", "label-sets"},
+		"pairs": {"pairs-1/n", "pairs-frac", "ml-uniformity"},
+	}
+	values := map[string]string{"rate": "0.5", "alpha": "0.5", "count": "3", "pairs": "true"}
+	for flagName, value := range values {
+		for _, p := range []string{"pairs-1/n", "pairs-frac", "labels-frac", "label-sets", "ml-uniformity"} {
+			fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+			for name := range values {
+				fs.String(name, "", "")
+			}
+			if err := fs.Set(flagName, value); err != nil {
+				t.Fatal(err)
+			}
+			err := consUnusedFlag(fs, p)
+			if got, want := err != nil, slices.Contains(refused[flagName], p); got != want {
+				t.Errorf("-%s with -protocol %s: error %v, the help says refused: %v", flagName, p, err, want)
+			}
+		}
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/internal/fieldsplit"
+	"github.com/tether-sc/tether/internal/labelheader"
 )
 
 // runReaders runs tether with args and returns stdout, stderr and the error.
@@ -395,9 +397,11 @@ func FuzzMinSizes(f *testing.F) {
 
 // FuzzConsReadNames checks the reader of node-name files (tether
 // constraints -names): no panic, and one name per line, lines ending at
-// "\n", "\r\n" or a bare "\r", each non-empty and distinct.
+// "\n", "\r\n" or a bare "\r", each non-empty and distinct, but for a
+// first line that is a header: a node word alone, not a name, or two
+// columns, a labels file whose names are its first column.
 func FuzzConsReadNames(f *testing.F) {
-	for _, s := range []string{"a\nb\n", "a\r\nb", "", "\n\n", " x \n", "a\rb\r"} {
+	for _, s := range []string{"a\nb\n", "a\r\nb", "", "\n\n", " x \n", "a\rb\r", "name\na\n", "name,label\na,0\nb,1\n", "node 1\nnode 2\n"} {
 		f.Add(s)
 	}
 	dir := f.TempDir()
@@ -410,9 +414,16 @@ func FuzzConsReadNames(f *testing.F) {
 		if err != nil {
 			return
 		}
-		want := strings.Count(strings.ReplaceAll(s, "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(s, "\r\n", "\n"), "\r")
-		if s != "" && !strings.HasSuffix(s, "\n") && !strings.HasSuffix(s, "\r") {
-			want++
+		lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(strings.TrimPrefix(s, "\ufeff"), "\r\n", "\n"), "\r", "\n"), "\n")
+		for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+			lines = lines[:len(lines)-1] // blank lines at the end are ignored
+		}
+		want, first := len(lines), lines[0]
+		if labelheader.IsNode(first) {
+			want--
+		}
+		if h, err := fieldsplit.SplitLine(strings.TrimSpace(first), fieldsplit.Detect([]string{strings.TrimSpace(first)})); err == nil && len(h) == 2 && labelheader.IsNode(h[0]) && !consIsInt(h[1]) {
+			want = len(names) // a labels file: as many names as nodes
 		}
 		if len(names) != want {
 			t.Fatalf("%d names from %d lines", len(names), want)

@@ -2,10 +2,11 @@
 // (node,label; id,class; …), which the labels readers (package dataset)
 // skip as a header and the constraint reader (package constraint)
 // recognises when a labels file is given where pairs are expected, the
-// header words of a constraints file keyed by name (name_i,name_j), and
-// the header names of a feature table's columns that name identifiers
-// (id, customer_id), which the table reader (package dataset) warns of
-// when they are read as features.
+// header words of a pairwise constraints file (i,j,kind[,weight];
+// name_i,name_j, which key the nodes by name), and the header names of a
+// feature table's columns that name identifiers (id, customer_id), which
+// the table reader (package dataset) warns of when they are read as
+// features.
 package labelheader
 
 import "strings"
@@ -74,6 +75,30 @@ func IsIdentifier(s string) bool {
 	if n := len(s); n > 2 && (strings.HasSuffix(s, "Id") || strings.HasSuffix(s, "ID")) {
 		c := s[n-3]
 		return c >= 'a' && c <= 'z'
+	}
+	return false
+}
+
+// IsKind reports whether s, blanks trimmed, in any case, names the kind
+// column of a pairwise constraints file's header (i,j,kind; a,b,type;
+// u,v,constraint): kind, type, constraint, relation, relationship or
+// link. None is a kind a constraint line holds (ml or cl). Cost
+// O(len(s)).
+func IsKind(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "kind", "type", "constraint", "relation", "relationship", "link":
+		return true
+	}
+	return false
+}
+
+// IsWeight reports whether s, blanks trimmed, in any case, names the
+// weight column of a pairwise constraints file's header
+// (i,j,kind,weight): weight or w. Cost O(len(s)).
+func IsWeight(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "weight", "w":
+		return true
 	}
 	return false
 }

@@ -90,3 +90,36 @@ func TestIsIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// TestIsKindWeight checks the words of a constraints header's kind and
+// weight columns, in any case and with blanks, against the kinds ml and
+// cl, weights and the other columns' words (review 118: a,b,type was
+// read as a constraint on nodes "a" and "b").
+func TestIsKindWeight(t *testing.T) {
+	for _, tc := range []struct {
+		s            string
+		kind, weight bool
+	}{
+		{"kind", true, false},
+		{" Type ", true, false},
+		{"CONSTRAINT", true, false},
+		{"relation", true, false},
+		{"relationship", true, false},
+		{"link", true, false},
+		{"weight", false, true},
+		{" W ", false, true},
+		{"ml", false, false},
+		{"cl", false, false},
+		{"0.5", false, false},
+		{"label", false, false},
+		{"i", false, false},
+		{"", false, false},
+	} {
+		if got := IsKind(tc.s); got != tc.kind {
+			t.Errorf("IsKind(%q) = %v, want %v", tc.s, got, tc.kind)
+		}
+		if got := IsWeight(tc.s); got != tc.weight {
+			t.Errorf("IsWeight(%q) = %v, want %v", tc.s, got, tc.weight)
+		}
+	}
+}
