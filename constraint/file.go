@@ -639,7 +639,7 @@ func (lr *lineReader) node(f string) (int, error) {
 			return 0, lr.errf("node %q is not an integer (line %d numbers its nodes, so the file reads indices: name the nodes there too, or number them here)", f, lr.indexLine)
 		}
 		if lr.nameLine > 0 {
-			return 0, lr.errf("unknown node name %q: the header on line %d keys the nodes by name, but no node names were given to match them (the data's id column, or constraints check -names with the data's labels file or node list); without them only names that are integers are read, as 0-based node indices", f, lr.nameLine)
+			return 0, lr.errf("unknown node name %q: the header on line %d keys the nodes by name, but no node names were given to match them (ReadOptions.Names; tether: data that names its nodes, such as a table with an id column, or constraints check -names with the data's labels file or node list); without them only names that are integers are read, as 0-based node indices", f, lr.nameLine)
 		}
 		return 0, lr.errf("node %q is not an integer%s", f, lr.headerHint)
 	}
@@ -650,7 +650,7 @@ func (lr *lineReader) node(f string) (int, error) {
 	case i < 0 || (lr.opt.N > 0 && i >= lr.opt.N):
 		if lr.nameLine > 0 {
 			// Before the base=1 hint: names have no base (review 113).
-			return 0, lr.errf("node %d outside %d…%d: the header on line %d keys the nodes by name, and without node names to match them (the data's id column, or constraints check -names with the data's labels file or node list) names that are integers are read as node indices", v, lr.base, lr.opt.N-1+lr.base, lr.nameLine)
+			return 0, lr.errf("node %d outside %d…%d: the header on line %d keys the nodes by name, and without node names to match them (ReadOptions.Names; tether: data that names its nodes, such as a table with an id column, or constraints check -names with the data's labels file or node list) names that are integers are read as node indices", v, lr.base, lr.opt.N-1+lr.base, lr.nameLine)
 		}
 		if i == lr.opt.N && !lr.baseSet {
 			// One past the last 0-based node: most likely a file that

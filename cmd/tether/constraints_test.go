@@ -776,7 +776,7 @@ func TestConstraintsCheckNamesLabelsFile(t *testing.T) {
 	}
 	// Without -names: the error says to give it.
 	_, _, err := runConstraintsCLI(t, "check", "-n", "34", cons)
-	if want := "keys the nodes by name, but no node names were given to match them (the data's id column, or constraints check -names with the data's labels file or node list)"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := "keys the nodes by name, but no node names were given to match them (ReadOptions.Names; tether: data that names its nodes, such as a table with an id column, or constraints check -names with the data's labels file or node list)"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("without -names: err %v, want one containing %q", err, want)
 	}
 	// A labels file by index names no node.
