@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tether-sc/tether/cluster"
@@ -80,6 +82,9 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 			return err
 		}
 		fmt.Fprintf(m.Stdout, "\nSet a knob with: tether cluster -method %s -set Name=value (repeatable). A value\noutside RANGE is refused; 0 means the documented default where RANGE allows it.\n`go doc github.com/tether-sc/tether/cluster.TYPE` describes every knob in full.\n", i.Name)
+		if z := zeroValueDiffers(i.New()); z != "" {
+			fmt.Fprintf(m.Stdout, "%s\n", z)
+		}
 		fmt.Fprintf(m.Stdout, "\n%s\n%s\n", supervisionHelp, sourcesHelp)
 		return nil
 	}
@@ -100,3 +105,50 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 // names).
 const supervisionHelp = `SUPERVISION is what a method reads: pairs (-constraints; -partial-labels are converted to
 pairs), labels (-partial-labels only), labels|pairs (either, or both), none.`
+
+// zeroValueDiffers returns, when the Go zero value of m's type is not the
+// DEFAULT column (the registry's value, cluster.New), a line naming the
+// knobs in which it differs, with the zero value's values: a library user
+// writing cluster.FGPWC{Imprint: true} after -set Imprint=true got another
+// method without a word (review 118). "" when they agree. Cost: one
+// reflection over the knobs.
+func zeroValueDiffers(m cluster.Method) string {
+	t := reflect.TypeOf(m)
+	ptr := t.Kind() == reflect.Pointer
+	if ptr {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return ""
+	}
+	zv := reflect.New(t)
+	var zero cluster.Method
+	if ptr {
+		zero, _ = zv.Interface().(cluster.Method)
+	} else {
+		zero, _ = zv.Elem().Interface().(cluster.Method)
+	}
+	if zero == nil {
+		return ""
+	}
+	def := map[string]knob{}
+	for _, k := range knobsOf(m) {
+		def[k.Name] = k
+	}
+	var diff []string
+	for _, k := range knobsOf(zero) {
+		d, ok := def[k.Name]
+		if !ok || d.Default == k.Default {
+			continue
+		}
+		if k.Default == "0" && strings.Contains(d.Doc, "0: "+d.Default) {
+			// A zero that means the default ("(0: 0.15)").
+			continue
+		}
+		diff = append(diff, k.Name+" "+k.Default)
+	}
+	if len(diff) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("In Go, the zero value cluster.%s{} is not this DEFAULT: %s; cluster.New(%q) gives the DEFAULT column.", t.Name(), strings.Join(diff, ", "), m.Name())
+}
