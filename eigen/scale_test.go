@@ -2,6 +2,7 @@ package eigen_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -38,6 +39,16 @@ func degrees(n int, edges []graph.Edge) []float64 {
 		}
 	}
 	return d
+}
+
+// jacobi returns the Jacobi preconditioner diag(1/d_i) of an operator with
+// diagonal d, as a diagOp.
+func jacobi(d []float64) diagOp {
+	t := make(diagOp, len(d))
+	for i, v := range d {
+		t[i] = 1 / v
+	}
+	return t
 }
 
 // symEigen returns the eigenvalues (ascending) and orthonormal eigenvectors
@@ -86,7 +97,7 @@ func TestExtremeScale(t *testing.T) {
 		deflate bool
 	}
 	var cases []tc
-	for _, s := range []string{"Dense", "Lanczos"} {
+	for _, s := range []string{"Dense", "Lanczos", "LOBPCG", "LOBPCG+T"} {
 		for _, c := range []float64{1e-300, 1e-200, 1e-170, 1e-160, 1e-150, 1e-100, 1, 1e100, 1e150, 1e155, 1e200, 1e300} {
 			cases = append(cases, tc{s, c, false})
 		}
@@ -98,8 +109,10 @@ func TestExtremeScale(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/c=%g/deflate=%v", c.solver, c.c, c.deflate), func(t *testing.T) {
 			edges, l1 := scaleGraph(n, c.c, graph.Unnormalized)
 			solver := map[string]eigen.Solver{
-				"Dense":   eigen.Dense{},
-				"Lanczos": eigen.Lanczos{},
+				"Dense":    eigen.Dense{},
+				"Lanczos":  eigen.Lanczos{},
+				"LOBPCG":   eigen.LOBPCG{},
+				"LOBPCG+T": eigen.LOBPCG{T: jacobi(degrees(n, edges))},
 			}[c.solver]
 			g, err := graph.FromEdges(n, edges)
 			if err != nil {
@@ -207,7 +220,7 @@ func TestExtremeScaleGeneralized(t *testing.T) {
 		deflate bool
 	}
 	var cases []tc
-	for _, s := range []string{"Dense"} {
+	for _, s := range []string{"Dense", "LOBPCG", "LOBPCG+T"} {
 		for _, sc := range [][2]float64{{1, 1}, {1e-170, 1}, {1, 1e-170}, {1e-170, 1e-170}, {1e170, 1}, {1, 1e200}, {1e160, 1e160}, {1e-150, 1e150}, {1e-300, 1e-300}, {1e300, 1e300}} {
 			cases = append(cases, tc{s, sc[0], sc[1], false})
 		}
@@ -247,13 +260,86 @@ func TestExtremeScaleGeneralized(t *testing.T) {
 				p.Deflate, p.DeflateValues = q, []float64{0}
 			}
 			solver := map[string]eigen.Solver{
-				"Dense": eigen.Dense{},
+				"Dense":    eigen.Dense{},
+				"LOBPCG":   eigen.LOBPCG{},
+				"LOBPCG+T": eigen.LOBPCG{T: jacobi(degrees(n, edges))},
 			}[c.solver]
 			res, err := solver.Solve(context.Background(), p, nil)
 			if err != nil {
 				t.Fatalf("error %v", err)
 			}
 			scaledPencil{a: l1, b: dense, ca: c.ca, cb: c.cb, want: ref[:k], valNorm: ref[n-1], resNorm: lref[n-1]}.check(t, res)
+		})
+	}
+}
+
+// scaledOperator is s·A, with s·(A·x) computed in floating point.
+type scaledOperator struct {
+	eigen.Operator
+	s float64
+}
+
+func (o scaledOperator) MulTo(dst, x *mat.Dense) {
+	o.Operator.MulTo(dst, x)
+	dst.Scale(o.s, dst)
+}
+
+// growingOperator is A for its first block product and s·A after it: an
+// operator whose products leave floating-point range after the one the
+// block solvers estimate its scale from.
+type growingOperator struct {
+	eigen.Operator
+	s     float64
+	calls int
+}
+
+func (o *growingOperator) MulTo(dst, x *mat.Dense) {
+	o.Operator.MulTo(dst, x)
+	if _, c := dst.Dims(); c == 0 {
+		return // LOBPCG may apply A to no columns; mat refuses to scale them
+	}
+	if o.calls++; o.calls > 1 {
+		dst.Scale(o.s, dst)
+	}
+}
+
+// TestExtremeScaleNonFinite: products out of floating-point range give an
+// error wrapping ErrNonFinite, as its doc says, rather than another error
+// or a wrong answer: 1e308·L, whose products overflow, and an operator
+// whose products grow by 1e200 after the first (review 117: LOBPCG
+// reported ErrNoConvergence, "stagnated … residual NaN", with garbage
+// vectors on L·1e155).
+func TestExtremeScaleNonFinite(t *testing.T) {
+	const n = 200
+	edges, _ := scaleGraph(n, 1, graph.Unnormalized)
+	g, err := graph.FromEdges(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := graph.NewLaplacian(g, graph.Unnormalized)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		solver string
+		grows  bool
+	}{
+		{"Dense", false}, {"Lanczos", false}, {"LOBPCG", false}, {"LOBPCG", true},
+	} {
+		t.Run(fmt.Sprintf("%s/grows=%v", c.solver, c.grows), func(t *testing.T) {
+			var op eigen.Operator = scaledOperator{l, 1e308}
+			if c.grows {
+				op = &growingOperator{Operator: l, s: 1e200}
+			}
+			solver := map[string]eigen.Solver{
+				"Dense":   eigen.Dense{},
+				"Lanczos": eigen.Lanczos{},
+				"LOBPCG":  eigen.LOBPCG{},
+			}[c.solver]
+			res, err := solver.Solve(context.Background(), eigen.Problem{A: op, K: 4}, nil)
+			if !errors.Is(err, eigen.ErrNonFinite) {
+				t.Errorf("error %v, want one wrapping ErrNonFinite (values %v)", err, resValues(res))
+			}
 		})
 	}
 }
