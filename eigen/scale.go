@@ -6,18 +6,18 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// LOBPCG forms column norms and Gram matrices as sums of squares and
-// products, which underflow below entries of about 1e-154 and overflow above
-// 1e154. For an operator whose norm lies far from 1 it therefore solves an
-// exactly rescaled problem: it estimates the operator's scale from its
-// first block product and, when that lies outside [2⁻²⁰⁰, 2²⁰⁰]
-// (scaleRange), multiplies every product by the power of two 2⁻ᵉ that
-// brings it near 1 — exact in floating point unless a product is
-// subnormal, where the operator itself has already lost precision — and
-// scales the results back. Within the range nothing is rescaled and the
-// iteration is the one it was: 2²⁰⁰ (1.6e60) leaves a factor of about 2³⁰⁰
-// before the squares of the entries of products with unit columns of up to
-// 2⁴⁰ rows underflow or overflow.
+// LOBPCG and BlockLanczos form column norms and Gram matrices as sums of
+// squares and products, which underflow below entries of about 1e-154 and
+// overflow above 1e154. For an operator whose norm lies far from 1 they
+// therefore solve an exactly rescaled problem: they estimate the
+// operator's scale from its first block product and, when that lies
+// outside [2⁻²⁰⁰, 2²⁰⁰] (scaleRange), multiply every product by the power
+// of two 2⁻ᵉ that brings it near 1 — exact in floating point unless a
+// product is subnormal, where the operator itself has already lost
+// precision — and scale the results back. Within the range nothing is
+// rescaled and the iteration is the one it was: 2²⁰⁰ (1.6e60) leaves a
+// factor of about 2³⁰⁰ before the squares of the entries of products with
+// unit columns of up to 2⁴⁰ rows underflow or overflow.
 const scaleRange = 200
 
 // maxScaleExp bounds the exponents scaleExponent returns, so that 2^±e is

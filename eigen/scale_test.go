@@ -97,7 +97,7 @@ func TestExtremeScale(t *testing.T) {
 		deflate bool
 	}
 	var cases []tc
-	for _, s := range []string{"Dense", "Lanczos", "LOBPCG", "LOBPCG+T"} {
+	for _, s := range []string{"Dense", "Lanczos", "LOBPCG", "LOBPCG+T", "BlockLanczos"} {
 		for _, c := range []float64{1e-300, 1e-200, 1e-170, 1e-160, 1e-150, 1e-100, 1, 1e100, 1e150, 1e155, 1e200, 1e300} {
 			cases = append(cases, tc{s, c, false})
 		}
@@ -109,10 +109,11 @@ func TestExtremeScale(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/c=%g/deflate=%v", c.solver, c.c, c.deflate), func(t *testing.T) {
 			edges, l1 := scaleGraph(n, c.c, graph.Unnormalized)
 			solver := map[string]eigen.Solver{
-				"Dense":    eigen.Dense{},
-				"Lanczos":  eigen.Lanczos{},
-				"LOBPCG":   eigen.LOBPCG{},
-				"LOBPCG+T": eigen.LOBPCG{T: jacobi(degrees(n, edges))},
+				"Dense":        eigen.Dense{},
+				"Lanczos":      eigen.Lanczos{},
+				"LOBPCG":       eigen.LOBPCG{},
+				"LOBPCG+T":     eigen.LOBPCG{T: jacobi(degrees(n, edges))},
+				"BlockLanczos": eigen.BlockLanczos{},
 			}[c.solver]
 			g, err := graph.FromEdges(n, edges)
 			if err != nil {
@@ -325,6 +326,7 @@ func TestExtremeScaleNonFinite(t *testing.T) {
 		grows  bool
 	}{
 		{"Dense", false}, {"Lanczos", false}, {"LOBPCG", false}, {"LOBPCG", true},
+		{"BlockLanczos", false}, {"BlockLanczos", true},
 	} {
 		t.Run(fmt.Sprintf("%s/grows=%v", c.solver, c.grows), func(t *testing.T) {
 			var op eigen.Operator = scaledOperator{l, 1e308}
@@ -332,9 +334,10 @@ func TestExtremeScaleNonFinite(t *testing.T) {
 				op = &growingOperator{Operator: l, s: 1e200}
 			}
 			solver := map[string]eigen.Solver{
-				"Dense":   eigen.Dense{},
-				"Lanczos": eigen.Lanczos{},
-				"LOBPCG":  eigen.LOBPCG{},
+				"Dense":        eigen.Dense{},
+				"Lanczos":      eigen.Lanczos{},
+				"LOBPCG":       eigen.LOBPCG{},
+				"BlockLanczos": eigen.BlockLanczos{},
 			}[c.solver]
 			res, err := solver.Solve(context.Background(), eigen.Problem{A: op, K: 4}, nil)
 			if !errors.Is(err, eigen.ErrNonFinite) {
