@@ -66,6 +66,18 @@ import (
 // d deflated vectors has fewer than 2·(NCV + p) dimensions the dense solver
 // is used instead.
 //
+// Scale. The Gram matrices WᵀW of the new blocks are sums of squares, which
+// underflow or overflow once ‖A‖ leaves about [1e-150, 1e150]: at ‖A‖ ≈
+// 1e-160 every direction of a new block looked lost, the basis was taken
+// for an invariant subspace and wrong values were returned as exact, and
+// at 1e155 the run failed (review 117). So, as LOBPCG does, BlockLanczos
+// estimates the scale of A from its first block product, max|A·X| /
+// max|X|, and when that lies outside [2⁻²⁰⁰, 2²⁰⁰] it applies 2^−e·A
+// instead, a power of two that brings the estimate near 1, and multiplies
+// the eigenvalues by 2^e: exact in floating point, and within that range
+// nothing is rescaled. A block that cannot be orthonormalized gives an
+// error wrapping the cause (ErrNonFinite for products out of range).
+//
 // Results are deterministic: the row blocks of the products are fixed, not
 // set by GOMAXPROCS. The zero value is ready to use.
 type BlockLanczos struct {
@@ -148,6 +160,9 @@ func (l BlockLanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Resul
 	if err != nil {
 		return nil, err
 	}
+	// The eigenvalues of A = 2^exp·(2^−exp·A), which the run solved.
+	scaleSlice(vals, r.exp)
+	worst = math.Ldexp(worst, r.exp)
 	res := finish(p, n, vals, vecs, mulA, nil)
 	res.MatVecs = matvecs + r.matvecs
 	res.Iterations = r.restarts
@@ -189,7 +204,13 @@ func (l BlockLanczos) shape(kk int) (bs, ncv, keep int) {
 // row-major as an n×ld matrix: columns [0, d) are the deflated vectors,
 // columns [d, d+s) the current basis and [d+s, d+s+p) the next block.
 type blockRun struct {
-	a                    Operator
+	a Operator
+	// mul applies 2^−exp·A, the operator of the rescaled problem the run
+	// solves (see BlockLanczos); exp is 0 and mul A's MulTo at ordinary
+	// scales. scaled reports that exp has been estimated.
+	mul                  func(dst, x *mat.Dense)
+	exp                  int
+	scaled               bool
 	n, d, p, ncv, ld, mh int
 	v                    []float64 // n×ld
 	h                    []float64 // mh×mh projected matrix, mh = ncv + p
@@ -205,7 +226,7 @@ type blockRun struct {
 func newBlockRun(a Operator, n, d, p, ncv int, rng *rand.Rand) *blockRun {
 	ld, mh := d+ncv+2*p, ncv+p
 	return &blockRun{
-		a: a, n: n, d: d, p: p, ncv: ncv, ld: ld, mh: mh,
+		a: a, mul: a.MulTo, n: n, d: d, p: p, ncv: ncv, ld: ld, mh: mh,
 		v:     make([]float64, n*ld),
 		h:     make([]float64, mh*mh),
 		x:     make([]float64, n*p),
@@ -324,7 +345,9 @@ func scaleRows(g blas64.General, beta float64) {
 // coefficients c (upto×p) and r (p×p) with W_in = V·c + W_out·r, up to
 // directions of relative norm below blockDrop, which are replaced by random
 // unit vectors with zero rows in r. ok is false when no independent
-// replacement could be found (the basis spans the space).
+// replacement could be found (the basis spans the space). err reports an
+// orthonormalization that failed (svqb's error: ErrNonFinite for a block
+// out of floating-point range), with c and rr nil.
 //
 // When local > 0 the components along the last local columns (the two
 // blocks of the block three-term recurrence, Zhou & Saad 2008 §2) are
@@ -335,7 +358,7 @@ func scaleRows(g blas64.General, beta float64) {
 // 1 − 1/√2 of its norm — and the block is well conditioned (see svqb);
 // otherwise passes are repeated (at most five), as they are while a pass
 // had to replace a direction.
-func (r *blockRun) orthoBlock(upto, local int, scale float64) (c, rr []float64, ok bool) {
+func (r *blockRun) orthoBlock(upto, local int, scale float64) (c, rr []float64, ok bool, err error) {
 	p := r.p
 	c = make([]float64, upto*p)
 	rr = make([]float64, p*p)
@@ -385,7 +408,7 @@ func (r *blockRun) orthoBlock(upto, local int, scale float64) (c, rr []float64, 
 		}
 		replaced, clean, err := r.svqb(rk, ref, before)
 		if err != nil {
-			return nil, nil, false
+			return nil, nil, false, err
 		}
 		// W_in = V(c + ck·R) + Q(rk·R) with the previous W = V·ck + Q·rk.
 		if upto > 0 {
@@ -403,10 +426,10 @@ func (r *blockRun) orthoBlock(upto, local int, scale float64) (c, rr []float64, 
 			blas64.General{Rows: p, Cols: p, Stride: p, Data: tmpR})
 		copy(rr, tmpR)
 		if (pass >= 1 || onePass) && !replaced && clean {
-			return c, rr, true
+			return c, rr, true, nil
 		}
 	}
-	return c, rr, false
+	return c, rr, false, nil
 }
 
 // svqb orthonormalizes the block r.w in place by the eigendecomposition
@@ -522,10 +545,17 @@ func (r *blockRun) extend(ctx context.Context, s int) (int, bool, error) {
 		r.getBlock(r.x, d+s)
 		xd.SetRawMatrix(r.blockOf(r.x))
 		wd.SetRawMatrix(r.blockOf(r.w))
-		r.a.MulTo(&wd, &xd)
+		r.mul(&wd, &xd)
 		r.matvecs += p
 		if !finiteSlice(r.w) {
 			return s, false, fmt.Errorf("%w produced by the operator (BlockLanczos, basis size %d)", ErrNonFinite, s)
+		}
+		if !r.scaled {
+			r.scaled = true
+			if e := scaleExponent(r.w, r.x); e != 0 {
+				r.exp, r.mul = e, scaledMul(r.a.MulTo, e)
+				scaleSlice(r.w, -e)
+			}
 		}
 		scale := r.normA
 		for j := 0; j < p; j++ {
@@ -538,9 +568,9 @@ func (r *blockRun) extend(ctx context.Context, s int) (int, bool, error) {
 			// The first block of a cycle couples to every kept vector.
 			local = 0
 		}
-		c, rr, ok := r.orthoBlock(d+s+p, local, scale)
-		if c == nil {
-			return s, false, fmt.Errorf("eigen: BlockLanczos could not orthonormalize a block (basis size %d)", s)
+		c, rr, ok, err := r.orthoBlock(d+s+p, local, scale)
+		if err != nil {
+			return s, false, fmt.Errorf("eigen: BlockLanczos could not orthonormalize a block (basis size %d): %w", s, err)
 		}
 		// H[0:s+p, s:s+p] from the coefficients, mirrored; the diagonal
 		// block symmetrized.
@@ -573,7 +603,9 @@ func (r *blockRun) solve(ctx context.Context, kk, keep int, which Which, tol flo
 	n, p, d, m := r.n, r.p, r.d, r.mh
 	// Starting block: random, orthonormal, orthogonal to the deflated vectors.
 	randomize(r.w, r.rng)
-	if _, _, good := r.orthoBlock(d, 0, 0); !good {
+	if _, _, good, err := r.orthoBlock(d, 0, 0); err != nil {
+		return nil, nil, 0, false, fmt.Errorf("eigen: BlockLanczos could not orthonormalize its starting block: %w", err)
+	} else if !good {
 		return nil, nil, 0, false, fmt.Errorf("eigen: BlockLanczos found no %d independent start vectors outside %d deflated ones", p, d)
 	}
 	r.putBlock(d, r.w)
@@ -632,7 +664,7 @@ func (r *blockRun) solve(ctx context.Context, kk, keep int, which Which, tol flo
 		done := nconv == kk || exact
 		stop := done || iter >= maxIter
 		if report != nil {
-			report(nconv, fmt.Sprintf("BlockLanczos restart %d: %d/%d converged, max residual %.2e", iter, nconv, kk, worst))
+			report(nconv, fmt.Sprintf("BlockLanczos restart %d: %d/%d converged, max residual %.2e", iter, nconv, kk, math.Ldexp(worst, r.exp)))
 		}
 		if stop {
 			r.restarts += iter

@@ -111,8 +111,15 @@
 // Results are ordered by Which (ascending for Smallest, descending for
 // Largest); vectors are orthonormal (B-orthonormal) columns; Residuals are
 // recomputed explicitly; MatVecs counts single-vector products with A (a
-// block of p vectors counts p). Starting vectors come from Settings.Src, a
-// fixed seed when nil, so the same Settings give bit-identical output.
+// block of p vectors counts p). Multiplying A by c and B by c′ multiplies
+// the eigenvalues by c/c′ and B-orthonormal vectors by 1/√c′; every solver
+// returns those pairs to its tolerance for c and c′ from 1e-300 to 1e300
+// as long as the products and the eigenvalues are representable
+// (TestExtremeScale): LOBPCG and BlockLanczos by solving a problem
+// rescaled by powers of two when an operator's norm leaves [2⁻²⁰⁰, 2²⁰⁰],
+// where their sums of squares would underflow or overflow. Starting
+// vectors come from Settings.Src, a fixed seed when nil, so the same
+// Settings give bit-identical output.
 // Iterative solvers check the context at each restart or iteration and
 // return ctx.Err() when it is done; they report progress on Stage "eigen".
 // Invalid problems (K outside [1, n], mismatched dimensions, non-orthonormal

@@ -387,7 +387,18 @@ const finishBlock = 32
 
 // residuals sets res[j] = ‖a_j − values[j]·b_j‖ / ‖x_j‖ for the columns of
 // the n×len(res) row-major blocks a = A·x and b = B·x (b = x for the
-// standard problem); 0 for a zero column.
+// standard problem); 0 for a zero column. Cost O(n·len(res)).
+//
+// The norms are sums of squares, which underflow or overflow for entries
+// outside about [1e-154, 1e154]: an operator of norm 1e-170 had every
+// residual read exactly 0 and one of norm 1e200 +Inf, and B-orthonormal
+// vectors of a B of norm 1e-170 (entries near 1e85) had the quotient of
+// the sums underflow (review 117). A column whose sum of squares leaves
+// [sumSafeMin, sumSafeMax] is measured again with the scaled 2-norm of
+// BLAS dnrm2 (blas64.Nrm2), which squares no entry unscaled, and a
+// quotient outside that range is taken as the quotient of the square
+// roots; otherwise the plain sums lose nothing and are kept as they were,
+// so ordinary residuals are unchanged to the bit.
 func residuals(res, values []float64, a, b, x blas64.General) {
 	k := len(res)
 	num := make([]float64, k)
@@ -400,13 +411,39 @@ func residuals(res, values []float64, a, b, x blas64.General) {
 			den[j] += xr[j] * xr[j]
 		}
 	}
+	var col []float64
 	for j := range k {
-		res[j] = 0
-		if den[j] > 0 {
-			res[j] = math.Sqrt(num[j] / den[j])
+		switch q := num[j] / den[j]; {
+		case sumSafe(num[j]) && sumSafe(den[j]) && sumSafe(q):
+			res[j] = math.Sqrt(q)
+		case sumSafe(num[j]) && sumSafe(den[j]):
+			res[j] = math.Sqrt(num[j]) / math.Sqrt(den[j])
+		default:
+			if col == nil {
+				col = make([]float64, x.Rows)
+			}
+			for i := range col {
+				col[i] = a.Data[i*a.Stride+j] - values[j]*b.Data[i*b.Stride+j]
+			}
+			rn := blas64.Nrm2(blas64.Vector{N: x.Rows, Inc: 1, Data: col})
+			xn := blas64.Nrm2(blas64.Vector{N: x.Rows, Inc: x.Stride, Data: x.Data[j:]})
+			res[j] = 0
+			if xn > 0 {
+				res[j] = rn / xn
+			}
 		}
 	}
 }
+
+// sumSafeMin and sumSafeMax bound the sums of squares that residuals takes
+// as they are: a sum of at least 2⁻⁹⁰⁰ has lost to underflow only squares
+// below 2⁻¹⁰²², a relative 2⁻¹²² of it, and a sum of at most 2⁹⁰⁰ is far
+// from overflow.
+const sumSafeMin, sumSafeMax = 0x1p-900, 0x1p900
+
+// sumSafe reports whether the sum of squares s lies in [sumSafeMin,
+// sumSafeMax], where its square root is accurate to rounding.
+func sumSafe(s float64) bool { return s >= sumSafeMin && s <= sumSafeMax }
 
 // column copies column j of m into dst (len(dst) rows). m is a *mat.Dense,
 // or the mat.Transpose of one (a row-major block of vectors, such as

@@ -43,6 +43,26 @@ import (
 // memory about 8·n·BlockSize floats. When the complement of the deflated
 // vectors has fewer than 4·BlockSize dimensions the dense solver is used.
 //
+// Scale. The iteration's norms and Gram matrices are sums of squares, which
+// underflow or overflow once ‖A‖ or ‖B‖ leaves about [1e-150, 1e150]: at
+// ‖A‖ ≈ 1e-170 a residual norm of 0 was taken as converged at iteration 0,
+// and near 1e-155 the Gram matrix of the residuals lost definiteness (review
+// 117). So LOBPCG solves an exactly rescaled problem when an operator's
+// scale, estimated from its first block product as max|Op·X| / max|X|,
+// lies outside [2⁻²⁰⁰, 2²⁰⁰]: B by the product with the random starting
+// block, A by the one with the B-orthonormal starting block, T by its first
+// block of residuals. It then applies 2^−eB·B, 2^−eA·A and 2^−eT·T instead,
+// powers of two (eB even) that bring the estimates near 1, and returns the
+// eigenvalues times 2^(eA−eB) and the vectors times 2^(−eB/2), which makes
+// them eigenpairs of A x = λ B x, B-orthonormal: exact in floating point.
+// Scaling T changes only the length of the new search directions, not their
+// span. Within that range nothing is rescaled. Rescaling the operators is
+// preferred to scaled norms (dnrm2's) throughout, as it also covers the
+// Gram matrices, the Rayleigh–Ritz matrices and the block updates, and it
+// costs O(n·BlockSize) once. Products with a NaN or an infinity (an
+// operator out of floating-point range before any scaling) give an error
+// wrapping ErrNonFinite.
+//
 // If B is not positive definite on the vectors it meets, Solve returns an
 // error wrapping ErrNotPositiveDefinite. The zero value is ready to use.
 type LOBPCG struct {
@@ -100,6 +120,7 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 	if err != nil && vecs == nil {
 		return nil, err
 	}
+	w.unscale(vals, vecs)
 	res := finish(p, n, vals, vecs, w.mulA, w.mulB)
 	res.MatVecs = w.matvecs
 	res.Iterations = iters
@@ -116,11 +137,17 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 // room for smax = 3·bs columns laid out as [X | P | W].
 type lobpcgWork struct {
 	a, b, t    Operator
-	mulA, mulB func(dst, x *mat.Dense)
-	n, bs, s3  int
-	which      Which
-	cfg        config
-	gen        bool // B is set
+	mulA, mulB func(dst, x *mat.Dense) // A and B as given (for finish)
+	// opA, opB and opT apply 2^−expA·A, 2^−expB·B and 2^−eT·T, the
+	// operators of the rescaled problem the iteration solves (see
+	// LOBPCG); they are A, B and T at ordinary scales.
+	opA, opB, opT func(dst, x *mat.Dense)
+	expA, expB    int
+	tScaled       bool // T's scale has been estimated
+	n, bs, s3     int
+	which         Which
+	cfg           config
+	gen           bool // B is set
 
 	q, bq *mat.Dense // deflated vectors and B·q (bq = q when !gen)
 
@@ -149,10 +176,15 @@ func newLobpcgWork(p Problem, n, d, bs int, t Operator, cfg config) *lobpcgWork 
 		xnorm: make([]float64, bs), rnorm: make([]float64, bs), before: make([]float64, bs), after: make([]float64, bs),
 	}
 	w.mulA = counted(p.A, &w.matvecs)
+	w.opA = w.mulA
+	if t != nil {
+		w.opT = t.MulTo
+	}
 	if w.gen {
 		w.bsBuf = make([]float64, n*s3)
 		w.bu = make([]float64, n*bs)
 		w.mulB = p.B.MulTo
+		w.opB = w.mulB
 	} else {
 		w.bsBuf = w.sBuf
 		w.bu = w.u
@@ -193,6 +225,40 @@ func (w *lobpcgWork) setupDeflation(q *mat.Dense) error {
 		}
 	}
 	return nil
+}
+
+// scaleB estimates the scale of B from its product with the random block
+// w.u (n×bs) and, when it lies outside [2⁻²⁰⁰, 2²⁰⁰], has the iteration use
+// 2^−expB·B, expB even, with the deflated vectors q and B·q rescaled to
+// 2^(expB/2)·q and 2^(−expB/2)·B·q, B-orthonormal for it (see LOBPCG). It
+// costs one block product with B, which the B-orthonormalization of the
+// starting block repeats after projecting out q; products with a NaN or
+// an infinity are left to that step to report. Cost O(n·bs) besides.
+func (w *lobpcgWork) scaleB() {
+	n, bs := w.n, w.bs
+	w.apply(w.mulB, w.bu, w.u, bs)
+	e := scaleExponent(w.bu[:n*bs], w.u[:n*bs]) &^ 1
+	if e == 0 {
+		return
+	}
+	w.expB, w.opB = e, scaledMul(w.mulB, e)
+	if w.q != nil {
+		scaleSlice(w.q.RawMatrix().Data, e/2)
+		scaleSlice(w.bq.RawMatrix().Data, -e/2)
+	}
+}
+
+// unscale turns the eigenpairs of the rescaled problem 2^−expA·A x =
+// μ·2^−expB·B x that run returns into those of A x = λ B x: λ = 2^(expA −
+// expB)·μ and B-orthonormal vectors 2^(−expB/2)·x. Either may be nil. Cost
+// O(n·len(vals)).
+func (w *lobpcgWork) unscale(vals []float64, vecs *mat.Dense) {
+	if w.expA != w.expB {
+		scaleSlice(vals, w.expA-w.expB)
+	}
+	if w.expB != 0 && vecs != nil {
+		scaleSlice(vecs.RawMatrix().Data, -w.expB/2)
+	}
 }
 
 // gemm computes c = alpha·op(a)·op(b) + beta·c.
@@ -263,7 +329,7 @@ func (w *lobpcgWork) ortho(c, m int) (int, error) {
 		}
 		w.project(u, bu, w.cols(w.sBuf, 0, m), w.cols(w.bsBuf, 0, m), update)
 		if w.gen && round == 0 {
-			w.apply(w.b.MulTo, w.bu, w.u, c)
+			w.apply(w.opB, w.bu, w.u, c)
 		}
 		var (
 			err  error
@@ -376,6 +442,9 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 	n, bs := w.n, w.bs
 	// Starting block: random, B-orthonormal, orthogonal to the deflated vectors.
 	randomize(w.u[:n*bs], w.cfg.rng)
+	if w.gen {
+		w.scaleB()
+	}
 	c, err := w.ortho(bs, 0)
 	if err != nil {
 		return nil, nil, 0, false, err
@@ -387,7 +456,14 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 	if w.gen {
 		w.putCols(w.bsBuf, 0, w.bu, bs)
 	}
-	w.apply(w.mulA, w.au, w.u, bs)
+	w.apply(w.opA, w.au, w.u, bs)
+	if !finiteSlice(w.au[:n*bs]) {
+		return nil, nil, 0, false, fmt.Errorf("%w produced by the operator (LOBPCG starting block)", ErrNonFinite)
+	}
+	if e := scaleExponent(w.au[:n*bs], w.u[:n*bs]); e != 0 {
+		w.expA, w.opA = e, scaledMul(w.mulA, e)
+		scaleSlice(w.au[:n*bs], -e)
+	}
 	w.putCols(w.asBuf, 0, w.au, bs)
 	np, nw := 0, 0 // columns of P and W in S
 	active := make([]int, 0, bs)
@@ -401,7 +477,9 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 		np = w.newP
 		nw = 0
 		// Residuals R = AX − BXΘ in w.u.
-		w.residuals()
+		if err := w.residuals(); err != nil {
+			return nil, nil, iter, false, err
+		}
 		nconv := 0
 		for j := 0; j < kk; j++ {
 			if w.rel[j] <= w.cfg.tol {
@@ -411,7 +489,9 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 		if nconv == kk && !verified {
 			// Recompute AX and BX explicitly before accepting.
 			w.refresh()
-			w.residuals()
+			if err := w.residuals(); err != nil {
+				return nil, nil, iter, false, err
+			}
 			verified = true
 			nconv = 0
 			for j := 0; j < kk; j++ {
@@ -454,12 +534,19 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 			}
 		}
 		if w.t != nil {
-			w.apply(w.t.MulTo, w.u, w.tu, na)
+			w.apply(w.opT, w.u, w.tu, na)
 		} else {
 			copy(w.u[:n*na], w.tu[:n*na])
 		}
 		if !finiteSlice(w.u[:n*na]) {
 			return nil, nil, iter, false, fmt.Errorf("%w produced by the preconditioner (LOBPCG iteration %d)", ErrNonFinite, iter)
+		}
+		if w.t != nil && !w.tScaled {
+			w.tScaled = true
+			if e := scaleExponent(w.u[:n*na], w.tu[:n*na]); e != 0 {
+				w.opT = scaledMul(w.t.MulTo, e)
+				scaleSlice(w.u[:n*na], -e)
+			}
 		}
 		nw, err = w.ortho(na, bs+np)
 		if err != nil {
@@ -473,7 +560,7 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 			}
 			return vals, vecs, iter, false, fmt.Errorf("%w: LOBPCG stagnated at iteration %d (no new search directions), largest relative residual %.3g", ErrNoConvergence, iter, slices.Max(w.rel[:kk]))
 		}
-		w.apply(w.mulA, w.au, w.u, nw)
+		w.apply(w.opA, w.au, w.u, nw)
 		if !finiteSlice(w.au[:n*nw]) {
 			return nil, nil, iter, false, fmt.Errorf("%w produced by the operator (LOBPCG iteration %d)", ErrNonFinite, iter)
 		}
@@ -489,8 +576,11 @@ func (w *lobpcgWork) run(ctx context.Context, kk int) (vals []float64, vecs *mat
 }
 
 // residuals sets w.u (n×bs) to R = AX − BXΘ, the relative residuals w.rel
-// and updates the norm estimates.
-func (w *lobpcgWork) residuals() {
+// and updates the norm estimates. It returns an error wrapping ErrNonFinite
+// when a residual norm is not finite: products out of floating-point range
+// (after rescaling, an operator that grew far beyond the scale of its first
+// product). Cost O(n·bs).
+func (w *lobpcgWork) residuals() error {
 	n, bs, s3 := w.n, w.bs, w.s3
 	r := w.u
 	an := make([]float64, bs)
@@ -535,6 +625,10 @@ func (w *lobpcgWork) residuals() {
 			w.rel[j] = math.Inf(1)
 		}
 	}
+	if !finiteSlice(w.rnorm) || !finiteSlice([]float64{w.normA, w.normB}) {
+		return fmt.Errorf("%w produced by the operator (LOBPCG residual or operator norm)", ErrNonFinite)
+	}
+	return nil
 }
 
 // refresh recomputes AX and BX explicitly.
@@ -543,10 +637,10 @@ func (w *lobpcgWork) refresh() {
 	for i := 0; i < n; i++ {
 		copy(w.tu[i*bs:(i+1)*bs], w.sBuf[i*w.s3:i*w.s3+bs])
 	}
-	w.apply(w.mulA, w.au, w.tu, bs)
+	w.apply(w.opA, w.au, w.tu, bs)
 	w.putCols(w.asBuf, 0, w.au, bs)
 	if w.gen {
-		w.apply(w.b.MulTo, w.au, w.tu, bs)
+		w.apply(w.opB, w.au, w.tu, bs)
 		w.putCols(w.bsBuf, 0, w.au, bs)
 	}
 }
