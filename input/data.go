@@ -243,6 +243,13 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 		// stands.
 		retry.Format = dataset.FormatDelimited
 		t2, err2 := read(retry)
+		var pe2 *dataset.ParseError
+		if errors.Is(err2, dataset.ErrMissing) && errors.Is(err, dataset.ErrMissing) && errors.As(err2, &pe2) && pe2.Name == pe.Name {
+			// A missing value in the class column is a missing label:
+			// the feature's advice (impute it) fails for a label
+			// (review 123).
+			return nil, err2
+		}
 		if err2 != nil || t2.Labels == nil {
 			return nil, err
 		}
