@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -631,14 +630,16 @@ func runConstraintsCheck(ctx context.Context, m *Main, args []string) (err error
 //
 //   - a labels file as tether writes it for data that names its nodes
 //     (tether labels, cluster -o, constraints gen: name,label;
-//     name,cluster), told by its header: two fields, the first a node
-//     word (name, id, node, …; labelheader.IsNode), the second not an
-//     integer. It is read by dataset.ReadNodeLabels, and the names are its
+//     name,cluster), told by its header: two fields, a node word (name,
+//     id, node, …; labelheader.IsNode) and a label word (label, cluster,
+//     class, …; labelheader.IsLabel) (namesLabelsHeader). It is read by
+//     dataset.ReadNodeLabels, and the names are its
 //     first column in line order; a file that numbers its nodes (node,label
 //     over indices) names none and is an error saying to give -n.
 //   - one name per line, ignoring the blank lines at the end, as the other
-//     readers do (a second one was "empty name"). A first line that is a
-//     node word alone (name, id, node, …) is a header, not a node, as a
+//     readers do (a second one was "empty name"). A first line that is
+//     name, node, id, node_name or node_id alone is a header, not
+//     a node (namesListHeader), as a
 //     label word heads a one-column labels file: a header kept as a name
 //     made one node too many without a word (review 118). An empty name
 //     before the last line or a repeated name is an error naming the file
@@ -657,11 +658,11 @@ func consReadNames(ctx context.Context, path string) ([]string, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s: no names", path)
 	}
-	if h, err := fieldsplit.SplitLine(names[0], fieldsplit.Detect(names[:1])); err == nil && len(h) == 2 && labelheader.IsNode(h[0]) && !consIsInt(h[1]) {
-		return consReadLabelNames(ctx, path, h[0])
+	if h, ok := namesLabelsHeader(names[0]); ok {
+		return consReadLabelNames(ctx, path, h)
 	}
 	first := 1 // the line of names[0]
-	if labelheader.IsNode(names[0]) {
+	if namesListHeader(names[0]) {
 		if len(names) == 1 {
 			return nil, fmt.Errorf("%s: no names after the header %q on line 1", path, names[0])
 		}
@@ -680,11 +681,27 @@ func consReadNames(ctx context.Context, path string) ([]string, error) {
 	return names, nil
 }
 
-// consIsInt reports whether s is written as a decimal integer, one
-// beyond the range of int included: a label, never a column's name.
-func consIsInt(s string) bool {
-	_, err := strconv.Atoi(s)
-	return err == nil || errors.Is(err, strconv.ErrRange)
+// namesLabelsHeader reports whether line, the first of a -names file,
+// is the header of a labels file as tether writes it: two fields, a node
+// word (labelheader.IsNode) and a label word (labelheader.IsLabel:
+// label, cluster, class, …), and returns the node column's word. Only
+// such words: a list of names with a blank, "Item A", was taken for a
+// header when the second word was anything but an integer (review 123).
+func namesLabelsHeader(line string) (string, bool) {
+	h, err := fieldsplit.SplitLine(line, fieldsplit.Detect([]string{line}))
+	if err != nil || len(h) != 2 || !labelheader.IsNode(h[0]) || !labelheader.IsLabel(h[1]) {
+		return "", false
+	}
+	return h[0], true
+}
+
+// namesListHeader reports whether s, the first line of a one-name-per-line
+// -names file, is its header: name, node, id, node_name or node_id
+// in any case. The other node words (item, index, vertex) are names a
+// node may well have, and stay nodes (review 123).
+func namesListHeader(s string) bool {
+	t := strings.ToLower(strings.TrimSpace(s))
+	return labelheader.IsName(t) || t == "node"
 }
 
 // consReadLabelNames returns the names of the labels file at path, whose

@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
-	"github.com/tether-sc/tether/internal/fieldsplit"
-	"github.com/tether-sc/tether/internal/labelheader"
 )
 
 // runReaders runs tether with args and returns stdout, stderr and the error.
@@ -419,10 +418,10 @@ func FuzzConsReadNames(f *testing.F) {
 			lines = lines[:len(lines)-1] // blank lines at the end are ignored
 		}
 		want, first := len(lines), lines[0]
-		if labelheader.IsNode(first) {
+		if namesListHeader(first) {
 			want--
 		}
-		if h, err := fieldsplit.SplitLine(strings.TrimSpace(first), fieldsplit.Detect([]string{strings.TrimSpace(first)})); err == nil && len(h) == 2 && labelheader.IsNode(h[0]) && !consIsInt(h[1]) {
+		if _, ok := namesLabelsHeader(strings.TrimSpace(first)); ok {
 			want = len(names) // a labels file: as many names as nodes
 		}
 		if len(names) != want {
@@ -560,5 +559,31 @@ func TestARFFDelimitedFlags(t *testing.T) {
 				t.Fatalf("error %v, want a usage error saying %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestConsReadNamesListNotHeader: names with a blank whose first word is
+// a node word ("Item A") and a first node named item are names, not a
+// labels file's header nor a list's (review 123: "Item A" was read as a
+// labels header, and the file refused).
+func TestConsReadNamesListNotHeader(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"Item A\nItem B\nItem C\n", []string{"Item A", "Item B", "Item C"}},
+		{"item\nbox\n", []string{"item", "box"}},
+		{"name\nann\nbob\n", []string{"ann", "bob"}},
+		{"name,cluster\nann,0\nbob,1\n", []string{"ann", "bob"}},
+	} {
+		p := filepath.Join(dir, "names.txt")
+		if err := os.WriteFile(p, []byte(tc.in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := consReadNames(context.Background(), p)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q, %v; want %q", tc.in, got, err, tc.want)
+		}
 	}
 }
