@@ -6,7 +6,10 @@ import (
 	"html"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // gmlMaxDepth bounds the nesting of GML lists, so hostile input cannot
@@ -113,19 +116,37 @@ tok:
 var gmlEntity = regexp.MustCompile(`&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{0,31});`)
 
 // gmlUnescape returns the GML string s with its character references
-// decoded (gmlEntity): "J&#252;rgen" and "J&uuml;rgen" are "Jürgen". A
-// reference that names no character (&foo;, &#0;) is left as written.
-// Node names and label values read from a GML file are the decoded ones,
-// as networkx reads them. Cost O(len(s)).
+// decoded (gmlEntity): "J&#252;rgen" and "J&uuml;rgen" are "Jürgen".
+// Numeric references are the code point they give (&#128; is U+0080, as
+// networkx reads it, not HTML5's €); named ones are decoded only when the
+// whole name is one entity of one graphic character (spaces such as &nbsp; included) (Go's HTML table:
+// HTML 4's names, which networkx reads, and HTML5's). A reference that
+// names no character is left as written: &foo;, &#0;, a surrogate, and
+// &notit;, which html.UnescapeString would read as "¬it;" (review 123),
+// as are names of control characters (&NewLine;). Node names and label
+// values read from a GML file are the decoded ones. Cost O(len(s)).
 func gmlUnescape(s string) string {
 	if !strings.Contains(s, "&") {
 		return s
 	}
 	return gmlEntity.ReplaceAllStringFunc(s, func(ref string) string {
-		if u := html.UnescapeString(ref); u != ref && u != "\uFFFD" {
-			return u
+		body := ref[1 : len(ref)-1]
+		if num, ok := strings.CutPrefix(body, "#"); ok {
+			base := 10
+			if h, ok := strings.CutPrefix(strings.ToLower(num), "x"); ok {
+				num, base = h, 16
+			}
+			v, err := strconv.ParseUint(num, base, 32)
+			if r := rune(v); err == nil && v != 0 && utf8.ValidRune(r) {
+				return string(r)
+			}
+			return ref
 		}
-		return ref
+		u := html.UnescapeString(ref)
+		if r, size := utf8.DecodeRuneInString(u); u == ref || size != len(u) || r == utf8.RuneError || !unicode.IsGraphic(r) {
+			return ref
+		}
+		return u
 	})
 }
 

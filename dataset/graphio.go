@@ -1644,6 +1644,25 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 		for _, c := range raw.cols {
 			d.Names = append(d.Names, c.name)
 		}
+		// The header's line: the first line that is not blank (comments
+		// are blanked above).
+		header := 1
+		for i, l := range lines {
+			if !isBlank(l) {
+				header = i + 1
+				break
+			}
+		}
+		// Names that cannot key the nodes (empty, repeated) make the
+		// labels files number them, which GML warns of and the dense
+		// reader did not (review 123).
+		if i, j := keyNamesClash(d.Names); i >= 0 {
+			why := fmt.Sprintf("column %d's is empty", i+1)
+			if j >= 0 {
+				why = fmt.Sprintf("column %d's, %s, repeats column %d's", i+1, quote(strings.TrimSpace(d.Names[i])), j+1)
+			}
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: the header's node names cannot name the nodes: %s, so %s (make the names distinct and non-empty to name them)", name, header, why, keyClashSo("nodes", opt.Spelling)))
+		}
 	}
 	return d, nil
 }

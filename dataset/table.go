@@ -918,14 +918,21 @@ func keyClashWarning(file, what, noun, word string, names []string, line func(i 
 	if j >= 0 {
 		why = fmt.Sprintf("the %s %s on line %d repeats line %d", word, quote(strings.TrimSpace(names[i])), line(i), line(j))
 	}
-	so := fmt.Sprintf("the %s are numbered instead of named", noun)
+	return fmt.Sprintf("%s: %s cannot name the %s: %s, so %s (make the %ss distinct and non-empty to name them)", file, what, noun, why, keyClashSo(noun, sp), word)
+}
+
+// keyClashSo says what names that cannot key the noun (nodes, rows) do
+// to the outputs that name them, as sp names those outputs: "the labels
+// files written for them (tether cluster -o, tether labels) number the
+// nodes instead of naming them".
+func keyClashSo(noun string, sp Spelling) string {
 	switch {
 	case sp.CommandLine:
-		so = fmt.Sprintf("the labels files written for them (tether cluster -o, tether labels) number the %s instead of naming them", noun)
+		return fmt.Sprintf("the labels files written for them (tether cluster -o, tether labels) number the %s instead of naming them", noun)
 	case sp.Outputs != "":
-		so = fmt.Sprintf("%s numbers the %s instead of naming them", sp.Outputs, noun)
+		return fmt.Sprintf("%s numbers the %s instead of naming them", sp.Outputs, noun)
 	}
-	return fmt.Sprintf("%s: %s cannot name the %s: %s, so %s (make the %ss distinct and non-empty to name them)", file, what, noun, why, so, word)
+	return fmt.Sprintf("the %s are numbered instead of named", noun)
 }
 
 // distinctValues reports whether the present values of column j over the
