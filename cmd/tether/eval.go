@@ -366,7 +366,10 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 			nodeNames = gn
 			break
 		}
-		if graphPath != "" && !sameNames(t.Names, p.Names) {
+		if graphPath != "" && !sameNames(t.Names, p.Names) && sameNameSet(t.Names, p.Names) {
+			// The same nodes in two orders. Other names (a node missing
+			// or extra) get the readers' own errors below (review 123:
+			// they were said to be in different orders).
 			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %s and %s name their nodes in different orders, and -graph %s numbers its nodes: only the data knows which name is its node i; "+
 				"list both files in the graph's order (tether cluster -o writes the nodes in the order of the graph it writes with -graph-out), or give -graph a graph that names its nodes (GML, an edge list of names)", truthPath, predPath, graphPath)
 		}
@@ -437,6 +440,25 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 	}
 	warnings = append(slices.Clone(t.Warnings), p.Warnings...)
 	return t.Labels, p.Labels, nodeNames, warnings, notes, nil
+}
+
+// sameNameSet reports whether a and b list the same names, each once, in
+// any order, blanks around them trimmed. Cost O(len(a)).
+func sameNameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	set := make(map[string]bool, len(a))
+	for _, nm := range a {
+		set[strings.TrimSpace(nm)] = true
+	}
+	for _, nm := range b {
+		if !set[strings.TrimSpace(nm)] {
+			return false
+		}
+		delete(set, strings.TrimSpace(nm))
+	}
+	return len(set) == 0
 }
 
 // sameNames reports whether a and b list the same names in the same

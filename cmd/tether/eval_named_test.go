@@ -64,6 +64,12 @@ func TestEvalNamedFilesMeetTheGraph(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "name their nodes in different orders, and -graph "+mtx+" numbers its nodes") {
 		t.Errorf("different orders, numbered graph: error %v", err)
 	}
+	// Other nodes, not another order: the readers' own errors (review
+	// 123: "in different orders" for a missing node).
+	pred5 := evalWriteTemp(t, dir, "pred5.csv", "name,cluster\na,0\nb,0\nc,1\nd,1\ne,1\n")
+	if _, _, err := run(t, "eval", "-truth", inOrder, "-pred", pred5, "-graph", mtx); err == nil || strings.Contains(err.Error(), "different orders") || !strings.Contains(err.Error(), "no label") {
+		t.Errorf("a node missing from the prediction: error %v", err)
+	}
 	// Without a graph the orders may differ: ARI by name.
 	if f := figures("-truth", truth, "-pred", filepath.Join(dir, "pred-ordered.csv")); f["ari"] == 0 {
 		t.Errorf("no graph: figures %v", f)
