@@ -632,7 +632,7 @@ func autoRule(z float64, sc AutoScore) string {
 	}
 	score += "; within each kind the highest wins, ties (within 1e-12) to the simpler candidate (earlier in the list); "
 	if z == 0 {
-		return score + "the best constrained candidate replaces the best unconstrained one (njw, ncut, usc, bethe) when its score is strictly higher (no significance threshold: Z = 0)"
+		return score + "the best constrained candidate replaces the best unconstrained one (njw, ncut, usc, bethe) when its score is strictly higher (no significance threshold)"
 	}
 	return score + fmt.Sprintf("the best constrained candidate replaces the best unconstrained one (njw, ncut, usc, bethe) only when its score is higher and McNemar's paired test on the held-out constraints is significant: b − c > %.3g·√(b + c), b = constraints it satisfies and the unconstrained one does not, c = the reverse", z)
 }
@@ -1006,7 +1006,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		} else {
 			// b and c said as what they count (review 118: undefined
 			// in the summary, and "test off" read as a switch left off).
-			rep.Why += fmt.Sprintf(" (of the held-out constraints where the two differ, %d satisfied by %s alone and %d by %s alone; no significance threshold: Z = 0)", w.B, w.Name, w.C, u.Name)
+			rep.Why += fmt.Sprintf(" (of the held-out constraints where the two differ, %d satisfied by %s alone and %d by %s alone; no significance threshold)", w.B, w.Name, w.C, u.Name)
 		}
 	} else {
 		rep.Why = fmt.Sprintf("%s %s: %.4f (every unconstrained candidate failed)", rep.Candidates[bestC].Name, autoMost(sc), rep.Candidates[bestC].Score)

@@ -353,6 +353,8 @@ func otherSpelling(cmd, flag string) string {
 		return "eval reads the graph file of the cut figures with -graph FILE (tether cluster's -graph-file)"
 	case cmd == "constraints check" && flag == "constraints":
 		return "the constraints file is the argument: tether constraints check [flags] FILE"
+	case cmd == "labels" && flag == "graph":
+		return "labels reads a graph file with -graph-file FILE (eval's -graph)"
 	}
 	return ""
 }

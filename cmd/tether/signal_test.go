@@ -675,6 +675,7 @@ func TestOtherCommandsSpellings(t *testing.T) {
 		{[]string{"constraints", "check", "-constraints", "c.csv"}, "flag provided but not defined: -constraints: the constraints file is the argument"},
 		{[]string{"cluster", "-graph", "sbm.mtx", "-k", "2"}, `unknown graph kind "sbm.mtx" (want knn, mknn, full, eps or sknn): -graph is the kind of graph built from features; read a graph file with -graph-file sbm.mtx`},
 		{[]string{"serve", "-graph", "data/g"}, "read a graph file with -graph-file data/g"},
+		{[]string{"labels", "-graph", "g.gml"}, "flag provided but not defined: -graph: labels reads a graph file with -graph-file FILE"},
 		{[]string{"cluster", "-graph", "knnn", "-k", "2"}, `unknown graph kind "knnn": did you mean knn? (want knn, mknn, full, eps or sknn) (run`},
 	} {
 		_, _, err := run(t, tc.args...)
