@@ -376,13 +376,11 @@ func pwCheckPencil(t *testing.T, name string, vals []float64, vecs *mat.Dense, w
 	}
 }
 
-// TestPencilIterativeMatchesDense runs the regularized path with LOBPCG
-// (n = 600 > DenseLimit) and compares it with the dense Schur complement on
-// the same matrices.
-func TestPencilIterativeMatchesDense(t *testing.T) {
-	if testing.Short() {
-		t.Skip("n = 600 dense reference")
-	}
+// pencilTestGraphs returns FAST-GE-2.0's two graphs on a 600-node random
+// graph with 30% of its nodes labelled in three classes, the pencil of
+// TestPencilIterativeMatchesDense.
+func pencilTestGraphs(t *testing.T) *fastGE2Graphs {
+	t.Helper()
 	g := pwRandomGraph(t, 600, 1500, 5)
 	truth := make([]int, 600)
 	for i := range truth {
@@ -397,6 +395,17 @@ func TestPencilIterativeMatchesDense(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return gs
+}
+
+// TestPencilIterativeMatchesDense runs the regularized path with LOBPCG
+// (n = 600 > DenseLimit) and compares it with the dense Schur complement on
+// the same matrices.
+func TestPencilIterativeMatchesDense(t *testing.T) {
+	if testing.Short() {
+		t.Skip("n = 600 dense reference")
+	}
+	gs := pencilTestGraphs(t)
 	ln, lh := laplacianOf(gs.an), laplacianOf(gs.ah)
 	mu := ln.trace() / (10 * lh.trace())
 	pr, err := solvePencil(context.Background(), ln, lh, 3, pencilOptions{z: newCompOp(gs.comp, gs.count, 1), mu: mu, singularL: true, definiteM: true}, nil)
@@ -925,20 +934,7 @@ func TestFastGETinyWeights(t *testing.T) {
 // result, as every other solve of the pencil gives. It was used without a
 // word (review 117).
 func TestPencilPathEstimateUnconvergedWarns(t *testing.T) {
-	g := pwRandomGraph(t, 600, 1500, 5)
-	truth := make([]int, 600)
-	for i := range truth {
-		truth[i] = i * 3 / 600
-	}
-	sets, err := constraint.LabelSets(truth, 0.3, rand.NewPCG(1, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	labels, _ := constraint.SetsToLabels(600, sets)
-	gs, err := buildFastGE2(g, labels, nil, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	gs := pencilTestGraphs(t)
 	ln, lh := laplacianOf(gs.an), laplacianOf(gs.ah)
 	s := &Settings{Seed: 1, EigenSettings: &eigen.Settings{MaxIter: 1}}
 	pr, err := solvePencil(context.Background(), ln, lh, 3, pencilOptions{mu: ln.trace() / (10 * lh.trace())}, s)
