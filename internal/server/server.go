@@ -127,7 +127,9 @@ type Config struct {
 	// compute), covers the three, so no request takes longer than
 	// ComputeTimeout plus the reading of its body. A request still waiting
 	// at the deadline never starts; one computing is cancelled and its
-	// worker freed; either is answered 503 naming the phase and the limit.
+	// worker freed (a job that finishes after the deadline, not polling
+	// its context, has its result dropped); either is answered 503 naming
+	// the phase and the limit.
 	// 0 means DefaultComputeTimeout.
 	ComputeTimeout time.Duration
 	// FGPWCM is FGPWC's embedding dimension when the M knob is not given.
@@ -461,7 +463,9 @@ var errBusy = errors.New("server busy")
 // that reaches the deadline fails with errComputeTimeout, its message
 // saying in which phase (waiting for a worker, so the job never started,
 // or computing, so the job was stopped; withSession reports the wait for
-// the session), how long it waited, the limit and what to do.
+// the session), how long it waited, the limit and what to do. A job that
+// returns after the deadline fails so too, even without an error: its
+// result is dropped, and the request's changes are not committed.
 func (s *Server) compute(ctx context.Context, job func(context.Context) error) error {
 	adm, viaSession := ctx.Value(admissionKey{}).(admission)
 	if !viaSession {
@@ -498,7 +502,13 @@ func (s *Server) compute(ctx context.Context, job func(context.Context) error) e
 	defer release()
 	before := waited()
 	err = job(dctx)
-	if err != nil && timedOut() {
+	if timedOut() {
+		// Whether the job failed at the deadline or finished after it
+		// (work that does not poll its context, such as gonum's dense
+		// eigendecompositions, runs on past it): its result is dropped
+		// and the request answered as stopped, so that the limit holds
+		// for every reply (a 200 came after 228 s under a 10 s limit;
+		// review 116).
 		return fmt.Errorf("%w: this request reached the server's limit of %v while computing (after waiting %s) and was stopped: ask for less (a smaller data set, k or M, or a faster method), or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout, before)
 	}
 	return err

@@ -1111,6 +1111,37 @@ func TestComputeTimeoutStopsJob(t *testing.T) {
 	}
 }
 
+// TestComputeTimeoutJobFinishingLate: a job that does not poll its
+// context (gonum's dense eigendecompositions do not) and returns without
+// an error after the deadline is answered 503 like one stopped at it, and
+// the session is left as it was. compute checked the deadline only when
+// the job failed: a load answered 200 after 228 s under a 10 s limit
+// (review 116).
+func TestComputeTimeoutJobFinishingLate(t *testing.T) {
+	s := newTest(t, Config{Workers: 1, ComputeTimeout: 50 * time.Millisecond})
+	ran := make(chan struct{}, 1)
+	s.mux.HandleFunc("POST /api/sessions/{id}/test-late", s.withSession(func(w http.ResponseWriter, r *http.Request, ss *session) {
+		err := s.compute(r.Context(), func(ctx context.Context) error {
+			time.Sleep(150 * time.Millisecond) // deaf to ctx
+			ran <- struct{}{}
+			return nil
+		})
+		if err != nil {
+			s.fail(w, err)
+			return
+		}
+		s.writeJSON(w, http.StatusOK, map[string]string{"ok": "late"})
+	}))
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/test-late", "application/json", []byte(`{}`))
+	<-ran
+	if code != http.StatusServiceUnavailable || !strings.Contains(string(b), "limit of 50ms while computing") {
+		t.Errorf("a job returning nil after the deadline: status %d: %s; want 503 naming the limit of 50ms", code, b)
+	}
+	waitWorkers(t, s, 0)
+}
+
 func TestComputeTimeoutBoundsWorkerWait(t *testing.T) {
 	// With every worker busy, a request waits for one at most the compute
 	// limit, then gets 503 saying so; once a worker is free the same
