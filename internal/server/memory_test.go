@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
@@ -288,5 +289,43 @@ func TestMethodPathsCounted(t *testing.T) {
 				t.Errorf("error %v, want bad input saying %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestDenseSolveTimeBound: a request whose eigensolve would be dense (its
+// vectors more than about n/6 of n) on more nodes than denseNodes (2000
+// for the default compute limit) is refused with 400 before anything
+// runs, naming the bound and the largest number of vectors that keeps
+// the solve iterative: a dense solve cannot be stopped, and njw with k =
+// 2499 on 2500 nodes ran 113 s under a 10 s limit (review 116). Below the
+// bound, or with a compute limit long enough, checkWork lets it through.
+func TestDenseSolveTimeBound(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 2100)
+	body, _ := json.Marshal(ClusterRequest{Method: "njw", K: 400, Seed: 1})
+	code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", body)
+	// (2100 − 9)/6 = 348: 6·349 + 8 = 2102 ≥ 2100 nodes is dense.
+	for _, want := range []string{"k = 400 on n = 2100 nodes", "solves densely on at most 2000 nodes", "ask for at most 348", "-compute-timeout"} {
+		if code != http.StatusBadRequest || !strings.Contains(string(b), want) {
+			t.Errorf("njw, k = 400 on 2100 nodes: status %d, %s; want 400 saying %q", code, b, want)
+		}
+	}
+	ss, _ := s.sessions.get(id)
+	w := workloadOf(ss.data, nil)
+	if err := s.checkWork(cluster.NJW{}, 348, w); err != nil {
+		t.Errorf("njw, k = 348 on 2100 nodes (iterative): %v", err)
+	}
+	for _, c := range []struct {
+		timeout time.Duration
+		want    int
+	}{{DefaultComputeTimeout, 2000}, {8 * DefaultComputeTimeout, 4000}, {time.Millisecond, cluster.DenseLimit}} {
+		s.cfg.ComputeTimeout = c.timeout
+		if got := s.denseNodes(); got != c.want {
+			t.Errorf("denseNodes with a compute limit of %v = %d, want %d", c.timeout, got, c.want)
+		}
+	}
+	s.cfg.ComputeTimeout = 8 * DefaultComputeTimeout
+	if err := s.checkWork(cluster.NJW{}, 400, w); err != nil {
+		t.Errorf("njw, k = 400 on 2100 nodes under a compute limit of 16 min: %v", err)
 	}
 }
