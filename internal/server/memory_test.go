@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -327,5 +328,40 @@ func TestDenseSolveTimeBound(t *testing.T) {
 	s.cfg.ComputeTimeout = 8 * DefaultComputeTimeout
 	if err := s.checkWork(cluster.NJW{}, 400, w); err != nil {
 		t.Errorf("njw, k = 400 on 2100 nodes under a compute limit of 16 min: %v", err)
+	}
+}
+
+// TestFGPWCKBounded: FGPWC's basis is never wider than maxFGPWCM (200)
+// because of k or of the reference's classes. A request for k above it
+// is refused with 400 naming the bound (its m, 2k capped at 200, would be
+// below k), and data whose label column has a different value on every
+// row (500 classes) load with the automatic k's basis (m = 32), not one
+// of m = n − 1: such a column of 2500 rows made a dense eigensolve of
+// 228 s at load (review 116).
+func TestFGPWCKBounded(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 300)
+	body, _ := json.Marshal(ClusterRequest{K: 201, Seed: 1})
+	code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", body)
+	if code != http.StatusBadRequest || !strings.Contains(string(b), "k = 201") || !strings.Contains(string(b), "at most 200 clusters with fgpwc") {
+		t.Errorf("fgpwc, k = 201: status %d, %s; want 400 naming k and the bound of 200", code, b)
+	}
+	var csv strings.Builder
+	csv.WriteString("x,y,label\n")
+	for i := range 500 {
+		fmt.Fprintf(&csv, "%d,%d,c%d\n", i%23, i/23, i)
+	}
+	code, b = call(t, s, "POST", "/api/sessions/"+id+"/data?name=ids.csv", "text/csv", []byte(csv.String()))
+	if code != http.StatusOK {
+		t.Fatalf("loading 500 rows of 500 classes: status %d, %s", code, b)
+	}
+	var info sessionInfo
+	json.Unmarshal(b, &info)
+	ss, _ := s.sessions.get(id)
+	if !info.HasTruth || ss.state == nil {
+		t.Fatalf("after the load: reference %v, basis %v; want both", info.HasTruth, ss.state != nil)
+	}
+	if _, m := ss.state.Basis().Vectors().Dims(); m != 32 {
+		t.Errorf("the load's basis has m = %d, want the automatic k's 32", m)
 	}
 }

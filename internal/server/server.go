@@ -137,9 +137,9 @@ type Config struct {
 	// 0 means DefaultComputeTimeout.
 	ComputeTimeout time.Duration
 	// FGPWCM is FGPWC's embedding dimension when the M knob is not given.
-	// If FGPWCM is 0 it is 2k for the request's k (at most 200 unless k
-	// is larger, and at most n − 1), or 32 when k is automatic (K = 0);
-	// see Server.method and fgpwcServerM.
+	// If FGPWCM is 0 it is 2k for the request's k (at most 200, and at
+	// most n − 1), or 32 when k is automatic (K = 0); see Server.method,
+	// which refuses FGPWC a k above 200, and fgpwcServerM.
 	FGPWCM int
 	// Regularize is the regularization of the normalized Laplacians of
 	// the k-way spectral methods (njw, ncut, cscap, ccsr) in every

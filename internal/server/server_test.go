@@ -712,7 +712,7 @@ func TestAPIDocCoversRoutes(t *testing.T) {
 
 func TestFGPWCServerM(t *testing.T) {
 	// Config.FGPWCM: a positive value wins; 0 means 2k (at most
-	// maxFGPWCM unless k is larger), 32 for the automatic k; always
+	// maxFGPWCM), 32 for the automatic k; always
 	// within [1, n − 1]. Expected values by hand.
 	for _, c := range []struct{ cfgM, k, n, want int }{
 		{0, 2, 300, 4},
@@ -725,7 +725,7 @@ func TestFGPWCServerM(t *testing.T) {
 		{0, 1, 2, 1},
 		{0, 100, 10000, 200},
 		{0, 150, 10000, 200}, // 2k capped at the limit on M
-		{0, 300, 10000, 300}, // but not below k
+		{0, 300, 10000, 200}, // even for a k above it (refused by Server.method)
 	} {
 		if got := fgpwcServerM(c.cfgM, c.k, c.n); got != c.want {
 			t.Errorf("fgpwcServerM(%d, k = %d, n = %d) = %d, want %d", c.cfgM, c.k, c.n, got, c.want)
