@@ -616,9 +616,9 @@ func (s *Server) readSource(ctx context.Context, src *Source) (*input.Data, erro
 		if err != nil {
 			return nil, err
 		}
-		return readData(ctx, b, src.Options, s.cfg.Spec, s.cfg.MaxNodes)
+		return readData(ctx, b, src.Options, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes, false)
 	}
-	return readData(ctx, []byte(src.Upload), src.Options, s.cfg.Spec, s.cfg.MaxNodes)
+	return readData(ctx, []byte(src.Upload), src.Options, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes, true)
 }
 
 // newData returns the state of a session holding d, read from src, without

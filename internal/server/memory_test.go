@@ -365,3 +365,43 @@ func TestFGPWCKBounded(t *testing.T) {
 		t.Errorf("the load's basis has m = %d, want the automatic k's 32", m)
 	}
 }
+
+// TestCategoricalUploadBudget: a feature table whose one-hot encoding
+// passes the server's node budget is refused with 400 before its graph
+// is built: by the reader when the cells alone pass it (the error names
+// the column and its number of values), by the rows with their features
+// and text otherwise. Review 116: a 125 KB upload of 16 000 rows whose
+// column c has 8000 values (16 000 × 8000 features, 1 GB) was read under
+// the library's default of 2²⁷ cells and its k-NN graph built for 2
+// minutes before the budget was checked, and the compute limit answered
+// 503. Here the budget is 10 000 nodes (1.28·10⁶ values of 8 bytes) and
+// the tables 1600 rows.
+func TestCategoricalUploadBudget(t *testing.T) {
+	s := newTest(t, Config{MaxNodes: 5000, MaxTotalNodes: 10000})
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	for _, c := range []struct {
+		values int
+		want   []string
+	}{
+		// 1600 × (1 + 800) cells: more than the budget holds.
+		{800, []string{`column 2 ("c")`, "800 distinct values", "budget of 10000 nodes"}},
+		// 1600 × (1 + 789) cells fit the reader, but with the rows and
+		// the text they count as 11 491 nodes.
+		{789, []string{"1600 rows of 790 features (after one-hot encoding)", "beyond this server's budget of 10000"}},
+	} {
+		var csv strings.Builder
+		csv.WriteString("x,c\n")
+		for i := range 1600 {
+			fmt.Fprintf(&csv, "%d,k%d\n", i%7, i%c.values)
+		}
+		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name=cat.csv", "text/csv", []byte(csv.String()))
+		var e errorReply
+		json.Unmarshal(b, &e)
+		for _, want := range c.want {
+			if code != http.StatusBadRequest || !strings.Contains(e.Error, want) {
+				t.Errorf("1600 rows, column c of %d values: status %d, %s; want 400 saying %q", c.values, code, b, want)
+			}
+		}
+	}
+}
