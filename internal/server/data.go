@@ -471,7 +471,7 @@ func readRooted(ctx context.Context, root, rel string, limit int64) ([]byte, err
 	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
-		return nil, fmt.Errorf("opening the -data root: %w", err)
+		return nil, &rootError{err: err}
 	}
 	defer r.Close()
 	f, err := r.OpenFile(rel, openFlags, 0)
@@ -497,6 +497,17 @@ func readRooted(ctx context.Context, root, rel string, limit int64) ([]byte, err
 		return nil, fmt.Errorf("%w: file %q is larger than %d bytes", errBadInput, rel, limit)
 	}
 	return b, nil
+}
+
+// rootError is the failure to open the -data root (removed, unreadable):
+// a server error whose text, sent to the client, says so without the
+// root's path, which the client has no business knowing (a 500 named it:
+// review 116); Server.fail logs the cause, path included, on the
+// server's log.
+type rootError struct{ err error }
+
+func (e *rootError) Error() string {
+	return "the server's -data folder is unavailable: upload the file instead, or ask the server's operator (its log says why)"
 }
 
 // ctxReader passes r's bytes on, returning ctx's error instead of reading

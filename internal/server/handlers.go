@@ -87,7 +87,8 @@ func errorText(err error) string {
 // fail maps err to its status: 400 bad input, 409 conflict, 413 too
 // large, 429 a client over its share of the bodies being read
 // (errClientBusy), 503 past the compute time limit, too many waiting (errBusy) or
-// cancelled (the client left or the server is stopping), 500 otherwise.
+// cancelled (the client left or the server is stopping), 500 otherwise,
+// logged (a rootError with its cause, which its reply does not give).
 func (s *Server) fail(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
 	switch {
@@ -115,7 +116,13 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	case errors.Is(err, active.ErrInvalid):
 		writeError(w, http.StatusBadRequest, err)
 	default:
-		s.logf("tether serve: %v", err)
+		var root *rootError
+		if errors.As(err, &root) {
+			// The reply says no more; the log has the path.
+			s.logf("tether serve: opening the -data root: %v", root.err)
+		} else {
+			s.logf("tether serve: %v", err)
+		}
 		writeError(w, http.StatusInternalServerError, err)
 	}
 }
