@@ -856,7 +856,11 @@ func toJSON(pairs []constraint.Pair) constraintsBody {
 const maxPairWeight = 1e12
 
 // parsePairs checks pairs against n nodes: each a kind, two nodes and a
-// weight of 0 (meaning 1) or in (0, 10¹²].
+// weight of 0 (meaning 1) or in (0, 10¹²]; a pair given twice (in either
+// order) must be given alike, the same kind and weight: a must-link and a
+// cannot-link of the same two nodes in one body were collapsed to the
+// last one without a word (review 116), and are refused naming both
+// entries. Cost O(len(in)).
 func parsePairs(in []pairJSON, n int) ([]constraint.Pair, error) {
 	out := make([]constraint.Pair, len(in))
 	for k, p := range in {
@@ -877,6 +881,24 @@ func parsePairs(in []pairJSON, n int) ([]constraint.Pair, error) {
 	set := &constraint.Set{N: n, Pairs: out}
 	if err := set.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
+	}
+	weight := func(p constraint.Pair) float64 {
+		if p.Weight == 0 {
+			return 1
+		}
+		return p.Weight
+	}
+	first := make(map[[2]int]int, len(out))
+	for k, p := range out {
+		key := [2]int{min(p.I, p.J), max(p.I, p.J)}
+		f, seen := first[key]
+		if !seen {
+			first[key] = k
+			continue
+		}
+		if q := out[f]; q.Kind != p.Kind || weight(q) != weight(p) {
+			return nil, fmt.Errorf("%w: pairs %d (%d,%d %s, weight %g) and %d (%d,%d %s, weight %g) constrain the same two nodes differently: keep one of them", errBadInput, f, q.I, q.J, q.Kind, weight(q), k, p.I, p.J, p.Kind, weight(p))
+		}
 	}
 	return out, nil
 }
