@@ -309,7 +309,7 @@ func TestClientShare(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	want := fmt.Sprintf("this client (127.0.0.1) is already sending %d bytes of request bodies, and this one's %d would pass the limit of %d bytes per client", 2*maxUpload, maxUpload, s.clientShare)
+	want := fmt.Sprintf("this client (127.0.0.1) is already sending or being sent %d bytes of request bodies and replies, and this one's %d would pass the limit of %d bytes per client", 2*maxUpload, maxUpload, s.clientShare)
 	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b), want) {
 		t.Errorf("a third upload from the same client: status %d, %s; want 429 saying %q", resp.StatusCode, b, want)
 	}

@@ -1415,7 +1415,7 @@ func TestBodyBudgetFitsEveryBody(t *testing.T) {
 	if s.bodyBudget < s.loadLimit() {
 		t.Fatalf("body budget %d below the largest body, loadLimit %d", s.bodyBudget, s.loadLimit())
 	}
-	h, err := s.holdBody(s.loadLimit())
+	h, err := s.holdBody(s.loadLimit(), false)
 	if err != nil {
 		t.Fatalf("a saved session's largest body does not fit an idle server: %v", err)
 	}
@@ -1435,7 +1435,7 @@ func TestHoldBodyConcurrent(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if h, err := s.holdBody(half); err == nil {
+				if h, err := s.holdBody(half, false); err == nil {
 					holds <- h
 				}
 			}()
@@ -1516,7 +1516,7 @@ func TestBodyBudget(t *testing.T) {
 			}
 			var e errorReply
 			json.Unmarshal(got.body, &e)
-			want := fmt.Sprintf("the server already holds %d bytes of request bodies being read, waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish", 5*maxUpload, len(c.body), 5*maxUpload)
+			want := fmt.Sprintf("the server already holds %d bytes of request bodies being read, waiting for their sessions or being worked on, or replies being sent, and this one's %d would pass its limit of %d bytes; try again when they finish", 5*maxUpload, len(c.body), 5*maxUpload)
 			if got.code != c.want || (c.want == http.StatusServiceUnavailable && e.Error != want) {
 				t.Errorf("status %d, error %q; want %d", got.code, e.Error, c.want)
 				if c.want == http.StatusServiceUnavailable {
