@@ -109,9 +109,13 @@ type Config struct {
 	// Workers bounds the requests computing at once (loading, clustering,
 	// suggesting); 0 means GOMAXPROCS.
 	Workers int
-	// MaxConnections bounds the connections Serve serves at once; further
-	// ones wait to be accepted until one closes. 0 means 256. (The memory
-	// of the bodies being read is bounded apart: Server.bodyBudget.)
+	// MaxConnections bounds the connections Serve serves at once; a
+	// further one closes the connection idle longest (a keep-alive one
+	// between requests, or one that has sent nothing for 5 s) to take its
+	// place, and waits only while every connection has a request in
+	// progress (limitListener), so that one client's idle connections
+	// cannot lock the others out. 0 means 256. (The memory of the bodies
+	// being read is bounded apart: Server.bodyBudget.)
 	MaxConnections int
 	// AllowOrigins lists further origins, "http://host[:port]" or
 	// "https://host[:port]", whose pages may call the API, as a reverse
@@ -707,8 +711,10 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ErrorLog:          s.cfg.Log,
 	}
+	ll := newLimitListener(l, s.cfg.MaxConnections)
+	hs.ConnState = ll.ConnState // which connections are idle, for a new one
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(newLimitListener(l, s.cfg.MaxConnections)) }()
+	go func() { errc <- hs.Serve(ll) }()
 	select {
 	case err := <-errc:
 		return err
