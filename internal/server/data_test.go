@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,5 +48,39 @@ func TestReadRootedPollsContext(t *testing.T) {
 		if !errors.Is(err, context.Canceled) || errors.Is(err, errBadInput) || !strings.Contains(err.Error(), "big.csv") || b != nil {
 			t.Errorf("cancelled after %d reads: %d bytes, error %v; want none and context.Canceled naming big.csv, not bad input", left, len(b), err)
 		}
+	}
+}
+
+// TestDataRootUnavailable: when the -data folder is gone, a request for a
+// file under it gets a 500 saying the folder is unavailable, without its
+// path, which the server's log has instead (the reply named the absolute
+// root: "opening the -data root: open /tmp/x: no such file or
+// directory"; review 116). A missing file in a root that exists is named
+// relative to the root.
+func TestDataRootUnavailable(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "x")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	s := newTest(t, Config{DataRoot: root, Log: log.New(&logged, "", 0)})
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	load := func() (int, string) {
+		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/data", "application/json", []byte(`{"file":"blobs.csv"}`))
+		return code, string(b)
+	}
+	if code, b := load(); code != http.StatusBadRequest || strings.Contains(b, root) || !strings.Contains(b, "blobs.csv") {
+		t.Errorf("a missing file: status %d, %s; want 400 naming blobs.csv, not the root %s", code, b, root)
+	}
+	if err := os.Remove(root); err != nil {
+		t.Fatal(err)
+	}
+	code, b := load()
+	if code != http.StatusInternalServerError || strings.Contains(b, root) || !strings.Contains(b, "-data folder is unavailable") {
+		t.Errorf("the root removed: status %d, %s; want 500 saying the -data folder is unavailable, without its path %s", code, b, root)
+	}
+	if !strings.Contains(logged.String(), root) {
+		t.Errorf("the server's log %q does not name the root %s", logged.String(), root)
 	}
 }

@@ -30,27 +30,57 @@ import (
 // This file holds the API handlers; docs/api.md documents each with an
 // example.
 
-// writeJSON writes v as JSON with the given status. v is encoded before
-// anything is written: a value JSON cannot encode (a NaN or an infinity)
-// gives a 500 saying so, and is logged, where a 200 went out with an
-// empty body and the encoder's error was dropped (review 92).
+// writeJSON writes v as JSON, and a newline, with the given status,
+// without HTML escapes (sendJSON). v is encoded before anything is
+// written: a value JSON cannot encode (a NaN or an infinity) gives a 500
+// saying so, and is logged, where a 200 went out with an empty body and
+// the encoder's error was dropped (review 92).
 func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	if err := sendJSON(w, status, v, ""); err != nil {
 		s.logf("tether serve: encoding a %d reply: %v", status, err)
-		status = http.StatusInternalServerError
-		b, _ = json.Marshal(errorReply{Error: fmt.Sprintf("internal error: the reply could not be encoded as JSON: %v", err)})
+		sendJSON(w, http.StatusInternalServerError, errorReply{Error: fmt.Sprintf("internal error: the reply could not be encoded as JSON: %v", err)}, "")
 	}
-	sendJSON(w, status, b)
 }
 
-// sendJSON writes the JSON document b, and a newline, with the given
-// status.
-func sendJSON(w http.ResponseWriter, status int, b []byte) {
+// sendJSON encodes v as JSON, indented by indent ("" for none), and a
+// newline, and writes it with the given status, returning the encoder's
+// error, when v cannot be encoded, before anything is written. The
+// document is written without HTML escapes: json.Marshal writes each <,
+// > and & as 6 bytes (\u003c), which tripled a reply of names full of
+// them (review 116); the replies are application/json or attachments,
+// with nosniff (setSecurityHeaders), never rendered as HTML. It is
+// encoded into encoding/json's own buffer and written from there in one
+// Write, without a copy (json.Marshal copies it out, and the newline
+// appended copied it again: review 116), so that countedWriter sees the
+// whole reply at once. A failed write (the client left) is not reported.
+func sendJSON(w http.ResponseWriter, status int, v any, indent string) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	fw := &firstWrite{w: w, status: status}
+	enc := json.NewEncoder(fw)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil && !fw.sent {
+		return err
+	}
+	return nil
+}
+
+// firstWrite is an io.Writer that sends its status to w with its first
+// bytes, so that sendJSON's status goes out only once its document is
+// encoded.
+type firstWrite struct {
+	w      http.ResponseWriter
+	status int
+	sent   bool
+}
+
+func (f *firstWrite) Write(p []byte) (int, error) {
+	if !f.sent {
+		f.sent = true
+		f.w.WriteHeader(f.status)
+	}
+	return f.w.Write(p)
 }
 
 // errorReply is the body of every error: {"error": "..."}.
@@ -61,8 +91,7 @@ type errorReply struct {
 // writeError writes err as an errorReply with the given status, its text
 // without the server's own markers (errorText).
 func writeError(w http.ResponseWriter, status int, err error) {
-	b, _ := json.Marshal(errorReply{Error: errorText(err)}) // a string always encodes
-	sendJSON(w, status, b)
+	sendJSON(w, status, errorReply{Error: errorText(err)}, "") // a string always encodes
 }
 
 // errorText returns err's text without the texts of the server's
@@ -87,7 +116,8 @@ func errorText(err error) string {
 // fail maps err to its status: 400 bad input, 409 conflict, 413 too
 // large, 429 a client over its share of the bodies being read
 // (errClientBusy), 503 past the compute time limit, too many waiting (errBusy) or
-// cancelled (the client left or the server is stopping), 500 otherwise.
+// cancelled (the client left or the server is stopping), 500 otherwise,
+// logged (a rootError with its cause, which its reply does not give).
 func (s *Server) fail(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
 	switch {
@@ -115,7 +145,13 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	case errors.Is(err, active.ErrInvalid):
 		writeError(w, http.StatusBadRequest, err)
 	default:
-		s.logf("tether serve: %v", err)
+		var root *rootError
+		if errors.As(err, &root) {
+			// The reply says no more; the log has the path.
+			s.logf("tether serve: opening the -data root: %v", root.err)
+		} else {
+			s.logf("tether serve: %v", err)
+		}
 		writeError(w, http.StatusInternalServerError, err)
 	}
 }
@@ -148,7 +184,9 @@ func decode(r *http.Request, v any) error {
 // is held in memory (heldReply) and sent after the lock is released: a
 // client sending its body or reading its reply slowly blocks only its own
 // request, not the session's others for up to the server's read or write
-// timeout.
+// timeout. The reply counts against the bytes in transit while it is
+// written, as the read-only GETs' do, but is never refused: the request's
+// changes are committed (countedWriter, Server.countReply).
 //
 // A body that would take the bodies its client (clientKey) is sending past
 // s.clientShare is refused at once (429), and one that would take the
@@ -182,11 +220,11 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 		var reading *clientHold
 		var err error
 		if reserve > 0 {
-			reading, err = s.holdClientBody(clientKey(r.RemoteAddr), reserve)
+			reading, err = s.holdClientBody(clientKey(r.RemoteAddr), reserve, false)
 		}
 		var hold *bodyHold
 		if err == nil {
-			hold, err = s.holdBody(reserve)
+			hold, err = s.holdBody(reserve, false)
 			if err != nil {
 				reading.release()
 			}
@@ -229,7 +267,8 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 			h(&reply, hr, ss)
 		}()
 		hold.release() // the body is no longer used
-		reply.send(w)
+		cw := &countedWriter{ResponseWriter: w, s: s, client: clientKey(r.RemoteAddr), force: true}
+		reply.send(cw)
 	}
 }
 
@@ -239,8 +278,11 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 // session's lock, so a long computation on the session (a clustering, a
 // load) delays none of them; they read the state its last commit left.
 // Their bodies are not read (a GET's body, which net/http discards, is
-// still bounded by guard), and their replies are written directly:
-// nothing is held while the client reads.
+// still bounded by guard), and their replies are written directly, the
+// session's lock never held while the client reads; a reply, built whole
+// (the largest, a save, up to loadLimit), counts against the bytes in
+// transit while it is written, and one that does not fit is refused
+// with 429 or 503 (countedWriter).
 func (s *Server) readSession(h func(http.ResponseWriter, *http.Request, *sessionView)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ss, ok := s.sessions.get(r.PathValue("id"))
@@ -248,7 +290,9 @@ func (s *Server) readSession(h func(http.ResponseWriter, *http.Request, *session
 			writeError(w, http.StatusNotFound, s.noSession(r.PathValue("id")))
 			return
 		}
-		h(w, r, ss.snapshot())
+		cw := &countedWriter{ResponseWriter: w, s: s, client: clientKey(r.RemoteAddr)}
+		h(cw, r, ss.snapshot())
+		cw.finish()
 	}
 }
 
@@ -302,6 +346,57 @@ func (s *Server) noSession(id string) error {
 	}
 	return fmt.Errorf("no session %q: it never existed or was dropped long ago (sessions idle for %v are dropped, and beyond %d sessions or %d nodes in all the least recently used go)", id, s.cfg.IdleTimeout, s.cfg.MaxSessions, s.cfg.MaxTotalNodes)
 }
+
+// countedWriter is the http.ResponseWriter through which readSession
+// and withSession send their replies: it holds back the status until the
+// first Write, which carries the whole reply (writeJSON, attachment and
+// heldReply.send write a reply in one Write; a later Write is not
+// counted), counts the reply against the bytes in transit
+// (Server.countReply) while that Write runs, a client that does not read
+// keeping it counted up to the write timeout, and sends, instead of a
+// reply countReply refuses, the 429 or 503 it gives, its body never
+// built again.
+type countedWriter struct {
+	http.ResponseWriter
+	s      *Server
+	client string // clientKey
+	force  bool   // never refused (countReply)
+	status int
+	sent   bool
+}
+
+func (c *countedWriter) WriteHeader(status int) {
+	if c.status == 0 {
+		c.status = status
+	}
+}
+
+func (c *countedWriter) Write(p []byte) (int, error) {
+	if !c.sent {
+		c.sent = true
+		c.WriteHeader(http.StatusOK)
+		release, err := c.s.countReply(c.client, int64(len(p)), c.force)
+		if err != nil {
+			c.Header().Del("Content-Disposition")
+			c.s.fail(c.ResponseWriter, err)
+			return 0, err
+		}
+		defer release()
+		c.ResponseWriter.WriteHeader(c.status)
+	}
+	return c.ResponseWriter.Write(p)
+}
+
+// finish sends a status the handler set without writing a body.
+func (c *countedWriter) finish() {
+	if !c.sent && c.status != 0 {
+		c.sent = true
+		c.ResponseWriter.WriteHeader(c.status)
+	}
+}
+
+// Unwrap returns the underlying writer, for http.ResponseController.
+func (c *countedWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // heldReply is an http.ResponseWriter that keeps the status and body in
 // memory, for withSession to send once the session's lock is released. Its
@@ -616,9 +711,9 @@ func (s *Server) readSource(ctx context.Context, src *Source) (*input.Data, erro
 		if err != nil {
 			return nil, err
 		}
-		return readData(ctx, b, src.Options, s.cfg.Spec, s.cfg.MaxNodes)
+		return readData(ctx, b, src.Options, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes, false)
 	}
-	return readData(ctx, []byte(src.Upload), src.Options, s.cfg.Spec, s.cfg.MaxNodes)
+	return readData(ctx, []byte(src.Upload), src.Options, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes, true)
 }
 
 // newData returns the state of a session holding d, read from src, without
@@ -644,12 +739,19 @@ func (s *Server) newData(ctx context.Context, d *input.Data, src Source) (sessio
 	}
 	// The basis the first request will most likely use: k = the number
 	// of reference classes when there are any (FGPWC's m = 2k, see
-	// fgpwcServerM), else the automatic k.
+	// fgpwcServerM), else the automatic k. More classes than FGPWC takes
+	// on this server (maxFGPWCM: a label column with a different value
+	// on nearly every row, an identifier rather than classes) give the
+	// automatic k's basis: their k made the basis as wide as the data,
+	// a dense eigensolve of 228 s on 2500 rows (review 116).
 	classes := map[int]bool{}
 	for _, c := range d.Truth {
 		classes[c] = true
 	}
 	k := len(classes)
+	if k > maxFGPWCM {
+		k = 0
+	}
 	m, key, err := s.method(&ClusterRequest{K: k}, n)
 	if err == nil && s.checkWork(m, k, workloadOf(d, nil)) != nil {
 		// So many classes that their basis would pass the memory
@@ -842,7 +944,11 @@ func toJSON(pairs []constraint.Pair) constraintsBody {
 const maxPairWeight = 1e12
 
 // parsePairs checks pairs against n nodes: each a kind, two nodes and a
-// weight of 0 (meaning 1) or in (0, 10¹²].
+// weight of 0 (meaning 1) or in (0, 10¹²]; a pair given twice (in either
+// order) must be given alike, the same kind and weight: a must-link and a
+// cannot-link of the same two nodes in one body were collapsed to the
+// last one without a word (review 116), and are refused naming both
+// entries. Cost O(len(in)).
 func parsePairs(in []pairJSON, n int) ([]constraint.Pair, error) {
 	out := make([]constraint.Pair, len(in))
 	for k, p := range in {
@@ -863,6 +969,24 @@ func parsePairs(in []pairJSON, n int) ([]constraint.Pair, error) {
 	set := &constraint.Set{N: n, Pairs: out}
 	if err := set.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
+	}
+	weight := func(p constraint.Pair) float64 {
+		if p.Weight == 0 {
+			return 1
+		}
+		return p.Weight
+	}
+	first := make(map[[2]int]int, len(out))
+	for k, p := range out {
+		key := [2]int{min(p.I, p.J), max(p.I, p.J)}
+		f, seen := first[key]
+		if !seen {
+			first[key] = k
+			continue
+		}
+		if q := out[f]; q.Kind != p.Kind || weight(q) != weight(p) {
+			return nil, fmt.Errorf("%w: pairs %d (%d,%d %s, weight %g) and %d (%d,%d %s, weight %g) constrain the same two nodes differently: keep one of them", errBadInput, f, q.I, q.J, q.Kind, weight(q), k, p.I, p.J, p.Kind, weight(p))
+		}
 	}
 	return out, nil
 }
@@ -1052,12 +1176,31 @@ func (s *Server) needPartition(w http.ResponseWriter, ss *sessionView) bool {
 }
 
 // attachment writes body with a download name, not to be cached (a
-// session's data and constraints stayed in the browser's cache).
+// session's data and constraints stayed in the browser's cache), in one
+// Write (countedWriter).
 func attachment(w http.ResponseWriter, ctype, name string, body []byte) {
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(body)
+}
+
+// attachJSON writes v as the JSON document of a download (a save, the
+// summary) named name, indented by indent ("" for none), as attachment
+// does, encoded by sendJSON: ending with a newline, without HTML escapes
+// (json.Marshal writes each <, > and & as 6 bytes, \u003c, which a file
+// read by a person or another program should not have, and which made a
+// save of an upload near the limit larger than load takes: review 92),
+// and without a copy of the document. When v cannot be encoded it
+// returns the error, nothing written and the download's name removed
+// from the headers.
+func attachJSON(w http.ResponseWriter, name string, v any, indent string) error {
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	if err := sendJSON(w, http.StatusOK, v, indent); err != nil {
+		w.Header().Del("Content-Disposition")
+		return err
+	}
+	return nil
 }
 
 func (s *Server) handleExportLabels(w http.ResponseWriter, r *http.Request, ss *sessionView) {
@@ -1098,32 +1241,11 @@ func (s *Server) handleExportSummary(w http.ResponseWriter, r *http.Request, ss 
 	if !s.needPartition(w, ss) {
 		return
 	}
-	// Without HTML escapes, as a save (encodeFile): the names of an
+	// Without HTML escapes, as a save (attachJSON): the names of an
 	// upload came back with each <, > and & as \u003c, \u003e, \u0026.
-	b, err := encodeFile(summaryReply{Input: ss.data.Name, N: ss.data.Graph.N(), ClusterReply: ss.last, Request: ss.lastReq, Names: ss.data.Names}, "  ")
-	if err != nil {
+	if err := attachJSON(w, "summary.json", summaryReply{Input: ss.data.Name, N: ss.data.Graph.N(), ClusterReply: ss.last, Request: ss.lastReq, Names: ss.data.Names}, "  "); err != nil {
 		s.fail(w, fmt.Errorf("writing the summary: %w", err))
-		return
 	}
-	attachment(w, "application/json", "summary.json", b)
-}
-
-// encodeFile returns v as the JSON document of a download (a save, the
-// summary), indented by indent ("" for none), ending with a newline and
-// without HTML escapes: json.Marshal writes each <, > and & as 6 bytes
-// (\u003c), which a file read by a person or another program should not
-// have, and which made a save of an upload near the limit larger than
-// load takes (review 92). The downloads are attachments with nosniff
-// (setSecurityHeaders), never rendered as HTML.
-func encodeFile(v any, indent string) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // savedSession is the document of …/save and …/load.
@@ -1147,12 +1269,9 @@ func (s *Server) handleSave(w http.ResponseWriter, r *http.Request, ss *sessionV
 	// Without HTML escapes: json.Marshal wrote each <, > and & of an
 	// upload as 6 bytes, and a save could exceed what load takes
 	// (review 92).
-	b, err := encodeFile(doc, "")
-	if err != nil {
+	if err := attachJSON(w, "session.json", doc, ""); err != nil {
 		s.fail(w, fmt.Errorf("writing the saved session: %w", err))
-		return
 	}
-	attachment(w, "application/json", "session.json", b)
 }
 
 // loadLimit is the body limit of POST …/load: the largest document save

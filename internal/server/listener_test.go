@@ -120,24 +120,54 @@ func TestBodyBudgetCountsBodiesBeingRead(t *testing.T) {
 	waitFor(t, "the bodies uncounted once their connections closed", func() bool { return s.bodyHeld.Load() == 0 })
 }
 
-// TestMaxConnections: with MaxConnections open, a further connection is
-// not served until one of them closes (limitListener; the connections
-// were not bounded).
+// TestMaxConnections: with MaxConnections open, each with a request in
+// progress, a further connection is not served until one of them is
+// done (limitListener; the connections were not bounded).
 func TestMaxConnections(t *testing.T) {
-	_, addr := serveOn(t, Config{MaxConnections: 2})
-	idle := []net.Conn{rawRequest(t, addr, "GET /api/methods HTTP/1.1", ""), rawRequest(t, addr, "GET /api/methods HTTP/1.1", "")}
-	for _, c := range idle {
+	release := make(chan struct{})
+	_, addr := serveSetUp(t, Config{MaxConnections: 2}, func(s *Server) {
+		s.mux.HandleFunc("GET /test-hold", func(w http.ResponseWriter, r *http.Request) { <-release })
+	})
+	busy := []net.Conn{rawRequest(t, addr, "GET /test-hold HTTP/1.1", ""), rawRequest(t, addr, "GET /test-hold HTTP/1.1", "")}
+	third := rawRequest(t, addr, "GET /api/methods HTTP/1.1", "")
+	if _, err := readStatus(t, third, 200*time.Millisecond); err == nil || !strings.Contains(err.Error(), "timeout") {
+		t.Fatalf("a third connection beside two with requests in progress was served (%v), want it to wait", err)
+	}
+	close(release)
+	for _, c := range busy {
 		if code, err := readStatus(t, c, 10*time.Second); err != nil || code != http.StatusOK {
 			t.Fatalf("one of the first two connections: status %d (%v)", code, err)
 		}
 	}
-	third := rawRequest(t, addr, "GET /api/methods HTTP/1.1", "")
-	if _, err := readStatus(t, third, 200*time.Millisecond); err == nil || !strings.Contains(err.Error(), "timeout") {
-		t.Fatalf("a third connection beside two kept open was served (%v), want it to wait", err)
-	}
-	idle[0].Close()
 	if code, err := readStatus(t, third, 10*time.Second); err != nil || code != http.StatusOK {
-		t.Fatalf("the third connection once one closed: status %d (%v), want 200", code, err)
+		t.Fatalf("the third connection once the others' requests were done: status %d (%v), want 200", code, err)
+	}
+}
+
+// TestIdleConnectionsReclaimed: with MaxConnections open and idle (keep-
+// alive connections between requests), a further connection is served
+// at once, the one idle longest closed for it. The places were kept by
+// whoever took them: 256 keep-alive connections of one client, idle
+// after one request each, locked every other client out for the
+// 2-minute IdleTimeout (review 116).
+func TestIdleConnectionsReclaimed(t *testing.T) {
+	_, addr := serveOn(t, Config{MaxConnections: 2})
+	var idle []net.Conn
+	for range 2 {
+		c := rawRequest(t, addr, "GET /api/methods HTTP/1.1", "")
+		if code, err := readStatus(t, c, 10*time.Second); err != nil || code != http.StatusOK {
+			t.Fatalf("one of the first two connections: status %d (%v)", code, err)
+		}
+		idle = append(idle, c)
+		time.Sleep(20 * time.Millisecond) // the first is idle longest
+	}
+	third := rawRequest(t, addr, "GET /api/methods HTTP/1.1", "")
+	if code, err := readStatus(t, third, 5*time.Second); err != nil || code != http.StatusOK {
+		t.Fatalf("a third connection beside two idle ones: status %d (%v), want 200 at once", code, err)
+	}
+	idle[0].SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := idle[0].Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("the connection idle longest read %d bytes (%v), want EOF: closed for the third", n, err)
 	}
 }
 
@@ -309,7 +339,7 @@ func TestClientShare(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	want := fmt.Sprintf("this client (127.0.0.1) is already sending %d bytes of request bodies, and this one's %d would pass the limit of %d bytes per client", 2*maxUpload, maxUpload, s.clientShare)
+	want := fmt.Sprintf("this client (127.0.0.1) is already sending or being sent %d bytes of request bodies and replies, and this one's %d would pass the limit of %d bytes per client", 2*maxUpload, maxUpload, s.clientShare)
 	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b), want) {
 		t.Errorf("a third upload from the same client: status %d, %s; want 429 saying %q", resp.StatusCode, b, want)
 	}

@@ -46,7 +46,7 @@ func DefaultMaxRequestMemory(maxNodes int) int64 {
 // k-means and constraint work on n×e blocks is of the same order. It
 // saturates at math.MaxInt64. Cost O(1).
 func workBytes(n, e int) int64 {
-	if n <= cluster.DenseLimit || n <= 6*e+8 {
+	if densely(n, e) {
 		return eigen.DenseBytes(n, true)
 	}
 	b := 8 * float64(n) * float64(4*e+24)
@@ -54,6 +54,17 @@ func workBytes(n, e int) int64 {
 		return math.MaxInt64
 	}
 	return int64(b)
+}
+
+// densely reports whether the eigensolvers solve a problem of e vectors
+// on n nodes densely: n at most cluster.DenseLimit, or e above about n/6
+// (n ≤ 6e + 8), where the iterative solvers fall back to eigen.Dense
+// (eigen.LOBPCG when n − d < 4·blocksize, its blocksize about 1.5e;
+// eigen.Lanczos when n − d ≤ NCV + e + 1, its NCV = max(2e + 1, e + 20);
+// eigen.BlockLanczos when n − d < 2·(NCV + 2·blocksize), about 4e + 16).
+// Cost O(1).
+func densely(n, e int) bool {
+	return n <= cluster.DenseLimit || n <= 6*e+8
 }
 
 // intKnob returns the value of m's integer knob name (an exported int or
@@ -270,8 +281,43 @@ func sat(b float64) int64 {
 	return int64(b)
 }
 
+// denseAt is the time bound's reference point (denseNodes): on up to
+// denseAtNodes nodes the eigensolvers' dense solve takes at most about
+// denseAtSeconds, well within DefaultComputeTimeout (2 minutes), which
+// leaves the rest of the request (k-means, the method's own work) room.
+// Measured with eigen.Dense on a random symmetric matrix, on the 2-core
+// test machine under a load of 2 to 3 (review 116): for K just above n/6
+// (the iterative solvers' dense fallback starts there), K = n/2 and K =
+// n − 1 (LAPACK dsyev): n = 1000: 0.5, 0.8, 2.0–2.7 s; n = 1500: 3.4,
+// 3.5, 12–22 s; n = 2000: 4.9, 6.9, 25–27 s; n = 2500: 10 s for K = 417,
+// 76 s for K = 2499 (a whole njw request for k = 2499 took 113 s, a
+// first FGPWC basis of M = 2500 at load 228 s); n = 3000: 19 s for K =
+// 501. The time grows as n³ whatever K.
+const (
+	denseAtNodes   = 2000
+	denseAtSeconds = 27
+)
+
+// denseNodes returns the largest n on which a request may make the
+// eigensolvers solve densely (its vectors more than about n/6 of n,
+// workBytes), a time bound: a dense solve takes O(n³) time and cannot
+// be stopped once started (gonum's eigendecompositions take no context),
+// so the compute deadline (Config.ComputeTimeout) cannot cut it short.
+// It is denseAtNodes (2000) for DefaultComputeTimeout and scales with
+// the cube root of Config.ComputeTimeout (a longer limit allows a larger
+// n, whose worst dense solve, about denseAtSeconds·(n/2000)³, stays
+// under a quarter of it), never below cluster.DenseLimit, up to which the
+// eigensolvers solve every problem densely. Cost O(1).
+func (s *Server) denseNodes() int {
+	r := math.Cbrt(float64(s.cfg.ComputeTimeout) / float64(DefaultComputeTimeout))
+	return max(cluster.DenseLimit, int(denseAtNodes*r))
+}
+
 // checkWork refuses, as bad input, a request whose method m, k and knobs
-// ask for more memory on w than Config.MaxRequestMemory allows, before
+// make the eigensolvers solve densely on more than denseNodes nodes (a
+// time bound; above it, the largest number of vectors that keeps the
+// solve iterative), or ask for more memory on w than
+// Config.MaxRequestMemory allows, before
 // anything is computed: the eigenvectors (workBytes of vectors) and the
 // method's own paths that grow faster (methodBytes) together. When the
 // vectors alone pass the limit it names what asks for them and the
@@ -283,6 +329,11 @@ func sat(b float64) int64 {
 func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	n := w.g.N()
 	e, why := vectors(m, k, n)
+	if most := s.denseNodes(); n > most && densely(n, e) {
+		// The largest e with n > 6e + 8 (workBytes' dense rule).
+		iterative := (n - 9) / 6
+		return fmt.Errorf("%w: %s on n = %d nodes: %s's eigensolve would be dense (from about n/6 vectors, %d on these nodes, the eigensolvers solve densely), which takes O(n³) time and cannot be stopped once started, and this server solves densely on at most %d nodes (for its compute time limit of %v): ask for at most %d, or restart tether serve with a larger -compute-timeout", errBadInput, why, n, m.Name(), iterative+1, most, s.cfg.ComputeTimeout, iterative)
+	}
 	vec, limit := workBytes(n, e), s.cfg.MaxRequestMemory
 	extra, what, remedy := methodBytes(m, w)
 	need := sat(float64(vec) + float64(extra))

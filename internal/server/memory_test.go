@@ -3,9 +3,11 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
@@ -288,5 +290,118 @@ func TestMethodPathsCounted(t *testing.T) {
 				t.Errorf("error %v, want bad input saying %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestDenseSolveTimeBound: a request whose eigensolve would be dense (its
+// vectors more than about n/6 of n) on more nodes than denseNodes (2000
+// for the default compute limit) is refused with 400 before anything
+// runs, naming the bound and the largest number of vectors that keeps
+// the solve iterative: a dense solve cannot be stopped, and njw with k =
+// 2499 on 2500 nodes ran 113 s under a 10 s limit (review 116). Below the
+// bound, or with a compute limit long enough, checkWork lets it through.
+func TestDenseSolveTimeBound(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 2100)
+	body, _ := json.Marshal(ClusterRequest{Method: "njw", K: 400, Seed: 1})
+	code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", body)
+	// (2100 − 9)/6 = 348: 6·349 + 8 = 2102 ≥ 2100 nodes is dense.
+	for _, want := range []string{"k = 400 on n = 2100 nodes", "solves densely on at most 2000 nodes", "ask for at most 348", "-compute-timeout"} {
+		if code != http.StatusBadRequest || !strings.Contains(string(b), want) {
+			t.Errorf("njw, k = 400 on 2100 nodes: status %d, %s; want 400 saying %q", code, b, want)
+		}
+	}
+	ss, _ := s.sessions.get(id)
+	w := workloadOf(ss.data, nil)
+	if err := s.checkWork(cluster.NJW{}, 348, w); err != nil {
+		t.Errorf("njw, k = 348 on 2100 nodes (iterative): %v", err)
+	}
+	for _, c := range []struct {
+		timeout time.Duration
+		want    int
+	}{{DefaultComputeTimeout, 2000}, {8 * DefaultComputeTimeout, 4000}, {time.Millisecond, cluster.DenseLimit}} {
+		s.cfg.ComputeTimeout = c.timeout
+		if got := s.denseNodes(); got != c.want {
+			t.Errorf("denseNodes with a compute limit of %v = %d, want %d", c.timeout, got, c.want)
+		}
+	}
+	s.cfg.ComputeTimeout = 8 * DefaultComputeTimeout
+	if err := s.checkWork(cluster.NJW{}, 400, w); err != nil {
+		t.Errorf("njw, k = 400 on 2100 nodes under a compute limit of 16 min: %v", err)
+	}
+}
+
+// TestFGPWCKBounded: FGPWC's basis is never wider than maxFGPWCM (200)
+// because of k or of the reference's classes. A request for k above it
+// is refused with 400 naming the bound (its m, 2k capped at 200, would be
+// below k), and data whose label column has a different value on every
+// row (500 classes) load with the automatic k's basis (m = 32), not one
+// of m = n − 1: such a column of 2500 rows made a dense eigensolve of
+// 228 s at load (review 116).
+func TestFGPWCKBounded(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 300)
+	body, _ := json.Marshal(ClusterRequest{K: 201, Seed: 1})
+	code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", body)
+	if code != http.StatusBadRequest || !strings.Contains(string(b), "k = 201") || !strings.Contains(string(b), "at most 200 clusters with fgpwc") {
+		t.Errorf("fgpwc, k = 201: status %d, %s; want 400 naming k and the bound of 200", code, b)
+	}
+	var csv strings.Builder
+	csv.WriteString("x,y,label\n")
+	for i := range 500 {
+		fmt.Fprintf(&csv, "%d,%d,c%d\n", i%23, i/23, i)
+	}
+	code, b = call(t, s, "POST", "/api/sessions/"+id+"/data?name=ids.csv", "text/csv", []byte(csv.String()))
+	if code != http.StatusOK {
+		t.Fatalf("loading 500 rows of 500 classes: status %d, %s", code, b)
+	}
+	var info sessionInfo
+	json.Unmarshal(b, &info)
+	ss, _ := s.sessions.get(id)
+	if !info.HasTruth || ss.state == nil {
+		t.Fatalf("after the load: reference %v, basis %v; want both", info.HasTruth, ss.state != nil)
+	}
+	if _, m := ss.state.Basis().Vectors().Dims(); m != 32 {
+		t.Errorf("the load's basis has m = %d, want the automatic k's 32", m)
+	}
+}
+
+// TestCategoricalUploadBudget: a feature table whose one-hot encoding
+// passes the server's node budget is refused with 400 before its graph
+// is built: by the reader when the cells alone pass it (the error names
+// the column and its number of values), by the rows with their features
+// and text otherwise. Review 116: a 125 KB upload of 16 000 rows whose
+// column c has 8000 values (16 000 × 8000 features, 1 GB) was read under
+// the library's default of 2²⁷ cells and its k-NN graph built for 2
+// minutes before the budget was checked, and the compute limit answered
+// 503. Here the budget is 10 000 nodes (1.28·10⁶ values of 8 bytes) and
+// the tables 1600 rows.
+func TestCategoricalUploadBudget(t *testing.T) {
+	s := newTest(t, Config{MaxNodes: 5000, MaxTotalNodes: 10000})
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	for _, c := range []struct {
+		values int
+		want   []string
+	}{
+		// 1600 × (1 + 800) cells: more than the budget holds.
+		{800, []string{`column 2 ("c")`, "800 distinct values", "budget of 10000 nodes"}},
+		// 1600 × (1 + 789) cells fit the reader, but with the rows and
+		// the text they count as 11 491 nodes.
+		{789, []string{"1600 rows of 790 features (after one-hot encoding)", "beyond this server's budget of 10000"}},
+	} {
+		var csv strings.Builder
+		csv.WriteString("x,c\n")
+		for i := range 1600 {
+			fmt.Fprintf(&csv, "%d,k%d\n", i%7, i%c.values)
+		}
+		code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name=cat.csv", "text/csv", []byte(csv.String()))
+		var e errorReply
+		json.Unmarshal(b, &e)
+		for _, want := range c.want {
+			if code != http.StatusBadRequest || !strings.Contains(e.Error, want) {
+				t.Errorf("1600 rows, column c of %d values: status %d, %s; want 400 saying %q", c.values, code, b, want)
+			}
+		}
 	}
 }

@@ -53,7 +53,7 @@ func TestRepliesSeparateNotes(t *testing.T) {
 // session creation, which the page shows at start, and of GET
 // /api/sessions/{id}: the small table a warning, its names column a note.
 func TestInitialDataMessages(t *testing.T) {
-	initial, err := readData(context.Background(), []byte("name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n"), ReadOptions{Name: "pts.csv"}, graph.DefaultSpec(), 200000)
+	initial, err := readData(context.Background(), []byte("name,x,y\nann,0,0\nbob,0,1\ncid,1,0\ndan,5,5\neve,5,6\nfay,6,5\n"), ReadOptions{Name: "pts.csv"}, graph.DefaultSpec(), 200000, 1000000, false)
 	if err != nil {
 		t.Fatal(err)
 	}

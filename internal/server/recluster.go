@@ -90,14 +90,16 @@ func fgpwcOf(m cluster.Method) (cluster.FGPWC, bool) {
 // fgpwcServerM is the server's FGPWC dimension when the M knob is not
 // given: cfgM if positive, else 2k, or 32 for the automatic k (k = 0),
 // at most n − 1 (see Config.FGPWCM). 2k is capped at maxFGPWCM, the
-// limit on a requested M, but never below k: a large k must not build a
-// basis wider than a request may ask for (k = 150 made it 300 wide).
+// limit on a requested M: a large k must not build a basis wider than a
+// request may ask for (k = 150 made it 300 wide, and k = 2500 made it
+// 2500 wide, a dense eigensolve of 228 s: review 116). A k above the cap
+// is refused (Server.method), so m ≥ k still holds.
 func fgpwcServerM(cfgM, k, n int) int {
 	m := cfgM
 	switch {
 	case m > 0:
 	case k > 0:
-		m = min(2*k, max(k, maxFGPWCM))
+		m = min(2*k, maxFGPWCM)
 	default:
 		m = 32
 	}
@@ -134,6 +136,11 @@ func (s *Server) method(req *ClusterRequest, n int) (cluster.Method, string, err
 	if f, ok := fgpwcOf(m); ok {
 		if f.M > maxFGPWCM || f.MaxM > maxFGPWCM {
 			return nil, "", fmt.Errorf("%w: fgpwc M = %d, MaxM = %d: this server's limit is %d (the cap of the automatic m): the basis holds n·M values", errBadInput, f.M, f.MaxM, maxFGPWCM)
+		}
+		if req.K > maxFGPWCM {
+			// Its m, 2k capped at maxFGPWCM, would be below k: the
+			// k-means of k clusters in fewer than k dimensions.
+			return nil, "", fmt.Errorf("%w: k = %d: fgpwc clusters the rows of its embedding, at most %d wide on this server (the limit on its knob M, the cap of the automatic m), and this server gives it no fewer dimensions than clusters: ask for at most %d clusters with fgpwc, or choose another method (njw, ncut)", errBadInput, req.K, maxFGPWCM, maxFGPWCM)
 		}
 		if _, given := req.Knobs["M"]; !given && f.M == 0 {
 			// Interactive default (ours): m = 2k instead of the paper's

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -152,4 +153,78 @@ func TestSummaryNoHTMLEscapes(t *testing.T) {
 	if sum.Names[0] != "<a&b>a" || sum.N != 12 {
 		t.Errorf("summary names %q, n %d", sum.Names, sum.N)
 	}
+}
+
+// TestRepliesCounted: the replies of 64 KiB or more count against the
+// bytes in transit, its client's share and the server's budget, as the
+// request bodies do, while they are written: a client that does not read
+// its saves gets 429 once they pass its share, and the server 503 once
+// the replies pass its budget; written, they count no more. Review 116:
+// 20 connections not reading a save of 60 MB each took the server from
+// 384 MB to 2.3 GB. Here MaxUpload is 100 KiB: the budget is 512 000
+// bytes and a client's share 256 000, and the save of a 95 KB upload
+// is counted (stuckWriter: a client that reads nothing until released).
+// The points reply has no HTML escapes.
+func TestRepliesCounted(t *testing.T) {
+	s := newTest(t, Config{MaxUpload: 100 << 10, MaxBody: 1 << 10, MaxConstraints: 100})
+	if s.bodyBudget != 512000 || s.clientShare != 256000 {
+		t.Fatalf("budget %d, share %d; the test assumes 512000 and 256000", s.bodyBudget, s.clientShare)
+	}
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	var csv strings.Builder
+	csv.WriteString("name,x,y\n")
+	for i := 0; csv.Len() < 90000; i++ {
+		fmt.Fprintf(&csv, "<p%d>,%d.%03d,%d.%03d\n", i, i%97, i%1000, i%89, (7*i)%1000)
+	}
+	save := "/api/sessions/" + info.ID + "/save"
+	if code, b := call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name=p.csv", "text/csv", []byte(csv.String())); code != http.StatusOK {
+		t.Fatalf("upload: status %d, %s", code, b)
+	}
+	code, doc := call(t, s, "GET", save, "", nil)
+	if code != http.StatusOK || len(doc) < 90000 || len(doc) > 128000 {
+		t.Fatalf("save: status %d, %d bytes; want 200 and 90 000 to 128 000 bytes", code, len(doc))
+	}
+	code, points := call(t, s, "GET", "/api/sessions/"+info.ID+"/points", "", nil)
+	if code != http.StatusOK || !bytes.Contains(points, []byte(`"<p0>"`)) || bytes.Contains(points, []byte(`\u003c`)) {
+		t.Errorf("points: status %d; want 200 with the names as they are, <p0>, without \\u003c escapes", code)
+	}
+	// stuck starts a GET of the save from client, which does not read it.
+	var stuck []chan struct{}
+	stuckSave := func(client string) {
+		r := httptest.NewRequest("GET", save, nil)
+		r.Host, r.RemoteAddr = testAddr, client+":1234"
+		w := &stuckWriter{header: http.Header{}, writing: make(chan struct{}), release: make(chan struct{})}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.ServeHTTP(w, r)
+		}()
+		select {
+		case <-w.writing:
+		case <-done:
+			t.Fatalf("a save for %s returned without writing", client)
+		}
+		stuck = append(stuck, w.release)
+		t.Cleanup(func() { <-done })
+	}
+	refused := func(client string, want int, msg string) {
+		t.Helper()
+		code, b := call(t, s, "GET", save, "", nil, "RemoteAddr", client+":1234")
+		if code != want || !strings.Contains(string(b), msg) {
+			t.Errorf("a save for %s: status %d, %.300s; want %d saying %q", client, code, b, want, msg)
+		}
+	}
+	stuckSave("192.0.2.1")
+	stuckSave("192.0.2.1")
+	refused("192.0.2.1", http.StatusTooManyRequests, "and this reply's")
+	for _, c := range []string{"192.0.2.2", "192.0.2.3", "192.0.2.4"} {
+		stuckSave(c)
+	}
+	refused("192.0.2.5", http.StatusServiceUnavailable, "and this reply's")
+	for _, r := range stuck {
+		close(r)
+	}
+	waitFor(t, "the replies uncounted once written", func() bool { return s.bodyHeld.Load() == 0 })
+	refused("192.0.2.1", http.StatusOK, "")
 }

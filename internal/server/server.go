@@ -45,7 +45,8 @@ type Config struct {
 	// body when that is more (see Server.bodyBudget); those being read
 	// from one client (one IP address; an IPv6 address's /64) add up to
 	// at most half of that, or the largest single body when that is more
-	// (see Server.clientShare).
+	// (see Server.clientShare). The replies of 64 KiB or more being
+	// written count against both as well (Server.countReply).
 	MaxUpload, MaxBody int64
 	// MaxNodes bounds the nodes of a session's data; 0 means 200 000.
 	// MaxTotalNodes bounds the nodes of all sessions together, counting
@@ -92,9 +93,10 @@ type Config struct {
 	// computations together may use up to Workers × MaxRequestMemory
 	// (beyond it by the parallel fits above). The server's memory is then
 	// at most about Workers × MaxRequestMemory + the body budget
-	// (Server.bodyBudget, 5 × MaxUpload) + what the sessions hold
-	// (MaxTotalNodes units of about 1 KiB, stateCost) + the replies being
-	// sent, in live memory (Go's heap may grow to about twice its live
+	// (Server.bodyBudget, 5 × MaxUpload, which the replies of 64 KiB or
+	// more being sent share) + what the sessions hold (MaxTotalNodes
+	// units of about 1 KiB, stateCost) + the smaller replies being sent,
+	// in live memory (Go's heap may grow to about twice its live
 	// memory between collections, GOGC = 100). 0 means DefaultMaxRequestMemory(MaxNodes), 1.3 GB for the
 	// default MaxNodes: what FGPWC's largest basis (M = 200) on MaxNodes
 	// nodes needs.
@@ -107,9 +109,13 @@ type Config struct {
 	// Workers bounds the requests computing at once (loading, clustering,
 	// suggesting); 0 means GOMAXPROCS.
 	Workers int
-	// MaxConnections bounds the connections Serve serves at once; further
-	// ones wait to be accepted until one closes. 0 means 256. (The memory
-	// of the bodies being read is bounded apart: Server.bodyBudget.)
+	// MaxConnections bounds the connections Serve serves at once; a
+	// further one closes the connection idle longest (a keep-alive one
+	// between requests, or one that has sent nothing for 5 s) to take its
+	// place, and waits only while every connection has a request in
+	// progress (limitListener), so that one client's idle connections
+	// cannot lock the others out. 0 means 256. (The memory of the bodies
+	// being read is bounded apart: Server.bodyBudget.)
 	MaxConnections int
 	// AllowOrigins lists further origins, "http://host[:port]" or
 	// "https://host[:port]", whose pages may call the API, as a reverse
@@ -127,13 +133,19 @@ type Config struct {
 	// compute), covers the three, so no request takes longer than
 	// ComputeTimeout plus the reading of its body. A request still waiting
 	// at the deadline never starts; one computing is cancelled and its
-	// worker freed; either is answered 503 naming the phase and the limit.
+	// worker freed (a job that finishes after the deadline, not polling
+	// its context, has its result dropped); either is answered 503 naming
+	// the phase and the limit. The limit also bounds the work a request
+	// may ask for that cannot be stopped: an eigensolve that would be
+	// dense (its vectors more than about n/6 of n) on more than
+	// denseNodes nodes (2000 for the default limit, scaling with the
+	// limit's cube root) is refused up front (400, checkWork).
 	// 0 means DefaultComputeTimeout.
 	ComputeTimeout time.Duration
 	// FGPWCM is FGPWC's embedding dimension when the M knob is not given.
-	// If FGPWCM is 0 it is 2k for the request's k (at most 200 unless k
-	// is larger, and at most n − 1), or 32 when k is automatic (K = 0);
-	// see Server.method and fgpwcServerM.
+	// If FGPWCM is 0 it is 2k for the request's k (at most 200, and at
+	// most n − 1), or 32 when k is automatic (K = 0); see Server.method,
+	// which refuses FGPWC a k above 200, and fgpwcServerM.
 	FGPWCM int
 	// Regularize is the regularization of the normalized Laplacians of
 	// the k-way spectral methods (njw, ncut, cscap, ccsr) in every
@@ -215,8 +227,13 @@ type Server struct {
 	// up to ComputeTimeout; and even 64 sessions × 5 requests × 64 MiB is
 	// 20 GiB. Not counted: a chunked body's ReadAll buffer's slack beyond
 	// the body (at most about a quarter more; a body of known length is
-	// read into a buffer of its size), and the replies held for sending
-	// (heldReply).
+	// read into a buffer of its size).
+	//
+	// The replies of countedReply bytes (64 KiB) or more count against it
+	// too while they are written (countReply), a reply larger than it as
+	// all of it: a read-only GET's reply (a save, the points, an export)
+	// that does not fit is refused with 503; a reply of a request that
+	// changed its session is counted but never refused.
 	bodyBudget int64
 	bodyHeld   atomic.Int64
 
@@ -236,8 +253,12 @@ type Server struct {
 	// local link); by default the share, 160 MiB, is two uploads of the
 	// largest size (64 MiB) or an upload and the largest loaded session
 	// (95.5 MiB) at once, and every page on the machine shares it
-	// (127.0.0.1). clientReading counts the bytes by client, under
-	// clientMu; a client with none has no entry.
+	// (127.0.0.1). The replies being written to a client count against
+	// its share too, as against bodyBudget (countReply): a read-only
+	// GET's reply that does not fit is refused with 429 (20 connections
+	// of one client not reading a save of 60 MB each held 1.2 GB; review
+	// 116). clientReading counts the bytes by client, under clientMu; a
+	// client with none has no entry.
 	clientShare   int64
 	clientMu      sync.Mutex
 	clientReading map[string]int64
@@ -461,7 +482,9 @@ var errBusy = errors.New("server busy")
 // that reaches the deadline fails with errComputeTimeout, its message
 // saying in which phase (waiting for a worker, so the job never started,
 // or computing, so the job was stopped; withSession reports the wait for
-// the session), how long it waited, the limit and what to do.
+// the session), how long it waited, the limit and what to do. A job that
+// returns after the deadline fails so too, even without an error: its
+// result is dropped, and the request's changes are not committed.
 func (s *Server) compute(ctx context.Context, job func(context.Context) error) error {
 	adm, viaSession := ctx.Value(admissionKey{}).(admission)
 	if !viaSession {
@@ -498,23 +521,33 @@ func (s *Server) compute(ctx context.Context, job func(context.Context) error) e
 	defer release()
 	before := waited()
 	err = job(dctx)
-	if err != nil && timedOut() {
+	if timedOut() {
+		// Whether the job failed at the deadline or finished after it
+		// (work that does not poll its context, such as gonum's dense
+		// eigendecompositions, runs on past it): its result is dropped
+		// and the request answered as stopped, so that the limit holds
+		// for every reply (a 200 came after 228 s under a 10 s limit;
+		// review 116).
 		return fmt.Errorf("%w: this request reached the server's limit of %v while computing (after waiting %s) and was stopped: ask for less (a smaller data set, k or M, or a faster method), or restart tether serve with a larger -compute-timeout", errComputeTimeout, s.cfg.ComputeTimeout, before)
 	}
 	return err
 }
 
-// holdBody counts a body of n bytes against bodyBudget, failing with
-// errBusy, without counting it, if it does not fit. The returned bodyHold
-// uncounts it.
-func (s *Server) holdBody(n int64) (*bodyHold, error) {
+// holdBody counts a body of n bytes, or with reply a reply being sent
+// (countReply), against bodyBudget, failing with errBusy, without
+// counting it, if it does not fit. The returned bodyHold uncounts it.
+func (s *Server) holdBody(n int64, reply bool) (*bodyHold, error) {
 	for {
 		// Compare and swap, so that two bodies that do not fit together
 		// are not both refused when one of them fits.
 		held := s.bodyHeld.Load()
 		if held+n > s.bodyBudget {
-			return nil, fmt.Errorf("%w: the server already holds %d bytes of request bodies being read, waiting for their sessions or being worked on, and this one's %d would pass its limit of %d bytes; try again when they finish",
-				errBusy, held, n, s.bodyBudget)
+			item := "this one's"
+			if reply {
+				item = "this reply's"
+			}
+			return nil, fmt.Errorf("%w: the server already holds %d bytes of request bodies being read, waiting for their sessions or being worked on, or replies being sent, and %s %d would pass its limit of %d bytes; try again when they finish",
+				errBusy, held, item, n, s.bodyBudget)
 		}
 		if s.bodyHeld.CompareAndSwap(held, held+n) {
 			return &bodyHold{held: &s.bodyHeld, n: n}, nil
@@ -545,20 +578,68 @@ func (h *bodyHold) release() {
 	h.n = 0
 }
 
+// countedReply is the size from which a reply counts against bodyBudget
+// and its client's share (clientShare) while it is written
+// (Server.countReply, countedWriter): 64 KiB. The smaller ones, one at a
+// time per connection, hold at most 16 MiB at the default 256
+// connections.
+const countedReply = 64 << 10
+
+// countReply counts a reply of n bytes to the client (clientKey) key,
+// when it has countedReply bytes or more, against bodyBudget and the
+// client's share, as a request body is counted, and returns the function
+// that uncounts it once written: 20 clients not reading a save of 60 MB
+// each held 1.2 GB of replies that counted against nothing (review 116).
+// A reply larger than the share or the budget counts as all of it, so
+// that it is sent once nothing else is in transit with its client (or the
+// server). A reply that does not fit is refused, without being counted,
+// with errClientBusy (429) for the client's share or errBusy (503) for
+// the budget; with force it is counted all the same and never refused
+// (the reply of a request that changed its session, which must not be
+// lost: withSession). Cost O(1).
+func (s *Server) countReply(key string, n int64, force bool) (release func(), err error) {
+	if n < countedReply {
+		return func() {}, nil
+	}
+	if force {
+		s.bodyHeld.Add(n)
+		s.clientMu.Lock()
+		s.clientReading[key] += n
+		s.clientMu.Unlock()
+		hold, mine := &bodyHold{held: &s.bodyHeld, n: n}, &clientHold{s: s, key: key, n: n}
+		return func() { mine.release(); hold.release() }, nil
+	}
+	mine, err := s.holdClientBody(key, min(n, s.clientShare), true)
+	if err != nil {
+		return nil, err
+	}
+	hold, err := s.holdBody(min(n, s.bodyBudget), true)
+	if err != nil {
+		mine.release()
+		return nil, err
+	}
+	return func() { mine.release(); hold.release() }, nil
+}
+
 // errClientBusy marks a request refused at once because its client is
 // already sending its share of the body budget (HTTP 429).
 var errClientBusy = errors.New("too many bodies from this client")
 
-// holdClientBody counts a body of n bytes against the share of the client
-// (clientKey) key, failing with errClientBusy, without counting it, if it
-// does not fit. The returned clientHold uncounts it, once the body has
-// been read. Cost O(1).
-func (s *Server) holdClientBody(key string, n int64) (*clientHold, error) {
+// holdClientBody counts a body of n bytes, or with reply a reply being
+// sent (countReply), against the share of the client (clientKey) key,
+// failing with errClientBusy, without counting it, if it does not fit.
+// The returned clientHold uncounts it, once the body has been read or the
+// reply written. Cost O(1).
+func (s *Server) holdClientBody(key string, n int64, reply bool) (*clientHold, error) {
 	s.clientMu.Lock()
 	defer s.clientMu.Unlock()
 	held := s.clientReading[key]
 	if held+n > s.clientShare {
-		return nil, fmt.Errorf("%w: this client (%s) is already sending %d bytes of request bodies, and this one's %d would pass the limit of %d bytes per client (half of what the server holds at once, so that one client cannot take it all); send it when those have been read", errClientBusy, key, held, n, s.clientShare)
+		item, remedy := "this one's", "send it when those have been read"
+		if reply {
+			item, remedy = "this reply's", "read those first, then ask again"
+		}
+		return nil, fmt.Errorf("%w: this client (%s) is already sending or being sent %d bytes of request bodies and replies, and %s %d would pass the limit of %d bytes per client (half of what the server holds at once, so that one client cannot take it all); %s", errClientBusy, key, held, item, n, s.clientShare, remedy)
 	}
 	s.clientReading[key] = held + n
 	return &clientHold{s: s, key: key, n: n}, nil
@@ -630,8 +711,10 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ErrorLog:          s.cfg.Log,
 	}
+	ll := newLimitListener(l, s.cfg.MaxConnections)
+	hs.ConnState = ll.ConnState // which connections are idle, for a new one
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(newLimitListener(l, s.cfg.MaxConnections)) }()
+	go func() { errc <- hs.Serve(ll) }()
 	select {
 	case err := <-errc:
 		return err

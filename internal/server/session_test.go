@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -143,4 +144,41 @@ func TestReadsDoNotWaitForCompute(t *testing.T) {
 	cancel()
 	<-stopped
 	<-blocked
+}
+
+// TestContradictoryPairsInOneBody: a body that constrains the same two
+// nodes twice differently (a must-link and a cannot-link, in either
+// order, or two weights) is refused with 400 naming both entries, and the
+// session keeps its constraints; PUT and POST collapsed them to the last
+// one without a word (review 116). The same pair given twice alike is one
+// pair, and a pair constrained by an earlier request takes the new kind
+// (docs/api.md).
+func TestContradictoryPairsInOneBody(t *testing.T) {
+	s := newTest(t, Config{})
+	id := newSession(t, s, 300)
+	path := "/api/sessions/" + id + "/constraints"
+	var got constraintsBody
+	callJSON(t, s, "PUT", path, constraintsBody{Pairs: []pairJSON{{I: 5, J: 6, Kind: "ml"}}}, &got, http.StatusOK)
+	for _, method := range []string{"PUT", "POST"} {
+		for _, pairs := range [][]pairJSON{
+			{{I: 0, J: 1, Kind: "ml"}, {I: 1, J: 0, Kind: "cl"}},
+			{{I: 0, J: 1, Kind: "ml"}, {I: 2, J: 3, Kind: "ml"}, {I: 0, J: 1, Kind: "ml", Weight: 2}},
+		} {
+			body, _ := json.Marshal(constraintsBody{Pairs: pairs})
+			code, b := call(t, s, method, path, "application/json", body)
+			last := len(pairs) - 1
+			if code != http.StatusBadRequest || !strings.Contains(string(b), fmt.Sprintf("pairs 0 (0,1 ml, weight 1) and %d", last)) {
+				t.Errorf("%s %v: status %d, %s; want 400 naming pairs 0 and %d", method, pairs, code, b, last)
+			}
+		}
+	}
+	callJSON(t, s, "GET", path, nil, &got, http.StatusOK)
+	if len(got.Pairs) != 1 || got.Pairs[0].I != 5 {
+		t.Errorf("after the refused bodies the session holds %v, want its one pair (5,6)", got.Pairs)
+	}
+	callJSON(t, s, "POST", path, constraintsBody{Pairs: []pairJSON{{I: 0, J: 1, Kind: "ml"}, {I: 1, J: 0, Kind: "ml", Weight: 1}}}, &got, http.StatusOK)
+	callJSON(t, s, "POST", path, constraintsBody{Pairs: []pairJSON{{I: 6, J: 5, Kind: "cl"}}}, &got, http.StatusOK)
+	if len(got.Pairs) != 2 || got.Pairs[0].Kind != "cl" || got.Pairs[1].Kind != "ml" {
+		t.Errorf("after adding (0,1) twice alike and (6,5) cl: %v; want (5,6) turned cl and one (0,1) ml", got.Pairs)
+	}
 }
