@@ -204,6 +204,12 @@ func (w *lobpcgWork) cols(buf []float64, off, c int) blas64.General {
 
 // apply sets dst = op·src for contiguous n×c blocks.
 func (w *lobpcgWork) apply(op func(dst, x *mat.Dense), dst, src []float64, c int) {
+	if c == 0 {
+		// No column: nothing to compute, and an Operator need not take
+		// an empty block (gonum's Dense.Scale panics on one; helper
+		// 121 met it).
+		return
+	}
 	var dd, sd mat.Dense
 	dd.SetRawMatrix(w.block(dst, c))
 	sd.SetRawMatrix(w.block(src, c))
