@@ -41,6 +41,21 @@ func degrees(n int, edges []graph.Edge) []float64 {
 	return d
 }
 
+// unnormalizedOf returns the Laplacian D − W of the graph on n nodes with
+// the given edges, as an operator.
+func unnormalizedOf(t *testing.T, n int, edges []graph.Edge) *graph.Laplacian {
+	t.Helper()
+	g, err := graph.FromEdges(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := graph.NewLaplacian(g, graph.Unnormalized)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 // jacobi returns the Jacobi preconditioner diag(1/d_i) of an operator with
 // diagonal d, as a diagOp.
 func jacobi(d []float64) diagOp {
@@ -115,14 +130,7 @@ func TestExtremeScale(t *testing.T) {
 				"LOBPCG+T":     eigen.LOBPCG{T: jacobi(degrees(n, edges))},
 				"BlockLanczos": eigen.BlockLanczos{},
 			}[c.solver]
-			g, err := graph.FromEdges(n, edges)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lc, err := graph.NewLaplacian(g, graph.Unnormalized)
-			if err != nil {
-				t.Fatal(err)
-			}
+			lc := unnormalizedOf(t, n, edges)
 			ref, _ := symEigen(t, l1)
 			norm := ref[n-1]
 			p := eigen.Problem{A: lc, K: k}
@@ -233,14 +241,7 @@ func TestExtremeScaleGeneralized(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/ca=%g/cb=%g/deflate=%v", c.solver, c.ca, c.cb, c.deflate), func(t *testing.T) {
 			edges, l1 := scaleGraph(n, c.ca, graph.Unnormalized)
 			unscaled, lsym := scaleGraph(n, 1, graph.Symmetric)
-			g, err := graph.FromEdges(n, edges)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lc, err := graph.NewLaplacian(g, graph.Unnormalized)
-			if err != nil {
-				t.Fatal(err)
-			}
+			lc := unnormalizedOf(t, n, edges)
 			d1 := degrees(n, unscaled)
 			db := make(diagOp, n)
 			dense := mat.NewSymDense(n, nil)
@@ -313,14 +314,7 @@ func (o *growingOperator) MulTo(dst, x *mat.Dense) {
 func TestExtremeScaleNonFinite(t *testing.T) {
 	const n = 200
 	edges, _ := scaleGraph(n, 1, graph.Unnormalized)
-	g, err := graph.FromEdges(n, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := graph.NewLaplacian(g, graph.Unnormalized)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := unnormalizedOf(t, n, edges)
 	for _, c := range []struct {
 		solver string
 		grows  bool
