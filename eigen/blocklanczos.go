@@ -162,6 +162,9 @@ func (l BlockLanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Resul
 	}
 	// The eigenvalues of A = 2^exp·(2^−exp·A), which the run solved.
 	scaleSlice(vals, r.exp)
+	if !finiteSlice(vals) {
+		return nil, fmt.Errorf("%w: the eigenvalues of A overflow float64 (BlockLanczos solved 2^%d·A)", ErrNonFinite, -r.exp)
+	}
 	worst = math.Ldexp(worst, r.exp)
 	res := finish(p, n, vals, vecs, mulA, nil)
 	res.MatVecs = matvecs + r.matvecs

@@ -121,6 +121,12 @@ func (l LOBPCG) Solve(ctx context.Context, p Problem, s *Settings) (*Result, err
 		return nil, err
 	}
 	w.unscale(vals, vecs)
+	if !finiteSlice(vals) {
+		// The rescaled problem's eigenvalues, scaled back, leave
+		// float64's range: A's and B's ranges allowed a pencil whose
+		// eigenvalues are not representable.
+		return nil, fmt.Errorf("%w: the eigenvalues of the pencil overflow float64 (LOBPCG solved it scaled by 2^%d)", ErrNonFinite, w.expB-w.expA)
+	}
 	res := finish(p, n, vals, vecs, w.mulA, w.mulB)
 	res.MatVecs = w.matvecs
 	res.Iterations = iters

@@ -56,12 +56,14 @@ func scaleExponent(y, x []float64) int {
 	return min(max(e, -maxScaleExp), maxScaleExp)
 }
 
-// scaleSlice multiplies x by 2^e, exactly (|e| ≤ maxScaleExp, the results
-// normal). Cost O(len(x)).
+// scaleSlice multiplies x by 2^e, element by element with math.Ldexp:
+// exactly when the results are normal, and for any e, so that an
+// eigenvalue 2^(eA−eB)·μ is found when it is representable though 2^(eA −
+// eB) is not (a factor math.Ldexp(1, e) overflowed to +Inf for e ≥ 1024
+// and made every value infinite; review 124). Cost O(len(x)).
 func scaleSlice(x []float64, e int) {
-	s := math.Ldexp(1, e)
-	for i := range x {
-		x[i] *= s
+	for i, v := range x {
+		x[i] = math.Ldexp(v, e)
 	}
 }
 

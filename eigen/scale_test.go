@@ -340,3 +340,43 @@ func TestExtremeScaleNonFinite(t *testing.T) {
 		})
 	}
 }
+
+// TestExtremePencilRatio: a pencil whose eigenvalues are representable
+// although 2^(eA − eB), the factor between the rescaled problem's and
+// its own, is not (A = 2^600·diag(1 + 0.9i/n), B = 2^−423·I: eigenvalues
+// about 2^1023·(1…1.9)/2 up to 8.99e307) is solved, every value finite
+// and right to the tolerance; LOBPCG returned +Inf values with a nil
+// error, the factor Ldexp(1, 1023+) having overflowed (review 124). A
+// pencil whose eigenvalues overflow gives ErrNonFinite, never an infinite
+// or NaN value with a nil error (Dense's reduction overflows first: an
+// error too).
+func TestExtremePencilRatio(t *testing.T) {
+	const n, k = 200, 4
+	a, b, big := make(diagOp, n), make(diagOp, n), make(diagOp, n)
+	for i := range a {
+		a[i] = math.Ldexp(1+0.9*float64(i)/n, 600)
+		b[i] = math.Ldexp(1, -423)
+		big[i] = math.Ldexp(1+0.9*float64(i)/n, 1000)
+	}
+	for _, s := range []eigen.Solver{eigen.LOBPCG{}, eigen.LOBPCG{T: jacobi(a)}} {
+		res, err := s.Solve(context.Background(), eigen.Problem{A: a, B: b, K: k}, nil)
+		if err != nil {
+			t.Fatalf("%T: %v", s, err)
+		}
+		for j, v := range res.Values {
+			want := math.Ldexp(1+0.9*float64(j)/n, 1023)
+			if math.IsInf(v, 0) || math.Abs(v-want) > 1e-8*want {
+				t.Errorf("%T: λ_%d = %g, want %g", s, j, v, want)
+			}
+		}
+	}
+	res, err := eigen.LOBPCG{}.Solve(context.Background(), eigen.Problem{A: big, B: b, K: k}, nil)
+	if !errors.Is(err, eigen.ErrNonFinite) {
+		t.Errorf("LOBPCG on a pencil whose eigenvalues overflow: %v (result %v), want ErrNonFinite", err, res)
+	}
+	// Dense's reduction to a standard problem overflows before its
+	// eigenvalues do: an error either way, never a value.
+	if res, err := (eigen.Dense{}).Solve(context.Background(), eigen.Problem{A: big, B: b, K: k}, nil); err == nil {
+		t.Errorf("Dense on a pencil whose eigenvalues overflow: values %v with no error", res.Values)
+	}
+}
