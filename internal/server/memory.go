@@ -281,7 +281,7 @@ func sat(b float64) int64 {
 	return int64(b)
 }
 
-// denseAt is the time bound's reference point (denseNodes): on up to
+// denseAt is the time bound's reference point (denseSeconds): on up to
 // denseAtNodes nodes the eigensolvers' dense solve takes at most about
 // denseAtSeconds, well within DefaultComputeTimeout (2 minutes), which
 // leaves the rest of the request (k-means, the method's own work) room.
@@ -292,31 +292,40 @@ func sat(b float64) int64 {
 // 3.5, 12–22 s; n = 2000: 4.9, 6.9, 25–27 s; n = 2500: 10 s for K = 417,
 // 76 s for K = 2499 (a whole njw request for k = 2499 took 113 s, a
 // first FGPWC basis of M = 2500 at load 228 s); n = 3000: 19 s for K =
-// 501. The time grows as n³ whatever K.
+// 501. The time grows as n³, and with K (denseSeconds).
 const (
 	denseAtNodes   = 2000
 	denseAtSeconds = 27
 )
 
-// denseNodes returns the largest n on which a request may make the
-// eigensolvers solve densely (its vectors more than about n/6 of n,
-// workBytes), a time bound: a dense solve takes O(n³) time and cannot
-// be stopped once started (gonum's eigendecompositions take no context),
-// so the compute deadline (Config.ComputeTimeout) cannot cut it short.
-// It is denseAtNodes (2000) for DefaultComputeTimeout and scales with
-// the cube root of Config.ComputeTimeout (a longer limit allows a larger
-// n, whose worst dense solve, about denseAtSeconds·(n/2000)³, stays
-// under a quarter of it), never below cluster.DenseLimit, up to which the
-// eigensolvers solve every problem densely. Cost O(1).
-func (s *Server) denseNodes() int {
-	r := math.Cbrt(float64(s.cfg.ComputeTimeout) / float64(DefaultComputeTimeout))
-	return max(cluster.DenseLimit, int(denseAtNodes*r))
+// denseSeconds estimates the time of a dense eigensolve of e vectors on
+// n nodes from the measurements of denseAt: denseAtSeconds·(n/2000)³
+// times 0.15 + 0.85·(e/n)³, which gives 0.15 of the worst case (K = n − 1)
+// just above n/6, 0.26 at n/2 and 1 at n (measured at 2000 nodes: 0.19,
+// 0.27 and 1; at 2500 nodes, K = 417: 8.1 s for 10 s measured, K = 2499:
+// 53 s for 76 s). A bound on n alone, calibrated on K = n − 1, refused
+// fgpwc with k = 83 on 1000 nodes under a 10 s limit, a 0.43 s request
+// (review 124). Cost O(1).
+func denseSeconds(n, e int) float64 {
+	f := min(float64(e)/float64(n), 1)
+	r := float64(n) / denseAtNodes
+	return denseAtSeconds * r * r * r * (0.15 + 0.85*f*f*f)
+}
+
+// denseTooLong reports whether a dense eigensolve of e vectors on n nodes
+// is estimated (denseSeconds) to take more than a quarter of the compute
+// limit, Config.ComputeTimeout, which it cannot cut short: gonum's
+// eigendecompositions take no context. Problems up to cluster.DenseLimit
+// nodes, which the eigensolvers always solve densely, are never refused
+// so. Cost O(1).
+func (s *Server) denseTooLong(n, e int) bool {
+	return n > cluster.DenseLimit && denseSeconds(n, e) > s.cfg.ComputeTimeout.Seconds()/4
 }
 
 // checkWork refuses, as bad input, a request whose method m, k and knobs
-// make the eigensolvers solve densely on more than denseNodes nodes (a
-// time bound; above it, the largest number of vectors that keeps the
-// solve iterative), or ask for more memory on w than
+// make the eigensolvers solve densely for longer than the compute limit
+// allows (denseTooLong, a time bound; it names the largest number of
+// vectors that keeps the solve iterative), or ask for more memory on w than
 // Config.MaxRequestMemory allows, before
 // anything is computed: the eigenvectors (workBytes of vectors) and the
 // method's own paths that grow faster (methodBytes) together. When the
@@ -329,10 +338,10 @@ func (s *Server) denseNodes() int {
 func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	n := w.g.N()
 	e, why := vectors(m, k, n)
-	if most := s.denseNodes(); n > most && densely(n, e) {
+	if densely(n, e) && s.denseTooLong(n, e) {
 		// The largest e with n > 6e + 8 (workBytes' dense rule).
 		iterative := (n - 9) / 6
-		return fmt.Errorf("%w: %s on n = %d nodes: %s's eigensolve would be dense (from about n/6 vectors, %d on these nodes, the eigensolvers solve densely), which takes O(n³) time and cannot be stopped once started, and this server solves densely on at most %d nodes (for its compute time limit of %v): ask for at most %d, or restart tether serve with a larger -compute-timeout", errBadInput, why, n, m.Name(), iterative+1, most, s.cfg.ComputeTimeout, iterative)
+		return fmt.Errorf("%w: %s on n = %d nodes: %s's eigensolve would be dense (from about n/6 vectors, %d on these nodes, the eigensolvers solve densely), which takes O(n³) time, about %.0f s here, and cannot be stopped once started, more than a quarter of this server's compute time limit of %v: keep the vectors this asks for at most %d, or restart tether serve with a larger -compute-timeout", errBadInput, why, n, m.Name(), iterative+1, denseSeconds(n, e), s.cfg.ComputeTimeout, iterative)
 	}
 	vec, limit := workBytes(n, e), s.cfg.MaxRequestMemory
 	extra, what, remedy := methodBytes(m, w)

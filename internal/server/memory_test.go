@@ -294,40 +294,59 @@ func TestMethodPathsCounted(t *testing.T) {
 }
 
 // TestDenseSolveTimeBound: a request whose eigensolve would be dense (its
-// vectors more than about n/6 of n) on more nodes than denseNodes (2000
-// for the default compute limit) is refused with 400 before anything
-// runs, naming the bound and the largest number of vectors that keeps
-// the solve iterative: a dense solve cannot be stopped, and njw with k =
-// 2499 on 2500 nodes ran 113 s under a 10 s limit (review 116). Below the
-// bound, or with a compute limit long enough, checkWork lets it through.
+// vectors more than about n/6 of n) and is estimated to take more than a
+// quarter of the compute limit (denseSeconds) is refused with 400 before
+// anything runs, naming the estimate and the largest number of vectors
+// that keeps the solve iterative: a dense solve cannot be stopped, and njw
+// with k = 2499 on 2500 nodes ran 113 s under a 10 s limit (review 116).
+// A dense solve the limit allows goes through: fgpwc's m = 166 on 1000
+// nodes under a 10 s limit took 0.43 s and was refused by a bound on n
+// alone (review 124).
 func TestDenseSolveTimeBound(t *testing.T) {
+	// The estimate against the measurements it was fitted to (denseAt),
+	// within a factor 1.6.
+	for _, c := range []struct {
+		n, e     int
+		measured float64
+	}{{2000, 334, 4.9}, {2000, 1000, 6.9}, {2000, 1999, 26}, {2500, 417, 10}, {2500, 2499, 76}, {3000, 501, 19}, {1000, 999, 2.4}} {
+		if got := denseSeconds(c.n, c.e); got < c.measured/1.6 || got > c.measured*1.6 {
+			t.Errorf("denseSeconds(%d, %d) = %.1f s, measured %.1f s", c.n, c.e, got, c.measured)
+		}
+	}
 	s := newTest(t, Config{})
-	id := newSession(t, s, 2100)
-	body, _ := json.Marshal(ClusterRequest{Method: "njw", K: 400, Seed: 1})
+	id := newSession(t, s, 2500)
+	body, _ := json.Marshal(ClusterRequest{Method: "njw", K: 2400, Seed: 1})
 	code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", body)
-	// (2100 − 9)/6 = 348: 6·349 + 8 = 2102 ≥ 2100 nodes is dense.
-	for _, want := range []string{"k = 400 on n = 2100 nodes", "solves densely on at most 2000 nodes", "ask for at most 348", "-compute-timeout"} {
+	// (2500 − 9)/6 = 415: 6·416 + 8 = 2504 ≥ 2500 nodes is dense.
+	for _, want := range []string{"k = 2400 on n = 2500 nodes", "more than a quarter of this server's compute time limit of 2m0s", "at most 415", "-compute-timeout"} {
 		if code != http.StatusBadRequest || !strings.Contains(string(b), want) {
-			t.Errorf("njw, k = 400 on 2100 nodes: status %d, %s; want 400 saying %q", code, b, want)
+			t.Errorf("njw, k = 2400 on 2500 nodes: status %d, %s; want 400 saying %q", code, b, want)
 		}
 	}
 	ss, _ := s.sessions.get(id)
 	w := workloadOf(ss.data, nil)
-	if err := s.checkWork(cluster.NJW{}, 348, w); err != nil {
-		t.Errorf("njw, k = 348 on 2100 nodes (iterative): %v", err)
-	}
 	for _, c := range []struct {
 		timeout time.Duration
-		want    int
-	}{{DefaultComputeTimeout, 2000}, {8 * DefaultComputeTimeout, 4000}, {time.Millisecond, cluster.DenseLimit}} {
+		k       int
+		ok      bool
+	}{
+		{DefaultComputeTimeout, 415, true},   // iterative
+		{DefaultComputeTimeout, 450, true},   // dense, about 8 s
+		{DefaultComputeTimeout, 2400, false}, // dense, about 48 s
+		{8 * DefaultComputeTimeout, 2400, true},
+		{10 * time.Second, 450, false},
+	} {
 		s.cfg.ComputeTimeout = c.timeout
-		if got := s.denseNodes(); got != c.want {
-			t.Errorf("denseNodes with a compute limit of %v = %d, want %d", c.timeout, got, c.want)
+		if err := s.checkWork(cluster.NJW{}, c.k, w); (err == nil) != c.ok {
+			t.Errorf("njw, k = %d on 2500 nodes under a compute limit of %v: %v, want accepted %v", c.k, c.timeout, err, c.ok)
 		}
 	}
-	s.cfg.ComputeTimeout = 8 * DefaultComputeTimeout
-	if err := s.checkWork(cluster.NJW{}, 400, w); err != nil {
-		t.Errorf("njw, k = 400 on 2100 nodes under a compute limit of 16 min: %v", err)
+	// fgpwc's m = 2k = 166 on 1000 nodes under 10 s: dense, about 0.5 s.
+	small := newSession(t, s, 1000)
+	ss, _ = s.sessions.get(small)
+	s.cfg.ComputeTimeout = 10 * time.Second
+	if err := s.checkWork(cluster.NJW{}, 166, workloadOf(ss.data, nil)); err != nil {
+		t.Errorf("k = 166 on 1000 nodes under 10 s: %v", err)
 	}
 }
 

@@ -137,9 +137,9 @@ type Config struct {
 	// its context, has its result dropped); either is answered 503 naming
 	// the phase and the limit. The limit also bounds the work a request
 	// may ask for that cannot be stopped: an eigensolve that would be
-	// dense (its vectors more than about n/6 of n) on more than
-	// denseNodes nodes (2000 for the default limit, scaling with the
-	// limit's cube root) is refused up front (400, checkWork).
+	// dense (its vectors more than about n/6 of n) and is estimated to
+	// take more than a quarter of the limit (denseTooLong) is refused up
+	// front (400, checkWork).
 	// 0 means DefaultComputeTimeout.
 	ComputeTimeout time.Duration
 	// FGPWCM is FGPWC's embedding dimension when the M knob is not given.
