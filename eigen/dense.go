@@ -118,12 +118,6 @@ func (Dense) Solve(ctx context.Context, p Problem, s *Settings) (*Result, error)
 	if err != nil {
 		return nil, err
 	}
-	if !finiteSlice(vals) {
-		// A and B finite, the pencil's eigenvalues not representable
-		// (or lost in the reduction with B): NaN with a nil error before
-		// (review 124).
-		return nil, fmt.Errorf("%w: the eigenvalues of the dense problem are not finite (A and B are; the pencil's eigenvalues overflow float64)", ErrNonFinite)
-	}
 	mulA := func(dst, x *mat.Dense) { dst.Mul(a, x) }
 	var mulB func(dst, x *mat.Dense)
 	if b != nil {
