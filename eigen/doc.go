@@ -117,7 +117,11 @@
 // as long as the products and the eigenvalues are representable
 // (TestExtremeScale): LOBPCG and BlockLanczos by solving a problem
 // rescaled by powers of two when an operator's norm leaves [2⁻²⁰⁰, 2²⁰⁰],
-// where their sums of squares would underflow or overflow. Starting
+// where their sums of squares would underflow or overflow. When the
+// eigenvalues themselves are not representable, LOBPCG and BlockLanczos
+// return ErrNonFinite; Dense returns the non-finite values of a standard
+// problem as they are (callers read them), and an error when a
+// generalized problem's reduction overflows. Starting
 // vectors come from Settings.Src, a fixed seed when nil, so the same
 // Settings give bit-identical output.
 // Iterative solvers check the context at each restart or iteration and
