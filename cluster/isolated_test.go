@@ -221,6 +221,17 @@ func TestEdgelessWarns(t *testing.T) {
 					if warned != gc.warn {
 						t.Errorf("warnings %q: the no-edge warning given %v, want %v", res.Warnings, warned, gc.warn)
 					}
+					// Once: Run's own (edgeless) only when the method
+					// gave none.
+					count := 0
+					for _, w := range res.Warnings {
+						if strings.Contains(w, "no edge between distinct nodes") {
+							count++
+						}
+					}
+					if gc.warn && count != 1 {
+						t.Errorf("warnings %q: %d about the missing edges, want 1", res.Warnings, count)
+					}
 				})
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -274,7 +275,9 @@ func finish(name string, u Uses, p *Problem, c pairContradictions, res *Result, 
 		if w := collapsed(name, p, res, s); w != "" {
 			res.Warnings = append(res.Warnings, w)
 		}
-		if w := edgeless(name, u, p); w != "" {
+		if w := edgeless(name, u, p); w != "" && !slices.ContainsFunc(res.Warnings, func(m string) bool { return strings.Contains(m, edgelessWords) }) {
+			// Unless the method said it in its own words (bethe,
+			// hbisect).
 			res.Warnings = append(res.Warnings, w)
 		}
 	}
@@ -384,6 +387,11 @@ func emptyClusters(name string, res *Result) string {
 // warns that a partition into k ≥ 2 clusters may have collapsed.
 const collapsedShare = 0.9
 
+// edgelessWords are the words of every warning of a graph without an edge
+// between distinct nodes, edgeless's and the methods' own (bethe,
+// hbisect): finish gives edgeless's only when the method gave none.
+const edgelessWords = "no edge between distinct nodes"
+
 // edgeless returns a warning when the method name, which clusters the
 // graph (u.Input), was given a graph of n ≥ 2 nodes without an edge
 // between distinct nodes: every partition then cuts nothing, so the
@@ -409,7 +417,7 @@ func edgeless(name string, u Uses, p *Problem) string {
 	if u.Supervision&Pairs != 0 && p.Constraints != nil && len(p.Constraints.Pairs) > 0 || u.Supervision&LabelSet != 0 && p.Labels != nil {
 		follows = "the side information alone, and the method's start where that leaves a choice"
 	}
-	return fmt.Sprintf("%s: the graph has no edge between distinct nodes (%d nodes), so every partition cuts nothing and the graph says nothing about the clusters: the partition is %s", name, g.N(), follows)
+	return fmt.Sprintf("%s: the graph has %s (%d nodes), so every partition cuts nothing and the graph says nothing about the clusters: the partition is %s", name, edgelessWords, g.N(), follows)
 }
 
 // collapsed returns a warning when the largest cluster of res holds at
