@@ -970,12 +970,6 @@ func parsePairs(in []pairJSON, n int) ([]constraint.Pair, error) {
 	if err := set.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", errBadInput, err)
 	}
-	weight := func(p constraint.Pair) float64 {
-		if p.Weight == 0 {
-			return 1
-		}
-		return p.Weight
-	}
 	first := make(map[[2]int]int, len(out))
 	for k, p := range out {
 		key := [2]int{min(p.I, p.J), max(p.I, p.J)}
@@ -984,8 +978,8 @@ func parsePairs(in []pairJSON, n int) ([]constraint.Pair, error) {
 			first[key] = k
 			continue
 		}
-		if q := out[f]; q.Kind != p.Kind || weight(q) != weight(p) {
-			return nil, fmt.Errorf("%w: pairs %d (%d,%d %s, weight %g) and %d (%d,%d %s, weight %g) constrain the same two nodes differently: keep one of them", errBadInput, f, q.I, q.J, q.Kind, weight(q), k, p.I, p.J, p.Kind, weight(p))
+		if q := out[f]; q.Kind != p.Kind || q.W() != p.W() {
+			return nil, fmt.Errorf("%w: pairs %d (%d,%d %s, weight %g) and %d (%d,%d %s, weight %g) constrain the same two nodes differently: keep one of them", errBadInput, f, q.I, q.J, q.Kind, q.W(), k, p.I, p.J, p.Kind, p.W())
 		}
 	}
 	return out, nil
