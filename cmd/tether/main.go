@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -335,9 +334,6 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 				hint = ": did you mean -" + c + "?"
 			}
 		}
-		if v, ok := graphFileAsKind(err); ok {
-			hint = fmt.Sprintf(": -graph is the kind of graph built from features; read a graph file with -graph-file %s", v)
-		}
 		return usagef(cmdName(fs), "%v%s (%s)", err, hint, usageHint(fs))
 	}
 	return nil
@@ -357,27 +353,6 @@ func otherSpelling(cmd, flag string) string {
 		return "labels reads a graph file with -graph-file FILE (eval's -graph)"
 	}
 	return ""
-}
-
-// graphFileAsKind reports whether err, a flag parsing error, refuses a
-// value of -graph that names a file (a path separator or an extension
-// such as .mtx), and returns that value: tether cluster's and serve's
-// -graph is the kind of graph built from features, and a graph file is
-// given with -graph-file.
-func graphFileAsKind(err error) (string, bool) {
-	rest, ok := strings.CutPrefix(err.Error(), "invalid value ")
-	if !ok {
-		return "", false
-	}
-	v, tail, ok := strings.Cut(rest, " for flag -graph: ")
-	if !ok || tail == "" {
-		return "", false
-	}
-	v, uerr := strconv.Unquote(v)
-	if uerr != nil || !strings.ContainsAny(v, "./\\") {
-		return "", false
-	}
-	return v, true
 }
 
 // parseArgs parses flags that may come after positional arguments

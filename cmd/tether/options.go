@@ -17,13 +17,36 @@ import (
 // bindGraphSpec binds the fields of s to the flags -graph, -knn, -eps,
 // -affinity and -sigma of fs, with s's current values as defaults.
 func bindGraphSpec(fs *flag.FlagSet, s *graph.Spec) {
-	fs.Var(textVar(&s.Kind), "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (scikit-learn's nearest_neighbors)"+unnamedDefault(s.Kind))
+	fs.Var(graphKindValue{textVar(&s.Kind)}, "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (scikit-learn's nearest_neighbors)"+unnamedDefault(s.Kind))
 	fs.Var(intIn(&s.K, 1, 1<<30), "knn", "`neighbours` of the k-NN graphs")
 	fs.Var(positiveFloat{&s.Eps}, "eps", "radius of the eps graph, a positive number (required by -graph eps)")
 	fs.Var(textVar(&s.Affinity), "affinity", "edge weights: rbf, cosine, binary"+unnamedDefault(s.Affinity))
 	fs.Var(intIn(&s.MaxFull, 0, 1<<31), "max-full", "largest `n` of a full graph, and √ of the stored weights of an eps graph (0: 10000)")
 	fs.Var(textVar(&s.Search), "knn-search", fmt.Sprintf("k-NN search: auto (approximate from %d points in more than %d dimensions), exact or approx (NN-descent)", graph.ApproxMinN, graph.ApproxMaxExactDim)+unnamedDefault(s.Search))
 	fs.Var(textVar(&s.Sigma), "sigma", fmt.Sprintf("RBF scale: a number, median, meanvar, local or local:K (σ_i = distance to the K-th neighbour; local is local:%d)", graph.DefaultLocalK)+unnamedDefault(s.Sigma))
+}
+
+// graphKindValue is the flag.Value of -graph, the kind of graph built
+// from features: a value that names a file (a path separator or an
+// extension, such as sbm.mtx) is refused with the flag that reads one,
+// -graph-file, as eval's -graph FILE led users to write (review 118).
+type graphKindValue struct{ flag.Value }
+
+// String returns the kind; the zero graphKindValue, which flag.PrintDefaults
+// makes to find the zero value, prints as the zero Kind.
+func (v graphKindValue) String() string {
+	if v.Value == nil {
+		return graph.Kind(0).String()
+	}
+	return v.Value.String()
+}
+
+func (v graphKindValue) Set(s string) error {
+	err := v.Value.Set(s)
+	if err != nil && strings.ContainsAny(s, "./\\") {
+		return fmt.Errorf("%w: -graph is the kind of graph built from features; read a graph file with -graph-file %s", err, s)
+	}
+	return err
 }
 
 // unnamedDefault returns " (default: V)" when v, the default of a flag,
