@@ -550,8 +550,14 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 					}
 				} else if numberLike(v) {
 					// NaN, Inf, 1e400: a bad number, not a category.
+					// NaN is what numpy and R write for a missing
+					// number: say how it is read as one.
+					why := "not a finite decimal number (a missing value is written ? or left empty)"
+					if strings.EqualFold(strings.TrimSpace(v), "nan") {
+						why = "not a finite decimal number: " + missingWordHint(v, opt)
+					}
 					return nil, &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: c.name, Value: v,
-						Err: errorf(ErrSyntax, "not a finite decimal number (a missing value is written ? or left empty)")}
+						Err: errorf(ErrSyntax, "%s", why)}
 				} else if firstNon < 0 {
 					firstNon = i
 				}
@@ -636,7 +642,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 			}
 			if cnt < n {
 				if cnt == 0 {
-					return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Err: errorf(ErrMissing, "every value of the column is missing: cannot impute")}
+					return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Err: errorf(ErrMissing, "every value of the column is missing: cannot impute; leave it out %s", opt.Spelling.Hint("drop", r.colRef(j), "", "Options.Drop"))}
 				}
 				// Σ x/cnt cannot overflow, unlike (Σ x)/cnt.
 				var mean float64
@@ -665,7 +671,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 			}
 		}
 		if len(count) == 0 {
-			return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Err: errorf(ErrMissing, "every value of the column is missing: cannot impute")}
+			return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Err: errorf(ErrMissing, "every value of the column is missing: cannot impute; leave it out %s", opt.Spelling.Hint("drop", r.colRef(j), "", "Options.Drop"))}
 		}
 		if c.kind == kindAuto && !forced[j] && len(count) >= 3 && len(count) == present {
 			// Names or keys, one per row: as one-hot features they
@@ -751,6 +757,10 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 		switch {
 		case j == classLike:
 			t.Warnings = append(t.Warnings, headerlessClassWarning(r.file, j, m, len(e.levels), n, role, opt.Spelling))
+		case !e.numeric && len(e.levels) == 1 && missingWord(e.levels[0]):
+			// A column of NA alone: missing values written as another
+			// program writes them, encoded into one constant feature.
+			t.Warnings = append(t.Warnings, fmt.Sprintf("%s: %s holds only %s, which looks like a missing value: its one feature is the same on every row and changes nothing; leave it out %s", r.file, r.colWhat(j), quote(e.levels[0]), opt.Spelling.Hint("drop", r.colRef(j), "", "Options.Drop")))
 		case !e.numeric:
 			encoded = append(encoded, encodedColumn{what: r.colWhat(j), ref: r.colRef(j), levels: len(e.levels)})
 		case n >= minRowNumberRows:

@@ -312,9 +312,11 @@ func TestReadTableErrors(t *testing.T) {
 // NA, SQL's NULL and their like in a column of numbers, which the reader
 // does not read as missing, say they look like missing values and how
 // to write them, where they were told to fix the value or one-hot encode
-// the column, or, among distinct numbers, to take the column for names.
+// the column, or, among distinct numbers, to take the column for names;
+// so does NaN, which numpy and R write for a missing number (stop 59).
 // They are errors as before: what is read as missing is unchanged. Text
-// that is not such a word, and NaN, keep their messages.
+// that is not such a word, and Inf, keep their messages. A column with
+// no value says how to leave it out.
 func TestMissingValueMessages(t *testing.T) {
 	const (
 		fix     = "(tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)"
@@ -357,12 +359,55 @@ func TestMissingValueMessages(t *testing.T) {
 		{"NA beside other text", "o.csv", "x,y\n1,2\n2,NA\n3,abc\n", Options{},
 			`dataset: o.csv:3: column 2 ("y"): value "NA": syntax error: not a number, but line 2 has "2": fix the value, or one-hot encode the column (tether: -categorical 2; library: Options.Categorical)`},
 		{"NaN", "n.csv", "x,y\n1,2\n2,NaN\n", Options{},
-			`dataset: n.csv:3: column 2 ("y"): value "NaN": syntax error: not a finite decimal number (a missing value is written ? or left empty)`},
+			`dataset: n.csv:3: column 2 ("y"): value "NaN": syntax error: not a finite decimal number: "NaN" ` + written + `"NaN"): write it so, then impute it or drop its row ` + fix},
+		{"nan, imputing", "n.csv", "x,y\n1,2\n2, nan\n", Options{Missing: MissingImpute},
+			`dataset: n.csv:3: column 2 ("y"): value "nan": syntax error: not a finite decimal number: "nan" ` + written + `"nan"): write it so, and it is imputed as the other missing values are`},
+		{"Inf", "n.csv", "x,y\n1,2\n2,Inf\n", Options{},
+			`dataset: n.csv:3: column 2 ("y"): value "Inf": syntax error: not a finite decimal number (a missing value is written ? or left empty)`},
+		{"column all missing", "e.csv", "x,y\n1,?\n2,?\n", Options{Missing: MissingImpute},
+			`dataset: e.csv: column 2 ("y"): missing value: every value of the column is missing: cannot impute; leave it out (tether: -drop y; library: Options.Drop)`},
+		{"categorical column all missing", "e.csv", "x,y\n1,?\n2,?\n", Options{Missing: MissingImpute, Categorical: []string{"2"}},
+			`dataset: e.csv: column 2 ("y"): missing value: every value of the column is missing: cannot impute; leave it out (tether: -drop y; library: Options.Drop)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Read(context.Background(), strings.NewReader(c.in), c.file, cli(c.opt))
 			if err == nil || err.Error() != c.want {
 				t.Errorf("error\n%v\nwant\n%s", err, c.want)
+			}
+		})
+	}
+}
+
+// TestMissingOnlyColumnWarns: a column holding nothing but a word other
+// programs write for a missing value (NA, NULL) is one category, one
+// constant feature: it changes no distance, and the user most likely
+// meant an empty column. It warns, naming -drop, where it was only in
+// the note on one-hot encoding (stop 58's notes). A constant column of
+// another text, or two levels of which one is NA, keep the note.
+func TestMissingOnlyColumnWarns(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		warn     bool
+	}{
+		{"NA only", "x,y,z\n1,NA,1\n2,NA,2\n3,NA,4\n", true},
+		{"null only", "x,y,z\n1,null,1\n2,null,2\n3,null,4\n", true},
+		{"one other text", "x,y,z\n1,red,1\n2,red,2\n3,red,4\n", false},
+		{"NA and another text", "x,y,z\n1,NA,1\n2,red,2\n3,NA,4\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tab, err := Read(context.Background(), strings.NewReader(c.in), "na.csv", cli(Options{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := slices.ContainsFunc(tab.Warnings, func(w string) bool {
+				return strings.Contains(w, `na.csv: column "y" holds only`) && strings.Contains(w, "looks like a missing value") && strings.Contains(w, "(tether: -drop y; library: Options.Drop)")
+			})
+			if warned != c.warn {
+				t.Errorf("warned %v, want %v: warnings %q notes %q", warned, c.warn, tab.Warnings, tab.Notes)
+			}
+			noted := slices.ContainsFunc(tab.Notes, func(n string) bool { return strings.Contains(n, `"y"`) })
+			if noted == c.warn {
+				t.Errorf("encoding note %v, want %v: %q", noted, !c.warn, tab.Notes)
 			}
 		})
 	}

@@ -93,7 +93,7 @@ func (e *ParseError) Error() string {
 	} else if e.Name != "" {
 		fmt.Fprintf(&b, "%s: ", e.Name)
 	}
-	if e.Value != "" || errors.Is(e.Err, ErrMissing) {
+	if e.Value != "" || (errors.Is(e.Err, ErrMissing) && e.Line > 0) {
 		fmt.Fprintf(&b, "value %s: ", quote(e.Value))
 	}
 	msg := e.Err.Error()
