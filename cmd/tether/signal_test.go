@@ -459,7 +459,7 @@ func TestGenNegativeNoise(t *testing.T) {
 // (usagef).
 func TestValuesInvalidForTheInputExitCodes(t *testing.T) {
 	table := writeTemp(t, "s.csv", "x1,x2,label\n0,0,a\n0,1,a\n0.5,0.5,a\n5,5,b\n5,6,b\n6,5,b\n")
-	bad := writeTemp(t, "bad.csv", "x1,x2\n0,0\n1,NaN\n2,2\n")
+	bad := writeTemp(t, "bad.csv", "x1,x2\n0,0\n1,Inf\n2,2\n")
 	gml := writeTemp(t, "k.gml", "graph [ node [ id 0 club \"a\" ] node [ id 1 club \"b\" ] edge [ source 0 target 1 ] ]\n")
 	out := filepath.Join(t.TempDir(), "out")
 	for _, tc := range []struct {
@@ -495,7 +495,7 @@ func TestValuesInvalidForTheInputExitCodes(t *testing.T) {
 		{"-delim that splits no line", []string{"cluster", "-input", table, "-k", "2", "-delim", ";", "-o", out},
 			`usage: cluster: %s:1: every line is one field when split at semicolons (Options.Delimiter ";"; tether: -delim), while the lines hold commas: the delimiter looks wrong; leave it out to detect it, or give -delim ,`, 2},
 		{"a bad value in the table", []string{"cluster", "-input", bad, "-k", "2", "-o", out},
-			`dataset: ` + bad + `:3: column 2 ("x2"): value "NaN": syntax error: not a finite decimal number (a missing value is written ? or left empty)`, 1},
+			`dataset: ` + bad + `:3: column 2 ("x2"): value "Inf": syntax error: not a finite decimal number (a missing value is written ? or left empty)`, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := tc.want
