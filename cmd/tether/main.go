@@ -351,6 +351,8 @@ func otherSpelling(cmd, flag string) string {
 		return "the constraints file is the argument: tether constraints check [flags] FILE"
 	case cmd == "labels" && flag == "graph":
 		return "labels reads a graph file with -graph-file FILE (eval's -graph)"
+	case (cmd == "cluster" || cmd == "labels") && (flag == "data" || flag == "features"):
+		return cmd + " reads a feature table with -input FILE (-data is the folder of serve and repro)"
 	}
 	return ""
 }

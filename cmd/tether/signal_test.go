@@ -665,7 +665,8 @@ func TestBrokenPipeLeavesNoTemporaryFile(t *testing.T) {
 // TestOtherCommandsSpellings: a flag another command spells otherwise
 // gets that spelling in the usage error (review 118: eval -graph-file,
 // constraints check -constraints, cluster -graph FILE were refused
-// without a word of the right flag).
+// without a word of the right flag; stop 59: cluster -data, serve's and
+// repro's folder, for -input).
 func TestOtherCommandsSpellings(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -676,6 +677,8 @@ func TestOtherCommandsSpellings(t *testing.T) {
 		{[]string{"cluster", "-graph", "sbm.mtx", "-k", "2"}, `unknown graph kind "sbm.mtx" (want knn, mknn, full, eps or sknn): -graph is the kind of graph built from features; read a graph file with -graph-file sbm.mtx`},
 		{[]string{"serve", "-graph", "data/g"}, "read a graph file with -graph-file data/g"},
 		{[]string{"labels", "-graph", "g.gml"}, "flag provided but not defined: -graph: labels reads a graph file with -graph-file FILE"},
+		{[]string{"cluster", "-data", "x.csv", "-k", "2"}, "flag provided but not defined: -data: cluster reads a feature table with -input FILE"},
+		{[]string{"labels", "-features", "x.csv"}, "flag provided but not defined: -features: labels reads a feature table with -input FILE"},
 		{[]string{"cluster", "-graph", "knnn", "-k", "2"}, `unknown graph kind "knnn": did you mean knn? (want knn, mknn, full, eps or sknn) (run`},
 	} {
 		_, _, err := run(t, tc.args...)
