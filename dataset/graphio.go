@@ -1322,7 +1322,7 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrTooLarge, "node number ≥ %d nodes (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
 				}
 				if opt.NumNodes > 0 && v-base >= opt.NumNodes {
-					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number outside the %s declared", wording.Count(opt.NumNodes, "node", "nodes"))}
+					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number outside the %s declared (integers that are IDs rather than node numbers are read as names with GraphOptions.NamedNodes%s)", wording.Count(opt.NumNodes, "node", "nodes"), then(opt.Spelling.Remedy("named-nodes")))}
 				}
 			}
 			n = max(n, a-base+1, b-base+1)

@@ -535,7 +535,7 @@ func TestEdgeListHeaderDeclaresNodes(t *testing.T) {
 		{"NumNodes given", written, GraphOptions{NumNodes: 9}, 9, 0, ""},
 		{"Base1 given", written, GraphOptions{Base: Base1}, 7, 1, ""},
 		{"other comment", strings.Replace(written, "# 7 nodes,", "# 7 vertices,", 1), GraphOptions{}, 3, 1, ""},
-		{"node beyond the count", "# 3 nodes, undirected, 0-based: i j weight\n0 1 1\n1 5 1\n", GraphOptions{}, 0, 0, `g.txt:3: value "5": invalid input: node number outside the 3 nodes declared`},
+		{"node beyond the count", "# 3 nodes, undirected, 0-based: i j weight\n0 1 1\n1 5 1\n", GraphOptions{}, 0, 0, `g.txt:3: value "5": invalid input: node number outside the 3 nodes declared (integers that are IDs rather than node numbers are read as names with GraphOptions.NamedNodes)`},
 		{"count beyond MaxNodes", "# 100 nodes, undirected, 0-based: i j weight\n0 1 1\n", GraphOptions{MaxNodes: 10}, 0, 0, "100 nodes exceed GraphOptions.MaxNodes = 10"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,7 +19,7 @@ import (
 	"github.com/tether-sc/tether/metrics"
 )
 
-const evalUsage = `eval -truth FILE -pred FILE [-graph FILE] [-match name|order] [-constraints FILE [-unconstrained]] [-json] [-quiet]
+const evalUsage = `eval -truth FILE -pred FILE [-graph FILE [-graph-format F] [-named-nodes]] [-match name|order] [-constraints FILE [-unconstrained]] [-json] [-quiet]
 
 Compares a predicted partition with a reference one and prints every figure
 of package metrics (pair counting, Fowlkes-Mallows, NMI in five
@@ -67,8 +67,10 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	fs.StringVar(&truthPath, "truth", "", "reference label `file` (required)")
 	fs.StringVar(&predPath, "pred", "", "predicted label `file` (required)")
 	fs.StringVar(&graphPath, "graph", "", "graph `file` for the cut, ratio cut and Ncut (edge list, .mtx or .mm, .gml, dense .csv)")
-	var graphBase dataset.IndexBase
-	fs.Var(textVar(&graphBase), "graph-base", "numbering of -graph's integer nodes in an edge list: auto (0-based when the labels leave room for node 0, 1-based when the largest number is their count; warned when no edge names node 0), 0 or 1"+unnamedDefault(graphBase))
+	gopt := dataset.GraphOptions{Spelling: evalSpelling()}
+	fs.Var(textVar(&gopt.Base), "graph-base", "numbering of -graph's integer nodes in an edge list: auto (0-based when the labels leave room for node 0, 1-based when the largest number is their count; warned when no edge names node 0), 0 or 1"+unnamedDefault(gopt.Base))
+	fs.Var(textVar(&gopt.Format), "graph-format", "format of -graph: auto (by extension; a .csv by content; a Matrix Market banner in any file), edgelist, mtx, gml or dense"+unnamedDefault(gopt.Format))
+	fs.BoolVar(&gopt.NamedNodes, "named-nodes", false, "read every node of -graph's edge list as a name, integers included, as tether cluster -named-nodes does (default: all integers are node numbers, all other text names, a mix an error)")
 	fs.StringVar(&consPath, "constraints", "", "pairwise constraint `file` for the violation counts")
 	fs.BoolVar(&asJSON, "json", false, "write the report as JSON")
 	fs.BoolVar(&quiet, "quiet", false, "no progress messages (reading a large -constraints file, the figures)")
@@ -98,6 +100,14 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	if opt.Unconstrained && consPath == "" {
 		return usagef("eval", "-unconstrained needs -constraints")
 	}
+	for _, f := range []string{"graph-base", "graph-format", "named-nodes"} {
+		if graphPath == "" && isSet(fs, f) {
+			return usagef("eval", "-%s reads the graph file -graph, which is not given", f)
+		}
+	}
+	if err := checkGraphFileFlags("eval", fs, "graph", graphPath, gopt.Format); err != nil {
+		return err
+	}
 	if opt.MaxClusters == 0 || opt.MaxClusters < -1 {
 		return usagef("eval", "-max-clusters must be positive or -1, got %d", opt.MaxClusters)
 	}
@@ -112,7 +122,7 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	// (the nodes without a reference label left out, figures skipped)
 	// once the figures are computed, and kept in the JSON document; a
 	// failure prints the warnings found before it, which may explain it.
-	truth, pred, names, warnings, pairNotes, err := readEvalPair(ctx, truthPath, predPath, graphPath, graphBase, match == "order")
+	truth, pred, names, warnings, pairNotes, err := readEvalPair(ctx, truthPath, predPath, graphPath, gopt, match == "order")
 	fail := func(err error) error {
 		printMessages(m.Stderr, "eval", warnings, nil, false)
 		return err
@@ -131,7 +141,7 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	n := len(truth)
 	if graphPath != "" {
 		var gw []string
-		if opt.Graph, gw, err = readEvalGraph(ctx, graphPath, graphBase, n); err != nil {
+		if opt.Graph, gw, err = readEvalGraph(ctx, graphPath, gopt, n); err != nil {
 			return fail(err)
 		}
 		warnings = append(warnings, gw...)
@@ -266,15 +276,14 @@ func (s *labelsSource) Close() {
 }
 
 // evalSpelling returns how the graph reader's notes, warnings and errors
-// name the options they suggest for eval's -graph: eval's own flag
-// -graph-base ("tether eval: -graph-base 0"). cliSpelling would name
-// tether cluster's -graph-format, -symmetrize, -named-nodes, -max-nodes
-// and -gml-label, which eval does not have: the messages then
-// name the library's option, or what to change in the file (the
-// extension .edges, nodes all numbers or all names). No output of eval
+// name the options they suggest for eval's -graph: eval's own flags
+// -graph-base, -graph-format and -named-nodes ("tether eval: -graph-base
+// 0"). cliSpelling would name tether cluster's -symmetrize, -max-nodes
+// and -gml-label, which eval does not have: the messages then name the
+// library's option, or what to change in the file. No output of eval
 // names the nodes (Outputs is "").
 func evalSpelling() dataset.Spelling {
-	return dataset.Spelling{Front: "tether eval", Style: dataset.StyleFlag, GraphBase: "graph-base"}
+	return dataset.Spelling{Front: "tether eval", Style: dataset.StyleFlag, GraphBase: "graph-base", GraphFormat: "graph-format", NamedNodes: "named-nodes"}
 }
 
 // evalMatches are the values of eval -match.
@@ -313,7 +322,7 @@ var evalMatches = []string{"name", "order"}
 //     alike.
 //
 // Errors name the files, and the line and value when there is one.
-func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, base dataset.IndexBase, byOrder bool) (truth, pred []int, nodeNames, warnings, notes []string, err error) {
+func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, gopt dataset.GraphOptions, byOrder bool) (truth, pred []int, nodeNames, warnings, notes []string, err error) {
 	ts, ps := newLabelsSource(ctx, truthPath), newLabelsSource(ctx, predPath)
 	defer ts.Close()
 	defer ps.Close()
@@ -335,7 +344,7 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 		if graphPath == "" {
 			return nil, nil
 		}
-		g, err := dataset.ReadGraphFileOptions(ctx, graphPath, dataset.GraphOptions{Base: base, Spelling: evalSpelling()})
+		g, err := dataset.ReadGraphFileOptions(ctx, graphPath, gopt)
 		if err != nil {
 			return nil, fmt.Errorf("eval: %w", err)
 		}
@@ -370,8 +379,13 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, ba
 			// The same nodes in two orders. Other names (a node missing
 			// or extra) get the readers' own errors below (review 123:
 			// they were said to be in different orders).
+			named := ""
+			if !gopt.NamedNodes && allIntegers(t.Names) {
+				// tether cluster -named-nodes wrote them (SNAP's IDs).
+				named = "; an edge list whose integers are these names is read as names with -named-nodes, as tether cluster -named-nodes reads it"
+			}
 			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %s and %s name their nodes in different orders, and -graph %s numbers its nodes: only the data knows which name is its node i; "+
-				"list both files in the graph's order (tether cluster -o writes the nodes in the order of the graph it writes with -graph-out), or give -graph a graph that names its nodes (GML, an edge list of names)", truthPath, predPath, graphPath)
+				"list both files in the graph's order (tether cluster -o writes the nodes in the order of the graph it writes with -graph-out), or give -graph a graph that names its nodes (GML, an edge list of names)%s", truthPath, predPath, graphPath, named)
 		}
 		if p, err = ps.read(len(t.Labels), t.Names); err != nil {
 			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
@@ -514,8 +528,9 @@ func permutedIndexNames(names []string, n int) bool {
 // readEvalGraph reads a graph on n nodes, with the reader's warnings
 // (duplicate edges combined, GML labels that cannot name the nodes): an
 // edge list may leave the last nodes out when they are isolated.
-func readEvalGraph(ctx context.Context, path string, base dataset.IndexBase, n int) (*graph.Graph, []string, error) {
-	d, err := dataset.ReadGraphFileOptions(ctx, path, dataset.GraphOptions{NumNodes: n, Base: base, Spelling: evalSpelling()})
+func readEvalGraph(ctx context.Context, path string, gopt dataset.GraphOptions, n int) (*graph.Graph, []string, error) {
+	gopt.NumNodes = n
+	d, err := dataset.ReadGraphFileOptions(ctx, path, gopt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)
 	}
@@ -581,4 +596,16 @@ func parseInts(s string) ([]int, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// allIntegers reports whether every one of names is written as a
+// decimal integer ("240891", "-3"), as the node names tether cluster
+// -named-nodes reads from an edge list of integers are. Cost O(Σ len).
+func allIntegers(names []string) bool {
+	for _, nm := range names {
+		if _, err := strconv.ParseInt(nm, 10, 64); err != nil {
+			return false
+		}
+	}
+	return len(names) > 0
 }

@@ -68,3 +68,48 @@ func TestEvalNamedFilesMeetTheGraph(t *testing.T) {
 		t.Errorf("no graph: figures %v", f)
 	}
 }
+
+// TestEvalNamedNodes: eval reads -graph as tether cluster does with
+// -graph-format and -named-nodes, so that the labels tether cluster
+// -named-nodes writes (an edge list of SNAP-style integer IDs) get their
+// cut figures; eval lacked both flags, and the integers were read as node
+// numbers beyond the files' nodes. The flags without -graph, or for a
+// format that does not read them, are usage errors. The cut is counted by
+// hand: two triangles joined by one edge, the partition the triangles.
+func TestEvalNamedNodes(t *testing.T) {
+	dir := t.TempDir()
+	edges := evalWriteTemp(t, dir, "ids.edges", "1001 1002\n1002 1003\n1003 1001\n2001 2002\n2002 2003\n2003 2001\n1003 2001\n")
+	truth := evalWriteTemp(t, dir, "truth.csv", "name,label\n2003,1\n1001,0\n2001,1\n1002,0\n2002,1\n1003,0\n")
+	pred := evalWriteTemp(t, dir, "pred.csv", "name,cluster\n1001,0\n1002,0\n1003,0\n2001,1\n2002,1\n2003,1\n")
+	out, _, err := run(t, "eval", "-json", "-truth", truth, "-pred", pred, "-graph", edges, "-named-nodes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut, ari := jsonFigure(t, out, "cut"), jsonFigure(t, out, "ari"); cut != 1 || ari != 1 {
+		t.Errorf("-named-nodes: cut %v, ari %v; want 1, 1", cut, ari)
+	}
+	// Without it the error says how to read the integers as names.
+	_, _, err = run(t, "eval", "-truth", truth, "-pred", pred, "-graph", edges)
+	if err == nil || !strings.Contains(err.Error(), "is read as names with -named-nodes") {
+		t.Errorf("without -named-nodes: error %v", err)
+	}
+	ordered := evalWriteTemp(t, dir, "ordered.csv", "name,label\n1001,0\n1002,0\n1003,0\n2001,1\n2002,1\n2003,1\n")
+	_, _, err = run(t, "eval", "-truth", ordered, "-pred", pred, "-graph", edges)
+	if err == nil || !strings.Contains(err.Error(), "node number outside the 6 nodes declared (integers that are IDs rather than node numbers are read as names with GraphOptions.NamedNodes; tether eval: -named-nodes)") {
+		t.Errorf("same order, without -named-nodes: error %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-named-nodes"}, "usage: eval: -named-nodes reads the graph file -graph, which is not given"},
+		{[]string{"-graph-format", "gml"}, "usage: eval: -graph-format reads the graph file -graph, which is not given"},
+		{[]string{"-graph", "g.mtx", "-named-nodes"}, "usage: eval: -named-nodes reads the nodes of an edge list as names and does not apply to -graph g.mtx, a Matrix Market file"},
+		{[]string{"-graph", edges, "-graph-format", "gml", "-graph-base", "1"}, "usage: eval: -graph-base numbers the nodes of an edge list and does not apply to -graph " + edges + ", a GML file"},
+	} {
+		_, _, err := run(t, append([]string{"eval", "-truth", truth, "-pred", pred}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.args, err, c.want)
+		}
+	}
+}

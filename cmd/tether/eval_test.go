@@ -440,9 +440,10 @@ func TestEvalFiguresProgress(t *testing.T) {
 
 // TestEvalGraphSpelling: the graph reader's messages name eval's own
 // flags (evalSpelling), not tether cluster's: the guess of a 0-based edge
-// list names "tether eval: -graph-base 1", which eval has; an asymmetric
-// matrix and a mix of node numbers and names name the library's option
-// or what to change in the file, not -symmetrize or -named-nodes, which
+// list names "tether eval: -graph-base 1", a mix of node numbers and
+// names "tether eval: -named-nodes", a file that may be an edge list or a
+// matrix "tether eval: -graph-format", which eval has (stop 59); an
+// asymmetric matrix names the library's option, not -symmetrize, which
 // eval lacks.
 func TestEvalGraphSpelling(t *testing.T) {
 	three := writeTemp(t, "t3.txt", "0\n0\n1\n")
@@ -454,7 +455,8 @@ func TestEvalGraphSpelling(t *testing.T) {
 	}{
 		{"0-based guess", "zero.edges", "1 2\n2 3\n", four, "(GraphOptions.Base = Base1; tether eval: -graph-base 1)"},
 		{"asymmetric matrix", "asym.csv", "0,1,1\n1,0,1\n2,1,0\n", three, "(to use (A+Aᵀ)/2, set GraphOptions.Symmetrize)"},
-		{"numbers and names", "mix.edges", "a b\nb 2\n", three, "(to read every node as a name, set GraphOptions.NamedNodes, or write the nodes all as numbers or all as names in the file)"},
+		{"edge list or matrix", "asym.csv", "0,1,1\n1,0,1\n2,1,0\n", three, "(to choose, set GraphOptions.Format; tether eval: -graph-format edgelist or dense)"},
+		{"numbers and names", "mix.edges", "a b\nb 2\n", three, "(to read every node as a name, set GraphOptions.NamedNodes; tether eval: -named-nodes)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := writeTemp(t, c.file, c.content)
@@ -466,7 +468,7 @@ func TestEvalGraphSpelling(t *testing.T) {
 			if !strings.Contains(msgs, c.want) {
 				t.Errorf("stderr %s, error %v: want %q", stderr, err, c.want)
 			}
-			for _, w := range []string{"-symmetrize", "-named-nodes", "-graph-format", "-max-nodes", "-gml-label", "tether: -", "tether cluster"} {
+			for _, w := range []string{"-symmetrize", "-max-nodes", "-gml-label", "tether: -", "tether cluster"} {
 				if strings.Contains(msgs, w) {
 					t.Errorf("%s names %q, tether cluster's", msgs, w)
 				}

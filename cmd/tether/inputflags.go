@@ -210,9 +210,16 @@ func (o *inputOptions) checkGraphSpecFlags(cmd string) error {
 // only (Matrix Market, dense CSV). They were ignored without a word
 // (review 114). Cost O(1).
 func (o *inputOptions) checkGraphFormatFlags(cmd string) error {
-	f := o.gopt.Format
+	return checkGraphFileFlags(cmd, o.flags, "graph-file", o.graphFile, o.gopt.Format)
+}
+
+// checkGraphFileFlags is checkGraphFormatFlags for the command cmd whose
+// flags fs read the graph file path given as -fileFlag (tether cluster's
+// -graph-file, eval's -graph) in format (GraphAuto: by the file's name).
+func checkGraphFileFlags(cmd string, fs *flag.FlagSet, fileFlag, path string, format dataset.GraphFormat) error {
+	f := format
 	if f == dataset.GraphAuto {
-		switch g := dataset.GraphFormatFor(o.graphFile); g {
+		switch g := dataset.GraphFormatFor(path); g {
 		case dataset.MatrixMarket, dataset.GML:
 			f = g
 		default:
@@ -229,8 +236,8 @@ func (o *inputOptions) checkGraphFormatFlags(cmd string) error {
 		{"named-nodes", "reads the nodes of an edge list as names", []dataset.GraphFormat{dataset.EdgeList}},
 		{"symmetrize", "averages a matrix with its transpose", []dataset.GraphFormat{dataset.MatrixMarket, dataset.DenseCSV}},
 	} {
-		if isSet(o.flags, c.flag) && !slices.Contains(c.reads, f) {
-			return usagef(cmd, "-%s %s and does not apply to -graph-file %s, %s", c.flag, c.what, o.graphFile, names[f])
+		if isSet(fs, c.flag) && !slices.Contains(c.reads, f) {
+			return usagef(cmd, "-%s %s and does not apply to -%s %s, %s", c.flag, c.what, fileFlag, path, names[f])
 		}
 	}
 	return nil
