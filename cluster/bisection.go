@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/tether-sc/tether/graph"
@@ -131,4 +132,13 @@ func cutTerm(g *graph.Graph, nodes []int, sideA []bool, a, byVolume bool) float6
 // ratio otherwise) of g when the cluster nodes is replaced by its sides.
 func splitDelta(g *graph.Graph, nodes []int, sideA []bool, byVolume bool) float64 {
 	return cutTerm(g, nodes, sideA, true, byVolume) + cutTerm(g, nodes, sideA, false, byVolume) - cutTerm(g, nodes, nil, true, byVolume)
+}
+
+// minInt returns the smallest of x, math.MaxInt for none. Cost O(len(x)).
+func minInt(x []int) int {
+	m := math.MaxInt
+	for _, v := range x {
+		m = min(m, v)
+	}
+	return m
 }
