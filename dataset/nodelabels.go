@@ -61,9 +61,12 @@ type NodeLabels struct {
 
 // pairsLine reports whether fields, the first data line of a labels file,
 // is one of a pairwise constraints file (constraint.ReadFile): 3 or 4
-// fields whose third is the kind ml or cl, or the header i,j,kind[,weight]
-// or name_i,name_j,kind[,weight] (constraint.WriteNamed) that file allows.
-// Cost O(len(fields)).
+// fields whose third is the kind ml or cl, or a header that file reads
+// whose first two words name a pair as people write them
+// (labelheader.IsPairColumns: i,j; a,b; u,v; node1,node2; name_i,name_j;
+// …), its third the kind (labelheader.IsKind: kind, type, constraint,
+// …) and its fourth, if any, the weight (weight, w). A feature table's
+// header (sepal,petal,type) is not one. Cost O(len(fields)).
 func pairsLine(fields []string) bool {
 	if len(fields) != 3 && len(fields) != 4 {
 		return false
@@ -72,15 +75,7 @@ func pairsLine(fields []string) bool {
 	if kind == "ml" || kind == "cl" {
 		return true
 	}
-	for a, w := range []string{"i", "j", "kind", "weight"}[:len(fields)] {
-		if a < 2 && labelheader.IsNamedPair(fields[0], fields[1]) {
-			continue
-		}
-		if !strings.EqualFold(strings.TrimSpace(fields[a]), w) {
-			return false
-		}
-	}
-	return true
+	return labelheader.IsPairColumns(fields[0], fields[1]) && labelheader.IsKind(fields[2]) && (len(fields) == 3 || labelheader.IsWeight(fields[3]))
 }
 
 func isWord(s string, words []string) bool {

@@ -134,6 +134,13 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		// was "3 fields: … (a feature table with a class column?".
 		{"a named constraints header", "name_i,name_j,kind\na,b,ml\n", NodeLabelOptions{}, `f:1: invalid input: 3 fields "name_i,name_j,kind": want one label per line or node,label pairs; this is a pairwise constraints file`},
 		{"an id constraints header", "ID_I;ID_J;Kind;Weight\na;b;ml;2\n", NodeLabelOptions{}, `this is a pairwise constraints file`},
+		// Hand-written headers constraint.ReadFile reads (stop 58's
+		// notes: only i,j,kind and name_i,name_j,kind were known here).
+		{"an a,b,type header", "a,b,type\nx,y,ml\n", NodeLabelOptions{}, `f:1: invalid input: 3 fields "a,b,type": want one label per line or node,label pairs; this is a pairwise constraints file`},
+		{"a node1,node2,constraint,w header", "node1\tnode2\tconstraint\tw\n0\t1\tcl\t1\n", NodeLabelOptions{}, `this is a pairwise constraints file`},
+		{"a source,target,relation header", "source,target,relation\n0,1,cl\n", NodeLabelOptions{}, `this is a pairwise constraints file`},
+		// A feature table whose third column is named type is a table.
+		{"a table with a type column", "sepal,petal,type\n1,2,a\n", NodeLabelOptions{}, `f:1: invalid input: 3 fields: want one label per line or node,label pairs (a feature table with a class column?`},
 		{"name_i without name_j", "name_i,j,kind\na,b,ml\n", NodeLabelOptions{}, "(a feature table with a class column?"},
 		{"three fields, no kind", "0,1,2\n", NodeLabelOptions{}, "(a feature table with a class column?"},
 		{"ragged", "0,1\n1\n", NodeLabelOptions{}, "f:2"},

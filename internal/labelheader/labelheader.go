@@ -3,7 +3,7 @@
 // skip as a header and the constraint reader (package constraint)
 // recognises when a labels file is given where pairs are expected, the
 // header words of a pairwise constraints file (i,j,kind[,weight];
-// name_i,name_j, which key the nodes by name), and the header names of a
+// a,b,type; name_i,name_j, which key the nodes by name), and the header names of a
 // feature table's columns that name identifiers (id, customer_id), which
 // the table reader (package dataset) warns of when they are read as
 // features.
@@ -51,6 +51,24 @@ func IsLabel(s string) bool {
 func IsNamedPair(i, j string) bool {
 	i, j = strings.ToLower(strings.TrimSpace(i)), strings.ToLower(strings.TrimSpace(j))
 	return i == "name_i" && j == "name_j" || i == "id_i" && j == "id_j"
+}
+
+// IsPairColumns reports whether i and j, blanks trimmed, in any case,
+// are the first two words of a pairwise constraints file's header, as
+// people write them: i,j; a,b; u,v; node1,node2; node_i,node_j;
+// source,target; src,dst; from,to; or a named pair (IsNamedPair). A
+// feature table's first two column names rarely are, so that a reader
+// of labels can tell a constraints file given in their place from a
+// table. Cost O(len(i) + len(j)).
+func IsPairColumns(i, j string) bool {
+	if IsNamedPair(i, j) {
+		return true
+	}
+	switch strings.ToLower(strings.TrimSpace(i)) + "," + strings.ToLower(strings.TrimSpace(j)) {
+	case "i,j", "a,b", "u,v", "node1,node2", "node_i,node_j", "node_a,node_b", "source,target", "src,dst", "from,to":
+		return true
+	}
+	return false
 }
 
 // IsIdentifier reports whether s, blanks trimmed, names a column of
