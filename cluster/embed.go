@@ -483,7 +483,7 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 		// eigenvector.
 		z = nullBasis(g, comp, nc, count, kind == graph.Symmetric)
 		if nc > 1 {
-			e.warnings = append(e.warnings, fmt.Sprintf("graph has %d connected components; their indicator vectors are exact eigenvectors of eigenvalue 0: the embedding sets each component apart, so clusters tend to follow the components (harmless when each component is a cluster or a union of clusters; otherwise a graph with more neighbours joins them)", nc))
+			e.warnings = append(e.warnings, fmt.Sprintf("graph has %d connected components; their indicator vectors are exact eigenvectors of eigenvalue 0: the embedding sets each component apart, so clusters tend to follow the components (harmless when each component is a cluster or a union of clusters; otherwise a graph with more neighbours joins them%s)", nc, inParens(s.front("knn"))))
 			if nc > count {
 				e.warnings = append(e.warnings, fmt.Sprintf("more components (%d) than eigenvectors requested (%d): the embedding cannot separate all components", nc, count))
 			}

@@ -568,8 +568,13 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	printMessages(m.Stderr, "cluster", supWarnings, supNotes, *quiet)
 	l.Warnings, l.Notes = append(l.Warnings, supWarnings...), append(l.Notes, supNotes...)
 	// The errors and warnings name their remedies as tether's flags
-	// (cliSpelling: "tether: -self-loops").
-	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair, Spelling: cliSpelling}
+	// (cliSpelling: "tether: -self-loops"), those that apply to this
+	// input only (inputSpelling).
+	kind, _, _, err := in.kind()
+	if err != nil {
+		return err
+	}
+	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair, Spelling: inputSpelling{kind}}
 	done := rec.step("clustering")
 	t0 := time.Now()
 	// cluster.Run polls ctx throughout but for a few single LAPACK calls

@@ -1427,3 +1427,36 @@ func TestClusterBetheImplausibleK(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant the note of k = 83 and a warning that it is implausible, ending give k (Problem.K; tether: -k)", stderr)
 	}
 }
+
+// TestDisconnectedWarningNamesKNN: the warning of a disconnected graph
+// names -knn when the graph was built from a feature table's rows, and no
+// flag for a graph file, where -knn is a usage error (inputSpelling; stop
+// 58's notes: "a graph with more neighbours" named no flag).
+func TestDisconnectedWarningNamesKNN(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "%d.%02d,%d\n", (i%3)*50, i, i%2)
+	}
+	table := writeTemp(t, "blobs.csv", b.String())
+	edges := writeTemp(t, "tri.edges", "0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n6 7\n7 8\n8 6\n")
+	const warning = "otherwise a graph with more neighbours joins them"
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"feature table", []string{"-input", table, "-knn", "3"}, warning + " (tether: -knn))"},
+		{"graph file", []string{"-graph-file", edges}, warning + ")"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, err := run(t, append([]string{"cluster", "-k", "2", "-regularize", "none", "-quiet", "-o", filepath.Join(t.TempDir(), "l.csv")}, c.args...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr %s\nwant %q", stderr, c.want)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/inputkind"
 	"github.com/tether-sc/tether/internal/wording"
 )
 
@@ -20,6 +21,22 @@ import (
 // or clusters: dataset.Spelling's zero value is the library's, which names
 // the Go options alone.
 var cliSpelling = dataset.Spelling{Front: "tether", CommandLine: true}
+
+// inputSpelling is how the clustering's messages name tether cluster's
+// flags for an input of the given kind: as cliSpelling does, but for the
+// flags that do not apply to that input (inputkind.Of), which
+// checkApplies refuses. A graph file's disconnected components name no
+// -knn; the graph built from a feature table's rows does.
+type inputSpelling struct{ kind inputkind.Kind }
+
+// Remedy returns cliSpelling's remedy, "" for a flag the input does not
+// read.
+func (s inputSpelling) Remedy(flag string, values ...string) string {
+	if kinds, ok := inputkind.Of(flag); ok && kinds&s.kind == 0 {
+		return ""
+	}
+	return cliSpelling.Remedy(flag, values...)
+}
 
 // optionUsage returns err, an error of reading a feature table or a graph
 // file, as a usage error of cmd when an option value does not fit the
