@@ -2,6 +2,7 @@ package eigen
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -199,8 +200,17 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 		for round := 0; round <= kk; round++ {
 			copy(r.v[d*n:(d+kk)*n], vecs)
 			thr := vals[kk-1]
-			cv, cx, _, found, err := r.solve(ctx, d+kk, 1, keep1(ncv), p.Which, cfg.tol, cfg.maxIter, &thr, start, report)
+			cv, cx, cr, found, err := r.solve(ctx, d+kk, 1, keep1(ncv), p.Which, cfg.tol, cfg.maxIter, &thr, start, report)
 			start = nil
+			if errors.Is(err, errUnsettled) {
+				// The answer so far, with ErrNoConvergence, as when
+				// the main run does not converge: its pairs are
+				// right, but a repeated eigenvalue may be missed.
+				res := finish(p, n, vals, mat.NewDense(kk, n, vecs).T(), mulA, nil)
+				res.MatVecs = matvecs + r.matvecs
+				res.Iterations = r.restarts
+				return res, fmt.Errorf("%w: Lanczos' check for a missed repeated eigenvalue reached %d restarts without settling: a pair near %.6g (residual %.3g) may lie beyond the %d-th value found, %.6g", ErrNoConvergence, cfg.maxIter, cv[0], cr[0], kk, thr)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -226,6 +236,11 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 	res.Iterations = restarts
 	return res, nil
 }
+
+// errUnsettled is the error of a verification run (lanczosRun.solve with
+// a threshold) that reached its restarts without settling whether a pair
+// lies beyond the threshold.
+var errUnsettled = errors.New("eigen: Lanczos verification unsettled")
 
 // limit is the residual at or below which the Ritz pair of value theta
 // is accepted: tol·‖A‖, or tol·max(|θ|, ε·‖A‖) with Lanczos.PerValue.
@@ -618,7 +633,9 @@ func recurrence(dst, w, x, v []float64, alpha, beta float64) {
 // If thr is not nil the run is a verification run (kk = 1): it returns
 // ok = true only when it found a converged pair beyond *thr by more than
 // 100·tol·‖A‖, and stops with ok = false once the candidate pair is on the
-// other side with residual ≤ √tol·‖A‖.
+// other side with residual ≤ √tol·‖A‖; it returns errUnsettled, with the
+// candidate, when maxIter restarts settle neither (it was read as "no
+// pair beyond").
 func (r *lanczosRun) solve(ctx context.Context, locked, kk, keep int, which Which, tol float64, maxIter int, thr *float64, start []float64, report func(int, string)) (vals, vecs, resid []float64, ok bool, err error) {
 	n := r.n
 	m := min(r.ncv, n-locked)
@@ -726,6 +743,12 @@ func (r *lanczosRun) solve(ctx context.Context, locked, kk, keep int, which Whic
 			out = out[:k*n]
 			r.restarts += iter
 			if thr != nil {
+				if !done && size >= m {
+					// MaxIter restarts without settling whether the
+					// candidate lies beyond *thr: a missed pair
+					// cannot be ruled out (review 117).
+					return vals, out, rs, false, errUnsettled
+				}
 				return vals, out, rs, found, nil
 			}
 			return vals, out, rs, done || size < m, nil

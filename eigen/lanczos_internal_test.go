@@ -166,3 +166,48 @@ func TestRecurrenceMatchesAxpy(t *testing.T) {
 		}
 	}
 }
+
+// TestLanczosVerificationUnsettled: a verification run (solve with a
+// threshold) that reaches its restarts before settling whether a pair
+// lies beyond the threshold returns errUnsettled with its candidate; it
+// returned "no pair beyond" (ok false, no error), and Solve then kept an
+// answer that may miss a repeated eigenvalue (review 117). Given the
+// restarts it needs, the same run finds the grid's smallest nonzero
+// eigenvalue, 4 sin²(π/2s) in closed form, beyond a threshold of 1; with
+// a threshold below the spectrum it settles on "none beyond".
+func TestLanczosVerificationUnsettled(t *testing.T) {
+	const side, ncv = 30, 6
+	op := gridLaplacian{side}
+	n := op.Dim()
+	lambda1 := 4 * math.Pow(math.Sin(math.Pi/(2*side)), 2)
+	for _, c := range []struct {
+		name      string
+		thr       float64
+		maxIter   int
+		unsettled bool
+		found     bool
+	}{
+		{"one restart", 1, 1, true, false},
+		{"three restarts", 1, 3, true, false},
+		{"enough restarts", 1, 5000, false, true},
+		{"nothing beyond", -1, 5000, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newLanczosRun(op, n, 1, ncv, ncv, rand.New(rand.NewPCG(5, 6)))
+			for i := range n {
+				r.v[i] = 1 / math.Sqrt(float64(n)) // the null vector, deflated
+			}
+			thr := c.thr
+			vals, _, _, found, err := r.solve(context.Background(), 1, 1, keep1(ncv), Smallest, 1e-10, c.maxIter, &thr, nil, func(int, string) {})
+			if got := errors.Is(err, errUnsettled); got != c.unsettled || err != nil && !got {
+				t.Fatalf("err = %v, want unsettled %v", err, c.unsettled)
+			}
+			if found != c.found {
+				t.Errorf("found = %v, want %v", found, c.found)
+			}
+			if c.found && math.Abs(vals[0]-lambda1) > 1e-8 {
+				t.Errorf("candidate %.12g, want λ₁ = %.12g", vals[0], lambda1)
+			}
+		})
+	}
+}
