@@ -11,13 +11,22 @@ const (
 	NotTestable Verdict = iota
 	// Held: our numbers satisfy the claim by its rule.
 	Held
-	// PartlyHeld: the rule holds on some of the cases the claim covers.
+	// PartlyHeld: the claim is judged over a set of cases and its rule
+	// holds on at least one of them but on fewer than the claim's own
+	// quantifier asks (quantVerdict).
 	PartlyHeld
 	// NotHeld: our numbers contradict the claim by its rule.
 	NotHeld
 )
 
 var verdictNames = [...]string{"not testable", "held", "partly held", "not held"}
+
+// ledgerVerdictRule states, at the top of the ledger, how every verdict is
+// given (quantVerdict and boolVerdict).
+const ledgerVerdictRule = "A claim judged over a set of cases (datasets, points, runs, …) is **held** when its rule holds on as many cases as the claim's own quantifier asks " +
+	"(all of them for \"all\", \"every\" or \"each\"; more than half for \"most\"; at least N for \"in N cases\"; the share a rule states where the claim has no quantifier), " +
+	"**not held** when it holds on none, and **partly held** when it holds on at least one case but fewer than that threshold; each such rule states its threshold and these bands. " +
+	"A claim that is a single comparison, not a count of cases, is held or not held; a rule made of a few parts (two figures, two conditions) states its own bands."
 
 // String returns the verdict as written in the ledger.
 func (v Verdict) String() string {

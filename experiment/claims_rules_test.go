@@ -10,29 +10,150 @@ import (
 	"github.com/tether-sc/tether/graph"
 )
 
-func TestShareAndFracVerdicts(t *testing.T) {
-	// Expected verdicts from the rules' statements: share — all held, none
-	// not held; frac — ≥ 2/3 held, < 1/2 not held.
+// quantVerdict by the ledger's rule: held when the claim's quantifier is
+// met (need of total), not held when no case holds, partly held in
+// between, not testable without cases; boundaries of every quantifier.
+func TestQuantVerdict(t *testing.T) {
 	cases := []struct {
-		ok, total   int
-		share, frac Verdict
+		ok, total, need int
+		want            Verdict
 	}{
-		{0, 0, NotTestable, NotTestable},
-		{3, 3, Held, Held},
-		{0, 3, NotHeld, NotHeld},
-		{1, 3, PartlyHeld, NotHeld},
-		{2, 3, PartlyHeld, Held},
-		{1, 2, PartlyHeld, PartlyHeld},
-		{4, 9, PartlyHeld, NotHeld},
-		{5, 9, PartlyHeld, PartlyHeld},
-		{6, 9, PartlyHeld, Held},
+		{0, 0, 0, NotTestable},
+		{0, 0, 1, NotTestable},
+		{3, 0, 1, NotTestable},
+		// all
+		{3, 3, 3, Held},
+		{2, 3, 3, PartlyHeld},
+		{1, 3, 3, PartlyHeld},
+		{0, 3, 3, NotHeld},
+		{1, 1, 1, Held},
+		{0, 1, 1, NotHeld},
+		// most of 20: 11
+		{11, 20, mostOf(20), Held},
+		{10, 20, mostOf(20), PartlyHeld},
+		{13, 20, mostOf(20), Held},
+		{1, 20, mostOf(20), PartlyHeld},
+		{0, 20, mostOf(20), NotHeld},
+		// most of 19: 10
+		{10, 19, mostOf(19), Held},
+		{9, 19, mostOf(19), PartlyHeld},
+		// at least 12 (of 20)
+		{12, 20, 12, Held},
+		{11, 20, 12, PartlyHeld},
+		{4, 20, 12, PartlyHeld},
+		// a need above the total: never held
+		{10, 10, 12, PartlyHeld},
+		{0, 10, 12, NotHeld},
+		// some (need 1): no partly band
+		{1, 27, 1, Held},
+		{0, 27, 1, NotHeld},
+		// a need below 1 counts as 1
+		{0, 5, 0, NotHeld},
+		{1, 5, 0, Held},
+		// two thirds of 21: 14; of 18: 12
+		{14, 21, twoThirdsOf(21), Held},
+		{13, 21, twoThirdsOf(21), PartlyHeld},
+		{12, 18, twoThirdsOf(18), Held},
+		{10, 18, twoThirdsOf(18), PartlyHeld},
 	}
 	for _, c := range cases {
-		if got := shareVerdict(c.ok, c.total); got != c.share {
-			t.Errorf("shareVerdict(%d, %d) = %v, want %v", c.ok, c.total, got, c.share)
+		if got := quantVerdict(c.ok, c.total, c.need); got != c.want {
+			t.Errorf("quantVerdict(%d, %d, %d) = %v, want %v", c.ok, c.total, c.need, got, c.want)
 		}
-		if got := fgpwcFracVerdict(c.ok, c.total); got != c.frac {
-			t.Errorf("fgpwcFracVerdict(%d, %d) = %v, want %v", c.ok, c.total, got, c.frac)
+	}
+	// shareVerdict is the "all" case.
+	for _, c := range []struct{ ok, total int }{{0, 0}, {0, 4}, {1, 4}, {3, 4}, {4, 4}} {
+		if got, want := shareVerdict(c.ok, c.total), quantVerdict(c.ok, c.total, c.total); got != want {
+			t.Errorf("shareVerdict(%d, %d) = %v, want %v", c.ok, c.total, got, want)
+		}
+	}
+}
+
+// The needs of the quantifiers at their boundaries.
+func TestQuantifierNeeds(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		got, want int
+	}{
+		{"allOf(7)", allOf(7), 7},
+		{"mostOf(1)", mostOf(1), 1},
+		{"mostOf(2)", mostOf(2), 2},
+		{"mostOf(3)", mostOf(3), 2},
+		{"mostOf(18)", mostOf(18), 10},
+		{"mostOf(20)", mostOf(20), 11},
+		{"halfOf(19)", halfOf(19), 10},
+		{"halfOf(20)", halfOf(20), 10},
+		{"halfOf(6)", halfOf(6), 3},
+		{"twoThirdsOf(3)", twoThirdsOf(3), 2},
+		{"twoThirdsOf(18)", twoThirdsOf(18), 12},
+		{"twoThirdsOf(19)", twoThirdsOf(19), 13},
+		{"twoThirdsOf(20)", twoThirdsOf(20), 14},
+		{"thirdOf(19)", thirdOf(19), 7},
+		{"thirdOf(18)", thirdOf(18), 6},
+		{"percentOf(90, 75)", percentOf(90, 75), 68},
+		{"percentOf(90, 225)", percentOf(90, 225), 203},
+		{"percentOf(90, 10)", percentOf(90, 10), 9},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// quantBands states the bands quantVerdict applies.
+func TestQuantBands(t *testing.T) {
+	for _, c := range []struct {
+		need, total int
+		want        string
+	}{
+		{20, 20, "held on all 20 datasets, partly held on 1 to 19, not held on none"},
+		{11, 20, "held on 11 or more of the 20 datasets, partly held on 1 to 10, not held on none"},
+		{1, 20, "held on 1 or more of the 20 datasets, not held on none"},
+		{1, 1, "held on 1 of 1 datasets, not held on none"},
+		{2, 2, "held on all 2 datasets, partly held on 1, not held on none"},
+		{2, 3, "held on 2 or more of the 3 datasets, partly held on 1, not held on none"},
+		{12, 10, "held on 12 or more datasets (there are 10: it cannot be held), partly held on 1 to 10, not held on none"},
+	} {
+		if got := quantBands(c.need, c.total, "datasets"); got != c.want {
+			t.Errorf("quantBands(%d, %d) = %q, want %q", c.need, c.total, got, c.want)
+		}
+	}
+	// Each band the text states is the verdict quantVerdict gives.
+	for total := 1; total <= 7; total++ {
+		for need := 1; need <= total; need++ {
+			for ok := 0; ok <= total; ok++ {
+				v := quantVerdict(ok, total, need)
+				want := PartlyHeld
+				if ok >= need {
+					want = Held
+				} else if ok == 0 {
+					want = NotHeld
+				}
+				if v != want {
+					t.Errorf("quantVerdict(%d, %d, %d) = %v, want %v", ok, total, need, v, want)
+				}
+			}
+		}
+	}
+}
+
+func TestJointVerdict(t *testing.T) {
+	for _, c := range []struct {
+		parts []Verdict
+		want  Verdict
+	}{
+		{nil, NotTestable},
+		{[]Verdict{NotTestable}, NotTestable},
+		{[]Verdict{Held, Held}, Held},
+		{[]Verdict{Held, NotTestable}, Held},
+		{[]Verdict{NotHeld, NotHeld}, NotHeld},
+		{[]Verdict{NotHeld, NotTestable}, NotHeld},
+		{[]Verdict{Held, NotHeld}, PartlyHeld},
+		{[]Verdict{Held, PartlyHeld}, PartlyHeld},
+		{[]Verdict{NotHeld, PartlyHeld}, PartlyHeld},
+	} {
+		if got := jointVerdict(c.parts...); got != c.want {
+			t.Errorf("jointVerdict(%v) = %v, want %v", c.parts, got, c.want)
 		}
 	}
 }
