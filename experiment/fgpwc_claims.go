@@ -6,6 +6,26 @@ import (
 	"strings"
 )
 
+// fgpwcTunedOnTable ends the rule of every claim judged on an FGPWC column
+// of the table: the settings of those columns that were chosen on this
+// very table with its ground truth (docs/results/fgpwc-notes.md), which the
+// sources' protocol does not allow for a method's defaults.
+const fgpwcTunedOnTable = "Chosen on this table with its ground truth (docs/results/fgpwc-notes.md), and used by every FGPWC column: " +
+	"the L-BFGS descent's cap of 9 steps (the paper gives none; the \"paper's defaults\" are its σ's and m with this cap) and " +
+	"ScaledRestart's margin (a second descent only with at least 10 constraints per entry of X), chosen on zoo, iris, circles and webkb-cornell"
+
+// fgpwcTunedDisclosure is the page's statement of the FGPWC settings
+// chosen on this table with its ground truth (docs/results/fgpwc-notes.md).
+const fgpwcTunedDisclosure = "**Settings chosen on this table with its ground truth.** None of the FGPWC columns is free of them " +
+	"([fgpwc-notes.md](../fgpwc-notes.md), which the sources' protocol would not allow for a method's defaults). " +
+	"Every FGPWC column, the \"no tuning\" one (the paper's defaults) included: the L-BFGS cap of 9 steps (the paper gives no cap; " +
+	"the step-halving descent's cap of 100, not used here, was chosen the same way), chosen on this table; and ScaledRestart's margin of " +
+	"10 constraints per entry of X (a second descent runs only above it), chosen on zoo, iris, circles and webkb-cornell of this table. " +
+	"The automatic column besides: its candidate caps {0, c/5, c/2, c, 2c} are built on that c = 9; its pair of Laplacians (L_sym, or D − W with m = k) " +
+	"was chosen on webkb-cornell and iris (3 constraint sets); scoring a Laplacian by the mean held-out violated weight over the caps, not the minimum, " +
+	"on webkb-cornell; and Imprint was motivated by this table's circles row (ARI 0.26 without it). Its figures, and the claims judged on the FGPWC " +
+	"columns, are therefore not those of a method set up without the ground truth."
+
 // fgpwcClaims checks the statements of seed 003 §5.2 (and its abstract)
 // on the cells: FGPWC's rank against every peer column on the same graphs
 // and constraint sets (paired means over the sets both columns ran, see
@@ -53,8 +73,8 @@ func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn
 		wins, total, lost := bestOfRow(fg)
 		claims = append(claims, Claim{Source: src,
 			Quote: "Without tuning hyperparameters any further, we obtain better results than other approaches in 12 cases",
-			Rule: fmt.Sprintf("FGPWC with the paper's defaults has a higher mean ARI than every peer column (%s) on at least 12 datasets (paired means over the sets both ran): %s",
-				strings.Join(peerNames, ", "), quantBands(12, total, "datasets")),
+			Rule: fmt.Sprintf("FGPWC with the paper's defaults has a higher mean ARI than every peer column (%s) on at least 12 datasets (paired means over the sets both ran): %s. %s",
+				strings.Join(peerNames, ", "), quantBands(12, total, "datasets"), fgpwcTunedOnTable),
 			Ours:    fmt.Sprintf("best of its row on %d of %d datasets; beaten on %s", wins, total, strings.Join(lost, "; ")),
 			Verdict: quantVerdict(wins, total, 12)})
 		if total == 0 {
@@ -63,8 +83,8 @@ func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn
 		wins, total, lost = bestOfRow(cv)
 		claims = append(claims, Claim{Source: src,
 			Quote: "When we tune hyperparameters, we observe that FGPWC outperforms all methods on all datasets",
-			Rule: fmt.Sprintf("FGPWC with σ_m, σ_c chosen by constraint cross-validation (our stand-in for the paper's tuning) has a higher mean ARI than every peer column on every dataset it ran: %s",
-				quantBands(allOf(total), total, "datasets")),
+			Rule: fmt.Sprintf("FGPWC with σ_m, σ_c chosen by constraint cross-validation (our stand-in for the paper's tuning) has a higher mean ARI than every peer column on every dataset it ran: %s. %s",
+				quantBands(allOf(total), total, "datasets"), fgpwcTunedOnTable),
 			Ours:    fmt.Sprintf("best of its row on %d of %d datasets; beaten on %s", wins, total, strings.Join(lost, "; ")),
 			Verdict: shareVerdict(wins, total),
 			Reason:  "the paper tuned σ_m, σ_c on the ground truth (an upper bound, not reproduced); ours tunes on the constraints alone"})
@@ -81,8 +101,8 @@ func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn
 			Quote: "Empirical results place our algorithm above competing systems on most of the data sets",
 			Rule: fmt.Sprintf("FGPWC (paper's defaults) has a higher mean ARI than %s on most (more than half) of the datasets both ran: %s. "+
 				"Until the review of the claims ledger, the quote stopped before \"on most of the data sets\" (and was placed in the abstract, not §1), and the rule asked for 2/3 (held), "+
-				"with not held below 1/2",
-				fgpwcShortTitle(p.key), quantBands(mostOf(total), total, "datasets")),
+				"with not held below 1/2. %s",
+				fgpwcShortTitle(p.key), quantBands(mostOf(total), total, "datasets"), fgpwcTunedOnTable),
 			Ours:    ours,
 			Verdict: quantVerdict(wins, total, mostOf(total))})
 	}
@@ -127,7 +147,7 @@ func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn
 		}
 		claims = append(claims, Claim{Source: src,
 			Quote:   "CCSR is competitive with FGPWC w.r.t. the ARI measure in many cases",
-			Rule:    fmt.Sprintf("CCSR's mean ARI is at least FGPWC's (paper's defaults) − 0.05 on at least half of the datasets both ran (\"many cases\"): %s", quantBands(halfOf(total), total, "datasets")),
+			Rule:    fmt.Sprintf("CCSR's mean ARI is at least FGPWC's (paper's defaults) − 0.05 on at least half of the datasets both ran (\"many cases\"): %s. %s", quantBands(halfOf(total), total, "datasets"), fgpwcTunedOnTable),
 			Ours:    fmt.Sprintf("on %d of %d datasets", ok, total),
 			Verdict: quantVerdict(ok, total, halfOf(total))})
 	}
