@@ -3,6 +3,8 @@ package experiment
 import (
 	"math"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,60 +13,102 @@ import (
 )
 
 // quantVerdict by the ledger's rule: held when the claim's quantifier is
-// met (need of total), not held when no case holds, partly held in
-// between, not testable without cases; boundaries of every quantifier.
+// met (ok ≥ need of total), partly held when ok < need but 2·ok ≥ need (at
+// least half of what the claim needs), not held when 2·ok < need, not
+// testable without cases; at the boundaries ok = need, ⌈need/2⌉,
+// ⌈need/2⌉ − 1 and 0, for need odd and even and every quantifier.
 func TestQuantVerdict(t *testing.T) {
 	cases := []struct {
 		ok, total, need int
 		want            Verdict
 	}{
+		// no cases
 		{0, 0, 0, NotTestable},
 		{0, 0, 1, NotTestable},
+		{0, 0, 5, NotTestable},
 		{3, 0, 1, NotTestable},
-		// all
+		// need even: all of 4 (half: 2)
+		{4, 4, 4, Held},
+		{3, 4, 4, PartlyHeld},
+		{2, 4, 4, PartlyHeld},
+		{1, 4, 4, NotHeld},
+		{0, 4, 4, NotHeld},
+		// need odd: all of 3 (⌈3/2⌉ = 2)
 		{3, 3, 3, Held},
 		{2, 3, 3, PartlyHeld},
-		{1, 3, 3, PartlyHeld},
+		{1, 3, 3, NotHeld},
 		{0, 3, 3, NotHeld},
+		// need 2: one of two is half
+		{2, 2, 2, Held},
+		{1, 2, 2, PartlyHeld},
+		{0, 2, 2, NotHeld},
+		// need 1: no partly band
 		{1, 1, 1, Held},
 		{0, 1, 1, NotHeld},
-		// most of 20: 11
-		{11, 20, mostOf(20), Held},
-		{10, 20, mostOf(20), PartlyHeld},
-		{13, 20, mostOf(20), Held},
-		{1, 20, mostOf(20), PartlyHeld},
-		{0, 20, mostOf(20), NotHeld},
-		// most of 19: 10
-		{10, 19, mostOf(19), Held},
-		{9, 19, mostOf(19), PartlyHeld},
-		// at least 12 (of 20)
-		{12, 20, 12, Held},
-		{11, 20, 12, PartlyHeld},
-		{4, 20, 12, PartlyHeld},
-		// a need above the total: never held
-		{10, 10, 12, PartlyHeld},
-		{0, 10, 12, NotHeld},
-		// some (need 1): no partly band
 		{1, 27, 1, Held},
 		{0, 27, 1, NotHeld},
+		// most of 20: 11 (odd; ⌈11/2⌉ = 6)
+		{13, 20, mostOf(20), Held},
+		{11, 20, mostOf(20), Held},
+		{10, 20, mostOf(20), PartlyHeld},
+		{6, 20, mostOf(20), PartlyHeld},
+		{5, 20, mostOf(20), NotHeld},
+		{1, 20, mostOf(20), NotHeld},
+		{0, 20, mostOf(20), NotHeld},
+		// most of 19: 10 (even; half: 5)
+		{10, 19, mostOf(19), Held},
+		{9, 19, mostOf(19), PartlyHeld},
+		{5, 19, mostOf(19), PartlyHeld},
+		{4, 19, mostOf(19), NotHeld},
+		// at least 12 (of 20): half 6
+		{12, 20, 12, Held},
+		{11, 20, 12, PartlyHeld},
+		{6, 20, 12, PartlyHeld},
+		{5, 20, 12, NotHeld},
+		{4, 20, 12, NotHeld},
+		// all of 6 (one network of six: not held)
+		{6, 6, 6, Held},
+		{3, 6, 6, PartlyHeld},
+		{2, 6, 6, NotHeld},
+		{1, 6, 6, NotHeld},
+		// half of 11: 6 (even; half: 3)
+		{6, 11, halfOf(11), Held},
+		{3, 11, halfOf(11), PartlyHeld},
+		{2, 11, halfOf(11), NotHeld},
+		// two thirds of 21: 14 (half: 7); of 18: 12 (half: 6); of 19: 13 (⌈13/2⌉ = 7)
+		{14, 21, twoThirdsOf(21), Held},
+		{13, 21, twoThirdsOf(21), PartlyHeld},
+		{7, 21, twoThirdsOf(21), PartlyHeld},
+		{6, 21, twoThirdsOf(21), NotHeld},
+		{12, 18, twoThirdsOf(18), Held},
+		{10, 18, twoThirdsOf(18), PartlyHeld},
+		{6, 18, twoThirdsOf(18), PartlyHeld},
+		{5, 18, twoThirdsOf(18), NotHeld},
+		{7, 19, twoThirdsOf(19), PartlyHeld},
+		{6, 19, twoThirdsOf(19), NotHeld},
+		// a need above the total: never held
+		{10, 10, 12, PartlyHeld},
+		{6, 10, 12, PartlyHeld},
+		{5, 10, 12, NotHeld},
+		{0, 10, 12, NotHeld},
 		// a need below 1 counts as 1
 		{0, 5, 0, NotHeld},
 		{1, 5, 0, Held},
-		// two thirds of 21: 14; of 18: 12
-		{14, 21, twoThirdsOf(21), Held},
-		{13, 21, twoThirdsOf(21), PartlyHeld},
-		{12, 18, twoThirdsOf(18), Held},
-		{10, 18, twoThirdsOf(18), PartlyHeld},
 	}
 	for _, c := range cases {
 		if got := quantVerdict(c.ok, c.total, c.need); got != c.want {
 			t.Errorf("quantVerdict(%d, %d, %d) = %v, want %v", c.ok, c.total, c.need, got, c.want)
 		}
 	}
-	// shareVerdict is the "all" case.
-	for _, c := range []struct{ ok, total int }{{0, 0}, {0, 4}, {1, 4}, {3, 4}, {4, 4}} {
-		if got, want := shareVerdict(c.ok, c.total), quantVerdict(c.ok, c.total, c.total); got != want {
-			t.Errorf("shareVerdict(%d, %d) = %v, want %v", c.ok, c.total, got, want)
+	// shareVerdict is the "all" case: partly held on at least half of the
+	// cases.
+	for _, c := range []struct {
+		ok, total int
+		want      Verdict
+	}{{0, 0, NotTestable}, {0, 4, NotHeld}, {1, 4, NotHeld}, {2, 4, PartlyHeld}, {3, 4, PartlyHeld}, {4, 4, Held},
+		{1, 3, NotHeld}, {2, 3, PartlyHeld}, {9, 19, NotHeld}, {10, 19, PartlyHeld}} {
+		if got := shareVerdict(c.ok, c.total); got != c.want || got != quantVerdict(c.ok, c.total, c.total) {
+			t.Errorf("shareVerdict(%d, %d) = %v, want %v", c.ok, c.total, got, c.want)
 		}
 	}
 }
@@ -93,6 +137,12 @@ func TestQuantifierNeeds(t *testing.T) {
 		{"percentOf(90, 75)", percentOf(90, 75), 68},
 		{"percentOf(90, 225)", percentOf(90, 225), 203},
 		{"percentOf(90, 10)", percentOf(90, 10), 9},
+		{"partlyFrom(0)", partlyFrom(0), 1},
+		{"partlyFrom(1)", partlyFrom(1), 1},
+		{"partlyFrom(2)", partlyFrom(2), 1},
+		{"partlyFrom(3)", partlyFrom(3), 2},
+		{"partlyFrom(12)", partlyFrom(12), 6},
+		{"partlyFrom(13)", partlyFrom(13), 7},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
@@ -106,37 +156,72 @@ func TestQuantBands(t *testing.T) {
 		need, total int
 		want        string
 	}{
-		{20, 20, "held on all 20 datasets, partly held on 1 to 19, not held on none"},
-		{11, 20, "held on 11 or more of the 20 datasets, partly held on 1 to 10, not held on none"},
+		{20, 20, "held on all 20 datasets, partly held on 10 to 19, not held on 9 or fewer"},
+		{19, 19, "held on all 19 datasets, partly held on 10 to 18, not held on 9 or fewer"},
+		{11, 20, "held on 11 or more of the 20 datasets, partly held on 6 to 10, not held on 5 or fewer"},
+		{12, 20, "held on 12 or more of the 20 datasets, partly held on 6 to 11, not held on 5 or fewer"},
 		{1, 20, "held on 1 or more of the 20 datasets, not held on none"},
 		{1, 1, "held on 1 of 1 datasets, not held on none"},
 		{2, 2, "held on all 2 datasets, partly held on 1, not held on none"},
+		{3, 3, "held on all 3 datasets, partly held on 2, not held on 1 or fewer"},
+		{4, 4, "held on all 4 datasets, partly held on 2 to 3, not held on 1 or fewer"},
 		{2, 3, "held on 2 or more of the 3 datasets, partly held on 1, not held on none"},
-		{12, 10, "held on 12 or more datasets (there are 10: it cannot be held), partly held on 1 to 10, not held on none"},
+		{12, 10, "held on 12 or more datasets (there are 10: it cannot be held), partly held on 6 to 10, not held on 5 or fewer"},
+		{12, 5, "held on 12 or more datasets (there are 5: it cannot be held), partly held on 6 or more (it cannot be), not held on any count"},
+		{5, 0, "held when enough datasets hold, partly held when at least half as many do, not held when fewer do"},
 	} {
 		if got := quantBands(c.need, c.total, "datasets"); got != c.want {
 			t.Errorf("quantBands(%d, %d) = %q, want %q", c.need, c.total, got, c.want)
 		}
 	}
-	// Each band the text states is the verdict quantVerdict gives.
-	for total := 1; total <= 7; total++ {
+	// Each band the text states is the verdict quantVerdict gives: the
+	// text's numbers, read back, give every count its verdict.
+	bands := regexp.MustCompile(`^held on (?:all (\d+)|(\d+) or more)[^,]*(?:, partly held on (\d+)(?: to (\d+))?)?, not held on (?:none|(\d+) or fewer)$`)
+	for total := 1; total <= 9; total++ {
 		for need := 1; need <= total; need++ {
-			for ok := 0; ok <= total; ok++ {
-				v := quantVerdict(ok, total, need)
-				want := PartlyHeld
-				if ok >= need {
-					want = Held
-				} else if ok == 0 {
-					want = NotHeld
+			m := bands.FindStringSubmatch(quantBands(need, total, "datasets"))
+			if m == nil {
+				if total == 1 {
+					continue
 				}
-				if v != want {
-					t.Errorf("quantVerdict(%d, %d, %d) = %v, want %v", ok, total, need, v, want)
+				t.Fatalf("quantBands(%d, %d) = %q: not in the expected form", need, total, quantBands(need, total, "datasets"))
+			}
+			atoi := func(s string, def int) int {
+				if s == "" {
+					return def
+				}
+				n, _ := strconv.Atoi(s)
+				return n
+			}
+			heldFrom := atoi(m[1]+m[2], 0)
+			partlyLo := atoi(m[3], heldFrom)
+			partlyHi := atoi(m[4], partlyLo)
+			if m[3] == "" {
+				partlyHi = partlyLo - 1
+			}
+			notUpTo := atoi(m[5], 0)
+			for ok := 0; ok <= total; ok++ {
+				var want Verdict
+				switch {
+				case ok >= heldFrom:
+					want = Held
+				case ok >= partlyLo && ok <= partlyHi:
+					want = PartlyHeld
+				case ok <= notUpTo:
+					want = NotHeld
+				default:
+					t.Errorf("quantBands(%d, %d) = %q leaves %d cases without a band", need, total, quantBands(need, total, "datasets"), ok)
+					continue
+				}
+				if v := quantVerdict(ok, total, need); v != want {
+					t.Errorf("quantVerdict(%d, %d, %d) = %v, its bands %q say %v", ok, total, need, v, quantBands(need, total, "datasets"), want)
 				}
 			}
 		}
 	}
 }
 
+// jointVerdict counts the parts as cases, a partly held part as half.
 func TestJointVerdict(t *testing.T) {
 	for _, c := range []struct {
 		parts []Verdict
@@ -148,9 +233,13 @@ func TestJointVerdict(t *testing.T) {
 		{[]Verdict{Held, NotTestable}, Held},
 		{[]Verdict{NotHeld, NotHeld}, NotHeld},
 		{[]Verdict{NotHeld, NotTestable}, NotHeld},
+		{[]Verdict{PartlyHeld, NotTestable}, PartlyHeld},
 		{[]Verdict{Held, NotHeld}, PartlyHeld},
 		{[]Verdict{Held, PartlyHeld}, PartlyHeld},
-		{[]Verdict{NotHeld, PartlyHeld}, PartlyHeld},
+		{[]Verdict{PartlyHeld, PartlyHeld}, PartlyHeld},
+		{[]Verdict{NotHeld, PartlyHeld}, NotHeld},
+		{[]Verdict{Held, NotHeld, NotHeld}, NotHeld},
+		{[]Verdict{Held, PartlyHeld, NotHeld}, PartlyHeld},
 	} {
 		if got := jointVerdict(c.parts...); got != c.want {
 			t.Errorf("jointVerdict(%v) = %v, want %v", c.parts, got, c.want)

@@ -15,7 +15,7 @@ var pageVerdictMark = regexp.MustCompile(`\*\*(held|partly held|not held|not tes
 
 // pageBands matches the verdict bands a rule states (quantBands): the
 // same words on every rule, so they do not tell claims apart.
-var pageBands = regexp.MustCompile(`held (on|when) .*?not held (on none|when none does)`)
+var pageBands = regexp.MustCompile(`held (on|when) .*?not held (on none|on \d+ or fewer|on any count|when fewer do)`)
 
 // pageTokens splits s into lower-case words and numbers: the unit by which
 // a prose line is matched to the claim it speaks of.
