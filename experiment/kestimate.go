@@ -303,7 +303,7 @@ func kestReport(env *Env, results map[string]Values) (*Output, error) {
 		Quote: "the estimate was wrong on every network tried; measure it on the real networks and report hits and misses",
 		Rule: "r = √ρ̂ finds the class count on at least half of the labelled networks: " + quantBands(halfOf(nets), nets, "networks") + ". " +
 			"Until review 53 the code gave partly held to a hit on fewer than half but at least one, a band the rule did not state, and review 53 removed it; " +
-			"the ledger's rule (review of the claims ledger: partly held whenever some but too few cases hold) states it and restores it",
+			"the ledger's rule (review of the claims ledger) states its band: partly held on at least half of what the claim needs",
 		Ours: strings.Join(netOurs, "; "), Verdict: quantVerdict(netHits[1], nets, halfOf(nets))}
 	if netClaim.Verdict != NotTestable {
 		netClaim.Reason = fmt.Sprintf("%d of %d networks", netHits[1], nets)

@@ -481,7 +481,7 @@ func table31Claims(rows []t31Row, twoSame, twoTotal int) []Claim {
 	claims := []Claim{{Source: src,
 		Quote: "NOA-SSC clearly outperforms the other methods on most datasets and achieves similar results in the other cases",
 		Rule: "NOA-SSC's mean ARI is the highest of the row (within 0.005) on more than half of the datasets (" + quantBands(mostOf(total), total, "datasets") +
-			"), and within 0.05 of the highest on the others (" + quantBands(allOf(total-best), total-best, "others") + "): held if both parts are held, not held if neither holds on any dataset, partly held otherwise",
+			"), and within 0.05 of the highest on the others (" + quantBands(allOf(total-best), total-best, "others") + "): " + jointBands,
 		Ours:    ours,
 		Verdict: v}}
 	claims = append(claims, Claim{Source: src,
