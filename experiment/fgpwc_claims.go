@@ -6,20 +6,25 @@ import (
 	"strings"
 )
 
-// fgpwcFracVerdict is the verdict of a claim that a method is ahead "across
-// the table": Held when the rule holds on at least 2/3 of the rows, NotHeld
-// below 1/2, PartlyHeld in between; NotTestable without rows.
-func fgpwcFracVerdict(ok, total int) Verdict {
-	switch {
-	case total == 0:
-		return NotTestable
-	case 3*ok >= 2*total:
-		return Held
-	case 2*ok < total:
-		return NotHeld
-	}
-	return PartlyHeld
-}
+// fgpwcTunedOnTable ends the rule of every claim judged on an FGPWC column
+// of the table: the settings of those columns that were chosen on this
+// very table with its ground truth (docs/results/fgpwc-notes.md), which the
+// sources' protocol does not allow for a method's defaults.
+const fgpwcTunedOnTable = "Chosen on this table with its ground truth (docs/results/fgpwc-notes.md), and used by every FGPWC column: " +
+	"the L-BFGS descent's cap of 9 steps (the paper gives none; the \"paper's defaults\" are its σ's and m with this cap) and " +
+	"ScaledRestart's margin (a second descent only with at least 10 constraints per entry of X), chosen on zoo, iris, circles and webkb-cornell"
+
+// fgpwcTunedDisclosure is the page's statement of the FGPWC settings
+// chosen on this table with its ground truth (docs/results/fgpwc-notes.md).
+const fgpwcTunedDisclosure = "**Settings chosen on this table with its ground truth.** None of the FGPWC columns is free of them " +
+	"([fgpwc-notes.md](../fgpwc-notes.md), which the sources' protocol would not allow for a method's defaults). " +
+	"Every FGPWC column, the \"no tuning\" one (the paper's defaults) included: the L-BFGS cap of 9 steps (the paper gives no cap; " +
+	"the step-halving descent's cap of 100, not used here, was chosen the same way), chosen on this table; and ScaledRestart's margin of " +
+	"10 constraints per entry of X (a second descent runs only above it), chosen on zoo, iris, circles and webkb-cornell of this table. " +
+	"The automatic column besides: its candidate caps {0, c/5, c/2, c, 2c} are built on that c = 9; its pair of Laplacians (L_sym, or D − W with m = k) " +
+	"was chosen on webkb-cornell and iris (3 constraint sets); scoring a Laplacian by the mean held-out violated weight over the caps, not the minimum, " +
+	"on webkb-cornell; and Imprint was motivated by this table's circles row (ARI 0.26 without it). Its figures, and the claims judged on the FGPWC " +
+	"columns, are therefore not those of a method set up without the ground truth."
 
 // fgpwcClaims checks the statements of seed 003 §5.2 (and its abstract)
 // on the cells: FGPWC's rank against every peer column on the same graphs
@@ -68,18 +73,18 @@ func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn
 		wins, total, lost := bestOfRow(fg)
 		claims = append(claims, Claim{Source: src,
 			Quote: "Without tuning hyperparameters any further, we obtain better results than other approaches in 12 cases",
-			Rule: fmt.Sprintf("FGPWC with the paper's defaults has a higher mean ARI than every peer column (%s) on at least 12 datasets (paired means over the sets both ran)",
-				strings.Join(peerNames, ", ")),
+			Rule: fmt.Sprintf("FGPWC with the paper's defaults has a higher mean ARI than every peer column (%s) on at least 12 datasets (paired means over the sets both ran): %s. %s",
+				strings.Join(peerNames, ", "), quantBands(12, total, "datasets"), fgpwcTunedOnTable),
 			Ours:    fmt.Sprintf("best of its row on %d of %d datasets; beaten on %s", wins, total, strings.Join(lost, "; ")),
-			Verdict: boolVerdict(wins >= 12 && total > 0)})
+			Verdict: quantVerdict(wins, total, 12)})
 		if total == 0 {
-			claims[len(claims)-1].Verdict = NotTestable
 			claims[len(claims)-1].Reason = "no dataset ran"
 		}
 		wins, total, lost = bestOfRow(cv)
 		claims = append(claims, Claim{Source: src,
-			Quote:   "When we tune hyperparameters, we observe that FGPWC outperforms all methods on all datasets",
-			Rule:    "FGPWC with σ_m, σ_c chosen by constraint cross-validation (our stand-in for the paper's tuning) has a higher mean ARI than every peer column on every dataset it ran",
+			Quote: "When we tune hyperparameters, we observe that FGPWC outperforms all methods on all datasets",
+			Rule: fmt.Sprintf("FGPWC with σ_m, σ_c chosen by constraint cross-validation (our stand-in for the paper's tuning) has a higher mean ARI than every peer column on every dataset it ran: %s. %s",
+				quantBands(allOf(total), total, "datasets"), fgpwcTunedOnTable),
 			Ours:    fmt.Sprintf("best of its row on %d of %d datasets; beaten on %s", wins, total, strings.Join(lost, "; ")),
 			Verdict: shareVerdict(wins, total),
 			Reason:  "the paper tuned σ_m, σ_c on the ground truth (an upper bound, not reproduced); ours tunes on the constraints alone"})
@@ -92,11 +97,14 @@ func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn
 		if len(lost) > 0 {
 			ours += "; not on " + strings.Join(lost, "; ")
 		}
-		claims = append(claims, Claim{Source: "seed 003 abstract and §5.2",
-			Quote:   "Empirical results place our algorithm above competing systems",
-			Rule:    fmt.Sprintf("FGPWC (paper's defaults) has a higher mean ARI than %s on ≥ 2/3 of the datasets both ran (held), < 1/2 (not held), partly held in between", fgpwcShortTitle(p.key)),
+		claims = append(claims, Claim{Source: "seed 003 §1 (on its Table 1)",
+			Quote: "Empirical results place our algorithm above competing systems on most of the data sets",
+			Rule: fmt.Sprintf("FGPWC (paper's defaults) has a higher mean ARI than %s on most (more than half) of the datasets both ran: %s. "+
+				"Until the review of the claims ledger, the quote stopped before \"on most of the data sets\" (and was placed in the abstract, not §1), and the rule asked for 2/3 (held), "+
+				"with not held below 1/2. %s",
+				fgpwcShortTitle(p.key), quantBands(mostOf(total), total, "datasets"), fgpwcTunedOnTable),
 			Ours:    ours,
-			Verdict: fgpwcFracVerdict(wins, total)})
+			Verdict: quantVerdict(wins, total, mostOf(total))})
 	}
 
 	// COSC at k = 2.
@@ -119,7 +127,7 @@ func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn
 		}
 		claims = append(claims, Claim{Source: src,
 			Quote:   "COSC is able to return partitions with 0 violated constraints when the number of clusters k = 2",
-			Rule:    "COSC's mean number of violated constraints is 0 on every 2-class dataset",
+			Rule:    "COSC's mean number of violated constraints is 0 on every 2-class dataset: " + quantBands(allOf(total), total, "2-class datasets"),
 			Ours:    "mean violations: " + strings.Join(ours, ", "),
 			Verdict: shareVerdict(ok, total)})
 	}
@@ -139,9 +147,9 @@ func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn
 		}
 		claims = append(claims, Claim{Source: src,
 			Quote:   "CCSR is competitive with FGPWC w.r.t. the ARI measure in many cases",
-			Rule:    "CCSR's mean ARI is at least FGPWC's (paper's defaults) − 0.05 on at least half of the datasets both ran",
+			Rule:    fmt.Sprintf("CCSR's mean ARI is at least FGPWC's (paper's defaults) − 0.05 on at least half of the datasets both ran (\"many cases\"): %s. %s", quantBands(halfOf(total), total, "datasets"), fgpwcTunedOnTable),
 			Ours:    fmt.Sprintf("on %d of %d datasets", ok, total),
-			Verdict: boolVerdict(total > 0 && 2*ok >= total)})
+			Verdict: quantVerdict(ok, total, halfOf(total))})
 	}
 
 	// CSP and SL poor.
@@ -169,10 +177,11 @@ func fgpwcClaims(results map[string]Values, rows []fgpwcRow, peers []fgpwcColumn
 			ours += "; above on " + strings.Join(high, ", ")
 		}
 		claims = append(claims, Claim{Source: src,
-			Quote:   "Columns CSP and SL give poor results",
-			Rule:    fmt.Sprintf("%s's mean ARI is below 0.1 on ≥ 2/3 of the datasets (held), on < 1/2 (not held), partly held in between", c.title),
+			Quote: "Columns CSP and SL give poor results",
+			Rule: fmt.Sprintf("%s's mean ARI is below 0.1 on at least 2/3 of the datasets (the quote has no quantifier; 2/3 is the page's reading of a column's general character): %s. "+
+				"Until the ledger's rule was made one, below 1/2 was not held", c.title, quantBands(twoThirdsOf(total), total, "datasets")),
 			Ours:    ours,
-			Verdict: fgpwcFracVerdict(poor, total)})
+			Verdict: quantVerdict(poor, total, twoThirdsOf(total))})
 	}
 	return claims
 }

@@ -163,7 +163,8 @@ func fgpwcCommuteShort(key string) string {
 // computed: the commute-time kernel against Table 4.3's normalized-cut
 // kernel (the kernel the first quote names) and against the default
 // column's ratio-association kernel (the second quote is about the
-// authors' kernels in general), each by fgpwcFracVerdict on the paired
+// authors' kernels in general), each held on at least 2/3 of the rows
+// (quantVerdict) on the paired
 // mean ARIs over the sets both columns ran. Columns not run give no claim.
 func fgpwcCommuteClaims(results map[string]Values, rows []fgpwcRow, cols []fgpwcColumn, sets int, root string) []Claim {
 	if !hasColumn(cols, "sscka-commute") {
@@ -191,10 +192,10 @@ func fgpwcCommuteClaims(results map[string]Values, rows []fgpwcRow, cols []fgpwc
 		claims = append(claims, Claim{Source: src,
 			Quote: base.quote,
 			Rule: fmt.Sprintf("SSC:KA with the commute-time kernel (s·L⁺ + Ω, cluster.SSCKA Objective = commute, rank and scale by the library's defaults) "+
-				"has a higher mean ARI than %s on ≥ 2/3 of the datasets both ran (held), < 1/2 (not held), partly held in between "+
-				"(paired means over the constraint sets both ran; rule fixed before the cells were computed)", fgpwcCommuteRuleName(base.key)),
+				"has a higher mean ARI than %s on at least 2/3 of the datasets both ran (paired means over the constraint sets both ran; rule fixed before the cells were computed): %s. "+
+				"Until the ledger's rule was made one (review of the claims ledger, after the cells), below 1/2 was not held", fgpwcCommuteRuleName(base.key), quantBands(twoThirdsOf(total), total, "datasets")),
 			Ours:    ours,
-			Verdict: fgpwcFracVerdict(wins, total)})
+			Verdict: quantVerdict(wins, total, twoThirdsOf(total))})
 		if total == 0 {
 			claims[len(claims)-1].Reason = "no dataset ran both columns"
 		}

@@ -9,7 +9,7 @@ import (
 // TestFGPWCCommuteClaims checks the pre-registered rule of the commute
 // kernel claims on made-up cells of the three generated rows (available
 // without data files): the commute column is ahead of a base column on
-// wins of 3 rows; ≥ 2/3 is held, < 1/2 not held, in between partly held.
+// wins of 3 rows; ≥ 2/3 is held, none not held, in between partly held.
 // Every figure below is set by hand.
 func TestFGPWCCommuteClaims(t *testing.T) {
 	var rows []fgpwcRow
@@ -26,7 +26,7 @@ func TestFGPWCCommuteClaims(t *testing.T) {
 	for _, tc := range []struct {
 		wins int
 		want Verdict
-	}{{3, Held}, {2, Held}, {1, NotHeld}, {0, NotHeld}} {
+	}{{3, Held}, {2, Held}, {1, PartlyHeld}, {0, NotHeld}} {
 		t.Run(fmt.Sprint(tc.wins), func(t *testing.T) {
 			results := map[string]Values{}
 			for i, r := range rows {
@@ -54,8 +54,8 @@ func TestFGPWCCommuteClaims(t *testing.T) {
 			}
 		})
 	}
-	// 4 wins of 7 rows is partly held (between 1/2 and 2/3).
-	if v := fgpwcFracVerdict(4, 7); v != PartlyHeld {
+	// 4 wins of 7 rows is partly held (2/3 of 7 needs 5).
+	if v := quantVerdict(4, 7, twoThirdsOf(7)); v != PartlyHeld {
 		t.Errorf("4 of 7: %v", v)
 	}
 	if claims := fgpwcCommuteClaims(nil, rows, cols[:1], fgpwcSets, ""); claims != nil {

@@ -277,25 +277,38 @@ func kestReport(env *Env, results map[string]Values) (*Output, error) {
 	rate := func(t kestTally, i int) string {
 		return fmt.Sprintf("%d/%d (%.0f%%)", t.hits[i], t.cells, 100*t.rate(i))
 	}
-	claims = append(claims, kestClaim("Saade, Krzakala & Zdeborová 2014; seed 004 §3.2",
+	// A hit rate counts cases (one graph per cell): quantVerdict by the
+	// ledger's rule, held from 90% of the cells.
+	hitClaim := func(source, quote, rule string, t kestTally, i int) Claim {
+		c := Claim{Source: source, Quote: quote,
+			Rule: rule + ": " + quantBands(percentOf(90, t.cells), t.cells, "cells") +
+				". Until the ledger's rule was made one (review of the claims ledger), a rate below 90% was not held",
+			Ours: rate(t, i), Verdict: quantVerdict(t.hits[i], t.cells, percentOf(90, t.cells))}
+		if c.Verdict == NotTestable {
+			c.Reason = "no cell of this kind ran"
+		}
+		return c
+	}
+	claims = append(claims, hitClaim("Saade, Krzakala & Zdeborová 2014; seed 004 §3.2",
 		"the number of negative eigenvalues of the Bethe Hessian H(√c) estimates the number of groups (above the detectability threshold, SBM)",
-		"hit rate ≥ 90% over the plain-SBM cells (γ = 0) above the threshold, r = √c",
-		rate(aboveHom, 0), aboveHom.cells > 0, aboveHom.rate(0) >= 0.9))
-	claims = append(claims, kestClaim("Le & Levina 2015; Dall'Amico, Couillet & Tremblay 2019",
+		"hit rate ≥ 90% over the plain-SBM cells (γ = 0) above the threshold, r = √c", aboveHom, 0))
+	claims = append(claims, hitClaim("Le & Levina 2015; Dall'Amico, Couillet & Tremblay 2019",
 		"with r = √ρ(B), estimated by Σd²/Σd − 1, the count of negative eigenvalues estimates k on degree-corrected block models (paraphrase)",
-		"hit rate ≥ 90% over the DC-SBM cells (γ > 0) above the threshold, r = √ρ̂",
-		rate(aboveHet, 1), aboveHet.cells > 0, aboveHet.rate(1) >= 0.9))
+		"hit rate ≥ 90% over the DC-SBM cells (γ > 0) above the threshold, r = √ρ̂", aboveHet, 1))
 	claims = append(claims, kestClaim("issue 19",
 		"a k estimate that survives degree heterogeneity (target: better than the old rule on DC-SBM graphs)",
 		"on the DC-SBM cells (γ > 0) above the threshold, r = √ρ̂ hits strictly more often than r = √c",
 		fmt.Sprintf("√ρ̂ %s against √c %s", rate(aboveHet, 1), rate(aboveHet, 0)), aboveHet.cells > 0, aboveHet.hits[1] > aboveHet.hits[0]))
-	netClaim := kestClaim("issue 19",
-		"the estimate was wrong on every network tried; measure it on the real networks and report hits and misses",
-		"r = √ρ̂ finds the class count on at least half of the labelled networks (held), not held otherwise; "+
-			"until review 53 the code gave partly held to a hit on fewer than half but at least one, a band the rule never stated, now removed",
-		strings.Join(netOurs, "; "), nets > 0, 2*netHits[1] >= nets)
+	netClaim := Claim{Source: "issue 19",
+		Quote: "the estimate was wrong on every network tried; measure it on the real networks and report hits and misses",
+		Rule: "r = √ρ̂ finds the class count on at least half of the labelled networks: " + quantBands(halfOf(nets), nets, "networks") + ". " +
+			"Until review 53 the code gave partly held to a hit on fewer than half but at least one, a band the rule did not state, and review 53 removed it; " +
+			"the ledger's rule (review of the claims ledger) states its band: partly held on at least half of what the claim needs",
+		Ours: strings.Join(netOurs, "; "), Verdict: quantVerdict(netHits[1], nets, halfOf(nets))}
 	if netClaim.Verdict != NotTestable {
 		netClaim.Reason = fmt.Sprintf("%d of %d networks", netHits[1], nets)
+	} else {
+		netClaim.Reason = "no cell of this kind ran"
 	}
 	claims = append(claims, netClaim)
 	return &Output{

@@ -174,8 +174,9 @@ func TestNoisyKeyVersion(t *testing.T) {
 }
 
 // The replication's loss is over its own sets only, paired by set, and
-// its verdict needs every target dataset at most 0.05; a rule that now
-// names another method makes it not testable.
+// its verdict needs every target dataset at most 0.05 (some but not all:
+// partly held, by the ledger's rule); a rule that now names another method
+// makes it not testable.
 func TestNoisyReplication(t *testing.T) {
 	res := map[string]Values{}
 	target := []fgpwcRow{{name: "iris"}, {name: "wine"}, {name: "wdbc"}}
@@ -194,7 +195,7 @@ func TestNoisyReplication(t *testing.T) {
 	}
 	var md strings.Builder
 	c := noisyReplication(&md, res, target, 5, "mcl-noa-ssc", noisySets)
-	if c.Verdict != NotHeld || !strings.Contains(c.Ours, "wdbc +0.060") || !strings.Contains(c.Ours, "iris +0.040") {
+	if c.Verdict != PartlyHeld || !strings.Contains(c.Ours, "wdbc +0.060") || !strings.Contains(c.Ours, "iris +0.040") {
 		t.Errorf("verdict %v, ours %q", c.Verdict, c.Ours)
 	}
 	for rep := noisySets; rep < noisySets+noisyReplicationSets; rep++ {

@@ -115,8 +115,8 @@ func TestOPPLCOrderedQuick(t *testing.T) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
-	if !strings.Contains(md, "**held**") && !strings.Contains(md, "**not held**") {
-		t.Error("no verdict")
+	if len(out.Claims) == 0 || !strings.Contains(md, "is "+verdictMark(out.Claims[0].Verdict)+" here") {
+		t.Error("no verdict, or not the claim's")
 	}
 	if !strings.Contains(md, "| OPPLC (α, θ tuned) | found |") {
 		t.Errorf("no OPPLC row:\n%s", md)

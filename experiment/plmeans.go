@@ -260,15 +260,17 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 			}
 		}
 	}
+	c := Claim{Source: "thesis (seed 000) §5.2.3",
+		Quote:   fmt.Sprintf("run with the σ that generated the data (σ = %g), every data point becomes a singleton", plGenSigma),
+		Rule:    "at least 90% of the points are singletons in every run with α + 3θ ≥ 1 (where eq. 5.2.9 fails): " + quantBands(allOf(tot), tot, "runs"),
+		Ours:    fmt.Sprintf("%d of %d runs with α + 3θ ≥ 1; %d of %d with α + 3θ < 1", nearly, tot, nearlyOut, totOut),
+		Verdict: shareVerdict(nearly, tot)}
+	out.Claims = append(out.Claims, c)
+	// The page's verdicts are the claims' (TestPageProseVerdictsMatchClaims).
 	fmt.Fprintf(&md, "1. *Run with the σ that generated the data (σ = %g), every data point becomes a singleton.* %s where α + 3θ ≥ 1: at least 90%% of the "+
 		"points are singletons in %d of %d such runs. Where α + 3θ < 1 it holds in only %d of %d runs: there near singletons merge again "+
 		"(eq. 5.2.5, α + (k−1)θ < 1 − θ, easiest at θ = 0), so the claim as stated needs the bound to fail, as the thesis's next paragraph argues.\n",
-		plGenSigma, heldIf(tot > 0 && nearly == tot), nearly, tot, nearlyOut, totOut)
-	out.Claims = append(out.Claims, Claim{Source: "thesis (seed 000) §5.2.3",
-		Quote:   fmt.Sprintf("run with the σ that generated the data (σ = %g), every data point becomes a singleton", plGenSigma),
-		Rule:    "at least 90% of the points are singletons in every run with α + 3θ ≥ 1 (where eq. 5.2.9 fails)",
-		Ours:    fmt.Sprintf("%d of %d runs with α + 3θ ≥ 1; %d of %d with α + 3θ < 1", nearly, tot, nearlyOut, totOut),
-		Verdict: shareVerdict(nearly, tot)})
+		plGenSigma, verdictMark(c.Verdict), nearly, tot, nearlyOut, totOut)
 	// 2. Large σ: one cluster.
 	big := p.sigs[len(p.sigs)-1]
 	tot, one := 0, 0
@@ -282,13 +284,14 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 			}
 		}
 	}
-	fmt.Fprintf(&md, "2. *A large σ keeps the initial single cluster* (the new-cluster score 5.2.6 grows with σ). %s at σ = %g: one cluster in %d of %d runs.\n",
-		heldIf(tot > 0 && one == tot), big, one, tot)
-	out.Claims = append(out.Claims, Claim{Source: "thesis (seed 000) §5.2.3, eq. 5.2.6",
+	c = Claim{Source: "thesis (seed 000) §5.2.3, eq. 5.2.6",
 		Quote:   "a large σ keeps the initial single cluster (paraphrase)",
-		Rule:    fmt.Sprintf("one cluster in every run at the largest σ of the grid (%g)", big),
+		Rule:    fmt.Sprintf("one cluster in every run at the largest σ of the grid (%g): %s", big, quantBands(allOf(tot), tot, "runs")),
 		Ours:    fmt.Sprintf("%d of %d runs", one, tot),
-		Verdict: shareVerdict(one, tot)})
+		Verdict: shareVerdict(one, tot)}
+	out.Claims = append(out.Claims, c)
+	fmt.Fprintf(&md, "2. *A large σ keeps the initial single cluster* (the new-cluster score 5.2.6 grows with σ). %s at σ = %g: one cluster in %d of %d runs.\n",
+		verdictMark(c.Verdict), big, one, tot)
 	// 3. α + 3θ ≥ 1: no second cluster of size > 1.
 	tot, viol := 0, 0
 	var violWhere []string
@@ -308,13 +311,14 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 			}
 		}
 	}
-	fmt.Fprintf(&md, "3. *When α + 3θ ≥ 1 (eq. 5.2.9 fails) no cluster of size 2 or more can form besides the initial one.* %s: at most one cluster of size > 1 in %d of %d such runs",
-		heldIf(tot > 0 && viol == 0), tot-viol, tot)
-	out.Claims = append(out.Claims, Claim{Source: "thesis (seed 000) §5.2.3, eq. 5.2.9",
+	c = Claim{Source: "thesis (seed 000) §5.2.3, eq. 5.2.9",
 		Quote:   "when α + 3θ ≥ 1 no cluster of size 2 or more can form besides the initial one (paraphrase)",
-		Rule:    "at most one cluster of size > 1 in every run with α + 3θ ≥ 1",
+		Rule:    "at most one cluster of size > 1 in every run with α + 3θ ≥ 1: " + quantBands(allOf(tot), tot, "runs"),
 		Ours:    fmt.Sprintf("%d of %d runs", tot-viol, tot),
-		Verdict: shareVerdict(tot-viol, tot)})
+		Verdict: shareVerdict(tot-viol, tot)}
+	out.Claims = append(out.Claims, c)
+	fmt.Fprintf(&md, "3. *When α + 3θ ≥ 1 (eq. 5.2.9 fails) no cluster of size 2 or more can form besides the initial one.* %s: at most one cluster of size > 1 in %d of %d such runs",
+		verdictMark(c.Verdict), tot-viol, tot)
 	if viol > 0 {
 		fmt.Fprintf(&md, " (exceptions: %s)", strings.Join(violWhere, "; "))
 	}
@@ -323,7 +327,7 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 	// 4. α + 3θ < 1: proper clusters, and the best NMI.
 	var good []string
 	bestNMI, bestAt := -1.0, ""
-	several := 0
+	several, below := 0, 0
 	for _, a := range p.alphas {
 		for _, th := range p.thetas {
 			for _, s := range p.sigs {
@@ -334,8 +338,11 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 				var nmi []float64
 				for _, v := range vs {
 					nmi = append(nmi, v["nmi"])
-					if a+3*th < 1 && v["big"] > 1 {
-						several++
+					if a+3*th < 1 {
+						below++
+						if v["big"] > 1 {
+							several++
+						}
 					}
 				}
 				m := summarize(nmi).mean
@@ -348,16 +355,17 @@ func plLimitsReport(env *Env, results map[string]Values) (*Output, error) {
 			}
 		}
 	}
+	c = Claim{Source: "thesis (seed 000) §5.2.3",
+		Quote:   "with α + 3θ < 1 several clusters can form, but the parameters must be chosen with great care (paraphrase)",
+		Rule:    "some run with α + 3θ < 1 finds two or more clusters of size > 1: " + quantBands(1, below, "runs with α + 3θ < 1"),
+		Ours:    fmt.Sprintf("%d such runs; mean NMI > 0.9 at %d of %d grid points; best mean NMI %.3f at %s", several, len(good), len(p.alphas)*len(p.thetas)*len(p.sigs), bestNMI, bestAt),
+		Verdict: quantVerdict(several, below, 1)}
+	out.Claims = append(out.Claims, c)
 	fmt.Fprintf(&md, "4. *With α + 3θ < 1 several clusters can form, but the parameters must be chosen with great care.* %s: %d runs with α + 3θ < 1 found "+
 		"two or more clusters of size > 1; the mean NMI exceeds 0.9 at %d of the %d grid points (α, θ, σ) — %s. The best mean NMI is %.3f at %s. "+
 		"The generating law PY(%g, %g) itself violates the bound (α + 3θ = %g): run with its own parameters, power-law means can only return one "+
 		"cluster plus singletons, as the thesis argues of Zhou et al.'s experiment.\n",
-		heldIf(several > 0), several, len(good), len(p.alphas)*len(p.thetas)*len(p.sigs), strings.Join(good, ", "), bestNMI, bestAt, plGenAlpha, plGenTheta, plGenAlpha+3*plGenTheta)
-	out.Claims = append(out.Claims, Claim{Source: "thesis (seed 000) §5.2.3",
-		Quote:   "with α + 3θ < 1 several clusters can form, but the parameters must be chosen with great care (paraphrase)",
-		Rule:    "some run with α + 3θ < 1 finds two or more clusters of size > 1",
-		Ours:    fmt.Sprintf("%d such runs; mean NMI > 0.9 at %d of %d grid points; best mean NMI %.3f at %s", several, len(good), len(p.alphas)*len(p.thetas)*len(p.sigs), bestNMI, bestAt),
-		Verdict: boolVerdict(several > 0)})
+		verdictMark(c.Verdict), several, len(good), len(p.alphas)*len(p.thetas)*len(p.sigs), strings.Join(good, ", "), bestNMI, bestAt, plGenAlpha, plGenTheta, plGenAlpha+3*plGenTheta)
 	out.Markdown = md.String()
 	out.Files["plmeans-limits.csv"] = csv.Bytes()
 	return out, nil
@@ -577,7 +585,7 @@ func zsReport(env *Env, results map[string]Values) (*Output, error) {
 	best := map[string]meanSD{}
 	bestS := map[string]float64{}
 	bestK := map[string]float64{}
-	allOneBig := true
+	oneBigOK, oneBigN := 0, 0 // σ of the grid where power-law means has at most one cluster of size > 1
 	for _, v := range zsVariants {
 		// Consecutive σ with the same outcome share one row.
 		type row struct {
@@ -596,7 +604,10 @@ func zsReport(env *Env, results map[string]Values) (*Output, error) {
 				best[v.key], bestS[v.key], bestK[v.key] = a, s, k.mean
 			}
 			if v.key == "plm" {
-				allOneBig = allOneBig && b.mean <= 1
+				oneBigN++
+				if b.mean <= 1 {
+					oneBigOK++
+				}
 			}
 			if n := len(rows); n > 0 && rows[n-1].a == a && rows[n-1].k == k && rows[n-1].sg == sg && rows[n-1].b == b && rows[n-1].c == c {
 				rows[n-1].hi = s
@@ -646,36 +657,38 @@ func zsReport(env *Env, results map[string]Values) (*Output, error) {
 	fmt.Fprintf(&md, "\nThe true partitions have %.1f clusters on average, %.1f of them singletons.\n\n", tkm.mean, tsm.mean)
 	md.WriteString("## Which claims held\n\n")
 	plm := best["plm"]
+	c1 := Claim{Source: "thesis (seed 000) §5.2.3, citing Zhou, Zhang & Kulis 2014",
+		Quote:   "power-law means reaches NMI 0.866 and beats normalized cuts (0.687) (paraphrase)",
+		Rule:    "power-law means' mean NMI at the best σ of the grid ≥ 0.8 and above Ncut's with the true k",
+		Ours:    fmt.Sprintf("power-law means %.3f (best σ %g), E[k] rule %.3f; Ncut %.3f", plm.mean, bestS["plm"], rule["plm"].mean, nn.mean),
+		Verdict: boolVerdict(plm.mean >= 0.8 && plm.mean > nn.mean)}
+	c2 := Claim{Source: "thesis (seed 000) §5.2.3, eq. 5.2.9",
+		Quote:   "with α = 1 power-law means cannot produce anything but singletons (paraphrase; by eq. 5.2.9, one cluster plus singletons)",
+		Rule:    "at every σ of the grid the partitions have at most one cluster of size > 1 (mean over graphs ≤ 1): " + quantBands(allOf(oneBigN), oneBigN, "σ of the grid"),
+		Ours:    fmt.Sprintf("at most one cluster of size > 1 at %d of %d σ", oneBigOK, oneBigN),
+		Verdict: shareVerdict(oneBigOK, oneBigN)}
+	c3 := Claim{Source: "thesis (seed 000) §5.2.3",
+		Quote:   "the data set is trivial and normalized cuts should find the correct partition (paraphrase)",
+		Rule:    "Ncut with the true k reaches mean NMI ≥ 0.95",
+		Ours:    fmt.Sprintf("NMI %.3f ± %.3f (true partitions: %.1f clusters, %.1f singletons)", nn.mean, nn.sd, tkm.mean, tsm.mean),
+		Verdict: boolVerdict(nn.mean >= 0.95)}
+	out.Claims = append(out.Claims, c1, c2, c3)
+	// The page's verdicts are the claims' (TestPageProseVerdictsMatchClaims).
 	fmt.Fprintf(&md, "1. *Zhou et al.: power-law means reaches NMI 0.866 and beats normalized cuts (0.687).* %s: with their α = 1, θ = 0.2, σ by the "+
 		"E[k] rule gives NMI %.3f ± %.3f and even the best σ of the grid (%g, chosen with the ground truth) %.3f ± %.3f, against %.3f ± %.3f for Ncut "+
 		"with the true k (and %.3f ± %.3f for the Bethe Hessian, which estimates k). Our Ncut is close to the paper's power-law-means figure "+
 		"and well above its Ncut figure (0.687).\n",
-		heldIf(plm.mean >= 0.8 && plm.mean > nn.mean), rule["plm"].mean, rule["plm"].sd, bestS["plm"], plm.mean, plm.sd, nn.mean, nn.sd, bn.mean, bn.sd)
-	out.Claims = append(out.Claims, Claim{Source: "thesis (seed 000) §5.2.3, citing Zhou, Zhang & Kulis 2014",
-		Quote:   "power-law means reaches NMI 0.866 and beats normalized cuts (0.687) (paraphrase)",
-		Rule:    "power-law means' mean NMI at the best σ of the grid ≥ 0.8 and above Ncut's with the true k",
-		Ours:    fmt.Sprintf("power-law means %.3f (best σ %g), E[k] rule %.3f; Ncut %.3f", plm.mean, bestS["plm"], rule["plm"].mean, nn.mean),
-		Verdict: boolVerdict(plm.mean >= 0.8 && plm.mean > nn.mean)})
+		verdictMark(c1.Verdict), rule["plm"].mean, rule["plm"].sd, bestS["plm"], plm.mean, plm.sd, nn.mean, nn.sd, bn.mean, bn.sd)
 	fmt.Fprintf(&md, "2. *Thesis: with α = 1 (α + 3θ = 1.6 ≥ 1) power-law means cannot produce anything but singletons* (more precisely, by eq. 5.2.9: "+
-		"one cluster plus singletons). %s: at every σ of the grid its partitions have at most one cluster of size > 1 (mean over graphs ≤ 1: %t); "+
-		"small σ gives all singletons, large σ one cluster (table).\n", heldIf(allOneBig), allOneBig)
-	out.Claims = append(out.Claims, Claim{Source: "thesis (seed 000) §5.2.3, eq. 5.2.9",
-		Quote:   "with α = 1 power-law means cannot produce anything but singletons (paraphrase; by eq. 5.2.9, one cluster plus singletons)",
-		Rule:    "at every σ of the grid the partitions have at most one cluster of size > 1 (mean over graphs ≤ 1)",
-		Ours:    fmt.Sprintf("%t", allOneBig),
-		Verdict: boolVerdict(allOneBig)})
+		"one cluster plus singletons). %s: its partitions have at most one cluster of size > 1 (mean over graphs ≤ 1) at %d of the %d σ of the grid; "+
+		"small σ gives all singletons, large σ one cluster (table).\n", verdictMark(c2.Verdict), oneBigOK, oneBigN)
 	if bestK["plm"] == float64(p.n) {
 		md.WriteString("   That best value is the NMI of the all-singletons partition (k = n): power-law means found no structure at any σ.\n")
 	}
 	fmt.Fprintf(&md, "3. *Thesis: the data set is trivial and normalized cuts should find the correct partition.* %s: Ncut with the true k reaches NMI %.3f ± %.3f "+
 		"(1 is the exact partition). The true partition has many singletons (%.1f of %.1f clusters), which no cut can isolate: "+
 		"a true singleton's edges all go to other clusters (probability 0.01 each), so it is attached to one of them.\n",
-		heldIf(nn.mean >= 0.95), nn.mean, nn.sd, tsm.mean, tkm.mean)
-	out.Claims = append(out.Claims, Claim{Source: "thesis (seed 000) §5.2.3",
-		Quote:   "the data set is trivial and normalized cuts should find the correct partition (paraphrase)",
-		Rule:    "Ncut with the true k reaches mean NMI ≥ 0.95",
-		Ours:    fmt.Sprintf("NMI %.3f ± %.3f (true partitions: %.1f clusters, %.1f singletons)", nn.mean, nn.sd, tkm.mean, tsm.mean),
-		Verdict: boolVerdict(nn.mean >= 0.95)})
+		verdictMark(c3.Verdict), nn.mean, nn.sd, tsm.mean, tkm.mean)
 	if b, ok := best["plm-bound"]; ok {
 		fmt.Fprintf(&md, "4. With α = 0.1, θ = 0.05 (eq. 5.2.9 satisfied) the best σ (%g, with the ground truth) gives NMI %.3f ± %.3f, the E[k] rule %.3f ± %.3f.\n",
 			bestS["plm-bound"], b.mean, b.sd, rule["plm-bound"].mean, rule["plm-bound"].sd)

@@ -432,11 +432,8 @@ func fig63Claims(env *Env, f sbmFigure, results map[string]Values) []Claim {
 		}
 	}
 	c1 := Claim{Source: src, Quote: "none of the modified versions of FAST-GE-2.0 halt",
-		Rule: "every run of the three variants returns a partition", Ours: fmt.Sprintf("%d of %d runs", ran, want)}
-	c1.Verdict = NotHeld
-	if ran == want {
-		c1.Verdict = Held
-	}
+		Rule: "every run of the three variants returns a partition: " + quantBands(allOf(want), want, "runs"), Ours: fmt.Sprintf("%d of %d runs", ran, want),
+		Verdict: shareVerdict(ran, want)}
 	// (2) only L_N beats Bethe Hessian, from about 35%.
 	beats := func(k string) (n int, first float64) {
 		first = math.NaN()
@@ -455,7 +452,9 @@ func fig63Claims(env *Env, f sbmFigure, results map[string]Values) []Claim {
 	nB, fB := beats("bh-both")
 	nH, _ := beats("bh-LH")
 	c2 := Claim{Source: src, Quote: "the only one that is able to beat the Bethe Hessian clustering is the modified version of FAST-GE-2.0 where only L_N is substituted by the Bethe Hessian H_N, and it does so when about 35% of the labels are given",
-		Rule: "\"only L_N\" has a higher mean NMI than Bethe Hessian at some share and the other two variants at none",
+		Rule: "\"only L_N\" has a higher mean NMI than Bethe Hessian at some share and the other two variants at none: held when both hold, " +
+			"partly held when \"only L_N\" is higher at some share but another variant is too, not held when \"only L_N\" is higher at none " +
+			"(two conditions, not a count of cases: the one that makes it partly held is the claim's \"able to beat\")",
 		Ours: fmt.Sprintf("shares where each variant beats Bethe Hessian: only L_N %d of %d (from %g), both %d (from %g), only L_H %d", nLN, len(f.xs), fLN, nB, fB, nH)}
 	switch {
 	case nLN > 0 && nB == 0 && nH == 0:
@@ -493,6 +492,7 @@ func fig646Claims(env *Env, figs []sbmFigure, results map[string]Values) []Claim
 	var misses []string
 	best25 := math.Inf(-1)
 	var best25At string
+	reach25, below25 := 0, 0 // points (k, c_in − c_out below the threshold) with 25% labels, and those whose mean NMI reaches 0.45
 	for _, f := range figs {
 		cin, cout := f.cin(f.xs[0])
 		thr := synth.Threshold(f.k, cin, cout)
@@ -510,28 +510,32 @@ func fig646Claims(env *Env, figs []sbmFigure, results map[string]Values) []Claim
 				} else {
 					misses = append(misses, fmt.Sprintf("k = %d, c_in − c_out = %g, %.0f%% labels: %.3f vs unnormalized SC %.3f, Bethe Hessian %.3f", f.k, x, 100*m.frac, s.mean, u.mean, b.mean))
 				}
-				if m.frac == 0.25 && x < thr && s.mean > best25 {
-					best25, best25At = s.mean, fmt.Sprintf("k = %d, c_in − c_out = %g", f.k, x)
+				if m.frac == 0.25 && x < thr {
+					below25++
+					if s.mean >= 0.45 {
+						reach25++
+					}
+					if s.mean > best25 {
+						best25, best25At = s.mean, fmt.Sprintf("k = %d, c_in − c_out = %g", f.k, x)
+					}
 				}
 			}
 		}
 	}
 	c1 := Claim{Source: src, Quote: "our proposed method is still better than the Bethe Hessian clustering algorithm and unnormalized spectral clustering algorithm for any value of c_in − c_out and for the three values of k we considered",
-		Rule: "at every (k, c_in − c_out, label share) the mean NMI of \"only L_N\" is above both unsupervised methods'",
+		Rule: "at every (k, c_in − c_out, label share) the mean NMI of \"only L_N\" is above both unsupervised methods': " + quantBands(allOf(total), total, "points"),
 		Ours: fmt.Sprintf("%d of %d points", ok, total), Verdict: shareVerdict(ok, total)}
 	if len(misses) > 0 {
 		c1.Ours += "; not at " + strings.Join(misses, "; ")
 	}
 	c2 := Claim{Source: src, Quote: "even if just a bit of labels (25%) are given to our proposed method, it can still get values as high as 0.5 for the NMI even for values of c_in − c_out smaller the theoretical value for the limit",
-		Rule: "with 25% labels, the mean NMI reaches 0.45 at some c_in − c_out below the threshold k√c, for some k"}
+		Rule: "with 25% labels, the mean NMI reaches 0.45 at some c_in − c_out below the threshold k√c, for some k: " + quantBands(1, below25, "points (k, c_in − c_out) below the threshold")}
 	if math.IsInf(best25, -1) {
 		c2.Verdict, c2.Reason = NotTestable, "cells missing"
 	} else {
 		c2.Ours = fmt.Sprintf("highest mean NMI below the threshold with 25%% labels: %.3f (%s)", best25, best25At)
-		c2.Verdict = NotHeld
-		if best25 >= 0.45 {
-			c2.Verdict = Held
-		} else {
+		c2.Verdict = quantVerdict(reach25, below25, 1)
+		if c2.Verdict != Held {
 			c2.Reason = "why: docs/results/seed004-labels25"
 		}
 	}

@@ -411,6 +411,7 @@ func l25Conclusion(env *Env, results map[string]Values, xs []float64, thr float6
 
 func l25Claims(env *Env, results map[string]Values, xs []float64, thr float64) []Claim {
 	best := math.Inf(-1)
+	reach, graphs := 0, 0 // (graph, variant) runs below the threshold, and those with NMI ≥ 0.45
 	for _, x := range xs {
 		if x >= thr {
 			continue
@@ -418,22 +419,23 @@ func l25Claims(env *Env, results map[string]Values, xs []float64, thr float64) [
 		for _, v := range l25Variants {
 			for _, a := range l25Collect(env, results, v.key, x, "nmi") {
 				best = math.Max(best, a)
+				graphs++
+				if a >= 0.45 {
+					reach++
+				}
 			}
 		}
 	}
 	c := Claim{
 		Source: "seed 004 §6.5 (Fig. 6.4–6.6)",
 		Quote:  "even if just a bit of labels (25%) are given to our proposed method, it can still get values as high as 0.5 for the NMI even for values of c_in − c_out smaller the theoretical value for the limit",
-		Rule:   "some graph below the threshold (k = 2) reaches an NMI ≥ 0.45 with 25% labels under any of the protocol variants tried",
+		Rule:   "some graph below the threshold (k = 2) reaches an NMI ≥ 0.45 with 25% labels under any of the protocol variants tried: " + quantBands(1, graphs, "runs (graph, variant) below the threshold"),
 	}
 	if math.IsInf(best, -1) {
 		c.Verdict, c.Reason = NotTestable, "cells missing"
 		return []Claim{c}
 	}
 	c.Ours = fmt.Sprintf("largest NMI of any single graph below the threshold, over all variants: %.3f", best)
-	c.Verdict = NotHeld
-	if best >= 0.45 {
-		c.Verdict = Held
-	}
+	c.Verdict = quantVerdict(reach, graphs, 1)
 	return []Claim{c}
 }

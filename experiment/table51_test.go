@@ -42,8 +42,8 @@ func TestTable51Quick(t *testing.T) {
 		"| 1.75 | Linear | 4.69 | 168% | 0.95 |",
 		"| MLE | 3.4975 | 0.07% | 0.00045 |",
 		"within 1%).* **held** on every sample",
-		"**held** for linear:",
-		"**held** for linear 5-points:",
+		"holds for linear:",
+		"holds for linear 5-points:",
 		"Why our KS figures differ",
 		"tether repro -quick table5.1",
 	} {
