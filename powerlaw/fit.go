@@ -132,7 +132,7 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 	// suffix[i] = Σ_{j≥i} ln y_j.
 	suffix := make([]float64, n+1)
 	for i := n - 1; i >= 0; i-- {
-		suffix[i] = suffix[i+1] + math.Log(y[i])
+		suffix[i] = suffix[i+1] + safeLog(y[i])
 	}
 	fitAt := func(i int, xmin float64) (*Result, error) {
 		m := n - i
@@ -141,7 +141,7 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 		if o.Discrete {
 			r.Alpha, r.StdErr, err = discreteMLEFromMean(m, suffix[i]/float64(m), xmin)
 		} else {
-			r.Alpha, r.StdErr, err = mleFromSum(m, suffix[i]-float64(m)*math.Log(xmin))
+			r.Alpha, r.StdErr, err = mleFromSum(m, suffix[i]-float64(m)*safeLog(xmin))
 		}
 		if err != nil {
 			return nil, err

@@ -50,9 +50,9 @@ func KSDiscrete(x []float64, alpha, xmin float64) (float64, error) {
 func ksSorted(y []float64, alpha, xmin float64) float64 {
 	n := float64(len(y))
 	d := 0.0
-	lx := math.Log(xmin)
+	lx := safeLog(xmin)
 	for i, v := range y {
-		f := -math.Expm1((1 - alpha) * (math.Log(v) - lx))
+		f := -math.Expm1((1 - alpha) * (safeLog(v) - lx))
 		d = max(d, float64(i+1)/n-f, f-float64(i)/n)
 	}
 	return d
@@ -71,10 +71,10 @@ func ksUnsorted(x []float64, alpha, xmin float64) float64 {
 	m := n / ksBucketSize
 	bs := make([]bucket, m)
 	u := make([]float64, n)
-	lx := math.Log(xmin)
+	lx := safeLog(xmin)
 	mf := float64(m)
 	for i, v := range x {
-		f := -math.Expm1((1 - alpha) * (math.Log(v) - lx))
+		f := -math.Expm1((1 - alpha) * (safeLog(v) - lx))
 		u[i] = f
 		b := &bs[min(int(f*mf), m-1)]
 		if b.c == 0 {
@@ -151,7 +151,7 @@ func (w *survivalWalker) at(x float64) float64 {
 		return w.s
 	}
 	for w.x < x {
-		w.s -= math.Exp(-w.alpha*math.Log(w.x) - w.logZmin)
+		w.s -= math.Exp(-w.alpha*safeLog(w.x) - w.logZmin)
 		w.x++
 	}
 	return max(w.s, 0)

@@ -38,7 +38,7 @@ func Zeta(s, q float64) float64 {
 		return math.NaN()
 	}
 	z, _ := zetaScaled(s, q)
-	return z * math.Exp(-s*math.Log(q))
+	return z * math.Exp(-s*safeLog(q))
 }
 
 // zetaScaled returns ζ(s, q)·q^s and ∂ζ(s, q)/∂s·q^s for s > 1, q > 0: the
@@ -51,10 +51,10 @@ func zetaScaled(s, q float64) (z, dz float64) {
 	if n < 0 {
 		n = 0
 	}
-	lq := math.Log(q)
+	lq := safeLog(q)
 	for k := 0; k < n; k++ {
 		// ((q+k)/q)^{−s}
-		l := math.Log(q + float64(k))
+		l := safeLog(q + float64(k))
 		t := math.Exp(-s * (l - lq))
 		if s > zetaShortcutS {
 			// ln(q+k) − ln q loses about s·10⁻¹⁵ of the exponent when q
@@ -72,7 +72,7 @@ func zetaScaled(s, q float64) (z, dz float64) {
 		}
 	}
 	a := q + float64(n)
-	la := math.Log(a)
+	la := safeLog(a)
 	base := math.Exp(-s * (la - lq)) // (a/q)^{−s}
 	if s > zetaShortcutS {
 		base = math.Exp(-s * math.Log1p(float64(n)/q))
@@ -114,5 +114,5 @@ const zetaShortcutS = 1000
 // logZeta returns ln ζ(s, q) without underflow.
 func logZeta(s, q float64) float64 {
 	z, _ := zetaScaled(s, q)
-	return math.Log(z) - s*math.Log(q)
+	return safeLog(z) - s*safeLog(q)
 }
