@@ -104,7 +104,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 	fs.StringVar(&input, "input", "", "`file` of values, one per line (\"-\": standard input)")
 	fs.BoolVar(&opt.Discrete, "discrete", false, "integer data: the discrete power law and its exact MLE")
 	fs.StringVar(&xminFlag, "xmin", "auto", "lower bound of the power law: auto (KS minimization) or a `value`")
-	fs.Var(intIn(&boot, 0, 1_000_000), "bootstrap", "bootstrap replicates for the goodness-of-fit p-value (0: none)")
+	fs.Var(intIn(&boot, 0, powerlaw.MaxReps), "bootstrap", "bootstrap replicates for the goodness-of-fit p-value (0: none)")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the bootstrap")
 	fs.BoolVar(&asJSON, "json", false, "write the result as JSON")
 	fs.BoolVar(&quiet, "quiet", false, "no progress messages and no notes")
