@@ -88,7 +88,9 @@ func checkData(x []float64, discrete bool) error {
 // Errors wrap ErrInvalid: empty x; a value that is not finite, not
 // positive, or (discrete) not an integer, named by index; an invalid Xmin;
 // no value ≥ Xmin; no candidate x_min (too few distinct values); an
-// infinite exponent (every tail value equal to x_min).
+// infinite exponent (every tail value equal to x_min); with Xmin given, a
+// KS distance that is not a finite number (a candidate x_min whose
+// distance is not is skipped, as one whose exponent is infinite).
 //
 // Cost: a sort, O(n) with the radix sort; then per candidate O(1) for the
 // continuous MLE (suffix sums of ln x) or ~100 ζ evaluations for the
@@ -150,6 +152,9 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 			r.KS = ksDiscreteSorted(y[i:], r.Alpha, xmin)
 		} else {
 			r.KS = ksSorted(y[i:], r.Alpha, xmin)
+		}
+		if r.KS, err = checkFinite("KS distance", r.KS, r.Alpha, xmin); err != nil {
+			return nil, err
 		}
 		return r, nil
 	}

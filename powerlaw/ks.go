@@ -9,7 +9,8 @@ import (
 // (thesis §5.1.2) between the empirical CDF of x and the continuous power
 // law of eq. 5.1.2 with exponent alpha and lower bound xmin. x is not
 // modified. Errors wrap ErrInvalid: α ≤ 1, empty x, values not finite or
-// below xmin.
+// below xmin, a distance that is not a finite number (never expected:
+// the CDF is computed without overflow).
 //
 // Method: D = max_i max((i+1)/n − u_(i), u_(i) − i/n) over the order
 // statistics of u_i = F(x_i), without sorting: the u_i are counted into
@@ -27,7 +28,7 @@ func KS(x []float64, alpha, xmin float64) (float64, error) {
 	if err := checkTail(x, xmin, false); err != nil {
 		return 0, err
 	}
-	return ksUnsorted(x, alpha, xmin), nil
+	return checkFinite("KS distance", ksUnsorted(x, alpha, xmin), alpha, xmin)
 }
 
 // KSDiscrete is KS for the discrete law p(x) = x^{−α}/ζ(α, x_min) on
@@ -43,7 +44,7 @@ func KSDiscrete(x []float64, alpha, xmin float64) (float64, error) {
 	if err := checkTail(x, xmin, true); err != nil {
 		return 0, err
 	}
-	return ksDiscreteSorted(sortedCopy(x), alpha, xmin), nil
+	return checkFinite("KS distance", ksDiscreteSorted(sortedCopy(x), alpha, xmin), alpha, xmin)
 }
 
 // ksSorted is KS on ascending data y ≥ xmin.

@@ -211,7 +211,7 @@ func DiscreteMLE(x []float64, xmin float64) (alpha, stderr float64, err error) {
 
 // dlogZeta returns ∂ ln ζ(s, q)/∂s = E[−ln X] under the discrete law.
 func dlogZeta(s, q float64) float64 {
-	z, dz := zetaScaled(s, q)
+	z, dz, _ := zetaScaled(s, q)
 	return dz / z
 }
 
@@ -261,7 +261,8 @@ func discreteMLEFromMean(n int, m, xmin float64) (float64, float64, error) {
 // when discrete, under x^{−α}/ζ(α, x_min): −n ln ζ(α, x_min) − αΣ ln x_i.
 // ln((α−1)/x_min) is ln(α−1) − ln x_min where the ratio overflows (x_min
 // near the smallest float64), so the result is finite whenever the true
-// one is. Errors as for MLE, and for α ≤ 1. Cost O(n).
+// one is. Errors as for MLE, and for α ≤ 1 or a result that is not a
+// finite number. Cost O(n).
 func LogLikelihood(x []float64, alpha, xmin float64, discrete bool) (float64, error) {
 	if err := checkLaw(alpha, xmin); err != nil {
 		return 0, err
@@ -275,7 +276,7 @@ func LogLikelihood(x []float64, alpha, xmin float64, discrete bool) (float64, er
 	}
 	n := float64(len(x))
 	if discrete {
-		return -n*logZeta(alpha, xmin) - alpha*s, nil
+		return checkFinite("log-likelihood", -n*logZeta(alpha, xmin)-alpha*s, alpha, xmin)
 	}
 	lx := safeLog(xmin)
 	// ln((α−1)/x_min), as ln(α−1) − ln x_min where the ratio is not a
@@ -286,5 +287,15 @@ func LogLikelihood(x []float64, alpha, xmin float64, discrete bool) (float64, er
 	} else {
 		norm = safeLog(alpha-1) - lx
 	}
-	return n*norm - alpha*(s-n*lx), nil
+	return checkFinite("log-likelihood", n*norm-alpha*(s-n*lx), alpha, xmin)
+}
+
+// checkFinite returns v, or an error wrapping ErrInvalid naming what v
+// is when it is NaN or infinite: no such number leaves the package with a
+// nil error.
+func checkFinite(what string, v, alpha, xmin float64) (float64, error) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%w: the %s at α = %v, x_min = %v is %v, not a finite number", ErrInvalid, what, alpha, xmin, v)
+	}
+	return v, nil
 }
