@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/safelog"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -134,7 +135,7 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 	// suffix[i] = Σ_{j≥i} ln y_j.
 	suffix := make([]float64, n+1)
 	for i := n - 1; i >= 0; i-- {
-		suffix[i] = suffix[i+1] + safeLog(y[i])
+		suffix[i] = suffix[i+1] + safelog.Log(y[i])
 	}
 	fitAt := func(i int, xmin float64) (*Result, error) {
 		m := n - i
@@ -143,7 +144,7 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 		if o.Discrete {
 			r.Alpha, r.StdErr, err = discreteMLEFromMean(m, suffix[i]/float64(m), xmin)
 		} else {
-			r.Alpha, r.StdErr, err = mleFromSum(m, suffix[i]-float64(m)*safeLog(xmin))
+			r.Alpha, r.StdErr, err = mleFromSum(m, suffix[i]-float64(m)*safelog.Log(xmin))
 		}
 		if err != nil {
 			return nil, err

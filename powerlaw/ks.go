@@ -3,6 +3,8 @@ package powerlaw
 import (
 	"math"
 	"slices"
+
+	"github.com/tether-sc/tether/internal/safelog"
 )
 
 // KS returns the Kolmogorov–Smirnov distance D = max_x |P_emp(x) − P_α(x)|
@@ -51,9 +53,9 @@ func KSDiscrete(x []float64, alpha, xmin float64) (float64, error) {
 func ksSorted(y []float64, alpha, xmin float64) float64 {
 	n := float64(len(y))
 	d := 0.0
-	lx := safeLog(xmin)
+	lx := safelog.Log(xmin)
 	for i, v := range y {
-		f := -math.Expm1((1 - alpha) * (safeLog(v) - lx))
+		f := -math.Expm1((1 - alpha) * (safelog.Log(v) - lx))
 		d = max(d, float64(i+1)/n-f, f-float64(i)/n)
 	}
 	return d
@@ -72,10 +74,10 @@ func ksUnsorted(x []float64, alpha, xmin float64) float64 {
 	m := n / ksBucketSize
 	bs := make([]bucket, m)
 	u := make([]float64, n)
-	lx := safeLog(xmin)
+	lx := safelog.Log(xmin)
 	mf := float64(m)
 	for i, v := range x {
-		f := -math.Expm1((1 - alpha) * (safeLog(v) - lx))
+		f := -math.Expm1((1 - alpha) * (safelog.Log(v) - lx))
 		u[i] = f
 		b := &bs[min(int(f*mf), m-1)]
 		if b.c == 0 {
@@ -152,7 +154,7 @@ func (w *survivalWalker) at(x float64) float64 {
 		return w.s
 	}
 	for w.x < x {
-		w.s -= math.Exp(-w.alpha*safeLog(w.x) - w.logZmin)
+		w.s -= math.Exp(-w.alpha*safelog.Log(w.x) - w.logZmin)
 		w.x++
 	}
 	return max(w.s, 0)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/tether-sc/tether/internal/safelog"
 )
 
 // The graphical estimators of thesis §5.1.2 ("Biased estimators") and
@@ -76,7 +78,7 @@ func LinearFit(x []float64, xmin, w float64, points int) (float64, error) {
 	var fit lsq
 	for j, c := range counts {
 		if c > 0 && (points == 0 || fit.n < points) {
-			fit.add(safeLog(xmin+float64(j)*w), safeLog(float64(c)))
+			fit.add(safelog.Log(xmin+float64(j)*w), safelog.Log(float64(c)))
 		}
 	}
 	if len(sparse) > 0 && (points == 0 || fit.n < points) {
@@ -89,7 +91,7 @@ func LinearFit(x []float64, xmin, w float64, points int) (float64, error) {
 			if points > 0 && fit.n >= points {
 				break
 			}
-			fit.add(safeLog(xmin+j*w), safeLog(float64(sparse[j])))
+			fit.add(safelog.Log(xmin+j*w), safelog.Log(float64(sparse[j])))
 		}
 	}
 	return fit.exponent()
@@ -125,10 +127,10 @@ func LogBinFit(x []float64, xmin, b float64) (float64, error) {
 	if !(b > 1) || math.IsInf(b, 1) {
 		return 0, fmt.Errorf("%w: log-bin base %v, want a finite value > 1", ErrInvalid, b)
 	}
-	lb := safeLog(b)
-	lx := safeLog(xmin)
+	lb := safelog.Log(b)
+	lx := safelog.Log(xmin)
 	xmax := slices.Max(x)
-	if span := (safeLog(xmax) - lx) / lb; span >= maxLogBins {
+	if span := (safelog.Log(xmax) - lx) / lb; span >= maxLogBins {
 		return 0, fmt.Errorf("%w: log-bin base %v gives %.3g bins from x_min = %v to the largest value %v, more than 2³⁰: choose a larger base", ErrInvalid, b, math.Floor(span)+1, xmin, xmax)
 	}
 	bin := func(v float64) int {
@@ -144,12 +146,12 @@ func LogBinFit(x []float64, xmin, b float64) (float64, error) {
 		r := v / xmin
 		if math.IsInf(r, 1) {
 			// Beyond the float64 range: in logarithms.
-			return max(0, int(math.Floor((safeLog(v)-lx)/lb)))
+			return max(0, int(math.Floor((safelog.Log(v)-lx)/lb)))
 		}
 		// The logarithm's rounding can put a value on an edge x_min·b^j
 		// in the bin below (log 1000/log 10 = 2.9999999999999996):
 		// correct j against the edges, computed as the widths below are.
-		j := int(safeLog(r) / lb)
+		j := int(safelog.Log(r) / lb)
 		for j > 0 && v < xmin*math.Pow(b, float64(j)) {
 			j--
 		}
@@ -187,9 +189,9 @@ func LogBinFit(x []float64, xmin, b float64) (float64, error) {
 		width := xmin * math.Pow(b, float64(j)) * (b - 1)
 		y := float64(c) / width
 		if isNormal(width) && isNormal(y) {
-			y = safeLog(y)
+			y = safelog.Log(y)
 		} else {
-			y = safeLog(float64(c)) - lx - float64(j)*lb - safeLog(b-1)
+			y = safelog.Log(float64(c)) - lx - float64(j)*lb - safelog.Log(b-1)
 		}
 		fit.add(lx+(float64(j)+0.5)*lb, y)
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/tether-sc/tether/internal/safelog"
 )
 
 // ErrInvalid is wrapped by every error caused by the input: values below
@@ -90,7 +92,7 @@ func CDF(x, alpha, xmin float64) float64 {
 	if x <= xmin {
 		return 0
 	}
-	return -math.Expm1((1 - alpha) * safeLog(x/xmin))
+	return -math.Expm1((1 - alpha) * safelog.Log(x/xmin))
 }
 
 // DiscretePMF returns p(x) = x^{−α}/ζ(α, x_min) of the discrete power law
@@ -106,7 +108,7 @@ func DiscretePMF(x, alpha, xmin float64) float64 {
 	if x < xmin || x != math.Trunc(x) {
 		return 0
 	}
-	return math.Exp(-alpha*safeLog(x) - logZeta(alpha, xmin))
+	return math.Exp(-alpha*safelog.Log(x) - logZeta(alpha, xmin))
 }
 
 // DiscreteCDF returns P(X ≤ x) = 1 − ζ(α, ⌊x⌋+1)/ζ(α, x_min) of the
@@ -143,9 +145,9 @@ func MLE(x []float64, xmin float64) (alpha, stderr float64, err error) {
 	}
 	s := 0.0
 	for _, v := range x {
-		s += safeLog(v)
+		s += safelog.Log(v)
 	}
-	return mleFromSum(len(x), s-float64(len(x))*safeLog(xmin))
+	return mleFromSum(len(x), s-float64(len(x))*safelog.Log(xmin))
 }
 
 // errInfinite returns the error wrapping ErrInvalid of the estimators for
@@ -178,13 +180,13 @@ func DiscreteMLEApprox(x []float64, xmin float64) (alpha, stderr float64, err er
 	}
 	s, above := 0.0, false
 	for _, v := range x {
-		s += safeLog(v)
+		s += safelog.Log(v)
 		above = above || v > xmin
 	}
 	if !above {
 		return 0, 0, errInfinite(len(x))
 	}
-	return mleFromSum(len(x), s-float64(len(x))*safeLog(xmin-0.5))
+	return mleFromSum(len(x), s-float64(len(x))*safelog.Log(xmin-0.5))
 }
 
 // DiscreteMLE returns the exact maximum-likelihood exponent of the discrete
@@ -204,7 +206,7 @@ func DiscreteMLE(x []float64, xmin float64) (alpha, stderr float64, err error) {
 	}
 	s := 0.0
 	for _, v := range x {
-		s += safeLog(v)
+		s += safelog.Log(v)
 	}
 	return discreteMLEFromMean(len(x), s/float64(len(x)), xmin)
 }
@@ -217,7 +219,7 @@ func dlogZeta(s, q float64) float64 {
 
 // discreteMLEFromMean solves −∂ln ζ(α, xmin)/∂α = m, m = mean of ln x.
 func discreteMLEFromMean(n int, m, xmin float64) (float64, float64, error) {
-	lq := safeLog(xmin)
+	lq := safelog.Log(xmin)
 	if !(m > lq+1e-15*math.Max(1, lq)) {
 		return 0, 0, errInfinite(n)
 	}
@@ -272,20 +274,20 @@ func LogLikelihood(x []float64, alpha, xmin float64, discrete bool) (float64, er
 	}
 	s := 0.0
 	for _, v := range x {
-		s += safeLog(v)
+		s += safelog.Log(v)
 	}
 	n := float64(len(x))
 	if discrete {
 		return checkFinite("log-likelihood", -n*logZeta(alpha, xmin)-alpha*s, alpha, xmin)
 	}
-	lx := safeLog(xmin)
+	lx := safelog.Log(xmin)
 	// ln((α−1)/x_min), as ln(α−1) − ln x_min where the ratio is not a
 	// normal float64 (it overflows for x_min near the smallest float64).
 	norm := (alpha - 1) / xmin
 	if isNormal(norm) {
-		norm = safeLog(norm)
+		norm = safelog.Log(norm)
 	} else {
-		norm = safeLog(alpha-1) - lx
+		norm = safelog.Log(alpha-1) - lx
 	}
 	return checkFinite("log-likelihood", n*norm-alpha*(s-n*lx), alpha, xmin)
 }

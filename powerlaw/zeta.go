@@ -1,6 +1,10 @@
 package powerlaw
 
-import "math"
+import (
+	"math"
+
+	"github.com/tether-sc/tether/internal/safelog"
+)
 
 // emCoef[j-1] = B_{2j}/(2j)!, the Euler–Maclaurin coefficients (B_{2j} the
 // Bernoulli numbers: 1/6, −1/30, 1/42, −1/30, 5/66, −691/2730, 7/6,
@@ -42,7 +46,7 @@ func Zeta(s, q float64) float64 {
 	z, _, ls := zetaScaled(s, q)
 	if zetaLargeQ(s, q) {
 		// Scaled by q^{s−1}: ζ may be far larger than e^{−ls}.
-		return math.Exp(safeLog(z) - ls)
+		return math.Exp(safelog.Log(z) - ls)
 	}
 	return z * math.Exp(-ls)
 }
@@ -51,7 +55,7 @@ func Zeta(s, q float64) float64 {
 // for q ≥ max(10, s) (no direct term) so large that q/(s−1)², a term of
 // ∂ζ/∂s·q^s, could overflow, or that q^{−s} underflows (below e^{−700}).
 func zetaLargeQ(s, q float64) bool {
-	return q >= max(10, s) && (q > 1e250 || s*safeLog(q) > 700)
+	return q >= max(10, s) && (q > 1e250 || s*safelog.Log(q) > 700)
 }
 
 // zetaScaled returns ζ(s, q)·e^{ls} and ∂ζ(s, q)/∂s·e^{ls} and the scale's
@@ -60,7 +64,7 @@ func zetaLargeQ(s, q float64) bool {
 // finite when q^{−s} underflows or q/(s−1) overflows, and their ratio is
 // ∂ ln ζ/∂s. Euler–Maclaurin as in Zeta, differentiated term by term.
 func zetaScaled(s, q float64) (z, dz, ls float64) {
-	lq := safeLog(q)
+	lq := safelog.Log(q)
 	if zetaLargeQ(s, q) {
 		// No direct term; the remainder at a = q, times q^{s−1}:
 		// 1/(s−1) + q^{−1}/2 + Σ_j c_j·(s)_{2j−1}·q^{−2j}.
@@ -79,7 +83,7 @@ func zetaScaled(s, q float64) (z, dz, ls float64) {
 	}
 	for k := 0; k < n; k++ {
 		// ((q+k)/q)^{−s}
-		l := safeLog(q + float64(k))
+		l := safelog.Log(q + float64(k))
 		t := math.Exp(-s * (l - lq))
 		if s > zetaShortcutS {
 			// ln(q+k) − ln q loses about s·10⁻¹⁵ of the exponent when q
@@ -97,7 +101,7 @@ func zetaScaled(s, q float64) (z, dz, ls float64) {
 		}
 	}
 	a := q + float64(n)
-	la := safeLog(a)
+	la := safelog.Log(a)
 	base := math.Exp(-s * (la - lq)) // (a/q)^{−s}
 	if s > zetaShortcutS {
 		base = math.Exp(-s * math.Log1p(float64(n)/q))
@@ -145,5 +149,5 @@ const zetaShortcutS = 1000
 // logZeta returns ln ζ(s, q) without underflow or overflow.
 func logZeta(s, q float64) float64 {
 	z, _, ls := zetaScaled(s, q)
-	return safeLog(z) - ls
+	return safelog.Log(z) - ls
 }
