@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/tether-sc/tether/internal/safelog"
 )
 
 // ErrInvalid is wrapped by the errors for parameters outside θ ∈ [0, 1),
@@ -124,6 +126,8 @@ func (c CRP) LogProb(labels []int) (float64, error) {
 // < 1. Cost O(k) Lgamma calls, except that a rising factorial ln [x]_m
 // with x > 10⁷ sums its m logarithms (lnRising): O(n) when α > 10⁷, plus
 // O(k) when α/θ > 10⁷ (one cluster of 2·10⁸ nodes: 1.9 s at α = 2·10⁷).
+// Where α/θ exceeds 10³⁰⁰ (it may overflow) or θ is subnormal, the first
+// sum is Σ_{i=1}^{k−1} ln(α + iθ) as printed, O(k).
 func (c CRP) LogProbSizes(sizes []int) (float64, error) {
 	if err := c.Validate(); err != nil {
 		return 0, err
@@ -141,9 +145,16 @@ func (c CRP) LogProbSizes(sizes []int) (float64, error) {
 	}
 	lp := 0.0
 	if k > 1 {
-		if c.Theta == 0 {
-			lp += float64(k-1) * math.Log(c.Alpha)
-		} else {
+		switch {
+		case c.Theta == 0:
+			lp += float64(k-1) * safelog.Log(c.Alpha)
+		case c.Alpha/c.Theta > 1e300 || c.Theta < 0x1p-1022:
+			// α/θ overflows (or nearly), or θ is subnormal: the
+			// logarithms Σ_{i=1}^{k−1} ln(α + iθ) themselves.
+			for i := 1; i < k; i++ {
+				lp += safelog.Log(c.Alpha + float64(i)*c.Theta)
+			}
+		default:
 			lp += float64(k-1)*math.Log(c.Theta) + lnRising(c.Alpha/c.Theta+1, k-1)
 		}
 	}
