@@ -156,7 +156,8 @@ const maxCount = 1 << 20
 // an invalid constraint, a negative Count or K, an unknown Strategy, or a
 // strategy without what it needs (Boundary and Similarity need Labels
 // with two clusters, Similarity a SigmaML). It returns ctx.Err() when ctx
-// is cancelled (checked every few thousand rows).
+// is cancelled, checked after about every 10⁶ multiply-adds of work
+// whatever a row costs.
 //
 // Cost: O(n·d·(k + c) + n log n) (see the package doc); memory O(n + t·d)
 // for t touched components.

@@ -612,3 +612,86 @@ func BenchmarkSuggest100k(b *testing.B) {
 		})
 	}
 }
+
+// countingCtx counts the calls of Err and reports context.Canceled from
+// call cancelAt + 1 on (never when cancelAt is 0).
+type countingCtx struct {
+	context.Context
+	calls, cancelAt int
+}
+
+func (c *countingCtx) Err() error {
+	c.calls++
+	if c.cancelAt > 0 && c.calls > c.cancelAt {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestSuggestPollsByWork: the context is checked in proportion to the work
+// done, not to the rows visited: a margin row costs k·d and a Similarity
+// candidate (λ + k)·d, and both loops checked only every 4096 rows (the
+// Similarity pool not at all), so a deadline was overrun by seconds. The
+// lower bound on the checks is the multiply-adds of the dominant loop,
+// counted from the sizes of the input, over ctxWork; a cancellation is then
+// seen at the next check, which returns at once.
+func TestSuggestPollsByWork(t *testing.T) {
+	// Boundary with n/2 clusters: margins cost n·(n/2)·d.
+	const nb, db = 4000, 16
+	xb := mat.NewDense(nb, db, nil)
+	rnd := rand.New(rand.NewPCG(7, 7))
+	for i := range nb {
+		for j := range db {
+			xb.Set(i, j, rnd.Float64())
+		}
+	}
+	pairsLabels := make([]int, nb)
+	for i := range pairsLabels {
+		pairsLabels[i] = i / 2
+	}
+	// Similarity with λ = 400 pairwise cannot-linked neighbourhoods and two
+	// clusters: the pool of min(n − λ, 4·Count) candidates costs
+	// P·(λ + 2)·d, the margins only n·2·d.
+	const ns, ds, lambda, count = 6000, 8, 400, 1000
+	xs := mat.NewDense(ns, ds, nil)
+	twoLabels := make([]int, ns)
+	for i := range ns {
+		twoLabels[i] = i % 2
+		for j := range ds {
+			xs.Set(i, j, float64(i%2)+rnd.Float64())
+		}
+	}
+	clique := &constraint.Set{N: ns}
+	for i := range lambda {
+		for j := i + 1; j < lambda; j++ {
+			clique.Pairs = append(clique.Pairs, constraint.Pair{I: i, J: j, Kind: constraint.CannotLink})
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		st   State
+		opts Options
+		work int // multiply-adds of the dominant loop
+	}{
+		{"boundary margins, k = n/2", State{Embedding: xb, Labels: pairsLabels}, Options{Count: 10, Strategy: Boundary}, nb * (nb / 2) * db},
+		{"similarity pool, λ = 400", State{Embedding: xs, Labels: twoLabels, Constraints: clique, SigmaML: 1}, Options{Count: count, Strategy: Similarity}, min(ns-lambda, 4*count) * lambda * ds},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			all := &countingCtx{Context: context.Background()}
+			if _, err := Suggest(all, tc.st, tc.opts); err != nil {
+				t.Fatal(err)
+			}
+			if want := tc.work / ctxWork; all.calls < want {
+				t.Fatalf("ctx checked %d times for %d multiply-adds, want ≥ %d (one per %d)", all.calls, tc.work, want, ctxWork)
+			}
+			half := &countingCtx{Context: context.Background(), cancelAt: all.calls / 2}
+			_, err := Suggest(half, tc.st, tc.opts)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("cancelled at check %d of %d: error %v, want context.Canceled", half.cancelAt, all.calls, err)
+			}
+			if half.calls != half.cancelAt+1 {
+				t.Errorf("Err called %d times, want %d: Suggest went on after the cancellation", half.calls, half.cancelAt+1)
+			}
+		})
+	}
+}

@@ -12,7 +12,12 @@
 //     components joined by a cannot-link (constraint.ComponentCannotLinks).
 //   - The cost of a call is O(n·d·(k + c)) for n nodes, d embedding
 //     columns, k clusters and c touched components or questions asked, plus
-//     O(n log n) for ranking; no strategy looks at all n² pairs.
+//     O(n log n) for ranking (the Strategy constants give each one's). That
+//     is linear in n for a few questions and clusters, but quadratic,
+//     O(n²·d), when k or the Count asked for is of the order of n: Explore,
+//     and Boundary before any neighbourhood, scan every node for each
+//     question, and the margins of Boundary and Similarity compare every
+//     node with every centroid.
 //   - Every random choice (tie breaks, the first point, the Random
 //     strategy) is drawn from Options.Seed: the same State and Options give
 //     the same questions.

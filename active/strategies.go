@@ -19,15 +19,18 @@ const (
 	streamRandom = 3 // the Random strategy's pairs
 )
 
-// ctxEvery is how many rows a loop handles between checks of ctx.
-const ctxEvery = 4096
+// ctxWork is how much work a loop does between checks of ctx, counted in
+// multiply-adds of distances (d per pair of rows) plus one per row or pair
+// visited: about a millisecond, whatever a row costs (a margin row costs
+// k·d, a Similarity candidate (λ + k)·d).
+const ctxWork = 1 << 20
 
 // suggester holds one call's inputs and derived knowledge.
 type suggester struct {
 	ctx  context.Context
 	st   State
 	x    *mat.Dense
-	n    int
+	n, d int // rows and columns of x
 	seed uint64
 	kn   *knowledge
 	k    int   // clusters sought, 0 when unknown
@@ -38,11 +41,12 @@ type suggester struct {
 	pairs     map[[2]int]bool // the pairs asked in this call
 	mu        [][]float64     // centroids of Labels, once computed
 	coreNodes []int           // cores of Labels, once computed
+	work      int             // work done since ctx was last checked (see poll)
 }
 
 func newSuggester(ctx context.Context, st State, seed uint64) *suggester {
-	n, _ := st.Embedding.Dims()
-	s := &suggester{ctx: ctx, st: st, x: st.Embedding, n: n, seed: seed, k: st.K, asked: map[int]bool{}, pairs: map[[2]int]bool{}}
+	n, d := st.Embedding.Dims()
+	s := &suggester{ctx: ctx, st: st, x: st.Embedding, n: n, d: d, seed: seed, k: st.K, asked: map[int]bool{}, pairs: map[[2]int]bool{}}
 	if s.k == 0 && st.Labels != nil {
 		s.k = slices.Max(st.Labels) + 1
 	}
@@ -55,12 +59,15 @@ func newSuggester(ctx context.Context, st State, seed uint64) *suggester {
 	return s
 }
 
-// check returns ctx's error every ctxEvery rows.
-func (s *suggester) check(i int) error {
-	if i%ctxEvery == 0 {
-		return s.ctx.Err()
+// poll counts work units done (see ctxWork) and returns ctx's error each
+// time another ctxWork of them have been done since the last check.
+func (s *suggester) poll(work int) error {
+	s.work += work
+	if s.work < ctxWork {
+		return nil
 	}
-	return nil
+	s.work = 0
+	return s.ctx.Err()
 }
 
 func (s *suggester) row(i int) []float64 { return s.x.RawRowView(i) }
@@ -212,7 +219,7 @@ func (s *suggester) farthest(count int, cores bool) ([]Question, error) {
 		s.asked[first] = true
 	}
 	for i := 0; i < s.n; i++ {
-		if err := s.check(i); err != nil {
+		if err := s.poll(1 + len(anchors)*s.d); err != nil {
 			return nil, err
 		}
 		if !s.kn.untouched(i) || i == first || s.asked[i] {
@@ -256,7 +263,7 @@ func (s *suggester) farthest(count int, cores bool) ([]Question, error) {
 		qs = append(qs, Question{I: best, J: j, Score: dBest,
 			Why: fmt.Sprintf("%s %d is the farthest from every known group (distance %.3g): is it with node %d?", what, best, dBest, j)})
 		for i := 0; i < s.n; i++ {
-			if err := s.check(i); err != nil {
+			if err := s.poll(1 + s.d); err != nil {
 				return nil, err
 			}
 			if minD[i] != taken {
@@ -281,7 +288,7 @@ func (s *suggester) cores() ([]int, error) {
 		core[c] = -1
 	}
 	for i, c := range s.st.Labels {
-		if err := s.check(i); err != nil {
+		if err := s.poll(1 + s.d); err != nil {
 			return nil, err
 		}
 		if dd := dist2(s.row(i), mu[c]); core[c] < 0 || dd < coreD[c] || (dd == coreD[c] && s.rank[i] < s.rank[core[c]]) {
@@ -346,7 +353,7 @@ func (s *suggester) margins(what string) ([]margin, [][]float64, error) {
 	mu := s.centroids()
 	var ms []margin
 	for i := 0; i < s.n; i++ {
-		if err := s.check(i); err != nil {
+		if err := s.poll(1 + len(mu)*s.d); err != nil {
 			return nil, nil, err
 		}
 		if !s.kn.untouched(i) || s.asked[i] {
@@ -397,7 +404,7 @@ func (s *suggester) boundary(count int) ([]Question, error) {
 			// No neighbourhood: the nearest node across the boundary.
 			j, dj := -1, 0.0
 			for t, c := range s.st.Labels {
-				if err := s.check(t); err != nil {
+				if err := s.poll(1 + s.d); err != nil {
 					return nil, err
 				}
 				if c != m.b || t == m.i || s.kn.implied(m.i, t) || s.pairs[clKey(m.i, t)] {
@@ -449,6 +456,9 @@ func (s *suggester) similarity(count int) ([]Question, error) {
 	}
 	var cs []cand
 	for _, m := range ms[:min(len(ms), max(32, 4*count))] {
+		if err := s.poll(1 + len(partners)*(s.d+1)); err != nil {
+			return nil, err
+		}
 		best := cand{i: m.i, j: -1}
 		for _, j := range partners {
 			if j == m.i || s.kn.implied(m.i, j) {
@@ -516,7 +526,7 @@ func (s *suggester) random(count int) ([]Question, error) {
 	}
 	seen := map[[2]int]bool{}
 	for tries := 0; len(qs) < count && tries < 64*count+1024; tries++ {
-		if err := s.check(tries); err != nil {
+		if err := s.poll(1); err != nil {
 			return nil, err
 		}
 		i, j := rnd.IntN(s.n), rnd.IntN(s.n)

@@ -312,3 +312,54 @@ func sampleNilSource(c CRP) (err error) {
 	_, err = c.Sample(3, nil)
 	return err
 }
+
+// TestExpectedClustersDirichletLarge: θ = 0 beyond 2²⁰ customers takes
+// α(ψ(α+n) − ψ(α)) in O(1) (n = 2·10⁹ took 12.7 s in the O(n) sum).
+// References: mpmath's digamma at 40 digits, and for α = 10³⁰⁰ (beyond
+// mpmath's digits there) Σ α/(α+i) = n − Σ i/(α+i) = n to 10⁻²⁸⁰.
+func TestExpectedClustersDirichletLarge(t *testing.T) {
+	for _, tc := range []struct {
+		alpha float64
+		n     int
+		want  float64
+	}{
+		{2, 2_000_000_000, 41.987257366315778652},
+		{1, 1<<20 + 1, 14.440160706610928373}, // the first n past the sum
+		{0.01, 1 << 21, 1.1511697601597730097},
+		{1e5, 3_000_000, 343399.20432031483271},
+		{1e300, 2_000_000, 2e6},
+		{5e-324, 1 << 21, 1},
+	} {
+		got, err := CRP{tc.alpha, 0}.ExpectedClusters(tc.n)
+		if err != nil || math.Abs(got-tc.want) > 1e-13*tc.want {
+			t.Errorf("α = %v: E[K_%d] = %.17g (%v), want %.17g", tc.alpha, tc.n, got, err, tc.want)
+		}
+	}
+}
+
+// TestLogProbTinyDiscount: α/θ overflows (θ tiny or subnormal, or α near
+// the largest float64) while ln(α + iθ) does not: LogProbSizes gave +Inf.
+// References: for sizes [1, 1], ln((α + θ)/(α + 1)) (the second customer
+// opens a table), ln ½ for α = 1, and 0 to 10⁻³⁰⁸ for the largest α; for
+// sizes [3, 2, 1], the product of the seating probabilities (seqLogProb).
+// With θ = 0 and a subnormal α, ln α was misread by math.Log
+// (golang/go#56600): ln p([1, 1]) = ln α − ln(1 + α) = −1074 ln 2.
+func TestLogProbTinyDiscount(t *testing.T) {
+	for _, tc := range []struct {
+		c     CRP
+		sizes []int
+		want  float64
+	}{
+		{CRP{1, 5e-324}, []int{1, 1}, -math.Ln2},
+		{CRP{1, 1e-310}, []int{1, 1}, -math.Ln2},
+		{CRP{1, 1e-301}, []int{1, 1}, -math.Ln2},
+		{CRP{math.MaxFloat64, 0.5}, []int{1, 1}, 0},
+		{CRP{2, 1e-305}, []int{3, 2, 1}, seqLogProb(CRP{2, 1e-305}, []int{0, 0, 0, 1, 1, 2})},
+		{CRP{0x1p-1074, 0}, []int{1, 1}, -1074 * math.Ln2},
+	} {
+		got, err := tc.c.LogProbSizes(tc.sizes)
+		if err != nil || math.Abs(got-tc.want) > 1e-12*math.Max(1, math.Abs(tc.want)) {
+			t.Errorf("%+v: LogProbSizes(%v) = %.17g (%v), want %.17g", tc.c, tc.sizes, got, err, tc.want)
+		}
+	}
+}

@@ -13,9 +13,9 @@ import (
 
 // Bootstrap configures GoodnessOfFit.
 type Bootstrap struct {
-	// Reps is the number of synthetic data sets. If Reps is 0, 1000 are
-	// used: the p-value is then accurate to about ±0.016 (Clauset et al.
-	// recommend 2500 for ±0.01).
+	// Reps is the number of synthetic data sets, at most MaxReps. If Reps
+	// is 0, 1000 are used: the p-value is then accurate to about ±0.016
+	// (Clauset et al. recommend 2500 for ±0.01).
 	Reps int
 	// Seed seeds replicate r with rand.NewPCG(Seed, r): the same Seed gives
 	// the same p-value whatever the number of workers.
@@ -47,6 +47,10 @@ type GOF struct {
 	Redrawn int
 }
 
+// MaxReps is the largest Bootstrap.Reps: a p-value to about ±0.0005,
+// far beyond what the test needs, at a few bytes of bookkeeping each.
+const MaxReps = 1_000_000
+
 // maxOverflow is the largest probability that one draw of the fitted law
 // exceeds the largest float64 for which GoodnessOfFit still redraws such
 // values; beyond it the law cannot be represented and it returns an error.
@@ -71,15 +75,16 @@ const maxOverflow = 0.5
 // finite data it is at most 1/e, since α̂ − 1 ≥ 1/ln(M/x_min).
 //
 // Replicates run in parallel (Bootstrap.Workers) and stop when ctx is
-// cancelled, returning ctx's error. Errors of Fit are returned as they are.
+// cancelled, returning ctx's error. Reps below 0 or above MaxReps is an
+// error wrapping ErrInvalid; errors of Fit are returned as they are.
 // Cost: Reps times the cost of Fit plus len(x) draws.
 func GoodnessOfFit(ctx context.Context, x []float64, opt *Options, b Bootstrap) (*GOF, error) {
 	var o Options
 	if opt != nil {
 		o = *opt
 	}
-	if b.Reps < 0 {
-		return nil, fmt.Errorf("%w: %d bootstrap replicates", ErrInvalid, b.Reps)
+	if b.Reps < 0 || b.Reps > MaxReps {
+		return nil, fmt.Errorf("%w: %d bootstrap replicates, want 0 (the default, 1000) to %d", ErrInvalid, b.Reps, MaxReps)
 	}
 	reps := b.Reps
 	if reps == 0 {

@@ -47,7 +47,7 @@ func TestDomain(t *testing.T) {
 		{"Zeta q = 0", Zeta(2, 0), nan},
 		{"Zeta q smallest", Zeta(2, tiny), inf},
 		{"Zeta q = +Inf", Zeta(2, inf), nan},
-		{"Zeta q = MaxFloat64", Zeta(2, big), 0}, // q^{−s} underflows
+		{"Zeta q = MaxFloat64", Zeta(2, big), 1 / big}, // ≈ q^{1−s}/(s−1), subnormal; was 0 (q^{−s} underflowed)
 		{"Zeta q = 1e100", Zeta(2, 1e100), 1.000000000000000000000e-100},
 		{"Zeta q NaN", Zeta(2, nan), nan},
 		{"PMF α = 1", DiscretePMF(2, 1, 1), nan},

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/safelog"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -88,7 +89,9 @@ func checkData(x []float64, discrete bool) error {
 // Errors wrap ErrInvalid: empty x; a value that is not finite, not
 // positive, or (discrete) not an integer, named by index; an invalid Xmin;
 // no value ≥ Xmin; no candidate x_min (too few distinct values); an
-// infinite exponent (every tail value equal to x_min).
+// infinite exponent (every tail value equal to x_min); with Xmin given, a
+// KS distance that is not a finite number (a candidate x_min whose
+// distance is not is skipped, as one whose exponent is infinite).
 //
 // Cost: a sort, O(n) with the radix sort; then per candidate O(1) for the
 // continuous MLE (suffix sums of ln x) or ~100 ζ evaluations for the
@@ -132,7 +135,7 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 	// suffix[i] = Σ_{j≥i} ln y_j.
 	suffix := make([]float64, n+1)
 	for i := n - 1; i >= 0; i-- {
-		suffix[i] = suffix[i+1] + math.Log(y[i])
+		suffix[i] = suffix[i+1] + safelog.Log(y[i])
 	}
 	fitAt := func(i int, xmin float64) (*Result, error) {
 		m := n - i
@@ -141,7 +144,7 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 		if o.Discrete {
 			r.Alpha, r.StdErr, err = discreteMLEFromMean(m, suffix[i]/float64(m), xmin)
 		} else {
-			r.Alpha, r.StdErr, err = mleFromSum(m, suffix[i]-float64(m)*math.Log(xmin))
+			r.Alpha, r.StdErr, err = mleFromSum(m, suffix[i]-float64(m)*safelog.Log(xmin))
 		}
 		if err != nil {
 			return nil, err
@@ -150,6 +153,9 @@ func fit(ctx context.Context, x []float64, opt *Options) (*Result, error) {
 			r.KS = ksDiscreteSorted(y[i:], r.Alpha, xmin)
 		} else {
 			r.KS = ksSorted(y[i:], r.Alpha, xmin)
+		}
+		if r.KS, err = checkFinite("KS distance", r.KS, r.Alpha, xmin); err != nil {
+			return nil, err
 		}
 		return r, nil
 	}

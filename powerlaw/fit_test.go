@@ -145,8 +145,12 @@ func TestGoodnessOfFit(t *testing.T) {
 	if _, err := GoodnessOfFit(cctx, x, nil, Bootstrap{Reps: 20}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v", err)
 	}
-	if _, err := GoodnessOfFit(ctx, x, nil, Bootstrap{Reps: -1}); !errors.Is(err, ErrInvalid) {
-		t.Errorf("negative reps: err = %v", err)
+	// Replicates out of range: 1<<60 panicked making its bookkeeping.
+	for _, reps := range []int{1 << 60, -1, MaxReps + 1} {
+		want := fmt.Sprintf("%d bootstrap replicates, want 0 (the default, 1000) to 1000000", reps)
+		if _, err := GoodnessOfFit(ctx, x, nil, Bootstrap{Reps: reps}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Reps = %d: err = %v, want ErrInvalid naming %q", reps, err, want)
+		}
 	}
 }
 

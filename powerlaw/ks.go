@@ -3,13 +3,16 @@ package powerlaw
 import (
 	"math"
 	"slices"
+
+	"github.com/tether-sc/tether/internal/safelog"
 )
 
 // KS returns the Kolmogorov–Smirnov distance D = max_x |P_emp(x) − P_α(x)|
 // (thesis §5.1.2) between the empirical CDF of x and the continuous power
 // law of eq. 5.1.2 with exponent alpha and lower bound xmin. x is not
 // modified. Errors wrap ErrInvalid: α ≤ 1, empty x, values not finite or
-// below xmin.
+// below xmin, a distance that is not a finite number (never expected:
+// the CDF is computed without overflow).
 //
 // Method: D = max_i max((i+1)/n − u_(i), u_(i) − i/n) over the order
 // statistics of u_i = F(x_i), without sorting: the u_i are counted into
@@ -27,7 +30,7 @@ func KS(x []float64, alpha, xmin float64) (float64, error) {
 	if err := checkTail(x, xmin, false); err != nil {
 		return 0, err
 	}
-	return ksUnsorted(x, alpha, xmin), nil
+	return checkFinite("KS distance", ksUnsorted(x, alpha, xmin), alpha, xmin)
 }
 
 // KSDiscrete is KS for the discrete law p(x) = x^{−α}/ζ(α, x_min) on
@@ -43,16 +46,16 @@ func KSDiscrete(x []float64, alpha, xmin float64) (float64, error) {
 	if err := checkTail(x, xmin, true); err != nil {
 		return 0, err
 	}
-	return ksDiscreteSorted(sortedCopy(x), alpha, xmin), nil
+	return checkFinite("KS distance", ksDiscreteSorted(sortedCopy(x), alpha, xmin), alpha, xmin)
 }
 
 // ksSorted is KS on ascending data y ≥ xmin.
 func ksSorted(y []float64, alpha, xmin float64) float64 {
 	n := float64(len(y))
 	d := 0.0
-	lx := math.Log(xmin)
+	lx := safelog.Log(xmin)
 	for i, v := range y {
-		f := -math.Expm1((1 - alpha) * (math.Log(v) - lx))
+		f := -math.Expm1((1 - alpha) * (safelog.Log(v) - lx))
 		d = max(d, float64(i+1)/n-f, f-float64(i)/n)
 	}
 	return d
@@ -71,10 +74,10 @@ func ksUnsorted(x []float64, alpha, xmin float64) float64 {
 	m := n / ksBucketSize
 	bs := make([]bucket, m)
 	u := make([]float64, n)
-	lx := math.Log(xmin)
+	lx := safelog.Log(xmin)
 	mf := float64(m)
 	for i, v := range x {
-		f := -math.Expm1((1 - alpha) * (math.Log(v) - lx))
+		f := -math.Expm1((1 - alpha) * (safelog.Log(v) - lx))
 		u[i] = f
 		b := &bs[min(int(f*mf), m-1)]
 		if b.c == 0 {
@@ -151,7 +154,7 @@ func (w *survivalWalker) at(x float64) float64 {
 		return w.s
 	}
 	for w.x < x {
-		w.s -= math.Exp(-w.alpha*math.Log(w.x) - w.logZmin)
+		w.s -= math.Exp(-w.alpha*safelog.Log(w.x) - w.logZmin)
 		w.x++
 	}
 	return max(w.s, 0)

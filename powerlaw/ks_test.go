@@ -123,3 +123,29 @@ func TestKSUnsortedAgainstSorted(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscreteHugeValues: values near the float64 range with α close to 1
+// (Fit's choice for this sample). KSDiscrete returned +Inf with a nil
+// error, and so did Fit's KS (ζ(α, x) overflowed in the survival
+// function). References in 40-digit arithmetic (mpmath): the KS distance
+// from the definition (the empirical CDF against 1 − ζ(α, x+1)/ζ(α, 1) at
+// every value and just before the next), the log-likelihood
+// −n ln ζ(α, 1) − αΣ ln x_i, and the MLE by bisection on the score.
+func TestDiscreteHugeValues(t *testing.T) {
+	x := []float64{1, 1, 2, 3, 5, 8, 1e305, 2e306}
+	ks, err := KSDiscrete(x, 1.0056, 1)
+	if err != nil || math.Abs(ks-0.73489811440926170909) > 1e-12 {
+		t.Errorf("KSDiscrete = %v (%v), want 0.73489811440926170909", ks, err)
+	}
+	ll, err := LogLikelihood(x, 1.0056, 1, true)
+	if err != nil || math.Abs(ll-(-1462.4721214897278293)) > 1e-12*1462 {
+		t.Errorf("LogLikelihood = %v (%v), want −1462.4721214897278293", ll, err)
+	}
+	r, err := Fit(x, &Options{Discrete: true, Xmin: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(r.Alpha-1.0056430918640647265) > 1e-13 || math.Abs(r.KS-0.73478281672585866606) > 1e-12 {
+		t.Errorf("Fit: α = %.17g, KS = %.17g; want 1.0056430918640647265, 0.73478281672585866606", r.Alpha, r.KS)
+	}
+}

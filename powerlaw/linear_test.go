@@ -1,9 +1,15 @@
 package powerlaw
 
 import (
+	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // repeat returns v repeated c times for each (v, c).
@@ -85,5 +91,131 @@ func TestLinearFitsBiased(t *testing.T) {
 	full, _ := LinearFit(x, 1, 1, 0)
 	if math.Abs(full-2.5) < 20*se || math.Abs(mle-2.5) > 4*se {
 		t.Errorf("full-histogram fit %v, MLE %v ± %v: want the fit biased, the MLE not", full, mle, se)
+	}
+}
+
+// within runs f and fails t if it has not returned after a minute: the
+// fits below once looped forever. Not a speed check.
+func within(t *testing.T, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("did not return")
+	}
+}
+
+// TestLogBinFitExtremes: ratios v/x_min beyond the largest float64, a
+// subnormal x_min, bin widths beyond the largest float64 and bases close
+// to 1. The references are exact: with equal counts in every non-empty
+// bin, ln(count/width) = const − j·ln b against x = const + j·ln b, so
+// the exponent is 1 whatever the bins; otherwise the closed form of the
+// two-point slope, or the least-squares slope over the bins (found by
+// hand below) computed in 50-digit arithmetic (mpmath).
+func TestLogBinFitExtremes(t *testing.T) {
+	maxF := math.MaxFloat64
+	for _, tc := range []struct {
+		name    string
+		x       []float64
+		xmin, b float64
+		want    float64
+		tol     float64 // relative
+	}{
+		// Bins 0, 2, 3, 997 and 1024 (v/x_min = 2·MaxFloat64 < 2¹⁰²⁵):
+		// one value each. Panicked (index −1).
+		{"b = 2, v/x_min overflows", []float64{0.5, 3, 7, 1e300, maxF}, 0.5, 2, 1, 1e-12},
+		// Bins 0 (0.5 and 3), 1, 300 and 308: counts 2, 1, 1, 1. Looped
+		// forever.
+		{"b = 10, v/x_min overflows", []float64{0.5, 3, 7, 1e300, maxF}, 0.5, 10, 1.0004973893449148338562, 1e-12},
+		// Bins 0 (count 2, width 1e-310: subnormal) and 33: slope
+		// (−ln 2 − 33 ln 2)/(33 ln 2). Was NaN.
+		{"subnormal x_min", []float64{1e-310, 1e-310, 1e-300}, 1e-310, 2, 34.0 / 33, 1e-12},
+		// Bins 0 (count 2) and 8, whose width 9·10³⁰⁸ overflows: slope
+		// (−ln 2 − 8 ln 10)/(8 ln 10). Was NaN.
+		{"width overflows", []float64{1e300, 1e300, maxF}, 1e300, 10, 1 + math.Ln2/(8*math.Ln10), 1e-12},
+		// Bins 0, 6 931 472 and 138 155 112 of 1.4·10⁸: one value each.
+		// Allocated 5.4 GB. The widths x_min·b^j(b−1) come from Pow(b, j),
+		// whose rounding grows with j: 10⁻⁹.
+		{"b = 1 + 1e-7", []float64{1, 2, 1e6}, 1, 1 + 1e-7, 1, 1e-9},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			var got float64
+			var err error
+			within(t, func() { got, err = LogBinFit(tc.x, tc.xmin, tc.b) })
+			runtime.ReadMemStats(&after)
+			if err != nil || !(math.Abs(got-tc.want) <= tc.tol*tc.want) {
+				t.Errorf("LogBinFit = %v (%v), want %v ± %g relative", got, err, tc.want, tc.tol)
+			}
+			if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 1 {
+				t.Errorf("allocated %d MB for %d values", mb, len(tc.x))
+			}
+		})
+	}
+}
+
+// TestLogBinFitSparse: a base close to 1 spans more bins than 2n + 64,
+// held in a map; the exponent is the least-squares slope over the
+// non-empty bins, computed here from the definition (bins by
+// ⌊ln(v/x_min)/ln b⌋, textbook two-pass sums).
+func TestLogBinFitSparse(t *testing.T) {
+	x, _ := Sample(300, 2, 1, false, rand.NewPCG(3, 5))
+	const b = 1.001
+	counts := map[int]int{}
+	for _, v := range x {
+		counts[int(math.Floor(math.Log(v)/math.Log(b)))]++
+	}
+	var xs, ys []float64
+	for j, c := range counts {
+		xs = append(xs, (float64(j)+0.5)*math.Log(b))
+		ys = append(ys, math.Log(float64(c))-float64(j)*math.Log(b)-math.Log(b-1))
+	}
+	var mx, my float64
+	for i := range xs {
+		mx += xs[i]
+		my += ys[i]
+	}
+	mx /= float64(len(xs))
+	my /= float64(len(xs))
+	var sxy, sxx float64
+	for i := range xs {
+		sxy += (xs[i] - mx) * (ys[i] - my)
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+	}
+	want := -sxy / sxx
+	if top := slices.Max(slices.Collect(maps.Keys(counts))); top < 2*len(x)+64 {
+		t.Fatalf("largest bin %d: the map is not used", top)
+	}
+	got, err := LogBinFit(x, 1, b)
+	if err != nil || math.Abs(got-want) > 1e-9*math.Abs(want) {
+		t.Errorf("LogBinFit = %v (%v), want %v", got, err, want)
+	}
+}
+
+// TestLinearFitsInvalidBins: a bin count beyond reason is refused, naming
+// the parameter at fault, instead of allocating by the bin index or
+// fitting points at +Inf.
+func TestLinearFitsInvalidBins(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fit  func() (float64, error)
+		want string
+	}{
+		// 1.4·10¹⁰ bins: ran out of memory.
+		{"log bins, b = 1 + 1e-9", func() (float64, error) { return LogBinFit([]float64{1, 2, 1e6}, 1, 1+1e-9) }, "log-bin base 1.000000001 gives 1.38e+10 bins"},
+		// (10¹⁰ − 1)/5e-324 overflows: the bins beyond the first were at
+		// x_min + Inf·w, "2 non-empty histogram bin(s), need at least 2".
+		{"linear, w = 5e-324", func() (float64, error) { return LinearFit([]float64{1, 1, 2, 3, 1e10}, 1, 5e-324, 0) }, "bin width 5e-324"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			within(t, func() { _, err = tc.fit() })
+			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want ErrInvalid naming %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/tether-sc/tether/internal/safelog"
 )
 
 // ErrInvalid is wrapped by every error caused by the input: values below
@@ -90,7 +92,7 @@ func CDF(x, alpha, xmin float64) float64 {
 	if x <= xmin {
 		return 0
 	}
-	return -math.Expm1((1 - alpha) * math.Log(x/xmin))
+	return -math.Expm1((1 - alpha) * safelog.Log(x/xmin))
 }
 
 // DiscretePMF returns p(x) = x^{−α}/ζ(α, x_min) of the discrete power law
@@ -106,7 +108,7 @@ func DiscretePMF(x, alpha, xmin float64) float64 {
 	if x < xmin || x != math.Trunc(x) {
 		return 0
 	}
-	return math.Exp(-alpha*math.Log(x) - logZeta(alpha, xmin))
+	return math.Exp(-alpha*safelog.Log(x) - logZeta(alpha, xmin))
 }
 
 // DiscreteCDF returns P(X ≤ x) = 1 − ζ(α, ⌊x⌋+1)/ζ(α, x_min) of the
@@ -143,9 +145,9 @@ func MLE(x []float64, xmin float64) (alpha, stderr float64, err error) {
 	}
 	s := 0.0
 	for _, v := range x {
-		s += math.Log(v)
+		s += safelog.Log(v)
 	}
-	return mleFromSum(len(x), s-float64(len(x))*math.Log(xmin))
+	return mleFromSum(len(x), s-float64(len(x))*safelog.Log(xmin))
 }
 
 // errInfinite returns the error wrapping ErrInvalid of the estimators for
@@ -178,13 +180,13 @@ func DiscreteMLEApprox(x []float64, xmin float64) (alpha, stderr float64, err er
 	}
 	s, above := 0.0, false
 	for _, v := range x {
-		s += math.Log(v)
+		s += safelog.Log(v)
 		above = above || v > xmin
 	}
 	if !above {
 		return 0, 0, errInfinite(len(x))
 	}
-	return mleFromSum(len(x), s-float64(len(x))*math.Log(xmin-0.5))
+	return mleFromSum(len(x), s-float64(len(x))*safelog.Log(xmin-0.5))
 }
 
 // DiscreteMLE returns the exact maximum-likelihood exponent of the discrete
@@ -204,20 +206,20 @@ func DiscreteMLE(x []float64, xmin float64) (alpha, stderr float64, err error) {
 	}
 	s := 0.0
 	for _, v := range x {
-		s += math.Log(v)
+		s += safelog.Log(v)
 	}
 	return discreteMLEFromMean(len(x), s/float64(len(x)), xmin)
 }
 
 // dlogZeta returns ∂ ln ζ(s, q)/∂s = E[−ln X] under the discrete law.
 func dlogZeta(s, q float64) float64 {
-	z, dz := zetaScaled(s, q)
+	z, dz, _ := zetaScaled(s, q)
 	return dz / z
 }
 
 // discreteMLEFromMean solves −∂ln ζ(α, xmin)/∂α = m, m = mean of ln x.
 func discreteMLEFromMean(n int, m, xmin float64) (float64, float64, error) {
-	lq := math.Log(xmin)
+	lq := safelog.Log(xmin)
 	if !(m > lq+1e-15*math.Max(1, lq)) {
 		return 0, 0, errInfinite(n)
 	}
@@ -259,7 +261,10 @@ func discreteMLEFromMean(n int, m, xmin float64) (float64, float64, error) {
 // LogLikelihood returns the log-likelihood of data x ≥ xmin under the
 // continuous law (thesis §5.1.2: Σ ln((α−1)/x_min) − α ln(x_i/x_min)) or,
 // when discrete, under x^{−α}/ζ(α, x_min): −n ln ζ(α, x_min) − αΣ ln x_i.
-// Errors as for MLE, and for α ≤ 1. Cost O(n).
+// ln((α−1)/x_min) is ln(α−1) − ln x_min where the ratio overflows (x_min
+// near the smallest float64), so the result is finite whenever the true
+// one is. Errors as for MLE, and for α ≤ 1 or a result that is not a
+// finite number. Cost O(n).
 func LogLikelihood(x []float64, alpha, xmin float64, discrete bool) (float64, error) {
 	if err := checkLaw(alpha, xmin); err != nil {
 		return 0, err
@@ -269,11 +274,30 @@ func LogLikelihood(x []float64, alpha, xmin float64, discrete bool) (float64, er
 	}
 	s := 0.0
 	for _, v := range x {
-		s += math.Log(v)
+		s += safelog.Log(v)
 	}
 	n := float64(len(x))
 	if discrete {
-		return -n*logZeta(alpha, xmin) - alpha*s, nil
+		return checkFinite("log-likelihood", -n*logZeta(alpha, xmin)-alpha*s, alpha, xmin)
 	}
-	return n*math.Log((alpha-1)/xmin) - alpha*(s-n*math.Log(xmin)), nil
+	lx := safelog.Log(xmin)
+	// ln((α−1)/x_min), as ln(α−1) − ln x_min where the ratio is not a
+	// normal float64 (it overflows for x_min near the smallest float64).
+	norm := (alpha - 1) / xmin
+	if isNormal(norm) {
+		norm = safelog.Log(norm)
+	} else {
+		norm = safelog.Log(alpha-1) - lx
+	}
+	return checkFinite("log-likelihood", n*norm-alpha*(s-n*lx), alpha, xmin)
+}
+
+// checkFinite returns v, or an error wrapping ErrInvalid naming what v
+// is when it is NaN or infinite: no such number leaves the package with a
+// nil error.
+func checkFinite(what string, v, alpha, xmin float64) (float64, error) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%w: the %s at α = %v, x_min = %v is %v, not a finite number", ErrInvalid, what, alpha, xmin, v)
+	}
+	return v, nil
 }

@@ -213,3 +213,85 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestSubnormalData: the continuous estimators depend on the data only
+// through x/x_min, so data scaled by c = 2⁻¹⁰⁵⁰ (exactly, into the
+// subnormal range: small integers keep every bit) must give what the
+// unscaled data give, and the log-likelihood must rise by exactly
+// −n·ln c = 1050·n·ln 2. The references are the closed forms computed here
+// on the unscaled data. math.Log on amd64 misreads subnormals
+// (golang/go#56600): MLE, KS, Fit and LogLikelihood were off.
+func TestSubnormalData(t *testing.T) {
+	const c = 0x1p-1050
+	x := []float64{3, 3, 4, 5, 7, 9, 12, 20, 33, 100}
+	const xmin, alpha = 3.0, 2.5
+	n := float64(len(x))
+	var sumLog float64 // Σ ln(x_i/x_min)
+	for _, v := range x {
+		sumLog += math.Log(v / xmin)
+	}
+	wantMLE := 1 + n/sumLog
+	wantLL := n*math.Log((alpha-1)/xmin) - alpha*sumLog
+	var wantKS float64
+	for i, v := range x { // sorted: the empirical CDF steps at each value
+		f := 1 - math.Pow(v/xmin, 1-alpha)
+		wantKS = max(wantKS, float64(i+1)/n-f, f-float64(i)/n)
+	}
+	y := make([]float64, len(x))
+	for i, v := range x {
+		y[i] = v * c
+	}
+	gotMLE, _, err := MLE(y, xmin*c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotLL, err := LogLikelihood(y, alpha, xmin*c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotKS, err := KS(y, alpha, xmin*c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit, err := Fit(y, &Options{Xmin: xmin * c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"MLE", gotMLE, wantMLE},
+		{"LogLikelihood", gotLL, wantLL + 1050*n*math.Ln2},
+		{"KS", gotKS, wantKS},
+		{"Fit α", fit.Alpha, wantMLE},
+	} {
+		if math.Abs(tc.got-tc.want) > 1e-12*math.Max(1, math.Abs(tc.want)) {
+			t.Errorf("%s = %.17g, want %.17g", tc.name, tc.got, tc.want)
+		}
+	}
+}
+
+// TestLogLikelihoodTinyXmin: (α−1)/x_min overflows for x_min near the
+// smallest float64 while the log-likelihood is finite. Reference:
+// Σ ln((α−1)/x_min) − α ln(x_i/x_min) in 40-digit arithmetic (mpmath).
+func TestLogLikelihoodTinyXmin(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		x           []float64
+		alpha, xmin float64
+		want        float64
+	}{
+		// Was +Inf.
+		{"x_min 1e-308 (subnormal), α = 3", []float64{1e-308, 2e-308, 5e-308}, 3, 1e-308, 2122.760312189195911},
+		// A normal x_min whose ratio (α−1)/x_min is finite: unchanged path.
+		{"x_min 1e-300, α = 3", []float64{1e-300, 2e-300, 5e-300}, 3, 1e-300, 2067.498269957338815},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := LogLikelihood(tc.x, tc.alpha, tc.xmin, false)
+			if err != nil || math.Abs(got-tc.want) > 1e-12*math.Abs(tc.want) {
+				t.Errorf("LogLikelihood = %.17g (%v), want %.17g", got, err, tc.want)
+			}
+		})
+	}
+}

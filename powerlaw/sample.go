@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/tether-sc/tether/internal/safelog"
 )
 
 // MaxSample bounds the n of Sample (2²⁸ values, 2 GiB of float64), so that
@@ -66,7 +68,7 @@ func NewSampler(alpha, xmin float64, discrete bool) (*Sampler, error) {
 				s.surv[j] = math.Exp(logZeta(alpha, x) - s.logZmin)
 			} else {
 				prev := x - 1
-				s.surv[j] = s.surv[j-1] - math.Exp(-alpha*math.Log(prev)-s.logZmin)
+				s.surv[j] = s.surv[j-1] - math.Exp(-alpha*safelog.Log(prev)-s.logZmin)
 			}
 		}
 	}
@@ -78,7 +80,7 @@ func NewSampler(alpha, xmin float64, discrete bool) (*Sampler, error) {
 // approximately): a draw beyond M is +Inf. It is not negligible only for α
 // close to 1 (about e⁻¹ for α = 1 + 1/ln(M/x_min)). Cost O(1).
 func (s *Sampler) OverflowProb() float64 {
-	return math.Exp((1 - s.alpha) * (math.Log(math.MaxFloat64) - math.Log(s.xmin)))
+	return math.Exp((1 - s.alpha) * (safelog.Log(math.MaxFloat64) - safelog.Log(s.xmin)))
 }
 
 // survival returns S(x) = ζ(α, x)/ζ(α, x_min) for an integer x ≥ x_min.
@@ -93,7 +95,7 @@ func (s *Sampler) survival(x float64) float64 {
 func (s *Sampler) Draw(r *rand.Rand) float64 {
 	v := 1 - r.Float64() // (0, 1]
 	if !s.discrete {
-		return s.xmin * math.Exp(-math.Log(v)/(s.alpha-1))
+		return s.xmin * math.Exp(-safelog.Log(v)/(s.alpha-1))
 	}
 	surv := s.surv
 	if v > surv[len(surv)-1] {
@@ -110,7 +112,7 @@ func (s *Sampler) Draw(r *rand.Rand) float64 {
 		return s.xmin + float64(lo)
 	}
 	// ζ(α, x) = (x−½)^{1−α}/(α−1)·(1 + O(x⁻²)): solve S(x) = v for x.
-	x := math.Floor(0.5 + math.Exp(-(math.Log(s.alpha-1)+s.logZmin+math.Log(v))/(s.alpha-1)))
+	x := math.Floor(0.5 + math.Exp(-(safelog.Log(s.alpha-1)+s.logZmin+safelog.Log(v))/(s.alpha-1)))
 	lastTab := s.xmin + float64(len(surv)-1)
 	if !(x > lastTab) {
 		x = lastTab

@@ -1,6 +1,10 @@
 package powerlaw
 
-import "math"
+import (
+	"math"
+
+	"github.com/tether-sc/tether/internal/safelog"
+)
 
 // emCoef[j-1] = B_{2j}/(2j)!, the Euler–Maclaurin coefficients (B_{2j} the
 // Bernoulli numbers: 1/6, −1/30, 1/42, −1/30, 5/66, −691/2730, 7/6,
@@ -24,8 +28,10 @@ var emCoef = [...]float64{
 // is the Riemann zeta function. Like the functions of package math it
 // returns NaN outside its domain, which is 1 < s < +Inf and 0 < q < +Inf
 // (NaN when s ≤ 1, q ≤ 0, or s or q is NaN or +Inf). Inside it, it returns
-// +Inf when q^{−s} overflows and 0 when q^{−s} underflows (is below the
-// smallest float64), even where ζ ≈ q^{1−s}/(s−1) itself would not.
+// +Inf when ζ overflows (q^{−s} does, for q near 0) and 0 when ζ underflows;
+// for large q, where ζ ≈ q^{1−s}/(s−1), it is computed scaled by q^{s−1},
+// so that neither q/(s−1) nor q^{−s} leaves the float64 range before ζ
+// does (ζ(1.001, 10³⁰⁶) ≈ 494.3).
 //
 // Method: the Euler–Maclaurin formula, summing N = max(0, ⌈max(10, s) − q⌉)
 // terms directly and the remainder at a = q + N as
@@ -37,24 +43,47 @@ func Zeta(s, q float64) float64 {
 	if !(s > 1) || !(q > 0) || math.IsInf(s, 1) || math.IsInf(q, 1) {
 		return math.NaN()
 	}
-	z, _ := zetaScaled(s, q)
-	return z * math.Exp(-s*math.Log(q))
+	z, _, ls := zetaScaled(s, q)
+	if zetaLargeQ(s, q) {
+		// Scaled by q^{s−1}: ζ may be far larger than e^{−ls}.
+		return math.Exp(safelog.Log(z) - ls)
+	}
+	return z * math.Exp(-ls)
 }
 
-// zetaScaled returns ζ(s, q)·q^s and ∂ζ(s, q)/∂s·q^s for s > 1, q > 0: the
-// scaling keeps both finite when q^{−s} underflows, and their ratio is
+// zetaLargeQ reports whether zetaScaled scales by q^{s−1} rather than q^s:
+// for q ≥ max(10, s) (no direct term) so large that q/(s−1)², a term of
+// ∂ζ/∂s·q^s, could overflow, or that q^{−s} underflows (below e^{−700}).
+func zetaLargeQ(s, q float64) bool {
+	return q >= max(10, s) && (q > 1e250 || s*safelog.Log(q) > 700)
+}
+
+// zetaScaled returns ζ(s, q)·e^{ls} and ∂ζ(s, q)/∂s·e^{ls} and the scale's
+// logarithm ls, for s > 1, q > 0. ls is s·ln q (ζ·q^s), or (s−1)·ln q
+// (ζ·q^{s−1} ≈ 1/(s−1)) for large q (zetaLargeQ): the scaling keeps both
+// finite when q^{−s} underflows or q/(s−1) overflows, and their ratio is
 // ∂ ln ζ/∂s. Euler–Maclaurin as in Zeta, differentiated term by term.
-func zetaScaled(s, q float64) (z, dz float64) {
+func zetaScaled(s, q float64) (z, dz, ls float64) {
+	lq := safelog.Log(q)
+	if zetaLargeQ(s, q) {
+		// No direct term; the remainder at a = q, times q^{s−1}:
+		// 1/(s−1) + q^{−1}/2 + Σ_j c_j·(s)_{2j−1}·q^{−2j}.
+		inv := 1 / q
+		t := 1 / (s - 1)
+		z = t + inv/2
+		dz = -lq*t - t/(s-1) - lq*inv/2
+		z, dz = emTail(s, q, lq, inv*inv, z, dz)
+		return z, dz, (s - 1) * lq
+	}
 	// Capped so that the conversion cannot overflow for s near the float64
 	// range; above zetaShortcutS the sum stops long before the cap.
 	n := int(min(math.Ceil(max(10, s)-q), 1<<62))
 	if n < 0 {
 		n = 0
 	}
-	lq := math.Log(q)
 	for k := 0; k < n; k++ {
 		// ((q+k)/q)^{−s}
-		l := math.Log(q + float64(k))
+		l := safelog.Log(q + float64(k))
 		t := math.Exp(-s * (l - lq))
 		if s > zetaShortcutS {
 			// ln(q+k) − ln q loses about s·10⁻¹⁵ of the exponent when q
@@ -68,11 +97,11 @@ func zetaScaled(s, q float64) (z, dz float64) {
 		// Σ_{j>k} t_j ≤ ∫_k^∞ ((q+x)/q)^{−s} dx = t·(q+k)/(s−1), and the
 		// Euler–Maclaurin remainder at a > q + k is part of that sum.
 		if s > zetaShortcutS && t*(1+(q+float64(k))/(s-1))*(1+math.Abs(l)) < 1e-18*z {
-			return z, dz
+			return z, dz, s * lq
 		}
 	}
 	a := q + float64(n)
-	la := math.Log(a)
+	la := safelog.Log(a)
 	base := math.Exp(-s * (la - lq)) // (a/q)^{−s}
 	if s > zetaShortcutS {
 		base = math.Exp(-s * math.Log1p(float64(n)/q))
@@ -84,10 +113,16 @@ func zetaScaled(s, q float64) (z, dz float64) {
 	// a^{−s}/2.
 	z += base / 2
 	dz -= la * base / 2
-	// Σ_j c_j·(s)_{2j−1}·a^{1−s−2j}: poch is the rising factorial
-	// s(s+1)…(s+2j−2), dlog its logarithmic derivative Σ 1/(s+i).
+	z, dz = emTail(s, a, la, base/a, z, dz) // base/a: a^{−s−1}
+	return z, dz, s * lq
+}
+
+// emTail adds to z and dz the Euler–Maclaurin terms at a (la = ln a)
+// Σ_j c_j·(s)_{2j−1}·a^{1−s−2j}, scaled as apow, which is the scaled
+// a^{−s−1}, and their s-derivatives: poch is the rising factorial
+// s(s+1)…(s+2j−2), dlog its logarithmic derivative Σ 1/(s+i).
+func emTail(s, a, la, apow, z, dz float64) (float64, float64) {
 	poch, dlog := s, 1/s
-	apow := base / a // a^{−s−1}
 	for j, c := range emCoef {
 		if j > 0 {
 			i := float64(2*j - 1)
@@ -111,8 +146,8 @@ func zetaScaled(s, q float64) (z, dz float64) {
 // Euler–Maclaurin one, so results there do not depend on the shortcut.
 const zetaShortcutS = 1000
 
-// logZeta returns ln ζ(s, q) without underflow.
+// logZeta returns ln ζ(s, q) without underflow or overflow.
 func logZeta(s, q float64) float64 {
-	z, _ := zetaScaled(s, q)
-	return math.Log(z) - s*math.Log(q)
+	z, _, ls := zetaScaled(s, q)
+	return safelog.Log(z) - ls
 }

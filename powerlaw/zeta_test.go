@@ -62,7 +62,7 @@ func TestZetaDerivative(t *testing.T) {
 	// ∂ζ/∂s against a central difference of Zeta (step 1e-5, error O(h²)).
 	for _, s := range []float64{1.2, 2, 3.5, 12} {
 		for _, q := range []float64{1, 3, 40} {
-			z, dz := zetaScaled(s, q)
+			z, dz, _ := zetaScaled(s, q) // scaled by q^s (not zetaLargeQ)
 			scale := math.Pow(q, -s)
 			h := 1e-5
 			num := (Zeta(s+h, q) - Zeta(s-h, q)) / (2 * h)
@@ -109,7 +109,10 @@ func TestZetaLargeExponent(t *testing.T) {
 	for _, tc := range []struct{ s, q float64 }{
 		{1e10, 1}, {1e10, 1e9}, {1e6, 1}, {1500, 1}, {1500, 1000}, {2000, 1e4}, {1e5, 3e4}, {1001, 900},
 	} {
-		z, dz := zetaScaled(tc.s, tc.q)
+		z, dz, _ := zetaScaled(tc.s, tc.q)
+		if zetaLargeQ(tc.s, tc.q) { // scaled by q^{s−1}, not q^s
+			z, dz = z*tc.q, dz*tc.q
+		}
 		wz, wdz := direct(tc.s, tc.q)
 		if math.Abs(z-wz) > 1e-14*wz || math.Abs(dz-wdz) > 1e-13*math.Abs(wdz) {
 			t.Errorf("ζ(%g, %g)·q^s = %.17g, ∂ = %.17g; direct sums %.17g, %.17g", tc.s, tc.q, z, dz, wz, wdz)
@@ -117,5 +120,38 @@ func TestZetaLargeExponent(t *testing.T) {
 	}
 	if got := Zeta(1e10, 1); got != 1 {
 		t.Errorf("ζ(1e10, 1) = %v, want 1", got)
+	}
+}
+
+// TestZetaLargeQ: for large q, ζ(s, q) ≈ q^{1−s}/(s−1) is representable
+// while q/(s−1) overflows or q^{−s} underflows; Zeta gave +Inf, NaN (Inf·0)
+// or 0. References: mpmath's zeta(s, q) at 40 digits.
+func TestZetaLargeQ(t *testing.T) {
+	for _, tc := range []struct {
+		s, q, want float64
+	}{
+		{1.001, 1e306, 494.31068698692822002663},                              // was +Inf
+		{1.5, 1e308, 1.9999999999999999890209e-154},                           // was NaN
+		{2, 1e308, 9.9999999999999998902094e-309},                             // was 0; subnormal
+		{1.001, 1e300, 501.18723362736561209334},                              // q/(s−1) = 10³⁰³
+		{1.0056, 1e305, 3.4979369169748295874815},                             // TestDiscreteHugeValues' survival function
+		{17.04804307969011, 1.59319804159912e+19, 4.3224056252813250508e-310}, // was 0; subnormal
+		{3, 1e200, 0}, // 5·10⁻⁴⁰¹: underflows
+	} {
+		got := Zeta(tc.s, tc.q)
+		if tc.want == 0 {
+			if got != 0 {
+				t.Errorf("Zeta(%v, %v) = %v, want 0 (underflow)", tc.s, tc.q, got)
+			}
+			continue
+		}
+		// Subnormal results keep fewer bits.
+		tol := 1e-13 * tc.want
+		if tc.want < 0x1p-1022 {
+			tol = 1e-9 * tc.want
+		}
+		if !(math.Abs(got-tc.want) <= tol) {
+			t.Errorf("Zeta(%v, %v) = %.17g, want %.17g", tc.s, tc.q, got, tc.want)
+		}
 	}
 }

@@ -73,24 +73,39 @@ more than a second (not with -quiet).`
 
 // plFitReport is the JSON form of "tether powerlaw fit".
 type plFitReport struct {
-	File         string   `json:"file"`
-	N            int      `json:"n"`
-	NTail        int      `json:"n_tail"`
-	Xmin         float64  `json:"xmin"`
-	XminSelected bool     `json:"xmin_selected"`
-	Candidates   int      `json:"xmin_candidates"`
-	Discrete     bool     `json:"discrete"`
-	Alpha        float64  `json:"alpha"`
-	StdErr       float64  `json:"stderr"`
-	KS           float64  `json:"ks"`
-	Bootstrap    int      `json:"bootstrap,omitempty"`
-	Seed         *uint64  `json:"seed,omitempty"` // with Bootstrap, even 0
-	P            *float64 `json:"p,omitempty"`
+	File         string  `json:"file"`
+	N            int     `json:"n"`
+	NTail        int     `json:"n_tail"`
+	Xmin         float64 `json:"xmin"`
+	XminSelected bool    `json:"xmin_selected"`
+	Candidates   int     `json:"xmin_candidates"`
+	Discrete     bool    `json:"discrete"`
+	// Alpha, StdErr and KS are null when not a finite number (a standard
+	// error the discrete fit cannot estimate is NaN).
+	Alpha     jsonNumber `json:"alpha"`
+	StdErr    jsonNumber `json:"stderr"`
+	KS        jsonNumber `json:"ks"`
+	Bootstrap int        `json:"bootstrap,omitempty"`
+	Seed      *uint64    `json:"seed,omitempty"` // with Bootstrap, even 0
+	P         *float64   `json:"p,omitempty"`
 	// Unfitted and Redrawn are powerlaw.GOF's: synthetic sets that could
 	// not be fitted (counted as exceeding), and tail values drawn beyond
 	// the largest float64 and drawn again.
 	Unfitted int `json:"unfitted,omitempty"`
 	Redrawn  int `json:"redrawn,omitempty"`
+}
+
+// jsonNumber is a float64 that JSON writes as null when it is NaN or
+// infinite: encoding/json refuses those, and with them the whole report
+// ("json: unsupported value: +Inf").
+type jsonNumber float64
+
+// MarshalJSON writes f as encoding/json writes a float64, or null.
+func (f jsonNumber) MarshalJSON() ([]byte, error) {
+	if v := float64(f); !math.IsNaN(v) && !math.IsInf(v, 0) {
+		return json.Marshal(v)
+	}
+	return []byte("null"), nil
 }
 
 // runPowerlawFit implements "tether powerlaw fit".
@@ -104,7 +119,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 	fs.StringVar(&input, "input", "", "`file` of values, one per line (\"-\": standard input)")
 	fs.BoolVar(&opt.Discrete, "discrete", false, "integer data: the discrete power law and its exact MLE")
 	fs.StringVar(&xminFlag, "xmin", "auto", "lower bound of the power law: auto (KS minimization) or a `value`")
-	fs.Var(intIn(&boot, 0, 1_000_000), "bootstrap", "bootstrap replicates for the goodness-of-fit p-value (0: none)")
+	fs.Var(intIn(&boot, 0, powerlaw.MaxReps), "bootstrap", "bootstrap replicates for the goodness-of-fit p-value (0: none)")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the bootstrap")
 	fs.BoolVar(&asJSON, "json", false, "write the result as JSON")
 	fs.BoolVar(&quiet, "quiet", false, "no progress messages and no notes")
@@ -187,7 +202,7 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 		}
 	}
 	rep.N, rep.NTail, rep.Xmin, rep.Candidates = res.N, res.NTail, res.Xmin, res.Candidates
-	rep.Alpha, rep.StdErr, rep.KS = res.Alpha, res.StdErr, res.KS
+	rep.Alpha, rep.StdErr, rep.KS = jsonNumber(res.Alpha), jsonNumber(res.StdErr), jsonNumber(res.KS)
 	if asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")

@@ -52,14 +52,14 @@ func TestPowerlawSampleAndFit(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.N != 20000 || rep.NTail != 20000 || rep.Xmin != 2 || math.Abs(rep.Alpha-2.5) > 4*rep.StdErr || rep.P != nil {
+	if rep.N != 20000 || rep.NTail != 20000 || rep.Xmin != 2 || math.Abs(float64(rep.Alpha)-2.5) > 4*float64(rep.StdErr) || rep.P != nil {
 		t.Errorf("fit %+v", rep)
 	}
 	// The library's MLE on the same values (summed in another order: to
 	// rounding).
 	d, _ := dataset.ReadValuesFile(a, dataset.ValueOptions{})
 	want, _, _ := powerlaw.MLE(d.Values, 2)
-	if math.Abs(rep.Alpha-want) > 1e-12 {
+	if math.Abs(float64(rep.Alpha)-want) > 1e-12 {
 		t.Errorf("α = %v, library %v", rep.Alpha, want)
 	}
 	// Text output, x_min selected.
@@ -115,7 +115,7 @@ func TestPowerlawDiscreteBootstrap(t *testing.T) {
 	}
 	var rep plFitReport
 	json.Unmarshal([]byte(o1), &rep)
-	if rep.P == nil || *rep.P <= 0.1 || rep.Bootstrap != 40 || math.Abs(rep.Alpha-2.2) > 4*rep.StdErr || rep.Seed == nil || *rep.Seed != 9 {
+	if rep.P == nil || *rep.P <= 0.1 || rep.Bootstrap != 40 || math.Abs(float64(rep.Alpha)-2.2) > 4*float64(rep.StdErr) || rep.Seed == nil || *rep.Seed != 9 {
 		t.Errorf("bootstrap fit %+v", rep)
 	}
 	// Seed 0 is recorded too (not the default 1), and no seed without
@@ -307,5 +307,43 @@ func TestPowerlawFitProgress(t *testing.T) {
 	_, errOut, err = runClocked(t, "powerlaw", "fit", "-input", in, "-bootstrap", "40", "-quiet")
 	if err != nil || errOut != "" {
 		t.Errorf("-quiet: stderr %q, error %v; want nothing", errOut, err)
+	}
+}
+
+// TestPowerlawFitJSONNonFinite: -json never fails on a number that is not
+// finite. Values near the float64 range with α close to 1 made the
+// discrete KS distance +Inf ("json: unsupported value: +Inf"); the fit is
+// now finite (its figures are checked in package powerlaw), and a
+// non-finite field, such as a standard error the discrete fit cannot
+// estimate (NaN), is written null.
+func TestPowerlawFitJSONNonFinite(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "huge.txt")
+	os.WriteFile(p, []byte("1\n1\n2\n3\n5\n8\n1e305\n2e306\n"), 0o644)
+	js, _, err := run(t, "powerlaw", "fit", "-input", p, "-discrete", "-xmin", "1", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep plFitReport
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if ks := float64(rep.KS); !(ks > 0.73 && ks < 0.74) || !(rep.Alpha > 1 && rep.Alpha < 1.01) {
+		t.Errorf("α = %v, KS = %v; want about 1.0056 and 0.7348\n%s", rep.Alpha, rep.KS, js)
+	}
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{math.NaN(), "null"},
+		{math.Inf(1), "null"},
+		{math.Inf(-1), "null"},
+		{0.1, "0.1"},
+		{1e21, "1e+21"},
+		{math.Copysign(0, -1), "-0"},
+	} {
+		b, err := json.Marshal(plFitReport{StdErr: jsonNumber(tc.v)})
+		if want := `"stderr":` + tc.want + `,`; err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("StdErr %v: %s (%v), want %s", tc.v, b, err, want)
+		}
 	}
 }
