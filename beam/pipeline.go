@@ -356,7 +356,10 @@ func labelsTemps(ctx context.Context, fs filesystem.Interface, out string) ([]st
 // FIFO is waited for only until ctx is cancelled (Beam's local file
 // system opens it with os.Open, which blocks, deaf to ctx, until a
 // process writes to it), and a read of a pipe ends with ctx; the error
-// then wraps ctx's. Cost: one read of the manifest.
+// then wraps ctx's. The read of a regular file, which does not wait, is
+// stopped too: ctx is checked every ctxPollLines lines and at the end, and
+// a cancelled check returns an error wrapping ctx's, never a pass. Cost:
+// one read of the manifest.
 func CheckManifest(ctx context.Context, manifest string) (warnings []string, err error) {
 	fs, err := filesystem.New(ctx, manifest)
 	if err != nil {
@@ -387,6 +390,12 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64*1024), job.MaxLine)
 		for ln := 1; sc.Scan(); ln++ {
+			if ln%ctxPollLines == 0 {
+				if err := ctx.Err(); err != nil {
+					r.Close()
+					return nil, fmt.Errorf("manifest %s: %w", name, err)
+				}
+			}
 			b := bytes.TrimPrefix(bytes.TrimSpace(sc.Bytes()), []byte("\ufeff"))
 			if len(b) == 0 || b[0] == '#' {
 				continue
@@ -422,11 +431,19 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 			return nil, fmt.Errorf("manifest %s: %w", name, err)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		// Cancelled after the last poll: the check is not complete.
+		return nil, fmt.Errorf("manifest %s: %w", manifest, err)
+	}
 	if jobs == 0 {
 		return nil, fmt.Errorf("manifest %s: no jobs (only blank lines and '#' comments)", manifest)
 	}
 	return warnings, nil
 }
+
+// ctxPollLines is how many manifest lines CheckManifest reads between two
+// checks of its context: well under a second of reading and parsing.
+const ctxPollLines = 1024
 
 // openManifest opens the manifest file name, listed by fs, for reading: a
 // local file with inputfile.Open (see CheckManifest), one with a scheme

@@ -2,6 +2,7 @@ package tetherbeam
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/tether-sc/tether/beam/internal/privatetmp"
@@ -371,4 +373,33 @@ func resultLines(lines []string, tc writeResultsCase, cancel context.CancelFunc)
 		cancel()
 	}
 	return next
+}
+
+// TestCheckManifestCancelled: a check whose context is cancelled while it
+// reads a regular file (whose reads never wait, so nothing else notices)
+// stops with an error wrapping ctx's that names the manifest, never a
+// pass: the scan used to read on to the end and return no error (18 s on
+// a 186 MB manifest after Ctrl-C). The manifest is local or on memfs://,
+// whose reads ignore ctx too.
+func TestCheckManifestCancelled(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "{\"id\":\"j%d\",\"gen\":\"moons\",\"k\":2}\n", i)
+	}
+	local := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(local, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mem := "memfs://check-cancelled/big.jsonl"
+	memfs.Write(mem, []byte(b.String()))
+	for _, manifest := range []string{local, mem} {
+		t.Run(cmp.Or(job.Scheme(manifest), "local"), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			warnings, err := CheckManifest(ctx, manifest)
+			if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), manifest) {
+				t.Fatalf("error %v (warnings %q), want one wrapping %v naming %s", err, warnings, context.Canceled, manifest)
+			}
+		})
+	}
 }

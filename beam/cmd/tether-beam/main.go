@@ -86,6 +86,11 @@ func main() {
 	os.Exit(code) // runs no deferred call: run cleans up itself
 }
 
+// checked is called by run once the manifest has passed its check,
+// before anything is written: the tests interrupt a run there, after the
+// check (which stops at an interrupt) and before the pipeline.
+var checked = func() {}
+
 // run checks the manifest and runs the batch; it returns the exit code:
 // 0, 1 for an error (printed to stderr), 130 when ctx was cancelled (an
 // interrupt), as tether's commands do. The runner's own message for a
@@ -119,6 +124,7 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (cod
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "tether-beam: warning:", w)
 	}
+	checked()
 	if root == "" {
 		root = job.Dir(manifest)
 	}

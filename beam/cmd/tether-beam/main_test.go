@@ -49,21 +49,19 @@ func TestRunExitCodes(t *testing.T) {
 	if err := os.WriteFile(empty, []byte("# nothing\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cancelled, cancel := context.WithCancel(context.Background())
-	cancel()
 	for _, tc := range []struct {
-		name     string
-		ctx      context.Context
-		manifest string
-		partial  bool // temporary results and labels files are in the folder before the run
-		code     int
-		stderr   string
-		files    []string // the output folder's files afterwards; nil: no folder
+		name      string
+		interrupt bool // the context is cancelled once the manifest has passed its check
+		manifest  string
+		partial   bool // temporary results and labels files are in the folder before the run
+		code      int
+		stderr    string
+		files     []string // the output folder's files afterwards; nil: no folder
 	}{
-		{"runs", context.Background(), manifest, false, 0, "", []string{"a.labels", "results.jsonl"}},
-		{"empty manifest", context.Background(), empty, false, 1, "no jobs", nil},
-		{"interrupted", cancelled, manifest, false, 130, "tether-beam: interrupted", []string{}},
-		{"interrupted during the write", cancelled, manifest, true, 130, "tether-beam: interrupted", []string{}},
+		{"runs", false, manifest, false, 0, "", []string{"a.labels", "results.jsonl"}},
+		{"empty manifest", false, empty, false, 1, "no jobs", nil},
+		{"interrupted", true, manifest, false, 130, "tether-beam: interrupted", []string{}},
+		{"interrupted during the write", true, manifest, true, 130, "tether-beam: interrupted", []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
@@ -78,8 +76,16 @@ func TestRunExitCodes(t *testing.T) {
 					}
 				}
 			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.interrupt {
+				// After the check, which a cancelled context stops
+				// before the pipeline and the output folder.
+				checked = cancel
+				defer func() { checked = func() {} }()
+			}
 			var stderr bytes.Buffer
-			code := run(tc.ctx, tc.manifest, out, "", &stderr)
+			code := run(ctx, tc.manifest, out, "", &stderr)
 			if code != tc.code || !strings.Contains(stderr.String(), tc.stderr) || tc.stderr == "" && stderr.Len() > 0 {
 				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr.String(), tc.code, tc.stderr)
 			}
