@@ -7,9 +7,12 @@
 // Failures are per job: a job whose files are missing, whose method
 // refuses the problem or whose manifest line is malformed yields a result
 // line with "error" set, and the other jobs go on. CheckManifest catches,
-// before a run, what no single job can see: a missing or empty manifest
-// and an id used twice; it also names each malformed line by file and
-// line, which its result line cannot. The results file and the labels
+// before a run, what no single job can see: a missing or empty manifest,
+// an id used twice, and a local manifest that is not a regular file (a
+// pipe or FIFO, which the check would empty before the pipeline reads it:
+// save it to a file); it also names each malformed line by file and line,
+// which its result line cannot. A run that reads no job line of its
+// manifest fails (ErrNoJobs) and writes nothing. The results file and the labels
 // files are replaced whole, never left truncated, and together: each job
 // stages its labels as a temporary file (".ID.labels.tmp"), and only once
 // every job has run and the results file is written are the staged labels

@@ -49,7 +49,10 @@ const ResultsFile = "results.jsonl"
 // the results file is renamed last. A run that fails or is cancelled
 // before that changes none of the labels files and results.jsonl of an
 // earlier run; its staged files are temporaries that RemovePartial
-// removes. Any of these paths may have a scheme of Beam's file systems
+// removes. A run with out that reads no job line of the manifest (an
+// empty one; a pipe, which Beam's text reader sizes by its stat and reads
+// nothing of) fails, with an error whose text holds ErrNoJobs's, and
+// changes nothing in out. Any of these paths may have a scheme of Beam's file systems
 // ("gs://b/out"): the jobs then read and write them through Files.
 func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 	s = s.Scope("tether.Batch")
@@ -59,9 +62,13 @@ func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 		// textio.Write truncates the file and writes in place; an
 		// interrupted write would leave a truncated results file. The
 		// group is also the barrier after which every job's labels are
-		// staged.
-		all := beam.GroupByKey(s, beam.AddFixedKey(s, results))
-		beam.ParDo0(s, &writeResultsFn{Filename: job.Join(out, ResultsFile), Out: out}, all)
+		// staged. The marker, an empty line (no result line is empty),
+		// makes the group exist when no job line was read, so that
+		// writeResultsFn fails the run then (ErrNoJobs) instead of its
+		// never running.
+		marker := beam.Create(s, "")
+		all := beam.GroupByKey(s, beam.AddFixedKey(s, beam.Flatten(s, results, marker)))
+		beam.ParDo0(s, &writeResultsFn{Filename: job.Join(out, ResultsFile), Out: out, Manifest: manifest}, all)
 	}
 	return results
 }
@@ -105,12 +112,25 @@ type writeResultsFn struct {
 	// Out, when not empty, is the output folder where the jobs staged
 	// their labels (stageLabels), which the commit puts in place.
 	Out string `json:"out"`
+	// Manifest names the manifest in the error of a run that read no
+	// job line of it (ErrNoJobs).
+	Manifest string `json:"manifest"`
 }
+
+// ErrNoJobs marks the failure of a run of Batch with an output folder that
+// read no job line of its manifest, which CheckManifest refuses: the
+// manifest was emptied or replaced after the check, or is a pipe that an
+// earlier reader emptied. Beam's runners pass on only the text of a
+// DoFn's error, within their own: look for ErrNoJobs.Error() in it.
+var ErrNoJobs = errors.New("the pipeline read no job line")
 
 // ProcessElement writes the lines of the single group to a temporary file
 // of w.Filename (stageAtomic), then commits it, with the labels of w.Out's
-// jobs (commit). It creates nothing when ctx is already cancelled, checks
-// ctx before every line and before the commit, and removes the temporary
+// jobs (commit). Empty lines (Batch's marker) are skipped; a group of no
+// other line — the pipeline read no job line of the manifest — fails with
+// an error wrapping ErrNoJobs that names w.Manifest, and changes nothing.
+// It creates nothing when ctx is already cancelled, checks ctx before
+// every line and before the commit, and removes the temporary
 // file whenever it does not complete: an error, a cancellation (ctx's
 // error is returned), or a panic of lines, which is how Beam's iterators
 // report a broken stream when the runner aborts the bundle (the panic goes
@@ -127,6 +147,7 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 	}
 	defer fs.Close()
 	var jobs []outcome
+	read := 0
 	tmp, err := stageAtomic(ctx, fs, w.Filename, func(fd io.Writer) error {
 		bw := bufio.NewWriterSize(fd, 1<<20)
 		var line string
@@ -134,6 +155,10 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			if line == "" {
+				continue // Batch's marker
+			}
+			read++
 			if w.Out != "" {
 				jobs = append(jobs, outcomeOf(line))
 			}
@@ -145,8 +170,14 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if read == 0 {
+			return ErrNoJobs
+		}
 		return bw.Flush()
 	})
+	if errors.Is(err, ErrNoJobs) {
+		return fmt.Errorf("manifest %s: %w: nothing was written (was the manifest emptied or replaced during the run?)", w.Manifest, ErrNoJobs)
+	}
 	if err != nil {
 		return err
 	}
@@ -351,15 +382,20 @@ func labelsTemps(ctx context.Context, fs filesystem.Interface, out string) ([]st
 // name the manifest, and for a repeated id the file and both lines. A
 // malformed line still fails alone, as its job, but its result line cannot
 // say where it is (Beam's text reader gives no line numbers): each one is
-// returned as a warning naming its file and line. A local manifest file
-// is opened with internal/inputfile, as tether's commands open theirs: a
-// FIFO is waited for only until ctx is cancelled (Beam's local file
-// system opens it with os.Open, which blocks, deaf to ctx, until a
-// process writes to it), and a read of a pipe ends with ctx; the error
-// then wraps ctx's. The read of a regular file, which does not wait, is
-// stopped too: ctx is checked every ctxPollLines lines and at the end, and
-// a cancelled check returns an error wrapping ctx's, never a pass. Cost:
-// one read of the manifest.
+// returned as a warning naming its file and line.
+//
+// A local manifest must be a regular file (ErrNotRegular): the manifest is
+// read twice, by this check and then by the pipeline, and a pipe, a FIFO
+// (/dev/stdin, a shell's <(cmd), a named pipe) or a device gives its lines
+// to the first reader only; the pipeline read none and wrote nothing (an
+// old results.jsonl then passed for the run's), or hung opening a FIFO
+// whose one writer was gone. A folder is refused too (Beam's text reader
+// cannot read it). Such a file is refused from its stat, before it is
+// opened or read, with an error that names it.
+//
+// The check stops when ctx is cancelled: ctx is checked every ctxPollLines
+// lines and at the end, and a cancelled check returns an error wrapping
+// ctx's, never a pass. Cost: one read of the manifest.
 func CheckManifest(ctx context.Context, manifest string) (warnings []string, err error) {
 	fs, err := filesystem.New(ctx, manifest)
 	if err != nil {
@@ -380,6 +416,9 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 	seen := map[string]place{}
 	jobs := 0
 	for _, name := range files {
+		if err := checkRegular(name); err != nil {
+			return nil, err
+		}
 		r, err := openManifest(ctx, fs, name)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -445,9 +484,45 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 // checks of its context: well under a second of reading and parsing.
 const ctxPollLines = 1024
 
+// ErrNotRegular marks a local manifest that is not a regular file: a pipe,
+// a FIFO, a device, a socket or a folder (see CheckManifest).
+var ErrNotRegular = errors.New("not a regular file")
+
+// checkRegular returns an error wrapping ErrNotRegular, naming the file and
+// what it is, when name is a local path (no scheme) whose file, symbolic
+// links followed, is not a regular file; nil for a regular file and for a
+// path with a scheme (an object store holds only files). A file that
+// cannot be stat'ed gives the stat's error, with its name. Cost: one stat.
+func checkRegular(name string) error {
+	if job.Scheme(name) != "" {
+		return nil
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return fmt.Errorf("manifest %s: %w", name, err)
+	}
+	if st.Mode().IsRegular() {
+		return nil
+	}
+	what := "a special file"
+	switch m := st.Mode(); {
+	case m&iofs.ModeNamedPipe != 0:
+		what = "a pipe or FIFO"
+	case m.IsDir():
+		what = "a folder"
+	case m&iofs.ModeDevice != 0 || m&iofs.ModeCharDevice != 0:
+		what = "a device"
+	case m&iofs.ModeSocket != 0:
+		what = "a socket"
+	}
+	return fmt.Errorf("manifest %s: %w (%s): the manifest is read twice, by the check before the run and by the pipeline, and only a regular file gives its lines to both; give a regular file (save a piped manifest to a file first)", name, ErrNotRegular, what)
+}
+
 // openManifest opens the manifest file name, listed by fs, for reading: a
-// local file with inputfile.Open (see CheckManifest), one with a scheme
-// with fs.OpenRead.
+// local file with inputfile.Open (which a regular file, as checkRegular
+// wants, opens as os.Open does; a file that became a FIFO since is still
+// waited for only until ctx is cancelled), one with a scheme with
+// fs.OpenRead.
 func openManifest(ctx context.Context, fs filesystem.Interface, name string) (io.ReadCloser, error) {
 	if job.Scheme(name) != "" {
 		return fs.OpenRead(ctx, name)

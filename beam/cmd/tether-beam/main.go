@@ -17,7 +17,12 @@
 // Cloud Storage itself.
 //
 // A missing manifest, one with no jobs or an id used twice stops the run
-// before it starts (tetherbeam.CheckManifest). Ctrl-C (or SIGTERM) stops
+// before it starts (tetherbeam.CheckManifest), as does a local manifest
+// that is not a regular file (a pipe, /dev/stdin, a shell's <(cmd), a
+// FIFO): the manifest is read twice, by the check and by the pipeline, and
+// a pipe gives its lines once. Save a piped manifest to a file first. A
+// run whose pipeline reads no job line (a manifest emptied during the
+// run) fails and changes nothing in -out. Ctrl-C (or SIGTERM) stops
 // it with "interrupted" and exit code 130, as tether's commands: the first
 // signal cancels the run, a second one quits at once. The labels files
 // and results.jsonl are put in place together at the end of a run
@@ -51,6 +56,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -103,8 +109,10 @@ var checked = func() {}
 // exit before a worker's cleanup runs. Before the pipeline starts nothing
 // is written but the output folder (the check only reads the manifest),
 // so a failure or an interrupt there leaves nothing to remove; an
-// interrupt stops the check even while it waits for a manifest that
-// blocks, a local FIFO without a writer (CheckManifest). The pipeline
+// interrupt stops the check of a large manifest too, and a manifest that
+// could block (a FIFO) is refused from its stat (CheckManifest). A
+// pipeline that read no job line fails with a message of its own
+// (tetherbeam.ErrNoJobs) instead of the runner's. The pipeline
 // runs with TMPDIR pointing to a folder of its own, removed with its
 // files when it returns (privatetmp: Beam's loopback worker files), so
 // run sets TMPDIR for the process meanwhile: call it once at a time.
@@ -159,10 +167,21 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (cod
 	p, s := beam.NewPipelineWithRoot()
 	tetherbeam.Batch(s, manifest, root, out)
 	if err := beamx.Run(ctx, p); err != nil {
-		return fail(err)
+		return fail(pipelineError(err, manifest))
 	}
 	if ctx.Err() != nil {
 		return fail(ctx.Err())
 	}
 	return 0
+}
+
+// pipelineError returns err, the error of the pipeline's run, or for a run
+// that read no job line of manifest (tetherbeam.ErrNoJobs, of which the
+// runner passes on only the text, within a page of its own) an error that
+// says so in one line.
+func pipelineError(err error, manifest string) error {
+	if strings.Contains(err.Error(), tetherbeam.ErrNoJobs.Error()) {
+		return fmt.Errorf("manifest %s: %w: nothing was written (was the manifest emptied or replaced during the run?)", manifest, tetherbeam.ErrNoJobs)
+	}
+	return err
 }

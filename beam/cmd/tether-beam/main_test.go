@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -218,6 +220,33 @@ func TestRunLeavesNoTempFile(t *testing.T) {
 					left = append(left, e.Name())
 				}
 				t.Fatalf("the run left %q in TMPDIR", left)
+			}
+		})
+	}
+}
+
+// TestPipelineError: a pipeline error whose text holds
+// tetherbeam.ErrNoJobs's (the runner wraps the DoFn's error in its own
+// page of text) becomes one line that names the manifest and wraps
+// ErrNoJobs; any other error is left as it is.
+func TestPipelineError(t *testing.T) {
+	other := errors.New("bundle failed: job a: staging its labels: disk full")
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"no job line", fmt.Errorf("bundle inst007 stage-008 failed: process bundle failed:\n\tcaused by:\nmanifest /x/m.jsonl: %s: nothing was written", tetherbeam.ErrNoJobs.Error()),
+			"manifest m.jsonl: the pipeline read no job line: nothing was written (was the manifest emptied or replaced during the run?)"},
+		{"other", other, other.Error()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := pipelineError(tc.err, "m.jsonl")
+			if err.Error() != tc.want {
+				t.Fatalf("error %q, want %q", err, tc.want)
+			}
+			if tc.name == "no job line" && !errors.Is(err, tetherbeam.ErrNoJobs) {
+				t.Errorf("error %v does not wrap ErrNoJobs", err)
 			}
 		})
 	}
