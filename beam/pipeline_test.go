@@ -2,7 +2,9 @@ package tetherbeam
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -399,6 +401,49 @@ func TestCheckManifestCancelled(t *testing.T) {
 			warnings, err := CheckManifest(ctx, manifest)
 			if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), manifest) {
 				t.Fatalf("error %v (warnings %q), want one wrapping %v naming %s", err, warnings, context.Canceled, manifest)
+			}
+		})
+	}
+}
+
+// TestCheckManifestRefusesCompressed: a manifest file whose name ends in
+// .gz — alone, with an id used twice, or among the files of a glob — is
+// refused before any file is read, with an error wrapping ErrCompressed
+// that names it. The check read its raw bytes (a "bad spec" warning on
+// every line, a repeated id unseen) while Beam's text reader decompressed
+// it and ran only the jobs of its first bytes.
+func TestCheckManifestRefusesCompressed(t *testing.T) {
+	dir := t.TempDir()
+	gz := func(name, content string) string {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(content))
+		zw.Close()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	const a, a2 = `{"id":"a","gen":"moons","k":2}` + "\n", `{"id":"a","gen":"circles","k":2}` + "\n"
+	plain := filepath.Join(dir, "m.jsonl")
+	if err := os.WriteFile(plain, []byte(`{"id":"b","gen":"moons","k":2}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, manifest, names string
+	}{
+		{"gzip", gz("one.jsonl.gz", a), "one.jsonl.gz"},
+		{"gzip with an id used twice", gz("dup.jsonl.gz", a+a2), "dup.jsonl.gz"},
+		{"a glob naming a gzip file", filepath.Join(dir, "m.jsonl*"), "m.jsonl.gz"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.names == "m.jsonl.gz" {
+				gz("m.jsonl.gz", a)
+			}
+			warnings, err := CheckManifest(context.Background(), tc.manifest)
+			if !errors.Is(err, ErrCompressed) || !strings.Contains(err.Error(), filepath.Join(dir, tc.names)) || !strings.Contains(err.Error(), "decompress it") {
+				t.Fatalf("error %v (warnings %q), want one wrapping %v naming %s", err, warnings, ErrCompressed, tc.names)
 			}
 		})
 	}
