@@ -19,8 +19,10 @@
 // file (".ID.labels.tmp"), and only once every job has run and the results
 // file is written are the staged labels renamed into place, the labels of
 // an earlier run removed for the jobs that now fail, and results.jsonl
-// renamed last (Batch). A run that fails or is cancelled before that
-// leaves the output of the run before it as it was. A write that does not
+// renamed last (Batch); a rename of those that fails undoes the ones
+// before it, the earlier labels having been set aside until the end. A
+// run that fails or is cancelled before the end of those renames leaves
+// the output of the run before it as it was. A write that does not
 // complete (an error, a cancelled context, a stream the runner aborted)
 // removes its temporary file, and RemovePartial removes the staged labels
 // of a run that did not commit and the temporaries that a process ended

@@ -46,14 +46,16 @@ const ResultsFile = "results.jsonl"
 // ".ID.labels.tmp" (stagedLabels), and once every job has run and the
 // results file is written, the staged labels are renamed into place, the
 // labels an earlier run left for the jobs that now fail are removed, and
-// the results file is renamed last. A run that fails or is cancelled
-// before that changes none of the labels files and results.jsonl of an
-// earlier run; its staged files are temporaries that RemovePartial
-// removes. A run with out that reads no job line of the manifest (an
-// empty one; a pipe, which Beam's text reader sizes by its stat and reads
-// nothing of) fails, with an error whose text holds ErrNoJobs's, and
-// changes nothing in out. Any of these paths may have a scheme of Beam's file systems
-// ("gs://b/out"): the jobs then read and write them through Files.
+// the results file is renamed last; a step of those that fails undoes the
+// ones before it (writeResultsFn.commit). A run that fails or is
+// cancelled before the end of that commit changes none of the labels
+// files and results.jsonl of an earlier run; its staged files are
+// temporaries that RemovePartial removes. A run with out that reads no
+// job line of the manifest (an empty one; a pipe, which Beam's text
+// reader sizes by its stat and reads nothing of) fails, with an error
+// whose text holds ErrNoJobs's, and changes nothing in out. Any of these
+// paths may have a scheme of Beam's file systems ("gs://b/out"): the jobs
+// then read and write them through Files.
 func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 	s = s.Scope("tether.Batch")
 	lines := textio.Read(s, manifest)
@@ -135,7 +137,7 @@ var ErrNoJobs = errors.New("the pipeline read no job line")
 // error is returned), or a panic of lines, which is how Beam's iterators
 // report a broken stream when the runner aborts the bundle (the panic goes
 // on, to the harness). Cost: one pass over the lines, O(total length),
-// plus one rename per job and the results file's (on an object store, a
+// plus the commit's (one or two renames per job, on an object store a
 // copy each).
 func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*string) bool) error {
 	if err := ctx.Err(); err != nil {
@@ -209,53 +211,192 @@ func outcomeOf(line string) outcome {
 // error is then returned, the temporary results file tmp removed and
 // nothing else changed): the staged labels of the jobs that succeeded
 // are renamed to their labels files, the labels an earlier run left for
-// the jobs that failed are removed (job.SaveLabelsFiles), and tmp is
-// renamed to w.Filename last. Once begun, it is not stopped by ctx: the
-// renames are quick, and a commit stopped half-way would leave the new
-// labels of some jobs beside the old results. A labels file that cannot
-// be put in place fails the commit before the results file is renamed;
-// the runner's retry finds the labels already moved in place (their
-// staged file gone) and goes on. Cost: one rename or removal per job,
-// and the results file's rename.
+// the jobs that failed are removed, and tmp is renamed to w.Filename
+// last. Once begun, it is not stopped by ctx: the renames are quick, and
+// a commit stopped half-way would leave the new labels of some jobs
+// beside the old results.
+//
+// It is all or nothing: an earlier run's labels file that the commit
+// replaces or removes is first renamed aside (backupLabels), and a step
+// that fails — a labels file that cannot be put in place, the rename of
+// the results file — undoes the steps before it, in reverse (the new
+// labels back to their staged files, the earlier ones back in place),
+// so that the folder is as the earlier run left it, plus the staged
+// labels (which RemovePartial removes, or a retry of the commit puts in
+// place); its error is returned, with the undoing's if that failed too.
+// Once the results file is in place, the set-aside labels are removed;
+// one that cannot be is left as a labels temporary (LabelsTempPattern).
+// A retried commit whose first attempt moved a job's labels and then
+// ended without undoing them (a killed process) finds them in place,
+// their staged file gone, and goes on; it removes at its end the labels
+// that attempt had set aside for the manifest's jobs too. Cost: one listing of the folder,
+// one or two renames per job (a copy each on an object store), the
+// results file's, and one removal per earlier labels file replaced.
 func (w *writeResultsFn) commit(ctx context.Context, fs filesystem.Interface, tmp string, jobs []outcome) error {
 	if err := ctx.Err(); err != nil {
 		removeFile(context.WithoutCancel(ctx), fs, tmp)
 		return err
 	}
 	ctx = context.WithoutCancel(ctx)
-	var errs []error
-	if len(jobs) > 0 {
-		files := &Files{}
-		defer files.Close()
-		// The staged files, listed once: a retried commit finds those
-		// its first attempt moved gone (and memfs's rename of a missing
-		// file would make an empty one). A folder that cannot be listed
-		// has its files renamed unchecked.
-		list, lerr := labelsTemps(ctx, fs, w.Out)
-		staged := map[string]bool{} // by base name: the listing may spell the folder otherwise
-		for _, name := range list {
-			staged[baseName(name)] = true
-		}
-		for _, j := range jobs {
-			if j.failed {
-				// job.SaveLabelsFiles removes the labels of an id
-				// that names a labels file of w.Out, and only those.
-				errs = append(errs, job.SaveLabelsFiles(ctx, files, w.Out, &job.Result{ID: j.id, Error: "failed"}))
-				continue
-			}
-			labels := job.LabelsPath(w.Out, j.id)
-			errs = append(errs, commitLabels(ctx, fs, labels, lerr != nil || staged[baseName(stagedLabels(labels))]))
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
+	var done []renamed // the steps taken, to undo on a failure
+	var stale []string // labels set aside by an earlier attempt, removed at the end
+	fail := func(err error) error {
 		removeFile(ctx, fs, tmp)
+		if uerr := undo(ctx, fs, done); uerr != nil {
+			return errors.Join(err, uerr)
+		}
 		return err
 	}
+	if len(jobs) > 0 {
+		// The folder, listed once: the staged files, which a retried
+		// commit finds gone for the jobs its first attempt moved (and
+		// memfs's rename of a missing file would make an empty one),
+		// and the earlier labels to set aside. A folder that cannot be
+		// listed has its files renamed unchecked, and each labels file
+		// looked for alone.
+		list, lerr := outFiles(ctx, fs, w.Out)
+		if lerr != nil {
+			list = map[string]bool{}
+		}
+		has := func(name string) bool {
+			if lerr != nil {
+				return present(ctx, fs, name)
+			}
+			return list[baseName(name)]
+		}
+		seen := map[string]bool{}
+		for _, j := range jobs {
+			if !validID(j.id) {
+				// A malformed line's id (if any) names no labels
+				// file of w.Out, and must not name one outside it.
+				continue
+			}
+			if seen[j.id] {
+				// CheckManifest refuses it; Batch's runner gives each
+				// manifest line one result line, retries included.
+				return fail(fmt.Errorf("job %s: %w: two result lines of id %q: the manifest uses the id twice, and its jobs staged one labels file", j.id, job.ErrSpec, j.id))
+			}
+			seen[j.id] = true
+			labels := job.LabelsPath(w.Out, j.id)
+			if list[baseName(backupLabels(labels))] {
+				stale = append(stale, backupLabels(labels))
+			}
+			staged := lerr != nil || list[baseName(stagedLabels(labels))]
+			if !j.failed && !staged && has(labels) {
+				continue // moved by an earlier attempt of the commit
+			}
+			if has(labels) {
+				if err := filesystem.Rename(ctx, fs, labels, backupLabels(labels)); err != nil {
+					return fail(fmt.Errorf("setting aside the labels %s of an earlier run: %w", labels, err))
+				}
+				done = append(done, renamed{labels, backupLabels(labels)})
+				list[baseName(labels)] = false
+			}
+			if j.failed {
+				continue
+			}
+			if err := commitLabels(ctx, fs, labels, staged); err != nil {
+				return fail(err)
+			}
+			done = append(done, renamed{stagedLabels(labels), labels})
+			list[baseName(stagedLabels(labels))] = false
+			list[baseName(labels)] = true
+		}
+	}
 	if err := filesystem.Rename(ctx, fs, tmp, w.Filename); err != nil {
-		removeFile(ctx, fs, tmp)
-		return fmt.Errorf("writing %s: %w", w.Filename, err)
+		return fail(fmt.Errorf("writing %s: %w", w.Filename, err))
+	}
+	for _, r := range done {
+		if r.to == backupLabels(r.from) {
+			stale = append(stale, r.to)
+		}
+	}
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(stale))) {
+		removeFile(ctx, fs, name)
 	}
 	return nil
+}
+
+// renamed is a step of the commit: the file from renamed to.
+type renamed struct{ from, to string }
+
+// undo renames back, in reverse order, the files of the steps done and
+// returns the errors of those that failed (each naming both files), the
+// others undone all the same.
+func undo(ctx context.Context, fs filesystem.Interface, done []renamed) error {
+	var errs []error
+	for i := len(done) - 1; i >= 0; i-- {
+		r := done[i]
+		if err := filesystem.Rename(ctx, fs, r.to, r.from); err != nil {
+			errs = append(errs, fmt.Errorf("undoing the commit: renaming %s back to %s: %w", r.to, r.from, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// backupLabels returns where the commit sets aside the labels file labels
+// of an earlier run while it puts the new ones in place:
+// ".ID.labels.tmp.old" beside it, a name of LabelsTempPattern that no
+// staged or temporary labels file has (theirs end in ".labels.tmp",
+// ".tmp" or digits).
+func backupLabels(labels string) string { return stagedLabels(labels) + ".old" }
+
+// validID reports whether id names a labels file of an output folder, as
+// job.SaveLabelsFiles tells (its rule, job's checkID): not empty, not "." or "..", only letters,
+// digits, '.', '-' and '_' (the ids job.ParseSpec accepts).
+func validID(id string) bool {
+	if id == "" || id == "." || id == ".." {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// outFiles returns the base names of the files in the folder out (fs is
+// its file system) that the commit looks for: for a local folder, all of
+// them (os.ReadDir: any folder name will do; a missing folder has none);
+// for a folder with a scheme, those of "*.labels*" (the labels files and
+// their temporaries), listed with fs.List, which every scheme reads alike
+// only when out has no glob character of its own (an error then). A
+// listed name under out but in a subfolder of it (GCS's glob crosses
+// '/') is left out.
+func outFiles(ctx context.Context, fs filesystem.Interface, out string) (map[string]bool, error) {
+	names := map[string]bool{}
+	if job.Scheme(out) == "" {
+		ents, err := os.ReadDir(out)
+		if errors.Is(err, iofs.ErrNotExist) {
+			return names, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", out, err)
+		}
+		for _, e := range ents {
+			if !e.IsDir() {
+				names[e.Name()] = true
+			}
+		}
+		return names, nil
+	}
+	if strings.ContainsAny(out, `*?[\`) {
+		return nil, fmt.Errorf("listing %s: the folder's name has a glob character", out)
+	}
+	glob := job.Join(out, "*.labels*")
+	prefix := strings.TrimSuffix(glob, "*.labels*")
+	found, err := fs.List(ctx, glob)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", out, err)
+	}
+	for _, name := range found {
+		if rest, ok := strings.CutPrefix(name, prefix); ok && strings.Contains(rest, "/") {
+			continue
+		}
+		names[baseName(name)] = true
+	}
+	return names, nil
 }
 
 // commitLabels renames the staged labels of the labels file labels
@@ -301,15 +442,19 @@ func present(ctx context.Context, fs filesystem.Interface, name string) bool {
 // "..ID.labels.tmp.tmp" on a file system with a scheme (Files.WriteFile)
 // and "..ID.labels.tmp.tmpPID-DIGITS" in a local folder
 // (internal/atomicfile), as well as ".ID.labels.tmp" and
-// ".ID.labels.tmpDIGITS", which the writes of earlier versions made. It
-// is a glob of path.Match.
+// ".ID.labels.tmpDIGITS", which the writes of earlier versions made; and
+// ".ID.labels.tmp.old", where the commit sets aside the labels of an
+// earlier run that it replaces or removes (backupLabels), until its end.
+// It is a glob of path.Match.
 const LabelsTempPattern = ".*.labels.tmp*"
 
 // RemovePartial removes the temporary files that Batch's writes into the
 // output folder out leave when they do not complete and their own cleanup
-// does not run: the staged labels of a run that did not commit, and the
+// does not run: the staged labels of a run that did not commit, the
 // temporaries of writes cut short (os.Exit after an interrupt runs no
-// deferred call of the goroutines still writing; a worker killed). These
+// deferred call of the goroutines still writing; a worker killed), and
+// the earlier labels a commit cut short had set aside (at most that of
+// the job being replaced, and those of the jobs that now fail). These
 // are results.jsonl's temporary file and every labels temporary in out
 // itself (LabelsTempPattern; not in its subfolders), whichever run or
 // manifest left it: runs must not share an

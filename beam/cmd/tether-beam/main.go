@@ -31,9 +31,13 @@
 // earlier run left, and no partial file is left: neither a labels file
 // nor a staged or temporary one of results.jsonl or of a labels file, nor
 // a file in the temporary folder (TMPDIR; Beam's loopback worker files).
-// Only an interrupt during those final renames (a fraction of a second
-// locally; on an object store, a copy per file), or a second Ctrl-C or a
-// kill then, can leave some of the new labels beside the old results.
+// A rename of those that fails (a labels file that cannot be put in
+// place, results.jsonl that cannot be replaced) undoes the ones before
+// it, the earlier labels having been set aside until the end. Only an
+// interrupt during those final renames (a fraction of a second locally;
+// on an object store, a copy per file), or a second Ctrl-C or a kill
+// then, can leave some of the new labels beside the old results (and the
+// earlier labels of the one job being replaced at that instant gone).
 // Rerunning into an existing folder replaces results.jsonl and the labels
 // of the manifest's jobs, removes the labels of a job that now fails and
 // leaves other files alone.
