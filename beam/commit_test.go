@@ -34,7 +34,7 @@ func TestRunJobStagesLabels(t *testing.T) {
 				`{"id":"g","gen":"moons","gen_params":{"n":"20"},"k":2,"method":"njw","seed":1}`,
 				`{"id":"bad","input":"nope.csv","k":2}`,
 			} {
-				if err := f.ProcessElement(context.Background(), line, emit); err != nil {
+				if err := f.ProcessElement(context.Background(), "m.jsonl", line, emit); err != nil {
 					t.Fatal(err)
 				}
 			}

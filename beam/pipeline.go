@@ -27,7 +27,7 @@ import (
 )
 
 func init() {
-	register.DoFn3x1[context.Context, string, func(string), error](&runJobFn{})
+	register.DoFn4x1[context.Context, string, string, func(string), error](&runJobFn{})
 	register.Emitter1[string]()
 	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeResultsFn{})
 	register.Iter1[string]()
@@ -39,7 +39,11 @@ const ResultsFile = "results.jsonl"
 // Batch adds to s the transforms that run every job of the manifest file
 // (a path or glob Beam's file systems can read) and returns the
 // PCollection of result lines (JSON, one per job, in no particular order).
-// Relative paths inside the jobs are resolved against root (job.Join).
+// Relative paths inside the jobs are resolved against root (job.Join);
+// with root "", against the folder of the manifest file each line comes
+// from (job.Dir of it, as Beam's file system lists it), so that a glob
+// whose folder part matches several folders ("d?/m.jsonl") runs each
+// manifest on the files beside it.
 // When out is not empty, each job's labels go to job.LabelsPath(out, id)
 // and the result lines to out/results.jsonl, put in place together at
 // the end of the run (writeResultsFn): each job stages its labels as
@@ -58,7 +62,7 @@ const ResultsFile = "results.jsonl"
 // then read and write them through Files.
 func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 	s = s.Scope("tether.Batch")
-	lines := textio.Read(s, manifest)
+	lines := textio.ReadWithFilename(s, manifest)
 	results := beam.ParDo(s, &runJobFn{Root: root, Out: out}, lines)
 	if out != "" {
 		// textio.Write truncates the file and writes in place; an
@@ -700,6 +704,8 @@ func openManifest(ctx context.Context, fs filesystem.Interface, name string) (io
 
 // runJobFn clusters one manifest line.
 type runJobFn struct {
+	// Root is the folder the jobs' relative paths start from; "" for
+	// the folder of each line's manifest file.
 	Root string `json:"root"`
 	Out  string `json:"out"`
 
@@ -714,13 +720,15 @@ func (f *runJobFn) Teardown() error {
 	return f.files.Close()
 }
 
-// ProcessElement parses one manifest line, runs the job, stages its
-// labels when f.Out is set (stageLabels) and emits its result line. Blank
+// ProcessElement parses one manifest line, of the manifest file file,
+// runs the job (its relative paths from f.Root, or without one from the
+// folder of file), stages its labels when f.Out is set (stageLabels) and
+// emits its result line. Blank
 // and '#' lines emit nothing; a malformed line emits a result whose error
 // names it. Only an unwritable labels file or result fails the bundle
 // (the runner then retries it; job.Run is deterministic, and the staged
 // file is written again under the same name).
-func (f *runJobFn) ProcessElement(ctx context.Context, line string, emit func(string)) error {
+func (f *runJobFn) ProcessElement(ctx context.Context, file, line string, emit func(string)) error {
 	b := bytes.TrimSpace([]byte(line))
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	if len(b) == 0 || b[0] == '#' {
@@ -734,7 +742,7 @@ func (f *runJobFn) ProcessElement(ctx context.Context, line string, emit func(st
 	if err != nil {
 		res = &job.Result{ID: idOf(b), Error: fmt.Sprintf("manifest line %.80q: %v", line, err)}
 	} else {
-		res = job.RunFiles(ctx, *spec, f.Root, f.files)
+		res = job.RunFiles(ctx, *spec, lineRoot(f.Root, file), f.files)
 	}
 	if f.Out != "" {
 		// Put in place with the results file at the end of the run
@@ -749,6 +757,16 @@ func (f *runJobFn) ProcessElement(ctx context.Context, line string, emit func(st
 	}
 	emit(js)
 	return nil
+}
+
+// lineRoot returns the folder that the relative paths of a line of the
+// manifest file file start from: root, or without one file's folder
+// (job.Dir).
+func lineRoot(root, file string) string {
+	if root != "" {
+		return root
+	}
+	return job.Dir(file)
 }
 
 // idOf returns the "id" field of a malformed line when it can be read.

@@ -8,7 +8,9 @@
 // results/results.jsonl. Beam's own flags choose the runner, e.g.
 // --runner=flink --endpoint=localhost:8099 --environment_type=LOOPBACK.
 //
-// -manifest, -root (by default the manifest's folder), the jobs' files
+// -manifest, -root (by default the folder of each manifest file: with a
+// glob that spans folders, -manifest 'd?/m.jsonl', each file's jobs read
+// the files beside it), the jobs' files
 // and -out may be gs:// paths, or paths of any scheme registered with
 // Beam's file systems: they are read and written through them
 // (tetherbeam.Files), and no folder is created for such an -out. Beam's
@@ -80,7 +82,7 @@ func main() {
 	signal.Ignore(syscall.SIGPIPE)
 	manifest := flag.String("manifest", "", "JSON Lines manifest of jobs, a local or gs:// path or glob (required)")
 	out := flag.String("out", "", "output folder for the labels files and results.jsonl, local or gs:// (required)")
-	root := flag.String("root", "", "folder the jobs' relative paths start from, local or gs:// (default: the manifest's folder)")
+	root := flag.String("root", "", "folder the jobs' relative paths start from, local or gs:// (default: the folder of each manifest file)")
 	flag.Parse()
 	beam.Init()
 	if *manifest == "" || *out == "" {
@@ -137,9 +139,6 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (cod
 		fmt.Fprintln(stderr, "tether-beam: warning:", w)
 	}
 	checked()
-	if root == "" {
-		root = job.Dir(manifest)
-	}
 	if job.Scheme(out) == "" {
 		// An object store has no folders to create: its objects are
 		// written under out as they are.

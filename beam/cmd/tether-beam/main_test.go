@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -247,6 +248,66 @@ func TestPipelineError(t *testing.T) {
 			}
 			if tc.name == "no job line" && !errors.Is(err, tetherbeam.ErrNoJobs) {
 				t.Errorf("error %v does not wrap ErrNoJobs", err)
+			}
+		})
+	}
+}
+
+// TestRunManifestGlob: a manifest glob whose folder part matches several
+// folders (-manifest 'd?/m.jsonl') runs the jobs of each file on the files
+// beside it when -root is not given; with -root, every job's relative
+// paths start from it. The default root was job.Dir of the glob, the
+// literal folder "d?", where no job found its graph.
+func TestRunManifestGlob(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const g = "0 1 1\n1 2 1\n2 0 1\n3 4 1\n4 5 1\n5 3 1\n2 3 0.1\n"
+	write("d1/g.txt", g)
+	write("d1/m.jsonl", `{"id":"one","graph":"g.txt","k":2,"method":"njw","seed":1}`+"\n")
+	write("d2/g.txt", g)
+	write("d2/m.jsonl", `{"id":"two","graph":"g.txt","k":2,"method":"njw","seed":1}`+"\n")
+	write("e1/m.jsonl", `{"id":"three","graph":"d1/g.txt","k":2,"method":"njw","seed":1}`+"\n")
+	write("e2/m.jsonl", `{"id":"four","graph":"d2/g.txt","k":2,"method":"njw","seed":1}`+"\n")
+	for _, tc := range []struct {
+		name, manifest, root string
+		ids                  []string // the jobs, each without error
+	}{
+		{"no -root", filepath.Join(dir, "d?", "m.jsonl"), "", []string{"one", "two"}},
+		{"-root", filepath.Join(dir, "e*", "m.jsonl"), dir, []string{"four", "three"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			var stderr bytes.Buffer
+			if code := run(context.Background(), tc.manifest, out, tc.root, &stderr); code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, stderr.String())
+			}
+			b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				var r struct{ ID, Error string }
+				if err := json.Unmarshal([]byte(line), &r); err != nil {
+					t.Fatal(err)
+				}
+				if r.Error != "" {
+					t.Errorf("job %s: %s", r.ID, r.Error)
+				}
+				ids = append(ids, r.ID)
+			}
+			slices.Sort(ids)
+			if !slices.Equal(ids, tc.ids) {
+				t.Errorf("results of jobs %q, want %q", ids, tc.ids)
 			}
 		})
 	}
