@@ -548,6 +548,29 @@ func labelsTemps(ctx context.Context, fs filesystem.Interface, out string) ([]st
 // lines and at the end, and a cancelled check returns an error wrapping
 // ctx's, never a pass. Cost: one read of the manifest.
 func CheckManifest(ctx context.Context, manifest string) (warnings []string, err error) {
+	return CheckBatch(ctx, manifest, "", "")
+}
+
+// ErrOverwrite marks a run of Batch that would write over one of its
+// jobs' input files (CheckBatch).
+var ErrOverwrite = errors.New("the run would write over an input file")
+
+// CheckBatch is CheckManifest for a run of Batch(s, manifest, root, out):
+// with an output folder out, it also refuses (ErrOverwrite) a run that
+// would write over a file a job reads — a job's input, graph, constraints
+// or labels file (resolved as the job resolves it: against root, or
+// without one against the folder of its manifest file) that is the labels
+// file the run writes for a job, out/ID.labels (job.LabelsPath; which a
+// job that fails removes), or out/results.jsonl, or a temporary of
+// theirs in out that RemovePartial removes (LabelsTempPattern,
+// .results.jsonl.tmp). Such a run replaced or removed the file it was
+// reading, as tether cluster -o refuses to. Paths are compared cleaned
+// and absolute (filepath.Abs; symbolic links are not followed), those
+// with a scheme as cleaned URLs. The error names the manifest line of the
+// job that reads the file, the field and both paths, and the job that
+// writes it. Cost: CheckManifest's, plus a map of the distinct input
+// paths.
+func CheckBatch(ctx context.Context, manifest, root, out string) (warnings []string, err error) {
 	fs, err := filesystem.New(ctx, manifest)
 	if err != nil {
 		return nil, fmt.Errorf("manifest %s: %w", manifest, err)
@@ -570,6 +593,14 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 		line int
 	}
 	seen := map[string]place{}
+	var reads []readPath // the distinct input paths, in manifest order
+	readKeys := map[string]bool{}
+	cwd := ""
+	if out != "" {
+		if cwd, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("checking the paths of the manifest %s against the output folder %s: %w", manifest, out, err)
+		}
+	}
 	jobs := 0
 	for _, name := range files {
 		if err := checkRegular(name); err != nil {
@@ -596,8 +627,22 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 				continue
 			}
 			jobs++
-			if _, err := job.ParseSpec(b); err != nil {
+			spec, err := job.ParseSpec(b)
+			if err != nil {
 				warnings = append(warnings, fmt.Sprintf("%s:%d: %v (the job fails; the other jobs run)", name, ln, err))
+			} else if out != "" {
+				for _, f := range []struct{ field, path string }{
+					{"input", spec.Input}, {"graph", spec.Graph}, {"constraints", spec.Constraints}, {"labels", spec.Labels},
+				} {
+					if f.path == "" {
+						continue
+					}
+					p := job.Join(lineRoot(root, name), f.path)
+					if k := pathKey(p, cwd); !readKeys[k] {
+						readKeys[k] = true
+						reads = append(reads, readPath{key: k, field: f.field, given: f.path, id: spec.ID, file: name, line: ln})
+					}
+				}
 			}
 			id := idOf(b)
 			if id == "" {
@@ -633,7 +678,66 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 	if jobs == 0 {
 		return nil, fmt.Errorf("manifest %s: no jobs (only blank lines and '#' comments)", manifest)
 	}
+	if out != "" && len(reads) > 0 {
+		// The files the run writes in out, by key: each job's labels
+		// (a job of no valid id writes none), and results.jsonl.
+		writes := map[string]string{} // what the file is, by key
+		writer := map[string]string{} // the job that writes a labels file, by key
+		for id, pl := range seen {
+			if validID(id) {
+				k := pathKey(job.LabelsPath(out, id), cwd)
+				writes[k] = fmt.Sprintf("the labels file %s that the run writes for job %s (%s:%d), or removes if the job fails", k, id, pl.file, pl.line)
+				writer[k] = id
+			}
+		}
+		results := pathKey(job.Join(out, ResultsFile), cwd)
+		writes[results] = fmt.Sprintf("the results file %s that the run writes", results)
+		outKey := pathKey(job.Join(out, "x"), cwd)
+		outKey = outKey[:len(outKey)-1] // out's key, ending in its separator
+		for _, r := range reads {
+			what, ok := writes[r.key]
+			if writer[r.key] == r.id {
+				what = fmt.Sprintf("the labels file %s that the run writes for this job, or removes if it fails", r.key)
+			}
+			if !ok {
+				base, inOut := strings.CutPrefix(r.key, outKey)
+				if m, _ := path.Match(LabelsTempPattern, base); !inOut || strings.ContainsAny(base, `/\`) || !m && base != tempName(ResultsFile) {
+					continue
+				}
+				what = fmt.Sprintf("a temporary file of the run's output in %s, which the run writes or removes", out)
+			}
+			at := r.given
+			if r.key != r.given {
+				at = fmt.Sprintf("%s (%s)", r.given, r.key)
+			}
+			return nil, fmt.Errorf("%s:%d: job %s: %w: its %s %s is %s; give the run another output folder, or move the file", r.file, r.line, r.id, ErrOverwrite, r.field, at, what)
+		}
+	}
 	return warnings, nil
+}
+
+// readPath is a file a job of the manifest reads: its key (pathKey), the
+// field and the path as the line gives them, the job, and the line's
+// place.
+type readPath struct {
+	key, field, given, id, file string
+	line                        int
+}
+
+// pathKey returns the form in which CheckBatch compares two paths: a
+// local path made absolute against the working folder cwd and cleaned (as
+// filepath.Abs does, without its os.Getwd for each path), a path with a
+// scheme cleaned after "scheme://" (path.Clean, so that
+// "gs://b/x//y/../z" is "gs://b/x/z").
+func pathKey(p, cwd string) string {
+	if s := job.Scheme(p); s != "" {
+		rest := path.Clean("/" + p[len(s)+3:])
+		return s + ":/" + rest
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(cwd, p)
 }
 
 // ctxPollLines is how many manifest lines CheckManifest reads between two

@@ -448,3 +448,81 @@ func TestCheckManifestRefusesCompressed(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckBatchOverwrite: a run whose output folder holds a file a job
+// reads — its own or another job's labels file (ID.labels, which the run
+// replaces, or removes when the job fails), results.jsonl, a labels
+// temporary that RemovePartial removes — is refused before it starts,
+// with an error wrapping ErrOverwrite that names the manifest line, the
+// field and both paths, however the paths are spelled (relative to the
+// manifest's folder or to root, through "..", on a file system with a
+// scheme). tether-beam -out . deleted the partial labels sbm.labels of
+// a job {"id":"sbm","labels":"sbm.labels"} that failed, and a job that
+// succeeded replaced them; tether cluster refuses the same.
+func TestCheckBatchOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mem := func(name, content string) string {
+		p := "memfs://check-overwrite/" + name
+		memfs.Write(p, []byte(content))
+		return p
+	}
+	for _, tc := range []struct {
+		name, manifest, root, out string
+		want                      []string // in the error; none: no error
+	}{
+		{"own labels file", write("own.jsonl", `{"id":"sbm","graph":"g.txt","labels":"sbm.labels","method":"labelprop"}`+"\n"), "", dir,
+			[]string{"own.jsonl:1: job sbm", "its labels sbm.labels (" + filepath.Join(dir, "sbm.labels") + ")", "the labels file " + filepath.Join(dir, "sbm.labels") + " that the run writes for this job"}},
+		{"another job's labels file", write("other.jsonl", `{"id":"a","graph":"g.txt","constraints":"b.labels","k":2}`+"\n"+`{"id":"b","graph":"g.txt","k":2}`+"\n"), "", dir,
+			[]string{"other.jsonl:1: job a", "its constraints b.labels", "the labels file " + filepath.Join(dir, "b.labels") + " that the run writes for job b (" + filepath.Join(dir, "other.jsonl") + ":2)"}},
+		{"a failing job's labels file", write("fail.jsonl", `{"id":"a","graph":"g.txt","labels":"b.labels","k":2}`+"\n"+`{"id":"b","k":2}`+"\n"), "", dir,
+			[]string{"fail.jsonl:1: job a", "its labels b.labels", "for job b", "or removes if the job fails"}},
+		{"results file", write("results.jsonl.m", `{"id":"a","graph":"out/results.jsonl","k":2}`+"\n"), "", filepath.Join(dir, "out"),
+			[]string{"results.jsonl.m:1: job a", "its graph out/results.jsonl (" + filepath.Join(dir, "out", ResultsFile) + ") is the results file"}},
+		{"spelled otherwise", write("sub/spelled.jsonl", `{"id":"sbm","graph":"../g.txt","labels":"./x/../../sbm.labels"}`+"\n"), "", filepath.Join(dir, "y", ".."),
+			[]string{"spelled.jsonl:1: job sbm", "its labels ./x/../../sbm.labels (" + filepath.Join(dir, "sbm.labels") + ")"}},
+		{"from root", write("sub/root.jsonl", `{"id":"c","input":"d.csv","k":2}`+"\n"), filepath.Join(dir, "out"), filepath.Join(dir, "out", ".", "out2", ".."),
+			nil},
+		{"from root, labels of the job", write("sub/root2.jsonl", `{"id":"d","input":"d.labels","k":2}`+"\n"), filepath.Join(dir, "out"), filepath.Join(dir, "out", "."),
+			[]string{"root2.jsonl:1: job d", "its input d.labels (" + filepath.Join(dir, "out", "d.labels") + ")"}},
+		{"a labels temporary", write("tmp.jsonl", `{"id":"a","graph":"g.txt","constraints":"out/.b.labels.tmp","k":2}`+"\n"), "", filepath.Join(dir, "out"),
+			[]string{"tmp.jsonl:1: job a", "its constraints out/.b.labels.tmp", "a temporary file of the run's output"}},
+		{"results temporary", write("rtmp.jsonl", `{"id":"a","graph":".results.jsonl.tmp","k":2}`+"\n"), "", dir,
+			[]string{"rtmp.jsonl:1: job a", "a temporary file of the run's output"}},
+		{"a temporary in a subfolder", write("subtmp.jsonl", `{"id":"a","graph":"out/sub/.b.labels.tmp","k":2}`+"\n"), "", filepath.Join(dir, "out"), nil},
+		{"other folder", write("fine.jsonl", `{"id":"sbm","graph":"g.txt","labels":"sbm.labels"}`+"\n"), "", filepath.Join(dir, "out"), nil},
+		{"no output folder", filepath.Join(dir, "own.jsonl"), "", "", nil},
+		{"memfs", mem("m.jsonl", `{"id":"sbm","graph":"g.txt","labels":"sbm.labels"}`+"\n"), "", "memfs://check-overwrite",
+			[]string{"memfs://check-overwrite/m.jsonl:1: job sbm", "its labels sbm.labels (memfs://check-overwrite/sbm.labels)"}},
+		{"memfs, an URL spelled otherwise", mem("u.jsonl", `{"id":"a","graph":"memfs://check-overwrite//x/../b.labels","k":2}`+"\n"+`{"id":"b","gen":"moons","k":2}`+"\n"), "", "memfs://check-overwrite/",
+			[]string{"u.jsonl:1: job a", "(memfs://check-overwrite/b.labels) is the labels file memfs://check-overwrite/b.labels that the run writes for job b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := CheckBatch(context.Background(), tc.manifest, tc.root, tc.out)
+			if tc.want == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrOverwrite) {
+				t.Fatalf("error %v, want one wrapping %v", err, ErrOverwrite)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}

@@ -19,7 +19,10 @@
 // Cloud Storage itself.
 //
 // A missing manifest, one with no jobs or an id used twice stops the run
-// before it starts (tetherbeam.CheckManifest), as does a local manifest
+// before it starts (tetherbeam.CheckBatch), as does a job that reads a
+// file the run would write over in -out: a labels file ID.labels of one
+// of the jobs (replaced, or removed when the job fails), results.jsonl,
+// or a temporary of theirs; and a local manifest
 // that is not a regular file (a pipe, /dev/stdin, a shell's <(cmd), a
 // FIFO): the manifest is read twice, by the check and by the pipeline, and
 // a pipe gives its lines once. Save a piped manifest to a file first. A
@@ -116,7 +119,7 @@ var checked = func() {}
 // is written but the output folder (the check only reads the manifest),
 // so a failure or an interrupt there leaves nothing to remove; an
 // interrupt stops the check of a large manifest too, and a manifest that
-// could block (a FIFO) is refused from its stat (CheckManifest). A
+// could block (a FIFO) is refused from its stat (CheckBatch). A
 // pipeline that read no job line fails with a message of its own
 // (tetherbeam.ErrNoJobs) instead of the runner's. The pipeline
 // runs with TMPDIR pointing to a folder of its own, removed with its
@@ -131,7 +134,7 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (cod
 		fmt.Fprintln(stderr, "tether-beam:", err)
 		return 1
 	}
-	warnings, err := tetherbeam.CheckManifest(ctx, manifest)
+	warnings, err := tetherbeam.CheckBatch(ctx, manifest, root, out)
 	if err != nil {
 		return fail(err)
 	}

@@ -312,3 +312,44 @@ func TestRunManifestGlob(t *testing.T) {
 		})
 	}
 }
+
+// TestRunRefusesOverwrite: tether-beam -out . on a manifest whose job
+// reads its partial labels from sbm.labels, the file the run writes for
+// job sbm, exits 1 with the manifest line and both paths, before the
+// pipeline: the file is left as it was, whether the job would succeed
+// (its labels replaced the input) or fail (the commit removed them).
+func TestRunRefusesOverwrite(t *testing.T) {
+	for _, tc := range []struct{ name, line string }{
+		{"job succeeds", `{"id":"sbm","graph":"sbm.txt","labels":"sbm.labels","method":"labelprop"}`},
+		{"job fails", `{"id":"sbm","graph":"nope.txt","labels":"sbm.labels","method":"labelprop"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			files := map[string]string{
+				"sbm.txt":    "0 1 1\n1 2 1\n2 0 1\n3 4 1\n4 5 1\n5 3 1\n2 3 0.1\n",
+				"sbm.labels": "0\n-1\n-1\n1\n-1\n-1\n",
+				"m.jsonl":    tc.line + "\n",
+			}
+			for name, content := range files {
+				if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var stderr bytes.Buffer
+			code := run(context.Background(), "m.jsonl", ".", "", &stderr)
+			want := "tether-beam: m.jsonl:1: job sbm: the run would write over an input file: its labels sbm.labels (" + filepath.Join(dir, "sbm.labels") + ") is the labels file " + filepath.Join(dir, "sbm.labels")
+			if code != 1 || !strings.HasPrefix(stderr.String(), want) {
+				t.Fatalf("exit %d, stderr %q; want 1 and %q", code, stderr.String(), want)
+			}
+			for name, content := range files {
+				if b, err := os.ReadFile(name); err != nil || string(b) != content {
+					t.Errorf("%s holds %q (%v), want it as it was", name, b, err)
+				}
+			}
+			if ents, _ := os.ReadDir("."); len(ents) != len(files) {
+				t.Errorf("the folder holds %d files, want %d", len(ents), len(files))
+			}
+		})
+	}
+}
