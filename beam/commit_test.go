@@ -34,7 +34,7 @@ func TestRunJobStagesLabels(t *testing.T) {
 				`{"id":"g","gen":"moons","gen_params":{"n":"20"},"k":2,"method":"njw","seed":1}`,
 				`{"id":"bad","input":"nope.csv","k":2}`,
 			} {
-				if err := f.ProcessElement(context.Background(), line, emit); err != nil {
+				if err := f.ProcessElement(context.Background(), "m.jsonl", line, emit); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -60,7 +60,8 @@ func TestRunJobStagesLabels(t *testing.T) {
 // files of the earlier run and leaves the staged labels, which
 // RemovePartial then removes, so that the folder is as the earlier run
 // left it. A retried commit, whose first attempt moved a's labels in
-// place, completes.
+// place, completes, and removes the earlier labels that attempt set
+// aside.
 func TestCommitLabels(t *testing.T) {
 	lines := []string{`{"id":"a","method":"njw"}`, `{"id":"b","method":"njw"}`, `{"id":"c","method":"njw","error":"input: nope.csv: no such file"}`}
 	const newResults = "{\"id\":\"a\",\"method\":\"njw\"}\n{\"id\":\"b\",\"method\":\"njw\"}\n{\"id\":\"c\",\"method\":\"njw\",\"error\":\"input: nope.csv: no such file\"}\n"
@@ -105,7 +106,8 @@ func TestCommitLabels(t *testing.T) {
 			// a's labels (the runner retries the bundle).
 			st := commitStore(t, kind)
 			st.put(ResultsFile, "old\n")
-			st.put("a.labels", "new a\n") // moved by the first attempt
+			st.put("a.labels", "new a\n")          // moved by the first attempt
+			st.put(".a.labels.tmp.old", "old a\n") // set aside by it (backupLabels)
 			st.put(".b.labels.tmp", "new b\n")
 			if err := runCommit(t, st, lines[:2], writeResultsCase{"completed", -1, -1}); err != nil {
 				t.Fatal(err)
@@ -215,5 +217,83 @@ func commitStore(t *testing.T, kind string) *commitFolder {
 			}
 			return names
 		},
+	}
+}
+
+// TestCommitRollsBack: a commit that fails part-way — a job's staged
+// labels missing after others were put in place, an id used twice (the
+// second rename finds its staged file gone), the results file that
+// cannot be renamed into place — undoes what it did: the earlier run's
+// labels are back in place (those it replaced, and those of a job that
+// now fails, which it had removed), the new ones back in their staged
+// files, results.jsonl untouched, and RemovePartial then leaves the
+// folder as the earlier run left it. The commit used to leave the labels
+// it had already moved, beside the old results.
+func TestCommitRollsBack(t *testing.T) {
+	earlier := map[string]string{ResultsFile: "old\n", "a.labels": "old a\n", "c.labels": "old c\n", "d.labels": "old d\n"}
+	a, b, c := `{"id":"a","method":"njw"}`, `{"id":"b","method":"njw"}`, `{"id":"c","method":"njw","error":"input: nope.csv: no such file"}`
+	for _, tc := range []struct {
+		name  string
+		kinds []string
+		lines []string
+		// results, when set, makes results.jsonl a folder holding
+		// this file, which the rename of the results file cannot
+		// replace (local folders only).
+		results string
+		want    string // in the error
+	}{
+		{"a staged file missing", []string{"local", "memfs", "gs"}, []string{a, c, b}, "", "b.labels in place: its staged file"},
+		{"an id used twice", []string{"local", "memfs", "gs"}, []string{a, c, a}, "", `two result lines of id "a"`},
+		{"results file not replaceable", []string{"local"}, []string{a, c}, "x", "writing"},
+	} {
+		for _, kind := range tc.kinds {
+			t.Run(kind+"/"+tc.name, func(t *testing.T) {
+				st := commitStore(t, kind)
+				before := map[string]string{}
+				for name, content := range earlier {
+					if name == ResultsFile && tc.results != "" {
+						continue
+					}
+					st.put(name, content)
+					before[name] = content
+				}
+				if tc.results != "" {
+					if err := os.MkdirAll(filepath.Join(st.out, ResultsFile), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					st.put(filepath.Join(ResultsFile, tc.results), "kept\n")
+				}
+				contents := func() map[string]string {
+					m := st.contents()
+					if tc.results != "" {
+						// files() lists the folder's file by its
+						// base name, get() reads it beside.
+						delete(m, tc.results)
+						if b := st.get(filepath.Join(ResultsFile, tc.results)); b != "kept\n" {
+							t.Errorf("%s/%s holds %q, want it kept", ResultsFile, tc.results, b)
+						}
+					}
+					return m
+				}
+				st.put(".a.labels.tmp", "new a\n")
+				err := runCommit(t, st, tc.lines, writeResultsCase{"completed", -1, -1})
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("commit error %v, want one containing %q", err, tc.want)
+				}
+				want := map[string]string{".a.labels.tmp": "new a\n"}
+				for name, content := range before {
+					want[name] = content
+				}
+				if got := contents(); !reflect.DeepEqual(got, want) {
+					t.Fatalf("after the failed commit the folder holds %q, want the earlier run's and the staged labels %q", got, want)
+				}
+				if err := RemovePartial(context.Background(), st.out); err != nil {
+					t.Fatal(err)
+				}
+				if got := contents(); !reflect.DeepEqual(got, before) {
+					t.Fatalf("after RemovePartial the folder holds %q, want the earlier run's %q", got, before)
+				}
+			})
+		}
 	}
 }

@@ -7,20 +7,29 @@
 // Failures are per job: a job whose files are missing, whose method
 // refuses the problem or whose manifest line is malformed yields a result
 // line with "error" set, and the other jobs go on. CheckManifest catches,
-// before a run, what no single job can see: a missing or empty manifest
-// and an id used twice; it also names each malformed line by file and
-// line, which its result line cannot. The results file and the labels
-// files are replaced whole, never left truncated, and together: each job
-// stages its labels as a temporary file (".ID.labels.tmp"), and only once
-// every job has run and the results file is written are the staged labels
-// renamed into place, the labels of an earlier run removed for the jobs
-// that now fail, and results.jsonl renamed last (Batch). A run that fails
-// or is cancelled before that leaves the output of the run before it as
-// it was. A write that does not complete (an error, a cancelled context,
-// a stream the runner aborted) removes its temporary file, and
-// RemovePartial removes the staged labels of a run that did not commit
-// and the temporaries that a process ended mid-write left in the output
-// folder (results.jsonl's and the labels temporaries, LabelsTempPattern).
+// before a run, what no single job can see: a missing or empty manifest,
+// an id used twice, and a local manifest that is not a regular file (a
+// pipe or FIFO, which the check would empty before the pipeline reads it:
+// save it to a file) or a compressed one (".gz", ErrCompressed: Beam's
+// text reader would read only its first bytes' lines); it also names each
+// malformed line by file and line, which its result line cannot.
+// CheckBatch adds what a run with an output folder would do to its own
+// input: it refuses a job that reads a file the run writes over (a job's
+// labels file, results.jsonl). A run that reads no job line of its
+// manifest fails (ErrNoJobs) and writes nothing. The results file and the
+// labels files are replaced whole, never left truncated, and together:
+// each job stages its labels as a temporary file (".ID.labels.tmp"), and
+// only once every job has run and the results file is written are the
+// staged labels renamed into place, the labels of an earlier run removed
+// for the jobs that now fail, and results.jsonl renamed last (Batch); a
+// rename of those that fails undoes the ones before it, the earlier labels
+// having been set aside until the end. A run that fails or is cancelled
+// before the end of those renames leaves the output of the run before it
+// as it was. A write that does not complete (an error, a cancelled
+// context, a stream the runner aborted) removes its temporary file, and
+// RemovePartial removes the staged labels of a run that did not commit and
+// the temporaries that a process ended mid-write left in the output folder
+// (results.jsonl's and the labels temporaries, LabelsTempPattern).
 //
 // Every path of a run — the manifest, the root, the jobs' input, graph,
 // constraints and partial labels files, and the output folder — may have

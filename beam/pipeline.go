@@ -27,7 +27,7 @@ import (
 )
 
 func init() {
-	register.DoFn3x1[context.Context, string, func(string), error](&runJobFn{})
+	register.DoFn4x1[context.Context, string, string, func(string), error](&runJobFn{})
 	register.Emitter1[string]()
 	register.DoFn3x1[context.Context, int, func(*string) bool, error](&writeResultsFn{})
 	register.Iter1[string]()
@@ -39,29 +39,42 @@ const ResultsFile = "results.jsonl"
 // Batch adds to s the transforms that run every job of the manifest file
 // (a path or glob Beam's file systems can read) and returns the
 // PCollection of result lines (JSON, one per job, in no particular order).
-// Relative paths inside the jobs are resolved against root (job.Join).
+// Relative paths inside the jobs are resolved against root (job.Join);
+// with root "", against the folder of the manifest file each line comes
+// from (job.Dir of it, as Beam's file system lists it), so that a glob
+// whose folder part matches several folders ("d?/m.jsonl") runs each
+// manifest on the files beside it.
 // When out is not empty, each job's labels go to job.LabelsPath(out, id)
 // and the result lines to out/results.jsonl, put in place together at
 // the end of the run (writeResultsFn): each job stages its labels as
 // ".ID.labels.tmp" (stagedLabels), and once every job has run and the
 // results file is written, the staged labels are renamed into place, the
 // labels an earlier run left for the jobs that now fail are removed, and
-// the results file is renamed last. A run that fails or is cancelled
-// before that changes none of the labels files and results.jsonl of an
-// earlier run; its staged files are temporaries that RemovePartial
-// removes. Any of these paths may have a scheme of Beam's file systems
-// ("gs://b/out"): the jobs then read and write them through Files.
+// the results file is renamed last; a step of those that fails undoes the
+// ones before it (writeResultsFn.commit). A run that fails or is
+// cancelled before the end of that commit changes none of the labels
+// files and results.jsonl of an earlier run; its staged files are
+// temporaries that RemovePartial removes. A run with out that reads no
+// job line of the manifest (an empty one; a pipe, which Beam's text
+// reader sizes by its stat and reads nothing of) fails, with an error
+// whose text holds ErrNoJobs's, and changes nothing in out. Any of these
+// paths may have a scheme of Beam's file systems ("gs://b/out"): the jobs
+// then read and write them through Files.
 func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 	s = s.Scope("tether.Batch")
-	lines := textio.Read(s, manifest)
+	lines := textio.ReadWithFilename(s, manifest)
 	results := beam.ParDo(s, &runJobFn{Root: root, Out: out}, lines)
 	if out != "" {
 		// textio.Write truncates the file and writes in place; an
 		// interrupted write would leave a truncated results file. The
 		// group is also the barrier after which every job's labels are
-		// staged.
-		all := beam.GroupByKey(s, beam.AddFixedKey(s, results))
-		beam.ParDo0(s, &writeResultsFn{Filename: job.Join(out, ResultsFile), Out: out}, all)
+		// staged. The marker, an empty line (no result line is empty),
+		// makes the group exist when no job line was read, so that
+		// writeResultsFn fails the run then (ErrNoJobs) instead of its
+		// never running.
+		marker := beam.Create(s, "")
+		all := beam.GroupByKey(s, beam.AddFixedKey(s, beam.Flatten(s, results, marker)))
+		beam.ParDo0(s, &writeResultsFn{Filename: job.Join(out, ResultsFile), Out: out, Manifest: manifest}, all)
 	}
 	return results
 }
@@ -105,17 +118,30 @@ type writeResultsFn struct {
 	// Out, when not empty, is the output folder where the jobs staged
 	// their labels (stageLabels), which the commit puts in place.
 	Out string `json:"out"`
+	// Manifest names the manifest in the error of a run that read no
+	// job line of it (ErrNoJobs).
+	Manifest string `json:"manifest"`
 }
+
+// ErrNoJobs marks the failure of a run of Batch with an output folder that
+// read no job line of its manifest, which CheckManifest refuses: the
+// manifest was emptied or replaced after the check, or is a pipe that an
+// earlier reader emptied. Beam's runners pass on only the text of a
+// DoFn's error, within their own: look for ErrNoJobs.Error() in it.
+var ErrNoJobs = errors.New("the pipeline read no job line")
 
 // ProcessElement writes the lines of the single group to a temporary file
 // of w.Filename (stageAtomic), then commits it, with the labels of w.Out's
-// jobs (commit). It creates nothing when ctx is already cancelled, checks
-// ctx before every line and before the commit, and removes the temporary
+// jobs (commit). Empty lines (Batch's marker) are skipped; a group of no
+// other line — the pipeline read no job line of the manifest — fails with
+// an error wrapping ErrNoJobs that names w.Manifest, and changes nothing.
+// It creates nothing when ctx is already cancelled, checks ctx before
+// every line and before the commit, and removes the temporary
 // file whenever it does not complete: an error, a cancellation (ctx's
 // error is returned), or a panic of lines, which is how Beam's iterators
 // report a broken stream when the runner aborts the bundle (the panic goes
 // on, to the harness). Cost: one pass over the lines, O(total length),
-// plus one rename per job and the results file's (on an object store, a
+// plus the commit's (one or two renames per job, on an object store a
 // copy each).
 func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*string) bool) error {
 	if err := ctx.Err(); err != nil {
@@ -127,6 +153,7 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 	}
 	defer fs.Close()
 	var jobs []outcome
+	read := 0
 	tmp, err := stageAtomic(ctx, fs, w.Filename, func(fd io.Writer) error {
 		bw := bufio.NewWriterSize(fd, 1<<20)
 		var line string
@@ -134,6 +161,10 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			if line == "" {
+				continue // Batch's marker
+			}
+			read++
 			if w.Out != "" {
 				jobs = append(jobs, outcomeOf(line))
 			}
@@ -145,8 +176,14 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if read == 0 {
+			return ErrNoJobs
+		}
 		return bw.Flush()
 	})
+	if errors.Is(err, ErrNoJobs) {
+		return fmt.Errorf("manifest %s: %w: nothing was written (was the manifest emptied or replaced during the run?)", w.Manifest, ErrNoJobs)
+	}
 	if err != nil {
 		return err
 	}
@@ -178,53 +215,192 @@ func outcomeOf(line string) outcome {
 // error is then returned, the temporary results file tmp removed and
 // nothing else changed): the staged labels of the jobs that succeeded
 // are renamed to their labels files, the labels an earlier run left for
-// the jobs that failed are removed (job.SaveLabelsFiles), and tmp is
-// renamed to w.Filename last. Once begun, it is not stopped by ctx: the
-// renames are quick, and a commit stopped half-way would leave the new
-// labels of some jobs beside the old results. A labels file that cannot
-// be put in place fails the commit before the results file is renamed;
-// the runner's retry finds the labels already moved in place (their
-// staged file gone) and goes on. Cost: one rename or removal per job,
-// and the results file's rename.
+// the jobs that failed are removed, and tmp is renamed to w.Filename
+// last. Once begun, it is not stopped by ctx: the renames are quick, and
+// a commit stopped half-way would leave the new labels of some jobs
+// beside the old results.
+//
+// It is all or nothing: an earlier run's labels file that the commit
+// replaces or removes is first renamed aside (backupLabels), and a step
+// that fails — a labels file that cannot be put in place, the rename of
+// the results file — undoes the steps before it, in reverse (the new
+// labels back to their staged files, the earlier ones back in place),
+// so that the folder is as the earlier run left it, plus the staged
+// labels (which RemovePartial removes, or a retry of the commit puts in
+// place); its error is returned, with the undoing's if that failed too.
+// Once the results file is in place, the set-aside labels are removed;
+// one that cannot be is left as a labels temporary (LabelsTempPattern).
+// A retried commit whose first attempt moved a job's labels and then
+// ended without undoing them (a killed process) finds them in place,
+// their staged file gone, and goes on; it removes at its end the labels
+// that attempt had set aside for the manifest's jobs too. Cost: one listing of the folder,
+// one or two renames per job (a copy each on an object store), the
+// results file's, and one removal per earlier labels file replaced.
 func (w *writeResultsFn) commit(ctx context.Context, fs filesystem.Interface, tmp string, jobs []outcome) error {
 	if err := ctx.Err(); err != nil {
 		removeFile(context.WithoutCancel(ctx), fs, tmp)
 		return err
 	}
 	ctx = context.WithoutCancel(ctx)
-	var errs []error
-	if len(jobs) > 0 {
-		files := &Files{}
-		defer files.Close()
-		// The staged files, listed once: a retried commit finds those
-		// its first attempt moved gone (and memfs's rename of a missing
-		// file would make an empty one). A folder that cannot be listed
-		// has its files renamed unchecked.
-		list, lerr := labelsTemps(ctx, fs, w.Out)
-		staged := map[string]bool{} // by base name: the listing may spell the folder otherwise
-		for _, name := range list {
-			staged[baseName(name)] = true
-		}
-		for _, j := range jobs {
-			if j.failed {
-				// job.SaveLabelsFiles removes the labels of an id
-				// that names a labels file of w.Out, and only those.
-				errs = append(errs, job.SaveLabelsFiles(ctx, files, w.Out, &job.Result{ID: j.id, Error: "failed"}))
-				continue
-			}
-			labels := job.LabelsPath(w.Out, j.id)
-			errs = append(errs, commitLabels(ctx, fs, labels, lerr != nil || staged[baseName(stagedLabels(labels))]))
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
+	var done []renamed // the steps taken, to undo on a failure
+	var stale []string // labels set aside by an earlier attempt, removed at the end
+	fail := func(err error) error {
 		removeFile(ctx, fs, tmp)
+		if uerr := undo(ctx, fs, done); uerr != nil {
+			return errors.Join(err, uerr)
+		}
 		return err
 	}
+	if len(jobs) > 0 {
+		// The folder, listed once: the staged files, which a retried
+		// commit finds gone for the jobs its first attempt moved (and
+		// memfs's rename of a missing file would make an empty one),
+		// and the earlier labels to set aside. A folder that cannot be
+		// listed has its files renamed unchecked, and each labels file
+		// looked for alone.
+		list, lerr := outFiles(ctx, fs, w.Out)
+		if lerr != nil {
+			list = map[string]bool{}
+		}
+		has := func(name string) bool {
+			if lerr != nil {
+				return present(ctx, fs, name)
+			}
+			return list[baseName(name)]
+		}
+		seen := map[string]bool{}
+		for _, j := range jobs {
+			if !validID(j.id) {
+				// A malformed line's id (if any) names no labels
+				// file of w.Out, and must not name one outside it.
+				continue
+			}
+			if seen[j.id] {
+				// CheckManifest refuses it; Batch's runner gives each
+				// manifest line one result line, retries included.
+				return fail(fmt.Errorf("job %s: %w: two result lines of id %q: the manifest uses the id twice, and its jobs staged one labels file", j.id, job.ErrSpec, j.id))
+			}
+			seen[j.id] = true
+			labels := job.LabelsPath(w.Out, j.id)
+			if list[baseName(backupLabels(labels))] {
+				stale = append(stale, backupLabels(labels))
+			}
+			staged := lerr != nil || list[baseName(stagedLabels(labels))]
+			if !j.failed && !staged && has(labels) {
+				continue // moved by an earlier attempt of the commit
+			}
+			if has(labels) {
+				if err := filesystem.Rename(ctx, fs, labels, backupLabels(labels)); err != nil {
+					return fail(fmt.Errorf("setting aside the labels %s of an earlier run: %w", labels, err))
+				}
+				done = append(done, renamed{labels, backupLabels(labels)})
+				list[baseName(labels)] = false
+			}
+			if j.failed {
+				continue
+			}
+			if err := commitLabels(ctx, fs, labels, staged); err != nil {
+				return fail(err)
+			}
+			done = append(done, renamed{stagedLabels(labels), labels})
+			list[baseName(stagedLabels(labels))] = false
+			list[baseName(labels)] = true
+		}
+	}
 	if err := filesystem.Rename(ctx, fs, tmp, w.Filename); err != nil {
-		removeFile(ctx, fs, tmp)
-		return fmt.Errorf("writing %s: %w", w.Filename, err)
+		return fail(fmt.Errorf("writing %s: %w", w.Filename, err))
+	}
+	for _, r := range done {
+		if r.to == backupLabels(r.from) {
+			stale = append(stale, r.to)
+		}
+	}
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(stale))) {
+		removeFile(ctx, fs, name)
 	}
 	return nil
+}
+
+// renamed is a step of the commit: the file from renamed to.
+type renamed struct{ from, to string }
+
+// undo renames back, in reverse order, the files of the steps done and
+// returns the errors of those that failed (each naming both files), the
+// others undone all the same.
+func undo(ctx context.Context, fs filesystem.Interface, done []renamed) error {
+	var errs []error
+	for i := len(done) - 1; i >= 0; i-- {
+		r := done[i]
+		if err := filesystem.Rename(ctx, fs, r.to, r.from); err != nil {
+			errs = append(errs, fmt.Errorf("undoing the commit: renaming %s back to %s: %w", r.to, r.from, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// backupLabels returns where the commit sets aside the labels file labels
+// of an earlier run while it puts the new ones in place:
+// ".ID.labels.tmp.old" beside it, a name of LabelsTempPattern that no
+// staged or temporary labels file has (theirs end in ".labels.tmp",
+// ".tmp" or digits).
+func backupLabels(labels string) string { return stagedLabels(labels) + ".old" }
+
+// validID reports whether id names a labels file of an output folder, as
+// job.SaveLabelsFiles tells (its rule, job's checkID): not empty, not "." or "..", only letters,
+// digits, '.', '-' and '_' (the ids job.ParseSpec accepts).
+func validID(id string) bool {
+	if id == "" || id == "." || id == ".." {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// outFiles returns the base names of the files in the folder out (fs is
+// its file system) that the commit looks for: for a local folder, all of
+// them (os.ReadDir: any folder name will do; a missing folder has none);
+// for a folder with a scheme, those of "*.labels*" (the labels files and
+// their temporaries), listed with fs.List, which every scheme reads alike
+// only when out has no glob character of its own (an error then). A
+// listed name under out but in a subfolder of it (GCS's glob crosses
+// '/') is left out.
+func outFiles(ctx context.Context, fs filesystem.Interface, out string) (map[string]bool, error) {
+	names := map[string]bool{}
+	if job.Scheme(out) == "" {
+		ents, err := os.ReadDir(out)
+		if errors.Is(err, iofs.ErrNotExist) {
+			return names, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", out, err)
+		}
+		for _, e := range ents {
+			if !e.IsDir() {
+				names[e.Name()] = true
+			}
+		}
+		return names, nil
+	}
+	if strings.ContainsAny(out, `*?[\`) {
+		return nil, fmt.Errorf("listing %s: the folder's name has a glob character", out)
+	}
+	glob := job.Join(out, "*.labels*")
+	prefix := strings.TrimSuffix(glob, "*.labels*")
+	found, err := fs.List(ctx, glob)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", out, err)
+	}
+	for _, name := range found {
+		if rest, ok := strings.CutPrefix(name, prefix); ok && strings.Contains(rest, "/") {
+			continue
+		}
+		names[baseName(name)] = true
+	}
+	return names, nil
 }
 
 // commitLabels renames the staged labels of the labels file labels
@@ -270,15 +446,19 @@ func present(ctx context.Context, fs filesystem.Interface, name string) bool {
 // "..ID.labels.tmp.tmp" on a file system with a scheme (Files.WriteFile)
 // and "..ID.labels.tmp.tmpPID-DIGITS" in a local folder
 // (internal/atomicfile), as well as ".ID.labels.tmp" and
-// ".ID.labels.tmpDIGITS", which the writes of earlier versions made. It
-// is a glob of path.Match.
+// ".ID.labels.tmpDIGITS", which the writes of earlier versions made; and
+// ".ID.labels.tmp.old", where the commit sets aside the labels of an
+// earlier run that it replaces or removes (backupLabels), until its end.
+// It is a glob of path.Match.
 const LabelsTempPattern = ".*.labels.tmp*"
 
 // RemovePartial removes the temporary files that Batch's writes into the
 // output folder out leave when they do not complete and their own cleanup
-// does not run: the staged labels of a run that did not commit, and the
+// does not run: the staged labels of a run that did not commit, the
 // temporaries of writes cut short (os.Exit after an interrupt runs no
-// deferred call of the goroutines still writing; a worker killed). These
+// deferred call of the goroutines still writing; a worker killed), and
+// the earlier labels a commit cut short had set aside (at most that of
+// the job being replaced, and those of the jobs that now fail). These
 // are results.jsonl's temporary file and every labels temporary in out
 // itself (LabelsTempPattern; not in its subfolders), whichever run or
 // manifest left it: runs must not share an
@@ -351,13 +531,46 @@ func labelsTemps(ctx context.Context, fs filesystem.Interface, out string) ([]st
 // name the manifest, and for a repeated id the file and both lines. A
 // malformed line still fails alone, as its job, but its result line cannot
 // say where it is (Beam's text reader gives no line numbers): each one is
-// returned as a warning naming its file and line. A local manifest file
-// is opened with internal/inputfile, as tether's commands open theirs: a
-// FIFO is waited for only until ctx is cancelled (Beam's local file
-// system opens it with os.Open, which blocks, deaf to ctx, until a
-// process writes to it), and a read of a pipe ends with ctx; the error
-// then wraps ctx's. Cost: one read of the manifest.
+// returned as a warning naming its file and line. A compressed manifest
+// (a file whose name ends in ".gz", among those a glob names) is refused
+// before any is read (ErrCompressed).
+//
+// A local manifest must be a regular file (ErrNotRegular): the manifest is
+// read twice, by this check and then by the pipeline, and a pipe, a FIFO
+// (/dev/stdin, a shell's <(cmd), a named pipe) or a device gives its lines
+// to the first reader only; the pipeline read none and wrote nothing (an
+// old results.jsonl then passed for the run's), or hung opening a FIFO
+// whose one writer was gone. A folder is refused too (Beam's text reader
+// cannot read it). Such a file is refused from its stat, before it is
+// opened or read, with an error that names it.
+//
+// The check stops when ctx is cancelled: ctx is checked every ctxPollLines
+// lines and at the end, and a cancelled check returns an error wrapping
+// ctx's, never a pass. Cost: one read of the manifest.
 func CheckManifest(ctx context.Context, manifest string) (warnings []string, err error) {
+	return CheckBatch(ctx, manifest, "", "")
+}
+
+// ErrOverwrite marks a run of Batch that would write over one of its
+// jobs' input files (CheckBatch).
+var ErrOverwrite = errors.New("the run would write over an input file")
+
+// CheckBatch is CheckManifest for a run of Batch(s, manifest, root, out):
+// with an output folder out, it also refuses (ErrOverwrite) a run that
+// would write over a file a job reads — a job's input, graph, constraints
+// or labels file (resolved as the job resolves it: against root, or
+// without one against the folder of its manifest file) that is the labels
+// file the run writes for a job, out/ID.labels (job.LabelsPath; which a
+// job that fails removes), or out/results.jsonl, or a temporary of
+// theirs in out that RemovePartial removes (LabelsTempPattern,
+// .results.jsonl.tmp). Such a run replaced or removed the file it was
+// reading, as tether cluster -o refuses to. Paths are compared cleaned
+// and absolute (filepath.Abs; symbolic links are not followed), those
+// with a scheme as cleaned URLs. The error names the manifest line of the
+// job that reads the file, the field and both paths, and the job that
+// writes it. Cost: CheckManifest's, plus a map of the distinct input
+// paths.
+func CheckBatch(ctx context.Context, manifest, root, out string) (warnings []string, err error) {
 	fs, err := filesystem.New(ctx, manifest)
 	if err != nil {
 		return nil, fmt.Errorf("manifest %s: %w", manifest, err)
@@ -370,13 +583,29 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 	if len(files) == 0 {
 		return nil, fmt.Errorf("manifest %s: no such file", manifest)
 	}
+	for _, name := range files {
+		if compressed(name) {
+			return nil, fmt.Errorf("manifest %s: %w: Beam's text reader decompresses a .gz file by its name but reads only as many bytes of its lines as the compressed file holds (most jobs would be dropped without a word); decompress it (gunzip -k %s) and give the .jsonl", name, ErrCompressed, name)
+		}
+	}
 	type place struct {
 		file string
 		line int
 	}
 	seen := map[string]place{}
+	var reads []readPath // the distinct input paths, in manifest order
+	readKeys := map[string]bool{}
+	cwd := ""
+	if out != "" {
+		if cwd, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("checking the paths of the manifest %s against the output folder %s: %w", manifest, out, err)
+		}
+	}
 	jobs := 0
 	for _, name := range files {
+		if err := checkRegular(name); err != nil {
+			return nil, err
+		}
 		r, err := openManifest(ctx, fs, name)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -387,13 +616,33 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64*1024), job.MaxLine)
 		for ln := 1; sc.Scan(); ln++ {
+			if ln%ctxPollLines == 0 {
+				if err := ctx.Err(); err != nil {
+					r.Close()
+					return nil, fmt.Errorf("manifest %s: %w", name, err)
+				}
+			}
 			b := bytes.TrimPrefix(bytes.TrimSpace(sc.Bytes()), []byte("\ufeff"))
 			if len(b) == 0 || b[0] == '#' {
 				continue
 			}
 			jobs++
-			if _, err := job.ParseSpec(b); err != nil {
+			spec, err := job.ParseSpec(b)
+			if err != nil {
 				warnings = append(warnings, fmt.Sprintf("%s:%d: %v (the job fails; the other jobs run)", name, ln, err))
+			} else if out != "" {
+				for _, f := range []struct{ field, path string }{
+					{"input", spec.Input}, {"graph", spec.Graph}, {"constraints", spec.Constraints}, {"labels", spec.Labels},
+				} {
+					if f.path == "" {
+						continue
+					}
+					p := job.Join(lineRoot(root, name), f.path)
+					if k := pathKey(p, cwd); !readKeys[k] {
+						readKeys[k] = true
+						reads = append(reads, readPath{key: k, field: f.field, given: f.path, id: spec.ID, file: name, line: ln})
+					}
+				}
 			}
 			id := idOf(b)
 			if id == "" {
@@ -422,15 +671,130 @@ func CheckManifest(ctx context.Context, manifest string) (warnings []string, err
 			return nil, fmt.Errorf("manifest %s: %w", name, err)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		// Cancelled after the last poll: the check is not complete.
+		return nil, fmt.Errorf("manifest %s: %w", manifest, err)
+	}
 	if jobs == 0 {
 		return nil, fmt.Errorf("manifest %s: no jobs (only blank lines and '#' comments)", manifest)
+	}
+	if out != "" && len(reads) > 0 {
+		// The files the run writes in out, by key: each job's labels
+		// (a job of no valid id writes none), and results.jsonl.
+		writes := map[string]string{} // what the file is, by key
+		writer := map[string]string{} // the job that writes a labels file, by key
+		for id, pl := range seen {
+			if validID(id) {
+				k := pathKey(job.LabelsPath(out, id), cwd)
+				writes[k] = fmt.Sprintf("the labels file %s that the run writes for job %s (%s:%d), or removes if the job fails", k, id, pl.file, pl.line)
+				writer[k] = id
+			}
+		}
+		results := pathKey(job.Join(out, ResultsFile), cwd)
+		writes[results] = fmt.Sprintf("the results file %s that the run writes", results)
+		outKey := pathKey(job.Join(out, "x"), cwd)
+		outKey = outKey[:len(outKey)-1] // out's key, ending in its separator
+		for _, r := range reads {
+			what, ok := writes[r.key]
+			if writer[r.key] == r.id {
+				what = fmt.Sprintf("the labels file %s that the run writes for this job, or removes if it fails", r.key)
+			}
+			if !ok {
+				base, inOut := strings.CutPrefix(r.key, outKey)
+				if m, _ := path.Match(LabelsTempPattern, base); !inOut || strings.ContainsAny(base, `/\`) || !m && base != tempName(ResultsFile) {
+					continue
+				}
+				what = fmt.Sprintf("a temporary file of the run's output in %s, which the run writes or removes", out)
+			}
+			at := r.given
+			if r.key != r.given {
+				at = fmt.Sprintf("%s (%s)", r.given, r.key)
+			}
+			return nil, fmt.Errorf("%s:%d: job %s: %w: its %s %s is %s; give the run another output folder, or move the file", r.file, r.line, r.id, ErrOverwrite, r.field, at, what)
+		}
 	}
 	return warnings, nil
 }
 
+// readPath is a file a job of the manifest reads: its key (pathKey), the
+// field and the path as the line gives them, the job, and the line's
+// place.
+type readPath struct {
+	key, field, given, id, file string
+	line                        int
+}
+
+// pathKey returns the form in which CheckBatch compares two paths: a
+// local path made absolute against the working folder cwd and cleaned (as
+// filepath.Abs does, without its os.Getwd for each path), a path with a
+// scheme cleaned after "scheme://" (path.Clean, so that
+// "gs://b/x//y/../z" is "gs://b/x/z").
+func pathKey(p, cwd string) string {
+	if s := job.Scheme(p); s != "" {
+		rest := path.Clean("/" + p[len(s)+3:])
+		return s + ":/" + rest
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(cwd, p)
+}
+
+// ctxPollLines is how many manifest lines CheckManifest reads between two
+// checks of its context: well under a second of reading and parsing.
+const ctxPollLines = 1024
+
+// ErrCompressed marks a manifest file compressed by its name (".gz"),
+// which CheckManifest refuses: Beam's text reader (textio.Read) picks
+// gzip by the extension and then reads the lines that start before the
+// compressed file's size, a fraction of them (a 40-line manifest of 3 kB,
+// 211 bytes compressed, ran 3 jobs), and the check itself would read the
+// raw bytes.
+var ErrCompressed = errors.New("compressed manifests are not supported")
+
+// compressed reports whether Beam's text reader decompresses the file
+// name: by its extension, ".gz" (fileio's compressionFromExt).
+func compressed(name string) bool { return filepath.Ext(name) == ".gz" }
+
+// ErrNotRegular marks a local manifest that is not a regular file: a pipe,
+// a FIFO, a device, a socket or a folder (see CheckManifest).
+var ErrNotRegular = errors.New("not a regular file")
+
+// checkRegular returns an error wrapping ErrNotRegular, naming the file and
+// what it is, when name is a local path (no scheme) whose file, symbolic
+// links followed, is not a regular file; nil for a regular file and for a
+// path with a scheme (an object store holds only files). A file that
+// cannot be stat'ed gives the stat's error, with its name. Cost: one stat.
+func checkRegular(name string) error {
+	if job.Scheme(name) != "" {
+		return nil
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return fmt.Errorf("manifest %s: %w", name, err)
+	}
+	if st.Mode().IsRegular() {
+		return nil
+	}
+	what := "a special file"
+	switch m := st.Mode(); {
+	case m&iofs.ModeNamedPipe != 0:
+		what = "a pipe or FIFO"
+	case m.IsDir():
+		what = "a folder"
+	case m&iofs.ModeDevice != 0 || m&iofs.ModeCharDevice != 0:
+		what = "a device"
+	case m&iofs.ModeSocket != 0:
+		what = "a socket"
+	}
+	return fmt.Errorf("manifest %s: %w (%s): the manifest is read twice, by the check before the run and by the pipeline, and only a regular file gives its lines to both; give a regular file (save a piped manifest to a file first)", name, ErrNotRegular, what)
+}
+
 // openManifest opens the manifest file name, listed by fs, for reading: a
-// local file with inputfile.Open (see CheckManifest), one with a scheme
-// with fs.OpenRead.
+// local file with inputfile.Open (which a regular file, as checkRegular
+// wants, opens as os.Open does; a file that became a FIFO since is still
+// waited for only until ctx is cancelled), one with a scheme with
+// fs.OpenRead.
 func openManifest(ctx context.Context, fs filesystem.Interface, name string) (io.ReadCloser, error) {
 	if job.Scheme(name) != "" {
 		return fs.OpenRead(ctx, name)
@@ -444,6 +808,8 @@ func openManifest(ctx context.Context, fs filesystem.Interface, name string) (io
 
 // runJobFn clusters one manifest line.
 type runJobFn struct {
+	// Root is the folder the jobs' relative paths start from; "" for
+	// the folder of each line's manifest file.
 	Root string `json:"root"`
 	Out  string `json:"out"`
 
@@ -458,13 +824,15 @@ func (f *runJobFn) Teardown() error {
 	return f.files.Close()
 }
 
-// ProcessElement parses one manifest line, runs the job, stages its
-// labels when f.Out is set (stageLabels) and emits its result line. Blank
+// ProcessElement parses one manifest line, of the manifest file file,
+// runs the job (its relative paths from f.Root, or without one from the
+// folder of file), stages its labels when f.Out is set (stageLabels) and
+// emits its result line. Blank
 // and '#' lines emit nothing; a malformed line emits a result whose error
 // names it. Only an unwritable labels file or result fails the bundle
 // (the runner then retries it; job.Run is deterministic, and the staged
 // file is written again under the same name).
-func (f *runJobFn) ProcessElement(ctx context.Context, line string, emit func(string)) error {
+func (f *runJobFn) ProcessElement(ctx context.Context, file, line string, emit func(string)) error {
 	b := bytes.TrimSpace([]byte(line))
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	if len(b) == 0 || b[0] == '#' {
@@ -478,7 +846,7 @@ func (f *runJobFn) ProcessElement(ctx context.Context, line string, emit func(st
 	if err != nil {
 		res = &job.Result{ID: idOf(b), Error: fmt.Sprintf("manifest line %.80q: %v", line, err)}
 	} else {
-		res = job.RunFiles(ctx, *spec, f.Root, f.files)
+		res = job.RunFiles(ctx, *spec, lineRoot(f.Root, file), f.files)
 	}
 	if f.Out != "" {
 		// Put in place with the results file at the end of the run
@@ -493,6 +861,16 @@ func (f *runJobFn) ProcessElement(ctx context.Context, line string, emit func(st
 	}
 	emit(js)
 	return nil
+}
+
+// lineRoot returns the folder that the relative paths of a line of the
+// manifest file file start from: root, or without one file's folder
+// (job.Dir).
+func lineRoot(root, file string) string {
+	if root != "" {
+		return root
+	}
+	return job.Dir(file)
 }
 
 // idOf returns the "id" field of a malformed line when it can be read.

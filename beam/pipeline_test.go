@@ -2,6 +2,9 @@ package tetherbeam
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/tether-sc/tether/beam/internal/privatetmp"
@@ -371,4 +375,154 @@ func resultLines(lines []string, tc writeResultsCase, cancel context.CancelFunc)
 		cancel()
 	}
 	return next
+}
+
+// TestCheckManifestCancelled: a check whose context is cancelled while it
+// reads a regular file (whose reads never wait, so nothing else notices)
+// stops with an error wrapping ctx's that names the manifest, never a
+// pass: the scan used to read on to the end and return no error (18 s on
+// a 186 MB manifest after Ctrl-C). The manifest is local or on memfs://,
+// whose reads ignore ctx too.
+func TestCheckManifestCancelled(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "{\"id\":\"j%d\",\"gen\":\"moons\",\"k\":2}\n", i)
+	}
+	local := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(local, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mem := "memfs://check-cancelled/big.jsonl"
+	memfs.Write(mem, []byte(b.String()))
+	for _, manifest := range []string{local, mem} {
+		t.Run(cmp.Or(job.Scheme(manifest), "local"), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			warnings, err := CheckManifest(ctx, manifest)
+			if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), manifest) {
+				t.Fatalf("error %v (warnings %q), want one wrapping %v naming %s", err, warnings, context.Canceled, manifest)
+			}
+		})
+	}
+}
+
+// TestCheckManifestRefusesCompressed: a manifest file whose name ends in
+// .gz — alone, with an id used twice, or among the files of a glob — is
+// refused before any file is read, with an error wrapping ErrCompressed
+// that names it. The check read its raw bytes (a "bad spec" warning on
+// every line, a repeated id unseen) while Beam's text reader decompressed
+// it and ran only the jobs of its first bytes.
+func TestCheckManifestRefusesCompressed(t *testing.T) {
+	dir := t.TempDir()
+	gz := func(name, content string) string {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(content))
+		zw.Close()
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	const a, a2 = `{"id":"a","gen":"moons","k":2}` + "\n", `{"id":"a","gen":"circles","k":2}` + "\n"
+	plain := filepath.Join(dir, "m.jsonl")
+	if err := os.WriteFile(plain, []byte(`{"id":"b","gen":"moons","k":2}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, manifest, names string
+	}{
+		{"gzip", gz("one.jsonl.gz", a), "one.jsonl.gz"},
+		{"gzip with an id used twice", gz("dup.jsonl.gz", a+a2), "dup.jsonl.gz"},
+		{"a glob naming a gzip file", filepath.Join(dir, "m.jsonl*"), "m.jsonl.gz"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.names == "m.jsonl.gz" {
+				gz("m.jsonl.gz", a)
+			}
+			warnings, err := CheckManifest(context.Background(), tc.manifest)
+			if !errors.Is(err, ErrCompressed) || !strings.Contains(err.Error(), filepath.Join(dir, tc.names)) || !strings.Contains(err.Error(), "decompress it") {
+				t.Fatalf("error %v (warnings %q), want one wrapping %v naming %s", err, warnings, ErrCompressed, tc.names)
+			}
+		})
+	}
+}
+
+// TestCheckBatchOverwrite: a run whose output folder holds a file a job
+// reads — its own or another job's labels file (ID.labels, which the run
+// replaces, or removes when the job fails), results.jsonl, a labels
+// temporary that RemovePartial removes — is refused before it starts,
+// with an error wrapping ErrOverwrite that names the manifest line, the
+// field and both paths, however the paths are spelled (relative to the
+// manifest's folder or to root, through "..", on a file system with a
+// scheme). tether-beam -out . deleted the partial labels sbm.labels of
+// a job {"id":"sbm","labels":"sbm.labels"} that failed, and a job that
+// succeeded replaced them; tether cluster refuses the same.
+func TestCheckBatchOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mem := func(name, content string) string {
+		p := "memfs://check-overwrite/" + name
+		memfs.Write(p, []byte(content))
+		return p
+	}
+	for _, tc := range []struct {
+		name, manifest, root, out string
+		want                      []string // in the error; none: no error
+	}{
+		{"own labels file", write("own.jsonl", `{"id":"sbm","graph":"g.txt","labels":"sbm.labels","method":"labelprop"}`+"\n"), "", dir,
+			[]string{"own.jsonl:1: job sbm", "its labels sbm.labels (" + filepath.Join(dir, "sbm.labels") + ")", "the labels file " + filepath.Join(dir, "sbm.labels") + " that the run writes for this job"}},
+		{"another job's labels file", write("other.jsonl", `{"id":"a","graph":"g.txt","constraints":"b.labels","k":2}`+"\n"+`{"id":"b","graph":"g.txt","k":2}`+"\n"), "", dir,
+			[]string{"other.jsonl:1: job a", "its constraints b.labels", "the labels file " + filepath.Join(dir, "b.labels") + " that the run writes for job b (" + filepath.Join(dir, "other.jsonl") + ":2)"}},
+		{"a failing job's labels file", write("fail.jsonl", `{"id":"a","graph":"g.txt","labels":"b.labels","k":2}`+"\n"+`{"id":"b","k":2}`+"\n"), "", dir,
+			[]string{"fail.jsonl:1: job a", "its labels b.labels", "for job b", "or removes if the job fails"}},
+		{"results file", write("results.jsonl.m", `{"id":"a","graph":"out/results.jsonl","k":2}`+"\n"), "", filepath.Join(dir, "out"),
+			[]string{"results.jsonl.m:1: job a", "its graph out/results.jsonl (" + filepath.Join(dir, "out", ResultsFile) + ") is the results file"}},
+		{"spelled otherwise", write("sub/spelled.jsonl", `{"id":"sbm","graph":"../g.txt","labels":"./x/../../sbm.labels"}`+"\n"), "", filepath.Join(dir, "y", ".."),
+			[]string{"spelled.jsonl:1: job sbm", "its labels ./x/../../sbm.labels (" + filepath.Join(dir, "sbm.labels") + ")"}},
+		{"from root", write("sub/root.jsonl", `{"id":"c","input":"d.csv","k":2}`+"\n"), filepath.Join(dir, "out"), filepath.Join(dir, "out", ".", "out2", ".."),
+			nil},
+		{"from root, labels of the job", write("sub/root2.jsonl", `{"id":"d","input":"d.labels","k":2}`+"\n"), filepath.Join(dir, "out"), filepath.Join(dir, "out", "."),
+			[]string{"root2.jsonl:1: job d", "its input d.labels (" + filepath.Join(dir, "out", "d.labels") + ")"}},
+		{"a labels temporary", write("tmp.jsonl", `{"id":"a","graph":"g.txt","constraints":"out/.b.labels.tmp","k":2}`+"\n"), "", filepath.Join(dir, "out"),
+			[]string{"tmp.jsonl:1: job a", "its constraints out/.b.labels.tmp", "a temporary file of the run's output"}},
+		{"results temporary", write("rtmp.jsonl", `{"id":"a","graph":".results.jsonl.tmp","k":2}`+"\n"), "", dir,
+			[]string{"rtmp.jsonl:1: job a", "a temporary file of the run's output"}},
+		{"a temporary in a subfolder", write("subtmp.jsonl", `{"id":"a","graph":"out/sub/.b.labels.tmp","k":2}`+"\n"), "", filepath.Join(dir, "out"), nil},
+		{"other folder", write("fine.jsonl", `{"id":"sbm","graph":"g.txt","labels":"sbm.labels"}`+"\n"), "", filepath.Join(dir, "out"), nil},
+		{"no output folder", filepath.Join(dir, "own.jsonl"), "", "", nil},
+		{"memfs", mem("m.jsonl", `{"id":"sbm","graph":"g.txt","labels":"sbm.labels"}`+"\n"), "", "memfs://check-overwrite",
+			[]string{"memfs://check-overwrite/m.jsonl:1: job sbm", "its labels sbm.labels (memfs://check-overwrite/sbm.labels)"}},
+		{"memfs, an URL spelled otherwise", mem("u.jsonl", `{"id":"a","graph":"memfs://check-overwrite//x/../b.labels","k":2}`+"\n"+`{"id":"b","gen":"moons","k":2}`+"\n"), "", "memfs://check-overwrite/",
+			[]string{"u.jsonl:1: job a", "(memfs://check-overwrite/b.labels) is the labels file memfs://check-overwrite/b.labels that the run writes for job b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := CheckBatch(context.Background(), tc.manifest, tc.root, tc.out)
+			if tc.want == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrOverwrite) {
+				t.Fatalf("error %v, want one wrapping %v", err, ErrOverwrite)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
 }

@@ -650,3 +650,41 @@ func TestRunSpelledMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestRunGenKNote: a job whose k differs from the number of classes its
+// generator made says so in its notes — the generator's default (a job's
+// k, unlike tether cluster's -k, does not set -gen-k), gen_params "k", or
+// a generator of fixed classes — and a job whose k matches has no such
+// note.
+func TestRunGenKNote(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		gen    string
+		params map[string]string
+		k      int
+		want   string // the note; "" for none
+	}{
+		{"default classes", "blobs", map[string]string{"n": "60"}, 4, `k = 4, but gen blobs made 3 classes, its default: a job's k does not set the generator's classes, gen_params "k" does (tether cluster's -gen-k follows -k)`},
+		{"gen_params k", "blobs", map[string]string{"n": "60", "k": "3"}, 2, `k = 2, but gen blobs made 3 classes (gen_params "k")`},
+		{"fixed classes", "moons", map[string]string{"n": "60"}, 3, "k = 3, but gen moons always makes 2 classes"},
+		{"default matches", "blobs", map[string]string{"n": "60"}, 3, ""},
+		{"gen_params k matches", "sbm", map[string]string{"n": "60", "k": "3"}, 3, ""},
+		{"fixed matches", "moons", map[string]string{"n": "60"}, 2, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Run(context.Background(), Spec{ID: "g", Gen: tc.gen, GenParams: tc.params, K: tc.k, Method: "njw", Seed: 1}, "")
+			if res.Error != "" {
+				t.Fatal(res.Error)
+			}
+			var got []string
+			for _, n := range res.Notes {
+				if strings.Contains(n, "classes") && strings.HasPrefix(n, "k = ") {
+					got = append(got, n)
+				}
+			}
+			if tc.want == "" && got != nil || tc.want != "" && !reflect.DeepEqual(got, []string{tc.want}) {
+				t.Errorf("notes %q, want %q", res.Notes, tc.want)
+			}
+		})
+	}
+}

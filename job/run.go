@@ -13,6 +13,7 @@ import (
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/dataset"
 	"github.com/tether-sc/tether/dataset/catalog"
+	"github.com/tether-sc/tether/dataset/synth"
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/internal/inputfile"
@@ -314,8 +315,37 @@ func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, 
 		if err != nil {
 			return nil, err
 		}
-		return input.Generate(ctx, g, p, s.GenSeed)
+		d, err := input.Generate(ctx, g, p, s.GenSeed)
+		if err != nil {
+			return nil, err
+		}
+		if note := genKNote(s, g, p); note != "" {
+			d.Notes = append(d.Notes, note)
+		}
+		return d, nil
 	}
+}
+
+// genKNote returns the note of a job whose k (> 0) differs from the
+// number of classes its generator g made with parameters p (g.Classes, or
+// p.K), "" otherwise. tether cluster's -gen-k follows -k when only -k is
+// given; a job's generator does not follow k: gen_params "k" sets its
+// classes, and without it the generator's default does (blobs 3, sbm 2).
+func genKNote(s *Spec, g synth.Generator, p synth.Params) string {
+	classes := g.Classes
+	if classes == 0 {
+		classes = p.K
+	}
+	if s.K <= 0 || classes <= 0 || classes == s.K {
+		return ""
+	}
+	if _, set := s.GenParams["k"]; set {
+		return fmt.Sprintf("k = %d, but gen %s made %d classes (gen_params \"k\")", s.K, g.Name, classes)
+	}
+	if g.Classes > 0 {
+		return fmt.Sprintf("k = %d, but gen %s always makes %d classes", s.K, g.Name, classes)
+	}
+	return fmt.Sprintf("k = %d, but gen %s made %d classes, its default: a job's k does not set the generator's classes, gen_params \"k\" does (tether cluster's -gen-k follows -k)", s.K, g.Name, classes)
 }
 
 // readLocal returns the content of the local file name, opened with

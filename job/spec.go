@@ -54,6 +54,16 @@ type Spec struct {
 	// tether gen spells them, e.g. {"n": "300", "noise": "0.1"}) drawn with
 	// GenSeed (tether gen -seed). DataRoot without Dataset, and GenParams
 	// or GenSeed without Gen, are errors.
+	//
+	// Two defaults differ from tether cluster -gen's. The generator's
+	// number of classes is GenParams["k"], else the generator's default
+	// (blobs and interlaced 3, sbm and dcsbm 2; moons, circles and xor
+	// always make 2), never K: tether cluster's -gen-k follows -k when
+	// only -k is given. A job whose K (> 0) differs from the classes made
+	// has a note saying so in its result. GenSeed is 0 when absent, not
+	// Seed: tether cluster's -gen-seed follows -seed. To generate the data
+	// of tether cluster -gen G -k K -seed S, give "gen_params": {"k": "K"}
+	// (for a generator that reads k) and "gen_seed": S.
 	Gen       string            `json:"gen,omitempty"`
 	GenParams map[string]string `json:"gen_params,omitempty"`
 	GenSeed   uint64            `json:"gen_seed,omitempty"`
@@ -96,7 +106,9 @@ type Spec struct {
 	// (opplc, plmeans: cluster.Uses.FindsK) refuses a k > 0, as tether
 	// cluster's -k.
 	K int `json:"k"`
-	// Seed seeds the clustering (cluster.Settings.Seed).
+	// Seed seeds the clustering (cluster.Settings.Seed). It is 0 when
+	// absent, where tether cluster's -seed defaults to 1: give "seed": 1
+	// for the clustering of a tether cluster run without -seed.
 	Seed uint64 `json:"seed"`
 }
 

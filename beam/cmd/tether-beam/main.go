@@ -8,7 +8,9 @@
 // results/results.jsonl. Beam's own flags choose the runner, e.g.
 // --runner=flink --endpoint=localhost:8099 --environment_type=LOOPBACK.
 //
-// -manifest, -root (by default the manifest's folder), the jobs' files
+// -manifest, -root (by default the folder of each manifest file: with a
+// glob that spans folders, -manifest 'd?/m.jsonl', each file's jobs read
+// the files beside it), the jobs' files
 // and -out may be gs:// paths, or paths of any scheme registered with
 // Beam's file systems: they are read and written through them
 // (tetherbeam.Files), and no folder is created for such an -out. Beam's
@@ -17,7 +19,15 @@
 // Cloud Storage itself.
 //
 // A missing manifest, one with no jobs or an id used twice stops the run
-// before it starts (tetherbeam.CheckManifest). Ctrl-C (or SIGTERM) stops
+// before it starts (tetherbeam.CheckBatch), as does a job that reads a
+// file the run would write over in -out: a labels file ID.labels of one
+// of the jobs (replaced, or removed when the job fails), results.jsonl,
+// or a temporary of theirs; and a local manifest
+// that is not a regular file (a pipe, /dev/stdin, a shell's <(cmd), a
+// FIFO): the manifest is read twice, by the check and by the pipeline, and
+// a pipe gives its lines once. Save a piped manifest to a file first. A
+// run whose pipeline reads no job line (a manifest emptied during the
+// run) fails and changes nothing in -out. Ctrl-C (or SIGTERM) stops
 // it with "interrupted" and exit code 130, as tether's commands: the first
 // signal cancels the run, a second one quits at once. The labels files
 // and results.jsonl are put in place together at the end of a run
@@ -26,9 +36,13 @@
 // earlier run left, and no partial file is left: neither a labels file
 // nor a staged or temporary one of results.jsonl or of a labels file, nor
 // a file in the temporary folder (TMPDIR; Beam's loopback worker files).
-// Only an interrupt during those final renames (a fraction of a second
-// locally; on an object store, a copy per file), or a second Ctrl-C or a
-// kill then, can leave some of the new labels beside the old results.
+// A rename of those that fails (a labels file that cannot be put in
+// place, results.jsonl that cannot be replaced) undoes the ones before
+// it, the earlier labels having been set aside until the end. Only an
+// interrupt during those final renames (a fraction of a second locally;
+// on an object store, a copy per file), or a second Ctrl-C or a kill
+// then, can leave some of the new labels beside the old results (and the
+// earlier labels of the one job being replaced at that instant gone).
 // Rerunning into an existing folder replaces results.jsonl and the labels
 // of the manifest's jobs, removes the labels of a job that now fails and
 // leaves other files alone.
@@ -51,6 +65,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -70,7 +85,7 @@ func main() {
 	signal.Ignore(syscall.SIGPIPE)
 	manifest := flag.String("manifest", "", "JSON Lines manifest of jobs, a local or gs:// path or glob (required)")
 	out := flag.String("out", "", "output folder for the labels files and results.jsonl, local or gs:// (required)")
-	root := flag.String("root", "", "folder the jobs' relative paths start from, local or gs:// (default: the manifest's folder)")
+	root := flag.String("root", "", "folder the jobs' relative paths start from, local or gs:// (default: the folder of each manifest file)")
 	flag.Parse()
 	beam.Init()
 	if *manifest == "" || *out == "" {
@@ -86,6 +101,11 @@ func main() {
 	os.Exit(code) // runs no deferred call: run cleans up itself
 }
 
+// checked is called by run once the manifest has passed its check,
+// before anything is written: the tests interrupt a run there, after the
+// check (which stops at an interrupt) and before the pipeline.
+var checked = func() {}
+
 // run checks the manifest and runs the batch; it returns the exit code:
 // 0, 1 for an error (printed to stderr), 130 when ctx was cancelled (an
 // interrupt), as tether's commands do. The runner's own message for a
@@ -98,8 +118,10 @@ func main() {
 // exit before a worker's cleanup runs. Before the pipeline starts nothing
 // is written but the output folder (the check only reads the manifest),
 // so a failure or an interrupt there leaves nothing to remove; an
-// interrupt stops the check even while it waits for a manifest that
-// blocks, a local FIFO without a writer (CheckManifest). The pipeline
+// interrupt stops the check of a large manifest too, and a manifest that
+// could block (a FIFO) is refused from its stat (CheckBatch). A
+// pipeline that read no job line fails with a message of its own
+// (tetherbeam.ErrNoJobs) instead of the runner's. The pipeline
 // runs with TMPDIR pointing to a folder of its own, removed with its
 // files when it returns (privatetmp: Beam's loopback worker files), so
 // run sets TMPDIR for the process meanwhile: call it once at a time.
@@ -112,16 +134,14 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (cod
 		fmt.Fprintln(stderr, "tether-beam:", err)
 		return 1
 	}
-	warnings, err := tetherbeam.CheckManifest(ctx, manifest)
+	warnings, err := tetherbeam.CheckBatch(ctx, manifest, root, out)
 	if err != nil {
 		return fail(err)
 	}
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "tether-beam: warning:", w)
 	}
-	if root == "" {
-		root = job.Dir(manifest)
-	}
+	checked()
 	if job.Scheme(out) == "" {
 		// An object store has no folders to create: its objects are
 		// written under out as they are.
@@ -153,10 +173,21 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (cod
 	p, s := beam.NewPipelineWithRoot()
 	tetherbeam.Batch(s, manifest, root, out)
 	if err := beamx.Run(ctx, p); err != nil {
-		return fail(err)
+		return fail(pipelineError(err, manifest))
 	}
 	if ctx.Err() != nil {
 		return fail(ctx.Err())
 	}
 	return 0
+}
+
+// pipelineError returns err, the error of the pipeline's run, or for a run
+// that read no job line of manifest (tetherbeam.ErrNoJobs, of which the
+// runner passes on only the text, within a page of its own) an error that
+// says so in one line.
+func pipelineError(err error, manifest string) error {
+	if strings.Contains(err.Error(), tetherbeam.ErrNoJobs.Error()) {
+		return fmt.Errorf("manifest %s: %w: nothing was written (was the manifest emptied or replaced during the run?)", manifest, tetherbeam.ErrNoJobs)
+	}
+	return err
 }

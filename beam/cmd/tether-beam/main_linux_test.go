@@ -4,62 +4,63 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tether-sc/tether/internal/testctx"
 )
 
-// TestRunInterruptedDuringCheck: an interrupt while CheckManifest waits
-// for a manifest that blocks (a local FIFO nobody writes to, whose
-// os.Open in Beam's local file system blocked, deaf to the context)
-// stops run within a second with exit code 130 and "interrupted", and
-// leaves nothing behind: no output folder, which run creates only after
-// the check. A manifest with a writer later is still read.
-func TestRunInterruptedDuringCheck(t *testing.T) {
+// TestRunRefusesPipes: a manifest that is a pipe — a FIFO with no writer,
+// the read end of an os.Pipe reached by a path (cat m.jsonl | tether-beam
+// -manifest /dev/stdin; -manifest <(cat m.jsonl)) — stops run at once
+// with exit code 1 and an error naming the file that asks for a regular
+// file, and leaves nothing behind: no output folder. The check read the
+// pipe, the pipeline found it empty, and the run exited 0 having written
+// nothing (a FIFO with one writer hung in the pipeline's open instead).
+func TestRunRefusesPipes(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		writer bool // a process writes an empty manifest to the FIFO after 300 ms
-		code   int
-		stderr string
+		name     string
+		manifest func(t *testing.T) string
 	}{
-		{"no writer", false, 130, "tether-beam: interrupted"},
-		{"a writer", true, 1, "no jobs"},
+		{"FIFO", func(t *testing.T) string { return testctx.Mkfifo(t) }},
+		{"pipe", func(t *testing.T) string {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close() })
+			w.WriteString(`{"id":"a","gen":"moons","gen_params":{"n":"60"},"k":2,"method":"njw","seed":1}` + "\n")
+			w.Close()
+			return fmt.Sprintf("/proc/self/fd/%d", r.Fd())
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fifo := testctx.Mkfifo(t)
+			manifest := tc.manifest(t)
 			out := filepath.Join(t.TempDir(), "out")
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			if tc.writer {
-				go func() {
-					time.Sleep(300 * time.Millisecond)
-					os.WriteFile(fifo, []byte("# nothing\n"), 0)
-				}()
-			} else {
-				time.AfterFunc(300*time.Millisecond, cancel)
-			}
 			var stderr bytes.Buffer
 			done := make(chan int, 1)
-			go func() { done <- run(ctx, fifo, out, "", &stderr) }()
+			go func() { done <- run(context.Background(), manifest, out, "", &stderr) }()
 			select {
 			case code := <-done:
-				if code != tc.code || !strings.Contains(stderr.String(), tc.stderr) {
-					t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr.String(), tc.code, tc.stderr)
+				want := "tether-beam: manifest " + manifest + ": not a regular file"
+				if code != 1 || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "give a regular file") {
+					t.Fatalf("exit %d, stderr %q; want 1 and %q", code, stderr.String(), want)
 				}
-			case <-time.After(1300 * time.Millisecond):
-				// Unblock the open, so that run returns before the
-				// folders are removed.
-				if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			case <-time.After(time.Second):
+				// Unblock an open of the FIFO, so that run returns
+				// before the folders are removed.
+				if w, err := os.OpenFile(manifest, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
 					w.Close()
 				}
 				<-done
-				t.Fatal("run did not return within 1 s of the interrupt")
+				t.Fatal("run did not return within 1 s")
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {
 				t.Fatalf("output folder %s: %v, want none", out, err)

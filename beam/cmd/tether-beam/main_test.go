@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,21 +52,19 @@ func TestRunExitCodes(t *testing.T) {
 	if err := os.WriteFile(empty, []byte("# nothing\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cancelled, cancel := context.WithCancel(context.Background())
-	cancel()
 	for _, tc := range []struct {
-		name     string
-		ctx      context.Context
-		manifest string
-		partial  bool // temporary results and labels files are in the folder before the run
-		code     int
-		stderr   string
-		files    []string // the output folder's files afterwards; nil: no folder
+		name      string
+		interrupt bool // the context is cancelled once the manifest has passed its check
+		manifest  string
+		partial   bool // temporary results and labels files are in the folder before the run
+		code      int
+		stderr    string
+		files     []string // the output folder's files afterwards; nil: no folder
 	}{
-		{"runs", context.Background(), manifest, false, 0, "", []string{"a.labels", "results.jsonl"}},
-		{"empty manifest", context.Background(), empty, false, 1, "no jobs", nil},
-		{"interrupted", cancelled, manifest, false, 130, "tether-beam: interrupted", []string{}},
-		{"interrupted during the write", cancelled, manifest, true, 130, "tether-beam: interrupted", []string{}},
+		{"runs", false, manifest, false, 0, "", []string{"a.labels", "results.jsonl"}},
+		{"empty manifest", false, empty, false, 1, "no jobs", nil},
+		{"interrupted", true, manifest, false, 130, "tether-beam: interrupted", []string{}},
+		{"interrupted during the write", true, manifest, true, 130, "tether-beam: interrupted", []string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
@@ -78,8 +79,16 @@ func TestRunExitCodes(t *testing.T) {
 					}
 				}
 			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.interrupt {
+				// After the check, which a cancelled context stops
+				// before the pipeline and the output folder.
+				checked = cancel
+				defer func() { checked = func() {} }()
+			}
 			var stderr bytes.Buffer
-			code := run(tc.ctx, tc.manifest, out, "", &stderr)
+			code := run(ctx, tc.manifest, out, "", &stderr)
 			if code != tc.code || !strings.Contains(stderr.String(), tc.stderr) || tc.stderr == "" && stderr.Len() > 0 {
 				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr.String(), tc.code, tc.stderr)
 			}
@@ -212,6 +221,134 @@ func TestRunLeavesNoTempFile(t *testing.T) {
 					left = append(left, e.Name())
 				}
 				t.Fatalf("the run left %q in TMPDIR", left)
+			}
+		})
+	}
+}
+
+// TestPipelineError: a pipeline error whose text holds
+// tetherbeam.ErrNoJobs's (the runner wraps the DoFn's error in its own
+// page of text) becomes one line that names the manifest and wraps
+// ErrNoJobs; any other error is left as it is.
+func TestPipelineError(t *testing.T) {
+	other := errors.New("bundle failed: job a: staging its labels: disk full")
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"no job line", fmt.Errorf("bundle inst007 stage-008 failed: process bundle failed:\n\tcaused by:\nmanifest /x/m.jsonl: %s: nothing was written", tetherbeam.ErrNoJobs.Error()),
+			"manifest m.jsonl: the pipeline read no job line: nothing was written (was the manifest emptied or replaced during the run?)"},
+		{"other", other, other.Error()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := pipelineError(tc.err, "m.jsonl")
+			if err.Error() != tc.want {
+				t.Fatalf("error %q, want %q", err, tc.want)
+			}
+			if tc.name == "no job line" && !errors.Is(err, tetherbeam.ErrNoJobs) {
+				t.Errorf("error %v does not wrap ErrNoJobs", err)
+			}
+		})
+	}
+}
+
+// TestRunManifestGlob: a manifest glob whose folder part matches several
+// folders (-manifest 'd?/m.jsonl') runs the jobs of each file on the files
+// beside it when -root is not given; with -root, every job's relative
+// paths start from it. The default root was job.Dir of the glob, the
+// literal folder "d?", where no job found its graph.
+func TestRunManifestGlob(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const g = "0 1 1\n1 2 1\n2 0 1\n3 4 1\n4 5 1\n5 3 1\n2 3 0.1\n"
+	write("d1/g.txt", g)
+	write("d1/m.jsonl", `{"id":"one","graph":"g.txt","k":2,"method":"njw","seed":1}`+"\n")
+	write("d2/g.txt", g)
+	write("d2/m.jsonl", `{"id":"two","graph":"g.txt","k":2,"method":"njw","seed":1}`+"\n")
+	write("e1/m.jsonl", `{"id":"three","graph":"d1/g.txt","k":2,"method":"njw","seed":1}`+"\n")
+	write("e2/m.jsonl", `{"id":"four","graph":"d2/g.txt","k":2,"method":"njw","seed":1}`+"\n")
+	for _, tc := range []struct {
+		name, manifest, root string
+		ids                  []string // the jobs, each without error
+	}{
+		{"no -root", filepath.Join(dir, "d?", "m.jsonl"), "", []string{"one", "two"}},
+		{"-root", filepath.Join(dir, "e*", "m.jsonl"), dir, []string{"four", "three"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			var stderr bytes.Buffer
+			if code := run(context.Background(), tc.manifest, out, tc.root, &stderr); code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, stderr.String())
+			}
+			b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				var r struct{ ID, Error string }
+				if err := json.Unmarshal([]byte(line), &r); err != nil {
+					t.Fatal(err)
+				}
+				if r.Error != "" {
+					t.Errorf("job %s: %s", r.ID, r.Error)
+				}
+				ids = append(ids, r.ID)
+			}
+			slices.Sort(ids)
+			if !slices.Equal(ids, tc.ids) {
+				t.Errorf("results of jobs %q, want %q", ids, tc.ids)
+			}
+		})
+	}
+}
+
+// TestRunRefusesOverwrite: tether-beam -out . on a manifest whose job
+// reads its partial labels from sbm.labels, the file the run writes for
+// job sbm, exits 1 with the manifest line and both paths, before the
+// pipeline: the file is left as it was, whether the job would succeed
+// (its labels replaced the input) or fail (the commit removed them).
+func TestRunRefusesOverwrite(t *testing.T) {
+	for _, tc := range []struct{ name, line string }{
+		{"job succeeds", `{"id":"sbm","graph":"sbm.txt","labels":"sbm.labels","method":"labelprop"}`},
+		{"job fails", `{"id":"sbm","graph":"nope.txt","labels":"sbm.labels","method":"labelprop"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			files := map[string]string{
+				"sbm.txt":    "0 1 1\n1 2 1\n2 0 1\n3 4 1\n4 5 1\n5 3 1\n2 3 0.1\n",
+				"sbm.labels": "0\n-1\n-1\n1\n-1\n-1\n",
+				"m.jsonl":    tc.line + "\n",
+			}
+			for name, content := range files {
+				if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var stderr bytes.Buffer
+			code := run(context.Background(), "m.jsonl", ".", "", &stderr)
+			want := "tether-beam: m.jsonl:1: job sbm: the run would write over an input file: its labels sbm.labels (" + filepath.Join(dir, "sbm.labels") + ") is the labels file " + filepath.Join(dir, "sbm.labels")
+			if code != 1 || !strings.HasPrefix(stderr.String(), want) {
+				t.Fatalf("exit %d, stderr %q; want 1 and %q", code, stderr.String(), want)
+			}
+			for name, content := range files {
+				if b, err := os.ReadFile(name); err != nil || string(b) != content {
+					t.Errorf("%s holds %q (%v), want it as it was", name, b, err)
+				}
+			}
+			if ents, _ := os.ReadDir("."); len(ents) != len(files) {
+				t.Errorf("the folder holds %d files, want %d", len(ents), len(files))
 			}
 		})
 	}
