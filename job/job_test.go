@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -686,5 +687,43 @@ func TestRunGenKNote(t *testing.T) {
 				t.Errorf("notes %q, want %q", res.Notes, tc.want)
 			}
 		})
+	}
+}
+
+// TestGraphJobWarningsNameNoKNN: the warning of a disconnected graph
+// names the job field "knn" when the graph was built from feature rows,
+// and no field for a graph file, where a job refuses knn (review 134:
+// three disjoint cliques read from a file were told to set "knn").
+func TestGraphJobWarningsNameNoKNN(t *testing.T) {
+	dir := t.TempDir()
+	var edges strings.Builder
+	for c := 0; c < 3; c++ {
+		for i := 0; i < 6; i++ {
+			for j := i + 1; j < 6; j++ {
+				fmt.Fprintf(&edges, "%d %d\n", 6*c+i, 6*c+j)
+			}
+		}
+	}
+	csv := "x,y\n0,0\n0.1,0\n0,0.1\n0.1,0.1\n50,50\n50.1,50\n50,50.1\n50.1,50.1\n"
+	for name, content := range map[string]string{"three.edges": edges.String(), "far.csv": csv} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const warning = "otherwise a graph with more neighbours joins them"
+	for _, c := range []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{ID: "g", Graph: "three.edges", K: 2, Method: "fgpwc", Seed: 1}, warning + ")"},
+		{Spec{ID: "f", Input: "far.csv", KNN: 3, K: 3, Method: "fgpwc", Seed: 1}, warning + ` (job: "knn"))`},
+	} {
+		res := Run(context.Background(), c.spec, dir)
+		if res.Error != "" {
+			t.Fatalf("%s: %s", c.spec.ID, res.Error)
+		}
+		if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, c.want) {
+			t.Errorf("%s: warnings\n%s\nwant %q", c.spec.ID, w, c.want)
+		}
 	}
 }

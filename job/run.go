@@ -204,8 +204,14 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	}
 	res.GraphSeconds = time.Since(t0).Seconds()
 
-	// The remedies as a job spells them.
-	out, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: s.Seed, NormalizeRemedy: normalizeRemedy, Spelling: Spelling()})
+	// The remedies as a job spells them; "knn" only when the graph was
+	// built from feature rows, since a job refuses it with a graph
+	// (review 134: a graph file's disconnected components named it).
+	sp := Spelling()
+	if d.X == nil {
+		sp.KNN = ""
+	}
+	out, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: s.Seed, NormalizeRemedy: normalizeRemedy, Spelling: sp})
 	if err != nil {
 		return err
 	}

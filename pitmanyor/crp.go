@@ -193,7 +193,8 @@ func lnRising(x float64, m int) float64 {
 // F_1 = (α+θ)/θ. It grows as Γ(α+1)/(θΓ(α+θ))·n^θ (for n ≫ α). For
 // θ = 0 it is Σ_{i=0}^{n−1} α/(α+i) = α(ψ(α+n) − ψ(α)) ≈ α ln(1 + n/α), the
 // sum for n ≤ 2²⁰ and the digamma form above (digammaDiff), and for
-// 0 < θ < 10⁻⁶, where the closed form cancels, the recursion is run. The log of the ratio of
+// 0 < θ < 10⁻⁶, where the closed form cancels, the recursion is run; for
+// α > 10²⁵⁰, where (α+θ)/θ overflows, it is n (within n²/α). The log of the ratio of
 // Gamma functions is a difference of two Lgamma values of about
 // (α+n)·ln(α+n), whose rounding is then θ·ln(1 + n/α) times smaller: it
 // is taken from Lgamma only when that loses less than 10⁻⁹ of it
@@ -212,6 +213,12 @@ func (c CRP) ExpectedClusters(n int) (float64, error) {
 		return 0, nil
 	}
 	a, t := c.Alpha, c.Theta
+	if a > 1e250 {
+		// E[K_n] = n − Σ_{i<n} (i − θ·E[K_i])/(α+i), within n²/α of n:
+		// below 10⁻²¹² of it for any int n, so n itself. (α+θ)/θ·(R − 1)
+		// overflowed to +Inf, or NaN at n = 1 (review 134).
+		return float64(n), nil
+	}
 	if t == 0 && n > dpClosedFormN {
 		// Σ_{i<n} α/(α+i) = α(ψ(α+n) − ψ(α)) = 1 + α(ψ(α+1+(n−1)) − ψ(α+1)).
 		return 1 + a*digammaDiff(a+1, n-1), nil

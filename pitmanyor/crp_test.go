@@ -337,6 +337,23 @@ func TestExpectedClustersDirichletLarge(t *testing.T) {
 	}
 }
 
+// TestExpectedClustersHugeAlpha: α so large that (α+θ)/θ overflows
+// gave NaN at n = 1 and +Inf beyond with a nil error (review 134). E[K_n]
+// = n − Σ_{i<n} (i − θE[K_i])/(α+i) is n to within n²/α, below 10⁻²⁰⁰ of
+// it here, so the reference is n.
+func TestExpectedClustersHugeAlpha(t *testing.T) {
+	for _, c := range []struct {
+		alpha, theta float64
+	}{{math.MaxFloat64, 0.5}, {1e308, 0.5}, {2e302, 1e-6}, {1e260, 0.9}} {
+		for _, n := range []int{1, 2, 1000, 1 << 40} {
+			got, err := CRP{c.alpha, c.theta}.ExpectedClusters(n)
+			if err != nil || got != float64(n) {
+				t.Errorf("α = %g, θ = %g: E[K_%d] = %v (%v), want %d", c.alpha, c.theta, n, got, err, n)
+			}
+		}
+	}
+}
+
 // TestLogProbTinyDiscount: α/θ overflows (θ tiny or subnormal, or α near
 // the largest float64) while ln(α + iθ) does not: LogProbSizes gave +Inf.
 // References: for sizes [1, 1], ln((α + θ)/(α + 1)) (the second customer

@@ -1429,9 +1429,10 @@ func TestClusterBetheImplausibleK(t *testing.T) {
 }
 
 // TestDisconnectedWarningNamesKNN: the warning of a disconnected graph
-// names -knn when the graph was built from a feature table's rows, and no
-// flag for a graph file, where -knn is a usage error (inputSpelling; stop
-// 58's notes: "a graph with more neighbours" named no flag).
+// names -knn when the graph was built from a feature table's rows as a
+// k-NN graph, and no flag for a graph file or an ε-graph, where -knn is a
+// usage error (inputSpelling; stop 58's notes: "a graph with more
+// neighbours" named no flag; review 134: the ε-graph's named it).
 func TestDisconnectedWarningNamesKNN(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("x,y\n")
@@ -1448,6 +1449,8 @@ func TestDisconnectedWarningNamesKNN(t *testing.T) {
 	}{
 		{"feature table", []string{"-input", table, "-knn", "3"}, warning + " (tether: -knn))"},
 		{"graph file", []string{"-graph-file", edges}, warning + ")"},
+		// -knn does not apply to an ε-graph (review 134).
+		{"eps graph", []string{"-input", table, "-graph", "eps", "-eps", "5"}, warning + ")"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, stderr, err := run(t, append([]string{"cluster", "-k", "2", "-regularize", "none", "-quiet", "-o", filepath.Join(t.TempDir(), "l.csv")}, c.args...)...)

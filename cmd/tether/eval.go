@@ -380,7 +380,9 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, go
 			// or extra) get the readers' own errors below (review 123:
 			// they were said to be in different orders).
 			named := ""
-			if !gopt.NamedNodes && allIntegers(t.Names) {
+			if f := gopt.Format; !gopt.NamedNodes && allIntegers(t.Names) && (f == dataset.EdgeList || f == dataset.GraphAuto && dataset.GraphFormatFor(graphPath) != dataset.MatrixMarket && dataset.GraphFormatFor(graphPath) != dataset.GML) {
+				// Not for a Matrix Market or GML file, which
+				// -named-nodes does not read (review 134).
 				// tether cluster -named-nodes wrote them (SNAP's IDs).
 				named = "; an edge list whose integers are these names is read as names with -named-nodes, as tether cluster -named-nodes reads it"
 			}

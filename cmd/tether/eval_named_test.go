@@ -93,6 +93,13 @@ func TestEvalNamedNodes(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "is read as names with -named-nodes") {
 		t.Errorf("without -named-nodes: error %v", err)
 	}
+	// Nor for a Matrix Market file, which -named-nodes does not read
+	// (review 134).
+	mtx := evalWriteTemp(t, dir, "g.mtx", "%%MatrixMarket matrix coordinate real symmetric\n6 6 1\n2 1 1\n")
+	_, _, err = run(t, "eval", "-truth", truth, "-pred", pred, "-graph", mtx)
+	if err == nil || !strings.Contains(err.Error(), "different orders") || strings.Contains(err.Error(), "-named-nodes") {
+		t.Errorf("Matrix Market graph: error %v", err)
+	}
 	ordered := evalWriteTemp(t, dir, "ordered.csv", "name,label\n1001,0\n1002,0\n1003,0\n2001,1\n2002,1\n2003,1\n")
 	_, _, err = run(t, "eval", "-truth", ordered, "-pred", pred, "-graph", edges)
 	if err == nil || !strings.Contains(err.Error(), "node number outside the 6 nodes declared (integers that are IDs rather than node numbers are read as names with GraphOptions.NamedNodes; tether eval: -named-nodes)") {

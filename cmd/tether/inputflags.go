@@ -176,7 +176,7 @@ func (o *inputOptions) checkApplies() error {
 // (checkApplies refuses them for graph files). Cost O(1).
 func (o *inputOptions) checkGraphSpecFlags(cmd string) error {
 	s := o.spec
-	kNN := s.Kind == graph.SymmetricKNN || s.Kind == graph.MutualKNN || s.Kind == graph.SklearnKNN
+	kNN := kNNKind(s.Kind)
 	switch {
 	case s.Kind == graph.Epsilon && !isSet(o.flags, "eps"):
 		// The builder refused the radius 0 after the data were read, an

@@ -23,19 +23,34 @@ import (
 var cliSpelling = dataset.Spelling{Front: "tether", CommandLine: true}
 
 // inputSpelling is how the clustering's messages name tether cluster's
-// flags for an input of the given kind: as cliSpelling does, but for the
-// flags that do not apply to that input (inputkind.Of), which
-// checkApplies refuses. A graph file's disconnected components name no
-// -knn; the graph built from a feature table's rows does.
-type inputSpelling struct{ kind inputkind.Kind }
+// flags for an input of the given kind, its graph built by kind of graph
+// graphKind when it is built from features: as cliSpelling does, but for
+// the flags that do not apply to that input (inputkind.Of) or that graph
+// (-knn reads the k-NN graphs only), which checkApplies and
+// checkGraphSpecFlags refuse. A graph file's disconnected components, or
+// an ε-graph's, name no -knn; a k-NN graph built from a feature table's
+// rows does (review 134).
+type inputSpelling struct {
+	kind      inputkind.Kind
+	graphKind graph.Kind
+}
 
-// Remedy returns cliSpelling's remedy, "" for a flag the input does not
-// read.
+// Remedy returns cliSpelling's remedy, "" for a flag the input or its
+// graph does not read.
 func (s inputSpelling) Remedy(flag string, values ...string) string {
 	if kinds, ok := inputkind.Of(flag); ok && kinds&s.kind == 0 {
 		return ""
 	}
+	if (flag == "knn" || flag == "knn-search") && !kNNKind(s.graphKind) {
+		return ""
+	}
 	return cliSpelling.Remedy(flag, values...)
+}
+
+// kNNKind reports whether graphs of kind k are k-NN graphs, whose
+// neighbours -knn sets: knn, mknn and sknn.
+func kNNKind(k graph.Kind) bool {
+	return k == graph.SymmetricKNN || k == graph.MutualKNN || k == graph.SklearnKNN
 }
 
 // optionUsage returns err, an error of reading a feature table or a graph
