@@ -326,7 +326,11 @@ func fixZeroScales(sig []float64) bool {
 // weighter turns a squared distance (or, for Cosine, a pair) into a weight.
 type weighter struct {
 	aff   Affinity
-	inv2s float64   // 1/(2σ²) for a global σ (may be +Inf)
+	inv2s float64 // 1/(2σ²) for a global σ; with d2Exp ≠ 0, 1/(2(σ·2⁻ᵉ)²)
+	// d2Exp is 0, or −2e when σ² is outside float64's normal range (σ
+	// = f·2ᵉ, f ∈ [½, 1)): the squared distances are then scaled by 2^d2Exp
+	// before the product with inv2s (setSigma).
+	d2Exp int
 	sigma float64   // the global σ, for messages
 	local []float64 // σ_i under local scaling, else nil
 	unit  []float64 // unit-length rows for Cosine
@@ -357,7 +361,32 @@ func (w *weighter) weight(i, j int, d2 float64) float64 {
 	if d2 == 0 {
 		return 1 // not exp(−0·∞) = NaN when 1/(2σ²) overflows
 	}
+	if w.d2Exp != 0 {
+		return math.Exp(-math.Ldexp(d2, w.d2Exp) * w.inv2s)
+	}
 	return math.Exp(-d2 * w.inv2s)
+}
+
+// setSigma sets the global σ of w. When σ² is a normal float64 (2⁻¹⁰²² ≤
+// σ² ≤ 2¹⁰²¹), a weight is exp(−d²·inv2s) with inv2s = 1/(2σ²), as it
+// always was. Outside, 2σ² overflows (σ above about 9.5e153, which the
+// median of distances between points accepted by checkScale can reach:
+// 1/(2σ²) was 0 and every weight exactly 1), or its inverse is subnormal
+// or infinite, or σ² loses digits below 2⁻¹⁰²²: σ = f·2ᵉ, f ∈ [½, 1), is
+// then scaled by the exact power of two, inv2s = 1/(2f²), and a weight is
+// exp(−(d²·2⁻²ᵉ)·inv2s), the same value in exact arithmetic (d²·2⁻²ᵉ is
+// exact unless it underflows, where the weight is 1, or overflows, where
+// it is 0).
+func (w *weighter) setSigma(sigma float64) {
+	w.sigma = sigma
+	w.d2Exp = 0
+	if sq := sigma * sigma; sq >= 0x1p-1022 && sq <= 0x1p1021 {
+		w.inv2s = 1 / (2 * sq)
+		return
+	}
+	f, e := math.Frexp(sigma)
+	w.inv2s = 1 / (2 * f * f)
+	w.d2Exp = -2 * e
 }
 
 // selfWeight is the weight of a self loop {i,i}: the affinity of a point

@@ -532,8 +532,7 @@ func (b *builder) setScale(cand []float64, cands func(i int) int) error {
 	if math.IsInf(sigma, 0) || math.IsNaN(sigma) {
 		return fmt.Errorf("graph: the %v rule gives σ = %v", b.spec.Sigma, sigma)
 	}
-	b.w.inv2s = 1 / (2 * sigma * sigma)
-	b.w.sigma = sigma
+	b.w.setSigma(sigma)
 	return nil
 }
 
