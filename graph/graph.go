@@ -13,7 +13,8 @@ import (
 )
 
 // ErrInvalid is wrapped by every error that reports an invalid graph:
-// negative, NaN or infinite weights, out-of-range indices, asymmetry; and
+// negative, NaN or infinite weights, weights whose degrees or volume
+// overflow (DegreeOverflowError), out-of-range indices, asymmetry; and
 // by those that report invalid data points (a nil or empty matrix, a NaN or
 // infinite entry, features out of range) or nil neighbour lists.
 var ErrInvalid = errors.New("graph: invalid graph")
@@ -192,7 +193,9 @@ func (g *Graph) Edges() []Edge {
 // weights summed. Zero-weight edges are dropped. It returns an error wrapping
 // ErrInvalid that names the offending edge when an index is out of range or a
 // weight is negative, NaN or infinite, or when the summed weight of a
-// repeated edge overflows to +Inf, and one for n < 0 or n > math.MaxInt32.
+// repeated edge overflows to +Inf; one naming the node when a degree, or
+// the volume Σd_i, overflows to +Inf (the weights are too large: divide
+// them by a common factor first); and one for n < 0 or n > math.MaxInt32.
 // It is FromEdgesContext without cancellation.
 //
 // Cost: O(m log m) time and O(m) memory for m edges.
@@ -270,8 +273,59 @@ func FromEdgesContext(ctx context.Context, n int, edges []Edge) (*Graph, error) 
 	if err != nil {
 		return nil, err
 	}
-	return finiteSums(g)
+	if g, err = finiteSums(g); err != nil {
+		return nil, err
+	}
+	return finiteDegrees(g)
 }
+
+// finiteDegrees returns g, or a *DegreeOverflowError (wrapping
+// ErrInvalid) when a degree of g, or the volume Σ_i d_i, overflows to +Inf.
+// Cost O(n).
+func finiteDegrees(g *Graph) (*Graph, error) {
+	var vol float64
+	top := 0
+	for i, d := range g.deg {
+		if math.IsInf(d, 0) {
+			return nil, &DegreeOverflowError{Node: i}
+		}
+		if d > g.deg[top] {
+			top = i
+		}
+		vol += d
+	}
+	if math.IsInf(vol, 0) {
+		return nil, &DegreeOverflowError{Node: top, Volume: true, Degree: g.deg[top]}
+	}
+	return g, nil
+}
+
+// DegreeOverflowError is the error of the constructors (FromEdges,
+// FromCSR, FromDense, Graph.Coarsen) for finite weights whose sum at a
+// node, its degree, or whose total, the volume Σ_i d_i, overflows float64
+// to +Inf: the weights are too large, and every Laplacian, solver and
+// statistic of the graph would read +Inf or NaN (L_sym the identity, a
+// row of L_rw a unit vector, a Cholesky factor all NaN, without an error:
+// review 130). It wraps ErrInvalid. A reader that numbers or names the
+// nodes otherwise can restate it (package dataset does).
+type DegreeOverflowError struct {
+	// Node is the first node whose degree overflows; when only the volume
+	// does (Volume), the node of the largest degree, Degree.
+	Node   int
+	Volume bool
+	Degree float64
+}
+
+func (e *DegreeOverflowError) Error() string {
+	const fix = "the weights are too large: normalize them (divide them all by the largest weight, or by another common factor) before building the graph"
+	if e.Volume {
+		return fmt.Sprintf("%v: the degrees sum beyond float64's range (the volume Σd_i overflows to +Inf; the largest degree is node %d's, %g); %s", ErrInvalid, e.Node, e.Degree, fix)
+	}
+	return fmt.Sprintf("%v: the weights of node %d sum beyond float64's range (its degree overflows to +Inf); %s", ErrInvalid, e.Node, fix)
+}
+
+// Unwrap returns ErrInvalid.
+func (e *DegreeOverflowError) Unwrap() error { return ErrInvalid }
 
 // finiteSums returns g, or an error wrapping ErrInvalid naming the first
 // entry whose finite weights, summed over its repeated entries, overflowed
@@ -328,7 +382,7 @@ func FromCSR(n int, ptr []int, idx []int32, w []float64, tol float64) (*Graph, e
 	if err := g.checkSymmetric(tol); err != nil {
 		return nil, err
 	}
-	return g, nil
+	return finiteDegrees(g)
 }
 
 // FromDense builds a graph from a dense symmetric affinity matrix; zero
@@ -370,7 +424,11 @@ func FromDenseContext(ctx context.Context, a mat.Symmetric) (*Graph, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("graph: cancelled: %w", err)
 	}
-	return compactContext(ctx, n, ptr, idx, w)
+	g, err := compactContext(ctx, n, ptr, idx, w)
+	if err != nil {
+		return nil, err
+	}
+	return finiteDegrees(g)
 }
 
 // fromDenseRows is the number of rows FromDenseContext scans between two
@@ -648,10 +706,11 @@ func (g *Graph) rowOf(k int) int {
 
 // ScaledPow2 returns g with every weight multiplied by 2^e (math.Ldexp),
 // sharing g's structure; the degrees are summed again from the scaled
-// weights, so that a degree that overflowed in g can be finite in the
-// result. The scaling is exact, and every degree is g's times 2^e, unless
+// weights. The scaling is exact, and every degree is g's times 2^e, unless
 // a weight or a degree leaves the normal range of float64 (overflows, or
-// becomes subnormal). Cost O(nnz + n).
+// becomes subnormal): the caller chooses e so that it does not (the
+// constructors refuse degrees that overflow, DegreeOverflowError, and
+// ScaledPow2 does not check). Cost O(nnz + n).
 func (g *Graph) ScaledPow2(e int) *Graph {
 	w := make([]float64, len(g.w))
 	for k, v := range g.w {
