@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -216,48 +217,84 @@ func MeanVarianceSigma(data []float64, n, d int) float64 {
 
 // medianLength returns the median of √d2 over the given squared lengths,
 // falling back to the positive ones when the median is 0. It reorders d2.
-// It returns 0 only when every length is 0 (or there are none).
-func medianLength(d2 []float64) float64 {
+// It returns 0 only when every length is 0 (or there are none). ctx is
+// checked before the selection, in its partitions of at least
+// cancelValues values, every cancelValues values of the fallback's scan
+// and at the end (tens of millions of lengths take seconds); a
+// cancellation returns its error, wrapped.
+func medianLength(ctx context.Context, d2 []float64) (float64, error) {
 	if len(d2) == 0 {
-		return 0
+		return 0, nil
 	}
-	m := medianSqrt(d2)
-	if m > 0 {
-		return m
+	m, err := medianSqrt(ctx, d2)
+	if err != nil || m > 0 {
+		return m, err
 	}
 	pos := d2[:0]
-	for _, v := range d2 {
+	for t, v := range d2 {
+		if t%cancelValues == 0 && ctx.Err() != nil {
+			return 0, buildCancelled(ctx.Err())
+		}
 		if v > 0 {
 			pos = append(pos, v)
 		}
 	}
 	if len(pos) == 0 {
-		return 0
+		return 0, nil
 	}
-	return medianSqrt(pos)
+	return medianSqrt(ctx, pos)
+}
+
+// cancelValues is how many values the sequential passes over squared
+// lengths (the median rule's selection and scans) process between checks
+// of their context: about a millisecond.
+const cancelValues = 1 << 20
+
+// buildCancelled wraps the error of a cancelled context as graph
+// construction's passes do.
+func buildCancelled(err error) error {
+	return fmt.Errorf("graph: graph construction cancelled: %w", err)
 }
 
 // medianSqrt is the median of √v over v (reordered), the mean of the two
-// middle values for an even count.
-func medianSqrt(v []float64) float64 {
+// middle values for an even count. ctx is checked as medianLength says.
+func medianSqrt(ctx context.Context, v []float64) (float64, error) {
 	n := len(v)
-	hi := selectFloat(v, n/2)
+	hi, err := selectFloatContext(ctx, v, n/2)
+	if err != nil {
+		return 0, err
+	}
 	if n%2 == 1 {
-		return math.Sqrt(hi)
+		return math.Sqrt(hi), nil
 	}
 	// The lower middle is the largest value of the first half.
 	lo := v[0]
 	for _, x := range v[:n/2] {
 		lo = max(lo, x)
 	}
-	return (math.Sqrt(lo) + math.Sqrt(hi)) / 2
+	if err := ctx.Err(); err != nil {
+		return 0, buildCancelled(err)
+	}
+	return (math.Sqrt(lo) + math.Sqrt(hi)) / 2, nil
 }
 
 // selectFloat reorders v so that v[k] is the k-th smallest value, with no
 // larger value before it, and returns it.
 func selectFloat(v []float64, k int) float64 {
+	x, _ := selectFloatContext(context.Background(), v, k)
+	return x
+}
+
+// selectFloatContext is selectFloat checking ctx before
+// each partition of at least cancelValues values: the first of 3·10⁷
+// lengths takes a few tenths of a second. The values are reordered as
+// selectFloat reorders them. A cancellation returns its error, wrapped.
+func selectFloatContext(ctx context.Context, v []float64, k int) (float64, error) {
 	lo, hi := 0, len(v)-1
 	for hi > lo {
+		if hi-lo >= cancelValues && ctx.Err() != nil {
+			return 0, buildCancelled(ctx.Err())
+		}
 		mid := lo + (hi-lo)/2
 		if v[mid] < v[lo] {
 			v[mid], v[lo] = v[lo], v[mid]
@@ -289,10 +326,10 @@ func selectFloat(v []float64, k int) float64 {
 		case k >= i:
 			lo = i
 		default:
-			return v[k]
+			return v[k], nil
 		}
 	}
-	return v[k]
+	return v[k], nil
 }
 
 // fixZeroScales replaces σ_i = 0 by the median of the positive σ_j. It

@@ -500,8 +500,8 @@ func scaleRemedy(sp Spelling) string {
 // setScale sets the weighter's σ for a global rule, given the squared
 // lengths of the candidate edges (reordered by the median rule) and the
 // number of candidate neighbours of each point (for the message when all
-// the lengths are 0).
-func (b *builder) setScale(cand []float64, cands func(i int) int) error {
+// the lengths are 0). The median rule checks ctx (medianLength).
+func (b *builder) setScale(ctx context.Context, cand []float64, cands func(i int) int) error {
 	if b.spec.Affinity != RBF {
 		return nil
 	}
@@ -513,7 +513,10 @@ func (b *builder) setScale(cand []float64, cands func(i int) int) error {
 		if len(cand) == 0 {
 			return nil // no edges to weigh
 		}
-		sigma = medianLength(cand)
+		var err error
+		if sigma, err = medianLength(ctx, cand); err != nil {
+			return err
+		}
 		if sigma == 0 {
 			what := fmt.Sprintf("all %d candidate edges have length 0", len(cand))
 			if err := b.zeroDistanceError(what+", so the median heuristic gives σ = 0", cands); err != nil {
@@ -669,7 +672,7 @@ func (b *builder) knn(ctx context.Context) (*Graph, error) {
 	if b.spec.Affinity == RBF && b.spec.Sigma.Rule == SigmaMedian {
 		cand = slices.Clone(dw) // medianLength reorders its argument
 	}
-	if err := b.setScale(cand, func(int) int { return kq }); err != nil {
+	if err := b.setScale(ctx, cand, func(int) int { return kq }); err != nil {
 		return nil, err
 	}
 	for i := 0; i < n; i++ {
@@ -909,7 +912,11 @@ func (b *builder) epsilon(ctx context.Context) (*Graph, error) {
 	}
 	var cand []float64
 	if b.spec.Affinity == RBF && b.spec.Sigma.Rule == SigmaMedian {
+		var p poller
 		for i, l := range lists {
+			if err := p.poll(ctx, len(l)); err != nil {
+				return nil, err
+			}
 			for t, j := range l {
 				if int(j) > i {
 					cand = append(cand, d2[i][t])
@@ -917,7 +924,7 @@ func (b *builder) epsilon(ctx context.Context) (*Graph, error) {
 			}
 		}
 	}
-	if err := b.setScale(cand, func(i int) int { return len(lists[i]) }); err != nil {
+	if err := b.setScale(ctx, cand, func(i int) int { return len(lists[i]) }); err != nil {
 		return nil, err
 	}
 	b.hasCand = func(i int) bool {
@@ -931,14 +938,53 @@ func (b *builder) epsilon(ctx context.Context) (*Graph, error) {
 	ptr := make([]int, n+1)
 	col := make([]int32, 0, total)
 	val := make([]float64, 0, total)
+	var p poller
 	for i, l := range lists {
+		if err := p.poll(ctx, len(l)); err != nil {
+			return nil, err
+		}
 		for t, j := range l {
 			col = append(col, j)
 			val = append(val, b.w.weight(i, int(j), d2[i][t]))
 		}
 		ptr[i+1] = len(col)
 	}
-	return compact(n, ptr, col, val), nil
+	return compactBuilt(ctx, n, ptr, col, val)
+}
+
+// poller checks a context in a sequential pass over the rows of a graph
+// every cancelEvery rows or cancelValues entries, whichever comes first:
+// the rows of ε and Full graphs hold thousands of entries each.
+type poller struct{ rows, entries int }
+
+// poll counts a row of the given number of entries and checks ctx when
+// either count reaches its limit; it returns the wrapped error of a
+// cancelled ctx.
+func (p *poller) poll(ctx context.Context, entries int) error {
+	p.rows++
+	p.entries += entries
+	if p.rows < cancelEvery && p.entries < cancelValues {
+		return nil
+	}
+	p.rows, p.entries = 0, 0
+	if err := ctx.Err(); err != nil {
+		return buildCancelled(err)
+	}
+	return nil
+}
+
+// compactBuilt is compactContext for the graphs Build makes, which
+// returns ctx's error when ctx was cancelled by its end: a cancellation
+// during the last passes returns no graph.
+func compactBuilt(ctx context.Context, n int, ptr []int, col []int32, val []float64) (*Graph, error) {
+	g, err := compactContext(ctx, n, ptr, col, val)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, buildCancelled(err)
+	}
+	return g, nil
 }
 
 // gramTol is the relative error that full accepts in a squared distance
@@ -1058,7 +1104,7 @@ func (b *builder) full(ctx context.Context) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compact(n, ptr, col, val), nil
+	return compactBuilt(ctx, n, ptr, col, val)
 }
 
 // fullScale sets σ for a Full RBF graph from the squared distances in val.
@@ -1082,11 +1128,15 @@ func (b *builder) fullScale(ctx context.Context, val []float64, m int) error {
 	var cand []float64
 	if b.spec.Sigma.Rule == SigmaMedian {
 		cand = make([]float64, 0, n*m/2)
+		var p poller
 		for i := 0; i < n; i++ {
+			if err := p.poll(ctx, m-i); err != nil {
+				return err
+			}
 			cand = append(cand, val[i*m+i:(i+1)*m]...) // j > i
 		}
 	}
-	return b.setScale(cand, func(int) int { return n - 1 })
+	return b.setScale(ctx, cand, func(int) int { return n - 1 })
 }
 
 // gramPairs calls f(i, j, a_i·a_j) for every pair i < j of rows of the n×d

@@ -455,8 +455,10 @@ func compact(n int, ptr []int, idx []int32, w []float64) *Graph {
 }
 
 // compactContext is compact checking ctx every cancelEvery rows (sorting
-// the rows of a relabelled graph takes seconds at 10⁶ nodes); it returns
-// ctx's error, wrapped, when cancelled.
+// the rows of a relabelled graph takes seconds at 10⁶ nodes), and after
+// a row that brings the entries since the last check to cancelValues (the
+// dense rows of ε and Full graphs); it returns ctx's error, wrapped, when
+// cancelled.
 func compactContext(ctx context.Context, n int, ptr []int, idx []int32, w []float64) (*Graph, error) {
 	out := 0
 	start := 0
@@ -465,12 +467,17 @@ func compactContext(ctx context.Context, n int, ptr []int, idx []int32, w []floa
 		w float64
 	}
 	var buf []ent
+	since := 0 // entries since the last check
 	for i := 0; i < n; i++ {
-		if i%cancelEvery == 0 && ctx.Err() != nil {
-			return nil, fmt.Errorf("graph: cancelled: %w", ctx.Err())
+		if i%cancelEvery == 0 || since >= cancelValues {
+			since = 0
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("graph: cancelled: %w", ctx.Err())
+			}
 		}
 		a, b := start, ptr[i+1]
 		start = b
+		since += b - a
 		sorted := true
 		for k := a + 1; k < b; k++ {
 			if idx[k] <= idx[k-1] {
