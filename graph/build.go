@@ -987,25 +987,33 @@ func compactBuilt(ctx context.Context, n int, ptr []int, col []int32, val []floa
 	return g, nil
 }
 
-// gramTol is the relative error that full accepts in a squared distance
-// computed from the Gram matrix, ‖a‖² + ‖b‖² − 2a·b of the centred rows,
-// whose error is at most errUnit·(‖a‖² + ‖b‖²) (newCentred): a pair whose
-// bound exceeds gramTol times the value is recomputed exactly by dist2.
-// The RBF weight's relative error is then at most gramTol·d²/(2σ²), below
-// 10⁻⁹ for every weight above 10⁻³⁰⁰ and far smaller in practice.
-// On data near its centre only near pairs are recomputed (in 17-D, pairs
-// closer than about 1/50 of ‖a‖² + ‖b‖²); two clusters at ±10⁶ in 17-D
-// had weights off by 7·10⁻⁴ relative (10⁷: 0.07) when only a value
-// within the bound itself was recomputed (review 130).
-const gramTol = 1e-12
+// gramTol and gramTrigger bound the error that a Full RBF graph above
+// kdMaxDim dimensions accepts in the exponent of a weight, d²/(2σ²) or
+// d²/(σ_iσ_j) (its relative error), when d² comes from the Gram matrix of
+// the centred rows, ‖a‖² + ‖b‖² − 2a·b, rather than from dist2. The Gram
+// value errs by at most errUnit·(‖a‖² + ‖b‖²) (newCentred), which
+// cancellation makes large for rows far from the centre: two clusters at
+// ±10⁶ in 17-D had weights off by 7·10⁻⁴ relative, 0.07 at ±10⁷ (review
+// 130). Rule (full, refineGram): when some pair's weight is off by more
+// than gramTrigger = 10⁻⁶, every pair whose weight is off by more than
+// gramTol = 10⁻¹² is replaced by dist2's, and σ set again; otherwise the
+// Gram values stand, bit for bit as before. The trigger leaves the
+// committed pages alone: on the data they read the worst error is 7·10⁻⁸
+// (spambase, 57 heavy-tailed features, local σ) and usually below 10⁻¹²,
+// while the weights from replaced distances change the fourth digit of a
+// figure (an ARI near 0). So weights are within 10⁻⁶ of dist2's always,
+// and within about 10⁻¹² where any was off by more than 10⁻⁶.
+const (
+	gramTrigger = 1e-6
+	gramTol     = 1e-12
+)
 
 // full builds the fully connected graph. Row i stores all j ≠ i; the entry
 // (i,j) sits at i(n−1) + j − [j > i]. Each unordered pair is computed once
 // and mirrored, so the matrix is exactly symmetric. Above kdMaxDim
 // dimensions the squared distances come from Dgemm tiles of the centred
-// rows, and are recomputed by dist2 when their error bound exceeds
-// gramTol of their value, so that they agree with dist2's to about 10⁻¹²
-// relative.
+// rows, replaced by dist2's where they would move a weight by more than
+// 10⁻¹² relative when one would move it by more than 10⁻⁶ (gramTrigger).
 func (b *builder) full(ctx context.Context) (*Graph, error) {
 	n, d := b.n, b.d
 	m := n - 1
@@ -1061,15 +1069,14 @@ func (b *builder) full(ctx context.Context) (*Graph, error) {
 				})
 		}
 	case RBF:
+		var cd *centred
 		if d > kdMaxDim {
-			cd := newCentred(b.data, n, d)
+			cd = newCentred(b.data, n, d)
 			err = gramPairs(ctx, cd.c, n, d, func(i, j int, dot float64) {
 				v := cd.norm2[i] + cd.norm2[j] - 2*dot
-				if gramTol*v < cd.errUnit*(cd.norm2[i]+cd.norm2[j]) {
-					// The Gram value may be off by more than gramTol
-					// of itself (near pairs, or rows far from the
-					// centre: the formula cancels): the exact
-					// difference.
+				if v <= cd.errUnit*(cd.norm2[i]+cd.norm2[j]) {
+					// Near-duplicates: the screening formula has lost
+					// all accuracy; use the exact difference.
 					v = dist2(b.data[i*d:(i+1)*d], b.data[j*d:(j+1)*d])
 				}
 				set(i, j, v)
@@ -1091,6 +1098,24 @@ func (b *builder) full(ctx context.Context) (*Graph, error) {
 		if err = b.fullScale(ctx, val, m); err != nil {
 			return nil, err
 		}
+		if cd != nil {
+			// Above kdMaxDim dimensions: when some Gram distance moves
+			// its weight by more than gramTrigger, every one that moves
+			// it by more than gramTol is replaced by dist2's, and σ set
+			// again from them, until none is (σ from corrected distances
+			// asks for few more; three rounds at most).
+			far, err := b.refineGram(ctx, cd, val, m, gramTrigger, true)
+			for it := 0; far && err == nil && it < 3; it++ {
+				var fixed bool
+				if fixed, err = b.refineGram(ctx, cd, val, m, gramTol, false); err != nil || !fixed {
+					break
+				}
+				err = b.fullScale(ctx, val, m)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 		err = parallelChunks(ctx, n, bruteQueryBlock, func() struct{} { return struct{}{} },
 			func(_ struct{}, lo, hi int) {
 				// Each pair once, from its upper-triangle entry.
@@ -1105,6 +1130,50 @@ func (b *builder) full(ctx context.Context) (*Graph, error) {
 		return nil, err
 	}
 	return compactBuilt(ctx, n, ptr, col, val)
+}
+
+// refineGram checks the squared distances of a Full RBF graph that came
+// from the Gram matrix of the centred rows cd (in val, row i at val[i·m:],
+// as full stores them) against the weights' scale set from them, s the
+// factor of d² in the weight's exponent (1/(2σ²), or 1/(σ_iσ_j) under
+// local scaling). A pair's exponent errs by at most errUnit·(‖a‖² +
+// ‖b‖²)·s; when that bound exceeds tol the pair is recomputed by dist2
+// and, when the two exponents differ by more than tol, replaced by it
+// (only reported, not replaced, when dryRun). It reports whether some
+// pair differed by more than tol; a dry run stops at the first. Cost
+// O(n²) beside O(d) for each pair recomputed.
+func (b *builder) refineGram(ctx context.Context, cd *centred, val []float64, m int, tol float64, dryRun bool) (bool, error) {
+	n, d := b.n, b.d
+	inv := b.w.inv2s
+	if b.w.d2Exp != 0 {
+		inv = math.Ldexp(inv, b.w.d2Exp)
+	}
+	var found atomic.Bool
+	err := parallelChunks(ctx, n, bruteQueryBlock, func() struct{} { return struct{}{} },
+		func(_ struct{}, lo, hi int) {
+			for i := lo; i < hi && !(dryRun && found.Load()); i++ {
+				for j := i + 1; j < n; j++ {
+					s := inv
+					if b.w.local != nil {
+						s = 1 / (b.w.local[i] * b.w.local[j])
+					}
+					if !(cd.errUnit*(cd.norm2[i]+cd.norm2[j])*s > tol) {
+						continue
+					}
+					v := dist2(b.data[i*d:(i+1)*d], b.data[j*d:(j+1)*d])
+					p := i*m + j - 1 // (i,j); (j,i) is at j·m + i
+					if !(math.Abs(val[p]-v)*s > tol) {
+						continue
+					}
+					found.Store(true)
+					if dryRun {
+						break
+					}
+					val[p], val[j*m+i] = v, v
+				}
+			}
+		})
+	return found.Load(), err
 }
 
 // fullScale sets σ for a Full RBF graph from the squared distances in val.

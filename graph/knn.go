@@ -179,8 +179,8 @@ func denseData(x *mat.Dense) []float64 {
 // dist2Bound, which returns the same value when it does not give up),
 // except the weights of a Full RBF graph above kdMaxDim dimensions and the
 // σ they read: there the squared distances come from the Gram matrix of
-// the centred rows, and dist2 recomputes those whose error bound exceeds
-// gramTol (10⁻¹²) of their value (builder.full).
+// the centred rows, within 10⁻⁶ of dist2's in the weights' exponent, and
+// within 10⁻¹² when any was off by more (gramTrigger, builder.refineGram).
 func dist2(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s float64
