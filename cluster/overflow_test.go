@@ -28,11 +28,13 @@ import (
 // (TestRunRescalesExtremeWeights).
 func TestOverflowWrapsErrNumerical(t *testing.T) {
 	// The graphs: 4-cycles with weights 1e300 and 1e-300 mixed (heavy), all
-	// 1e-300 (tiny), and two 1.7e308/1e308 triangles joined by a unit edge
-	// (huge: the degrees themselves overflow to +Inf).
+	// 1e-300 (tiny). Graphs whose degrees overflow to +Inf (two
+	// 1.7e308/1e308 triangles) reached bethe ("r = +Inf from the
+	// degrees"), sscka ("the degree of node 0 overflows") and csp ("the
+	// volume Σd_i overflowed"); graph.FromEdges now refuses them
+	// (TestGraphRefusesOverflowingDegrees).
 	heavy := []graph.Edge{{I: 0, J: 1, W: 1e300}, {I: 1, J: 2, W: 1}, {I: 2, J: 3, W: 1e-300}, {I: 0, J: 3, W: 1}}
 	tiny := []graph.Edge{{I: 0, J: 1, W: 1e-300}, {I: 1, J: 2, W: 1e-300}, {I: 2, J: 3, W: 1e-300}, {I: 0, J: 3, W: 1e-300}}
-	huge := []graph.Edge{{I: 0, J: 1, W: 1.7e308}, {I: 1, J: 2, W: 1.7e308}, {I: 0, J: 2, W: 1e308}, {I: 3, J: 4, W: 1e308}, {I: 4, J: 5, W: 1e308}, {I: 3, J: 5, W: 1e308}, {I: 2, J: 3, W: 1}}
 	// Two triangles of weight w joined by a unit edge.
 	triangles := func(w float64) []graph.Edge {
 		return []graph.Edge{{I: 0, J: 1, W: w}, {I: 1, J: 2, W: w}, {I: 0, J: 2, W: w}, {I: 3, J: 4, W: w}, {I: 4, J: 5, W: w}, {I: 3, J: 5, W: w}, {I: 2, J: 3, W: 1}}
@@ -46,7 +48,6 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 		want   string  // what overflowed, in the message
 	}{
 		{"bethe H(r)", BetheHessian{}, heavy, 0, "bethe: H(r) = (r²−1)I − rA + D"},
-		{"bethe r", BetheHessian{}, huge, 0, "bethe: r = +Inf from the degrees"},
 		{"sscka kernel", SSCKA{Objective: RatioAssociation}, heavy, 1e300, "sscka: smallest eigenvalue of the kernel"},
 		{"sscka shift", SSCKA{Objective: RatioAssociation}, mixed, 0, "sscka: the kernel's diagonal shift at node 0 is +Inf"},
 		// The kernel is finite and its shift too, but the kernel k-means
@@ -54,13 +55,8 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 		// partition with Objective −Inf as a success.
 		{"sscka kernel k-means", SSCKA{Objective: RatioAssociation}, triangles(1e307), 0, "sscka: kernel k-means: kmeans: non-finite distortion"},
 		{"sscka ncut kernel k-means", SSCKA{Objective: NormalizedCut}, triangles(1e150), 1e150, "sscka: kernel k-means: kmeans: non-finite distortion"},
-		// The degrees overflow to +Inf, so the kernel's 1/d is 0: kernel
-		// k-means refused it as the caller's mistake ("kernel scale at
-		// node 0 is 0", ErrInvalid).
-		{"sscka ncut degrees", SSCKA{Objective: NormalizedCut}, huge, 0, "sscka: the degree of node 0 overflows to +Inf"},
 		{"csp α", CSP{}, heavy, 1e300, "csp: α = AlphaFraction·λ_max(Q̄)·vol"},
 		{"csp Q̄ underflow", CSP{}, heavy, 1e-300, "csp: λ_max(Q̄) = 0 for 2 pairs"},
-		{"csp volume", CSP{}, huge, 0, "csp: the volume Σd_i overflowed"},
 		{"cscap Woodbury", CSCAP{}, heavy, 0, "cscap: solving I + UᵀWU"},
 		// cscap on the tiny 4-cycle failed here ("normalized cut of the
 		// propagated affinity") until graph.SqrtProduct kept √(d_i d_j)
@@ -112,15 +108,15 @@ func TestOverflowWrapsErrNumerical(t *testing.T) {
 // does not depend on their scale (Uses.WeightScale empty) when the largest
 // is outside [2⁻⁶⁰, 2⁶⁰] (rescaled): sscka and csp, which fail on these
 // graphs when called directly (TestOverflowWrapsErrNumerical), then find
-// the two triangles, with a note; degrees that overflowed (1.7e308
-// triangles) become finite. Weights spanning more than float64's normal
+// the two triangles, with a note. (Degrees that overflow, 1.7e308
+// triangles, no longer reach Run: graph.FromEdges refuses them,
+// TestGraphRefusesOverflowingDegrees.) Weights spanning more than float64's normal
 // range (1e300 beside 1e-300) are left as they are, and the method's
 // own error stands; so are those of a method that declares WeightScale.
 func TestRunRescalesExtremeWeights(t *testing.T) {
 	triangles := func(w float64) []graph.Edge {
 		return []graph.Edge{{I: 0, J: 1, W: w}, {I: 1, J: 2, W: w}, {I: 0, J: 2, W: w}, {I: 3, J: 4, W: w}, {I: 4, J: 5, W: w}, {I: 3, J: 5, W: w}, {I: 2, J: 3, W: w * 1e-3}}
 	}
-	huge := []graph.Edge{{I: 0, J: 1, W: 1.7e308}, {I: 1, J: 2, W: 1.7e308}, {I: 0, J: 2, W: 1e308}, {I: 3, J: 4, W: 1e308}, {I: 4, J: 5, W: 1e308}, {I: 3, J: 5, W: 1e308}, {I: 2, J: 3, W: 1e300}}
 	mixed := []graph.Edge{{I: 0, J: 1, W: 1e300}, {I: 1, J: 2, W: 1e-300}, {I: 0, J: 2, W: 1e300}, {I: 3, J: 4, W: 1e-300}, {I: 4, J: 5, W: 1e300}, {I: 3, J: 5, W: 1}, {I: 2, J: 3, W: 1}}
 	for _, tc := range []struct {
 		name   string
@@ -131,9 +127,6 @@ func TestRunRescalesExtremeWeights(t *testing.T) {
 		{"sscka 1e307", SSCKA{Objective: RatioAssociation}, triangles(1e307), "multiplied by 2^-1020"},
 		{"sscka ncut 1e150", SSCKA{Objective: NormalizedCut}, triangles(1e150), "multiplied by 2^-499"},
 		{"sscka ncut 1e-200", SSCKA{Objective: NormalizedCut}, triangles(1e-200), "multiplied by 2^664"},
-		{"sscka degrees overflow", SSCKA{Objective: NormalizedCut}, huge, "multiplied by 2^-1024"},
-		{"csp degrees overflow", CSP{}, huge, "multiplied by 2^-1024"},
-		{"njw degrees overflow", NJW{}, huge, "multiplied by 2^-1024"},
 		{"sscka range too wide", SSCKA{Objective: RatioAssociation}, mixed, ""},
 		{"bethe declares WeightScale", BetheHessian{}, triangles(1e300), ""},
 	} {
@@ -269,5 +262,35 @@ func TestRunRescalesRegularizationTau(t *testing.T) {
 	}
 	if ari, _ := metrics.ARI(want, run(g, 1e-12)); ari == 1 {
 		t.Error("τ = 40 and τ ≈ 0 give the same partition: the test cannot tell whether τ was scaled")
+	}
+}
+
+// Finite weights whose degrees or volume overflow float64 (two triangles
+// of 1.7e308 and 1e308; one edge of 1e308, whose two degrees sum beyond
+// the range) are refused when the graph is built, with an error wrapping
+// graph.ErrInvalid that names the node and says the weights are too
+// large: Run, which scaled the weights of scale-invariant methods
+// (rescaled) and let the others fail on +Inf degrees, never sees them
+// (review 130: L_sym became the identity, a Cholesky factor all NaN).
+func TestGraphRefusesOverflowingDegrees(t *testing.T) {
+	huge := []graph.Edge{{I: 0, J: 1, W: 1.7e308}, {I: 1, J: 2, W: 1.7e308}, {I: 0, J: 2, W: 1e308}, {I: 3, J: 4, W: 1e308}, {I: 4, J: 5, W: 1e308}, {I: 3, J: 5, W: 1e308}, {I: 2, J: 3, W: 1e300}}
+	for _, tc := range []struct {
+		name  string
+		n     int
+		edges []graph.Edge
+		want  string
+	}{
+		{"degree", 6, huge, "the weights of node 0 sum beyond float64's range"},
+		{"volume", 2, []graph.Edge{{I: 0, J: 1, W: 1e308}}, "the degrees sum beyond float64's range"},
+	} {
+		_, err := graph.FromEdges(tc.n, tc.edges)
+		if !errors.Is(err, graph.ErrInvalid) {
+			t.Fatalf("%s: error %v, want one wrapping graph.ErrInvalid", tc.name, err)
+		}
+		for _, want := range []string{tc.want, "the weights are too large", "normalize them"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: error %q lacks %q", tc.name, err, want)
+			}
+		}
 	}
 }

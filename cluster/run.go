@@ -150,7 +150,7 @@ const (
 // largest edge weight of p.Graph is outside [2⁻⁶⁰, 2⁶⁰], a copy of p whose
 // graph is scaled by the power of two that brings it into [½, 1)
 // (graph.Graph.ScaledPow2: exact, the same partition in exact
-// arithmetic; degrees that overflowed become finite), with a note saying
+// arithmetic), with a note saying
 // so. Weights that span more than float64's normal range, so that the
 // smallest would become subnormal, are left as they are. c are p's
 // contradictions (countContradictions). Cost O(nnz).

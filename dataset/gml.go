@@ -422,7 +422,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 	// Its own warning above covers every repeat, with weights or not.
 	gr, _, err := assemble(ctx, name, len(index), ents, opt, undirected, nil)
 	if err != nil {
-		return nil, err
+		return nil, namedOverflow(err, name, func(i int) string { return names[i] })
 	}
 	d := &GraphData{G: gr, Names: names}
 	// Directed graphs and multigraphs are read as simple undirected graphs,

@@ -362,40 +362,28 @@ func ReadGraph(ctx context.Context, r io.Reader, name string, format GraphFormat
 		}
 		return nil, err
 	}
-	if err := checkSums(d, name, format); err != nil {
-		return nil, err
-	}
 	if warning != "" {
 		d.Warnings = append([]string{warning}, d.Warnings...)
 	}
 	return d, nil
 }
 
-// checkSums refuses finite weights whose degrees, or whose volume Σ_i d_i,
-// exceed the float64 range (weights near 1e308): every method divides by
-// them, and failed far from the cause ("eigen: Deflate[0,0] = NaN"). The
-// node is named as in the file. Cost O(n).
-func checkSums(d *GraphData, name string, format GraphFormat) error {
-	g := d.G
-	vol := 0.0
-	for i := 0; i < g.N(); i++ {
-		deg := g.Degree(i)
-		if math.IsInf(deg, 0) {
-			node := strconv.Itoa(i + d.Base)
-			switch {
-			case d.Names != nil:
-				node = d.Names[i]
-			case format == MatrixMarket:
-				node = strconv.Itoa(i + 1)
-			}
-			return &ParseError{File: name, Err: errorf(ErrInvalid, "the weights of node %s sum beyond the float64 range (its degree is +Inf): scale the weights down", node)}
-		}
-		vol += deg
+// namedOverflow restates err when it is graph's refusal of finite weights
+// whose degrees, or whose volume Σ_i d_i, exceed the float64 range
+// (weights near 1e308; graph.DegreeOverflowError): as a ParseError
+// wrapping ErrInvalid that names the node as the file does (node(i) for
+// node i); other errors are returned as they are. Every method divides
+// by the degrees, and failed far from the cause ("eigen: Deflate[0,0] =
+// NaN") before the graph refused them.
+func namedOverflow(err error, name string, node func(i int) string) error {
+	var oe *graph.DegreeOverflowError
+	if !errors.As(err, &oe) {
+		return err
 	}
-	if math.IsInf(vol, 0) {
+	if oe.Volume {
 		return &ParseError{File: name, Err: errorf(ErrInvalid, "all the weights (the volume, Σ of the degrees) sum beyond the float64 range: scale the weights down")}
 	}
-	return nil
+	return &ParseError{File: name, Err: errorf(ErrInvalid, "the weights of node %s sum beyond the float64 range (its degree is +Inf): scale the weights down", node(oe.Node))}
 }
 
 // edgeHeaderWords name the node columns of an edge list's header (any
@@ -1370,7 +1358,12 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	}
 	g, dup, err := assemble(ctx, name, n, ents, opt, undirected, m)
 	if err != nil {
-		return nil, err
+		return nil, namedOverflow(err, name, func(i int) string {
+			if d.Names != nil {
+				return d.Names[i]
+			}
+			return strconv.Itoa(i + d.Base)
+		})
 	}
 	m.Done()
 	if dup != nil && dup.count > 0 {
@@ -1565,7 +1558,7 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 	}
 	g, dup, err := assemble(ctx, name, rows, ents, opt, how, nil)
 	if err != nil {
-		return nil, err
+		return nil, namedOverflow(err, name, func(i int) string { return strconv.Itoa(i + 1) })
 	}
 	d := &GraphData{G: g, Base: 1}
 	if dup != nil && dup.count > 0 {
@@ -1637,7 +1630,12 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 	o.Duplicates = DupSum
 	g, _, err := assemble(ctx, name, n, ents, &o, directed, nil)
 	if err != nil {
-		return nil, err
+		return nil, namedOverflow(err, name, func(i int) string {
+			if raw.named {
+				return raw.cols[i].name
+			}
+			return strconv.Itoa(i)
+		})
 	}
 	d := &GraphData{G: g}
 	if raw.named {

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -216,48 +217,84 @@ func MeanVarianceSigma(data []float64, n, d int) float64 {
 
 // medianLength returns the median of √d2 over the given squared lengths,
 // falling back to the positive ones when the median is 0. It reorders d2.
-// It returns 0 only when every length is 0 (or there are none).
-func medianLength(d2 []float64) float64 {
+// It returns 0 only when every length is 0 (or there are none). ctx is
+// checked before the selection, in its partitions of at least
+// cancelValues values, every cancelValues values of the fallback's scan
+// and at the end (tens of millions of lengths take seconds); a
+// cancellation returns its error, wrapped.
+func medianLength(ctx context.Context, d2 []float64) (float64, error) {
 	if len(d2) == 0 {
-		return 0
+		return 0, nil
 	}
-	m := medianSqrt(d2)
-	if m > 0 {
-		return m
+	m, err := medianSqrt(ctx, d2)
+	if err != nil || m > 0 {
+		return m, err
 	}
 	pos := d2[:0]
-	for _, v := range d2 {
+	for t, v := range d2 {
+		if t%cancelValues == 0 && ctx.Err() != nil {
+			return 0, buildCancelled(ctx.Err())
+		}
 		if v > 0 {
 			pos = append(pos, v)
 		}
 	}
 	if len(pos) == 0 {
-		return 0
+		return 0, nil
 	}
-	return medianSqrt(pos)
+	return medianSqrt(ctx, pos)
+}
+
+// cancelValues is how many values the sequential passes over squared
+// lengths (the median rule's selection and scans) process between checks
+// of their context: about a millisecond.
+const cancelValues = 1 << 20
+
+// buildCancelled wraps the error of a cancelled context as graph
+// construction's passes do.
+func buildCancelled(err error) error {
+	return fmt.Errorf("graph: graph construction cancelled: %w", err)
 }
 
 // medianSqrt is the median of √v over v (reordered), the mean of the two
-// middle values for an even count.
-func medianSqrt(v []float64) float64 {
+// middle values for an even count. ctx is checked as medianLength says.
+func medianSqrt(ctx context.Context, v []float64) (float64, error) {
 	n := len(v)
-	hi := selectFloat(v, n/2)
+	hi, err := selectFloatContext(ctx, v, n/2)
+	if err != nil {
+		return 0, err
+	}
 	if n%2 == 1 {
-		return math.Sqrt(hi)
+		return math.Sqrt(hi), nil
 	}
 	// The lower middle is the largest value of the first half.
 	lo := v[0]
 	for _, x := range v[:n/2] {
 		lo = max(lo, x)
 	}
-	return (math.Sqrt(lo) + math.Sqrt(hi)) / 2
+	if err := ctx.Err(); err != nil {
+		return 0, buildCancelled(err)
+	}
+	return (math.Sqrt(lo) + math.Sqrt(hi)) / 2, nil
 }
 
 // selectFloat reorders v so that v[k] is the k-th smallest value, with no
 // larger value before it, and returns it.
 func selectFloat(v []float64, k int) float64 {
+	x, _ := selectFloatContext(context.Background(), v, k)
+	return x
+}
+
+// selectFloatContext is selectFloat checking ctx before
+// each partition of at least cancelValues values: the first of 3·10⁷
+// lengths takes a few tenths of a second. The values are reordered as
+// selectFloat reorders them. A cancellation returns its error, wrapped.
+func selectFloatContext(ctx context.Context, v []float64, k int) (float64, error) {
 	lo, hi := 0, len(v)-1
 	for hi > lo {
+		if hi-lo >= cancelValues && ctx.Err() != nil {
+			return 0, buildCancelled(ctx.Err())
+		}
 		mid := lo + (hi-lo)/2
 		if v[mid] < v[lo] {
 			v[mid], v[lo] = v[lo], v[mid]
@@ -289,10 +326,10 @@ func selectFloat(v []float64, k int) float64 {
 		case k >= i:
 			lo = i
 		default:
-			return v[k]
+			return v[k], nil
 		}
 	}
-	return v[k]
+	return v[k], nil
 }
 
 // fixZeroScales replaces σ_i = 0 by the median of the positive σ_j. It
@@ -326,7 +363,11 @@ func fixZeroScales(sig []float64) bool {
 // weighter turns a squared distance (or, for Cosine, a pair) into a weight.
 type weighter struct {
 	aff   Affinity
-	inv2s float64   // 1/(2σ²) for a global σ (may be +Inf)
+	inv2s float64 // 1/(2σ²) for a global σ; with d2Exp ≠ 0, 1/(2(σ·2⁻ᵉ)²)
+	// d2Exp is 0, or −2e when σ² is outside float64's normal range (σ
+	// = f·2ᵉ, f ∈ [½, 1)): the squared distances are then scaled by 2^d2Exp
+	// before the product with inv2s (setSigma).
+	d2Exp int
 	sigma float64   // the global σ, for messages
 	local []float64 // σ_i under local scaling, else nil
 	unit  []float64 // unit-length rows for Cosine
@@ -357,7 +398,32 @@ func (w *weighter) weight(i, j int, d2 float64) float64 {
 	if d2 == 0 {
 		return 1 // not exp(−0·∞) = NaN when 1/(2σ²) overflows
 	}
+	if w.d2Exp != 0 {
+		return math.Exp(-math.Ldexp(d2, w.d2Exp) * w.inv2s)
+	}
 	return math.Exp(-d2 * w.inv2s)
+}
+
+// setSigma sets the global σ of w. When σ² is a normal float64 (2⁻¹⁰²² ≤
+// σ² ≤ 2¹⁰²¹), a weight is exp(−d²·inv2s) with inv2s = 1/(2σ²), as it
+// always was. Outside, 2σ² overflows (σ above about 9.5e153, which the
+// median of distances between points accepted by checkScale can reach:
+// 1/(2σ²) was 0 and every weight exactly 1), or its inverse is subnormal
+// or infinite, or σ² loses digits below 2⁻¹⁰²²: σ = f·2ᵉ, f ∈ [½, 1), is
+// then scaled by the exact power of two, inv2s = 1/(2f²), and a weight is
+// exp(−(d²·2⁻²ᵉ)·inv2s), the same value in exact arithmetic (d²·2⁻²ᵉ is
+// exact unless it underflows, where the weight is 1, or overflows, where
+// it is 0).
+func (w *weighter) setSigma(sigma float64) {
+	w.sigma = sigma
+	w.d2Exp = 0
+	if sq := sigma * sigma; sq >= 0x1p-1022 && sq <= 0x1p1021 {
+		w.inv2s = 1 / (2 * sq)
+		return
+	}
+	f, e := math.Frexp(sigma)
+	w.inv2s = 1 / (2 * f * f)
+	w.d2Exp = -2 * e
 }
 
 // selfWeight is the weight of a self loop {i,i}: the affinity of a point

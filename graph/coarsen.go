@@ -99,5 +99,14 @@ func (g *Graph) Coarsen(ctx context.Context) (c *Graph, agg []int32, err error) 
 		}
 		ptr[a+1] = len(cidx)
 	}
-	return compact(int(m), ptr, cidx, cw), agg, nil
+	// The coarse weights and degrees sum the fine ones in another order:
+	// at a volume just below float64's largest value they may overflow.
+	c, err = finiteSums(compact(int(m), ptr, cidx, cw))
+	if err == nil {
+		c, err = finiteDegrees(c)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("graph: coarsening: %w", err)
+	}
+	return c, agg, nil
 }

@@ -17,9 +17,13 @@ func SmallComponent(size, n, k int) bool {
 // Core returns the core of g for k clusters, in increasing node order: the
 // nodes of the connected components that are not small (SmallComponent).
 // When those hold fewer than max(k, 2) nodes (every component is small, as
-// in a graph of many equal pieces), the core is every node of degree > 0
-// instead, and when even those are fewer than max(k, 2), every node. The
-// nodes outside the core have no edge into it. Cost O(n + nnz).
+// in a graph of many equal pieces), the core is every node of a component
+// of two nodes or more instead, and when even those are fewer than max(k,
+// 2), every node. A node whose only edge is a self loop is a component of
+// one, as SmallComponent counts it: it has degree > 0, but no link to
+// another node, and would take an eigenvector, a cluster, of its own; the
+// methods that cluster the core attach it as they attach isolated nodes.
+// The nodes outside the core have no edge into it. Cost O(n + nnz).
 func Core(g *Graph, k int) []int {
 	n := g.n
 	comp, nc := g.Components()

@@ -45,8 +45,17 @@ func TestSmallComponentAndCore(t *testing.T) {
 		// k unknown: only isolated nodes are small.
 		{"k = 0", comps(24, 20, 2), 0, span(0, 22)},
 		// Every component small (10 pieces of 3 for k = 2, n/(4k) = 3.75):
-		// the core falls back to the nodes of degree > 0.
+		// the core falls back to the components of two nodes or more.
 		{"all small", comps(31, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3), 2, span(0, 30)},
+		// A node whose only edge is a self loop is a component of one, out
+		// of the fallback although its degree is 1 (review 130: the doc
+		// said "every node of degree > 0"). n = 40, k = 2: components
+		// below 5 nodes are small; {0} with a loop, {1,2}, {3,4}, and 35
+		// isolated nodes: the fallback is 1…4.
+		{"self loop alone", withLoop(t, 40, 0, 1, 2, 3, 4), 2, span(1, 5)},
+		// Review 130's example: {0} with a loop, {1,2}, {3} isolated, k =
+		// 3: the fallback {1,2} has fewer than 3 nodes, so every node.
+		{"self loop, fallback too small", withLoop(t, 4, 0, 1, 2), 3, span(0, 4)},
 		// No edges: fewer than k linked nodes, every node.
 		{"no edges", comps(4), 2, span(0, 4)},
 	} {
@@ -66,4 +75,19 @@ func TestSmallComponentAndCore(t *testing.T) {
 			t.Errorf("SmallComponent(%d, %d, %d) = %v", tc.size, tc.n, tc.k, got)
 		}
 	}
+}
+
+// withLoop returns the graph on n nodes with a self loop on node loop and
+// edges (pairs[0], pairs[1]), (pairs[2], pairs[3]), … of weight 1.
+func withLoop(t *testing.T, n, loop int, pairs ...int) *Graph {
+	t.Helper()
+	edges := []Edge{{I: loop, J: loop, W: 1}}
+	for p := 0; p+1 < len(pairs); p += 2 {
+		edges = append(edges, Edge{I: pairs[p], J: pairs[p+1], W: 1})
+	}
+	h, err := FromEdges(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

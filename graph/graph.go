@@ -13,7 +13,8 @@ import (
 )
 
 // ErrInvalid is wrapped by every error that reports an invalid graph:
-// negative, NaN or infinite weights, out-of-range indices, asymmetry; and
+// negative, NaN or infinite weights, weights whose degrees or volume
+// overflow (DegreeOverflowError), out-of-range indices, asymmetry; and
 // by those that report invalid data points (a nil or empty matrix, a NaN or
 // infinite entry, features out of range) or nil neighbour lists.
 var ErrInvalid = errors.New("graph: invalid graph")
@@ -192,7 +193,9 @@ func (g *Graph) Edges() []Edge {
 // weights summed. Zero-weight edges are dropped. It returns an error wrapping
 // ErrInvalid that names the offending edge when an index is out of range or a
 // weight is negative, NaN or infinite, or when the summed weight of a
-// repeated edge overflows to +Inf, and one for n < 0 or n > math.MaxInt32.
+// repeated edge overflows to +Inf; one naming the node when a degree, or
+// the volume Σd_i, overflows to +Inf (the weights are too large: divide
+// them by a common factor first); and one for n < 0 or n > math.MaxInt32.
 // It is FromEdgesContext without cancellation.
 //
 // Cost: O(m log m) time and O(m) memory for m edges.
@@ -270,8 +273,59 @@ func FromEdgesContext(ctx context.Context, n int, edges []Edge) (*Graph, error) 
 	if err != nil {
 		return nil, err
 	}
-	return finiteSums(g)
+	if g, err = finiteSums(g); err != nil {
+		return nil, err
+	}
+	return finiteDegrees(g)
 }
+
+// finiteDegrees returns g, or a *DegreeOverflowError (wrapping
+// ErrInvalid) when a degree of g, or the volume Σ_i d_i, overflows to +Inf.
+// Cost O(n).
+func finiteDegrees(g *Graph) (*Graph, error) {
+	var vol float64
+	top := 0
+	for i, d := range g.deg {
+		if math.IsInf(d, 0) {
+			return nil, &DegreeOverflowError{Node: i}
+		}
+		if d > g.deg[top] {
+			top = i
+		}
+		vol += d
+	}
+	if math.IsInf(vol, 0) {
+		return nil, &DegreeOverflowError{Node: top, Volume: true, Degree: g.deg[top]}
+	}
+	return g, nil
+}
+
+// DegreeOverflowError is the error of the constructors (FromEdges,
+// FromCSR, FromDense, Graph.Coarsen) for finite weights whose sum at a
+// node, its degree, or whose total, the volume Σ_i d_i, overflows float64
+// to +Inf: the weights are too large, and every Laplacian, solver and
+// statistic of the graph would read +Inf or NaN (L_sym the identity, a
+// row of L_rw a unit vector, a Cholesky factor all NaN, without an error:
+// review 130). It wraps ErrInvalid. A reader that numbers or names the
+// nodes otherwise can restate it (package dataset does).
+type DegreeOverflowError struct {
+	// Node is the first node whose degree overflows; when only the volume
+	// does (Volume), the node of the largest degree, Degree.
+	Node   int
+	Volume bool
+	Degree float64
+}
+
+func (e *DegreeOverflowError) Error() string {
+	const fix = "the weights are too large: normalize them (divide them all by the largest weight, or by another common factor) before building the graph"
+	if e.Volume {
+		return fmt.Sprintf("%v: the degrees sum beyond float64's range (the volume Σd_i overflows to +Inf; the largest degree is node %d's, %g); %s", ErrInvalid, e.Node, e.Degree, fix)
+	}
+	return fmt.Sprintf("%v: the weights of node %d sum beyond float64's range (its degree overflows to +Inf); %s", ErrInvalid, e.Node, fix)
+}
+
+// Unwrap returns ErrInvalid.
+func (e *DegreeOverflowError) Unwrap() error { return ErrInvalid }
 
 // finiteSums returns g, or an error wrapping ErrInvalid naming the first
 // entry whose finite weights, summed over its repeated entries, overflowed
@@ -291,9 +345,12 @@ func finiteSums(g *Graph) (*Graph, error) {
 // FromCSR builds a graph from a CSR matrix (ptr of length n+1, column indices
 // idx and weights w). Rows need not be sorted; duplicate entries in a row are
 // summed. The matrix must be symmetric: an error wrapping ErrInvalid names the
-// first entry (i,j) whose mirror (j,i) differs by more than tol·max(|W_ij|,|W_ji|)
-// (tol = 0 asks for exact symmetry; tol must be finite and ≥ 0). Errors
-// are as for FromEdges otherwise. The slices are copied.
+// first entry (i,j) whose mirror (j,i) is missing (at any tol), or differs by
+// more than tol·max(|W_ij|,|W_ji|) (tol = 0 asks for exact symmetry; tol
+// must be finite and ≥ 0). Mirrors that differ within tol are both stored
+// as W_ij/2 + W_ji/2, so that the Graph is exactly symmetric; equal ones
+// as they are. Errors are as for FromEdges otherwise. The slices are
+// copied.
 func FromCSR(n int, ptr []int, idx []int32, w []float64, tol float64) (*Graph, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("%w: negative node count %d", ErrInvalid, n)
@@ -325,10 +382,10 @@ func FromCSR(n int, ptr []int, idx []int32, w []float64, tol float64) (*Graph, e
 	if err != nil {
 		return nil, err
 	}
-	if err := g.checkSymmetric(tol); err != nil {
+	if err := g.symmetrizeWithin(tol); err != nil {
 		return nil, err
 	}
-	return g, nil
+	return finiteDegrees(g)
 }
 
 // FromDense builds a graph from a dense symmetric affinity matrix; zero
@@ -370,7 +427,11 @@ func FromDenseContext(ctx context.Context, a mat.Symmetric) (*Graph, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("graph: cancelled: %w", err)
 	}
-	return compactContext(ctx, n, ptr, idx, w)
+	g, err := compactContext(ctx, n, ptr, idx, w)
+	if err != nil {
+		return nil, err
+	}
+	return finiteDegrees(g)
 }
 
 // fromDenseRows is the number of rows FromDenseContext scans between two
@@ -397,8 +458,10 @@ func compact(n int, ptr []int, idx []int32, w []float64) *Graph {
 }
 
 // compactContext is compact checking ctx every cancelEvery rows (sorting
-// the rows of a relabelled graph takes seconds at 10⁶ nodes); it returns
-// ctx's error, wrapped, when cancelled.
+// the rows of a relabelled graph takes seconds at 10⁶ nodes), and after
+// a row that brings the entries since the last check to cancelValues (the
+// dense rows of ε and Full graphs); it returns ctx's error, wrapped, when
+// cancelled.
 func compactContext(ctx context.Context, n int, ptr []int, idx []int32, w []float64) (*Graph, error) {
 	out := 0
 	start := 0
@@ -407,12 +470,17 @@ func compactContext(ctx context.Context, n int, ptr []int, idx []int32, w []floa
 		w float64
 	}
 	var buf []ent
+	since := 0 // entries since the last check
 	for i := 0; i < n; i++ {
-		if i%cancelEvery == 0 && ctx.Err() != nil {
-			return nil, fmt.Errorf("graph: cancelled: %w", ctx.Err())
+		if i%cancelEvery == 0 || since >= cancelValues {
+			since = 0
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("graph: cancelled: %w", ctx.Err())
+			}
 		}
 		a, b := start, ptr[i+1]
 		start = b
+		since += b - a
 		sorted := true
 		for k := a + 1; k < b; k++ {
 			if idx[k] <= idx[k-1] {
@@ -465,27 +533,58 @@ func compactContext(ctx context.Context, n int, ptr []int, idx []int32, w []floa
 	return g, nil
 }
 
-func (g *Graph) checkSymmetric(tol float64) error {
+// symmetrizeWithin makes g, just built by FromCSR and not yet shared,
+// exactly symmetric: it returns an error wrapping ErrInvalid naming the
+// first entry (i,j), in row order, whose mirror (j,i) is missing, or
+// differs from it by more than tol·max(W_ij, W_ji); otherwise it stores
+// W_ij/2 + W_ji/2 in both entries of every pair that differs (within tol)
+// and sums the degrees of the rows it changed again, in storage order as
+// compact sums them. A missing mirror was accepted at tol ≥ 1 (|0 − w| ≤
+// tol·w) and a pair within tol kept its two values: FromCSR(2, W01 = 1,
+// W10 = 1.5, tol 0.5) gave L_sym off-diagonals −0.816 and −1.225 (review
+// 130). Cost O(nnz log d_max).
+func (g *Graph) symmetrizeWithin(tol float64) error {
+	changed := make(map[int]bool)
 	for i := 0; i < g.n; i++ {
-		idx, w := g.Row(i)
-		for k, j := range idx {
-			if int(j) <= i {
+		for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
+			j := int(g.idx[k])
+			if j == i {
 				continue
 			}
-			m := g.Weight(int(j), i)
-			if math.Abs(m-w[k]) > tol*math.Max(m, w[k]) {
-				return fmt.Errorf("%w: not symmetric: W[%d,%d] = %g but W[%d,%d] = %g", ErrInvalid, i, j, w[k], j, i, m)
+			t := g.find(j, i)
+			if t < 0 {
+				return fmt.Errorf("%w: not symmetric: W[%d,%d] = %g but W[%d,%d] is missing", ErrInvalid, i, j, g.w[k], j, i)
 			}
-		}
-		// Entries (i,j) with j < i whose mirror is missing are found when
-		// scanning row j only if present there, so check them here too.
-		for k, j := range idx {
-			if int(j) < i && g.Weight(int(j), i) == 0 {
-				return fmt.Errorf("%w: not symmetric: W[%d,%d] = %g but W[%d,%d] = 0", ErrInvalid, i, j, w[k], j, i)
+			a, b := g.w[k], g.w[t]
+			if math.Abs(a-b) > tol*math.Max(a, b) {
+				return fmt.Errorf("%w: not symmetric: W[%d,%d] = %g but W[%d,%d] = %g", ErrInvalid, i, j, a, j, i, b)
+			}
+			if j > i && a != b {
+				m := a/2 + b/2
+				g.w[k], g.w[t] = m, m
+				changed[i], changed[j] = true, true
 			}
 		}
 	}
+	for i := range changed {
+		var s float64
+		for k := g.ptr[i]; k < g.ptr[i+1]; k++ {
+			s += g.w[k]
+		}
+		g.deg[i] = s
+	}
 	return nil
+}
+
+// find returns the storage position of entry (i,j), or −1 when it is not
+// stored. Cost O(log deg(i)).
+func (g *Graph) find(i, j int) int {
+	idx := g.idx[g.ptr[i]:g.ptr[i+1]]
+	k, ok := slices.BinarySearch(idx, int32(j))
+	if !ok {
+		return -1
+	}
+	return g.ptr[i] + k
 }
 
 // Dense returns the n×n affinity matrix. It allocates n² floats: use it only
@@ -648,10 +747,11 @@ func (g *Graph) rowOf(k int) int {
 
 // ScaledPow2 returns g with every weight multiplied by 2^e (math.Ldexp),
 // sharing g's structure; the degrees are summed again from the scaled
-// weights, so that a degree that overflowed in g can be finite in the
-// result. The scaling is exact, and every degree is g's times 2^e, unless
+// weights. The scaling is exact, and every degree is g's times 2^e, unless
 // a weight or a degree leaves the normal range of float64 (overflows, or
-// becomes subnormal). Cost O(nnz + n).
+// becomes subnormal): the caller chooses e so that it does not (the
+// constructors refuse degrees that overflow, DegreeOverflowError, and
+// ScaledPow2 does not check). Cost O(nnz + n).
 func (g *Graph) ScaledPow2(e int) *Graph {
 	w := make([]float64, len(g.w))
 	for k, v := range g.w {

@@ -126,7 +126,10 @@ func (o ApproxOptions) check() error {
 // lines, and the descent ranks candidates by squared distances of the
 // coordinates scaled by a power of two (the largest |x| into [½, 1), so
 // that the result does not depend on the data's scale) and rounded to
-// float32 (half the memory traffic of float64); at
+// float32 (half the memory traffic of float64); a column whose mid-range
+// m exceeds 2¹⁰ times its half-range in magnitude is first translated by
+// m, so that an offset far larger than the spread does not take float32's
+// bits (data nearer the origin is not translated); at
 // the end the exact distances of each point's whole pool are computed in
 // float64 and the kOut nearest by them are kept.
 //
@@ -160,6 +163,39 @@ func ApproxKNN(ctx context.Context, x *mat.Dense, k int, opt *ApproxOptions) (*N
 		return nil, err
 	}
 	return approxKNNData(ctx, data, n, d, k, o)
+}
+
+// shiftRatio is the ratio of a column's offset (the magnitude of its
+// mid-range) to its spread (half its range) above which ApproxKNN
+// translates the column before rounding it to float32 (workingShift):
+// 2¹⁰, so that at least 14 of float32's 24 bits resolve the spread.
+const shiftRatio = 0x1p10
+
+// workingShift returns, for each column c of the n×d row-major data, the
+// amount ApproxKNN subtracts from it before rounding the working
+// coordinates to float32: its mid-range m = (min + max)/2 when |m| exceeds
+// shiftRatio times its half-range (max − min)/2 > 0, else 0. Squared
+// distances are translation invariant, but a float32 keeps 24 bits of
+// the value it rounds, so an offset of 10⁷ over unit spreads (timestamps,
+// projected coordinates) left about one bit for the differences that rank
+// the neighbours (recall@10 0.43 on 5000 points in 8-D, 0.006 at 10⁸);
+// translated, the column keeps the bits of its spread. Columns nearer the
+// origin, or constant, are not translated, so that the working coordinates
+// of ordinary data are those of x·2⁻ᵉ bit for bit. Cost O(nd).
+func workingShift(data []float64, n, d int) []float64 {
+	shift := make([]float64, d)
+	for c := 0; c < d; c++ {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := c; i < n*d; i += d {
+			lo, hi = min(lo, data[i]), max(hi, data[i])
+		}
+		// Halved before adding: no overflow near math.MaxFloat64.
+		m, h := lo/2+hi/2, hi/2-lo/2
+		if h > 0 && math.Abs(m) > shiftRatio*h {
+			shift[c] = m
+		}
+	}
+	return shift
 }
 
 // descent is the state of NN-descent. Points are numbered by their
@@ -203,15 +239,18 @@ func approxKNNData(ctx context.Context, data []float64, n, d, kOut int, o Approx
 	// |x| (so that it lies in [½, 1)), rounded to float32: the power of two
 	// is exact, so the descent does not depend on the scale of the data,
 	// whose float64 range far exceeds float32's (x of 1e-100 would round
-	// to 0, x of 1e50 to ±Inf). Only the ranking uses them.
+	// to 0, x of 1e50 to ±Inf). Only the ranking uses them. A column far
+	// from the origin is first translated (workingShift): float32's 24
+	// bits would otherwise go to the offset.
+	shift := workingShift(buf, n, d)
 	var amax float64
-	for _, v := range buf {
-		amax = max(amax, math.Abs(v))
+	for i, v := range buf {
+		amax = max(amax, math.Abs(v-shift[i%d]))
 	}
 	_, e := math.Frexp(amax)
 	pts := make([]float32, n*d)
 	for i, v := range buf {
-		pts[i] = float32(math.Ldexp(v, -e))
+		pts[i] = float32(math.Ldexp(v-shift[i%d], -e))
 	}
 	s := &descent{n: n, dim: d, k: k, pts: pts, perm: t.perm,
 		idx: make([]int32, n*k), dst: make([]float64, n*k), isNew: make([]bool, n*k)}
