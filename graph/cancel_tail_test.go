@@ -56,12 +56,7 @@ func (c *armedContext) Done() <-chan struct{} { return c.done }
 // with the median σ cancelled at 1.76 s of 2.2 s (review 130).
 func TestBuildCancelledAfterLastPass(t *testing.T) {
 	const n = 1500
-	r := rand.New(rand.NewPCG(1, 1))
-	x := mat.NewDense(n, 2, nil)
-	for i := 0; i < n; i++ {
-		x.Set(i, 0, r.Float64())
-		x.Set(i, 1, r.Float64())
-	}
+	x := uniformSquare(n, 1)
 	for _, tc := range []struct {
 		name string
 		spec Spec
@@ -132,12 +127,7 @@ func TestBuildEpsCancelLatency(t *testing.T) {
 		t.Skip("timing")
 	}
 	const n = 3000
-	r := rand.New(rand.NewPCG(5, 5))
-	x := mat.NewDense(n, 2, nil)
-	for i := 0; i < n; i++ {
-		x.Set(i, 0, r.Float64())
-		x.Set(i, 1, r.Float64())
-	}
+	x := uniformSquare(n, 5)
 	spec := Spec{Kind: Epsilon, Eps: 2, Affinity: RBF, Sigma: Sigma{Rule: SigmaMedian}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -155,4 +145,16 @@ func TestBuildEpsCancelLatency(t *testing.T) {
 	if d := time.Since(at) - 20*time.Millisecond; d > 500*time.Millisecond {
 		t.Errorf("Build returned %v after the cancellation", d)
 	}
+}
+
+// uniformSquare returns n points drawn uniformly from the unit square,
+// seeded by PCG(seed, seed).
+func uniformSquare(n int, seed uint64) *mat.Dense {
+	r := rand.New(rand.NewPCG(seed, seed))
+	x := mat.NewDense(n, 2, nil)
+	for i := 0; i < n; i++ {
+		x.Set(i, 0, r.Float64())
+		x.Set(i, 1, r.Float64())
+	}
+	return x
 }
