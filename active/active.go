@@ -169,7 +169,10 @@ func Suggest(ctx context.Context, st State, opts Options) ([]Question, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s := newSuggester(ctx, st, opts.Seed)
+	s, err := newSuggester(ctx, st, opts.Seed)
+	if err != nil {
+		return nil, err
+	}
 	switch opts.Strategy {
 	case Auto:
 		return s.auto(count)

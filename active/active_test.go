@@ -185,7 +185,7 @@ func TestRandomLarge(t *testing.T) {
 	if len(qs) != 5000 {
 		t.Fatalf("%d questions, want 5000", len(qs))
 	}
-	kn := newKnowledge(st.Constraints, st.Embedding)
+	kn, _ := newKnowledge(st.Constraints, st.Embedding, nil)
 	first := 0
 	for _, q := range qs {
 		if kn.implied(q.I, q.J) {
@@ -254,7 +254,7 @@ func TestBoundaryBruteForce(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(tc.n), uint64(tc.k)))
 			st, _ := randomState(rnd, tc.n, tc.d, tc.k, tc.m)
-			kn := newKnowledge(st.Constraints, st.Embedding)
+			kn, _ := newKnowledge(st.Constraints, st.Embedding, nil)
 			order, marg, second := bruteMargins(st, kn.untouched)
 			count := min(5, len(order))
 			qs, err := Suggest(context.Background(), st, Options{Count: count, Strategy: Boundary})
@@ -381,7 +381,7 @@ func TestSimilarityBruteForce(t *testing.T) {
 		rnd := rand.New(rand.NewPCG(5, uint64(rep)))
 		st, _ := randomState(rnd, 24, 2, 3, 4)
 		st.SigmaML = 2
-		kn := newKnowledge(st.Constraints, st.Embedding)
+		kn, _ := newKnowledge(st.Constraints, st.Embedding, nil)
 		// Cores: the member of each cluster nearest its centroid.
 		_, d := st.Embedding.Dims()
 		var partners []int
@@ -478,7 +478,7 @@ func TestAutoPhases(t *testing.T) {
 			t.Fatalf("step %d: %d questions", step, len(qs))
 		}
 		q := qs[0]
-		kn := newKnowledge(set, x)
+		kn, _ := newKnowledge(set, x, nil)
 		switch {
 		case len(kn.pending) > 0 && !strings.Contains(q.Why, "not placed yet"):
 			t.Errorf("step %d: pending component left but asked %q", step, q.Why)
@@ -493,7 +493,7 @@ func TestAutoPhases(t *testing.T) {
 		}
 		set.Pairs = append(set.Pairs, constraint.Pair{I: q.I, J: q.J, Kind: kind})
 	}
-	kn := newKnowledge(set, x)
+	kn, _ := newKnowledge(set, x, nil)
 	if len(kn.nbhd) != 3 {
 		t.Errorf("after 6 answers: %d neighbourhoods, want one per blob", len(kn.nbhd))
 	}
@@ -667,12 +667,35 @@ func TestSuggestPollsByWork(t *testing.T) {
 			clique.Pairs = append(clique.Pairs, constraint.Pair{I: i, J: j, Kind: constraint.CannotLink})
 		}
 	}
+	// Explore with λ = 300 pairwise cannot-linked neighbourhoods and
+	// p = 3000 pending components (a must-linked pair cannot-linked to
+	// the first neighbourhood only): the pending questions cost p·λ·d, and
+	// were not polled at all.
+	const lp, pp, dp = 300, 3000, 64
+	np := lp + 2*pp
+	xp := mat.NewDense(np, dp, nil)
+	for i := range np {
+		for j := range dp {
+			xp.Set(i, j, rnd.Float64())
+		}
+	}
+	pend := &constraint.Set{N: np}
+	for i := range lp {
+		for j := i + 1; j < lp; j++ {
+			pend.Pairs = append(pend.Pairs, constraint.Pair{I: i, J: j, Kind: constraint.CannotLink})
+		}
+	}
+	for c := range pp {
+		a := lp + 2*c
+		pend.Pairs = append(pend.Pairs, constraint.Pair{I: a, J: a + 1, Kind: constraint.MustLink}, constraint.Pair{I: a, J: 0, Kind: constraint.CannotLink})
+	}
 	for _, tc := range []struct {
 		name string
 		st   State
 		opts Options
 		work int // multiply-adds of the dominant loop
 	}{
+		{"pending questions, λ = 300", State{Embedding: xp, Constraints: pend}, Options{Count: 5, Strategy: Explore}, pp * lp * dp},
 		{"boundary margins, k = n/2", State{Embedding: xb, Labels: pairsLabels}, Options{Count: 10, Strategy: Boundary}, nb * (nb / 2) * db},
 		{"similarity pool, λ = 400", State{Embedding: xs, Labels: twoLabels, Constraints: clique, SigmaML: 1}, Options{Count: count, Strategy: Similarity}, min(ns-lambda, 4*count) * lambda * ds},
 	} {

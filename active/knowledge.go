@@ -33,8 +33,14 @@ func clKey(a, b int) [2]int {
 // newKnowledge derives the knowledge of constraint set s (nil for none) on
 // the n rows of x. Cost O(n + m·α(n) + t·λ + t_n·d) for m pairs, t touched
 // components, λ neighbourhoods and t_n touched nodes; the neighbourhood
-// pass repeats until no component joins, at most λ + 1 times.
-func newKnowledge(s *constraint.Set, x *mat.Dense) *knowledge {
+// pass repeats until no component joins, at most λ + 1 times, so O(t·λ²)
+// at worst. poll (nil: none) is told the work of each step, one unit per
+// neighbourhood checked and d per member summed or measured, and its
+// error stops the derivation and is returned.
+func newKnowledge(s *constraint.Set, x *mat.Dense, poll func(work int) error) (*knowledge, error) {
+	if poll == nil {
+		poll = func(int) error { return nil }
+	}
 	n, d := x.Dims()
 	kn := &knowledge{touched: map[int]bool{}, members: map[int][]int{}, cl: map[[2]int]bool{},
 		isNbhd: map[int]bool{}, centre: map[int][]float64{}, rep: map[int]int{}}
@@ -43,7 +49,7 @@ func newKnowledge(s *constraint.Set, x *mat.Dense) *knowledge {
 		for i := range kn.comp {
 			kn.comp[i] = i
 		}
-		return kn
+		return kn, nil
 	}
 	kn.comp, _ = constraint.Closure(s)
 	for _, p := range s.Pairs {
@@ -62,6 +68,9 @@ func newKnowledge(s *constraint.Set, x *mat.Dense) *knowledge {
 	for changed := true; changed; {
 		changed = false
 		for _, c := range kn.order {
+			if err := poll(1 + len(kn.nbhd)); err != nil {
+				return nil, err
+			}
 			if kn.isNbhd[c] || !kn.apartFromAll(c) {
 				continue
 			}
@@ -81,6 +90,9 @@ func newKnowledge(s *constraint.Set, x *mat.Dense) *knowledge {
 		}
 	}
 	for _, c := range kn.order {
+		if err := poll(2 * len(kn.members[c]) * max(d, 1)); err != nil {
+			return nil, err
+		}
 		mu := make([]float64, d)
 		for _, i := range kn.members[c] {
 			for j, v := range x.RawRowView(i) {
@@ -99,7 +111,7 @@ func newKnowledge(s *constraint.Set, x *mat.Dense) *knowledge {
 		}
 		kn.rep[c] = best
 	}
-	return kn
+	return kn, nil
 }
 
 // apartFromAll reports whether component c is cannot-linked to every

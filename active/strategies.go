@@ -44,19 +44,26 @@ type suggester struct {
 	work      int             // work done since ctx was last checked (see poll)
 }
 
-func newSuggester(ctx context.Context, st State, seed uint64) *suggester {
+// newSuggester prepares a call of Suggest; it returns ctx's error when ctx
+// is cancelled during the knowledge's derivation (newKnowledge, polled by
+// work).
+func newSuggester(ctx context.Context, st State, seed uint64) (*suggester, error) {
 	n, d := st.Embedding.Dims()
 	s := &suggester{ctx: ctx, st: st, x: st.Embedding, n: n, d: d, seed: seed, k: st.K, asked: map[int]bool{}, pairs: map[[2]int]bool{}}
 	if s.k == 0 && st.Labels != nil {
 		s.k = slices.Max(st.Labels) + 1
 	}
-	s.kn = newKnowledge(st.Constraints, st.Embedding)
+	kn, err := newKnowledge(st.Constraints, st.Embedding, s.poll)
+	if err != nil {
+		return nil, err
+	}
+	s.kn = kn
 	perm := rand.New(rand.NewPCG(seed, streamTies)).Perm(n)
 	s.rank = make([]int, n)
 	for r, i := range perm {
 		s.rank[i] = r
 	}
-	return s
+	return s, nil
 }
 
 // poll counts work units done (see ctxWork) and returns ctx's error each
@@ -74,7 +81,10 @@ func (s *suggester) row(i int) []float64 { return s.x.RawRowView(i) }
 
 // auto is the Auto strategy (documented on Auto).
 func (s *suggester) auto(count int) ([]Question, error) {
-	qs := s.pendingQuestions(count)
+	qs, err := s.pendingQuestions(count)
+	if err != nil {
+		return nil, err
+	}
 	two := s.clusters() >= 2
 	if s.k == 0 || len(s.kn.nbhd) < s.k {
 		need := count - len(qs)
@@ -108,7 +118,10 @@ func (s *suggester) auto(count int) ([]Question, error) {
 
 // explore is the Explore strategy: pending components, then farthest-first.
 func (s *suggester) explore(count int) ([]Question, error) {
-	qs := s.pendingQuestions(count)
+	qs, err := s.pendingQuestions(count)
+	if err != nil {
+		return nil, err
+	}
 	if rem := count - len(qs); rem > 0 {
 		more, err := s.farthest(rem, false)
 		if err != nil {
@@ -123,10 +136,15 @@ func (s *suggester) explore(count int) ([]Question, error) {
 // neighbourhood (centroid distance) it is not known to be apart from,
 // nearest first, at most count. A component with a single such
 // neighbourhood left is skipped once there are k neighbourhoods: with k
-// clusters the answer is a must-link.
-func (s *suggester) pendingQuestions(count int) []Question {
+// clusters the answer is a must-link. It returns ctx's error when ctx is
+// cancelled (polled by work: λ + d per open neighbourhood, for each
+// pending component). Cost O(p·λ·d) for p pending components.
+func (s *suggester) pendingQuestions(count int) ([]Question, error) {
 	var qs []Question
 	for _, p := range s.kn.pending {
+		if err := s.poll(len(s.kn.nbhd) * (1 + s.d)); err != nil {
+			return nil, err
+		}
 		var open []int
 		for _, l := range s.kn.nbhd {
 			if !s.kn.cl[clKey(p, l)] {
@@ -147,7 +165,7 @@ func (s *suggester) pendingQuestions(count int) []Question {
 			Why: fmt.Sprintf("node %d's group is not placed yet (%d of %d known groups left): is it with the nearest one, node %d's?", i, len(open), len(s.kn.nbhd), j)})
 	}
 	slices.SortStableFunc(qs, func(a, b Question) int { return cmp.Compare(a.Score, b.Score) })
-	return qs[:min(count, len(qs))]
+	return qs[:min(count, len(qs))], nil
 }
 
 // nearestNbhd returns the neighbourhood whose centroid is nearest row v
