@@ -158,3 +158,38 @@ func uniformSquare(n int, seed uint64) *mat.Dense {
 	}
 	return x
 }
+
+// countingErrContext counts the calls of its Err.
+type countingErrContext struct {
+	context.Context
+	calls atomic.Int64
+}
+
+func (c *countingErrContext) Err() error {
+	c.calls.Add(1)
+	return c.Context.Err()
+}
+
+// TestRadiusPollsEveryLeaf: the radius search of the ε-graph checks its
+// context before each leaf of the kd-tree, since on a dense ε-graph each
+// query visits every point (it checked once per 8 leaves, about 0.5 s
+// apart at the sizes dense ε-graphs reach; review 130's note).
+func TestRadiusPollsEveryLeaf(t *testing.T) {
+	const n = 3000
+	x := uniformSquare(n, 3)
+	tree, err := newKDTree(context.Background(), x.RawMatrix().Data, n, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &countingErrContext{Context: context.Background()}
+	idx, _, err := tree.allRadius(ctx, 4) // every pair within the radius
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(idx[0]) != n-1 {
+		t.Fatalf("node 0 has %d neighbours within the radius, want %d", len(idx[0]), n-1)
+	}
+	if got, want := ctx.calls.Load(), int64(tree.leaves()); got < want {
+		t.Errorf("ctx checked %d times for %d leaves, want at least one check per leaf", got, want)
+	}
+}

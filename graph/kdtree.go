@@ -378,13 +378,16 @@ func (s *kdQuery) radius(node, level int, rd float64) {
 
 // allRadius returns, for every point i, the points j ≠ i with
 // dist2(x_i, x_j) ≤ r2, in increasing index order, with their squared
-// distances.
+// distances. ctx is checked before each leaf's queries: a dense ε-graph
+// visits up to n points per query, so the 8 leaves a check covered before
+// took about 0.5 s at the sizes such graphs reach; one leaf of up to
+// kdLeafSize points is at most kdLeafSize·n distances between checks.
 func (t *kdTree) allRadius(ctx context.Context, r2 float64) ([][]int32, [][]float64, error) {
 	dim := t.dim
 	first := t.firstLeaf()
 	idx := make([][]int32, t.n)
 	d2 := make([][]float64, t.n)
-	chunk := max(1, 256/kdLeafSize)
+	const chunk = 1 // leaves between checks of ctx
 	err := parallelChunks(ctx, t.leaves(), chunk,
 		func() *kdQuery { s := newKDQuery(t, 1); s.r2 = r2; return s },
 		func(s *kdQuery, l0, l1 int) {
