@@ -907,6 +907,11 @@ func summarize(ctx context.Context, l *loaded, method string, p *cluster.Problem
 			// (as eval's notes say).
 			s.Notes = append(s.Notes, wording.Count(rep.Unlabeled, "node", "nodes")+" without a reference label left out of the figures")
 		}
+		if w := sparseTruthWarning(rep); w != "" && l.Bipartite == nil {
+			// (-row-names classes the documents of -bipartite, never
+			// its terms, by design.)
+			s.Warnings = append(s.Warnings, w)
+		}
 	}
 	if p.Constraints != nil {
 		ml, cl := constraint.Violations(p.Constraints, res.Labels)

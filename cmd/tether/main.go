@@ -48,7 +48,19 @@ func main() {
 	broken := func() { cancel(errBrokenPipe) }
 	m.Stdout, m.Stderr = &pipeWriter{os.Stdout, broken}, &pipeWriter{os.Stderr, broken}
 	err := m.Run(ctx, os.Args[1:])
-	os.Exit(exitCode(ctx, err, m.Stderr))
+	os.Exit(m.exitStatus(ctx, err))
+}
+
+// exitStatus is exitCode for the command m ran, except that a command
+// whose normal end is a signal (tether serve, which runs until Ctrl-C or
+// SIGTERM: endsBySignal) exits 0 when, after a first one, it stopped
+// cleanly (err nil): a supervisor (systemd, a shell script) reads 130 as
+// a failure (review 137).
+func (m *Main) exitStatus(ctx context.Context, err error) int {
+	if m.endsBySignal && err == nil && context.Cause(ctx) == errInterrupted {
+		return 0
+	}
+	return exitCode(ctx, err, m.Stderr)
 }
 
 // errInterrupted is the cause of the context's cancellation on SIGINT or
@@ -61,7 +73,7 @@ var errInterrupted = errors.New("interrupted")
 // input, such as -k above the number of nodes or below the classes of
 // -partial-labels), 130 when interrupted (whatever the command returned:
 // a command that finished its write after the signal has still been
-// interrupted), 141 and no message when standard output or error lost its
+// interrupted; but see Main.exitStatus for tether serve), 141 and no message when standard output or error lost its
 // reader (errBrokenPipe, likewise), 1 otherwise (unreadable or invalid
 // data, a numerical failure). tether help says the same.
 func exitCode(ctx context.Context, err error, stderr io.Writer) int {
@@ -189,6 +201,9 @@ type Main struct {
 	// (Main.recorder) instead of time.Now: tests make every event print
 	// by advancing it.
 	clock func() time.Time
+	// endsBySignal is set by a command whose normal end is a signal,
+	// once it runs until one (tether serve, serving): exitStatus.
+	endsBySignal bool
 }
 
 // NewMain returns a Main wired to the process's standard streams.

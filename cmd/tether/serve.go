@@ -28,6 +28,11 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	fs.Var(intIn(maxRequestMiB, 0, 1<<30), "max-request-mib", "largest memory in `MiB` one clustering may ask for, as the server estimates it from n, k, the knobs, the constraints and the features before computing (0: what FGPWC's largest basis, M = 200, on -max-nodes-session nodes needs, at least 256; 1257 for 200 000 nodes); per request: as many requests as CPUs compute at once (docs/api.md says what is counted)")
 	computeTimeout := fs.Duration("compute-timeout", server.DefaultComputeTimeout, "longest `duration` one request may spend, once its body is read, waiting for its session's earlier requests, waiting for a free worker and computing (loading, clustering, suggesting), all together; beyond it the work stops (or never starts) and the request gets 503")
 	var origins multiFlag
+	if f := fs.Lookup("bipartite"); f != nil {
+		// Bound with the other input flags, refused below: its help is
+		// tether cluster's, which names -method, a flag serve lacks.
+		f.Usage = "document-by-term `file`: not read by tether serve (co-cluster it with tether cluster -bipartite)"
+	}
 	fs.Var(&origins, "allow-origin", "a further `origin` (https://host[:port]) whose pages may call the API, e.g. a reverse proxy's (repeatable; the server's own page always may)")
 	quiet := fs.Bool("quiet", false, "no progress messages and no notes on the initial data (warnings are printed)")
 	if err := parseFlags(fs, args); err != nil {
@@ -98,6 +103,7 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	srv := server.New(cfg, lis.Addr().String())
 	fmt.Fprintf(m.Stdout, "http://%s/\n", lis.Addr())
 	fmt.Fprintln(m.Stderr, "tether serve: press Ctrl-C to stop")
+	m.endsBySignal = true // a clean stop on Ctrl-C exits 0
 	return srv.Serve(ctx, lis)
 }
 
@@ -119,4 +125,6 @@ and -disconnected are the defaults of every session's clustering, as in tether c
 request may give its own (docs/api.md). A request's waits for its session's earlier
 requests and a free worker and its computation together stop after
 -compute-timeout (2m by default), counted once its body is read, with an
-error naming the limit. Ctrl-C stops the server gracefully.`
+error naming the limit. Ctrl-C (or SIGTERM) stops the server gracefully,
+with exit status 0 (130 when it stops while still reading -input or
+-graph-file); a second one quits at once.`

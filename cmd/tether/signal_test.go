@@ -687,3 +687,31 @@ func TestOtherCommandsSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestExitStatusServe: a command whose normal end is a signal (serve,
+// endsBySignal) exits 0 when it stopped cleanly after a first Ctrl-C, and
+// 130 as any other command when it returned an error or had not started
+// serving (review 137).
+func TestExitStatusServe(t *testing.T) {
+	interrupted, cancel := context.WithCancelCause(context.Background())
+	cancel(errInterrupted)
+	for _, tc := range []struct {
+		name    string
+		serving bool
+		err     error
+		want    int
+	}{
+		{"serving, clean stop", true, nil, 0},
+		{"serving, error on stop", true, errors.New("listener failed"), 130},
+		{"not serving yet", false, context.Canceled, 130},
+		{"another command, finished", false, nil, 130},
+	} {
+		m := &Main{Stderr: io.Discard, endsBySignal: tc.serving}
+		if got := m.exitStatus(interrupted, tc.err); got != tc.want {
+			t.Errorf("%s: exit status %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if got := (&Main{Stderr: io.Discard, endsBySignal: true}).exitStatus(context.Background(), nil); got != 0 {
+		t.Errorf("no signal: %d, want 0", got)
+	}
+}
