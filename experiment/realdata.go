@@ -774,17 +774,19 @@ func realSignificance(md *strings.Builder, okN, beatN, ran int, notOK []string, 
 		realRevision["auto"], realRevision["auto"], means[0], means[1], means[2])
 	fmt.Fprintf(md, "Issue 19's targets at pairs 1/n, with auto@%s: (a) never more than 0.01 below the best unconstrained method: "+
 		"within on **%d of %d** datasets (auto@c2: 16 of 21)", realRevision["auto"], okN, ran)
+	// The target is met or not; the ledger's verdict (the claims above)
+	// grades the shortfall (quantVerdict), in the same words.
 	if len(notOK) > 0 {
-		fmt.Fprintf(md, ", so (a) **fails**, below on %s", strings.Join(notOK, ", "))
+		fmt.Fprintf(md, ", so target (a) is not met (the claim's verdict: %v), below on %s", quantVerdict(okN, ran, ran), strings.Join(notOK, ", "))
 	} else {
-		md.WriteString(", so (a) holds")
+		md.WriteString(", so target (a) is met")
 	}
 	need := (2*ran + 2) / 3
-	fmt.Fprintf(md, "; (b) more than 0.01 above it on at least 2/3 of the datasets: **%d of %d** (auto@c2: 14 of 21; %d needed), so (b) ", beatN, ran, need)
+	fmt.Fprintf(md, "; (b) more than 0.01 above it on at least 2/3 of the datasets: **%d of %d** (auto@c2: 14 of 21; %d needed), so target (b) ", beatN, ran, need)
 	if 3*beatN >= 2*ran {
-		md.WriteString("holds.\n\n")
+		md.WriteString("is met.\n\n")
 	} else {
-		md.WriteString("**fails**.\n\n")
+		fmt.Fprintf(md, "is not met (the claim's verdict: %v).\n\n", quantVerdict(beatN, ran, need))
 	}
 }
 
