@@ -417,9 +417,9 @@ func (st *coscState) subgradients(f []float64, lam float64) {
 // prox_h(c − Kᵀα), and every 5 iterations the duality gap Φ(u) + ‖w‖ ≥ 0
 // is evaluated; it stops when the gap is at most innerTol·‖w‖, which
 // makes Φ(u) ≤ −(1 − innerTol)‖w‖ < 0, a strict descent of F_γ. It
-// returns false when no descent is found (w = 0 up to rounding: c lies in
-// the dual set, f^k is a critical point; or Φ(u) ≥ 0 after maxInner
-// iterations). Cost O(nnz + n + #cl) per iteration.
+// returns false when no descent is found (c = 0, or ‖w‖ ≤ 10⁻¹³‖c‖, zero
+// up to rounding: c lies in the dual set, f^k is a critical point; or
+// Φ(u) ≥ 0 after maxInner iterations). Cost O(nnz + n + #cl) per iteration.
 //
 // ctx is checked after every coscPollWork/(edges + n) iterations (at
 // least every iteration): one inner solve can take about a second on
@@ -436,6 +436,9 @@ func (st *coscState) inner(ctx context.Context, u []float64) (bool, error) {
 		cn += x * x
 	}
 	cn = math.Sqrt(cn)
+	if cn == 0 {
+		return false, nil // Φ(u) = R₁(u) ≥ 0: no descent
+	}
 	poll := max(1, coscPollWork/(len(g.ew)+g.n))
 	for it := 1; it <= st.maxInner; it++ {
 		if it%poll == 0 {
@@ -467,7 +470,11 @@ func (st *coscState) inner(ctx context.Context, u []float64) (bool, error) {
 			continue
 		}
 		phi, dist := st.primal(u)
-		if dist <= 1e-13*(cn+1) {
+		// Relative to ‖c‖, which scales with the weights: the absolute
+		// floor of 1 (10⁻¹³·(‖c‖ + 1)) stopped RatioDCA early at small
+		// weights (review 136: 29 steps at weights ×2⁰…2⁻⁴⁰, 13 at 2⁻⁵⁰,
+		// 0 at 2⁻⁵⁹).
+		if dist <= 1e-13*cn {
 			return false, nil
 		}
 		gap := phi + dist

@@ -983,3 +983,80 @@ func TestCOSCTheorem3Gamma(t *testing.T) {
 		t.Errorf("γ/20 = %g is still minimized by a consistent set: the instance does not test γ", want/20)
 	}
 }
+
+// TestCOSCInnerScaleFree: RatioDCA does the same steps whatever the scale
+// of the weights, within the range [2⁻⁶⁰, 2⁶⁰] that Run passes unscaled:
+// F_γ is invariant under w → s·w (R₁, R₂ and S all scale by s), so the
+// λ sequence from a fixed start at 2⁰ is the reference for those at
+// 2⁻⁵⁰, 2⁻⁵⁵, 2⁻⁵⁹, 2⁵⁰ and 2⁵⁹ (same step count, λ to 10⁻⁹ relative;
+// blobs, 200 nodes, 10-NN, 60 pairs). And on the small problems of
+// TestCOSCRatioDCAAlone with the weights ×2⁻⁵⁹, RatioDCA from 20 random
+// starts reaches the brute-force optimum. Review 136: the inner
+// problem's no-descent test ‖w‖ ≤ 10⁻¹³(‖c‖ + 1) was absolute through its
+// +1 while c scales with the weights: 5 steps at 2⁰…2⁻⁴⁰, 2 at 2⁻⁵⁰, 1 at
+// 2⁻⁵⁵, 0 at 2⁻⁵⁹ on these blobs.
+func TestCOSCInnerScaleFree(t *testing.T) {
+	p0, _ := coscBlobsProblem(t, 200, 2, 3, 60)
+	var ref []float64
+	for _, e := range []int{0, -50, -55, -59, 50, 59} {
+		p := *p0
+		p.Graph = p0.Graph.ScaledPow2(e)
+		_, cg, _ := coscTopLevel(t, &p)
+		st := newCOSCState(cg, 0.1, coscMaxInner)
+		rng := rand.New(rand.NewPCG(7, 7))
+		f := make([]float64, cg.n)
+		for i := range f {
+			f[i] = rng.NormFloat64()
+		}
+		if _, err := st.ratioDCA(context.Background(), f, 100, coscOuterTol); err != nil {
+			t.Fatal(err)
+		}
+		if e == 0 {
+			ref = append([]float64(nil), st.trace...)
+			if len(ref) < 4 {
+				t.Fatalf("2⁰: only %d steps; the test wants a longer sequence", len(ref)-1)
+			}
+			continue
+		}
+		if len(st.trace) != len(ref) {
+			t.Errorf("2^%d: %d RatioDCA steps (λ %v), %d at 2⁰ (λ %v)", e, len(st.trace)-1, st.trace, len(ref)-1, ref)
+			continue
+		}
+		for k := range ref {
+			if math.Abs(st.trace[k]-ref[k]) > 1e-9*ref[k] {
+				t.Errorf("2^%d: λ after step %d = %.12g, %.12g at 2⁰", e, k, st.trace[k], ref[k])
+			}
+		}
+	}
+	for seed := uint64(1); seed <= 8; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 99))
+		n := 8 + int(seed)%6
+		g := coscRandomGraph(t, rng, n, 0.35)
+		truth := make([]int, n)
+		for i := range truth {
+			truth[i] = rng.IntN(2)
+		}
+		set := coscRandomPairs(rng, truth, 2+int(seed)%5)
+		want := coscBruteForce(g, set.Pairs)
+		_, cg, _ := coscTopLevel(t, &Problem{Graph: g.ScaledPow2(-59), K: 2, Constraints: set})
+		if len(cg.cl) > 0 {
+			cg.gamma = theorem3Gamma(cg, want)
+		}
+		st := newCOSCState(cg, 0.1, coscMaxInner)
+		best := math.Inf(1)
+		for start := 0; start < 20; start++ {
+			f := make([]float64, cg.n)
+			for i := range f {
+				f[i] = rng.NormFloat64()
+			}
+			run, err := st.ratioDCA(context.Background(), f, 40, coscOuterTol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			best = min(best, run.fhat)
+		}
+		if math.Abs(best-want) > 1e-9*want {
+			t.Errorf("seed %d (n = %d, weights ×2⁻⁵⁹): RatioDCA best F̂_γ %.12g, brute force %.12g", seed, n, best, want)
+		}
+	}
+}

@@ -99,6 +99,13 @@ func pencilError(err error) error {
 //     symmetric-definite problem of size rank(L), solved densely. Only for
 //     n ≤ opt.denseLimit.
 //
+// An indefinite L (λ_min(L) < −10⁻⁹·scale, tested unless opt.singularL)
+// is an error wrapping errPencil and ErrNumerical (pencilError): path 2
+// keeps only τ > 0 and path 3 needs L ⪰ 0, so the eigenpairs with
+// xᵀLx < 0, the smallest λ, would be dropped silently (review 136:
+// P = diag(1, …, 6), L = diag(1, 1, 1, 1, 1, −0.2), μ = 1 gave [1, 2] for
+// the exact [−30, 1]).
+//
 // Cost: paths 1 and 2 one iterative solve (plus one smallest-eigenvalue
 // estimate each for the definiteness tests); path 3 O(n³) time and O(n²)
 // memory.
@@ -126,6 +133,9 @@ func solvePencil(ctx context.Context, p, l eigen.Operator, k int, opt pencilOpti
 		}
 		if w != "" {
 			pathWarnings = append(pathWarnings, w)
+		}
+		if lmin < -1e-9*scale {
+			return nil, fmt.Errorf("%w: L is indefinite (λ_min(L) ≈ %.3g, scale %.3g): the pencil's smallest finite eigenvalues, those of the vectors with xᵀLx < 0, are out of reach of its solvers (which take L positive semidefinite)", errPencil, lmin, scale)
 		}
 	}
 	if lmin > 1e-9*scale {

@@ -30,6 +30,12 @@ var errQCQPInfeasible = errors.New("cluster: infeasible quadratic constraint")
 // has no component along the eigenvectors of λ_min(A), the answer is
 // u(λ_max) plus the multiple of such an eigenvector that reaches g = 0.
 //
+// The tests for zero are relative: eigenvalues to 10⁻¹⁴·‖A‖ (rounding of
+// the eigendecomposition), the components of b and of u₀ − λ_max·b in the
+// eigenbasis to 10⁻¹² of their largest, so the answer does not depend on
+// the scale of A, b, c or u₀; λ stays below λ_max whenever λ_min(A) < 0,
+// even at rounding level.
+//
 // It returns the minimizer and λ*, which certifies optimality: u is
 // feasible, I + λ*A ⪰ 0 and (I + λ*A)u = u₀ − λ*b with λ*g(u) = 0. The
 // error wraps errQCQPInfeasible when A ⪰ 0 and min g > 0 (no feasible
@@ -71,7 +77,11 @@ func nearestQuadratic(u0 []float64, a *mat.SymDense, b []float64, c float64) (u 
 	for _, l := range ev {
 		scale = max(scale, math.Abs(l))
 	}
-	tol := 1e-12 * max(scale, 1)
+	// Eigenvalues within rounding of the eigendecomposition (about
+	// m·ε·‖A‖) are zero; relative, so that a small A (‖A‖ = 10⁻²⁰) keeps
+	// its negative eigenvalues (an absolute floor of 10⁻¹² read λ_min =
+	// −10⁻²⁰ as 0, review 136).
+	tol := 1e-14 * scale
 	// phi(λ) = g(u(λ)) in eigen-coordinates.
 	y := make([]float64, m)
 	phi := func(l float64) float64 {
@@ -82,34 +92,51 @@ func nearestQuadratic(u0 []float64, a *mat.SymDense, b []float64, c float64) (u 
 		}
 		return s
 	}
+	// λ_max = −1/λ_min(A) whenever λ_min(A) < 0, even at rounding level:
+	// beyond it I + λA is indefinite and a root of φ is feasible but not
+	// optimal (review 136: λ = 76, 1 + λλ_min = −98, ‖u − u₀‖² = 98.0
+	// for the optimum 49.0).
 	lmax := math.Inf(1)
-	if ev[0] < -tol {
+	if ev[0] < 0 {
 		lmax = -1 / ev[0]
 	}
 	hi := lmax
-	if math.IsInf(lmax, 1) {
-		// A ⪰ 0: g is bounded below by c − Σ β_i²/Λ_i unless some β_i
-		// lies in the null space of A.
+	lo := 0.0
+	if ev[0] >= -tol {
+		// A ⪰ 0 to rounding: g is bounded below by c − Σ β_i²/Λ_i unless
+		// some β_i lies in the null space of A.
+		// (β's entries relative to the largest: rounding of Vᵀb.)
+		bmax := 0.0
+		for _, x := range beta {
+			bmax = max(bmax, math.Abs(x))
+		}
 		ming, bounded := c, true
 		for i := range ev {
 			switch {
 			case ev[i] > tol:
 				ming -= beta[i] * beta[i] / ev[i]
-			case math.Abs(beta[i]) > 1e-12*max(scale, 1):
+			case math.Abs(beta[i]) > 1e-12*bmax:
 				bounded = false
 			}
 		}
 		if bounded && ming > 0 {
 			return nil, 0, fmt.Errorf("%w: min g = %v > 0", errQCQPInfeasible, ming)
 		}
+		// Doubling, capped at the pole λ_max when λ_min(A) < 0 (the
+		// bisection then runs on (the last λ with φ > 0, λ_max)).
 		hi = 1
 		for phi(hi) > 0 {
+			if 2*hi >= lmax {
+				lo, hi = hi, lmax
+				break
+			}
 			hi *= 2
 			if hi > 1e300 {
 				return nil, 0, fmt.Errorf("%w: min g > 0", errQCQPInfeasible)
 			}
 		}
-	} else {
+	}
+	if hi == lmax {
 		// Hard case: the numerators of the eigenvalues equal to λ_min
 		// vanish at λ_max, so φ stays finite there.
 		hard := true
@@ -117,8 +144,11 @@ func nearestQuadratic(u0 []float64, a *mat.SymDense, b []float64, c float64) (u 
 		for i := range y0 {
 			ynorm = max(ynorm, math.Abs(y0[i]), math.Abs(lmax*beta[i]))
 		}
+		// The eigenvalues equal to λ_min (to rounding; negative, also
+		// when λ_min is at rounding level).
+		atMin := func(i int) bool { return ev[i] < 0 && ev[i]-ev[0] <= tol }
 		for i := range ev {
-			if ev[i]-ev[0] <= tol && math.Abs(y0[i]-lmax*beta[i]) > 1e-12*max(ynorm, 1) {
+			if atMin(i) && math.Abs(y0[i]-lmax*beta[i]) > 1e-12*ynorm {
 				hard = false
 			}
 		}
@@ -128,7 +158,7 @@ func nearestQuadratic(u0 []float64, a *mat.SymDense, b []float64, c float64) (u 
 			s := c
 			yh := make([]float64, m)
 			for i := range yh {
-				if ev[i]-ev[0] <= tol {
+				if atMin(i) {
 					yh[i] = -beta[i] / ev[i]
 				} else {
 					yh[i] = (y0[i] - lmax*beta[i]) / (1 + lmax*ev[i])
@@ -142,7 +172,6 @@ func nearestQuadratic(u0 []float64, a *mat.SymDense, b []float64, c float64) (u 
 			}
 		}
 	}
-	lo := 0.0
 	for range 200 {
 		mid := lo + (hi-lo)/2
 		if mid <= lo || mid >= hi {
@@ -154,9 +183,16 @@ func nearestQuadratic(u0 []float64, a *mat.SymDense, b []float64, c float64) (u 
 			hi = mid
 		}
 	}
-	// hi has φ ≤ 0: a feasible point (strictly inside the domain).
+	// hi has φ ≤ 0: a feasible point (strictly inside the domain, where
+	// 1 + λΛ_min > 0 also in rounded arithmetic).
 	if hi >= lmax {
 		hi = math.Nextafter(lmax, 0)
+	}
+	for ev[0] < 0 && !(1+hi*ev[0] > 0) && hi > 0 {
+		hi = math.Nextafter(hi, 0)
+	}
+	if ev[0] < 0 && !(1+hi*ev[0] >= 0) {
+		return nil, 0, fmt.Errorf("%w: QCQP: multiplier λ = %v beyond −1/λ_min(A) = %v", ErrNumerical, hi, lmax)
 	}
 	phi(hi)
 	return fromEigen(&v, y), hi, nil

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -216,5 +217,84 @@ func TestNearestQuadraticHardCase(t *testing.T) {
 	}
 	if math.Abs(u[0]) < 1e-3 {
 		t.Errorf("hard case: u = %v did not move along e₁", u)
+	}
+}
+
+// TestNearestQuadraticScales: the answer of nearestQuadratic does not
+// depend on the scale of the constraint, against the ray brute force of
+// each instance and the certificate 1 + λ·λ_min(A) ≥ 0 (λ_min known in
+// closed form, the matrices being diagonal). Review 136: the
+// negative-eigenvalue test was absolute (10⁻¹²·max(‖A‖, 1)), so at
+// A = 10⁻²⁰·diag(−1, 1) λ_min was read as 0, and at
+// diag(−1.3, 1.3, 10¹³) as ≥ 0 beside the large eigenvalue; the doubling
+// search for the multiplier then stepped past the pole −1/λ_min and the
+// bisection returned a feasible point that is not optimal: ‖u − u₀‖² =
+// 98.02 for the optimum 48.995, 1 + λλ_min = −98. The last rows have a
+// λ_min at rounding level (10⁻¹⁶ beside 1), where the doubling must stop
+// at the pole too.
+func TestNearestQuadraticScales(t *testing.T) {
+	// The scale-free problem: −u₁² + u₂² ≤ 0.01, u₀ = (0.1, 10): the
+	// optimum of every scaled row below.
+	ref := qcqpBrute(mat.NewSymDense(2, []float64{-1, 0, 0, 1}), []float64{0, 0}, -0.01, []float64{0.1, 10}, 400000)
+	if math.Abs(ref-48.9952) > 1e-4 {
+		t.Fatalf("reference %v, want 48.9952 (Lagrange: u = u₀/(1 ± λ), λ = 0.98019)", ref)
+	}
+	type row struct {
+		name string
+		diag []float64 // A = diag(diag), λ_min = diag[0]
+		b    []float64
+		c    float64
+		u0   []float64
+		want float64 // the optimum when known for every scale (ref), else 0: brute force only
+	}
+	var rows []row
+	for _, s := range []float64{1e-20, 1e-15, 1e-10, 1e-5, 1, 1e5, 1e10, 1e15} {
+		rows = append(rows,
+			row{fmt.Sprintf("2-D s=%g", s), []float64{-s, s}, []float64{0, 0}, -0.01 * s, []float64{0.1, 10}, ref},
+			row{fmt.Sprintf("3-D s=%g", s), []float64{-1.3 * s, 1.3 * s, 1e13 * s}, []float64{0, 0, 0}, -0.013 * s, []float64{0.1, 10, 0}, ref})
+	}
+	for _, s := range []float64{1e-20, 1e-10, 1e10, 1e15} {
+		// u scaled by s: A as it is, b by s, c by s².
+		rows = append(rows, row{fmt.Sprintf("2-D u·%g", s), []float64{-1, 1}, []float64{0, 0}, -0.01 * s * s, []float64{0.1 * s, 10 * s}, ref * s * s})
+	}
+	for _, s := range []float64{1e-10, 1, 1e10} {
+		// λ_min = −10⁻¹⁶·s: ⪰ 0 to rounding, b along its eigenvector, so
+		// φ > 0 up to λ ≈ 10¹⁶/s; the optimum is u ≈ (−0.999·10⁸, 0).
+		rows = append(rows, row{fmt.Sprintf("rounding-level λ_min s=%g", s), []float64{-1e-16 * s, s}, []float64{1e-11 * s, 0}, s, []float64{0, 0}, 0})
+	}
+	const tol = 1e-6 // relative, against the brute force
+	for _, r := range rows {
+		m := len(r.u0)
+		a := mat.NewSymDense(m, nil)
+		for i, v := range r.diag {
+			a.SetSym(i, i, v)
+		}
+		u, l, err := nearestQuadratic(r.u0, a, r.b, r.c)
+		if err != nil {
+			t.Errorf("%s: %v", r.name, err)
+			continue
+		}
+		var f float64
+		for i := range u {
+			f += (u[i] - r.u0[i]) * (u[i] - r.u0[i])
+		}
+		if d := 1 + l*r.diag[0]; d < 0 {
+			t.Errorf("%s: λ = %v, 1 + λλ_min(A) = %v < 0: I + λA indefinite", r.name, l, d)
+		}
+		if gu := qcqpG(a, r.b, r.c, u); gu > 1e-9*max(math.Abs(r.c), 1e-300) {
+			t.Errorf("%s: g(u) = %v > 0", r.name, gu)
+		}
+		steps := 200000
+		btol := tol
+		if m == 3 {
+			steps, btol = 300, 1e-3 // the spherical grid is coarse
+		}
+		bf := qcqpBrute(a, r.b, r.c, r.u0, steps)
+		if f > bf*(1+tol) || bf > f*(1+btol) {
+			t.Errorf("%s: ‖u − u₀‖² = %.10g (λ = %v), brute force %.10g", r.name, f, l, bf)
+		}
+		if r.want > 0 && math.Abs(f-r.want) > tol*r.want {
+			t.Errorf("%s: ‖u − u₀‖² = %.10g, the scale-free optimum %.10g", r.name, f, r.want)
+		}
 	}
 }
