@@ -29,7 +29,14 @@
 // context, a stream the runner aborted) removes its temporary file, and
 // RemovePartial removes the staged labels of a run that did not commit and
 // the temporaries that a process ended mid-write left in the output folder
-// (results.jsonl's and the labels temporaries, LabelsTempPattern).
+// (results.jsonl's and the labels temporaries, LabelsTempPattern). A
+// process killed during the renames (SIGKILL, a power loss) leaves them
+// half done: RemovePartial first undoes them, from the temporary results
+// file and the labels set aside (".ID.labels.tmp.old", which it never
+// removes: they are the only copy of the labels the earlier results.jsonl
+// describes), and so does the next run before it writes its own
+// temporary results file; tether-beam calls RemovePartial before a run
+// and after one that fails.
 //
 // Every path of a run — the manifest, the root, the jobs' input, graph,
 // constraints and partial labels files, and the output folder — may have

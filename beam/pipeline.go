@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	iofs "io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -54,7 +55,16 @@ const ResultsFile = "results.jsonl"
 // ones before it (writeResultsFn.commit). A run that fails or is
 // cancelled before the end of that commit changes none of the labels
 // files and results.jsonl of an earlier run; its staged files are
-// temporaries that RemovePartial removes. A run with out that reads no
+// temporaries that RemovePartial removes. A commit that a killed process
+// cut short (SIGKILL, a power loss, a worker lost) leaves its renames half
+// done, the earlier labels it had set aside (".ID.labels.tmp.old") the
+// only copy of those the earlier results.jsonl describes: RemovePartial
+// undoes it (recoverCommit) before it removes anything, and so does the
+// next run's writeResultsFn before it writes its own temporary results
+// file over the cut one's. Call RemovePartial(ctx, out) before running a
+// pipeline of Batch with out, as tether-beam does: the run's jobs stage
+// their labels over the cut commit's staged files, which would hide which
+// labels it had put in place for jobs of no earlier labels. A run with out that reads no
 // job line of the manifest (an empty one; a pipe, which Beam's text
 // reader sizes by its stat and reads nothing of) fails, with an error
 // whose text holds ErrNoJobs's, and changes nothing in out. Any of these
@@ -83,6 +93,8 @@ func Batch(s beam.Scope, manifest, root, out string) beam.PCollection {
 // commit puts them at labels, job.LabelsPath(out, id): ".ID.labels.tmp"
 // beside it (tempName), a name of LabelsTempPattern, so that
 // RemovePartial removes the staged labels of a run that did not commit.
+// While a commit's temporary results file is there, the staged files
+// also tell recoverCommit which jobs that commit had not reached.
 func stagedLabels(labels string) string { return tempName(labels) }
 
 // stageLabels writes the labels of res, a job that succeeded, to their
@@ -132,8 +144,12 @@ var ErrNoJobs = errors.New("the pipeline read no job line")
 
 // ProcessElement writes the lines of the single group to a temporary file
 // of w.Filename (stageAtomic), then commits it, with the labels of w.Out's
-// jobs (commit). Empty lines (Batch's marker) are skipped; a group of no
-// other line — the pipeline read no job line of the manifest — fails with
+// jobs (commit). With w.Out, it first undoes a commit of an earlier
+// attempt or run that a killed process cut short (recoverCommit), whose
+// temporary results file, the evidence, it is about to write over; a
+// recovery that fails fails it, before it writes anything. Empty lines
+// (Batch's marker) are skipped; a group of no other line — the pipeline
+// read no job line of the manifest — fails with
 // an error wrapping ErrNoJobs that names w.Manifest, and changes nothing.
 // It creates nothing when ctx is already cancelled, checks ctx before
 // every line and before the commit, and removes the temporary
@@ -141,8 +157,8 @@ var ErrNoJobs = errors.New("the pipeline read no job line")
 // error is returned), or a panic of lines, which is how Beam's iterators
 // report a broken stream when the runner aborts the bundle (the panic goes
 // on, to the harness). Cost: one pass over the lines, O(total length),
-// plus the commit's (one or two renames per job, on an object store a
-// copy each).
+// plus recoverCommit's (a listing, when no commit was cut short) and the
+// commit's (one or two renames per job, on an object store a copy each).
 func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*string) bool) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -152,6 +168,13 @@ func (w *writeResultsFn) ProcessElement(ctx context.Context, _ int, lines func(*
 		return fmt.Errorf("writing %s: %w", w.Filename, err)
 	}
 	defer fs.Close()
+	if w.Out != "" {
+		// Before the temporary results file of a commit that a killed
+		// process cut short, the evidence, is written over.
+		if err := recoverCommit(context.WithoutCancel(ctx), fs, w.Out); err != nil {
+			return err
+		}
+	}
 	var jobs []outcome
 	read := 0
 	tmp, err := stageAtomic(ctx, fs, w.Filename, func(fd io.Writer) error {
@@ -216,9 +239,10 @@ func outcomeOf(line string) outcome {
 // nothing else changed): the staged labels of the jobs that succeeded
 // are renamed to their labels files, the labels an earlier run left for
 // the jobs that failed are removed, and tmp is renamed to w.Filename
-// last. Once begun, it is not stopped by ctx: the renames are quick, and
-// a commit stopped half-way would leave the new labels of some jobs
-// beside the old results.
+// last. tmp is complete (written and closed by stageAtomic) before the
+// first of these renames. Once begun, it is not stopped by ctx: the
+// renames are quick, and a commit stopped half-way would leave the new
+// labels of some jobs beside the old results.
 //
 // It is all or nothing: an earlier run's labels file that the commit
 // replaces or removes is first renamed aside (backupLabels), and a step
@@ -229,13 +253,21 @@ func outcomeOf(line string) outcome {
 // labels (which RemovePartial removes, or a retry of the commit puts in
 // place); its error is returned, with the undoing's if that failed too.
 // Once the results file is in place, the set-aside labels are removed;
-// one that cannot be is left as a labels temporary (LabelsTempPattern).
-// A retried commit whose first attempt moved a job's labels and then
-// ended without undoing them (a killed process) finds them in place,
-// their staged file gone, and goes on; it removes at its end the labels
-// that attempt had set aside for the manifest's jobs too. Cost: one listing of the folder,
-// one or two renames per job (a copy each on an object store), the
-// results file's, and one removal per earlier labels file replaced.
+// one that cannot be is left, and recoverCommit removes it later (no
+// temporary results file is left to say a commit was cut short).
+//
+// A process killed during the commit undoes nothing: it leaves tmp, some
+// labels set aside and some new ones in place, beside the old
+// results.jsonl. recoverCommit tells that state from tmp and the files
+// of the folder and undoes it; ProcessElement runs it before a retried
+// or later commit writes its tmp, and RemovePartial before it removes
+// any temporary. A retried commit that finds a job's labels in place and
+// its staged file gone (an attempt whose tmp was lost) takes them as
+// moved by the earlier attempt and goes on; it removes at its end the
+// labels that attempt had set aside for the manifest's jobs too. Cost:
+// one listing of the folder, one or two renames per job (a copy each on
+// an object store), the results file's, and one removal per earlier
+// labels file replaced.
 func (w *writeResultsFn) commit(ctx context.Context, fs filesystem.Interface, tmp string, jobs []outcome) error {
 	if err := ctx.Err(); err != nil {
 		removeFile(context.WithoutCancel(ctx), fs, tmp)
@@ -342,7 +374,10 @@ func undo(ctx context.Context, fs filesystem.Interface, done []renamed) error {
 // of an earlier run while it puts the new ones in place:
 // ".ID.labels.tmp.old" beside it, a name of LabelsTempPattern that no
 // staged or temporary labels file has (theirs end in ".labels.tmp",
-// ".tmp" or digits).
+// ".tmp" or digits). Until the commit's results file is in place, it is
+// the only copy of the labels the earlier results.jsonl describes:
+// RemovePartial never removes it, recoverCommit puts it back or removes
+// it once that commit is known to have finished.
 func backupLabels(labels string) string { return stagedLabels(labels) + ".old" }
 
 // validID reports whether id names a labels file of an output folder, as
@@ -449,27 +484,42 @@ func present(ctx context.Context, fs filesystem.Interface, name string) bool {
 // ".ID.labels.tmpDIGITS", which the writes of earlier versions made; and
 // ".ID.labels.tmp.old", where the commit sets aside the labels of an
 // earlier run that it replaces or removes (backupLabels), until its end.
-// It is a glob of path.Match.
+// RemovePartial removes the files it matches but the last kind, which
+// recoverCommit puts back or removes. It is a glob of path.Match.
 const LabelsTempPattern = ".*.labels.tmp*"
 
 // RemovePartial removes the temporary files that Batch's writes into the
 // output folder out leave when they do not complete and their own cleanup
-// does not run: the staged labels of a run that did not commit, the
+// does not run: the staged labels of a run that did not commit, and the
 // temporaries of writes cut short (os.Exit after an interrupt runs no
-// deferred call of the goroutines still writing; a worker killed), and
-// the earlier labels a commit cut short had set aside (at most that of
-// the job being replaced, and those of the jobs that now fail). These
-// are results.jsonl's temporary file and every labels temporary in out
+// deferred call of the goroutines still writing; a worker killed). These
+// are results.jsonl's temporary file and the labels temporaries in out
 // itself (LabelsTempPattern; not in its subfolders), whichever run or
-// manifest left it: runs must not share an
-// output folder while one of them runs. Call it when a run with an output
-// folder fails or is interrupted, after the pipeline has returned;
-// results.jsonl and the labels files themselves are left alone. A missing
-// temporary file or folder is no error; a file that cannot be removed is,
-// and the others are removed all the same. A folder with a scheme whose
-// name has a glob character (*?[\) cannot be listed: its labels
+// manifest left them: runs must not share an output folder while one of
+// them runs. Call it when a run with an output folder fails or is
+// interrupted, after the pipeline has returned, and before a run starts
+// (see Batch).
+//
+// It first recovers from a commit that a killed process cut short, in
+// this run or an earlier one (recoverCommit): the earlier labels that
+// commit set aside (".ID.labels.tmp.old", backupLabels) are the only copy
+// of those results.jsonl describes, and are put back, not removed; so are
+// the new labels it had put in place, back to their staged files, which
+// are then removed with the other temporaries. RemovePartial itself never
+// removes a set-aside labels file: recoverCommit removes those a finished
+// commit left, and leaves, with an error, one it can neither put back nor
+// tell to be a leftover. When the recovery fails (a rename, a read of the
+// temporary results file, a listing), RemovePartial removes no temporary
+// file and returns its error, which wraps ErrUnrecovered and names the
+// files and what to do: the temporary results file and the staged labels
+// are what a later call tells the state of the folder by.
+// results.jsonl and the labels files are otherwise left alone. A missing
+// temporary file or folder is no error; a file that cannot be removed
+// is, and the others are removed all the same. A folder with a scheme
+// whose name has a glob character (*?[\) cannot be listed: its
 // temporaries are then left, with an error that says so. ctx's
-// cancellation does not stop the removal. Cost: one listing of out (on an
+// cancellation does not stop it. Cost: recoverCommit's (one listing of
+// out, more only when a commit was cut short), one more listing of out (on an
 // object store, of the names that start with "out/."), one removal per
 // temporary file found, and one for results.jsonl's (with a listing on
 // GCS when it is missing).
@@ -481,15 +531,318 @@ func RemovePartial(ctx context.Context, out string) error {
 		return err
 	}
 	defer fs.Close()
+	if err := recoverCommit(ctx, fs, out); err != nil {
+		return fmt.Errorf("%w; no temporary file of %s was removed", err, out)
+	}
+	// recoverCommit removed the temporary results file, if it could list
+	// out.
 	errs := []error{removeFile(ctx, fs, name)}
 	temps, err := labelsTemps(ctx, fs, out)
 	if err != nil {
 		errs = append(errs, err)
 	}
 	for _, tmp := range temps {
+		if strings.HasSuffix(tmp, ".labels.tmp.old") {
+			continue // set aside by a commit: recoverCommit's
+		}
 		errs = append(errs, removeFile(ctx, fs, tmp))
 	}
 	return errors.Join(errs...)
+}
+
+// recoverCommit undoes, in the output folder out (fs is its file system),
+// a commit of writeResultsFn that was cut short by a killed process, or
+// finishes one that had only its clean-up left. What a cut commit leaves
+// is told apart by the temporary results file tmp (tempName of
+// out/results.jsonl), which ProcessElement writes and closes (stageAtomic)
+// before the commit's first rename, and which the commit's last rename
+// turns into results.jsonl; and by the labels the commit set aside,
+// ".ID.labels.tmp.old" (backupLabels), which it makes only after tmp is
+// complete:
+//
+//   - No tmp: no commit was under way, or the last one renamed tmp into
+//     place and was cut during its final removals. A set-aside labels file
+//     is then a leftover: removed when ID.labels is there (the commit put
+//     the new labels in place) or when results.jsonl lists job ID as failed
+//     (the commit removed its labels); renamed back to ID.labels when
+//     results.jsonl lists it as succeeded but ID.labels is missing (the
+//     state a cut commit leaves once its tmp was lost, which only a
+//     version without this recovery did: the set-aside file is then the
+//     only copy of the labels results.jsonl describes); otherwise (no such
+//     line, results.jsonl unreadable) left, with an error naming it. In
+//     that lost-tmp state, a set-aside file beside ID.labels is removed
+//     all the same: without tmp, new labels a cut commit put in place
+//     cannot be told from a finished commit's.
+//   - tmp there, equal to results.jsonl, and every job it lists in its
+//     final state (no staged file and ID.labels for a job that succeeded,
+//     no ID.labels for one that failed): the last rename copied tmp into
+//     place but its removal did not happen (on GCS a rename is a copy and
+//     a removal), or the two runs' results are byte for byte the same. The
+//     commit is finished: the set-aside labels are removed, then tmp.
+//   - tmp there otherwise: the commit had not begun, or was cut before its
+//     last rename; results.jsonl is the earlier run's, and it is undone.
+//     For each job ID with a set-aside file: ID.labels, when there without
+//     a staged file and the job did not fail by tmp, holds the new labels
+//     the commit put in place and goes back to its staged file; then the
+//     set-aside file is renamed to ID.labels (over the new labels, or over
+//     a copy of the earlier ones, that a rename cut between its copy and
+//     its removal left there, whose contents are safe in the staged file
+//     or the set-aside one). For each job that tmp lists as succeeded and
+//     that has no set-aside file (it had no earlier labels), ID.labels
+//     without a staged file was put in place by the commit and goes back
+//     to its staged file; ID.labels beside its staged file, of the same
+//     bytes, for a job results.jsonl does not list as succeeded, is the
+//     copy of a rename cut before its removal, and is removed. A job the
+//     commit had not reached has its staged file and keeps its labels.
+//     tmp is removed last. The folder is then
+//     as the earlier run left it, plus staged labels (RemovePartial's to
+//     remove, a new run's to replace).
+//
+// tmp itself is not written atomically (it is the temporary): a local
+// write killed half-way leaves it truncated, and only its lines that end
+// in a newline are read. No commit began after such a write, so the
+// labels set aside beside it, if any, are from an earlier cut commit
+// whose tmp it replaced (a version without this recovery): they are put
+// back all the same, but the labels of the jobs of no earlier labels that
+// commit put in place cannot be known, and stay. A tmp or a results.jsonl
+// that is there but cannot be read stops the recovery before it changes
+// anything, with an error naming the file. A rename that fails is
+// returned, naming both files; the set-aside labels whose restoring failed
+// are left, as is tmp, and a later call takes up where this one stopped
+// (each step is one rename, and the state after any of them reads as
+// before it). A folder that cannot be listed is an error, and nothing is
+// changed; but one with a scheme whose name has a glob character, which
+// no listing reads alike on every scheme, is left alone without one: the
+// commit cannot look for labels to set aside there either, and sets
+// none aside. Every error wraps ErrUnrecovered.
+//
+// Nothing is written to disk with fsync: after a power loss (not a killed
+// process) the file system may hold renames whose files' contents were
+// not yet written, which this cannot tell. Cost: one listing of out; when
+// tmp or a set-aside file is there, a read of tmp and of results.jsonl,
+// up to two renames per job (a copy each on an object store), and two
+// reads per job in the rare state a cut copy may have left.
+func recoverCommit(ctx context.Context, fs filesystem.Interface, out string) error {
+	if job.Scheme(out) != "" && strings.ContainsAny(out, `*?[\`) {
+		return nil // unlistable: the commit sets nothing aside there
+	}
+	if err := undoCutCommit(ctx, fs, out); err != nil {
+		return fmt.Errorf("%w: %w", ErrUnrecovered, err)
+	}
+	return nil
+}
+
+// ErrUnrecovered marks an error of RemovePartial (and of a run of Batch)
+// that says the output folder may hold a commit that a killed process
+// cut short and that was not undone (recoverCommit): a listing, a read or
+// a rename failed, or a set-aside labels file could not be told to be a
+// leftover. The error names the files and what to do; the files that
+// tell the state of the folder are left for a later call.
+var ErrUnrecovered = errors.New("the recovery of a commit cut short did not complete")
+
+// undoCutCommit is recoverCommit on a folder it can list.
+func undoCutCommit(ctx context.Context, fs filesystem.Interface, out string) error {
+	results := job.Join(out, ResultsFile)
+	tmp := tempName(results)
+	list, err := outFiles(ctx, fs, out)
+	if err != nil {
+		return fmt.Errorf("checking %s for one: %w", out, err)
+	}
+	has := func(name string) bool { return list[baseName(name)] }
+	var olds []string // the ids of the set-aside labels, sorted
+	for name := range list {
+		if id, ok := backupID(name); ok {
+			olds = append(olds, id)
+		}
+	}
+	slices.Sort(olds)
+	if !present(ctx, fs, tmp) {
+		if len(olds) == 0 {
+			return nil
+		}
+		return removeLeftovers(ctx, fs, out, olds, has)
+	}
+	tb, err := filesystem.Read(ctx, fs, tmp)
+	if err != nil {
+		return fmt.Errorf("reading %s, the temporary results file of a commit that may have been cut short: %w; nothing in %s was changed", tmp, err, out)
+	}
+	rb, err := filesystem.Read(ctx, fs, results)
+	if err != nil && present(ctx, fs, results) {
+		return fmt.Errorf("reading %s, to compare it with %s, the temporary results file of a commit that may have been cut short: %w; nothing in %s was changed", results, tmp, err, out)
+	}
+	outcomes := outcomesOf(tb)
+	var errs []error
+	if err == nil && bytes.Equal(tb, rb) && committed(out, outcomes, has) {
+		for _, id := range olds {
+			errs = append(errs, removeFile(ctx, fs, backupLabels(job.LabelsPath(out, id))))
+		}
+	} else {
+		errs = undoCommit(ctx, fs, out, olds, outcomes, outcomesOf(rb), has)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("in %s (its temporary results file %s is kept): %w", out, tmp, err)
+	}
+	return removeFile(ctx, fs, tmp)
+}
+
+// undoCommit puts back the renames of a commit cut short in out, as
+// recoverCommit says: the labels files of the jobs it had moved back to
+// their staged files, and the set-aside labels of the jobs olds back to
+// their labels files. outcomes are the jobs of the cut commit's
+// temporary results file, by id: true for a job that failed. has tells
+// whether a file of out was there before. It returns the errors of the
+// renames that failed, each naming both files; a set-aside file whose
+// labels file could not be moved is not renamed.
+func undoCommit(ctx context.Context, fs filesystem.Interface, out string, olds []string, outcomes, earlier map[string]bool, has func(string) bool) []error {
+	var errs []error
+	isOld := map[string]bool{}
+	for _, id := range olds {
+		isOld[id] = true
+		labels := job.LabelsPath(out, id)
+		staged, old := stagedLabels(labels), backupLabels(labels)
+		if failed, known := outcomes[id]; has(labels) && !has(staged) && !(known && failed) {
+			if err := filesystem.Rename(ctx, fs, labels, staged); err != nil {
+				errs = append(errs, fmt.Errorf("moving the new labels %s back to %s: %w; the earlier labels stay in %s: once %s is out of the way, rename it to %s", labels, staged, err, old, labels, labels))
+				continue
+			}
+		}
+		if err := filesystem.Rename(ctx, fs, old, labels); err != nil {
+			errs = append(errs, fmt.Errorf("putting the earlier labels %s back to %s: %w; they stay in %s: rename it to %s by hand", old, labels, err, old, labels))
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(outcomes)) {
+		if outcomes[id] || isOld[id] {
+			continue
+		}
+		labels := job.LabelsPath(out, id)
+		staged := stagedLabels(labels)
+		switch {
+		case !has(labels):
+		case !has(staged):
+			if err := filesystem.Rename(ctx, fs, labels, staged); err != nil {
+				errs = append(errs, fmt.Errorf("moving the new labels %s back to %s: %w", labels, staged, err))
+			}
+		case listedOK(earlier, id):
+			// Labels results.jsonl describes, the commit had not
+			// reached the job.
+		case sameContent(ctx, fs, labels, staged):
+			// A copy of the staged labels that a rename cut
+			// between its copy and its removal left (GCS).
+			errs = append(errs, removeFile(ctx, fs, labels))
+		}
+	}
+	return errs
+}
+
+// listedOK reports whether outcomes (outcomesOf) list job id as
+// succeeded.
+func listedOK(outcomes map[string]bool, id string) bool {
+	failed, ok := outcomes[id]
+	return ok && !failed
+}
+
+// sameContent reports whether the files a and b on fs can be read and
+// hold the same bytes. Cost: a read of each.
+func sameContent(ctx context.Context, fs filesystem.Interface, a, b string) bool {
+	ab, err := filesystem.Read(ctx, fs, a)
+	if err != nil {
+		return false
+	}
+	bb, err := filesystem.Read(ctx, fs, b)
+	return err == nil && bytes.Equal(ab, bb)
+}
+
+// committed reports whether every job of outcomes (by id, true for a
+// failed one) is as a commit that went through its labels leaves it in
+// out: a job that succeeded with its labels file and no staged one, a
+// failed one with no labels file. has tells whether a file of out is
+// there.
+func committed(out string, outcomes map[string]bool, has func(string) bool) bool {
+	for id, failed := range outcomes {
+		labels := job.LabelsPath(out, id)
+		if failed && has(labels) || !failed && (!has(labels) || has(stagedLabels(labels))) {
+			return false
+		}
+	}
+	return true
+}
+
+// removeLeftovers removes or puts back the set-aside labels of the jobs
+// olds that a commit left in out when no temporary results file is
+// there, as recoverCommit says, reading out/results.jsonl when a
+// set-aside file has no labels file beside it. has tells whether a file
+// of out is there. Its error names each set-aside file left, and why.
+func removeLeftovers(ctx context.Context, fs filesystem.Interface, out string, olds []string, has func(string) bool) error {
+	results := job.Join(out, ResultsFile)
+	var (
+		listed map[string]bool // results.jsonl's outcomes, read once
+		rerr   error
+		errs   []error
+	)
+	for _, id := range olds {
+		labels := job.LabelsPath(out, id)
+		old := backupLabels(labels)
+		if has(labels) {
+			errs = append(errs, removeFile(ctx, fs, old))
+			continue
+		}
+		if listed == nil && rerr == nil {
+			var b []byte
+			if b, rerr = filesystem.Read(ctx, fs, results); rerr == nil {
+				listed = outcomesOf(b)
+			}
+		}
+		failed, ok := listed[id]
+		switch {
+		case rerr != nil:
+			errs = append(errs, fmt.Errorf("%s holds earlier labels of job %s, whose labels file %s is missing, and %s cannot be read (%w): it is left; rename it to %s if they are the labels results.jsonl describes, or remove it", old, id, labels, results, rerr, labels))
+		case ok && failed:
+			errs = append(errs, removeFile(ctx, fs, old))
+		case ok:
+			if err := filesystem.Rename(ctx, fs, old, labels); err != nil {
+				errs = append(errs, fmt.Errorf("putting the earlier labels %s back to %s, which %s lists as succeeded: %w; they stay in %s: rename it by hand", old, labels, results, err, old))
+			}
+		default:
+			errs = append(errs, fmt.Errorf("%s holds earlier labels of job %s, whose labels file %s is missing, and %s has no line of that job: it is left; rename it to %s if they are labels you want, or remove it", old, id, labels, results, labels))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("removing the labels a finished commit set aside in %s: %w", out, err)
+	}
+	return nil
+}
+
+// outcomesOf returns the jobs of the results file content b, by id: true
+// for a job that failed (outcomeOf). Only the lines that end in a newline
+// are read (the rest of a write cut short is not a line), and only those
+// of a valid id; for an id given twice, the first line's outcome, which a
+// commit acted on before it refused the second.
+func outcomesOf(b []byte) map[string]bool {
+	m := map[string]bool{}
+	for {
+		line, rest, ok := bytes.Cut(b, []byte("\n"))
+		if !ok {
+			return m
+		}
+		b = rest
+		if o := outcomeOf(string(line)); validID(o.id) {
+			if _, seen := m[o.id]; !seen {
+				m[o.id] = o.failed
+			}
+		}
+	}
+}
+
+// backupID returns the job id of a set-aside labels file of base name
+// base (backupLabels: ".ID.labels.tmp.old"), and whether base is one, of
+// a valid id.
+func backupID(base string) (string, bool) {
+	id, ok := strings.CutPrefix(base, ".")
+	if !ok {
+		return "", false
+	}
+	id, ok = strings.CutSuffix(id, ".labels.tmp.old")
+	return id, ok && validID(id)
 }
 
 // labelsTemps returns the labels temporaries in the folder out (fs is
@@ -562,7 +915,7 @@ var ErrOverwrite = errors.New("the run would write over an input file")
 // without one against the folder of its manifest file) that is the labels
 // file the run writes for a job, out/ID.labels (job.LabelsPath; which a
 // job that fails removes), or out/results.jsonl, or a temporary of
-// theirs in out that RemovePartial removes (LabelsTempPattern,
+// theirs in out that RemovePartial removes or puts back (LabelsTempPattern,
 // .results.jsonl.tmp). Such a run replaced or removed the file it was
 // reading, as tether cluster -o refuses to. Paths are compared cleaned
 // and absolute (filepath.Abs; symbolic links are not followed), those

@@ -41,8 +41,14 @@
 // it, the earlier labels having been set aside until the end. Only an
 // interrupt during those final renames (a fraction of a second locally;
 // on an object store, a copy per file), or a second Ctrl-C or a kill
-// then, can leave some of the new labels beside the old results (and the
-// earlier labels of the one job being replaced at that instant gone).
+// then, can cut them short: the process exits with some of the new
+// labels beside the old results and the earlier labels they replace set
+// aside (".ID.labels.tmp.old"). The next run into the same -out undoes
+// them before its pipeline starts, whether it then succeeds or not
+// (tetherbeam.RemovePartial), putting the earlier labels back: rerun to
+// recover. A recovery that fails (a rename) stops that run before its
+// pipeline, with an error naming the files, and leaves them for a later
+// run or for you to rename.
 // Rerunning into an existing folder replaces results.jsonl and the labels
 // of the manifest's jobs, removes the labels of a job that now fails and
 // leaves other files alone.
@@ -60,6 +66,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -110,17 +117,24 @@ var checked = func() {}
 // 0, 1 for an error (printed to stderr), 130 when ctx was cancelled (an
 // interrupt), as tether's commands do. The runner's own message for a
 // cancelled run ("failed to get metrics: … context canceled") is replaced
-// by "interrupted". Unless it returns 0 or fails before the pipeline
-// starts (the manifest's check, the output folder's creation), it removes
-// the temporary files of results.jsonl and of the labels that writes cut
-// short may have left in out (tetherbeam.RemovePartial): the workers
+// by "interrupted". Once the manifest has passed its check and the
+// output folder is made, it calls tetherbeam.RemovePartial on out, which
+// undoes a commit that a killed process cut short (before the pipeline
+// stages labels over its staged files and writes its temporary results
+// file over the cut one's) and removes the temporaries earlier runs
+// left; a recovery that did not complete (tetherbeam.ErrUnrecovered)
+// stops the run (exit 1, or 130 when interrupted, the error printed all
+// the same), any other error of it is printed as a warning. Unless it
+// returns 0 or fails before the pipeline starts, it calls RemovePartial
+// again at its end, to remove the temporary files of results.jsonl and
+// of the labels that writes cut short may have left in out: the workers
 // writing them check ctx and remove them themselves, but the process may
-// exit before a worker's cleanup runs. Before the pipeline starts nothing
-// is written but the output folder (the check only reads the manifest),
-// so a failure or an interrupt there leaves nothing to remove; an
-// interrupt stops the check of a large manifest too, and a manifest that
-// could block (a FIFO) is refused from its stat (CheckBatch). A
-// pipeline that read no job line fails with a message of its own
+// exit before a worker's cleanup runs. Before that first RemovePartial
+// nothing is written but the output folder (the check only reads the
+// manifest), so a failure or an interrupt there leaves nothing to
+// remove; an interrupt stops the check of a large manifest too, and a
+// manifest that could block (a FIFO) is refused from its stat
+// (CheckBatch). A pipeline that read no job line fails with a message of its own
 // (tetherbeam.ErrNoJobs) instead of the runner's. The pipeline
 // runs with TMPDIR pointing to a folder of its own, removed with its
 // files when it returns (privatetmp: Beam's loopback worker files), so
@@ -148,6 +162,20 @@ func run(ctx context.Context, manifest, out, root string, stderr io.Writer) (cod
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return fail(err)
 		}
+	}
+	// Before the pipeline stages labels over those of a commit that a
+	// killed process cut short, and writes its temporary results file
+	// over that commit's: RemovePartial undoes the commit first.
+	if err := tetherbeam.RemovePartial(ctx, out); errors.Is(err, tetherbeam.ErrUnrecovered) {
+		if ctx.Err() != nil {
+			// fail says only "interrupted"; RemovePartial was not.
+			fmt.Fprintln(stderr, "tether-beam:", err)
+		}
+		return fail(err)
+	} else if err != nil {
+		// A temporary that could not be removed: the run replaces
+		// or leaves it, as it would have.
+		fmt.Fprintln(stderr, "tether-beam: warning:", err)
 	}
 	defer func() {
 		if code == 0 {

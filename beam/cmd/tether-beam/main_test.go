@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -351,5 +352,127 @@ func TestRunRefusesOverwrite(t *testing.T) {
 				t.Errorf("the folder holds %d files, want %d", len(ents), len(files))
 			}
 		})
+	}
+}
+
+// TestRunRecoversKilledCommit: a run into a folder where a killed
+// process cut a commit short — its temporary results file there, a's new
+// labels put in place with a's earlier ones set aside, b's earlier ones
+// set aside (b failed) — undoes that commit before its pipeline starts
+// (tetherbeam.RemovePartial), on a local folder and on gs:// (a fake GCS
+// server): interrupted, it leaves the folder as the run before the cut
+// one left it; completed, its own output, b's earlier labels (b is not in
+// its manifest) and no temporary file. A recovery that fails (a folder
+// where a.labels goes) stops the run before the pipeline, exit 1, with an
+// error naming the files, and the set-aside labels are kept. The
+// set-aside labels were removed as temporaries: an interrupted run left
+// a's labels of the cut run and no b.labels beside an earlier
+// results.jsonl listing both as succeeded.
+func TestRunRecoversKilledCommit(t *testing.T) {
+	dir := t.TempDir()
+	manifest := oneJobManifest(t, dir)
+	const earlier = `{"id":"a","method":"njw"}` + "\n" + `{"id":"b","method":"njw"}` + "\n"
+	cut := map[string]string{
+		"results.jsonl":      earlier,
+		".results.jsonl.tmp": `{"id":"a","method":"njw"}` + "\n" + `{"id":"b","method":"njw","error":"x"}` + "\n",
+		"a.labels":           "new a\n", ".a.labels.tmp.old": "old a\n",
+		".b.labels.tmp.old": "old b\n",
+	}
+	earlierRun := map[string]string{"results.jsonl": earlier, "a.labels": "old a\n", "b.labels": "old b\n"}
+	for _, kind := range []string{"local", "gs"} {
+		for _, tc := range []struct {
+			name      string
+			interrupt bool
+			blocked   bool // a.labels is a folder, which the recovery cannot replace (local only)
+			code      int
+			stderr    string
+		}{
+			{"interrupted", true, false, 130, "tether-beam: interrupted"},
+			{"runs", false, false, 0, ""},
+			{"recovery fails", false, true, 1, "putting the earlier labels OUT/.a.labels.tmp.old back to OUT/a.labels"},
+		} {
+			if tc.blocked && kind != "local" {
+				continue
+			}
+			t.Run(kind+"/"+tc.name, func(t *testing.T) {
+				var (
+					out      string
+					contents func() map[string]string
+				)
+				if kind == "local" {
+					out = filepath.Join(t.TempDir(), "out")
+					if err := os.MkdirAll(out, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					for name, content := range cut {
+						if err := os.WriteFile(filepath.Join(out, name), []byte(content), 0o644); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if tc.blocked {
+						if err := os.Remove(filepath.Join(out, "a.labels")); err != nil {
+							t.Fatal(err)
+						}
+						if err := os.MkdirAll(filepath.Join(out, "a.labels", "sub"), 0o755); err != nil {
+							t.Fatal(err)
+						}
+					}
+					contents = func() map[string]string {
+						m := map[string]string{}
+						ents, _ := os.ReadDir(out)
+						for _, e := range ents {
+							if !e.IsDir() {
+								b, _ := os.ReadFile(filepath.Join(out, e.Name()))
+								m[e.Name()] = string(b)
+							}
+						}
+						return m
+					}
+				} else {
+					t.Chdir(t.TempDir())
+					srv := fakegcs.Start(t, "cli")
+					out = "gs://cli/out"
+					for name, content := range cut {
+						srv.Put("cli", "out/"+name, []byte(content))
+					}
+					contents = func() map[string]string {
+						m := map[string]string{}
+						for _, o := range srv.Objects(t, "cli", "out/") {
+							b, _ := srv.Content("cli", o)
+							m[strings.TrimPrefix(o, "out/")] = string(b)
+						}
+						return m
+					}
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if tc.interrupt {
+					checked = cancel
+					defer func() { checked = func() {} }()
+				}
+				var stderr bytes.Buffer
+				code := run(ctx, manifest, out, "", &stderr)
+				want := strings.ReplaceAll(tc.stderr, "OUT", out)
+				if code != tc.code || !strings.Contains(stderr.String(), want) || want == "" && stderr.Len() > 0 {
+					t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr.String(), tc.code, want)
+				}
+				got := contents()
+				switch {
+				case tc.blocked:
+					if got[".a.labels.tmp.old"] != "old a\n" || got[".results.jsonl.tmp"] != cut[".results.jsonl.tmp"] || got["results.jsonl"] != earlier {
+						t.Fatalf("the folder holds %q, want the set-aside labels, the temporary and the earlier results kept", got)
+					}
+				case tc.code == 0:
+					if len(got) != 3 || got["b.labels"] != "old b\n" || !strings.HasPrefix(got["results.jsonl"], `{"id":"a"`) || strings.Count(got["results.jsonl"], "\n") != 1 ||
+						got["a.labels"] == "" || strings.Contains(got["a.labels"], "a") {
+						t.Fatalf("the folder holds %q, want the run's a.labels and results.jsonl and b's earlier labels", got)
+					}
+				default:
+					if !maps.Equal(got, earlierRun) {
+						t.Fatalf("the folder holds %q, want the earlier run's %q", got, earlierRun)
+					}
+				}
+			})
+		}
 	}
 }
