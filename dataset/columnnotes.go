@@ -352,12 +352,15 @@ func missingWordRow(rows [][]string, keep []int, j int, opt *Options) int {
 
 // missingWordHint says that v, a missingWord among numbers, looks like a
 // missing value, how the reader's missing values are written
-// (Options.MissingMarkers), and, under MissingReject, the policies that
-// accept them (missingFix), as opt.Spelling spells them.
+// (Options.MissingMarkers) and the option that lists v among them (the
+// front end's list, which adds to ? and empty: markersWith), and, under
+// MissingReject, the policies that accept them (missingFix), as
+// opt.Spelling spells them.
 func missingWordHint(v string, opt *Options) string {
-	hint := fmt.Sprintf("%s looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list %s): write it so", quote(v), quote(v))
+	list := opt.Spelling.Hint("missing-markers", markersWith(opt.MissingMarkers, v), "", "Options.MissingMarkers")
+	hint := fmt.Sprintf("%s looks like a missing value, which is written ? or left empty: write it so, or list it among the markers of missing values %s", quote(v), list)
 	if opt.MissingMarkers != nil {
-		hint = fmt.Sprintf("%s looks like a missing value, which Options.MissingMarkers does not list: list it", quote(v))
+		hint = fmt.Sprintf("%s looks like a missing value, which the markers of missing values do not list: list it %s", quote(v), list)
 	}
 	switch opt.Missing {
 	case MissingImpute:

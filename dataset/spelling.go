@@ -41,6 +41,14 @@ type Spelling struct {
 	// ID (-id), Drop (-drop), Categorical (-categorical), Missing
 	// (-missing), KNN (-knn) and Sigma (-sigma).
 	Label, ID, Drop, Categorical, Missing, KNN, Sigma string
+	// MissingMarkers is the front end's name of its list of the field
+	// values that mean missing (-missing-markers), "" when it has none.
+	// The list adds markers to ? and the empty field, which the front
+	// end reads as missing anyway: it gives Options.MissingMarkers as
+	// FrontMissingMarkers makes them. Its value in Option and Remedy is
+	// the list, comma-separated ("NULL,NA"): a JSON style writes it as
+	// a list (`"missing_markers": ["NULL", "NA"]`).
+	MissingMarkers string
 	// The front end's names of the table's options Delim (-delim) and
 	// Header (-header), of the graph file's GraphFormat (-graph-format),
 	// Symmetrize (-symmetrize), NamedNodes (-named-nodes), MaxNodes
@@ -110,6 +118,8 @@ func (s Spelling) name(flag string) string {
 		return s.Categorical
 	case "missing":
 		return s.Missing
+	case "missing-markers":
+		return s.MissingMarkers
 	case "knn":
 		return s.KNN
 	case "sigma":
@@ -160,7 +170,11 @@ func (s Spelling) name(flag string) string {
 // false when the front end has no such option (flag is one of the names
 // the fields of Spelling list). A knob setting (flag "set", value
 // "Name=value") is a list of one in StyleJSON: `"knobs":
-// ["Variant=both"]`. Cost O(len(value)).
+// ["Variant=both"]`; the missing values' markers (flag
+// "missing-markers", value "NULL,NA") a list of them, `"missing_markers":
+// ["NULL", "NA"]`, and on the command line a word the shell reads as
+// it is, quoted when it holds other characters ("-missing-markers
+// '#N/A'"). Cost O(len(value)).
 func (s Spelling) Option(flag, value string) (string, bool) {
 	name := s.name(flag)
 	if name == "" {
@@ -176,8 +190,15 @@ func (s Spelling) Option(flag, value string) (string, bool) {
 		if value == "" {
 			return name, true
 		}
-		if flag == "set" {
+		switch flag {
+		case "set":
 			return name + ": [" + strconv.Quote(value) + "]", true
+		case "missing-markers":
+			list := strings.Split(value, ",")
+			for i, m := range list {
+				list[i] = strconv.Quote(m)
+			}
+			return name + ": [" + strings.Join(list, ", ") + "]", true
 		}
 		if _, err := strconv.ParseFloat(value, 64); err != nil && value != "true" && value != "false" {
 			value = strconv.Quote(value)
@@ -189,6 +210,9 @@ func (s Spelling) Option(flag, value string) (string, bool) {
 		name = "-" + name
 		if value == "true" {
 			return name, true
+		}
+		if flag == "missing-markers" && value != "" {
+			value = shellQuote(value)
 		}
 	}
 	if value == "" {
@@ -335,4 +359,23 @@ func namedFix(sp Spelling) string {
 		return then(o)
 	}
 	return ", or write the nodes all as numbers or all as names in the file"
+}
+
+// shellQuote returns v as a word of a POSIX shell's command line: as it
+// is when it holds only letters, digits and characters no shell treats
+// specially (._,:/+=@%-), else in single quotes ("'#N/A'", "'N A'"), a
+// single quote of v then closing them, escaped with a backslash, and
+// opening them again. Cost O(len(v)).
+func shellQuote(v string) string {
+	plain := v != ""
+	for _, c := range v {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._,:/+=@%-", c)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return v
+	}
+	return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
 }

@@ -12,8 +12,8 @@ import (
 // upload). The zero value is the library's.
 var (
 	cliSpelling    = Spelling{Front: "tether", CommandLine: true}
-	jsonSpelling   = Spelling{Front: "job", Style: StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels"}
-	optionSpelling = Spelling{Front: "serve", Style: StyleOption, Label: "label", ID: "id", Missing: "missing",
+	jsonSpelling   = Spelling{Front: "job", Style: StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels", Missing: "missing", MissingMarkers: "missing_markers"}
+	optionSpelling = Spelling{Front: "serve", Style: StyleOption, Label: "label", ID: "id", Missing: "missing", MissingMarkers: "missing_markers",
 		Delim: "delim", Header: "header", Symmetrize: "symmetrize", GMLLabel: "gml_label",
 		NodeLimit: "this server's limit", Outputs: "the labels export"}
 )
@@ -44,7 +44,21 @@ func TestSpellingOption(t *testing.T) {
 		{jsonSpelling, "knn", "5", `"knn": 5`, true},
 		{jsonSpelling, "label", "none", `"label": "none"`, true},
 		{jsonSpelling, "label", "", `"label"`, true},
-		{jsonSpelling, "missing", "drop", "", false},
+		{jsonSpelling, "missing", "drop", `"missing": "drop"`, true},
+		{jsonSpelling, "id", "name", "", false},
+		// The missing values' markers: a list, comma-separated, which a
+		// JSON style writes as a JSON list and the command line as one
+		// word of the shell, quoted when the shell would read it
+		// otherwise.
+		{cliSpelling, "missing-markers", "NA", "-missing-markers NA", true},
+		{cliSpelling, "missing-markers", "NULL,N/A", "-missing-markers NULL,N/A", true},
+		{cliSpelling, "missing-markers", "#N/A", "-missing-markers '#N/A'", true},
+		{cliSpelling, "missing-markers", "it's", `-missing-markers 'it'\''s'`, true},
+		{cliSpelling, "missing-markers", "", "-missing-markers", true},
+		{jsonSpelling, "missing-markers", "NULL,NA", `"missing_markers": ["NULL", "NA"]`, true},
+		{jsonSpelling, "missing-markers", "#N/A", `"missing_markers": ["#N/A"]`, true},
+		{optionSpelling, "missing-markers", "NULL,NA", "option missing_markers NULL,NA", true},
+		{Spelling{}, "missing-markers", "NA", "", false},
 		{jsonSpelling, "sigma", "local:5", "", false},
 		{optionSpelling, "missing", "drop", "option missing drop", true},
 		{optionSpelling, "id", "name", "option id name", true},
@@ -85,7 +99,12 @@ func TestSpellingHint(t *testing.T) {
 		{Spelling{CommandLine: true}, "missing", "drop", "", "Options.Missing = MissingDrop", "(tether: -missing drop; library: Options.Missing = MissingDrop)"},
 		{Spelling{}, "missing", "drop", "", "Options.Missing = MissingDrop", "(library: Options.Missing = MissingDrop)"},
 		{Spelling{}, "label", "y", " takes it instead", "", ""},
-		{jsonSpelling, "missing", "drop", "", "Options.Missing = MissingDrop", "(library: Options.Missing = MissingDrop)"},
+		{jsonSpelling, "missing", "drop", "", "Options.Missing = MissingDrop", `(job: "missing": "drop"; library: Options.Missing = MissingDrop)`},
+		{Spelling{Front: "job", Style: StyleJSON}, "missing", "drop", "", "Options.Missing = MissingDrop", "(library: Options.Missing = MissingDrop)"},
+		{cliSpelling, "missing-markers", "NA", "", "Options.MissingMarkers", "(tether: -missing-markers NA; library: Options.MissingMarkers)"},
+		{jsonSpelling, "missing-markers", "NA", "", "Options.MissingMarkers", `(job: "missing_markers": ["NA"]; library: Options.MissingMarkers)`},
+		{optionSpelling, "missing-markers", "NA", "", "Options.MissingMarkers", "(serve: option missing_markers NA; library: Options.MissingMarkers)"},
+		{Spelling{}, "missing-markers", "NA", "", "Options.MissingMarkers", "(library: Options.MissingMarkers)"},
 		{optionSpelling, "missing", "drop", "", "Options.Missing = MissingDrop", "(serve: option missing drop; library: Options.Missing = MissingDrop)"},
 		{jsonSpelling, "label", "none", " makes it a feature", `Options.LabelColumn "none"`, `(job: "label": "none" makes it a feature; library: Options.LabelColumn "none")`},
 		{cliSpelling, "label", "y", " takes it instead", "", "(tether: -label y takes it instead)"},
@@ -195,25 +214,34 @@ func TestSpelledTableMessages(t *testing.T) {
 	}{
 		{"dropped rows", missing, Options{Missing: MissingDrop}, want{
 			cli:   "dropped 1 of 4 rows with missing values (tether: -missing drop; library: Options.Missing = MissingDrop): line 3",
-			job:   "dropped 1 of 4 rows with missing values (library: Options.Missing = MissingDrop): line 3",
+			job:   `dropped 1 of 4 rows with missing values (job: "missing": "drop"; library: Options.Missing = MissingDrop): line 3`,
 			"lib": "dropped 1 of 4 rows with missing values (library: Options.Missing = MissingDrop): line 3",
 			"web": "dropped 1 of 4 rows with missing values (serve: option missing drop; library: Options.Missing = MissingDrop): line 3",
 		}},
 		{"missing value refused", missing, Options{}, want{
 			cli:   "missing value: impute it (its column's mean or most frequent value) or drop its row (tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)",
-			job:   "missing value: impute it (its column's mean or most frequent value) or drop its row (library: Options.Missing = MissingImpute or MissingDrop)",
+			job:   `missing value: impute it (its column's mean or most frequent value) or drop its row (job: "missing": "impute" or "missing": "drop"; library: Options.Missing = MissingImpute or MissingDrop)`,
 			"lib": "missing value: impute it (its column's mean or most frequent value) or drop its row (library: Options.Missing = MissingImpute or MissingDrop)",
 			"web": "missing value: impute it (its column's mean or most frequent value) or drop its row (serve: option missing impute or option missing drop; library: Options.Missing = MissingImpute or MissingDrop)",
 		}},
 		{"R's NA", rNA, Options{}, want{
-			cli:   `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)`,
-			job:   `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (library: Options.Missing = MissingImpute or MissingDrop)`,
-			"lib": `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (library: Options.Missing = MissingImpute or MissingDrop)`,
-			"web": `"NA" looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "NA"): write it so, then impute it or drop its row (serve: option missing impute or option missing drop; library: Options.Missing = MissingImpute or MissingDrop)`,
+			cli:   `"NA" looks like a missing value, which is written ? or left empty: write it so, or list it among the markers of missing values (tether: -missing-markers NA; library: Options.MissingMarkers), then impute it or drop its row (tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)`,
+			job:   `"NA" looks like a missing value, which is written ? or left empty: write it so, or list it among the markers of missing values (job: "missing_markers": ["NA"]; library: Options.MissingMarkers), then impute it or drop its row (job: "missing": "impute" or "missing": "drop"; library: Options.Missing = MissingImpute or MissingDrop)`,
+			"lib": `"NA" looks like a missing value, which is written ? or left empty: write it so, or list it among the markers of missing values (library: Options.MissingMarkers), then impute it or drop its row (library: Options.Missing = MissingImpute or MissingDrop)`,
+			"web": `"NA" looks like a missing value, which is written ? or left empty: write it so, or list it among the markers of missing values (serve: option missing_markers NA; library: Options.MissingMarkers), then impute it or drop its row (serve: option missing impute or option missing drop; library: Options.Missing = MissingImpute or MissingDrop)`,
+		}},
+		// Markers listed as the front ends list them (FrontMissingMarkers:
+		// NULL beside ? and empty), NA not among them: the option lists
+		// both.
+		{"R's NA beside the markers listed", rNA, Options{MissingMarkers: []string{"?", "", "NULL"}, Missing: MissingImpute}, want{
+			cli:   `"NA" looks like a missing value, which the markers of missing values do not list: list it (tether: -missing-markers NULL,NA; library: Options.MissingMarkers), and it is imputed as the other missing values are`,
+			job:   `"NA" looks like a missing value, which the markers of missing values do not list: list it (job: "missing_markers": ["NULL", "NA"]; library: Options.MissingMarkers), and it is imputed as the other missing values are`,
+			"lib": `"NA" looks like a missing value, which the markers of missing values do not list: list it (library: Options.MissingMarkers), and it is imputed as the other missing values are`,
+			"web": `"NA" looks like a missing value, which the markers of missing values do not list: list it (serve: option missing_markers NULL,NA; library: Options.MissingMarkers), and it is imputed as the other missing values are`,
 		}},
 		{"imputed", missing, Options{Missing: MissingImpute}, want{
 			cli:   "by its most frequent value (tether: -missing impute; library: Options.Missing = MissingImpute)",
-			job:   "by its most frequent value (library: Options.Missing = MissingImpute)",
+			job:   `by its most frequent value (job: "missing": "impute"; library: Options.Missing = MissingImpute)`,
 			"lib": "by its most frequent value (library: Options.Missing = MissingImpute)",
 			"web": "by its most frequent value (serve: option missing impute; library: Options.Missing = MissingImpute)",
 		}},

@@ -252,11 +252,13 @@ type Options struct {
 	// Scale is applied to numeric columns after imputation.
 	Scale Scale
 	// MissingMarkers are the field values meaning "missing", compared after
-	// unquoting and trimming. Nil means {"?", ""}. A value that other
-	// programs write for a missing one (NA, N/A, NULL, None, .: see
-	// missingWord) and that is not listed here is not missing: in a column
-	// of numbers, it is an error that says it looks like a missing value
-	// and how to write it.
+	// unquoting and trimming, case included. Nil means {"?", ""}; a list
+	// replaces them (tether's -missing-markers, serve's and a job's
+	// missing_markers add to them instead: FrontMissingMarkers). A value
+	// that other programs write for a missing one (NA, N/A, NULL, None,
+	// .: see missingWord) and that is not listed here is not missing: in
+	// a column of numbers, it is an error that says it looks like a
+	// missing value and how to write it or list it here.
 	MissingMarkers []string
 	// Missing is the missing-value policy.
 	Missing MissingPolicy

@@ -320,7 +320,7 @@ func TestReadTableErrors(t *testing.T) {
 func TestMissingValueMessages(t *testing.T) {
 	const (
 		fix     = "(tether: -missing impute or -missing drop; library: Options.Missing = MissingImpute or MissingDrop)"
-		written = "looks like a missing value, which is written ? or left empty (library: Options.MissingMarkers can list "
+		written = "looks like a missing value, which is written ? or left empty: write it so, or list it among the markers of missing values (tether: -missing-markers "
 	)
 	var distinct strings.Builder
 	distinct.WriteString("x,y\n")
@@ -341,27 +341,27 @@ func TestMissingValueMessages(t *testing.T) {
 		{"missing label", "t.csv", "x,label\n1,a\n2,?\n3,b\n", Options{LabelColumn: "label", Missing: MissingImpute},
 			`dataset: t.csv:3: column 2 ("label"): value "?": missing value: a missing label is never imputed: drop its row (tether: -missing drop; library: Options.Missing = MissingDrop), or fill in the label`},
 		{"NA after numbers", "r.csv", "x,y\n1,3.5\n2,NA\n3,4.5\n", Options{},
-			`dataset: r.csv:3: column 2 ("y"): value "NA": syntax error: not a number, but line 2 has "3.5": "NA" ` + written + `"NA"): write it so, then impute it or drop its row ` + fix},
+			`dataset: r.csv:3: column 2 ("y"): value "NA": syntax error: not a number, but line 2 has "3.5": "NA" ` + written + `NA; library: Options.MissingMarkers), then impute it or drop its row ` + fix},
 		{"NA first", "r.csv", "x,y\n1,NA\n2,3.5\n3,NA\n", Options{},
-			`dataset: r.csv:2: column 2 ("y"): value "NA": syntax error: not a number, but line 3 has "3.5": "NA" ` + written + `"NA"): write it so, then impute it or drop its row ` + fix},
+			`dataset: r.csv:2: column 2 ("y"): value "NA": syntax error: not a number, but line 3 has "3.5": "NA" ` + written + `NA; library: Options.MissingMarkers), then impute it or drop its row ` + fix},
 		{"N/A among distinct numbers", "d.csv", distinct.String(), Options{},
-			`dataset: d.csv:7: column 2 ("y"): value "N/A": syntax error: not a number, but line 2 has "0.25": "N/A" ` + written + `"N/A"): write it so, then impute it or drop its row ` + fix},
+			`dataset: d.csv:7: column 2 ("y"): value "N/A": syntax error: not a number, but line 2 has "0.25": "N/A" ` + written + `N/A; library: Options.MissingMarkers), then impute it or drop its row ` + fix},
 		{"NULL, imputing", "s.csv", "x,y\n1,2\n2,NULL\n3,null\n", Options{Missing: MissingImpute},
-			`dataset: s.csv:3: column 2 ("y"): value "NULL": syntax error: not a number, but line 2 has "2": "NULL" ` + written + `"NULL"): write it so, and it is imputed as the other missing values are`},
+			`dataset: s.csv:3: column 2 ("y"): value "NULL": syntax error: not a number, but line 2 has "2": "NULL" ` + written + `NULL; library: Options.MissingMarkers), and it is imputed as the other missing values are`},
 		{"None, dropping", "p.csv", "x,y\n1,2\n2,None\n3,?\n", Options{Missing: MissingDrop},
-			`dataset: p.csv:3: column 2 ("y"): value "None": syntax error: not a number, but line 2 has "2": "None" ` + written + `"None"): write it so, and its row is dropped as the other rows with missing values are`},
+			`dataset: p.csv:3: column 2 ("y"): value "None": syntax error: not a number, but line 2 has "2": "None" ` + written + `None; library: Options.MissingMarkers), and its row is dropped as the other rows with missing values are`},
 		{"markers given", "m.csv", "x,y\n1,2\n2,NA\n3,-\n", Options{MissingMarkers: []string{"-"}, Missing: MissingImpute},
-			`dataset: m.csv:3: column 2 ("y"): value "NA": syntax error: not a number, but line 2 has "2": "NA" looks like a missing value, which Options.MissingMarkers does not list: list it, and it is imputed as the other missing values are`},
+			`dataset: m.csv:3: column 2 ("y"): value "NA": syntax error: not a number, but line 2 has "2": "NA" looks like a missing value, which the markers of missing values do not list: list it (tether: -missing-markers -,NA; library: Options.MissingMarkers), and it is imputed as the other missing values are`},
 		{"ARFF numeric attribute", "a.arff", "@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n1,a\nNA,b\n", Options{},
-			`dataset: a.arff:6: column 1 ("x"): value "NA": syntax error: not a number: "NA" ` + written + `"NA"): write it so, then impute it or drop its row ` + fix},
+			`dataset: a.arff:6: column 1 ("x"): value "NA": syntax error: not a number: "NA" ` + written + `NA; library: Options.MissingMarkers), then impute it or drop its row ` + fix},
 		{"other text", "o.csv", "x,y\n1,2\n2,abc\n3,4\n", Options{},
 			`dataset: o.csv:3: column 2 ("y"): value "abc": syntax error: not a number, but line 2 has "2": fix the value, or one-hot encode the column (tether: -categorical 2; library: Options.Categorical)`},
 		{"NA beside other text", "o.csv", "x,y\n1,2\n2,NA\n3,abc\n", Options{},
 			`dataset: o.csv:3: column 2 ("y"): value "NA": syntax error: not a number, but line 2 has "2": fix the value, or one-hot encode the column (tether: -categorical 2; library: Options.Categorical)`},
 		{"NaN", "n.csv", "x,y\n1,2\n2,NaN\n", Options{},
-			`dataset: n.csv:3: column 2 ("y"): value "NaN": syntax error: not a finite decimal number: "NaN" ` + written + `"NaN"): write it so, then impute it or drop its row ` + fix},
+			`dataset: n.csv:3: column 2 ("y"): value "NaN": syntax error: not a finite decimal number: "NaN" ` + written + `NaN; library: Options.MissingMarkers), then impute it or drop its row ` + fix},
 		{"nan, imputing", "n.csv", "x,y\n1,2\n2, nan\n", Options{Missing: MissingImpute},
-			`dataset: n.csv:3: column 2 ("y"): value "nan": syntax error: not a finite decimal number: "nan" ` + written + `"nan"): write it so, and it is imputed as the other missing values are`},
+			`dataset: n.csv:3: column 2 ("y"): value "nan": syntax error: not a finite decimal number: "nan" ` + written + `nan; library: Options.MissingMarkers), and it is imputed as the other missing values are`},
 		{"Inf", "n.csv", "x,y\n1,2\n2,Inf\n", Options{},
 			`dataset: n.csv:3: column 2 ("y"): value "Inf": syntax error: not a finite decimal number (a missing value is written ? or left empty)`},
 		{"column all missing", "e.csv", "x,y\n1,?\n2,?\n", Options{Missing: MissingImpute},

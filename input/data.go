@@ -247,7 +247,16 @@ func readTable(name string, opt dataset.Options, read func(dataset.Options) (*da
 		if errors.Is(err2, dataset.ErrMissing) && errors.Is(err, dataset.ErrMissing) && errors.As(err2, &pe2) && pe2.Name == pe.Name {
 			// A missing value in the class column is a missing label:
 			// the feature's advice (impute it) fails for a label
-			// (review 123).
+			// (review 123). Not in a column the rule does not take
+			// (y beside x), a feature whose missing value was called a
+			// label's: the rows without one tell (a read dropping them).
+			probe := retry
+			probe.Missing = dataset.MissingDrop
+			if t3, err3 := read(probe); err3 == nil {
+				if cs := dataset.ClassNamedColumns(slices.Concat(t3.Features, []string{pe.Name}, t3.DroppedColumns)); len(cs) == 0 || cs[0] != pe.Name {
+					return nil, err
+				}
+			}
 			return nil, err2
 		}
 		if err2 != nil || t2.Labels == nil {

@@ -29,3 +29,21 @@ func TestMissingLabelInClassColumn(t *testing.T) {
 		t.Errorf("MissingDrop: %v", err)
 	}
 }
+
+// TestMissingFeatureNamedY: a missing value in a column named y beside
+// an x column, which the class-column rule leaves a feature, is a
+// feature's missing value (impute it or drop its row), not a missing
+// label: the retry that reads the error's class-named column as the
+// labels called it one.
+func TestMissingFeatureNamedY(t *testing.T) {
+	for _, in := range []string{"x,y\n1,2\n3,?\n4,5\n6,7\n", "x,y,label\n1,2,a\n3,?,a\n4,5,b\n6,7,b\n"} {
+		_, err := ReadTable(context.Background(), []byte(in), "y.csv", dataset.Options{})
+		if !errors.Is(err, dataset.ErrMissing) || !strings.Contains(err.Error(), "impute it") || strings.Contains(err.Error(), "label") {
+			t.Errorf("%q: error %v, want a feature's missing value", in, err)
+		}
+		d, err := ReadTable(context.Background(), []byte(in), "y.csv", dataset.Options{Missing: dataset.MissingImpute})
+		if err != nil || d.N() != 4 || len(d.Features) != 2 {
+			t.Errorf("%q, MissingImpute: %v", in, err)
+		}
+	}
+}

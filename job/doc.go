@@ -19,10 +19,10 @@
 // distributed engine (the nested module github.com/tether-sc/tether/beam
 // runs it in an Apache Beam DoFn). A job that fails returns a Result whose
 // Error says why; it never stops the others. A field that does not apply
-// to the input (label or scale but with a feature table, knn with a graph,
-// gen_params without gen, a generator parameter the generator does not
-// read) is such an error, naming the job and the field, as tether cluster
-// refuses its flag.
+// to the input (label, scale, missing or missing_markers but with a
+// feature table, knn with a graph, gen_params without gen, a generator
+// parameter the generator does not read) is such an error, naming the
+// job and the field, as tether cluster refuses its flag.
 //
 // Paths are local files, or, with a scheme ("gs://bucket/x.csv"), files
 // of a store that a Files reads and writes (RunFiles, SaveLabelsFiles; the

@@ -164,7 +164,7 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	u := m.Uses()
 	labelMethod := u.Supervision&cluster.LabelSet != 0 && !u.EstimatesK
 	sup := input.Supervision{Constraints: Join(root, s.Constraints), Conflicts: constraint.Soft, Labels: Join(root, s.Labels),
-		KFromLabels: s.K == 0 && labelMethod && s.Labels != "", Spelling: Spelling()}
+		KFromLabels: s.K == 0 && labelMethod && s.Labels != "", Spelling: s.spelling()}
 	if Scheme(sup.Constraints) != "" || Scheme(sup.Labels) != "" {
 		// A local file beside one with a scheme is read whole too, by
 		// the local reader Supervision uses (a FIFO waits for ctx).
@@ -256,10 +256,11 @@ const normalizeRemedy = `(the job's "normalize_weights": true; library: graph.Gr
 // and input, and those of graph building and clustering
 // (cluster.Settings.Spelling), name the options they suggest to a job: as
 // the Spec's JSON fields ("label": "none", "knn": 5, "scale": "minmax",
-// "self_loops", "k", "method", "knobs": ["Variant=both"] for tether
-// cluster's -set, "normalize_weights": true, and the side files
-// "constraints" and "labels"). A Spec has no field for tether cluster's
-// -id, -drop, -categorical, -missing, -sigma, -max-full, -delim,
+// "missing": "impute", "missing_markers": ["NA"], "self_loops", "k",
+// "method", "knobs": ["Variant=both"] for tether cluster's -set,
+// "normalize_weights": true, and the side files "constraints" and
+// "labels"). A Spec has no field for tether cluster's
+// -id, -drop, -categorical, -sigma, -max-full, -delim,
 // -header, -graph-format, -symmetrize, -named-nodes, -graph-base,
 // -max-nodes, -gml-label, -truth, -regularize, -disconnected, -conflicts
 // and -repair: the messages then name the library's option, or what to
@@ -269,7 +270,20 @@ const normalizeRemedy = `(the job's "normalize_weights": true; library: graph.Gr
 // first.
 func Spelling() dataset.Spelling {
 	return dataset.Spelling{Front: "job", Style: dataset.StyleJSON, Label: "label", KNN: "knn", Constraints: "constraints", PartialLabels: "labels",
-		Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method", Knobs: "knobs", NormalizeWeights: "normalize_weights"}
+		Missing: "missing", MissingMarkers: "missing_markers", Scale: "scale", SelfLoops: "self_loops", K: "k", Method: "method", Knobs: "knobs", NormalizeWeights: "normalize_weights"}
+}
+
+// spelling returns Spelling for the messages on the data of s and their
+// side files, without missing and missing_markers for a catalog dataset:
+// it is read with its own missing-value policy (hepatitis drops its
+// rows), which no field of the job sets (a job refuses both with a
+// dataset).
+func (s *Spec) spelling() dataset.Spelling {
+	sp := Spelling()
+	if s.Dataset != "" {
+		sp.Missing, sp.MissingMarkers = "", ""
+	}
+	return sp
 }
 
 // load reads or generates the data of s with package input, the loader of
@@ -279,7 +293,12 @@ func Spelling() dataset.Spelling {
 func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, error) {
 	switch {
 	case s.Input != "":
-		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label, Scale: s.Scale, Spelling: Spelling()}
+		path, opt := Join(root, s.Input), dataset.Options{LabelColumn: s.Label, Scale: s.Scale, Missing: s.Missing, Spelling: Spelling()}
+		markers, err := dataset.FrontMissingMarkers(s.MissingMarkers)
+		if err != nil {
+			return nil, fmt.Errorf("%w: job %s: missing_markers: %v", ErrSpec, s.ID, err)
+		}
+		opt.MissingMarkers = markers
 		if Scheme(path) == "" {
 			if st, err := os.Stat(path); err == nil && st.IsDir() {
 				// input.ReadTableFile reads a folder of images
@@ -315,7 +334,7 @@ func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, 
 		if Scheme(dr) != "" {
 			return nil, fmt.Errorf("%w: job %s: %s %s: a catalog dataset is read from a local folder (give an absolute local data_root)", ErrScheme, s.ID, field, dr)
 		}
-		return input.ReadCatalogSpelled(ctx, s.Dataset, dr, Spelling())
+		return input.ReadCatalogSpelled(ctx, s.Dataset, dr, s.spelling())
 	default:
 		g, p, err := input.GenParams(s.Gen, s.GenParams)
 		if err != nil {

@@ -44,6 +44,19 @@ type Spec struct {
 	// "zscore" to zero mean and unit variance. With any other input it
 	// is an error, as Label is.
 	Scale dataset.Scale `json:"scale,omitempty"`
+	// Missing is the policy for the missing values of the feature table
+	// of Input, as tether cluster's -missing (dataset.Options.Missing):
+	// "reject" (or absent) refuses them, "impute" fills them (a column's
+	// mean or most frequent category, with a note), "drop" drops their
+	// rows (with a warning; the labels written list the rows kept, in
+	// order, and a note says which). A missing value is ? or an empty
+	// field, or one of MissingMarkers: field values that mean missing
+	// besides those two, as tether cluster's -missing-markers lists them
+	// (dataset.FrontMissingMarkers: ["NA", "NULL"] for the NA of R's
+	// write.csv and SQL's NULL); a number among them is an error. With
+	// any other input either is an error, as Label is.
+	Missing        dataset.MissingPolicy `json:"missing,omitempty"`
+	MissingMarkers []string              `json:"missing_markers,omitempty"`
 	// Graph is a graph file (edge list, .mtx or .mm, .gml, dense .csv).
 	Graph string `json:"graph,omitempty"`
 	// Dataset is a benchmark dataset of dataset/catalog, read from
@@ -167,6 +180,9 @@ func (s *Spec) Validate() error {
 	if err := s.checkApplies(s.inputKinds()); err != nil {
 		return err
 	}
+	if _, err := dataset.FrontMissingMarkers(s.MissingMarkers); err != nil {
+		return fmt.Errorf("%w: job %s: missing_markers: %v", ErrSpec, s.ID, err)
+	}
 	if sm := s.Sample; sm != nil {
 		if sm.Pairs < 0 || !(sm.LabelFraction >= 0 && sm.LabelFraction <= 1) {
 			return fmt.Errorf("%w: job %s: sample wants pairs ≥ 0 and label_fraction in [0, 1]", ErrSpec, s.ID)
@@ -188,6 +204,8 @@ var inputFields = []struct {
 }{
 	{"label", "label", "is an option of the feature table of input", func(s *Spec) bool { return s.Label != "" }},
 	{"scale", "scale", "is an option of the feature table of input", func(s *Spec) bool { return s.Scale != dataset.ScaleNone }},
+	{"missing", "missing", "is an option of the feature table of input", func(s *Spec) bool { return s.Missing != dataset.MissingReject }},
+	{"missing_markers", "missing-markers", "is an option of the feature table of input", func(s *Spec) bool { return len(s.MissingMarkers) > 0 }},
 	{"knn", "knn", "builds the graph from features", func(s *Spec) bool { return s.KNN != 0 }},
 }
 

@@ -173,6 +173,8 @@ func TestSpellingRemedies(t *testing.T) {
 		{"scale", []string{"minmax", "zscore"}, `job: "scale": "minmax" or "scale": "zscore"`},
 		{"set", []string{"Variant=both"}, `job: "knobs": ["Variant=both"]`},
 		{"normalize-weights", []string{"true"}, `job: "normalize_weights": true`},
+		{"missing", []string{"impute", "drop"}, `job: "missing": "impute" or "missing": "drop"`},
+		{"missing-markers", []string{"NULL,NA"}, `job: "missing_markers": ["NULL", "NA"]`},
 		{"regularize", []string{"auto"}, ""},
 		{"regularize", []string{"mean"}, ""},
 		{"disconnected", []string{"strict"}, ""},

@@ -106,10 +106,11 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	fs.Var(delimFlag{&o.table.Delimiter}, "delim", "field delimiter: , (comma), tab, ; (semicolon), whitespace, or another single character (default: detected)")
 	fs.Var(textVar(&o.table.Header), "header", "header line: auto (the default), yes or no")
 	fs.Var(textVar(&o.table.Scale), "scale", "numeric column scaling: none (the default), minmax or zscore")
-	fs.Var(textVar(&o.table.Missing), "missing", "missing values (? or empty): reject (the default), impute (a numeric column's mean, a categorical column's most frequent value; with a note) or drop (the rows, with a warning; the rows kept keep their 0-based row numbers in the file as names: -o writes them, and node numbers of -truth, -constraints and -partial-labels mean the same rows)")
+	fs.Var(textVar(&o.table.Missing), "missing", "missing values (? or empty, or a value of -missing-markers): reject (the default), impute (a numeric column's mean, a categorical column's most frequent value; with a note) or drop (the rows, with a warning; the rows kept keep their 0-based row numbers in the file as names: -o writes them, and node numbers of -truth, -constraints and -partial-labels mean the same rows)")
 	fs.StringVar(&o.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding reference labels (e.g. club)")
 	fs.Var(textVar(&o.gopt.Format), "graph-format", "format of -graph-file: auto (by extension; a .csv by content; a Matrix Market banner in any file), edgelist, mtx, gml or dense"+unnamedDefault(o.gopt.Format))
 	bindCategorical(fs, &o.table)
+	bindMissingMarkers(fs, &o.table)
 	fs.BoolVar(&o.gopt.Symmetrize, "symmetrize", false, "accept an asymmetric dense or Matrix Market affinity matrix A and use (A+Aᵀ)/2")
 	fs.Var(intIn(&o.gopt.MaxNodes, 0, 1<<31-1), "max-nodes", "largest `number` of nodes of a graph file (0: the default limit, 2²⁴)")
 	fs.BoolVar(&o.gopt.NamedNodes, "named-nodes", false, "read every node of an edge list as a name, integers included (default: all integers are node numbers, all other text names, a mix an error)")
@@ -143,6 +144,24 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 func bindCategorical(fs *flag.FlagSet, opt *dataset.Options) {
 	bindColumns(fs, "categorical", "comma-separated `columns` of the feature file to one-hot encode although their values are numbers (first, last, 1-based numbers or header names)", &opt.Categorical)
 	bindColumns(fs, "drop", "comma-separated `columns` of the feature file to leave out of the features, unread (an id or free-text column; first, last, 1-based numbers or header names; not the -label or -id column; the class column found by its name, never a feature, is left out with the reference labels, with a note)", &opt.Drop)
+}
+
+// bindMissingMarkers binds -missing-markers, the field values of the
+// feature file that mean missing besides ? and the empty field, to
+// opt.MissingMarkers (dataset.FrontMissingMarkers: the list adds to
+// those two; repeatable, the lists add up). A marker that is a number is
+// refused, as the flag's invalid value.
+func bindMissingMarkers(fs *flag.FlagSet, opt *dataset.Options) {
+	var list []string
+	fs.Func("missing-markers", "comma-separated `values` that mean a missing value in the feature file, besides ? and the empty field, which always do (a list adds to them; repeatable, the lists add up): fields equal to one, after unquoting and trimming, case included, are missing values as ? is (see -missing), e.g. -missing-markers NA,NULL for the NA of R's write.csv and the NULL of SQL exports; a number (0, -1, -999) is refused: it would make that number missing in every column", func(v string) error {
+		markers, err := dataset.FrontMissingMarkers(append(list, strings.Split(v, ",")...))
+		if err != nil {
+			return err
+		}
+		list = append(list, strings.Split(v, ",")...)
+		opt.MissingMarkers = markers
+		return nil
+	})
 }
 
 // bindColumns binds the flag name, a comma-separated list of column

@@ -53,7 +53,7 @@ func TestInputFlagsClassified(t *testing.T) {
 	// -graph eps it needs (alone it is refused with the default graph).
 	values := map[string][]string{
 		"label": {"last"}, "id": {"1"}, "delim": {","}, "header": {"yes"}, "scale": {"zscore"},
-		"missing": {"impute"}, "categorical": {"1"}, "drop": {"2"},
+		"missing": {"impute"}, "missing-markers": {"NA"}, "categorical": {"1"}, "drop": {"2"},
 		"gml-label": {"club"}, "graph-format": {"edgelist"}, "symmetrize": nil, "max-nodes": {"100"}, "named-nodes": nil, "graph-base": {"0"},
 		"row-names": {path("rows.txt")}, "col-names": {path("cols.txt")}, "tfidf": nil, "drop-empty": nil,
 		"graph": {"mknn"}, "knn": {"5"}, "eps": {"0.5", "-graph", "eps"}, "affinity": {"cosine"}, "max-full": {"100", "-graph", "full"},
@@ -82,7 +82,7 @@ func TestInputFlagsClassified(t *testing.T) {
 	common := map[string]string{
 		"input": "source", "graph-file": "source", "bipartite": "source", "gen": "source",
 		"label": table, "id": table, "delim": table, "header": table, "scale": table,
-		"missing": table, "categorical": table, "drop": table,
+		"missing": table, "missing-markers": table, "categorical": table, "drop": table,
 		"gml-label": graphFile, "graph-format": graphFile, "symmetrize": graphFile, "max-nodes": graphFile, "named-nodes": graphFile, "graph-base": graphFile,
 		"row-names": bip, "col-names": bip, "tfidf": bip, "drop-empty": bip,
 		"graph": build, "knn": build, "eps": build, "affinity": build, "max-full": build, "knn-search": build, "sigma": build,
@@ -128,7 +128,7 @@ func TestInputFlagsClassified(t *testing.T) {
 		{"labels", []string{"table", "images", "graph"}, nil,
 			map[string]string{
 				"input": "source", "graph-file": "source",
-				"label": table, "id": table, "delim": table, "header": table, "missing": table,
+				"label": table, "id": table, "delim": table, "header": table, "missing": table, "missing-markers": table,
 				"categorical": table, "drop": table, "gml-label": graphFile, "o": all, "quiet": all,
 			}, []string{"-gml-label", "club"}},
 	} {

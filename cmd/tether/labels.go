@@ -63,7 +63,7 @@ node without a class there, and 1 and 01 are one integer): the classes'
 numbers are then written instead, with a warning giving them. IDs or GML labels that repeat or are empty cannot name the nodes:
 the output is then by index, with a warning naming the first such one and
 its line. The graph reader's other warnings (repeated edges merged, a
-directed graph read as undirected) are printed too, as cluster prints them. A row whose class is missing (? or empty) is an error, or is left out
+directed graph read as undirected) are printed too, as cluster prints them. A row whose class is missing (? or empty, or one of -missing-markers) is an error, or is left out
 with -missing drop, as cluster leaves it out; the rows kept are then
 written by their 0-based row numbers in the file ("name,label" lines), as
 cluster -o writes them, unless an -id column names them; a GML
@@ -85,8 +85,9 @@ func runLabels(ctx context.Context, m *Main, args []string) (err error) {
 	fs.StringVar(&in.table.IDColumn, "id", "", "id `column` naming the nodes")
 	fs.Var(delimFlag{&in.table.Delimiter}, "delim", "field delimiter: , (comma), tab, ; (semicolon), whitespace, or another single character (default: detected)")
 	fs.Var(textVar(&in.table.Header), "header", "header line: auto (the default), yes or no")
-	fs.Var(textVar(&in.table.Missing), "missing", "missing feature values (? or empty): reject (the default), impute or drop (as for cluster)")
+	fs.Var(textVar(&in.table.Missing), "missing", "missing feature values (? or empty, or a value of -missing-markers): reject (the default), impute or drop (as for cluster)")
 	bindCategorical(fs, &in.table)
+	bindMissingMarkers(fs, &in.table)
 	fs.StringVar(&in.gopt.LabelAttr, "gml-label", "", "GML node `attribute` holding the labels (e.g. club)")
 	out := fs.String("o", "-", "output `file` (- for standard output)")
 	quiet := fs.Bool("quiet", false, "no progress messages and no notes on standard error (warnings are printed), as tether cluster -quiet")

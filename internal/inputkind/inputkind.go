@@ -38,7 +38,7 @@ var options = map[string]Kind{
 	// dataset.Options: read by the feature table reader only
 	// (dataset.ReadImageFolder reads no options).
 	"label": Table, "id": Table, "delim": Table, "header": Table,
-	"scale": Table, "missing": Table, "categorical": Table, "drop": Table,
+	"scale": Table, "missing": Table, "missing-markers": Table, "categorical": Table, "drop": Table,
 	// dataset.GraphOptions.
 	"gml-label": GraphFile, "graph-format": GraphFile, "symmetrize": GraphFile,
 	"max-nodes": GraphFile, "named-nodes": GraphFile, "graph-base": GraphFile,

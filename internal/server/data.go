@@ -108,6 +108,12 @@ type ReadOptions struct {
 	Missing   string `json:"missing,omitempty"`
 	GMLLabel  string `json:"gml_label,omitempty"`
 	Symmetric bool   `json:"symmetrize,omitempty"`
+	// MissingMarkers are the field values of a feature table that mean
+	// a missing value besides ? and the empty field, which always do, as
+	// tether cluster's -missing-markers lists them
+	// (dataset.FrontMissingMarkers): ["NA", "NULL"] in JSON, NA,NULL
+	// (comma-separated) in an upload's query. A number is refused (400).
+	MissingMarkers []string `json:"missing_markers,omitempty"`
 	// NormalizeWeights and SelfLoops change the weights of the graph of
 	// any data (a file of either kind, generated data) as tether
 	// cluster's -normalize-weights and -self-loops do
@@ -145,6 +151,7 @@ var readOptions = []readOption{
 	{"header", "header", func(o ReadOptions) bool { return o.Header != "" }},
 	{"scale", "scale", func(o ReadOptions) bool { return o.Scale != "" }},
 	{"missing", "missing", func(o ReadOptions) bool { return o.Missing != "" }},
+	{"missing_markers", "missing-markers", func(o ReadOptions) bool { return len(o.MissingMarkers) > 0 }},
 	{"gml_label", "gml-label", func(o ReadOptions) bool { return o.GMLLabel != "" }},
 	{"symmetrize", "symmetrize", func(o ReadOptions) bool { return o.Symmetric }},
 }
@@ -295,8 +302,8 @@ const byContent = "by its content, an edge list"
 // spelling returns how the notes, warnings and errors of packages dataset
 // and input, and those of graph building, name the options they suggest
 // to the uploader of a file: as ReadOptions ("option label none", "option
-// missing drop", "option delim ;", "option symmetrize true", "option
-// scale minmax"). ReadOptions has nothing for tether cluster's -drop,
+// missing drop", "option missing_markers NA", "option delim ;", "option
+// symmetrize true", "option scale minmax"). ReadOptions has nothing for tether cluster's -drop,
 // -categorical, -graph-format, -named-nodes and -graph-base, and the
 // graph's -knn, -sigma and -max-full and the bound on the nodes are the
 // operator's (tether serve's flags, Config.MaxNodes: "this server's
@@ -304,7 +311,7 @@ const byContent = "by its content, an edge list"
 // option, or what to change in the file, or nothing. The output that
 // names the nodes is the labels export (…/export/labels).
 func spelling() dataset.Spelling {
-	return dataset.Spelling{Front: "serve", Style: dataset.StyleOption, Label: "label", ID: "id", Missing: "missing",
+	return dataset.Spelling{Front: "serve", Style: dataset.StyleOption, Label: "label", ID: "id", Missing: "missing", MissingMarkers: "missing_markers",
 		Delim: "delim", Header: "header", Symmetrize: "symmetrize", GMLLabel: "gml_label", Scale: "scale",
 		NodeLimit: "this server's limit", Outputs: "the labels export"}
 }
@@ -363,6 +370,9 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 		if err := f.u.UnmarshalText([]byte(f.v)); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", errBadInput, f.flag, err)
 		}
+	}
+	if opt.MissingMarkers, err = dataset.FrontMissingMarkers(o.MissingMarkers); err != nil {
+		return nil, fmt.Errorf("%w: missing_markers: %v", errBadInput, err)
 	}
 	d, err := input.ReadTable(ctx, content, name, opt)
 	if err != nil {

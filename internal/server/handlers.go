@@ -567,8 +567,8 @@ type dataRequest struct {
 // handleData loads data: a JSON body asks for a generated set or a file
 // under the -data root; any other body is the content of an uploaded file,
 // with the reader options in the query (name, kind, label, id, delim,
-// header, scale, missing, gml_label, symmetrize) and the weight options
-// (normalize_weights, self_loops).
+// header, scale, missing, missing_markers (comma-separated), gml_label,
+// symmetrize) and the weight options (normalize_weights, self_loops).
 func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session) {
 	var src Source
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -594,6 +594,9 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 		}
 		o := ReadOptions{Name: q.Get("name"), Kind: q.Get("kind"), Label: q.Get("label"), ID: q.Get("id"), Delim: q.Get("delim"),
 			Header: q.Get("header"), Scale: q.Get("scale"), Missing: q.Get("missing"), GMLLabel: q.Get("gml_label")}
+		if q.Has("missing_markers") {
+			o.MissingMarkers = strings.Split(q.Get("missing_markers"), ",")
+		}
 		for _, b := range []struct {
 			name string
 			v    *bool

@@ -23,7 +23,9 @@ func TestReadOptionsApply(t *testing.T) {
 	// A ring of 6 nodes, and 6 points in two groups.
 	const ring = "0 1\n1 2\n2 3\n3 4\n4 5\n5 0\n"
 	const pts = "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n"
-	for name, content := range map[string]string{"g.edges": ring, "pts.csv": pts} {
+	// R's NA among the numbers (write.csv's missing value).
+	const na = "x,y\n0,0\n0,NA\n1,0\n5,5\n5,NA\n6,5\n"
+	for name, content := range map[string]string{"g.edges": ring, "pts.csv": pts, "na.csv": na} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -47,6 +49,17 @@ func TestReadOptionsApply(t *testing.T) {
 		{"header, graph", "name=g.edges&header=no", "", ring, "option header " + tableOpt + "g.edges"},
 		{"scale, graph", "name=g.edges&scale=zscore", "", ring, "option scale " + tableOpt + "g.edges"},
 		{"missing, graph", "name=g.edges&missing=drop", "", ring, "option missing " + tableOpt + "g.edges"},
+		{"missing_markers, graph", "name=g.edges&missing_markers=NA", "", ring, "option missing_markers " + tableOpt + "g.edges"},
+		{"file, missing_markers, graph", "", `{"file":"g.edges","options":{"missing_markers":["NA"]}}`, "", "option missing_markers " + tableOpt + "g.edges"},
+		{"generate, missing_markers", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{"missing_markers":["NA"]}}`, "", "option missing_markers is an option of a file and does not apply to generated data"},
+		// The markers reach the reader: NA is refused without them, a
+		// number among them is refused, with them NA is a missing value.
+		{"NA without missing_markers", "name=na.csv&missing=impute", "", na, `"NA" looks like a missing value, which is written ? or left empty: write it so, or list it among the markers of missing values (serve: option missing_markers NA; library: Options.MissingMarkers)`},
+		{"file, NA without missing_markers", "", `{"file":"na.csv","options":{"missing":"impute"}}`, "", `(serve: option missing_markers NA; library: Options.MissingMarkers)`},
+		{"missing_markers, a number", "name=na.csv&missing=impute&missing_markers=NA,-1", "", na, `missing_markers: marker "-1" is a number: every field -1, in every column, would be read as missing`},
+		{"file, missing_markers, a number", "", `{"file":"na.csv","options":{"missing":"impute","missing_markers":["NA","0"]}}`, "", `missing_markers: marker "0" is a number`},
+		{"missing_markers, NA listed, rejecting", "name=na.csv&missing_markers=NA", "", na, `value "NA": missing value: impute it (its column's mean or most frequent value) or drop its row (serve: option missing impute or option missing drop;`},
+		{"missing_markers, NULL listed", "name=na.csv&missing=impute&missing_markers=NULL", "", na, `"NA" looks like a missing value, which the markers of missing values do not list: list it (serve: option missing_markers NULL,NA; library: Options.MissingMarkers)`},
 		{"header, kind graph", "name=g.txt&kind=graph&header=yes", "", ring, "option header " + tableOpt + "g.txt, a graph file (kind graph)"},
 		{"file, scale, graph", "", `{"file":"g.edges","options":{"scale":"zscore"}}`, "", "option scale " + tableOpt + "g.edges, a graph file (by its extension)"},
 		// The graph file's options with a feature table.
@@ -61,7 +74,7 @@ func TestReadOptionsApply(t *testing.T) {
 		{"generate, label", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{"label":"last"}}`, "", "option label is an option of a file and does not apply to generated data"},
 		{"generate, kind and symmetrize", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{"kind":"graph","symmetrize":true}}`, "", "options kind, symmetrize are options of a file and do not apply to generated data"},
 		// The query of an upload.
-		{"misspelt option", "name=pts.csv&lable=last", "", pts, `unknown query parameter "lable" (the options are name, kind, label, id, delim, header, scale, missing, gml_label, symmetrize, normalize_weights, self_loops)`},
+		{"misspelt option", "name=pts.csv&lable=last", "", pts, `unknown query parameter "lable" (the options are name, kind, label, id, delim, header, scale, missing, missing_markers, gml_label, symmetrize, normalize_weights, self_loops)`},
 		{"repeated option", "name=pts.csv&scale=zscore&scale=none", "", pts, "query parameter scale given 2 times"},
 		// The options of the kind read are accepted; symmetrize=false is
 		// the default, which applies to every file.
@@ -70,6 +83,9 @@ func TestReadOptionsApply(t *testing.T) {
 		{"symmetrize false, table", "name=pts.csv&symmetrize=false", "", pts, ""},
 		{"file, graph options", "", `{"file":"g.edges","options":{"symmetrize":true}}`, "", ""},
 		{"file, table options", "", `{"file":"pts.csv","options":{"header":"yes","delim":","}}`, "", ""},
+		{"missing_markers, NA listed", "name=na.csv&missing=impute&missing_markers=NA", "", na, ""},
+		{"missing_markers, NA listed with ? and empty", "name=na.csv&missing=impute&missing_markers=NA,?,", "", na, ""},
+		{"file, missing_markers, NA listed", "", `{"file":"na.csv","options":{"missing":"impute","missing_markers":["NA"]}}`, "", ""},
 		{"generate, no options", "", `{"generate":{"name":"moons","params":{"n":100}},"options":{}}`, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

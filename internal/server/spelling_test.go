@@ -57,6 +57,10 @@ func TestUploadSpelledReaderMessages(t *testing.T) {
 		// graph.BuildNeighborsSpelled, through input.Data.BuildGraphSpelled.
 		{"name=huge.csv", "x,y\n1e200,0\n0,1\n1,0\n5,5\n5,6\n6,5\n", "scale the features (dataset.Options.Scale = ScaleMinMax or ScaleZScore; serve: option scale minmax or option scale zscore)"},
 		{"name=gaps.csv&missing=drop", "x,y\n0,0\n0,1\n1,0\n?,3\n5,5\n5,6\n6,5\n", "gaps.csv: the 6 rows kept are named by their 0-based row numbers among the file's 7 data rows (0…6, with gaps): the labels export writes those numbers"},
+		// R's NA among numbers names the option that lists it; listed,
+		// it is imputed as ? is, the note naming option missing.
+		{"name=na.csv&missing=impute", "x,y\n0,0\n0,1\n1,0\nNA,3\n5,5\n5,6\n6,5\n", `"NA" looks like a missing value, which is written ? or left empty: write it so, or list it among the markers of missing values (serve: option missing_markers NA; library: Options.MissingMarkers), and it is imputed as the other missing values are`},
+		{"name=na.csv&missing=impute&missing_markers=NA", "x,y\n0,0\n0,1\n1,0\nNA,3\n5,5\n5,6\n6,5\n", "na.csv: imputed 1 missing value in 1 row and 1 column: a numeric column's by the mean of its other values, a categorical column's by its most frequent value (serve: option missing impute; library: Options.Missing = MissingImpute)"},
 	} {
 		t.Run(c.query, func(t *testing.T) {
 			var info sessionInfo
