@@ -753,37 +753,56 @@ func TestCOSCMultiway(t *testing.T) {
 // optimum in 5 of the 8 cases, RatioDCA from 3 starts in 3 of them.
 func TestCOSCRatioDCAAlone(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
-		rng := rand.New(rand.NewPCG(seed, 99))
-		n := 8 + int(seed)%6
-		g := coscRandomGraph(t, rng, n, 0.35)
-		truth := make([]int, n)
-		for i := range truth {
-			truth[i] = rng.IntN(2)
-		}
-		set := coscRandomPairs(rng, truth, 2+int(seed)%5)
-		want := coscBruteForce(g, set.Pairs)
-		_, cg, _ := coscTopLevel(t, &Problem{Graph: g, K: 2, Constraints: set})
-		if len(cg.cl) > 0 {
-			// Theorem 3 with the optimal consistent Ncut itself.
-			cg.gamma = theorem3Gamma(cg, want)
-		}
-		st := newCOSCState(cg, 0.1, coscMaxInner)
-		best := math.Inf(1)
-		for start := 0; start < 20; start++ {
-			f := make([]float64, cg.n)
-			for i := range f {
-				f[i] = rng.NormFloat64()
-			}
-			run, err := st.ratioDCA(context.Background(), f, 40, coscOuterTol)
-			if err != nil {
-				t.Fatal(err)
-			}
-			best = min(best, run.fhat)
-		}
-		if math.Abs(best-want) > 1e-9*want {
-			t.Errorf("seed %d (n = %d, %d pairs): RatioDCA best F̂_γ %.12g, brute force %.12g", seed, n, len(set.Pairs), best, want)
+		c := coscRatioDCABest(t, seed, 0)
+		if math.Abs(c.best-c.want) > 1e-9*c.want {
+			t.Errorf("seed %d (n = %d, %d pairs): RatioDCA best F̂_γ %.12g, brute force %.12g", seed, c.n, c.pairs, c.best, c.want)
 		}
 	}
+}
+
+// ratioDCACase is one case of coscRatioDCABest: the best F̂_γ of the
+// RatioDCA runs, the brute-force optimum of the unscaled graph, and the
+// case's size.
+type ratioDCACase struct {
+	best, want float64
+	n, pairs   int
+}
+
+// coscRatioDCABest draws the random case of seed (8 to 13 nodes, 2 to 6
+// pairs), scales its weights by 2^e (exact), sets γ by Theorem 3 with
+// the optimal consistent Ncut itself when there are cannot-links, and
+// runs RatioDCA alone from 20 seeded normal starts (40 outer steps
+// each), returning the best F̂_γ beside the brute force of the
+// unscaled graph (the ratio is invariant to the scale).
+func coscRatioDCABest(t *testing.T, seed uint64, e int) ratioDCACase {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 99))
+	n := 8 + int(seed)%6
+	g := coscRandomGraph(t, rng, n, 0.35)
+	truth := make([]int, n)
+	for i := range truth {
+		truth[i] = rng.IntN(2)
+	}
+	set := coscRandomPairs(rng, truth, 2+int(seed)%5)
+	want := coscBruteForce(g, set.Pairs)
+	_, cg, _ := coscTopLevel(t, &Problem{Graph: g.ScaledPow2(e), K: 2, Constraints: set})
+	if len(cg.cl) > 0 {
+		cg.gamma = theorem3Gamma(cg, want)
+	}
+	st := newCOSCState(cg, 0.1, coscMaxInner)
+	best := math.Inf(1)
+	for start := 0; start < 20; start++ {
+		f := make([]float64, cg.n)
+		for i := range f {
+			f[i] = rng.NormFloat64()
+		}
+		run, err := st.ratioDCA(context.Background(), f, 40, coscOuterTol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best = min(best, run.fhat)
+	}
+	return ratioDCACase{best: best, want: want, n: n, pairs: len(set.Pairs)}
 }
 
 // TestCOSCInnerCancel: the inner problem of RatioDCA checks ctx while it
@@ -1029,34 +1048,9 @@ func TestCOSCInnerScaleFree(t *testing.T) {
 		}
 	}
 	for seed := uint64(1); seed <= 8; seed++ {
-		rng := rand.New(rand.NewPCG(seed, 99))
-		n := 8 + int(seed)%6
-		g := coscRandomGraph(t, rng, n, 0.35)
-		truth := make([]int, n)
-		for i := range truth {
-			truth[i] = rng.IntN(2)
-		}
-		set := coscRandomPairs(rng, truth, 2+int(seed)%5)
-		want := coscBruteForce(g, set.Pairs)
-		_, cg, _ := coscTopLevel(t, &Problem{Graph: g.ScaledPow2(-59), K: 2, Constraints: set})
-		if len(cg.cl) > 0 {
-			cg.gamma = theorem3Gamma(cg, want)
-		}
-		st := newCOSCState(cg, 0.1, coscMaxInner)
-		best := math.Inf(1)
-		for start := 0; start < 20; start++ {
-			f := make([]float64, cg.n)
-			for i := range f {
-				f[i] = rng.NormFloat64()
-			}
-			run, err := st.ratioDCA(context.Background(), f, 40, coscOuterTol)
-			if err != nil {
-				t.Fatal(err)
-			}
-			best = min(best, run.fhat)
-		}
-		if math.Abs(best-want) > 1e-9*want {
-			t.Errorf("seed %d (n = %d, weights ×2⁻⁵⁹): RatioDCA best F̂_γ %.12g, brute force %.12g", seed, n, best, want)
+		c := coscRatioDCABest(t, seed, -59)
+		if math.Abs(c.best-c.want) > 1e-9*c.want {
+			t.Errorf("seed %d (n = %d, weights ×2⁻⁵⁹): RatioDCA best F̂_γ %.12g, brute force %.12g", seed, c.n, c.best, c.want)
 		}
 	}
 }

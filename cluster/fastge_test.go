@@ -330,30 +330,7 @@ func TestPencilTheorem425(t *testing.T) {
 // §8.7.2).
 func pwGenEigSym(t *testing.T, a, b *mat.SymDense) []float64 {
 	t.Helper()
-	n := a.SymmetricDim()
-	var ch mat.Cholesky
-	if !ch.Factorize(b) {
-		t.Fatal("B is not positive definite")
-	}
-	var l, li mat.TriDense
-	ch.LTo(&l)
-	if err := li.InverseTri(&l); err != nil {
-		t.Fatal(err)
-	}
-	var c mat.Dense
-	c.Product(&li, a, li.T())
-	cs := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			cs.SetSym(i, j, (c.At(i, j)+c.At(j, i))/2)
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(cs, false) {
-		t.Fatal("eigendecomposition failed")
-	}
-	v := es.Values(nil)
-	sort.Float64s(v)
+	v, _ := fge2RefGenSym(t, a, b)
 	return v
 }
 

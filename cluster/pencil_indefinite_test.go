@@ -13,7 +13,7 @@ import (
 
 // pencilDense returns the finite eigenvalues λ of P x = λ L x, ascending,
 // by the dense reduction of M = P + μL (positive definite) = RᵀR: the
-// eigenvalues τ of R⁻ᵀLR⁻¹ (gonum EigenSym) are τ = 1/(λ + μ), and τ = 0
+// eigenvalues τ of R⁻ᵀLR⁻¹ (fge2RefGenSym, gonum EigenSym) are τ = 1/(λ + μ), and τ = 0
 // (to 10⁻¹⁰ of the largest |τ|) is an infinite λ.
 func pencilDense(t *testing.T, p, l *mat.SymDense, mu float64) []float64 {
 	t.Helper()
@@ -24,29 +24,7 @@ func pencilDense(t *testing.T, p, l *mat.SymDense, mu float64) []float64 {
 			m.SetSym(i, j, p.At(i, j)+mu*l.At(i, j))
 		}
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(m) {
-		t.Fatal("M = P + μL is not positive definite")
-	}
-	var r, ri mat.TriDense
-	ch.UTo(&r)
-	if err := ri.InverseTri(&r); err != nil {
-		t.Fatal(err)
-	}
-	var c mat.Dense
-	c.Mul(ri.T(), l)
-	c.Mul(&c, &ri)
-	cs := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			cs.SetSym(i, j, (c.At(i, j)+c.At(j, i))/2)
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(cs, false) {
-		t.Fatal("EigenSym failed")
-	}
-	taus := es.Values(nil)
+	taus, _ := fge2RefGenSym(t, l, m) // L y = τ M y, the τ of R⁻ᵀLR⁻¹
 	tmax := 0.0
 	for _, x := range taus {
 		tmax = max(tmax, math.Abs(x))
