@@ -317,7 +317,8 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // Dense CSV is an n×n non-negative matrix, optionally with a header of node
 // names, or of the column numbers 0…n−1 that pandas writes (skipped);
 // lines starting with '#' or '%' are comments, as DetectCSVGraph takes
-// them (a header of names that begin with one is read as a comment).
+// them (a header of names that begin with one is read as a comment, and
+// warned of: commentedHeader).
 //
 // Weights must be finite and non-negative; zero weights are dropped, and
 // a weight written positive (or negative) that reads as 0, such as
@@ -935,6 +936,54 @@ func matrixMarketBanner(lines []string) bool {
 		return len(f) >= 2 && strings.EqualFold(f[0], "%%MatrixMarket") && strings.EqualFold(f[1], "matrix")
 	}
 	return false
+}
+
+// commentedHeader returns the 1-based number and the text of the
+// comment line just above the first data line of lines when it reads as
+// a header of c node names behind its '#' or '%': split at commas,
+// tabs or semicolons (not blanks: prose), it has c non-empty fields and none is
+// written as a number (numberLike). numpy's savetxt(header=…) writes
+// "# a,b,c" so, and the dense reader skips it as a comment; the caller
+// warns. line is 0 otherwise. Cost O(size of the lines before the first
+// data line).
+func commentedHeader(lines []string, c int) (line int, text string) {
+	prev := -1
+	for i, l := range lines {
+		if isBlank(l) {
+			continue
+		}
+		if dataLine(l) {
+			break
+		}
+		prev = i
+	}
+	if prev < 0 || c < 2 {
+		return 0, ""
+	}
+	text = strings.TrimSpace(lines[prev])
+	body := strings.TrimLeft(text, "#%")
+	for _, sep := range []func(rune) bool{
+		func(r rune) bool { return r == ',' },
+		func(r rune) bool { return r == '\t' },
+		func(r rune) bool { return r == ';' },
+	} {
+		f := strings.FieldsFunc(body, sep)
+		if len(f) != c {
+			continue
+		}
+		ok := true
+		for _, x := range f {
+			x = strings.TrimSpace(x)
+			if x == "" || numberLike(x) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return prev + 1, text
+		}
+	}
+	return 0, ""
 }
 
 // dataLine reports whether l is a data line of a graph text: neither
@@ -1572,6 +1621,7 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 
 // parseDenseCSV implements the dense affinity reader of ReadGraph.
 func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
+	orig := lines
 	// Comment lines (# or %) are skipped, as detectCSVGraph skips them:
 	// blanked, so that the lines keep their numbers (a "% my, matrix"
 	// line named the nodes; review 114).
@@ -1638,6 +1688,11 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 		})
 	}
 	d := &GraphData{G: g}
+	if !raw.named {
+		if line, text := commentedHeader(orig, n); line > 0 {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: the comment %s has %d fields, none a number, as many as the matrix has columns: if they name the nodes, remove the %q (a comment is not read, so the nodes are numbered 0…%d)", name, line, quote(text), n, text[:1], n-1))
+		}
+	}
 	if raw.named {
 		for _, c := range raw.cols {
 			d.Names = append(d.Names, c.name)

@@ -499,3 +499,34 @@ func TestDenseCSVHeaderNamesClash(t *testing.T) {
 		}
 	}
 }
+
+// TestDenseCSVCommentedHeader: a comment just above a dense matrix that
+// reads as its header of names ("# a,b,c", as numpy's savetxt writes a
+// header) warns that the names are not read; the nodes were numbered
+// with no word (stop-59 note). A comment that is prose, has another
+// number of fields, holds a number, or is not the last comment line
+// before the rows does not warn; a real header is read as names.
+func TestDenseCSVCommentedHeader(t *testing.T) {
+	const rows = "0,1,0\n1,0,1\n0,1,0\n"
+	for _, c := range []struct{ in, want string }{
+		{"#a,b,c\n" + rows, `d.csv:1: the comment "#a,b,c" has 3 fields, none a number, as many as the matrix has columns: if they name the nodes, remove the "#"`},
+		{"% made by hand\n# a, b, c\n\n" + rows, `d.csv:2: the comment "# a, b, c" has 3 fields`},
+		{"%x\ty\tz\n" + strings.ReplaceAll(rows, ",", "\t"), `d.csv:1: the comment "%x\ty\tz" has 3 fields`},
+		{"# a toy graph, three nodes\n" + rows, ""},
+		{"# a,b\n" + rows, ""},
+		{"# a,b,c,d\n" + rows, ""},
+		{"# a,1,c\n" + rows, ""},
+		{"# a,b,c\n# made by hand\n" + rows, ""},
+		{"a,b,c\n" + rows, ""},
+		{rows, ""},
+	} {
+		d, err := ReadGraph(context.Background(), strings.NewReader(c.in), "d.csv", DenseCSV, GraphOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", c.in, err)
+		}
+		got := strings.Join(d.Warnings, "\n")
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%q: warnings %q, want %q", c.in, got, c.want)
+		}
+	}
+}
