@@ -11,7 +11,9 @@
 // weight for soft constraints. FromLabels and SampleFromLabels turn labels
 // into pairs (same label → must-link, different → cannot-link);
 // PartialLabels goes back through the must-link closure. LabelsToSets and
-// SetsToLabels convert to and from the label sets V_1 … V_k of seed 004.
+// SetsToLabels convert to and from the label sets V_1 … V_k of seed 004
+// (LabelsToSets gives one set per label present, so sparse large labels
+// cost nothing).
 //
 // # Consistency
 //
@@ -43,13 +45,19 @@
 //
 // Every generator takes a rand.Source (nil means DefaultSeed) and gives the
 // same output for the same seed; none visits all n² pairs when it samples a
-// share of them.
+// share of them, and none costs more than O(k log k) for k distinct labels,
+// whatever their values (but LabelSets, whose sets are indexed by label).
+// BernoulliPairsContext, UniformPairsContext, FractionPairsContext,
+// SampleFromLabelsContext, FromLabelsContext, FractionLabelsContext,
+// StratifiedLabels and MustLinksUniformityContext check a context every
+// few thousand draws and stop with its error once it is cancelled; the
+// names without Context use context.Background().
 //
 //	protocol                                      source                            function
 //	each pair with probability p (p = 1/n)        seed 003 §5.1, seed 000 §4.5.1    BernoulliPairs
 //	a fraction of all pairs (1%; 0–20%)           seed 000 Table 4.2, seed 002 §6   FractionPairs, UniformPairs
 //	a fraction of labelled nodes (10%; 20–80%)    seed 000 §3.4, seed 001 §5        FractionLabels
-//	label sets V_1…V_k (25/50/75% of nodes)       seed 004 eq. 4.1, §6              LabelSets
+//	label sets V_1…V_k (25/50/75% of nodes)       seed 004 eq. 4.1, §6              LabelSets, StratifiedLabels
 //	uniform must-links only                       seed 000 §4.1.3, Fig. 4.3         UniformMustLinks
 //	must-links with uniformity α                  seed 000 §4.1.3, Fig. 4.4         MustLinksUniformity
 //	partitions A–D                                seed 000 Table 4.1                Table41, BlockLabels

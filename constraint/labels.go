@@ -1,6 +1,7 @@
 package constraint
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,7 +13,16 @@ import (
 // others Unlabeled: the protocol of seed 000 §3.4 (f = 0.1) and of seed 001
 // §5 (20–80% known labels). Cost O(n). A nil src uses DefaultSeed. The error
 // wraps ErrInvalid when f is outside [0, 1] or a label of truth is negative.
+// FractionLabels is FractionLabelsContext with context.Background().
 func FractionLabels(truth []int, f float64, src rand.Source) (Labels, error) {
+	return FractionLabelsContext(context.Background(), truth, f, src)
+}
+
+// FractionLabelsContext is FractionLabels checking ctx before it starts and
+// every 4096 nodes drawn: once ctx is cancelled it returns an error
+// wrapping ctx.Err() and no labels. For the same src it draws the same
+// nodes as FractionLabels.
+func FractionLabelsContext(ctx context.Context, truth []int, f float64, src rand.Source) (Labels, error) {
 	if err := checkTruth(truth); err != nil {
 		return nil, err
 	}
@@ -20,11 +30,18 @@ func FractionLabels(truth []int, f float64, src rand.Source) (Labels, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := stopped(ctx, "drawing labels"); err != nil {
+		return nil, err
+	}
+	idx, err := sampleIndices(ctx, "drawing labels", int64(len(truth)), m, newRand(src))
+	if err != nil {
+		return nil, err
+	}
 	out := make(Labels, len(truth))
 	for i := range out {
 		out[i] = Unlabeled
 	}
-	for _, t := range sampleIndices(int64(len(truth)), m, newRand(src)) {
+	for _, t := range idx {
 		out[t] = truth[t]
 	}
 	return out, nil
@@ -37,52 +54,171 @@ func FractionLabels(truth []int, f float64, src rand.Source) (Labels, error) {
 // (25/50/75%, §6); we stratify by class so every class is supervised: V_c
 // has round(f·n_c) nodes of class c drawn uniformly without replacement, and
 // at least one when f > 0 and n_c > 0. Each V_c is in increasing order;
-// classes without nodes give empty sets. Cost O(n). A nil src uses
-// DefaultSeed. The error wraps ErrInvalid when f is outside [0, 1] or a label
-// of truth is negative.
+// labels without nodes give empty sets. Cost O(n + k): the k sets are
+// indexed by label, so sparse large labels ({0, 10⁹}) make k large;
+// StratifiedLabels draws the same nodes in O(n) whatever the labels. A nil
+// src uses DefaultSeed. The error wraps ErrInvalid when f is outside
+// [0, 1] or a label of truth is negative.
 func LabelSets(truth []int, f float64, src rand.Source) ([][]int, error) {
 	if err := checkTruth(truth); err != nil {
 		return nil, err
 	}
-	if !(f >= 0 && f <= 1) {
-		return nil, fmt.Errorf("%w: label fraction %v outside [0, 1]", ErrInvalid, f)
-	}
-	members := classMembers(truth)
-	rng := newRand(src)
-	sets := make([][]int, len(members))
-	for c, mem := range members {
-		m := int64(math.Round(f * float64(len(mem))))
-		if f > 0 && len(mem) > 0 && m == 0 {
-			m = 1
-		}
-		idx := sampleIndices(int64(len(mem)), m, rng)
-		sets[c] = make([]int, len(idx))
-		for a, t := range idx {
-			sets[c][a] = mem[t]
-		}
-	}
-	return sets, nil
-}
-
-// classMembers returns, for each class c = 0…max(truth), its nodes in
-// increasing order. truth must be non-negative.
-func classMembers(truth []int) [][]int {
 	k := 0
 	for _, c := range truth {
 		k = max(k, c+1)
 	}
-	count := make([]int, k)
-	for _, c := range truth {
-		count[c]++
+	sets := make([][]int, k)
+	for c := range sets {
+		sets[c] = []int{}
 	}
-	members := make([][]int, k)
-	for c := range members {
-		members[c] = make([]int, 0, count[c])
+	err := stratified(context.Background(), truth, f, src, func(c int, nodes []int) {
+		sets[c] = append([]int{}, nodes...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sets, nil
+}
+
+// StratifiedLabels reveals the reference labels of the nodes LabelSets
+// draws (for each class c, round(f·n_c) of its n_c nodes uniformly without
+// replacement, at least one when f > 0) and marks the others Unlabeled: for
+// the same src, the partial labels SetsToLabels(len(truth), LabelSets(…))
+// gives. Cost O(n + k log k) time and O(n) memory for k distinct labels,
+// whatever their values. It checks ctx before it starts and every 4096
+// nodes drawn, and once ctx is cancelled returns an error wrapping
+// ctx.Err(). A nil src uses DefaultSeed. The error wraps ErrInvalid when f
+// is outside [0, 1] or a label of truth is negative.
+func StratifiedLabels(ctx context.Context, truth []int, f float64, src rand.Source) (Labels, error) {
+	if err := checkTruth(truth); err != nil {
+		return nil, err
+	}
+	out := make(Labels, len(truth))
+	for i := range out {
+		out[i] = Unlabeled
+	}
+	err := stratified(ctx, truth, f, src, func(c int, nodes []int) {
+		for _, v := range nodes {
+			out[v] = c
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// stratified draws, class after class in increasing label order, round(f·n_c)
+// of the n_c nodes of each class c of truth (at least one when f > 0) and
+// calls keep(c, nodes) with them in increasing order (nodes is reused).
+// truth must be checked.
+func stratified(ctx context.Context, truth []int, f float64, src rand.Source, keep func(c int, nodes []int)) error {
+	if !(f >= 0 && f <= 1) {
+		return fmt.Errorf("%w: label fraction %v outside [0, 1]", ErrInvalid, f)
+	}
+	if err := stopped(ctx, "drawing labels"); err != nil {
+		return err
+	}
+	classes, members, _ := classMembers(truth)
+	rng := newRand(src)
+	var nodes []int
+	for r, mem := range members {
+		m := int64(math.Round(f * float64(len(mem))))
+		if f > 0 && len(mem) > 0 && m == 0 {
+			m = 1
+		}
+		idx, err := sampleIndices(ctx, "drawing labels", int64(len(mem)), m, rng)
+		if err != nil {
+			return err
+		}
+		nodes = nodes[:0]
+		for _, t := range idx {
+			nodes = append(nodes, mem[t])
+		}
+		keep(classes[r], nodes)
+	}
+	return nil
+}
+
+// classIndex numbers the distinct labels ≥ 0 of truth in increasing order:
+// classes[r] is the r-th smallest and id[i] the number of truth[i] (−1 for
+// a negative label). Cost O(n + k log k) time and O(n + k) memory for k
+// distinct labels, whatever their values: a table indexed by label when
+// the largest is below 2n + 64, a map otherwise.
+func classIndex(truth []int) (classes []int, id []int) {
+	hi := -1
+	for _, c := range truth {
+		hi = max(hi, c)
+	}
+	id = make([]int, len(truth))
+	if hi < 2*len(truth)+64 {
+		slot := make([]int, hi+1) // label → number + 1, 0 while unseen
+		for _, c := range truth {
+			if c >= 0 && slot[c] == 0 {
+				slot[c] = 1
+			}
+		}
+		for c, seen := range slot {
+			if seen != 0 {
+				classes = append(classes, c)
+				slot[c] = len(classes)
+			}
+		}
+		for i, c := range truth {
+			id[i] = -1
+			if c >= 0 {
+				id[i] = slot[c] - 1
+			}
+		}
+		return classes, id
+	}
+	num := make(map[int]int)
+	for _, c := range truth {
+		if _, ok := num[c]; c >= 0 && !ok {
+			num[c] = 0
+			classes = append(classes, c)
+		}
+	}
+	slices.Sort(classes)
+	for r, c := range classes {
+		num[c] = r
 	}
 	for i, c := range truth {
-		members[c] = append(members[c], i)
+		id[i] = -1
+		if c >= 0 {
+			id[i] = num[c]
+		}
 	}
-	return members
+	return classes, id
+}
+
+// classMembers returns the distinct labels ≥ 0 of truth in increasing
+// order (classes), the nodes of each in increasing order (members[r] for
+// classes[r], the slices sharing one array but each capped at its end, so
+// appending to one copies it), and the number of each node's class (id, −1
+// for a negative label). Cost O(n + k log k) for k classes (classIndex).
+func classMembers(truth []int) (classes []int, members [][]int, id []int) {
+	classes, id = classIndex(truth)
+	start := make([]int, len(classes)+1)
+	for _, r := range id {
+		if r >= 0 {
+			start[r+1]++
+		}
+	}
+	for r := range classes {
+		start[r+1] += start[r]
+	}
+	flat := make([]int, start[len(classes)])
+	members = make([][]int, len(classes))
+	for r := range members {
+		members[r] = flat[start[r]:start[r]:start[r+1]]
+	}
+	for i, r := range id {
+		if r >= 0 {
+			members[r] = append(members[r], i)
+		}
+	}
+	return classes, members, id
 }
 
 // SetsToLabels converts label sets V_0 … V_{k−1} (as from LabelSets) to
@@ -111,22 +247,17 @@ func SetsToLabels(n int, sets [][]int) (Labels, error) {
 	return out, nil
 }
 
-// LabelsToSets groups the labelled nodes of l by label: sets[c] lists, in
-// increasing order, the nodes with label c, for c = 0…max label. It is the
-// inverse of SetsToLabels. Negative labels other than Unlabeled are ignored
-// (see Labels.Validate).
+// LabelsToSets groups the labelled nodes of l by label: one set per
+// distinct label present, in increasing order of the label, each listing
+// its nodes in increasing order; labels no node has give no set. When the
+// labels present are exactly 0…k−1, sets[c] holds the nodes of label c
+// and LabelsToSets is the inverse of SetsToLabels. Negative labels other
+// than Unlabeled are ignored (see Labels.Validate). Cost O(n + k log k)
+// time and O(n + k) memory for k distinct labels, whatever their values
+// (labels {0, 5·10⁶} give two sets, not 5·10⁶ + 1 slots).
 func LabelsToSets(l Labels) [][]int {
-	k := 0
-	for _, c := range l {
-		k = max(k, c+1)
-	}
-	sets := make([][]int, k)
-	for i, c := range l {
-		if c >= 0 {
-			sets[c] = append(sets[c], i)
-		}
-	}
-	return sets
+	_, members, _ := classMembers(l)
+	return members
 }
 
 // FromLabels converts partial labels to pairwise constraints (SPEC §5;
@@ -136,14 +267,32 @@ func LabelsToSets(l Labels) [][]int {
 // the node indices, so time and memory are O(n + L²): use SampleFromLabels
 // when L is large. Entries below 0 are treated as unlabelled.
 func FromLabels(l Labels) *Set {
+	s, _ := FromLabelsContext(context.Background(), l)
+	return s
+}
+
+// FromLabelsContext is FromLabels checking ctx before it starts and every
+// 4096 pairs written: once ctx is cancelled it returns an error wrapping
+// ctx.Err() and no set.
+func FromLabelsContext(ctx context.Context, l Labels) (*Set, error) {
+	if err := stopped(ctx, "pairing labels"); err != nil {
+		return nil, err
+	}
 	lab := labelled(l)
 	s := &Set{N: len(l), Pairs: make([]Pair, 0, len(lab)*(len(lab)-1)/2)}
+	next := pollEvery
 	for b := 1; b < len(lab); b++ {
+		if len(s.Pairs) >= next {
+			if err := stopped(ctx, "pairing labels"); err != nil {
+				return nil, err
+			}
+			next = len(s.Pairs) + pollEvery
+		}
 		for a := 0; a < b; a++ {
 			s.Pairs = append(s.Pairs, oracle(l, lab[a], lab[b]))
 		}
 	}
-	return s
+	return s, nil
 }
 
 func labelled(l Labels) []int {
@@ -161,17 +310,32 @@ func labelled(l Labels) []int {
 // constraints drawn among the points whose label is known). Cost O(n + kept
 // pairs), never O(L²) (geometric skips as in BernoulliPairs). A nil src uses
 // DefaultSeed. The error wraps ErrInvalid when p is outside [0, 1].
+// SampleFromLabels is SampleFromLabelsContext with context.Background().
 func SampleFromLabels(l Labels, p float64, src rand.Source) (*Set, error) {
+	return SampleFromLabelsContext(context.Background(), l, p, src)
+}
+
+// SampleFromLabelsContext is SampleFromLabels checking ctx before it starts
+// and every 4096 pairs drawn: once ctx is cancelled it returns an error
+// wrapping ctx.Err() and no set. For the same src it draws the same pairs
+// as SampleFromLabels.
+func SampleFromLabelsContext(ctx context.Context, l Labels, p float64, src rand.Source) (*Set, error) {
 	if !(p >= 0 && p <= 1) {
 		return nil, fmt.Errorf("%w: pair probability %v outside [0, 1]", ErrInvalid, p)
+	}
+	if err := stopped(ctx, "drawing pairs of labelled nodes"); err != nil {
+		return nil, err
 	}
 	lab := labelled(l)
 	total := NumPairs(len(lab))
 	s := &Set{N: len(l), Pairs: make([]Pair, 0, expectedCap(total, p))}
-	bernoulliIndices(total, p, newRand(src), func(t int64) {
+	err := bernoulliIndices(ctx, "drawing pairs of labelled nodes", total, p, newRand(src), func(t int64) {
 		a, b := PairAt(t)
 		s.Pairs = append(s.Pairs, oracle(l, lab[a], lab[b]))
 	})
+	if err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -196,7 +360,8 @@ func FlipLabels(l Labels, f float64, k int, src rand.Source) (out Labels, flippe
 	}
 	rng := newRand(src)
 	out = slices.Clone(l)
-	for _, t := range sampleIndices(int64(len(lab)), m, rng) {
+	idx, _ := sampleIndices(context.Background(), "", int64(len(lab)), m, rng)
+	for _, t := range idx {
 		v := lab[t]
 		c := rng.IntN(k - 1)
 		if c >= l[v] {
@@ -225,7 +390,8 @@ func FlipPairs(s *Set, f float64, src rand.Source) (out *Set, flipped []int, err
 		return nil, nil, err
 	}
 	out = &Set{N: s.N, Pairs: slices.Clone(s.Pairs)}
-	for _, t := range sampleIndices(int64(len(s.Pairs)), m, newRand(src)) {
+	idx, _ := sampleIndices(context.Background(), "", int64(len(s.Pairs)), m, newRand(src))
+	for _, t := range idx {
 		p := &out.Pairs[t]
 		if p.Kind == MustLink {
 			p.Kind = CannotLink

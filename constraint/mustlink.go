@@ -1,6 +1,7 @@
 package constraint
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -62,6 +63,8 @@ func ConnectivityThreshold(sizes []int) int {
 // classPairs indexes the must-links a reference partition allows: the pairs
 // inside each class, numbered class after class, each class in PairIndex
 // order of its members' ranks.
+// The classes are numbered 0…k−1 in increasing order of their labels
+// (classMembers), so sparse large labels cost nothing.
 type classPairs struct {
 	members [][]int // members[c]: nodes of class c, increasing
 	offset  []int64 // offset[c]: index of class c's first pair; offset[k] = total
@@ -69,8 +72,11 @@ type classPairs struct {
 	rank    []int   // rank of each node within its class
 }
 
+// newClassPairs indexes the must-links of truth (labels ≥ 0) in O(n + k log k)
+// for k distinct labels.
 func newClassPairs(truth []int) *classPairs {
-	cp := &classPairs{members: classMembers(truth), class: truth, rank: make([]int, len(truth))}
+	_, members, class := classMembers(truth)
+	cp := &classPairs{members: members, class: class, rank: make([]int, len(truth))}
 	cp.offset = make([]int64, len(cp.members)+1)
 	for c, mem := range cp.members {
 		cp.offset[c+1] = cp.offset[c] + NumPairs(len(mem))
@@ -111,7 +117,7 @@ func UniformMustLinks(truth []int, m int, src rand.Source) (*Set, error) {
 	if m < 0 || int64(m) > cp.total() {
 		return nil, fmt.Errorf("%w: %d must-links requested, the partition allows %d", ErrInvalid, m, cp.total())
 	}
-	idx := sampleIndices(cp.total(), int64(m), newRand(src))
+	idx, _ := sampleIndices(context.Background(), "", cp.total(), int64(m), newRand(src))
 	s := &Set{N: len(truth), Pairs: make([]Pair, len(idx))}
 	for k, t := range idx {
 		s.Pairs[k] = cp.pair(t)
@@ -147,14 +153,24 @@ const rejectionTries = 64
 // chosen, where 64 rejections in a row have probability under (5/8)⁶⁴, it
 // enumerates the candidates. But for those enumerations, the cost is
 // O(n + m·log n) for any m up to the number of correct must-links, near
-// that number included, and the memory O(n + m), k the largest label + 1
-// counted in n; the trees hold at most 2³¹ − 1 candidates, so above that
+// that number included, and the memory O(n + m), plus O(k log k) for k
+// distinct labels; the trees hold at most 2³¹ − 1 candidates, so above that
 // (m ≥ 2²⁹ chosen, beyond what tether constraints gen writes) the exact
 // draws enumerate again.
 // A nil src uses DefaultSeed. The error wraps ErrInvalid when alpha is
 // outside [0, 1], m is negative or larger than the number of correct
 // must-links, or a label of truth is negative.
+// MustLinksUniformity is MustLinksUniformityContext with
+// context.Background().
 func MustLinksUniformity(truth []int, m int, alpha float64, src rand.Source) (*Set, error) {
+	return MustLinksUniformityContext(context.Background(), truth, m, alpha, src)
+}
+
+// MustLinksUniformityContext is MustLinksUniformity checking ctx before it
+// starts and every 4096 must-links drawn: once ctx is cancelled it returns
+// an error wrapping ctx.Err() and no set. For the same src it draws the
+// same must-links as MustLinksUniformity.
+func MustLinksUniformityContext(ctx context.Context, truth []int, m int, alpha float64, src rand.Source) (*Set, error) {
 	if err := checkTruth(truth); err != nil {
 		return nil, err
 	}
@@ -165,9 +181,17 @@ func MustLinksUniformity(truth []int, m int, alpha float64, src rand.Source) (*S
 	if m < 0 || int64(m) > cp.total() {
 		return nil, fmt.Errorf("%w: %d must-links requested, the partition allows %d", ErrInvalid, m, cp.total())
 	}
+	if err := stopped(ctx, "drawing must-links"); err != nil {
+		return nil, err
+	}
 	g := newUniformityGen(cp, m, src)
 	s := &Set{N: len(truth), Pairs: make([]Pair, 0, m)}
 	for step := range m {
+		if step%pollEvery == 0 {
+			if err := stopped(ctx, "drawing must-links"); err != nil {
+				return nil, err
+			}
+		}
 		s.Pairs = append(s.Pairs, g.take(g.draw(step, alpha)))
 	}
 	return s, nil

@@ -1,6 +1,7 @@
 package constraint
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -78,28 +79,54 @@ func PairAt(t int64) (i, j int) {
 	return int(t - b*(b-1)/2), int(b)
 }
 
+// pollEvery is the number of draws (or pairs written) between two checks
+// of the context by the samplers: a check costs tens of nanoseconds, a
+// draw a few, so polling costs under 1% and a cancelled sampler stops
+// within microseconds.
+const pollEvery = 4096
+
+// stopped returns ctx's error wrapped with what was stopped, or nil while
+// ctx is live.
+func stopped(ctx context.Context, what string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("constraint: %s stopped: %w", what, err)
+	}
+	return nil
+}
+
 // bernoulliIndices calls yield, in increasing order, on each index of
 // 0…total−1 kept independently with probability p. It jumps from one kept
 // index to the next with a geometric draw (the number of failures before a
 // success is ⌊ln U / ln(1−p)⌋ for U uniform on (0,1]), so the cost is
-// O(1 + p·total), not O(total).
-func bernoulliIndices(total int64, p float64, rng *rand.Rand, yield func(t int64)) {
+// O(1 + p·total), not O(total). It checks ctx every pollEvery indices kept
+// and returns its error, wrapped with what, once ctx is cancelled.
+func bernoulliIndices(ctx context.Context, what string, total int64, p float64, rng *rand.Rand, yield func(t int64)) error {
 	switch {
 	case total <= 0 || !(p > 0):
-		return
+		return nil
 	case p >= 1:
 		for t := int64(0); t < total; t++ {
+			if t%pollEvery == 0 {
+				if err := stopped(ctx, what); err != nil {
+					return err
+				}
+			}
 			yield(t)
 		}
-		return
+		return nil
 	}
 	lq := math.Log1p(-p)
 	t := int64(-1)
-	for {
+	for k := 0; ; k++ {
+		if k%pollEvery == 0 {
+			if err := stopped(ctx, what); err != nil {
+				return err
+			}
+		}
 		u := 1 - rng.Float64() // (0, 1]
 		skip := math.Floor(math.Log(u) / lq)
 		if !(skip < float64(total-1-t)) {
-			return
+			return nil
 		}
 		t += 1 + int64(skip)
 		yield(t)
@@ -132,10 +159,12 @@ func expectedCap(total int64, p float64) int {
 // (sort and merge): this is sequential rejection of repeats done in
 // batches, so every m-subset is equally likely, and with m < total/8 the
 // expected share of repeats per round is below 1/16. Either way the cost is
-// O(m log m) time and O(m) memory, and no hash set is needed.
-func sampleIndices(total, m int64, rng *rand.Rand) []int64 {
+// O(m log m) time and O(m) memory, and no hash set is needed. It checks
+// ctx every pollEvery indices visited or drawn and returns its error,
+// wrapped with what, once ctx is cancelled.
+func sampleIndices(ctx context.Context, what string, total, m int64, rng *rand.Rand) ([]int64, error) {
 	if m <= 0 || total <= 0 {
-		return nil
+		return nil, nil
 	}
 	if m > total {
 		panic(fmt.Sprintf("constraint: sampleIndices: %d of %d", m, total))
@@ -144,25 +173,35 @@ func sampleIndices(total, m int64, rng *rand.Rand) []int64 {
 		out := make([]int64, 0, m)
 		need := m
 		for t := int64(0); t < total && need > 0; t++ {
+			if t%pollEvery == 0 {
+				if err := stopped(ctx, what); err != nil {
+					return nil, err
+				}
+			}
 			// Keep t with probability need/(total−t).
 			if rng.Int64N(total-t) < need {
 				out = append(out, t)
 				need--
 			}
 		}
-		return out
+		return out, nil
 	}
 	var out, batch []int64
 	for int64(len(out)) < m {
 		batch = batch[:0]
-		for range m - int64(len(out)) {
+		for k := range m - int64(len(out)) {
+			if k%pollEvery == 0 {
+				if err := stopped(ctx, what); err != nil {
+					return nil, err
+				}
+			}
 			batch = append(batch, rng.Int64N(total))
 		}
 		slices.Sort(batch)
 		batch = slices.Compact(batch)
 		out = mergeNew(out, batch)
 	}
-	return out
+	return out, nil
 }
 
 // mergeNew merges the sorted distinct slices a and b into a new sorted
@@ -232,22 +271,37 @@ func oracle(truth []int, i, j int) Pair {
 // pairs drawn) time and memory, never O(n²): consecutive kept pairs are found
 // by geometric skips over the linear pair index (see PairAt). A nil src uses
 // DefaultSeed. The error wraps ErrInvalid when p is outside [0, 1] or a label
-// of truth is negative.
+// of truth is negative. BernoulliPairs is BernoulliPairsContext with
+// context.Background().
 func BernoulliPairs(truth []int, p float64, src rand.Source) (*Set, error) {
+	return BernoulliPairsContext(context.Background(), truth, p, src)
+}
+
+// BernoulliPairsContext is BernoulliPairs checking ctx before it starts and
+// every 4096 pairs drawn: once ctx is cancelled it returns an error
+// wrapping ctx.Err() (errors.Is(err, context.Canceled)) and no set. For the
+// same src it draws the same pairs as BernoulliPairs.
+func BernoulliPairsContext(ctx context.Context, truth []int, p float64, src rand.Source) (*Set, error) {
 	if !(p >= 0 && p <= 1) {
 		return nil, fmt.Errorf("%w: pair probability %v outside [0, 1]", ErrInvalid, p)
 	}
 	if err := checkTruth(truth); err != nil {
 		return nil, err
 	}
+	if err := stopped(ctx, "drawing pairs"); err != nil {
+		return nil, err
+	}
 	n := len(truth)
 	total := NumPairs(n)
 	rng := newRand(src)
 	s := &Set{N: n, Pairs: make([]Pair, 0, expectedCap(total, p))}
-	bernoulliIndices(total, p, rng, func(t int64) {
+	err := bernoulliIndices(ctx, "drawing pairs", total, p, rng, func(t int64) {
 		i, j := PairAt(t)
 		s.Pairs = append(s.Pairs, oracle(truth, i, j))
 	})
+	if err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -258,8 +312,17 @@ func BernoulliPairs(truth []int, p float64, src rand.Source) (*Set, error) {
 // 002 §6 (0–20%). Pairs come in increasing PairIndex order with I < J.
 // Cost: O(n + m log m) time and O(m) memory. A nil src uses DefaultSeed.
 // The error wraps ErrInvalid when m is negative or exceeds the number of
-// pairs, or a label of truth is negative.
+// pairs, or a label of truth is negative. UniformPairs is
+// UniformPairsContext with context.Background().
 func UniformPairs(truth []int, m int, src rand.Source) (*Set, error) {
+	return UniformPairsContext(context.Background(), truth, m, src)
+}
+
+// UniformPairsContext is UniformPairs checking ctx before it starts and
+// every 4096 pairs drawn or labelled: once ctx is cancelled it returns an
+// error wrapping ctx.Err() and no set. For the same src it draws the same
+// pairs as UniformPairs.
+func UniformPairsContext(ctx context.Context, truth []int, m int, src rand.Source) (*Set, error) {
 	if err := checkTruth(truth); err != nil {
 		return nil, err
 	}
@@ -268,9 +331,20 @@ func UniformPairs(truth []int, m int, src rand.Source) (*Set, error) {
 	if m < 0 || int64(m) > total {
 		return nil, fmt.Errorf("%w: %d pairs requested, %d nodes have %d", ErrInvalid, m, n, total)
 	}
-	idx := sampleIndices(total, int64(m), newRand(src))
+	if err := stopped(ctx, "drawing pairs"); err != nil {
+		return nil, err
+	}
+	idx, err := sampleIndices(ctx, "drawing pairs", total, int64(m), newRand(src))
+	if err != nil {
+		return nil, err
+	}
 	s := &Set{N: n, Pairs: make([]Pair, len(idx))}
 	for k, t := range idx {
+		if k%pollEvery == 0 {
+			if err := stopped(ctx, "drawing pairs"); err != nil {
+				return nil, err
+			}
+		}
 		i, j := PairAt(t)
 		s.Pairs[k] = oracle(truth, i, j)
 	}
@@ -279,9 +353,15 @@ func UniformPairs(truth []int, m int, src rand.Source) (*Set, error) {
 
 // FractionPairs is UniformPairs with m = round(f·n(n−1)/2), f in [0, 1].
 func FractionPairs(truth []int, f float64, src rand.Source) (*Set, error) {
+	return FractionPairsContext(context.Background(), truth, f, src)
+}
+
+// FractionPairsContext is UniformPairsContext with m = round(f·n(n−1)/2),
+// f in [0, 1].
+func FractionPairsContext(ctx context.Context, truth []int, f float64, src rand.Source) (*Set, error) {
 	m, err := roundCount("pair", f, NumPairs(min(len(truth), maxPairNodes)))
 	if err != nil {
 		return nil, err
 	}
-	return UniformPairs(truth, int(m), src)
+	return UniformPairsContext(ctx, truth, int(m), src)
 }
