@@ -278,7 +278,7 @@ func autoDevMethod() cluster.Auto { return cluster.Auto{Z: -1} }
 // a constrained candidate with b − c > z·√(b + c), and the baseline
 // otherwise; autoDevARI applies that.
 func autoDevAuto(ctx context.Context, inst *realInstance, name string, rep int, seed uint64) (Values, error) {
-	set, err := realConstraints(inst.truth, name, "1/n", rep, seed)
+	set, err := realConstraints(ctx, inst.truth, name, "1/n", rep, seed)
 	if err != nil {
 		return nil, err
 	}

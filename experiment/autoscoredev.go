@@ -195,7 +195,7 @@ func autoVariantRun(ctx context.Context, inst *realInstance, name string, va aut
 	if dens == "" {
 		dens = "1/n"
 	}
-	set, err := realConstraints(inst.truth, name, dens, rep, seed)
+	set, err := realConstraints(ctx, inst.truth, name, dens, rep, seed)
 	if err != nil {
 		return nil, err
 	}

@@ -216,7 +216,7 @@ func closureCell(ctx context.Context, pt closurePoint, uniform bool, reps int, s
 		if uniform {
 			set, err = constraint.UniformMustLinks(pt.truth, pt.ml, src)
 		} else {
-			set, err = constraint.MustLinksUniformity(pt.truth, pt.ml, pt.alpha, src)
+			set, err = constraint.MustLinksUniformityContext(ctx, pt.truth, pt.ml, pt.alpha, src)
 		}
 		if err != nil {
 			return nil, err

@@ -115,25 +115,23 @@ func FastGE2BHDev() Experiment {
 
 // bhDevSupervise draws supervision sup of draw rep on the classes truth:
 // the pairs or labels of the Problem, from a stream of its own per
-// (dataset, supervision, draw), the same for every variant.
-func bhDevSupervise(p *cluster.Problem, truth []int, name, sup string, rep int, seed uint64) error {
+// (dataset, supervision, draw), the same for every variant. The draw stops
+// with ctx's error once ctx is cancelled.
+func bhDevSupervise(ctx context.Context, p *cluster.Problem, truth []int, name, sup string, rep int, seed uint64) error {
 	src := rand.NewPCG(seed, seedStream("fastge2bh-dev", name, sup, strconv.Itoa(rep)))
 	n := len(truth)
 	var err error
 	switch sup {
 	case "pairs-1/n":
-		p.Constraints, err = constraint.BernoulliPairs(truth, 1/float64(n), src)
+		p.Constraints, err = constraint.BernoulliPairsContext(ctx, truth, 1/float64(n), src)
 	case "pairs-5n":
-		p.Constraints, err = constraint.UniformPairs(truth, min(5*n, int(constraint.NumPairs(n))), src)
+		p.Constraints, err = constraint.UniformPairsContext(ctx, truth, min(5*n, int(constraint.NumPairs(n))), src)
 	case "labels-10%", "labels-30%":
 		frac := 0.1
 		if sup == "labels-30%" {
 			frac = 0.3
 		}
-		var sets [][]int
-		if sets, err = constraint.LabelSets(truth, frac, src); err == nil {
-			p.Labels, err = constraint.SetsToLabels(n, sets)
-		}
+		p.Labels, err = constraint.StratifiedLabels(ctx, truth, frac, src)
 	default:
 		err = fmt.Errorf("fastge2bh-dev: unknown supervision %q", sup)
 	}
@@ -153,7 +151,7 @@ func bhDevCell(ctx context.Context, env *Env, data *memo[string, *realInstance],
 		return nil, err
 	}
 	p := &cluster.Problem{Graph: inst.g, K: inst.k}
-	if err := bhDevSupervise(p, inst.truth, r.name, sup, rep, env.Seed); err != nil {
+	if err := bhDevSupervise(ctx, p, inst.truth, r.name, sup, rep, env.Seed); err != nil {
 		return nil, err
 	}
 	res, err := cluster.Run(ctx, cluster.FastGE2BH{Variant: v}, p, &cluster.Settings{Seed: env.Seed + uint64(rep)})

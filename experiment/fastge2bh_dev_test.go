@@ -29,10 +29,10 @@ func TestBHDevSupervise(t *testing.T) {
 		{"labels-30%", 60, 60, true},
 	} {
 		var p, q cluster.Problem
-		if err := bhDevSupervise(&p, truth, "d", tc.sup, 3, 1); err != nil {
+		if err := bhDevSupervise(context.Background(), &p, truth, "d", tc.sup, 3, 1); err != nil {
 			t.Fatalf("%s: %v", tc.sup, err)
 		}
-		if err := bhDevSupervise(&q, truth, "d", tc.sup, 3, 1); err != nil {
+		if err := bhDevSupervise(context.Background(), &q, truth, "d", tc.sup, 3, 1); err != nil {
 			t.Fatal(err)
 		}
 		var got int
@@ -67,7 +67,7 @@ func TestBHDevSupervise(t *testing.T) {
 			t.Errorf("%s: %d given, want in [%d, %d]", tc.sup, got, tc.minN, tc.maxN)
 		}
 	}
-	if err := bhDevSupervise(&cluster.Problem{}, truth, "d", "nope", 0, 1); err == nil {
+	if err := bhDevSupervise(context.Background(), &cluster.Problem{}, truth, "d", "nope", 0, 1); err == nil {
 		t.Error("an unknown supervision gave no error")
 	}
 }

@@ -323,9 +323,10 @@ func (inst *fgpwcInstance) basis(ctx context.Context, f cluster.FGPWC, s *cluste
 
 // fgpwcConstraints is constraint set rep of a dataset: every pair with
 // probability 1/n (seed 003 §5.1), seeded by the dataset and rep only, so
-// every method sees the same sets.
-func fgpwcConstraints(truth []int, name string, rep int, seed uint64) (*constraint.Set, error) {
-	return constraint.BernoulliPairs(truth, 1/float64(len(truth)), rand.NewPCG(seed, seedStream(name, "constraints", strconv.Itoa(rep), "")))
+// every method sees the same sets. The draw stops with ctx's error once ctx
+// is cancelled.
+func fgpwcConstraints(ctx context.Context, truth []int, name string, rep int, seed uint64) (*constraint.Set, error) {
+	return constraint.BernoulliPairsContext(ctx, truth, 1/float64(len(truth)), rand.NewPCG(seed, seedStream(name, "constraints", strconv.Itoa(rep), "")))
 }
 
 func fgpwcCells(env *Env) ([]Cell, error) {
@@ -446,7 +447,7 @@ func fgpwcRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, method strin
 	if err != nil {
 		return nil, err
 	}
-	set, err := fgpwcConstraints(inst.truth, r.name, rep, seed)
+	set, err := fgpwcConstraints(ctx, inst.truth, r.name, rep, seed)
 	if err != nil {
 		return nil, err
 	}

@@ -131,7 +131,7 @@ func fgpwcCapDevCells(env *Env, loads *memo[string, *realInstance]) []Cell {
 				if err != nil {
 					return nil, err
 				}
-				cons, err := realConstraints(inst.truth, r.name, "1/n", 0, env.Seed)
+				cons, err := realConstraints(ctx, inst.truth, r.name, "1/n", 0, env.Seed)
 				if err != nil {
 					return nil, err
 				}

@@ -35,7 +35,7 @@ func benchmarkL1CSCNoisy(b *testing.B, name string, d, rate, rep int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	clean, noisy, _, err := noisyConstraints(inst.truth, name, d, rate, rep, seed)
+	clean, noisy, _, err := noisyConstraints(context.Background(), inst.truth, name, d, rate, rep, seed)
 	if err != nil {
 		b.Fatal(err)
 	}

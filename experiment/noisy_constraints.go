@@ -371,9 +371,9 @@ func noisyTargetRow(name string) bool {
 // the sets are nested: the pairs flipped at 5% are flipped at 10% and 20%
 // too, and every rate is compared with the same clean set.
 // (constraint.FlipPairs draws each rate's subset independently.)
-func noisyConstraints(truth []int, name string, d, rate, rep int, seed uint64) (clean, noisy *constraint.Set, flipped int, err error) {
+func noisyConstraints(ctx context.Context, truth []int, name string, d, rate, rep int, seed uint64) (clean, noisy *constraint.Set, flipped int, err error) {
 	n := len(truth)
-	clean, err = constraint.BernoulliPairs(truth, float64(d)/float64(n), rand.NewPCG(seed, seedStream("noisy", name, strconv.Itoa(d), strconv.Itoa(rep))))
+	clean, err = constraint.BernoulliPairsContext(ctx, truth, float64(d)/float64(n), rand.NewPCG(seed, seedStream("noisy", name, strconv.Itoa(d), strconv.Itoa(rep))))
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -485,7 +485,7 @@ func noisyRun(ctx context.Context, loader *fgpwcLoader, r fgpwcRow, d int, key s
 // flipped, on the graph of inst (noisyRun's protocol, shared by
 // noisy-dev).
 func noisyRunOn(ctx context.Context, inst *fgpwcInstance, name string, d int, key string, m cluster.Method, rate, rep int, seed uint64) (Values, error) {
-	clean, noisy, flipped, err := noisyConstraints(inst.truth, name, d, rate, rep, seed)
+	clean, noisy, flipped, err := noisyConstraints(ctx, inst.truth, name, d, rate, rep, seed)
 	if err != nil {
 		return nil, err
 	}

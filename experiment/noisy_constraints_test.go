@@ -21,7 +21,7 @@ func TestNoisyConstraintsNested(t *testing.T) {
 	}
 	var prev map[int]bool
 	for _, rate := range []int{0, 5, 10, 20} {
-		clean, noisy, flipped, err := noisyConstraints(truth, "toy", 5, rate, 2, 1)
+		clean, noisy, flipped, err := noisyConstraints(context.Background(), truth, "toy", 5, rate, 2, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

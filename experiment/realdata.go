@@ -297,14 +297,15 @@ func realLoad(ctx context.Context, r realRow, root string) (*realInstance, error
 	return inst, nil
 }
 
-// realConstraints returns draw rep of a density's constraints.
-func realConstraints(truth []int, name, dens string, rep int, seed uint64) (*constraint.Set, error) {
+// realConstraints returns draw rep of a density's constraints; the draw
+// stops with ctx's error once ctx is cancelled.
+func realConstraints(ctx context.Context, truth []int, name, dens string, rep int, seed uint64) (*constraint.Set, error) {
 	src := rand.NewPCG(seed, seedStream("realdata", name, dens, strconv.Itoa(rep)))
 	n := len(truth)
 	if dens == "5n" {
-		return constraint.UniformPairs(truth, min(5*n, int(constraint.NumPairs(n))), src)
+		return constraint.UniformPairsContext(ctx, truth, min(5*n, int(constraint.NumPairs(n))), src)
 	}
-	return constraint.BernoulliPairs(truth, 1/float64(n), src)
+	return constraint.BernoulliPairsContext(ctx, truth, 1/float64(n), src)
 }
 
 // realRun runs one cell.
@@ -319,7 +320,7 @@ func realRun(ctx context.Context, load func(context.Context) (*realInstance, err
 	}
 	v := Values{}
 	if dens != "none" {
-		set, err := realConstraints(inst.truth, name, dens, rep, seed)
+		set, err := realConstraints(ctx, inst.truth, name, dens, rep, seed)
 		if err != nil {
 			return nil, err
 		}

@@ -178,7 +178,7 @@ func rateCell(ctx context.Context, env *Env, graphs *memo[string, *rateData], ds
 	// The same constraint set for every method at a given (rate, rep).
 	src := rand.NewPCG(env.Seed, uint64(rep)<<32|uint64(rate*1e6))
 	if rate > 0 {
-		if p.Constraints, err = constraint.FractionPairs(truth, rate, src); err != nil {
+		if p.Constraints, err = constraint.FractionPairsContext(ctx, truth, rate, src); err != nil {
 			return nil, err
 		}
 	}

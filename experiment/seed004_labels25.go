@@ -99,12 +99,9 @@ func l25Run(ctx context.Context, env *Env, variant string, x float64, g int) (Va
 	lsrc := rand.NewPCG(env.Seed^0x5eed, gs*31+uint64(math.Round(frac*1000)))
 	var labels constraint.Labels
 	if variant == "uniform" {
-		labels, err = constraint.FractionLabels(truth, frac, lsrc)
+		labels, err = constraint.FractionLabelsContext(ctx, truth, frac, lsrc)
 	} else {
-		var sets [][]int
-		if sets, err = constraint.LabelSets(truth, frac, lsrc); err == nil {
-			labels, err = constraint.SetsToLabels(n, sets)
-		}
+		labels, err = constraint.StratifiedLabels(ctx, truth, frac, lsrc)
 	}
 	if err != nil {
 		return nil, err

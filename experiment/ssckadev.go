@@ -81,7 +81,7 @@ func ssckaSuiteCells(env *Env, loads *memo[string, *realInstance], nv int, key f
 						if err != nil {
 							return nil, err
 						}
-						set, err := realConstraints(inst.truth, r.name, dens, rep, env.Seed)
+						set, err := realConstraints(ctx, inst.truth, r.name, dens, rep, env.Seed)
 						if err != nil {
 							return nil, err
 						}

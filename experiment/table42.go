@@ -108,7 +108,7 @@ func table42Cell(ctx context.Context, env *Env, cache *ssCache, d ssDataset, met
 	if edges {
 		set, err = edgeFractionPairs(sg.g, sg.truth, 0.01, src)
 	} else {
-		set, err = constraint.FractionPairs(sg.truth, 0.01, src)
+		set, err = constraint.FractionPairsContext(ctx, sg.truth, 0.01, src)
 	}
 	if err != nil {
 		return nil, err

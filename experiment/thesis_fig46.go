@@ -107,7 +107,7 @@ func ThesisFig46() Experiment {
 // method's partition, its ARI on the unconstrained pairs (as Table 4.4) and
 // over all pairs, and its violations.
 func fig46Run(ctx context.Context, env *Env, inst *fgpwcInstance, count int, method string, rep int) (Values, error) {
-	set, err := constraint.UniformPairs(inst.truth, count, rand.NewPCG(env.Seed, seedStream("fig4.6", fmt.Sprint(count), fmt.Sprint(rep))))
+	set, err := constraint.UniformPairsContext(ctx, inst.truth, count, rand.NewPCG(env.Seed, seedStream("fig4.6", fmt.Sprint(count), fmt.Sprint(rep))))
 	if err != nil {
 		return nil, err
 	}

@@ -194,7 +194,7 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	}
 	d.Notes = append(d.Notes, added.Notes...)
 	d.Warnings = append(d.Warnings, added.Warnings...)
-	if err := sample(s, d.Truth, p); err != nil {
+	if err := sample(ctx, s, d.Truth, p); err != nil {
 		return err
 	}
 	if p.K == 0 && labelMethod && s.Sample != nil && s.Sample.LabelFraction > 0 {
@@ -399,8 +399,8 @@ func readFile(ctx context.Context, files Files, id, field, path string) ([]byte,
 }
 
 // sample draws the side information of s.Sample from the reference labels
-// truth into p.
-func sample(s *Spec, truth []int, p *cluster.Problem) error {
+// truth into p; the draws stop with ctx's error once ctx is cancelled.
+func sample(ctx context.Context, s *Spec, truth []int, p *cluster.Problem) error {
 	sm := s.Sample
 	if sm == nil || (sm.Pairs == 0 && sm.LabelFraction == 0) {
 		return nil
@@ -411,12 +411,12 @@ func sample(s *Spec, truth []int, p *cluster.Problem) error {
 	var err error
 	src := rand.NewPCG(sm.Seed, 0x6a6f62) // "job"
 	if sm.Pairs > 0 {
-		if p.Constraints, err = constraint.UniformPairs(truth, sm.Pairs, src); err != nil {
+		if p.Constraints, err = constraint.UniformPairsContext(ctx, truth, sm.Pairs, src); err != nil {
 			return err
 		}
 	}
 	if sm.LabelFraction > 0 {
-		if p.Labels, err = constraint.FractionLabels(truth, sm.LabelFraction, src); err != nil {
+		if p.Labels, err = constraint.FractionLabelsContext(ctx, truth, sm.LabelFraction, src); err != nil {
 			return err
 		}
 	}

@@ -131,8 +131,9 @@ type Sample struct {
 	// the reference puts both nodes in one class, else cannot-link
 	// (constraint.UniformPairs).
 	Pairs int `json:"pairs,omitempty"`
-	// LabelFraction reveals the labels of this fraction of the nodes, per
-	// class (constraint.FractionLabels).
+	// LabelFraction reveals the labels of this fraction of the nodes,
+	// drawn uniformly among all of them, not per class
+	// (constraint.FractionLabels).
 	LabelFraction float64 `json:"label_fraction,omitempty"`
 	// Seed seeds the draw.
 	Seed uint64 `json:"seed"`

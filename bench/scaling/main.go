@@ -264,7 +264,7 @@ func runOne(ctx context.Context, method string, n int) error {
 	case "njw":
 		meth = cluster.NJW{}
 	case "fgpwc", "fast-ge":
-		set, err := constraint.BernoulliPairs(d.Labels, 1/float64(n), rand.NewPCG(2, 2))
+		set, err := constraint.BernoulliPairsContext(ctx, d.Labels, 1/float64(n), rand.NewPCG(2, 2))
 		if err != nil {
 			return err
 		}
@@ -277,7 +277,7 @@ func runOne(ctx context.Context, method string, n int) error {
 			meth = cluster.FastGE{}
 		}
 	case "labelprop":
-		l, err := constraint.FractionLabels(d.Labels, 0.01, rand.NewPCG(3, 3))
+		l, err := constraint.FractionLabelsContext(ctx, d.Labels, 0.01, rand.NewPCG(3, 3))
 		if err != nil {
 			return err
 		}

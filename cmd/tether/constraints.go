@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -77,7 +78,8 @@ Protocols, with the sources that use them:
                  §4.1.3; -count 0: the connectivity threshold
                  Σ C(n_c,2)·ln(n_c)/n_c)
 
--noise flips that fraction of the pairs (kinds) or of the labels. Label
+-noise flips that fraction of the pairs (kinds) or of the labels, a
+flipped label drawn among the reference's other classes. Label
 protocols write a node,label file (classes as integers: the reference's
 own, or its class names numbered in sorted order), or all pairs among the
 labelled nodes with -pairs. A flag the protocol does not read is refused:
@@ -211,48 +213,40 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) (err error) 
 	src := rand.NewPCG(seed, 0x7e7e)
 	var set *constraint.Set
 	var labels constraint.Labels
-	// The generators do not poll a context (seconds at 10⁶ nodes):
-	// untilDone returns as soon as ctx is cancelled.
-	err = untilDone(ctx, func() error {
-		var err error
-		switch protocol {
-		case "pairs-1/n":
-			set, err = constraint.BernoulliPairs(truth, 1/float64(len(truth)), src)
-		case "pairs-frac":
-			set, err = constraint.FractionPairs(truth, rate, src)
-		case "labels-frac":
-			labels, err = constraint.FractionLabels(truth, rate, src)
-		case "label-sets":
-			var sets [][]int
-			if sets, err = constraint.LabelSets(truth, rate, src); err == nil {
-				labels, err = constraint.SetsToLabels(len(truth), sets)
-			}
-		case "ml-uniformity":
-			set, err = constraint.MustLinksUniformity(truth, count, alpha, src)
+	// The generators check ctx every few thousand draws and stop with its
+	// error (wrapped) once it is cancelled.
+	switch protocol {
+	case "pairs-1/n":
+		set, err = constraint.BernoulliPairsContext(ctx, truth, 1/float64(len(truth)), src)
+	case "pairs-frac":
+		set, err = constraint.FractionPairsContext(ctx, truth, rate, src)
+	case "labels-frac":
+		labels, err = constraint.FractionLabelsContext(ctx, truth, rate, src)
+	case "label-sets":
+		labels, err = constraint.StratifiedLabels(ctx, truth, rate, src)
+	case "ml-uniformity":
+		set, err = constraint.MustLinksUniformityContext(ctx, truth, count, alpha, src)
+	}
+	if err != nil {
+		return fmt.Errorf("constraints gen: %w", err)
+	}
+	if noise != 0 {
+		if set != nil {
+			set, _, err = constraint.FlipPairs(set, noise, src)
+		} else {
+			labels, err = consFlipLabels(labels, truth, truthPath, noise, src)
 		}
 		if err != nil {
+			return fmt.Errorf("constraints gen: -noise: %w", err)
+		}
+	}
+	if set == nil && asPairs {
+		if err := consCheckPairs(constraint.NumPairs(len(labels.Labeled()))); err != nil {
+			return err
+		}
+		if set, err = constraint.FromLabelsContext(ctx, labels); err != nil {
 			return fmt.Errorf("constraints gen: %w", err)
 		}
-		if noise != 0 {
-			if set != nil {
-				set, _, err = constraint.FlipPairs(set, noise, src)
-			} else {
-				labels, _, err = constraint.FlipLabels(labels, noise, max(len(consClassSizes(truth)), 2), src)
-			}
-			if err != nil {
-				return fmt.Errorf("constraints gen: -noise: %w", err)
-			}
-		}
-		if set == nil && asPairs {
-			if err := consCheckPairs(constraint.NumPairs(len(labels.Labeled()))); err != nil {
-				return err
-			}
-			set = constraint.FromLabels(labels)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	var what string
 	if set != nil {
@@ -342,16 +336,60 @@ func consMustLinkPairs(sizes []int) int64 {
 	return total
 }
 
-// consClassSizes returns the size of each class 0…max(truth).
+// consClassSizes returns the size of each class of truth (labels ≥ 0), in
+// increasing order of the label, classes without nodes left out: O(n + k log k)
+// for k classes, whatever the label values (labels 0 and 5·10⁶ are two
+// classes, not 5·10⁶ + 1 slots).
 func consClassSizes(truth []int) []int {
-	var sizes []int
+	count := map[int]int{}
 	for _, c := range truth {
-		for len(sizes) <= c {
-			sizes = append(sizes, 0)
-		}
-		sizes[c]++
+		count[c]++
+	}
+	classes := slices.Sorted(maps.Keys(count))
+	sizes := make([]int, len(classes))
+	for r, c := range classes {
+		sizes[r] = count[c]
 	}
 	return sizes
+}
+
+// consFlipLabels flips round(noise·L) of the L labelled nodes of labels to
+// a wrong class drawn uniformly among the other classes of truth (the
+// labels some node has), with constraint.FlipLabels on the classes
+// numbered 0…k−1 in label order: a label no node has would be a class of
+// no one, not noise (labels 0, 5, 9 flip among 0, 5, 9, not 0…9). For
+// classes 0…k−1 all present it draws what FlipLabels(labels, noise, k)
+// draws. The error says so when truth has a single class (no wrong label
+// to draw).
+func consFlipLabels(labels constraint.Labels, truth []int, truthPath string, noise float64, src rand.Source) (constraint.Labels, error) {
+	num := map[int]int{}
+	for _, c := range truth {
+		num[c] = 0
+	}
+	classes := slices.Sorted(maps.Keys(num))
+	if len(classes) < 2 {
+		return nil, fmt.Errorf("%s has %s, so no label can be flipped to a wrong one", truthPath, wording.Count(len(classes), "class", "classes"))
+	}
+	for r, c := range classes {
+		num[c] = r
+	}
+	in := make(constraint.Labels, len(labels))
+	for i, c := range labels {
+		in[i] = constraint.Unlabeled
+		if c >= 0 {
+			in[i] = num[c]
+		}
+	}
+	out, _, err := constraint.FlipLabels(in, noise, len(classes), src)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range out {
+		if c >= 0 {
+			out[i] = classes[c]
+		}
+	}
+	return out, nil
 }
 
 const consCheckUsage = `constraints check [-n N] [-base auto|0|1] [-names FILE] [-conflicts P] [-o out.csv] [-json] file.csv

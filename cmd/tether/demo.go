@@ -159,7 +159,7 @@ func runDemo(ctx context.Context, m *Main, args []string) error {
 		var cons *constraint.Set
 		if len(c.constrained) > 0 {
 			n := c.g.N()
-			if cons, err = constraint.BernoulliPairs(c.truth, c.rate/float64(n), src(100+uint64(ci))); err != nil {
+			if cons, err = constraint.BernoulliPairsContext(ctx, c.truth, c.rate/float64(n), src(100+uint64(ci))); err != nil {
 				return err
 			}
 		}
