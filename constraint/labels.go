@@ -141,16 +141,17 @@ func stratified(ctx context.Context, truth []int, f float64, src rand.Source, ke
 }
 
 // classIndex numbers the distinct labels ≥ 0 of truth in increasing order:
-// classes[r] is the r-th smallest and id[i] the number of truth[i] (−1 for
-// a negative label). Cost O(n + k log k) time and O(n + k) memory for k
-// distinct labels, whatever their values: a table indexed by label when
-// the largest is below 2n + 64, a map otherwise.
+// classes[r] is the r-th smallest and id[i] the number of truth[i]
+// (negative for a negative label). When the labels present are exactly
+// 0…k−1 (the usual case) id is truth itself, not a copy: callers must not
+// modify it. Cost O(n + k log k) time and O(n + k) memory for k distinct
+// labels, whatever their values: a table indexed by label when the largest
+// is below 2n + 64, a map otherwise.
 func classIndex(truth []int) (classes []int, id []int) {
 	hi := -1
 	for _, c := range truth {
 		hi = max(hi, c)
 	}
-	id = make([]int, len(truth))
 	if hi < 2*len(truth)+64 {
 		slot := make([]int, hi+1) // label → number + 1, 0 while unseen
 		for _, c := range truth {
@@ -164,6 +165,10 @@ func classIndex(truth []int) (classes []int, id []int) {
 				slot[c] = len(classes)
 			}
 		}
+		if len(classes) == hi+1 {
+			return classes, truth // every label 0…hi present: numbered by itself
+		}
+		id = make([]int, len(truth))
 		for i, c := range truth {
 			id[i] = -1
 			if c >= 0 {
@@ -172,6 +177,7 @@ func classIndex(truth []int) (classes []int, id []int) {
 		}
 		return classes, id
 	}
+	id = make([]int, len(truth))
 	num := make(map[int]int)
 	for _, c := range truth {
 		if _, ok := num[c]; c >= 0 && !ok {
@@ -195,8 +201,9 @@ func classIndex(truth []int) (classes []int, id []int) {
 // classMembers returns the distinct labels ≥ 0 of truth in increasing
 // order (classes), the nodes of each in increasing order (members[r] for
 // classes[r], the slices sharing one array but each capped at its end, so
-// appending to one copies it), and the number of each node's class (id, −1
-// for a negative label). Cost O(n + k log k) for k classes (classIndex).
+// appending to one copies it), and the number of each node's class (id,
+// negative for a negative label; truth itself when its labels are 0…k−1,
+// see classIndex). Cost O(n + k log k) for k classes (classIndex).
 func classMembers(truth []int) (classes []int, members [][]int, id []int) {
 	classes, id = classIndex(truth)
 	start := make([]int, len(classes)+1)

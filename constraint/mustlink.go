@@ -68,7 +68,7 @@ func ConnectivityThreshold(sizes []int) int {
 type classPairs struct {
 	members [][]int // members[c]: nodes of class c, increasing
 	offset  []int64 // offset[c]: index of class c's first pair; offset[k] = total
-	class   []int   // class of each node
+	class   []int   // class of each node (may be truth itself: read only)
 	rank    []int   // rank of each node within its class
 }
 

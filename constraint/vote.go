@@ -265,8 +265,12 @@ func topVotes(cand, buf []nb, k int) []nb {
 // (agreement ≥ −Margin), in their original order, and the indices in s of
 // the pairs dropped, in increasing order. With opt.Consistent it then
 // breaks the remaining conflicts (see VoteOptions.Consistent). The input
-// set is not modified. Cost: Vote's, plus, with Consistent, O(n + m log m)
-// per conflict broken.
+// set is not modified. Cost: Vote's, plus O(m log m) with TwoWay, plus,
+// with Consistent or TwoWay, O(n + m log m) per conflict broken (each
+// conflict is broken after a new Check of the pairs kept). ctx is checked
+// by Vote, every 4096 pairs of the TwoWay pass, and at each conflict
+// broken (and within each Check, see CheckContext): once it is cancelled
+// VoteFilter returns an error wrapping ctx.Err().
 func VoteFilter(ctx context.Context, s *Set, sim func(a, b int) float64, opt VoteOptions) (out *Set, dropped []int, err error) {
 	score, err := Vote(ctx, s, sim, opt)
 	if err != nil {
@@ -287,10 +291,15 @@ func VoteFilter(ctx context.Context, s *Set, sim func(a, b int) float64, opt Vot
 		drop[t] = score[t] < -margin
 	}
 	if opt.TwoWay {
-		twoWay(s, score, drop)
+		if err := twoWay(ctx, s, score, drop); err != nil {
+			return nil, nil, err
+		}
 	}
 	if opt.Consistent || opt.TwoWay {
 		for {
+			if err := stopped(ctx, "vote filter: breaking conflicts"); err != nil {
+				return nil, nil, err
+			}
 			var idx []int // kept pairs → original index
 			sub := &Set{N: s.N}
 			for t, p := range s.Pairs {
@@ -299,7 +308,10 @@ func VoteFilter(ctx context.Context, s *Set, sim func(a, b int) float64, opt Vot
 					idx = append(idx, t)
 				}
 			}
-			rep := Check(sub)
+			rep, err := CheckContext(ctx, sub)
+			if err != nil {
+				return nil, nil, fmt.Errorf("constraint: vote filter: breaking conflicts: %w", err)
+			}
 			if rep.OK() {
 				break
 			}
@@ -328,8 +340,9 @@ func VoteFilter(ctx context.Context, s *Set, sim func(a, b int) float64, opt Vot
 
 // twoWay drops (in drop) every kept pair of s that contradicts the pairs of
 // higher agreement kept before it, for a 2-way partition: a union–find with
-// parity (the side of a node relative to its root). O(m log m).
-func twoWay(s *Set, score []float64, drop []bool) {
+// parity (the side of a node relative to its root). O(m log m). It checks
+// ctx every pollEvery pairs and returns its error, wrapped, once cancelled.
+func twoWay(ctx context.Context, s *Set, score []float64, drop []bool) error {
 	order := make([]int, 0, len(s.Pairs))
 	for t := range s.Pairs {
 		if !drop[t] {
@@ -360,7 +373,12 @@ func twoWay(s *Set, score []float64, drop []bool) {
 		parity[i] ^= p
 		return r, parity[i]
 	}
-	for _, t := range order {
+	for k, t := range order {
+		if k%pollEvery == 0 {
+			if err := stopped(ctx, "vote filter: 2-way pass"); err != nil {
+				return err
+			}
+		}
 		p := s.Pairs[t]
 		want := int8(0) // must-link: same side
 		if p.Kind == CannotLink {
@@ -377,6 +395,7 @@ func twoWay(s *Set, score []float64, drop []bool) {
 		parent[ri] = rj
 		parity[ri] = si ^ sj ^ want
 	}
+	return nil
 }
 
 // VoteWeights is the soft form of VoteFilter: instead of dropping the
