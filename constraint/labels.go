@@ -63,6 +63,9 @@ func LabelSets(truth []int, f float64, src rand.Source) ([][]int, error) {
 	if err := checkTruth(truth); err != nil {
 		return nil, err
 	}
+	if !(f >= 0 && f <= 1) {
+		return nil, fmt.Errorf("%w: label fraction %v outside [0, 1]", ErrInvalid, f)
+	}
 	k := 0
 	for _, c := range truth {
 		k = max(k, c+1)
