@@ -54,3 +54,37 @@ func BenchmarkLabelsToSets1e5x1000(b *testing.B) {
 		sinkSets = LabelsToSets(l)
 	}
 }
+
+// sparseTruth is classTruth with the labels spread out: class c is label
+// 5000·c, so the largest label is about 5·10⁶ for 1000 classes.
+func sparseTruth(n, k int) []int {
+	truth := classTruth(n, k)
+	for i := range truth {
+		truth[i] *= 5000
+	}
+	return truth
+}
+
+// BenchmarkUniformMustLinksSparse1e5x1000 is
+// BenchmarkUniformMustLinks1e5x1000 with labels 0, 5000, 10000, ….
+func BenchmarkUniformMustLinksSparse1e5x1000(b *testing.B) {
+	truth := sparseTruth(100_000, 1000)
+	b.ReportAllocs()
+	for r := 0; b.Loop(); r++ {
+		s, err := UniformMustLinks(truth, 1000, pcg(uint64(r)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkSet = s
+	}
+}
+
+// BenchmarkLabelsToSetsSparse1e5x1000 is BenchmarkLabelsToSets1e5x1000
+// with labels 0, 5000, 10000, ….
+func BenchmarkLabelsToSetsSparse1e5x1000(b *testing.B) {
+	l := Labels(sparseTruth(100_000, 1000))
+	b.ReportAllocs()
+	for b.Loop() {
+		sinkSets = LabelsToSets(l)
+	}
+}
