@@ -2,6 +2,7 @@ package constraint_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -282,4 +283,24 @@ func ExampleRepair() {
 	}
 	// Output:
 	// drop ml 1–2
+}
+
+func ExampleStratifiedLabels() {
+	// Classes 10 and 500 (sparse labels cost nothing): half of each.
+	truth := []int{10, 10, 10, 10, 500, 500}
+	l, err := constraint.StratifiedLabels(context.Background(), truth, 0.5, rand.NewPCG(1, 2))
+	counts := map[int]int{}
+	for _, c := range l {
+		counts[c]++
+	}
+	fmt.Println(counts[10], counts[500], counts[constraint.Unlabeled], err)
+	// Output: 2 1 3 <nil>
+}
+
+func ExampleUniformPairsContext() {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as after Ctrl-C
+	_, err := constraint.UniformPairsContext(ctx, make([]int, 1_000_000), 1_000_000, nil)
+	fmt.Println(errors.Is(err, context.Canceled))
+	// Output: true
 }
