@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"runtime"
 	"strings"
@@ -62,5 +63,77 @@ func TestGeneratedGraphBudget(t *testing.T) {
 	callJSON(t, s, "POST", "/api/sessions/"+info.ID+"/data", map[string]any{"generate": map[string]any{"name": "sbm", "seed": 1}}, &info, http.StatusOK)
 	if info.N != 900 {
 		t.Errorf("default sbm: %d nodes, want 900", info.N)
+	}
+}
+
+// TestRefusedRepliesNotBuilt: the read-only GETs count a bound on their
+// reply (replysize.go) before they build it, so that a reply refused for
+// the bytes in transit (429 here: this client's share is taken) is never
+// built; a refused save of a large upload built 180 MB first. For a
+// session of 10 000 named rows (an upload of about 250 KB), a partition
+// and 3000 constraints, each reply is at most its bound, which is at most
+// twice the reply and 8 KiB (the bound is no excuse to refuse a reply
+// that fits); a refused one allocates less than a fifth of the reply
+// (before the fix: the whole reply and more, the save twice the upload).
+func TestRefusedRepliesNotBuilt(t *testing.T) {
+	s := newTest(t, Config{MaxUpload: 1 << 20})
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	var csv strings.Builder
+	csv.WriteString("name,x,y\n")
+	const n = 10000
+	for i := range n {
+		fmt.Fprintf(&csv, "\"<p&%d>\",%d.%03d,%d.%03d\n", i, i%97, i%1000, i%89, (7*i)%1000)
+	}
+	base := "/api/sessions/" + info.ID
+	if code, b := call(t, s, "POST", base+"/data?name=p.csv", "text/csv", []byte(csv.String())); code != http.StatusOK {
+		t.Fatalf("upload: status %d, %.300s", code, b)
+	}
+	var pairs []pairJSON
+	for i := range 3000 {
+		pairs = append(pairs, pairJSON{I: i, J: n - 1 - i, Kind: []string{"ml", "cl"}[i%2], Weight: float64(i%7) / 3})
+	}
+	callJSON(t, s, "PUT", base+"/constraints", constraintsBody{Pairs: pairs}, nil, http.StatusOK)
+	callJSON(t, s, "POST", base+"/cluster", ClusterRequest{K: 2, Seed: 1}, nil, http.StatusOK)
+	ss, _ := s.sessions.get(info.ID)
+	view := ss.snapshot()
+
+	// The share of client 192.0.2.9 is taken, as by replies it does not
+	// read.
+	taken, err := s.holdClientBody("192.0.2.9", s.clientShare, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.release()
+	for _, c := range []struct {
+		path  string
+		bound func(*sessionView) int64
+	}{
+		{"/points", pointsBound},
+		{"/constraints", constraintsBound},
+		{"/export/labels", labelsBound},
+		{"/export/constraints", constraintsCSVBound},
+		{"/export/summary", summaryBound},
+		{"/save", saveBound},
+	} {
+		code, reply := call(t, s, "GET", base+c.path, "", nil)
+		size, bound := int64(len(reply)), c.bound(view)
+		if code != http.StatusOK || size < countedReply {
+			t.Fatalf("%s: status %d, %d bytes; the test wants 200 and a reply of at least %d bytes (counted)", c.path, code, size, countedReply)
+		}
+		if bound < size || bound > 2*size+8<<10 {
+			t.Errorf("%s: bound %d for a reply of %d bytes, want between the reply and twice it plus 8 KiB", c.path, bound, size)
+		}
+		var refused []byte
+		bytes := allocated(func() {
+			code, refused = call(t, s, "GET", base+c.path, "", nil, "RemoteAddr", "192.0.2.9:1234")
+		})
+		if code != http.StatusTooManyRequests {
+			t.Errorf("%s from a client whose share is taken: status %d, %.200s; want 429", c.path, code, refused)
+		}
+		t.Logf("%s: %d bytes, bound %d, refused allocated %d", c.path, size, bound, bytes)
+		if bytes > uint64(size)/5 {
+			t.Errorf("%s: the refused request allocated %d bytes for a reply of %d, want less than a fifth of it (the reply not built)", c.path, bytes, size)
+		}
 	}
 }
