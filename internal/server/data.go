@@ -327,7 +327,10 @@ func spelling() dataset.Spelling {
 // column that passes it and its number of values, and the rows with
 // their features and text by cost. The k-NN graph of a table of 16 000
 // rows and 8000 one-hot features (a 125 KB upload) took 2 minutes and
-// 1 GB before the budget refused it (review 116).
+// 1 GB before the budget refused it (review 116). A dense matrix's
+// entries are bounded so too (dataset.GraphOptions.MaxDenseEntries: the
+// 12-byte entries the budget holds beside the text), checked as they are
+// read.
 func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spec, maxNodes, budget int, upload bool) (*input.Data, error) {
 	name := o.Name
 	if name == "" {
@@ -340,10 +343,21 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	if err := o.checkApplies(kind, how, name); err != nil {
 		return nil, err
 	}
+	text := 0
+	if upload {
+		text = len(content)
+	}
 	if kind == "graph" {
-		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes, Spelling: spelling()}
+		// A dense matrix's entries are bounded as a table's cells are: by
+		// the budget beside the text (its reader keeps 12 bytes or so an
+		// entry; it kept 60 times the file before, review of tether serve).
+		maxEntries := max((int64(budget)*nodeBytes-int64(text))/entryBytes, 1)
+		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes, MaxDenseEntries: int(min(maxEntries, math.MaxInt)), Spelling: spelling()}
 		d, err := input.ReadGraph(ctx, content, name, gopt)
 		if err != nil {
+			if errors.Is(err, dataset.ErrTooLarge) && strings.Contains(err.Error(), "MaxDenseEntries") {
+				return nil, fmt.Errorf("%w: %w; the limit on the entries is this server's budget of %d nodes (1 KiB each) in %d-byte entries", errBadInput, err, budget, entryBytes)
+			}
 			if how == byContent {
 				return nil, fmt.Errorf("%w: %w; %s was read as a graph (%s): kind features reads it as a feature table", errBadInput, err, name, how)
 			}
@@ -353,10 +367,6 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 			d.Notes = append(d.Notes, fmt.Sprintf("%s: read as a graph by its content, an edge list of numbered nodes (lines \"i j\" or \"i j w\"): kind features reads it as a feature table", name))
 		}
 		return d, nil
-	}
-	text := 0
-	if upload {
-		text = len(content)
 	}
 	maxCells := max((int64(budget)*nodeBytes-int64(text))/8, 1)
 	opt := dataset.Options{LabelColumn: o.Label, IDColumn: o.ID, Delimiter: o.Delim, MaxRows: maxNodes + 1, MaxCells: int(min(maxCells, math.MaxInt)), Spelling: spelling()}
