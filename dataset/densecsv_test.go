@@ -183,6 +183,40 @@ func TestDenseCSVMemory(t *testing.T) {
 	}
 }
 
+// FuzzDenseCSV checks the streaming dense reader against the one it
+// replaced (oldParseDenseCSV) on any text: the same error text, or the
+// same graph, names, warnings and header line, under four option sets.
+func FuzzDenseCSV(f *testing.F) {
+	for _, s := range []string{
+		"0,1\n1,0\n",
+		"a,b,c\n0,1,2\n1,0,3\n2,3,0\n",
+		"0,1,2\n0,1,0\n1,0,1\n0,1,0\n",
+		"# x\n1;2\n2;1;\n",
+		"0 2.5 0\n2.5000001 0 1\n0 1 0\n",
+		"\"1\",0\n0,-0\n",
+		"1e-400,1\n1,0\n",
+	} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, text string, flags uint8) {
+		opt := GraphOptions{Symmetrize: flags&1 != 0, DropSelfLoops: flags&2 != 0, MaxNodes: 64}
+		if flags&4 != 0 {
+			opt.SymmetryTol = 0.5
+		}
+		lines := strings.Split(text, "\n")
+		got, gerr := parseDenseCSV(context.Background(), lines, "m.csv", &opt)
+		want, werr := oldParseDenseCSV(context.Background(), lines, "m.csv", &opt)
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Fatalf("error %v\nwant %v", gerr, werr)
+		}
+		if werr == nil {
+			if d := denseDiff(got, want); d != "" {
+				t.Fatal(d)
+			}
+		}
+	})
+}
+
 // denseDiff describes how a and b differ, "" when they do not.
 func denseDiff(a, b *GraphData) string {
 	if a.G.N() != b.G.N() || a.G.NNZ() != b.G.NNZ() {
