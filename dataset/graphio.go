@@ -1637,7 +1637,6 @@ type denseUpper struct {
 	name string
 	opt  *GraphOptions
 	tol  float64
-	n    int
 
 	edges []graph.Edge
 	// start and end delimit the edges of row j's upper triangle (the
@@ -1670,7 +1669,7 @@ type asymmetry struct {
 // allocates about 5 times its final size in all). Cost O(n + cells of
 // head).
 func newDenseUpper(n int, name string, opt *GraphOptions, body []string, nums []int, head [][]string) *denseUpper {
-	m := &denseUpper{name: name, opt: opt, tol: opt.symTol(), n: n}
+	m := &denseUpper{name: name, opt: opt, tol: opt.symTol()}
 	if n > opt.maxNodes() || len(body) != n {
 		return m
 	}
