@@ -160,6 +160,13 @@ type GraphOptions struct {
 	// MaxNodes bounds the number of nodes, checked before allocating. If 0,
 	// DefaultMaxNodes is used.
 	MaxNodes int
+	// MaxDenseEntries, if positive, bounds the stored entries of the
+	// graph of a dense CSV matrix (two for each nonzero pair A[i,j],
+	// A[j,i], one for a nonzero diagonal entry): the read stops with an
+	// error wrapping ErrTooLarge, naming the line, as soon as they pass
+	// it, its memory having been about 12 bytes an entry. 0 means no
+	// bound (the other formats ignore it).
+	MaxDenseEntries int
 	// LabelAttr names the GML node attribute holding the ground truth (e.g.
 	// "club" for karate_club.gml). "" reads no labels.
 	LabelAttr string
@@ -1619,7 +1626,198 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 	return d, nil
 }
 
-// parseDenseCSV implements the dense affinity reader of ReadGraph.
+// denseUpper holds the upper triangle of a dense matrix read row by row
+// (parseDenseCSV): the nonzero entries (i, j ≥ i) of each row as edges,
+// in order of j, and, for each entry below the diagonal as it is read,
+// the check against its mirror (i > j: the entry (j, i) of row j, read
+// before), found by a cursor per row that moves forward only, since the
+// rows come in order. The symmetric value is the upper one (the reader
+// took the first of the two), their mean under GraphOptions.Symmetrize.
+type denseUpper struct {
+	name string
+	opt  *GraphOptions
+	tol  float64
+
+	edges []graph.Edge
+	// start and end delimit the edges of row j's upper triangle (the
+	// entries (j, j′ > j) and its diagonal), cur the first of them not
+	// yet paired with its mirror: all entries (j, j′) with j′ < the row
+	// being read are.
+	start, end, cur []int
+	// lines are the file's line numbers of the rows.
+	lines   []int
+	entries int // the stored entries of the graph: two an edge, one a self loop
+
+	bad  error // the first bad weight, row by row
+	asym *asymmetry
+}
+
+// asymmetry is an entry (lo, hi) of the upper triangle whose mirror
+// differs beyond the tolerance: w0 = A[lo,hi], w1 = A[hi,lo], line the
+// line of the first of them the file gives nonzero (row lo's when A[lo,hi]
+// is not 0).
+type asymmetry struct {
+	lo, hi int
+	w0, w1 float64
+	line   int
+}
+
+// newDenseUpper returns the denseUpper of an n×n matrix whose rows are
+// the lines body (numbered nums). head, the first rows split, estimate
+// the share of nonzero entries, so that the edges are allocated once when
+// the rest of the matrix is like them (in Go an append-grown slice
+// allocates about 5 times its final size in all). Cost O(n + cells of
+// head).
+func newDenseUpper(n int, name string, opt *GraphOptions, body []string, nums []int, head [][]string) *denseUpper {
+	m := &denseUpper{name: name, opt: opt, tol: opt.symTol()}
+	if n > opt.maxNodes() || len(body) != n {
+		return m
+	}
+	m.start, m.end, m.cur, m.lines = make([]int, n), make([]int, n), make([]int, n), nums
+	cells, nonzero := 0, 0
+	for _, row := range head {
+		for _, f := range row {
+			cells++
+			if w, err := checkWeightText(f); err == nil && w != 0 {
+				nonzero++
+			}
+		}
+	}
+	if cells > 0 {
+		upper := float64(n) * float64(n+1) / 2
+		want := upper * float64(nonzero) / float64(cells) * 1.05
+		if limit := opt.MaxDenseEntries; limit > 0 {
+			want = math.Min(want, float64(limit)/2+1)
+		}
+		m.edges = make([]graph.Edge, 0, int(math.Min(want, upper))+16)
+	}
+	return m
+}
+
+// row reads the fields of row i (line line): each weight is checked
+// (the first bad one is kept in m.bad, after which nothing is stored),
+// those of the upper triangle stored, those below the diagonal compared
+// with their mirror. It returns an error wrapping ErrTooLarge when the
+// stored entries pass GraphOptions.MaxDenseEntries. Cost O(n).
+func (m *denseUpper) row(i int, fields []string, line int) error {
+	if m.bad != nil {
+		return nil
+	}
+	m.start[i] = len(m.edges)
+	// Below the diagonal: A[i,j] against A[j,i], stored in row j.
+	for j := 0; j < i; j++ {
+		s := fields[j]
+		w1, err := checkWeightText(s)
+		if err != nil {
+			m.bad = &ParseError{File: m.name, Line: line, Column: j + 1, Value: s, Err: err}
+			return nil
+		}
+		if w1 == 0 {
+			w1 = 0 // -0, read as a weight of 0, is no entry
+		}
+		var w0 float64
+		at := -1
+		if c := m.cur[j]; c < m.end[j] && m.edges[c].J == i {
+			w0, at = m.edges[c].W, c
+			m.cur[j]++
+		}
+		if w0 == 0 && w1 == 0 {
+			continue
+		}
+		if math.Abs(w0-w1) > m.tol*math.Max(w0, w1) && !m.opt.Symmetrize {
+			if m.asym == nil || j < m.asym.lo || (j == m.asym.lo && i < m.asym.hi) {
+				l := m.lines[j]
+				if w0 == 0 {
+					l = line
+				}
+				m.asym = &asymmetry{lo: j, hi: i, w0: w0, w1: w1, line: l}
+			}
+			continue
+		}
+		if !m.opt.Symmetrize {
+			continue // the upper value, stored (or 0 within the tolerance: none)
+		}
+		w := w0/2 + w1/2
+		if at >= 0 {
+			m.edges[at].W = w
+			continue
+		}
+		// Only below the diagonal: an edge of its own, after row i's
+		// upper triangle (outside start:end).
+		if err := m.add(graph.Edge{I: j, J: i, W: w}, line); err != nil {
+			return err
+		}
+	}
+	// The upper triangle and the diagonal.
+	lower := len(m.edges) // the edges added above, below the diagonal
+	for j := i; j < len(fields); j++ {
+		s := fields[j]
+		w, err := checkWeightText(s)
+		if err != nil {
+			m.bad = &ParseError{File: m.name, Line: line, Column: j + 1, Value: s, Err: err}
+			return nil
+		}
+		if w == 0 || (j == i && m.opt.DropSelfLoops) {
+			continue
+		}
+		if err := m.add(graph.Edge{I: i, J: j, W: w}, line); err != nil {
+			return err
+		}
+	}
+	if lower > m.start[i] {
+		// Keep row i's upper triangle first: move the edges below the
+		// diagonal (few: those whose mirror is 0, under Symmetrize)
+		// after it.
+		below := slices.Clone(m.edges[m.start[i]:lower])
+		copy(m.edges[m.start[i]:], m.edges[lower:])
+		copy(m.edges[len(m.edges)-len(below):], below)
+		lower = len(m.edges) - len(below)
+	} else {
+		lower = len(m.edges)
+	}
+	m.end[i] = lower
+	m.cur[i] = m.start[i]
+	if m.cur[i] < m.end[i] && m.edges[m.cur[i]].J == i {
+		m.cur[i]++ // the diagonal has no mirror
+	}
+	return nil
+}
+
+// add stores e, refusing it when the stored entries would pass
+// GraphOptions.MaxDenseEntries.
+func (m *denseUpper) add(e graph.Edge, line int) error {
+	m.entries += 2
+	if e.I == e.J {
+		m.entries--
+	}
+	if limit := m.opt.MaxDenseEntries; limit > 0 && m.entries > limit {
+		return &ParseError{File: m.name, Line: line, Err: errorf(ErrTooLarge, "the matrix has more than %d nonzero entries by this line, the limit GraphOptions.MaxDenseEntries", limit)}
+	}
+	m.edges = append(m.edges, e)
+	return nil
+}
+
+// asymError is the error of m.asym, as assemble words it.
+func (m *denseUpper) asymError(opt *GraphOptions) error {
+	a := m.asym
+	return &ParseError{File: m.name, Line: a.line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize%s)", a.lo+1, a.hi+1, a.w0, a.hi+1, a.lo+1, a.w1, then(opt.Spelling.Remedy("symmetrize", "true")))}
+}
+
+// parseDenseCSV implements the dense affinity reader of ReadGraph. It
+// reads the lines as the table reader's parseDelimited does (the same
+// delimiter detection, trailing-delimiter rule, field counts, header rule
+// on the first 50 rows, and errors), but one line at a time, keeping the
+// nonzero entries of the upper triangle only: it checks each entry below
+// the diagonal against its mirror as it reads it (denseUpper), so its
+// memory is O(n + nnz), 24 bytes an edge, besides the lines. Keeping every
+// cell as a string, then every nonzero entry and its combination took 30
+// to 60 times the file (a 64 MiB upload took 5.7 GB in tether serve).
+// GraphOptions.MaxDenseEntries, if positive, stops the read as soon as
+// the stored entries pass it. The errors come in the order the table
+// reader and assemble gave them: a line's syntax or field count first,
+// then too many nodes, a matrix that is not square, the first bad weight
+// (row by row), the first asymmetric entry (by row, then column, of the
+// upper triangle), and the graph's own. Cost O(size of the text + nnz).
 func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
 	orig := lines
 	// Comment lines (# or %) are skipped, as detectCSVGraph skips them:
@@ -1650,53 +1848,125 @@ func parseDenseCSV(ctx context.Context, lines []string, name string, opt *GraphO
 			}
 		}
 	}
+	// The data lines with their numbers, the delimiter and the trailing
+	// delimiter as parseDelimited takes them.
+	var body []string
+	var nums []int
+	for i, l := range lines {
+		if err := poll(ctx, name, i); err != nil {
+			return nil, err
+		}
+		if !isBlank(l) {
+			body = append(body, l)
+			nums = append(nums, i+1)
+		}
+	}
+	if len(body) == 0 {
+		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no data")}
+	}
+	sp := splitter{delim: fieldsplit.Detect(body), quotes: `"`}
+	if trimmed, w := trimTrailingDelimiter(body, sp, name); w != "" {
+		body = trimmed
+	}
+	width, widthLine := -1, 0
+	split := func(k int, dst []string) ([]string, error) {
+		fields, pos, err := sp.split(body[k], dst)
+		if err != nil {
+			return nil, &ParseError{File: name, Line: nums[k], Err: fmt.Errorf("character %d: %w", pos, err)}
+		}
+		if width < 0 {
+			width, widthLine = len(fields), nums[k]
+		} else if len(fields) != width {
+			return nil, &ParseError{File: name, Line: nums[k], Err: errorf(ErrSyntax, "%s, want %d as on line %d", wording.Count(len(fields), "field", "fields"), width, widthLine)}
+		}
+		return fields, nil
+	}
+	// The header rule (looksLikeHeader) reads the first 50 rows.
+	const window = 50
+	var head [][]string
+	for k := 0; k < len(body) && k < window; k++ {
+		if err := poll(ctx, name, k); err != nil {
+			return nil, err
+		}
+		fields, err := split(k, nil)
+		if err != nil {
+			return nil, err
+		}
+		head = append(head, fields)
+	}
 	topt := Options{MissingMarkers: []string{}}
-	raw, err := parseDelimited(ctx, lines, name, &topt, nil)
-	if err != nil {
-		return nil, err
+	var header []string
+	first := 0 // the index in body of the first row of the matrix
+	if len(head) >= 2 && looksLikeHeader(head, &topt) {
+		header, head, first = head[0], head[1:], 1
 	}
-	n := len(raw.cols)
-	if n > opt.maxNodes() {
-		return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d%s", n, opt.maxNodes(), paren(opt.Spelling.maxNodes()))}
-	}
-	if len(raw.rows) != n {
-		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%s and %s: an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format%s)", wording.Count(len(raw.rows), "row", "rows"), wording.Count(n, "column", "columns"), formatFix(opt.Spelling, "edgelist"))}
-	}
-	var ents []entry
-	for i, row := range raw.rows {
-		for j, s := range row {
-			w, err := checkWeightText(s)
-			if err != nil {
-				return nil, &ParseError{File: name, Line: raw.lines[i], Column: j + 1, Value: s, Err: err}
+	n, rows := width, len(body)-first
+	// The matrix is read only when it can be a graph: n nodes within the
+	// limit, as many rows as columns. Otherwise the lines are still split,
+	// for their syntax errors, which come first.
+	m := newDenseUpper(n, name, opt, body[first:], nums[first:], head)
+	keep := n <= opt.maxNodes() && rows == n
+	var fields []string
+	for r := 0; r < rows; r++ {
+		k := first + r
+		if err := poll(ctx, name, k); err != nil {
+			return nil, err
+		}
+		if r < len(head) {
+			fields = head[r]
+		} else {
+			var err error
+			if fields, err = split(k, fields[:0]); err != nil {
+				return nil, err
 			}
-			if w != 0 {
-				ents = append(ents, entry{i, j, w, raw.lines[i]})
+		}
+		if keep {
+			if err := m.row(r, fields, nums[k]); err != nil {
+				return nil, err
 			}
 		}
 	}
-	// Every (i,j) is listed with its mirror, so duplicates cannot occur:
-	// the directed assembly checks symmetry or averages.
-	o := *opt
-	o.Duplicates = DupSum
-	g, _, err := assemble(ctx, name, n, ents, &o, directed, nil)
+	if n > opt.maxNodes() {
+		return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d%s", n, opt.maxNodes(), paren(opt.Spelling.maxNodes()))}
+	}
+	if rows != n {
+		return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%s and %s: an affinity matrix must be square (if the file is an edge list, set GraphOptions.Format%s)", wording.Count(rows, "row", "rows"), wording.Count(n, "column", "columns"), formatFix(opt.Spelling, "edgelist"))}
+	}
+	if m.bad != nil {
+		return nil, m.bad
+	}
+	if m.asym != nil {
+		return nil, m.asymError(opt)
+	}
+	if err := stopped(ctx, name); err != nil {
+		return nil, err
+	}
+	if err := fitsMemory(name, n); err != nil {
+		return nil, err
+	}
+	edges := m.edges
+	m.edges = nil
+	g, err := graph.FromEdgesContext(ctx, n, edges)
 	if err != nil {
-		return nil, namedOverflow(err, name, func(i int) string {
-			if raw.named {
-				return raw.cols[i].name
+		if ctx.Err() != nil {
+			return nil, stopped(ctx, name)
+		}
+		return nil, namedOverflow(fmt.Errorf("dataset: %s: %w", name, err), name, func(i int) string {
+			if header != nil {
+				return header[i]
 			}
 			return strconv.Itoa(i)
 		})
 	}
+	named := header != nil
 	d := &GraphData{G: g}
-	if !raw.named {
+	if !named {
 		if line, text := commentedHeader(orig, n); line > 0 {
 			d.Warnings = append(d.Warnings, fmt.Sprintf("%s:%d: the comment %s has %d fields, none a number, as many as the matrix has columns: if they name the nodes, remove the %q (a comment is not read, so the nodes are numbered 0…%d)", name, line, quote(text), n, text[:1], n-1))
 		}
 	}
-	if raw.named {
-		for _, c := range raw.cols {
-			d.Names = append(d.Names, c.name)
-		}
+	if named {
+		d.Names = header
 		// The header's line: the first line that is not blank (comments
 		// are blanked above).
 		header := 1

@@ -62,12 +62,20 @@ type Regularization struct {
 	Mode RegMode
 	// Tau is τ for RegOn. If Tau is 0, τ is the mean degree vol(G)/n, the
 	// default of Qin & Rohe (2013) and Zhang & Rohe (2018). RegAuto always
-	// uses the mean degree; RegNone ignores Tau.
+	// uses the mean degree; RegNone ignores Tau. Tau is at most MaxTau.
 	Tau float64
 	// Complete adds τ/n to every entry of W as well (Amini et al. 2013),
 	// as an implicit rank-one term.
 	Complete bool
 }
+
+// MaxTau bounds Regularization.Tau, as tether cluster bounds
+// -self-loops (a weight in [0, 10¹²]): every degree d_i becomes d_i + τ, so
+// a τ far above the degrees makes D_τ ≈ τI and the operator ≈ I − W/τ,
+// whose eigenvectors no longer see the graph (a τ of 10³⁰⁰ gave labels
+// without meaning, and 10³⁰⁸ with Complete overflowed the rank-one term
+// into an eigensolver's failure; review of tether serve).
+const MaxTau = 1e12
 
 // autoDegreeCV is the heterogeneity threshold of RegAuto: a graph is
 // regularized when the coefficient of variation of its degrees,
@@ -196,13 +204,16 @@ func (r Regularization) TauFor(g *Graph, k int) float64 {
 }
 
 // Validate returns an error wrapping ErrInvalid when r's mode is unknown or
-// its τ is negative, NaN or infinite.
+// its τ is negative, NaN, infinite or above MaxTau.
 func (r Regularization) Validate() error {
 	if r.Mode < RegAuto || r.Mode > RegOn {
 		return fmt.Errorf("%w: unknown regularization mode %d", ErrInvalid, int(r.Mode))
 	}
 	if math.IsNaN(r.Tau) || math.IsInf(r.Tau, 0) || r.Tau < 0 {
 		return fmt.Errorf("%w: regularization τ = %v must be finite and ≥ 0", ErrInvalid, r.Tau)
+	}
+	if r.Tau > MaxTau {
+		return fmt.Errorf("%w: regularization τ = %g is above the largest τ, %g (MaxTau)", ErrInvalid, r.Tau, float64(MaxTau))
 	}
 	return nil
 }
@@ -245,7 +256,7 @@ func (r *Regularization) UnmarshalText(text []byte) error {
 // ParseRegularization reads a regularization as tether cluster's
 // -regularize flag takes it: "auto" (RegAuto; also the empty string),
 // "none" (RegNone), "mean" (RegOn with τ the mean degree) or a decimal
-// number τ ≥ 0 (RegOn with that τ; 0 means none), optionally followed by
+// number 0 ≤ τ ≤ MaxTau = 10¹² (RegOn with that τ; 0 means none), optionally followed by
 // "+complete" to add τ/n to every entry of W as well ("+complete" alone is
 // auto+complete). Case and white space around the value are ignored. The
 // number is digits with an optional point and exponent (2, 0.5, .5, 1e-3):
@@ -257,7 +268,7 @@ func ParseRegularization(s string) (Regularization, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
 	base, complete := strings.CutSuffix(s, "+complete")
 	bad := func(why string) (Regularization, error) {
-		return Regularization{}, fmt.Errorf("%w: regularization %q: %swant auto, none, mean or a number τ ≥ 0 such as 0.5 or 1e-3, optionally followed by +complete", ErrInvalid, s, why)
+		return Regularization{}, fmt.Errorf("%w: regularization %q: %swant auto, none, mean or a number 0 ≤ τ ≤ 1e12 such as 0.5 or 1e-3, optionally followed by +complete", ErrInvalid, s, why)
 	}
 	var r Regularization
 	switch base {
@@ -274,6 +285,9 @@ func ParseRegularization(s string) (Regularization, error) {
 		tau, err := strconv.ParseFloat(base, 64)
 		if err != nil || math.IsInf(tau, 0) {
 			return bad("τ beyond the floating-point range: ")
+		}
+		if tau > MaxTau {
+			return bad(fmt.Sprintf("τ = %g is above the largest τ, %g: ", tau, float64(MaxTau)))
 		}
 		r.Mode, r.Tau = RegOn, tau
 		if tau == 0 {

@@ -3,6 +3,7 @@ package graph
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -135,6 +136,12 @@ func TestParseRegularization(t *testing.T) {
 		{in: "1e", bad: true},
 		{in: ".", bad: true},
 		{in: "1e400", bad: true},
+		// τ is bounded as -self-loops is, at 10¹² (MaxTau).
+		{in: "1e12", want: Regularization{Mode: RegOn, Tau: 1e12}, str: "1e+12"},
+		{in: "1e12+complete", want: Regularization{Mode: RegOn, Tau: 1e12, Complete: true}, str: "1e+12+complete"},
+		{in: "1000000000000.5", bad: true},
+		{in: "1e13", bad: true},
+		{in: "1e308+complete", bad: true},
 		{in: "none+complete", bad: true},
 		{in: "0+complete", bad: true},
 		{in: "NaN", bad: true},
@@ -157,6 +164,39 @@ func TestParseRegularization(t *testing.T) {
 		}
 		if err := got.Validate(); err != nil {
 			t.Errorf("%q: Validate: %v", tc.in, err)
+		}
+	}
+}
+
+// TestTauBounded: a τ above MaxTau = 10¹² (the bound of -self-loops) is
+// refused by ParseRegularization and Validate with an error naming the
+// value and the bound; τ = 10¹² itself passes. A τ of 10³⁰⁸ with
+// +complete gave an eigensolver's Deflate error, one of 10³⁰⁰ meaningless
+// labels (review of tether serve).
+func TestTauBounded(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		tau     float64
+		message string // in the error; "" for none
+	}{
+		{"1e12", 1e12, ""},
+		{"1e300", 1e300, "τ = 1e+300 is above the largest τ, 1e+12"},
+		{"1e308+complete", 1e308, "τ = 1e+308 is above the largest τ, 1e+12"},
+		{"1000000000001", 1000000000001, "τ = 1.000000000001e+12 is above the largest τ, 1e+12"},
+	} {
+		_, err := ParseRegularization(tc.in)
+		r := Regularization{Mode: RegOn, Tau: tc.tau}
+		verr := r.Validate()
+		if tc.message == "" {
+			if err != nil || verr != nil {
+				t.Errorf("%q: Parse: %v, Validate: %v; want neither", tc.in, err, verr)
+			}
+			continue
+		}
+		for what, e := range map[string]error{"ParseRegularization": err, "Validate": verr} {
+			if !errors.Is(e, ErrInvalid) || !strings.Contains(e.Error(), tc.message) {
+				t.Errorf("%q: %s: %v; want ErrInvalid saying %q", tc.in, what, e, tc.message)
+			}
 		}
 	}
 }

@@ -133,7 +133,7 @@ func (o *inputOptions) bind(fs *flag.FlagSet) {
 	if cmdName(fs) != "cluster" {
 		others = "the others ignore it"
 	}
-	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr; ml-/mcl-noa-ssc when they resolve contradictory pairs, auto for its candidates; "+others+"): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ; +complete also adds τ/n to every weight (graph.Regularization)"+unnamedDefault(o.regularize))
+	fs.Var(textVar(&o.regularize), "regularize", "regularized L_sym/L_rw of the k-way spectral methods (njw, ncut, cscap, ccsr; ml-/mcl-noa-ssc when they resolve contradictory pairs, auto for its candidates; "+others+"): auto (τ = mean degree when the graph has components too small to be clusters or heterogeneous degrees), none, mean, or a number τ in [0, 1e12]; +complete also adds τ/n to every weight (graph.Regularization)"+unnamedDefault(o.regularize))
 	fs.Var(textVar(&o.disconnected), "disconnected", "graphs with isolated nodes or components below n/(4k) nodes, for the methods that cannot cluster them as they are (fgpwc, sl, ml-/mcl-noa-ssc, fast-ge, fast-ge2, csp, csc, l1csc, plmeans with the ncut kernel, its default, sscka with the commute kernel, its default, or ncut; auto for its candidates; "+others+"): attach (cluster the core, attach the other nodes by labels, must-links and edges, with a warning) or strict (refuse, as before)"+unnamedDefault(o.disconnected))
 }
 

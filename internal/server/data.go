@@ -327,7 +327,10 @@ func spelling() dataset.Spelling {
 // column that passes it and its number of values, and the rows with
 // their features and text by cost. The k-NN graph of a table of 16 000
 // rows and 8000 one-hot features (a 125 KB upload) took 2 minutes and
-// 1 GB before the budget refused it (review 116).
+// 1 GB before the budget refused it (review 116). A dense matrix's
+// entries are bounded so too (dataset.GraphOptions.MaxDenseEntries: the
+// 12-byte entries the budget holds beside the text), checked as they are
+// read.
 func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spec, maxNodes, budget int, upload bool) (*input.Data, error) {
 	name := o.Name
 	if name == "" {
@@ -340,10 +343,21 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 	if err := o.checkApplies(kind, how, name); err != nil {
 		return nil, err
 	}
+	text := 0
+	if upload {
+		text = len(content)
+	}
 	if kind == "graph" {
-		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes, Spelling: spelling()}
+		// A dense matrix's entries are bounded as a table's cells are: by
+		// the budget beside the text (its reader keeps 12 bytes or so an
+		// entry; it kept 60 times the file before, review of tether serve).
+		maxEntries := max((int64(budget)*nodeBytes-int64(text))/entryBytes, 1)
+		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes, MaxDenseEntries: int(min(maxEntries, math.MaxInt)), Spelling: spelling()}
 		d, err := input.ReadGraph(ctx, content, name, gopt)
 		if err != nil {
+			if errors.Is(err, dataset.ErrTooLarge) && strings.Contains(err.Error(), "MaxDenseEntries") {
+				return nil, fmt.Errorf("%w: %w; the limit on the entries is this server's budget of %d nodes (1 KiB each) in %d-byte entries", errBadInput, err, budget, entryBytes)
+			}
 			if how == byContent {
 				return nil, fmt.Errorf("%w: %w; %s was read as a graph (%s): kind features reads it as a feature table", errBadInput, err, name, how)
 			}
@@ -353,10 +367,6 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 			d.Notes = append(d.Notes, fmt.Sprintf("%s: read as a graph by its content, an edge list of numbered nodes (lines \"i j\" or \"i j w\"): kind features reads it as a feature table", name))
 		}
 		return d, nil
-	}
-	text := 0
-	if upload {
-		text = len(content)
 	}
 	maxCells := max((int64(budget)*nodeBytes-int64(text))/8, 1)
 	opt := dataset.Options{LabelColumn: o.Label, IDColumn: o.ID, Delimiter: o.Delim, MaxRows: maxNodes + 1, MaxCells: int(min(maxCells, math.MaxInt)), Spelling: spelling()}
@@ -430,7 +440,10 @@ func graphError(err error, remedy string) error {
 // generateData runs a generator of dataset/synth as tether gen does (same
 // parameters and seed, same data: input.Generate) and builds the graph of
 // its points.
-// budget (in nodes, see cost) bounds its features before they are drawn.
+// budget (in nodes, see cost) bounds its features, or the expected
+// entries of its graph (generatedEntries), before they are drawn: a
+// request beyond it is bad input (400), as data beyond it read from a
+// file are.
 func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, maxNodes, budget int) (*input.Data, error) {
 	params := make(map[string]string, len(req.Params))
 	for name, v := range req.Params {
@@ -445,6 +458,11 @@ func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, ma
 	}
 	if dim := min(max(p.Dim, 2), synth.MaxValues+1); !g.Graph && cost(p.N, p.N*dim, 0, 0) > budget {
 		return nil, fmt.Errorf("%w: generator %s: n = %d points of dimension %d count as %d nodes, beyond this server's budget of %d", errBadInput, req.Name, p.N, p.Dim, cost(p.N, p.N*dim, 0, 0), budget)
+	}
+	if e := generatedEntries(g, p); e > 0 {
+		if c := cost(p.N, 0, int(min(e, 1<<50)), 0); c > budget {
+			return nil, fmt.Errorf("%w: generator %s: n = %d nodes in k = %d blocks with c_in = %g and c_out = %g make about %.3g stored entries (n·(c_in + (k−1)·c_out)/k, %d bytes each), which count as %d nodes, beyond this server's budget of %d: lower n, c_in or c_out", errBadInput, req.Name, p.N, p.K, p.Cin, p.Cout, e, entryBytes, c, budget)
+		}
 	}
 	d, err := input.Generate(ctx, g, p, req.Seed)
 	if err != nil {
@@ -464,6 +482,27 @@ func generateData(ctx context.Context, req *GenerateRequest, spec graph.Spec, ma
 		return nil, graphError(err, fmt.Sprintf("give generator %s a noise above 0, or other parameters, so that its points differ", req.Name))
 	}
 	return d, nil
+}
+
+// generatedEntries returns the expected number of stored entries (both
+// halves of every edge) of the graph a graph generator g (sbm, dcsbm)
+// draws with p: n·(c_in + (k−1)·c_out)/k, each node's expected degree
+// (c_in + (k−1)·c_out)/k (dataset/synth's SBMContext and DCSBMContext,
+// whose own bound, synth.MaxValues, is the same count). dcsbm holds
+// every pair it draws before merging the repeats, as many as that count
+// in expectation. 0 for a point generator, and for parameters Generate
+// refuses (k < 1, n < 1, a c out of [0, n]). generateData checks it
+// against the budget before drawing: a request of 100 bytes made a
+// graph of 2.4 GB in 44 s before the budget refused it. Cost O(1).
+func generatedEntries(g synth.Generator, p synth.Params) float64 {
+	if !g.Graph || p.N < 1 || p.K < 1 || p.K > p.N {
+		return 0
+	}
+	n := float64(p.N)
+	if !(p.Cin >= 0 && p.Cin <= n && p.Cout >= 0 && p.Cout <= n) {
+		return 0
+	}
+	return n * (p.Cin + float64(p.K-1)*p.Cout) / float64(p.K)
 }
 
 // readRooted reads the file at rel under root, refusing absolute paths,

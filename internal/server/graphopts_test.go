@@ -244,6 +244,10 @@ func TestGraphOptions(t *testing.T) {
 			`{"k":2,"disconnected":"loose"}`:    `loose`,
 			`{"k":2,"disconnected":1}`:          `disconnected`,
 			`{"k":2,"regularize":"mean+extra"}`: `mean+extra`,
+			// τ above graph.MaxTau: 1e300 answered 200 with labels of
+			// no meaning, 1e308+complete an eigensolver's Deflate error.
+			`{"k":2,"regularize":"1e300"}`:          `τ = 1e+300 is above the largest τ, 1e+12`,
+			`{"k":2,"regularize":"1e308+complete"}`: `τ = 1e+308 is above the largest τ, 1e+12`,
 		} {
 			code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", []byte(body))
 			var e errorReply

@@ -282,8 +282,11 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 // session's lock never held while the client reads; a reply, built whole
 // (the largest, a save, up to loadLimit), counts against the bytes in
 // transit while it is written, and one that does not fit is refused
-// with 429 or 503 (countedWriter).
-func (s *Server) readSession(h func(http.ResponseWriter, *http.Request, *sessionView)) http.HandlerFunc {
+// with 429 or 503 (countedWriter). bound (nil: none) returns an upper
+// bound on h's reply (replysize.go), counted before h builds it
+// (countedWriter.reserve), so that a reply refused is never built: a
+// refused save of a large upload built 180 MB first.
+func (s *Server) readSession(h func(http.ResponseWriter, *http.Request, *sessionView), bound func(*sessionView) int64) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ss, ok := s.sessions.get(r.PathValue("id"))
 		if !ok {
@@ -291,7 +294,15 @@ func (s *Server) readSession(h func(http.ResponseWriter, *http.Request, *session
 			return
 		}
 		cw := &countedWriter{ResponseWriter: w, s: s, client: clientKey(r.RemoteAddr)}
-		h(cw, r, ss.snapshot())
+		view := ss.snapshot()
+		if bound != nil {
+			if err := cw.reserve(bound(view)); err != nil {
+				s.fail(w, err)
+				return
+			}
+			defer cw.unreserve()
+		}
+		h(cw, r, view)
 		cw.finish()
 	}
 }
@@ -355,14 +366,38 @@ func (s *Server) noSession(id string) error {
 // (Server.countReply) while that Write runs, a client that does not read
 // keeping it counted up to the write timeout, and sends, instead of a
 // reply countReply refuses, the 429 or 503 it gives, its body never
-// built again.
+// built again. A reply whose bound was counted before it was built
+// (reserve) is not counted again when it fits that bound.
 type countedWriter struct {
 	http.ResponseWriter
-	s      *Server
-	client string // clientKey
-	force  bool   // never refused (countReply)
-	status int
-	sent   bool
+	s        *Server
+	client   string // clientKey
+	force    bool   // never refused (countReply)
+	status   int
+	sent     bool
+	reserved int64  // the bound counted by reserve
+	release  func() // uncounts it; nil when nothing is reserved
+}
+
+// reserve counts n bytes, a bound on the reply about to be built,
+// against the bytes in transit (Server.countReply), returning
+// countReply's error (429, 503) when they do not fit. unreserve uncounts
+// them once the reply is written. Cost O(1).
+func (c *countedWriter) reserve(n int64) error {
+	release, err := c.s.countReply(c.client, n, c.force)
+	if err != nil {
+		return err
+	}
+	c.reserved, c.release = n, release
+	return nil
+}
+
+// unreserve uncounts what reserve counted (once).
+func (c *countedWriter) unreserve() {
+	if c.release != nil {
+		c.release()
+		c.release, c.reserved = nil, 0
+	}
 }
 
 func (c *countedWriter) WriteHeader(status int) {
@@ -375,6 +410,14 @@ func (c *countedWriter) Write(p []byte) (int, error) {
 	if !c.sent {
 		c.sent = true
 		c.WriteHeader(http.StatusOK)
+		if c.release != nil && int64(len(p)) <= c.reserved {
+			// Counted by reserve, until the handler returns.
+			c.ResponseWriter.WriteHeader(c.status)
+			return c.ResponseWriter.Write(p)
+		}
+		// Larger than its bound (none reserved, or a bound that missed):
+		// counted as it is.
+		c.unreserve()
 		release, err := c.s.countReply(c.client, int64(len(p)), c.force)
 		if err != nil {
 			c.Header().Del("Content-Disposition")
@@ -1240,7 +1283,7 @@ func (s *Server) handleExportSummary(w http.ResponseWriter, r *http.Request, ss 
 	}
 	// Without HTML escapes, as a save (attachJSON): the names of an
 	// upload came back with each <, > and & as \u003c, \u003e, \u0026.
-	if err := attachJSON(w, "summary.json", summaryReply{Input: ss.data.Name, N: ss.data.Graph.N(), ClusterReply: ss.last, Request: ss.lastReq, Names: ss.data.Names}, "  "); err != nil {
+	if err := attachJSON(w, "summary.json", summaryReply{Input: ss.data.Name, N: ss.data.Graph.N(), ClusterReply: ss.last, Request: ss.lastReq, Names: ss.data.Names}, summaryIndent); err != nil {
 		s.fail(w, fmt.Errorf("writing the summary: %w", err))
 	}
 }

@@ -58,8 +58,9 @@ func serverAcceptsRegularize(s string) bool {
 //   - what the server accepts, the pattern matches once lowercased and
 //     trimmed (the server's own canonical form).
 //
-// The only exceptions are what a pattern cannot check, a τ beyond the
-// float64 range and "+complete" after a τ of 0: the rows with a why, which
+// The only exceptions are what a pattern cannot check, a τ above
+// graph.MaxTau (10¹²) or beyond the float64 range and "+complete" after a
+// τ of 0: the rows with a why, which
 // the pattern matches and the server refuses. When node is installed the
 // pattern is also run as JavaScript (ECMA-262, the dialect of JSON
 // Schema), which must agree with Go's regexp on every string.
@@ -88,13 +89,14 @@ func TestRegularizePattern(t *testing.T) {
 		{"0.5+complete", true, true, ""},
 		{"1e3", true, true, ""},
 		{"1e-05", true, true, ""},
-		{"1e+20", true, true, ""},
+		{"1e+12", true, true, ""},
 		{"1E-3", true, true, ""},
 		{".5", true, true, ""},
 		{"5.", true, true, ""},
 		{"1.e5", true, true, ""},
 		{"007", true, true, ""},
-		{"1e308", true, true, ""},
+		{"1e12", true, true, ""},
+		{"1000000000000", true, true, ""},
 		{"1e-400", true, true, ""}, // rounds to 0: none
 
 		// Case and white space: the server's, not the pattern's.
@@ -128,6 +130,9 @@ func TestRegularizePattern(t *testing.T) {
 		{"\u200bmean", false, false, ""}, // zero-width space: not white space
 
 		{"1e400", true, false, "beyond the float64 range"},
+		{"1e+20", true, false, "above graph.MaxTau = 1e12"},
+		{"1e308", true, false, "above graph.MaxTau = 1e12"},
+		{"1000000000000.5", true, false, "above graph.MaxTau = 1e12"},
 		{"0+complete", true, false, "+complete after a τ of 0"},
 		{"0e5+complete", true, false, "+complete after a τ of 0"},
 	}
