@@ -186,7 +186,10 @@ func Read(r io.Reader, opt *ReadOptions) (*File, error) {
 // (kind, type, constraint, relation, relationship or link, any case) and
 // whose fourth, if any, the weight column (weight or w), such as
 // "i,j,kind", "a,b,type,weight" or "node1,node2,constraint"; no
-// constraint line is one (its kind is ml or cl, its weight a number).
+// constraint line is one (its kind is ml or cl, its weight a number), nor
+// is a line whose first two fields are nodes as the file may write them
+// (integers, or names of ReadOptions.Names): "3,4,link" is a constraint
+// of an unknown kind, an error naming line and kind, not a header.
 // Its first two words do not change how the nodes are read (indices,
 // or names as ReadOptions says), except name_i,name_j (or id_i,id_j, any
 // case): the header "name_i,name_j,kind[,weight]", which WriteNamed
@@ -229,7 +232,7 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		first := header
 		if header {
 			header = false
-			if isPairsHeader(fields) {
+			if isPairsHeader(fields) && !lr.nodePair(fields[0], fields[1]) {
 				// i,j,kind; a,b,type; u,v,constraint (review 118):
 				// no constraint line has such a third field.
 				if labelheader.IsNamedPair(fields[0], fields[1]) {
@@ -314,6 +317,11 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		case "cl":
 			p.Kind = CannotLink
 		default:
+			if first && labelheader.IsKind(fields[2]) {
+				// "3,4,link": a header's third word, but its first two
+				// are nodes (nodePair), so the line is a constraint.
+				return nil, lr.errf("kind %q, want ml or cl (line %d is no header: its first two fields, %s and %s, are nodes; a header names the columns, such as i,j,kind, or name_i,name_j,kind for nodes by name)", fields[2], lr.line, fields[0], fields[1])
+			}
 			return nil, lr.errf("kind %q, want ml or cl", fields[2])
 		}
 		if len(fields) == 4 {
@@ -453,6 +461,30 @@ func isPairsHeader(fields []string) bool {
 		return false
 	}
 	return labelheader.IsKind(fields[2]) && (len(fields) == 3 || labelheader.IsWeight(fields[3]))
+}
+
+// nodePair reports whether a and b, the first two fields of a constraint
+// file's first data line, are both nodes as the file may write them:
+// integers (indices) when no names are given or AutoNames lets the file
+// number its nodes, names of ReadOptions.Names when they are given. Such
+// a line is a constraint, never a header, whatever its third field says
+// ("3,4,link"), except name_i,name_j (labelheader.IsNamedPair), which
+// always heads the columns of WriteNamed. Cost O(len(a) + len(b)).
+func (lr *lineReader) nodePair(a, b string) bool {
+	if labelheader.IsNamedPair(a, b) {
+		return false
+	}
+	if lr.names == nil || lr.opt.AutoNames {
+		if isInt(a) && isInt(b) {
+			return true
+		}
+	}
+	if lr.names != nil {
+		_, okA := lr.names[a]
+		_, okB := lr.names[b]
+		return okA && okB
+	}
+	return false
 }
 
 // lineReader splits a constraint or labels file into data lines, handling

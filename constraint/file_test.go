@@ -145,6 +145,23 @@ func TestRead(t *testing.T) {
 			name: "header name_i,name_j,type keys by name", in: "name_i,name_j,type\n2,0,cl\n", opt: ReadOptions{Names: []string{"2", "0", "1"}, AutoNames: true},
 			want: []Pair{{I: 0, J: 1, Kind: CannotLink}}, lines: []int{2}, n: 3,
 		},
+		// A first line whose first two fields are nodes is no header,
+		// whatever its third says: "3,4,link" was skipped as one, and
+		// the constraint it meant lost without a word.
+		{
+			name: "header a,b,kind still a header", in: "a,b,kind\n0,1,ml\n",
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}}, lines: []int{2}, n: 2,
+		},
+		{name: "first line 3,4,link is data", in: "3,4,link\n0,1,ml\n", err: `in.csv:1: kind "link", want ml or cl (line 1 is no header: its first two fields, 3 and 4, are nodes`},
+		{name: "first line 1;2;Type in base 1 is data", in: "# base=1\n1;2;Type\n", err: `in.csv:2: kind "Type", want ml or cl (line 2 is no header`},
+		{name: "first line of names a,b,type is data", in: "a,b,type\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: `in.csv:1: kind "type", want ml or cl (line 1 is no header: its first two fields, a and b, are nodes`},
+		{name: "first line of integers under auto names is data", in: "0,1,relation\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true}, err: `in.csv:1: kind "relation", want ml or cl (line 1 is no header`},
+		{
+			// name_i,name_j always heads the columns, even of names
+			// that are those words.
+			name: "name_i,name_j,kind a header with such names", in: "name_i,name_j,kind\nname_j,name_i,cl\n", opt: ReadOptions{Names: []string{"name_i", "name_j"}},
+			want: []Pair{{I: 1, J: 0, Kind: CannotLink}}, lines: []int{2}, n: 2,
+		},
 		{
 			name: "drop conflicting cannot-links", in: "0,1,ml\n1,2,ml\n0,2,cl\n0,1,ml\n3,4,cl\n",
 			opt:   ReadOptions{Policy: DropConflictingCannotLinks},
