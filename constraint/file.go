@@ -129,6 +129,14 @@ func (f *File) ByName() bool { return f.names != nil }
 // make them allocate gigabytes; give N explicitly for larger graphs.
 const MaxInferredNodes = 1 << 24
 
+// LabelFloor is the least bound on the labels ReadLabels accepts: a
+// label of a file on n nodes must be below max(n, LabelFloor), since the
+// code that uses labels allocates a slot per label value (per-class
+// counts, one-hot rows, contingency tables), which a stray label such as
+// 1e9 would make gigabytes. dataset.LabelFloor is the same bound for
+// dataset.ReadNodeLabels' integer labels.
+const LabelFloor = 1 << 16
+
 // maxLine is the longest line the readers accept.
 const maxLine = textline.DefaultMaxBytes
 
@@ -702,7 +710,9 @@ func (lr *lineReader) n(inferred int) int {
 	case lr.opt.N > 0:
 		return lr.opt.N
 	case lr.names != nil:
-		return len(lr.names)
+		// The names, not the map of them: names that repeat are nodes
+		// too.
+		return len(lr.opt.Names)
 	}
 	return max(inferred, 0)
 }
@@ -894,7 +904,8 @@ func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
 // means the zero ReadOptions; Policy is not used.
 //
 // Errors name the file and line and wrap ErrInvalid: a malformed or
-// negative label, a node listed twice, an index outside the nodes, a line
+// negative label, a label of max(n, LabelFloor) or more for n nodes (the
+// first in file order), a node listed twice, an index outside the nodes, a line
 // count different from a given N, or mixed layouts. Cost O(file size + n).
 // ctx is checked every few thousand lines; a cancelled read returns ctx's
 // error, wrapped with the file and line.
@@ -914,6 +925,15 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 	// before the first data line (nodes if it is a label) and those not
 	// yet followed by a label (nodes unless they end the file).
 	pending := 0
+	// Labels of LabelFloor or more, checked against n once it is known:
+	// fixed, the option's or the names', or (0) inferred at the end, when
+	// big holds them in file order.
+	fixed := o.N
+	if fixed == 0 && o.Names != nil {
+		fixed = len(o.Names)
+	}
+	type bigLabel struct{ line, c int }
+	var big []bigLabel
 	for lr.next() {
 		fields := lr.fields
 		if lr.text == "" && layout != pairs {
@@ -980,6 +1000,14 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 		if err != nil {
 			return nil, err
 		}
+		if c >= LabelFloor {
+			if fixed > 0 && c >= fixed {
+				return nil, labelTooLarge(file, lr.line, c, fixed)
+			}
+			if fixed == 0 {
+				big = append(big, bigLabel{lr.line, c})
+			}
+		}
 		for len(out) <= i {
 			out = append(out, Unlabeled)
 		}
@@ -999,7 +1027,18 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 	for len(out) < n {
 		out = append(out, Unlabeled)
 	}
+	for _, b := range big {
+		if b.c >= len(out) {
+			return nil, labelTooLarge(file, b.line, b.c, len(out))
+		}
+	}
 	return out, nil
+}
+
+// labelTooLarge is the error of a label c, on line line of file, of
+// max(n, LabelFloor) or more for n nodes. Cost O(1).
+func labelTooLarge(file string, line, c, n int) error {
+	return fmt.Errorf("%w: %s:%d: label %d too large: at most %d (max(n, LabelFloor) − 1 for %s): labels number the classes from 0, and a slot is kept for each value", ErrInvalid, file, line, c, max(n, LabelFloor)-1, wording.Count(n, "node", "nodes"))
 }
 
 // label parses a label field.

@@ -368,6 +368,16 @@ func TestReadLabels(t *testing.T) {
 		{name: "negative label", in: "-2\n", err: "in.txt:1: label \"-2\""},
 		{name: "label beyond int64", in: "0,1\n1,99999999999999999999\n", err: "in.txt:2: label 99999999999999999999 out of range"},
 		{name: "node beyond int64", in: "0,1\n99999999999999999999,0\n", err: "in.txt:2: node 99999999999999999999 out of range"},
+		// Labels index per-class slots downstream: a label of max(n,
+		// LabelFloor) or more is refused (1e9 allocated gigabytes).
+		{name: "huge label", in: "0,1\n1,1000000000\n", err: "in.txt:2: label 1000000000 too large: at most 65535 (max(n, LabelFloor) − 1 for 2 nodes)"},
+		{name: "label at the floor", in: "65536\n", err: "in.txt:1: label 65536 too large"},
+		{name: "label below the floor", in: "0,65535\n", want: Labels{65535}},
+		{name: "label below N", in: "0,69999\n", opt: ReadOptions{N: 70000}, want: append(Labels{69999}, slices.Repeat(Labels{-1}, 69999)...)},
+		{name: "label N", in: "0,1\n3,70000\n", opt: ReadOptions{N: 70000}, err: "in.txt:2: label 70000 too large: at most 69999 (max(n, LabelFloor) − 1 for 70000 nodes)"},
+		{name: "label below an inferred n", in: "69999,69999\n", want: append(slices.Repeat(Labels{-1}, 69999), 69999)},
+		{name: "first huge label named", in: "0,69999\n1,80000\n2,70000\n69999,0\n", err: "in.txt:2: label 80000 too large: at most 69999 (max(n, LabelFloor) − 1 for 70000 nodes)"},
+		{name: "names", in: "b,100000\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.txt:1: label 100000 too large"},
 		{name: "mixed", in: "1\n0,1\n", err: "in.txt:2: want one label per line"},
 		{name: "twice", in: "0,1\n\n0,1\n", err: "in.txt:3: node 0 already labelled on line 1"},
 		{name: "three fields", in: "0,1,2\n", err: "in.txt:1: want node,label or one label per line"},
@@ -464,7 +474,9 @@ func FuzzReadLabels(f *testing.F) {
 		// A first line ?, -1 or blank is node 0's label; blank lines
 		// before a header or pairs, or at the end, are no nodes.
 		"?\n0\n1\n", "-1\n0\n1\n", "\n0\n1\n", "# c\n\n0\n", "\nlabel\n0\n", "\n1,0\n", "0\n\n\n",
-		"0,1\n1,99999999999999999999\n", "99999999999999999999,0\n"} {
+		"0,1\n1,99999999999999999999\n", "99999999999999999999,0\n",
+		// Labels of LabelFloor and more, refused unless below n.
+		"0,1000000000\n", "65536\n", "0,65535\n", "1\n9223372036854775807\n", "65537,65536\n"} {
 		f.Add(s, 0)
 		f.Add(s, 6)
 	}
@@ -484,6 +496,11 @@ func FuzzReadLabels(f *testing.F) {
 		}
 		if err := l.Validate(0); err != nil {
 			t.Fatal(err)
+		}
+		for i, c := range l {
+			if c >= max(len(l), LabelFloor) {
+				t.Fatalf("node %d: label %d ≥ max(n = %d, LabelFloor) accepted", i, c, len(l))
+			}
 		}
 		var buf bytes.Buffer
 		if err := WriteLabels(&buf, l, 0); err != nil {

@@ -206,7 +206,10 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 // an integer ≥ 0 the integers are the classes; otherwise the texts are
 // numbered as NodeLabels.ClassNames says. An integer below −1 is an error,
 // and so is one too long to read (more than 18 characters, sign
-// included): out of range, never a class name.
+// included): out of range, never a class name. When the labels are all
+// integers, one of max(n, LabelFloor) or more for n nodes is an error too
+// (the first in file order): labels number the classes, and the code
+// that uses them keeps a slot for each value.
 //
 // A first line is a header when it names its columns: a node column named
 // node, index, vertex, item, name or id, a label column named label, class,
@@ -455,6 +458,11 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		for i, r := range recs {
 			out.Labels[i] = labelOf(r.label)
 		}
+		if allInt {
+			if err := checkLabelBound(name, len(recs), len(recs), width, func(k int) int { return out.Labels[k] }, func(k int) int { return recs[k].line }, func(k int) string { return recs[k].label }); err != nil {
+				return nil, err
+			}
+		}
 		return out, nil
 	}
 	intNodes := true
@@ -552,6 +560,11 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			if opt.N <= 0 {
 				n = max(n, i+1)
 			}
+		}
+	}
+	if allInt {
+		if err := checkLabelBound(name, n, len(recs), width, func(k int) int { return labelOf(recs[k].label) }, func(k int) int { return recs[k].line }, func(k int) string { return recs[k].label }); err != nil {
+			return nil, err
 		}
 	}
 	out.Labels = make([]int, n)

@@ -27,6 +27,8 @@ func TestReadNodeLabels(t *testing.T) {
 		{"header word", "class\nb\na\n", NodeLabelOptions{}, []int{1, 0}, []string{"a", "b"}, nil},
 		{"numeric class names", "10\n2\n3\n", NodeLabelOptions{}, []int{10, 2, 3}, nil, nil},
 		{"mixed class names", "10\n2\nx\n", NodeLabelOptions{}, []int{0, 1, 2}, []string{"10", "2", "x"}, nil},
+		{"label below the floor", "65535\n", NodeLabelOptions{}, []int{65535}, nil, nil},
+		{"large integer class name beside text", "1000000000\nx\n", NodeLabelOptions{}, []int{0, 1}, []string{"1000000000", "x"}, nil},
 		{"pairs", "node,label\n2,1\n0,0\n", NodeLabelOptions{}, []int{0, u, 1}, nil, nil},
 		{"pairs blanks", "# node label\n0 4\n3 9\n", NodeLabelOptions{N: 5}, []int{4, u, u, 9, u}, nil, nil},
 		{"pairs base 1", "# base=1\n1,0\n3,1\n", NodeLabelOptions{}, []int{0, u, 1}, nil, nil},
@@ -164,6 +166,12 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"label beyond int64, pairs", "node,label\n0,1\n1,+1234567890123456789\n", NodeLabelOptions{}, `f:3: column 2: value "+1234567890123456789": invalid input: label out of range`},
 		{"label beyond int64 among names", "node,label\n0,a\n1,99999999999999999999\n", NodeLabelOptions{}, `f:3: column 2: value "99999999999999999999": invalid input: label out of range`},
 		{"label below int64", "0\n-99999999999999999999\n", NodeLabelOptions{}, `f:2: column 1: value "-99999999999999999999": invalid input: label below -1`},
+		// Integer labels index per-class slots downstream: one of
+		// max(n, LabelFloor) or more is refused (1e9 was read, and
+		// allocated gigabytes later).
+		{"huge label", "0\n1000000000\n", NodeLabelOptions{}, `f:2: column 1: value "1000000000": invalid input: label too large: at most 65535 (max(n, LabelFloor) − 1 for 2 nodes)`},
+		{"label at the floor, pairs", "node,label\n0,1\n3,65536\n", NodeLabelOptions{}, `f:3: column 2: value "65536": invalid input: label too large: at most 65535 (max(n, LabelFloor) − 1 for 4 nodes)`},
+		{"label N", "0,70000\n", NodeLabelOptions{N: 70000}, `f:1: column 2: value "70000": invalid input: label too large: at most 69999`},
 		{"duplicate", "0,1\n0,1\n", NodeLabelOptions{}, "already labelled on line 1"},
 		{"unknown name", "name,c\nann,1\nzed,0\n", NodeLabelOptions{Names: []string{"ann"}}, "f:3: column 1: value \"zed\": invalid input: unknown node name"},
 		// A name several nodes of the data share (repeated IDs): it
