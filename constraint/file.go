@@ -70,7 +70,10 @@ type ReadOptions struct {
 	Base IndexBase
 	// Names, when not nil, lists the node names (the id column of the data
 	// file, node i named Names[i]); nodes in the file are then names, matched
-	// exactly after trimming spaces, and Base is ignored.
+	// exactly after trimming spaces, and Base is ignored. A name that
+	// several nodes share (an ID column that repeats one) is an error on
+	// the line that names it, naming the line, the name and the rows that
+	// share it; the other lines are read.
 	Names []string
 	// AutoNames, with Names, lets the file choose: it keys its nodes by
 	// name when a node of its first constraint is not an integer, and by
@@ -246,9 +249,6 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 				if labelheader.IsNamedPair(fields[0], fields[1]) {
 					// name_i,name_j,kind: nodes by name (WriteNamed).
 					lr.nameLine = lr.line
-					if lr.names != nil && lr.namesErr != nil {
-						return nil, lr.namesErr
-					}
 				}
 				continue
 			}
@@ -297,8 +297,6 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 					// index beyond them is an error, not a larger n.
 					lr.opt.N = len(o.Names)
 				}
-			} else if lr.namesErr != nil {
-				return nil, lr.namesErr
 			}
 		}
 		lr.headerHint = ""
@@ -503,7 +501,10 @@ type lineReader struct {
 	file      string
 	opt       *ReadOptions
 	names     map[string]int
-	namesErr  error // names not unique, under AutoNames
+	// shared[nm] lists the nodes (indices of ReadOptions.Names) that
+	// share the name nm, for the names more than one node has: a line
+	// that names one is an error (node).
+	shared map[string][]int
 	indexLine int   // the line that chose indices over Names, under AutoNames
 	nameLine  int   // the line of a header that keys the nodes by name (name_i,name_j,kind; name,label), 0 if none
 	base      int
@@ -555,15 +556,20 @@ func newLineReader(ctx context.Context, r io.Reader, opt *ReadOptions) (*lineRea
 		lr.names = make(map[string]int, len(o.Names))
 		for i, nm := range o.Names {
 			nm = strings.TrimSpace(nm)
-			if j, dup := lr.names[nm]; dup {
-				err := fmt.Errorf("%w: %s: node name %q used by nodes %d and %d", ErrInvalid, file, nm, j, i)
-				if !o.AutoNames {
-					return nil, err
-				}
-				// Only a file that keys its nodes by name fails.
-				lr.namesErr = err
+			j, dup := lr.names[nm]
+			if !dup {
+				lr.names[nm] = i
+				continue
 			}
-			lr.names[nm] = i
+			// Only a line that names such a node fails: it cannot say
+			// which one it means.
+			if lr.shared == nil {
+				lr.shared = map[string][]int{}
+			}
+			if lr.shared[nm] == nil {
+				lr.shared[nm] = []int{j}
+			}
+			lr.shared[nm] = append(lr.shared[nm], i)
 		}
 		if o.N != 0 && o.N != len(o.Names) {
 			return nil, fmt.Errorf("%w: %s: %d names for %d nodes", ErrInvalid, file, len(o.Names), o.N)
@@ -661,6 +667,9 @@ func (lr *lineReader) node(f string) (int, error) {
 			}
 			return 0, lr.errf("unknown node name %q%s", f, lr.headerHint)
 		}
+		if rows := lr.shared[f]; rows != nil {
+			return 0, lr.errf("node name %q is shared by rows %s of the names (0-based rows of the data), so line %d cannot say which one it means: make the names distinct, or number the nodes", f, rowList(rows), lr.line)
+		}
 		return i, nil
 	}
 	v, err := strconv.Atoi(f)
@@ -702,6 +711,19 @@ func (lr *lineReader) node(f string) (int, error) {
 		return 0, lr.errf("node %d: more than %d nodes; give the number of nodes explicitly", v, MaxInferredNodes)
 	}
 	return i, nil
+}
+
+// rowList writes the rows v (at least two) as "3 and 7", "3, 7 and 9",
+// or, past five, the first four and how many more. Cost O(min(len(v), 5)).
+func rowList(v []int) string {
+	if len(v) > 5 {
+		return fmt.Sprintf("%d, %d, %d, %d and %d more", v[0], v[1], v[2], v[3], len(v)-4)
+	}
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // n returns the number of nodes: the option, the names, or inferred.

@@ -230,12 +230,24 @@ func TestRead(t *testing.T) {
 		{name: "negative weight", in: "0,1,ml,-1\n", err: "in.csv:1: weight \"-1\""},
 		{name: "NaN weight", in: "0,1,ml,NaN\n", err: "in.csv:1: weight \"NaN\""},
 		{name: "zero weight", in: "0,1,ml,0\n", err: "in.csv:1: weight \"0\""},
-		{name: "auto names, duplicate names", in: "a,b,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: "in.csv: node name \"a\" used by nodes 0 and 1"},
+		// Names that repeat fail on the line that names one, which
+		// names the line and the rows (it refused the file wholesale,
+		// calling the rows nodes).
+		{name: "auto names, duplicate names", in: "a,b,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: `in.csv:1: node name "a" is shared by rows 0 and 1 of the names (0-based rows of the data), so line 1 cannot say which one it means`},
+		{name: "duplicate names on line 2", in: "b,c,ml\nc , a,cl\n", opt: ReadOptions{Names: []string{"a", "b", " a", "c", "a"}}, err: `in.csv:2: node name "a" is shared by rows 0, 2 and 4 of the names (0-based rows of the data), so line 2 cannot say which one it means`},
+		{
+			name: "duplicate names not named", in: "b,c,ml\n", opt: ReadOptions{Names: []string{"a", "a", "b", "c"}},
+			want: []Pair{{I: 2, J: 3, Kind: MustLink}}, lines: []int{1}, n: 4,
+		},
+		{
+			name: "duplicate names not named, auto names", in: "name_i,name_j,kind\nb,c,ml\n", opt: ReadOptions{Names: []string{"a", "b", "a", "c"}, AutoNames: true},
+			want: []Pair{{I: 1, J: 3, Kind: MustLink}}, lines: []int{2}, n: 4,
+		},
 		{name: "auto names, name after index", in: "0,1,ml\na,b,cl\n", opt: ReadOptions{N: 3, Names: []string{"a", "b", "c"}, AutoNames: true}, err: "in.csv:2: node \"a\" is not an integer (line 1 numbers its nodes, so the file reads indices: name the nodes there too, or number them here)"},
 		{name: "auto names, unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "named header, no names", in: "name_i,name_j,kind\na,b,ml\n", err: "in.csv:2: unknown node name \"a\": the header on line 1 keys the nodes by name, but no node names were given"},
-		{name: "named header, duplicate names", in: "name_i,name_j,kind\n0,2,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: "in.csv: node name \"a\" used by nodes 0 and 1"},
+		{name: "named header, duplicate names", in: "name_i,name_j,kind\nb,a,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: `in.csv:2: node name "a" is shared by rows 0 and 1`},
 		{name: "named header, unknown integer name", in: "name_i,name_j,kind\n0,7,ml\n", opt: ReadOptions{Names: []string{"0", "1"}, AutoNames: true}, err: "in.csv:2: unknown node name \"7\""},
 		// A first line that is neither a constraint nor a header says
 		// what a header is, as the nodes are read (review 118).
@@ -339,6 +351,11 @@ func TestReadLabels(t *testing.T) {
 		{name: "node,label N", in: "3,1\n0,?\n", opt: ReadOptions{N: 6}, want: Labels{-1, -1, -1, 1, -1, -1}},
 		{name: "node,label base 1", in: "# base=1\n1,4\n2,-1\n", want: Labels{4, -1}},
 		{name: "names", in: "b,1\n", opt: ReadOptions{Names: []string{"a", "b", "c"}}, want: Labels{-1, 1, -1}},
+		// Names that repeat: the line naming one fails, the others are
+		// read (the file was refused wholesale), on as many nodes as
+		// names (it was the distinct names).
+		{name: "names shared, not named", in: "b,1\n", opt: ReadOptions{Names: []string{"a", "b", "a"}}, want: Labels{-1, 1, -1}},
+		{name: "names shared, named", in: "b,1\na,0\n", opt: ReadOptions{Names: []string{"a", "b", "a"}}, err: `in.txt:2: node name "a" is shared by rows 0 and 2 of the names`},
 		// The header name,label (WriteLabelsNamed) keys the nodes by name
 		// (it was "unknown node name \"name\""), or, without names, by
 		// the integers they are.
