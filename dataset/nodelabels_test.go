@@ -474,3 +474,39 @@ func TestReadNodeLabelsClassNameWarnings(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeLabelsNode: NodeLabels.Node names node i as the file writes it
+// (by name, by index in the file's base, or, for one label per line, by
+// its line), and Lines gives the line of each node, so that messages
+// about a node need not name it by its 0-based index (a 1-based file's
+// node 3 was "node 2"). Expected values by hand from the inputs.
+func TestNodeLabelsNode(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		opt      NodeLabelOptions
+		base     int
+		lines    []int
+		nodes    []string
+	}{
+		{"base 1", "# base=1\nnode,label\n3,0\n1,1\n", NodeLabelOptions{}, 1, []int{4, 0, 3}, []string{"1", "2", "3"}},
+		{"base 0", "2,0\n0,1\n", NodeLabelOptions{}, 0, []int{2, 0, 1}, []string{"0", "1", "2"}},
+		{"names of the data", "name,label\nbob,0\n", NodeLabelOptions{Names: []string{"ann", " bob "}}, 0, []int{0, 2}, []string{"ann", "bob"}},
+		{"names of the file", "ann,0\nbob,1\n", NodeLabelOptions{}, 0, []int{1, 2}, []string{"ann", "bob"}},
+		{"one per line", "# c\nlabel\n0\n\n1\n", NodeLabelOptions{}, 0, []int{3, 4, 5}, []string{"line 3", "line 4", "line 5"}},
+		{"one per line, base directive", "# base=1\n0\n1\n", NodeLabelOptions{}, 0, []int{2, 3}, []string{"line 2", "line 3"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadNodeLabels(strings.NewReader(c.in), "f", c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes := make([]string, len(d.Labels))
+			for i := range nodes {
+				nodes[i] = d.Node(i)
+			}
+			if d.Base != c.base || !reflect.DeepEqual(d.Lines, c.lines) || !reflect.DeepEqual(nodes, c.nodes) {
+				t.Errorf("Base %d Lines %v nodes %q, want %d %v %q", d.Base, d.Lines, nodes, c.base, c.lines, c.nodes)
+			}
+		})
+	}
+}
