@@ -199,8 +199,10 @@ func Read(r io.Reader, opt *ReadOptions) (*File, error) {
 // "i,j,kind", "a,b,type,weight" or "node1,node2,constraint"; no
 // constraint line is one (its kind is ml or cl, its weight a number), nor
 // is a line whose first two fields are nodes as the file may write them
-// (integers, or names of ReadOptions.Names): "3,4,link" is a constraint
-// of an unknown kind, an error naming line and kind, not a header.
+// (integers, or names of ReadOptions.Names) unless they are the words of
+// a header's first two columns (i,j; a,b; u,v; source,target; …):
+// "3,4,link" or "alice,bob,link" is a constraint of an unknown kind, an
+// error naming line and kind, not a header.
 // Its first two words do not change how the nodes are read (indices,
 // or names as ReadOptions says), except name_i,name_j (or id_i,id_j, any
 // case): the header "name_i,name_j,kind[,weight]", which WriteNamed
@@ -474,10 +476,13 @@ func isPairsHeader(fields []string) bool {
 // integers (indices) when no names are given or AutoNames lets the file
 // number its nodes, names of ReadOptions.Names when they are given. Such
 // a line is a constraint, never a header, whatever its third field says
-// ("3,4,link"), except name_i,name_j (labelheader.IsNamedPair), which
-// always heads the columns of WriteNamed. Cost O(len(a) + len(b)).
+// ("3,4,link"), except the words of a header's first two columns
+// (labelheader.IsPairColumns: i,j; a,b; u,v; source,target; name_i,name_j,
+// which WriteNamed writes; …): with data whose nodes are named a, b, …,
+// the line "a,b,type" heads the columns, as it does without names.
+// Cost O(len(a) + len(b)).
 func (lr *lineReader) nodePair(a, b string) bool {
-	if labelheader.IsNamedPair(a, b) {
+	if labelheader.IsPairColumns(a, b) {
 		return false
 	}
 	if lr.names == nil || lr.opt.AutoNames {

@@ -154,7 +154,12 @@ func TestRead(t *testing.T) {
 		},
 		{name: "first line 3,4,link is data", in: "3,4,link\n0,1,ml\n", err: `in.csv:1: kind "link", want ml or cl (line 1 is no header: its first two fields, 3 and 4, are nodes`},
 		{name: "first line 1;2;Type in base 1 is data", in: "# base=1\n1;2;Type\n", err: `in.csv:2: kind "Type", want ml or cl (line 2 is no header`},
-		{name: "first line of names a,b,type is data", in: "a,b,type\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: `in.csv:1: kind "type", want ml or cl (line 1 is no header: its first two fields, a and b, are nodes`},
+		{name: "first line of names alice,bob,type is data", in: "alice,bob,type\n", opt: ReadOptions{Names: []string{"alice", "bob"}}, err: `in.csv:1: kind "type", want ml or cl (line 1 is no header: its first two fields, alice and bob, are nodes`},
+		{
+			// Column words head the columns even when they name nodes.
+			name: "header a,b,type with nodes named a and b", in: "a,b,type\nb,a,cl\n", opt: ReadOptions{Names: []string{"a", "b"}},
+			want: []Pair{{I: 1, J: 0, Kind: CannotLink}}, lines: []int{2}, n: 2,
+		},
 		{name: "first line of integers under auto names is data", in: "0,1,relation\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true}, err: `in.csv:1: kind "relation", want ml or cl (line 1 is no header`},
 		{
 			// name_i,name_j always heads the columns, even of names

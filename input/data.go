@@ -66,7 +66,9 @@ type Data struct {
 	FileRows int
 	// fileNames names the FileRows rows of the file, dropped ones
 	// included, as Names names the nodes, when Rows is set and the nodes
-	// are named by the ID column; nil otherwise.
+	// are named by the ID column; nil otherwise. A dropped row's ID may
+	// repeat a kept one's (the table warns of it): a side file's line
+	// that names it is then an error of its reader.
 	fileNames []string
 	// byRowNumber reports that Names are the row numbers of Rows.
 	byRowNumber bool
