@@ -501,17 +501,17 @@ func (lr *lineReader) nodePair(a, b string) bool {
 // lineReader splits a constraint or labels file into data lines, handling
 // comments, the base directive, node indices and names.
 type lineReader struct {
-	ctx       context.Context
-	sc        *bufio.Scanner
-	file      string
-	opt       *ReadOptions
-	names     map[string]int
+	ctx   context.Context
+	sc    *bufio.Scanner
+	file  string
+	opt   *ReadOptions
+	names map[string]int
 	// shared[nm] lists the nodes (indices of ReadOptions.Names) that
 	// share the name nm, for the names more than one node has: a line
 	// that names one is an error (node).
-	shared map[string][]int
-	indexLine int   // the line that chose indices over Names, under AutoNames
-	nameLine  int   // the line of a header that keys the nodes by name (name_i,name_j,kind; name,label), 0 if none
+	shared    map[string][]int
+	indexLine int // the line that chose indices over Names, under AutoNames
+	nameLine  int // the line of a header that keys the nodes by name (name_i,name_j,kind; name,label), 0 if none
 	base      int
 	baseSet   bool // by option or directive
 	optBase   bool // by option
