@@ -198,9 +198,15 @@ func checkNoLineDropped(t *testing.T, in string, d *GraphData, opt *GraphOptions
 			continue
 		}
 		if sp == nil {
+			// Commas, else semicolons, else blanks, as the first data
+			// line has them (semicolons were missing: "0A0;A" was
+			// "malformed but accepted").
 			sp = &splitter{quotes: `"`}
-			if strings.IndexByte(l, ',') >= 0 {
+			switch {
+			case strings.IndexByte(l, ',') >= 0:
 				sp.delim = ','
+			case strings.IndexByte(l, ';') >= 0:
+				sp.delim = ';'
 			}
 		}
 		if ln+1 == d.HeaderLine {
