@@ -70,7 +70,10 @@ type ReadOptions struct {
 	Base IndexBase
 	// Names, when not nil, lists the node names (the id column of the data
 	// file, node i named Names[i]); nodes in the file are then names, matched
-	// exactly after trimming spaces, and Base is ignored.
+	// exactly after trimming spaces, and Base is ignored. A name that
+	// several nodes share (an ID column that repeats one) is an error on
+	// the line that names it, naming the line, the name and the rows that
+	// share it; the other lines are read.
 	Names []string
 	// AutoNames, with Names, lets the file choose: it keys its nodes by
 	// name when a node of its first constraint is not an integer, and by
@@ -129,6 +132,14 @@ func (f *File) ByName() bool { return f.names != nil }
 // make them allocate gigabytes; give N explicitly for larger graphs.
 const MaxInferredNodes = 1 << 24
 
+// LabelFloor is the least bound on the labels ReadLabels accepts: a
+// label of a file on n nodes must be below max(n, LabelFloor), since the
+// code that uses labels allocates a slot per label value (per-class
+// counts, one-hot rows, contingency tables), which a stray label such as
+// 1e9 would make gigabytes. dataset.LabelFloor is the same bound for
+// dataset.ReadNodeLabels' integer labels.
+const LabelFloor = 1 << 16
+
 // maxLine is the longest line the readers accept.
 const maxLine = textline.DefaultMaxBytes
 
@@ -186,7 +197,12 @@ func Read(r io.Reader, opt *ReadOptions) (*File, error) {
 // (kind, type, constraint, relation, relationship or link, any case) and
 // whose fourth, if any, the weight column (weight or w), such as
 // "i,j,kind", "a,b,type,weight" or "node1,node2,constraint"; no
-// constraint line is one (its kind is ml or cl, its weight a number).
+// constraint line is one (its kind is ml or cl, its weight a number), nor
+// is a line whose first two fields are nodes as the file may write them
+// (integers, or names of ReadOptions.Names) unless they are the words of
+// a header's first two columns (i,j; a,b; u,v; source,target; …):
+// "3,4,link" or "alice,bob,link" is a constraint of an unknown kind, an
+// error naming line and kind, not a header.
 // Its first two words do not change how the nodes are read (indices,
 // or names as ReadOptions says), except name_i,name_j (or id_i,id_j, any
 // case): the header "name_i,name_j,kind[,weight]", which WriteNamed
@@ -229,15 +245,12 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		first := header
 		if header {
 			header = false
-			if isPairsHeader(fields) {
+			if isPairsHeader(fields) && !lr.nodePair(fields[0], fields[1]) {
 				// i,j,kind; a,b,type; u,v,constraint (review 118):
 				// no constraint line has such a third field.
 				if labelheader.IsNamedPair(fields[0], fields[1]) {
 					// name_i,name_j,kind: nodes by name (WriteNamed).
 					lr.nameLine = lr.line
-					if lr.names != nil && lr.namesErr != nil {
-						return nil, lr.namesErr
-					}
 				}
 				continue
 			}
@@ -286,8 +299,6 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 					// index beyond them is an error, not a larger n.
 					lr.opt.N = len(o.Names)
 				}
-			} else if lr.namesErr != nil {
-				return nil, lr.namesErr
 			}
 		}
 		lr.headerHint = ""
@@ -314,6 +325,11 @@ func ReadContext(ctx context.Context, r io.Reader, opt *ReadOptions) (*File, err
 		case "cl":
 			p.Kind = CannotLink
 		default:
+			if first && labelheader.IsKind(fields[2]) {
+				// "3,4,link": a header's third word, but its first two
+				// are nodes (nodePair), so the line is a constraint.
+				return nil, lr.errf("kind %q, want ml or cl (line %d is no header: its first two fields, %s and %s, are nodes; a header names the columns, such as i,j,kind, or name_i,name_j,kind for nodes by name)", fields[2], lr.line, fields[0], fields[1])
+			}
 			return nil, lr.errf("kind %q, want ml or cl", fields[2])
 		}
 		if len(fields) == 4 {
@@ -455,17 +471,47 @@ func isPairsHeader(fields []string) bool {
 	return labelheader.IsKind(fields[2]) && (len(fields) == 3 || labelheader.IsWeight(fields[3]))
 }
 
+// nodePair reports whether a and b, the first two fields of a constraint
+// file's first data line, are both nodes as the file may write them:
+// integers (indices) when no names are given or AutoNames lets the file
+// number its nodes, names of ReadOptions.Names when they are given. Such
+// a line is a constraint, never a header, whatever its third field says
+// ("3,4,link"), except the words of a header's first two columns
+// (labelheader.IsPairColumns: i,j; a,b; u,v; source,target; name_i,name_j,
+// which WriteNamed writes; …): with data whose nodes are named a, b, …,
+// the line "a,b,type" heads the columns, as it does without names.
+// Cost O(len(a) + len(b)).
+func (lr *lineReader) nodePair(a, b string) bool {
+	if labelheader.IsPairColumns(a, b) {
+		return false
+	}
+	if lr.names == nil || lr.opt.AutoNames {
+		if isInt(a) && isInt(b) {
+			return true
+		}
+	}
+	if lr.names != nil {
+		_, okA := lr.names[a]
+		_, okB := lr.names[b]
+		return okA && okB
+	}
+	return false
+}
+
 // lineReader splits a constraint or labels file into data lines, handling
 // comments, the base directive, node indices and names.
 type lineReader struct {
-	ctx       context.Context
-	sc        *bufio.Scanner
-	file      string
-	opt       *ReadOptions
-	names     map[string]int
-	namesErr  error // names not unique, under AutoNames
-	indexLine int   // the line that chose indices over Names, under AutoNames
-	nameLine  int   // the line of a header that keys the nodes by name (name_i,name_j,kind; name,label), 0 if none
+	ctx   context.Context
+	sc    *bufio.Scanner
+	file  string
+	opt   *ReadOptions
+	names map[string]int
+	// shared[nm] lists the nodes (indices of ReadOptions.Names) that
+	// share the name nm, for the names more than one node has: a line
+	// that names one is an error (node).
+	shared    map[string][]int
+	indexLine int // the line that chose indices over Names, under AutoNames
+	nameLine  int // the line of a header that keys the nodes by name (name_i,name_j,kind; name,label), 0 if none
 	base      int
 	baseSet   bool // by option or directive
 	optBase   bool // by option
@@ -515,15 +561,20 @@ func newLineReader(ctx context.Context, r io.Reader, opt *ReadOptions) (*lineRea
 		lr.names = make(map[string]int, len(o.Names))
 		for i, nm := range o.Names {
 			nm = strings.TrimSpace(nm)
-			if j, dup := lr.names[nm]; dup {
-				err := fmt.Errorf("%w: %s: node name %q used by nodes %d and %d", ErrInvalid, file, nm, j, i)
-				if !o.AutoNames {
-					return nil, err
-				}
-				// Only a file that keys its nodes by name fails.
-				lr.namesErr = err
+			j, dup := lr.names[nm]
+			if !dup {
+				lr.names[nm] = i
+				continue
 			}
-			lr.names[nm] = i
+			// Only a line that names such a node fails: it cannot say
+			// which one it means.
+			if lr.shared == nil {
+				lr.shared = map[string][]int{}
+			}
+			if lr.shared[nm] == nil {
+				lr.shared[nm] = []int{j}
+			}
+			lr.shared[nm] = append(lr.shared[nm], i)
 		}
 		if o.N != 0 && o.N != len(o.Names) {
 			return nil, fmt.Errorf("%w: %s: %d names for %d nodes", ErrInvalid, file, len(o.Names), o.N)
@@ -621,6 +672,9 @@ func (lr *lineReader) node(f string) (int, error) {
 			}
 			return 0, lr.errf("unknown node name %q%s", f, lr.headerHint)
 		}
+		if rows := lr.shared[f]; rows != nil {
+			return 0, lr.errf("node name %q is shared by rows %s of the names (0-based rows of the data), so line %d cannot say which one it means: make the names distinct, or number the nodes", f, rowList(rows), lr.line)
+		}
 		return i, nil
 	}
 	v, err := strconv.Atoi(f)
@@ -664,13 +718,28 @@ func (lr *lineReader) node(f string) (int, error) {
 	return i, nil
 }
 
+// rowList writes the rows v (at least two) as "3 and 7", "3, 7 and 9",
+// or, past five, the first four and how many more. Cost O(min(len(v), 5)).
+func rowList(v []int) string {
+	if len(v) > 5 {
+		return fmt.Sprintf("%d, %d, %d, %d and %d more", v[0], v[1], v[2], v[3], len(v)-4)
+	}
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
 // n returns the number of nodes: the option, the names, or inferred.
 func (lr *lineReader) n(inferred int) int {
 	switch {
 	case lr.opt.N > 0:
 		return lr.opt.N
 	case lr.names != nil:
-		return len(lr.names)
+		// The names, not the map of them: names that repeat are nodes
+		// too.
+		return len(lr.opt.Names)
 	}
 	return max(inferred, 0)
 }
@@ -862,7 +931,8 @@ func ReadLabels(r io.Reader, opt *ReadOptions) (Labels, error) {
 // means the zero ReadOptions; Policy is not used.
 //
 // Errors name the file and line and wrap ErrInvalid: a malformed or
-// negative label, a node listed twice, an index outside the nodes, a line
+// negative label, a label of max(n, LabelFloor) or more for n nodes (the
+// first in file order), a node listed twice, an index outside the nodes, a line
 // count different from a given N, or mixed layouts. Cost O(file size + n).
 // ctx is checked every few thousand lines; a cancelled read returns ctx's
 // error, wrapped with the file and line.
@@ -882,6 +952,15 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 	// before the first data line (nodes if it is a label) and those not
 	// yet followed by a label (nodes unless they end the file).
 	pending := 0
+	// Labels of LabelFloor or more, checked against n once it is known:
+	// fixed, the option's or the names', or (0) inferred at the end, when
+	// big holds them in file order.
+	fixed := o.N
+	if fixed == 0 && o.Names != nil {
+		fixed = len(o.Names)
+	}
+	type bigLabel struct{ line, c int }
+	var big []bigLabel
 	for lr.next() {
 		fields := lr.fields
 		if lr.text == "" && layout != pairs {
@@ -948,6 +1027,14 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 		if err != nil {
 			return nil, err
 		}
+		if c >= LabelFloor {
+			if fixed > 0 && c >= fixed {
+				return nil, labelTooLarge(file, lr.line, c, fixed)
+			}
+			if fixed == 0 {
+				big = append(big, bigLabel{lr.line, c})
+			}
+		}
 		for len(out) <= i {
 			out = append(out, Unlabeled)
 		}
@@ -967,7 +1054,18 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, opt *ReadOptions) (Labe
 	for len(out) < n {
 		out = append(out, Unlabeled)
 	}
+	for _, b := range big {
+		if b.c >= len(out) {
+			return nil, labelTooLarge(file, b.line, b.c, len(out))
+		}
+	}
 	return out, nil
+}
+
+// labelTooLarge is the error of a label c, on line line of file, of
+// max(n, LabelFloor) or more for n nodes. Cost O(1).
+func labelTooLarge(file string, line, c, n int) error {
+	return fmt.Errorf("%w: %s:%d: label %d too large: at most %d (max(n, LabelFloor) − 1 for %s): labels number the classes from 0, and a slot is kept for each value", ErrInvalid, file, line, c, max(n, LabelFloor)-1, wording.Count(n, "node", "nodes"))
 }
 
 // label parses a label field.

@@ -145,6 +145,28 @@ func TestRead(t *testing.T) {
 			name: "header name_i,name_j,type keys by name", in: "name_i,name_j,type\n2,0,cl\n", opt: ReadOptions{Names: []string{"2", "0", "1"}, AutoNames: true},
 			want: []Pair{{I: 0, J: 1, Kind: CannotLink}}, lines: []int{2}, n: 3,
 		},
+		// A first line whose first two fields are nodes is no header,
+		// whatever its third says: "3,4,link" was skipped as one, and
+		// the constraint it meant lost without a word.
+		{
+			name: "header a,b,kind still a header", in: "a,b,kind\n0,1,ml\n",
+			want: []Pair{{I: 0, J: 1, Kind: MustLink}}, lines: []int{2}, n: 2,
+		},
+		{name: "first line 3,4,link is data", in: "3,4,link\n0,1,ml\n", err: `in.csv:1: kind "link", want ml or cl (line 1 is no header: its first two fields, 3 and 4, are nodes`},
+		{name: "first line 1;2;Type in base 1 is data", in: "# base=1\n1;2;Type\n", err: `in.csv:2: kind "Type", want ml or cl (line 2 is no header`},
+		{name: "first line of names alice,bob,type is data", in: "alice,bob,type\n", opt: ReadOptions{Names: []string{"alice", "bob"}}, err: `in.csv:1: kind "type", want ml or cl (line 1 is no header: its first two fields, alice and bob, are nodes`},
+		{
+			// Column words head the columns even when they name nodes.
+			name: "header a,b,type with nodes named a and b", in: "a,b,type\nb,a,cl\n", opt: ReadOptions{Names: []string{"a", "b"}},
+			want: []Pair{{I: 1, J: 0, Kind: CannotLink}}, lines: []int{2}, n: 2,
+		},
+		{name: "first line of integers under auto names is data", in: "0,1,relation\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true}, err: `in.csv:1: kind "relation", want ml or cl (line 1 is no header`},
+		{
+			// name_i,name_j always heads the columns, even of names
+			// that are those words.
+			name: "name_i,name_j,kind a header with such names", in: "name_i,name_j,kind\nname_j,name_i,cl\n", opt: ReadOptions{Names: []string{"name_i", "name_j"}},
+			want: []Pair{{I: 1, J: 0, Kind: CannotLink}}, lines: []int{2}, n: 2,
+		},
 		{
 			name: "drop conflicting cannot-links", in: "0,1,ml\n1,2,ml\n0,2,cl\n0,1,ml\n3,4,cl\n",
 			opt:   ReadOptions{Policy: DropConflictingCannotLinks},
@@ -213,12 +235,24 @@ func TestRead(t *testing.T) {
 		{name: "negative weight", in: "0,1,ml,-1\n", err: "in.csv:1: weight \"-1\""},
 		{name: "NaN weight", in: "0,1,ml,NaN\n", err: "in.csv:1: weight \"NaN\""},
 		{name: "zero weight", in: "0,1,ml,0\n", err: "in.csv:1: weight \"0\""},
-		{name: "auto names, duplicate names", in: "a,b,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: "in.csv: node name \"a\" used by nodes 0 and 1"},
+		// Names that repeat fail on the line that names one, which
+		// names the line and the rows (it refused the file wholesale,
+		// calling the rows nodes).
+		{name: "auto names, duplicate names", in: "a,b,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: `in.csv:1: node name "a" is shared by rows 0 and 1 of the names (0-based rows of the data), so line 1 cannot say which one it means`},
+		{name: "duplicate names on line 2", in: "b,c,ml\nc , a,cl\n", opt: ReadOptions{Names: []string{"a", "b", " a", "c", "a"}}, err: `in.csv:2: node name "a" is shared by rows 0, 2 and 4 of the names (0-based rows of the data), so line 2 cannot say which one it means`},
+		{
+			name: "duplicate names not named", in: "b,c,ml\n", opt: ReadOptions{Names: []string{"a", "a", "b", "c"}},
+			want: []Pair{{I: 2, J: 3, Kind: MustLink}}, lines: []int{1}, n: 4,
+		},
+		{
+			name: "duplicate names not named, auto names", in: "name_i,name_j,kind\nb,c,ml\n", opt: ReadOptions{Names: []string{"a", "b", "a", "c"}, AutoNames: true},
+			want: []Pair{{I: 1, J: 3, Kind: MustLink}}, lines: []int{2}, n: 4,
+		},
 		{name: "auto names, name after index", in: "0,1,ml\na,b,cl\n", opt: ReadOptions{N: 3, Names: []string{"a", "b", "c"}, AutoNames: true}, err: "in.csv:2: node \"a\" is not an integer (line 1 numbers its nodes, so the file reads indices: name the nodes there too, or number them here)"},
 		{name: "auto names, unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}, AutoNames: true}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "unknown name", in: "a,z,ml\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.csv:1: unknown node name \"z\""},
 		{name: "named header, no names", in: "name_i,name_j,kind\na,b,ml\n", err: "in.csv:2: unknown node name \"a\": the header on line 1 keys the nodes by name, but no node names were given"},
-		{name: "named header, duplicate names", in: "name_i,name_j,kind\n0,2,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: "in.csv: node name \"a\" used by nodes 0 and 1"},
+		{name: "named header, duplicate names", in: "name_i,name_j,kind\nb,a,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: `in.csv:2: node name "a" is shared by rows 0 and 1`},
 		{name: "named header, unknown integer name", in: "name_i,name_j,kind\n0,7,ml\n", opt: ReadOptions{Names: []string{"0", "1"}, AutoNames: true}, err: "in.csv:2: unknown node name \"7\""},
 		// A first line that is neither a constraint nor a header says
 		// what a header is, as the nodes are read (review 118).
@@ -322,6 +356,11 @@ func TestReadLabels(t *testing.T) {
 		{name: "node,label N", in: "3,1\n0,?\n", opt: ReadOptions{N: 6}, want: Labels{-1, -1, -1, 1, -1, -1}},
 		{name: "node,label base 1", in: "# base=1\n1,4\n2,-1\n", want: Labels{4, -1}},
 		{name: "names", in: "b,1\n", opt: ReadOptions{Names: []string{"a", "b", "c"}}, want: Labels{-1, 1, -1}},
+		// Names that repeat: the line naming one fails, the others are
+		// read (the file was refused wholesale), on as many nodes as
+		// names (it was the distinct names).
+		{name: "names shared, not named", in: "b,1\n", opt: ReadOptions{Names: []string{"a", "b", "a"}}, want: Labels{-1, 1, -1}},
+		{name: "names shared, named", in: "b,1\na,0\n", opt: ReadOptions{Names: []string{"a", "b", "a"}}, err: `in.txt:2: node name "a" is shared by rows 0 and 2 of the names`},
 		// The header name,label (WriteLabelsNamed) keys the nodes by name
 		// (it was "unknown node name \"name\""), or, without names, by
 		// the integers they are.
@@ -351,6 +390,16 @@ func TestReadLabels(t *testing.T) {
 		{name: "negative label", in: "-2\n", err: "in.txt:1: label \"-2\""},
 		{name: "label beyond int64", in: "0,1\n1,99999999999999999999\n", err: "in.txt:2: label 99999999999999999999 out of range"},
 		{name: "node beyond int64", in: "0,1\n99999999999999999999,0\n", err: "in.txt:2: node 99999999999999999999 out of range"},
+		// Labels index per-class slots downstream: a label of max(n,
+		// LabelFloor) or more is refused (1e9 allocated gigabytes).
+		{name: "huge label", in: "0,1\n1,1000000000\n", err: "in.txt:2: label 1000000000 too large: at most 65535 (max(n, LabelFloor) − 1 for 2 nodes)"},
+		{name: "label at the floor", in: "65536\n", err: "in.txt:1: label 65536 too large"},
+		{name: "label below the floor", in: "0,65535\n", want: Labels{65535}},
+		{name: "label below N", in: "0,69999\n", opt: ReadOptions{N: 70000}, want: append(Labels{69999}, slices.Repeat(Labels{-1}, 69999)...)},
+		{name: "label N", in: "0,1\n3,70000\n", opt: ReadOptions{N: 70000}, err: "in.txt:2: label 70000 too large: at most 69999 (max(n, LabelFloor) − 1 for 70000 nodes)"},
+		{name: "label below an inferred n", in: "69999,69999\n", want: append(slices.Repeat(Labels{-1}, 69999), 69999)},
+		{name: "first huge label named", in: "0,69999\n1,80000\n2,70000\n69999,0\n", err: "in.txt:2: label 80000 too large: at most 69999 (max(n, LabelFloor) − 1 for 70000 nodes)"},
+		{name: "names", in: "b,100000\n", opt: ReadOptions{Names: []string{"a", "b"}}, err: "in.txt:1: label 100000 too large"},
 		{name: "mixed", in: "1\n0,1\n", err: "in.txt:2: want one label per line"},
 		{name: "twice", in: "0,1\n\n0,1\n", err: "in.txt:3: node 0 already labelled on line 1"},
 		{name: "three fields", in: "0,1,2\n", err: "in.txt:1: want node,label or one label per line"},
@@ -447,7 +496,9 @@ func FuzzReadLabels(f *testing.F) {
 		// A first line ?, -1 or blank is node 0's label; blank lines
 		// before a header or pairs, or at the end, are no nodes.
 		"?\n0\n1\n", "-1\n0\n1\n", "\n0\n1\n", "# c\n\n0\n", "\nlabel\n0\n", "\n1,0\n", "0\n\n\n",
-		"0,1\n1,99999999999999999999\n", "99999999999999999999,0\n"} {
+		"0,1\n1,99999999999999999999\n", "99999999999999999999,0\n",
+		// Labels of LabelFloor and more, refused unless below n.
+		"0,1000000000\n", "65536\n", "0,65535\n", "1\n9223372036854775807\n", "65537,65536\n"} {
 		f.Add(s, 0)
 		f.Add(s, 6)
 	}
@@ -467,6 +518,11 @@ func FuzzReadLabels(f *testing.F) {
 		}
 		if err := l.Validate(0); err != nil {
 			t.Fatal(err)
+		}
+		for i, c := range l {
+			if c >= max(len(l), LabelFloor) {
+				t.Fatalf("node %d: label %d ≥ max(n = %d, LabelFloor) accepted", i, c, len(l))
+			}
 		}
 		var buf bytes.Buffer
 		if err := WriteLabels(&buf, l, 0); err != nil {

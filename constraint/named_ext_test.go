@@ -3,6 +3,7 @@ package constraint_test
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tether-sc/tether/constraint"
@@ -60,5 +61,24 @@ func TestWriteLabelsNamedDatasetReader(t *testing.T) {
 				t.Errorf("read %v, want %v", nl.Labels, tc.want)
 			}
 		})
+	}
+}
+
+// TestLabelFloorAgrees: the labels readers of both packages refuse the
+// same labels, so that a file one accepts the other does too.
+func TestLabelFloorAgrees(t *testing.T) {
+	if constraint.LabelFloor != dataset.LabelFloor {
+		t.Errorf("constraint.LabelFloor %d, dataset.LabelFloor %d", constraint.LabelFloor, dataset.LabelFloor)
+	}
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{{"0,65535\n", true}, {"0,65536\n", false}, {"1\n1000000000\n", false}} {
+		_, errC := constraint.ReadLabels(strings.NewReader(tc.in), nil)
+		_, errD := dataset.ReadNodeLabels(strings.NewReader(tc.in), "f", dataset.NodeLabelOptions{})
+		_, errL := dataset.ReadLabels(strings.NewReader(tc.in), "f", dataset.LabelOptions{})
+		if (errC == nil) != tc.ok || (errD == nil) != tc.ok || (errL == nil) != tc.ok {
+			t.Errorf("%q: constraint.ReadLabels %v, dataset.ReadNodeLabels %v, dataset.ReadLabels %v; want accepted %v", tc.in, errC, errD, errL, tc.ok)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -197,9 +198,15 @@ func checkNoLineDropped(t *testing.T, in string, d *GraphData, opt *GraphOptions
 			continue
 		}
 		if sp == nil {
+			// Commas, else semicolons, else blanks, as the first data
+			// line has them (semicolons were missing: "0A0;A" was
+			// "malformed but accepted").
 			sp = &splitter{quotes: `"`}
-			if strings.IndexByte(l, ',') >= 0 {
+			switch {
+			case strings.IndexByte(l, ',') >= 0:
 				sp.delim = ','
+			case strings.IndexByte(l, ';') >= 0:
+				sp.delim = ';'
 			}
 		}
 		if ln+1 == d.HeaderLine {
@@ -282,7 +289,9 @@ func FuzzReadLabels(f *testing.F) {
 	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "a\nb\n", "0 8\n1 8\n",
 		// A first line ?, -1 or empty is node 0's unknown label.
 		"?\n0\n1\n", "-1\n0\n1\n", "\"\"\n0\n1\n", "\n0\n1\n", "0,?\n1,0\n",
-		"99999999999999999999 1\n0 2\n"} {
+		"99999999999999999999 1\n0 2\n",
+		// Labels of LabelFloor and more, refused unless below n.
+		"0\n1000000000\n", "0,65536\n", "65535\n", "node,label\n65537,65536\n"} {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, in string, strict bool) {
@@ -299,6 +308,44 @@ func FuzzReadLabels(f *testing.F) {
 			}
 			if d.ClassNames != nil && l >= len(d.ClassNames) {
 				t.Fatalf("label %d outside %d classes", l, len(d.ClassNames))
+			}
+			if l >= max(len(d.Labels), LabelFloor) {
+				t.Fatalf("label %d ≥ max(n = %d, LabelFloor) accepted", l, len(d.Labels))
+			}
+		}
+	})
+}
+
+// FuzzReadNodeLabels checks that ReadNodeLabels returns a *ParseError or
+// labels that are Unlabeled, class numbers below len(ClassNames), or
+// integers below max(n, LabelFloor), never an allocation a stray label
+// asks for.
+func FuzzReadNodeLabels(f *testing.F) {
+	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "a\nb\n", "name,label\nx,1\ny,0\n", "# base=1\n1,4\n",
+		"0\n1000000000\n", "0,65536\n", "65535\n", "node,label\n65537,65536\n", "0,9223372036854775807\n"} {
+		f.Add(s, 0)
+		f.Add(s, 70000)
+	}
+	f.Fuzz(func(t *testing.T, in string, n int) {
+		if n < 0 || n > 100000 {
+			return
+		}
+		d, err := ReadNodeLabels(strings.NewReader(in), "fuzz.labels", NodeLabelOptions{N: n})
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is not a *ParseError", err)
+			}
+			return
+		}
+		for _, l := range d.Labels {
+			switch {
+			case l < Unlabeled:
+				t.Fatalf("label %d < -1", l)
+			case d.ClassNames != nil && l >= len(d.ClassNames):
+				t.Fatalf("label %d outside %d classes", l, len(d.ClassNames))
+			case l >= max(len(d.Labels), LabelFloor):
+				t.Fatalf("label %d ≥ max(n = %d, LabelFloor) accepted", l, len(d.Labels))
 			}
 		}
 	})

@@ -299,7 +299,10 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // (GraphData.HeaderLine says which line was skipped); any other line with a
 // weight that is not a finite non-negative number ("Inf", "1e400", "NaN")
 // is an error naming it. Edges are undirected; duplicates are combined by
-// opt.Duplicates.
+// opt.Duplicates. An edge list without an edge (blank lines, comments or
+// a header alone) is an error wrapping ErrSyntax that names the file,
+// unless opt.NumNodes or the file's first line (WriteEdgeList's) gives
+// the node count: the graph of those nodes without edges, with a warning.
 //
 // Matrix Market files must be "matrix coordinate" with field real, integer
 // or pattern (weight 1) and symmetry general or symmetric, and square. A
@@ -1150,11 +1153,13 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 	if matrixMarketBanner(lines) {
 		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "a Matrix Market file (its first line is the %%%%MatrixMarket banner) read as an edge list, whose %%-lines are comments: its size line would be an edge (set GraphOptions.Format to MatrixMarket%s)", then(opt.Spelling.Remedy("graph-format", "mtx")))}
 	}
+	declared := false // the first line declares the node count (WriteEdgeList)
 	for _, l := range lines {
 		if isBlank(l) {
 			continue
 		}
 		if n, ok := edgeListDeclared(l); ok {
+			declared = true
 			o := *opt
 			if o.NumNodes == 0 {
 				o.NumNodes = n
@@ -1236,6 +1241,21 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 			header = recs[0].line
 			recs = recs[1:]
 		}
+	}
+	// No edge: a file of comments (or a header) alone, an empty graph
+	// without a word, is an error, unless the caller or the file
+	// (WriteEdgeList's first line) gave the node count: a graph of
+	// nodes without edges, with a warning.
+	var noEdges string
+	if len(recs) == 0 {
+		what := "every line is blank or a comment"
+		if header > 0 {
+			what = fmt.Sprintf("line %d, read as a header, is its only data line", header)
+		}
+		if opt.NumNodes == 0 && !declared {
+			return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no edges: %s (an edge list holds \"i j\" or \"i j w\" lines; a graph of nodes without edges needs its node count, GraphOptions.NumNodes)", what)}
+		}
+		noEdges = fmt.Sprintf("%s: no edges (%s): the graph has its declared nodes and no edge", name, what)
 	}
 	// Every data line has the fields of the first: "i j" lines and "i j w"
 	// lines do not mix. A weighted file whose last line lost its weight
@@ -1326,6 +1346,9 @@ func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphO
 		}
 	}
 	d := &GraphData{HeaderLine: header}
+	if noEdges != "" {
+		d.Warnings = append(d.Warnings, noEdges)
+	}
 	ents := make([]entry, 0, len(recs))
 	n := 0
 	if allInt {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -779,5 +780,42 @@ func TestReadGraphBeyondMemory(t *testing.T) {
 	_, err := ReadGraph(context.Background(), strings.NewReader("0 2147483646\n"), "big.edges", EdgeList, GraphOptions{MaxNodes: n, Base: Base0})
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "big.edges: input too large: 2147483647 nodes need 48.0 GiB for the graph alone") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestEdgeListNoEdges: an edge list without an edge (comments, blank
+// lines, a header alone, nothing) read as an empty graph without a word;
+// it is an error naming the file, unless the node count is given (the
+// option, or WriteEdgeList's first line), when it is a graph of nodes
+// without edges, with a warning.
+func TestEdgeListNoEdges(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		opt      GraphOptions
+		n        int
+		err      string // "" for a graph, with the warning warn
+		warn     string
+	}{
+		{"comments only", "# edges of g\n% none yet\n\n", GraphOptions{}, 0, "dataset: g.txt: syntax error: no edges: every line is blank or a comment", ""},
+		{"empty file", "", GraphOptions{}, 0, "g.txt: syntax error: no edges", ""},
+		{"header only", "source target weight\n", GraphOptions{}, 0, "g.txt: syntax error: no edges: line 1, read as a header, is its only data line", ""},
+		{"comments, NumNodes", "# none\n", GraphOptions{NumNodes: 4}, 4, "", "g.txt: no edges (every line is blank or a comment): the graph has its declared nodes and no edge"},
+		{"declared by WriteEdgeList", "# 3 nodes, undirected, 0-based: i j weight\n", GraphOptions{}, 3, "", "g.txt: no edges"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadGraph(context.Background(), strings.NewReader(tc.in), "g.txt", EdgeList, tc.opt)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, ErrSyntax) {
+					t.Fatalf("error %v, want ErrSyntax containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.G.N() != tc.n || !slices.ContainsFunc(d.Warnings, func(w string) bool { return strings.HasPrefix(w, tc.warn) }) {
+				t.Errorf("n = %d, warnings %q; want n = %d and a warning beginning %q", d.G.N(), d.Warnings, tc.n, tc.warn)
+			}
+		})
 	}
 }

@@ -16,6 +16,29 @@ import (
 // the result of ReadLabels. It equals constraint.Unlabeled.
 const Unlabeled = -1
 
+// LabelFloor is the least bound on the integer labels the labels readers
+// (ReadNodeLabels, ReadLabels) keep as they are: a label of a file on n
+// nodes must be below max(n, LabelFloor), since the code that uses labels
+// allocates a slot per label value (per-class counts, contingency
+// tables), which a stray label such as 1e9 would make gigabytes. It
+// equals constraint.LabelFloor.
+const LabelFloor = 1 << 16
+
+// checkLabelBound returns the error of the first record, in file order,
+// whose integer label (label(k) for k < count, Unlabeled when unknown) is
+// max(n, LabelFloor) or more for n nodes, naming the file, its line
+// (line(k)), the column col and the label's text (text(k)); nil when none
+// is. Cost O(count).
+func checkLabelBound(file string, n, count, col int, label func(k int) int, line func(k int) int, text func(k int) string) error {
+	bound := max(n, LabelFloor)
+	for k := range count {
+		if label(k) >= bound {
+			return &ParseError{File: file, Line: line(k), Column: col, Value: text(k), Err: errorf(ErrInvalid, "label too large: at most %d (max(n, LabelFloor) − 1 for %s): integer labels number the classes from 0, and a slot is kept for each value", bound-1, wording.Count(n, "node", "nodes"))}
+		}
+	}
+	return nil
+}
+
 // DefaultMaxNodes bounds node indices in graph and label files when the
 // options leave the limit at 0: 2²⁴ nodes.
 const DefaultMaxNodes = 1 << 24
@@ -96,8 +119,9 @@ func ReadLabels(r io.Reader, name string, opt LabelOptions) (*LabelData, error) 
 //   - two fields: "node label" pairs with 0-based node indices in any order;
 //     nodes not listed are Unlabeled, a node listed twice is an error.
 //
-// Labels are integers ≥ −1 or, unless opt.Strict, any other strings,
-// mapped to 0…k−1 in sorted order (see LabelData); −1, "?" and an empty
+// Labels are integers ≥ −1, below max(n, LabelFloor) for n nodes, or,
+// unless opt.Strict, any other strings, mapped to 0…k−1 in sorted order
+// (see LabelData); −1, "?" and an empty
 // field (a pair "3,") mark a node without a class (Unlabeled), as
 // ReadNodeLabels and constraint.ReadLabels read them. A first line whose
 // node field (pairs) or label (one column) is not an integer, nor a mark
@@ -225,6 +249,11 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 		for i, r := range recs {
 			out.Labels[i] = labelOf(r.label)
 		}
+		if allInt {
+			if err := checkLabelBound(name, len(recs), len(recs), 1, func(k int) int { return out.Labels[k] }, func(k int) int { return recs[k].line }, func(k int) string { return recs[k].label }); err != nil {
+				return nil, err
+			}
+		}
 		return out, nil
 	}
 	n := 0
@@ -244,6 +273,11 @@ func ReadLabelsContext(ctx context.Context, r io.Reader, name string, opt LabelO
 	}
 	if opt.N > 0 {
 		n = opt.N
+	}
+	if allInt {
+		if err := checkLabelBound(name, n, len(recs), 2, func(k int) int { return labelOf(recs[k].label) }, func(k int) int { return recs[k].line }, func(k int) string { return recs[k].label }); err != nil {
+			return nil, err
+		}
 	}
 	out.Labels = make([]int, n)
 	set := make([]int, n) // line that set the node, 0 if none

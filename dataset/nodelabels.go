@@ -52,11 +52,45 @@ type NodeLabels struct {
 	Names []string
 	// ByName reports that the file keys its nodes by name.
 	ByName bool
+	// Base is the index base of a file that keys its nodes by index: 1
+	// after a "# base=1" directive, else 0; 0 for a file that keys its
+	// nodes by name or has one label per line. Node uses it.
+	Base int
+	// Lines[i] is the 1-based line of the file that gives node i's label
+	// (in a one-column file, the line of node i, a blank one included),
+	// 0 when no line names node i; len(Lines) = len(Labels). Messages
+	// about a node of a one-label-per-line file name it by its line, the
+	// only way the file names it.
+	Lines []int
 	// Warnings say what in the file looks wrong without being an error,
 	// naming the file: a node-indexed file without a base directive that
 	// never names node 0 though it lists at least half of the nodes (a
 	// 1-based file read 0-based?). nil when there is none.
 	Warnings []string
+
+	// names are NodeLabelOptions.Names when the file was matched
+	// against them; oneColumn reports a one-label-per-line file. Node
+	// reads them.
+	names     []string
+	oneColumn bool
+}
+
+// Node returns node i as the file writes it: its name when the file
+// keys its nodes by name (the name of NodeLabels.Names, or of
+// NodeLabelOptions.Names that it was matched against), else its index in
+// the file's Base; for a one-label-per-line file, which does not write
+// its nodes, "line L", L its line (Lines), or its 0-based index when no
+// line gives it. Cost O(1).
+func (l *NodeLabels) Node(i int) string {
+	switch {
+	case l.ByName && i < len(l.Names):
+		return strings.TrimSpace(l.Names[i])
+	case l.ByName && i < len(l.names):
+		return strings.TrimSpace(l.names[i])
+	case l.oneColumn && i < len(l.Lines) && l.Lines[i] > 0:
+		return "line " + strconv.Itoa(l.Lines[i])
+	}
+	return strconv.Itoa(i + l.Base)
 }
 
 // pairsLine reports whether fields, the first data line of a labels file,
@@ -206,7 +240,10 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 // an integer ≥ 0 the integers are the classes; otherwise the texts are
 // numbered as NodeLabels.ClassNames says. An integer below −1 is an error,
 // and so is one too long to read (more than 18 characters, sign
-// included): out of range, never a class name.
+// included): out of range, never a class name. When the labels are all
+// integers, one of max(n, LabelFloor) or more for n nodes is an error too
+// (the first in file order): labels number the classes, and the code
+// that uses them keeps a slot for each value.
 //
 // A first line is a header when it names its columns: a node column named
 // node, index, vertex, item, name or id, a label column named label, class,
@@ -452,8 +489,16 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%s for %s", wording.Count(len(recs), "label", "labels"), wording.Count(opt.N, "node", "nodes"))}
 		}
 		out.Labels = make([]int, len(recs))
+		out.Lines = make([]int, len(recs))
+		out.oneColumn = true
 		for i, r := range recs {
 			out.Labels[i] = labelOf(r.label)
+			out.Lines[i] = r.line
+		}
+		if allInt {
+			if err := checkLabelBound(name, len(recs), len(recs), width, func(k int) int { return out.Labels[k] }, func(k int) int { return recs[k].line }, func(k int) string { return recs[k].label }); err != nil {
+				return nil, err
+			}
 		}
 		return out, nil
 	}
@@ -554,6 +599,11 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			}
 		}
 	}
+	if allInt {
+		if err := checkLabelBound(name, n, len(recs), width, func(k int) int { return labelOf(recs[k].label) }, func(k int) int { return recs[k].line }, func(k int) string { return recs[k].label }); err != nil {
+			return nil, err
+		}
+	}
 	out.Labels = make([]int, n)
 	set := make([]int, n) // line that labelled the node, 0 if none
 	for i := range out.Labels {
@@ -584,6 +634,14 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		}
 		set[i] = r.line
 		out.Labels[i] = labelOf(r.label)
+	}
+	out.Lines = set
+	if byName {
+		if opt.Names != nil {
+			out.names = opt.Names
+		}
+	} else {
+		out.Base = base
 	}
 	if w := zeroBaseWarning(name, byName, baseSet, set); w != "" {
 		out.Warnings = append(out.Warnings, w)

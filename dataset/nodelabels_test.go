@@ -27,6 +27,8 @@ func TestReadNodeLabels(t *testing.T) {
 		{"header word", "class\nb\na\n", NodeLabelOptions{}, []int{1, 0}, []string{"a", "b"}, nil},
 		{"numeric class names", "10\n2\n3\n", NodeLabelOptions{}, []int{10, 2, 3}, nil, nil},
 		{"mixed class names", "10\n2\nx\n", NodeLabelOptions{}, []int{0, 1, 2}, []string{"10", "2", "x"}, nil},
+		{"label below the floor", "65535\n", NodeLabelOptions{}, []int{65535}, nil, nil},
+		{"large integer class name beside text", "1000000000\nx\n", NodeLabelOptions{}, []int{0, 1}, []string{"1000000000", "x"}, nil},
 		{"pairs", "node,label\n2,1\n0,0\n", NodeLabelOptions{}, []int{0, u, 1}, nil, nil},
 		{"pairs blanks", "# node label\n0 4\n3 9\n", NodeLabelOptions{N: 5}, []int{4, u, u, 9, u}, nil, nil},
 		{"pairs base 1", "# base=1\n1,0\n3,1\n", NodeLabelOptions{}, []int{0, u, 1}, nil, nil},
@@ -164,6 +166,12 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"label beyond int64, pairs", "node,label\n0,1\n1,+1234567890123456789\n", NodeLabelOptions{}, `f:3: column 2: value "+1234567890123456789": invalid input: label out of range`},
 		{"label beyond int64 among names", "node,label\n0,a\n1,99999999999999999999\n", NodeLabelOptions{}, `f:3: column 2: value "99999999999999999999": invalid input: label out of range`},
 		{"label below int64", "0\n-99999999999999999999\n", NodeLabelOptions{}, `f:2: column 1: value "-99999999999999999999": invalid input: label below -1`},
+		// Integer labels index per-class slots downstream: one of
+		// max(n, LabelFloor) or more is refused (1e9 was read, and
+		// allocated gigabytes later).
+		{"huge label", "0\n1000000000\n", NodeLabelOptions{}, `f:2: column 1: value "1000000000": invalid input: label too large: at most 65535 (max(n, LabelFloor) − 1 for 2 nodes)`},
+		{"label at the floor, pairs", "node,label\n0,1\n3,65536\n", NodeLabelOptions{}, `f:3: column 2: value "65536": invalid input: label too large: at most 65535 (max(n, LabelFloor) − 1 for 4 nodes)`},
+		{"label N", "0,70000\n", NodeLabelOptions{N: 70000}, `f:1: column 2: value "70000": invalid input: label too large: at most 69999`},
 		{"duplicate", "0,1\n0,1\n", NodeLabelOptions{}, "already labelled on line 1"},
 		{"unknown name", "name,c\nann,1\nzed,0\n", NodeLabelOptions{Names: []string{"ann"}}, "f:3: column 1: value \"zed\": invalid input: unknown node name"},
 		// A name several nodes of the data share (repeated IDs): it
@@ -462,6 +470,42 @@ func TestReadNodeLabelsClassNameWarnings(t *testing.T) {
 			}
 			if !reflect.DeepEqual(d.Warnings, tc.warns) {
 				t.Errorf("warnings %q, want %q", d.Warnings, tc.warns)
+			}
+		})
+	}
+}
+
+// TestNodeLabelsNode: NodeLabels.Node names node i as the file writes it
+// (by name, by index in the file's base, or, for one label per line, by
+// its line), and Lines gives the line of each node, so that messages
+// about a node need not name it by its 0-based index (a 1-based file's
+// node 3 was "node 2"). Expected values by hand from the inputs.
+func TestNodeLabelsNode(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		opt      NodeLabelOptions
+		base     int
+		lines    []int
+		nodes    []string
+	}{
+		{"base 1", "# base=1\nnode,label\n3,0\n1,1\n", NodeLabelOptions{}, 1, []int{4, 0, 3}, []string{"1", "2", "3"}},
+		{"base 0", "2,0\n0,1\n", NodeLabelOptions{}, 0, []int{2, 0, 1}, []string{"0", "1", "2"}},
+		{"names of the data", "name,label\nbob,0\n", NodeLabelOptions{Names: []string{"ann", " bob "}}, 0, []int{0, 2}, []string{"ann", "bob"}},
+		{"names of the file", "ann,0\nbob,1\n", NodeLabelOptions{}, 0, []int{1, 2}, []string{"ann", "bob"}},
+		{"one per line", "# c\nlabel\n0\n\n1\n", NodeLabelOptions{}, 0, []int{3, 4, 5}, []string{"line 3", "line 4", "line 5"}},
+		{"one per line, base directive", "# base=1\n0\n1\n", NodeLabelOptions{}, 0, []int{2, 3}, []string{"line 2", "line 3"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := ReadNodeLabels(strings.NewReader(c.in), "f", c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes := make([]string, len(d.Labels))
+			for i := range nodes {
+				nodes[i] = d.Node(i)
+			}
+			if d.Base != c.base || !reflect.DeepEqual(d.Lines, c.lines) || !reflect.DeepEqual(nodes, c.nodes) {
+				t.Errorf("Base %d Lines %v nodes %q, want %d %v %q", d.Base, d.Lines, nodes, c.base, c.lines, c.nodes)
 			}
 		})
 	}

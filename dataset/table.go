@@ -13,6 +13,7 @@ import (
 
 	"github.com/tether-sc/tether/internal/enum"
 	"github.com/tether-sc/tether/internal/labelheader"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -731,6 +732,9 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 		t.Warnings = append(t.Warnings, droppedWarning(r.file, dropped, len(r.rows), opt.Spelling))
 		t.Rows = keep
 		t.DroppedIDs = droppedIDs
+		if w := droppedIDWarning(r.file, r.rows, r.lines, keep, id, dropped, droppedIDs); w != "" {
+			t.Warnings = append(t.Warnings, w)
+		}
 	}
 	if imputed > 0 {
 		t.Notes = append(t.Notes, imputedNote(r.file, imputed, imputedRows, imputedCols, opt.Spelling))
@@ -900,6 +904,47 @@ func labelColumnWarning(r *rawTable, label int, levels []string, n int, sp Spell
 		front = fmt.Sprintf("; %s: %s", sp.frontName(), o)
 	}
 	return fmt.Sprintf("%s: %s, the label column, holds %d distinct values for %d rows (%s): it looks like a continuous feature or an identifier, not classes, and the figures against it (ARI, NMI, accuracy) mean little; name the column of the classes (Options.LabelColumn%s), or none", r.file, r.colWhat(label), len(levels), n, what, front)
+}
+
+// droppedIDWarning returns the warning of a table whose rows dropped for
+// missing values (their lines dropped, their IDs ids, column id of rows)
+// include one whose ID, blanks trimmed, repeats that of a row kept (the
+// rows keep, on lines lines): it names the first such ID by the lines of
+// both rows, and says how many more there are. Files that number the
+// rows number the file's rows, dropped ones included, and a line of a
+// file keyed by ID that names such an ID cannot say which row it means,
+// an error. "" when no dropped row's ID repeats a kept one's, or without
+// an ID column (id < 0). Cost O(rows).
+func droppedIDWarning(file string, rows [][]string, lines, keep []int, id int, dropped []int, ids []string) string {
+	if id < 0 || len(ids) != len(dropped) {
+		return ""
+	}
+	kept := make(map[string]int, len(keep)) // ID → line of its first kept row
+	for _, i := range keep {
+		v := strings.TrimSpace(rows[i][id])
+		if _, dup := kept[v]; !dup {
+			kept[v] = lines[i]
+		}
+	}
+	first, count := -1, 0
+	for k, v := range ids {
+		v = strings.TrimSpace(v)
+		if _, ok := kept[v]; ok && v != "" {
+			if first < 0 {
+				first = k
+			}
+			count++
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	v := strings.TrimSpace(ids[first])
+	more := ""
+	if count > 1 {
+		more = fmt.Sprintf(" (and %d more dropped %s)", count-1, wording.Form(count-1, "row", "rows"))
+	}
+	return fmt.Sprintf("%s: the ID %s of line %d, a row dropped for missing values, repeats that of line %d, a row kept%s: files that number the rows number the file's rows, dropped ones included, and a line of a file keyed by ID that names %s is an error, since it cannot say which row it means", file, quote(v), dropped[first], kept[v], more, quote(v))
 }
 
 // idClashWarning returns the warning of an ID column (column id of r)

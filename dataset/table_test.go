@@ -825,6 +825,35 @@ func TestIDClashWarning(t *testing.T) {
 	}
 }
 
+// TestDroppedIDWarning: a row dropped for missing values whose ID
+// repeats a kept row's draws a warning naming both rows by their file
+// lines (the kept row was not named at all), counting the further ones;
+// IDs of dropped rows that no kept row has draw none. Lines by hand.
+func TestDroppedIDWarning(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		want     string // "" for no warning
+	}{
+		{"after the kept row", "id,x\na,1\nb,2\n\na ,?\nc,3\n", `t.csv: the ID "a" of line 5, a row dropped for missing values, repeats that of line 2, a row kept: `},
+		{"before the kept row, two more", "id,x\nb,?\nc,?\nb,1\nc,2\nb,?\n", `t.csv: the ID "b" of line 2, a row dropped for missing values, repeats that of line 4, a row kept (and 2 more dropped rows): `},
+		{"dropped rows only", "id,x\na,1\nb,?\nb,?\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb, err := Read(context.Background(), strings.NewReader(c.in), "t.csv", Options{IDColumn: "id", Missing: MissingDrop})
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(tb.Warnings, func(w string) bool { return strings.Contains(w, "a row dropped for missing values") })
+			switch {
+			case c.want == "" && i >= 0:
+				t.Errorf("warning %q, want none", tb.Warnings[i])
+			case c.want != "" && (i < 0 || !strings.HasPrefix(tb.Warnings[i], c.want)):
+				t.Errorf("warnings %q, want one beginning %q", tb.Warnings, c.want)
+			}
+		})
+	}
+}
+
 // TestGMLLabelClashWarning: GML node labels (a node's id when it has no
 // label) that cannot name the nodes (KeyNames: one empty or repeated after
 // trimming) draw the warning of a table's ID column (keyClashWarning),

@@ -66,7 +66,9 @@ type Data struct {
 	FileRows int
 	// fileNames names the FileRows rows of the file, dropped ones
 	// included, as Names names the nodes, when Rows is set and the nodes
-	// are named by the ID column; nil otherwise.
+	// are named by the ID column; nil otherwise. A dropped row's ID may
+	// repeat a kept one's (the table warns of it): a side file's line
+	// that names it is then an error of its reader.
 	fileNames []string
 	// byRowNumber reports that Names are the row numbers of Rows.
 	byRowNumber bool
@@ -402,11 +404,11 @@ func tableData(name string, t *dataset.Table, sp dataset.Spelling) *Data {
 				next++
 			}
 		}
-		if dataset.KeyNames(d.fileNames) == nil {
-			// A dropped row's ID repeats a kept one's: side files are
-			// matched on the rows kept only.
-			d.fileNames = nil
-		}
+		// A dropped row's ID may repeat a kept one's (the table warns):
+		// side files still number the file's rows, and a line that
+		// names such an ID is an error of their readers, which cannot
+		// say which row it means (they were matched on the rows kept,
+		// so that files by index were read a row off).
 		return d
 	}
 	d.Names, d.byRowNumber = make([]string, len(t.Rows)), true
@@ -450,9 +452,10 @@ func rowNumbersUse(sp dataset.Spelling) string {
 // sideNodes returns how files that label or pair d's nodes are read: on n
 // nodes named names (nil: none). For a table with dropped rows
 // (Data.Rows) they are the file's rows, and byRow is true: what is read
-// is mapped onto the rows kept (keptLabels, keptPairs). Otherwise, and
-// when the ID of a dropped row repeats a kept one's (fileNames nil
-// beside Names), they are d's nodes. Cost O(1).
+// is mapped onto the rows kept (keptLabels, keptPairs), their names the
+// IDs of the file's rows, which repeat when the ID of a dropped row
+// repeats a kept one's (a line naming such an ID is then an error of the
+// readers). Otherwise they are d's nodes. Cost O(1).
 func (d *Data) sideNodes() (n int, names []string, byRow bool) {
 	if d.Rows == nil || d.fileNames == nil && !d.byRowNumber {
 		return d.N(), d.Names, false

@@ -89,3 +89,77 @@ func TestDroppedRowsKeepTheirNumbers(t *testing.T) {
 		t.Errorf("warnings %q, want %q", a.Warnings, wantWarn)
 	}
 }
+
+// sharedIDTable has 4 data rows, lines 2–5; row 2 (line 4) misses a
+// value and is dropped, and its ID, a, repeats that of row 0 (line 2),
+// kept: the nodes are rows 0, 1, 3, named a, b, c.
+const sharedIDTable = "id,x,y\na,0.1,0.2\nb,0.3,0.4\na,?,0.5\nc,0.8,0.9\n"
+
+// TestDroppedRowSharesAnID: a dropped row whose ID repeats a kept row's.
+// Files by index keep numbering the file's rows (they were read as
+// numbering the rows kept: row 3 was out of range), with a warning that
+// names both rows by their lines; a line keyed by name that names the
+// shared ID is an error naming the line and the ID (it labelled the kept
+// row, silently), and lines naming other IDs are read. Expected values
+// by hand from sharedIDTable.
+func TestDroppedRowSharesAnID(t *testing.T) {
+	ctx := context.Background()
+	d, err := ReadTable(ctx, []byte(sharedIDTable), "s.csv", dataset.Options{Missing: dataset.MissingDrop, IDColumn: "id", Spelling: cliSpelling})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a", "b", "c"}; !reflect.DeepEqual(d.Names, want) {
+		t.Fatalf("Names %q, want %q", d.Names, want)
+	}
+	wantWarn := `s.csv: the ID "a" of line 4, a row dropped for missing values, repeats that of line 2, a row kept`
+	if !slices.ContainsFunc(d.Warnings, func(w string) bool { return strings.HasPrefix(w, wantWarn) }) {
+		t.Errorf("warnings %q, want one beginning %q", d.Warnings, wantWarn)
+	}
+	dir := tempFiles(t, map[string]string{
+		"byindex.truth": "node,label\n0,1\n1,1\n2,1\n3,0\n",
+		"oneper.truth":  "1\n1\n1\n0\n",
+		"byname.truth":  "name,label\nb,1\nc,0\n",
+		"shared.truth":  "name,label\nb,1\na,1\nc,0\n",
+		"byname.pairs":  "b,c,cl\n",
+		"shared.pairs":  "b,c,cl\nc,a,cl\n",
+	})
+	for _, tc := range []struct {
+		file  string
+		truth []int
+		err   string
+	}{
+		// Rows 0, 1, 3 are labelled 1, 1, 0.
+		{"byindex.truth", []int{1, 1, 0}, ""},
+		{"oneper.truth", []int{1, 1, 0}, ""},
+		{"byname.truth", []int{dataset.Unlabeled, 1, 0}, ""},
+		{"shared.truth", nil, `shared.truth:3: column 1: value "a": invalid input: node name shared by`},
+	} {
+		dc := *d
+		err := dc.ReadTruth(ctx, filepath.Join(dir, tc.file))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want one containing %q", tc.file, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(dc.Truth, tc.truth) {
+			t.Errorf("%s: truth %v, %v; want %v", tc.file, dc.Truth, err, tc.truth)
+		}
+	}
+	g, err := graph.FromEdges(3, []graph.Edge{{I: 0, J: 1, W: 1}, {I: 1, J: 2, W: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cluster.Problem{Graph: g, K: 2}
+	if _, err := (Supervision{Constraints: filepath.Join(dir, "byname.pairs"), Spelling: cliSpelling}).AddTo(ctx, p, d); err != nil {
+		t.Fatal(err)
+	}
+	if want := []constraint.Pair{{I: 1, J: 2, Kind: constraint.CannotLink}}; p.Constraints == nil || !reflect.DeepEqual(p.Constraints.Pairs, want) {
+		t.Errorf("constraints %+v, want %v", p.Constraints, want)
+	}
+	p = &cluster.Problem{Graph: g, K: 2}
+	_, err = Supervision{Constraints: filepath.Join(dir, "shared.pairs"), Spelling: cliSpelling}.AddTo(ctx, p, d)
+	if want := `shared.pairs:2: node name "a" is shared by rows 0 and 2`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("shared.pairs: error %v, want one containing %q", err, want)
+	}
+}
