@@ -196,3 +196,54 @@ func TestNoPairsOnTheCore(t *testing.T) {
 		})
 	}
 }
+
+// TestNoPairsDeclarations checks Run's rule on a method that declares
+// what it reads (fixedMethod): a method that needs pairs is refused for
+// every k but 1, k = 0 (estimated) included, and runs with k = 1, which
+// needs no supervision; one that does not need them gets the warning,
+// after the method's own none; two labelled nodes are a pair, and an
+// unsupervised method gets no word.
+func TestNoPairsDeclarations(t *testing.T) {
+	g := pathGraph(t, 10)
+	two := make(constraint.Labels, 10)
+	for i := range two {
+		two[i] = constraint.Unlabeled
+	}
+	two[0], two[9] = 0, 1
+	needs := Uses{Supervision: Pairs, NeedsPairs: true, EstimatesK: true}
+	reads := Uses{Supervision: Pairs, EstimatesK: true}
+	for _, tc := range []struct {
+		name   string
+		uses   Uses
+		k      int
+		labels constraint.Labels
+		err    bool
+		warn   bool
+	}{
+		{"needs, k = 2", needs, 2, nil, true, false},
+		{"needs, k estimated", needs, 0, nil, true, false},
+		{"needs, k = 1", needs, 1, nil, false, false},
+		{"needs, two labels", needs, 2, two, false, false},
+		{"reads, k = 2", reads, 2, nil, false, true},
+		{"reads, k estimated", reads, 0, nil, false, true},
+		{"reads, two labels", reads, 2, two, false, false},
+		{"unsupervised", Uses{EstimatesK: true}, 2, nil, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Run(context.Background(), fixedMethod{uses: tc.uses}, &Problem{Graph: g, K: tc.k, Labels: tc.labels}, nil)
+			if tc.err {
+				if !errors.Is(err, ErrNoSupervision) || !errors.Is(err, ErrInvalid) {
+					t.Fatalf("error %v, want one wrapping ErrNoSupervision and ErrInvalid", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			warned := slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, "fixed: no constraints: ") })
+			if warned != tc.warn {
+				t.Errorf("warnings %q: the no-constraints warning is %v, want %v", res.Warnings, warned, tc.warn)
+			}
+		})
+	}
+}

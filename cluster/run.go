@@ -96,7 +96,7 @@ func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if p.K > 1 {
+	if p.K != 1 {
 		if _, err := noPairs(m.Name(), u, p); err != nil {
 			return nil, err
 		}
@@ -928,7 +928,7 @@ func weightScale(name string, u Uses, p *Problem, c pairContradictions, remedy s
 // (auto) says what it does itself and is left alone, as is any problem
 // with usable pairs (those a method leaves unused, a fast-ge2 without a
 // cannot-link say, are its own error or warning). Run applies it to
-// every k > 1 (one cluster needs no supervision). Cost O(n).
+// every k but 1 (one cluster needs no supervision). Cost O(n).
 func noPairs(name string, u Uses, p *Problem) (string, error) {
 	if u.Supervision&Pairs == 0 || u.Delegates || p.Constraints != nil && len(p.Constraints.Pairs) > 0 {
 		return "", nil
