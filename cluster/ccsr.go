@@ -138,7 +138,7 @@ const (
 // (§4.3.1) quotes the authors' m = 15 as solvable in under a minute;
 // seed 003 Table 1 runs CCSR with its per-data-set m (10 to 20 where CCSR
 // finished). M ≥ n is an error wrapping ErrInvalid, as are no constraints
-// at all and no must-link: with cannot-links only (t = 0) M = 0 is optimal
+// at all (ErrNoSupervision too; Uses.NeedsPairs) and no must-link: with cannot-links only (t = 0) M = 0 is optimal
 // and F·M^{1/2} = 0 cannot be clustered. An isolated node is an error
 // wrapping graph.ErrIsolated.
 //
@@ -172,7 +172,9 @@ type CCSR struct {
 func (CCSR) Name() string { return "ccsr" }
 
 // Uses declares what CCSR reads from a Problem (see Run).
-func (CCSR) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2, Regularizes: true} }
+func (CCSR) Uses() Uses {
+	return Uses{Supervision: Pairs, NeedsPairs: true, MinK: 2, Regularizes: true}
+}
 
 // Partition partitions p.Graph into p.K clusters using p.Constraints and the
 // pairs of p.Labels.
@@ -208,7 +210,9 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		return nil, err
 	}
 	if len(pairs) == 0 {
-		return nil, fmt.Errorf("%w: ccsr: no constraints: the objective of eq. 4.3.2 is empty (0 pairs)", ErrInvalid)
+		// Run refuses a problem without pairs (noPairs); on a core
+		// that leaves none, the error is the same kind.
+		return nil, noSupervision("ccsr: no constraints: the objective of eq. 4.3.2 is empty (0 pairs)")
 	}
 	ml := 0
 	for _, q := range pairs {

@@ -520,8 +520,9 @@ func TestCCSRErrors(t *testing.T) {
 	}{
 		{"M=n", CCSR{M: 30}, &Problem{Graph: g, K: 2, Constraints: ml}, "M = 30, want 1 ≤ M < n = 30"},
 		{"M<0", CCSR{M: -1}, &Problem{Graph: g, K: 2, Constraints: ml}, "M"},
-		{"no constraints", CCSR{}, &Problem{Graph: g, K: 2}, "no constraints"},
-		{"empty set", CCSR{}, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 30}}, "no constraints"},
+		// Run's rule for a method of pairs without them (noPairs).
+		{"no constraints", CCSR{}, &Problem{Graph: g, K: 2}, "ccsr needs pairwise constraints or labels, none given"},
+		{"empty set", CCSR{}, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 30}}, "ccsr needs pairwise constraints or labels, none given"},
 		{"cannot-links only", CCSR{}, &Problem{Graph: g, K: 2, Constraints: cl}, "no must-link among the 1 constraint"},
 		{"Tol", CCSR{Tol: 2}, &Problem{Graph: g, K: 2, Constraints: ml}, "Tol"},
 		{"MaxIter", CCSR{MaxIter: -3}, &Problem{Graph: g, K: 2, Constraints: ml}, "MaxIter"},

@@ -21,10 +21,15 @@ import (
 var ErrInvalid = errors.New("cluster: invalid problem")
 
 // ErrNoSupervision is wrapped, besides ErrInvalid, by the error of a
-// method that needs side information and was given none it can use: sl,
-// ml-noa-ssc and mcl-noa-ssc without pairs or labels; labelprop, mavro,
-// mavro-k and noa-ssc without partial labels. A command line can tell
-// such a mistake from bad data by it.
+// method that needs side information and was given none it can use: the
+// methods of pairs that declare Uses.NeedsPairs (sl, ml-noa-ssc,
+// mcl-noa-ssc, ccsr, csp, fast-ge2, fast-ge2-bh) without pairs or partial
+// labels that give one (Run states the rule, noPairs), fast-ge2 and
+// fast-ge2-bh without a cannot-link; labelprop, mavro, mavro-k and noa-ssc
+// without partial labels, or with labels that are all
+// constraint.Unlabeled. A command line can tell such a mistake from bad
+// data by it. The other methods of pairs run without pairs, unconstrained,
+// with a warning.
 var ErrNoSupervision = errors.New("cluster: no side information")
 
 // noSupervision returns the error "ErrInvalid's text: the formatted
@@ -416,6 +421,14 @@ type Uses struct {
 	// a power of two when the largest is outside [2⁻⁶⁰, 2⁶⁰], with a
 	// note, so that floating point does not fail them (rescaled).
 	WeightScale string
+	// NeedsPairs reports that a method of pairs (Supervision has Pairs)
+	// has no partition without them: its objective is empty or
+	// infeasible without constraints (ccsr, csp, fast-ge2, fast-ge2-bh),
+	// or the pairs are its whole input (sl, ml-noa-ssc, mcl-noa-ssc). Run
+	// refuses a problem without usable pairs for it with an error wrapping
+	// ErrNoSupervision; the other methods of pairs run unconstrained, with
+	// a warning (Run, noPairs).
+	NeedsPairs bool
 	// ScaleOnContradiction narrows WeightScale to problems whose pairs
 	// contradict each other (constraint.Contradictions): ml- and
 	// mcl-noa-ssc use consistent pairs as given, scale-free, and weigh

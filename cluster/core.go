@@ -174,6 +174,14 @@ func attachToCore(ctx context.Context, name string, u Uses, p *Problem, core []i
 	if err := checkResult(name, sub, res); err != nil {
 		return nil, err
 	}
+	if w, _ := noPairs(name, u, sub); w != "" {
+		if given, _ := noPairs(name, u, p); given == "" {
+			// p's pairs all touch nodes outside the core: the core's
+			// partition is unconstrained (Run's warning, noPairs, is
+			// for a problem without pairs).
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: no constraints on the %d-node core of the graph: every pair given (or pair of labelled nodes) has a node outside it, so the core's partition is unconstrained", name, len(core)))
+		}
+	}
 	assign := make([]int, n)
 	for i := range assign {
 		assign[i] = -1

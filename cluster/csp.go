@@ -182,7 +182,7 @@ type CSP struct {
 func (CSP) Name() string { return "csp" }
 
 // Uses declares what CSP reads from a Problem (see Run).
-func (CSP) Uses() Uses { return Uses{Supervision: Pairs, MinK: 2, Core: true} }
+func (CSP) Uses() Uses { return Uses{Supervision: Pairs, NeedsPairs: true, MinK: 2, Core: true} }
 
 // cspMaxVectors caps the number of eigenpairs of (2) computed by the
 // iterative path (raised to k − 1 when k is larger): LOBPCG's block
@@ -364,7 +364,7 @@ func cspSolveCount(ctx context.Context, g *graph.Graph, pairs []constraint.Pair,
 		return nil, fmt.Errorf("%w: csp: the volume Σd_i overflowed to %v: the graph's weights are out of floating-point range", ErrNumerical, vol)
 	}
 	if len(pairs) == 0 {
-		return nil, fmt.Errorf("%w: csp: no constraints: Q̄ = 0, so FCSC has no feasible vector (λ_max(Q̄) = 0)", ErrInvalid)
+		return nil, noSupervision("csp: no constraints: Q̄ = 0, so FCSC has no feasible vector (λ_max(Q̄) = 0)")
 	}
 	i, j, ok, err := cspCancel(ctx, pairs)
 	if err != nil {

@@ -71,7 +71,7 @@ func (FastGE2) Name() string { return "fast-ge2" }
 
 // Uses declares what FastGE2 reads from a Problem (see Run).
 func (FastGE2) Uses() Uses {
-	return Uses{Supervision: Pairs | LabelSet, Core: true,
+	return Uses{Supervision: Pairs | LabelSet, NeedsPairs: true, Core: true,
 		WeightScale: "the constraint graphs' weights d_i d_j/(d_min d_max) do not grow with the edges' (seed 004 eq. 4.2–4.6)"}
 }
 
@@ -191,7 +191,7 @@ func (FastGE2BH) Name() string { return "fast-ge2-bh" }
 
 // Uses declares what FastGE2BH reads from a Problem (see Run).
 func (FastGE2BH) Uses() Uses {
-	return Uses{Supervision: Pairs | LabelSet,
+	return Uses{Supervision: Pairs | LabelSet, NeedsPairs: true,
 		WeightScale: "the Bethe Hessian reads the edge weights as couplings, and the constraint graphs' weights d_i d_j/(d_min d_max) do not grow with them (seed 004 ch. 5, Alg. 4)"}
 }
 
@@ -381,7 +381,7 @@ func buildFastGE2(g *graph.Graph, labels constraint.Labels, pairs []constraint.P
 		return nil, fmt.Errorf("%w: %s: the volume of the cannot-link graph G_C overflowed to %v: the graph or constraint weights are out of floating-point range", ErrNumerical, name, volK)
 	}
 	if !(volK > 0) {
-		return nil, fmt.Errorf("%w: %s: no cannot-link: FAST-GE-2.0 needs at least two non-empty constraint sets (or cannot-link pairs)", ErrInvalid, name)
+		return nil, noSupervision("%s: no cannot-link: FAST-GE-2.0 needs at least two non-empty constraint sets (or cannot-link pairs)", name)
 	}
 	m := float64(n)
 	ah := &symOp{n: n, parts: []scaledGraph{{gcl, 1 / m}}}

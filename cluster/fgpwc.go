@@ -492,7 +492,7 @@ func fgpwcCountNodes(ctx context.Context, pairs []constraint.Pair) (int, error) 
 }
 
 // fgpwcDegenerate returns the warnings about degenerate constraint sets:
-// none at all, only must-links or only cannot-links.
+// only must-links or only cannot-links (none at all: Run's noPairs).
 func fgpwcDegenerate(pairs []constraint.Pair) []string {
 	ml, cl := 0, 0
 	for _, q := range pairs {
@@ -504,7 +504,9 @@ func fgpwcDegenerate(pairs []constraint.Pair) []string {
 	}
 	switch {
 	case ml+cl == 0:
-		return []string{"fgpwc: no constraints: the descent is skipped and the result is k-means on V X₀ (unconstrained spectral clustering)"}
+		// Run warns (noPairs; on a core without pairs, attachToCore):
+		// the descent is skipped and the result is k-means on V X₀.
+		return nil
 	case cl == 0:
 		return []string{fmt.Sprintf("fgpwc: only must-links (%d): F is minimized by X = 0, which merges all nodes; the result depends on MaxIter", ml)}
 	case ml == 0:

@@ -314,9 +314,6 @@ func (c L1CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if iso := g.Isolated(); len(iso) > 0 && !cfg.node {
 		return nil, fmt.Errorf("%w: %w: l1csc: node %d has degree 0 (%s): D is singular for the normalized cut; add self loops %s, drop the nodes of degree 0, or use Cut = node", ErrInvalid, graph.ErrIsolated, iso[0], wording.Count(len(iso), "such node", "such nodes"), s.selfLoops())
 	}
-	if len(pairs) == 0 {
-		warnings = append(warnings, "l1csc: no constraints: the unconstrained spectral bisection")
-	}
 	if !cfg.node {
 		lo := 0
 		for i := 1; i < n; i++ {

@@ -170,6 +170,10 @@ func TestGroupGraphIsolatedAdvice(t *testing.T) {
 func TestNoSupervisionError(t *testing.T) {
 	g := pathGraph(t, 12)
 	pairs := &constraint.Set{N: 12, Pairs: []constraint.Pair{{I: 0, J: 1, Kind: constraint.MustLink}}}
+	unlabelled := make(constraint.Labels, 12)
+	for i := range unlabelled {
+		unlabelled[i] = constraint.Unlabeled
+	}
 	for _, tc := range []struct {
 		m    Method
 		p    *Problem
@@ -183,8 +187,14 @@ func TestNoSupervisionError(t *testing.T) {
 		{MavroK{}, &Problem{Graph: g, K: 2}, "cluster: invalid problem: mavro-k needs partial labels, none given"},
 		{NOASSC{}, &Problem{Graph: g, K: 2}, "cluster: invalid problem: noa-ssc needs partial labels, none given"},
 		{LabelProp{}, &Problem{Graph: g, K: 2, Constraints: pairs}, "cluster: invalid problem: labelprop needs partial labels; pairwise constraints define labels only through the must-link closure"},
+		// Labels that are all Unlabeled are none (they wrapped ErrInvalid
+		// alone, which the command line answered as bad data).
+		{LabelProp{}, &Problem{Graph: g, K: 2, Labels: unlabelled}, "cluster: invalid problem: labelprop needs partial labels, but every node is unlabelled"},
+		{MAVRO{}, &Problem{Graph: g, K: 2, Labels: unlabelled}, "cluster: invalid problem: mavro needs partial labels, but every node is unlabelled"},
+		{MavroK{}, &Problem{Graph: g, K: 2, Labels: unlabelled}, "cluster: invalid problem: mavro-k needs partial labels, but every node is unlabelled"},
+		{NOASSC{}, &Problem{Graph: g, K: 2, Labels: unlabelled}, "cluster: invalid problem: noa-ssc needs partial labels, but every node is unlabelled"},
 	} {
-		t.Run(fmt.Sprintf("%s/pairs=%v", tc.m.Name(), tc.p.Constraints != nil), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/pairs=%v/labels=%v", tc.m.Name(), tc.p.Constraints != nil, tc.p.Labels != nil), func(t *testing.T) {
 			_, err := Run(context.Background(), tc.m, tc.p, nil)
 			if !errors.Is(err, ErrNoSupervision) || !errors.Is(err, ErrInvalid) || err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one beginning %q wrapping ErrNoSupervision and ErrInvalid", err, tc.want)

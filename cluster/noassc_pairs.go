@@ -189,7 +189,7 @@ func (MLNOASSC) Name() string { return "ml-noa-ssc" }
 func (m MLNOASSC) Uses() Uses {
 	// The resolve's reference partition (cscap) and the refinement's
 	// embedding (NJW's) read Problem.Regularize.
-	u := Uses{Supervision: Pairs, Core: true, Resolves: !m.NoResolve || m.Screen}
+	u := Uses{Supervision: Pairs, NeedsPairs: true, Core: true, Resolves: !m.NoResolve || m.Screen}
 	u.Regularizes = u.Resolves
 	if u.Resolves {
 		u.WeightScale = "the pairs contradict each other, and their resolution weighs them against the edges on the weights' scale (CSCAP's reference partition, the refinement's penalty λ = 2)"

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -27,7 +28,8 @@ func Methods() []Info {
 // New returns the method registered under name (any case, surrounding
 // blanks ignored), with default knobs. The error for an unknown name
 // lists the known ones and, when one is close (hyphens left out, or one
-// edit per 4 letters: suggest.Closest), suggests it.
+// edit per 4 letters: suggest.Closest), suggests it; it wraps
+// ErrUnknownMethod and ErrInvalid.
 func New(name string) (Method, error) {
 	want := strings.ToLower(strings.TrimSpace(name))
 	for _, m := range registry() {
@@ -39,8 +41,21 @@ func New(name string) (Method, error) {
 	for _, m := range Methods() {
 		names = append(names, m.Name)
 	}
-	return nil, fmt.Errorf("cluster: unknown method %q%s (known: %s)", name, suggest.Hint(want, names), strings.Join(names, ", "))
+	return nil, unknownMethodError{fmt.Errorf("%w %q%s (known: %s)", ErrUnknownMethod, name, suggest.Hint(want, names), strings.Join(names, ", "))}
 }
+
+// ErrUnknownMethod is wrapped, besides ErrInvalid, by the error of New
+// for a name that no registered method has: "cluster: unknown method
+// "nope" (known: auto, bethe, …)".
+var ErrUnknownMethod = errors.New("cluster: unknown method")
+
+// unknownMethodError is an error of New for an unknown name: its text and
+// chain are those of the wrapped error (which wraps ErrUnknownMethod), and
+// it is ErrInvalid too.
+type unknownMethodError struct{ error }
+
+func (e unknownMethodError) Unwrap() error        { return e.error }
+func (e unknownMethodError) Is(target error) bool { return target == ErrInvalid }
 
 // DefaultMethod returns the name of the method that the command line and
 // batch jobs run when none is named: "njw" for a problem without side

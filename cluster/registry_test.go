@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -37,6 +39,19 @@ func TestNewNames(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "(known: auto, bethe,") {
 			t.Errorf("New(%q): %v lacks the known names", c.name, err)
+		}
+		for _, info := range Methods() {
+			if !strings.Contains(err.Error(), info.Name) {
+				t.Errorf("New(%q): %v does not list %s", c.name, err, info.Name)
+			}
+		}
+		// A caller tells an unknown name from other failures by the
+		// sentinels (the error wrapped none).
+		if !errors.Is(err, ErrUnknownMethod) || !errors.Is(err, ErrInvalid) {
+			t.Errorf("New(%q): %v wraps neither ErrUnknownMethod nor ErrInvalid", c.name, err)
+		}
+		if want := "cluster: unknown method " + strconv.Quote(c.name); !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("New(%q): %v, want it to begin %q", c.name, err, want)
 		}
 		if got := strings.Contains(err.Error(), "did you mean"); got != (c.hint != "") || (c.hint != "" && !strings.Contains(err.Error(), "did you mean "+c.hint+"?")) {
 			t.Errorf("New(%q): %v, want hint %q", c.name, err, c.hint)

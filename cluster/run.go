@@ -22,7 +22,11 @@ import (
 // documented defaults, calls m.Partition, and fills Result.Runtime. It
 // adds a warning, first in Result.Warnings, for each kind of side
 // information in p that the method does not use (constraints given to an
-// unsupervised method, for example), so that nothing is silently ignored,
+// unsupervised method, for example) and for a graph given to a method
+// that reads feature rows alone (cpca, cvqe), so that nothing is silently
+// ignored, and one when a method of pairs was given none it can use
+// (noPairs states the one rule: the methods that declare
+// Uses.NeedsPairs are refused instead, the others run unconstrained);
 // one after the method's when the pairwise constraints it reads
 // contradict each other (a pair both must-link and cannot-link, or a
 // cannot-link between nodes a chain of must-links joins; constraint.Check)
@@ -43,7 +47,10 @@ import (
 // ignores and about the cannot-links one cluster violates.
 //
 // Errors wrap ErrInvalid for a nil ctx, a nil m (or nil pointer), an ill-posed
-// problem, Settings out of range (a Restarts outside [0,
+// problem (a non-finite feature entry, named by row and column, whenever
+// p.Features is set, whether or not the method reads them; a method of
+// pairs that declares Uses.NeedsPairs without pairs, which wraps
+// ErrNoSupervision too), Settings out of range (a Restarts outside [0,
 // kmeans.MaxRestarts], EigenSettings that eigen.Settings.Validate
 // refuses), a node of degree 0 the method cannot take included (those wrap
 // graph.ErrIsolated as well, and say what to do: add self loops, drop
@@ -88,6 +95,11 @@ func run(ctx context.Context, m Method, p *Problem, s *Settings, hook *coreHook,
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if p.K != 1 {
+		if _, err := noPairs(m.Name(), u, p); err != nil {
+			return nil, err
+		}
 	}
 	if p.K == 1 {
 		// One cluster has one partition: no method is asked for it, so
@@ -255,7 +267,11 @@ func finish(name string, u Uses, p *Problem, c pairContradictions, res *Result, 
 		return err
 	}
 	alignToLabels(res.Labels, res.K, p.Labels)
-	if w := ignored(name, u, p); len(w) > 0 {
+	w := ignored(name, u, p)
+	if msg, _ := noPairs(name, u, p); msg != "" {
+		w = append(w, msg)
+	}
+	if len(w) > 0 {
 		res.Warnings = append(w, res.Warnings...)
 	}
 	if w := contradictions(name, u, p, c, s); w != "" {
@@ -617,10 +633,11 @@ func validate(name string, u Uses, p *Problem) error {
 		if r, _ := p.Features.Dims(); r != n {
 			return fmt.Errorf("%w: %s: %d feature rows for %d nodes", ErrInvalid, name, r, n)
 		}
-		if in&FeatureInput != 0 {
-			if err := finiteRows(p.Features); err != nil {
-				return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
-			}
+		// Checked whether or not the method reads them (Problem.Features
+		// says every entry must be finite): a NaN in rows a graph method
+		// ignores is a mistake of the caller's all the same. O(n·d).
+		if err := finiteRows(p.Features); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
 		}
 	} else if in&FeatureInput != 0 {
 		return fmt.Errorf("%w: %s projects feature rows: Problem.Features is nil", ErrInvalid, name)
@@ -896,9 +913,50 @@ func weightScale(name string, u Uses, p *Problem, c pairContradictions, remedy s
 	return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), above 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and its partition changes when they are scaled: %s; divide the weights by the largest to run it as its source describes %s", name, wmax, a, b, name, u.WeightScale, remedy)
 }
 
+// noPairs is the one rule for a method of pairs (u.Supervision has
+// Pairs) given no pair it can use: p has no pairwise constraint, and
+// fewer than two labelled nodes, so that its partial labels give no pair
+// either (supervisionPairs). A method that declares u.NeedsPairs has no
+// partition without them: the error returned wraps ErrInvalid and
+// ErrNoSupervision ("cluster: invalid problem: sl needs pairwise
+// constraints or labels, none given"), which tether cluster answers as a
+// usage error naming -constraints and -partial-labels. Any other runs
+// unconstrained (cosc, csc, cscap, fast-ge, fgpwc, l1csc, sscka, cpca,
+// clpp, cvqe, cocluster, opplc: each reduces to its form without the
+// constraint term), and the warning returned, "name: no constraints: …",
+// says so; Run puts it after those of ignored. A method that delegates
+// (auto) says what it does itself and is left alone, as is any problem
+// with usable pairs (those a method leaves unused, a fast-ge2 without a
+// cannot-link say, are its own error or warning). Run applies it to
+// every k but 1 (one cluster needs no supervision). Cost O(n).
+func noPairs(name string, u Uses, p *Problem) (string, error) {
+	if u.Supervision&Pairs == 0 || u.Delegates || p.Constraints != nil && len(p.Constraints.Pairs) > 0 {
+		return "", nil
+	}
+	labelled := 0
+	if p.Labels != nil {
+		labelled = len(p.Labels.Labeled())
+	}
+	if labelled >= 2 {
+		return "", nil
+	}
+	if u.NeedsPairs {
+		if labelled == 1 {
+			return "", noSupervision("%s needs pairwise constraints or labels: the one labelled node gives no pair", name)
+		}
+		return "", noSupervision("%s needs pairwise constraints or labels, none given", name)
+	}
+	given := "none was given"
+	if labelled == 1 {
+		given = "the one labelled node gives no pair"
+	}
+	return fmt.Sprintf("%s: no constraints: %s reads pairwise constraints (partial labels count as the pairs they give) and %s, so its partition is the unconstrained one; give must-links or cannot-links, or partial labels of two nodes or more, to constrain it", name, name, given), nil
+}
+
 // ignored returns one warning per kind of side information or input in p
 // that a method using u does not read (pairs, labels, a bipartite matrix,
-// feature rows); an unsupervised method's names what would use it.
+// feature rows, a graph beside the feature rows of a method that reads
+// them alone); an unsupervised method's names what would use it.
 func ignored(name string, u Uses, p *Problem) []string {
 	var w []string
 	// An unsupervised method was most likely the default, not a choice:
@@ -924,6 +982,9 @@ func ignored(name string, u Uses, p *Problem) []string {
 	}
 	if p.Features != nil && in&FeatureInput == 0 {
 		w = append(w, fmt.Sprintf("%s ignores the feature rows (it clusters the graph; graph.Build makes a graph of them)", name))
+	}
+	if p.Graph != nil && in&FeatureInput != 0 && in&GraphInput == 0 {
+		w = append(w, fmt.Sprintf("%s: graph ignored: %s uses features (it clusters the feature rows and reads no graph; clpp reads both)", name, name))
 	}
 	return w
 }

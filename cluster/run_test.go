@@ -59,6 +59,11 @@ func TestRunValidatesAgainstUses(t *testing.T) {
 		{"features required", Uses{Input: GraphInput | FeatureInput}, &Problem{Graph: g, K: 2}, "Problem.Features is nil"},
 		{"features of another n", Uses{}, &Problem{Graph: g, K: 2, Features: mat.NewDense(19, 2, nil)}, "19 feature rows for 20 nodes"},
 		{"non-finite feature", Uses{Input: GraphInput | FeatureInput}, &Problem{Graph: g, K: 2, Features: badFeat}, "feature (3, 1) = NaN"},
+		// Problem.Features says every entry must be finite: a graph
+		// method that ignores the rows refuses a NaN in them too (it ran,
+		// with a warning that it ignored them).
+		{"non-finite feature, graph method", Uses{}, &Problem{Graph: g, K: 2, Features: badFeat}, "feature (3, 1) = NaN"},
+		{"non-finite feature, bipartite method", Uses{Input: BipartiteInput}, &Problem{K: 2, Bipartite: bip, Features: badFeat}, "feature (3, 1) = NaN"},
 		{"features given", Uses{Input: GraphInput | FeatureInput}, &Problem{Graph: g, K: 2, Features: feat}, ""},
 		{"bipartite required", Uses{Input: BipartiteInput}, &Problem{K: 2}, "the problem has no nodes"},
 		{"bipartite without graph", Uses{Input: BipartiteInput}, &Problem{K: 2, Bipartite: bip}, ""},
@@ -108,11 +113,18 @@ func TestRunWarnsAboutIgnoredSupervision(t *testing.T) {
 		// without a word.
 		{"feature rows, graph method", None, &Problem{Graph: g, K: 2, Features: x}, []string{"fixed ignores the feature rows (it clusters the graph; graph.Build makes a graph of them)"}},
 		{"feature rows, projection method", None, &Problem{Graph: g, K: 2, Features: x}, nil},
+		// A graph given to a method of feature rows alone (cpca, cvqe)
+		// was ignored without a word.
+		{"graph beside the feature rows, feature method", None, &Problem{Graph: g, K: 2, Features: x}, []string{"fixed: graph ignored: fixed uses features"}},
+		{"feature rows alone, feature method", None, &Problem{K: 2, Features: x}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := Uses{Supervision: tc.sup}
 			if strings.HasSuffix(tc.name, "projection method") {
 				u.Input = GraphInput | FeatureInput
+			}
+			if strings.HasSuffix(tc.name, "feature method") {
+				u.Input = FeatureInput
 			}
 			res, err := Run(context.Background(), fixedMethod{uses: u}, tc.p, nil)
 			if err != nil {

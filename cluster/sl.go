@@ -55,7 +55,7 @@ func (SpectralLearning) Name() string { return "sl" }
 // It declares WeightScale: a must-link weighs MustLinkWeight (1 by
 // default, Kamvar et al.'s largest similarity) whatever the edges weigh.
 func (SpectralLearning) Uses() Uses {
-	return Uses{Supervision: Pairs, Core: true,
+	return Uses{Supervision: Pairs, NeedsPairs: true, Core: true,
 		WeightScale: "must-links weigh MustLinkWeight (1 by default, the largest similarity of Kamvar et al. 2003) against the edges"}
 }
 

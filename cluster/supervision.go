@@ -200,8 +200,10 @@ func chainPairs(labels constraint.Labels) []constraint.Pair {
 // labelledClasses returns the labelled nodes of each class 0…p.K−1 of
 // p.Labels. It reports, wrapping ErrInvalid, a problem without labels (with
 // a hint when only pairs were given: they convert to labels only through
-// the must-link closure of ml-noa-ssc and mcl-noa-ssc) and a class without
-// any labelled node. p must have passed Run's validation.
+// the must-link closure of ml-noa-ssc and mcl-noa-ssc) or whose labels are
+// all constraint.Unlabeled, both wrapping ErrNoSupervision too
+// (noSupervision), and a class without any labelled node. p must have
+// passed Run's validation.
 func labelledClasses(method string, p *Problem) ([][]int, error) {
 	if p.Labels == nil {
 		if p.Constraints != nil {
@@ -218,7 +220,7 @@ func labelledClasses(method string, p *Problem) ([][]int, error) {
 		}
 	}
 	if total == 0 {
-		return nil, fmt.Errorf("%w: %s needs partial labels, but every node is unlabelled", ErrInvalid, method)
+		return nil, noSupervision("%s needs partial labels, but every node is unlabelled", method)
 	}
 	for c, m := range members {
 		if len(m) == 0 {

@@ -1014,7 +1014,16 @@ const (
 // dimensions the squared distances come from Dgemm tiles of the centred
 // rows, replaced by dist2's where they would move a weight by more than
 // 10⁻¹² relative when one would move it by more than 10⁻⁶ (gramTrigger).
+//
+// ctx is checked before the n(n−1) entries are allocated and, in the
+// sequential passes (the column indices, Binary's weights), every
+// cancelEvery rows or cancelValues entries (poller), as in the parallel
+// ones: the column pass alone ran 0.72 s at n = 10⁴ and 2.7 s at 2·10⁴
+// unpolled after a cancellation.
 func (b *builder) full(ctx context.Context) (*Graph, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, buildCancelled(err)
+	}
 	n, d := b.n, b.d
 	m := n - 1
 	nnz := n * m
@@ -1024,7 +1033,11 @@ func (b *builder) full(ctx context.Context) (*Graph, error) {
 	}
 	col := make([]int32, nnz)
 	val := make([]float64, nnz)
+	var poll poller
 	for i := 0; i < n; i++ {
+		if err := poll.poll(ctx, m); err != nil {
+			return nil, err
+		}
 		row := col[i*m : (i+1)*m]
 		for j := 0; j < i; j++ {
 			row[j] = int32(j)
@@ -1049,8 +1062,13 @@ func (b *builder) full(ctx context.Context) (*Graph, error) {
 	var err error
 	switch b.spec.Affinity {
 	case Binary:
-		for p := range val {
-			val[p] = 1
+		for i := 0; i < n && err == nil; i++ {
+			if err = poll.poll(ctx, m); err == nil {
+				row := val[i*m : (i+1)*m]
+				for p := range row {
+					row[p] = 1
+				}
+			}
 		}
 	case Cosine:
 		u := b.w.unit

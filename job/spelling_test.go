@@ -117,6 +117,7 @@ func TestRunSpelledClusterMessages(t *testing.T) {
 		"both.txt":     "0,1,ml\n0,1,cl\n",
 		"chain.txt":    "0,1,ml\n1,2,ml\n0,2,cl\n",
 		"pairs.txt":    "0,4,cl\n0,1,ml\n",
+		"outside.txt":  "0,5,ml\n", // node 5 is outside the core of isolated.csv
 		"isolated.csv": "0,1,1,0,0,0\n1,0,1,0,0,0\n1,1,0,1,0,0\n0,0,1,0,1,0\n0,0,0,1,0,0\n0,0,0,0,0,0\n",
 		"clique.edges": clique.String(),
 		"crossed.txt":  "0\n1\n-1\n0\n1\n-1\n",
@@ -132,7 +133,9 @@ func TestRunSpelledClusterMessages(t *testing.T) {
 		{"sl on a contradictory pair", Spec{Input: "pts.csv", Constraints: "both.txt", Method: "sl"}, "resolve the contradiction first (constraint.Resolve), or use a method that resolves it"},
 		{"csp on contradictory pairs", Spec{Input: "pts.csv", Constraints: "chain.txt", Method: "csp"}, "constraint.Resolve drops them by a policy (constraint.DropConflictingCannotLinks keeps the must-links); ml-noa-ssc"},
 		{"sl attaching an isolated node", Spec{Graph: "isolated.csv", Constraints: "pairs.txt", Method: "sl"}, "sl clustered the core and attached the 1 other node: 1 with no link to a placed node joined the largest cluster allowed by their cannot-links (the largest holds 3 core nodes) (Problem.Disconnected = strict refuses instead)"},
-		{"sl failing on the core", Spec{Graph: "isolated.csv", Method: "sl"}, "cluster: sl: on the 5-node core of the graph (1 nodes outside it, to be attached; Problem.Disconnected = strict gives it the whole graph)"},
+		// A pair that leaves the core without supervision (without any
+		// pair, cluster.Run refuses sl before it looks for a core).
+		{"sl failing on the core", Spec{Graph: "isolated.csv", Constraints: "outside.txt", Method: "sl"}, "cluster: sl: on the 5-node core of the graph (1 nodes outside it, to be attached; Problem.Disconnected = strict gives it the whole graph)"},
 		{"njw's collapsed partition", Spec{Graph: "clique.edges", Method: "njw"}, "the partition has collapsed: try another method or graph; on sparse graphs regularization helps (Problem.Regularize with Mode graph.RegOn and Tau 0, the mean degree, or larger)"},
 		{"fast-ge2-bh's Variant ln against its labels", Spec{Input: "pts.csv", Labels: "crossed.txt", Method: "fast-ge2-bh", Knobs: []string{"Variant=ln"}}, `try the default, Variant both (FastGE2BH.Variant = BetheBoth; job: "knobs": ["Variant=both"]), or fast-ge2`},
 		{"sl on weights above 1", Spec{Graph: "heavy.txt", Constraints: "pairs.txt", Method: "sl"}, `(the job's "normalize_weights": true; library: graph.Graph.Normalized)`},
