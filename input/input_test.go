@@ -443,6 +443,8 @@ func TestNewProblem(t *testing.T) {
 	}{
 		{"graph method on features", &Data{Name: "p", X: x, Graph: g}, "njw", false, "", nil},
 		{"projection on features", &Data{Name: "p", X: x, Graph: g}, "cpca", true, "", nil},
+		{"k-means of features", &Data{Name: "p", X: x, Graph: g}, "cvqe", true, "", nil},
+		{"projection of features on a graph", &Data{Name: "p", X: x, Graph: g}, "clpp", true, "", nil},
 		{"projection on a graph", &Data{Name: "g.txt", Graph: g}, "cpca", false, "method cpca projects feature rows, and g.txt is a graph without features", ErrNoFeatures},
 		{"co-clustering without a matrix", &Data{Name: "p", X: x, Graph: g}, "cocluster", false, "method cocluster co-clusters a matrix", ErrNoBipartite},
 		{"co-clustering", &Data{Name: "b", Graph: g, Bipartite: bip}, "cocluster", false, "", nil},
@@ -466,7 +468,13 @@ func TestNewProblem(t *testing.T) {
 			if err != nil {
 				return
 			}
-			if p.Graph != g || p.K != 2 || (p.Features != nil) != tc.features || (p.Bipartite != nil) != (tc.method == "cocluster") {
+			// A method of feature rows alone (cpca, cvqe) is given no
+			// graph: Run would warn that it ignores it.
+			wantG := g
+			if in := m.Uses().Input; in&cluster.FeatureInput != 0 && in&cluster.GraphInput == 0 {
+				wantG = nil
+			}
+			if p.Graph != wantG || p.K != 2 || (p.Features != nil) != tc.features || (p.Bipartite != nil) != (tc.method == "cocluster") {
 				t.Errorf("problem %+v", p)
 			}
 		})
@@ -664,7 +672,7 @@ func TestSupervisionPresetLabels(t *testing.T) {
 	}
 }
 
-// TestSupervisionWithoutGraph: AddTo on a problem without a graph (or no
+// TestSupervisionWithoutGraph: AddTo with data without a graph (or no
 // problem, or no data) is an error, not a nil-dereference panic.
 func TestSupervisionWithoutGraph(t *testing.T) {
 	g := twoTriangles(t)
@@ -677,7 +685,7 @@ func TestSupervisionWithoutGraph(t *testing.T) {
 		d    *Data
 		want string
 	}{
-		{"no graph", &cluster.Problem{K: 2}, d, "input: the problem has no graph (NewProblem sets it from the data's)"},
+		{"no graph", &cluster.Problem{K: 2}, d, "t.csv: no graph (build it with BuildGraph)"},
 		{"no problem", nil, d, "input: no problem"},
 		{"no data", &cluster.Problem{Graph: g, K: 2}, nil, "input: no data"},
 	} {
@@ -990,5 +998,48 @@ func TestScaleWarning(t *testing.T) {
 	}
 	if got := (&Data{Name: "g", Graph: twoTriangles(t)}).ScaleWarning("-scale minmax"); got != "" {
 		t.Errorf("graph data: warning %q", got)
+	}
+}
+
+// TestFeatureMethodsGetNoGraph: the problem NewProblem makes for a method
+// of feature rows alone (cpca, cvqe) has no graph, so that Run does not
+// warn that it ignores one on every run of the front ends, and AddTo still
+// reads the constraints on the data's nodes; clpp, which reads both, gets
+// the graph.
+func TestFeatureMethodsGetNoGraph(t *testing.T) {
+	g := twoTriangles(t)
+	x := mat.NewDense(6, 1, []float64{0, 0.1, 0.2, 5, 5.1, 5.2})
+	dir := tempFiles(t, map[string]string{"c.txt": "0,1,ml\n0,3,cl\n"})
+	for _, name := range []string{"cpca", "cvqe", "clpp"} {
+		t.Run(name, func(t *testing.T) {
+			m, err := cluster.New(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := &Data{Name: "t.csv", X: x, Graph: g}
+			p, err := NewProblem(d, m, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := Supervision{Constraints: filepath.Join(dir, "c.txt")}
+			if _, err := s.AddTo(context.Background(), p, d); err != nil {
+				t.Fatal(err)
+			}
+			if got := len(p.Constraints.Pairs); got != 2 {
+				t.Fatalf("%d pairs read, want 2", got)
+			}
+			res, err := cluster.Run(context.Background(), m, p, &cluster.Settings{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "graph ignored") {
+					t.Errorf("warning %q", w)
+				}
+			}
+			if res.Labels[0] != res.Labels[1] || res.Labels[0] == res.Labels[3] {
+				t.Errorf("labels %v: want 0 with 1 and apart from 3", res.Labels)
+			}
+		})
 	}
 }

@@ -37,9 +37,9 @@ func (e *lackError) Error() string { return e.msg }
 func (e *lackError) Unwrap() error { return e.err }
 
 // NewProblem returns the problem of clustering d into k clusters (0: the
-// method estimates k) with m: d's graph, its feature rows when m projects
-// them (cluster.FeatureInput) and its bipartite matrix when m co-clusters
-// one (cluster.BipartiteInput).
+// method estimates k) with m: d's graph unless m reads feature rows only,
+// its feature rows when m projects them (cluster.FeatureInput) and its
+// bipartite matrix when m co-clusters one (cluster.BipartiteInput).
 // Supervision is added by Supervision.AddTo.
 //
 // The errors are those of d.Check (a nil d, or d without a graph yet:
@@ -64,6 +64,11 @@ func NewProblem(d *Data, m cluster.Method, k int) (*cluster.Problem, error) {
 			return nil, &lackError{fmt.Sprintf("method %s projects feature rows, and %s is a graph without features", m.Name(), d.label()), ErrNoFeatures}
 		}
 		p.Features = d.X
+		if in&cluster.GraphInput == 0 {
+			// It reads no graph (cpca, cvqe, plmeans): a graph beside
+			// the rows would only earn a warning that it is ignored.
+			p.Graph = nil
+		}
 	}
 	if in&cluster.BipartiteInput != 0 {
 		// A co-clustering method (cocluster) reads the matrix; any other

@@ -132,7 +132,7 @@ type Added struct {
 }
 
 // AddTo reads the files of s into p for the data d: p.Constraints and
-// p.Labels on p.Graph's nodes, the partial labels matched against d's node
+// p.Labels on the nodes of p.Graph (d.Graph when p has none), the partial labels matched against d's node
 // names and checked against p.K (more classes than p.K: an error wrapping
 // ErrTooManyClasses). With s.KFromLabels and p.K = 0, p.K becomes the
 // number of classes of the partial labels when they have two or more
@@ -150,7 +150,7 @@ type Added struct {
 // (or name) the file's rows, dropped ones included: they are read so and
 // mapped onto the nodes kept, and labels and pairs on dropped rows are left
 // out with a warning (Added.Warnings). A nil p or d,
-// or a p without a graph, is an error. ctx is checked as the files are
+// or neither p nor d with a graph (Data.Check), is an error. ctx is checked as the files are
 // read, in the vote filter and the conflicts' resolution, and as the
 // pairs are checked against the labels; a cancelled AddTo returns an
 // error wrapping ctx.Err().
@@ -160,12 +160,19 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 	switch {
 	case p == nil:
 		return a, errors.New("input: no problem")
-	case p.Graph == nil:
-		return a, errors.New("input: the problem has no graph (NewProblem sets it from the data's)")
 	case d == nil:
 		return a, errors.New("input: no data")
 	}
-	n := p.Graph.N()
+	// p's graph, else d's: a method of feature rows alone has none in p
+	// (NewProblem), and its nodes are d's.
+	g := p.Graph
+	if g == nil {
+		if err := d.Check(); err != nil {
+			return a, err
+		}
+		g = d.Graph
+	}
+	n := g.N()
 	// A table with dropped rows: the files number the file's rows, and
 	// are mapped onto the nodes kept (Data.Rows).
 	sideN, sideNames, byRow := d.sideNodes()
@@ -244,7 +251,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 			node = func(k int) string { return f.Node(d.Rows[k]) }
 		}
 		if s.Vote {
-			set, err := VoteFilter(ctx, p.Graph, f.Set, p.K)
+			set, err := VoteFilter(ctx, g, f.Set, p.K)
 			if err != nil {
 				return a, fmt.Errorf("%s: %w", s.Constraints, err)
 			}
