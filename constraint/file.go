@@ -137,7 +137,8 @@ const MaxInferredNodes = 1 << 24
 // code that uses labels allocates a slot per label value (per-class
 // counts, one-hot rows, contingency tables), which a stray label such as
 // 1e9 would make gigabytes. dataset.LabelFloor is the same bound for
-// dataset.ReadNodeLabels' integer labels.
+// dataset.ReadLabels; dataset.ReadNodeLabels, the command's reader, reads
+// integer labels as class names instead when one reaches it.
 const LabelFloor = 1 << 16
 
 // maxLine is the longest line the readers accept.

@@ -64,8 +64,11 @@ func TestWriteLabelsNamedDatasetReader(t *testing.T) {
 	}
 }
 
-// TestLabelFloorAgrees: the labels readers of both packages refuse the
-// same labels, so that a file one accepts the other does too.
+// TestLabelFloorAgrees: the raw labels readers of both packages
+// (constraint.ReadLabels, dataset.ReadLabels) refuse the same labels, so
+// that a file one accepts the other does too, and dataset.ReadNodeLabels,
+// the command's reader, reads exactly those as class names (Renumbered)
+// instead.
 func TestLabelFloorAgrees(t *testing.T) {
 	if constraint.LabelFloor != dataset.LabelFloor {
 		t.Errorf("constraint.LabelFloor %d, dataset.LabelFloor %d", constraint.LabelFloor, dataset.LabelFloor)
@@ -75,10 +78,13 @@ func TestLabelFloorAgrees(t *testing.T) {
 		ok bool
 	}{{"0,65535\n", true}, {"0,65536\n", false}, {"1\n1000000000\n", false}} {
 		_, errC := constraint.ReadLabels(strings.NewReader(tc.in), nil)
-		_, errD := dataset.ReadNodeLabels(strings.NewReader(tc.in), "f", dataset.NodeLabelOptions{})
+		d, errD := dataset.ReadNodeLabels(strings.NewReader(tc.in), "f", dataset.NodeLabelOptions{})
 		_, errL := dataset.ReadLabels(strings.NewReader(tc.in), "f", dataset.LabelOptions{})
-		if (errC == nil) != tc.ok || (errD == nil) != tc.ok || (errL == nil) != tc.ok {
-			t.Errorf("%q: constraint.ReadLabels %v, dataset.ReadNodeLabels %v, dataset.ReadLabels %v; want accepted %v", tc.in, errC, errD, errL, tc.ok)
+		if (errC == nil) != tc.ok || (errL == nil) != tc.ok {
+			t.Errorf("%q: constraint.ReadLabels %v, dataset.ReadLabels %v; want accepted %v", tc.in, errC, errL, tc.ok)
+		}
+		if errD != nil || d.Renumbered == tc.ok {
+			t.Errorf("%q: dataset.ReadNodeLabels %v, renumbered %v; want renumbered %v", tc.in, errD, errD == nil && d.Renumbered, !tc.ok)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -319,7 +320,8 @@ func FuzzReadLabels(f *testing.F) {
 // FuzzReadNodeLabels checks that ReadNodeLabels returns a *ParseError or
 // labels that are Unlabeled, class numbers below len(ClassNames), or
 // integers below max(n, LabelFloor), never an allocation a stray label
-// asks for.
+// asks for; integer labels read as class names (Renumbered) have
+// ClassNames in strictly increasing numeric order and a note.
 func FuzzReadNodeLabels(f *testing.F) {
 	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "a\nb\n", "name,label\nx,1\ny,0\n", "# base=1\n1,4\n",
 		"0\n1000000000\n", "0,65536\n", "65535\n", "node,label\n65537,65536\n", "0,9223372036854775807\n"} {
@@ -346,6 +348,18 @@ func FuzzReadNodeLabels(f *testing.F) {
 				t.Fatalf("label %d outside %d classes", l, len(d.ClassNames))
 			case l >= max(len(d.Labels), LabelFloor):
 				t.Fatalf("label %d ≥ max(n = %d, LabelFloor) accepted", l, len(d.Labels))
+			}
+		}
+		if d.Renumbered {
+			if d.Note == "" {
+				t.Fatal("renumbered without a note")
+			}
+			for c := 1; c < len(d.ClassNames); c++ {
+				a, _ := strconv.Atoi(d.ClassNames[c-1])
+				b, err := strconv.Atoi(d.ClassNames[c])
+				if err != nil || a >= b {
+					t.Fatalf("classes %q not increasing integers", d.ClassNames)
+				}
 			}
 		}
 	})

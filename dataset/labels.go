@@ -17,11 +17,13 @@ import (
 const Unlabeled = -1
 
 // LabelFloor is the least bound on the integer labels the labels readers
-// (ReadNodeLabels, ReadLabels) keep as they are: a label of a file on n
-// nodes must be below max(n, LabelFloor), since the code that uses labels
-// allocates a slot per label value (per-class counts, contingency
-// tables), which a stray label such as 1e9 would make gigabytes. It
-// equals constraint.LabelFloor.
+// (ReadNodeLabels, ReadLabels) keep as they are: the labels of a file on
+// n nodes are kept when they are below max(n, LabelFloor), since the
+// code that uses labels allocates a slot per label value (per-class
+// counts, contingency tables), which a stray label such as 1e9 would make
+// gigabytes. ReadLabels refuses a larger one; ReadNodeLabels reads the
+// file's integer labels as class names then, in increasing numeric order
+// (NodeLabels.Renumbered). It equals constraint.LabelFloor.
 const LabelFloor = 1 << 16
 
 // checkLabelBound returns the error of the first record, in file order,
@@ -131,8 +133,10 @@ func ReadLabels(r io.Reader, name string, opt LabelOptions) (*LabelData, error) 
 // ReadLabels is the low-level reader of the catalog's label files;
 // ReadNodeLabels, the reader of the tether command's label files, reads
 // these layouts too and more: nodes keyed by name, "# base=" directives,
-// a warning for a file that looks 1-based, and blank lines inside a
-// one-column file as nodes without a class, where ReadLabels skips them.
+// a warning for a file that looks 1-based, blank lines inside a
+// one-column file as nodes without a class, where ReadLabels skips them,
+// and integer labels of max(n, LabelFloor) or more read as class names,
+// which ReadLabels refuses.
 //
 // Cost: O(file size + n). ctx is checked while r is read and every few
 // thousand lines; a cancelled read returns ctx's error, wrapped.

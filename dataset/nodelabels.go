@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,10 +43,22 @@ type NodeLabels struct {
 	// Labels[i] is the class of node i, or Unlabeled.
 	Labels []int
 	// ClassNames is nil when the file's known labels are all integers
-	// (which are kept as they are). Otherwise every label text is a class,
-	// numbered in sorted order as Table.ClassNames (numerically when they
-	// are numbers), and ClassNames[c] is the text of class c.
+	// below max(n, LabelFloor) for n nodes (which are kept as they are).
+	// Otherwise every label text is a class, numbered in sorted order as
+	// Table.ClassNames (numerically when they are numbers), and
+	// ClassNames[c] is the text of class c; integer labels of which one
+	// is max(n, LabelFloor) or more are so read (Renumbered), ClassNames
+	// holding their decimal texts in increasing numeric order.
 	ClassNames []string
+	// Renumbered reports that the file's labels are integers, one of them
+	// max(n, LabelFloor) or more (community IDs such as SNAP's), read as
+	// class names: the distinct values in increasing order are classes 0,
+	// 1, …, as input.ReadPartialLabels renumbers integer labels outside
+	// 0…k−1. Note then says so, naming the file, the mapping and the
+	// first such label's line, for front ends to print as a note (a
+	// documented choice, not a warning); "" when Renumbered is false.
+	Renumbered bool
+	Note       string
 	// Names is set when the file keys its nodes by name and no
 	// NodeLabelOptions.Names were given: Names[i] is the name of node i, in
 	// the order of the file.
@@ -241,9 +254,12 @@ func ReadNodeLabels(r io.Reader, name string, opt NodeLabelOptions) (*NodeLabels
 // numbered as NodeLabels.ClassNames says. An integer below −1 is an error,
 // and so is one too long to read (more than 18 characters, sign
 // included): out of range, never a class name. When the labels are all
-// integers, one of max(n, LabelFloor) or more for n nodes is an error too
-// (the first in file order): labels number the classes, and the code
-// that uses them keeps a slot for each value.
+// integers and one is max(n, LabelFloor) or more for n nodes (community
+// IDs such as 1000000 on a graph of 100 nodes), they are read as class
+// names instead, with a note (NodeLabels.Renumbered and Note): labels
+// number the classes, and the code that uses them keeps a slot for each
+// value. The memory this takes is O(c) for c distinct labels, whatever
+// their values.
 //
 // A first line is a header when it names its columns: a node column named
 // node, index, vertex, item, name or id, a label column named label, class,
@@ -468,15 +484,34 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		}
 		out.Warnings = append(out.Warnings, classNameWarnings(name, out.ClassNames)...)
 	}
+	// large, when the integer labels are read as class names
+	// (largeLabelClasses), gives the class of each value.
+	var large map[int]int
 	labelOf := func(s string) int {
 		if isUnknownLabel(s) {
 			return Unlabeled
 		}
 		if allInt {
 			v, _ := parseInt(s)
+			if large != nil {
+				return large[v]
+			}
 			return v
 		}
 		return code[s]
+	}
+	// renumberLarge reads the integer labels as class names when one of
+	// them is max(n, LabelFloor) or more, with the note that says so.
+	renumberLarge := func(n int) {
+		if !allInt {
+			return
+		}
+		var first int
+		large, out.ClassNames, first = largeLabelClasses(n, len(recs), func(k int) string { return recs[k].label })
+		if large != nil {
+			out.Renumbered = true
+			out.Note = largeLabelNote(name, n, out.ClassNames, recs[first].label, recs[first].line)
+		}
 	}
 	if width <= 1 {
 		if opt.N > 0 && len(recs) != opt.N {
@@ -488,17 +523,13 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			}
 			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%s for %s", wording.Count(len(recs), "label", "labels"), wording.Count(opt.N, "node", "nodes"))}
 		}
+		renumberLarge(len(recs))
 		out.Labels = make([]int, len(recs))
 		out.Lines = make([]int, len(recs))
 		out.oneColumn = true
 		for i, r := range recs {
 			out.Labels[i] = labelOf(r.label)
 			out.Lines[i] = r.line
-		}
-		if allInt {
-			if err := checkLabelBound(name, len(recs), len(recs), width, func(k int) int { return out.Labels[k] }, func(k int) int { return recs[k].line }, func(k int) string { return recs[k].label }); err != nil {
-				return nil, err
-			}
 		}
 		return out, nil
 	}
@@ -599,11 +630,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 			}
 		}
 	}
-	if allInt {
-		if err := checkLabelBound(name, n, len(recs), width, func(k int) int { return labelOf(recs[k].label) }, func(k int) int { return recs[k].line }, func(k int) string { return recs[k].label }); err != nil {
-			return nil, err
-		}
-	}
+	renumberLarge(n)
 	out.Labels = make([]int, n)
 	set := make([]int, n) // line that labelled the node, 0 if none
 	for i := range out.Labels {
@@ -647,6 +674,74 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		out.Warnings = append(out.Warnings, w)
 	}
 	return out, nil
+}
+
+// largeLabelClasses returns, when one of the integer labels text(k), k <
+// count (−1, ? and an empty field marking no class), is max(n,
+// LabelFloor) or more for n nodes, the class of each distinct label value
+// (the values in increasing numeric order are classes 0, 1, …), the
+// values' decimal texts in that order, and the first such label's k; nil,
+// nil, 0 when none is. The labels must be integers that parseInt reads.
+// Cost O(count + c log c) time and O(c) memory for c distinct values,
+// whatever the values (never a slot per value).
+func largeLabelClasses(n, count int, text func(k int) string) (code map[int]int, names []string, first int) {
+	bound := max(n, LabelFloor)
+	first = -1
+	for k := range count {
+		if s := text(k); !isUnknownLabel(s) {
+			if v, _ := parseInt(s); v >= bound {
+				first = k
+				break
+			}
+		}
+	}
+	if first < 0 {
+		return nil, nil, 0
+	}
+	code = make(map[int]int)
+	var values []int
+	for k := range count {
+		s := text(k)
+		if isUnknownLabel(s) {
+			continue
+		}
+		v, _ := parseInt(s)
+		if _, ok := code[v]; !ok {
+			code[v] = 0
+			values = append(values, v)
+		}
+	}
+	slices.Sort(values)
+	names = make([]string, len(values))
+	for c, v := range values {
+		code[v] = c
+		names[c] = strconv.Itoa(v)
+	}
+	return code, names, first
+}
+
+// largeLabelNote returns the note of a labels file (name) on n nodes
+// whose integer labels were read as the classes classNames
+// (largeLabelClasses), label on line being the first of max(n,
+// LabelFloor) or more: "truth.csv: labels 7, 1000000, 5000000 read as
+// classes 0, 1, 2 in increasing order (label 1000000 on line 3 is
+// max(n, LabelFloor) = 65536 or more for 100 nodes: integer labels
+// number the classes from 0)". Cost O(1): the lists are elided.
+func largeLabelNote(name string, n int, classNames []string, label string, line int) string {
+	c := len(classNames)
+	var labels, classes string
+	if c > 6 {
+		labels = strings.Join(classNames[:4], ", ") + ", …, " + classNames[c-1]
+		classes = fmt.Sprintf("0, 1, 2, 3, …, %d", c-1)
+	} else {
+		labels = strings.Join(classNames, ", ")
+		nums := make([]string, c)
+		for k := range nums {
+			nums[k] = strconv.Itoa(k)
+		}
+		classes = strings.Join(nums, ", ")
+	}
+	return fmt.Sprintf("%s: labels %s read as classes %s in increasing order (label %s on line %d is max(n, LabelFloor) = %d or more for %s: integer labels number the classes from 0)", name, labels, classes, label, line, max(n, LabelFloor), wording.Count(n, "node", "nodes"))
 }
 
 // zeroBaseWarning returns the warning of a node-indexed file (byName

@@ -3,7 +3,9 @@ package dataset
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -166,12 +168,6 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"label beyond int64, pairs", "node,label\n0,1\n1,+1234567890123456789\n", NodeLabelOptions{}, `f:3: column 2: value "+1234567890123456789": invalid input: label out of range`},
 		{"label beyond int64 among names", "node,label\n0,a\n1,99999999999999999999\n", NodeLabelOptions{}, `f:3: column 2: value "99999999999999999999": invalid input: label out of range`},
 		{"label below int64", "0\n-99999999999999999999\n", NodeLabelOptions{}, `f:2: column 1: value "-99999999999999999999": invalid input: label below -1`},
-		// Integer labels index per-class slots downstream: one of
-		// max(n, LabelFloor) or more is refused (1e9 was read, and
-		// allocated gigabytes later).
-		{"huge label", "0\n1000000000\n", NodeLabelOptions{}, `f:2: column 1: value "1000000000": invalid input: label too large: at most 65535 (max(n, LabelFloor) − 1 for 2 nodes)`},
-		{"label at the floor, pairs", "node,label\n0,1\n3,65536\n", NodeLabelOptions{}, `f:3: column 2: value "65536": invalid input: label too large: at most 65535 (max(n, LabelFloor) − 1 for 4 nodes)`},
-		{"label N", "0,70000\n", NodeLabelOptions{N: 70000}, `f:1: column 2: value "70000": invalid input: label too large: at most 69999`},
 		{"duplicate", "0,1\n0,1\n", NodeLabelOptions{}, "already labelled on line 1"},
 		{"unknown name", "name,c\nann,1\nzed,0\n", NodeLabelOptions{Names: []string{"ann"}}, "f:3: column 1: value \"zed\": invalid input: unknown node name"},
 		// A name several nodes of the data share (repeated IDs): it
@@ -508,5 +504,113 @@ func TestNodeLabelsNode(t *testing.T) {
 				t.Errorf("Base %d Lines %v nodes %q, want %d %v %q", d.Base, d.Lines, nodes, c.base, c.lines, c.nodes)
 			}
 		})
+	}
+}
+
+// TestReadNodeLabelsLargeIntegers: integer labels of which one is
+// max(n, LabelFloor) or more (community IDs such as SNAP's) are read as
+// class names in increasing numeric order, with a note, where they were
+// refused (commit 3fa8bb72) though such files were read before. The
+// expected classes are the distinct values sorted by hand; the notes are
+// written out from the inputs.
+func TestReadNodeLabelsLargeIntegers(t *testing.T) {
+	const u = Unlabeled
+	// 100 nodes labelled 5000000, 7, 1000000, 5000000, … by index.
+	var snap strings.Builder
+	snap.WriteString("node,community\n")
+	want100 := make([]int, 100)
+	for i := range 100 {
+		fmt.Fprintf(&snap, "%d,%d\n", i, []int{5000000, 7, 1000000}[i%3])
+		want100[i] = []int{2, 0, 1}[i%3]
+	}
+	cases := []struct {
+		name    string
+		in      string
+		opt     NodeLabelOptions
+		labels  []int
+		classes []string
+		note    string
+	}{
+		{"100 nodes", snap.String(), NodeLabelOptions{N: 100}, want100, []string{"7", "1000000", "5000000"},
+			"f: labels 7, 1000000, 5000000 read as classes 0, 1, 2 in increasing order (label 5000000 on line 2 is max(n, LabelFloor) = 65536 or more for 100 nodes: integer labels number the classes from 0)"},
+		{"one column", "0\n1000000000\n", NodeLabelOptions{}, []int{0, 1}, []string{"0", "1000000000"},
+			"f: labels 0, 1000000000 read as classes 0, 1 in increasing order (label 1000000000 on line 2 is max(n, LabelFloor) = 65536 or more for 2 nodes: integer labels number the classes from 0)"},
+		{"at the floor, pairs", "node,label\n0,1\n3,65536\n", NodeLabelOptions{}, []int{0, u, u, 1}, []string{"1", "65536"},
+			"f: labels 1, 65536 read as classes 0, 1 in increasing order (label 65536 on line 3 is max(n, LabelFloor) = 65536 or more for 4 nodes: integer labels number the classes from 0)"},
+		{"label N", "0,70000\n", NodeLabelOptions{N: 70000}, append([]int{0}, slices.Repeat([]int{u}, 69999)...), []string{"70000"},
+			"f: labels 70000 read as classes 0 in increasing order (label 70000 on line 1 is max(n, LabelFloor) = 70000 or more for 70000 nodes: integer labels number the classes from 0)"},
+		// Numeric order, not the texts' (which puts 1000000 before
+		// 200000 and 7); +7 and 7 are one value.
+		{"numeric order", "1000000\n-1\n200000\n1000000\n+7\n?\n7\n", NodeLabelOptions{}, []int{2, u, 1, 2, 0, u, 0}, []string{"7", "200000", "1000000"},
+			"f: labels 7, 200000, 1000000 read as classes 0, 1, 2 in increasing order (label 1000000 on line 1 is max(n, LabelFloor) = 65536 or more for 7 nodes: integer labels number the classes from 0)"},
+		{"many classes", "100007\n100001\n100002\n100003\n100004\n100005\n100006\n100000\n", NodeLabelOptions{}, []int{7, 1, 2, 3, 4, 5, 6, 0},
+			[]string{"100000", "100001", "100002", "100003", "100004", "100005", "100006", "100007"},
+			"f: labels 100000, 100001, 100002, 100003, …, 100007 read as classes 0, 1, 2, 3, …, 7 in increasing order (label 100007 on line 1 is max(n, LabelFloor) = 65536 or more for 8 nodes: integer labels number the classes from 0)"},
+		// Below the bound the integers are the classes.
+		{"below the bound", "0,69999\n", NodeLabelOptions{N: 70000}, append([]int{69999}, slices.Repeat([]int{u}, 69999)...), nil, ""},
+		{"below the floor", "65535\n", NodeLabelOptions{}, []int{65535}, nil, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadNodeLabels(strings.NewReader(tc.in), "f", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(d.Labels, tc.labels) || !reflect.DeepEqual(d.ClassNames, tc.classes) {
+				t.Errorf("got %v %q, want %v %q", d.Labels, d.ClassNames, tc.labels, tc.classes)
+			}
+			if d.Note != tc.note || d.Renumbered != (tc.note != "") {
+				t.Errorf("Renumbered %v, note\n%q, want\n%q", d.Renumbered, d.Note, tc.note)
+			}
+			if d.Warnings != nil {
+				t.Errorf("warnings %q, want none", d.Warnings)
+			}
+		})
+	}
+}
+
+// TestReadNodeLabelsLargeIntegersMemory: reading huge integer labels as
+// class names takes memory for the distinct labels, never a slot per
+// value. The file of 2·10⁶ labels from 10⁸ (10⁶ distinct; 2·10⁵ under
+// -short) is read beside one of the same line lengths whose labels are
+// below n, kept as they are; the renumbering may add a map, a sort and
+// the class names, 150 bytes or so per distinct label (measured), at
+// most 400, where slots for the values up to 10⁸ would take 800 MB.
+func TestReadNodeLabelsLargeIntegersMemory(t *testing.T) {
+	n := 2_000_000
+	if testing.Short() {
+		n = 200_000
+	}
+	var huge, small bytes.Buffer
+	for i := range n {
+		v := (i * 7919) % (n / 2) // about n/2 distinct values
+		fmt.Fprintf(&huge, "%d\n", 100_000_000+v)
+		fmt.Fprintf(&small, "%09d\n", v) // same line lengths
+	}
+	alloc := func(in []byte) (uint64, *NodeLabels) {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		d, err := ReadNodeLabels(bytes.NewReader(in), "f", NodeLabelOptions{})
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return after.TotalAlloc - before.TotalAlloc, d
+	}
+	base, ds := alloc(small.Bytes())
+	got, dh := alloc(huge.Bytes())
+	if ds.Renumbered || !dh.Renumbered || len(dh.ClassNames) != n/2 {
+		t.Fatalf("renumbered %v %v, %d classes, want false true %d", ds.Renumbered, dh.Renumbered, len(dh.ClassNames), n/2)
+	}
+	// Class c is value 10⁸ + c: the values are 0…n/2−1, shifted.
+	for _, i := range []int{0, 1, n / 3, n - 1} {
+		if c := (i * 7919) % (n / 2); dh.Labels[i] != c {
+			t.Errorf("node %d: class %d, want %d", i, dh.Labels[i], c)
+		}
+	}
+	const perClass = 400 // bytes per distinct label: map entry, value, name
+	if limit := base + uint64(perClass*n/2); got > limit {
+		t.Errorf("%d bytes allocated for huge labels, want at most %d (%d for labels below n, + %d per class)", got, limit, base, perClass)
 	}
 }

@@ -592,7 +592,9 @@ func ReadCatalogSpelled(ctx context.Context, name, root string, sp dataset.Spell
 // node,label lines keyed by index or by d.Names), one for each of d's N()
 // nodes, or, when rows of d's table were dropped (Data.Rows), one for
 // each of the file's rows, the labels of the dropped rows being ignored. The reader's warnings (dataset.NodeLabels.Warnings: a file
-// that looks 1-based) are appended to d.Warnings. When d had reference
+// that looks 1-based) are appended to d.Warnings, and its note
+// (dataset.NodeLabels.Note: integer labels too large to number the
+// classes, such as community IDs, read as class names) to d.Notes. When d had reference
 // labels of its own (a table's class column, a GML attribute, a
 // generator's classes), a note in d.Notes says that the file's replace
 // them, since the note that named them as the reference is no longer
@@ -624,6 +626,9 @@ func (d *Data) ReadTruthSpelled(ctx context.Context, path string, sp dataset.Spe
 		d.Truth, _ = d.keptLabels(t.Labels)
 	}
 	d.Warnings = append(d.Warnings, t.Warnings...)
+	if t.Note != "" {
+		d.Notes = append(d.Notes, t.Note)
+	}
 	return nil
 }
 

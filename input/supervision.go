@@ -198,12 +198,13 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		if s.KFromLabels && p.K <= 0 && a.LabelClassCount >= 2 {
 			p.K, a.KFromLabels = a.LabelClassCount, a.LabelClassCount
 		}
-		if byRow && d.Names != nil {
-			// Name the rows in messages (checkClasses) as the file
-			// numbers them.
-			nl.ByName = true
+		// Node i as the file writes it (checkClasses): with rows
+		// dropped, node i is the file's row d.Rows[i].
+		labNode := nl.Node
+		if byRow {
+			labNode = func(i int) string { return nl.Node(d.Rows[i]) }
 		}
-		l, err := partialLabels(s.Labels, nl, p.K, d.Names, s.KFlag)
+		l, err := partialLabels(s.Labels, nl, p.K, nodeText(nl, labNode), s.KFlag)
 		if err != nil {
 			return a, err
 		}
@@ -335,7 +336,7 @@ func labelConflict(ctx context.Context, set *constraint.Set, lines []int, node f
 		if !ok {
 			first[r] = i
 		} else if labels[j] != c {
-			return fmt.Errorf("%w: the must-links join node %d, labelled %s, and node %d, labelled %s in %s", constraint.ErrConflict, j, class(labels[j]), i, class(c), labFile)
+			return fmt.Errorf("%w: the must-links join node %s, labelled %s, and node %s, labelled %s in %s", constraint.ErrConflict, node(j), class(labels[j]), node(i), class(c), labFile)
 		}
 	}
 	for k, q := range set.Pairs {
@@ -348,7 +349,7 @@ func labelConflict(ctx context.Context, set *constraint.Set, lines []int, node f
 		i, ok1 := first[uf.Find(q.I)]
 		j, ok2 := first[uf.Find(q.J)]
 		if ok1 && ok2 && labels[i] == labels[j] {
-			return fmt.Errorf("%w: %s%s separates the must-link components of nodes %d and %d, both labelled %s in %s", constraint.ErrConflict, pair(q), at(k), i, j, class(labels[i]), labFile)
+			return fmt.Errorf("%w: %s%s separates the must-link components of nodes %s and %s, both labelled %s in %s", constraint.ErrConflict, pair(q), at(k), node(i), node(j), class(labels[i]), labFile)
 		}
 	}
 	return nil
@@ -542,7 +543,9 @@ func (a Added) ClusterClasses(partial constraint.Labels, k int) []string {
 //     themselves;
 //   - other integer labels, such as the 1, 2, 3 of UCI's wine, are read as
 //     class names are: the distinct labels in increasing numeric order are
-//     classes 0, 1, …, provided there are at most k of them. A file whose
+//     classes 0, 1, …, provided there are at most k of them; so are
+//     integer labels of which one is max(n, dataset.LabelFloor) or more,
+//     whatever k (dataset.NodeLabels.Renumbered). A file whose
 //     labels happen to lie in 0…k−1 is therefore not renumbered (the
 //     sample 1, 2 of the classes 1, 2, 3 stays 1, 2), which is harmless:
 //     the classes only say which nodes go together;
@@ -552,7 +555,9 @@ func (a Added) ClusterClasses(partial constraint.Labels, k int) []string {
 //
 // ReadPartialLabelsClasses returns the classes as the file writes them and
 // a note when integer labels were renumbered. Errors name the file and the
-// line, node and value at fault. Cost O(size of r + n). ctx is checked
+// line, node and value at fault, the node as the file writes it (its
+// index in the file's base, its name, or its line in a file of one label
+// per line). Cost O(size of r + n). ctx is checked
 // while r is read; a cancelled read returns ctx's error, wrapped.
 func ReadPartialLabels(ctx context.Context, r io.Reader, name string, n, k int, names []string) (constraint.Labels, error) {
 	l, err := ReadPartialLabelsClasses(ctx, r, name, n, k, names)
@@ -572,10 +577,12 @@ type PartialLabels struct {
 	// labels are the classes themselves.
 	Classes []string
 	// Renumbered reports that the file's integer labels were not all in
-	// 0…k−1 and were read as class names are (ReadPartialLabels), and Note
-	// then says so, naming the file and the mapping: "p.csv: labels 1, 2, 3
-	// read as classes 0, 1, 2 (k = 3 numbers the classes 0…2)". Note is ""
-	// when Renumbered is false.
+	// 0…k−1, or one was max(n, dataset.LabelFloor) or more
+	// (dataset.NodeLabels.Renumbered), and were read as class names are
+	// (ReadPartialLabels), and Note then says so, naming the file and the
+	// mapping: "p.csv: labels 1, 2, 3 read as classes 0, 1, 2 (k = 3
+	// numbers the classes 0…2)", or the reader's note. Note is "" when
+	// Renumbered is false.
 	Renumbered bool
 	Note       string
 	// Warnings are the labels reader's (dataset.NodeLabels.Warnings: a
@@ -606,17 +613,36 @@ func ReadPartialLabelsClasses(ctx context.Context, r io.Reader, name string, n, 
 	if err != nil {
 		return nil, err
 	}
-	return partialLabels(name, d, k, names, "")
+	return partialLabels(name, d, k, nodeText(d, d.Node), "")
 }
 
-// partialLabels numbers the classes of d, the labels file name read on the
-// nodes named names (nil: none), for k clusters (k ≤ 0: not known), as
-// ReadPartialLabels says: integer labels outside 0…k−1 are renumbered,
-// with a note, and more classes than k are an error wrapping
-// ErrTooManyClasses, naming k by kFlag (Supervision.KFlag). Cost O(n + c
+// nodeText returns how messages name node i of the labels d: "node 3"
+// (its index in the file's base), "node \"ann\"" (its name) or "line 7"
+// (the line of a one-label-per-line file), node(i) being node i as the
+// file writes it (d.Node, or d.Node through the rows kept). Cost O(1) a
+// call.
+func nodeText(d *dataset.NodeLabels, node func(int) string) func(int) string {
+	return func(i int) string {
+		s := node(i)
+		switch {
+		case d.ByName:
+			return "node " + strconv.Quote(s)
+		case strings.HasPrefix(s, "line "):
+			return s
+		}
+		return "node " + s
+	}
+}
+
+// partialLabels numbers the classes of d, the labels file name read, for
+// k clusters (k ≤ 0: not known), as ReadPartialLabels says: integer
+// labels outside 0…k−1 are renumbered, with a note (the reader's when it
+// renumbered them, dataset.NodeLabels.Renumbered), and more classes than
+// k are an error wrapping ErrTooManyClasses, naming k by kFlag
+// (Supervision.KFlag) and the node by node(i) (nodeText). Cost O(n + c
 // log c) for c classes.
-func partialLabels(name string, d *dataset.NodeLabels, k int, names []string, kFlag string) (*PartialLabels, error) {
-	l := &PartialLabels{Labels: d.Labels, Classes: d.ClassNames, Warnings: d.Warnings}
+func partialLabels(name string, d *dataset.NodeLabels, k int, node func(int) string, kFlag string) (*PartialLabels, error) {
+	l := &PartialLabels{Labels: d.Labels, Classes: d.ClassNames, Warnings: d.Warnings, Renumbered: d.Renumbered, Note: d.Note}
 	if k > 0 && d.ClassNames == nil && slices.Max(append([]int{-1}, d.Labels...)) >= k {
 		renumber(l)
 		if len(l.Classes) <= k {
@@ -627,7 +653,7 @@ func partialLabels(name string, d *dataset.NodeLabels, k int, names []string, kF
 			l.Note = fmt.Sprintf("%s: labels %s read as classes %s (k = %d numbers the classes 0…%d)", name, list(l.Classes), list(nums), k, k-1)
 		}
 	}
-	if err := checkClasses(name, l, k, kFlag, d.ByName, names); err != nil {
+	if err := checkClasses(name, l, k, kFlag, node); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -670,10 +696,11 @@ func list(texts []string) string {
 
 // checkClasses refuses labels l with more classes than k (k ≤ 0: any),
 // naming the file, the classes, k (by the flag kFlag that set it, "-k 2",
-// or as "k = 2" when kFlag is "") and the first node of a class beyond k
-// (node i, or its name when the file keys nodes by name), with an error
-// wrapping ErrTooManyClasses.
-func checkClasses(path string, l *PartialLabels, k int, kFlag string, byName bool, names []string) error {
+// or as "k = 2" when kFlag is "") and the first node i of a class beyond
+// k as the file writes it, node(i) (nodeText: "node 3" in the file's
+// base, "node \"ann\"", "line 7"), with an error wrapping
+// ErrTooManyClasses.
+func checkClasses(path string, l *PartialLabels, k int, kFlag string, node func(int) string) error {
 	if k <= 0 {
 		return nil
 	}
@@ -685,15 +712,11 @@ func checkClasses(path string, l *PartialLabels, k int, kFlag string, byName boo
 		if c == dataset.Unlabeled || c < k {
 			continue
 		}
-		node := fmt.Sprintf("node %d", i)
-		if i < len(names) && byName {
-			node = fmt.Sprintf("node %q", names[i])
-		}
 		if l.Renumbered {
-			return &lackError{fmt.Sprintf("%s: %d classes (%s) for %s: %s has label %s; want at most %d distinct labels (-1, ? or empty when unknown)", path, len(l.Classes), list(l.Classes), kWhat, node, l.Classes[c], k), ErrTooManyClasses}
+			return &lackError{fmt.Sprintf("%s: %d classes (%s) for %s: %s has label %s; want at most %d distinct labels (-1, ? or empty when unknown)", path, len(l.Classes), list(l.Classes), kWhat, node(i), l.Classes[c], k), ErrTooManyClasses}
 		}
 		// Class names: integer labels of k or more are renumbered.
-		return &lackError{fmt.Sprintf("%s: %d classes (%s) for %s: %s has class %q", path, len(l.Classes), list(l.Classes), kWhat, node, l.Classes[c]), ErrTooManyClasses}
+		return &lackError{fmt.Sprintf("%s: %d classes (%s) for %s: %s has class %q", path, len(l.Classes), list(l.Classes), kWhat, node(i), l.Classes[c]), ErrTooManyClasses}
 	}
 	return nil
 }

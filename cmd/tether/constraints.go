@@ -148,6 +148,11 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) (err error) 
 	for _, w := range td.Warnings {
 		fmt.Fprintln(m.Stderr, "tether constraints gen: warning:", w)
 	}
+	if td.Note != "" {
+		// Integer labels too large to number the classes (community
+		// IDs), read as class names.
+		fmt.Fprintln(m.Stderr, "tether constraints gen: note:", td.Note)
+	}
 	truth := td.Labels
 	if len(truth) == 0 {
 		return fmt.Errorf("constraints gen: %s: no labels", truthPath)

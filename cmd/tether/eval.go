@@ -470,6 +470,13 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, go
 		nodeNames = nil
 	}
 	warnings = append(slices.Clone(t.Warnings), p.Warnings...)
+	for _, d := range []*dataset.NodeLabels{t, p} {
+		if d.Note != "" {
+			// Integer labels too large to number the classes
+			// (community IDs), read as class names.
+			notes = append(notes, d.Note)
+		}
+	}
 	return t.Labels, p.Labels, nodeNames, warnings, notes, nil
 }
 

@@ -37,7 +37,9 @@ data line has shown two columns: write an unknown label on that line as
 though it lists half of the nodes or more is read 0-based with a warning:
 it looks like a 1-based file (say so with "# base=1"; "# base=0" silences
 the warning). Partial labels whose integers are not 0…k−1 (such as 1, 2,
-3) are read as classes in increasing order, with a note. A first line such
+3) are read as classes in increasing order, with a note, and so are the
+integer labels of any labels file of which one is n or more and 65536 or
+more (community IDs such as 1000000 on a graph of 100 nodes). A first line such
 as "label", "node,label" or "name,cluster" is a header; a first line -1, ?
 or blank is node 0's unknown label, never a header. cluster -o writes
 "node,cluster" lines (by index), or "name,cluster" when the input

@@ -408,8 +408,10 @@ func TestPartialLabelsAboveKIsUsage(t *testing.T) {
 	}{
 		{"integer class above k", "0,0\n1,1\n2,2\n4,2\n", []string{"-method", "labelprop", "-k", "2"},
 			"usage: cluster: %s: 3 classes (0, 1, 2) for -k 2: node 2 has label 2; want at most 2 distinct labels (-1, ? or empty when unknown)", 2},
+		// One label per line: the node is named by its line, as the
+		// file writes it.
 		{"integer class above k, default method", "0\n1\n2\n-1\n-1\n-1\n", []string{"-k", "2"},
-			"usage: cluster: %s: 3 classes (0, 1, 2) for -k 2: node 2 has label 2; want at most 2 distinct labels (-1, ? or empty when unknown)", 2},
+			"usage: cluster: %s: 3 classes (0, 1, 2) for -k 2: line 3 has label 2; want at most 2 distinct labels (-1, ? or empty when unknown)", 2},
 		{"more class names than k", "0,a\n2,b\n4,c\n", []string{"-method", "labelprop", "-k", "2"},
 			`usage: cluster: %s: 3 classes (a, b, c) for -k 2: node 4 has class "c"`, 2},
 		{"malformed line", "0,0\n2,1,7\n", []string{"-method", "labelprop", "-k", "2"},
