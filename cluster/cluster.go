@@ -201,6 +201,12 @@ type Problem struct {
 	// a warning (core.go states the rule); DisconnectedStrict gives the
 	// method the whole graph, which those built on D^{-1/2} refuse.
 	Disconnected Disconnected
+
+	// weightExp is e when Run multiplied the weights of the caller's
+	// graph, and Regularize.Tau with them, by 2^−e (rescaled): 0 for
+	// the caller's own problem. validate checks the τ the caller
+	// gave, Tau·2^weightExp, against graph.MaxTau.
+	weightExp int
 }
 
 // Settings controls the computation shared by all methods: randomness,

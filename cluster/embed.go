@@ -397,7 +397,15 @@ func laplacianEmbedding(ctx context.Context, g *graph.Graph, kind graph.Laplacia
 	if count < 1 || count > n {
 		return nil, fmt.Errorf("%w: %d eigenvectors requested for %d nodes", ErrInvalid, count, n)
 	}
-	if err := reg.Validate(); err != nil {
+	// Run checked the τ the caller gave against graph.MaxTau (validate);
+	// here it may be that τ times the power of two that brought tiny
+	// weights into [½, 1) (rescaled), beyond MaxTau but on the weights'
+	// scale: only its mode and sign are checked again.
+	chk := reg
+	if chk.Tau > graph.MaxTau && !math.IsInf(chk.Tau, 1) {
+		chk.Tau = graph.MaxTau
+	}
+	if err := chk.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	tau := 0.0

@@ -260,3 +260,34 @@ func TestUsesRegularizes(t *testing.T) {
 		})
 	}
 }
+
+// TestRegularizeTauScaledBeyondMaxTau: a τ the user gives within MaxTau on
+// a graph of tiny weights is multiplied by the power of two that brings
+// the weights into [½, 1) (rescaled), past MaxTau; the run must not refuse
+// that internal τ (review 151), and gives the partition of the same
+// problem on the graph with weights of 1 and τ scaled alike.
+func TestRegularizeTauScaledBeyondMaxTau(t *testing.T) {
+	g0, _ := bigPlusTiny(t, 30, 2, 1, 1, 0.5, 0.05, 3)
+	const e = -66 // weights 2⁻⁶⁶ ≈ 1.4e-20
+	for _, tau := range []float64{1e-9, 1e-6, 1} {
+		tiny := &Problem{Graph: g0.ScaledPow2(e), K: 2, Regularize: graph.Regularization{Mode: graph.RegOn, Tau: tau}}
+		unit := &Problem{Graph: g0, K: 2, Regularize: graph.Regularization{Mode: graph.RegOn, Tau: math.Ldexp(tau, -e)}}
+		if unit.Regularize.Tau <= graph.MaxTau && tau > 1e-6 {
+			t.Fatalf("τ·2⁶⁶ = %g within MaxTau: the case does not test the cap", unit.Regularize.Tau)
+		}
+		got, err := Run(context.Background(), NJW{}, tiny, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatalf("τ = %g on weights 2^%d: %v", tau, e, err)
+		}
+		if unit.Regularize.Tau > graph.MaxTau {
+			continue // the same problem at unit weights is refused as given
+		}
+		want, err := Run(context.Background(), NJW{}, unit, &Settings{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Labels, want.Labels) {
+			t.Errorf("τ = %g: labels on weights 2^%d differ from those on unit weights with τ·2^%d", tau, e, -e)
+		}
+	}
+}

@@ -194,6 +194,7 @@ func rescaled(name string, u Uses, p *Problem, c pairContradictions) (*Problem, 
 	// A τ given as a number is on the weights' scale (the mean degree,
 	// Tau = 0, scales with them).
 	q.Regularize.Tau = math.Ldexp(p.Regularize.Tau, -e)
+	q.weightExp = p.weightExp + e
 	return &q, fmt.Sprintf("%s: the edge weights (largest %.4g) were multiplied by 2^%d before clustering, so that the largest is in [½, 1): %s's partition does not depend on their scale, and products of weights and degrees stay in floating-point range at this one; Result.Objective is that of the scaled graph", name, wmax, -e, name)
 }
 
@@ -619,7 +620,11 @@ func validate(name string, u Uses, p *Problem) error {
 	if p.Disconnected > DisconnectedStrict {
 		return fmt.Errorf("%w: %s: unknown disconnected-graph rule %v", ErrInvalid, name, p.Disconnected)
 	}
-	if err := p.Regularize.Validate(); err != nil {
+	// The τ the caller gave: Run's rescaling (weightExp) may have taken
+	// it past graph.MaxTau on the scaled weights. Exact: a power of two.
+	given := p.Regularize
+	given.Tau = math.Ldexp(given.Tau, p.weightExp)
+	if err := given.Validate(); err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrInvalid, name, err)
 	}
 	n := p.nodes()
