@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tether-sc/tether/graph"
 )
@@ -63,6 +66,37 @@ func BenchmarkReadMatrixMarket(b *testing.B) {
 	}
 }
 
+// peakHeap returns the largest growth of the live heap over its size
+// before f while f runs, sampled every millisecond
+// (runtime.MemStats.HeapAlloc; a lower bound of the true peak).
+func peakHeap(f func()) uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	done := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var top uint64
+		var s runtime.MemStats
+		for {
+			select {
+			case <-done:
+				peak <- top
+				return
+			case <-time.After(time.Millisecond):
+				runtime.ReadMemStats(&s)
+				if s.HeapAlloc > base {
+					top = max(top, s.HeapAlloc-base)
+				}
+			}
+		}
+	}()
+	f()
+	close(done)
+	return <-peak
+}
+
 // allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc).
 func allocated(f func()) uint64 {
 	var before, after runtime.MemStats
@@ -111,19 +145,29 @@ func TestEdgeListMemory(t *testing.T) {
 		format  GraphFormat
 		name    string
 		perEdge float64 // bytes an edge beyond the graph
+		file    bool    // read from a file (its size by Stat)
 	}{
 		// Measured: 244 and 187 bytes an edge when the text was read
 		// whole and every line kept; 50 and 49 streaming (an entry of
 		// 24 bytes, the sort's copy of it, and the rest).
-		{EdgeList, "edges.txt", 60},
-		{MatrixMarket, "edges.mtx", 60},
+		{EdgeList, "edges.txt", 60, false},
+		{MatrixMarket, "edges.mtx", 60, false},
+		{EdgeList, "file.txt", 60, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := benchEdgeList(m, n, c.format == MatrixMarket)
+			path := filepath.Join(t.TempDir(), c.name)
+			if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			var d *GraphData
 			total := allocated(func() {
 				var err error
-				d, err = ReadGraph(context.Background(), strings.NewReader(in), c.name, c.format, GraphOptions{})
+				if c.file {
+					d, err = ReadGraphFileOptions(context.Background(), path, GraphOptions{})
+				} else {
+					d, err = ReadGraph(context.Background(), strings.NewReader(in), c.name, c.format, GraphOptions{})
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -142,6 +186,17 @@ func TestEdgeListMemory(t *testing.T) {
 					t.Fatal(err)
 				}
 			})
+			peak := peakHeap(func() {
+				if _, err := ReadGraph(context.Background(), strings.NewReader(in), c.name, c.format, GraphOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			})
+			oldPeak := peakHeap(func() {
+				if _, err := oldReadGraph(context.Background(), strings.NewReader(in), c.name, c.format, GraphOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			})
+			t.Logf("%s: peak heap growth %d bytes, %.1f× the file (the old reader: %.1f×; HeapAlloc, which counts garbage until the collector runs)", c.name, peak, float64(peak)/float64(len(in)), float64(oldPeak)/float64(len(in)))
 			per := float64(total-g) / m
 			t.Logf("%s: %d bytes (%.1f× the %d-byte file), the graph %d: %.1f bytes an edge beyond the graph", c.name, total, float64(total)/float64(len(in)), len(in), g, per)
 			if per > c.perEdge {

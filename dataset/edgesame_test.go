@@ -224,3 +224,28 @@ func TestEdgeListSameAsOld(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGraphSameAsOld reads the fuzzed text as an edge list, as a Matrix
+// Market file and by its name, with options from the fuzzed bits, by the
+// streaming readers and by the readers as they were (oldReadGraph): the
+// graphs, names, warnings and errors must be the same.
+func FuzzGraphSameAsOld(f *testing.F) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for k := 0; k < 40; k++ {
+		f.Add(randomGraphText(rng, k%2 == 1), rng.Uint64())
+	}
+	f.Fuzz(func(t *testing.T, text string, bits uint64) {
+		opt := randomGraphOptions(rand.New(rand.NewPCG(bits, 1)))
+		for _, c := range []struct {
+			name   string
+			format GraphFormat
+		}{{"f.txt", EdgeList}, {"f.mtx", MatrixMarket}, {"f.edges", GraphAuto}} {
+			rd := readers[bits%uint64(len(readers))]
+			want, wantErr := oldReadGraph(context.Background(), rd.wrap(strings.NewReader(text)), c.name, c.format, opt)
+			got, err := ReadGraph(context.Background(), rd.wrap(strings.NewReader(text)), c.name, c.format, opt)
+			if d := sameGraphData(got, err, want, wantErr); d != "" {
+				t.Fatalf("%s (%v, %s reads, options %+v):\n%q\n%s", c.name, c.format, rd.name, opt, text, d)
+			}
+		}
+	})
+}

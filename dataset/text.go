@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"slices"
 	"strconv"
@@ -208,7 +209,7 @@ type lineReader struct {
 	long    error // the first line longer than maxLine
 	lines   int   // lines returned so far
 	read    int   // bytes read so far
-	size    int   // the input's size when r tells it (Len), else -1
+	size    int   // the input's size when r tells it (Len, Stat), else -1
 }
 
 // newLineReader returns the lineReader of r, named name in its errors,
@@ -219,9 +220,16 @@ func newLineReader(ctx context.Context, r io.Reader, name string, maxLine int) *
 		maxLine = DefaultMaxLineBytes
 	}
 	size := -1
-	if l, ok := r.(interface{ Len() int }); ok {
-		// bytes.Reader, strings.Reader: the size, for the progress.
-		size = l.Len()
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		// bytes.Reader, strings.Reader: the size, for the progress and
+		// the readers' room for entries.
+		size = r.Len()
+	case interface{ Stat() (fs.FileInfo, error) }:
+		// A regular file (os.File, inputfile.File), read from its start.
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = int(min(fi.Size(), math.MaxInt))
+		}
 	}
 	return &lineReader{ctx: ctx, tr: textline.Reader{R: r, Ctx: ctx, Max: maxLine}, name: name, maxLine: maxLine, buf: make([]byte, 0, 64<<10), size: size}
 }
