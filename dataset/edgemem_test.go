@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -203,5 +204,49 @@ func TestEdgeListMemory(t *testing.T) {
 				t.Errorf("%.1f bytes an edge beyond the graph, want ≤ %.0f", per, c.perEdge)
 			}
 		})
+	}
+}
+
+// TestReadAllMemory: readAll of an input whose size it can tell (a
+// bytes.Reader, a regular file) allocates the input once and a string
+// header a line; it read it in growing copies (io.ReadAll, about twice
+// the input in all) and converted it to a string, a copy more.
+func TestReadAllMemory(t *testing.T) {
+	text := []byte(benchEdgeList(100_000, 1000, false))
+	lines := 100_001
+	path := filepath.Join(t.TempDir(), "e.txt")
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bound := uint64(len(text) + 16*lines + 64<<10)
+	for _, c := range []struct {
+		name string
+		open func() (io.Reader, func())
+	}{
+		{"bytes.Reader", func() (io.Reader, func()) { return bytes.NewReader(text), func() {} }},
+		{"file", func() (io.Reader, func()) {
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f, func() { f.Close() }
+		}},
+	} {
+		r, done := c.open()
+		var got []string
+		n := allocated(func() {
+			var err error
+			if got, err = readAll(context.Background(), r, c.name, 0); err != nil {
+				t.Fatal(err)
+			}
+		})
+		done()
+		if len(got) != lines {
+			t.Fatalf("%s: %d lines, want %d", c.name, len(got), lines)
+		}
+		t.Logf("%s: %d bytes allocated for %d bytes in %d lines", c.name, n, len(text), lines)
+		if n > bound {
+			t.Errorf("%s: %d bytes allocated, want at most %d (the input, 16 bytes a line and 64 KiB)", c.name, n, bound)
+		}
 	}
 }

@@ -149,14 +149,15 @@ const DefaultMaxLineBytes = textline.DefaultMaxBytes
 // cancelled, with ctx's error wrapped, naming the file and the line
 // reached) and as the input is cut into lines (textline.Lines).
 //
-// Cost: O(size) time; the lines are substrings of one copy of the input, so
-// memory is the input plus one string header per line.
+// Cost: O(size) time; the lines are substrings of the input as read, so
+// memory is the input plus one string header per line (and, when r does
+// not tell its size, the input's growing copies as it is read).
 func readAll(ctx context.Context, r io.Reader, name string, maxLine int) ([]string, error) {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
 	tr := &textline.Reader{R: r, Ctx: ctx, Max: maxLine}
-	data, err := io.ReadAll(tr)
+	data, err := readWhole(tr, sizeOf(r))
 	if err != nil {
 		line := textline.Number(data)
 		if errors.Is(err, textline.ErrLong) {
@@ -164,7 +165,9 @@ func readAll(ctx context.Context, r io.Reader, name string, maxLine int) ([]stri
 		}
 		return nil, readFailure(ctx, err, name, maxLine, len(data), line)
 	}
-	lines, long, length, err := textline.Lines(ctx, string(data), maxLine)
+	// The lines are substrings of data itself, which nothing writes
+	// after this (string(data) copied the whole input once more).
+	lines, long, length, err := textline.Lines(ctx, unsafe.String(unsafe.SliceData(data), len(data)), maxLine)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %s: stopped while cutting the lines: %w", name, err)
 	}
@@ -172,6 +175,45 @@ func readAll(ctx context.Context, r io.Reader, name string, maxLine int) ([]stri
 		return nil, &ParseError{File: name, Line: long, Err: errorf(ErrTooLarge, "line is %d bytes long, more than the limit of %d (is this a text file with one record per line?)", length, maxLine)}
 	}
 	return lines, nil
+}
+
+// sizeOf returns the size of what r reads when r tells it, −1 otherwise:
+// the length of a bytes.Reader or strings.Reader, the size of a regular
+// file (os.File, inputfile.File; read from its start, as the readers'
+// files are opened). Cost O(1), a stat.
+func sizeOf(r io.Reader) int {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return r.Len()
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			return int(min(fi.Size(), math.MaxInt))
+		}
+	}
+	return -1
+}
+
+// readWhole is io.ReadAll with room for size bytes (and one more, to see
+// the end) from the start when size ≥ 0: reading a file of known size
+// allocates it once, instead of about three times in growing copies.
+func readWhole(r io.Reader, size int) ([]byte, error) {
+	if size < 0 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, size+512)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // readFailure is the error of a read of the file name that failed with
@@ -219,19 +261,7 @@ func newLineReader(ctx context.Context, r io.Reader, name string, maxLine int) *
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
-	size := -1
-	switch r := r.(type) {
-	case interface{ Len() int }:
-		// bytes.Reader, strings.Reader: the size, for the progress and
-		// the readers' room for entries.
-		size = r.Len()
-	case interface{ Stat() (fs.FileInfo, error) }:
-		// A regular file (os.File, inputfile.File), read from its start.
-		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = int(min(fi.Size(), math.MaxInt))
-		}
-	}
-	return &lineReader{ctx: ctx, tr: textline.Reader{R: r, Ctx: ctx, Max: maxLine}, name: name, maxLine: maxLine, buf: make([]byte, 0, 64<<10), size: size}
+	return &lineReader{ctx: ctx, tr: textline.Reader{R: r, Ctx: ctx, Max: maxLine}, name: name, maxLine: maxLine, buf: make([]byte, 0, 64<<10), size: sizeOf(r)}
 }
 
 // next returns the next line, without its ending, and true; false at the
