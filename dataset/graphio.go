@@ -197,9 +197,11 @@ type GraphOptions struct {
 	// library's alone.
 	Spelling Spelling
 	// Recorder, if not nil, receives the progress of the parse of an edge
-	// list once its lines are read, as the stage "parsing NAME" (NAME the
-	// name ReadGraph is given): thousandths of the stage
-	// (progress.Meter) through the lines, the numbering of the nodes
+	// list from its first edge line on, as the stage "parsing NAME" (NAME
+	// the name ReadGraph is given): thousandths of the stage
+	// (progress.Meter) through the lines as they are read (by the share
+	// of the input read when its size is known: a bytes.Reader,
+	// strings.Reader or regular file), the numbering of the nodes
 	// (integers or names), the sort of the edges, their combining and the
 	// building of the graph, the step in Message. 3·10⁶ named edges take
 	// seconds once read. Other formats report nothing.
@@ -342,7 +344,11 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // a weight written positive (or negative) that reads as 0, such as
 // 1e-400, is an error. Every error names the file and line.
 //
-// Cost: O(m log m) for m edges. ctx is checked every few thousand lines; a
+// Cost: O(m log m) for m edges. Edge lists and Matrix Market files are
+// read a line at a time (no line is kept): 24 bytes an edge as read, and
+// as much again while the edges are sorted, beside the graph (a node name
+// is kept once); opt.MaxEntries bounds the edges read. The other formats
+// read the whole input first. ctx is checked every few thousand lines; a
 // cancelled read returns ctx's error, wrapped.
 func ReadGraph(ctx context.Context, r io.Reader, name string, format GraphFormat, opt GraphOptions) (*GraphData, error) {
 	if format < GraphAuto || format > DenseCSV {
