@@ -193,7 +193,8 @@ var readers = []struct {
 // files, well formed or not, with random options, by the streaming
 // readers and by the readers as they were (oldReadGraph, which read the
 // text whole and kept every line): the graphs, names, bases, headers,
-// warnings and errors (the first one reported) must be the same.
+// warnings and errors (the first one reported) must be the same, and so
+// must DetectEdgeList's answer.
 func TestEdgeListSameAsOld(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	files := 6000
@@ -220,6 +221,11 @@ func TestEdgeListSameAsOld(t *testing.T) {
 			got, err := ReadGraph(context.Background(), rd.wrap(strings.NewReader(text)), name, format, opt)
 			if d := sameGraphData(got, err, want, wantErr); d != "" {
 				t.Fatalf("file %d (%s, format %v, %s reads, options %+v):\n%q\n%s", k, name, format, rd.name, opt, text, d)
+			}
+			isEdges, err := DetectEdgeList(context.Background(), rd.wrap(strings.NewReader(text)), name)
+			wasEdges, wantErr := oldDetectEdgeList(context.Background(), rd.wrap(strings.NewReader(text)), name)
+			if isEdges != wasEdges || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("file %d (%s reads): DetectEdgeList = %v, %v; it was %v, %v:\n%q", k, rd.name, isEdges, err, wasEdges, wantErr, text)
 			}
 		}
 	}

@@ -583,20 +583,25 @@ func detectCSVGraph(lines []string, name string, spelling Spelling) (GraphFormat
 // a table nor a graph format (a .txt edge list of tether gen) as a graph
 // when DetectEdgeList says so.
 //
-// Cost: O(size of the text). ctx is checked every few thousand lines. The
-// errors are those of reading the text, naming it as name: a NUL byte
-// and an over-long line (ParseError, as ReadGraph's), or ctx's error,
-// wrapped.
+// Cost: O(size of the text), read a line at a time (no line kept: it
+// held the text and a string header a line). ctx is checked every few
+// thousand lines. The errors are those of reading the text, naming it as
+// name: a NUL byte and an over-long line (ParseError, as ReadGraph's),
+// or ctx's error, wrapped; the text is read to its end for them even
+// once a line says it is no edge list.
 func DetectEdgeList(ctx context.Context, r io.Reader, name string) (bool, error) {
-	lines, err := readAll(ctx, r, name, 0)
-	if err != nil {
-		return false, err
-	}
+	lr := newLineReader(ctx, r, name, 0)
 	var sp splitter
 	var fields []string
 	edges := 0
-	for ln, l := range lines {
-		if err := poll(ctx, name, ln); err != nil {
+	ln := 0
+	for {
+		l, ok := lr.next()
+		if !ok {
+			break
+		}
+		ln++
+		if err := poll(ctx, name, ln-1); err != nil {
 			return false, err
 		}
 		if isBlank(l) {
@@ -608,15 +613,19 @@ func DetectEdgeList(ctx context.Context, r io.Reader, name string) (bool, error)
 		if edges == 0 {
 			sp = edgeListSplitter(l)
 		}
+		var err error
 		if fields, _, err = sp.split(l, fields); err != nil || len(fields) < 2 || len(fields) > 3 {
-			return false, nil
+			return false, lr.drain()
 		}
 		a, okA := parseInt(fields[0])
 		b, okB := parseInt(fields[1])
 		if !okA || !okB || a < 0 || b < 0 || len(fields) == 3 && !numberLike(fields[2]) {
-			return false, nil
+			return false, lr.drain()
 		}
 		edges++
+	}
+	if err := lr.drain(); err != nil {
+		return false, err
 	}
 	return edges > 0, nil
 }

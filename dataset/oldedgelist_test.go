@@ -752,3 +752,38 @@ func oldReadGraph(ctx context.Context, r io.Reader, name string, format GraphFor
 	}
 	return d, nil
 }
+
+// oldDetectEdgeList is DetectEdgeList as it was, reading the text whole.
+func oldDetectEdgeList(ctx context.Context, r io.Reader, name string) (bool, error) {
+	lines, err := readAll(ctx, r, name, 0)
+	if err != nil {
+		return false, err
+	}
+	var sp splitter
+	var fields []string
+	edges := 0
+	for ln, l := range lines {
+		if err := poll(ctx, name, ln); err != nil {
+			return false, err
+		}
+		if isBlank(l) {
+			continue
+		}
+		if t := trimLeftBlank(l); t[0] == '#' || t[0] == '%' {
+			continue
+		}
+		if edges == 0 {
+			sp = edgeListSplitter(l)
+		}
+		if fields, _, err = sp.split(l, fields); err != nil || len(fields) < 2 || len(fields) > 3 {
+			return false, nil
+		}
+		a, okA := parseInt(fields[0])
+		b, okB := parseInt(fields[1])
+		if !okA || !okB || a < 0 || b < 0 || len(fields) == 3 && !numberLike(fields[2]) {
+			return false, nil
+		}
+		edges++
+	}
+	return edges > 0, nil
+}
