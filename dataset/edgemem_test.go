@@ -250,3 +250,17 @@ func TestReadAllMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestReadErrorFirst: lines that came in the read that failed are not
+// read as lines: the read's error is the answer, as when the text was
+// read whole first, even where a line's error (more edges than
+// MaxEntries) would stop the read at once.
+func TestReadErrorFirst(t *testing.T) {
+	text := "0 1\n1 2\n2 3\n\x00"
+	for _, format := range []GraphFormat{GraphAuto, EdgeList} {
+		_, err := ReadGraph(context.Background(), strings.NewReader(text), "e.txt", format, GraphOptions{MaxEntries: 1})
+		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "e.txt:4: syntax error: NUL byte at byte 13") {
+			t.Errorf("%v: err = %v, want the NUL byte on line 4", format, err)
+		}
+	}
+}

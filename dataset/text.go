@@ -267,6 +267,11 @@ func newLineReader(ctx context.Context, r io.Reader, name string, maxLine int) *
 // next returns the next line, without its ending, and true; false at the
 // end of the input or after a failed read (then Err says why).
 func (lr *lineReader) next() (string, bool) {
+	if lr.err != nil {
+		// Lines read before a failed read are not given: the read's
+		// error is the answer, as it was readAll's.
+		return "", false
+	}
 	for {
 		advance, tok, _ := textline.Split(lr.buf[lr.start:], lr.eof)
 		if advance > 0 {
