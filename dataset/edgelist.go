@@ -25,9 +25,6 @@ type lineSource interface {
 	drain() error
 	// fraction is the share of the input read, −1 when unknown.
 	fraction() float64
-	// remaining bounds the lines left from above when the input's size
-	// is known (an allocation hint), and is a modest guess otherwise.
-	remaining() int
 }
 
 // sliceLines is the lineSource of lines already read (readAll's).
@@ -45,8 +42,6 @@ func (s *sliceLines) next() (string, bool) {
 }
 
 func (s *sliceLines) drain() error { return nil }
-
-func (s *sliceLines) remaining() int { return len(s.lines) - s.k }
 
 // peekedLines is a lineSource whose first lines, head, were read ahead
 // (and cloned) from src.
@@ -300,7 +295,7 @@ func (p *edgeParser) record(a, b string, w float64, weighed bool, ln int) error 
 		return &ParseError{File: p.name, Line: ln, Err: errorf(ErrTooLarge, "the file has more than %d edges by this line, the limit GraphOptions.MaxEntries", limit)}
 	}
 	if k == cap(p.ents) {
-		p.ents = slices.Grow(p.ents, p.growth(k))
+		p.ents = slices.Grow(p.ents, growth(p.src, k, p.opt.MaxEntries))
 	}
 	switch k {
 	case 0:
@@ -377,21 +372,21 @@ func (p *edgeParser) record(a, b string, w float64, weighed bool, ln int) error 
 	return nil
 }
 
-// growth returns how many entries to add to the room of p.ents, full
-// at k entries: append's growth by a quarter for large slices allocated
-// 5 times the entries in all (120 bytes an edge). When the input's size
-// is known, the entries that its lines at the rate so far would hold,
-// plus 5 %; otherwise as many as there are (doubling: twice the entries
-// in all); never beyond GraphOptions.MaxEntries.
-func (p *edgeParser) growth(k int) int {
+// growth returns how many entries to add to the room of entries that
+// is full at k, read from src, with at most limit entries (0: no bound):
+// append's growth by a quarter for large slices allocated 5 times the
+// entries in all (120 bytes an edge). When src knows the input's size,
+// the entries that its lines at the rate so far would hold, plus 5 %;
+// otherwise as many as there are (doubling: twice the entries in all).
+// Never room beyond limit. Cost O(1).
+func growth(src lineSource, k, limit int) int {
 	add := max(k, 1024)
-	if f := p.src.fraction(); f > 0 && k >= 1024 {
+	if f := src.fraction(); f > 0 && k >= 1024 {
 		if est := int(float64(k)/f*1.05) + 64; est > k {
 			add = est - k
 		}
 	}
-	if limit := p.opt.MaxEntries; limit > 0 {
-		// Never room for more than the limit's.
+	if limit > 0 {
 		add = max(min(add, limit-k), 1)
 	}
 	return add

@@ -264,3 +264,20 @@ func TestReadErrorFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestMatrixMarketRoomFollowsTheEntries: the room for a Matrix Market
+// file's entries follows the entries read, not the count its size line
+// declares (10⁸ here, 2.4 GB of entries), nor a bound from the file's
+// size.
+func TestMatrixMarketRoomFollowsTheEntries(t *testing.T) {
+	text := "%%MatrixMarket matrix coordinate pattern symmetric\n20000 20000 100000000\n2 1\n3 2\n" + strings.Repeat("% a long comment line\n", 50_000)
+	n := allocated(func() {
+		_, err := ReadGraph(context.Background(), strings.NewReader(text), "big.mtx", GraphAuto, GraphOptions{})
+		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "2 entries, the size line declares 100000000") {
+			t.Errorf("err = %v, want the count of entries refused", err)
+		}
+	})
+	if n > 256<<10 {
+		t.Errorf("%d bytes allocated for 2 entries, want at most 256 KiB", n)
+	}
+}

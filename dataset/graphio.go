@@ -1339,12 +1339,10 @@ func readMatrixMarket(ctx context.Context, src lineSource, name string, opt *Gra
 			if rows > 0 && nnz/rows > rows {
 				return nil, &ParseError{File: name, Line: ln + 1, Value: strings.Clone(l), Err: errorf(ErrInvalid, "%d entries cannot fit a %d×%d matrix", nnz, rows, rows)}
 			}
-			// Never trust nnz for allocation beyond what the file can hold.
-			hint := min(nnz, src.remaining())
-			if opt.MaxEntries > 0 {
-				hint = min(hint, opt.MaxEntries)
-			}
-			ents = make([]entry, 0, hint)
+			// Never trust nnz for allocation beyond what the file has
+			// shown it holds: room is added as the entries come
+			// (growth), never beyond nnz.
+			ents = make([]entry, 0, min(nnz, 1024))
 			sizeSeen = true
 			continue
 		}
@@ -1381,6 +1379,9 @@ func readMatrixMarket(ctx context.Context, src lineSource, name string, opt *Gra
 		if limit := opt.MaxEntries; limit > 0 && len(ents) >= limit {
 			*limited = true
 			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrTooLarge, "the file has more than %d entries by this line, the limit GraphOptions.MaxEntries", limit)}
+		}
+		if len(ents) == cap(ents) {
+			ents = slices.Grow(ents, min(growth(src, len(ents), opt.MaxEntries), nnz-len(ents)))
 		}
 		ents = append(ents, entry{i: int32(i - 1), j: int32(j - 1), w: w, line: ln + 1})
 	}

@@ -346,15 +346,6 @@ func (lr *lineReader) drain() error {
 	}
 }
 
-// remaining bounds the lines left from above when the size is known (an
-// entry line has at least 3 bytes), and is 4096 otherwise.
-func (lr *lineReader) remaining() int {
-	if lr.size < 0 {
-		return 4096
-	}
-	return (lr.size-lr.read+len(lr.buf)-lr.start)/3 + 1
-}
-
 // fraction returns the share of the input cut into lines, for the
 // progress and the readers' allocation, or −1 when the size is unknown.
 func (lr *lineReader) fraction() float64 {
