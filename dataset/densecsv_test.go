@@ -288,7 +288,7 @@ func oldParseDenseCSV(ctx context.Context, lines []string, name string, opt *Gra
 				return nil, &ParseError{File: name, Line: raw.lines[i], Column: j + 1, Value: s, Err: err}
 			}
 			if w != 0 {
-				ents = append(ents, entry{i, j, w, raw.lines[i]})
+				ents = append(ents, entry{i: int32(i), j: int32(j), w: w, line: raw.lines[i]})
 			}
 		}
 	}

@@ -408,7 +408,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 				return nil, &ParseError{File: name, Line: wv.line, Name: wk, Value: wv.text, Err: err}
 			}
 		}
-		ents = append(ents, entry{ends[0], ends[1], w, p.val.line})
+		ents = append(ents, entry{i: int32(ends[0]), j: int32(ends[1]), w: w, line: p.val.line})
 		k := pair{min(ends[0], ends[1]), max(ends[0], ends[1])}
 		if l, dup := seen[k]; dup {
 			if repeats == 0 {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/ctxsort"
@@ -167,6 +168,13 @@ type GraphOptions struct {
 	// it, its memory having been about 12 bytes an entry. 0 means no
 	// bound (the other formats ignore it).
 	MaxDenseEntries int
+	// MaxEntries, if positive, bounds the edges of an edge list and the
+	// entries of a Matrix Market file, as read (before repeated edges
+	// are combined): the read stops with an error wrapping ErrTooLarge,
+	// naming the line, as soon as the file has more, its memory having
+	// been about 24 bytes an edge, with no line kept. 0 means no bound
+	// (the other formats ignore it: see MaxDenseEntries).
+	MaxEntries int
 	// LabelAttr names the GML node attribute holding the ground truth (e.g.
 	// "club" for karate_club.gml). "" reads no labels.
 	LabelAttr string
@@ -189,9 +197,11 @@ type GraphOptions struct {
 	// library's alone.
 	Spelling Spelling
 	// Recorder, if not nil, receives the progress of the parse of an edge
-	// list once its lines are read, as the stage "parsing NAME" (NAME the
-	// name ReadGraph is given): thousandths of the stage
-	// (progress.Meter) through the lines, the numbering of the nodes
+	// list from its first edge line on, as the stage "parsing NAME" (NAME
+	// the name ReadGraph is given): thousandths of the stage
+	// (progress.Meter) through the lines as they are read (by the share
+	// of the input read when its size is known: a bytes.Reader,
+	// strings.Reader or regular file), the numbering of the nodes
 	// (integers or names), the sort of the edges, their combining and the
 	// building of the graph, the step in Message. 3·10⁶ named edges take
 	// seconds once read. Other formats report nothing.
@@ -334,23 +344,45 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // a weight written positive (or negative) that reads as 0, such as
 // 1e-400, is an error. Every error names the file and line.
 //
-// Cost: O(m log m) for m edges. ctx is checked every few thousand lines; a
+// Cost: O(m log m) for m edges. Edge lists and Matrix Market files are
+// read a line at a time (no line is kept): 24 bytes an edge as read, and
+// as much again while the edges are sorted, beside the graph (a node name
+// is kept once); opt.MaxEntries bounds the edges read. The other formats
+// read the whole input first. ctx is checked every few thousand lines; a
 // cancelled read returns ctx's error, wrapped.
 func ReadGraph(ctx context.Context, r io.Reader, name string, format GraphFormat, opt GraphOptions) (*GraphData, error) {
 	if format < GraphAuto || format > DenseCSV {
 		return nil, fmt.Errorf("%w: unknown graph format %d", ErrInvalid, format)
+	}
+	auto := format == GraphAuto
+	if auto {
+		format = GraphFormatFor(name)
+		if format == EdgeList || format == MatrixMarket {
+			// The banner says what the name may not (/dev/stdin, a file
+			// named .txt): read as an edge list, the banner was a
+			// comment and the size line an edge (review 114).
+			first, src := peekFirst(newLineReader(ctx, r, name, opt.MaxLineBytes))
+			if format == MatrixMarket || matrixMarketBanner([]string{first}) {
+				return parseMatrixMarket(ctx, src, name, &opt)
+			}
+			return parseEdgeList(ctx, src, name, &opt)
+		}
+	}
+	// Edge lists and Matrix Market files are read a line at a time; the
+	// other formats, and .csv files whose format their lines tell, whole.
+	switch format {
+	case EdgeList:
+		return parseEdgeList(ctx, newLineReader(ctx, r, name, opt.MaxLineBytes), name, &opt)
+	case MatrixMarket:
+		return parseMatrixMarket(ctx, newLineReader(ctx, r, name, opt.MaxLineBytes), name, &opt)
 	}
 	lines, err := readAll(ctx, r, name, opt.MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}
 	var warning string
-	if format == GraphAuto {
-		format = GraphFormatFor(name)
+	if auto {
 		if matrixMarketBanner(lines) {
-			// The banner says what the name may not (/dev/stdin, a file
-			// named .txt): read as an edge list, the banner was a
-			// comment and the size line an edge (review 114).
 			format = MatrixMarket
 		} else if format == DenseCSV {
 			format, warning = detectCSVGraph(lines, name, opt.Spelling)
@@ -359,9 +391,9 @@ func ReadGraph(ctx context.Context, r io.Reader, name string, format GraphFormat
 	var d *GraphData
 	switch format {
 	case EdgeList:
-		d, err = parseEdgeList(ctx, lines, name, &opt)
+		d, err = parseEdgeList(ctx, &sliceLines{lines: lines}, name, &opt)
 	case MatrixMarket:
-		d, err = parseMatrixMarket(ctx, lines, name, &opt)
+		d, err = parseMatrixMarket(ctx, &sliceLines{lines: lines}, name, &opt)
 	case GML:
 		d, err = parseGML(ctx, lines, name, &opt)
 	default:
@@ -551,20 +583,25 @@ func detectCSVGraph(lines []string, name string, spelling Spelling) (GraphFormat
 // a table nor a graph format (a .txt edge list of tether gen) as a graph
 // when DetectEdgeList says so.
 //
-// Cost: O(size of the text). ctx is checked every few thousand lines. The
-// errors are those of reading the text, naming it as name: a NUL byte
-// and an over-long line (ParseError, as ReadGraph's), or ctx's error,
-// wrapped.
+// Cost: O(size of the text), read a line at a time (no line kept: it
+// held the text and a string header a line). ctx is checked every few
+// thousand lines. The errors are those of reading the text, naming it as
+// name: a NUL byte and an over-long line (ParseError, as ReadGraph's),
+// or ctx's error, wrapped; the text is read to its end for them even
+// once a line says it is no edge list.
 func DetectEdgeList(ctx context.Context, r io.Reader, name string) (bool, error) {
-	lines, err := readAll(ctx, r, name, 0)
-	if err != nil {
-		return false, err
-	}
+	lr := newLineReader(ctx, r, name, 0)
 	var sp splitter
 	var fields []string
 	edges := 0
-	for ln, l := range lines {
-		if err := poll(ctx, name, ln); err != nil {
+	ln := 0
+	for {
+		l, ok := lr.next()
+		if !ok {
+			break
+		}
+		ln++
+		if err := poll(ctx, name, ln-1); err != nil {
 			return false, err
 		}
 		if isBlank(l) {
@@ -576,15 +613,19 @@ func DetectEdgeList(ctx context.Context, r io.Reader, name string) (bool, error)
 		if edges == 0 {
 			sp = edgeListSplitter(l)
 		}
+		var err error
 		if fields, _, err = sp.split(l, fields); err != nil || len(fields) < 2 || len(fields) > 3 {
-			return false, nil
+			return false, lr.drain()
 		}
 		a, okA := parseInt(fields[0])
 		b, okB := parseInt(fields[1])
 		if !okA || !okB || a < 0 || b < 0 || len(fields) == 3 && !numberLike(fields[2]) {
-			return false, nil
+			return false, lr.drain()
 		}
 		edges++
+	}
+	if err := lr.drain(); err != nil {
+		return false, err
 	}
 	return edges > 0, nil
 }
@@ -606,9 +647,14 @@ func edgeListSplitter(first string) splitter {
 	return sp
 }
 
-// entry is one edge occurrence with the line it came from.
+// entry is one edge occurrence with the line it came from: 24 bytes,
+// since the readers keep one per edge of the file (review of tether
+// serve: an edge list took 240 bytes an edge beyond its graph). Node
+// numbers are below math.MaxInt32, which bounds a graph's nodes (a
+// reader whose numbers pass it has assemble refuse n first). Inside
+// assemble, line holds line<<1 | orientation.
 type entry struct {
-	i, j int
+	i, j int32
 	w    float64
 	line int
 }
@@ -735,25 +781,25 @@ func (n *dupWarning) warning(name string, sp Spelling) string {
 // the combining and the graph.
 func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphOptions, how orientations, m *progress.Meter) (*graph.Graph, *dupWarning, error) {
 	isDirected := how != undirected
-	type key struct{ lo, hi, dir int }
-	type comb struct {
-		key
-		w    float64
-		line int
-	}
+	// In place, each entry becomes its combining form: (lo, hi) in (i, j)
+	// with lo ≤ hi, and line<<1 | dir, dir = 1 when the file gives it as
+	// (hi, lo) and that orientation counts (directed off-diagonal).
+	type comb = entry
+	dirOf := func(c comb) int { return c.line & 1 }
+	lineOf := func(c comb) int { return c.line >> 1 }
 	// at returns the 1-based (row, column) of c as the file gives it.
 	at := func(c comb) (int, int) {
-		if c.dir == 1 {
-			return c.hi + 1, c.lo + 1
+		if dirOf(c) == 1 {
+			return int(c.j) + 1, int(c.i) + 1
 		}
-		return c.lo + 1, c.hi + 1
+		return int(c.i) + 1, int(c.j) + 1
 	}
 	if n > math.MaxInt32 {
 		// The graph refuses so many nodes (and sortKey would overflow).
 		_, err := graph.FromEdges(n, nil)
 		return nil, nil, fmt.Errorf("dataset: %s: %w", name, err)
 	}
-	cs := make([]comb, 0, len(ents))
+	cs := ents[:0]
 	tick := m.Step("sorting the edges", costSort)
 	for t, e := range ents {
 		if t%textline.PollLines == 0 {
@@ -771,12 +817,13 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 		if !isDirected || lo == hi {
 			dir = 0
 		}
-		cs = append(cs, comb{key{lo, hi, dir}, e.w, e.line})
+		cs = append(cs, comb{i: lo, j: hi, w: e.w, line: e.line<<1 | dir})
 	}
 	// By (lo, hi, dir), stably, so the first of repeated entries keeps
 	// its line number (under DupMax, the line of the largest of them, as
 	// combined below): lo, hi < n ≤ 2³¹ − 1, so the key is below 2⁶³.
-	sortKey := func(c comb) uint64 { return (uint64(c.lo)*uint64(n)+uint64(c.hi))<<1 | uint64(c.dir) }
+	sortKey := func(c comb) uint64 { return (uint64(c.i)*uint64(n)+uint64(c.j))<<1 | uint64(dirOf(c)) }
+	same := func(a, b comb) bool { return a.i == b.i && a.j == b.j && dirOf(a) == dirOf(b) }
 	if err := ctxsort.ByKey(ctx, cs, sortKey, tick); err != nil {
 		return nil, nil, stopped(ctx, name)
 	}
@@ -785,28 +832,28 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 	var dup *dupWarning
 	out := 0
 	for _, e := range cs {
-		if out > 0 && cs[out-1].key == e.key {
+		if out > 0 && same(cs[out-1], e) {
 			c := &cs[out-1]
 			switch opt.Duplicates {
 			case DupSum:
 				c.w += e.w
 				if math.IsInf(c.w, 0) {
-					return nil, nil, &ParseError{File: name, Line: e.line, Err: errorf(ErrInvalid, "summed weight of edge (%d,%d) overflows", e.lo, e.hi)}
+					return nil, nil, &ParseError{File: name, Line: lineOf(e), Err: errorf(ErrInvalid, "summed weight of edge (%d,%d) overflows", e.i, e.j)}
 				}
 			case DupError:
-				return nil, nil, &ParseError{File: name, Line: e.line, Err: errorf(ErrInvalid, "edge (%d,%d) repeats line %d", e.lo, e.hi, c.line)}
+				return nil, nil, &ParseError{File: name, Line: lineOf(e), Err: errorf(ErrInvalid, "edge (%d,%d) repeats line %d", e.i, e.j, lineOf(*c))}
 			default:
 				if dup == nil {
 					dup = &dupWarning{}
 				}
 				if e.w != c.w {
 					if dup.count == 0 {
-						dup.line, dup.first, dup.w, dup.wFirst = e.line, c.line, e.w, c.w
+						dup.line, dup.first, dup.w, dup.wFirst = lineOf(e), lineOf(*c), e.w, c.w
 					}
 					dup.count++
 				} else {
 					if dup.same == 0 {
-						dup.sameLine, dup.sameFirst = e.line, c.line
+						dup.sameLine, dup.sameFirst = lineOf(e), lineOf(*c)
 					}
 					dup.same++
 				}
@@ -823,35 +870,46 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 		out++
 	}
 	cs = cs[:out]
-	edges := make([]graph.Edge, 0, len(cs))
+	// The edges take the entries' place: an edge is written at or before
+	// the entry it comes from, once that entry is read (c below), and
+	// neither type holds a pointer (review of tether serve: a copy took
+	// 24 bytes an edge more). Where the two differ in size (32-bit
+	// platforms), a copy.
+	var edges []graph.Edge
+	if unsafe.Sizeof(entry{}) == unsafe.Sizeof(graph.Edge{}) && unsafe.Alignof(entry{}) >= unsafe.Alignof(graph.Edge{}) {
+		edges = unsafe.Slice((*graph.Edge)(unsafe.Pointer(unsafe.SliceData(cs))), len(cs))[:0]
+	} else {
+		edges = make([]graph.Edge, 0, len(cs))
+	}
 	tol := opt.symTol()
 	for a := 0; a < len(cs); a++ {
 		c := cs[a]
-		if !isDirected || c.lo == c.hi {
-			edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: c.w})
+		lo, hi := int(c.i), int(c.j)
+		if !isDirected || lo == hi {
+			edges = append(edges, graph.Edge{I: lo, J: hi, W: c.w})
 			continue
 		}
 		// Directed off-diagonal: pair (lo,hi,0) with (lo,hi,1).
 		w0, w1 := 0.0, 0.0
-		line := c.line
-		if c.dir == 0 {
+		line := lineOf(c)
+		if dirOf(c) == 0 {
 			w0 = c.w
-			if a+1 < len(cs) && cs[a+1].lo == c.lo && cs[a+1].hi == c.hi {
+			if a+1 < len(cs) && cs[a+1].i == c.i && cs[a+1].j == c.j {
 				w1 = cs[a+1].w
 				if how == mirrored {
 					// One entry given in both triangles.
 					m := cs[a+1]
 					if math.Abs(w0-w1) > tol*math.Max(w0, w1) {
 						first, second := c, m
-						if m.line < c.line {
+						if lineOf(m) < lineOf(c) {
 							first, second = m, c
 						}
 						fi, fj := at(first)
 						si, sj := at(second)
-						return nil, nil, &ParseError{File: name, Line: second.line, Err: errorf(ErrInvalid, "entry (%d,%d) = %g on line %d and its mirror (%d,%d) = %g on line %d differ: a symmetric matrix may give an entry in both triangles only with one value",
-							fi, fj, first.w, first.line, si, sj, second.w, second.line)}
+						return nil, nil, &ParseError{File: name, Line: lineOf(second), Err: errorf(ErrInvalid, "entry (%d,%d) = %g on line %d and its mirror (%d,%d) = %g on line %d differ: a symmetric matrix may give an entry in both triangles only with one value",
+							fi, fj, first.w, lineOf(first), si, sj, second.w, lineOf(second))}
 					}
-					edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: w0})
+					edges = append(edges, graph.Edge{I: lo, J: hi, W: w0})
 					a++
 					continue
 				}
@@ -862,19 +920,19 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 		}
 		if how == mirrored {
 			// In one triangle only: the entry and its mirror.
-			edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: c.w})
+			edges = append(edges, graph.Edge{I: lo, J: hi, W: c.w})
 			continue
 		}
 		w := w0
 		if math.Abs(w0-w1) > tol*math.Max(w0, w1) {
 			if !opt.Symmetrize {
-				return nil, nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize%s)", c.lo+1, c.hi+1, w0, c.hi+1, c.lo+1, w1, then(opt.Spelling.Remedy("symmetrize", "true")))}
+				return nil, nil, &ParseError{File: name, Line: line, Err: errorf(ErrInvalid, "matrix is not symmetric: A[%d,%d] = %g but A[%d,%d] = %g (to use (A+Aᵀ)/2, set GraphOptions.Symmetrize%s)", lo+1, hi+1, w0, hi+1, lo+1, w1, then(opt.Spelling.Remedy("symmetrize", "true")))}
 			}
 		}
 		if opt.Symmetrize {
 			w = w0/2 + w1/2
 		}
-		edges = append(edges, graph.Edge{I: c.lo, J: c.hi, W: w})
+		edges = append(edges, graph.Edge{I: lo, J: hi, W: w})
 	}
 	if err := stopped(ctx, name); err != nil {
 		return nil, nil, err
@@ -1114,344 +1172,6 @@ const (
 	costGraph   = 3
 )
 
-// newParseMeter returns the meter of the parse of the edge list lines
-// (nil without opt.Recorder) and the planned cost of its nodes' step: the
-// names' when opt.NamedNodes is set or the last line that is neither
-// blank nor a comment begins with a field that is not an integer (a
-// guess for the plan only: the parse decides). Cost O(length of the last
-// such line), or of the lines after it.
-func newParseMeter(lines []string, name string, opt *GraphOptions) (*progress.Meter, float64) {
-	if opt.Recorder == nil {
-		return nil, 0
-	}
-	named := opt.NamedNodes
-	for i := len(lines) - 1; i >= 0 && !named; i-- {
-		if isBlank(lines[i]) {
-			continue
-		}
-		t := trimLeftBlank(lines[i])
-		if t[0] == '#' || t[0] == '%' {
-			continue
-		}
-		if k := strings.IndexAny(t, " \t,;"); k >= 0 {
-			t = t[:k]
-		}
-		named = !intLike(t)
-		break
-	}
-	nodes := float64(costNumbers)
-	if named {
-		nodes = costNames
-	}
-	return progress.NewMeter(opt.Recorder, "parsing "+name, costLines+nodes+costSort+costCombine+costGraph), nodes
-}
-
-// parseEdgeList implements the edge-list format of ReadGraph. A first line
-// written by WriteEdgeList (edgeListDeclared) sets the node count, unless
-// opt sets NumNodes, and base 0, unless opt sets a Base.
-func parseEdgeList(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
-	if matrixMarketBanner(lines) {
-		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "a Matrix Market file (its first line is the %%%%MatrixMarket banner) read as an edge list, whose %%-lines are comments: its size line would be an edge (set GraphOptions.Format to MatrixMarket%s)", then(opt.Spelling.Remedy("graph-format", "mtx")))}
-	}
-	declared := false // the first line declares the node count (WriteEdgeList)
-	for _, l := range lines {
-		if isBlank(l) {
-			continue
-		}
-		if n, ok := edgeListDeclared(l); ok {
-			declared = true
-			o := *opt
-			if o.NumNodes == 0 {
-				o.NumNodes = n
-			}
-			if o.Base == BaseAuto {
-				o.Base = Base0
-			}
-			opt = &o
-		}
-		break
-	}
-	m, nodeCost := newParseMeter(lines, name, opt)
-	tick := m.Step("lines", costLines)
-	type rec struct {
-		a, b    string
-		w       float64
-		line    int
-		weighed bool // the line has a third field
-	}
-	recs := make([]rec, 0, len(lines))
-	var sp splitter
-	decided := false
-	var fields []string
-	header := 0 // line of the header, 0 if none
-	for ln, l := range lines {
-		if err := poll(ctx, name, ln); err != nil {
-			return nil, err
-		}
-		if tick != nil && ln%textline.PollLines == 0 {
-			tick(float64(ln) / float64(len(lines)))
-		}
-		if isBlank(l) {
-			continue
-		}
-		if t := trimLeftBlank(l); t[0] == '#' || t[0] == '%' {
-			continue
-		}
-		if !decided {
-			sp = edgeListSplitter(l)
-			decided = true
-		}
-		var pos int
-		var err error
-		fields, pos, err = sp.split(l, fields)
-		if err != nil {
-			return nil, &ParseError{File: name, Line: ln + 1, Err: fmt.Errorf("character %d: %w", pos, err)}
-		}
-		if len(fields) < 2 || len(fields) > 3 {
-			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "%s, want \"i j\" or \"i j w\"", wording.Count(len(fields), "field", "fields"))}
-		}
-		r := rec{a: fields[0], b: fields[1], w: 1, line: ln + 1, weighed: len(fields) == 3}
-		if len(fields) == 3 {
-			w, err := checkWeightText(fields[2])
-			if err != nil {
-				// A header such as "source target weight": only the first
-				// data line, and only when neither its node fields nor its
-				// weight field are written as numbers. "1 2 Inf" is an edge
-				// with a bad weight, not a header.
-				if len(recs) == 0 && header == 0 && !numberLike(fields[0]) && !numberLike(fields[1]) && !numberLike(fields[2]) {
-					header = ln + 1
-					continue
-				}
-				return nil, &ParseError{File: name, Line: ln + 1, Column: 3, Value: fields[2], Err: err}
-			}
-			r.w = w
-		}
-		recs = append(recs, r)
-	}
-	// A header of two names followed by integer lines, or of two words
-	// that name edge-list columns ("source target", "from,to") and occur
-	// nowhere else in the file, as nodes of named edges would.
-	if header == 0 && len(recs) >= 2 {
-		if !numberLike(recs[0].a) && !numberLike(recs[0].b) && intLike(recs[1].a) && intLike(recs[1].b) {
-			header = recs[0].line
-			recs = recs[1:]
-		} else if isWord(recs[0].a, edgeHeaderWords) && isWord(recs[0].b, edgeHeaderWords) && !recs[0].weighed && !slices.ContainsFunc(recs[1:], func(r rec) bool {
-			return r.a == recs[0].a || r.b == recs[0].a || r.a == recs[0].b || r.b == recs[0].b
-		}) {
-			header = recs[0].line
-			recs = recs[1:]
-		}
-	}
-	// No edge: a file of comments (or a header) alone, an empty graph
-	// without a word, is an error, unless the caller or the file
-	// (WriteEdgeList's first line) gave the node count: a graph of
-	// nodes without edges, with a warning.
-	var noEdges string
-	if len(recs) == 0 {
-		what := "every line is blank or a comment"
-		if header > 0 {
-			what = fmt.Sprintf("line %d, read as a header, is its only data line", header)
-		}
-		if opt.NumNodes == 0 && !declared {
-			return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no edges: %s (an edge list holds \"i j\" or \"i j w\" lines; a graph of nodes without edges needs its node count, GraphOptions.NumNodes)", what)}
-		}
-		noEdges = fmt.Sprintf("%s: no edges (%s): the graph has its declared nodes and no edge", name, what)
-	}
-	// Every data line has the fields of the first: "i j" lines and "i j w"
-	// lines do not mix. A weighted file whose last line lost its weight
-	// ("2 3 0.1" cut to "2 3") read that edge with weight 1, silently.
-	for _, r := range recs[min(1, len(recs)):] {
-		if r.weighed != recs[0].weighed {
-			got, want := 2, 3
-			if r.weighed {
-				got, want = 3, 2
-			}
-			return nil, &ParseError{File: name, Line: r.line, Err: errorf(ErrSyntax, "%s, want %d as on the first data line (line %d): every edge has a weight or none does", wording.Count(got, "field", "fields"), want, recs[0].line)}
-		}
-	}
-	// Nodes are all integers or, with NamedNodes, all names; a mixture is
-	// an error naming the first token of the other kind. An integer too
-	// long to read is still an integer (intLike), out of range below.
-	allInt := !opt.NamedNodes
-	minIdx, maxIdx := math.MaxInt, 0
-	maxN := opt.maxNodes()
-	if err := stopped(ctx, name); err != nil {
-		return nil, err
-	}
-	// Three passes over the records for integer nodes, one for names:
-	// each checks ctx, and tells the meter, every textline.PollLines.
-	nodes := m.Step("numbering the nodes", nodeCost)
-	pass := func(p, passes, t int) error {
-		if t%textline.PollLines != 0 {
-			return nil
-		}
-		if nodes != nil {
-			nodes((float64(p) + float64(t)/float64(len(recs))) / float64(passes))
-		}
-		return stopped(ctx, name)
-	}
-	if allInt && len(recs) > 0 {
-		firstInt := intLike(recs[0].a)
-		if !firstInt && allNumbers(recs, func(r rec) [2]string { return [2]string{r.a, r.b} }) {
-			// Every node written as a number, not all integers
-			// (np.savetxt's "0.000000000000000000e+00"): a matrix of
-			// numbers read as a graph of named nodes (review 114). Names
-			// among them ("a b", "b 1.5") are names, as before.
-			r := recs[0]
-			s := r.a
-			if intLike(s) {
-				s = r.b
-			}
-			return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrSyntax, "every node is written as a number, and not all as integers: node numbers are integers (an affinity matrix needs GraphOptions.Format DenseCSV%s; nodes named by such numbers need GraphOptions.NamedNodes%s)", then(opt.Spelling.Remedy("graph-format", "dense")), then(opt.Spelling.Remedy("named-nodes")))}
-		}
-		for t, r := range recs {
-			if err := pass(0, 3, t); err != nil {
-				return nil, err
-			}
-			for _, s := range [2]string{r.a, r.b} {
-				if ok := intLike(s); ok != firstInt {
-					what := "is not an integer, but"
-					if ok {
-						what = "is an integer, but"
-					}
-					return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrSyntax, "node %s line %d has node %s: mix of integer node numbers and names (to read every node as a name, set GraphOptions.NamedNodes%s)", what, recs[0].line, quote(recs[0].a), namedFix(opt.Spelling))}
-				}
-			}
-		}
-		allInt = firstInt
-	}
-	if allInt {
-		for t, r := range recs {
-			if err := pass(1, 3, t); err != nil {
-				return nil, err
-			}
-			for _, s := range [2]string{r.a, r.b} {
-				if _, ok := parseInt(s); !ok {
-					if s[0] == '-' {
-						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrInvalid, "negative node number")}
-					}
-					return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "node number out of range: at most %d nodes are read (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
-				}
-			}
-			a, _ := parseInt(r.a)
-			b, _ := parseInt(r.b)
-			if a < 0 || b < 0 {
-				v := r.a
-				if b < 0 {
-					v = r.b
-				}
-				return nil, &ParseError{File: name, Line: r.line, Value: v, Err: errorf(ErrInvalid, "negative node number")}
-			}
-			minIdx, maxIdx = min(minIdx, a, b), max(maxIdx, a, b)
-		}
-	}
-	d := &GraphData{HeaderLine: header}
-	if noEdges != "" {
-		d.Warnings = append(d.Warnings, noEdges)
-	}
-	ents := make([]entry, 0, len(recs))
-	n := 0
-	if allInt {
-		base := 0
-		switch opt.Base {
-		case Base1:
-			base = 1
-		case BaseAuto:
-			// NumNodes above the largest number leaves room for node 0:
-			// 0-based then, as the constraint and label files are
-			// (review 86: "1 2/2 3/3 1/4 5" with NumNodes 6 was read
-			// 1-based, and every pair pointed at the wrong nodes).
-			// The choice is a guess either way when the smallest number
-			// is 1 and NumNodes does not settle it: warned (review 89:
-			// a 1-based file whose last node has no edge was read 0-based
-			// without a word).
-			if minIdx == 1 && (opt.NumNodes == 0 || maxIdx >= opt.NumNodes) {
-				base = 1
-				if opt.NumNodes == 0 {
-					d.Warnings = append(d.Warnings, baseOneWarning(name, opt.Spelling))
-				}
-			} else if minIdx == 1 {
-				d.Warnings = append(d.Warnings, baseZeroWarning(name, maxIdx, opt.NumNodes, opt.Spelling))
-			}
-		}
-		d.Base = base
-		for t, r := range recs {
-			if err := pass(2, 3, t); err != nil {
-				return nil, err
-			}
-			a, _ := parseInt(r.a)
-			b, _ := parseInt(r.b)
-			for _, v := range [2]int{a, b} {
-				if v < base {
-					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number below the base %d", base)}
-				}
-				if v-base >= maxN {
-					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrTooLarge, "node number ≥ %d nodes (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
-				}
-				if opt.NumNodes > 0 && v-base >= opt.NumNodes {
-					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number outside the %s declared (integers that are IDs rather than node numbers are read as names with GraphOptions.NamedNodes%s)", wording.Count(opt.NumNodes, "node", "nodes"), then(opt.Spelling.Remedy("named-nodes")))}
-				}
-			}
-			n = max(n, a-base+1, b-base+1)
-			ents = append(ents, entry{a - base, b - base, r.w, r.line})
-		}
-	} else {
-		id := make(map[string]int)
-		for t, r := range recs {
-			if err := pass(0, 1, t); err != nil {
-				return nil, err
-			}
-			for c, s := range [2]string{r.a, r.b} {
-				if strings.TrimSpace(s) == "" {
-					// A missing node (",b,1"): read as a node named ""
-					// it joined the graph, and the labels files then
-					// numbered every node (KeyNames; review 114).
-					return nil, &ParseError{File: name, Line: r.line, Column: c + 1, Err: errorf(ErrSyntax, "empty node name: the line lacks a node")}
-				}
-				if _, ok := id[s]; !ok {
-					if len(id) >= maxN {
-						return nil, &ParseError{File: name, Line: r.line, Value: s, Err: errorf(ErrTooLarge, "more than %d nodes (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
-					}
-					id[s] = len(id)
-					d.Names = append(d.Names, s)
-				}
-			}
-			ents = append(ents, entry{id[r.a], id[r.b], r.w, r.line})
-		}
-		n = len(id)
-		if opt.NumNodes > 0 && n > opt.NumNodes {
-			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d named nodes, more than the %d declared", n, opt.NumNodes)}
-		}
-	}
-	if opt.NumNodes > 0 {
-		n = opt.NumNodes
-		if n > maxN {
-			return nil, &ParseError{File: name, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d%s", n, maxN, paren(opt.Spelling.maxNodes()))}
-		}
-	} else if allInt {
-		// The caller declared no node count (nor did the file): IDs
-		// read as node numbers leave most nodes without an edge.
-		if w := sparseNumbersWarning(name, n, d.Base, ents, opt.Spelling); w != "" {
-			d.Warnings = append(d.Warnings, w)
-		}
-	}
-	g, dup, err := assemble(ctx, name, n, ents, opt, undirected, m)
-	if err != nil {
-		return nil, namedOverflow(err, name, func(i int) string {
-			if d.Names != nil {
-				return d.Names[i]
-			}
-			return strconv.Itoa(i + d.Base)
-		})
-	}
-	m.Done()
-	if dup != nil && dup.count > 0 {
-		d.Warnings = append(d.Warnings, dup.warning(name, opt.Spelling))
-	}
-	d.G = g
-	return d, nil
-}
-
 // sparseMinNodes and sparseMaxShare are the rule of sparseNumbersWarning:
 // an edge list numbering n ≥ sparseMinNodes nodes of which fewer than
 // n/sparseMaxShare appear in an edge. A graph with isolated nodes, even
@@ -1478,7 +1198,7 @@ func sparseNumbersWarning(name string, n, base int, ents []entry, sp Spelling) s
 	seen := make([]bool, n)
 	used := 0
 	for _, e := range ents {
-		for _, v := range [2]int{e.i, e.j} {
+		for _, v := range [2]int32{e.i, e.j} {
 			if !seen[v] {
 				seen[v] = true
 				used++
@@ -1513,13 +1233,39 @@ func baseZeroWarning(name string, max, n int, sp Spelling) string {
 }
 
 // parseMatrixMarket implements the Matrix Market reader of ReadGraph.
-func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *GraphOptions) (*GraphData, error) {
-	if len(lines) == 0 {
+func parseMatrixMarket(ctx context.Context, src lineSource, name string, opt *GraphOptions) (*GraphData, error) {
+	limited := false
+	d, err := readMatrixMarket(ctx, src, name, opt, &limited)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) && !limited {
+			// An error of a line: a failed read after it overrides it, as
+			// when the text was read whole first.
+			if rerr := src.drain(); rerr != nil {
+				return nil, rerr
+			}
+		}
+		return nil, err
+	}
+	return d, nil
+}
+
+// readMatrixMarket reads the Matrix Market file of src for
+// parseMatrixMarket: the lines one at a time, each entry kept as an entry
+// (24 bytes), no line kept. Its errors of a line are returned before the
+// rest of the input is read; *limited is set when the error is that of
+// more entries than opt.MaxEntries, which stops the read at once.
+func readMatrixMarket(ctx context.Context, src lineSource, name string, opt *GraphOptions, limited *bool) (*GraphData, error) {
+	first, ok := src.next()
+	if !ok {
+		if err := src.drain(); err != nil {
+			return nil, err
+		}
 		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "empty file")}
 	}
-	hdr := strings.Fields(strings.ToLower(lines[0]))
+	hdr := strings.Fields(strings.ToLower(first))
 	if len(hdr) != 5 || hdr[0] != "%%matrixmarket" {
-		return nil, &ParseError{File: name, Line: 1, Value: lines[0], Err: errorf(ErrSyntax, "want a header \"%%%%MatrixMarket matrix coordinate <field> <symmetry>\"")}
+		return nil, &ParseError{File: name, Line: 1, Value: strings.Clone(first), Err: errorf(ErrSyntax, "want a header \"%%%%MatrixMarket matrix coordinate <field> <symmetry>\"")}
 	}
 	if hdr[1] != "matrix" || hdr[2] != "coordinate" {
 		return nil, &ParseError{File: name, Line: 1, Value: hdr[1] + " " + hdr[2], Err: errorf(ErrSyntax, "only \"matrix coordinate\" files are supported")}
@@ -1544,11 +1290,16 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 	var ents []entry
 	var fields []string
 	sp := splitter{}
-	for ln := 1; ln < len(lines); ln++ {
+	ln := 0 // 0-based number of the line read
+	for {
+		l, ok := src.next()
+		if !ok {
+			break
+		}
+		ln++
 		if err := poll(ctx, name, ln); err != nil {
 			return nil, err
 		}
-		l := lines[ln]
 		if isBlank(l) {
 			continue
 		}
@@ -1558,18 +1309,18 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 		fields, _, _ = sp.split(l, fields)
 		if !sizeSeen {
 			if len(fields) != 3 {
-				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrSyntax, "want the size line \"rows cols entries\"")}
+				return nil, &ParseError{File: name, Line: ln + 1, Value: strings.Clone(l), Err: errorf(ErrSyntax, "want the size line \"rows cols entries\"")}
 			}
 			for _, f := range fields {
 				if !intLike(f) || f[0] == '-' {
-					return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrSyntax, "size line must hold three non-negative integers")}
+					return nil, &ParseError{File: name, Line: ln + 1, Value: strings.Clone(l), Err: errorf(ErrSyntax, "size line must hold three non-negative integers")}
 				}
 			}
 			// Integers too long to read are out of range: more nodes
 			// or entries than any file is read with.
 			for k, what := range [2]string{"rows", "columns"} {
 				if _, ok := parseInt(fields[k]); !ok {
-					return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrTooLarge, "%s %s out of range: more than GraphOptions.MaxNodes = %d nodes%s", fields[k], what, opt.maxNodes(), paren(opt.Spelling.maxNodes()))}
+					return nil, &ParseError{File: name, Line: ln + 1, Value: strings.Clone(l), Err: errorf(ErrTooLarge, "%s %s out of range: more than GraphOptions.MaxNodes = %d nodes%s", fields[k], what, opt.maxNodes(), paren(opt.Spelling.maxNodes()))}
 				}
 			}
 			var cols int
@@ -1577,19 +1328,21 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 			cols, _ = parseInt(fields[1])
 			var ok bool
 			if nnz, ok = parseInt(fields[2]); !ok {
-				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "%s entries out of range: cannot fit a %d×%d matrix", fields[2], rows, cols)}
+				return nil, &ParseError{File: name, Line: ln + 1, Value: strings.Clone(l), Err: errorf(ErrInvalid, "%s entries out of range: cannot fit a %d×%d matrix", fields[2], rows, cols)}
 			}
 			if rows != cols {
-				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "matrix is %d×%d, an affinity matrix must be square", rows, cols)}
+				return nil, &ParseError{File: name, Line: ln + 1, Value: strings.Clone(l), Err: errorf(ErrInvalid, "matrix is %d×%d, an affinity matrix must be square", rows, cols)}
 			}
 			if rows > opt.maxNodes() {
-				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d%s", rows, opt.maxNodes(), paren(opt.Spelling.maxNodes()))}
+				return nil, &ParseError{File: name, Line: ln + 1, Value: strings.Clone(l), Err: errorf(ErrTooLarge, "%d nodes exceed GraphOptions.MaxNodes = %d%s", rows, opt.maxNodes(), paren(opt.Spelling.maxNodes()))}
 			}
 			if rows > 0 && nnz/rows > rows {
-				return nil, &ParseError{File: name, Line: ln + 1, Value: l, Err: errorf(ErrInvalid, "%d entries cannot fit a %d×%d matrix", nnz, rows, rows)}
+				return nil, &ParseError{File: name, Line: ln + 1, Value: strings.Clone(l), Err: errorf(ErrInvalid, "%d entries cannot fit a %d×%d matrix", nnz, rows, rows)}
 			}
-			// Never trust nnz for allocation beyond what the file can hold.
-			ents = make([]entry, 0, min(nnz, len(lines)-ln))
+			// Never trust nnz for allocation beyond what the file has
+			// shown it holds: room is added as the entries come
+			// (growth), never beyond nnz.
+			ents = make([]entry, 0, min(nnz, 1024))
 			sizeSeen = true
 			continue
 		}
@@ -1604,11 +1357,11 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 		var ij [2]int
 		for k, what := range [2]string{"row", "column"} {
 			if !intLike(fields[k]) {
-				return nil, &ParseError{File: name, Line: ln + 1, Column: k + 1, Value: fields[k], Err: errorf(ErrSyntax, "%s index is not an integer", what)}
+				return nil, &ParseError{File: name, Line: ln + 1, Column: k + 1, Value: strings.Clone(fields[k]), Err: errorf(ErrSyntax, "%s index is not an integer", what)}
 			}
 			v, ok := parseInt(fields[k])
 			if !ok || v < 1 || v > rows {
-				return nil, &ParseError{File: name, Line: ln + 1, Column: k + 1, Value: fields[k], Err: errorf(ErrInvalid, "%s index outside 1…%d", what, rows)}
+				return nil, &ParseError{File: name, Line: ln + 1, Column: k + 1, Value: strings.Clone(fields[k]), Err: errorf(ErrInvalid, "%s index outside 1…%d", what, rows)}
 			}
 			ij[k] = v
 		}
@@ -1617,19 +1370,29 @@ func parseMatrixMarket(ctx context.Context, lines []string, name string, opt *Gr
 		if want == 3 {
 			var err error
 			if w, err = checkWeightText(fields[2]); err != nil {
-				return nil, &ParseError{File: name, Line: ln + 1, Column: 3, Value: fields[2], Err: err}
+				return nil, &ParseError{File: name, Line: ln + 1, Column: 3, Value: strings.Clone(fields[2]), Err: err}
 			}
 			if field == "integer" && w != math.Trunc(w) {
-				return nil, &ParseError{File: name, Line: ln + 1, Column: 3, Value: fields[2], Err: errorf(ErrSyntax, "not an integer in an integer matrix")}
+				return nil, &ParseError{File: name, Line: ln + 1, Column: 3, Value: strings.Clone(fields[2]), Err: errorf(ErrSyntax, "not an integer in an integer matrix")}
 			}
 		}
-		ents = append(ents, entry{i - 1, j - 1, w, ln + 1})
+		if limit := opt.MaxEntries; limit > 0 && len(ents) >= limit {
+			*limited = true
+			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrTooLarge, "the file has more than %d entries by this line, the limit GraphOptions.MaxEntries", limit)}
+		}
+		if len(ents) == cap(ents) {
+			ents = slices.Grow(ents, min(growth(src, len(ents), opt.MaxEntries), nnz-len(ents)))
+		}
+		ents = append(ents, entry{i: int32(i - 1), j: int32(j - 1), w: w, line: ln + 1})
+	}
+	if err := src.drain(); err != nil {
+		return nil, err
 	}
 	if !sizeSeen {
 		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no size line")}
 	}
 	if len(ents) != nnz {
-		return nil, &ParseError{File: name, Line: len(lines), Err: errorf(ErrSyntax, "%d entries, the size line declares %d", len(ents), nnz)}
+		return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrSyntax, "%d entries, the size line declares %d", len(ents), nnz)}
 	}
 	how := mirrored
 	if sym == "general" {

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/tether-sc/tether/internal/fieldsplit"
 	"github.com/tether-sc/tether/internal/inputfile"
@@ -146,25 +149,25 @@ const DefaultMaxLineBytes = textline.DefaultMaxBytes
 // cancelled, with ctx's error wrapped, naming the file and the line
 // reached) and as the input is cut into lines (textline.Lines).
 //
-// Cost: O(size) time; the lines are substrings of one copy of the input, so
-// memory is the input plus one string header per line.
+// Cost: O(size) time; the lines are substrings of the input as read, so
+// memory is the input plus one string header per line (and, when r does
+// not tell its size, the input's growing copies as it is read).
 func readAll(ctx context.Context, r io.Reader, name string, maxLine int) ([]string, error) {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
 	tr := &textline.Reader{R: r, Ctx: ctx, Max: maxLine}
-	data, err := io.ReadAll(tr)
-	switch {
-	case errors.Is(err, textline.ErrNUL):
-		return nil, &ParseError{File: name, Line: textline.Number(data), Err: errorf(ErrSyntax, "NUL byte at byte %d: binary data, not a text file (UTF-16 text must be saved as UTF-8)", len(data)+1)}
-	case errors.Is(err, textline.ErrLong):
-		return nil, &ParseError{File: name, Line: textline.Number(data[:len(data)-tr.Run]), Err: errorf(ErrTooLarge, "line is longer than the limit of %d bytes (is this a text file with one record per line?)", maxLine)}
-	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
-		return nil, fmt.Errorf("dataset: %s: reading stopped at line %d: %w", name, textline.Number(data), err)
-	case err != nil:
-		return nil, fmt.Errorf("dataset: %s: reading: %w", name, err)
+	data, err := readWhole(tr, sizeOf(r))
+	if err != nil {
+		line := textline.Number(data)
+		if errors.Is(err, textline.ErrLong) {
+			line = textline.Number(data[:len(data)-tr.Run])
+		}
+		return nil, readFailure(ctx, err, name, maxLine, len(data), line)
 	}
-	lines, long, length, err := textline.Lines(ctx, string(data), maxLine)
+	// The lines are substrings of data itself, which nothing writes
+	// after this (string(data) copied the whole input once more).
+	lines, long, length, err := textline.Lines(ctx, unsafe.String(unsafe.SliceData(data), len(data)), maxLine)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %s: stopped while cutting the lines: %w", name, err)
 	}
@@ -172,6 +175,184 @@ func readAll(ctx context.Context, r io.Reader, name string, maxLine int) ([]stri
 		return nil, &ParseError{File: name, Line: long, Err: errorf(ErrTooLarge, "line is %d bytes long, more than the limit of %d (is this a text file with one record per line?)", length, maxLine)}
 	}
 	return lines, nil
+}
+
+// sizeOf returns the size of what r reads when r tells it, −1 otherwise:
+// the length of a bytes.Reader or strings.Reader, the size of a regular
+// file (os.File, inputfile.File; read from its start, as the readers'
+// files are opened). Cost O(1), a stat.
+func sizeOf(r io.Reader) int {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return r.Len()
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			return int(min(fi.Size(), math.MaxInt))
+		}
+	}
+	return -1
+}
+
+// readWhole is io.ReadAll with room for size bytes (and one more, to see
+// the end) from the start when size ≥ 0: reading a file of known size
+// allocates it once, instead of about three times in growing copies.
+func readWhole(r io.Reader, size int) ([]byte, error) {
+	if size < 0 {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, size+512)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// readFailure is the error of a read of the file name that failed with
+// err (textline.Reader's errors, ctx's, r's) after size bytes, line being
+// the 1-based number of the line it stopped in (of the line the long run
+// began, for textline.ErrLong). readAll and lineReader share it.
+func readFailure(ctx context.Context, err error, name string, maxLine, size, line int) error {
+	switch {
+	case errors.Is(err, textline.ErrNUL):
+		return &ParseError{File: name, Line: line, Err: errorf(ErrSyntax, "NUL byte at byte %d: binary data, not a text file (UTF-16 text must be saved as UTF-8)", size+1)}
+	case errors.Is(err, textline.ErrLong):
+		return &ParseError{File: name, Line: line, Err: errorf(ErrTooLarge, "line is longer than the limit of %d bytes (is this a text file with one record per line?)", maxLine)}
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return fmt.Errorf("dataset: %s: reading stopped at line %d: %w", name, line, err)
+	}
+	return fmt.Errorf("dataset: %s: reading: %w", name, err)
+}
+
+// lineReader cuts the text of r into lines as readAll does (textline's
+// line endings, a leading byte order mark dropped, the same errors for NUL
+// bytes, long lines, cancellation and failed reads) one line at a time,
+// keeping only the line being read: memory O(longest line + 64 KiB)
+// instead of the whole text. The line next returns aliases the reader's
+// buffer and is valid until the next call: a caller that keeps it (or a
+// field of it) keeps strings.Clone of it.
+type lineReader struct {
+	ctx     context.Context
+	tr      textline.Reader
+	name    string
+	maxLine int
+	buf     []byte // buf[start:] is read and not yet cut
+	start   int
+	eof     bool
+	err     error // the read's error (readFailure), final
+	long    error // the first line longer than maxLine
+	lines   int   // lines returned so far
+	read    int   // bytes read so far
+	size    int   // the input's size when r tells it (Len, Stat), else -1
+}
+
+// newLineReader returns the lineReader of r, named name in its errors,
+// with lines of at most maxLine bytes (DefaultMaxLineBytes if ≤ 0). ctx is
+// checked before every read of r.
+func newLineReader(ctx context.Context, r io.Reader, name string, maxLine int) *lineReader {
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLineBytes
+	}
+	return &lineReader{ctx: ctx, tr: textline.Reader{R: r, Ctx: ctx, Max: maxLine}, name: name, maxLine: maxLine, buf: make([]byte, 0, 64<<10), size: sizeOf(r)}
+}
+
+// next returns the next line, without its ending, and true; false at the
+// end of the input or after a failed read (then Err says why).
+func (lr *lineReader) next() (string, bool) {
+	if lr.err != nil {
+		// Lines read before a failed read are not given: the read's
+		// error is the answer, as it was readAll's.
+		return "", false
+	}
+	for {
+		advance, tok, _ := textline.Split(lr.buf[lr.start:], lr.eof)
+		if advance > 0 {
+			lr.start += advance
+			if lr.lines == 0 && len(tok) >= len(textline.BOM) && string(tok[:len(textline.BOM)]) == textline.BOM {
+				tok = tok[len(textline.BOM):]
+				if advance == len(textline.BOM) {
+					// The byte order mark alone: no line.
+					continue
+				}
+			}
+			lr.lines++
+			if len(tok) > lr.maxLine && lr.long == nil {
+				// A long line whose end came in the same read: refused
+				// as readAll does once the whole input is read, a failed
+				// read after it overriding it.
+				lr.long = &ParseError{File: lr.name, Line: lr.lines, Err: errorf(ErrTooLarge, "line is %d bytes long, more than the limit of %d (is this a text file with one record per line?)", len(tok), lr.maxLine)}
+				for {
+					if _, ok := lr.next(); !ok {
+						break
+					}
+				}
+				if lr.err == nil {
+					lr.err = lr.long
+				}
+				return "", false
+			}
+			return unsafe.String(unsafe.SliceData(tok), len(tok)), true
+		}
+		if lr.eof || lr.err != nil {
+			return "", false
+		}
+		// Keep the unread bytes, at the buffer's start, and read more.
+		n := copy(lr.buf, lr.buf[lr.start:])
+		lr.buf, lr.start = lr.buf[:n], 0
+		if len(lr.buf) == cap(lr.buf) {
+			lr.buf = slices.Grow(lr.buf, len(lr.buf))
+		}
+		k, err := lr.tr.Read(lr.buf[len(lr.buf):cap(lr.buf)])
+		lr.buf = lr.buf[:len(lr.buf)+k]
+		lr.read += k
+		switch {
+		case err == io.EOF:
+			lr.eof = true
+		case err != nil:
+			// The line it stopped in, counted as readAll counts it: the
+			// lines returned, and the line endings of the bytes read
+			// after them.
+			rest := lr.buf[lr.start:]
+			if errors.Is(err, textline.ErrLong) {
+				rest = rest[:len(rest)-lr.tr.Run]
+			}
+			lr.err = readFailure(lr.ctx, err, lr.name, lr.maxLine, lr.read, lr.lines+textline.Number(rest))
+			return "", false
+		}
+	}
+}
+
+// Err returns the error that ended the read, nil at the end of the input.
+func (lr *lineReader) Err() error { return lr.err }
+
+// drain reads the rest of the input without cutting it, as readAll would
+// have read it before any line was parsed, and returns the read's error
+// (nil when it reached the end): the readers call it before they report an
+// error of a line, which a failed read after it overrides, as it did when
+// the whole input was read first.
+func (lr *lineReader) drain() error {
+	for {
+		if _, ok := lr.next(); !ok {
+			return lr.err
+		}
+	}
+}
+
+// fraction returns the share of the input cut into lines, for the
+// progress and the readers' allocation, or −1 when the size is unknown.
+func (lr *lineReader) fraction() float64 {
+	if lr.size <= 0 {
+		return -1
+	}
+	return float64(lr.read-(len(lr.buf)-lr.start)) / float64(lr.size)
 }
 
 // poll is textline.Poll with the package's prefix: ctx's error, wrapped

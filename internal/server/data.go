@@ -330,7 +330,10 @@ func spelling() dataset.Spelling {
 // 1 GB before the budget refused it (review 116). A dense matrix's
 // entries are bounded so too (dataset.GraphOptions.MaxDenseEntries: the
 // 12-byte entries the budget holds beside the text), checked as they are
-// read.
+// read, and so are the edges of an edge list or Matrix Market file
+// (GraphOptions.MaxEntries: edgeReadBytes each): a 64 MiB edge list took
+// about 15 times its size before the budget refused it, and each edge
+// past the budget is no longer read.
 func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spec, maxNodes, budget int, upload bool) (*input.Data, error) {
 	name := o.Name
 	if name == "" {
@@ -351,12 +354,19 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 		// A dense matrix's entries are bounded as a table's cells are: by
 		// the budget beside the text (its reader keeps 12 bytes or so an
 		// entry; it kept 60 times the file before, review of tether serve).
-		maxEntries := max((int64(budget)*nodeBytes-int64(text))/entryBytes, 1)
-		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes, MaxDenseEntries: int(min(maxEntries, math.MaxInt)), Spelling: spelling()}
+		// An edge list's or Matrix Market file's edges so too, at
+		// edgeReadBytes an edge.
+		room := int64(budget)*nodeBytes - int64(text)
+		maxEntries := max(room/entryBytes, 1)
+		maxEdges := max(room/edgeReadBytes, 1)
+		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes, MaxDenseEntries: int(min(maxEntries, math.MaxInt)), MaxEntries: int(min(maxEdges, math.MaxInt)), Spelling: spelling()}
 		d, err := input.ReadGraph(ctx, content, name, gopt)
 		if err != nil {
 			if errors.Is(err, dataset.ErrTooLarge) && strings.Contains(err.Error(), "MaxDenseEntries") {
 				return nil, fmt.Errorf("%w: %w; the limit on the entries is this server's budget of %d nodes (1 KiB each) in %d-byte entries", errBadInput, err, budget, entryBytes)
+			}
+			if errors.Is(err, dataset.ErrTooLarge) && strings.Contains(err.Error(), "MaxEntries") {
+				return nil, fmt.Errorf("%w: %w; the limit on the edges is this server's budget of %d nodes (1 KiB each) in %d-byte edges", errBadInput, err, budget, edgeReadBytes)
 			}
 			if how == byContent {
 				return nil, fmt.Errorf("%w: %w; %s was read as a graph (%s): kind features reads it as a feature table", errBadInput, err, name, how)

@@ -146,6 +146,11 @@ const nodeBytes = 1 << 10
 // and a weight; every edge between distinct nodes is stored twice).
 const entryBytes = 12
 
+// edgeReadBytes is what one edge of an edge list or Matrix Market file
+// costs while it is read: the reader's 24-byte entry, and the two stored
+// entries it becomes (dataset.GraphOptions.MaxEntries).
+const edgeReadBytes = 24 + 2*entryBytes
+
 // cost is what a session holding n nodes, the given number of float64
 // values (its features, FGPWC's basis, the last embedding), entries
 // stored entries of its graph and the text of an upload counts against
