@@ -633,7 +633,7 @@ func (d *Data) ReadTruth(ctx context.Context, path string) error {
 // for a pairwise constraints file.
 func (d *Data) ReadTruthSpelled(ctx context.Context, path string, sp dataset.Spelling) error {
 	n, names, byRow := d.sideNodes()
-	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names, Spelling: sp})
+	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names, NameLines: d.sideLines(names), NamesFile: d.Name, Spelling: sp})
 	if err != nil {
 		return err
 	}

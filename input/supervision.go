@@ -184,7 +184,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 	// The labels first: they may give K, which the vote filter reads.
 	class := strconv.Itoa // class c as the labels file writes it
 	if s.Labels != "" {
-		nl, err := s.readNodeLabels(ctx, sideN, sideNames)
+		nl, err := s.readNodeLabels(ctx, sideN, sideNames, d.sideLines(sideNames), d.Name)
 		if err != nil {
 			return a, err
 		}
@@ -407,9 +407,11 @@ func (s Supervision) readConstraints(ctx context.Context, n int, policy constrai
 
 // readNodeLabels reads the partial labels file s.Labels on n nodes named
 // names (nil: none) with dataset.ReadNodeLabelsContext, through s.ReadFile
-// when it is set (else s.open).
-func (s Supervision) readNodeLabels(ctx context.Context, n int, names []string) (*dataset.NodeLabels, error) {
-	opt := dataset.NodeLabelOptions{N: n, Names: names, Spelling: s.Spelling}
+// when it is set (else s.open); lines, when not nil, are the lines of
+// file, the data's, that the names come from
+// (dataset.NodeLabelOptions.NameLines).
+func (s Supervision) readNodeLabels(ctx context.Context, n int, names []string, lines []int, file string) (*dataset.NodeLabels, error) {
+	opt := dataset.NodeLabelOptions{N: n, Names: names, NameLines: lines, NamesFile: file, Spelling: s.Spelling}
 	if s.ReadFile == nil {
 		f, err := s.open(ctx, s.Labels)
 		if err != nil {
