@@ -75,6 +75,14 @@ type ReadOptions struct {
 	// the line that names it, naming the line, the name and the rows that
 	// share it; the other lines are read.
 	Names []string
+	// NameLines, when it has one entry for each of Names, gives the
+	// 1-based line of the data file NamesFile that each name comes from
+	// (the table's Table.RowLines): the error of a shared name then names
+	// the rows by those lines ("the rows on lines 6 and 12 of d.csv"), as
+	// the table's own warnings do; otherwise it names them by their
+	// 0-based index in Names. NamesFile "" is "the data file".
+	NameLines []int
+	NamesFile string
 	// AutoNames, with Names, lets the file choose: it keys its nodes by
 	// name when a node of its first constraint is not an integer, and by
 	// index (Base, the directive) otherwise, as the partial labels reader
@@ -674,7 +682,18 @@ func (lr *lineReader) node(f string) (int, error) {
 			return 0, lr.errf("unknown node name %q%s", f, lr.headerHint)
 		}
 		if rows := lr.shared[f]; rows != nil {
-			return 0, lr.errf("node name %q is shared by rows %s of the names (0-based rows of the data), so line %d cannot say which one it means: make the names distinct, or number the nodes", f, rowList(rows), lr.line)
+			if o := lr.opt; len(o.NameLines) == len(o.Names) {
+				lines := make([]int, len(rows))
+				for k, r := range rows {
+					lines[k] = o.NameLines[r]
+				}
+				file := o.NamesFile
+				if file == "" {
+					file = "the data file"
+				}
+				return 0, lr.errf("node name %q is that of the rows on lines %s of %s, so this line cannot say which one it means: make the names distinct, or number the nodes", f, rowList(lines), file)
+			}
+			return 0, lr.errf("node name %q is shared by rows %s of the names (0-based rows of the data, not file lines), so line %d cannot say which one it means: make the names distinct, or number the nodes", f, rowList(rows), lr.line)
 		}
 		return i, nil
 	}

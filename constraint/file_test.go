@@ -238,8 +238,14 @@ func TestRead(t *testing.T) {
 		// Names that repeat fail on the line that names one, which
 		// names the line and the rows (it refused the file wholesale,
 		// calling the rows nodes).
-		{name: "auto names, duplicate names", in: "a,b,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: `in.csv:1: node name "a" is shared by rows 0 and 1 of the names (0-based rows of the data), so line 1 cannot say which one it means`},
-		{name: "duplicate names on line 2", in: "b,c,ml\nc , a,cl\n", opt: ReadOptions{Names: []string{"a", "b", " a", "c", "a"}}, err: `in.csv:2: node name "a" is shared by rows 0, 2 and 4 of the names (0-based rows of the data), so line 2 cannot say which one it means`},
+		{name: "auto names, duplicate names", in: "a,b,ml\n", opt: ReadOptions{N: 3, Names: []string{"a", "a", "b"}, AutoNames: true}, err: `in.csv:1: node name "a" is shared by rows 0 and 1 of the names (0-based rows of the data, not file lines), so line 1 cannot say which one it means`},
+		{name: "duplicate names on line 2", in: "b,c,ml\nc , a,cl\n", opt: ReadOptions{Names: []string{"a", "b", " a", "c", "a"}}, err: `in.csv:2: node name "a" is shared by rows 0, 2 and 4 of the names (0-based rows of the data, not file lines), so line 2 cannot say which one it means`},
+		// With the lines of the data file the names come from, the error
+		// names those lines, as the table's warning on a dropped row's ID
+		// does (review 152, 3: it named 0-based rows beside the warning's
+		// file lines).
+		{name: "duplicate names, their lines", in: "b,c,ml\nc , a,cl\n", opt: ReadOptions{Names: []string{"a", "b", " a", "c", "a"}, NameLines: []int{2, 3, 5, 6, 9}, NamesFile: "d.csv"}, err: `in.csv:2: node name "a" is that of the rows on lines 2, 5 and 9 of d.csv, so this line cannot say which one it means`},
+		{name: "duplicate names, their lines, no file", in: "a,b,ml\n", opt: ReadOptions{Names: []string{"a", "a", "b"}, NameLines: []int{4, 7, 8}, AutoNames: true}, err: `in.csv:1: node name "a" is that of the rows on lines 4 and 7 of the data file, so this line cannot say which one it means`},
 		{
 			name: "duplicate names not named", in: "b,c,ml\n", opt: ReadOptions{Names: []string{"a", "a", "b", "c"}},
 			want: []Pair{{I: 2, J: 3, Kind: MustLink}}, lines: []int{1}, n: 4,

@@ -129,7 +129,8 @@ type edgeErrors struct {
 // parseEdgeList implements the edge-list format of ReadGraph, reading the
 // lines of src one at a time. A first line written by WriteEdgeList
 // (edgeListDeclared) sets the node count, unless opt sets NumNodes, and
-// base 0, unless opt sets a Base.
+// base 0, unless opt sets a Base; a first line "# N nodes"
+// (edgeListCount) sets the node count alone.
 //
 // Each edge is kept as one entry (24 bytes) and no line is kept. When the
 // first record's first node is an integer (and opt.NamedNodes is not
@@ -224,13 +225,13 @@ func (p *edgeParser) readLines(ctx context.Context) error {
 				p.drain = true
 				return &ParseError{File: name, Err: errorf(ErrSyntax, "a Matrix Market file (its first line is the %%%%MatrixMarket banner) read as an edge list, whose %%-lines are comments: its size line would be an edge (set GraphOptions.Format to MatrixMarket%s)", then(opt.Spelling.Remedy("graph-format", "mtx")))}
 			}
-			if n, ok := edgeListDeclared(l); ok {
+			if n, zeroBased, ok := edgeListCount(l); ok {
 				p.declared = true
 				o := *opt
 				if o.NumNodes == 0 {
 					o.NumNodes = n
 				}
-				if o.Base == BaseAuto {
+				if zeroBased && o.Base == BaseAuto {
 					o.Base = Base0
 				}
 				p.opt, opt = &o, &o
@@ -445,9 +446,11 @@ func (p *edgeParser) finish(ctx context.Context) (*GraphData, error) {
 	// nowhere else in the file, as nodes of named edges would. Integer
 	// records (intMode) begin with an integer: no header.
 	header := p.header
-	if !p.intMode && header == 0 && len(recs) >= 2 {
+	// Two such words alone are a header too, as "source target weight"
+	// is, not an edge between nodes named source and target.
+	if !p.intMode && header == 0 && len(recs) >= 1 {
 		drop := false
-		if !numberLike(p.a0) && !numberLike(p.b0) && intLike(p.a1) && intLike(p.b1) {
+		if len(recs) >= 2 && !numberLike(p.a0) && !numberLike(p.b0) && intLike(p.a1) && intLike(p.b1) {
 			drop = true
 		} else if isWord(p.a0, edgeHeaderWords) && isWord(p.b0, edgeHeaderWords) && !p.weighed0 {
 			drop = true
@@ -477,7 +480,7 @@ func (p *edgeParser) finish(ctx context.Context) (*GraphData, error) {
 			what = fmt.Sprintf("line %d, read as a header, is its only data line", header)
 		}
 		if opt.NumNodes == 0 && !p.declared {
-			return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no edges: %s (an edge list holds \"i j\" or \"i j w\" lines; a graph of nodes without edges needs its node count, GraphOptions.NumNodes)", what)}
+			return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no edges: %s (an edge list holds \"i j\" or \"i j w\" lines; a graph of nodes without edges needs its node count: %s)", what, noEdgesFix(opt.Spelling))}
 		}
 		noEdges = fmt.Sprintf("%s: no edges (%s): the graph has its declared nodes and no edge", name, what)
 	}

@@ -298,21 +298,28 @@ func ReadGraphFileOptions(ctx context.Context, path string, opt GraphOptions) (*
 // tokens are all numbers but not all integers (a matrix of numbers, such
 // as np.savetxt writes), unless opt.NamedNodes is set. Integers are node
 // numbers even when they are IDs (SNAP's files: nodes such as 240891):
-// when neither opt.NumNodes nor the file's first line (WriteEdgeList's)
-// gives the node count, and at least 1000 nodes are read of which fewer
+// when neither opt.NumNodes nor the file's first line gives the node
+// count, and at least 1000 nodes are read of which fewer
 // than one in 10 appear in an edge, GraphData.Warnings says so and names
 // opt.NamedNodes. Only the first data line
 // can be a header, when none of its fields is written as a number and
 // either it has a third field, or the next line's node fields are integers,
 // or its two fields are words naming edge-list columns (source, target,
-// from, to, src, dst, u, v, …) that no other line uses as a node
-// (GraphData.HeaderLine says which line was skipped); any other line with a
+// from, to, src, dst, u, v, …) that no other line uses as a node, a
+// file's only data line included (GraphData.HeaderLine says which line
+// was skipped); any other line with a
 // weight that is not a finite non-negative number ("Inf", "1e400", "NaN")
 // is an error naming it. Edges are undirected; duplicates are combined by
 // opt.Duplicates. An edge list without an edge (blank lines, comments or
-// a header alone) is an error wrapping ErrSyntax that names the file,
-// unless opt.NumNodes or the file's first line (WriteEdgeList's) gives
-// the node count: the graph of those nodes without edges, with a warning.
+// a header alone) is an error wrapping ErrSyntax that names the file and
+// how to give the node count, unless opt.NumNodes or the file's first
+// line gives it: the graph of those nodes without edges, with a warning.
+// The first line that is not blank gives the node count N when it is
+// exactly the line WriteEdgeList writes, "# N nodes, undirected, 0-based:
+// i j weight", which also makes the nodes 0-based unless opt.Base is set,
+// or exactly "# N nodes" (trailing blanks aside; N in decimal without
+// sign or leading zero), which says nothing of the base; opt.NumNodes,
+// when set, overrides either.
 //
 // Matrix Market files must be "matrix coordinate" with field real, integer
 // or pattern (weight 1) and symmetry general or symmetric, and square. A
@@ -1156,6 +1163,40 @@ func edgeListDeclared(l string) (n int, ok bool) {
 		return 0, false
 	}
 	return n, strings.TrimRight(l, " \t\r") == fmt.Sprintf(edgeListHeader, n)
+}
+
+// edgeListShortHeader is the shorter declaration of an edge list's node
+// count that ReadGraph reads on its first line, "# N nodes", which says
+// nothing of the base.
+const edgeListShortHeader = "# %d nodes"
+
+// edgeListCount returns the node count n that an edge list's first line
+// l declares, exactly WriteEdgeList's (edgeListDeclared; zeroBased true)
+// or exactly "# N nodes" (edgeListShortHeader; zeroBased false), N
+// written in decimal without sign or leading zero and the line ending
+// in nothing but blanks; ok = false for any other line, a comment like
+// any other. Cost O(len(l)).
+func edgeListCount(l string) (n int, zeroBased, ok bool) {
+	if n, ok := edgeListDeclared(l); ok {
+		return n, true, true
+	}
+	if _, err := fmt.Sscanf(l, edgeListShortHeader, &n); err != nil || n < 0 {
+		return 0, false, false
+	}
+	return n, false, strings.TrimRight(l, " \t\r") == fmt.Sprintf(edgeListShortHeader, n)
+}
+
+// noEdgesFix ends the error of an edge list without an edge, whose graph
+// needs its node count: GraphOptions.NumNodes, which no front end sets,
+// and the first line that declares it in the file (edgeListCount), as sp
+// names them: after the front end's name ("; tether: a first line …")
+// when sp has one, beside the library's option otherwise.
+func noEdgesFix(sp Spelling) string {
+	decl := fmt.Sprintf("a first line %q, or %q", strings.Replace(edgeListShortHeader, "%d", "N", 1), strings.Replace(edgeListHeader, "%d", "N", 1))
+	if f := sp.frontName(); f != "" {
+		return fmt.Sprintf("GraphOptions.NumNodes; %s: %s as tether writes it, N the number of nodes", f, decl)
+	}
+	return fmt.Sprintf("GraphOptions.NumNodes, or %s as WriteEdgeList writes it, N the number of nodes", decl)
 }
 
 // The planned costs of the steps of an edge list's parse that

@@ -801,6 +801,19 @@ func TestEdgeListNoEdges(t *testing.T) {
 		{"header only", "source target weight\n", GraphOptions{}, 0, "g.txt: syntax error: no edges: line 1, read as a header, is its only data line", ""},
 		{"comments, NumNodes", "# none\n", GraphOptions{NumNodes: 4}, 4, "", "g.txt: no edges (every line is blank or a comment): the graph has its declared nodes and no edge"},
 		{"declared by WriteEdgeList", "# 3 nodes, undirected, 0-based: i j weight\n", GraphOptions{}, 3, "", "g.txt: no edges"},
+		// The shorter declaration, a comment line of exactly that form
+		// (review 152, 1); a longer comment declares nothing.
+		{"declared # N nodes", "# 5 nodes\n", GraphOptions{}, 5, "", "g.txt: no edges (every line is blank or a comment)"},
+		{"declared # N nodes, blanks", "\n# 5 nodes \r\n", GraphOptions{}, 5, "", "g.txt: no edges"},
+		{"# N nodes not first", "# g\n# 5 nodes\n", GraphOptions{}, 0, "no edges: every line is blank or a comment", ""},
+		{"# N nodes and more", "# 5 nodes of g\n", GraphOptions{}, 0, "no edges: every line is blank or a comment", ""},
+		{"# N nodes, leading zero", "# 05 nodes\n", GraphOptions{}, 0, "no edges: every line is blank or a comment", ""},
+		// Two column words alone are a header, as "source target weight"
+		// is (review 152, 2): not an edge between nodes "source" and
+		// "target".
+		{"two-column header only", "source target\n", GraphOptions{}, 0, "g.txt: syntax error: no edges: line 1, read as a header, is its only data line", ""},
+		{"two-column header only, i j", "# g\ni,j\n", GraphOptions{}, 0, "no edges: line 2, read as a header, is its only data line", ""},
+		{"two-column header, declared", "# 4 nodes\nfrom to\n", GraphOptions{}, 4, "", "g.txt: no edges (line 2, read as a header, is its only data line)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := ReadGraph(context.Background(), strings.NewReader(tc.in), "g.txt", EdgeList, tc.opt)
@@ -815,6 +828,34 @@ func TestEdgeListNoEdges(t *testing.T) {
 			}
 			if d.G.N() != tc.n || !slices.ContainsFunc(d.Warnings, func(w string) bool { return strings.HasPrefix(w, tc.warn) }) {
 				t.Errorf("n = %d, warnings %q; want n = %d and a warning beginning %q", d.G.N(), d.Warnings, tc.n, tc.warn)
+			}
+		})
+	}
+}
+
+// TestEdgeListNoEdgesRemedy: the error of an edge list without an edge
+// names how each front end gives the node count (review 152, 1): the
+// library's GraphOptions.NumNodes, which no front end sets, and the
+// declaration the file may begin with, quoted as WriteEdgeList writes it
+// (edgeListHeader with N). The expected texts are written by hand.
+func TestEdgeListNoEdgesRemedy(t *testing.T) {
+	const decl = `a first line "# N nodes", or "# N nodes, undirected, 0-based: i j weight"`
+	for _, tc := range []struct {
+		name string
+		sp   Spelling
+		want string
+	}{
+		{"library", Spelling{}, `g.txt: syntax error: no edges: every line is blank or a comment (an edge list holds "i j" or "i j w" lines; a graph of nodes without edges needs its node count: GraphOptions.NumNodes, or ` + decl + ` as WriteEdgeList writes it, N the number of nodes)`},
+		{"command line", Spelling{Front: "tether", CommandLine: true}, `g.txt: syntax error: no edges: every line is blank or a comment (an edge list holds "i j" or "i j w" lines; a graph of nodes without edges needs its node count: GraphOptions.NumNodes; tether: ` + decl + ` as tether writes it, N the number of nodes)`},
+		{"server", Spelling{Front: "serve", Style: StyleOption, GraphFormat: "graph_format"}, `; serve: ` + decl + ` as tether writes it, N the number of nodes)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadGraph(context.Background(), strings.NewReader("# edges of g\n"), "g.txt", EdgeList, GraphOptions{Spelling: tc.sp})
+			if err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+				t.Fatalf("error %v\nwant it ending %s", err, tc.want)
+			}
+			if tc.sp.Front != "" && strings.Contains(err.Error(), "WriteEdgeList") {
+				t.Errorf("error %v names the library's function to a front end's users", err)
 			}
 		})
 	}

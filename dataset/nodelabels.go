@@ -29,6 +29,13 @@ type NodeLabelOptions struct {
 	// itself, in its line order (NodeLabels.Names), unless N is positive,
 	// which is then an error.
 	Names []string
+	// NameLines, when it has one entry for each of Names, gives the
+	// 1-based line of the data file NamesFile that each name comes from
+	// (Table.RowLines): the error of a name that nodes share then gives
+	// those lines too, as the table's warnings name rows. NamesFile "" is
+	// "the data file".
+	NameLines []int
+	NamesFile string
 	// Spelling says how the errors name the command that writes a
 	// table's class column as a labels file, and the option that reads a
 	// constraints file: tether's command line (CommandLine) names tether
@@ -167,6 +174,24 @@ func classNameWarnings(name string, classes []string) []string {
 		out = append(out, fmt.Sprintf("%s: the labels mix integers (%s) and text (%s): each distinct value is a class name, %d classes in all", name, firstFew(ints), firstFew(text), len(classes)))
 	}
 	return out
+}
+
+// sharedLines returns " (the rows on lines 7 and 22 of d.csv)", the
+// lines (of a data file holding n names, on lines nameLines) of the rows
+// that the nodes rows are, for the error of a name they share; "" when
+// nameLines is not one line a name. Cost O(len(rows)).
+func sharedLines(rows, nameLines []int, n int, file string) string {
+	if len(nameLines) != n || n == 0 {
+		return ""
+	}
+	lines := make([]int, len(rows))
+	for k, r := range rows {
+		lines[k] = nameLines[r]
+	}
+	if file == "" {
+		file = "the data file"
+	}
+	return fmt.Sprintf(" (the rows on lines %s of %s)", nodeList(lines), file)
 }
 
 // nodeList writes the node numbers v (at least two) as "3 and 7",
@@ -650,7 +675,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 				// Matching the first would label it silently and leave
 				// the others out (constraint.Read refuses such names
 				// too).
-				return nil, perr(r.line, 1, r.node, "node name shared by nodes %s of the data (0-based rows), so it cannot say which one it labels: make the data's IDs distinct, or key the file by node index", nodeList(rows))
+				return nil, perr(r.line, 1, r.node, "node name shared by nodes %s of the data (0-based rows), so it cannot say which one it labels%s: make the data's IDs distinct, or key the file by node index", nodeList(rows), sharedLines(rows, opt.NameLines, len(opt.Names), opt.NamesFile))
 			}
 		} else {
 			v, _ := parseInt(strings.TrimSpace(r.node))

@@ -175,6 +175,9 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		{"shared name", "name,c\nann,1\nbob,0\n", NodeLabelOptions{Names: []string{"ann", "bob", "cid", "bob"}}, `f:3: column 1: value "bob": invalid input: node name shared by nodes 1 and 3 of the data (0-based rows), so it cannot say which one it labels`},
 		{"shared name, trimmed", "ann,1\nbob,0\n", NodeLabelOptions{Names: []string{"bob", "ann", " ann "}}, `f:1: column 1: value "ann": invalid input: node name shared by nodes 1 and 2 of the data`},
 		{"shared by many", "name,c\na,1\n", NodeLabelOptions{Names: []string{"a", "a", "b", "a", "a", "a", "a"}}, `node name shared by nodes 0, 1, 3, 4 and 2 more of the data`},
+		// With the lines of the data's rows, the error gives them too, as
+		// the table's warnings name rows (review 152, 3).
+		{"shared name, lines", "name,c\nann,1\nbob,0\n", NodeLabelOptions{Names: []string{"ann", "bob", "cid", "bob"}, NameLines: []int{2, 3, 5, 9}, NamesFile: "d.csv"}, `f:3: column 1: value "bob": invalid input: node name shared by nodes 1 and 3 of the data (0-based rows), so it cannot say which one it labels (the rows on lines 3 and 9 of d.csv): make`},
 		{"shared by three", "name,c\na,1\n", NodeLabelOptions{Names: []string{"a", "b", "a", "a"}}, `node name shared by nodes 0, 2 and 3 of the data`},
 		{"names without data names", "ann,1\n", NodeLabelOptions{N: 1}, "the data has none"},
 		{"id header, names without data names", "id,label\n0,1\nann,1\n", NodeLabelOptions{N: 2}, "the data has none"},

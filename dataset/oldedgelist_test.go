@@ -32,13 +32,13 @@ func oldParseEdgeList(ctx context.Context, lines []string, name string, opt *Gra
 		if isBlank(l) {
 			continue
 		}
-		if n, ok := edgeListDeclared(l); ok {
+		if n, zeroBased, ok := edgeListCount(l); ok {
 			declared = true
 			o := *opt
 			if o.NumNodes == 0 {
 				o.NumNodes = n
 			}
-			if o.Base == BaseAuto {
+			if zeroBased && o.Base == BaseAuto {
 				o.Base = Base0
 			}
 			opt = &o
@@ -105,8 +105,8 @@ func oldParseEdgeList(ctx context.Context, lines []string, name string, opt *Gra
 	// A header of two names followed by integer lines, or of two words
 	// that name edge-list columns ("source target", "from,to") and occur
 	// nowhere else in the file, as nodes of named edges would.
-	if header == 0 && len(recs) >= 2 {
-		if !numberLike(recs[0].a) && !numberLike(recs[0].b) && intLike(recs[1].a) && intLike(recs[1].b) {
+	if header == 0 && len(recs) >= 1 {
+		if len(recs) >= 2 && !numberLike(recs[0].a) && !numberLike(recs[0].b) && intLike(recs[1].a) && intLike(recs[1].b) {
 			header = recs[0].line
 			recs = recs[1:]
 		} else if isWord(recs[0].a, edgeHeaderWords) && isWord(recs[0].b, edgeHeaderWords) && !recs[0].weighed && !slices.ContainsFunc(recs[1:], func(r rec) bool {
@@ -127,7 +127,7 @@ func oldParseEdgeList(ctx context.Context, lines []string, name string, opt *Gra
 			what = fmt.Sprintf("line %d, read as a header, is its only data line", header)
 		}
 		if opt.NumNodes == 0 && !declared {
-			return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no edges: %s (an edge list holds \"i j\" or \"i j w\" lines; a graph of nodes without edges needs its node count, GraphOptions.NumNodes)", what)}
+			return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "no edges: %s (an edge list holds \"i j\" or \"i j w\" lines; a graph of nodes without edges needs its node count: %s)", what, noEdgesFix(opt.Spelling))}
 		}
 		noEdges = fmt.Sprintf("%s: no edges (%s): the graph has its declared nodes and no edge", name, what)
 	}

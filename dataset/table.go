@@ -44,6 +44,11 @@ type Table struct {
 	// DroppedLines holds the 1-based file line numbers of the rows that the
 	// MissingDrop policy dropped, in file order, or is nil.
 	DroppedLines []int
+	// RowLines[r] is the 1-based file line of data row r, among every
+	// data row read (the dropped ones included, as Rows numbers them),
+	// for the messages of readers of side files keyed by the IDs; nil
+	// for a table not read from text.
+	RowLines []int
 	// Rows is nil when every data row read is a row of X. When MissingDrop
 	// dropped rows, Rows[i] is the 0-based index, among the data rows read
 	// (the dropped ones included), of the row that row i of X comes from,
@@ -718,7 +723,7 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 		return nil, &ParseError{File: r.file, Err: errorf(ErrTooLarge, "%d rows × %d features exceed %d cells", n, width, maxCells(opt))}
 	}
 
-	t := &Table{X: mat.NewDense(n, width, nil), DroppedLines: dropped}
+	t := &Table{X: mat.NewDense(n, width, nil), DroppedLines: dropped, RowLines: r.lines}
 	for j := range role {
 		if role[j] == 'd' {
 			t.DroppedColumns = append(t.DroppedColumns, r.cols[j].name)

@@ -72,6 +72,11 @@ type Data struct {
 	fileNames []string
 	// byRowNumber reports that Names are the row numbers of Rows.
 	byRowNumber bool
+	// nameLines are the file lines of a table's data rows, every one
+	// read (dataset.Table.RowLines), when the nodes are named by its ID
+	// column: the lines of fileNames, or of Names when no row was
+	// dropped; nil otherwise (sideLines).
+	nameLines []int
 	// Bipartite is the rows×cols document-by-term matrix of a co-clustering
 	// input (nodes 0…rows−1 its rows, rows… its columns), nil otherwise.
 	Bipartite *dataset.Sparse
@@ -384,6 +389,9 @@ func ReadGraphFile(ctx context.Context, path string, opt dataset.GraphOptions) (
 // front end sp names them. Cost O(n) (O(1) when no row was dropped).
 func tableData(name string, t *dataset.Table, sp dataset.Spelling) *Data {
 	d := &Data{Name: name, X: t.X, Features: t.Features, Truth: t.Labels, Classes: t.ClassNames, Names: t.IDs, Warnings: t.Warnings, Notes: t.Notes}
+	if t.IDs != nil {
+		d.nameLines = t.RowLines
+	}
 	if t.Rows == nil {
 		return d
 	}
@@ -411,7 +419,7 @@ func tableData(name string, t *dataset.Table, sp dataset.Spelling) *Data {
 		// so that files by index were read a row off).
 		return d
 	}
-	d.Names, d.byRowNumber = make([]string, len(t.Rows)), true
+	d.Names, d.byRowNumber, d.nameLines = make([]string, len(t.Rows)), true, nil
 	for k, r := range t.Rows {
 		d.Names[k] = strconv.Itoa(r)
 	}
@@ -461,6 +469,17 @@ func (d *Data) sideNodes() (n int, names []string, byRow bool) {
 		return d.N(), d.Names, false
 	}
 	return d.FileRows, d.fileNames, true
+}
+
+// sideLines returns the file lines of the names that sideNodes returned,
+// for the errors of side files that name a row whose ID another row
+// shares, and nil when d does not know them (d.nameLines is not as long
+// as names). Cost O(1).
+func (d *Data) sideLines(names []string) []int {
+	if names == nil || len(d.nameLines) != len(names) {
+		return nil
+	}
+	return d.nameLines
 }
 
 // keptLabels maps labels of the file's rows (d.Rows set) onto the nodes
@@ -614,7 +633,7 @@ func (d *Data) ReadTruth(ctx context.Context, path string) error {
 // for a pairwise constraints file.
 func (d *Data) ReadTruthSpelled(ctx context.Context, path string, sp dataset.Spelling) error {
 	n, names, byRow := d.sideNodes()
-	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names, Spelling: sp})
+	t, err := dataset.ReadNodeLabelsFileContext(ctx, path, dataset.NodeLabelOptions{N: n, Names: names, NameLines: d.sideLines(names), NamesFile: d.Name, Spelling: sp})
 	if err != nil {
 		return err
 	}

@@ -122,6 +122,7 @@ func TestDroppedRowSharesAnID(t *testing.T) {
 		"shared.truth":  "name,label\nb,1\na,1\nc,0\n",
 		"byname.pairs":  "b,c,cl\n",
 		"shared.pairs":  "b,c,cl\nc,a,cl\n",
+		"shared.labels": "name,label\nb,0\na,1\n",
 	})
 	for _, tc := range []struct {
 		file  string
@@ -132,7 +133,7 @@ func TestDroppedRowSharesAnID(t *testing.T) {
 		{"byindex.truth", []int{1, 1, 0}, ""},
 		{"oneper.truth", []int{1, 1, 0}, ""},
 		{"byname.truth", []int{dataset.Unlabeled, 1, 0}, ""},
-		{"shared.truth", nil, `shared.truth:3: column 1: value "a": invalid input: node name shared by`},
+		{"shared.truth", nil, `shared.truth:3: column 1: value "a": invalid input: node name shared by nodes 0 and 2 of the data (0-based rows), so it cannot say which one it labels (the rows on lines 2 and 4 of s.csv)`},
 	} {
 		dc := *d
 		err := dc.ReadTruth(ctx, filepath.Join(dir, tc.file))
@@ -159,7 +160,14 @@ func TestDroppedRowSharesAnID(t *testing.T) {
 	}
 	p = &cluster.Problem{Graph: g, K: 2}
 	_, err = Supervision{Constraints: filepath.Join(dir, "shared.pairs"), Spelling: cliSpelling}.AddTo(ctx, p, d)
-	if want := `shared.pairs:2: node name "a" is shared by rows 0 and 2`; err == nil || !strings.Contains(err.Error(), want) {
+	// The rows by their lines in s.csv, as the warning names them
+	// (review 152, 3: it named the 0-based rows 0 and 2).
+	if want := `shared.pairs:2: node name "a" is that of the rows on lines 2 and 4 of s.csv, so this line cannot say which one it means`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("shared.pairs: error %v, want one containing %q", err, want)
+	}
+	p = &cluster.Problem{Graph: g, K: 2}
+	_, err = Supervision{Labels: filepath.Join(dir, "shared.labels"), Spelling: cliSpelling}.AddTo(ctx, p, d)
+	if want := `shared.labels:3: column 1: value "a": invalid input: node name shared by nodes 0 and 2 of the data (0-based rows), so it cannot say which one it labels (the rows on lines 2 and 4 of s.csv)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("shared.labels: error %v, want one containing %q", err, want)
 	}
 }

@@ -184,7 +184,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 	// The labels first: they may give K, which the vote filter reads.
 	class := strconv.Itoa // class c as the labels file writes it
 	if s.Labels != "" {
-		nl, err := s.readNodeLabels(ctx, sideN, sideNames)
+		nl, err := s.readNodeLabels(ctx, sideN, sideNames, d.sideLines(sideNames), d.Name)
 		if err != nil {
 			return a, err
 		}
@@ -221,7 +221,7 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 		if s.Vote {
 			policy = constraint.Soft
 		}
-		f, err := s.readConstraints(ctx, sideN, policy, sideNames)
+		f, err := s.readConstraints(ctx, sideN, policy, sideNames, d.sideLines(sideNames), d.Name)
 		if err != nil {
 			return a, err
 		}
@@ -364,8 +364,11 @@ const conflictPoll = 1 << 16
 // under policy (constraint.ReadContext: errors name the file and line),
 // through s.ReadFile when it is set (else s.open). When the data names
 // its nodes (names not nil), the file may name them too
-// (constraint.ReadOptions.AutoNames: its first constraint decides).
-func (s Supervision) readConstraints(ctx context.Context, n int, policy constraint.Policy, names []string) (*constraint.File, error) {
+// (constraint.ReadOptions.AutoNames: its first constraint decides), and
+// lines, when not nil, are the lines of file, the data's, that the names
+// come from (constraint.ReadOptions.NameLines), which the error of a name
+// that rows share gives.
+func (s Supervision) readConstraints(ctx context.Context, n int, policy constraint.Policy, names []string, lines []int, file string) (*constraint.File, error) {
 	path := s.Constraints
 	var r io.Reader
 	if s.ReadFile != nil {
@@ -383,9 +386,9 @@ func (s Supervision) readConstraints(ctx context.Context, n int, policy constrai
 		r = f
 	}
 	if len(names) != n {
-		names = nil
+		names, lines = nil, nil
 	}
-	f, err := constraint.ReadContext(ctx, r, &constraint.ReadOptions{N: n, File: path, Policy: policy, Names: names, AutoNames: names != nil})
+	f, err := constraint.ReadContext(ctx, r, &constraint.ReadOptions{N: n, File: path, Policy: policy, Names: names, AutoNames: names != nil, NameLines: lines, NamesFile: file})
 	if errors.Is(err, constraint.ErrLabelsFile) {
 		// A labels file given for pairs: the front end's options for
 		// labels (review 95).
@@ -404,9 +407,11 @@ func (s Supervision) readConstraints(ctx context.Context, n int, policy constrai
 
 // readNodeLabels reads the partial labels file s.Labels on n nodes named
 // names (nil: none) with dataset.ReadNodeLabelsContext, through s.ReadFile
-// when it is set (else s.open).
-func (s Supervision) readNodeLabels(ctx context.Context, n int, names []string) (*dataset.NodeLabels, error) {
-	opt := dataset.NodeLabelOptions{N: n, Names: names, Spelling: s.Spelling}
+// when it is set (else s.open); lines, when not nil, are the lines of
+// file, the data's, that the names come from
+// (dataset.NodeLabelOptions.NameLines).
+func (s Supervision) readNodeLabels(ctx context.Context, n int, names []string, lines []int, file string) (*dataset.NodeLabels, error) {
+	opt := dataset.NodeLabelOptions{N: n, Names: names, NameLines: lines, NamesFile: file, Spelling: s.Spelling}
 	if s.ReadFile == nil {
 		f, err := s.open(ctx, s.Labels)
 		if err != nil {
