@@ -691,9 +691,9 @@ func (lr *lineReader) node(f string) (int, error) {
 				if file == "" {
 					file = "the data file"
 				}
-				return 0, lr.errf("node name %q is that of the rows on lines %s of %s, so this line cannot say which one it means: make the names distinct, or number the nodes", f, rowList(lines), file)
+				return 0, lr.errf("node name %q is that of the rows on lines %s of %s, so this line cannot say which one it means: make the names distinct, or number the nodes", f, wording.Numbers(lines), file)
 			}
-			return 0, lr.errf("node name %q is shared by rows %s of the names (0-based rows of the data, not file lines), so line %d cannot say which one it means: make the names distinct, or number the nodes", f, rowList(rows), lr.line)
+			return 0, lr.errf("node name %q is shared by rows %s of the names (0-based rows of the data, not file lines), so line %d cannot say which one it means: make the names distinct, or number the nodes", f, wording.Numbers(rows), lr.line)
 		}
 		return i, nil
 	}
@@ -736,19 +736,6 @@ func (lr *lineReader) node(f string) (int, error) {
 		return 0, lr.errf("node %d: more than %d nodes; give the number of nodes explicitly", v, MaxInferredNodes)
 	}
 	return i, nil
-}
-
-// rowList writes the rows v (at least two) as "3 and 7", "3, 7 and 9",
-// or, past five, the first four and how many more. Cost O(min(len(v), 5)).
-func rowList(v []int) string {
-	if len(v) > 5 {
-		return fmt.Sprintf("%d, %d, %d, %d and %d more", v[0], v[1], v[2], v[3], len(v)-4)
-	}
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // n returns the number of nodes: the option, the names, or inferred.

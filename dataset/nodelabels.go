@@ -191,21 +191,7 @@ func sharedLines(rows, nameLines []int, n int, file string) string {
 	if file == "" {
 		file = "the data file"
 	}
-	return fmt.Sprintf(" (the rows on lines %s of %s)", nodeList(lines), file)
-}
-
-// nodeList writes the node numbers v (at least two) as "3 and 7",
-// "3, 7 and 9", or, past five, the first four and how many more. Cost
-// O(min(len(v), 5)).
-func nodeList(v []int) string {
-	if len(v) > 5 {
-		return fmt.Sprintf("%d, %d, %d, %d and %d more", v[0], v[1], v[2], v[3], len(v)-4)
-	}
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return fmt.Sprintf(" (the rows on lines %s of %s)", wording.Numbers(lines), file)
 }
 
 // firstFew joins up to three of s, with "…" when there are more.
@@ -675,7 +661,7 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 				// Matching the first would label it silently and leave
 				// the others out (constraint.Read refuses such names
 				// too).
-				return nil, perr(r.line, 1, r.node, "node name shared by nodes %s of the data (0-based rows), so it cannot say which one it labels%s: make the data's IDs distinct, or key the file by node index", nodeList(rows), sharedLines(rows, opt.NameLines, len(opt.Names), opt.NamesFile))
+				return nil, perr(r.line, 1, r.node, "node name shared by nodes %s of the data (0-based rows), so it cannot say which one it labels%s: make the data's IDs distinct, or key the file by node index", wording.Numbers(rows), sharedLines(rows, opt.NameLines, len(opt.Names), opt.NamesFile))
 			}
 		} else {
 			v, _ := parseInt(strings.TrimSpace(r.node))

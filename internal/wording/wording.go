@@ -6,6 +6,7 @@ package wording
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Count returns n followed by one when n is 1, by many otherwise: "1
@@ -35,4 +36,22 @@ func Bytes(b int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", b)
+}
+
+// Numbers writes v, two numbers or more, as a list for a message: "3 and
+// 7", "3, 7 and 9", or, past five, the first four and how many more ("1,
+// 2, 3, 4 and 2 more"). One number is written alone. Cost O(min(len(v),
+// 5)).
+func Numbers(v []int) string {
+	if len(v) > 5 {
+		return fmt.Sprintf("%d, %d, %d, %d and %d more", v[0], v[1], v[2], v[3], len(v)-4)
+	}
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

@@ -37,3 +37,22 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestNumbers(t *testing.T) {
+	for _, c := range []struct {
+		v    []int
+		want string
+	}{
+		{nil, ""},
+		{[]int{4}, "4"},
+		{[]int{3, 7}, "3 and 7"},
+		{[]int{3, 7, 9}, "3, 7 and 9"},
+		{[]int{1, 2, 3, 4, 5}, "1, 2, 3, 4 and 5"},
+		{[]int{1, 2, 3, 4, 5, 6}, "1, 2, 3, 4 and 2 more"},
+		{[]int{0, 10, 20, 30, 40, 50, 60}, "0, 10, 20, 30 and 3 more"},
+	} {
+		if got := Numbers(c.v); got != c.want {
+			t.Errorf("Numbers(%v) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
