@@ -522,7 +522,7 @@ func TestCCSRErrors(t *testing.T) {
 		{"M<0", CCSR{M: -1}, &Problem{Graph: g, K: 2, Constraints: ml}, "M"},
 		// Run's rule for a method of pairs without them (noPairs).
 		{"no constraints", CCSR{}, &Problem{Graph: g, K: 2}, "ccsr needs pairwise constraints or labels, none given"},
-		{"empty set", CCSR{}, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 30}}, "ccsr needs pairwise constraints or labels, none given"},
+		{"empty set", CCSR{}, &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: 30}}, "ccsr needs pairwise constraints or labels: the constraint set given has no pair"},
 		{"cannot-links only", CCSR{}, &Problem{Graph: g, K: 2, Constraints: cl}, "no must-link among the 1 constraint"},
 		{"Tol", CCSR{Tol: 2}, &Problem{Graph: g, K: 2, Constraints: ml}, "Tol"},
 		{"MaxIter", CCSR{MaxIter: -3}, &Problem{Graph: g, K: 2, Constraints: ml}, "MaxIter"},

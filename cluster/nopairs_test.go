@@ -23,7 +23,9 @@ var needsPairs = []string{"ccsr", "csp", "fast-ge2", "fast-ge2-bh", "mcl-noa-ssc
 // TestNoPairsRule runs every registered method that reads pairs
 // (Uses.Supervision has Pairs) on a problem with no pair it can use: no
 // constraint set, an empty one, and partial labels on one node (which give
-// no pair). Before Run's one rule (noPairs) ccsr, csp, fast-ge2 and
+// no pair), alone and beside an empty set. An empty set is named as given
+// (its pairs may have been left out before Run): the error and the
+// warning said "none given" of it before. Before Run's one rule (noPairs) ccsr, csp, fast-ge2 and
 // fast-ge2-bh failed with ErrInvalid alone, sl and the noa-sscs with
 // ErrNoSupervision, fgpwc and l1csc warned, and sscka, cscap, csc, cosc,
 // fast-ge, cpca, clpp, cvqe, cocluster and opplc ran silently. Now the
@@ -67,10 +69,15 @@ func TestNoPairsRule(t *testing.T) {
 			cons   *constraint.Set
 			labels constraint.Labels
 			given  string // the words of the warning on what was given
+			errSay string // the words of a NeedsPairs method's error on it
 		}{
-			{"no set", nil, nil, "none was given"},
-			{"empty set", &constraint.Set{N: n}, nil, "none was given"},
-			{"one labelled node", nil, one, "the one labelled node gives no pair"},
+			{"no set", nil, nil, "none was given", "none given"},
+			// A set without pairs may be one whose pairs were all left
+			// out before Run (tether cluster -missing drop with every
+			// pair on a dropped row): "none given" denied them.
+			{"empty set", &constraint.Set{N: n}, nil, "the constraint set given has no pair (an empty one, or one whose pairs were all left out before clustering", "the constraint set given has no pair (an empty one, or one whose pairs were all left out before clustering"},
+			{"one labelled node", nil, one, "the one labelled node gives no pair", "the one labelled node gives no pair"},
+			{"empty set, one labelled node", &constraint.Set{N: n}, one, "the constraint set given has no pair", "the constraint set given has no pair"},
 		} {
 			t.Run(info.Name+"/"+c.name, func(t *testing.T) {
 				p := &Problem{Graph: g, K: 2, Constraints: c.cons, Labels: c.labels}
@@ -91,6 +98,12 @@ func TestNoPairsRule(t *testing.T) {
 					if !errors.Is(err, ErrNoSupervision) || !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), "cluster: invalid problem: "+info.Name+" needs pairwise constraints or labels") {
 						t.Fatalf("error %v, want one wrapping ErrNoSupervision and ErrInvalid that begins %q", err, "cluster: invalid problem: "+info.Name+" needs pairwise constraints or labels")
 					}
+					if !strings.Contains(err.Error(), c.errSay) || c.cons != nil && strings.Contains(err.Error(), "none given") {
+						t.Fatalf("error %v, want it to say %q", err, c.errSay)
+					}
+					if c.labels != nil && c.cons != nil && !strings.Contains(err.Error(), "the one labelled node gives no pair") {
+						t.Fatalf("error %v, want it to name the one labelled node too", err)
+					}
 					return
 				}
 				if err != nil {
@@ -110,6 +123,9 @@ func TestNoPairsRule(t *testing.T) {
 				}
 				if len(got) != 1 || !strings.HasPrefix(got[0], info.Name+": no constraints: ") || !strings.Contains(got[0], c.given) {
 					t.Fatalf("warnings %q, want one beginning %q that says %q", res.Warnings, info.Name+": no constraints: ", c.given)
+				}
+				if c.cons != nil && strings.Contains(got[0], "none was given") {
+					t.Fatalf("warning %q says none was given of a set that was given", got[0])
 				}
 			})
 		}

@@ -918,13 +918,21 @@ func weightScale(name string, u Uses, p *Problem, c pairContradictions, remedy s
 	return fmt.Sprintf("%s: the largest edge weight is %.4g (nodes %d and %d), above 1: %s reads the weights as similarities in [0, 1] (an unweighted edge weighs 1), and its partition changes when they are scaled: %s; divide the weights by the largest to run it as its source describes %s", name, wmax, a, b, name, u.WeightScale, remedy)
 }
 
+// emptySet is what noPairs says of a constraint set given without pairs
+// (Problem.Constraints non-nil, Pairs empty): pairs may have been given
+// and left out before Run, which cannot tell; "none given" would deny
+// them.
+const emptySet = "the constraint set given has no pair (an empty one, or one whose pairs were all left out before clustering: on rows dropped, by the conflict policy or by the vote filter)"
+
 // noPairs is the one rule for a method of pairs (u.Supervision has
 // Pairs) given no pair it can use: p has no pairwise constraint, and
 // fewer than two labelled nodes, so that its partial labels give no pair
 // either (supervisionPairs). A method that declares u.NeedsPairs has no
 // partition without them: the error returned wraps ErrInvalid and
 // ErrNoSupervision ("cluster: invalid problem: sl needs pairwise
-// constraints or labels, none given"), which tether cluster answers as a
+// constraints or labels, none given" when p.Constraints is nil; a non-nil
+// set without pairs is named as such, since its pairs may have been given
+// and left out before Run: emptySet), which tether cluster answers as a
 // usage error naming -constraints and -partial-labels. Any other runs
 // unconstrained (cosc, csc, cscap, fast-ge, fgpwc, l1csc, sscka, cpca,
 // clpp, cvqe, cocluster, opplc: each reduces to its form without the
@@ -945,15 +953,27 @@ func noPairs(name string, u Uses, p *Problem) (string, error) {
 	if labelled >= 2 {
 		return "", nil
 	}
-	if u.NeedsPairs {
-		if labelled == 1 {
-			return "", noSupervision("%s needs pairwise constraints or labels: the one labelled node gives no pair", name)
-		}
-		return "", noSupervision("%s needs pairwise constraints or labels, none given", name)
-	}
-	given := "none was given"
-	if labelled == 1 {
+	// What was given: no set at all, or a set left without pairs (an
+	// empty file, or pairs all left out before clustering by the front
+	// end: on rows dropped for missing values, by the conflict policy or
+	// the vote filter), and at most one labelled node.
+	var given string
+	switch {
+	case p.Constraints != nil && labelled == 1:
+		given = emptySet + ", and the one labelled node gives no pair"
+	case p.Constraints != nil:
+		given = emptySet
+	case labelled == 1:
 		given = "the one labelled node gives no pair"
+	}
+	if u.NeedsPairs {
+		if given == "" {
+			return "", noSupervision("%s needs pairwise constraints or labels, none given", name)
+		}
+		return "", noSupervision("%s needs pairwise constraints or labels: %s", name, given)
+	}
+	if given == "" {
+		given = "none was given"
 	}
 	return fmt.Sprintf("%s: no constraints: %s reads pairwise constraints (partial labels count as the pairs they give) and %s, so its partition is the unconstrained one; give must-links or cannot-links, or partial labels of two nodes or more, to constrain it", name, name, given), nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -31,8 +32,9 @@ type Source struct {
 	Generate *GenerateRequest `json:"generate,omitempty"`
 	// File is a path relative to the -data root.
 	File string `json:"file,omitempty"`
-	// Upload is the content of an uploaded file.
-	Upload string `json:"upload,omitempty"`
+	// Upload is the content of an uploaded file: the request body's
+	// buffer itself, handed to the readers without a copy (uploadText).
+	Upload uploadText `json:"upload,omitempty"`
 	// UploadBase64 is Upload in a saved session, in base64 (JSON's
 	// encoding of []byte), when the content is not UTF-8 (JSON would
 	// replace the bytes that are not) or JSON's escapes would make it
@@ -42,17 +44,53 @@ type Source struct {
 	Options      ReadOptions `json:"options"`
 }
 
+// uploadText is an upload's content: bytes, so that the buffer the
+// request body was read into is the one the readers parse and the session
+// keeps (a string held a copy of it, and the readers, which take bytes, a
+// third: 3 × the upload before parsing), written in JSON as a string, as
+// when it was one (no HTML escapes; encoding/json replaces bytes that are
+// not UTF-8, which savedSource writes in base64 instead). The readers
+// only read it (bytes.NewReader), so it is never changed once read.
+type uploadText []byte
+
+// MarshalJSON writes u as a JSON string without HTML escapes. Cost
+// O(len(u)), plus a copy of u (saves only).
+func (u uploadText) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(len(u) + 2)
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(string(u)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalJSON reads u from a JSON string (null leaves u as it is, as
+// for a string). Cost O(len(data)).
+func (u *uploadText) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	*u = uploadText(s)
+	return nil
+}
+
 // savedSource returns src as a saved session writes it: its upload as
 // UploadBase64 when that is shorter than its JSON string (jsonStringLen)
 // or the upload is not UTF-8, so that a saved session is at most 4/3 of
 // its upload's size plus its constraints and request (loadLimit), and
 // loads back the same bytes. Cost O(len(src.Upload)).
 func savedSource(src Source) Source {
-	if src.Upload == "" {
+	if len(src.Upload) == 0 {
 		return src
 	}
-	if b64 := int64(base64.StdEncoding.EncodedLen(len(src.Upload))); !utf8.ValidString(src.Upload) || jsonStringLen(src.Upload) > b64 {
-		src.UploadBase64, src.Upload = []byte(src.Upload), ""
+	if b64 := int64(base64.StdEncoding.EncodedLen(len(src.Upload))); !utf8.Valid(src.Upload) || jsonStringLen(src.Upload) > b64 {
+		src.UploadBase64, src.Upload = src.Upload, nil
 	}
 	return src
 }
@@ -62,7 +100,7 @@ func savedSource(src Source) Source {
 // a backslash, \n, \r and \t, 6 for the other control characters and
 // for U+2028 and U+2029 (3 bytes in UTF-8), 1 for every other byte of
 // valid UTF-8. Cost O(len(s)).
-func jsonStringLen(s string) int64 {
+func jsonStringLen[T ~string | ~[]byte](s T) int64 {
 	var n int64
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {

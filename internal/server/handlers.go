@@ -266,7 +266,7 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 			defer ss.mu.Unlock()
 			h(&reply, hr, ss)
 		}()
-		hold.release() // the body is no longer used
+		hold.release() // the body is no longer used, but as a session's upload (counted in its cost: stateCost)
 		cw := &countedWriter{ResponseWriter: w, s: s, client: clientKey(r.RemoteAddr), force: true}
 		reply.send(cw)
 	}
@@ -671,7 +671,15 @@ func (s *Server) handleData(w http.ResponseWriter, r *http.Request, ss *session)
 			s.fail(w, fmt.Errorf("%w: empty upload", errBadInput))
 			return
 		}
-		src = Source{Upload: string(body), Options: o}
+		// The body's buffer itself: the readers only read it, and the
+		// session keeps it as its source (uploadText). A body of unknown
+		// length, read by io.ReadAll, may hold a quarter more room than
+		// bytes (readBodyOf): the session, which counts the bytes, keeps
+		// a copy of them alone.
+		if cap(body)-len(body) > len(body)/16 {
+			body = bytes.Clone(body)
+		}
+		src = Source{Upload: body, Options: o}
 	}
 	var next sessionState
 	err := s.compute(r.Context(), func(ctx context.Context) error {
@@ -730,7 +738,7 @@ func (s *Server) loadSource(ctx context.Context, src *Source) (*input.Data, erro
 // readSource reads or generates the data src describes, as read.
 func (s *Server) readSource(ctx context.Context, src *Source) (*input.Data, error) {
 	set := 0
-	for _, b := range []bool{src.Initial, src.Generate != nil, src.File != "", src.Upload != ""} {
+	for _, b := range []bool{src.Initial, src.Generate != nil, src.File != "", len(src.Upload) > 0} {
 		if b {
 			set++
 		}
@@ -759,7 +767,7 @@ func (s *Server) readSource(ctx context.Context, src *Source) (*input.Data, erro
 		}
 		return readData(ctx, b, src.Options, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes, false)
 	}
-	return readData(ctx, []byte(src.Upload), src.Options, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes, true)
+	return readData(ctx, src.Upload, src.Options, s.cfg.Spec, s.cfg.MaxNodes, s.cfg.MaxTotalNodes, true)
 }
 
 // newData returns the state of a session holding d, read from src, without
@@ -1340,11 +1348,11 @@ func (s *Server) handleLoad(w http.ResponseWriter, r *http.Request, ss *session)
 		return
 	}
 	if doc.Source.UploadBase64 != nil {
-		if doc.Source.Upload != "" {
+		if len(doc.Source.Upload) > 0 {
 			s.fail(w, fmt.Errorf("%w: the saved source gives both upload and upload_base64, want one", errBadInput))
 			return
 		}
-		doc.Source.Upload, doc.Source.UploadBase64 = string(doc.Source.UploadBase64), nil
+		doc.Source.Upload, doc.Source.UploadBase64 = doc.Source.UploadBase64, nil
 	}
 	if n := int64(len(doc.Source.Upload)); n > s.cfg.MaxUpload {
 		s.fail(w, fmt.Errorf("%w: the saved upload has %d bytes, more than this server's upload limit of %d", errBadInput, n, s.cfg.MaxUpload))

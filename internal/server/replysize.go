@@ -214,16 +214,16 @@ func saveBound(ss *sessionView) int64 {
 	}
 	src := ss.source
 	upload := src.Upload
-	src.Upload = ""
+	src.Upload = nil
 	doc := savedSession{Version: 1, Source: src}
 	if ss.last != nil {
 		req := ss.lastReq
 		doc.Request = &req
 	}
 	b := jsonLen(doc, "") + pairsJSONBound(ss.pairs) + replySlack
-	if upload != "" {
+	if len(upload) > 0 {
 		b64 := int64(base64.StdEncoding.EncodedLen(len(upload)))
-		if s := jsonStringLen(upload); utf8.ValidString(upload) && s <= b64 {
+		if s := jsonStringLen(upload); utf8.Valid(upload) && s <= b64 {
 			b += s
 		} else {
 			b += b64

@@ -58,8 +58,8 @@ func TestSaveLoadsBack(t *testing.T) {
 			if err := json.Unmarshal(doc, &saved); err != nil {
 				t.Fatal(err)
 			}
-			if got := saved.Source.UploadBase64 != nil; got != c.base64 || string(saved.Source.UploadBase64)+saved.Source.Upload != c.upload {
-				t.Errorf("saved as base64 %v (want %v), the upload kept intact %v", got, c.base64, string(saved.Source.UploadBase64)+saved.Source.Upload == c.upload)
+			if got := saved.Source.UploadBase64 != nil; got != c.base64 || string(saved.Source.UploadBase64)+string(saved.Source.Upload) != c.upload {
+				t.Errorf("saved as base64 %v (want %v), the upload kept intact %v", got, c.base64, string(saved.Source.UploadBase64)+string(saved.Source.Upload) == c.upload)
 			}
 			if limit := s.loadLimit(); int64(len(doc)) > limit {
 				t.Errorf("a save of %d bytes, beyond load's limit of %d", len(doc), limit)
@@ -70,7 +70,7 @@ func TestSaveLoadsBack(t *testing.T) {
 				t.Fatalf("load: status %d, %s", code, b)
 			}
 			ss, _ := s.sessions.get(again.ID)
-			if ss.source.Upload != c.upload {
+			if string(ss.source.Upload) != c.upload {
 				t.Errorf("the loaded upload differs from the one saved")
 			}
 		})
