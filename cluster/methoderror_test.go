@@ -205,3 +205,17 @@ func TestNoSupervisionError(t *testing.T) {
 		t.Errorf("k = 13 on 12 nodes: error %v, want one that is not ErrNoSupervision", err)
 	}
 }
+
+// TestNoPairTextDirect: sl, ml-noa-ssc and mcl-noa-ssc called without Run
+// (Partition) on an empty constraint set do not say "none given", as
+// noPairs does not through Run (review 153's note).
+func TestNoPairTextDirect(t *testing.T) {
+	g := pathGraph(t, 12)
+	for _, m := range []Method{SpectralLearning{}, MLNOASSC{}, MCLNOASSC{}} {
+		p := &Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: g.N()}}
+		_, err := m.Partition(context.Background(), p, nil)
+		if !errors.Is(err, ErrNoSupervision) || !strings.Contains(err.Error(), emptySet) || strings.Contains(err.Error(), "none given") {
+			t.Errorf("%s: %v; want ErrNoSupervision saying %q", m.Name(), err, emptySet)
+		}
+	}
+}

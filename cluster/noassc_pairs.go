@@ -380,7 +380,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 		return nil, err
 	}
 	if len(pairs) == 0 {
-		return nil, noSupervision("%s needs pairwise constraints or labels, none given", name)
+		return nil, noSupervision("%s needs pairwise constraints or labels: %s", name, noPairText(p))
 	}
 	set := &constraint.Set{N: p.Graph.N(), Pairs: pairs}
 	g := p.Graph

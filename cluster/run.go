@@ -978,6 +978,17 @@ func noPairs(name string, u Uses, p *Problem) (string, error) {
 	return fmt.Sprintf("%s: no constraints: %s reads pairwise constraints (partial labels count as the pairs they give) and %s, so its partition is the unconstrained one; give must-links or cannot-links, or partial labels of two nodes or more, to constrain it", name, name, given), nil
 }
 
+// noPairText says why a method's own check (sl, ml- and mcl-noa-ssc,
+// called by Partition without Run, which answers first with noPairs)
+// found no pair in p: "none given" when p has no constraint set, else
+// emptySet. Cost O(1).
+func noPairText(p *Problem) string {
+	if p.Constraints == nil {
+		return "none given"
+	}
+	return emptySet
+}
+
 // ignored returns one warning per kind of side information or input in p
 // that a method using u does not read (pairs, labels, a bipartite matrix,
 // feature rows, a graph beside the feature rows of a method that reads

@@ -77,7 +77,7 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 		return nil, err
 	}
 	if len(pairs) == 0 {
-		return nil, noSupervision("sl needs pairwise constraints or labels, none given")
+		return nil, noSupervision("sl needs pairwise constraints or labels: %s", noPairText(p))
 	}
 	set := &constraint.Set{N: p.Graph.N(), Pairs: pairs}
 	g2, err := constrainedAffinity(ctx, p.Graph, set, wml, "sl", s)

@@ -830,9 +830,10 @@ func keyNamesClash(names []string) (i, j int) {
 // NUL byte, a name that marks a node without a
 // class there (-1, ? or an empty field, blanks around it trimmed), two
 // names the same but for the blanks around them, or, when every name is
-// an integer (which the reader then takes as the class itself), two of
-// the same value (1 and 01) or one the reader refuses (below -1, or too
-// long). Class names that are not all integers read back as text, each a
+// an integer (which the reader then takes as the class itself, or, when
+// one is max(n, LabelFloor) or more, numbers in increasing order: the
+// same names, other class numbers), two of the same value (1 and 01) or
+// one the reader refuses (below -1, or too long). Class names that are not all integers read back as text, each a
 // class of its own. A caller whose names do not read back can write the
 // classes' numbers instead (classNames nil), as tether labels does.
 // Cost O(len(classNames)).
