@@ -3,9 +3,10 @@ package constraint
 import (
 	"math/rand/v2"
 	"reflect"
-	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/tether-sc/tether/internal/testmem"
 )
 
 // labelsToSetsRef is LabelsToSets as it was before it compressed the
@@ -202,13 +203,12 @@ func TestClassesSparseLabelsMemory(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			if err := tc.run(); err != nil {
+			var err error
+			d := testmem.Allocated(func() { err = tc.run() })
+			if err != nil {
 				t.Fatal(err)
 			}
-			runtime.ReadMemStats(&after)
-			if d := after.TotalAlloc - before.TotalAlloc; d > limit {
+			if d > limit {
 				t.Errorf("allocated %d bytes, want at most %d", d, limit)
 			}
 		})

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tether-sc/tether/internal/testmem"
 	"github.com/tether-sc/tether/internal/wording"
 )
 
@@ -159,12 +159,10 @@ func denseText(n, density int) []byte {
 func TestDenseCSVMemory(t *testing.T) {
 	text := denseText(1200, 100)
 	measure := func(opt GraphOptions) (*GraphData, float64, error) {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		d, err := ReadGraph(context.Background(), bytes.NewReader(text), "m.csv", GraphAuto, opt)
-		runtime.ReadMemStats(&after)
-		return d, float64(after.TotalAlloc-before.TotalAlloc) / float64(len(text)), err
+		var d *GraphData
+		var err error
+		got := testmem.Allocated(func() { d, err = ReadGraph(context.Background(), bytes.NewReader(text), "m.csv", GraphAuto, opt) })
+		return d, float64(got) / float64(len(text)), err
 	}
 	d, ratio, err := measure(GraphOptions{})
 	if err != nil || d.G.NNZ() != 1200*1200 {

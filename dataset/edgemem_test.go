@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/testmem"
 )
 
 // benchEdgeList returns an integer edge list of m edges "i\tj" on nodes
@@ -98,16 +99,6 @@ func peakHeap(f func()) uint64 {
 	return <-peak
 }
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestMaxEntries: a file with more edges than GraphOptions.MaxEntries is
 // refused at the first line past it, with an error wrapping ErrTooLarge,
 // and the rest is not read (the NUL byte after it, which reading it
@@ -162,7 +153,7 @@ func TestEdgeListMemory(t *testing.T) {
 				t.Fatal(err)
 			}
 			var d *GraphData
-			total := allocated(func() {
+			total := testmem.Allocated(func() {
 				var err error
 				if c.file {
 					d, err = ReadGraphFileOptions(context.Background(), path, GraphOptions{})
@@ -182,7 +173,7 @@ func TestEdgeListMemory(t *testing.T) {
 					}
 				}
 			}
-			g := allocated(func() {
+			g := testmem.Allocated(func() {
 				if _, err := graph.FromEdges(n, edges); err != nil {
 					t.Fatal(err)
 				}
@@ -234,7 +225,7 @@ func TestReadAllMemory(t *testing.T) {
 	} {
 		r, done := c.open()
 		var got []string
-		n := allocated(func() {
+		n := testmem.Allocated(func() {
 			var err error
 			if got, err = readAll(context.Background(), r, c.name, 0); err != nil {
 				t.Fatal(err)
@@ -271,7 +262,7 @@ func TestReadErrorFirst(t *testing.T) {
 // size.
 func TestMatrixMarketRoomFollowsTheEntries(t *testing.T) {
 	text := "%%MatrixMarket matrix coordinate pattern symmetric\n20000 20000 100000000\n2 1\n3 2\n" + strings.Repeat("% a long comment line\n", 50_000)
-	n := allocated(func() {
+	n := testmem.Allocated(func() {
 		_, err := ReadGraph(context.Background(), strings.NewReader(text), "big.mtx", GraphAuto, GraphOptions{})
 		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "2 entries, the size line declares 100000000") {
 			t.Errorf("err = %v, want the count of entries refused", err)

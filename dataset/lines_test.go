@@ -7,9 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/tether-sc/tether/internal/testmem"
 )
 
 func TestReadBareCR(t *testing.T) {
@@ -79,18 +80,15 @@ func TestReadMemoryProportional(t *testing.T) {
 		{"bare CR", cr, 16},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			_, err := ReadCSV(context.Background(), strings.NewReader(tc.in), "f.csv", Options{})
-			runtime.ReadMemStats(&after)
+			var err error
+			alloc := testmem.Allocated(func() { _, err = ReadCSV(context.Background(), strings.NewReader(tc.in), "f.csv", Options{}) })
 			if tc.name == "one line" && !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("err = %v, want ErrTooLarge", err)
 			}
 			if tc.name == "bare CR" && err != nil {
 				t.Fatal(err)
 			}
-			per := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(tc.in))
+			per := float64(alloc) / float64(len(tc.in))
 			t.Logf("%.1f bytes allocated per input byte", per)
 			if per > tc.budget {
 				t.Fatalf("%.1f bytes allocated per input byte, budget %v", per, tc.budget)

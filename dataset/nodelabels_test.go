@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/tether-sc/tether/internal/testmem"
 	"github.com/tether-sc/tether/metrics"
 )
 
@@ -591,15 +591,13 @@ func TestReadNodeLabelsLargeIntegersMemory(t *testing.T) {
 		fmt.Fprintf(&small, "%09d\n", v) // same line lengths
 	}
 	alloc := func(in []byte) (uint64, *NodeLabels) {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		d, err := ReadNodeLabels(bytes.NewReader(in), "f", NodeLabelOptions{})
-		runtime.ReadMemStats(&after)
+		var d *NodeLabels
+		var err error
+		got := testmem.Allocated(func() { d, err = ReadNodeLabels(bytes.NewReader(in), "f", NodeLabelOptions{}) })
 		if err != nil {
 			t.Fatal(err)
 		}
-		return after.TotalAlloc - before.TotalAlloc, d
+		return got, d
 	}
 	base, ds := alloc(small.Bytes())
 	got, dh := alloc(huge.Bytes())

@@ -5,11 +5,12 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tether-sc/tether/internal/testmem"
 )
 
 // repeat returns v repeated c times for each (v, c).
@@ -141,16 +142,13 @@ func TestLogBinFitExtremes(t *testing.T) {
 		{"b = 1 + 1e-7", []float64{1, 2, 1e6}, 1, 1 + 1e-7, 1, 1e-9},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
 			var got float64
 			var err error
-			within(t, func() { got, err = LogBinFit(tc.x, tc.xmin, tc.b) })
-			runtime.ReadMemStats(&after)
+			alloc := testmem.Allocated(func() { within(t, func() { got, err = LogBinFit(tc.x, tc.xmin, tc.b) }) })
 			if err != nil || !(math.Abs(got-tc.want) <= tc.tol*tc.want) {
 				t.Errorf("LogBinFit = %v (%v), want %v ± %g relative", got, err, tc.want, tc.tol)
 			}
-			if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 1 {
+			if mb := alloc >> 20; mb > 1 {
 				t.Errorf("allocated %d MB for %d values", mb, len(tc.x))
 			}
 		})

@@ -4,22 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"runtime"
 	"strings"
 	"testing"
-)
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc
-// before and after it; the tests of this file run one at a time, so the
-// other goroutines add little).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+	"github.com/tether-sc/tether/internal/testmem"
+)
 
 // TestGeneratedGraphBudget: a generated graph whose expected entries
 // (generatedEntries: n·(c_in + (k−1)·c_out)/k, 12 bytes each) count
@@ -49,7 +38,7 @@ func TestGeneratedGraphBudget(t *testing.T) {
 		body, _ := json.Marshal(c.body)
 		var code int
 		var reply []byte
-		bytes := allocated(func() {
+		bytes := testmem.Allocated(func() {
 			code, reply = call(t, s, "POST", "/api/sessions/"+info.ID+c.path, "application/json", body)
 		})
 		want := "make about 8e+06 stored entries (n·(c_in + (k−1)·c_out)/k, 12 bytes each), which count as 113750 nodes, beyond this server's budget of 20000"
@@ -125,7 +114,7 @@ func TestRefusedRepliesNotBuilt(t *testing.T) {
 			t.Errorf("%s: bound %d for a reply of %d bytes, want between the reply and twice it plus 8 KiB", c.path, bound, size)
 		}
 		var refused []byte
-		bytes := allocated(func() {
+		bytes := testmem.Allocated(func() {
 			code, refused = call(t, s, "GET", base+c.path, "", nil, "RemoteAddr", "192.0.2.9:1234")
 		})
 		if code != http.StatusTooManyRequests {
@@ -157,7 +146,7 @@ func TestDenseUploadBudget(t *testing.T) {
 	text := []byte(strings.Repeat(row, 1000))
 	var code int
 	var reply []byte
-	bytes := allocated(func() {
+	bytes := testmem.Allocated(func() {
 		code, reply = call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name=w.csv&kind=graph", "text/csv", text)
 	})
 	want := "w.csv:3: input too large: the matrix has more than 4000 nonzero entries by this line, the limit GraphOptions.MaxDenseEntries; the limit on the entries is this server's budget of 2000 nodes (1 KiB each) in 12-byte entries"
@@ -201,7 +190,7 @@ func TestEdgeListUploadBudget(t *testing.T) {
 		limit := (2000*1024 - len(text)) / 48
 		var code int
 		var reply []byte
-		bytes := allocated(func() {
+		bytes := testmem.Allocated(func() {
 			code, reply = call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name="+c.name+"&kind=graph", "text/plain", text)
 		})
 		want := fmt.Sprintf("input too large: the file has more than %d ", limit)

@@ -3,8 +3,9 @@ package server
 import (
 	"bytes"
 	"net/http"
-	"runtime"
 	"testing"
+
+	"github.com/tether-sc/tether/internal/testmem"
 )
 
 // TestUploadIsNotCopied measures the bytes a 4 MiB upload allocates up to
@@ -27,14 +28,11 @@ func TestUploadIsNotCopied(t *testing.T) {
 	if code, b := call(t, s, "POST", path, "text/csv", body); code != http.StatusBadRequest || !bytes.Contains(b, []byte("gml_label")) {
 		t.Fatalf("status %d, %s; want 400 naming gml_label", code, b)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	code, _ := call(t, s, "POST", path, "text/csv", body)
-	runtime.ReadMemStats(&after)
+	var code int
+	got := testmem.Allocated(func() { code, _ = call(t, s, "POST", path, "text/csv", body) })
 	if code != http.StatusBadRequest {
 		t.Fatalf("status %d, want 400", code)
 	}
-	got := after.TotalAlloc - before.TotalAlloc
 	t.Logf("an upload of %d bytes allocated %d bytes before parsing (%.2f ×)", len(body), got, float64(got)/float64(len(body)))
 	if limit := uint64(len(body)) * 5 / 4; got > limit {
 		t.Errorf("an upload of %d bytes allocated %d bytes before parsing, want at most %d (1.25 ×)", len(body), got, limit)
