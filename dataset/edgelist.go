@@ -293,7 +293,7 @@ func (p *edgeParser) readLines(ctx context.Context) error {
 func (p *edgeParser) record(a, b string, w float64, weighed bool, ln int) error {
 	k := len(p.ents)
 	if limit := p.opt.MaxEntries; limit > 0 && k >= limit {
-		return &ParseError{File: p.name, Line: ln, Err: errorf(ErrTooLarge, "the file has more than %d edges by this line, the limit GraphOptions.MaxEntries", limit)}
+		return &ParseError{File: p.name, Line: ln, Err: &BudgetError{Limit: LimitMaxEntries, Bound: limit, Of: "file", Counted: "edges"}}
 	}
 	if k == cap(p.ents) {
 		p.ents = slices.Grow(p.ents, growth(p.src, k, p.opt.MaxEntries))

@@ -1419,7 +1419,7 @@ func readMatrixMarket(ctx context.Context, src lineSource, name string, opt *Gra
 		}
 		if limit := opt.MaxEntries; limit > 0 && len(ents) >= limit {
 			*limited = true
-			return nil, &ParseError{File: name, Line: ln + 1, Err: errorf(ErrTooLarge, "the file has more than %d entries by this line, the limit GraphOptions.MaxEntries", limit)}
+			return nil, &ParseError{File: name, Line: ln + 1, Err: &BudgetError{Limit: LimitMaxEntries, Bound: limit, Of: "file", Counted: "entries"}}
 		}
 		if len(ents) == cap(ents) {
 			ents = slices.Grow(ents, min(growth(src, len(ents), opt.MaxEntries), nnz-len(ents)))
@@ -1618,7 +1618,7 @@ func (m *denseUpper) add(e graph.Edge, line int) error {
 		m.entries--
 	}
 	if limit := m.opt.MaxDenseEntries; limit > 0 && m.entries > limit {
-		return &ParseError{File: m.name, Line: line, Err: errorf(ErrTooLarge, "the matrix has more than %d nonzero entries by this line, the limit GraphOptions.MaxDenseEntries", limit)}
+		return &ParseError{File: m.name, Line: line, Err: &BudgetError{Limit: LimitMaxDenseEntries, Bound: limit, Of: "matrix", Counted: "nonzero entries"}}
 	}
 	m.edges = append(m.edges, e)
 	return nil

@@ -163,6 +163,27 @@ func TestDenseUploadBudget(t *testing.T) {
 	}
 }
 
+// TestBudgetErrorNotByName: a graph refused for another reason whose
+// message holds the words "MaxEntries" or "MaxDenseEntries" (here the
+// file's name, beside a node number past the server's node limit) is not
+// answered as the edge or entry budget: before, the server told the
+// budgets apart by those words in the message, and named the edge budget
+// for this file.
+func TestBudgetErrorNotByName(t *testing.T) {
+	s := newTest(t, Config{MaxNodes: 2000, MaxTotalNodes: 2000})
+	var info sessionInfo
+	callJSON(t, s, "POST", "/api/sessions", nil, &info, http.StatusCreated)
+	for _, name := range []string{"MaxEntries.txt", "MaxDenseEntries.txt"} {
+		code, reply := call(t, s, "POST", "/api/sessions/"+info.ID+"/data?name="+name+"&kind=graph", "text/plain", []byte("0 1\n1 5000\n"))
+		if code != http.StatusBadRequest || !strings.Contains(string(reply), "input too large") || !strings.Contains(string(reply), "MaxNodes") {
+			t.Errorf("%s: status %d, %.500s; want 400 naming the node limit", name, code, reply)
+		}
+		if strings.Contains(string(reply), "the limit on the") {
+			t.Errorf("%s: %.500s; answered as the edge or entry budget", name, reply)
+		}
+	}
+}
+
 // TestEdgeListUploadBudget: an edge-list upload (and a Matrix Market
 // one) is read only as far as the node budget holds its edges
 // (dataset.GraphOptions.MaxEntries), refused (400) naming the budget,

@@ -400,11 +400,13 @@ func readData(ctx context.Context, content []byte, o ReadOptions, spec graph.Spe
 		gopt := dataset.GraphOptions{LabelAttr: o.GMLLabel, Symmetrize: o.Symmetric, MaxNodes: maxNodes, MaxDenseEntries: int(min(maxEntries, math.MaxInt)), MaxEntries: int(min(maxEdges, math.MaxInt)), Spelling: spelling()}
 		d, err := input.ReadGraph(ctx, content, name, gopt)
 		if err != nil {
-			if errors.Is(err, dataset.ErrTooLarge) && strings.Contains(err.Error(), "MaxDenseEntries") {
-				return nil, fmt.Errorf("%w: %w; the limit on the entries is this server's budget of %d nodes (1 KiB each) in %d-byte entries", errBadInput, err, budget, entryBytes)
-			}
-			if errors.Is(err, dataset.ErrTooLarge) && strings.Contains(err.Error(), "MaxEntries") {
-				return nil, fmt.Errorf("%w: %w; the limit on the edges is this server's budget of %d nodes (1 KiB each) in %d-byte edges", errBadInput, err, budget, edgeReadBytes)
+			if be := (*dataset.BudgetError)(nil); errors.As(err, &be) {
+				switch be.Limit {
+				case dataset.LimitMaxDenseEntries:
+					return nil, fmt.Errorf("%w: %w; the limit on the entries is this server's budget of %d nodes (1 KiB each) in %d-byte entries", errBadInput, err, budget, entryBytes)
+				case dataset.LimitMaxEntries:
+					return nil, fmt.Errorf("%w: %w; the limit on the edges is this server's budget of %d nodes (1 KiB each) in %d-byte edges", errBadInput, err, budget, edgeReadBytes)
+				}
 			}
 			if how == byContent {
 				return nil, fmt.Errorf("%w: %w; %s was read as a graph (%s): kind features reads it as a feature table", errBadInput, err, name, how)
