@@ -64,6 +64,7 @@ func TestGeneratedGraphBudget(t *testing.T) {
 // twice the reply and 8 KiB (the bound is no excuse to refuse a reply
 // that fits); a refused one allocates less than a fifth of the reply
 // (before the fix: the whole reply and more, the save twice the upload).
+// The refusal says that the size it quotes is the bound.
 func TestRefusedRepliesNotBuilt(t *testing.T) {
 	s := newTest(t, Config{MaxUpload: 1 << 20})
 	var info sessionInfo
@@ -89,7 +90,7 @@ func TestRefusedRepliesNotBuilt(t *testing.T) {
 
 	// The share of client 192.0.2.9 is taken, as by replies it does not
 	// read.
-	taken, err := s.holdClientBody("192.0.2.9", s.clientShare, true)
+	taken, err := s.holdClientBody("192.0.2.9", s.clientShare, transit{reply: true, size: s.clientShare})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,6 +120,13 @@ func TestRefusedRepliesNotBuilt(t *testing.T) {
 		})
 		if code != http.StatusTooManyRequests {
 			t.Errorf("%s from a client whose share is taken: status %d, %.200s; want 429", c.path, code, refused)
+		}
+		// The refusal quotes the bound for what it is, not as the
+		// reply's size (it said "this reply's <bound>", up to twice
+		// the reply).
+		want := fmt.Sprintf("and this reply, of up to %d bytes (a bound counted before the reply is built), would pass the limit", bound)
+		if !strings.Contains(string(refused), want) {
+			t.Errorf("%s: refused with %.500s; want it saying %q", c.path, refused, want)
 		}
 		t.Logf("%s: %d bytes, bound %d, refused allocated %d", c.path, size, bound, bytes)
 		if bytes > uint64(size)/5 {

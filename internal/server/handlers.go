@@ -219,12 +219,13 @@ func (s *Server) withSession(h func(http.ResponseWriter, *http.Request, *session
 		// budget (503); a body of 0 bytes counts against neither.
 		var reading *clientHold
 		var err error
+		what := transit{bound: r.ContentLength < 0, size: reserve}
 		if reserve > 0 {
-			reading, err = s.holdClientBody(clientKey(r.RemoteAddr), reserve, false)
+			reading, err = s.holdClientBody(clientKey(r.RemoteAddr), reserve, what)
 		}
 		var hold *bodyHold
 		if err == nil {
-			hold, err = s.holdBody(reserve, false)
+			hold, err = s.holdBody(reserve, what)
 			if err != nil {
 				reading.release()
 			}
@@ -384,7 +385,7 @@ type countedWriter struct {
 // countReply's error (429, 503) when they do not fit. unreserve uncounts
 // them once the reply is written. Cost O(1).
 func (c *countedWriter) reserve(n int64) error {
-	release, err := c.s.countReply(c.client, n, c.force)
+	release, err := c.s.countReply(c.client, n, true, c.force)
 	if err != nil {
 		return err
 	}
@@ -418,7 +419,7 @@ func (c *countedWriter) Write(p []byte) (int, error) {
 		// Larger than its bound (none reserved, or a bound that missed):
 		// counted as it is.
 		c.unreserve()
-		release, err := c.s.countReply(c.client, int64(len(p)), c.force)
+		release, err := c.s.countReply(c.client, int64(len(p)), false, c.force)
 		if err != nil {
 			c.Header().Del("Content-Disposition")
 			c.s.fail(c.ResponseWriter, err)

@@ -303,7 +303,8 @@ func TestLimitConnCloseWrite(t *testing.T) {
 // TestClientShare: one client (an IP address) sending bodies slowly holds
 // at most its share of the body budget, half of it: with two uploads of
 // MaxUpload bytes still arriving from 127.0.0.1, a third from it is
-// refused at once with 429 saying why, its body never sent, while a
+// refused at once with 429 saying why, its body never sent (and one of
+// unknown length, chunked, saying what it was counted as), while a
 // small body from the same client (as a page's JSON) and an upload from
 // another client (127.0.0.2) are served; once the slow bodies end, the
 // client sends uploads again. Five slow uploads from one client held the
@@ -342,6 +343,21 @@ func TestClientShare(t *testing.T) {
 	want := fmt.Sprintf("this client (127.0.0.1) is already sending or being sent %d bytes of request bodies and replies, and this one's %d would pass the limit of %d bytes per client", 2*maxUpload, maxUpload, s.clientShare)
 	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b), want) {
 		t.Errorf("a third upload from the same client: status %d, %s; want 429 saying %q", resp.StatusCode, b, want)
+	}
+	// A body of unknown length (chunked) is counted as the most it may
+	// have, MaxUpload, and its refusal says so rather than quote that as
+	// its length.
+	chunked := rawRequestFrom(t, "127.0.0.1", addr, fmt.Sprintf("POST /api/sessions/%s/data?name=a.csv HTTP/1.1\r\nContent-Type: text/csv\r\nTransfer-Encoding: chunked", ids[2]), "")
+	chunked.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err = http.ReadResponse(bufio.NewReader(chunked), nil)
+	if err != nil {
+		t.Fatalf("a chunked upload from the same client: %v, want 429 before its body", err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want = fmt.Sprintf("and this one, of unknown length (counted as the most a body may have, %d bytes), would pass the limit of %d bytes per client", maxUpload, s.clientShare)
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(b), want) {
+		t.Errorf("a chunked upload from the same client: status %d, %s; want 429 saying %q", resp.StatusCode, b, want)
 	}
 	csv := "x,y\n0,0\n0,1\n1,0\n5,5\n5,6\n6,5\n"
 	for _, from := range []string{"127.0.0.1", "127.0.0.2"} {

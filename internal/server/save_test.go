@@ -217,11 +217,11 @@ func TestRepliesCounted(t *testing.T) {
 	}
 	stuckSave("192.0.2.1")
 	stuckSave("192.0.2.1")
-	refused("192.0.2.1", http.StatusTooManyRequests, "and this reply's")
+	refused("192.0.2.1", http.StatusTooManyRequests, "and this reply, of up to")
 	for _, c := range []string{"192.0.2.2", "192.0.2.3", "192.0.2.4"} {
 		stuckSave(c)
 	}
-	refused("192.0.2.5", http.StatusServiceUnavailable, "and this reply's")
+	refused("192.0.2.5", http.StatusServiceUnavailable, "and this reply, of up to")
 	for _, r := range stuck {
 		close(r)
 	}

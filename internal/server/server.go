@@ -533,21 +533,42 @@ func (s *Server) compute(ctx context.Context, job func(context.Context) error) e
 	return err
 }
 
-// holdBody counts a body of n bytes, or with reply a reply being sent
-// (countReply), against bodyBudget, failing with errBusy, without
-// counting it, if it does not fit. The returned bodyHold uncounts it.
-func (s *Server) holdBody(n int64, reply bool) (*bodyHold, error) {
+// transit says what a count of the bytes in transit (holdBody,
+// holdClientBody) stands for, for the message of its refusal: a request
+// body or a reply, of a known size or of at most size bytes.
+type transit struct {
+	reply bool  // a reply being sent (countReply), not a request body
+	bound bool  // size is an upper bound, not the size itself
+	size  int64 // the bytes it has, or at most has
+}
+
+// phrase names h in a refusal, the subject of "would pass the limit":
+// "this one's 1234", "this reply's 1234", or for a bound "this reply, of
+// up to 1234 bytes (a bound counted before the reply is built),". Cost
+// one small allocation; called only on refusal.
+func (h transit) phrase() string {
+	switch {
+	case h.reply && h.bound:
+		return fmt.Sprintf("this reply, of up to %d bytes (a bound counted before the reply is built),", h.size)
+	case h.reply:
+		return fmt.Sprintf("this reply's %d", h.size)
+	case h.bound:
+		return fmt.Sprintf("this one, of unknown length (counted as the most a body may have, %d bytes),", h.size)
+	}
+	return fmt.Sprintf("this one's %d", h.size)
+}
+
+// holdBody counts n bytes, for the body or reply what (countReply),
+// against bodyBudget, failing with errBusy, without counting them, if
+// they do not fit. The returned bodyHold uncounts them.
+func (s *Server) holdBody(n int64, what transit) (*bodyHold, error) {
 	for {
 		// Compare and swap, so that two bodies that do not fit together
 		// are not both refused when one of them fits.
 		held := s.bodyHeld.Load()
 		if held+n > s.bodyBudget {
-			item := "this one's"
-			if reply {
-				item = "this reply's"
-			}
-			return nil, fmt.Errorf("%w: the server already holds %d bytes of request bodies being read, waiting for their sessions or being worked on, or replies being sent, and %s %d would pass its limit of %d bytes; try again when they finish",
-				errBusy, held, item, n, s.bodyBudget)
+			return nil, fmt.Errorf("%w: the server already holds %d bytes of request bodies being read, waiting for their sessions or being worked on, or replies being sent, and %s would pass its limit of %d bytes; try again when they finish",
+				errBusy, held, what.phrase(), s.bodyBudget)
 		}
 		if s.bodyHeld.CompareAndSwap(held, held+n) {
 			return &bodyHold{held: &s.bodyHeld, n: n}, nil
@@ -596,8 +617,9 @@ const countedReply = 64 << 10
 // with errClientBusy (429) for the client's share or errBusy (503) for
 // the budget; with force it is counted all the same and never refused
 // (the reply of a request that changed its session, which must not be
-// lost: withSession). Cost O(1).
-func (s *Server) countReply(key string, n int64, force bool) (release func(), err error) {
+// lost: withSession). With bound, n is an upper bound on a reply not
+// yet built (countedWriter.reserve), and a refusal says so. Cost O(1).
+func (s *Server) countReply(key string, n int64, bound, force bool) (release func(), err error) {
 	if n < countedReply {
 		return func() {}, nil
 	}
@@ -609,11 +631,12 @@ func (s *Server) countReply(key string, n int64, force bool) (release func(), er
 		hold, mine := &bodyHold{held: &s.bodyHeld, n: n}, &clientHold{s: s, key: key, n: n}
 		return func() { mine.release(); hold.release() }, nil
 	}
-	mine, err := s.holdClientBody(key, min(n, s.clientShare), true)
+	what := transit{reply: true, bound: bound, size: n}
+	mine, err := s.holdClientBody(key, min(n, s.clientShare), what)
 	if err != nil {
 		return nil, err
 	}
-	hold, err := s.holdBody(min(n, s.bodyBudget), true)
+	hold, err := s.holdBody(min(n, s.bodyBudget), what)
 	if err != nil {
 		mine.release()
 		return nil, err
@@ -625,21 +648,21 @@ func (s *Server) countReply(key string, n int64, force bool) (release func(), er
 // already sending its share of the body budget (HTTP 429).
 var errClientBusy = errors.New("too many bodies from this client")
 
-// holdClientBody counts a body of n bytes, or with reply a reply being
-// sent (countReply), against the share of the client (clientKey) key,
-// failing with errClientBusy, without counting it, if it does not fit.
-// The returned clientHold uncounts it, once the body has been read or the
+// holdClientBody counts n bytes, for the body or reply what
+// (countReply), against the share of the client (clientKey) key, failing
+// with errClientBusy, without counting them, if they do not fit. The
+// returned clientHold uncounts them, once the body has been read or the
 // reply written. Cost O(1).
-func (s *Server) holdClientBody(key string, n int64, reply bool) (*clientHold, error) {
+func (s *Server) holdClientBody(key string, n int64, what transit) (*clientHold, error) {
 	s.clientMu.Lock()
 	defer s.clientMu.Unlock()
 	held := s.clientReading[key]
 	if held+n > s.clientShare {
-		item, remedy := "this one's", "send it when those have been read"
-		if reply {
-			item, remedy = "this reply's", "read those first, then ask again"
+		remedy := "send it when those have been read"
+		if what.reply {
+			remedy = "read those first, then ask again"
 		}
-		return nil, fmt.Errorf("%w: this client (%s) is already sending or being sent %d bytes of request bodies and replies, and %s %d would pass the limit of %d bytes per client (half of what the server holds at once, so that one client cannot take it all); %s", errClientBusy, key, held, item, n, s.clientShare, remedy)
+		return nil, fmt.Errorf("%w: this client (%s) is already sending or being sent %d bytes of request bodies and replies, and %s would pass the limit of %d bytes per client (half of what the server holds at once, so that one client cannot take it all); %s", errClientBusy, key, held, what.phrase(), s.clientShare, remedy)
 	}
 	s.clientReading[key] = held + n
 	return &clientHold{s: s, key: key, n: n}, nil

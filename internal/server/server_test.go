@@ -1415,7 +1415,7 @@ func TestBodyBudgetFitsEveryBody(t *testing.T) {
 	if s.bodyBudget < s.loadLimit() {
 		t.Fatalf("body budget %d below the largest body, loadLimit %d", s.bodyBudget, s.loadLimit())
 	}
-	h, err := s.holdBody(s.loadLimit(), false)
+	h, err := s.holdBody(s.loadLimit(), transit{size: s.loadLimit()})
 	if err != nil {
 		t.Fatalf("a saved session's largest body does not fit an idle server: %v", err)
 	}
@@ -1435,7 +1435,7 @@ func TestHoldBodyConcurrent(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if h, err := s.holdBody(half, false); err == nil {
+				if h, err := s.holdBody(half, transit{size: half}); err == nil {
 					holds <- h
 				}
 			}()
