@@ -879,14 +879,19 @@ func (d *Data) AdjustWeights(normalize bool, normalizeName string, selfLoops flo
 // Check reports whether d is ready to cluster: it is not nil, has a graph,
 // and as many reference labels and names as nodes (when it has them).
 // Cost O(1).
-func (d *Data) Check() error {
+func (d *Data) Check() error { return d.check(false) }
+
+// check is Check, with featuresOnly accepting a d without a graph whose
+// feature rows are the nodes (NewProblem, for a method of feature rows
+// alone).
+func (d *Data) check(featuresOnly bool) error {
 	if d == nil {
 		return errors.New("input: no data")
 	}
-	if d.Graph == nil {
+	if d.Graph == nil && !(featuresOnly && d.X != nil) {
 		return fmt.Errorf("%s: no graph (build it with BuildGraph)", d.label())
 	}
-	n := d.Graph.N()
+	n := d.N()
 	if d.Truth != nil && len(d.Truth) != n {
 		return fmt.Errorf("%s: reference has %s for %s", d.label(), wording.Count(len(d.Truth), "label", "labels"), wording.Count(n, "node", "nodes"))
 	}

@@ -1043,3 +1043,83 @@ func TestFeatureMethodsGetNoGraph(t *testing.T) {
 		})
 	}
 }
+
+// TestFeatureMethodsNeedNoGraph: for a method of feature rows alone
+// (cpca, cvqe, plmeans -set Kernel=features; ReadsGraph false) the data need no graph, so a
+// front end may skip BuildGraph: NewProblem and AddTo take the rows' n,
+// and the partition is the one the data with a graph give. A method that
+// reads a graph (clpp, njw) still needs one (Data.Check's error), and so
+// does the vote filter. Before, NewProblem refused data without a graph
+// for every method.
+func TestFeatureMethodsNeedNoGraph(t *testing.T) {
+	g := twoTriangles(t)
+	x := mat.NewDense(6, 1, []float64{0, 0.1, 0.2, 5, 5.1, 5.2})
+	dir := tempFiles(t, map[string]string{"c.txt": "0,1,ml\n0,3,cl\n"})
+	for _, c := range []struct {
+		name  string
+		reads bool // ReadsGraph
+		knobs []string
+	}{{"cpca", false, nil}, {"cvqe", false, nil}, {"plmeans", false, []string{"Kernel=features"}}, {"plmeans", true, nil},
+		{"clpp", true, nil}, {"njw", true, nil}, {"cocluster", false, nil}, {"auto", true, nil}} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := cluster.New(c.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m, err = cluster.SetKnobs(m, c.knobs); err != nil {
+				t.Fatal(err)
+			}
+			if got := ReadsGraph(m); got != c.reads {
+				t.Fatalf("ReadsGraph = %v, want %v", got, c.reads)
+			}
+			if c.name == "cocluster" {
+				return // reads a matrix, not feature rows
+			}
+			k := 2
+			if m.Uses().FindsK {
+				k = 0
+			}
+			bare := &Data{Name: "t.csv", X: x}
+			p, err := NewProblem(bare, m, k)
+			if c.reads {
+				if err == nil || !strings.Contains(err.Error(), "t.csv: no graph (build it with BuildGraph)") {
+					t.Errorf("NewProblem without a graph: %v, want Check's error", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := Supervision{Constraints: filepath.Join(dir, "c.txt")}
+			if m.Uses().Supervision&cluster.Pairs == 0 {
+				s.Constraints = ""
+			}
+			if _, err := s.AddTo(context.Background(), p, bare); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := (Supervision{Constraints: filepath.Join(dir, "c.txt"), Vote: true}).AddTo(context.Background(), p, bare); err == nil || !strings.Contains(err.Error(), "no graph") {
+				t.Errorf("the vote filter without a graph: %v, want an error", err)
+			}
+			res, err := cluster.Run(context.Background(), m, p, &cluster.Settings{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The same method on the data with a graph.
+			full := &Data{Name: "t.csv", X: x, Graph: g}
+			q, err := NewProblem(full, m, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.AddTo(context.Background(), q, full); err != nil {
+				t.Fatal(err)
+			}
+			want, err := cluster.Run(context.Background(), m, q, &cluster.Settings{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Labels, want.Labels) {
+				t.Errorf("labels without a graph %v, with one %v", res.Labels, want.Labels)
+			}
+		})
+	}
+}

@@ -36,27 +36,48 @@ type lackError struct {
 func (e *lackError) Error() string { return e.msg }
 func (e *lackError) Unwrap() error { return e.err }
 
+// ReadsGraph reports whether m reads a graph (its Uses.Input has
+// cluster.GraphInput, or is zero, which means it): every method but those
+// of feature rows alone (cpca, cvqe, plmeans with Kernel features) and of
+// a bipartite matrix (cocluster). A front end skips building a k-NN graph
+// from feature rows (BuildGraph, which dominates a run of 10⁵ rows) for a
+// method that does not, unless it needs the graph for something else (an
+// output, a vote filter). A nil m reads one (NewProblem refuses it). Cost
+// O(1).
+func ReadsGraph(m cluster.Method) bool {
+	if m == nil {
+		return true
+	}
+	in := m.Uses().Input
+	return in == 0 || in&cluster.GraphInput != 0
+}
+
 // NewProblem returns the problem of clustering d into k clusters (0: the
 // method estimates k) with m: d's graph unless m reads feature rows only,
 // its feature rows when m projects them (cluster.FeatureInput) and its
 // bipartite matrix when m co-clusters one (cluster.BipartiteInput).
-// Supervision is added by Supervision.AddTo.
+// Supervision is added by Supervision.AddTo. For a method of feature rows
+// alone (ReadsGraph false), d needs no graph: BuildGraph may be skipped.
 //
-// The errors are those of d.Check (a nil d, or d without a graph yet:
-// call BuildGraph first), "input: no method" for a nil m, or say which
-// input m lacks: "method NAME
+// The errors are those of d.Check (a nil d, or d without a graph yet,
+// for a method that reads one: call BuildGraph first), "input: no
+// method" for a nil m, or say which input m lacks: "method NAME
 // projects feature rows, and DATA is a graph without features" wrapping
 // ErrNoFeatures, "method NAME co-clusters a matrix" wrapping
 // ErrNoBipartite; a front end adds how to give it. Cost O(1).
 func NewProblem(d *Data, m cluster.Method, k int) (*cluster.Problem, error) {
-	if err := d.Check(); err != nil {
-		return nil, err
-	}
 	if m == nil {
+		if err := d.Check(); err != nil {
+			return nil, err
+		}
 		return nil, errors.New("input: no method")
 	}
-	p := &cluster.Problem{Graph: d.Graph, K: k}
 	in := m.Uses().Input
+	// A method of feature rows alone reads no graph: d's rows will do.
+	if err := d.check(in == cluster.FeatureInput && d != nil && d.X != nil); err != nil {
+		return nil, err
+	}
+	p := &cluster.Problem{Graph: d.Graph, K: k}
 	if in&cluster.FeatureInput != 0 {
 		// A projection method (cpca, clpp) reads the feature rows; a graph
 		// alone cannot give them.

@@ -150,7 +150,10 @@ type Added struct {
 // (or name) the file's rows, dropped ones included: they are read so and
 // mapped onto the nodes kept, and labels and pairs on dropped rows are left
 // out with a warning (Added.Warnings). A nil p or d,
-// or neither p nor d with a graph (Data.Check), is an error. ctx is checked as the files are
+// or neither p nor d with a graph (Data.Check), is an error, but for d's
+// feature rows when p has no graph (a method of feature rows alone,
+// whose graph BuildGraph may skip: NewProblem) and s asks for no vote
+// filter, which reads the graph. ctx is checked as the files are
 // read, in the vote filter and the conflicts' resolution, and as the
 // pairs are checked against the labels; a cancelled AddTo returns an
 // error wrapping ctx.Err().
@@ -167,12 +170,15 @@ func (s Supervision) AddTo(ctx context.Context, p *cluster.Problem, d *Data) (Ad
 	// (NewProblem), and its nodes are d's.
 	g := p.Graph
 	if g == nil {
-		if err := d.Check(); err != nil {
+		if err := d.check(!s.Vote || s.Constraints == ""); err != nil {
 			return a, err
 		}
 		g = d.Graph
 	}
-	n := g.N()
+	n := d.N()
+	if g != nil {
+		n = g.N()
+	}
 	// A table with dropped rows: the files number the file's rows, and
 	// are mapped onto the nodes kept (Data.Rows).
 	sideN, sideNames, byRow := d.sideNodes()

@@ -65,6 +65,14 @@ type inputOptions struct {
 	// verbose measures the recall of an approximate k-NN search against
 	// exact search (all points up to recallExhaustiveMax, else a sample).
 	verbose bool
+	// featuresOnly, when not "", names the method of tether cluster,
+	// which reads feature rows alone (input.ReadsGraph), when no output
+	// needs a graph (-graph-out, -vote-filter): load builds none from
+	// feature rows, unless plot1D and the rows have one column (-plot
+	// draws a graph's layout then: dataView). A k-NN graph of 10⁵ rows
+	// took most of such a run, for nothing.
+	featuresOnly string
+	plot         bool
 }
 
 // recallExhaustiveMax is the largest n whose recall -v measures on every
@@ -298,6 +306,14 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 			l.Notes = truthNotes(l.Notes, from, o.input, o.truthFile)
 		}
 	}
+	if l.Graph == nil && o.featuresOnly != "" && l.X != nil {
+		if _, d := l.X.Dims(); !o.plot || d >= 2 {
+			// No weights to adjust either; input.NewProblem checks the
+			// rest of the data (Data.Check) as it takes the rows.
+			l.Notes = append(l.Notes, fmt.Sprintf("no graph built: %s reads the feature rows only", o.featuresOnly))
+			return l, nil
+		}
+	}
 	if l.Graph == nil {
 		done := rec.step("graph construction")
 		t0 := time.Now()
@@ -357,22 +373,29 @@ func (o *inputOptions) measureRecall(ctx context.Context, l *loaded, nb *graph.N
 	return nil
 }
 
-// summary is what cluster prints after a run.
+// GraphFigures are the figures of the graph clustered in a summary.
+type GraphFigures struct {
+	Edges      int `json:"edges"`
+	Components int `json:"components"`
+	Isolated   int `json:"isolated"`
+}
+
+// summary is what cluster prints after a run. GraphFigures and Ncut are
+// nil when no graph was built (a method of feature rows alone:
+// inputOptions.featuresOnly), and left out of the JSON document then.
 type summary struct {
-	Input      string `json:"input"`
-	Method     string `json:"method"`
-	N          int    `json:"n"`
-	Edges      int    `json:"edges"`
-	Components int    `json:"components"`
-	Isolated   int    `json:"isolated"`
-	K          int    `json:"k"`
-	Sizes      []int  `json:"sizes"`
+	Input  string `json:"input"`
+	Method string `json:"method"`
+	N      int    `json:"n"`
+	*GraphFigures
+	K     int   `json:"k"`
+	Sizes []int `json:"sizes"`
 	// Classes[c] is the class of -partial-labels, as its file writes it,
 	// that numbers cluster c (cluster.Result.Labels: Run numbers the
 	// clusters by the classes of partial labels), "" for a cluster whose
 	// number no labelled class has; nil without partial labels.
 	Classes     []string           `json:"classes,omitempty"`
-	Ncut        float64            `json:"ncut"`
+	Ncut        *float64           `json:"ncut,omitempty"`
 	Seconds     float64            `json:"seconds"`
 	GraphSecs   float64            `json:"graph_seconds"`
 	KNNSearch   string             `json:"knn_search,omitempty"`
@@ -500,6 +523,10 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	in.seed, in.m, in.quiet = *seed, m, *quiet
 	if meth.Uses().Input&cluster.BipartiteInput != 0 {
 		in.bip.matrixMethod = meth.Name()
+	}
+	if !input.ReadsGraph(meth) && meth.Uses().Input&cluster.FeatureInput != 0 && *graphOut == "" && !(*vote && *consFile != "") {
+		// The method reads the rows alone, and no output the graph.
+		in.featuresOnly, in.plot = meth.Name(), *plotFile != ""
 	}
 	l, err := in.load(ctx, rec, *k)
 	if err != nil {
@@ -885,10 +912,8 @@ func (m *Main) writeGraph(ctx context.Context, path string, g *graph.Graph, repo
 // AMI took 1.4 s at 2·10⁶ nodes), and returns its error.
 func summarize(ctx context.Context, l *loaded, method string, p *cluster.Problem, res *cluster.Result, d time.Duration) (*summary, error) {
 	g := l.Graph
-	st := g.Stats()
 	s := &summary{
-		Input: l.Name, Method: method, N: g.N(), Edges: st.Edges, Components: st.Components,
-		Isolated: len(st.Isolated), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), KNNSearch: l.search, KNNRecall: l.recall, RecallRows: l.recallRows, Warnings: append([]string(nil), res.Warnings...), Notes: append([]string(nil), res.Notes...),
+		Input: l.Name, Method: method, N: l.N(), K: res.K, Seconds: d.Seconds(), GraphSecs: l.graphTime.Seconds(), KNNSearch: l.search, KNNRecall: l.recall, RecallRows: l.recallRows, Warnings: append([]string(nil), res.Warnings...), Notes: append([]string(nil), res.Notes...),
 		Report: res.Report,
 	}
 	s.Sizes = make([]int, res.K)
@@ -897,11 +922,15 @@ func summarize(ctx context.Context, l *loaded, method string, p *cluster.Problem
 			s.Sizes[c]++
 		}
 	}
-	nc, err := metrics.Ncut(g, res.Labels)
-	if err != nil {
-		return nil, err
+	if g != nil {
+		st := g.Stats()
+		s.GraphFigures = &GraphFigures{Edges: st.Edges, Components: st.Components, Isolated: len(st.Isolated)}
+		nc, err := metrics.Ncut(g, res.Labels)
+		if err != nil {
+			return nil, err
+		}
+		s.Ncut = &nc
 	}
-	s.Ncut = nc
 	if l.Truth != nil {
 		// The figures of eval, on the same footing: nodes whose reference
 		// label is unknown are left out.
@@ -955,7 +984,11 @@ func methodLabel(method string, report any) string {
 func printSummary(w io.Writer, s *summary) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "input\t%s\n", s.Input)
-	fmt.Fprintf(tw, "graph\t%s, %s, %s, %d isolated\n", wording.Count(s.N, "node", "nodes"), wording.Count(s.Edges, "edge", "edges"), wording.Count(s.Components, "component", "components"), s.Isolated)
+	if g := s.GraphFigures; g != nil {
+		fmt.Fprintf(tw, "graph\t%s, %s, %s, %d isolated\n", wording.Count(s.N, "node", "nodes"), wording.Count(g.Edges, "edge", "edges"), wording.Count(g.Components, "component", "components"), g.Isolated)
+	} else {
+		fmt.Fprintf(tw, "graph\tnone built (%s reads the feature rows only), %s\n", s.Method, wording.Count(s.N, "node", "nodes"))
+	}
 	if s.GraphSecs > 0 {
 		fmt.Fprintf(tw, "graph time\t%.3fs\n", s.GraphSecs)
 	}
@@ -986,7 +1019,9 @@ func printSummary(w io.Writer, s *summary) error {
 		}
 		fmt.Fprintf(tw, "classes\t%s (the clusters are numbered by the classes of -partial-labels)\n", strings.Join(cl, ", "))
 	}
-	fmt.Fprintf(tw, "Ncut\t%.4f\n", s.Ncut)
+	if s.Ncut != nil {
+		fmt.Fprintf(tw, "Ncut\t%.4f\n", *s.Ncut)
+	}
 	names := make([]string, 0, len(s.Figures))
 	for k := range s.Figures {
 		names = append(names, k)

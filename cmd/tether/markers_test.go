@@ -115,5 +115,8 @@ func partition(t *testing.T, out string) string {
 	if err := json.Unmarshal([]byte(out), &s); err != nil {
 		t.Fatalf("summary %q: %v", out, err)
 	}
-	return fmt.Sprintf("labels %v, sizes %v, ncut %.12g, n %d", s.Labels, s.Sizes, s.Ncut, s.N)
+	if s.Ncut == nil {
+		t.Fatalf("summary %q: no ncut", out)
+	}
+	return fmt.Sprintf("labels %v, sizes %v, ncut %.12g, n %d", s.Labels, s.Sizes, *s.Ncut, s.N)
 }
