@@ -468,10 +468,11 @@ func TestNewProblem(t *testing.T) {
 			if err != nil {
 				return
 			}
-			// A method of feature rows alone (cpca, cvqe) is given no
-			// graph: Run would warn that it ignores it.
+			// A method of feature rows alone (cpca, cvqe), or of the
+			// matrix alone (cocluster), is given no graph: Run (or
+			// cocluster) would warn that it ignores it.
 			wantG := g
-			if in := m.Uses().Input; in&cluster.FeatureInput != 0 && in&cluster.GraphInput == 0 {
+			if in := m.Uses().Input; in&(cluster.FeatureInput|cluster.BipartiteInput) != 0 && in&cluster.GraphInput == 0 {
 				wantG = nil
 			}
 			if p.Graph != wantG || p.K != 2 || (p.Features != nil) != tc.features || (p.Bipartite != nil) != (tc.method == "cocluster") {
@@ -672,8 +673,9 @@ func TestSupervisionPresetLabels(t *testing.T) {
 	}
 }
 
-// TestSupervisionWithoutGraph: AddTo with data without a graph (or no
-// problem, or no data) is an error, not a nil-dereference panic.
+// TestSupervisionWithoutGraph: AddTo with data without a graph or
+// feature rows (or no problem, or no data) is an error, not a
+// nil-dereference panic; feature rows alone give the nodes.
 func TestSupervisionWithoutGraph(t *testing.T) {
 	g := twoTriangles(t)
 	dir := tempFiles(t, map[string]string{"c.txt": "0,1,ml\n", "l.txt": "0,1\n"})
@@ -685,7 +687,11 @@ func TestSupervisionWithoutGraph(t *testing.T) {
 		d    *Data
 		want string
 	}{
-		{"no graph", &cluster.Problem{K: 2}, d, "t.csv: no graph (build it with BuildGraph)"},
+		// Feature rows without a graph are nodes enough (a method of
+		// feature rows alone needs no graph: NewProblem), but for the
+		// vote filter, which reads the graph (TestFeatureMethodsNeedNoGraph).
+		{"no graph, no rows", &cluster.Problem{K: 2}, &Data{Name: "t.csv"}, "t.csv: no graph (build it with BuildGraph)"},
+		{"no graph", &cluster.Problem{K: 2}, d, ""},
 		{"no problem", nil, d, "input: no problem"},
 		{"no data", &cluster.Problem{Graph: g, K: 2}, nil, "input: no data"},
 	} {

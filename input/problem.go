@@ -53,9 +53,10 @@ func ReadsGraph(m cluster.Method) bool {
 }
 
 // NewProblem returns the problem of clustering d into k clusters (0: the
-// method estimates k) with m: d's graph unless m reads feature rows only,
-// its feature rows when m projects them (cluster.FeatureInput) and its
-// bipartite matrix when m co-clusters one (cluster.BipartiteInput).
+// method estimates k) with m: d's graph unless m reads feature rows or a
+// bipartite matrix only, its feature rows when m projects them
+// (cluster.FeatureInput) and its bipartite matrix when m co-clusters one
+// (cluster.BipartiteInput).
 // Supervision is added by Supervision.AddTo. For a method of feature rows
 // alone (ReadsGraph false), d needs no graph: BuildGraph may be skipped.
 //
@@ -100,6 +101,11 @@ func NewProblem(d *Data, m cluster.Method, k int) (*cluster.Problem, error) {
 			return nil, &lackError{fmt.Sprintf("method %s co-clusters a matrix", m.Name()), ErrNoBipartite}
 		}
 		p.Bipartite = d.Bipartite
+		if in&cluster.GraphInput == 0 {
+			// It reads no graph (cocluster): d's, the matrix's bipartite
+			// graph, would only earn a warning that it is ignored.
+			p.Graph = nil
+		}
 	}
 	return p, nil
 }

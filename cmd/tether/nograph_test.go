@@ -103,3 +103,25 @@ func TestClusterFeatureMethodsBuildNoGraph(t *testing.T) {
 		t.Errorf("cvqe -plot of one feature: %v, want the graph built:\n%s", err, stderr)
 	}
 }
+
+// TestClusterCoclusterNoGraphWarning: tether cluster -bipartite builds
+// the matrix's bipartite graph for the methods of a graph and for its
+// summary; cocluster, which reads the matrix alone and now warns of a
+// graph given beside it (cluster.CoCluster), is not handed that graph
+// (input.NewProblem), so no run of the CLI warns that a graph it never
+// asked for is ignored. The summary still reports that graph.
+func TestClusterCoclusterNoGraphWarning(t *testing.T) {
+	mat, docs, terms := bipartiteFiles(t)
+	for _, method := range []string{"cocluster", "l1csc"} {
+		out, stderr, err := run(t, "cluster", "-bipartite", mat, "-row-names", docs, "-col-names", terms, "-method", method, "-k", "2", "-o", filepath.Join(t.TempDir(), "l"))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", method, err, stderr)
+		}
+		if strings.Contains(stderr, "ignore") || strings.Contains(out, "ignore") {
+			t.Errorf("%s: a warning of something ignored:\n%s%s", method, stderr, out)
+		}
+		if !strings.Contains(out+stderr, "12 nodes, 19 edges") {
+			t.Errorf("%s: the summary lacks the bipartite graph:\n%s%s", method, out, stderr)
+		}
+	}
+}
