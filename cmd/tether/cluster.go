@@ -856,6 +856,10 @@ thing). Missing folders on the paths of -o, -plot and -graph-out are
 created. With -json, standard output holds one JSON document: the
 summary, plus the labels (and node names) when -o is -; -graph-out - and
 -gen-out - are then refused.
+A method of the feature rows alone (cpca, cvqe, plmeans -set
+Kernel=features) is given no graph: none is built, with a note, unless
+-graph-out, -vote-filter or -plot of a single feature needs one, and the
+summary then has no edges and no Ncut.
 With -bipartite (a document-by-term matrix: -method cocluster co-clusters
 it; any other method clusters its bipartite graph, as seed 001 §5.2 runs
 l1csc) the nodes are the documents, then the terms, and the graph is the
