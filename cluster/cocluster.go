@@ -211,7 +211,7 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 		}
 	}
 	if k == 1 {
-		return &Result{Labels: make([]int, n), K: 1, Warnings: coGraphIgnored(p)}, nil
+		return &Result{Labels: make([]int, n), K: 1}, nil
 	}
 	if ell >= min(b.r, b.c) {
 		return nil, fmt.Errorf("%w: cocluster: ℓ = %d singular vectors after the first need at least %d rows and columns, the matrix is %d×%d", ErrInvalid, ell, ell+1, b.r, b.c)
@@ -220,7 +220,6 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 	if err != nil {
 		return nil, err
 	}
-	warnings = append(coGraphIgnored(p), warnings...)
 	op := b.operator(pairs, gamma, mode)
 	switch {
 	case op.dropped > 0 && c.Pairs == CoAuto:
@@ -245,17 +244,6 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 	out.Eigenvalues = res.Values
 	out.Warnings = append(warnings, out.Warnings...)
 	return out, nil
-}
-
-// coGraphIgnored returns the warning that CoCluster ignores p.Graph, a
-// graph given beside the matrix it co-clusters (as Run warns that cpca
-// ignores one beside its feature rows), or nil when p has none. Cost
-// O(1).
-func coGraphIgnored(p *Problem) []string {
-	if p.Graph == nil {
-		return nil
-	}
-	return []string{"cocluster: graph ignored: cocluster co-clusters the bipartite matrix (Problem.Bipartite) and reads no graph (l1csc, or another method of the graph, clusters a graph such as the matrix's bipartite graph)"}
 }
 
 // bipartite is a nonnegative rows×cols matrix in compressed sparse rows,

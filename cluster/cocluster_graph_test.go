@@ -11,8 +11,8 @@ import (
 
 // TestCoClusterGraphIgnored: a graph given beside the matrix (here the
 // matrix's own bipartite graph, with its weights) is ignored by
-// cocluster, which now says so, as Run says it of cpca's ("graph
-// ignored"); the partition is the one without it, which gets no such
+// cocluster, and Run says so (ignored), as it says it of cpca's
+// ("graph ignored"); the partition is the one without it, which gets no such
 // warning. Before, the graph was ignored without a word.
 func TestCoClusterGraphIgnored(t *testing.T) {
 	a := coBlocks(12, 9, 3, 5)
@@ -48,9 +48,9 @@ func TestCoClusterGraphIgnored(t *testing.T) {
 	if !slices.Equal(bare.Labels, withG.Labels) {
 		t.Errorf("labels with the graph %v, without %v", withG.Labels, bare.Labels)
 	}
-	// Partition itself, k = 1 included.
-	one, err := (CoCluster{}).Partition(ctx, &Problem{Bipartite: a, Graph: g, K: 1}, &Settings{})
+	// k = 1, which Run answers without asking the method.
+	one, err := Run(ctx, CoCluster{}, &Problem{Bipartite: a, Graph: g, K: 1}, &Settings{Seed: 1})
 	if err != nil || !slices.ContainsFunc(one.Warnings, func(w string) bool { return strings.HasPrefix(w, word) }) {
-		t.Errorf("Partition with k = 1: %v, warnings %q", err, one.Warnings)
+		t.Errorf("Run with k = 1: %v, warnings %q", err, one.Warnings)
 	}
 }

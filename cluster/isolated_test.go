@@ -64,6 +64,10 @@ func isolatedProblem(t *testing.T, n int, edges [][2]int, k int, u Uses) *Proble
 			}
 		}
 		base.Bipartite = b
+		if u.Input&GraphInput == 0 {
+			// cocluster: likewise.
+			base.Graph = nil
+		}
 	}
 	return supervised(base, u, labels, cons)
 }

@@ -991,8 +991,8 @@ func noPairText(p *Problem) string {
 
 // ignored returns one warning per kind of side information or input in p
 // that a method using u does not read (pairs, labels, a bipartite matrix,
-// feature rows, a graph beside the feature rows of a method that reads
-// them alone); an unsupervised method's names what would use it.
+// feature rows, a graph beside the feature rows or the bipartite matrix
+// of a method that reads them alone); an unsupervised method's names what would use it.
 func ignored(name string, u Uses, p *Problem) []string {
 	var w []string
 	// An unsupervised method was most likely the default, not a choice:
@@ -1021,6 +1021,9 @@ func ignored(name string, u Uses, p *Problem) []string {
 	}
 	if p.Graph != nil && in&FeatureInput != 0 && in&GraphInput == 0 {
 		w = append(w, fmt.Sprintf("%s: graph ignored: %s uses features (it clusters the feature rows and reads no graph; clpp reads both)", name, name))
+	}
+	if p.Graph != nil && in&BipartiteInput != 0 && in&GraphInput == 0 {
+		w = append(w, fmt.Sprintf("%s: graph ignored: %s co-clusters the bipartite matrix (Problem.Bipartite) and reads no graph (l1csc, or another method of the graph, clusters a graph such as the matrix's bipartite graph)", name, name))
 	}
 	return w
 }
