@@ -311,6 +311,13 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 			// No weights to adjust either; input.NewProblem checks the
 			// rest of the data (Data.Check) as it takes the rows.
 			l.Notes = append(l.Notes, fmt.Sprintf("no graph built: %s reads the feature rows only", o.featuresOnly))
+			if set := unusedGraphFlags(o.flags); len(set) > 0 {
+				verb, pron := "shape", "they"
+				if len(set) == 1 {
+					verb, pron = "shapes", "it"
+				}
+				l.Warnings = append(l.Warnings, fmt.Sprintf("%s %s no graph here: %s reads the feature rows only (-graph-out writes the graph %s would build)", strings.Join(set, ", "), verb, o.featuresOnly, pron))
+			}
 			return l, nil
 		}
 	}
@@ -371,6 +378,21 @@ func (o *inputOptions) measureRecall(ctx context.Context, l *loaded, nb *graph.N
 	fmt.Fprintf(o.m.Stderr, "k-NN search: approximate (NN-descent), recall@%d = %.4f against exact search on %s (search %.2fs, check %.2fs)\n",
 		nb.K, r, what, l.graphTime.Seconds(), time.Since(t0).Seconds())
 	return nil
+}
+
+// unusedGraphFlags returns the flags that shape the graph built from
+// feature rows that fs had set, as "-knn", for a run that builds no graph
+// (inputOptions.featuresOnly): they shaped the summary's graph and Ncut
+// before such runs stopped building one, and now do nothing, which a
+// warning says. Cost O(flags).
+func unusedGraphFlags(fs *flag.FlagSet) []string {
+	var set []string
+	for _, name := range []string{"graph", "knn", "eps", "affinity", "sigma", "max-full", "knn-search", "normalize-weights", "self-loops"} {
+		if isSet(fs, name) {
+			set = append(set, "-"+name)
+		}
+	}
+	return set
 }
 
 // GraphFigures are the figures of the graph clustered in a summary.

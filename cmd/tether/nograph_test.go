@@ -125,3 +125,35 @@ func TestClusterCoclusterNoGraphWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterUnusedGraphFlags: the flags that shape the graph built from
+// feature rows (-knn, -self-loops, …) draw a warning naming them when the
+// method builds none (cpca), and none when the graph is built for
+// -graph-out or no such flag was given; before, they did nothing without
+// a word.
+func TestClusterUnusedGraphFlags(t *testing.T) {
+	data := writeTemp(t, "b.csv", "x,y\n0,0\n0.1,0\n0,0.2\n5,5\n5.1,5\n5,5.2\n9,0\n9.1,0\n9,0.1\n")
+	const warn = "shape no graph here: cpca reads the feature rows only"
+	for _, c := range []struct {
+		name string
+		args []string
+		want string // "" for no warning
+	}{
+		{"two flags", []string{"-knn", "3", "-self-loops", "1"}, "-knn, -self-loops " + warn},
+		{"one flag", []string{"-affinity", "binary"}, "-affinity shapes no graph here: cpca reads the feature rows only (-graph-out writes the graph it would build)"},
+		{"none", nil, ""},
+		{"graph out", []string{"-knn", "3", "-graph-out", filepath.Join(t.TempDir(), "g.txt")}, ""},
+	} {
+		args := append([]string{"cluster", "-input", data, "-method", "cpca", "-k", "3", "-o", filepath.Join(t.TempDir(), "l")}, c.args...)
+		_, stderr, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.name, err, stderr)
+		}
+		switch {
+		case c.want != "" && !strings.Contains(stderr, "warning: "+c.want):
+			t.Errorf("%s: standard error lacks %q:\n%s", c.name, c.want, stderr)
+		case c.want == "" && strings.Contains(stderr, "no graph here"):
+			t.Errorf("%s: a warning of unused graph flags:\n%s", c.name, stderr)
+		}
+	}
+}
