@@ -477,7 +477,8 @@ func repeatNote(f *constraint.File, file string) (int, string) {
 // Consistent and TwoWay). It is meant for files with wrong pairs. A nil g
 // is an error. Cost O(nnz(g)) plus constraint.VoteFilter's: about
 // Σ_t Σ_{a ∈ N[i_t]} (pairs at a) weight look-ups of O(log degree) for
-// the vote instead of m², and O(n + m log m) per conflict broken.
+// the vote instead of m², and O(m log m + m·c) for c cannot-links kept
+// to break the conflicts.
 func VoteFilter(ctx context.Context, g *graph.Graph, set *constraint.Set, k int) (*constraint.Set, error) {
 	if g == nil {
 		return nil, errors.New("vote filter: no graph")
