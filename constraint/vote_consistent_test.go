@@ -122,8 +122,9 @@ func TestVoteFilterConsistentMaximal(t *testing.T) {
 	} {
 		for seed := range uint64(4) {
 			t.Run(fmt.Sprintf("n=%d m=%d flip=%v seed=%d", tc.n, tc.m, tc.flip, seed), func(t *testing.T) {
-				s, sim, _ := noisyBand(t, tc.n, tc.m, 3, tc.flip, seed)
+				s, sim, neighbours := noisyBand(t, tc.n, tc.m, 3, tc.flip, seed)
 				opt := tc.opt
+				opt.Neighbours = neighbours
 				margin := opt
 				margin.Consistent = false
 				_, pre, err := VoteFilter(context.Background(), s, sim, margin)
@@ -157,9 +158,10 @@ func TestVoteFilterConsistentMaximal(t *testing.T) {
 
 // noisyBand returns m uniform pairs on n nodes in k classes of
 // consecutive nodes, a fraction flip of them flipped, and a band
-// similarity (nodes within 3 of each other, decreasing with distance):
-// a noisy set the vote sees part of.
-func noisyBand(t testing.TB, n, m, k int, flip float64, seed uint64) (s *Set, sim func(a, b int) float64, flipped []int) {
+// similarity (nodes within 3 of each other, decreasing with distance)
+// with its neighbour lists (VoteOptions.Neighbours): a noisy set the vote
+// sees part of.
+func noisyBand(t testing.TB, n, m, k int, flip float64, seed uint64) (s *Set, sim func(a, b int) float64, neighbours func(a int) []int32) {
 	t.Helper()
 	truth := make([]int, n)
 	for i := range truth {
@@ -169,7 +171,7 @@ func noisyBand(t testing.TB, n, m, k int, flip float64, seed uint64) (s *Set, si
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, flipped, err = FlipPairs(s, flip, pcg(seed+1000)); err != nil {
+	if s, _, err = FlipPairs(s, flip, pcg(seed+1000)); err != nil {
 		t.Fatal(err)
 	}
 	sim = func(a, b int) float64 {
@@ -178,5 +180,12 @@ func noisyBand(t testing.TB, n, m, k int, flip float64, seed uint64) (s *Set, si
 		}
 		return 0
 	}
-	return s, sim, flipped
+	neighbours = func(a int) []int32 {
+		var out []int32
+		for b := max(0, a-3); b <= min(n-1, a+3); b++ {
+			out = append(out, int32(b))
+		}
+		return out
+	}
+	return s, sim, neighbours
 }
