@@ -9,11 +9,11 @@ import (
 )
 
 // TestVoteFilterContextAfterVote: VoteFilter checks its context after the
-// vote too — in the TwoWay pass (every 4096 pairs) and at each conflict it
-// breaks — so a context cancelled at any check after the vote's last one
-// (the first three and the last three tried) stops it with an error
-// wrapping context.Canceled (the conflict loop and the TwoWay pass checked
-// none: a cancelled filter ran to the end).
+// vote too — in the TwoWay pass and the conflict pass (every 4096 pairs,
+// and at the conflict pass's end) — so a context cancelled at any check
+// after the vote's last one (the first three and the last three tried)
+// stops it with an error wrapping context.Canceled (the conflict loop and
+// the TwoWay pass once checked none: a cancelled filter ran to the end).
 func TestVoteFilterContextAfterVote(t *testing.T) {
 	band := func(a, b int) float64 { // nodes within 2 of each other are similar
 		if d := a - b; d >= -2 && d <= 2 {
@@ -29,10 +29,11 @@ func TestVoteFilterContextAfterVote(t *testing.T) {
 		atLeast int // checks after the vote's, at least
 	}{
 		// 6000 consistent pairs: the TwoWay pass checks at pairs 0 and
-		// 4096, the conflict loop once (no conflict).
+		// 4096, the conflict pass at pair 0 and at its end.
 		{"TwoWay", 3000, 6000, 0, VoteOptions{TwoWay: true}, 3},
-		// 20% flipped: several conflicts to break, checks in each.
-		{"Consistent", 100, 200, 0.2, VoteOptions{Consistent: true}, 3},
+		// 20% flipped: several conflicts to break; the conflict pass
+		// checks at pair 0 and at its end.
+		{"Consistent", 100, 200, 0.2, VoteOptions{Consistent: true}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			truth := make([]int, tc.n)
