@@ -32,8 +32,9 @@
 // Vote scores each pair by the pairs most similar to it on a node
 // similarity (a graph's weights): a flipped constraint sits among
 // constraints of the other kind. VoteFilter drops the pairs the vote
-// contradicts and, with VoteOptions.Consistent, breaks the conflicts Check
-// still finds by dropping their least agreed constraint instead of failing
+// contradicts and, with VoteOptions.Consistent, takes the rest in
+// decreasing agreement and drops each one that conflicts (as Check finds
+// conflicts) with those taken, instead of failing
 // (experiment noisy-constraints measures it on every pairwise method).
 // VoteWeights is its soft form (weights scaled down instead of pairs
 // dropped; CSCAP's default), Plausibility turns the vote into each pair's

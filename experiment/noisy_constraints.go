@@ -1512,10 +1512,11 @@ func noisyRobust(md *strings.Builder, results map[string]Values, rows []fgpwcRow
 	fmt.Fprintf(md, "The +vote columns run the same method on the constraints left by constraint.VoteFilter (ours, beyond the sources): "+
 		"each constraint is scored by the %d most similar other constraints, pairs (i, j) and (a, b) being as similar as "+
 		"max(W_ia·W_jb, W_ib·W_ja) on the graph (W_aa = 1), each voting with that weight for its kind; a constraint whose "+
-		"agreement is below −%.1f (at least 75%% of the vote weight for the other kind) is dropped, and then every conflict the "+
-		"transitive closure still finds (constraint.Check: a cannot-link inside a must-link component, a pair both ways) is broken by dropping its least "+
-		"agreed constraint (VoteOptions.Consistent); when k = 2 the constraints are moreover taken in decreasing agreement and each one that no 2-way "+
-		"partition can satisfy together with those taken before (an odd cycle of cannot-links between must-link components) is dropped (VoteOptions.TwoWay), so COSC can run. It uses the graph and the constraints only, never the ground truth.\n\n",
+		"agreement is below −%.1f (at least 75%% of the vote weight for the other kind) is dropped, and then the rest are taken in decreasing "+
+		"agreement and each one that conflicts with those taken before, as the transitive closure finds conflicts (constraint.Check: a cannot-link inside a "+
+		"must-link component, a pair both ways), is dropped (VoteOptions.Consistent; until 2026-12-02 the conflicts were broken one at a time, each by "+
+		"dropping its least agreed constraint, which dropped many right cannot-links); when k = 2 each one that no 2-way "+
+		"partition can satisfy together with those taken before (an odd cycle of cannot-links between must-link components) is dropped too (VoteOptions.TwoWay), so COSC can run. It uses the graph and the constraints only, never the ground truth.\n\n",
 		constraint.DefaultVoteK, constraint.DefaultVoteMargin)
 	gain := func(d int, v string, rate int, rs []fgpwcRow) (float64, bool) {
 		base := noisyBase(v)
