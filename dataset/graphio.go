@@ -454,8 +454,9 @@ var edgeHeaderWords = []string{"source", "target", "from", "to", "src", "dst", "
 // numbers, pandas' column numbers, makes a dense matrix when c ≥ 4, or
 // when c = 3 and the rows are symmetric with a constant diagonal
 // (ambiguous then; pandasMatrix); the dense reader skips that line. A
-// first line that tether's edge-list writer wrote (WriteEdgeList) makes
-// an edge list.
+// first line that declares an edge list's node count as the edge-list
+// reader reads it (edgeListCount: the line tether's edge-list writer
+// writes, WriteEdgeList, or "# N nodes") makes an edge list.
 //
 // Cost: O(size of the text).
 func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error) {
@@ -474,10 +475,13 @@ func detectCSVGraph(lines []string, name string, spelling Spelling) (GraphFormat
 		if isBlank(l) {
 			continue
 		}
-		if _, ok := edgeListDeclared(l); ok {
+		if _, _, ok := edgeListCount(l); ok {
 			// The header tether writes (WriteEdgeList; -graph-out
 			// x.csv), which a 3-node triangle's three edges made
-			// ambiguous, read as a matrix (review 114).
+			// ambiguous, read as a matrix (review 114), or the short
+			// "# N nodes" the edge-list reader takes as well: the
+			// first line that declares an edge list's node count to
+			// parseEdgeList declares an edge list here.
 			return EdgeList, ""
 		}
 		break
