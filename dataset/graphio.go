@@ -233,6 +233,13 @@ type GraphData struct {
 	// GML label (or id), the header of a dense CSV. Nil when nodes are
 	// plain numbers.
 	Names []string
+	// NameLines[i] is the 1-based line of the file that names node i when
+	// a GML file names the nodes (its label, else its id), whose labels
+	// may repeat: the readers of side files name the nodes that share a
+	// name by these lines (NodeLabelOptions.NameLines,
+	// constraint.ReadOptions.NameLines). Nil otherwise (the names of an
+	// edge list are distinct, and a dense CSV's are on its header line).
+	NameLines []int
 	// Labels holds GML label-attribute values as classes 0…k−1 (sorted as
 	// Table.ClassNames), or is nil.
 	Labels []int
