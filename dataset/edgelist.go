@@ -146,8 +146,9 @@ type edgeErrors struct {
 // first; a passed opt.MaxEntries and ctx's cancellation stop at once.
 //
 // Cost: O(size) time to read and O(m log m) to assemble m edges; memory
-// 24 bytes an edge beside the graph's assembly (assemble), plus, for
-// named nodes, the distinct tokens with their map.
+// 24 bytes an edge beside the graph (the entries, sorted in place by
+// assemble; 26 bytes an edge measured with their room to grow), plus,
+// for named nodes, the distinct tokens with their map.
 func parseEdgeList(ctx context.Context, src lineSource, name string, opt *GraphOptions) (*GraphData, error) {
 	p := edgeParser{name: name, opt: opt, src: src, minIdx: math.MaxInt}
 	if err := p.readLines(ctx); err != nil {

@@ -255,3 +255,54 @@ func FuzzGraphSameAsOld(f *testing.F) {
 		}
 	})
 }
+
+// TestEdgeListSameAsOldLarge: files of thousands of entries, which the
+// random files of TestEdgeListSameAsOld (at most a dozen lines) never
+// reach, so that the sort of the entries (ctxsort.InPlace, which the old
+// reader's ctxsort.ByKey was) runs its radix levels and not only its
+// insertion sort: integer and named edge lists, and Matrix Market files
+// general (pairing each entry with its mirror) and symmetric, on few
+// nodes (many repeats, which DupSum adds in the file's order, a float
+// sum that depends on it) and on many, weighted with values whose sums
+// round, under each Duplicates policy and with Symmetrize. The graphs,
+// warnings and errors must be those of oldReadGraph.
+func TestEdgeListSameAsOldLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	weights := []string{"0.1", "0.2", "0.3", "1e-17", "1", "3.3", "7e15"}
+	for _, m := range []int{65, 1000, 20000} {
+		for _, n := range []int{3, 40, 5000} {
+			for _, kind := range []string{"ints", "named", "general", "symmetric"} {
+				var b strings.Builder
+				mtx := kind == "general" || kind == "symmetric"
+				if mtx {
+					fmt.Fprintf(&b, "%%%%MatrixMarket matrix coordinate real %s\n%d %d %d\n", kind, n, n, m)
+				}
+				for k := 0; k < m; k++ {
+					i, j := rng.IntN(n), rng.IntN(n)
+					w := weights[rng.IntN(len(weights))]
+					switch kind {
+					case "ints":
+						fmt.Fprintf(&b, "%d %d %s\n", i, j, w)
+					case "named":
+						fmt.Fprintf(&b, "v%d v%d %s\n", i, j, w)
+					case "general":
+						fmt.Fprintf(&b, "%d %d %s\n", i+1, j+1, w)
+					default:
+						fmt.Fprintf(&b, "%d %d %s\n", max(i, j)+1, min(i, j)+1, w)
+					}
+				}
+				text, name := b.String(), "g.txt"
+				if mtx {
+					name = "g.mtx"
+				}
+				for _, opt := range []GraphOptions{{}, {Duplicates: DupSum}, {Duplicates: DupError}, {Symmetrize: true}, {Duplicates: DupSum, Symmetrize: true, DropSelfLoops: true}} {
+					want, wantErr := oldReadGraph(context.Background(), strings.NewReader(text), name, GraphAuto, opt)
+					got, err := ReadGraph(context.Background(), strings.NewReader(text), name, GraphAuto, opt)
+					if d := sameGraphData(got, err, want, wantErr); d != "" {
+						t.Fatalf("%s, %d entries on %d nodes, options %+v: %s", kind, m, n, opt, d)
+					}
+				}
+			}
+		}
+	}
+}

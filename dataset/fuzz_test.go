@@ -322,23 +322,34 @@ func FuzzReadLabels(f *testing.F) {
 // integers below max(n, LabelFloor), never an allocation a stray label
 // asks for; integer labels read as class names (Renumbered) have
 // ClassNames in strictly increasing numeric order and a note.
+//
+// The nodes are bounded by fuzzMaxNodes, N and MaxNodes both: a read
+// allocates 16 bytes a node whatever the file (labels and lines), so N
+// up to 10⁵ (seeds at 70 000) took 1.7 ms an execution for the 2-byte
+// file "0,", a hundred times a small one, and most of the corpus soon
+// had such an N; an index near 2²⁴ with N = 0 ("16777215,0") took
+// 175 ms and 268 MB. N above LabelFloor, where max(n, LabelFloor) is n,
+// is TestReadNodeLabelsLargeIntegers's ("label N", "below the bound").
 func FuzzReadNodeLabels(f *testing.F) {
 	for _, s := range []string{"0\n1\n-1\n", "node,label\n0,1\n2,0\n", "a\nb\n", "name,label\nx,1\ny,0\n", "# base=1\n1,4\n",
-		"0\n1000000000\n", "0,65536\n", "65535\n", "node,label\n65537,65536\n", "0,9223372036854775807\n"} {
+		"0\n1000000000\n", "0,65536\n", "65535\n", "node,label\n65537,65536\n", "0,9223372036854775807\n", "16777215,0\n", "4095,1\n"} {
 		f.Add(s, 0)
-		f.Add(s, 70000)
+		f.Add(s, fuzzMaxNodes)
 	}
 	f.Fuzz(func(t *testing.T, in string, n int) {
-		if n < 0 || n > 100000 {
+		if n < 0 || n > fuzzMaxNodes {
 			return
 		}
-		d, err := ReadNodeLabels(strings.NewReader(in), "fuzz.labels", NodeLabelOptions{N: n})
+		d, err := ReadNodeLabels(strings.NewReader(in), "fuzz.labels", NodeLabelOptions{N: n, MaxNodes: fuzzMaxNodes})
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error %v is not a *ParseError", err)
 			}
 			return
+		}
+		if lines := strings.Count(in, "\n") + 1; len(d.Labels) > max(n, fuzzMaxNodes, lines) {
+			t.Fatalf("%d labels from %d lines, N = %d, MaxNodes = %d", len(d.Labels), lines, n, fuzzMaxNodes)
 		}
 		for _, l := range d.Labels {
 			switch {

@@ -424,7 +424,7 @@ func parseGML(ctx context.Context, lines []string, name string, opt *GraphOption
 	if err != nil {
 		return nil, namedOverflow(err, name, func(i int) string { return names[i] })
 	}
-	d := &GraphData{G: gr, Names: names}
+	d := &GraphData{G: gr, Names: names, NameLines: nameLines}
 	// Directed graphs and multigraphs are read as simple undirected graphs,
 	// as spectral clustering needs; say so rather than change them silently.
 	v, ok, err := get(g.list, "directed", "graph")

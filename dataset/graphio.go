@@ -233,6 +233,13 @@ type GraphData struct {
 	// GML label (or id), the header of a dense CSV. Nil when nodes are
 	// plain numbers.
 	Names []string
+	// NameLines[i] is the 1-based line of the file that names node i when
+	// a GML file names the nodes (its label, else its id), whose labels
+	// may repeat: the readers of side files name the nodes that share a
+	// name by these lines (NodeLabelOptions.NameLines,
+	// constraint.ReadOptions.NameLines). Nil otherwise (the names of an
+	// edge list are distinct, and a dense CSV's are on its header line).
+	NameLines []int
 	// Labels holds GML label-attribute values as classes 0…k−1 (sorted as
 	// Table.ClassNames), or is nil.
 	Labels []int
@@ -454,8 +461,9 @@ var edgeHeaderWords = []string{"source", "target", "from", "to", "src", "dst", "
 // numbers, pandas' column numbers, makes a dense matrix when c ≥ 4, or
 // when c = 3 and the rows are symmetric with a constant diagonal
 // (ambiguous then; pandasMatrix); the dense reader skips that line. A
-// first line that tether's edge-list writer wrote (WriteEdgeList) makes
-// an edge list.
+// first line that declares an edge list's node count as the edge-list
+// reader reads it (edgeListCount: the line tether's edge-list writer
+// writes, WriteEdgeList, or "# N nodes") makes an edge list.
 //
 // Cost: O(size of the text).
 func DetectCSVGraph(r io.Reader) (format GraphFormat, ambiguous bool, err error) {
@@ -474,10 +482,13 @@ func detectCSVGraph(lines []string, name string, spelling Spelling) (GraphFormat
 		if isBlank(l) {
 			continue
 		}
-		if _, ok := edgeListDeclared(l); ok {
+		if _, _, ok := edgeListCount(l); ok {
 			// The header tether writes (WriteEdgeList; -graph-out
 			// x.csv), which a 3-node triangle's three edges made
-			// ambiguous, read as a matrix (review 114).
+			// ambiguous, read as a matrix (review 114), or the short
+			// "# N nodes" the edge-list reader takes as well: the
+			// first line that declares an edge list's node count to
+			// parseEdgeList declares an edge list here.
 			return EdgeList, ""
 		}
 		break
@@ -785,7 +796,10 @@ func (n *dupWarning) warning(name string, sp Spelling) string {
 // ctxsort.PollEvery of the sort, before the combining (0.05 s on 3·10⁶
 // entries) and as the graph is built (graph.FromEdgesContext); the error
 // is then stopped's. m (nil: none) takes the steps of the sort,
-// the combining and the graph.
+// the combining and the graph. Memory: the graph's, and, for entries
+// whose lines do not increase along ents (GML edges sharing a line), a
+// copy of ents for the sort; the edge-list and Matrix Market readers'
+// entries are sorted in place (ctxsort.InPlace).
 func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphOptions, how orientations, m *progress.Meter) (*graph.Graph, *dupWarning, error) {
 	isDirected := how != undirected
 	// In place, each entry becomes its combining form: (lo, hi) in (i, j)
@@ -808,12 +822,17 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 	}
 	cs := ents[:0]
 	tick := m.Step("sorting the edges", costSort)
+	// increasing: the entries' lines increase along ents, one entry a
+	// line, as the edge-list and Matrix Market readers give them.
+	increasing, prev := true, 0
 	for t, e := range ents {
 		if t%textline.PollLines == 0 {
 			if err := stopped(ctx, name); err != nil {
 				return nil, nil, err
 			}
 		}
+		increasing = increasing && e.line > prev
+		prev = e.line
 		if opt.DropSelfLoops && e.i == e.j {
 			continue
 		}
@@ -828,10 +847,21 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 	}
 	// By (lo, hi, dir), stably, so the first of repeated entries keeps
 	// its line number (under DupMax, the line of the largest of them, as
-	// combined below): lo, hi < n ≤ 2³¹ − 1, so the key is below 2⁶³.
+	// combined below) and DupSum adds them in the file's order: lo, hi <
+	// n ≤ 2³¹ − 1, so the key is below 2⁶³. Lines that increase along
+	// the entries make the order of (key, line) that one, which
+	// ctxsort.InPlace sorts without a copy of the entries (24 bytes an
+	// entry more, 3·10⁶ entries: 72 MB); ByKey's copy is kept for the
+	// others (GML, whose edges may share a line).
 	sortKey := func(c comb) uint64 { return (uint64(c.i)*uint64(n)+uint64(c.j))<<1 | uint64(dirOf(c)) }
 	same := func(a, b comb) bool { return a.i == b.i && a.j == b.j && dirOf(a) == dirOf(b) }
-	if err := ctxsort.ByKey(ctx, cs, sortKey, tick); err != nil {
+	var err error
+	if increasing {
+		err = ctxsort.InPlace(ctx, cs, sortKey, func(c comb) uint64 { return uint64(lineOf(c)) }, tick)
+	} else {
+		err = ctxsort.ByKey(ctx, cs, sortKey, tick)
+	}
+	if err != nil {
 		return nil, nil, stopped(ctx, name)
 	}
 	m.Step("combining repeated edges", costCombine)

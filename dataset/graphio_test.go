@@ -715,6 +715,11 @@ func TestReadGraphAutoByContent(t *testing.T) {
 			[][]float64{{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 4.9e-324}, {0, 0, 4.9e-324, 0}}, nil},
 		{"tether's edge list as .csv", "tri.csv", "# 3 nodes, undirected, 0-based: i j weight\n0 1 1\n0 2 1\n1 2 1\n",
 			[][]float64{{0, 1, 1}, {1, 0, 1}, {1, 1, 0}}, nil},
+		// "# N nodes", the short declaration the edge-list reader takes
+		// on a first line: 2 rows of 2 fields were an ambiguous 2×2
+		// matrix, read as one.
+		{"short node count as .csv", "p.csv", "# 5 nodes\n0,1\n1,2\n",
+			[][]float64{{0, 1, 0, 0, 0}, {1, 0, 1, 0, 0}, {0, 1, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}}, nil},
 		{"pandas' column numbers", "pd.csv", "0,1,2\n0,1,1\n1,0,1\n1,1,0\n",
 			[][]float64{{0, 1, 1}, {1, 0, 1}, {1, 1, 0}}, nil},
 		{"dense matrix with comments", "d.csv", "% my, matrix, symmetric, 3x3\n0,1,1\n# a comment\n1,0,0.5\n1,0.5,0\n",

@@ -22,6 +22,13 @@ type NodeLabelOptions struct {
 	// label lines and a two-column file must not name a node outside
 	// 0…N−1. If 0, N is inferred (see ReadNodeLabels).
 	N int
+	// MaxNodes bounds the node indices of a two-column file read without
+	// N (n inferred as 1 + the largest index; N, when positive, bounds
+	// them instead): an index of MaxNodes or more is an error, as
+	// LabelOptions.MaxNodes is for ReadLabels. If 0, DefaultMaxNodes is
+	// used: a 10-byte file "16777215,0" asks for 2²⁴ nodes, 268 MB of
+	// labels and lines.
+	MaxNodes int
 	// Names, when not nil, are the names of the nodes of the data the file
 	// labels (Names[i] names node i: the ID column of a table, the node
 	// names of a graph file). A two-column file that keys nodes by name is
@@ -599,6 +606,9 @@ func ReadNodeLabelsContext(ctx context.Context, r io.Reader, name string, opt No
 		n = len(out.Names)
 	default:
 		maxNodes := DefaultMaxNodes
+		if opt.MaxNodes > 0 {
+			maxNodes = opt.MaxNodes
+		}
 		if opt.N > 0 {
 			maxNodes = opt.N
 		}

@@ -95,6 +95,10 @@ func TestReadNodeLabels(t *testing.T) {
 		{"pairs, first label -1", "0\t-1\n1\t0\n", NodeLabelOptions{}, []int{u, 0}, nil, nil},
 		{"pairs by name, first label ?", "ann,?\nbob,A\n", NodeLabelOptions{Names: []string{"bob", "ann"}}, []int{0, u}, []string{"A"}, nil},
 		{"pandas unnamed series", ",0\n0,1\n1,0\n", NodeLabelOptions{N: 2}, []int{1, 0}, nil, nil},
+		// MaxNodes bounds the inferred count only: node MaxNodes − 1 is
+		// read, and N, when given, is the bound instead.
+		{"below MaxNodes", "0,0\n4,1\n", NodeLabelOptions{MaxNodes: 5}, []int{0, u, u, u, 1}, nil, nil},
+		{"N beyond MaxNodes", "0,0\n6,1\n", NodeLabelOptions{N: 7, MaxNodes: 5}, []int{0, u, u, u, u, u, 1}, nil, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -160,6 +164,10 @@ func TestReadNodeLabelsErrors(t *testing.T) {
 		// An integer beyond int64 is a node out of range, not a name
 		// (tether eval said the file named its nodes).
 		{"node beyond int64", "0,0\n1,0\n99999999999999999999,1\n", NodeLabelOptions{}, `f:3: column 1: value "99999999999999999999": invalid input: node index outside 0…`},
+		// MaxNodes bounds the inferred count (the bound by hand: indices
+		// 0…4 for MaxNodes 5); N, when given, bounds it instead.
+		{"node at MaxNodes", "0,0\n5,1\n", NodeLabelOptions{MaxNodes: 5}, `f:2: column 1: value "5": invalid input: node index outside 0…4 (base 0)`},
+		{"node at MaxNodes, 1-based", "# base=1\n1,0\n6,1\n", NodeLabelOptions{MaxNodes: 5}, `f:3: column 1: value "6": invalid input: node index outside 1…5 (base 1)`},
 		{"node beyond int64, N", "0,0\n99999999999999999999,1\n", NodeLabelOptions{N: 5}, `f:2: column 1: value "99999999999999999999": invalid input: node outside 0…4 (base 0)`},
 		{"node below int64", "0,0\n-99999999999999999999,1\n", NodeLabelOptions{N: 5}, `f:2: column 1: value "-99999999999999999999": invalid input: node outside 0…4`},
 		// A label written as an integer too long to read is out of range

@@ -198,6 +198,13 @@ func TestCSVGraphFormat(t *testing.T) {
 		{"dense with header", "a,b,c,d\n0,1,1,1\n1,0,1,1\n1,1,0,1\n1,1,1,0\n", DenseCSV, false},
 		{"square integer matrix", "0,1,2\n1,0,3\n2,3,0\n", DenseCSV, true},
 		{"2×2 matrix", "0,1\n1,0\n", DenseCSV, true},
+		// A first line declaring the node count as the edge-list reader
+		// reads it (edgeListCount): WriteEdgeList's, or "# N nodes" (was
+		// an ambiguous 2×2 matrix); another comment is a comment.
+		{"short node count", "# 5 nodes\n0,1\n1,2\n", EdgeList, false},
+		{"short node count, blanks", "\n# 5 nodes \r\n0,1\n1,0\n", EdgeList, false},
+		{"not a node count", "# 5 nodes of g\n0,1\n1,0\n", DenseCSV, true},
+		{"node count not first", "# g\n# 5 nodes\n0,1\n1,0\n", DenseCSV, true},
 		// Names: a matrix holds numbers only (these were read as a
 		// matrix, which failed).
 		{"names", "a,b\nb,c\nc,d\n", EdgeList, false},

@@ -891,6 +891,24 @@ func TestGMLLabelClashWarning(t *testing.T) {
 	}
 }
 
+// TestGMLNameLines: GraphData.NameLines gives the line of each GML
+// node's name, its label, else its id, the lines written by hand below;
+// other formats leave it nil.
+func TestGMLNameLines(t *testing.T) {
+	in := "graph [\n node [ id 1 label \"a\" ]\n node [\n id 2\n ]\n node [ id 3\n label \"a\" ]\n edge [ source 1 target 2 ]\n]\n"
+	d, err := ReadGraph(context.Background(), strings.NewReader(in), "g.gml", GML, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{2, 4, 7}; !slices.Equal(d.NameLines, want) {
+		t.Errorf("GML: NameLines %v, want %v", d.NameLines, want)
+	}
+	d, err = ReadGraph(context.Background(), strings.NewReader("a b\nb c\n"), "g.txt", EdgeList, GraphOptions{})
+	if err != nil || d.NameLines != nil {
+		t.Errorf("edge list: NameLines %v, %v; want nil", d.NameLines, err)
+	}
+}
+
 // TestTrailingDelimiter: lines that all end with the delimiter (or all but
 // a header one field shorter) have an empty last field, which is dropped
 // with a note; a named last column left empty stays an error.

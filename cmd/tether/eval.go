@@ -122,7 +122,7 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	// (the nodes without a reference label left out, figures skipped)
 	// once the figures are computed, and kept in the JSON document; a
 	// failure prints the warnings found before it, which may explain it.
-	truth, pred, names, warnings, pairNotes, err := readEvalPair(ctx, truthPath, predPath, graphPath, gopt, match == "order")
+	truth, pred, names, nameLines, warnings, pairNotes, err := readEvalPair(ctx, truthPath, predPath, graphPath, gopt, match == "order")
 	fail := func(err error) error {
 		printMessages(m.Stderr, "eval", warnings, nil, false)
 		return err
@@ -151,7 +151,7 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 	}
 	rec := m.recorder(ctx, quiet)
 	if consPath != "" {
-		if opt.Constraints, err = readConstraintsReported(ctx, consPath, n, names, rec); err != nil {
+		if opt.Constraints, err = readConstraintsReported(ctx, consPath, n, names, nameLines, graphPath, rec); err != nil {
 			return fail(fmt.Errorf("eval: %w", err))
 		}
 	}
@@ -200,8 +200,12 @@ func runEval(ctx context.Context, m *Main, args []string) (err error) {
 // 10⁷ pairs take seconds. names (nil: none) name the n nodes, as the
 // labels files and -graph name them: a file may then key its nodes by
 // name, as tether cluster reads it (constraint.ReadOptions.AutoNames; a
-// file of names was refused, review 118).
-func readConstraintsReported(ctx context.Context, path string, n int, names []string, rec *stderrRecorder) (*constraint.Set, error) {
+// file of names was refused, review 118). lines, when not nil, are the
+// lines of the file namesFile that the names come from (a GML graph's,
+// whose labels may repeat): a line naming a node whose name others share
+// is an error naming their lines (constraint.ReadOptions.NameLines), as
+// tether cluster names a data table's.
+func readConstraintsReported(ctx context.Context, path string, n int, names []string, lines []int, namesFile string, rec *stderrRecorder) (*constraint.Set, error) {
 	defer rec.step("reading " + path)()
 	f, err := openCounted(ctx, path, rec, "checking the pairs")
 	if err != nil {
@@ -211,6 +215,9 @@ func readConstraintsReported(ctx context.Context, path string, n int, names []st
 	ro := &constraint.ReadOptions{N: max(n, 0), File: path, Policy: constraint.Soft}
 	if names != nil {
 		ro.Names, ro.AutoNames = names, true
+		if len(lines) == len(names) {
+			ro.NameLines, ro.NamesFile = lines, namesFile
+		}
 	}
 	res, err := constraint.ReadContext(ctx, f, ro)
 	if err != nil {
@@ -272,16 +279,23 @@ func newLabelsSource(ctx context.Context, path string) *labelsSource {
 }
 
 // read reads the file for n nodes (0: inferred) with the given names (nil:
-// none); see readNodeLabels.
-func (s *labelsSource) read(n int, names []string) (*dataset.NodeLabels, error) {
+// none); see readNodeLabels. lines, when not nil, are the lines of the
+// file namesFile that the names come from, which the error of a line
+// naming a node whose name others share gives
+// (dataset.NodeLabelOptions.NameLines).
+func (s *labelsSource) read(n int, names []string, lines []int, namesFile string) (*dataset.NodeLabels, error) {
+	opt := dataset.NodeLabelOptions{N: n, Names: names, Spelling: cliSpelling}
+	if names != nil && len(lines) == len(names) {
+		opt.NameLines, opt.NamesFile = lines, namesFile
+	}
 	if s.rp == nil {
-		return readNodeLabels(s.ctx, s.path, n, names)
+		return dataset.ReadNodeLabelsFileContext(s.ctx, s.path, opt) // as readNodeLabels
 	}
 	r, err := s.rp.Reader()
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
-	return dataset.ReadNodeLabelsContext(s.ctx, r, s.path, dataset.NodeLabelOptions{N: n, Names: names, Spelling: cliSpelling})
+	return dataset.ReadNodeLabelsContext(s.ctx, r, s.path, opt)
 }
 
 func (s *labelsSource) Close() {
@@ -307,7 +321,9 @@ var evalMatches = []string{"name", "order"}
 // readEvalPair reads the reference and predicted labels files (see
 // labelFilesHelp) and returns their labels, node i of one being node i of
 // the other, the names of those nodes (nil when the files number them),
-// and the readers' warnings. When both files number their nodes, node i
+// the lines of graphPath that name them when it gives the names and knows
+// their lines (GraphData.NameLines; nil otherwise), and the readers'
+// warnings. When both files number their nodes, node i
 // is node i. When both name them, the nodes are those of graphPath when
 // it names its nodes (GML, a named edge list, a dense CSV with a header),
 // so that node i is the graph's node i; otherwise the reference's, in
@@ -337,33 +353,35 @@ var evalMatches = []string{"name", "order"}
 //     alike.
 //
 // Errors name the files, and the line and value when there is one.
-func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, gopt dataset.GraphOptions, byOrder bool) (truth, pred []int, nodeNames, warnings, notes []string, err error) {
+func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, gopt dataset.GraphOptions, byOrder bool) (truth, pred []int, nodeNames []string, nodeLines []int, warnings, notes []string, err error) {
 	ts, ps := newLabelsSource(ctx, truthPath), newLabelsSource(ctx, predPath)
 	defer ts.Close()
 	defer ps.Close()
-	t, err := ts.read(0, nil)
+	t, err := ts.read(0, nil, nil, "")
 	if err != nil {
-		return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
 	}
-	p, err := ps.read(0, nil)
+	p, err := ps.read(0, nil, nil, "")
 	if err != nil {
-		return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
+		return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
 	}
 	named, numbered := truthPath, predPath
 	if p.Names != nil {
 		named, numbered = predPath, truthPath
 	}
 	// graphNames returns the node names of graphPath, nil when it numbers
-	// its nodes or there is none, and whether there is a graph.
-	graphNames := func() ([]string, error) {
+	// its nodes or there is none, and the lines that name them
+	// (GraphData.NameLines: a GML file's, whose labels may repeat; nil
+	// otherwise).
+	graphNames := func() ([]string, []int, error) {
 		if graphPath == "" {
-			return nil, nil
+			return nil, nil, nil
 		}
 		g, err := dataset.ReadGraphFileOptions(ctx, graphPath, gopt)
 		if err != nil {
-			return nil, fmt.Errorf("eval: %w", err)
+			return nil, nil, fmt.Errorf("eval: %w", err)
 		}
-		return g.Names, nil
+		return g.Names, g.NameLines, nil
 	}
 	switch {
 	case byOrder || t.Names == nil && p.Names == nil:
@@ -375,19 +393,19 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, go
 			nodeNames = p.Names
 		}
 	case t.Names != nil && p.Names != nil:
-		gn, err := graphNames()
+		gn, gl, err := graphNames()
 		if err != nil {
-			return nil, nil, nil, nil, nil, err
+			return nil, nil, nil, nil, nil, nil, err
 		}
 		if gn != nil {
 			// The graph's nodes, in its order.
-			if t, err = ts.read(len(gn), gn); err != nil {
-				return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+			if t, err = ts.read(len(gn), gn, gl, graphPath); err != nil {
+				return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
 			}
-			if p, err = ps.read(len(gn), gn); err != nil {
-				return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+			if p, err = ps.read(len(gn), gn, gl, graphPath); err != nil {
+				return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
 			}
-			nodeNames = gn
+			nodeNames, nodeLines = gn, gl
 			break
 		}
 		if graphPath != "" && !sameNames(t.Names, p.Names) && sameNameSet(t.Names, p.Names) {
@@ -401,17 +419,17 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, go
 				// tether cluster -named-nodes wrote them (SNAP's IDs).
 				named = "; an edge list whose integers are these names is read as names with -named-nodes, as tether cluster -named-nodes reads it"
 			}
-			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %s and %s name their nodes in different orders, and -graph %s numbers its nodes: only the data knows which name is its node i; "+
+			return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %s and %s name their nodes in different orders, and -graph %s numbers its nodes: only the data knows which name is its node i; "+
 				"list both files in the graph's order (tether cluster -o writes the nodes in the order of the graph it writes with -graph-out), or give -graph a graph that names its nodes (GML, an edge list of names)%s", truthPath, predPath, graphPath, named)
 		}
-		if p, err = ps.read(len(t.Labels), t.Names); err != nil {
-			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
+		if p, err = ps.read(len(t.Labels), t.Names, nil, ""); err != nil {
+			return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, truthPath)
 		}
 		nodeNames = t.Names
 	default:
-		names, err := graphNames()
+		names, lines, err := graphNames()
 		if err != nil {
-			return nil, nil, nil, nil, nil, err
+			return nil, nil, nil, nil, nil, nil, err
 		}
 		if names == nil {
 			// Names that are the integers 0, 1, …, n−1 of the numbered
@@ -427,9 +445,9 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, go
 				nd, src, n = p, ps, len(t.Labels)
 			}
 			if indexNames(nd.Names, n) {
-				d, err := src.read(n, nil)
+				d, err := src.read(n, nil, nil, "")
 				if err != nil {
-					return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
+					return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %w", err)
 				}
 				if p.Names != nil {
 					p = d
@@ -447,27 +465,27 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, go
 			if graphPath != "" {
 				how = "a graph that names its nodes as -graph (" + graphPath + " does not)"
 			}
-			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them, and only the data knows which name has which number: "+
+			return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %s names its nodes but %s numbers them, and only the data knows which name has which number: "+
 				"add -match order if %s lists every node in the data's order (tether cluster -o and tether labels write them so), or %s; or write both files by name or both by index%s",
 				named, numbered, named, how, permuted)
 		}
 		// The data's numbering, through the graph's names.
-		if t, err = ts.read(len(names), names); err != nil {
-			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+		if t, err = ts.read(len(names), names, lines, graphPath); err != nil {
+			return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
 		}
-		if p, err = ps.read(len(names), names); err != nil {
-			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
+		if p, err = ps.read(len(names), names, lines, graphPath); err != nil {
+			return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %w (the nodes of %s)", err, graphPath)
 		}
-		nodeNames = names
+		nodeNames, nodeLines = names, lines
 	}
 	for path, d := range map[string]*dataset.NodeLabels{truthPath: t, predPath: p} {
 		if len(d.Labels) == 0 {
-			return nil, nil, nil, nil, nil, fmt.Errorf("eval: %s: no labels", path)
+			return nil, nil, nil, nil, nil, nil, fmt.Errorf("eval: %s: no labels", path)
 		}
 	}
 	if len(nodeNames) != len(t.Labels) {
 		// -match order with files of other lengths: eval refuses them.
-		nodeNames = nil
+		nodeNames, nodeLines = nil, nil
 	}
 	warnings = append(slices.Clone(t.Warnings), p.Warnings...)
 	for _, d := range []*dataset.NodeLabels{t, p} {
@@ -477,7 +495,7 @@ func readEvalPair(ctx context.Context, truthPath, predPath, graphPath string, go
 			notes = append(notes, d.Note)
 		}
 	}
-	return t.Labels, p.Labels, nodeNames, warnings, notes, nil
+	return t.Labels, p.Labels, nodeNames, nodeLines, warnings, notes, nil
 }
 
 // sameNameSet reports whether a and b list the same names, each once, in

@@ -120,3 +120,33 @@ func TestEvalNamedNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalSharedGraphLabelLines: a -graph GML file whose label "a" two
+// nodes share (lines 3 and 6) names the nodes of the labels and
+// constraints files; a line of those naming "a" cannot say which node
+// it means, and its error names the graph's lines, as tether cluster
+// names a data table's. They were 0-based rows (0 and 2), which are not
+// lines of any file.
+func TestEvalSharedGraphLabelLines(t *testing.T) {
+	dir := t.TempDir()
+	gml := evalWriteTemp(t, dir, "g.gml", "graph [\n node [ id 0\n label \"a\" ]\n node [ id 1\n label \"b\" ]\n node [ id 2 label \"a\" ]\n node [ id 3 label \"c\" ]\n edge [ source 0 target 1 ]\n edge [ source 1 target 2 ]\n]\n")
+	truthA := evalWriteTemp(t, dir, "ta.csv", "name,label\na,0\nb,1\n")
+	truthB := evalWriteTemp(t, dir, "tb.csv", "name,label\nb,0\nc,1\n")
+	pred := evalWriteTemp(t, dir, "pn.csv", "node,label\n0,0\n1,1\n2,0\n3,1\n")
+	cons := evalWriteTemp(t, dir, "c.csv", "i,j,kind\na,b,ml\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"labels", []string{"-truth", truthA, "-pred", truthA, "-graph", gml}, "(the rows on lines 3 and 6 of " + gml + ")"},
+		{"constraints", []string{"-truth", truthB, "-pred", pred, "-graph", gml, "-constraints", cons}, `node name "a" is that of the rows on lines 3 and 6 of ` + gml},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := run(t, append([]string{"eval"}, tc.args...)...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to hold %q", err, tc.want)
+			}
+		})
+	}
+}
