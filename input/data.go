@@ -75,7 +75,9 @@ type Data struct {
 	// nameLines are the file lines of a table's data rows, every one
 	// read (dataset.Table.RowLines), when the nodes are named by its ID
 	// column: the lines of fileNames, or of Names when no row was
-	// dropped; nil otherwise (sideLines).
+	// dropped; for a graph file, the lines that name its nodes
+	// (dataset.GraphData.NameLines: GML labels); nil otherwise
+	// (sideLines).
 	nameLines []int
 	// Bipartite is the rows×cols document-by-term matrix of a co-clustering
 	// input (nodes 0…rows−1 its rows, rows… its columns), nil otherwise.
@@ -504,7 +506,7 @@ func (d *Data) keptLabels(labels []int) (kept []int, lost int) {
 }
 
 func graphData(name string, gd *dataset.GraphData) *Data {
-	d := &Data{Name: name, Graph: gd.G, Truth: gd.Labels, Classes: gd.ClassNames, Names: gd.Names, Warnings: gd.Warnings}
+	d := &Data{Name: name, Graph: gd.G, Truth: gd.Labels, Classes: gd.ClassNames, Names: gd.Names, Warnings: gd.Warnings, nameLines: gd.NameLines}
 	if gd.HeaderLine > 0 {
 		// Said, since the line may be an edge of two named nodes ("u v"
 		// before "x y" lines): it was dropped without a word (review

@@ -150,3 +150,28 @@ func TestEvalSharedGraphLabelLines(t *testing.T) {
 		})
 	}
 }
+
+// TestClusterSharedGraphLabelLines: tether cluster, like eval, names the
+// GML lines of two nodes that share a label when a side file names that
+// label (input.Data's nameLines from dataset.GraphData.NameLines); it
+// said 0-based rows before.
+func TestClusterSharedGraphLabelLines(t *testing.T) {
+	dir := t.TempDir()
+	gml := evalWriteTemp(t, dir, "g.gml", "graph [\n node [ id 0\n label \"a\" ]\n node [ id 1\n label \"b\" ]\n node [ id 2 label \"a\" ]\n node [ id 3 label \"c\" ]\n edge [ source 0 target 1 ]\n edge [ source 1 target 2 ]\n edge [ source 2 target 3 ]\n]\n")
+	cons := evalWriteTemp(t, dir, "c.csv", "i,j,kind\na,b,ml\n")
+	partial := evalWriteTemp(t, dir, "p.csv", "name,label\na,0\nb,1\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"constraints", []string{"-constraints", cons}},
+		{"partial labels", []string{"-partial-labels", partial}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := run(t, append([]string{"cluster", "-graph-file", gml, "-k", "2", "-o", filepath.Join(dir, "l")}, tc.args...)...)
+			if want := "lines 3 and 6 of " + gml; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("error %v, want it to hold %q", err, want)
+			}
+		})
+	}
+}
