@@ -939,7 +939,7 @@ const consCheckBytesPerNode = 32
 // about 69 GB, and the process died of it with a stack trace. Cost: one
 // read of /proc/meminfo when n is large.
 func consCheckNodes(n int) error {
-	const most = 1 << 31
+	const most = min(1<<31, math.MaxInt) // every int where int has 32 bits
 	switch {
 	case n < 0:
 		return usagef("constraints check", "-n %d is negative", n)
