@@ -688,7 +688,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		rep.Supervision = "labels and pairs"
 		given = len(p.Labels.Labeled()) + len(p.Constraints.Pairs)
 	default:
-		pairs, w, err := supervisionPairs("auto", p, s, allPairs)
+		pairs, w, err := supervisionPairsContext(ctx, "auto", p, s, allPairs)
 		if err != nil {
 			return nil, err
 		}

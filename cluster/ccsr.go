@@ -205,7 +205,7 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if maxIter < 0 {
 		return nil, fmt.Errorf("%w: ccsr: MaxIter = %d, want ≥ 0", ErrInvalid, maxIter)
 	}
-	pairs, warnings, err := supervisionPairs("ccsr", p, s, allPairs)
+	pairs, warnings, err := supervisionPairsContext(ctx, "ccsr", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

@@ -216,7 +216,7 @@ func (c CoCluster) Partition(ctx context.Context, p *Problem, s *Settings) (*Res
 	if ell >= min(b.r, b.c) {
 		return nil, fmt.Errorf("%w: cocluster: ℓ = %d singular vectors after the first need at least %d rows and columns, the matrix is %d×%d", ErrInvalid, ell, ell+1, b.r, b.c)
 	}
-	pairs, warnings, err := supervisionPairs("cocluster", p, s, allPairs)
+	pairs, warnings, err := supervisionPairsContext(ctx, "cocluster", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

@@ -207,7 +207,7 @@ func (c COSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	pairs, warnings, err := supervisionPairs("cosc", p, s, allPairs)
+	pairs, warnings, err := supervisionPairsContext(ctx, "cosc", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

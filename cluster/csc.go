@@ -178,7 +178,7 @@ func (c CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if !(gamma > 0 && gamma <= 1) {
 		return nil, fmt.Errorf("%w: csc: γ = %v outside (0, 1]", ErrInvalid, gamma)
 	}
-	pairs, pairWarnings, err := supervisionPairs("csc", p, s, allPairs)
+	pairs, pairWarnings, err := supervisionPairsContext(ctx, "csc", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

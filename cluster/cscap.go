@@ -275,7 +275,7 @@ func (c CSCAP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if limit == 0 {
 		limit = 2 << 30
 	}
-	pairs, pairWarnings, err := supervisionPairs("cscap", p, s, allPairs)
+	pairs, pairWarnings, err := supervisionPairsContext(ctx, "cscap", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

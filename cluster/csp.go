@@ -235,7 +235,7 @@ func (c CSP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, e
 	if !(frac > 0) || math.IsInf(frac, 0) {
 		return nil, fmt.Errorf("%w: csp: AlphaFraction = %v must be > 0", ErrInvalid, frac)
 	}
-	pairs, warnings, err := supervisionPairs("csp", p, s, allPairs)
+	pairs, warnings, err := supervisionPairsContext(ctx, "csp", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

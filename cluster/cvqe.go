@@ -92,7 +92,7 @@ func (c CVQE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if err != nil {
 		return nil, err
 	}
-	pairs, warnings, err := supervisionPairs(name, p, s, allPairs)
+	pairs, warnings, err := supervisionPairsContext(ctx, name, p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,7 @@ func (f FastGE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result
 	if f.Mu < 0 || math.IsNaN(f.Mu) || math.IsInf(f.Mu, 0) {
 		return nil, fmt.Errorf("%w: fast-ge: Mu = %v, want a finite value ≥ 0", ErrInvalid, f.Mu)
 	}
-	pairs, pairWarnings, err := supervisionPairs("fast-ge", p, s, allPairs)
+	pairs, pairWarnings, err := supervisionPairsContext(ctx, "fast-ge", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

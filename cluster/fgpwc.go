@@ -412,7 +412,7 @@ func (f FGPWC) prepare(ctx context.Context, p *Problem, s *Settings) (*fgpwcPrep
 				ErrInvalid, basis.key.m, basis.key.mThreshold, basis.key.rowNormalize, basis.key.laplacian, f.M, f.MThreshold, f.RowNormalize, f.Laplacian)
 		}
 	}
-	pairs, pairWarnings, err := supervisionPairs("fgpwc", p, s, allPairs)
+	pairs, pairWarnings, err := supervisionPairsContext(ctx, "fgpwc", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

@@ -571,7 +571,7 @@ func (f FGPWC) chooseLaplacian(ctx context.Context, p *Problem, s *Settings) (*f
 	if f.M == 0 && f.MaxM == 0 {
 		// The cap of the cross-validated automatic m (FGPWC.MaxM), fixed
 		// here while f.Laplacian still says auto.
-		pairs, _, err := supervisionPairs("fgpwc", p, s, allPairs)
+		pairs, _, err := supervisionPairsContext(ctx, "fgpwc", p, s, allPairs)
 		if err != nil {
 			return nil, f, err
 		}

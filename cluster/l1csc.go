@@ -302,7 +302,7 @@ func (c L1CSC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if err != nil {
 		return nil, err
 	}
-	pairs, warnings, err := supervisionPairs("l1csc", p, s, allPairs)
+	pairs, warnings, err := supervisionPairsContext(ctx, "l1csc", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

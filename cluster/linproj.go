@@ -86,7 +86,7 @@ func (c CPCA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		return nil, err
 	}
 	_, d := x.Dims()
-	pairs, warnings, err := supervisionPairs(name, p, s, allPairs)
+	pairs, warnings, err := supervisionPairsContext(ctx, name, p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +234,7 @@ func (c CLPP) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	if p.Graph == nil || p.Graph.N() != n {
 		return nil, fmt.Errorf("%w: %s needs the affinity graph of the %d feature rows", ErrInvalid, name, n)
 	}
-	pairs, warnings, err := supervisionPairs(name, p, s, allPairs)
+	pairs, warnings, err := supervisionPairsContext(ctx, name, p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

@@ -375,7 +375,7 @@ func pairNOASSCFit(ctx context.Context, p *Problem, s *Settings, o pairOpts, sh 
 		q.Constraints = &constraint.Set{N: p.Constraints.N, Pairs: kept}
 		p = &q
 	}
-	pairs, _, err := supervisionPairs(name, p, s, closurePairs)
+	pairs, _, err := supervisionPairsContext(ctx, name, p, s, closurePairs)
 	if err != nil {
 		return nil, err
 	}

@@ -172,7 +172,7 @@ func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 			scale = 1 / wmax
 		}
 	}
-	pairs, warn, err := supervisionPairs(o.Name(), p, s, allPairs)
+	pairs, warn, err := supervisionPairsContext(ctx, o.Name(), p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -372,7 +373,7 @@ func TestRunValidatesSettings(t *testing.T) {
 		{"negative restarts", &Settings{Restarts: -3}, "Settings.Restarts = -3"},
 		// Before, a count above kmeans.MaxRestarts reached k-means, whose
 		// per-restart slices exhausted memory (a fatal error) at 1 << 40.
-		{"restarts above kmeans.MaxRestarts", &Settings{Restarts: 1 << 40}, "Settings.Restarts = 1099511627776, want ≤ kmeans.MaxRestarts = 1048576"},
+		{"restarts above kmeans.MaxRestarts", &Settings{Restarts: min(1<<40, math.MaxInt)}, fmt.Sprintf("Settings.Restarts = %d, want ≤ kmeans.MaxRestarts = 1048576", min(1<<40, math.MaxInt))},
 		{"NaN tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: math.NaN()}}, "Settings.EigenSettings: eigen: invalid argument: tolerance NaN outside [0, 1)"},
 		{"negative tolerance", &Settings{EigenSettings: &eigen.Settings{Tol: -1e-3}}, "tolerance -0.001 outside [0, 1)"},
 		{"tolerance 1", &Settings{EigenSettings: &eigen.Settings{Tol: 1}}, "tolerance 1 outside [0, 1)"},

@@ -72,7 +72,7 @@ func (m SpectralLearning) Partition(ctx context.Context, p *Problem, s *Settings
 	if !(wml > 0) || wml > 1e300 {
 		return nil, fmt.Errorf("%w: sl: must-link weight %v must be positive and finite", ErrInvalid, m.MustLinkWeight)
 	}
-	pairs, pairWarnings, err := supervisionPairs("sl", p, s, allPairs)
+	pairs, pairWarnings, err := supervisionPairsContext(ctx, "sl", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

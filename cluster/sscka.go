@@ -271,7 +271,7 @@ func (m SSCKA) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 	if m.Rank < 0 || (m.Rank != 0 && m.Objective != CommuteTime) {
 		return nil, fmt.Errorf("%w: sscka: Rank = %d (a rank ≥ 1 for Objective = commute only, 0 for the default)", ErrInvalid, m.Rank)
 	}
-	pairs, pairWarnings, err := supervisionPairs("sscka", p, s, allPairs)
+	pairs, pairWarnings, err := supervisionPairsContext(ctx, "sscka", p, s, allPairs)
 	if err != nil {
 		return nil, err
 	}

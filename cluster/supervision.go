@@ -140,12 +140,21 @@ const (
 	closurePairs
 )
 
-// supervisionPairs returns the pairwise supervision of p: the pairs of
-// p.Constraints, then those made from p.Labels by the policy (see
+// supervisionPairs is supervisionPairsContext with context.Background().
+func supervisionPairs(method string, p *Problem, s *Settings, policy pairPolicy) ([]constraint.Pair, []string, error) {
+	return supervisionPairsContext(context.Background(), method, p, s, policy)
+}
+
+// supervisionPairsContext returns the pairwise supervision of p: the pairs
+// of p.Constraints, then those made from p.Labels by the policy (see
 // MaxLabelPairs), and a warning when labels were sampled. The sample
 // draws from the streamLabelSample stream of s. Cost O(pairs), or O(L²)
-// to enumerate the labelled pairs.
-func supervisionPairs(method string, p *Problem, s *Settings, policy pairPolicy) ([]constraint.Pair, []string, error) {
+// to enumerate the labelled pairs. Making the pairs of all labelled nodes
+// or sampling them checks ctx every 4096 pairs (constraint.FromLabelsContext,
+// constraint.SampleFromLabelsContext, which draw what FromLabels and
+// SampleFromLabels draw); once it is cancelled the error, naming method
+// and the stage, wraps ctx's.
+func supervisionPairsContext(ctx context.Context, method string, p *Problem, s *Settings, policy pairPolicy) ([]constraint.Pair, []string, error) {
 	var pairs []constraint.Pair
 	if p.Constraints != nil {
 		pairs = append(pairs, p.Constraints.Pairs...)
@@ -158,12 +167,17 @@ func supervisionPairs(method string, p *Problem, s *Settings, policy pairPolicy)
 	}
 	lab := len(p.Labels.Labeled())
 	total := constraint.NumPairs(lab)
+	const stage = "pairs of the labelled nodes"
 	if total <= MaxLabelPairs {
-		return append(pairs, constraint.FromLabels(p.Labels).Pairs...), nil, nil
+		set, err := constraint.FromLabelsContext(ctx, p.Labels)
+		if err != nil {
+			return nil, nil, methodError(method, stage, err)
+		}
+		return append(pairs, set.Pairs...), nil, nil
 	}
-	set, err := constraint.SampleFromLabels(p.Labels, float64(MaxLabelPairs)/float64(total), s.src(streamLabelSample))
+	set, err := constraint.SampleFromLabelsContext(ctx, p.Labels, float64(MaxLabelPairs)/float64(total), s.src(streamLabelSample))
 	if err != nil {
-		return nil, nil, wrapMethod(method, err)
+		return nil, nil, methodError(method, stage, err)
 	}
 	w := fmt.Sprintf("%s: %d labelled nodes give %d pairs; %d were sampled (MaxLabelPairs = %d)", method, lab, total, len(set.Pairs), MaxLabelPairs)
 	return append(pairs, set.Pairs...), []string{w}, nil

@@ -50,9 +50,10 @@
 // whatever their values (but LabelSets, whose sets are indexed by label).
 // BernoulliPairsContext, UniformPairsContext, FractionPairsContext,
 // SampleFromLabelsContext, FromLabelsContext, FractionLabelsContext,
-// StratifiedLabels and MustLinksUniformityContext check a context every
-// few thousand draws and stop with its error once it is cancelled; the
-// names without Context use context.Background().
+// StratifiedLabels, MustLinksUniformityContext, FlipLabelsContext and
+// FlipPairsContext check a context every few thousand draws and stop with
+// its error once it is cancelled; the names without Context use
+// context.Background().
 //
 //	protocol                                      source                            function
 //	each pair with probability p (p = 1/n)        seed 003 §5.1, seed 000 §4.5.1    BernoulliPairs

@@ -699,7 +699,8 @@ func (lr *lineReader) node(f string) (int, error) {
 	}
 	v, err := strconv.Atoi(f)
 	if errors.Is(err, strconv.ErrRange) {
-		// An integer, but beyond int64: out of range, not a name.
+		// An integer, but beyond int (int64, or int32 where int has 32
+		// bits): out of range, not a name.
 		if f[0] == '-' {
 			return 0, lr.errf("node %s out of range: below the index base %d", f, lr.base)
 		}

@@ -265,7 +265,7 @@ func TestRead(t *testing.T) {
 		{name: "no header, names", in: "from,to,relation_kind\nalice,bob,ml\n", opt: ReadOptions{Names: []string{"alice", "bob"}, AutoNames: true}, err: `in.csv:1: unknown node name "from"; if line 1 is a header, write it name_i,name_j,kind (name_i,name_j,kind,weight with weights)`},
 		{name: "no header, indices", in: "# c\nsrc,dst,label\n0,1,ml\n", err: `in.csv:2: node "src" is not an integer; if line 2 is a header, write it i,j,kind (i,j,kind,weight with weights)`},
 		{name: "no header, weight column", in: "a,b,type,0.5\n", err: `in.csv:1: node "a" is not an integer; if line 1 is a header, write it i,j,kind`},
-		{name: "huge inferred", in: "0,99999999999,ml\n", err: "in.csv:1: node 99999999999: more than"},
+		{name: "huge inferred", in: "0,999999999,ml\n", err: "in.csv:1: node 999999999: more than"}, // an int where int has 32 bits too
 		// Integers beyond int64 are out of range, not "not an integer".
 		{name: "beyond int64", in: "0,1,ml\n1,99999999999999999999,cl\n", err: "in.csv:2: node 99999999999999999999 out of range: more than 16777216 nodes; give the number of nodes explicitly"},
 		{name: "beyond int64, N", in: "0,99999999999999999999,cl\n", opt: ReadOptions{N: 5}, err: "in.csv:1: node 99999999999999999999 out of range: outside 0…4 (base 0)"},

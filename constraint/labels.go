@@ -355,8 +355,18 @@ func SampleFromLabelsContext(ctx context.Context, l Labels, p float64, src rand.
 // ("randomly flipped the value of 10% of the known labels"). flipped lists
 // the changed nodes in increasing order. Cost O(n). A nil src uses
 // DefaultSeed. The error wraps ErrInvalid when f is outside [0, 1], k < 2,
-// or l has a label outside {Unlabeled} ∪ [0, k).
+// or l has a label outside {Unlabeled} ∪ [0, k). FlipLabels is
+// FlipLabelsContext with context.Background().
 func FlipLabels(l Labels, f float64, k int, src rand.Source) (out Labels, flipped []int, err error) {
+	return FlipLabelsContext(context.Background(), l, f, k, src)
+}
+
+// FlipLabelsContext is FlipLabels checking ctx before it starts and every
+// 4096 labels drawn or flipped: once ctx is cancelled it returns an error
+// wrapping ctx.Err() (errors.Is(err, context.Canceled)) and no labels. For
+// the same src it flips the same labels to the same classes as FlipLabels.
+func FlipLabelsContext(ctx context.Context, l Labels, f float64, k int, src rand.Source) (out Labels, flipped []int, err error) {
+	const what = "flipping labels"
 	if k < 2 {
 		return nil, nil, fmt.Errorf("%w: flipping labels needs k ≥ 2 classes, got %d", ErrInvalid, k)
 	}
@@ -368,10 +378,21 @@ func FlipLabels(l Labels, f float64, k int, src rand.Source) (out Labels, flippe
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := stopped(ctx, what); err != nil {
+		return nil, nil, err
+	}
 	rng := newRand(src)
 	out = slices.Clone(l)
-	idx, _ := sampleIndices(context.Background(), "", int64(len(lab)), m, rng)
-	for _, t := range idx {
+	idx, err := sampleIndices(ctx, what, int64(len(lab)), m, rng)
+	if err != nil {
+		return nil, nil, err
+	}
+	for q, t := range idx {
+		if q%pollEvery == 0 {
+			if err := stopped(ctx, what); err != nil {
+				return nil, nil, err
+			}
+		}
 		v := lab[t]
 		c := rng.IntN(k - 1)
 		if c >= l[v] {
@@ -387,8 +408,18 @@ func FlipLabels(l Labels, f float64, k int, src rand.Source) (out Labels, flippe
 // uniformly without replacement, have their kind flipped (must-link ↔
 // cannot-link); flipped lists their indices in increasing order. Weights are
 // kept. Cost O(len(s.Pairs)). A nil src uses DefaultSeed. The error wraps
-// ErrInvalid when f is outside [0, 1] or s fails Validate.
+// ErrInvalid when f is outside [0, 1] or s fails Validate. FlipPairs is
+// FlipPairsContext with context.Background().
 func FlipPairs(s *Set, f float64, src rand.Source) (out *Set, flipped []int, err error) {
+	return FlipPairsContext(context.Background(), s, f, src)
+}
+
+// FlipPairsContext is FlipPairs checking ctx before it starts and every
+// 4096 pairs drawn or flipped: once ctx is cancelled it returns an error
+// wrapping ctx.Err() (errors.Is(err, context.Canceled)) and no set. For
+// the same src it flips the same pairs as FlipPairs.
+func FlipPairsContext(ctx context.Context, s *Set, f float64, src rand.Source) (out *Set, flipped []int, err error) {
+	const what = "flipping pairs"
 	if s == nil {
 		s = &Set{}
 	}
@@ -399,9 +430,20 @@ func FlipPairs(s *Set, f float64, src rand.Source) (out *Set, flipped []int, err
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := stopped(ctx, what); err != nil {
+		return nil, nil, err
+	}
 	out = &Set{N: s.N, Pairs: slices.Clone(s.Pairs)}
-	idx, _ := sampleIndices(context.Background(), "", int64(len(s.Pairs)), m, newRand(src))
-	for _, t := range idx {
+	idx, err := sampleIndices(ctx, what, int64(len(s.Pairs)), m, newRand(src))
+	if err != nil {
+		return nil, nil, err
+	}
+	for q, t := range idx {
+		if q%pollEvery == 0 {
+			if err := stopped(ctx, what); err != nil {
+				return nil, nil, err
+			}
+		}
 		p := &out.Pairs[t]
 		if p.Kind == MustLink {
 			p.Kind = CannotLink

@@ -21,15 +21,18 @@ func newRand(src rand.Source) *rand.Rand {
 }
 
 // maxPairNodes bounds n so that n(n−1)/2 and the float64 arithmetic of PairAt
-// stay exact in int64.
-const maxPairNodes = 1 << 31
+// stay exact in int64: 2³¹ where int has 64 bits; where it has 32 every
+// length fits and the bound is math.MaxInt, so that it is an int on both.
+const maxPairNodes = min(1<<31, math.MaxInt)
 
 // maxIndexNodes is the number of nodes whose pairs PairIndex numbers and
 // PairAt recovers: the largest m with m(m−1) < 2⁶³, so that the products
-// of both stay in int64. maxPairIndex is its number of pairs, m(m−1)/2,
+// of both stay in int64, and at most math.MaxInt, so that PairAt's nodes
+// are ints (with 32-bit ints every index of a slice, which is below
+// math.MaxInt, is a node). maxPairIndex is its number of pairs, m(m−1)/2,
 // one more than the largest index they accept.
 const (
-	maxIndexNodes = 3037000500
+	maxIndexNodes = min(3037000500, math.MaxInt)
 	maxPairIndex  = maxIndexNodes * (maxIndexNodes - 1) / 2
 )
 

@@ -178,11 +178,7 @@ func sbmRun(ctx context.Context, env *Env, n int, f sbmFigure, x float64, m sbmM
 		if f.fracAxis {
 			frac = x
 		}
-		sets, err := constraint.LabelSets(truth, frac, rand.NewPCG(env.Seed^0x5eed, sbmGraphSeed(f, x, g)*31+uint64(math.Round(frac*1000))))
-		if err != nil {
-			return nil, err
-		}
-		if p.Labels, err = constraint.SetsToLabels(n, sets); err != nil {
+		if p.Labels, err = sbmLabels(ctx, env, f, x, frac, g, truth); err != nil {
 			return nil, err
 		}
 		meth = cluster.FastGE2BH{Variant: m.variant, R: r}
@@ -198,6 +194,16 @@ func sbmRun(ctx context.Context, env *Env, n int, f sbmFigure, x float64, m sbmM
 		return nil, err
 	}
 	return Values{"nmi": nmi, "seconds": sec}, nil
+}
+
+// sbmLabels draws the partial labels of the supervised methods on graph g
+// of point x, whose reference partition is truth: the label sets of seed
+// 004 eq. (4.1), round(frac·n_c) nodes of each class c
+// (constraint.StratifiedLabels, which draws the nodes LabelSets drew
+// here before it checked ctx), from a stream fixed by the graph and the
+// share. Cost O(n). The error wraps ctx's once it is cancelled.
+func sbmLabels(ctx context.Context, env *Env, f sbmFigure, x, frac float64, g int, truth []int) (constraint.Labels, error) {
+	return constraint.StratifiedLabels(ctx, truth, frac, rand.NewPCG(env.Seed^0x5eed, sbmGraphSeed(f, x, g)*31+uint64(math.Round(frac*1000))))
 }
 
 // sbmStat is the mean and standard deviation over graphs of one point.

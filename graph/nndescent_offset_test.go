@@ -73,7 +73,7 @@ func TestApproxKNNFarFromOrigin(t *testing.T) {
 
 // offsetZeroHash is neighborsHash of ApproxKNN(offsetBlobs(0), 10, nil)
 // at commit b8f27228, before workingShift.
-const offsetZeroHash = 0x17fed2dd74feba04
+const offsetZeroHash uint64 = 0x17fed2dd74feba04
 
 // TestWorkingShift checks the rule of workingShift on hand-made columns:
 // translated by the mid-range exactly when its magnitude exceeds 2¹⁰ times

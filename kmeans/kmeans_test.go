@@ -476,7 +476,7 @@ func TestErrors(t *testing.T) {
 		// Before MaxRestarts, Restarts = 1 << 40 allocated a slice of that
 		// length and the process died of a fatal out-of-memory error.
 		{"restarts above MaxRestarts", x, kmeans.Settings{K: 2, Restarts: kmeans.MaxRestarts + 1}, "Restarts = 1048577"},
-		{"restarts 1<<40", x, kmeans.Settings{K: 2, Restarts: 1 << 40}, "MaxRestarts"},
+		{"restarts 1<<40", x, kmeans.Settings{K: 2, Restarts: min(1<<40, math.MaxInt)}, "MaxRestarts"},
 		{"maxiter", x, kmeans.Settings{K: 2, MaxIter: -1}, "MaxIter"},
 		{"tol", x, kmeans.Settings{K: 2, Tol: math.NaN()}, "Tol"},
 		{"workers", x, kmeans.Settings{K: 2, Workers: -2}, "Workers"},

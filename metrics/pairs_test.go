@@ -179,7 +179,7 @@ func TestPairsProperties(t *testing.T) {
 					for moved[i] == perm[i] {
 						moved[i] = perm[rng.IntN(n)] // some other existing cluster…
 						if rng.IntN(4) == 0 {
-							moved[i] = 1 << 40 // …or a new one
+							moved[i] = min(1<<40, math.MaxInt) // …or a new one
 						}
 					}
 					// Moving one item may leave the partition unchanged (a

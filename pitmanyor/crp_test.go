@@ -345,7 +345,7 @@ func TestExpectedClustersHugeAlpha(t *testing.T) {
 	for _, c := range []struct {
 		alpha, theta float64
 	}{{math.MaxFloat64, 0.5}, {1e308, 0.5}, {2e302, 1e-6}, {1e260, 0.9}} {
-		for _, n := range []int{1, 2, 1000, 1 << 40} {
+		for _, n := range []int{1, 2, 1000, min(1<<40, math.MaxInt)} {
 			got, err := CRP{c.alpha, c.theta}.ExpectedClusters(n)
 			if err != nil || got != float64(n) {
 				t.Errorf("α = %g, θ = %g: E[K_%d] = %v (%v), want %d", c.alpha, c.theta, n, got, err, n)

@@ -146,7 +146,7 @@ func TestGoodnessOfFit(t *testing.T) {
 		t.Errorf("cancelled: err = %v", err)
 	}
 	// Replicates out of range: 1<<60 panicked making its bookkeeping.
-	for _, reps := range []int{1 << 60, -1, MaxReps + 1} {
+	for _, reps := range []int{min(1<<60, math.MaxInt), -1, MaxReps + 1} {
 		want := fmt.Sprintf("%d bootstrap replicates, want 0 (the default, 1000) to 1000000", reps)
 		if _, err := GoodnessOfFit(ctx, x, nil, Bootstrap{Reps: reps}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), want) {
 			t.Errorf("Reps = %d: err = %v, want ErrInvalid naming %q", reps, err, want)

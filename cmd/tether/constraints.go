@@ -237,9 +237,9 @@ func runConstraintsGen(ctx context.Context, m *Main, args []string) (err error) 
 	}
 	if noise != 0 {
 		if set != nil {
-			set, _, err = constraint.FlipPairs(set, noise, src)
+			set, _, err = constraint.FlipPairsContext(ctx, set, noise, src)
 		} else {
-			labels, err = consFlipLabels(labels, truth, truthPath, noise, src)
+			labels, err = consFlipLabels(ctx, labels, truth, truthPath, noise, src)
 		}
 		if err != nil {
 			return fmt.Errorf("constraints gen: -noise: %w", err)
@@ -360,13 +360,13 @@ func consClassSizes(truth []int) []int {
 
 // consFlipLabels flips round(noise·L) of the L labelled nodes of labels to
 // a wrong class drawn uniformly among the other classes of truth (the
-// labels some node has), with constraint.FlipLabels on the classes
+// labels some node has), with constraint.FlipLabelsContext on the classes
 // numbered 0…k−1 in label order: a label no node has would be a class of
 // no one, not noise (labels 0, 5, 9 flip among 0, 5, 9, not 0…9). For
 // classes 0…k−1 all present it draws what FlipLabels(labels, noise, k)
 // draws. The error says so when truth has a single class (no wrong label
-// to draw).
-func consFlipLabels(labels constraint.Labels, truth []int, truthPath string, noise float64, src rand.Source) (constraint.Labels, error) {
+// to draw), and wraps ctx's error once ctx is cancelled.
+func consFlipLabels(ctx context.Context, labels constraint.Labels, truth []int, truthPath string, noise float64, src rand.Source) (constraint.Labels, error) {
 	num := map[int]int{}
 	for _, c := range truth {
 		num[c] = 0
@@ -385,7 +385,7 @@ func consFlipLabels(labels constraint.Labels, truth []int, truthPath string, noi
 			in[i] = num[c]
 		}
 	}
-	out, _, err := constraint.FlipLabels(in, noise, len(classes), src)
+	out, _, err := constraint.FlipLabelsContext(ctx, in, noise, len(classes), src)
 	if err != nil {
 		return nil, err
 	}
@@ -939,7 +939,7 @@ const consCheckBytesPerNode = 32
 // about 69 GB, and the process died of it with a stack trace. Cost: one
 // read of /proc/meminfo when n is large.
 func consCheckNodes(n int) error {
-	const most = 1 << 31
+	const most = min(1<<31, math.MaxInt) // every int where int has 32 bits
 	switch {
 	case n < 0:
 		return usagef("constraints check", "-n %d is negative", n)

@@ -21,7 +21,7 @@ func bindGraphSpec(fs *flag.FlagSet, s *graph.Spec) {
 	fs.Var(intIn(&s.K, 1, 1<<30), "knn", "`neighbours` of the k-NN graphs")
 	fs.Var(positiveFloat{&s.Eps}, "eps", "radius of the eps graph, a positive number (required by -graph eps)")
 	fs.Var(textVar(&s.Affinity), "affinity", "edge weights: rbf, cosine, binary"+unnamedDefault(s.Affinity))
-	fs.Var(intIn(&s.MaxFull, 0, 1<<31), "max-full", "largest `n` of a full graph, and √ of the stored weights of an eps graph (0: 10000)")
+	fs.Var(intIn(&s.MaxFull, 0, min(1<<31, math.MaxInt)), "max-full", "largest `n` of a full graph, and √ of the stored weights of an eps graph (0: 10000)")
 	fs.Var(textVar(&s.Search), "knn-search", fmt.Sprintf("k-NN search: auto (approximate from %d points in more than %d dimensions), exact or approx (NN-descent)", graph.ApproxMinN, graph.ApproxMaxExactDim)+unnamedDefault(s.Search))
 	fs.Var(textVar(&s.Sigma), "sigma", fmt.Sprintf("RBF scale: a number, median, meanvar, local or local:K (σ_i = distance to the K-th neighbour; local is local:%d)", graph.DefaultLocalK)+unnamedDefault(s.Sigma))
 }

@@ -3,6 +3,7 @@ package synth
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -109,7 +110,7 @@ func TestRegistry(t *testing.T) {
 			}
 
 			// Absurd sizes are refused at once, before any allocation.
-			for _, n := range []int{MaxValues + 1, 1 << 40, 1<<62 - 1} {
+			for _, n := range []int{MaxValues + 1, min(1<<40, math.MaxInt), min(1<<62-1, math.MaxInt)} {
 				p := g.Defaults
 				p.N = n
 				allocs := testing.AllocsPerRun(1, func() { _, err = g.Generate(ctx, p, nil) })

@@ -361,7 +361,7 @@ func TestInvalid(t *testing.T) {
 	add(XOR(-1, 0, nil))
 	add(Blobs(10, 0, 2, 1, nil))
 	add(Blobs(10, 2, 0, 1, nil))
-	add(Blobs(10, 2, 1<<40, 1, nil)) // 10·2⁴⁰ values > MaxValues
+	add(Blobs(10, 2, min(1<<40, math.MaxInt), 1, nil)) // 10·2⁴⁰ (10·(2³¹−1) with 32-bit ints) values > MaxValues
 	var g *graph.Graph
 	g, _, err := SBM(10, 2, 11, 0, nil)
 	add(g, nil, err)
