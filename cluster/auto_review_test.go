@@ -78,6 +78,7 @@ func TestAutoMixedFoldsNoLeak(t *testing.T) {
 // graph of fgpwc with a Basis as it is (BoundGraph), which a scaled copy
 // failed as "another graph". Both on a graph of weights times 2⁻⁷⁰.
 func TestRunKeepsWeightsForDelegatesAndBases(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	ctx := context.Background()
 	x, truth, err := synth.Blobs(300, 4, 2, 2.5, rand.NewPCG(1, 6))
 	if err != nil {
@@ -132,6 +133,7 @@ func TestRunKeepsWeightsForDelegatesAndBases(t *testing.T) {
 // appear once under auto: from the chosen candidate's Run, not again
 // from auto's (Uses.Delegates).
 func TestAutoCollapseWarningOnce(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 200
 	x := mat.NewDense(n, 2, nil)

@@ -85,6 +85,7 @@ func autoByHand(t *testing.T, p *Problem, s *Settings) (scores []float64, best i
 // blobs and on two cliques, where every candidate ties), and that the result is the chosen
 // method's own Run on the whole problem with the same Settings.
 func TestAutoScoresByHand(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	blobs, truth := roBlobs(t, 150, 3, 1.4, 7)
 	blobPairs, err := constraint.UniformPairs(truth, 120, rand.NewPCG(7, 7))
 	if err != nil {
@@ -565,6 +566,7 @@ func TestAutoMcNemar(t *testing.T) {
 // so; with half the statistic as threshold the constrained candidate
 // must win, as under the strict rule.
 func TestAutoSignificance(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	ctx := context.Background()
 	_, g, set := autoMoons(t)
 	p := &Problem{Graph: g, K: 2, Constraints: set}

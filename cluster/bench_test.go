@@ -94,6 +94,7 @@ func TestMultigridNJW2D(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10⁵-node eigensolves")
 	}
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	g, truth, got, lobpcg := blobsEmbedding(t, 2, 1, 5)
 	if lobpcg == 0 {
 		t.Fatal("the default path did not reach the multigrid LOBPCG")
@@ -150,6 +151,7 @@ func TestMultigridSkipsShortGraphs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10⁵-node eigensolves")
 	}
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	g, _, got, lobpcg := blobsEmbedding(t, 10, 4, 10)
 	if lobpcg > 0 {
 		t.Fatalf("%d LOBPCG progress events: the graph was handed to the multigrid", lobpcg)
@@ -177,6 +179,7 @@ func TestMultigridEasyUnchanged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10⁵-node eigensolves")
 	}
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	const n, c = 100000, 6
 	rng := rand.New(rand.NewPCG(1, 17))
 	var edges []graph.Edge

@@ -22,6 +22,7 @@ func (cliSpelling) Remedy(flag string, values ...string) string { return "cli: -
 // graph and to give k, spelled by Settings.Spelling. The estimate and the
 // partition are those of before (the warning is added, nothing else).
 func TestBetheImplausibleKWarned(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	x, _, err := synth.Moons(1000, 0.12, rand.NewPCG(1, 0))
 	if err != nil {
 		t.Fatal(err)

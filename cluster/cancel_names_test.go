@@ -190,23 +190,20 @@ func flippedPairs(t *testing.T, cons *constraint.Set, f float64) *constraint.Set
 // and every k from 2 to the polls of an uncancelled run is tried, so that
 // every step that polls is reached (TestCancelAtEveryPoll checks, on
 // larger problems and at fewer points, that each run stops). The polls of
-// an uncancelled run are counted twice and the smaller count kept: the
-// runs with parallel steps (auto's folds, fgpwc's descents) can poll a
-// few times more or less. The sizes keep every case under about 250
-// polls and the test at a few seconds.
+// an uncancelled run are counted once: the runs with parallel steps
+// (auto's folds, fgpwc's descents) can poll a few times more or less, and
+// a run that ends before its k-th poll, whose context never flipped,
+// must give a result (cancelAt) and ends the tries, every poll up to its
+// count having been tried. The sizes keep most cases under about 250
+// polls; the cases run in parallel (t.Parallel: no clock is read, and
+// the cases share only the graph, labels and pairs of
+// disconnectedProblem and the Settings, which Run does not change).
 func TestCancelNamesMethodAndStage(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	for _, tc := range cancelNameCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
-			polls := int64(-1)
-			for range 2 {
-				ctx := newPollCtx(0)
-				if _, err := Run(ctx, tc.m, tc.p, tc.s); err != nil {
-					t.Fatalf("uncancelled run: %v", err)
-				}
-				if c := ctx.calls.Load(); polls < 0 || c < polls {
-					polls = c
-				}
-			}
+			t.Parallel()
+			polls := uncancelledPolls(t, tc.m, tc.p, tc.s)
 			if polls < 2 {
 				t.Fatalf("%d polls of ctx in an uncancelled run: the method never polls", polls)
 			}
@@ -218,8 +215,11 @@ func TestCancelNamesMethodAndStage(t *testing.T) {
 				if tc.stride > 0 && k > 41 && k < polls-40 && k%tc.stride != 0 {
 					continue
 				}
+				res, fewer, err := cancelAt(t, tc.m, tc.p, tc.s, k)
+				if fewer > 0 {
+					break // every poll up to this run's count has been tried
+				}
 				runs++
-				res, err := Run(newPollCtx(k), tc.m, tc.p, tc.s)
 				if res != nil || !errors.Is(err, context.Canceled) {
 					t.Fatalf("cancelled at poll %d of %d: result %v, error %v; want no result and an error wrapping context.Canceled", k, polls, res != nil, err)
 				}

@@ -35,6 +35,39 @@ func pollPoints(p int64) []int64 {
 	return out
 }
 
+// uncancelledPolls returns the number of polls of ctx (pollCtx's Err
+// calls) in a Run of m on p with s that is never cancelled, failing t if
+// the run fails. Cost: one run.
+func uncancelledPolls(t *testing.T, m Method, p *Problem, s *Settings) int64 {
+	t.Helper()
+	ctx := newPollCtx(0)
+	if _, err := Run(ctx, m, p, s); err != nil {
+		t.Fatalf("uncancelled run: %v", err)
+	}
+	return ctx.calls.Load()
+}
+
+// cancelAt runs m on p with s on a context that is cancelled from its
+// k-th poll on (newPollCtx(k)) and returns the result and the error. A run
+// that polls fewer than k times (runs with parallel steps poll a few times
+// more or less from one run to the next) never sees the cancellation: it
+// must then give a result with no error, else t fails, and cancelAt
+// returns its number of polls as fewer (0 when the context was cancelled).
+// Cost: one run, up to its k-th poll.
+func cancelAt(t *testing.T, m Method, p *Problem, s *Settings, k int64) (res *Result, fewer int64, err error) {
+	t.Helper()
+	ctx := newPollCtx(k)
+	res, err = Run(ctx, m, p, s)
+	if c := ctx.calls.Load(); c < k {
+		if res == nil || err != nil {
+			t.Fatalf("run with %d polls, never cancelled (at poll %d): result %v, error %v; want a result", c, k, res != nil, err)
+		}
+		t.Logf("run with %d polls, fewer than the %d of its cancellation: a result, as uncancelled", c, k)
+		return res, c, err
+	}
+	return res, 0, err
+}
+
 // Every registered method, cancelled at any of its polls of ctx, returns
 // from Run with an error wrapping context.Canceled and no result: no loop
 // or step swallows a cancellation, goes on to a result, or turns it into
@@ -43,10 +76,14 @@ func pollPoints(p int64) []int64 {
 // too, at every poll of smaller problems). The problem (cancelProblem, n = 600) is above DenseLimit,
 // so that the iterative eigensolvers, the k-means restarts and the dense
 // pencil of fast-ge2-bh (n ≤ 3000) are the paths taken, as on real data.
-// The poll count of an uncancelled run is measured first, twice: runs on
-// several cores can poll a few times more or less, and the cancellation
-// points stop at the smaller count. Deterministic: the context flips at
-// its N-th Err call (pollCtx), with no timer.
+// The poll count of an uncancelled run is measured first: runs on
+// several cores can poll a few times more or less, so a cancelled run
+// whose context never flipped (it polled fewer times than the point,
+// cancelAt) must give a result with no error, and the cancellation
+// points then stop at its count, whose last poll is tried in turn.
+// Deterministic: the context flips at its N-th Err call (pollCtx), with
+// no timer; the cases run in parallel (t.Parallel: no case shares a
+// Problem, and nothing here reads a clock).
 //
 // minPolls holds floors under the poll counts of the cases whose dense
 // steps were made to poll (densectx.go), each between the count the case
@@ -65,6 +102,7 @@ func pollPoints(p int64) []int64 {
 // its O(n²) steps added 14 to each cscap case, and those within them,
 // every cscapRowPoll rows, 8 to 11).
 func TestCancelAtEveryPoll(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	n := 600
 	if testing.Short() {
 		n = 450
@@ -85,11 +123,14 @@ func TestCancelAtEveryPoll(t *testing.T) {
 	// definite by a given shift (few-pairs: no eigenvalues of W), and on
 	// the indefinite W as it is (Shift < 0), where the Cholesky
 	// factorization of I + UᵀWU fails, by LU (lu-fallback).
-	few := cancelProblem(t, n, CSCAP{}.Uses())
-	few.Constraints = cancelPairs(t, n, n/2)
+	few := func() *Problem {
+		p := cancelProblem(t, n, CSCAP{}.Uses())
+		p.Constraints = cancelPairs(t, n, n/2)
+		return p
+	}
 	cases = append(cases,
-		runCase{"cscap/few-pairs", CSCAP{Shift: 1, Joint: true}, few},
-		runCase{"cscap/lu-fallback", CSCAP{Shift: -1, Joint: true, NoVote: true}, few})
+		runCase{"cscap/few-pairs", CSCAP{Shift: 1, Joint: true}, few()},
+		runCase{"cscap/lu-fallback", CSCAP{Shift: -1, Joint: true, NoVote: true}, few()})
 	// fast-ge2-bh LN with n/10 pairs: most nodes unconstrained, so that
 	// the Schur complement of its dense pencil is large (schurComplement).
 	fge := cancelProblem(t, n, FastGE2BH{}.Uses())
@@ -100,25 +141,24 @@ func TestCancelAtEveryPoll(t *testing.T) {
 	cases = append(cases, runCase{"fast-ge2-bh/LN", FastGE2BH{Variant: BetheLN}, cancelProblem(t, n, FastGE2BH{}.Uses())})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			m, p := tc.m, tc.p
 			s := &Settings{Seed: 1}
-			polls := int64(-1)
-			for range 2 {
-				ctx := newPollCtx(0)
-				if _, err := Run(ctx, m, p, s); err != nil {
-					t.Fatalf("uncancelled run: %v", err)
-				}
-				if c := ctx.calls.Load(); polls < 0 || c < polls {
-					polls = c
-				}
-			}
+			polls := uncancelledPolls(t, m, p, s)
 			t.Logf("%d polls", polls)
 			if floor := minPolls[tc.name]; !testing.Short() && polls < floor {
 				t.Errorf("%d polls of ctx in an uncancelled run, want ≥ %d: a dense step no longer polls", polls, floor)
 			}
-			for _, k := range pollPoints(polls) {
-				ctx := newPollCtx(k)
-				res, err := Run(ctx, m, p, s)
+			points := pollPoints(polls)
+			for i := 0; i < len(points); i++ {
+				k := points[i]
+				res, fewer, err := cancelAt(t, m, p, s, k)
+				if fewer > 0 {
+					// This run ended before its k-th poll: try its last
+					// poll instead (fewer < k, so this ends).
+					points = append(points[:i+1:i+1], fewer)
+					continue
+				}
 				if !errors.Is(err, context.Canceled) || res != nil {
 					t.Fatalf("cancelled at poll %d of %d: result %v, error %v; want no result and an error wrapping context.Canceled", k, polls, res != nil, err)
 				}

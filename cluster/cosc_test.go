@@ -381,6 +381,7 @@ func coscFiedlerSweep(t *testing.T, g *graph.Graph, pairs []constraint.Pair) flo
 // Ncut of the consistent thresholds of the Fiedler vector (computed
 // independently, coscFiedlerSweep), on k-NN graphs of blobs.
 func TestCOSCFiedler(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	compared := 0
 	for _, tc := range []struct {
 		name     string
@@ -692,6 +693,7 @@ func TestCOSCBadInput(t *testing.T) {
 
 // TestCOSCDeterministic: the same Seed gives the same labels and objective.
 func TestCOSCDeterministic(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	p, _ := coscBlobsProblem(t, 240, 3, 5, 40)
 	var first *Result
 	for r := 0; r < 2; r++ {
@@ -718,6 +720,7 @@ func TestCOSCDeterministic(t *testing.T) {
 // blobs (centre spread 6) finds the blobs (measured ARI 1.000 for both
 // cases when the test was written; threshold 0.9) and labels 0…k−1.
 func TestCOSCMultiway(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	for _, tc := range []struct {
 		n, k, pairs int
 		minARI      float64

@@ -23,6 +23,7 @@ import (
 // shift (the 10-NN RBF graphs here are indefinite), a given shift and no
 // vote.
 func TestCSCAPSharedPriorIdentical(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string
@@ -211,8 +212,10 @@ func TestAutoManyPairsByHand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 10 s")
 	}
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	for _, k := range []int{2, 3} {
 		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			t.Parallel() // no clock read, nothing shared
 			p, _ := autoBlobsProblem(t, 300, k, 1500)
 			s := &Settings{Seed: 1}
 			res, err := Run(context.Background(), Auto{}, p, s)
@@ -290,6 +293,7 @@ func woodburyByMat(w *mat.SymDense, pairs []constraint.Pair, epsM, epsC float64)
 // C, more pairs than nodes), on the unshifted indefinite prior (C not
 // positive definite: the LU path), and with small ε (large entries).
 func TestWoodburyInPlaceIdentical(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	p, _ := autoBlobsProblem(t, 200, 2, 1000)
 	shifted, err := CSCAP{}.newPrior(context.Background(), p.Graph, nil)
 	if err != nil {
@@ -361,6 +365,7 @@ func randomCannotLinks(n, count int) []constraint.Pair {
 // knobs, changes nothing either (pairNOASSC does not take it, and CSCAP
 // would not use it); and Auto hands its prior to both candidates.
 func TestNOASSCSharedPriorIdentical(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	ctx := context.Background()
 	p, _, _ := cscapVoteCase(t, 5, 160, 0.15)
 	if consistentPairs(p.Constraints) {

@@ -66,6 +66,7 @@ func cspDenseFeasibleCount(t *testing.T, o *cspOps) (int, []float64) {
 // on the n = 420 graph of TestCSPSparseMatchesDense it gives the dense
 // solver's counts measured there (2, 6, 18, 113).
 func TestCSPFeasibleCount(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	for _, tc := range []struct {
 		n, m int
 		seed uint64
@@ -161,18 +162,33 @@ func TestCSPJump(t *testing.T) {
 // same problem: at AlphaFraction 0.1 (18 feasible, solves 8 and 16 skipped)
 // and 0.02 (113 feasible, the cap; -short skips it).
 func TestCSPCountSameResult(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	p, _ := cspKNNProblem(t, 420)
-	for _, frac := range []float64{0.1, 0.02} {
-		if testing.Short() && frac == 0.02 {
-			continue
+	fracs := []float64{0.1, 0.02}
+	if testing.Short() {
+		fracs = fracs[:1]
+	}
+	// The solves, with the count (sols[i][0]) and without (sols[i][1]),
+	// in parallel subtests: no clock is read, and p is read only.
+	sols := make([][2]*cspSolution, len(fracs))
+	t.Run("solves", func(t *testing.T) {
+		for i, frac := range fracs {
+			for j, count := range []bool{true, false} {
+				t.Run(fmt.Sprintf("frac=%v/count=%v", frac, count), func(t *testing.T) {
+					t.Parallel()
+					sol, err := cspSolveCount(context.Background(), p.Graph, p.Constraints.Pairs, frac, 1, &Settings{Seed: 3}, count, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sols[i][j] = sol
+				})
+			}
 		}
-		a, err := cspSolveCount(context.Background(), p.Graph, p.Constraints.Pairs, frac, 1, &Settings{Seed: 3}, true, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := cspSolveCount(context.Background(), p.Graph, p.Constraints.Pairs, frac, 1, &Settings{Seed: 3}, false, 0)
-		if err != nil {
-			t.Fatal(err)
+	})
+	for i, frac := range fracs {
+		a, b := sols[i][0], sols[i][1]
+		if a == nil || b == nil {
+			t.Fatalf("frac %v: a solve failed", frac)
 		}
 		if len(a.values) != len(b.values) || !mat.Equal(a.vectors, b.vectors) {
 			t.Fatalf("frac %v: %d vectors with the count, %d without, or the vectors differ", frac, len(a.values), len(b.values))

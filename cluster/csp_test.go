@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -438,8 +439,10 @@ func cspKNNProblem(tb testing.TB, n int) (*Problem, []int) {
 // of largest μ and warns, and the cheapest vector is still among them
 // (measured; it is the one of smallest λ here). The partitions of Run are
 // compared at the default α; -short skips AlphaFraction 0.2 and 0.02 (the
-// cap; 0.1 still goes through two doublings).
+// cap; 0.1 still goes through two doublings). Each AlphaFraction runs in
+// a parallel subtest (no clock is read; p is read only).
 func TestCSPSparseMatchesDense(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	p, truth := cspKNNProblem(t, 420)
 	pairs := p.Constraints.Pairs
 	for _, c := range []struct {
@@ -449,61 +452,64 @@ func TestCSPSparseMatchesDense(t *testing.T) {
 		if testing.Short() && (c.frac == 0.2 || c.frac == 0.02) {
 			continue
 		}
-		dense, err := cspSolve(context.Background(), p.Graph, pairs, c.frac, 1, &Settings{Eigen: eigen.Dense{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The doubling with LOBPCG, and with the dense solver (the default
-		// up to cspDenseMax nodes).
-		for _, denseMax := range []int{0, cspDenseMax} {
-			sparse, err := cspSolveCount(context.Background(), p.Graph, pairs, c.frac, 1, &Settings{}, true, denseMax)
+		t.Run(fmt.Sprintf("frac=%v", c.frac), func(t *testing.T) {
+			t.Parallel() // no clock read; p is read only
+			dense, err := cspSolve(context.Background(), p.Graph, pairs, c.frac, 1, &Settings{Eigen: eigen.Dense{}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(dense.values) != c.feasible {
-				t.Fatalf("frac %v: %d feasible vectors, measured %d", c.frac, len(dense.values), c.feasible)
+			// The doubling with LOBPCG, and with the dense solver (the default
+			// up to cspDenseMax nodes).
+			for _, denseMax := range []int{0, cspDenseMax} {
+				sparse, err := cspSolveCount(context.Background(), p.Graph, pairs, c.frac, 1, &Settings{}, true, denseMax)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(dense.values) != c.feasible {
+					t.Fatalf("frac %v: %d feasible vectors, measured %d", c.frac, len(dense.values), c.feasible)
+				}
+				compare := len(dense.values)
+				if c.feasible >= cspMaxVectors {
+					compare = 1
+					if len(sparse.values) != cspMaxVectors || len(sparse.warnings) == 0 || !strings.Contains(sparse.warnings[0], "more feasible vectors may exist") {
+						t.Errorf("frac %v: %d vectors on the sparse path, warnings %v", c.frac, len(sparse.values), sparse.warnings)
+					}
+				} else if len(sparse.values) != len(dense.values) {
+					t.Fatalf("frac %v: %d feasible vectors on the sparse path, %d dense (warnings %v)", c.frac, len(sparse.values), len(dense.values), sparse.warnings)
+				}
+				for j := 0; j < compare; j++ {
+					if d := math.Abs(sparse.values[j] - dense.values[j]); d > 1e-6*dense.values[j] {
+						t.Errorf("frac %v: λ_%d = %.10g sparse, %.10g dense", c.frac, j, sparse.values[j], dense.values[j])
+					}
+					if d := math.Abs(sparse.costs[j] - dense.costs[j]); d > 1e-6*dense.costs[j] {
+						t.Errorf("frac %v: cost_%d = %.10g sparse, %.10g dense", c.frac, j, sparse.costs[j], dense.costs[j])
+					}
+					if cs := cspCos(sparse.vectors, j, dense.vectors, j); cs < 1-1e-6 {
+						t.Errorf("frac %v (denseMax %d): vector %d: |cos| = %.10f", c.frac, denseMax, j, cs)
+					}
+				}
 			}
-			compare := len(dense.values)
-			if c.feasible >= cspMaxVectors {
-				compare = 1
-				if len(sparse.values) != cspMaxVectors || len(sparse.warnings) == 0 || !strings.Contains(sparse.warnings[0], "more feasible vectors may exist") {
-					t.Errorf("frac %v: %d vectors on the sparse path, warnings %v", c.frac, len(sparse.values), sparse.warnings)
-				}
-			} else if len(sparse.values) != len(dense.values) {
-				t.Fatalf("frac %v: %d feasible vectors on the sparse path, %d dense (warnings %v)", c.frac, len(sparse.values), len(dense.values), sparse.warnings)
+			if c.frac != 0.5 {
+				return
 			}
-			for j := 0; j < compare; j++ {
-				if d := math.Abs(sparse.values[j] - dense.values[j]); d > 1e-6*dense.values[j] {
-					t.Errorf("frac %v: λ_%d = %.10g sparse, %.10g dense", c.frac, j, sparse.values[j], dense.values[j])
-				}
-				if d := math.Abs(sparse.costs[j] - dense.costs[j]); d > 1e-6*dense.costs[j] {
-					t.Errorf("frac %v: cost_%d = %.10g sparse, %.10g dense", c.frac, j, sparse.costs[j], dense.costs[j])
-				}
-				if cs := cspCos(sparse.vectors, j, dense.vectors, j); cs < 1-1e-6 {
-					t.Errorf("frac %v (denseMax %d): vector %d: |cos| = %.10f", c.frac, denseMax, j, cs)
-				}
+			a, err := Run(context.Background(), CSP{AlphaFraction: c.frac}, p, &Settings{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if c.frac != 0.5 {
-			continue
-		}
-		a, err := Run(context.Background(), CSP{AlphaFraction: c.frac}, p, &Settings{Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := Run(context.Background(), CSP{AlphaFraction: c.frac}, p, &Settings{Seed: 1, Eigen: eigen.Dense{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ari, err := metrics.ARI(a.Labels, b.Labels)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ari != 1 {
-			t.Errorf("frac %v: sparse and dense partitions differ (ARI %.4f)", c.frac, ari)
-		}
-		at, _ := metrics.ARI(truth, a.Labels)
-		t.Logf("frac %v: %d feasible vectors, ARI against the blobs %.3f", c.frac, len(dense.values), at)
+			b, err := Run(context.Background(), CSP{AlphaFraction: c.frac}, p, &Settings{Seed: 1, Eigen: eigen.Dense{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ari, err := metrics.ARI(a.Labels, b.Labels)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ari != 1 {
+				t.Errorf("frac %v: sparse and dense partitions differ (ARI %.4f)", c.frac, ari)
+			}
+			at, _ := metrics.ARI(truth, a.Labels)
+			t.Logf("frac %v: %d feasible vectors, ARI against the blobs %.3f", c.frac, len(dense.values), at)
+		})
 	}
 }
 

@@ -51,6 +51,7 @@ func pathEdges(n int) []graph.Edge {
 // more of the smallest eigenvalues than its share of the nodes (the
 // doubling branch), and a tiny component.
 func TestComponentEmbeddingMatchesDense(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	rng := rand.New(rand.NewPCG(7, 7))
 	for _, c := range []struct {
 		name  string

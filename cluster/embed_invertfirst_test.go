@@ -61,6 +61,7 @@ func TestInvertFirst(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 21 140-node grid")
 	}
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	ctx := context.Background()
 	const r, c = 151, 140
 	g := gridGraph(t, r, c)
@@ -80,6 +81,7 @@ func TestInvertFirst(t *testing.T) {
 		{"17 pairs", invertFirstMinPairs + 1, &Settings{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // no clock read; g and op are read only
 			e, err := laplacianEmbedding(ctx, g, graph.Unnormalized, tc.count, exactLaplacian, tc.s)
 			if err != nil {
 				t.Fatal(err)

@@ -110,6 +110,7 @@ func TestFastGEPrecondWoodbury(t *testing.T) {
 // T is symmetric and positive definite, as LOBPCG requires of a
 // preconditioner.
 func TestFastGEPrecondSymmetricPositive(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	const n = 1500
 	g, _, set := fgBlobKNN(t, n, 5)
 	fp, err := buildFastGE(g, set.Pairs)
@@ -149,6 +150,7 @@ func TestFastGEPrecondSymmetricPositive(t *testing.T) {
 // the same partition; on a graph that does not coarsen (a star) it falls
 // back to plain LOBPCG.
 func TestFastGEMultigridPathMatches(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	const n, k = 4000, 5
 	g, _, set := fgBlobKNN(t, n, k)
 	fp, err := buildFastGE(g, set.Pairs)

@@ -781,6 +781,7 @@ func TestFastGE2BHBeatsBetheOnSparseSBM(t *testing.T) {
 // ‖L_G x − λ L_H x‖ ≤ 1e-7·‖L_G‖‖x‖, and FastGE gives the same partition
 // as with LOBPCG forced through Settings.Eigen.
 func TestFastGECholeskyPath(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	const n, k = 450, 3
 	g, truth := pwBlobGraph(t, n, k, 1.5, 9)
 	set, err := constraint.UniformPairs(truth, 120, rand.NewPCG(9, 2))

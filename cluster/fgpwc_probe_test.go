@@ -42,6 +42,7 @@ func ringGraph(t *testing.T, n int) (*graph.Graph, []float64) {
 // threshold 0.9 (17, 33, 65 and 129 pairs; λ_129 = 0.080) and for a
 // threshold of 1.9.
 func TestFGPWCCertifyBelow(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	g, values := ringGraph(t, 1000)
 	s := &Settings{EigenSettings: &eigen.Settings{Tol: fgpwcEigenTol}}
 	ctx := context.Background()
@@ -77,20 +78,30 @@ func TestFGPWCCertifyBelow(t *testing.T) {
 // (laplacianEmbedding with 201 pairs, the trivial vector dropped), the
 // last solve of the doubling before the proof existed.
 func TestFGPWCAutoMSameEmbedding(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	g, _ := ringGraph(t, 1000)
 	ctx := context.Background()
+	// The single solve runs on its own goroutine, beside Embed (g is read
+	// only; no clock is read).
+	s := (&Settings{}).orDefault()
+	s.EigenSettings = &eigen.Settings{Tol: fgpwcEigenTol}
+	var e *embedding
+	var errE error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e, errE = laplacianEmbedding(ctx, g, graph.Symmetric, 201, exactLaplacian, s)
+	}()
 	b, err := FGPWC{}.Embed(ctx, g, nil)
+	<-done
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b.M() != 200 {
 		t.Fatalf("m = %d, want the cap 200", b.M())
 	}
-	s := (&Settings{}).orDefault()
-	s.EigenSettings = &eigen.Settings{Tol: fgpwcEigenTol}
-	e, err := laplacianEmbedding(ctx, g, graph.Symmetric, 201, exactLaplacian, s)
-	if err != nil {
-		t.Fatal(err)
+	if errE != nil {
+		t.Fatal(errE)
 	}
 	values, vecs := fgpwcDropNull(e.values, e.vectors, fgpwcTrivialVector(g.Degrees(), FGPWCSymmetric))
 	got := b.Eigenvalues()

@@ -83,6 +83,7 @@ func TestFGPWCStateColdEqualsRun(t *testing.T) {
 }
 
 func TestFGPWCStateWarm(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	p, truth := fgpwcStateProblem(t)
 	ctx := context.Background()
 	s := &Settings{Seed: 5}

@@ -67,6 +67,7 @@ var refineCVScoresRe = regexp.MustCompile(`held-out pairs satisfied of (\d+): (.
 // here. It also checks the choice against McNemar's rule recomputed from
 // those runs.
 func TestRefineCVScoresMatchIndependentRuns(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	p, truth := refineTestProblem(t)
 	set := refineCVNoisyPairs(truth, 300, 0.15, 11)
 	for _, tc := range []struct{ useCL, refCV bool }{{false, false}, {true, false}, {true, true}} {
@@ -322,16 +323,7 @@ func TestReferenceCVUsesTheChosenReference(t *testing.T) {
 func TestRefineCVCancelledMidway(t *testing.T) {
 	p := noisyNOASSCProblem(t, 300)
 	const maxAfter = 64
-	polls := int64(-1)
-	for range 2 {
-		ctx := newPollCtx(0)
-		if _, err := Run(ctx, MCLNOASSC{}, p, &Settings{Seed: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if c := ctx.calls.Load(); polls < 0 || c < polls {
-			polls = c
-		}
-	}
+	polls := uncancelledPolls(t, MCLNOASSC{}, p, &Settings{Seed: 1})
 	if polls < 100 {
 		t.Fatalf("%d polls of ctx in an uncancelled run; the folds no longer poll", polls)
 	}

@@ -222,6 +222,7 @@ func BenchmarkNJWDCSBM100kRegularized(b *testing.B) {
 // regularize) declare it and change their eigenvalues. auto, which passes
 // the option on to its candidates, is left out.
 func TestUsesRegularizes(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	g, _, pairs, labels := sbmSupervised(t)
 	for _, info := range Methods() {
 		m := info.New()

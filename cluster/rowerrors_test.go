@@ -260,6 +260,7 @@ func TestFGPWCKeepsResolvedRows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 10⁵-node graph")
 	}
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	full, _, _, err := synth.DCSBM(100000, 4, 12, 2, 2.5, rand.NewPCG(1, 1))
 	if err != nil {
 		t.Fatal(err)

@@ -531,6 +531,9 @@ func TestRunWarnsAboutContradictions(t *testing.T) {
 // two of them; since normalizeRows leaves such rows at zero, auto chose a
 // constrained candidate on all of seeds 1–16.)
 func TestAutoWarnsOnceAboutContradictions(t *testing.T) {
+	// Heavy, deterministic (no clock, memory count or package state):
+	// beside the others like it, after the sequential tests.
+	t.Parallel()
 	kinds := map[bool]bool{} // chose a constrained candidate → seen
 	for _, seed := range []uint64{3, 4} {
 		x, truth, err := synth.XOR(200, 0.3, rand.NewPCG(seed, 1))

@@ -33,6 +33,7 @@ import (
 //     largest weight (ml- and mcl-noa-ssc, ScaleOnContradiction, with
 //     the contradictory pairs only), and never at scale 1.
 func TestWeightScale(t *testing.T) {
+	t.Parallel() // heavy, deterministic (no clock, memory count or package state): beside the others like it, after the sequential tests
 	g, truth, pairs, labels := sbmSupervised(t)
 	// 200 pairs, 20% flipped: they contradict each other.
 	clean200, err := constraint.UniformPairs(truth, 200, rand.NewPCG(6, 6))
@@ -51,6 +52,7 @@ func TestWeightScale(t *testing.T) {
 			continue // no graph, or its candidates' (auto)
 		}
 		t.Run(info.Name, func(t *testing.T) {
+			t.Parallel() // no clock read; g, the pairs and labels are read only
 			runWith := func(scale float64, set *constraint.Set) (*Result, error) {
 				p := &Problem{Graph: weightsTimes(t, g, scale), K: 2}
 				switch {
