@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"unsafe"
 )
 
 // FractionLabels reveals the reference labels of round(f·n) nodes chosen
@@ -275,7 +276,10 @@ func LabelsToSets(l Labels) [][]int {
 // must-link when their labels agree and a cannot-link otherwise. With L
 // labelled nodes the set has L(L−1)/2 pairs, in increasing PairIndex order of
 // the node indices, so time and memory are O(n + L²): use SampleFromLabels
-// when L is large. Entries below 0 are treated as unlabelled.
+// when L is large. Entries below 0 are treated as unlabelled. Where int
+// has 32 bits, about 14 700 labelled nodes give more pairs than a slice
+// holds (maxSlicePairs): FromLabels returns nil then, and
+// FromLabelsContext an error.
 func FromLabels(l Labels) *Set {
 	s, _ := FromLabelsContext(context.Background(), l)
 	return s
@@ -283,13 +287,20 @@ func FromLabels(l Labels) *Set {
 
 // FromLabelsContext is FromLabels checking ctx before it starts and every
 // 4096 pairs written: once ctx is cancelled it returns an error wrapping
-// ctx.Err() and no set.
+// ctx.Err() and no set. The error wraps ErrInvalid when the pairs are
+// more than a slice holds (maxSlicePairs: only where int has 32 bits).
 func FromLabelsContext(ctx context.Context, l Labels) (*Set, error) {
 	if err := stopped(ctx, "pairing labels"); err != nil {
 		return nil, err
 	}
 	lab := labelled(l)
-	s := &Set{N: len(l), Pairs: make([]Pair, 0, len(lab)*(len(lab)-1)/2)}
+	total := NumPairs(len(lab))
+	if total > maxSlicePairs {
+		// Only where int has 32 bits (from about 14 700 labelled nodes
+		// on 386): the product L(L−1) overflowed int, and make panicked.
+		return nil, fmt.Errorf("%w: %d labelled nodes give %d pairs, more than a slice can hold here: draw some with SampleFromLabels", ErrInvalid, len(lab), total)
+	}
+	s := &Set{N: len(l), Pairs: make([]Pair, 0, int(total))}
 	next := pollEvery
 	for b := 1; b < len(lab); b++ {
 		if len(s.Pairs) >= next {
@@ -304,6 +315,10 @@ func FromLabelsContext(ctx context.Context, l Labels) (*Set, error) {
 	}
 	return s, nil
 }
+
+// maxSlicePairs is the most Pairs a slice can hold, its bytes counted by
+// an int: about 2.9·10¹⁷ with 64-bit ints, 1.1·10⁸ with 32-bit ones.
+const maxSlicePairs = int64(math.MaxInt / unsafe.Sizeof(Pair{}))
 
 func labelled(l Labels) []int {
 	var lab []int
