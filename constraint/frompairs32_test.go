@@ -19,8 +19,9 @@ func TestFromLabelsTooManyPairsFor32Bit(t *testing.T) {
 	if math.MaxInt > math.MaxInt32 {
 		t.Skip("int has 64 bits: the case needs 7.6·10⁸ labelled nodes")
 	}
-	size := int64(maxSlicePairs)                                           // checked against the definition below
-	if want := int64(math.MaxInt32) / 24; size < want/2 || size > want*2 { // a Pair: 16 to 28 bytes
+	// A Pair is 16 to 28 bytes: the bound is within 2× of 2³¹/24.
+	size := int64(maxSlicePairs)
+	if want := int64(math.MaxInt32) / 24; size < want/2 || size > want*2 {
 		t.Fatalf("maxSlicePairs = %d, far from 2³¹/(bytes of a Pair) ≈ %d", size, want)
 	}
 	big := int(math.Sqrt(float64(2*size))) + 2
