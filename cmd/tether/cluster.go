@@ -231,12 +231,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 		if w := l.ScaleWarning("-scale minmax"); w != "" {
 			l.Warnings = append(l.Warnings, w)
 		}
-		var smallWarning string
-		spec, smallWarning = input.FitSpec(spec, o.input, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"), cliSpelling)
-		if smallWarning != "" {
-			l.Warnings = append(l.Warnings, smallWarning)
-		}
-		if err := checkSize(cmdName(o.flags), o.input, "data row", l.N(), &spec); err != nil {
+		if err := o.fitSpec(l, &spec, o.input, "data row"); err != nil {
 			if l.N() == 1 && opt.Header == dataset.HeaderAuto && !namedColumns(l.Features) {
 				// A header alone is such a file: say so (not when a
 				// header was read, above the one data row).
@@ -286,13 +281,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 		if l.Graph == nil {
 			// Points: the graph's defaults shrink to what n allows, as
 			// for -input (a -n 8 moons used to fail on the 10-NN graph).
-			name := "-gen " + o.gen
-			var smallWarning string
-			spec, smallWarning = input.FitSpec(spec, name, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"), cliSpelling)
-			if smallWarning != "" {
-				l.Warnings = append(l.Warnings, smallWarning)
-			}
-			if err := checkSize(cmdName(o.flags), name, "point", l.N(), &spec); err != nil {
+			if err := o.fitSpec(l, &spec, "-gen "+o.gen, "point"); err != nil {
 				return nil, err
 			}
 		}
@@ -306,20 +295,18 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 			l.Notes = truthNotes(l.Notes, from, o.input, o.truthFile)
 		}
 	}
-	if l.Graph == nil && o.featuresOnly != "" && l.X != nil {
-		if _, d := l.X.Dims(); !o.plot || d >= 2 {
-			// No weights to adjust either; input.NewProblem checks the
-			// rest of the data (Data.Check) as it takes the rows.
-			l.Notes = append(l.Notes, fmt.Sprintf("no graph built: %s reads the feature rows only", o.featuresOnly))
-			if set := unusedGraphFlags(o.flags); len(set) > 0 {
-				verb, pron := "shape", "they"
-				if len(set) == 1 {
-					verb, pron = "shapes", "it"
-				}
-				l.Warnings = append(l.Warnings, fmt.Sprintf("%s %s no graph here: %s reads the feature rows only (-graph-out writes the graph %s would build)", strings.Join(set, ", "), verb, o.featuresOnly, pron))
+	if o.buildsNoGraph(l) {
+		// No weights to adjust either; input.NewProblem checks the rest
+		// of the data (Data.Check) as it takes the rows.
+		l.Notes = append(l.Notes, fmt.Sprintf("no graph built: %s reads the feature rows only", o.featuresOnly))
+		if set := unusedGraphFlags(o.flags); len(set) > 0 {
+			verb, pron := "apply", "they"
+			if len(set) == 1 {
+				verb, pron = "applies", "it"
 			}
-			return l, nil
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s %s to no graph here: %s reads the feature rows only (-graph-out writes the graph %s would build)", strings.Join(set, ", "), verb, o.featuresOnly, pron))
 		}
+		return l, nil
 	}
 	if l.Graph == nil {
 		done := rec.step("graph construction")
@@ -380,14 +367,45 @@ func (o *inputOptions) measureRecall(ctx context.Context, l *loaded, nb *graph.N
 	return nil
 }
 
+// buildsNoGraph reports whether load builds no graph from l's feature
+// rows: the method reads them alone (featuresOnly) and no output needs a
+// graph, -plot of a one-column table excepted (it draws the graph's
+// layout: dataView). Cost O(1).
+func (o *inputOptions) buildsNoGraph(l *loaded) bool {
+	if l.Graph != nil || o.featuresOnly == "" || l.X == nil {
+		return false
+	}
+	_, d := l.X.Dims()
+	return !o.plot || d >= 2
+}
+
+// fitSpec fits *spec, the graph to build from l's feature rows, to their
+// number (input.FitSpec, with its warning when the defaults shrink) and
+// checks that the flags' graph can be built on them (checkSize), naming
+// the rows as what in name. For a run that builds no graph (buildsNoGraph)
+// it checks the count of rows only: the graph flags then draw the warning
+// of unusedGraphFlags, and no warning speaks of a graph not built.
+func (o *inputOptions) fitSpec(l *loaded, spec *graph.Spec, name, what string) error {
+	cmd := cmdName(o.flags)
+	if o.buildsNoGraph(l) {
+		return checkSize(cmd, name, what, l.N(), nil)
+	}
+	var small string
+	*spec, small = input.FitSpec(*spec, name, l.N(), isSet(o.flags, "knn"), isSet(o.flags, "sigma"), cliSpelling)
+	if small != "" {
+		l.Warnings = append(l.Warnings, small)
+	}
+	return checkSize(cmd, name, what, l.N(), spec)
+}
+
 // unusedGraphFlags returns the flags that shape the graph built from
-// feature rows that fs had set, as "-knn", for a run that builds no graph
-// (inputOptions.featuresOnly): they shaped the summary's graph and Ncut
-// before such runs stopped building one, and now do nothing, which a
-// warning says. Cost O(flags).
+// feature rows, or report on it (-v), that fs had set, as "-knn", for a
+// run that builds no graph (inputOptions.featuresOnly): they shaped the
+// summary's graph and Ncut before such runs stopped building one, and now
+// do nothing, which a warning says. Cost O(flags).
 func unusedGraphFlags(fs *flag.FlagSet) []string {
 	var set []string
-	for _, name := range []string{"graph", "knn", "eps", "affinity", "sigma", "max-full", "knn-search", "normalize-weights", "self-loops"} {
+	for _, name := range []string{"graph", "knn", "eps", "affinity", "sigma", "max-full", "knn-search", "normalize-weights", "self-loops", "v"} {
 		if isSet(fs, name) {
 			set = append(set, "-"+name)
 		}

@@ -133,16 +133,21 @@ func TestClusterCoclusterNoGraphWarning(t *testing.T) {
 // a word.
 func TestClusterUnusedGraphFlags(t *testing.T) {
 	data := writeTemp(t, "b.csv", "x,y\n0,0\n0.1,0\n0,0.2\n5,5\n5.1,5\n5,5.2\n9,0\n9.1,0\n9,0.1\n")
-	const warn = "shape no graph here: cpca reads the feature rows only"
+	const warn = "apply to no graph here: cpca reads the feature rows only"
 	for _, c := range []struct {
 		name string
 		args []string
 		want string // "" for no warning
 	}{
 		{"two flags", []string{"-knn", "3", "-self-loops", "1"}, "-knn, -self-loops " + warn},
-		{"one flag", []string{"-affinity", "binary"}, "-affinity shapes no graph here: cpca reads the feature rows only (-graph-out writes the graph it would build)"},
+		{"one flag", []string{"-affinity", "binary"}, "-affinity applies to no graph here: cpca reads the feature rows only (-graph-out writes the graph it would build)"},
+		{"verbose", []string{"-v"}, "-v applies to no graph here"},
+		// More neighbours than the 9 rows allow: no graph, so no
+		// refusal (review 159).
+		{"knn above n", []string{"-knn", "20"}, "-knn applies to no graph here"},
 		{"none", nil, ""},
 		{"graph out", []string{"-knn", "3", "-graph-out", filepath.Join(t.TempDir(), "g.txt")}, ""},
+		{"graph out, default knn", []string{"-graph-out", filepath.Join(t.TempDir(), "g.txt")}, ""},
 	} {
 		args := append([]string{"cluster", "-input", data, "-method", "cpca", "-k", "3", "-o", filepath.Join(t.TempDir(), "l")}, c.args...)
 		_, stderr, err := run(t, args...)
@@ -154,6 +159,13 @@ func TestClusterUnusedGraphFlags(t *testing.T) {
 			t.Errorf("%s: standard error lacks %q:\n%s", c.name, c.want, stderr)
 		case c.want == "" && strings.Contains(stderr, "no graph here"):
 			t.Errorf("%s: a warning of unused graph flags:\n%s", c.name, stderr)
+		}
+		// The 9 rows are few for the default 10-NN graph: the warning
+		// that the graph was built with fewer neighbours is given when
+		// one is built, and not of a graph not built (review 159).
+		none, fewer := strings.Contains(stderr, "no graph built"), strings.Contains(stderr, "the graph was built with")
+		if none && fewer || c.name == "graph out, default knn" && !fewer {
+			t.Errorf("%s: note of no graph %v, warning of a graph built with fewer neighbours %v:\n%s", c.name, none, fewer, stderr)
 		}
 	}
 }
