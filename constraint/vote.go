@@ -354,8 +354,13 @@ func VoteFilter(ctx context.Context, s *Set, sim func(a, b int) float64, opt Vot
 // component with at least twice as many, so the merges move O(c log c)
 // entries in all for c cannot-links taken. O(m log m) time with the sort
 // and O(n + m) memory. It checks ctx every pollEvery pairs and
-// at the end, and returns its error, wrapped, once cancelled.
+// at the end, and returns its error, wrapped, once cancelled. A set of
+// more than 2³¹−1 nodes is an error wrapping ErrInvalid.
 func keepConsistent(ctx context.Context, s *Set, score []float64, drop []bool) error {
+	if int64(s.N) > math.MaxInt32 {
+		// Its forest holds nodes as int32 (half the memory of int).
+		return fmt.Errorf("%w: vote filter: breaking conflicts: %d nodes, more than the %d its union–find indexes", ErrInvalid, s.N, math.MaxInt32)
+	}
 	order := byAgreement(s, score, drop)
 	n := s.N
 	parent := make([]int32, n)
