@@ -559,6 +559,10 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	if err := checkMethodFlags(fs, meth); err != nil {
 		return err
 	}
+	if *vote && *consFile == "" {
+		// It filtered nothing without a word (review 159).
+		return usagef("cluster", "-vote-filter filters the pairs of -constraints FILE, and none was given (partial labels are not filtered)")
+	}
 	rec := m.recorder(ctx, *quiet)
 	in.seed, in.m, in.quiet = *seed, m, *quiet
 	if meth.Uses().Input&cluster.BipartiteInput != 0 {

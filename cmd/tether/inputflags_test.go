@@ -62,7 +62,7 @@ func TestInputFlagsClassified(t *testing.T) {
 		"cout": {"1"}, "gamma": {"3"}, "gen-seed": {"2"}, "gen-out": {path("gen.csv")},
 		"truth": {path("truth.txt")}, "self-loops": {"0.1"}, "normalize-weights": nil, "regularize": {"mean"}, "disconnected": {"attach"},
 		"method": {"fgpwc"}, "set": {"SigmaML=0.2", "-method", "fgpwc"}, "k": {"2"}, "seed": {"2"},
-		"restarts": {"2"}, "constraints": {path("cons.csv")}, "conflicts": {"soft"}, "vote-filter": nil,
+		"restarts": {"2"}, "constraints": {path("cons.csv")}, "conflicts": {"soft"}, "vote-filter": {"-constraints", path("cons.csv")},
 		"partial-labels": {path("partial.csv")}, "o": {path("out2")}, "json": nil, "graph-out": {path("g.mtx")},
 		"plot": {path("p.png")}, "repair": {"never"}, "quiet": nil, "v": nil,
 		"addr": {"127.0.0.1:0"}, "public": nil, "data": {dir}, "max-nodes-session": {"1000"}, "max-request-mib": {"512"},

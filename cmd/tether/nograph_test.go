@@ -169,3 +169,18 @@ func TestClusterUnusedGraphFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterVoteFilterNeedsConstraints: -vote-filter without
+// -constraints is a usage error naming the flag it filters; it was a
+// silent no-op, with or without -partial-labels.
+func TestClusterVoteFilterNeedsConstraints(t *testing.T) {
+	data := writeTemp(t, "b.csv", "x,y\n0,0\n0.1,0\n0,0.2\n5,5\n5.1,5\n5,5.2\n9,0\n9.1,0\n9,0.1\n")
+	partial := writeTemp(t, "p.csv", "node,label\n0,0\n3,1\n")
+	for _, extra := range [][]string{nil, {"-partial-labels", partial}} {
+		args := append([]string{"cluster", "-input", data, "-k", "3", "-knn", "3", "-vote-filter", "-o", filepath.Join(t.TempDir(), "l")}, extra...)
+		_, _, err := run(t, args...)
+		if want := "-vote-filter filters the pairs of -constraints FILE, and none was given"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v: error %v, want it to say %q", extra, err, want)
+		}
+	}
+}
