@@ -69,7 +69,7 @@ func TestAutoCountsContradictionsOncePerFold(t *testing.T) {
 		if rep := res.Report.(*AutoReport); rep.Folds != folds {
 			t.Fatalf("%d folds, want %d", rep.Folds, folds)
 		}
-		pairs, _, err := supervisionPairs("auto", p, s, allPairs)
+		pairs, _, err := supervisionPairsContext(context.Background(), "auto", p, s, allPairs)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -170,8 +170,8 @@ func TestPairNOASSC(t *testing.T) {
 	// constraint.FromLabels.
 	labels := roLabels(t, truth, 0.1, 4)
 	p := &Problem{Graph: g, K: 3, Labels: labels}
-	cp, _, _ := supervisionPairs("t", p, &Settings{}, closurePairs)
-	fp, _, _ := supervisionPairs("t", p, &Settings{}, allPairs)
+	cp, _, _ := supervisionPairsContext(context.Background(), "t", p, &Settings{}, closurePairs)
+	fp, _, _ := supervisionPairsContext(context.Background(), "t", p, &Settings{}, allPairs)
 	compact := &constraint.Set{N: g.N(), Pairs: cp}
 	full := &constraint.Set{N: g.N(), Pairs: fp}
 	c1, n1 := constraint.Closure(compact)

@@ -927,7 +927,7 @@ const emptySet = "the constraint set given has no pair (an empty one, or one who
 // noPairs is the one rule for a method of pairs (u.Supervision has
 // Pairs) given no pair it can use: p has no pairwise constraint, and
 // fewer than two labelled nodes, so that its partial labels give no pair
-// either (supervisionPairs). A method that declares u.NeedsPairs has no
+// either (supervisionPairsContext). A method that declares u.NeedsPairs has no
 // partition without them: the error returned wraps ErrInvalid and
 // ErrNoSupervision ("cluster: invalid problem: sl needs pairwise
 // constraints or labels, none given" when p.Constraints is nil; a non-nil

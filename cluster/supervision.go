@@ -126,7 +126,7 @@ func screenPairs(ctx context.Context, method, knob string, g *graph.Graph, pairs
 	return out, []string{w}, nil
 }
 
-// pairPolicy selects how supervisionPairs converts labels.
+// pairPolicy selects how supervisionPairsContext converts labels.
 type pairPolicy int
 
 const (
@@ -139,11 +139,6 @@ const (
 	// sampled.
 	closurePairs
 )
-
-// supervisionPairs is supervisionPairsContext with context.Background().
-func supervisionPairs(method string, p *Problem, s *Settings, policy pairPolicy) ([]constraint.Pair, []string, error) {
-	return supervisionPairsContext(context.Background(), method, p, s, policy)
-}
 
 // supervisionPairsContext returns the pairwise supervision of p: the pairs
 // of p.Constraints, then those made from p.Labels by the policy (see

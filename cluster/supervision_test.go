@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -39,7 +40,7 @@ func TestSupervisionPairsPolicy(t *testing.T) {
 			if tc.labelled > 0 {
 				p.Labels = labelsOf(600, tc.labelled, 3)
 			}
-			pairs, warns, err := supervisionPairs("m", p, &Settings{Seed: 4}, allPairs)
+			pairs, warns, err := supervisionPairsContext(context.Background(), "m", p, &Settings{Seed: 4}, allPairs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +57,7 @@ func TestSupervisionPairsPolicy(t *testing.T) {
 				if math.Abs(float64(got)-MaxLabelPairs) > 5*320 {
 					t.Errorf("%d sampled pairs, want about %d", got, MaxLabelPairs)
 				}
-				again, _, _ := supervisionPairs("m", p, &Settings{Seed: 4}, allPairs)
+				again, _, _ := supervisionPairsContext(context.Background(), "m", p, &Settings{Seed: 4}, allPairs)
 				if !slices.Equal(pairs, again) {
 					t.Error("same seed, different sample")
 				}
