@@ -13,6 +13,14 @@
 // has no field (the graph format, named nodes, a delimiter), the library's
 // option or what to change in the file, never tether cluster's flags.
 //
+// As tether cluster, a job builds no graph for a method that reads the
+// feature rows alone (cpca, cvqe, plmeans with Kernel=features;
+// input.ReadsGraph): its Result has a note "no graph built: …" and no
+// nnz, the same labels and figures as with the graph, and a warning
+// naming knn, normalize_weights or self_loops when the job sets them
+// (they apply to no graph then). At 10⁵ rows the graph took most of such
+// a job.
+//
 // It is what a batch of many small problems needs (one mention graph per
 // document, one graph per user, a parameter grid over datasets): the same
 // Spec gives the same Result whether it runs in a loop (RunAll) or on a

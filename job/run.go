@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tether-sc/tether/cluster"
@@ -28,10 +29,14 @@ import (
 type Result struct {
 	ID     string `json:"id"`
 	Method string `json:"method"`
-	N      int    `json:"n,omitempty"`
-	NNZ    int    `json:"nnz,omitempty"` // stored entries of the graph (2 per edge, 1 per self loop)
-	K      int    `json:"k,omitempty"`
-	Sizes  []int  `json:"sizes,omitempty"`
+	// N is the number of nodes (the rows of a feature table); NNZ the
+	// stored entries of the graph clustered (2 per edge, 1 per self
+	// loop), 0 and absent from the JSON when Run built none (a method of
+	// the feature rows alone, with a note saying so: see Run).
+	N     int   `json:"n,omitempty"`
+	NNZ   int   `json:"nnz,omitempty"`
+	K     int   `json:"k,omitempty"`
+	Sizes []int `json:"sizes,omitempty"`
 	// Classes[c] is the class of the partial labels, as their file
 	// writes it, that numbers cluster c (cluster.Run numbers the
 	// clusters by the classes), "" for a cluster whose number no
@@ -52,7 +57,7 @@ type Result struct {
 	ViolatedCL *int    `json:"violated_cl,omitempty"`
 	Objective  float64 `json:"objective,omitempty"`
 	// Seconds is the clustering time (cluster.Run), GraphSeconds the time
-	// spent reading the data and building the graph.
+	// spent reading the data and building the graph (if one was built).
 	Seconds      float64 `json:"seconds"`
 	GraphSeconds float64 `json:"graph_seconds"`
 	// Warnings are the conditions the readers and the method report that
@@ -71,8 +76,23 @@ type Result struct {
 // file, unknown method, invalid problem, cancelled ctx) is reported in
 // Result.Error, which names the cause (the file, line, field or value);
 // Result.ID names the job, so the message does not repeat it. The same Spec gives the same
-// labels and figures (timings aside). Cost: reading plus graph
-// construction plus the method's own cost (cluster.Run).
+// labels and figures (timings aside).
+//
+// A method that reads the feature rows alone (cpca, cvqe, plmeans with
+// Kernel=features: input.ReadsGraph false), given feature rows, is run
+// without a graph, as tether cluster runs it: no k-NN graph is built, a
+// note says so ("no graph built: cpca reads the feature rows only"),
+// Result.NNZ is 0 (absent from the JSON), and the fields that shape the
+// graph (knn, normalize_weights, self_loops) draw a warning naming them
+// (`"knn" applies to no graph here: …`) instead of being applied; knn
+// above the number of rows is then no error, and a single row still is.
+// The labels and figures are those of the same job with the graph built.
+// No output of a job needs the graph otherwise (a job writes no graph and
+// has no vote filter).
+//
+// Cost: reading plus graph construction (none for a method of feature
+// rows alone: the k-NN graph dominated such a job at 10⁵ rows) plus the
+// method's own cost (cluster.Run).
 func Run(ctx context.Context, s Spec, root string) *Result {
 	return RunFiles(ctx, s, root, nil)
 }
@@ -136,21 +156,40 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 			d.Warnings = append(d.Warnings, w)
 		}
 	}
-	if d.Graph == nil {
-		var smallWarning string
-		spec, smallWarning = input.FitSpec(spec, d.Name, d.N(), s.KNN > 0, false, Spelling())
-		if smallWarning != "" {
-			d.Warnings = append(d.Warnings, smallWarning)
+	if buildsNoGraph(m, d) {
+		// As tether cluster: no graph for a method of the feature rows
+		// alone (a job has no output that needs one), so no weights to
+		// adjust; input.NewProblem checks the rest of the data. One
+		// row is refused as tether cluster refuses it (the graph refused
+		// it before).
+		if n := d.N(); n < 2 {
+			what := "data row"
+			if s.Gen != "" {
+				what = "point"
+			}
+			return fmt.Errorf("%s has %s; clustering needs at least 2", d.Name, wording.Count(n, what, what+"s"))
 		}
-	}
-	if _, err := d.BuildGraphSpelled(ctx, spec, nil, Spelling()); err != nil {
-		return err
-	}
-	if err := d.AdjustWeights(s.NormalizeWeights, "normalize_weights", s.SelfLoops); err != nil {
-		return err
-	}
-	if err := d.Check(); err != nil {
-		return err
+		d.Notes = append(d.Notes, fmt.Sprintf("no graph built: %s reads the feature rows only", m.Name()))
+		if w := unusedGraphFields(s, m); w != "" {
+			d.Warnings = append(d.Warnings, w)
+		}
+	} else {
+		if d.Graph == nil {
+			var smallWarning string
+			spec, smallWarning = input.FitSpec(spec, d.Name, d.N(), s.KNN > 0, false, Spelling())
+			if smallWarning != "" {
+				d.Warnings = append(d.Warnings, smallWarning)
+			}
+		}
+		if _, err := d.BuildGraphSpelled(ctx, spec, nil, Spelling()); err != nil {
+			return err
+		}
+		if err := d.AdjustWeights(s.NormalizeWeights, "normalize_weights", s.SelfLoops); err != nil {
+			return err
+		}
+		if err := d.Check(); err != nil {
+			return err
+		}
 	}
 	p, err := input.NewProblem(d, m, s.K)
 	if err != nil {
@@ -215,8 +254,10 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if err != nil {
 		return err
 	}
-	n := d.Graph.N()
-	res.N, res.NNZ, res.K = n, d.Graph.NNZ(), out.K
+	res.N, res.K = d.N(), out.K
+	if d.Graph != nil {
+		res.NNZ = d.Graph.NNZ()
+	}
 	res.Labels, res.Objective = out.Labels, out.Objective
 	res.Warnings = append(append([]string(nil), d.Warnings...), out.Warnings...)
 	res.Notes = append(append([]string(nil), d.Notes...), out.Notes...)
@@ -245,6 +286,43 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 		res.Classes = added.ClusterClasses(p.Labels, out.K)
 	}
 	return nil
+}
+
+// buildsNoGraph reports whether Run builds no graph for the data d
+// clustered with m: m reads d's feature rows alone (input.ReadsGraph
+// false: cpca, cvqe, plmeans with Kernel=features) and d has them but no
+// graph of its own. A job has no output that needs the graph otherwise
+// (tether cluster builds it for -graph-out, -vote-filter and the plot of
+// one feature; a job has none of them). At 10⁵ rows the k-NN graph took
+// most of such a job. Cost O(1).
+func buildsNoGraph(m cluster.Method, d *input.Data) bool {
+	return d.Graph == nil && d.X != nil && !input.ReadsGraph(m) && m.Uses().Input&cluster.FeatureInput != 0
+}
+
+// unusedGraphFields returns the warning of a job that builds no graph
+// (buildsNoGraph) naming the fields of s that shape the graph built from
+// feature rows (knn, normalize_weights, self_loops) as Spelling spells
+// them, as tether cluster warns of its flags, or "" when s sets none.
+// Cost O(1).
+func unusedGraphFields(s *Spec, m cluster.Method) string {
+	sp := Spelling()
+	var set []string
+	for _, f := range []struct {
+		flag string
+		set  bool
+	}{{"knn", s.KNN != 0}, {"normalize-weights", s.NormalizeWeights}, {"self-loops", s.SelfLoops != 0}} {
+		if o, ok := sp.Option(f.flag, ""); ok && f.set {
+			set = append(set, o)
+		}
+	}
+	if len(set) == 0 {
+		return ""
+	}
+	verb := "apply"
+	if len(set) == 1 {
+		verb = "applies"
+	}
+	return fmt.Sprintf("%s %s to no graph here: %s reads the feature rows only", strings.Join(set, ", "), verb, m.Name())
 }
 
 // normalizeRemedy ends the warnings of cluster.Run about the scale of

@@ -83,7 +83,10 @@ type Spec struct {
 
 	// KNN is the number of neighbours of the k-NN graph built from
 	// features (0: graph.DefaultSpec()). KNN with data that is a graph
-	// (Graph, a graph generator, a catalog graph) is an error.
+	// (Graph, a graph generator, a catalog graph) is an error. A method
+	// of the feature rows alone (cpca, cvqe, plmeans with
+	// Kernel=features) builds no graph: KNN, NormalizeWeights and
+	// SelfLoops then draw a warning that they apply to none (see Run).
 	KNN int `json:"knn,omitempty"`
 	// NormalizeWeights divides the graph's weights by the largest edge
 	// weight, with a note (graph.Graph.Normalized; tether cluster
