@@ -398,16 +398,7 @@ func FlipLabelsContext(ctx context.Context, l Labels, f float64, k int, src rand
 	}
 	rng := newRand(src)
 	out = slices.Clone(l)
-	idx, err := sampleIndices(ctx, what, int64(len(lab)), m, rng)
-	if err != nil {
-		return nil, nil, err
-	}
-	for q, t := range idx {
-		if q%pollEvery == 0 {
-			if err := stopped(ctx, what); err != nil {
-				return nil, nil, err
-			}
-		}
+	err = forSampled(ctx, what, int64(len(lab)), m, rng, func(t int64) {
 		v := lab[t]
 		c := rng.IntN(k - 1)
 		if c >= l[v] {
@@ -415,6 +406,9 @@ func FlipLabelsContext(ctx context.Context, l Labels, f float64, k int, src rand
 		}
 		out[v] = c
 		flipped = append(flipped, v)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return out, flipped, nil
 }
@@ -449,16 +443,7 @@ func FlipPairsContext(ctx context.Context, s *Set, f float64, src rand.Source) (
 		return nil, nil, err
 	}
 	out = &Set{N: s.N, Pairs: slices.Clone(s.Pairs)}
-	idx, err := sampleIndices(ctx, what, int64(len(s.Pairs)), m, newRand(src))
-	if err != nil {
-		return nil, nil, err
-	}
-	for q, t := range idx {
-		if q%pollEvery == 0 {
-			if err := stopped(ctx, what); err != nil {
-				return nil, nil, err
-			}
-		}
+	err = forSampled(ctx, what, int64(len(s.Pairs)), m, newRand(src), func(t int64) {
 		p := &out.Pairs[t]
 		if p.Kind == MustLink {
 			p.Kind = CannotLink
@@ -466,6 +451,31 @@ func FlipPairsContext(ctx context.Context, s *Set, f float64, src rand.Source) (
 			p.Kind = MustLink
 		}
 		flipped = append(flipped, int(t))
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return out, flipped, nil
+}
+
+// forSampled calls do on m indices of 0…total−1 chosen uniformly without
+// replacement with rng (sampleIndices), in increasing order, checking ctx
+// before every pollEvery of them; it returns the error of a cancelled
+// ctx, wrapped with what, and then calls do on no more. do may draw from
+// rng: sampleIndices has drawn all it draws before the first call. Cost:
+// sampleIndices's, O(m log m), and m calls of do.
+func forSampled(ctx context.Context, what string, total, m int64, rng *rand.Rand, do func(t int64)) error {
+	idx, err := sampleIndices(ctx, what, total, m, rng)
+	if err != nil {
+		return err
+	}
+	for q, t := range idx {
+		if q%pollEvery == 0 {
+			if err := stopped(ctx, what); err != nil {
+				return err
+			}
+		}
+		do(t)
+	}
+	return nil
 }

@@ -172,20 +172,7 @@ func TestEdgeListMemory(t *testing.T) {
 					t.Fatal(err)
 				}
 			})
-			var edges []graph.Edge
-			for i := 0; i < d.G.N(); i++ {
-				idx, w := d.G.Row(i)
-				for k, j := range idx {
-					if int(j) >= i {
-						edges = append(edges, graph.Edge{I: i, J: int(j), W: w[k]})
-					}
-				}
-			}
-			g := testmem.Allocated(func() {
-				if _, err := graph.FromEdges(n, edges); err != nil {
-					t.Fatal(err)
-				}
-			})
+			g := graphAllocated(t, d.G)
 			peak := peakHeap(func() {
 				if _, err := ReadGraph(context.Background(), strings.NewReader(in), c.name, c.format, GraphOptions{}); err != nil {
 					t.Fatal(err)
@@ -204,6 +191,26 @@ func TestEdgeListMemory(t *testing.T) {
 			}
 		})
 	}
+}
+
+// graphAllocated returns what graph.FromEdges allocates to build g again
+// from its edges, each once (i ≤ j). Cost: that of the build.
+func graphAllocated(t *testing.T, g *graph.Graph) uint64 {
+	t.Helper()
+	var edges []graph.Edge
+	for i := 0; i < g.N(); i++ {
+		idx, w := g.Row(i)
+		for k, j := range idx {
+			if int(j) >= i {
+				edges = append(edges, graph.Edge{I: i, J: int(j), W: w[k]})
+			}
+		}
+	}
+	return testmem.Allocated(func() {
+		if _, err := graph.FromEdges(g.N(), edges); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // TestReadAllMemory: readAll of an input whose size it can tell (a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -796,18 +797,23 @@ func (n *dupWarning) warning(name string, sp Spelling) string {
 // ctxsort.PollEvery of the sort, before the combining (0.05 s on 3·10⁶
 // entries) and as the graph is built (graph.FromEdgesContext); the error
 // is then stopped's. m (nil: none) takes the steps of the sort,
-// the combining and the graph. Memory: the graph's, and, for entries
-// whose lines do not increase along ents (GML edges sharing a line), a
-// copy of ents for the sort; the edge-list and Matrix Market readers'
-// entries are sorted in place (ctxsort.InPlace).
+// the combining and the graph. Memory: the graph's; the entries are
+// sorted in place (ctxsort.InPlace) when their lines never decrease along
+// ents, as every reader gives them (GML edges may share a line), and
+// with a copy of ents (ctxsort.ByKey) otherwise, or in the unlikely case
+// where a line and the count of entries on one line take more than 62
+// bits together.
 func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphOptions, how orientations, m *progress.Meter) (*graph.Graph, *dupWarning, error) {
 	isDirected := how != undirected
 	// In place, each entry becomes its combining form: (lo, hi) in (i, j)
 	// with lo ≤ hi, and line<<1 | dir, dir = 1 when the file gives it as
-	// (hi, lo) and that orientation counts (directed off-diagonal).
+	// (hi, lo) and that orientation counts (directed off-diagonal). Before
+	// an in-place sort of entries sharing lines, line becomes
+	// line<<ordBits | k for the k-th entry (from 0) of its line.
 	type comb = entry
+	ordBits := 0
 	dirOf := func(c comb) int { return c.line & 1 }
-	lineOf := func(c comb) int { return c.line >> 1 }
+	lineOf := func(c comb) int { return c.line >> (1 + ordBits) }
 	// at returns the 1-based (row, column) of c as the file gives it.
 	at := func(c comb) (int, int) {
 		if dirOf(c) == 1 {
@@ -822,19 +828,27 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 	}
 	cs := ents[:0]
 	tick := m.Step("sorting the edges", costSort)
-	// increasing: the entries' lines increase along ents, one entry a
-	// line, as the edge-list and Matrix Market readers give them.
-	increasing, prev := true, 0
+	// ordered: the entries' lines never decrease along ents, as the
+	// readers give them: one entry a line (edge lists, Matrix Market) or
+	// several (GML edges sharing a line); most: the most entries kept on
+	// one line, less one.
+	ordered, prev, run, most := true, 0, 0, 0
 	for t, e := range ents {
 		if t%textline.PollLines == 0 {
 			if err := stopped(ctx, name); err != nil {
 				return nil, nil, err
 			}
 		}
-		increasing = increasing && e.line > prev
+		ordered = ordered && e.line >= prev
 		prev = e.line
 		if opt.DropSelfLoops && e.i == e.j {
 			continue
+		}
+		if len(cs) > 0 && cs[len(cs)-1].line>>1 == e.line {
+			run++
+			most = max(most, run)
+		} else {
+			run = 0
 		}
 		lo, hi, dir := e.i, e.j, 0
 		if lo > hi {
@@ -848,16 +862,31 @@ func assemble(ctx context.Context, name string, n int, ents []entry, opt *GraphO
 	// By (lo, hi, dir), stably, so the first of repeated entries keeps
 	// its line number (under DupMax, the line of the largest of them, as
 	// combined below) and DupSum adds them in the file's order: lo, hi <
-	// n ≤ 2³¹ − 1, so the key is below 2⁶³. Lines that increase along
-	// the entries make the order of (key, line) that one, which
-	// ctxsort.InPlace sorts without a copy of the entries (24 bytes an
-	// entry more, 3·10⁶ entries: 72 MB); ByKey's copy is kept for the
-	// others (GML, whose edges may share a line).
+	// n ≤ 2³¹ − 1, so the key is below 2⁶³. When the lines never
+	// decrease, (line, k) increases along the entries, and the order of
+	// (key, line, k) is that one, which ctxsort.InPlace sorts without a
+	// copy of the entries (24 bytes an entry more, 3·10⁶ entries: 72 MB);
+	// ByKey's copy is kept for the others (none of the readers').
+	// The last line, rank and dir must fit in a non-negative int.
+	ordered = ordered && bits.Len(uint(prev))+bits.Len(uint(most))+1 < strconv.IntSize
+	if ordered && most > 0 {
+		ordBits = bits.Len(uint(most))
+		k, last := 0, -1
+		for a := range cs {
+			c := &cs[a]
+			if l := c.line >> 1; l == last {
+				k++
+			} else {
+				k, last = 0, l
+			}
+			c.line = (last<<ordBits|k)<<1 | dirOf(*c)
+		}
+	}
 	sortKey := func(c comb) uint64 { return (uint64(c.i)*uint64(n)+uint64(c.j))<<1 | uint64(dirOf(c)) }
 	same := func(a, b comb) bool { return a.i == b.i && a.j == b.j && dirOf(a) == dirOf(b) }
 	var err error
-	if increasing {
-		err = ctxsort.InPlace(ctx, cs, sortKey, func(c comb) uint64 { return uint64(lineOf(c)) }, tick)
+	if ordered {
+		err = ctxsort.InPlace(ctx, cs, sortKey, func(c comb) uint64 { return uint64(c.line >> 1) }, tick)
 	} else {
 		err = ctxsort.ByKey(ctx, cs, sortKey, tick)
 	}

@@ -515,7 +515,8 @@ func TestConstraintsGenInterrupted(t *testing.T) {
 }
 
 // TestConstraintsCheckBadNames: a -names file that is empty, has a blank
-// line or repeats a name is an error naming that file and line; a repeat
+// line or repeats a name (blanks around it aside, in either layout) is an
+// error naming that file and line; a repeat
 // used to be reported against the constraint file, and an empty names
 // file made every name "not an integer".
 func TestConstraintsCheckBadNames(t *testing.T) {
@@ -526,6 +527,10 @@ func TestConstraintsCheckBadNames(t *testing.T) {
 	}{
 		{"", "names.txt: no names"},
 		{"a\nb\na\nd\n", `names.txt:3: name "a" repeats line 1`},
+		{"a\nb\n a \nd\n", `names.txt:3: name "a" repeats line 1`},
+		// A labels file refuses a repeat too: the name a constraint
+		// reader would find shared by two nodes never reaches it.
+		{"name,label\na,1\nb,1\na ,2\nd,2\n", `names.txt:4: column 1: value "a": invalid input: node already labelled on line 2`},
 		{"a\n\nc\nd\n", "names.txt:2: empty name"},
 		{"\n\n", "names.txt: no names"},
 	} {

@@ -18,13 +18,11 @@ type item struct {
 
 func keyOf(e item) uint64 { return e.key }
 
-// ByKey gives slices.SortStableFunc's order, equal keys in their order,
-// for every length up to a few times the insertion threshold and for long
-// slices, on keys of every width (a few values, below 2²², full 64-bit,
-// sorted, reversed, one high digit), and ends its ticks at 1, never
-// going back.
-func TestByKeyMatchesStableSort(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(1, 2))
+// sortCases returns the lengths of the sort tests (every length up to
+// three times the insertion threshold, and long slices) and their kinds
+// of keys, key(i, m) for element i of m, drawn from rnd: a few values,
+// below 2²², full 64-bit, sorted, reversed, one high digit.
+func sortCases(rnd *rand.Rand) ([]int, map[string]func(i, m int) uint64) {
 	var lengths []int
 	for m := 0; m <= 3*small; m++ {
 		lengths = append(lengths, m)
@@ -38,6 +36,14 @@ func TestByKeyMatchesStableSort(t *testing.T) {
 		"reversed": func(i, m int) uint64 { return uint64((m - i) / 3) },
 		"high":     func(int, int) uint64 { return rnd.Uint64N(4) << 60 },
 	}
+	return lengths, kinds
+}
+
+// ByKey gives slices.SortStableFunc's order, equal keys in their order,
+// on the lengths and keys of sortCases, and ends its ticks at 1, never
+// going back.
+func TestByKeyMatchesStableSort(t *testing.T) {
+	lengths, kinds := sortCases(rand.New(rand.NewPCG(1, 2)))
 	for _, m := range lengths {
 		for kind, key := range kinds {
 			s := make([]item, m)
@@ -103,25 +109,13 @@ func TestByKeyCancel(t *testing.T) {
 
 // InPlace with a tie that increases along s (the position) gives
 // ByKey's order, slices.SortStableFunc's, on the lengths and keys of
-// TestByKeyMatchesStableSort; with a tie of a few values, the order of
+// sortCases and on keys all equal; with a tie of a few values, the order of
 // (key, tie) that slices.SortStableFunc gives. Its ticks end at 1, never
 // going back.
 func TestInPlaceMatchesStableSort(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 6))
-	var lengths []int
-	for m := 0; m <= 3*small; m++ {
-		lengths = append(lengths, m)
-	}
-	lengths = append(lengths, 1000, PollEvery+17, 3*PollEvery+1, 300000)
-	kinds := map[string]func(i, m int) uint64{
-		"few":      func(int, int) uint64 { return rnd.Uint64N(5) },
-		"narrow":   func(int, int) uint64 { return rnd.Uint64N(1 << 22) },
-		"wide":     func(int, int) uint64 { return rnd.Uint64() },
-		"sorted":   func(i, _ int) uint64 { return uint64(i / 3) },
-		"reversed": func(i, m int) uint64 { return uint64((m - i) / 3) },
-		"high":     func(int, int) uint64 { return rnd.Uint64N(4) << 60 },
-		"equal":    func(int, int) uint64 { return 7 },
-	}
+	lengths, kinds := sortCases(rnd)
+	kinds["equal"] = func(int, int) uint64 { return 7 }
 	posOf := func(e item) uint64 { return uint64(e.pos) }
 	for _, m := range lengths {
 		for kind, key := range kinds {
