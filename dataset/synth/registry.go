@@ -151,13 +151,15 @@ type Generator struct {
 
 // Generate draws a data set with parameters p from src (nil means
 // rand.NewPCG(DefaultSeed, DefaultSeed)). It calls the generator function
-// of the same name (Moons, Circles, InterlacedCircles, XOR, Blobs,
-// SBMContext, DCSBMContext) with the fields g.Params names, so the same p and seed give
-// the same data as that function. Invalid parameters, sizes beyond
+// of the same name (MoonsContext, CirclesContext,
+// InterlacedCirclesContext, XORContext, BlobsContext, SBMContext,
+// DCSBMContext) with the fields g.Params names, so the same p and seed
+// give the same data as that function (and as Moons, …, without Context). Invalid parameters, sizes beyond
 // MaxValues included, give an error wrapping ErrInvalid before anything is
 // allocated; a noise so large that a generated coordinate overflows gives
 // one after the points are drawn (naming the generator, the noise and the
-// value); a cancelled ctx gives ctx.Err() (sbm checks it while sampling).
+// value); a cancelled ctx gives ctx.Err() (every generator checks it
+// while it draws, and sbm and dcsbm while they build the graph).
 func (g Generator) Generate(ctx context.Context, p Params, src rand.Source) (*Data, error) {
 	if g.gen == nil {
 		return nil, fmt.Errorf("%w: generator %q does not come from Generators or Lookup", ErrInvalid, g.Name)
@@ -186,9 +188,9 @@ const DefaultN = 900
 // Generators returns the generators, in a fresh slice on each call: moons,
 // circles (concentric), interlaced, xor, blobs, sbm and dcsbm.
 func Generators() []Generator {
-	points := func(f func(p Params, src rand.Source) (*mat.Dense, []int, error)) func(context.Context, Params, rand.Source) (*Data, error) {
-		return func(_ context.Context, p Params, src rand.Source) (*Data, error) {
-			x, labels, err := f(p, src)
+	points := func(f func(ctx context.Context, p Params, src rand.Source) (*mat.Dense, []int, error)) func(context.Context, Params, rand.Source) (*Data, error) {
+		return func(ctx context.Context, p Params, src rand.Source) (*Data, error) {
+			x, labels, err := f(ctx, p, src)
 			if err != nil {
 				return nil, err
 			}
@@ -202,8 +204,8 @@ func Generators() []Generator {
 			Params:   []string{"n", "noise"},
 			Defaults: Params{N: DefaultN, Noise: 0.1},
 			Classes:  2,
-			gen: points(func(p Params, src rand.Source) (*mat.Dense, []int, error) {
-				return Moons(p.N, p.Noise, src)
+			gen: points(func(ctx context.Context, p Params, src rand.Source) (*mat.Dense, []int, error) {
+				return MoonsContext(ctx, p.N, p.Noise, src)
 			}),
 		},
 		{
@@ -212,8 +214,8 @@ func Generators() []Generator {
 			Params:   []string{"n", "noise", "factor"},
 			Defaults: Params{N: DefaultN, Noise: 0.05, Factor: 0.5},
 			Classes:  2,
-			gen: points(func(p Params, src rand.Source) (*mat.Dense, []int, error) {
-				return Circles(p.N, p.Noise, p.Factor, src)
+			gen: points(func(ctx context.Context, p Params, src rand.Source) (*mat.Dense, []int, error) {
+				return CirclesContext(ctx, p.N, p.Noise, p.Factor, src)
 			}),
 		},
 		{
@@ -221,8 +223,8 @@ func Generators() []Generator {
 			Summary:  "a chain of k interlaced unit circles, k classes",
 			Params:   []string{"n", "k", "noise"},
 			Defaults: Params{N: DefaultN, K: 3, Noise: 0.05},
-			gen: points(func(p Params, src rand.Source) (*mat.Dense, []int, error) {
-				return InterlacedCircles(p.N, p.K, p.Noise, src)
+			gen: points(func(ctx context.Context, p Params, src rand.Source) (*mat.Dense, []int, error) {
+				return InterlacedCirclesContext(ctx, p.N, p.K, p.Noise, src)
 			}),
 		},
 		{
@@ -231,8 +233,8 @@ func Generators() []Generator {
 			Params:   []string{"n", "noise"},
 			Defaults: Params{N: DefaultN, Noise: 0.2},
 			Classes:  2,
-			gen: points(func(p Params, src rand.Source) (*mat.Dense, []int, error) {
-				return XOR(p.N, p.Noise, src)
+			gen: points(func(ctx context.Context, p Params, src rand.Source) (*mat.Dense, []int, error) {
+				return XORContext(ctx, p.N, p.Noise, src)
 			}),
 		},
 		{
@@ -240,8 +242,8 @@ func Generators() []Generator {
 			Summary:  "k isotropic Gaussian blobs in dim dimensions (scikit-learn make_blobs), k classes",
 			Params:   []string{"n", "k", "dim", "noise"},
 			Defaults: Params{N: DefaultN, K: 3, Dim: 2, Noise: 1},
-			gen: points(func(p Params, src rand.Source) (*mat.Dense, []int, error) {
-				return Blobs(p.N, p.K, p.Dim, p.Noise, src)
+			gen: points(func(ctx context.Context, p Params, src rand.Source) (*mat.Dense, []int, error) {
+				return BlobsContext(ctx, p.N, p.K, p.Dim, p.Noise, src)
 			}),
 		},
 		{

@@ -57,10 +57,18 @@ func checkPoints(name string, n, dim int, noise float64) error {
 // one: a finite noise so large that noise·z, z ~ N(0, 1), overflows
 // float64 (noise ≈ 1e308) makes ±Inf coordinates, which tether's readers
 // refuse. The generators check their output rather than bound the noise,
-// since the overflow depends on the largest z drawn. Cost O(n·dim).
-func checkOutput(name string, noise float64, x *mat.Dense) error {
-	n, _ := x.Dims()
+// since the overflow depends on the largest z drawn. ctx is checked as the
+// points are drawn (pollPoints); a cancelled ctx gives ctx.Err(). Cost
+// O(n·dim).
+func checkOutput(ctx context.Context, name string, noise float64, x *mat.Dense) error {
+	n, dim := x.Dims()
+	every := pollPoints(dim)
 	for i := 0; i < n; i++ {
+		if i%every == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		for j, v := range x.RawRowView(i) {
 			if math.IsInf(v, 0) || math.IsNaN(v) {
 				return fmt.Errorf("%w: %s: noise = %v makes x%d of point %d %v (beyond the float64 range); want a smaller noise", ErrInvalid, name, noise, j+1, i, v)
@@ -68,6 +76,18 @@ func checkOutput(name string, noise float64, x *mat.Dense) error {
 		}
 	}
 	return nil
+}
+
+// pollValues is how many feature values the point generators draw (or
+// check, checkOutput) between two checks of their context: 2¹⁶ values
+// take about a millisecond.
+const pollValues = 1 << 16
+
+// pollPoints returns how many points of dimension dim make pollValues
+// values (at least 1): the point generators check their context before
+// points 0, every, 2·every, … of each pass.
+func pollPoints(dim int) int {
+	return max(1, pollValues/max(dim, 1))
 }
 
 // split returns the sizes of k balanced groups of n items: n/k each, the
@@ -105,8 +125,16 @@ func linspace(a, b float64, i, m int, closed bool) float64 {
 //
 // The thesis (seed 000 §2.2) and the FGPWC paper (seed 003, Table 1: 900
 // points) use this data set without giving its generator; this is the
-// common scikit-learn definition.
+// common scikit-learn definition. Moons is MoonsContext with
+// context.Background().
 func Moons(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
+	return MoonsContext(context.Background(), n, noise, src)
+}
+
+// MoonsContext is Moons checking ctx before every pollValues/2 points it
+// draws and checks (pollPoints), so that a large set can be interrupted:
+// it then returns ctx.Err(). The same src gives the same points as Moons.
+func MoonsContext(ctx context.Context, n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
 	if err := checkPoints("Moons", n, 2, noise); err != nil {
 		return nil, nil, err
 	}
@@ -115,7 +143,13 @@ func Moons(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
 	labels := make([]int, n)
 	nOut := n / 2
 	nIn := n - nOut
+	every := pollPoints(2)
 	for i := 0; i < n; i++ {
+		if i%every == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+		}
 		var a, b float64
 		if i < nOut {
 			t := linspace(0, math.Pi, i, nOut, true)
@@ -128,7 +162,7 @@ func Moons(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
 		x.Set(i, 0, a+noise*rng.NormFloat64())
 		x.Set(i, 1, b+noise*rng.NormFloat64())
 	}
-	if err := checkOutput("Moons", noise, x); err != nil {
+	if err := checkOutput(ctx, "Moons", noise, x); err != nil {
 		return nil, nil, err
 	}
 	return x, labels, nil
@@ -138,8 +172,17 @@ func Moons(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
 // ⌊n/2⌋ points on the unit circle (label 0) and ⌈n/2⌉ on the circle of
 // radius factor (label 1), angles evenly spaced over [0, 2π) (end excluded),
 // plus N(0, noise²) noise on each coordinate. 0 < factor < 1. A nil src means
-// rand.NewPCG(DefaultSeed, DefaultSeed).
+// rand.NewPCG(DefaultSeed, DefaultSeed). Circles is CirclesContext with
+// context.Background().
 func Circles(n int, noise, factor float64, src rand.Source) (*mat.Dense, []int, error) {
+	return CirclesContext(context.Background(), n, noise, factor, src)
+}
+
+// CirclesContext is Circles checking ctx before every pollValues/2 points
+// it draws and checks (pollPoints), so that a large set can be
+// interrupted: it then returns ctx.Err(). The same src gives the same
+// points as Circles.
+func CirclesContext(ctx context.Context, n int, noise, factor float64, src rand.Source) (*mat.Dense, []int, error) {
 	if err := checkPoints("Circles", n, 2, noise); err != nil {
 		return nil, nil, err
 	}
@@ -151,7 +194,13 @@ func Circles(n int, noise, factor float64, src rand.Source) (*mat.Dense, []int, 
 	labels := make([]int, n)
 	nOut := n / 2
 	nIn := n - nOut
+	every := pollPoints(2)
 	for i := 0; i < n; i++ {
+		if i%every == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+		}
 		r, t := 1.0, 0.0
 		if i < nOut {
 			t = linspace(0, 2*math.Pi, i, nOut, false)
@@ -162,7 +211,7 @@ func Circles(n int, noise, factor float64, src rand.Source) (*mat.Dense, []int, 
 		x.Set(i, 0, r*math.Cos(t)+noise*rng.NormFloat64())
 		x.Set(i, 1, r*math.Sin(t)+noise*rng.NormFloat64())
 	}
-	if err := checkOutput("Circles", noise, x); err != nil {
+	if err := checkOutput(ctx, "Circles", noise, x); err != nil {
 		return nil, nil, err
 	}
 	return x, labels, nil
@@ -178,8 +227,17 @@ func Circles(n int, noise, factor float64, src rand.Source) (*mat.Dense, []int, 
 // The thesis and the FGPWC paper use an "interlaced circles" data set with
 // 900 points and 3 classes (seed 003, Table 1) without defining it; this
 // chain is our definition, chosen so that the classes cross and RBF graphs
-// cannot separate them by density alone.
+// cannot separate them by density alone. InterlacedCircles is
+// InterlacedCirclesContext with context.Background().
 func InterlacedCircles(n, k int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
+	return InterlacedCirclesContext(context.Background(), n, k, noise, src)
+}
+
+// InterlacedCirclesContext is InterlacedCircles checking ctx before every
+// pollValues/2 points it draws and checks (pollPoints), so that a large
+// set can be interrupted: it then returns ctx.Err(). The same src gives
+// the same points as InterlacedCircles.
+func InterlacedCirclesContext(ctx context.Context, n, k int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
 	if err := checkPoints("InterlacedCircles", n, 2, noise); err != nil {
 		return nil, nil, err
 	}
@@ -190,8 +248,14 @@ func InterlacedCircles(n, k int, noise float64, src rand.Source) (*mat.Dense, []
 	x := mat.NewDense(n, 2, nil)
 	labels := make([]int, n)
 	i := 0
+	every := pollPoints(2)
 	for c, m := range split(n, k) {
 		for q := 0; q < m; q++ {
+			if i%every == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
+				}
+			}
 			t := linspace(0, 2*math.Pi, q, m, false)
 			x.Set(i, 0, float64(c)+math.Cos(t)+noise*rng.NormFloat64())
 			x.Set(i, 1, math.Sin(t)+noise*rng.NormFloat64())
@@ -199,7 +263,7 @@ func InterlacedCircles(n, k int, noise float64, src rand.Source) (*mat.Dense, []
 			i++
 		}
 	}
-	if err := checkOutput("InterlacedCircles", noise, x); err != nil {
+	if err := checkOutput(ctx, "InterlacedCircles", noise, x); err != nil {
 		return nil, nil, err
 	}
 	return x, labels, nil
@@ -210,8 +274,16 @@ func InterlacedCircles(n, k int, noise float64, src rand.Source) (*mat.Dense, []
 // (−1,1) (label 1), so the label is 1 exactly when the signs of the centre's
 // coordinates differ. The n points are split into four balanced groups in
 // that order (the first n mod 4 groups get one more). A nil src means
-// rand.NewPCG(DefaultSeed, DefaultSeed).
+// rand.NewPCG(DefaultSeed, DefaultSeed). XOR is XORContext with
+// context.Background().
 func XOR(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
+	return XORContext(context.Background(), n, noise, src)
+}
+
+// XORContext is XOR checking ctx before every pollValues/2 points it draws
+// and checks (pollPoints), so that a large set can be interrupted: it then
+// returns ctx.Err(). The same src gives the same points as XOR.
+func XORContext(ctx context.Context, n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
 	if err := checkPoints("XOR", n, 2, noise); err != nil {
 		return nil, nil, err
 	}
@@ -220,15 +292,21 @@ func XOR(n int, noise float64, src rand.Source) (*mat.Dense, []int, error) {
 	x := mat.NewDense(n, 2, nil)
 	labels := make([]int, n)
 	i := 0
+	every := pollPoints(2)
 	for c, m := range split(n, 4) {
 		for q := 0; q < m; q++ {
+			if i%every == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
+				}
+			}
 			x.Set(i, 0, centres[c][0]+noise*rng.NormFloat64())
 			x.Set(i, 1, centres[c][1]+noise*rng.NormFloat64())
 			labels[i] = c / 2
 			i++
 		}
 	}
-	if err := checkOutput("XOR", noise, x); err != nil {
+	if err := checkOutput(ctx, "XOR", noise, x); err != nil {
 		return nil, nil, err
 	}
 	return x, labels, nil
@@ -243,8 +321,16 @@ const BlobBox = 10
 // the n points are split into k balanced groups (n/k each, the first n mod k
 // one more), and point i of group c is centre_c + std·z with z ~ N(0, I).
 // Rows come grouped by label. A nil src means rand.NewPCG(DefaultSeed,
-// DefaultSeed).
+// DefaultSeed). Blobs is BlobsContext with context.Background().
 func Blobs(n, k, dim int, std float64, src rand.Source) (*mat.Dense, []int, error) {
+	return BlobsContext(context.Background(), n, k, dim, std, src)
+}
+
+// BlobsContext is Blobs checking ctx before every pollValues/dim points
+// (at least every point) it draws and checks (pollPoints), so that a
+// large set can be interrupted: it then returns ctx.Err(). The same src
+// gives the same points as Blobs.
+func BlobsContext(ctx context.Context, n, k, dim int, std float64, src rand.Source) (*mat.Dense, []int, error) {
 	if dim < 1 {
 		return nil, nil, fmt.Errorf("%w: Blobs: dim = %d, want ≥ 1", ErrInvalid, dim)
 	}
@@ -262,8 +348,14 @@ func Blobs(n, k, dim int, std float64, src rand.Source) (*mat.Dense, []int, erro
 	x := mat.NewDense(n, dim, nil)
 	labels := make([]int, n)
 	i := 0
+	every := pollPoints(dim)
 	for c, m := range split(n, k) {
 		for q := 0; q < m; q++ {
+			if i%every == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
+				}
+			}
 			for d := 0; d < dim; d++ {
 				x.Set(i, d, centres[c*dim+d]+std*rng.NormFloat64())
 			}
@@ -271,7 +363,7 @@ func Blobs(n, k, dim int, std float64, src rand.Source) (*mat.Dense, []int, erro
 			i++
 		}
 	}
-	if err := checkOutput("Blobs", std, x); err != nil {
+	if err := checkOutput(ctx, "Blobs", std, x); err != nil {
 		return nil, nil, err
 	}
 	return x, labels, nil
@@ -303,8 +395,10 @@ func SBM(n, k int, cin, cout float64, src rand.Source) (*graph.Graph, []int, err
 const ctxEvery = 1 << 12
 
 // SBMContext is SBM, checking ctx every 4096 sampling steps (edges or
-// block pairs) and before building the graph, so that a large graph can be
-// interrupted; it then returns ctx.Err().
+// block pairs), before building the graph and while building it
+// (graph.FromEdgesContext), so that a large graph can be interrupted; it
+// then returns ctx.Err() (wrapped by graph when cancelled in the build:
+// errors.Is finds it).
 func SBMContext(ctx context.Context, n, k int, cin, cout float64, src rand.Source) (*graph.Graph, []int, error) {
 	if n < 1 || k < 1 || k > n {
 		return nil, nil, fmt.Errorf("%w: SBM: n = %d, k = %d, want 1 ≤ k ≤ n", ErrInvalid, n, k)
@@ -404,8 +498,11 @@ func SBMContext(ctx context.Context, n, k int, cin, cout float64, src rand.Sourc
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	g, err := graph.FromEdges(n, edges)
+	g, err := graph.FromEdgesContext(ctx, n, edges)
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, nil, ctx.Err()
+		}
 		return nil, nil, fmt.Errorf("synth: SBM: %w", err)
 	}
 	return g, labels, nil
