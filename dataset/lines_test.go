@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -30,8 +33,10 @@ func TestLongLineIsAnError(t *testing.T) {
 		name string
 		read func() error
 	}{
+		// A feature table's limit is DefaultMaxTableLineBytes
+		// (TestWideTableLines); given as 1 MiB, it applies.
 		{"table", func() error {
-			_, err := ReadCSV(context.Background(), strings.NewReader(in), "big.csv", Options{})
+			_, err := ReadCSV(context.Background(), strings.NewReader(in), "big.csv", Options{MaxLineBytes: DefaultMaxLineBytes})
 			return err
 		}},
 		{"edge list", func() error {
@@ -183,6 +188,101 @@ func TestReadStopsOnBinaryOrEndlessLine(t *testing.T) {
 					t.Errorf("read %d bytes before stopping", src.read)
 				}
 			})
+		}
+	}
+}
+
+// TestWideTableLines: a feature table's rows may be up to
+// DefaultMaxTableLineBytes long (wide tables, gene expression: 20 000 to
+// 60 000 columns, rows of about 1.2 MB, were refused at 1 MiB), a longer
+// line is refused naming the limit, and so is a file whose only line is
+// longer than DefaultMaxLineBytes (no line endings: refused before the
+// split into fields).
+func TestWideTableLines(t *testing.T) {
+	const rows, cols = 4, 150_000
+	var b strings.Builder
+	for j := 0; j < cols; j++ {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "g%d", j)
+	}
+	b.WriteByte('\n')
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%.7f", float64(i*cols+j)/7)
+		}
+		b.WriteByte('\n')
+	}
+	in := b.String()
+	if first := strings.IndexByte(in[strings.IndexByte(in, '\n')+1:], '\n'); first < 2*DefaultMaxLineBytes*9/10 {
+		t.Fatalf("a row of %d bytes, want about 2 MB", first)
+	}
+	tb, err := ReadCSV(context.Background(), strings.NewReader(in), "wide.csv", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, p := tb.Dims(); n != rows || p != cols {
+		t.Fatalf("%d×%d table, want %d×%d", n, p, rows, cols)
+	}
+	if got, want := tb.X.At(rows-1, cols-1), float64(rows*cols-1)/7; math.Abs(got-want) > 1e-7 {
+		t.Errorf("last value %v, want %v", got, want)
+	}
+	if tb.Features[cols-1] != fmt.Sprintf("g%d", cols-1) {
+		t.Errorf("last feature %q", tb.Features[cols-1])
+	}
+
+	// Over the limit: refused, naming the line and the limit; a smaller
+	// limit given applies.
+	small := Options{MaxLineBytes: len(in) / (rows + 1) / 2}
+	if _, err := ReadCSV(context.Background(), strings.NewReader(in), "wide.csv", small); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "wide.csv:1") || !strings.Contains(err.Error(), strconv.Itoa(small.MaxLineBytes)) {
+		t.Errorf("limit %d: err = %v, want ErrTooLarge naming line 1 and the limit", small.MaxLineBytes, err)
+	}
+	if !testing.Short() {
+		over := "x,y\n1,2\n" + strings.Repeat("1,", DefaultMaxTableLineBytes/2) + "1\n"
+		_, err := ReadCSV(context.Background(), strings.NewReader(over), "over.csv", Options{})
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "over.csv:3") || !strings.Contains(err.Error(), strconv.Itoa(DefaultMaxTableLineBytes)) {
+			t.Errorf("a line over DefaultMaxTableLineBytes: err = %v, want ErrTooLarge naming line 3 and the limit", err)
+		}
+	}
+
+	// A file of one line longer than 1 MiB, alone or among blank lines.
+	one := strings.Repeat("0.5,", 1<<19)
+	for _, in := range []string{one, "\n\n" + one + "\n \n"} {
+		_, err := ReadCSV(context.Background(), strings.NewReader(in), "one.csv", Options{})
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "only line") {
+			t.Errorf("one long line: err = %v, want ErrTooLarge", err)
+		}
+	}
+}
+
+// TestTableLineLimitMemory: the larger limit of feature tables costs no
+// memory in reading an ordinary file, whose size the reader knows or not
+// (a pipe): the same bytes are allocated as with the 1 MiB limit of the
+// other readers, within 64 KiB.
+func TestTableLineLimitMemory(t *testing.T) {
+	row := "0.123456,0.234567,0.345678,0.456789,a\n"
+	in := "x1,x2,x3,x4,c\n" + strings.Repeat(row, 20_000)
+	for _, pipe := range []bool{false, true} {
+		read := func(opt Options) uint64 {
+			return testmem.Allocated(func() {
+				var r io.Reader = strings.NewReader(in)
+				if pipe {
+					r = io.MultiReader(r) // hides the size
+				}
+				if _, err := ReadCSV(context.Background(), r, "f.csv", opt); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		old := read(Options{MaxLineBytes: DefaultMaxLineBytes})
+		now := read(Options{})
+		t.Logf("pipe %v: %d bytes with the 1 MiB limit, %d with the default", pipe, old, now)
+		if now > old+64<<10 {
+			t.Errorf("pipe %v: %d bytes allocated, %d with the 1 MiB limit", pipe, now, old)
 		}
 	}
 }

@@ -59,9 +59,18 @@ func ReadFile(ctx context.Context, path string, opt Options) (*Table, error) {
 // column gets; a numeric column with few values gets no warning here
 // (tether cluster warns on one with as many values as -k).
 func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, error) {
-	lines, err := readAll(ctx, r, name, opt.MaxLineBytes)
+	maxLine := opt.MaxLineBytes
+	if maxLine <= 0 {
+		maxLine = DefaultMaxTableLineBytes
+	}
+	lines, err := readAll(ctx, r, name, maxLine)
 	if err != nil {
 		return nil, err
+	}
+	if opt.MaxLineBytes <= 0 {
+		if err := oneLongLine(lines, name); err != nil {
+			return nil, err
+		}
 	}
 	format, arff := opt.Format, "an ARFF file"
 	if format == FormatAuto {
@@ -107,6 +116,33 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 		t.Warnings = append(t.Warnings, classFeatureWarnings(name, t.Features, t.DroppedColumns)...)
 	}
 	return t, nil
+}
+
+// oneLongLine returns the error of a table whose only line that is not
+// blank is longer than DefaultMaxLineBytes, nil otherwise: a file without
+// line endings (or with endings the readers do not know), whose one line
+// DefaultMaxTableLineBytes would admit and the field split would cost
+// many times its size, while a table of one line has no rows to cluster.
+// Rows longer than DefaultMaxLineBytes come with a header or other rows.
+// Cost O(number of lines), with at most one line checked for blanks
+// beyond the first two.
+func oneLongLine(lines []string, name string) error {
+	long, nonBlank := 0, 0
+	for i, l := range lines {
+		if len(l) > DefaultMaxLineBytes && long == 0 {
+			long = i + 1
+		}
+		if nonBlank < 2 && !isBlank(l) {
+			nonBlank++
+		}
+		if long > 0 && nonBlank >= 2 {
+			return nil
+		}
+	}
+	if long == 0 {
+		return nil
+	}
+	return &ParseError{File: name, Line: long, Err: errorf(ErrTooLarge, "line is %d bytes long, more than the limit of %d for the only line of a file (is this a text file with one record per line?)", len(lines[long-1]), DefaultMaxLineBytes)}
 }
 
 // ReadCSV reads a delimited feature table (CSV, TSV, semicolon- or

@@ -280,7 +280,8 @@ type Options struct {
 	MaxCells int
 	// MaxLineBytes bounds the length of a line (without its line ending);
 	// a longer line is an error wrapping ErrTooLarge. If 0,
-	// DefaultMaxLineBytes (1 MiB) is used.
+	// DefaultMaxTableLineBytes (64 MiB) is used, and a file whose only
+	// line is longer than DefaultMaxLineBytes (1 MiB) is refused too.
 	MaxLineBytes int
 	// Spelling says how the notes, warnings and errors name the options
 	// they suggest (tether's -drop, -id, -categorical, -missing, -label),

@@ -133,6 +133,19 @@ func errorf(sentinel error, format string, args ...any) error {
 // know, used to take gigabytes).
 const DefaultMaxLineBytes = textline.DefaultMaxBytes
 
+// DefaultMaxTableLineBytes is the longest line, in bytes without its line
+// ending, that Read and ReadFile accept in a feature table (delimited text
+// or ARFF) when Options.MaxLineBytes is 0: 64 MiB, so that wide tables
+// (gene expression: tens of thousands of columns, a row of 60 000 values
+// takes about 1.2 MB) are read. The file is read whole in any case, so the
+// limit costs no memory up front; it stops an input without line endings
+// (a pipe, a binary file without NUL bytes) after 64 MiB, and a table whose
+// only line is longer than DefaultMaxLineBytes is refused before its line
+// is split into fields. The other readers (edge lists, Matrix Market,
+// labels, constraints, values, names) keep DefaultMaxLineBytes: their
+// lines are a few fields each.
+const DefaultMaxTableLineBytes = 64 << 20
+
 // readAll reads r fully and splits it into lines by the rule of package
 // textline: a line ends at "\n", "\r\n" or a bare "\r" (classic Mac OS
 // files); a UTF-8 byte order mark and the empty piece after a final line
