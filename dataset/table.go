@@ -683,6 +683,11 @@ func (r *rawTable) build(ctx context.Context, opt *Options, tick func(float64)) 
 			return nil, &ParseError{File: r.file, Column: j + 1, Name: c.name, Err: errorf(ErrMissing, "every value of the column is missing: cannot impute; leave it out %s", opt.Spelling.Hint("drop", r.colRef(j), "", "Options.Drop"))}
 		}
 		if c.kind == kindAuto && !forced[j] && len(count) >= 3 && len(count) == present {
+			if err := r.commaHeaderError(opt, keep, j); err != nil {
+				// Decimal commas under a header read as data: the
+				// header's rule found no number below it.
+				return nil, err
+			}
 			// Names or keys, one per row: as one-hot features they
 			// would add the same distance to every pair of rows.
 			ref := strconv.Itoa(j + 1)
@@ -1039,6 +1044,34 @@ func commaNumbers(rows [][]string, keep []int, j int, opt *Options) bool {
 		seen = true
 	}
 	return seen
+}
+
+// commaHeaderError returns the error of column j of a table read without
+// a header (Options.Header HeaderAuto found none) whose values below its
+// first row are all numbers written with a comma (commaNumbers) while the
+// first row's is not: a header over decimal commas, which the header's
+// rule, looking for a number under it, could not see, and which the
+// caller would otherwise report as a column of names or keys, all its
+// values being different (ErrIdentifier, on which input.ReadTableFile
+// takes the column for the rows' names and reads on). It returns nil
+// otherwise. Cost O(len(keep)).
+func (r *rawTable) commaHeaderError(opt *Options, keep []int, j int) error {
+	if r.named || opt.Header != HeaderAuto || len(keep) < 3 || keep[0] != 0 {
+		return nil
+	}
+	if first := r.rows[0][j]; opt.isMissing(first) || commaNumbers(r.rows, keep[:1], j, opt) || !commaNumbers(r.rows, keep[1:], j, opt) {
+		return nil
+	}
+	i := keep[1]
+	for _, k := range keep[1:] {
+		if !opt.isMissing(r.rows[k][j]) {
+			i = k
+			break
+		}
+	}
+	return &ParseError{File: r.file, Line: r.lines[i], Column: j + 1, Name: r.cols[j].name, Value: r.rows[i][j],
+		Err: errorf(ErrSyntax, "every value of the column below line %d (%s, its header, read as data: no value under it reads as a number) is a number written with a comma (a decimal comma or a thousands separator), which is not read as a number: write the numbers with a decimal point and no separator, or give the header %s and one-hot encode the column %s",
+			r.lines[0], quote(r.rows[0][j]), opt.Spelling.Hint("header", "yes", "", "Options.Header = HeaderYes"), opt.Spelling.Hint("categorical", strconv.Itoa(j+1), "", "Options.Categorical"))}
 }
 
 // unitNumbers returns the unit, such as "%" or "$", when every present

@@ -279,6 +279,13 @@ func TestReadTableErrors(t *testing.T) {
 		// A file saved with decimal commas (semicolon-separated) used to
 		// be read as a categorical column, one-hot encoded without a word.
 		{"decimal commas", "x;y\n1,5;2\n2,25;3\n-0,5;4\n", Options{}, ErrSyntax, []string{"t.csv:2", `column 1 ("x")`, `"1,5"`, "decimal comma", "-categorical 1"}},
+		// The same with every value different: the header rule finds no
+		// number under "x;y" and reads it as data, and the columns were
+		// called names or keys (ErrIdentifier, on which tether took
+		// column 1 for the rows' names and blamed "y").
+		{"decimal commas, distinct values", "x;y\n1,5;2,25\n3,5;4,75\n5,25;6,5\n7,125;8,5\n10,5;10,25\n", Options{}, ErrSyntax, []string{"t.csv:2", `column 1 ("col1")`, `"1,5"`, "below line 1", `"x"`, "decimal comma", "-header yes", "-categorical 1"}},
+		{"decimal commas, distinct values, ID given", "x;y\n1,5;2,25\n3,5;4,75\n5,25;6,5\n", Options{IDColumn: "1"}, ErrSyntax, []string{"t.csv:2", `column 2 ("col2")`, `"2,25"`, `"y"`, "decimal comma", "-header yes", "-categorical 2"}},
+		{"decimal commas, distinct values, blank first", "x;y\n?;2,25\n3,5;4,75\n5,25;6,5\n7,125;8,5\n", Options{Missing: MissingImpute}, ErrSyntax, []string{"t.csv:3", `column 1 ("col1")`, `"3,5"`, "decimal comma"}},
 		// Numbers with a unit were one-hot encoded as categories.
 		{"percentages", "x,rate\n1,45%\n2,12 %\n3,?\n4,45%\n", Options{Missing: MissingImpute}, ErrSyntax, []string{"t.csv:2", `column 2 ("rate")`, `"45%"`, `written with "%"`, "-categorical 2"}},
 		{"dollars", "x;price\n1;$5\n2;$ 7.5\n", Options{}, ErrSyntax, []string{`column 2 ("price")`, `written with "$"`}},
@@ -292,6 +299,9 @@ func TestReadTableErrors(t *testing.T) {
 			}
 			if !errors.Is(err, c.sentinel) {
 				t.Errorf("error %q does not wrap %v", err, c.sentinel)
+			}
+			if c.sentinel != ErrIdentifier && errors.Is(err, ErrIdentifier) {
+				t.Errorf("error %q wraps ErrIdentifier", err)
 			}
 			msg := err.Error()
 			if !strings.HasPrefix(msg, "dataset: ") {
