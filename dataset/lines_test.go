@@ -125,14 +125,15 @@ func TestReadNames(t *testing.T) {
 
 // endless is an io.Reader repeating b, as /dev/zero, /dev/urandom or a pipe
 // that never closes would, and counting the bytes it gave; it ends after
-// endlessCap bytes so that a reader that does not stop fails the test
-// instead of exhausting memory.
+// endlessCap bytes (beyond the longest line limit, a feature table's) so
+// that a reader that does not stop fails the test instead of exhausting
+// memory.
 type endless struct {
 	b    []byte
 	read int
 }
 
-const endlessCap = 64 << 20
+const endlessCap = DefaultMaxTableLineBytes + 16<<20
 
 func (e *endless) Read(p []byte) (int, error) {
 	if e.read >= endlessCap {
@@ -151,16 +152,22 @@ func (e *endless) Read(p []byte) (int, error) {
 // here holds one) and a line past the limit stop the read at once, so that
 // an endless input (-input /dev/zero, /dev/urandom) is an error naming the
 // line instead of reading until memory runs out (it was read whole first).
+// An endless line stops a feature table at its limit,
+// DefaultMaxTableLineBytes, the other readers at DefaultMaxLineBytes.
 func TestReadStopsOnBinaryOrEndlessLine(t *testing.T) {
 	ctx := context.Background()
 	readers := []struct {
-		name string
-		read func(r io.Reader) error
+		name  string
+		limit int
+		read  func(r io.Reader) error
 	}{
-		{"table", func(r io.Reader) error { _, err := ReadCSV(ctx, r, "f", Options{}); return err }},
-		{"graph", func(r io.Reader) error { _, err := ReadGraph(ctx, r, "f", EdgeList, GraphOptions{}); return err }},
-		{"values", func(r io.Reader) error { _, err := ReadValues(r, "f", ValueOptions{}); return err }},
-		{"labels", func(r io.Reader) error { _, err := ReadLabels(r, "f", LabelOptions{}); return err }},
+		{"table", DefaultMaxTableLineBytes, func(r io.Reader) error { _, err := ReadCSV(ctx, r, "f", Options{}); return err }},
+		{"graph", DefaultMaxLineBytes, func(r io.Reader) error {
+			_, err := ReadGraph(ctx, r, "f", EdgeList, GraphOptions{})
+			return err
+		}},
+		{"values", DefaultMaxLineBytes, func(r io.Reader) error { _, err := ReadValues(r, "f", ValueOptions{}); return err }},
+		{"labels", DefaultMaxLineBytes, func(r io.Reader) error { _, err := ReadLabels(r, "f", LabelOptions{}); return err }},
 	}
 	for _, tc := range []struct {
 		name  string
@@ -170,7 +177,7 @@ func TestReadStopsOnBinaryOrEndlessLine(t *testing.T) {
 	}{
 		{"NUL bytes (/dev/zero)", []byte{0}, ErrSyntax, []string{"f:1", "NUL byte", "not a text file"}},
 		{"binary after text lines", []byte("1 2\n3 4\n\x00\xff\x10"), ErrSyntax, []string{"f:3", "NUL byte"}},
-		{"endless line", []byte("1,"), ErrTooLarge, []string{"f:1", "longer than the limit of 1048576 bytes"}},
+		{"endless line", []byte("1,"), ErrTooLarge, []string{"f:1", "longer than the limit of %d bytes"}},
 	} {
 		for _, rd := range readers {
 			t.Run(tc.name+"/"+rd.name, func(t *testing.T) {
@@ -180,11 +187,16 @@ func TestReadStopsOnBinaryOrEndlessLine(t *testing.T) {
 					t.Fatalf("err = %v, want %v", err, tc.want)
 				}
 				for _, w := range tc.texts {
+					if strings.Contains(w, "%d") {
+						w = fmt.Sprintf(w, rd.limit)
+					}
 					if !strings.Contains(err.Error(), w) {
 						t.Errorf("error %q lacks %q", err, w)
 					}
 				}
-				if src.read > 8*DefaultMaxLineBytes {
+				// A read of unknown size grows its buffer by doubling:
+				// the read that passes the limit may be as large again.
+				if src.read > max(8*DefaultMaxLineBytes, 2*rd.limit) {
 					t.Errorf("read %d bytes before stopping", src.read)
 				}
 			})
