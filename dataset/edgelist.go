@@ -173,6 +173,9 @@ type edgeParser struct {
 	drain    bool // readLines's error is a line's: read the rest first
 
 	declared bool // the first line declares the node count (WriteEdgeList)
+	// counted: NumNodes is the count the first line declares, the
+	// caller having given none (else the caller's, GraphOptions.NumNodes).
+	counted bool
 	header   int  // line of the header, 0 if none
 	ents     []entry
 
@@ -193,6 +196,57 @@ type edgeParser struct {
 
 	toks []string // distinct tokens, by id (token mode)
 	ids  map[string]int32
+}
+
+// numNodesOrigin returns the words that say where the caller's node
+// count, opt.NumNodes, comes from, after "the 4 nodes":
+// opt.NumNodesFrom, or "GraphOptions.NumNodes gives".
+func numNodesOrigin(opt *GraphOptions) string {
+	if f := strings.TrimSpace(opt.NumNodesFrom); f != "" {
+		return f
+	}
+	return "GraphOptions.NumNodes gives"
+}
+
+// beyondCount returns the error of a node number of recs[bad] at or
+// beyond the caller's node count p.opt.NumNodes (base applied), which the
+// file did not declare (the records before bad hold their node numbers
+// minus base, those from bad on the numbers as read): beyondCountError
+// with the number of distinct node numbers of the file, counted up to
+// NumNodes + 1. Cost O(len(recs)) and a map of the distinct numbers, on
+// this error's path alone.
+func (p *edgeParser) beyondCount(recs []entry, bad, base int) error {
+	distinct := make(map[int]struct{})
+	for t := 0; t < len(recs) && len(distinct) <= p.opt.NumNodes; t++ {
+		for c := 0; c < 2; c++ {
+			v := p.number(t, c, recs[t])
+			if t < bad {
+				v += base
+			}
+			distinct[v] = struct{}{}
+		}
+	}
+	return beyondCountError(p.opt, base, len(distinct))
+}
+
+// beyondCountError is the error of an edge-list node number at or beyond
+// the caller's node count opt.NumNodes, for a file with distinct distinct
+// node numbers (counted at least up to NumNodes + 1) and the given base:
+// it names where the count comes from (numNodesOrigin) and the node
+// numbers it allows; when the file's numbers are no more than the count
+// they may be IDs rather than node numbers, and GraphOptions.NamedNodes
+// is named, otherwise the file has more nodes than the count. (A count the
+// file declares keeps its own error.)
+func beyondCountError(opt *GraphOptions, base, distinct int) error {
+	want := wording.Count(opt.NumNodes, "node", "nodes")
+	nums := fmt.Sprintf("numbers %d…%d", base, base+opt.NumNodes-1)
+	if opt.NumNodes == 1 {
+		nums = fmt.Sprintf("number %d", base)
+	}
+	if distinct <= opt.NumNodes {
+		return errorf(ErrInvalid, "node number outside the %s %s (node %s, %d-based): if the file's integers are IDs rather than node numbers, read them as names with GraphOptions.NamedNodes%s", want, numNodesOrigin(opt), nums, base, then(opt.Spelling.Remedy("named-nodes")))
+	}
+	return errorf(ErrInvalid, "node number outside the %s %s (node %s, %d-based): the file has more than %s", want, numNodesOrigin(opt), nums, base, want)
 }
 
 // readLines reads the lines, checking each as the edge-list reader's line
@@ -231,6 +285,7 @@ func (p *edgeParser) readLines(ctx context.Context) error {
 				o := *opt
 				if o.NumNodes == 0 {
 					o.NumNodes = n
+					p.counted = true
 				}
 				if zeroBased && o.Base == BaseAuto {
 					o.Base = Base0
@@ -570,6 +625,9 @@ func (p *edgeParser) finish(ctx context.Context) (*GraphData, error) {
 					return nil, &ParseError{File: name, Line: recs[t].line, Value: strconv.Itoa(v), Err: errorf(ErrTooLarge, "node number ≥ %d nodes (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
 				}
 				if opt.NumNodes > 0 && v-base >= opt.NumNodes {
+					if !p.counted {
+						return nil, &ParseError{File: name, Line: recs[t].line, Value: strconv.Itoa(v), Err: p.beyondCount(recs, t, base)}
+					}
 					return nil, &ParseError{File: name, Line: recs[t].line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number outside the %s declared (integers that are IDs rather than node numbers are read as names with GraphOptions.NamedNodes%s)", wording.Count(opt.NumNodes, "node", "nodes"), then(opt.Spelling.Remedy("named-nodes")))}
 				}
 			}
@@ -609,6 +667,9 @@ func (p *edgeParser) finish(ctx context.Context) (*GraphData, error) {
 		p.toks, p.ids = nil, nil
 		n = len(d.Names)
 		if opt.NumNodes > 0 && n > opt.NumNodes {
+			if !p.counted {
+				return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d named nodes, more than the %s %s", n, wording.Count(opt.NumNodes, "node", "nodes"), numNodesOrigin(opt))}
+			}
 			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d named nodes, more than the %d declared", n, opt.NumNodes)}
 		}
 	}

@@ -159,6 +159,14 @@ type GraphOptions struct {
 	// numbers must then lie below it (after the base is applied). By default
 	// it is the largest node number plus one (minus the base).
 	NumNodes int
+	// NumNodesFrom says where NumNodes comes from, for the error of an
+	// edge-list node beyond it, as the words after "the 4 nodes": "the
+	// labels give" makes "node number outside the 4 nodes the labels
+	// give". "" names the option ("the 4 nodes GraphOptions.NumNodes
+	// gives"). A count the file declares itself (its first line "# 4
+	// nodes", when NumNodes is 0) is "the 4 nodes declared" whatever it
+	// says.
+	NumNodesFrom string
 	// MaxNodes bounds the number of nodes, checked before allocating. If 0,
 	// DefaultMaxNodes is used.
 	MaxNodes int

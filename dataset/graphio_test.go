@@ -538,6 +538,17 @@ func TestEdgeListHeaderDeclaresNodes(t *testing.T) {
 		{"other comment", strings.Replace(written, "# 7 nodes,", "# 7 vertices,", 1), GraphOptions{}, 3, 1, ""},
 		{"node beyond the count", "# 3 nodes, undirected, 0-based: i j weight\n0 1 1\n1 5 1\n", GraphOptions{}, 0, 0, `g.txt:3: value "5": invalid input: node number outside the 3 nodes declared (integers that are IDs rather than node numbers are read as names with GraphOptions.NamedNodes)`},
 		{"count beyond MaxNodes", "# 100 nodes, undirected, 0-based: i j weight\n0 1 1\n", GraphOptions{MaxNodes: 10}, 0, 0, "100 nodes exceed GraphOptions.MaxNodes = 10"},
+		{"node beyond the short count", "# 4 nodes\n0 1\n1 2\n3 4\n", GraphOptions{}, 0, 0, `g.txt:4: value "4": invalid input: node number outside the 4 nodes declared (integers that are IDs rather than node numbers are read as names with GraphOptions.NamedNodes)`},
+		// A count the caller gives (tether eval: the labels') is not the
+		// file's declaration: the error says where it comes from (it said
+		// "the 4 nodes declared" of a file that declares nothing, and
+		// named NamedNodes, which cannot help a file of 5 nodes).
+		{"node beyond the caller's count", "0 1\n1 2\n2 3\n3 4\n", GraphOptions{NumNodes: 4}, 0, 0, `g.txt:4: value "4": invalid input: node number outside the 4 nodes GraphOptions.NumNodes gives (node numbers 0…3, 0-based): the file has more than 4 nodes`},
+		{"node beyond the labels' count", "0 1\n1 2\n2 3\n3 4\n", GraphOptions{NumNodes: 4, NumNodesFrom: "the labels give"}, 0, 0, `g.txt:4: value "4": invalid input: node number outside the 4 nodes the labels give (node numbers 0…3, 0-based): the file has more than 4 nodes`},
+		{"caller's count over the file's", "# 5 nodes\n0 1\n1 2\n2 3\n3 4\n", GraphOptions{NumNodes: 4, NumNodesFrom: "the labels give"}, 0, 0, `g.txt:5: value "4": invalid input: node number outside the 4 nodes the labels give (node numbers 0…3, 0-based): the file has more than 4 nodes`},
+		{"1-based beyond the labels' count", "1 2\n2 3\n3 4\n4 5\n", GraphOptions{NumNodes: 4, NumNodesFrom: "the labels give", Base: Base1}, 0, 0, `g.txt:4: value "5": invalid input: node number outside the 4 nodes the labels give (node numbers 1…4, 1-based): the file has more than 4 nodes`},
+		{"IDs beyond the labels' count", "10 20\n20 30\n30 40\n", GraphOptions{NumNodes: 4, NumNodesFrom: "the labels give", Spelling: Spelling{Front: "tether", CommandLine: true}}, 0, 0, `g.txt:1: value "10": invalid input: node number outside the 4 nodes the labels give (node numbers 0…3, 0-based): if the file's integers are IDs rather than node numbers, read them as names with GraphOptions.NamedNodes; tether: -named-nodes`},
+		{"names beyond the labels' count", "a b\nb c\nc d\nd e\n", GraphOptions{NumNodes: 4, NumNodesFrom: "the labels give"}, 0, 0, `g.txt: invalid input: 5 named nodes, more than the 4 nodes the labels give`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := ReadGraph(context.Background(), strings.NewReader(tc.text), "g.txt", GraphAuto, tc.opt)

@@ -28,6 +28,7 @@ func oldParseEdgeList(ctx context.Context, lines []string, name string, opt *Gra
 		return nil, &ParseError{File: name, Err: errorf(ErrSyntax, "a Matrix Market file (its first line is the %%%%MatrixMarket banner) read as an edge list, whose %%-lines are comments: its size line would be an edge (set GraphOptions.Format to MatrixMarket%s)", then(opt.Spelling.Remedy("graph-format", "mtx")))}
 	}
 	declared := false // the first line declares the node count (WriteEdgeList)
+	counted := false  // NumNodes is the count the first line declares
 	for _, l := range lines {
 		if isBlank(l) {
 			continue
@@ -37,6 +38,7 @@ func oldParseEdgeList(ctx context.Context, lines []string, name string, opt *Gra
 			o := *opt
 			if o.NumNodes == 0 {
 				o.NumNodes = n
+				counted = true
 			}
 			if zeroBased && o.Base == BaseAuto {
 				o.Base = Base0
@@ -262,6 +264,17 @@ func oldParseEdgeList(ctx context.Context, lines []string, name string, opt *Gra
 				if v-base >= maxN {
 					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrTooLarge, "node number ≥ %d nodes (GraphOptions.MaxNodes%s)", maxN, then(opt.Spelling.maxNodes()))}
 				}
+				if opt.NumNodes > 0 && v-base >= opt.NumNodes && !counted {
+					// The caller's count (NumNodesFrom's wording, 2026-12):
+					// the distinct numbers of the file, as read.
+					distinct := make(map[int]bool)
+					for _, r := range recs {
+						a, _ := parseInt(r.a)
+						b, _ := parseInt(r.b)
+						distinct[a], distinct[b] = true, true
+					}
+					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: beyondCountError(opt, base, len(distinct))}
+				}
 				if opt.NumNodes > 0 && v-base >= opt.NumNodes {
 					return nil, &ParseError{File: name, Line: r.line, Value: strconv.Itoa(v), Err: errorf(ErrInvalid, "node number outside the %s declared (integers that are IDs rather than node numbers are read as names with GraphOptions.NamedNodes%s)", wording.Count(opt.NumNodes, "node", "nodes"), then(opt.Spelling.Remedy("named-nodes")))}
 				}
@@ -293,6 +306,9 @@ func oldParseEdgeList(ctx context.Context, lines []string, name string, opt *Gra
 			ents = append(ents, oldEntry{id[r.a], id[r.b], r.w, r.line})
 		}
 		n = len(id)
+		if opt.NumNodes > 0 && n > opt.NumNodes && !counted {
+			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d named nodes, more than the %s %s", n, wording.Count(opt.NumNodes, "node", "nodes"), numNodesOrigin(opt))}
+		}
 		if opt.NumNodes > 0 && n > opt.NumNodes {
 			return nil, &ParseError{File: name, Err: errorf(ErrInvalid, "%d named nodes, more than the %d declared", n, opt.NumNodes)}
 		}
