@@ -572,6 +572,7 @@ func permutedIndexNames(names []string, n int) bool {
 // edge list may leave the last nodes out when they are isolated.
 func readEvalGraph(ctx context.Context, path string, gopt dataset.GraphOptions, n int) (*graph.Graph, []string, error) {
 	gopt.NumNodes = n
+	gopt.NumNodesFrom = "the labels give" // not "declared": the file declares nothing
 	d, err := dataset.ReadGraphFileOptions(ctx, path, gopt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("eval: %w", err)

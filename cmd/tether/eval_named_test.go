@@ -102,7 +102,7 @@ func TestEvalNamedNodes(t *testing.T) {
 	}
 	ordered := evalWriteTemp(t, dir, "ordered.csv", "name,label\n1001,0\n1002,0\n1003,0\n2001,1\n2002,1\n2003,1\n")
 	_, _, err = run(t, "eval", "-truth", ordered, "-pred", pred, "-graph", edges)
-	if err == nil || !strings.Contains(err.Error(), "node number outside the 6 nodes declared (integers that are IDs rather than node numbers are read as names with GraphOptions.NamedNodes; tether eval: -named-nodes)") {
+	if err == nil || !strings.Contains(err.Error(), "node number outside the 6 nodes the labels give (node numbers 0…5, 0-based): if the file's integers are IDs rather than node numbers, read them as names with GraphOptions.NamedNodes; tether eval: -named-nodes") {
 		t.Errorf("same order, without -named-nodes: error %v", err)
 	}
 	for _, c := range []struct {
@@ -173,5 +173,20 @@ func TestClusterSharedGraphLabelLines(t *testing.T) {
 				t.Errorf("error %v, want it to hold %q", err, want)
 			}
 		})
+	}
+}
+
+// TestEvalGraphBeyondLabels: an edge list with more nodes than the labels
+// is an error that says the count comes from the labels; it said "the 4
+// nodes declared" of a file that declares nothing, and pointed to
+// -named-nodes, which cannot fit 5 nodes into 4 labels.
+func TestEvalGraphBeyondLabels(t *testing.T) {
+	dir := t.TempDir()
+	labels := evalWriteTemp(t, dir, "t4", "0\n1\n0\n1\n")
+	edges := evalWriteTemp(t, dir, "g5.txt", "0 1\n1 2\n2 3\n3 4\n")
+	_, _, err := run(t, "eval", "-truth", labels, "-pred", labels, "-graph", edges)
+	if err == nil || !strings.Contains(err.Error(), `g5.txt:4: value "4": invalid input: node number outside the 4 nodes the labels give (node numbers 0…3, 0-based): the file has more than 4 nodes`) ||
+		strings.Contains(err.Error(), "declared") || strings.Contains(err.Error(), "-named-nodes") {
+		t.Errorf("error %v", err)
 	}
 }
