@@ -173,9 +173,7 @@ type edgeParser struct {
 	drain    bool // readLines's error is a line's: read the rest first
 
 	declared bool // the first line declares the node count (WriteEdgeList)
-	// counted: NumNodes is the count the first line declares, the
-	// caller having given none (else the caller's, GraphOptions.NumNodes).
-	counted bool
+	counted  bool // NumNodes is that count, the caller having given none
 	header   int  // line of the header, 0 if none
 	ents     []entry
 
