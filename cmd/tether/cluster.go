@@ -274,7 +274,7 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 			return nil, err
 		}
 		if o.genOut != "" {
-			if err := writeGenerated(ctx, o.m, l.Data, o.genOut, "", !o.quiet); err != nil {
+			if err := writeGenerated(ctx, o.m, l.Data, "cluster", "-gen-out", o.genOut, "", "", !o.quiet); err != nil {
 				return nil, err
 			}
 		}
