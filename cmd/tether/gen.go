@@ -325,6 +325,19 @@ func generatedOutputs(g synth.Generator, outFlag, out, labelsFlag, labelsPath st
 	return outs
 }
 
+// genKNote returns the note of cluster -gen when -k (k > 0) differs from
+// the number of classes generator g made with parameters p, whose
+// reference labels the summary's ARI compares with: moons always makes
+// 2, whatever -k says; a -gen-k of fs sets the others' (input.GenKNote,
+// the job runner's note). "" otherwise. Cost O(1).
+func genKNote(k int, g synth.Generator, p synth.Params, fs *flag.FlagSet) string {
+	set := ""
+	if isSet(fs, "gen-k") {
+		set = "-gen-k"
+	}
+	return input.GenKNote(k, g, p, set, "")
+}
+
 // genFlagError turns generator parameter errors into usage errors.
 func genFlagError(err error) error {
 	if errors.Is(err, synth.ErrInvalid) {
