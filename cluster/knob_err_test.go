@@ -60,3 +60,36 @@ func TestErrKnob(t *testing.T) {
 		})
 	}
 }
+
+// TestKnobRangeMessage: a knob outside its range is named with its own
+// value, an integer knob as an integer, by Run and SetKnobs alike.
+// Before, MaxIter = 99999999 read "MaxIter = 9.9999999e+07".
+func TestKnobRangeMessage(t *testing.T) {
+	g, _ := roMoons(t, 30, 1)
+	pairs := &constraint.Set{N: 30, Pairs: []constraint.Pair{{I: 0, J: 2, Kind: constraint.MustLink}, {I: 0, J: 1, Kind: constraint.CannotLink}}}
+	fg := NewFGPWC()
+	fg.MaxIter = 99999999
+	for _, tc := range []struct {
+		name string
+		m    Method // run as it is
+		set  string // or "" ; else the -set text applied to a default method
+		want string
+	}{
+		{"int, Run", fg, "", "fgpwc: MaxIter = 99999999 is outside its range [0, 1e7]"},
+		{"int, SetKnobs", nil, "MaxIter=99999999", "fgpwc: MaxIter = 99999999 is outside its range [0, 1e7]"},
+		{"int 1e6+1", CCSR{M: 1000001}, "", "ccsr: M = 1000001 is outside its range [0, 1e6]"},
+		{"float", CCSR{Tol: 2.5}, "", "ccsr: Tol = 2.5 is outside its range 0 | [1e-15, 1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			if tc.set != "" {
+				_, err = SetKnobs(NewFGPWC(), []string{tc.set})
+			} else {
+				_, err = Run(context.Background(), tc.m, &Problem{Graph: g, K: 2, Constraints: pairs}, nil)
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+}

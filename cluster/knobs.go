@@ -123,7 +123,9 @@ func knobRange(name string, f reflect.StructField, fv reflect.Value) string {
 		return fmt.Sprintf("%s: knob %s: %v", name, f.Name, err)
 	}
 	if !ok {
-		return fmt.Sprintf("%s: %s = %v is outside its range %s", name, f.Name, x, r)
+		// The field's own value: an integer knob as an integer
+		// (MaxIter = 99999999, not 9.9999999e+07).
+		return fmt.Sprintf("%s: %s = %v is outside its range %s", name, f.Name, fv.Interface(), r)
 	}
 	return ""
 }
