@@ -649,7 +649,7 @@ func (a Auto) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		folds = AutoDefaultFolds
 	}
 	if folds < 2 {
-		return nil, fmt.Errorf("%w: auto: Folds = %d, want ≥ 2", ErrInvalid, a.Folds)
+		return nil, knobInvalid("auto: Folds = %d, want ≥ 2", a.Folds)
 	}
 	quiet := *s
 	quiet.Recorder = nil

@@ -189,21 +189,21 @@ func (c CCSR) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 		m = min(ccsrDefaultM, n-1)
 	}
 	if m < 1 || m >= n {
-		return nil, fmt.Errorf("%w: ccsr: M = %d, want 1 ≤ M < n = %d", ErrInvalid, m, n)
+		return nil, knobInvalid("ccsr: M = %d, want 1 ≤ M < n = %d", m, n)
 	}
 	tol := c.Tol
 	if tol == 0 {
 		tol = ccsrDefaultTol
 	}
 	if !(tol > 0 && tol < 1) {
-		return nil, fmt.Errorf("%w: ccsr: Tol = %v, want 0 < Tol < 1", ErrInvalid, tol)
+		return nil, knobInvalid("ccsr: Tol = %v, want 0 < Tol < 1", tol)
 	}
 	maxIter := c.MaxIter
 	if maxIter == 0 {
 		maxIter = ccsrDefaultMaxIter
 	}
 	if maxIter < 0 {
-		return nil, fmt.Errorf("%w: ccsr: MaxIter = %d, want ≥ 0", ErrInvalid, maxIter)
+		return nil, knobInvalid("ccsr: MaxIter = %d, want ≥ 0", maxIter)
 	}
 	pairs, warnings, err := supervisionPairsContext(ctx, "ccsr", p, s, allPairs)
 	if err != nil {

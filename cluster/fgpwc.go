@@ -258,7 +258,7 @@ func (f FGPWC) withDefaults() (FGPWC, error) {
 		return f, err
 	}
 	bad := func(name string, v float64) error {
-		return fmt.Errorf("%w: fgpwc: %s = %v", ErrInvalid, name, v)
+		return knobInvalid("fgpwc: %s = %v", name, v)
 	}
 	for _, x := range []struct {
 		name string
@@ -275,10 +275,10 @@ func (f FGPWC) withDefaults() (FGPWC, error) {
 		return f, bad("FTol", f.FTol)
 	}
 	if f.M < 0 {
-		return f, fmt.Errorf("%w: fgpwc: M = %d, want ≥ 0 (0 for automatic)", ErrInvalid, f.M)
+		return f, knobInvalid("fgpwc: M = %d, want ≥ 0 (0 for automatic)", f.M)
 	}
 	if f.MaxIter < 0 || f.TuneFolds < 0 || f.TuneFolds == 1 {
-		return f, fmt.Errorf("%w: fgpwc: MaxIter = %d, TuneFolds = %d: want ≥ 0 (and TuneFolds ≠ 1)", ErrInvalid, f.MaxIter, f.TuneFolds)
+		return f, knobInvalid("fgpwc: MaxIter = %d, TuneFolds = %d: want ≥ 0 (and TuneFolds ≠ 1)", f.MaxIter, f.TuneFolds)
 	}
 	if f.Laplacian < FGPWCSymmetric || f.Laplacian > FGPWCAutoLaplacian {
 		return f, fmt.Errorf("%w: fgpwc: unknown Laplacian %d (want FGPWCSymmetric, FGPWCUnnormalized or FGPWCAutoLaplacian)", ErrInvalid, int(f.Laplacian))

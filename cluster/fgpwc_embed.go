@@ -104,7 +104,7 @@ func (f FGPWC) basis(ctx context.Context, g *graph.Graph, s *Settings) (*FGPWCBa
 		return nil, fmt.Errorf("%w: fgpwc: the graph has %d node; the embedding needs at least 2", ErrInvalid, n)
 	}
 	if f.M >= n {
-		return nil, fmt.Errorf("%w: fgpwc: M = %d, want M ≤ n − 1 = %d (u_1 is dropped)", ErrInvalid, f.M, n-1)
+		return nil, knobInvalid("fgpwc: M = %d, want M ≤ n − 1 = %d (u_1 is dropped)", f.M, n-1)
 	}
 	if iso := g.Isolated(); len(iso) > 0 {
 		return nil, fmt.Errorf("%w: %w: fgpwc: node %d has degree 0 (%s), so L_sym is undefined; add self loops %s or drop the nodes of degree 0", ErrInvalid, graph.ErrIsolated, iso[0], wording.Count(len(iso), "isolated node", "isolated nodes"), s.selfLoops())

@@ -52,9 +52,32 @@ func Knobs(m Method) []Knob {
 	return out
 }
 
-// checkKnobs returns an error wrapping ErrInvalid for the first numeric
-// knob of m whose value lies outside its range tag, or whose range tag
-// cannot be parsed (a bug of the method, reported rather than ignored).
+// ErrKnob is wrapped, besides ErrInvalid, by the errors that refuse the
+// value of a method's knob: a value outside its range tag (Knob; Run
+// checks them before the method runs), or one that the problem or the
+// method's other knobs rule out (ccsr's and fgpwc's M ≥ n, opplc's and
+// plmeans' α ≤ −θ, cpca's and clpp's Dim above the number of features,
+// auto's Folds = 1). A command line can tell a value its user gave (tether
+// cluster -set) from bad data by it.
+var ErrKnob = errors.New("cluster: knob out of range")
+
+// knobInvalid returns the error "ErrInvalid's text: the formatted
+// message", wrapping ErrInvalid and ErrKnob.
+func knobInvalid(format string, args ...any) error {
+	return knobError{fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)}
+}
+
+// knobError is an error of knobInvalid: its text and chain are those of
+// the wrapped error, and it is ErrKnob too.
+type knobError struct{ error }
+
+func (e knobError) Unwrap() error        { return e.error }
+func (e knobError) Is(target error) bool { return target == ErrKnob }
+
+// checkKnobs returns an error wrapping ErrInvalid and ErrKnob for the
+// first numeric knob of m whose value lies outside its range tag, or
+// whose range tag cannot be parsed (a bug of the method, reported rather
+// than ignored).
 func checkKnobs(m Method) error {
 	if err := nilMethod(m); err != nil {
 		return err
@@ -71,7 +94,7 @@ func checkKnobs(m Method) error {
 			continue
 		}
 		if msg := knobRange(m.Name(), f, v.FieldByIndex(f.Index)); msg != "" {
-			return fmt.Errorf("%w: %s", ErrInvalid, msg)
+			return knobInvalid("%s", msg)
 		}
 	}
 	return nil
@@ -100,7 +123,9 @@ func knobRange(name string, f reflect.StructField, fv reflect.Value) string {
 		return fmt.Sprintf("%s: knob %s: %v", name, f.Name, err)
 	}
 	if !ok {
-		return fmt.Sprintf("%s: %s = %v is outside its range %s", name, f.Name, x, r)
+		// The field's own value: an integer knob as an integer
+		// (MaxIter = 99999999, not 9.9999999e+07).
+		return fmt.Sprintf("%s: %s = %v is outside its range %s", name, f.Name, fv.Interface(), r)
 	}
 	return ""
 }

@@ -491,7 +491,7 @@ func projDim(name string, cov []float64, share float64, dim, d int) (int, error)
 	}
 	if dim > 0 {
 		if dim > d {
-			return 0, fmt.Errorf("%w: %s: Dim = %d exceeds the %d features", ErrInvalid, name, dim, d)
+			return 0, knobInvalid("%s: Dim = %d exceeds the %d features", name, dim, d)
 		}
 		return dim, nil
 	}

@@ -85,7 +85,7 @@ type OPPLC struct {
 	Alpha float64 `doc:"Pitman–Yor concentration α, α > −θ (NewOPPLC: 0)" range:"(-1, 1e9]"`
 	// Theta is the Pitman–Yor discount θ ∈ [0, 1). NewOPPLC sets 0.1, the
 	// best of the thesis's grid (§5.3.4).
-	Theta float64 `doc:"Pitman–Yor discount θ in [0, 1) (NewOPPLC: 0.1)" range:"[0, 1)"`
+	Theta float64 `doc:"Pitman–Yor discount θ in [0, 1), with α > −θ: θ = 0 needs α > 0 (NewOPPLC: 0.1)" range:"[0, 1)"`
 	// Scale maps the affinity to [0,1]: OPPLCScaleNone (the zero value)
 	// requires it there, OPPLCScaleMax divides by the largest weight.
 	Scale OPPLCScale `doc:"mapping of W to [0,1]: none (require it) or max (divide by the largest weight)"`
@@ -147,10 +147,10 @@ func (o OPPLC) Partition(ctx context.Context, p *Problem, s *Settings) (*Result,
 		return nil, err
 	}
 	if !(o.Theta >= 0 && o.Theta < 1) {
-		return nil, fmt.Errorf("%w: opplc: θ = %v, want 0 ≤ θ < 1", ErrInvalid, o.Theta)
+		return nil, knobInvalid("opplc: θ = %v, want 0 ≤ θ < 1", o.Theta)
 	}
 	if !(o.Alpha > -o.Theta) || math.IsInf(o.Alpha, 1) {
-		return nil, fmt.Errorf("%w: opplc: α = %v ≤ −θ = %v, want α > −θ (the Pitman–Yor range; NewOPPLC gives α = 0, θ = 0.1)", ErrInvalid, o.Alpha, 0-o.Theta) // 0 − θ: never "-0"
+		return nil, knobInvalid("opplc: α = %v ≤ −θ = %v, want α > −θ (the Pitman–Yor range; NewOPPLC gives α = 0, θ = 0.1)", o.Alpha, 0-o.Theta) // 0 − θ: never "-0"
 	}
 	if o.Scale != OPPLCScaleNone && o.Scale != OPPLCScaleMax {
 		return nil, fmt.Errorf("%w: opplc: unknown scale %d", ErrInvalid, int(o.Scale))

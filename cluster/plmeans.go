@@ -187,16 +187,16 @@ func (m PLMeans) params() (plParams, error) {
 		p.maxIter = 100
 	}
 	if !(p.theta >= 0 && p.theta < 1) {
-		return p, fmt.Errorf("%w: plmeans: θ = %v, want 0 ≤ θ < 1", ErrInvalid, p.theta)
+		return p, knobInvalid("plmeans: θ = %v, want 0 ≤ θ < 1", p.theta)
 	}
 	if !(p.alpha > -p.theta) || math.IsInf(p.alpha, 1) {
-		return p, fmt.Errorf("%w: plmeans: α = %v, want a finite α > −θ = %v", ErrInvalid, p.alpha, 0-p.theta) // 0 − θ: never "-0"
+		return p, knobInvalid("plmeans: α = %v, want a finite α > −θ = %v", p.alpha, 0-p.theta) // 0 − θ: never "-0"
 	}
 	if !(p.sigma > 0) || math.IsInf(p.sigma, 1) {
-		return p, fmt.Errorf("%w: plmeans: σ = %v, want a finite σ > 0", ErrInvalid, p.sigma)
+		return p, knobInvalid("plmeans: σ = %v, want a finite σ > 0", p.sigma)
 	}
 	if p.maxIter < 1 {
-		return p, fmt.Errorf("%w: plmeans: MaxIter = %d, want ≥ 1", ErrInvalid, p.maxIter)
+		return p, knobInvalid("plmeans: MaxIter = %d, want ≥ 1", p.maxIter)
 	}
 	return p, nil
 }

@@ -246,6 +246,18 @@ func BuildNeighbors(ctx context.Context, x *mat.Dense, s Spec, rec progress.Reco
 	return BuildNeighborsSpelled(ctx, x, s, rec, nil)
 }
 
+// fullGraphBytes formats the memory of the weights of a full graph on n
+// points, 12 bytes each of the n(n − 1) stored entries (an int32 column
+// index and a float64 weight), with wording.Bytes's unit: "1.0 MiB" for
+// n = 300, where gigabytes read "0.0 GB". Cost O(1).
+func fullGraphBytes(n int) string {
+	b := 12 * float64(n) * float64(n-1)
+	if b >= 1<<62 {
+		return fmt.Sprintf("%.3g GiB", b/(1<<30))
+	}
+	return wording.Bytes(int64(b))
+}
+
 // BuildNeighborsSpelled is BuildNeighbors whose errors name the remedies
 // they suggest (Spec.MaxFull, Spec.Sigma, scaling the features) as sp
 // spells them for a front end's users ("(Spec.MaxFull; tether:
@@ -285,8 +297,8 @@ func BuildNeighborsSpelled(ctx context.Context, x *mat.Dense, s Spec, rec progre
 		}
 	case Full:
 		if n > maxFull {
-			return nil, nil, specErrorf("graph: a full graph on n = %d points stores %d weights (%.1f GB), above the limit n ≤ %d %s; use a k-NN graph",
-				n, n*(n-1), 12*float64(n)*float64(n-1)/1e9, maxFull, remedy(sp, "Spec.MaxFull", "max-full"))
+			return nil, nil, specErrorf("graph: a full graph on n = %d points stores %d weights (%s), above the limit n ≤ %d %s; use a k-NN graph",
+				n, n*(n-1), fullGraphBytes(n), maxFull, remedy(sp, "Spec.MaxFull", "max-full"))
 		}
 	default:
 		return nil, nil, specErrorf("graph: unknown graph kind %d", int(s.Kind))

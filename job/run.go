@@ -431,24 +431,16 @@ func load(ctx context.Context, s *Spec, root string, files Files) (*input.Data, 
 
 // genKNote returns the note of a job whose k (> 0) differs from the
 // number of classes its generator g made with parameters p (g.Classes, or
-// p.K), "" otherwise. tether cluster's -gen-k follows -k when only -k is
-// given; a job's generator does not follow k: gen_params "k" sets its
-// classes, and without it the generator's default does (blobs 3, sbm 2).
+// p.K), "" otherwise (input.GenKNote, which tether cluster -gen says too).
+// tether cluster's -gen-k follows -k when only -k is given; a job's
+// generator does not follow k: gen_params "k" sets its classes, and
+// without it the generator's default does (blobs 3, sbm 2).
 func genKNote(s *Spec, g synth.Generator, p synth.Params) string {
-	classes := g.Classes
-	if classes == 0 {
-		classes = p.K
+	set := ""
+	if _, ok := s.GenParams["k"]; ok {
+		set = `gen_params "k"`
 	}
-	if s.K <= 0 || classes <= 0 || classes == s.K {
-		return ""
-	}
-	if _, set := s.GenParams["k"]; set {
-		return fmt.Sprintf("k = %d, but gen %s made %d classes (gen_params \"k\")", s.K, g.Name, classes)
-	}
-	if g.Classes > 0 {
-		return fmt.Sprintf("k = %d, but gen %s always makes %d classes", s.K, g.Name, classes)
-	}
-	return fmt.Sprintf("k = %d, but gen %s made %d classes, its default: a job's k does not set the generator's classes, gen_params \"k\" does (tether cluster's -gen-k follows -k)", s.K, g.Name, classes)
+	return input.GenKNote(s.K, g, p, set, `a job's k does not set the generator's classes, gen_params "k" does (tether cluster's -gen-k follows -k)`)
 }
 
 // readLocal returns the content of the local file name, opened with

@@ -42,8 +42,8 @@ type GOF struct {
 	// Exceed, as a set as far from a power law as one can be.
 	Unfitted int
 	// Redrawn counts the synthetic tail values that the fitted law drew
-	// beyond the largest float64 (when α is close to 1) and that were
-	// drawn again (see GoodnessOfFit).
+	// beyond the largest float64 M (likely when α is close to 1 or x_min
+	// close to M) and that were drawn again (see GoodnessOfFit).
 	Redrawn int
 }
 
@@ -65,10 +65,11 @@ const maxOverflow = 0.5
 // its KS distance compared with the observed one. Clauset et al. rule the
 // power law out when P ≤ 0.1.
 //
-// A fitted α close to 1 gives a tail so heavy that a draw can exceed the
-// largest float64, P(X > M) = (M/x_min)^{1−α} for the continuous law. Such a
-// value is drawn again: the synthetic sets follow the law conditioned on
-// being representable, as the observed values are (GOF.Redrawn counts them;
+// A fitted α close to 1, or an x_min close to the largest float64 M,
+// gives a law whose draws can exceed M, P(X > M) = (M/x_min)^{1−α} for
+// the continuous law. Such a value is drawn again: the synthetic sets
+// follow the law conditioned on being representable, as the observed
+// values are (GOF.Redrawn counts them;
 // before, the set failed to fit and counted as exceeding, which pushed P
 // towards "plausible"). When that probability is above ½, GoodnessOfFit
 // returns an error wrapping ErrInvalid instead; for the continuous MLE of

@@ -78,7 +78,8 @@ func NewSampler(alpha, xmin float64, discrete bool) (*Sampler, error) {
 // OverflowProb returns the probability that one draw exceeds the largest
 // float64 M, (M/x_min)^{1−α} (for the discrete law, the same tail
 // approximately): a draw beyond M is +Inf. It is not negligible only for α
-// close to 1 (about e⁻¹ for α = 1 + 1/ln(M/x_min)). Cost O(1).
+// close to 1 (about e⁻¹ for α = 1 + 1/ln(M/x_min)) or x_min close to M
+// (0.013 for α = 4.4, x_min = 5e307). Cost O(1).
 func (s *Sampler) OverflowProb() float64 {
 	return math.Exp((1 - s.alpha) * (safelog.Log(math.MaxFloat64) - safelog.Log(s.xmin)))
 }

@@ -273,8 +273,11 @@ func (o *inputOptions) load(ctx context.Context, rec *stderrRecorder, k int) (_ 
 		} else if err != nil {
 			return nil, err
 		}
+		if note := genKNote(k, g, p, o.flags); note != "" {
+			l.Notes = append(l.Notes, note)
+		}
 		if o.genOut != "" {
-			if err := writeGenerated(ctx, o.m, l.Data, o.genOut, "", !o.quiet); err != nil {
+			if err := writeGenerated(ctx, o.m, l.Data, "cluster", "-gen-out", o.genOut, "", "", !o.quiet); err != nil {
 				return nil, err
 			}
 		}

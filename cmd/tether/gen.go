@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -80,7 +81,7 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	bindGenParams(fs, "", "k", "number of classes: interlaced, blobs, sbm, dcsbm (0: the generator's default; moons, xor and circles always make 2, and accept only 0 or 2)")
 	fs.Uint64Var(&f.seed, "seed", synth.DefaultSeed, "random seed")
 	fs.StringVar(&f.out, "o", "", "output file (default standard output)")
-	fs.StringVar(&f.labels, "labels", "", "sbm, dcsbm: labels file (default: the -o file with extension .labels)")
+	fs.StringVar(&f.labels, "labels", "", "sbm, dcsbm: labels file (default: the -o file with extension .labels; none, with a note, when -o is standard output or not a regular file, such as /dev/null)")
 
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		f.kind, args = args[0], args[1:]
@@ -128,7 +129,7 @@ func runGen(ctx context.Context, m *Main, args []string) error {
 	} else if err != nil {
 		return err
 	}
-	if err := writeGenerated(ctx, m, d, f.out, f.labels, true); err != nil {
+	if err := writeGenerated(ctx, m, d, "gen", "-o", f.out, "-labels", f.labels, true); err != nil {
 		return err
 	}
 	if g.Name == "dcsbm" {
@@ -233,9 +234,12 @@ func unusedGenFlag(cmd string, g synth.Generator, fs *flag.FlagSet, flagOf map[s
 // points as CSV with a "label" column; a graph as an edge list (Matrix
 // Market when out ends in .mtx or .mm, the extensions the graph readers
 // read as Matrix Market) plus its labels to labelsPath (default: out
-// with extension .labels). report names each file written on standard
-// error (writeReported).
-func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath string, report bool) error {
+// with extension .labels, unless out is standard output or not a regular
+// file, such as /dev/null: then a note of command cmd says that the labels
+// were not written, naming outFlag and labelsFlag, the flags of out and
+// labelsPath, labelsFlag "" when cmd has none). report names each file
+// written on standard error (writeReported) and prints that note.
+func writeGenerated(ctx context.Context, m *Main, d *input.Data, cmd, outFlag, out, labelsFlag, labelsPath string, report bool) error {
 	if d.Graph == nil {
 		_, cols := d.X.Dims()
 		t := &dataset.Table{X: d.X, Labels: d.Truth}
@@ -253,20 +257,49 @@ func writeGenerated(ctx context.Context, m *Main, d *input.Data, out, labelsPath
 	}
 	lp := generatedLabelsPath(out, labelsPath)
 	if lp == "" {
-		fmt.Fprintln(m.Stderr, "tether gen: labels not written (use -labels FILE or -o FILE)")
+		if report {
+			fmt.Fprintln(m.Stderr, labelsDroppedNote(cmd, outFlag, labelsFlag, out))
+		}
 		return nil
 	}
 	return m.writeReported(ctx, lp, report, func(w io.Writer) error { return dataset.WriteLabels(w, d.Truth) })
 }
 
+// labelsDroppedNote is the note of writeGenerated when a graph's labels
+// have no file (generatedLabelsPath gives ""): out, of flag outFlag of
+// command cmd, is standard output, or a device, FIFO or other file that
+// is not a regular one, beside which no FILE.labels is made. labelsFlag
+// names the flag that gives the labels a file ("" when cmd has none).
+func labelsDroppedNote(cmd, outFlag, labelsFlag, out string) string {
+	where := outFlag + " " + out + " is not a regular file"
+	if out == "" || isStdout(out) {
+		where = "the graph went to standard output"
+	}
+	fix := "give " + outFlag + " a regular file: they go beside it, with extension .labels"
+	if labelsFlag != "" {
+		fix = "give " + labelsFlag + " FILE, or " + outFlag + " a regular file: they go beside it, with extension .labels"
+	}
+	return fmt.Sprintf("tether %s: note: the labels of the generated graph were not written: %s (%s)", cmd, where, fix)
+}
+
 // generatedLabelsPath is the file of writeGenerated's labels of a graph:
-// labelsPath, else out with extension .labels when out is a file, else ""
-// (none written).
+// labelsPath, else out with extension .labels when out is a regular file
+// or a new one, else "" (none written: out is standard output, or a
+// device such as /dev/null, a FIFO … beside which tether makes no file).
 func generatedLabelsPath(out, labelsPath string) string {
-	if labelsPath == "" && out != "" && !isStdout(out) {
+	if labelsPath == "" && out != "" && !isStdout(out) && !isSpecialFile(out) {
 		return strings.TrimSuffix(out, filepath.Ext(out)) + ".labels"
 	}
 	return labelsPath
+}
+
+// isSpecialFile reports whether path exists and is neither a regular
+// file nor a directory (after symbolic links): a device such as
+// /dev/null, a FIFO, a socket. Writing to one writes to it directly
+// (atomicfile.Stage), and no file goes beside it. Cost: one stat.
+func isSpecialFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
 }
 
 // generatedOutputs lists the files writeGenerated writes for generator g
@@ -290,6 +323,19 @@ func generatedOutputs(g synth.Generator, outFlag, out, labelsFlag, labelsPath st
 		outs = append(outs, pathFlag{flag, generatedLabelsPath(out, labelsPath)})
 	}
 	return outs
+}
+
+// genKNote returns the note of cluster -gen when -k (k > 0) differs from
+// the number of classes generator g made with parameters p, whose
+// reference labels the summary's ARI compares with: moons always makes
+// 2, whatever -k says; a -gen-k of fs sets the others' (input.GenKNote,
+// the job runner's note). "" otherwise. Cost O(1).
+func genKNote(k int, g synth.Generator, p synth.Params, fs *flag.FlagSet) string {
+	set := ""
+	if isSet(fs, "gen-k") {
+		set = "-gen-k"
+	}
+	return input.GenKNote(k, g, p, set, "")
 }
 
 // genFlagError turns generator parameter errors into usage errors.

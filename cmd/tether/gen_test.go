@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -317,5 +318,40 @@ func TestGenNoiseOverflow(t *testing.T) {
 	}
 	if _, _, err := run(t, "cluster", "-gen", "moons", "-noise", "1e308", "-quiet", "-o", filepath.Join(dir, "c.txt")); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "noise = 1e+308") {
 		t.Errorf("cluster -gen moons -noise 1e308: error %v, want a usage error naming the noise", err)
+	}
+}
+
+// TestClusterGenKNote: cluster -gen notes a -k that differs from the
+// number of classes the generator made (whose reference labels the ARI
+// compares with), in the job runner's words (input.GenKNote): moons
+// always makes 2; blobs makes -gen-k's when given, else -k's. Before,
+// -gen moons -k 3 said nothing.
+func TestClusterGenKNote(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		note string // "" for none
+	}{
+		{[]string{"-gen", "moons", "-k", "3"}, "note: k = 3, but gen moons always makes 2 classes"},
+		{[]string{"-gen", "circles", "-k", "4"}, "note: k = 4, but gen circles always makes 2 classes"},
+		{[]string{"-gen", "moons", "-k", "2"}, ""},
+		{[]string{"-gen", "blobs", "-k", "4"}, ""},
+		{[]string{"-gen", "blobs", "-k", "3", "-gen-k", "4"}, "note: k = 3, but gen blobs made 4 classes (-gen-k)"},
+		{[]string{"-gen", "blobs", "-k", "4", "-gen-k", "4"}, ""},
+	} {
+		args := append([]string{"cluster", "-n", "120", "-o", filepath.Join(t.TempDir(), "l.txt")}, tc.args...)
+		out, stderr, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", args, err, stderr)
+		}
+		notes := regexp.MustCompile(`(?m)^tether cluster: note: k = .*$`).FindAllString(stderr, -1)
+		switch {
+		case tc.note == "" && len(notes) > 0:
+			t.Errorf("%q: unexpected %q", tc.args, notes)
+		case tc.note != "" && (len(notes) != 1 || !strings.HasSuffix(notes[0], tc.note)):
+			t.Errorf("%q: notes %q, want one ending %q", tc.args, notes, tc.note)
+		}
+		if tc.note != "" && !strings.Contains(out, "ARI") {
+			t.Errorf("%q: summary without ARI:\n%s", tc.args, out)
+		}
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/atomicfile"
 	"github.com/tether-sc/tether/internal/interrupt"
 	"github.com/tether-sc/tether/internal/memlimit"
@@ -68,10 +70,11 @@ func (m *Main) exitStatus(ctx context.Context, err error) int {
 var errInterrupted = errors.New("interrupted")
 
 // exitCode prints err and returns the process's exit status: 0 on success
-// (or -h), 2 for a usage error (errUsage: a flag or argument the command
+// (or -h), 2 for a usage error (isUsage: a flag or argument the command
 // cannot parse or use, a value the user gave that is invalid for this
 // input, such as -k above the number of nodes or below the classes of
-// -partial-labels), 130 when interrupted (whatever the command returned:
+// -partial-labels, a knob of -set or a graph flag the input rules out),
+// 130 when interrupted (whatever the command returned:
 // a command that finished its write after the signal has still been
 // interrupted; but see Main.exitStatus for tether serve), 141 and no message when standard output or error lost its
 // reader (errBrokenPipe, likewise), 1 otherwise (unreadable or invalid
@@ -89,12 +92,25 @@ func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, errUsage):
+	case isUsage(err):
 		fmt.Fprintln(stderr, "tether:", err)
 		return 2
 	}
 	fmt.Fprintln(stderr, "tether:", err)
 	return 1
+}
+
+// isUsage reports whether err is a usage error (exit status 2): one
+// marked errUsage by the command, or a library error that refuses a value
+// the command line gave, found only once the input is known: a method's
+// knob that the input or the other knobs rule out (cluster.ErrKnob:
+// -set M=300 on 300 rows, opplc's -set Theta=0 with α = 0) and graph
+// flags that the input rules out (graph.ErrSpec: -graph full above
+// -max-full, an -eps graph above its limit). The other errors of an
+// invalid problem (cluster.ErrInvalid: the data, the side information),
+// numerical failures and I/O errors are not. Cost O(depth of err's chain).
+func isUsage(err error) bool {
+	return errors.Is(err, errUsage) || errors.Is(err, cluster.ErrKnob) || errors.Is(err, graph.ErrSpec)
 }
 
 // untilDone runs f in a goroutine and waits for it to return or for ctx to
@@ -282,7 +298,7 @@ func (m *Main) usage(w io.Writer) {
 	}
 	fmt.Fprintln(&b, "\nRun \"tether <command> -h\" or \"tether help <command>\" for the flags of a command.")
 	fmt.Fprintln(&b, "\nOutput files (-o, -plot, -graph-out, …) are written whole or not at all, and all of them\nonly when the command succeeds: an interrupted or failed command leaves none behind,\nnor their hidden temporary files, even when a second Ctrl-C ends it at once. Missing\nfolders on their paths are created (and removed again on failure). An output that\ncannot be written (a folder, a path under a file or in a folder that cannot be created\nor written) is a usage error, found before the command reads its input.")
-	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels), 130 when interrupted, 141 when the reader of its output\ngoes away (tether … | head, on Unix: the command stops as a first Ctrl-C stops it,\nkeeping only the outputs it was already putting in place), 1 for any other failure\n(unreadable or invalid data, a numerical failure).")
+	fmt.Fprintln(&b, "\nExit status: 0 on success, 2 for a usage error (a flag the command cannot read or use,\nor a value invalid for the input, such as -k above the number of nodes or below the\nclasses of -partial-labels, a -set knob or a graph flag the input rules out: -set M=300\non 300 rows, -graph full above -max-full, -gen with -n 1), 130 when interrupted, 141\nwhen the reader of its output goes away (tether … | head, on Unix: the command stops as\na first Ctrl-C stops it, keeping only the outputs it was already putting in place), 1 for\nany other failure (unreadable or invalid data, a numerical failure).")
 	io.WriteString(w, citeSources(b.String()))
 }
 

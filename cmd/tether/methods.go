@@ -31,15 +31,20 @@ func runMethods(ctx context.Context, m *Main, args []string) error {
 	switch len(rest) {
 	case 0:
 	case 1:
+		// The spellings -method takes (cluster.New: any case, blanks
+		// around), and its error for an unknown name, with a suggestion.
+		meth, err := cluster.New(rest[0])
+		if err != nil {
+			return usagef("methods", "%v", err)
+		}
 		var one []cluster.Info
 		for _, i := range list {
-			if i.Name == rest[0] {
+			if i.Name == meth.Name() {
 				one = append(one, i)
 			}
 		}
 		if one == nil {
-			_, err := cluster.New(rest[0])
-			return usagef("methods", "%v", err)
+			return fmt.Errorf("methods: %s is made by cluster.New but not listed by cluster.Methods", meth.Name())
 		}
 		list = one
 	default:

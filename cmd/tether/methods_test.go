@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -193,6 +195,60 @@ func TestReadmeMethodsTable(t *testing.T) {
 			t.Errorf("README's methods table lacks %s", i.Name)
 		case got != want:
 			t.Errorf("README's methods table: %s's supervision is %q, want %q", i.Name, got, want)
+		}
+	}
+}
+
+// TestMethodsSpelling: methods takes a method's name as cluster -method
+// does (cluster.New: any case, blanks around), and prints what the
+// registered spelling prints; an unknown name is a usage error naming
+// it, with a suggestion when one is close. Before, "methods FGPWC"
+// failed with "usage: methods: <nil>".
+func TestMethodsSpelling(t *testing.T) {
+	for _, i := range cluster.Methods() {
+		if got := i.New().Name(); got != i.Name {
+			t.Errorf("%s: New().Name() = %q", i.Name, got)
+		}
+	}
+	for _, tc := range []struct {
+		args []string // the spelling tried
+		same []string // the command whose output it must equal
+	}{
+		{[]string{"methods", "FGPWC"}, []string{"methods", "fgpwc"}},
+		{[]string{"methods", "Njw"}, []string{"methods", "njw"}},
+		{[]string{"methods", " fast-GE2-bh "}, []string{"methods", "fast-ge2-bh"}},
+		{[]string{"methods", "-json", "NJW"}, []string{"methods", "-json", "njw"}},
+	} {
+		want, _, err := run(t, tc.same...)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.same, err)
+		}
+		got, stderr, err := run(t, tc.args...)
+		if err != nil || got != want {
+			t.Errorf("%q: err %v, stderr %q; output equal to %q's: %v", tc.args, err, stderr, tc.same, got == want)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		want []string // in the error
+	}{
+		{"nosuch", []string{"usage: methods: ", `unknown method "nosuch"`, "known: auto"}},
+		{"fgpcw", []string{"usage: methods: ", `unknown method "fgpcw"`, "did you mean fgpwc?"}},
+		{"", []string{"usage: methods: ", `unknown method ""`}},
+	} {
+		var out, errb bytes.Buffer
+		m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}
+		err := m.Run(context.Background(), []string{"methods", tc.name})
+		if code := exitCode(context.Background(), err, &errb); code != 2 {
+			t.Errorf("methods %q: exit %d, want 2 (%v)", tc.name, code, err)
+		}
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("methods %q: error %v lacks %q", tc.name, err, w)
+			}
+		}
+		if strings.Contains(errb.String(), "<nil>") {
+			t.Errorf("methods %q: %q", tc.name, errb.String())
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 // bindGraphSpec binds the fields of s to the flags -graph, -knn, -eps,
 // -affinity and -sigma of fs, with s's current values as defaults.
 func bindGraphSpec(fs *flag.FlagSet, s *graph.Spec) {
-	fs.Var(graphKindValue{textVar(&s.Kind)}, "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (scikit-learn's nearest_neighbors)"+unnamedDefault(s.Kind))
+	fs.Var(graphKindValue{textVar(&s.Kind)}, "graph", "graph kind: knn (either is a neighbour), mknn (mutual), full, eps, sknn (the edges of scikit-learn's affinity=\"nearest_neighbors\" graph; that graph itself with -affinity binary only: rbf and cosine weight its edges)"+unnamedDefault(s.Kind))
 	fs.Var(intIn(&s.K, 1, 1<<30), "knn", "`neighbours` of the k-NN graphs")
 	fs.Var(positiveFloat{&s.Eps}, "eps", "radius of the eps graph, a positive number (required by -graph eps)")
 	fs.Var(textVar(&s.Affinity), "affinity", "edge weights: rbf, cosine, binary"+unnamedDefault(s.Affinity))

@@ -101,3 +101,23 @@ func TestEnumFlagsCheckedWhenUnused(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphHelpSklearn: -graph's help says that sknn matches
+// scikit-learn's nearest_neighbors graph with -affinity binary only (its
+// default rbf weights the same edges), in every command that binds it.
+// Before, it said "scikit-learn's nearest_neighbors" alone.
+func TestGraphHelpSklearn(t *testing.T) {
+	for _, cmd := range []string{"cluster", "serve"} {
+		stdout, stderr, _ := run(t, cmd, "-h")
+		help := stdout + stderr
+		i := strings.Index(help, "\n  -graph ")
+		if i < 0 {
+			t.Errorf("%s -h lacks -graph", cmd)
+			continue
+		}
+		entry, _, _ := strings.Cut(help[i+1:], "\n  -")
+		if !strings.Contains(entry, `sknn (the edges of scikit-learn's affinity="nearest_neighbors" graph; that graph itself with -affinity binary only`) {
+			t.Errorf("%s -h on -graph: %q", cmd, entry)
+		}
+	}
+}

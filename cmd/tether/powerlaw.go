@@ -233,10 +233,27 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 			fmt.Fprintf(tw, "unfitted\t%d\tsynthetic sets that could not be fitted, counted as exceeding\n", rep.Unfitted)
 		}
 		if rep.Redrawn > 0 {
-			fmt.Fprintf(tw, "redrawn\t%d\tsynthetic values beyond the largest float64, drawn again (α close to 1)\n", rep.Redrawn)
+			fmt.Fprintf(tw, "redrawn\t%d\tsynthetic values beyond the largest float64, drawn again: %s\n", rep.Redrawn, redrawCause(float64(rep.Alpha), rep.Xmin, rep.Discrete))
 		}
 	}
 	return tw.Flush()
+}
+
+// redrawCause says why the bootstrap of a power law fitted with alpha and
+// xmin redraws values: a draw exceeds the largest float64 M with
+// probability (M/x_min)^{1−α} (powerlaw.Sampler.OverflowProb), which is
+// not negligible when α − 1 or ln(M/x_min) is small. The cause named is
+// x_min when it lies above √M (ln(M/x_min) less than half of ln M, about
+// 354), else α. Cost O(1) (the discrete law's sampler, O(its table)).
+func redrawCause(alpha, xmin float64, discrete bool) string {
+	prob := "often"
+	if s, err := powerlaw.NewSampler(alpha, xmin, discrete); err == nil {
+		prob = fmt.Sprintf("with probability %.3g", s.OverflowProb())
+	}
+	if xmin > math.Sqrt(math.MaxFloat64) {
+		return fmt.Sprintf("x_min = %g is within a factor %.3g of it, and a draw of the fitted law passes it %s", xmin, math.MaxFloat64/xmin, prob)
+	}
+	return fmt.Sprintf("α = %.6g is close to 1, and a draw of the fitted law's heavy tail passes it %s", alpha, prob)
 }
 
 const plSampleUsage = `powerlaw sample -alpha A -n N [-xmin X] [-discrete] [-seed S] [-o FILE]

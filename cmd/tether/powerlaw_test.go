@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -345,5 +347,56 @@ func TestPowerlawFitJSONNonFinite(t *testing.T) {
 		if want := `"stderr":` + tc.want + `,`; err != nil || !strings.Contains(string(b), want) {
 			t.Errorf("StdErr %v: %s (%v), want %s", tc.v, b, err, want)
 		}
+	}
+}
+
+// TestPowerlawRedrawnCause: the bootstrap's line of redrawn values names
+// what makes the fitted law pass the largest float64 M, whose probability
+// per draw is (M/x_min)^{1−α}: x_min within a small factor of M (values
+// near 1e308, α ≈ 4.4), or α close to 1 (x_min = 1, α ≈ 1.005). Before,
+// both said "(α close to 1)".
+func TestPowerlawRedrawnCause(t *testing.T) {
+	draw := func(alpha, xmin float64, n int, seed uint64) string {
+		r := rand.New(rand.NewPCG(seed, 1))
+		var b strings.Builder
+		for k := 0; k < n; {
+			v := xmin * math.Pow(1-r.Float64(), -1/(alpha-1))
+			if v < math.MaxFloat64 {
+				fmt.Fprintf(&b, "%v\n", v)
+				k++
+			}
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, data, xmin string
+		want, not        []string
+	}{
+		{"x_min near M", draw(4.4, 5e307, 500, 1), "5e307",
+			[]string{"x_min = 5e+307 is within a factor 3.6 of it, and a draw of the fitted law passes it with probability 0.0"}, []string{"close to 1"}},
+		{"α near 1", draw(1.005, 1, 500, 2), "1",
+			[]string{"is close to 1, and a draw of the fitted law's heavy tail passes it with probability 0."}, []string{"x_min ="}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := writeTemp(t, "values.txt", tc.data)
+			out, stderr, err := run(t, "powerlaw", "fit", "-input", in, "-xmin", tc.xmin, "-bootstrap", "5", "-quiet")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			line := regexp.MustCompile(`(?m)^redrawn .*$`).FindString(out)
+			if line == "" {
+				t.Fatalf("no redrawn line:\n%s", out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(line, w) {
+					t.Errorf("%q lacks %q", line, w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(line, w) {
+					t.Errorf("%q says %q", line, w)
+				}
+			}
+		})
 	}
 }

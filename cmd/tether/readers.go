@@ -74,12 +74,17 @@ func optionUsage(cmd string, err error) error {
 // K ("knn graph needs 1 ≤ K < n = 1"), which means little to someone whose
 // CSV had a header and one row. what is "data row" for feature tables and
 // "node" for graph files; spec is nil for graph files. A file of fewer
-// than 2 rows is an error of the data; a -knn or -sigma local:K the file
+// than 2 rows is an error of the data (of the user's -n, a usage error,
+// for a generator: name "-gen NAME"); a -knn or -sigma local:K the file
 // is too small for is a usage error of the command cmd, as -k above the
 // number of nodes is (checkK): the value was the user's (input.FitSpec
 // shrinks the defaults to fit).
 func checkSize(cmd, name, what string, n int, spec *graph.Spec) error {
 	if n < 2 {
+		if strings.HasPrefix(name, "-gen ") {
+			// The generator's -n: the user's value, as -k is.
+			return usagef(cmd, "%s has %s; clustering needs at least 2: give -n 2 or more", name, wording.Count(n, what, what+"s"))
+		}
 		return fmt.Errorf("%s has %s; clustering needs at least 2", name, wording.Count(n, what, what+"s"))
 	}
 	if spec == nil {

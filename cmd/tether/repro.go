@@ -49,6 +49,9 @@ func runRepro(ctx context.Context, m *Main, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *workers < 0 {
+		return usagef("repro", "-workers %d is negative (0 runs as many cells at once as there are CPUs)", *workers)
+	}
 	if len(names) == 0 {
 		return usagef("repro", "name an experiment, all, or list (%s)", usageHint(fs))
 	}

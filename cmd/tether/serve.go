@@ -28,6 +28,11 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	fs.Var(intIn(maxRequestMiB, 0, 1<<30), "max-request-mib", "largest memory in `MiB` one clustering may ask for, as the server estimates it from n, k, the knobs, the constraints and the features before computing (0: what FGPWC's largest basis, M = 200, on -max-nodes-session nodes needs, at least 256; 1257 for 200 000 nodes); per request: as many requests as CPUs compute at once (docs/api.md says what is counted)")
 	computeTimeout := fs.Duration("compute-timeout", server.DefaultComputeTimeout, "longest `duration` one request may spend, once its body is read, waiting for its session's earlier requests, waiting for a free worker and computing (loading, clustering, suggesting), all together; beyond it the work stops (or never starts) and the request gets 503")
 	var origins multiFlag
+	for _, name := range serveGraphFlags {
+		if f := fs.Lookup(name); f != nil {
+			f.Usage += "; serve: for the feature rows of every session, with or without -input (see above)"
+		}
+	}
 	if f := fs.Lookup("bipartite"); f != nil {
 		// Bound with the other input flags, refused below: its help is
 		// tether cluster's, which names -method, a flag serve lacks.
@@ -107,6 +112,13 @@ func runServe(ctx context.Context, m *Main, args []string) error {
 	return srv.Serve(ctx, lis)
 }
 
+// serveGraphFlags are the flags of the graph built from feature rows
+// (bindGraphSpec), which tether serve passes to the server as the graph
+// of every session's feature rows (server.Config.Spec): those of -input
+// or -gen, and those a session loads or generates, with or without
+// -input; an API request has no graph options.
+var serveGraphFlags = []string{"graph", "knn", "eps", "affinity", "sigma", "max-full", "knn-search"}
+
 const serveUsage = `serve [-addr 127.0.0.1:8080] [-data DIR] [-input FILE | -graph-file FILE | -gen NAME] [flags]
 
 Starts the interactive page and the JSON API (docs/api.md) on -addr and
@@ -115,12 +127,18 @@ data, click two points to add a must-link or cannot-link, and the page
 re-clusters at once (FGPWC reuses its spectral basis). With -input,
 -graph-file or -gen every new session starts with that data, read with the
 options of tether cluster (the flags of one kind of input given with
-another, or without data, are usage errors); the warnings and notes of
-reading it, printed on standard error (the notes not with -quiet), are
-also in every new session's reply, and the page shows them. -normalize-weights
+another, or without data, are usage errors: -label, -scale, -truth …);
+the warnings and notes of reading it, printed on standard error (the notes
+not with -quiet), are also in every new session's reply, and the page
+shows them. -normalize-weights
 and -self-loops change the weights of that data only: data a session loads
 take the options normalize_weights and self_loops of the request (the
-page's "normalize weights" box; docs/api.md). -regularize
+page's "normalize weights" box; docs/api.md). The graph flags (-graph,
+-knn, -eps, -affinity, -sigma, -max-full, -knn-search), with or without
+-input, build the graph of every session's feature rows: those of -input
+or -gen and those a session loads or generates (a request has no graph
+options); by default tether cluster's, the symmetric 10-NN graph with
+RBF weights and local σ. -regularize
 and -disconnected are the defaults of every session's clustering, as in tether cluster; a
 request may give its own (docs/api.md). A request's waits for its session's earlier
 requests and a free worker and its computation together stop after

@@ -276,3 +276,75 @@ func TestServeHelpBipartite(t *testing.T) {
 		t.Errorf("serve -h on -bipartite: %q", entry)
 	}
 }
+
+// TestServeGraphFlagsForSessions: serve's graph flags, given without
+// -input, build the graph of the feature rows a session generates (a
+// request has none of its own: -knn 3 gives fewer edges than the default
+// 10-NN graph), and serve -h says so, in its text and in each graph
+// flag's help, as docs/api.md does. Before, neither said it, and
+// docs/api.md said sessions get the 10-NN graph.
+func TestServeGraphFlagsForSessions(t *testing.T) {
+	edges := func(args ...string) int {
+		t.Helper()
+		url := startServe(t, io.Discard, args...)
+		post := func(path, body string) string {
+			t.Helper()
+			resp, err := http.Post(url+path, "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode/100 != 2 {
+				t.Fatalf("%s: status %d, %s", path, resp.StatusCode, b)
+			}
+			return string(b)
+		}
+		var info struct {
+			ID    string `json:"id"`
+			Edges int    `json:"edges"`
+		}
+		if err := json.Unmarshal([]byte(post("api/sessions", "")), &info); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(post("api/sessions/"+info.ID+"/data", `{"generate":{"name":"moons","seed":1,"params":{"n":200}}}`)), &info); err != nil {
+			t.Fatal(err)
+		}
+		return info.Edges
+	}
+	def, knn3 := edges("-quiet"), edges("-knn", "3", "-quiet")
+	t.Logf("edges: %d with the default graph, %d with -knn 3", def, knn3)
+	// A symmetric k-NN graph has between n·k/2 and n·k edges.
+	for _, tc := range []struct {
+		name   string
+		edges  int
+		lo, hi int
+	}{{"default 10-NN", def, 200 * 10 / 2, 200 * 10}, {"-knn 3", knn3, 200 * 3 / 2, 200 * 3}} {
+		if tc.edges < tc.lo || tc.edges > tc.hi {
+			t.Errorf("%s: %d edges, want %d to %d", tc.name, tc.edges, tc.lo, tc.hi)
+		}
+	}
+	stdout, stderr, _ := run(t, "serve", "-h")
+	help := stdout + stderr
+	if !strings.Contains(help, "-knn, -eps, -affinity, -sigma, -max-full, -knn-search), with or without\n-input, build the graph of every session's feature rows") {
+		t.Errorf("serve -h does not say what the graph flags do for sessions:\n%s", help)
+	}
+	for _, name := range serveGraphFlags {
+		i := strings.Index(help, "\n  -"+name+" ")
+		if i < 0 {
+			t.Errorf("serve -h lacks -%s", name)
+			continue
+		}
+		entry, _, _ := strings.Cut(help[i+1:], "\n  -")
+		if !strings.Contains(entry, "serve: for the feature rows of every session, with or without -input") {
+			t.Errorf("serve -h on -%s: %q", name, entry)
+		}
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "api.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "Feature rows get the graph that the graph flags of `tether serve` (`-graph`, `-knn`") {
+		t.Error("docs/api.md does not say that serve's graph flags build the sessions' graphs")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -555,6 +556,25 @@ func generatedEntries(g synth.Generator, p synth.Params) float64 {
 	return n * (p.Cin + float64(p.K-1)*p.Cout) / float64(p.K)
 }
 
+// notRegular says what a file of mode m that is not a regular file is,
+// for readRooted's error: "is a directory, not a regular file", a named
+// pipe, a device or a socket likewise, else "is not a regular file"
+// followed by the mode's type letters. Cost O(1).
+func notRegular(m fs.FileMode) string {
+	switch t := m.Type(); {
+	case t&fs.ModeDir != 0:
+		return "is a directory, not a regular file"
+	case t&fs.ModeNamedPipe != 0:
+		return "is a named pipe (FIFO), not a regular file"
+	case t&fs.ModeDevice != 0:
+		return "is a device, not a regular file"
+	case t&fs.ModeSocket != 0:
+		return "is a socket, not a regular file"
+	default:
+		return fmt.Sprintf("is not a regular file (%v)", t)
+	}
+}
+
 // readRooted reads the file at rel under root, refusing absolute paths,
 // ".." elements, symbolic links that leave the root (os.Root) and what is
 // not a regular file (a FIFO would block, a device never end). limit
@@ -583,7 +603,7 @@ func readRooted(ctx context.Context, root, rel string, limit int64) ([]byte, err
 		return nil, fmt.Errorf("%w: file %q: %w", errBadInput, rel, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: file %q is not a regular file (%v)", errBadInput, rel, fi.Mode().Type())
+		return nil, fmt.Errorf("%w: file %q %s", errBadInput, rel, notRegular(fi.Mode()))
 	}
 	b, err := io.ReadAll(io.LimitReader(ctxReader{ctx, f}, limit+1))
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
