@@ -418,9 +418,12 @@ func (s *Server) clampMemoryKnobs(m cluster.Method) (cluster.Method, error) {
 const cscapDefaultMaxBytes = 2 << 30
 
 // settings returns the cluster.Settings of a request's computation with
-// the given seed: the eigensolvers refuse a dense solve beyond
-// Config.MaxRequestMemory (eigen.Settings.MaxDenseBytes), the library's
-// own guard behind checkWork; nothing else differs from the defaults.
+// the given seed: the eigensolvers refuse a dense solve (or a Lanczos
+// basis) beyond Config.MaxRequestMemory (eigen.Settings.MaxDenseBytes),
+// and the methods their n×K blocks beyond it (cluster.Settings.
+// MaxBlockBytes: labelprop's class scores, 48·n·K bytes, which checkWork
+// counts as 32·n·K), the library's own guards behind checkWork; nothing
+// else differs from the defaults.
 func (s *Server) settings(seed uint64) *cluster.Settings {
-	return &cluster.Settings{Seed: seed, EigenSettings: &eigen.Settings{MaxDenseBytes: s.cfg.MaxRequestMemory}}
+	return &cluster.Settings{Seed: seed, EigenSettings: &eigen.Settings{MaxDenseBytes: s.cfg.MaxRequestMemory}, MaxBlockBytes: s.cfg.MaxRequestMemory}
 }
