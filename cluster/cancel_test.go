@@ -175,7 +175,8 @@ func TestCancelAtEveryPoll(t *testing.T) {
 // tens of seconds (fast-ge2-bh: the dense Schur-complement pencil, 27 s at
 // n = 3000; cscap: the Cholesky tests, the eigenvalues of W and the
 // propagation, 20 s) and a representative set of the others with runs of
-// seconds (csp, l1csc, fgpwc). Each is cancelled early and, for the dense
+// seconds (csp, l1csc, fgpwc; cosc with 20 000 random starts, which
+// it drew all before running any, 320 MB at n = 2000). Each is cancelled early and, for the dense
 // ones, again in a later phase. The sizes give a full run of 3–30 s on 2
 // shared cores (TestCancelLatencyDiagnostic), the bound of 1.5 s is 5–50
 // times the latencies measured there, for a loaded machine. A run that
@@ -198,17 +199,24 @@ func TestCancelStops(t *testing.T) {
 		method string
 		n      int
 		delays []time.Duration
+		m      Method // when not nil, the method with its knobs (else New(method))
 	}{
-		{"fast-ge2-bh", 2500, []time.Duration{300 * time.Millisecond, 3 * time.Second}},
-		{"cscap", 2000, []time.Duration{300 * time.Millisecond, 3 * time.Second}},
-		{"csp", 3000, []time.Duration{300 * time.Millisecond}},
-		{"l1csc", 3000, []time.Duration{300 * time.Millisecond}},
-		{"fgpwc", 3000, []time.Duration{300 * time.Millisecond}},
+		{"fast-ge2-bh", 2500, []time.Duration{300 * time.Millisecond, 3 * time.Second}, nil},
+		{"cscap", 2000, []time.Duration{300 * time.Millisecond, 3 * time.Second}, nil},
+		{"csp", 3000, []time.Duration{300 * time.Millisecond}, nil},
+		{"l1csc", 3000, []time.Duration{300 * time.Millisecond}, nil},
+		{"fgpwc", 3000, []time.Duration{300 * time.Millisecond}, nil},
+		// cosc's random starts, drawn in batches with a check of ctx
+		// before each (they were all drawn first: Starts·n·8 bytes).
+		{"cosc-starts", 2000, []time.Duration{300 * time.Millisecond, 2 * time.Second}, COSC{Starts: 20000}},
 	} {
 		t.Run(tc.method, func(t *testing.T) {
-			m, err := New(tc.method)
-			if err != nil {
-				t.Fatal(err)
+			m := tc.m
+			if m == nil {
+				var err error
+				if m, err = New(tc.method); err != nil {
+					t.Fatal(err)
+				}
 			}
 			p := cancelProblem(t, tc.n, m.Uses())
 			tested := 0

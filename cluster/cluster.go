@@ -234,6 +234,16 @@ type Settings struct {
 	// tolerance (not eigen's own default, 1e-10), so
 	// &eigen.Settings{MaxIter: 50} changes only the iteration cap.
 	EigenSettings *eigen.Settings
+	// MaxBlockBytes, if positive, bounds the memory of the dense blocks
+	// a method sizes by its number of classes or clusters rather than by
+	// eigenvectors (labelprop's n×K class scores and conjugate-gradient
+	// blocks, cvqe's n×K distances): a method whose blocks would need
+	// more refuses, before allocating them, with an error wrapping
+	// ErrInvalid that names the bytes needed and the remedy (fewer
+	// classes, a smaller k). EigenSettings.MaxDenseBytes bounds the
+	// eigensolvers' dense solves in the same way. If MaxBlockBytes is 0
+	// there is no bound; a negative value is an error.
+	MaxBlockBytes int64
 	// Recorder, if not nil, receives progress events, on the stages that
 	// package progress lists (the eigensolver's "eigen", k-means'
 	// "kmeans", and the method's own).

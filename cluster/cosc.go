@@ -605,9 +605,11 @@ func (bs *coscBisector) bisect(ctx context.Context, cg *coscGraph) (inC []bool, 
 		}
 		return f
 	}
-	var starts [][]float64
+	// fixed holds the starts that are not random: the consistent
+	// partition's indicator and the spectral vector (when there is one).
+	var fixed [][]float64
 	if f0 != nil {
-		starts = append(starts, f0)
+		fixed = append(fixed, f0)
 	} else {
 		f0 = randomVec()
 	}
@@ -629,61 +631,87 @@ func (bs *coscBisector) bisect(ctx context.Context, cg *coscGraph) (inC []bool, 
 	best := append([]bool(nil), side0...)
 	ind := make([]float64, cg.n)
 	indicator(ind, side0)
-	starts = append([][]float64{ind}, starts...)
-	for k := 0; k < bs.cfg.starts; k++ {
-		starts = append(starts, randomVec())
-	}
+	fixed = append([][]float64{ind}, fixed...)
+	total := len(fixed) + bs.cfg.starts
 	// The starts are independent (ratioDCA resets the dual variables), so
-	// they run concurrently, each worker on its own scratch state; the
-	// results are then taken in start order, as a sequential loop would.
-	runs := make([]*coscRun, len(starts))
-	traces := make([][]float64, len(starts))
+	// they run concurrently, each worker on its own scratch state, in
+	// batches of twice the workers: a batch's random starts are drawn in
+	// start order from rng (the draws of a loop drawing them all first),
+	// and the batch's results are then taken in start order, as a
+	// sequential loop would. Memory so stays O(workers·n) whatever
+	// Starts is (drawing all the starts first took Starts·n·8 bytes: 16 GB
+	// for Starts = 10⁵ at n = 20 000, before any check of ctx).
+	batch := 2 * parallel.Workers(0, total)
+	vecs := make([][]float64, 0, batch)
+	runs := make([]*coscRun, batch)
+	traces := make([][]float64, batch)
 	var mu sync.Mutex
-	var states []*coscState
+	var states, free []*coscState
 	var done atomic.Int64
-	err = parallel.ForState(ctx, len(starts), 0, func() *coscState {
-		st := newCOSCState(cg, bs.cfg.innerGap, coscMaxInner)
-		mu.Lock()
-		states = append(states, st)
-		mu.Unlock()
-		return st
-	}, func(st *coscState, k int) error {
-		run, err := st.ratioDCA(ctx, starts[k], bs.cfg.maxIter, coscOuterTol)
+	for lo := 0; lo < total; lo += batch {
+		vecs = vecs[:0]
+		for k := lo; k < min(lo+batch, total); k++ {
+			if err := ctx.Err(); err != nil {
+				return nil, false, fmt.Errorf("cluster: cosc: bisection %d: start %d: %w", id, k+1, err)
+			}
+			if k < len(fixed) {
+				vecs = append(vecs, fixed[k])
+			} else {
+				vecs = append(vecs, randomVec())
+			}
+		}
+		err = parallel.ForState(ctx, len(vecs), 0, func() *coscState {
+			mu.Lock()
+			defer mu.Unlock()
+			if len(free) > 0 {
+				st := free[len(free)-1]
+				free = free[:len(free)-1]
+				return st
+			}
+			st := newCOSCState(cg, bs.cfg.innerGap, coscMaxInner)
+			states = append(states, st)
+			return st
+		}, func(st *coscState, j int) error {
+			run, err := st.ratioDCA(ctx, vecs[j], bs.cfg.maxIter, coscOuterTol)
+			if err != nil {
+				return fmt.Errorf("start %d: %w", lo+j+1, err)
+			}
+			runs[j] = run
+			if bs.traces != nil {
+				traces[j] = append([]float64(nil), st.trace...)
+			}
+			progress.Send(bs.s.Recorder, progress.Event{Stage: "cosc", Done: int(done.Add(1)), Total: total, Message: fmt.Sprintf("bisection %d: F̂_γ = %.6g", id, run.fhat)})
+			return nil
+		})
 		if err != nil {
-			return fmt.Errorf("start %d: %w", k+1, err)
+			// Only a cancellation stops the starts.
+			return nil, false, fmt.Errorf("cluster: cosc: bisection %d: %w", id, err)
 		}
-		runs[k] = run
-		if bs.traces != nil {
-			traces[k] = append([]float64(nil), st.trace...)
+		// Every state is idle between batches: the next batch reuses them.
+		free = append(free[:0], states...)
+		for j, run := range runs[:len(vecs)] {
+			runs[j] = nil
+			bs.iters += run.iters
+			if bs.traces != nil {
+				*bs.traces = append(*bs.traces, traces[j])
+			}
+			if math.IsInf(run.fhat, 1) {
+				continue
+			}
+			fh, _, viol := cg.setValue(run.inC)
+			if consistent && bs.exact && viol > 0 {
+				continue
+			}
+			if fh < bestF {
+				bestF = fh
+				copy(best, run.inC)
+			}
 		}
-		progress.Send(bs.s.Recorder, progress.Event{Stage: "cosc", Done: int(done.Add(1)), Total: len(starts), Message: fmt.Sprintf("bisection %d: F̂_γ = %.6g", id, run.fhat)})
-		return nil
-	})
-	if err != nil {
-		// Only a cancellation stops the starts.
-		return nil, false, fmt.Errorf("cluster: cosc: bisection %d: %w", id, err)
 	}
 	for _, st := range states {
 		bs.rejected += st.rejected
 	}
-	for k, run := range runs {
-		bs.iters += run.iters
-		if bs.traces != nil {
-			*bs.traces = append(*bs.traces, traces[k])
-		}
-		if math.IsInf(run.fhat, 1) {
-			continue
-		}
-		fh, _, viol := cg.setValue(run.inC)
-		if consistent && bs.exact && viol > 0 {
-			continue
-		}
-		if fh < bestF {
-			bestF = fh
-			copy(best, run.inC)
-		}
-	}
-	bs.last.gamma, bs.last.lambda0, bs.last.fhat, bs.last.starts = cg.gamma, lambda0, bestF, len(starts)
+	bs.last.gamma, bs.last.lambda0, bs.last.fhat, bs.last.starts = cg.gamma, lambda0, bestF, total
 	return best, true, nil
 }
 

@@ -106,6 +106,12 @@ func (c CVQE) Partition(ctx context.Context, p *Problem, s *Settings) (*Result, 
 	}
 	n, d := x.Dims()
 	k := p.K
+	// Two states (the restart's and the best so far), each with n×k
+	// distances, k×k centroid distances and k×d centroids.
+	need := 2 * 8 * (float64(n)*float64(k) + float64(k)*float64(k) + float64(k)*float64(d))
+	if err := s.checkBlocks(name, need, fmt.Sprintf("two copies of its n×k distances and k×k, k×d centroid blocks (n = %d, k = %d, d = %d)", n, k, d), "ask for a smaller k"); err != nil {
+		return nil, err
+	}
 	src := s.src(streamCVQE)
 	var best *cvqeState
 	capped := 0

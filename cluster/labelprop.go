@@ -105,6 +105,9 @@ func (lp LabelProp) strict(ctx context.Context, p *Problem, s *Settings) (*Resul
 	if lp.MaxIter < 0 {
 		return nil, fmt.Errorf("%w: labelprop MaxIter %d is negative", ErrInvalid, lp.MaxIter)
 	}
+	if err := lp.checkBlocks(g.N(), p.K, s); err != nil {
+		return nil, err
+	}
 	var (
 		h     *mat.Dense
 		iters int
@@ -143,6 +146,22 @@ func (lp LabelProp) strict(ctx context.Context, p *Problem, s *Settings) (*Resul
 		res.Warnings = append(res.Warnings, fmt.Sprintf("labelprop: %s stopped after %s before reaching tolerance %g", what, wording.Count(iters, "iteration", "iterations"), tol))
 	}
 	return res, nil
+}
+
+// checkBlocks refuses (Settings.checkBlocks) a propagation of k classes
+// on n nodes whose n×k blocks pass s.MaxBlockBytes: the closed form holds
+// six (H and, over the unlabelled rows, the right-hand side, the iterate,
+// the preconditioned residual, the direction and its product: 48·n·k
+// bytes), Alg. 5 two (16·n·k). Without it, 200 000 classes of partial
+// labels on 200 000 nodes allocated a 320 GB H at once and the runtime
+// died (fatal error: out of memory). Cost O(1).
+func (lp LabelProp) checkBlocks(n, k int, s *Settings) error {
+	blocks, what := 6.0, "its n×K class scores H and conjugate-gradient blocks"
+	if lp.Iterative {
+		blocks, what = 2, "its two n×K class-score blocks (Alg. 5)"
+	}
+	need := blocks * 8 * float64(n) * float64(k)
+	return s.checkBlocks("labelprop", need, fmt.Sprintf("%s (n = %d nodes, K = %d classes)", what, n, k), "give partial labels with fewer classes (K is the number of classes), or use a method that does not score every class on every node")
 }
 
 // checkSupervisedComponents reports, wrapping ErrInvalid, the first

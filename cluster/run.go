@@ -544,8 +544,8 @@ func checkResult(name string, p *Problem, res *Result) error {
 
 // validate returns an error wrapping ErrInvalid, naming the method and the
 // field, when s (nil: the defaults) has a Restarts outside [0,
-// kmeans.MaxRestarts], EigenSettings out of range (eigen.Settings.Validate)
-// or an unknown Repair: the caller's mistake, refused before the method
+// kmeans.MaxRestarts], EigenSettings out of range (eigen.Settings.Validate),
+// a negative MaxBlockBytes or an unknown Repair: the caller's mistake, refused before the method
 // runs rather than ignored by the methods that read neither, or reported
 // as an internal failure of k-means or of the eigensolver by the others.
 // Cost O(1).
@@ -561,6 +561,9 @@ func (s *Settings) validate(name string) error {
 	}
 	if err := s.EigenSettings.Validate(); err != nil {
 		return fmt.Errorf("%w: %s: Settings.EigenSettings: %w", ErrInvalid, name, err)
+	}
+	if s.MaxBlockBytes < 0 {
+		return fmt.Errorf("%w: %s: Settings.MaxBlockBytes = %d, want ≥ 0 (0: no bound)", ErrInvalid, name, s.MaxBlockBytes)
 	}
 	if s.Repair < RepairAuto || s.Repair > RepairNever {
 		return fmt.Errorf("%w: %s: Settings.Repair = %d, want RepairAuto, RepairAlways or RepairNever", ErrInvalid, name, int(s.Repair))
@@ -1026,4 +1029,21 @@ func ignored(name string, u Uses, p *Problem) []string {
 		w = append(w, fmt.Sprintf("%s: graph ignored: %s co-clusters the bipartite matrix (Problem.Bipartite) and reads no graph (l1csc, or another method of the graph, clusters a graph such as the matrix's bipartite graph)", name, name))
 	}
 	return w
+}
+
+// checkBlocks returns nil when need bytes of dense blocks fit within
+// s.MaxBlockBytes (or it is 0), else an error wrapping ErrInvalid naming
+// the method name, what the blocks are, the bytes needed and bound, and
+// remedy (an imperative phrase), for a method to return before it
+// allocates them. need is a float64 so that n·K products cannot
+// overflow. Cost O(1).
+func (s *Settings) checkBlocks(name string, need float64, what, remedy string) error {
+	if s == nil || s.MaxBlockBytes <= 0 || need <= float64(s.MaxBlockBytes) {
+		return nil
+	}
+	needs := "more than 8 EiB"
+	if need < math.MaxInt64 {
+		needs = wording.Bytes(int64(need))
+	}
+	return fmt.Errorf("%w: %s: %s need about %s (%.0f bytes), more than the bound of %s (Settings.MaxBlockBytes = %d) on this run's memory: %s", ErrInvalid, name, what, needs, need, wording.Bytes(s.MaxBlockBytes), s.MaxBlockBytes, remedy)
 }

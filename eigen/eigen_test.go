@@ -459,8 +459,8 @@ func TestInvalidSolverParameters(t *testing.T) {
 // or by an iterative solver's fallback for many pairs (K = 60 of n = 100),
 // is refused with ErrInvalid before the operator is applied at all, and a
 // bound it fits in changes nothing (the same values, bit for bit, as
-// without one). An iterative solve (K = 4) ignores the bound: it builds
-// no n×n matrix. The bound came from review 92, where K = n − 1 on
+// without one). Lanczos' iterative solve (K = 4) is bounded by its basis
+// and projected matrices, refused one byte below them. The bound came from review 92, where K = n − 1 on
 // 3·10⁴ nodes made Lanczos' fallback allocate 7.2 GB and the server die.
 func TestMaxDenseBytes(t *testing.T) {
 	const n = 100
@@ -492,8 +492,21 @@ func TestMaxDenseBytes(t *testing.T) {
 			}
 		})
 	}
-	if _, err := (eigen.Lanczos{}).Solve(context.Background(), eigen.Problem{A: l, K: 4}, &eigen.Settings{MaxDenseBytes: 1}); err != nil {
-		t.Errorf("Lanczos, K = 4 (iterative) with a bound of 1 byte: %v", err)
+	// Lanczos' iterative solve (K = 4) builds no n×n matrix, but its
+	// basis and projected matrices are counted: NCV = max(2K + 1, K + 20)
+	// = 24, K + NCV + 1 = 29 vectors of n and two 24×24 matrices, 32 416
+	// bytes (K = 35 000 on 2·10⁵ nodes asked for 168 GB of them).
+	const basis = 8 * (29*n + 2*24*24)
+	free, err := (eigen.Lanczos{}).Solve(context.Background(), eigen.Problem{A: l, K: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fits, err := (eigen.Lanczos{}).Solve(context.Background(), eigen.Problem{A: l, K: 4}, &eigen.Settings{MaxDenseBytes: basis}); err != nil || !slices.Equal(fits.Values, free.Values) {
+		t.Errorf("Lanczos, K = 4 (iterative) with a bound of its basis, %d bytes: %v; want the values without a bound", basis, err)
+	}
+	op := &countingOp{Operator: l}
+	if _, err := (eigen.Lanczos{}).Solve(context.Background(), eigen.Problem{A: op, K: 4}, &eigen.Settings{MaxDenseBytes: basis - 1}); !errors.Is(err, eigen.ErrInvalid) || !strings.Contains(err.Error(), "32416 bytes for its basis of up to 29 vectors") || op.n != 0 {
+		t.Errorf("Lanczos, K = 4 with a bound one byte below its basis: %v (operator applied to %d vectors); want ErrInvalid naming 32416 bytes, before any product", err, op.n)
 	}
 	if err := (&eigen.Settings{MaxDenseBytes: -1}).Validate(); !errors.Is(err, eigen.ErrInvalid) {
 		t.Errorf("negative MaxDenseBytes: Validate gives %v, want ErrInvalid", err)

@@ -157,6 +157,9 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 	if n-d <= ncv+kk+1 {
 		return Dense{}.Solve(ctx, p, s)
 	}
+	if need := lanczosBytes(n, d+kk, ncv, max(l.MaxNCV, ncv)); cfg.maxDense > 0 && need > float64(cfg.maxDense) {
+		return nil, fmt.Errorf("%w: a Lanczos solve of n = %d for K = %d pairs needs about %.0f bytes for its basis of up to %d vectors of n values and its %d×%d projected matrices, more than Settings.MaxDenseBytes = %d: ask for fewer pairs", ErrInvalid, n, p.K, need, d+kk+max(l.MaxNCV, ncv)+1, ncv, ncv, cfg.maxDense)
+	}
 	r := newLanczosRun(p.A, n, d+kk, ncv, max(l.MaxNCV, ncv), cfg.rng)
 	r.perValue = l.PerValue
 	// A tolerance within two orders of orthoSkip needs a basis kept
@@ -294,6 +297,15 @@ type lanczosRun struct {
 // start, so growing copies nothing, and the rows never reached are never
 // written (the memory of a large allocation becomes resident only when
 // touched).
+// lanczosBytes returns the memory newLanczosRun(…, n, maxLocked, ncv,
+// maxNCV, …) allocates, as Settings.MaxDenseBytes counts it: the basis
+// of maxLocked + maxNCV + 1 vectors of n values (its capacity) and the
+// ncv×ncv projected matrix and its symmetric copy, 8 bytes a value, as a
+// float64 so that it cannot overflow. Cost O(1).
+func lanczosBytes(n, maxLocked, ncv, maxNCV int) float64 {
+	return 8 * (float64(maxLocked+max(maxNCV, ncv)+1)*float64(n) + 2*float64(ncv)*float64(ncv))
+}
+
 func newLanczosRun(a Operator, n, maxLocked, ncv, maxNCV int, rng *rand.Rand) *lanczosRun {
 	rows := maxLocked + ncv + 1
 	return &lanczosRun{

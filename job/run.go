@@ -19,6 +19,7 @@ import (
 	"github.com/tether-sc/tether/input"
 	"github.com/tether-sc/tether/internal/inputfile"
 	"github.com/tether-sc/tether/internal/inputkind"
+	"github.com/tether-sc/tether/internal/memguard"
 	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/metrics"
 )
@@ -89,6 +90,12 @@ type Result struct {
 // The labels and figures are those of the same job with the graph built.
 // No output of a job needs the graph otherwise (a job writes no graph and
 // has no vote filter).
+//
+// The method's dense blocks (an eigensolve's, labelprop's n×K class
+// scores) are bounded by 3/4 of the machine's memory, or GOMEMLIMIT when
+// lower (internal/memguard): a job that would need more fails with an
+// invalid-problem error naming the bytes and the remedy, before
+// allocating them.
 //
 // Cost: reading plus graph construction (none for a method of feature
 // rows alone: the k-NN graph dominated such a job at 10⁵ rows) plus the
@@ -250,7 +257,11 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if d.X == nil {
 		sp.KNN = ""
 	}
-	out, err := cluster.Run(ctx, m, p, &cluster.Settings{Seed: s.Seed, NormalizeRemedy: normalizeRemedy, Spelling: sp})
+	// The run's dense blocks are bounded by the machine's memory
+	// (internal/memguard), as tether cluster's are: a job asking for more
+	// fails with an error naming the bytes instead of killing the process
+	// and every other job of its pipeline.
+	out, err := cluster.Run(ctx, m, p, guarded(&cluster.Settings{Seed: s.Seed, NormalizeRemedy: normalizeRemedy, Spelling: sp}))
 	if err != nil {
 		return err
 	}
@@ -502,4 +513,11 @@ func RunAll(ctx context.Context, specs []Spec, root string) []*Result {
 		out[i] = Run(ctx, s, root)
 	}
 	return out
+}
+
+// guarded returns s with the memory bounds of internal/memguard (Bound:
+// 3/4 of the machine's memory, or GOMEMLIMIT when lower) where s sets
+// none. Cost: reading two or three small files.
+func guarded(s *cluster.Settings) *cluster.Settings {
+	return memguard.Settings(s, memguard.Bound())
 }

@@ -667,7 +667,7 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	s := &cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair, Spelling: inputSpelling{kind, in.spec.Kind}}
+	s := guardMemory(&cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair, Spelling: inputSpelling{kind, in.spec.Kind}})
 	done := rec.step("clustering")
 	t0 := time.Now()
 	// cluster.Run polls ctx throughout but for a few single LAPACK calls

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"sort"
 	"strconv"
 
@@ -175,6 +176,15 @@ func workloadOf(d *input.Data, pairs []constraint.Pair) workload {
 //     (cluster.VoteHopsAct) with VoteHops = 2, the two-step similarity
 //     (Ŵ + I)², 12 bytes per entry, at most Σ_c deg(c)² + n entries and
 //     n².
+//   - cosc: its merged copy of the graph and constraints, and per worker
+//     (GOMAXPROCS of them) the scratch state of RatioDCA (three values
+//     per edge, a dozen per node) and two random starts in flight (the
+//     starts are drawn in batches, so Starts does not count):
+//     40·nnz + 200·n + 100·pairs + workers·(12·nnz + 150·n) bytes, nnz
+//     the stored entries (measured over njw's peak on the same graph,
+//     which workBytes stands for: 1.2 MB at n = 2000 and 3.6–3.7 MB at
+//     n = 8000 with nnz = 10n, 2 workers, Starts 6 or 50:
+//     TestCOSCMemoryEstimate; the estimate is 2.3 and 9.1 MB).
 //   - auto: the largest of the above among the candidates it fits with
 //     their defaults (ml-noa-ssc, mcl-noa-ssc, and up to
 //     cluster.AutoCostlyMaxN nodes fast-ge and fast-ge2-bh).
@@ -206,6 +216,10 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 		if d := float64(w.d); d > 0 {
 			return sat(8 * (5*d*d + 3*float64(n)*d)), fmt.Sprintf("d×d and n×d matrices of its d = %d features", w.d), "load data with fewer features"
 		}
+	case "cosc":
+		nnz, workers := float64(w.g.NNZ()), float64(runtime.GOMAXPROCS(0))
+		b := 40*nnz + 200*float64(n) + 100*float64(len(w.pairs)) + workers*(12*nnz+150*float64(n))
+		return sat(b), fmt.Sprintf("its copy of the graph and, on each of %d cores, the scratch of RatioDCA's starts", int(workers)), "load a smaller or sparser graph (fewer neighbours), or give fewer constraints"
 	case "auto":
 		// auto fits its candidates with their defaults (cluster.Auto):
 		// the largest of their paths counted here, the costly ones only
@@ -404,9 +418,12 @@ func (s *Server) clampMemoryKnobs(m cluster.Method) (cluster.Method, error) {
 const cscapDefaultMaxBytes = 2 << 30
 
 // settings returns the cluster.Settings of a request's computation with
-// the given seed: the eigensolvers refuse a dense solve beyond
-// Config.MaxRequestMemory (eigen.Settings.MaxDenseBytes), the library's
-// own guard behind checkWork; nothing else differs from the defaults.
+// the given seed: the eigensolvers refuse a dense solve (or a Lanczos
+// basis) beyond Config.MaxRequestMemory (eigen.Settings.MaxDenseBytes),
+// and the methods their n×K blocks beyond it (cluster.Settings.
+// MaxBlockBytes: labelprop's class scores, 48·n·K bytes, which checkWork
+// counts as 32·n·K), the library's own guards behind checkWork; nothing
+// else differs from the defaults.
 func (s *Server) settings(seed uint64) *cluster.Settings {
-	return &cluster.Settings{Seed: seed, EigenSettings: &eigen.Settings{MaxDenseBytes: s.cfg.MaxRequestMemory}}
+	return &cluster.Settings{Seed: seed, EigenSettings: &eigen.Settings{MaxDenseBytes: s.cfg.MaxRequestMemory}, MaxBlockBytes: s.cfg.MaxRequestMemory}
 }

@@ -1,0 +1,110 @@
+package server
+
+import (
+	"context"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
+	"github.com/tether-sc/tether/graph"
+)
+
+// peakHeap returns the largest growth of the live heap over its size
+// before f while f runs, sampled every millisecond
+// (runtime.MemStats.HeapAlloc; a lower bound of the true peak).
+func peakHeap(f func()) uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	done := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var top uint64
+		var s runtime.MemStats
+		for {
+			select {
+			case <-done:
+				peak <- top
+				return
+			case <-time.After(time.Millisecond):
+				runtime.ReadMemStats(&s)
+				if s.HeapAlloc > base {
+					top = max(top, s.HeapAlloc-base)
+				}
+			}
+		}
+	}()
+	f()
+	close(done)
+	return <-peak
+}
+
+// TestCOSCMemoryEstimate: cosc's estimate (methodBytes) covers what it
+// allocates beyond njw on the same problem (njw's peak is what workBytes
+// stands for), measured (peakHeap, GC at 5 %) on rings of n = 2000 and
+// 8000 nodes with 10n stored entries and 2 workers, within 6 times; it
+// does not grow with Starts (10⁵ random starts took Starts·n·8 bytes,
+// 16 GB at n = 20 000, and killed the server), and a request whose
+// cosc estimate passes Config.MaxRequestMemory is refused naming it.
+// Measured when the test was written: cosc − njw 1.2 MB at n = 2000,
+// 3.6–3.7 MB at n = 8000 (estimates 2.3 and 9.1 MB, 2 workers), with the
+// default Starts and with 50. Not parallel: it reads the heap.
+func TestCOSCMemoryEstimate(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(5))
+	ring := func(n, deg int) *graph.Graph {
+		var edges []graph.Edge
+		for i := range n {
+			for d := 1; d <= deg; d++ {
+				edges = append(edges, graph.Edge{I: i, J: (i + d*d) % n, W: 1})
+			}
+		}
+		g, err := graph.FromEdges(n, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	for _, n := range []int{2000, 8000} {
+		g := ring(n, 5)
+		var pairs []constraint.Pair
+		for i := range n / 40 {
+			pairs = append(pairs, constraint.Pair{I: 2 * i, J: n/2 + 2*i, Kind: constraint.CannotLink})
+		}
+		p := &cluster.Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: n, Pairs: pairs}}
+		peak := func(m cluster.Method) uint64 {
+			var err error
+			b := peakHeap(func() { _, err = cluster.Run(context.Background(), m, p, &cluster.Settings{Seed: 1}) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		w := workload{g: g, pairs: pairs}
+		est, _, _ := methodBytes(cluster.COSC{}, w)
+		if many, _, _ := methodBytes(cluster.COSC{Starts: 100000}, w); many != est {
+			t.Errorf("n = %d: estimate %d with Starts = 10⁵, %d with the default: want the same", n, many, est)
+		}
+		base := peak(cluster.NJW{})
+		for _, starts := range []int{0, 50} {
+			got := peak(cluster.COSC{Starts: starts, MaxIter: 5})
+			extra := int64(got) - int64(base)
+			t.Logf("n = %d, nnz = %d, Starts = %d: cosc peak %d, njw %d, difference %d; estimate %d", n, g.NNZ(), starts, got, base, extra, est)
+			if extra > est || (runtime.GOMAXPROCS(0) <= 4 && 6*extra < est) {
+				t.Errorf("n = %d, Starts = %d: cosc allocated %d bytes more than njw, estimate %d: want the estimate at least that and at most 6 times it", n, starts, extra, est)
+			}
+		}
+		s := newTest(t, Config{MaxRequestMemory: workBytes(n, 2) + est - 1})
+		if err := s.checkWork(cluster.COSC{}, 2, w); err == nil || !strings.Contains(err.Error(), "the scratch of RatioDCA's starts") {
+			t.Errorf("n = %d: limit one byte below the estimate: %v, want a refusal naming cosc's work", n, err)
+		}
+		s = newTest(t, Config{MaxRequestMemory: workBytes(n, 2) + est})
+		if err := s.checkWork(cluster.COSC{Starts: 100000}, 2, w); err != nil {
+			t.Errorf("n = %d: limit at the estimate, Starts = 10⁵: %v", n, err)
+		}
+	}
+}
