@@ -11,8 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -33,7 +35,7 @@ const Fraction = 0.75
 // points FGPWC with its defaults holds 0.78 GB live at most and peaks at
 // 2.2 GB of resident memory, so a job whose live data fit in memory could
 // still be killed. Near the limit the collector runs more often, which
-// costs time only there. Cost: reading two or three small files.
+// costs time only there. Cost: Available's, reading a few small files.
 func Set() int64 {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return 0
@@ -48,29 +50,118 @@ func Set() int64 {
 }
 
 // Available returns the memory a process may use, in bytes: the machine's
-// (MemTotal of /proc/meminfo), or its container's limit when lower
-// (cgroup v2 memory.max, cgroup v1 memory.limit_in_bytes). Cost: reading
-// those files.
+// (MemTotal of /proc/meminfo), or its cgroup's memory limit when lower.
+// The limit is the least one set on the process's own cgroup or any
+// ancestor up to the root of the mounted hierarchy: cgroup v2 memory.max
+// under /sys/fs/cgroup, cgroup v1 memory.limit_in_bytes under
+// /sys/fs/cgroup/memory, at the paths /proc/self/cgroup names. So a limit
+// is found under systemd's MemoryMax=, in a container sharing the host's
+// cgroup namespace, and on a nested cgroup, not only in a container with
+// its own namespace. When /proc/self/cgroup cannot be read, or names a
+// cgroup not mounted there (a container's view of the hierarchy), only the
+// root files are read, which then are the container's. Only the hard limit
+// counts: memory.high (v2) and memory.soft_limit_in_bytes (v1) throttle
+// or reclaim but never kill, and are not read. A limit file that is
+// absent, says "max" or v1's "no limit" (a value of 2⁶² or more), or
+// cannot be read as a positive number of bytes sets no limit at its level:
+// the others still bound (an error would drop them too, and MemTotal). The
+// error is /proc/meminfo's: missing, or without a readable MemTotal. Cost:
+// reading /proc/meminfo, /proc/self/cgroup and one small file per level
+// of the cgroup path.
 func Available() (int64, error) {
-	f, err := os.Open("/proc/meminfo")
+	return available(os.DirFS("/"))
+}
+
+// available is Available on the file system fsys, whose root stands for
+// "/" (paths without the leading slash: "proc/meminfo").
+func available(fsys fs.FS) (int64, error) {
+	b, err := fs.ReadFile(fsys, "proc/meminfo")
 	if err != nil {
 		return 0, fmt.Errorf("memlimit: %w", err)
 	}
-	defer f.Close()
-	total, err := parseMemInfo(f)
+	total, err := parseMemInfo(bytes.NewReader(b))
 	if err != nil {
 		return 0, err
 	}
-	for _, p := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		if v, ok := parseCgroupLimit(b); ok && v < total {
-			total = v
-		}
+	if v, ok := cgroupLimit(fsys); ok && v < total {
+		total = v
 	}
 	return total, nil
+}
+
+// cgroupLimit returns the least memory limit set on the process's cgroups
+// in fsys (see Available), and false when none is. Cost: one file per
+// level of the cgroup paths.
+func cgroupLimit(fsys fs.FS) (int64, bool) {
+	var v2, v1 string // the paths of the process's cgroups, "" if unknown
+	if b, err := fs.ReadFile(fsys, "proc/self/cgroup"); err == nil {
+		v2, v1 = parseProcCgroup(b)
+	}
+	var least int64
+	found := false
+	for _, h := range []struct{ mount, file, path string }{
+		{"sys/fs/cgroup", "memory.max", v2},
+		{"sys/fs/cgroup/memory", "memory.limit_in_bytes", v1},
+	} {
+		for _, dir := range cgroupDirs(fsys, h.mount, h.path) {
+			b, err := fs.ReadFile(fsys, dir+"/"+h.file)
+			if err != nil {
+				continue
+			}
+			if v, ok := parseCgroupLimit(b); ok && (!found || v < least) {
+				least, found = v, true
+			}
+		}
+	}
+	return least, found
+}
+
+// parseProcCgroup returns the cgroup v2 path (the line "0::/path") and the
+// cgroup v1 memory controller's path (the line "id:…,memory,…:/path") of a
+// /proc/self/cgroup text, each "" when it has no such line.
+func parseProcCgroup(b []byte) (v2, v1 string) {
+	for _, line := range strings.Split(string(b), "\n") {
+		id, rest, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		controllers, p, ok := strings.Cut(rest, ":")
+		if !ok {
+			continue
+		}
+		if id == "0" && controllers == "" {
+			v2 = p
+			continue
+		}
+		for _, c := range strings.Split(controllers, ",") {
+			if c == "memory" {
+				v1 = p
+			}
+		}
+	}
+	return v2, v1
+}
+
+// cgroupDirs returns the directories whose limits bound the cgroup at path
+// p of the hierarchy mounted at mount, the leaf first and mount last: all
+// from the leaf up when the leaf is a directory there, else mount alone
+// (p unknown, malformed, or outside the mounted view: a container sees its
+// own cgroup at the mount point).
+func cgroupDirs(fsys fs.FS, mount, p string) []string {
+	dirs := []string{mount}
+	rel := strings.Trim(p, "/")
+	if !strings.HasPrefix(p, "/") || rel == "" || !fs.ValidPath(rel) {
+		return dirs
+	}
+	leaf := mount + "/" + rel
+	if fi, err := fs.Stat(fsys, leaf); err != nil || !fi.IsDir() {
+		return dirs
+	}
+	dirs = dirs[:0]
+	for d := leaf; d != mount; d = path.Dir(d) {
+		dirs = append(dirs, d)
+	}
+	return append(dirs, mount)
 }
 
 // parseMemInfo returns MemTotal of a /proc/meminfo text, in bytes.
@@ -99,7 +190,8 @@ func parseMemInfo(r io.Reader) (int64, error) {
 
 // parseCgroupLimit reads a cgroup memory limit file: a number of bytes,
 // or "max" (v2) or a huge number near 2⁶³ (v1) for none. It reports false
-// when the file sets no limit or cannot be read as one.
+// when the file sets no limit or cannot be read as one (garbage, 0 or a
+// negative number: ignored, see Available).
 func parseCgroupLimit(b []byte) (int64, bool) {
 	s := string(bytes.TrimSpace(b))
 	if s == "max" {
