@@ -233,27 +233,48 @@ func runPowerlawFit(ctx context.Context, m *Main, args []string) (err error) {
 			fmt.Fprintf(tw, "unfitted\t%d\tsynthetic sets that could not be fitted, counted as exceeding\n", rep.Unfitted)
 		}
 		if rep.Redrawn > 0 {
-			fmt.Fprintf(tw, "redrawn\t%d\tsynthetic values beyond the largest float64, drawn again: %s\n", rep.Redrawn, redrawCause(float64(rep.Alpha), rep.Xmin, rep.Discrete))
+			fmt.Fprintf(tw, "redrawn\t%d\tsynthetic values beyond the largest float64, drawn again: %s\n", rep.Redrawn, redrawCause(float64(rep.Alpha), rep.Xmin))
 		}
 	}
 	return tw.Flush()
 }
 
 // redrawCause says why the bootstrap of a power law fitted with alpha and
-// xmin redraws values: a draw exceeds the largest float64 M with
-// probability (M/x_min)^{1−α} (powerlaw.Sampler.OverflowProb), which is
-// not negligible when α − 1 or ln(M/x_min) is small. The cause named is
-// x_min when it lies above √M (ln(M/x_min) less than half of ln M, about
-// 354), else α. Cost O(1) (the discrete law's sampler, O(its table)).
-func redrawCause(alpha, xmin float64, discrete bool) string {
-	prob := "often"
-	if s, err := powerlaw.NewSampler(alpha, xmin, discrete); err == nil {
-		prob = fmt.Sprintf("with probability %.3g", s.OverflowProb())
+// xmin redraws values, and how often: a draw exceeds the largest float64
+// M with probability p = (M/x_min)^{1−α} = exp(−(α−1)·ln(M/x_min))
+// (powerlaw.Sampler.OverflowProb), not negligible only when the product
+// (α−1)·ln(M/x_min) is small. Which factor makes it small is judged
+// against a typical law's, α − 1 = 1 (α = 2, the low end of the 2 < α < 3
+// Clauset et al. 2009 find usual) and ln(M/x_min) = ln M ≈ 709.8 (x_min =
+// 1): the product is ln M·e^{−(sα+sx)}, with the shortfalls sα = −ln(α−1)
+// and sx = ln(ln M/ln(M/x_min)) (+∞ when its factor is not positive). The
+// cause named is the factor with the larger shortfall: α "close to 1", or
+// x_min "within a factor M/x_min" of M; both when the smaller shortfall is
+// positive and at least half the larger (at least a third of their sum);
+// neither when no shortfall is positive (then p ≤ 1/M).
+// So α = 1.01 (sα = 4.6) with x_min = 1e200 (sx = 1.0) names α, and α =
+// 4.41 with x_min = 1e308 (sα = −1.2, sx = 7.1) names x_min. Cost O(1).
+func redrawCause(alpha, xmin float64) string {
+	lnM := math.Log(math.MaxFloat64)
+	a, l := alpha-1, lnM-math.Log(xmin) // l = ln(M/x_min) without overflow for x_min < 1
+	p := math.Exp(-max(a, 0) * max(l, 0))
+	sa, sx := math.Inf(1), math.Inf(1)
+	if a > 0 {
+		sa = -math.Log(a)
 	}
-	if xmin > math.Sqrt(math.MaxFloat64) {
-		return fmt.Sprintf("x_min = %g is within a factor %.3g of it, and a draw of the fitted law passes it %s", xmin, math.MaxFloat64/xmin, prob)
+	if l > 0 {
+		sx = math.Log(lnM / l)
 	}
-	return fmt.Sprintf("α = %.6g is close to 1, and a draw of the fitted law's heavy tail passes it %s", alpha, prob)
+	lo, hi := min(sa, sx), max(sa, sx)
+	switch {
+	case !(hi > 0): // p ≤ 1/M: neither is small (no redraw is expected)
+		return fmt.Sprintf("a draw of the fitted law (α = %.6g, x_min = %g) passes it with probability %.3g", alpha, xmin, p)
+	case lo > 0 && (lo >= hi/2 || math.IsInf(lo, 1)):
+		return fmt.Sprintf("α = %.6g is close to 1 and x_min = %g within a factor %.3g of it, and a draw of the fitted law passes it with probability %.3g", alpha, xmin, math.Exp(max(l, 0)), p)
+	case sx > sa:
+		return fmt.Sprintf("x_min = %g is within a factor %.3g of it, and a draw of the fitted law passes it with probability %.3g", xmin, math.Exp(max(l, 0)), p)
+	}
+	return fmt.Sprintf("α = %.6g is close to 1, and a draw of the fitted law's heavy tail passes it with probability %.3g", alpha, p)
 }
 
 const plSampleUsage = `powerlaw sample -alpha A -n N [-xmin X] [-discrete] [-seed S] [-o FILE]

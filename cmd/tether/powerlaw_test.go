@@ -352,9 +352,12 @@ func TestPowerlawFitJSONNonFinite(t *testing.T) {
 
 // TestPowerlawRedrawnCause: the bootstrap's line of redrawn values names
 // what makes the fitted law pass the largest float64 M, whose probability
-// per draw is (M/x_min)^{1−α}: x_min within a small factor of M (values
-// near 1e308, α ≈ 4.4), or α close to 1 (x_min = 1, α ≈ 1.005). Before,
-// both said "(α close to 1)".
+// per draw is (M/x_min)^{1−α} (redrawCause's rule, TestRedrawCauseRule):
+// x_min within a small factor of M (values near 1e308, α ≈ 4.4), α close
+// to 1 (x_min = 1 or 1e200, α ≈ 1.01), or both (x_min = 1e300, α̂ ≈ 1.1).
+// Before, both first ones said "(α close to 1)"; then any x_min above √M
+// named x_min, so α ≈ 1.01 with x_min = 1e200 said "within a factor
+// 1.8e+108".
 func TestPowerlawRedrawnCause(t *testing.T) {
 	draw := func(alpha, xmin float64, n int, seed uint64) string {
 		r := rand.New(rand.NewPCG(seed, 1))
@@ -368,22 +371,36 @@ func TestPowerlawRedrawnCause(t *testing.T) {
 		}
 		return b.String()
 	}
+	const onlyAlpha, onlyXmin = "is close to 1, and", "x_min = "
 	for _, tc := range []struct {
-		name, data, xmin string
-		want, not        []string
+		name, data, xmin, boot string
+		want, not              []string
 	}{
-		{"x_min near M", draw(4.4, 5e307, 500, 1), "5e307",
+		{"x_min near M", draw(4.4, 5e307, 500, 1), "5e307", "5",
 			[]string{"x_min = 5e+307 is within a factor 3.6 of it, and a draw of the fitted law passes it with probability 0.0"}, []string{"close to 1"}},
-		{"α near 1", draw(1.005, 1, 500, 2), "1",
+		{"α near 1", draw(1.005, 1, 500, 2), "1", "5",
 			[]string{"is close to 1, and a draw of the fitted law's heavy tail passes it with probability 0."}, []string{"x_min ="}},
+		// Before, x_min > √M named x_min: "within a factor 1.8e+108".
+		{"α near 1, x_min 1e200", draw(1.01, 1e200, 500, 3), "1e200", "5",
+			[]string{"α = 1.0", "is close to 1, and a draw of the fitted law's heavy tail passes it with probability 0.0"}, []string{"x_min =", "1.8e+108"}},
+		{"α 4.41, x_min 1e308", draw(4.41, 1e308, 500, 4), "1e308", "5",
+			[]string{"x_min = 1e+308 is within a factor 1.8 of it, and a draw of the fitted law passes it with probability 0."}, []string{"close to 1"}},
+		{"α 1.01, x_min 1", draw(1.01, 1, 500, 5), "1", "40",
+			[]string{"α = 1.0", "is close to 1, and a draw of the fitted law's heavy tail passes it with probability 0.00"}, []string{"x_min ="}},
+		// Values below M are read as α̂ ≈ 1.1 (the law conditioned on
+		// x < M is nearly log-uniform on [x_min, M]), with ln(M/x_min) ≈ 19:
+		// shortfalls sα ≈ 2.2 and sx ≈ 3.6, both.
+		{"both", draw(1.01, 1e300, 500, 6), "1e300", "5",
+			[]string{"is close to 1 and x_min = 1e+300 within a factor 1.8e+08 of it, and a draw of the fitted law passes it with probability 0."}, []string{onlyAlpha}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := writeTemp(t, "values.txt", tc.data)
-			out, stderr, err := run(t, "powerlaw", "fit", "-input", in, "-xmin", tc.xmin, "-bootstrap", "5", "-quiet")
+			out, stderr, err := run(t, "powerlaw", "fit", "-input", in, "-xmin", tc.xmin, "-bootstrap", tc.boot, "-quiet")
 			if err != nil {
 				t.Fatalf("%v\n%s", err, stderr)
 			}
 			line := regexp.MustCompile(`(?m)^redrawn .*$`).FindString(out)
+			t.Log(line)
 			if line == "" {
 				t.Fatalf("no redrawn line:\n%s", out)
 			}
@@ -398,5 +415,46 @@ func TestPowerlawRedrawnCause(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRedrawCauseRule: redrawCause names the factor of (α−1)·ln(M/x_min)
+// with the larger shortfall from a typical law's (α − 1 = 1, ln(M/x_min) =
+// ln M), both when the smaller is at least half the larger, and gives the
+// probability (M/x_min)^{1−α}, checked against math.Pow (x_min ≥ 1 here,
+// so M/x_min is finite). Before, any x_min above √M ≈ 1.3e154 named x_min.
+func TestRedrawCauseRule(t *testing.T) {
+	const (
+		alphaOnly = "is close to 1, and a draw of the fitted law's heavy tail"
+		xminOnly  = "is within a factor"
+		both      = "is close to 1 and x_min ="
+		neither   = "a draw of the fitted law (α ="
+	)
+	for _, tc := range []struct {
+		alpha, xmin float64
+		want        string
+	}{
+		{1.01, 1e200, alphaOnly},  // sα = 4.6, sx = 1.0
+		{4.41, 1e308, xminOnly},   // sα = −1.2, sx = 7.1
+		{4.4, 5e307, xminOnly},    // sα = −1.2, sx = 6.3
+		{1.01, 1, alphaOnly},      // sα = 4.6, sx = 0
+		{1.005, 1, alphaOnly},     // sα = 5.3, sx = 0
+		{1.01, 1e306, both},       // sα = 4.6, sx = 4.9
+		{1.112, 1e300, both},      // sα = 2.2, sx = 3.6
+		{1.3, 1e300, xminOnly},    // sα = 1.2, sx = 3.6: less than half
+		{1.001, 1e250, alphaOnly}, // sα = 6.9, sx = 0.4
+		{2.5, 1, neither},         // sα = −0.4, sx = 0
+		{1.5, 1e154, both},        // sα = 0.69, sx = 0.69
+	} {
+		got := redrawCause(tc.alpha, tc.xmin)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("α = %v, x_min = %v: %q, want it to contain %q", tc.alpha, tc.xmin, got, tc.want)
+		}
+		_, ps, ok := strings.Cut(got, "with probability ")
+		p, err := strconv.ParseFloat(ps, 64)
+		want := math.Pow(math.MaxFloat64/tc.xmin, 1-tc.alpha)
+		if !ok || err != nil || math.Abs(p-want) > 5e-3*want {
+			t.Errorf("α = %v, x_min = %v: %q: probability %v, want %.3g within 0.5%%", tc.alpha, tc.xmin, got, p, want)
+		}
 	}
 }
