@@ -227,10 +227,17 @@ func (c *referenceCache) partition(ctx context.Context, ref ResolveReference, rm
 
 // referenceKey is the key of a reference partition in a referenceCache:
 // the reference, the graph (its identity), k, the regularization, the
-// settings, and every pair with its kind and weight, in order.
+// settings, and every pair with its kind and weight, in order. The
+// settings are every field of Settings but Recorder, which changes no
+// result: Seed, Restarts, Eigen, EigenSettings (its identity), Repair,
+// MaxBlockBytes (a bound can turn a partition into a refusal), and
+// NormalizeRemedy and Spelling (they word the warnings and errors, and a
+// failed reference's error becomes the resolve's warning), so that a
+// cache never mixes runs with different settings; TestReferenceKeySettings
+// checks that each changes the key. Cost O(|set|).
 func referenceKey(ref ResolveReference, p *Problem, set *constraint.Set, s *Settings) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%p|%d|%v|%d|%d|%T%v|%p|%d|%d|", ref, p.Graph, p.K, p.Regularize, s.Seed, s.Restarts, s.Eigen, s.Eigen, s.EigenSettings, s.Repair, set.N)
+	fmt.Fprintf(&b, "%d|%p|%d|%v|%d|%d|%T%v|%p|%d|%d|%q|%T%v|%d|", ref, p.Graph, p.K, p.Regularize, s.Seed, s.Restarts, s.Eigen, s.Eigen, s.EigenSettings, s.Repair, s.MaxBlockBytes, s.NormalizeRemedy, s.Spelling, s.Spelling, set.N)
 	var buf [8]byte
 	for _, pr := range set.Pairs {
 		binary.LittleEndian.PutUint32(buf[:4], uint32(pr.I))
