@@ -101,12 +101,16 @@ type Settings struct {
 	// bytes by DenseBytes fails with an error wrapping ErrInvalid, naming
 	// n, K and both sizes, before anything n×n is allocated, instead of
 	// exhausting the memory (for K = n − 1 on 3·10⁴ nodes that is 7.2 GB
-	// per matrix). It bounds Lanczos's dense blocks too, its basis of
-	// NCV + K + 1 vectors of n values and its NCV×NCV projected matrices
-	// (K = 35 000 on 2·10⁵ nodes asked for 168 GB): a larger one fails
-	// the same way. If MaxDenseBytes is 0, there is no bound; a negative
-	// value is an error. It changes no result of a problem within the
-	// bound.
+	// per matrix). It bounds Lanczos's dense blocks too, 8 bytes a value:
+	// the K + NCV + 1 vectors of n values its basis starts with and its
+	// two NCV×NCV projected matrices (K = 35 000 on 2·10⁵ nodes asked
+	// for 168 GB); a solve whose starting basis exceeds the bound fails
+	// the same way, and a basis that grows (Lanczos.MaxNCV) grows only
+	// as far as the bound allows, to the largest size m ≤ MaxNCV whose
+	// K + m + 1 vectors and m×m matrices fit, and neither allocates nor
+	// touches more. If MaxDenseBytes is 0, there is no bound; a negative
+	// value is an error. It changes no result of a problem whose dense
+	// solve, or whose Lanczos basis grown to MaxNCV, fits in the bound.
 	MaxDenseBytes int64
 }
 
