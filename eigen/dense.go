@@ -97,7 +97,7 @@ func (Dense) Solve(ctx context.Context, p Problem, s *Settings) (*Result, error)
 		return nil, err
 	}
 	if need := DenseBytes(n, p.B != nil); cfg.maxDense > 0 && need > cfg.maxDense {
-		return nil, fmt.Errorf("%w: a dense solve of n = %d for K = %d eigenpairs needs about %s of n×n matrices, more than Settings.MaxDenseBytes = %s (the iterative solvers solve densely when K is a large share of n): ask for fewer eigenpairs", ErrInvalid, n, p.K, wording.Bytes(need), wording.Bytes(cfg.maxDense))
+		return nil, memoryBoundError{fmt.Errorf("%w: a dense solve of n = %d for K = %d eigenpairs needs about %s of n×n matrices, more than Settings.MaxDenseBytes = %s (the iterative solvers solve densely when K is a large share of n): ask for fewer eigenpairs", ErrInvalid, n, p.K, wording.Bytes(need), wording.Bytes(cfg.maxDense))}
 	}
 	matvecs := 0
 	a, err := materialize(p.A, &matvecs, "A")

@@ -98,8 +98,9 @@ type Settings struct {
 	// and the iterative solvers' fallback to it when the wanted pairs are a
 	// large share of n (Lanczos from K ≈ n/3, BlockLanczos and LOBPCG from
 	// K ≈ n/6). A problem whose dense solve needs more than MaxDenseBytes
-	// bytes by DenseBytes fails with an error wrapping ErrInvalid, naming
-	// n, K and both sizes, before anything n×n is allocated, instead of
+	// bytes by DenseBytes fails with an error wrapping ErrInvalid and
+	// ErrMemoryBound, naming n, K and both sizes, before anything n×n is
+	// allocated, instead of
 	// exhausting the memory (for K = n − 1 on 3·10⁴ nodes that is 7.2 GB
 	// per matrix). It bounds Lanczos's dense blocks too, 8 bytes a value:
 	// the K + NCV + 1 vectors of n values its basis starts with and its
@@ -166,7 +167,20 @@ var (
 	// out of range, or a problem the solver does not take (a generalized
 	// one, B set, given to Lanczos or BlockLanczos).
 	ErrInvalid = errors.New("eigen: invalid argument")
+	// ErrMemoryBound is wrapped, besides ErrInvalid, by the error of a
+	// solve refused because it needs more than Settings.MaxDenseBytes (a
+	// dense solve, or Lanczos's starting basis): a caller that set the
+	// bound can tell this refusal from the others, and say where its
+	// bound came from, without reading the message.
+	ErrMemoryBound = errors.New("eigen: beyond the memory bound")
 )
+
+// memoryBoundError is an error whose text and chain are those of the
+// wrapped error (wrapping ErrInvalid), and which is ErrMemoryBound too.
+type memoryBoundError struct{ error }
+
+func (e memoryBoundError) Unwrap() error        { return e.error }
+func (e memoryBoundError) Is(target error) bool { return target == ErrMemoryBound }
 
 // DefaultTol is the relative residual tolerance used when Settings.Tol
 // is 0.

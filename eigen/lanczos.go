@@ -163,7 +163,7 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 	maxNCV := max(l.MaxNCV, ncv)
 	if cfg.maxDense > 0 {
 		if need := lanczosBytes(n, d+kk, ncv); need > float64(cfg.maxDense) {
-			return nil, fmt.Errorf("%w: a Lanczos solve of n = %d for K = %d eigenpairs needs about %s for its basis of %d vectors of n values and its %d×%d projected matrices, more than Settings.MaxDenseBytes = %s: ask for fewer eigenpairs", ErrInvalid, n, p.K, wording.Bytes(sat(need)), d+kk+ncv+1, ncv, ncv, wording.Bytes(cfg.maxDense))
+			return nil, memoryBoundError{fmt.Errorf("%w: a Lanczos solve of n = %d for K = %d eigenpairs needs about %s for its basis of %d vectors of n values and its %d×%d projected matrices, more than Settings.MaxDenseBytes = %s: ask for fewer eigenpairs", ErrInvalid, n, p.K, wording.Bytes(sat(need)), d+kk+ncv+1, ncv, ncv, wording.Bytes(cfg.maxDense))}
 		}
 		maxNCV = lanczosFit(n, d+kk, ncv, maxNCV, cfg.maxDense)
 	}
