@@ -159,3 +159,53 @@ func TestLabelPropWork(t *testing.T) {
 		}
 	}
 }
+
+// TestCVQEWork: checkWork's estimate for cvqe is never below the bytes
+// its library bound (cluster.Settings.MaxBlockBytes at the same limit)
+// refuses it at, 16·(n·k + k² + k·d): with d = 600 features on 500 rows
+// and k = 50 the k×d centroids pass the n×k vectors workBytes counts
+// (workBytes 896 000 bytes, the blocks 920 000): at the least limit
+// checkWork accepts, cluster.Run under the server's Settings is not
+// refused by the bound (cvqe with MaxIter = 2, to keep it short). Before,
+// checkWork accepted 896 000 bytes and the run was refused.
+func TestCVQEWork(t *testing.T) {
+	const n, d, k = 500, 600, 50
+	rng := rand.New(rand.NewPCG(5, 5))
+	x := mat.NewDense(n, d, nil)
+	for i := range n {
+		for j := range d {
+			x.Set(i, j, rng.NormFloat64()+float64(i%k))
+		}
+	}
+	var pairs []constraint.Pair
+	for i := range 40 {
+		pairs = append(pairs, constraint.Pair{I: i, J: i + k, Kind: constraint.MustLink})
+	}
+	var edges []graph.Edge
+	for i := range n {
+		edges = append(edges, graph.Edge{I: i, J: (i + 1) % n, W: 1})
+	}
+	g, err := graph.FromEdges(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := workload{g: g, d: d, pairs: pairs}
+	m := cluster.CVQE{MaxIter: 2}
+	lo, hi := int64(1), int64(1)<<40
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if newTest(t, Config{MaxRequestMemory: mid}).checkWork(m, k, w) == nil {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lib := int64(16 * (n*k + k*k + k*d)); lo < lib {
+		t.Errorf("checkWork accepts from %d bytes, below the library's %d", lo, lib)
+	}
+	s := newTest(t, Config{MaxRequestMemory: lo})
+	_, err = cluster.Run(context.Background(), m, &cluster.Problem{Graph: g, Features: x, K: k, Constraints: &constraint.Set{N: n, Pairs: pairs}}, s.settings(1))
+	if err != nil {
+		t.Errorf("checkWork accepts from %d bytes, then cluster.Run: %v", lo, err)
+	}
+}

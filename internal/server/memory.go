@@ -231,6 +231,10 @@ func workloadOf(d *input.Data, pairs []constraint.Pair) workload {
 //     closed form (the up-front estimate is then 48·n·K + 192·n, never
 //     below what the library refuses at: a request accepted here is not
 //     refused by the bound after).
+//   - cvqe: two states of n×k distances, k×k centroid distances and k×d
+//     centroids, as cluster.CVQE refuses them beyond
+//     cluster.Settings.MaxBlockBytes: 16·(n·k + k² + k·d) bytes, of which
+//     workBytes counts the n×k ones, so 16·(k² + k·d) more.
 //   - auto: the largest of the above among the candidates it fits with
 //     their defaults (ml-noa-ssc, mcl-noa-ssc, and up to
 //     cluster.AutoCostlyMaxN nodes fast-ge and fast-ge2-bh).
@@ -279,6 +283,15 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 		}
 		if b := (blocks - 4) * 8 * float64(n) * float64(w.k); b > 0 {
 			return sat(b), fmt.Sprintf("%s for K = %d classes", what, w.k), "give partial labels with fewer classes, or set the knob Iterative (two blocks)"
+		}
+	case "cvqe":
+		// Two states of n×k distances, k×k centroid distances and k×d
+		// centroids (cluster.CVQE, bounded by
+		// cluster.Settings.MaxBlockBytes): the n×k ones are within
+		// workBytes' 32·n·k, the others not.
+		kk, d := float64(w.k), float64(w.d)
+		if b := 16 * (kk*kk + kk*d); b > 0 {
+			return sat(b), fmt.Sprintf("its k×k and k×d centroid blocks, twice, for k = %d and d = %d features", w.k, w.d), "ask for a smaller k, or load data with fewer features"
 		}
 	case "auto":
 		// auto fits its candidates with their defaults (cluster.Auto):
