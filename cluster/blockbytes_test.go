@@ -52,8 +52,8 @@ func TestMaxBlockBytes(t *testing.T) {
 			}
 			need := int64(c.need)
 			_, err = Run(context.Background(), c.m, c.p, &Settings{Seed: 2, MaxBlockBytes: need - 1})
-			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), fmt.Sprintf("(%d bytes), more than the bound", need)) || !strings.Contains(err.Error(), c.remedy) || !strings.Contains(err.Error(), ": "+c.m.Name()+": ") {
-				t.Errorf("bound %d, one byte below the blocks: %v; want ErrInvalid naming %d bytes and %q", need-1, err, need, c.remedy)
+			if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrMemoryBound) || !strings.Contains(err.Error(), fmt.Sprintf("(%d bytes), more than the bound", need)) || !strings.Contains(err.Error(), c.remedy) || !strings.Contains(err.Error(), ": "+c.m.Name()+": ") {
+				t.Errorf("bound %d, one byte below the blocks: %v; want ErrInvalid and ErrMemoryBound naming %d bytes and %q", need-1, err, need, c.remedy)
 			}
 			for _, bound := range []int64{need, 0} {
 				got, err := Run(context.Background(), c.m, c.p, &Settings{Seed: 2, MaxBlockBytes: bound})
@@ -70,7 +70,7 @@ func TestMaxBlockBytes(t *testing.T) {
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "K = 150 classes") || !strings.Contains(err.Error(), "2.1 MiB") {
 		t.Errorf("150 classes on 300 nodes under 1 MiB: %v; want ErrInvalid naming K and 2.1 MiB", err)
 	}
-	if _, err := Run(context.Background(), LabelProp{}, &Problem{Graph: g, K: 3, Labels: labels}, &Settings{MaxBlockBytes: -1}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Settings.MaxBlockBytes = -1") {
-		t.Errorf("negative bound: %v, want ErrInvalid naming the field", err)
+	if _, err := Run(context.Background(), LabelProp{}, &Problem{Graph: g, K: 3, Labels: labels}, &Settings{MaxBlockBytes: -1}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Settings.MaxBlockBytes = -1") || errors.Is(err, ErrMemoryBound) {
+		t.Errorf("negative bound: %v, want ErrInvalid (not ErrMemoryBound) naming the field", err)
 	}
 }

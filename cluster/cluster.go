@@ -45,6 +45,22 @@ type noSupervisionError struct{ error }
 func (e noSupervisionError) Unwrap() error        { return e.error }
 func (e noSupervisionError) Is(target error) bool { return target == ErrNoSupervision }
 
+// ErrMemoryBound is wrapped, besides ErrInvalid, by the error of a method
+// refused because its dense blocks need more than
+// Settings.MaxBlockBytes (labelprop's class scores, cvqe's distances): a
+// caller that set the bound (a command bounding a run by the machine's
+// memory) can tell this refusal from the others without reading the
+// message. An eigensolve refused by EigenSettings.MaxDenseBytes wraps
+// eigen.ErrMemoryBound instead.
+var ErrMemoryBound = errors.New("cluster: beyond the memory bound")
+
+// memoryBoundError is an error whose text and chain are those of the
+// wrapped error, and which is ErrMemoryBound too.
+type memoryBoundError struct{ error }
+
+func (e memoryBoundError) Unwrap() error        { return e.error }
+func (e memoryBoundError) Is(target error) bool { return target == ErrMemoryBound }
+
 // numericalError is an error whose text and chain are those of the
 // wrapped error, and which is ErrNumerical too: a numerical failure of a
 // shared step (a pencil, an eigensolve) whose message says what failed
@@ -239,10 +255,10 @@ type Settings struct {
 	// eigenvectors (labelprop's n×K class scores and conjugate-gradient
 	// blocks, cvqe's n×K distances): a method whose blocks would need
 	// more refuses, before allocating them, with an error wrapping
-	// ErrInvalid that names the bytes needed and the remedy (fewer
-	// classes, a smaller k). EigenSettings.MaxDenseBytes bounds the
-	// eigensolvers' dense solves in the same way. If MaxBlockBytes is 0
-	// there is no bound; a negative value is an error.
+	// ErrInvalid and ErrMemoryBound that names the bytes needed and the
+	// remedy (fewer classes, a smaller k). EigenSettings.MaxDenseBytes
+	// bounds the eigensolvers' dense solves in the same way. If
+	// MaxBlockBytes is 0 there is no bound; a negative value is an error.
 	MaxBlockBytes int64
 	// Recorder, if not nil, receives progress events, on the stages that
 	// package progress lists (the eigensolver's "eigen", k-means'

@@ -159,6 +159,29 @@ type COSC struct {
 	InnerGap float64 `doc:"relative duality gap of the inner problem (0: 0.1)" range:"0 | [1e-12, 0.9]"`
 }
 
+// StartWorkers returns the number of RatioDCA starts a bisection runs at
+// once, each on its own scratch state: parallel.Workers(0, total), that
+// is min(GOMAXPROCS, total), for the total of Starts random starts (0: 6;
+// < 0: none) and the consistent-partition and spectral starts, so at most
+// Starts + 2 (2 with Starts < 0, 8 by default) whatever the cores. Its
+// scratch states are the part of cosc's memory that grows with the
+// cores (tether serve's estimate reads it). Cost O(1).
+func (c COSC) StartWorkers() int {
+	return parallel.Workers(0, c.starts()+2)
+}
+
+// starts returns the number of random starts per bisection: Starts, 6
+// when it is 0, none when it is negative.
+func (c COSC) starts() int {
+	switch {
+	case c.Starts == 0:
+		return 6
+	case c.Starts < 0:
+		return 0
+	}
+	return c.Starts
+}
+
 // Name returns "cosc".
 func (COSC) Name() string { return "cosc" }
 
@@ -177,13 +200,7 @@ type coscConfig struct {
 }
 
 func (c COSC) config() (coscConfig, error) {
-	cfg := coscConfig{starts: c.Starts, maxIter: c.MaxIter, innerGap: c.InnerGap}
-	switch {
-	case cfg.starts == 0:
-		cfg.starts = 6
-	case cfg.starts < 0:
-		cfg.starts = 0
-	}
+	cfg := coscConfig{starts: c.starts(), maxIter: c.MaxIter, innerGap: c.InnerGap}
 	if cfg.maxIter == 0 {
 		cfg.maxIter = 40
 	}

@@ -1032,10 +1032,10 @@ func ignored(name string, u Uses, p *Problem) []string {
 }
 
 // checkBlocks returns nil when need bytes of dense blocks fit within
-// s.MaxBlockBytes (or it is 0), else an error wrapping ErrInvalid naming
-// the method name, what the blocks are, the bytes needed and bound, and
-// remedy (an imperative phrase), for a method to return before it
-// allocates them. need is a float64 so that n·K products cannot
+// s.MaxBlockBytes (or it is 0), else an error wrapping ErrInvalid and
+// ErrMemoryBound naming the method name, what the blocks are, the bytes
+// needed and bound, and remedy (an imperative phrase), for a method to
+// return before it allocates them. need is a float64 so that n·K products cannot
 // overflow. Cost O(1).
 func (s *Settings) checkBlocks(name string, need float64, what, remedy string) error {
 	if s == nil || s.MaxBlockBytes <= 0 || need <= float64(s.MaxBlockBytes) {
@@ -1045,5 +1045,5 @@ func (s *Settings) checkBlocks(name string, need float64, what, remedy string) e
 	if need < math.MaxInt64 {
 		needs = wording.Bytes(int64(need))
 	}
-	return fmt.Errorf("%w: %s: %s need about %s (%.0f bytes), more than the bound of %s (Settings.MaxBlockBytes = %d) on this run's memory: %s", ErrInvalid, name, what, needs, need, wording.Bytes(s.MaxBlockBytes), s.MaxBlockBytes, remedy)
+	return memoryBoundError{fmt.Errorf("%w: %s: %s need about %s (%.0f bytes), more than the bound of %s (Settings.MaxBlockBytes = %d) on this run's memory: %s", ErrInvalid, name, what, needs, need, wording.Bytes(s.MaxBlockBytes), s.MaxBlockBytes, remedy)}
 }

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -96,7 +97,7 @@ func (Dense) Solve(ctx context.Context, p Problem, s *Settings) (*Result, error)
 		return nil, err
 	}
 	if need := DenseBytes(n, p.B != nil); cfg.maxDense > 0 && need > cfg.maxDense {
-		return nil, fmt.Errorf("%w: a dense solve of n = %d for K = %d pairs needs about %d bytes of n×n matrices, more than Settings.MaxDenseBytes = %d (the iterative solvers solve densely when K is a large share of n): ask for fewer pairs", ErrInvalid, n, p.K, need, cfg.maxDense)
+		return nil, memoryBoundError{fmt.Errorf("%w: a dense solve of n = %d for K = %d eigenpairs needs about %s of n×n matrices, more than Settings.MaxDenseBytes = %s (the iterative solvers solve densely when K is a large share of n): ask for fewer eigenpairs", ErrInvalid, n, p.K, wording.Bytes(need), wording.Bytes(cfg.maxDense))}
 	}
 	matvecs := 0
 	a, err := materialize(p.A, &matvecs, "A")

@@ -98,15 +98,20 @@ type Settings struct {
 	// and the iterative solvers' fallback to it when the wanted pairs are a
 	// large share of n (Lanczos from K ≈ n/3, BlockLanczos and LOBPCG from
 	// K ≈ n/6). A problem whose dense solve needs more than MaxDenseBytes
-	// bytes by DenseBytes fails with an error wrapping ErrInvalid, naming
-	// n, K and both sizes, before anything n×n is allocated, instead of
+	// bytes by DenseBytes fails with an error wrapping ErrInvalid and
+	// ErrMemoryBound, naming n, K and both sizes, before anything n×n is
+	// allocated, instead of
 	// exhausting the memory (for K = n − 1 on 3·10⁴ nodes that is 7.2 GB
-	// per matrix). It bounds Lanczos's dense blocks too, its basis of
-	// NCV + K + 1 vectors of n values and its NCV×NCV projected matrices
-	// (K = 35 000 on 2·10⁵ nodes asked for 168 GB): a larger one fails
-	// the same way. If MaxDenseBytes is 0, there is no bound; a negative
-	// value is an error. It changes no result of a problem within the
-	// bound.
+	// per matrix). It bounds Lanczos's dense blocks too, 8 bytes a value:
+	// the K + NCV + 1 vectors of n values its basis starts with and its
+	// two NCV×NCV projected matrices (K = 35 000 on 2·10⁵ nodes asked
+	// for 168 GB); a solve whose starting basis exceeds the bound fails
+	// the same way, and a basis that grows (Lanczos.MaxNCV) grows only
+	// as far as the bound allows, to the largest size m ≤ MaxNCV whose
+	// K + m + 1 vectors and m×m matrices fit, and neither allocates nor
+	// touches more. If MaxDenseBytes is 0, there is no bound; a negative
+	// value is an error. It changes no result of a problem whose dense
+	// solve, or whose Lanczos basis grown to MaxNCV, fits in the bound.
 	MaxDenseBytes int64
 }
 
@@ -162,7 +167,20 @@ var (
 	// out of range, or a problem the solver does not take (a generalized
 	// one, B set, given to Lanczos or BlockLanczos).
 	ErrInvalid = errors.New("eigen: invalid argument")
+	// ErrMemoryBound is wrapped, besides ErrInvalid, by the error of a
+	// solve refused because it needs more than Settings.MaxDenseBytes (a
+	// dense solve, or Lanczos's starting basis): a caller that set the
+	// bound can tell this refusal from the others, and say where its
+	// bound came from, without reading the message.
+	ErrMemoryBound = errors.New("eigen: beyond the memory bound")
 )
+
+// memoryBoundError is an error whose text and chain are those of the
+// wrapped error (wrapping ErrInvalid), and which is ErrMemoryBound too.
+type memoryBoundError struct{ error }
+
+func (e memoryBoundError) Unwrap() error        { return e.error }
+func (e memoryBoundError) Is(target error) bool { return target == ErrMemoryBound }
 
 // DefaultTol is the relative residual tolerance used when Settings.Tol
 // is 0.

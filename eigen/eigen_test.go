@@ -473,8 +473,8 @@ func TestMaxDenseBytes(t *testing.T) {
 		t.Run(fmt.Sprintf("%T", s), func(t *testing.T) {
 			op := &countingOp{Operator: l}
 			_, err := s.Solve(context.Background(), eigen.Problem{A: op, K: 60}, &eigen.Settings{MaxDenseBytes: need - 1})
-			if !errors.Is(err, eigen.ErrInvalid) || !strings.Contains(err.Error(), "MaxDenseBytes") {
-				t.Fatalf("K = 60 over the bound: error %v, want ErrInvalid naming MaxDenseBytes", err)
+			if !errors.Is(err, eigen.ErrInvalid) || !errors.Is(err, eigen.ErrMemoryBound) || !strings.Contains(err.Error(), "MaxDenseBytes") || !strings.Contains(err.Error(), "K = 60 eigenpairs needs about 390.6 KiB of n×n matrices") {
+				t.Fatalf("K = 60 over the bound: error %v, want ErrInvalid and ErrMemoryBound naming MaxDenseBytes and 390.6 KiB", err)
 			}
 			if op.n != 0 {
 				t.Errorf("the operator was applied to %d vectors before the refusal", op.n)
@@ -505,10 +505,10 @@ func TestMaxDenseBytes(t *testing.T) {
 		t.Errorf("Lanczos, K = 4 (iterative) with a bound of its basis, %d bytes: %v; want the values without a bound", basis, err)
 	}
 	op := &countingOp{Operator: l}
-	if _, err := (eigen.Lanczos{}).Solve(context.Background(), eigen.Problem{A: op, K: 4}, &eigen.Settings{MaxDenseBytes: basis - 1}); !errors.Is(err, eigen.ErrInvalid) || !strings.Contains(err.Error(), "32416 bytes for its basis of up to 29 vectors") || op.n != 0 {
-		t.Errorf("Lanczos, K = 4 with a bound one byte below its basis: %v (operator applied to %d vectors); want ErrInvalid naming 32416 bytes, before any product", err, op.n)
+	if _, err := (eigen.Lanczos{}).Solve(context.Background(), eigen.Problem{A: op, K: 4}, &eigen.Settings{MaxDenseBytes: basis - 1}); !errors.Is(err, eigen.ErrInvalid) || !errors.Is(err, eigen.ErrMemoryBound) || !strings.Contains(err.Error(), "31.7 KiB for its basis of 29 vectors") || op.n != 0 {
+		t.Errorf("Lanczos, K = 4 with a bound one byte below its basis: %v (operator applied to %d vectors); want ErrInvalid naming 31.7 KiB, before any product", err, op.n)
 	}
-	if err := (&eigen.Settings{MaxDenseBytes: -1}).Validate(); !errors.Is(err, eigen.ErrInvalid) {
+	if err := (&eigen.Settings{MaxDenseBytes: -1}).Validate(); !errors.Is(err, eigen.ErrInvalid) || errors.Is(err, eigen.ErrMemoryBound) {
 		t.Errorf("negative MaxDenseBytes: Validate gives %v, want ErrInvalid", err)
 	}
 }

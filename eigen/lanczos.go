@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tether-sc/tether/internal/parallel"
+	"github.com/tether-sc/tether/internal/wording"
 	"github.com/tether-sc/tether/progress"
 )
 
@@ -94,8 +96,9 @@ type Lanczos struct {
 	// BenchmarkLanczos2DKNN). Growing instead of starting long keeps easy
 	// problems, which converge in a few cycles, at the default cycle
 	// length and bit-identical. Cost: memory rises to
-	// n·(MaxNCV + K + d + 2) floats, and a step's Gram–Schmidt to
-	// O(n·MaxNCV).
+	// n·(MaxNCV + K + 1) floats (K counting the deflated columns), and a
+	// step's Gram–Schmidt to O(n·MaxNCV). Under Settings.MaxDenseBytes
+	// the basis grows only as far as the bound allows.
 	MaxNCV int
 	// PerValue makes the convergence test relative to each wanted Ritz
 	// value instead of to ‖A‖: a pair (θ, x) is accepted when its residual
@@ -157,10 +160,14 @@ func (l Lanczos) Solve(ctx context.Context, p Problem, s *Settings) (*Result, er
 	if n-d <= ncv+kk+1 {
 		return Dense{}.Solve(ctx, p, s)
 	}
-	if need := lanczosBytes(n, d+kk, ncv, max(l.MaxNCV, ncv)); cfg.maxDense > 0 && need > float64(cfg.maxDense) {
-		return nil, fmt.Errorf("%w: a Lanczos solve of n = %d for K = %d pairs needs about %.0f bytes for its basis of up to %d vectors of n values and its %d×%d projected matrices, more than Settings.MaxDenseBytes = %d: ask for fewer pairs", ErrInvalid, n, p.K, need, d+kk+max(l.MaxNCV, ncv)+1, ncv, ncv, cfg.maxDense)
+	maxNCV := max(l.MaxNCV, ncv)
+	if cfg.maxDense > 0 {
+		if need := lanczosBytes(n, d+kk, ncv); need > float64(cfg.maxDense) {
+			return nil, memoryBoundError{fmt.Errorf("%w: a Lanczos solve of n = %d for K = %d eigenpairs needs about %s for its basis of %d vectors of n values and its %d×%d projected matrices, more than Settings.MaxDenseBytes = %s: ask for fewer eigenpairs", ErrInvalid, n, p.K, wording.Bytes(sat(need)), d+kk+ncv+1, ncv, ncv, wording.Bytes(cfg.maxDense))}
+		}
+		maxNCV = lanczosFit(n, d+kk, ncv, maxNCV, cfg.maxDense)
 	}
-	r := newLanczosRun(p.A, n, d+kk, ncv, max(l.MaxNCV, ncv), cfg.rng)
+	r := newLanczosRun(p.A, n, d+kk, ncv, maxNCV, cfg.rng)
 	r.perValue = l.PerValue
 	// A tolerance within two orders of orthoSkip needs a basis kept
 	// orthonormal more tightly: the residual estimate |β·y_last| holds
@@ -292,20 +299,50 @@ type lanczosRun struct {
 	skip float64
 }
 
+// lanczosBytes returns the memory of newLanczosRun's workspace for a
+// basis of ncv vectors after maxLocked locked ones, as
+// Settings.MaxDenseBytes counts it: maxLocked + ncv + 1 vectors of n
+// values and the ncv×ncv projected matrix and its symmetric copy, 8 bytes
+// a value, as a float64 so that it cannot overflow. A basis grown to m
+// vectors (lanczosRun.grow) takes lanczosBytes(n, maxLocked, m). Cost
+// O(1).
+func lanczosBytes(n, maxLocked, ncv int) float64 {
+	return 8 * (float64(maxLocked+ncv+1)*float64(n) + 2*float64(ncv)*float64(ncv))
+}
+
+// lanczosFit returns the largest basis size in [ncv, maxNCV] whose
+// workspace (lanczosBytes) fits in bound bytes, ncv when none larger
+// does: the cap on the growth of the basis (Lanczos.MaxNCV) under
+// Settings.MaxDenseBytes, which leaves maxNCV as it is when the grown
+// basis fits. The caller has checked that ncv fits. Cost O(log(maxNCV −
+// ncv)).
+func lanczosFit(n, maxLocked, ncv, maxNCV int, bound int64) int {
+	if lanczosBytes(n, maxLocked, maxNCV) <= float64(bound) {
+		return maxNCV
+	}
+	// lanczosBytes grows with its basis size: the first size above ncv
+	// that does not fit, less one.
+	return ncv + sort.Search(maxNCV-ncv, func(i int) bool {
+		return lanczosBytes(n, maxLocked, ncv+i+1) > float64(bound)
+	})
+}
+
+// sat returns b as an int64, saturating at math.MaxInt64.
+func sat(b float64) int64 {
+	if b >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(b)
+}
+
 // newLanczosRun allocates the workspace for a basis of ncv vectors that
 // grow may extend to maxNCV: the basis has room for all of them from the
 // start, so growing copies nothing, and the rows never reached are never
 // written (the memory of a large allocation becomes resident only when
-// touched).
-// lanczosBytes returns the memory newLanczosRun(…, n, maxLocked, ncv,
-// maxNCV, …) allocates, as Settings.MaxDenseBytes counts it: the basis
-// of maxLocked + maxNCV + 1 vectors of n values (its capacity) and the
-// ncv×ncv projected matrix and its symmetric copy, 8 bytes a value, as a
-// float64 so that it cannot overflow. Cost O(1).
-func lanczosBytes(n, maxLocked, ncv, maxNCV int) float64 {
-	return 8 * (float64(maxLocked+max(maxNCV, ncv)+1)*float64(n) + 2*float64(ncv)*float64(ncv))
-}
-
+// touched). Its memory is lanczosBytes(n, maxLocked, ncv), and the
+// basis's capacity lanczosBytes(n, maxLocked, maxNCV) without the
+// projected matrices. Cost O(n·(maxLocked + maxNCV)) address space,
+// O(ncv²) written.
 func newLanczosRun(a Operator, n, maxLocked, ncv, maxNCV int, rng *rand.Rand) *lanczosRun {
 	rows := maxLocked + ncv + 1
 	return &lanczosRun{

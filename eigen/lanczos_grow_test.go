@@ -2,8 +2,11 @@ package eigen_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -108,4 +111,64 @@ func denseValues(a eigen.Operator) []float64 {
 		panic("dense EigenSym failed")
 	}
 	return es.Values(nil)
+}
+
+// TestLanczosMaxNCVBound: Settings.MaxDenseBytes bounds the basis that
+// Lanczos starts with and caps how far it grows (Lanczos.MaxNCV), instead
+// of refusing a solve whose grown basis would exceed it. On TestLanczosMaxNCV's
+// hard problem (n = 1000, K = 5 with one deflated, NCV = 12 growing to 40:
+// it restarts more than 8 times, so the basis grows), with b(m) = 8·((5 + m
+// + 1)·n + 2m²) the bytes of a basis of m vectors:
+//   - a bound of b(40), the grown basis, gives the values and vectors of
+//     the unbounded solve bit for bit;
+//   - a bound of b(24) and one of b(12), between the starting and the grown
+//     basis, still solve, to the tolerance against gonum's dense values;
+//   - a bound of b(12) − 1 is refused before any product, naming the
+//     bytes with wording.Bytes's unit and "eigenpairs".
+//
+// Before the fix, every bound below b(40) was refused (the basis's capacity
+// was counted).
+func TestLanczosMaxNCVBound(t *testing.T) {
+	const n, locked, tol = 1000, 5, 1e-8
+	b := func(m int) int64 { return int64(8 * ((locked+m+1)*n + 2*m*m)) }
+	p := knn2DProblem(t, n)
+	l := eigen.Lanczos{NCV: 12, MaxNCV: 40}
+	free, err := l.Solve(context.Background(), p, &eigen.Settings{Tol: tol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free.Iterations <= 8 {
+		t.Fatalf("%d restarts: the problem no longer makes the basis grow", free.Iterations)
+	}
+	fits, err := l.Solve(context.Background(), p, &eigen.Settings{Tol: tol, MaxDenseBytes: b(40)})
+	if err != nil {
+		t.Fatalf("bound b(40) = %d: %v", b(40), err)
+	}
+	if !slices.Equal(fits.Values, free.Values) || !mat.Equal(fits.Vectors, free.Vectors) || fits.MatVecs != free.MatVecs {
+		t.Errorf("bound b(40): values %v (%d products), want %v (%d products) bit for bit", fits.Values, fits.MatVecs, free.Values, free.MatVecs)
+	}
+	dense := denseValues(p.A)
+	lim := tol * 2
+	for _, m := range []int{24, 12} {
+		got, err := l.Solve(context.Background(), p, &eigen.Settings{Tol: tol, MaxDenseBytes: b(m)})
+		if err != nil {
+			t.Fatalf("bound b(%d) = %d, between the starting basis and the grown one: %v", m, b(m), err)
+		}
+		for j, v := range got.Values {
+			if r := got.Residuals[j]; !(r <= lim) {
+				t.Errorf("bound b(%d): pair %d: residual %.3g > %.3g", m, j, r, lim)
+			}
+			if d := math.Abs(v - dense[j]); !(d <= lim) {
+				t.Errorf("bound b(%d): pair %d: λ = %.15g, dense %.15g, |Δ| = %.3g > %.3g", m, j, v, dense[j], d, lim)
+			}
+		}
+		t.Logf("bound b(%d): %d products, %d restarts (unbounded: %d, %d)", m, got.MatVecs, got.Iterations, free.MatVecs, free.Iterations)
+	}
+	op := &countingOp{Operator: p.A}
+	q := p
+	q.A = op
+	_, err = l.Solve(context.Background(), q, &eigen.Settings{Tol: tol, MaxDenseBytes: b(12) - 1})
+	if want := "needs about 142.9 KiB for its basis of 18 vectors of n values and its 12×12 projected matrices, more than Settings.MaxDenseBytes = 142.9 KiB: ask for fewer eigenpairs"; !errors.Is(err, eigen.ErrInvalid) || !strings.Contains(err.Error(), want) || op.n != 0 {
+		t.Errorf("bound b(12) − 1: %v (operator applied to %d vectors); want ErrInvalid containing %q, before any product", err, op.n, want)
+	}
 }

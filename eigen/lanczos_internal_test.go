@@ -211,3 +211,42 @@ func TestLanczosVerificationUnsettled(t *testing.T) {
 		})
 	}
 }
+
+// TestLanczosFit: lanczosFit gives the largest basis size in [ncv,
+// maxNCV] whose workspace fits the bound (brute force over the sizes), and
+// a run allocated with it and grown as far as grow lets it never holds more
+// than the bound: the basis's capacity, the projected matrix and its
+// symmetric copy, 8 bytes a value.
+func TestLanczosFit(t *testing.T) {
+	for _, c := range []struct{ n, locked, ncv, maxNCV int }{
+		{1000, 5, 12, 40}, {30000, 3, 22, 64}, {200, 0, 24, 24}, {50, 10, 30, 200},
+	} {
+		lo, hi := lanczosBytes(c.n, c.locked, c.ncv), lanczosBytes(c.n, c.locked, c.maxNCV)
+		for _, bound := range []int64{int64(lo), int64(lo) + 8*int64(c.n) - 1, int64(lo) + 8*int64(c.n), int64((lo + hi) / 2), int64(hi) - 1, int64(hi), int64(hi) * 2} {
+			if float64(bound) < lo {
+				continue // refused by Solve before lanczosFit
+			}
+			want := c.ncv
+			for m := c.ncv; m <= c.maxNCV; m++ {
+				if lanczosBytes(c.n, c.locked, m) <= float64(bound) {
+					want = m
+				}
+			}
+			got := lanczosFit(c.n, c.locked, c.ncv, c.maxNCV, bound)
+			if got != want {
+				t.Errorf("%+v, bound %d: lanczosFit = %d, want %d", c, bound, got, want)
+			}
+			r := newLanczosRun(gridLaplacian{side: 2}, c.n, c.locked, c.ncv, got, nil)
+			for range 20 {
+				r.grow(2 * r.ncv)
+			}
+			if r.ncv != got {
+				t.Errorf("%+v, bound %d: grown to %d, want %d", c, bound, r.ncv, got)
+			}
+			held := 8 * (cap(r.v) + cap(r.t) + len(r.tsym.RawSymmetric().Data))
+			if int64(held) > bound {
+				t.Errorf("%+v, bound %d: the run holds %d bytes", c, bound, held)
+			}
+		}
+	}
+}

@@ -32,6 +32,13 @@
 // parameter the generator does not read) is such an error, naming the
 // job and the field, as tether cluster refuses its flag.
 //
+// A job's run is bounded in memory as tether cluster's: its dense blocks
+// (a dense eigensolve, the Lanczos basis, labelprop's class scores) may
+// take at most max_memory_mib MiB, by default (0) 3/4 of the memory
+// available to the process, GOMEMLIMIT aside; a job that needs more fails
+// naming the bytes, the bound and the fields to change, instead of
+// killing its process and every other job of its pipeline.
+//
 // Paths are local files, or, with a scheme ("gs://bucket/x.csv"), files
 // of a store that a Files reads and writes (RunFiles, SaveLabelsFiles; the
 // beam module gives one on Beam's file systems). Join resolves a job's

@@ -2,32 +2,28 @@ package job
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// TestRunMemoryGuard: a job whose method's dense blocks pass the memory
-// bound (internal/memguard: 3/4 of the machine's memory, or GOMEMLIMIT
-// when lower; set here in a child process running this test) fails with
-// an error naming the bytes needed, the bound and the remedy instead of
+// TestRunMemoryGuard: a job whose method's dense blocks pass its memory
+// bound (max_memory_mib, or 3/4 of the available memory:
+// internal/memguard) fails with an error naming the bytes needed, the
+// bound, where it comes from and the fields to change, instead of
 // killing the process: labelprop over 150 classes of partial labels on
-// 300 rows (48·300·150 bytes, 2.1 MiB, over 1 MiB; before, 200 000
-// classes on 2·10⁵ rows died with "fatal error: out of memory"). Under a
-// bound it fits in, the child's labels are those of the job run here.
+// 300 rows (48·300·150 bytes, 2.1 MiB, over "max_memory_mib": 1; before,
+// 200 000 classes on 2·10⁵ rows died with "fatal error: out of memory").
+// Under a bound it fits in (1024 MiB), the labels are those of the job
+// without the field. The bound was set by GOMEMLIMIT in a child process
+// before: that is a target of the garbage collector, not a limit. A
+// negative max_memory_mib, or one above 2³⁰, is refused by Validate
+// (ErrSpec) and by ParseSpec.
 func TestRunMemoryGuard(t *testing.T) {
 	spec := Spec{ID: "a", Input: "d.csv", KNN: 5, K: 150, Labels: "l.txt", Method: "labelprop"}
-	if dir := os.Getenv("TETHER_JOB_MEMGUARD_DIR"); dir != "" {
-		res := Run(context.Background(), spec, dir)
-		fmt.Printf("error: %s\nlabels: %v\n", res.Error, res.Labels)
-		return
-	}
-	if testing.Short() {
-		t.Skip("runs the test binary in child processes")
-	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var d, l strings.Builder
 	d.WriteString("x,y\n")
@@ -38,26 +34,38 @@ func TestRunMemoryGuard(t *testing.T) {
 		}
 	}
 	dir := writeFiles(t, map[string]string{"d.csv": d.String(), "l.txt": l.String()})
-	child := func(limit string) string {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestRunMemoryGuard$")
-		cmd.Env = append(os.Environ(), "TETHER_JOB_MEMGUARD_DIR="+dir, "GOMEMLIMIT="+limit)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("child under GOMEMLIMIT=%s: %v\n%s", limit, err, out)
+	small := spec
+	small.MaxMemoryMiB = 1
+	res := Run(context.Background(), small, dir)
+	for _, w := range []string{"cluster: invalid problem: labelprop: ", "K = 150 classes", "need about 2.1 MiB (2160000 bytes), more than the bound of 1.0 MiB", "fewer classes",
+		`the job's dense blocks are bounded by "max_memory_mib": 1 (1.0 MiB)`, `or raise the bound with "max_memory_mib"`} {
+		if !strings.Contains(res.Error, w) {
+			t.Errorf("max_memory_mib 1: error lacks %q:\n%s", w, res.Error)
 		}
-		return string(out)
 	}
-	out := child("1MiB")
-	for _, w := range []string{"error: cluster: invalid problem: labelprop: ", "K = 150 classes", "need about 2.1 MiB (2160000 bytes), more than the bound of 1.0 MiB", "fewer classes", "labels: []"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("GOMEMLIMIT=1MiB: output lacks %q:\n%s", w, out)
-		}
+	if res.Labels != nil || strings.Contains(res.Error, "-max-memory-mib") {
+		t.Errorf("max_memory_mib 1: labels %v, error %s: want no labels and the job's field, not the flag", res.Labels, res.Error)
 	}
 	here := Run(context.Background(), spec, dir)
 	if here.Error != "" {
 		t.Fatal(here.Error)
 	}
-	if out, want := child("1GiB"), fmt.Sprintf("error: \nlabels: %v\n", here.Labels); !strings.Contains(out, want) {
-		t.Errorf("GOMEMLIMIT=1GiB: child's output\n%s\nwant the labels of the job run here:\n%s", out, want)
+	big := spec
+	big.MaxMemoryMiB = 1024
+	if got := Run(context.Background(), big, dir); got.Error != "" || !slices.Equal(got.Labels, here.Labels) {
+		t.Errorf("max_memory_mib 1024: error %q, labels equal to the job without it: %v", got.Error, slices.Equal(got.Labels, here.Labels))
+	}
+	for _, mib := range []int{-1, 1<<30 + 1} {
+		bad := spec
+		bad.MaxMemoryMiB = mib
+		if err := bad.Validate(); !errors.Is(err, ErrSpec) || !strings.Contains(err.Error(), fmt.Sprintf("max_memory_mib = %d", mib)) {
+			t.Errorf("max_memory_mib %d: Validate gives %v, want ErrSpec naming it", mib, err)
+		}
+		if _, err := ParseSpec(fmt.Appendf(nil, `{"id":"a","input":"d.csv","k":2,"seed":1,"max_memory_mib":%d}`, mib)); !errors.Is(err, ErrSpec) {
+			t.Errorf("max_memory_mib %d: ParseSpec gives %v, want ErrSpec", mib, err)
+		}
+	}
+	if s, err := ParseSpec([]byte(`{"id":"a","input":"d.csv","k":2,"seed":1,"max_memory_mib":12}`)); err != nil || s.MaxMemoryMiB != 12 {
+		t.Errorf(`"max_memory_mib":12: ParseSpec gives %+v, %v`, s, err)
 	}
 }

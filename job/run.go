@@ -92,10 +92,10 @@ type Result struct {
 // has no vote filter).
 //
 // The method's dense blocks (an eigensolve's, labelprop's n×K class
-// scores) are bounded by 3/4 of the machine's memory, or GOMEMLIMIT when
-// lower (internal/memguard): a job that would need more fails with an
-// invalid-problem error naming the bytes and the remedy, before
-// allocating them.
+// scores) are bounded by the job's max_memory_mib, or by default 3/4 of
+// the available memory (internal/memguard): a job that would need more
+// fails with an invalid-problem error naming the bytes, the bound and the
+// remedies in the job's fields, before allocating them.
 //
 // Cost: reading plus graph construction (none for a method of feature
 // rows alone: the k-NN graph dominated such a job at 10⁵ rows) plus the
@@ -257,13 +257,14 @@ func run(ctx context.Context, s *Spec, root string, files Files, res *Result) er
 	if d.X == nil {
 		sp.KNN = ""
 	}
-	// The run's dense blocks are bounded by the machine's memory
-	// (internal/memguard), as tether cluster's are: a job asking for more
-	// fails with an error naming the bytes instead of killing the process
-	// and every other job of its pipeline.
-	out, err := cluster.Run(ctx, m, p, guarded(&cluster.Settings{Seed: s.Seed, NormalizeRemedy: normalizeRemedy, Spelling: sp}))
+	// The run's dense blocks are bounded by max_memory_mib or the
+	// available memory (internal/memguard), as tether cluster's are: a
+	// job asking for more fails with an error naming the bytes instead
+	// of killing the process and every other job of its pipeline.
+	bound := memguard.MiB(s.MaxMemoryMiB)
+	out, err := cluster.Run(ctx, m, p, memguard.Settings(&cluster.Settings{Seed: s.Seed, NormalizeRemedy: normalizeRemedy, Spelling: sp}, bound))
 	if err != nil {
-		return err
+		return explainBound(err, bound, s.MaxMemoryMiB)
 	}
 	res.N, res.K = d.N(), out.K
 	if d.Graph != nil {
@@ -515,9 +516,19 @@ func RunAll(ctx context.Context, specs []Spec, root string) []*Result {
 	return out
 }
 
-// guarded returns s with the memory bounds of internal/memguard (Bound:
-// 3/4 of the machine's memory, or GOMEMLIMIT when lower) where s sets
-// none. Cost: reading two or three small files.
-func guarded(s *cluster.Settings) *cluster.Settings {
-	return memguard.Settings(s, memguard.Bound())
+// explainBound returns err, when it is a refusal by the run's memory
+// bound (memguard.Refused: the library's sentinels), followed by where
+// the bound of bytes comes from (the job's max_memory_mib mib, or 3/4 of
+// the available memory when mib is 0) and the remedies in the job's
+// fields; any other err as it is. The result wraps err. Cost O(depth of
+// err's chain).
+func explainBound(err error, bytes int64, mib int) error {
+	if err == nil || !memguard.Refused(err) {
+		return err
+	}
+	origin := fmt.Sprintf("3/4 of the available memory (%s)", wording.Bytes(bytes))
+	if mib > 0 {
+		origin = fmt.Sprintf(`"max_memory_mib": %d (%s)`, mib, wording.Bytes(bytes))
+	}
+	return fmt.Errorf(`%w; the job's dense blocks are bounded by %s: ask for a smaller "k", fewer classes in "labels" or smaller "knobs" that size the eigenvectors (M, Rank), or raise the bound with "max_memory_mib"`, err, origin)
 }

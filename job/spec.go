@@ -126,7 +126,19 @@ type Spec struct {
 	// absent, where tether cluster's -seed defaults to 1: give "seed": 1
 	// for the clustering of a tether cluster run without -seed.
 	Seed uint64 `json:"seed"`
+	// MaxMemoryMiB bounds the memory, in MiB (2²⁰ bytes), of the run's
+	// dense blocks (a dense eigensolve, the Lanczos basis, labelprop's
+	// class scores, cvqe's distances), as tether cluster's
+	// -max-memory-mib: a job that needs more fails, naming the bytes,
+	// before allocating them. 0 (absent): 3/4 of the memory available to
+	// the process (the machine's or its container's; internal/memguard).
+	// A negative value, or one above 2³⁰, is refused by Validate.
+	MaxMemoryMiB int `json:"max_memory_mib,omitempty"`
 }
+
+// maxMemoryMiB is the largest Spec.MaxMemoryMiB, as tether cluster's
+// -max-memory-mib: 2³⁰ MiB, 1 PiB.
+const maxMemoryMiB = 1 << 30
 
 // Sample draws side information from the reference labels of the data.
 type Sample struct {
@@ -177,6 +189,9 @@ func (s *Spec) Validate() error {
 	}
 	if s.K < 0 || s.KNN < 0 {
 		return fmt.Errorf("%w: job %s: negative k or knn", ErrSpec, s.ID)
+	}
+	if s.MaxMemoryMiB < 0 || s.MaxMemoryMiB > maxMemoryMiB {
+		return fmt.Errorf("%w: job %s: max_memory_mib = %d, want MiB in [0, %d] (0: 3/4 of the available memory)", ErrSpec, s.ID, s.MaxMemoryMiB, maxMemoryMiB)
 	}
 	if !(s.SelfLoops >= 0 && s.SelfLoops <= 1e12) {
 		return fmt.Errorf("%w: job %s: self_loops = %v, want a weight in [0, 1e12]", ErrSpec, s.ID, s.SelfLoops)

@@ -490,6 +490,8 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	plotFile := fs.String("plot", "", "write a scatter plot of the partition to this `file`, PNG or SVG by its extension, .png or .svg (2-D features, their principal components, or the spectral layout of a graph)")
 	var repair cluster.Repair
 	fs.Var(textVar(&repair), "repair", "embeddings whose iterative eigensolve returns eigenvalues below its resolution (nearly disconnected weighted graphs): auto (solve again by shift-and-invert when that costs at most the work already spent), always (whenever the sparse factor fits in 2.5·10⁷ entries) or never (keep the iterative result and its warning); cluster.Settings.Repair"+unnamedDefault(repair))
+	maxMemMiB := new(int)
+	fs.Var(intIn(maxMemMiB, 0, 1<<30), "max-memory-mib", "largest memory in `MiB` the run's dense blocks may take (a dense eigensolve, the Lanczos basis, labelprop's class scores, cvqe's distances): a run that needs more is refused before allocating them, exit status 1, naming the bytes (0: 3/4 of the available memory, the machine's or its container's; GOMEMLIMIT, a target of the garbage collector, does not set it)")
 	quiet := fs.Bool("quiet", false, "no progress messages and no notes on standard error (warnings are printed; the summary keeps its notes)")
 	fs.BoolVar(&in.verbose, "v", false, fmt.Sprintf("verbose: say which k-NN search built the graph and measure the recall@k of an approximate one against exact search (on every point up to %d, else on %d sampled points)", recallExhaustiveMax, recallSample))
 	if err := parseFlags(fs, args); err != nil {
@@ -667,7 +669,7 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	s := guardMemory(&cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair, Spelling: inputSpelling{kind, in.spec.Kind}})
+	s, bound := guardMemory(&cluster.Settings{Seed: *seed, Restarts: *restarts, Recorder: rec, Repair: repair, Spelling: inputSpelling{kind, in.spec.Kind}}, *maxMemMiB)
 	done := rec.step("clustering")
 	t0 := time.Now()
 	// cluster.Run polls ctx throughout but for a few single LAPACK calls
@@ -680,7 +682,7 @@ func runCluster(ctx context.Context, m *Main, args []string) (err error) {
 	})
 	done()
 	if err != nil {
-		return noSupervisionUsage(err, meth, *consFile, *partial)
+		return bound.explain(noSupervisionUsage(err, meth, *consFile, *partial))
 	}
 	sum, err := summarize(ctx, l, meth.Name(), p, res, time.Since(t0))
 	if err != nil {

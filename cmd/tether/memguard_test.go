@@ -2,31 +2,33 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/eigen"
 )
 
 // TestClusterMemoryGuard: tether cluster refuses, with exit status 1 and
-// a message naming the bytes needed, the bound and the remedy, a run
-// whose dense blocks pass its memory bound (guardMemory: 3/4 of the
-// machine's memory, or GOMEMLIMIT when lower; set here in a child
-// process): label propagation over 150 classes of partial labels on 300
+// a message naming the bytes needed, the bound, where it comes from and
+// the remedies in flags, a run whose dense blocks pass its memory bound
+// (guardMemory: -max-memory-mib, set here, or 3/4 of the available
+// memory): label propagation over 150 classes of partial labels on 300
 // points (48·300·150 bytes, 2.1 MiB, over 1 MiB), and an eigensolve of
 // k = 300 on 600 points, which Lanczos solves densely (five 600×600
-// matrices, 14.4 MB, over 8 MiB). Before, nothing bounded the CLI: at
+// matrices, 13.7 MiB, over 8 MiB). Before, nothing bounded the CLI: at
 // 2·10⁵ nodes the same requests (200 000 classes; k = 35 000) died with
 // "fatal error: out of memory" and a goroutine dump, exit 2. Under a
-// bound they fit in, the same commands write the same labels as the
-// command in this process (no bound it reaches).
+// bound they fit in (-max-memory-mib 1024), the same commands write the
+// same labels as without the flag. A negative -max-memory-mib is a usage
+// error (exit 2). The bound was set by GOMEMLIMIT in a child process
+// before: that is a target of the garbage collector, not a limit.
 func TestClusterMemoryGuard(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the command in child processes")
-	}
 	dir := t.TempDir()
 	pts300, pts600 := filepath.Join(dir, "m300.csv"), filepath.Join(dir, "m600.csv")
 	for _, g := range []struct {
@@ -45,57 +47,90 @@ func TestClusterMemoryGuard(t *testing.T) {
 	if err := os.WriteFile(labels, []byte(pl.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	child := func(limit string, args ...string) (int, string) {
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), "TETHER_TEST_MAIN=1", "GOMEMLIMIT="+limit)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		err := cmd.Run()
-		var ee *exec.ExitError
-		switch {
-		case err == nil:
-			return 0, stderr.String()
-		case errors.As(err, &ee):
-			return ee.ExitCode(), stderr.String()
-		}
-		t.Fatalf("%v: %v", args, err)
-		return 0, ""
+	// command runs tether in this process and returns its exit status
+	// and standard error as main would write them.
+	command := func(args ...string) (int, string) {
+		_, stderr, err := run(t, args...)
+		var msg bytes.Buffer
+		code := exitCode(context.Background(), err, &msg)
+		return code, stderr + msg.String()
 	}
 	for _, c := range []struct {
-		name, limit string
-		args        []string
-		want        []string
+		name, mib string
+		args      []string
+		want      []string
 	}{
-		{"labelprop, 150 classes", "1MiB", []string{"cluster", "-input", pts300, "-method", "labelprop", "-partial-labels", labels, "-quiet"},
-			[]string{"labelprop: ", "K = 150 classes", "need about 2.1 MiB (2160000 bytes), more than the bound of 1.0 MiB", "fewer classes"}},
-		{"k = 300 of 600, dense", "8MiB", []string{"cluster", "-input", pts600, "-k", "300", "-quiet"},
-			[]string{"a dense solve of n = 600 for K = 300 pairs needs about 14400000 bytes", "more than Settings.MaxDenseBytes = 8388608", "ask for fewer"}},
+		{"labelprop, 150 classes", "1", []string{"cluster", "-input", pts300, "-method", "labelprop", "-partial-labels", labels, "-quiet"},
+			[]string{"labelprop: ", "K = 150 classes", "need about 2.1 MiB (2160000 bytes), more than the bound of 1.0 MiB", "fewer classes",
+				"tether cluster bounds the run's dense blocks by -max-memory-mib 1 (1.0 MiB)", "raise the bound with -max-memory-mib"}},
+		{"k = 300 of 600, dense", "8", []string{"cluster", "-input", pts600, "-k", "300", "-quiet"},
+			[]string{"a dense solve of n = 600 for K = 300 eigenpairs needs about 13.7 MiB", "more than Settings.MaxDenseBytes = 8.0 MiB", "ask for fewer eigenpairs",
+				"tether cluster bounds the run's dense blocks by -max-memory-mib 8 (8.0 MiB): ask for a smaller -k", "raise the bound with -max-memory-mib"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, stderr := child(c.limit, c.args...)
+			code, stderr := command(append(c.args, "-max-memory-mib", c.mib)...)
 			if code != 1 || strings.Contains(stderr, "fatal error") || strings.Contains(stderr, "goroutine ") {
-				t.Fatalf("GOMEMLIMIT=%s: exit %d, stderr:\n%s\nwant exit 1 and a refusal", c.limit, code, stderr)
+				t.Fatalf("-max-memory-mib %s: exit %d, stderr:\n%s\nwant exit 1 and a refusal", c.mib, code, stderr)
 			}
 			for _, w := range c.want {
 				if !strings.Contains(stderr, w) {
-					t.Errorf("GOMEMLIMIT=%s: stderr lacks %q:\n%s", c.limit, w, stderr)
+					t.Errorf("-max-memory-mib %s: stderr lacks %q:\n%s", c.mib, w, stderr)
 				}
 			}
 			// Within a bound the run fits in, the labels are those of the
-			// command run here.
+			// command without the flag.
 			out := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".txt")
-			if code, stderr := child("1GiB", append(c.args, "-o", out)...); code != 0 {
-				t.Fatalf("GOMEMLIMIT=1GiB: exit %d:\n%s", code, stderr)
+			if code, stderr := command(append(c.args, "-max-memory-mib", "1024", "-o", out)...); code != 0 {
+				t.Fatalf("-max-memory-mib 1024: exit %d:\n%s", code, stderr)
 			}
 			here := filepath.Join(dir, "here.txt")
-			if _, stderr, err := run(t, append(c.args, "-o", here)...); err != nil {
-				t.Fatalf("in this process: %v\n%s", err, stderr)
+			if code, stderr := command(append(c.args, "-o", here)...); code != 0 {
+				t.Fatalf("without -max-memory-mib: exit %d:\n%s", code, stderr)
 			}
 			a, _ := os.ReadFile(out)
 			b, _ := os.ReadFile(here)
 			if len(a) == 0 || !bytes.Equal(a, b) {
-				t.Errorf("labels under GOMEMLIMIT=1GiB differ from those of the command in this process (%d and %d bytes)", len(a), len(b))
+				t.Errorf("labels under -max-memory-mib 1024 differ from those without it (%d and %d bytes)", len(a), len(b))
 			}
 		})
+	}
+	if code, stderr := command("cluster", "-input", pts300, "-max-memory-mib", "-1", "-quiet"); code != 2 || !strings.Contains(stderr, "-max-memory-mib") {
+		t.Errorf("-max-memory-mib -1: exit %d, stderr:\n%s\nwant a usage error (exit 2) naming the flag", code, stderr)
+	}
+}
+
+// TestMemoryGuardExplain: explain adds the bound's origin and the flags'
+// remedies to a refusal by the bound only, told by the library's
+// sentinels (eigen.ErrMemoryBound, cluster.ErrMemoryBound), whatever the
+// message says: the default bound is named as 3/4 of the available
+// memory, -max-memory-mib as itself; other errors, even ones whose text
+// names MaxDenseBytes, pass unchanged, and the result still wraps the
+// refusal.
+func TestMemoryGuardExplain(t *testing.T) {
+	refusal := fmt.Errorf("cluster: eigensolver: %w", fmt.Errorf("wrapped: %w", eigen.ErrMemoryBound))
+	blocks := fmt.Errorf("cluster: labelprop: %w", cluster.ErrMemoryBound)
+	lookalike := errors.New("eigen: invalid argument: needs more than Settings.MaxDenseBytes")
+	for _, c := range []struct {
+		b    memoryBound
+		err  error
+		want string
+	}{
+		{memoryBound{bytes: 3 << 30}, refusal, "tether cluster bounds the run's dense blocks by 3/4 of the available memory (3.0 GiB): ask for a smaller -k"},
+		{memoryBound{bytes: 5 << 20, mib: 5}, blocks, "by -max-memory-mib 5 (5.0 MiB): ask for a smaller -k, fewer classes in -partial-labels"},
+		{memoryBound{bytes: 5 << 20, mib: 5}, lookalike, ""},
+	} {
+		got := c.b.explain(c.err)
+		if c.want == "" {
+			if got != c.err {
+				t.Errorf("%v: explained as %v; want it unchanged", c.err, got)
+			}
+			continue
+		}
+		if !strings.HasPrefix(got.Error(), c.err.Error()+"; ") || !strings.Contains(got.Error(), c.want) || !strings.HasSuffix(got.Error(), "or raise the bound with -max-memory-mib") || !errors.Is(got, c.err) {
+			t.Errorf("%v: explained as %q; want it followed by %q", c.err, got, c.want)
+		}
+	}
+	if got := (memoryBound{}).explain(nil); got != nil {
+		t.Errorf("nil explained as %v", got)
 	}
 }

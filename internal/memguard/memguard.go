@@ -6,32 +6,51 @@
 // out of memory", which no recover catches). It sets the library's own
 // bounds, eigen.Settings.MaxDenseBytes and cluster.Settings.MaxBlockBytes,
 // which tether serve sets from its -max-request-mib; a library user who
-// sets neither keeps no bound.
+// sets neither keeps no bound. The bound is Bound() unless the command
+// is given one (tether cluster -max-memory-mib, a job's max_memory_mib:
+// MiB).
 package memguard
 
 import (
-	"math"
-	"runtime/debug"
+	"errors"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/eigen"
 	"github.com/tether-sc/tether/internal/memlimit"
 )
 
-// Bound returns the bytes one run's dense blocks may take: memlimit.Fraction
-// (3/4) of the memory the process may use (memlimit.Available: the
-// machine's or its container's), or the Go runtime's soft memory limit
-// when that is lower (GOMEMLIMIT, or memlimit.Set's); 0 (no bound) when
-// neither is known. Cost: reading two or three small files.
+// Bound returns the bytes one run's dense blocks may take by default:
+// memlimit.Fraction (3/4) of the memory the process may use
+// (memlimit.Available: the machine's or its container's); 0 (no bound)
+// when that is not known. The Go runtime's soft memory limit (GOMEMLIMIT)
+// does not lower it: that is a target of the garbage collector, which
+// the process may exceed, often set for tuning alone, and taken as a hard
+// limit it refused runs that fit; a command's own limit in MiB (see MiB)
+// is the explicit knob. Cost: reading two or three small files.
 func Bound() int64 {
-	b := int64(0)
 	if avail, err := memlimit.Available(); err == nil && avail > 0 {
-		b = int64(memlimit.Fraction * float64(avail))
+		return int64(memlimit.Fraction * float64(avail))
 	}
-	if soft := debug.SetMemoryLimit(-1); soft > 0 && soft < math.MaxInt64 && (b == 0 || soft < b) {
-		b = soft
+	return 0
+}
+
+// MiB returns the bound of a command given mib, its limit in MiB (tether
+// cluster's -max-memory-mib, a job's max_memory_mib): mib MiB when
+// positive, Bound() when 0. A negative mib is the caller's to refuse;
+// MiB reads it as 0. Cost O(1), or Bound's.
+func MiB(mib int) int64 {
+	if mib > 0 {
+		return int64(mib) << 20
 	}
-	return b
+	return Bound()
+}
+
+// Refused reports whether err is a refusal by one of the bounds Settings
+// sets: it wraps eigen.ErrMemoryBound (Settings.MaxDenseBytes) or
+// cluster.ErrMemoryBound (Settings.MaxBlockBytes). Cost O(depth of err's
+// chain).
+func Refused(err error) bool {
+	return errors.Is(err, eigen.ErrMemoryBound) || errors.Is(err, cluster.ErrMemoryBound)
 }
 
 // Settings returns s with the bounds of a run set to bound where s leaves

@@ -1,12 +1,15 @@
 package memguard
 
 import (
+	"context"
 	"math"
 	"runtime/debug"
 	"testing"
 
 	"github.com/tether-sc/tether/cluster"
+	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/eigen"
+	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/memlimit"
 )
 
@@ -70,27 +73,73 @@ func TestSettings(t *testing.T) {
 	}
 }
 
-// TestBound: Bound is memlimit.Fraction of memlimit.Available, or the
-// runtime's soft memory limit when that is lower (set here to 64 MiB and
-// restored); no soft limit (math.MaxInt64) leaves the fraction. Not
-// parallel: it sets the process's soft limit.
+// TestBound: Bound is memlimit.Fraction of memlimit.Available whatever
+// the runtime's soft memory limit (GOMEMLIMIT, a garbage collector's
+// target, set here to 64 MiB, to twice the fraction and to none, and
+// restored); it lowered the bound before. Not parallel: it sets the
+// process's soft limit.
 func TestBound(t *testing.T) {
 	avail, err := memlimit.Available()
 	if err != nil {
 		t.Skipf("available memory unknown here: %v", err)
 	}
 	frac := int64(memlimit.Fraction * float64(avail))
-	old := debug.SetMemoryLimit(math.MaxInt64)
-	defer debug.SetMemoryLimit(old)
-	if got := Bound(); got != frac {
-		t.Errorf("no soft limit: Bound() = %d, want %d (3/4 of %d)", got, frac, avail)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, soft := range []int64{math.MaxInt64, 64 << 20, 2 * frac} {
+		debug.SetMemoryLimit(soft)
+		if got := Bound(); got != frac {
+			t.Errorf("soft limit %d: Bound() = %d, want %d (3/4 of %d)", soft, got, frac, avail)
+		}
 	}
-	debug.SetMemoryLimit(64 << 20)
-	if got := Bound(); got != 64<<20 {
-		t.Errorf("soft limit 64 MiB: Bound() = %d, want %d", got, 64<<20)
+}
+
+// TestMiB: a positive limit in MiB is that many times 2²⁰ bytes, 0 (and a
+// negative value, which the commands refuse before) Bound().
+func TestMiB(t *testing.T) {
+	for _, c := range []struct {
+		mib  int
+		want int64
+	}{{1, 1 << 20}, {12, 12 << 20}, {1 << 30, 1 << 50}, {0, Bound()}, {-1, Bound()}} {
+		if got := MiB(c.mib); got != c.want {
+			t.Errorf("MiB(%d) = %d, want %d", c.mib, got, c.want)
+		}
 	}
-	debug.SetMemoryLimit(2 * frac)
-	if got := Bound(); got != frac {
-		t.Errorf("soft limit above the fraction: Bound() = %d, want %d", got, frac)
+}
+
+// TestRefused: the refusals of the bounds Settings sets, by an eigensolve
+// (eigen.Settings.MaxDenseBytes) and by a method's blocks
+// (cluster.Settings.MaxBlockBytes), wrapped as cluster.Run wraps them,
+// are told from the library's other invalid-argument errors by their
+// sentinels, not their text.
+func TestRefused(t *testing.T) {
+	const n = 200
+	var edges []graph.Edge
+	for i := range n {
+		edges = append(edges, graph.Edge{I: i, J: (i + 1) % n, W: 1}, graph.Edge{I: i, J: (i + 3) % n, W: 1})
+	}
+	g, err := graph.FromEdges(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := make(constraint.Labels, n)
+	for i := range labels {
+		labels[i] = constraint.Unlabeled
+		if i%2 == 0 {
+			labels[i] = i / 2
+		}
+	}
+	s := Settings(nil, 64<<10)
+	ctx := context.Background()
+	_, dense := cluster.Run(ctx, cluster.NJW{}, &cluster.Problem{Graph: g, K: 100}, s)
+	_, blocks := cluster.Run(ctx, cluster.LabelProp{}, &cluster.Problem{Graph: g, K: n / 2, Labels: labels}, s)
+	_, other := cluster.Run(ctx, cluster.NJW{}, &cluster.Problem{Graph: g, K: n + 1}, s)
+	for _, c := range []struct {
+		name string
+		err  error
+		want bool
+	}{{"dense eigensolve", dense, true}, {"labelprop blocks", blocks, true}, {"k above n", other, false}} {
+		if c.err == nil || Refused(c.err) != c.want {
+			t.Errorf("%s: %v: Refused = %v, want %v", c.name, c.err, Refused(c.err), c.want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -86,8 +87,8 @@ func TestCOSCMemoryEstimate(t *testing.T) {
 		}
 		w := workload{g: g, pairs: pairs}
 		est, _, _ := methodBytes(cluster.COSC{}, w)
-		if many, _, _ := methodBytes(cluster.COSC{Starts: 100000}, w); many != est {
-			t.Errorf("n = %d: estimate %d with Starts = 10⁵, %d with the default: want the same", n, many, est)
+		if many, _, _ := methodBytes(cluster.COSC{Starts: 100000}, w); runtime.GOMAXPROCS(0) <= 8 && many != est {
+			t.Errorf("n = %d: estimate %d with Starts = 10⁵, %d with the default: want the same on %d cores", n, many, est, runtime.GOMAXPROCS(0))
 		}
 		base := peak(cluster.NJW{})
 		for _, starts := range []int{0, 50} {
@@ -99,12 +100,55 @@ func TestCOSCMemoryEstimate(t *testing.T) {
 			}
 		}
 		s := newTest(t, Config{MaxRequestMemory: workBytes(n, 2) + est - 1})
-		if err := s.checkWork(cluster.COSC{}, 2, w); err == nil || !strings.Contains(err.Error(), "the scratch of RatioDCA's starts") {
+		if err := s.checkWork(cluster.COSC{}, 2, w); err == nil || !strings.Contains(err.Error(), "the scratch of RatioDCA") {
 			t.Errorf("n = %d: limit one byte below the estimate: %v, want a refusal naming cosc's work", n, err)
 		}
 		s = newTest(t, Config{MaxRequestMemory: workBytes(n, 2) + est})
 		if err := s.checkWork(cluster.COSC{Starts: 100000}, 2, w); err != nil {
 			t.Errorf("n = %d: limit at the estimate, Starts = 10⁵: %v", n, err)
 		}
+	}
+}
+
+// TestCOSCMemoryEstimateWorkers: cosc's estimate counts the scratch of
+// the starts a bisection runs at once, min(GOMAXPROCS, Starts + 2)
+// (cluster/cosc.go: parallel.ForState over a batch of at most the total
+// starts, the random ones, 6 when Starts is 0 and none when it is
+// negative, and the consistent and spectral ones), not of every core. With
+// GOMAXPROCS set to 64 (restored after), against the closed form 40·nnz +
+// 200·n + 100·pairs + workers·(12·nnz + 150·n): 8 workers by default, 2
+// with Starts = −1, 5 with Starts = 3, 64 with Starts = 10⁵; and a default
+// cosc request on a 10⁵-node graph of 10 entries a node fits the default
+// limit for 200 000 nodes (counting 64 workers, 1.8 GB, refused it).
+// Not parallel: it sets GOMAXPROCS.
+func TestCOSCMemoryEstimateWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
+	const n = 100000
+	var edges []graph.Edge
+	for i := range n {
+		for d := 1; d <= 5; d++ {
+			edges = append(edges, graph.Edge{I: i, J: (i + d*d) % n, W: 1})
+		}
+	}
+	g, err := graph.FromEdges(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pairs []constraint.Pair
+	for i := range 100 {
+		pairs = append(pairs, constraint.Pair{I: 2 * i, J: n/2 + 2*i, Kind: constraint.CannotLink})
+	}
+	w := workload{g: g, pairs: pairs}
+	nnz := float64(g.NNZ())
+	for _, c := range []struct{ starts, workers int }{{0, 8}, {-1, 2}, {3, 5}, {100000, 64}} {
+		want := int64(40*nnz + 200*n + 100*float64(len(pairs)) + float64(c.workers)*(12*nnz+150*n))
+		got, what, _ := methodBytes(cluster.COSC{Starts: c.starts}, w)
+		if got != want || !strings.Contains(what, fmt.Sprintf("each of the %d starts", c.workers)) {
+			t.Errorf("Starts = %d on 64 cores: estimate %d (%s), want %d for %d workers", c.starts, got, what, want, c.workers)
+		}
+	}
+	s := newTest(t, Config{MaxRequestMemory: DefaultMaxRequestMemory(200000)})
+	if err := s.checkWork(cluster.COSC{}, 2, w); err != nil {
+		t.Errorf("default cosc, k = 2, on %d nodes and 64 cores: %v; want it accepted", n, err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"runtime"
 	"sort"
 	"strconv"
 
@@ -43,18 +42,36 @@ func DefaultMaxRequestMemory(maxNodes int) int64 {
 // n/6, that Lanczos, BlockLanczos or LOBPCG fall back to the dense
 // solver); otherwise 8·n·(4e + 24) bytes: the Lanczos basis of at most
 // 3e + 22 vectors (its NCV = max(2e + 1, e + 20), the e wanted and two
-// more) and one n×e copy (the embedding k-means reads). The methods'
-// k-means and constraint work on n×e blocks is of the same order. It
-// saturates at math.MaxInt64. Cost O(1).
+// more) and one n×e copy (the embedding k-means reads), or when more,
+// lanczosStartBytes(n, e + 2), which adds its projected matrices (two
+// NCV×NCV) and matters only near n/6 vectors (e = 1000 on 6009 nodes:
+// 208.9 MB, not 193.4 MB). The methods' k-means and constraint work on
+// n×e blocks is of the same order. So it is never below what
+// eigen.Settings.MaxDenseBytes, set to Config.MaxRequestMemory
+// (Server.settings), refuses a Lanczos solve of up to e + 2 eigenpairs
+// at, and a request accepted here is not refused there. It saturates at
+// math.MaxInt64. Cost O(1).
 func workBytes(n, e int) int64 {
 	if densely(n, e) {
 		return eigen.DenseBytes(n, true)
 	}
-	b := 8 * float64(n) * float64(4*e+24)
+	b := max(8*float64(n)*float64(4*e+24), lanczosStartBytes(n, e+2))
 	if b >= math.MaxInt64 {
 		return math.MaxInt64
 	}
 	return int64(b)
+}
+
+// lanczosStartBytes returns the bytes eigen.Settings.MaxDenseBytes
+// counts for eigen.Lanczos's starting basis with its default NCV, for K
+// eigenpairs on n nodes and none deflated (a deflated column counts as a
+// wanted one in the basis and shortens NCV, so this is an upper bound):
+// K + NCV + 1 vectors of n values and two NCV×NCV matrices, NCV = max(2K
+// + 1, K + 20), 8 bytes a value. A basis that grows (Lanczos.MaxNCV)
+// stops growing at the bound. Cost O(1).
+func lanczosStartBytes(n, k int) float64 {
+	ncv := float64(max(2*k+1, k+20))
+	return 8 * ((float64(k)+ncv+1)*float64(n) + 2*ncv*ncv)
 }
 
 // densely reports whether the eigensolvers solve a problem of e vectors
@@ -86,6 +103,23 @@ func intKnob(m cluster.Method, name string) (int64, bool) {
 		return 0, false
 	}
 	return f.Int(), true
+}
+
+// boolKnob reports whether m has the bool knob name (an exported bool
+// field of its struct) and it is set.
+func boolKnob(m cluster.Method, name string) bool {
+	v := reflect.ValueOf(m)
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return false
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return false
+	}
+	f := v.FieldByName(name)
+	return f.IsValid() && f.Kind() == reflect.Bool && f.Bool()
 }
 
 // vectors returns the number of vectors m computes for k clusters on n
@@ -130,11 +164,12 @@ func vectors(m cluster.Method, k, n int) (int, string) {
 // workload is what a request's memory estimate reads of its session
 // besides n: the data's graph (its stored entries and rows), the number
 // of features per row (0 for a graph without features) and the
-// constraints.
+// constraints, and the request's k.
 type workload struct {
 	g     *graph.Graph
 	d     int
 	pairs []constraint.Pair
+	k     int // the request's k (checkWork sets it): labelprop's classes
 }
 
 // workloadOf returns the workload of data d with the constraints pairs.
@@ -177,14 +212,29 @@ func workloadOf(d *input.Data, pairs []constraint.Pair) workload {
 //     (Ŵ + I)², 12 bytes per entry, at most Σ_c deg(c)² + n entries and
 //     n².
 //   - cosc: its merged copy of the graph and constraints, and per worker
-//     (GOMAXPROCS of them) the scratch state of RatioDCA (three values
-//     per edge, a dozen per node) and two random starts in flight (the
-//     starts are drawn in batches, so Starts does not count):
-//     40·nnz + 200·n + 100·pairs + workers·(12·nnz + 150·n) bytes, nnz
-//     the stored entries (measured over njw's peak on the same graph,
+//     the scratch state of RatioDCA (three values per edge, a dozen per
+//     node) and two random starts in flight (the starts are drawn in
+//     batches, so Starts counts only through the workers): 40·nnz +
+//     200·n + 100·pairs + workers·(12·nnz + 150·n) bytes, nnz the stored
+//     entries, workers the starts a bisection runs at once
+//     (cluster.COSC.StartWorkers: min(GOMAXPROCS, Starts + 2), 8 by
+//     default; counting GOMAXPROCS refused a default request on 10⁵
+//     nodes on 64 cores, 2.0 GiB) (measured over njw's peak on the same graph,
 //     which workBytes stands for: 1.2 MB at n = 2000 and 3.6–3.7 MB at
 //     n = 8000 with nnz = 10n, 2 workers, Starts 6 or 50:
 //     TestCOSCMemoryEstimate; the estimate is 2.3 and 9.1 MB).
+//   - labelprop: its n×K blocks of class scores for K = k classes, six
+//     for the closed form (H and five conjugate-gradient blocks), two
+//     with Iterative, 8·n·K bytes each, as cluster.LabelProp refuses
+//     them beyond cluster.Settings.MaxBlockBytes; workBytes counts 32·n·K
+//     bytes of them already (its 8·n·(4k + 24)), so 16·n·K more for the
+//     closed form (the up-front estimate is then 48·n·K + 192·n, never
+//     below what the library refuses at: a request accepted here is not
+//     refused by the bound after).
+//   - cvqe: two states of n×k distances, k×k centroid distances and k×d
+//     centroids, as cluster.CVQE refuses them beyond
+//     cluster.Settings.MaxBlockBytes: 16·(n·k + k² + k·d) bytes, of which
+//     workBytes counts the n×k ones, so 16·(k² + k·d) more.
 //   - auto: the largest of the above among the candidates it fits with
 //     their defaults (ml-noa-ssc, mcl-noa-ssc, and up to
 //     cluster.AutoCostlyMaxN nodes fast-ge and fast-ge2-bh).
@@ -217,9 +267,32 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 			return sat(8 * (5*d*d + 3*float64(n)*d)), fmt.Sprintf("d×d and n×d matrices of its d = %d features", w.d), "load data with fewer features"
 		}
 	case "cosc":
-		nnz, workers := float64(w.g.NNZ()), float64(runtime.GOMAXPROCS(0))
-		b := 40*nnz + 200*float64(n) + 100*float64(len(w.pairs)) + workers*(12*nnz+150*float64(n))
-		return sat(b), fmt.Sprintf("its copy of the graph and, on each of %d cores, the scratch of RatioDCA's starts", int(workers)), "load a smaller or sparser graph (fewer neighbours), or give fewer constraints"
+		starts, _ := intKnob(m, "Starts")
+		workers := cluster.COSC{Starts: int(starts)}.StartWorkers()
+		nnz := float64(w.g.NNZ())
+		b := 40*nnz + 200*float64(n) + 100*float64(len(w.pairs)) + float64(workers)*(12*nnz+150*float64(n))
+		return sat(b), fmt.Sprintf("its copy of the graph and, for each of the %d starts it runs at once, the scratch of RatioDCA", workers), "load a smaller or sparser graph (fewer neighbours), or give fewer constraints"
+	case "labelprop":
+		// Its n×K blocks (cluster.LabelProp's checkBlocks, the bound
+		// cluster.Settings.MaxBlockBytes puts on them): six for the
+		// closed form, 48·n·K bytes, two for Iterative, 16·n·K;
+		// workBytes counts 32·n·K of them already.
+		blocks, what := 6.0, "six n×K blocks of class scores and conjugate-gradient iterates"
+		if boolKnob(m, "Iterative") {
+			blocks, what = 2, "two n×K blocks of class scores (Alg. 5)"
+		}
+		if b := (blocks - 4) * 8 * float64(n) * float64(w.k); b > 0 {
+			return sat(b), fmt.Sprintf("%s for K = %d classes", what, w.k), "give partial labels with fewer classes, or set the knob Iterative (two blocks)"
+		}
+	case "cvqe":
+		// Two states of n×k distances, k×k centroid distances and k×d
+		// centroids (cluster.CVQE, bounded by
+		// cluster.Settings.MaxBlockBytes): the n×k ones are within
+		// workBytes' 32·n·k, the others not.
+		kk, d := float64(w.k), float64(w.d)
+		if b := 16 * (kk*kk + kk*d); b > 0 {
+			return sat(b), fmt.Sprintf("its k×k and k×d centroid blocks, twice, for k = %d and d = %d features", w.k, w.d), "ask for a smaller k, or load data with fewer features"
+		}
 	case "auto":
 		// auto fits its candidates with their defaults (cluster.Auto):
 		// the largest of their paths counted here, the costly ones only
@@ -264,18 +337,10 @@ func noaVotes(m cluster.Method, w workload) bool {
 	if len(w.pairs) < cluster.VoteMinPairs {
 		return false
 	}
-	v := reflect.ValueOf(m)
-	if v.Kind() == reflect.Pointer {
-		v = v.Elem()
-	}
-	boolKnob := func(name string) bool {
-		f := v.FieldByName(name)
-		return f.IsValid() && f.Kind() == reflect.Bool && f.Bool()
-	}
-	if boolKnob("Screen") {
+	if boolKnob(m, "Screen") {
 		return true
 	}
-	if boolKnob("NoResolve") {
+	if boolKnob(m, "NoResolve") {
 		return false
 	}
 	comp, _ := constraint.Closure(&constraint.Set{N: w.g.N(), Pairs: w.pairs})
@@ -351,6 +416,7 @@ func (s *Server) denseTooLong(n, e int) bool {
 // method's path and what to change. Cost O(log n) plus methodBytes'.
 func (s *Server) checkWork(m cluster.Method, k int, w workload) error {
 	n := w.g.N()
+	w.k = k
 	e, why := vectors(m, k, n)
 	if densely(n, e) && s.denseTooLong(n, e) {
 		// The largest e with n > 6e + 8 (workBytes' dense rule).
@@ -419,11 +485,13 @@ const cscapDefaultMaxBytes = 2 << 30
 
 // settings returns the cluster.Settings of a request's computation with
 // the given seed: the eigensolvers refuse a dense solve (or a Lanczos
-// basis) beyond Config.MaxRequestMemory (eigen.Settings.MaxDenseBytes),
-// and the methods their n×K blocks beyond it (cluster.Settings.
+// basis whose starting size passes it; a growing one stops growing at
+// it) beyond Config.MaxRequestMemory (eigen.Settings.MaxDenseBytes), and
+// the methods their n×K blocks beyond it (cluster.Settings.
 // MaxBlockBytes: labelprop's class scores, 48·n·K bytes, which checkWork
-// counts as 32·n·K), the library's own guards behind checkWork; nothing
-// else differs from the defaults.
+// counts as well), the library's own guards behind checkWork, which
+// refuse nothing checkWork accepts; nothing else differs from the
+// defaults.
 func (s *Server) settings(seed uint64) *cluster.Settings {
 	return &cluster.Settings{Seed: seed, EigenSettings: &eigen.Settings{MaxDenseBytes: s.cfg.MaxRequestMemory}, MaxBlockBytes: s.cfg.MaxRequestMemory}
 }
