@@ -47,7 +47,8 @@ func (e noSupervisionError) Is(target error) bool { return target == ErrNoSuperv
 
 // ErrMemoryBound is wrapped, besides ErrInvalid, by the error of a method
 // refused because its dense blocks need more than
-// Settings.MaxBlockBytes (labelprop's class scores, cvqe's distances): a
+// Settings.MaxBlockBytes (labelprop's class scores, cvqe's distances,
+// fgpwc's objective blocks of one m-vector per constraint): a
 // caller that set the bound (a command bounding a run by the machine's
 // memory) can tell this refusal from the others without reading the
 // message. An eigensolve refused by EigenSettings.MaxDenseBytes wraps
@@ -251,14 +252,16 @@ type Settings struct {
 	// &eigen.Settings{MaxIter: 50} changes only the iteration cap.
 	EigenSettings *eigen.Settings
 	// MaxBlockBytes, if positive, bounds the memory of the dense blocks
-	// a method sizes by its number of classes or clusters rather than by
-	// eigenvectors (labelprop's n×K class scores and conjugate-gradient
-	// blocks, cvqe's n×K distances): a method whose blocks would need
-	// more refuses, before allocating them, with an error wrapping
+	// a method sizes by its number of classes, clusters or constraints
+	// rather than by eigenvectors (labelprop's n×K class scores and
+	// conjugate-gradient blocks, cvqe's n×K distances, fgpwc's objective
+	// blocks of one m-vector per constraint): a method whose blocks would
+	// need more refuses, before allocating them, with an error wrapping
 	// ErrInvalid and ErrMemoryBound that names the bytes needed and the
-	// remedy (fewer classes, a smaller k). EigenSettings.MaxDenseBytes
-	// bounds the eigensolvers' dense solves in the same way. If
-	// MaxBlockBytes is 0 there is no bound; a negative value is an error.
+	// remedy (fewer classes, a smaller k, a smaller M or fewer
+	// constraints). EigenSettings.MaxDenseBytes bounds the eigensolvers'
+	// dense solves in the same way. If MaxBlockBytes is 0 there is no
+	// bound; a negative value is an error.
 	MaxBlockBytes int64
 	// Recorder, if not nil, receives progress events, on the stages that
 	// package progress lists (the eigensolver's "eigen", k-means'

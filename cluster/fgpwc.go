@@ -547,7 +547,7 @@ func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, 
 	if err != nil {
 		return nil, nil, cancelledIn("fgpwc", "embedding of the graph with the pairs imprinted", err)
 	}
-	d, err := b.descend(ctx, pairs, s.Recorder, cfg, nil)
+	d, err := b.descend(ctx, pairs, s.Recorder, cfg, nil, s.MaxBlockBytes)
 	if err != nil {
 		return nil, nil, cancelledIn("fgpwc", "descent on X (seed 003 Alg. 1)", err)
 	}
@@ -590,8 +590,10 @@ func (prep *fgpwcPrep) fit(ctx context.Context, pairs []constraint.Pair, k int, 
 // of a scaled start, the restart's objective), which took seconds with
 // 10⁷ pairs; ctx is checked between these steps and inside the passes,
 // and inside every evaluation of F and ∇F (evalContext, gradToContext:
-// 1–2 s each at 10⁷ pairs).
-func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec progress.Recorder, cfg FGPWC, snaps []int) (*descentResult, error) {
+// 1–2 s each at 10⁷ pairs). maxBlock is the Settings.MaxBlockBytes of the
+// run that descends (0: no bound): an objective whose blocks need more is
+// refused before it is allocated (newFGPWCObjectiveContext).
+func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec progress.Recorder, cfg FGPWC, snaps []int, maxBlock int64) (*descentResult, error) {
 	k := float64(len(pairs))
 	restart := cfg.ScaledRestart && !cfg.ScaleStart && len(pairs) >= fgpwcRestartRatio*b.m*b.m
 	cost := k // the objective
@@ -605,7 +607,7 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 	if len(pairs) > 0 && cfg.MaxIter != 0 {
 		m = newMeter(rec, "fgpwc-pairs", cost)
 	}
-	o, err := newFGPWCObjectiveContext(ctx, b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0, m.step(fmt.Sprintf("differences of the embedding over the %d pairs", len(pairs)), k))
+	o, err := newFGPWCObjectiveContext(ctx, b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0, maxBlock, m.step(fmt.Sprintf("differences of the embedding over the %d pairs", len(pairs)), k))
 	if err != nil {
 		return nil, err
 	}
@@ -667,7 +669,7 @@ func (b *FGPWCBasis) descend(ctx context.Context, pairs []constraint.Pair, rec p
 		m.done()
 		return run(o, x0, rec)
 	}
-	o1, err := newFGPWCObjectiveContext(ctx, b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0, m.step("the objective again, for the scaled restart", k))
+	o1, err := newFGPWCObjectiveContext(ctx, b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0, maxBlock, m.step("the objective again, for the scaled restart", k))
 	if err != nil {
 		return nil, err
 	}

@@ -251,7 +251,7 @@ func (f FGPWC) crossValidate(ctx context.Context, prep *fgpwcPrep, k int, s *Set
 		if err != nil {
 			return err
 		}
-		o, err := newFGPWCObjectiveContext(ctx, b.v, test[fi], fgpwcSigmaML, fgpwcSigmaCL, 0, nil)
+		o, err := newFGPWCObjectiveContext(ctx, b.v, test[fi], fgpwcSigmaML, fgpwcSigmaCL, 0, s.MaxBlockBytes, nil)
 		if err != nil {
 			return err
 		}
@@ -458,7 +458,7 @@ func (prep *fgpwcPrep) heldOutCaps(ctx context.Context, k int, s *Settings, cfg 
 		if err != nil {
 			return err
 		}
-		d, err := b.descend(ctx, train[fi], nil, top, caps)
+		d, err := b.descend(ctx, train[fi], nil, top, caps, s.MaxBlockBytes)
 		if err != nil {
 			return err
 		}

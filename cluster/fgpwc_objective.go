@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"sort"
 
 	"gonum.org/v1/gonum/blas"
@@ -81,17 +80,19 @@ func fgpwcObjectiveBytes(kk, m int) int64 {
 // passes over them (their distinct nodes, then the rows of E or the node
 // form's indices): about 1.5 s in all for 10⁷ pairs on the 2-core
 // machine. The error is ctx.Err(), or, before anything is allocated, one
-// wrapping ErrInvalid when the objective would need more memory
-// (fgpwcObjectiveBytes) than Go's soft memory limit (debug.SetMemoryLimit:
-// GOMEMLIMIT, or the 75% of the machine's memory tether's commands set;
-// none by default in a library): 10⁷ pairs at the automatic m of about
-// 200 need 48 GB, and such a run was killed for lack of memory instead of
-// being refused.
-func newFGPWCObjectiveContext(ctx context.Context, v *mat.Dense, pairs []constraint.Pair, sigmaML, sigmaCL, gamma float64, t tick) (*fgpwcObjective, error) {
+// wrapping ErrInvalid and ErrMemoryBound (Settings.checkBlocks) when the
+// objective's blocks (fgpwcObjectiveBytes) need more than maxBlock bytes,
+// the run's Settings.MaxBlockBytes (0: no bound): 10⁷ pairs at the
+// automatic m of about 200 need 48 GB, and such a run was killed for lack
+// of memory instead of being refused. Go's soft memory limit
+// (debug.SetMemoryLimit, GOMEMLIMIT) is a garbage-collection target, not
+// a bound, and is not read.
+func newFGPWCObjectiveContext(ctx context.Context, v *mat.Dense, pairs []constraint.Pair, sigmaML, sigmaCL, gamma float64, maxBlock int64, t tick) (*fgpwcObjective, error) {
 	_, m := v.Dims()
 	kk := len(pairs)
-	if need, limit := fgpwcObjectiveBytes(kk, m), debug.SetMemoryLimit(-1); need > limit {
-		return nil, fmt.Errorf("%w: fgpwc: %d constraints on an embedding of m = %d columns need about %s for the objective (%d×%d matrices), more than the memory limit of %s (Go's soft limit: GOMEMLIMIT, or the share of the machine's memory tether sets): lower M (or MaxM), or give fewer constraints", ErrInvalid, kk, m, wording.Bytes(need), kk, m, wording.Bytes(limit))
+	bound := Settings{MaxBlockBytes: maxBlock}
+	if err := bound.checkBlocks("fgpwc", float64(fgpwcObjectiveBytes(kk, m)), fmt.Sprintf("the objective's %d×%d blocks (Y, C·Y and E) for %d constraints on an embedding of m = %d columns", kk, m, kk, m), "lower M (or MaxM), or give fewer constraints"); err != nil {
+		return nil, err
 	}
 	o := &fgpwcObjective{
 		s: make([]float64, kk), q: make([]float64, kk), w: make([]float64, kk),

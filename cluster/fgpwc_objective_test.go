@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ import (
 // newFGPWCObjective is newFGPWCObjectiveContext without cancellation or
 // progress, for the tests: nil for an objective over Go's memory limit.
 func newFGPWCObjective(v *mat.Dense, pairs []constraint.Pair, sigmaML, sigmaCL, gamma float64) *fgpwcObjective {
-	o, _ := newFGPWCObjectiveContext(context.Background(), v, pairs, sigmaML, sigmaCL, gamma, nil)
+	o, _ := newFGPWCObjectiveContext(context.Background(), v, pairs, sigmaML, sigmaCL, gamma, 0, nil)
 	return o
 }
 
@@ -431,7 +432,7 @@ func fgpwcDescentAtCap(t *testing.T, p *Problem, cap int) *descentResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := prep.FGPWCBasis.descend(context.Background(), prep.pairs, nil, cfg, nil)
+	d, err := prep.FGPWCBasis.descend(context.Background(), prep.pairs, nil, cfg, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,11 +482,17 @@ func TestFGPWCObjectiveNodeForm(t *testing.T) {
 	}
 }
 
-// TestFGPWCMemoryLimit: an objective that would need more memory than Go's
-// soft limit is refused before it is allocated, naming the constraints,
-// m and the limit (10⁷ pairs at m ≈ 200 were killed for lack of memory);
-// under the limit the same problem runs. The limit is the process's, so
-// the test sets it for its own duration only.
+// TestFGPWCMemoryLimit: an objective whose blocks need more than the
+// run's Settings.MaxBlockBytes is refused before it is allocated, with an
+// error wrapping ErrInvalid and ErrMemoryBound naming the constraints, m,
+// the bytes needed and the bound (10⁷ pairs at m ≈ 200 were killed for
+// lack of memory), in Run, in the warm path (State), in IterCV's
+// held-out descents and in CrossValidate; at the bound, and with none
+// (0), the same problem runs and gives the same labels and objective.
+// Go's soft memory limit (debug.SetMemoryLimit, GOMEMLIMIT) below the
+// need refuses nothing: it is a GC target, not a bound (it was read as
+// one before). The soft limit is the process's, so the test sets it for
+// that run only.
 func TestFGPWCMemoryLimit(t *testing.T) {
 	p, truth := fgpwcBenchProblem(t, 400, 2, 2, 10, 2)
 	set, err := constraint.UniformPairs(truth, 4000, rand.NewPCG(1, 2))
@@ -495,13 +502,57 @@ func TestFGPWCMemoryLimit(t *testing.T) {
 	p.Constraints = set
 	f := FGPWC{M: 20, MaxIter: 5}
 	need := fgpwcObjectiveBytes(4000, 20) // 2.0 MiB
-	old := debug.SetMemoryLimit(need / 2)
-	_, err = Run(context.Background(), f, p, &Settings{Seed: 1})
-	debug.SetMemoryLimit(old)
-	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "4000 constraints on an embedding of m = 20 columns need about 2.0 MiB") || !strings.Contains(err.Error(), "memory limit of 1015.6 KiB") {
-		t.Fatalf("error %v, want ErrInvalid naming the need and the limit", err)
+	if need != 8*(3*4000*20+5*4000) {
+		t.Fatalf("fgpwcObjectiveBytes(4000, 20) = %d, want %d", need, 8*(3*4000*20+5*4000))
 	}
-	if _, err := Run(context.Background(), f, p, &Settings{Seed: 1}); err != nil {
-		t.Fatalf("under the limit: %v", err)
+	want, err := Run(context.Background(), f, p, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatalf("no bound: %v", err)
+	}
+	refused := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrMemoryBound) || !strings.Contains(err.Error(), "for 4000 constraints on an embedding of m = 20 columns need about 2.0 MiB (2080000 bytes)") || !strings.Contains(err.Error(), "more than the bound of 1015.6 KiB (Settings.MaxBlockBytes = 1040000)") || !strings.Contains(err.Error(), "lower M (or MaxM)") {
+			t.Errorf("%s under MaxBlockBytes = need/2: %v; want ErrInvalid and ErrMemoryBound naming the need, the bound and the remedy", what, err)
+		}
+	}
+	_, err = Run(context.Background(), f, p, &Settings{Seed: 1, MaxBlockBytes: need / 2})
+	refused("Run", err)
+	// The warm descent (descendFrom) of a state after a cold call.
+	st, err := f.NewState(context.Background(), p.Graph, &Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Cluster(context.Background(), p, &Settings{Seed: 1}, FGPWCWarm{Descent: true}); err != nil {
+		t.Fatalf("cold state call: %v", err)
+	}
+	_, err = st.Cluster(context.Background(), p, &Settings{Seed: 1, MaxBlockBytes: need / 2}, FGPWCWarm{Descent: true})
+	refused("warm State.Cluster", err)
+	// IterCV and CrossValidate descend on training folds (4/5 of the
+	// pairs: 0.8·need > need/2) before any fit on all of them.
+	_, err = Run(context.Background(), FGPWC{M: 20, MaxIter: 5, IterCV: true}, p, &Settings{Seed: 1, MaxBlockBytes: need / 2})
+	if !errors.Is(err, ErrMemoryBound) || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Settings.MaxBlockBytes = 1040000") {
+		t.Errorf("IterCV under MaxBlockBytes = need/2: %v; want ErrInvalid and ErrMemoryBound naming the bound", err)
+	}
+	_, err = f.CrossValidate(context.Background(), p, &Settings{Seed: 1, MaxBlockBytes: need / 2}, []float64{0.5}, []float64{1})
+	if !errors.Is(err, ErrMemoryBound) || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "Settings.MaxBlockBytes = 1040000") {
+		t.Errorf("CrossValidate under MaxBlockBytes = need/2: %v; want ErrInvalid and ErrMemoryBound naming the bound", err)
+	}
+	for _, bound := range []int64{need, 0} {
+		got, err := Run(context.Background(), f, p, &Settings{Seed: 1, MaxBlockBytes: bound})
+		if err != nil {
+			t.Fatalf("MaxBlockBytes = %d: %v", bound, err)
+		}
+		if !slices.Equal(got.Labels, want.Labels) || got.Objective != want.Objective {
+			t.Errorf("MaxBlockBytes = %d: objective %v, want %v as unbounded (labels equal: %v)", bound, got.Objective, want.Objective, slices.Equal(got.Labels, want.Labels))
+		}
+	}
+	old := debug.SetMemoryLimit(need / 2)
+	got, err := Run(context.Background(), f, p, &Settings{Seed: 1})
+	debug.SetMemoryLimit(old)
+	if err != nil {
+		t.Fatalf("soft limit (GOMEMLIMIT) %d below the need %d, no MaxBlockBytes: %v; want no refusal", need/2, need, err)
+	}
+	if !slices.Equal(got.Labels, want.Labels) || got.Objective != want.Objective {
+		t.Errorf("soft limit below the need: objective %v, want %v", got.Objective, want.Objective)
 	}
 }

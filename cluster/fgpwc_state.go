@@ -259,9 +259,9 @@ func (st *FGPWCState) warm(ctx context.Context, p *Problem, s *Settings, w FGPWC
 	pairs := prep.pairs
 	var d *descentResult
 	if w.Descent && len(pairs) > 0 && cfg.MaxIter > 0 {
-		d, err = b.descendFrom(ctx, pairs, st.prevX, cfg)
+		d, err = b.descendFrom(ctx, pairs, st.prevX, cfg, s.MaxBlockBytes)
 	} else {
-		d, err = b.descend(ctx, pairs, s.Recorder, cfg, nil)
+		d, err = b.descend(ctx, pairs, s.Recorder, cfg, nil, s.MaxBlockBytes)
 	}
 	if err != nil {
 		return nil, nil, cancelledIn("fgpwc", "descent on X (seed 003 Alg. 1)", err)
@@ -295,9 +295,11 @@ func (st *FGPWCState) warm(ctx context.Context, p *Problem, s *Settings, w FGPWC
 }
 
 // descendFrom minimizes F on b from x (the previous X*) with cfg's
-// objective, γ and stops: the warm descent of FGPWCWarm.Descent.
-func (b *FGPWCBasis) descendFrom(ctx context.Context, pairs []constraint.Pair, x *mat.Dense, cfg FGPWC) (*descentResult, error) {
-	o, err := newFGPWCObjectiveContext(ctx, b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0, nil)
+// objective, γ and stops: the warm descent of FGPWCWarm.Descent. maxBlock
+// bounds the objective's blocks as in descend (the run's
+// Settings.MaxBlockBytes, 0: no bound).
+func (b *FGPWCBasis) descendFrom(ctx context.Context, pairs []constraint.Pair, x *mat.Dense, cfg FGPWC, maxBlock int64) (*descentResult, error) {
+	o, err := newFGPWCObjectiveContext(ctx, b.v, pairs, cfg.SigmaML, cfg.SigmaCL, 0, maxBlock, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -9,10 +9,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tether-sc/tether/graph"
 	"github.com/tether-sc/tether/internal/testmem"
@@ -66,37 +64,6 @@ func BenchmarkReadMatrixMarket(b *testing.B) {
 		}
 		sinkGraph = d
 	}
-}
-
-// peakHeap returns the largest growth of the live heap over its size
-// before f while f runs, sampled every millisecond
-// (runtime.MemStats.HeapAlloc; a lower bound of the true peak).
-func peakHeap(f func()) uint64 {
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	done := make(chan struct{})
-	peak := make(chan uint64)
-	go func() {
-		var top uint64
-		var s runtime.MemStats
-		for {
-			select {
-			case <-done:
-				peak <- top
-				return
-			case <-time.After(time.Millisecond):
-				runtime.ReadMemStats(&s)
-				if s.HeapAlloc > base {
-					top = max(top, s.HeapAlloc-base)
-				}
-			}
-		}
-	}()
-	f()
-	close(done)
-	return <-peak
 }
 
 // TestMaxEntries: a file with more edges than GraphOptions.MaxEntries is
@@ -173,12 +140,12 @@ func TestEdgeListMemory(t *testing.T) {
 				}
 			})
 			g := graphAllocated(t, d.G)
-			peak := peakHeap(func() {
+			peak := testmem.PeakHeap(func() {
 				if _, err := ReadGraph(context.Background(), strings.NewReader(in), c.name, c.format, GraphOptions{}); err != nil {
 					t.Fatal(err)
 				}
 			})
-			oldPeak := peakHeap(func() {
+			oldPeak := testmem.PeakHeap(func() {
 				if _, err := oldReadGraph(context.Background(), strings.NewReader(in), c.name, c.format, GraphOptions{}); err != nil {
 					t.Fatal(err)
 				}

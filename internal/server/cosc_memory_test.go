@@ -5,56 +5,44 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tether-sc/tether/cluster"
 	"github.com/tether-sc/tether/constraint"
 	"github.com/tether-sc/tether/graph"
+	"github.com/tether-sc/tether/internal/testmem"
 )
-
-// peakHeap returns the largest growth of the live heap over its size
-// before f while f runs, sampled every millisecond
-// (runtime.MemStats.HeapAlloc; a lower bound of the true peak).
-func peakHeap(f func()) uint64 {
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	done := make(chan struct{})
-	peak := make(chan uint64)
-	go func() {
-		var top uint64
-		var s runtime.MemStats
-		for {
-			select {
-			case <-done:
-				peak <- top
-				return
-			case <-time.After(time.Millisecond):
-				runtime.ReadMemStats(&s)
-				if s.HeapAlloc > base {
-					top = max(top, s.HeapAlloc-base)
-				}
-			}
-		}
-	}()
-	f()
-	close(done)
-	return <-peak
-}
 
 // TestCOSCMemoryEstimate: cosc's estimate (methodBytes) covers what it
 // allocates beyond njw on the same problem (njw's peak is what workBytes
-// stands for), measured (peakHeap, GC at 5 %) on rings of n = 2000 and
-// 8000 nodes with 10n stored entries and 2 workers, within 6 times; it
-// does not grow with Starts (10⁵ random starts took Starts·n·8 bytes,
-// 16 GB at n = 20 000, and killed the server), and a request whose
-// cosc estimate passes Config.MaxRequestMemory is refused naming it.
-// Measured when the test was written: cosc − njw 1.2 MB at n = 2000,
-// 3.6–3.7 MB at n = 8000 (estimates 2.3 and 9.1 MB, 2 workers), with the
-// default Starts and with 50. Not parallel: it reads the heap.
+// stands for), measured (testmem.PeakHeap, GC at 5 %) on rings of n = 2000
+// and 8000 nodes with 10n stored entries and 2 workers; at n = 8000 it is
+// also at most 6 times that; it does not grow with Starts (10⁵ random
+// starts took Starts·n·8 bytes, 16 GB at n = 20 000, and killed the
+// server), and a request whose cosc estimate passes
+// Config.MaxRequestMemory is refused naming it.
+//
+// PeakHeap samples the heap every millisecond: a lower bound of the true
+// peak, which a short run can miss by much, and HeapAlloc counts garbage
+// until the collector runs, so one measurement can also land high. So
+// the difference cosc − njw takes njw's peak as the median of three
+// measurements (one njw run lasts 20 ms at n = 2000, and single
+// measurements ranged 1.5–2.2 MB; at n = 8000 4.7–6.2 MB: a low one
+// inflates the difference, a high one deflates it), and cosc's from one
+// (a missed cosc peak only lowers the difference, which the check
+// "estimate ≥ difference" tolerates). The check "estimate ≤ 6 ×
+// difference" is the one a missed cosc peak breaks: at n = 2000, where
+// the true difference is about 1.2 MB, it was measured as low as 31 KB
+// (one failure in 20 runs, with a 2.3 MB estimate, besides the first one
+// seen), so it is made only at n = 8000, where cosc runs about a second
+// and the difference was 3.3–4.9 MB over 20 runs (the estimate's sixth
+// is 1.5 MB; with njw's largest measurement instead of the median, as
+// low as 2.4 MB). Measured when the test was written: cosc − njw 1.2 MB
+// at n = 2000, 3.6–3.7 MB at n = 8000 (estimates 2.3 and 9.1 MB, 2
+// workers), with the default Starts and with 50. Not parallel: it reads
+// the heap.
 func TestCOSCMemoryEstimate(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(5))
 	ring := func(n, deg int) *graph.Graph {
@@ -70,7 +58,11 @@ func TestCOSCMemoryEstimate(t *testing.T) {
 		}
 		return g
 	}
-	for _, n := range []int{2000, 8000} {
+	for _, c := range []struct {
+		n     int
+		tight bool // also check the estimate is at most 6× the difference
+	}{{2000, false}, {8000, true}} {
+		n := c.n
 		g := ring(n, 5)
 		var pairs []constraint.Pair
 		for i := range n / 40 {
@@ -79,7 +71,7 @@ func TestCOSCMemoryEstimate(t *testing.T) {
 		p := &cluster.Problem{Graph: g, K: 2, Constraints: &constraint.Set{N: n, Pairs: pairs}}
 		peak := func(m cluster.Method) uint64 {
 			var err error
-			b := peakHeap(func() { _, err = cluster.Run(context.Background(), m, p, &cluster.Settings{Seed: 1}) })
+			b := testmem.PeakHeap(func() { _, err = cluster.Run(context.Background(), m, p, &cluster.Settings{Seed: 1}) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,13 +82,19 @@ func TestCOSCMemoryEstimate(t *testing.T) {
 		if many, _, _ := methodBytes(cluster.COSC{Starts: 100000}, w); runtime.GOMAXPROCS(0) <= 8 && many != est {
 			t.Errorf("n = %d: estimate %d with Starts = 10⁵, %d with the default: want the same on %d cores", n, many, est, runtime.GOMAXPROCS(0))
 		}
-		base := peak(cluster.NJW{})
+		// njw's peak: the median of three measurements (see above).
+		njw := []uint64{peak(cluster.NJW{}), peak(cluster.NJW{}), peak(cluster.NJW{})}
+		slices.Sort(njw)
+		base := njw[1]
 		for _, starts := range []int{0, 50} {
 			got := peak(cluster.COSC{Starts: starts, MaxIter: 5})
 			extra := int64(got) - int64(base)
 			t.Logf("n = %d, nnz = %d, Starts = %d: cosc peak %d, njw %d, difference %d; estimate %d", n, g.NNZ(), starts, got, base, extra, est)
-			if extra > est || (runtime.GOMAXPROCS(0) <= 4 && 6*extra < est) {
-				t.Errorf("n = %d, Starts = %d: cosc allocated %d bytes more than njw, estimate %d: want the estimate at least that and at most 6 times it", n, starts, extra, est)
+			if extra > est {
+				t.Errorf("n = %d, Starts = %d: cosc allocated %d bytes more than njw, estimate %d: want the estimate at least that", n, starts, extra, est)
+			}
+			if c.tight && runtime.GOMAXPROCS(0) <= 4 && 6*extra < est {
+				t.Errorf("n = %d, Starts = %d: cosc allocated %d bytes more than njw, estimate %d: want the estimate at most 6 times that", n, starts, extra, est)
 			}
 		}
 		s := newTest(t, Config{MaxRequestMemory: workBytes(n, 2) + est - 1})
