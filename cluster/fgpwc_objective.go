@@ -73,6 +73,13 @@ func fgpwcObjectiveBytes(kk, m int) int64 {
 	return 8 * (3*int64(kk)*int64(m) + 5*int64(kk))
 }
 
+// FGPWCObjectiveBytes returns the memory FGPWC's objective takes for
+// pairs constraints on an embedding of m columns, 8·(3·pairs·m + 5·pairs)
+// bytes, the figure Settings.MaxBlockBytes bounds it by: a front end that
+// checks a request's memory before running it (tether serve) counts it so
+// that a request it accepts is not refused after the embedding. Cost O(1).
+func FGPWCObjectiveBytes(pairs, m int) int64 { return fgpwcObjectiveBytes(pairs, m) }
+
 // newFGPWCObjectiveContext builds the objective for the embedding v (n×m)
 // and the pairs, with s_k = 1/sigmaML or 1/sigmaCL, precomputing E = A − B
 // (or the node form's rows and indices) once. It checks ctx, and tells

@@ -211,6 +211,12 @@ func workloadOf(d *input.Data, pairs []constraint.Pair) workload {
 //     (cluster.VoteHopsAct) with VoteHops = 2, the two-step similarity
 //     (Ŵ + I)², 12 bytes per entry, at most Σ_c deg(c)² + n entries and
 //     n².
+//   - fgpwc: its objective's three K×m blocks (Y, C·Y and E) and five
+//     vectors of its K constraints, m the columns of its basis (vectors):
+//     8·(3·K·m + 5·K) bytes, cluster.FGPWCObjectiveBytes, as the library
+//     refuses them beyond cluster.Settings.MaxBlockBytes (set to
+//     -max-request-mib): counted here, a request with many constraints is
+//     refused before its embedding is computed, not after.
 //   - cosc: its merged copy of the graph and constraints, and per worker
 //     the scratch state of RatioDCA (three values per edge, a dozen per
 //     node) and two random starts in flight (the starts are drawn in
@@ -265,6 +271,14 @@ func methodBytes(m cluster.Method, w workload) (bytes int64, what, remedy string
 	case "cpca", "clpp":
 		if d := float64(w.d); d > 0 {
 			return sat(8 * (5*d*d + 3*float64(n)*d)), fmt.Sprintf("d×d and n×d matrices of its d = %d features", w.d), "load data with fewer features"
+		}
+	case "fgpwc":
+		// Its objective's K×m blocks (cluster.FGPWCObjectiveBytes, which
+		// cluster.Settings.MaxBlockBytes bounds) for K constraints on
+		// its basis of m = vectors columns, beyond workBytes' basis.
+		if kk := len(w.pairs); kk > 0 {
+			e, _ := vectors(m, w.k, n)
+			return cluster.FGPWCObjectiveBytes(kk, e), fmt.Sprintf("three K×m blocks of its objective: K = %d constraints, m = %d", kk, e), "give fewer constraints, or a smaller M (or MaxM)"
 		}
 	case "cosc":
 		starts, _ := intKnob(m, "Starts")

@@ -263,6 +263,8 @@ func TestMethodPathsCounted(t *testing.T) {
 		{"fast-ge2 1000", method("fast-ge2"), workload{g: ring(1000), pairs: pairs(1000, 40, false)}, 32 * mib, ""},
 		{"ccsr K = 5000, M = 100", method("ccsr", "M=100"), workload{g: ring(1000), pairs: pairs(1000, 5000, false)}, 32 * mib, "ten K×m matrices for the fit of M: K = 5000 constraints, m = 100"},
 		{"ccsr K = 5000, M = 15", method("ccsr"), workload{g: ring(1000), pairs: pairs(1000, 5000, false)}, 32 * mib, ""},
+		{"fgpwc K = 40000, M = 100", method("fgpwc", "M=100"), workload{g: ring(1000), pairs: pairs(1000, 40000, false)}, 64 * mib, "three K×m blocks of its objective: K = 40000 constraints, m = 100"},
+		{"fgpwc K = 4000, M = 100", method("fgpwc", "M=100"), workload{g: ring(1000), pairs: pairs(1000, 4000, false)}, 64 * mib, ""},
 		{"cpca d = 300", method("cpca"), workload{g: ring(500), d: 300, pairs: pairs(500, 40, false)}, 4 * mib, "d×d and n×d matrices of its d = 300 features"},
 		{"clpp d = 300", method("clpp"), workload{g: ring(500), d: 300, pairs: pairs(500, 40, false)}, 4 * mib, "load data with fewer features"},
 		{"cpca d = 30", method("cpca"), workload{g: ring(500), d: 30, pairs: pairs(500, 40, false)}, 4 * mib, ""},
