@@ -64,7 +64,7 @@ func TestInputFlagsClassified(t *testing.T) {
 		"method": {"fgpwc"}, "set": {"SigmaML=0.2", "-method", "fgpwc"}, "k": {"2"}, "seed": {"2"},
 		"restarts": {"2"}, "constraints": {path("cons.csv")}, "conflicts": {"soft"}, "vote-filter": {"-constraints", path("cons.csv")},
 		"partial-labels": {path("partial.csv")}, "o": {path("out2")}, "json": nil, "graph-out": {path("g.mtx")},
-		"plot": {path("p.png")}, "repair": {"never"}, "quiet": nil, "v": nil,
+		"plot": {path("p.png")}, "repair": {"never"}, "quiet": nil, "v": nil, "max-memory-mib": {"1024"},
 		"addr": {"127.0.0.1:0"}, "public": nil, "data": {dir}, "max-nodes-session": {"1000"}, "max-request-mib": {"512"},
 		"compute-timeout": {"1m"}, "allow-origin": {"https://proxy.example"},
 	}
@@ -113,6 +113,7 @@ func TestInputFlagsClassified(t *testing.T) {
 				"regularize": all, "disconnected": all, "method": all, "set": all, "k": all, "seed": all,
 				"restarts": all, "constraints": all, "conflicts": all, "vote-filter": all, "partial-labels": all,
 				"o": all, "json": all, "graph-out": all, "plot": all, "repair": all, "quiet": all, "v": all,
+				"max-memory-mib": all,
 			}), nil},
 		// serve refuses -bipartite whatever the other flags; it starts
 		// without data too, when the graph flags build the graphs of
