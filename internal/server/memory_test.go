@@ -352,6 +352,69 @@ func TestDenseSolveTimeBound(t *testing.T) {
 	}
 }
 
+// TestProjectedSolveTimeBound: a request whose Lanczos restarts each
+// diagonalize a projected matrix (NCV×NCV, NCV = max(2e + 1, e + 20)) for
+// longer than a quarter of the compute limit (projectedSeconds) is refused
+// with 400 before anything runs, naming the estimate and the largest
+// number of vectors within it: njw with k = 800 on 10⁴ moons under a 20 s
+// limit, far from dense (n/6 = 1666 vectors), ran 54 s in gonum's dsyev
+// of 1601 rows, which takes no context (QA of tether serve). A small k,
+// and k = 800 under a limit of 8 minutes, pass.
+func TestProjectedSolveTimeBound(t *testing.T) {
+	// The estimate against its measurements (projectedAt), within a
+	// factor 1.6 at the largest and never below them.
+	for _, c := range []struct {
+		m        int
+		measured float64
+	}{{400, 0.16}, {800, 1.36}, {1600, 35}} {
+		got := projectedSeconds(c.m)
+		if got < c.measured || (c.m == projectedAtSize && got > 1.6*c.measured) {
+			t.Errorf("projectedSeconds(%d) = %.2f s, measured %.2f s", c.m, got, c.measured)
+		}
+	}
+	for _, c := range []struct{ k, ncv int }{{1, 21}, {19, 39}, {20, 41}, {800, 1601}} {
+		if got := lanczosNCV(c.k); got != c.ncv {
+			t.Errorf("lanczosNCV(%d) = %d, want %d", c.k, got, c.ncv)
+		}
+	}
+	s := newTest(t, Config{ComputeTimeout: 20 * time.Second})
+	id := newSession(t, s, 10000)
+	// 1600·(5/35)^(1/3) = 836.5 rows: 2e + 1 ≤ 836, e ≤ 417.
+	body, _ := json.Marshal(ClusterRequest{Method: "njw", K: 800, Seed: 1})
+	start := time.Now()
+	code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", body)
+	for _, want := range []string{"k = 800 on n = 10000 nodes", "1601×1601 projected matrix", "about 35 s", "compute time limit of 20s", "at most 417", "-compute-timeout"} {
+		if code != http.StatusBadRequest || !strings.Contains(string(b), want) {
+			t.Errorf("njw, k = 800 on 10⁴ nodes under 20 s: status %d, %s; want 400 saying %q", code, b, want)
+		}
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the refusal took %v: something ran before it", d)
+	}
+	ss, _ := s.sessions.get(id)
+	w := workloadOf(ss.data, nil)
+	for _, c := range []struct {
+		timeout time.Duration
+		k       int
+		ok      bool
+	}{
+		{20 * time.Second, 10, true},
+		{20 * time.Second, 417, true},
+		{20 * time.Second, 418, false},
+		{20 * time.Second, 800, false},
+		{DefaultComputeTimeout, 759, true},
+		{DefaultComputeTimeout, 760, false},
+		{8 * time.Minute, 800, true},
+		{time.Millisecond, 244, true}, // 489 rows: 0.99 s
+		{time.Millisecond, 245, false},
+	} {
+		s.cfg.ComputeTimeout = c.timeout
+		if err := s.checkWork(cluster.NJW{}, c.k, w); (err == nil) != c.ok {
+			t.Errorf("njw, k = %d on 10⁴ nodes under a compute limit of %v: %v, want accepted %v", c.k, c.timeout, err, c.ok)
+		}
+	}
+}
+
 // TestFGPWCKBounded: FGPWC's basis is never wider than maxFGPWCM (200)
 // because of k or of the reference's classes. A request for k above it
 // is refused with 400 naming the bound (its m, 2k capped at 200, would be
