@@ -49,13 +49,18 @@ func DefaultMaxRequestMemory(maxNodes int) int64 {
 // n×e blocks is of the same order. So it is never below what
 // eigen.Settings.MaxDenseBytes, set to Config.MaxRequestMemory
 // (Server.settings), refuses a Lanczos solve of up to e + 2 eigenpairs
-// at, and a request accepted here is not refused there. It saturates at
+// at, and a request accepted here is not refused there. To it are added
+// three more NCV×NCV matrices (NCV = lanczosNCV(e + 2)) that Settings
+// does not count: the Rayleigh–Ritz step's copy inside gonum's EigenSym,
+// its eigenvectors and the restart's Ritz coefficients (61.8 MB for e =
+// 800, NCV = 1605, 24% of the basis of 10⁴ nodes). It saturates at
 // math.MaxInt64. Cost O(1).
 func workBytes(n, e int) int64 {
 	if densely(n, e) {
 		return eigen.DenseBytes(n, true)
 	}
-	b := max(8*float64(n)*float64(4*e+24), lanczosStartBytes(n, e+2))
+	ncv := float64(lanczosNCV(e + 2))
+	b := max(8*float64(n)*float64(4*e+24), lanczosStartBytes(n, e+2)) + 3*8*ncv*ncv
 	if b >= math.MaxInt64 {
 		return math.MaxInt64
 	}

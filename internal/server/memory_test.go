@@ -489,3 +489,18 @@ func TestCategoricalUploadBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkBytesCountsProjected: beside Lanczos's basis (K + NCV + 1
+// vectors of n values, K = e + 2) workBytes counts five NCV×NCV matrices,
+// the two Settings.MaxDenseBytes counts and the three it does not (the
+// copy inside gonum's EigenSym, its eigenvectors, the Ritz coefficients):
+// at e = 800 on 10⁴ nodes (NCV = 1605) they are 103 MB, and workBytes'
+// n×e terms alone (257.9 MB) fell short of the 295.6 MB.
+func TestWorkBytesCountsProjected(t *testing.T) {
+	for _, c := range []struct{ n, e, ncv int }{{10000, 800, 1605}, {6009, 1000, 2005}, {30000, 3, 25}} {
+		want := 8 * (float64(c.e+2+c.ncv+1)*float64(c.n) + 5*float64(c.ncv)*float64(c.ncv))
+		if got := workBytes(c.n, c.e); float64(got) < want {
+			t.Errorf("workBytes(%d, %d) = %d, want at least %.0f (basis and five %d×%d matrices)", c.n, c.e, got, want, c.ncv, c.ncv)
+		}
+	}
+}
