@@ -366,7 +366,7 @@ func TestProjectedSolveTimeBound(t *testing.T) {
 	for _, c := range []struct {
 		m        int
 		measured float64
-	}{{400, 0.16}, {800, 1.36}, {1600, 35}} {
+	}{{400, 0.16}, {800, 1.36}, {1200, 6.47}, {1600, 35}, {1600, 37.8}} {
 		got := projectedSeconds(c.m)
 		if got < c.measured || (c.m == projectedAtSize && got > 1.6*c.measured) {
 			t.Errorf("projectedSeconds(%d) = %.2f s, measured %.2f s", c.m, got, c.measured)
