@@ -433,15 +433,16 @@ func (s *Server) denseTooLong(n, e int) bool {
 // fitted to the eigensolvers' full dense solves of up to 3000 nodes at a
 // lighter load, gives 0.22, 1.7 and 14 s, 2.5 times too little at 1600. So
 // the estimate is cubic through the largest measurement, an overestimate
-// by 3 times at m ≤ 800, where it refuses nothing a limit of a few
-// seconds allows (m = 800: 4.4 s).
+// by 3 to 4 times at m ≤ 800, where it refuses nothing a limit of a few
+// seconds allows (m = 800: 4.8 s).
 const (
 	projectedAtSize    = 1600
-	projectedAtSeconds = 35
+	projectedAtSeconds = 38
 )
 
 // projectedSeconds estimates the time of a dense symmetric eigensolve of
-// an m×m matrix with all its vectors, projectedAtSeconds·(m/1600)³
+// an m×m matrix with all its vectors, projectedAtSeconds·(m/1600)³, the slowest
+// of the measurements at 1600
 // (projectedAt). Cost O(1).
 func projectedSeconds(m int) float64 {
 	r := float64(m) / projectedAtSize
@@ -476,7 +477,7 @@ func (s *Server) projectedTooLong(e int) bool {
 
 // projectedMinSeconds is the estimate (projectedSeconds) below which
 // projectedTooLong refuses no projected eigensolve, whatever the compute
-// limit: NCV = 490 rows, 245 vectors.
+// limit: NCV = 476 rows, 238 vectors.
 const projectedMinSeconds = 1
 
 // checkWork refuses, as bad input, a request whose method m, k and knobs

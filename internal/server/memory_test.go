@@ -379,11 +379,11 @@ func TestProjectedSolveTimeBound(t *testing.T) {
 	}
 	s := newTest(t, Config{ComputeTimeout: 20 * time.Second})
 	id := newSession(t, s, 10000)
-	// 1600·(5/35)^(1/3) = 836.5 rows: 2e + 1 ≤ 836, e ≤ 417.
+	// 1600·(5/38)^(1/3) = 813.9 rows: 2e + 1 ≤ 813, e ≤ 406.
 	body, _ := json.Marshal(ClusterRequest{Method: "njw", K: 800, Seed: 1})
 	start := time.Now()
 	code, b := call(t, s, "POST", "/api/sessions/"+id+"/cluster", "application/json", body)
-	for _, want := range []string{"k = 800 on n = 10000 nodes", "1601×1601 projected matrix", "about 35 s", "compute time limit of 20s", "at most 417", "-compute-timeout"} {
+	for _, want := range []string{"k = 800 on n = 10000 nodes", "1601×1601 projected matrix", "about 38 s", "compute time limit of 20s", "at most 406", "-compute-timeout"} {
 		if code != http.StatusBadRequest || !strings.Contains(string(b), want) {
 			t.Errorf("njw, k = 800 on 10⁴ nodes under 20 s: status %d, %s; want 400 saying %q", code, b, want)
 		}
@@ -399,14 +399,14 @@ func TestProjectedSolveTimeBound(t *testing.T) {
 		ok      bool
 	}{
 		{20 * time.Second, 10, true},
-		{20 * time.Second, 417, true},
-		{20 * time.Second, 418, false},
+		{20 * time.Second, 406, true},
+		{20 * time.Second, 407, false},
 		{20 * time.Second, 800, false},
-		{DefaultComputeTimeout, 759, true},
-		{DefaultComputeTimeout, 760, false},
+		{DefaultComputeTimeout, 738, true}, // 1477 rows: 29.9 s
+		{DefaultComputeTimeout, 739, false},
 		{8 * time.Minute, 800, true},
-		{time.Millisecond, 244, true}, // 489 rows: 0.99 s
-		{time.Millisecond, 245, false},
+		{time.Millisecond, 237, true}, // 475 rows: 0.99 s
+		{time.Millisecond, 238, false},
 	} {
 		s.cfg.ComputeTimeout = c.timeout
 		if err := s.checkWork(cluster.NJW{}, c.k, w); (err == nil) != c.ok {
