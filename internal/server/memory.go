@@ -428,8 +428,9 @@ func (s *Server) denseTooLong(n, e int) bool {
 // machine under a load of 4 to 6, best of two, a random symmetric matrix
 // and a tridiagonal one with an arrow (Lanczos's shape after a thick
 // restart) alike: m = 400: 0.16 s; m = 800: 1.36 s; m = 1200: 6.5 s; m =
-// 1600: 35 s (arrow 38 s, a second run 38 s). Past about m = 1000 the matrix (8m² bytes, 20 MB at 1600)
-// leaves the caches and the time grows faster than m³: denseSeconds(m, m),
+// 1600: 35 s (arrow 38 s, a second run 38 s). Past about m = 1000 the
+// matrix (8m² bytes, 20 MB at 1600) leaves the caches and the time grows
+// faster than m³: denseSeconds(m, m),
 // fitted to the eigensolvers' full dense solves of up to 3000 nodes at a
 // lighter load, gives 0.22, 1.7 and 14 s, 2.5 times too little at 1600. So
 // the estimate is cubic through the largest measurement, an overestimate
@@ -441,9 +442,8 @@ const (
 )
 
 // projectedSeconds estimates the time of a dense symmetric eigensolve of
-// an m×m matrix with all its vectors, projectedAtSeconds·(m/1600)³, the slowest
-// of the measurements at 1600
-// (projectedAt). Cost O(1).
+// an m×m matrix with all its vectors, projectedAtSeconds·(m/1600)³, the
+// slowest of the measurements at 1600 (projectedAt). Cost O(1).
 func projectedSeconds(m int) float64 {
 	r := float64(m) / projectedAtSize
 	return projectedAtSeconds * r * r * r
